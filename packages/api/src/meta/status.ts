@@ -1,0 +1,238 @@
+// metav1.Status and the typed errors that become it, mirroring
+// k8s.io/apimachinery/pkg/api/errors. One place maps errors to the wire.
+
+export type StatusReason =
+  | 'NotFound'
+  | 'AlreadyExists'
+  | 'Conflict'
+  | 'Invalid'
+  | 'BadRequest'
+  | 'Gone'
+  | 'Expired'
+  | 'Forbidden'
+  | 'Unauthorized'
+  | 'MethodNotAllowed'
+  | 'NotAcceptable'
+  | 'UnsupportedMediaType'
+  | 'RequestEntityTooLarge'
+  | 'TooManyRequests'
+  | 'Timeout'
+  | 'ServiceUnavailable'
+  | 'InternalError'
+  | '';
+
+/** metav1.CauseType values used in field errors (field.ErrorType strings). */
+export type CauseType =
+  | 'FieldValueRequired'
+  | 'FieldValueInvalid'
+  | 'FieldValueNotSupported'
+  | 'FieldValueDuplicate'
+  | 'FieldValueForbidden'
+  | 'FieldValueTooLong'
+  | 'FieldValueTooMany'
+  | 'FieldValueTypeInvalid'
+  | 'InternalError'
+  | 'UnexpectedServerResponse'
+  | 'FieldManagerConflict'
+  | 'ResourceVersionTooLarge';
+
+export interface StatusCause {
+  reason?: CauseType | string;
+  message?: string;
+  field?: string;
+}
+
+export interface StatusDetails {
+  name?: string;
+  group?: string;
+  kind?: string;
+  uid?: string;
+  causes?: StatusCause[];
+  retryAfterSeconds?: number;
+}
+
+export interface Status {
+  kind: 'Status';
+  apiVersion: 'v1';
+  metadata: { resourceVersion?: string; continue?: string };
+  status: 'Success' | 'Failure';
+  message?: string;
+  reason?: StatusReason;
+  details?: StatusDetails;
+  code: number;
+}
+
+const STATUS_ERROR = Symbol.for('kubelab.StatusError');
+
+/** An error the API returns to its caller as a metav1.Status. */
+export class StatusError extends Error {
+  readonly [STATUS_ERROR] = true;
+  override name = 'StatusError';
+  constructor(
+    readonly status: Status,
+    options?: { cause?: unknown },
+  ) {
+    super(status.message ?? status.reason ?? `status ${status.code}`, options);
+  }
+
+  get code(): number {
+    return this.status.code;
+  }
+  get reason(): StatusReason {
+    return this.status.reason ?? '';
+  }
+
+  /** Recognises StatusErrors across copies of this package. */
+  static isInstance(e: unknown): e is StatusError {
+    return typeof e === 'object' && e !== null && (e as Record<symbol, unknown>)[STATUS_ERROR] === true;
+  }
+}
+
+function failure(code: number, reason: StatusReason, message: string, details?: StatusDetails): Status {
+  const s: Status = { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason, code };
+  if (details) s.details = details;
+  return s;
+}
+
+/** A resource's qualified name as errors print it: `pods`, `deployments.apps`. */
+export interface GroupResource {
+  group: string;
+  resource: string;
+}
+
+export function qualifiedResource(gr: GroupResource): string {
+  return gr.group ? `${gr.resource}.${gr.group}` : gr.resource;
+}
+
+function details(gr: GroupResource, name: string): StatusDetails {
+  const d: StatusDetails = { name, kind: gr.resource };
+  if (gr.group) d.group = gr.group;
+  return d;
+}
+
+export function notFound(gr: GroupResource, name: string): StatusError {
+  return new StatusError(failure(404, 'NotFound', `${qualifiedResource(gr)} "${name}" not found`, details(gr, name)));
+}
+
+export function alreadyExists(gr: GroupResource, name: string): StatusError {
+  return new StatusError(
+    failure(409, 'AlreadyExists', `${qualifiedResource(gr)} "${name}" already exists`, details(gr, name)),
+  );
+}
+
+export function conflict(gr: GroupResource, name: string, why: string): StatusError {
+  return new StatusError(
+    failure(409, 'Conflict', `Operation cannot be fulfilled on ${qualifiedResource(gr)} "${name}": ${why}`, details(gr, name)),
+  );
+}
+
+/** The upstream text for a stale resourceVersion on update. */
+export const OPTIMISTIC_LOCK_MESSAGE = 'the object has been modified; please apply your changes to the latest version and try again';
+
+/** A field.Error: one problem with one field. */
+export interface FieldError {
+  type: CauseType;
+  field: string;
+  /** The value that was rejected, if any; printed as upstream does. */
+  badValue?: unknown;
+  detail?: string;
+}
+
+/** The text field.Error.Error() prints: `spec.x: Invalid value: "y": detail`. */
+export function fieldErrorMessage(e: FieldError): string {
+  const label: Record<string, string> = {
+    FieldValueRequired: 'Required value',
+    FieldValueInvalid: 'Invalid value',
+    FieldValueNotSupported: 'Unsupported value',
+    FieldValueDuplicate: 'Duplicate value',
+    FieldValueForbidden: 'Forbidden',
+    FieldValueTooLong: 'Too long',
+    FieldValueTooMany: 'Too many',
+    FieldValueTypeInvalid: 'Invalid value',
+    InternalError: 'Internal error',
+  };
+  let msg = label[e.type] ?? e.type;
+  const valueShown = e.type === 'FieldValueInvalid' || e.type === 'FieldValueNotSupported' || e.type === 'FieldValueDuplicate' || e.type === 'FieldValueTypeInvalid';
+  if (valueShown && e.badValue !== undefined) msg += `: ${JSON.stringify(e.badValue)}`;
+  if (e.detail) msg += `: ${e.detail}`;
+  return msg;
+}
+
+/** 422 Invalid with one cause per field error, as kubectl prints them. */
+export function invalid(kind: string, group: string, name: string, errs: FieldError[]): StatusError {
+  const causes = errs.map((e) => ({ reason: e.type, message: fieldErrorMessage(e), field: e.field }));
+  const summary = errs.map((e) => `${e.field}: ${fieldErrorMessage(e)}`);
+  const joined = summary.length === 1 ? summary[0] : `[${summary.join(', ')}]`;
+  const d: StatusDetails = { name, kind, causes };
+  if (group) d.group = group;
+  const gk = group ? `${kind}.${group}` : kind;
+  return new StatusError(failure(422, 'Invalid', `${gk} "${name}" is invalid: ${joined}`, d));
+}
+
+export function badRequest(message: string): StatusError {
+  return new StatusError(failure(400, 'BadRequest', message));
+}
+
+/** 410 for a watch or list from a resourceVersion the cache no longer holds. */
+export function expired(message: string): StatusError {
+  return new StatusError(failure(410, 'Expired', message));
+}
+
+export function gone(message: string): StatusError {
+  return new StatusError(failure(410, 'Gone', message));
+}
+
+export function forbidden(gr: GroupResource, name: string, why: string): StatusError {
+  const what = name ? `${qualifiedResource(gr)} "${name}"` : qualifiedResource(gr);
+  return new StatusError(failure(403, 'Forbidden', `${what} is forbidden: ${why}`, details(gr, name)));
+}
+
+export function methodNotAllowed(message: string): StatusError {
+  return new StatusError(failure(405, 'MethodNotAllowed', message));
+}
+
+export function unsupportedMediaType(contentType: string): StatusError {
+  return new StatusError(failure(415, 'UnsupportedMediaType', `the body of the request was in an unknown format - accepted media types include: application/json, application/yaml, application/vnd.kubernetes.protobuf (got ${contentType})`));
+}
+
+export function requestEntityTooLarge(message: string): StatusError {
+  return new StatusError(failure(413, 'RequestEntityTooLarge', message));
+}
+
+export function tooManyRequests(message: string, retryAfterSeconds: number): StatusError {
+  return new StatusError(failure(429, 'TooManyRequests', message, { retryAfterSeconds }));
+}
+
+export function serviceUnavailable(message: string): StatusError {
+  return new StatusError(failure(503, 'ServiceUnavailable', message));
+}
+
+export function timeout(message: string): StatusError {
+  return new StatusError(failure(504, 'Timeout', message));
+}
+
+export function internalError(err: unknown): StatusError {
+  const message = err instanceof Error ? err.message : String(err);
+  return new StatusError(
+    failure(500, 'InternalError', `Internal error occurred: ${message}`, { causes: [{ message }] }),
+    { cause: err },
+  );
+}
+
+/** Any thrown value as a Status: StatusErrors as they are, the rest as 500. */
+export function toStatus(err: unknown): Status {
+  return StatusError.isInstance(err) ? err.status : internalError(err).status;
+}
+
+export function successStatus(details?: StatusDetails): Status {
+  const s: Status = { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', code: 200 };
+  if (details) s.details = details;
+  return s;
+}
+
+export const isNotFound = (e: unknown): boolean => StatusError.isInstance(e) && e.reason === 'NotFound';
+export const isAlreadyExists = (e: unknown): boolean => StatusError.isInstance(e) && e.reason === 'AlreadyExists';
+export const isConflict = (e: unknown): boolean => StatusError.isInstance(e) && e.reason === 'Conflict';
+export const isInvalid = (e: unknown): boolean => StatusError.isInstance(e) && e.reason === 'Invalid';
+export const isExpired = (e: unknown): boolean =>
+  StatusError.isInstance(e) && (e.reason === 'Expired' || e.reason === 'Gone');

@@ -1,0 +1,17 @@
+// Original file: ../../proto/kubelab/apiserver/v1/apiserver.proto
+
+import type { GroupVersionResource as _kubelab_apiserver_v1_GroupVersionResource, GroupVersionResource__Output as _kubelab_apiserver_v1_GroupVersionResource__Output } from '../../../kubelab/apiserver/v1/GroupVersionResource.js';
+
+export interface DeleteRequest {
+  'resource'?: (_kubelab_apiserver_v1_GroupVersionResource | null);
+  'namespace'?: (string);
+  'name'?: (string);
+  'options'?: (Buffer | Uint8Array | string);
+}
+
+export interface DeleteRequest__Output {
+  'resource': (_kubelab_apiserver_v1_GroupVersionResource__Output | null);
+  'namespace': (string);
+  'name': (string);
+  'options': (Buffer);
+}

@@ -1,0 +1,25 @@
+// Original file: ../../proto/kubelab/apiserver/v1/apiserver.proto
+
+import type { GroupVersionResource as _kubelab_apiserver_v1_GroupVersionResource, GroupVersionResource__Output as _kubelab_apiserver_v1_GroupVersionResource__Output } from '../../../kubelab/apiserver/v1/GroupVersionResource.js';
+
+export interface PatchRequest {
+  'resource'?: (_kubelab_apiserver_v1_GroupVersionResource | null);
+  'namespace'?: (string);
+  'name'?: (string);
+  'patchType'?: (string);
+  'patch'?: (Buffer | Uint8Array | string);
+  'subresource'?: (string);
+  'dryRun'?: (string);
+  'fieldManager'?: (string);
+}
+
+export interface PatchRequest__Output {
+  'resource': (_kubelab_apiserver_v1_GroupVersionResource__Output | null);
+  'namespace': (string);
+  'name': (string);
+  'patchType': (string);
+  'patch': (Buffer);
+  'subresource': (string);
+  'dryRun': (string);
+  'fieldManager': (string);
+}

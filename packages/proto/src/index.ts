@@ -1,0 +1,2 @@
+export { loadProto, protoRoot, LOADER_OPTIONS } from './load.js';
+export * from './apiserver.js';

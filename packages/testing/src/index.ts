@@ -1,0 +1,3 @@
+export { freePort } from './ports.js';
+export { which, requireTool } from './tools.js';
+export { startNatsServer, waitForPort, type NatsServerHandle } from './nats.js';

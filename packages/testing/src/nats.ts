@@ -1,0 +1,86 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { connect } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { freePort } from './ports.js';
+import { which } from './tools.js';
+
+export interface NatsServerHandle {
+  /** `nats://127.0.0.1:<port>` */
+  url: string;
+  port: number;
+  storeDir: string;
+  /** Stops the server (SIGTERM) and waits for it to exit. */
+  stop(): Promise<void>;
+  /** Stops and starts it again on the same port with the same store. */
+  restart(): Promise<void>;
+  /** Stops it and removes its store. */
+  dispose(): Promise<void>;
+}
+
+/** Starts a real nats-server with JetStream (file storage) on a free loopback port. */
+export async function startNatsServer(opts: { port?: number; storeDir?: string } = {}): Promise<NatsServerHandle> {
+  const bin = which('nats-server');
+  if (!bin) throw new Error('nats-server not found: apt-get install nats-server');
+  const port = opts.port ?? (await freePort());
+  const storeDir = opts.storeDir ?? mkdtempSync(join(tmpdir(), 'kubelab-nats-'));
+  let child: ChildProcess | undefined;
+
+  const start = async () => {
+    child = spawn(bin, ['-a', '127.0.0.1', '-p', String(port), '-js', '-sd', storeDir], {
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr?.on('data', (d: Buffer) => {
+      stderr = (stderr + d.toString()).slice(-4000);
+    });
+    await waitForPort(port, 10_000, () => (child?.exitCode !== null ? stderr : undefined));
+  };
+
+  const stop = async () => {
+    const c = child;
+    child = undefined;
+    if (!c || c.exitCode !== null) return;
+    await new Promise<void>((resolve) => {
+      c.once('exit', () => resolve());
+      c.kill('SIGTERM');
+    });
+  };
+
+  await start();
+  return {
+    url: `nats://127.0.0.1:${port}`,
+    port,
+    storeDir,
+    stop,
+    restart: async () => {
+      await stop();
+      await start();
+    },
+    dispose: async () => {
+      await stop();
+      rmSync(storeDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Resolves once something accepts TCP connections on 127.0.0.1:port. */
+export async function waitForPort(port: number, timeoutMs: number, died?: () => string | undefined): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const ok = await new Promise<boolean>((resolve) => {
+      const s = connect(port, '127.0.0.1');
+      s.once('connect', () => {
+        s.destroy();
+        resolve(true);
+      });
+      s.once('error', () => resolve(false));
+    });
+    if (ok) return;
+    const why = died?.();
+    if (why !== undefined) throw new Error(`server on port ${port} exited: ${why}`);
+    if (Date.now() > deadline) throw new Error(`nothing listening on 127.0.0.1:${port} after ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
