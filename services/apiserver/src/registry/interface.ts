@@ -1,0 +1,88 @@
+// The storage-facing API both transports (gRPC for components, REST for
+// kubectl) call: one place for admission, validation, defaulting, CAS and
+// watch semantics, as upstream's registry/generic.Store sits under every
+// REST handler.
+
+import type { DeleteOptions, KubeList, KubeObject, ResourceInfo, WatchEvent } from '@kubelab/api';
+
+/** Who is asking and how; passed through admission to storage. */
+export interface RequestContext {
+  /** Authenticated user name, once authn exists (`system:anonymous` until then). */
+  user?: string;
+  /** `dryRun=All`: admit and validate, never persist. */
+  dryRun?: boolean;
+  fieldManager?: string;
+  /** W3C traceparent of the calling request, for tracing. */
+  traceparent?: string;
+}
+
+export interface ListOptions {
+  /** Empty or undefined: across all namespaces. */
+  namespace?: string;
+  labelSelector?: string;
+  fieldSelector?: string;
+  /** "" = most recent (consistent), "0" = any cached state, otherwise not older than this. */
+  resourceVersion?: string;
+  limit?: number;
+  continue?: string;
+}
+
+export interface WatchOptions {
+  namespace?: string;
+  labelSelector?: string;
+  fieldSelector?: string;
+  /** Resume after this revision; "" or "0": initial ADDED events for current state first. */
+  resourceVersion?: string;
+  allowWatchBookmarks?: boolean;
+  /** Close the watch after this many seconds (0/undefined: never). */
+  timeoutSeconds?: number;
+}
+
+/** A running watch; iterate events until it ends, or stop() it. */
+export interface Watch {
+  events: AsyncIterable<WatchEvent>;
+  stop(): void;
+}
+
+export type PatchType =
+  | 'application/json-patch+json'
+  | 'application/merge-patch+json'
+  | 'application/strategic-merge-patch+json'
+  | 'application/apply-patch+yaml';
+
+export type Subresource = 'status' | undefined;
+
+export interface DeleteResult {
+  /** The object as deleted, or as it now is when deletion is graceful/finalized. */
+  object: KubeObject;
+  /** True when the object is gone from storage. */
+  deleted: boolean;
+}
+
+/** One resource's storage (upstream: a generic.Store with its strategy). */
+export interface ResourceStore {
+  readonly info: ResourceInfo;
+  get(namespace: string | undefined, name: string, opts?: { resourceVersion?: string }): Promise<KubeObject>;
+  list(opts: ListOptions): Promise<KubeList>;
+  watch(opts: WatchOptions): Watch;
+  create(namespace: string | undefined, obj: KubeObject, ctx: RequestContext): Promise<KubeObject>;
+  update(namespace: string | undefined, name: string, obj: KubeObject, ctx: RequestContext, subresource?: Subresource): Promise<KubeObject>;
+  patch(
+    namespace: string | undefined,
+    name: string,
+    patchType: PatchType,
+    patch: unknown,
+    ctx: RequestContext,
+    subresource?: Subresource,
+  ): Promise<KubeObject>;
+  delete(namespace: string | undefined, name: string, options: DeleteOptions, ctx: RequestContext): Promise<DeleteResult>;
+}
+
+export interface Registry {
+  /** The store for a resource, or undefined when kubelab does not serve it. */
+  store(group: string, version: string, resource: string): ResourceStore | undefined;
+  /** pods/binding: sets spec.nodeName once (409 if already bound). */
+  bind(namespace: string, binding: KubeObject, ctx: RequestContext): Promise<void>;
+  /** The newest revision the watch cache has seen (the cluster's resourceVersion). */
+  currentRevision(): number;
+}
