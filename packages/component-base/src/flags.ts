@@ -105,6 +105,12 @@ export class FlagSet<T extends Record<string, unknown> = Record<never, never>> {
    * `allowUnknown`, in which case they are returned for another owner.
    */
   parse(argv: string[], env: NodeJS.ProcessEnv = process.env, opts: { allowUnknown?: boolean } = {}): { values: T; rest: string[] } {
+    // The local runner asks each binary which flags it owns, so upstream flag
+    // names given to `kubelab up` reach the component that owns them.
+    if (env.KUBELAB_PRINT_FLAGS === '1') {
+      process.stdout.write(JSON.stringify({ command: this.command, flags: [...this.defs.keys()] }) + '\n');
+      process.exit(0);
+    }
     const values: Record<string, unknown> = {};
     for (const [name, d] of this.defs) {
       const envName = `KUBELAB_${name.replace(/[-.]/g, '_').toUpperCase()}`;

@@ -1,21 +1,6 @@
-import { accessSync, constants } from 'node:fs';
-import { delimiter, join } from 'node:path';
+import { which } from '@kubelab/component-base';
 
-/** The absolute path of an executable on PATH (plus /usr/sbin), or undefined. */
-export function which(name: string): string | undefined {
-  const dirs = [...(process.env.PATH ?? '').split(delimiter), '/usr/sbin', '/usr/local/sbin'];
-  for (const dir of dirs) {
-    if (!dir) continue;
-    const p = join(dir, name);
-    try {
-      accessSync(p, constants.X_OK);
-      return p;
-    } catch {
-      // not here
-    }
-  }
-  return undefined;
-}
+export { which };
 
 /**
  * Whether a test needing `tool` may run. Locally a missing tool skips the

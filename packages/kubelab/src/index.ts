@@ -1,0 +1,3 @@
+export { components, nodePorts, kubeconfig, DEFAULT_PORTS, type ComponentSpec, type Layout } from './topology.js';
+export { routeFlags } from './flag-routing.js';
+export { parseUpArgs } from './up.js';

@@ -1,0 +1,37 @@
+#!/usr/bin/env node
+// kubelab: run and inspect a local kubelab cluster.
+import { up } from './up.js';
+
+const USAGE = `Usage: pnpm kubelab <command> [flags]
+
+Commands:
+  up      Run the cluster as local processes in the foreground (Ctrl-C stops it)
+          --nodes N          worker nodes (default 2)
+          --state-dir DIR    where state, logs, pid files and the kubeconfig go (default .kubelab/local)
+          any upstream component flag, e.g. --node-monitor-grace-period=20s, goes to the component that owns it
+`;
+
+async function main(argv: string[]): Promise<number> {
+  const [cmd, ...rest] = argv;
+  switch (cmd) {
+    case 'up':
+      return up(rest);
+    case undefined:
+    case 'help':
+    case '--help':
+    case '-h':
+      process.stdout.write(USAGE);
+      return cmd === undefined ? 2 : 0;
+    default:
+      process.stderr.write(`kubelab: unknown command "${cmd}"\n\n${USAGE}`);
+      return 2;
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (err: unknown) => {
+    process.stderr.write(`kubelab: ${err instanceof Error ? err.message : String(err)}\n`);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,114 @@
+// Runs the cluster's processes like a tiny init system: starts them in order,
+// waits for each one's health endpoint, keeps a pid file per process, and
+// stops them all (TERM, then KILL) on shutdown. It never restarts a process
+// on its own, so killing a kubelet shows the NotReady node as in the seed lab.
+
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createWriteStream, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { ComponentSpec } from './topology.js';
+
+export interface Running {
+  spec: ComponentSpec;
+  child: ChildProcess;
+  logFile: string;
+  exited: Promise<number | null>;
+}
+
+export interface SupervisorOptions {
+  stateDir: string;
+  /** Resolves the command for a spec: [executable, ...leading args]. */
+  command(spec: ComponentSpec): string[];
+  onExit(r: Running, code: number | null, signal: NodeJS.Signals | null): void;
+}
+
+export class Supervisor {
+  private readonly running = new Map<string, Running>();
+  private stopping = false;
+
+  constructor(private readonly opts: SupervisorOptions) {
+    mkdirSync(this.runDir, { recursive: true });
+    mkdirSync(this.logDir, { recursive: true });
+  }
+
+  get runDir(): string {
+    return join(this.opts.stateDir, 'run');
+  }
+  get logDir(): string {
+    return join(this.opts.stateDir, 'logs');
+  }
+
+  pidFile(name: string): string {
+    return join(this.runDir, `${name}.pid`);
+  }
+
+  start(spec: ComponentSpec, extraArgs: string[] = []): Running {
+    const [exe, ...lead] = this.opts.command(spec);
+    const logFile = join(this.logDir, `${spec.name}.log`);
+    const log = createWriteStream(logFile, { flags: 'a' });
+    const child = spawn(exe!, [...lead, ...spec.args, ...extraArgs], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, KUBELAB_LOG_FORMAT: process.env.KUBELAB_LOG_FORMAT ?? 'text' },
+    });
+    child.stdout?.pipe(log, { end: false });
+    child.stderr?.pipe(log, { end: false });
+    if (child.pid) writeFileSync(this.pidFile(spec.name), `${child.pid}\n`);
+    const exited = new Promise<number | null>((resolve) => {
+      child.once('exit', (code, signal) => {
+        rmSync(this.pidFile(spec.name), { force: true });
+        this.running.delete(spec.name);
+        log.end();
+        if (!this.stopping) this.opts.onExit(r, code, signal);
+        resolve(code);
+      });
+      child.once('error', () => resolve(null));
+    });
+    const r: Running = { spec, child, logFile, exited };
+    this.running.set(spec.name, r);
+    return r;
+  }
+
+  get(name: string): Running | undefined {
+    return this.running.get(name);
+  }
+
+  /** The last lines a component wrote, for error messages. */
+  tail(name: string, lines = 15): string {
+    try {
+      const text = readFileSync(join(this.logDir, `${name}.log`), 'utf8');
+      return text.trimEnd().split('\n').slice(-lines).join('\n');
+    } catch {
+      return '';
+    }
+  }
+
+  /** Stops every process, newest first: TERM, then KILL after the grace period. */
+  async stopAll(graceMs = 5000): Promise<void> {
+    this.stopping = true;
+    const all = [...this.running.values()].reverse();
+    for (const r of all) {
+      r.child.kill('SIGTERM');
+      const timer = setTimeout(() => r.child.kill('SIGKILL'), graceMs);
+      await r.exited;
+      clearTimeout(timer);
+    }
+  }
+}
+
+/** Polls an HTTP URL until it answers 2xx, the process dies, or time runs out. */
+export async function waitHealthy(url: string, timeoutMs: number, dead: () => boolean): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let last = '';
+  while (Date.now() < deadline) {
+    if (dead()) throw new Error('process exited');
+    try {
+      const res = await fetch(url, { signal: AbortSignal.timeout(1000) });
+      if (res.ok) return;
+      last = `HTTP ${res.status}`;
+    } catch (e) {
+      last = (e as Error).message;
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`${url} not healthy after ${timeoutMs} ms (${last})`);
+}

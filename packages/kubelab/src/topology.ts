@@ -1,0 +1,171 @@
+// What `kubelab up` runs and on which ports: the same services as the compose
+// stack, as local processes on loopback. Ports keep the upstream defaults for
+// node-1 and shift by 100 per further node so several nodes fit on one host.
+
+import { join } from 'node:path';
+
+export interface Ports {
+  nats: number;
+  natsMonitor: number;
+  apiserver: number;
+  apiserverGrpc: number;
+  scheduler: number;
+  controllerManager: number;
+}
+
+export const DEFAULT_PORTS: Ports = {
+  nats: 4222,
+  natsMonitor: 8222,
+  apiserver: 6443,
+  apiserverGrpc: 6444,
+  scheduler: 10259,
+  controllerManager: 10257,
+};
+
+export interface NodePorts {
+  kubelet: number;
+  kubeletHealthz: number;
+  kubeProxyHealthz: number;
+  kubeProxyMetrics: number;
+  containerdHealth: number;
+}
+
+/** node index 1..N → its ports (node-1 gets the upstream defaults). */
+export function nodePorts(index: number): NodePorts {
+  const off = (index - 1) * 100;
+  return {
+    kubelet: 10250 + off,
+    kubeletHealthz: 10248 + off,
+    kubeProxyHealthz: 10256 + off,
+    kubeProxyMetrics: 10249 + off,
+    containerdHealth: 10260 + off,
+  };
+}
+
+/** A process the runner starts; named like the compose service. */
+export interface ComponentSpec {
+  name: string;
+  /** Folder under services/ holding dist/main.js; 'nats' runs nats-server. */
+  service: string;
+  args: string[];
+  /** HTTP health URL polled before the next component starts. */
+  health?: string;
+}
+
+export interface Layout {
+  stateDir: string;
+  nodes: number;
+  ports: Ports;
+}
+
+export function nodeDir(layout: Layout, node: string): string {
+  return join(layout.stateDir, 'nodes', node);
+}
+
+export function criSocket(layout: Layout, node: string): string {
+  return join(nodeDir(layout, node), 'run', 'containerd', 'containerd.sock');
+}
+
+/** The control plane, then per node: containerd, kubelet, kube-proxy. */
+export function components(layout: Layout): ComponentSpec[] {
+  const { ports } = layout;
+  const nats = `nats://127.0.0.1:${ports.nats}`;
+  const grpc = `127.0.0.1:${ports.apiserverGrpc}`;
+  const list: ComponentSpec[] = [
+    {
+      name: 'nats',
+      service: 'nats',
+      args: ['-a', '127.0.0.1', '-p', String(ports.nats), '-m', String(ports.natsMonitor), '-js', '-sd', join(layout.stateDir, 'nats')],
+      health: `http://127.0.0.1:${ports.natsMonitor}/healthz`,
+    },
+    {
+      name: 'apiserver',
+      service: 'apiserver',
+      args: [
+        '--bind-address=127.0.0.1',
+        `--secure-port=${ports.apiserver}`,
+        `--grpc-port=${ports.apiserverGrpc}`,
+        `--nats-url=${nats}`,
+      ],
+      health: `http://127.0.0.1:${ports.apiserver}/readyz`,
+    },
+    {
+      name: 'scheduler',
+      service: 'scheduler',
+      args: [`--apiserver=${grpc}`, '--bind-address=127.0.0.1', `--secure-port=${ports.scheduler}`],
+    },
+    {
+      name: 'controller-manager',
+      service: 'controller-manager',
+      args: [`--apiserver=${grpc}`, '--bind-address=127.0.0.1', `--secure-port=${ports.controllerManager}`],
+    },
+  ];
+  for (let i = 1; i <= layout.nodes; i++) {
+    const node = `node-${i}`;
+    const p = nodePorts(i);
+    const dir = nodeDir(layout, node);
+    const sock = criSocket(layout, node);
+    list.push(
+      {
+        name: `containerd-${i}`,
+        service: 'containerd',
+        args: [
+          `--node-name=${node}`,
+          `--address=${sock}`,
+          `--root=${join(dir, 'containerd')}`,
+          `--health-port=${p.containerdHealth}`,
+          `--nats-url=${nats}`,
+        ],
+        health: `http://127.0.0.1:${p.containerdHealth}/healthz`,
+      },
+      {
+        name: `kubelet-${i}`,
+        service: 'kubelet',
+        args: [
+          `--hostname-override=${node}`,
+          '--node-ip=127.0.0.1',
+          '--address=127.0.0.1',
+          `--apiserver=${grpc}`,
+          `--container-runtime-endpoint=unix://${sock}`,
+          `--port=${p.kubelet}`,
+          `--healthz-port=${p.kubeletHealthz}`,
+          `--root-dir=${join(dir, 'kubelet')}`,
+          `--pod-manifest-path=${join(dir, 'manifests')}`,
+          `--pod-logs-dir=${join(dir, 'pods')}`,
+        ],
+      },
+      {
+        name: `kube-proxy-${i}`,
+        service: 'kube-proxy',
+        args: [
+          `--hostname-override=${node}`,
+          `--apiserver=${grpc}`,
+          `--healthz-bind-address=127.0.0.1:${p.kubeProxyHealthz}`,
+          `--metrics-bind-address=127.0.0.1:${p.kubeProxyMetrics}`,
+        ],
+      },
+    );
+  }
+  return list;
+}
+
+/** The kubeconfig the runner writes for kubectl. */
+export function kubeconfig(ports: Ports): string {
+  return `apiVersion: v1
+kind: Config
+clusters:
+- name: kubelab
+  cluster:
+    server: http://127.0.0.1:${ports.apiserver}
+contexts:
+- name: kubelab
+  context:
+    cluster: kubelab
+    user: kubelab-admin
+    namespace: default
+current-context: kubelab
+users:
+- name: kubelab-admin
+  user: {}
+`;
+}

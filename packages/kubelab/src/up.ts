@@ -1,0 +1,156 @@
+// `kubelab up`: the whole cluster as local processes in the foreground.
+
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { which } from '@kubelab/component-base';
+import { flagOwners, routeFlags } from './flag-routing.js';
+import { serviceEntry, stateDirFrom } from './paths.js';
+import { Supervisor, waitHealthy } from './supervisor.js';
+import { components, DEFAULT_PORTS, kubeconfig, nodeDir, type ComponentSpec, type Layout } from './topology.js';
+
+export interface UpArgs {
+  nodes: number;
+  stateDir: string;
+  componentArgs: string[];
+}
+
+export function parseUpArgs(argv: string[]): UpArgs {
+  let nodes = 2;
+  let stateDir: string | undefined;
+  const componentArgs: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    const [name, inline] = a.includes('=') ? [a.slice(0, a.indexOf('=')), a.slice(a.indexOf('=') + 1)] : [a, undefined];
+    const value = () => inline ?? argv[++i];
+    if (name === '--nodes') {
+      const v = value();
+      nodes = Number(v);
+      if (!Number.isInteger(nodes) || nodes < 0 || nodes > 50) throw new Error(`--nodes must be a whole number from 0 to 50, got "${v}"`);
+    } else if (name === '--state-dir') stateDir = value();
+    else componentArgs.push(a);
+  }
+  return { nodes, stateDir: stateDirFrom(stateDir), componentArgs };
+}
+
+const NATS_MISSING =
+  'kubelab up needs nats-server on PATH: install it (Debian/Ubuntu: apt-get install nats-server) or run the cluster in containers with `docker compose up`.';
+
+export async function up(argv: string[]): Promise<number> {
+  const args = parseUpArgs(argv);
+  const natsBin = which('nats-server');
+  if (!natsBin) {
+    process.stderr.write(NATS_MISSING + '\n');
+    return 1;
+  }
+  const layout: Layout = { stateDir: args.stateDir, nodes: args.nodes, ports: DEFAULT_PORTS };
+  const specs = components(layout);
+
+  // Services not built yet are skipped with a note, so a partial build still runs.
+  const entries = new Map<string, string>();
+  const skipped = new Set<string>();
+  for (const s of specs) {
+    if (s.service === 'nats' || entries.has(s.service)) continue;
+    const e = serviceEntry(s.service);
+    if (e) entries.set(s.service, e);
+    else skipped.add(s.service);
+  }
+  let routed;
+  try {
+    routed = routeFlags(args.componentArgs, await flagOwners(entries));
+  } catch (e) {
+    process.stderr.write(`kubelab up: ${(e as Error).message}\n`);
+    return 2;
+  }
+
+  mkdirSync(layout.stateDir, { recursive: true });
+  for (let i = 1; i <= layout.nodes; i++) {
+    for (const sub of ['run/containerd', 'manifests', 'pods', 'kubelet', 'containerd']) {
+      mkdirSync(join(nodeDir(layout, `node-${i}`), sub), { recursive: true });
+    }
+  }
+  const kubeconfigPath = join(layout.stateDir, 'kubeconfig');
+  writeFileSync(kubeconfigPath, kubeconfig(layout.ports));
+
+  let failed = false;
+  const sup = new Supervisor({
+    stateDir: layout.stateDir,
+    command: (spec: ComponentSpec) => (spec.service === 'nats' ? [natsBin] : [process.execPath, entries.get(spec.service)!]),
+    onExit: (r, code, signal) => {
+      process.stdout.write(`${r.spec.name} exited (${signal ?? `code ${code}`}); logs: ${r.logFile}\n`);
+    },
+  });
+
+  const shutdown = async () => {
+    process.stdout.write('stopping cluster\n');
+    await sup.stopAll();
+    process.stdout.write('stopped\n');
+  };
+  let stopRequested = false;
+  const stopped = new Promise<void>((resolve) => {
+    const onSignal = () => {
+      if (stopRequested) return;
+      stopRequested = true;
+      void shutdown().then(resolve);
+    };
+    process.on('SIGINT', onSignal);
+    process.on('SIGTERM', onSignal);
+  });
+
+  for (const svc of skipped) process.stdout.write(`skipping ${svc}: services/${svc} is not built (run pnpm build)\n`);
+  for (const spec of specs) {
+    if (stopRequested) break;
+    if (skipped.has(spec.service)) continue;
+    const r = sup.start(spec, routed.byService.get(spec.service) ?? []);
+    process.stdout.write(`started ${spec.name} (pid ${r.child.pid})\n`);
+    if (spec.health) {
+      let dead = false;
+      void r.exited.then(() => (dead = true));
+      try {
+        await waitHealthy(spec.health, 30_000, () => dead);
+      } catch (e) {
+        process.stderr.write(`${spec.name} did not become healthy: ${(e as Error).message}\n${sup.tail(spec.name)}\n`);
+        failed = true;
+        break;
+      }
+    }
+  }
+  if (failed) {
+    await sup.stopAll();
+    return 1;
+  }
+  if (!stopRequested) {
+    const kubelets = skipped.has('kubelet') ? 0 : layout.nodes;
+    void waitClusterReady(layout.ports.apiserver, kubelets, () => stopRequested).then((ok) => {
+      if (ok) {
+        process.stdout.write(`cluster ready\n  export KUBECONFIG=${kubeconfigPath}\n  kubectl get nodes\n`);
+      }
+    });
+  }
+  await stopped;
+  return 0;
+}
+
+/** Control plane healthy and (once kubelets exist) every node Ready. */
+async function waitClusterReady(apiPort: number, nodes: number, cancelled: () => boolean): Promise<boolean> {
+  const base = `http://127.0.0.1:${apiPort}`;
+  while (!cancelled()) {
+    try {
+      const ready = await fetch(`${base}/readyz`, { signal: AbortSignal.timeout(2000) });
+      if (ready.ok) {
+        if (nodes === 0) return true;
+        const res = await fetch(`${base}/api/v1/nodes`, { signal: AbortSignal.timeout(2000) });
+        if (res.ok) {
+          const list = (await res.json()) as { items?: { status?: { conditions?: { type: string; status: string }[] } }[] };
+          const readyNodes = (list.items ?? []).filter((n) =>
+            n.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True'),
+          ).length;
+          if (readyNodes >= nodes) return true;
+        }
+      }
+    } catch {
+      // not yet
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  return false;
+}
