@@ -1,2 +1,3 @@
 export { loadProto, protoRoot, LOADER_OPTIONS } from './load.js';
 export * from './apiserver.js';
+export * from './cri.js';

@@ -1,0 +1,69 @@
+// CRI throughput and relist latency over the unix socket; prints JSON lines.
+// Bounded: N pods for the lifecycle run, 1,000 containers for the relist.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { criClient, sandboxConfig, containerConfig } from '../dist/testing/harness.js';
+
+const PODS = Number(process.env.BENCH_PODS ?? 300);
+const CONTAINERS = Number(process.env.BENCH_CONTAINERS ?? 1000);
+const RELISTS = Number(process.env.BENCH_RELISTS ?? 200);
+
+const pct = (xs, p) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)];
+};
+const r3 = (n) => Math.round(n * 1000) / 1000;
+
+const dir = mkdtempSync(join(tmpdir(), 'kubelab-cri-bench-'));
+// The runtime runs as its own process, as it does beside a kubelet.
+const socketPath = join(dir, 'containerd.sock');
+const main = fileURLToPath(new URL('../dist/main.js', import.meta.url));
+const child = spawn(process.execPath, [main, '--node-name', 'bench', '--address', socketPath, '--root', join(dir, 'root'), '--health-port', '0', '--pull-speed', '0', '--pod-cidr', '10.244.0.0/16', '--v', 'error'], { stdio: ['ignore', 'ignore', 'inherit'] });
+for (let i = 0; i < 200 && !existsSync(socketPath); i++) await new Promise((r) => setTimeout(r, 25));
+const cri = criClient(socketPath);
+try {
+  await cri.img.PullImage({ image: { image: 'busybox:1.36' } });
+  const lat = [];
+  const t0 = performance.now();
+  for (let i = 0; i < Math.max(PODS, CONTAINERS); i++) {
+    const s = performance.now();
+    const cfg = sandboxConfig(`pod-${i}`, dir);
+    const { podSandboxId } = await cri.rt.RunPodSandbox({ config: cfg });
+    const { containerId } = await cri.rt.CreateContainer({ podSandboxId, config: containerConfig('app', 'busybox:1.36', { command: ['sleep', '3600'], logPath: '' }), sandboxConfig: cfg });
+    await cri.rt.StartContainer({ containerId });
+    if (i < PODS) lat.push(performance.now() - s);
+    if (i === PODS - 1) {
+      const secs = (performance.now() - t0) / 1000;
+      console.log(JSON.stringify({ bench: 'RunPodSandbox+CreateContainer+StartContainer', pods: PODS, podsPerSecond: r3(PODS / secs), p50Ms: r3(pct(lat, 50)), p99Ms: r3(pct(lat, 99)) }));
+    }
+  }
+  // Steady state, as the kubelet's relist every second sees it: warm up first.
+  for (let i = 0; i < 20; i++) await cri.rt.ListContainers({});
+  const list = [];
+  let count = 0;
+  for (let i = 0; i < RELISTS; i++) {
+    const s = performance.now();
+    const res = await cri.rt.ListContainers({});
+    list.push(performance.now() - s);
+    count = res.containers.length;
+  }
+  console.log(JSON.stringify({ bench: 'ListContainers', containers: count, calls: RELISTS, p50Ms: r3(pct(list, 50)), p99Ms: r3(pct(list, 99)), targetP99Ms: 20, ok: pct(list, 99) < 20 }));
+  const sb = [];
+  for (let i = 0; i < 50; i++) {
+    const s = performance.now();
+    await cri.rt.ListPodSandbox({});
+    sb.push(performance.now() - s);
+  }
+  console.log(JSON.stringify({ bench: 'ListPodSandbox', sandboxes: CONTAINERS, calls: 50, p50Ms: r3(pct(sb, 50)), p99Ms: r3(pct(sb, 99)) }));
+} finally {
+  cri.close();
+  await new Promise((r) => {
+    child.once('exit', r);
+    child.kill('SIGTERM');
+  });
+  rmSync(dir, { recursive: true, force: true });
+}

@@ -1,0 +1,120 @@
+// Runtime records → CRI messages (the only place that knows the wire shapes).
+
+import type { CriContainer, CriContainerStats, CriContainerStatus, CriImage, CriPodSandbox, CriPodSandboxStatus } from '@kubelab/proto';
+import type { StoredImage } from './images.js';
+import type { Container, Runtime, Sandbox } from './runtime.js';
+import { nowNanos } from './time.js';
+
+export function sandboxToProto(sb: Sandbox): CriPodSandbox {
+  return {
+    id: sb.id,
+    metadata: sb.config.metadata,
+    state: sb.state,
+    createdAt: sb.createdAt,
+    labels: sb.config.labels,
+    annotations: sb.config.annotations,
+    runtimeHandler: sb.runtimeHandler,
+  };
+}
+
+export function sandboxStatusToProto(sb: Sandbox): CriPodSandboxStatus {
+  const ns = sb.config.linux?.securityContext?.namespaceOptions;
+  return {
+    id: sb.id,
+    metadata: sb.config.metadata,
+    state: sb.state,
+    createdAt: sb.createdAt,
+    network: { ip: sb.state === 'SANDBOX_READY' ? sb.ip : '', additionalIps: [] },
+    linux: { namespaces: { options: { network: ns?.network ?? 'POD', pid: ns?.pid ?? 'CONTAINER', ipc: ns?.ipc ?? 'POD', targetId: ns?.targetId ?? '' } } },
+    labels: sb.config.labels,
+    annotations: sb.config.annotations,
+    runtimeHandler: sb.runtimeHandler,
+  };
+}
+
+/** Verbose sandbox info: how this runtime wired the network (loopback port map or real pod IP). */
+export function sandboxInfo(sb: Sandbox, mode: string): Record<string, string> {
+  return {
+    info: JSON.stringify({ pid: 1, runtimeHandler: sb.runtimeHandler || 'runc', config: { metadata: sb.config.metadata, hostname: sb.config.hostname, logDirectory: sb.config.logDirectory } }),
+    'kubelab.io/network': JSON.stringify({
+      mode,
+      podIP: sb.ip,
+      note: mode === 'loopback' ? 'pod IP is simulated: container ports are served on loopback at the mapped addresses' : 'container ports are served on the pod IP',
+      ports: Object.fromEntries(Object.entries(sb.ports).map(([p, a]) => [`${p}/TCP`, `${a.hostIp}:${a.hostPort}`])),
+    }),
+  };
+}
+
+export function containerToProto(c: Container): CriContainer {
+  return {
+    id: c.id,
+    podSandboxId: c.sandboxId,
+    metadata: c.config.metadata,
+    image: c.config.image,
+    imageRef: c.imageRef,
+    state: c.state,
+    createdAt: c.createdAt,
+    labels: c.config.labels,
+    annotations: c.config.annotations,
+    imageId: c.imageId,
+  };
+}
+
+export function containerStatusToProto(c: Container): CriContainerStatus {
+  return {
+    id: c.id,
+    metadata: c.config.metadata,
+    state: c.state,
+    createdAt: c.createdAt,
+    startedAt: c.startedAt,
+    finishedAt: c.finishedAt,
+    exitCode: c.exitCode,
+    image: c.config.image,
+    imageRef: c.imageRef,
+    reason: c.reason,
+    message: c.message,
+    labels: c.config.labels,
+    annotations: c.config.annotations,
+    mounts: c.config.mounts,
+    logPath: c.logPath,
+    resources: c.resources ? { linux: c.resources } : null,
+    imageId: c.imageId,
+    user: { linux: { uid: 0, gid: 0, supplementalGroups: [] } },
+  };
+}
+
+export function imageToProto(img: StoredImage): CriImage {
+  return {
+    id: img.id,
+    repoTags: img.repoTags,
+    repoDigests: img.repoDigests,
+    size: String(img.def.size),
+    uid: img.def.uid === 0 || img.def.uid ? { value: String(img.def.uid) } : null,
+    username: '',
+    spec: { image: img.id, annotations: {} },
+    pinned: img.def.pinned ?? false,
+  };
+}
+
+const u64 = (n: number | bigint) => ({ value: String(n) });
+
+export function containerStatsToProto(rt: Runtime, c: Container): CriContainerStats {
+  const ts = nowNanos().toString();
+  const u = rt.usage(c);
+  const attributes = { id: c.id, metadata: c.config.metadata, labels: c.config.labels, annotations: c.config.annotations };
+  if (!u) return { attributes, cpu: { timestamp: ts, usageCoreNanoSeconds: u64(0), usageNanoCores: u64(0) }, memory: { timestamp: ts, workingSetBytes: u64(0), usageBytes: u64(0), rssBytes: u64(0), availableBytes: null, pageFaults: u64(0), majorPageFaults: u64(0) }, writableLayer: { timestamp: ts, fsId: { mountpoint: '/var/lib/containerd/io.containerd.snapshotter.v1.overlayfs' }, usedBytes: u64(0), inodesUsed: u64(0) } };
+  return {
+    attributes,
+    cpu: { timestamp: ts, usageCoreNanoSeconds: u64(u.cpuCoreNanos), usageNanoCores: u64(u.nanoCores) },
+    memory: {
+      timestamp: ts,
+      workingSetBytes: u64(u.memoryBytes),
+      usageBytes: u64(u.memoryBytes),
+      rssBytes: u64(u.memoryBytes),
+      availableBytes: u.limit > 0 ? u64(Math.max(0, u.limit - u.memoryBytes)) : null,
+      pageFaults: u64(Math.round(u.memoryBytes / 4096)),
+      majorPageFaults: u64(0),
+    },
+    writableLayer: { timestamp: ts, fsId: { mountpoint: '/var/lib/containerd/io.containerd.snapshotter.v1.overlayfs' }, usedBytes: u64(u.fsBytes), inodesUsed: u64(0) },
+  };
+}

@@ -1,0 +1,132 @@
+// The kubelab container runtime (mock containerd): CRI runtime.v1 over a unix
+// socket, health and metrics over HTTP. startContainerd() runs it in-process
+// for the local runner and tests; main.ts is the process entry.
+
+import { mkdirSync, rmSync } from 'node:fs';
+import { dirname } from 'node:path';
+import * as grpc from '@grpc/grpc-js';
+import { createLogger, newMetricsRegistry, serveHealth, type Logger } from '@kubelab/component-base';
+import { criProto } from '@kubelab/proto';
+import { Gauge } from 'prom-client';
+import type { NetworkMode } from './network.js';
+import { logSink, natsSink, type RecordSink } from './record.js';
+import { Runtime } from './runtime.js';
+import { buildServices, withFastList } from './server.js';
+
+export interface ContainerdOptions {
+  /** Node name, used in call records and NATS subjects. */
+  nodeName: string;
+  /** CRI socket path (containerd's grpc.address). */
+  address?: string;
+  /** State directory (containerd's root); holds the state file. */
+  root?: string;
+  /** HTTP port for /healthz, /readyz, /livez, /metrics (0 picks one). */
+  healthPort?: number;
+  healthHost?: string;
+  /** Publish CRI call records here; without it they are debug-logged. */
+  natsUrl?: string;
+  /** Container time runs this many times faster than wall time. */
+  timeScale?: number;
+  /** Simulated registry bandwidth in bytes/s (0: instant pulls). */
+  pullBytesPerSecond?: number;
+  networkMode?: NetworkMode;
+  /** Pod CIDR before the kubelet sends one via UpdateRuntimeConfig. */
+  podCidr?: string;
+  logger?: Logger;
+}
+
+export interface ContainerdHandle {
+  socketPath: string;
+  healthPort: number;
+  runtime: Runtime;
+  stop(): Promise<void>;
+}
+
+export const DEFAULT_ADDRESS = '/run/containerd/containerd.sock';
+export const DEFAULT_ROOT = '/var/lib/containerd';
+
+export async function startContainerd(opts: ContainerdOptions): Promise<ContainerdHandle> {
+  const log = opts.logger ?? createLogger({ component: 'containerd', node: opts.nodeName });
+  const socketPath = opts.address ?? DEFAULT_ADDRESS;
+  const networkMode = opts.networkMode ?? 'loopback';
+  const runtime = new Runtime({
+    root: opts.root ?? DEFAULT_ROOT,
+    timeScale: opts.timeScale && opts.timeScale > 0 ? opts.timeScale : 1,
+    networkMode,
+    pullBytesPerSecond: opts.pullBytesPerSecond ?? 0,
+    ...(opts.podCidr ? { podCidr: opts.podCidr } : {}),
+    onWarning: (msg, fields) => log.warn(msg, fields),
+  });
+  const recovered = await runtime.recover();
+  if (recovered.sandboxes || recovered.containers) log.info('recovered runtime state', recovered);
+
+  const sink: RecordSink = opts.natsUrl ? await natsSink(opts.natsUrl, log) : logSink(log);
+  const metrics = newMetricsRegistry({ component: 'containerd', node: opts.nodeName });
+  new Gauge({
+    name: 'kubelab_cri_containers',
+    help: 'Containers known to the runtime, by state.',
+    labelNames: ['state'],
+    registers: [metrics],
+    collect() {
+      this.reset();
+      for (const c of runtime.containers.values()) this.inc({ state: c.state });
+    },
+  });
+  new Gauge({
+    name: 'kubelab_cri_sandboxes',
+    help: 'Pod sandboxes known to the runtime, by state.',
+    labelNames: ['state'],
+    registers: [metrics],
+    collect() {
+      this.reset();
+      for (const s of runtime.sandboxes.values()) this.inc({ state: s.state });
+    },
+  });
+
+  const services = buildServices({ runtime, node: opts.nodeName, networkMode, sink, metrics });
+  const proto = criProto();
+  const server = new grpc.Server({ 'grpc.max_receive_message_length': 16 * 1024 * 1024 });
+  server.addService(withFastList(proto.runtime.v1.RuntimeService.service), services.runtime as unknown as grpc.UntypedServiceImplementation);
+  server.addService(proto.runtime.v1.ImageService.service, services.image);
+
+  mkdirSync(dirname(socketPath), { recursive: true });
+  rmSync(socketPath, { force: true });
+  await new Promise<void>((resolve, reject) =>
+    server.bindAsync(`unix://${socketPath}`, grpc.ServerCredentials.createInsecure(), (err) => (err ? reject(new Error(`listen on unix://${socketPath}: ${err.message}`)) : resolve())),
+  );
+
+  let serving = true;
+  const health = await serveHealth({
+    host: opts.healthHost ?? '127.0.0.1',
+    port: opts.healthPort ?? 0,
+    livez: { 'cri-server': () => serving },
+    readyz: { 'cri-server': () => serving },
+    metrics,
+  });
+  log.info('serving CRI', { address: socketPath, healthPort: health.port, networkMode, timeScale: opts.timeScale ?? 1 });
+
+  let stopped = false;
+  return {
+    socketPath,
+    healthPort: health.port,
+    runtime,
+    stop: async () => {
+      if (stopped) return;
+      stopped = true;
+      serving = false;
+      await new Promise<void>((resolve) => server.tryShutdown(() => resolve()));
+      server.forceShutdown();
+      await runtime.close();
+      await sink.close();
+      await health.close();
+      rmSync(socketPath, { force: true });
+    },
+  };
+}
+
+export { Runtime } from './runtime.js';
+export type { CriCallRecord } from './record.js';
+export { criSubject } from './record.js';
+export { CATALOG, PRIVATE_IMAGE_AUTH, NGINX_INDEX, type ImageDef } from './catalog.js';
+export { formatCriLines } from './logs.js';
+export type { NetworkMode } from './network.js';

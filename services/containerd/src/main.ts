@@ -1,0 +1,59 @@
+#!/usr/bin/env node
+// Process entry: `node dist/main.js --node-name node-1 --address /run/containerd/containerd.sock`.
+
+import { FlagError, FlagSet, createLogger, onShutdown, type LogLevel } from '@kubelab/component-base';
+import { DEFAULT_ADDRESS, DEFAULT_ROOT, startContainerd } from './index.js';
+import type { NetworkMode } from './network.js';
+
+const flags = new FlagSet('kubelab-containerd')
+  .string('node-name', '', 'Name of the node this runtime serves (call records, NATS subjects). Required.')
+  .string('address', DEFAULT_ADDRESS, 'Unix socket for the CRI gRPC server (containerd: grpc.address).')
+  .string('root', DEFAULT_ROOT, 'State directory; the state file here lets a restarted runtime recover its sandboxes and containers.')
+  .int('health-port', 1338, 'HTTP port for /healthz, /livez, /readyz and /metrics (0 picks a free one).')
+  .string('health-bind-address', '127.0.0.1', 'Address the health/metrics server binds.')
+  .string('nats-url', '', 'NATS server for CRI call records (kubelab.cri.<node>.<method>); empty logs them at debug level.')
+  .float('time-scale', 1, 'Container time runs this many times faster than wall time (sleep 30 takes 30/N s; grace periods too).')
+  .float('pull-speed', 50, 'Simulated registry bandwidth in MB/s; pull time = image size / speed; 0 pulls instantly.')
+  .string('network-mode', 'loopback', 'loopback: container ports served on 127.0.0.1 (reported in PodSandboxStatus info); pod-ip: bind the pod IP (it must exist on an interface).')
+  .string('pod-cidr', '', 'Pod CIDR to use before the kubelet sends one with UpdateRuntimeConfig.')
+  .string('v', 'info', 'Log level: debug, info, warn, error.');
+
+let values;
+try {
+  values = flags.parse(process.argv.slice(2)).values;
+} catch (err) {
+  process.stderr.write(`${(err as FlagError).message}\n`);
+  process.exit(2);
+}
+if (!values['node-name']) {
+  process.stderr.write('--node-name is required\n');
+  process.exit(2);
+}
+const mode = values['network-mode'];
+if (mode !== 'loopback' && mode !== 'pod-ip') {
+  process.stderr.write(`invalid argument "${mode}" for "--network-mode" flag: must be loopback or pod-ip\n`);
+  process.exit(2);
+}
+const logger = createLogger({ component: 'containerd', node: values['node-name'], level: values.v as LogLevel });
+try {
+  const handle = await startContainerd({
+    nodeName: values['node-name'],
+    address: values.address,
+    root: values.root,
+    healthPort: values['health-port'],
+    healthHost: values['health-bind-address'],
+    ...(values['nats-url'] ? { natsUrl: values['nats-url'] } : {}),
+    timeScale: values['time-scale'],
+    pullBytesPerSecond: values['pull-speed'] * 1e6,
+    networkMode: mode as NetworkMode,
+    ...(values['pod-cidr'] ? { podCidr: values['pod-cidr'] } : {}),
+    logger,
+  });
+  onShutdown(async (signal) => {
+    logger.info('shutting down', { signal });
+    await handle.stop();
+  });
+} catch (err) {
+  logger.error('failed to start', { err: (err as Error).message });
+  process.exit(1);
+}

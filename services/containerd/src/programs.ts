@@ -1,0 +1,155 @@
+// The simulated binaries images ship: pause, nginx and the teaching programs.
+// Each is a just-bash command bound to its container's process, so it can
+// stream output, serve HTTP on a container port, react to TERM and allocate
+// memory. Long-running programs end on TERM (when they handle it) or KILL.
+
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { defineCommand, type Command } from 'just-bash';
+import type { SimProcess } from './process.js';
+
+type Result = { stdout: string; stderr: string; exitCode: number };
+const ok = (stdout = '', exitCode = 0, stderr = ''): Result => ({ stdout, stderr, exitCode });
+const MiB = 1024 * 1024;
+
+/** Resolves on TERM (when `handleTerm`) or on KILL; reports which. */
+function untilSignal(proc: SimProcess, handleTerm: boolean): Promise<'TERM' | 'KILL'> {
+  return new Promise((resolve) => {
+    const off = handleTerm ? proc.onTerm(() => resolve('TERM')) : () => {};
+    void proc.killed.then(() => {
+      off();
+      resolve('KILL');
+    });
+  });
+}
+
+function seconds(arg: string | undefined, def: number): number {
+  const n = Number(arg);
+  return Number.isFinite(n) && n >= 0 ? n : def;
+}
+
+function clf(d: Date): string {
+  const mon = d.toLocaleString('en-US', { month: 'short', timeZone: 'UTC' });
+  const p = (n: number) => String(n).padStart(2, '0');
+  return `${p(d.getUTCDate())}/${mon}/${d.getUTCFullYear()}:${p(d.getUTCHours())}:${p(d.getUTCMinutes())}:${p(d.getUTCSeconds())} +0000`;
+}
+
+const CONTENT_TYPES: Record<string, string> = { html: 'text/html', htm: 'text/html', txt: 'text/plain', json: 'application/json', css: 'text/css', js: 'application/javascript' };
+
+function nginx(proc: SimProcess, version: () => string): Command {
+  let running = false;
+  return defineCommand('nginx', async (args) => {
+    if (args.includes('-v')) return ok('', 0, `nginx version: nginx/${version()}\n`);
+    if (args.includes('-t')) return ok('', 0, 'nginx: the configuration file /etc/nginx/nginx.conf syntax is ok\nnginx: configuration file /etc/nginx/nginx.conf test is successful\n');
+    if (running) return ok('', 1, 'nginx: [emerg] bind() to 0.0.0.0:80 failed (98: Address already in use)\n');
+    running = true;
+    const root = '/usr/share/nginx/html';
+    const handler = async (req: IncomingMessage, res: ServerResponse) => {
+      const url = new URL(req.url ?? '/', 'http://localhost');
+      let path = decodeURIComponent(url.pathname);
+      if (path.endsWith('/')) path += 'index.html';
+      let status = 200;
+      let body: string;
+      try {
+        if (path.includes('..')) throw new Error('traversal');
+        body = await proc.fs.readFile(`${root}${path}`);
+      } catch {
+        status = 404;
+        body = `<html>\r\n<head><title>404 Not Found</title></head>\r\n<body>\r\n<center><h1>404 Not Found</h1></center>\r\n<hr><center>nginx/${version()}</center>\r\n</body>\r\n</html>\r\n`;
+      }
+      const ext = path.slice(path.lastIndexOf('.') + 1);
+      res.writeHead(status, { Server: `nginx/${version()}`, 'Content-Type': status === 200 ? (CONTENT_TYPES[ext] ?? 'application/octet-stream') : 'text/html' });
+      res.end(req.method === 'HEAD' ? undefined : body);
+      const addr = req.socket.remoteAddress?.replace(/^::ffff:/, '') ?? '-';
+      proc.write('stdout', `${addr} - - [${clf(new Date())}] "${req.method} ${req.url} HTTP/${req.httpVersion}" ${status} ${Buffer.byteLength(body)} "${req.headers.referer ?? '-'}" "${req.headers['user-agent'] ?? '-'}" "-"\n`);
+    };
+    let listener;
+    try {
+      listener = await proc.listen(80, (req, res) => void handler(req, res));
+    } catch (err) {
+      running = false;
+      return ok('', 1, `nginx: [emerg] bind() to 0.0.0.0:80 failed (${(err as Error).message})\n`);
+    }
+    const now = () => new Date().toISOString().replace('T', ' ').slice(0, 19).replace(/-/g, '/');
+    proc.write('stderr', `${now()} [notice] 1#1: using the "epoll" event method\n${now()} [notice] 1#1: nginx/${version()}\n${now()} [notice] 1#1: start worker processes\n`);
+    const sig = await untilSignal(proc, true);
+    if (sig === 'TERM') proc.write('stderr', `${now()} [notice] 1#1: signal 15 (SIGTERM) received, exiting\n${now()} [notice] 1#1: exit\n`);
+    await proc.unlisten(listener);
+    running = false;
+    return ok('', sig === 'TERM' ? 0 : 137);
+  });
+}
+
+/** The sandbox's pause: sleeps until TERM (exit 0) or KILL. */
+function pause(proc: SimProcess): Command {
+  return defineCommand('pause', async () => {
+    const sig = await untilSignal(proc, true);
+    return ok('', sig === 'TERM' ? 0 : 137);
+  });
+}
+
+/** `crasher [seconds]`: exits 1 after N seconds (ignores TERM, like a PID 1 without handlers). */
+function crasher(proc: SimProcess): Command {
+  return defineCommand('crasher', async (args) => {
+    const n = seconds(args[0], 5);
+    proc.write('stdout', `crasher: started, exiting with status 1 in ${n}s\n`);
+    await proc.sleep(n * 1000);
+    return ok('', 1, 'crasher: fatal error: simulated crash\n');
+  });
+}
+
+/** `slow-start [seconds] [port]`: serves /healthz on :8080 only after N seconds. */
+function slowStart(proc: SimProcess): Command {
+  return defineCommand('slow-start', async (args) => {
+    const n = seconds(args[0], 20);
+    const port = seconds(args[1], 8080);
+    proc.write('stdout', `slow-start: warming up for ${n}s\n`);
+    await proc.sleep(n * 1000);
+    if (proc.exit) return ok('', 137);
+    await proc.fs.writeFile('/tmp/started', `${new Date().toISOString()}\n`);
+    const listener = await proc.listen(port, (req, res) => {
+      res.writeHead(200, { 'Content-Type': 'text/plain' });
+      res.end(req.url === '/healthz' || req.url === '/readyz' ? 'ok\n' : 'slow-start is up\n');
+    });
+    proc.write('stdout', `slow-start: listening on :${port}\n`);
+    const sig = await untilSignal(proc, true);
+    await proc.unlisten(listener);
+    return ok('', sig === 'TERM' ? 0 : 137);
+  });
+}
+
+/** `memhog [MiB-per-second]`: allocates until the cgroup limit, where the OOM killer ends it. */
+function memhog(proc: SimProcess): Command {
+  return defineCommand('memhog', async (args) => {
+    const rate = seconds(args[0], 10);
+    proc.cpuCores = 0.05;
+    proc.write('stdout', `memhog: allocating ${rate} MiB per second\n`);
+    for (;;) {
+      await proc.sleep(1000);
+      if (proc.exit) return ok('', 137);
+      proc.allocatedBytes += rate * MiB;
+      proc.write('stdout', `memhog: allocated ${Math.round(proc.allocatedBytes / MiB)} MiB\n`);
+      if (proc.memoryLimitBytes > 0 && proc.memoryBytes() >= proc.memoryLimitBytes) {
+        proc.oomKill();
+        return ok('', 137);
+      }
+    }
+  });
+}
+
+const FACTORIES: Record<string, (proc: SimProcess, env: () => Record<string, string>) => Command> = {
+  nginx: (proc, env) => nginx(proc, () => env().NGINX_VERSION ?? '1.27.3'),
+  pause,
+  crasher,
+  'slow-start': slowStart,
+  memhog,
+};
+
+/** The commands for an image's programs, bound to one process. */
+export function programsFor(names: string[], proc: SimProcess): Command[] {
+  const out: Command[] = [];
+  for (const n of names) {
+    const f = FACTORIES[n];
+    if (f) out.push(f(proc, () => proc.bash.getEnv()));
+  }
+  return out;
+}

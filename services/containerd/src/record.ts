@@ -1,0 +1,100 @@
+// One record per CRI call, as the tracing viewers consume it: method, node,
+// the pod and container it concerns, a request summary (never credentials),
+// duration, gRPC status and the W3C trace context continued from the caller.
+// Published on NATS as `kubelab.cri.<node>.<method>`; publishing never fails a call.
+
+import { randomBytes } from 'node:crypto';
+import { connect, type NatsConnection } from '@nats-io/transport-node';
+import type { Logger } from '@kubelab/component-base';
+
+export interface CriCallRecord {
+  /** RFC 3339 start time. */
+  time: string;
+  node: string;
+  service: 'RuntimeService' | 'ImageService';
+  method: string;
+  podSandboxId?: string;
+  podName?: string;
+  podNamespace?: string;
+  podUid?: string;
+  containerId?: string;
+  containerName?: string;
+  request: Record<string, unknown>;
+  durationMs: number;
+  /** gRPC status name (OK, NOT_FOUND, ...) and number. */
+  code: string;
+  codeNumber: number;
+  message?: string;
+  traceId: string;
+  spanId: string;
+  parentSpanId?: string;
+}
+
+export interface TraceContext {
+  traceId: string;
+  spanId: string;
+  parentSpanId?: string;
+}
+
+const TRACEPARENT = /^([0-9a-f]{2})-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})$/;
+
+/** This call's span: a child of the caller's `traceparent`, or the root of a new trace. */
+export function continueTrace(traceparent: string | undefined): TraceContext {
+  const spanId = randomBytes(8).toString('hex');
+  const m = traceparent ? TRACEPARENT.exec(traceparent.trim().toLowerCase()) : null;
+  if (m && m[2] !== '0'.repeat(32) && m[3] !== '0'.repeat(16)) return { traceId: m[2]!, spanId, parentSpanId: m[3]! };
+  return { traceId: randomBytes(16).toString('hex'), spanId };
+}
+
+/** NATS subject tokens cannot hold dots or wildcards. */
+export function criSubject(node: string, method: string): string {
+  return `kubelab.cri.${node.replace(/[.*> \t]/g, '_')}.${method}`;
+}
+
+export interface RecordSink {
+  publish(rec: CriCallRecord): void;
+  close(): Promise<void>;
+}
+
+/** Without NATS: records go to the debug log only. */
+export function logSink(log: Logger): RecordSink {
+  return {
+    publish: (rec) => log.debug('cri call', { ...rec }),
+    close: async () => {},
+  };
+}
+
+/** Publishes to NATS, reconnecting forever; records made while disconnected are dropped after the client's buffer. */
+export async function natsSink(url: string, log: Logger): Promise<RecordSink> {
+  let nc: NatsConnection | undefined;
+  let closed = false;
+  const connecting = connect({ servers: url, name: 'kubelab-containerd', maxReconnectAttempts: -1, waitOnFirstConnect: true, reconnectTimeWait: 500 })
+    .then((c) => {
+      if (closed) {
+        void c.close();
+        return;
+      }
+      nc = c;
+      log.info('publishing CRI call records to NATS', { url });
+    })
+    .catch((err: unknown) => log.warn('cannot connect to NATS; CRI records are only logged', { url, err: (err as Error).message }));
+  return {
+    publish: (rec) => {
+      log.debug('cri call', { ...rec });
+      if (!nc || nc.isClosed()) return;
+      try {
+        nc.publish(criSubject(rec.node, rec.method), JSON.stringify(rec));
+      } catch (err) {
+        log.debug('dropping CRI record', { err: (err as Error).message });
+      }
+    },
+    close: async () => {
+      closed = true;
+      if (nc && !nc.isClosed()) {
+        await nc.drain().catch(() => {});
+      } else {
+        void connecting;
+      }
+    },
+  };
+}

@@ -1,0 +1,370 @@
+// The CRI gRPC services over the runtime: request validation, error mapping,
+// and one call record per call (see record.ts) around every handler.
+
+import * as grpc from '@grpc/grpc-js';
+import { Counter, Histogram, type Registry } from 'prom-client';
+import type { ImageServiceHandlers, RuntimeServiceHandlers } from '@kubelab/proto';
+import {
+  containerStatsToProto,
+  containerStatusToProto,
+  containerToProto,
+  imageToProto,
+  sandboxInfo,
+  sandboxStatusToProto,
+  sandboxToProto,
+} from './convert.js';
+import { RuntimeError, invalid, toGrpcError } from './errors.js';
+import { continueTrace, type CriCallRecord, type RecordSink } from './record.js';
+import { RUNTIME_API_VERSION, RUNTIME_NAME, RUNTIME_VERSION, type Container, type Runtime } from './runtime.js';
+import { nowNanos } from './time.js';
+
+export interface ServerDeps {
+  runtime: Runtime;
+  node: string;
+  networkMode: string;
+  sink: RecordSink;
+  metrics?: Registry;
+}
+
+interface Outcome<R> {
+  response: R;
+  sandboxId?: string;
+  containerId?: string;
+}
+
+type Describe<Q> = (req: Q) => { request: Record<string, unknown>; sandboxId?: string; containerId?: string };
+
+const CODE_NAMES = Object.fromEntries(Object.entries(grpc.status).filter(([, v]) => typeof v === 'number').map(([k, v]) => [v, k])) as Record<number, string>;
+
+function requireId(value: string, field: string): string {
+  if (!value) throw invalid(field, 'must not be empty');
+  return value;
+}
+
+function seconds(v: string | number): number {
+  const n = Number(v);
+  return Number.isFinite(n) ? n : 0;
+}
+
+export function buildServices(deps: ServerDeps): { runtime: RuntimeServiceHandlers; image: ImageServiceHandlers } {
+  const rt = deps.runtime;
+  const calls = deps.metrics
+    ? new Counter({ name: 'kubelab_cri_requests_total', help: 'CRI calls served, by method and gRPC code.', labelNames: ['method', 'code'], registers: [deps.metrics] })
+    : undefined;
+  const latency = deps.metrics
+    ? new Histogram({ name: 'kubelab_cri_request_duration_seconds', help: 'CRI call latency.', labelNames: ['method'], buckets: [0.0005, 0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 5, 30], registers: [deps.metrics] })
+    : undefined;
+
+  const record = (service: CriCallRecord['service'], method: string, started: number, startTime: string, meta: grpc.Metadata, desc: ReturnType<Describe<unknown>>, outcome: { sandboxId?: string; containerId?: string }, code: number, message?: string) => {
+    const durationMs = performance.now() - started;
+    const containerId = outcome.containerId ?? desc.containerId;
+    const c = containerId ? rt.containers.get(containerId) : undefined;
+    const sandboxId = outcome.sandboxId ?? desc.sandboxId ?? c?.sandboxId;
+    const sb = sandboxId ? rt.sandboxes.get(sandboxId) : undefined;
+    const tp = meta.get('traceparent')[0];
+    const trace = continueTrace(typeof tp === 'string' ? tp : undefined);
+    const rec: CriCallRecord = {
+      time: startTime,
+      node: deps.node,
+      service,
+      method,
+      ...(sandboxId ? { podSandboxId: sandboxId } : {}),
+      ...(sb ? { podName: sb.config.metadata!.name, podNamespace: sb.config.metadata!.namespace, podUid: sb.config.metadata!.uid } : {}),
+      ...(containerId ? { containerId } : {}),
+      ...(c ? { containerName: c.config.metadata!.name } : {}),
+      request: desc.request,
+      durationMs: Math.round(durationMs * 1000) / 1000,
+      code: CODE_NAMES[code] ?? String(code),
+      codeNumber: code,
+      ...(message ? { message } : {}),
+      ...trace,
+    };
+    calls?.inc({ method, code: rec.code });
+    latency?.observe({ method }, durationMs / 1000);
+    try {
+      deps.sink.publish(rec);
+    } catch {
+      // Recording must never fail a call.
+    }
+  };
+
+  function unary<Q, R>(service: CriCallRecord['service'], method: string, describe: Describe<Q>, fn: (req: Q) => Promise<Outcome<R>> | Outcome<R>): grpc.handleUnaryCall<Q, R> {
+    return (call, callback) => {
+      const started = performance.now();
+      const startTime = new Date().toISOString();
+      let desc: ReturnType<Describe<Q>> = { request: {} };
+      Promise.resolve()
+        .then(() => {
+          desc = describe(call.request);
+          return fn(call.request);
+        })
+        .then(
+          (out) => {
+            record(service, method, started, startTime, call.metadata, desc, out, grpc.status.OK);
+            callback(null, out.response);
+          },
+          (err: unknown) => {
+            const { code, details } = toGrpcError(err);
+            record(service, method, started, startTime, call.metadata, desc, {}, code, details);
+            callback({ code, details });
+          },
+        );
+    };
+  }
+
+  const R = <Q, Res>(method: string, describe: Describe<Q>, fn: (req: Q) => Promise<Outcome<Res>> | Outcome<Res>) => unary('RuntimeService', method, describe, fn);
+  const I = <Q, Res>(method: string, describe: Describe<Q>, fn: (req: Q) => Promise<Outcome<Res>> | Outcome<Res>) => unary('ImageService', method, describe, fn);
+  const none = () => ({ request: {} });
+  const byContainer = (req: { containerId: string }) => ({ request: {}, containerId: req.containerId });
+  const bySandbox = (req: { podSandboxId: string }) => ({ request: {}, sandboxId: req.podSandboxId });
+  // Exec/Attach/PortForward need the streaming server (left for later).
+  const streaming = <Q extends { containerId?: string; podSandboxId?: string }>(method: string) =>
+    R<Q, { url: string }>(method, (req) => ({ request: {}, ...(req.containerId ? { containerId: req.containerId } : {}), ...(req.podSandboxId ? { sandboxId: req.podSandboxId } : {}) }), () => {
+      throw new RuntimeError(grpc.status.UNIMPLEMENTED, `${method} is not implemented by the kubelab runtime (no streaming server yet); use ExecSync`);
+    });
+
+  const stats = (c: Container) => containerStatsToProto(rt, c);
+
+  const runtime: RuntimeServiceHandlers = {
+    Version: R('Version', (req) => ({ request: { version: req.version } }), () => ({
+      response: { version: '0.1.0', runtimeName: RUNTIME_NAME, runtimeVersion: RUNTIME_VERSION, runtimeApiVersion: RUNTIME_API_VERSION },
+    })),
+    RunPodSandbox: R(
+      'RunPodSandbox',
+      (req) => ({ request: { pod: req.config?.metadata ? `${req.config.metadata.namespace}/${req.config.metadata.name}` : undefined, uid: req.config?.metadata?.uid, attempt: req.config?.metadata?.attempt, runtimeHandler: req.runtimeHandler || undefined } }),
+      (req) => {
+        const sb = rt.runPodSandbox(req.config, req.runtimeHandler);
+        return { response: { podSandboxId: sb.id }, sandboxId: sb.id };
+      },
+    ),
+    StopPodSandbox: R('StopPodSandbox', bySandbox, async (req) => {
+      await rt.stopPodSandbox(requireId(req.podSandboxId, 'pod_sandbox_id'));
+      return { response: {} };
+    }),
+    RemovePodSandbox: R('RemovePodSandbox', bySandbox, async (req) => {
+      await rt.removePodSandbox(requireId(req.podSandboxId, 'pod_sandbox_id'));
+      return { response: {} };
+    }),
+    PodSandboxStatus: R('PodSandboxStatus', (req) => ({ request: { verbose: req.verbose }, sandboxId: req.podSandboxId }), (req) => {
+      const sb = rt.getSandbox(requireId(req.podSandboxId, 'pod_sandbox_id'));
+      return {
+        response: {
+          status: sandboxStatusToProto(sb),
+          info: req.verbose ? sandboxInfo(sb, deps.networkMode) : {},
+          containersStatuses: [],
+          timestamp: nowNanos().toString(),
+        },
+        sandboxId: sb.id,
+      };
+    }),
+    ListPodSandbox: R('ListPodSandbox', (req) => ({ request: { filter: req.filter ?? undefined } }), (req) => {
+      const f = req.filter;
+      const items = rt.listSandboxes(f ? { id: f.id, ...(f.state ? { state: f.state.state } : {}), labelSelector: f.labelSelector } : undefined);
+      return { response: { items: items.map(sandboxToProto) } };
+    }),
+    CreateContainer: R(
+      'CreateContainer',
+      (req) => ({ request: { name: req.config?.metadata?.name, attempt: req.config?.metadata?.attempt, image: req.config?.image?.image, command: req.config?.command, args: req.config?.args }, sandboxId: req.podSandboxId }),
+      (req) => {
+        const c = rt.createContainer(req.podSandboxId, req.config);
+        return { response: { containerId: c.id }, containerId: c.id, sandboxId: c.sandboxId };
+      },
+    ),
+    StartContainer: R('StartContainer', byContainer, (req) => {
+      rt.startContainer(requireId(req.containerId, 'container_id'));
+      return { response: {} };
+    }),
+    StopContainer: R('StopContainer', (req) => ({ request: { timeout: Number(req.timeout) }, containerId: req.containerId }), async (req) => {
+      const timeout = seconds(req.timeout);
+      if (timeout < 0) throw invalid('timeout', `must not be negative, got ${timeout}`);
+      await rt.stopContainer(requireId(req.containerId, 'container_id'), timeout);
+      return { response: {} };
+    }),
+    RemoveContainer: R('RemoveContainer', byContainer, async (req) => {
+      await rt.removeContainer(requireId(req.containerId, 'container_id'));
+      return { response: {} };
+    }),
+    ListContainers: R('ListContainers', (req) => ({ request: { filter: req.filter ?? undefined } }), (req) => {
+      const f = req.filter;
+      const list = rt.listContainers(f ? { id: f.id, ...(f.state ? { state: f.state.state } : {}), podSandboxId: f.podSandboxId, labelSelector: f.labelSelector } : undefined);
+      return { response: encodedContainerList(list) };
+    }),
+    ContainerStatus: R('ContainerStatus', (req) => ({ request: { verbose: req.verbose }, containerId: req.containerId }), (req) => {
+      const c = rt.getContainer(requireId(req.containerId, 'container_id'));
+      const info: Record<string, string> = req.verbose ? { info: JSON.stringify({ sandboxID: c.sandboxId, pid: c.state === 'CONTAINER_RUNNING' ? 1 : 0, recovered: c.recovered ?? false, config: { command: c.config.command, args: c.config.args } }) } : {};
+      return { response: { status: containerStatusToProto(c), info }, containerId: c.id };
+    }),
+    UpdateContainerResources: R('UpdateContainerResources', (req) => ({ request: { memoryLimitInBytes: req.linux?.memoryLimitInBytes, cpuQuota: req.linux?.cpuQuota }, containerId: req.containerId }), (req) => {
+      rt.updateResources(requireId(req.containerId, 'container_id'), req.linux);
+      return { response: {} };
+    }),
+    ReopenContainerLog: R('ReopenContainerLog', byContainer, (req) => {
+      const c = rt.getContainer(requireId(req.containerId, 'container_id'));
+      if (c.state !== 'CONTAINER_RUNNING') throw invalid('container_id', `container is not running: ${c.state}`);
+      return { response: {} };
+    }),
+    ExecSync: R('ExecSync', (req) => ({ request: { cmd: req.cmd, timeout: Number(req.timeout) }, containerId: req.containerId }), async (req) => {
+      const out = await rt.execSync(req.containerId, req.cmd, seconds(req.timeout));
+      return { response: { stdout: Buffer.from(out.stdout), stderr: Buffer.from(out.stderr), exitCode: out.exitCode } };
+    }),
+    Exec: streaming('Exec'),
+    Attach: streaming('Attach'),
+    PortForward: streaming('PortForward'),
+    ContainerStats: R('ContainerStats', byContainer, (req) => {
+      const c = rt.getContainer(requireId(req.containerId, 'container_id'));
+      return { response: { stats: stats(c) } };
+    }),
+    ListContainerStats: R('ListContainerStats', (req) => ({ request: { filter: req.filter ?? undefined } }), (req) => {
+      const f = req.filter;
+      const list = rt.listContainers({ state: 'CONTAINER_RUNNING', ...(f ? { id: f.id, podSandboxId: f.podSandboxId, labelSelector: f.labelSelector } : {}) });
+      return { response: { stats: list.map(stats) } };
+    }),
+    PodSandboxStats: R('PodSandboxStats', bySandbox, (req) => {
+      const sb = rt.getSandbox(requireId(req.podSandboxId, 'pod_sandbox_id'));
+      return { response: { stats: podStats(rt, sb.id) } };
+    }),
+    ListPodSandboxStats: R('ListPodSandboxStats', (req) => ({ request: { filter: req.filter ?? undefined } }), (req) => {
+      const f = req.filter;
+      const list = rt.listSandboxes({ state: 'SANDBOX_READY', ...(f ? { id: f.id, labelSelector: f.labelSelector } : {}) });
+      return { response: { stats: list.map((sb) => podStats(rt, sb.id)) } };
+    }),
+    UpdateRuntimeConfig: R('UpdateRuntimeConfig', (req) => ({ request: { podCidr: req.runtimeConfig?.networkConfig?.podCidr } }), (req) => {
+      const cidr = req.runtimeConfig?.networkConfig?.podCidr ?? '';
+      if (cidr) rt.setPodCidr(cidr);
+      return { response: {} };
+    }),
+    Status: R('Status', (req) => ({ request: { verbose: req.verbose } }), (req) => {
+      const net = rt.networkReady();
+      return {
+        response: {
+          status: {
+            conditions: [
+              { type: 'RuntimeReady', status: true, reason: '', message: '' },
+              net
+                ? { type: 'NetworkReady', status: true, reason: '', message: '' }
+                : { type: 'NetworkReady', status: false, reason: 'NetworkPluginNotReady', message: 'Network plugin returns error: cni plugin not initialized' },
+            ],
+          },
+          info: (req.verbose ? { config: JSON.stringify({ podCIDR: rt.getPodCidr(), networkMode: deps.networkMode, node: deps.node }) } : {}) as Record<string, string>,
+          runtimeHandlers: [
+            { name: '', features: { recursiveReadOnlyMounts: false, userNamespaces: false } },
+            { name: 'runc', features: { recursiveReadOnlyMounts: false, userNamespaces: false } },
+          ],
+          features: { supplementalGroupsPolicy: false },
+        },
+      };
+    }),
+    RuntimeConfig: R('RuntimeConfig', none, () => ({ response: { linux: { cgroupDriver: 'SYSTEMD' } } })),
+    GetContainerEvents: (call) => {
+      const onEvent = (ev: { container: Container; type: string; at: string }) => {
+        const sb = rt.sandboxes.get(ev.container.sandboxId);
+        call.write({
+          containerId: ev.container.id,
+          containerEventType: ev.type as 'CONTAINER_CREATED_EVENT',
+          createdAt: ev.at,
+          podSandboxStatus: sb ? sandboxStatusToProto(sb) : null,
+          containersStatuses: [containerStatusToProto(ev.container)],
+        });
+      };
+      rt.events.on('container', onEvent);
+      const done = () => rt.events.off('container', onEvent);
+      call.on('cancelled', done);
+      call.on('close', done);
+      call.on('error', done);
+    },
+  };
+
+  const image: ImageServiceHandlers = {
+    ListImages: I('ListImages', (req) => ({ request: { filter: req.filter?.image?.image || undefined } }), (req) => {
+      const want = req.filter?.image?.image;
+      const list = want ? [rt.images.resolve(want)].filter((i) => i !== undefined) : rt.images.list();
+      return { response: { images: list.map(imageToProto) } };
+    }),
+    ImageStatus: I('ImageStatus', (req) => ({ request: { image: req.image?.image } }), (req) => {
+      const ref = req.image?.image;
+      if (!ref) throw invalid('image.image', 'must not be empty');
+      const img = rt.images.resolve(ref);
+      const info: Record<string, string> = {};
+      if (img && req.verbose) info.info = JSON.stringify({ imageSpec: { config: { Entrypoint: img.def.entrypoint, Cmd: img.def.cmd, Env: Object.entries(img.def.env).map(([k, v]) => `${k}=${v}`), WorkingDir: img.def.workingDir } } });
+      return { response: { image: img ? imageToProto(img) : null, info } };
+    }),
+    PullImage: I(
+      'PullImage',
+      (req) => ({ request: { image: req.image?.image, auth: req.auth ? 'present' : 'none' }, ...(req.sandboxConfig?.metadata ? {} : {}) }),
+      async (req) => {
+        const ref = req.image?.image;
+        if (!ref) throw invalid('image.image', 'must not be empty');
+        const img = await rt.images.pull(ref, req.auth ?? undefined);
+        return { response: { imageRef: img.id } };
+      },
+    ),
+    RemoveImage: I('RemoveImage', (req) => ({ request: { image: req.image?.image } }), (req) => {
+      const ref = req.image?.image;
+      if (!ref) throw invalid('image.image', 'must not be empty');
+      rt.images.remove(ref);
+      return { response: {} };
+    }),
+    ImageFsInfo: I('ImageFsInfo', none, () => {
+      const ts = nowNanos().toString();
+      return {
+        response: {
+          imageFilesystems: [{ timestamp: ts, fsId: { mountpoint: '/var/lib/containerd/io.containerd.snapshotter.v1.overlayfs' }, usedBytes: { value: String(rt.images.totalBytes()) }, inodesUsed: { value: String(rt.images.list().length * 100) } }],
+          containerFilesystems: [],
+        },
+      };
+    }),
+  };
+  return { runtime, image };
+}
+
+function podStats(rt: Runtime, sandboxId: string) {
+  const sb = rt.sandboxes.get(sandboxId)!;
+  const containers = rt.listContainers({ podSandboxId: sb.id, state: 'CONTAINER_RUNNING' }).map((c) => containerStatsToProto(rt, c));
+  const sum = (f: (s: (typeof containers)[number]) => string | undefined) => containers.reduce((a, s) => a + BigInt(f(s) ?? '0'), 0n).toString();
+  const ts = nowNanos().toString();
+  return {
+    attributes: { id: sb.id, metadata: sb.config.metadata, labels: sb.config.labels, annotations: sb.config.annotations },
+    linux: {
+      cpu: { timestamp: ts, usageCoreNanoSeconds: { value: sum((s) => String(s.cpu?.usageCoreNanoSeconds?.value ?? '0')) }, usageNanoCores: { value: sum((s) => String(s.cpu?.usageNanoCores?.value ?? '0')) } },
+      memory: { timestamp: ts, workingSetBytes: { value: sum((s) => String(s.memory?.workingSetBytes?.value ?? '0')) }, usageBytes: { value: sum((s) => String(s.memory?.usageBytes?.value ?? '0')) } },
+      process: { timestamp: ts, processCount: { value: String(containers.length) } },
+      containers,
+    },
+  };
+}
+
+// The kubelet relists every second: ListContainers answers from per-container
+// encodings cached by state (the only field of a CRI Container that changes),
+// joined as a repeated field is on the wire (tag+length+bytes per element).
+const ENCODED = Symbol('kubelab.encoded');
+const chunkCache = new WeakMap<Container, { state: string; chunk: Buffer }>();
+let encodeOne: ((msg: unknown) => Buffer) | undefined;
+
+function encodedContainerList(list: Container[]): { containers: ReturnType<typeof containerToProto>[] } {
+  const chunks: Buffer[] = [];
+  for (const c of list) {
+    let hit = chunkCache.get(c);
+    if (!hit || hit.state !== c.state) {
+      hit = { state: c.state, chunk: encodeOne ? encodeOne({ containers: [containerToProto(c)] }) : Buffer.alloc(0) };
+      chunkCache.set(c, hit);
+    }
+    chunks.push(hit.chunk);
+  }
+  const lazy = { [ENCODED]: Buffer.concat(chunks) } as unknown as { containers: ReturnType<typeof containerToProto>[] };
+  Object.defineProperty(lazy, 'containers', { enumerable: true, get: () => list.map(containerToProto) });
+  return lazy;
+}
+
+/** The RuntimeService definition with ListContainers serialising from the cache. */
+export function withFastList(def: grpc.ServiceDefinition): grpc.ServiceDefinition {
+  const list = def.ListContainers!;
+  const plain = list.responseSerialize as (msg: unknown) => Buffer;
+  encodeOne = plain;
+  return {
+    ...def,
+    ListContainers: {
+      ...list,
+      responseSerialize: (msg: unknown) => ((msg as Record<symbol, Buffer>)[ENCODED] as Buffer | undefined) ?? plain(msg),
+    },
+  };
+}

@@ -1,0 +1,127 @@
+// Test harness: a runtime on a temp unix socket plus promisified CRI clients.
+
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import * as grpc from '@grpc/grpc-js';
+import { criProto, type ImageServiceClient, type RuntimeServiceClient } from '@kubelab/proto';
+import { createLogger } from '@kubelab/component-base';
+import { startContainerd, type ContainerdHandle, type ContainerdOptions } from '../index.js';
+
+type Unary<C> = {
+  [K in keyof C as K extends `${infer F}${string}` ? (F extends Uppercase<F> ? K : never) : never]: C[K] extends {
+    (argument: infer A, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<infer R>): grpc.ClientUnaryCall;
+  }
+    ? (req: A, meta?: grpc.Metadata) => Promise<R>
+    : never;
+};
+
+export interface Cri {
+  rt: Unary<RuntimeServiceClient>;
+  img: Unary<ImageServiceClient>;
+  runtimeClient: RuntimeServiceClient;
+  close(): void;
+}
+
+function promisify<C extends grpc.Client>(client: C): Unary<C> {
+  return new Proxy({} as Unary<C>, {
+    get: (_t, name: string) => (req: unknown, meta = new grpc.Metadata()) =>
+      new Promise((resolve, reject) => {
+        (client as unknown as Record<string, (...a: unknown[]) => void>)[name]!(req, meta, { deadline: Date.now() + 20_000 }, (err: Error | null, res: unknown) => (err ? reject(err) : resolve(res)));
+      }),
+  });
+}
+
+export function criClient(socketPath: string): Cri {
+  const proto = criProto();
+  const runtimeClient = new proto.runtime.v1.RuntimeService(`unix://${socketPath}`, grpc.credentials.createInsecure());
+  const imageClient = new proto.runtime.v1.ImageService(`unix://${socketPath}`, grpc.credentials.createInsecure());
+  return {
+    rt: promisify(runtimeClient),
+    img: promisify(imageClient),
+    runtimeClient,
+    close: () => {
+      runtimeClient.close();
+      imageClient.close();
+    },
+  };
+}
+
+export interface Harness {
+  dir: string;
+  handle: ContainerdHandle;
+  cri: Cri;
+  restart(extra?: Partial<ContainerdOptions>): Promise<void>;
+  dispose(): Promise<void>;
+}
+
+export async function startHarness(extra: Partial<ContainerdOptions> = {}): Promise<Harness> {
+  const dir = mkdtempSync(join(tmpdir(), 'kubelab-cri-'));
+  const base: ContainerdOptions = {
+    nodeName: 'node-1',
+    address: join(dir, 'containerd.sock'),
+    root: join(dir, 'root'),
+    healthPort: 0,
+    timeScale: 1,
+    pullBytesPerSecond: 0,
+    logger: createLogger({ component: 'containerd', node: 'node-1', level: 'error', write: () => {} }),
+    ...extra,
+  };
+  const h: Harness = {
+    dir,
+    handle: await startContainerd(base),
+    cri: undefined as unknown as Cri,
+    restart: async (more = {}) => {
+      h.cri.close();
+      await h.handle.stop();
+      h.handle = await startContainerd({ ...base, ...more });
+      h.cri = criClient(h.handle.socketPath);
+    },
+    dispose: async () => {
+      h.cri.close();
+      await h.handle.stop();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+  h.cri = criClient(h.handle.socketPath);
+  return h;
+}
+
+/** Polls until `fn` returns a value (or throws after timeoutMs). */
+export async function eventually<T>(fn: () => Promise<T | undefined | false>, timeoutMs = 5000, everyMs = 20): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let last: unknown;
+  for (;;) {
+    try {
+      const v = await fn();
+      if (v !== undefined && v !== false) return v;
+    } catch (err) {
+      last = err;
+    }
+    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms${last ? `: ${(last as Error).message}` : ''}`);
+    await new Promise((r) => setTimeout(r, everyMs));
+  }
+}
+
+export function sandboxConfig(name: string, dir: string, extra: Record<string, unknown> = {}) {
+  const uid = `uid-${name}`;
+  return {
+    metadata: { name, namespace: 'default', uid, attempt: 0 },
+    hostname: name,
+    logDirectory: join(dir, 'pods', `default_${name}_${uid}`),
+    labels: { 'io.kubernetes.pod.name': name, 'io.kubernetes.pod.namespace': 'default', app: name },
+    annotations: { 'kubernetes.io/config.source': 'api' },
+    dnsConfig: { servers: ['10.96.0.10'], searches: ['default.svc.cluster.local', 'svc.cluster.local', 'cluster.local'], options: ['ndots:5'] },
+    ...extra,
+  };
+}
+
+export function containerConfig(name: string, image: string, extra: Record<string, unknown> = {}) {
+  return {
+    metadata: { name, attempt: 0 },
+    image: { image },
+    labels: { 'io.kubernetes.container.name': name },
+    logPath: `${name}/0.log`,
+    ...extra,
+  };
+}
