@@ -18,3 +18,4 @@ export {
   type CounterMetric,
   type HistogramMetric,
 } from './metrics.js';
+export { processNextWorkItem, runWorkers, type SyncFunc } from './worker.js';

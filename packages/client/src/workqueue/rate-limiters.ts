@@ -79,6 +79,16 @@ export class BucketRateLimiter<T> implements RateLimiter<T> {
     this.tokens -= 1;
     return this.tokens >= 0 ? 0 : (-this.tokens / this.qps) * 1000;
   }
+  /** Takes a token only if one is available now (flowcontrol's TryAccept). */
+  tryTake(): boolean {
+    const now = this.clock.now();
+    this.tokens = Math.min(this.burst, this.tokens + ((now - this.last) / 1000) * this.qps);
+    this.last = now;
+    if (this.tokens < 1) return false;
+    this.tokens -= 1;
+    return true;
+  }
+
   forget(_item: T): void {}
   numRequeues(_item: T): number {
     return 0;

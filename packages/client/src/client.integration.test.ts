@@ -1,0 +1,310 @@
+// The client library against a real apiserver on a real nats-server
+// (loopback, free ports): typed CRUD, informers across apiserver and
+// nats-server restarts and a 410 relist, leader election and events.
+
+import type { ApiserverOptions, RunningApiserver } from '@kubelab/apiserver';
+import { startApiserver } from '@kubelab/apiserver';
+import { isConflict, isNotFound, StatusError, type ConfigMap, type Event, type Lease, type Pod } from '@kubelab/api';
+import { freePort, requireTool, startNatsServer, type NatsServerHandle } from '@kubelab/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createClientset, type Clientset } from './clientset/clientset.js';
+import { newEventBroadcaster } from './events/recorder.js';
+import { SharedInformerFactory } from './informers/factory.js';
+import { DeletedFinalStateUnknown } from './informers/keys.js';
+import type { SharedIndexInformer } from './informers/shared-informer.js';
+import { LeaderElector } from './leaderelection/leaderelection.js';
+import { LeaseLock } from './leaderelection/resourcelock.js';
+import { silentLogger } from './util/logger.js';
+
+const quiet = { ...silentLogger, with: () => quiet };
+const hasNats = requireTool('nats-server');
+
+let nats: NatsServerHandle;
+let grpcPort: number;
+let apiserver: RunningApiserver;
+let cs: Clientset;
+
+function apiserverOptions(extra: Partial<ApiserverOptions> = {}): ApiserverOptions {
+  return {
+    natsUrl: nats.url,
+    bindAddress: '127.0.0.1',
+    advertiseAddress: '127.0.0.1',
+    securePort: 0,
+    grpcPort,
+    rest: false,
+    bookmarkIntervalMs: 200,
+    logger: quiet as unknown as ApiserverOptions['logger'],
+    ...extra,
+  };
+}
+
+async function restartApiserver(extra: Partial<ApiserverOptions> = {}): Promise<void> {
+  await apiserver.stop();
+  apiserver = await startApiserver(apiserverOptions(extra));
+  await apiserver.ready;
+}
+
+/** Polls until fn() holds (real servers: no step function to call). */
+async function eventually(what: string, fn: () => boolean | Promise<boolean>, timeoutMs = 15_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (await fn()) return;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+/** Writes that ride out a reconnecting apiserver (bounded). */
+async function retrying<T>(fn: () => Promise<T>): Promise<T> {
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    try {
+      return await fn();
+    } catch (err) {
+      const transient = StatusError.isInstance(err) && [500, 503, 504].includes(err.code);
+      if (!transient || Date.now() > deadline) throw err;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+}
+
+const cm = (ns: string, name: string, data: Record<string, string> = {}): ConfigMap => ({
+  apiVersion: 'v1',
+  kind: 'ConfigMap',
+  metadata: { namespace: ns, name },
+  data,
+});
+
+async function createNamespace(name: string): Promise<void> {
+  await cs.core.namespaces().create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
+}
+
+/**
+ * Every notification as `<name> <rv>`; a correct informer never reports the
+ * same revision of an object twice and never goes back in revisions.
+ */
+function watchNotifications(inf: SharedIndexInformer<ConfigMap>) {
+  const seen = new Map<string, number[]>();
+  const note = (o: ConfigMap) => {
+    const list = seen.get(o.metadata.name!) ?? [];
+    list.push(Number(o.metadata.resourceVersion));
+    seen.set(o.metadata.name!, list);
+  };
+  inf.addEventHandler({
+    onAdd: note,
+    // a relist or resync re-announces unchanged objects (old rv = new rv); controllers skip those
+    onUpdate: (old, cur) => old.metadata.resourceVersion !== cur.metadata.resourceVersion && note(cur),
+    onDelete: (o) => note(o instanceof DeletedFinalStateUnknown ? { ...o.obj, metadata: { ...o.obj.metadata, resourceVersion: `-${o.obj.metadata.resourceVersion}` } } : o),
+  });
+  return {
+    duplicates(): string[] {
+      const out: string[] = [];
+      for (const [name, rvs] of seen) {
+        const live = rvs.filter((r) => r > 0);
+        for (let i = 1; i < live.length; i++) if (live[i]! <= live[i - 1]!) out.push(`${name}: ${live.join(',')}`);
+      }
+      return out;
+    },
+  };
+}
+
+async function cacheMatchesServer(inf: SharedIndexInformer<ConfigMap>, ns: string): Promise<boolean> {
+  const server = (await cs.core.configMaps(ns).list()).items.map((o) => `${o.metadata.name}@${o.metadata.resourceVersion}`).sort();
+  const cached = inf.getIndexer().list().map((o) => `${o.metadata.name}@${o.metadata.resourceVersion}`).sort();
+  return JSON.stringify(server) === JSON.stringify(cached);
+}
+
+describe.skipIf(!hasNats)('client against a real apiserver', () => {
+  beforeAll(async () => {
+    nats = await startNatsServer();
+    grpcPort = await freePort();
+    apiserver = await startApiserver(apiserverOptions());
+    await apiserver.ready;
+    cs = createClientset({ address: `127.0.0.1:${grpcPort}`, component: 'client-integration-test' });
+  }, 30_000);
+
+  afterAll(async () => {
+    cs?.close();
+    await apiserver?.stop();
+    await nats?.dispose();
+  });
+
+  it('creates, reads, updates with optimistic concurrency, patches, binds and deletes', async () => {
+    await createNamespace('crud');
+    const cms = cs.core.configMaps('crud');
+    const created = await cms.create(cm('crud', 'settings', { a: '1' }));
+    expect(created.metadata).toMatchObject({ name: 'settings', namespace: 'crud' });
+    expect(created.metadata.uid).toBeTruthy();
+
+    const stale = { ...created, data: { a: '2' } };
+    const fresh = await cms.update({ ...created, data: { a: '3' } });
+    const err = await cms.update(stale).catch((e: unknown) => e);
+    expect(isConflict(err)).toBe(true);
+    expect((err as StatusError).message).toBe(
+      'Operation cannot be fulfilled on configmaps "settings": the object has been modified; please apply your changes to the latest version and try again',
+    );
+
+    const patched = await cms.patch('settings', 'merge', { data: { b: 'x' } });
+    expect(patched.data).toEqual({ a: '3', b: 'x' });
+    expect(Number(patched.metadata.resourceVersion)).toBeGreaterThan(Number(fresh.metadata.resourceVersion));
+
+    const list = await cms.list();
+    expect(list.items.map((i) => i.metadata.name)).toEqual(['settings']);
+
+    const pods = cs.core.pods('crud');
+    await pods.create({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'web-1', namespace: 'crud' }, spec: { containers: [{ name: 'nginx', image: 'nginx' }] } });
+    await pods.bind({ apiVersion: 'v1', kind: 'Binding', metadata: { name: 'web-1', namespace: 'crud' }, target: { apiVersion: 'v1', kind: 'Node', name: 'node-1' } });
+    expect((await pods.get('web-1')).spec?.nodeName).toBe('node-1');
+
+    const del = await cms.delete('settings');
+    expect(del.deleted).toBe(true);
+    const gone = await cms.get('settings').catch((e: unknown) => e);
+    expect(isNotFound(gone)).toBe(true);
+    expect((gone as StatusError).message).toBe('configmaps "settings" not found');
+  });
+
+  it('gives the kubelet only its node\'s pods through a field-selected informer with the nodeName index', async () => {
+    await createNamespace('sched');
+    const pods = cs.core.pods('sched');
+    const pod = (name: string): Pod => ({ apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace: 'sched' }, spec: { containers: [{ name: 'c', image: 'nginx' }] } });
+    for (const n of ['a', 'b', 'c']) await pods.create(pod(n));
+    await pods.bind({ metadata: { name: 'a', namespace: 'sched' }, target: { name: 'node-1' } });
+    await pods.bind({ metadata: { name: 'b', namespace: 'sched' }, target: { name: 'node-2' } });
+    const factory = new SharedInformerFactory(cs, { logger: silentLogger });
+    const mine = factory.core.pods({ fieldSelector: 'spec.nodeName=node-1' });
+    const all = factory.core.pods();
+    factory.start();
+    expect(Object.values(await factory.waitForCacheSync())).toEqual([true, true]);
+    try {
+      expect(mine.lister().list().map((p) => p.metadata.name).filter((n) => ['a', 'b', 'c'].includes(n!))).toEqual(['a']);
+      await pods.bind({ metadata: { name: 'c', namespace: 'sched' }, target: { name: 'node-1' } });
+      await eventually('pod c on node-1', () => mine.lister().namespace('sched').get('c') !== undefined);
+      const onNode1 = all.lister().byIndex('spec.nodeName', 'node-1').filter((p) => p.metadata.namespace === 'sched');
+      expect(onNode1.map((p) => p.metadata.name).sort()).toEqual(['a', 'c']);
+    } finally {
+      await factory.shutdown();
+    }
+  });
+
+  it('informer resumes across an apiserver restart and a nats-server restart without missing or repeating', async () => {
+    await createNamespace('resume');
+    const cms = cs.core.configMaps('resume');
+    for (let i = 0; i < 5; i++) await cms.create(cm('resume', `cm-${i}`, { v: '0' }));
+    const factory = new SharedInformerFactory(cs, { namespace: 'resume', logger: silentLogger, reflector: { backoff: { initialMs: 100, maxMs: 500 } } });
+    const inf = factory.core.configMaps();
+    const notes = watchNotifications(inf);
+    factory.start();
+    await factory.waitForCacheSync();
+    try {
+      // apiserver restart: the watch drops and resumes from the last revision
+      await restartApiserver();
+      await cms.update({ ...(await cms.get('cm-0')), data: { v: '1' } });
+      await cms.delete('cm-1');
+      await cms.create(cm('resume', 'cm-new'));
+      await eventually('cache after apiserver restart', () => cacheMatchesServer(inf, 'resume'));
+      expect(inf.reflectorStats.lists).toBe(1);
+      expect(inf.reflectorStats.resumes).toBeGreaterThanOrEqual(1);
+
+      // nats-server restart: the apiserver reconnects to its store; the informer keeps up
+      await nats.restart();
+      await retrying(async () => cms.update({ ...(await cms.get('cm-2')), data: { v: '2' } }));
+      await retrying(() => cms.delete('cm-3'));
+      await retrying(() => cms.create(cm('resume', 'cm-after-nats')));
+      await eventually('cache after nats-server restart', () => cacheMatchesServer(inf, 'resume'));
+      expect(inf.lister().namespace('resume').get('cm-2')?.data).toEqual({ v: '2' });
+      expect(inf.lister().namespace('resume').get('cm-3')).toBeUndefined();
+      expect(notes.duplicates()).toEqual([]);
+    } finally {
+      await factory.shutdown();
+    }
+  }, 60_000);
+
+  it('relists on 410 when the apiserver no longer holds the revision, with tombstones for what it missed', async () => {
+    await createNamespace('relist');
+    const cms = cs.core.configMaps('relist');
+    for (let i = 0; i < 3; i++) await cms.create(cm('relist', `cm-${i}`));
+    const factory = new SharedInformerFactory(cs, { namespace: 'relist', logger: silentLogger, reflector: { backoff: { initialMs: 100, maxMs: 500 } } });
+    const inf = factory.core.configMaps();
+    const notes = watchNotifications(inf);
+    const tombstones: string[] = [];
+    inf.addEventHandler({ onDelete: (o) => o instanceof DeletedFinalStateUnknown && tombstones.push(o.key) });
+    factory.start();
+    await factory.waitForCacheSync();
+    try {
+      // while our apiserver is down, a second apiserver on the same store takes writes
+      await apiserver.stop();
+      const otherPort = await freePort();
+      const other = await startApiserver(apiserverOptions({ grpcPort: otherPort }));
+      await other.ready;
+      const otherCs = createClientset({ address: `127.0.0.1:${otherPort}`, component: 'other' });
+      try {
+        const ocms = otherCs.core.configMaps('relist');
+        await ocms.delete('cm-0');
+        await ocms.update({ ...(await ocms.get('cm-1')), data: { changed: 'yes' } });
+        await ocms.create(cm('relist', 'cm-late'));
+      } finally {
+        otherCs.close();
+        await other.stop();
+      }
+      // ours comes back with a watch cache starting after those writes: resuming is 410
+      apiserver = await startApiserver(apiserverOptions());
+      await apiserver.ready;
+      await eventually('cache after relist', () => cacheMatchesServer(inf, 'relist'));
+      expect(inf.reflectorStats.relistsOn410).toBeGreaterThanOrEqual(1);
+      expect(tombstones).toEqual(['relist/cm-0']);
+      expect(inf.lister().namespace('relist').get('cm-1')?.data).toEqual({ changed: 'yes' });
+      expect(notes.duplicates()).toEqual([]);
+    } finally {
+      await factory.shutdown();
+    }
+  }, 60_000);
+
+  it('elects one leader, hands over on release, and records repeated events as one with a count', async () => {
+    const leases = cs.coordination.leases('kube-system');
+    const log: string[] = [];
+    const elector = (id: string) =>
+      new LeaderElector({
+        lock: new LeaseLock(leases, 'kube-system', 'kube-controller-manager', id),
+        leaseDurationMs: 3000,
+        renewDeadlineMs: 2000,
+        retryPeriodMs: 200,
+        releaseOnCancel: true,
+        logger: silentLogger,
+        callbacks: { onStartedLeading: () => void log.push(`${id} started`), onStoppedLeading: () => void log.push(`${id} stopped`) },
+      });
+    const a = new AbortController();
+    const b = new AbortController();
+    const runA = elector('cm-a').run(a.signal);
+    await eventually('cm-a leads', () => log.includes('cm-a started'));
+    const runB = elector('cm-b').run(b.signal);
+    const lease1 = await leases.get('kube-controller-manager');
+    expect(lease1.spec).toMatchObject({ holderIdentity: 'cm-a', leaseDurationSeconds: 3, leaseTransitions: 0 });
+    expect(lease1.spec?.renewTime).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/);
+    a.abort();
+    await runA;
+    await eventually('cm-b leads', () => log.includes('cm-b started'), 5000);
+    expect(log).toEqual(['cm-a started', 'cm-a stopped', 'cm-b started']);
+    const lease2: Lease = await leases.get('kube-controller-manager');
+    expect(lease2.spec).toMatchObject({ holderIdentity: 'cm-b', leaseTransitions: 1 });
+    b.abort();
+    await runB;
+
+    await createNamespace('events');
+    const broadcaster = newEventBroadcaster(cs, { logger: silentLogger });
+    const recorder = broadcaster.newRecorder({ component: 'kubelet', host: 'node-1' });
+    const pod = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'probedemo', namespace: 'events', uid: 'u1' } };
+    recorder.event(pod, 'Warning', 'Unhealthy', 'Liveness probe failed: cat: /tmp/healthy: No such file or directory');
+    recorder.event(pod, 'Warning', 'Unhealthy', 'Liveness probe failed: cat: /tmp/healthy: No such file or directory');
+    await broadcaster.flush();
+    await broadcaster.shutdown();
+    const events = (await cs.core.events('events').list()).items as Event[];
+    expect(events).toHaveLength(1);
+    expect(events[0]).toMatchObject({
+      reason: 'Unhealthy',
+      type: 'Warning',
+      count: 2,
+      source: { component: 'kubelet', host: 'node-1' },
+      involvedObject: { kind: 'Pod', name: 'probedemo', namespace: 'events', uid: 'u1' },
+    });
+  }, 30_000);
+});

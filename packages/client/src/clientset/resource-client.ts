@@ -1,0 +1,180 @@
+// A typed client for one resource over the apiserver's gRPC API (client-go's
+// generated typed clients, one generic implementation): objects travel as
+// their Kubernetes JSON both ways.
+
+import * as grpc from '@grpc/grpc-js';
+import type { Binding, KubeList, KubeObject, WatchEvent, WatchEventType } from '@kubelab/api';
+import { badRequest, internalError } from '@kubelab/api';
+import type { Connection, RequestOptions } from '../transport/connection.js';
+import { toStatusError } from '../transport/errors.js';
+import { Channel, type WatchStream } from '../util/channel.js';
+import {
+  patchContentType,
+  type DeleteCallOptions,
+  type DeleteResult,
+  type GetOptions,
+  type GroupVersionResource,
+  type ListOptions,
+  type PatchOptions,
+  type PatchType,
+  type PodInterface,
+  type WatchOptions,
+  type WriteOptions,
+} from './types.js';
+
+function decode<T>(bytes: Buffer | Uint8Array | undefined, what: string): T {
+  try {
+    return JSON.parse(Buffer.from(bytes ?? []).toString('utf8')) as T;
+  } catch (err) {
+    throw internalError(new Error(`decoding ${what}: ${(err as Error).message}`));
+  }
+}
+
+function encode(obj: unknown): Buffer {
+  return Buffer.from(JSON.stringify(obj));
+}
+
+export class ResourceClient<T extends KubeObject> implements PodInterface<T> {
+  constructor(
+    private readonly conn: Connection,
+    readonly gvr: GroupVersionResource,
+    readonly namespace: string = '',
+  ) {}
+
+  private ns(obj?: KubeObject): string {
+    return this.namespace || obj?.metadata?.namespace || '';
+  }
+
+  async get(name: string, opts: GetOptions = {}): Promise<T> {
+    const res = await this.conn.read(
+      'Get',
+      { resource: this.gvr, namespace: this.namespace, name, resourceVersion: opts.resourceVersion ?? '' },
+      opts,
+    );
+    return decode<T>(res.json, `${this.gvr.resource} "${name}"`);
+  }
+
+  async list(opts: ListOptions = {}): Promise<KubeList<T>> {
+    const res = await this.conn.read(
+      'List',
+      {
+        resource: this.gvr,
+        namespace: this.namespace,
+        labelSelector: opts.labelSelector ?? '',
+        fieldSelector: opts.fieldSelector ?? '',
+        resourceVersion: opts.resourceVersion ?? '',
+        limit: String(opts.limit ?? 0),
+        continue: opts.continue ?? '',
+      },
+      opts,
+    );
+    return decode<KubeList<T>>(res.json, `${this.gvr.resource} list`);
+  }
+
+  watch(opts: WatchOptions = {}): WatchStream<WatchEvent<T>> {
+    const call = this.conn.watch(
+      {
+        resource: this.gvr,
+        namespace: this.namespace,
+        labelSelector: opts.labelSelector ?? '',
+        fieldSelector: opts.fieldSelector ?? '',
+        resourceVersion: opts.resourceVersion ?? '',
+        allowWatchBookmarks: opts.allowWatchBookmarks ?? false,
+        timeoutSeconds: String(opts.timeoutSeconds ?? 0),
+      },
+      opts,
+    );
+    let stopped = false;
+    const ch = new Channel<WatchEvent<T>>(() => {
+      stopped = true;
+      call.cancel();
+    });
+    call.on('data', (msg: { type: string; object: Buffer }) => {
+      try {
+        ch.push({ type: msg.type as WatchEventType, object: decode<T>(msg.object, `${this.gvr.resource} watch event`) });
+      } catch (err) {
+        ch.fail(err);
+        call.cancel();
+      }
+    });
+    call.on('error', (err: grpc.ServiceError) => {
+      if (stopped || err.code === grpc.status.CANCELLED) ch.end();
+      else ch.fail(toStatusError(err));
+    });
+    call.on('end', () => ch.end());
+    const onAbort = () => ch.stop();
+    opts.signal?.addEventListener('abort', onAbort, { once: true });
+    return ch;
+  }
+
+  async create(obj: T, opts: WriteOptions = {}): Promise<T> {
+    const res = await this.conn.unary(
+      'Create',
+      { resource: this.gvr, namespace: this.ns(obj), object: encode(obj), ...writeFields(opts) },
+      opts,
+    );
+    return decode<T>(res.json, `created ${this.gvr.resource}`);
+  }
+
+  async update(obj: T, opts: WriteOptions = {}): Promise<T> {
+    return this.put('Update', obj, opts);
+  }
+
+  async updateStatus(obj: T, opts: WriteOptions = {}): Promise<T> {
+    return this.put('UpdateStatus', obj, opts);
+  }
+
+  private async put(method: 'Update' | 'UpdateStatus', obj: T, opts: WriteOptions): Promise<T> {
+    const name = obj.metadata?.name;
+    if (!name) throw badRequest('metadata.name: Required value: name is required for update');
+    const res = await this.conn.unary(
+      method,
+      { resource: this.gvr, namespace: this.ns(obj), name, object: encode(obj), ...writeFields(opts) },
+      opts,
+    );
+    return decode<T>(res.json, `updated ${this.gvr.resource} "${name}"`);
+  }
+
+  async patch(name: string, patchType: PatchType, patch: unknown, opts: PatchOptions = {}): Promise<T> {
+    const body = typeof patch === 'string' || Buffer.isBuffer(patch) ? Buffer.from(patch as string) : encode(patch);
+    const res = await this.conn.unary(
+      'Patch',
+      {
+        resource: this.gvr,
+        namespace: this.namespace,
+        name,
+        patchType: patchContentType(patchType),
+        patch: body,
+        subresource: opts.subresource ?? '',
+        ...writeFields(opts),
+      },
+      opts,
+    );
+    return decode<T>(res.json, `patched ${this.gvr.resource} "${name}"`);
+  }
+
+  async delete(name: string, opts: DeleteCallOptions = {}): Promise<DeleteResult<T>> {
+    const { signal, timeoutMs, traceparent, tracestate, ...deleteOptions } = opts;
+    const hasOptions = Object.keys(deleteOptions).length > 0;
+    const res = await this.conn.unary(
+      'Delete',
+      {
+        resource: this.gvr,
+        namespace: this.namespace,
+        name,
+        options: hasOptions ? encode({ kind: 'DeleteOptions', apiVersion: 'v1', ...deleteOptions }) : Buffer.alloc(0),
+      },
+      { signal, timeoutMs, traceparent, tracestate } as RequestOptions,
+    );
+    return { object: decode<T>(res.object, `deleted ${this.gvr.resource} "${name}"`), deleted: res.deleted };
+  }
+
+  async bind(binding: Binding, opts: RequestOptions = {}): Promise<void> {
+    const ns = this.namespace || binding.metadata?.namespace || '';
+    await this.conn.unary('Bind', { namespace: ns, binding: encode({ apiVersion: 'v1', kind: 'Binding', ...binding }) }, opts);
+  }
+}
+
+function writeFields(opts: WriteOptions): { dryRun: string; fieldManager: string } {
+  return { dryRun: opts.dryRun?.includes('All') ? 'All' : '', fieldManager: opts.fieldManager ?? '' };
+}

@@ -1,0 +1,34 @@
+// @kubelab/client: the machinery every component shares (client-go's role).
+
+export { createClientset, buildClientset, GVR, type Clientset, type ClientsetConfig, type CoreV1, type AppsV1, type DiscoveryV1, type CoordinationV1 } from './clientset/clientset.js';
+export type {
+  GroupVersionResource,
+  ResourceInterface,
+  PodInterface,
+  GetOptions,
+  ListOptions,
+  WatchOptions,
+  WriteOptions,
+  PatchOptions,
+  PatchType,
+  DeleteCallOptions,
+  DeleteResult,
+} from './clientset/types.js';
+export { Connection, type ConnectionConfig, type RequestOptions } from './transport/connection.js';
+export { toStatusError, grpcCodeOf, isUnavailable, STATUS_TRAILER } from './transport/errors.js';
+
+export { SharedInformerFactory, listWatchFromClient, type InformerOptions, type SharedInformerFactoryOptions } from './informers/factory.js';
+export { SharedIndexInformer, waitForCacheSync, type ResourceEventHandler, type HandlerRegistration, type SharedInformerOptions } from './informers/shared-informer.js';
+export { Reflector, type ListWatch, type ReflectorStore, type ReflectorOptions } from './informers/reflector.js';
+export { Indexer, NAMESPACE_INDEX, NODE_NAME_INDEX, namespaceIndexFunc, nodeNameIndexFunc, type IndexFunc, type Indexers } from './informers/store.js';
+export { Lister, labelsMatch, type LabelMatcher, type NamespaceLister } from './informers/lister.js';
+export { DeletedFinalStateUnknown, isTombstone, unwrapTombstone, metaNamespaceKey, deletionHandlingKey, splitMetaNamespaceKey } from './informers/keys.js';
+
+export * from './workqueue/index.js';
+
+export { realClock, formatTime, formatMicroTime, type Clock, type Timer } from './util/clock.js';
+export type { WatchStream } from './util/channel.js';
+export type { ClientLogger } from './util/logger.js';
+
+export { LeaderElector, runLeaderElection, LeaseLock, JITTER_FACTOR, type LeaderElectionConfig, type LeaderCallbacks, type LeaderElectionRecord, type ResourceLock } from './leaderelection/index.js';
+export { EventBroadcaster, newEventBroadcaster, clientsetEventSink, referenceOf, EventCorrelator, type EventRecorder, type EventSink, type EventSubject, type EventType, type EventBroadcasterOptions, type RecorderSource } from './events/index.js';

@@ -1,0 +1,2 @@
+export { LeaderElector, runLeaderElection, validateLeaderElectionConfig, JITTER_FACTOR, type LeaderElectionConfig, type LeaderCallbacks } from './leaderelection.js';
+export { LeaseLock, leaseSpecToRecord, recordToLeaseSpec, type LeaderElectionRecord, type ResourceLock } from './resourcelock.js';
