@@ -24,6 +24,7 @@ export type StatusReason =
 /** metav1.CauseType values used in field errors (field.ErrorType strings). */
 export type CauseType =
   | 'FieldValueRequired'
+  | 'FieldValueNotFound'
   | 'FieldValueInvalid'
   | 'FieldValueNotSupported'
   | 'FieldValueDuplicate'
@@ -142,6 +143,7 @@ export interface FieldError {
 export function fieldErrorMessage(e: FieldError): string {
   const label: Record<string, string> = {
     FieldValueRequired: 'Required value',
+    FieldValueNotFound: 'Not found',
     FieldValueInvalid: 'Invalid value',
     FieldValueNotSupported: 'Unsupported value',
     FieldValueDuplicate: 'Duplicate value',
@@ -152,10 +154,32 @@ export function fieldErrorMessage(e: FieldError): string {
     InternalError: 'Internal error',
   };
   let msg = label[e.type] ?? e.type;
-  const valueShown = e.type === 'FieldValueInvalid' || e.type === 'FieldValueNotSupported' || e.type === 'FieldValueDuplicate' || e.type === 'FieldValueTypeInvalid';
-  if (valueShown && e.badValue !== undefined) msg += `: ${JSON.stringify(e.badValue)}`;
+  const valueHidden = e.type === 'FieldValueRequired' || e.type === 'FieldValueForbidden' || e.type === 'FieldValueTooLong' || e.type === 'InternalError';
+  if (!valueHidden && e.badValue !== undefined) msg += `: ${formatBadValue(e.badValue)}`;
   if (e.detail) msg += `: ${e.detail}`;
   return msg;
+}
+
+/** A rejected value as Go prints it in field errors: strings quoted, numbers bare, string lists as `[]string{"a", "b"}`. */
+export function formatBadValue(v: unknown): string {
+  if (typeof v === 'string') return JSON.stringify(v);
+  if (typeof v === 'number' || typeof v === 'boolean' || typeof v === 'bigint') return String(v);
+  if (v === null) return 'null';
+  if (Array.isArray(v) && v.every((x) => typeof x === 'string')) return `[]string{${v.map((x) => JSON.stringify(x)).join(', ')}}`;
+  if (isStringMap(v)) return goStringMap(v);
+  if (typeof v === 'object' && typeof (v as { toString?: unknown }).toString === 'function' && (v as object).toString !== Object.prototype.toString && !Array.isArray(v)) return String(v);
+  return JSON.stringify(v);
+}
+
+function isStringMap(v: unknown): v is Record<string, string> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v) && Object.getPrototypeOf(v) === Object.prototype && Object.values(v).every((x) => typeof x === 'string');
+}
+
+/** Go's %#v of a map[string]string: keys sorted, `map[string]string{"a":"b", "c":"d"}`. */
+export function goStringMap(m: Record<string, string> | undefined): string {
+  if (!m) return 'map[string]string(nil)';
+  const entries = Object.keys(m).sort().map((k) => `${JSON.stringify(k)}:${JSON.stringify(m[k])}`);
+  return `map[string]string{${entries.join(', ')}}`;
 }
 
 /** 422 Invalid with one cause per field error, as kubectl prints them. */

@@ -1,0 +1,35 @@
+// setDefaults: upstream's scheme.Default(obj), dispatched by apiVersion/kind.
+// Mutates in place; unknown kinds are left alone.
+import { defaultDaemonSet, defaultDeployment, defaultReplicaSet } from './apps/v1/defaults.js';
+import {
+  defaultEndpoints,
+  defaultNamespace,
+  defaultNode,
+  defaultPod,
+  defaultSecret,
+  defaultService,
+} from './core/v1/defaults.js';
+import { defaultEndpointSlice } from './discovery/v1/defaults.js';
+import type { KubeObject } from './meta/types.js';
+
+type Defaulter = (obj: never) => void;
+
+const DEFAULTERS: Record<string, Defaulter> = {
+  'v1/Pod': defaultPod,
+  'v1/Service': defaultService,
+  'v1/Namespace': defaultNamespace,
+  'v1/Secret': defaultSecret,
+  'v1/Node': defaultNode,
+  'v1/Endpoints': defaultEndpoints,
+  'apps/v1/Deployment': defaultDeployment,
+  'apps/v1/ReplicaSet': defaultReplicaSet,
+  'apps/v1/DaemonSet': defaultDaemonSet,
+  'discovery.k8s.io/v1/EndpointSlice': defaultEndpointSlice,
+};
+
+/** Applies upstream defaults for the object's apiVersion/kind, in place. */
+export function setDefaults(obj: KubeObject): void {
+  if (!obj || typeof obj !== 'object' || !obj.metadata) return;
+  const d = DEFAULTERS[`${obj.apiVersion}/${obj.kind}`];
+  if (d) (d as (o: KubeObject) => void)(obj);
+}

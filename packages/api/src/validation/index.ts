@@ -1,0 +1,63 @@
+// validateObject / validateStatusUpdate: the strategy's Validate, ValidateUpdate
+// and status ValidateUpdate, dispatched by apiVersion/kind. Run after setDefaults.
+import type { KubeObject } from '../meta/types.js';
+import type { FieldError } from '../meta/status.js';
+import * as apps from './apps.js';
+import * as core from './core.js';
+import { required } from './field.js';
+import { nameIsDNSSubdomain, validateObjectMeta, validateObjectMetaUpdate } from './meta.js';
+import * as other from './other.js';
+import { lookupKind } from '../resources.js';
+
+type V = (obj: never) => FieldError[];
+type U = (obj: never, old: never) => FieldError[];
+
+interface Rules {
+  create: V;
+  update: U;
+  status?: U;
+}
+
+const RULES: Record<string, Rules> = {
+  'v1/Pod': { create: core.validatePod, update: core.validatePodUpdate, status: core.validatePodStatusUpdate },
+  'v1/Service': { create: core.validateService, update: core.validateServiceUpdate, status: core.validateServiceStatusUpdate },
+  'v1/Namespace': { create: core.validateNamespace, update: core.validateNamespaceUpdate, status: core.validateNamespaceStatusUpdate },
+  'v1/Node': { create: core.validateNode, update: core.validateNodeUpdate, status: core.validateNodeUpdate },
+  'v1/ConfigMap': { create: core.validateConfigMap, update: core.validateConfigMapUpdate },
+  'v1/Secret': { create: core.validateSecret, update: core.validateSecretUpdate },
+  'v1/ServiceAccount': { create: core.validateServiceAccount, update: metaUpdateThen(core.validateServiceAccount) },
+  'v1/Event': { create: core.validateEvent, update: metaUpdateThen(core.validateEvent) },
+  'v1/Endpoints': { create: core.validateEndpoints, update: metaUpdateThen(core.validateEndpoints) },
+  'v1/Binding': { create: core.validateBinding, update: () => [] },
+  'apps/v1/Deployment': { create: apps.validateDeployment, update: apps.validateDeploymentUpdate, status: apps.validateDeploymentStatusUpdate },
+  'apps/v1/ReplicaSet': { create: apps.validateReplicaSet, update: apps.validateReplicaSetUpdate, status: apps.validateReplicaSetStatusUpdate },
+  'apps/v1/DaemonSet': { create: apps.validateDaemonSet, update: apps.validateDaemonSetUpdate, status: apps.validateDaemonSetStatusUpdate },
+  'discovery.k8s.io/v1/EndpointSlice': { create: other.validateEndpointSlice, update: other.validateEndpointSliceUpdate },
+  'coordination.k8s.io/v1/Lease': { create: other.validateLease, update: metaUpdateThen(other.validateLease) },
+  'autoscaling/v1/Scale': { create: other.validateScale, update: (n: never) => other.validateScale(n) },
+};
+
+/** ValidateObjectMetaUpdate plus the create rules for everything but metadata. */
+function metaUpdateThen<T extends KubeObject>(create: (o: T) => FieldError[]): (o: T, old: T) => FieldError[] {
+  return (o, old) => [...validateObjectMetaUpdate(o.metadata, old.metadata), ...create(o).filter((e) => !e.field.startsWith('metadata.'))];
+}
+
+const rulesFor = (obj: KubeObject): Rules | undefined => RULES[`${obj.apiVersion}/${obj.kind}`];
+
+/** Field errors for a create (no `old`) or an update (`old` given). Unknown kinds get ObjectMeta checks only. */
+export function validateObject(obj: KubeObject, old?: KubeObject): FieldError[] {
+  if (!obj || typeof obj !== 'object') return [required('metadata')];
+  if (!obj.metadata || typeof obj.metadata !== 'object') return [required('metadata')];
+  const r = rulesFor(obj);
+  if (r) return old ? (r.update as (o: KubeObject, p: KubeObject) => FieldError[])(obj, old) : (r.create as (o: KubeObject) => FieldError[])(obj);
+  const info = obj.apiVersion && obj.kind ? lookupKind(obj.apiVersion, obj.kind) : undefined;
+  const namespaced = info?.namespaced ?? obj.metadata.namespace !== undefined;
+  return old ? validateObjectMetaUpdate(obj.metadata, old.metadata) : validateObjectMeta(obj.metadata, namespaced, nameIsDNSSubdomain);
+}
+
+/** Field errors for a status-subresource update; kinds without special rules check ObjectMeta only. */
+export function validateStatusUpdate(obj: KubeObject, old: KubeObject): FieldError[] {
+  if (!obj?.metadata) return [required('metadata')];
+  const s = rulesFor(obj)?.status;
+  return s ? (s as (o: KubeObject, p: KubeObject) => FieldError[])(obj, old) : validateObjectMetaUpdate(obj.metadata, old.metadata);
+}
