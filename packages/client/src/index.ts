@@ -15,7 +15,7 @@ export type {
   DeleteResult,
 } from './clientset/types.js';
 export { Connection, type ConnectionConfig, type RequestOptions } from './transport/connection.js';
-export { toStatusError, grpcCodeOf, isUnavailable, STATUS_TRAILER } from './transport/errors.js';
+export { toStatusError, grpcCodeOf, isUnavailable } from './transport/errors.js';
 
 export { SharedInformerFactory, listWatchFromClient, type InformerOptions, type SharedInformerFactoryOptions } from './informers/factory.js';
 export { SharedIndexInformer, waitForCacheSync, type ResourceEventHandler, type HandlerRegistration, type SharedInformerOptions } from './informers/shared-informer.js';

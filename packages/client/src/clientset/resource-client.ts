@@ -72,6 +72,7 @@ export class ResourceClient<T extends KubeObject> implements PodInterface<T> {
   }
 
   watch(opts: WatchOptions = {}): WatchStream<WatchEvent<T>> {
+    type WireWatchEvent = { type: string; object: Buffer; batch: WireWatchEvent[] };
     const call = this.conn.watch(
       {
         resource: this.gvr,
@@ -81,6 +82,8 @@ export class ResourceClient<T extends KubeObject> implements PodInterface<T> {
         resourceVersion: opts.resourceVersion ?? '',
         allowWatchBookmarks: opts.allowWatchBookmarks ?? false,
         timeoutSeconds: String(opts.timeoutSeconds ?? 0),
+        // the server may pack queued events into one message on busy watches
+        allowBatch: true,
       },
       opts,
     );
@@ -89,9 +92,11 @@ export class ResourceClient<T extends KubeObject> implements PodInterface<T> {
       stopped = true;
       call.cancel();
     });
-    call.on('data', (msg: { type: string; object: Buffer }) => {
+    call.on('data', (msg: WireWatchEvent) => {
       try {
-        ch.push({ type: msg.type as WatchEventType, object: decode<T>(msg.object, `${this.gvr.resource} watch event`) });
+        for (const ev of msg.batch.length > 0 ? msg.batch : [msg]) {
+          ch.push({ type: ev.type as WatchEventType, object: decode<T>(ev.object, `${this.gvr.resource} watch event`) });
+        }
       } catch (err) {
         ch.fail(err);
         call.cancel();

@@ -69,6 +69,9 @@ export class Connection {
       // lists of many objects exceed grpc's 4 MiB default; the object limit is 1.5 MiB
       'grpc.max_receive_message_length': 256 * 1024 * 1024,
       'grpc.max_send_message_length': 16 * 1024 * 1024,
+      // many busy watches share one HTTP/2 connection; the 64 KiB default
+      // window stalls them behind each other for seconds
+      'grpc-node.flow_control_window': 16 * 1024 * 1024,
       ...config.channelOptions,
     });
   }

@@ -42,6 +42,11 @@ export interface WatchOptions {
 export interface Watch {
   events: AsyncIterable<WatchEvent>;
   stop(): void;
+  /**
+   * Optional batch access instead of `events`: resolves with every queued
+   * event once there is at least one; an empty array means the watch ended.
+   */
+  nextBatch?(): Promise<WatchEvent[]>;
 }
 
 export type PatchType =
@@ -50,7 +55,8 @@ export type PatchType =
   | 'application/strategic-merge-patch+json'
   | 'application/apply-patch+yaml';
 
-export type Subresource = 'status' | undefined;
+/** `finalize`: namespaces' spec.finalizers (what the namespace controller writes). */
+export type Subresource = 'status' | 'finalize' | undefined;
 
 export interface DeleteResult {
   /** The object as deleted, or as it now is when deletion is graceful/finalized. */
@@ -59,7 +65,13 @@ export interface DeleteResult {
   deleted: boolean;
 }
 
-/** One resource's storage (upstream: a generic.Store with its strategy). */
+/**
+ * One resource's storage (upstream: a generic.Store with its strategy).
+ * Objects returned by get/list/watch are the watch cache's shared copies:
+ * deeply frozen, never to be mutated (structuredClone first). Their stored
+ * JSON is available without re-serializing via `rawJson(obj)` from the
+ * apiserver's cache/raw module.
+ */
 export interface ResourceStore {
   readonly info: ResourceInfo;
   get(namespace: string | undefined, name: string, opts?: { resourceVersion?: string }): Promise<KubeObject>;

@@ -11,6 +11,7 @@ export interface WatchRequest {
   'resourceVersion'?: (string);
   'allowWatchBookmarks'?: (boolean);
   'timeoutSeconds'?: (number | string | Long);
+  'allowBatch'?: (boolean);
 }
 
 export interface WatchRequest__Output {
@@ -21,4 +22,5 @@ export interface WatchRequest__Output {
   'resourceVersion': (string);
   'allowWatchBookmarks': (boolean);
   'timeoutSeconds': (string);
+  'allowBatch': (boolean);
 }

@@ -1,0 +1,58 @@
+// Admission (upstream: k8s.io/apiserver/pkg/admission): every write passes
+// authorization, then the mutating plugins in order, then validation of the
+// object, then the validating plugins.
+
+import type { KubeObject, ResourceInfo } from '@kubelab/api';
+import type { RequestContext } from '../registry/interface.js';
+
+export type Operation = 'CREATE' | 'UPDATE' | 'DELETE';
+
+export interface AdmissionAttributes {
+  operation: Operation;
+  info: ResourceInfo;
+  namespace: string;
+  name: string;
+  subresource?: string;
+  /** The object being written (mutable for mutating plugins). */
+  object?: KubeObject;
+  oldObject?: KubeObject;
+  ctx: RequestContext;
+  dryRun: boolean;
+  /** Registers an undo for reservations made by a plugin (write failed or dry run). */
+  onRollback(fn: () => void): void;
+  /** Registers a follow-up once the write is stored at `rev`. */
+  onCommit(fn: (rev: number) => void): void;
+}
+
+export interface AdmissionPlugin {
+  readonly name: string;
+  /** Mutating phase (upstream MutationInterface.Admit). */
+  admit?(a: AdmissionAttributes): void | Promise<void>;
+  /** Validating phase (upstream ValidationInterface.Validate). */
+  validate?(a: AdmissionAttributes): void | Promise<void>;
+}
+
+/** The authn/authz slot: allow-all until kubelab has users (upstream: AlwaysAllow). */
+export interface Authorizer {
+  authorize(a: AdmissionAttributes): Promise<{ allowed: boolean; reason?: string }>;
+}
+
+export const alwaysAllow: Authorizer = {
+  authorize: async () => ({ allowed: true }),
+};
+
+/** Collects rollback/commit hooks for one request. */
+export class AdmissionHooks {
+  private rollbacks: Array<() => void> = [];
+  private commits: Array<(rev: number) => void> = [];
+  onRollback = (fn: () => void): void => void this.rollbacks.push(fn);
+  onCommit = (fn: (rev: number) => void): void => void this.commits.push(fn);
+  rollback(): void {
+    for (const f of this.rollbacks.splice(0)) f();
+    this.commits = [];
+  }
+  commit(rev: number): void {
+    for (const f of this.commits.splice(0)) f(rev);
+    this.rollbacks = [];
+  }
+}

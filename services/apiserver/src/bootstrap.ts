@@ -1,0 +1,96 @@
+// What exists in every cluster from the start (upstream: the apiserver's
+// system namespaces controller and the `kubernetes` service/endpoint
+// reconciler), written idempotently on every start.
+
+import { isAlreadyExists, isNotFound, type KubeObject } from '@kubelab/api';
+import type { ApiRegistry } from './registry/registry.js';
+import type { RequestContext } from './registry/interface.js';
+
+export const SYSTEM_NAMESPACES = ['default', 'kube-system', 'kube-public', 'kube-node-lease'] as const;
+
+export interface BootstrapOptions {
+  /** The `kubernetes` Service's ClusterIP (first address of the service range). */
+  kubernetesServiceIp: string;
+  /** Where the apiserver is reachable (EndpointSlice address). */
+  advertiseAddress: string;
+  /** The REST port (the Service's targetPort and the endpoint port). */
+  securePort: number;
+}
+
+const ctx: RequestContext = { user: 'system:apiserver', fieldManager: 'kube-apiserver' };
+
+async function ensure(create: () => Promise<unknown>): Promise<void> {
+  try {
+    await create();
+  } catch (e) {
+    if (!isAlreadyExists(e)) throw e;
+  }
+}
+
+async function getOrUndefined(f: () => Promise<KubeObject>): Promise<KubeObject | undefined> {
+  try {
+    return await f();
+  } catch (e) {
+    if (isNotFound(e)) return undefined;
+    throw e;
+  }
+}
+
+export async function bootstrap(registry: ApiRegistry, opts: BootstrapOptions): Promise<void> {
+  const namespaces = registry.mustStore('', 'namespaces');
+  for (const name of SYSTEM_NAMESPACES) {
+    await ensure(() => namespaces.create(undefined, { apiVersion: 'v1', kind: 'Namespace', metadata: { name } }, ctx));
+  }
+
+  const services = registry.mustStore('', 'services');
+  const ports = [{ name: 'https', protocol: 'TCP', port: 443, targetPort: opts.securePort }];
+  const svc = await getOrUndefined(() => services.get('default', 'kubernetes'));
+  if (!svc) {
+    await ensure(() =>
+      services.create(
+        'default',
+        {
+          apiVersion: 'v1',
+          kind: 'Service',
+          metadata: { name: 'kubernetes', namespace: 'default', labels: { component: 'apiserver', provider: 'kubernetes' } },
+          spec: { type: 'ClusterIP', clusterIP: opts.kubernetesServiceIp, ports, sessionAffinity: 'None' },
+        } as KubeObject,
+        ctx,
+      ),
+    );
+  } else if (JSON.stringify((svc as { spec?: { ports?: unknown } }).spec?.ports) !== JSON.stringify(ports)) {
+    await services.patch('default', 'kubernetes', 'application/merge-patch+json', { spec: { ports } }, ctx);
+  }
+
+  const slices = registry.mustStore('discovery.k8s.io', 'endpointslices');
+  const slice = {
+    apiVersion: 'discovery.k8s.io/v1',
+    kind: 'EndpointSlice',
+    metadata: { name: 'kubernetes', namespace: 'default', labels: { 'kubernetes.io/service-name': 'kubernetes' } },
+    addressType: 'IPv4',
+    endpoints: [{ addresses: [opts.advertiseAddress], conditions: { ready: true } }],
+    ports: [{ name: 'https', port: opts.securePort, protocol: 'TCP' }],
+  };
+  const cur = await getOrUndefined(() => slices.get('default', 'kubernetes'));
+  if (!cur) await ensure(() => slices.create('default', slice as unknown as KubeObject, ctx));
+  else {
+    const c = cur as unknown as typeof slice;
+    if (JSON.stringify(c.endpoints) !== JSON.stringify(slice.endpoints) || JSON.stringify(c.ports) !== JSON.stringify(slice.ports)) {
+      await slices.patch('default', 'kubernetes', 'application/merge-patch+json', { endpoints: slice.endpoints, ports: slice.ports }, ctx);
+    }
+  }
+
+  // The legacy Endpoints object kubectl describe/cluster-info still read.
+  const endpoints = registry.mustStore('', 'endpoints');
+  const ep = {
+    apiVersion: 'v1',
+    kind: 'Endpoints',
+    metadata: { name: 'kubernetes', namespace: 'default', labels: { 'endpointslice.kubernetes.io/skip-mirror': 'true' } },
+    subsets: [{ addresses: [{ ip: opts.advertiseAddress }], ports: [{ name: 'https', port: opts.securePort, protocol: 'TCP' }] }],
+  };
+  const curEp = await getOrUndefined(() => endpoints.get('default', 'kubernetes'));
+  if (!curEp) await ensure(() => endpoints.create('default', ep as unknown as KubeObject, ctx));
+  else if (JSON.stringify((curEp as unknown as typeof ep).subsets) !== JSON.stringify(ep.subsets)) {
+    await endpoints.patch('default', 'kubernetes', 'application/merge-patch+json', { subsets: ep.subsets }, ctx);
+  }
+}

@@ -1,0 +1,417 @@
+// The watch cache (upstream: storage/cacher): ONE watch on the whole KV
+// bucket feeds an in-memory copy of every object plus a bounded window of
+// recent events. Lists and gets are served from it at a revision; watches
+// replay from the window and then follow; a revision older than the window
+// is 410 Expired; idle watchers get BOOKMARKs so they can resume cheaply.
+
+import {
+  apiVersionOf,
+  badRequest,
+  expired,
+  timeout,
+  type KubeObject,
+  type ResourceInfo,
+  type Status,
+  type WatchEvent,
+} from '@kubelab/api';
+import type { KvStorage } from '../storage/kv.js';
+import { decodeStored, withRevision, type WireJson } from '../storage/codec.js';
+import { attachRaw, deepFreeze } from './raw.js';
+import { parseKey } from './keys.js';
+import { CacheWatcher } from './watcher.js';
+
+export interface CacheEntry {
+  key: string;
+  rev: number;
+  info: ResourceInfo;
+  namespace: string;
+  name: string;
+  obj: KubeObject;
+  wire: WireJson;
+}
+
+export interface CacheEvent {
+  type: 'ADDED' | 'MODIFIED' | 'DELETED';
+  rev: number;
+  key: string;
+  prefix: string;
+  namespace: string;
+  cur?: CacheEntry;
+  prev?: CacheEntry;
+  /** The previous object with the event's revision (DELETED as upstream sends it), built on demand. */
+  gone?: KubeObject;
+}
+
+export interface WatchCacheOptions {
+  /** Events kept for resuming watches (upstream's watch cache capacity). */
+  windowSize?: number;
+  /** Per-watcher buffer; a watcher this far behind is closed (410) so it relists. */
+  watcherBuffer?: number;
+  /** BOOKMARK period for watchers that asked for them. */
+  bookmarkIntervalMs?: number;
+  log?: (level: 'info' | 'warn' | 'error', msg: string, fields?: Record<string, unknown>) => void;
+}
+
+export interface CacheWatchRequest {
+  info: ResourceInfo;
+  prefix: string;
+  namespace?: string;
+  predicate?: (o: KubeObject) => boolean;
+  /** "" / "0" / undefined: ADDED for the current state first; else resume after it. */
+  resourceVersion?: string;
+  allowWatchBookmarks?: boolean;
+  timeoutSeconds?: number;
+}
+
+interface Waiter {
+  rev: number;
+  resolve: () => void;
+}
+
+/** Parses a resourceVersion parameter (upstream: "Invalid value ... for resourceVersion"). */
+export function parseResourceVersion(rv: string | undefined): number {
+  if (rv === undefined || rv === '') return 0;
+  if (!/^\d+$/.test(rv)) throw badRequest(`invalid resource version "${rv}"`);
+  return Number(rv);
+}
+
+export class WatchCache {
+  /** Newest revision applied to the cache. */
+  rev = 0;
+  /** Oldest revision a watch can resume from. */
+  private floor = 0;
+  private syncTarget = -1;
+  private syncedFlag = false;
+  private resolveSynced!: () => void;
+  readonly synced: Promise<void>;
+  /** Newest revision this apiserver wrote: consistent reads wait for it (read-your-writes). */
+  private lastWritten = 0;
+
+  private readonly byPrefix = new Map<string, Map<string, CacheEntry>>();
+  private readonly sortedKeys = new Map<string, string[]>();
+  private window: CacheEvent[] = [];
+  private windowStart = 0;
+  private waiters: Waiter[] = [];
+  private readonly watchers = new Map<string, Set<CacheWatcher>>();
+  private watcherCount = 0;
+  private stopped = false;
+  private iter: { stop(): void } | undefined;
+  private bookmarkTimer: NodeJS.Timeout | undefined;
+  private readonly windowSize: number;
+  private readonly watcherBuffer: number;
+  private readonly log: NonNullable<WatchCacheOptions['log']>;
+  /** Whether the single KV watch is currently established. */
+  watching = false;
+  /** Events handed to watchers (for metrics). */
+  dispatched = 0;
+
+  constructor(
+    private readonly storage: KvStorage,
+    opts: WatchCacheOptions = {},
+  ) {
+    this.windowSize = opts.windowSize ?? 10_000;
+    this.watcherBuffer = opts.watcherBuffer ?? 1_000;
+    this.log = opts.log ?? (() => undefined);
+    this.synced = new Promise((r) => (this.resolveSynced = r));
+    const interval = opts.bookmarkIntervalMs ?? 1_000;
+    this.bookmarkTimer = setInterval(() => this.sendBookmarks(), interval);
+    this.bookmarkTimer.unref?.();
+  }
+
+  get isSynced(): boolean {
+    return this.syncedFlag;
+  }
+
+  /** Starts the feed; `synced` resolves once the current state is loaded. */
+  start(): void {
+    void this.run();
+  }
+
+  private async run(): Promise<void> {
+    let delay = 100;
+    while (!this.stopped) {
+      try {
+        if (this.syncTarget < 0) {
+          this.syncTarget = await this.storage.lastRevision();
+          if (this.syncTarget === 0) this.markSynced(0);
+        }
+        const it = await this.storage.watch(this.rev);
+        this.iter = it;
+        this.watching = true;
+        delay = 100;
+        for await (const e of it) {
+          this.ingest(e.key, e.operation, e.value, e.revision);
+          if (this.stopped) break;
+        }
+        this.watching = false;
+        if (!this.stopped) this.log('warn', 'storage watch ended; re-establishing', { rev: this.rev });
+      } catch (err) {
+        this.watching = false;
+        if (this.stopped) break;
+        this.log('warn', 'storage watch failed; retrying', { rev: this.rev, err: (err as Error).message });
+        await new Promise((r) => setTimeout(r, delay));
+        delay = Math.min(delay * 2, 2_000);
+      }
+    }
+  }
+
+  private markSynced(rev: number): void {
+    if (this.syncedFlag) return;
+    this.syncedFlag = true;
+    this.floor = rev;
+    this.resolveSynced();
+  }
+
+  /** Applies one KV entry (exported for tests: a step function). */
+  ingest(key: string, op: 'PUT' | 'DEL' | 'PURGE', value: Uint8Array, rev: number): void {
+    // Exactly once: a feed re-established after a reconnect may repeat entries.
+    if (rev <= this.rev) return;
+    this.rev = rev;
+    try {
+      this.apply(key, op, value, rev);
+    } catch (err) {
+      this.log('error', 'undecodable stored object skipped', { key, rev, err: (err as Error).message });
+    }
+    if (!this.syncedFlag && rev >= this.syncTarget && this.syncTarget >= 0) this.markSynced(rev);
+    if (this.waiters.length > 0) this.wakeWaiters();
+  }
+
+  private apply(key: string, op: 'PUT' | 'DEL' | 'PURGE', value: Uint8Array, rev: number): void {
+    const parts = parseKey(key);
+    if (!parts) return;
+    let m = this.byPrefix.get(parts.prefix);
+    if (!m) this.byPrefix.set(parts.prefix, (m = new Map()));
+    const prev = m.get(key);
+    let ev: CacheEvent;
+    if (op === 'PUT') {
+      const { obj, wire } = decodeStored(value, rev);
+      deepFreeze(obj);
+      attachRaw(obj, wire.text);
+      const cur: CacheEntry = { key, rev, info: parts.info, namespace: parts.namespace, name: parts.name, obj, wire };
+      m.set(key, cur);
+      if (!prev) this.sortedKeys.delete(parts.prefix);
+      ev = { type: prev ? 'MODIFIED' : 'ADDED', rev, key, prefix: parts.prefix, namespace: parts.namespace, cur };
+      if (prev) ev.prev = prev;
+    } else {
+      if (!prev) return;
+      m.delete(key);
+      this.sortedKeys.delete(parts.prefix);
+      ev = { type: 'DELETED', rev, key, prefix: parts.prefix, namespace: parts.namespace, prev };
+    }
+    if (!this.syncedFlag) return;
+    this.remember(ev);
+    this.dispatch(ev);
+  }
+
+  private remember(ev: CacheEvent): void {
+    this.window.push(ev);
+    if (this.window.length - this.windowStart > this.windowSize) {
+      this.floor = this.window[this.windowStart]!.rev;
+      this.window[this.windowStart++] = undefined as unknown as CacheEvent;
+      if (this.windowStart > 4096 && this.windowStart * 2 > this.window.length) {
+        this.window = this.window.slice(this.windowStart);
+        this.windowStart = 0;
+      }
+    }
+  }
+
+  /** Upstream cacheWatcher's conversion: selector transitions become ADDED/DELETED. */
+  private convert(w: CacheWatcher, ev: CacheEvent): WatchEvent | undefined {
+    if (w.namespace && w.namespace !== ev.namespace) return undefined;
+    const p = w.predicate;
+    const curOk = ev.cur !== undefined && (!p || p(ev.cur.obj));
+    const prevOk = ev.prev !== undefined && (!p || p(ev.prev.obj));
+    if (curOk) return { type: prevOk ? 'MODIFIED' : 'ADDED', object: ev.cur!.obj };
+    if (prevOk) return { type: 'DELETED', object: goneObject(ev) };
+    return undefined;
+  }
+
+  private dispatch(ev: CacheEvent): void {
+    const set = this.watchers.get(ev.prefix);
+    if (!set || set.size === 0) return;
+    for (const w of set) {
+      const out = this.convert(w, ev);
+      if (!out) continue;
+      this.dispatched++;
+      w.deliver(out, ev.rev, () => overflowStatus(ev.prefix, this.watcherBuffer));
+    }
+  }
+
+  private sendBookmarks(): void {
+    if (!this.syncedFlag) return;
+    for (const set of this.watchers.values()) {
+      for (const w of set) {
+        if (!w.bookmarks || w.lastRev >= this.rev || w.pending > 0) continue;
+        const obj = { ...w.typeMeta, metadata: { resourceVersion: String(this.rev) } };
+        w.deliver({ type: 'BOOKMARK', object: obj as KubeObject }, this.rev, () => overflowStatus(w.prefix, this.watcherBuffer));
+      }
+    }
+  }
+
+  /** Records a revision this apiserver wrote so later consistent reads see it. */
+  observeWrite(rev: number): void {
+    if (rev > this.lastWritten) this.lastWritten = rev;
+  }
+
+  /** Waits until the cache has applied `rev` (upstream: waitUntilFreshAndBlock). */
+  waitForRev(rev: number, timeoutMs = 3_000): Promise<void> {
+    if (this.rev >= rev) return Promise.resolve();
+    return new Promise((resolve, reject) => {
+      const w: Waiter = { rev, resolve: () => undefined };
+      const t = setTimeout(() => {
+        this.waiters = this.waiters.filter((x) => x !== w);
+        reject(timeout(`Too large resource version: ${rev}, current: ${this.rev}`));
+      }, timeoutMs);
+      w.resolve = () => {
+        clearTimeout(t);
+        resolve();
+      };
+      this.waiters.push(w);
+    });
+  }
+
+  /** A consistent read: every write this apiserver acknowledged is visible. */
+  async waitConsistent(): Promise<void> {
+    if (!this.syncedFlag) await this.synced;
+    await this.waitForRev(this.lastWritten);
+  }
+
+  private wakeWaiters(): void {
+    const ready = this.waiters.filter((w) => w.rev <= this.rev);
+    if (ready.length === 0) return;
+    this.waiters = this.waiters.filter((w) => w.rev > this.rev);
+    for (const w of ready) w.resolve();
+  }
+
+  get(key: string): CacheEntry | undefined {
+    const parts = parseKey(key);
+    return parts ? this.byPrefix.get(parts.prefix)?.get(key) : undefined;
+  }
+
+  /** Entries of one resource in key order (etcd's range order), optionally one namespace. */
+  list(prefix: string, namespace?: string): CacheEntry[] {
+    const m = this.byPrefix.get(prefix);
+    if (!m) return [];
+    let keys = this.sortedKeys.get(prefix);
+    if (!keys) {
+      keys = [...m.keys()].sort();
+      this.sortedKeys.set(prefix, keys);
+    }
+    const out: CacheEntry[] = [];
+    if (namespace) {
+      const nsPrefix = `${prefix}/${namespace}/`;
+      let i = lowerBound(keys, nsPrefix);
+      for (; i < keys.length && keys[i]!.startsWith(nsPrefix); i++) out.push(m.get(keys[i]!)!);
+    } else for (const k of keys) out.push(m.get(k)!);
+    return out;
+  }
+
+  count(prefix: string): number {
+    return this.byPrefix.get(prefix)?.size ?? 0;
+  }
+
+  counts(): Map<string, number> {
+    const out = new Map<string, number>();
+    for (const [p, m] of this.byPrefix) out.set(p, m.size);
+    return out;
+  }
+
+  get watcherTotal(): number {
+    return this.watcherCount;
+  }
+
+  /** Starts a watch; a too-old revision yields one ERROR (410) event, as upstream's cacher does. */
+  watch(req: CacheWatchRequest): CacheWatcher {
+    const rv = parseResourceVersion(req.resourceVersion);
+    const w = new CacheWatcher(
+      req.prefix,
+      req.namespace || undefined,
+      req.predicate,
+      req.allowWatchBookmarks === true,
+      this.watcherBuffer,
+      Math.max(rv, 0),
+      (x) => this.removeWatcher(x),
+    );
+    w.typeMeta = { apiVersion: apiVersionOf(req.info), kind: req.info.kind };
+    if (rv > 0 && rv < this.floor) {
+      w.preload([]);
+      this.addWatcher(w);
+      w.end(expired(`too old resource version: ${rv} (${this.floor})`).status);
+      return w;
+    }
+    const initial: WatchEvent[] = [];
+    if (rv === 0) {
+      for (const e of this.list(req.prefix, req.namespace)) {
+        if (!req.predicate || req.predicate(e.obj)) initial.push({ type: 'ADDED', object: e.obj });
+      }
+      w.lastRev = this.rev;
+    } else {
+      for (let i = this.firstAfter(rv); i < this.window.length; i++) {
+        const ev = this.window[i]!;
+        if (ev.prefix !== req.prefix) continue;
+        const out = this.convert(w, ev);
+        if (out) initial.push(out);
+      }
+      w.lastRev = Math.max(rv, this.rev);
+    }
+    w.preload(initial);
+    this.addWatcher(w);
+    if (req.timeoutSeconds) w.setTimeout(req.timeoutSeconds);
+    return w;
+  }
+
+  private firstAfter(rv: number): number {
+    let lo = this.windowStart;
+    let hi = this.window.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (this.window[mid]!.rev <= rv) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+
+  private addWatcher(w: CacheWatcher): void {
+    let set = this.watchers.get(w.prefix);
+    if (!set) this.watchers.set(w.prefix, (set = new Set()));
+    set.add(w);
+    this.watcherCount++;
+  }
+
+  private removeWatcher(w: CacheWatcher): void {
+    if (this.watchers.get(w.prefix)?.delete(w)) this.watcherCount--;
+  }
+
+  stop(): void {
+    this.stopped = true;
+    if (this.bookmarkTimer) clearInterval(this.bookmarkTimer);
+    this.iter?.stop();
+    for (const set of this.watchers.values()) for (const w of [...set]) w.end();
+  }
+}
+
+function lowerBound(keys: string[], target: string): number {
+  let lo = 0;
+  let hi = keys.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (keys[mid]! < target) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** The previous object stamped with the deletion revision (what DELETED carries). */
+function goneObject(ev: CacheEvent): KubeObject {
+  if (ev.gone) return ev.gone;
+  const prev = ev.prev!;
+  const rv = String(ev.rev);
+  const obj = Object.freeze({ ...prev.obj, metadata: Object.freeze({ ...prev.obj.metadata, resourceVersion: rv }) }) as KubeObject;
+  attachRaw(obj, withRevision(prev.wire, rv).text);
+  ev.gone = obj;
+  return obj;
+}
+
+function overflowStatus(prefix: string, buffer: number): Status {
+  return expired(`watch of ${prefix} closed: the client fell more than ${buffer} events behind; relist and watch again`).status;
+}

@@ -1,0 +1,135 @@
+// One watch over the cache: a bounded queue filled by the cache's dispatcher
+// and drained by the transport (upstream's cacheWatcher with its input
+// channel). A watcher that falls behind is closed with an error instead of
+// blocking every other watcher.
+
+import type { KubeObject, Status, WatchEvent } from '@kubelab/api';
+import type { Watch } from '../registry/interface.js';
+
+export class CacheWatcher implements Watch {
+  private queue: WatchEvent[] = [];
+  private head = 0;
+  private wake: (() => void) | undefined;
+  private ended = false;
+  private timer: NodeJS.Timeout | undefined;
+  /** The newest revision delivered to this watcher (events or bookmarks). */
+  lastRev: number;
+  readonly events: AsyncIterable<WatchEvent>;
+  /** apiVersion/kind for BOOKMARK objects. */
+  typeMeta: { apiVersion: string; kind: string } = { apiVersion: 'v1', kind: '' };
+
+  constructor(
+    readonly prefix: string,
+    readonly namespace: string | undefined,
+    readonly predicate: ((o: KubeObject) => boolean) | undefined,
+    readonly bookmarks: boolean,
+    private capacity: number,
+    startRev: number,
+    private readonly onEnd: (w: CacheWatcher) => void,
+  ) {
+    this.lastRev = startRev;
+    this.events = { [Symbol.asyncIterator]: () => this.iterate() };
+  }
+
+  get isEnded(): boolean {
+    return this.ended;
+  }
+
+  get pending(): number {
+    return this.queue.length - this.head;
+  }
+
+  /** Initial events are not bounded by the live buffer (upstream: initEvents). */
+  preload(events: WatchEvent[]): void {
+    for (const e of events) this.queue.push(e);
+    this.capacity += events.length;
+  }
+
+  setTimeout(seconds: number): void {
+    if (seconds > 0) {
+      this.timer = setTimeout(() => this.end(), seconds * 1000);
+      this.timer.unref?.();
+    }
+  }
+
+  /** Queues an event; false (and the watcher ends with `overflow`) when full. */
+  deliver(ev: WatchEvent, rev: number, overflow: () => Status): boolean {
+    if (this.ended) return true;
+    if (this.pending >= this.capacity) {
+      this.end(overflow());
+      return false;
+    }
+    this.queue.push(ev);
+    this.lastRev = rev;
+    this.notify();
+    return true;
+  }
+
+  /** Ends the watch; with a Status, an ERROR event is the last thing the client reads. */
+  end(err?: Status): void {
+    if (this.ended) return;
+    if (err) this.queue.push({ type: 'ERROR', object: err as unknown as KubeObject });
+    this.ended = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.onEnd(this);
+    this.notify();
+  }
+
+  stop(): void {
+    this.end();
+  }
+
+  private wakeScheduled = false;
+
+  /** Wakes the reader once per I/O turn, so events arriving together are read together. */
+  private notify(): void {
+    if (!this.wake || this.wakeScheduled) return;
+    this.wakeScheduled = true;
+    setImmediate(() => {
+      this.wakeScheduled = false;
+      const w = this.wake;
+      this.wake = undefined;
+      w?.();
+    });
+  }
+
+  async nextBatch(): Promise<WatchEvent[]> {
+    await this.waitForEvents();
+    return this.drain();
+  }
+
+  private async *iterate(): AsyncGenerator<WatchEvent> {
+    try {
+      for (;;) {
+        if (this.head < this.queue.length) {
+          const ev = this.queue[this.head]!;
+          this.queue[this.head++] = undefined as unknown as WatchEvent;
+          if (this.head > 1024 && this.head * 2 > this.queue.length) {
+            this.queue = this.queue.slice(this.head);
+            this.head = 0;
+          }
+          yield ev;
+          continue;
+        }
+        if (this.ended) return;
+        await new Promise<void>((r) => (this.wake = r));
+      }
+    } finally {
+      this.end();
+    }
+  }
+
+  /** Takes every queued event at once (for transports that write in batches). */
+  drain(): WatchEvent[] {
+    const out = this.queue.slice(this.head);
+    this.queue = [];
+    this.head = 0;
+    return out;
+  }
+
+  /** Resolves when an event is queued or the watch ends. */
+  waitForEvents(): Promise<void> {
+    if (this.pending > 0 || this.ended) return Promise.resolve();
+    return new Promise<void>((r) => (this.wake = r));
+  }
+}

@@ -1,0 +1,41 @@
+// Reading and decoding request bodies: JSON, kubernetes protobuf, and the
+// four patch content types; size-limited as upstream (3 MiB).
+
+import type { IncomingMessage } from 'node:http';
+import { badRequest, requestEntityTooLarge, unsupportedMediaType } from '@kubelab/api';
+import { decodeProtobuf } from './protobuf.js';
+
+export const DEFAULT_MAX_BODY_BYTES = 3 * 1024 * 1024;
+
+export async function readBody(req: IncomingMessage, maxBytes: number): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    const b = chunk as Buffer;
+    size += b.length;
+    if (size > maxBytes) throw requestEntityTooLarge('the request body is too large');
+    chunks.push(b);
+  }
+  return Buffer.concat(chunks);
+}
+
+export function mediaType(req: IncomingMessage): string {
+  return (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+}
+
+/** A JSON value from a body; upstream's text for a body that is not JSON. */
+export function parseJson(body: Buffer): unknown {
+  try {
+    return JSON.parse(body.toString('utf8')) as unknown;
+  } catch (e) {
+    throw badRequest(`couldn't get version/kind; json parse error: ${(e as Error).message}`);
+  }
+}
+
+/** A create/update body as a plain object, from JSON or protobuf. */
+export function decodeBody(req: IncomingMessage, body: Buffer): unknown {
+  const type = mediaType(req);
+  if (type === 'application/vnd.kubernetes.protobuf') return decodeProtobuf(body);
+  if (type === '' || type === 'application/json' || type === '*/*') return parseJson(body);
+  throw unsupportedMediaType(type);
+}

@@ -1,0 +1,166 @@
+// Decoding a request body into an object the way the apiserver's JSON
+// decoder does: wrong types fail with the Go decoder's message, unknown
+// fields are dropped and, per fieldValidation, reported as a strict decoding
+// error (Strict) or as warnings (Warn, the default) (upstream:
+// apimachinery's serializer/json strict mode and handlers' fieldValidation).
+
+import { badRequest, type KubeObject, type ResourceInfo } from '@kubelab/api';
+import { TYPES } from './openapi/schema.js';
+
+export type FieldValidation = 'Ignore' | 'Warn' | 'Strict';
+
+export function parseFieldValidation(v: string | null): FieldValidation {
+  if (v === null || v === '' || v === 'Warn') return 'Warn';
+  if (v === 'Strict' || v === 'Ignore') return v;
+  throw badRequest(`fieldValidation must be one of "Ignore", "Warn", or "Strict" but got ${v}`);
+}
+
+interface Walk {
+  unknown: string[];
+  typeError?: string;
+}
+
+type J = Record<string, unknown>;
+
+function jsonKind(v: unknown): string {
+  if (Array.isArray(v)) return 'array';
+  if (typeof v === 'boolean') return 'bool';
+  return typeof v === 'object' ? 'object' : typeof v;
+}
+
+const GO_PRIMITIVE: Record<string, string> = { string: 'string', int32: 'int32', int64: 'int64', boolean: 'bool', number: 'float64', bytes: '[]uint8' };
+
+function goType(t: string): string {
+  if (t.startsWith('[]')) return `[]${goType(t.slice(2))}`;
+  if (t.startsWith('map[string]')) return `map[string]${goType(t.slice(11))}`;
+  if (GO_PRIMITIVE[t]) return GO_PRIMITIVE[t]!;
+  if (t === 'object') return 'runtime.RawExtension';
+  if (t === 'IntOrString') return 'intstr.IntOrString';
+  if (t === 'Quantity') return 'resource.Quantity';
+  return `v1.${TYPES[t]?.name ?? t}`;
+}
+
+/**
+ * Walks `value` of schema type `t`, pruning unknown fields in place and
+ * recording them (with list indexes, as upstream prints them) and the first
+ * type error (`cannot unmarshal string into Go struct field DeploymentSpec.spec.replicas of type int32`).
+ */
+function walk(value: unknown, t: string, path: string, goPath: string, owner: string, w: Walk): void {
+  if (value === null || value === undefined || w.typeError) return;
+  const fail = (v = jsonKind(value)) => {
+    w.typeError ??= `json: cannot unmarshal ${v} into Go struct field ${owner}.${goPath} of type ${goType(t)}`;
+  };
+  if (t.startsWith('[]')) {
+    if (!Array.isArray(value)) return fail();
+    value.forEach((x, i) => walk(x, t.slice(2), `${path}[${i}]`, goPath, owner, w));
+    return;
+  }
+  if (t.startsWith('map[string]')) {
+    if (typeof value !== 'object' || Array.isArray(value)) return fail();
+    for (const [k, x] of Object.entries(value as J)) walk(x, t.slice(11), `${path}.${k}`, goPath, owner, w);
+    return;
+  }
+  switch (t) {
+    case 'string':
+    case 'bytes':
+    case 'Time':
+    case 'MicroTime':
+      if (typeof value !== 'string') fail();
+      return;
+    case 'int32':
+    case 'int64':
+      if (typeof value !== 'number') fail();
+      else if (!Number.isInteger(value)) fail(`number ${value}`);
+      else if (t === 'int32' && (value > 2147483647 || value < -2147483648)) fail(`number ${value}`);
+      return;
+    case 'number':
+      if (typeof value !== 'number') fail();
+      return;
+    case 'boolean':
+      if (typeof value !== 'boolean') fail();
+      return;
+    case 'IntOrString':
+    case 'Quantity':
+      if (typeof value !== 'string' && typeof value !== 'number') fail();
+      return;
+    case 'object':
+      return;
+  }
+  const def = TYPES[t];
+  if (!def?.fields) return;
+  if (typeof value !== 'object' || Array.isArray(value)) return fail();
+  const obj = value as J;
+  for (const key of Object.keys(obj)) {
+    const f = def.fields[key];
+    const sub = path ? `${path}.${key}` : key;
+    if (!f) {
+      w.unknown.push(sub);
+      delete obj[key];
+      continue;
+    }
+    walk(obj[key], f[0], sub, goPath ? `${goPath}.${key}` : key, def.name ?? t, w);
+  }
+}
+
+export interface Decoded {
+  object: KubeObject;
+  /** Warning texts for the `Warning` response header (fieldValidation=Warn). */
+  warnings: string[];
+}
+
+/**
+ * Checks a decoded body against the kind's schema: the object comes back
+ * with unknown fields removed; a wrong type always fails, unknown fields fail
+ * under Strict (400 BadRequest, upstream's text).
+ */
+export function decodeObject(info: Pick<ResourceInfo, 'kind' | 'version'>, body: unknown, validation: FieldValidation, schemaType = info.kind): Decoded {
+  const fail = (why: string) => badRequest(`${info.kind} in version "${info.version}" cannot be handled as a ${info.kind}: ${why}`);
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    throw fail(`json: cannot unmarshal ${jsonKind(body)} into Go value of type ${goType(schemaType)}`);
+  }
+  const w: Walk = { unknown: [] };
+  if (TYPES[schemaType]) walk(body, schemaType, '', '', schemaType, w);
+  if (w.typeError) throw fail(w.typeError);
+  if (validation === 'Strict' && w.unknown.length) {
+    throw fail(`strict decoding error: ${w.unknown.map((f) => `unknown field "${f}"`).join(', ')}`);
+  }
+  const obj = body as KubeObject;
+  obj.metadata ??= {};
+  return { object: obj, warnings: validation === 'Warn' ? w.unknown.map((f) => `unknown field "${f}"`) : [] };
+}
+
+/**
+ * The same check for a patch body: keys starting with `$` (strategic merge
+ * directives) and null values (deletions) are allowed; unknown fields are
+ * removed or, under Strict, rejected.
+ */
+export function checkPatchFields(info: Pick<ResourceInfo, 'kind' | 'version'>, patch: unknown, validation: FieldValidation): string[] {
+  if (typeof patch !== 'object' || patch === null || Array.isArray(patch)) return [];
+  const unknown: string[] = [];
+  const visit = (v: unknown, t: string, path: string) => {
+    if (v === null || typeof v !== 'object') return;
+    if (t.startsWith('[]')) {
+      if (Array.isArray(v)) v.forEach((x, i) => visit(x, t.slice(2), `${path}[${i}]`));
+      return;
+    }
+    if (t.startsWith('map[string]') || Array.isArray(v)) return;
+    const def = TYPES[t];
+    if (!def?.fields) return;
+    for (const key of Object.keys(v as J)) {
+      if (key.startsWith('$')) continue;
+      const f = def.fields[key];
+      const sub = path ? `${path}.${key}` : key;
+      if (!f) {
+        unknown.push(sub);
+        delete (v as J)[key];
+        continue;
+      }
+      visit((v as J)[key], f[0], sub);
+    }
+  };
+  visit(patch, info.kind, '');
+  if (validation === 'Strict' && unknown.length) {
+    throw badRequest(`${info.kind} in version "${info.version}" cannot be handled as a ${info.kind}: strict decoding error: ${unknown.map((f) => `unknown field "${f}"`).join(', ')}`);
+  }
+  return validation === 'Warn' ? unknown.map((f) => `unknown field "${f}"`) : [];
+}

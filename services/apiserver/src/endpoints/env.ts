@@ -1,0 +1,28 @@
+// What every handler gets: the registry and the injectable edges.
+
+import type { Registry } from '../registry/interface.js';
+
+export interface KubeletAddress {
+  host: string;
+  port: number;
+}
+
+export interface VersionInfo {
+  major: string;
+  minor: string;
+  gitVersion: string;
+  gitCommit: string;
+  gitTreeState: string;
+  buildDate: string;
+  goVersion: string;
+  compiler: string;
+  platform: string;
+}
+
+export interface HandlerEnv {
+  registry: Registry;
+  now: () => Date;
+  maxBodyBytes: number;
+  version: VersionInfo;
+  kubeletAddress: (nodeName: string) => Promise<KubeletAddress>;
+}

@@ -1,0 +1,378 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { readFileSync } from 'node:fs';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { KubeObject } from '@kubelab/api';
+import { createRestHandler } from './index.js';
+import { FakeRegistry } from './testing/index.js';
+
+const NOW = new Date('2025-06-01T12:00:00Z');
+const TABLE = 'application/json;as=Table;v=v1;g=meta.k8s.io,application/json;as=Table;v=v1beta1;g=meta.k8s.io,application/json';
+
+let reg: FakeRegistry;
+let server: Server;
+let base: string;
+let kubeletPort = 0;
+
+beforeEach(async () => {
+  reg = new FakeRegistry({ now: () => NOW });
+  const handler = createRestHandler({ registry: reg, now: () => NOW, kubeletAddress: async () => ({ host: '127.0.0.1', port: kubeletPort }) });
+  server = createServer((req, res) => void handler(req, res));
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+
+afterEach(async () => {
+  server.closeAllConnections();
+  await new Promise((r) => server.close(r));
+});
+
+async function call(method: string, path: string, opts: { body?: unknown; type?: string; accept?: string } = {}) {
+  const headers: Record<string, string> = {};
+  if (opts.accept) headers.accept = opts.accept;
+  let body: BodyInit | undefined;
+  if (opts.body !== undefined) {
+    headers['content-type'] = opts.type ?? 'application/json';
+    body = opts.body instanceof Uint8Array ? opts.body : typeof opts.body === 'string' ? opts.body : JSON.stringify(opts.body);
+  }
+  const res = await fetch(base + path, { method, headers, body });
+  const text = await res.text();
+  let json: any; // eslint-disable-line @typescript-eslint/no-explicit-any
+  try {
+    json = JSON.parse(text);
+  } catch {
+    json = undefined;
+  }
+  return { status: res.status, json, text, headers: res.headers };
+}
+
+const pod = (name: string, extra: Record<string, unknown> = {}, ns = 'default'): KubeObject =>
+  ({ apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace: ns, labels: { app: name }, creationTimestamp: '2025-06-01T11:55:00Z' }, spec: { containers: [{ name: 'web', image: 'nginx' }] }, status: { phase: 'Pending' }, ...extra }) as KubeObject;
+
+describe('discovery and version', () => {
+  it('/version reports 1.32 so the kubectl dispatcher runs the 1.32 client', async () => {
+    const r = await call('GET', '/version?timeout=5s');
+    expect(r.json).toMatchObject({ major: '1', minor: '32' });
+  });
+
+  it('/api, /apis and resource lists carry what kubectl needs', async () => {
+    expect((await call('GET', '/api')).json).toEqual({ kind: 'APIVersions', versions: ['v1'] });
+    const apis = (await call('GET', '/apis')).json;
+    expect(apis.groups.map((g: { name: string }) => g.name)).toEqual(['apps', 'discovery.k8s.io', 'coordination.k8s.io']);
+    expect(apis.groups[0]).toEqual({ name: 'apps', versions: [{ groupVersion: 'apps/v1', version: 'v1' }], preferredVersion: { groupVersion: 'apps/v1', version: 'v1' } });
+    const v1 = (await call('GET', '/api/v1')).json;
+    const byName = Object.fromEntries(v1.resources.map((r: { name: string }) => [r.name, r]));
+    expect(byName.pods).toEqual({ name: 'pods', singularName: 'pod', namespaced: true, kind: 'Pod', verbs: ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'], shortNames: ['po'], categories: ['all'] });
+    expect(byName['pods/eviction']).toEqual({ name: 'pods/eviction', singularName: '', namespaced: true, kind: 'Eviction', group: 'policy', version: 'v1', verbs: ['create'] });
+    const apps = (await call('GET', '/apis/apps/v1')).json;
+    expect(apps.resources.find((r: { name: string }) => r.name === 'deployments/scale')).toEqual({ name: 'deployments/scale', singularName: '', namespaced: true, kind: 'Scale', group: 'autoscaling', version: 'v1', verbs: ['get', 'patch', 'update'] });
+  });
+
+  it('unknown paths and resources are 404', async () => {
+    expect((await call('GET', '/apis/batch/v1')).text).toBe('404 page not found\n');
+    const r = await call('GET', '/api/v1/namespaces/default/widgets');
+    expect(r.status).toBe(404);
+    expect(r.json.message).toBe('the server could not find the requested resource');
+  });
+});
+
+describe('openapi v3', () => {
+  it('lists every group version with a content hash and serves explain-ready schemas', async () => {
+    const root = (await call('GET', '/openapi/v3')).json;
+    expect(Object.keys(root.paths)).toEqual(['api/v1', 'apis/apps/v1', 'apis/discovery.k8s.io/v1', 'apis/coordination.k8s.io/v1']);
+    const url: string = root.paths['api/v1'].serverRelativeURL;
+    expect(url).toMatch(/^\/openapi\/v3\/api\/v1\?hash=[0-9A-F]{128}$/);
+    const doc = (await call('GET', url)).json;
+    const patchOp = doc.paths['/api/v1/namespaces/{namespace}/pods/{name}'].patch;
+    expect(patchOp['x-kubernetes-group-version-kind']).toEqual({ group: '', version: 'v1', kind: 'Pod' });
+    expect(patchOp.parameters.map((p: { name: string }) => p.name)).toContain('fieldValidation');
+    const podSpec = doc.components.schemas['io.k8s.api.core.v1.PodSpec'];
+    expect(podSpec.required).toEqual(['containers']);
+    expect(podSpec.properties.containers).toMatchObject({
+      type: 'array',
+      items: { allOf: [{ $ref: '#/components/schemas/io.k8s.api.core.v1.Container' }] },
+      'x-kubernetes-patch-merge-key': 'name',
+      'x-kubernetes-patch-strategy': 'merge',
+    });
+    expect(podSpec.properties.tolerations['x-kubernetes-list-type']).toBe('atomic');
+    expect(doc.components.schemas['io.k8s.api.core.v1.Pod']['x-kubernetes-group-version-kind']).toEqual([{ group: '', kind: 'Pod', version: 'v1' }]);
+  });
+});
+
+describe('get and list', () => {
+  beforeEach(() => {
+    reg.seed(pod('a'), pod('b', { metadata: { name: 'b', namespace: 'default', labels: { app: 'b', tier: 'front' }, creationTimestamp: '2025-05-31T10:00:00Z' } }), pod('c', {}, 'kube-system'));
+  });
+
+  it('a Table with PartialObjectMetadata rows when kubectl asks for one', async () => {
+    const r = await call('GET', '/api/v1/namespaces/default/pods?limit=500', { accept: TABLE });
+    expect(r.json.kind).toBe('Table');
+    expect(r.json.metadata.resourceVersion).toBe(String(reg.rev));
+    expect(r.json.rows.map((x: { cells: unknown[] }) => x.cells)).toEqual([
+      ['a', '0/1', 'Pending', '0', '5m', '<none>', '<none>', '<none>', '<none>'],
+      ['b', '0/1', 'Pending', '0', '26h', '<none>', '<none>', '<none>', '<none>'],
+    ]);
+    expect(r.json.rows[0].object).toMatchObject({ kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1', metadata: { name: 'a', namespace: 'default' } });
+  });
+
+  it('-A lists every namespace; includeObject=Object puts the whole pod in the row', async () => {
+    const r = await call('GET', '/api/v1/pods?includeObject=Object', { accept: TABLE });
+    expect(r.json.rows.map((x: { object: KubeObject }) => `${x.object.metadata.namespace}/${x.object.metadata.name}`)).toEqual(['default/a', 'default/b', 'kube-system/c']);
+    expect(r.json.rows[2].object.spec.containers[0].image).toBe('nginx');
+  });
+
+  it('plain JSON for -o json/yaml/name: a PodList', async () => {
+    const r = await call('GET', '/api/v1/namespaces/default/pods', { accept: 'application/json' });
+    expect(r.json.kind).toBe('PodList');
+    expect(r.json.apiVersion).toBe('v1');
+    expect(r.json.items.map((p: KubeObject) => p.metadata.name)).toEqual(['a', 'b']);
+  });
+
+  it('label and field selectors, limit and continue', async () => {
+    const sel = await call('GET', '/api/v1/namespaces/default/pods?labelSelector=tier%3Dfront', { accept: 'application/json' });
+    expect(sel.json.items.map((p: KubeObject) => p.metadata.name)).toEqual(['b']);
+    const fs = await call('GET', '/api/v1/pods?fieldSelector=metadata.namespace%3Dkube-system', { accept: 'application/json' });
+    expect(fs.json.items.map((p: KubeObject) => p.metadata.name)).toEqual(['c']);
+    const page1 = await call('GET', '/api/v1/pods?limit=2', { accept: 'application/json' });
+    expect(page1.json.items).toHaveLength(2);
+    expect(page1.json.metadata.continue).toBe('2');
+    const page2 = await call('GET', `/api/v1/pods?limit=2&continue=${page1.json.metadata.continue}`, { accept: 'application/json' });
+    expect(page2.json.items.map((p: KubeObject) => p.metadata.name)).toEqual(['c']);
+  });
+
+  it('get one object: typed JSON, or a one-row Table', async () => {
+    const r = await call('GET', '/api/v1/namespaces/default/pods/a');
+    expect(r.json).toMatchObject({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'a' } });
+    const t = await call('GET', '/api/v1/namespaces/default/pods/a', { accept: TABLE });
+    expect(t.json.rows[0].cells[0]).toBe('a');
+  });
+
+  it('NotFound as metav1.Status with kubectl\'s text', async () => {
+    const r = await call('GET', '/api/v1/namespaces/default/pods/nope');
+    expect(r.status).toBe(404);
+    expect(r.json).toEqual({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'pods "nope" not found', reason: 'NotFound', details: { name: 'nope', kind: 'pods' }, code: 404 });
+    const d = await call('GET', '/apis/apps/v1/namespaces/default/deployments/web');
+    expect(d.json.message).toBe('deployments.apps "web" not found');
+  });
+});
+
+describe('create, update, patch', () => {
+  const podBody = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'web' }, spec: { containers: [{ name: 'web', image: 'nginx' }] } };
+
+  it('creates in the URL namespace and answers 201', async () => {
+    const r = await call('POST', '/api/v1/namespaces/default/pods?fieldManager=kubectl-client-side-apply&fieldValidation=Strict', { body: podBody });
+    expect(r.status).toBe(201);
+    expect(r.json.metadata).toMatchObject({ name: 'web', namespace: 'default' });
+    expect(reg.objects.has('/pods/default/web')).toBe(true);
+  });
+
+  it('AlreadyExists on a second create', async () => {
+    await call('POST', '/api/v1/namespaces/default/pods', { body: podBody });
+    const r = await call('POST', '/api/v1/namespaces/default/pods', { body: podBody });
+    expect(r.status).toBe(409);
+    expect(r.json).toMatchObject({ reason: 'AlreadyExists', message: 'pods "web" already exists' });
+  });
+
+  it('Strict: unknown fields are a 400 naming each, and nothing is stored', async () => {
+    const body = { ...podBody, spec: { foo: 1, containers: [{ name: 'web', image: 'nginx', bogus: true }] } };
+    const r = await call('POST', '/api/v1/namespaces/default/pods?fieldValidation=Strict', { body });
+    expect(r.status).toBe(400);
+    expect(r.json.message).toBe('Pod in version "v1" cannot be handled as a Pod: strict decoding error: unknown field "spec.foo", unknown field "spec.containers[0].bogus"');
+    expect(reg.objects.size).toBe(0);
+  });
+
+  it('Warn (the default): unknown fields are dropped with a Warning header', async () => {
+    const body = { ...podBody, spec: { foo: 1, containers: [{ name: 'web', image: 'nginx' }] } };
+    const r = await call('POST', '/api/v1/namespaces/default/pods', { body });
+    expect(r.status).toBe(201);
+    expect(r.headers.get('warning')).toBe('299 - "unknown field \\"spec.foo\\""');
+    expect((reg.objects.get('/pods/default/web') as any).spec.foo).toBeUndefined(); // eslint-disable-line @typescript-eslint/no-explicit-any
+  });
+
+  it('a wrong type fails with the Go decoder\'s message', async () => {
+    const body = { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'd' }, spec: { replicas: 'three', selector: {}, template: { spec: { containers: [{ name: 'c', image: 5 }] } } } };
+    const r = await call('POST', '/apis/apps/v1/namespaces/default/deployments', { body });
+    expect(r.status).toBe(400);
+    expect(r.json.message).toBe('Deployment in version "v1" cannot be handled as a Deployment: json: cannot unmarshal string into Go struct field DeploymentSpec.spec.replicas of type int32');
+  });
+
+  it('Invalid (422) from the registry keeps its causes; dryRun stores nothing', async () => {
+    const r = await call('POST', '/api/v1/namespaces/default/pods', { body: { ...podBody, spec: { containers: [{ name: 'web' }] } } });
+    expect(r.status).toBe(422);
+    expect(r.json.details.causes).toEqual([{ reason: 'FieldValueRequired', message: 'Required value', field: 'spec.containers[0].image' }]);
+    const dry = await call('POST', '/api/v1/namespaces/default/pods?dryRun=All', { body: podBody });
+    expect(dry.status).toBe(201);
+    expect(reg.objects.size).toBe(0);
+  });
+
+  it('a namespace in the body must match the URL', async () => {
+    const r = await call('POST', '/api/v1/namespaces/default/pods', { body: { ...podBody, metadata: { name: 'web', namespace: 'other' } } });
+    expect(r.json.message).toBe('the namespace of the provided object does not match the namespace sent on the request');
+  });
+
+  it('decodes the protobuf body of `kubectl create deployment`', async () => {
+    const body = new Uint8Array(Buffer.from(readFileSync(new URL('./testdata/kubectl-1.32-create-deployments.b64', import.meta.url), 'utf8'), 'base64'));
+    const r = await call('POST', '/apis/apps/v1/namespaces/default/deployments?fieldManager=kubectl-create&fieldValidation=Strict', { body, type: 'application/vnd.kubernetes.protobuf' });
+    expect(r.status).toBe(201);
+    expect(r.json).toMatchObject({ kind: 'Deployment', metadata: { name: 'pbweb', namespace: 'default' }, spec: { replicas: 3 } });
+  });
+
+  it('update: the URL name must match; a stale resourceVersion is a Conflict', async () => {
+    reg.seed(pod('a'));
+    const cur = (await call('GET', '/api/v1/namespaces/default/pods/a')).json;
+    const wrong = await call('PUT', '/api/v1/namespaces/default/pods/a', { body: { ...cur, metadata: { ...cur.metadata, name: 'b' } } });
+    expect(wrong.json.message).toBe('the name of the object (b) does not match the name on the URL (a)');
+    const ok = await call('PUT', '/api/v1/namespaces/default/pods/a', { body: { ...cur, metadata: { ...cur.metadata, labels: { x: 'y' } } } });
+    expect(ok.status).toBe(200);
+    const stale = await call('PUT', '/api/v1/namespaces/default/pods/a', { body: cur });
+    expect(stale.status).toBe(409);
+    expect(stale.json.message).toBe('Operation cannot be fulfilled on pods "a": the object has been modified; please apply your changes to the latest version and try again');
+  });
+
+  it('strategic merge patch as kubectl apply sends it', async () => {
+    reg.seed(pod('a'));
+    const patch = { metadata: { labels: { tier: 'front' } }, spec: { '$setElementOrder/containers': [{ name: 'web' }], containers: [{ name: 'web', image: 'nginx:1.26' }] } };
+    const r = await call('PATCH', '/api/v1/namespaces/default/pods/a?fieldManager=kubectl-client-side-apply&fieldValidation=Strict', { body: patch, type: 'application/strategic-merge-patch+json' });
+    expect(r.status).toBe(200);
+    expect(r.json.spec.containers).toEqual([{ name: 'web', image: 'nginx:1.26' }]);
+    expect(r.json.metadata.labels).toEqual({ app: 'a', tier: 'front' });
+  });
+
+  it('patch: strict unknown fields, unsupported content type', async () => {
+    reg.seed(pod('a'));
+    const bad = await call('PATCH', '/api/v1/namespaces/default/pods/a?fieldValidation=Strict', { body: { spec: { nope: 1 } }, type: 'application/merge-patch+json' });
+    expect(bad.json.message).toBe('Pod in version "v1" cannot be handled as a Pod: strict decoding error: unknown field "spec.nope"');
+    const t = await call('PATCH', '/api/v1/namespaces/default/pods/a', { body: {}, type: 'text/plain' });
+    expect(t.status).toBe(415);
+  });
+
+  it('server-side apply creates a missing object', async () => {
+    const r = await call('PATCH', '/api/v1/namespaces/default/pods/web?fieldManager=kubectl&fieldValidation=Strict&force=false', { body: podBody, type: 'application/apply-patch+yaml' });
+    expect(r.status).toBe(201);
+    expect(reg.objects.has('/pods/default/web')).toBe(true);
+  });
+
+  it('status subresource writes status only', async () => {
+    reg.seed(pod('a'));
+    const r = await call('PATCH', '/api/v1/namespaces/default/pods/a/status', { body: { status: { phase: 'Running' }, spec: { nodeName: 'x' } }, type: 'application/merge-patch+json' });
+    expect(r.json.status.phase).toBe('Running');
+    expect(r.json.spec.nodeName).toBeUndefined();
+  });
+});
+
+describe('subresources', () => {
+  const deploy = { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'web', namespace: 'default' }, spec: { replicas: 1, selector: { matchLabels: { app: 'web' } }, template: { spec: { containers: [{ name: 'c', image: 'nginx' }] } } }, status: { replicas: 1 } } as KubeObject;
+
+  it('scale: get and merge-patch an autoscaling/v1 Scale', async () => {
+    reg.seed(deploy);
+    const g = await call('GET', '/apis/apps/v1/namespaces/default/deployments/web/scale');
+    expect(g.json).toMatchObject({ kind: 'Scale', apiVersion: 'autoscaling/v1', metadata: { name: 'web', namespace: 'default' }, spec: { replicas: 1 }, status: { replicas: 1, selector: 'app=web' } });
+    const p = await call('PATCH', '/apis/apps/v1/namespaces/default/deployments/web/scale', { body: { spec: { replicas: 3 } }, type: 'application/merge-patch+json' });
+    expect(p.json.spec.replicas).toBe(3);
+    expect((reg.objects.get('apps/deployments/default/web') as any).spec.replicas).toBe(3); // eslint-disable-line @typescript-eslint/no-explicit-any
+    const neg = await call('PATCH', '/apis/apps/v1/namespaces/default/deployments/web/scale', { body: { spec: { replicas: -1 } }, type: 'application/merge-patch+json' });
+    expect(neg.status).toBe(422);
+    expect(neg.json.message).toBe('Scale.autoscaling "web" is invalid: spec.replicas: Invalid value: -1: must be greater than or equal to 0');
+  });
+
+  it('binding sets the node once; a second binding conflicts', async () => {
+    reg.seed(pod('a'));
+    const b = { apiVersion: 'v1', kind: 'Binding', metadata: { name: 'a' }, target: { kind: 'Node', name: 'node-1' } };
+    const r = await call('POST', '/api/v1/namespaces/default/pods/a/binding', { body: b });
+    expect(r.status).toBe(201);
+    expect(r.json).toEqual({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', code: 201 });
+    expect((reg.objects.get('/pods/default/a') as any).spec.nodeName).toBe('node-1'); // eslint-disable-line @typescript-eslint/no-explicit-any
+    expect((await call('POST', '/api/v1/namespaces/default/pods/a/binding', { body: b })).status).toBe(409);
+  });
+
+  it('eviction deletes gracefully', async () => {
+    reg.seed(pod('a', { spec: { nodeName: 'node-1', containers: [{ name: 'web', image: 'nginx' }] } }));
+    const r = await call('POST', '/api/v1/namespaces/default/pods/a/eviction', { body: { apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name: 'a', namespace: 'default' } } });
+    expect(r.status).toBe(201);
+    expect((reg.objects.get('/pods/default/a') as any).metadata.deletionTimestamp).toBe('2025-06-01T12:00:00Z'); // eslint-disable-line @typescript-eslint/no-explicit-any
+  });
+
+  it('log: proxies to the kubelet with the container and options', async () => {
+    const seen: string[] = [];
+    const kubelet = createServer((req, res) => {
+      seen.push(req.url!);
+      if (req.url!.includes('/side')) {
+        res.writeHead(400);
+        res.end('container "side" in pod "a" is waiting to start: ContainerCreating');
+        return;
+      }
+      res.end('hello\nworld\n');
+    });
+    await new Promise<void>((r) => kubelet.listen(0, '127.0.0.1', r));
+    kubeletPort = (kubelet.address() as AddressInfo).port;
+    try {
+      reg.seed(pod('a', { spec: { nodeName: 'node-1', containers: [{ name: 'web', image: 'nginx' }, { name: 'side', image: 'busybox' }] } }));
+      const r = await call('GET', '/api/v1/namespaces/default/pods/a/log?container=web&tailLines=5&timestamps=true');
+      expect(r.text).toBe('hello\nworld\n');
+      expect(seen).toEqual(['/containerLogs/default/a/web?timestamps=true&tailLines=5']);
+      const waiting = await call('GET', '/api/v1/namespaces/default/pods/a/log?container=side');
+      expect(waiting.status).toBe(400);
+      expect(waiting.json).toMatchObject({ reason: 'BadRequest', message: 'container "side" in pod "a" is waiting to start: ContainerCreating' });
+      const none = await call('GET', '/api/v1/namespaces/default/pods/a/log');
+      expect(none.json.message).toBe('a container name must be specified for pod a, choose one of: [web side]');
+    } finally {
+      kubelet.closeAllConnections();
+      await new Promise((r) => kubelet.close(r));
+    }
+  });
+});
+
+describe('delete and watch', () => {
+  it('delete returns the object; a bound pod is deleted gracefully; force removes it', async () => {
+    reg.seed(pod('a'), pod('b', { spec: { nodeName: 'n', containers: [{ name: 'web', image: 'nginx' }] } }));
+    const a = await call('DELETE', '/api/v1/namespaces/default/pods/a', { body: { propagationPolicy: 'Background' } });
+    expect(a.status).toBe(200);
+    expect(a.json.metadata.name).toBe('a');
+    expect(reg.objects.has('/pods/default/a')).toBe(false);
+    const b = await call('DELETE', '/api/v1/namespaces/default/pods/b');
+    expect(b.json.metadata.deletionTimestamp).toBe('2025-06-01T12:00:00Z');
+    expect(reg.objects.has('/pods/default/b')).toBe(true);
+    await call('DELETE', '/api/v1/namespaces/default/pods/b?gracePeriodSeconds=0');
+    expect(reg.objects.has('/pods/default/b')).toBe(false);
+  });
+
+  it('watch: initial ADDED for rv=0, then changes, as Table rows; stops when the client leaves', async () => {
+    reg.seed(pod('a'));
+    const ctrl = new AbortController();
+    const res = await fetch(`${base}/api/v1/namespaces/default/pods?fieldSelector=metadata.name%3Da&resourceVersion=0&watch=true`, { headers: { accept: TABLE }, signal: ctrl.signal });
+    expect(res.headers.get('content-type')).toBe('application/json');
+    const reader = res.body!.getReader();
+    const lines: string[] = [];
+    let buf = '';
+    const next = async () => {
+      while (!buf.includes('\n')) {
+        const { value } = await reader.read();
+        buf += Buffer.from(value!).toString();
+      }
+      const i = buf.indexOf('\n');
+      lines.push(buf.slice(0, i));
+      buf = buf.slice(i + 1);
+      return JSON.parse(lines[lines.length - 1]!);
+    };
+    const first = await next();
+    expect(first.type).toBe('ADDED');
+    expect(first.object.kind).toBe('Table');
+    expect(first.object.columnDefinitions).toHaveLength(9);
+    expect(first.object.rows[0].cells.slice(0, 3)).toEqual(['a', '0/1', 'Pending']);
+    await call('PATCH', '/api/v1/namespaces/default/pods/a/status', { body: { status: { phase: 'Running' } }, type: 'application/merge-patch+json' });
+    const second = await next();
+    expect(second.type).toBe('MODIFIED');
+    expect(second.object.columnDefinitions).toEqual([]);
+    expect(second.object.rows[0].cells[2]).toBe('Running');
+    ctrl.abort();
+    await expect.poll(() => reg.subscribers.size).toBe(0);
+  });
+
+  it('watch with plain JSON carries whole objects; timeoutSeconds ends it', async () => {
+    reg.seed(pod('a'));
+    const r = await call('GET', '/api/v1/namespaces/default/pods?watch=1&timeoutSeconds=1');
+    const events = r.text.trim().split('\n').map((l) => JSON.parse(l));
+    expect(events).toHaveLength(1);
+    expect(events[0]).toMatchObject({ type: 'ADDED', object: { kind: 'Pod', apiVersion: 'v1', metadata: { name: 'a' } } });
+  });
+});

@@ -1,0 +1,121 @@
+// The REST handler kubectl talks to: discovery, /version, OpenAPI v3, and
+// every verb on every served resource (upstream: the apiserver's
+// endpoints/installer + handlers). Mounted by server.ts on the secure port.
+
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { StatusError } from '@kubelab/api';
+import type { Registry } from '../registry/interface.js';
+import { DEFAULT_MAX_BODY_BYTES } from './body.js';
+import { apiGroup, groupList, legacyVersions, resourceList } from './discovery.js';
+import type { HandlerEnv, KubeletAddress, VersionInfo } from './env.js';
+import { openapiDocument, openapiRoot } from './openapi/build.js';
+import { parseRequestInfo, type ResourceRequest } from './requestinfo.js';
+import { serveResourceVerb } from './resource.js';
+import { writeJson, writeStatus } from './respond.js';
+import { kubeletAddressFromRegistry, serveSubresource } from './subresources.js';
+
+export type { KubeletAddress, VersionInfo } from './env.js';
+export { parseRequestInfo, type RequestInfo, type ResourceRequest } from './requestinfo.js';
+export { decodeProtobuf } from './protobuf.js';
+
+export interface RestHandlerDeps {
+  registry: Registry;
+  /** How to reach a node's kubelet for pods/log; default: the Node's InternalIP and kubeletEndpoint port. */
+  kubeletAddress?: (nodeName: string) => Promise<KubeletAddress>;
+  /** Clock for the AGE columns of Tables. */
+  now?: () => Date;
+  /** Overrides of /version; minor must stay "32" for the kubectl dispatcher to run kubectl 1.32. */
+  version?: Partial<VersionInfo>;
+  /** Largest request body accepted (default 3 MiB, as upstream). */
+  maxBodyBytes?: number;
+  /** Called with every request that failed with a 5xx, for logging. */
+  onInternalError?: (err: unknown, req: IncomingMessage) => void;
+  /** The component logger; 5xx errors are logged through it when onInternalError is not given. */
+  logger?: { error(msg: string, fields?: Record<string, unknown>): void };
+}
+
+export const DEFAULT_VERSION: VersionInfo = {
+  major: '1',
+  minor: '32',
+  gitVersion: 'v1.32.4-kubelab',
+  gitCommit: '0000000000000000000000000000000000000000',
+  gitTreeState: 'clean',
+  buildDate: '2025-01-01T00:00:00Z',
+  goVersion: `node${process.versions.node}`,
+  compiler: 'tsc',
+  platform: `${process.platform}/${process.arch === 'x64' ? 'amd64' : process.arch}`,
+};
+
+const pageNotFound = (res: ServerResponse) => {
+  res.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8' });
+  res.end('404 page not found\n');
+};
+
+function notFoundStatus(): StatusError {
+  return new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'the server could not find the requested resource', reason: 'NotFound', details: {}, code: 404 });
+}
+
+export function createRestHandler(deps: RestHandlerDeps): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
+  const env: HandlerEnv = {
+    registry: deps.registry,
+    now: deps.now ?? (() => new Date()),
+    maxBodyBytes: deps.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
+    version: { ...DEFAULT_VERSION, ...deps.version },
+    kubeletAddress: deps.kubeletAddress ?? kubeletAddressFromRegistry(deps.registry),
+  };
+
+  return async (req, res) => {
+    try {
+      const url = new URL(req.url ?? '/', 'http://kubelab.invalid');
+      const info = parseRequestInfo(req.method ?? 'GET', url);
+      const isGet = req.method === 'GET';
+      switch (info.kind) {
+        case 'version':
+          return writeJson(res, 200, env.version);
+        case 'legacyVersions':
+          return writeJson(res, 200, legacyVersions());
+        case 'groupList':
+          return writeJson(res, 200, groupList());
+        case 'group': {
+          const g = apiGroup(info.group);
+          return g && isGet ? writeJson(res, 200, g) : pageNotFound(res);
+        }
+        case 'resourceList': {
+          const l = resourceList(info.group, info.version);
+          return l && isGet ? writeJson(res, 200, l) : pageNotFound(res);
+        }
+        case 'openapiV3Root':
+          return writeJson(res, 200, openapiRoot());
+        case 'openapiV3': {
+          const d = openapiDocument(info.key);
+          if (!d) return pageNotFound(res);
+          return writeJson(res, 200, d.body, { ETag: `"${d.hash}"`, 'Cache-Control': 'no-cache' });
+        }
+        case 'notFound':
+          return pageNotFound(res);
+        case 'resource':
+          return await serveResource(env, info, req, res, url.searchParams);
+      }
+    } catch (e) {
+      const status = writeStatus(res, e);
+      if (status.code >= 500) {
+        if (deps.onInternalError) deps.onInternalError(e, req);
+        else deps.logger?.error('REST request failed', { method: req.method, url: req.url, err: e instanceof Error ? e.message : String(e) });
+      }
+    }
+  };
+}
+
+async function serveResource(env: HandlerEnv, r: ResourceRequest, req: IncomingMessage, res: ServerResponse, q: URLSearchParams): Promise<void> {
+  const store = env.registry.store(r.group, r.version, r.resource);
+  if (!store) throw notFoundStatus();
+  const info = store.info;
+  // Namespaced resources need a namespace except to list/watch across all of them.
+  if (!info.namespaced && r.namespace !== undefined) throw notFoundStatus();
+  if (info.namespaced && r.namespace === undefined && r.verb !== 'list' && r.verb !== 'watch') throw notFoundStatus();
+  if (r.subresource) {
+    if (await serveSubresource(env, store, r, req, res, q)) return;
+    if ((r.subresource !== 'status' && r.subresource !== 'finalize') || !info.subresources.includes(r.subresource)) throw notFoundStatus();
+  }
+  await serveResourceVerb(env, store, r, req, res, q);
+}

@@ -1,0 +1,94 @@
+// What a REST path asks for (upstream: apiserver/pkg/endpoints/request.
+// RequestInfoFactory): discovery, or a resource request with its group,
+// version, namespace, resource, name, subresource and verb.
+
+export type Verb = 'get' | 'list' | 'watch' | 'create' | 'update' | 'patch' | 'delete' | 'deletecollection';
+
+export interface ResourceRequest {
+  kind: 'resource';
+  group: string;
+  version: string;
+  namespace?: string;
+  resource: string;
+  name?: string;
+  subresource?: string;
+  verb: Verb;
+}
+
+export type RequestInfo =
+  | ResourceRequest
+  | { kind: 'version' }
+  | { kind: 'legacyVersions' }
+  | { kind: 'groupList' }
+  | { kind: 'group'; group: string }
+  | { kind: 'resourceList'; group: string; version: string }
+  | { kind: 'openapiV3Root' }
+  | { kind: 'openapiV3'; key: string }
+  | { kind: 'notFound' };
+
+function isTrue(v: string | null): boolean {
+  return v === 'true' || v === '1';
+}
+
+/** Parses method + URL into a RequestInfo. */
+export function parseRequestInfo(method: string, url: URL): RequestInfo {
+  const parts = url.pathname.split('/').filter(Boolean).map(decodeURIComponent);
+  if (parts.length === 1 && parts[0] === 'version') return { kind: 'version' };
+  if (parts[0] === 'openapi' && parts[1] === 'v3') {
+    return parts.length === 2 ? { kind: 'openapiV3Root' } : { kind: 'openapiV3', key: parts.slice(2).join('/') };
+  }
+  let group: string;
+  let version: string;
+  let rest: string[];
+  if (parts[0] === 'api') {
+    if (parts.length === 1) return { kind: 'legacyVersions' };
+    group = '';
+    version = parts[1]!;
+    rest = parts.slice(2);
+  } else if (parts[0] === 'apis') {
+    if (parts.length === 1) return { kind: 'groupList' };
+    if (parts.length === 2) return { kind: 'group', group: parts[1]! };
+    group = parts[1]!;
+    version = parts[2]!;
+    rest = parts.slice(3);
+  } else {
+    return { kind: 'notFound' };
+  }
+  if (rest.length === 0) return { kind: 'resourceList', group, version };
+
+  let namespace: string | undefined;
+  // namespaces/<ns>/<resource>/... — but namespaces/<name>[/status|finalize] is the namespace itself.
+  if (rest[0] === 'namespaces' && rest.length >= 3 && !(rest.length === 3 && (rest[2] === 'status' || rest[2] === 'finalize'))) {
+    namespace = rest[1];
+    rest = rest.slice(2);
+  }
+  const [resource, name, subresource, ...extra] = rest;
+  if (!resource || extra.length > 0) return { kind: 'notFound' };
+
+  const watch = isTrue(url.searchParams.get('watch'));
+  let verb: Verb;
+  switch (method) {
+    case 'GET':
+      verb = name ? 'get' : watch ? 'watch' : 'list';
+      break;
+    case 'POST':
+      verb = 'create';
+      break;
+    case 'PUT':
+      verb = 'update';
+      break;
+    case 'PATCH':
+      verb = 'patch';
+      break;
+    case 'DELETE':
+      verb = name ? 'delete' : 'deletecollection';
+      break;
+    default:
+      verb = 'get';
+  }
+  const info: ResourceRequest = { kind: 'resource', group, version, resource, verb };
+  if (namespace !== undefined) info.namespace = namespace;
+  if (name !== undefined) info.name = name;
+  if (subresource !== undefined) info.subresource = subresource;
+  return info;
+}

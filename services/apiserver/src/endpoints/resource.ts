@@ -1,0 +1,247 @@
+// The verbs on a resource: get, list, watch, create, update, patch, delete,
+// deletecollection (upstream: apiserver/pkg/endpoints/handlers). Storage,
+// admission and validation sit behind the Registry; this layer decodes,
+// negotiates the response shape and speaks HTTP.
+
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import {
+  apiVersionOf,
+  badRequest,
+  isNotFound,
+  isPatchType,
+  methodNotAllowed,
+  toStatus,
+  unsupportedMediaType,
+  type DeleteOptions,
+  type KubeList,
+  type KubeObject,
+  type ResourceInfo,
+} from '@kubelab/api';
+import type { ResourceStore } from '../registry/interface.js';
+import { printTable } from '../printers/index.js';
+import { rawText } from '../cache/raw.js';
+import { decodeBody, mediaType, parseJson, readBody } from './body.js';
+import { boolParam, intParam, requestContext } from './context.js';
+import { checkPatchFields, decodeObject, parseFieldValidation } from './decode.js';
+import { parseIncludeObject, responseShape, type ResponseShape } from './negotiate.js';
+import type { ResourceRequest } from './requestinfo.js';
+import { warningHeaders, writeJson } from './respond.js';
+import type { HandlerEnv } from './env.js';
+
+/** An object as it goes out: typed, and shaped as the client asked. */
+export function shapeObject(env: HandlerEnv, info: ResourceInfo, obj: KubeObject, req: IncomingMessage, q: URLSearchParams): unknown {
+  const typed = withType(info, obj);
+  const shape = responseShape(req.headers.accept);
+  if (shape === 'table') {
+    return printTable(info.kind, [typed], { now: env.now(), includeObject: parseIncludeObject(q.get('includeObject')), resourceVersion: obj.metadata.resourceVersion ?? '' });
+  }
+  if (shape === 'partialMetadata') return { kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1', metadata: obj.metadata };
+  return typed;
+}
+
+export function withType(info: Pick<ResourceInfo, 'group' | 'version' | 'kind'>, obj: KubeObject): KubeObject {
+  if (obj.kind && obj.apiVersion) return obj;
+  return { apiVersion: apiVersionOf(info), kind: info.kind, ...obj };
+}
+
+function listResponse(env: HandlerEnv, info: ResourceInfo, list: KubeList, shape: ResponseShape, q: URLSearchParams): unknown {
+  if (shape === 'table') {
+    const opts: Parameters<typeof printTable>[2] = { now: env.now(), includeObject: parseIncludeObject(q.get('includeObject')), resourceVersion: list.metadata.resourceVersion ?? '' };
+    if (list.metadata.continue) opts.continue = list.metadata.continue;
+    if (list.metadata.remainingItemCount !== undefined) opts.remainingItemCount = list.metadata.remainingItemCount;
+    return printTable(info.kind, list.items, opts);
+  }
+  if (shape === 'partialMetadata') {
+    return {
+      kind: 'PartialObjectMetadataList',
+      apiVersion: 'meta.k8s.io/v1',
+      metadata: list.metadata,
+      items: list.items.map((o) => ({ kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1', metadata: o.metadata })),
+    };
+  }
+  // Items go out as the JSON they were stored as, without re-serializing (a 5,000-pod list stays cheap).
+  const head = JSON.stringify({ kind: info.listKind, apiVersion: apiVersionOf(info), metadata: list.metadata });
+  return `${head.slice(0, -1)},"items":[${list.items.map((o) => rawText(o)).join(',')}]}`;
+}
+
+/** Sets the namespace from the URL; a different one in the body is a 400 as upstream. */
+function placeInNamespace(info: ResourceInfo, obj: KubeObject, namespace: string | undefined): void {
+  if (!info.namespaced) {
+    delete obj.metadata.namespace;
+    return;
+  }
+  if (obj.metadata.namespace && obj.metadata.namespace !== namespace) {
+    throw badRequest('the namespace of the provided object does not match the namespace sent on the request');
+  }
+  obj.metadata.namespace = namespace;
+}
+
+function checkKind(info: ResourceInfo, obj: KubeObject, schemaKind = info.kind): void {
+  if (obj.kind && obj.kind !== schemaKind) {
+    throw badRequest(`${obj.kind} in version "${info.version}" cannot be handled as a ${schemaKind}: the kind in the body is ${obj.kind}, expected ${schemaKind}`);
+  }
+}
+
+export async function decodeWriteBody(env: HandlerEnv, req: IncomingMessage, q: URLSearchParams, info: ResourceInfo, schemaKind = info.kind) {
+  const raw = decodeBody(req, await readBody(req, env.maxBodyBytes));
+  const decoded = decodeObject({ kind: schemaKind, version: schemaKind === info.kind ? info.version : 'v1' }, raw, parseFieldValidation(q.get('fieldValidation')), schemaKind);
+  checkKind(info, decoded.object, schemaKind);
+  return decoded;
+}
+
+function deleteOptions(q: URLSearchParams, body: unknown): DeleteOptions {
+  const opts: DeleteOptions = body && typeof body === 'object' && !Array.isArray(body) ? { ...(body as DeleteOptions) } : {};
+  const grace = intParam(q, 'gracePeriodSeconds');
+  if (grace !== undefined) opts.gracePeriodSeconds = grace;
+  const pp = q.get('propagationPolicy');
+  if (pp) {
+    if (pp !== 'Orphan' && pp !== 'Background' && pp !== 'Foreground') throw badRequest(`propagationPolicy: Unsupported value: "${pp}": supported values: "Foreground", "Background", "Orphan"`);
+    opts.propagationPolicy = pp;
+  }
+  if (q.getAll('dryRun').length) opts.dryRun = q.getAll('dryRun');
+  return opts;
+}
+
+export async function serveResourceVerb(env: HandlerEnv, store: ResourceStore, r: ResourceRequest, req: IncomingMessage, res: ServerResponse, q: URLSearchParams): Promise<void> {
+  const info = store.info;
+  const ns = info.namespaced ? r.namespace : undefined;
+  const shape = responseShape(req.headers.accept);
+  switch (r.verb) {
+    case 'get': {
+      const opts: { resourceVersion?: string } = {};
+      const rv = q.get('resourceVersion');
+      if (rv) opts.resourceVersion = rv;
+      const obj = await store.get(ns, r.name!, opts);
+      return writeJson(res, 200, shapeObject(env, info, obj, req, q));
+    }
+    case 'list': {
+      const opts: Parameters<ResourceStore['list']>[0] = {};
+      if (ns !== undefined) opts.namespace = ns;
+      for (const k of ['labelSelector', 'fieldSelector', 'resourceVersion', 'continue'] as const) {
+        const v = q.get(k);
+        if (v) opts[k] = v;
+      }
+      const limit = intParam(q, 'limit');
+      if (limit !== undefined && limit > 0) opts.limit = limit;
+      const list = await store.list(opts);
+      return writeJson(res, 200, listResponse(env, info, list, shape, q));
+    }
+    case 'watch':
+      return serveWatch(env, store, r, req, res, q);
+    case 'create': {
+      const ctx = requestContext(req, q);
+      const { object, warnings } = await decodeWriteBody(env, req, q, info);
+      placeInNamespace(info, object, ns);
+      const created = await store.create(ns, object, ctx);
+      return writeJson(res, 201, shapeObject(env, info, created, req, q), warningHeaders(warnings));
+    }
+    case 'update': {
+      const ctx = requestContext(req, q);
+      const { object, warnings } = await decodeWriteBody(env, req, q, info);
+      placeInNamespace(info, object, ns);
+      if (!object.metadata.name) object.metadata.name = r.name;
+      if (object.metadata.name !== r.name) throw badRequest(`the name of the object (${object.metadata.name}) does not match the name on the URL (${r.name})`);
+      const sub = r.subresource === 'status' || r.subresource === 'finalize' ? r.subresource : undefined;
+      const updated = await store.update(ns, r.name!, object, ctx, sub);
+      return writeJson(res, 200, shapeObject(env, info, updated, req, q), warningHeaders(warnings));
+    }
+    case 'patch': {
+      const ctx = requestContext(req, q);
+      const type = mediaType(req);
+      if (!isPatchType(type)) throw unsupportedMediaType(type);
+      const patch = parseJson(await readBody(req, env.maxBodyBytes));
+      const validation = parseFieldValidation(q.get('fieldValidation'));
+      const warnings = type === 'application/json-patch+json' ? [] : checkPatchFields(info, patch, validation);
+      const sub = r.subresource === 'status' ? 'status' : undefined;
+      try {
+        const patched = await store.patch(ns, r.name!, type, patch, ctx, sub);
+        return writeJson(res, 200, shapeObject(env, info, patched, req, q), warningHeaders(warnings));
+      } catch (e) {
+        // Server-side apply creates what does not exist yet.
+        if (type !== 'application/apply-patch+yaml' || sub || !isNotFound(e)) throw e;
+        const { object } = decodeObject(info, patch, validation);
+        placeInNamespace(info, object, ns);
+        object.metadata.name ??= r.name;
+        const created = await store.create(ns, object, ctx);
+        return writeJson(res, 201, shapeObject(env, info, created, req, q), warningHeaders(warnings));
+      }
+    }
+    case 'delete': {
+      const ctx = requestContext(req, q);
+      const body = await readBody(req, env.maxBodyBytes);
+      const opts = deleteOptions(q, body.length ? parseJson(body) : undefined);
+      const result = await store.delete(ns, r.name!, opts, ctx);
+      return writeJson(res, 200, shapeObject(env, info, result.object, req, q));
+    }
+    case 'deletecollection': {
+      if (!info.verbs.includes('deletecollection')) throw methodNotAllowed(`the server does not allow this method on the requested resource`);
+      const ctx = requestContext(req, q);
+      const body = await readBody(req, env.maxBodyBytes);
+      const opts = deleteOptions(q, body.length ? parseJson(body) : undefined);
+      const listOpts: Parameters<ResourceStore['list']>[0] = {};
+      if (ns !== undefined) listOpts.namespace = ns;
+      const ls = q.get('labelSelector');
+      const fs = q.get('fieldSelector');
+      if (ls) listOpts.labelSelector = ls;
+      if (fs) listOpts.fieldSelector = fs;
+      const list = await store.list(listOpts);
+      const deleted: KubeObject[] = [];
+      for (const item of list.items) {
+        try {
+          deleted.push((await store.delete(item.metadata.namespace, item.metadata.name!, opts, ctx)).object);
+        } catch (e) {
+          if (!isNotFound(e)) throw e;
+        }
+      }
+      return writeJson(res, 200, { kind: info.listKind, apiVersion: apiVersionOf(info), metadata: list.metadata, items: deleted });
+    }
+  }
+}
+
+/** A watch: chunked JSON lines, one event each, until the client leaves or timeoutSeconds pass. */
+async function serveWatch(env: HandlerEnv, store: ResourceStore, r: ResourceRequest, req: IncomingMessage, res: ServerResponse, q: URLSearchParams): Promise<void> {
+  const info = store.info;
+  const opts: Parameters<ResourceStore['watch']>[0] = {};
+  if (info.namespaced && r.namespace !== undefined) opts.namespace = r.namespace;
+  for (const k of ['labelSelector', 'fieldSelector', 'resourceVersion'] as const) {
+    const v = q.get(k);
+    if (v !== null) opts[k] = v;
+  }
+  if (boolParam(q, 'allowWatchBookmarks')) opts.allowWatchBookmarks = true;
+  const timeout = intParam(q, 'timeoutSeconds');
+  if (timeout) opts.timeoutSeconds = timeout;
+  const shape = responseShape(req.headers.accept);
+  const include = parseIncludeObject(q.get('includeObject'));
+
+  const watch = store.watch(opts);
+  res.writeHead(200, { 'Content-Type': 'application/json', 'Cache-Control': 'no-cache, private', 'Transfer-Encoding': 'chunked' });
+  res.flushHeaders();
+  // The response's close, not the request's: the latter fires once the body is read.
+  res.on('close', () => watch.stop());
+  const timer = timeout ? setTimeout(() => watch.stop(), timeout * 1000) : undefined;
+  let first = true;
+  try {
+    for await (const ev of watch.events) {
+      if (res.destroyed) break;
+      let object: unknown = ev.object;
+      if (ev.type === 'ERROR' || ev.type === 'BOOKMARK') {
+        if (shape === 'table' && ev.type === 'BOOKMARK') continue;
+      } else if (shape === 'table') {
+        object = printTable(info.kind, [withType(info, ev.object)], { now: env.now(), includeObject: include, noHeaders: !first, resourceVersion: ev.object.metadata.resourceVersion ?? '' });
+        first = false;
+      } else if (shape === 'partialMetadata') {
+        object = { kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1', metadata: ev.object.metadata };
+      } else {
+        object = withType(info, ev.object);
+      }
+      res.write(`${JSON.stringify({ type: ev.type, object })}\n`);
+    }
+  } catch (e) {
+    if (!res.destroyed) res.write(`${JSON.stringify({ type: 'ERROR', object: toStatus(e) })}\n`);
+  } finally {
+    if (timer) clearTimeout(timer);
+    watch.stop();
+    res.end();
+  }
+}
+

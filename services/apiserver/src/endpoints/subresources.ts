@@ -1,0 +1,212 @@
+// Subresources: status (through the store), scale (autoscaling/v1 Scale over
+// deployments and replicasets), binding, eviction (policy/v1 → graceful
+// delete) and log (proxied to the node's kubelet) — upstream's
+// pkg/registry/apps/deployment ScaleREST, pod BindingREST, EvictionREST and
+// LogREST.
+
+import { request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
+import {
+  applyPatch,
+  badRequest,
+  invalid,
+  isConflict,
+  isPatchType,
+  notFound,
+  StatusError,
+  unsupportedMediaType,
+  type KubeObject,
+  type StatusReason,
+} from '@kubelab/api';
+import type { ResourceStore } from '../registry/interface.js';
+import { selectorString } from '../printers/index.js';
+import { mediaType, parseJson, readBody } from './body.js';
+import { requestContext } from './context.js';
+import { checkPatchFields, parseFieldValidation } from './decode.js';
+import type { HandlerEnv } from './env.js';
+import type { ResourceRequest } from './requestinfo.js';
+import { decodeWriteBody } from './resource.js';
+import { writeJson } from './respond.js';
+
+type Obj = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+/** The Scale view of a deployment or replicaset. */
+export function toScale(obj: KubeObject): KubeObject {
+  const o = obj as Obj;
+  const m = obj.metadata;
+  const metadata: Obj = { name: m.name, namespace: m.namespace, uid: m.uid, resourceVersion: m.resourceVersion, creationTimestamp: m.creationTimestamp };
+  return {
+    kind: 'Scale',
+    apiVersion: 'autoscaling/v1',
+    metadata: JSON.parse(JSON.stringify(metadata)) as KubeObject['metadata'],
+    spec: { replicas: o.spec?.replicas ?? 0 },
+    status: { replicas: o.status?.replicas ?? 0, selector: selectorString(o.spec?.selector) },
+  } as KubeObject;
+}
+
+const MAX_SCALE_RETRIES = 5;
+
+/** Writes a new spec.replicas through the store, retrying lost races unless the client pinned a resourceVersion. */
+async function setReplicas(store: ResourceStore, r: ResourceRequest, req: IncomingMessage, q: URLSearchParams, desired: (current: KubeObject) => { replicas: unknown; resourceVersion?: string }): Promise<KubeObject> {
+  const ctx = requestContext(req, q);
+  for (let attempt = 0; ; attempt++) {
+    const current = await store.get(r.namespace, r.name!);
+    const want = desired(current);
+    if (typeof want.replicas !== 'number' || want.replicas < 0) {
+      throw invalid('Scale', 'autoscaling', r.name!, [{ type: 'FieldValueInvalid', field: 'spec.replicas', badValue: want.replicas, detail: 'must be greater than or equal to 0' }]);
+    }
+    const next = JSON.parse(JSON.stringify(current)) as Obj;
+    next.spec = { ...(next.spec ?? {}), replicas: want.replicas };
+    if (want.resourceVersion) next.metadata.resourceVersion = want.resourceVersion;
+    try {
+      return await store.update(r.namespace, r.name!, next as KubeObject, ctx);
+    } catch (e) {
+      if (!isConflict(e) || want.resourceVersion || attempt >= MAX_SCALE_RETRIES) throw e;
+    }
+  }
+}
+
+async function serveScale(env: HandlerEnv, store: ResourceStore, r: ResourceRequest, req: IncomingMessage, res: ServerResponse, q: URLSearchParams): Promise<void> {
+  if (r.verb === 'get') return writeJson(res, 200, toScale(await store.get(r.namespace, r.name!)));
+  if (r.verb === 'update') {
+    const { object } = await decodeWriteBody(env, req, q, store.info, 'Scale');
+    const scale = object as Obj;
+    if (scale.metadata?.name && scale.metadata.name !== r.name) throw badRequest(`the name of the object (${scale.metadata.name}) does not match the name on the URL (${r.name})`);
+    const updated = await setReplicas(store, r, req, q, () => ({ replicas: scale.spec?.replicas ?? 0, resourceVersion: scale.metadata?.resourceVersion }));
+    return writeJson(res, 200, toScale(updated));
+  }
+  if (r.verb === 'patch') {
+    const type = mediaType(req);
+    if (!isPatchType(type)) throw unsupportedMediaType(type);
+    const patch = parseJson(await readBody(req, env.maxBodyBytes));
+    checkPatchFields({ kind: 'Scale', version: 'v1' }, patch, parseFieldValidation(q.get('fieldValidation')));
+    const updated = await setReplicas(store, r, req, q, (current) => {
+      const patched = applyPatch(type, toScale(current), patch, 'Scale') as Obj;
+      return { replicas: patched.spec?.replicas, resourceVersion: patched.metadata?.resourceVersion !== current.metadata.resourceVersion ? patched.metadata?.resourceVersion : undefined };
+    });
+    return writeJson(res, 200, toScale(updated));
+  }
+  throw methodNotAllowedFor(r);
+}
+
+function methodNotAllowedFor(r: ResourceRequest): StatusError {
+  return new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', reason: 'MethodNotAllowed', message: `the server does not allow this method on the requested resource (${r.verb} ${r.resource} ${r.subresource})`, code: 405 });
+}
+
+const created201 = { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', code: 201 };
+
+async function serveBinding(env: HandlerEnv, store: ResourceStore, r: ResourceRequest, req: IncomingMessage, res: ServerResponse, q: URLSearchParams): Promise<void> {
+  if (r.verb !== 'create') throw methodNotAllowedFor(r);
+  const { object } = await decodeWriteBody(env, req, q, store.info, 'Binding');
+  object.metadata.name ??= r.name;
+  if (object.metadata.name !== r.name) throw badRequest('name in URL does not match name in Binding object');
+  object.metadata.namespace = r.namespace;
+  await env.registry.bind(r.namespace!, object, requestContext(req, q));
+  writeJson(res, 201, created201);
+}
+
+async function serveEviction(env: HandlerEnv, store: ResourceStore, r: ResourceRequest, req: IncomingMessage, res: ServerResponse, q: URLSearchParams): Promise<void> {
+  if (r.verb !== 'create') throw methodNotAllowedFor(r);
+  const { object } = await decodeWriteBody(env, req, q, store.info, 'Eviction');
+  if (object.metadata.name && object.metadata.name !== r.name) throw badRequest('name in URL does not match name in Eviction object');
+  const opts = ((object as Obj).deleteOptions ?? {}) as Obj;
+  // No PodDisruptionBudgets in kubelab: every eviction is allowed and is a graceful delete.
+  await store.delete(r.namespace, r.name!, { ...opts, kind: undefined, apiVersion: undefined } as never, requestContext(req, q));
+  writeJson(res, 201, created201);
+}
+
+const LOG_PARAMS = ['follow', 'previous', 'timestamps', 'tailLines', 'sinceSeconds', 'sinceTime', 'limitBytes'];
+
+/** The container a log request means (upstream: validateContainer in the pod strategy). */
+export function logContainer(pod: Obj, requested: string | null): string {
+  const spec: Obj = pod.spec ?? {};
+  const all: string[] = [...(spec.initContainers ?? []), ...(spec.containers ?? []), ...(spec.ephemeralContainers ?? [])].map((c: Obj) => c.name);
+  if (requested) {
+    if (!all.includes(requested)) throw badRequest(`container ${requested} is not valid for pod ${pod.metadata?.name}`);
+    return requested;
+  }
+  const containers: Obj[] = spec.containers ?? [];
+  if (containers.length === 1) return containers[0]!.name;
+  if (containers.length === 0) throw badRequest(`a container name must be specified for pod ${pod.metadata?.name}`);
+  throw badRequest(`a container name must be specified for pod ${pod.metadata?.name}, choose one of: [${all.join(' ')}]`);
+}
+
+const REASON_BY_CODE: Record<number, StatusReason> = { 400: 'BadRequest', 401: 'Unauthorized', 403: 'Forbidden', 404: 'NotFound', 409: 'Conflict', 500: 'InternalError', 503: 'ServiceUnavailable', 504: 'Timeout' };
+
+async function serveLog(env: HandlerEnv, store: ResourceStore, r: ResourceRequest, req: IncomingMessage, res: ServerResponse, q: URLSearchParams): Promise<void> {
+  if (r.verb !== 'get') throw methodNotAllowedFor(r);
+  const pod = (await store.get(r.namespace, r.name!)) as Obj;
+  const container = logContainer(pod, q.get('container'));
+  const nodeName: string | undefined = pod.spec?.nodeName;
+  if (!nodeName) {
+    // Not scheduled yet: nothing to show (upstream returns an empty stream).
+    res.writeHead(200, { 'Content-Type': 'text/plain' });
+    res.end();
+    return;
+  }
+  const addr = await env.kubeletAddress(nodeName);
+  const params = new URLSearchParams();
+  for (const p of LOG_PARAMS) {
+    const v = q.get(p);
+    if (v !== null) params.set(p, v);
+  }
+  const path = `/containerLogs/${encodeURIComponent(r.namespace!)}/${encodeURIComponent(r.name!)}/${encodeURIComponent(container)}${params.size ? `?${params}` : ''}`;
+  await new Promise<void>((resolve, reject) => {
+    const upstream = httpRequest({ host: addr.host, port: addr.port, path, method: 'GET' }, (kres) => {
+      const code = kres.statusCode ?? 500;
+      if (code < 200 || code > 299) {
+        let text = '';
+        kres.setEncoding('utf8');
+        kres.on('data', (d: string) => {
+          if (text.length < 64 * 1024) text += d;
+        });
+        kres.on('end', () => {
+          reject(new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', reason: REASON_BY_CODE[code] ?? 'InternalError', message: text.trim() || `the kubelet answered ${code}`, code }));
+        });
+        return;
+      }
+      res.writeHead(200, { 'Content-Type': 'text/plain', 'Transfer-Encoding': 'chunked' });
+      kres.pipe(res);
+      kres.on('end', resolve);
+      kres.on('error', resolve);
+    });
+    upstream.on('error', (e) => reject(new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', reason: 'InternalError', message: `Get "http://${addr.host}:${addr.port}${path}": ${e.message}`, code: 500 })));
+    res.on('close', () => upstream.destroy());
+    upstream.end();
+  });
+}
+
+export async function serveSubresource(env: HandlerEnv, store: ResourceStore, r: ResourceRequest, req: IncomingMessage, res: ServerResponse, q: URLSearchParams): Promise<boolean> {
+  const subs = store.info.subresources;
+  const sub = r.subresource!;
+  if (!subs.includes(sub)) return false;
+  switch (sub) {
+    case 'scale':
+      await serveScale(env, store, r, req, res, q);
+      return true;
+    case 'binding':
+      await serveBinding(env, store, r, req, res, q);
+      return true;
+    case 'eviction':
+      await serveEviction(env, store, r, req, res, q);
+      return true;
+    case 'log':
+      await serveLog(env, store, r, req, res, q);
+      return true;
+    default:
+      return false;
+  }
+}
+
+/** The default way to reach a node's kubelet: its InternalIP (else first address) and kubeletEndpoint port. */
+export function kubeletAddressFromRegistry(registry: HandlerEnv['registry']): HandlerEnv['kubeletAddress'] {
+  return async (nodeName) => {
+    const nodes = registry.store('', 'v1', 'nodes');
+    if (!nodes) throw notFound({ group: '', resource: 'nodes' }, nodeName);
+    const node = (await nodes.get(undefined, nodeName)) as Obj;
+    const addrs: Obj[] = node.status?.addresses ?? [];
+    const host: string | undefined = (addrs.find((a) => a.type === 'InternalIP') ?? addrs[0])?.address;
+    if (!host) throw badRequest(`node ${nodeName} has no address to reach its kubelet`);
+    const port: number = node.status?.daemonEndpoints?.kubeletEndpoint?.Port || 10250;
+    return { host, port };
+  };
+}

@@ -1,0 +1,1 @@
+export { FakeRegistry, matchLabels, matchFields } from './fake-registry.js';

@@ -1,0 +1,80 @@
+// Server-side printing: objects → metav1.Table, as the apiserver answers
+// `Accept: application/json;as=Table;g=meta.k8s.io;v=v1`.
+
+import { daemonSetPrinter, deploymentPrinter, replicaSetPrinter } from './apps.js';
+import { configMapPrinter, defaultPrinter, eventPrinter, leasePrinter, namespacePrinter, secretPrinter, serviceAccountPrinter } from './misc.js';
+import { nodePrinter } from './node.js';
+import { podPrinter } from './pod.js';
+import { endpointSlicePrinter, endpointsPrinter, servicePrinter } from './service.js';
+import type { Obj, Printer, Table, TableRow } from './table.js';
+
+export { humanDuration, since } from './duration.js';
+export { summarizePod, type PodSummary } from './pod.js';
+export { nodeRoles, nodeStatus } from './node.js';
+export { formatLabels, selectorString } from './labels.js';
+export type { Printer, Table, TableRow, TableColumnDefinition } from './table.js';
+
+/** Kind → printer; one entry per kind kubelab serves. */
+export const PRINTERS: ReadonlyMap<string, Printer> = new Map([
+  ['Pod', podPrinter],
+  ['Node', nodePrinter],
+  ['Deployment', deploymentPrinter],
+  ['ReplicaSet', replicaSetPrinter],
+  ['DaemonSet', daemonSetPrinter],
+  ['Service', servicePrinter],
+  ['Endpoints', endpointsPrinter],
+  ['EndpointSlice', endpointSlicePrinter],
+  ['Event', eventPrinter],
+  ['Lease', leasePrinter],
+  ['ConfigMap', configMapPrinter],
+  ['Secret', secretPrinter],
+  ['Namespace', namespacePrinter],
+  ['ServiceAccount', serviceAccountPrinter],
+]);
+
+export function printerFor(kind: string): Printer {
+  return PRINTERS.get(kind) ?? defaultPrinter;
+}
+
+export type IncludeObject = 'None' | 'Metadata' | 'Object';
+
+export interface PrintOptions {
+  now: Date;
+  /** What each row carries in `object` (upstream's `includeObject`; default Metadata). */
+  includeObject?: IncludeObject;
+  /** Leave columnDefinitions empty (watch events after the first). */
+  noHeaders?: boolean;
+  resourceVersion?: string;
+  continue?: string;
+  remainingItemCount?: number;
+}
+
+/** The row object: PartialObjectMetadata by default, the full object, or nothing. */
+function rowObject(obj: Obj, include: IncludeObject): unknown {
+  if (include === 'None') return undefined;
+  if (include === 'Object') return obj;
+  return { kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1', metadata: obj.metadata ?? {} };
+}
+
+/** A Table of `objects`, all of `kind`. */
+export function printTable(kind: string, objects: readonly Obj[], opts: PrintOptions): Table {
+  const printer = printerFor(kind);
+  const include = opts.includeObject ?? 'Metadata';
+  const rows: TableRow[] = objects.map((o) => {
+    const row: TableRow = { cells: printer.cells(o, opts.now) };
+    const object = rowObject(o, include);
+    if (object !== undefined) row.object = object;
+    return row;
+  });
+  const metadata: Table['metadata'] = {};
+  if (opts.resourceVersion !== undefined) metadata.resourceVersion = opts.resourceVersion;
+  if (opts.continue) metadata.continue = opts.continue;
+  if (opts.remainingItemCount !== undefined) metadata.remainingItemCount = opts.remainingItemCount;
+  return {
+    kind: 'Table',
+    apiVersion: 'meta.k8s.io/v1',
+    metadata,
+    columnDefinitions: opts.noHeaders ? [] : printer.columns,
+    rows,
+  };
+}

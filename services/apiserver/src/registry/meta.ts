@@ -1,0 +1,23 @@
+// Server-managed metadata helpers (upstream: rest.BeforeCreate and
+// names.SimpleNameGenerator).
+
+import { randomUUID, randomInt } from 'node:crypto';
+
+/** metav1.Time: RFC 3339, UTC, second precision. */
+export function nowTime(offsetSeconds = 0): string {
+  return new Date(Math.floor(Date.now() / 1000) * 1000 + offsetSeconds * 1000).toISOString().replace('.000Z', 'Z');
+}
+
+const ALPHANUMS = 'bcdfghjklmnpqrstvwxz2456789';
+
+/** generateName + 5 random characters (no vowels, as upstream, to avoid words). */
+export function generateName(base: string): string {
+  const maxBase = 63 - 5;
+  let s = base.length > maxBase ? base.slice(0, maxBase) : base;
+  for (let i = 0; i < 5; i++) s += ALPHANUMS[randomInt(ALPHANUMS.length)];
+  return s;
+}
+
+export function newUid(): string {
+  return randomUUID();
+}

@@ -1,0 +1,596 @@
+// The generic store for one resource (upstream: registry/generic/registry.Store):
+// server-managed metadata, defaulting, admission, validation and the
+// compare-and-swap write against NATS KV; reads come from the watch cache.
+
+import {
+  alreadyExists,
+  apiVersionOf,
+  badRequest,
+  conflict,
+  internalError,
+  invalid,
+  notFound,
+  OPTIMISTIC_LOCK_MESSAGE,
+  requestEntityTooLarge,
+  serviceUnavailable,
+  storageKey,
+  storagePrefix,
+  StatusError,
+  type DeleteOptions,
+  type KubeList,
+  type KubeObject,
+  type ResourceInfo,
+} from '@kubelab/api';
+import type { AdmissionChain } from '../admission/chain.js';
+import { AdmissionHooks, type AdmissionAttributes, type Operation } from '../admission/types.js';
+import type { CacheEntry, WatchCache } from '../cache/watch-cache.js';
+import type { CacheWatcher } from '../cache/watcher.js';
+import { parseResourceVersion } from '../cache/watch-cache.js';
+import { attachRaw, rawText } from '../cache/raw.js';
+import { metadataBodyOffset, storageString } from '../storage/codec.js';
+import { StorageError, type KvStorage } from '../storage/kv.js';
+import { applyPatch, compileSelectors, setDefaults, validateObject } from './api-hooks.js';
+import type {
+  DeleteResult,
+  ListOptions,
+  PatchType,
+  RequestContext,
+  ResourceStore,
+  Subresource,
+  Watch,
+  WatchOptions,
+} from './interface.js';
+import { generateName, newUid, nowTime } from './meta.js';
+import {
+  gracePeriodSeconds,
+  isNamespaces,
+  pendingFinalizers,
+  prepareForCreate,
+  prepareForUpdate,
+  shouldDeleteDuringUpdate,
+} from './strategy.js';
+
+/** etcd's default request size limit (--max-request-bytes 1.5 MiB). */
+export const MAX_OBJECT_BYTES = 1.5 * 1024 * 1024;
+
+export interface StoreDeps {
+  storage: KvStorage;
+  cache: WatchCache;
+  admission: AdmissionChain;
+  /** Largest object the store accepts (min of etcd's limit and NATS max_payload). */
+  maxObjectBytes: number;
+  /** Records a request for metrics. */
+  observe?: (verb: string, resource: string, code: number, seconds: number) => void;
+}
+
+type Obj = KubeObject & Record<string, unknown> & { spec?: Record<string, unknown>; status?: Record<string, unknown> };
+
+const encoder = new TextEncoder();
+const MAX_RETRIES = 16;
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** A mutable deep copy of a cached (frozen) object: one parse of its JSON. */
+function thaw(o: KubeObject): Obj {
+  return JSON.parse(rawText(o)) as Obj;
+}
+
+export class GenericStore implements ResourceStore {
+  readonly prefix: string;
+
+  constructor(
+    readonly info: ResourceInfo,
+    private readonly deps: StoreDeps,
+  ) {
+    this.prefix = storagePrefix(info);
+  }
+
+  private key(namespace: string | undefined, name: string): string {
+    return storageKey(this.info, namespace, name);
+  }
+
+  private async timed<T>(verb: string, f: () => Promise<T>, okCode = 200): Promise<T> {
+    const start = performance.now();
+    try {
+      const r = await f();
+      this.deps.observe?.(verb, this.info.resource, okCode, (performance.now() - start) / 1000);
+      return r;
+    } catch (err) {
+      const e = toStatusError(err);
+      this.deps.observe?.(verb, this.info.resource, e.code, (performance.now() - start) / 1000);
+      throw e;
+    }
+  }
+
+  // ---- reads -------------------------------------------------------------
+
+  private checkNamespace(namespace: string | undefined): string {
+    if (this.info.namespaced) {
+      if (!namespace) throw badRequest(`namespace is required for ${this.info.resource}`);
+      return namespace;
+    }
+    return '';
+  }
+
+  private async waitFor(resourceVersion: string | undefined): Promise<void> {
+    if (resourceVersion === '0') {
+      if (!this.deps.cache.isSynced) await this.deps.cache.synced;
+      return;
+    }
+    if (resourceVersion === undefined || resourceVersion === '') return this.deps.cache.waitConsistent();
+    const rv = parseResourceVersion(resourceVersion);
+    if (!this.deps.cache.isSynced) await this.deps.cache.synced;
+    await this.deps.cache.waitForRev(rv);
+  }
+
+  get(namespace: string | undefined, name: string, opts: { resourceVersion?: string } = {}): Promise<KubeObject> {
+    return this.timed('get', async () => {
+      const ns = this.checkNamespace(namespace);
+      if (!name) throw badRequest('name is required');
+      await this.waitFor(opts.resourceVersion);
+      const e = this.deps.cache.get(this.key(ns, name));
+      if (!e) throw notFound(this.info, name);
+      return e.obj;
+    });
+  }
+
+  list(opts: ListOptions): Promise<KubeList> {
+    return this.timed('list', async () => {
+      const ns = this.info.namespaced ? opts.namespace || undefined : undefined;
+      const pred = compileSelectors(opts.labelSelector, opts.fieldSelector);
+      let start: string | undefined;
+      let tokenRv: string | undefined;
+      if (opts.continue) ({ start, rv: tokenRv } = decodeContinue(opts.continue));
+      await this.waitFor(tokenRv ? '0' : opts.resourceVersion);
+      const cache = this.deps.cache;
+      const listRv = tokenRv ?? String(cache.rev);
+      const entries = cache.list(this.prefix, ns);
+      const items: KubeObject[] = [];
+      const limit = opts.limit && opts.limit > 0 ? opts.limit : Infinity;
+      let next: string | undefined;
+      let i = start ? lowerBoundEntries(entries, start) : 0;
+      for (; i < entries.length; i++) {
+        const e = entries[i]!;
+        if (pred && !pred(e.obj)) continue;
+        if (items.length >= limit) {
+          next = encodeContinue(listRv, items.length > 0 ? keyOf(items[items.length - 1]!, this) + '\u0000' : e.key);
+          break;
+        }
+        items.push(e.obj);
+      }
+      const list: KubeList = {
+        apiVersion: apiVersionOf(this.info),
+        kind: this.info.listKind,
+        metadata: next ? { resourceVersion: listRv, continue: next } : { resourceVersion: listRv },
+        items,
+      };
+      return list;
+    });
+  }
+
+  watch(opts: WatchOptions): Watch {
+    const ns = this.info.namespaced ? opts.namespace || undefined : undefined;
+    const predicate = compileSelectors(opts.labelSelector, opts.fieldSelector);
+    const rv = opts.resourceVersion;
+    parseResourceVersion(rv);
+    const cache = this.deps.cache;
+    let stopped = false;
+    let inner: CacheWatcher | undefined;
+    const req = {
+      info: this.info,
+      prefix: this.prefix,
+      ...(ns ? { namespace: ns } : {}),
+      ...(predicate ? { predicate } : {}),
+      ...(rv !== undefined ? { resourceVersion: rv } : {}),
+      allowWatchBookmarks: opts.allowWatchBookmarks === true,
+      ...(opts.timeoutSeconds ? { timeoutSeconds: opts.timeoutSeconds } : {}),
+    };
+    // A numbered resourceVersion subscribes now (nothing may be missed); "" waits
+    // for a consistent cache first (upstream: a watch from "most recent").
+    if (rv && rv !== '0') inner = cache.watch(req);
+    let started: Promise<void> | undefined;
+    const start = () =>
+      (started ??= (async () => {
+        if (inner) return;
+        if (rv === '0') await cache.synced;
+        else await cache.waitConsistent();
+        if (!stopped) inner = cache.watch(req);
+      })());
+    const events = (async function* () {
+      await start();
+      if (inner) yield* inner.events;
+    })();
+    return {
+      events,
+      async nextBatch() {
+        await start();
+        return inner && !stopped ? inner.nextBatch() : [];
+      },
+      stop() {
+        stopped = true;
+        inner?.stop();
+        void events.return(undefined);
+      },
+    };
+  }
+
+  // ---- writes ------------------------------------------------------------
+
+  private attrs(op: Operation, ns: string, name: string, ctx: RequestContext, hooks: AdmissionHooks, object?: KubeObject, oldObject?: KubeObject, subresource?: string): AdmissionAttributes {
+    const a: AdmissionAttributes = {
+      operation: op,
+      info: this.info,
+      namespace: ns,
+      name,
+      ctx,
+      dryRun: ctx.dryRun === true,
+      onRollback: hooks.onRollback,
+      onCommit: hooks.onCommit,
+    };
+    if (object) a.object = object;
+    if (oldObject) a.oldObject = oldObject;
+    if (subresource) a.subresource = subresource;
+    return a;
+  }
+
+  /** Checks the body is an object of this resource and settles its namespace. */
+  private checkBody(body: unknown, ns: string): Obj {
+    if (!isObject(body)) throw badRequest(`the body of the request must be a JSON object (${this.info.kind})`);
+    const o = body as Obj;
+    if (o.metadata === undefined || o.metadata === null) o.metadata = {};
+    if (!isObject(o.metadata)) throw badRequest('metadata: must be an object');
+    const want = apiVersionOf(this.info);
+    if (o.apiVersion !== undefined && o.apiVersion !== want) {
+      throw badRequest(`the API version in the data (${String(o.apiVersion)}) does not match the expected API version (${want})`);
+    }
+    if (o.kind !== undefined && o.kind !== this.info.kind) {
+      throw badRequest(`the kind in the data (${String(o.kind)}) does not match the expected kind (${this.info.kind})`);
+    }
+    o.apiVersion = want;
+    o.kind = this.info.kind;
+    if (this.info.namespaced) {
+      if (o.metadata.namespace && o.metadata.namespace !== ns) {
+        throw badRequest('the namespace of the provided object does not match the namespace sent on the request');
+      }
+      o.metadata.namespace = ns;
+    } else delete o.metadata.namespace;
+    return o;
+  }
+
+  private encode(o: Obj): { text: string; bytes: Uint8Array } {
+    const text = storageString(o);
+    const bytes = encoder.encode(text);
+    if (bytes.length > this.deps.maxObjectBytes) {
+      throw requestEntityTooLarge(
+        `Request entity too large: ${this.info.resource} "${o.metadata.name ?? ''}" is ${bytes.length} bytes when stored, over the ${this.deps.maxObjectBytes}-byte object limit (etcdserver: request is too large)`,
+      );
+    }
+    return { text, bytes };
+  }
+
+  /** Stamps the revision on a freshly written object and keeps its JSON for the transports. */
+  private committed(o: Obj, text: string, rev: number): KubeObject {
+    const rv = String(rev);
+    o.metadata.resourceVersion = rv;
+    const at = metadataBodyOffset(text, o);
+    if (at >= 0) {
+      const seg = `"resourceVersion":"${rv}"${text[at] === '}' ? '' : ','}`;
+      attachRaw(o, text.slice(0, at) + seg + text.slice(at));
+    }
+    this.deps.cache.observeWrite(rev);
+    return o;
+  }
+
+  private validate(o: Obj, old?: KubeObject): void {
+    const errs = validateObject(o, old);
+    if (errs.length > 0) throw invalid(this.info.kind, this.info.group, o.metadata.name ?? '', errs);
+  }
+
+  create(namespace: string | undefined, body: KubeObject, ctx: RequestContext): Promise<KubeObject> {
+    return this.timed(
+      'create',
+      async () => {
+        const ns = this.checkNamespace(namespace);
+        const o = this.checkBody(body, ns);
+        const m = o.metadata;
+        if (m.resourceVersion) throw badRequest('resourceVersion should not be set on objects to be created');
+        if (!m.name && m.generateName) m.name = generateName(m.generateName);
+        m.uid = newUid();
+        m.creationTimestamp = nowTime();
+        delete m.deletionTimestamp;
+        delete m.deletionGracePeriodSeconds;
+        prepareForCreate(this.info, o);
+        setDefaults(o);
+        const hooks = new AdmissionHooks();
+        const a = this.attrs('CREATE', ns, m.name ?? '', ctx, hooks, o);
+        const admission = this.deps.admission;
+        await admission.authorize(a);
+        if (!this.deps.cache.isSynced) await this.deps.cache.synced;
+        try {
+          await admission.admit(a);
+          this.validate(o);
+          await admission.validate(a);
+          const { text, bytes } = this.encode(o);
+          if (ctx.dryRun) {
+            hooks.rollback();
+            return o;
+          }
+          let rev: number;
+          try {
+            rev = await this.deps.storage.create(this.key(ns, m.name!), bytes);
+          } catch (err) {
+            if (err instanceof StorageError && err.kind === 'exists') throw alreadyExists(this.info, m.name!);
+            throw err;
+          }
+          hooks.commit(rev);
+          return this.committed(o, text, rev);
+        } catch (err) {
+          hooks.rollback();
+          throw err;
+        }
+      },
+      201,
+    );
+  }
+
+  /** The newest stored state of a key, refreshed past the cache when a CAS lost. */
+  private async current(key: string, refresh: boolean): Promise<CacheEntry | undefined> {
+    if (refresh) {
+      const fresh = await this.deps.storage.get(key);
+      if (fresh) await this.deps.cache.waitForRev(fresh.revision);
+      else await this.deps.cache.waitConsistent();
+    } else await this.deps.cache.waitConsistent();
+    return this.deps.cache.get(key);
+  }
+
+  update(namespace: string | undefined, name: string, body: KubeObject, ctx: RequestContext, subresource?: Subresource): Promise<KubeObject> {
+    return this.timed(subresource ? `update/${subresource}` : 'update', async () => {
+      const ns = this.checkNamespace(namespace);
+      const o = this.checkBody(body, ns);
+      if (o.metadata.name && o.metadata.name !== name) {
+        throw badRequest(`the name of the object (${o.metadata.name}) does not match the name on the URL (${name})`);
+      }
+      o.metadata.name = name;
+      const clientRv = o.metadata.resourceVersion;
+      if (clientRv !== undefined && clientRv !== '') parseResourceVersion(clientRv);
+      return this.guaranteedUpdate(ns, name, ctx, subresource, clientRv || undefined, () => o);
+    });
+  }
+
+  patch(namespace: string | undefined, name: string, patchType: PatchType, patch: unknown, ctx: RequestContext, subresource?: Subresource): Promise<KubeObject> {
+    return this.timed(subresource ? `patch/${subresource}` : 'patch', async () => {
+      const ns = this.checkNamespace(namespace);
+      return this.guaranteedUpdate(ns, name, ctx, subresource, undefined, (cur) => {
+        const patched = applyPatch(patchType, thaw(cur), patch);
+        if (!isObject(patched)) throw badRequest('the patch produced something that is not an object');
+        const o = this.checkBody(patched, ns);
+        if (o.metadata.name !== name) {
+          throw badRequest(`the name of the object (${String(o.metadata.name)}) does not match the name on the URL (${name})`);
+        }
+        // A resourceVersion in the patch is a precondition (upstream: the patched object's RV is used for the update).
+        if (o.metadata.resourceVersion && o.metadata.resourceVersion !== cur.metadata.resourceVersion) {
+          throw conflict(this.info, name, OPTIMISTIC_LOCK_MESSAGE);
+        }
+        return o;
+      });
+    });
+  }
+
+  /** A server-side read-modify-write (pods/binding): `mutate` gets a mutable copy. */
+  patchWith(namespace: string, name: string, ctx: RequestContext, subresource: 'binding', mutate: (o: Obj) => Obj): Promise<KubeObject> {
+    return this.timed(`create/${subresource}`, async () => {
+      const ns = this.checkNamespace(namespace);
+      return this.guaranteedUpdate(ns, name, ctx, subresource, undefined, (cur) => mutate(thaw(cur)));
+    }, 201);
+  }
+
+  /**
+   * Read, transform, compare-and-swap, retry (upstream: GuaranteedUpdate). With a
+   * client resourceVersion a lost race is the client's 409; without one the
+   * server retries on the fresh object.
+   */
+  private async guaranteedUpdate(
+    ns: string,
+    name: string,
+    ctx: RequestContext,
+    subresource: string | undefined,
+    clientRv: string | undefined,
+    make: (cur: KubeObject) => Obj,
+  ): Promise<KubeObject> {
+    const key = this.key(ns, name);
+    let refresh = false;
+    for (let attempt = 0; attempt < MAX_RETRIES; attempt++) {
+      const cur = await this.current(key, refresh);
+      if (!cur) throw notFound(this.info, name);
+      if (clientRv && clientRv !== cur.obj.metadata.resourceVersion) {
+        if (Number(clientRv) < cur.rev) throw conflict(this.info, name, OPTIMISTIC_LOCK_MESSAGE);
+        refresh = true;
+        continue;
+      }
+      const next = make(cur.obj);
+      const stored = prepareForUpdate(this.info, next, thawIfFrozen(cur.obj), subresource);
+      if (!subresource) setDefaults(stored);
+      const hooks = new AdmissionHooks();
+      const a = this.attrs('UPDATE', ns, name, ctx, hooks, stored, cur.obj, subresource);
+      await this.deps.admission.authorize(a);
+      try {
+        await this.deps.admission.admit(a);
+        if (subresource !== 'binding') this.validate(stored, cur.obj);
+        await this.deps.admission.validate(a);
+        const { text, bytes } = this.encode(stored);
+        if (ctx.dryRun) {
+          hooks.rollback();
+          stored.metadata.resourceVersion = cur.obj.metadata.resourceVersion!;
+          return stored;
+        }
+        if (text === storedTextOf(cur)) {
+          hooks.rollback();
+          return cur.obj; // no-op update: nothing written, the revision stays
+        }
+        const remove = shouldDeleteDuringUpdate(this.info, stored, cur.obj as Obj);
+        let rev: number;
+        try {
+          rev = remove ? await this.deps.storage.delete(key, cur.rev) : await this.deps.storage.update(key, bytes, cur.rev);
+        } catch (err) {
+          if (err instanceof StorageError && err.kind === 'stale') {
+            hooks.rollback();
+            if (clientRv) throw conflict(this.info, name, OPTIMISTIC_LOCK_MESSAGE);
+            refresh = true;
+            continue;
+          }
+          throw err;
+        }
+        hooks.commit(rev);
+        return this.committed(stored, text, rev);
+      } catch (err) {
+        hooks.rollback();
+        throw err;
+      }
+    }
+    throw conflict(this.info, name, `${OPTIMISTIC_LOCK_MESSAGE} (gave up after ${MAX_RETRIES} attempts)`);
+  }
+
+  delete(namespace: string | undefined, name: string, options: DeleteOptions, ctx: RequestContext): Promise<DeleteResult> {
+    return this.timed('delete', async () => {
+      const ns = this.checkNamespace(namespace);
+      const opts = options ?? {};
+      if (opts.gracePeriodSeconds !== undefined && (typeof opts.gracePeriodSeconds !== 'number' || !Number.isFinite(opts.gracePeriodSeconds))) {
+        throw badRequest('gracePeriodSeconds: must be a number');
+      }
+      const dryRun = ctx.dryRun === true || (Array.isArray(opts.dryRun) && opts.dryRun.includes('All'));
+      const key = this.key(ns, name);
+      let refresh = false;
+      for (let attempt = 0; attempt < MAX_RETRIES; attempt++) {
+        const cur = await this.current(key, refresh);
+        if (!cur) throw notFound(this.info, name);
+        const o = cur.obj as Obj;
+        const pre = opts.preconditions;
+        if (pre?.uid && pre.uid !== o.metadata.uid) {
+          throw conflict(this.info, name, `Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${o.metadata.uid ?? ''}`);
+        }
+        if (pre?.resourceVersion && pre.resourceVersion !== o.metadata.resourceVersion) {
+          throw conflict(this.info, name, `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${o.metadata.resourceVersion ?? ''}`);
+        }
+        const hooks = new AdmissionHooks();
+        const a = this.attrs('DELETE', ns, name, { ...ctx, dryRun }, hooks, undefined, o);
+        await this.deps.admission.authorize(a);
+        await this.deps.admission.validate(a);
+
+        const grace = gracePeriodSeconds(this.info, o, opts);
+        const finalizers = pendingFinalizers(this.info, o);
+        const next = planDelete(this.info, o, grace, finalizers.length > 0, gcFinalizer(opts));
+        if (next === 'unchanged') return { object: o, deleted: false };
+        if (dryRun) return { object: next === 'remove' ? o : next, deleted: next === 'remove' };
+        try {
+          if (next === 'remove') {
+            const rev = await this.deps.storage.delete(key, cur.rev);
+            this.deps.cache.observeWrite(rev);
+            return { object: o, deleted: true };
+          }
+          const { text, bytes } = this.encode(next);
+          const rev = await this.deps.storage.update(key, bytes, cur.rev);
+          return { object: this.committed(next, text, rev), deleted: false };
+        } catch (err) {
+          if (err instanceof StorageError && err.kind === 'stale') {
+            if (pre?.resourceVersion) throw conflict(this.info, name, OPTIMISTIC_LOCK_MESSAGE);
+            refresh = true;
+            continue;
+          }
+          throw err;
+        }
+      }
+      throw conflict(this.info, name, OPTIMISTIC_LOCK_MESSAGE);
+    });
+  }
+}
+
+/**
+ * What a delete does (upstream: BeforeDelete + finalizer handling): remove
+ * now, or store the object with deletionTimestamp set (graceful / finalizers),
+ * or nothing when an earlier delete already did that.
+ */
+export function planDelete(info: ResourceInfo, o: Obj, grace: number, hasFinalizers: boolean, addFinalizer?: string): 'remove' | 'unchanged' | Obj {
+  const m = o.metadata;
+  const needsFinalizer = addFinalizer !== undefined && !(m.finalizers ?? []).includes(addFinalizer);
+  if (grace === 0 && !hasFinalizers && !addFinalizer) return 'remove';
+  if (m.deletionTimestamp) {
+    const current = m.deletionGracePeriodSeconds ?? 0;
+    // Only a shorter grace period (or a new GC finalizer) changes a pending deletion.
+    if (grace >= current && !needsFinalizer) return 'unchanged';
+    const next = thaw(o);
+    if (grace < current) {
+      next.metadata.deletionTimestamp = nowTime(grace);
+      next.metadata.deletionGracePeriodSeconds = grace;
+    }
+    if (needsFinalizer) next.metadata.finalizers = [...(m.finalizers ?? []), addFinalizer!];
+    return next;
+  }
+  const next = thaw(o);
+  next.metadata.deletionTimestamp = nowTime(grace);
+  next.metadata.deletionGracePeriodSeconds = grace;
+  if (needsFinalizer) next.metadata.finalizers = [...(m.finalizers ?? []), addFinalizer!];
+  if (isNamespaces(info)) next.status = { ...(next.status ?? {}), phase: 'Terminating' };
+  return next;
+}
+
+/** The garbage collector's finalizer for a propagation policy (upstream: deletionFinalizersForGarbageCollection). */
+export function gcFinalizer(options: DeleteOptions): string | undefined {
+  if (options.propagationPolicy === 'Foreground') return 'foregroundDeletion';
+  if (options.propagationPolicy === 'Orphan' || options.orphanDependents === true) return 'orphan';
+  return undefined;
+}
+
+function thawIfFrozen(o: KubeObject): Obj {
+  return Object.isFrozen(o) ? thaw(o) : (o as Obj);
+}
+
+/** The stored form of a cache entry (its wire JSON without the revision). */
+function storedTextOf(e: CacheEntry): string {
+  const w = e.wire;
+  let seg = w.text.slice(w.rvAt, w.rvAt + w.rvLen);
+  if (!seg.startsWith('"resourceVersion"')) seg = '';
+  return w.text.slice(0, w.rvAt) + w.text.slice(w.rvAt + seg.length);
+}
+
+function keyOf(o: KubeObject, s: GenericStore): string {
+  return storageKey(s.info, o.metadata.namespace, o.metadata.name ?? '');
+}
+
+function lowerBoundEntries(entries: CacheEntry[], key: string): number {
+  let lo = 0;
+  let hi = entries.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (entries[mid]!.key < key) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** The continue token as upstream shapes it: base64 of {"v","rv","start"}. */
+export function encodeContinue(rv: string, startKey: string): string {
+  return Buffer.from(JSON.stringify({ v: 'meta.k8s.io/v1', rv: Number(rv), start: startKey })).toString('base64url');
+}
+
+export function decodeContinue(token: string): { rv: string; start: string } {
+  try {
+    const t = JSON.parse(Buffer.from(token, 'base64url').toString('utf8')) as { v?: string; rv?: number; start?: string };
+    if (t.v !== 'meta.k8s.io/v1' || typeof t.start !== 'string' || typeof t.rv !== 'number') throw new Error('bad token');
+    return { rv: String(t.rv), start: t.start };
+  } catch {
+    throw badRequest('continue key is not valid: incorrect encoded start resourceVersion (version meta.k8s.io/v1)');
+  }
+}
+
+/** Any failure as a StatusError (storage outages are 503s the client retries). */
+export function toStatusError(err: unknown): StatusError {
+  if (StatusError.isInstance(err)) return err;
+  if (err instanceof StorageError) {
+    if (err.kind === 'too-large') return requestEntityTooLarge(`Request entity too large: ${err.message} (etcdserver: request is too large)`);
+    if (err.kind === 'bad-key') return badRequest(`invalid object name for storage: ${err.message}`);
+    if (err.kind === 'unavailable') return serviceUnavailable(`storage is unavailable: ${err.message}`);
+  }
+  return internalError(err);
+}

@@ -1,0 +1,118 @@
+// Per-resource rules (upstream: each resource's RESTCreateStrategy /
+// RESTUpdateStrategy / RESTGracefulDeleteStrategy), as pure functions over
+// plain objects.
+
+import type { DeleteOptions, KubeObject, ResourceInfo } from '@kubelab/api';
+
+type Obj = KubeObject & { spec?: Record<string, unknown>; status?: Record<string, unknown> } & Record<string, unknown>;
+
+/** Resources whose strategies set metadata.generation (1 on create, +1 per spec change). */
+const GENERATION = new Set(['apps/deployments', 'apps/replicasets', 'apps/daemonsets', 'discovery.k8s.io/endpointslices']);
+
+export function tracksGeneration(info: ResourceInfo): boolean {
+  return GENERATION.has(`${info.group}/${info.resource}`);
+}
+
+export function hasStatusSubresource(info: ResourceInfo): boolean {
+  return info.subresources.includes('status');
+}
+
+const isKind = (info: ResourceInfo, group: string, resource: string) => info.group === group && info.resource === resource;
+
+/** PrepareForCreate: status a client may not set, fields the server owns. */
+export function prepareForCreate(info: ResourceInfo, o: Obj): void {
+  if (tracksGeneration(info)) o.metadata.generation = 1;
+  else delete o.metadata.generation;
+  if (isKind(info, '', 'pods')) {
+    const status = (o.status ?? {}) as Record<string, unknown>;
+    // Pods start Pending; everything else in status is the kubelet's to write.
+    o.status = { phase: 'Pending', ...(status.qosClass ? { qosClass: status.qosClass } : {}) };
+  } else if (isKind(info, '', 'namespaces')) {
+    o.spec = { ...(o.spec ?? {}), finalizers: ['kubernetes'] };
+    o.status = { phase: 'Active' };
+  } else if (isKind(info, 'apps', 'deployments') || isKind(info, 'apps', 'replicasets') || isKind(info, 'apps', 'daemonsets')) {
+    o.status = {};
+  } else if (isKind(info, '', 'services')) {
+    o.status = { loadBalancer: {} };
+  }
+}
+
+function stableJson(v: unknown): string {
+  return JSON.stringify(v) ?? 'undefined';
+}
+
+/**
+ * PrepareForUpdate: builds what is stored from the client's object and the
+ * current one. `status` writes only status; the main resource ignores status.
+ */
+export function prepareForUpdate(info: ResourceInfo, next: Obj, old: Obj, subresource: string | undefined): Obj {
+  let out: Obj;
+  if (subresource === 'status') {
+    out = { ...old, metadata: { ...old.metadata }, status: next.status } as Obj;
+    if (next.status === undefined) delete out.status;
+    // Labels and annotations may change with status writes for nodes and pods (kubelet), as upstream allows.
+    if (next.metadata?.labels !== undefined) out.metadata.labels = next.metadata.labels;
+    if (next.metadata?.annotations !== undefined) out.metadata.annotations = next.metadata.annotations;
+  } else if (subresource === 'binding') {
+    out = next; // the server's own write (spec.nodeName + PodScheduled)
+  } else if (subresource === 'finalize') {
+    out = { ...old, metadata: { ...old.metadata }, spec: { ...(old.spec ?? {}), finalizers: next.spec?.finalizers ?? [] } } as Obj;
+  } else {
+    out = next;
+    if (hasStatusSubresource(info)) {
+      if (old.status === undefined) delete out.status;
+      else out.status = old.status;
+    }
+    if (isKind(info, '', 'namespaces')) out.spec = { ...(out.spec ?? {}), finalizers: (old.spec?.finalizers as unknown) ?? [] };
+  }
+  const m = out.metadata;
+  m.uid = old.metadata.uid;
+  m.creationTimestamp = old.metadata.creationTimestamp;
+  m.name = old.metadata.name;
+  if (old.metadata.namespace !== undefined) m.namespace = old.metadata.namespace;
+  if (old.metadata.deletionTimestamp) m.deletionTimestamp = old.metadata.deletionTimestamp;
+  else delete m.deletionTimestamp;
+  if (old.metadata.deletionGracePeriodSeconds !== undefined) m.deletionGracePeriodSeconds = old.metadata.deletionGracePeriodSeconds;
+  else delete m.deletionGracePeriodSeconds;
+  if (tracksGeneration(info)) {
+    const gen = old.metadata.generation ?? 1;
+    const changed =
+      info.resource === 'endpointslices'
+        ? stableJson({ ...out, metadata: undefined }) !== stableJson({ ...old, metadata: undefined })
+        : stableJson(out.spec) !== stableJson(old.spec);
+    m.generation = changed ? gen + 1 : gen;
+  } else if (old.metadata.generation !== undefined) m.generation = old.metadata.generation;
+  else delete m.generation;
+  return out;
+}
+
+/** Grace period for a delete (upstream: CheckGracefulDelete); 0 = remove now. */
+export function gracePeriodSeconds(info: ResourceInfo, o: Obj, options: DeleteOptions): number {
+  if (!isKind(info, '', 'pods')) return 0;
+  const spec = (o.spec ?? {}) as { nodeName?: string; terminationGracePeriodSeconds?: number };
+  const phase = (o.status as { phase?: string } | undefined)?.phase;
+  // Not scheduled, or already terminated: nothing on a node to stop.
+  if (!spec.nodeName || phase === 'Succeeded' || phase === 'Failed') return 0;
+  const g = options.gracePeriodSeconds ?? spec.terminationGracePeriodSeconds ?? 30;
+  return Math.max(0, Math.floor(g));
+}
+
+/** Finalizers that keep an object in storage after delete (metadata, and spec for namespaces). */
+export function pendingFinalizers(info: ResourceInfo, o: Obj): string[] {
+  const meta = o.metadata.finalizers ?? [];
+  if (isKind(info, '', 'namespaces')) return [...meta, ...(((o.spec?.finalizers as string[] | undefined) ?? []))];
+  return meta;
+}
+
+/** Upstream shouldDeleteDuringUpdate: the last finalizer went away and no grace remains. */
+export function shouldDeleteDuringUpdate(info: ResourceInfo, next: Obj, old: Obj): boolean {
+  return (
+    !!next.metadata.deletionTimestamp &&
+    pendingFinalizers(info, next).length === 0 &&
+    (old.metadata.deletionGracePeriodSeconds ?? 0) === 0
+  );
+}
+
+export function isNamespaces(info: ResourceInfo): boolean {
+  return isKind(info, '', 'namespaces');
+}

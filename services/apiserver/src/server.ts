@@ -1,0 +1,194 @@
+// Wires the apiserver together: NATS KV storage, the watch cache, the
+// registry with its admission chain, the gRPC API, and the secure-port HTTP
+// server (health, metrics, REST).
+
+import { networkInterfaces } from 'node:os';
+import { createLogger, type Logger } from '@kubelab/component-base';
+import { AdmissionChain } from './admission/chain.js';
+import { defaultTolerationSeconds } from './admission/default-toleration-seconds.js';
+import { intToIp, parseCidr, parsePortRange } from './admission/ipalloc.js';
+import { namespaceLifecycle } from './admission/namespace-lifecycle.js';
+import { serviceAccount } from './admission/service-account.js';
+import { ServiceAllocator } from './admission/service-allocation.js';
+import { alwaysAllow, type Authorizer } from './admission/types.js';
+import { bootstrap } from './bootstrap.js';
+import { WatchCache } from './cache/watch-cache.js';
+import { startGrpcServer } from './grpc/server.js';
+import { createMetrics } from './http/metrics.js';
+import { startHttpServer, type HttpHandler } from './http/server.js';
+import { ApiRegistry } from './registry/registry.js';
+import { MAX_OBJECT_BYTES } from './registry/store.js';
+import { KvStorage } from './storage/kv.js';
+
+export interface ApiserverOptions {
+  /** NATS server URL (JetStream enabled). */
+  natsUrl: string;
+  /** KV bucket holding every object (default `kubelab`). */
+  bucket?: string;
+  /** Address the REST and gRPC ports listen on (default 0.0.0.0). */
+  bindAddress?: string;
+  /** REST/health port (default 6443; 0 = a free port). */
+  securePort?: number;
+  /** gRPC port (default 6444; 0 = a free port). */
+  grpcPort?: number;
+  /** Address published in the `kubernetes` EndpointSlice (default: bind address or first non-loopback IPv4). */
+  advertiseAddress?: string;
+  serviceClusterIpRange?: string;
+  serviceNodePortRange?: string;
+  defaultNotReadyTolerationSeconds?: number;
+  defaultUnreachableTolerationSeconds?: number;
+  /** Events kept for resuming watches (default 10000). */
+  watchCacheSize?: number;
+  /** Events a watcher may fall behind before it is closed (default 1000). */
+  watcherBufferSize?: number;
+  bookmarkIntervalMs?: number;
+  /** The authn/authz slot (allow-all by default). */
+  authorizer?: Authorizer;
+  logger?: Logger;
+  /** Mount src/endpoints' REST handler when it exists (default true). */
+  rest?: boolean;
+}
+
+export interface RunningApiserver {
+  restPort: number;
+  grpcPort: number;
+  registry: ApiRegistry;
+  cache: WatchCache;
+  storage: KvStorage;
+  /** Resolves when the cache has synced and the bootstrap objects exist. */
+  ready: Promise<void>;
+  stop(): Promise<void>;
+}
+
+function defaultAdvertise(bind: string): string {
+  if (bind && bind !== '0.0.0.0' && bind !== '::') return bind;
+  for (const list of Object.values(networkInterfaces())) {
+    for (const a of list ?? []) if (a.family === 'IPv4' && !a.internal) return a.address;
+  }
+  return '127.0.0.1';
+}
+
+type RestFactory = (deps: Record<string, unknown>) => HttpHandler | { handle: HttpHandler } | Promise<HttpHandler | { handle: HttpHandler }>;
+
+/** Loads createRestHandler from src/endpoints if the REST side is present. */
+async function loadRest(log: Logger): Promise<RestFactory | undefined> {
+  const spec = './endpoints/index.js';
+  try {
+    const mod = (await import(spec)) as { createRestHandler?: RestFactory };
+    return mod.createRestHandler;
+  } catch (err) {
+    const code = (err as { code?: string }).code;
+    if (code !== 'ERR_MODULE_NOT_FOUND') log.warn('REST handler failed to load; serving health and metrics only', { err: (err as Error).message });
+    return undefined;
+  }
+}
+
+export async function startApiserver(opts: ApiserverOptions): Promise<RunningApiserver> {
+  const log = opts.logger ?? createLogger({ component: 'kube-apiserver' });
+  const bind = opts.bindAddress ?? '0.0.0.0';
+  const serviceRange = parseCidr(opts.serviceClusterIpRange ?? '10.96.0.0/12');
+  const nodePortRange = parsePortRange(opts.serviceNodePortRange ?? '30000-32767');
+  const bucket = opts.bucket ?? 'kubelab';
+
+  const storage = await KvStorage.open({
+    url: opts.natsUrl,
+    bucket,
+    onStatus: (what, detail) => {
+      if (what === 'pingTimer' || what === 'update') return;
+      log.info('storage connection', { status: what, detail: typeof detail === 'string' || typeof detail === 'number' ? detail : undefined });
+    },
+  });
+  const cache = new WatchCache(storage, {
+    windowSize: opts.watchCacheSize ?? 10_000,
+    watcherBuffer: opts.watcherBufferSize ?? 1_000,
+    bookmarkIntervalMs: opts.bookmarkIntervalMs ?? 1_000,
+    log: (level, msg, fields) => log[level](msg, fields),
+  });
+  const metrics = createMetrics(() => cache);
+  const servicesPrefix = '/registry/services';
+  const allocator = new ServiceAllocator({
+    serviceRange,
+    nodePortRange,
+    services: () => cache.list(servicesPrefix).map((e) => e.obj),
+    waitForRev: (rev) => cache.waitForRev(rev, 30_000),
+  });
+  const admission = new AdmissionChain(
+    opts.authorizer ?? alwaysAllow,
+    [
+      defaultTolerationSeconds(opts.defaultNotReadyTolerationSeconds ?? 300, opts.defaultUnreachableTolerationSeconds ?? 300),
+      serviceAccount(),
+      allocator,
+    ],
+    [
+      namespaceLifecycle(async (name) => {
+        // Present in the cache: answer now. Missing: it may be a write this
+        // apiserver just acknowledged, so wait for read-your-writes and look again.
+        const hit = cache.get(`/registry/namespaces/${name}`)?.obj;
+        if (hit) return hit;
+        await cache.waitConsistent();
+        return cache.get(`/registry/namespaces/${name}`)?.obj;
+      }),
+    ],
+  );
+  // Objects stay under etcd's limit and under what this NATS server accepts per message.
+  const maxObjectBytes = Math.min(MAX_OBJECT_BYTES, storage.maxPayload() - 4096);
+  const registry = new ApiRegistry({ storage, cache, admission, maxObjectBytes, observe: metrics.observe });
+  cache.start();
+
+  let rest: HttpHandler | undefined;
+  let bootstrapped = false;
+  const http = await startHttpServer({
+    host: bind,
+    port: opts.securePort ?? 6443,
+    livez: {},
+    readyz: {
+      'etcd': () => storage.isConnected() && cache.watching,
+      'informer-sync': () => cache.isSynced,
+      'poststarthook/bootstrap-controller': () => bootstrapped,
+    },
+    metrics: metrics.registry,
+    rest: () => rest,
+    onError: (err) => log.error('http handler failed', { err: (err as Error).message }),
+  });
+  const grpcServer = await startGrpcServer(bind, opts.grpcPort ?? 6444, {
+    registry,
+    onInternalError: (err) => log.error('grpc request failed', { err: err instanceof Error ? err.message : String(err) }),
+  });
+
+  if (opts.rest !== false) {
+    const factory = await loadRest(log);
+    if (factory) {
+      const h = await factory({ registry, logger: log, securePort: http.port, grpcPort: grpcServer.port, serviceClusterIpRange: serviceRange.text, metrics: metrics.registry });
+      rest = typeof h === 'function' ? h : h.handle.bind(h);
+    }
+  }
+
+  const ready = (async () => {
+    await cache.synced;
+    await bootstrap(registry, {
+      kubernetesServiceIp: intToIp(serviceRange.base + 1),
+      advertiseAddress: opts.advertiseAddress ?? defaultAdvertise(bind),
+      securePort: http.port,
+    });
+    bootstrapped = true;
+    log.info('apiserver ready', { restPort: http.port, grpcPort: grpcServer.port, bucket, rev: cache.rev });
+  })();
+  ready.catch((err) => log.error('bootstrap failed', { err: (err as Error).message }));
+
+  let stopped = false;
+  return {
+    restPort: http.port,
+    grpcPort: grpcServer.port,
+    registry,
+    cache,
+    storage,
+    ready,
+    async stop() {
+      if (stopped) return;
+      stopped = true;
+      cache.stop();
+      await Promise.all([grpcServer.stop(), http.close()]);
+      await storage.close();
+    },
+  };
+}
