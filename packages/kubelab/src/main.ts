@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 // kubelab: run and inspect a local kubelab cluster.
+import { traceCommand } from './trace/run.js';
 import { up } from './up.js';
 
 const USAGE = `Usage: pnpm kubelab <command> [flags]
@@ -9,6 +10,9 @@ Commands:
           --nodes N          worker nodes (default 2)
           --state-dir DIR    where state, logs, pid files and the kubeconfig go (default .kubelab/local)
           any upstream component flag, e.g. --node-monitor-grace-period=20s, goes to the component that owns it
+  trace   Follow the CRI calls kubelets make to their runtime, one line per call (Ctrl-C stops)
+          --pod [NS/]NAME  --node NODE  --method M[,M]  --since 5m  --json  --all
+          --nats-url URL (default nats://127.0.0.1:4222: the local runner and the compose stack)
 `;
 
 async function main(argv: string[]): Promise<number> {
@@ -16,6 +20,8 @@ async function main(argv: string[]): Promise<number> {
   switch (cmd) {
     case 'up':
       return up(rest);
+    case 'trace':
+      return traceCommand(rest);
     case undefined:
     case 'help':
     case '--help':

@@ -75,7 +75,7 @@ export function components(layout: Layout): ComponentSpec[] {
     {
       name: 'nats',
       service: 'nats',
-      args: ['-a', '127.0.0.1', '-p', String(ports.nats), '-m', String(ports.natsMonitor), '-js', '-sd', join(layout.stateDir, 'nats')],
+      args: ['-c', join(layout.stateDir, 'nats.conf')],
       health: `http://127.0.0.1:${ports.natsMonitor}/healthz`,
     },
     {
@@ -92,12 +92,12 @@ export function components(layout: Layout): ComponentSpec[] {
     {
       name: 'scheduler',
       service: 'scheduler',
-      args: [`--apiserver=${grpc}`, '--bind-address=127.0.0.1', `--secure-port=${ports.scheduler}`],
+      args: [`--apiserver-grpc-address=${grpc}`, '--bind-address=127.0.0.1', `--secure-port=${ports.scheduler}`],
     },
     {
       name: 'controller-manager',
       service: 'controller-manager',
-      args: [`--apiserver=${grpc}`, '--bind-address=127.0.0.1', `--secure-port=${ports.controllerManager}`],
+      args: [`--apiserver-grpc-address=${grpc}`, '--bind-address=127.0.0.1', `--secure-port=${ports.controllerManager}`],
     },
   ];
   for (let i = 1; i <= layout.nodes; i++) {
@@ -125,7 +125,7 @@ export function components(layout: Layout): ComponentSpec[] {
           `--hostname-override=${node}`,
           '--node-ip=127.0.0.1',
           '--address=127.0.0.1',
-          `--apiserver=${grpc}`,
+          `--apiserver-grpc-address=${grpc}`,
           `--container-runtime-endpoint=unix://${sock}`,
           `--port=${p.kubelet}`,
           `--healthz-port=${p.kubeletHealthz}`,
@@ -139,7 +139,7 @@ export function components(layout: Layout): ComponentSpec[] {
         service: 'kube-proxy',
         args: [
           `--hostname-override=${node}`,
-          `--apiserver=${grpc}`,
+          `--apiserver-grpc-address=${grpc}`,
           `--healthz-bind-address=127.0.0.1:${p.kubeProxyHealthz}`,
           `--metrics-bind-address=127.0.0.1:${p.kubeProxyMetrics}`,
         ],
@@ -147,6 +147,20 @@ export function components(layout: Layout): ComponentSpec[] {
     );
   }
   return list;
+}
+
+/**
+ * nats-server's configuration: JetStream on disk, loopback only, and a 2 MB
+ * max_payload so objects up to etcd's 1.5 MiB limit fit in one KV entry.
+ */
+export function natsConfig(layout: Layout): string {
+  return `listen: 127.0.0.1:${layout.ports.nats}
+http: 127.0.0.1:${layout.ports.natsMonitor}
+max_payload: 2MB
+jetstream {
+  store_dir: ${JSON.stringify(join(layout.stateDir, 'nats'))}
+}
+`;
 }
 
 /** The kubeconfig the runner writes for kubectl. */

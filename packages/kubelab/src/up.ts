@@ -6,7 +6,7 @@ import { which } from '@kubelab/component-base';
 import { flagOwners, routeFlags } from './flag-routing.js';
 import { serviceEntry, stateDirFrom } from './paths.js';
 import { Supervisor, waitHealthy } from './supervisor.js';
-import { components, DEFAULT_PORTS, kubeconfig, nodeDir, type ComponentSpec, type Layout } from './topology.js';
+import { components, DEFAULT_PORTS, kubeconfig, natsConfig, nodeDir, type ComponentSpec, type Layout } from './topology.js';
 
 export interface UpArgs {
   nodes: number;
@@ -70,6 +70,7 @@ export async function up(argv: string[]): Promise<number> {
   }
   const kubeconfigPath = join(layout.stateDir, 'kubeconfig');
   writeFileSync(kubeconfigPath, kubeconfig(layout.ports));
+  writeFileSync(join(layout.stateDir, 'nats.conf'), natsConfig(layout));
 
   let failed = false;
   const sup = new Supervisor({

@@ -1,0 +1,76 @@
+// `kubelab trace` flags. With no arguments it finds the NATS of the local
+// runner or of the compose stack: both publish it on 127.0.0.1:4222.
+
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { FlagError, FlagSet, parseDuration } from '@kubelab/component-base';
+import { stateDirFrom } from '../paths.js';
+import { DEFAULT_PORTS } from '../topology.js';
+import { parseMethods, parsePodRef, type TraceFilter } from './filter.js';
+
+export interface TraceOptions {
+  filter: TraceFilter;
+  /** Replay stored records from this time on. */
+  since?: Date;
+  json: boolean;
+  natsUrl: string;
+}
+
+export function traceFlags() {
+  return new FlagSet('pnpm kubelab trace')
+    .stringArray('node', [], 'only calls on this node (repeatable, or a comma list)')
+    .string('pod', '', 'only calls for this pod: NAME (any namespace) or NAMESPACE/NAME')
+    .stringArray('method', [], 'only these CRI methods (repeatable, or a comma list), e.g. ExecSync,StopContainer')
+    .string('since', '', 'first replay the calls of the last DURATION (5m, 1h) or since an RFC 3339 time, from the KUBELAB_CRI stream; then follow live')
+    .bool('json', false, 'print one JSON object per call (node, method, namespace, pod, container, durationMs, code, ...)')
+    .bool('all', false, 'also show the read-only calls the kubelet repeats (ListPodSandbox, ListContainers, PodSandboxStatus, ContainerStatus, Status, ...)')
+    .string('state-dir', '', 'the local runner state dir (default .kubelab/local); its cluster.json, when present, names the NATS URL')
+    .string('nats-url', '', `NATS to read from (default nats://127.0.0.1:${DEFAULT_PORTS.nats}, where both the local runner and the compose stack publish it)`);
+}
+
+/** `5m` → now − 5 min; an RFC 3339 time as given. */
+export function parseSince(raw: string, now: number): Date {
+  try {
+    const ms = parseDuration(raw);
+    if (ms < 0) throw new Error('negative');
+    return new Date(now - ms);
+  } catch {
+    if (/^\d{4}-\d{2}-\d{2}T/.test(raw) && !Number.isNaN(Date.parse(raw))) return new Date(raw);
+    throw new FlagError(`invalid argument "${raw}" for "--since" flag: want a duration like 5m or 1h, or an RFC 3339 time like 2025-01-02T15:04:05Z`);
+  }
+}
+
+/** --nats-url, else the state dir's cluster.json `natsUrl`, else the runner's default port. */
+export function resolveNatsUrl(flag: string, stateDirArg: string): string {
+  if (flag) return flag;
+  const file = join(stateDirFrom(stateDirArg || undefined), 'cluster.json');
+  if (existsSync(file)) {
+    try {
+      const url = (JSON.parse(readFileSync(file, 'utf8')) as { natsUrl?: unknown }).natsUrl;
+      if (typeof url === 'string' && url) return url;
+    } catch (err) {
+      throw new FlagError(`cannot read ${file}: ${(err as Error).message}`);
+    }
+  }
+  return `nats://127.0.0.1:${DEFAULT_PORTS.nats}`;
+}
+
+export function parseTraceArgs(argv: string[], env: NodeJS.ProcessEnv = process.env, now = Date.now()): TraceOptions {
+  const { values, rest } = traceFlags().parse(argv, env);
+  if (rest.length > 0) throw new FlagError(`kubelab trace takes no arguments, got "${rest.join(' ')}" (filter with --pod, --node, --method)`);
+  let pod;
+  let methods;
+  try {
+    pod = parsePodRef(values.pod);
+    methods = parseMethods(values.method);
+  } catch (err) {
+    throw new FlagError((err as Error).message);
+  }
+  const opts: TraceOptions = {
+    filter: { nodes: values.node.map((n) => n.trim()).filter(Boolean), methods, all: values.all, ...(pod ? { pod } : {}) },
+    json: values.json,
+    natsUrl: resolveNatsUrl(values['nats-url'], values['state-dir']),
+  };
+  if (values.since) opts.since = parseSince(values.since, now);
+  return opts;
+}
