@@ -1,0 +1,165 @@
+// gRPC spans with W3C trace context in metadata, as upstream's otelgrpc
+// interceptors do for the kubelet's CRI client and the apiserver: a CLIENT span
+// per call named like the RPC (`runtime.v1.RuntimeService/RunPodSandbox`),
+// `traceparent` injected into the request metadata, and a SERVER span on the
+// other side continuing it. With tracing off both helpers hand back exactly
+// what they were given: no interceptor, no wrapper, no cost.
+
+import * as grpc from '@grpc/grpc-js';
+import { context as otelContext, SpanKind, SpanStatusCode, trace, type Attributes, type Context, type Span, type TextMapGetter, type TextMapSetter } from '@opentelemetry/api';
+import { propagator } from './propagation.js';
+import type { Tracing } from './setup.js';
+
+const CODE_NAMES = Object.fromEntries(Object.entries(grpc.status).filter(([, v]) => typeof v === 'number').map(([k, v]) => [v, k])) as Record<number, string>;
+
+/** `/runtime.v1.RuntimeService/RunPodSandbox` → `runtime.v1.RuntimeService/RunPodSandbox` (the otelgrpc span name). */
+export function rpcSpanName(path: string): string {
+  return path.startsWith('/') ? path.slice(1) : path;
+}
+
+/** OTel RPC semantic-convention attributes for a method path. */
+export function rpcAttributes(path: string): Attributes {
+  const name = rpcSpanName(path);
+  const slash = name.lastIndexOf('/');
+  return { 'rpc.system': 'grpc', 'rpc.service': slash >= 0 ? name.slice(0, slash) : name, 'rpc.method': slash >= 0 ? name.slice(slash + 1) : name };
+}
+
+/** Server spans are errors only for codes that mean the server failed (OTel RPC conventions); client spans for any non-OK. */
+const SERVER_ERROR_CODES = new Set<number>([grpc.status.UNKNOWN, grpc.status.DEADLINE_EXCEEDED, grpc.status.UNIMPLEMENTED, grpc.status.INTERNAL, grpc.status.UNAVAILABLE, grpc.status.DATA_LOSS]);
+
+export function endRpcSpan(span: Span, kind: SpanKind.CLIENT | SpanKind.SERVER, code: number, details?: string): void {
+  span.setAttribute('rpc.grpc.status_code', code);
+  const failed = kind === SpanKind.CLIENT ? code !== grpc.status.OK : SERVER_ERROR_CODES.has(code);
+  if (failed) span.setStatus({ code: SpanStatusCode.ERROR, message: `${CODE_NAMES[code] ?? code}: ${details ?? ''}`.trimEnd() });
+  span.end();
+}
+
+export const metadataSetter: TextMapSetter<grpc.Metadata> = {
+  set: (md, key, value) => md.set(key, value),
+};
+export const metadataGetter: TextMapGetter<grpc.Metadata> = {
+  keys: (md) => Object.keys(md.getMap()),
+  get: (md, key) => {
+    const v = md.get(key)[0];
+    return typeof v === 'string' ? v : undefined;
+  },
+};
+
+/** The caller's context carried in request metadata (ROOT when absent). */
+export function contextFromMetadata(md: grpc.Metadata, base: Context = otelContext.active()): Context {
+  return propagator.extract(base, md, metadataGetter);
+}
+
+/** Writes ctx's `traceparent` into md (used by the interceptor; exported for hand-made calls). */
+export function injectMetadata(md: grpc.Metadata, ctx: Context = otelContext.active()): grpc.Metadata {
+  propagator.inject(ctx, md, metadataSetter);
+  return md;
+}
+
+/**
+ * Client interceptors for `new XxxClient(addr, creds, { interceptors: grpcClientInterceptors(tracing) })`
+ * (or per call in CallOptions). Empty when tracing is off.
+ */
+export function grpcClientInterceptors(tracing: Tracing): grpc.Interceptor[] {
+  if (!tracing.enabled) return [];
+  const interceptor: grpc.Interceptor = (options, nextCall) => {
+    const path = options.method_definition.path;
+    // The interceptor runs synchronously inside the client call, so the active context is the caller's.
+    const parent = otelContext.active();
+    const span = tracing.tracer.startSpan(rpcSpanName(path), { kind: SpanKind.CLIENT, attributes: rpcAttributes(path) }, parent);
+    const ctx = trace.setSpan(parent, span);
+    let ended = false;
+    const end = (code: number, details?: string) => {
+      if (ended) return;
+      ended = true;
+      endRpcSpan(span, SpanKind.CLIENT, code, details);
+    };
+    const requester = new grpc.RequesterBuilder()
+      .withStart((metadata, listener, next) => {
+        injectMetadata(metadata, ctx);
+        next(
+          metadata,
+          new grpc.ListenerBuilder()
+            .withOnReceiveStatus((status, nextStatus) => {
+              end(status.code, status.details);
+              nextStatus(status);
+            })
+            .build(),
+        );
+      })
+      .build();
+    return new grpc.InterceptingCall(nextCall(options), requester);
+  };
+  return [interceptor];
+}
+
+type AnyHandler = grpc.UntypedHandleCall;
+
+function startServerSpan(tracing: Tracing, path: string, metadata: grpc.Metadata): { span: Span; ctx: Context } {
+  const parent = contextFromMetadata(metadata, otelContext.active());
+  const span = tracing.tracer.startSpan(rpcSpanName(path), { kind: SpanKind.SERVER, attributes: rpcAttributes(path) }, parent);
+  return { span, ctx: trace.setSpan(parent, span) };
+}
+
+function errorCode(err: unknown): { code: number; details?: string } {
+  const e = err as { code?: unknown; details?: unknown; message?: unknown } | null;
+  const code = typeof e?.code === 'number' ? e.code : grpc.status.UNKNOWN;
+  const details = typeof e?.details === 'string' ? e.details : typeof e?.message === 'string' ? e.message : undefined;
+  return details === undefined ? { code } : { code, details };
+}
+
+function wrapHandler(tracing: Tracing, def: grpc.MethodDefinition<unknown, unknown>, handler: AnyHandler): AnyHandler {
+  const path = def.path;
+  if (!def.responseStream) {
+    // Unary and client-streaming: the callback carries the outcome.
+    return ((call: grpc.ServerUnaryCall<unknown, unknown>, callback: grpc.sendUnaryData<unknown>) => {
+      const { span, ctx } = startServerSpan(tracing, path, call.metadata);
+      const done: grpc.sendUnaryData<unknown> = (err, value, trailer, flags) => {
+        if (err) {
+          const { code, details } = errorCode(err);
+          endRpcSpan(span, SpanKind.SERVER, code, details);
+        } else endRpcSpan(span, SpanKind.SERVER, grpc.status.OK);
+        callback(err, value, trailer, flags);
+      };
+      otelContext.with(ctx, () => (handler as grpc.handleUnaryCall<unknown, unknown>)(call, done));
+    }) as AnyHandler;
+  }
+  // Server-streaming and bidi (watches): the span lasts until the stream ends.
+  return ((call: grpc.ServerWritableStream<unknown, unknown>) => {
+    const { span, ctx } = startServerSpan(tracing, path, call.metadata);
+    let ended = false;
+    const end = (code: number, details?: string) => {
+      if (ended) return;
+      ended = true;
+      endRpcSpan(span, SpanKind.SERVER, code, details);
+    };
+    call.once('error', (err: unknown) => {
+      const { code, details } = errorCode(err);
+      end(code, details);
+    });
+    call.once('cancelled', () => end(grpc.status.CANCELLED, 'cancelled by the client'));
+    call.once('finish', () => end(grpc.status.OK));
+    otelContext.with(ctx, () => (handler as grpc.handleServerStreamingCall<unknown, unknown>)(call));
+  }) as AnyHandler;
+}
+
+/**
+ * Wraps a service implementation so each call runs in a SERVER span continuing
+ * the caller's `traceparent`; the span is active inside the handler (child
+ * spans, e.g. storage, attach to it). Returns `impl` itself when tracing is off.
+ */
+export function traceServerHandlers<I extends object>(tracing: Tracing, service: grpc.ServiceDefinition, impl: I): I {
+  if (!tracing.enabled) return impl;
+  // grpc-js accepts handlers under the method name or its camelCase originalName.
+  const defs = new Map<string, grpc.MethodDefinition<unknown, unknown>>();
+  for (const [name, def] of Object.entries(service) as [string, grpc.MethodDefinition<unknown, unknown>][]) {
+    defs.set(name, def);
+    if (def.originalName) defs.set(def.originalName, def);
+  }
+  const out: Record<string, unknown> = {};
+  for (const [name, handler] of Object.entries(impl)) {
+    const def = defs.get(name);
+    out[name] = def && typeof handler === 'function' ? wrapHandler(tracing, def, handler as AnyHandler) : handler;
+  }
+  return out as I;
+}

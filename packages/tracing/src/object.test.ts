@@ -1,0 +1,63 @@
+import { context, ROOT_CONTEXT, trace, TraceFlags } from '@opentelemetry/api';
+import { describe, expect, it } from 'vitest';
+import { contextFromObject, TRACEPARENT_ANNOTATION, traceparentOf, withTraceContextAnnotation } from './object.js';
+import { setupTestTracing, summarizeSpan } from './testing.js';
+
+const TRACE = '4bf92f3577b34da6a3ce929d0e0e4736';
+const SPAN = '00f067aa0ba902b7';
+const ctxWith = (flags: number) => trace.setSpanContext(ROOT_CONTEXT, { traceId: TRACE, spanId: SPAN, traceFlags: flags, isRemote: false });
+
+describe('trace context annotation', () => {
+  it('is named kubelab.io/traceparent', () => {
+    expect(TRACEPARENT_ANNOTATION).toBe('kubelab.io/traceparent');
+  });
+
+  it('records a sampled context on a copy, leaving the original untouched', () => {
+    const pod = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'web', annotations: { a: 'b' } } };
+    const out = withTraceContextAnnotation(pod, ctxWith(TraceFlags.SAMPLED));
+    expect(out).toEqual({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'web', annotations: { a: 'b', 'kubelab.io/traceparent': `00-${TRACE}-${SPAN}-01` } } });
+    expect(pod.metadata.annotations).toEqual({ a: 'b' });
+  });
+
+  const nothing: [string, ReturnType<typeof ctxWith>][] = [
+    ['no span', ROOT_CONTEXT],
+    ['an unsampled span', ctxWith(TraceFlags.NONE)],
+    ['an invalid span', trace.setSpanContext(ROOT_CONTEXT, { traceId: '0'.repeat(32), spanId: SPAN, traceFlags: 1 })],
+  ];
+  for (const [name, ctx] of nothing) {
+    it(`records nothing for ${name} (same object back)`, () => {
+      const pod = { metadata: { name: 'web' } };
+      expect(withTraceContextAnnotation(pod, ctx)).toBe(pod);
+    });
+  }
+
+  it('creates metadata and annotations when missing', () => {
+    expect(withTraceContextAnnotation({ kind: 'Pod' } as { kind: string; metadata?: { annotations?: Record<string, string> } }, ctxWith(1)).metadata?.annotations).toEqual({ [TRACEPARENT_ANNOTATION]: `00-${TRACE}-${SPAN}-01` });
+  });
+
+  it('continues the recorded trace: a span started under contextFromObject is its child', async () => {
+    const t = setupTestTracing('kubelet');
+    const pod = { metadata: { annotations: { [TRACEPARENT_ANNOTATION]: `00-${TRACE}-${SPAN}-01` } } };
+    await t.tracing.withSpan('syncPod', async () => {}, { parent: contextFromObject(pod) });
+    expect(summarizeSpan(t.spans()[0]!)).toMatchObject({ name: 'syncPod', traceId: TRACE, parentSpanId: SPAN });
+    await t.tracing.shutdown();
+  });
+
+  const ignored: [string, unknown][] = [
+    ['no annotations', { metadata: {} }],
+    ['null object', null],
+    ['garbage value', { metadata: { annotations: { [TRACEPARENT_ANNOTATION]: 'not-a-traceparent' } } }],
+    ['all-zero trace id', { metadata: { annotations: { [TRACEPARENT_ANNOTATION]: `00-${'0'.repeat(32)}-${SPAN}-01` } } }],
+  ];
+  for (const [name, obj] of ignored) {
+    it(`falls back to the base context for ${name}`, () => {
+      const base = context.active();
+      expect(contextFromObject(obj as never, base)).toBe(base);
+    });
+  }
+
+  it('reads the raw value', () => {
+    expect(traceparentOf({ metadata: { annotations: { [TRACEPARENT_ANNOTATION]: 'x' } } })).toBe('x');
+    expect(traceparentOf({ metadata: { annotations: null } })).toBeUndefined();
+  });
+});
