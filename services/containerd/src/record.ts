@@ -20,6 +20,8 @@ export interface CriCallRecord {
   containerId?: string;
   containerName?: string;
   request: Record<string, unknown>;
+  /** A summary of the answer where it matters to a reader (ExecSync's exit code). */
+  response?: Record<string, unknown>;
   durationMs: number;
   /** gRPC status name (OK, NOT_FOUND, ...) and number. */
   code: string;

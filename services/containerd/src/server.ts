@@ -30,9 +30,17 @@ interface Outcome<R> {
   response: R;
   sandboxId?: string;
   containerId?: string;
+  /** Recorded as the call record's `response`. */
+  summary?: Record<string, unknown>;
 }
 
-type Describe<Q> = (req: Q) => { request: Record<string, unknown>; sandboxId?: string; containerId?: string };
+/** What a call's record says about its request; `pod` names the pod when no sandbox exists yet (PullImage). */
+type Describe<Q> = (req: Q) => {
+  request: Record<string, unknown>;
+  sandboxId?: string;
+  containerId?: string;
+  pod?: { name: string; namespace: string; uid: string };
+};
 
 const CODE_NAMES = Object.fromEntries(Object.entries(grpc.status).filter(([, v]) => typeof v === 'number').map(([k, v]) => [v, k])) as Record<number, string>;
 
@@ -55,7 +63,7 @@ export function buildServices(deps: ServerDeps): { runtime: RuntimeServiceHandle
     ? new Histogram({ name: 'kubelab_cri_request_duration_seconds', help: 'CRI call latency.', labelNames: ['method'], buckets: [0.0005, 0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 5, 30], registers: [deps.metrics] })
     : undefined;
 
-  const record = (service: CriCallRecord['service'], method: string, started: number, startTime: string, meta: grpc.Metadata, desc: ReturnType<Describe<unknown>>, outcome: { sandboxId?: string; containerId?: string }, code: number, message?: string) => {
+  const record = (service: CriCallRecord['service'], method: string, started: number, startTime: string, meta: grpc.Metadata, desc: ReturnType<Describe<unknown>>, outcome: { sandboxId?: string; containerId?: string; summary?: Record<string, unknown> }, code: number, message?: string) => {
     const durationMs = performance.now() - started;
     const containerId = outcome.containerId ?? desc.containerId;
     const c = containerId ? rt.containers.get(containerId) : undefined;
@@ -69,10 +77,15 @@ export function buildServices(deps: ServerDeps): { runtime: RuntimeServiceHandle
       service,
       method,
       ...(sandboxId ? { podSandboxId: sandboxId } : {}),
-      ...(sb ? { podName: sb.config.metadata!.name, podNamespace: sb.config.metadata!.namespace, podUid: sb.config.metadata!.uid } : {}),
+      ...(sb
+        ? { podName: sb.config.metadata!.name, podNamespace: sb.config.metadata!.namespace, podUid: sb.config.metadata!.uid }
+        : desc.pod
+          ? { podName: desc.pod.name, podNamespace: desc.pod.namespace, podUid: desc.pod.uid }
+          : {}),
       ...(containerId ? { containerId } : {}),
       ...(c ? { containerName: c.config.metadata!.name } : {}),
       request: desc.request,
+      ...(outcome.summary ? { response: outcome.summary } : {}),
       durationMs: Math.round(durationMs * 1000) / 1000,
       code: CODE_NAMES[code] ?? String(code),
       codeNumber: code,
@@ -205,7 +218,8 @@ export function buildServices(deps: ServerDeps): { runtime: RuntimeServiceHandle
     }),
     ExecSync: R('ExecSync', (req) => ({ request: { cmd: req.cmd, timeout: Number(req.timeout) }, containerId: req.containerId }), async (req) => {
       const out = await rt.execSync(req.containerId, req.cmd, seconds(req.timeout));
-      return { response: { stdout: Buffer.from(out.stdout), stderr: Buffer.from(out.stderr), exitCode: out.exitCode } };
+      // The exit code is what a probe's verdict rests on: the trace shows it.
+      return { response: { stdout: Buffer.from(out.stdout), stderr: Buffer.from(out.stderr), exitCode: out.exitCode }, summary: { exitCode: out.exitCode } };
     }),
     Exec: streaming('Exec'),
     Attach: streaming('Attach'),
@@ -290,7 +304,10 @@ export function buildServices(deps: ServerDeps): { runtime: RuntimeServiceHandle
     }),
     PullImage: I(
       'PullImage',
-      (req) => ({ request: { image: req.image?.image, auth: req.auth ? 'present' : 'none' }, ...(req.sandboxConfig?.metadata ? {} : {}) }),
+      (req) => {
+        const m = req.sandboxConfig?.metadata;
+        return { request: { image: req.image?.image, auth: req.auth ? 'present' : 'none' }, ...(m ? { pod: { name: m.name, namespace: m.namespace, uid: m.uid } } : {}) };
+      },
       async (req) => {
         const ref = req.image?.image;
         if (!ref) throw invalid('image.image', 'must not be empty');

@@ -1,0 +1,43 @@
+#!/usr/bin/env node
+// kube-proxy's entry point: parse flags (and --config), start, stop on SIGTERM.
+
+import { writeFileSync } from 'node:fs';
+import { createLogger, FlagError, onShutdown } from '@kubelab/component-base';
+import { renderKubeProxyConfig } from './config.js';
+import { parseKubeProxyCommand } from './options.js';
+import { startKubeProxy } from './server.js';
+
+async function main(): Promise<void> {
+  let cmd;
+  try {
+    cmd = parseKubeProxyCommand(process.argv.slice(2));
+  } catch (err) {
+    process.stderr.write(`${err instanceof FlagError ? '' : 'Error: '}${(err as Error).message}\n`);
+    process.exit(1);
+  }
+  if (cmd.writeConfigTo) {
+    writeFileSync(cmd.writeConfigTo, renderKubeProxyConfig({ mode: cmd.config.mode, clusterCIDR: cmd.config.clusterCIDR }));
+    process.stderr.write(`Wrote configuration to: ${cmd.writeConfigTo}\n`);
+    return;
+  }
+  const logger = createLogger({ component: 'kube-proxy', node: cmd.nodeName });
+  const kp = await startKubeProxy({
+    nodeName: cmd.nodeName,
+    config: cmd.config,
+    apiserverAddress: cmd.apiserverAddress,
+    serviceCIDR: cmd.serviceCIDR,
+    nodeIPs: cmd.nodeIPs,
+    apply: cmd.apply,
+    logger,
+  });
+  logger.info('kube-proxy started', { mode: kp.mode, healthzPort: kp.healthzPort, metricsPort: kp.metricsPort });
+  onShutdown(async () => {
+    logger.info('Shutting down');
+    await kp.stop();
+  });
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`kube-proxy: ${(err as Error).message}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,52 @@
+// Running the kernel tools (iptables-restore, nft, ipvsadm, ip) — optionally
+// inside a named network namespace (`ip netns exec NS ...`), which is how the
+// tests and the benchmark apply rules without touching the host's tables.
+
+import { spawn } from 'node:child_process';
+
+export interface CommandResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+export interface CommandRunner {
+  run(argv: string[], input?: string): Promise<CommandResult>;
+}
+
+export class CommandError extends Error {
+  override name = 'CommandError';
+  constructor(
+    readonly argv: string[],
+    readonly result: CommandResult,
+  ) {
+    super(`${argv.join(' ')} exited with ${result.code}: ${result.stderr.trim() || result.stdout.trim()}`);
+  }
+}
+
+/** Runs commands on this host, or inside network namespace `netns`; a command running past timeoutMs is killed. */
+export function execRunner(netns?: string, opts: { timeoutMs?: number } = {}): CommandRunner {
+  return {
+    run(argv, input) {
+      const full = netns ? ['ip', 'netns', 'exec', netns, ...argv] : argv;
+      return new Promise((resolve) => {
+        const child = spawn(full[0]!, full.slice(1), { stdio: ['pipe', 'pipe', 'pipe'], ...(opts.timeoutMs ? { timeout: opts.timeoutMs, killSignal: 'SIGKILL' as const } : {}) });
+        let stdout = '';
+        let stderr = '';
+        child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+        child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+        child.on('error', (err) => resolve({ code: 127, stdout, stderr: `${stderr}${err.message}` }));
+        child.on('close', (code) => resolve({ code: code ?? 1, stdout, stderr }));
+        child.stdin.on('error', () => undefined);
+        child.stdin.end(input ?? '');
+      });
+    },
+  };
+}
+
+/** Runs a command and throws a CommandError naming it when it fails. */
+export async function mustRun(runner: CommandRunner, argv: string[], input?: string): Promise<string> {
+  const r = await runner.run(argv, input);
+  if (r.code !== 0) throw new CommandError(argv, r);
+  return r.stdout;
+}

@@ -1,0 +1,187 @@
+// The proxier (upstream pkg/proxy/{iptables,nftables,ipvs}/proxier.go, the
+// parts common to all three): informer handlers only record changes and ask
+// the bounded-frequency runner for a sync; nothing syncs before services and
+// endpoint slices are both synced; a sync renders the whole ruleset and
+// applies it in one step; health and metrics are updated after success only.
+
+import type { EndpointSlice, Service } from '@kubelab/api';
+import type { Logger } from '@kubelab/component-base';
+import type { ProxyMode } from '../config.js';
+import type { ProxyHealth } from '../health.js';
+import type { ProxyMetrics } from '../metrics.js';
+import { BoundedFrequencyRunner, type RunnerClock } from '../runner.js';
+import { backendFor, type Backend, type Rendered } from './backend.js';
+import { EndpointsChangeTracker, ServiceChangeTracker, takeSnapshot } from './changetracker.js';
+import type { CommandRunner } from './exec.js';
+import type { ProxyConfig } from './types.js';
+
+export interface ProxierOptions {
+  mode: ProxyMode;
+  config: ProxyConfig;
+  minSyncPeriodMs: number;
+  syncPeriodMs: number;
+  /** Runs the kernel tools; without one the proxier only renders. */
+  runner?: CommandRunner;
+  /** 'never' forces render mode (e.g. `pnpm kubelab up` as an ordinary user). */
+  apply?: 'auto' | 'never';
+  logger: Logger;
+  metrics: ProxyMetrics;
+  health: ProxyHealth;
+  clock?: RunnerClock;
+}
+
+export interface RulesView {
+  /** `kernel` when read back after applying, `rendered` in render mode. */
+  source: 'kernel' | 'rendered';
+  mode: ProxyMode;
+  text: string;
+  ruleCount: number;
+  syncedAt: number;
+}
+
+export class Proxier {
+  readonly backend: Backend;
+  private readonly services = new ServiceChangeTracker();
+  private readonly endpoints: EndpointsChangeTracker;
+  private readonly runnerLoop: BoundedFrequencyRunner;
+  private servicesSynced = false;
+  private endpointSlicesSynced = false;
+  private applyReason: string | undefined = 'not probed yet';
+  private probed = false;
+  private view: RulesView | undefined;
+  private syncs = 0;
+
+  constructor(private readonly opts: ProxierOptions) {
+    this.backend = backendFor(opts.mode);
+    this.endpoints = new EndpointsChangeTracker(opts.config.nodeName);
+    this.runnerLoop = new BoundedFrequencyRunner({
+      name: 'sync-runner',
+      fn: () => this.syncProxyRules(),
+      minIntervalMs: opts.minSyncPeriodMs,
+      maxIntervalMs: opts.syncPeriodMs,
+      retryIntervalMs: opts.syncPeriodMs,
+      ...(opts.clock ? { clock: opts.clock } : {}),
+      onError: (err) => opts.logger.error('Sync failed', { err }),
+    });
+  }
+
+  private get initialized(): boolean {
+    return this.servicesSynced && this.endpointSlicesSynced;
+  }
+
+  /** Whether rules go to the kernel (after probe) or are only rendered. */
+  get applying(): boolean {
+    return this.probed && this.applyReason === undefined;
+  }
+
+  /** Decides apply vs render once, logging why when rules will not be applied. */
+  async probe(): Promise<void> {
+    if (this.probed) return;
+    if (this.opts.apply === 'never') this.applyReason = 'apply disabled (--apply=never)';
+    else if (!this.opts.runner) this.applyReason = 'no command runner';
+    else this.applyReason = await this.backend.probe(this.opts.runner);
+    this.probed = true;
+    if (this.applyReason) {
+      this.opts.logger.info(`Render mode: ${this.opts.mode} rules are computed and served on /rules but not applied to the kernel`, { reason: this.applyReason });
+    } else {
+      this.opts.logger.info(`Apply mode: ${this.opts.mode} rules are applied to this network namespace`);
+    }
+  }
+
+  start(): void {
+    this.runnerLoop.loop();
+  }
+
+  stop(): void {
+    this.runnerLoop.stop();
+  }
+
+  /** Queues a sync (Sync()): counts for health and the queued-timestamp metric. */
+  sync(): void {
+    this.opts.health.queued();
+    this.opts.metrics.syncProxyRulesLastQueuedTimestamp.set(Date.now() / 1000);
+    this.runnerLoop.run();
+  }
+
+  onServiceAdd(svc: Service): void {
+    this.onServiceUpdate(undefined, svc);
+  }
+  onServiceUpdate(old: Service | undefined, svc: Service): void {
+    if (this.services.update(old, svc) && this.initialized) this.sync();
+  }
+  onServiceDelete(svc: Service): void {
+    if (this.services.update(svc, undefined) && this.initialized) this.sync();
+  }
+  onServicesSynced(): void {
+    this.servicesSynced = true;
+    if (this.initialized) this.sync();
+  }
+
+  onEndpointSliceAdd(slice: EndpointSlice): void {
+    if (this.endpoints.endpointSliceUpdate(slice, false) && this.initialized) this.sync();
+  }
+  onEndpointSliceUpdate(_old: EndpointSlice | undefined, slice: EndpointSlice): void {
+    this.onEndpointSliceAdd(slice);
+  }
+  onEndpointSliceDelete(slice: EndpointSlice): void {
+    if (this.endpoints.endpointSliceUpdate(slice, true) && this.initialized) this.sync();
+  }
+  onEndpointSlicesSynced(): void {
+    this.endpointSlicesSynced = true;
+    if (this.initialized) this.sync();
+  }
+
+  /** The current ruleset view (undefined before the first successful sync). */
+  rules(): RulesView | undefined {
+    return this.view;
+  }
+
+  get syncCount(): number {
+    return this.syncs;
+  }
+
+  /** Resolves when no sync is running. */
+  idle(): Promise<void> {
+    return this.runnerLoop.idle();
+  }
+
+  /** One sync: render everything, apply once, then publish. False asks for a retry. */
+  async syncProxyRules(): Promise<boolean> {
+    const { logger, metrics, config, mode } = this.opts;
+    if (!this.initialized) {
+      logger.debug(`Not syncing ${mode} until Services and EndpointSlices have been received from master`);
+      return true;
+    }
+    await this.probe();
+    const start = performance.now();
+    const snap = takeSnapshot(this.services, this.endpoints);
+    let rendered: Rendered;
+    let text: string;
+    try {
+      if (this.applying) {
+        rendered = await this.backend.apply(this.opts.runner!, snap, config);
+        text = await this.backend.readBack(this.opts.runner!);
+      } else {
+        rendered = this.backend.render(snap, config);
+        text = rendered.text;
+      }
+    } catch (err) {
+      logger.error(`Failed to sync ${mode} rules`, { err, retryingAfter: `${this.opts.syncPeriodMs}ms` });
+      metrics.syncFailuresTotal.inc({ mode });
+      if (mode === 'iptables') metrics.iptablesRestoreFailuresTotal.inc();
+      if (mode === 'nftables') metrics.nftablesSyncFailuresTotal.inc();
+      metrics.syncProxyRulesLatency.observe((performance.now() - start) / 1000);
+      return false;
+    }
+    const now = Date.now();
+    metrics.syncProxyRulesLatency.observe((performance.now() - start) / 1000);
+    if (rendered.detail) for (const [table, n] of Object.entries(rendered.detail)) metrics.iptablesRulesTotal.set({ table }, n);
+    metrics.rules.set({ mode }, rendered.ruleCount);
+    metrics.syncProxyRulesLastTimestamp.set(now / 1000);
+    this.opts.health.updated();
+    this.view = { source: this.applying ? 'kernel' : 'rendered', mode, text, ruleCount: rendered.ruleCount, syncedAt: now };
+    this.syncs++;
+    logger.debug('SyncProxyRules complete', { services: snap.services.length, rules: rendered.ruleCount, elapsedMs: Math.round(performance.now() - start) });
+    return true;
+  }
+}

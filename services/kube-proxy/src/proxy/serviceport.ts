@@ -1,0 +1,56 @@
+// Service → service ports (upstream pkg/proxy/serviceport.go newBaseServiceInfo):
+// which Services a proxier programs at all and what each port means.
+
+import type { Service } from '@kubelab/api';
+import { DEFAULT_STICKY_MAX_AGE_SECONDS, type L4Protocol, type ServicePortInfo } from './types.js';
+
+/** `ns/name:port` (ServicePortName.String(): no colon for an unnamed port). */
+export function servicePortName(namespace: string, name: string, portName: string | undefined): string {
+  return portName ? `${namespace}/${name}:${portName}` : `${namespace}/${name}`;
+}
+
+const IPV4 = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/;
+
+export function isIPv4(ip: string | undefined): ip is string {
+  const m = ip ? IPV4.exec(ip) : null;
+  return !!m && m.slice(1).every((o) => Number(o) <= 255);
+}
+
+/**
+ * The ports of a Service this (IPv4) proxier handles. Headless services
+ * (clusterIP None), ExternalName services and services without a ClusterIP
+ * yet are skipped, as upstream's ShouldSkipService does.
+ */
+export function servicePorts(svc: Service): Map<string, ServicePortInfo> {
+  const out = new Map<string, ServicePortInfo>();
+  const spec = svc.spec ?? {};
+  const ns = svc.metadata.namespace ?? 'default';
+  const name = svc.metadata.name ?? '';
+  if (spec.type === 'ExternalName') return out;
+  const clusterIP = spec.clusterIP;
+  if (!clusterIP || clusterIP === 'None' || !isIPv4(clusterIP)) return out;
+  const affinity = spec.sessionAffinity === 'ClientIP' ? 'ClientIP' : 'None';
+  const timeout = spec.sessionAffinityConfig?.clientIP?.timeoutSeconds;
+  const lbIPs = (svc.status?.loadBalancer?.ingress ?? []).map((i) => i.ip).filter(isIPv4);
+  for (const p of spec.ports ?? []) {
+    if (!Number.isInteger(p.port) || p.port <= 0) continue;
+    const info: ServicePortInfo = {
+      name: servicePortName(ns, name, p.name),
+      namespace: ns,
+      service: name,
+      portName: p.name ?? '',
+      protocol: (p.protocol ?? 'TCP') as L4Protocol,
+      clusterIP,
+      port: p.port,
+      nodePort: spec.type === 'NodePort' || spec.type === 'LoadBalancer' ? (p.nodePort ?? 0) : 0,
+      externalIPs: (spec.externalIPs ?? []).filter(isIPv4),
+      loadBalancerIPs: spec.type === 'LoadBalancer' ? lbIPs : [],
+      sessionAffinity: affinity,
+      stickyMaxAgeSeconds: affinity === 'ClientIP' ? (timeout ?? DEFAULT_STICKY_MAX_AGE_SECONDS) : 0,
+      externalTrafficPolicy: spec.externalTrafficPolicy === 'Local' ? 'Local' : 'Cluster',
+      internalTrafficPolicy: spec.internalTrafficPolicy === 'Local' ? 'Local' : 'Cluster',
+    };
+    out.set(info.name, info);
+  }
+  return out;
+}
