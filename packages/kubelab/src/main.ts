@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // kubelab: run and inspect a local kubelab cluster.
 import { traceCommand } from './trace/run.js';
+import { rulesCommand } from './rules.js';
 import { up } from './up.js';
 
 const USAGE = `Usage: pnpm kubelab <command> [flags]
@@ -13,6 +14,8 @@ Commands:
   trace   Follow the CRI calls kubelets make to their runtime, one line per call (Ctrl-C stops)
           --pod [NS/]NAME  --node NODE  --method M[,M]  --since 5m  --json  --all
           --nats-url URL (default nats://127.0.0.1:4222: the local runner and the compose stack)
+  rules   Print the rules kube-proxy holds on a node (iptables-save / nft / ipvsadm form)
+          --node node-1 (default)  --state-dir DIR
 `;
 
 async function main(argv: string[]): Promise<number> {
@@ -22,6 +25,8 @@ async function main(argv: string[]): Promise<number> {
       return up(rest);
     case 'trace':
       return traceCommand(rest);
+    case 'rules':
+      return rulesCommand(rest);
     case undefined:
     case 'help':
     case '--help':
