@@ -53,6 +53,19 @@ describe.runIf(requireTool('nats-server'))('kube-proxy with the apiserver', () =
     expect(r.value).toMatch(/-A KUBE-SERVICES -d 10\.96\.0\.1\/32 -p tcp -m comment --comment "default\/kubernetes:https cluster IP" -m tcp --dport 443 -j KUBE-SVC-NPX46M4PTMTKRN6Y/);
   });
 
+  it('publishes its configuration as ConfigMap kube-system/kube-proxy (as kubeadm does)', async () => {
+    const cm = await eventually(async () => {
+      try {
+        return await cs.core.configMaps('kube-system').get('kube-proxy');
+      } catch {
+        return undefined;
+      }
+    }, 5000, 'ConfigMap kube-system/kube-proxy');
+    const conf = cm.value.data?.['config.conf'] ?? '';
+    expect(conf).toContain('kind: KubeProxyConfiguration');
+    expect(conf).toMatch(/^mode: iptables$/m);
+  });
+
   it('follows a new service and its endpoints, then drops an endpoint that turns unready', async () => {
     const svc = await cs.core.services('default').create(makeService('default', 'web', '10.96.0.50', [{ name: 'http', protocol: 'TCP', port: 80, targetPort: 'http' }]));
     expect(svc.spec?.clusterIP).toBe('10.96.0.50');

@@ -9,6 +9,7 @@ import { createLogger, newMetricsRegistry, serveHealth, type HealthServer, type 
 import { defaultKubeProxyConfiguration, type KubeProxyConfiguration, type ProxyMode } from './config.js';
 import { ProxyHealth } from './health.js';
 import { newProxyMetrics } from './metrics.js';
+import { publishConfigMap } from './publish-config.js';
 import { execRunner } from './proxy/exec.js';
 import { Proxier } from './proxy/proxier.js';
 import { defaultProxyConfig } from './proxy/types.js';
@@ -168,6 +169,7 @@ export async function startKubeProxy(opts: KubeProxyOptions): Promise<KubeProxyH
   proxier.start();
   factory.start();
   const abort = new AbortController();
+  void publishConfigMap(clientset, cfg, logger, abort.signal);
   // Nothing syncs before both caches are synced (OnServiceSynced / OnEndpointSlicesSynced).
   void services.whenSynced().then(() => !abort.signal.aborted && proxier.onServicesSynced());
   void slices.whenSynced().then(() => !abort.signal.aborted && proxier.onEndpointSlicesSynced());
