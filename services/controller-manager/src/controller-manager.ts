@@ -1,0 +1,187 @@
+// kube-controller-manager as a library (cmd/kube-controller-manager/app):
+// health and metrics on --secure-port, leader election for the whole
+// manager on the Lease kube-system/kube-controller-manager, and once
+// leading: informers, cache sync, then every enabled controller's workers.
+
+import { setMaxListeners } from 'node:events';
+import { hostname } from 'node:os';
+import { randomUUID } from 'node:crypto';
+import {
+  createClientset,
+  LeaderElector,
+  LeaseLock,
+  newEventBroadcaster,
+  prometheusWorkqueueMetrics,
+  realClock,
+  SharedInformerFactory,
+  type Clientset,
+  type Clock,
+  type EventRecorder,
+} from '@kubelab/client';
+import { createLogger, newMetricsRegistry, serveHealth, type HealthServer, type Logger } from '@kubelab/component-base';
+import { defaultRegistry } from './controllers/index.js';
+import type { ControllerRegistry } from './controllers/registry.js';
+import { DEFAULT_APISERVER_ADDRESS, defaultConfig, type ControllerManagerConfig } from './options.js';
+import type { Controller, ControllerContext } from './util/controller.js';
+
+export interface ControllerManagerOptions {
+  /** The apiserver's gRPC address (host:port); default 127.0.0.1:6444. */
+  apiserverAddress?: string;
+  /** Use this clientset instead of dialling apiserverAddress. */
+  clientset?: Clientset;
+  bindAddress?: string;
+  /** Health/metrics port (default 10257; 0 = a free port). */
+  securePort?: number;
+  leaderElect?: boolean;
+  leaseDurationMs?: number;
+  renewDeadlineMs?: number;
+  retryPeriodMs?: number;
+  resourceName?: string;
+  resourceNamespace?: string;
+  /** Clear the Lease holder on stop() so a standby takes over at once (default true). */
+  releaseOnCancel?: boolean;
+  /** Leader election identity (default `<hostname>_<uuid>`, as upstream). */
+  identity?: string;
+  /** Controller settings (defaults as upstream); partial values override. */
+  config?: Partial<ControllerManagerConfig>;
+  registry?: ControllerRegistry;
+  clock?: Clock;
+  logger?: Logger;
+  /** Called when leadership is lost without stop() (the process exits upstream). */
+  onLeadershipLost?: () => void;
+}
+
+export interface RunningControllerManager {
+  healthPort: number;
+  identity: string;
+  /** Names of the controllers running (once leading). */
+  controllers(): string[];
+  isLeader(): boolean;
+  stop(): Promise<void>;
+}
+
+export async function startControllerManager(opts: ControllerManagerOptions = {}): Promise<RunningControllerManager> {
+  const log = opts.logger ?? createLogger({ component: 'kube-controller-manager' });
+  const config: ControllerManagerConfig = { ...defaultConfig(), ...(opts.config ?? {}) };
+  const identity = opts.identity ?? `${hostname()}_${randomUUID()}`;
+  const clock = opts.clock ?? realClock;
+  const registry = opts.registry ?? defaultRegistry();
+  const selected = registry.select(config.controllers).filter((d) => d.enabled?.(config) ?? true);
+  const ownClient = !opts.clientset;
+  const cs = opts.clientset ?? createClientset({ address: opts.apiserverAddress || DEFAULT_APISERVER_ADDRESS, component: 'kube-controller-manager' });
+  const metrics = newMetricsRegistry();
+  const metricsProvider = prometheusWorkqueueMetrics(metrics);
+  const broadcaster = newEventBroadcaster(cs, { clock });
+  const recorders = new Map<string, EventRecorder>();
+  const recorder = (component: string) => {
+    let r = recorders.get(component);
+    if (!r) recorders.set(component, (r = broadcaster.newRecorder({ component })));
+    return r;
+  };
+
+  const stopAll = new AbortController();
+  let leading = false;
+  let synced = false;
+  let running: string[] = [];
+  let factory: SharedInformerFactory | undefined;
+  let work: Promise<void> = Promise.resolve();
+
+  let health: HealthServer;
+  try {
+    health = await serveHealth({
+      host: opts.bindAddress ?? '0.0.0.0',
+      port: opts.securePort ?? 10257,
+      metrics,
+      livez: { ping: () => true },
+      // A standby is healthy and ready: upstream's readyz does not depend on leading.
+      readyz: { 'leader-election': () => true },
+    });
+  } catch (err) {
+    if (ownClient) cs.close();
+    await broadcaster.shutdown();
+    throw new Error(`serving health on port ${opts.securePort ?? 10257}: ${(err as Error).message}`, { cause: err });
+  }
+
+  /** What a leader does: informers, sync, controllers (StartControllers). */
+  const runControllers = async (signal: AbortSignal) => {
+    // Every controller listens on this one signal.
+    setMaxListeners(100, signal);
+    factory = new SharedInformerFactory(cs, { clock });
+    const ctx: ControllerContext = { clientset: cs, informers: factory, recorder, clock, logger: log, config, metricsProvider };
+    const built: Array<{ c: Controller; workers: number }> = [];
+    for (const d of selected) {
+      try {
+        built.push({ c: d.create(ctx), workers: d.workers(config) });
+      } catch (err) {
+        log.error('error starting controller', { controller: d.name, err: (err as Error).message });
+      }
+    }
+    factory.start();
+    const result = await factory.waitForCacheSync(signal);
+    if (signal.aborted) return;
+    synced = Object.values(result).every(Boolean);
+    running = built.map((b) => b.c.name);
+    log.info('caches synced; starting controllers', { controllers: selected.map((d) => d.name) });
+    await Promise.all(built.map((b) => b.c.run(signal, b.workers).catch((err) => log.error('controller stopped', { controller: b.c.name, err: (err as Error).message }))));
+  };
+
+  const leaderElect = opts.leaderElect ?? true;
+  const main = (async () => {
+    if (!leaderElect) {
+      leading = true;
+      work = runControllers(stopAll.signal);
+      await work;
+      return;
+    }
+    const ns = opts.resourceNamespace ?? 'kube-system';
+    const name = opts.resourceName ?? 'kube-controller-manager';
+    const elector = new LeaderElector({
+      lock: new LeaseLock(cs.coordination.leases(ns), ns, name, identity),
+      leaseDurationMs: opts.leaseDurationMs ?? 15_000,
+      renewDeadlineMs: opts.renewDeadlineMs ?? 10_000,
+      retryPeriodMs: opts.retryPeriodMs ?? 2_000,
+      releaseOnCancel: opts.releaseOnCancel ?? true,
+      name: 'kube-controller-manager',
+      clock,
+      logger: log,
+      callbacks: {
+        onStartedLeading: (signal) => {
+          leading = true;
+          log.info('started leading', { identity });
+          work = runControllers(signal);
+        },
+        onStoppedLeading: () => {
+          const was = leading;
+          leading = false;
+          if (!stopAll.signal.aborted && was) {
+            log.error('leaderelection lost', { identity });
+            opts.onLeadershipLost?.();
+          }
+        },
+        onNewLeader: (id) => {
+          if (id !== identity) log.info('new leader elected', { leader: id });
+        },
+      },
+    });
+    await elector.run(stopAll.signal);
+    await work;
+  })().catch((err) => log.error('controller-manager failed', { err: (err as Error).message }));
+
+  return {
+    healthPort: health.port,
+    identity,
+    controllers: () => (synced ? [...running] : []),
+    isLeader: () => leading,
+    async stop() {
+      stopAll.abort();
+      await main;
+      await work;
+      await factory?.shutdown();
+      // Give queued events a moment to reach the apiserver, never hanging shutdown on them.
+      await Promise.race([broadcaster.flush().catch(() => undefined), new Promise((r) => setTimeout(r, 2000).unref())]);
+      await broadcaster.shutdown();
+      await health.close();
+      if (ownClient) cs.close();
+    },
+  };
+}

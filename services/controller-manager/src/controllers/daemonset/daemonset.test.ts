@@ -1,0 +1,41 @@
+import type { DaemonSet, Node, Pod } from '@kubelab/api';
+import { describe, expect, it } from 'vitest';
+import { daemonSetStatus, newDaemonPod, nodeShouldRunDaemonPod, planDaemonPods, targetNodeName } from './decisions.js';
+
+const ds: DaemonSet = {
+  metadata: { name: 'agent', namespace: 'default', uid: 'ds', generation: 1 },
+  spec: { selector: { matchLabels: { app: 'agent' } }, template: { metadata: { labels: { app: 'agent' } }, spec: { containers: [{ name: 'a' }] } } },
+};
+const node = (name: string, taints: Node['spec'] extends infer S ? (S extends { taints?: infer T } ? T : never) : never = [], labels: Record<string, string> = {}): Node => ({ metadata: { name, labels }, spec: { taints } });
+
+describe('which nodes run a daemon pod', () => {
+  it.each<[string, Node, boolean, boolean]>([
+    ['plain node', node('n'), true, true],
+    ['not-ready NoExecute is tolerated by default', node('n', [{ key: 'node.kubernetes.io/not-ready', effect: 'NoExecute' }]), true, true],
+    ['cordoned (unschedulable) is tolerated', node('n', [{ key: 'node.kubernetes.io/unschedulable', effect: 'NoSchedule' }]), true, true],
+    ['a user NoSchedule taint: no new pod, the old one stays', node('n', [{ key: 'dedicated', effect: 'NoSchedule' }]), false, true],
+    ['a user NoExecute taint: the pod goes', node('n', [{ key: 'dedicated', effect: 'NoExecute' }]), false, false],
+  ])('%s', (_n, n, run, cont) => expect(nodeShouldRunDaemonPod(n, ds)).toEqual({ shouldRun: run, shouldContinueRunning: cont }));
+  it('honours the template nodeSelector', () => {
+    const sel = { ...ds, spec: { ...ds.spec!, template: { ...ds.spec!.template, spec: { ...ds.spec!.template.spec!, nodeSelector: { role: 'edge' } } } } };
+    expect(nodeShouldRunDaemonPod(node('n', [], { role: 'core' }), sel).shouldRun).toBe(false);
+    expect(nodeShouldRunDaemonPod(node('n', [], { role: 'edge' }), sel).shouldRun).toBe(true);
+  });
+});
+
+describe('daemon pods', () => {
+  it('are pinned to their node by required node affinity on metadata.name', () => {
+    const p = newDaemonPod(ds, 'n1');
+    expect(p.spec?.nodeName).toBeUndefined();
+    expect(targetNodeName(p)).toBe('n1');
+    expect(p.metadata.labels).toMatchObject({ app: 'agent', 'pod-template-generation': '1' });
+  });
+  it('are created where missing and deleted where extra', () => {
+    const p1 = { ...newDaemonPod(ds, 'n1'), metadata: { ...newDaemonPod(ds, 'n1').metadata, name: 'a', creationTimestamp: '2026-01-01T00:00:00Z' } } as Pod;
+    const p2 = { ...p1, metadata: { ...p1.metadata, name: 'b', creationTimestamp: '2026-01-01T00:01:00Z' } } as Pod;
+    const plan = planDaemonPods(ds, [node('n1'), node('n2')], new Map([['n1', [p1, p2]]]));
+    expect(plan.create).toEqual(['n2']);
+    expect(plan.delete.map((p) => p.metadata.name)).toEqual(['b']);
+    expect(daemonSetStatus(ds, [node('n1'), node('n2')], new Map([['n1', [p1]]]), 0)).toMatchObject({ desiredNumberScheduled: 2, currentNumberScheduled: 1, numberMisscheduled: 0, updatedNumberScheduled: 1, numberUnavailable: 2 });
+  });
+});

@@ -1,0 +1,193 @@
+// DaemonSet decisions (pkg/controller/daemon) as pure functions: the
+// tolerations every daemon pod gets, whether a node should run (or keep)
+// the daemon pod, the pod pinned to its node, and the status counts.
+
+import type { DaemonSet, DaemonSetStatus, Node, Pod, Toleration } from '@kubelab/api';
+import { isPodAvailable, isPodReady, podMatchesNode, tolerationsTolerateTaint } from '../../util/api-helpers.js';
+import { computeHash } from '../../util/hash.js';
+
+export const CONTROLLER_REVISION_HASH = 'controller-revision-hash';
+export const POD_TEMPLATE_GENERATION = 'pod-template-generation';
+
+/** AddOrUpdateDaemonPodTolerations: not-ready/unreachable forever, pressure and unschedulable NoSchedule. */
+export function daemonTolerations(existing: readonly Toleration[] | undefined, hostNetwork: boolean): Toleration[] {
+  const add: Toleration[] = [
+    { key: 'node.kubernetes.io/not-ready', operator: 'Exists', effect: 'NoExecute' },
+    { key: 'node.kubernetes.io/unreachable', operator: 'Exists', effect: 'NoExecute' },
+    { key: 'node.kubernetes.io/disk-pressure', operator: 'Exists', effect: 'NoSchedule' },
+    { key: 'node.kubernetes.io/memory-pressure', operator: 'Exists', effect: 'NoSchedule' },
+    { key: 'node.kubernetes.io/pid-pressure', operator: 'Exists', effect: 'NoSchedule' },
+    { key: 'node.kubernetes.io/unschedulable', operator: 'Exists', effect: 'NoSchedule' },
+  ];
+  if (hostNetwork) add.push({ key: 'node.kubernetes.io/network-unavailable', operator: 'Exists', effect: 'NoSchedule' });
+  const out = [...(existing ?? [])];
+  for (const t of add) {
+    const i = out.findIndex((x) => x.key === t.key && x.effect === t.effect);
+    if (i >= 0) out[i] = t;
+    else out.push(t);
+  }
+  return out;
+}
+
+/** The template hash that labels this DaemonSet's current pods (stands in for a ControllerRevision name). */
+export const templateHash = (ds: DaemonSet): string => computeHash(ds.spec?.template, ds.status?.collisionCount);
+
+/** NewPod + ReplaceDaemonSetPodNodeNameNodeAffinity: the template, pinned to one node by required affinity. */
+export function newDaemonPod(ds: DaemonSet, nodeName: string): Pod {
+  const t = structuredClone(ds.spec?.template ?? {});
+  const spec = t.spec ?? { containers: [] };
+  spec.tolerations = daemonTolerations(spec.tolerations, spec.hostNetwork === true);
+  spec.affinity = {
+    ...(spec.affinity ?? {}),
+    nodeAffinity: {
+      ...(spec.affinity?.nodeAffinity ?? {}),
+      requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [{ matchFields: [{ key: 'metadata.name', operator: 'In', values: [nodeName] }] }] },
+    },
+  };
+  return {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: {
+      generateName: `${ds.metadata.name}-`,
+      namespace: ds.metadata.namespace ?? 'default',
+      labels: {
+        ...(t.metadata?.labels ?? {}),
+        [CONTROLLER_REVISION_HASH]: templateHash(ds),
+        [POD_TEMPLATE_GENERATION]: String(ds.metadata.generation ?? 1),
+      },
+      ...(t.metadata?.annotations ? { annotations: t.metadata.annotations } : {}),
+    },
+    spec,
+  };
+}
+
+/** The node a daemon pod is for: spec.nodeName, or its matchFields metadata.name affinity (GetTargetNodeName). */
+export function targetNodeName(pod: Pod): string | undefined {
+  if (pod.spec?.nodeName) return pod.spec.nodeName;
+  for (const term of pod.spec?.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms ?? []) {
+    for (const f of term.matchFields ?? []) if (f.key === 'metadata.name' && f.operator === 'In' && f.values?.length === 1) return f.values[0];
+  }
+  return undefined;
+}
+
+/**
+ * NodeShouldRunDaemonPod: shouldRun — a new pod belongs there (selector,
+ * affinity, NoSchedule/NoExecute taints tolerated); shouldContinueRunning —
+ * an existing pod may stay (only untolerated NoExecute taints evict).
+ */
+export function nodeShouldRunDaemonPod(node: Node, ds: DaemonSet): { shouldRun: boolean; shouldContinueRunning: boolean } {
+  const pod = newDaemonPod(ds, node.metadata.name ?? '');
+  const t = ds.spec?.template?.spec;
+  const fits = podMatchesNode({ ...pod, spec: { ...pod.spec!, nodeSelector: t?.nodeSelector ?? {}, affinity: t?.affinity ?? {} } } as Pod, node);
+  if (!fits) return { shouldRun: false, shouldContinueRunning: false };
+  let shouldRun = true;
+  let shouldContinueRunning = true;
+  for (const taint of node.spec?.taints ?? []) {
+    if (taint.effect === 'PreferNoSchedule' || tolerationsTolerateTaint(pod.spec?.tolerations, taint)) continue;
+    shouldRun = false;
+    if (taint.effect === 'NoExecute') shouldContinueRunning = false;
+  }
+  return { shouldRun, shouldContinueRunning };
+}
+
+export interface NodePlan {
+  create: string[];
+  delete: Pod[];
+}
+
+/** podsShouldBeOnNode for every node: create where missing, delete failed/extra/misplaced pods. */
+export function planDaemonPods(ds: DaemonSet, nodes: readonly Node[], podsByNode: Map<string, Pod[]>): NodePlan {
+  const plan: NodePlan = { create: [], delete: [] };
+  const nodeNames = new Set(nodes.map((n) => n.metadata.name ?? ''));
+  for (const node of nodes) {
+    const name = node.metadata.name ?? '';
+    const pods = (podsByNode.get(name) ?? []).filter((p) => !p.metadata.deletionTimestamp);
+    const { shouldRun, shouldContinueRunning } = nodeShouldRunDaemonPod(node, ds);
+    if (shouldRun && pods.length === 0) {
+      plan.create.push(name);
+      continue;
+    }
+    if (shouldContinueRunning) {
+      const failed = pods.filter((p) => p.status?.phase === 'Failed');
+      plan.delete.push(...failed);
+      const alive = pods.filter((p) => p.status?.phase !== 'Failed');
+      if (alive.length === 0 && failed.length > 0 && shouldRun) continue; // recreate on the next sync
+      if (alive.length > 1) {
+        alive.sort((a, b) => Date.parse(a.metadata.creationTimestamp ?? '') - Date.parse(b.metadata.creationTimestamp ?? ''));
+        plan.delete.push(...alive.slice(1));
+      }
+    } else plan.delete.push(...pods);
+  }
+  // pods for nodes that no longer exist
+  for (const [n, pods] of podsByNode) if (!nodeNames.has(n)) plan.delete.push(...pods.filter((p) => !p.metadata.deletionTimestamp));
+  return plan;
+}
+
+/**
+ * rollingUpdate (maxSurge 0): old pods that are not available go at once;
+ * available ones only while fewer than maxUnavailable nodes lack an
+ * available pod.
+ */
+export function rollingUpdateDeletes(ds: DaemonSet, nodes: readonly Node[], podsByNode: Map<string, Pod[]>, maxUnavailable: number, now: number): Pod[] {
+  const hash = templateHash(ds);
+  const minReady = ds.spec?.minReadySeconds ?? 0;
+  let unavailable = 0;
+  const oldAvailable: Pod[] = [];
+  const out: Pod[] = [];
+  for (const node of nodes) {
+    if (!nodeShouldRunDaemonPod(node, ds).shouldRun) continue;
+    const pods = (podsByNode.get(node.metadata.name ?? '') ?? []).filter((p) => !p.metadata.deletionTimestamp);
+    const avail = pods.filter((p) => isPodAvailable(p, minReady, now));
+    if (avail.length === 0) unavailable++;
+    for (const p of pods) {
+      if (p.metadata.labels?.[CONTROLLER_REVISION_HASH] === hash) continue;
+      if (isPodAvailable(p, minReady, now)) oldAvailable.push(p);
+      else out.push(p);
+    }
+  }
+  for (const p of oldAvailable) {
+    if (unavailable >= maxUnavailable) break;
+    out.push(p);
+    unavailable++;
+  }
+  return out;
+}
+
+/** updateDaemonSetStatus's counts. */
+export function daemonSetStatus(ds: DaemonSet, nodes: readonly Node[], podsByNode: Map<string, Pod[]>, now: number): DaemonSetStatus {
+  const hash = templateHash(ds);
+  const minReady = ds.spec?.minReadySeconds ?? 0;
+  let desired = 0;
+  let current = 0;
+  let misscheduled = 0;
+  let ready = 0;
+  let available = 0;
+  let updated = 0;
+  for (const node of nodes) {
+    const { shouldRun } = nodeShouldRunDaemonPod(node, ds);
+    const pods = (podsByNode.get(node.metadata.name ?? '') ?? []).filter((p) => !p.metadata.deletionTimestamp);
+    if (shouldRun) desired++;
+    if (pods.length === 0) continue;
+    if (!shouldRun) {
+      misscheduled++;
+      continue;
+    }
+    current++;
+    const p = pods[0]!;
+    if (isPodReady(p)) {
+      ready++;
+      if (isPodAvailable(p, minReady, now)) available++;
+    }
+    if (p.metadata.labels?.[CONTROLLER_REVISION_HASH] === hash) updated++;
+  }
+  return {
+    currentNumberScheduled: current,
+    numberMisscheduled: misscheduled,
+    desiredNumberScheduled: desired,
+    numberReady: ready,
+    observedGeneration: ds.metadata.generation ?? 0,
+    updatedNumberScheduled: updated,
+    numberAvailable: available,
+    numberUnavailable: Math.max(0, desired - available),
+  };
+}

@@ -1,0 +1,153 @@
+// The garbage collector (pkg/controller/garbagecollector): objects whose
+// owners are all gone are deleted (background propagation); an owner
+// deleted in the foreground keeps its foregroundDeletion finalizer until
+// every dependent with blockOwnerDeletion is gone; an owner with the orphan
+// finalizer has its references removed from its dependents first.
+// Dependents are found through an owner-UID index on every informer.
+
+import { lookupKind, RESOURCES, type KubeObject, type ResourceInfo } from '@kubelab/api';
+import { isTombstone, type GroupVersionResource, type SharedIndexInformer } from '@kubelab/client';
+import { clone } from '../../util/api-helpers.js';
+import { ignoreNotFound, QueueController, type ControllerContext } from '../../util/controller.js';
+import { OWNER_UID_INDEX, ownerUidIndexFunc } from '../../util/indexers.js';
+import { blockingDependents, decideDependent, FINALIZER_FOREGROUND, FINALIZER_ORPHAN, type OwnerState } from './decisions.js';
+
+/** Resources the collector watches: everything served except Events (which own nothing and are many). */
+export function gcResources(): ResourceInfo[] {
+  return RESOURCES.filter((r) => !(r.group === '' && r.resource === 'events'));
+}
+
+const gvrOf = (r: ResourceInfo): GroupVersionResource => ({ group: r.group, version: r.version, resource: r.resource });
+const resId = (r: ResourceInfo) => `${r.group}/${r.resource}`;
+
+export class GarbageCollector extends QueueController {
+  private readonly informers = new Map<string, { info: ResourceInfo; inf: SharedIndexInformer<KubeObject> }>();
+
+  constructor(private readonly ctx: ControllerContext) {
+    super('garbage-collector', ctx.logger, { clock: ctx.clock, ...(ctx.metricsProvider ? { metricsProvider: ctx.metricsProvider } : {}) });
+    for (const info of gcResources()) {
+      const inf = ctx.informers.forResource<KubeObject>(gvrOf(info), { indexers: { [OWNER_UID_INDEX]: ownerUidIndexFunc } });
+      this.informers.set(resId(info), { info, inf });
+      inf.addEventHandler({
+        onAdd: (o) => this.observe(info, undefined, o),
+        onUpdate: (old, cur) => this.observe(info, old, cur),
+        onDelete: (o) => this.removed(info, isTombstone(o) ? o.obj : o),
+      });
+    }
+  }
+
+  private keyOf(info: ResourceInfo, o: KubeObject): string {
+    return `${resId(info)}|${o.metadata.namespace ?? ''}|${o.metadata.name ?? ''}`;
+  }
+
+  private observe(info: ResourceInfo, old: KubeObject | undefined, cur: KubeObject): void {
+    if (old && old.metadata.resourceVersion === cur.metadata.resourceVersion) return;
+    const m = cur.metadata;
+    const refsChanged = !old || JSON.stringify(old.metadata.ownerReferences ?? []) !== JSON.stringify(m.ownerReferences ?? []);
+    const deleting = !!m.deletionTimestamp;
+    const gcFinalizer = (m.finalizers ?? []).some((f) => f === FINALIZER_ORPHAN || f === FINALIZER_FOREGROUND);
+    if ((m.ownerReferences?.length && refsChanged) || (deleting && gcFinalizer)) this.enqueue(this.keyOf(info, cur));
+    // Being deleted: owners waiting in the foreground may now proceed.
+    if (deleting && !old?.metadata.deletionTimestamp) this.enqueueOwners(cur);
+  }
+
+  private removed(info: ResourceInfo, o: KubeObject): void {
+    for (const d of this.dependentsOf(o.metadata.uid ?? '')) this.enqueue(this.keyOf(d.info, d.obj));
+    this.enqueueOwners(o);
+    void info;
+  }
+
+  private enqueueOwners(o: KubeObject): void {
+    for (const ref of o.metadata.ownerReferences ?? []) {
+      const info = lookupKind(ref.apiVersion, ref.kind);
+      if (!info) continue;
+      const ns = info.namespaced ? (o.metadata.namespace ?? '') : '';
+      this.enqueue(`${resId(info)}|${ns}|${ref.name}`);
+    }
+  }
+
+  /** Every cached object naming uid among its owners. */
+  dependentsOf(uid: string): Array<{ info: ResourceInfo; obj: KubeObject }> {
+    const out: Array<{ info: ResourceInfo; obj: KubeObject }> = [];
+    if (!uid) return out;
+    for (const { info, inf } of this.informers.values()) for (const obj of inf.getIndexer().byIndex(OWNER_UID_INDEX, uid)) out.push({ info, obj });
+    return out;
+  }
+
+  private client(info: ResourceInfo, ns: string) {
+    return this.ctx.clientset.resource<KubeObject>(gvrOf(info), info.namespaced ? ns : '');
+  }
+
+  async sync(key: string): Promise<void> {
+    const [id, ns, name] = key.split('|') as [string, string, string];
+    const entry = this.informers.get(id);
+    if (!entry) return;
+    const { info, inf } = entry;
+    const obj = inf.getIndexer().getByKey(ns ? `${ns}/${name}` : name);
+    if (!obj) return;
+    const fin = obj.metadata.finalizers ?? [];
+    if (obj.metadata.deletionTimestamp) {
+      if (fin.includes(FINALIZER_ORPHAN)) return this.orphanDependents(info, obj);
+      if (fin.includes(FINALIZER_FOREGROUND)) return this.processDeletingDependents(info, obj);
+      return; // being deleted some other way: nothing to decide
+    }
+    if (!obj.metadata.ownerReferences?.length) return;
+    const owners = await Promise.all(obj.metadata.ownerReferences.map(async (ref) => ({ ref, state: await this.ownerState(ref, obj) })));
+    const action = decideDependent(obj, owners, this.dependentsOf(obj.metadata.uid ?? '').length > 0);
+    if (action.kind === 'none') return;
+    if (action.kind === 'removeOwnerRefs') {
+      const refs = obj.metadata.ownerReferences.filter((r) => !action.uids.includes(r.uid));
+      await ignoreNotFound(
+        this.client(info, ns).patch(name, 'merge', { metadata: { ownerReferences: refs.length ? refs : null, resourceVersion: obj.metadata.resourceVersion } }),
+      );
+      return;
+    }
+    this.log.info('deleting object', { object: key, propagationPolicy: action.propagationPolicy });
+    await ignoreNotFound(this.client(info, ns).delete(name, { propagationPolicy: action.propagationPolicy, preconditions: { uid: obj.metadata.uid ?? '' } }));
+  }
+
+  /** Whether an owner exists (checked live when the cache lacks it), is gone, or waits for its dependents. */
+  private async ownerState(ref: { apiVersion: string; kind: string; name: string; uid: string }, dependent: KubeObject): Promise<OwnerState> {
+    const info = lookupKind(ref.apiVersion, ref.kind);
+    if (!info) return 'solid'; // a kind this cluster does not serve: cannot be verified, so kept
+    const ns = info.namespaced ? (dependent.metadata.namespace ?? '') : '';
+    const cached = this.informers.get(resId(info))?.inf.getIndexer().getByKey(ns ? `${ns}/${ref.name}` : ref.name);
+    let owner: KubeObject | undefined = cached?.metadata.uid === ref.uid ? cached : undefined;
+    // Absent from the cache may only mean the cache is behind: ask the apiserver.
+    if (!owner) {
+      const live = await ignoreNotFound(this.client(info, ns).get(ref.name));
+      owner = live?.metadata.uid === ref.uid ? live : undefined;
+    }
+    if (!owner) return 'dangling';
+    if (owner.metadata.deletionTimestamp && (owner.metadata.finalizers ?? []).includes(FINALIZER_FOREGROUND)) return 'waitingForDependentsDeletion';
+    return 'solid';
+  }
+
+  /** Foreground deletion: dependents go first; the finalizer goes when none blocks. */
+  private async processDeletingDependents(info: ResourceInfo, owner: KubeObject): Promise<void> {
+    const deps = this.dependentsOf(owner.metadata.uid ?? '');
+    for (const d of deps) if (!d.obj.metadata.deletionTimestamp) this.enqueue(this.keyOf(d.info, d.obj));
+    if (blockingDependents(owner.metadata.uid ?? '', deps.map((d) => d.obj)).length > 0) return;
+    await this.removeFinalizer(info, owner, FINALIZER_FOREGROUND);
+  }
+
+  /** Orphan: remove this owner from every dependent, then the finalizer. */
+  private async orphanDependents(info: ResourceInfo, owner: KubeObject): Promise<void> {
+    const uid = owner.metadata.uid ?? '';
+    for (const d of this.dependentsOf(uid)) {
+      const refs = (d.obj.metadata.ownerReferences ?? []).filter((r) => r.uid !== uid);
+      await ignoreNotFound(
+        this.client(d.info, d.obj.metadata.namespace ?? '').patch(d.obj.metadata.name ?? '', 'merge', {
+          metadata: { ownerReferences: refs.length ? refs : null, resourceVersion: d.obj.metadata.resourceVersion },
+        }),
+      );
+    }
+    await this.removeFinalizer(info, owner, FINALIZER_ORPHAN);
+  }
+
+  private async removeFinalizer(info: ResourceInfo, obj: KubeObject, finalizer: string): Promise<void> {
+    const copy = clone(obj);
+    copy.metadata.finalizers = (copy.metadata.finalizers ?? []).filter((f) => f !== finalizer);
+    await ignoreNotFound(this.client(info, obj.metadata.namespace ?? '').update(copy));
+  }
+}

@@ -1,0 +1,84 @@
+import type { Node } from '@kubelab/api';
+import { describe, expect, it } from 'vitest';
+import { computeZoneState, nodeHealth, noScheduleTaints, swapNoExecuteTaint, zoneEvictionRate } from './decisions.js';
+
+const T0 = Date.parse('2026-01-01T00:00:00Z');
+
+function node(ready?: 'True' | 'False' | 'Unknown', o: { heartbeat?: string; unschedulable?: boolean; pressure?: boolean; taints?: Node['spec'] extends infer S ? (S extends { taints?: infer T } ? T : never) : never } = {}): Node {
+  const hb = o.heartbeat ?? '2026-01-01T00:00:00Z';
+  return {
+    metadata: { name: 'n1', creationTimestamp: '2025-12-31T23:00:00Z' },
+    spec: { ...(o.unschedulable ? { unschedulable: true } : {}), ...(o.taints ? { taints: o.taints } : {}) },
+    status: {
+      conditions: ready
+        ? [
+            { type: 'Ready', status: ready, reason: 'KubeletReady', message: 'kubelet is posting ready status', lastHeartbeatTime: hb, lastTransitionTime: hb },
+            { type: 'MemoryPressure', status: o.pressure ? 'True' : 'False', reason: 'KubeletHasSufficientMemory', message: '', lastHeartbeatTime: hb, lastTransitionTime: hb },
+          ]
+        : [],
+    },
+  };
+}
+
+const cfg = { monitorGraceMs: 50_000, startupGraceMs: 60_000 };
+
+describe('node health', () => {
+  it('is left alone within the grace period', () => {
+    const first = nodeHealth({ node: node('True'), prev: undefined, leaseRenewTime: T0, now: T0, ...cfg });
+    const r = nodeHealth({ node: node('True'), prev: first.health, leaseRenewTime: T0, now: T0 + 50_000, ...cfg });
+    expect(r.conditions).toBeUndefined();
+    expect(r.currentReady?.status).toBe('True');
+  });
+  it('goes Unknown once neither heartbeat nor lease moved for the grace period', () => {
+    const first = nodeHealth({ node: node('True'), prev: undefined, leaseRenewTime: T0, now: T0, ...cfg });
+    const r = nodeHealth({ node: node('True'), prev: first.health, leaseRenewTime: T0, now: T0 + 50_001, ...cfg });
+    expect(r.observedReady.status).toBe('True');
+    expect(r.currentReady).toMatchObject({ status: 'Unknown', reason: 'NodeStatusUnknown', message: 'Kubelet stopped posting node status.', lastTransitionTime: '2026-01-01T00:00:50Z' });
+    expect(r.conditions?.map((c) => `${c.type}=${c.status}`)).toEqual(['Ready=Unknown', 'MemoryPressure=Unknown', 'DiskPressure=Unknown', 'PIDPressure=Unknown']);
+    expect(r.conditions?.find((c) => c.type === 'DiskPressure')).toMatchObject({ reason: 'NodeStatusNeverUpdated', message: 'Kubelet never posted node status.' });
+  });
+  it('a renewed lease keeps the node healthy even without status updates', () => {
+    const first = nodeHealth({ node: node('True'), prev: undefined, leaseRenewTime: T0, now: T0, ...cfg });
+    const mid = nodeHealth({ node: node('True'), prev: first.health, leaseRenewTime: T0 + 40_000, now: T0 + 40_000, ...cfg });
+    expect(nodeHealth({ node: node('True'), prev: mid.health, leaseRenewTime: T0 + 40_000, now: T0 + 80_000, ...cfg }).conditions).toBeUndefined();
+  });
+  it('uses the startup grace period before the kubelet ever posted Ready', () => {
+    const first = nodeHealth({ node: node(), prev: undefined, leaseRenewTime: undefined, now: T0, ...cfg });
+    expect(first.conditions?.[0]).toMatchObject({ type: 'Ready', status: 'Unknown', reason: 'NodeStatusNeverUpdated' });
+  });
+});
+
+describe('taints from conditions', () => {
+  it.each([
+    ['Ready=False', node('False'), ['node.kubernetes.io/not-ready:NoSchedule']],
+    ['Ready=Unknown', node('Unknown'), ['node.kubernetes.io/unreachable:NoSchedule']],
+    ['memory pressure', node('True', { pressure: true }), ['node.kubernetes.io/memory-pressure:NoSchedule']],
+    ['cordoned', node('True', { unschedulable: true }), ['node.kubernetes.io/unschedulable:NoSchedule']],
+  ])('%s', (_n, n, want) => {
+    expect((noScheduleTaints(n, T0) ?? []).map((t) => `${t.key}:${t.effect}`)).toEqual(want);
+  });
+  it('removes a managed NoSchedule taint once the condition clears, keeping user taints', () => {
+    const n = node('True', { taints: [{ key: 'node.kubernetes.io/not-ready', effect: 'NoSchedule' }, { key: 'dedicated', value: 'x', effect: 'NoSchedule' }] });
+    expect(noScheduleTaints(n, T0)).toEqual([{ key: 'dedicated', value: 'x', effect: 'NoSchedule' }]);
+    expect(noScheduleTaints(node('True'), T0)).toBeUndefined();
+  });
+  it('swaps not-ready for unreachable NoExecute', () => {
+    const n = node('Unknown', { taints: [{ key: 'node.kubernetes.io/not-ready', effect: 'NoExecute' }] });
+    expect(swapNoExecuteTaint(n, 'node.kubernetes.io/unreachable', ['node.kubernetes.io/not-ready'], T0)).toEqual([{ key: 'node.kubernetes.io/unreachable', effect: 'NoExecute', timeAdded: '2026-01-01T00:00:00Z' }]);
+  });
+});
+
+describe('zone states', () => {
+  it.each([
+    [['True', 'True', 'Unknown'], 'Normal'],
+    [['Unknown', 'Unknown'], 'FullDisruption'],
+    [['True', 'Unknown', 'Unknown', 'Unknown'], 'PartialDisruption'],
+    [['True', 'True', 'Unknown', 'Unknown'], 'Normal'],
+  ])('%j → %s', (statuses, want) => expect(computeZoneState(statuses, 0.55).state).toBe(want));
+  it('stops tainting in a partially disrupted small zone, slows in a large one', () => {
+    const c = { nodeEvictionRate: 0.1, secondaryNodeEvictionRate: 0.01, largeClusterSizeThreshold: 50 };
+    expect(zoneEvictionRate('Normal', 3, c)).toBe(0.1);
+    expect(zoneEvictionRate('PartialDisruption', 10, c)).toBe(0);
+    expect(zoneEvictionRate('PartialDisruption', 100, c)).toBe(0.01);
+  });
+});

@@ -1,0 +1,14 @@
+import { describe, expect, it } from 'vitest';
+import { defaultRegistry } from './index.js';
+
+describe('--controllers', () => {
+  const names = (spec: string[]) => defaultRegistry().select(spec).map((d) => d.name);
+  it('* runs every controller; -name turns one off; old names are accepted', () => {
+    expect(names(['*'])).toContain('node-lifecycle-controller');
+    expect(names(['*', '-garbagecollector'])).not.toContain('garbage-collector-controller');
+    expect(names(['deployment', 'replicaset-controller'])).toEqual(['deployment-controller', 'replicaset-controller']);
+  });
+  it('refuses unknown names', () => {
+    expect(() => names(['bogus'])).toThrow('"bogus" is not in the list of known controllers');
+  });
+});

@@ -1,0 +1,53 @@
+// The controllers this manager runs, in one list with their upstream names
+// (the values --controllers takes) and how many workers each gets.
+
+import type { Controller, ControllerContext } from '../util/controller.js';
+import type { ControllerManagerConfig } from '../options.js';
+
+export interface ControllerDescriptor {
+  /** Upstream name, e.g. `deployment-controller`. */
+  name: string;
+  /** Older names --controllers also accepts (`deployment`). */
+  aliases: string[];
+  workers(c: ControllerManagerConfig): number;
+  /** May be off for reasons of config (e.g. --allocate-node-cidrs=false). */
+  enabled?(c: ControllerManagerConfig): boolean;
+  create(ctx: ControllerContext): Controller;
+}
+
+export class ControllerRegistry {
+  private readonly byName = new Map<string, ControllerDescriptor>();
+
+  register(d: ControllerDescriptor): this {
+    for (const n of [d.name, ...d.aliases]) {
+      if (this.byName.has(n)) throw new Error(`controller "${n}" registered twice`);
+      this.byName.set(n, d);
+    }
+    return this;
+  }
+
+  /** Every descriptor, in registration order. */
+  all(): ControllerDescriptor[] {
+    return [...new Set(this.byName.values())];
+  }
+
+  /** Which controllers --controllers selects (`*`, `name`, `-name`); unknown names are an error. */
+  select(spec: readonly string[]): ControllerDescriptor[] {
+    const on = new Set<ControllerDescriptor>();
+    const off = new Set<ControllerDescriptor>();
+    let star = false;
+    for (const raw of spec) {
+      const s = raw.trim();
+      if (!s) continue;
+      if (s === '*') {
+        star = true;
+        continue;
+      }
+      const neg = s.startsWith('-');
+      const d = this.byName.get(neg ? s.slice(1) : s);
+      if (!d) throw new Error(`"${neg ? s.slice(1) : s}" is not in the list of known controllers`);
+      (neg ? off : on).add(d);
+    }
+    return this.all().filter((d) => !off.has(d) && (star || on.has(d)));
+  }
+}

@@ -1,0 +1,109 @@
+// kube-controller-manager's flags with upstream names and defaults, and the
+// config the controllers read (durations in milliseconds).
+
+import { FlagSet } from '@kubelab/component-base';
+
+export const DEFAULT_APISERVER_ADDRESS = '127.0.0.1:6444';
+
+export function controllerManagerFlags() {
+  return new FlagSet('kube-controller-manager')
+    .string('apiserver-grpc-address', DEFAULT_APISERVER_ADDRESS, "The apiserver's gRPC address (host:port), kubelab's stand-in for a kubeconfig")
+    .string('apiserver', '', 'kubelab alias of --apiserver-grpc-address')
+    .string('master', '', 'The address of the apiserver (overrides --apiserver-grpc-address, as upstream --master overrides the kubeconfig)')
+    .string('bind-address', '0.0.0.0', 'The IP address on which to listen for the --secure-port port (plain HTTP in kubelab)')
+    .int('secure-port', 10257, 'The port on which to serve /healthz, /livez, /readyz and /metrics. 0 picks a free port')
+    .stringArray('controllers', ['*'], "A list of controllers to enable. '*' enables all on-by-default controllers, 'foo' enables the controller named 'foo', '-foo' disables the controller named 'foo'")
+    .bool('leader-elect', true, 'Start a leader election client and gain leadership before executing the main loop')
+    .duration('leader-elect-lease-duration', 15_000, 'The duration that non-leader candidates will wait after observing a leadership renewal until attempting to acquire leadership')
+    .duration('leader-elect-renew-deadline', 10_000, 'The interval between attempts by the acting master to renew a leadership slot before it stops leading')
+    .duration('leader-elect-retry-period', 2_000, 'The duration the clients should wait between attempting acquisition and renewal of a leadership')
+    .string('leader-elect-resource-lock', 'leases', "The type of resource object that is used for locking during leader election. Supported options are 'leases'")
+    .string('leader-elect-resource-name', 'kube-controller-manager', 'The name of resource object that is used for locking during leader election')
+    .string('leader-elect-resource-namespace', 'kube-system', 'The namespace of resource object that is used for locking during leader election')
+    .duration('node-monitor-period', 5_000, 'The period for syncing NodeStatus in cloud-node-lifecycle-controller')
+    .duration('node-monitor-grace-period', 50_000, 'Amount of time which we allow running Node to be unresponsive before marking it unhealthy')
+    .duration('node-startup-grace-period', 60_000, 'Amount of time which we allow starting Node to be unresponsive before marking it unhealthy')
+    .float('node-eviction-rate', 0.1, 'Number of nodes per second on which pods are deleted in case of node failure when a zone is healthy')
+    .float('secondary-node-eviction-rate', 0.01, 'Number of nodes per second on which pods are deleted in case of node failure when a zone is unhealthy')
+    .int('large-cluster-size-threshold', 50, 'Number of nodes from which node-lifecycle-controller treats the cluster as large for the eviction logic purposes')
+    .float('unhealthy-zone-threshold', 0.55, 'Fraction of Nodes in a zone which needs to be not Ready (minimum 3) for zone to be treated as unhealthy')
+    .string('cluster-cidr', '10.244.0.0/16', 'CIDR Range for Pods in cluster. Requires --allocate-node-cidrs to be true')
+    .bool('allocate-node-cidrs', true, 'Should CIDRs for Pods be allocated and set on the cloud provider')
+    .int('node-cidr-mask-size', 24, 'Mask size for node cidr in cluster')
+    .int('terminated-pod-gc-threshold', 12500, 'Number of terminated pods that can exist before the terminated pod garbage collector starts deleting terminated pods. If <= 0, the terminated pod garbage collector is disabled')
+    .int('concurrent-deployment-syncs', 5, 'The number of deployment objects that are allowed to sync concurrently')
+    .int('concurrent-replicaset-syncs', 5, 'The number of replica sets that are allowed to sync concurrently')
+    .int('concurrent-daemonset-syncs', 2, 'The number of daemonset objects that are allowed to sync concurrently')
+    .int('concurrent-service-endpoint-syncs', 5, 'The number of service endpoint syncing operations that will be done concurrently')
+    .int('concurrent-endpoint-syncs', 5, 'The number of endpoint syncing operations that will be done concurrently')
+    .int('concurrent-gc-syncs', 20, 'The number of garbage collector workers that are allowed to sync concurrently')
+    .int('concurrent-namespace-syncs', 10, 'The number of namespace objects that are allowed to sync concurrently')
+    .int('concurrent-serviceaccount-token-syncs', 5, 'The number of service account objects that are allowed to sync concurrently')
+    .int('max-endpoints-per-slice', 100, 'The maximum number of endpoints that will be added to an EndpointSlice')
+    .bool('enable-garbage-collector', true, 'Enables the generic garbage collector')
+    .duration('namespace-sync-period', 300_000, 'The period for syncing namespace life-cycle updates');
+}
+
+export type ControllerManagerFlagValues = ReturnType<ReturnType<typeof controllerManagerFlags>['parse']>['values'];
+
+/** What the controllers read; every field has the upstream default. */
+export interface ControllerManagerConfig {
+  controllers: string[];
+  nodeMonitorPeriodMs: number;
+  nodeMonitorGracePeriodMs: number;
+  nodeStartupGracePeriodMs: number;
+  nodeEvictionRate: number;
+  secondaryNodeEvictionRate: number;
+  largeClusterSizeThreshold: number;
+  unhealthyZoneThreshold: number;
+  clusterCidr: string;
+  allocateNodeCidrs: boolean;
+  nodeCidrMaskSize: number;
+  terminatedPodGcThreshold: number;
+  concurrentDeploymentSyncs: number;
+  concurrentReplicasetSyncs: number;
+  concurrentDaemonsetSyncs: number;
+  concurrentServiceEndpointSyncs: number;
+  concurrentEndpointSyncs: number;
+  concurrentGcSyncs: number;
+  concurrentNamespaceSyncs: number;
+  concurrentServiceaccountSyncs: number;
+  maxEndpointsPerSlice: number;
+  enableGarbageCollector: boolean;
+  /** Pod GC's period (upstream gcCheckPeriod 20 s) and orphan quarantine (40 s). */
+  podGcPeriodMs: number;
+  podGcQuarantineMs: number;
+}
+
+export function defaultConfig(): ControllerManagerConfig {
+  return configFromFlags(controllerManagerFlags().parse([], {}).values);
+}
+
+export function configFromFlags(v: ControllerManagerFlagValues): ControllerManagerConfig {
+  return {
+    controllers: v.controllers,
+    nodeMonitorPeriodMs: v['node-monitor-period'],
+    nodeMonitorGracePeriodMs: v['node-monitor-grace-period'],
+    nodeStartupGracePeriodMs: v['node-startup-grace-period'],
+    nodeEvictionRate: v['node-eviction-rate'],
+    secondaryNodeEvictionRate: v['secondary-node-eviction-rate'],
+    largeClusterSizeThreshold: v['large-cluster-size-threshold'],
+    unhealthyZoneThreshold: v['unhealthy-zone-threshold'],
+    clusterCidr: v['cluster-cidr'],
+    allocateNodeCidrs: v['allocate-node-cidrs'],
+    nodeCidrMaskSize: v['node-cidr-mask-size'],
+    terminatedPodGcThreshold: v['terminated-pod-gc-threshold'],
+    concurrentDeploymentSyncs: v['concurrent-deployment-syncs'],
+    concurrentReplicasetSyncs: v['concurrent-replicaset-syncs'],
+    concurrentDaemonsetSyncs: v['concurrent-daemonset-syncs'],
+    concurrentServiceEndpointSyncs: v['concurrent-service-endpoint-syncs'],
+    concurrentEndpointSyncs: v['concurrent-endpoint-syncs'],
+    concurrentGcSyncs: v['concurrent-gc-syncs'],
+    concurrentNamespaceSyncs: v['concurrent-namespace-syncs'],
+    concurrentServiceaccountSyncs: v['concurrent-serviceaccount-token-syncs'],
+    maxEndpointsPerSlice: v['max-endpoints-per-slice'],
+    enableGarbageCollector: v['enable-garbage-collector'],
+    podGcPeriodMs: 20_000,
+    podGcQuarantineMs: 40_000,
+  };
+}
