@@ -246,6 +246,18 @@ describe('create, update, patch', () => {
     expect(t.status).toBe(415);
   });
 
+  it('a body that is not JSON is a 400; one over the size limit a 413; both leave nothing behind', async () => {
+    const bad = await call('POST', '/api/v1/namespaces/default/pods', { body: '{"apiVersion": "v1", kind' });
+    expect(bad.status).toBe(400);
+    expect(bad.json.message).toMatch(/^couldn't get version\/kind; json parse error: /);
+    const big = await call('POST', '/api/v1/namespaces/default/pods', { body: JSON.stringify({ ...podBody, metadata: { name: 'big', annotations: { a: 'x'.repeat(3 * 1024 * 1024) } } }) });
+    expect(big.status).toBe(413);
+    expect(big.json.reason).toBe('RequestEntityTooLarge');
+    const yaml = await call('POST', '/api/v1/namespaces/default/pods', { body: 'kind: Pod', type: 'application/yaml' });
+    expect(yaml.status).toBe(415);
+    expect(reg.objects.size).toBe(0);
+  });
+
   it('server-side apply creates a missing object', async () => {
     const r = await call('PATCH', '/api/v1/namespaces/default/pods/web?fieldManager=kubectl&fieldValidation=Strict&force=false', { body: podBody, type: 'application/apply-patch+yaml' });
     expect(r.status).toBe(201);

@@ -14,6 +14,7 @@ import {
   notFound,
   StatusError,
   unsupportedMediaType,
+  type DeleteOptions,
   type KubeObject,
   type StatusReason,
 } from '@kubelab/api';
@@ -108,9 +109,9 @@ async function serveEviction(env: HandlerEnv, store: ResourceStore, r: ResourceR
   if (r.verb !== 'create') throw methodNotAllowedFor(r);
   const { object } = await decodeWriteBody(env, req, q, store.info, 'Eviction');
   if (object.metadata.name && object.metadata.name !== r.name) throw badRequest('name in URL does not match name in Eviction object');
-  const opts = ((object as Obj).deleteOptions ?? {}) as Obj;
+  const { kind: _kind, apiVersion: _apiVersion, ...opts } = ((object as Obj).deleteOptions ?? {}) as DeleteOptions;
   // No PodDisruptionBudgets in kubelab: every eviction is allowed and is a graceful delete.
-  await store.delete(r.namespace, r.name!, { ...opts, kind: undefined, apiVersion: undefined } as never, requestContext(req, q));
+  await store.delete(r.namespace, r.name!, opts, requestContext(req, q));
   writeJson(res, 201, created201);
 }
 

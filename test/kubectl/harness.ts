@@ -1,0 +1,164 @@
+// Starts nats-server and the real apiserver on free loopback ports, writes a
+// kubeconfig, and runs the real kubectl binary against them with its own
+// --cache-dir (the dispatcher and discovery caches live there).
+
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startApiserver, type RunningApiserver } from '@kubelab/apiserver';
+import { freePort, startNatsServer, type NatsServerHandle } from '@kubelab/testing';
+import type { KubeObject } from '@kubelab/api';
+
+export const KUBECTL = '/usr/bin/kubectl';
+
+type Logger = NonNullable<Parameters<typeof startApiserver>[0]['logger']>;
+/** The apiserver's logger for tests: errors to stderr, the rest dropped. */
+const errorsOnly: Logger = {
+  debug() {},
+  info() {},
+  warn() {},
+  error(msg, fields) {
+    console.error('kube-apiserver:', msg, fields ?? '');
+  },
+  with() {
+    return errorsOnly;
+  },
+};
+/** The newest versioned client the Google Cloud SDK on these machines ships. */
+export const KUBECTL_133 = '/usr/lib/google-cloud-sdk/bin/kubectl.1.33';
+
+export interface KubectlResult {
+  stdout: string;
+  stderr: string;
+  code: number;
+}
+
+export interface Cluster {
+  port: number;
+  dir: string;
+  api: RunningApiserver;
+  kubectl(args: string[], opts?: { stdin?: string; bin?: string; timeoutMs?: number }): Promise<KubectlResult>;
+  /** Starts kubectl and leaves it running (for -w); the caller kills it. */
+  spawnKubectl(args: string[], opts?: { bin?: string }): { child: ChildProcess; output: () => string };
+  /** Creates objects straight through the registry (nodes, events, status a kubelet would write). */
+  seed(...objs: KubeObject[]): Promise<void>;
+  get(resource: string, namespace: string | undefined, name: string, group?: string): Promise<KubeObject | undefined>;
+  stop(): Promise<void>;
+}
+
+export async function startCluster(): Promise<Cluster> {
+  const dir = mkdtempSync(join(tmpdir(), 'kubelab-kubectl-'));
+  let nats: NatsServerHandle | undefined;
+  let api: RunningApiserver | undefined;
+  try {
+    nats = await startNatsServer();
+    const port = await freePort();
+    api = await startApiserver({
+      natsUrl: nats.url,
+      bindAddress: '127.0.0.1',
+      securePort: port,
+      grpcPort: 0,
+      logger: errorsOnly,
+    });
+    await api.ready;
+    const kubeconfig = join(dir, 'kubeconfig');
+    writeFileSync(
+      kubeconfig,
+      [
+        'apiVersion: v1',
+        'kind: Config',
+        'clusters:',
+        '- name: kubelab',
+        '  cluster:',
+        `    server: http://127.0.0.1:${port}`,
+        'contexts:',
+        '- name: kubelab',
+        '  context: {cluster: kubelab, user: admin, namespace: default}',
+        'current-context: kubelab',
+        'users:',
+        '- name: admin',
+        '  user: {}',
+        '',
+      ].join('\n'),
+    );
+    const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: dir, KUBECONFIG: kubeconfig };
+    const baseArgs = (bin: string) => [`--cache-dir=${join(dir, bin === KUBECTL ? 'cache' : `cache-${bin.split('/').pop()}`)}`];
+    const running = api;
+    const natsHandle = nats;
+    return {
+      port,
+      dir,
+      api: running,
+      kubectl(args, opts = {}) {
+        const bin = opts.bin ?? KUBECTL;
+        return new Promise((resolve) => {
+          const child = execFile(bin, [...baseArgs(bin), ...args], { env, timeout: opts.timeoutMs ?? 30_000, maxBuffer: 16 * 1024 * 1024 }, (err, stdout, stderr) => {
+            const code = err ? (typeof (err as { code?: unknown }).code === 'number' ? ((err as { code: number }).code) : 1) : 0;
+            resolve({ stdout, stderr, code });
+          });
+          if (opts.stdin !== undefined) child.stdin?.end(opts.stdin);
+          else child.stdin?.end();
+        });
+      },
+      spawnKubectl(args, opts = {}) {
+        const bin = opts.bin ?? KUBECTL;
+        const child = spawn(bin, [...baseArgs(bin), ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+        let out = '';
+        child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+        child.stderr.on('data', (d: Buffer) => (out += d.toString()));
+        return { child, output: () => out };
+      },
+      async seed(...objs) {
+        for (const o of objs) {
+          const [group] = (o.apiVersion ?? 'v1').includes('/') ? (o.apiVersion ?? '').split('/') : [''];
+          const resource = { Node: 'nodes', Pod: 'pods', Event: 'events', Lease: 'leases', ConfigMap: 'configmaps', Namespace: 'namespaces' }[o.kind as string];
+          if (!resource) throw new Error(`seed: add ${o.kind} to the harness`);
+          const store = running.registry.store(group ?? '', 'v1', resource)!;
+          // create() resets status as for any client; write it afterwards as the kubelet would.
+          const status = structuredClone((o as { status?: unknown }).status);
+          const created = await store.create(o.metadata.namespace, structuredClone(o), { user: 'test' });
+          if (status) {
+            await store.update(o.metadata.namespace, o.metadata.name!, { ...structuredClone(created), status } as KubeObject, { user: 'test' }, 'status');
+          }
+        }
+      },
+      async get(resource, namespace, name, group = '') {
+        try {
+          return await running.registry.store(group, 'v1', resource)!.get(namespace, name);
+        } catch {
+          return undefined;
+        }
+      },
+      async stop() {
+        await running.stop();
+        await natsHandle.dispose();
+        rmSync(dir, { recursive: true, force: true });
+      },
+    };
+  } catch (e) {
+    await api?.stop();
+    await nats?.dispose();
+    rmSync(dir, { recursive: true, force: true });
+    throw e;
+  }
+}
+
+/** Collapses runs of spaces so assertions do not depend on column widths. */
+export function squash(text: string): string[] {
+  return text
+    .trim()
+    .split('\n')
+    .map((l) => l.replace(/\s+/g, ' ').trim());
+}
+
+/** Polls until `f` returns a truthy value (a step function, not a sleep). */
+export async function until<T>(f: () => T | Promise<T>, timeoutMs = 10_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await f();
+    if (v) return v;
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
