@@ -14,3 +14,5 @@ export type {
   Subresource,
   DeleteResult,
 } from './registry/interface.js';
+export { traceRestHandler, nameRestRequestSpan, restSpanName, type RequestSpanInfo } from './tracing/request.js';
+export { STORAGE_SPAN_NAMES } from './tracing/storage.js';

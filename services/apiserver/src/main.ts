@@ -2,9 +2,10 @@
 // kube-apiserver for kubelab: upstream flag names where they exist.
 
 import { createLogger, FlagError, FlagSet, onShutdown } from '@kubelab/component-base';
+import { addTracingFlags, setupTracing, TracingConfigError, tracingOptionsFromFlags, type Tracing } from '@kubelab/tracing';
 import { startApiserver } from './server.js';
 
-const flags = new FlagSet('kube-apiserver')
+const flags = addTracingFlags(new FlagSet('kube-apiserver')
   .int('secure-port', 6443, 'The port on which to serve the REST API, health and metrics (plain HTTP for now). 0 picks a free port.')
   .string('bind-address', '0.0.0.0', 'The IP address on which to listen for the --secure-port and --grpc-port.')
   .string('advertise-address', '', 'The IP address published in the kubernetes EndpointSlice (default: --bind-address or the first non-loopback IPv4).')
@@ -15,7 +16,7 @@ const flags = new FlagSet('kube-apiserver')
   .int('watch-cache-size', 10000, 'Events kept in the watch cache for resuming watches.')
   .int('grpc-port', 6444, 'kubelab: the port of the component gRPC API. 0 picks a free port.')
   .string('nats-url', 'nats://127.0.0.1:4222', 'kubelab: the NATS server (JetStream) that stores the cluster state (etcd\'s role).')
-  .string('kv-bucket', 'kubelab', 'kubelab: the JetStream KV bucket holding every object.');
+  .string('kv-bucket', 'kubelab', 'kubelab: the JetStream KV bucket holding every object.'));
 
 async function main(): Promise<void> {
   let values;
@@ -29,6 +30,18 @@ async function main(): Promise<void> {
     throw e;
   }
   const log = createLogger({ component: 'kube-apiserver' });
+  let tracing: Tracing;
+  try {
+    // upstream's apiserver reports service.name "apiserver"
+    tracing = setupTracing({ serviceName: 'apiserver', ...tracingOptionsFromFlags(values) });
+  } catch (e) {
+    if (e instanceof TracingConfigError) {
+      process.stderr.write(`${e.message}\n`);
+      process.exit(2);
+    }
+    throw e;
+  }
+  if (tracing.enabled) log.info('tracing enabled', { endpoint: tracing.config.endpoint, samplingRatePerMillion: tracing.config.samplingRatePerMillion ?? 'parent-based only' });
   const server = await startApiserver({
     natsUrl: values['nats-url'],
     bucket: values['kv-bucket'],
@@ -42,11 +55,13 @@ async function main(): Promise<void> {
     defaultUnreachableTolerationSeconds: values['default-unreachable-toleration-seconds'],
     watchCacheSize: values['watch-cache-size'],
     logger: log,
+    tracing,
   });
   log.info('serving', { securePort: server.restPort, grpcPort: server.grpcPort });
   onShutdown(async () => {
     log.info('shutting down');
     await server.stop();
+    await tracing.shutdown();
   });
   await server.ready;
 }

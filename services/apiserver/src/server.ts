@@ -4,6 +4,7 @@
 
 import { networkInterfaces } from 'node:os';
 import { createLogger, type Logger } from '@kubelab/component-base';
+import type { Tracing } from '@kubelab/tracing';
 import { AdmissionChain } from './admission/chain.js';
 import { defaultTolerationSeconds } from './admission/default-toleration-seconds.js';
 import { intToIp, parseCidr, parsePortRange } from './admission/ipalloc.js';
@@ -19,6 +20,7 @@ import { startHttpServer, type HttpHandler } from './http/server.js';
 import { ApiRegistry } from './registry/registry.js';
 import { MAX_OBJECT_BYTES } from './registry/store.js';
 import { KvStorage } from './storage/kv.js';
+import { traceRestHandler } from './tracing/request.js';
 
 export interface ApiserverOptions {
   /** NATS server URL (JetStream enabled). */
@@ -47,6 +49,12 @@ export interface ApiserverOptions {
   logger?: Logger;
   /** Mount src/endpoints' REST handler when it exists (default true). */
   rest?: boolean;
+  /**
+   * From setupTracing({ serviceName: 'apiserver' }): SERVER spans for gRPC and
+   * REST requests, storage child spans, the `kubelab.io/traceparent` annotation
+   * on creates. Default: off (no spans, no annotation).
+   */
+  tracing?: Tracing;
 }
 
 export interface RunningApiserver {
@@ -90,9 +98,11 @@ export async function startApiserver(opts: ApiserverOptions): Promise<RunningApi
   const nodePortRange = parsePortRange(opts.serviceNodePortRange ?? '30000-32767');
   const bucket = opts.bucket ?? 'kubelab';
 
+  const tracing = opts.tracing?.enabled ? opts.tracing : undefined;
   const storage = await KvStorage.open({
     url: opts.natsUrl,
     bucket,
+    ...(tracing ? { tracing } : {}),
     onStatus: (what, detail) => {
       if (what === 'pingTimer' || what === 'update') return;
       log.info('storage connection', { status: what, detail: typeof detail === 'string' || typeof detail === 'number' ? detail : undefined });
@@ -132,7 +142,7 @@ export async function startApiserver(opts: ApiserverOptions): Promise<RunningApi
   );
   // Objects stay under etcd's limit and under what this NATS server accepts per message.
   const maxObjectBytes = Math.min(MAX_OBJECT_BYTES, storage.maxPayload() - 4096);
-  const registry = new ApiRegistry({ storage, cache, admission, maxObjectBytes, observe: metrics.observe });
+  const registry = new ApiRegistry({ storage, cache, admission, maxObjectBytes, observe: metrics.observe, recordTraceContext: tracing !== undefined });
   cache.start();
 
   let rest: HttpHandler | undefined;
@@ -153,13 +163,14 @@ export async function startApiserver(opts: ApiserverOptions): Promise<RunningApi
   const grpcServer = await startGrpcServer(bind, opts.grpcPort ?? 6444, {
     registry,
     onInternalError: (err) => log.error('grpc request failed', { err: err instanceof Error ? err.message : String(err) }),
+    ...(tracing ? { tracing } : {}),
   });
 
   if (opts.rest !== false) {
     const factory = await loadRest(log);
     if (factory) {
-      const h = await factory({ registry, logger: log, securePort: http.port, grpcPort: grpcServer.port, serviceClusterIpRange: serviceRange.text, metrics: metrics.registry });
-      rest = typeof h === 'function' ? h : h.handle.bind(h);
+      const h = await factory({ registry, logger: log, securePort: http.port, grpcPort: grpcServer.port, serviceClusterIpRange: serviceRange.text, metrics: metrics.registry, tracing });
+      rest = traceRestHandler(tracing, typeof h === 'function' ? h : h.handle.bind(h));
     }
   }
 

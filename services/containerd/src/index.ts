@@ -6,6 +6,7 @@ import { mkdirSync, rmSync } from 'node:fs';
 import { dirname } from 'node:path';
 import * as grpc from '@grpc/grpc-js';
 import { createLogger, newMetricsRegistry, serveHealth, type Logger } from '@kubelab/component-base';
+import { traceServerHandlers, type Tracing } from '@kubelab/tracing';
 import { criProto } from '@kubelab/proto';
 import { Gauge } from 'prom-client';
 import type { NetworkMode } from './network.js';
@@ -33,6 +34,12 @@ export interface ContainerdOptions {
   /** Pod CIDR before the kubelet sends one via UpdateRuntimeConfig. */
   podCidr?: string;
   logger?: Logger;
+  /**
+   * From setupTracing({ serviceName: 'containerd', node }): every CRI call runs in a
+   * SERVER span named like the RPC (`runtime.v1.RuntimeService/RunPodSandbox`)
+   * continuing the kubelet's traceparent; call records carry its ids. Default: off.
+   */
+  tracing?: Tracing;
 }
 
 export interface ContainerdHandle {
@@ -83,11 +90,16 @@ export async function startContainerd(opts: ContainerdOptions): Promise<Containe
     },
   });
 
-  const services = buildServices({ runtime, node: opts.nodeName, networkMode, sink, metrics });
+  const tracing = opts.tracing?.enabled ? opts.tracing : undefined;
+  const services = buildServices({ runtime, node: opts.nodeName, networkMode, sink, metrics, ...(tracing ? { tracing } : {}) });
   const proto = criProto();
   const server = new grpc.Server({ 'grpc.max_receive_message_length': 16 * 1024 * 1024 });
-  server.addService(withFastList(proto.runtime.v1.RuntimeService.service), services.runtime as unknown as grpc.UntypedServiceImplementation);
-  server.addService(proto.runtime.v1.ImageService.service, services.image);
+  const runtimeDef = withFastList(proto.runtime.v1.RuntimeService.service);
+  const imageDef = proto.runtime.v1.ImageService.service;
+  const runtimeImpl = services.runtime as unknown as grpc.UntypedServiceImplementation;
+  const imageImpl = services.image as unknown as grpc.UntypedServiceImplementation;
+  server.addService(runtimeDef, tracing ? traceServerHandlers(tracing, runtimeDef, runtimeImpl) : runtimeImpl);
+  server.addService(imageDef, tracing ? traceServerHandlers(tracing, imageDef, imageImpl) : imageImpl);
 
   mkdirSync(dirname(socketPath), { recursive: true });
   rmSync(socketPath, { force: true });

@@ -2,10 +2,11 @@
 // Process entry: `node dist/main.js --node-name node-1 --address /run/containerd/containerd.sock`.
 
 import { FlagError, FlagSet, createLogger, onShutdown, type LogLevel } from '@kubelab/component-base';
+import { addTracingFlags, setupTracing, tracingOptionsFromFlags, type Tracing } from '@kubelab/tracing';
 import { DEFAULT_ADDRESS, DEFAULT_ROOT, startContainerd } from './index.js';
 import type { NetworkMode } from './network.js';
 
-const flags = new FlagSet('kubelab-containerd')
+const flags = addTracingFlags(new FlagSet('kubelab-containerd')
   .string('node-name', '', 'Name of the node this runtime serves (call records, NATS subjects). Required.')
   .string('address', DEFAULT_ADDRESS, 'Unix socket for the CRI gRPC server (containerd: grpc.address).')
   .string('root', DEFAULT_ROOT, 'State directory; the state file here lets a restarted runtime recover its sandboxes and containers.')
@@ -16,7 +17,7 @@ const flags = new FlagSet('kubelab-containerd')
   .float('pull-speed', 50, 'Simulated registry bandwidth in MB/s; pull time = image size / speed; 0 pulls instantly.')
   .string('network-mode', 'loopback', 'loopback: container ports served on 127.0.0.1 (reported in PodSandboxStatus info); pod-ip: bind the pod IP (it must exist on an interface).')
   .string('pod-cidr', '', 'Pod CIDR to use before the kubelet sends one with UpdateRuntimeConfig.')
-  .string('v', 'info', 'Log level: debug, info, warn, error.');
+  .string('v', 'info', 'Log level: debug, info, warn, error.'));
 
 let values;
 try {
@@ -35,6 +36,14 @@ if (mode !== 'loopback' && mode !== 'pod-ip') {
   process.exit(2);
 }
 const logger = createLogger({ component: 'containerd', node: values['node-name'], level: values.v as LogLevel });
+let tracing: Tracing;
+try {
+  // Unset sampling rate: follow the kubelet's decision, never start traces here.
+  tracing = setupTracing({ serviceName: 'containerd', node: values['node-name'], ...tracingOptionsFromFlags(values) });
+} catch (err) {
+  process.stderr.write(`${(err as Error).message}\n`);
+  process.exit(2);
+}
 try {
   const handle = await startContainerd({
     nodeName: values['node-name'],
@@ -48,10 +57,12 @@ try {
     networkMode: mode as NetworkMode,
     ...(values['pod-cidr'] ? { podCidr: values['pod-cidr'] } : {}),
     logger,
+    tracing,
   });
   onShutdown(async (signal) => {
     logger.info('shutting down', { signal });
     await handle.stop();
+    await tracing.shutdown();
   });
 } catch (err) {
   logger.error('failed to start', { err: (err as Error).message });

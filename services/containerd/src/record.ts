@@ -40,12 +40,29 @@ export interface TraceContext {
 
 const TRACEPARENT = /^([0-9a-f]{2})-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})$/;
 
-/** This call's span: a child of the caller's `traceparent`, or the root of a new trace. */
+/** The trace and span ids of a valid W3C `traceparent`, else undefined. */
+export function parseTraceparent(traceparent: string | undefined): { traceId: string; spanId: string } | undefined {
+  const m = traceparent ? TRACEPARENT.exec(traceparent.trim().toLowerCase()) : null;
+  if (!m || m[2] === '0'.repeat(32) || m[3] === '0'.repeat(16)) return undefined;
+  return { traceId: m[2]!, spanId: m[3]! };
+}
+
+/** Tracing off: this call's ids made up here, a child of the caller's `traceparent` or the root of a new trace. */
 export function continueTrace(traceparent: string | undefined): TraceContext {
   const spanId = randomBytes(8).toString('hex');
-  const m = traceparent ? TRACEPARENT.exec(traceparent.trim().toLowerCase()) : null;
-  if (m && m[2] !== '0'.repeat(32) && m[3] !== '0'.repeat(16)) return { traceId: m[2]!, spanId, parentSpanId: m[3]! };
+  const parent = parseTraceparent(traceparent);
+  if (parent) return { traceId: parent.traceId, spanId, parentSpanId: parent.spanId };
   return { traceId: randomBytes(16).toString('hex'), spanId };
+}
+
+/**
+ * Tracing on: the ids of the call's exported SERVER span, so a `kubelab trace`
+ * line and its span in Jaeger carry the same ids; the parent is the caller's
+ * span when the server span continued it.
+ */
+export function spanTrace(span: { traceId: string; spanId: string }, traceparent: string | undefined): TraceContext {
+  const parent = parseTraceparent(traceparent);
+  return { traceId: span.traceId, spanId: span.spanId, ...(parent && parent.traceId === span.traceId ? { parentSpanId: parent.spanId } : {}) };
 }
 
 /** NATS subject tokens cannot hold dots or wildcards. */

@@ -4,6 +4,7 @@
 import * as grpc from '@grpc/grpc-js';
 import { Counter, Histogram, type Registry } from 'prom-client';
 import type { ImageServiceHandlers, RuntimeServiceHandlers } from '@kubelab/proto';
+import { trace as otelTrace, type Tracing } from '@kubelab/tracing';
 import {
   containerStatsToProto,
   containerStatusToProto,
@@ -14,7 +15,7 @@ import {
   sandboxToProto,
 } from './convert.js';
 import { RuntimeError, invalid, toGrpcError } from './errors.js';
-import { continueTrace, type CriCallRecord, type RecordSink } from './record.js';
+import { continueTrace, spanTrace, type CriCallRecord, type RecordSink } from './record.js';
 import { RUNTIME_API_VERSION, RUNTIME_NAME, RUNTIME_VERSION, type Container, type Runtime } from './runtime.js';
 import { nowNanos } from './time.js';
 
@@ -24,6 +25,8 @@ export interface ServerDeps {
   networkMode: string;
   sink: RecordSink;
   metrics?: Registry;
+  /** On: records carry the ids of the call's SERVER span (the handlers are wrapped by traceServerHandlers). */
+  tracing?: Tracing;
 }
 
 interface Outcome<R> {
@@ -70,7 +73,10 @@ export function buildServices(deps: ServerDeps): { runtime: RuntimeServiceHandle
     const sandboxId = outcome.sandboxId ?? desc.sandboxId ?? c?.sandboxId;
     const sb = sandboxId ? rt.sandboxes.get(sandboxId) : undefined;
     const tp = meta.get('traceparent')[0];
-    const trace = continueTrace(typeof tp === 'string' ? tp : undefined);
+    const traceparent = typeof tp === 'string' ? tp : undefined;
+    // The SERVER span is active here (record runs before the callback ends it).
+    const span = deps.tracing?.enabled ? otelTrace.getActiveSpan() : undefined;
+    const trace = span ? spanTrace(span.spanContext(), traceparent) : continueTrace(traceparent);
     const rec: CriCallRecord = {
       time: startTime,
       node: deps.node,

@@ -159,7 +159,7 @@ export class ResourceClient<T extends KubeObject> implements PodInterface<T> {
   }
 
   async delete(name: string, opts: DeleteCallOptions = {}): Promise<DeleteResult<T>> {
-    const { signal, timeoutMs, traceparent, tracestate, ...deleteOptions } = opts;
+    const { signal, timeoutMs, traceContext, traceparent, tracestate, ...deleteOptions } = opts;
     const hasOptions = Object.keys(deleteOptions).length > 0;
     const res = await this.conn.unary(
       'Delete',
@@ -169,7 +169,7 @@ export class ResourceClient<T extends KubeObject> implements PodInterface<T> {
         name,
         options: hasOptions ? encode({ kind: 'DeleteOptions', apiVersion: 'v1', ...deleteOptions }) : Buffer.alloc(0),
       },
-      { signal, timeoutMs, traceparent, tracestate } as RequestOptions,
+      { signal, timeoutMs, traceContext, traceparent, tracestate } as RequestOptions,
     );
     return { object: decode<T>(res.object, `deleted ${this.gvr.resource} "${name}"`), deleted: res.deleted };
   }

@@ -4,6 +4,7 @@
 
 import * as grpc from '@grpc/grpc-js';
 import { apiserverProto, type ResourceServiceClient } from '@kubelab/proto';
+import { context as otelContext, extractFromMap, injectMetadata, type Context } from '@kubelab/tracing';
 import { Backoff } from '../util/backoff.js';
 import { realClock, type Clock } from '../util/clock.js';
 import { isUnavailable, toStatusError } from './errors.js';
@@ -27,6 +28,11 @@ export interface ConnectionConfig {
   channelOptions?: grpc.ChannelOptions;
   /** Metadata sent with every call (e.g. credentials, once authn exists). */
   metadata?: Record<string, string>;
+  /**
+   * gRPC client interceptors for every call, e.g. `grpcClientInterceptors(tracing)`
+   * from @kubelab/tracing (a CLIENT span per call, as client-go's otelhttp transport).
+   */
+  interceptors?: grpc.Interceptor[];
   clock?: Clock;
 }
 
@@ -34,7 +40,12 @@ export interface ConnectionConfig {
 export interface RequestOptions {
   signal?: AbortSignal;
   timeoutMs?: number;
-  /** W3C trace context of the caller; sent as `traceparent` metadata. */
+  /**
+   * The caller's trace context (an OpenTelemetry Context, e.g. `contextFromObject(pod)`
+   * or the active one of a sync): the call's parent. Wins over `traceparent`.
+   */
+  traceContext?: Context;
+  /** W3C trace context of the caller as text; sent as `traceparent` metadata (the parent when there is no traceContext). */
   traceparent?: string;
   tracestate?: string;
 }
@@ -73,16 +84,33 @@ export class Connection {
       // window stalls them behind each other for seconds
       'grpc-node.flow_control_window': 16 * 1024 * 1024,
       ...config.channelOptions,
+      ...(config.interceptors?.length ? { interceptors: config.interceptors } : {}),
     });
   }
 
-  /** Call metadata: base entries plus the caller's trace context. */
+  /**
+   * Call metadata: base entries plus the caller's trace context. A tracing
+   * interceptor replaces the `traceparent` with its CLIENT span's (a child of it).
+   */
   metadata(opts: RequestOptions = {}): grpc.Metadata {
     const md = new grpc.Metadata();
     for (const [k, v] of Object.entries(this.baseMetadata)) md.set(k, v);
-    if (opts.traceparent) md.set('traceparent', opts.traceparent);
-    if (opts.tracestate) md.set('tracestate', opts.tracestate);
+    if (opts.traceContext) injectMetadata(md, opts.traceContext);
+    else {
+      if (opts.traceparent) md.set('traceparent', opts.traceparent);
+      if (opts.tracestate) md.set('tracestate', opts.tracestate);
+    }
     return md;
+  }
+
+  /**
+   * Starts a call with the caller's trace context active, so an interceptor's
+   * CLIENT span is its child; without interceptors nothing but metadata is needed.
+   */
+  private inTraceContext<R>(opts: RequestOptions, start: () => R): R {
+    if (!this.config.interceptors?.length) return start();
+    const parent = opts.traceContext ?? (opts.traceparent ? extractFromMap(traceCarrier(opts), otelContext.active()) : undefined);
+    return parent ? otelContext.with(parent, start) : start();
   }
 
   /** One unary call; errors become StatusErrors. */
@@ -97,11 +125,13 @@ export class Connection {
         o: grpc.CallOptions,
         cb: grpc.requestCallback<ResOf<M>>,
       ) => grpc.ClientUnaryCall;
-      const call = fn(req, this.metadata(opts), { deadline }, (err, res) => {
-        opts.signal?.removeEventListener('abort', onAbort);
-        if (err) reject(toStatusError(err));
-        else resolve(res as ResOf<M>);
-      });
+      const call = this.inTraceContext(opts, () =>
+        fn(req, this.metadata(opts), { deadline }, (err, res) => {
+          opts.signal?.removeEventListener('abort', onAbort);
+          if (err) reject(toStatusError(err));
+          else resolve(res as ResOf<M>);
+        }),
+      );
       const onAbort = () => call.cancel();
       opts.signal?.addEventListener('abort', onAbort, { once: true });
     });
@@ -122,7 +152,7 @@ export class Connection {
 
   /** Opens a server stream (watch); the caller owns cancellation. */
   watch(req: Parameters<ResourceServiceClient['Watch']>[0], opts: RequestOptions = {}): grpc.ClientReadableStream<{ type: string; object: Buffer }> {
-    return this.client.Watch(req, this.metadata(opts));
+    return this.inTraceContext(opts, () => this.client.Watch(req, this.metadata(opts)));
   }
 
   /** The channel's connectivity, for readiness reporting. */
@@ -133,6 +163,10 @@ export class Connection {
   close(): void {
     this.client.close();
   }
+}
+
+function traceCarrier(opts: RequestOptions): Record<string, string> {
+  return { traceparent: opts.traceparent!, ...(opts.tracestate ? { tracestate: opts.tracestate } : {}) };
 }
 
 function abortError(method: string): Error {

@@ -107,7 +107,7 @@ describe.skipIf(!requireTool('nats-server'))('kubelab trace against a real runti
     const pick = ({ node, method, namespace, pod, container, code }: Record<string, unknown>) => ({ node, method, namespace, pod, container, code });
     expect(objs.map(pick)).toEqual([
       { node: 'node-1', method: 'RunPodSandbox', namespace: 'default', pod: 'web', container: null, code: 'OK' },
-      { node: 'node-1', method: 'PullImage', namespace: null, pod: null, container: null, code: 'OK' },
+      { node: 'node-1', method: 'PullImage', namespace: 'default', pod: 'web', container: null, code: 'OK' },
       { node: 'node-1', method: 'CreateContainer', namespace: 'default', pod: 'web', container: 'app', code: 'OK' },
       { node: 'node-1', method: 'StartContainer', namespace: 'default', pod: 'web', container: 'app', code: 'OK' },
       { node: 'node-1', method: 'ExecSync', namespace: 'default', pod: 'web', container: 'app', code: 'OK' },
@@ -127,10 +127,11 @@ describe.skipIf(!requireTool('nats-server'))('kubelab trace against a real runti
     });
     expect(shape).toEqual([
       'kubelet(node-1) → containerd(node-1)  RunPodSandbox     default/web               <dur>  OK',
-      'kubelet(node-1) → containerd(node-1)  PullImage         -                         image=busybox:1.36  <dur>  OK',
+      'kubelet(node-1) → containerd(node-1)  PullImage         default/web               image=busybox:1.36  <dur>  OK',
       `kubelet(node-1) → containerd(node-1)  CreateContainer   default/web app           image=busybox:1.36 command=sh -c 'sleep 3600'  <dur>  OK`,
       'kubelet(node-1) → containerd(node-1)  StartContainer    default/web app           <dur>  OK',
-      'kubelet(node-1) → containerd(node-1)  ExecSync          default/web app           cmd=cat /tmp/healthy timeout=1s  <dur>  OK',
+      // the probe's file does not exist in this container: the exit code says so
+      'kubelet(node-1) → containerd(node-1)  ExecSync          default/web app           cmd=cat /tmp/healthy timeout=1s  <dur>  OK (exit code 1)',
       'kubelet(node-1) → containerd(node-1)  ContainerStatus   -                         verbose=false  <dur>  NOT_FOUND: an error occurred when try to find container "nope": not found',
       '(1 relist call hidden; --all shows them)',
     ]);

@@ -15,6 +15,7 @@ import {
 import type { PatchType, Registry, RequestContext, ResourceStore, Subresource } from '../registry/interface.js';
 import { rawJson, rawText } from '../cache/raw.js';
 import { statusToGrpc } from '@kubelab/proto';
+import { traceServerHandlers, type Tracing } from '@kubelab/tracing';
 
 interface Gvr {
   group?: string;
@@ -144,6 +145,8 @@ export interface GrpcServerOptions {
   registry: Registry;
   /** Logged for unexpected (500) failures only. */
   onInternalError?: (err: unknown) => void;
+  /** Each RPC runs in a SERVER span named like it (`kubelab.apiserver.v1.ResourceService/Create`), continuing the caller's traceparent. */
+  tracing?: Tracing;
 }
 
 export function resourceServiceHandlers(opts: GrpcServerOptions): ResourceServiceHandlers {
@@ -300,7 +303,9 @@ export async function startGrpcServer(host: string, port: number, opts: GrpcServ
     'grpc.max_send_message_length': -1,
   });
   const proto = apiserverProto();
-  server.addService(proto.kubelab.apiserver.v1.ResourceService.service, resourceServiceHandlers(opts) as unknown as grpc.UntypedServiceImplementation);
+  const service = proto.kubelab.apiserver.v1.ResourceService.service;
+  const handlers = resourceServiceHandlers(opts) as unknown as grpc.UntypedServiceImplementation;
+  server.addService(service, opts.tracing ? traceServerHandlers(opts.tracing, service, handlers) : handlers);
   const bound = await new Promise<number>((resolvePort, reject) => {
     server.bindAsync(`${host.includes(':') ? `[${host}]` : host}:${port}`, grpc.ServerCredentials.createInsecure(), (err, p) => (err ? reject(err) : resolvePort(p)));
   });

@@ -21,6 +21,7 @@ import {
   type KubeObject,
   type ResourceInfo,
 } from '@kubelab/api';
+import { withTraceContextAnnotation } from '@kubelab/tracing';
 import type { AdmissionChain } from '../admission/chain.js';
 import { AdmissionHooks, type AdmissionAttributes, type Operation } from '../admission/types.js';
 import type { CacheEntry, WatchCache } from '../cache/watch-cache.js';
@@ -61,6 +62,11 @@ export interface StoreDeps {
   maxObjectBytes: number;
   /** Records a request for metrics. */
   observe?: (verb: string, resource: string, code: number, seconds: number) => void;
+  /**
+   * Tracing is on: a create inside a sampled request span records its trace
+   * context in the `kubelab.io/traceparent` annotation (off: not even looked at).
+   */
+  recordTraceContext?: boolean;
 }
 
 type Obj = KubeObject & Record<string, unknown> & { spec?: Record<string, unknown>; status?: Record<string, unknown> };
@@ -293,7 +299,9 @@ export class GenericStore implements ResourceStore {
       'create',
       async () => {
         const ns = this.checkNamespace(namespace);
-        const o = this.checkBody(body, ns);
+        let o = this.checkBody(body, ns);
+        // Whoever acts on this object later (scheduler, kubelet) continues the creating request's trace.
+        if (this.deps.recordTraceContext) o = withTraceContextAnnotation(o);
         const m = o.metadata;
         if (m.resourceVersion) throw badRequest('resourceVersion should not be set on objects to be created');
         if (!m.name && m.generateName) m.name = generateName(m.generateName);

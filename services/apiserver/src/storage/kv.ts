@@ -6,6 +6,8 @@
 import { connect, headers, type NatsConnection } from '@nats-io/transport-node';
 import { jetstream, jetstreamManager, type JetStreamClient } from '@nats-io/jetstream';
 import { Kvm, type KV, type KvWatchEntry } from '@nats-io/kv';
+import type { Tracing } from '@kubelab/tracing';
+import { storageSpan, type KvOperation } from '../tracing/storage.js';
 
 export interface KvStorageOptions {
   url: string;
@@ -14,6 +16,8 @@ export interface KvStorageOptions {
   name?: string;
   /** Log hook for connection status changes. */
   onStatus?: (what: string, detail?: unknown) => void;
+  /** Storage calls made inside a request span become its children (`KV create`, ...; see tracing/storage.ts). */
+  tracing?: Tracing;
 }
 
 /** Why a conditional write failed; the registry turns it into a Status. */
@@ -58,7 +62,14 @@ export class KvStorage {
     readonly js: JetStreamClient,
     readonly kv: KV,
     readonly bucket: string,
+    private readonly tracing?: Tracing,
   ) {}
+
+  /** Runs one KV call, in a child span of the active request when tracing is on. */
+  private traced<T>(op: KvOperation, key: string, fn: () => Promise<T>, expectedRevision?: number): Promise<T> {
+    if (!this.tracing?.enabled) return fn();
+    return storageSpan(this.tracing, { op, bucket: this.bucket, key, ...(expectedRevision !== undefined ? { expectedRevision } : {}) }, fn);
+  }
 
   static async open(opts: KvStorageOptions): Promise<KvStorage> {
     // Reconnect forever: the apiserver outlives NATS restarts as it outlives etcd's.
@@ -77,7 +88,7 @@ export class KvStorage {
     // history 1: only the latest value per key, as etcd after compaction;
     // the watch cache keeps the event window itself.
     const kv = await kvm.create(opts.bucket, { history: 1, storage: 'file' as never });
-    const store = new KvStorage(nc, js, kv, opts.bucket);
+    const store = new KvStorage(nc, js, kv, opts.bucket, opts.tracing);
     void (async () => {
       for await (const s of nc.status()) {
         if (s.type === 'disconnect') store.connected = false;
@@ -111,49 +122,67 @@ export class KvStorage {
     return si.state.last_seq;
   }
 
-  async create(key: string, value: Uint8Array): Promise<number> {
-    this.ensureConnected();
-    try {
-      return await this.kv.create(key, value);
-    } catch (err) {
-      throw classifyNatsError(err, 'create');
-    }
+  create(key: string, value: Uint8Array): Promise<number> {
+    return this.traced('create', key, async () => {
+      this.ensureConnected();
+      try {
+        return await this.kv.create(key, value);
+      } catch (err) {
+        throw classifyNatsError(err, 'create');
+      }
+    });
   }
 
-  async update(key: string, value: Uint8Array, revision: number): Promise<number> {
-    this.ensureConnected();
-    try {
-      return await this.kv.update(key, value, revision);
-    } catch (err) {
-      throw classifyNatsError(err, 'update');
-    }
+  update(key: string, value: Uint8Array, revision: number): Promise<number> {
+    return this.traced(
+      'update',
+      key,
+      async () => {
+        this.ensureConnected();
+        try {
+          return await this.kv.update(key, value, revision);
+        } catch (err) {
+          throw classifyNatsError(err, 'update');
+        }
+      },
+      revision,
+    );
   }
 
   /** Deletes only if the key is still at `revision` (etcd txn on mod_revision). */
-  async delete(key: string, revision: number): Promise<number> {
-    this.ensureConnected();
-    // Published by hand (kv.delete drops the ack) because read-your-writes
-    // needs the revision of the delete marker.
-    const h = headers();
-    h.set('KV-Operation', 'DEL');
-    h.set('Nats-Expected-Last-Subject-Sequence', String(revision));
-    try {
-      const pa = await this.js.publish(`$KV.${this.bucket}.${key}`, new Uint8Array(0), { headers: h });
-      return pa.seq;
-    } catch (err) {
-      throw classifyNatsError(err, 'update');
-    }
+  delete(key: string, revision: number): Promise<number> {
+    return this.traced(
+      'delete',
+      key,
+      async () => {
+        this.ensureConnected();
+        // Published by hand (kv.delete drops the ack) because read-your-writes
+        // needs the revision of the delete marker.
+        const h = headers();
+        h.set('KV-Operation', 'DEL');
+        h.set('Nats-Expected-Last-Subject-Sequence', String(revision));
+        try {
+          const pa = await this.js.publish(`$KV.${this.bucket}.${key}`, new Uint8Array(0), { headers: h });
+          return pa.seq;
+        } catch (err) {
+          throw classifyNatsError(err, 'update');
+        }
+      },
+      revision,
+    );
   }
 
-  async get(key: string): Promise<StoredValue | undefined> {
-    this.ensureConnected();
-    try {
-      const e = await this.kv.get(key);
-      if (!e || e.operation !== 'PUT') return undefined;
-      return { value: e.value, revision: e.revision };
-    } catch (err) {
-      throw classifyNatsError(err, 'update');
-    }
+  get(key: string): Promise<StoredValue | undefined> {
+    return this.traced('get', key, async () => {
+      this.ensureConnected();
+      try {
+        const e = await this.kv.get(key);
+        if (!e || e.operation !== 'PUT') return undefined;
+        return { value: e.value, revision: e.revision };
+      } catch (err) {
+        throw classifyNatsError(err, 'update');
+      }
+    });
   }
 
   /** Every change after `afterRevision` (0: the current value of every key first). */

@@ -32,10 +32,12 @@ function promisify<C extends grpc.Client>(client: C): Unary<C> {
   });
 }
 
-export function criClient(socketPath: string): Cri {
+/** CRI clients on the socket; `interceptors` as the kubelet passes grpcClientInterceptors(tracing). */
+export function criClient(socketPath: string, opts: { interceptors?: grpc.Interceptor[] } = {}): Cri {
   const proto = criProto();
-  const runtimeClient = new proto.runtime.v1.RuntimeService(`unix://${socketPath}`, grpc.credentials.createInsecure());
-  const imageClient = new proto.runtime.v1.ImageService(`unix://${socketPath}`, grpc.credentials.createInsecure());
+  const options: grpc.ClientOptions = opts.interceptors?.length ? { interceptors: opts.interceptors } : {};
+  const runtimeClient = new proto.runtime.v1.RuntimeService(`unix://${socketPath}`, grpc.credentials.createInsecure(), options);
+  const imageClient = new proto.runtime.v1.ImageService(`unix://${socketPath}`, grpc.credentials.createInsecure(), options);
   return {
     rt: promisify(runtimeClient),
     img: promisify(imageClient),

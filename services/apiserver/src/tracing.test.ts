@@ -1,0 +1,193 @@
+// Tracing through the apiserver: a component's CLIENT span → the apiserver's
+// gRPC SERVER span → storage child spans, and the created object recording
+// the request's trace context in kubelab.io/traceparent; REST request spans
+// named as upstream names them; off = no spans and no annotation.
+
+import { createServer, request as httpRequest, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import * as grpc from '@grpc/grpc-js';
+import type { KubeObject } from '@kubelab/api';
+import { apiserverProto, type ResourceServiceClient } from '@kubelab/proto';
+import { requireTool } from '@kubelab/testing';
+import { grpcClientInterceptors, TRACEPARENT_ANNOTATION, type Tracing } from '@kubelab/tracing';
+import { setupTestTracing, summarizeSpan, type TestTracing } from '@kubelab/tracing/testing';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { api, gvr, startTestCluster, type TestCluster } from './testing/index.js';
+import { nameRestRequestSpan, restSpanName, traceRestHandler } from './tracing/request.js';
+
+const PODS = gvr('pods');
+const pod = (name: string, annotations?: Record<string, string>) => ({
+  apiVersion: 'v1',
+  kind: 'Pod',
+  metadata: { name, ...(annotations ? { annotations } : {}) },
+  spec: { containers: [{ name: 'c', image: 'nginx:1.27' }] },
+});
+
+function tracedClient(c: TestCluster, tracing: Tracing): ResourceServiceClient {
+  const Ctor = apiserverProto().kubelab.apiserver.v1.ResourceService;
+  return new Ctor(c.grpcAddress, grpc.credentials.createInsecure(), { interceptors: grpcClientInterceptors(tracing) });
+}
+
+describe.runIf(requireTool('nats-server'))('apiserver tracing on', () => {
+  let c: TestCluster;
+  let apiserver: TestTracing;
+  let scheduler: TestTracing;
+  let client: ResourceServiceClient;
+  beforeAll(async () => {
+    // As in the compose tracing profile: the apiserver samples every root.
+    apiserver = setupTestTracing('apiserver');
+    scheduler = setupTestTracing('kube-scheduler');
+    c = await startTestCluster({ tracing: apiserver.tracing });
+    client = tracedClient(c, scheduler.tracing);
+  });
+  afterEach(() => {
+    apiserver.reset();
+    scheduler.reset();
+  });
+  afterAll(async () => {
+    client?.close();
+    await c?.cleanup();
+  });
+
+  it('a pod create is a SERVER span under the caller, with its storage span, and the pod records the trace', async () => {
+    const k = api(client);
+    const created = await scheduler.tracing.withSpan('create pod', () => k.create<KubeObject>(PODS, 'default', pod('traced-1')));
+    const caller = scheduler.spans().map(summarizeSpan).find((s) => s.kind === 'CLIENT')!;
+    expect(caller.name).toBe('kubelab.apiserver.v1.ResourceService/Create');
+    const server = apiserver.spans().map(summarizeSpan).filter((s) => s.traceId === caller.traceId);
+    const serverSpan = server.find((s) => s.kind === 'SERVER')!;
+    expect(server).toEqual([
+      { name: 'KV create', kind: 'CLIENT', service: 'apiserver', traceId: caller.traceId, spanId: expect.any(String), parentSpanId: serverSpan.spanId, status: 'UNSET' },
+      { name: 'kubelab.apiserver.v1.ResourceService/Create', kind: 'SERVER', service: 'apiserver', traceId: caller.traceId, spanId: serverSpan.spanId, parentSpanId: caller.spanId, status: 'UNSET' },
+    ]);
+    const kvSpan = apiserver.spans().find((s) => s.name === 'KV create')!;
+    expect(kvSpan.attributes).toMatchObject({ key: '/registry/pods/default/traced-1', 'db.operation.name': 'create', 'db.namespace': 'kubelab', 'kv.revision': Number(created.metadata.resourceVersion) });
+
+    const want = `00-${caller.traceId}-${serverSpan.spanId}-01`;
+    expect(created.metadata.annotations).toEqual({ [TRACEPARENT_ANNOTATION]: want });
+    expect((await api(c.client()).get<KubeObject>(PODS, 'default', 'traced-1')).metadata.annotations).toEqual({ [TRACEPARENT_ANNOTATION]: want });
+  });
+
+  it('bind and delete write through KV update / KV delete spans; a lost create is AlreadyExists, not a storage error', async () => {
+    const k = api(client);
+    await k.create(PODS, 'default', pod('traced-2'));
+    scheduler.reset();
+    apiserver.reset();
+    await scheduler.tracing.withSpan('bind', () => k.bind('default', 'traced-2', 'node-1'));
+    await scheduler.tracing.withSpan('delete', () => k.delete(PODS, 'default', 'traced-2', { gracePeriodSeconds: 0 }));
+    await scheduler.tracing.withSpan('dup', () => k.create(PODS, 'default', pod('traced-1')).catch(() => undefined));
+    const byParent = new Map(apiserver.spans().map((s) => [s.spanContext().spanId, s.name]));
+    expect(apiserver.spans().filter((s) => s.name.startsWith('KV ')).map((s) => { const x = summarizeSpan(s); return [x.name, byParent.get(x.parentSpanId!), x.status, s.attributes['kv.conflict']]; })).toEqual([
+      ['KV update', 'kubelab.apiserver.v1.ResourceService/Bind', 'UNSET', undefined],
+      ['KV delete', 'kubelab.apiserver.v1.ResourceService/Delete', 'UNSET', undefined],
+      ['KV create', 'kubelab.apiserver.v1.ResourceService/Create', 'UNSET', 'exists'],
+    ]);
+    // AlreadyExists is the client's mistake: not an error of the server span either.
+    expect(apiserver.spans().filter((s) => s.kind === 1 /* SERVER */).map((s) => summarizeSpan(s).status)).toEqual(['UNSET', 'UNSET', 'UNSET']);
+  });
+
+  it('an unsampled caller gets no annotation and no exported spans', async () => {
+    const quiet = setupTestTracing('kube-scheduler', { samplingRatePerMillion: 0 });
+    const c2 = tracedClient(c, quiet.tracing);
+    try {
+      const created = await quiet.tracing.withSpan('create pod', () => api(c2).create<KubeObject>(PODS, 'default', pod('unsampled')));
+      expect(created.metadata.annotations).toBeUndefined();
+      expect(apiserver.spans()).toEqual([]);
+    } finally {
+      c2.close();
+    }
+  });
+});
+
+describe.runIf(requireTool('nats-server'))('apiserver tracing off', () => {
+  let c: TestCluster;
+  let spy: TestTracing;
+  let caller: TestTracing;
+  beforeAll(async () => {
+    // Says "off" but would record if anything touched its tracer.
+    spy = setupTestTracing('apiserver');
+    caller = setupTestTracing('kube-scheduler');
+    c = await startTestCluster({ tracing: { ...spy.tracing, enabled: false } });
+  });
+  afterAll(async () => {
+    await c?.cleanup();
+  });
+
+  it('a sampled caller gets no server or storage spans and no annotation', async () => {
+    const client = tracedClient(c, caller.tracing);
+    try {
+      const created = await caller.tracing.withSpan('create pod', () => api(client).create<KubeObject>(PODS, 'default', pod('untraced')));
+      expect(created.metadata.annotations).toBeUndefined();
+      expect(caller.spans().map((s) => s.name)).toEqual(['kubelab.apiserver.v1.ResourceService/Create', 'create pod']);
+      expect(spy.spans()).toEqual([]);
+    } finally {
+      client.close();
+    }
+  });
+});
+
+describe('REST request spans', () => {
+  it.each([
+    ['GET', { kind: 'version' }, 'GET'],
+    ['GET', { kind: 'resource', group: '', version: 'v1', resource: 'pods' }, 'GET /api/v1/pods'],
+    ['GET', { kind: 'resource', group: '', version: 'v1', namespace: 'default', resource: 'pods', name: 'web-1' }, 'GET /api/v1/namespaces/{:namespace}/pods/{:name}'],
+    ['POST', { kind: 'resource', group: 'apps', version: 'v1', namespace: 'prod', resource: 'deployments' }, 'POST /apis/apps/v1/namespaces/{:namespace}/deployments'],
+    ['PUT', { kind: 'resource', group: '', version: 'v1', resource: 'nodes', name: 'node-1', subresource: 'status' }, 'PUT /api/v1/nodes/{:name}/status'],
+  ])('%s %j → %s', (method, info, want) => {
+    expect(restSpanName(method, info)).toBe(want);
+  });
+
+  let server: Server | undefined;
+  afterEach(() => new Promise<void>((r) => (server ? server.close(() => r()) : r())));
+
+  async function serve(tracing: Tracing, status: number): Promise<number> {
+    const handler = traceRestHandler(tracing, async (req, res) => {
+      nameRestRequestSpan(req, { kind: 'resource', group: '', version: 'v1', namespace: 'default', resource: 'pods', name: 'web-1' });
+      await tracing.withSpan('KV get', async () => undefined);
+      res.writeHead(status, { 'content-type': 'application/json' });
+      res.end('{}');
+    });
+    server = createServer((req, res) => void handler(req, res));
+    await new Promise<void>((r) => server!.listen(0, '127.0.0.1', () => r()));
+    return (server.address() as AddressInfo).port;
+  }
+
+  function get(port: number, headers: Record<string, string> = {}): Promise<number> {
+    return new Promise((resolve, reject) => {
+      const req = httpRequest({ host: '127.0.0.1', port, path: '/api/v1/namespaces/default/pods/web-1', headers }, (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode ?? 0));
+      });
+      req.on('error', reject);
+      req.end();
+    });
+  }
+
+  it('continues a traceparent header, is named after parsing, and is the parent of the work inside', async () => {
+    const t = setupTestTracing('apiserver');
+    const port = await serve(t.tracing, 200);
+    expect(await get(port, { traceparent: '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01' })).toBe(200);
+    const spans = t.spans().map(summarizeSpan);
+    const srv = spans.find((s) => s.kind === 'SERVER')!;
+    expect(spans).toEqual([
+      { name: 'KV get', kind: 'INTERNAL', service: 'apiserver', traceId: '4bf92f3577b34da6a3ce929d0e0e4736', spanId: expect.any(String), parentSpanId: srv.spanId, status: 'UNSET' },
+      { name: 'GET /api/v1/namespaces/{:namespace}/pods/{:name}', kind: 'SERVER', service: 'apiserver', traceId: '4bf92f3577b34da6a3ce929d0e0e4736', spanId: srv.spanId, parentSpanId: '00f067aa0ba902b7', status: 'UNSET' },
+    ]);
+    expect(t.spans()[1]!.attributes).toMatchObject({ 'http.request.method': 'GET', 'http.target': '/api/v1/namespaces/default/pods/web-1', 'http.response.status_code': 200 });
+  });
+
+  it('marks 5xx answers as errors, 4xx not', async () => {
+    const t = setupTestTracing('apiserver');
+    const port = await serve(t.tracing, 503);
+    expect(await get(port)).toBe(503);
+    const s = t.spans().map(summarizeSpan).find((x) => x.kind === 'SERVER')!;
+    expect([s.status, s.parentSpanId]).toEqual(['ERROR', undefined]);
+  });
+
+  it('off: the handler is returned untouched', () => {
+    const h = async () => {};
+    const spy = setupTestTracing('apiserver');
+    expect(traceRestHandler({ ...spy.tracing, enabled: false }, h)).toBe(h);
+    expect(traceRestHandler(undefined, h)).toBe(h);
+  });
+});

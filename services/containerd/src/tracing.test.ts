@@ -1,0 +1,134 @@
+// CRI calls as OpenTelemetry spans: the kubelet's CLIENT span (interceptor)
+// → containerd's SERVER span named like the RPC, and the NATS call record
+// carrying the SERVER span's ids so `kubelab trace` lines match Jaeger.
+
+import { connect, type NatsConnection } from '@nats-io/transport-node';
+import { grpcClientInterceptors, setupTracing, type Tracing } from '@kubelab/tracing';
+import { setupTestTracing, summarizeSpan } from '@kubelab/tracing/testing';
+import { requireTool, startNatsServer, type NatsServerHandle } from '@kubelab/testing';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { continueTrace, spanTrace, type CriCallRecord } from './record.js';
+import { criClient, sandboxConfig, startHarness, type Cri, type Harness } from './testing/harness.js';
+
+describe('spanTrace / continueTrace', () => {
+  const tp = '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01';
+  it.each([
+    ['continues the caller when the span is in its trace', { traceId: '4bf92f3577b34da6a3ce929d0e0e4736', spanId: 'aaaaaaaaaaaaaaaa' }, tp, { traceId: '4bf92f3577b34da6a3ce929d0e0e4736', spanId: 'aaaaaaaaaaaaaaaa', parentSpanId: '00f067aa0ba902b7' }],
+    ['no parent when the span started a new trace', { traceId: '11111111111111111111111111111111', spanId: 'bbbbbbbbbbbbbbbb' }, tp, { traceId: '11111111111111111111111111111111', spanId: 'bbbbbbbbbbbbbbbb' }],
+    ['no parent without a traceparent', { traceId: '11111111111111111111111111111111', spanId: 'bbbbbbbbbbbbbbbb' }, undefined, { traceId: '11111111111111111111111111111111', spanId: 'bbbbbbbbbbbbbbbb' }],
+    ['no parent for an all-zero traceparent', { traceId: '00000000000000000000000000000000', spanId: 'bbbbbbbbbbbbbbbb' }, '00-00000000000000000000000000000000-00f067aa0ba902b7-01', { traceId: '00000000000000000000000000000000', spanId: 'bbbbbbbbbbbbbbbb' }],
+  ])('%s', (_name, span, traceparent, want) => {
+    expect(spanTrace(span, traceparent)).toEqual(want);
+  });
+
+  it('tracing off: makes up a child span id of the caller', () => {
+    const t = continueTrace(tp);
+    expect(t).toEqual({ traceId: '4bf92f3577b34da6a3ce929d0e0e4736', spanId: expect.stringMatching(/^[0-9a-f]{16}$/), parentSpanId: '00f067aa0ba902b7' });
+  });
+});
+
+/** Resolves with the first record on `subject` once the runtime's NATS client publishes (it connects asynchronously). */
+async function firstRecord(nc: NatsConnection, subject: string, call: () => Promise<unknown>): Promise<CriCallRecord> {
+  const sub = nc.subscribe(subject);
+  await nc.flush();
+  const got = (async () => {
+    for await (const m of sub) return m.json() as CriCallRecord;
+    throw new Error(`no record on ${subject}`);
+  })();
+  let rec: CriCallRecord | undefined;
+  void got.then((r) => (rec = r));
+  for (let i = 0; i < 100 && !rec; i++) {
+    await call();
+    await Promise.race([got, new Promise((r) => setTimeout(r, 50))]);
+  }
+  sub.unsubscribe();
+  if (!rec) throw new Error(`no record on ${subject} after 100 calls`);
+  return rec;
+}
+
+describe.skipIf(!requireTool('nats-server'))('CRI tracing', () => {
+  let nats: NatsServerHandle;
+  let nc: NatsConnection;
+  let h: Harness | undefined;
+  let cri: Cri | undefined;
+  beforeAll(async () => {
+    nats = await startNatsServer();
+    nc = await connect({ servers: nats.url });
+  });
+  afterEach(async () => {
+    cri?.close();
+    await h?.dispose();
+    h = undefined;
+    cri = undefined;
+  });
+  afterAll(async () => {
+    await nc?.close();
+    await nats?.dispose();
+  });
+
+  it('a traced kubelet call is a containerd SERVER span named as the RPC, and the record carries its ids', async () => {
+    const kubelet = setupTestTracing('kubelet', { node: 'node-1' });
+    // containerd leaves the rate unset, as in the cluster: it follows the kubelet's decision.
+    const containerd = setupTestTracing('containerd', { node: 'node-1', samplingRatePerMillion: 0 });
+    h = await startHarness({ podCidr: '10.244.1.0/24', natsUrl: nats.url, tracing: containerd.tracing });
+    cri = criClient(h.handle.socketPath, { interceptors: grpcClientInterceptors(kubelet.tracing) });
+    await firstRecord(nc, 'kubelab.cri.node-1.Version', () => cri!.rt.Version({ version: 'v1' }));
+    kubelet.reset();
+    containerd.reset();
+
+    const c = cri;
+    const dir = h.dir;
+    const rec = await firstRecord(nc, 'kubelab.cri.node-1.RunPodSandbox', () =>
+      kubelet.tracing.withSpan('syncPod', () => c.rt.RunPodSandbox({ config: sandboxConfig('traced', dir) })),
+    );
+
+    const client = kubelet.spans().map(summarizeSpan).find((s) => s.name === 'runtime.v1.RuntimeService/RunPodSandbox')!;
+    const sync = kubelet.spans().map(summarizeSpan).find((s) => s.name === 'syncPod')!;
+    const server = containerd.spans().map(summarizeSpan);
+    expect(server).toEqual([
+      {
+        name: 'runtime.v1.RuntimeService/RunPodSandbox',
+        kind: 'SERVER',
+        service: 'containerd',
+        traceId: sync.traceId,
+        spanId: expect.stringMatching(/^[0-9a-f]{16}$/),
+        parentSpanId: client.spanId,
+        status: 'UNSET',
+      },
+    ]);
+    expect(client).toMatchObject({ kind: 'CLIENT', service: 'kubelet', traceId: sync.traceId, parentSpanId: sync.spanId });
+    expect({ traceId: rec.traceId, spanId: rec.spanId, parentSpanId: rec.parentSpanId }).toEqual({ traceId: server[0]!.traceId, spanId: server[0]!.spanId, parentSpanId: client.spanId });
+    expect(rec).toMatchObject({ method: 'RunPodSandbox', podName: 'traced', code: 'OK' });
+  });
+
+  it('a failing call ends its SERVER span with the gRPC status; client errors stay UNSET on the server', async () => {
+    const kubelet = setupTestTracing('kubelet', { node: 'node-1' });
+    const containerd = setupTestTracing('containerd', { node: 'node-1', samplingRatePerMillion: 0 });
+    h = await startHarness({ tracing: containerd.tracing });
+    cri = criClient(h.handle.socketPath, { interceptors: grpcClientInterceptors(kubelet.tracing) });
+    const c = cri;
+    await expect(kubelet.tracing.withSpan('probe', () => c.rt.ContainerStatus({ containerId: 'abc' }))).rejects.toMatchObject({ code: 5 });
+    await expect(kubelet.tracing.withSpan('exec', () => c.rt.Exec({ containerId: 'abc', cmd: ['sh'] }))).rejects.toMatchObject({ code: 12 });
+    expect(containerd.spans().map((s) => { const x = summarizeSpan(s); return [x.name, x.kind, x.status, x.statusMessage]; })).toEqual([
+      ['runtime.v1.RuntimeService/ContainerStatus', 'SERVER', 'UNSET', undefined],
+      ['runtime.v1.RuntimeService/Exec', 'SERVER', 'ERROR', 'UNIMPLEMENTED: Exec is not implemented by the kubelab runtime (no streaming server yet); use ExecSync'],
+    ]);
+  });
+
+  it('tracing off: no spans, and the record keeps continuing the caller traceparent with its own span id', async () => {
+    // A Tracing that says "off" but would record if anything used its tracer.
+    const spy = setupTestTracing('containerd', { node: 'node-1' });
+    const off: Tracing = { ...spy.tracing, enabled: false };
+    expect(setupTracing({ serviceName: 'containerd', env: {} }).enabled).toBe(false);
+    h = await startHarness({ natsUrl: nats.url, podCidr: '10.244.1.0/24', tracing: off });
+    cri = criClient(h.handle.socketPath);
+    const { Metadata } = await import('@grpc/grpc-js');
+    const md = new Metadata();
+    md.set('traceparent', '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01');
+    const c = cri;
+    const rec = await firstRecord(nc, 'kubelab.cri.node-1.Version', () => c.rt.Version({ version: 'v1' }, md));
+    expect(rec).toMatchObject({ traceId: '4bf92f3577b34da6a3ce929d0e0e4736', parentSpanId: '00f067aa0ba902b7' });
+    expect(rec.spanId).toMatch(/^[0-9a-f]{16}$/);
+    expect(spy.spans()).toEqual([]);
+  });
+});
