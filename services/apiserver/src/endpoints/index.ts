@@ -13,6 +13,7 @@ import { parseRequestInfo, type ResourceRequest } from './requestinfo.js';
 import { serveResourceVerb } from './resource.js';
 import { writeJson, writeStatus } from './respond.js';
 import { kubeletAddressFromRegistry, serveSubresource } from './subresources.js';
+import { nameRestRequestSpan } from '../tracing/request.js';
 
 export type { KubeletAddress, VersionInfo } from './env.js';
 export { parseRequestInfo, type RequestInfo, type ResourceRequest } from './requestinfo.js';
@@ -68,6 +69,8 @@ export function createRestHandler(deps: RestHandlerDeps): (req: IncomingMessage,
     try {
       const url = new URL(req.url ?? '/', 'http://kubelab.invalid');
       const info = parseRequestInfo(req.method ?? 'GET', url);
+      // The request's span is named by route as upstream does (no-op when tracing is off).
+      nameRestRequestSpan(req, info);
       const isGet = req.method === 'GET';
       switch (info.kind) {
         case 'version':
