@@ -1,0 +1,254 @@
+// End-to-end scheduler throughput (issue 6 benchmark): a real nats-server, the
+// apiserver and kube-scheduler as separate processes; N nodes registered as
+// API objects (Ready in status, no kubelets or leases), then 10,000 pods
+// created through the apiserver; the clock runs from the first create until
+// a watch has seen every pod bound. One JSON line per cluster size.
+//
+//   pnpm --filter @kubelab/scheduler bench          (sizes 100,1000,5000)
+//   BENCH_SIZES=100 BENCH_PODS=2000 pnpm --filter @kubelab/scheduler bench
+
+import { spawn } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { dirname, join } from 'node:path';
+import { createClientset } from '@kubelab/client';
+import { freePort, startNatsServer, waitForPort } from '@kubelab/testing';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const APISERVER_MAIN = join(here, '../../apiserver/dist/main.js');
+const SCHEDULER_MAIN = join(here, '../dist/main.js');
+const sizes = (process.env.BENCH_SIZES ?? '100,1000,5000').split(',').map(Number);
+const PODS = Number(process.env.BENCH_PODS ?? 10000);
+const CREATE_CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 200);
+const progress = (m) => process.env.BENCH_VERBOSE && process.stderr.write(`[bench] ${m}\n`);
+const TIMEOUT_MS = Number(process.env.BENCH_TIMEOUT_MS ?? 600_000);
+
+/** CPU seconds (user+system) a process has used so far, from /proc. */
+function cpuSeconds(pid) {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(f[11]) + Number(f[12])) / 100;
+  } catch {
+    return 0;
+  }
+}
+
+function pidOfCmdline(fragment) {
+  for (const d of readdirSync('/proc')) {
+    if (!/^\d+$/.test(d)) continue;
+    try {
+      if (readFileSync(`/proc/${d}/cmdline`, 'utf8').includes(fragment)) return Number(d);
+    } catch {}
+  }
+  return undefined;
+}
+
+function spawnNode(script, args, name) {
+  const nodeArgs = name === 'scheduler' && process.env.BENCH_SCHEDULER_NODE_ARGS ? process.env.BENCH_SCHEDULER_NODE_ARGS.split(' ') : [];
+  const child = spawn(process.execPath, [...nodeArgs, script, ...args], { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, KUBELAB_LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'error', KUBELAB_LOG_FORMAT: 'json' } });
+  let tail = '';
+  child.stderr.on('data', (d) => {
+    tail = (tail + d).slice(-4000);
+    if (process.env.BENCH_LOG_LEVEL) process.stderr.write(`[${name}] ${d}`);
+  });
+  child.on('exit', (code, sig) => {
+    if (!child.stopping) process.stderr.write(`${name} exited (${code ?? sig}): ${tail}\n`);
+  });
+  return {
+    child,
+    stop: () =>
+      new Promise((resolve) => {
+        child.stopping = true;
+        if (child.exitCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+        setTimeout(() => child.kill('SIGKILL'), 5000).unref();
+      }),
+  };
+}
+
+async function pool(n, concurrency, fn) {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(concurrency, n) }, async () => {
+      while (next < n) await fn(next++);
+    }),
+  );
+}
+
+function node(i) {
+  const allocatable = { cpu: '32', memory: '128Gi', pods: '110' };
+  return {
+    apiVersion: 'v1',
+    kind: 'Node',
+    metadata: { name: `node-${i}`, labels: { 'kubernetes.io/hostname': `node-${i}`, 'kubernetes.io/os': 'linux' } },
+    spec: {},
+    status: { capacity: allocatable, allocatable, conditions: [{ type: 'Ready', status: 'True', reason: 'KubeletReady', message: 'kubelet is posting ready status' }] },
+  };
+}
+
+function pod(i) {
+  return {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name: `pod-${i}`, namespace: 'default' },
+    spec: { containers: [{ name: 'pause', image: 'registry.k8s.io/pause:3.10', resources: { requests: { cpu: '100m', memory: '128Mi' } } }] },
+  };
+}
+
+async function waitReady(url, ms) {
+  const deadline = Date.now() + ms;
+  while (Date.now() < deadline) {
+    try {
+      if ((await fetch(url)).ok) return;
+    } catch {}
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`${url} not ready after ${ms} ms`);
+}
+
+async function runSize(nodes, mode) {
+  const nats = await startNatsServer();
+  const grpcPort = await freePort();
+  const schedPort = await freePort();
+  const procs = [];
+  try {
+    const api = spawnNode(APISERVER_MAIN, ['--nats-url', nats.url, '--grpc-port', String(grpcPort), '--secure-port', '0', '--bind-address', '127.0.0.1', '--advertise-address', '127.0.0.1'], 'apiserver');
+    procs.push(api);
+    await waitForPort(grpcPort, 30_000);
+    progress('apiserver up');
+    const cs = createClientset({ address: `127.0.0.1:${grpcPort}`, component: 'scheduler-bench' });
+    // The apiserver creates the default namespace at startup; wait for it.
+    for (let i = 0; ; i++) {
+      try {
+        await cs.core.namespaces().get('default');
+        break;
+      } catch (err) {
+        if (i > 100) throw err;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    }
+    const tNodes = performance.now();
+    await pool(nodes, 64, async (i) => {
+      const n = node(i);
+      const created = await cs.core.nodes().create(n);
+      await cs.core.nodes().updateStatus({ ...created, status: n.status });
+    });
+    const nodeSecs = (performance.now() - tNodes) / 1000;
+    progress(`${nodes} nodes in ${nodeSecs.toFixed(1)} s`);
+
+    const startScheduler = async () => {
+      const sched = spawnNode(SCHEDULER_MAIN, ['--master', `127.0.0.1:${grpcPort}`, '--secure-port', String(schedPort), '--bind-address', '127.0.0.1', '--leader-elect=false'], 'scheduler');
+      procs.push(sched);
+      await waitReady(`http://127.0.0.1:${schedPort}/readyz`, 60_000);
+      progress('scheduler ready');
+      return sched;
+    };
+    const createPods = () => pool(PODS, CREATE_CONCURRENCY, (i) => cs.core.pods('default').create(pod(i)));
+    let sched;
+    let tCreate0 = 0;
+    let tCreated = 0;
+    if (mode === 'backlog') {
+      tCreate0 = performance.now();
+      await createPods();
+      tCreated = performance.now();
+      progress(`backlog of ${PODS} pods created`);
+    } else sched = await startScheduler();
+
+    // Count bound pods from a list+watch that relists if the apiserver closes a lagging watch.
+    const bound = new Set();
+    let firstBind = 0;
+    let lastBind = 0;
+    let resolveAll;
+    const allBound = new Promise((r) => (resolveAll = r));
+    const seen = (p) => {
+      if (!p.spec?.nodeName || bound.has(p.metadata.name)) return;
+      const now = performance.now();
+      if (bound.size === 0) firstBind = now;
+      lastBind = now;
+      bound.add(p.metadata.name);
+      if (bound.size === PODS) resolveAll();
+    };
+    let watch;
+    let watchStopped = false;
+    const watching = (async () => {
+      while (!watchStopped) {
+        const list = await cs.core.pods('default').list();
+        for (const p of list.items) seen(p);
+        watch = cs.core.pods('default').watch({ resourceVersion: list.metadata.resourceVersion });
+        try {
+          for await (const ev of watch) if (ev.type === 'ADDED' || ev.type === 'MODIFIED') seen(ev.object);
+        } catch {}
+        if (!watchStopped) progress(`watch ended after ${bound.size} bound; relisting`);
+      }
+    })();
+    const pids = { apiserver: procs[0].child.pid, nats: pidOfCmdline(nats.storeDir) };
+    const cpu0 = { apiserver: cpuSeconds(pids.apiserver), nats: pids.nats ? cpuSeconds(pids.nats) : 0, bench: process.cpuUsage() };
+    let t0;
+    if (mode === 'backlog') {
+      t0 = performance.now();
+      sched = await startScheduler();
+    } else {
+      t0 = performance.now();
+      tCreate0 = t0;
+      await createPods();
+      tCreated = performance.now();
+      progress(`created ${PODS} pods; ${bound.size} bound so far`);
+    }
+    let timer;
+    const timeout = new Promise((_, rej) => (timer = setTimeout(() => rej(new Error(`only ${bound.size}/${PODS} pods bound after ${TIMEOUT_MS} ms`)), TIMEOUT_MS)));
+    try {
+      await Promise.race([allBound, timeout]);
+    } catch (err) {
+      const m = await (await fetch(`http://127.0.0.1:${schedPort}/metrics`)).text();
+      progress(m.split('\n').filter((l) => /^scheduler_(schedule_attempts|pending)/.test(l)).join('\n'));
+      throw err;
+    } finally {
+      clearTimeout(timer);
+    }
+    const done = performance.now();
+    watchStopped = true;
+    watch?.stop();
+    await watching.catch(() => undefined);
+    const benchCpu = process.cpuUsage(cpu0.bench);
+    const cpu = {
+      apiserver: +(cpuSeconds(pids.apiserver) - cpu0.apiserver).toFixed(1),
+      scheduler: +cpuSeconds(sched.child.pid).toFixed(1),
+      nats: pids.nats ? +(cpuSeconds(pids.nats) - cpu0.nats).toFixed(1) : null,
+      benchClient: +((benchCpu.user + benchCpu.system) / 1e6).toFixed(1),
+    };
+    const metrics = await (await fetch(`http://127.0.0.1:${schedPort}/metrics`)).text();
+    const attempts = /scheduler_schedule_attempts_total\{result="scheduled",profile="default-scheduler"\} (\d+)/.exec(metrics)?.[1];
+    cs.close();
+    const e2e = (done - t0) / 1000;
+    return {
+      benchmark:
+        mode === 'backlog'
+          ? 'scheduler-e2e-backlog (pods created first; clock from kube-scheduler start, incl. its informer sync, until every pod is bound)'
+          : 'scheduler-e2e (nats + apiserver + kube-scheduler processes; clock from the first pod create until every pod is bound)',
+      nodes,
+      pods: PODS,
+      podsPerSecond: Math.round(PODS / e2e),
+      seconds: +e2e.toFixed(2),
+      createRate: Math.round(PODS / ((tCreated - tCreate0) / 1000)),
+      bindWindowPodsPerSecond: Math.round(PODS / ((lastBind - firstBind) / 1000)),
+      schedulerScheduledAttempts: Number(attempts ?? 0),
+      nodeSetupSeconds: +nodeSecs.toFixed(1),
+      cpuSecondsDuringRun: cpu,
+    };
+  } finally {
+    for (const p of procs.reverse()) await p.stop();
+    await nats.dispose();
+  }
+}
+
+const modes = (process.env.BENCH_MODES ?? 'stream').split(',');
+for (const n of sizes) for (const mode of modes) {
+  try {
+    console.log(JSON.stringify(await runSize(n, mode)));
+  } catch (err) {
+    console.log(JSON.stringify({ nodes: n, pods: PODS, mode, error: String(err?.message ?? err) }));
+    process.exitCode = 1;
+  }
+}

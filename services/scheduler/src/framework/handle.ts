@@ -1,0 +1,33 @@
+// framework.Handle: what a plugin may use besides its arguments — the node
+// snapshot, the framework itself (preemption re-runs filters) and the API
+// actions (binding, deleting victims) the scheduler wires to its client.
+
+import type { Pod } from '@kubelab/api';
+import type { CycleState } from './cycle-state.js';
+import type { NodeInfo } from './node-info.js';
+import type { Status } from './status.js';
+
+export interface SnapshotLister {
+  /** Every node the scheduler knows, in scheduling order. */
+  list(): readonly NodeInfo[];
+  get(name: string): NodeInfo | undefined;
+}
+
+/** API side effects; unset ones make the plugin report an Error status. */
+export interface ClusterActions {
+  /** POST pods/{name}/binding. */
+  bind?(pod: Pod, nodeName: string): Promise<void>;
+  /** Deletes a preemption victim. */
+  deletePod?(pod: Pod): Promise<void>;
+  /** Writes status.nominatedNodeName. */
+  setNominatedNodeName?(pod: Pod, nodeName: string): Promise<void>;
+  /** Records an event about `regarding` (pod), with the related object when there is one. */
+  event?(regarding: Pod, type: 'Normal' | 'Warning', reason: string, action: string, message: string, related?: Pod): void;
+}
+
+export interface Handle {
+  snapshot: SnapshotLister;
+  actions: ClusterActions;
+  /** Filters of the profile, with nothing skipped (used by preemption dry runs). */
+  runFilterPlugins(state: CycleState, pod: Pod, nodeInfo: NodeInfo): Status | undefined;
+}

@@ -1,0 +1,401 @@
+// The scheduler (pkg/scheduler/scheduler.go + schedule_one.go): informers feed
+// the cache and the queue; one loop pops a pod, runs the algorithm against
+// the cache synchronously, assumes the pod on the chosen node and binds it
+// asynchronously through pods/binding, recording Scheduled or
+// FailedScheduling events as upstream does.
+
+import type { Node, Pod, PodCondition } from '@kubelab/api';
+import type { Clientset, EventRecorder, SharedIndexInformer } from '@kubelab/client';
+import type { Logger } from '@kubelab/component-base';
+import { newAlgorithmState, schedulePod, type AlgorithmState } from './algorithm/schedule-pod.js';
+import { SchedulerCache } from './cache/cache.js';
+import { CycleState } from './framework/cycle-state.js';
+import { ActionType, event, Events, matchClusterEvent, nodeUpdateActions, nodeUpdateEvent, type ClusterEvent } from './framework/events.js';
+import type { FitError } from './framework/fit-error.js';
+import type { ClusterActions } from './framework/handle.js';
+import type { QueuedPodInfo } from './framework/interface.js';
+import { podKey } from './framework/node-info.js';
+import { DEFAULT_SCHEDULER_NAME, defaultProfile, type Profile } from './framework/profile.js';
+import type { Registry } from './framework/registry.js';
+import { Framework } from './framework/runtime.js';
+import type { SchedulerMetrics } from './metrics.js';
+import { newInTreeRegistry } from './plugins/registry.js';
+import { SchedulingQueue } from './queue/scheduling-queue.js';
+
+export interface SchedulerDeps {
+  clientset: Clientset;
+  /** One recorder per profile name (events come "From" the profile's schedulerName). */
+  recorderFor: (schedulerName: string) => EventRecorder;
+  logger: Logger;
+  metrics?: SchedulerMetrics;
+  profiles?: Profile[];
+  registry?: Registry;
+  now?: () => number;
+  random?: () => number;
+  podInitialBackoffMs?: number;
+  podMaxBackoffMs?: number;
+  podMaxInUnschedulableMs?: number;
+  /** Bindings in flight at once before the loop waits (upstream: unbounded goroutines). */
+  maxInFlightBindings?: number;
+}
+
+const ACTION_ADD_OR_UPDATE_ASSIGNED = event('AssignedPod', ActionType.Add, 'AssignedPodAdd');
+
+function isTerminal(pod: Pod): boolean {
+  const phase = pod.status?.phase;
+  return phase === 'Succeeded' || phase === 'Failed';
+}
+
+function isAssigned(pod: Pod): boolean {
+  return !!pod.spec?.nodeName;
+}
+
+export function schedulerNameOf(pod: Pod): string {
+  return pod.spec?.schedulerName || DEFAULT_SCHEDULER_NAME;
+}
+
+/** The pod's PodScheduled condition after a failed attempt, or undefined when it is already so. */
+export function unschedulableCondition(pod: Pod, reason: string, message: string, now: string): PodCondition[] | undefined {
+  const conds = pod.status?.conditions ?? [];
+  const old = conds.find((c) => c.type === 'PodScheduled');
+  if (old && old.status === 'False' && old.reason === reason && old.message === message) return undefined;
+  const next: PodCondition = {
+    type: 'PodScheduled',
+    status: 'False',
+    lastProbeTime: null,
+    lastTransitionTime: old && old.status === 'False' ? (old.lastTransitionTime ?? now) : now,
+    reason,
+    message,
+  };
+  return [...conds.filter((c) => c.type !== 'PodScheduled'), next];
+}
+
+/** Event notes are capped at 1024 bytes upstream (truncateMessage). */
+export function truncateMessage(message: string): string {
+  const max = 1024;
+  if (message.length <= max) return message;
+  return `${message.slice(0, max - 3)}...`;
+}
+
+function nowTime(ms: number): string {
+  return new Date(Math.floor(ms / 1000) * 1000).toISOString().replace('.000Z', 'Z');
+}
+
+export class Scheduler {
+  readonly cache: SchedulerCache;
+  readonly queue: SchedulingQueue;
+  readonly frameworks = new Map<string, Framework>();
+  private readonly algo: AlgorithmState;
+  private readonly now: () => number;
+  private readonly log: Logger;
+  private readonly maxInFlight: number;
+  private inFlightBindings = 0;
+  private bindingSlotWaiters: (() => void)[] = [];
+  private readonly bindings = new Set<Promise<void>>();
+  private podInformer: SharedIndexInformer<Pod> | undefined;
+  /** Events some plugin registered, to skip queue scans for events nobody waits for. */
+  private readonly registeredEvents: ClusterEvent[] = [];
+
+  constructor(private readonly deps: SchedulerDeps) {
+    this.now = deps.now ?? Date.now;
+    this.log = deps.logger;
+    this.maxInFlight = deps.maxInFlightBindings ?? 512;
+    this.cache = new SchedulerCache({ now: this.now });
+    this.algo = newAlgorithmState(deps.random);
+    const actions = this.clusterActions();
+    const registry = deps.registry ?? newInTreeRegistry();
+    for (const profile of deps.profiles ?? [defaultProfile()]) {
+      if (this.frameworks.has(profile.schedulerName)) throw new Error(`duplicate profile with scheduler name "${profile.schedulerName}"`);
+      this.frameworks.set(profile.schedulerName, new Framework(registry, profile, this.cache, actions));
+    }
+    const first = [...this.frameworks.values()][0]!;
+    const eventsByPlugin = new Map<string, ReturnType<Framework['eventsToRegister']> extends Map<string, infer V> ? V : never>();
+    for (const f of this.frameworks.values()) {
+      for (const [name, evs] of f.eventsToRegister()) {
+        eventsByPlugin.set(name, [...(eventsByPlugin.get(name) ?? []), ...evs]);
+        this.registeredEvents.push(...evs.map((e) => e.event));
+      }
+    }
+    this.queue = new SchedulingQueue({
+      now: this.now,
+      less: (a, b) => first.queueSort.less(a, b),
+      preEnqueue: (pod) => this.frameworks.get(schedulerNameOf(pod))?.runPreEnqueuePlugins(pod),
+      eventsByPlugin,
+      ...(deps.podInitialBackoffMs !== undefined ? { podInitialBackoffMs: deps.podInitialBackoffMs } : {}),
+      ...(deps.podMaxBackoffMs !== undefined ? { podMaxBackoffMs: deps.podMaxBackoffMs } : {}),
+      ...(deps.podMaxInUnschedulableMs !== undefined ? { podMaxInUnschedulableMs: deps.podMaxInUnschedulableMs } : {}),
+    });
+    if (deps.metrics) {
+      // Read the queue when /metrics is scraped rather than on every queue change.
+      deps.metrics.setPendingSource(() => this.queue.pendingCounts());
+    }
+  }
+
+  /** The API side effects plugins may cause, through the clientset. */
+  private clusterActions(): ClusterActions {
+    const cs = this.deps.clientset;
+    return {
+      bind: async (pod, nodeName) => {
+        await cs.core.pods(pod.metadata.namespace).bind({
+          apiVersion: 'v1',
+          kind: 'Binding',
+          metadata: { name: pod.metadata.name!, namespace: pod.metadata.namespace!, ...(pod.metadata.uid ? { uid: pod.metadata.uid } : {}) },
+          target: { apiVersion: 'v1', kind: 'Node', name: nodeName },
+        });
+      },
+      deletePod: async (pod) => {
+        await cs.core.pods(pod.metadata.namespace).delete(pod.metadata.name!, pod.metadata.uid ? { preconditions: { uid: pod.metadata.uid } } : {});
+      },
+      setNominatedNodeName: async (pod, nodeName) => {
+        await cs.core.pods(pod.metadata.namespace).patch(pod.metadata.name!, 'merge', { status: { nominatedNodeName: nodeName } }, { subresource: 'status' });
+      },
+      event: (regarding, type, reason, _action, message) => this.deps.recorderFor(schedulerNameOf(regarding)).event(regarding, type, reason, message),
+    };
+  }
+
+  private responsibleFor(pod: Pod): boolean {
+    return this.frameworks.has(schedulerNameOf(pod));
+  }
+
+  private someoneWaitsFor(ev: ClusterEvent): boolean {
+    for (const r of this.registeredEvents) if (matchClusterEvent(r, ev)) return true;
+    return false;
+  }
+
+  private moveAll(ev: ClusterEvent, oldObj?: unknown, newObj?: unknown): void {
+    if (!this.someoneWaitsFor(ev)) return;
+    this.queue.moveAllToActiveOrBackoffQueue(ev, oldObj, newObj);
+  }
+
+  // ---- informer event handlers (eventhandlers.go)
+
+  /** Wires pod and node informers to the cache and the queue. */
+  addAllEventHandlers(pods: SharedIndexInformer<Pod>, nodes: SharedIndexInformer<Node>): void {
+    this.podInformer = pods;
+    nodes.addEventHandler({
+      onAdd: (n) => {
+        this.cache.addNode(n);
+        this.moveAll(Events.NodeAdd, undefined, n);
+      },
+      onUpdate: (o, n) => {
+        this.cache.updateNode(o, n);
+        const ev = nodeUpdateEvent(nodeUpdateActions(o, n));
+        if (ev) this.moveAll(ev, o, n);
+      },
+      onDelete: (obj) => {
+        const n = ('obj' in obj ? obj.obj : obj) as Node | undefined;
+        if (n?.metadata) this.cache.removeNode(n);
+      },
+    });
+    pods.addEventHandler({
+      onAdd: (p) => this.onPodAdd(p),
+      onUpdate: (o, n) => this.onPodUpdate(o, n),
+      onDelete: (obj) => {
+        const p = ('obj' in obj ? obj.obj : obj) as Pod | undefined;
+        if (p?.metadata) this.onPodDelete(p);
+      },
+    });
+  }
+
+  private onPodAdd(p: Pod): void {
+    if (isAssigned(p)) {
+      if (isTerminal(p)) return;
+      this.cache.addPod(p);
+      this.queue.delete(p);
+      this.moveAll(ACTION_ADD_OR_UPDATE_ASSIGNED, undefined, p);
+    } else if (this.responsibleFor(p)) this.queue.add(p);
+  }
+
+  private onPodUpdate(o: Pod, n: Pod): void {
+    const wasAssigned = isAssigned(o) && !isTerminal(o);
+    const isNowAssigned = isAssigned(n) && !isTerminal(n);
+    if (isAssigned(n)) {
+      // Left the unscheduled set (bound by us or someone else).
+      if (!isAssigned(o)) this.queue.delete(n);
+      if (isNowAssigned) {
+        if (wasAssigned) this.cache.updatePod(o, n);
+        else this.cache.addPod(n);
+      } else if (wasAssigned) {
+        // Terminal pods free their node's resources.
+        this.cache.removePod(n);
+        this.moveAll(Events.AssignedPodDelete, o, undefined);
+      }
+      return;
+    }
+    if (this.responsibleFor(n)) this.queue.update(o, n);
+    else if (this.responsibleFor(o)) this.queue.delete(o);
+  }
+
+  private onPodDelete(p: Pod): void {
+    if (isAssigned(p)) {
+      this.cache.removePod(p);
+      this.moveAll(Events.AssignedPodDelete, p, undefined);
+    } else this.queue.delete(p);
+  }
+
+  // ---- the loop
+
+  /** Schedules until signal aborts, then waits for in-flight bindings. */
+  async run(signal: AbortSignal): Promise<void> {
+    const flush = setInterval(() => this.queue.flushBackoffQCompleted(), 1000);
+    const leftover = setInterval(() => this.queue.flushUnschedulablePodsLeftover(), 30_000);
+    const onAbort = () => this.queue.close();
+    signal.addEventListener('abort', onAbort, { once: true });
+    try {
+      while (!signal.aborted) {
+        if (!(await this.scheduleOne())) break;
+        // Let informer events and binding replies in between cycles.
+        await new Promise<void>((r) => setImmediate(r));
+      }
+    } finally {
+      clearInterval(flush);
+      clearInterval(leftover);
+      signal.removeEventListener('abort', onAbort);
+      await Promise.allSettled([...this.bindings]);
+    }
+  }
+
+  /** One pod through the scheduling cycle; false when the queue is closed. */
+  async scheduleOne(): Promise<boolean> {
+    const qp = await this.queue.pop();
+    if (!qp) return false;
+    const pod = qp.pod;
+    const fwk = this.frameworks.get(schedulerNameOf(pod));
+    if (!fwk) {
+      this.log.error('unable to find profile for pod', { pod: qp.key, schedulerName: schedulerNameOf(pod) });
+      this.queue.done(qp.key);
+      return true;
+    }
+    if (pod.metadata.deletionTimestamp) {
+      this.deps.recorderFor(fwk.profileName).event(pod, 'Warning', 'FailedScheduling', `skip schedule deleting pod: ${pod.metadata.namespace}/${pod.metadata.name}`);
+      this.queue.done(qp.key);
+      return true;
+    }
+    if (this.cache.isAssumedPod(pod)) {
+      this.queue.done(qp.key);
+      return true;
+    }
+    const start = this.now();
+    const cycle = this.queue.currentSchedulingCycle;
+    const state = new CycleState();
+    const out = schedulePod(fwk, this.algo, state, pod, this.cache.list());
+    if (!out.ok) {
+      if ('fitError' in out) await this.handleFitError(fwk, state, qp, out.fitError, cycle, start);
+      else this.handleSchedulingFailure(fwk, qp, 'SchedulerError', out.error.message, cycle, start, 'error');
+      return true;
+    }
+    const host = out.result.suggestedHost;
+    const assumed: Pod = { ...pod, spec: { ...pod.spec!, nodeName: host } };
+    try {
+      this.cache.assumePod(assumed);
+    } catch (err) {
+      this.handleSchedulingFailure(fwk, qp, 'SchedulerError', (err as Error).message, cycle, start, 'error');
+      return true;
+    }
+    const rs = fwk.runReservePlugins(state, assumed, host);
+    if (rs && !rs.isSuccess()) {
+      fwk.runUnreservePlugins(state, assumed, host);
+      this.cache.forgetPod(assumed);
+      this.handleSchedulingFailure(fwk, qp, 'SchedulerError', rs.message(), cycle, start, 'error');
+      return true;
+    }
+    await this.acquireBindingSlot();
+    const b = this.bindingCycle(fwk, state, qp, assumed, host, cycle, start).finally(() => {
+      this.bindings.delete(b);
+      this.releaseBindingSlot();
+    });
+    this.bindings.add(b);
+    return true;
+  }
+
+  private async acquireBindingSlot(): Promise<void> {
+    while (this.inFlightBindings >= this.maxInFlight) await new Promise<void>((r) => this.bindingSlotWaiters.push(r));
+    this.inFlightBindings++;
+  }
+
+  private releaseBindingSlot(): void {
+    this.inFlightBindings--;
+    this.bindingSlotWaiters.shift()?.();
+  }
+
+  private async bindingCycle(fwk: Framework, state: CycleState, qp: QueuedPodInfo, assumed: Pod, host: string, cycle: number, start: number): Promise<void> {
+    const s = await fwk.runBindPlugins(state, assumed, host);
+    if (s && !s.isSuccess()) {
+      fwk.runUnreservePlugins(state, assumed, host);
+      try {
+        this.cache.forgetPod(assumed);
+      } catch (err) {
+        this.log.error('scheduler cache ForgetPod failed', { pod: qp.key, err });
+      }
+      // The assumed pod's resources are free again: pods waiting for them may fit.
+      this.moveAll(Events.AssignedPodDelete, assumed, undefined);
+      this.handleSchedulingFailure(fwk, qp, 'SchedulerError', `running Bind plugin "${s.plugin || 'DefaultBinder'}": ${s.message()}`, cycle, start, 'error');
+      return;
+    }
+    this.cache.finishBinding(assumed);
+    const m = this.deps.metrics;
+    if (m) {
+      const secs = (this.now() - start) / 1000;
+      m.scheduleAttempts.inc({ result: 'scheduled', profile: fwk.profileName });
+      m.attemptDuration.observe({ result: 'scheduled', profile: fwk.profileName }, secs);
+      if (qp.initialAttemptTimestamp !== undefined) {
+        const e2e = (this.now() - qp.initialAttemptTimestamp) / 1000;
+        m.podSchedulingDuration.observe({ attempts: String(Math.min(qp.attempts, 15)) }, e2e);
+        m.podSchedulingSLIDuration.observe({ attempts: String(Math.min(qp.attempts, 15)) }, e2e);
+      }
+    }
+    this.deps.recorderFor(fwk.profileName).event(assumed, 'Normal', 'Scheduled', `Successfully assigned ${assumed.metadata.namespace}/${assumed.metadata.name} to ${host}`);
+    this.queue.done(qp.key);
+  }
+
+  private async handleFitError(fwk: Framework, state: CycleState, qp: QueuedPodInfo, fitError: FitError, cycle: number, start: number): Promise<void> {
+    const d = fitError.diagnosis;
+    qp.unschedulablePlugins = new Set(d.unschedulablePlugins);
+    qp.pendingPlugins = new Set(d.pendingPlugins);
+    if (fwk.postFilter.length > 0) {
+      this.deps.metrics?.preemptionAttempts.inc();
+      try {
+        const post = await fwk.runPostFilterPlugins(state, qp.pod, d.nodeToStatus);
+        if (!post.status.isSuccess()) d.postFilterMsg = post.status.message();
+      } catch (err) {
+        this.log.error('PostFilter failed', { pod: qp.key, err });
+      }
+    }
+    this.handleSchedulingFailure(fwk, qp, 'Unschedulable', fitError.error(), cycle, start, 'unschedulable');
+  }
+
+  /** handleSchedulingFailure: requeue (unless the pod is gone or bound), event, PodScheduled=False. */
+  private handleSchedulingFailure(fwk: Framework, qp: QueuedPodInfo, reason: 'Unschedulable' | 'SchedulerError', message: string, cycle: number, start: number, result: 'unschedulable' | 'error'): void {
+    const m = this.deps.metrics;
+    if (m) {
+      m.scheduleAttempts.inc({ result, profile: fwk.profileName });
+      m.attemptDuration.observe({ result, profile: fwk.profileName }, (this.now() - start) / 1000);
+    }
+    if (result === 'error') {
+      qp.unschedulablePlugins = new Set();
+      qp.pendingPlugins = new Set();
+    }
+    const pod = qp.pod;
+    const current = this.podInformer?.getIndexer().getByKey(podKey(pod)) as Pod | undefined;
+    if (this.podInformer && !current) {
+      this.log.info('Pod does not exist in informer cache, not requeueing', { pod: qp.key });
+      this.queue.done(qp.key);
+    } else if (current?.spec?.nodeName) {
+      this.log.info('Pod has been assigned to node, not requeueing', { pod: qp.key, node: current.spec.nodeName });
+      this.queue.done(qp.key);
+    } else {
+      if (current) qp.pod = current;
+      this.queue.addUnschedulableIfNotPresent(qp, cycle);
+    }
+    this.log.info('Unable to schedule pod; no fit; waiting', { pod: qp.key, err: message });
+    this.deps.recorderFor(fwk.profileName).event(pod, 'Warning', 'FailedScheduling', truncateMessage(message));
+    const latest = current ?? pod;
+    const conditions = unschedulableCondition(latest, reason, message, nowTime(this.now()));
+    if (conditions && current) {
+      this.deps.clientset.core
+        .pods(pod.metadata.namespace)
+        .patch(pod.metadata.name!, 'merge', { status: { conditions } }, { subresource: 'status' })
+        .catch((err: unknown) => this.log.error('Error updating pod', { pod: qp.key, err }));
+    }
+  }
+}
