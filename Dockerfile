@@ -3,7 +3,18 @@
 # (docker compose build does this for every service.)
 # NODE_IMAGE is the public Node LTS image by default; scripts/offline-images.sh
 # builds a stand-in for machines without a registry.
+# Works with the classic builder (docker-compose 1.29, no BuildKit) and BuildKit.
 ARG NODE_IMAGE=node:24-bookworm-slim
+
+# ---------------------------------------------------------------- manifests
+# Only the package.json files of the workspace, so the dependency install
+# below stays cached until a manifest (not a source file) changes.
+FROM ${NODE_IMAGE} AS manifests
+WORKDIR /src
+COPY packages/ packages/
+COPY services/ services/
+RUN find packages services -type f ! -name package.json -delete \
+ && find packages services -depth -type d -empty -delete
 
 # ---------------------------------------------------------------- build
 FROM ${NODE_IMAGE} AS build
@@ -15,21 +26,39 @@ RUN node -p "require('tls').rootCertificates.join('\n')" > /etc/kubelab-ca.pem \
 ENV NODE_EXTRA_CA_CERTS=/etc/kubelab-ca.pem \
     CI=true \
     TURBO_TELEMETRY_DISABLED=1
-RUN npm install -g --no-fund --no-audit "pnpm@${PNPM_VERSION}"
+RUN npm install -g --no-fund --no-audit --no-update-notifier "pnpm@${PNPM_VERSION}"
 WORKDIR /src
-# Dependencies first (from the lockfile alone), so source edits keep this layer cached.
+# 1. Packages from the lockfile alone (this and `pnpm deploy --legacy`, which
+#    resolves package metadata again, are the steps that need the registry).
 COPY pnpm-lock.yaml pnpm-workspace.yaml .npmrc ./
 RUN pnpm fetch
-COPY . .
-RUN pnpm install --offline --frozen-lockfile \
- && pnpm build \
- && for svc in apiserver scheduler controller-manager kubelet containerd kube-proxy; do \
-      if [ -d "services/$svc" ]; then pnpm --filter "@kubelab/$svc" deploy --legacy --prod "/out/$svc"; fi; \
+# 2. Link the workspace from its manifests (cached while no package.json changes).
+COPY package.json ./
+COPY test/package.json test/
+COPY --from=manifests /src/ ./
+RUN pnpm install --offline --frozen-lockfile
+# 3. Sources (tests, benches and docs are left out by .dockerignore), build, and
+#    one self-contained directory per service (`pnpm deploy`, each package ships
+#    its dist via "files").
+COPY turbo.json tsconfig.base.json ./
+COPY proto/ proto/
+COPY packages/ packages/
+COPY services/ services/
+RUN pnpm turbo run build --output-logs=errors-only \
+      --filter=@kubelab/apiserver... --filter=@kubelab/scheduler... \
+      --filter=@kubelab/controller-manager... --filter=@kubelab/kubelet... \
+      --filter=@kubelab/containerd... --filter=@kubelab/kube-proxy...
+RUN for svc in apiserver scheduler controller-manager kubelet containerd kube-proxy; do \
+      pnpm --filter "@kubelab/$svc" deploy --legacy --prod --prefer-offline "/out/$svc" >/tmp/deploy.log 2>&1 \
+      && test -f "/out/$svc/dist/main.js" \
+      || { cat /tmp/deploy.log; echo "deploy of $svc failed or has no dist/main.js" >&2; exit 1; }; \
     done
 
 # ---------------------------------------------------------------- runtime bases
 FROM ${NODE_IMAGE} AS runtime
 ENV NODE_ENV=production
+# `healthz PORT PATH`: a probe without starting a second Node.js process.
+COPY docker/healthz.sh /usr/local/bin/healthz
 WORKDIR /app
 
 # Node-level images need the kernel's packet tools (kube-proxy's rules, the node's routes).
@@ -43,18 +72,21 @@ FROM runtime AS apiserver
 COPY --from=build /out/apiserver /app
 USER 1000
 EXPOSE 6443 6444
+HEALTHCHECK --interval=5s --timeout=3s --retries=5 CMD ["healthz", "6443", "/readyz"]
 ENTRYPOINT ["node", "/app/dist/main.js"]
 
 FROM runtime AS scheduler
 COPY --from=build /out/scheduler /app
 USER 1000
 EXPOSE 10259
+HEALTHCHECK --interval=5s --timeout=3s --retries=5 CMD ["healthz", "10259", "/healthz"]
 ENTRYPOINT ["node", "/app/dist/main.js"]
 
 FROM runtime AS controller-manager
 COPY --from=build /out/controller-manager /app
 USER 1000
 EXPOSE 10257
+HEALTHCHECK --interval=5s --timeout=3s --retries=5 CMD ["healthz", "10257", "/healthz"]
 ENTRYPOINT ["node", "/app/dist/main.js"]
 
 # ---------------------------------------------------------------- node components
@@ -62,19 +94,24 @@ ENTRYPOINT ["node", "/app/dist/main.js"]
 # /var/log/pods and the node's network namespace are root's.
 FROM runtime-net AS containerd
 COPY --from=build /out/containerd /app
+HEALTHCHECK --interval=5s --timeout=3s --retries=5 CMD ["healthz", "1338", "/healthz"]
 ENTRYPOINT ["node", "/app/dist/main.js"]
 
 FROM runtime AS kubelet
 COPY --from=build /out/kubelet /app
 EXPOSE 10250 10248
+HEALTHCHECK --interval=5s --timeout=3s --retries=5 CMD ["healthz", "10248", "/healthz"]
 ENTRYPOINT ["node", "/app/dist/main.js"]
 
 FROM runtime-net AS kube-proxy
 COPY --from=build /out/kube-proxy /app
 EXPOSE 10256 10249
+HEALTHCHECK --interval=5s --timeout=3s --retries=5 CMD ["healthz", "10256", "/healthz"]
 ENTRYPOINT ["node", "/app/dist/main.js"]
 
-# The node's "machine": holds the network namespace the node components share.
+# The node's "machine": holds the network namespace the node components share,
+# and plays the network plugin (routes to the other nodes' pod CIDRs).
 FROM runtime-net AS node
 COPY docker/node-init.sh /usr/local/bin/node-init
+COPY docker/node-routes.mjs /usr/local/lib/kubelab/node-routes.mjs
 ENTRYPOINT ["/usr/local/bin/node-init"]

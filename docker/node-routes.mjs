@@ -1,0 +1,185 @@
+// The node's network plugin, in the role flannel's vxlan backend plays on a
+// real cluster: pods on different nodes reach each other through a VXLAN
+// device, because the compose network is `internal: true` and Docker drops
+// packets on it whose addresses are not the bridge's own (pod and service
+// IPs). At start:
+//   - the whole pod range is black-holed: a pod IP without a node's route
+//     never leaves the node;
+//   - the service range is routed into the VXLAN device, which has no
+//     destination for it: connect() to a ClusterIP needs a route before
+//     kube-proxy's DNAT rewrites it, and a packet no rule rewrote is dropped
+//     there (upstream's ipvs mode uses the dummy device kube-ipvs0 this way;
+//     this kernel has no dummy devices).
+// Then it watches the Nodes through the apiserver's REST API and keeps:
+//   - this node's podCIDR as a local (AnyIP) route, so the runtime can bind
+//     any pod IP of the node (containerd --network-mode=pod-ip), and the
+//     podCIDR's .0 as the source of node→pod and node→service traffic;
+//   - for every other node: its VTEP in the forwarding database, a neighbour
+//     entry and a route `podCIDR via <its .0> dev flannel.1 onlink`.
+// No interface gets an address (flannel puts the .0 on flannel.1), so the
+// kubelet's and kube-proxy's "first non-loopback IPv4" stays the node's eth0.
+// The VTEP MAC is derived from the node IP, so no annotation is needed
+// (flannel publishes it in `flannel.alpha.coreos.com/backend-data`).
+// It never exits on an error: the node's network namespace lives in this
+// container, and the kubelet, runtime and kube-proxy share it.
+
+import { execFileSync } from 'node:child_process';
+import { hostname, networkInterfaces } from 'node:os';
+
+const APISERVER = process.env.KUBELAB_APISERVER_URL ?? 'http://apiserver:6443';
+const NODE_NAME = (process.env.KUBELAB_NODE_NAME || hostname()).toLowerCase();
+const DEV = 'flannel.1';
+const CLUSTER_CIDR = process.env.KUBELAB_CLUSTER_CIDR || '10.244.0.0/16';
+const SERVICE_CIDR = process.env.KUBELAB_SERVICE_CLUSTER_IP_RANGE || '10.96.0.0/12';
+const VNI = '1';
+const PORT = '8472'; // flannel's vxlan port (Linux's default 8472, not IANA 4789)
+
+const log = (msg, fields = {}) =>
+  process.stdout.write(`${new Date().toISOString()} node-routes ${msg}${Object.entries(fields).map(([k, v]) => ` ${k}=${v}`).join('')}\n`);
+
+function ip(...args) {
+  execFileSync('ip', args, { stdio: ['ignore', 'ignore', 'pipe'] });
+}
+function tryRun(what, fn) {
+  try {
+    fn();
+    return true;
+  } catch (err) {
+    log('failed', { what: JSON.stringify(what), err: JSON.stringify(String(err.stderr ?? err.message).trim()) });
+    return false;
+  }
+}
+
+/** The node's own IPv4 on the cluster network (the only non-loopback interface). */
+function nodeIP() {
+  for (const [name, list] of Object.entries(networkInterfaces())) {
+    if (name === DEV) continue;
+    for (const a of list ?? []) if (a.family === 'IPv4' && !a.internal) return a.address;
+  }
+  throw new Error('no IPv4 address on this node');
+}
+
+/** A locally administered MAC from an IPv4 (0a:58 + the four bytes, as CNI's bridge plugin does for pods). */
+export function vtepMac(ipv4) {
+  return ['0a', '58', ...ipv4.split('.').map((b) => Number(b).toString(16).padStart(2, '0'))].join(':');
+}
+
+/** The network address of a CIDR (`10.244.1.0/24` → `10.244.1.0`): flannel's gateway address per node. */
+export function networkAddress(cidr) {
+  const [addr, bits] = cidr.split('/');
+  const n = addr.split('.').reduce((acc, b) => (acc << 8) + Number(b), 0) >>> 0;
+  const mask = Number(bits) === 0 ? 0 : (0xffffffff << (32 - Number(bits))) >>> 0;
+  const net = (n & mask) >>> 0;
+  return [24, 16, 8, 0].map((s) => (net >>> s) & 255).join('.');
+}
+
+function internalIP(node) {
+  return (node.status?.addresses ?? []).find((a) => a.type === 'InternalIP')?.address;
+}
+
+const myIP = nodeIP();
+const applied = new Map(); // node name → key of what was programmed for it
+
+function setupDevice() {
+  tryRun('vxlan device', () => {
+    ip('link', 'add', DEV, 'type', 'vxlan', 'id', VNI, 'local', myIP, 'dev', 'eth0', 'dstport', PORT, 'nolearning');
+  });
+  tryRun('vxlan up', () => {
+    ip('link', 'set', DEV, 'address', vtepMac(myIP), 'mtu', '1450', 'up');
+  });
+  tryRun('pod range black hole', () => ip('route', 'replace', 'blackhole', CLUSTER_CIDR));
+  tryRun('service range', () => ip('route', 'replace', SERVICE_CIDR, 'dev', DEV));
+  log('ranges', { podRange: `${CLUSTER_CIDR}(blackhole)`, serviceRange: `${SERVICE_CIDR}(${DEV})` });
+}
+
+let localSource = ''; // this node's podCIDR .0, the source of node→pod traffic
+
+/** Programs the routes for the current Nodes; idempotent, remembers what it did per node. */
+function reconcile(nodes) {
+  // This node first: its podCIDR's .0 becomes the source of the routes to the others.
+  const me = nodes.find((n) => n.metadata?.name === NODE_NAME && n.spec?.podCIDR);
+  if (me) {
+    const cidr = me.spec.podCIDR;
+    const gw = networkAddress(cidr);
+    if (applied.get(NODE_NAME) !== cidr) {
+      const ok =
+        tryRun('local pod range', () => ip('route', 'replace', 'local', cidr, 'dev', 'lo', 'table', 'local')) &&
+        tryRun('service range source', () => ip('route', 'replace', SERVICE_CIDR, 'dev', DEV, 'src', gw));
+      if (ok) {
+        applied.set(NODE_NAME, cidr);
+        localSource = gw;
+        log('programmed', { node: NODE_NAME, podCIDR: cidr, local: true });
+      }
+    }
+  }
+  const seen = new Set([NODE_NAME]);
+  for (const node of nodes) {
+    const name = node.metadata?.name;
+    const cidr = node.spec?.podCIDR;
+    const addr = internalIP(node);
+    if (!name || name === NODE_NAME || !cidr || !addr) continue;
+    seen.add(name);
+    const key = `${cidr}|${addr}|${localSource}`;
+    if (applied.get(name) === key) continue;
+    const gw = networkAddress(cidr);
+    const mac = vtepMac(addr);
+    const ok =
+      tryRun('neighbour', () => ip('neigh', 'replace', gw, 'lladdr', mac, 'dev', DEV, 'nud', 'permanent')) &&
+      tryRun('fdb', () => execFileSync('bridge', ['fdb', 'replace', mac, 'dev', DEV, 'dst', addr], { stdio: ['ignore', 'ignore', 'pipe'] })) &&
+      tryRun('route', () => ip('route', 'replace', cidr, 'via', gw, 'dev', DEV, 'onlink', ...(localSource ? ['src', localSource] : [])));
+    if (ok) {
+      applied.set(name, key);
+      log('programmed', { node: name, podCIDR: cidr, via: addr });
+    }
+  }
+  for (const [name, key] of applied) {
+    if (seen.has(name)) continue;
+    const [cidr] = key.split('|');
+    tryRun('remove route', () => ip('route', 'del', cidr));
+    applied.delete(name);
+    log('removed', { node: name, podCIDR: cidr });
+  }
+}
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+// List, then watch from the list's resourceVersion; relist after any error
+// (as an informer does).
+async function run() {
+  for (;;) {
+    try {
+      const res = await fetch(`${APISERVER}/api/v1/nodes`);
+      if (!res.ok) throw new Error(`list nodes: HTTP ${res.status}`);
+      const list = await res.json();
+      const nodes = new Map(list.items.map((n) => [n.metadata.name, n]));
+      reconcile([...nodes.values()]);
+      const watch = await fetch(`${APISERVER}/api/v1/nodes?watch=1&resourceVersion=${list.metadata.resourceVersion}`);
+      if (!watch.ok || !watch.body) throw new Error(`watch nodes: HTTP ${watch.status}`);
+      let buf = '';
+      for await (const chunk of watch.body) {
+        buf += Buffer.from(chunk).toString('utf8');
+        let nl;
+        while ((nl = buf.indexOf('\n')) >= 0) {
+          const line = buf.slice(0, nl).trim();
+          buf = buf.slice(nl + 1);
+          if (!line) continue;
+          const ev = JSON.parse(line);
+          if (ev.type === 'ERROR') throw new Error(`watch: ${ev.object?.message}`);
+          if (ev.type === 'BOOKMARK') continue;
+          if (ev.type === 'DELETED') nodes.delete(ev.object.metadata.name);
+          else nodes.set(ev.object.metadata.name, ev.object);
+          reconcile([...nodes.values()]);
+        }
+      }
+    } catch (err) {
+      log('relisting', { err: JSON.stringify(err.message) });
+    }
+    await sleep(2000);
+  }
+}
+
+log('starting', { node: NODE_NAME, ip: myIP, apiserver: APISERVER });
+setupDevice();
+process.on('SIGTERM', () => process.exit(0));
+process.on('SIGINT', () => process.exit(0));
+await run();

@@ -1,0 +1,429 @@
+// End to end: the compose stack on a real Docker engine, checked through what
+// a user sees — the real kubectl, `docker compose` and `pnpm kubelab trace`.
+// One stack for the whole file (the scenarios build on each other, as in the
+// README's walk-through); timings shortened by the documented variables.
+//
+// Images: `up --build` (cached by Docker); KUBELAB_E2E_BUILD=0 uses the images
+// already tagged kubelab/*:${KUBELAB_TAG:-dev}. Offline machines set
+// NODE_IMAGE/NATS_IMAGE to the stand-ins of scripts/offline-images.sh.
+
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DockerComposeEnvironment, Wait, type StartedDockerComposeEnvironment } from 'testcontainers';
+import { freePort, requireTool } from '@kubelab/testing';
+import {
+  REPO_ROOT,
+  compose,
+  condition,
+  containerName,
+  detectCompose,
+  docker,
+  dockerEngineUp,
+  httpFromNode,
+  isPodReady,
+  kubectl,
+  kubectlJson,
+  waitFor,
+  type Stack,
+} from './harness.js';
+
+// The documented variables, shortened for a test run (README "Compose stack").
+const GRACE_MS = 16_000;
+const LEASE_SECONDS = 8; // renewed every 2 s (a quarter of it)
+const TOLERATION_SECONDS = 15;
+const TIME_SCALE = 5;
+const TIMINGS = {
+  NODE_MONITOR_GRACE_PERIOD: `${GRACE_MS / 1000}s`,
+  NODE_MONITOR_PERIOD: '1s',
+  NODE_LEASE_DURATION_SECONDS: String(LEASE_SECONDS),
+  NODE_STATUS_UPDATE_FREQUENCY: '2s',
+  DEFAULT_TOLERATION_SECONDS: String(TOLERATION_SECONDS),
+  TIME_SCALE: String(TIME_SCALE),
+};
+
+// Services with a healthcheck in docker-compose.yml.
+const HEALTHCHECKED = ['apiserver', 'scheduler', 'controller-manager', 'containerd-1', 'kubelet-1', 'kube-proxy-1', 'containerd-2', 'kubelet-2', 'kube-proxy-2'];
+const PROJECT = 'kubelab-e2e';
+
+const cli = detectCompose();
+const canRun = requireTool('docker') && requireTool('kubectl') && (cli !== undefined || failUnderCi('docker compose / docker-compose')) && (dockerEngineUp() || failUnderCi('a running Docker engine'));
+
+function failUnderCi(what: string): false {
+  if (process.env.CI === 'true') throw new Error(`${what} is required under CI=true but is not available (see .ci/run)`);
+  return false;
+}
+
+describe.skipIf(!canRun).sequential('compose stack end to end', () => {
+  let stack: Stack;
+  let env: StartedDockerComposeEnvironment | undefined;
+  let kubeconfigDir: string;
+  let natsPort: number;
+  let downDone = false;
+
+  beforeAll(async () => {
+    process.env.TESTCONTAINERS_RYUK_DISABLED = 'true'; // the reaper image cannot be pulled here; afterAll cleans up
+    kubeconfigDir = mkdtempSync(join(tmpdir(), 'kubelab-e2e-'));
+    natsPort = await freePort();
+    const vars = {
+      ...TIMINGS,
+      APISERVER_PORT: String(await freePort()),
+      NATS_PORT: String(natsPort),
+      KUBECONFIG_DIR: kubeconfigDir,
+    };
+    stack = { cli: cli!, project: PROJECT, env: { ...process.env, ...vars, COMPOSE_PROJECT_NAME: PROJECT }, kubeconfig: join(kubeconfigDir, 'kubeconfig') };
+    // Leftovers of an interrupted earlier run would collide with this one.
+    await compose(stack, ['down', '-v', '--remove-orphans', '-t', '1']);
+
+    const tcName = (service: string) => (cli!.v2 ? `${service}-1` : `${PROJECT}_${service}_1`);
+    let environment = new DockerComposeEnvironment(REPO_ROOT, 'docker-compose.yml')
+      .withProjectName(PROJECT)
+      .withEnvironment(vars)
+      .withStartupTimeout(180_000);
+    if (!cli!.v2) environment = environment.withClientOptions({ executable: { standalone: true, executablePath: 'docker-compose' } });
+    if (process.env.KUBELAB_E2E_BUILD !== '0') environment = environment.withBuild();
+    for (const s of HEALTHCHECKED) environment = environment.withWaitStrategy(tcName(s), Wait.forHealthCheck());
+    env = await environment.up();
+  }, 20 * 60_000);
+
+  afterAll(async () => {
+    if (env && !downDone) await env.down({ removeVolumes: true, timeout: 1_000 });
+    if (kubeconfigDir) rmSync(kubeconfigDir, { recursive: true, force: true });
+  }, 120_000);
+
+  const getNode = (name: string) => kubectlJson(stack, ['get', 'node', name]);
+  const podsOf = async (selector: string) => (await kubectlJson(stack, ['get', 'pods', '-l', selector])).items as any[];
+
+  // ------------------------------------------------------------------ 1
+  it('up: every service healthy, the kubeconfig works, node-1 and node-2 Ready with the mock runtime', async () => {
+    for (const s of HEALTHCHECKED) {
+      expect(`${s}: ${(await docker(['inspect', '-f', '{{.State.Health.Status}}', containerName(stack, s)])).trim()}`).toBe(`${s}: healthy`);
+    }
+    expect((await docker(['inspect', '-f', '{{.State.Status}} {{.State.ExitCode}}', containerName(stack, 'kubeconfig')])).trim()).toBe('exited 0');
+    expect(readFileSync(stack.kubeconfig, 'utf8')).toContain(`server: http://127.0.0.1:${stack.env.APISERVER_PORT}`);
+
+    // The runtime's own version string, read from the containerd image's code.
+    const runtimeVersion = (
+      await compose(stack, ['exec', '-T', 'containerd-1', 'node', '--input-type=module', '-e', "const m = await import('/app/dist/runtime.js'); console.log(m.RUNTIME_NAME + '://' + m.RUNTIME_VERSION)"])
+    ).trim();
+    expect(runtimeVersion).toMatch(/^containerd:\/\/v\d/);
+
+    const nodes = await waitFor('both nodes Ready', 90_000, async () => {
+      const list = (await kubectlJson(stack, ['get', 'nodes'])).items as any[];
+      return list.length === 2 && list.every((n) => condition(n, 'Ready')?.status === 'True') ? list : undefined;
+    });
+    expect(nodes.map((n) => n.metadata.name).sort()).toEqual(['node-1', 'node-2']);
+    for (const n of nodes) expect(n.status.nodeInfo.containerRuntimeVersion).toBe(runtimeVersion);
+
+    const wide = await kubectl(stack, ['get', 'nodes', '-o', 'wide']);
+    expect(wide).toMatch(new RegExp(`^node-1\\s+Ready\\s.*${runtimeVersion.replace(/[.]/g, '\\.')}`, 'm'));
+    expect(wide).toMatch(new RegExp(`^node-2\\s+Ready\\s.*${runtimeVersion.replace(/[.]/g, '\\.')}`, 'm'));
+
+    // "Selbst nachsehen", where kubelab has it: node conditions, the control
+    // plane's leader-election Leases and the nodes' heartbeats.
+    const describe = await kubectl(stack, ['describe', 'node', 'node-1']);
+    const conditions = describe.slice(describe.indexOf('Conditions:')).split('\n').slice(0, 7).join('\n');
+    expect(conditions).toMatch(/MemoryPressure\s+False\s.*KubeletHasSufficientMemory/);
+    expect(conditions).toMatch(/DiskPressure\s+False\s.*KubeletHasNoDiskPressure/);
+    expect(conditions).toMatch(/PIDPressure\s+False\s.*KubeletHasSufficientPID/);
+    expect(conditions).toMatch(/Ready\s+True\s.*KubeletReady\s+kubelet is posting ready status/);
+    const leases = await kubectl(stack, ['get', 'leases', '-A']);
+    expect(leases).toMatch(/^kube-system\s+kube-scheduler\s+\S+/m);
+    expect(leases).toMatch(/^kube-system\s+kube-controller-manager\s+\S+/m);
+    expect(leases).toMatch(/^kube-node-lease\s+node-1\s+node-1\s/m);
+    expect(leases).toMatch(/^kube-node-lease\s+node-2\s+node-2\s/m);
+  });
+
+  // ------------------------------------------------------------------ 2
+  it("the seed's probedemo pod restarts on its failing liveness probe, and the events say why", async () => {
+    const manifest = `apiVersion: v1
+kind: Pod
+metadata:
+  name: probedemo
+spec:
+  containers:
+    - name: app
+      image: busybox:1.36
+      args: ["sh", "-c", "touch /tmp/healthy; sleep 30; rm /tmp/healthy; sleep 600"]
+      livenessProbe:
+        exec:
+          command: ["cat", "/tmp/healthy"]
+        initialDelaySeconds: 5
+        periodSeconds: 5
+`;
+    await applyStdin(stack, manifest);
+    // At TIME_SCALE=5 the seed's ~45 s take ~9 s.
+    const pod = await waitFor('probedemo restarted', 120_000, async () => {
+      const p = await kubectlJson(stack, ['get', 'pod', 'probedemo']);
+      return (p.status?.containerStatuses?.[0]?.restartCount ?? 0) >= 1 ? p : undefined;
+    });
+    expect(pod.status.containerStatuses[0].lastState.terminated).toMatchObject({ exitCode: 137, reason: 'Error' });
+    expect(await kubectl(stack, ['get', 'pod', 'probedemo'])).toMatch(/^probedemo\s+\d\/1\s+\S+\s+[1-9]\d*( \(.+ ago\))?\s+\S+$/m);
+
+    const events = (await kubectlJson(stack, ['get', 'events', '--field-selector', 'involvedObject.name=probedemo'])).items as any[];
+    const unhealthy = events.find((e) => e.reason === 'Unhealthy');
+    expect(unhealthy?.message).toMatch(/^Liveness probe failed: cat: (can't open '\/tmp\/healthy'|\/tmp\/healthy): No such file or directory/);
+    expect(events.find((e) => e.reason === 'Killing')?.message).toBe('Container app failed liveness probe, will be restarted');
+    const described = await kubectl(stack, ['describe', 'pod', 'probedemo']);
+    expect(described).toMatch(/Warning\s+Unhealthy\s+.*Liveness probe failed/);
+    await kubectl(stack, ['delete', 'pod', 'probedemo', '--wait=false']);
+  });
+
+  // ------------------------------------------------------------------ 3
+  it('nginx deployment: 4 replicas over both nodes, a Service, ClusterIP traffic from inside node-1 reaches pods on both nodes', async () => {
+    await kubectl(stack, ['create', 'deployment', 'web', '--image=nginx', '--replicas=4']);
+    await kubectl(stack, ['expose', 'deployment', 'web', '--port=80']);
+    const pods = await waitFor('4 ready web pods', 90_000, async () => {
+      const items = (await podsOf('app=web')).filter((p) => !p.metadata.deletionTimestamp);
+      return items.length === 4 && items.every(isPodReady) ? items : undefined;
+    });
+    const byNode = (node: string) => pods.filter((p) => p.spec.nodeName === node);
+    expect(byNode('node-1').length).toBeGreaterThanOrEqual(1);
+    expect(byNode('node-2').length).toBeGreaterThanOrEqual(1);
+
+    const svc = await kubectlJson(stack, ['get', 'service', 'web']);
+    const clusterIP: string = svc.spec.clusterIP;
+    expect(clusterIP).toMatch(/^10\.(9[6-9]|1[01]\d)\.\d+\.\d+$/); // in 10.96.0.0/12
+
+    // The seed's step 2: the DNAT chain kube-proxy wrote into node-1's kernel
+    // (iptables-nft prints the protocol as a number with -n).
+    const rules = await compose(stack, ['exec', '-T', 'node-1', 'iptables', '-t', 'nat', '-L', 'KUBE-SERVICES', '-n']);
+    expect(rules).toMatch(new RegExp(`^KUBE-SVC-\\S+\\s+(tcp|6)\\s+--\\s+0\\.0\\.0\\.0/0\\s+${clusterIP.replace(/\./g, '\\.')}\\s+/\\* default/web cluster IP \\*/ tcp dpt:80`, 'm'));
+
+    // Requests to the ClusterIP until the access logs of pods on both nodes show one.
+    const marks = new Map<string, string>();
+    const logsHave = async (pod: any, mark: string) => (await kubectl(stack, ['logs', pod.metadata.name])).includes(`"GET /${mark} HTTP/1.1"`);
+    await waitFor('ClusterIP requests logged by pods on node-1 and node-2', 60_000, async () => {
+      const mark = `e2e-${marks.size}`;
+      const answer = await httpFromNode(stack, 'node-1', `http://${clusterIP}/${mark}`);
+      expect(answer).toMatch(/^404 .*nginx/); // nginx's own 404 for an unknown path
+      for (const p of pods) if (!marks.has(p.spec.nodeName) && (await logsHave(p, mark))) marks.set(p.spec.nodeName, mark);
+      return marks.size === 2 ? marks : undefined;
+    }, 100);
+    expect([...marks.keys()].sort()).toEqual(['node-1', 'node-2']);
+    expect(await httpFromNode(stack, 'node-1', `http://${clusterIP}/`)).toMatch(/^200 .*Welcome to nginx!/);
+  });
+
+  // ------------------------------------------------------------------ 7
+  it('CRI calls kubelet-1 makes to containerd-1 for a new pod show up in `pnpm kubelab trace --json` in order', async () => {
+    const trace = startTrace(natsPort);
+    try {
+      // The subscription is live once the kubelet's relist calls arrive.
+      await trace.next((r) => r.method === 'ListPodSandbox', 30_000);
+      await applyStdin(
+        stack,
+        `apiVersion: v1
+kind: Pod
+metadata:
+  name: trace-demo
+spec:
+  nodeSelector:
+    kubernetes.io/hostname: node-1
+  containers:
+    - name: main
+      image: alpine:3.20
+      imagePullPolicy: Always
+      command: ["sleep", "3600"]
+`,
+      );
+      const seen: string[] = [];
+      await trace.next((r) => {
+        const ours = r.pod === 'trace-demo' || (r.method === 'PullImage' && JSON.stringify(r.request ?? {}).includes('alpine:3.20'));
+        if (ours && ['RunPodSandbox', 'PullImage', 'CreateContainer', 'StartContainer'].includes(r.method)) seen.push(r.method);
+        return ours && r.method === 'StartContainer';
+      }, 60_000);
+      expect(seen).toEqual(['RunPodSandbox', 'PullImage', 'CreateContainer', 'StartContainer']);
+    } finally {
+      trace.stop();
+    }
+    await kubectl(stack, ['delete', 'pod', 'trace-demo', '--wait=false']);
+  });
+
+  // ------------------------------------------------------------------ 4
+  let keeperBefore: { containerID: string; startedAt: string };
+  let node2WebPods: any[] = [];
+
+  it('kill kubelet-2: node-2 NotReady after the grace period and not before; its containers keep running; pods replaced on node-1 after the toleration', async () => {
+    // A pod that tolerates node problems forever: it must survive the outages
+    // (kubelet-2 here, containerd-2 in scenario 6, which taints not-ready) and
+    // be adopted by the restarted kubelet.
+    await applyStdin(
+      stack,
+      `apiVersion: v1
+kind: Pod
+metadata:
+  name: keeper
+spec:
+  nodeSelector:
+    kubernetes.io/hostname: node-2
+  tolerations:
+    - key: node.kubernetes.io/unreachable
+      operator: Exists
+      effect: NoExecute
+    - key: node.kubernetes.io/not-ready
+      operator: Exists
+      effect: NoExecute
+  containers:
+    - name: main
+      image: busybox:1.37
+      command: ["sleep", "100000"]
+`,
+    );
+    const keeper = await waitFor('keeper running', 60_000, async () => {
+      const p = await kubectlJson(stack, ['get', 'pod', 'keeper']);
+      return isPodReady(p) ? p : undefined;
+    });
+    keeperBefore = { containerID: keeper.status.containerStatuses[0].containerID, startedAt: keeper.status.containerStatuses[0].state.running.startedAt };
+    node2WebPods = (await podsOf('app=web')).filter((p) => p.spec.nodeName === 'node-2');
+    expect(node2WebPods.length).toBeGreaterThanOrEqual(1);
+
+    const restartsBefore = (await docker(['inspect', '-f', '{{.RestartCount}}', containerName(stack, 'kubelet-2')])).trim();
+    const killedAt = Date.now();
+    await compose(stack, ['kill', 'kubelet-2']);
+
+    const notReady = await waitFor('node-2 not Ready', GRACE_MS + 30_000, async () => {
+      const ready = condition(await getNode('node-2'), 'Ready');
+      return ready?.status !== 'True' ? { ready, after: Date.now() - killedAt } : undefined;
+    }, 250);
+    // The last lease renewal can be up to a renew interval (lease/4) before the kill.
+    expect(notReady.after).toBeGreaterThanOrEqual(GRACE_MS - (LEASE_SECONDS * 1000) / 4 - 1_000);
+    expect(notReady.after).toBeLessThan(GRACE_MS + 20_000);
+    const node2 = await getNode('node-2');
+    expect(condition(node2, 'Ready')).toMatchObject({ status: 'Unknown', reason: 'NodeStatusUnknown', message: 'Kubelet stopped posting node status.' });
+    for (const t of ['MemoryPressure', 'DiskPressure', 'PIDPressure']) expect(condition(node2, t)?.status).toBe('Unknown');
+    await waitFor('unreachable taints on node-2', 30_000, async () => {
+      const taints = ((await getNode('node-2')).spec.taints ?? []) as any[];
+      const keys = taints.filter((t) => t.key === 'node.kubernetes.io/unreachable').map((t) => t.effect).sort();
+      return keys.join() === 'NoExecute,NoSchedule' ? keys : undefined;
+    });
+    expect(await kubectl(stack, ['get', 'nodes'])).toMatch(/^node-2\s+NotReady\s/m);
+
+    // Docker did not restart the killed kubelet (restart: always, killed by hand).
+    expect((await docker(['inspect', '-f', '{{.State.Status}} {{.RestartCount}}', containerName(stack, 'kubelet-2')])).trim()).toBe(`exited ${restartsBefore}`);
+    // containerd-2's containers kept running: node-2's nginx still answers at its pod IP.
+    for (const p of node2WebPods) expect(await httpFromNode(stack, 'node-1', `http://${p.status.podIP}/`)).toMatch(/^200 .*Welcome to nginx!/);
+
+    // After the toleration (DEFAULT_TOLERATION_SECONDS) the pods are evicted and replaced on node-1.
+    const replaced = await waitFor('4 ready web pods on node-1', TOLERATION_SECONDS * 1000 + 90_000, async () => {
+      const live = (await podsOf('app=web')).filter((p) => !p.metadata.deletionTimestamp);
+      return live.length === 4 && live.every((p) => p.spec.nodeName === 'node-1' && isPodReady(p)) ? live : undefined;
+    });
+    expect(replaced).toHaveLength(4);
+    const evicted = (await podsOf('app=web')).filter((p) => p.spec.nodeName === 'node-2');
+    for (const p of evicted) expect(p.metadata.deletionTimestamp).toBeTruthy(); // Terminating until node-2's kubelet confirms
+    expect((await kubectlJson(stack, ['get', 'pod', 'keeper'])).metadata.deletionTimestamp).toBeUndefined();
+  });
+
+  // ------------------------------------------------------------------ 5
+  it('start kubelet-2: node-2 Ready again, taint removed, running containers adopted, evicted pods cleaned up', async () => {
+    await compose(stack, ['start', 'kubelet-2']);
+    await waitFor('node-2 Ready', 60_000, async () => (condition(await getNode('node-2'), 'Ready')?.status === 'True' ? true : undefined));
+    await waitFor('no unreachable taint on node-2', 30_000, async () => {
+      const taints = ((await getNode('node-2')).spec.taints ?? []) as any[];
+      return taints.some((t) => t.key.startsWith('node.kubernetes.io/')) ? undefined : true;
+    });
+    const keeper = await waitFor('keeper Ready again', 60_000, async () => {
+      const p = await kubectlJson(stack, ['get', 'pod', 'keeper']);
+      return isPodReady(p) ? p : undefined;
+    });
+    // Adopted, not restarted: same container, same start time, no restart.
+    // (soft: the evicted pods' clean-up below is checked even when this fails)
+    expect.soft(keeper.status.containerStatuses[0]).toMatchObject({ containerID: keeperBefore.containerID, restartCount: 0, state: { running: { startedAt: keeperBefore.startedAt } } });
+    // The evicted pods' containers are stopped and the pods finally deleted.
+    await waitFor('evicted pods gone', 90_000, async () => ((await podsOf('app=web')).some((p) => p.spec.nodeName === 'node-2') ? undefined : true));
+    for (const p of node2WebPods) expect(await httpFromNode(stack, 'node-1', `http://${p.status.podIP}/`)).toMatch(/^ERR /);
+  });
+
+  // ------------------------------------------------------------------ 6
+  it('kill containerd-2: node-2 Ready=False "container runtime is down"; start it again: node-2 recovers', async () => {
+    const keeperBefore6 = (await kubectlJson(stack, ['get', 'pod', 'keeper'])).status.containerStatuses[0];
+    await compose(stack, ['kill', 'containerd-2']);
+    const ready = await waitFor('node-2 runtime down', 60_000, async () => {
+      const c = condition(await getNode('node-2'), 'Ready');
+      return c?.status === 'False' ? c : undefined;
+    });
+    expect(ready.reason).toBe('KubeletNotReady');
+    expect(ready.message).toContain('container runtime is down');
+    expect((await docker(['inspect', '-f', '{{.State.Status}}', containerName(stack, 'containerd-2')])).trim()).toBe('exited');
+
+    await compose(stack, ['start', 'containerd-2']);
+    await waitFor('node-2 Ready after the runtime is back', 90_000, async () => (condition(await getNode('node-2'), 'Ready')?.status === 'True' ? true : undefined));
+    // The restarted runtime recovered the keeper's container (same ID, still running) ...
+    const recovered = (await kubectlJson(stack, ['get', 'pod', 'keeper'])).status.containerStatuses[0];
+    expect(recovered).toMatchObject({ containerID: keeperBefore6.containerID, state: { running: {} } });
+    // ... and the kubelet reports the pod Ready again (the node controller set Ready=False while the node was not ready).
+    await waitFor('keeper Ready again after the runtime restart', 60_000, async () => (isPodReady(await kubectlJson(stack, ['get', 'pod', 'keeper'])) ? true : undefined));
+  });
+
+  // ------------------------------------------------------------------ 8
+  it('down -v leaves no container, volume or network of the project', async () => {
+    await env!.down({ removeVolumes: true, timeout: 1_000 });
+    downDone = true;
+    const label = `label=com.docker.compose.project=${PROJECT}`;
+    expect((await docker(['ps', '-a', '-q', '--filter', label])).trim()).toBe('');
+    expect((await docker(['volume', 'ls', '-q', '--filter', label])).trim()).toBe('');
+    expect((await docker(['network', 'ls', '-q', '--filter', label])).trim()).toBe('');
+  });
+});
+
+async function applyStdin(stack: Stack, manifest: string): Promise<void> {
+  await new Promise<void>((resolve, reject) => {
+    const p = spawn('kubectl', ['apply', '-f', '-'], { env: { ...process.env, KUBECONFIG: stack.kubeconfig } });
+    let err = '';
+    p.stderr.on('data', (d) => (err += d));
+    p.on('error', reject);
+    p.on('close', (code) => (code === 0 ? resolve() : reject(new Error(`kubectl apply: ${err.trim()}`))));
+    p.stdin.end(manifest);
+  });
+}
+
+interface TraceRecord {
+  method: string;
+  node?: string;
+  pod?: string | null;
+  request?: unknown;
+}
+
+/** `pnpm kubelab trace --json` against the stack's NATS (the `kubelab` script runs packages/kubelab/dist/main.js). */
+function startTrace(natsPort: number) {
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [join(REPO_ROOT, 'packages/kubelab/dist/main.js'), 'trace', '--json', '--all', '--node', 'node-1', '--method', 'ListPodSandbox,RunPodSandbox,PullImage,CreateContainer,StartContainer', '--nats-url', `nats://127.0.0.1:${natsPort}`],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  let stderr = '';
+  child.stderr!.on('data', (d) => (stderr += d));
+  const queue: TraceRecord[] = [];
+  let wake: (() => void) | undefined;
+  createInterface({ input: child.stdout! }).on('line', (line) => {
+    try {
+      queue.push(JSON.parse(line) as TraceRecord);
+    } catch {
+      return;
+    }
+    wake?.();
+  });
+  return {
+    /** Consumes records until `match` returns true. */
+    async next(match: (r: TraceRecord) => boolean, timeoutMs: number): Promise<TraceRecord> {
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        while (queue.length) {
+          const r = queue.shift()!;
+          if (match(r)) return r;
+        }
+        if (child.exitCode !== null) throw new Error(`kubelab trace exited ${child.exitCode}: ${stderr.trim()}`);
+        const left = deadline - Date.now();
+        if (left <= 0) throw new Error(`no matching trace record within ${timeoutMs} ms (stderr: ${stderr.trim() || '-'})`);
+        await new Promise<void>((r) => {
+          wake = r;
+          setTimeout(r, Math.min(left, 1000));
+        });
+      }
+    },
+    stop: () => child.kill('SIGTERM'),
+  };
+}

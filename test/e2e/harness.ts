@@ -1,0 +1,133 @@
+// The e2e harness: drives the compose stack the way a user does (compose
+// CLI, the real kubectl, `pnpm kubelab trace`) and waits on what they see.
+
+import { execFile, spawnSync } from 'node:child_process';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+
+const run = promisify(execFile);
+
+export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+
+/** How compose is invoked here: the v2 plugin (`docker compose`) when present, else v1's standalone `docker-compose`. */
+export interface ComposeCli {
+  command: string;
+  prefix: string[];
+  /** v1 names containers `<project>_<service>_1`, v2 `<project>-<service>-1`. */
+  v2: boolean;
+}
+
+/** Detects the compose CLI (never hard-coded: users mostly have v2, these machines only v1). */
+export function detectCompose(): ComposeCli | undefined {
+  const plugin = spawnSync('docker', ['compose', 'version'], { encoding: 'utf8' });
+  if (plugin.status === 0) return { command: 'docker', prefix: ['compose'], v2: true };
+  const standalone = spawnSync('docker-compose', ['version'], { encoding: 'utf8' });
+  if (standalone.status === 0) return { command: 'docker-compose', prefix: [], v2: false };
+  return undefined;
+}
+
+/** Whether a Docker engine answers (the CLI alone is not enough). */
+export function dockerEngineUp(): boolean {
+  return spawnSync('docker', ['info', '--format', '{{.ServerVersion}}'], { encoding: 'utf8' }).status === 0;
+}
+
+export interface Stack {
+  cli: ComposeCli;
+  project: string;
+  env: NodeJS.ProcessEnv;
+  kubeconfig: string;
+}
+
+export async function compose(stack: Stack, args: string[], timeoutMs = 120_000): Promise<string> {
+  try {
+    const { stdout } = await run(stack.cli.command, [...stack.cli.prefix, '-p', stack.project, ...args], {
+      cwd: REPO_ROOT,
+      env: stack.env,
+      timeout: timeoutMs,
+      maxBuffer: 64 * 1024 * 1024,
+    });
+    return stdout;
+  } catch (err) {
+    const e = err as { stderr?: string; message: string };
+    throw new Error(`compose ${args.join(' ')}: ${e.stderr?.trim() || e.message}`, { cause: err });
+  }
+}
+
+export async function kubectl(stack: Stack, args: string[], opts: { allowFail?: boolean } = {}): Promise<string> {
+  try {
+    const { stdout } = await run('kubectl', args, {
+      env: { ...process.env, KUBECONFIG: stack.kubeconfig },
+      timeout: 30_000,
+      maxBuffer: 16 * 1024 * 1024,
+    });
+    return stdout;
+  } catch (err) {
+    const e = err as { stdout?: string; stderr?: string; message: string };
+    if (opts.allowFail) return `${e.stdout ?? ''}${e.stderr ?? ''}`;
+    throw new Error(`kubectl ${args.join(' ')}: ${e.stderr?.trim() || e.message}`, { cause: err });
+  }
+}
+
+export async function kubectlJson<T = any>(stack: Stack, args: string[]): Promise<T> {
+  return JSON.parse(await kubectl(stack, [...args, '-o', 'json'])) as T;
+}
+
+/** The Docker container of a compose service (for inspect). */
+export function containerName(stack: Stack, service: string): string {
+  return stack.cli.v2 ? `${stack.project}-${service}-1` : `${stack.project}_${service}_1`;
+}
+
+export async function docker(args: string[], timeoutMs = 60_000): Promise<string> {
+  const { stdout } = await run('docker', args, { timeout: timeoutMs, maxBuffer: 16 * 1024 * 1024 });
+  return stdout;
+}
+
+/**
+ * An HTTP GET from inside a node's network namespace (the node-N container),
+ * as `curl` on a real node would do it. Returns "<status> <body>" or
+ * "ERR <message>".
+ */
+export async function httpFromNode(stack: Stack, node: string, url: string): Promise<string> {
+  const script = `fetch(${JSON.stringify(url)}, { signal: AbortSignal.timeout(3000) })
+    .then(async (r) => console.log(r.status + ' ' + (await r.text()).slice(0, 200).replace(/\\s+/g, ' ')))
+    .catch((e) => console.log('ERR ' + (e.cause?.code ?? e.name)))`;
+  return (await compose(stack, ['exec', '-T', node, 'node', '-e', script], 30_000)).trim();
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * Polls `probe` until it returns a value (not undefined) or the deadline
+ * passes; the error names what was awaited and the last observation.
+ * (The stack runs on real time: there is no clock to step.)
+ */
+export async function waitFor<T>(what: string, timeoutMs: number, probe: () => Promise<T | undefined>, intervalMs = 1000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let last: unknown;
+  for (;;) {
+    try {
+      const v = await probe();
+      if (v !== undefined) return v;
+    } catch (err) {
+      last = (err as Error).message;
+    }
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${last ? ` (last error: ${String(last)})` : ''}`);
+    await sleep(intervalMs);
+  }
+}
+
+export interface NodeCondition {
+  type: string;
+  status: string;
+  reason?: string;
+  message?: string;
+}
+
+export function condition(node: any, type: string): NodeCondition | undefined {
+  return (node?.status?.conditions ?? []).find((c: NodeCondition) => c.type === type);
+}
+
+export function isPodReady(pod: any): boolean {
+  return (pod?.status?.conditions ?? []).some((c: NodeCondition) => c.type === 'Ready' && c.status === 'True');
+}

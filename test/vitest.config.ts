@@ -1,0 +1,28 @@
+// Two suites in this package, run one after the other by `pnpm test`:
+// `kubectl` (the real kubectl against an in-process apiserver, seconds) and
+// `e2e` (the compose stack on a real Docker engine, minutes; test/e2e).
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        test: {
+          name: 'kubectl',
+          include: ['kubectl/**/*.test.ts'],
+        },
+      },
+      {
+        test: {
+          name: 'e2e',
+          include: ['e2e/**/*.test.ts'],
+          // One compose stack, scenarios in order; minutes, not seconds.
+          testTimeout: 5 * 60_000,
+          hookTimeout: 20 * 60_000,
+          fileParallelism: false,
+          env: { TESTCONTAINERS_RYUK_DISABLED: 'true' },
+        },
+      },
+    ],
+  },
+});
