@@ -1,5 +1,6 @@
 export * from './meta/types.js';
 export * from './meta/status.js';
+export * from './meta/time.js';
 export * from './resources.js';
 export * from './core/v1/types.js';
 export * from './apps/v1/types.js';
@@ -28,3 +29,5 @@ export * from './helpers/wellknown.js';
 export * from './helpers/pod.js';
 export * from './helpers/meta.js';
 export * from './helpers/node.js';
+export * from './helpers/nodeaffinity.js';
+export * from './helpers/intstr.js';

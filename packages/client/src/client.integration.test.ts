@@ -5,7 +5,7 @@
 import type { ApiserverOptions, RunningApiserver } from '@kubelab/apiserver';
 import { startApiserver } from '@kubelab/apiserver';
 import { isConflict, isNotFound, StatusError, type ConfigMap, type Event, type Lease, type Pod } from '@kubelab/api';
-import { freePort, requireTool, startNatsServer, type NatsServerHandle } from '@kubelab/testing';
+import { freePort, requireTool, startNatsServer, waitFor, type NatsServerHandle } from '@kubelab/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClientset, type Clientset } from './clientset/clientset.js';
 import { newEventBroadcaster } from './events/recorder.js';
@@ -42,16 +42,6 @@ async function restartApiserver(extra: Partial<ApiserverOptions> = {}): Promise<
   await apiserver.stop();
   apiserver = await startApiserver(apiserverOptions(extra));
   await apiserver.ready;
-}
-
-/** Polls until fn() holds (real servers: no step function to call). */
-async function eventually(what: string, fn: () => boolean | Promise<boolean>, timeoutMs = 15_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    if (await fn()) return;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
 }
 
 /** Writes that ride out a reconnecting apiserver (bounded). */
@@ -178,7 +168,7 @@ describe.skipIf(!hasNats)('client against a real apiserver', () => {
     try {
       expect(mine.lister().list().map((p) => p.metadata.name).filter((n) => ['a', 'b', 'c'].includes(n!))).toEqual(['a']);
       await pods.bind({ metadata: { name: 'c', namespace: 'sched' }, target: { name: 'node-1' } });
-      await eventually('pod c on node-1', () => mine.lister().namespace('sched').get('c') !== undefined);
+      await waitFor('pod c on node-1', () => mine.lister().namespace('sched').get('c') !== undefined);
       const onNode1 = all.lister().byIndex('spec.nodeName', 'node-1').filter((p) => p.metadata.namespace === 'sched');
       expect(onNode1.map((p) => p.metadata.name).sort()).toEqual(['a', 'c']);
     } finally {
@@ -201,7 +191,7 @@ describe.skipIf(!hasNats)('client against a real apiserver', () => {
       await cms.update({ ...(await cms.get('cm-0')), data: { v: '1' } });
       await cms.delete('cm-1');
       await cms.create(cm('resume', 'cm-new'));
-      await eventually('cache after apiserver restart', () => cacheMatchesServer(inf, 'resume'));
+      await waitFor('cache after apiserver restart', () => cacheMatchesServer(inf, 'resume'));
       expect(inf.reflectorStats.lists).toBe(1);
       expect(inf.reflectorStats.resumes).toBeGreaterThanOrEqual(1);
 
@@ -210,7 +200,7 @@ describe.skipIf(!hasNats)('client against a real apiserver', () => {
       await retrying(async () => cms.update({ ...(await cms.get('cm-2')), data: { v: '2' } }));
       await retrying(() => cms.delete('cm-3'));
       await retrying(() => cms.create(cm('resume', 'cm-after-nats')));
-      await eventually('cache after nats-server restart', () => cacheMatchesServer(inf, 'resume'));
+      await waitFor('cache after nats-server restart', () => cacheMatchesServer(inf, 'resume'));
       expect(inf.lister().namespace('resume').get('cm-2')?.data).toEqual({ v: '2' });
       expect(inf.lister().namespace('resume').get('cm-3')).toBeUndefined();
       expect(notes.duplicates()).toEqual([]);
@@ -249,7 +239,7 @@ describe.skipIf(!hasNats)('client against a real apiserver', () => {
       // ours comes back with a watch cache starting after those writes: resuming is 410
       apiserver = await startApiserver(apiserverOptions());
       await apiserver.ready;
-      await eventually('cache after relist', () => cacheMatchesServer(inf, 'relist'));
+      await waitFor('cache after relist', () => cacheMatchesServer(inf, 'relist'));
       expect(inf.reflectorStats.relistsOn410).toBeGreaterThanOrEqual(1);
       expect(tombstones).toEqual(['relist/cm-0']);
       expect(inf.lister().namespace('relist').get('cm-1')?.data).toEqual({ changed: 'yes' });
@@ -275,14 +265,14 @@ describe.skipIf(!hasNats)('client against a real apiserver', () => {
     const a = new AbortController();
     const b = new AbortController();
     const runA = elector('cm-a').run(a.signal);
-    await eventually('cm-a leads', () => log.includes('cm-a started'));
+    await waitFor('cm-a leads', () => log.includes('cm-a started'));
     const runB = elector('cm-b').run(b.signal);
     const lease1 = await leases.get('kube-controller-manager');
     expect(lease1.spec).toMatchObject({ holderIdentity: 'cm-a', leaseDurationSeconds: 3, leaseTransitions: 0 });
     expect(lease1.spec?.renewTime).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/);
     a.abort();
     await runA;
-    await eventually('cm-b leads', () => log.includes('cm-b started'), 5000);
+    await waitFor('cm-b leads', () => log.includes('cm-b started'), { timeoutMs: 5000 });
     expect(log).toEqual(['cm-a started', 'cm-a stopped', 'cm-b started']);
     const lease2: Lease = await leases.get('kube-controller-manager');
     expect(lease2.spec).toMatchObject({ holderIdentity: 'cm-b', leaseTransitions: 1 });

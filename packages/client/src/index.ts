@@ -22,13 +22,15 @@ export { SharedIndexInformer, waitForCacheSync, type ResourceEventHandler, type 
 export { Reflector, type ListWatch, type ReflectorStore, type ReflectorOptions } from './informers/reflector.js';
 export { Indexer, NAMESPACE_INDEX, NODE_NAME_INDEX, namespaceIndexFunc, nodeNameIndexFunc, type IndexFunc, type Indexers } from './informers/store.js';
 export { Lister, labelsMatch, type LabelMatcher, type NamespaceLister } from './informers/lister.js';
-export { DeletedFinalStateUnknown, isTombstone, unwrapTombstone, metaNamespaceKey, deletionHandlingKey, splitMetaNamespaceKey } from './informers/keys.js';
+export { DeletedFinalStateUnknown, isTombstone, unwrapTombstone, deletionHandlingKey } from './informers/keys.js';
+// Kept on the client's surface (client-go has them in tools/cache); one implementation, in @kubelab/api.
+export { metaNamespaceKey, splitMetaNamespaceKey, formatTime, formatMicroTime, parseTime } from '@kubelab/api';
 
 export * from './workqueue/index.js';
 
-export { realClock, formatTime, formatMicroTime, type Clock, type Timer } from './util/clock.js';
+export { realClock, type Clock, type Timer } from './util/clock.js';
 export type { WatchStream } from './util/channel.js';
 export type { ClientLogger } from './util/logger.js';
 
-export { LeaderElector, runLeaderElection, LeaseLock, JITTER_FACTOR, type LeaderElectionConfig, type LeaderCallbacks, type LeaderElectionRecord, type ResourceLock } from './leaderelection/index.js';
+export { LeaderElector, runLeaderElection, runWhenLeading, LeaseLock, JITTER_FACTOR, type LeadOptions, type Leading, type LeaderElectionOptions, type LeaderElectionConfig, type LeaderCallbacks, type LeaderElectionRecord, type ResourceLock } from './leaderelection/index.js';
 export { EventBroadcaster, newEventBroadcaster, clientsetEventSink, referenceOf, EventCorrelator, type EventRecorder, type EventSink, type EventSubject, type EventType, type EventBroadcasterOptions, type RecorderSource } from './events/index.js';

@@ -3,3 +3,4 @@
 export { FakeClock, flushPromises } from './util/fake-clock.js';
 export { FakeListWatch } from './testing/fake-listwatch.js';
 export { FakeClientset, createFakeClientset, type Action, type Reactor, type Verb } from './testing/fake-clientset.js';
+export { FakeRecorder } from './testing/fake-recorder.js';

@@ -1,5 +1,6 @@
 // The HTTP endpoints every component serves: /livez, /readyz, /healthz and
-// /metrics (component-base's healthz and legacyregistry), plus extra routes.
+// /metrics (component-base's healthz and legacyregistry), plus extra routes;
+// the apiserver mounts the same handler in front of its REST API.
 
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -10,12 +11,19 @@ export type HealthCheck = () => boolean | Promise<boolean>;
 
 export type Route = (req: IncomingMessage, res: ServerResponse, url: URL) => void | Promise<void>;
 
-export interface HealthServerOptions {
+export interface HealthChecks {
+  /** Checks of /livez (and /healthz unless `healthz` is given); `ping` is always there, as upstream. */
+  livez?: Record<string, HealthCheck>;
+  /** Checks /readyz adds to the livez ones. */
+  readyz?: Record<string, HealthCheck>;
+  /** Checks of the legacy /healthz (default: the livez ones). */
+  healthz?: Record<string, HealthCheck>;
+  metrics?: Registry;
+}
+
+export interface HealthServerOptions extends HealthChecks {
   host?: string;
   port: number;
-  livez?: Record<string, HealthCheck>;
-  readyz?: Record<string, HealthCheck>;
-  metrics?: Registry;
   /** Extra routes by exact path (e.g. `/rules`, `/pods`). */
   routes?: Record<string, Route>;
 }
@@ -42,6 +50,53 @@ async function runChecks(checks: Record<string, HealthCheck>): Promise<{ ok: boo
   return { ok, lines };
 }
 
+const ping: HealthCheck = () => true;
+
+/**
+ * The probe and metrics endpoints (component-base healthz + legacyregistry):
+ * GET /livez, /readyz and /healthz run their checks (`?verbose` lists them,
+ * `/livez/<check>` runs one), GET /metrics exposes the registry. Resolves
+ * false for any other request, left to the caller.
+ */
+export function healthHandler(opts: HealthChecks): (req: IncomingMessage, res: ServerResponse, url: URL) => Promise<boolean> {
+  const livez = { ping, ...opts.livez };
+  const sets: Record<string, Record<string, HealthCheck>> = {
+    livez,
+    readyz: { ...livez, ...opts.readyz },
+    healthz: opts.healthz ? { ping, ...opts.healthz } : livez,
+  };
+  return async (req, res, url) => {
+    if (req.method !== 'GET' && req.method !== 'HEAD') return false;
+    const path = url.pathname.replace(/\/$/, '') || '/';
+    const probe = /^\/(livez|readyz|healthz)(?:\/(.+))?$/.exec(path);
+    if (probe) {
+      const kind = probe[1]!;
+      let checks = sets[kind]!;
+      if (probe[2]) {
+        const one = checks[probe[2]];
+        if (!one) {
+          res.writeHead(404, { 'content-type': 'text/plain' });
+          res.end('404 page not found\n');
+          return true;
+        }
+        checks = { [probe[2]]: one };
+      }
+      const { ok, lines } = await runChecks(checks);
+      res.writeHead(ok ? 200 : 500, { 'content-type': 'text/plain; charset=utf-8', 'x-content-type-options': 'nosniff' });
+      if (url.searchParams.has('verbose') || !ok) res.end(`${lines.join('\n')}\n${kind} check ${ok ? 'passed' : 'failed'}\n`);
+      else res.end('ok');
+      return true;
+    }
+    if (path === '/metrics' && opts.metrics) {
+      const body = await opts.metrics.metrics();
+      res.writeHead(200, { 'content-type': opts.metrics.contentType });
+      res.end(body);
+      return true;
+    }
+    return false;
+  };
+}
+
 /** A metrics registry with the process metrics every upstream binary exposes. */
 export function newMetricsRegistry(labels: Record<string, string> = {}): Registry {
   const reg = new Registry();
@@ -51,29 +106,13 @@ export function newMetricsRegistry(labels: Record<string, string> = {}): Registr
 }
 
 export async function serveHealth(opts: HealthServerOptions): Promise<HealthServer> {
-  const livez = opts.livez ?? {};
-  const readyz = opts.readyz ?? {};
+  const probes = healthHandler(opts);
   const server = createServer(async (req, res) => {
     try {
       const url = new URL(req.url ?? '/', 'http://localhost');
-      const path = url.pathname;
-      const route = opts.routes?.[path];
+      const route = opts.routes?.[url.pathname];
       if (route) return await route(req, res, url);
-      if (path === '/livez' || path === '/healthz' || path === '/readyz') {
-        const checks = path === '/readyz' ? { ...livez, ...readyz } : livez;
-        const { ok, lines } = await runChecks(checks);
-        res.writeHead(ok ? 200 : 500, { 'content-type': 'text/plain; charset=utf-8' });
-        if (url.searchParams.has('verbose') || !ok) {
-          res.end(`${lines.join('\n')}\n${path.slice(1)} check ${ok ? 'passed' : 'failed'}\n`);
-        } else res.end('ok');
-        return;
-      }
-      if (path === '/metrics' && opts.metrics) {
-        const body = await opts.metrics.metrics();
-        res.writeHead(200, { 'content-type': opts.metrics.contentType });
-        res.end(body);
-        return;
-      }
+      if (await probes(req, res, url)) return;
       res.writeHead(404, { 'content-type': 'text/plain' });
       res.end('404 page not found\n');
     } catch (err) {
@@ -81,14 +120,20 @@ export async function serveHealth(opts: HealthServerOptions): Promise<HealthServ
       res.end(`internal error: ${(err as Error).message}\n`);
     }
   });
+  return { server, ...(await listenHttp(server, opts.port, opts.host ?? '0.0.0.0')) };
+}
+
+/** Listens on host:port (0 = a free port); close() also drops keep-alive connections. */
+export async function listenHttp(server: Server, port: number, host: string): Promise<{ port: number; close(): Promise<void> }> {
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(opts.port, opts.host ?? '0.0.0.0', () => resolve());
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
   });
-  const port = (server.address() as AddressInfo).port;
   return {
-    server,
-    port,
+    port: (server.address() as AddressInfo).port,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

@@ -1,6 +1,8 @@
 export { createLogger, type Logger, type LoggerOptions, type LogLevel, type LogFormat } from './logs.js';
 export { FlagSet, FlagError } from './flags.js';
+export { withApiserverFlags, apiserverAddressFrom, DEFAULT_APISERVER_GRPC_ADDRESS, type ApiserverFlagValues } from './apiserver-flags.js';
 export { parseDuration, formatDuration } from './duration.js';
-export { serveHealth, newMetricsRegistry, type HealthCheck, type HealthServer, type HealthServerOptions, type Route } from './health.js';
-export { onShutdown } from './signals.js';
+export { serveHealth, healthHandler, listenHttp, newMetricsRegistry, type HealthCheck, type HealthChecks, type HealthServer, type HealthServerOptions, type Route } from './health.js';
+export { onShutdown, runMain } from './signals.js';
+export { withLeaderElectionFlags, leaderElectionFrom, type LeaderElectionFlagValues } from './leader-election-flags.js';
 export { which } from './which.js';

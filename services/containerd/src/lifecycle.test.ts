@@ -2,8 +2,9 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { request } from 'node:http';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { waitFor } from '@kubelab/testing';
 import { PRIVATE_IMAGE_AUTH } from './catalog.js';
-import { containerConfig, eventually, sandboxConfig, startHarness, type Harness } from './testing/harness.js';
+import { containerConfig, sandboxConfig, startHarness, type Harness } from './testing/harness.js';
 
 let h: Harness;
 afterEach(async () => {
@@ -20,10 +21,10 @@ async function runPod(name: string, image: string, extra: Record<string, unknown
 }
 
 const status = async (containerId: string) => (await h.cri.rt.ContainerStatus({ containerId })).status!;
-const exited = (containerId: string, timeoutMs = 5000) => eventually(async () => {
+const exited = (containerId: string, timeoutMs = 5000) => waitFor(`container ${containerId} to exit`, async () => {
   const s = await status(containerId);
   return s.state === 'CONTAINER_EXITED' ? s : undefined;
-}, timeoutMs);
+}, { timeoutMs });
 const logLines = (file: string) => readFileSync(file, 'utf8').split('\n').filter(Boolean);
 
 describe('runtime and sandboxes', () => {
@@ -123,7 +124,7 @@ describe('containers', () => {
 
   it('runs a TERM trap and exits with its status', async () => {
     const { containerId, logFile } = await runPod('trapper', 'busybox', { command: ['sh', '-c', "trap 'echo bye; exit 0' TERM; echo up; sleep 600"] });
-    await eventually(async () => logLines(logFile).length > 0);
+    await waitFor('a log line', async () => logLines(logFile).length > 0);
     await h.cri.rt.StopContainer({ containerId, timeout: 600 });
     expect(await status(containerId)).toMatchObject({ exitCode: 0, reason: 'Completed' });
     expect(logLines(logFile).map((l) => l.replace(/^\S+ /, ''))).toEqual(['stdout F up', 'stdout F bye']);
@@ -131,7 +132,7 @@ describe('containers', () => {
 
   it('ExecSync runs in the container filesystem, with a timeout', async () => {
     const { containerId } = await runPod('exec', 'busybox', { command: ['sh', '-c', 'echo ready > /tmp/state; sleep 600'] });
-    const out = await eventually(async () => {
+    const out = await waitFor('the exec to read /tmp/state', async () => {
       const r = await h.cri.rt.ExecSync({ containerId, cmd: ['cat', '/tmp/state'], timeout: 1 });
       return r.exitCode === 0 ? r : undefined;
     });
@@ -163,7 +164,7 @@ describe('containers', () => {
   it('OOM-kills the memory hog at its limit, after its memory grew', async () => {
     const limit = 40 * 1024 * 1024;
     const { containerId } = await runPod('hog', 'kubelab/memhog:1.0', { linux: { resources: { memoryLimitInBytes: String(limit) } } });
-    const grown = await eventually(async () => {
+    const grown = await waitFor('the memory hog to grow past 10 MiB', async () => {
       const st = await h.cri.rt.ContainerStats({ containerId });
       const ws = Number(st.stats!.memory!.workingSetBytes!.value);
       return ws > 10 * 1024 * 1024 ? st : undefined;
@@ -175,7 +176,7 @@ describe('containers', () => {
 
   it('serves the nginx index page over real HTTP on the mapped loopback port', async () => {
     const { podSandboxId, containerId, logFile } = await runPod('web', 'nginx');
-    const addr = await eventually(async () => {
+    const addr = await waitFor('the mapped port of 80/TCP', async () => {
       const st = await h.cri.rt.PodSandboxStatus({ podSandboxId, verbose: true });
       return JSON.parse(st.info['kubelab.io/network']!).ports['80/TCP'] as string | undefined;
     });
@@ -190,7 +191,7 @@ describe('containers', () => {
     expect(body.status).toBe(200);
     expect(body.server).toBe('nginx/1.27.3');
     expect(body.text).toContain('<title>Welcome to nginx!</title>');
-    await eventually(async () => logLines(logFile).some((l) => / stdout F 127\.0\.0\.1 - - \[.*\] "GET \/ HTTP\/1\.1" 200 \d+ "-" "curl\/8\.5\.0" "-"$/.test(l)));
+    await waitFor('the nginx access log line', async () => logLines(logFile).some((l) => / stdout F 127\.0\.0\.1 - - \[.*\] "GET \/ HTTP\/1\.1" 200 \d+ "-" "curl\/8\.5\.0" "-"$/.test(l)));
     await h.cri.rt.StopContainer({ containerId, timeout: 30 });
     expect(await status(containerId)).toMatchObject({ exitCode: 0, reason: 'Completed' });
   });
@@ -214,10 +215,10 @@ describe('the probedemo timeline (seed lesson 4), time compressed 50x', () => {
     // initialDelaySeconds 5 → 100 ms wall.
     await new Promise((r) => setTimeout(r, 100));
     expect((await probe()).exitCode).toBe(0);
-    const failed = await eventually(async () => {
+    const failed = await waitFor('the probe to fail', async () => {
       const r = await probe();
       return r.exitCode !== 0 ? r : undefined;
-    }, 3000);
+    }, { timeoutMs: 3000 });
     const containerSeconds = ((Date.now() - t0) * 50) / 1000;
     expect(containerSeconds).toBeGreaterThanOrEqual(29);
     expect(containerSeconds).toBeLessThan(45);
@@ -301,6 +302,6 @@ describe('recovery after a runtime restart', () => {
     // A new sandbox does not reuse a recovered pod's IP.
     const next = await h.cri.rt.RunPodSandbox({ config: sandboxConfig('new', h.dir) });
     expect((await h.cri.rt.PodSandboxStatus({ podSandboxId: next.podSandboxId })).status!.network!.ip).toBe('10.244.1.4');
-    await eventually(async () => logLines(running.logFile).filter((l) => l.endsWith('stdout F started')).length === 2);
+    await waitFor('two started log lines', async () => logLines(running.logFile).filter((l) => l.endsWith('stdout F started')).length === 2);
   });
 });

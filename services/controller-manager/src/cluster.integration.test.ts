@@ -4,9 +4,9 @@
 // and leader failover between two controller-managers.
 
 import type { DaemonSet, Lease, Namespace, Pod, Service } from '@kubelab/api';
-import { requireTool } from '@kubelab/testing';
+import { requireTool, waitFor } from '@kubelab/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { deployment, setPodReady, startEnv, waitFor, type Env } from './testing/harness.js';
+import { deployment, setPodReady, startEnv, type Env } from './testing/harness.js';
 
 const hasNats = requireTool('nats-server');
 
@@ -74,7 +74,7 @@ describe.skipIf(!hasNats)('controller-manager with an apiserver', () => {
     await env.cs.core.namespaces().delete('team-a');
     const terminating = await env.cs.core.namespaces().get('team-a').catch(() => undefined);
     if (terminating) expect(terminating.status?.phase).toBe('Terminating');
-    await waitFor('namespace gone', async () => ((await env.cs.core.namespaces().list()).items.some((n) => n.metadata.name === 'team-a') ? undefined : true), 20_000);
+    await waitFor('namespace gone', async () => ((await env.cs.core.namespaces().list()).items.some((n) => n.metadata.name === 'team-a') ? undefined : true), { timeoutMs: 20_000 });
   });
 
   it('keeps EndpointSlices and Endpoints for a Service in step with pod readiness', async () => {
@@ -206,7 +206,7 @@ describe.skipIf(!hasNats)('leader election', () => {
     await env.cs.apps.deployments('default').create(deployment('le', { replicas: 1 }));
     await waitFor('pod by a', async () => ((await env.cs.core.pods('default').list()).items.length === 1 ? true : undefined));
     await a.stop();
-    await waitFor('b leads', () => (b.isLeader() ? true : undefined), 10_000);
+    await waitFor('b leads', () => (b.isLeader() ? true : undefined), { timeoutMs: 10_000 });
     expect((await env.cs.coordination.leases('kube-system').get('kube-controller-manager')).spec?.holderIdentity).toBe('cm-b');
     await env.cs.apps.deployments('default').patch('le', 'merge', { spec: { replicas: 2 } });
     await waitFor('pods by b', async () => ((await env.cs.core.pods('default').list()).items.length === 2 ? true : undefined));

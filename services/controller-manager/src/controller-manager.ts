@@ -6,25 +6,14 @@
 import { setMaxListeners } from 'node:events';
 import { hostname } from 'node:os';
 import { randomUUID } from 'node:crypto';
-import {
-  createClientset,
-  LeaderElector,
-  LeaseLock,
-  newEventBroadcaster,
-  prometheusWorkqueueMetrics,
-  realClock,
-  SharedInformerFactory,
-  type Clientset,
-  type Clock,
-  type EventRecorder,
-} from '@kubelab/client';
-import { createLogger, newMetricsRegistry, serveHealth, type HealthServer, type Logger } from '@kubelab/component-base';
+import { createClientset, newEventBroadcaster, prometheusWorkqueueMetrics, realClock, runWhenLeading, SharedInformerFactory, type Clientset, type Clock, type EventRecorder, type LeaderElectionOptions } from '@kubelab/client';
+import { createLogger, DEFAULT_APISERVER_GRPC_ADDRESS, newMetricsRegistry, serveHealth, type HealthServer, type Logger } from '@kubelab/component-base';
 import { defaultRegistry } from './controllers/index.js';
 import type { ControllerRegistry } from './controllers/registry.js';
-import { DEFAULT_APISERVER_ADDRESS, defaultConfig, type ControllerManagerConfig } from './options.js';
+import { defaultConfig, type ControllerManagerConfig } from './options.js';
 import type { Controller, ControllerContext } from './util/controller.js';
 
-export interface ControllerManagerOptions {
+export interface ControllerManagerOptions extends LeaderElectionOptions {
   /** The apiserver's gRPC address (host:port); default 127.0.0.1:6444. */
   apiserverAddress?: string;
   /** Use this clientset instead of dialling apiserverAddress. */
@@ -32,23 +21,11 @@ export interface ControllerManagerOptions {
   bindAddress?: string;
   /** Health/metrics port (default 10257; 0 = a free port). */
   securePort?: number;
-  leaderElect?: boolean;
-  leaseDurationMs?: number;
-  renewDeadlineMs?: number;
-  retryPeriodMs?: number;
-  resourceName?: string;
-  resourceNamespace?: string;
-  /** Clear the Lease holder on stop() so a standby takes over at once (default true). */
-  releaseOnCancel?: boolean;
-  /** Leader election identity (default `<hostname>_<uuid>`, as upstream). */
-  identity?: string;
   /** Controller settings (defaults as upstream); partial values override. */
   config?: Partial<ControllerManagerConfig>;
   registry?: ControllerRegistry;
   clock?: Clock;
   logger?: Logger;
-  /** Called when leadership is lost without stop() (the process exits upstream). */
-  onLeadershipLost?: () => void;
 }
 
 export interface RunningControllerManager {
@@ -68,7 +45,7 @@ export async function startControllerManager(opts: ControllerManagerOptions = {}
   const registry = opts.registry ?? defaultRegistry();
   const selected = registry.select(config.controllers).filter((d) => d.enabled?.(config) ?? true);
   const ownClient = !opts.clientset;
-  const cs = opts.clientset ?? createClientset({ address: opts.apiserverAddress || DEFAULT_APISERVER_ADDRESS, component: 'kube-controller-manager' });
+  const cs = opts.clientset ?? createClientset({ address: opts.apiserverAddress || DEFAULT_APISERVER_GRPC_ADDRESS, component: 'kube-controller-manager' });
   const metrics = newMetricsRegistry();
   const metricsProvider = prometheusWorkqueueMetrics(metrics);
   const broadcaster = newEventBroadcaster(cs, { clock });
@@ -80,11 +57,9 @@ export async function startControllerManager(opts: ControllerManagerOptions = {}
   };
 
   const stopAll = new AbortController();
-  let leading = false;
   let synced = false;
   let running: string[] = [];
   let factory: SharedInformerFactory | undefined;
-  let work: Promise<void> = Promise.resolve();
 
   let health: HealthServer;
   try {
@@ -125,61 +100,21 @@ export async function startControllerManager(opts: ControllerManagerOptions = {}
     await Promise.all(built.map((b) => b.c.run(signal, b.workers).catch((err) => log.error('controller stopped', { controller: b.c.name, err: (err as Error).message }))));
   };
 
-  const leaderElect = opts.leaderElect ?? true;
-  const main = (async () => {
-    if (!leaderElect) {
-      leading = true;
-      work = runControllers(stopAll.signal);
-      await work;
-      return;
-    }
-    const ns = opts.resourceNamespace ?? 'kube-system';
-    const name = opts.resourceName ?? 'kube-controller-manager';
-    const elector = new LeaderElector({
-      lock: new LeaseLock(cs.coordination.leases(ns), ns, name, identity),
-      leaseDurationMs: opts.leaseDurationMs ?? 15_000,
-      renewDeadlineMs: opts.renewDeadlineMs ?? 10_000,
-      retryPeriodMs: opts.retryPeriodMs ?? 2_000,
-      releaseOnCancel: opts.releaseOnCancel ?? true,
-      name: 'kube-controller-manager',
-      clock,
-      logger: log,
-      callbacks: {
-        onStartedLeading: (signal) => {
-          leading = true;
-          log.info('started leading', { identity });
-          work = runControllers(signal);
-        },
-        onStoppedLeading: () => {
-          const was = leading;
-          leading = false;
-          if (!stopAll.signal.aborted && was) {
-            log.error('leaderelection lost', { identity });
-            opts.onLeadershipLost?.();
-          }
-        },
-        onNewLeader: (id) => {
-          if (id !== identity) log.info('new leader elected', { leader: id });
-        },
-      },
-    });
-    await elector.run(stopAll.signal);
-    await work;
-  })().catch((err) => log.error('controller-manager failed', { err: (err as Error).message }));
+  const leading = runWhenLeading(
+    { ...opts, clientset: cs, component: 'kube-controller-manager', identity, clock, logger: log, run: runControllers },
+    stopAll.signal,
+  );
 
   return {
     healthPort: health.port,
     identity,
     controllers: () => (synced ? [...running] : []),
-    isLeader: () => leading,
+    isLeader: () => leading.isLeader(),
     async stop() {
       stopAll.abort();
-      await main;
-      await work;
+      await leading.done;
       await factory?.shutdown();
-      // Give queued events a moment to reach the apiserver, never hanging shutdown on them.
-      await Promise.race([broadcaster.flush().catch(() => undefined), new Promise((r) => setTimeout(r, 2000).unref())]);
-      await broadcaster.shutdown();
+      await broadcaster.drainAndShutdown();
       await health.close();
       if (ownClient) cs.close();
     },

@@ -4,9 +4,9 @@
 
 import type { Deployment, Event, Pod, ReplicaSet } from '@kubelab/api';
 import { SharedInformerFactory } from '@kubelab/client';
-import { requireTool } from '@kubelab/testing';
+import { requireTool, waitFor } from '@kubelab/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { deployment, setPodReady, startEnv, waitFor, type Env } from './testing/harness.js';
+import { deployment, setPodReady, startEnv, type Env } from './testing/harness.js';
 
 const hasNats = requireTool('nats-server');
 

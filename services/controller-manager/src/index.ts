@@ -2,7 +2,7 @@
 // (startControllerManager) plus its controllers and their pure decisions.
 
 export { startControllerManager, type ControllerManagerOptions, type RunningControllerManager } from './controller-manager.js';
-export { controllerManagerFlags, configFromFlags, defaultConfig, DEFAULT_APISERVER_ADDRESS, type ControllerManagerConfig } from './options.js';
+export { controllerManagerFlags, configFromFlags, defaultConfig, type ControllerManagerConfig } from './options.js';
 export { defaultRegistry } from './controllers/index.js';
 export { ControllerRegistry, type ControllerDescriptor } from './controllers/registry.js';
 export { QueueController, type Controller, type ControllerContext } from './util/controller.js';
@@ -10,5 +10,3 @@ export { ControllerExpectations } from './util/expectations.js';
 export { computeHash, safeEncodeString } from './util/hash.js';
 export { ReplicaSetController } from './controllers/replicaset/replicaset-controller.js';
 export { DeploymentController } from './controllers/deployment/deployment-controller.js';
-// Helpers kept here until @kubelab/api ships them (the lead may move them).
-export * as apiHelpers from './util/api-helpers.js';

@@ -6,9 +6,9 @@
 
 import type { Lease, Node, Pod } from '@kubelab/api';
 import { formatMicroTime, type Clientset } from '@kubelab/client';
-import { requireTool } from '@kubelab/testing';
+import { requireTool, waitFor } from '@kubelab/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startEnv, waitFor, type Env } from './testing/harness.js';
+import { startEnv, type Env } from './testing/harness.js';
 
 const hasNats = requireTool('nats-server');
 const GRACE_MS = 1500;
@@ -118,14 +118,13 @@ describe.skipIf(!hasNats)('node lifecycle with an apiserver', () => {
 
   it('marks a silent node Unknown and unreachable after the grace period, evicts its pods, and recovers', async () => {
     await waitFor('RegisteredNode event', async () =>
-      (await env.cs.core.events('default').list()).items.find((e) => e.reason === 'RegisteredNode' && e.involvedObject.name === 'node-1'),
-    ).then((e) => expect(e.message).toBe('Node node-1 event: Registered Node node-1 in Controller'));
+      (await env.cs.core.events('default').list()).items.find((e) => e.reason === 'RegisteredNode' && e.involvedObject.name === 'node-1')).then((e) => expect(e.message).toBe('Node node-1 event: Registered Node node-1 in Controller'));
     const shortLived = await runningPod('short', 'node-1', 1);
     await runningPod('long', 'node-1', 3600);
 
     const stoppedAt = Date.now();
     leases.stop('node-1');
-    const unknownAt = await waitFor('node-1 Ready=Unknown', async () => (cond(await node('node-1'), 'Ready')?.status === 'Unknown' ? Date.now() : undefined), 10_000);
+    const unknownAt = await waitFor('node-1 Ready=Unknown', async () => (cond(await node('node-1'), 'Ready')?.status === 'Unknown' ? Date.now() : undefined), { timeoutMs: 10_000 });
     expect(unknownAt - stoppedAt).toBeGreaterThanOrEqual(GRACE_MS);
     const n1 = await node('node-1');
     for (const t of ['Ready', 'MemoryPressure', 'DiskPressure', 'PIDPressure']) {
@@ -168,8 +167,7 @@ describe.skipIf(!hasNats)('node lifecycle with an apiserver', () => {
     });
     expect(cond(back, 'Ready')?.status).toBe('True');
     await waitFor('eviction cancelled event', async () =>
-      (await env.cs.core.events('default').list()).items.find((e) => e.reason === 'TaintManagerEviction' && e.involvedObject.name === 'long' && e.message === 'Cancelling deletion of Pod default/long'),
-    );
+      (await env.cs.core.events('default').list()).items.find((e) => e.reason === 'TaintManagerEviction' && e.involvedObject.name === 'long' && e.message === 'Cancelling deletion of Pod default/long'));
   });
 
   it('taints a node whose kubelet reports Ready=False not-ready', async () => {

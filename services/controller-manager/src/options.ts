@@ -1,25 +1,13 @@
 // kube-controller-manager's flags with upstream names and defaults, and the
 // config the controllers read (durations in milliseconds).
 
-import { FlagSet } from '@kubelab/component-base';
-
-export const DEFAULT_APISERVER_ADDRESS = '127.0.0.1:6444';
+import { FlagSet, withApiserverFlags, withLeaderElectionFlags } from '@kubelab/component-base';
 
 export function controllerManagerFlags() {
-  return new FlagSet('kube-controller-manager')
-    .string('apiserver-grpc-address', DEFAULT_APISERVER_ADDRESS, "The apiserver's gRPC address (host:port), kubelab's stand-in for a kubeconfig")
-    .string('apiserver', '', 'kubelab alias of --apiserver-grpc-address')
-    .string('master', '', 'The address of the apiserver (overrides --apiserver-grpc-address, as upstream --master overrides the kubeconfig)')
+  return withLeaderElectionFlags(withApiserverFlags(new FlagSet('kube-controller-manager')), 'kube-controller-manager')
     .string('bind-address', '0.0.0.0', 'The IP address on which to listen for the --secure-port port (plain HTTP in kubelab)')
     .int('secure-port', 10257, 'The port on which to serve /healthz, /livez, /readyz and /metrics. 0 picks a free port')
     .stringArray('controllers', ['*'], "A list of controllers to enable. '*' enables all on-by-default controllers, 'foo' enables the controller named 'foo', '-foo' disables the controller named 'foo'")
-    .bool('leader-elect', true, 'Start a leader election client and gain leadership before executing the main loop')
-    .duration('leader-elect-lease-duration', 15_000, 'The duration that non-leader candidates will wait after observing a leadership renewal until attempting to acquire leadership')
-    .duration('leader-elect-renew-deadline', 10_000, 'The interval between attempts by the acting master to renew a leadership slot before it stops leading')
-    .duration('leader-elect-retry-period', 2_000, 'The duration the clients should wait between attempting acquisition and renewal of a leadership')
-    .string('leader-elect-resource-lock', 'leases', "The type of resource object that is used for locking during leader election. Supported options are 'leases'")
-    .string('leader-elect-resource-name', 'kube-controller-manager', 'The name of resource object that is used for locking during leader election')
-    .string('leader-elect-resource-namespace', 'kube-system', 'The namespace of resource object that is used for locking during leader election')
     .duration('node-monitor-period', 5_000, 'The period for syncing NodeStatus in cloud-node-lifecycle-controller')
     .duration('node-monitor-grace-period', 50_000, 'Amount of time which we allow running Node to be unresponsive before marking it unhealthy')
     .duration('node-startup-grace-period', 60_000, 'Amount of time which we allow starting Node to be unresponsive before marking it unhealthy')

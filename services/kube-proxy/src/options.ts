@@ -4,12 +4,12 @@
 
 import { readFileSync } from 'node:fs';
 import { hostname, networkInterfaces } from 'node:os';
-import { FlagSet } from '@kubelab/component-base';
+import { apiserverAddressFrom, FlagSet, withApiserverFlags } from '@kubelab/component-base';
 import { defaultKubeProxyConfiguration, parseKubeProxyConfiguration, PROXY_MODES, ConfigError, type KubeProxyConfiguration, type ProxyMode } from './config.js';
 
 export function kubeProxyFlags() {
   const d = defaultKubeProxyConfiguration();
-  return new FlagSet('kube-proxy')
+  return withApiserverFlags(new FlagSet('kube-proxy'))
     .string('config', '', 'The path to the configuration file (KubeProxyConfiguration, YAML or JSON).')
     .string('write-config-to', '', 'If set, write the default configuration values to this file and exit.')
     .string('proxy-mode', '', "Which proxy mode to use: 'iptables', 'ipvs' or 'nftables' (default iptables).")
@@ -26,7 +26,6 @@ export function kubeProxyFlags() {
     .string('ipvs-scheduler', d.ipvs.scheduler, 'The ipvs scheduler type when proxy mode is ipvs.')
     .duration('ipvs-min-sync-period', d.ipvs.minSyncPeriodMs, 'The minimum period between IPVS rule resyncs.')
     .duration('ipvs-sync-period', d.ipvs.syncPeriodMs, 'The maximum period between IPVS rule resyncs.')
-    .string('apiserver-grpc-address', '127.0.0.1:6444', "The apiserver's gRPC address (kubelab).")
     .string('apply', 'auto', "'auto' applies rules when the tools work in this network namespace, 'never' only renders them (kubelab).");
 }
 
@@ -72,7 +71,7 @@ export function parseKubeProxyCommand(argv: string[], env: NodeJS.ProcessEnv = p
   return {
     config: cfg,
     nodeName: (cfg.hostnameOverride || hostname()).toLowerCase(),
-    apiserverAddress: f['apiserver-grpc-address'],
+    apiserverAddress: apiserverAddressFrom(f),
     serviceCIDR: f['service-cluster-ip-range'],
     apply: f.apply,
     nodeIPs: localIPv4Addresses(),

@@ -1,41 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { BoundedFrequencyRunner, type RunnerClock } from './runner.js';
+import { FakeClock } from '@kubelab/client/testing';
+import { BoundedFrequencyRunner } from './runner.js';
 
-/** A clock stepped by hand: advance() fires due timers in order and lets the runner's promises settle. */
-class StepClock implements RunnerClock {
-  t = 0;
-  private timers: { at: number; fn: () => void; live: boolean }[] = [];
-  now() {
-    return this.t;
-  }
-  setTimeout(fn: () => void, ms: number) {
-    const timer = { at: this.t + ms, fn, live: true };
-    this.timers.push(timer);
-    return {
-      stop: () => {
-        const was = timer.live;
-        timer.live = false;
-        return was;
-      },
-    };
-  }
-  async advance(ms: number) {
-    const end = this.t + ms;
-    for (;;) {
-      await new Promise((r) => setImmediate(r));
-      const due = this.timers.filter((x) => x.live && x.at <= end).sort((a, b) => a.at - b.at)[0];
-      if (!due) break;
-      due.live = false;
-      this.t = due.at;
-      due.fn();
-    }
-    this.t = end;
-    await new Promise((r) => setImmediate(r));
-  }
-}
 
 function setup(results: boolean[] = []) {
-  const clock = new StepClock();
+  const clock = new FakeClock(0);
   const runs: number[] = [];
   const r = new BoundedFrequencyRunner({
     name: 'test',

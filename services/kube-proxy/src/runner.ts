@@ -4,34 +4,10 @@
 // failed run is retried after retryAfter(). Time comes from a Clock so tests
 // step it by hand.
 
-export interface RunnerTimer {
-  stop(): boolean;
-}
+import { realClock, type Clock, type Timer } from '@kubelab/client';
 
-export interface RunnerClock {
-  now(): number;
-  setTimeout(fn: () => void, ms: number): RunnerTimer;
-}
-
-export const systemClock: RunnerClock = {
-  now: () => Date.now(),
-  setTimeout(fn, ms) {
-    let fired = false;
-    const t = setTimeout(() => {
-      fired = true;
-      fn();
-    }, Math.max(0, ms));
-    t.unref?.();
-    return {
-      stop() {
-        if (fired) return false;
-        clearTimeout(t);
-        fired = true;
-        return true;
-      },
-    };
-  },
-};
+/** The part of @kubelab/client's Clock the runner needs (tests step a FakeClock). */
+export type RunnerClock = Pick<Clock, 'now' | 'setTimeout'>;
 
 export interface BoundedFrequencyRunnerOptions {
   name: string;
@@ -48,14 +24,14 @@ export interface BoundedFrequencyRunnerOptions {
 export class BoundedFrequencyRunner {
   private readonly clock: RunnerClock;
   private lastRun = Number.NEGATIVE_INFINITY;
-  private timer: RunnerTimer | undefined;
+  private timer: Timer | undefined;
   private timerAt = Number.POSITIVE_INFINITY;
   private running: Promise<void> | undefined;
   private pending = false;
   private stopped = true;
 
   constructor(private readonly opts: BoundedFrequencyRunnerOptions) {
-    this.clock = opts.clock ?? systemClock;
+    this.clock = opts.clock ?? realClock;
   }
 
   /** Starts the periodic loop; the first run happens when run() is first called or after maxInterval. */

@@ -139,7 +139,7 @@ async function runSize(nodes, mode) {
     progress(`${nodes} nodes in ${nodeSecs.toFixed(1)} s`);
 
     const startScheduler = async () => {
-      const sched = spawnNode(SCHEDULER_MAIN, ['--master', `127.0.0.1:${grpcPort}`, '--secure-port', String(schedPort), '--bind-address', '127.0.0.1', '--leader-elect=false'], 'scheduler');
+      const sched = spawnNode(SCHEDULER_MAIN, ['--apiserver-grpc-address', `127.0.0.1:${grpcPort}`, '--secure-port', String(schedPort), '--bind-address', '127.0.0.1', '--leader-elect=false'], 'scheduler');
       procs.push(sched);
       await waitReady(`http://127.0.0.1:${schedPort}/readyz`, 60_000);
       progress('scheduler ready');

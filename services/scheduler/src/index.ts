@@ -3,7 +3,7 @@
 
 export { startScheduler, type StartSchedulerOptions, type RunningScheduler } from './server.js';
 export { Scheduler, schedulerNameOf, unschedulableCondition, type SchedulerDeps } from './scheduler.js';
-export { schedulerFlags, DEFAULT_APISERVER_ADDRESS } from './options.js';
+export { schedulerFlags } from './options.js';
 export { newSchedulerMetrics, type SchedulerMetrics } from './metrics.js';
 
 export { SchedulerCache } from './cache/cache.js';
@@ -21,8 +21,3 @@ export { FitError, fitErrorMessage, type Diagnosis } from './framework/fit-error
 export type * from './framework/interface.js';
 export type { Handle, ClusterActions, SnapshotLister } from './framework/handle.js';
 export { newInTreeRegistry } from './plugins/registry.js';
-
-// Helpers kept here until @kubelab/api ships them (the lead may move them).
-export { milliValue, quantityValue } from './apihelpers/quantity.js';
-export { tolerationToleratesTaint, tolerationsTolerateTaint, findMatchingUntoleratedTaint } from './apihelpers/taints.js';
-export { matchNodeSelector, matchNodeSelectorTerm } from './apihelpers/node-selector.js';

@@ -1,39 +1,22 @@
 #!/usr/bin/env node
 // kube-scheduler's process entry: flags → startScheduler → run until a signal.
 
-import { createLogger, FlagError, onShutdown } from '@kubelab/component-base';
-import { DEFAULT_APISERVER_ADDRESS, schedulerFlags } from './options.js';
+import { apiserverAddressFrom, createLogger, leaderElectionFrom, onShutdown, runMain } from '@kubelab/component-base';
+import { schedulerFlags } from './options.js';
 import { defaultProfile } from './framework/profile.js';
 import { startScheduler } from './server.js';
 
-async function main(): Promise<void> {
+runMain('kube-scheduler', async () => {
   const log = createLogger({ component: 'kube-scheduler' });
-  let values;
-  try {
-    values = schedulerFlags().parse(process.argv.slice(2)).values;
-  } catch (err) {
-    if (err instanceof FlagError) {
-      process.stderr.write(`${err.message}\n`);
-      process.exit(2);
-    }
-    throw err;
-  }
-  if (values['leader-elect-resource-lock'] !== 'leases') {
-    process.stderr.write(`invalid argument "${values['leader-elect-resource-lock']}" for "--leader-elect-resource-lock" flag: only "leases" is supported\n`);
-    process.exit(2);
-  }
+  const values = schedulerFlags().parse(process.argv.slice(2)).values;
+  const leaderElection = leaderElectionFrom(values);
   const profile = defaultProfile(values['scheduler-name']);
   profile.percentageOfNodesToScore = values['percentage-of-nodes-to-score'];
   const running = await startScheduler({
-    master: values.master || values.apiserver || DEFAULT_APISERVER_ADDRESS,
+    apiserverAddress: apiserverAddressFrom(values),
     bindAddress: values['bind-address'],
     securePort: values['secure-port'],
-    leaderElect: values['leader-elect'],
-    leaseDurationMs: values['leader-elect-lease-duration'],
-    renewDeadlineMs: values['leader-elect-renew-deadline'],
-    retryPeriodMs: values['leader-elect-retry-period'],
-    resourceName: values['leader-elect-resource-name'],
-    resourceNamespace: values['leader-elect-resource-namespace'],
+    ...leaderElection,
     podInitialBackoffMs: values['pod-initial-backoff-seconds'] * 1000,
     podMaxBackoffMs: values['pod-max-backoff-seconds'] * 1000,
     profiles: [profile],
@@ -45,9 +28,4 @@ async function main(): Promise<void> {
   onShutdown(async () => {
     await running.stop();
   });
-}
-
-main().catch((err: unknown) => {
-  process.stderr.write(`kube-scheduler: ${err instanceof Error ? err.message : String(err)}\n`);
-  process.exit(1);
 });

@@ -6,28 +6,13 @@ import type { Event, Lease, Node } from '@kubelab/api';
 import { createClientset, type Clientset } from '@kubelab/client';
 import { createLogger } from '@kubelab/component-base';
 import { startTestCluster, type TestCluster } from '@kubelab/apiserver/testing';
-import { requireTool } from '@kubelab/testing';
+import { requireTool, waitFor } from '@kubelab/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startScheduler, type RunningScheduler } from './server.js';
 import { makeNode, makePod, type NodeOpts, type PodOpts } from './testing/builders.js';
 
 const hasNats = requireTool('nats-server');
 const quiet = () => createLogger({ component: 'kube-scheduler', level: 'error' });
-
-async function waitFor<T>(what: string, fn: () => Promise<T | undefined>, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let last: unknown;
-  for (;;) {
-    try {
-      const v = await fn();
-      if (v !== undefined) return v;
-    } catch (err) {
-      last = err;
-    }
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}${last ? `: ${String(last)}` : ''}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 async function createNode(cs: Clientset, name: string, o: NodeOpts = {}): Promise<Node> {
   const n = makeNode(name, o);
@@ -65,7 +50,7 @@ describe.skipIf(!hasNats)('kube-scheduler with an apiserver', () => {
     await createNode(cs, 'node-1', { cpu: '2', memory: '4Gi' });
     await createNode(cs, 'node-2', { cpu: '2', memory: '4Gi' });
     await createNode(cs, 'node-3', { cpu: '2', memory: '4Gi', labels: { accelerator: 'gpu' }, taints: [{ key: 'dedicated', value: 'gpu', effect: 'NoSchedule' }] });
-    sched = await startScheduler({ master: cluster.grpcAddress, securePort: 0, bindAddress: '127.0.0.1', leaderElect: false, logger: quiet() });
+    sched = await startScheduler({ apiserverAddress: cluster.grpcAddress, securePort: 0, bindAddress: '127.0.0.1', leaderElect: false, logger: quiet() });
     await waitFor('scheduler ready', async () => ((await fetch(`http://127.0.0.1:${sched.healthPort}/readyz`)).ok ? true : undefined));
   }, 30_000);
 
@@ -194,7 +179,7 @@ describe.skipIf(!hasNats)('kube-scheduler leader election', () => {
   it('one replica schedules; the other takes over after the leader dies', async () => {
     const lease = { leaseDurationMs: 2000, renewDeadlineMs: 1500, retryPeriodMs: 250 };
     const start = (identity: string) =>
-      startScheduler({ master: cluster.grpcAddress, securePort: 0, bindAddress: '127.0.0.1', logger: quiet(), identity, releaseOnCancel: false, ...lease });
+      startScheduler({ apiserverAddress: cluster.grpcAddress, securePort: 0, bindAddress: '127.0.0.1', logger: quiet(), identity, releaseOnCancel: false, ...lease });
     const a = await start('scheduler-a');
     running.push(a);
     await waitFor('a to lead', async () => (a.isLeader() ? true : undefined));
@@ -210,7 +195,7 @@ describe.skipIf(!hasNats)('kube-scheduler leader election', () => {
     const died = Date.now();
     await a.stop();
     await createPod(cs, 'second', {});
-    await waitFor('b to lead', async () => (b.isLeader() ? true : undefined), 10_000);
+    await waitFor('b to lead', async () => (b.isLeader() ? true : undefined), { timeoutMs: 10_000 });
     const tookOver = Date.now() - died;
     expect(tookOver).toBeGreaterThanOrEqual(1000);
     expect(await nodeOf(cs, 'second')).toBe('node-1');

@@ -4,7 +4,7 @@
 // asynchronously through pods/binding, recording Scheduled or
 // FailedScheduling events as upstream does.
 
-import type { Node, Pod, PodCondition } from '@kubelab/api';
+import { formatTime, type Node, type Pod, type PodCondition } from '@kubelab/api';
 import type { Clientset, EventRecorder, SharedIndexInformer } from '@kubelab/client';
 import type { Logger } from '@kubelab/component-base';
 import { newAlgorithmState, schedulePod, type AlgorithmState } from './algorithm/schedule-pod.js';
@@ -75,10 +75,6 @@ export function truncateMessage(message: string): string {
   const max = 1024;
   if (message.length <= max) return message;
   return `${message.slice(0, max - 3)}...`;
-}
-
-function nowTime(ms: number): string {
-  return new Date(Math.floor(ms / 1000) * 1000).toISOString().replace('.000Z', 'Z');
 }
 
 export class Scheduler {
@@ -390,7 +386,7 @@ export class Scheduler {
     this.log.info('Unable to schedule pod; no fit; waiting', { pod: qp.key, err: message });
     this.deps.recorderFor(fwk.profileName).event(pod, 'Warning', 'FailedScheduling', truncateMessage(message));
     const latest = current ?? pod;
-    const conditions = unschedulableCondition(latest, reason, message, nowTime(this.now()));
+    const conditions = unschedulableCondition(latest, reason, message, formatTime(this.now()));
     if (conditions && current) {
       this.deps.clientset.core
         .pods(pod.metadata.namespace)

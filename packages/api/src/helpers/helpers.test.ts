@@ -8,8 +8,12 @@ import {
   isNodeReady,
   isPodAvailable,
   isPodReady,
+  maxContainerRestarts,
   metaNamespaceKey,
   minTolerationSeconds,
+  formatMicroTime,
+  formatTime,
+  parseTime,
   podQOSClass,
   podRequests,
   schedulingTaintFilter,
@@ -68,6 +72,24 @@ describe('pod helpers', () => {
     const t0 = Date.parse('2024-01-01T00:00:00Z');
     expect(isPodAvailable(p, 10, t0 + 5000)).toBe(false);
     expect(isPodAvailable(p, 10, t0 + 10000)).toBe(true);
+  });
+
+  it.each<[string, Pod['spec'], Pod['status'], { regular: number; sidecar: number }]>([
+    ['no statuses', { containers: [] }, {}, { regular: 0, sidecar: 0 }],
+    [
+      'the highest container count, not the sum',
+      { containers: [] },
+      { containerStatuses: [{ name: 'a', restartCount: 2, ready: true, image: 'x', imageID: '' }, { name: 'b', restartCount: 3, ready: true, image: 'x', imageID: '' }] },
+      { regular: 3, sidecar: 0 },
+    ],
+    [
+      'sidecars counted apart; plain init containers ignored',
+      { containers: [], initContainers: [{ name: 'side', restartPolicy: 'Always' }, { name: 'init' }] },
+      { initContainerStatuses: [{ name: 'side', restartCount: 4, ready: true, image: 'x', imageID: '' }, { name: 'init', restartCount: 9, ready: false, image: 'x', imageID: '' }] },
+      { regular: 0, sidecar: 4 },
+    ],
+  ])('maxContainerRestarts: %s', (_name, spec, status, want) => {
+    expect(maxContainerRestarts(podWith((x) => ((x.spec = spec), (x.status = status))))).toEqual(want);
   });
 
   it('setPodCondition keeps lastTransitionTime when status is unchanged', () => {
@@ -143,5 +165,16 @@ describe('meta and node helpers', () => {
     const n: Node = { apiVersion: 'v1', kind: 'Node', metadata: { name: 'n' }, status: { conditions: [{ type: 'Ready', status: 'Unknown' }] } };
     expect(isNodeReady(n)).toBe(false);
     expect(getNodeCondition(n.status, 'Ready').condition?.status).toBe('Unknown');
+  });
+});
+
+describe('metav1.Time', () => {
+  it('formats with second precision, MicroTime with six digits, and parses back', () => {
+    const ms = Date.parse('2024-05-01T10:20:30.456Z');
+    expect(formatTime(ms)).toBe('2024-05-01T10:20:30Z');
+    expect(formatMicroTime(ms)).toBe('2024-05-01T10:20:30.456000Z');
+    expect(parseTime('2024-05-01T10:20:30Z')).toBe(ms - 456);
+    expect(parseTime(undefined)).toBeNaN();
+    expect(parseTime('yesterday')).toBeNaN();
   });
 });

@@ -36,6 +36,20 @@ export function isPodActive(pod: Pod): boolean {
 }
 
 /**
+ * maxContainerRestarts (controller ActivePods ordering): the highest restart
+ * count among regular containers, and separately among restartable init
+ * ("sidecar") containers, which only break ties.
+ */
+export function maxContainerRestarts(pod: Pod): { regular: number; sidecar: number } {
+  let regular = 0;
+  for (const s of pod.status?.containerStatuses ?? []) regular = Math.max(regular, s.restartCount ?? 0);
+  const sidecars = new Set((pod.spec?.initContainers ?? []).filter((c) => c.restartPolicy === 'Always').map((c) => c.name));
+  let sidecar = 0;
+  for (const s of pod.status?.initContainerStatuses ?? []) if (sidecars.has(s.name)) sidecar = Math.max(sidecar, s.restartCount ?? 0);
+  return { regular, sidecar };
+}
+
+/**
  * UpdatePodCondition semantics: sets `cond` on the status, keeping
  * lastTransitionTime when the status did not change. Returns true when anything changed.
  */

@@ -102,3 +102,12 @@ describe('Quantity arithmetic', () => {
     expect(Quantity.fromValue(8 * 1024 * 1024 * 1024, 'BinarySI').toString()).toBe('8Gi');
   });
 });
+
+describe('MilliValue and Value as the scheduler counts them (both round up)', () => {
+  it.each<[string, number]>([['100m', 100], ['1', 1000], ['0.1', 100], ['1.5', 1500], ['2500u', 3]])('milliValue(%s) = %d', (q, want) => {
+    expect(parseQuantity(q).milliValue()).toBe(want);
+  });
+  it.each<[string, number]>([['128Mi', 134217728], ['1Gi', 1073741824], ['1k', 1000], ['1e3', 1000], ['100m', 1], ['110', 110]])('value(%s) = %d', (q, want) => {
+    expect(parseQuantity(q).value()).toBe(want);
+  });
+});

@@ -48,8 +48,8 @@ export type PatchType =
   | 'application/strategic-merge-patch+json';
 
 export interface PatchOptions extends WriteOptions {
-  /** `status` patches the status subresource. */
-  subresource?: 'status';
+  /** `status` patches the status subresource; `finalize` a namespace's spec.finalizers (namespaces/finalize). */
+  subresource?: 'status' | 'finalize';
 }
 
 export interface DeleteCallOptions extends RequestOptions, DeleteOptions {}

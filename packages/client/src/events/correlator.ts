@@ -4,8 +4,8 @@
 // the first event via a patch) and spam-filtered (25 per source+object, then
 // one per 5 min).
 
-import type { Event } from '@kubelab/api';
-import { formatTime, type Clock } from '../util/clock.js';
+import { formatTime, type Event } from '@kubelab/api';
+import type { Clock } from '../util/clock.js';
 import { BucketRateLimiter } from '../workqueue/rate-limiters.js';
 
 export const MAX_LRU_CACHE_ENTRIES = 4096;
@@ -182,13 +182,6 @@ export class EventCorrelator {
     let bucket = this.spam.get(key);
     if (!bucket) bucket = new BucketRateLimiter<string>(this.qps, this.burst, this.clock);
     this.spam.set(key, bucket);
-    return !tryAccept(bucket);
+    return !bucket.tryTake();
   }
 }
-
-/** Takes a token only if one is there now (flowcontrol TryAccept). */
-function tryAccept(b: BucketRateLimiter<string>): boolean {
-  return b.tryTake();
-}
-
-

@@ -4,7 +4,8 @@ import { GVR } from '../clientset/clientset.js';
 import { FakeClientset } from '../testing/fake-clientset.js';
 import { FakeClock, flushPromises } from '../util/fake-clock.js';
 import { silentLogger } from '../util/logger.js';
-import { clientsetEventSink, EventBroadcaster, sprintf } from './recorder.js';
+import { FakeRecorder } from '../testing/fake-recorder.js';
+import { clientsetEventSink, EventBroadcaster, sprintf, type EventSink } from './recorder.js';
 
 const pod: Pod = {
   apiVersion: 'v1',
@@ -152,6 +153,36 @@ describe('EventRecorder', () => {
     expect(await events()).toEqual([]);
   });
 
+  it('writes several events at once; a repeat waits for the write it patches', async () => {
+    const clock = new FakeClock('2026-01-01T10:00:00Z');
+    const calls: string[] = [];
+    const pending: Array<() => void> = [];
+    const sink: EventSink = {
+      create: (e) => {
+        calls.push(`create ${e.reason} count=${e.count}`);
+        return new Promise((resolve) => pending.push(() => resolve({ ...e, metadata: { ...e.metadata, resourceVersion: '1' } })));
+      },
+      patch: (e, p) => {
+        calls.push(`patch ${e.reason} count=${String(p.count)}`);
+        return Promise.resolve({ ...e, count: p.count as number });
+      },
+    };
+    const b = new EventBroadcaster({ sink, clock, logger: silentLogger, random: () => 0, sinkWorkers: 3 });
+    broadcasters.push(b);
+    b.startRecordingToSink();
+    const recorder = b.newRecorder({ component: 'default-scheduler' });
+    for (const r of ['A', 'B', 'A', 'C', 'D']) recorder.event(pod, 'Normal', r, 'm');
+    await flushPromises();
+    // Three writers: A and B are written together; the third holds the repeat of A until A is written.
+    expect(calls).toEqual(['create A count=1', 'create B count=1']);
+    pending.shift()!(); // A written
+    await flushPromises();
+    expect(calls.slice(2).sort()).toEqual(['create C count=1', 'create D count=1', 'patch A count=2']);
+    for (const done of pending.splice(0)) done();
+    await b.flush();
+    expect(b.dropped).toBe(0);
+  });
+
   it('lets a source burst 25 events about one object, then one per 5 minutes', async () => {
     const { b, clock, recorder, events } = setup();
     for (let i = 0; i < 30; i++) recorder.event(pod, 'Normal', `Reason${i}`, 'm');
@@ -172,5 +203,15 @@ describe('sprintf', () => {
     expect(sprintf('0/%d nodes are available: %v.', [3, 'x'])).toBe('0/3 nodes are available: x.');
     expect(sprintf('Error: %q %s', ['a b', new Error('boom')])).toBe('Error: "a b" boom');
     expect(sprintf('%s %s', ['one'])).toBe('one %!s(MISSING)');
+  });
+});
+
+describe('FakeRecorder', () => {
+  it('keeps "<type> <reason> <message>" lines formatted as the real recorder formats them', () => {
+    const r = new FakeRecorder();
+    r.eventf(pod, 'Normal', 'SuccessfulCreate', 'Created pod: %v', 'web-1');
+    r.annotatedEventf(pod, { a: 'b' }, 'Warning', 'FailedCreate', 'Error creating: %v', new Error('quota'));
+    r.event(pod, 'Normal', 'Scaled', 'Scaled up replica set web to %d');
+    expect(r.events).toEqual(['Normal SuccessfulCreate Created pod: web-1', 'Warning FailedCreate Error creating: quota', 'Normal Scaled Scaled up replica set web to %d']);
   });
 });

@@ -4,12 +4,12 @@
 // retrying while the apiserver is unreachable.
 
 import { formatWithOptions } from 'node:util';
-import { isAlreadyExists, isNotFound, StatusError, type Event, type KubeObject, type ObjectReference } from '@kubelab/api';
+import { formatTime, isAlreadyExists, isNotFound, StatusError, type Event, type KubeObject, type ObjectReference } from '@kubelab/api';
 import type { Clientset } from '../clientset/clientset.js';
 import { isUnavailable } from '../transport/errors.js';
-import { formatTime, realClock, type Clock } from '../util/clock.js';
+import { realClock, type Clock } from '../util/clock.js';
 import { defaultLogger, type ClientLogger } from '../util/logger.js';
-import { EventCorrelator, type CorrelatorOptions } from './correlator.js';
+import { EventCorrelator, type CorrelateResult, type CorrelatorOptions } from './correlator.js';
 
 export type EventType = 'Normal' | 'Warning';
 
@@ -41,8 +41,10 @@ export interface EventBroadcasterOptions {
   sink: EventSink;
   clock?: Clock;
   logger?: ClientLogger;
-  /** Events waiting to be written before new ones are dropped (upstream 1000). */
+  /** Events waiting to be written before new ones are dropped (upstream maxQueuedEvents 1000). */
   maxQueuedEvents?: number;
+  /** Events written at the same time (default 8); repeats of one event are still written in order. */
+  sinkWorkers?: number;
   /** Attempts per event (upstream maxTriesPerEvent 12) and the pause between them (10 s). */
   maxTriesPerEvent?: number;
   retrySleepMs?: number;
@@ -66,7 +68,8 @@ export class EventBroadcaster {
   private readonly maxTries: number;
   private readonly retrySleepMs: number;
   private readonly random: () => number;
-  private running: Promise<void> | undefined;
+  private readonly workers: number;
+  private running: Promise<void[]> | undefined;
   private readonly abort = new AbortController();
   private idleWaiters: Array<() => void> = [];
   private watchers: Array<(e: Event) => void> = [];
@@ -78,6 +81,7 @@ export class EventBroadcaster {
     this.log = opts.logger ?? defaultLogger;
     this.correlator = new EventCorrelator({ clock: this.clock, ...opts.correlator });
     this.maxQueued = opts.maxQueuedEvents ?? 1000;
+    this.workers = Math.max(1, opts.sinkWorkers ?? 8);
     this.maxTries = opts.maxTriesPerEvent ?? 12;
     this.retrySleepMs = opts.retrySleepMs ?? 10_000;
     this.random = opts.random ?? Math.random;
@@ -129,30 +133,39 @@ export class EventBroadcaster {
     );
   }
 
-  /** Starts the background writer (StartRecordingToSink). */
+  /** Starts the background writers (StartRecordingToSink). */
   startRecordingToSink(): void {
     if (this.running) return;
-    this.running = this.loop();
+    this.running = Promise.all(Array.from({ length: this.workers }, () => this.loop()));
   }
 
   /** Resolves once every queued event has been handled (written, dropped or given up on). */
   async flush(): Promise<void> {
-    if (this.queue.length === 0 && !this.busy) return;
+    if (this.queue.length === 0 && this.busy === 0) return;
     await new Promise<void>((resolve) => this.idleWaiters.push(resolve));
   }
 
   /**
-   * Stops the writer; events still queued are discarded (upstream Shutdown).
-   * Waits for the writer only when it is idle: a write stuck on the
+   * Stops the writers; events still queued are discarded (upstream Shutdown).
+   * Waits for the writers only when they are idle: a write stuck on the
    * network must not hold a component's shutdown.
    */
   async shutdown(): Promise<void> {
     this.abort.abort();
     this.queue.length = 0;
-    const idle = !this.busy;
-    this.wake?.();
+    const idle = this.busy === 0;
+    for (const w of this.sleepers.splice(0)) w();
     if (idle) await this.running;
     this.settleIdle();
+  }
+
+  /** A component's stop: waits up to drainMs for queued events to be written, never longer, then shuts down. */
+  async drainAndShutdown(drainMs = 2000): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<void>((resolve) => (timer = setTimeout(resolve, drainMs)));
+    await Promise.race([this.flush().catch(() => undefined), timeout]);
+    clearTimeout(timer);
+    await this.shutdown();
   }
 
   private makeEvent(ref: ObjectReference, annotations: Record<string, string> | undefined, type: EventType, reason: string, message: string, source: RecorderSource): Event {
@@ -195,44 +208,71 @@ export class EventBroadcaster {
       return;
     }
     this.queue.push(e);
-    this.wake?.();
+    this.sleepers.shift()?.();
   }
 
-  private wake: (() => void) | undefined;
-  private busy = false;
+  /** Idle writers waiting for an event. */
+  private readonly sleepers: Array<() => void> = [];
+  /** Writers handling an event. */
+  private busy = 0;
+  /** The last write per event name, so a repeat (a patch) follows the write it repeats. */
+  private readonly writing = new Map<string, Promise<void>>();
 
+  /** One writer: takes events in order, correlates each at once, writes it to the sink. */
   private async loop(): Promise<void> {
     const signal = this.abort.signal;
     while (!signal.aborted) {
       const next = this.queue.shift();
       if (!next) {
         this.settleIdle();
-        await new Promise<void>((resolve) => (this.wake = resolve));
-        this.wake = undefined;
+        await new Promise<void>((resolve) => this.sleepers.push(resolve));
         continue;
       }
-      this.busy = true;
+      this.busy++;
       try {
         await this.recordToSink(next, signal);
       } catch (err) {
         this.log.error('failed to write event', { err });
       } finally {
-        this.busy = false;
+        this.busy--;
       }
     }
   }
 
   private settleIdle(): void {
-    if (this.queue.length > 0 || this.busy) return;
+    if (this.queue.length > 0 || this.busy > 0) return;
     const ws = this.idleWaiters;
     this.idleWaiters = [];
     for (const w of ws) w();
   }
 
-  /** Correlates then writes one event, retrying transport failures (recordToSink). */
+  /**
+   * Correlates then writes one event, retrying transport failures
+   * (recordToSink). Correlation runs in queue order before any await; the
+   * write waits for an earlier write of the same event name.
+   */
   private async recordToSink(e: Event, signal: AbortSignal): Promise<void> {
     const result = this.correlator.correlate(e);
     if (result.skip) return;
+    const name = `${result.event.metadata.namespace ?? ''}/${result.event.metadata.name ?? ''}`;
+    const before = this.writing.get(name);
+    const write = (async () => {
+      if (before) await before;
+      await this.writeWithRetries(result, signal);
+    })();
+    const done = write.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.writing.set(name, done);
+    try {
+      await write;
+    } finally {
+      if (this.writing.get(name) === done) this.writing.delete(name);
+    }
+  }
+
+  private async writeWithRetries(result: CorrelateResult, signal: AbortSignal): Promise<void> {
     for (let tries = 1; !signal.aborted; tries++) {
       if (await this.recordEvent(result.event, result.patch)) return;
       if (tries >= this.maxTries) {

@@ -2,8 +2,7 @@
 // objects by key, plus named indexes from index values to keys. Objects are
 // frozen on the way in because a cached object must never be mutated.
 
-import type { KubeObject } from '@kubelab/api';
-import { metaNamespaceKey } from './keys.js';
+import { metaNamespaceKey, type KubeObject } from '@kubelab/api';
 
 export type IndexFunc<T> = (obj: T) => string[];
 export type Indexers<T> = Record<string, IndexFunc<T>>;

@@ -2,9 +2,8 @@
 // stored in a coordination.k8s.io/v1 Lease, updated with compare-and-swap on
 // the Lease's resourceVersion.
 
-import type { Lease, LeaseSpec } from '@kubelab/api';
+import { formatMicroTime, parseTime, type Lease, type LeaseSpec } from '@kubelab/api';
 import type { ResourceInterface } from '../clientset/types.js';
-import { formatMicroTime, parseTime } from '../util/clock.js';
 
 /** What the lock records (resourcelock.LeaderElectionRecord); times in ms since epoch. */
 export interface LeaderElectionRecord {

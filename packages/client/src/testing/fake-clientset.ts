@@ -6,6 +6,7 @@ import {
   alreadyExists,
   badRequest,
   conflict,
+  formatTime,
   notFound,
   OPTIMISTIC_LOCK_MESSAGE,
   type Binding,
@@ -24,7 +25,6 @@ import {
   type WatchOptions,
 } from '../clientset/types.js';
 import { Channel } from '../util/channel.js';
-import { formatTime } from '../util/clock.js';
 
 export type Verb = 'get' | 'list' | 'watch' | 'create' | 'update' | 'patch' | 'delete';
 

@@ -2,9 +2,8 @@
 // object set with an event history, so tests can drop connections, compact
 // history (410 on resume) and check what the reflector asked for.
 
-import { expired, type KubeList, type KubeObject, type WatchEvent } from '@kubelab/api';
+import { expired, metaNamespaceKey, type KubeList, type KubeObject, type WatchEvent } from '@kubelab/api';
 import * as grpc from '@grpc/grpc-js';
-import { metaNamespaceKey } from '../informers/keys.js';
 import type { ListOptionsLW, ListWatch, WatchOptionsLW } from '../informers/reflector.js';
 import { toStatusError } from '../transport/errors.js';
 import { Channel } from '../util/channel.js';

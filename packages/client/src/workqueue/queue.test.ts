@@ -5,6 +5,7 @@ import { prometheusWorkqueueMetrics } from './metrics.js';
 import { Queue } from './queue.js';
 import { DelayingQueue } from './delaying.js';
 import { newRateLimitingQueue } from './rate-limiting.js';
+import { BucketRateLimiter } from './rate-limiters.js';
 
 describe('Queue', () => {
   it('hands out items in FIFO order and dedups an item while it is queued', () => {
@@ -158,5 +159,34 @@ describe('RateLimitingQueue', () => {
     q.addRateLimited('n1');
     expect(await registry.metrics()).toContain('workqueue_retries_total{name="nodes"} 2');
     q.shutDown();
+  });
+});
+
+describe('BucketRateLimiter', () => {
+  it('tryTake spends the burst, then one token per 1/qps seconds', async () => {
+    const clock = new FakeClock('2026-01-01T00:00:00Z');
+    const b = new BucketRateLimiter<string>(0.1, 1, clock);
+    expect(b.tryTake()).toBe(true);
+    expect(b.tryTake()).toBe(false);
+    expect(b.msUntilToken()).toBe(10_000);
+    await clock.advance(9_999);
+    expect(b.tryTake()).toBe(false);
+    await clock.advance(1);
+    expect(b.tryTake()).toBe(true);
+  });
+
+  it('setQps keeps the tokens earned so far; qps 0 takes nothing and never will', async () => {
+    const clock = new FakeClock('2026-01-01T00:00:00Z');
+    const b = new BucketRateLimiter<string>(1, 2, clock);
+    expect(b.tryTake()).toBe(true);
+    await clock.advance(500);
+    b.setQps(0);
+    expect(b.qps).toBe(0);
+    expect(b.tryTake()).toBe(false);
+    expect(b.msUntilToken()).toBe(Number.POSITIVE_INFINITY);
+    b.setQps(2);
+    expect(b.tryTake()).toBe(true); // 1.5 tokens were kept
+    expect(b.tryTake()).toBe(false);
+    expect(b.msUntilToken()).toBe(250);
   });
 });

@@ -64,7 +64,7 @@ export class BucketRateLimiter<T> implements RateLimiter<T> {
   private tokens: number;
   private last: number;
   constructor(
-    readonly qps: number,
+    private rate: number,
     readonly burst: number,
     private readonly clock: Clock = realClock,
   ) {
@@ -72,21 +72,46 @@ export class BucketRateLimiter<T> implements RateLimiter<T> {
     this.last = clock.now();
   }
 
-  when(_item: T): number {
-    const now = this.clock.now();
-    this.tokens = Math.min(this.burst, this.tokens + ((now - this.last) / 1000) * this.qps);
-    this.last = now;
-    this.tokens -= 1;
-    return this.tokens >= 0 ? 0 : (-this.tokens / this.qps) * 1000;
+  /** Tokens per second. */
+  get qps(): number {
+    return this.rate;
   }
-  /** Takes a token only if one is available now (flowcontrol's TryAccept). */
-  tryTake(): boolean {
+
+  private refill(): void {
     const now = this.clock.now();
-    this.tokens = Math.min(this.burst, this.tokens + ((now - this.last) / 1000) * this.qps);
+    this.tokens = Math.min(this.burst, this.tokens + ((now - this.last) / 1000) * this.rate);
     this.last = now;
+  }
+
+  when(_item: T): number {
+    this.refill();
+    this.tokens -= 1;
+    return this.tokens >= 0 ? 0 : (-this.tokens / this.rate) * 1000;
+  }
+
+  /** Takes a token only if one is available now (flowcontrol's TryAccept); qps 0 accepts nothing. */
+  tryTake(): boolean {
+    if (this.rate <= 0) return false;
+    this.refill();
     if (this.tokens < 1) return false;
     this.tokens -= 1;
     return true;
+  }
+
+  /** Milliseconds until tryTake can succeed (Infinity at qps 0). */
+  msUntilToken(): number {
+    if (this.rate <= 0) return Number.POSITIVE_INFINITY;
+    this.refill();
+    return this.tokens >= 1 ? 0 : Math.ceil(((1 - this.tokens) / this.rate) * 1000);
+  }
+
+  /**
+   * Changes the rate, keeping the tokens earned so far (the node lifecycle
+   * controller's SwapLimiter when a zone's health changes; 0 stops evictions).
+   */
+  setQps(qps: number): void {
+    this.refill();
+    this.rate = qps;
   }
 
   forget(_item: T): void {}

@@ -1,29 +1,16 @@
 // The CRI call record as the viewer reads it: the mock containerd's
-// CriCallRecord (services/containerd/src/record.ts), read leniently — a
-// record from an older or newer runtime still prints, junk is skipped.
+// CriCallRecord (a type-only import: the CLI loads no runtime code), read
+// leniently — a record from an older or newer runtime still prints, junk is skipped.
 
-export interface CriRecord {
-  time: string;
-  node: string;
+import type { CriCallRecord } from '@kubelab/containerd';
+
+/** CriCallRecord with only what every record carries required. */
+export type CriRecord = Omit<CriCallRecord, 'service' | 'codeNumber' | 'traceId' | 'spanId'> & {
   service?: string;
-  method: string;
-  podSandboxId?: string;
-  podName?: string;
-  podNamespace?: string;
-  podUid?: string;
-  containerId?: string;
-  containerName?: string;
-  request: Record<string, unknown>;
-  /** A response summary, when the runtime sends one (e.g. ExecSync's exitCode). */
-  response?: Record<string, unknown>;
-  durationMs: number;
-  code: string;
   codeNumber?: number;
-  message?: string;
   traceId?: string;
   spanId?: string;
-  parentSpanId?: string;
-}
+};
 
 const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
 const obj = (v: unknown): Record<string, unknown> | undefined => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined);

@@ -6,8 +6,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { connect } from '@nats-io/transport-node';
-import { containerConfig, eventually, sandboxConfig, startHarness, type Harness } from '@kubelab/containerd/testing';
-import { freePort, requireTool, startNatsServer, type NatsServerHandle } from '@kubelab/testing';
+import { containerConfig, sandboxConfig, startHarness, type Harness } from '@kubelab/containerd/testing';
+import { freePort, requireTool, startNatsServer, waitFor, type NatsServerHandle } from '@kubelab/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatDurationMs } from './format.js';
 import { runTrace, type TraceIo } from './run.js';
@@ -55,7 +55,7 @@ function cli(args: string[]): Viewer & { child: ChildProcess } {
   return v;
 }
 
-const watching = (v: Viewer) => eventually(async () => v.notes.some((n) => n.startsWith('watching CRI calls on ')), 10_000);
+const watching = (v: Viewer) => waitFor('the viewer to watch', async () => v.notes.some((n) => n.startsWith('watching CRI calls on ')), { timeoutMs: 10_000 });
 
 describe.skipIf(!requireTool('nats-server'))('kubelab trace against a real runtime', () => {
   let nats: NatsServerHandle;
@@ -69,10 +69,10 @@ describe.skipIf(!requireTool('nats-server'))('kubelab trace against a real runti
     let seen = 0;
     nc.subscribe('kubelab.cri.node-1.Version', { callback: () => seen++ });
     await nc.flush();
-    await eventually(async () => {
+    await waitFor('a Version record', async () => {
       await h.cri.rt.Version({ version: 'v1' });
       return seen > 0;
-    }, 10_000, 50);
+    }, { timeoutMs: 10_000, everyMs: 50 });
     await nc.close();
   }, 30_000);
   afterAll(async () => {
@@ -99,7 +99,7 @@ describe.skipIf(!requireTool('nats-server'))('kubelab trace against a real runti
     await h.cri.rt.ExecSync({ containerId, cmd: ['cat', '/tmp/healthy'], timeout: 1 });
     await expect(h.cri.rt.ContainerStatus({ containerId: 'nope' })).rejects.toMatchObject({ code: 5 });
 
-    await eventually(async () => json.lines.length >= 6 && text.lines.length >= 6, 10_000);
+    await waitFor('six lines in each format', async () => json.lines.length >= 6 && text.lines.length >= 6, { timeoutMs: 10_000 });
     expect(await json.stop()).toBe(0);
     expect(await text.stop()).toBe(0);
 
@@ -140,7 +140,7 @@ describe.skipIf(!requireTool('nats-server'))('kubelab trace against a real runti
   it('--since replays the stored calls (KUBELAB_CRI stream), filtered by --pod and --method', async () => {
     const v = inProcess(nats.url, { pod: { namespace: 'default', name: 'web' }, methods: ['CreateContainer', 'StartContainer'] }, { json: true, since: new Date(Date.now() - 60_000) });
     viewers.push(v);
-    await eventually(async () => v.lines.length >= 2, 10_000);
+    await waitFor('two lines', async () => v.lines.length >= 2, { timeoutMs: 10_000 });
     expect(await v.stop()).toBe(0);
     expect(v.notes[0]).toMatch(/^watching CRI calls on nats:\/\/127\.0\.0\.1:\d+ \(kubelab\.cri\.>\) since \d{4}-.*Z; relist calls hidden \(--all shows them\); Ctrl-C stops$/);
     expect(v.lines.map((l) => JSON.parse(l) as { method: string; pod: string; container: string }).map(({ method, pod, container }) => [method, pod, container])).toEqual([

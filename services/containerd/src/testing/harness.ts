@@ -89,22 +89,6 @@ export async function startHarness(extra: Partial<ContainerdOptions> = {}): Prom
   return h;
 }
 
-/** Polls until `fn` returns a value (or throws after timeoutMs). */
-export async function eventually<T>(fn: () => Promise<T | undefined | false>, timeoutMs = 5000, everyMs = 20): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let last: unknown;
-  for (;;) {
-    try {
-      const v = await fn();
-      if (v !== undefined && v !== false) return v;
-    } catch (err) {
-      last = err;
-    }
-    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms${last ? `: ${(last as Error).message}` : ''}`);
-    await new Promise((r) => setTimeout(r, everyMs));
-  }
-}
-
 export function sandboxConfig(name: string, dir: string, extra: Record<string, unknown> = {}) {
   const uid = `uid-${name}`;
   return {

@@ -1,27 +1,11 @@
-// Fakes for sync tests (client-go's record.FakeRecorder and a controller
-// context over the fake clientset).
+// A controller context over the fake clientset for sync tests (the fake
+// clientset, clock and event recorder come from @kubelab/client/testing).
 
-import type { EventRecorder, EventSubject } from '@kubelab/client';
 import { SharedInformerFactory } from '@kubelab/client';
-import { createFakeClientset, FakeClock, type FakeClientset } from '@kubelab/client/testing';
-import { format } from 'node:util';
+import { createFakeClientset, FakeClock, FakeRecorder, type FakeClientset } from '@kubelab/client/testing';
 import { defaultConfig, type ControllerManagerConfig } from '../options.js';
 import type { ControllerContext } from '../util/controller.js';
 import { quietLogger } from './harness.js';
-
-/** Events as "<type> <reason> <message>" lines, as record.FakeRecorder. */
-export class FakeRecorder implements EventRecorder {
-  readonly events: string[] = [];
-  event(_o: EventSubject, type: string, reason: string, message: string): void {
-    this.events.push(`${type} ${reason} ${message}`);
-  }
-  eventf(o: EventSubject, type: 'Normal' | 'Warning', reason: string, fmt: string, ...args: unknown[]): void {
-    this.event(o, type, reason, format(fmt.replace(/%v/g, '%s'), ...args));
-  }
-  annotatedEventf(o: EventSubject, _a: Record<string, string>, type: 'Normal' | 'Warning', reason: string, fmt: string, ...args: unknown[]): void {
-    this.eventf(o, type, reason, fmt, ...args);
-  }
-}
 
 export interface FakeEnv {
   fake: FakeClientset;

@@ -44,22 +44,6 @@ export async function startEnv(): Promise<Env> {
   };
 }
 
-/** Polls fn until it returns a value (not undefined) or the time is up. */
-export async function waitFor<T>(what: string, fn: () => Promise<T | undefined> | T | undefined, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let last: unknown;
-  for (;;) {
-    try {
-      const v = await fn();
-      if (v !== undefined) return v;
-    } catch (err) {
-      last = err;
-    }
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}${last ? `: ${String(last)}` : ''}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
 /** The kubelet's part, done by hand: bind, run, and report Ready (or not) through pods/status. */
 export async function setPodReady(cs: Clientset, pod: Pod, ready: boolean, node = 'node-1', ip?: string): Promise<Pod> {
   const now = new Date().toISOString().replace(/\.\d+Z$/, 'Z');

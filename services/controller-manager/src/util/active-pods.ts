@@ -4,8 +4,7 @@
 // ready, lower pod-deletion-cost first, pods doubled up on a node first,
 // ready for a shorter time first, more restarts first, newer first.
 
-import type { Pod } from '@kubelab/api';
-import { getPodCondition, isPodReady, parseTime, podRestarts } from './api-helpers.js';
+import { getPodCondition, isPodReady, maxContainerRestarts, parseTime, type Pod } from '@kubelab/api';
 
 export const POD_DELETION_COST = 'controller.kubernetes.io/pod-deletion-cost';
 
@@ -42,16 +41,17 @@ export function compareForDeletion(a: Pod, b: Pod, rankA: number, rankB: number,
   if (ca !== cb) return ca - cb;
   if (rankA !== rankB) return rankB - rankA;
   if (ra && rb) {
-    const ta = parseTime(getPodCondition(a, 'Ready')?.lastTransitionTime);
-    const tb = parseTime(getPodCondition(b, 'Ready')?.lastTransitionTime);
+    const ta = parseTime(getPodCondition(a.status, 'Ready').condition?.lastTransitionTime);
+    const tb = parseTime(getPodCondition(b.status, 'Ready').condition?.lastTransitionTime);
     if (!Number.isNaN(ta) && !Number.isNaN(tb)) {
       const d = logBucket(ta, now) - logBucket(tb, now);
       if (d !== 0) return d; // shorter-ready (smaller age bucket) first
     }
   }
-  const rsa = podRestarts(a);
-  const rsb = podRestarts(b);
-  if (rsa !== rsb) return rsb - rsa;
+  const rsa = maxContainerRestarts(a);
+  const rsb = maxContainerRestarts(b);
+  if (rsa.regular !== rsb.regular) return rsb.regular - rsa.regular;
+  if (rsa.sidecar !== rsb.sidecar) return rsb.sidecar - rsa.sidecar;
   const cta = parseTime(a.metadata.creationTimestamp);
   const ctb = parseTime(b.metadata.creationTimestamp);
   if (Number.isNaN(cta) !== Number.isNaN(ctb)) return Number.isNaN(cta) ? -1 : 1;

@@ -5,12 +5,11 @@
 
 import type { KubeObject, OwnerReference, Pod, PodTemplateSpec } from '@kubelab/api';
 import type { Clientset, EventRecorder } from '@kubelab/client';
-import { clone } from './api-helpers.js';
 import { errText } from './controller.js';
 
 /** GetPodFromTemplate: labels, annotations and spec from the template; name from `<prefix>-`. */
 export function podFromTemplate(template: PodTemplateSpec | undefined, namespace: string, generateName: string, ref: OwnerReference): Pod {
-  const t = clone(template ?? {});
+  const t = structuredClone(template ?? {});
   return {
     apiVersion: 'v1',
     kind: 'Pod',

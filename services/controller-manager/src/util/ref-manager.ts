@@ -3,9 +3,8 @@
 // but no longer matches, by patching ownerReferences; objects another
 // controller owns are never touched.
 
-import type { KubeObject, OwnerReference } from '@kubelab/api';
+import { controllerRef, type KubeObject, type OwnerReference } from '@kubelab/api';
 import type { ResourceInterface } from '@kubelab/client';
-import { getControllerOf } from './api-helpers.js';
 import { ignoreNotFound } from './controller.js';
 
 export interface ClaimOptions<T extends KubeObject> {
@@ -22,7 +21,7 @@ export async function claimObjects<T extends KubeObject>(objs: readonly T[], o: 
   const claimed: T[] = [];
   let adoptable: boolean | undefined;
   for (const obj of objs) {
-    const ref = getControllerOf(obj);
+    const ref = controllerRef(obj);
     if (ref) {
       if (ref.uid !== o.owner.metadata.uid) continue; // someone else's
       if (o.matches(obj)) {

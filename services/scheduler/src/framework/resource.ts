@@ -2,12 +2,11 @@
 // integers (cpu in millicores, everything else in base units), and the pod
 // request rules of component-helpers' resource.PodRequests.
 
-import type { Container, Node, Pod, ResourceList } from '@kubelab/api';
-import { milliValue, quantityValue } from '../apihelpers/quantity.js';
+import { DEFAULT_MEMORY_REQUEST, DEFAULT_MILLI_CPU_REQUEST, parseQuantity, type Container, type Node, type Pod, type ResourceList } from '@kubelab/api';
 
-/** Upstream defaults for containers without requests, used only for scoring spread (NonZeroRequested). */
-export const DEFAULT_MILLI_CPU_REQUEST = 100;
-export const DEFAULT_MEMORY_REQUEST = 200 * 1024 * 1024;
+// Upstream reads Quantity.MilliValue() for cpu and Value() for the rest, both rounding up.
+const milliValue = (q: string | number): number => parseQuantity(String(q)).milliValue();
+const quantityValue = (q: string | number): number => parseQuantity(String(q)).value();
 
 export interface Resource {
   milliCPU: number;

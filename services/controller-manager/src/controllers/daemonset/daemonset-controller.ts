@@ -3,9 +3,8 @@
 // metadata.name=<node> so the scheduler binds it; RollingUpdate replaces
 // old pods within maxUnavailable; OnDelete waits for the user.
 
-import { labelSelectorAsSelector, type DaemonSet, type Node, type Pod } from '@kubelab/api';
+import { controllerRef, getScaledValueFromIntOrPercent, labelSelectorAsSelector, newControllerRef, type DaemonSet, type Node, type Pod } from '@kubelab/api';
 import { isTombstone, metaNamespaceKey, splitMetaNamespaceKey, type Lister, type SharedIndexInformer } from '@kubelab/client';
-import { clone, getControllerOf, newControllerRef, scaledValue } from '../../util/api-helpers.js';
 import { QueueController, type ControllerContext } from '../../util/controller.js';
 import { ControllerExpectations } from '../../util/expectations.js';
 import { CONTROLLER_UID_INDEX, controllerIndexers } from '../../util/indexers.js';
@@ -47,7 +46,7 @@ export class DaemonSetController extends QueueController {
       onDelete: all,
     });
     const owner = (p: Pod) => {
-      const ref = getControllerOf(p);
+      const ref = controllerRef(p);
       if (ref?.kind !== 'DaemonSet') return undefined;
       const d = this.dsLister.namespace(p.metadata.namespace ?? '').get(ref.name);
       return d?.metadata.uid === ref.uid ? d : undefined;
@@ -105,7 +104,7 @@ export class DaemonSetController extends QueueController {
       const plan = planDaemonPods(ds, nodes, byNode);
       let deletes = plan.delete;
       if ((ds.spec?.updateStrategy?.type ?? 'RollingUpdate') === 'RollingUpdate') {
-        const max = Math.max(1, scaledValue(ds.spec?.updateStrategy?.rollingUpdate?.maxUnavailable ?? 1, nodes.length, true));
+        const max = Math.max(1, getScaledValueFromIntOrPercent(ds.spec?.updateStrategy?.rollingUpdate?.maxUnavailable ?? 1, nodes.length, true));
         const extra = rollingUpdateDeletes(ds, nodes, byNode, max, this.clock.now()).filter((p) => !deletes.includes(p));
         deletes = [...deletes, ...extra];
       }
@@ -114,7 +113,7 @@ export class DaemonSetController extends QueueController {
     const status = daemonSetStatus(ds, nodes, this.podsByNode(ds), this.clock.now());
     const cur = ds.status;
     if (JSON.stringify({ ...cur, conditions: undefined, collisionCount: undefined }) !== JSON.stringify(status)) {
-      const copy = clone(ds);
+      const copy = structuredClone(ds);
       copy.status = { ...status, ...(cur?.collisionCount !== undefined ? { collisionCount: cur.collisionCount } : {}), ...(cur?.conditions ? { conditions: cur.conditions } : {}) };
       await this.ctx.clientset.apps.daemonSets(namespace).updateStatus(copy);
     }

@@ -2,8 +2,7 @@
 // tolerations every daemon pod gets, whether a node should run (or keep)
 // the daemon pod, the pod pinned to its node, and the status counts.
 
-import type { DaemonSet, DaemonSetStatus, Node, Pod, Toleration } from '@kubelab/api';
-import { isPodAvailable, isPodReady, podMatchesNode, tolerationsTolerateTaint } from '../../util/api-helpers.js';
+import { isPodAvailable, isPodReady, matchToleration, podMatchesNodeSelectorAndAffinityTerms, tolerationsTolerateTaint, type DaemonSet, type DaemonSetStatus, type Node, type Pod, type Toleration } from '@kubelab/api';
 import { computeHash } from '../../util/hash.js';
 
 export const CONTROLLER_REVISION_HASH = 'controller-revision-hash';
@@ -22,7 +21,7 @@ export function daemonTolerations(existing: readonly Toleration[] | undefined, h
   if (hostNetwork) add.push({ key: 'node.kubernetes.io/network-unavailable', operator: 'Exists', effect: 'NoSchedule' });
   const out = [...(existing ?? [])];
   for (const t of add) {
-    const i = out.findIndex((x) => x.key === t.key && x.effect === t.effect);
+    const i = out.findIndex((x) => matchToleration(x, t));
     if (i >= 0) out[i] = t;
     else out.push(t);
   }
@@ -78,7 +77,7 @@ export function targetNodeName(pod: Pod): string | undefined {
 export function nodeShouldRunDaemonPod(node: Node, ds: DaemonSet): { shouldRun: boolean; shouldContinueRunning: boolean } {
   const pod = newDaemonPod(ds, node.metadata.name ?? '');
   const t = ds.spec?.template?.spec;
-  const fits = podMatchesNode({ ...pod, spec: { ...pod.spec!, nodeSelector: t?.nodeSelector ?? {}, affinity: t?.affinity ?? {} } } as Pod, node);
+  const fits = podMatchesNodeSelectorAndAffinityTerms({ ...pod, spec: { ...pod.spec!, nodeSelector: t?.nodeSelector ?? {}, affinity: t?.affinity ?? {} } } as Pod, node);
   if (!fits) return { shouldRun: false, shouldContinueRunning: false };
   let shouldRun = true;
   let shouldContinueRunning = true;

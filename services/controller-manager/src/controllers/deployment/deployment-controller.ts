@@ -3,9 +3,8 @@
 // moves replicas from old to new as RollingUpdate or Recreate allows,
 // keeps revisionHistoryLimit old ReplicaSets, and reports progress in status.
 
-import { isAlreadyExists, labelSelectorAsSelector, type Deployment, type DeploymentStatus, type Pod, type ReplicaSet } from '@kubelab/api';
+import { controllerRef, isAlreadyExists, isPodTerminal, labelSelectorAsSelector, newControllerRef, type Deployment, type DeploymentStatus, type Pod, type ReplicaSet } from '@kubelab/api';
 import { isTombstone, metaNamespaceKey, splitMetaNamespaceKey, type EventRecorder, type Lister } from '@kubelab/client';
-import { clone, getControllerOf, isPodTerminal, newControllerRef } from '../../util/api-helpers.js';
 import { ignoreNotFound, QueueController, type ControllerContext } from '../../util/controller.js';
 import { computeHash } from '../../util/hash.js';
 import { CONTROLLER_UID_INDEX, controllerIndexers } from '../../util/indexers.js';
@@ -59,8 +58,8 @@ export class DeploymentController extends QueueController {
       onAdd: (rs) => this.enqueueForReplicaSet(rs),
       onUpdate: (old, cur) => {
         if (old.metadata.resourceVersion === cur.metadata.resourceVersion) return;
-        const oldRef = getControllerOf(old);
-        if (oldRef && oldRef.uid !== getControllerOf(cur)?.uid) this.enqueueOwner(old);
+        const oldRef = controllerRef(old);
+        if (oldRef && oldRef.uid !== controllerRef(cur)?.uid) this.enqueueOwner(old);
         this.enqueueForReplicaSet(cur);
       },
       onDelete: (o) => this.enqueueOwner(isTombstone(o) ? o.obj : o),
@@ -69,7 +68,7 @@ export class DeploymentController extends QueueController {
     this.pods.addEventHandler({
       onDelete: (o) => {
         const pod = isTombstone(o) ? o.obj : o;
-        const ref = getControllerOf(pod);
+        const ref = controllerRef(pod);
         if (ref?.kind !== 'ReplicaSet') return;
         const rs = this.rsLister.namespace(pod.metadata.namespace ?? '').get(ref.name);
         if (!rs) return;
@@ -80,7 +79,7 @@ export class DeploymentController extends QueueController {
   }
 
   private ownerOf(rs: ReplicaSet): Deployment | undefined {
-    const ref = getControllerOf(rs);
+    const ref = controllerRef(rs);
     if (ref?.kind !== 'Deployment') return undefined;
     const d = this.dLister.namespace(rs.metadata.namespace ?? '').get(ref.name);
     return d && d.metadata.uid === ref.uid ? d : undefined;
@@ -92,7 +91,7 @@ export class DeploymentController extends QueueController {
   }
 
   private enqueueForReplicaSet(rs: ReplicaSet): void {
-    if (getControllerOf(rs)) return this.enqueueOwner(rs);
+    if (controllerRef(rs)) return this.enqueueOwner(rs);
     // An orphan: every Deployment that could adopt it.
     for (const d of this.dLister.namespace(rs.metadata.namespace ?? '').list()) {
       try {
@@ -109,7 +108,7 @@ export class DeploymentController extends QueueController {
     this.pendingRevision.delete(key);
     const cached = this.dLister.namespace(namespace).get(name);
     if (!cached) return;
-    const d = clone(cached) as Deployment;
+    const d = structuredClone(cached) as Deployment;
     let selector;
     try {
       selector = labelSelectorAsSelector(d.spec?.selector);
@@ -215,7 +214,7 @@ export class DeploymentController extends QueueController {
     if (paused && !pausedCond) c = newCondition('Progressing', 'Unknown', Reasons.DeploymentPaused, 'Deployment is paused', this.clock.now());
     else if (!paused && pausedCond) c = newCondition('Progressing', 'Unknown', Reasons.DeploymentResumed, 'Deployment is resumed', this.clock.now());
     if (!c) return false;
-    const s = clone(d.status ?? {});
+    const s = structuredClone(d.status ?? {});
     setCondition(s, c);
     await this.writeStatus(cached, s);
     return true;
@@ -233,7 +232,7 @@ export class DeploymentController extends QueueController {
     const newRevision = maxRevision(oldRSs) + 1;
     const ns = d.metadata.namespace ?? 'default';
     if (existing) {
-      const copy = clone(existing) as ReplicaSet;
+      const copy = structuredClone(existing) as ReplicaSet;
       const annChanged = setNewReplicaSetAnnotations(d, copy, newRevision, true);
       const minReadyChanged = (copy.spec?.minReadySeconds ?? 0) !== (d.spec?.minReadySeconds ?? 0);
       let rs = existing;
@@ -250,10 +249,10 @@ export class DeploymentController extends QueueController {
     }
     if (!create) return { newRS: undefined, oldRSs };
 
-    const template = clone(d.spec?.template ?? {});
+    const template = structuredClone(d.spec?.template ?? {});
     const hash = computeHash(template, d.status?.collisionCount);
     template.metadata = { ...(template.metadata ?? {}), labels: { ...(template.metadata?.labels ?? {}), [POD_TEMPLATE_HASH_LABEL]: hash } };
-    const selector = clone(d.spec?.selector ?? {});
+    const selector = structuredClone(d.spec?.selector ?? {});
     selector.matchLabels = { ...(selector.matchLabels ?? {}), [POD_TEMPLATE_HASH_LABEL]: hash };
     const rsName = `${d.metadata.name}-${hash}`;
     const draft: ReplicaSet = {
@@ -281,10 +280,10 @@ export class DeploymentController extends QueueController {
       }
       // Ours already (the cache was behind), or a hash collision: bump collisionCount and retry.
       const other = await this.ctx.clientset.apps.replicaSets(ns).get(rsName);
-      if (getControllerOf(other)?.uid === d.metadata.uid && equalIgnoreHash(other.spec?.template, d.spec?.template)) {
+      if (controllerRef(other)?.uid === d.metadata.uid && equalIgnoreHash(other.spec?.template, d.spec?.template)) {
         return { newRS: other, oldRSs };
       }
-      const s = clone(d.status ?? {});
+      const s = structuredClone(d.status ?? {});
       s.collisionCount = (s.collisionCount ?? 0) + 1;
       await this.writeStatus(this.dLister.namespace(ns).get(d.metadata.name ?? '') ?? d, s);
       throw new Error(`hash collision for ReplicaSet "${rsName}": collisionCount is now ${s.collisionCount}`);
@@ -312,7 +311,7 @@ export class DeploymentController extends QueueController {
     const sizeChanged = rsReplicas(rs) !== to;
     const max = replicasOf(d) + maxSurge(d);
     if (!sizeChanged && !replicasAnnotationsNeedUpdate(rs, replicasOf(d), max)) return rs;
-    const copy = clone(rs) as ReplicaSet;
+    const copy = structuredClone(rs) as ReplicaSet;
     copy.spec = { ...(copy.spec ?? { selector: {} }), replicas: to };
     setReplicasAnnotations(copy, replicasOf(d), max);
     const updated = await this.ctx.clientset.apps.replicaSets(rs.metadata.namespace ?? 'default').update(copy);
@@ -359,7 +358,7 @@ export class DeploymentController extends QueueController {
     const key = metaNamespaceKey(cached);
     const rev = this.pendingRevision.get(key);
     if (rev !== undefined && cached.metadata.annotations?.[REVISION_ANNOTATION] !== rev) {
-      const copy = clone(cached) as Deployment;
+      const copy = structuredClone(cached) as Deployment;
       copy.metadata.annotations = { ...(copy.metadata.annotations ?? {}), [REVISION_ANNOTATION]: rev };
       cached = await this.ctx.clientset.apps.deployments(cached.metadata.namespace ?? 'default').update(copy);
     }
@@ -369,7 +368,7 @@ export class DeploymentController extends QueueController {
   }
 
   private async writeStatus(cached: Deployment, s: DeploymentStatus): Promise<void> {
-    const copy = clone(cached) as Deployment;
+    const copy = structuredClone(cached) as Deployment;
     copy.status = s;
     await this.ctx.clientset.apps.deployments(cached.metadata.namespace ?? 'default').updateStatus(copy);
   }

@@ -2,8 +2,7 @@
 // sizes (deployment/rolling.go, recreate.go, sync.go scale): each returns
 // the scale actions to apply; the controller applies them and records events.
 
-import type { Deployment, ReplicaSet } from '@kubelab/api';
-import { parseTime } from '../../util/api-helpers.js';
+import { parseTime, type Deployment, type ReplicaSet } from '@kubelab/api';
 import {
   byCreation,
   filterActive,

@@ -2,8 +2,7 @@
 // progress.go syncRolloutStatus) as pure functions: what `kubectl rollout
 // status` and `kubectl describe deployment` read.
 
-import type { Deployment, DeploymentCondition, DeploymentConditionType, DeploymentStatus, ReplicaSet } from '@kubelab/api';
-import { formatTime, parseTime } from '../../util/api-helpers.js';
+import { formatTime, parseTime, type Deployment, type DeploymentCondition, type DeploymentConditionType, type DeploymentStatus, type ReplicaSet } from '@kubelab/api';
 import { deploymentComplete, maxUnavailable, replicasOf } from './util.js';
 
 export const Reasons = {

@@ -2,8 +2,7 @@
 // replica annotations, maxSurge/maxUnavailable, which ReplicaSet is "new",
 // and how many replicas each step of a rollout may have. Pure functions.
 
-import type { Deployment, PodTemplateSpec, ReplicaSet } from '@kubelab/api';
-import { parseTime, scaledValue } from '../../util/api-helpers.js';
+import { getScaledValueFromIntOrPercent, parseTime, type Deployment, type PodTemplateSpec, type ReplicaSet } from '@kubelab/api';
 import { canonicalJson } from '../../util/hash.js';
 
 export const REVISION_ANNOTATION = 'deployment.kubernetes.io/revision';
@@ -38,8 +37,8 @@ export function maxRevision(rss: readonly ReplicaSet[]): number {
 export function maxSurge(d: Deployment): number {
   if (d.spec?.strategy?.type === 'Recreate') return 0;
   const ru = d.spec?.strategy?.rollingUpdate;
-  const surge = scaledValue(ru?.maxSurge ?? '25%', replicasOf(d), true);
-  const unavailable = scaledValue(ru?.maxUnavailable ?? '25%', replicasOf(d), false);
+  const surge = getScaledValueFromIntOrPercent(ru?.maxSurge ?? '25%', replicasOf(d), true);
+  const unavailable = getScaledValueFromIntOrPercent(ru?.maxUnavailable ?? '25%', replicasOf(d), false);
   return surge === 0 && unavailable === 0 ? 0 : surge;
 }
 
@@ -47,8 +46,8 @@ export function maxSurge(d: Deployment): number {
 export function maxUnavailable(d: Deployment): number {
   if (d.spec?.strategy?.type === 'Recreate') return 0;
   const ru = d.spec?.strategy?.rollingUpdate;
-  const surge = scaledValue(ru?.maxSurge ?? '25%', replicasOf(d), true);
-  let unavailable = scaledValue(ru?.maxUnavailable ?? '25%', replicasOf(d), false);
+  const surge = getScaledValueFromIntOrPercent(ru?.maxSurge ?? '25%', replicasOf(d), true);
+  let unavailable = getScaledValueFromIntOrPercent(ru?.maxUnavailable ?? '25%', replicasOf(d), false);
   if (surge === 0 && unavailable === 0) unavailable = 1;
   return Math.min(unavailable, replicasOf(d));
 }

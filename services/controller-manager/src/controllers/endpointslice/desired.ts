@@ -3,8 +3,7 @@
 // resolved by name, grouping by port set, placement into slices of at most
 // --max-endpoints-per-slice, and the legacy Endpoints subsets.
 
-import type { Endpoint, EndpointPort, EndpointSlice, EndpointSubset, Node, Pod, Service } from '@kubelab/api';
-import { isPodReady, isPodTerminal } from '../../util/api-helpers.js';
+import { isPodReady, isPodTerminal, type Endpoint, type EndpointPort, type EndpointSlice, type EndpointSubset, type Node, type Pod, type Service } from '@kubelab/api';
 import { canonicalJson } from '../../util/hash.js';
 
 export const MANAGED_BY = 'endpointslice-controller.k8s.io';

@@ -7,7 +7,7 @@ import { isTombstone, metaNamespaceKey, splitMetaNamespaceKey, type Lister } fro
 import { ignoreNotFound, QueueController, type ControllerContext } from '../../util/controller.js';
 import { canonicalJson } from '../../util/hash.js';
 import { endpointsSubsets } from './desired.js';
-import { podChangeMatters, podsForService, servicesForPod } from './service-pods.js';
+import { enqueueServicesAndPods, podsForService } from './service-pods.js';
 
 export class EndpointsController extends QueueController {
   private readonly svcLister: Lister<Service>;
@@ -22,23 +22,7 @@ export class EndpointsController extends QueueController {
     this.svcLister = svc.lister();
     this.podLister = pods.lister();
     this.epLister = eps.lister();
-    svc.addEventHandler({
-      onAdd: (s) => this.enqueue(metaNamespaceKey(s)),
-      onUpdate: (_o, s) => this.enqueue(metaNamespaceKey(s)),
-      onDelete: (o) => this.enqueue(metaNamespaceKey(isTombstone(o) ? o.obj : o)),
-    });
-    const forPod = (p: Pod) => {
-      for (const s of servicesForPod(this.svcLister, p)) this.enqueue(metaNamespaceKey(s));
-    };
-    pods.addEventHandler({
-      onAdd: forPod,
-      onUpdate: (o, p) => {
-        if (!podChangeMatters(o, p)) return;
-        forPod(p);
-        forPod(o);
-      },
-      onDelete: (o) => forPod(isTombstone(o) ? o.obj : o),
-    });
+    enqueueServicesAndPods(svc, pods, this.svcLister, (key) => this.enqueue(key));
     eps.addEventHandler({ onDelete: (o) => this.enqueue(metaNamespaceKey(isTombstone(o) ? o.obj : o)) });
   }
 

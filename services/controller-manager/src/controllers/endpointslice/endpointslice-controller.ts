@@ -4,12 +4,11 @@
 // hold one endpoint per selected pod with an IP; slices are written only
 // when their content changes.
 
-import type { EndpointSlice, Node, Pod, Service } from '@kubelab/api';
-import { isTombstone, metaNamespaceKey, splitMetaNamespaceKey, type Lister } from '@kubelab/client';
-import { newControllerRef } from '../../util/api-helpers.js';
+import { newControllerRef, type EndpointSlice, type Node, type Pod, type Service } from '@kubelab/api';
+import { isTombstone, splitMetaNamespaceKey, type Lister } from '@kubelab/client';
 import { ignoreNotFound, QueueController, type ControllerContext } from '../../util/controller.js';
 import { desiredByPortSet, LABEL_HEADLESS, LABEL_MANAGED_BY, LABEL_SERVICE_NAME, MANAGED_BY, planSlices } from './desired.js';
-import { podChangeMatters, podsForService, servicesForPod } from './service-pods.js';
+import { enqueueServicesAndPods, podsForService } from './service-pods.js';
 
 export class EndpointSliceController extends QueueController {
   private readonly svcLister: Lister<Service>;
@@ -28,23 +27,7 @@ export class EndpointSliceController extends QueueController {
     this.podLister = pods.lister();
     this.nodeLister = ctx.informers.core.nodes().lister();
     this.sliceLister = slices.lister();
-    svc.addEventHandler({
-      onAdd: (s) => this.enqueue(metaNamespaceKey(s)),
-      onUpdate: (_o, s) => this.enqueue(metaNamespaceKey(s)),
-      onDelete: (o) => this.enqueue(metaNamespaceKey(isTombstone(o) ? o.obj : o)),
-    });
-    const forPod = (p: Pod) => {
-      for (const s of servicesForPod(this.svcLister, p)) this.enqueue(metaNamespaceKey(s));
-    };
-    pods.addEventHandler({
-      onAdd: forPod,
-      onUpdate: (o, p) => {
-        if (!podChangeMatters(o, p)) return;
-        forPod(p);
-        if (JSON.stringify(o.metadata.labels) !== JSON.stringify(p.metadata.labels)) forPod(o);
-      },
-      onDelete: (o) => forPod(isTombstone(o) ? o.obj : o),
-    });
+    enqueueServicesAndPods(svc, pods, this.svcLister, (key) => this.enqueue(key));
     // Someone else touching our slices: reconcile the Service again.
     const forSlice = (s: EndpointSlice) => {
       const svcName = s.metadata.labels?.[LABEL_SERVICE_NAME];

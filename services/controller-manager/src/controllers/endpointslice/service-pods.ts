@@ -1,8 +1,8 @@
-// Which Services select a pod (GetPodServiceMemberships), shared by the
-// EndpointSlice and Endpoints controllers' pod handlers.
+// Which Services select a pod (GetPodServiceMemberships) and the Service/pod
+// event handlers, shared by the EndpointSlice and Endpoints controllers.
 
 import { matchesSet, type Pod, type Service } from '@kubelab/api';
-import type { Lister } from '@kubelab/client';
+import { metaNamespaceKey, unwrapTombstone, type Lister, type SharedIndexInformer } from '@kubelab/client';
 
 export function servicesForPod(services: Lister<Service>, pod: Pod): Service[] {
   return services
@@ -35,4 +35,29 @@ export function podChangeMatters(old: Pod, cur: Pod): boolean {
       p.spec?.subdomain,
     ]);
   return pick(old) !== pick(cur);
+}
+
+/**
+ * Enqueues a Service key on its own changes and on changes of the pods it
+ * selects (GetServicesToUpdateOnPodChange: a pod whose labels moved also
+ * requeues the Services it left). Both endpoints controllers share this.
+ */
+export function enqueueServicesAndPods(svc: SharedIndexInformer<Service>, pods: SharedIndexInformer<Pod>, services: Lister<Service>, enqueue: (key: string) => void): void {
+  svc.addEventHandler({
+    onAdd: (s) => enqueue(metaNamespaceKey(s)),
+    onUpdate: (_o, s) => enqueue(metaNamespaceKey(s)),
+    onDelete: (o) => enqueue(metaNamespaceKey(unwrapTombstone(o))),
+  });
+  const forPod = (p: Pod) => {
+    for (const s of servicesForPod(services, p)) enqueue(metaNamespaceKey(s));
+  };
+  pods.addEventHandler({
+    onAdd: forPod,
+    onUpdate: (o, p) => {
+      if (!podChangeMatters(o, p)) return;
+      forPod(p);
+      if (JSON.stringify(o.metadata.labels) !== JSON.stringify(p.metadata.labels)) forPod(o);
+    },
+    onDelete: (o) => forPod(unwrapTombstone(o)),
+  });
 }

@@ -7,7 +7,6 @@
 
 import { lookupKind, RESOURCES, type KubeObject, type ResourceInfo } from '@kubelab/api';
 import { isTombstone, type GroupVersionResource, type SharedIndexInformer } from '@kubelab/client';
-import { clone } from '../../util/api-helpers.js';
 import { ignoreNotFound, QueueController, type ControllerContext } from '../../util/controller.js';
 import { OWNER_UID_INDEX, ownerUidIndexFunc } from '../../util/indexers.js';
 import { blockingDependents, decideDependent, FINALIZER_FOREGROUND, FINALIZER_ORPHAN, type OwnerState } from './decisions.js';
@@ -146,7 +145,7 @@ export class GarbageCollector extends QueueController {
   }
 
   private async removeFinalizer(info: ResourceInfo, obj: KubeObject, finalizer: string): Promise<void> {
-    const copy = clone(obj);
+    const copy = structuredClone(obj);
     copy.metadata.finalizers = (copy.metadata.finalizers ?? []).filter((f) => f !== finalizer);
     await ignoreNotFound(this.client(info, obj.metadata.namespace ?? '').update(copy));
   }

@@ -1,8 +1,7 @@
 // The namespace controller's status conditions while it empties a
 // Terminating namespace (pkg/controller/namespace/deletion), as a pure function.
 
-import type { NamespaceCondition } from '@kubelab/api';
-import { formatTime } from '../../util/api-helpers.js';
+import { formatTime, type NamespaceCondition } from '@kubelab/api';
 
 export interface Remaining {
   /** resource (e.g. `pods`) → instances left */

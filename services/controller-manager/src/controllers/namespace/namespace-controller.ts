@@ -5,7 +5,6 @@
 
 import { RESOURCES, type KubeObject, type Namespace, type ResourceInfo } from '@kubelab/api';
 import { isTombstone, type GroupVersionResource, type Lister } from '@kubelab/client';
-import { clone } from '../../util/api-helpers.js';
 import { ignoreNotFound, QueueController, type ControllerContext } from '../../util/controller.js';
 import { deletionConditions, type Remaining } from './decisions.js';
 
@@ -54,7 +53,7 @@ export class NamespaceController extends QueueController {
     }
     const conditions = deletionConditions(remaining, ns.status?.conditions, this.clock.now());
     if (JSON.stringify(conditions) !== JSON.stringify(ns.status?.conditions ?? [])) {
-      const copy = clone(ns);
+      const copy = structuredClone(ns);
       copy.status = { ...(copy.status ?? {}), conditions };
       await ignoreNotFound(this.ctx.clientset.core.namespaces().updateStatus(copy));
     }
@@ -64,6 +63,6 @@ export class NamespaceController extends QueueController {
     }
     // Empty: hand the namespace back to the apiserver without our finalizer.
     const left = (ns.spec?.finalizers ?? []).filter((f) => f !== FINALIZER_KUBERNETES);
-    await ignoreNotFound(this.ctx.clientset.core.namespaces().patch(name, 'merge', { spec: { finalizers: left } }, { subresource: 'finalize' as 'status' }));
+    await ignoreNotFound(this.ctx.clientset.core.namespaces().patch(name, 'merge', { spec: { finalizers: left } }, { subresource: 'finalize' }));
   }
 }

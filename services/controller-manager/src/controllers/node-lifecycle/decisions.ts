@@ -3,8 +3,7 @@
 // conditions it then gets, the taints its conditions call for, and a
 // zone's disruption state.
 
-import type { Node, NodeCondition, Taint } from '@kubelab/api';
-import { formatTime, getNodeCondition, parseTime } from '../../util/api-helpers.js';
+import { formatTime, getNodeCondition, parseTime, type Node, type NodeCondition, type Taint } from '@kubelab/api';
 
 export const TAINT_NOT_READY = 'node.kubernetes.io/not-ready';
 export const TAINT_UNREACHABLE = 'node.kubernetes.io/unreachable';
@@ -57,7 +56,7 @@ export interface HealthResult {
  */
 export function nodeHealth(i: HealthInput): HealthResult {
   const { node, now } = i;
-  const ready = getNodeCondition(node, 'Ready');
+  const ready = getNodeCondition(node.status, 'Ready').condition;
   const created = parseTime(node.metadata.creationTimestamp);
   const observedReady: NodeCondition = ready
     ? { ...ready }

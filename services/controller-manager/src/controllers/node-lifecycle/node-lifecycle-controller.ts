@@ -7,11 +7,9 @@
 // Ready=False) at a per-zone rate of --node-eviction-rate nodes per second.
 // NoSchedule taints follow conditions as they change (an event-driven queue).
 
-import { isConflict, type Lease, type Node, type Pod } from '@kubelab/api';
-import { isTombstone, NODE_NAME_INDEX, type EventRecorder, type Lister, type SharedIndexInformer, type Timer } from '@kubelab/client';
-import { clone, formatTime, getNodeCondition, parseTime } from '../../util/api-helpers.js';
+import { formatTime, getNodeCondition, isConflict, parseTime, type Lease, type Node, type Pod } from '@kubelab/api';
+import { BucketRateLimiter, isTombstone, NODE_NAME_INDEX, type EventRecorder, type Lister, type SharedIndexInformer, type Timer } from '@kubelab/client';
 import { errText, ignoreNotFound, QueueController, type ControllerContext } from '../../util/controller.js';
-import { TokenBucket } from '../../util/token-bucket.js';
 import {
   computeZoneState,
   nodeHealth,
@@ -33,7 +31,7 @@ const STATUS_UPDATE_RETRIES = 5;
 const EVICTION_BURST = 1;
 
 interface ZoneTainter {
-  limiter: TokenBucket;
+  limiter: BucketRateLimiter<string>;
   /** Nodes waiting to be tainted, in arrival order. */
   queue: Set<string>;
 }
@@ -75,7 +73,7 @@ export class NodeLifecycleController extends QueueController {
     if (!node) return;
     const taints = noScheduleTaints(node, this.clock.now());
     if (!taints) return;
-    const copy = clone(node);
+    const copy = structuredClone(node);
     copy.spec = { ...(copy.spec ?? {}), taints };
     await this.ctx.clientset.core.nodes().update(copy);
   }
@@ -160,7 +158,7 @@ export class NodeLifecycleController extends QueueController {
         this.health.set(name, r.health);
         return { observed: r.observedReady.status, current: r.currentReady?.status };
       }
-      const copy = clone(node);
+      const copy = structuredClone(node);
       copy.status = { ...(copy.status ?? {}), conditions: r.conditions };
       try {
         await this.ctx.clientset.core.nodes().updateStatus(copy);
@@ -207,7 +205,7 @@ export class NodeLifecycleController extends QueueController {
 
   private zone(key: string): ZoneTainter {
     let z = this.zones.get(key);
-    if (!z) this.zones.set(key, (z = { limiter: new TokenBucket(this.ctx.config.nodeEvictionRate, EVICTION_BURST, this.clock), queue: new Set() }));
+    if (!z) this.zones.set(key, (z = { limiter: new BucketRateLimiter<string>(this.ctx.config.nodeEvictionRate, EVICTION_BURST, this.clock), queue: new Set() }));
     return z;
   }
 
@@ -224,13 +222,13 @@ export class NodeLifecycleController extends QueueController {
     let next = Number.POSITIVE_INFINITY;
     for (const z of this.zones.values()) {
       for (const name of [...z.queue]) {
-        if (!z.limiter.tryAccept()) {
+        if (!z.limiter.tryTake()) {
           next = Math.min(next, z.limiter.msUntilToken());
           break;
         }
         z.queue.delete(name);
         const node = this.nodeLister.get(name);
-        const want = noExecuteTaintFor(node ? getNodeCondition(node, 'Ready')?.status : undefined);
+        const want = noExecuteTaintFor(node ? getNodeCondition(node.status, 'Ready').condition?.status : undefined);
         if (!node || !want) continue;
         await this.updateTaints(name, want.add, [want.remove]);
       }
@@ -245,7 +243,7 @@ export class NodeLifecycleController extends QueueController {
       if (!node) return;
       const taints = swapNoExecuteTaint(node, add, remove, this.clock.now());
       if (!taints) return;
-      const copy = clone(node);
+      const copy = structuredClone(node);
       copy.spec = { ...(copy.spec ?? {}), taints };
       try {
         await this.ctx.clientset.core.nodes().update(copy);
@@ -265,7 +263,7 @@ export class NodeLifecycleController extends QueueController {
     for (const pod of pods) {
       const ready = pod.status?.conditions?.find((c) => c.type === 'Ready');
       if (!ready || ready.status === 'False') continue;
-      const copy = clone(pod);
+      const copy = structuredClone(pod);
       copy.status!.conditions = copy.status!.conditions!.map((c) => (c.type === 'Ready' ? { ...c, status: 'False' as const, lastTransitionTime: formatTime(this.clock.now()) } : c));
       try {
         await this.ctx.clientset.core.pods(pod.metadata.namespace ?? 'default').updateStatus(copy);

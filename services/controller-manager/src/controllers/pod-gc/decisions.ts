@@ -1,7 +1,6 @@
 // Pod garbage collection decisions (pkg/controller/podgc) as pure functions.
 
-import type { Pod } from '@kubelab/api';
-import { isPodTerminal, parseTime } from '../../util/api-helpers.js';
+import { isPodTerminal, parseTime, type Pod } from '@kubelab/api';
 
 /** gcTerminated: the oldest terminated pods beyond the threshold (evicted ones first). */
 export function terminatedToDelete(pods: readonly Pod[], threshold: number): Pod[] {

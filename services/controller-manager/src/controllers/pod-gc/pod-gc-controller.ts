@@ -4,9 +4,8 @@
 // quarantine and a live check), and unscheduled pods stuck terminating.
 // A periodic sweep upstream too.
 
-import { isNotFound, type Node, type Pod } from '@kubelab/api';
+import { formatTime, isNotFound, isPodTerminal, type Node, type Pod } from '@kubelab/api';
 import type { Lister, Timer } from '@kubelab/client';
-import { clone, formatTime, isPodTerminal } from '../../util/api-helpers.js';
 import { errText, ignoreNotFound, type Controller, type ControllerContext } from '../../util/controller.js';
 import { missingNodes, terminatedToDelete, unscheduledTerminating } from './decisions.js';
 
@@ -81,7 +80,7 @@ export class PodGcController implements Controller {
   /** markFailedAndDeletePodWithCondition's status half: phase Failed plus DisruptionTarget. */
   private async markFailed(p: Pod, reason: string, message: string): Promise<void> {
     if (isPodTerminal(p)) return;
-    const copy = clone(p);
+    const copy = structuredClone(p);
     copy.status = {
       ...(copy.status ?? {}),
       phase: 'Failed',

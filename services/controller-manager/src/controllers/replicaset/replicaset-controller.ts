@@ -3,7 +3,7 @@
 // controllerRef; creations and deletions wait for the informer to confirm
 // them (expectations) before the next decision.
 
-import { labelSelectorAsSelector, type KubeObject, type Pod, type ReplicaSet } from '@kubelab/api';
+import { controllerRef, isPodActive, isPodReady, labelSelectorAsSelector, newControllerRef, type KubeObject, type Pod, type ReplicaSet } from '@kubelab/api';
 import {
   isTombstone,
   metaNamespaceKey,
@@ -12,7 +12,6 @@ import {
   type Lister,
   type SharedIndexInformer,
 } from '@kubelab/client';
-import { clone, getControllerOf, getPodCondition, isPodActive, newControllerRef } from '../../util/api-helpers.js';
 import { podsToDelete } from '../../util/active-pods.js';
 import { errText, QueueController, type ControllerContext } from '../../util/controller.js';
 import { ControllerExpectations } from '../../util/expectations.js';
@@ -94,7 +93,7 @@ export class ReplicaSetController extends QueueController {
       this.deletePod(pod);
       return;
     }
-    const ref = getControllerOf(pod);
+    const ref = controllerRef(pod);
     if (ref) {
       const rs = this.resolveRef(pod.metadata.namespace ?? '', ref);
       if (!rs) return;
@@ -115,8 +114,8 @@ export class ReplicaSetController extends QueueController {
       if (labelsChanged) this.deletePod(old);
       return;
     }
-    const curRef = getControllerOf(cur);
-    const oldRef = getControllerOf(old);
+    const curRef = controllerRef(cur);
+    const oldRef = controllerRef(old);
     if (oldRef && oldRef.uid !== curRef?.uid) {
       const rs = this.resolveRef(old.metadata.namespace ?? '', oldRef);
       if (rs) this.enqueueRs(rs);
@@ -127,8 +126,8 @@ export class ReplicaSetController extends QueueController {
       this.enqueueRs(rs);
       // A pod that just became ready becomes available minReadySeconds later: look again then.
       const minReady = rs.spec?.minReadySeconds ?? 0;
-      const wasReady = getPodCondition(old, 'Ready')?.status === 'True';
-      const isReady = getPodCondition(cur, 'Ready')?.status === 'True';
+      const wasReady = isPodReady(old);
+      const isReady = isPodReady(cur);
       if (minReady > 0 && !wasReady && isReady) this.queue.addAfter(metaNamespaceKey(rs), minReady * 1000 + 1000);
       return;
     }
@@ -136,7 +135,7 @@ export class ReplicaSetController extends QueueController {
   }
 
   private deletePod(pod: Pod): void {
-    const ref = getControllerOf(pod);
+    const ref = controllerRef(pod);
     if (!ref) return;
     const rs = this.resolveRef(pod.metadata.namespace ?? '', ref);
     if (!rs) return;
@@ -178,7 +177,7 @@ export class ReplicaSetController extends QueueController {
     const status = calculateReplicaSetStatus(rs, pods, this.clock.now(), manageErr);
     let latest = rs;
     if (statusChanged(rs.status, status)) {
-      const copy = clone(rs) as ReplicaSet;
+      const copy = structuredClone(rs) as ReplicaSet;
       copy.status = status;
       latest = await this.ctx.clientset.apps.replicaSets(namespace).updateStatus(copy);
     }
@@ -231,12 +230,12 @@ export class ReplicaSetController extends QueueController {
 
   /** Pods of every ReplicaSet with the same controller as rs (getIndirectlyRelatedPods). */
   private relatedPods(rs: ReplicaSet): Pod[] {
-    const owner = getControllerOf(rs);
+    const owner = controllerRef(rs);
     const siblings: KubeObject[] = owner
       ? this.rsLister
           .namespace(rs.metadata.namespace ?? '')
           .list()
-          .filter((r) => getControllerOf(r)?.uid === owner.uid)
+          .filter((r) => controllerRef(r)?.uid === owner.uid)
       : [rs];
     const out: Pod[] = [];
     for (const s of siblings) out.push(...this.pods.getIndexer().byIndex(CONTROLLER_UID_INDEX, s.metadata.uid ?? '').filter(isPodActive));

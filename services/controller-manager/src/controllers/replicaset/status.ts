@@ -1,8 +1,7 @@
 // ReplicaSet status (replica_set_utils.go calculateStatus) and the
 // ReplicaFailure condition, as pure functions.
 
-import { matchesSet, type Pod, type ReplicaSet, type ReplicaSetCondition, type ReplicaSetStatus } from '@kubelab/api';
-import { formatTime, isPodAvailable, isPodReady } from '../../util/api-helpers.js';
+import { formatTime, isPodAvailable, isPodReady, matchesSet, type Pod, type ReplicaSet, type ReplicaSetCondition, type ReplicaSetStatus } from '@kubelab/api';
 
 export interface ManageError {
   /** FailedCreate or FailedDelete */

@@ -4,9 +4,8 @@
 // DisruptionTarget condition. Node and pod changes are queued as keys; each
 // pending deletion is one timer, cancelled when the taint goes away.
 
-import type { Node, Pod } from '@kubelab/api';
+import { formatTime, type Node, type Pod } from '@kubelab/api';
 import { isTombstone, NODE_NAME_INDEX, type EventRecorder, type Lister, type SharedIndexInformer, type Timer } from '@kubelab/client';
-import { clone, formatTime } from '../../util/api-helpers.js';
 import { errText, ignoreNotFound, QueueController, type ControllerContext } from '../../util/controller.js';
 import { evictionDecision, noExecuteTaints } from './decisions.js';
 
@@ -127,7 +126,7 @@ export class TaintEvictionController extends QueueController {
         const pod = await ignoreNotFound(pods.get(name));
         if (!pod) return;
         if (!pod.status?.conditions?.some((c) => c.type === 'DisruptionTarget' && c.status === 'True')) {
-          const copy = clone(pod);
+          const copy = structuredClone(pod);
           copy.status = {
             ...(copy.status ?? {}),
             conditions: [

@@ -3,8 +3,7 @@
 // narrows the nodes when every term names nodes by metadata.name (how
 // DaemonSet pods are pinned); Score sums the weights of matching preferred terms.
 
-import type { NodeSelector, NodeSelectorTerm, Pod } from '@kubelab/api';
-import { matchNodeSelector, matchNodeSelectorTerm } from '../../apihelpers/node-selector.js';
+import { matchNodeSelector, matchNodeSelectorTerm, type NodeSelector, type NodeSelectorTerm, type Pod } from '@kubelab/api';
 import type { CycleState } from '../../framework/cycle-state.js';
 import { ActionType, event, Events } from '../../framework/events.js';
 import {
@@ -109,7 +108,7 @@ export class NodeAffinity implements PreFilterPlugin, FilterPlugin, PreScorePlug
     const node = nodeInfo.node;
     if (!node) return 0;
     let sum = 0;
-    for (const p of s.preferred) if (matchNodeSelectorTerm(p.term, node.metadata.labels, nodeInfo.name)) sum += p.weight;
+    for (const p of s.preferred) if (matchNodeSelectorTerm(p.term, node)) sum += p.weight;
     return sum;
   }
 

@@ -1,8 +1,7 @@
 // NodeUnschedulable (Filter): a cordoned node (spec.unschedulable) takes only
 // pods tolerating the node.kubernetes.io/unschedulable:NoSchedule taint.
 
-import type { Pod, Taint } from '@kubelab/api';
-import { tolerationsTolerateTaint } from '../../apihelpers/taints.js';
+import { tolerationsTolerateTaint, type Pod, type Taint } from '@kubelab/api';
 import { ActionType, event, Events } from '../../framework/events.js';
 import type { ClusterEventWithHint, EnqueueExtensions, FilterPlugin } from '../../framework/interface.js';
 import { Names } from '../../framework/names.js';

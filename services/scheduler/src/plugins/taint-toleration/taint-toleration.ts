@@ -2,8 +2,7 @@
 // pod does not tolerate (naming the first such taint); Score prefers nodes
 // with fewer untolerated PreferNoSchedule taints.
 
-import type { Pod, Taint, Toleration } from '@kubelab/api';
-import { findMatchingUntoleratedTaint, tolerationsTolerateTaint } from '../../apihelpers/taints.js';
+import { findUntoleratedTaint, tolerationsTolerateTaint, type Pod, type Taint, type Toleration } from '@kubelab/api';
 import type { CycleState } from '../../framework/cycle-state.js';
 import { ActionType, event, Events } from '../../framework/events.js';
 import {
@@ -46,7 +45,7 @@ export class TaintToleration implements FilterPlugin, PreScorePlugin, ScorePlugi
   filter(_state: CycleState, pod: Pod, nodeInfo: NodeInfo): Status | undefined {
     const taints = nodeInfo.taints;
     if (!taints || taints.length === 0) return undefined;
-    const taint = findMatchingUntoleratedTaint(taints, pod.spec?.tolerations, isHardTaint);
+    const taint = findUntoleratedTaint(taints, pod.spec?.tolerations, isHardTaint);
     if (!taint) return undefined;
     return newStatus(Code.UnschedulableAndUnresolvable, untoleratedTaintReason(taint));
   }

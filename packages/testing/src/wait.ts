@@ -1,0 +1,30 @@
+// Polling for state owned by another process (a real server, a child
+// process): in-process code exposes a step function or a fake clock instead.
+
+export interface WaitOptions {
+  /** Give up after this long (default 15 s). */
+  timeoutMs?: number;
+  /** Pause between attempts (default 25 ms). */
+  everyMs?: number;
+}
+
+/**
+ * Calls fn until it returns something other than undefined or false and
+ * resolves with it; throws `timed out waiting for <what>` (with fn's last
+ * error) when the time is up.
+ */
+export async function waitFor<T>(what: string, fn: () => T | undefined | false | Promise<T | undefined | false>, opts: WaitOptions = {}): Promise<T> {
+  const timeoutMs = opts.timeoutMs ?? 15_000;
+  const deadline = Date.now() + timeoutMs;
+  let last: unknown;
+  for (;;) {
+    try {
+      const v = await fn();
+      if (v !== undefined && v !== false) return v;
+    } catch (err) {
+      last = err;
+    }
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${last ? `: ${last instanceof Error ? last.message : String(last)}` : ''}`);
+    await new Promise((r) => setTimeout(r, opts.everyMs ?? 25));
+  }
+}
