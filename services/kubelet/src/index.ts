@@ -1,0 +1,128 @@
+// @kubelab/kubelet: the node agent. startKubelet() runs it in-process (the
+// local runner and tests); main.ts is the process entry.
+
+import { mkdirSync } from 'node:fs';
+import { createLogger, serveHealth, type Logger } from '@kubelab/component-base';
+import { SharedInformerFactory, createClientset, newEventBroadcaster } from '@kubelab/client';
+import { connectRemoteRuntime } from './kuberuntime/remote.js';
+import { Kubelet, type KubeletConfig } from './kubelet.js';
+import { defaultHostname, defaultNodeIP } from './options.js';
+import { serveKubelet } from './server/server.js';
+
+export interface KubeletOptions extends Partial<KubeletConfig> {
+  /** gRPC address of the apiserver (`host:port`). */
+  apiserver: string;
+  /** `unix:///run/containerd/containerd.sock` */
+  containerRuntimeEndpoint?: string;
+  /** Bind address of the 10250 server (default 0.0.0.0). */
+  address?: string;
+  /** 10250 by default; 0 picks a free port. */
+  port?: number;
+  healthzBindAddress?: string;
+  /** 10248 by default; 0 picks a free port; -1 disables it. */
+  healthzPort?: number;
+  logger?: Logger;
+}
+
+export interface RunningKubelet {
+  kubelet: Kubelet;
+  port: number;
+  healthzPort: number;
+  stop(): Promise<void>;
+}
+
+export async function startKubelet(opts: KubeletOptions): Promise<RunningKubelet> {
+  const nodeName = (opts.nodeName || defaultHostname()).toLowerCase();
+  const log = opts.logger ?? createLogger({ component: 'kubelet', node: nodeName });
+  const rootDir = opts.rootDir ?? '/var/lib/kubelet';
+  mkdirSync(rootDir, { recursive: true });
+  const podLogsDir = opts.podLogsDir ?? '/var/log/pods';
+  mkdirSync(podLogsDir, { recursive: true });
+
+  const cs = createClientset({ address: opts.apiserver, component: 'kubelet' });
+  const informers = new SharedInformerFactory(cs);
+  const broadcaster = newEventBroadcaster(cs);
+  const rt = connectRemoteRuntime(opts.containerRuntimeEndpoint ?? 'unix:///run/containerd/containerd.sock');
+
+  // The kubelet port is known only once bound: bind first, then build the kubelet.
+  let kubelet: Kubelet | undefined;
+  const server = await serveKubelet(() => kubelet!, opts.address ?? '0.0.0.0', opts.port ?? 10250);
+  const config: KubeletConfig = {
+    nodeName,
+    nodeIP: opts.nodeIP || defaultNodeIP(),
+    nodeLabels: opts.nodeLabels ?? {},
+    podManifestPath: opts.podManifestPath ?? '',
+    podLogsDir,
+    rootDir,
+    kubeletPort: server.port,
+    maxPods: opts.maxPods ?? 110,
+    nodeStatusUpdateFrequencyMs: opts.nodeStatusUpdateFrequencyMs ?? 10_000,
+    nodeStatusReportFrequencyMs: opts.nodeStatusReportFrequencyMs ?? 300_000,
+    nodeLeaseDurationSeconds: opts.nodeLeaseDurationSeconds ?? 40,
+    fileCheckFrequencyMs: opts.fileCheckFrequencyMs ?? 20_000,
+    syncFrequencyMs: opts.syncFrequencyMs ?? 60_000,
+    timeScale: opts.timeScale && opts.timeScale > 0 ? opts.timeScale : 1,
+    registerNode: opts.registerNode ?? true,
+    featureGates: opts.featureGates ?? {},
+  };
+  kubelet = new Kubelet({
+    config,
+    clientset: cs,
+    informers,
+    runtime: rt,
+    dialTarget: async (podIP, port) => {
+      // kubelab's runtime in loopback mode serves pod ports on 127.0.0.1: ask it where.
+      const sb = (await rt.listPodSandbox()).filter((s) => s.state === 'SANDBOX_READY');
+      for (const s of sb) {
+        const st = await rt.podSandboxStatus(s.id).catch(() => undefined);
+        if (st?.network?.ip !== podIP) continue;
+        const map = await rt.sandboxPortMap(s.id).catch(() => undefined);
+        const addr = map?.[`${port}/TCP`];
+        if (addr) {
+          const i = addr.lastIndexOf(':');
+          return { host: addr.slice(0, i), port: Number(addr.slice(i + 1)) };
+        }
+        // Loopback mode without a listener on that port: nothing answers.
+        if (map) return { host: '127.0.0.1', port: 1 };
+      }
+      return { host: podIP, port };
+    },
+    broadcaster,
+    log,
+  });
+  let healthz: { port: number; close(): Promise<void> } | undefined;
+  if ((opts.healthzPort ?? 10248) >= 0) {
+    healthz = await serveHealth({
+      host: opts.healthzBindAddress ?? '127.0.0.1',
+      port: opts.healthzPort ?? 10248,
+      livez: { ping: () => true, syncloop: () => kubelet!.pleg.healthy().ok },
+    });
+  }
+  await kubelet.start();
+  log.info('kubelet serving', { port: server.port, healthzPort: healthz?.port ?? -1, node: nodeName });
+  let stopped = false;
+  return {
+    kubelet,
+    port: server.port,
+    healthzPort: healthz?.port ?? -1,
+    stop: async () => {
+      if (stopped) return;
+      stopped = true;
+      await kubelet!.stop();
+      await kubelet!.statusManager.whenIdle();
+      await informers.shutdown();
+      await broadcaster.shutdown();
+      await server.close();
+      await healthz?.close();
+      rt.close();
+      cs.close();
+    },
+  };
+}
+
+export { Kubelet, KUBELET_VERSION, type KubeletConfig } from './kubelet.js';
+export { kubeletFlags } from './options.js';
+export { generateAPIPodStatus, getPhase, podConditions } from './status/generate.js';
+export { computePodActions } from './kuberuntime/actions.js';
+export { buildNodeStatus, runtimeErrors, readyCondition } from './nodestatus/setters.js';
+export { parseCriLog } from './server/logs.js';

@@ -1,0 +1,216 @@
+// The kubelet's view of a CRI runtime (upstream: cri-api's internalapi
+// RuntimeService/ImageManagerService). Shapes follow runtime.v1 with
+// timestamps converted from int64 nanoseconds to milliseconds, so the rest of
+// the kubelet never sees wire details and tests can use an in-memory fake.
+
+export type ContainerState = 'CONTAINER_CREATED' | 'CONTAINER_RUNNING' | 'CONTAINER_EXITED' | 'CONTAINER_UNKNOWN';
+export type PodSandboxState = 'SANDBOX_READY' | 'SANDBOX_NOTREADY';
+
+export interface KeyValue {
+  key: string;
+  value: string;
+}
+
+export interface PodSandboxMetadata {
+  name: string;
+  uid: string;
+  namespace: string;
+  attempt: number;
+}
+
+export interface PortMapping {
+  protocol: 'TCP' | 'UDP' | 'SCTP';
+  containerPort: number;
+  hostPort: number;
+  hostIp: string;
+}
+
+export interface PodSandboxConfig {
+  metadata: PodSandboxMetadata;
+  hostname: string;
+  logDirectory: string;
+  portMappings: PortMapping[];
+  labels: Record<string, string>;
+  annotations: Record<string, string>;
+}
+
+export interface ContainerMetadata {
+  name: string;
+  attempt: number;
+}
+
+export interface ContainerConfig {
+  metadata: ContainerMetadata;
+  image: { image: string; userSpecifiedImage?: string };
+  command: string[];
+  args: string[];
+  workingDir: string;
+  envs: KeyValue[];
+  labels: Record<string, string>;
+  annotations: Record<string, string>;
+  /** Relative to the sandbox's logDirectory: `<container>/<restartCount>.log`. */
+  logPath: string;
+  stdin: boolean;
+  tty: boolean;
+}
+
+export interface PodSandbox {
+  id: string;
+  metadata: PodSandboxMetadata;
+  state: PodSandboxState;
+  createdAt: number;
+  labels: Record<string, string>;
+  annotations: Record<string, string>;
+}
+
+export interface PodSandboxStatus extends PodSandbox {
+  network?: { ip: string; additionalIps: string[] };
+}
+
+export interface Container {
+  id: string;
+  podSandboxId: string;
+  metadata: ContainerMetadata;
+  image: string;
+  imageRef: string;
+  state: ContainerState;
+  createdAt: number;
+  labels: Record<string, string>;
+  annotations: Record<string, string>;
+}
+
+export interface ContainerStatus {
+  id: string;
+  metadata: ContainerMetadata;
+  state: ContainerState;
+  /** Milliseconds since the epoch; 0 when not reached. */
+  createdAt: number;
+  startedAt: number;
+  finishedAt: number;
+  exitCode: number;
+  image: string;
+  imageRef: string;
+  reason: string;
+  message: string;
+  labels: Record<string, string>;
+  annotations: Record<string, string>;
+  logPath: string;
+}
+
+export interface ExecSyncResult {
+  stdout: Buffer;
+  stderr: Buffer;
+  exitCode: number;
+}
+
+export interface RuntimeCondition {
+  type: string;
+  status: boolean;
+  reason: string;
+  message: string;
+}
+
+export interface VersionInfo {
+  version: string;
+  runtimeName: string;
+  runtimeVersion: string;
+  runtimeApiVersion: string;
+}
+
+export interface Image {
+  id: string;
+  repoTags: string[];
+  repoDigests: string[];
+  size: number;
+}
+
+export interface AuthConfig {
+  username?: string;
+  password?: string;
+  auth?: string;
+  serverAddress?: string;
+}
+
+export type ContainerEventType =
+  | 'CONTAINER_CREATED_EVENT'
+  | 'CONTAINER_STARTED_EVENT'
+  | 'CONTAINER_STOPPED_EVENT'
+  | 'CONTAINER_DELETED_EVENT';
+
+export interface ContainerEvent {
+  containerId: string;
+  type: ContainerEventType;
+  podUid?: string;
+}
+
+/** The runtime calls the kubelet makes (subset of runtime.v1 RuntimeService + ImageService). */
+export interface RuntimeService {
+  version(): Promise<VersionInfo>;
+  status(): Promise<RuntimeCondition[]>;
+  updateRuntimeConfig(podCidr: string): Promise<void>;
+
+  runPodSandbox(config: PodSandboxConfig): Promise<string>;
+  stopPodSandbox(id: string): Promise<void>;
+  removePodSandbox(id: string): Promise<void>;
+  podSandboxStatus(id: string): Promise<PodSandboxStatus>;
+  listPodSandbox(filter?: { labelSelector?: Record<string, string> }): Promise<PodSandbox[]>;
+
+  createContainer(podSandboxId: string, config: ContainerConfig, sandboxConfig: PodSandboxConfig): Promise<string>;
+  startContainer(id: string): Promise<void>;
+  /** timeout: grace period in seconds before SIGKILL. */
+  stopContainer(id: string, timeout: number): Promise<void>;
+  removeContainer(id: string): Promise<void>;
+  listContainers(filter?: { podSandboxId?: string; labelSelector?: Record<string, string> }): Promise<Container[]>;
+  containerStatus(id: string): Promise<ContainerStatus>;
+  /** timeout in seconds (0 = none). */
+  execSync(id: string, cmd: string[], timeout: number): Promise<ExecSyncResult>;
+
+  /** Streams container lifecycle events; returns a stop function. Optional in CRI. */
+  getContainerEvents?(onEvent: (e: ContainerEvent) => void, onEnd: (err?: Error) => void): () => void;
+
+  listImages(): Promise<Image[]>;
+  imageStatus(image: string): Promise<Image | undefined>;
+  pullImage(image: string, auth?: AuthConfig, sandboxConfig?: PodSandboxConfig): Promise<string>;
+
+  close(): void;
+}
+
+/** Error from the runtime, carrying the gRPC code name and message (as upstream's grpc status). */
+const RUNTIME_ERROR = Symbol.for('kubelab.kubelet.RuntimeError');
+
+export class RuntimeError extends Error {
+  readonly [RUNTIME_ERROR] = true;
+  override name = 'RuntimeError';
+  constructor(
+    readonly code: string,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+  }
+  static isInstance(e: unknown): e is RuntimeError {
+    return typeof e === 'object' && e !== null && (e as Record<symbol, unknown>)[RUNTIME_ERROR] === true;
+  }
+  /** `rpc error: code = NotFound desc = ...`, as Go's grpc status prints. */
+  get grpcText(): string {
+    return `rpc error: code = ${this.code} desc = ${this.message}`;
+  }
+}
+
+export function isNotFound(e: unknown): boolean {
+  return RuntimeError.isInstance(e) && e.code === 'NotFound';
+}
+
+// Labels and annotations the kubelet puts on sandboxes and containers
+// (upstream kuberuntime labels.go), so state can be rebuilt after a restart.
+export const LABEL_POD_NAME = 'io.kubernetes.pod.name';
+export const LABEL_POD_NAMESPACE = 'io.kubernetes.pod.namespace';
+export const LABEL_POD_UID = 'io.kubernetes.pod.uid';
+export const LABEL_CONTAINER_NAME = 'io.kubernetes.container.name';
+export const LABEL_CONTAINER_TYPE = 'io.kubernetes.container.type';
+export const ANNOTATION_CONTAINER_HASH = 'io.kubernetes.container.hash';
+export const ANNOTATION_RESTART_COUNT = 'io.kubernetes.container.restartCount';
+export const ANNOTATION_TERMINATION_MESSAGE_PATH = 'io.kubernetes.container.terminationMessagePath';
+export const ANNOTATION_POD_TERMINATION_GRACE_PERIOD = 'io.kubernetes.pod.terminationGracePeriod';
+export const ANNOTATION_PRESTOP_HANDLER = 'io.kubernetes.container.preStopHandler';
+export const ANNOTATION_CONTAINER_PORTS = 'io.kubernetes.container.ports';

@@ -1,0 +1,464 @@
+// The runtime manager (upstream kuberuntime_manager.go, _sandbox.go,
+// _container.go): turns PodActions into CRI calls — sandbox, image pulls,
+// init containers, containers, kills — with upstream events and the
+// per-container reason a failure leaves behind for the pod status.
+
+import type { Container, EnvVar, LifecycleHandler, Pod } from '@kubelab/api';
+import { formatDuration } from '@kubelab/component-base';
+import type { Backoff } from '../backoff.js';
+import type { Clock } from '../clock.js';
+import { Reason, containerRef, formatPod, podRef, type Recorder } from '../events.js';
+import { ImageError, type ImageManager } from '../images/image-manager.js';
+import type { SyncReason } from '../status/generate.js';
+import { hashContainer, type PodActions } from './actions.js';
+import {
+  ANNOTATION_CONTAINER_HASH,
+  ANNOTATION_CONTAINER_PORTS,
+  ANNOTATION_POD_TERMINATION_GRACE_PERIOD,
+  ANNOTATION_PRESTOP_HANDLER,
+  ANNOTATION_RESTART_COUNT,
+  ANNOTATION_TERMINATION_MESSAGE_PATH,
+  LABEL_CONTAINER_NAME,
+  LABEL_CONTAINER_TYPE,
+  LABEL_POD_NAME,
+  LABEL_POD_NAMESPACE,
+  LABEL_POD_UID,
+  RuntimeError,
+  isNotFound,
+  type AuthConfig,
+  type ContainerConfig,
+  type KeyValue,
+  type PodSandboxConfig,
+  type RuntimeService,
+} from './cri.js';
+import { getPodStatus, toRuntimeContainerStatus, type RuntimePodStatus, type SandboxStatus } from './podstatus.js';
+
+/** Upstream never gives a container less than this to stop. */
+export const MINIMUM_GRACE_PERIOD_SECONDS = 2;
+export const DEFAULT_TERMINATION_GRACE_PERIOD_SECONDS = 30;
+
+export interface RuntimeManagerOptions {
+  rt: RuntimeService;
+  images: ImageManager;
+  recorder: Recorder;
+  /** CrashLoopBackOff per container: 10 s doubling to 5 min. */
+  crashBackoff: Backoff;
+  clock: Clock;
+  /** `/var/log/pods` */
+  podLogsDir: string;
+  runtimeName: string;
+  nodeName: string;
+  nodeIPs: () => string[];
+  /** Pull credentials from the pod's imagePullSecrets. */
+  pullSecrets?: (pod: Pod, image: string) => Promise<AuthConfig[]>;
+  /** Resolves configMapKeyRef/secretKeyRef env values. */
+  envSource?: (kind: 'configmap' | 'secret', namespace: string, name: string, key: string) => Promise<string | undefined>;
+  /** Runs an httpGet hook; returns an error text or undefined. */
+  httpHook?: (url: URL, timeoutMs: number) => Promise<string | undefined>;
+}
+
+export interface SyncResult {
+  /** Per container: why it is not running now (cleared on a successful start). */
+  reasons: Map<string, SyncReason | null>;
+  /** When a back-off ends and the pod should be synced again (ms since epoch). */
+  retryAt?: number;
+  error?: string;
+  /** What this sync changed, so the caller can refresh just that. */
+  changes: { sandbox?: SandboxStatus; started: string[]; killed: boolean };
+}
+
+/** `/var/log/pods/<namespace>_<name>_<uid>` (upstream BuildPodLogsDirectory). */
+export function podLogsDirectory(root: string, pod: Pod): string {
+  return `${root}/${pod.metadata.namespace}_${pod.metadata.name}_${pod.metadata.uid}`;
+}
+
+/** The crash-loop back-off key (upstream getStableKey). */
+export function backoffKey(pod: Pod, c: Container): string {
+  return `${pod.metadata.name}_${pod.metadata.namespace}_${pod.metadata.uid}_${c.name}_${hashContainer(c)}`;
+}
+
+/** Termination grace for a container of pod (upstream setTerminationGracePeriod). */
+export function gracePeriodFor(pod: Pod, override?: number): number {
+  let g = DEFAULT_TERMINATION_GRACE_PERIOD_SECONDS;
+  if (pod.metadata.deletionGracePeriodSeconds !== undefined) g = pod.metadata.deletionGracePeriodSeconds;
+  else if (pod.spec?.terminationGracePeriodSeconds !== undefined) g = pod.spec.terminationGracePeriodSeconds;
+  if (override !== undefined) g = override;
+  return g;
+}
+
+/** Expands $(VAR) references in command and args (upstream expansion.Expand). */
+export function expandVars(s: string, env: Map<string, string>): string {
+  return s.replace(/\$\$|\$\(([A-Za-z_][A-Za-z0-9_.-]*)\)/g, (m, name: string | undefined) => {
+    if (m === '$$') return '$';
+    return env.has(name!) ? env.get(name!)! : m;
+  });
+}
+
+export class RuntimeManager {
+  constructor(private readonly o: RuntimeManagerOptions) {}
+
+  sandboxConfig(pod: Pod, attempt: number): PodSandboxConfig {
+    const portMappings = (pod.spec?.containers ?? []).flatMap((c) =>
+      (c.ports ?? [])
+        .filter((p) => p.hostPort)
+        .map((p) => ({ protocol: p.protocol ?? 'TCP', containerPort: p.containerPort, hostPort: p.hostPort ?? 0, hostIp: p.hostIP ?? '' })),
+    );
+    return {
+      metadata: { name: pod.metadata.name ?? '', uid: pod.metadata.uid ?? '', namespace: pod.metadata.namespace ?? 'default', attempt },
+      hostname: pod.spec?.hostname ?? pod.metadata.name ?? '',
+      logDirectory: podLogsDirectory(this.o.podLogsDir, pod),
+      portMappings,
+      labels: {
+        ...(pod.metadata.labels ?? {}),
+        [LABEL_POD_NAME]: pod.metadata.name ?? '',
+        [LABEL_POD_NAMESPACE]: pod.metadata.namespace ?? '',
+        [LABEL_POD_UID]: pod.metadata.uid ?? '',
+      },
+      annotations: { ...(pod.metadata.annotations ?? {}) },
+    };
+  }
+
+  /** Executes the actions; returns per-container sync reasons and when to retry. */
+  async syncPod(pod: Pod, status: RuntimePodStatus, actions: PodActions): Promise<SyncResult> {
+    const result: SyncResult = { reasons: new Map(), changes: { started: [], killed: actions.killPod || actions.containersToKill.length > 0 } };
+    if (actions.killPod) {
+      if (actions.createSandbox && actions.attempt > 0 && status.sandboxes.length) {
+        this.o.recorder.event(podRef(pod), 'Normal', Reason.SandboxChanged, 'Pod sandbox changed, it will be killed and re-created.');
+      }
+      await this.killPod(pod, status);
+      if (!actions.createSandbox) return result;
+    } else {
+      for (const k of actions.containersToKill) {
+        await this.killContainer(pod, k.id, k.name, k.message, k.gracePeriodOverride);
+      }
+    }
+
+    let sandboxId = actions.sandboxId;
+    const sandboxConfig = this.sandboxConfig(pod, actions.attempt);
+    let podIPs: string[] = status.sandboxes[0]?.ip ? [status.sandboxes[0].ip, ...status.sandboxes[0].additionalIps] : [];
+    if (actions.createSandbox) {
+      try {
+        sandboxId = await this.o.rt.runPodSandbox(sandboxConfig);
+        const st = await this.o.rt.podSandboxStatus(sandboxId);
+        podIPs = st.network?.ip ? [st.network.ip, ...st.network.additionalIps] : [];
+        result.changes.sandbox = { id: sandboxId, ready: st.state === 'SANDBOX_READY', ip: podIPs[0] ?? '', additionalIps: podIPs.slice(1), createdAt: st.createdAt, attempt: actions.attempt };
+      } catch (e) {
+        const text = RuntimeError.isInstance(e) ? e.grpcText : (e as Error).message;
+        this.o.recorder.event(podRef(pod), 'Warning', Reason.FailedCreatePodSandBox, `Failed to create pod sandbox: ${text}`);
+        result.error = `CreatePodSandboxError: ${text}`;
+        result.changes.killed = true;
+        result.retryAt = this.o.clock.now() + 10_000;
+        return result;
+      }
+    }
+
+    for (const name of actions.initContainersToStart) {
+      const c = pod.spec?.initContainers?.find((x) => x.name === name);
+      if (!c) continue;
+      const ok = await this.startWithBackoff(pod, c, status, sandboxId, sandboxConfig, podIPs, result);
+      if (!ok) return result;
+    }
+    for (const name of actions.containersToStart) {
+      const c = pod.spec?.containers.find((x) => x.name === name);
+      if (c) await this.startWithBackoff(pod, c, status, sandboxId, sandboxConfig, podIPs, result);
+    }
+    return result;
+  }
+
+  /** Crash-loop back-off, then start (upstream doBackOff + startContainer). */
+  private async startWithBackoff(
+    pod: Pod,
+    c: Container,
+    status: RuntimePodStatus,
+    sandboxId: string,
+    sandboxConfig: PodSandboxConfig,
+    podIPs: string[],
+    result: SyncResult,
+  ): Promise<boolean> {
+    const last = status.containers.find((s) => s.name === c.name && s.state === 'exited');
+    const prev = status.containers.find((s) => s.name === c.name);
+    if (last && prev === last) {
+      const key = backoffKey(pod, c);
+      const bo = this.o.crashBackoff;
+      if (bo.isInBackOffSince(key, last.finishedAt)) {
+        this.o.recorder.event(containerRef(pod, c), 'Warning', Reason.BackOff, `Back-off restarting failed container ${c.name} in pod ${formatPod(pod)}`);
+        result.reasons.set(c.name, {
+          reason: 'CrashLoopBackOff',
+          message: `back-off ${formatDuration(bo.get(key))} restarting failed container=${c.name} pod=${formatPod(pod)}`,
+        });
+        const at = bo.retryAt(key, last.finishedAt);
+        result.retryAt = Math.min(result.retryAt ?? at, at);
+        return false;
+      }
+      bo.next(key, last.finishedAt);
+    }
+    const restartCount = prev ? prev.restartCount + 1 : 0;
+    const err = await this.startContainer(pod, c, restartCount, sandboxId, sandboxConfig, podIPs, (id) => result.changes.started.push(id));
+    if (err) {
+      result.reasons.set(c.name, err);
+      if (err.reason === 'ImagePullBackOff' || err.reason === 'ErrImagePull') {
+        const at = this.o.clock.now() + 1000;
+        result.retryAt = Math.min(result.retryAt ?? at, at);
+      } else {
+        const at = this.o.clock.now() + 10_000;
+        result.retryAt = Math.min(result.retryAt ?? at, at);
+      }
+      return false;
+    }
+    result.reasons.set(c.name, null);
+    return true;
+  }
+
+  /** Pull, create, start, postStart; returns the reason on failure (upstream startContainer). */
+  async startContainer(
+    pod: Pod,
+    c: Container,
+    restartCount: number,
+    sandboxId: string,
+    sandboxConfig: PodSandboxConfig,
+    podIPs: string[],
+    onCreated: (id: string) => void = () => {},
+  ): Promise<SyncReason | undefined> {
+    const ref = containerRef(pod, c);
+    let imageRef: string;
+    try {
+      const auth = this.o.pullSecrets ? await this.o.pullSecrets(pod, c.image ?? '') : [];
+      imageRef = (await this.o.images.ensureImageExists(pod, c, auth, sandboxConfig)).imageRef;
+    } catch (e) {
+      const reason = e instanceof ImageError ? e.reason : 'ErrImagePull';
+      this.o.recorder.event(ref, 'Warning', Reason.Failed, `Error: ${reason}`);
+      return { reason, message: (e as Error).message };
+    }
+    let config: ContainerConfig;
+    try {
+      config = await this.containerConfig(pod, c, restartCount, imageRef, podIPs);
+    } catch (e) {
+      const message = (e as Error).message;
+      this.o.recorder.event(ref, 'Warning', Reason.Failed, `Error: ${message}`);
+      return { reason: 'CreateContainerConfigError', message };
+    }
+    let id: string;
+    try {
+      id = await this.o.rt.createContainer(sandboxId, config, sandboxConfig);
+    } catch (e) {
+      const message = RuntimeError.isInstance(e) ? e.message : (e as Error).message;
+      this.o.recorder.event(ref, 'Warning', Reason.Failed, `Error: ${message}`);
+      return { reason: 'CreateContainerError', message };
+    }
+    onCreated(id);
+    this.o.recorder.event(ref, 'Normal', Reason.Created, `Created container: ${c.name}`);
+    try {
+      await this.o.rt.startContainer(id);
+    } catch (e) {
+      const message = RuntimeError.isInstance(e) ? e.message : (e as Error).message;
+      this.o.recorder.event(ref, 'Warning', Reason.Failed, `Error: ${message}`);
+      return { reason: 'RunContainerError', message };
+    }
+    this.o.recorder.event(ref, 'Normal', Reason.Started, `Started container ${c.name}`);
+    if (c.lifecycle?.postStart) {
+      const err = await this.runHook(pod, c, id, c.lifecycle.postStart, gracePeriodFor(pod), podIPs[0] ?? '');
+      if (err !== undefined) {
+        // The hook's output stays out of the event (it may hold secrets), as upstream.
+        this.o.recorder.event(ref, 'Warning', Reason.FailedPostStartHook, 'PostStartHook failed');
+        await this.killContainer(pod, id, c.name, 'FailedPostStartHook');
+        return { reason: 'PostStartHookError', message: err };
+      }
+    }
+    return undefined;
+  }
+
+  async containerConfig(pod: Pod, c: Container, restartCount: number, imageRef: string, podIPs: string[]): Promise<ContainerConfig> {
+    const envs = await this.resolveEnv(pod, c.env ?? [], podIPs);
+    const envMap = new Map(envs.map((e) => [e.key, e.value]));
+    const annotations: Record<string, string> = {
+      [ANNOTATION_CONTAINER_HASH]: hashContainer(c),
+      [ANNOTATION_RESTART_COUNT]: String(restartCount),
+      [ANNOTATION_TERMINATION_MESSAGE_PATH]: c.terminationMessagePath ?? '/dev/termination-log',
+      [ANNOTATION_POD_TERMINATION_GRACE_PERIOD]: String(pod.spec?.terminationGracePeriodSeconds ?? DEFAULT_TERMINATION_GRACE_PERIOD_SECONDS),
+    };
+    if (c.lifecycle?.preStop) annotations[ANNOTATION_PRESTOP_HANDLER] = JSON.stringify(c.lifecycle.preStop);
+    if (c.ports?.length) annotations[ANNOTATION_CONTAINER_PORTS] = JSON.stringify(c.ports);
+    return {
+      metadata: { name: c.name, attempt: restartCount },
+      image: { image: imageRef || (c.image ?? ''), userSpecifiedImage: c.image ?? '' },
+      command: (c.command ?? []).map((s) => expandVars(s, envMap)),
+      args: (c.args ?? []).map((s) => expandVars(s, envMap)),
+      workingDir: c.workingDir ?? '',
+      envs,
+      labels: {
+        [LABEL_POD_NAME]: pod.metadata.name ?? '',
+        [LABEL_POD_NAMESPACE]: pod.metadata.namespace ?? '',
+        [LABEL_POD_UID]: pod.metadata.uid ?? '',
+        [LABEL_CONTAINER_NAME]: c.name,
+        [LABEL_CONTAINER_TYPE]: pod.spec?.initContainers?.some((i) => i.name === c.name) ? 'init' : 'container',
+      },
+      annotations,
+      logPath: `${c.name}/${restartCount}.log`,
+      stdin: !!c.stdin,
+      tty: !!c.tty,
+    };
+  }
+
+  /** Env values, with fieldRef and configMap/secret key references resolved. */
+  private async resolveEnv(pod: Pod, env: EnvVar[], podIPs: string[]): Promise<KeyValue[]> {
+    const out: KeyValue[] = [];
+    const seen = new Map<string, string>();
+    for (const e of env) {
+      let value = e.value !== undefined ? expandVars(e.value, seen) : '';
+      const from = e.valueFrom;
+      if (from?.fieldRef) value = this.fieldRef(pod, from.fieldRef.fieldPath, podIPs);
+      else if (from?.configMapKeyRef || from?.secretKeyRef) {
+        const kind = from.configMapKeyRef ? 'configmap' : 'secret';
+        const sel = (from.configMapKeyRef ?? from.secretKeyRef)!;
+        const v = this.o.envSource ? await this.o.envSource(kind, pod.metadata.namespace ?? 'default', sel.name ?? '', sel.key) : undefined;
+        if (v === undefined) {
+          if (sel.optional) continue;
+          throw new Error(`${kind} "${sel.name}" not found`);
+        }
+        value = v;
+      }
+      seen.set(e.name, value);
+      out.push({ key: e.name, value });
+    }
+    return out;
+  }
+
+  private fieldRef(pod: Pod, path: string, podIPs: string[]): string {
+    const label = /^metadata\.(labels|annotations)\['(.+)'\]$/.exec(path);
+    if (label) return (label[1] === 'labels' ? pod.metadata.labels : pod.metadata.annotations)?.[label[2]!] ?? '';
+    switch (path) {
+      case 'metadata.name':
+        return pod.metadata.name ?? '';
+      case 'metadata.namespace':
+        return pod.metadata.namespace ?? '';
+      case 'metadata.uid':
+        return pod.metadata.uid ?? '';
+      case 'spec.nodeName':
+        return this.o.nodeName;
+      case 'spec.serviceAccountName':
+        return pod.spec?.serviceAccountName ?? '';
+      case 'status.podIP':
+        return podIPs[0] ?? '';
+      case 'status.podIPs':
+        return podIPs.join(',');
+      case 'status.hostIP':
+        return this.o.nodeIPs()[0] ?? '';
+      case 'status.hostIPs':
+        return this.o.nodeIPs().join(',');
+      default:
+        return '';
+    }
+  }
+
+  /** Runs a lifecycle handler; returns an error text or undefined. */
+  async runHook(pod: Pod, c: Container, containerId: string, h: LifecycleHandler, timeoutSeconds: number, podIP: string): Promise<string | undefined> {
+    try {
+      if (h.exec) {
+        const r = await this.o.rt.execSync(containerId, h.exec.command ?? [], timeoutSeconds);
+        if (r.exitCode !== 0) return `command '${(h.exec.command ?? []).join(' ')}' exited with ${r.exitCode}: ${Buffer.concat([r.stdout, r.stderr]).toString()}`;
+        return undefined;
+      }
+      if (h.httpGet) {
+        const port = typeof h.httpGet.port === 'number' ? h.httpGet.port : (c.ports?.find((p) => p.name === h.httpGet!.port)?.containerPort ?? Number(h.httpGet.port));
+        const host = h.httpGet.host || podIP;
+        const url = new URL(`${(h.httpGet.scheme ?? 'HTTP').toLowerCase()}://${host}:${port}${h.httpGet.path ?? '/'}`);
+        return this.o.httpHook ? await this.o.httpHook(url, timeoutSeconds * 1000) : 'httpGet hooks are not available';
+      }
+      if (h.sleep) {
+        await new Promise((r) => setTimeout(r, h.sleep!.seconds * 1000));
+        return undefined;
+      }
+      if (h.tcpSocket) return 'tcpSocket is not a valid lifecycle handler';
+      return `missing lifecycle handler for ${pod.metadata.name}:${c.name}`;
+    } catch (e) {
+      return RuntimeError.isInstance(e) ? e.grpcText : (e as Error).message;
+    }
+  }
+
+  /** preStop hook within the grace period, then StopContainer (upstream killContainer). */
+  async killContainer(pod: Pod, id: string, name: string, message = '', gracePeriodOverride?: number): Promise<void> {
+    const spec = pod.spec?.containers.find((c) => c.name === name) ?? pod.spec?.initContainers?.find((c) => c.name === name) ?? { name };
+    let grace = gracePeriodFor(pod, gracePeriodOverride);
+    this.o.recorder.event(containerRef(pod, spec), 'Normal', Reason.Killing, message || `Stopping container ${name}`);
+    if (spec.lifecycle?.preStop && grace > 0) {
+      const start = this.o.clock.now();
+      const podIP = pod.status?.podIP ?? '';
+      const hook = this.runHook(pod, spec, id, spec.lifecycle.preStop, grace, podIP);
+      const timeout = new Promise<'timeout'>((r) => setTimeout(() => r('timeout'), grace * 1000).unref());
+      const outcome = await Promise.race([hook, timeout]);
+      if (outcome !== 'timeout' && outcome !== undefined) {
+        this.o.recorder.event(containerRef(pod, spec), 'Warning', Reason.FailedPreStopHook, 'PreStopHook failed');
+      }
+      grace -= Math.floor((this.o.clock.now() - start) / 1000);
+    }
+    grace = Math.max(grace, MINIMUM_GRACE_PERIOD_SECONDS);
+    try {
+      await this.o.rt.stopContainer(id, grace);
+    } catch (e) {
+      if (!isNotFound(e)) throw e;
+    }
+  }
+
+  /** Stops every running container (in parallel) and the pod's sandboxes (upstream KillPod). */
+  async killPod(pod: Pod, status: RuntimePodStatus, gracePeriodOverride?: number): Promise<void> {
+    const running = status.containers.filter((c) => c.state === 'running' || c.state === 'created' || c.state === 'unknown');
+    await Promise.all(running.map((c) => this.killContainer(pod, c.id, c.name, '', gracePeriodOverride)));
+    for (const sb of status.sandboxes) {
+      if (!sb.ready) continue;
+      try {
+        await this.o.rt.stopPodSandbox(sb.id);
+      } catch (e) {
+        if (!isNotFound(e)) throw e;
+      }
+    }
+  }
+
+  /** Removes every container and sandbox of a pod (after it terminated). */
+  async removePod(status: RuntimePodStatus): Promise<void> {
+    for (const c of status.containers) {
+      try {
+        await this.o.rt.removeContainer(c.id);
+      } catch (e) {
+        if (!isNotFound(e)) throw e;
+      }
+    }
+    for (const sb of status.sandboxes) {
+      try {
+        await this.o.rt.stopPodSandbox(sb.id);
+        await this.o.rt.removePodSandbox(sb.id);
+      } catch (e) {
+        if (!isNotFound(e)) throw e;
+      }
+    }
+  }
+
+  /** Keeps the newest exited instance per container, removes older ones (upstream container GC, maxPerPodContainer 1). */
+  async gcContainers(status: RuntimePodStatus): Promise<void> {
+    const seen = new Set<string>();
+    for (const c of status.containers) {
+      if (c.state !== 'exited') continue;
+      if (!seen.has(c.name)) {
+        seen.add(c.name);
+        continue;
+      }
+      // Keep the newest exited one plus the running one; older ones go.
+      try {
+        await this.o.rt.removeContainer(c.id);
+      } catch (e) {
+        if (!isNotFound(e)) throw e;
+      }
+    }
+  }
+
+  /** The status after a sync that only added things: the old one plus the new sandbox and containers. */
+  async refreshAfter(status: RuntimePodStatus, changes: SyncResult['changes']): Promise<RuntimePodStatus> {
+    const added = await Promise.all(changes.started.map(async (id) => toRuntimeContainerStatus(await this.o.rt.containerStatus(id))));
+    const containers = [...added, ...status.containers.filter((c) => !changes.started.includes(c.id))].sort((a, b) => b.createdAt - a.createdAt || b.restartCount - a.restartCount);
+    const sandboxes = changes.sandbox ? [changes.sandbox, ...status.sandboxes.filter((s) => s.id !== changes.sandbox!.id)] : status.sandboxes;
+    return { ...status, sandboxes, containers };
+  }
+
+  getPodStatus(uid: string, name?: string, namespace?: string): Promise<RuntimePodStatus> {
+    return getPodStatus(this.o.rt, uid, name, namespace);
+  }
+}

@@ -1,0 +1,52 @@
+#!/usr/bin/env node
+// kubelet process entry: flags (upstream names, KUBELAB_* env), then run
+// until SIGTERM/SIGINT.
+
+import { FlagError, createLogger, onShutdown } from '@kubelab/component-base';
+import { startKubelet } from './index.js';
+import { defaultHostname, kubeletFlags, parseFeatureGates, parseLabels } from './options.js';
+
+async function main(): Promise<void> {
+  let values;
+  try {
+    values = kubeletFlags().parse(process.argv.slice(2)).values;
+  } catch (e) {
+    if (e instanceof FlagError) {
+      process.stderr.write(`${e.message}\n`);
+      process.exit(2);
+    }
+    throw e;
+  }
+  const nodeName = (values['hostname-override'] || defaultHostname()).toLowerCase();
+  const log = createLogger({ component: 'kubelet', node: nodeName });
+  const k = await startKubelet({
+    apiserver: values.apiserver,
+    nodeName,
+    nodeIP: values['node-ip'],
+    nodeLabels: parseLabels(values['node-labels']),
+    containerRuntimeEndpoint: values['container-runtime-endpoint'],
+    podManifestPath: values['pod-manifest-path'],
+    fileCheckFrequencyMs: values['file-check-frequency'],
+    nodeStatusUpdateFrequencyMs: values['node-status-update-frequency'],
+    nodeStatusReportFrequencyMs: values['node-status-report-frequency'],
+    nodeLeaseDurationSeconds: values['node-lease-duration-seconds'],
+    maxPods: values['max-pods'],
+    rootDir: values['root-dir'],
+    podLogsDir: values['pod-logs-dir'],
+    address: values.address,
+    port: values.port,
+    healthzBindAddress: values['healthz-bind-address'],
+    healthzPort: values['healthz-port'] === 0 ? -1 : values['healthz-port'],
+    syncFrequencyMs: values['sync-frequency'],
+    registerNode: values['register-node'],
+    timeScale: values['time-scale'],
+    featureGates: parseFeatureGates(values['feature-gates']),
+    logger: log,
+  });
+  onShutdown(() => k.stop());
+}
+
+main().catch((err) => {
+  process.stderr.write(`kubelet: ${(err as Error).stack ?? String(err)}\n`);
+  process.exit(1);
+});

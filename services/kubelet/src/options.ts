@@ -1,0 +1,61 @@
+// The kubelet's flags with upstream names and defaults (upstream
+// cmd/kubelet/app/options), plus kubelab's --apiserver (the gRPC address)
+// and --time-scale (documented compression of the kubelet's own timers).
+
+import { networkInterfaces } from 'node:os';
+import { FlagSet } from '@kubelab/component-base';
+import { defaultHostname } from './kubelet.js';
+
+export function kubeletFlags() {
+  return new FlagSet('kubelet')
+    .string('hostname-override', '', 'If non-empty, will use this string as identification instead of the actual hostname.')
+    .string('node-ip', '', 'IP address of the node; the first non-loopback IPv4 address when empty.')
+    .string('container-runtime-endpoint', 'unix:///run/containerd/containerd.sock', 'The endpoint of the remote runtime service.')
+    .string('pod-manifest-path', '', 'Path to the directory containing static pod files to run.')
+    .duration('file-check-frequency', 20_000, 'Duration between checking config files for new data.')
+    .duration('node-status-update-frequency', 10_000, 'How often the kubelet computes node status.')
+    .duration('node-status-report-frequency', 300_000, 'How often the kubelet posts node status when it did not change.')
+    .int('node-lease-duration-seconds', 40, 'Duration the kubelet sets on its Lease; renewed every quarter of it.')
+    .int('max-pods', 110, 'Number of pods that can run on this kubelet.')
+    .string('root-dir', '/var/lib/kubelet', 'Directory path for managing kubelet files.')
+    .string('pod-logs-dir', '/var/log/pods', 'Directory where container logs are written (podLogsDir).')
+    .string('address', '0.0.0.0', 'The IP address for the kubelet to serve on.')
+    .int('port', 10250, 'The port for the kubelet to serve on.')
+    .string('healthz-bind-address', '127.0.0.1', 'The IP address for the healthz server to serve on.')
+    .int('healthz-port', 10248, 'The port of the localhost healthz endpoint (0 disables it).')
+    .duration('sync-frequency', 60_000, 'Max period between synchronizing running containers.')
+    .stringArray('node-labels', [], 'Labels to add when registering the node (key=value,...).')
+    .bool('register-node', true, 'Register the node with the apiserver.')
+    .stringArray('feature-gates', [], 'key=true|false pairs for alpha/experimental features (EventedPLEG).')
+    .string('apiserver', '127.0.0.1:6444', 'kubelab: gRPC address of the apiserver.')
+    .float('time-scale', 1, 'kubelab: kubelet time runs this many times faster than wall time (probe delays/periods/timeouts, crash-loop and image-pull back-off, runtime-down threshold), to match containerd --time-scale.');
+}
+
+export function defaultNodeIP(): string {
+  for (const list of Object.values(networkInterfaces())) {
+    for (const a of list ?? []) if (a.family === 'IPv4' && !a.internal) return a.address;
+  }
+  return '127.0.0.1';
+}
+
+export function parseFeatureGates(list: string[]): Record<string, boolean> {
+  const out: Record<string, boolean> = {};
+  for (const kv of list) {
+    const [k, v] = kv.split('=');
+    if (!k || (v !== 'true' && v !== 'false')) throw new Error(`invalid feature gate ${JSON.stringify(kv)}: expected Name=true|false`);
+    out[k] = v === 'true';
+  }
+  return out;
+}
+
+export function parseLabels(list: string[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const kv of list) {
+    const i = kv.indexOf('=');
+    if (i <= 0) throw new Error(`invalid label ${JSON.stringify(kv)}: expected key=value`);
+    out[kv.slice(0, i)] = kv.slice(i + 1);
+  }
+  return out;
+}
+
+export { defaultHostname };

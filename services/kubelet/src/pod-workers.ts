@@ -1,0 +1,95 @@
+// Per-pod workers (upstream pod_workers.go): every pod gets its own serial
+// lane, so one slow pod never blocks another; updates that arrive while a
+// sync runs collapse into one more sync; a sync may ask to run again at a
+// given time (a back-off ending).
+
+export type SyncFn = (uid: string) => Promise<{ retryAt?: number } | void>;
+
+interface Lane {
+  running: boolean;
+  pending: boolean;
+  timer?: NodeJS.Timeout;
+  retryAt?: number;
+}
+
+export class PodWorkers {
+  private readonly lanes = new Map<string, Lane>();
+  private stopped = false;
+  private inflight = 0;
+  private idle: (() => void)[] = [];
+
+  constructor(
+    private readonly sync: SyncFn,
+    private readonly onError: (uid: string, err: unknown) => void,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** Requests a sync of the pod (coalesced with any pending one). */
+  update(uid: string): void {
+    if (this.stopped) return;
+    let lane = this.lanes.get(uid);
+    if (!lane) this.lanes.set(uid, (lane = { running: false, pending: false }));
+    lane.pending = true;
+    if (!lane.running) void this.run(uid, lane);
+  }
+
+  private async run(uid: string, lane: Lane): Promise<void> {
+    lane.running = true;
+    this.inflight++;
+    try {
+      while (lane.pending && !this.stopped) {
+        lane.pending = false;
+        try {
+          const r = await this.sync(uid);
+          if (r?.retryAt !== undefined) this.retryAt(uid, lane, r.retryAt);
+        } catch (err) {
+          this.onError(uid, err);
+          this.retryAt(uid, lane, this.now() + 2000);
+        }
+      }
+    } finally {
+      lane.running = false;
+      this.inflight--;
+      if (this.inflight === 0) {
+        const w = this.idle;
+        this.idle = [];
+        for (const f of w) f();
+      }
+    }
+  }
+
+  private retryAt(uid: string, lane: Lane, at: number): void {
+    if (lane.timer && lane.retryAt !== undefined && lane.retryAt <= at) return;
+    clearTimeout(lane.timer);
+    lane.retryAt = at;
+    lane.timer = setTimeout(() => {
+      lane.timer = undefined;
+      lane.retryAt = undefined;
+      this.update(uid);
+    }, Math.max(0, at - this.now()) + 5);
+    lane.timer.unref();
+  }
+
+  /** Drops the lane of a pod that is gone for good. */
+  forget(uid: string): void {
+    const lane = this.lanes.get(uid);
+    if (lane && !lane.running) {
+      clearTimeout(lane.timer);
+      this.lanes.delete(uid);
+    }
+  }
+
+  known(): string[] {
+    return [...this.lanes.keys()];
+  }
+
+  whenIdle(): Promise<void> {
+    if (this.inflight === 0) return Promise.resolve();
+    return new Promise((r) => this.idle.push(r));
+  }
+
+  stop(): void {
+    this.stopped = true;
+    for (const l of this.lanes.values()) clearTimeout(l.timer);
+  }
+}

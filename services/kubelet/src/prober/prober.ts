@@ -1,0 +1,222 @@
+// Runs one probe of a container and records the outcome as upstream's
+// prober.probe does: exec through the runtime's ExecSync, httpGet and
+// tcpSocket against the pod IP; failures become `Unhealthy` events with
+// "<Type> probe failed: <output>", errors "<Type> probe errored and resulted
+// in unknown state: <err>" (and the result is thrown away by the worker).
+
+import { request as httpRequest } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import { connect } from 'node:net';
+import type { Container, ContainerStatus, HTTPGetAction, IntOrString, Pod, PodStatus, Probe, TCPSocketAction } from '@kubelab/api';
+import { RuntimeError, type RuntimeService } from '../kuberuntime/cri.js';
+import { Reason, containerRef, type Recorder } from '../events.js';
+import type { Result } from './results.js';
+import { probeTimings, type ProbeType } from './types.js';
+
+/** What a single probe attempt says (upstream pkg/probe.Result). */
+export type ProbeOutcome = { result: 'Success' | 'Warning' | 'Failure'; output: string } | { result: 'Unknown'; error: string };
+
+const MAX_PROBE_RETRIES = 3;
+/** Upstream caps the output it keeps at 10 KiB. */
+const MAX_READ_LENGTH = 10 * 1024;
+export const PROBE_USER_AGENT = 'kube-probe/1.32';
+
+export interface ProbeResult {
+  result: Result;
+  /** Set when the probe errored: the worker throws the result away. */
+  error?: string;
+}
+
+/** The I/O a prober needs; the default talks to the runtime and the network. */
+export interface ProbeTransport {
+  exec(containerId: string, cmd: string[], timeoutSeconds: number): Promise<ProbeOutcome>;
+  http(url: URL, headers: Record<string, string>, timeoutMs: number): Promise<ProbeOutcome>;
+  tcp(host: string, port: number, timeoutMs: number): Promise<ProbeOutcome>;
+}
+
+export class Prober {
+  constructor(
+    private readonly transport: ProbeTransport,
+    private readonly recorder: Recorder,
+    /** Kubelet time runs this many times faster: probe timeouts shrink. */
+    private readonly timeScale = 1,
+  ) {}
+
+  async probe(type: ProbeType, pod: Pod, status: PodStatus, container: Container, containerId: string): Promise<ProbeResult> {
+    const spec = probeSpec(type, container);
+    if (!spec) return { result: 'Success' };
+    let outcome: ProbeOutcome = { result: 'Unknown', error: 'not run' };
+    for (let i = 0; i < MAX_PROBE_RETRIES; i++) {
+      outcome = await this.runProbe(spec, pod, status, container, containerId);
+      if (outcome.result !== 'Unknown') break;
+    }
+    const ref = containerRef(pod, container);
+    switch (outcome.result) {
+      case 'Unknown':
+        this.recorder.event(ref, 'Warning', Reason.Unhealthy, `${type} probe errored and resulted in unknown state: ${outcome.error}`);
+        return { result: 'Failure', error: outcome.error };
+      case 'Warning':
+        this.recorder.event(ref, 'Warning', Reason.ProbeWarning, `${type} probe warning: ${outcome.output}`);
+        return { result: 'Success' };
+      case 'Failure':
+        this.recorder.event(ref, 'Warning', Reason.Unhealthy, `${type} probe failed: ${outcome.output}`);
+        return { result: 'Failure' };
+      case 'Success':
+        return { result: 'Success' };
+    }
+  }
+
+  private async runProbe(p: Probe, pod: Pod, status: PodStatus, container: Container, containerId: string): Promise<ProbeOutcome> {
+    const timeoutSeconds = probeTimings(p).timeoutSeconds;
+    try {
+      if (p.exec) return await this.transport.exec(containerId.replace(/^[a-z]+:\/\//, ''), p.exec.command ?? [], timeoutSeconds);
+      if (p.httpGet) {
+        const url = httpProbeURL(p.httpGet, status, container);
+        return await this.transport.http(url, httpProbeHeaders(p.httpGet), (timeoutSeconds * 1000) / this.timeScale);
+      }
+      if (p.tcpSocket) {
+        const { host, port } = tcpProbeTarget(p.tcpSocket, status, container);
+        return await this.transport.tcp(host, port, (timeoutSeconds * 1000) / this.timeScale);
+      }
+      if (p.grpc) return { result: 'Unknown', error: 'grpc probes are not supported by kubelab' };
+      return { result: 'Unknown', error: `missing probe handler for ${pod.metadata.name}:${container.name}` };
+    } catch (e) {
+      return { result: 'Unknown', error: (e as Error).message };
+    }
+  }
+}
+
+export function probeSpec(type: ProbeType, c: Container): Probe | undefined {
+  return type === 'Liveness' ? c.livenessProbe : type === 'Readiness' ? c.readinessProbe : c.startupProbe;
+}
+
+/** Resolves a port number or a named container port (upstream probe.ResolveContainerPort). */
+export function resolvePort(port: IntOrString, container: Container): number {
+  if (typeof port === 'number') {
+    if (port > 0 && port < 65536) return port;
+    throw new Error(`invalid port number: ${port}`);
+  }
+  if (/^\d+$/.test(port)) return resolvePort(Number(port), container);
+  const named = container.ports?.find((p) => p.name === port);
+  if (named) return named.containerPort;
+  throw new Error(`couldn't find port: ${port} in ${JSON.stringify(container.ports ?? [])}`);
+}
+
+export function httpProbeURL(a: HTTPGetAction, status: PodStatus, container: Container): URL {
+  const scheme = (a.scheme ?? 'HTTP').toLowerCase();
+  const host = a.host || status.podIP || '';
+  const port = resolvePort(a.port, container);
+  let path = a.path ?? '';
+  if (!path.startsWith('/')) path = '/' + path;
+  const hostPart = host.includes(':') ? `[${host}]` : host;
+  return new URL(`${scheme}://${hostPart}:${port}${path}`);
+}
+
+/** The headers upstream's HTTP prober sends unless the probe overrides them. */
+export function httpProbeHeaders(a: HTTPGetAction): Record<string, string> {
+  const h: Record<string, string> = { 'User-Agent': PROBE_USER_AGENT, Accept: '*/*' };
+  for (const { name, value } of a.httpHeaders ?? []) {
+    const existing = Object.keys(h).find((k) => k.toLowerCase() === name.toLowerCase());
+    if (existing) delete h[existing];
+    h[name] = value;
+  }
+  return h;
+}
+
+export function tcpProbeTarget(a: TCPSocketAction, status: PodStatus, container: Container): { host: string; port: number } {
+  return { host: a.host || status.podIP || '', port: resolvePort(a.port, container) };
+}
+
+/** Whether the container status says it runs (used by the worker). */
+export function isRunning(c: ContainerStatus | undefined): boolean {
+  return !!c?.state?.running;
+}
+
+// ---------------------------------------------------------------- transport
+
+/** Go's net error text for a failed dial, as upstream probe outputs show it. */
+function dialErrorText(host: string, port: number, e: NodeJS.ErrnoException): string {
+  const addr = `${host.includes(':') ? `[${host}]` : host}:${port}`;
+  switch (e.code) {
+    case 'ECONNREFUSED':
+      return `dial tcp ${addr}: connect: connection refused`;
+    case 'EHOSTUNREACH':
+      return `dial tcp ${addr}: connect: no route to host`;
+    case 'ENETUNREACH':
+      return `dial tcp ${addr}: connect: network is unreachable`;
+    case 'ETIMEDOUT':
+      return `dial tcp ${addr}: i/o timeout`;
+    default:
+      return `dial tcp ${addr}: ${e.message}`;
+  }
+}
+
+export function criProbeTransport(rt: RuntimeService): ProbeTransport {
+  return {
+    async exec(containerId, cmd, timeoutSeconds) {
+      try {
+        const r = await rt.execSync(containerId, cmd, timeoutSeconds);
+        const data = Buffer.concat([r.stdout, r.stderr]).subarray(0, MAX_READ_LENGTH).toString();
+        return { result: r.exitCode === 0 ? 'Success' : 'Failure', output: data };
+      } catch (e) {
+        if (RuntimeError.isInstance(e) && e.code === 'DeadlineExceeded') {
+          return { result: 'Failure', output: `command ${JSON.stringify(cmd.join(' '))} timed out` };
+        }
+        return { result: 'Unknown', error: RuntimeError.isInstance(e) ? e.grpcText : (e as Error).message };
+      }
+    },
+
+    http(url, headers, timeoutMs) {
+      return new Promise((resolve) => {
+        const req = (url.protocol === 'https:' ? httpsRequest : httpRequest)(
+          url,
+          { method: 'GET', headers, timeout: timeoutMs, rejectUnauthorized: false },
+          (res) => {
+            const chunks: Buffer[] = [];
+            let size = 0;
+            res.on('data', (d: Buffer) => {
+              if (size < MAX_READ_LENGTH) chunks.push(d);
+              size += d.length;
+            });
+            res.on('end', () => {
+              clearTimeout(timer);
+              const body = Buffer.concat(chunks).subarray(0, MAX_READ_LENGTH).toString();
+              const code = res.statusCode ?? 0;
+              if (code >= 200 && code < 400) resolve({ result: 'Success', output: body });
+              else resolve({ result: 'Failure', output: `HTTP probe failed with statuscode: ${code}` });
+            });
+            res.on('error', (e) => resolve({ result: 'Failure', output: `Get ${JSON.stringify(url.href)}: ${e.message}` }));
+          },
+        );
+        const timer = setTimeout(() => {
+          req.destroy();
+          resolve({ result: 'Failure', output: `Get ${JSON.stringify(url.href)}: context deadline exceeded (Client.Timeout exceeded while awaiting headers)` });
+        }, timeoutMs);
+        req.on('error', (e: NodeJS.ErrnoException) => {
+          clearTimeout(timer);
+          resolve({ result: 'Failure', output: `Get ${JSON.stringify(url.href)}: ${dialErrorText(url.hostname.replace(/^\[|\]$/g, ''), Number(url.port), e)}` });
+        });
+        req.end();
+      });
+    },
+
+    tcp(host, port, timeoutMs) {
+      return new Promise((resolve) => {
+        const sock = connect({ host, port });
+        const timer = setTimeout(() => {
+          sock.destroy();
+          resolve({ result: 'Failure', output: dialErrorText(host, port, Object.assign(new Error('i/o timeout'), { code: 'ETIMEDOUT' })) });
+        }, timeoutMs);
+        sock.once('connect', () => {
+          clearTimeout(timer);
+          sock.destroy();
+          resolve({ result: 'Success', output: '' });
+        });
+        sock.once('error', (e: NodeJS.ErrnoException) => {
+          clearTimeout(timer);
+          resolve({ result: 'Failure', output: dialErrorText(host, port, e) });
+        });
+      });
+    },
+  };
+}

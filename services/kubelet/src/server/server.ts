@@ -1,0 +1,133 @@
+// The kubelet's HTTP server on --port (upstream pkg/kubelet/server): /pods,
+// /containerLogs/<namespace>/<pod>/<container> read from the CRI log files
+// (follow, tailLines, previous, timestamps, sinceSeconds, limitBytes) and
+// /healthz; plain HTTP on loopback in kubelab (upstream serves TLS).
+
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Route } from '@kubelab/component-base';
+import type { Kubelet } from '../kubelet.js';
+import { streamLog, type LogOptions } from './logs.js';
+
+function fail(res: ServerResponse, code: number, message: string): void {
+  res.writeHead(code, { 'content-type': 'text/plain; charset=utf-8' });
+  res.end(message);
+}
+
+function intParam(url: URL, name: string): number | undefined {
+  const v = url.searchParams.get(name);
+  if (v === null || v === '') return undefined;
+  if (!/^-?\d+$/.test(v)) throw new Error(`invalid value for ${name}: ${JSON.stringify(v)}`);
+  return Number(v);
+}
+
+function boolParam(url: URL, name: string): boolean {
+  const v = url.searchParams.get(name);
+  return v !== null && v !== 'false' && v !== '0';
+}
+
+/** Resolves which container instance's log to read (upstream validateContainerLogStatus). */
+export async function logTarget(k: Kubelet, namespace: string, podName: string, container: string, previous: boolean): Promise<{ path: string; id: string } | { error: string; code: number }> {
+  const found = k.findPod(namespace, podName);
+  if (!found) return { code: 404, error: `pod "${podName}" not found` };
+  const spec = [...(found.pod.spec?.containers ?? []), ...(found.pod.spec?.initContainers ?? [])].find((c) => c.name === container);
+  if (!spec) return { code: 400, error: `container ${container} is not valid for pod ${podName}` };
+  const rs = await k.runtimeManager.getPodStatus(found.uid, podName, namespace);
+  const instances = rs.containers.filter((c) => c.name === container);
+  const newest = instances[0];
+  const status = [...(k.statusManager.getPodStatus(found.uid)?.containerStatuses ?? []), ...(k.statusManager.getPodStatus(found.uid)?.initContainerStatuses ?? [])].find((s) => s.name === container);
+  if (previous) {
+    const prevId = status?.lastState?.terminated?.containerID?.replace(/^[a-z]+:\/\//, '');
+    const prev = instances.find((c) => c.id === prevId);
+    if (!prev) return { code: 400, error: `previous terminated container "${container}" in pod "${podName}" not found` };
+    return { path: prev.logPath, id: prev.id };
+  }
+  if (!newest) {
+    const waiting = status?.state?.waiting?.reason ?? 'ContainerCreating';
+    return { code: 400, error: `container "${container}" in pod "${podName}" is waiting to start: ${waiting}` };
+  }
+  return { path: newest.logPath, id: newest.id };
+}
+
+/** Serves /pods, /containerLogs/..., /healthz on the kubelet port. */
+export async function serveKubelet(getKubelet: () => Kubelet, host: string, port: number): Promise<{ port: number; close(): Promise<void> }> {
+  const { routes, prefix } = kubeletRoutes(getKubelet);
+  const server = createServer(async (req, res) => {
+    try {
+      const url = new URL(req.url ?? '/', 'http://localhost');
+      if (req.method !== 'GET' && req.method !== 'HEAD') return fail(res, 405, `method ${req.method} not allowed`);
+      const route = routes[url.pathname];
+      if (route) return void (await route(req, res, url));
+      if (await prefix(req, res, url)) return;
+      fail(res, 404, '404 page not found\n');
+    } catch (e) {
+      if (!res.headersSent) fail(res, 500, `internal error: ${(e as Error).message}`);
+      else res.end();
+    }
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => resolve());
+  });
+  return {
+    port: (server.address() as AddressInfo).port,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+export function kubeletRoutes(getKubelet: () => Kubelet): { routes: Record<string, Route>; prefix: (req: IncomingMessage, res: ServerResponse, url: URL) => Promise<boolean> } {
+  const routes: Record<string, Route> = {
+    '/healthz': (_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' });
+      res.end('ok');
+    },
+    '/pods': (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ kind: 'PodList', apiVersion: 'v1', metadata: {}, items: getKubelet().runningPods() }));
+    },
+  };
+  const prefix = async (req: IncomingMessage, res: ServerResponse, url: URL): Promise<boolean> => {
+    const k = getKubelet();
+    const m = /^\/containerLogs\/([^/]+)\/([^/]+)\/([^/]+)\/?$/.exec(url.pathname);
+    if (!m) return false;
+    const [, ns, pod, container] = m.map((s) => decodeURIComponent(s)) as [string, string, string, string];
+    let o: LogOptions;
+    try {
+      o = {
+        follow: boolParam(url, 'follow'),
+        timestamps: boolParam(url, 'timestamps'),
+        ...(intParam(url, 'tailLines') !== undefined ? { tailLines: intParam(url, 'tailLines') } : {}),
+        ...(intParam(url, 'sinceSeconds') !== undefined ? { sinceSeconds: intParam(url, 'sinceSeconds') } : {}),
+        ...(intParam(url, 'limitBytes') !== undefined ? { limitBytes: intParam(url, 'limitBytes') } : {}),
+        ...(url.searchParams.get('sinceTime') ? { sinceTime: url.searchParams.get('sinceTime')! } : {}),
+      };
+    } catch (e) {
+      fail(res, 400, (e as Error).message);
+      return true;
+    }
+    const target = await logTarget(k, ns, pod, container, boolParam(url, 'previous'));
+    if ('error' in target) {
+      fail(res, target.code, target.error);
+      return true;
+    }
+    res.writeHead(200, { 'content-type': 'text/plain', ...(o.follow ? { 'transfer-encoding': 'chunked' } : {}) });
+    const abort = new AbortController();
+    req.on('close', () => abort.abort());
+    const running = async () => {
+      try {
+        const st = await k.rt.containerStatus(target.id);
+        return st.state === 'CONTAINER_RUNNING';
+      } catch {
+        return false;
+      }
+    };
+    await streamLog(target.path, o, (chunk) => res.write(chunk), running, abort.signal);
+    res.end();
+    return true;
+  };
+  return { routes, prefix };
+}

@@ -1,0 +1,159 @@
+// The status manager (upstream pkg/kubelet/status): caches the latest status
+// the kubelet computed per pod and writes it through the pods/status
+// subresource only when it differs from what was last written. Static pods
+// report through their mirror pod. Once a deleted pod has fully stopped, it
+// confirms the deletion with gracePeriodSeconds 0 (upstream canBeDeleted).
+
+import { isConflict, isNotFound, type Pod, type PodStatus } from '@kubelab/api';
+import type { Logger } from '@kubelab/component-base';
+
+/** The API calls the status manager makes. */
+export interface PodStatusAPI {
+  get(namespace: string, name: string): Promise<Pod>;
+  updateStatus(pod: Pod): Promise<Pod>;
+  /** Final delete: gracePeriodSeconds 0 with a UID precondition. */
+  deleteNow(namespace: string, name: string, uid: string): Promise<void>;
+}
+
+interface Entry {
+  status: PodStatus;
+  namespace: string;
+  name: string;
+  /** The API object's UID (the mirror pod's for a static pod). */
+  apiUid?: string;
+  /** Set once every container stopped after deletion was requested. */
+  canBeDeleted: boolean;
+}
+
+/** JSON of a status with volatile fields left out, for change detection. */
+export function statusKey(s: PodStatus | undefined): string {
+  return JSON.stringify(s ?? {});
+}
+
+export class StatusManager {
+  private readonly entries = new Map<string, Entry>();
+  private readonly posted = new Map<string, string>();
+  private readonly queue = new Set<string>();
+  /** Pods whose write is in flight (one at a time per pod). */
+  private readonly inflight = new Set<string>();
+  private running = false;
+  private stopped = false;
+  private idle: (() => void)[] = [];
+  posts = 0;
+
+  constructor(
+    private readonly api: PodStatusAPI,
+    private readonly log: Logger,
+    /** Current API object of a pod by its kubelet UID (informer cache), if known. */
+    private readonly lookup: (uid: string) => Pod | undefined,
+    private readonly parallelism = 8,
+  ) {}
+
+  getPodStatus(uid: string): PodStatus | undefined {
+    return this.entries.get(uid)?.status;
+  }
+
+  /**
+   * Records the status computed for a pod; queues a write when it changed.
+   * `target` names the API object to write (the mirror pod for a static pod).
+   */
+  setPodStatus(uid: string, target: { namespace: string; name: string; uid?: string }, status: PodStatus): void {
+    const prev = this.entries.get(uid);
+    if (prev && statusKey(prev.status) === statusKey(status) && prev.apiUid === target.uid) return;
+    this.entries.set(uid, { status, namespace: target.namespace, name: target.name, apiUid: target.uid, canBeDeleted: prev?.canBeDeleted ?? false });
+    this.enqueue(uid);
+  }
+
+  /** The pod was deleted and has fully stopped: write the last status, then remove it. */
+  markTerminated(uid: string): void {
+    const e = this.entries.get(uid);
+    if (!e || e.canBeDeleted) return;
+    e.canBeDeleted = true;
+    this.enqueue(uid);
+  }
+
+  /** Forget a pod (it is gone from the API). */
+  removePod(uid: string): void {
+    this.entries.delete(uid);
+    this.posted.delete(uid);
+    this.queue.delete(uid);
+  }
+
+  private enqueue(uid: string): void {
+    this.queue.add(uid);
+    if (!this.running && !this.stopped) void this.drain();
+  }
+
+  /** Resolves once nothing is queued (for tests and shutdown). */
+  whenIdle(): Promise<void> {
+    if (!this.running && this.queue.size === 0) return Promise.resolve();
+    return new Promise((r) => this.idle.push(r));
+  }
+
+  /** Writes queued statuses, up to `parallelism` pods at once, each pod's writes in order. */
+  private async drain(): Promise<void> {
+    this.running = true;
+    const lane = async () => {
+      while (!this.stopped) {
+        const uid = [...this.queue].find((u) => !this.inflight.has(u));
+        if (uid === undefined) return;
+        this.queue.delete(uid);
+        this.inflight.add(uid);
+        try {
+          await this.sync(uid);
+        } catch (err) {
+          this.log.warn('failed to update pod status', { pod: uid, err });
+          // Retry later: a transient apiserver failure must not lose the update.
+          setTimeout(() => this.enqueue(uid), 1000).unref();
+        } finally {
+          this.inflight.delete(uid);
+        }
+      }
+    };
+    try {
+      while (this.queue.size && !this.stopped) await Promise.all(Array.from({ length: this.parallelism }, lane));
+    } finally {
+      this.running = false;
+      const waiters = this.idle;
+      this.idle = [];
+      for (const w of waiters) w();
+    }
+  }
+
+  private async sync(uid: string): Promise<void> {
+    const e = this.entries.get(uid);
+    if (!e) return;
+    const key = statusKey(e.status);
+    if (this.posted.get(uid) !== key) {
+      let pod = this.lookup(uid) ?? (await this.api.get(e.namespace, e.name));
+      for (let attempt = 0; ; attempt++) {
+        if (e.apiUid && pod.metadata.uid !== e.apiUid) return; // a different object now holds the name
+        try {
+          await this.api.updateStatus({ ...pod, status: e.status });
+          this.posts++;
+          break;
+        } catch (err) {
+          if (isNotFound(err)) {
+            this.posted.delete(uid);
+            return;
+          }
+          if (!isConflict(err) || attempt >= 4) throw err;
+          pod = await this.api.get(e.namespace, e.name);
+        }
+      }
+      this.posted.set(uid, key);
+    }
+    if (e.canBeDeleted) {
+      try {
+        await this.api.deleteNow(e.namespace, e.name, e.apiUid ?? uid);
+      } catch (err) {
+        if (!isNotFound(err) && !isConflict(err)) throw err;
+      }
+      this.removePod(uid);
+    }
+  }
+
+  stop(): void {
+    this.stopped = true;
+  }
+}

@@ -1,0 +1,81 @@
+import type { Lease, Node } from '@kubelab/api';
+import { requireTool } from '@kubelab/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eventually, pod, podEvents, startCluster, type Cluster } from './harness.js';
+
+describe.skipIf(!requireTool('nats-server'))('kubelet on one node', () => {
+  let c: Cluster;
+  beforeAll(async () => {
+    c = await startCluster();
+  }, 30_000);
+  afterAll(async () => {
+    await c?.dispose();
+  });
+
+  it('registers its Node with labels, capacity, addresses, nodeInfo and a Ready condition', async () => {
+    const node = await eventually(async () => {
+      const n = (await c.cs.core.nodes().get('node-1')) as Node;
+      return n.status?.conditions?.find((x) => x.type === 'Ready')?.status === 'True' ? n : undefined;
+    });
+    expect(node.metadata.labels).toMatchObject({ 'kubernetes.io/hostname': 'node-1', 'kubernetes.io/os': 'linux', 'kubernetes.io/arch': 'amd64' });
+    expect(node.status?.capacity?.pods).toBe('110');
+    expect(node.status?.allocatable?.pods).toBe('110');
+    expect(Object.keys(node.status?.capacity ?? {})).toEqual(expect.arrayContaining(['cpu', 'memory', 'ephemeral-storage', 'pods']));
+    expect(node.status?.addresses).toEqual([
+      { type: 'InternalIP', address: '127.0.0.1' },
+      { type: 'Hostname', address: 'node-1' },
+    ]);
+    expect(node.status?.nodeInfo?.containerRuntimeVersion).toMatch(/^containerd:\/\/v?\d/);
+    expect(node.status?.nodeInfo?.kubeletVersion).toBe('v1.32.0');
+    expect(node.status?.daemonEndpoints?.kubeletEndpoint?.Port).toBe(c.kubelet.port);
+    const ready = node.status?.conditions?.find((x) => x.type === 'Ready');
+    expect(ready).toMatchObject({ reason: 'KubeletReady', message: 'kubelet is posting ready status' });
+  });
+
+  it('holds a Lease in kube-node-lease owned by its Node', async () => {
+    const lease = (await eventually(() => c.cs.coordination.leases('kube-node-lease').get('node-1'))) as Lease;
+    expect(lease.spec).toMatchObject({ holderIdentity: 'node-1', leaseDurationSeconds: 40 });
+    expect(lease.metadata.ownerReferences?.[0]).toMatchObject({ kind: 'Node', name: 'node-1' });
+  });
+
+  it('runs a pod over CRI and reports status and events as upstream', async () => {
+    await c.cs.core.pods('default').create(pod('web', { containers: [{ name: 'app', image: 'busybox:1.36', command: ['sh', '-c', 'echo hello from app; sleep 3600'] }] }));
+    const p = await eventually(async () => {
+      const x = await c.cs.core.pods('default').get('web');
+      return x.status?.phase === 'Running' && x.status.containerStatuses?.[0]?.ready ? x : undefined;
+    });
+    const cs = p.status!.containerStatuses![0]!;
+    expect(cs).toMatchObject({ name: 'app', ready: true, started: true, restartCount: 0, lastState: {} });
+    expect(cs.containerID).toMatch(/^containerd:\/\/\w+/);
+    expect(cs.state?.running?.startedAt).toMatch(/Z$/);
+    expect(p.status?.podIP).toMatch(/^10\.|^\d+\./);
+    expect(p.status?.hostIP).toBe('127.0.0.1');
+    expect(p.status?.conditions?.map((x) => `${x.type}=${x.status}`)).toEqual([
+      'PodReadyToStartContainers=True',
+      'Initialized=True',
+      'Ready=True',
+      'ContainersReady=True',
+      'PodScheduled=True',
+    ]);
+    const events = await eventually(async () => {
+      const e = await podEvents(c.cs, 'web');
+      return e.some((x) => x.startsWith('Started')) ? e : undefined;
+    });
+    expect(events).toEqual([
+      'Pulling: Pulling image "busybox:1.36"',
+      expect.stringMatching(/^Pulled: Successfully pulled image "busybox:1.36" in \S+ \(\S+ including waiting\)\. Image size: 2150000 bytes\.$/),
+      'Created: Created container: app',
+      'Started: Started container app',
+    ]);
+    // Logs through the kubelet server, as the apiserver proxies `kubectl logs`.
+    const logs = await eventually(async () => {
+      const r = await fetch(`http://127.0.0.1:${c.kubelet.port}/containerLogs/default/web/app`);
+      const t = await r.text();
+      return t.includes('hello') ? t : undefined;
+    });
+    expect(logs).toBe('hello from app\n');
+    const podsList = (await (await fetch(`http://127.0.0.1:${c.kubelet.port}/pods`)).json()) as { kind: string; items: { metadata: { name: string } }[] };
+    expect(podsList.kind).toBe('PodList');
+    expect(podsList.items.map((x) => x.metadata.name)).toContain('web');
+  }, 20_000);
+});

@@ -1,0 +1,133 @@
+// A one-node cluster for integration tests: real nats-server, apiserver,
+// mock containerd and kubelet, in-process on free loopback ports with temp
+// directories; everything stops and is removed in dispose().
+
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Event, Pod } from '@kubelab/api';
+import { startApiserver, type RunningApiserver } from '@kubelab/apiserver';
+import { createClientset, type Clientset } from '@kubelab/client';
+import { createLogger } from '@kubelab/component-base';
+import { startContainerd, type ContainerdHandle, type ContainerdOptions } from '@kubelab/containerd';
+import { startNatsServer, type NatsServerHandle } from '@kubelab/testing';
+import { startKubelet, type KubeletOptions, type RunningKubelet } from '../src/index.js';
+
+export const quiet = (component: string) => createLogger({ component, level: (process.env.KUBELAB_TEST_LOG as 'debug') ?? 'error', format: 'text' });
+
+export interface Cluster {
+  dir: string;
+  nats: NatsServerHandle;
+  apiserver: RunningApiserver;
+  containerd: ContainerdHandle;
+  kubelet: RunningKubelet;
+  cs: Clientset;
+  nodeName: string;
+  startKubelet(extra?: Partial<KubeletOptions>): Promise<RunningKubelet>;
+  stopKubelet(): Promise<void>;
+  stopContainerd(): Promise<void>;
+  dispose(): Promise<void>;
+}
+
+export interface ClusterOptions {
+  kubelet?: Partial<KubeletOptions>;
+  containerd?: Partial<ContainerdOptions>;
+}
+
+export async function startCluster(o: ClusterOptions = {}): Promise<Cluster> {
+  const dir = mkdtempSync(join(tmpdir(), 'kubelab-kubelet-'));
+  const nodeName = 'node-1';
+  const nats = await startNatsServer();
+  const apiserver = await startApiserver({ natsUrl: nats.url, bindAddress: '127.0.0.1', securePort: 0, grpcPort: 0, logger: quiet('apiserver'), rest: false });
+  await apiserver.ready;
+  const containerdOpts: ContainerdOptions = {
+    nodeName,
+    address: join(dir, 'containerd.sock'),
+    root: join(dir, 'containerd'),
+    healthPort: 0,
+    pullBytesPerSecond: 0,
+    // As if node IPAM had assigned it: the runtime's network is ready at once.
+    podCidr: '10.244.1.0/24',
+    logger: quiet('containerd'),
+    ...o.containerd,
+  };
+  const containerd = await startContainerd(containerdOpts);
+  const cs = createClientset({ address: `127.0.0.1:${apiserver.grpcPort}`, component: 'kubelet-test' });
+  const kubeletOpts = (extra: Partial<KubeletOptions> = {}): KubeletOptions => ({
+    apiserver: `127.0.0.1:${apiserver.grpcPort}`,
+    nodeName,
+    nodeIP: '127.0.0.1',
+    containerRuntimeEndpoint: `unix://${containerd.socketPath}`,
+    address: '127.0.0.1',
+    port: 0,
+    healthzPort: 0,
+    rootDir: join(dir, 'kubelet'),
+    podLogsDir: join(dir, 'pods'),
+    nodeStatusUpdateFrequencyMs: 500,
+    logger: quiet('kubelet'),
+    ...o.kubelet,
+    ...extra,
+  });
+  const c: Cluster = {
+    dir,
+    nats,
+    apiserver,
+    containerd,
+    kubelet: await startKubelet(kubeletOpts()),
+    cs,
+    nodeName,
+    async startKubelet(extra) {
+      c.kubelet = await startKubelet(kubeletOpts(extra));
+      return c.kubelet;
+    },
+    async stopKubelet() {
+      await c.kubelet.stop();
+    },
+    async stopContainerd() {
+      await c.containerd.stop();
+    },
+    async dispose() {
+      await c.kubelet.stop().catch(() => {});
+      cs.close();
+      await containerd.stop().catch(() => {});
+      await apiserver.stop().catch(() => {});
+      await nats.dispose();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+  return c;
+}
+
+/** Polls until fn returns a value other than undefined/false (or throws after timeoutMs). */
+export async function eventually<T>(fn: () => Promise<T | undefined | false> | T | undefined | false, timeoutMs = 10_000, everyMs = 50): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let last: unknown;
+  for (;;) {
+    try {
+      const v = await fn();
+      if (v !== undefined && v !== false) return v;
+    } catch (err) {
+      last = err;
+    }
+    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms${last ? `: ${(last as Error).message}` : ''}`);
+    await new Promise((r) => setTimeout(r, everyMs));
+  }
+}
+
+export function pod(name: string, spec: Partial<NonNullable<Pod['spec']>>, nodeName = 'node-1'): Pod {
+  return {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name, namespace: 'default' },
+    spec: { nodeName, containers: [], ...spec },
+  };
+}
+
+/** Events about one pod, oldest first, as `Reason: message` lines. */
+export async function podEvents(cs: Clientset, name: string): Promise<string[]> {
+  const list = await cs.core.events('default').list({ fieldSelector: `involvedObject.name=${name}` });
+  return (list.items as Event[])
+    .filter((e) => e.involvedObject.name === name)
+    .sort((a, b) => (a.firstTimestamp ?? '').localeCompare(b.firstTimestamp ?? '') || Number(a.metadata.resourceVersion) - Number(b.metadata.resourceVersion))
+    .map((e) => `${e.reason}: ${e.message}`);
+}
