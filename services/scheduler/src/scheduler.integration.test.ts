@@ -39,7 +39,8 @@ async function eventsFor(cs: Clientset, pod: string, reason: string): Promise<Ev
 const eventMessage = (cs: Clientset, pod: string, reason: string) =>
   waitFor(`${reason} event for ${pod}`, async () => (await eventsFor(cs, pod, reason))[0]?.message);
 
-describe.skipIf(!hasNats)('kube-scheduler with an apiserver', () => {
+// Integration steps wait on real watches: generous timeouts for a loaded 2-core machine.
+describe.skipIf(!hasNats)('kube-scheduler with an apiserver', { timeout: 30_000 }, () => {
   let cluster: TestCluster;
   let cs: Clientset;
   let sched: RunningScheduler;
