@@ -140,6 +140,8 @@ export function components(layout: Layout): ComponentSpec[] {
         args: [
           `--hostname-override=${node}`,
           `--apiserver-grpc-address=${grpc}`,
+          // Local nodes share the host's network namespace: render the rules, never apply them there.
+          '--apply=never',
           `--healthz-bind-address=127.0.0.1:${p.kubeProxyHealthz}`,
           `--metrics-bind-address=127.0.0.1:${p.kubeProxyMetrics}`,
         ],
