@@ -1,4 +1,5 @@
-// Two suites in this package, run one after the other by `pnpm test`:
+// Three suites in this package: `kubectl` and `integration` (the local runner
+// with the real binaries) run in `pnpm test` with the other packages; `e2e` runs last:
 // `kubectl` (the real kubectl against an in-process apiserver, seconds) and
 // `e2e` (the compose stack on a real Docker engine, minutes; test/e2e).
 import { defineConfig } from 'vitest/config';
@@ -10,6 +11,13 @@ export default defineConfig({
         test: {
           name: 'kubectl',
           include: ['kubectl/**/*.test.ts'],
+        },
+      },
+      {
+        test: {
+          name: 'integration',
+          include: ['integration/**/*.test.ts'],
+          fileParallelism: false,
         },
       },
       {

@@ -8,6 +8,7 @@ import { hostname } from 'node:os';
 import { randomUUID } from 'node:crypto';
 import { createClientset, newEventBroadcaster, prometheusWorkqueueMetrics, realClock, runWhenLeading, SharedInformerFactory, type Clientset, type Clock, type EventRecorder, type LeaderElectionOptions } from '@kubelab/client';
 import { createLogger, DEFAULT_APISERVER_GRPC_ADDRESS, newMetricsRegistry, serveHealth, type HealthServer, type Logger } from '@kubelab/component-base';
+import { grpcClientInterceptors, type Tracing } from '@kubelab/tracing';
 import { defaultRegistry } from './controllers/index.js';
 import type { ControllerRegistry } from './controllers/registry.js';
 import { defaultConfig, type ControllerManagerConfig } from './options.js';
@@ -25,6 +26,8 @@ export interface ControllerManagerOptions extends LeaderElectionOptions {
   config?: Partial<ControllerManagerConfig>;
   registry?: ControllerRegistry;
   clock?: Clock;
+  /** CLIENT spans for API calls (off when absent or disabled). */
+  tracing?: Tracing;
   logger?: Logger;
 }
 
@@ -45,7 +48,10 @@ export async function startControllerManager(opts: ControllerManagerOptions = {}
   const registry = opts.registry ?? defaultRegistry();
   const selected = registry.select(config.controllers).filter((d) => d.enabled?.(config) ?? true);
   const ownClient = !opts.clientset;
-  const cs = opts.clientset ?? createClientset({ address: opts.apiserverAddress || DEFAULT_APISERVER_GRPC_ADDRESS, component: 'kube-controller-manager' });
+  const interceptors = opts.tracing?.enabled ? grpcClientInterceptors(opts.tracing) : [];
+  const cs =
+    opts.clientset ??
+    createClientset({ address: opts.apiserverAddress || DEFAULT_APISERVER_GRPC_ADDRESS, component: 'kube-controller-manager', ...(interceptors.length ? { interceptors } : {}) });
   const metrics = newMetricsRegistry();
   const metricsProvider = prometheusWorkqueueMetrics(metrics);
   const broadcaster = newEventBroadcaster(cs, { clock });

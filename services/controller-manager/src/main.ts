@@ -3,6 +3,7 @@
 // run until a signal; losing leadership ends the process as upstream does.
 
 import { apiserverAddressFrom, createLogger, FlagError, leaderElectionFrom, onShutdown, runMain } from '@kubelab/component-base';
+import { setupTracing, tracingOptionsFromFlags } from '@kubelab/tracing';
 import { startControllerManager } from './controller-manager.js';
 import { defaultRegistry } from './controllers/index.js';
 import { configFromFlags, controllerManagerFlags } from './options.js';
@@ -16,17 +17,20 @@ runMain('kube-controller-manager', async () => {
   } catch (err) {
     throw new FlagError((err as Error).message);
   }
+  const tracing = setupTracing({ serviceName: 'kube-controller-manager', ...tracingOptionsFromFlags(values) });
   const running = await startControllerManager({
     apiserverAddress: apiserverAddressFrom(values),
     bindAddress: values['bind-address'],
     securePort: values['secure-port'],
     ...leaderElection,
     config: configFromFlags(values),
+    tracing,
     logger: log,
     onLeadershipLost: () => process.exit(1),
   });
   log.info('kube-controller-manager started', { healthPort: running.healthPort, identity: running.identity });
   onShutdown(async () => {
     await running.stop();
+    await tracing.shutdown();
   });
 });

@@ -2,9 +2,10 @@
 // config the controllers read (durations in milliseconds).
 
 import { FlagSet, withApiserverFlags, withLeaderElectionFlags } from '@kubelab/component-base';
+import { addTracingFlags } from '@kubelab/tracing';
 
 export function controllerManagerFlags() {
-  return withLeaderElectionFlags(withApiserverFlags(new FlagSet('kube-controller-manager')), 'kube-controller-manager')
+  return withLeaderElectionFlags(addTracingFlags(withApiserverFlags(new FlagSet('kube-controller-manager'))), 'kube-controller-manager')
     .string('bind-address', '0.0.0.0', 'The IP address on which to listen for the --secure-port port (plain HTTP in kubelab)')
     .int('secure-port', 10257, 'The port on which to serve /healthz, /livez, /readyz and /metrics. 0 picks a free port')
     .stringArray('controllers', ['*'], "A list of controllers to enable. '*' enables all on-by-default controllers, 'foo' enables the controller named 'foo', '-foo' disables the controller named 'foo'")

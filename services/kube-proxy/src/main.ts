@@ -3,6 +3,7 @@
 
 import { writeFileSync } from 'node:fs';
 import { createLogger, FlagError, onShutdown } from '@kubelab/component-base';
+import { setupTracing } from '@kubelab/tracing';
 import { renderKubeProxyConfig } from './config.js';
 import { parseKubeProxyCommand } from './options.js';
 import { startKubeProxy } from './server.js';
@@ -21,6 +22,7 @@ async function main(): Promise<void> {
     return;
   }
   const logger = createLogger({ component: 'kube-proxy', node: cmd.nodeName });
+  const tracing = setupTracing({ serviceName: 'kube-proxy', node: cmd.nodeName, ...cmd.tracing });
   const kp = await startKubeProxy({
     nodeName: cmd.nodeName,
     config: cmd.config,
@@ -28,12 +30,14 @@ async function main(): Promise<void> {
     serviceCIDR: cmd.serviceCIDR,
     nodeIPs: cmd.nodeIPs,
     apply: cmd.apply,
+    tracing,
     logger,
   });
   logger.info('kube-proxy started', { mode: kp.mode, healthzPort: kp.healthzPort, metricsPort: kp.metricsPort });
   onShutdown(async () => {
     logger.info('Shutting down');
     await kp.stop();
+    await tracing.shutdown();
   });
 }
 

@@ -5,11 +5,12 @@
 import { readFileSync } from 'node:fs';
 import { hostname, networkInterfaces } from 'node:os';
 import { apiserverAddressFrom, FlagSet, withApiserverFlags } from '@kubelab/component-base';
+import { addTracingFlags, tracingOptionsFromFlags, type TracingOptions } from '@kubelab/tracing';
 import { defaultKubeProxyConfiguration, parseKubeProxyConfiguration, PROXY_MODES, ConfigError, type KubeProxyConfiguration, type ProxyMode } from './config.js';
 
 export function kubeProxyFlags() {
   const d = defaultKubeProxyConfiguration();
-  return withApiserverFlags(new FlagSet('kube-proxy'))
+  return addTracingFlags(withApiserverFlags(new FlagSet('kube-proxy')))
     .string('config', '', 'The path to the configuration file (KubeProxyConfiguration, YAML or JSON).')
     .string('write-config-to', '', 'If set, write the default configuration values to this file and exit.')
     .string('proxy-mode', '', "Which proxy mode to use: 'iptables', 'ipvs' or 'nftables' (default iptables).")
@@ -37,6 +38,8 @@ export interface KubeProxyCommand {
   apply: 'auto' | 'never';
   nodeIPs: string[];
   writeConfigTo?: string;
+  /** --tracing-endpoint / --tracing-sampling-rate-per-million (kubelab; the shared tracing flags). */
+  tracing: Pick<TracingOptions, 'endpoint' | 'samplingRatePerMillion'>;
 }
 
 /** Whether a flag was given on the command line or in the environment. */
@@ -75,6 +78,7 @@ export function parseKubeProxyCommand(argv: string[], env: NodeJS.ProcessEnv = p
     serviceCIDR: f['service-cluster-ip-range'],
     apply: f.apply,
     nodeIPs: localIPv4Addresses(),
+    tracing: tracingOptionsFromFlags(f),
     ...(f['write-config-to'] ? { writeConfigTo: f['write-config-to'] } : {}),
   };
 }

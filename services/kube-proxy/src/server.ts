@@ -6,6 +6,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { EndpointSlice, Service } from '@kubelab/api';
 import { createClientset, SharedInformerFactory, unwrapTombstone, type Clientset } from '@kubelab/client';
 import { createLogger, newMetricsRegistry, serveHealth, type HealthServer, type Logger, type Route } from '@kubelab/component-base';
+import { grpcClientInterceptors, type Tracing } from '@kubelab/tracing';
 import { defaultKubeProxyConfiguration, type KubeProxyConfiguration, type ProxyMode } from './config.js';
 import { ProxyHealth } from './health.js';
 import { newProxyMetrics } from './metrics.js';
@@ -31,6 +32,8 @@ export interface KubeProxyOptions {
   apply?: 'auto' | 'never';
   /** Apply inside this network namespace (`ip netns exec`), e.g. a test's own. */
   netns?: string;
+  /** CLIENT spans for API calls (off when absent or disabled). */
+  tracing?: Tracing;
   logger?: Logger;
   clock?: RunnerClock;
 }
@@ -152,7 +155,11 @@ export async function startKubeProxy(opts: KubeProxyOptions): Promise<KubeProxyH
 
   const clientset =
     opts.clientset ??
-    createClientset({ address: opts.apiserverAddress ?? '127.0.0.1:6444', component: 'kube-proxy' });
+    createClientset({
+      address: opts.apiserverAddress ?? '127.0.0.1:6444',
+      component: 'kube-proxy',
+      ...(opts.tracing?.enabled ? { interceptors: grpcClientInterceptors(opts.tracing) } : {}),
+    });
   const factory = new SharedInformerFactory(clientset);
   const services = factory.core.services();
   const slices = factory.discovery.endpointSlices();

@@ -4,6 +4,7 @@
 import { mkdirSync } from 'node:fs';
 import { createLogger, serveHealth, type Logger } from '@kubelab/component-base';
 import { SharedInformerFactory, createClientset, newEventBroadcaster } from '@kubelab/client';
+import { grpcClientInterceptors, type Tracing } from '@kubelab/tracing';
 import { connectRemoteRuntime } from './kuberuntime/remote.js';
 import { Kubelet, type KubeletConfig } from './kubelet.js';
 import { defaultHostname, defaultNodeIP } from './options.js';
@@ -21,6 +22,8 @@ export interface KubeletOptions extends Partial<KubeletConfig> {
   healthzBindAddress?: string;
   /** 10248 by default; 0 picks a free port; -1 disables it. */
   healthzPort?: number;
+  /** Spans for API and CRI calls and each pod sync (off when absent or disabled). */
+  tracing?: Tracing;
   logger?: Logger;
 }
 
@@ -39,10 +42,12 @@ export async function startKubelet(opts: KubeletOptions): Promise<RunningKubelet
   const podLogsDir = opts.podLogsDir ?? '/var/log/pods';
   mkdirSync(podLogsDir, { recursive: true });
 
-  const cs = createClientset({ address: opts.apiserver, component: 'kubelet' });
+  const tracing = opts.tracing?.enabled ? opts.tracing : undefined;
+  const interceptors = tracing ? grpcClientInterceptors(tracing) : [];
+  const cs = createClientset({ address: opts.apiserver, component: 'kubelet', interceptors });
   const informers = new SharedInformerFactory(cs);
   const broadcaster = newEventBroadcaster(cs);
-  const rt = connectRemoteRuntime(opts.containerRuntimeEndpoint ?? 'unix:///run/containerd/containerd.sock');
+  const rt = connectRemoteRuntime(opts.containerRuntimeEndpoint ?? 'unix:///run/containerd/containerd.sock', undefined, interceptors);
 
   // The kubelet port is known only once bound: bind first, then build the kubelet.
   let kubelet: Kubelet | undefined;
@@ -64,6 +69,7 @@ export async function startKubelet(opts: KubeletOptions): Promise<RunningKubelet
     timeScale: opts.timeScale && opts.timeScale > 0 ? opts.timeScale : 1,
     registerNode: opts.registerNode ?? true,
     featureGates: opts.featureGates ?? {},
+    statusSyncPeriodMs: opts.statusSyncPeriodMs ?? 10_000,
   };
   kubelet = new Kubelet({
     config,
@@ -89,6 +95,7 @@ export async function startKubelet(opts: KubeletOptions): Promise<RunningKubelet
     },
     broadcaster,
     log,
+    ...(tracing ? { tracing } : {}),
   });
   let healthz: { port: number; close(): Promise<void> } | undefined;
   if ((opts.healthzPort ?? 10248) >= 0) {

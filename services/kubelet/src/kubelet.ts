@@ -8,6 +8,7 @@ import { cpus, hostname as osHostname, release, totalmem } from 'node:os';
 import { isAlreadyExists, isNotFound, type Node, type NodeStatus, type ObjectReference, type Pod, type PodStatus } from '@kubelab/api';
 import type { Logger } from '@kubelab/component-base';
 import type { Clientset, EventBroadcaster, SharedIndexInformer, SharedInformerFactory } from '@kubelab/client';
+import { ROOT_CONTEXT, context as otelContext, contextFromObject, type Tracing } from '@kubelab/tracing';
 import { Backoff } from './backoff.js';
 import { realClock, type Clock } from './clock.js';
 import { FileSource, isMirrorPod, isStaticPod, mirrorPodFor, ANNOTATION_CONFIG_HASH, ANNOTATION_CONFIG_MIRROR } from './config/file.js';
@@ -47,6 +48,8 @@ export interface KubeletConfig {
   registerNode: boolean;
   /** `EventedPLEG=true` also streams GetContainerEvents. */
   featureGates: Record<string, boolean>;
+  /** The status manager's reconcile period (upstream syncPeriod, 10 s; not a flag upstream either). */
+  statusSyncPeriodMs?: number;
 }
 
 export interface KubeletDeps {
@@ -59,6 +62,8 @@ export interface KubeletDeps {
   broadcaster: EventBroadcaster;
   log: Logger;
   clock?: Clock;
+  /** Each pod sync runs in a span continuing the pod's trace (absent = no spans). */
+  tracing?: Tracing;
 }
 
 /** A pod the kubelet should run, by its kubelet UID (the static pod's own UID for static pods). */
@@ -84,6 +89,7 @@ export class Kubelet {
   private podInformer!: SharedIndexInformer<Pod>;
   private nodeInformer!: SharedIndexInformer<Node>;
   private fileSource: FileSource | undefined;
+  private readonly tracing: Tracing | undefined;
 
   /** Desired pods by kubelet UID. */
   readonly pods = new Map<string, DesiredPod>();
@@ -117,8 +123,10 @@ export class Kubelet {
     this.cs = deps.clientset;
     this.informers = deps.informers;
     this.rt = deps.runtime;
+    this.tracing = deps.tracing?.enabled ? deps.tracing : undefined;
     const rec = deps.broadcaster.newRecorder({ component: 'kubelet', host: this.config.nodeName });
-    this.recorder = { event: (ref, type, reason, message) => rec.event(ref, type, reason, message) };
+    // Events are written by the broadcaster's own loop: keep them out of whichever pod's trace is active.
+    this.recorder = { event: (ref, type, reason, message) => untraced(() => rec.event(ref, type, reason, message)) };
     const scale = this.config.timeScale;
     this.crashBackoff = new Backoff(10_000 / scale, 300_000 / scale, this.clock);
     this.imageBackoff = new Backoff(10_000 / scale, 300_000 / scale, this.clock);
@@ -150,8 +158,9 @@ export class Kubelet {
 
     this.statusManager = new StatusManager(
       {
-        get: (ns, name) => this.cs.core.pods(ns).get(name),
-        updateStatus: (pod) => this.cs.core.pods(pod.metadata.namespace).updateStatus(pod),
+        // Status writes join the pod's trace (its kubelab.io/traceparent), whichever sync queued them.
+        get: (ns, name) => untraced(() => this.cs.core.pods(ns).get(name)),
+        updateStatus: (pod) => untraced(() => this.cs.core.pods(pod.metadata.namespace).updateStatus(pod, this.tracing ? { traceContext: contextFromObject(pod) } : {})),
         deleteNow: async (ns, name, uid) => {
           await this.cs.core.pods(ns).delete(name, { gracePeriodSeconds: 0, preconditions: { uid } });
         },
@@ -193,7 +202,7 @@ export class Kubelet {
       },
     });
     this.podWorkers = new PodWorkers(
-      (uid) => this.syncPod(uid),
+      (uid) => this.tracedSyncPod(uid),
       (uid, err) => this.log.warn('pod sync failed', { pod: this.podName(uid), err }),
       () => this.clock.now(),
     );
@@ -233,7 +242,8 @@ export class Kubelet {
     this.nodeInformer = this.informers.core.nodes({ fieldSelector: `metadata.name=${this.config.nodeName}` });
     this.nodeInformer.addEventHandler({ onAdd: (n) => this.onNode(n), onUpdate: (_o, n) => this.onNode(n) });
 
-    this.staticSynced = true;
+    // Without a manifest path the file source has nothing to wait for.
+    this.staticSynced = !this.config.podManifestPath;
 
     if (this.config.registerNode) void this.registerWithRetry();
     // Know what the runtime already runs before syncing any pod (adoption after a restart).
@@ -243,7 +253,10 @@ export class Kubelet {
         this.config.podManifestPath,
         this.config.nodeName,
         this.config.fileCheckFrequencyMs,
-        (pods) => this.onStaticPods(pods),
+        (pods) => {
+          this.onStaticPods(pods);
+          this.markStaticSynced();
+        },
         (e) => this.log.warn('Could not process manifest file', { path: e.file, err: e.message }),
       );
       this.fileSource.start();
@@ -255,13 +268,27 @@ export class Kubelet {
     if (!this.config.registerNode) this.lease.start();
     this.every(this.config.nodeStatusUpdateFrequencyMs, () => this.syncNodeStatus());
     this.every(2_000, () => this.housekeeping());
+    // Reconcile: re-post a cached status the API no longer shows (upstream status manager syncBatch).
+    this.every(this.config.statusSyncPeriodMs ?? 10_000, () => this.statusManager.syncBatch());
     this.every(this.config.syncFrequencyMs, () => {
       for (const uid of this.pods.keys()) this.podWorkers.update(uid);
     });
     void this.podInformer.whenSynced().then(() => {
       this.apiSynced = true;
-      void this.housekeeping();
+      this.onSourcesMaybeReady();
     });
+  }
+
+  private markStaticSynced(): void {
+    if (this.staticSynced) return;
+    this.staticSynced = true;
+    this.onSourcesMaybeReady();
+  }
+
+  private onSourcesMaybeReady(): void {
+    if (!this.sourcesReady()) return;
+    this.log.info('All pod sources are ready; cleaning up pods no source wants');
+    void this.housekeeping();
   }
 
   private every(ms: number, fn: () => unknown): void {
@@ -283,7 +310,12 @@ export class Kubelet {
     this.statusManager.stop();
   }
 
-  /** Ready means the kubelet has synced its pod sources (used by /healthz's syncloop check). */
+  /**
+   * Upstream sourcesReady: every pod source has delivered its first full set
+   * (the apiserver pod informer has synced AND the manifest directory has been
+   * read). Until then a runtime pod no source mentions may simply not have
+   * arrived yet, so nothing is killed as unwanted.
+   */
   sourcesReady(): boolean {
     return this.apiSynced && this.staticSynced;
   }
@@ -436,6 +468,20 @@ export class Kubelet {
   /** containerID → precise start time, for probe initial delays. */
   private readonly containerStarts = new Map<string, number>();
 
+  /**
+   * A pod sync in a `syncPod` span continuing the pod's trace (the apiserver
+   * recorded the creating request's context on it), so its CRI calls and
+   * status writes join that trace. Without tracing: the sync itself.
+   */
+  private tracedSyncPod(uid: string): Promise<{ retryAt?: number } | void> {
+    const tracing = this.tracing;
+    if (!tracing) return this.syncPod(uid);
+    const d = this.pods.get(uid);
+    const pod = d && !d.static ? d.pod : undefined;
+    const attributes = { 'k8s.pod.uid': uid, ...(d ? { 'k8s.pod.name': d.pod.metadata.name ?? '', 'k8s.namespace.name': d.pod.metadata.namespace ?? '' } : {}) };
+    return tracing.withSpan('syncPod', () => this.syncPod(uid), { parent: contextFromObject(pod), attributes });
+  }
+
   /** One pod: converge the runtime to the spec and report status (upstream SyncPod / SyncTerminatingPod). */
   async syncPod(uid: string): Promise<{ retryAt?: number } | void> {
     const d = this.pods.get(uid);
@@ -470,7 +516,8 @@ export class Kubelet {
       return;
     }
     this.publishStatus(uid, d, status);
-    this.prober.addPod(pod);
+    // Probe workers run on their own timers: outside this sync's span.
+    untraced(() => this.prober.addPod(pod));
 
     const actions = computePodActions(
       pod,
@@ -496,7 +543,7 @@ export class Kubelet {
       this.runtimeCache.set(uid, rs);
     }
     this.publishStatus(uid, d, this.computeStatus(uid, d, rs));
-    this.prober.triggerPod(uid);
+    untraced(() => this.prober.triggerPod(uid));
     if (actions.initFailed) this.podWorkers.update(uid);
     void this.runtimeManager.gcContainers(rs).catch(() => {});
     return result.retryAt !== undefined ? { retryAt: result.retryAt } : undefined;
@@ -537,9 +584,9 @@ export class Kubelet {
     }
   }
 
-  /** Runtime pods that no source wants any more (orphans after a restart). */
-  private async housekeeping(): Promise<void> {
-    if (!this.apiSynced) return;
+  /** Runtime pods that no source wants any more (orphans after a restart); only once all sources are ready. */
+  async housekeeping(): Promise<void> {
+    if (!this.sourcesReady()) return;
     this.prober.cleanupPods(new Set(this.pods.keys()));
     let sandboxes;
     try {
@@ -827,3 +874,8 @@ export function machineInfo(c: Pick<KubeletConfig, 'rootDir' | 'maxPods'>): Mach
 }
 
 export const defaultHostname = (): string => osHostname().toLowerCase();
+
+/** Runs fn with no active trace context: long-lived loops it starts never inherit a pod's span. */
+function untraced<T>(fn: () => T): T {
+  return otelContext.with(ROOT_CONTEXT, fn);
+}

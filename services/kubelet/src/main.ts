@@ -1,8 +1,9 @@
 #!/usr/bin/env node
-// kubelet process entry: flags (upstream names, KUBELAB_* env), then run
-// until SIGTERM/SIGINT.
+// kubelet process entry: flags (upstream names, KUBELAB_* env), tracing,
+// then run until SIGTERM/SIGINT.
 
-import { FlagError, createLogger, onShutdown } from '@kubelab/component-base';
+import { FlagError, apiserverAddressFrom, createLogger, onShutdown } from '@kubelab/component-base';
+import { setupTracing, tracingOptionsFromFlags } from '@kubelab/tracing';
 import { startKubelet } from './index.js';
 import { defaultHostname, kubeletFlags, parseFeatureGates, parseLabels } from './options.js';
 
@@ -19,8 +20,9 @@ async function main(): Promise<void> {
   }
   const nodeName = (values['hostname-override'] || defaultHostname()).toLowerCase();
   const log = createLogger({ component: 'kubelet', node: nodeName });
+  const tracing = setupTracing({ serviceName: 'kubelet', node: nodeName, ...tracingOptionsFromFlags(values) });
   const k = await startKubelet({
-    apiserver: values.apiserver,
+    apiserver: apiserverAddressFrom(values),
     nodeName,
     nodeIP: values['node-ip'],
     nodeLabels: parseLabels(values['node-labels']),
@@ -41,9 +43,13 @@ async function main(): Promise<void> {
     registerNode: values['register-node'],
     timeScale: values['time-scale'],
     featureGates: parseFeatureGates(values['feature-gates']),
+    tracing,
     logger: log,
   });
-  onShutdown(() => k.stop());
+  onShutdown(async () => {
+    await k.stop();
+    await tracing.shutdown();
+  });
 }
 
 main().catch((err) => {

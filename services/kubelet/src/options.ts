@@ -1,13 +1,17 @@
 // The kubelet's flags with upstream names and defaults (upstream
-// cmd/kubelet/app/options), plus kubelab's --apiserver (the gRPC address)
-// and --time-scale (documented compression of the kubelet's own timers).
+// cmd/kubelet/app/options), plus kubelab's shared --apiserver-grpc-address
+// (kubelab's stand-in for the kubeconfig; --apiserver stays as an alias),
+// --pod-logs-dir (upstream sets podLogsDir only in the config file), the
+// tracing flags and --time-scale (documented compression of the kubelet's
+// own timers).
 
 import { networkInterfaces } from 'node:os';
-import { FlagSet } from '@kubelab/component-base';
+import { FlagSet, withApiserverFlags } from '@kubelab/component-base';
+import { addTracingFlags } from '@kubelab/tracing';
 import { defaultHostname } from './kubelet.js';
 
 export function kubeletFlags() {
-  return new FlagSet('kubelet')
+  return addTracingFlags(withApiserverFlags(new FlagSet('kubelet')))
     .string('hostname-override', '', 'If non-empty, will use this string as identification instead of the actual hostname.')
     .string('node-ip', '', 'IP address of the node; the first non-loopback IPv4 address when empty.')
     .string('container-runtime-endpoint', 'unix:///run/containerd/containerd.sock', 'The endpoint of the remote runtime service.')
@@ -18,7 +22,7 @@ export function kubeletFlags() {
     .int('node-lease-duration-seconds', 40, 'Duration the kubelet sets on its Lease; renewed every quarter of it.')
     .int('max-pods', 110, 'Number of pods that can run on this kubelet.')
     .string('root-dir', '/var/lib/kubelet', 'Directory path for managing kubelet files.')
-    .string('pod-logs-dir', '/var/log/pods', 'Directory where container logs are written (podLogsDir).')
+    .string('pod-logs-dir', '/var/log/pods', 'kubelab: directory where container logs are written (upstream: the podLogsDir config field).')
     .string('address', '0.0.0.0', 'The IP address for the kubelet to serve on.')
     .int('port', 10250, 'The port for the kubelet to serve on.')
     .string('healthz-bind-address', '127.0.0.1', 'The IP address for the healthz server to serve on.')
@@ -27,7 +31,6 @@ export function kubeletFlags() {
     .stringArray('node-labels', [], 'Labels to add when registering the node (key=value,...).')
     .bool('register-node', true, 'Register the node with the apiserver.')
     .stringArray('feature-gates', [], 'key=true|false pairs for alpha/experimental features (EventedPLEG).')
-    .string('apiserver', '127.0.0.1:6444', 'kubelab: gRPC address of the apiserver.')
     .float('time-scale', 1, 'kubelab: kubelet time runs this many times faster than wall time (probe delays/periods/timeouts, crash-loop and image-pull back-off, runtime-down threshold), to match containerd --time-scale.');
 }
 

@@ -2,6 +2,7 @@
 // kube-scheduler's process entry: flags → startScheduler → run until a signal.
 
 import { apiserverAddressFrom, createLogger, leaderElectionFrom, onShutdown, runMain } from '@kubelab/component-base';
+import { setupTracing, tracingOptionsFromFlags } from '@kubelab/tracing';
 import { schedulerFlags } from './options.js';
 import { defaultProfile } from './framework/profile.js';
 import { startScheduler } from './server.js';
@@ -10,6 +11,7 @@ runMain('kube-scheduler', async () => {
   const log = createLogger({ component: 'kube-scheduler' });
   const values = schedulerFlags().parse(process.argv.slice(2)).values;
   const leaderElection = leaderElectionFrom(values);
+  const tracing = setupTracing({ serviceName: 'kube-scheduler', ...tracingOptionsFromFlags(values) });
   const profile = defaultProfile(values['scheduler-name']);
   profile.percentageOfNodesToScore = values['percentage-of-nodes-to-score'];
   const running = await startScheduler({
@@ -20,6 +22,7 @@ runMain('kube-scheduler', async () => {
     podInitialBackoffMs: values['pod-initial-backoff-seconds'] * 1000,
     podMaxBackoffMs: values['pod-max-backoff-seconds'] * 1000,
     profiles: [profile],
+    tracing,
     logger: log,
     // Upstream exits when leadership is lost, so a restart campaigns afresh.
     onLeadershipLost: () => process.exit(1),
@@ -27,5 +30,6 @@ runMain('kube-scheduler', async () => {
   log.info('kube-scheduler started', { healthPort: running.healthPort, identity: running.identity });
   onShutdown(async () => {
     await running.stop();
+    await tracing.shutdown();
   });
 });

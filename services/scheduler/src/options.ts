@@ -3,9 +3,10 @@
 // --apiserver-grpc-address (or upstream's --master, which overrides it).
 
 import { FlagSet, withApiserverFlags, withLeaderElectionFlags } from '@kubelab/component-base';
+import { addTracingFlags } from '@kubelab/tracing';
 
 export function schedulerFlags() {
-  return withLeaderElectionFlags(withApiserverFlags(new FlagSet('kube-scheduler')), 'kube-scheduler')
+  return withLeaderElectionFlags(addTracingFlags(withApiserverFlags(new FlagSet('kube-scheduler'))), 'kube-scheduler')
     .string('bind-address', '0.0.0.0', 'The IP address on which to listen for the --secure-port port (served as plain HTTP in kubelab)')
     .int('secure-port', 10259, 'The port on which to serve /healthz, /readyz, /livez and /metrics. 0 picks a free port')
     .int('pod-initial-backoff-seconds', 1, 'Initial backoff for unschedulable pods (KubeSchedulerConfiguration podInitialBackoffSeconds)')

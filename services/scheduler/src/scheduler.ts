@@ -7,6 +7,7 @@
 import { formatTime, type Node, type Pod, type PodCondition } from '@kubelab/api';
 import type { Clientset, EventRecorder, SharedIndexInformer } from '@kubelab/client';
 import type { Logger } from '@kubelab/component-base';
+import { contextFromObject } from '@kubelab/tracing';
 import { newAlgorithmState, schedulePod, type AlgorithmState } from './algorithm/schedule-pod.js';
 import { SchedulerCache } from './cache/cache.js';
 import { CycleState } from './framework/cycle-state.js';
@@ -132,12 +133,16 @@ export class Scheduler {
     const cs = this.deps.clientset;
     return {
       bind: async (pod, nodeName) => {
-        await cs.core.pods(pod.metadata.namespace).bind({
-          apiVersion: 'v1',
-          kind: 'Binding',
-          metadata: { name: pod.metadata.name!, namespace: pod.metadata.namespace!, ...(pod.metadata.uid ? { uid: pod.metadata.uid } : {}) },
-          target: { apiVersion: 'v1', kind: 'Node', name: nodeName },
-        });
+        // The binding continues the pod's trace (kubelab.io/traceparent, recorded by the apiserver at create).
+        await cs.core.pods(pod.metadata.namespace).bind(
+          {
+            apiVersion: 'v1',
+            kind: 'Binding',
+            metadata: { name: pod.metadata.name!, namespace: pod.metadata.namespace!, ...(pod.metadata.uid ? { uid: pod.metadata.uid } : {}) },
+            target: { apiVersion: 'v1', kind: 'Node', name: nodeName },
+          },
+          { traceContext: contextFromObject(pod) },
+        );
       },
       deletePod: async (pod) => {
         await cs.core.pods(pod.metadata.namespace).delete(pod.metadata.name!, pod.metadata.uid ? { preconditions: { uid: pod.metadata.uid } } : {});

@@ -6,6 +6,7 @@ import { hostname } from 'node:os';
 import { randomUUID } from 'node:crypto';
 import { createClientset, newEventBroadcaster, runWhenLeading, SharedInformerFactory, type Clientset, type EventRecorder, type LeaderElectionOptions, type Leading } from '@kubelab/client';
 import { createLogger, DEFAULT_APISERVER_GRPC_ADDRESS, newMetricsRegistry, serveHealth, type HealthServer, type Logger } from '@kubelab/component-base';
+import { grpcClientInterceptors, type Tracing } from '@kubelab/tracing';
 import { defaultProfile, type Profile } from './framework/profile.js';
 import { newSchedulerMetrics } from './metrics.js';
 import { Scheduler } from './scheduler.js';
@@ -21,6 +22,8 @@ export interface StartSchedulerOptions extends LeaderElectionOptions {
   profiles?: Profile[];
   podInitialBackoffMs?: number;
   podMaxBackoffMs?: number;
+  /** CLIENT spans for API calls; a pod's binding continues the pod's trace (off when absent or disabled). */
+  tracing?: Tracing;
   logger?: Logger;
 }
 
@@ -37,7 +40,10 @@ export async function startScheduler(opts: StartSchedulerOptions = {}): Promise<
   const log = opts.logger ?? createLogger({ component: 'kube-scheduler' });
   const identity = opts.identity ?? `${hostname()}_${randomUUID()}`;
   const ownClient = !opts.clientset;
-  const cs = opts.clientset ?? createClientset({ address: opts.apiserverAddress || DEFAULT_APISERVER_GRPC_ADDRESS, component: 'kube-scheduler' });
+  const tracing = opts.tracing?.enabled ? opts.tracing : undefined;
+  const cs =
+    opts.clientset ??
+    createClientset({ address: opts.apiserverAddress || DEFAULT_APISERVER_GRPC_ADDRESS, component: 'kube-scheduler', ...(tracing ? { interceptors: grpcClientInterceptors(tracing) } : {}) });
   const registry = newMetricsRegistry();
   const metrics = newSchedulerMetrics(registry);
   const broadcaster = newEventBroadcaster(cs);

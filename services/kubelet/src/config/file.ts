@@ -92,6 +92,7 @@ export class FileSource {
   private timer: NodeJS.Timeout | undefined;
   private watcher: FSWatcher | undefined;
   private last = '';
+  private scanned = false;
   private debounce: NodeJS.Timeout | undefined;
 
   constructor(
@@ -117,12 +118,17 @@ export class FileSource {
     }
   }
 
-  /** Re-reads the directory; reports only when the set of pods changed. */
+  /**
+   * Re-reads the directory; reports the first read always (even an empty or
+   * missing directory: that is what marks the file source as seen, upstream's
+   * sourcesReady) and later reads only when the set of pods changed.
+   */
   scan(): void {
     const { pods, errors } = readManifestDir(this.dir, this.nodeName, () => new Date().toISOString());
     for (const e of errors) this.onError(e);
     const key = pods.map((p) => p.metadata.uid).join(',');
-    if (key === this.last) return;
+    if (this.scanned && key === this.last) return;
+    this.scanned = true;
     this.last = key;
     this.onPods(pods);
   }

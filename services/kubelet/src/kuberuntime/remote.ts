@@ -48,10 +48,16 @@ export interface RemoteRuntime extends RuntimeService {
   sandboxPortMap(id: string): Promise<PortMap | undefined>;
 }
 
-export function connectRemoteRuntime(endpoint: string, timeoutMs = 10_000): RemoteRuntime {
+export function connectRemoteRuntime(endpoint: string, timeoutMs = 10_000, interceptors: grpc.Interceptor[] = []): RemoteRuntime {
   const proto = criProto();
   const target = criTarget(endpoint);
-  const options = { 'grpc.max_receive_message_length': 16 * 1024 * 1024, 'grpc.initial_reconnect_backoff_ms': 200, 'grpc.max_reconnect_backoff_ms': 2000 };
+  // interceptors: grpcClientInterceptors(tracing) — a CLIENT span per CRI call (upstream KEP-2831's traced CRI client).
+  const options = {
+    'grpc.max_receive_message_length': 16 * 1024 * 1024,
+    'grpc.initial_reconnect_backoff_ms': 200,
+    'grpc.max_reconnect_backoff_ms': 2000,
+    ...(interceptors.length ? { interceptors } : {}),
+  };
   const rs = new proto.runtime.v1.RuntimeService(target, grpc.credentials.createInsecure(), options) as RuntimeServiceClient;
   const is = new proto.runtime.v1.ImageService(target, grpc.credentials.createInsecure(), options) as ImageServiceClient;
 

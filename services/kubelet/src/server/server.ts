@@ -37,8 +37,10 @@ export async function logTarget(k: Kubelet, namespace: string, podName: string, 
   const newest = instances[0];
   const status = [...(k.statusManager.getPodStatus(found.uid)?.containerStatuses ?? []), ...(k.statusManager.getPodStatus(found.uid)?.initContainerStatuses ?? [])].find((s) => s.name === container);
   if (previous) {
+    // The status names the last terminated instance; a restart racing this read may have moved the
+    // runtime on (a newer instance ran, the named one was collected): then the runtime's own order decides.
     const prevId = status?.lastState?.terminated?.containerID?.replace(/^[a-z]+:\/\//, '');
-    const prev = instances.find((c) => c.id === prevId);
+    const prev = instances.find((c) => c.id === prevId) ?? previousInstance(instances);
     if (!prev) return { code: 400, error: `previous terminated container "${container}" in pod "${podName}" not found` };
     return { path: prev.logPath, id: prev.id };
   }
@@ -47,6 +49,17 @@ export async function logTarget(k: Kubelet, namespace: string, podName: string, 
     return { code: 400, error: `container "${container}" in pod "${podName}" is waiting to start: ${waiting}` };
   }
   return { path: newest.logPath, id: newest.id };
+}
+
+/**
+ * The instance `previous` means, from the runtime's list (newest first): the
+ * newest exited one that is not the current instance — the current one being
+ * the newest if it is running or created (upstream: lastState.terminated).
+ */
+export function previousInstance<C extends { state: string }>(newestFirst: C[]): C | undefined {
+  const current = newestFirst[0];
+  const rest = current && current.state !== 'exited' ? newestFirst.slice(1) : newestFirst;
+  return rest.find((c) => c.state === 'exited');
 }
 
 /** Serves /pods, /containerLogs/..., /healthz on the kubelet port. */

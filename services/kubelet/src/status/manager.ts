@@ -3,6 +3,10 @@
 // subresource only when it differs from what was last written. Static pods
 // report through their mirror pod. Once a deleted pod has fully stopped, it
 // confirms the deletion with gracePeriodSeconds 0 (upstream canBeDeleted).
+// syncBatch (every 10 s upstream) reconciles: when the API object's status
+// no longer shows what the kubelet reported — someone else wrote it, e.g. the
+// node-lifecycle controller's MarkPodsNotReady — the cached status is posted
+// again (upstream needsReconcile).
 
 import { isConflict, isNotFound, type Pod, type PodStatus } from '@kubelab/api';
 import type { Logger } from '@kubelab/component-base';
@@ -25,6 +29,49 @@ interface Entry {
   canBeDeleted: boolean;
 }
 
+/** Conditions the kubelet owns (upstream kubetypes.PodConditionsByKubelet); others belong to other writers. */
+export const KUBELET_POD_CONDITIONS: ReadonlySet<string> = new Set(['PodScheduled', 'PodReadyToStartContainers', 'Initialized', 'ContainersReady', 'Ready']);
+
+/** Canonical JSON: keys sorted, null/undefined left out, so equal content compares equal whatever the wire did. */
+function canonical(v: unknown): string {
+  const norm = (x: unknown): unknown => {
+    if (Array.isArray(x)) return x.map(norm);
+    if (x && typeof x === 'object') {
+      const out: Record<string, unknown> = {};
+      for (const k of Object.keys(x).sort()) {
+        const val = (x as Record<string, unknown>)[k];
+        if (val !== null && val !== undefined) out[k] = norm(val);
+      }
+      return out;
+    }
+    return x;
+  };
+  return JSON.stringify(norm(v) ?? null);
+}
+
+/**
+ * Whether the API's status differs from what the kubelet reported, in the
+ * fields the kubelet writes (upstream needsReconcile / isPodStatusByKubeletEqual):
+ * every top-level field of the kubelet's status, and the kubelet-owned
+ * conditions by type. Fields and conditions only others write are ignored.
+ */
+export function needsReconcile(apiStatus: PodStatus | undefined, kubelet: PodStatus): boolean {
+  const api = (apiStatus ?? {}) as Record<string, unknown>;
+  for (const [k, v] of Object.entries(kubelet)) {
+    if (k === 'conditions') continue;
+    if (canonical(api[k]) !== canonical(v)) return true;
+  }
+  const owned = (list: PodStatus['conditions']) =>
+    canonical((list ?? []).filter((c) => KUBELET_POD_CONDITIONS.has(c.type)).sort((a, b) => a.type.localeCompare(b.type)));
+  return owned(apiStatus?.conditions) !== owned(kubelet.conditions);
+}
+
+/** a < b for resourceVersions (numeric in kubelab's store; unknown shapes compare as not older). */
+function olderThan(a: string | undefined, b: string | undefined): boolean {
+  if (!a || !b || !/^\d+$/.test(a) || !/^\d+$/.test(b)) return false;
+  return BigInt(a) < BigInt(b);
+}
+
 /** JSON of a status with volatile fields left out, for change detection. */
 export function statusKey(s: PodStatus | undefined): string {
   return JSON.stringify(s ?? {});
@@ -33,6 +80,8 @@ export function statusKey(s: PodStatus | undefined): string {
 export class StatusManager {
   private readonly entries = new Map<string, Entry>();
   private readonly posted = new Map<string, string>();
+  /** resourceVersion our last write produced: an older cached object is just a lagging informer. */
+  private readonly postedRV = new Map<string, string>();
   private readonly queue = new Set<string>();
   /** Pods whose write is in flight (one at a time per pod). */
   private readonly inflight = new Set<string>();
@@ -76,7 +125,29 @@ export class StatusManager {
   removePod(uid: string): void {
     this.entries.delete(uid);
     this.posted.delete(uid);
+    this.postedRV.delete(uid);
     this.queue.delete(uid);
+  }
+
+  /**
+   * Upstream syncBatch's reconcile: queue a re-post for every pod whose API
+   * status (the informer's copy) lost what the kubelet last reported.
+   * Returns the pods queued.
+   */
+  syncBatch(): string[] {
+    const queued: string[] = [];
+    for (const [uid, e] of this.entries) {
+      if (this.queue.has(uid) || this.inflight.has(uid) || !this.posted.has(uid)) continue;
+      const pod = this.lookup(uid);
+      if (!pod || (e.apiUid && pod.metadata.uid !== e.apiUid)) continue;
+      if (olderThan(pod.metadata.resourceVersion, this.postedRV.get(uid))) continue;
+      if (!needsReconcile(pod.status, e.status)) continue;
+      this.log.info('Pod status is inconsistent with cached status for pod, a reconciliation should be triggered', { pod: `${e.namespace}/${e.name}` });
+      this.posted.delete(uid);
+      queued.push(uid);
+      this.enqueue(uid);
+    }
+    return queued;
   }
 
   private enqueue(uid: string): void {
@@ -129,7 +200,8 @@ export class StatusManager {
       for (let attempt = 0; ; attempt++) {
         if (e.apiUid && pod.metadata.uid !== e.apiUid) return; // a different object now holds the name
         try {
-          await this.api.updateStatus({ ...pod, status: e.status });
+          const written = await this.api.updateStatus({ ...pod, status: e.status });
+          if (written?.metadata?.resourceVersion) this.postedRV.set(uid, written.metadata.resourceVersion);
           this.posts++;
           break;
         } catch (err) {

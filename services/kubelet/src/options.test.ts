@@ -1,0 +1,49 @@
+import { apiserverAddressFrom } from '@kubelab/component-base';
+import { describe, expect, it } from 'vitest';
+import { kubeletFlags } from './options.js';
+
+describe('kubelet flags', () => {
+  it('accepts every flag the local runner passes (packages/kubelab/src/topology.ts)', () => {
+    const { values } = kubeletFlags().parse(
+      [
+        '--hostname-override=node-1',
+        '--node-ip=127.0.0.1',
+        '--address=127.0.0.1',
+        '--apiserver-grpc-address=127.0.0.1:16444',
+        '--container-runtime-endpoint=unix:///tmp/x/containerd.sock',
+        '--port=20250',
+        '--healthz-port=20248',
+        '--root-dir=/tmp/x/kubelet',
+        '--pod-manifest-path=/tmp/x/manifests',
+        '--pod-logs-dir=/tmp/x/pods',
+      ],
+      {},
+    );
+    expect(values).toMatchObject({
+      'hostname-override': 'node-1',
+      'node-ip': '127.0.0.1',
+      address: '127.0.0.1',
+      'container-runtime-endpoint': 'unix:///tmp/x/containerd.sock',
+      port: 20250,
+      'healthz-port': 20248,
+      'root-dir': '/tmp/x/kubelet',
+      'pod-manifest-path': '/tmp/x/manifests',
+      'pod-logs-dir': '/tmp/x/pods',
+    });
+    expect(apiserverAddressFrom(values)).toBe('127.0.0.1:16444');
+  });
+
+  it('keeps --apiserver (and KUBELAB_APISERVER) as an alias; the shared default otherwise', () => {
+    expect(apiserverAddressFrom(kubeletFlags().parse(['--apiserver=apiserver:6444'], {}).values)).toBe('apiserver:6444');
+    expect(apiserverAddressFrom(kubeletFlags().parse([], { KUBELAB_APISERVER: 'apiserver:6444' }).values)).toBe('apiserver:6444');
+    expect(apiserverAddressFrom(kubeletFlags().parse([], { KUBELAB_APISERVER_GRPC_ADDRESS: 'a:1' }).values)).toBe('a:1');
+    expect(apiserverAddressFrom(kubeletFlags().parse([], {}).values)).toBe('127.0.0.1:6444');
+  });
+
+  it('has the tracing flags', () => {
+    expect(kubeletFlags().parse(['--tracing-endpoint=jaeger:4317', '--tracing-sampling-rate-per-million=1000000'], {}).values).toMatchObject({
+      'tracing-endpoint': 'jaeger:4317',
+      'tracing-sampling-rate-per-million': 1_000_000,
+    });
+  });
+});

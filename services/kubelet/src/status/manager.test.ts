@@ -1,0 +1,98 @@
+import type { Pod, PodStatus } from '@kubelab/api';
+import { createLogger } from '@kubelab/component-base';
+import { describe, expect, it } from 'vitest';
+import { StatusManager, needsReconcile } from './manager.js';
+
+const T = '2026-01-01T00:00:00Z';
+const kubeletStatus = (ready: 'True' | 'False'): PodStatus => ({
+  phase: 'Running',
+  conditions: [
+    { type: 'PodReadyToStartContainers', status: 'True', lastTransitionTime: T },
+    { type: 'Initialized', status: 'True', lastTransitionTime: T },
+    { type: 'Ready', status: ready, lastTransitionTime: T },
+    { type: 'ContainersReady', status: ready, lastTransitionTime: T },
+    { type: 'PodScheduled', status: 'True', lastTransitionTime: T },
+  ],
+  hostIP: '10.0.0.2',
+  podIP: '10.244.1.5',
+  startTime: T,
+  containerStatuses: [{ name: 'app', ready: ready === 'True', restartCount: 0, image: 'busybox:1.36', imageID: '', containerID: 'containerd://abc', state: { running: { startedAt: T } } }],
+});
+
+/** What the node-lifecycle controller's MarkPodsNotReady leaves: Ready=False, the rest untouched. */
+const markedNotReady = (s: PodStatus): PodStatus => ({
+  ...s,
+  conditions: s.conditions!.map((c) => (c.type === 'Ready' ? { ...c, status: 'False', lastTransitionTime: '2026-01-01T00:01:00Z' } : c)),
+});
+
+describe('needsReconcile (upstream isPodStatusByKubeletEqual)', () => {
+  it('is false for the status as written, whatever the key order or null fields on the wire', () => {
+    const s = kubeletStatus('True');
+    const wire = JSON.parse(JSON.stringify({ containerStatuses: s.containerStatuses, startTime: s.startTime, podIP: s.podIP, hostIP: s.hostIP, conditions: [...s.conditions!].reverse(), phase: s.phase, message: null }));
+    expect(needsReconcile(wire, s)).toBe(false);
+  });
+
+  it('is true when another writer changed a kubelet-owned condition (MarkPodsNotReady)', () => {
+    const s = kubeletStatus('True');
+    expect(needsReconcile(markedNotReady(s), s)).toBe(true);
+  });
+
+  it('ignores conditions and fields only others write (DisruptionTarget, nominatedNodeName)', () => {
+    const s = kubeletStatus('True');
+    const api: PodStatus = { ...s, nominatedNodeName: 'node-2', conditions: [...s.conditions!, { type: 'DisruptionTarget', status: 'True', reason: 'DeletionByTaintManager' }] };
+    expect(needsReconcile(api, s)).toBe(false);
+  });
+
+  it('is true when a field the kubelet writes is gone or different', () => {
+    const s = kubeletStatus('True');
+    expect(needsReconcile({ ...s, podIP: undefined }, s)).toBe(true);
+    expect(needsReconcile(undefined, s)).toBe(true);
+  });
+});
+
+describe('StatusManager.syncBatch', () => {
+  function setup() {
+    let api: Pod = { metadata: { name: 'keeper', namespace: 'default', uid: 'u1', resourceVersion: '10' }, spec: { containers: [] }, status: {} };
+    const writes: PodStatus[] = [];
+    const sm = new StatusManager(
+      {
+        get: async () => api,
+        updateStatus: async (p) => {
+          writes.push(p.status!);
+          api = { ...p, metadata: { ...p.metadata, resourceVersion: String(Number(api.metadata.resourceVersion) + 1) } };
+          return api;
+        },
+        deleteNow: async () => {},
+      },
+      createLogger({ component: 'test', level: 'error' }),
+      () => api,
+    );
+    return { sm, writes, api: () => api, setApi: (p: Pod) => (api = p) };
+  }
+
+  it('re-posts the cached status once the API shows Ready=False written by someone else, and only then', async () => {
+    const { sm, writes, api, setApi } = setup();
+    sm.setPodStatus('u1', { namespace: 'default', name: 'keeper', uid: 'u1' }, kubeletStatus('True'));
+    await sm.whenIdle();
+    expect(writes).toHaveLength(1);
+    expect(sm.syncBatch()).toEqual([]);
+
+    // The node-lifecycle controller marks the pod not ready through pods/status.
+    setApi({ ...api(), metadata: { ...api().metadata, resourceVersion: '20' }, status: markedNotReady(api().status!) });
+    expect(sm.syncBatch()).toEqual(['u1']);
+    await sm.whenIdle();
+    expect(writes).toHaveLength(2);
+    expect(writes[1]!.conditions!.find((c) => c.type === 'Ready')!.status).toBe('True');
+    expect(sm.syncBatch()).toEqual([]);
+  });
+
+  it('leaves a lagging informer copy (older than our own write) alone', async () => {
+    const { sm, writes, api, setApi } = setup();
+    const before = api();
+    sm.setPodStatus('u1', { namespace: 'default', name: 'keeper', uid: 'u1' }, kubeletStatus('True'));
+    await sm.whenIdle();
+    setApi(before); // the cache has not seen our write yet
+    expect(sm.syncBatch()).toEqual([]);
+    expect(writes).toHaveLength(1);
+  });
+});

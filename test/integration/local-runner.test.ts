@@ -1,0 +1,162 @@
+// The local runner as a user drives it: `kubelab up` with the real binaries,
+// the real kubectl, the seed lab's probedemo, a Service's rules, and a kubelet
+// killed through its pid file (the node-lifecycle demo of issue 6).
+// Timings are shortened only through upstream flags and --time-scale.
+
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { requireTool, waitFor } from '@kubelab/testing';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const RUNNER = join(ROOT, 'packages/kubelab/dist/main.js');
+const KUBECTL = '/usr/bin/kubectl';
+const SERVICES = ['nats', 'apiserver', 'scheduler', 'controller-manager', 'containerd-1', 'kubelet-1', 'kube-proxy-1', 'containerd-2', 'kubelet-2', 'kube-proxy-2'];
+
+const PROBEDEMO = `apiVersion: v1
+kind: Pod
+metadata:
+  name: probedemo
+spec:
+  containers:
+    - name: app
+      image: busybox:1.36
+      args: ["sh", "-c", "touch /tmp/healthy; sleep 30; rm /tmp/healthy; sleep 600"]
+      livenessProbe:
+        exec:
+          command: ["cat", "/tmp/healthy"]
+        initialDelaySeconds: 5
+        periodSeconds: 5
+`;
+
+const ready = requireTool('nats-server') && requireTool('kubectl');
+
+describe.runIf(ready)('pnpm kubelab up (local processes)', { timeout: 120_000 }, () => {
+  const dir = mkdtempSync(join(tmpdir(), 'kubelab-up-'));
+  let runner: ChildProcess;
+  let output = '';
+
+  const kubectl = (args: string[], stdin?: string) =>
+    new Promise<{ stdout: string; stderr: string; code: number }>((resolve) => {
+      const child = execFile(
+        KUBECTL,
+        ['--kubeconfig', join(dir, 'kubeconfig'), '--cache-dir', join(dir, 'kcache'), ...args],
+        { timeout: 30_000 },
+        (err, stdout, stderr) => resolve({ stdout, stderr, code: err ? ((err as { code?: number }).code ?? 1) : 0 }),
+      );
+      if (stdin !== undefined) child.stdin!.end(stdin);
+    });
+  const pidOf = (svc: string) => Number(readFileSync(join(dir, 'run', `${svc}.pid`), 'utf8').trim());
+  const alive = (pid: number) => {
+    try {
+      process.kill(pid, 0);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+
+  beforeAll(async () => {
+    runner = spawn(
+      process.execPath,
+      [
+        RUNNER, 'up', '--nodes', '2', '--state-dir', dir,
+        // upstream flags, routed to their owners by the runner
+        '--node-monitor-grace-period=8s', '--node-monitor-period=1s', '--node-lease-duration-seconds=4',
+        '--default-unreachable-toleration-seconds=5', '--default-not-ready-toleration-seconds=5',
+        // kubelet and containerd both own it: container time and probe periods 10x faster
+        '--time-scale=10',
+      ],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    runner.stdout!.on('data', (d: Buffer) => (output += d.toString()));
+    runner.stderr!.on('data', (d: Buffer) => (output += d.toString()));
+    await waitFor('cluster ready', async () => (output.includes('cluster ready') ? true : undefined), 60_000);
+  }, 90_000);
+
+  afterAll(async () => {
+    if (runner && runner.exitCode === null) {
+      runner.kill('SIGTERM');
+      await new Promise((r) => runner.once('exit', r));
+    }
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('writes a pid file per process, named like the compose services, and a kubeconfig that works', async () => {
+    for (const svc of SERVICES) expect(alive(pidOf(svc)), svc).toBe(true);
+    const nodes = await kubectl(['get', 'nodes']);
+    expect(nodes.stdout).toMatch(/^NAME\s+STATUS\s+ROLES\s+AGE\s+VERSION$/m);
+    expect(nodes.stdout).toMatch(/^node-1\s+Ready\s+<none>\s+\S+\s+v1\.32/m);
+    expect(nodes.stdout).toMatch(/^node-2\s+Ready\s+<none>/m);
+  });
+
+  it('runs the seed lab: probedemo restarts once its liveness probe fails, and describe shows why', async () => {
+    expect((await kubectl(['apply', '-f', '-'], PROBEDEMO)).stdout).toBe('pod/probedemo created\n');
+    // 30 s of container time at 10x, then 3 failed probes of 5 s each
+    const line = await waitFor('probedemo restarted', async () => {
+      const r = await kubectl(['get', 'pod', 'probedemo', '--no-headers']);
+      const m = /^probedemo\s+\S+\s+\S+\s+(\d+)/.exec(r.stdout);
+      return m && Number(m[1]) >= 1 ? r.stdout : undefined;
+    }, 40_000);
+    expect(line).toMatch(/^probedemo\s+1\/1\s+Running\s+[1-9]/);
+    const described = (await kubectl(['describe', 'pod', 'probedemo'])).stdout;
+    expect(described).toMatch(/Warning\s+Unhealthy\s+.*Liveness probe failed: cat: \/tmp\/healthy: No such file or directory/);
+    expect(described).toMatch(/Normal\s+Killing\s+.*Container app failed liveness probe, will be restarted/);
+  });
+
+  it('publishes the kube-proxy configuration and renders a Service as iptables rules', async () => {
+    const conf = await kubectl(['get', 'cm', 'kube-proxy', '-n', 'kube-system', '-o', 'jsonpath={.data.config\\.conf}']);
+    expect(conf.stdout).toMatch(/^mode: iptables$/m);
+    expect((await kubectl(['create', 'deployment', 'web', '--image=nginx', '--replicas=2'])).stdout).toBe('deployment.apps/web created\n');
+    expect((await kubectl(['expose', 'deployment', 'web', '--port=80'])).stdout).toBe('service/web exposed\n');
+    const rules = await waitFor('web in the rules of node-1', async () => {
+      const r = await new Promise<string>((resolve) =>
+        execFile(process.execPath, [RUNNER, 'rules', '--node', 'node-1', '--state-dir', dir], (_e, out) => resolve(out)),
+      );
+      return r.includes('"default/web cluster IP"') && /-A KUBE-SEP-\S+ .*"default\/web" .*-j DNAT/.test(r) ? r : undefined;
+    }, 30_000);
+    expect(rules).toMatch(/-A KUBE-SERVICES -d 10\.\d+\.\d+\.\d+\/32 -p tcp -m comment --comment "default\/web cluster IP" -m tcp --dport 80 -j KUBE-SVC-[A-Z2-7]{16}/);
+  });
+
+  it('a killed kubelet turns its node NotReady after the grace period, and its pods move to the other node', async () => {
+    const pods = (await kubectl(['get', 'pods', '-l', 'app=web', '-o', 'wide', '--no-headers'])).stdout;
+    const victimNode = /\snode-(\d)\s/.exec(pods)?.[1] === '2' ? '2' : '1';
+    const survivor = victimNode === '1' ? 'node-2' : 'node-1';
+    const kubeletPid = pidOf(`kubelet-${victimNode}`);
+    const killedAt = Date.now();
+    process.kill(kubeletPid, 'SIGKILL');
+    await waitFor('runner reports the exit', async () => (output.includes(`kubelet-${victimNode} exited`) ? true : undefined), 10_000);
+    expect(existsSync(join(dir, 'run', `kubelet-${victimNode}.pid`))).toBe(false);
+    expect(alive(pidOf(`containerd-${victimNode}`))).toBe(true);
+
+    const notReady = await waitFor(`node-${victimNode} NotReady`, async () => {
+      const r = await kubectl(['get', 'node', `node-${victimNode}`, '--no-headers']);
+      return /\sNotReady\s/.test(r.stdout) ? Date.now() : undefined;
+    }, 40_000);
+    // not before the grace period (8 s) has passed since the last heartbeat
+    expect(notReady - killedAt).toBeGreaterThan(4_000);
+    const taints = (await kubectl(['get', 'node', `node-${victimNode}`, '-o', 'jsonpath={.spec.taints[*].key}'])).stdout;
+    expect(taints).toContain('node.kubernetes.io/unreachable');
+    const ready = (await kubectl(['get', 'node', `node-${victimNode}`, '-o', 'jsonpath={.status.conditions[?(@.type=="Ready")].message}'])).stdout;
+    expect(ready).toBe('Kubelet stopped posting node status.');
+
+    // after the 5 s toleration the pods are evicted and replaced on the survivor
+    await waitFor('web pods all Running on the survivor', async () => {
+      const r = (await kubectl(['get', 'pods', '-l', 'app=web', '-o', 'wide', '--no-headers'])).stdout.trim().split('\n');
+      const running = r.filter((l) => /\sRunning\s/.test(l) && l.includes(` ${survivor} `));
+      return running.length === 2 ? r : undefined;
+    }, 60_000);
+  });
+
+  it('stops every process on SIGTERM and leaves no pid file behind', async () => {
+    const pids = SERVICES.filter((s) => existsSync(join(dir, 'run', `${s}.pid`))).map(pidOf);
+    runner.kill('SIGTERM');
+    const code = await new Promise<number | null>((r) => runner.once('exit', (c) => r(c)));
+    expect(code).toBe(0);
+    for (const pid of pids) expect(alive(pid), `pid ${pid}`).toBe(false);
+    for (const svc of SERVICES) expect(existsSync(join(dir, 'run', `${svc}.pid`)), svc).toBe(false);
+  });
+});
