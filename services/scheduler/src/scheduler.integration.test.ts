@@ -114,10 +114,17 @@ describe.skipIf(!hasNats)('kube-scheduler with an apiserver', { timeout: 30_000 
   });
 
   it('retries a waiting pod when an assigned pod is deleted', async () => {
-    const pending = (await cs.core.pods('default').list()).items.find((p) => p.metadata.name!.startsWith('burst-') && !p.spec?.nodeName)!;
-    const victim = (await cs.core.pods('default').list()).items.find((p) => p.metadata.name!.startsWith('burst-') && p.spec?.nodeName)!;
+    const pods = () => cs.core.pods('default').list().then((l) => l.items.filter((p) => p.metadata.name!.startsWith('burst-')));
+    const waiting = (await pods()).filter((p) => !p.spec?.nodeName).map((p) => p.metadata.name!);
+    expect(waiting).toHaveLength(2);
+    const victim = (await pods()).find((p) => p.spec?.nodeName)!;
     await cs.core.pods('default').delete(victim.metadata.name!, { gracePeriodSeconds: 0 });
-    expect(await nodeOf(cs, pending.metadata.name!)).toBe(victim.spec!.nodeName);
+    // Both waiting pods are retried; the one freed slot goes to exactly one of them.
+    const boundNow = await waitFor('one waiting pod bound to the freed node', async () => {
+      const now = (await pods()).filter((p) => waiting.includes(p.metadata.name!) && p.spec?.nodeName);
+      return now.length > 0 ? now : undefined;
+    });
+    expect(boundNow.map((p) => p.spec!.nodeName)).toEqual([victim.spec!.nodeName]);
   });
 
   it('keeps new pods off a cordoned node and schedules them once it is uncordoned', async () => {
@@ -156,6 +163,9 @@ describe.skipIf(!hasNats)('kube-scheduler with an apiserver', { timeout: 30_000 
     expect(body).toMatch(/scheduler_schedule_attempts_total\{result="unschedulable",profile="default-scheduler"\} \d+/);
     expect(body).toContain('scheduler_pending_pods{queue="unschedulable"}');
     expect(body).toContain('scheduler_scheduling_attempt_duration_seconds_bucket');
+    expect(body).toMatch(/^scheduler_pod_scheduling_duration_seconds_count\{attempts="1"\} [1-9]\d*$/m);
+    // --leader-elect=false: no elector, so no leader election status (as upstream).
+    expect(body).not.toMatch(/^leader_election_master_status\{/m);
     expect((await fetch(`http://127.0.0.1:${sched.healthPort}/healthz`)).status).toBe(200);
   });
 });
@@ -191,6 +201,9 @@ describe.skipIf(!hasNats)('kube-scheduler leader election', () => {
     expect(b.isLeader()).toBe(false);
     const held = await cs.coordination.leases('kube-system').get('kube-scheduler');
     expect(held.spec?.holderIdentity).toBe('scheduler-a');
+    const masterStatus = async (r: RunningScheduler) => /^leader_election_master_status\{name="kube-scheduler"\} (\d)$/m.exec(await (await fetch(`http://127.0.0.1:${r.healthPort}/metrics`)).text())?.[1];
+    expect(await masterStatus(a)).toBe('1');
+    expect(await masterStatus(b)).toBe('0');
 
     // The leader dies without releasing its lease.
     const died = Date.now();
@@ -203,6 +216,7 @@ describe.skipIf(!hasNats)('kube-scheduler leader election', () => {
     const now: Lease = await cs.coordination.leases('kube-system').get('kube-scheduler');
     expect(now.spec?.holderIdentity).toBe('scheduler-b');
     expect(now.spec?.leaseTransitions).toBe(1);
+    expect(await masterStatus(b)).toBe('1');
   }, 30_000);
 });
 

@@ -4,7 +4,7 @@
 
 import { hostname } from 'node:os';
 import { randomUUID } from 'node:crypto';
-import { createClientset, newEventBroadcaster, runWhenLeading, SharedInformerFactory, type Clientset, type EventRecorder, type LeaderElectionOptions, type Leading } from '@kubelab/client';
+import { createClientset, newEventBroadcaster, prometheusLeaderElectionMetrics, runWhenLeading, SharedInformerFactory, type Clientset, type EventRecorder, type LeaderElectionOptions, type Leading } from '@kubelab/client';
 import { createLogger, DEFAULT_APISERVER_GRPC_ADDRESS, newMetricsRegistry, serveHealth, type HealthServer, type Logger } from '@kubelab/component-base';
 import { grpcClientInterceptors, type Tracing } from '@kubelab/tracing';
 import { defaultProfile, type Profile } from './framework/profile.js';
@@ -95,7 +95,7 @@ export async function startScheduler(opts: StartSchedulerOptions = {}): Promise<
     synced = true;
     log.info('caches synced', { nodes: scheduler.cache.nodeCount() });
     leading = runWhenLeading(
-      { ...opts, clientset: cs, component: 'kube-scheduler', identity, logger: log, run: (signal) => scheduler.run(signal) },
+      { ...opts, clientset: cs, component: 'kube-scheduler', identity, logger: log, leaderMetrics: prometheusLeaderElectionMetrics(registry), run: (signal) => scheduler.run(signal) },
       stopAll.signal,
     );
     await leading.done;
