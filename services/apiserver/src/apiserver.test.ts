@@ -301,4 +301,22 @@ describe.runIf(requireTool('nats-server'))('apiserver storage and API', () => {
     expect((await k.list(PODS, 'sel', { labelSelector: 'app in (x,y)' })).items.map((p) => p.metadata.name)).toEqual(['a', 'b']);
     expect((await k.list(PODS, '', { fieldSelector: 'spec.nodeName=node-9' })).items.map((p) => p.metadata.name)).toEqual(['b']);
   });
+
+  it('counts requests in apiserver_request_total / _duration_seconds with upstream labels', async () => {
+    await k.create(NS, '', { metadata: { name: 'metrics' } });
+    await k.create(PODS, 'metrics', pod('m'));
+    await k.list(PODS, 'metrics');
+    await k.bind('metrics', 'm', 'node-1');
+    await rpcError(k.get(PODS, 'metrics', 'missing'));
+    const text = await (await fetch(`http://127.0.0.1:${c.apiserver.restPort}/metrics`)).text();
+    const sample = (name: string, labels: string) => new RegExp(`^${name}\\{${labels.replace(/[{}]/g, '\\$&')}\\} [1-9]\\d*$`, 'm');
+    const core = 'group="",version="v1",resource="pods"';
+    expect(text).toMatch(sample('apiserver_request_total', `verb="POST",dry_run="",${core},subresource="",scope="namespace",component="apiserver",code="201"`));
+    expect(text).toMatch(sample('apiserver_request_total', `verb="LIST",dry_run="",${core},subresource="",scope="namespace",component="apiserver",code="200"`));
+    expect(text).toMatch(sample('apiserver_request_total', `verb="POST",dry_run="",${core},subresource="binding",scope="resource",component="apiserver",code="201"`));
+    expect(text).toMatch(sample('apiserver_request_total', `verb="GET",dry_run="",${core},subresource="",scope="resource",component="apiserver",code="404"`));
+    expect(text).toMatch(sample('apiserver_request_total', 'verb="POST",dry_run="",group="",version="v1",resource="namespaces",subresource="",scope="cluster",component="apiserver",code="201"'));
+    expect(text).toMatch(sample('apiserver_request_duration_seconds_count', `verb="LIST",dry_run="",${core},subresource="",scope="namespace",component="apiserver"`));
+    expect(text).toContain('apiserver_request_duration_seconds_bucket{le="0.005",verb="LIST"');
+  });
 });

@@ -205,9 +205,22 @@ describe.skipIf(!hasNats)('leader election', () => {
     expect(b.isLeader()).toBe(false);
     await env.cs.apps.deployments('default').create(deployment('le', { replicas: 1 }));
     await waitFor('pod by a', async () => ((await env.cs.core.pods('default').list()).items.length === 1 ? true : undefined));
+    const metrics = async (cm: typeof a) => (await fetch(`http://127.0.0.1:${cm.healthPort}/metrics`)).text();
+    const masterStatus = async (cm: typeof a) => /^leader_election_master_status\{name="kube-controller-manager"\} (\d)$/m.exec(await metrics(cm))?.[1];
+    expect(await masterStatus(a)).toBe('1');
+    expect(await masterStatus(b)).toBe('0');
+    // The leader's controllers' queues, labelled by upstream queue name.
+    const aMetrics = await metrics(a);
+    for (const q of ['deployment', 'replicaset']) {
+      expect(aMetrics).toMatch(new RegExp(`^workqueue_adds_total\\{name="${q}"\\} [1-9]\\d*$`, 'm'));
+      expect(aMetrics).toMatch(new RegExp(`^workqueue_depth\\{name="${q}"\\} \\d+$`, 'm'));
+      expect(aMetrics).toMatch(new RegExp(`^workqueue_queue_duration_seconds_count\\{name="${q}"\\} [1-9]\\d*$`, 'm'));
+      expect(aMetrics).toMatch(new RegExp(`^workqueue_work_duration_seconds_count\\{name="${q}"\\} [1-9]\\d*$`, 'm'));
+    }
     await a.stop();
     await waitFor('b leads', () => (b.isLeader() ? true : undefined), { timeoutMs: 10_000 });
     expect((await env.cs.coordination.leases('kube-system').get('kube-controller-manager')).spec?.holderIdentity).toBe('cm-b');
+    expect(await masterStatus(b)).toBe('1');
     await env.cs.apps.deployments('default').patch('le', 'merge', { spec: { replicas: 2 } });
     await waitFor('pods by b', async () => ((await env.cs.core.pods('default').list()).items.length === 2 ? true : undefined));
   });

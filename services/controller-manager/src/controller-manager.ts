@@ -6,7 +6,7 @@
 import { setMaxListeners } from 'node:events';
 import { hostname } from 'node:os';
 import { randomUUID } from 'node:crypto';
-import { createClientset, newEventBroadcaster, prometheusWorkqueueMetrics, realClock, runWhenLeading, SharedInformerFactory, type Clientset, type Clock, type EventRecorder, type LeaderElectionOptions } from '@kubelab/client';
+import { createClientset, newEventBroadcaster, prometheusLeaderElectionMetrics, prometheusWorkqueueMetrics, realClock, runWhenLeading, SharedInformerFactory, type Clientset, type Clock, type EventRecorder, type LeaderElectionOptions } from '@kubelab/client';
 import { createLogger, DEFAULT_APISERVER_GRPC_ADDRESS, newMetricsRegistry, serveHealth, type HealthServer, type Logger } from '@kubelab/component-base';
 import { grpcClientInterceptors, type Tracing } from '@kubelab/tracing';
 import { defaultRegistry } from './controllers/index.js';
@@ -107,7 +107,7 @@ export async function startControllerManager(opts: ControllerManagerOptions = {}
   };
 
   const leading = runWhenLeading(
-    { ...opts, clientset: cs, component: 'kube-controller-manager', identity, clock, logger: log, run: runControllers },
+    { ...opts, clientset: cs, component: 'kube-controller-manager', identity, clock, logger: log, leaderMetrics: prometheusLeaderElectionMetrics(metrics), run: runControllers },
     stopAll.signal,
   );
 

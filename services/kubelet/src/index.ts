@@ -2,11 +2,13 @@
 // local runner and tests); main.ts is the process entry.
 
 import { mkdirSync } from 'node:fs';
-import { createLogger, serveHealth, type Logger } from '@kubelab/component-base';
+import { createLogger, newMetricsRegistry, serveHealth, type Logger } from '@kubelab/component-base';
 import { SharedInformerFactory, createClientset, newEventBroadcaster } from '@kubelab/client';
 import { grpcClientInterceptors, type Tracing } from '@kubelab/tracing';
+import { instrumentRuntime } from './kuberuntime/instrumented.js';
 import { connectRemoteRuntime } from './kuberuntime/remote.js';
 import { Kubelet, type KubeletConfig } from './kubelet.js';
+import { newKubeletMetrics } from './metrics/metrics.js';
 import { defaultHostname, defaultNodeIP } from './options.js';
 import { serveKubelet } from './server/server.js';
 
@@ -47,11 +49,13 @@ export async function startKubelet(opts: KubeletOptions): Promise<RunningKubelet
   const cs = createClientset({ address: opts.apiserver, component: 'kubelet', interceptors });
   const informers = new SharedInformerFactory(cs);
   const broadcaster = newEventBroadcaster(cs);
-  const rt = connectRemoteRuntime(opts.containerRuntimeEndpoint ?? 'unix:///run/containerd/containerd.sock', undefined, interceptors);
+  const metrics = newKubeletMetrics(newMetricsRegistry());
+  // Every CRI call the kubelet makes is counted and timed (kubelet_runtime_operations_*).
+  const rt = instrumentRuntime(connectRemoteRuntime(opts.containerRuntimeEndpoint ?? 'unix:///run/containerd/containerd.sock', undefined, interceptors), metrics.observeRuntimeOperation);
 
   // The kubelet port is known only once bound: bind first, then build the kubelet.
   let kubelet: Kubelet | undefined;
-  const server = await serveKubelet(() => kubelet!, opts.address ?? '0.0.0.0', opts.port ?? 10250);
+  const server = await serveKubelet(() => kubelet!, opts.address ?? '0.0.0.0', opts.port ?? 10250, metrics.registry);
   const config: KubeletConfig = {
     nodeName,
     nodeIP: opts.nodeIP || defaultNodeIP(),
@@ -95,6 +99,7 @@ export async function startKubelet(opts: KubeletOptions): Promise<RunningKubelet
     },
     broadcaster,
     log,
+    metrics,
     ...(tracing ? { tracing } : {}),
   });
   let healthz: { port: number; close(): Promise<void> } | undefined;

@@ -17,6 +17,7 @@ import { ImageManager, authFromDockerConfig } from './images/image-manager.js';
 import { computePodActions } from './kuberuntime/actions.js';
 import { LABEL_POD_NAME, LABEL_POD_NAMESPACE, type RuntimeService } from './kuberuntime/cri.js';
 import { RuntimeManager } from './kuberuntime/manager.js';
+import type { KubeletMetrics } from './metrics/metrics.js';
 import { emptyPodStatus, type RuntimePodStatus } from './kuberuntime/podstatus.js';
 import { NodeLeaseController, LEASE_NAMESPACE } from './nodelease/controller.js';
 import { buildNodeStatus, goArch, initialNode, nodeStatusChanged, readyCondition, runtimeErrors, type MachineInfo } from './nodestatus/setters.js';
@@ -64,6 +65,8 @@ export interface KubeletDeps {
   clock?: Clock;
   /** Each pod sync runs in a span continuing the pod's trace (absent = no spans). */
   tracing?: Tracing;
+  /** Running pods/containers and pod start duration (absent = not recorded). */
+  metrics?: KubeletMetrics;
 }
 
 /** A pod the kubelet should run, by its kubelet UID (the static pod's own UID for static pods). */
@@ -90,6 +93,9 @@ export class Kubelet {
   private nodeInformer!: SharedIndexInformer<Node>;
   private fileSource: FileSource | undefined;
   private readonly tracing: Tracing | undefined;
+  private readonly metrics: KubeletMetrics | undefined;
+  /** When this kubelet first saw each pod (upstream ConfigFirstSeenAnnotationKey), until it first runs. */
+  private readonly firstSeen = new Map<string, number>();
 
   /** Desired pods by kubelet UID. */
   readonly pods = new Map<string, DesiredPod>();
@@ -124,6 +130,7 @@ export class Kubelet {
     this.informers = deps.informers;
     this.rt = deps.runtime;
     this.tracing = deps.tracing?.enabled ? deps.tracing : undefined;
+    this.metrics = deps.metrics;
     const rec = deps.broadcaster.newRecorder({ component: 'kubelet', host: this.config.nodeName });
     // Events are written by the broadcaster's own loop: keep them out of whichever pod's trace is active.
     this.recorder = { event: (ref, type, reason, message) => untraced(() => rec.event(ref, type, reason, message)) };
@@ -207,6 +214,7 @@ export class Kubelet {
       () => this.clock.now(),
     );
     this.pleg = new GenericPLEG(this.rt, this.clock, (events) => this.onPlegEvents(events), 1000, 3 * 60_000, this.config.featureGates.EventedPLEG === true);
+    if (this.metrics) this.pleg.observeRelist = this.metrics.observeRelist;
     this.lease = new NodeLeaseController({
       api: {
         get: (name) => this.cs.coordination.leases(LEASE_NAMESPACE).get(name),
@@ -330,6 +338,7 @@ export class Kubelet {
     }
     const uid = pod.metadata.uid ?? '';
     const prev = this.pods.get(uid)?.pod;
+    if (!prev && !pod.status?.startTime) this.firstSeen.set(uid, this.clock.now());
     this.pods.set(uid, { pod, static: false });
     // A status-only change (often our own write) needs no sync (upstream RECONCILE).
     if (prev && !specChanged(prev, pod)) return;
@@ -346,6 +355,7 @@ export class Kubelet {
     }
     const uid = pod.metadata.uid ?? '';
     this.pods.delete(uid);
+    this.firstSeen.delete(uid);
     this.podWorkers.update(uid);
   }
 
@@ -363,6 +373,7 @@ export class Kubelet {
       if (!this.pods.has(uid)) {
         this.log.info('Static pod added', { pod: `${p.metadata.namespace}/${p.metadata.name}`, uid });
         this.pods.set(uid, { pod: p, static: true });
+        this.firstSeen.set(uid, this.clock.now());
         this.podWorkers.update(uid);
       }
     }
@@ -457,6 +468,7 @@ export class Kubelet {
   }
 
   private publishStatus(uid: string, d: DesiredPod, status: PodStatus): void {
+    this.observePodStart(uid, status);
     // A static pod without its mirror yet has nowhere to report.
     if (d.static && !this.mirrors.has(`${d.pod.metadata.namespace}/${d.pod.metadata.name}`)) {
       this.staticStatus.set(uid, status);
@@ -465,6 +477,14 @@ export class Kubelet {
     this.statusManager.setPodStatus(uid, this.statusTarget(uid, d), status);
   }
   private readonly staticStatus = new Map<string, PodStatus>();
+
+  /** kubelet_pod_start_duration_seconds: first seen → first Running, once per pod (upstream SyncPod). */
+  private observePodStart(uid: string, status: PodStatus): void {
+    const seen = this.firstSeen.get(uid);
+    if (seen === undefined || status.phase !== 'Running') return;
+    this.firstSeen.delete(uid);
+    this.metrics?.observePodStart((this.clock.now() - seen) / 1000);
+  }
   /** containerID → precise start time, for probe initial delays. */
   private readonly containerStarts = new Map<string, number>();
 

@@ -78,4 +78,22 @@ describe.skipIf(!requireTool('nats-server'))('kubelet on one node', () => {
     expect(podsList.kind).toBe('PodList');
     expect(podsList.items.map((x) => x.metadata.name)).toContain('web');
   }, 20_000);
+
+  it('serves upstream kubelet metrics at :10250/metrics after running a pod', async () => {
+    // Runs after the 'web' pod test: one running sandbox and container, one pod start observed.
+    const metrics = async () => (await fetch(`http://127.0.0.1:${c.kubelet.port}/metrics`)).text();
+    const text = await eventually(async () => {
+      const t = await metrics();
+      return /^kubelet_running_pods 1$/m.test(t) ? t : undefined;
+    });
+    expect(text).toMatch(/^kubelet_running_containers\{container_state="running"\} 1$/m);
+    expect(text).toMatch(/^kubelet_running_containers\{container_state="exited"\} 0$/m);
+    expect(text).toMatch(/^kubelet_pod_start_duration_seconds_count 1$/m);
+    expect(text).toMatch(/^# HELP kubelet_pod_start_duration_seconds Duration in seconds from kubelet seeing a pod for the first time to the pod starting to run$/m);
+    for (const op of ['run_podsandbox', 'create_container', 'start_container', 'pull_image', 'list_podsandbox', 'list_containers']) {
+      expect(text).toMatch(new RegExp(`^kubelet_runtime_operations_total\\{operation_type="${op}"\\} [1-9]\\d*$`, 'm'));
+      expect(text).toMatch(new RegExp(`^kubelet_runtime_operations_duration_seconds_count\\{operation_type="${op}"\\} [1-9]\\d*$`, 'm'));
+    }
+    expect(text).toMatch(/^# TYPE kubelet_runtime_operations_errors_total counter$/m);
+  });
 });

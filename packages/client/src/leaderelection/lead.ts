@@ -7,6 +7,7 @@ import type { Clientset } from '../clientset/clientset.js';
 import type { Clock } from '../util/clock.js';
 import { defaultLogger, type ClientLogger } from '../util/logger.js';
 import { LeaderElector } from './leaderelection.js';
+import type { LeaderMetricsProvider } from './metrics.js';
 import { LeaseLock } from './resourcelock.js';
 
 /** What a control-plane component's options say about leader election (its --leader-elect* flags). */
@@ -25,6 +26,8 @@ export interface LeaderElectionOptions {
   identity?: string;
   /** Called when leadership is lost without stop() (the process exits upstream). */
   onLeadershipLost?: () => void;
+  /** leader_election_master_status{name=<lease name>} (prometheusLeaderElectionMetrics). */
+  leaderMetrics?: LeaderMetricsProvider;
 }
 
 export interface LeadOptions extends LeaderElectionOptions {
@@ -69,7 +72,9 @@ export function runWhenLeading(opts: LeadOptions, stop: AbortSignal): Leading {
       renewDeadlineMs: opts.renewDeadlineMs ?? 10_000,
       retryPeriodMs: opts.retryPeriodMs ?? 2_000,
       releaseOnCancel: opts.releaseOnCancel ?? true,
-      name: opts.component,
+      // Upstream's config.Name is the lease name (kube-scheduler, kube-controller-manager by default).
+      name,
+      ...(opts.leaderMetrics ? { metrics: opts.leaderMetrics } : {}),
       ...(opts.clock ? { clock: opts.clock } : {}),
       logger: log,
       callbacks: {

@@ -5,7 +5,9 @@ import { FakeClientset } from '../testing/fake-clientset.js';
 import { FakeClock, flushPromises } from '../util/fake-clock.js';
 import { silentLogger } from '../util/logger.js';
 import { LeaderElector, type LeaderElectionConfig } from './leaderelection.js';
+import { prometheusLeaderElectionMetrics } from './metrics.js';
 import { LeaseLock } from './resourcelock.js';
+import { Registry } from 'prom-client';
 
 const START = '2026-01-01T00:00:00Z';
 
@@ -140,6 +142,21 @@ describe('LeaderElector', () => {
     await w.clock.advance(2000 + 10_000);
     await a.done;
     expect(a.log).toEqual(['leader a', 'started 0', 'stopped 12000']);
+  });
+
+  it('reports leader_election_master_status{name}: 0 as standby, 1 while leading, 0 after', async () => {
+    const w = world();
+    const registry = new Registry();
+    const status = async () => (await registry.getSingleMetricAsString('leader_election_master_status')).split('\n').filter((l) => !l.startsWith('#'));
+    const a = candidate(w, 'a', { name: 'kube-scheduler', metrics: prometheusLeaderElectionMetrics(registry) });
+    const b = candidate(w, 'b', { name: 'kube-scheduler-b', metrics: prometheusLeaderElectionMetrics(registry) });
+    await flushPromises();
+    expect(await status()).toEqual(['leader_election_master_status{name="kube-scheduler"} 1', 'leader_election_master_status{name="kube-scheduler-b"} 0']);
+    a.ac.abort();
+    await a.done;
+    expect(await status()).toEqual(['leader_election_master_status{name="kube-scheduler"} 0', 'leader_election_master_status{name="kube-scheduler-b"} 0']);
+    b.ac.abort();
+    await b.done;
   });
 
   it('refuses configurations upstream refuses', () => {

@@ -6,6 +6,7 @@
 import { isNotFound } from '@kubelab/api';
 import { realClock, type Clock } from '../util/clock.js';
 import { defaultLogger, type ClientLogger } from '../util/logger.js';
+import { noopLeaderMetrics, type LeaderMetricsProvider } from './metrics.js';
 import type { LeaderElectionRecord, ResourceLock } from './resourcelock.js';
 
 /** upstream JitterFactor: retries wait retryPeriod plus up to 1.2x more. */
@@ -31,8 +32,10 @@ export interface LeaderElectionConfig {
   /** Clear the holder when run() is stopped, so another instance takes over at once. */
   releaseOnCancel?: boolean;
   callbacks: LeaderCallbacks;
-  /** For logs (the component name). */
+  /** For logs, and the `name` label of leader_election_master_status (upstream config.Name). */
   name?: string;
+  /** leader_election_master_status (default: not recorded). */
+  metrics?: LeaderMetricsProvider;
   clock?: Clock;
   logger?: ClientLogger;
   random?: () => number;
@@ -63,6 +66,7 @@ export class LeaderElector {
   private observedTime = 0;
   private reportedLeader = '';
   private inflight: Promise<boolean> | undefined;
+  private readonly metrics: LeaderMetricsProvider;
 
   constructor(private readonly config: LeaderElectionConfig) {
     this.leaseDurationMs = config.leaseDurationMs ?? 15_000;
@@ -73,6 +77,13 @@ export class LeaderElector {
     this.clock = config.clock ?? realClock;
     this.log = config.logger ?? defaultLogger;
     this.random = config.random ?? Math.random;
+    this.metrics = config.metrics ?? noopLeaderMetrics;
+    // A new elector is a standby until it acquires (upstream NewLeaderElector calls leaderOff).
+    this.metrics.leaderOff(this.metricsName());
+  }
+
+  private metricsName(): string {
+    return this.config.name ?? this.lock.describe();
   }
 
   /** Whether the last observed record names this instance. */
@@ -96,6 +107,7 @@ export class LeaderElector {
     try {
       if (!(await this.acquire(signal))) return;
       this.log.info('successfully acquired lease', { lease: this.lock.describe(), identity: this.lock.identity() });
+      this.metrics.leaderOn(this.metricsName());
       void Promise.resolve()
         .then(() => this.config.callbacks.onStartedLeading(leading.signal))
         .catch((err) => this.log.error('OnStartedLeading failed', { err }));
@@ -105,6 +117,7 @@ export class LeaderElector {
     } finally {
       leading.abort();
       signal.removeEventListener('abort', stopLeading);
+      this.metrics.leaderOff(this.metricsName());
       this.config.callbacks.onStoppedLeading();
     }
   }

@@ -6,25 +6,31 @@ import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
 import { newMetricsRegistry } from '@kubelab/component-base';
 import type { WatchCache } from '../cache/watch-cache.js';
 import { parseKey } from '../cache/keys.js';
+import type { RequestObservation } from '../registry/store.js';
 
 export interface ApiserverMetrics {
   registry: Registry;
-  observe(verb: string, resource: string, code: number, seconds: number): void;
+  observe(r: RequestObservation): void;
 }
+
+/** Upstream's request metric label sets (k8s.io/apiserver/pkg/endpoints/metrics). */
+const DURATION_LABELS = ['verb', 'dry_run', 'group', 'version', 'resource', 'subresource', 'scope', 'component'] as const;
+/** Upstream's apiserver_request_duration_seconds buckets. */
+const DURATION_BUCKETS = [0.005, 0.025, 0.05, 0.1, 0.2, 0.4, 0.6, 0.8, 1.0, 1.25, 1.5, 2, 3, 4, 5, 6, 8, 10, 15, 20, 30, 45, 60];
 
 export function createMetrics(cache: () => WatchCache | undefined): ApiserverMetrics {
   const registry = newMetricsRegistry({ component: 'apiserver' });
   const total = new Counter({
     name: 'apiserver_request_total',
-    help: 'Counter of apiserver requests broken out for each verb, resource and HTTP response code.',
-    labelNames: ['verb', 'resource', 'code'],
+    help: 'Counter of apiserver requests broken out for each verb, dry run value, group, version, resource, scope, component, and HTTP response code.',
+    labelNames: [...DURATION_LABELS, 'code'],
     registers: [registry],
   });
   const duration = new Histogram({
     name: 'apiserver_request_duration_seconds',
-    help: 'Response latency distribution in seconds for each verb and resource.',
-    labelNames: ['verb', 'resource'],
-    buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    help: 'Response latency distribution in seconds for each verb, dry run value, group, version, resource, subresource, scope and component.',
+    labelNames: DURATION_LABELS,
+    buckets: DURATION_BUCKETS,
     registers: [registry],
   });
   new Gauge({
@@ -73,10 +79,11 @@ export function createMetrics(cache: () => WatchCache | undefined): ApiserverMet
   });
   return {
     registry,
-    observe(verb, resource, code, seconds) {
-      const v = verb.split('/')[0]!.toUpperCase();
-      total.inc({ verb: v, resource, code: String(code) });
-      duration.observe({ verb: v, resource }, seconds);
+    observe(r) {
+      // dry_run holds the dryRun query value (`All`) or is empty; component is `apiserver` as upstream's.
+      const labels = { verb: r.verb, dry_run: r.dryRun ? 'All' : '', group: r.group, version: r.version, resource: r.resource, subresource: r.subresource, scope: r.scope, component: 'apiserver' };
+      total.inc({ ...labels, code: String(r.code) });
+      duration.observe(labels, r.seconds);
     },
   };
 }

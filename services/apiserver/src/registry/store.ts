@@ -60,14 +60,31 @@ export interface StoreDeps {
   admission: AdmissionChain;
   /** Largest object the store accepts (min of etcd's limit and NATS max_payload). */
   maxObjectBytes: number;
-  /** Records a request for metrics. */
-  observe?: (verb: string, resource: string, code: number, seconds: number) => void;
+  /** Records a request for metrics (apiserver_request_total / _duration_seconds). */
+  observe?: (r: RequestObservation) => void;
   /**
    * Tracing is on: a create inside a sampled request span records its trace
    * context in the `kubelab.io/traceparent` annotation (off: not even looked at).
    */
   recordTraceContext?: boolean;
 }
+
+/** One finished request, with upstream's request metric labels. */
+export interface RequestObservation {
+  /** Upstream's canonical verb: GET, LIST, POST, PUT, PATCH, APPLY, DELETE. */
+  verb: string;
+  group: string;
+  version: string;
+  resource: string;
+  subresource: string;
+  /** `resource` (a named object), `namespace` or `cluster`. */
+  scope: 'resource' | 'namespace' | 'cluster';
+  dryRun: boolean;
+  code: number;
+  seconds: number;
+}
+
+type RequestLabels = Pick<RequestObservation, 'verb' | 'subresource' | 'scope'> & { dryRun?: boolean };
 
 type Obj = KubeObject & Record<string, unknown> & { spec?: Record<string, unknown>; status?: Record<string, unknown> };
 
@@ -97,17 +114,24 @@ export class GenericStore implements ResourceStore {
     return storageKey(this.info, namespace, name);
   }
 
-  private async timed<T>(verb: string, f: () => Promise<T>, okCode = 200): Promise<T> {
+  private async timed<T>(labels: RequestLabels, f: () => Promise<T>, okCode = 200): Promise<T> {
     const start = performance.now();
+    const observe = (code: number) =>
+      this.deps.observe?.({ ...labels, dryRun: labels.dryRun === true, group: this.info.group, version: this.info.version, resource: this.info.resource, code, seconds: (performance.now() - start) / 1000 });
     try {
       const r = await f();
-      this.deps.observe?.(verb, this.info.resource, okCode, (performance.now() - start) / 1000);
+      observe(okCode);
       return r;
     } catch (err) {
       const e = toStatusError(err);
-      this.deps.observe?.(verb, this.info.resource, e.code, (performance.now() - start) / 1000);
+      observe(e.code);
       throw e;
     }
+  }
+
+  /** Upstream's scope label for a request without an object name. */
+  private collectionScope(namespace: string | undefined): 'namespace' | 'cluster' {
+    return this.info.namespaced && namespace ? 'namespace' : 'cluster';
   }
 
   // ---- reads -------------------------------------------------------------
@@ -132,7 +156,7 @@ export class GenericStore implements ResourceStore {
   }
 
   get(namespace: string | undefined, name: string, opts: { resourceVersion?: string } = {}): Promise<KubeObject> {
-    return this.timed('get', async () => {
+    return this.timed({ verb: 'GET', subresource: '', scope: 'resource' }, async () => {
       const ns = this.checkNamespace(namespace);
       if (!name) throw badRequest('name is required');
       await this.waitFor(opts.resourceVersion);
@@ -143,7 +167,7 @@ export class GenericStore implements ResourceStore {
   }
 
   list(opts: ListOptions): Promise<KubeList> {
-    return this.timed('list', async () => {
+    return this.timed({ verb: 'LIST', subresource: '', scope: this.collectionScope(opts.namespace) }, async () => {
       const ns = this.info.namespaced ? opts.namespace || undefined : undefined;
       const pred = compileSelectors(opts.labelSelector, opts.fieldSelector);
       let start: string | undefined;
@@ -296,7 +320,7 @@ export class GenericStore implements ResourceStore {
 
   create(namespace: string | undefined, body: KubeObject, ctx: RequestContext): Promise<KubeObject> {
     return this.timed(
-      'create',
+      { verb: 'POST', subresource: '', scope: this.collectionScope(namespace), dryRun: ctx.dryRun },
       async () => {
         const ns = this.checkNamespace(namespace);
         let o = this.checkBody(body, ns);
@@ -354,7 +378,7 @@ export class GenericStore implements ResourceStore {
   }
 
   update(namespace: string | undefined, name: string, body: KubeObject, ctx: RequestContext, subresource?: Subresource): Promise<KubeObject> {
-    return this.timed(subresource ? `update/${subresource}` : 'update', async () => {
+    return this.timed({ verb: 'PUT', subresource: subresource ?? '', scope: 'resource', dryRun: ctx.dryRun }, async () => {
       const ns = this.checkNamespace(namespace);
       const o = this.checkBody(body, ns);
       if (o.metadata.name && o.metadata.name !== name) {
@@ -368,7 +392,7 @@ export class GenericStore implements ResourceStore {
   }
 
   patch(namespace: string | undefined, name: string, patchType: PatchType, patch: unknown, ctx: RequestContext, subresource?: Subresource): Promise<KubeObject> {
-    return this.timed(subresource ? `patch/${subresource}` : 'patch', async () => {
+    return this.timed({ verb: patchType === 'application/apply-patch+yaml' ? 'APPLY' : 'PATCH', subresource: subresource ?? '', scope: 'resource', dryRun: ctx.dryRun }, async () => {
       const ns = this.checkNamespace(namespace);
       return this.guaranteedUpdate(ns, name, ctx, subresource, undefined, (cur) => {
         const patched = applyPatch(patchType, thaw(cur), patch);
@@ -388,7 +412,7 @@ export class GenericStore implements ResourceStore {
 
   /** A server-side read-modify-write (pods/binding): `mutate` gets a mutable copy. */
   patchWith(namespace: string, name: string, ctx: RequestContext, subresource: 'binding', mutate: (o: Obj) => Obj): Promise<KubeObject> {
-    return this.timed(`create/${subresource}`, async () => {
+    return this.timed({ verb: 'POST', subresource, scope: 'resource', dryRun: ctx.dryRun }, async () => {
       const ns = this.checkNamespace(namespace);
       return this.guaranteedUpdate(ns, name, ctx, subresource, undefined, (cur) => mutate(thaw(cur)));
     }, 201);
@@ -461,7 +485,7 @@ export class GenericStore implements ResourceStore {
   }
 
   delete(namespace: string | undefined, name: string, options: DeleteOptions, ctx: RequestContext): Promise<DeleteResult> {
-    return this.timed('delete', async () => {
+    return this.timed({ verb: 'DELETE', subresource: '', scope: 'resource', dryRun: ctx.dryRun === true || (Array.isArray(options?.dryRun) && options.dryRun.includes('All')) }, async () => {
       const ns = this.checkNamespace(namespace);
       const opts = options ?? {};
       if (opts.gracePeriodSeconds !== undefined && (typeof opts.gracePeriodSeconds !== 'number' || !Number.isFinite(opts.gracePeriodSeconds))) {

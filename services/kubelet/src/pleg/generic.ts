@@ -7,7 +7,7 @@
 
 import { formatDuration } from '@kubelab/component-base';
 import type { Clock } from '../clock.js';
-import { LABEL_POD_UID, type RuntimeService } from '../kuberuntime/cri.js';
+import { LABEL_POD_UID, type Container, type PodSandbox, type RuntimeService } from '../kuberuntime/cri.js';
 
 export type PlegEventType = 'ContainerStarted' | 'ContainerDied' | 'ContainerRemoved' | 'ContainerChanged';
 
@@ -64,8 +64,12 @@ const CONTAINER_STATE: Record<string, PlegState> = {
   CONTAINER_UNKNOWN: 'unknown',
 };
 
-export async function relistSnapshot(rt: RuntimeService): Promise<Snapshot> {
+/** Sees each relist's raw lists (upstream updateRunningPodAndContainerMetrics). */
+export type RelistObserver = (sandboxes: PodSandbox[], containers: Container[]) => void;
+
+export async function relistSnapshot(rt: RuntimeService, observe?: RelistObserver): Promise<Snapshot> {
   const [sandboxes, containers] = await Promise.all([rt.listPodSandbox(), rt.listContainers()]);
+  observe?.(sandboxes, containers);
   const snap: Snapshot = new Map();
   const put = (uid: string | undefined, id: string, st: PlegState) => {
     if (!uid) return;
@@ -88,6 +92,8 @@ export class GenericPLEG {
   private relisting: Promise<void> | undefined;
   private stopped = true;
   relists = 0;
+  /** Called with every relist's sandboxes and containers (the running pod/container gauges). */
+  observeRelist: RelistObserver | undefined;
 
   constructor(
     private readonly rt: RuntimeService,
@@ -131,7 +137,7 @@ export class GenericPLEG {
     if (!this.relisting) {
       this.relisting = (async () => {
         try {
-          const next = await relistSnapshot(this.rt);
+          const next = await relistSnapshot(this.rt, this.observeRelist);
           this.lastRelist = this.clock.now();
           this.relists++;
           const events = diffSnapshots(this.snapshot, next);

@@ -6,6 +6,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Route } from '@kubelab/component-base';
+import type { Registry } from 'prom-client';
 import type { Kubelet } from '../kubelet.js';
 import { streamLog, type LogOptions } from './logs.js';
 
@@ -62,9 +63,9 @@ export function previousInstance<C extends { state: string }>(newestFirst: C[]):
   return rest.find((c) => c.state === 'exited');
 }
 
-/** Serves /pods, /containerLogs/..., /healthz on the kubelet port. */
-export async function serveKubelet(getKubelet: () => Kubelet, host: string, port: number): Promise<{ port: number; close(): Promise<void> }> {
-  const { routes, prefix } = kubeletRoutes(getKubelet);
+/** Serves /pods, /containerLogs/..., /healthz and /metrics on the kubelet port. */
+export async function serveKubelet(getKubelet: () => Kubelet, host: string, port: number, metrics?: Registry): Promise<{ port: number; close(): Promise<void> }> {
+  const { routes, prefix } = kubeletRoutes(getKubelet, metrics);
   const server = createServer(async (req, res) => {
     try {
       const url = new URL(req.url ?? '/', 'http://localhost');
@@ -92,8 +93,18 @@ export async function serveKubelet(getKubelet: () => Kubelet, host: string, port
   };
 }
 
-export function kubeletRoutes(getKubelet: () => Kubelet): { routes: Record<string, Route>; prefix: (req: IncomingMessage, res: ServerResponse, url: URL) => Promise<boolean> } {
+export function kubeletRoutes(getKubelet: () => Kubelet, metrics?: Registry): { routes: Record<string, Route>; prefix: (req: IncomingMessage, res: ServerResponse, url: URL) => Promise<boolean> } {
   const routes: Record<string, Route> = {
+    // Upstream serves the kubelet's own metrics at :10250/metrics.
+    ...(metrics
+      ? {
+          '/metrics': async (_req: IncomingMessage, res: ServerResponse) => {
+            const body = await metrics.metrics();
+            res.writeHead(200, { 'content-type': metrics.contentType });
+            res.end(body);
+          },
+        }
+      : {}),
     '/healthz': (_req, res) => {
       res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' });
       res.end('ok');
