@@ -223,10 +223,11 @@ async function runSize(nodes, mode) {
     cs.close();
     const e2e = (done - t0) / 1000;
     return {
-      benchmark:
+      bench: mode === 'backlog' ? 'scheduler-e2e-backlog' : 'scheduler-e2e',
+      what:
         mode === 'backlog'
-          ? 'scheduler-e2e-backlog (pods created first; clock from kube-scheduler start, incl. its informer sync, until every pod is bound)'
-          : 'scheduler-e2e (nats + apiserver + kube-scheduler processes; clock from the first pod create until every pod is bound)',
+          ? 'pods created first; clock from kube-scheduler start, incl. its informer sync, until every pod is bound'
+          : 'nats + apiserver + kube-scheduler processes; clock from the first pod create until every pod is bound',
       nodes,
       pods: PODS,
       podsPerSecond: Math.round(PODS / e2e),
