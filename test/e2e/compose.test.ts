@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DockerComposeEnvironment, Wait, type StartedDockerComposeEnvironment } from 'testcontainers';
-import { freePort, requireTool } from '@kubelab/testing';
+import { freePort, requireTool, PROBEDEMO_MANIFEST } from '@kubelab/testing';
 import {
   REPO_ROOT,
   compose,
@@ -139,21 +139,7 @@ describe.skipIf(!canRun).sequential('compose stack end to end', () => {
 
   // ------------------------------------------------------------------ 2
   it("the seed's probedemo pod restarts on its failing liveness probe, and the events say why", async () => {
-    const manifest = `apiVersion: v1
-kind: Pod
-metadata:
-  name: probedemo
-spec:
-  containers:
-    - name: app
-      image: busybox:1.36
-      args: ["sh", "-c", "touch /tmp/healthy; sleep 30; rm /tmp/healthy; sleep 600"]
-      livenessProbe:
-        exec:
-          command: ["cat", "/tmp/healthy"]
-        initialDelaySeconds: 5
-        periodSeconds: 5
-`;
+    const manifest = PROBEDEMO_MANIFEST;
     await applyStdin(stack, manifest);
     // At TIME_SCALE=5 the seed's ~45 s take ~9 s.
     const pod = await waitFor('probedemo restarted', 120_000, async () => {

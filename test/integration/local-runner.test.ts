@@ -9,28 +9,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { requireTool, waitFor } from '@kubelab/testing';
+import { requireTool, waitFor, PROBEDEMO_MANIFEST } from '@kubelab/testing';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const RUNNER = join(ROOT, 'packages/kubelab/dist/main.js');
 const KUBECTL = '/usr/bin/kubectl';
 const SERVICES = ['nats', 'apiserver', 'scheduler', 'controller-manager', 'containerd-1', 'kubelet-1', 'kube-proxy-1', 'containerd-2', 'kubelet-2', 'kube-proxy-2'];
 
-const PROBEDEMO = `apiVersion: v1
-kind: Pod
-metadata:
-  name: probedemo
-spec:
-  containers:
-    - name: app
-      image: busybox:1.36
-      args: ["sh", "-c", "touch /tmp/healthy; sleep 30; rm /tmp/healthy; sleep 600"]
-      livenessProbe:
-        exec:
-          command: ["cat", "/tmp/healthy"]
-        initialDelaySeconds: 5
-        periodSeconds: 5
-`;
 
 const ready = requireTool('nats-server') && requireTool('kubectl');
 
@@ -94,7 +79,7 @@ describe.runIf(ready)('pnpm kubelab up (local processes)', { timeout: 120_000 },
   });
 
   it('runs the seed lab: probedemo restarts once its liveness probe fails, and describe shows why', async () => {
-    expect((await kubectl(['apply', '-f', '-'], PROBEDEMO)).stdout).toBe('pod/probedemo created\n');
+    expect((await kubectl(['apply', '-f', '-'], PROBEDEMO_MANIFEST)).stdout).toBe('pod/probedemo created\n');
     // 30 s of container time at 10x, then 3 failed probes of 5 s each
     const line = await waitFor('probedemo restarted', async () => {
       const r = await kubectl(['get', 'pod', 'probedemo', '--no-headers']);

@@ -2,7 +2,7 @@
 // apiserver: output text and the objects that end up stored.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { requireTool } from '@kubelab/testing';
+import { requireTool, PROBEDEMO_MANIFEST } from '@kubelab/testing';
 import { squash, startCluster, until, type Cluster } from './harness.js';
 import { node, runningPod } from './fixtures.js';
 
@@ -108,21 +108,7 @@ describe.skipIf(!run)('kubectl 1.32: changing the cluster', { timeout: 60_000 },
   });
 
   it('the seed lab\'s probedemo pod, applied from stdin', async () => {
-    const manifest = `apiVersion: v1
-kind: Pod
-metadata:
-  name: probedemo
-spec:
-  containers:
-    - name: app
-      image: busybox:1.36
-      args: ["sh", "-c", "touch /tmp/healthy; sleep 30; rm /tmp/healthy; sleep 600"]
-      livenessProbe:
-        exec:
-          command: ["cat", "/tmp/healthy"]
-        initialDelaySeconds: 5
-        periodSeconds: 5
-`;
+    const manifest = PROBEDEMO_MANIFEST;
     expect((await c.kubectl(['apply', '-f', '-'], { stdin: manifest })).stdout).toBe('pod/probedemo created\n');
     const p = (await c.get('pods', 'default', 'probedemo')) as Obj;
     expect(p.spec.containers[0].livenessProbe).toMatchObject({ exec: { command: ['cat', '/tmp/healthy'] }, initialDelaySeconds: 5, periodSeconds: 5 });
