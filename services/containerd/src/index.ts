@@ -126,7 +126,12 @@ export async function startContainerd(opts: ContainerdOptions): Promise<Containe
       if (stopped) return;
       stopped = true;
       serving = false;
-      await new Promise<void>((resolve) => server.tryShutdown(() => resolve()));
+      // Graceful first; open GetContainerEvents streams never end by themselves,
+      // so after a short grace the remaining calls are cut (as containerd does on exit).
+      await Promise.race([
+        new Promise<void>((resolve) => server.tryShutdown(() => resolve())),
+        new Promise<void>((resolve) => setTimeout(resolve, 1000).unref()),
+      ]);
       server.forceShutdown();
       await runtime.close();
       await sink.close();
