@@ -66,6 +66,10 @@ describe.skipIf(!canRun).sequential('compose stack end to end', () => {
 
   beforeAll(async () => {
     process.env.TESTCONTAINERS_RYUK_DISABLED = 'true'; // the reaper image cannot be pulled here; afterAll cleans up
+    // The stack publishes its ports on 127.0.0.1 only. Inside a container
+    // (/.dockerenv) testcontainers would otherwise probe them on the bridge
+    // gateway, where nothing listens, and wait until its timeout.
+    process.env.TESTCONTAINERS_HOST_OVERRIDE = '127.0.0.1';
     kubeconfigDir = mkdtempSync(join(tmpdir(), 'kubelab-e2e-'));
     natsPort = await freePort();
     const vars = {
@@ -86,6 +90,8 @@ describe.skipIf(!canRun).sequential('compose stack end to end', () => {
     if (!cli!.v2) environment = environment.withClientOptions({ executable: { standalone: true, executablePath: 'docker-compose' } });
     if (process.env.KUBELAB_E2E_BUILD !== '0') environment = environment.withBuild();
     for (const s of HEALTHCHECKED) environment = environment.withWaitStrategy(tcName(s), Wait.forHealthCheck());
+    // NATS has no healthcheck in the compose file; its log line says when it serves.
+    environment = environment.withWaitStrategy(tcName('nats'), Wait.forLogMessage(/Server is ready/));
     env = await environment.up();
   }, 20 * 60_000);
 
