@@ -199,7 +199,78 @@ describe.skipIf(!canRun).sequential('compose stack end to end', () => {
     expect(await httpFromNode(stack, 'node-1', `http://${clusterIP}/`)).toMatch(/^200 .*Welcome to nginx!/);
   });
 
-  // ------------------------------------------------------------------ 7
+  // ------------------------------------------------------------------ 4
+  it('a web pod whose readiness probe starts failing leaves the EndpointSlice and node-1\'s rules and gets no more ClusterIP traffic, without a restart', async () => {
+    try {
+      // Joins Service web (selector app=web); ready for its first 45 s, then
+      // its readiness check fails (wall-clock seconds, as `date` reads them).
+      await applyStdin(
+        stack,
+        `apiVersion: v1
+kind: Pod
+metadata:
+  name: flaky
+  labels: {app: web}
+spec:
+  containers:
+    - name: nginx
+      image: nginx
+      command: ["sh", "-c", "echo $(( $(date +%s) + 45 )) > /tmp/ready-until; exec nginx -g 'daemon off;'"]
+      readinessProbe:
+        exec: {command: ["sh", "-c", "test $(date +%s) -lt $(cat /tmp/ready-until)"]}
+        periodSeconds: 1
+`,
+      );
+      const svc = await kubectlJson(stack, ['get', 'service', 'web']);
+      const clusterIP: string = svc.spec.clusterIP;
+      const flaky = await waitFor('flaky Ready', 60_000, async () => {
+        const p = await kubectlJson(stack, ['get', 'pod', 'flaky']);
+        return isPodReady(p) && p.status.podIP ? p : undefined;
+      });
+      const ip: string = flaky.status.podIP;
+      const endpointOf = async () => {
+        const slices = (await kubectlJson(stack, ['get', 'endpointslices', '-l', 'kubernetes.io/service-name=web'])).items as any[];
+        return slices.flatMap((s) => s.endpoints ?? []).find((e: any) => e.addresses.includes(ip));
+      };
+      const natRulesOfNode1 = () => compose(stack, ['exec', '-T', 'node-1', 'iptables-save', '-t', 'nat']);
+      const flakyLogged = async (mark: string) => (await kubectl(stack, ['logs', 'flaky'])).includes(`"GET /${mark} HTTP/1.1"`);
+
+      // While ready: an endpoint, a DNAT rule in node-1 and ClusterIP traffic.
+      await waitFor('flaky ready in the EndpointSlice', 30_000, async () => ((await endpointOf())?.conditions?.ready === true ? true : undefined));
+      await waitFor(`node-1 DNAT to ${ip}`, 30_000, async () => ((await natRulesOfNode1()).includes(`--to-destination ${ip}:80`) ? true : undefined));
+      let n = 0;
+      await waitFor('a ClusterIP request served by flaky', 30_000, async () => {
+        const mark = `ready-${n++}`;
+        expect(await httpFromNode(stack, 'node-1', `http://${clusterIP}/${mark}`)).toMatch(/^404 .*nginx/);
+        return (await flakyLogged(mark)) ? true : undefined;
+      }, 100);
+
+      // The probe fails: not ready, no restart, the reason in the events.
+      const unready = await waitFor('flaky not ready', 90_000, async () => {
+        const p = await kubectlJson(stack, ['get', 'pod', 'flaky']);
+        return p.status.containerStatuses?.[0]?.ready === false ? p : undefined;
+      });
+      expect(unready.status.phase).toBe('Running');
+      expect(unready.status.containerStatuses[0].restartCount).toBe(0);
+      expect(unready.status.conditions.find((c: any) => c.type === 'Ready')).toMatchObject({ status: 'False', reason: 'ContainersNotReady' });
+      expect(await kubectl(stack, ['get', 'pod', 'flaky'])).toMatch(/^flaky\s+0\/1\s+Running\s+0\s+\S+$/m);
+      expect(await kubectl(stack, ['describe', 'pod', 'flaky'])).toMatch(/Warning\s+Unhealthy\s+.*kubelet\s+Readiness probe failed: ?\n/);
+
+      // The endpoint stays listed but not ready; kube-proxy drops its DNAT.
+      await waitFor('flaky not ready in the EndpointSlice', 30_000, async () => ((await endpointOf())?.conditions?.ready === false ? true : undefined));
+      await waitFor(`no DNAT to ${ip} in node-1`, 30_000, async () => ((await natRulesOfNode1()).includes(`${ip}:80`) ? undefined : true));
+      const answers: string[] = [];
+      for (let i = 0; i < 20; i++) answers.push(await httpFromNode(stack, 'node-1', `http://${clusterIP}/unready-${i}`));
+      for (const a of answers) expect(a).toMatch(/^404 .*nginx/); // every request still answered by the other pods
+      const flakyLog = await kubectl(stack, ['logs', 'flaky']);
+      expect(flakyLog).not.toMatch(/"GET \/unready-\d+ HTTP\/1\.1"/);
+    } finally {
+      // Gone before the next scenarios count the web pods.
+      await kubectl(stack, ['delete', 'pod', 'flaky', '--grace-period=1', '--ignore-not-found']);
+    }
+  });
+
+  // ------------------------------------------------------------------ 5
   it('CRI calls kubelet-1 makes to containerd-1 for a new pod show up in `pnpm kubelab trace --json` in order', async () => {
     const trace = startTrace(natsPort);
     try {
@@ -234,7 +305,7 @@ spec:
     await kubectl(stack, ['delete', 'pod', 'trace-demo', '--wait=false']);
   });
 
-  // ------------------------------------------------------------------ 4
+  // ------------------------------------------------------------------ 6
   let keeperBefore: { containerID: string; startedAt: string };
   let node2WebPods: any[] = [];
 
@@ -309,7 +380,7 @@ spec:
     expect((await kubectlJson(stack, ['get', 'pod', 'keeper'])).metadata.deletionTimestamp).toBeUndefined();
   });
 
-  // ------------------------------------------------------------------ 5
+  // ------------------------------------------------------------------ 7
   it('start kubelet-2: node-2 Ready again, taint removed, running containers adopted, evicted pods cleaned up', async () => {
     await compose(stack, ['start', 'kubelet-2']);
     await waitFor('node-2 Ready', 60_000, async () => (condition(await getNode('node-2'), 'Ready')?.status === 'True' ? true : undefined));
@@ -329,7 +400,7 @@ spec:
     for (const p of node2WebPods) expect(await httpFromNode(stack, 'node-1', `http://${p.status.podIP}/`)).toMatch(/^ERR /);
   });
 
-  // ------------------------------------------------------------------ 6
+  // ------------------------------------------------------------------ 8
   it('kill containerd-2: node-2 Ready=False "container runtime is down"; start it again: node-2 recovers', async () => {
     const keeperBefore6 = (await kubectlJson(stack, ['get', 'pod', 'keeper'])).status.containerStatuses[0];
     await compose(stack, ['kill', 'containerd-2']);
@@ -350,7 +421,7 @@ spec:
     await waitFor('keeper Ready again after the runtime restart', 60_000, async () => (isPodReady(await kubectlJson(stack, ['get', 'pod', 'keeper'])) ? true : undefined));
   });
 
-  // ------------------------------------------------------------------ 8
+  // ------------------------------------------------------------------ 9
   it('down -v leaves no container, volume or network of the project', async () => {
     await env!.down({ removeVolumes: true, timeout: 1_000 });
     downDone = true;

@@ -9,7 +9,7 @@ import { event, node, runningPod } from './fixtures.js';
 
 const run = requireTool('kubectl') && existsSync(KUBECTL_133);
 
-type Obj = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+type Obj = Record<string, any>;  
 
 describe.skipIf(!run)('kubectl 1.33: core verbs', { timeout: 60_000 }, () => {
   let c: Cluster;

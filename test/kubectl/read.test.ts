@@ -2,7 +2,6 @@
 // apiserver: the read-side verbs, checked on their output text.
 
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, requireTool } from '@kubelab/testing';
 import { squash, startCluster, until, type Cluster } from './harness.js';

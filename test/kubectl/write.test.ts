@@ -8,7 +8,7 @@ import { node, runningPod } from './fixtures.js';
 
 const run = requireTool('kubectl');
 
-type Obj = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+type Obj = Record<string, any>;  
 
 const podYaml = (name: string, image: string, labels = 'app: web') => `apiVersion: v1
 kind: Pod

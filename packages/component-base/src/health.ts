@@ -38,7 +38,7 @@ async function runChecks(checks: Record<string, HealthCheck>): Promise<{ ok: boo
   const lines: string[] = [];
   let ok = true;
   for (const [name, check] of Object.entries(checks)) {
-    let good = false;
+    let good: boolean;
     try {
       good = (await check()) !== false;
     } catch {

@@ -13,7 +13,7 @@ export function nowNanos(): bigint {
 export function rfc3339Nano(ns: bigint): string {
   const ms = Number(ns / 1_000_000n);
   const base = new Date(ms).toISOString().slice(0, 19);
-  let frac = (ns % 1_000_000_000n).toString().padStart(9, '0').replace(/0+$/, '');
+  const frac = (ns % 1_000_000_000n).toString().padStart(9, '0').replace(/0+$/, '');
   return `${base}${frac ? '.' + frac : ''}Z`;
 }
 

@@ -106,7 +106,7 @@ export function buildClientset(factory: Factory, close: () => void): Clientset {
   };
 }
 
-export interface ClientsetConfig extends ConnectionConfig {}
+export type ClientsetConfig = ConnectionConfig;
 
 /** Connects to the apiserver's gRPC API (lazily: the first call dials). */
 export function createClientset(config: ClientsetConfig): Clientset & { connection: Connection } {

@@ -150,7 +150,7 @@ export class FakeClientset {
     const resource = gvr.resource;
     const gr = { group: gvr.group, resource };
     const clone = <X>(x: X) => structuredClone(x);
-    const self = this;
+    const self = this; // eslint-disable-line @typescript-eslint/no-this-alias -- the returned object's methods have a this of their own
     const get = (ns: string, name: string): T => {
       const o = self.bucket(gvr).get(objKey(ns, name));
       if (!o) throw notFound(gr, name);

@@ -37,7 +37,7 @@ async function call(method: string, path: string, opts: { body?: unknown; type?:
   }
   const res = await fetch(base + path, { method, headers, body });
   const text = await res.text();
-  let json: any; // eslint-disable-line @typescript-eslint/no-explicit-any
+  let json: any;  
   try {
     json = JSON.parse(text);
   } catch {
@@ -186,7 +186,7 @@ describe('create, update, patch', () => {
     const r = await call('POST', '/api/v1/namespaces/default/pods', { body });
     expect(r.status).toBe(201);
     expect(r.headers.get('warning')).toBe('299 - "unknown field \\"spec.foo\\""');
-    expect((reg.objects.get('/pods/default/web') as any).spec.foo).toBeUndefined(); // eslint-disable-line @typescript-eslint/no-explicit-any
+    expect((reg.objects.get('/pods/default/web') as any).spec.foo).toBeUndefined();  
   });
 
   it('a wrong type fails with the Go decoder\'s message', async () => {
@@ -281,7 +281,7 @@ describe('subresources', () => {
     expect(g.json).toMatchObject({ kind: 'Scale', apiVersion: 'autoscaling/v1', metadata: { name: 'web', namespace: 'default' }, spec: { replicas: 1 }, status: { replicas: 1, selector: 'app=web' } });
     const p = await call('PATCH', '/apis/apps/v1/namespaces/default/deployments/web/scale', { body: { spec: { replicas: 3 } }, type: 'application/merge-patch+json' });
     expect(p.json.spec.replicas).toBe(3);
-    expect((reg.objects.get('apps/deployments/default/web') as any).spec.replicas).toBe(3); // eslint-disable-line @typescript-eslint/no-explicit-any
+    expect((reg.objects.get('apps/deployments/default/web') as any).spec.replicas).toBe(3);  
     const neg = await call('PATCH', '/apis/apps/v1/namespaces/default/deployments/web/scale', { body: { spec: { replicas: -1 } }, type: 'application/merge-patch+json' });
     expect(neg.status).toBe(422);
     expect(neg.json.message).toBe('Scale.autoscaling "web" is invalid: spec.replicas: Invalid value: -1: must be greater than or equal to 0');
@@ -293,7 +293,7 @@ describe('subresources', () => {
     const r = await call('POST', '/api/v1/namespaces/default/pods/a/binding', { body: b });
     expect(r.status).toBe(201);
     expect(r.json).toEqual({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', code: 201 });
-    expect((reg.objects.get('/pods/default/a') as any).spec.nodeName).toBe('node-1'); // eslint-disable-line @typescript-eslint/no-explicit-any
+    expect((reg.objects.get('/pods/default/a') as any).spec.nodeName).toBe('node-1');  
     expect((await call('POST', '/api/v1/namespaces/default/pods/a/binding', { body: b })).status).toBe(409);
   });
 
@@ -301,7 +301,7 @@ describe('subresources', () => {
     reg.seed(pod('a', { spec: { nodeName: 'node-1', containers: [{ name: 'web', image: 'nginx' }] } }));
     const r = await call('POST', '/api/v1/namespaces/default/pods/a/eviction', { body: { apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name: 'a', namespace: 'default' } } });
     expect(r.status).toBe(201);
-    expect((reg.objects.get('/pods/default/a') as any).metadata.deletionTimestamp).toBe('2025-06-01T12:00:00Z'); // eslint-disable-line @typescript-eslint/no-explicit-any
+    expect((reg.objects.get('/pods/default/a') as any).metadata.deletionTimestamp).toBe('2025-06-01T12:00:00Z');  
   });
 
   it('log: proxies to the kubelet with the container and options', async () => {

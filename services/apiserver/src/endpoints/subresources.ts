@@ -28,7 +28,7 @@ import type { ResourceRequest } from './requestinfo.js';
 import { decodeWriteBody } from './resource.js';
 import { writeJson } from './respond.js';
 
-type Obj = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+type Obj = Record<string, any>;  
 
 /** The Scale view of a deployment or replicaset. */
 export function toScale(obj: KubeObject): KubeObject {

@@ -2,7 +2,7 @@
 // pkg/printers TableGenerator + the handlers in printers/internalversion).
 // The server always prints wide; kubectl hides priority>0 columns itself.
 
-/* eslint-disable @typescript-eslint/no-explicit-any */
+ 
 export type Obj = Record<string, any>;
 
 export interface TableColumnDefinition {

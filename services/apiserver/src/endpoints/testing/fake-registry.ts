@@ -21,7 +21,7 @@ import {
 } from '@kubelab/api';
 import type { DeleteResult, ListOptions, Registry, RequestContext, ResourceStore, Subresource, Watch, WatchOptions } from '../../registry/interface.js';
 
-type Obj = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+type Obj = Record<string, any>;  
 
 function get(o: Obj, path: string): unknown {
   return path.split('.').reduce<unknown>((v, k) => (v && typeof v === 'object' ? (v as Obj)[k] : undefined), o);

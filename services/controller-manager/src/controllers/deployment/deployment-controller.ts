@@ -286,7 +286,7 @@ export class DeploymentController extends QueueController {
       const s = structuredClone(d.status ?? {});
       s.collisionCount = (s.collisionCount ?? 0) + 1;
       await this.writeStatus(this.dLister.namespace(ns).get(d.metadata.name ?? '') ?? d, s);
-      throw new Error(`hash collision for ReplicaSet "${rsName}": collisionCount is now ${s.collisionCount}`);
+      throw new Error(`hash collision for ReplicaSet "${rsName}": collisionCount is now ${s.collisionCount}`, { cause: err });
     }
     if (replicas > 0) this.recorder.eventf(d, 'Normal', 'ScalingReplicaSet', 'Scaled up replica set %s to %d', created.metadata.name, replicas);
     this.setDeploymentRevision(d, newRevision);
