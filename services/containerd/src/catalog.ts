@@ -169,6 +169,15 @@ export const CATALOG: ImageDef[] = [
   teaching('slow-start', ['slow-start'], ['20']),
   // Allocates 10 MiB per second until its memory limit: OOMKilled.
   teaching('memhog', ['memhog'], ['10']),
+  // Serves grpc.health.v1.Health on :8080 (args: [port] [service...]); /tmp/grpc-status sets the answer: gRPC probes.
+  teaching('grpc-health', ['grpc-health'], ['8080']),
+  // The Kubernetes docs' memory example: `stress --vm 1 --vm-bytes 150M --vm-hang 1` holds that much memory.
+  {
+    ...teaching('stress', [], ['stress']),
+    repository: 'docker.io/polinux/stress',
+    tags: ['latest', '1.0.4'],
+    programs: ['stress'],
+  },
   // Needs imagePullSecrets: ErrImagePull/ImagePullBackOff without them.
   {
     ...teaching('app', [], ['sh', '-c', 'echo "private app ready"; while true; do sleep 3600; done']),

@@ -1,4 +1,4 @@
-// How simulated servers (nginx, slow-start) become reachable. In `loopback`
+// How simulated servers (nginx, slow-start, grpc-health) become reachable. In `loopback`
 // mode (local processes, no privileges) a container port is served on a free
 // 127.0.0.1 port and the mapping is reported in PodSandboxStatus info. The
 // `pod-ip` mode binds the pod IP itself: the seam for nodes that own a network
@@ -6,6 +6,7 @@
 // interface (left to the compose issue).
 
 import { createServer, type RequestListener, type Server } from 'node:http';
+import { createServer as createH2cServer, type Http2Session, type IncomingHttpHeaders, type ServerHttp2Stream } from 'node:http2';
 import type { AddressInfo } from 'node:net';
 
 export type NetworkMode = 'loopback' | 'pod-ip';
@@ -18,7 +19,16 @@ export interface Listener {
   close(): Promise<void>;
 }
 
-export async function listenHttp(mode: NetworkMode, podIp: string, containerPort: number, handler: RequestListener): Promise<Listener> {
+/** A cleartext HTTP/2 (h2c) stream handler: how a simulated gRPC server serves a port. */
+export interface H2cHandler {
+  h2c: (stream: ServerHttp2Stream, headers: IncomingHttpHeaders) => void;
+}
+
+/** What a program serves on a container port: HTTP/1.1 requests, or h2c streams (gRPC). */
+export type PortHandler = RequestListener | H2cHandler;
+
+export async function listenHttp(mode: NetworkMode, podIp: string, containerPort: number, handler: PortHandler): Promise<Listener> {
+  if (typeof handler !== 'function') return listenH2c(mode, podIp, containerPort, handler);
   const server: Server = createServer(handler);
   const host = mode === 'pod-ip' ? podIp : '127.0.0.1';
   const port = mode === 'pod-ip' ? containerPort : 0;
@@ -34,6 +44,34 @@ export async function listenHttp(mode: NetworkMode, podIp: string, containerPort
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/** Serves h2c with prior knowledge (what gRPC clients speak without TLS). */
+async function listenH2c(mode: NetworkMode, podIp: string, containerPort: number, handler: H2cHandler): Promise<Listener> {
+  const server = createH2cServer();
+  const sessions = new Set<Http2Session>();
+  server.on('session', (s) => {
+    sessions.add(s);
+    s.once('close', () => sessions.delete(s));
+  });
+  server.on('stream', (stream, headers) => handler.h2c(stream, headers));
+  const host = mode === 'pod-ip' ? podIp : '127.0.0.1';
+  const port = mode === 'pod-ip' ? containerPort : 0;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => resolve());
+  });
+  const addr = server.address() as AddressInfo;
+  return {
+    containerPort,
+    hostIp: addr.address,
+    hostPort: addr.port,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const s of sessions) s.destroy();
         server.close(() => resolve());
       }),
   };

@@ -5,6 +5,7 @@
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { defineCommand, type Command } from 'just-bash';
+import { SERVING_STATUS, healthServer, type ServingStatus } from './grpchealth.js';
 import type { SimProcess } from './process.js';
 
 type Result = { stdout: string; stderr: string; exitCode: number };
@@ -136,12 +137,92 @@ function memhog(proc: SimProcess): Command {
   });
 }
 
+/** Where grpc-health reads the status it answers (absent: SERVING); `echo NOT_SERVING > /tmp/grpc-status` flips it. */
+export const GRPC_STATUS_FILE = '/tmp/grpc-status';
+
+/**
+ * `grpc-health [port] [service...]`: serves grpc.health.v1.Health on :port
+ * (default 8080) for the empty service and the named ones; any other name is
+ * NotFound "unknown service". The status comes from /tmp/grpc-status.
+ */
+function grpcHealth(proc: SimProcess): Command {
+  return defineCommand('grpc-health', async (args) => {
+    const port = seconds(args[0], 8080);
+    const known = new Set(['', ...args.slice(1)]);
+    const statusOf = async (service: string): Promise<ServingStatus | undefined> => {
+      if (!known.has(service)) return undefined;
+      let text: string;
+      try {
+        text = (await proc.fs.readFile(GRPC_STATUS_FILE)).trim();
+      } catch {
+        return 'SERVING';
+      }
+      return (SERVING_STATUS as readonly string[]).includes(text) ? (text as ServingStatus) : 'UNKNOWN';
+    };
+    let listener;
+    try {
+      listener = await proc.listen(port, healthServer(statusOf));
+    } catch (err) {
+      return ok('', 1, `grpc-health: failed to listen on :${port}: ${(err as Error).message}\n`);
+    }
+    proc.write('stdout', `grpc-health: serving grpc.health.v1.Health on :${port}\n`);
+    const sig = await untilSignal(proc, true);
+    await proc.unlisten(listener);
+    return ok('', sig === 'TERM' ? 0 : 137);
+  });
+}
+
+/** stress's size argument: a number with an optional b/k/m/g suffix (powers of 1024). */
+export function stressBytes(text: string | undefined, def: number): number {
+  const m = /^(\d+)([bBkKmMgG]?)$/.exec(text ?? '');
+  if (!m) return def;
+  const mult = { '': 1, b: 1, k: 1024, m: MiB, g: 1024 * MiB }[m[2]!.toLowerCase()]!;
+  return Number(m[1]) * mult;
+}
+
+/**
+ * `stress --vm N --vm-bytes SIZE [--vm-hang S] [--cpu N] [--timeout S]` (the
+ * polinux/stress image the Kubernetes memory docs use): holds N × SIZE of
+ * memory, so stats, memory limits (OOMKilled) and node memory pressure react.
+ */
+function stress(proc: SimProcess): Command {
+  return defineCommand('stress', async (args) => {
+    const opt = (name: string) => {
+      const i = args.indexOf(name);
+      return i >= 0 ? args[i + 1] : undefined;
+    };
+    const vm = Math.max(0, Math.floor(seconds(opt('--vm') ?? opt('-m'), 0)));
+    const cpu = Math.max(0, Math.floor(seconds(opt('--cpu') ?? opt('-c'), 0)));
+    const bytes = stressBytes(opt('--vm-bytes'), 256 * MiB);
+    const timeout = opt('--timeout') ?? opt('-t');
+    if (!vm && !cpu) return ok('', 1, '`stress\' imposes certain types of compute stress on your system\n\nUsage: stress [OPTION [ARG]] ...\n');
+    proc.write('stdout', `stress: info: [1] dispatching hogs: ${cpu} cpu, 0 io, ${vm} vm, 0 hdd\n`);
+    proc.cpuCores = Math.max(proc.cpuCores, cpu);
+    proc.allocatedBytes = vm * bytes;
+    if (proc.memoryLimitBytes > 0 && proc.memoryBytes() >= proc.memoryLimitBytes) {
+      proc.oomKill();
+      return ok('', 137);
+    }
+    const secs = timeout === undefined ? undefined : seconds(timeout.replace(/s$/, ''), 0);
+    if (secs !== undefined) {
+      await proc.sleep(secs * 1000);
+      if (proc.exit) return ok('', 137);
+      proc.allocatedBytes = 0;
+      return ok(`stress: info: [1] successful run completed in ${secs}s\n`);
+    }
+    const sig = await untilSignal(proc, false);
+    return ok('', sig === 'KILL' ? 137 : 0);
+  });
+}
+
 const FACTORIES: Record<string, (proc: SimProcess, env: () => Record<string, string>) => Command> = {
   nginx: (proc, env) => nginx(proc, () => env().NGINX_VERSION ?? '1.27.3'),
   pause,
   crasher,
   'slow-start': slowStart,
   memhog,
+  'grpc-health': grpcHealth,
+  stress,
 };
 
 /** The commands for an image's programs, bound to one process. */

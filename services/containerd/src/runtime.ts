@@ -4,8 +4,8 @@
 // never restarts a container: that is the kubelet's job.
 
 import { randomBytes } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readdirSync, readFileSync, readlinkSync, statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { EventEmitter } from 'node:events';
 import { status } from '@grpc/grpc-js';
 import type {
@@ -18,7 +18,7 @@ import { matchId, matchLabels } from './filters.js';
 import { ImageStore, type StoredImage } from './images.js';
 import { Ipam, parseCidr } from './ipam.js';
 import { CriLogWriter } from './logs.js';
-import { listenHttp, type Listener, type NetworkMode } from './network.js';
+import { listenHttp, type Listener, type NetworkMode, type PortHandler } from './network.js';
 import { SimProcess, StartError, type ExecOutcome } from './process.js';
 import { StateFile } from './statefile.js';
 import { nowNanos } from './time.js';
@@ -218,7 +218,7 @@ export class Runtime {
     return out;
   }
 
-  private async listen(sb: Sandbox, port: number, handler: Parameters<typeof listenHttp>[3]): Promise<Listener> {
+  private async listen(sb: Sandbox, port: number, handler: PortHandler): Promise<Listener> {
     if (sb.state !== 'SANDBOX_READY') throw new Error('sandbox network is torn down');
     if (sb.ports[String(port)]) throw new Error('98: Address already in use');
     const l = await listenHttp(this.opts.networkMode, sb.ip || '127.0.0.1', port, handler);
@@ -312,6 +312,7 @@ export class Runtime {
     c.startedAt = proc.startedAt!.toString();
     this.live.set(c.id, { proc, log });
     this.watchExit(c, proc, log);
+    this.watchMounts(c, proc);
     this.state.touch();
     this.emit(c, 'CONTAINER_STARTED_EVENT');
     return c;
@@ -371,6 +372,50 @@ export class Runtime {
       this.state.touch();
       this.emit(c, 'CONTAINER_STOPPED_EVENT');
     });
+  }
+
+  /**
+   * Keeps a running container's copies of kubelet-projected volumes in step
+   * with the host, as a bind mount would: configMap, secret, downwardAPI and
+   * projected volumes are directories whose `..data` link the kubelet swaps
+   * on update (upstream AtomicWriter); on a swap the files are copied again.
+   * Other mounts stay the snapshot taken at start (subPath mounts of a
+   * ConfigMap never update upstream either).
+   */
+  private watchMounts(c: Container, proc: SimProcess): void {
+    const watched = c.config.mounts
+      .filter((m) => m.hostPath && m.containerPath && existsSync(join(m.hostPath, '..data')))
+      .map((m) => {
+        const mount = { hostPath: m.hostPath, containerPath: m.containerPath.replace(/\/+$/, '') };
+        return { mount, version: dataVersion(m.hostPath), files: new Set(Object.keys(copyMounts([mount], this.warn))) };
+      });
+    if (!watched.length) return;
+    let busy = false;
+    const refresh = async () => {
+      if (busy || proc.exit) return;
+      busy = true;
+      try {
+        for (const w of watched) {
+          const version = dataVersion(w.mount.hostPath);
+          if (version === w.version) continue;
+          w.version = version;
+          const next = copyMounts([w.mount], this.warn);
+          for (const path of w.files) if (!(path in next)) await proc.fs.rm(path, { force: true }).catch(() => {});
+          for (const [path, content] of Object.entries(next)) {
+            await proc.fs.mkdir(dirname(path), { recursive: true });
+            await proc.fs.writeFile(path, content);
+          }
+          w.files = new Set(Object.keys(next));
+        }
+      } catch (err) {
+        this.warn('cannot refresh mount', { container: c.id, err: (err as Error).message });
+      } finally {
+        busy = false;
+      }
+    };
+    const timer = setInterval(() => void refresh(), MOUNT_REFRESH_MS);
+    timer.unref();
+    void proc.exited.then(() => clearInterval(timer));
   }
 
   /** TERM, then KILL after `timeoutSec` (container time, scaled like every process duration). */
@@ -520,6 +565,7 @@ export class Runtime {
         c.recovered = true;
         this.live.set(c.id, { proc, log });
         this.watchExit(c, proc, log);
+        this.watchMounts(c, proc);
         respawned++;
       } catch (err) {
         Object.assign(c, { state: 'CONTAINER_EXITED', finishedAt: nowNanos().toString(), exitCode: UNKNOWN_EXIT_CODE, reason: 'Unknown', message: `process lost on runtime restart: ${(err as Error).message}` });
@@ -554,8 +600,24 @@ export function containerName(config: CriContainerConfig__Output, sandbox: CriPo
 const MOUNT_FILE_LIMIT = 256;
 const MOUNT_BYTES_LIMIT = 4 * 1024 * 1024;
 
+/** How often a running container's projected volumes are compared with the host (see watchMounts). */
+const MOUNT_REFRESH_MS = 1000;
+
+/** The target of a projected volume's `..data` link: it changes on every kubelet update. */
+function dataVersion(hostPath: string): string {
+  try {
+    return readlinkSync(join(hostPath, '..data'));
+  } catch {
+    return '';
+  }
+}
+
 /** Host-path mounts copied into the container filesystem (a snapshot at start: ConfigMaps, Secrets, /etc/hosts). */
 function hostMounts(config: CriContainerConfig__Output, warn: (m: string, f?: Record<string, unknown>) => void): Record<string, string> {
+  return copyMounts(config.mounts, warn);
+}
+
+function copyMounts(mounts: { hostPath: string; containerPath: string }[], warn: (m: string, f?: Record<string, unknown>) => void): Record<string, string> {
   const files: Record<string, string> = {};
   let count = 0;
   let bytes = 0;
@@ -570,7 +632,7 @@ function hostMounts(config: CriContainerConfig__Output, warn: (m: string, f?: Re
       bytes += st.size;
     }
   };
-  for (const m of config.mounts) {
+  for (const m of mounts) {
     if (!m.hostPath || !m.containerPath) continue;
     try {
       if (existsSync(m.hostPath)) copy(m.hostPath, m.containerPath.replace(/\/+$/, ''));

@@ -74,6 +74,11 @@ export async function startKubelet(opts: KubeletOptions): Promise<RunningKubelet
     registerNode: opts.registerNode ?? true,
     featureGates: opts.featureGates ?? {},
     statusSyncPeriodMs: opts.statusSyncPeriodMs ?? 10_000,
+    ...(opts.evictionThresholds ? { evictionThresholds: opts.evictionThresholds } : {}),
+    evictionPressureTransitionPeriodMs: opts.evictionPressureTransitionPeriodMs ?? 300_000,
+    evictionMaxPodGracePeriodSeconds: opts.evictionMaxPodGracePeriodSeconds ?? 0,
+    evictionMonitoringPeriodMs: opts.evictionMonitoringPeriodMs ?? 10_000,
+    ...(opts.memoryCapacityBytes ? { memoryCapacityBytes: opts.memoryCapacityBytes } : {}),
   };
   kubelet = new Kubelet({
     config,
@@ -137,4 +142,5 @@ export { kubeletFlags } from './options.js';
 export { generateAPIPodStatus, getPhase, podConditions } from './status/generate.js';
 export { computePodActions } from './kuberuntime/actions.js';
 export { buildNodeStatus, runtimeErrors, readyCondition } from './nodestatus/setters.js';
+export { parseThresholdConfig, DEFAULT_EVICTION_HARD } from './eviction/thresholds.js';
 export { parseCriLog } from './server/logs.js';

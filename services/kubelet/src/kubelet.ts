@@ -13,6 +13,9 @@ import { Backoff } from './backoff.js';
 import { realClock, type Clock } from './clock.js';
 import { FileSource, isMirrorPod, isStaticPod, mirrorPodFor, ANNOTATION_CONFIG_HASH, ANNOTATION_CONFIG_MIRROR } from './config/file.js';
 import { Reason, podRef, type Recorder } from './events.js';
+import { EvictionManager } from './eviction/manager.js';
+import { collectSummary } from './eviction/stats.js';
+import { DEFAULT_EVICTION_HARD, parseThresholdConfig, type Threshold } from './eviction/thresholds.js';
 import { ImageManager, authFromDockerConfig } from './images/image-manager.js';
 import { computePodActions } from './kuberuntime/actions.js';
 import { LABEL_POD_NAME, LABEL_POD_NAMESPACE, type RuntimeService } from './kuberuntime/cri.js';
@@ -25,8 +28,11 @@ import { GenericPLEG, type PodLifecycleEvent } from './pleg/generic.js';
 import { ProberManager } from './prober/manager.js';
 import { Prober, criProbeTransport, type ProbeTransport } from './prober/prober.js';
 import { PodWorkers } from './pod-workers.js';
-import { generateAPIPodStatus, type SyncReason } from './status/generate.js';
+import { DEADLINE_EXCEEDED_MESSAGE, DEADLINE_EXCEEDED_REASON, pastActiveDeadline } from './status/deadline.js';
+import { generateAPIPodStatus, type StatusInput, type SyncReason } from './status/generate.js';
 import { StatusManager } from './status/manager.js';
+import { VolumeManager } from './volumemanager/manager.js';
+import type { ObjectSource } from './volumemanager/sources.js';
 
 export const KUBELET_VERSION = 'v1.32.0';
 
@@ -51,6 +57,16 @@ export interface KubeletConfig {
   featureGates: Record<string, boolean>;
   /** The status manager's reconcile period (upstream syncPeriod, 10 s; not a flag upstream either). */
   statusSyncPeriodMs?: number;
+  /** --eviction-hard/--eviction-soft thresholds (absent: upstream's default hard thresholds). */
+  evictionThresholds?: Threshold[];
+  /** --eviction-pressure-transition-period (5 m). */
+  evictionPressureTransitionPeriodMs?: number;
+  /** --eviction-max-pod-grace-period (0). */
+  evictionMaxPodGracePeriodSeconds?: number;
+  /** How often the eviction manager looks (upstream evictionMonitoringPeriod, 10 s). */
+  evictionMonitoringPeriodMs?: number;
+  /** kubelab: the node's simulated memory capacity (absent: the host's memory). */
+  memoryCapacityBytes?: number;
 }
 
 export interface KubeletDeps {
@@ -87,6 +103,12 @@ export class Kubelet {
   readonly statusManager: StatusManager;
   readonly podWorkers: PodWorkers;
   readonly lease: NodeLeaseController;
+  readonly eviction: EvictionManager;
+  /** Pods the eviction manager failed: their status override and kill grace period (upstream killPodNow's status func). */
+  private readonly evictions = new Map<string, NonNullable<StatusInput['evict']> & { gracePeriodSeconds: number }>();
+  /** Pods whose DeadlineExceeded event was recorded. */
+  private readonly deadlineEvents = new Set<string>();
+  readonly volumes: VolumeManager;
   private readonly cs: Clientset;
   private readonly informers: SharedInformerFactory;
   private podInformer!: SharedIndexInformer<Pod>;
@@ -160,6 +182,8 @@ export class Kubelet {
             const r = await transport.tcp(t.host, t.port, timeoutMs);
             return r.result === 'Failure' ? { ...r, output: r.output.split(`${t.host}:${t.port}`).join(`${host}:${port}`) } : r;
           },
+          // The output already names the pod address (displayAddr).
+          grpc: async (target) => transport.grpc({ ...target, ...(target.host ? await dial(target.host, target.port) : {}) }),
         }
       : transport;
 
@@ -184,6 +208,13 @@ export class Kubelet {
     // Liveness/startup failures restart containers; readiness changes the status.
     for (const rm of [this.prober.liveness, this.prober.startup, this.prober.readiness]) rm.onUpdate((u) => this.podWorkers.update(u.podUid));
 
+    // ConfigMaps and Secrets read from the apiserver on use (upstream's Get strategy); not found → undefined.
+    const objects: ObjectSource = {
+      configMap: (ns, name) => orUndefined(() => this.cs.core.configMaps(ns).get(name)),
+      secret: (ns, name) => orUndefined(() => this.cs.core.secrets(ns).get(name)),
+    };
+    const allocatable = () => ({ ...(this.lastNodeStatus?.allocatable ?? {}) });
+    this.volumes = new VolumeManager({ rootDir: this.config.rootDir, sources: objects, recorder: this.recorder, clock: this.clock, allocatable, timeScale: this.config.timeScale });
     this.runtimeManager = new RuntimeManager({
       rt: this.rt,
       images: new ImageManager(this.rt, this.imageBackoff, this.recorder, this.clock),
@@ -195,7 +226,10 @@ export class Kubelet {
       nodeName: this.config.nodeName,
       nodeIPs: () => [this.config.nodeIP],
       pullSecrets: (pod, image) => this.pullSecrets(pod, image),
-      envSource: (kind, ns, name, key) => this.envSource(kind, ns, name, key),
+      objects,
+      allocatable,
+      relaxedEnvNames: this.config.featureGates.RelaxedEnvironmentVariableValidation !== false,
+      volumes: this.volumes,
       httpHook: async (url, timeoutMs) => {
         const target = dial ? await dial(url.hostname, urlPort(url)) : undefined;
         const real = new URL(url.href);
@@ -215,6 +249,25 @@ export class Kubelet {
     );
     this.pleg = new GenericPLEG(this.rt, this.clock, (events) => this.onPlegEvents(events), 1000, 3 * 60_000, this.config.featureGates.EventedPLEG === true);
     if (this.metrics) this.pleg.observeRelist = this.metrics.observeRelist;
+    this.eviction = new EvictionManager({
+      config: {
+        // Pod time runs timeScale times faster: so do grace and transition periods.
+        thresholds: (this.config.evictionThresholds ?? parseThresholdConfig({ hard: DEFAULT_EVICTION_HARD })).map((t) => ({ ...t, gracePeriodMs: t.gracePeriodMs / scale })),
+        pressureTransitionPeriodMs: (this.config.evictionPressureTransitionPeriodMs ?? 300_000) / scale,
+        maxPodGracePeriodSeconds: this.config.evictionMaxPodGracePeriodSeconds ?? 0,
+      },
+      summary: () => collectSummary({ rt: this.rt, memoryCapacityBytes: this.machine.memoryBytes, rootDir: this.config.rootDir }),
+      activePods: () => this.activePods(),
+      killPod: (pod, gracePeriodSeconds, st) => {
+        const uid = pod.metadata.uid ?? '';
+        this.evictions.set(uid, { ...st, gracePeriodSeconds });
+        this.podWorkers.update(uid);
+      },
+      recorder: this.recorder,
+      nodeRef: () => this.nodeRef(),
+      clock: this.clock,
+      log: this.log,
+    });
     this.lease = new NodeLeaseController({
       api: {
         get: (name) => this.cs.coordination.leases(LEASE_NAMESPACE).get(name),
@@ -276,6 +329,9 @@ export class Kubelet {
     if (!this.config.registerNode) this.lease.start();
     this.every(this.config.nodeStatusUpdateFrequencyMs, () => this.syncNodeStatus());
     this.every(2_000, () => this.housekeeping());
+    // Upstream's sync loop ticks every second and syncs pods whose active deadline passed (ShouldSync).
+    this.every(1_000, () => this.checkActiveDeadlines());
+    this.every((this.config.evictionMonitoringPeriodMs ?? 10_000) / this.config.timeScale, () => this.eviction.synchronize());
     // Reconcile: re-post a cached status the API no longer shows (upstream status manager syncBatch).
     this.every(this.config.statusSyncPeriodMs ?? 10_000, () => this.statusManager.syncBatch());
     this.every(this.config.syncFrequencyMs, () => {
@@ -464,7 +520,44 @@ export class Kubelet {
       now: this.clock.now(),
       podIsTerminal: terminal,
       applyProbes: (pod, status) => this.prober.updatePodStatus(pod, status),
+      evict: this.shouldEvict(uid, d),
     });
+  }
+
+  /** A kubelet module failing the pod (upstream PodSyncHandlers' ShouldEvict): eviction, then the active deadline. */
+  private shouldEvict(uid: string, d: DesiredPod): StatusInput['evict'] {
+    const evicted = this.evictions.get(uid);
+    if (evicted) return { reason: evicted.reason, message: evicted.message, condition: evicted.condition };
+    const old = this.oldStatus(uid, d);
+    if (old?.phase === 'Succeeded' || old?.phase === 'Failed') return undefined;
+    if (!pastActiveDeadline(d.pod, old, this.clock.now(), this.config.timeScale)) return undefined;
+    if (!this.deadlineEvents.has(uid)) {
+      this.deadlineEvents.add(uid);
+      this.recorder.event(podRef(d.pod), 'Normal', DEADLINE_EXCEEDED_REASON, DEADLINE_EXCEEDED_MESSAGE);
+    }
+    return { reason: DEADLINE_EXCEEDED_REASON, message: DEADLINE_EXCEEDED_MESSAGE };
+  }
+
+  /** Syncs pods whose active deadline just passed (upstream activeDeadlineHandler.ShouldSync). */
+  private checkActiveDeadlines(): void {
+    for (const [uid, d] of this.pods) {
+      if (!d.pod.spec?.activeDeadlineSeconds || this.deadlineEvents.has(uid)) continue;
+      const old = this.oldStatus(uid, d);
+      if (old?.phase === 'Succeeded' || old?.phase === 'Failed') continue;
+      if (pastActiveDeadline(d.pod, old, this.clock.now(), this.config.timeScale)) this.podWorkers.update(uid);
+    }
+  }
+
+  /** Pods the eviction manager may evict: not terminal, not being deleted, not already evicted (upstream GetActivePods). */
+  private activePods(): Pod[] {
+    const out: Pod[] = [];
+    for (const [uid, d] of this.pods) {
+      if (d.pod.metadata.deletionTimestamp || this.evictions.has(uid)) continue;
+      const phase = this.oldStatus(uid, d)?.phase;
+      if (phase === 'Succeeded' || phase === 'Failed') continue;
+      out.push(d.pod);
+    }
+    return out;
   }
 
   private publishStatus(uid: string, d: DesiredPod, status: PodStatus): void {
@@ -498,8 +591,11 @@ export class Kubelet {
     if (!tracing) return this.syncPod(uid);
     const d = this.pods.get(uid);
     const pod = d && !d.static ? d.pod : undefined;
-    const attributes = { 'k8s.pod.uid': uid, ...(d ? { 'k8s.pod.name': d.pod.metadata.name ?? '', 'k8s.namespace.name': d.pod.metadata.namespace ?? '' } : {}) };
-    return tracing.withSpan('syncPod', () => this.syncPod(uid), { parent: contextFromObject(pod), attributes });
+    const attributes = () => ({ 'k8s.pod.uid': uid, ...(d ? { 'k8s.pod.name': d.pod.metadata.name ?? '', 'k8s.namespace.name': d.pod.metadata.namespace ?? '' } : {}) });
+    // Only the syncs of the pod's start continue its trace; later (periodic) syncs are roots
+    // sampled at the kubelet's own rate, so the pod-start trace ends and stays small.
+    const parent = this.firstSeen.has(uid) ? contextFromObject(pod) : ROOT_CONTEXT;
+    return tracing.withSpan('syncPod', () => this.syncPod(uid), { parent, attributes });
   }
 
   /** One pod: converge the runtime to the spec and report status (upstream SyncPod / SyncTerminatingPod). */
@@ -527,7 +623,7 @@ export class Kubelet {
     if (status.phase === 'Succeeded' || status.phase === 'Failed') {
       // Done: stop what is left (the sandbox) and keep reporting the final status.
       if (rs.sandboxes.some((s) => s.ready) || rs.containers.some((c) => c.state === 'running')) {
-        await this.runtimeManager.killPod(pod, rs);
+        await this.runtimeManager.killPod(pod, rs, this.evictions.get(uid)?.gracePeriodSeconds);
         rs = await this.runtimeStatus(uid, pod, true);
         status = this.computeStatus(uid, d, rs, true);
       }
@@ -539,6 +635,10 @@ export class Kubelet {
     // Probe workers run on their own timers: outside this sync's span.
     untraced(() => this.prober.addPod(pod));
 
+    // Volumes before containers (upstream WaitForAttachAndMount); files of configMap/secret volumes follow their sources on every sync.
+    const mount = await this.volumes.mountPod(pod);
+    if (mount.unmounted.length) return mount.retryAt !== undefined ? { retryAt: mount.retryAt } : undefined;
+
     const actions = computePodActions(
       pod,
       rs,
@@ -548,7 +648,7 @@ export class Kubelet {
     );
     const nothingToDo =
       !actions.killPod && !actions.createSandbox && !actions.containersToKill.length && !actions.containersToStart.length && !actions.initContainersToStart.length;
-    if (nothingToDo) return;
+    if (nothingToDo) return mount.retryAt !== undefined ? { retryAt: mount.retryAt } : undefined;
 
     const result = await this.runtimeManager.syncPod(pod, rs, actions);
     let reasons = this.reasons.get(uid);
@@ -566,7 +666,8 @@ export class Kubelet {
     untraced(() => this.prober.triggerPod(uid));
     if (actions.initFailed) this.podWorkers.update(uid);
     void this.runtimeManager.gcContainers(rs).catch(() => {});
-    return result.retryAt !== undefined ? { retryAt: result.retryAt } : undefined;
+    const retryAt = Math.min(result.retryAt ?? Infinity, mount.retryAt ?? Infinity);
+    return Number.isFinite(retryAt) ? { retryAt } : undefined;
   }
 
   /** Deleted in the API: stop within the grace period, report, remove, confirm the deletion. */
@@ -594,6 +695,9 @@ export class Kubelet {
       await this.runtimeManager.removePod(await this.runtimeManager.getPodStatus(uid));
     }
     this.reasons.delete(uid);
+    this.evictions.delete(uid);
+    this.deadlineEvents.delete(uid);
+    this.volumes.cleanupPod(uid);
     this.staticStatus.delete(uid);
     this.runtimeCache.delete(uid);
     this.seenByRuntime.delete(uid);
@@ -614,6 +718,9 @@ export class Kubelet {
     } catch {
       return;
     }
+    // Pod directories of pods neither wanted nor in the runtime (upstream cleanupOrphanedPodDirs).
+    const inRuntime = new Set(sandboxes.map((sb) => sb.metadata.uid));
+    this.volumes.cleanupOrphans((uid) => this.pods.has(uid) || inRuntime.has(uid));
     for (const sb of sandboxes) {
       const uid = sb.metadata.uid;
       if (!this.pods.has(uid)) {
@@ -673,17 +780,6 @@ export class Kubelet {
       }
     }
     return out;
-  }
-
-  private async envSource(kind: 'configmap' | 'secret', ns: string, name: string, key: string): Promise<string | undefined> {
-    try {
-      if (kind === 'configmap') return (await this.cs.core.configMaps(ns).get(name)).data?.[key];
-      const v = (await this.cs.core.secrets(ns).get(name)).data?.[key];
-      return v === undefined ? undefined : Buffer.from(v, 'base64').toString();
-    } catch (err) {
-      if (isNotFound(err)) return undefined;
-      throw err;
-    }
   }
 
   // ------------------------------------------------------------ node
@@ -790,6 +886,7 @@ export class Kubelet {
       kubeletPort: this.config.kubeletPort,
       containerRuntimeVersion: this.runtimeVersion ? `${this.runtimeName}://${this.runtimeVersion}` : '',
       images,
+      pressure: this.eviction.pressure(),
       old: this.lastNodeStatus,
       now,
     });
@@ -861,7 +958,7 @@ function readText(path: string): string {
 }
 
 /** What cadvisor would report: CPUs, memory, the root-dir filesystem, OS identity. */
-export function machineInfo(c: Pick<KubeletConfig, 'rootDir' | 'maxPods'>): MachineInfo {
+export function machineInfo(c: Pick<KubeletConfig, 'rootDir' | 'maxPods' | 'memoryCapacityBytes'>): MachineInfo {
   let storage = 0;
   for (const dir of [c.rootDir, '/']) {
     try {
@@ -876,7 +973,7 @@ export function machineInfo(c: Pick<KubeletConfig, 'rootDir' | 'maxPods'>): Mach
   const pretty = /^PRETTY_NAME="?([^"\n]*)"?/m.exec(osRelease)?.[1] ?? 'Linux';
   return {
     cpu: cpus().length,
-    memoryBytes: totalmem(),
+    memoryBytes: c.memoryCapacityBytes ?? totalmem(),
     ephemeralStorageBytes: storage,
     maxPods: c.maxPods,
     nodeInfo: {
@@ -894,6 +991,16 @@ export function machineInfo(c: Pick<KubeletConfig, 'rootDir' | 'maxPods'>): Mach
 }
 
 export const defaultHostname = (): string => osHostname().toLowerCase();
+
+/** The object, or undefined when the apiserver says NotFound. */
+async function orUndefined<T>(get: () => Promise<T>): Promise<T | undefined> {
+  try {
+    return await get();
+  } catch (err) {
+    if (isNotFound(err)) return undefined;
+    throw err;
+  }
+}
 
 /** Runs fn with no active trace context: long-lived loops it starts never inherit a pod's span. */
 function untraced<T>(fn: () => T): T {

@@ -4,6 +4,7 @@
 
 import { FlagError, apiserverAddressFrom, createLogger, onShutdown } from '@kubelab/component-base';
 import { setupTracing, tracingOptionsFromFlags } from '@kubelab/tracing';
+import { parseThresholdConfig } from './eviction/thresholds.js';
 import { startKubelet } from './index.js';
 import { defaultHostname, kubeletFlags, parseFeatureGates, parseLabels } from './options.js';
 
@@ -43,6 +44,14 @@ async function main(): Promise<void> {
     registerNode: values['register-node'],
     timeScale: values['time-scale'],
     featureGates: parseFeatureGates(values['feature-gates']),
+    evictionThresholds: parseThresholdConfig({
+      hard: values['eviction-hard'],
+      soft: values['eviction-soft'],
+      softGracePeriod: values['eviction-soft-grace-period'],
+      minimumReclaim: values['eviction-minimum-reclaim'],
+    }),
+    evictionPressureTransitionPeriodMs: values['eviction-pressure-transition-period'],
+    evictionMaxPodGracePeriodSeconds: values['eviction-max-pod-grace-period'],
     tracing,
     logger: log,
   });

@@ -39,6 +39,12 @@ export interface ContainerMetadata {
   attempt: number;
 }
 
+export interface Mount {
+  containerPath: string;
+  hostPath: string;
+  readonly: boolean;
+}
+
 export interface ContainerConfig {
   metadata: ContainerMetadata;
   image: { image: string; userSpecifiedImage?: string };
@@ -46,6 +52,8 @@ export interface ContainerConfig {
   args: string[];
   workingDir: string;
   envs: KeyValue[];
+  /** Volumes: host path → container path (runtime.v1 Mount). */
+  mounts?: Mount[];
   labels: Record<string, string>;
   annotations: Record<string, string>;
   /** Relative to the sandbox's logDirectory: `<container>/<restartCount>.log`. */
@@ -95,6 +103,16 @@ export interface ContainerStatus {
   labels: Record<string, string>;
   annotations: Record<string, string>;
   logPath: string;
+}
+
+/** ContainerStats of one running container (runtime.v1 ContainerStats, the fields the kubelet reads). */
+export interface ContainerStats {
+  id: string;
+  labels: Record<string, string>;
+  workingSetBytes: number;
+  /** The writable layer's usage. */
+  writableLayerBytes: number;
+  inodesUsed: number;
 }
 
 export interface ExecSyncResult {
@@ -164,6 +182,9 @@ export interface RuntimeService {
   containerStatus(id: string): Promise<ContainerStatus>;
   /** timeout in seconds (0 = none). */
   execSync(id: string, cmd: string[], timeout: number): Promise<ExecSyncResult>;
+
+  /** ListContainerStats (the eviction manager's usage source); optional so fakes may leave it out. */
+  listContainerStats?(): Promise<ContainerStats[]>;
 
   /** Streams container lifecycle events; returns a stop function. Optional in CRI. */
   getContainerEvents?(onEvent: (e: ContainerEvent) => void, onEnd: (err?: Error) => void): () => void;

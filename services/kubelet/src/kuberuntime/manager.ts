@@ -3,14 +3,17 @@
 // init containers, containers, kills — with upstream events and the
 // per-container reason a failure leaves behind for the pod status.
 
-import type { Container, EnvVar, LifecycleHandler, Pod } from '@kubelab/api';
+import type { Container, LifecycleHandler, Pod } from '@kubelab/api';
 import { formatDuration } from '@kubelab/component-base';
 import type { Backoff } from '../backoff.js';
 import type { Clock } from '../clock.js';
 import { Reason, containerRef, formatPod, podRef, type Recorder } from '../events.js';
 import { ImageError, type ImageManager } from '../images/image-manager.js';
 import type { SyncReason } from '../status/generate.js';
+import type { ObjectSource } from '../volumemanager/sources.js';
+import type { VolumeManager } from '../volumemanager/manager.js';
 import { hashContainer, type PodActions } from './actions.js';
+import { REASON_INVALID_ENV_NAMES, expandVars, makeEnvironmentVariables } from './env.js';
 import {
   ANNOTATION_CONTAINER_HASH,
   ANNOTATION_CONTAINER_PORTS,
@@ -27,7 +30,6 @@ import {
   isNotFound,
   type AuthConfig,
   type ContainerConfig,
-  type KeyValue,
   type PodSandboxConfig,
   type RuntimeService,
 } from './cri.js';
@@ -51,8 +53,14 @@ export interface RuntimeManagerOptions {
   nodeIPs: () => string[];
   /** Pull credentials from the pod's imagePullSecrets. */
   pullSecrets?: (pod: Pod, image: string) => Promise<AuthConfig[]>;
-  /** Resolves configMapKeyRef/secretKeyRef env values. */
-  envSource?: (kind: 'configmap' | 'secret', namespace: string, name: string, key: string) => Promise<string | undefined>;
+  /** ConfigMaps and Secrets for envFrom and configMapKeyRef/secretKeyRef. */
+  objects?: ObjectSource;
+  /** Node allocatable, for resourceFieldRef of containers without limits. */
+  allocatable?: () => Record<string, string>;
+  /** RelaxedEnvironmentVariableValidation (default true, as in 1.32). */
+  relaxedEnvNames?: boolean;
+  /** The pod's set-up volumes, for the containers' CRI mounts. */
+  volumes?: VolumeManager;
   /** Runs an httpGet hook; returns an error text or undefined. */
   httpHook?: (url: URL, timeoutMs: number) => Promise<string | undefined>;
 }
@@ -86,13 +94,7 @@ export function gracePeriodFor(pod: Pod, override?: number): number {
   return g;
 }
 
-/** Expands $(VAR) references in command and args (upstream expansion.Expand). */
-export function expandVars(s: string, env: Map<string, string>): string {
-  return s.replace(/\$\$|\$\(([A-Za-z_][A-Za-z0-9_.-]*)\)/g, (m, name: string | undefined) => {
-    if (m === '$$') return '$';
-    return env.has(name!) ? env.get(name!)! : m;
-  });
-}
+export { expandVars };
 
 export class RuntimeManager {
   constructor(private readonly o: RuntimeManagerOptions) {}
@@ -268,8 +270,18 @@ export class RuntimeManager {
   }
 
   async containerConfig(pod: Pod, c: Container, restartCount: number, imageRef: string, podIPs: string[]): Promise<ContainerConfig> {
-    const envs = await this.resolveEnv(pod, c.env ?? [], podIPs);
+    const { envs, warnings } = await makeEnvironmentVariables({
+      pod,
+      container: c,
+      podIPs,
+      hostIPs: this.o.nodeIPs(),
+      allocatable: this.o.allocatable?.() ?? {},
+      ...(this.o.objects ? { sources: this.o.objects } : {}),
+      relaxedNames: this.o.relaxedEnvNames ?? true,
+    });
+    for (const w of warnings) this.o.recorder.event(podRef(pod), 'Warning', REASON_INVALID_ENV_NAMES, w);
     const envMap = new Map(envs.map((e) => [e.key, e.value]));
+    const mounts = this.o.volumes?.mountsFor(pod, c, envMap) ?? [];
     const annotations: Record<string, string> = {
       [ANNOTATION_CONTAINER_HASH]: hashContainer(c),
       [ANNOTATION_RESTART_COUNT]: String(restartCount),
@@ -285,6 +297,7 @@ export class RuntimeManager {
       args: (c.args ?? []).map((s) => expandVars(s, envMap)),
       workingDir: c.workingDir ?? '',
       envs,
+      mounts,
       labels: {
         [LABEL_POD_NAME]: pod.metadata.name ?? '',
         [LABEL_POD_NAMESPACE]: pod.metadata.namespace ?? '',
@@ -297,57 +310,6 @@ export class RuntimeManager {
       stdin: !!c.stdin,
       tty: !!c.tty,
     };
-  }
-
-  /** Env values, with fieldRef and configMap/secret key references resolved. */
-  private async resolveEnv(pod: Pod, env: EnvVar[], podIPs: string[]): Promise<KeyValue[]> {
-    const out: KeyValue[] = [];
-    const seen = new Map<string, string>();
-    for (const e of env) {
-      let value = e.value !== undefined ? expandVars(e.value, seen) : '';
-      const from = e.valueFrom;
-      if (from?.fieldRef) value = this.fieldRef(pod, from.fieldRef.fieldPath, podIPs);
-      else if (from?.configMapKeyRef || from?.secretKeyRef) {
-        const kind = from.configMapKeyRef ? 'configmap' : 'secret';
-        const sel = (from.configMapKeyRef ?? from.secretKeyRef)!;
-        const v = this.o.envSource ? await this.o.envSource(kind, pod.metadata.namespace ?? 'default', sel.name ?? '', sel.key) : undefined;
-        if (v === undefined) {
-          if (sel.optional) continue;
-          throw new Error(`${kind} "${sel.name}" not found`);
-        }
-        value = v;
-      }
-      seen.set(e.name, value);
-      out.push({ key: e.name, value });
-    }
-    return out;
-  }
-
-  private fieldRef(pod: Pod, path: string, podIPs: string[]): string {
-    const label = /^metadata\.(labels|annotations)\['(.+)'\]$/.exec(path);
-    if (label) return (label[1] === 'labels' ? pod.metadata.labels : pod.metadata.annotations)?.[label[2]!] ?? '';
-    switch (path) {
-      case 'metadata.name':
-        return pod.metadata.name ?? '';
-      case 'metadata.namespace':
-        return pod.metadata.namespace ?? '';
-      case 'metadata.uid':
-        return pod.metadata.uid ?? '';
-      case 'spec.nodeName':
-        return this.o.nodeName;
-      case 'spec.serviceAccountName':
-        return pod.spec?.serviceAccountName ?? '';
-      case 'status.podIP':
-        return podIPs[0] ?? '';
-      case 'status.podIPs':
-        return podIPs.join(',');
-      case 'status.hostIP':
-        return this.o.nodeIPs()[0] ?? '';
-      case 'status.hostIPs':
-        return this.o.nodeIPs().join(',');
-      default:
-        return '';
-    }
   }
 
   /** Runs a lifecycle handler; returns an error text or undefined. */

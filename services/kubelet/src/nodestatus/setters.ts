@@ -44,7 +44,7 @@ export function readyCondition(errs: string[]): CondCore {
   return { type: 'Ready', status: 'True', reason: 'KubeletReady', message: 'kubelet is posting ready status' };
 }
 
-/** No eviction manager in kubelab: the pressure conditions report no pressure. */
+/** MemoryPressure, DiskPressure, PIDPressure as the eviction manager reports them (upstream MemoryPressureCondition etc.). */
 export function pressureConditions(p: { memory?: boolean; disk?: boolean; pid?: boolean } = {}): CondCore[] {
   return [
     p.memory
@@ -116,12 +116,14 @@ export interface NodeStatusInput {
   /** `containerd://1.7.x` from CRI Version. */
   containerRuntimeVersion: string;
   images: ContainerImage[];
+  /** The eviction manager's pressure conditions (absent: none). */
+  pressure?: { memory?: boolean; disk?: boolean; pid?: boolean };
   old?: NodeStatus;
   now: number;
 }
 
 export function buildNodeStatus(i: NodeStatusInput): NodeStatus {
-  const conds = [...pressureConditions(), readyCondition(runtimeErrors(i.health))];
+  const conds = [...pressureConditions(i.pressure), readyCondition(runtimeErrors(i.health))];
   return {
     ...resources(i.machine),
     conditions: stampConditions(conds, i.old?.conditions, i.now),

@@ -1,6 +1,7 @@
 // Runs one probe of a container and records the outcome as upstream's
 // prober.probe does: exec through the runtime's ExecSync, httpGet and
-// tcpSocket against the pod IP; failures become `Unhealthy` events with
+// tcpSocket against the pod IP, grpc (grpc.health.v1.Health/Check) against
+// the pod IP and the probe's port; failures become `Unhealthy` events with
 // "<Type> probe failed: <output>", errors "<Type> probe errored and resulted
 // in unknown state: <err>" (and the result is thrown away by the worker).
 
@@ -10,6 +11,7 @@ import { connect } from 'node:net';
 import type { Container, ContainerStatus, HTTPGetAction, IntOrString, Pod, PodStatus, Probe, TCPSocketAction } from '@kubelab/api';
 import { RuntimeError, type RuntimeService } from '../kuberuntime/cri.js';
 import { Reason, containerRef, type Recorder } from '../events.js';
+import { goSeconds, grpcProbe, joinHostPort, type GrpcProbeTarget } from './grpc.js';
 import type { Result } from './results.js';
 import { probeTimings, type ProbeType } from './types.js';
 
@@ -32,6 +34,7 @@ export interface ProbeTransport {
   exec(containerId: string, cmd: string[], timeoutSeconds: number): Promise<ProbeOutcome>;
   http(url: URL, headers: Record<string, string>, timeoutMs: number): Promise<ProbeOutcome>;
   tcp(host: string, port: number, timeoutMs: number): Promise<ProbeOutcome>;
+  grpc(target: GrpcProbeTarget): Promise<ProbeOutcome>;
 }
 
 export class Prober {
@@ -78,7 +81,7 @@ export class Prober {
         const { host, port } = tcpProbeTarget(p.tcpSocket, status, container);
         return await this.transport.tcp(host, port, (timeoutSeconds * 1000) / this.timeScale);
       }
-      if (p.grpc) return { result: 'Unknown', error: 'grpc probes are not supported by kubelab' };
+      if (p.grpc) return await this.transport.grpc(grpcProbeTarget(p.grpc, status, timeoutSeconds, this.timeScale));
       return { result: 'Unknown', error: `missing probe handler for ${pod.metadata.name}:${container.name}` };
     } catch (e) {
       return { result: 'Unknown', error: (e as Error).message };
@@ -125,6 +128,19 @@ export function httpProbeHeaders(a: HTTPGetAction): Record<string, string> {
 
 export function tcpProbeTarget(a: TCPSocketAction, status: PodStatus, container: Container): { host: string; port: number } {
   return { host: a.host || status.podIP || '', port: resolvePort(a.port, container) };
+}
+
+/** The gRPC probe's target: always the pod IP (the grpc action has no host), the spec's timeout for messages. */
+export function grpcProbeTarget(a: { port: number; service?: string | null }, status: PodStatus, timeoutSeconds: number, timeScale = 1): GrpcProbeTarget {
+  const host = status.podIP ?? '';
+  return {
+    host,
+    port: a.port,
+    service: a.service ?? '',
+    timeoutMs: (timeoutSeconds * 1000) / timeScale,
+    displayAddr: joinHostPort(host, a.port),
+    displayTimeout: goSeconds(timeoutSeconds),
+  };
 }
 
 /** Whether the container status says it runs (used by the worker). */
@@ -198,6 +214,11 @@ export function criProbeTransport(rt: RuntimeService): ProbeTransport {
         });
         req.end();
       });
+    },
+
+    async grpc(target) {
+      if (!target.host) return { result: 'Failure', output: `error: failed to connect service at ${JSON.stringify(target.displayAddr)}: the pod has no IP yet` };
+      return grpcProbe(target);
     },
 
     tcp(host, port, timeoutMs) {

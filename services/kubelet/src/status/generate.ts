@@ -27,6 +27,12 @@ export interface StatusInput {
   podIsTerminal?: boolean;
   /** Fills started/ready from probe results (the prober manager). */
   applyProbes?: (pod: Pod, status: PodStatus) => void;
+  /**
+   * A kubelet module wants the pod failed (upstream PodSyncHandler.ShouldEvict:
+   * active deadline, eviction): phase Failed with this reason and message, and
+   * the condition (DisruptionTarget) if given.
+   */
+  evict?: { reason: string; message: string; condition?: Pick<PodCondition, 'type' | 'status' | 'reason' | 'message'> };
 }
 
 /** `busybox:1.36` → `docker.io/library/busybox:1.36`, as containerd names images. */
@@ -280,6 +286,16 @@ export function generateAPIPodStatus(input: StatusInput): PodStatus {
   status.phase = getPhase(pod, initContainers, regular, input.podIsTerminal);
   // A terminal phase never goes back.
   if (oldStatus?.phase === 'Succeeded' || oldStatus?.phase === 'Failed') status.phase = oldStatus.phase;
+  // The reason and message belong to the phase: kept while it holds.
+  if (oldStatus && status.phase === oldStatus.phase) {
+    if (oldStatus.reason) status.reason = oldStatus.reason;
+    if (oldStatus.message) status.message = oldStatus.message;
+  }
+  if (input.evict) {
+    status.phase = 'Failed';
+    status.reason = input.evict.reason;
+    status.message = input.evict.message;
+  }
 
   const sandbox = runtime.sandboxes[0];
   const sandboxReady = !!sandbox?.ready;
@@ -303,6 +319,11 @@ export function generateAPIPodStatus(input: StatusInput): PodStatus {
   // PodScheduled is the scheduler's; keep it (or set it for pods bound by hand).
   result.push(scheduled ?? { type: 'PodScheduled', status: 'True', lastProbeTime: null, lastTransitionTime: rfc3339(now) });
   // Conditions other components own (readiness gates, DisruptionTarget) stay.
+  const extra = input.evict?.condition;
+  if (extra) {
+    const prev = oldStatus?.conditions?.find((c) => c.type === extra.type);
+    result.push({ ...extra, lastProbeTime: null, lastTransitionTime: prev && prev.status === extra.status && prev.lastTransitionTime ? prev.lastTransitionTime : rfc3339(now) });
+  }
   for (const c of oldStatus?.conditions ?? []) if (!result.some((r) => r.type === c.type)) result.push(c);
   status.conditions = result;
   status.qosClass = oldStatus?.qosClass ?? qosClass(pod);

@@ -1,0 +1,59 @@
+// The stats the eviction manager reads (upstream: the summary provider over
+// cadvisor and CRI stats). kubelab's containers are simulated, so node usage
+// is what the runtime reports for them: memory.available is the node's
+// memory capacity minus the containers' working sets; the node filesystem is
+// the real one under --root-dir minus what the simulated images and writable
+// layers would occupy on it; processes are one per running container.
+
+import { readFileSync, statfsSync } from 'node:fs';
+import { LABEL_CONTAINER_NAME, LABEL_POD_UID, type RuntimeService } from '../kuberuntime/cri.js';
+import type { PodStats, Summary } from './helpers.js';
+
+export interface SummarySources {
+  rt: RuntimeService;
+  memoryCapacityBytes: number;
+  rootDir: string;
+}
+
+function pidMax(): number {
+  try {
+    return Number(readFileSync('/proc/sys/kernel/pid_max', 'utf8').trim()) || 32768;
+  } catch {
+    return 32768;
+  }
+}
+
+/** The node and pod usage right now; throws when the runtime cannot be asked. */
+export async function collectSummary(s: SummarySources): Promise<Summary> {
+  const stats = s.rt.listContainerStats ? await s.rt.listContainerStats() : [];
+  const images = await s.rt.listImages().catch(() => []);
+  const pods = new Map<string, PodStats>();
+  let workingSet = 0;
+  let writable = 0;
+  for (const c of stats) {
+    workingSet += c.workingSetBytes;
+    writable += c.writableLayerBytes;
+    const uid = c.labels[LABEL_POD_UID];
+    if (!uid) continue;
+    let p = pods.get(uid);
+    if (!p) pods.set(uid, (p = { uid, containers: [], processes: 0 }));
+    p.containers.push({ name: c.labels[LABEL_CONTAINER_NAME] ?? '', workingSetBytes: c.workingSetBytes, rootfsUsedBytes: c.writableLayerBytes, inodesUsed: c.inodesUsed });
+    p.processes++;
+  }
+  const summary: Summary = { memory: { capacityBytes: s.memoryCapacityBytes, workingSetBytes: workingSet }, pid: { max: pidMax(), running: stats.length }, pods: [...pods.values()] };
+  try {
+    const fs = statfsSync(s.rootDir);
+    const imageBytes = images.reduce((n, i) => n + i.size, 0);
+    const nodeFs = {
+      capacityBytes: fs.blocks * fs.bsize,
+      availableBytes: fs.bavail * fs.bsize - imageBytes - writable,
+      ...(fs.files > 0 ? { inodes: fs.files, inodesFree: fs.ffree } : {}),
+    };
+    summary.nodeFs = nodeFs;
+    // One filesystem holds images too (upstream's no-dedicated-imagefs case).
+    summary.imageFs = nodeFs;
+  } catch {
+    // No filesystem stats: the disk signals are not observed.
+  }
+  return summary;
+}

@@ -1,0 +1,147 @@
+// A container's environment (upstream makeEnvironmentVariables in
+// kubelet_pods.go): envFrom first (ConfigMaps and Secrets, with prefix), then
+// env, whose entries replace same-named ones; `$(VAR)` in values expands
+// against what is defined so far. Missing objects and keys fail with the
+// manager's or upstream's text; invalid envFrom names are skipped with an
+// InvalidEnvironmentVariableNames event.
+
+import type { ConfigMap, Container, Pod, Secret } from '@kubelab/api';
+import { podFieldValue, resourceFieldValue } from '../volumemanager/downward.js';
+import { ObjectNotFoundError, getConfigMap, getSecret, type ObjectSource } from '../volumemanager/sources.js';
+import type { KeyValue } from './cri.js';
+
+export const REASON_INVALID_ENV_NAMES = 'InvalidEnvironmentVariableNames';
+
+export interface EnvContext {
+  pod: Pod;
+  container: Container;
+  podIPs: string[];
+  hostIPs: string[];
+  /** Node allocatable, the limit of containers that set none (resourceFieldRef). */
+  allocatable: Record<string, string>;
+  sources?: ObjectSource;
+  /** RelaxedEnvironmentVariableValidation (beta, on by default in 1.32): any printable ASCII but '='. */
+  relaxedNames: boolean;
+}
+
+export interface EnvResult {
+  envs: KeyValue[];
+  /** One per envFrom source that had invalid names: the event message to record. */
+  warnings: string[];
+}
+
+/** Whether name is a valid environment variable name (upstream IsRelaxedEnvVarName / IsEnvVarName). */
+export function isValidEnvName(name: string, relaxed: boolean): boolean {
+  if (relaxed) return name.length > 0 && /^[\x20-\x7e]+$/.test(name) && !name.includes('=');
+  return /^[-._a-zA-Z][-._a-zA-Z0-9]*$/.test(name);
+}
+
+/** Expands $(VAR) references (upstream expansion.Expand): `$$` is a literal `$`, unknown names stay as written. */
+export function expandVars(s: string, env: Map<string, string>): string {
+  return s.replace(/\$\$|\$\(([A-Za-z_][A-Za-z0-9_.-]*)\)/g, (m, name: string | undefined) => {
+    if (m === '$$') return '$';
+    return env.has(name!) ? env.get(name!)! : m;
+  });
+}
+
+function decode(v: string): string {
+  return Buffer.from(v, 'base64').toString();
+}
+
+export async function makeEnvironmentVariables(ctx: EnvContext): Promise<EnvResult> {
+  const { pod, container: c } = ctx;
+  const ns = pod.metadata.namespace ?? 'default';
+  const env = new Map<string, string>();
+  const warnings: string[] = [];
+  const configMaps = new Map<string, ConfigMap>();
+  const secrets = new Map<string, Secret>();
+  const noSources = (kind: string, name: string) => new Error(`couldn't get ${kind} ${ns}/${name}, no kubeClient defined`);
+
+  const configMap = async (name: string, optional: boolean): Promise<ConfigMap | undefined> => {
+    if (configMaps.has(name)) return configMaps.get(name);
+    if (!ctx.sources) throw noSources('configMap', name);
+    try {
+      const cm = await getConfigMap(ctx.sources, ns, name);
+      configMaps.set(name, cm);
+      return cm;
+    } catch (e) {
+      if (ObjectNotFoundError.isInstance(e) && optional) return undefined;
+      throw e;
+    }
+  };
+  const secret = async (name: string, optional: boolean): Promise<Secret | undefined> => {
+    if (secrets.has(name)) return secrets.get(name);
+    if (!ctx.sources) throw noSources('secret', name);
+    try {
+      const s = await getSecret(ctx.sources, ns, name);
+      secrets.set(name, s);
+      return s;
+    } catch (e) {
+      if (ObjectNotFoundError.isInstance(e) && optional) return undefined;
+      throw e;
+    }
+  };
+
+  for (const from of c.envFrom ?? []) {
+    const ref = from.configMapRef ?? from.secretRef;
+    if (!ref) continue;
+    const name = ref.name ?? '';
+    let data: Record<string, string>;
+    if (from.configMapRef) {
+      const cm = await configMap(name, ref.optional === true);
+      if (!cm) continue;
+      data = cm.data ?? {};
+    } else {
+      const s = await secret(name, ref.optional === true);
+      if (!s) continue;
+      data = Object.fromEntries(Object.entries(s.data ?? {}).map(([k, v]) => [k, decode(v)]));
+    }
+    const invalid: string[] = [];
+    // Go ranges over a map in random order; kubelab takes the keys sorted so runs are repeatable.
+    for (const key of Object.keys(data).sort()) {
+      const k = (from.prefix ?? '') + key;
+      if (!isValidEnvName(k, ctx.relaxedNames)) {
+        invalid.push(k);
+        continue;
+      }
+      env.set(k, data[key]!);
+    }
+    if (invalid.length) {
+      const kind = from.configMapRef ? 'configMap' : 'secret';
+      warnings.push(`Keys [${invalid.sort().join(', ')}] from the EnvFrom ${kind} ${ns}/${name} were skipped since they are considered invalid environment variable names.`);
+    }
+  }
+
+  for (const e of c.env ?? []) {
+    let value = e.value ?? '';
+    const from = e.valueFrom;
+    if (value !== '') value = expandVars(value, env);
+    else if (from?.fieldRef) value = podFieldValue(pod, from.fieldRef.fieldPath, { podIPs: ctx.podIPs, hostIPs: ctx.hostIPs });
+    else if (from?.resourceFieldRef) value = resourceFieldValue(from.resourceFieldRef, pod, c, ctx.allocatable);
+    else if (from?.configMapKeyRef) {
+      const sel = from.configMapKeyRef;
+      const optional = sel.optional === true;
+      const cm = await configMap(sel.name ?? '', optional);
+      if (!cm) continue;
+      const v = cm.data?.[sel.key];
+      if (v === undefined) {
+        if (optional) continue;
+        throw new Error(`couldn't find key ${sel.key} in ConfigMap ${ns}/${sel.name ?? ''}`);
+      }
+      value = v;
+    } else if (from?.secretKeyRef) {
+      const sel = from.secretKeyRef;
+      const optional = sel.optional === true;
+      const s = await secret(sel.name ?? '', optional);
+      if (!s) continue;
+      const v = s.data?.[sel.key];
+      if (v === undefined) {
+        if (optional) continue;
+        throw new Error(`couldn't find key ${sel.key} in Secret ${ns}/${sel.name ?? ''}`);
+      }
+      value = decode(v);
+    }
+    env.set(e.name, value);
+  }
+  return { envs: [...env].map(([key, value]) => ({ key, value })), warnings };
+}

@@ -1,0 +1,124 @@
+// Projects a set of files into a volume directory so a reader never sees a
+// half-updated set (upstream pkg/volume/util/atomic_writer.go): the files are
+// written into a fresh `..<timestamp>` directory, the `..data` symlink is
+// swapped to it with one rename, and each visible top-level name is a symlink
+// through `..data`. Names starting with `..` are reserved for this.
+
+import { chmodSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, readlinkSync, renameSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
+import { dirname, join, posix } from 'node:path';
+
+/** One file of a volume: its content and mode bits (upstream FileProjection). */
+export interface FileProjection {
+  data: Buffer;
+  mode: number;
+}
+
+export type Payload = Map<string, FileProjection>;
+
+const DATA_DIR = '..data';
+const DATA_DIR_TMP = '..data_tmp';
+
+/** Checks a payload path as upstream validatePath does; returns the error text or undefined. */
+export function validatePath(p: string): string | undefined {
+  if (p.length === 0) return undefined;
+  if (posix.isAbsolute(p)) return `invalid path: must not be absolute path: ${p}`;
+  if (p.length > 4096) return `invalid path: must be less than or equal to 4096 characters`;
+  const items = p.split('/');
+  for (const item of items) {
+    if (item === '..') return `invalid path: must not contain '..': ${p}`;
+    if (item.length > 255) return `invalid path: filenames must be less than or equal to 255 characters`;
+  }
+  if (items[0]!.startsWith('..') && items[0]!.length > 2) return `invalid path: must not start with '..': ${p}`;
+  return undefined;
+}
+
+/** `..2006_01_02_15_04_05.` in UTC, the prefix of upstream's timestamped data directories. */
+export function timestampDirPrefix(now: Date): string {
+  const p = (n: number) => String(n).padStart(2, '0');
+  return `..${now.getUTCFullYear()}_${p(now.getUTCMonth() + 1)}_${p(now.getUTCDate())}_${p(now.getUTCHours())}_${p(now.getUTCMinutes())}_${p(now.getUTCSeconds())}.`;
+}
+
+/** Files (relative paths) under dir, recursively. */
+function listFiles(dir: string, prefix = ''): string[] {
+  const out: string[] = [];
+  for (const name of readdirSync(dir)) {
+    const rel = prefix ? `${prefix}/${name}` : name;
+    const st = lstatSync(join(dir, name));
+    if (st.isDirectory()) out.push(...listFiles(join(dir, name), rel));
+    else out.push(rel);
+  }
+  return out;
+}
+
+/**
+ * Writes payload into targetDir atomically; returns whether anything changed.
+ * `context` names the volume in errors, as upstream's writer context.
+ */
+export function writeAtomically(targetDir: string, payload: Payload, context: string, now = new Date()): boolean {
+  const clean: Payload = new Map();
+  for (const [p, f] of payload) {
+    const err = validatePath(p);
+    if (err) throw new Error(`${context}: ${err}`);
+    clean.set(posix.normalize(p), f);
+  }
+  mkdirSync(targetDir, { recursive: true });
+  const dataLink = join(targetDir, DATA_DIR);
+  const oldTsName = existsSync(dataLink) ? readlinkSync(dataLink) : '';
+  const oldTsDir = oldTsName ? join(targetDir, oldTsName) : '';
+  const oldFiles = oldTsDir && existsSync(oldTsDir) ? listFiles(oldTsDir) : [];
+
+  // Nothing to do when every file has the same content and mode and none went away (upstream shouldWritePayload).
+  const removed = oldFiles.filter((f) => !clean.has(f));
+  const unchanged =
+    oldTsDir !== '' &&
+    removed.length === 0 &&
+    [...clean].every(([p, f]) => {
+      const full = join(oldTsDir, p);
+      if (!existsSync(full)) return false;
+      return (lstatSync(full).mode & 0o7777) === f.mode && readFileSync(full).equals(f.data);
+    });
+  if (unchanged) {
+    createUserVisible(targetDir, clean);
+    return false;
+  }
+
+  const tsDir = mkdtempSync(join(targetDir, timestampDirPrefix(now)));
+  for (const [p, f] of clean) {
+    const full = join(tsDir, p);
+    mkdirSync(dirname(full), { recursive: true });
+    writeFileSync(full, f.data, { mode: f.mode });
+    chmodSync(full, f.mode);
+  }
+  // Swap ..data to the new directory in one rename.
+  const tmpLink = join(targetDir, DATA_DIR_TMP);
+  rmSync(tmpLink, { force: true });
+  symlinkSync(posix.basename(tsDir), tmpLink);
+  renameSync(tmpLink, dataLink);
+  createUserVisible(targetDir, clean);
+  // Visible names no payload path uses any more go, then the old data directory.
+  const wanted = new Set([...clean.keys()].map((p) => p.split('/')[0]!));
+  for (const name of readdirSync(targetDir)) {
+    if (name.startsWith('..') || wanted.has(name)) continue;
+    const full = join(targetDir, name);
+    if (lstatSync(full).isSymbolicLink()) unlinkSync(full);
+  }
+  if (oldTsDir && oldTsDir !== tsDir) rmSync(oldTsDir, { recursive: true, force: true });
+  return true;
+}
+
+/** `<name>` → `..data/<name>` for each top-level name of the payload (upstream createUserVisibleFiles). */
+function createUserVisible(targetDir: string, payload: Payload): void {
+  for (const top of new Set([...payload.keys()].map((p) => p.split('/')[0]!))) {
+    const visible = join(targetDir, top);
+    const target = posix.join(DATA_DIR, top);
+    let current: string | undefined;
+    try {
+      current = readlinkSync(visible);
+    } catch {
+      current = undefined;
+    }
+    if (current === target) continue;
+    rmSync(visible, { force: true, recursive: true });
+    symlinkSync(target, visible);
+  }
+}

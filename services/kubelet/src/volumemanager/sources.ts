@@ -1,0 +1,48 @@
+// Where the kubelet reads the ConfigMaps and Secrets pods refer to (upstream
+// configmap.Manager / secret.Manager). A missing object is the manager's
+// NotFound error, whose text users see in events: `configmap "x" not found`.
+
+import type { ConfigMap, Secret } from '@kubelab/api';
+
+export interface ObjectSource {
+  /** The ConfigMap, or undefined when it does not exist; other failures throw. */
+  configMap(namespace: string, name: string): Promise<ConfigMap | undefined>;
+  /** The Secret, or undefined when it does not exist; other failures throw. */
+  secret(namespace: string, name: string): Promise<Secret | undefined>;
+}
+
+const NOT_FOUND = Symbol.for('kubelab.kubelet.ObjectNotFound');
+
+/** NotFound from the kubelet's object managers, named by their resource (`configmap`, `secret`). */
+export class ObjectNotFoundError extends Error {
+  readonly [NOT_FOUND] = true;
+  override name = 'ObjectNotFoundError';
+  constructor(
+    readonly resource: 'configmap' | 'secret',
+    readonly objectName: string,
+  ) {
+    super(`${resource} "${objectName}" not found`);
+  }
+  static isInstance(e: unknown): e is ObjectNotFoundError {
+    return typeof e === 'object' && e !== null && (e as Record<symbol, unknown>)[NOT_FOUND] === true;
+  }
+}
+
+export async function getConfigMap(src: ObjectSource, namespace: string, name: string): Promise<ConfigMap> {
+  const cm = await src.configMap(namespace, name);
+  if (!cm) throw new ObjectNotFoundError('configmap', name);
+  return cm;
+}
+
+export async function getSecret(src: ObjectSource, namespace: string, name: string): Promise<Secret> {
+  const s = await src.secret(namespace, name);
+  if (!s) throw new ObjectNotFoundError('secret', name);
+  return s;
+}
+
+/** Several errors as one, printed as upstream's utilerrors.Aggregate: one message alone, else `[a, b]`. */
+export function aggregate(errs: Error[]): Error | undefined {
+  const msgs = [...new Set(errs.map((e) => e.message))];
+  if (msgs.length === 0) return undefined;
+  return msgs.length === 1 ? errs[0]! : new Error(`[${msgs.join(', ')}]`);
+}
