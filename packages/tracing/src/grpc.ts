@@ -6,7 +6,7 @@
 // what they were given: no interceptor, no wrapper, no cost.
 
 import * as grpc from '@grpc/grpc-js';
-import { context as otelContext, SpanKind, SpanStatusCode, trace, type Attributes, type Context, type Span, type TextMapGetter, type TextMapSetter } from '@opentelemetry/api';
+import { context as otelContext, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Attributes, type Context, type Span, type TextMapGetter, type TextMapSetter } from '@opentelemetry/api';
 import { propagator } from './propagation.js';
 import type { Tracing } from './setup.js';
 
@@ -24,10 +24,40 @@ export function rpcAttributes(path: string): Attributes {
   return { 'rpc.system': 'grpc', 'rpc.service': slash >= 0 ? name.slice(0, slash) : name, 'rpc.method': slash >= 0 ? name.slice(slash + 1) : name };
 }
 
+/** Name and attributes per method path, worked out once (a process calls a few dozen methods). */
+interface RpcNames {
+  name: string;
+  attributes: Attributes;
+}
+const rpcNamesCache = new Map<string, RpcNames>();
+function rpcNames(path: string): RpcNames {
+  let n = rpcNamesCache.get(path);
+  if (!n) rpcNamesCache.set(path, (n = { name: rpcSpanName(path), attributes: Object.freeze(rpcAttributes(path)) as Attributes }));
+  return n;
+}
+
+/**
+ * Starts an RPC span; attributes are set only when the span records (sampled):
+ * an unsampled call pays for the span context it propagates, nothing more.
+ */
+function startRpcSpan(tracing: Tracing, path: string, kind: SpanKind.CLIENT | SpanKind.SERVER, parent: Context): Span {
+  const n = rpcNames(path);
+  const span = tracing.tracer.startSpan(n.name, { kind }, parent);
+  if (span.isRecording()) span.setAttributes(n.attributes);
+  return span;
+}
+
+/** The SERVER span of a call handled by traceServerHandlers, for code that runs after the handler's first await without an async context (e.g. the CRI server's call records). */
+const serverSpans = new WeakMap<object, Span>();
+export function serverSpanOf(call: object): Span | undefined {
+  return serverSpans.get(call);
+}
+
 /** Server spans are errors only for codes that mean the server failed (OTel RPC conventions); client spans for any non-OK. */
 const SERVER_ERROR_CODES = new Set<number>([grpc.status.UNKNOWN, grpc.status.DEADLINE_EXCEEDED, grpc.status.UNIMPLEMENTED, grpc.status.INTERNAL, grpc.status.UNAVAILABLE, grpc.status.DATA_LOSS]);
 
 export function endRpcSpan(span: Span, kind: SpanKind.CLIENT | SpanKind.SERVER, code: number, details?: string): void {
+  if (!span.isRecording()) return span.end();
   span.setAttribute('rpc.grpc.status_code', code);
   const failed = kind === SpanKind.CLIENT ? code !== grpc.status.OK : SERVER_ERROR_CODES.has(code);
   if (failed) span.setStatus({ code: SpanStatusCode.ERROR, message: `${CODE_NAMES[code] ?? code}: ${details ?? ''}`.trimEnd() });
@@ -66,7 +96,7 @@ export function grpcClientInterceptors(tracing: Tracing): grpc.Interceptor[] {
     const path = options.method_definition.path;
     // The interceptor runs synchronously inside the client call, so the active context is the caller's.
     const parent = otelContext.active();
-    const span = tracing.tracer.startSpan(rpcSpanName(path), { kind: SpanKind.CLIENT, attributes: rpcAttributes(path) }, parent);
+    const span = startRpcSpan(tracing, path, SpanKind.CLIENT, parent);
     const ctx = trace.setSpan(parent, span);
     let ended = false;
     const end = (code: number, details?: string) => {
@@ -95,9 +125,11 @@ export function grpcClientInterceptors(tracing: Tracing): grpc.Interceptor[] {
 
 type AnyHandler = grpc.UntypedHandleCall;
 
-function startServerSpan(tracing: Tracing, path: string, metadata: grpc.Metadata): { span: Span; ctx: Context } {
-  const parent = contextFromMetadata(metadata, otelContext.active());
-  const span = tracing.tracer.startSpan(rpcSpanName(path), { kind: SpanKind.SERVER, attributes: rpcAttributes(path) }, parent);
+function startServerSpan(tracing: Tracing, path: string, call: { metadata: grpc.Metadata }): { span: Span; ctx: Context } {
+  // A call arrives from the event loop: nothing of ours is active, the caller's context is all there is.
+  const parent = contextFromMetadata(call.metadata, ROOT_CONTEXT);
+  const span = startRpcSpan(tracing, path, SpanKind.SERVER, parent);
+  serverSpans.set(call, span);
   return { span, ctx: trace.setSpan(parent, span) };
 }
 
@@ -113,7 +145,7 @@ function wrapHandler(tracing: Tracing, def: grpc.MethodDefinition<unknown, unkno
   if (!def.responseStream) {
     // Unary and client-streaming: the callback carries the outcome.
     return ((call: grpc.ServerUnaryCall<unknown, unknown>, callback: grpc.sendUnaryData<unknown>) => {
-      const { span, ctx } = startServerSpan(tracing, path, call.metadata);
+      const { span, ctx } = startServerSpan(tracing, path, call);
       const done: grpc.sendUnaryData<unknown> = (err, value, trailer, flags) => {
         if (err) {
           const { code, details } = errorCode(err);
@@ -126,7 +158,7 @@ function wrapHandler(tracing: Tracing, def: grpc.MethodDefinition<unknown, unkno
   }
   // Server-streaming and bidi (watches): the span lasts until the stream ends.
   return ((call: grpc.ServerWritableStream<unknown, unknown>) => {
-    const { span, ctx } = startServerSpan(tracing, path, call.metadata);
+    const { span, ctx } = startServerSpan(tracing, path, call);
     let ended = false;
     const end = (code: number, details?: string) => {
       if (ended) return;

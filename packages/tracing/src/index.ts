@@ -1,9 +1,10 @@
 // @kubelab/tracing: the OpenTelemetry setup every kubelab service shares.
 export { resolveTracingConfig, normalizeEndpoint, tracingOptionsFromFlags, TracingConfigError, TRACING_FLAGS, type TracingOptions, type ResolvedTracingConfig } from './config.js';
 export { addTracingFlags } from './flags.js';
+export { SyncContextManager, installedContextPropagation, type ContextPropagation } from './context.js';
 export { setupTracing, samplerFor, resourceAttributes, recordError, type Tracing, type SetupTracingOptions, type SpanOptions } from './setup.js';
 export { propagator, injectToMap, extractFromMap, currentTraceparent, hasSpanContext, TRACEPARENT, TRACESTATE } from './propagation.js';
-export { grpcClientInterceptors, traceServerHandlers, contextFromMetadata, injectMetadata, rpcSpanName, rpcAttributes, endRpcSpan } from './grpc.js';
-export { injectNatsHeaders, contextFromNatsHeaders, natsPublishSpan, natsProcessSpan } from './nats.js';
+export { grpcClientInterceptors, traceServerHandlers, serverSpanOf, contextFromMetadata, injectMetadata, rpcSpanName, rpcAttributes, endRpcSpan } from './grpc.js';
+export { injectNatsHeaders, contextFromNatsHeaders, natsPublish, natsPublishSpan, natsProcessSpan, natsSpanName, messagingAttributes, type NatsPublishOptions } from './nats.js';
 export { TRACEPARENT_ANNOTATION, withTraceContextAnnotation, traceparentOf, traceparentFor, contextFromObject } from './object.js';
 export { context, trace, SpanKind, SpanStatusCode, ROOT_CONTEXT, type Context, type Span, type Tracer } from '@opentelemetry/api';

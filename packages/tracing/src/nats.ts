@@ -1,9 +1,12 @@
 // NATS messages carry the W3C trace context in headers, so a publish and the
-// processing of that message land in one trace (PRODUCER → CONSUMER spans,
-// OTel messaging conventions). With tracing off no headers are added.
+// processing of that message land in one trace: a PRODUCER span per publish,
+// a CONSUMER span per processed message continuing it (OTel messaging
+// conventions: span name `{messaging.operation.name} {destination}`,
+// `messaging.operation.type` send / process). With tracing off no span is
+// made and no headers are added.
 
 import { headers, type MsgHdrs } from '@nats-io/transport-node';
-import { context as otelContext, SpanKind, type Context, type Span, type TextMapGetter, type TextMapSetter } from '@opentelemetry/api';
+import { context as otelContext, SpanKind, trace, type Attributes, type Context, type Span, type TextMapGetter, type TextMapSetter } from '@opentelemetry/api';
 import { propagator } from './propagation.js';
 import type { Tracing } from './setup.js';
 
@@ -26,21 +29,67 @@ export function contextFromNatsHeaders(h: MsgHdrs | undefined, base: Context = o
   return h ? propagator.extract(base, h, hdrGetter) : base;
 }
 
-function messagingAttributes(subject: string, op: 'publish' | 'process') {
-  return { 'messaging.system': 'nats', 'messaging.destination.name': subject, 'messaging.operation.type': op };
+/** NATS calls its send operation `publish`; the generic type is `send` (semconv ≥ 1.27; `publish` is the deprecated type). */
+export function natsSpanName(op: 'publish' | 'process', subject: string): string {
+  return `${op} ${subject}`;
 }
 
-/** Runs fn (which publishes to `subject` with the given headers) inside a PRODUCER span. */
+export function messagingAttributes(subject: string, op: 'publish' | 'process', bodySize?: number): Attributes {
+  return {
+    'messaging.system': 'nats',
+    'messaging.destination.name': subject,
+    'messaging.operation.name': op,
+    'messaging.operation.type': op === 'publish' ? 'send' : 'process',
+    ...(bodySize !== undefined ? { 'messaging.message.body.size': bodySize } : {}),
+  };
+}
+
+export interface NatsPublishOptions {
+  /** The span the publish belongs to; default: the active context. */
+  parent?: Context;
+  /** Headers to add the trace context to. */
+  headers?: MsgHdrs;
+  /** Payload bytes, recorded as messaging.message.body.size. */
+  bodySize?: number;
+}
+
+/**
+ * Runs `publish` (synchronous, e.g. `nc.publish(subject, data, { headers })`)
+ * in a PRODUCER span whose context travels in the headers it is given. Off, or
+ * without a valid parent: `publish(opts.headers)` alone — no span, no headers.
+ * The parent rule keeps a service's untraced background work (a relist) from
+ * starting traces of its own.
+ */
+export function natsPublish<T>(tracing: Tracing, subject: string, publish: (h: MsgHdrs | undefined) => T, opts: NatsPublishOptions = {}): T {
+  if (!tracing.enabled) return publish(opts.headers);
+  const parent = opts.parent ?? otelContext.active();
+  const psc = trace.getSpanContext(parent);
+  if (!psc || !trace.isSpanContextValid(psc)) return publish(opts.headers);
+  const span = tracing.tracer.startSpan(natsSpanName('publish', subject), { kind: SpanKind.PRODUCER }, parent);
+  if (span.isRecording()) span.setAttributes(messagingAttributes(subject, 'publish', opts.bodySize));
+  const h = opts.headers ?? headers();
+  propagator.inject(trace.setSpan(parent, span), h, hdrSetter);
+  try {
+    return publish(h);
+  } catch (err) {
+    if (span.isRecording()) span.recordException(err as Error);
+    throw err;
+  } finally {
+    span.end();
+  }
+}
+
+/** Runs fn (which publishes to `subject` with the given headers) inside a PRODUCER span that is active for fn. */
 export function natsPublishSpan<T>(tracing: Tracing, subject: string, fn: (h: MsgHdrs | undefined, span: Span) => Promise<T> | T, h?: MsgHdrs): Promise<T> {
-  return tracing.withSpan(`publish ${subject}`, (span) => fn(injectNatsHeaders(tracing, h), span), { kind: SpanKind.PRODUCER, attributes: messagingAttributes(subject, 'publish') });
+  return tracing.withSpan(natsSpanName('publish', subject), (span) => fn(injectNatsHeaders(tracing, h), span), { kind: SpanKind.PRODUCER, attributes: () => messagingAttributes(subject, 'publish') });
 }
 
-/** Runs fn for a received message inside a CONSUMER span continuing the publisher's trace. */
-export function natsProcessSpan<T>(tracing: Tracing, msg: { subject: string; headers?: MsgHdrs | undefined }, fn: (span: Span) => Promise<T> | T): Promise<T> {
+/** Runs fn for a received message inside a CONSUMER span continuing the publisher's trace (the span is active for fn). */
+export function natsProcessSpan<T>(tracing: Tracing, msg: { subject: string; headers?: MsgHdrs | undefined; data?: Uint8Array }, fn: (span: Span) => Promise<T> | T): Promise<T> {
   if (!tracing.enabled) return tracing.withSpan('', fn);
-  return tracing.withSpan(`process ${msg.subject}`, fn, {
+  return tracing.withSpan(natsSpanName('process', msg.subject), fn, {
     kind: SpanKind.CONSUMER,
-    attributes: messagingAttributes(msg.subject, 'process'),
+    attributes: () => messagingAttributes(msg.subject, 'process', msg.data?.length),
     parent: contextFromNatsHeaders(msg.headers, otelContext.active()),
   });
 }

@@ -4,7 +4,6 @@
 // return the calls untouched, so an untraced cluster pays nothing.
 
 import { context as otelContext, INVALID_SPAN_CONTEXT, ProxyTracerProvider, SpanKind, SpanStatusCode, trace, type Attributes, type Context, type Span, type Tracer } from '@opentelemetry/api';
-import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-grpc';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import {
@@ -18,18 +17,27 @@ import {
   type SpanProcessor,
 } from '@opentelemetry/sdk-trace-base';
 import { resolveTracingConfig, type ResolvedTracingConfig, type TracingOptions } from './config.js';
+import { ensureContextManager, type ContextPropagation } from './context.js';
 
 export interface SetupTracingOptions extends TracingOptions {
   /** Export here instead of OTLP (tests): enables tracing without an endpoint, spans exported one by one. */
   exporter?: SpanExporter;
   /** Batch spans for `exporter` as the OTLP path does (benchmarks); default: export each span at once. */
   batch?: boolean;
+  /**
+   * 'async' (default): a span made active stays active across awaits (AsyncLocalStorage;
+   * on Node 20 a hook on every promise of the process). 'sync': active only while the
+   * function given to `context.with` runs synchronously — for services that hand contexts
+   * over explicitly and should not pay the per-promise cost. See context.ts.
+   */
+  contextPropagation?: ContextPropagation;
   env?: NodeJS.ProcessEnv;
 }
 
 export interface SpanOptions {
   kind?: SpanKind;
-  attributes?: Attributes;
+  /** Set only when the span records; pass a function to skip building them for unsampled spans too. */
+  attributes?: Attributes | (() => Attributes);
   /** Parent context; default: the active one. */
   parent?: Context;
 }
@@ -59,13 +67,6 @@ export function samplerFor(cfg: ResolvedTracingConfig): Sampler {
   return new ParentBasedSampler({ root: new TraceIdRatioBasedSampler((cfg.samplingRatePerMillion ?? 0) / 1_000_000) });
 }
 
-let contextManagerInstalled = false;
-/** AsyncLocalStorage carries the active span across awaits; installed once per process. */
-function ensureContextManager(): void {
-  if (contextManagerInstalled) return;
-  contextManagerInstalled = otelContext.setGlobalContextManager(new AsyncLocalStorageContextManager().enable()) || true;
-}
-
 export function recordError(span: Span, err: unknown): void {
   const e = err instanceof Error ? err : new Error(String(err));
   span.recordException(e);
@@ -76,7 +77,8 @@ function makeWithSpan(tracer: Tracer, enabled: boolean): Tracing['withSpan'] {
   return async (name, fn, opts = {}) => {
     if (!enabled) return fn(trace.wrapSpanContext(INVALID_SPAN_CONTEXT));
     const parent = opts.parent ?? otelContext.active();
-    const span = tracer.startSpan(name, { kind: opts.kind ?? SpanKind.INTERNAL, ...(opts.attributes ? { attributes: opts.attributes } : {}) }, parent);
+    const span = tracer.startSpan(name, { kind: opts.kind ?? SpanKind.INTERNAL }, parent);
+    if (opts.attributes && span.isRecording()) span.setAttributes(typeof opts.attributes === 'function' ? opts.attributes() : opts.attributes);
     try {
       return await otelContext.with(trace.setSpan(parent, span), () => fn(span));
     } catch (err) {
@@ -107,7 +109,7 @@ export function setupTracing(opts: SetupTracingOptions): Tracing {
     };
   }
 
-  ensureContextManager();
+  ensureContextManager(opts.contextPropagation ?? 'async');
   const provider = new BasicTracerProvider({
     resource: resourceFromAttributes(resourceAttributes(config)),
     sampler: samplerFor(config),

@@ -39,7 +39,8 @@ const logger = createLogger({ component: 'containerd', node: values['node-name']
 let tracing: Tracing;
 try {
   // Unset sampling rate: follow the kubelet's decision, never start traces here.
-  tracing = setupTracing({ serviceName: 'containerd', node: values['node-name'], ...tracingOptionsFromFlags(values) });
+  // 'sync' context: the CRI server hands each call's span over explicitly (serverSpanOf), no per-promise hook.
+  tracing = setupTracing({ serviceName: 'containerd', node: values['node-name'], contextPropagation: 'sync', ...tracingOptionsFromFlags(values) });
 } catch (err) {
   process.stderr.write(`${(err as Error).message}\n`);
   process.exit(2);

@@ -5,12 +5,14 @@
 // traps it (`trap '...' TERM`) or is a program that handles it (nginx, pause);
 // KILL always ends it with 137. Time inside the container runs `timeScale`
 // times faster than wall time (sleep 30 takes 30/timeScale seconds).
+// Job control: `cmd &` starts a concurrent job with its own pid (shell.ts
+// rewrites it); `wait`, `$!` and `kill PID` see the jobs; they die with PID 1.
 
-import type { IncomingMessage, ServerResponse } from 'node:http';
-import { Bash, InMemoryFs, defineCommand, getCommandNames, type BashExecResult, type FileContent } from 'just-bash';
-import type { Listener } from './network.js';
+import { setMaxListeners } from 'node:events';
+import { Bash, InMemoryFs, defineCommand, getCommandNames, type BashExecResult, type CommandContext, type FileContent } from 'just-bash';
+import type { Listener, PortHandler } from './network.js';
 import { programsFor } from './programs.js';
-import { STDERR_PATH, STDOUT_PATH, argvToScript, basename, quoteArg, streamingScript } from './shell.js';
+import { JOB_COMMAND, LAST_JOB_VAR, WAIT_COMMAND, argvToScript, basename, quoteArg, rewriteJobs, shellScript } from './shell.js';
 import type { Stream } from './logs.js';
 import { nowNanos } from './time.js';
 
@@ -39,7 +41,7 @@ export interface ProcessOptions {
   baseMemoryBytes: number;
   output: (stream: Stream, text: string) => void;
   /** Serves a container port (see network.ts). */
-  listen: (port: number, handler: (req: IncomingMessage, res: ServerResponse) => void) => Promise<Listener>;
+  listen: (port: number, handler: PortHandler) => Promise<Listener>;
 }
 
 export interface ExecOutcome {
@@ -57,30 +59,64 @@ export class StartError extends Error {
 const SHELL_BUILTINS = new Set(['exec', 'exit', 'true', 'false', 'trap', 'cd', 'export', 'set', 'read', 'wait', 'kill', ':', '.', 'source', 'eval', 'test', '[']);
 const TERM_NAMES = new Set(['TERM', 'SIGTERM', '15']);
 const FS_LIMIT_BYTES = 64 * 1024 * 1024;
+/** Signals `kill` knows (Linux numbering). */
+const SIGNALS: Record<string, number> = { HUP: 1, INT: 2, QUIT: 3, KILL: 9, USR1: 10, USR2: 12, TERM: 15 };
+/** Finished jobs remembered for `wait PID`, like the shell's job table. */
+const MAX_FINISHED_JOBS = 256;
 
-/** The container filesystem: an in-memory rootfs whose /proc/1/fd/{1,2} feed the log. */
+type Result = { stdout: string; stderr: string; exitCode: number };
+const ok = (stdout = '', exitCode = 0, stderr = ''): Result => ({ stdout, stderr, exitCode });
+
+/** A background job (`cmd &`): a subshell of shell `owner`. */
+interface Job {
+  pid: number;
+  owner: number;
+  ctl: AbortController;
+  done: Promise<number>;
+  settle: (exitCode: number) => void;
+  exitCode: number | undefined;
+}
+
+/** Which stream and process a path names: /proc/PID/fd/1 and /proc/PID/fd/2. */
+function fdRoute(path: string): { pid: number; stream: Stream } | undefined {
+  const m = /^\/proc\/(\d+)\/fd\/([12])$/.exec(path);
+  return m ? { pid: Number(m[1]), stream: m[2] === '1' ? 'stdout' : 'stderr' } : undefined;
+}
+
+/** Settles with `p`, or earlier when one of `signals` aborts; its listeners go away either way (long loops call it often). */
+function untilAborted(p: Promise<unknown>, ...signals: (AbortSignal | undefined)[]): Promise<unknown> {
+  const live = signals.filter((s): s is AbortSignal => s !== undefined);
+  if (live.some((s) => s.aborted)) return Promise.resolve();
+  let onAbort!: () => void;
+  const abort = new Promise<void>((resolve) => {
+    onAbort = resolve;
+    for (const s of live) s.addEventListener('abort', onAbort, { once: true });
+  });
+  return Promise.race([p, abort]).finally(() => {
+    for (const s of live) s.removeEventListener('abort', onAbort);
+  });
+}
+
+/** The container filesystem: an in-memory rootfs whose /proc/PID/fd/{1,2} feed the log (PID 1) or an exec's output. */
 class ContainerFs extends InMemoryFs {
   writtenBytes = 0;
   constructor(
     files: Record<string, string>,
-    private readonly sink: (stream: Stream, text: string) => void,
+    private readonly sink: (pid: number, stream: Stream, text: string) => void,
   ) {
     super(files);
   }
-  private route(path: string): Stream | undefined {
-    return path === STDOUT_PATH ? 'stdout' : path === STDERR_PATH ? 'stderr' : undefined;
-  }
   override async appendFile(path: string, content: FileContent, options?: Parameters<InMemoryFs['appendFile']>[2]): Promise<void> {
-    const stream = this.route(path);
-    if (stream) {
-      this.sink(stream, typeof content === 'string' ? content : Buffer.from(content).toString('utf8'));
+    const r = fdRoute(path);
+    if (r) {
+      this.sink(r.pid, r.stream, typeof content === 'string' ? content : Buffer.from(content).toString('utf8'));
       return;
     }
     this.writtenBytes += content.length;
     return super.appendFile(path, content, options);
   }
   override async writeFile(path: string, content: FileContent, options?: Parameters<InMemoryFs['writeFile']>[2]): Promise<void> {
-    if (this.route(path)) return this.appendFile(path, content);
+    if (fdRoute(path)) return this.appendFile(path, content);
     this.writtenBytes += content.length;
     return super.writeFile(path, content, options);
   }
@@ -102,6 +138,12 @@ export class SimProcess {
   /** Resolves when the process is killed (KILL, OOM): long-running programs race against it. */
   readonly killed: Promise<void> = new Promise((r) => (this.killedResolve = r));
   private trap: string | undefined;
+  /**
+   * PID 1's variables and directory as last seen by trap, `&` or `wait` (a
+   * command's context is gone once it returns): the TERM handler runs with
+   * them, so `trap 'kill $child' TERM; cmd & child=$!; wait` works.
+   */
+  private mainShell: { env: Record<string, string>; cwd: string } | undefined;
   private readonly termHandlers = new Set<() => void>();
   private forced: Omit<ExitInfo, 'finishedAt'> | undefined;
   /** A TERM trap is running: the aborted main script's end is not the process's end. */
@@ -109,12 +151,26 @@ export class SimProcess {
   private exitedResolve!: (e: ExitInfo) => void;
   readonly exited: Promise<ExitInfo> = new Promise((r) => (this.exitedResolve = r));
   private readonly listeners = new Set<Listener>();
+  /** Pids of jobs, execs and nested shells; 1 is the main process. */
+  private nextPid = 2;
+  private readonly jobs = new Map<number, Job>();
+  /** Where each process's fds 1 and 2 lead: PID 1 to the log, an exec to its output buffer. */
+  private readonly sinks = new Map<number, (stream: Stream, text: string) => void>([[1, (s, t) => this.write(s, t)]]);
+  /** A job inherits its parent's fds: its output goes wherever the parent's goes. */
+  private readonly parents = new Map<number, number>();
+  /** Aborted when PID 1 ends: every job dies with it, sleeps and waits end. */
+  private readonly jobsCtl = new AbortController();
 
   constructor(private readonly opts: ProcessOptions) {
+    // Every concurrent sleep and wait listens on it: no leak warning at 11.
+    setMaxListeners(0, this.jobsCtl.signal);
     this.memoryLimitBytes = opts.memoryLimitBytes;
-    this.fs = new ContainerFs(opts.files, (s, t) => this.write(s, t));
+    this.fs = new ContainerFs(opts.files, (pid, s, t) => this.emit(pid, s, t));
     const programs = programsFor(opts.programs, this);
-    const trap = defineCommand('trap', async (args) => this.trapCommand(args));
+    const trap = defineCommand('trap', async (args, ctx) => this.trapCommand(args, ctx));
+    const job = defineCommand(JOB_COMMAND, async (args, ctx) => this.startJob(args, ctx));
+    const wait = defineCommand(WAIT_COMMAND, async (args, ctx) => this.waitCommand(args, ctx));
+    const kill = defineCommand('kill', async (args) => this.killCommand(args));
     this.bash = new Bash({
       fs: this.fs,
       cwd: opts.cwd,
@@ -123,7 +179,7 @@ export class SimProcess {
       // the defence layer would patch process globals the server needs.
       defenseInDepth: false,
       sleep: (ms) => this.sleep(ms),
-      customCommands: [trap, ...programs],
+      customCommands: [trap, job, wait, kill, ...programs],
       executionLimits: {
         maxExecutionTimeMs: Number.POSITIVE_INFINITY,
         maxLoopIterations: Number.MAX_SAFE_INTEGER,
@@ -132,10 +188,32 @@ export class SimProcess {
       },
       processInfo: { pid: 1, ppid: 0, uid: 0, gid: 0 },
     });
+    // Scripts run by nested shells (`sh -c '... &'` inside a script): their jobs log to PID 1's output.
+    this.bash.registerTransformPlugin({
+      name: 'kubelab-job-control',
+      transform: ({ ast }) => {
+        rewriteJobs(ast, () => this.newPid(1));
+        return { ast };
+      },
+    });
   }
 
+  /** Output of PID 1 to the container log; nothing once it has exited (its jobs are gone too). */
   write(stream: Stream, text: string): void {
-    if (text) this.opts.output(stream, text);
+    if (text && !this.exit) this.opts.output(stream, text);
+  }
+
+  /** Output on process `pid`'s fds: to the nearest ancestor with a sink; dropped when that one is gone (an exec that ended). */
+  private emit(pid: number, stream: Stream, text: string): void {
+    let p: number | undefined = pid;
+    while (p !== undefined && !this.sinks.has(p)) p = this.parents.get(p);
+    if (p !== undefined) this.sinks.get(p)!(stream, text);
+  }
+
+  private newPid(parent?: number): number {
+    const pid = this.nextPid++;
+    if (parent !== undefined) this.parents.set(pid, parent);
+    return pid;
   }
 
   get timeScale(): number {
@@ -143,15 +221,10 @@ export class SimProcess {
   }
 
   /** Sleeps `ms` of container time; ends early when the process is killed. */
-  sleep(ms: number): Promise<void> {
-    const real = ms / this.opts.timeScale;
-    return new Promise<void>((resolve) => {
-      const t = realSetTimeout(resolve, real);
-      void this.killed.then(() => {
-        realClearTimeout(t);
-        resolve();
-      });
-    });
+  async sleep(ms: number): Promise<void> {
+    let t: ReturnType<typeof setTimeout> | undefined;
+    await untilAborted(new Promise<void>((resolve) => (t = realSetTimeout(resolve, ms / this.opts.timeScale))), this.jobsCtl.signal);
+    realClearTimeout(t);
   }
 
   /** Registers a program's TERM handler (nginx quits gracefully); returns an unregister function. */
@@ -161,7 +234,7 @@ export class SimProcess {
   }
 
   /** Serves a container port for a program; closed when the process exits. */
-  async listen(port: number, handler: (req: IncomingMessage, res: ServerResponse) => void): Promise<Listener> {
+  async listen(port: number, handler: PortHandler): Promise<Listener> {
     const l = await this.opts.listen(port, handler);
     this.listeners.add(l);
     return l;
@@ -187,7 +260,7 @@ export class SimProcess {
         `failed to create containerd task: failed to create shim task: OCI runtime create failed: runc create failed: unable to start container process: error during container init: exec: "${argv[0]}": executable file not found in $PATH: unknown`,
       );
     }
-    const script = streamingScript(prelude + argvToScript(argv));
+    const script = shellScript(prelude + argvToScript(argv), 1);
     this.startedAt = nowNanos();
     this.bash
       .exec(script, { signal: this.main.signal })
@@ -214,6 +287,9 @@ export class SimProcess {
       message: f ? f.message : '',
       finishedAt: nowNanos(),
     };
+    // PID 1 is gone: the kernel kills every other process of the container.
+    this.jobsCtl.abort();
+    for (const j of this.jobs.values()) j.settle(137);
     for (const l of this.listeners) void l.close();
     this.listeners.clear();
     this.killedResolve();
@@ -228,7 +304,7 @@ export class SimProcess {
       const handler = this.trap;
       this.trapping = true;
       this.main.abort();
-      void this.bash.exec(streamingScript(handler)).then(
+      void this.bash.exec(shellScript(handler, 1), this.mainShell).then(
         (r) => this.forceExit(r.exitCode, r.exitCode === 0 ? 'Completed' : 'Error', '', r),
         () => this.forceExit(143, 'Error', ''),
       );
@@ -257,11 +333,16 @@ export class SimProcess {
   /** Runs a command beside the main process (ExecSync); a timeout abandons it. */
   async execSync(argv: string[], timeoutMs: number): Promise<ExecOutcome> {
     const ctl = new AbortController();
-    const script = argvToScript(argv);
+    // The exec is a process of its own: its output (and its jobs', while it runs) streams into these buffers.
+    const pid = this.newPid();
+    const out = { stdout: '', stderr: '' };
+    this.sinks.set(pid, (s, t) => (out[s] += t));
+    const script = shellScript(argvToScript(argv), pid);
     const run = this.bash.exec(script, { signal: ctl.signal }).then(
-      (r) => ({ stdout: r.stdout, stderr: r.stderr, exitCode: r.exitCode, timedOut: false }),
-      (err: unknown) => ({ stdout: '', stderr: `${(err as Error).message}\n`, exitCode: 1, timedOut: false }),
+      (r) => ({ stdout: out.stdout + r.stdout, stderr: out.stderr + r.stderr, exitCode: r.exitCode, timedOut: false }),
+      (err: unknown) => ({ stdout: out.stdout, stderr: `${out.stderr}${(err as Error).message}\n`, exitCode: 1, timedOut: false }),
     );
+    void run.finally(() => this.sinks.delete(pid));
     if (!(timeoutMs > 0)) return run;
     let timer: ReturnType<typeof setTimeout> | undefined;
     const timeout = new Promise<ExecOutcome>((resolve) => {
@@ -277,15 +358,182 @@ export class SimProcess {
     }
   }
 
+  /**
+   * Runs a command beside the main process for a CRI Exec stream: output goes
+   * to `output` as each command finishes, stdin is given whole, and the
+   * shell's variables and directory come back so an interactive session can
+   * carry them to its next line. Ends when `signal` aborts or PID 1 exits.
+   */
+  async execStream(argv: string[], o: { output: (stream: Stream, text: string) => void; stdin?: string; env?: Record<string, string>; cwd?: string; signal?: AbortSignal }): Promise<{ exitCode: number; env: Record<string, string> }> {
+    const pid = this.newPid();
+    this.sinks.set(pid, o.output);
+    const signal = o.signal ? AbortSignal.any([o.signal, this.jobsCtl.signal]) : this.jobsCtl.signal;
+    try {
+      const r = await this.bash.exec(shellScript(argvToScript(argv), pid), { signal, ...(o.stdin !== undefined ? { stdin: o.stdin } : {}), ...(o.env ? { env: o.env, replaceEnv: true } : {}), ...(o.cwd ? { cwd: o.cwd } : {}) });
+      if (r.stdout) o.output('stdout', r.stdout);
+      if (r.stderr) o.output('stderr', r.stderr);
+      return { exitCode: signal.aborted ? 137 : r.exitCode, env: r.env };
+    } catch (err) {
+      o.output('stderr', `${(err as Error).message}\n`);
+      return { exitCode: 1, env: o.env ?? {} };
+    } finally {
+      this.sinks.delete(pid);
+    }
+  }
+
+  /** The container's environment as an exec starts with it (the image's and the pod's variables). */
+  get execEnv(): Record<string, string> {
+    return { ...this.opts.env };
+  }
+
+  /** The working directory an exec starts in. */
+  get execCwd(): string {
+    return this.opts.cwd;
+  }
+
   /** Memory in use: image baseline, program allocations and files written. */
   memoryBytes(): number {
     return this.opts.baseMemoryBytes + this.allocatedBytes + this.fs.writtenBytes;
   }
 
-  private async trapCommand(args: string[]): Promise<{ stdout: string; stderr: string; exitCode: number }> {
+  private seeMainShell(owner: number, ctx: CommandContext): void {
+    if (owner === 1) this.mainShell = { env: Object.fromEntries(ctx.env), cwd: ctx.cwd };
+  }
+
+  /** `__kubelab_job OWNER SCRIPT`: forks SCRIPT as a job of shell OWNER with the caller's variables and directory; sets `$!`. */
+  private async startJob(args: string[], ctx: CommandContext): Promise<Result> {
+    const owner = Number(args[0]);
+    this.seeMainShell(owner, ctx);
+    if (this.jobsCtl.signal.aborted) return ok('', 1, 'sh: fork: process is exiting\n');
+    const pid = this.newPid(owner);
+    const ctl = new AbortController();
+    let settle!: (code: number) => void;
+    const job: Job = { pid, owner, ctl, done: new Promise<number>((r) => (settle = r)), settle: (c) => settle(c), exitCode: undefined };
+    void job.done.then((code) => {
+      job.exitCode = code;
+      this.pruneJobs();
+    });
+    this.jobs.set(pid, job);
+    const gone = () => ctl.signal.aborted || this.jobsCtl.signal.aborted;
+    void this.bash
+      .exec(shellScript(args[1] ?? '', pid, false), { env: Object.fromEntries(ctx.env), cwd: ctx.cwd, signal: AbortSignal.any([ctl.signal, this.jobsCtl.signal]) })
+      .then(
+        (r) => {
+          if (gone()) return;
+          this.emit(pid, 'stdout', r.stdout);
+          this.emit(pid, 'stderr', r.stderr);
+          settle(r.exitCode);
+        },
+        (err: unknown) => {
+          if (!gone()) this.emit(pid, 'stderr', `${(err as Error).message}\n`);
+          settle(1);
+        },
+      );
+    // A killed job ends at once even if its current command (a sleep) is still winding down.
+    ctl.signal.addEventListener('abort', () => settle(Number(ctl.signal.reason) || 143), { once: true });
+    await ctx.assignShellVariable?.(LAST_JOB_VAR, String(pid));
+    return ok();
+  }
+
+  /** Forgets the oldest finished jobs beyond MAX_FINISHED_JOBS. */
+  private pruneJobs(): void {
+    let excess = [...this.jobs.values()].filter((j) => j.exitCode !== undefined).length - MAX_FINISHED_JOBS;
+    for (const j of this.jobs.values()) {
+      if (excess <= 0) break;
+      if (j.exitCode === undefined) continue;
+      this.jobs.delete(j.pid);
+      this.parents.delete(j.pid);
+      excess--;
+    }
+  }
+
+  /** `wait [pid|%N ...]`: with no operand waits for all of the shell's jobs (status 0), else returns the last operand's status. */
+  private async waitCommand(args: string[], ctx: CommandContext): Promise<Result> {
+    const owner = Number(args[0]);
+    const operands = args.slice(1).filter((a) => a !== '--');
+    this.seeMainShell(owner, ctx);
+    const mine = () => [...this.jobs.values()].filter((j) => j.owner === owner);
+    // The wait ends early when the waiting shell is aborted (exec timeout, TERM trap) or the container dies.
+    const until = (p: Promise<unknown>) => untilAborted(p, this.jobsCtl.signal, ctx.signal);
+    if (operands.length === 0) {
+      for (;;) {
+        const running = mine().filter((j) => j.exitCode === undefined);
+        if (running.length === 0 || this.exit || ctx.signal?.aborted) return ok();
+        await until(Promise.all(running.map((j) => j.done)));
+      }
+    }
+    let status = 0;
+    let stderr = '';
+    for (const op of operands) {
+      let job: Job | undefined;
+      if (/^%(\d+)$/.test(op)) job = mine()[Number(op.slice(1)) - 1];
+      else if (op === '%%' || op === '%+') job = mine().at(-1);
+      else if (/^\d+$/.test(op)) {
+        job = this.jobs.get(Number(op));
+        if (!job || job.owner !== owner) {
+          stderr += `sh: wait: pid ${op} is not a child of this shell\n`;
+          status = 127;
+          continue;
+        }
+      } else {
+        stderr += `sh: wait: \`${op}': not a pid or valid job spec\n`;
+        status = 2;
+        continue;
+      }
+      if (!job) {
+        stderr += `sh: wait: ${op}: no such job\n`;
+        status = 127;
+        continue;
+      }
+      await until(job.done);
+      status = job.exitCode ?? 137;
+    }
+    return ok('', status, stderr);
+  }
+
+  /**
+   * `kill [-s SIG | -SIG] PID...` for the container's processes: a job ends
+   * with 128+SIG; PID 1 only reacts to TERM (its trap or program handler) as
+   * the kernel drops other signals to a namespace's init that has no handler.
+   */
+  private async killCommand(args: string[]): Promise<Result> {
+    let sig = SIGNALS.TERM!;
+    const pids: string[] = [];
+    for (let i = 0; i < args.length; i++) {
+      const a = args[i]!;
+      if (a === '-l' || a === '-L') return ok(`${Object.keys(SIGNALS).join(' ')}\n`);
+      const name = a === '-s' || a === '-n' ? (args[++i] ?? '') : a.startsWith('-') && a !== '--' && pids.length === 0 ? a.slice(1) : undefined;
+      if (name !== undefined) {
+        const n = /^\d+$/.test(name) ? Number(name) : SIGNALS[name.toUpperCase().replace(/^SIG/, '')];
+        if (n === undefined) return ok('', 1, `sh: kill: ${name}: invalid signal specification\n`);
+        sig = n;
+      } else if (a !== '--') pids.push(a);
+    }
+    if (pids.length === 0) return ok('', 2, 'kill: usage: kill [-s sigspec | -n signum | -sigspec] pid | jobspec ... or kill -l [sigspec]\n');
+    let status = 0;
+    let stderr = '';
+    for (const p of pids) {
+      const pid = Number(p);
+      const job = this.jobs.get(pid);
+      if (pid === 1 && !this.exit) {
+        if (sig === SIGNALS.TERM) this.term();
+      } else if (job && job.exitCode === undefined) {
+        if (sig !== 0) job.ctl.abort(128 + sig);
+      } else {
+        stderr += /^\d+$/.test(p) ? `sh: kill: (${p}) - No such process\n` : `sh: kill: ${p}: arguments must be process or job IDs\n`;
+        status = 1;
+      }
+    }
+    return ok('', status, stderr);
+  }
+
+  private async trapCommand(args: string[], ctx: CommandContext): Promise<{ stdout: string; stderr: string; exitCode: number }> {
     if (args.length === 0 || args[0] === '-p' || args[0] === '-l') return { stdout: this.trap !== undefined ? `trap -- ${quoteArg(this.trap)} SIGTERM\n` : '', stderr: '', exitCode: 0 };
     const [action, ...signals] = args;
-    if (signals.some((s) => TERM_NAMES.has(s.toUpperCase()))) this.trap = action === '-' ? undefined : action;
+    if (signals.some((s) => TERM_NAMES.has(s.toUpperCase()))) {
+      this.trap = action === '-' ? undefined : action;
+      this.seeMainShell(1, ctx);
+    }
     return { stdout: '', stderr: '', exitCode: 0 };
   }
 }

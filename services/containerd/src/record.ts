@@ -2,10 +2,14 @@
 // the pod and container it concerns, a request summary (never credentials),
 // duration, gRPC status and the W3C trace context continued from the caller.
 // Published on NATS as `kubelab.cri.<node>.<method>`; publishing never fails a call.
+// With tracing on, each publish of a traced call is a PRODUCER span under the
+// call's SERVER span, its context in the message's headers (`traceparent`),
+// so a consumer continues the trace.
 
 import { randomBytes } from 'node:crypto';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import type { Logger } from '@kubelab/component-base';
+import { natsPublish, type Context, type Tracing } from '@kubelab/tracing';
 
 export interface CriCallRecord {
   /** RFC 3339 start time. */
@@ -71,7 +75,8 @@ export function criSubject(node: string, method: string): string {
 }
 
 export interface RecordSink {
-  publish(rec: CriCallRecord): void;
+  /** `parent`: the CRI call's span context (tracing on); the publish becomes its child. */
+  publish(rec: CriCallRecord, parent?: Context): void;
   close(): Promise<void>;
 }
 
@@ -84,7 +89,7 @@ export function logSink(log: Logger): RecordSink {
 }
 
 /** Publishes to NATS, reconnecting forever; records made while disconnected are dropped after the client's buffer. */
-export async function natsSink(url: string, log: Logger): Promise<RecordSink> {
+export async function natsSink(url: string, log: Logger, tracing?: Tracing): Promise<RecordSink> {
   let nc: NatsConnection | undefined;
   let closed = false;
   const connecting = connect({ servers: url, name: 'kubelab-containerd', maxReconnectAttempts: -1, waitOnFirstConnect: true, reconnectTimeWait: 500 })
@@ -98,11 +103,15 @@ export async function natsSink(url: string, log: Logger): Promise<RecordSink> {
     })
     .catch((err: unknown) => log.warn('cannot connect to NATS; CRI records are only logged', { url, err: (err as Error).message }));
   return {
-    publish: (rec) => {
+    publish: (rec, parent) => {
       log.debug('cri call', { ...rec });
-      if (!nc || nc.isClosed()) return;
+      const conn = nc;
+      if (!conn || conn.isClosed()) return;
       try {
-        nc.publish(criSubject(rec.node, rec.method), JSON.stringify(rec));
+        const subject = criSubject(rec.node, rec.method);
+        const data = JSON.stringify(rec);
+        if (tracing?.enabled && parent) natsPublish(tracing, subject, (headers) => conn.publish(subject, data, headers ? { headers } : undefined), { parent, bodySize: Buffer.byteLength(data) });
+        else conn.publish(subject, data);
       } catch (err) {
         log.debug('dropping CRI record', { err: (err as Error).message });
       }

@@ -4,7 +4,7 @@
 import * as grpc from '@grpc/grpc-js';
 import { Counter, Histogram, type Registry } from 'prom-client';
 import type { ImageServiceHandlers, RuntimeServiceHandlers } from '@kubelab/proto';
-import { trace as otelTrace, type Tracing } from '@kubelab/tracing';
+import { ROOT_CONTEXT, serverSpanOf, trace as otelTrace, type Tracing } from '@kubelab/tracing';
 import {
   containerStatsToProto,
   containerStatusToProto,
@@ -66,16 +66,16 @@ export function buildServices(deps: ServerDeps): { runtime: RuntimeServiceHandle
     ? new Histogram({ name: 'kubelab_cri_request_duration_seconds', help: 'CRI call latency.', labelNames: ['method'], buckets: [0.0005, 0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 5, 30], registers: [deps.metrics] })
     : undefined;
 
-  const record = (service: CriCallRecord['service'], method: string, started: number, startTime: string, meta: grpc.Metadata, desc: ReturnType<Describe<unknown>>, outcome: { sandboxId?: string; containerId?: string; summary?: Record<string, unknown> }, code: number, message?: string) => {
+  const record = (service: CriCallRecord['service'], method: string, started: number, startTime: string, call: { metadata: grpc.Metadata }, desc: ReturnType<Describe<unknown>>, outcome: { sandboxId?: string; containerId?: string; summary?: Record<string, unknown> }, code: number, message?: string) => {
     const durationMs = performance.now() - started;
     const containerId = outcome.containerId ?? desc.containerId;
     const c = containerId ? rt.containers.get(containerId) : undefined;
     const sandboxId = outcome.sandboxId ?? desc.sandboxId ?? c?.sandboxId;
     const sb = sandboxId ? rt.sandboxes.get(sandboxId) : undefined;
-    const tp = meta.get('traceparent')[0];
+    const tp = call.metadata.get('traceparent')[0];
     const traceparent = typeof tp === 'string' ? tp : undefined;
-    // The SERVER span is active here (record runs before the callback ends it).
-    const span = deps.tracing?.enabled ? otelTrace.getActiveSpan() : undefined;
+    // The call's SERVER span (still open: record runs before the callback ends it), handed over by the call itself.
+    const span = deps.tracing?.enabled ? serverSpanOf(call) : undefined;
     const trace = span ? spanTrace(span.spanContext(), traceparent) : continueTrace(traceparent);
     const rec: CriCallRecord = {
       time: startTime,
@@ -101,7 +101,7 @@ export function buildServices(deps: ServerDeps): { runtime: RuntimeServiceHandle
     calls?.inc({ method, code: rec.code });
     latency?.observe({ method }, durationMs / 1000);
     try {
-      deps.sink.publish(rec);
+      deps.sink.publish(rec, span ? otelTrace.setSpan(ROOT_CONTEXT, span) : undefined);
     } catch {
       // Recording must never fail a call.
     }
@@ -119,12 +119,12 @@ export function buildServices(deps: ServerDeps): { runtime: RuntimeServiceHandle
         })
         .then(
           (out) => {
-            record(service, method, started, startTime, call.metadata, desc, out, grpc.status.OK);
+            record(service, method, started, startTime, call, desc, out, grpc.status.OK);
             callback(null, out.response);
           },
           (err: unknown) => {
             const { code, details } = toGrpcError(err);
-            record(service, method, started, startTime, call.metadata, desc, {}, code, details);
+            record(service, method, started, startTime, call, desc, {}, code, details);
             callback({ code, details });
           },
         );

@@ -4,13 +4,28 @@
 // container's stdout/stderr is redirected (appending) to /proc/1/fd/1 and
 // /proc/1/fd/2, which the container filesystem forwards to the log as each
 // command finishes — `while true; do date; sleep 1; done` logs every second.
+// just-bash runs `cmd &` synchronously, so background statements, `wait` and
+// `$!` are rewritten into calls of the process's job-control commands (see
+// rewriteJobs and process.ts).
 
-import { parse, serialize, type CommandNode, type SimpleCommandNode, type StatementNode } from 'just-bash';
+import { parse, serialize, type CommandNode, type ScriptNode, type SimpleCommandNode, type StatementNode } from 'just-bash';
 
 type RedirectionNode = SimpleCommandNode['redirections'][number];
 
 export const STDOUT_PATH = '/proc/1/fd/1';
 export const STDERR_PATH = '/proc/1/fd/2';
+
+/** Where process `pid`'s stdout (fd 1) or stderr (fd 2) goes; the container filesystem routes these. */
+export function fdPath(pid: number, fd: 1 | 2): string {
+  return `/proc/${pid}/fd/${fd}`;
+}
+
+/** `__kubelab_job OWNER SCRIPT`: starts SCRIPT as a background job of shell OWNER. */
+export const JOB_COMMAND = '__kubelab_job';
+/** `__kubelab_wait OWNER [pid|%job...]`: the `wait` builtin for shell OWNER's jobs. */
+export const WAIT_COMMAND = '__kubelab_wait';
+/** The shell variable holding `$!` (just-bash never sets its own). */
+export const LAST_JOB_VAR = '__kubelab_last_job';
 
 const SHELLS = new Set(['sh', 'bash', 'ash', 'dash']);
 
@@ -50,21 +65,21 @@ function redirectedFds(redirs: RedirectionNode[]): Set<number> {
   return fds;
 }
 
-function streamCommand(cmd: CommandNode, lastInPipeline: boolean): void {
+function streamCommand(cmd: CommandNode, lastInPipeline: boolean, pid: number): void {
   if (cmd.type === 'SimpleCommand') {
     if (!cmd.name) return;
     const fds = redirectedFds(cmd.redirections);
     // Prepended, so that user redirections such as `>&2` or `2>&1` apply on top.
-    if (!fds.has(2)) cmd.redirections.unshift(redirect(2, STDERR_PATH));
-    if (lastInPipeline && !fds.has(1)) cmd.redirections.unshift(redirect(1, STDOUT_PATH));
+    if (!fds.has(2)) cmd.redirections.unshift(redirect(2, fdPath(pid, 2)));
+    if (lastInPipeline && !fds.has(1)) cmd.redirections.unshift(redirect(1, fdPath(pid, 1)));
     return;
   }
   // A compound command with its own redirections sends its output elsewhere.
   if (cmd.type === 'FunctionDef' || cmd.redirections.length > 0 || !lastInPipeline) return;
   switch (cmd.type) {
     case 'If':
-      for (const c of cmd.clauses) streamStatements(c.body);
-      if (cmd.elseBody) streamStatements(cmd.elseBody);
+      for (const c of cmd.clauses) streamStatements(c.body, pid);
+      if (cmd.elseBody) streamStatements(cmd.elseBody, pid);
       return;
     case 'For':
     case 'CStyleFor':
@@ -72,31 +87,100 @@ function streamCommand(cmd: CommandNode, lastInPipeline: boolean): void {
     case 'Until':
     case 'Subshell':
     case 'Group':
-      streamStatements(cmd.body);
+      streamStatements(cmd.body, pid);
       return;
     case 'Case':
-      for (const item of cmd.items) streamStatements(item.body);
+      for (const item of cmd.items) streamStatements(item.body, pid);
       return;
     default:
       return;
   }
 }
 
-function streamStatements(statements: StatementNode[]): void {
+function streamStatements(statements: StatementNode[], pid: number): void {
   for (const st of statements) {
     for (const p of st.pipelines) {
-      p.commands.forEach((c, i) => streamCommand(c, i === p.commands.length - 1));
+      p.commands.forEach((c, i) => streamCommand(c, i === p.commands.length - 1, pid));
     }
   }
 }
 
-/** The script rewritten to stream its output; unparsable scripts are returned as they are (the shell reports the error). */
-export function streamingScript(script: string): string {
+type Node = Record<string, unknown>;
+const isNode = (v: unknown): v is Node => typeof v === 'object' && v !== null;
+const statementOf = (text: string): StatementNode => parse(text).statements[0]!;
+
+/**
+ * Job control for one shell (`owner()` gives its pid, asked only when needed):
+ * each statement ending in `&` becomes `__kubelab_job OWNER 'statement'`,
+ * which starts it concurrently and returns at once, as a shell forks a
+ * background subshell; function definitions seen before it are prepended so
+ * the job can call them. A literal `wait` becomes `__kubelab_wait OWNER ...`
+ * and `$!` reads LAST_JOB_VAR. The job's own text is left as written: it is
+ * rewritten when it starts, with the job as the owner of its children.
+ * Limits: `&` inside $(...) and <(...) stays synchronous (its output must
+ * land in the substitution); `$!` inside $((...)), and `wait`/`&` produced
+ * by eval or variable expansion, are not rewritten. Returns whether anything changed.
+ */
+export function rewriteJobs(ast: ScriptNode, owner: () => number): boolean {
+  let changed = false;
+  let pid: number | undefined;
+  const ownerPid = () => (pid ??= owner());
+  const functions: string[] = [];
+  const visit = (node: unknown, inSubstitution = false): void => {
+    if (Array.isArray(node)) {
+      node.forEach((item, i) => {
+        if (isNode(item) && item.type === 'Statement') {
+          const st = item as unknown as StatementNode;
+          if (st.pipelines.length === 1 && st.pipelines[0]!.commands.length === 1 && st.pipelines[0]!.commands[0]!.type === 'FunctionDef') {
+            functions.push(serialize({ type: 'Script', statements: [{ ...st, background: false }] }));
+          }
+          if (st.background && !inSubstitution) {
+            const job = [...functions, serialize({ type: 'Script', statements: [{ ...st, background: false }] })].join('\n');
+            node[i] = statementOf(`${JOB_COMMAND} ${ownerPid()} ${quoteArg(job)}`);
+            changed = true;
+            return;
+          }
+        }
+        visit(item, inSubstitution);
+      });
+      return;
+    }
+    if (!isNode(node)) return;
+    if (node.type === 'CommandSubstitution' || node.type === 'ProcessSubstitution') inSubstitution = true;
+    if (node.type === 'SimpleCommand') {
+      const cmd = node as unknown as SimpleCommandNode;
+      const part = cmd.name?.parts.length === 1 ? cmd.name.parts[0] : undefined;
+      if (part?.type === 'Literal' && part.value === 'wait') {
+        part.value = WAIT_COMMAND;
+        cmd.args.unshift({ type: 'Word', parts: [{ type: 'Literal', value: String(ownerPid()) }] });
+        changed = true;
+      }
+    }
+    if (node.type === 'ParameterExpansion' && node.parameter === '!' && node.operation === null) {
+      // Braced with an empty default, so that text right after `$!` stays apart.
+      node.parameter = LAST_JOB_VAR;
+      node.operation = { type: 'DefaultValue', word: { type: 'Word', parts: [{ type: 'Literal', value: '' }] }, checkEmpty: false };
+      changed = true;
+    }
+    for (const v of Object.values(node)) if (isNode(v)) visit(v, inSubstitution);
+  };
+  visit(ast.statements);
+  return changed;
+}
+
+/** The script rewritten for shell `pid`: output streamed to its fds (unless `stream` is false) and job control; unparsable scripts are returned as they are (the shell reports the error). */
+export function shellScript(script: string, pid: number, stream = true): string {
   try {
     const ast = parse(script);
-    streamStatements(ast.statements);
+    if (stream) streamStatements(ast.statements, pid);
+    rewriteJobs(ast, () => pid);
     return serialize(ast);
   } catch {
     return script;
   }
+}
+
+/** The script rewritten to stream its output to the container log (PID 1's fds). */
+export function streamingScript(script: string): string {
+  return shellScript(script, 1);
 }

@@ -17,7 +17,8 @@ runMain('kube-controller-manager', async () => {
   } catch (err) {
     throw new FlagError((err as Error).message);
   }
-  const tracing = setupTracing({ serviceName: 'kube-controller-manager', ...tracingOptionsFromFlags(values) });
+  // 'sync' context: only client spans, started inside each call; no per-promise hook.
+  const tracing = setupTracing({ serviceName: 'kube-controller-manager', contextPropagation: 'sync', ...tracingOptionsFromFlags(values) });
   const running = await startControllerManager({
     apiserverAddress: apiserverAddressFrom(values),
     bindAddress: values['bind-address'],

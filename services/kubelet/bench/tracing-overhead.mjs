@@ -2,27 +2,34 @@
 // sampling at 100% costs at most 10% over tracing off). Each round starts a
 // fresh one-node cluster — nats-server, apiserver, scheduler, containerd and
 // kubelet, each its own process (their dist/main.js) — with tracing on (every
-// component exports OTLP to a sink in this process on 127.0.0.1, the
-// apiserver samples 1,000,000 per million) or off (no endpoint), creates PODS
-// pods and times each from its create request to the watch showing all its
-// containers running. Rounds alternate on/off in ABBA order so drift cancels;
-// the p50s of all on and all off latencies are compared. Nothing leaves the
-// machine. Prints one JSON line.
+// component exports OTLP to otlp-sink.mjs, a separate process on 127.0.0.1
+// that discards, as a collector would run beside the cluster; the apiserver
+// samples 1,000,000 per million) or off (no endpoint). After WARMUP pods and
+// WARMUP_WAIT_MS (so every exporter has exported once), it creates PODS pods
+// and times each from its create request to the watch showing all its
+// containers running, and reads the components' CPU over a fixed
+// CPU_WINDOW_MS. Rounds alternate on/off in ABBA order so drift cancels; the
+// p50s of all on and all off latencies are compared. Nothing leaves the
+// machine. Prints one JSON line. SPAN_STATS=1: spans by service and name;
+// CPU_PROF=dir: a V8 CPU profile per component and round.
 //
-//   pnpm --filter @kubelab/kubelet bench:tracing     (PODS=30 ROUNDS=4 CONCURRENCY=5)
+//   pnpm --filter @kubelab/kubelet bench:tracing     (PODS=30 ROUNDS=4 CONCURRENCY=5 WARMUP=10 WARMUP_WAIT_MS=6000 CPU_WINDOW_MS=5000)
 
-import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { fork, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import * as grpc from '@grpc/grpc-js';
+import { loadavg, tmpdir } from 'node:os';
+import { basename, dirname, join } from 'node:path';
 import { createClientset } from '@kubelab/client';
 import { freePort, startNatsServer, waitForPort } from '@kubelab/testing';
 
 const PODS = Number(process.env.PODS ?? 30);
 const ROUNDS = Number(process.env.ROUNDS ?? 4);
 const CONCURRENCY = Number(process.env.CONCURRENCY ?? 5);
+const CPU_PROF = process.env.CPU_PROF;
+const WARMUP = Number(process.env.WARMUP ?? 10);
+const WARMUP_WAIT_MS = Number(process.env.WARMUP_WAIT_MS ?? 6000);
+const CPU_WINDOW_MS = Number(process.env.CPU_WINDOW_MS ?? 5000);
 const ROUND_TIMEOUT_MS = Number(process.env.ROUND_TIMEOUT_MS ?? 120_000);
 
 const require = createRequire(import.meta.url);
@@ -30,27 +37,30 @@ const mainOf = (pkg) => join(require.resolve(pkg), '..', 'main.js');
 const kubeletMain = new URL('../dist/main.js', import.meta.url).pathname;
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
-/** A stand-in OTLP/gRPC collector on loopback: counts Export calls and bytes, keeps nothing. */
+/** The stand-in OTLP/gRPC collector (otlp-sink.mjs) in its own process, as a real collector would be. */
 async function otlpSink() {
-  const raw = { serialize: (b) => b, deserialize: (b) => b };
-  const service = {
-    Export: { path: '/opentelemetry.proto.collector.trace.v1.TraceService/Export', requestStream: false, responseStream: false, requestSerialize: raw.serialize, requestDeserialize: raw.deserialize, responseSerialize: raw.serialize, responseDeserialize: raw.deserialize },
-  };
-  const stats = { requests: 0, bytes: 0 };
-  const server = new grpc.Server();
-  server.addService(service, {
-    Export: (call, cb) => {
-      stats.requests++;
-      stats.bytes += call.request.length;
-      cb(null, Buffer.alloc(0));
-    },
+  const child = fork(new URL('./otlp-sink.mjs', import.meta.url).pathname, [], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+  const port = await new Promise((res, rej) => {
+    child.once('message', (m) => res(m.port));
+    child.once('exit', (code) => rej(new Error(`otlp-sink exited with ${code}`)));
   });
-  const port = await new Promise((res, rej) => server.bindAsync('127.0.0.1:0', grpc.ServerCredentials.createInsecure(), (e, p) => (e ? rej(e) : res(p))));
-  return { port, stats, close: () => new Promise((r) => server.tryShutdown(() => r())) };
+  const ask = () => new Promise((res) => (child.once('message', (m) => res(m.stats)), child.send('stats')));
+  return { port, stats: ask, close: () => new Promise((r) => (child.once('exit', r), child.send('stop'))) };
+}
+
+/** CPU seconds (user + system) a process has used so far, from /proc (Linux). */
+function cpuSeconds(pid) {
+  try {
+    const f = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const parts = f.slice(f.lastIndexOf(')') + 2).split(' ');
+    return (Number(parts[11]) + Number(parts[12])) / 100;
+  } catch {
+    return 0;
+  }
 }
 
 /** One fresh cluster; `endpoint` undefined = tracing off. */
-async function startCluster(endpoint) {
+async function startCluster(endpoint, label) {
   const dir = mkdtempSync(join(tmpdir(), 'kubelab-tracing-bench-'));
   const nats = await startNatsServer();
   const children = [];
@@ -58,7 +68,9 @@ async function startCluster(endpoint) {
   for (const k of ['KUBELAB_TRACING_ENDPOINT', 'KUBELAB_TRACING_SAMPLING_RATE_PER_MILLION', 'OTEL_EXPORTER_OTLP_ENDPOINT', 'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT']) delete env[k];
   if (endpoint) env.KUBELAB_TRACING_ENDPOINT = endpoint;
   const run = (script, args, extraEnv = {}) => {
-    const child = spawn(process.execPath, [script, ...args], { stdio: ['ignore', 'ignore', 'inherit'], env: { ...env, ...extraEnv } });
+    // CPU_PROF=dir: a V8 CPU profile per component and round (node --cpu-prof), written at exit.
+    const prof = CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', CPU_PROF, '--cpu-prof-name', `${label}-${basename(dirname(dirname(script)))}-${children.length}.cpuprofile`] : [];
+    const child = spawn(process.execPath, [...prof, script, ...args], { stdio: ['ignore', 'ignore', 'inherit'], env: { ...env, ...extraEnv } });
     children.push(child);
     return child;
   };
@@ -68,7 +80,7 @@ async function startCluster(endpoint) {
   run(mainOf('@kubelab/apiserver'), ['--nats-url', nats.url, '--bind-address', '127.0.0.1', '--secure-port', '0', '--grpc-port', String(grpcPort)], endpoint ? { KUBELAB_TRACING_SAMPLING_RATE_PER_MILLION: '1000000' } : {});
   await waitForPort(grpcPort, 20_000);
   const socket = join(dir, 'containerd.sock');
-  run(mainOf('@kubelab/containerd'), ['--node-name', 'node-1', '--address', socket, '--root', join(dir, 'containerd'), '--health-port', '0', '--pull-speed', '0', '--pod-cidr', '10.244.1.0/24', '--v', 'error']);
+  run(mainOf('@kubelab/containerd'), ['--node-name', 'node-1', '--nats-url', nats.url, '--address', socket, '--root', join(dir, 'containerd'), '--health-port', '0', '--pull-speed', '0', '--pod-cidr', '10.244.1.0/24', '--v', 'error']);
   for (let i = 0; i < 200 && !existsSync(socket); i++) await sleep(50);
   run(mainOf('@kubelab/scheduler'), ['--apiserver-grpc-address', api, '--bind-address', '127.0.0.1', '--secure-port', '0', '--leader-elect=false']);
   run(kubeletMain, [
@@ -84,6 +96,8 @@ async function startCluster(endpoint) {
   }
   return {
     cs,
+    /** CPU seconds used so far by the components (nats-server excluded). */
+    cpu: () => children.map((c) => cpuSeconds(c.pid)),
     async stop() {
       cs.close();
       // SIGTERM lets each component flush its last spans (onShutdown), then the sink sees them.
@@ -95,7 +109,7 @@ async function startCluster(endpoint) {
 }
 
 /** Creates PODS pods; returns each pod's created → all containers running latency (ms). */
-async function measure(cs, round) {
+async function measure(cs, round, count = PODS) {
   const ns = `bench-${round}`;
   await cs.core.namespaces().create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } });
   const created = new Map();
@@ -111,11 +125,11 @@ async function measure(cs, round) {
       const st = p.status?.containerStatuses ?? [];
       if (st.length && st.every((c) => c.state?.running)) {
         running.set(name, performance.now());
-        if (running.size === PODS) done();
+        if (running.size === count) done();
       }
     }
   })();
-  const names = Array.from({ length: PODS }, (_, i) => `pod-${String(i).padStart(3, '0')}`);
+  const names = Array.from({ length: count }, (_, i) => `pod-${String(i).padStart(3, '0')}`);
   let next = 0;
   await Promise.all(
     Array.from({ length: CONCURRENCY }, async () => {
@@ -128,7 +142,7 @@ async function measure(cs, round) {
   );
   let timer;
   try {
-    await Promise.race([all, new Promise((_, rej) => (timer = setTimeout(() => rej(new Error(`round ${round}: only ${running.size}/${PODS} pods running after ${ROUND_TIMEOUT_MS} ms`)), ROUND_TIMEOUT_MS)))]);
+    await Promise.race([all, new Promise((_, rej) => (timer = setTimeout(() => rej(new Error(`round ${round}: only ${running.size}/${count} pods running after ${ROUND_TIMEOUT_MS} ms`)), ROUND_TIMEOUT_MS)))]);
   } finally {
     clearTimeout(timer);
     watch.stop();
@@ -143,23 +157,55 @@ const p50 = (xs) => {
 
 const sink = await otlpSink();
 const lat = { on: [], off: [] };
+const cpu = { on: 0, off: 0 };
+const COMPONENTS = ['apiserver', 'containerd', 'scheduler', 'kubelet'];
+const cpuBy = { on: [0, 0, 0, 0], off: [0, 0, 0, 0] };
 const exported = { on: 0, off: 0 };
+const load = [loadavg()[0]];
+const windows = {};
 try {
   // ABBA: on, off, off, on, on, off, ...
   const order = Array.from({ length: ROUNDS }, (_, i) => (Math.floor((i + 1) / 2) % 2 === 0 ? 'on' : 'off'));
   for (const [i, mode] of order.entries()) {
-    const before = sink.stats.requests;
-    const cluster = await startCluster(mode === 'on' ? `127.0.0.1:${sink.port}` : undefined);
+    const before = (await sink.stats()).requests;
+    const cluster = await startCluster(mode === 'on' ? `127.0.0.1:${sink.port}` : undefined, `r${i}-${mode}`);
+    let roundCpu = 0;
     try {
+      // Warm-up pods, not measured: the first calls of a fresh process run cold code
+      // (the tracing SDK's and grpc-js's interceptor paths are compiled on first use), which
+      // a long-running cluster has paid long before; both modes get the same warm-up.
+      // The wait lets each component's BatchSpanProcessor (5 s delay) export once, so the
+      // exporter's first, cold serialization and its channel setup are not charged to the round.
+      if (WARMUP > 0) await measure(cluster.cs, `${i}-warmup`, WARMUP);
+      if (WARMUP_WAIT_MS > 0) await sleep(WARMUP_WAIT_MS);
+      const cpu0 = cluster.cpu();
+      const w0 = process.hrtime.bigint();
+      const t0 = performance.now();
       lat[mode].push(...(await measure(cluster.cs, i)));
+      // CPU over the same fixed span in both modes (a slower round would otherwise also be
+      // charged more of the components' periodic work: relists, leases, status).
+      const rest = CPU_WINDOW_MS - (performance.now() - t0);
+      if (rest > 0) await sleep(rest);
+      else process.stderr.write(`round ${i + 1}: pods took longer than CPU_WINDOW_MS=${CPU_WINDOW_MS}; its CPU figure covers a longer span\n`);
+      // The measured window on the monotonic clock the CPU profiles use (µs), to cut startup and shutdown out of them.
+      if (CPU_PROF) windows[`r${i}-${mode}`] = [Number(w0 / 1000n), Number(process.hrtime.bigint() / 1000n)];
+      const cpu1 = cluster.cpu();
+      cpu1.forEach((c, j) => (cpuBy[mode][j] += c - cpu0[j]));
+      roundCpu = cpu1.reduce((a, c, j) => a + c - cpu0[j], 0);
+      cpu[mode] += roundCpu;
     } finally {
       await cluster.stop();
     }
-    exported[mode] += sink.stats.requests - before;
-    process.stderr.write(`round ${i + 1}/${ROUNDS} tracing ${mode}: p50 ${p50(lat[mode].slice(-PODS)).toFixed(1)} ms, OTLP exports ${sink.stats.requests - before}\n`);
+    const after = (await sink.stats()).requests;
+    exported[mode] += after - before;
+    load.push(loadavg()[0]);
+    process.stderr.write(`round ${i + 1}/${ROUNDS} tracing ${mode}: p50 ${p50(lat[mode].slice(-PODS)).toFixed(1)} ms, components' CPU ${roundCpu.toFixed(2)} s, OTLP exports ${after - before}, load ${loadavg()[0].toFixed(2)}\n`);
   }
 } finally {
+  const final = await sink.stats();
+  if (process.env.SPAN_STATS === '1') process.stderr.write(`spans exported (all "on" rounds): ${final.spans}\n${Object.entries(final.byName).sort((a, b) => b[1] - a[1]).map(([k, n]) => `  ${String(n).padStart(6)} ${k}`).join('\n')}\n`);
   await sink.close();
+  if (CPU_PROF) writeFileSync(join(CPU_PROF, 'windows.json'), JSON.stringify(windows));
 }
 
 // The measurement is only meaningful if "on" really exported and "off" sent nothing.
@@ -168,16 +214,26 @@ if (exported.off !== 0) throw new Error(`tracing off: the OTLP sink received ${e
 
 const p50On = p50(lat.on);
 const p50Off = p50(lat.off);
+const rounds = { on: lat.on.length / PODS, off: lat.off.length / PODS };
 console.log(
   JSON.stringify({
     bench: 'tracing-overhead',
     pods: PODS,
+    warmupPods: WARMUP,
+    warmupWaitMs: WARMUP_WAIT_MS,
+    cpuWindowMs: CPU_WINDOW_MS,
     rounds: ROUNDS,
     concurrency: CONCURRENCY,
     p50On: Number(p50On.toFixed(1)),
     p50Off: Number(p50Off.toFixed(1)),
     ratio: Number((p50On / p50Off).toFixed(3)),
     goal: '<= 1.10',
+    // The components' CPU per round (apiserver, containerd, scheduler, kubelet), on vs off: the cost itself, less noisy than latency.
+    cpuPerRoundOn: Number((cpu.on / rounds.on).toFixed(2)),
+    cpuPerRoundOff: Number((cpu.off / rounds.off).toFixed(2)),
+    cpuByComponent: Object.fromEntries(COMPONENTS.map((n, j) => [n, { on: Number((cpuBy.on[j] / rounds.on).toFixed(2)), off: Number((cpuBy.off[j] / rounds.off).toFixed(2)) }])),
+    cpuRatio: Number((cpu.on / rounds.on / (cpu.off / rounds.off)).toFixed(3)),
     otlpExportsOn: exported.on,
+    loadAvg1m: { min: Number(Math.min(...load).toFixed(2)), max: Number(Math.max(...load).toFixed(2)) },
   }),
 );

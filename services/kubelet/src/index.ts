@@ -60,6 +60,7 @@ export async function startKubelet(opts: KubeletOptions): Promise<RunningKubelet
     nodeName,
     nodeIP: opts.nodeIP || defaultNodeIP(),
     nodeLabels: opts.nodeLabels ?? {},
+    registerWithTaints: opts.registerWithTaints ?? [],
     podManifestPath: opts.podManifestPath ?? '',
     podLogsDir,
     rootDir,

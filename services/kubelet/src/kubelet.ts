@@ -5,7 +5,7 @@
 
 import { readFileSync, statfsSync } from 'node:fs';
 import { cpus, hostname as osHostname, release, totalmem } from 'node:os';
-import { isAlreadyExists, isNotFound, type Node, type NodeStatus, type ObjectReference, type Pod, type PodStatus } from '@kubelab/api';
+import { isAlreadyExists, isNotFound, type Node, type NodeStatus, type ObjectReference, type Pod, type PodStatus, type Taint } from '@kubelab/api';
 import type { Logger } from '@kubelab/component-base';
 import type { Clientset, EventBroadcaster, SharedIndexInformer, SharedInformerFactory } from '@kubelab/client';
 import { ROOT_CONTEXT, context as otelContext, contextFromObject, type Tracing } from '@kubelab/tracing';
@@ -40,6 +40,8 @@ export interface KubeletConfig {
   nodeName: string;
   nodeIP: string;
   nodeLabels: Record<string, string>;
+  /** --register-with-taints: spec.taints of the Node this kubelet creates. */
+  registerWithTaints?: Taint[];
   podManifestPath: string;
   podLogsDir: string;
   rootDir: string;
@@ -844,7 +846,7 @@ export class Kubelet {
   /** Creates the Node, or adopts an existing one (upstream registerWithAPIServer). */
   async registerNode(): Promise<void> {
     const nodes = this.cs.core.nodes();
-    const desired = initialNode(this.config.nodeName, this.config.nodeLabels, 'linux', goArch(process.arch));
+    const desired = initialNode(this.config.nodeName, this.config.nodeLabels, 'linux', goArch(process.arch), this.config.registerWithTaints);
     this.recorder.event(this.nodeRef(), 'Normal', Reason.Starting, 'Starting kubelet.');
     let node: Node;
     try {

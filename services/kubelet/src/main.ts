@@ -6,7 +6,7 @@ import { FlagError, apiserverAddressFrom, createLogger, onShutdown } from '@kube
 import { setupTracing, tracingOptionsFromFlags } from '@kubelab/tracing';
 import { parseThresholdConfig } from './eviction/thresholds.js';
 import { startKubelet } from './index.js';
-import { defaultHostname, kubeletFlags, parseFeatureGates, parseLabels } from './options.js';
+import { defaultHostname, kubeletFlags, parseFeatureGates, parseLabels, parseTaints } from './options.js';
 
 async function main(): Promise<void> {
   let values;
@@ -27,6 +27,7 @@ async function main(): Promise<void> {
     nodeName,
     nodeIP: values['node-ip'],
     nodeLabels: parseLabels(values['node-labels']),
+    registerWithTaints: parseTaints(values['register-with-taints']),
     containerRuntimeEndpoint: values['container-runtime-endpoint'],
     podManifestPath: values['pod-manifest-path'],
     fileCheckFrequencyMs: values['file-check-frequency'],

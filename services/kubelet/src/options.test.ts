@@ -1,6 +1,6 @@
 import { apiserverAddressFrom } from '@kubelab/component-base';
 import { describe, expect, it } from 'vitest';
-import { kubeletFlags } from './options.js';
+import { kubeletFlags, parseTaints } from './options.js';
 
 describe('kubelet flags', () => {
   it('accepts every flag the local runner passes (packages/kubelab/src/topology.ts)', () => {
@@ -45,5 +45,20 @@ describe('kubelet flags', () => {
       'tracing-endpoint': 'jaeger:4317',
       'tracing-sampling-rate-per-million': 1_000_000,
     });
+  });
+});
+
+describe('--register-with-taints', () => {
+  it('parses key=value:effect and key:effect as upstream', () => {
+    const values = kubeletFlags().parse(['--register-with-taints=node-role.kubernetes.io/control-plane:NoSchedule,dedicated=infra:NoExecute']).values;
+    expect(parseTaints(values['register-with-taints'])).toEqual([
+      { key: 'node-role.kubernetes.io/control-plane', effect: 'NoSchedule' },
+      { key: 'dedicated', value: 'infra', effect: 'NoExecute' },
+    ]);
+  });
+
+  it('refuses an unknown effect or a missing key', () => {
+    expect(() => parseTaints(['a=b:Sometimes'])).toThrow('invalid taint spec: a=b:Sometimes, unsupported taint effect "Sometimes"');
+    expect(() => parseTaints(['=b:NoSchedule'])).toThrow('invalid taint spec: =b:NoSchedule');
   });
 });

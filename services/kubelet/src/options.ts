@@ -7,6 +7,7 @@
 // own timers).
 
 import { networkInterfaces } from 'node:os';
+import type { Taint } from '@kubelab/api';
 import { FlagSet, withApiserverFlags } from '@kubelab/component-base';
 import { addTracingFlags } from '@kubelab/tracing';
 import { DEFAULT_EVICTION_HARD } from './eviction/thresholds.js';
@@ -31,6 +32,7 @@ export function kubeletFlags() {
     .int('healthz-port', 10248, 'The port of the localhost healthz endpoint (0 disables it).')
     .duration('sync-frequency', 60_000, 'Max period between synchronizing running containers.')
     .stringArray('node-labels', [], 'Labels to add when registering the node (key=value,...).')
+    .stringArray('register-with-taints', [], 'Register the node with the given list of taints (comma separated "<key>=<value>:<effect>"). No-op if register-node is false.')
     .bool('register-node', true, 'Register the node with the apiserver.')
     .string('eviction-hard', DEFAULT_EVICTION_HARD, 'A set of eviction thresholds (e.g. memory.available<1Gi) that if met would trigger a pod eviction.')
     .string('eviction-soft', '', 'A set of eviction thresholds (e.g. memory.available<1.5Gi) that if met over a corresponding grace period would trigger a pod eviction.')
@@ -57,6 +59,22 @@ export function parseFeatureGates(list: string[]): Record<string, boolean> {
     out[k] = v === 'true';
   }
   return out;
+}
+
+const TAINT_EFFECTS = new Set(['NoSchedule', 'PreferNoSchedule', 'NoExecute']);
+
+/** `<key>=<value>:<effect>` or `<key>:<effect>` (upstream taints.ParseTaints). */
+export function parseTaints(list: string[]): Taint[] {
+  return list.map((spec) => {
+    const colon = spec.lastIndexOf(':');
+    const effect = colon < 0 ? '' : spec.slice(colon + 1);
+    const kv = colon < 0 ? spec : spec.slice(0, colon);
+    if (!TAINT_EFFECTS.has(effect)) throw new Error(`invalid taint spec: ${spec}, unsupported taint effect ${JSON.stringify(effect)}`);
+    const eq = kv.indexOf('=');
+    const key = eq < 0 ? kv : kv.slice(0, eq);
+    if (!key) throw new Error(`invalid taint spec: ${spec}`);
+    return eq < 0 ? { key, effect: effect as Taint['effect'] } : { key, value: kv.slice(eq + 1), effect: effect as Taint['effect'] };
+  });
 }
 
 export function parseLabels(list: string[]): Record<string, string> {

@@ -11,7 +11,8 @@ runMain('kube-scheduler', async () => {
   const log = createLogger({ component: 'kube-scheduler' });
   const values = schedulerFlags().parse(process.argv.slice(2)).values;
   const leaderElection = leaderElectionFrom(values);
-  const tracing = setupTracing({ serviceName: 'kube-scheduler', ...tracingOptionsFromFlags(values) });
+  // 'sync' context: the bind passes the pod's trace context to the client explicitly, no per-promise hook.
+  const tracing = setupTracing({ serviceName: 'kube-scheduler', contextPropagation: 'sync', ...tracingOptionsFromFlags(values) });
   const profile = defaultProfile(values['scheduler-name']);
   profile.percentageOfNodesToScore = values['percentage-of-nodes-to-score'];
   const running = await startScheduler({

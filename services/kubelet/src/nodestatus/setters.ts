@@ -4,7 +4,7 @@
 // capacity, addresses and nodeInfo, plus the "did anything change" test that
 // decides whether a status update is due before the report frequency.
 
-import type { ContainerImage, Node, NodeCondition, NodeStatus, NodeSystemInfo } from '@kubelab/api';
+import type { ContainerImage, Node, NodeCondition, NodeStatus, NodeSystemInfo, Taint } from '@kubelab/api';
 import { rfc3339 } from '../clock.js';
 
 export interface RuntimeHealthInput {
@@ -145,7 +145,7 @@ export function nodeStatusChanged(a: NodeStatus | undefined, b: NodeStatus): boo
 }
 
 /** The node object registered at start (upstream initialNode). */
-export function initialNode(name: string, labels: Record<string, string>, os: string, arch: string): Node {
+export function initialNode(name: string, labels: Record<string, string>, os: string, arch: string, taints: Taint[] = []): Node {
   return {
     apiVersion: 'v1',
     kind: 'Node',
@@ -164,7 +164,7 @@ export function initialNode(name: string, labels: Record<string, string>, os: st
         'volumes.kubernetes.io/controller-managed-attach-detach': 'true',
       },
     },
-    spec: {},
+    spec: taints.length ? { taints } : {},
   };
 }
 

@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest';
+import { parse } from 'just-bash';
+import { rewriteJobs, shellScript } from './shell.js';
+
+describe('job control rewrite', () => {
+  it('turns a background statement into a job started at its position, with its output streamed', () => {
+    expect(shellScript(`(sleep 150; rm -f /tmp/ready) & nginx -g 'daemon off;'`, 1)).toBe(
+      "__kubelab_job 1 '(sleep 150 1>> /proc/1/fd/1 2>> /proc/1/fd/2\nrm -f /tmp/ready 1>> /proc/1/fd/1 2>> /proc/1/fd/2)'\nnginx -g 'daemon off;' 1>> /proc/1/fd/1 2>> /proc/1/fd/2",
+    );
+  });
+
+  it('streams an exec to its own fds, and leaves streaming out when asked', () => {
+    expect(shellScript('sleep 5 & echo started', 7)).toBe("__kubelab_job 7 'sleep 5 1>> /proc/7/fd/1 2>> /proc/7/fd/2'\necho started 1>> /proc/7/fd/1 2>> /proc/7/fd/2");
+    expect(shellScript('a && b & c', 9, false)).toBe("__kubelab_job 9 'a && b'\nc");
+  });
+
+  it('rewrites wait and $! (braced, so following text stays apart)', () => {
+    expect(shellScript('sleep 5 & echo "pid $!x"; wait $!; wait', 3, false)).toBe(
+      '__kubelab_job 3 \'sleep 5\'\necho "pid ${__kubelab_last_job-}x"\n__kubelab_wait 3 ${__kubelab_last_job-}\n__kubelab_wait 3',
+    );
+  });
+
+  it('finds & in loop bodies and function bodies, and leaves a job\'s own text for the job', () => {
+    expect(shellScript('for i in 1 2; do echo $i & done', 1, false)).toBe("for i in 1 2; do\n__kubelab_job 1 'echo $i'\ndone");
+    expect(shellScript('(sleep 1 & wait; echo $!) &', 1, false)).toBe("__kubelab_job 1 '(sleep 1 &\nwait\necho $!)'");
+  });
+
+  it('keeps & inside a command substitution synchronous, so its output is captured', () => {
+    expect(shellScript('x=$(echo sub & wait)', 1, false)).toBe('x=$(echo sub &\n__kubelab_wait 1)');
+  });
+
+  it('gives a job the functions defined before it', () => {
+    expect(shellScript('f() { echo hi; }; f &', 1, false)).toBe("f() { echo hi; }\n__kubelab_job 1 'f() { echo hi; }\nf'");
+  });
+
+  it('asks for an owner only when there is something to rewrite', () => {
+    let asked = 0;
+    expect(rewriteJobs(parse('echo a; sleep 1'), () => ++asked)).toBe(false);
+    expect(asked).toBe(0);
+    expect(rewriteJobs(parse('echo a & echo b &'), () => ++asked)).toBe(true);
+    expect(asked).toBe(1);
+  });
+
+  it('returns an unparsable script as it is', () => {
+    expect(shellScript('echo "unterminated &', 1)).toBe('echo "unterminated &');
+  });
+});
