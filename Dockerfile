@@ -114,4 +114,6 @@ ENTRYPOINT ["node", "/app/dist/main.js"]
 FROM runtime-net AS node
 COPY docker/node-init.sh /usr/local/bin/node-init
 COPY docker/node-routes.mjs /usr/local/lib/kubelab/node-routes.mjs
+# kubeadm's visible phases for the compose stack (the one-shot `kubeadm` service).
+COPY docker/kubeadm/ /usr/local/lib/kubelab/kubeadm/
 ENTRYPOINT ["/usr/local/bin/node-init"]

@@ -46,7 +46,7 @@ const TIMINGS = {
 };
 
 // Services with a healthcheck in docker-compose.yml.
-const HEALTHCHECKED = ['apiserver', 'scheduler', 'controller-manager', 'containerd-1', 'kubelet-1', 'kube-proxy-1', 'containerd-2', 'kubelet-2', 'kube-proxy-2'];
+const HEALTHCHECKED = ['apiserver', 'scheduler', 'controller-manager', 'containerd-control-plane', 'kubelet-control-plane', 'kube-proxy-control-plane', 'containerd-1', 'kubelet-1', 'kube-proxy-1', 'containerd-2', 'kubelet-2', 'kube-proxy-2'];
 const PROJECT = 'kubelab-e2e';
 
 const cli = detectCompose();
@@ -104,7 +104,7 @@ describe.skipIf(!canRun).sequential('compose stack end to end', () => {
   const podsOf = async (selector: string) => (await kubectlJson(stack, ['get', 'pods', '-l', selector])).items as any[];
 
   // ------------------------------------------------------------------ 1
-  it('up: every service healthy, the kubeconfig works, node-1 and node-2 Ready with the mock runtime', async () => {
+  it('up: every service healthy, the kubeconfig works, control-plane, node-1 and node-2 Ready with the mock runtime', async () => {
     for (const s of HEALTHCHECKED) {
       expect(`${s}: ${(await docker(['inspect', '-f', '{{.State.Health.Status}}', containerName(stack, s)])).trim()}`).toBe(`${s}: healthy`);
     }
@@ -117,16 +117,25 @@ describe.skipIf(!canRun).sequential('compose stack end to end', () => {
     ).trim();
     expect(runtimeVersion).toMatch(/^containerd:\/\/v\d/);
 
-    const nodes = await waitFor('both nodes Ready', 90_000, async () => {
+    const nodes = await waitFor('all three nodes Ready', 90_000, async () => {
       const list = (await kubectlJson(stack, ['get', 'nodes'])).items as any[];
-      return list.length === 2 && list.every((n) => condition(n, 'Ready')?.status === 'True') ? list : undefined;
+      return list.length === 3 && list.every((n) => condition(n, 'Ready')?.status === 'True') ? list : undefined;
     });
-    expect(nodes.map((n) => n.metadata.name).sort()).toEqual(['node-1', 'node-2']);
+    expect(nodes.map((n) => n.metadata.name).sort()).toEqual(['control-plane', 'node-1', 'node-2']);
     for (const n of nodes) expect(n.status.nodeInfo.containerRuntimeVersion).toBe(runtimeVersion);
 
     const wide = await kubectl(stack, ['get', 'nodes', '-o', 'wide']);
     expect(wide).toMatch(new RegExp(`^node-1\\s+Ready\\s.*${runtimeVersion.replace(/[.]/g, '\\.')}`, 'm'));
     expect(wide).toMatch(new RegExp(`^node-2\\s+Ready\\s.*${runtimeVersion.replace(/[.]/g, '\\.')}`, 'm'));
+    // The seed: "Die Spalte ROLES zeigt control-plane bei Steuerungs-Nodes" (kubeadm's mark-control-plane).
+    const roles = await waitFor('the control-plane role', 60_000, async () => {
+      const out = await kubectl(stack, ['get', 'nodes']);
+      return /^control-plane\s+Ready\s+control-plane\s/m.test(out) ? out : undefined;
+    });
+    expect(roles).toMatch(/^node-1\s+Ready\s+<none>\s/m);
+    const cp = await kubectlJson(stack, ['get', 'node', 'control-plane']);
+    expect(cp.spec.taints).toEqual([{ key: 'node-role.kubernetes.io/control-plane', effect: 'NoSchedule' }]);
+    expect(await compose(stack, ['logs', '--no-color', 'kubeadm'])).toContain('[addons] Applied essential addon: kube-proxy');
 
     // "Selbst nachsehen", where kubelab has it: node conditions, the control
     // plane's leader-election Leases and the nodes' heartbeats.
@@ -144,6 +153,41 @@ describe.skipIf(!canRun).sequential('compose stack end to end', () => {
   });
 
   // ------------------------------------------------------------------ 2
+  it('the seed\'s kube-system views: control-plane static pods with the node name, the kube-proxy DaemonSet on every node, the manifests on the node', async () => {
+    const pods = await waitFor('kube-system pods Running and ready', 120_000, async () => {
+      const items = (await kubectlJson(stack, ['-n', 'kube-system', 'get', 'pods'])).items as any[];
+      return items.length === 7 && items.every((p) => p.status.phase === 'Running' && isPodReady(p)) ? items : undefined;
+    });
+    const byName = new Map(pods.map((p) => [p.metadata.name as string, p]));
+    for (const c of ['etcd', 'kube-apiserver', 'kube-controller-manager', 'kube-scheduler']) {
+      const p = byName.get(`${c}-control-plane`);
+      expect(p?.spec.nodeName).toBe('control-plane');
+      expect(p?.metadata.annotations['kubernetes.io/config.source']).toBe('file'); // a static pod's mirror
+      expect(p?.metadata.ownerReferences).toEqual([expect.objectContaining({ kind: 'Node', name: 'control-plane' })]);
+    }
+    const proxies = pods.filter((p) => p.metadata.labels?.['k8s-app'] === 'kube-proxy');
+    expect(proxies.map((p) => p.spec.nodeName).sort()).toEqual(['control-plane', 'node-1', 'node-2']);
+    for (const p of proxies) expect(p.metadata.name).toMatch(/^kube-proxy-[a-z0-9]{5}$/);
+
+    // What the seed's commands print.
+    const wide = await kubectl(stack, ['-n', 'kube-system', 'get', 'pods', '-o', 'wide']);
+    for (const c of ['etcd', 'kube-apiserver', 'kube-controller-manager', 'kube-scheduler']) {
+      expect(wide).toMatch(new RegExp(`^${c}-control-plane\\s+1/1\\s+Running\\s+0\\s+\\S+\\s+\\S+\\s+control-plane\\s`, 'm'));
+    }
+    const ds = await kubectl(stack, ['-n', 'kube-system', 'get', 'daemonsets']);
+    expect(ds).toMatch(/^NAME\s+DESIRED\s+CURRENT\s+READY\s+UP-TO-DATE\s+AVAILABLE\s+NODE SELECTOR\s+AGE$/m);
+    expect(ds).toMatch(/^kube-proxy\s+3\s+3\s+3\s+3\s+3\s+kubernetes\.io\/os=linux\s+\S+$/m);
+    expect((await compose(stack, ['exec', '-T', 'kubelet-control-plane', 'ls', '/etc/kubernetes/manifests'])).split('\n').filter(Boolean)).toEqual([
+      'etcd.yaml',
+      'kube-apiserver.yaml',
+      'kube-controller-manager.yaml',
+      'kube-scheduler.yaml',
+    ]);
+    // The stand-in says where the real process runs; workloads stay off the tainted node.
+    expect(await kubectl(stack, ['-n', 'kube-system', 'logs', 'kube-scheduler-control-plane'])).toContain('kube-scheduler runs in a container of its own: the compose service "scheduler"');
+  });
+
+  // ------------------------------------------------------------------ 3
   it("the seed's probedemo pod restarts on its failing liveness probe, and the events say why", async () => {
     const manifest = PROBEDEMO_MANIFEST;
     await applyStdin(stack, manifest);
@@ -164,7 +208,7 @@ describe.skipIf(!canRun).sequential('compose stack end to end', () => {
     await kubectl(stack, ['delete', 'pod', 'probedemo', '--wait=false']);
   });
 
-  // ------------------------------------------------------------------ 3
+  // ------------------------------------------------------------------ 4
   it('nginx deployment: 4 replicas over both nodes, a Service, ClusterIP traffic from inside node-1 reaches pods on both nodes', async () => {
     await kubectl(stack, ['create', 'deployment', 'web', '--image=nginx', '--replicas=4']);
     await kubectl(stack, ['expose', 'deployment', 'web', '--port=80']);
@@ -199,7 +243,7 @@ describe.skipIf(!canRun).sequential('compose stack end to end', () => {
     expect(await httpFromNode(stack, 'node-1', `http://${clusterIP}/`)).toMatch(/^200 .*Welcome to nginx!/);
   });
 
-  // ------------------------------------------------------------------ 4
+  // ------------------------------------------------------------------ 5
   it('a web pod whose readiness probe starts failing leaves the EndpointSlice and node-1\'s rules and gets no more ClusterIP traffic, without a restart', async () => {
     try {
       // Joins Service web (selector app=web); ready for its first 45 s, then
@@ -270,7 +314,7 @@ spec:
     }
   });
 
-  // ------------------------------------------------------------------ 5
+  // ------------------------------------------------------------------ 6
   it('CRI calls kubelet-1 makes to containerd-1 for a new pod show up in `pnpm kubelab trace --json` in order', async () => {
     const trace = startTrace(natsPort);
     try {
@@ -305,7 +349,7 @@ spec:
     await kubectl(stack, ['delete', 'pod', 'trace-demo', '--wait=false']);
   });
 
-  // ------------------------------------------------------------------ 6
+  // ------------------------------------------------------------------ 7
   let keeperBefore: { containerID: string; startedAt: string };
   let node2WebPods: any[] = [];
 
@@ -380,7 +424,7 @@ spec:
     expect((await kubectlJson(stack, ['get', 'pod', 'keeper'])).metadata.deletionTimestamp).toBeUndefined();
   });
 
-  // ------------------------------------------------------------------ 7
+  // ------------------------------------------------------------------ 8
   it('start kubelet-2: node-2 Ready again, taint removed, running containers adopted, evicted pods cleaned up', async () => {
     await compose(stack, ['start', 'kubelet-2']);
     await waitFor('node-2 Ready', 60_000, async () => (condition(await getNode('node-2'), 'Ready')?.status === 'True' ? true : undefined));
@@ -400,7 +444,7 @@ spec:
     for (const p of node2WebPods) expect(await httpFromNode(stack, 'node-1', `http://${p.status.podIP}/`)).toMatch(/^ERR /);
   });
 
-  // ------------------------------------------------------------------ 8
+  // ------------------------------------------------------------------ 9
   it('kill containerd-2: node-2 Ready=False "container runtime is down"; start it again: node-2 recovers', async () => {
     const keeperBefore6 = (await kubectlJson(stack, ['get', 'pod', 'keeper'])).status.containerStatuses[0];
     await compose(stack, ['kill', 'containerd-2']);
@@ -421,7 +465,7 @@ spec:
     await waitFor('keeper Ready again after the runtime restart', 60_000, async () => (isPodReady(await kubectlJson(stack, ['get', 'pod', 'keeper'])) ? true : undefined));
   });
 
-  // ------------------------------------------------------------------ 9
+  // ------------------------------------------------------------------ 10
   it('down -v leaves no container, volume or network of the project', async () => {
     await env!.down({ removeVolumes: true, timeout: 1_000 });
     downDone = true;

@@ -123,6 +123,23 @@ function teaching(name: string, entrypoint: string[], cmd: string[], extra: Part
   };
 }
 
+/** A control-plane image as kubeadm 1.32 pulls it; its binary is a stand-in (programs.ts). */
+function component(name: string, tag: string, size: number): ImageDef {
+  return {
+    repository: `registry.k8s.io/${name}`,
+    tags: [tag],
+    size,
+    entrypoint: [],
+    cmd: [],
+    env: { PATH },
+    workingDir: '/',
+    uid: 0,
+    files: { '/etc/os-release': osRelease('Debian GNU/Linux', 'debian', '12') },
+    programs: [name],
+    baseMemoryBytes: 2 * MiB,
+  };
+}
+
 /** Credentials of the private teaching image (documented in the README). */
 export const PRIVATE_IMAGE_AUTH = { username: 'kubelab', password: 'kubelab-secret' };
 
@@ -178,6 +195,13 @@ export const CATALOG: ImageDef[] = [
     tags: ['latest', '1.0.4'],
     programs: ['stress'],
   },
+  // The control plane and kube-proxy of kubeadm 1.32 (static pods, the kube-proxy DaemonSet): stand-ins.
+  component('kube-apiserver', 'v1.32.0', 28 * MiB),
+  component('kube-controller-manager', 'v1.32.0', 26 * MiB),
+  component('kube-scheduler', 'v1.32.0', 20 * MiB),
+  component('kube-proxy', 'v1.32.0', 30 * MiB),
+  // The store's static pod: NATS in etcd's role.
+  { ...component('nats-server', '2.10', 7 * MiB), repository: 'docker.io/library/nats', tags: ['2.10', '2.10.24', 'latest'] },
   // Needs imagePullSecrets: ErrImagePull/ImagePullBackOff without them.
   {
     ...teaching('app', [], ['sh', '-c', 'echo "private app ready"; while true; do sleep 3600; done']),

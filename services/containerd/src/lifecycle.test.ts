@@ -201,6 +201,21 @@ describe('containers', () => {
     expect(await exited(containerId)).toMatchObject({ exitCode: 1, reason: 'Error' });
     expect(logLines(logFile).map((l) => l.replace(/^\S+ /, ''))).toEqual(['stdout F crasher: started, exiting with status 1 in 2s', 'stderr F crasher: fatal error: simulated crash']);
   });
+
+  it('a control-plane image runs a stand-in that names where the real component runs, until TERM', async () => {
+    const { containerId, logFile } = await runPod('kube-scheduler-control-plane', 'registry.k8s.io/kube-scheduler:v1.32.0', {
+      command: ['kube-scheduler', '--leader-elect=true'],
+      envs: [{ key: 'KUBELAB_COMPONENT_SERVICE', value: 'scheduler' }],
+    });
+    await waitFor('the stand-in lines', async () => logLines(logFile).length >= 2);
+    expect(logLines(logFile).map((l) => l.replace(/^\S+ /, ''))).toEqual([
+      'stdout F kubelab: kube-scheduler runs in a container of its own: the compose service "scheduler" (docker compose logs scheduler). This container stands in for it in the node\'s runtime; the pod\'s probes check the real process.',
+      'stdout F kubelab: command line: kube-scheduler --leader-elect=true',
+    ]);
+    expect((await status(containerId)).state).toBe('CONTAINER_RUNNING');
+    await h.cri.rt.StopContainer({ containerId, timeout: 30 });
+    expect(await status(containerId)).toMatchObject({ exitCode: 0, reason: 'Completed' });
+  });
 });
 
 describe('the probedemo timeline (seed lesson 4), time compressed 50x', () => {

@@ -215,7 +215,29 @@ function stress(proc: SimProcess): Command {
   });
 }
 
+/**
+ * A control-plane component or kube-proxy as the node's runtime sees it: the
+ * real process runs in a compose container of its own, so this stand-in only
+ * says so and lives until stopped; the pod's probes reach the real process
+ * (kubeadm's static pods and kube-proxy DaemonSet made visible).
+ */
+function componentStandIn(name: string): (proc: SimProcess, env: () => Record<string, string>) => Command {
+  return (proc, env) =>
+    defineCommand(name, async (args) => {
+      const service = env().KUBELAB_COMPONENT_SERVICE;
+      const where = service ? `the compose service "${service}" (docker compose logs ${service})` : `this node's own ${name} container (docker compose ps)`;
+      proc.write('stdout', `kubelab: ${name} runs in a container of its own: ${where}. This container stands in for it in the node's runtime; the pod's probes check the real process.\n`);
+      proc.write('stdout', `kubelab: command line: ${[name, ...args].join(' ')}\n`);
+      const sig = await untilSignal(proc, true);
+      return ok('', sig === 'TERM' ? 0 : 137);
+    });
+}
+
+/** Binaries of the control-plane images (registry.k8s.io, and NATS in etcd's role) that stand in for kubelab's components. */
+export const COMPONENT_PROGRAMS = ['kube-apiserver', 'kube-controller-manager', 'kube-scheduler', 'kube-proxy', 'nats-server'] as const;
+
 const FACTORIES: Record<string, (proc: SimProcess, env: () => Record<string, string>) => Command> = {
+  ...Object.fromEntries(COMPONENT_PROGRAMS.map((n) => [n, componentStandIn(n)])),
   nginx: (proc, env) => nginx(proc, () => env().NGINX_VERSION ?? '1.27.3'),
   pause,
   crasher,

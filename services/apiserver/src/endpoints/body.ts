@@ -2,6 +2,7 @@
 // four patch content types; size-limited as upstream (3 MiB).
 
 import type { IncomingMessage } from 'node:http';
+import { parse as parseYaml } from 'yaml';
 import { badRequest, requestEntityTooLarge, unsupportedMediaType } from '@kubelab/api';
 import { decodeProtobuf } from './protobuf.js';
 
@@ -32,10 +33,20 @@ export function parseJson(body: Buffer): unknown {
   }
 }
 
-/** A create/update body as a plain object, from JSON or protobuf. */
+/** A YAML document as a plain object (upstream's yaml serializer converts YAML to JSON first). */
+export function parseYamlBody(body: Buffer): unknown {
+  try {
+    return parseYaml(body.toString('utf8')) as unknown;
+  } catch (e) {
+    throw badRequest(`error converting YAML to JSON: ${(e as Error).message.split('\n')[0]}`);
+  }
+}
+
+/** A create/update body as a plain object, from JSON, YAML or protobuf. */
 export function decodeBody(req: IncomingMessage, body: Buffer): unknown {
   const type = mediaType(req);
   if (type === 'application/vnd.kubernetes.protobuf') return decodeProtobuf(body);
   if (type === '' || type === 'application/json' || type === '*/*') return parseJson(body);
+  if (type === 'application/yaml') return parseYamlBody(body);
   throw unsupportedMediaType(type);
 }

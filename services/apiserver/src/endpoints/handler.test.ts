@@ -253,9 +253,20 @@ describe('create, update, patch', () => {
     const big = await call('POST', '/api/v1/namespaces/default/pods', { body: JSON.stringify({ ...podBody, metadata: { name: 'big', annotations: { a: 'x'.repeat(3 * 1024 * 1024) } } }) });
     expect(big.status).toBe(413);
     expect(big.json.reason).toBe('RequestEntityTooLarge');
-    const yaml = await call('POST', '/api/v1/namespaces/default/pods', { body: 'kind: Pod', type: 'application/yaml' });
-    expect(yaml.status).toBe(415);
+    const text = await call('POST', '/api/v1/namespaces/default/pods', { body: 'kind: Pod', type: 'text/plain' });
+    expect(text.status).toBe(415);
+    const yaml = await call('POST', '/api/v1/namespaces/default/pods', { body: 'kind: Pod\nmetadata: {name: [', type: 'application/yaml' });
+    expect(yaml.status).toBe(400);
+    expect(yaml.json.message).toMatch(/^error converting YAML to JSON: /);
     expect(reg.objects.size).toBe(0);
+  });
+
+  it('creates from a YAML body (Content-Type: application/yaml), as curl --data-binary @pod.yaml does', async () => {
+    const body = 'apiVersion: v1\nkind: Pod\nmetadata:\n  name: from-yaml\nspec:\n  containers:\n    - name: web\n      image: nginx\n';
+    const r = await call('POST', '/api/v1/namespaces/default/pods', { body, type: 'application/yaml' });
+    expect(r.status).toBe(201);
+    expect(r.json.metadata.name).toBe('from-yaml');
+    expect(reg.objects.has('/pods/default/from-yaml')).toBe(true);
   });
 
   it('server-side apply creates a missing object', async () => {

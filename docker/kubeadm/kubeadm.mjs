@@ -1,0 +1,130 @@
+#!/usr/bin/env node
+// kubelab's `kubeadm init` for the compose stack: the phases a learner can see
+// on a kubeadm cluster, done the way kubeadm does them.
+//   [control-plane] / [etcd]  write the static pod manifests of node control-plane
+//   [api-check]               wait for a healthy API server
+//   [mark-control-plane]      label and taint that node once its kubelet registered it
+//   [addons]                  apply kube-proxy (ServiceAccount + DaemonSet)
+// The control-plane processes themselves are compose services; the static pods
+// and the DaemonSet's pods are stand-ins whose probes reach them (docs/architecture.md).
+
+import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+const HERE = new URL('.', import.meta.url).pathname;
+const MANIFEST_DIR = process.env.KUBEADM_MANIFEST_DIR ?? '/etc/kubernetes/manifests';
+const NODE = process.env.KUBEADM_NODE_NAME ?? 'control-plane';
+const API = process.env.KUBELAB_APISERVER_URL ?? 'http://apiserver:6443';
+const TIMEOUT_MS = 4 * 60_000;
+
+const CONTROL_PLANE_LABELS = { 'node-role.kubernetes.io/control-plane': '', 'node.kubernetes.io/exclude-from-external-load-balancers': '' };
+const CONTROL_PLANE_TAINT = { key: 'node-role.kubernetes.io/control-plane', effect: 'NoSchedule' };
+/** Where each addon kind is created (namespace kube-system). */
+const COLLECTIONS = {
+  ServiceAccount: '/api/v1/namespaces/kube-system/serviceaccounts',
+  DaemonSet: '/apis/apps/v1/namespaces/kube-system/daemonsets',
+  ConfigMap: '/api/v1/namespaces/kube-system/configmaps',
+};
+
+const log = (line) => console.log(line);
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+async function api(method, path, body, contentType = 'application/json') {
+  const res = await fetch(API + path, {
+    method,
+    headers: body === undefined ? {} : { 'Content-Type': contentType },
+    body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+    signal: AbortSignal.timeout(10_000),
+  });
+  const text = await res.text();
+  let json;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    json = undefined;
+  }
+  return { status: res.status, json, text };
+}
+
+/** Retries `attempt` (undefined = not yet) until it answers or the timeout passes. */
+async function until(what, attempt) {
+  const deadline = Date.now() + TIMEOUT_MS;
+  for (;;) {
+    try {
+      const v = await attempt();
+      if (v !== undefined) return v;
+    } catch {
+      // Not reachable yet.
+    }
+    if (Date.now() > deadline) throw new Error(`timed out after ${TIMEOUT_MS / 1000}s waiting for ${what}`);
+    await sleep(1000);
+  }
+}
+
+function writeManifests() {
+  mkdirSync(MANIFEST_DIR, { recursive: true });
+  log(`[control-plane] Using manifest folder "${MANIFEST_DIR}"`);
+  const files = readdirSync(join(HERE, 'manifests')).filter((f) => f.endsWith('.yaml')).sort();
+  for (const f of files) {
+    const name = f.replace(/\.yaml$/, '');
+    if (name === 'etcd') log(`[etcd] Creating static Pod manifest for local etcd in "${MANIFEST_DIR}"`);
+    else log(`[control-plane] Creating static Pod manifest for "${name}"`);
+    writeFileSync(join(MANIFEST_DIR, f), readFileSync(join(HERE, 'manifests', f)));
+  }
+}
+
+async function apiCheck() {
+  log(`[api-check] Waiting for a healthy API server. This can take up to ${TIMEOUT_MS / 60_000}m0s`);
+  const t0 = Date.now();
+  await until('the API server', async () => ((await api('GET', '/readyz')).status === 200 ? true : undefined));
+  log(`[api-check] The API server is healthy after ${((Date.now() - t0) / 1000).toFixed(3)}s`);
+}
+
+async function markControlPlane() {
+  log(`[mark-control-plane] Waiting for node ${NODE} to register`);
+  await until(`node ${NODE}`, async () => {
+    const r = await api('GET', `/api/v1/nodes/${NODE}`);
+    if (r.status !== 200) return undefined;
+    const node = r.json;
+    const taints = node.spec?.taints ?? [];
+    const hasTaint = taints.some((t) => t.key === CONTROL_PLANE_TAINT.key && t.effect === CONTROL_PLANE_TAINT.effect);
+    const patch = {
+      metadata: { labels: CONTROL_PLANE_LABELS, resourceVersion: node.metadata.resourceVersion },
+      spec: { taints: hasTaint ? taints : [...taints, CONTROL_PLANE_TAINT] },
+    };
+    const p = await api('PATCH', `/api/v1/nodes/${NODE}`, patch, 'application/merge-patch+json');
+    if (p.status === 409) return undefined; // changed meanwhile: read again
+    if (p.status !== 200) throw new Error(`patching node ${NODE}: ${p.status} ${p.text}`);
+    return true;
+  });
+  log(`[mark-control-plane] Marking the node ${NODE} as control-plane by adding the labels: [${Object.keys(CONTROL_PLANE_LABELS).join(' ')}]`);
+  log(`[mark-control-plane] Marking the node ${NODE} as control-plane by adding the taints [${CONTROL_PLANE_TAINT.key}:${CONTROL_PLANE_TAINT.effect}]`);
+}
+
+async function applyAddon(name) {
+  const docs = readFileSync(join(HERE, 'addons', `${name}.yaml`), 'utf8').split(/^---$/m);
+  for (const doc of docs) {
+    const kind = /^kind:\s*(\S+)/m.exec(doc)?.[1];
+    if (!kind) continue;
+    const path = COLLECTIONS[kind];
+    if (!path) throw new Error(`addon ${name}: no collection for kind ${kind}`);
+    // The YAML goes to the apiserver as it is (Content-Type: application/yaml).
+    const r = await api('POST', path, doc, 'application/yaml');
+    if (r.status !== 201 && r.status !== 409) throw new Error(`addon ${name}: creating ${kind}: ${r.status} ${r.text}`);
+  }
+  log(`[addons] Applied essential addon: ${name}`);
+}
+
+async function main() {
+  writeManifests();
+  await apiCheck();
+  await markControlPlane();
+  await applyAddon('kube-proxy');
+  log('');
+  log('Your Kubernetes control-plane has initialized successfully!');
+}
+
+main().catch((err) => {
+  console.error(`error execution phase: ${err.message}`);
+  process.exit(1);
+});
