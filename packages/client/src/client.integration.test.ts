@@ -119,6 +119,36 @@ describe.skipIf(!hasNats)('client against a real apiserver', () => {
     await nats?.dispose();
   });
 
+  it('pipelined creates answer exactly as Create calls do: objects, AlreadyExists, Invalid', async () => {
+    await createNamespace('pipeline');
+    const unary = createClientset({ address: `127.0.0.1:${grpcPort}`, component: 'client-integration-test', pipelineCreates: false });
+    try {
+      const outcome = (p: Promise<ConfigMap>) =>
+        p.then(
+          (o) => `created ${o.metadata.name} rv=${/^\d+$/.test(o.metadata.resourceVersion ?? '') ? 'n' : o.metadata.resourceVersion}`,
+          (e: StatusError) => `${e.code} ${e.reason}: ${e.message}`,
+        );
+      const piped = cs.core.configMaps('pipeline');
+      // Issued together: they share stream messages; one duplicate, one invalid name.
+      const names = ['p-0', 'p-1', 'p-0', 'Bad_Name', 'p-2'];
+      const got = await Promise.all(names.map((n) => outcome(piped.create(cm('pipeline', n, { k: 'v' })))));
+      const want = [
+        'created p-0 rv=n',
+        'created p-1 rv=n',
+        '409 AlreadyExists: configmaps "p-0" already exists',
+        await outcome(unary.core.configMaps('pipeline').create(cm('pipeline', 'Bad_Name'))),
+        'created p-2 rv=n',
+      ];
+      expect(got).toEqual(want);
+      expect(want[3]).toMatch(/^422 Invalid: ConfigMap "Bad_Name" is invalid: metadata.name: Invalid value: "Bad_Name"/);
+      expect(await outcome(unary.core.configMaps('pipeline').create(cm('pipeline', 'p-1')))).toBe(got[2]!.replace('p-0', 'p-1'));
+      const stored = (await cs.core.configMaps('pipeline').list()).items.map((o) => `${o.metadata.name}=${o.data?.k}`);
+      expect(stored).toEqual(['p-0=v', 'p-1=v', 'p-2=v']);
+    } finally {
+      unary.close();
+    }
+  });
+
   it('creates, reads, updates with optimistic concurrency, patches, binds and deletes', async () => {
     await createNamespace('crud');
     const cms = cs.core.configMaps('crud');

@@ -2,15 +2,21 @@
 // apiserver benchmarks (run on dist; `pnpm --filter @kubelab/apiserver bench`).
 // Starts a real nats-server and the apiserver as its own process, then prints
 // one JSON line per benchmark:
-//   apiserver-creates: creates/s through gRPC vs raw NATS KV creates/s (same
-//     payload, same 64 in-flight), and their ratio (target >= 0.5);
-//   apiserver-watch-latency: p50/p99 from issuing a create to each of 100
-//     watchers receiving its event, while writing up to 1,000 objects/s with at
-//     most 32 writes in flight (target p99 < 50 ms). Watchers opt into batched
-//     watch messages (WatchRequest.allow_batch).
+//   apiserver-creates: creates/s through the client library (@kubelab/client,
+//     what every component uses, over the apiserver's gRPC API) vs raw NATS KV
+//     creates/s (same payload, same 64 in flight), and their ratio (target >= 0.5);
+//   apiserver-watch-latency: p50/p99 from issuing a create (client library) to
+//     each of 100 watchers receiving its event, while writing up to 1,000
+//     objects/s with at most 32 writes in flight (target p99 < 50 ms). The
+//     watchers send the Watch request the client library sends (allow_batch)
+//     but only find the object's name in the bytes: decoding 100,000 events a
+//     second in one process would measure this process, not the apiserver.
+// Each line also carries the CPU time per operation of every process
+// (cpuUsPer...: bench = this process, apiserver, nats), from /proc.
 // Sizes are bounded; env BENCH_CREATES / BENCH_WATCH_SECONDS shrink or grow them.
 
 import { spawn } from 'node:child_process';
+import { readFileSync, readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import * as grpc from '@grpc/grpc-js';
 import { connect } from '@nats-io/transport-node';
@@ -18,6 +24,9 @@ import { jetstream } from '@nats-io/jetstream';
 import { Kvm } from '@nats-io/kv';
 import { apiserverProto } from '@kubelab/proto';
 import { freePort, startNatsServer, waitForPort } from '@kubelab/testing';
+// By path, not as a dependency: @kubelab/client depends on @kubelab/apiserver
+// for its tests, so the reverse edge would make a cycle. `pnpm bench` builds all first.
+const { createClientset } = await import(new URL('../../../packages/client/dist/index.js', import.meta.url).href);
 
 const CREATES = Number(process.env.BENCH_CREATES ?? 5000);
 const INFLIGHT = 64;
@@ -29,11 +38,6 @@ const main = fileURLToPath(new URL('../dist/main.js', import.meta.url));
 const filler = 'x'.repeat(900);
 const cm = (ns, name) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: ns, labels: { bench: 'true' } }, data: { filler } });
 const CMS = { group: '', version: 'v1', resource: 'configmaps' };
-const NS = { group: '', version: 'v1', resource: 'namespaces' };
-
-function unary(client, method, req) {
-  return new Promise((resolve, reject) => client[method](req, (e, r) => (e ? reject(e) : resolve(r))));
-}
 
 /** Runs `total` jobs with `inflight` at a time; returns jobs/s. */
 async function pump(total, inflight, job) {
@@ -45,6 +49,40 @@ async function pump(total, inflight, job) {
     }),
   );
   return total / ((performance.now() - t0) / 1000);
+}
+
+/** CPU time (ms) a process has used so far (Linux /proc; 0 elsewhere). */
+function cpuMs(pid) {
+  if (pid === process.pid) {
+    const u = process.cpuUsage();
+    return (u.user + u.system) / 1000;
+  }
+  try {
+    const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return ((Number(f[11]) + Number(f[12])) * 1000) / 100; // utime + stime in 100 Hz ticks
+  } catch {
+    return 0;
+  }
+}
+
+/** The nats-server listening on `port` (its command line carries `-p <port>`). */
+function natsPid(port) {
+  for (const d of readdirSync('/proc')) {
+    if (!/^\d+$/.test(d)) continue;
+    try {
+      const argv = readFileSync(`/proc/${d}/cmdline`, 'utf8').split('\0');
+      if (argv[0].endsWith('nats-server') && argv[argv.indexOf('-p') + 1] === String(port)) return Number(d);
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return undefined;
+}
+
+/** Starts counting CPU of the given processes; the result maps name → µs per op. */
+function cpuMeter(pids) {
+  const start = Object.fromEntries(Object.entries(pids).map(([k, pid]) => [k, pid ? cpuMs(pid) : 0]));
+  return (ops) => Object.fromEntries(Object.entries(pids).map(([k, pid]) => [k, pid ? Math.round(((cpuMs(pid) - start[k]) * 1000) / ops) : null]));
 }
 
 function percentile(sorted, p) {
@@ -68,6 +106,7 @@ async function startApiserverProcess(natsUrl) {
   }
   return {
     grpcPort,
+    pid: child.pid,
     stop: () => new Promise((res) => {
       if (child.exitCode !== null) return res();
       child.once('exit', () => res());
@@ -76,20 +115,26 @@ async function startApiserverProcess(natsUrl) {
   };
 }
 
-async function benchCreates(natsUrl, client) {
+async function benchCreates(natsUrl, address, pids) {
   // Raw NATS KV: the ceiling (a separate bucket, same server, same payload and concurrency).
   const nc = await connect({ servers: natsUrl });
   const kv = await new Kvm(jetstream(nc)).create('bench_raw', { history: 1, storage: 'file' });
   const payload = new TextEncoder().encode(JSON.stringify(cm('bench', 'raw-000000')));
   await pump(500, INFLIGHT, (i) => kv.create(`/registry/configmaps/warm/w${i}`, payload));
+  let meter = cpuMeter({ bench: process.pid, nats: pids.nats });
   const rawPerSec = await pump(CREATES, INFLIGHT, (i) => kv.create(`/registry/configmaps/bench/raw-${i}`, payload));
+  const rawCpu = meter(CREATES);
   await nc.close();
 
-  await unary(client, 'Create', { resource: NS, object: Buffer.from(JSON.stringify({ metadata: { name: 'bench' } })) });
-  await pump(500, INFLIGHT, (i) => unary(client, 'Create', { resource: CMS, namespace: 'bench', object: Buffer.from(JSON.stringify(cm('bench', `warm-${i}`))) }));
-  const grpcPerSec = await pump(CREATES, INFLIGHT, (i) =>
-    unary(client, 'Create', { resource: CMS, namespace: 'bench', object: Buffer.from(JSON.stringify(cm('bench', `c-${i}`))) }),
-  );
+  // The client library's create, as a controller creating many objects at once calls it.
+  const cs = createClientset({ address, component: 'apiserver-bench' });
+  await cs.core.namespaces().create({ metadata: { name: 'bench' } });
+  const cms = cs.core.configMaps('bench');
+  await pump(500, INFLIGHT, (i) => cms.create(cm('bench', `warm-${i}`)));
+  meter = cpuMeter({ bench: process.pid, apiserver: pids.apiserver, nats: pids.nats });
+  const grpcPerSec = await pump(CREATES, INFLIGHT, (i) => cms.create(cm('bench', `c-${i}`)));
+  const grpcCpu = meter(CREATES);
+  cs.close();
   return {
     bench: 'apiserver-creates',
     objects: CREATES,
@@ -99,16 +144,19 @@ async function benchCreates(natsUrl, client) {
     rawKvCreatesPerSec: Math.round(rawPerSec),
     ratio: Number((grpcPerSec / rawPerSec).toFixed(2)),
     target: '>= 0.5',
+    cpuUsPerCreate: grpcCpu,
+    cpuUsPerRawCreate: rawCpu,
   };
 }
 
-async function benchWatchLatency(address) {
+async function benchWatchLatency(address, pids) {
   const Ctor = apiserverProto().kubelab.apiserver.v1.ResourceService;
   // Each client its own connection with a large HTTP/2 window (the default 64 KiB
-  // window stalls a connection carrying many busy watches).
+  // window stalls a connection carrying many busy watches), as the client library sets it.
   const opts = { 'grpc.use_local_subchannel_pool': 1, 'grpc-node.flow_control_window': 16 * 1024 * 1024 };
-  const writer = new Ctor(address, grpc.credentials.createInsecure(), opts);
-  await unary(writer, 'Create', { resource: NS, object: Buffer.from(JSON.stringify({ metadata: { name: 'watchbench' } })) });
+  const cs = createClientset({ address, component: 'apiserver-bench', channelOptions: { 'grpc.use_local_subchannel_pool': 1 } });
+  await cs.core.namespaces().create({ metadata: { name: 'watchbench' } });
+  const writer = cs.core.configMaps('watchbench');
   const sentAt = new Map();
   const latencies = [];
   const channels = Array.from({ length: 4 }, () => new Ctor(address, grpc.credentials.createInsecure(), opts));
@@ -136,6 +184,7 @@ async function benchWatchLatency(address) {
     setTimeout(resolve, 5000);
   });
   const total = RATE * WATCH_SECONDS;
+  const meter = cpuMeter({ bench: process.pid, apiserver: pids.apiserver, nats: pids.nats });
   const t0 = performance.now();
   const pending = new Set();
   let errors = 0;
@@ -149,7 +198,7 @@ async function benchWatchLatency(address) {
     while (pending.size >= 32) await Promise.race(pending);
     const name = `w-${i}`;
     sentAt.set(name, performance.now());
-    const p = unary(writer, 'Create', { resource: CMS, namespace: 'watchbench', object: Buffer.from(JSON.stringify(cm('watchbench', name))) }).catch(() => errors++);
+    const p = writer.create(cm('watchbench', name)).catch(() => errors++);
     pending.add(p);
     p.finally(() => pending.delete(p));
   }
@@ -157,8 +206,10 @@ async function benchWatchLatency(address) {
   const achieved = total / ((performance.now() - t0) / 1000);
   const deadline = Date.now() + 10_000;
   while (latencies.length < total * WATCHERS && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+  const cpu = meter(total);
   for (const s of streams) s.cancel();
-  for (const c of [writer, ...channels]) c.close();
+  for (const c of channels) c.close();
+  cs.close();
   latencies.sort((a, b) => a - b);
   return {
     bench: 'apiserver-watch-latency',
@@ -172,6 +223,7 @@ async function benchWatchLatency(address) {
     p99Ms: Number(percentile(latencies, 99).toFixed(2)),
     maxMs: Number(latencies[latencies.length - 1].toFixed(2)),
     target: 'p99 < 50 ms',
+    cpuUsPerWrite: cpu,
   };
 }
 
@@ -180,11 +232,9 @@ let apiserver;
 try {
   apiserver = await startApiserverProcess(nats.url);
   const address = `127.0.0.1:${apiserver.grpcPort}`;
-  const Ctor = apiserverProto().kubelab.apiserver.v1.ResourceService;
-  const client = new Ctor(address, grpc.credentials.createInsecure());
-  if (CREATES > 0) console.log(JSON.stringify(await benchCreates(nats.url, client)));
-  client.close();
-  if (WATCH_SECONDS > 0) console.log(JSON.stringify(await benchWatchLatency(address)));
+  const pids = { apiserver: apiserver.pid, nats: natsPid(nats.port) };
+  if (CREATES > 0) console.log(JSON.stringify(await benchCreates(nats.url, address, pids)));
+  if (WATCH_SECONDS > 0) console.log(JSON.stringify(await benchWatchLatency(address, pids)));
 } finally {
   await apiserver?.stop();
   await nats.dispose();

@@ -113,12 +113,8 @@ export class ResourceClient<T extends KubeObject> implements PodInterface<T> {
   }
 
   async create(obj: T, opts: WriteOptions = {}): Promise<T> {
-    const res = await this.conn.unary(
-      'Create',
-      { resource: this.gvr, namespace: this.ns(obj), object: encode(obj), ...writeFields(opts) },
-      opts,
-    );
-    return decode<T>(res.json, `created ${this.gvr.resource}`);
+    const json = await this.conn.create({ resource: this.gvr, namespace: this.ns(obj), object: encode(obj), ...writeFields(opts) }, opts);
+    return decode<T>(json, `created ${this.gvr.resource}`);
   }
 
   async update(obj: T, opts: WriteOptions = {}): Promise<T> {

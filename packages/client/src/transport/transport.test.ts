@@ -1,7 +1,7 @@
 // The client against a stub ResourceService on loopback: error mapping from
 // the kubelab-status trailer and from bare codes, read retries, metadata.
 import * as grpc from '@grpc/grpc-js';
-import { StatusError, notFound } from '@kubelab/api';
+import { StatusError, alreadyExists, notFound } from '@kubelab/api';
 import { apiserverProto, type ResourceServiceHandlers } from '@kubelab/proto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createClientset } from '../clientset/clientset.js';
@@ -135,5 +135,72 @@ describe('gRPC transport', () => {
     }
     expect(got).toEqual(['ADDED a', 'ERROR Expired']);
     await cancelled; // the server saw the stream cancelled (the test times out otherwise)
+  });
+});
+
+describe('pipelined creates (CreateStream)', () => {
+  const cm = (name: string) => ({ metadata: { name } });
+
+  it('answers each create by id, out of order, with the same StatusError a Create call gives', async () => {
+    const seen: Array<{ id: number; name: string; namespace: string }> = [];
+    let messages = 0;
+    const address = await stub({
+      CreateStream: (call) => {
+        call.on('data', (msg: { items: Array<{ id: number; request: { namespace: string; object: Buffer } }> }) => {
+          messages++;
+          const results = msg.items.map((it) => {
+            const name = (JSON.parse(it.request.object.toString()) as { metadata: { name: string } }).metadata.name;
+            seen.push({ id: it.id, name, namespace: it.request.namespace });
+            if (name === 'taken') {
+              const status = alreadyExists({ group: '', resource: 'configmaps' }, 'taken').status;
+              return { id: it.id, code: grpc.status.ALREADY_EXISTS, object: Buffer.alloc(0), status: Buffer.from(JSON.stringify(status)) };
+            }
+            return { id: it.id, code: grpc.status.OK, object: Buffer.from(JSON.stringify({ metadata: { name, resourceVersion: '7' } })), status: Buffer.alloc(0) };
+          });
+          call.write({ results: results.reverse() });
+        });
+        call.on('end', () => call.end());
+      },
+    });
+    const cms = client(address).core.configMaps('default');
+    const outcomes = await Promise.all(['a', 'taken', 'b'].map((n) => cms.create(cm(n)).then((o) => o.metadata.name, (e: StatusError) => `${e.code} ${e.reason}: ${e.message}`)));
+    expect(outcomes).toEqual(['a', '409 AlreadyExists: configmaps "taken" already exists', 'b']);
+    expect(messages).toBe(1); // issued in one I/O turn: one message
+    expect(seen.map((s) => `${s.namespace}/${s.name}`)).toEqual(['default/a', 'default/taken', 'default/b']);
+    expect(new Set(seen.map((s) => s.id)).size).toBe(3);
+  });
+
+  it('fails the unanswered creates when the stream fails, and opens a new stream for the next ones', async () => {
+    let streams = 0;
+    const address = await stub({
+      CreateStream: (call) => {
+        streams++;
+        const first = streams === 1;
+        call.on('data', (msg: { items: Array<{ id: number }> }) => {
+          if (first) return call.emit('error', { code: grpc.status.UNAVAILABLE, details: 'apiserver shutting down' });
+          call.write({ results: msg.items.map((it) => ({ id: it.id, code: 0, object: Buffer.from('{"metadata":{"name":"again"}}'), status: Buffer.alloc(0) })) });
+        });
+      },
+    });
+    const cms = client(address).core.configMaps('default');
+    const err = (await cms.create(cm('x')).catch((e: unknown) => e)) as StatusError;
+    expect([err.code, err.reason, err.message]).toEqual([503, 'ServiceUnavailable', 'apiserver shutting down']);
+    expect((await cms.create(cm('again'))).metadata.name).toBe('again');
+    expect(streams).toBe(2);
+  });
+
+  it('falls back to Create calls when the apiserver has no CreateStream', async () => {
+    let creates = 0;
+    const address = await stub({
+      Create: (call, cb) => {
+        creates++;
+        cb(null, { json: Buffer.from(JSON.stringify({ metadata: { name: (JSON.parse(call.request.object.toString()) as { metadata: { name: string } }).metadata.name } })) });
+      },
+    });
+    const cms = client(address).core.configMaps('default');
+    const names = await Promise.all(['a', 'b'].map((n) => cms.create(cm(n)).then((o) => o.metadata.name)));
+    expect(names).toEqual(['a', 'b']);
+    expect((await cms.create(cm('c'))).metadata.name).toBe('c');
+    expect(creates).toBe(3);
   });
 });

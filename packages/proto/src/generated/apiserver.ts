@@ -4,6 +4,10 @@ import type { MessageTypeDefinition } from '@grpc/proto-loader';
 import type { BindRequest as _kubelab_apiserver_v1_BindRequest, BindRequest__Output as _kubelab_apiserver_v1_BindRequest__Output } from './kubelab/apiserver/v1/BindRequest.js';
 import type { BindResponse as _kubelab_apiserver_v1_BindResponse, BindResponse__Output as _kubelab_apiserver_v1_BindResponse__Output } from './kubelab/apiserver/v1/BindResponse.js';
 import type { CreateRequest as _kubelab_apiserver_v1_CreateRequest, CreateRequest__Output as _kubelab_apiserver_v1_CreateRequest__Output } from './kubelab/apiserver/v1/CreateRequest.js';
+import type { CreateResult as _kubelab_apiserver_v1_CreateResult, CreateResult__Output as _kubelab_apiserver_v1_CreateResult__Output } from './kubelab/apiserver/v1/CreateResult.js';
+import type { CreateStreamItem as _kubelab_apiserver_v1_CreateStreamItem, CreateStreamItem__Output as _kubelab_apiserver_v1_CreateStreamItem__Output } from './kubelab/apiserver/v1/CreateStreamItem.js';
+import type { CreateStreamRequest as _kubelab_apiserver_v1_CreateStreamRequest, CreateStreamRequest__Output as _kubelab_apiserver_v1_CreateStreamRequest__Output } from './kubelab/apiserver/v1/CreateStreamRequest.js';
+import type { CreateStreamResponse as _kubelab_apiserver_v1_CreateStreamResponse, CreateStreamResponse__Output as _kubelab_apiserver_v1_CreateStreamResponse__Output } from './kubelab/apiserver/v1/CreateStreamResponse.js';
 import type { DeleteRequest as _kubelab_apiserver_v1_DeleteRequest, DeleteRequest__Output as _kubelab_apiserver_v1_DeleteRequest__Output } from './kubelab/apiserver/v1/DeleteRequest.js';
 import type { DeleteResponse as _kubelab_apiserver_v1_DeleteResponse, DeleteResponse__Output as _kubelab_apiserver_v1_DeleteResponse__Output } from './kubelab/apiserver/v1/DeleteResponse.js';
 import type { GetRequest as _kubelab_apiserver_v1_GetRequest, GetRequest__Output as _kubelab_apiserver_v1_GetRequest__Output } from './kubelab/apiserver/v1/GetRequest.js';
@@ -28,6 +32,10 @@ export interface ProtoGrpcType {
         BindRequest: MessageTypeDefinition<_kubelab_apiserver_v1_BindRequest, _kubelab_apiserver_v1_BindRequest__Output>
         BindResponse: MessageTypeDefinition<_kubelab_apiserver_v1_BindResponse, _kubelab_apiserver_v1_BindResponse__Output>
         CreateRequest: MessageTypeDefinition<_kubelab_apiserver_v1_CreateRequest, _kubelab_apiserver_v1_CreateRequest__Output>
+        CreateResult: MessageTypeDefinition<_kubelab_apiserver_v1_CreateResult, _kubelab_apiserver_v1_CreateResult__Output>
+        CreateStreamItem: MessageTypeDefinition<_kubelab_apiserver_v1_CreateStreamItem, _kubelab_apiserver_v1_CreateStreamItem__Output>
+        CreateStreamRequest: MessageTypeDefinition<_kubelab_apiserver_v1_CreateStreamRequest, _kubelab_apiserver_v1_CreateStreamRequest__Output>
+        CreateStreamResponse: MessageTypeDefinition<_kubelab_apiserver_v1_CreateStreamResponse, _kubelab_apiserver_v1_CreateStreamResponse__Output>
         DeleteRequest: MessageTypeDefinition<_kubelab_apiserver_v1_DeleteRequest, _kubelab_apiserver_v1_DeleteRequest__Output>
         DeleteResponse: MessageTypeDefinition<_kubelab_apiserver_v1_DeleteResponse, _kubelab_apiserver_v1_DeleteResponse__Output>
         GetRequest: MessageTypeDefinition<_kubelab_apiserver_v1_GetRequest, _kubelab_apiserver_v1_GetRequest__Output>

@@ -14,8 +14,9 @@ import {
 } from '@kubelab/api';
 import type { PatchType, Registry, RequestContext, ResourceStore, Subresource } from '../registry/interface.js';
 import { rawJson, rawText } from '../cache/raw.js';
-import { statusToGrpc } from '@kubelab/proto';
-import { traceServerHandlers, type Tracing } from '@kubelab/tracing';
+import { watchMessage, withEncodedWatch } from './watch-encoding.js';
+import { statusToGrpc, STATUS_METADATA_KEY } from '@kubelab/proto';
+import { context as otelContext, ROOT_CONTEXT, traceServerHandlers, type Tracing } from '@kubelab/tracing';
 
 interface Gvr {
   group?: string;
@@ -115,6 +116,46 @@ export function listJson(list: { apiVersion?: string; kind?: string; metadata: o
   );
 }
 
+/** Most unanswered items one CreateStream may have; more are refused (429) until answers go out. */
+export const MAX_STREAM_PENDING = 4096;
+const EMPTY = Buffer.alloc(0);
+
+type CreateItemMsg = { resource?: Gvr | null; namespace?: string; object?: Buffer; dryRun?: string; fieldManager?: string };
+type CreateResultMsg = { id: number; code: number; object: Buffer; status: Buffer };
+
+function tooManyPending(): StatusError {
+  return new StatusError({
+    kind: 'Status',
+    apiVersion: 'v1',
+    metadata: {},
+    status: 'Failure',
+    code: 429,
+    reason: 'TooManyRequests',
+    message: `too many unanswered creates on this stream (more than ${MAX_STREAM_PENDING}); retry when answers arrive`,
+    details: { retryAfterSeconds: 1 },
+  });
+}
+
+/** One create, as the Create RPC and each CreateStream item do it: the created object's JSON. */
+async function createOne(registry: Registry, req: CreateItemMsg): Promise<Buffer> {
+  const s = resolve(registry, req.resource);
+  const obj = objectField('object', req.object);
+  const created = await s.create(req.namespace || undefined, obj, context(req.dryRun, req.fieldManager));
+  return rawJson(created);
+}
+
+/** A failed streamed create: the code and metav1.Status a Create call would have ended with. */
+function failedResult(err: unknown): { object: Buffer; code: number; status: Buffer } {
+  let e: ReturnType<typeof statusToGrpc>;
+  try {
+    e = statusToGrpc(err);
+  } catch (mapErr) {
+    e = statusToGrpc(new Error(`could not encode the error status: ${(mapErr as Error).message}`));
+  }
+  const status = e.metadata.get(STATUS_METADATA_KEY)[0];
+  return { object: EMPTY, code: e.code, status: Buffer.from(typeof status === 'string' ? status : (status ?? '')) };
+}
+
 type Unary<Req, Res> = (call: grpc.ServerUnaryCall<Req, Res>, cb: grpc.sendUnaryData<Res>) => void;
 
 function unary<Req, Res>(f: (req: Req) => Promise<Res>, onError?: (e: unknown) => void): Unary<Req, Res> {
@@ -147,10 +188,13 @@ export interface GrpcServerOptions {
   onInternalError?: (err: unknown) => void;
   /** Each RPC runs in a SERVER span named like it (`kubelab.apiserver.v1.ResourceService/Create`), continuing the caller's traceparent. */
   tracing?: Tracing;
+  /** Least time between two messages of one batching watch (allow_batch); default 10 ms. */
+  watchBatchIntervalMs?: number;
 }
 
 export function resourceServiceHandlers(opts: GrpcServerOptions): ResourceServiceHandlers {
   const { registry } = opts;
+  const batchIntervalMs = opts.watchBatchIntervalMs ?? 10;
   const onError = (err: unknown) => {
     if (!StatusError.isInstance(err) || err.code >= 500) opts.onInternalError?.(err);
   };
@@ -206,22 +250,28 @@ export function resourceServiceHandlers(opts: GrpcServerOptions): ResourceServic
           });
           stopWatch = () => w.stop();
           if (done) return w.stop();
-          const write = async (msg: { type: string; object?: Buffer; batch?: Array<{ type: string; object: Buffer }> }) => {
-            if (!call.write(msg) && !done) await new Promise<void>((r) => call.once('drain', () => r()));
+          // Messages are pre-encoded WatchEvent bytes (watch-encoding.ts), shared by every watcher of an event.
+          const write = async (msgs: Array<Buffer | Buffer[]>) => {
+            for (const msg of msgs) {
+              // Bytes, not a WatchEvent object: the service's Watch serializer writes them through.
+              if (!call.write(msg as never) && !done) await new Promise<void>((r) => call.once('drain', () => r()));
+            }
           };
           if (w.nextBatch) {
             // Whatever queued since the last write goes out together (one message with allow_batch).
             for (;;) {
               const evs = await w.nextBatch();
               if (evs.length === 0 || done) break;
-              if (req.allowBatch && evs.length > 1) {
-                await write({ type: '', batch: evs.map((ev) => ({ type: ev.type, object: rawJson(ev.object) })) });
-              } else for (const ev of evs) await write({ type: ev.type, object: rawJson(ev.object) });
+              await write(watchMessage(evs, req.allowBatch));
+              // A busy batching watch sends at most one message per interval: what
+              // arrives meanwhile goes out together (fewer, larger messages for both
+              // ends); an event after a quiet spell still goes out at once.
+              if (req.allowBatch && batchIntervalMs > 0 && !done) await new Promise((r) => setTimeout(r, batchIntervalMs));
             }
           } else {
             for await (const ev of w.events) {
               if (done) break;
-              await write({ type: ev.type, object: rawJson(ev.object) });
+              await write(watchMessage([ev], false));
             }
           }
           finish();
@@ -231,12 +281,64 @@ export function resourceServiceHandlers(opts: GrpcServerOptions): ResourceServic
       })();
     },
 
-    Create: unary(async (req) => {
-      const s = resolve(registry, req.resource);
-      const obj = objectField('object', req.object);
-      const created = await s.create(req.namespace || undefined, obj, context(req.dryRun, req.fieldManager));
-      return { json: rawJson(created) };
-    }, onError),
+    Create: unary(async (req) => ({ json: await createOne(registry, req) }), onError),
+
+    CreateStream: (call) => {
+      // Items run concurrently as separate Create calls would; answers are
+      // written as they finish, those finishing in the same I/O turn together.
+      let pending = 0;
+      let halfClosed = false;
+      let closed = false;
+      let out: CreateResultMsg[] = [];
+      let scheduled = false;
+      const flush = () => {
+        scheduled = false;
+        if (closed) return;
+        if (out.length > 0) {
+          const results = out;
+          out = [];
+          call.write({ results });
+        }
+        if (halfClosed && pending === 0) {
+          closed = true;
+          call.end();
+        }
+      };
+      const answer = (r: CreateResultMsg) => {
+        pending--;
+        out.push(r);
+        if (!scheduled) {
+          scheduled = true;
+          setImmediate(flush);
+        }
+      };
+      call.on('data', (msg: { items?: Array<{ id?: number; request?: CreateItemMsg | null }> }) => {
+        for (const item of msg.items ?? []) {
+          const id = item.id ?? 0;
+          pending++;
+          // Outside the stream's span: unrelated objects must not share one trace
+          // (traced callers send their creates as Create calls instead).
+          const p = pending > MAX_STREAM_PENDING ? Promise.reject(tooManyPending()) : otelContext.with(ROOT_CONTEXT, () => createOne(registry, item.request ?? {}));
+          p.then(
+            (json) => answer({ id, code: 0, object: json, status: EMPTY }),
+            (err: unknown) => {
+              onError(err);
+              answer({ id, ...failedResult(err) });
+            },
+          );
+        }
+      });
+      call.on('end', () => {
+        halfClosed = true;
+        if (!scheduled) flush();
+      });
+      call.on('cancelled', () => {
+        closed = true;
+      });
+      call.on('error', () => {
+        closed = true;
+      });
+    },
 
     Update: unary(async (req) => {
       const s = resolve(registry, req.resource);
@@ -303,7 +405,7 @@ export async function startGrpcServer(host: string, port: number, opts: GrpcServ
     'grpc.max_send_message_length': -1,
   });
   const proto = apiserverProto();
-  const service = proto.kubelab.apiserver.v1.ResourceService.service;
+  const service = withEncodedWatch(proto.kubelab.apiserver.v1.ResourceService.service);
   const handlers = resourceServiceHandlers(opts) as unknown as grpc.UntypedServiceImplementation;
   server.addService(service, opts.tracing ? traceServerHandlers(opts.tracing, service, handlers) : handlers);
   const bound = await new Promise<number>((resolvePort, reject) => {

@@ -3,11 +3,12 @@
 // create / compare-and-swap update / conditional delete as the only writes,
 // which is what upstream's storage/etcd3 store needs from etcd.
 
-import { connect, headers, type NatsConnection } from '@nats-io/transport-node';
+import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { jetstream, jetstreamManager, type JetStreamClient } from '@nats-io/jetstream';
 import { Kvm, type KV, type KvWatchEntry } from '@nats-io/kv';
 import type { Tracing } from '@kubelab/tracing';
 import { storageSpan, type KvOperation } from '../tracing/storage.js';
+import { PipelinedPublisher } from './publisher.js';
 
 export interface KvStorageOptions {
   url: string;
@@ -56,14 +57,31 @@ export interface StoredValue {
 }
 
 /** The etcd-shaped operations the registry uses, over one KV bucket. */
+/** KV's key rule (nats.js validateKey): checked before a write as the library does. */
+const VALID_KEY = /^[-/=.\w]+$/;
+
+export function checkKey(key: string): void {
+  if (key.startsWith('.') || key.endsWith('.') || !VALID_KEY.test(key)) throw new StorageError('bad-key', `invalid key: ${key}`);
+}
+
 export class KvStorage {
+  private readonly publisher: PipelinedPublisher;
+
   private constructor(
     readonly nc: NatsConnection,
     readonly js: JetStreamClient,
     readonly kv: KV,
     readonly bucket: string,
     private readonly tracing?: Tracing,
-  ) {}
+  ) {
+    this.publisher = new PipelinedPublisher(nc, 5_000);
+  }
+
+  /** A conditional write of `key` (etcd's txn on mod_revision): the new revision. */
+  private put(key: string, value: Uint8Array, expected: number, operation?: 'DEL'): Promise<number> {
+    checkKey(key);
+    return this.publisher.publish(`$KV.${this.bucket}.${key}`, value, expected, operation);
+  }
 
   /** Runs one KV call, in a child span of the active request when tracing is on. */
   private traced<T>(op: KvOperation, key: string, fn: () => Promise<T>, expectedRevision?: number): Promise<T> {
@@ -126,6 +144,14 @@ export class KvStorage {
     return this.traced('create', key, async () => {
       this.ensureConnected();
       try {
+        return await this.put(key, value, 0);
+      } catch (err) {
+        const e = err instanceof StorageError ? err : classifyNatsError(err, 'create');
+        if (e.kind !== 'exists') throw e;
+      }
+      // The key has a message: a live value (AlreadyExists) or a delete marker,
+      // which the library's create replaces (compare-and-swap on the marker).
+      try {
         return await this.kv.create(key, value);
       } catch (err) {
         throw classifyNatsError(err, 'create');
@@ -139,10 +165,11 @@ export class KvStorage {
       key,
       async () => {
         this.ensureConnected();
+        if (!(revision > 0)) throw new StorageError('stale', `update of ${key} needs a revision, got ${revision}`);
         try {
-          return await this.kv.update(key, value, revision);
+          return await this.put(key, value, revision);
         } catch (err) {
-          throw classifyNatsError(err, 'update');
+          throw err instanceof StorageError ? err : classifyNatsError(err, 'update');
         }
       },
       revision,
@@ -158,14 +185,10 @@ export class KvStorage {
         this.ensureConnected();
         // Published by hand (kv.delete drops the ack) because read-your-writes
         // needs the revision of the delete marker.
-        const h = headers();
-        h.set('KV-Operation', 'DEL');
-        h.set('Nats-Expected-Last-Subject-Sequence', String(revision));
         try {
-          const pa = await this.js.publish(`$KV.${this.bucket}.${key}`, new Uint8Array(0), { headers: h });
-          return pa.seq;
+          return await this.put(key, new Uint8Array(0), revision, 'DEL');
         } catch (err) {
-          throw classifyNatsError(err, 'update');
+          throw err instanceof StorageError ? err : classifyNatsError(err, 'update');
         }
       },
       revision,
@@ -197,5 +220,6 @@ export class KvStorage {
     } catch {
       await this.nc.close().catch(() => undefined);
     }
+    this.publisher.close();
   }
 }

@@ -1,0 +1,43 @@
+// PubAck parsing of the pipelined publisher, and how its failures classify
+// (the registry turns these kinds into 409 AlreadyExists / Conflict / 503).
+import { describe, expect, it } from 'vitest';
+import { classifyNatsError, checkKey, StorageError } from './kv.js';
+import { parsePubAck } from './publisher.js';
+
+const ack = (o: unknown) => new TextEncoder().encode(JSON.stringify(o));
+
+describe('parsePubAck', () => {
+  it('returns the stream sequence: the new revision', () => {
+    expect(parsePubAck(ack({ stream: 'KV_kubelab', seq: 1234 }))).toBe(1234);
+  });
+
+  it('a wrong last sequence is AlreadyExists for a create and stale for an update', () => {
+    const err = parsePubAck(ack({ stream: 'KV_kubelab', error: { code: 400, err_code: 10071, description: 'wrong last sequence: 17' } }));
+    expect(err).toBeInstanceOf(Error);
+    expect([classifyNatsError(err, 'create').kind, classifyNatsError(err, 'update').kind]).toEqual(['exists', 'stale']);
+    expect((err as Error).message).toBe('wrong last sequence: 17');
+  });
+
+  it('no responders (JetStream down) and garbage are unavailable', () => {
+    expect(classifyNatsError(parsePubAck(new Uint8Array(0), 503), 'create').kind).toBe('unavailable');
+    expect((parsePubAck(ack({ nope: 1 })) as Error).message).toBe('invalid JetStream ack: no seq');
+    expect((parsePubAck(new TextEncoder().encode('{')) as Error).message).toMatch(/^invalid JetStream ack: /);
+  });
+});
+
+describe('checkKey', () => {
+  it('refuses what NATS KV refuses, as a bad-key StorageError', () => {
+    expect(() => checkKey('/registry/configmaps/default/a.b-c')).not.toThrow();
+    for (const k of ['/registry/pods/ns/a b', '.x', 'x.', '/registry/pods/ns/a*']) {
+      const e = (() => {
+        try {
+          checkKey(k);
+        } catch (err) {
+          return err;
+        }
+      })();
+      expect(e).toBeInstanceOf(StorageError);
+      expect([(e as StorageError).kind, (e as StorageError).message]).toEqual(['bad-key', `invalid key: ${k}`]);
+    }
+  });
+});
