@@ -17,7 +17,7 @@ import { execRunner } from '../dist/proxy/exec.js';
 const sizes = (process.env.KUBELAB_BENCH_SIZES ?? '1000,10000').split(',').map(Number);
 const ENDPOINTS = 10;
 const wantApply = process.env.KUBELAB_BENCH_APPLY !== '0';
-// One apply may take at most this long (iptables-restore of 300k rules takes minutes).
+// One apply may take at most this long.
 const APPLY_TIMEOUT_MS = Number(process.env.KUBELAB_BENCH_APPLY_TIMEOUT_MS ?? 300_000);
 const canApply = wantApply && process.getuid?.() === 0 && ['ip', 'iptables-restore', 'nft'].every((t) => {
   try {
@@ -55,12 +55,24 @@ for (const n of sizes) {
   let t = performance.now();
   const snap = buildSnapshot(services, slices, 'node-1');
   const snapshotMs = performance.now() - t;
+  // One Service changed: its endpoint list moved by one address (what a rollout step looks like).
+  const changedSlices = slices.map((sl, i) => (i === 0 ? { ...sl, endpoints: [...sl.endpoints.slice(1), { addresses: ['10.255.255.1'], conditions: { ready: true } }] } : sl));
+  const snapChanged = buildSnapshot(services, changedSlices, 'node-1');
   for (const mode of ['iptables', 'nftables', 'ipvs']) {
     const backend = backendFor(mode);
-    backend.render(snap, cfg); // warm-up
+    // Cold: chain names are hashed on first use, as on kube-proxy's first sync.
     t = performance.now();
     const r = backend.render(snap, cfg);
     const renderMs = performance.now() - t;
+    t = performance.now();
+    const script = r.script;
+    const scriptMs = performance.now() - t;
+    t = performance.now();
+    backend.render(snap, cfg);
+    const warmRenderMs = performance.now() - t;
+    t = performance.now();
+    void r.text;
+    const listingMs = performance.now() - t;
     const rec = {
       bench: 'kube-proxy-rules',
       mode,
@@ -68,9 +80,12 @@ for (const n of sizes) {
       endpointsPerService: ENDPOINTS,
       snapshotMs: Math.round(snapshotMs),
       renderMs: Math.round(renderMs),
+      warmRenderMs: Math.round(warmRenderMs),
+      scriptMs: Math.round(scriptMs),
+      listingMs: Math.round(listingMs),
       rules: r.ruleCount,
       ...(r.detail ? { rulesByTable: r.detail } : {}),
-      scriptBytes: Buffer.byteLength(r.script),
+      scriptBytes: Buffer.byteLength(script),
     };
     if (mode === 'ipvs') {
       rec.applyMs = null;
@@ -83,15 +98,19 @@ for (const n of sizes) {
       execFileSync('ip', ['netns', 'add', ns]);
       try {
         const runner = execRunner(ns, { timeoutMs: APPLY_TIMEOUT_MS });
-        t = performance.now();
-        await backend.apply(runner, snap, cfg);
-        rec.applyMs = Math.round(performance.now() - t);
-        // A second sync of the same state: what every periodic resync costs.
-        t = performance.now();
-        await backend.apply(runner, snap, cfg);
-        rec.resyncApplyMs = Math.round(performance.now() - t);
+        const timed = async (fn) => {
+          t = performance.now();
+          await fn();
+          return Math.round(performance.now() - t);
+        };
+        // First sync into an empty namespace, then what later syncs cost: a periodic
+        // sync with nothing changed, one with one Service changed, and a full resync.
+        rec.applyMs = await timed(() => backend.apply(runner, snap, cfg, { full: true, changed: new Set() }));
+        rec.applyTransactions = backend.lastApply.transactions;
+        rec.partialNoChangeMs = await timed(() => backend.apply(runner, snap, cfg, { full: false, changed: new Set() }));
+        rec.partialOneServiceMs = await timed(() => backend.apply(runner, snapChanged, cfg, { full: false, changed: new Set(['bench/svc-0']) }));
+        rec.fullResyncMs = await timed(() => backend.apply(runner, snapChanged, cfg, { full: true, changed: new Set() }));
       } catch (err) {
-        rec.applyMs = null;
         rec.applyNote = performance.now() - t >= APPLY_TIMEOUT_MS ? `killed after ${APPLY_TIMEOUT_MS / 1000} s` : `failed: ${String(err.message).slice(0, 200)}`;
       } finally {
         execFileSync('ip', ['netns', 'del', ns]);

@@ -20,15 +20,27 @@ export type { ProxySnapshot, ProxyConfig, ServicePortInfo, EndpointInfo } from '
 export { defaultProxyConfig, masqueradeMark } from './proxy/types.js';
 export { buildSnapshot, ServiceChangeTracker, EndpointsChangeTracker, takeSnapshot } from './proxy/changetracker.js';
 export { servicePortName } from './proxy/serviceport.js';
-export { backendFor, type Backend, type Rendered } from './proxy/backend.js';
+export {
+  backendFor,
+  IptablesBackend,
+  NftablesBackend,
+  IpvsBackend,
+  APPLY_BATCH_CHAINS,
+  type Backend,
+  type Rendered,
+  type SyncRequest,
+  type ApplyReport,
+} from './proxy/backend.js';
+export { categorizeEndpoints, type CategorizedEndpoints } from './proxy/endpoints.js';
+export { FULL_SYNC_PERIOD_MS, type RulesView } from './proxy/proxier.js';
 
-export { renderIptables, probability, IPTABLES_JUMPS, type IptablesRuleset, type IptablesJump } from './proxy/iptables/renderer.js';
-export { servicePortChainName, servicePortEndpointChainName, serviceExternalChainName } from './proxy/iptables/chains.js';
+export { renderIptables, restoreInput, probability, IPTABLES_JUMPS, type IptablesRuleset, type IptablesJump, type IptablesUnit } from './proxy/iptables/renderer.js';
+export { servicePortChainName, servicePortEndpointChainName, serviceExternalChainName, serviceLocalChainName } from './proxy/iptables/chains.js';
 export { toIptablesSave, normalizeSaveOutput } from './proxy/iptables/save.js';
 export { parseRestore } from './proxy/iptables/parse.js';
 export { traceNat, type Packet, type TraceOutcome } from './proxy/iptables/trace.js';
 
 export { renderNftables, servicePortChainNameBase, servicePortEndpointChainNameBase } from './proxy/nftables/renderer.js';
-export { toNftScript, toNftList, normalizeNftList, type NftRuleset } from './proxy/nftables/model.js';
+export { toNftScript, toNftList, normalizeNftList, type NftRuleset, type NftUnit, type NftScriptOptions } from './proxy/nftables/model.js';
 
 export { renderIpvs, toIpvsCommands, toIpvsScript, toIpvsadmList, type IpvsRuleset } from './proxy/ipvs/renderer.js';

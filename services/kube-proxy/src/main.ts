@@ -22,7 +22,8 @@ async function main(): Promise<void> {
     return;
   }
   const logger = createLogger({ component: 'kube-proxy', node: cmd.nodeName });
-  const tracing = setupTracing({ serviceName: 'kube-proxy', node: cmd.nodeName, ...cmd.tracing });
+  // 'sync' context: only client spans, started inside each call; no per-promise hook.
+  const tracing = setupTracing({ serviceName: 'kube-proxy', node: cmd.nodeName, contextPropagation: 'sync', ...cmd.tracing });
   const kp = await startKubeProxy({
     nodeName: cmd.nodeName,
     config: cmd.config,

@@ -55,11 +55,19 @@ export function splitHostPort(addr: string, flag: string): { host: string; port:
 }
 
 function rulesRoute(proxier: Proxier): Route {
-  return (_req: IncomingMessage, res: ServerResponse) => {
+  return async (_req: IncomingMessage, res: ServerResponse) => {
     const view = proxier.rules();
     if (!view) {
       res.writeHead(503, { 'content-type': 'text/plain; charset=utf-8' });
       res.end(`no ${proxier.backend.mode} rules yet: waiting for the Services and EndpointSlices informers to sync\n`);
+      return;
+    }
+    let text: string;
+    try {
+      text = await view.text();
+    } catch (err) {
+      res.writeHead(500, { 'content-type': 'text/plain; charset=utf-8' });
+      res.end(`reading the ${view.mode} rules back from the kernel failed: ${(err as Error).message}\n`);
       return;
     }
     res.writeHead(200, {
@@ -68,7 +76,7 @@ function rulesRoute(proxier: Proxier): Route {
       'x-kubelab-rules-source': view.source,
       'x-kubelab-rules-count': String(view.ruleCount),
     });
-    res.end(view.text);
+    res.end(text);
   };
 }
 

@@ -4,6 +4,7 @@
 // resourceVersion, a label) is reported as no change, so it queues no sync.
 
 import type { EndpointSlice, Service } from '@kubelab/api';
+import { LABEL_SERVICE_NAME } from '@kubelab/api';
 import { mergeEndpoints, sliceEndpoints } from './endpoints.js';
 import { servicePorts } from './serviceport.js';
 import type { EndpointInfo, ProxySnapshot, ServicePortInfo } from './types.js';
@@ -16,8 +17,20 @@ function sameJSON(a: unknown, b: unknown): boolean {
   return JSON.stringify(a) === JSON.stringify(b);
 }
 
-export class ServiceChangeTracker {
+/** Takes the set of Services (`namespace/name`) changed since the last take: what a partial sync rewrites. */
+export interface ChangedServices {
+  takeChanged(): Set<string>;
+}
+
+export class ServiceChangeTracker implements ChangedServices {
   private readonly ports = new Map<string, Map<string, ServicePortInfo>>();
+  private changed = new Set<string>();
+
+  takeChanged(): Set<string> {
+    const c = this.changed;
+    this.changed = new Set();
+    return c;
+  }
 
   /**
    * Records an add (old undefined), update, or delete (cur undefined);
@@ -33,7 +46,13 @@ export class ServiceChangeTracker {
     else this.ports.delete(k);
     const a = before ? [...before.values()] : [];
     const b = after ? [...after.values()] : [];
-    return !sameJSON(a, b);
+    if (sameJSON(a, b)) {
+      // Keep the objects a renderer has cached chain names for.
+      if (before) this.ports.set(k, before);
+      return false;
+    }
+    this.changed.add(k);
+    return true;
   }
 
   servicePorts(): ServicePortInfo[] {
@@ -43,9 +62,16 @@ export class ServiceChangeTracker {
   }
 }
 
-export class EndpointsChangeTracker {
+export class EndpointsChangeTracker implements ChangedServices {
   /** slice key → endpoints per ServicePortName. */
   private readonly slices = new Map<string, Map<string, EndpointInfo[]>>();
+  private changed = new Set<string>();
+
+  takeChanged(): Set<string> {
+    const c = this.changed;
+    this.changed = new Set();
+    return c;
+  }
 
   constructor(private readonly nodeName: string) {}
 
@@ -57,7 +83,13 @@ export class EndpointsChangeTracker {
     if (after && after.size > 0) this.slices.set(k, after);
     else this.slices.delete(k);
     const flat = (m?: Map<string, EndpointInfo[]>) => (m ? [...m.entries()] : []);
-    return !sameJSON(flat(before), flat(after));
+    if (sameJSON(flat(before), flat(after))) {
+      if (before) this.slices.set(k, before);
+      return false;
+    }
+    const svc = slice.metadata.labels?.[LABEL_SERVICE_NAME];
+    if (svc) this.changed.add(`${slice.metadata.namespace ?? 'default'}/${svc}`);
+    return true;
   }
 
   endpointsMap(): Map<string, EndpointInfo[]> {

@@ -28,16 +28,24 @@ export interface ProxierOptions {
   metrics: ProxyMetrics;
   health: ProxyHealth;
   clock?: RunnerClock;
+  /** The backend to use (tests); a new one for `mode` by default. */
+  backend?: Backend;
 }
 
 export interface RulesView {
   /** `kernel` when read back after applying, `rendered` in render mode. */
   source: 'kernel' | 'rendered';
   mode: ProxyMode;
-  text: string;
+  /** The ruleset text; read from the kernel (or formatted) on first use, not on every sync. */
+  text(): Promise<string>;
   ruleCount: number;
   syncedAt: number;
+  /** Whether the sync that produced this view rewrote every service (false: only changed ones). */
+  fullSync: boolean;
 }
+
+/** Upstream's FullSyncPeriod: every sync in between rewrites only what changed. */
+export const FULL_SYNC_PERIOD_MS = 60 * 60 * 1000;
 
 export class Proxier {
   readonly backend: Backend;
@@ -50,9 +58,14 @@ export class Proxier {
   private probed = false;
   private view: RulesView | undefined;
   private syncs = 0;
+  /** First sync and after a failure: rewrite everything (upstream needFullSync). */
+  private needFullSync = true;
+  private lastFullSync = Number.NEGATIVE_INFINITY;
+  /** Services changed since the last successful sync. */
+  private pendingChanged = new Set<string>();
 
   constructor(private readonly opts: ProxierOptions) {
-    this.backend = backendFor(opts.mode);
+    this.backend = opts.backend ?? backendFor(opts.mode);
     this.endpoints = new EndpointsChangeTracker(opts.config.nodeName);
     this.runnerLoop = new BoundedFrequencyRunner({
       name: 'sync-runner',
@@ -154,18 +167,26 @@ export class Proxier {
     }
     await this.probe();
     const start = performance.now();
+    const now0 = this.opts.clock?.now() ?? Date.now();
+    const full = this.needFullSync || now0 - this.lastFullSync > FULL_SYNC_PERIOD_MS;
+    for (const k of this.services.takeChanged()) this.pendingChanged.add(k);
+    for (const k of this.endpoints.takeChanged()) this.pendingChanged.add(k);
     const snap = takeSnapshot(this.services, this.endpoints);
     let rendered: Rendered;
-    let text: string;
+    let text: () => Promise<string>;
     try {
       if (this.applying) {
-        rendered = await this.backend.apply(this.opts.runner!, snap, config);
-        text = await this.backend.readBack(this.opts.runner!);
+        const runner = this.opts.runner!;
+        rendered = await this.backend.apply(runner, snap, config, { full, changed: this.pendingChanged });
+        let read: Promise<string> | undefined;
+        text = () => (read ??= this.backend.readBack(runner));
       } else {
         rendered = this.backend.render(snap, config);
-        text = rendered.text;
+        const r = rendered;
+        text = async () => r.text;
       }
     } catch (err) {
+      this.needFullSync = true;
       logger.error(`Failed to sync ${mode} rules`, { err, retryingAfter: `${this.opts.syncPeriodMs}ms` });
       metrics.syncFailuresTotal.inc({ mode });
       if (mode === 'iptables') metrics.iptablesRestoreFailuresTotal.inc();
@@ -179,9 +200,14 @@ export class Proxier {
     metrics.rules.set({ mode }, rendered.ruleCount);
     metrics.syncProxyRulesLastTimestamp.set(now / 1000);
     this.opts.health.updated();
-    this.view = { source: this.applying ? 'kernel' : 'rendered', mode, text, ruleCount: rendered.ruleCount, syncedAt: now };
+    if (full) {
+      this.needFullSync = false;
+      this.lastFullSync = now0;
+    }
+    this.pendingChanged = new Set();
+    this.view = { source: this.applying ? 'kernel' : 'rendered', mode, text, ruleCount: rendered.ruleCount, syncedAt: now, fullSync: full };
     this.syncs++;
-    logger.debug('SyncProxyRules complete', { services: snap.services.length, rules: rendered.ruleCount, elapsedMs: Math.round(performance.now() - start) });
+    logger.debug('SyncProxyRules complete', { services: snap.services.length, rules: rendered.ruleCount, fullSync: full, elapsedMs: Math.round(performance.now() - start) });
     return true;
   }
 }

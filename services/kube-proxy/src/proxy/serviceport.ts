@@ -32,6 +32,12 @@ export function servicePorts(svc: Service): Map<string, ServicePortInfo> {
   const affinity = spec.sessionAffinity === 'ClientIP' ? 'ClientIP' : 'None';
   const timeout = spec.sessionAffinityConfig?.clientIP?.timeoutSeconds;
   const lbIPs = (svc.status?.loadBalancer?.ingress ?? []).map((i) => i.ip).filter(isIPv4);
+  const externalIPs = (spec.externalIPs ?? []).filter(isIPv4);
+  // externalTrafficPolicy only means something for externally reachable services (apiservice.ExternalPolicyLocal).
+  const reachable = spec.type === 'NodePort' || spec.type === 'LoadBalancer' || externalIPs.length > 0;
+  const externalLocal = reachable && spec.externalTrafficPolicy === 'Local';
+  const hcnp = (spec as { healthCheckNodePort?: number }).healthCheckNodePort;
+  const healthCheckNodePort = spec.type === 'LoadBalancer' && externalLocal && Number.isInteger(hcnp) && hcnp! > 0 ? hcnp! : 0;
   for (const p of spec.ports ?? []) {
     if (!Number.isInteger(p.port) || p.port <= 0) continue;
     const info: ServicePortInfo = {
@@ -43,12 +49,13 @@ export function servicePorts(svc: Service): Map<string, ServicePortInfo> {
       clusterIP,
       port: p.port,
       nodePort: spec.type === 'NodePort' || spec.type === 'LoadBalancer' ? (p.nodePort ?? 0) : 0,
-      externalIPs: (spec.externalIPs ?? []).filter(isIPv4),
+      externalIPs,
       loadBalancerIPs: spec.type === 'LoadBalancer' ? lbIPs : [],
       sessionAffinity: affinity,
       stickyMaxAgeSeconds: affinity === 'ClientIP' ? (timeout ?? DEFAULT_STICKY_MAX_AGE_SECONDS) : 0,
-      externalTrafficPolicy: spec.externalTrafficPolicy === 'Local' ? 'Local' : 'Cluster',
+      externalTrafficPolicy: externalLocal ? 'Local' : 'Cluster',
       internalTrafficPolicy: spec.internalTrafficPolicy === 'Local' ? 'Local' : 'Cluster',
+      healthCheckNodePort,
     };
     out.set(info.name, info);
   }

@@ -21,8 +21,11 @@ export interface ServicePortInfo {
   sessionAffinity: 'None' | 'ClientIP';
   /** sessionAffinityConfig.clientIP.timeoutSeconds, 10800 by default. */
   stickyMaxAgeSeconds: number;
+  /** Local only when the port is externally accessible (apiservice.ExternalPolicyLocal). */
   externalTrafficPolicy: 'Cluster' | 'Local';
   internalTrafficPolicy: 'Cluster' | 'Local';
+  /** spec.healthCheckNodePort of a LoadBalancer with externalTrafficPolicy Local, else 0. */
+  healthCheckNodePort: number;
 }
 
 /** One endpoint of one service port (proxy.BaseEndpointInfo). */
@@ -66,6 +69,21 @@ export interface ProxyConfig {
 }
 
 export const DEFAULT_STICKY_MAX_AGE_SECONDS = 10800;
+
+/** NodePort, external IPs or load-balancer IPs (BaseServicePortInfo.ExternallyAccessible). */
+export function externallyAccessible(svc: ServicePortInfo): boolean {
+  return svc.nodePort > 0 || svc.externalIPs.length > 0 || svc.loadBalancerIPs.length > 0;
+}
+
+/** Cluster endpoints are needed for Cluster internal policy and for any external traffic (short-circuiting). */
+export function usesClusterEndpoints(svc: ServicePortInfo): boolean {
+  return svc.internalTrafficPolicy !== 'Local' || externallyAccessible(svc);
+}
+
+/** Local endpoints are needed for internalTrafficPolicy Local or an externally reachable externalTrafficPolicy Local. */
+export function usesLocalEndpoints(svc: ServicePortInfo): boolean {
+  return svc.internalTrafficPolicy === 'Local' || (svc.externalTrafficPolicy === 'Local' && externallyAccessible(svc));
+}
 
 export function defaultProxyConfig(overrides: Partial<ProxyConfig> = {}): ProxyConfig {
   return {

@@ -81,3 +81,35 @@ export function scenario(): { services: Service[]; slices: EndpointSlice[] } {
     ],
   };
 }
+
+/**
+ * Traffic-policy scenario (this node is node-1):
+ * - default/itp:http        10.96.0.20:80 internalTrafficPolicy Local → endpoints on node-1 and node-2
+ * - default/itp-remote:http 10.96.0.21:80 internalTrafficPolicy Local → endpoint on node-2 only
+ * - default/etp:http        10.96.0.22:80 NodePort 30090, externalTrafficPolicy Local → node-1 and node-2
+ * - default/etp-remote:http 10.96.0.23:80 LoadBalancer 192.0.2.10, NodePort 30091, healthCheckNodePort 32000,
+ *                           externalTrafficPolicy Local → endpoint on node-2 only
+ */
+export function localScenario(): { services: Service[]; slices: EndpointSlice[] } {
+  const http = (nodePort?: number): ServicePort => ({ name: 'http', protocol: 'TCP', port: 80, targetPort: 8080, ...(nodePort ? { nodePort } : {}) });
+  const lb = makeService('default', 'etp-remote', '10.96.0.23', [http(30091)], {
+    type: 'LoadBalancer',
+    externalTrafficPolicy: 'Local',
+    ...({ healthCheckNodePort: 32000 } as object),
+  });
+  lb.status = { loadBalancer: { ingress: [{ ip: '192.0.2.10' }] } };
+  return {
+    services: [
+      makeService('default', 'itp', '10.96.0.20', [http()], { internalTrafficPolicy: 'Local' }),
+      makeService('default', 'itp-remote', '10.96.0.21', [http()], { internalTrafficPolicy: 'Local' }),
+      makeService('default', 'etp', '10.96.0.22', [http(30090)], { type: 'NodePort', externalTrafficPolicy: 'Local' }),
+      lb,
+    ],
+    slices: [
+      makeSlice('default', 'itp', [{ name: 'http', port: 8080 }], [{ ip: '10.244.1.20', nodeName: 'node-1' }, { ip: '10.244.2.21', nodeName: 'node-2' }]),
+      makeSlice('default', 'itp-remote', [{ name: 'http', port: 8080 }], [{ ip: '10.244.2.22', nodeName: 'node-2' }]),
+      makeSlice('default', 'etp', [{ name: 'http', port: 8080 }], [{ ip: '10.244.1.22', nodeName: 'node-1' }, { ip: '10.244.2.23', nodeName: 'node-2' }]),
+      makeSlice('default', 'etp-remote', [{ name: 'http', port: 8080 }], [{ ip: '10.244.2.24', nodeName: 'node-2' }]),
+    ],
+  };
+}

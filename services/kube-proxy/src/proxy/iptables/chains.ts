@@ -22,6 +22,11 @@ export function servicePortChainName(servicePortName: string, protocol: string):
   return `KUBE-SVC-${portProtoHash(servicePortName, protocol)}`;
 }
 
+/** KUBE-SVL-<hash>: the service port's Local-policy chain (this node's endpoints only). */
+export function serviceLocalChainName(servicePortName: string, protocol: string): string {
+  return `KUBE-SVL-${portProtoHash(servicePortName, protocol)}`;
+}
+
 /** KUBE-EXT-<hash>: where NodePort / external IP traffic enters. */
 export function serviceExternalChainName(servicePortName: string, protocol: string): string {
   return `KUBE-EXT-${portProtoHash(servicePortName, protocol)}`;
@@ -37,4 +42,37 @@ const SERVICE_CHAIN_PREFIXES = ['KUBE-SVC-', 'KUBE-SVL-', 'KUBE-SEP-', 'KUBE-FW-
 /** Whether a chain is one of ours that a sync may delete when it goes stale. */
 export function isServiceChainName(chain: string): boolean {
   return SERVICE_CHAIN_PREFIXES.some((p) => chain.startsWith(p));
+}
+
+/** The chain names of one service port, computed once per ServicePortInfo (upstream caches them in servicePortInfo). */
+export interface ServicePortChains {
+  svc: string;
+  svl: string;
+  ext: string;
+  proto: string;
+}
+
+const portChainCache = new WeakMap<object, ServicePortChains>();
+const endpointChainCache = new WeakMap<object, { svc: ServicePortChains; name: string }>();
+
+/** Cached per service-port object: a resync of unchanged services hashes nothing. */
+export function chainsFor(svc: { name: string; protocol: string }): ServicePortChains {
+  let c = portChainCache.get(svc);
+  if (!c) {
+    const proto = svc.protocol.toLowerCase();
+    const hash = portProtoHash(svc.name, proto);
+    c = { svc: `KUBE-SVC-${hash}`, svl: `KUBE-SVL-${hash}`, ext: `KUBE-EXT-${hash}`, proto };
+    portChainCache.set(svc, c);
+  }
+  return c;
+}
+
+/** KUBE-SEP-<hash> of an endpoint of a service port, cached per endpoint object (upstream endpointInfo.ChainName). */
+export function endpointChainFor(svc: { name: string; protocol: string }, ep: { endpoint: string }): string {
+  const chains = chainsFor(svc);
+  const hit = endpointChainCache.get(ep);
+  if (hit && hit.svc === chains) return hit.name;
+  const name = servicePortEndpointChainName(svc.name, chains.proto, ep.endpoint);
+  endpointChainCache.set(ep, { svc: chains, name });
+  return name;
 }

@@ -89,8 +89,9 @@ function matchProbability(r: ParsedRule, pkt: Packet, mark: number): number {
         if (o.includes('--rcheck')) return 0; // no source recorded yet
         break;
       case 'addrtype': {
-        const local = (pkt.localAddresses ?? []).includes(pkt.dst) || cidrContains('127.0.0.0/8', pkt.dst);
-        if (opt(o, '--dst-type') === 'LOCAL' && !local) return 0;
+        const isLocal = (ip: string) => (pkt.localAddresses ?? []).includes(ip) || cidrContains('127.0.0.0/8', ip);
+        if (opt(o, '--dst-type') === 'LOCAL' && !isLocal(pkt.dst)) return 0;
+        if (opt(o, '--src-type') === 'LOCAL' && !isLocal(pkt.src)) return 0;
         break;
       }
       case 'mark': {

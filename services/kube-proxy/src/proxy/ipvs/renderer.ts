@@ -5,8 +5,8 @@
 // Upstream additionally keeps ipset/iptables rules for masquerading; kubelab
 // renders the IPVS part, the one this mode is about.
 
-import { usableEndpoints } from '../endpoints.js';
-import type { ProxyConfig, ProxySnapshot } from '../types.js';
+import { categorizeEndpoints } from '../endpoints.js';
+import type { EndpointInfo, ProxyConfig, ProxySnapshot } from '../types.js';
 
 export const KUBE_IPVS_INTERFACE = 'kube-ipvs0';
 
@@ -45,25 +45,28 @@ export function renderIpvs(snap: ProxySnapshot, cfg: ProxyConfig): IpvsRuleset {
   const addresses = new Set<string>();
   const vss: VirtualServer[] = [];
   for (const svc of snap.services) {
-    const eps = usableEndpoints(svc, snap.endpoints.get(svc.name) ?? []);
+    const eps = categorizeEndpoints(svc, snap.endpoints.get(svc.name) ?? []);
     // Terminating endpoints stay as weight-0 real servers: no new connections.
-    const reals = eps.map((e) => ({ ip: e.ip, port: e.port, weight: e.terminating ? 0 : 1 }));
-    const vs = (address: string, port: number): VirtualServer => ({
+    const reals = (list: EndpointInfo[]) => list.map((e) => ({ ip: e.ip, port: e.port, weight: e.terminating ? 0 : 1 }));
+    // Local policy: only this node's endpoints (upstream syncEndpoint with onlyNodeLocalEndpoints).
+    const internal = reals(svc.internalTrafficPolicy === 'Local' ? eps.local : eps.cluster);
+    const external = reals(svc.externalTrafficPolicy === 'Local' ? eps.local : eps.cluster);
+    const vs = (address: string, port: number, realServers: RealServer[]): VirtualServer => ({
       protocol: svc.protocol,
       address,
       port,
       scheduler: cfg.ipvsScheduler,
       ...(svc.sessionAffinity === 'ClientIP' ? { persistentSeconds: svc.stickyMaxAgeSeconds } : {}),
       service: svc.name,
-      realServers: reals,
+      realServers,
     });
     addresses.add(svc.clusterIP);
-    vss.push(vs(svc.clusterIP, svc.port));
+    vss.push(vs(svc.clusterIP, svc.port, internal));
     for (const ip of [...svc.externalIPs, ...svc.loadBalancerIPs]) {
       addresses.add(ip);
-      vss.push(vs(ip, svc.port));
+      vss.push(vs(ip, svc.port, external));
     }
-    if (svc.nodePort > 0) for (const ip of cfg.nodeIPs) vss.push(vs(ip, svc.nodePort));
+    if (svc.nodePort > 0) for (const ip of cfg.nodeIPs) vss.push(vs(ip, svc.nodePort, external));
   }
   vss.sort((a, b) => ipKey(a.address) - ipKey(b.address) || a.port - b.port || a.protocol.localeCompare(b.protocol));
   const ruleCount = vss.reduce((n, v) => n + 1 + v.realServers.length, 0);

@@ -38,6 +38,14 @@ export interface NftSet {
   elements: NftElement[];
 }
 
+/** The chains and affinity sets of one service port: what a partial sync rewrites when the Service changed. */
+export interface NftUnit {
+  /** `namespace/name` of the Service. */
+  service: string;
+  chains: string[];
+  sets: string[];
+}
+
 export interface NftRuleset {
   family: 'ip';
   table: string;
@@ -46,6 +54,8 @@ export interface NftRuleset {
   sets: NftSet[];
   /** Rules in service/endpoint chains plus map/set elements (what a sync programs). */
   ruleCount: number;
+  /** Per service port, in service-port order (names into chains / sets). */
+  units: NftUnit[];
 }
 
 function q(s: string): string {
@@ -56,28 +66,73 @@ function elementText(e: NftElement): string {
   return `${e.key}${e.comment ? ` comment ${q(e.comment)}` : ''}${e.value ? ` : ${e.value}` : ''}`;
 }
 
+export interface NftScriptOptions {
+  /** Services (`namespace/name`) whose chains are rewritten; every unit when undefined (a full sync). */
+  services?: ReadonlySet<string>;
+  /** Write the top-level chains, maps and sets (false: a batch of service chains only). */
+  top?: boolean;
+  /** Service chains no longer used: flushed now, deleted by a later sync (they may still be referenced until this commits). */
+  staleChains?: string[];
+  /** Affinity sets no longer used: deleted at once. */
+  staleSets?: string[];
+  /** Affinity sets whose timeout changed: deleted and created again. */
+  recreateSets?: ReadonlySet<string>;
+}
+
+function setLine(verb: string, t: string, s: NftSet): string {
+  const props = [`type ${s.type} ;`];
+  if (s.flags?.length) props.push(`flags ${s.flags.join(',')} ;`);
+  if (s.timeout !== undefined) props.push(`timeout ${s.timeout}s ;`);
+  if (s.comment) props.push(`comment ${q(s.comment)} ;`);
+  return `${verb} ${s.kind} ${t} ${s.name} { ${props.join(' ')} }`;
+}
+
+function chainLine(t: string, c: NftChain): string {
+  const props: string[] = [];
+  if (c.base) props.push(`type ${c.base.type} hook ${c.base.hook} priority ${c.base.priority} ;`);
+  if (c.comment) props.push(`comment ${q(c.comment)} ;`);
+  return `add chain ${t} ${c.name}${props.length ? ` { ${props.join(' ')} }` : ''}`;
+}
+
 /**
- * The `nft -f` script: replaces the whole table in one transaction (the
- * add+delete pair makes the delete succeed when the table does not exist yet).
+ * The `nft -f` transaction for one sync, as upstream's knftables transaction:
+ * every chain written is added (a no-op when it exists) and flushed, then
+ * filled; the maps are flushed and refilled; affinity sets are only added,
+ * so the clients they remember survive the sync. Nothing else is touched:
+ * the table is never deleted and re-created.
  */
-export function toNftScript(rs: NftRuleset): string {
+export function toNftScript(rs: NftRuleset, opts: NftScriptOptions = {}): string {
   const t = `${rs.family} ${rs.table}`;
-  const out = [`add table ${t}`, `delete table ${t}`, `add table ${t} { comment ${q(rs.comment)} ; }`];
-  for (const c of rs.chains) {
-    const props: string[] = [];
-    if (c.base) props.push(`type ${c.base.type} hook ${c.base.hook} priority ${c.base.priority} ;`);
-    if (c.comment) props.push(`comment ${q(c.comment)} ;`);
-    out.push(`add chain ${t} ${c.name}${props.length ? ` { ${props.join(' ')} }` : ''}`);
+  const top = opts.top ?? true;
+  const unitChains = new Set<string>();
+  const unitSets = new Set<string>();
+  for (const u of rs.units) {
+    for (const c of u.chains) unitChains.add(c);
+    for (const s of u.sets) unitSets.add(s);
   }
-  for (const s of rs.sets) {
-    const props = [`type ${s.type} ;`];
-    if (s.flags?.length) props.push(`flags ${s.flags.join(',')} ;`);
-    if (s.timeout !== undefined) props.push(`timeout ${s.timeout}s ;`);
-    if (s.comment) props.push(`comment ${q(s.comment)} ;`);
-    out.push(`add ${s.kind} ${t} ${s.name} { ${props.join(' ')} }`);
+  const written = new Set<string>();
+  const writtenSets = new Set<string>();
+  for (const u of rs.units) {
+    if (opts.services && !opts.services.has(u.service)) continue;
+    for (const c of u.chains) written.add(c);
+    for (const s of u.sets) writtenSets.add(s);
   }
-  for (const c of rs.chains) for (const r of c.rules) out.push(`add rule ${t} ${c.name} ${r.rule}${r.comment ? ` comment ${q(r.comment)}` : ''}`);
-  for (const s of rs.sets) for (const e of s.elements) out.push(`add element ${t} ${s.name} { ${elementText(e)} }`);
+  const out = [`add table ${t} { comment ${q(rs.comment)} ; }`];
+  const chains = rs.chains.filter((c) => (unitChains.has(c.name) ? written.has(c.name) : top || c.name === 'mark-for-masquerade'));
+  for (const c of chains) out.push(chainLine(t, c), `flush chain ${t} ${c.name}`);
+  for (const c of opts.staleChains ?? []) out.push(`flush chain ${t} ${c}`);
+  const sets = rs.sets.filter((s) => (unitSets.has(s.name) ? writtenSets.has(s.name) : top));
+  for (const s of sets) {
+    if (unitSets.has(s.name)) {
+      if (opts.recreateSets?.has(s.name)) out.push(`delete set ${t} ${s.name}`);
+      out.push(setLine('add', t, s));
+    } else {
+      out.push(setLine('add', t, s), `flush ${s.kind} ${t} ${s.name}`);
+    }
+  }
+  for (const c of chains) for (const r of c.rules) out.push(`add rule ${t} ${c.name} ${r.rule}${r.comment ? ` comment ${q(r.comment)}` : ''}`);
+  for (const s of sets) for (const e of s.elements) out.push(`add element ${t} ${s.name} { ${elementText(e)} }`);
+  for (const s of opts.staleSets ?? []) out.push(`delete set ${t} ${s}`);
   return out.join('\n') + '\n';
 }
 

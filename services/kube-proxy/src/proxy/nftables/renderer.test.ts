@@ -12,10 +12,33 @@ const rs = () => {
 };
 
 describe('renderNftables', () => {
-  it('renders the hand-checked nft -f script (table ip kube-proxy replaced in one transaction)', () => {
+  it('renders the hand-checked nft -f transaction: chains added and flushed, maps flushed and refilled, the table kept', () => {
     const script = toNftScript(rs());
     expect(script).toBe(golden('nft-script.golden.txt'));
-    expect(script.split('\n').slice(0, 3)).toEqual(['add table ip kube-proxy', 'delete table ip kube-proxy', 'add table ip kube-proxy { comment "rules for kube-proxy" ; }']);
+    expect(script.split('\n').slice(0, 3)).toEqual([
+      'add table ip kube-proxy { comment "rules for kube-proxy" ; }',
+      'add chain ip kube-proxy filter-prerouting { type filter hook prerouting priority -110 ; }',
+      'flush chain ip kube-proxy filter-prerouting',
+    ]);
+    expect(script).not.toContain('delete table');
+  });
+
+  it('never flushes or deletes the affinity sets of endpoints that stay (their clients survive the sync)', () => {
+    const affinityTouch = /^(delete|flush) set .*affinity-/;
+    const s = scenario();
+    const first = renderNftables(buildSnapshot(s.services, s.slices, 'node-1'), defaultProxyConfig());
+    // Second sync: web lost an endpoint; sticky is unchanged.
+    s.slices[0]!.endpoints = s.slices[0]!.endpoints.slice(1);
+    const second = renderNftables(buildSnapshot(s.services, s.slices, 'node-1'), defaultProxyConfig());
+    for (const tx of [toNftScript(first), toNftScript(second), toNftScript(second, { services: new Set(['default/web', 'default/sticky']) })]) {
+      expect(tx.split('\n').filter((l) => affinityTouch.test(l))).toEqual([]);
+      expect(tx).toContain('add set ip kube-proxy affinity-B5UJJR7H-default/sticky/tcp/http__10.244.1.7/8080 { type ipv4_addr ; flags dynamic,timeout ; timeout 10800s ; }\n');
+    }
+    // A partial sync of web alone leaves sticky's chains and sets alone (only the maps name them).
+    const partial = toNftScript(second, { services: new Set(['default/web']), staleChains: ['endpoint-SVLGPL42-default/web/tcp/http__10.244.1.2/8080'] });
+    expect(partial.split('\n').filter((l) => l.includes('sticky') && !l.startsWith('add element ip kube-proxy service-ips '))).toEqual([]);
+    expect(partial).toContain('flush chain ip kube-proxy endpoint-SVLGPL42-default/web/tcp/http__10.244.1.2/8080\n');
+    expect(partial).toContain('flush map ip kube-proxy service-ips\n');
   });
 
   it('dispatches through the service-ips verdict map and balances with numgen', () => {

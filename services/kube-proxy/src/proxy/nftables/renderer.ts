@@ -4,9 +4,18 @@
 // rule per service, which is why this backend scales better than iptables.
 
 import { hashPrefix } from '../hash.js';
-import { usableEndpoints } from '../endpoints.js';
-import { masqueradeMark, type ProxyConfig, type ProxySnapshot, type ServicePortInfo } from '../types.js';
-import type { NftChain, NftRule, NftRuleset, NftSet } from './model.js';
+import { categorizeEndpoints } from '../endpoints.js';
+import {
+  externallyAccessible,
+  masqueradeMark,
+  usesClusterEndpoints,
+  usesLocalEndpoints,
+  type EndpointInfo,
+  type ProxyConfig,
+  type ProxySnapshot,
+  type ServicePortInfo,
+} from '../types.js';
+import type { NftChain, NftRuleset, NftSet, NftUnit } from './model.js';
 
 export const KUBE_PROXY_TABLE = 'kube-proxy';
 
@@ -29,6 +38,29 @@ export function servicePortEndpointChainNameBase(svc: Pick<ServicePortInfo, 'nam
 }
 
 const PRIORITY = { dstnat: -100, srcnat: 100 };
+
+const baseCache = new WeakMap<object, string>();
+const endpointBaseCache = new WeakMap<object, { svc: string; name: string }>();
+
+/** The chain-name base of a service port, hashed once per ServicePortInfo (upstream servicePortInfo.nameString et al.). */
+function baseNameFor(svc: ServicePortInfo): string {
+  let b = baseCache.get(svc);
+  if (b === undefined) {
+    b = servicePortChainNameBase(svc, svc.protocol.toLowerCase());
+    baseCache.set(svc, b);
+  }
+  return b;
+}
+
+/** The endpoint chain-name base, hashed once per EndpointInfo of a service port. */
+function endpointBaseFor(svc: ServicePortInfo, ep: EndpointInfo): string {
+  const svcBase = baseNameFor(svc);
+  const hit = endpointBaseCache.get(ep);
+  if (hit && hit.svc === svcBase) return hit.name;
+  const name = servicePortEndpointChainNameBase(svc, svc.protocol.toLowerCase(), ep.endpoint);
+  endpointBaseCache.set(ep, { svc: svcBase, name });
+  return name;
+}
 
 export function renderNftables(snap: ProxySnapshot, cfg: ProxyConfig): NftRuleset {
   const mark = masqueradeMark(cfg.masqueradeBit);
@@ -108,59 +140,100 @@ export function renderNftables(snap: ProxySnapshot, cfg: ProxyConfig): NftRulese
   const seenClusterIPs = new Set<string>();
   let ruleCount = 0;
 
+  const units: NftUnit[] = [];
+  const localSaddr = cfg.clusterCIDR ? `ip saddr ${cfg.clusterCIDR}` : '';
+
   for (const svc of snap.services) {
     const proto = svc.protocol.toLowerCase();
-    const base = servicePortChainNameBase(svc, proto);
-    const svcChain = `service-${base}`;
+    const base = baseNameFor(svc);
+    const clusterChain = `service-${base}`;
+    const localChain = `local-${base}`;
     const extChain = `external-${base}`;
-    const endpoints = usableEndpoints(svc, snap.endpoints.get(svc.name) ?? []);
-    const hasEndpoints = endpoints.length > 0;
-    const external = svc.nodePort > 0 || svc.externalIPs.length > 0 || svc.loadBalancerIPs.length > 0;
+    const eps = categorizeEndpoints(svc, snap.endpoints.get(svc.name) ?? []);
+    const hasAny = eps.hasAny;
+    const internalLocal = svc.internalTrafficPolicy === 'Local';
+    const externalLocal = svc.externalTrafficPolicy === 'Local';
+    const usesCluster = eps.cluster.length > 0 && usesClusterEndpoints(svc);
+    const usesLocal = eps.local.length > 0 && usesLocalEndpoints(svc);
+    const internalChain = internalLocal ? localChain : clusterChain;
+    const hasInternal = hasAny && !(internalLocal && eps.local.length === 0);
+    const externalPolicyChain = externalLocal ? localChain : clusterChain;
+    const hasExternal = hasAny && !(externalLocal && eps.local.length === 0);
+    const usesExt = hasAny && externallyAccessible(svc);
+    // No endpoints anywhere: reject; endpoints only on other nodes under Local policy: drop.
+    const internalVerdict = hasAny ? 'drop' : 'goto reject-chain';
+    const externalVerdict = internalVerdict;
     const key = (ip: string) => `${ip} . ${proto} . ${svc.port}`;
+    const unit: NftUnit = { service: `${svc.namespace}/${svc.service}`, chains: [], sets: [] };
+    units.push(unit);
+    const unitChain = (name: string) => {
+      chain(name);
+      unit.chains.push(name);
+    };
 
     if (!seenClusterIPs.has(svc.clusterIP)) {
       seenClusterIPs.add(svc.clusterIP);
       clusterIPs.elements.push({ key: svc.clusterIP });
     }
-    if (hasEndpoints) serviceIPs.elements.push({ key: key(svc.clusterIP), value: `goto ${svcChain}` });
-    else noEndpointServices.elements.push({ key: key(svc.clusterIP), value: 'goto reject-chain', comment: svc.name });
+    if (hasInternal) serviceIPs.elements.push({ key: key(svc.clusterIP), value: `goto ${internalChain}` });
+    else noEndpointServices.elements.push({ key: key(svc.clusterIP), value: internalVerdict, comment: svc.name });
     for (const ip of [...svc.externalIPs, ...svc.loadBalancerIPs]) {
-      if (hasEndpoints) serviceIPs.elements.push({ key: key(ip), value: `goto ${extChain}` });
-      else noEndpointServices.elements.push({ key: key(ip), value: 'goto reject-chain', comment: svc.name });
+      if (hasAny) serviceIPs.elements.push({ key: key(ip), value: `goto ${extChain}` });
+      if (!hasExternal) noEndpointServices.elements.push({ key: key(ip), value: externalVerdict, comment: svc.name });
     }
     if (svc.nodePort > 0) {
-      if (hasEndpoints) serviceNodePorts.elements.push({ key: `${proto} . ${svc.nodePort}`, value: `goto ${extChain}` });
-      else noEndpointNodePorts.elements.push({ key: `${proto} . ${svc.nodePort}`, value: 'goto reject-chain', comment: svc.name });
+      if (hasAny) serviceNodePorts.elements.push({ key: `${proto} . ${svc.nodePort}`, value: `goto ${extChain}` });
+      if (!hasExternal) noEndpointNodePorts.elements.push({ key: `${proto} . ${svc.nodePort}`, value: externalVerdict, comment: svc.name });
     }
-    if (!hasEndpoints) continue;
+    if (!hasAny) continue;
 
-    const epBases = endpoints.map((ep) => servicePortEndpointChainNameBase(svc, proto, ep.endpoint));
-    const epChains = epBases.map((b) => `endpoint-${b}`);
+    const epBases = eps.allReachable.map((ep) => endpointBaseFor(svc, ep));
+    const epChainOf = new Map(eps.allReachable.map((ep, i) => [ep.endpoint, `endpoint-${epBases[i]!}`]));
     const affinity = svc.sessionAffinity === 'ClientIP';
-    chain(svcChain);
-    if (external) chain(extChain);
-    epChains.forEach((c) => chain(c));
+    if (usesCluster) unitChain(clusterChain);
+    if (usesLocal) unitChain(localChain);
+    if (usesExt) unitChain(extChain);
+    for (const c of epChainOf.values()) unitChain(c);
 
-    if (cfg.masqueradeAll) add(svcChain, `ip daddr ${svc.clusterIP} ${proto} dport ${svc.port} jump mark-for-masquerade`);
-    else if (cfg.clusterCIDR) add(svcChain, `ip daddr ${svc.clusterIP} ${proto} dport ${svc.port} ip saddr != ${cfg.clusterCIDR} jump mark-for-masquerade`);
-    if (external) {
-      add(extChain, 'jump mark-for-masquerade');
-      add(extChain, `goto ${svcChain}`);
+    if (hasInternal) {
+      if (cfg.masqueradeAll) add(internalChain, `ip daddr ${svc.clusterIP} ${proto} dport ${svc.port} jump mark-for-masquerade`);
+      else if (cfg.clusterCIDR) add(internalChain, `ip daddr ${svc.clusterIP} ${proto} dport ${svc.port} ip saddr != ${cfg.clusterCIDR} jump mark-for-masquerade`);
+    }
+    if (usesExt) {
+      if (!externalLocal) {
+        // Cluster policy may cross nodes: masquerade so replies come back through this node.
+        add(extChain, 'jump mark-for-masquerade');
+      } else {
+        // Local policy keeps the client's source IP; pods and the node itself short-circuit to all endpoints.
+        if (localSaddr) add(extChain, `${localSaddr} goto ${clusterChain}`, 'short-circuit pod traffic');
+        add(extChain, 'fib saddr type local jump mark-for-masquerade', 'masquerade local traffic');
+        add(extChain, `fib saddr type local goto ${clusterChain}`, 'short-circuit local traffic');
+      }
+      if (hasExternal) add(extChain, `goto ${externalPolicyChain}`);
     }
     if (affinity) {
-      // One timed set per endpoint remembers recent clients (the iptables `recent` list).
-      epBases.forEach((b) => sets.push(set('set', `affinity-${b}`, 'ipv4_addr', undefined, { flags: ['dynamic', 'timeout'], timeout: svc.stickyMaxAgeSeconds })));
-      epBases.forEach((b, i) => add(svcChain, `ip saddr @affinity-${b} goto ${epChains[i]!}`));
+      // One timed set per endpoint remembers recent clients (the iptables `recent` list); kept across syncs.
+      for (const b of epBases) {
+        sets.push(set('set', `affinity-${b}`, 'ipv4_addr', undefined, { flags: ['dynamic', 'timeout'], timeout: svc.stickyMaxAgeSeconds }));
+        unit.sets.push(`affinity-${b}`);
+      }
     }
-    add(svcChain, `numgen random mod ${endpoints.length} vmap { ${epChains.map((c, i) => `${i} : goto ${c}`).join(', ')} }`);
-    endpoints.forEach((ep, i) => {
-      add(epChains[i]!, `ip saddr ${ep.ip} jump mark-for-masquerade`);
-      if (affinity) add(epChains[i]!, `update @affinity-${epBases[i]!} { ip saddr }`);
-      add(epChains[i]!, `meta l4proto ${proto} dnat to ${ep.endpoint}`);
+    const policyRules = (policyChain: string, endpoints: EndpointInfo[]) => {
+      const names = endpoints.map((ep) => epChainOf.get(ep.endpoint)!);
+      if (affinity) names.forEach((c) => add(policyChain, `ip saddr @affinity-${c.slice('endpoint-'.length)} goto ${c}`));
+      add(policyChain, `numgen random mod ${names.length} vmap { ${names.map((c, i) => `${i} : goto ${c}`).join(', ')} }`);
+    };
+    if (usesCluster) policyRules(clusterChain, eps.cluster);
+    if (usesLocal) policyRules(localChain, eps.local);
+    eps.allReachable.forEach((ep, i) => {
+      const c = `endpoint-${epBases[i]!}`;
+      add(c, `ip saddr ${ep.ip} jump mark-for-masquerade`);
+      if (affinity) add(c, `update @affinity-${epBases[i]!} { ip saddr }`);
+      add(c, `meta l4proto ${proto} dnat to ${ep.endpoint}`);
     });
   }
 
   for (const c of chains.values()) if (c.name.includes('/')) ruleCount += c.rules.length;
   for (const s of sets) ruleCount += s.elements.length;
-  return { family: 'ip', table: KUBE_PROXY_TABLE, comment: 'rules for kube-proxy', chains: [...chains.values()], sets, ruleCount };
+  return { family: 'ip', table: KUBE_PROXY_TABLE, comment: 'rules for kube-proxy', chains: [...chains.values()], sets, ruleCount, units };
 }
