@@ -40,7 +40,7 @@ export class SyncContextManager implements ContextManager {
 
   bind<T>(ctx: Context, target: T): T {
     if (typeof target !== 'function') return target;
-    const manager = this;
+    const manager = this; // eslint-disable-line @typescript-eslint/no-this-alias -- the bound function keeps its caller's this
     const fn = target as unknown as (...args: unknown[]) => unknown;
     return function (this: unknown, ...args: unknown[]) {
       return manager.with(ctx, () => fn.apply(this, args));

@@ -41,8 +41,32 @@ function rvSegment(rv: string, more: boolean): string {
   return `"resourceVersion":${JSON.stringify(rv)}${more ? ',' : ''}`;
 }
 
-/** Decodes stored bytes once: the object (with resourceVersion set) and its wire JSON. */
-export function decodeStored(bytes: Uint8Array, revision: number): { obj: KubeObject; wire: WireJson } {
+/** An encoding as the transports send it: the wire JSON and its UTF-8 bytes. */
+export interface WireForm {
+  wire: WireJson;
+  buf: Buffer;
+}
+
+const NON_ASCII = /[^\x00-\x7f]/; // eslint-disable-line no-control-regex -- the ASCII range starts at NUL
+
+/**
+ * Splices revision `rv` into stored text/bytes at `at` (just after `"metadata":{`).
+ * The bytes are copied around the splice instead of re-encoding the text.
+ */
+export function spliceRevision(text: string, bytes: Uint8Array, at: number, rv: string): WireForm {
+  const seg = rvSegment(rv, text[at] !== '}');
+  const wire = { text: text.slice(0, at) + seg + text.slice(at), rvAt: at, rvLen: seg.length };
+  // `at` is also a byte offset when everything before it is ASCII (it is unless apiVersion/kind are exotic).
+  if (NON_ASCII.test(text.slice(0, at))) return { wire, buf: Buffer.from(wire.text) };
+  const buf = Buffer.allocUnsafe(bytes.length + seg.length);
+  buf.set(bytes.subarray(0, at), 0);
+  buf.write(seg, at, 'latin1');
+  buf.set(bytes.subarray(at), at + seg.length);
+  return { wire, buf };
+}
+
+/** Decodes stored bytes once: the object (with resourceVersion set), its wire JSON and bytes. */
+export function decodeStored(bytes: Uint8Array, revision: number): { obj: KubeObject; wire: WireJson; buf: Buffer } {
   const text = decoder.decode(bytes);
   const obj = JSON.parse(text) as KubeObject;
   if (typeof obj !== 'object' || obj === null || typeof obj.metadata !== 'object' || obj.metadata === null) {
@@ -51,9 +75,11 @@ export function decodeStored(bytes: Uint8Array, revision: number): { obj: KubeOb
   const rv = String(revision);
   const at = obj.metadata.resourceVersion === undefined ? metadataBodyOffset(text, obj) : -1;
   obj.metadata.resourceVersion = rv;
-  if (at < 0) return { obj, wire: wireOf(obj) };
-  const seg = rvSegment(rv, text[at] !== '}');
-  return { obj, wire: { text: text.slice(0, at) + seg + text.slice(at), rvAt: at, rvLen: seg.length } };
+  if (at < 0) {
+    const wire = wireOf(obj);
+    return { obj, wire, buf: Buffer.from(wire.text) };
+  }
+  return { obj, ...spliceRevision(text, bytes, at, rv) };
 }
 
 /** Encodes an object that already carries its resourceVersion (fallback path). */

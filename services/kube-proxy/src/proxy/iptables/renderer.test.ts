@@ -30,7 +30,7 @@ function expectRulesetsEqual(got: string, want: string): void {
     let table = '';
     for (const line of text.split('\n')) {
       if (line.startsWith('*')) table = line;
-      else if (line.startsWith(':')) (out[`${table} ${line.split(' ')[0]}`] ??= []).length;
+      else if (line.startsWith(':')) out[`${table} ${line.split(' ')[0]}`] ??= [];
       else if (line.startsWith('-A ')) (out[`${table} :${line.split(' ')[1]}`] ??= []).push(line);
     }
     return out;
