@@ -92,8 +92,8 @@ function percentile(sorted, p) {
 async function startApiserverProcess(natsUrl) {
   const securePort = await freePort();
   const grpcPort = await freePort();
-  const child = spawn(process.execPath, [...(process.env.BENCH_PROF ? ['--cpu-prof', '--cpu-prof-dir=/tmp/apiprof'] : []), main, `--nats-url=${natsUrl}`, '--bind-address=127.0.0.1', `--secure-port=${securePort}`, `--grpc-port=${grpcPort}`, '--advertise-address=127.0.0.1'], {
-    stdio: ['ignore', 'ignore', 'pipe'],
+  const child = spawn(process.execPath, [...(process.env.BENCH_PROF ? ['--cpu-prof', '--cpu-prof-dir=/tmp/apiprof'] : []), ...(process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean), main, `--nats-url=${natsUrl}`, '--bind-address=127.0.0.1', `--secure-port=${securePort}`, `--grpc-port=${grpcPort}`, '--advertise-address=127.0.0.1'], {
+    stdio: ['ignore', process.env.BENCH_APISERVER_STDOUT ? 'inherit' : 'ignore', 'pipe'],
     env: { ...process.env, KUBELAB_LOG_LEVEL: 'warn' },
   });
   let stderr = '';

@@ -11,8 +11,9 @@ interface RawHolder {
 
 const raws = new WeakMap<object, RawHolder>();
 
-export function attachRaw(obj: object, text: string): void {
-  raws.set(obj, { text });
+/** Keeps the object's JSON (and its UTF-8 bytes when already at hand). */
+export function attachRaw(obj: object, text: string, buf?: Buffer): void {
+  raws.set(obj, buf ? { text, buf } : { text });
 }
 
 /** The object's JSON bytes if it came from the cache unchanged, else a fresh encoding. */

@@ -4,9 +4,9 @@
 import { describe, expect, it } from 'vitest';
 import { RESOURCES, type KubeObject } from '@kubelab/api';
 import type { KvStorage } from '../storage/kv.js';
-import { decodeStored, encodeForStorage, withRevision } from '../storage/codec.js';
+import { decodeStored, encodeForStorage, metadataBodyOffset, spliceRevision, storageString, withRevision } from '../storage/codec.js';
 import { WatchCache } from './watch-cache.js';
-import { rawText } from './raw.js';
+import { rawJson, rawText } from './raw.js';
 
 const cms = RESOURCES.find((r) => r.resource === 'configmaps')!;
 const fakeStorage = {} as KvStorage;
@@ -28,6 +28,19 @@ describe('codec', () => {
     expect(obj.metadata.resourceVersion).toBe('42');
     expect(JSON.parse(wire.text)).toEqual({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { resourceVersion: '42', name: 'a', namespace: 'ns' }, data: { k: 'v' } });
     expect(JSON.parse(withRevision(wire, '1000').text).metadata.resourceVersion).toBe('1000');
+  });
+
+  it('splices the revision into the bytes as into the text, also around multi-byte characters', () => {
+    const obj = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'a', namespace: 'ns' }, data: { greeting: 'grüß dich ✓' } } as KubeObject;
+    const text = storageString(obj);
+    const bytes = new TextEncoder().encode(text);
+    const { wire, buf } = spliceRevision(text, bytes, metadataBodyOffset(text, obj), '17');
+    expect(buf.toString('utf8')).toBe(wire.text);
+    expect(JSON.parse(wire.text)).toEqual({ ...obj, metadata: { resourceVersion: '17', name: 'a', namespace: 'ns' } });
+    const exotic = { apiVersion: 'v1', kind: 'Kïnd', metadata: {} } as KubeObject;
+    const t2 = storageString(exotic);
+    const w2 = spliceRevision(t2, new TextEncoder().encode(t2), metadataBodyOffset(t2, exotic), '3');
+    expect(w2.buf.toString('utf8')).toBe('{"apiVersion":"v1","kind":"Kïnd","metadata":{"resourceVersion":"3"}}');
   });
 
   it('never stores resourceVersion', () => {
@@ -97,6 +110,45 @@ describe('WatchCache', () => {
     c.ingest('/registry/configmaps/ns/a', 'PUT', cm('a'), 7);
     await p;
     expect(done).toBe(true);
+    c.stop();
+  });
+
+  it('serves the object this apiserver wrote without decoding its watch event, frozen', () => {
+    const c = syncedCache();
+    const w = c.watch({ info: cms, prefix: '/registry/configmaps', resourceVersion: '0' });
+    const key = '/registry/configmaps/ns/a';
+    const obj = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'a', namespace: 'ns', resourceVersion: '8' }, data: { k: 'v' } } as KubeObject;
+    const text = storageString(obj);
+    const stored = new TextEncoder().encode(text);
+    c.adoptWrite(key, 8, obj, spliceRevision(text, stored, metadataBodyOffset(text, obj), '8'), stored.length);
+    expect(Object.isFrozen(obj.metadata)).toBe(true);
+    expect(() => {
+      (obj as { data?: Record<string, string> }).data!.k = 'changed';
+    }).toThrow(TypeError);
+    c.ingest(key, 'PUT', stored, 8);
+    expect(c.get(key)!.obj).toBe(obj);
+    const evs = w.drain();
+    expect(evs.map((e) => e.type)).toEqual(['ADDED']);
+    expect(evs[0]!.object).toBe(obj);
+    expect(JSON.parse(rawJson(obj).toString())).toEqual(obj);
+    c.stop();
+  });
+
+  it('decodes a watch event that is not exactly what this apiserver wrote at that revision', () => {
+    const c = syncedCache();
+    const mine = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'a', namespace: 'ns' } } as KubeObject;
+    const text = storageString(mine);
+    const stored = new TextEncoder().encode(text);
+    // Same revision, another key (cannot happen with one NATS stream, but never trust it).
+    c.adoptWrite('/registry/configmaps/ns/a', 4, mine, spliceRevision(text, stored, metadataBodyOffset(text, mine), '4'), stored.length);
+    c.ingest('/registry/configmaps/ns/b', 'PUT', cm('b', { from: 'elsewhere' }), 4);
+    const b = c.get('/registry/configmaps/ns/b')!.obj as KubeObject & { data?: Record<string, string> };
+    expect(b.metadata.name).toBe('b');
+    expect(b.data).toEqual({ from: 'elsewhere' });
+    expect(c.get('/registry/configmaps/ns/a')).toBeUndefined();
+    // Adopted after its event was already applied: nothing changes.
+    c.adoptWrite('/registry/configmaps/ns/b', 4, mine, spliceRevision(text, stored, metadataBodyOffset(text, mine), '4'), stored.length);
+    expect(c.get('/registry/configmaps/ns/b')!.obj).toBe(b);
     c.stop();
   });
 });

@@ -15,7 +15,7 @@ import {
   type WatchEvent,
 } from '@kubelab/api';
 import type { KvStorage } from '../storage/kv.js';
-import { decodeStored, withRevision, type WireJson } from '../storage/codec.js';
+import { decodeStored, withRevision, type WireForm, type WireJson } from '../storage/codec.js';
 import { attachRaw, deepFreeze } from './raw.js';
 import { parseKey } from './keys.js';
 import { CacheWatcher } from './watcher.js';
@@ -68,6 +68,17 @@ interface Waiter {
   resolve: () => void;
 }
 
+/** An object this apiserver stored, waiting for the KV watch to deliver its revision. */
+interface OwnWrite extends WireForm {
+  key: string;
+  obj: KubeObject;
+  /** Length of the stored value: the watch entry must match it. */
+  size: number;
+}
+
+/** Own writes kept at most (their events normally arrive within milliseconds). */
+const MAX_OWN_WRITES = 4096;
+
 /** Parses a resourceVersion parameter (upstream: "Invalid value ... for resourceVersion"). */
 export function parseResourceVersion(rv: string | undefined): number {
   if (rv === undefined || rv === '') return 0;
@@ -86,6 +97,8 @@ export class WatchCache {
   readonly synced: Promise<void>;
   /** Newest revision this apiserver wrote: consistent reads wait for it (read-your-writes). */
   private lastWritten = 0;
+  /** Objects this apiserver wrote, by revision, until their watch event arrives (then no decode is needed). */
+  private readonly ownWrites = new Map<number, OwnWrite>();
 
   private readonly byPrefix = new Map<string, Map<string, CacheEntry>>();
   private readonly sortedKeys = new Map<string, string[]>();
@@ -184,9 +197,7 @@ export class WatchCache {
     const prev = m.get(key);
     let ev: CacheEvent;
     if (op === 'PUT') {
-      const { obj, wire } = decodeStored(value, rev);
-      deepFreeze(obj);
-      attachRaw(obj, wire.text);
+      const { obj, wire } = this.takeOwnWrite(key, value.length, rev) ?? decodeEntry(value, rev);
       const cur: CacheEntry = { key, rev, info: parts.info, namespace: parts.namespace, name: parts.name, obj, wire };
       m.set(key, cur);
       if (!prev) this.sortedKeys.delete(parts.prefix);
@@ -251,6 +262,40 @@ export class WatchCache {
   /** Records a revision this apiserver wrote so later consistent reads see it. */
   observeWrite(rev: number): void {
     if (rev > this.lastWritten) this.lastWritten = rev;
+  }
+
+  /**
+   * Takes the object this apiserver just stored at `rev` (frozen: from now on
+   * it is shared by every reader), so the KV watch event of that revision
+   * needs no decode. Upstream's cacher decodes every etcd event; here the
+   * writer and the cache share one process, so the written object is reused.
+   */
+  adoptWrite(key: string, rev: number, obj: KubeObject, form: WireForm, size: number): void {
+    this.observeWrite(rev);
+    deepFreeze(obj);
+    attachRaw(obj, form.wire.text, form.buf);
+    if (rev <= this.rev || this.stopped) return; // the watch delivered (and decoded) it first
+    if (this.ownWrites.size >= MAX_OWN_WRITES) this.dropStaleOwnWrites();
+    this.ownWrites.set(rev, { key, obj, size, wire: form.wire, buf: form.buf });
+  }
+
+  /** The adopted object for a watch entry, if this apiserver wrote exactly that entry. */
+  private takeOwnWrite(key: string, size: number, rev: number): OwnWrite | undefined {
+    if (this.ownWrites.size === 0) return undefined;
+    const own = this.ownWrites.get(rev);
+    if (!own) return undefined;
+    this.ownWrites.delete(rev);
+    return own.key === key && own.size === size ? own : undefined;
+  }
+
+  /** Forgets adopted writes the feed went past without delivering (e.g. skipped as already applied). */
+  private dropStaleOwnWrites(): void {
+    for (const rev of this.ownWrites.keys()) if (rev <= this.rev) this.ownWrites.delete(rev);
+    // Still full: the feed is far behind; the oldest go (their events decode instead).
+    for (const rev of this.ownWrites.keys()) {
+      if (this.ownWrites.size < MAX_OWN_WRITES) break;
+      this.ownWrites.delete(rev);
+    }
   }
 
   /** Waits until the cache has applied `rev` (upstream: waitUntilFreshAndBlock). */
@@ -384,10 +429,19 @@ export class WatchCache {
 
   stop(): void {
     this.stopped = true;
+    this.ownWrites.clear();
     if (this.bookmarkTimer) clearInterval(this.bookmarkTimer);
     this.iter?.stop();
     for (const set of this.watchers.values()) for (const w of [...set]) w.end();
   }
+}
+
+/** A stored value from another writer (or one not adopted): decoded, frozen, its JSON kept. */
+function decodeEntry(value: Uint8Array, rev: number): { obj: KubeObject; wire: WireJson } {
+  const d = decodeStored(value, rev);
+  deepFreeze(d.obj);
+  attachRaw(d.obj, d.wire.text, d.buf);
+  return d;
 }
 
 function lowerBound(keys: string[], target: string): number {

@@ -5,7 +5,6 @@
 import * as grpc from '@grpc/grpc-js';
 import { apiserverProto, type ResourceServiceHandlers } from '@kubelab/proto';
 import {
-  apiVersionOf,
   badRequest,
   StatusError,
   unsupportedMediaType,

@@ -5,8 +5,17 @@ import { randomUUID, randomInt } from 'node:crypto';
 
 /** metav1.Time: RFC 3339, UTC, second precision. */
 export function nowTime(offsetSeconds = 0): string {
-  return new Date(Math.floor(Date.now() / 1000) * 1000 + offsetSeconds * 1000).toISOString().replace('.000Z', 'Z');
+  const sec = Math.floor(Date.now() / 1000) + offsetSeconds;
+  // Formatted once per second: every create in that second stamps the same text.
+  if (sec !== lastSec) {
+    lastSec = sec;
+    lastText = new Date(sec * 1000).toISOString().replace('.000Z', 'Z');
+  }
+  return lastText;
 }
+
+let lastSec = NaN;
+let lastText = '';
 
 const ALPHANUMS = 'bcdfghjklmnpqrstvwxz2456789';
 

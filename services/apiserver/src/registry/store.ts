@@ -28,7 +28,7 @@ import type { CacheEntry, WatchCache } from '../cache/watch-cache.js';
 import type { CacheWatcher } from '../cache/watcher.js';
 import { parseResourceVersion } from '../cache/watch-cache.js';
 import { attachRaw, rawText } from '../cache/raw.js';
-import { metadataBodyOffset, storageString } from '../storage/codec.js';
+import { metadataBodyOffset, spliceRevision, storageString } from '../storage/codec.js';
 import { StorageError, type KvStorage } from '../storage/kv.js';
 import { applyPatch, compileSelectors, setDefaults, validateObject } from './api-hooks.js';
 import type {
@@ -116,17 +116,33 @@ export class GenericStore implements ResourceStore {
 
   private async timed<T>(labels: RequestLabels, f: () => Promise<T>, okCode = 200): Promise<T> {
     const start = performance.now();
-    const observe = (code: number) =>
-      this.deps.observe?.({ ...labels, dryRun: labels.dryRun === true, group: this.info.group, version: this.info.version, resource: this.info.resource, code, seconds: (performance.now() - start) / 1000 });
     try {
       const r = await f();
-      observe(okCode);
+      this.record(labels, okCode, start);
       return r;
     } catch (err) {
       const e = toStatusError(err);
-      observe(e.code);
+      this.record(labels, e.code, start);
       throw e;
     }
+  }
+
+  /** One finished request for the metrics (a flat literal: this runs for every request). */
+  private record(l: RequestLabels, code: number, start: number): void {
+    const observe = this.deps.observe;
+    if (!observe) return;
+    const info = this.info;
+    observe({
+      verb: l.verb,
+      group: info.group,
+      version: info.version,
+      resource: info.resource,
+      subresource: l.subresource,
+      scope: l.scope,
+      dryRun: l.dryRun === true,
+      code,
+      seconds: (performance.now() - start) / 1000,
+    });
   }
 
   /** Upstream's scope label for a request without an object name. */
@@ -300,16 +316,26 @@ export class GenericStore implements ResourceStore {
     return { text, bytes };
   }
 
-  /** Stamps the revision on a freshly written object and keeps its JSON for the transports. */
-  private committed(o: Obj, text: string, rev: number): KubeObject {
+  /**
+   * Stamps the revision on a freshly written object, keeps its JSON for the
+   * transports and hands it to the watch cache, which serves it from then on
+   * (frozen) instead of decoding the KV watch event of this revision.
+   * `stored`: what was written at `key` (undefined when the write was a delete marker).
+   */
+  private committed(o: Obj, text: string, rev: number, key: string, stored: Uint8Array | undefined): KubeObject {
     const rv = String(rev);
     o.metadata.resourceVersion = rv;
     const at = metadataBodyOffset(text, o);
-    if (at >= 0) {
-      const seg = `"resourceVersion":"${rv}"${text[at] === '}' ? '' : ','}`;
-      attachRaw(o, text.slice(0, at) + seg + text.slice(at));
+    if (at < 0) {
+      this.deps.cache.observeWrite(rev);
+      return o;
     }
-    this.deps.cache.observeWrite(rev);
+    const form = spliceRevision(text, stored ?? encoder.encode(text), at, rv);
+    if (stored) this.deps.cache.adoptWrite(key, rev, o, form, stored.length);
+    else {
+      attachRaw(o, form.wire.text, form.buf);
+      this.deps.cache.observeWrite(rev);
+    }
     return o;
   }
 
@@ -349,15 +375,16 @@ export class GenericStore implements ResourceStore {
             hooks.rollback();
             return o;
           }
+          const key = this.key(ns, m.name!);
           let rev: number;
           try {
-            rev = await this.deps.storage.create(this.key(ns, m.name!), bytes);
+            rev = await this.deps.storage.create(key, bytes);
           } catch (err) {
             if (err instanceof StorageError && err.kind === 'exists') throw alreadyExists(this.info, m.name!);
             throw err;
           }
           hooks.commit(rev);
-          return this.committed(o, text, rev);
+          return this.committed(o, text, rev, key, bytes);
         } catch (err) {
           hooks.rollback();
           throw err;
@@ -475,7 +502,7 @@ export class GenericStore implements ResourceStore {
           throw err;
         }
         hooks.commit(rev);
-        return this.committed(stored, text, rev);
+        return this.committed(stored, text, rev, key, remove ? undefined : bytes);
       } catch (err) {
         hooks.rollback();
         throw err;
@@ -523,7 +550,7 @@ export class GenericStore implements ResourceStore {
           }
           const { text, bytes } = this.encode(next);
           const rev = await this.deps.storage.update(key, bytes, cur.rev);
-          return { object: this.committed(next, text, rev), deleted: false };
+          return { object: this.committed(next, text, rev, key, bytes), deleted: false };
         } catch (err) {
           if (err instanceof StorageError && err.kind === 'stale') {
             if (pre?.resourceVersion) throw conflict(this.info, name, OPTIMISTIC_LOCK_MESSAGE);

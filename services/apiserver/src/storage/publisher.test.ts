@@ -2,7 +2,8 @@
 // (the registry turns these kinds into 409 AlreadyExists / Conflict / 503).
 import { describe, expect, it } from 'vitest';
 import { classifyNatsError, checkKey, StorageError } from './kv.js';
-import { parsePubAck } from './publisher.js';
+import { headers } from '@nats-io/transport-node';
+import { parsePubAck, writeHeaders } from './publisher.js';
 
 const ack = (o: unknown) => new TextEncoder().encode(JSON.stringify(o));
 
@@ -22,6 +23,20 @@ describe('parsePubAck', () => {
     expect(classifyNatsError(parsePubAck(new Uint8Array(0), 503), 'create').kind).toBe('unavailable');
     expect((parsePubAck(ack({ nope: 1 })) as Error).message).toBe('invalid JetStream ack: no seq');
     expect((parsePubAck(new TextEncoder().encode('{')) as Error).message).toMatch(/^invalid JetStream ack: /);
+  });
+});
+
+describe('writeHeaders', () => {
+  it('is the block the library encodes for the same headers', () => {
+    const lib = (expected: number, op?: string) => {
+      const h = headers();
+      h.set('Nats-Expected-Last-Subject-Sequence', String(expected));
+      if (op) h.set('KV-Operation', op);
+      return new TextDecoder().decode(h.encode());
+    };
+    expect(new TextDecoder().decode(writeHeaders(0))).toBe(lib(0));
+    expect(new TextDecoder().decode(writeHeaders(4711, 'DEL'))).toBe(lib(4711, 'DEL'));
+    expect(new TextDecoder().decode(writeHeaders(12))).toBe('NATS/1.0\r\nNats-Expected-Last-Subject-Sequence: 12\r\n\r\n');
   });
 });
 

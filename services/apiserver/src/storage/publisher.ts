@@ -6,7 +6,7 @@
 // with a private reply subscription slot, a timer and several promises each,
 // which cost more CPU than the write itself at thousands of writes a second.
 
-import { createInbox, headers, type Msg, type NatsConnection, type Subscription } from '@nats-io/transport-node';
+import { createInbox, type Msg, type MsgHdrs, type NatsConnection, type Subscription } from '@nats-io/transport-node';
 
 /** A JetStream API error from a PubAck (err_code 10071 is "wrong last sequence"). */
 export class PubAckError extends Error {
@@ -39,6 +39,23 @@ export function parsePubAck(data: Uint8Array, status?: number): number | Error {
   if (typeof ack.seq !== 'number') return new Error('invalid JetStream ack: no seq');
   return ack.seq;
 }
+
+/**
+ * The NATS header block of a conditional write (pure, for tests). The
+ * library's headers() builds a Map and re-encodes it per message; the block
+ * is fixed text, and the publish path only calls its encode().
+ */
+export function writeHeaders(expected: number, operation?: 'DEL'): Uint8Array {
+  return Buffer.from(`NATS/1.0\r\nNats-Expected-Last-Subject-Sequence: ${expected}\r\n${operation ? `KV-Operation: ${operation}\r\n` : ''}\r\n`, 'latin1');
+}
+
+/** A pre-encoded header block in the shape nats.js's publish reads (it calls encode() only). */
+function rawHeaders(block: Uint8Array): MsgHdrs {
+  return { encode: () => block } as unknown as MsgHdrs;
+}
+
+/** Every create carries the same header block. */
+const CREATE_HEADERS = rawHeaders(writeHeaders(0));
 
 export class PipelinedPublisher {
   private readonly inbox = createInbox();
@@ -86,9 +103,7 @@ export class PipelinedPublisher {
     this.ensureSubscribed();
     return new Promise<number>((resolve, reject) => {
       const id = (this.next++).toString(36);
-      const h = headers();
-      h.set('Nats-Expected-Last-Subject-Sequence', String(expected));
-      if (operation) h.set('KV-Operation', operation);
+      const h = expected === 0 && !operation ? CREATE_HEADERS : rawHeaders(writeHeaders(expected, operation));
       this.pending.set(id, { resolve, reject, deadline: Date.now() + this.timeoutMs });
       try {
         this.nc.publish(subject, data, { reply: `${this.inbox}.${id}`, headers: h });
