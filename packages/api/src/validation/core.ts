@@ -43,6 +43,7 @@ import {
   validateNonnegativeField,
   validateObjectMeta,
   validateObjectMetaUpdate,
+  utf8Length,
 } from './meta.js';
 import {
   inclusiveRangeError,
@@ -836,15 +837,13 @@ const base64Length = (s: string): number => {
   const clean = s.replace(/=+$/, '');
   return Math.floor((clean.length * 3) / 4);
 };
-const utf8 = new TextEncoder();
-
 export function validateConfigMap(cm: ConfigMap): FieldError[] {
   const errs = validateObjectMeta(cm.metadata, true, nameIsDNSSubdomain);
   let total = 0;
   for (const [k, v] of Object.entries(cm.data ?? {})) {
     for (const m of isConfigMapKey(k)) errs.push(invalid(key('data', k), k, m));
     if (cm.binaryData && k in cm.binaryData) errs.push(invalid(key('data', k), k, 'duplicate of key present in binaryData'));
-    total += utf8.encode(String(v)).length;
+    total += utf8Length(String(v));
   }
   for (const [k, v] of Object.entries(cm.binaryData ?? {})) {
     for (const m of isConfigMapKey(k)) errs.push(invalid(key('binaryData', k), k, m));

@@ -22,7 +22,20 @@ export const FIELD_IMMUTABLE_ERROR_MSG = 'field is immutable';
 /** TotalAnnotationSizeLimitB: 256 KiB across all annotation keys and values. */
 export const TOTAL_ANNOTATION_SIZE_LIMIT_B = 256 * 1024;
 
-const utf8 = new TextEncoder();
+/** Bytes of s in UTF-8, as TextEncoder would produce them (lone surrogates as U+FFFD), without encoding it. */
+export function utf8Length(s: string): number {
+  let n = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x80) n += 1;
+    else if (c < 0x800) n += 2;
+    else if (c >= 0xd800 && c <= 0xdbff && (s.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+      n += 4;
+      i++;
+    } else n += 3;
+  }
+  return n;
+}
 const STANDARD_FINALIZERS = new Set(['kubernetes', 'orphan', 'foregroundDeletion']);
 
 export function validateNonnegativeField(value: number | undefined | null, path: string): FieldError[] {
@@ -62,7 +75,7 @@ export function validateAnnotations(annotations: Record<string, string> | undefi
   let size = 0;
   for (const [k, v] of Object.entries(annotations ?? {})) {
     for (const m of isQualifiedName(k.toLowerCase())) errs.push(invalid(path, k, m));
-    size += utf8.encode(k).length + utf8.encode(String(v)).length;
+    size += utf8Length(k) + utf8Length(String(v));
   }
   if (size > TOTAL_ANNOTATION_SIZE_LIMIT_B) errs.push(tooLong(path, TOTAL_ANNOTATION_SIZE_LIMIT_B));
   return errs;

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { DaemonSet, Deployment, KubeObject, Namespace, Node, Pod, Secret, Service } from '../index.js';
 import { fieldErrorMessage, invalid as invalidStatus, setDefaults, validateObject, validateStatusUpdate } from '../index.js';
+import { utf8Length } from './meta.js';
 
 /** Every error as kubectl shows it: `field: body`. */
 const messages = (obj: KubeObject, old?: KubeObject): string[] => validateObject(obj, old).map((e) => `${e.field}: ${fieldErrorMessage(e)}`);
@@ -428,5 +429,13 @@ describe('other kinds', () => {
     expect(validateObject(null as never)).toEqual([{ type: 'FieldValueRequired', field: 'metadata' }]);
     expect(() => validateObject({ apiVersion: 'v1', kind: 'Pod', metadata: {} } as KubeObject)).not.toThrow();
     expect(() => validateObject({ apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'x', namespace: 'y' } } as KubeObject)).not.toThrow();
+  });
+});
+
+describe('utf8Length', () => {
+  it('counts UTF-8 bytes as TextEncoder does, surrogate pairs and lone surrogates included', () => {
+    for (const s of ['', 'ascii', 'größe', '€uro', '日本語', 'emoji 😀 pair', 'lone \ud800 high', 'lone \udc00 low', '\ud83d']) {
+      expect(utf8Length(s)).toBe(new TextEncoder().encode(s).length);
+    }
   });
 });

@@ -77,13 +77,22 @@ export function createMetrics(cache: () => WatchCache | undefined): ApiserverMet
       }
     },
   });
+  // One child per label set, looked up by a joined key: prom-client would hash the label object on every call.
+  const totals = new Map<string, { inc(): void }>();
+  const durations = new Map<string, { observe(v: number): void }>();
   return {
     registry,
     observe(r) {
       // dry_run holds the dryRun query value (`All`) or is empty; component is `apiserver` as upstream's.
-      const labels = { verb: r.verb, dry_run: r.dryRun ? 'All' : '', group: r.group, version: r.version, resource: r.resource, subresource: r.subresource, scope: r.scope, component: 'apiserver' };
-      total.inc({ ...labels, code: String(r.code) });
-      duration.observe(labels, r.seconds);
+      const dryRun = r.dryRun ? 'All' : '';
+      const key = `${r.verb}|${dryRun}|${r.group}|${r.version}|${r.resource}|${r.subresource}|${r.scope}`;
+      let d = durations.get(key);
+      if (!d) durations.set(key, (d = duration.labels(r.verb, dryRun, r.group, r.version, r.resource, r.subresource, r.scope, 'apiserver')));
+      const totalKey = `${key}|${r.code}`;
+      let t = totals.get(totalKey);
+      if (!t) totals.set(totalKey, (t = total.labels(r.verb, dryRun, r.group, r.version, r.resource, r.subresource, r.scope, 'apiserver', String(r.code))));
+      t.inc();
+      d.observe(r.seconds);
     },
   };
 }
