@@ -6,3 +6,4 @@ export { serveHealth, healthHandler, listenHttp, newMetricsRegistry, type Health
 export { onShutdown, runMain } from './signals.js';
 export { withLeaderElectionFlags, leaderElectionFrom, type LeaderElectionFlagValues } from './leader-election-flags.js';
 export { which } from './which.js';
+export { isUpgradeRequest, serveUpgrades, proxyUpgrade } from './upgrade.js';

@@ -13,6 +13,7 @@ import type { NetworkMode } from './network.js';
 import { logSink, natsSink, type RecordSink } from './record.js';
 import { Runtime } from './runtime.js';
 import { buildServices, withFastList } from './server.js';
+import { StreamingServer } from './streaming/server.js';
 
 export interface ContainerdOptions {
   /** Node name, used in call records and NATS subjects. */
@@ -40,12 +41,17 @@ export interface ContainerdOptions {
    * continuing the kubelet's traceparent; call records carry its ids. Default: off.
    */
   tracing?: Tracing;
+  /** The streaming server for Exec (containerd's stream_server_address/port; default 127.0.0.1 and a free port). */
+  streamServerAddress?: string;
+  streamServerPort?: number;
 }
 
 export interface ContainerdHandle {
   socketPath: string;
   healthPort: number;
   runtime: Runtime;
+  /** Base URL of the streaming server (`http://127.0.0.1:PORT`). */
+  streamingUrl: string;
   stop(): Promise<void>;
 }
 
@@ -91,7 +97,17 @@ export async function startContainerd(opts: ContainerdOptions): Promise<Containe
   });
 
   const tracing = opts.tracing?.enabled ? opts.tracing : undefined;
-  const services = buildServices({ runtime, node: opts.nodeName, networkMode, sink, metrics, ...(tracing ? { tracing } : {}) });
+  const streaming = await StreamingServer.start({
+    host: opts.streamServerAddress ?? '127.0.0.1',
+    port: opts.streamServerPort ?? 0,
+    target: (id) => {
+      const { proc, image } = runtime.execProcess(id);
+      // busybox/alpine ash shows the directory in its prompt; debian's dash (nginx) a bare `# `.
+      return { execStream: (argv, o) => proc.execStream(argv, o), execCwd: proc.execCwd, ...(/(^|\/)nginx(:|@|$)/.test(image) ? { prompt: () => '# ' } : {}) };
+    },
+    onError: (msg, fields) => log.warn(msg, fields),
+  });
+  const services = buildServices({ runtime, node: opts.nodeName, networkMode, sink, metrics, streaming, ...(tracing ? { tracing } : {}) });
   const proto = criProto();
   const server = new grpc.Server({ 'grpc.max_receive_message_length': 16 * 1024 * 1024 });
   const runtimeDef = withFastList(proto.runtime.v1.RuntimeService.service);
@@ -115,13 +131,14 @@ export async function startContainerd(opts: ContainerdOptions): Promise<Containe
     readyz: { 'cri-server': () => serving },
     metrics,
   });
-  log.info('serving CRI', { address: socketPath, healthPort: health.port, networkMode, timeScale: opts.timeScale ?? 1 });
+  log.info('serving CRI', { address: socketPath, streamingUrl: streaming.baseUrl, healthPort: health.port, networkMode, timeScale: opts.timeScale ?? 1 });
 
   let stopped = false;
   return {
     socketPath,
     healthPort: health.port,
     runtime,
+    streamingUrl: streaming.baseUrl,
     stop: async () => {
       if (stopped) return;
       stopped = true;
@@ -133,6 +150,7 @@ export async function startContainerd(opts: ContainerdOptions): Promise<Containe
         new Promise<void>((resolve) => setTimeout(resolve, 1000).unref()),
       ]);
       server.forceShutdown();
+      await streaming.close();
       await runtime.close();
       await sink.close();
       await health.close();

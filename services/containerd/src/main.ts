@@ -17,6 +17,8 @@ const flags = addTracingFlags(new FlagSet('kubelab-containerd')
   .float('pull-speed', 50, 'Simulated registry bandwidth in MB/s; pull time = image size / speed; 0 pulls instantly.')
   .string('network-mode', 'loopback', 'loopback: container ports served on 127.0.0.1 (reported in PodSandboxStatus info); pod-ip: bind the pod IP (it must exist on an interface).')
   .string('pod-cidr', '', 'Pod CIDR to use before the kubelet sends one with UpdateRuntimeConfig.')
+  .string('stream-server-address', '127.0.0.1', 'Address of the streaming server CRI Exec URLs point at (containerd: stream_server_address).')
+  .int('stream-server-port', 0, 'Port of the streaming server; 0 picks a free one (containerd: stream_server_port).')
   .string('v', 'info', 'Log level: debug, info, warn, error.'));
 
 let values;
@@ -57,6 +59,8 @@ try {
     pullBytesPerSecond: values['pull-speed'] * 1e6,
     networkMode: mode as NetworkMode,
     ...(values['pod-cidr'] ? { podCidr: values['pod-cidr'] } : {}),
+    streamServerAddress: values['stream-server-address'],
+    streamServerPort: values['stream-server-port'],
     logger,
     tracing,
   });

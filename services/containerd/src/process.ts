@@ -368,14 +368,24 @@ export class SimProcess {
     const pid = this.newPid();
     this.sinks.set(pid, o.output);
     const signal = o.signal ? AbortSignal.any([o.signal, this.jobsCtl.signal]) : this.jobsCtl.signal;
+    const run = this.bash.exec(shellScript(argvToScript(argv), pid), { signal, ...(o.stdin !== undefined ? { stdin: o.stdin } : {}), ...(o.env ? { env: o.env, replaceEnv: true } : {}), ...(o.cwd ? { cwd: o.cwd } : {}) }).then(
+      (r) => {
+        // An aborted run may come back without its variables.
+        const env = r.env ?? o.env ?? {};
+        if (signal.aborted) return { exitCode: 137, env };
+        if (r.stdout) o.output('stdout', r.stdout);
+        if (r.stderr) o.output('stderr', r.stderr);
+        return { exitCode: r.exitCode, env };
+      },
+      (err: unknown) => {
+        if (!signal.aborted) o.output('stderr', `${(err as Error).message}\n`);
+        return { exitCode: 1, env: o.env ?? {} };
+      },
+    );
+    // An aborted command is abandoned at once (a `sleep` in it may still be winding down); its later output goes nowhere.
     try {
-      const r = await this.bash.exec(shellScript(argvToScript(argv), pid), { signal, ...(o.stdin !== undefined ? { stdin: o.stdin } : {}), ...(o.env ? { env: o.env, replaceEnv: true } : {}), ...(o.cwd ? { cwd: o.cwd } : {}) });
-      if (r.stdout) o.output('stdout', r.stdout);
-      if (r.stderr) o.output('stderr', r.stderr);
-      return { exitCode: signal.aborted ? 137 : r.exitCode, env: r.env };
-    } catch (err) {
-      o.output('stderr', `${(err as Error).message}\n`);
-      return { exitCode: 1, env: o.env ?? {} };
+      const r = await untilAborted(run, signal);
+      return r ? (r as { exitCode: number; env: Record<string, string> }) : { exitCode: 137, env: o.env ?? {} };
     } finally {
       this.sinks.delete(pid);
     }

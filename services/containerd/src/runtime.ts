@@ -498,6 +498,17 @@ export class Runtime {
     return out;
   }
 
+  /** The running process of a container, for a CRI Exec stream (the streaming server runs commands in it). */
+  execProcess(id: string): { proc: SimProcess; image: string } {
+    if (!id) throw invalid('container_id', 'must not be empty');
+    const c = this.getContainer(id);
+    const proc = this.live.get(c.id)?.proc;
+    if (c.state !== 'CONTAINER_RUNNING' || !proc || proc.exit) {
+      throw new RuntimeError(status.UNKNOWN, `container is in ${c.state === 'CONTAINER_RUNNING' ? 'CONTAINER_EXITED' : c.state} state`);
+    }
+    return { proc, image: c.config.image?.image ?? '' };
+  }
+
   /** Usage of a running container (undefined when it has no process). */
   usage(c: Container): { memoryBytes: number; cpuCoreNanos: bigint; nanoCores: number; fsBytes: number; limit: number } | undefined {
     const proc = this.live.get(c.id)?.proc;

@@ -24,6 +24,7 @@ const SUBRESOURCES: Record<string, { kind?: string; group?: string; version?: st
   binding: { kind: 'Binding', verbs: ['create'] },
   eviction: { kind: 'Eviction', group: 'policy', version: 'v1', verbs: ['create'] },
   log: { verbs: ['get'] },
+  exec: { kind: 'PodExecOptions', verbs: ['create', 'get'] },
   finalize: { verbs: ['update'] },
 };
 

@@ -26,6 +26,7 @@ import { checkPatchFields, parseFieldValidation } from './decode.js';
 import type { HandlerEnv } from './env.js';
 import type { ResourceRequest } from './requestinfo.js';
 import { decodeWriteBody } from './resource.js';
+import { serveExec } from './exec.js';
 import { writeJson } from './respond.js';
 
 type Obj = Record<string, any>;  
@@ -192,6 +193,9 @@ export async function serveSubresource(env: HandlerEnv, store: ResourceStore, r:
       return true;
     case 'log':
       await serveLog(env, store, r, req, res, q);
+      return true;
+    case 'exec':
+      await serveExec(env, store, r, req, res, q);
       return true;
     default:
       return false;

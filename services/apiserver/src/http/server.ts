@@ -3,7 +3,7 @@
 // from src/endpoints when it is present.
 
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { healthHandler, listenHttp, type HealthCheck } from '@kubelab/component-base';
+import { healthHandler, listenHttp, serveUpgrades, type HealthCheck } from '@kubelab/component-base';
 import type { Registry } from 'prom-client';
 
 export type HttpHandler = (req: IncomingMessage, res: ServerResponse) => void | Promise<void>;
@@ -38,5 +38,15 @@ export async function startHttpServer(opts: ApiHttpServerOptions): Promise<{ ser
       JSON.stringify({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'the server could not find the requested resource', reason: 'NotFound', details: {}, code: 404 }),
     );
   }
-  return { server, ...(await listenHttp(server, opts.port, opts.host)) };
+  // Upgrade requests (pods/exec streams) go through the same handler, with a response bound to their socket.
+  const upgrades = serveUpgrades(server, handle, opts.onError);
+  const listening = await listenHttp(server, opts.port, opts.host);
+  return {
+    server,
+    port: listening.port,
+    close: async () => {
+      upgrades.closeAll();
+      await listening.close();
+    },
+  };
 }

@@ -121,6 +121,16 @@ export interface ExecSyncResult {
   exitCode: number;
 }
 
+/** runtime.v1 ExecRequest: the command and which streams it gets. */
+export interface ExecRequest {
+  containerId: string;
+  cmd: string[];
+  tty: boolean;
+  stdin: boolean;
+  stdout: boolean;
+  stderr: boolean;
+}
+
 export interface RuntimeCondition {
   type: string;
   status: boolean;
@@ -182,6 +192,8 @@ export interface RuntimeService {
   containerStatus(id: string): Promise<ContainerStatus>;
   /** timeout in seconds (0 = none). */
   execSync(id: string, cmd: string[], timeout: number): Promise<ExecSyncResult>;
+  /** CRI Exec: the one-time URL of the runtime's streaming server for this command (optional: fakes may leave it out). */
+  exec?(req: ExecRequest): Promise<string>;
 
   /** ListContainerStats (the eviction manager's usage source); optional so fakes may leave it out. */
   listContainerStats?(): Promise<ContainerStats[]>;

@@ -1,14 +1,16 @@
 // A container's environment (upstream makeEnvironmentVariables in
 // kubelet_pods.go): envFrom first (ConfigMaps and Secrets, with prefix), then
 // env, whose entries replace same-named ones; `$(VAR)` in values expands
-// against what is defined so far. Missing objects and keys fail with the
+// against what is defined so far, then the service variables; those are
+// added last where no other source set the name. Missing objects and keys fail with the
 // manager's or upstream's text; invalid envFrom names are skipped with an
 // InvalidEnvironmentVariableNames event.
 
-import type { ConfigMap, Container, Pod, Secret } from '@kubelab/api';
+import type { ConfigMap, Container, Pod, Secret, Service } from '@kubelab/api';
 import { podFieldValue, resourceFieldValue } from '../volumemanager/downward.js';
 import { ObjectNotFoundError, getConfigMap, getSecret, type ObjectSource } from '../volumemanager/sources.js';
 import type { KeyValue } from './cri.js';
+import { serviceEnvVars, servicesForPod } from './service-env.js';
 
 export const REASON_INVALID_ENV_NAMES = 'InvalidEnvironmentVariableNames';
 
@@ -22,6 +24,8 @@ export interface EnvContext {
   sources?: ObjectSource;
   /** RelaxedEnvironmentVariableValidation (beta, on by default in 1.32): any printable ASCII but '='. */
   relaxedNames: boolean;
+  /** All Services the kubelet knows (its informer); absent: no service variables. */
+  services?: readonly Service[];
 }
 
 export interface EnvResult {
@@ -37,10 +41,10 @@ export function isValidEnvName(name: string, relaxed: boolean): boolean {
 }
 
 /** Expands $(VAR) references (upstream expansion.Expand): `$$` is a literal `$`, unknown names stay as written. */
-export function expandVars(s: string, env: Map<string, string>): string {
+export function expandVars(s: string, env: Map<string, string>, fallback?: Map<string, string>): string {
   return s.replace(/\$\$|\$\(([A-Za-z_][A-Za-z0-9_.-]*)\)/g, (m, name: string | undefined) => {
     if (m === '$$') return '$';
-    return env.has(name!) ? env.get(name!)! : m;
+    return env.get(name!) ?? fallback?.get(name!) ?? m;
   });
 }
 
@@ -55,6 +59,7 @@ export async function makeEnvironmentVariables(ctx: EnvContext): Promise<EnvResu
   const warnings: string[] = [];
   const configMaps = new Map<string, ConfigMap>();
   const secrets = new Map<string, Secret>();
+  const serviceEnv = ctx.services ? serviceEnvVars(servicesForPod(ctx.services, ns, pod.spec?.enableServiceLinks !== false)) : new Map<string, string>();
   const noSources = (kind: string, name: string) => new Error(`couldn't get ${kind} ${ns}/${name}, no kubeClient defined`);
 
   const configMap = async (name: string, optional: boolean): Promise<ConfigMap | undefined> => {
@@ -115,7 +120,7 @@ export async function makeEnvironmentVariables(ctx: EnvContext): Promise<EnvResu
   for (const e of c.env ?? []) {
     let value = e.value ?? '';
     const from = e.valueFrom;
-    if (value !== '') value = expandVars(value, env);
+    if (value !== '') value = expandVars(value, env, serviceEnv);
     else if (from?.fieldRef) value = podFieldValue(pod, from.fieldRef.fieldPath, { podIPs: ctx.podIPs, hostIPs: ctx.hostIPs });
     else if (from?.resourceFieldRef) value = resourceFieldValue(from.resourceFieldRef, pod, c, ctx.allocatable);
     else if (from?.configMapKeyRef) {
@@ -143,5 +148,6 @@ export async function makeEnvironmentVariables(ctx: EnvContext): Promise<EnvResu
     }
     env.set(e.name, value);
   }
+  for (const [k, v] of serviceEnv) if (!env.has(k)) env.set(k, v);
   return { envs: [...env].map(([key, value]) => ({ key, value })), warnings };
 }

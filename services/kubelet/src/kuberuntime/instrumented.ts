@@ -21,6 +21,7 @@ export const OPERATION_TYPES = {
   listContainers: 'list_containers',
   containerStatus: 'container_status',
   execSync: 'exec_sync',
+  exec: 'exec',
   listContainerStats: 'list_container_stats',
   listImages: 'list_images',
   imageStatus: 'image_status',

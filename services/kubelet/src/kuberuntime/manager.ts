@@ -3,7 +3,7 @@
 // init containers, containers, kills — with upstream events and the
 // per-container reason a failure leaves behind for the pod status.
 
-import type { Container, LifecycleHandler, Pod } from '@kubelab/api';
+import type { Container, LifecycleHandler, Pod, Service } from '@kubelab/api';
 import { formatDuration } from '@kubelab/component-base';
 import type { Backoff } from '../backoff.js';
 import type { Clock } from '../clock.js';
@@ -59,6 +59,8 @@ export interface RuntimeManagerOptions {
   allocatable?: () => Record<string, string>;
   /** RelaxedEnvironmentVariableValidation (default true, as in 1.32). */
   relaxedEnvNames?: boolean;
+  /** The Services the kubelet watches, for the service environment variables. */
+  services?: () => readonly Service[];
   /** The pod's set-up volumes, for the containers' CRI mounts. */
   volumes?: VolumeManager;
   /** Runs an httpGet hook; returns an error text or undefined. */
@@ -122,7 +124,10 @@ export class RuntimeManager {
 
   /** Executes the actions; returns per-container sync reasons and when to retry. */
   async syncPod(pod: Pod, status: RuntimePodStatus, actions: PodActions): Promise<SyncResult> {
-    const result: SyncResult = { reasons: new Map(), changes: { started: [], killed: actions.killPod || actions.containersToKill.length > 0 } };
+    // A first start "kills" an empty pod (upstream sets KillPod with CreateSandbox): only a
+    // pod the runtime already had anything of needs re-reading after this sync.
+    const hadAnything = status.sandboxes.length > 0 || status.containers.length > 0;
+    const result: SyncResult = { reasons: new Map(), changes: { started: [], killed: (actions.killPod && hadAnything) || actions.containersToKill.length > 0 } };
     if (actions.killPod) {
       if (actions.createSandbox && actions.attempt > 0 && status.sandboxes.length) {
         this.o.recorder.event(podRef(pod), 'Normal', Reason.SandboxChanged, 'Pod sandbox changed, it will be killed and re-created.');
@@ -278,6 +283,7 @@ export class RuntimeManager {
       allocatable: this.o.allocatable?.() ?? {},
       ...(this.o.objects ? { sources: this.o.objects } : {}),
       relaxedNames: this.o.relaxedEnvNames ?? true,
+      ...(this.o.services ? { services: this.o.services() } : {}),
     });
     for (const w of warnings) this.o.recorder.event(podRef(pod), 'Warning', REASON_INVALID_ENV_NAMES, w);
     const envMap = new Map(envs.map((e) => [e.key, e.value]));

@@ -189,6 +189,10 @@ export function connectRemoteRuntime(endpoint: string, timeoutMs = 10_000, inter
       const r = await call<object, { stdout: Buffer; stderr: Buffer; exitCode: number }>(rs, 'ExecSync', { containerId: id, cmd, timeout }, timeout > 0 ? timeout * 1000 + 2000 : timeoutMs);
       return { stdout: Buffer.from(r.stdout ?? []), stderr: Buffer.from(r.stderr ?? []), exitCode: r.exitCode };
     },
+    async exec(req) {
+      const r = await call<object, { url: string }>(rs, 'Exec', req);
+      return r.url;
+    },
     async listContainerStats() {
       type U64 = { value: string } | null;
       const r = await call<object, { stats: { attributes: { id: string; labels: Record<string, string> } | null; memory: { workingSetBytes: U64 } | null; writableLayer: { usedBytes: U64; inodesUsed: U64 } | null }[] }>(rs, 'ListContainerStats', { filter: null });

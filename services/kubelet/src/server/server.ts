@@ -1,13 +1,15 @@
 // The kubelet's HTTP server on --port (upstream pkg/kubelet/server): /pods,
+// /exec/<namespace>/<pod>/<container> (exec.ts),
 // /containerLogs/<namespace>/<pod>/<container> read from the CRI log files
 // (follow, tailLines, previous, timestamps, sinceSeconds, limitBytes) and
 // /healthz; plain HTTP on loopback in kubelab (upstream serves TLS).
 
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Route } from '@kubelab/component-base';
+import { serveUpgrades, type Route } from '@kubelab/component-base';
 import type { Registry } from 'prom-client';
 import type { Kubelet } from '../kubelet.js';
+import { EXEC_PATH, serveExec } from './exec.js';
 import { streamLog, type LogOptions } from './logs.js';
 
 function fail(res: ServerResponse, code: number, message: string): void {
@@ -69,6 +71,8 @@ export async function serveKubelet(getKubelet: () => Kubelet, host: string, port
   const server = createServer(async (req, res) => {
     try {
       const url = new URL(req.url ?? '/', 'http://localhost');
+      // exec takes GET (WebSocket) and POST (SPDY), upgraded or refused.
+      if (EXEC_PATH.test(url.pathname) && (req.method === 'GET' || req.method === 'POST')) return void (await serveExec(getKubelet(), req, res, url));
       if (req.method !== 'GET' && req.method !== 'HEAD') return fail(res, 405, `method ${req.method} not allowed`);
       const route = routes[url.pathname];
       if (route) return void (await route(req, res, url));
@@ -79,6 +83,8 @@ export async function serveKubelet(getKubelet: () => Kubelet, host: string, port
       else res.end();
     }
   });
+  // Upgrade requests (exec streams) reach the same handler with a response bound to their socket.
+  const upgrades = serveUpgrades(server, (req, res) => void server.emit('request', req, res));
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => resolve());
@@ -88,6 +94,7 @@ export async function serveKubelet(getKubelet: () => Kubelet, host: string, port
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
+        upgrades.closeAll();
         server.close(() => resolve());
       }),
   };

@@ -1,0 +1,58 @@
+// pods/exec (upstream pkg/registry/core/pod/rest ExecREST + ExecLocation):
+// the apiserver checks the pod and container, then proxies the client's
+// upgraded connection to `/exec/{namespace}/{pod}/{container}` on the pod's
+// node's kubelet (apimachinery's UpgradeAwareHandler). The stream protocol
+// (WebSocket v5.channel.k8s.io) passes through untouched; a kubelet that
+// refuses answers the client directly (kubectl prints `unable to upgrade
+// connection: <its text>`).
+
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { badRequest, StatusError } from '@kubelab/api';
+import { isUpgradeRequest, proxyUpgrade } from '@kubelab/component-base';
+import type { ResourceStore } from '../registry/interface.js';
+import type { HandlerEnv } from './env.js';
+import type { ResourceRequest } from './requestinfo.js';
+import { logContainer } from './subresources.js';
+
+type Obj = Record<string, any>;  
+
+function flag(q: URLSearchParams, name: string): boolean {
+  const v = q.get(name);
+  return v === 'true' || v === '1';
+}
+
+/** PodExecOptions from the query, as the kubelet's parameters (upstream streamParams: input/output/error/tty/command). */
+export function kubeletExecQuery(q: URLSearchParams): URLSearchParams {
+  const out = new URLSearchParams();
+  if (flag(q, 'stdin')) out.append('input', '1');
+  if (flag(q, 'stdout')) out.append('output', '1');
+  if (flag(q, 'stderr')) out.append('error', '1');
+  if (flag(q, 'tty')) out.append('tty', '1');
+  for (const c of q.getAll('command')) out.append('command', c);
+  return out;
+}
+
+function internal(message: string): StatusError {
+  return new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason: 'InternalError', details: { causes: [{ message }] }, code: 500 });
+}
+
+/** Serves pods/exec (GET for WebSocket, POST for SPDY). */
+export async function serveExec(env: HandlerEnv, store: ResourceStore, r: ResourceRequest, req: IncomingMessage, res: ServerResponse, q: URLSearchParams): Promise<void> {
+  if (r.verb !== 'get' && r.verb !== 'create') {
+    throw new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', reason: 'MethodNotAllowed', message: `the server does not allow this method on the requested resource (${r.verb} pods exec)`, code: 405 });
+  }
+  const pod = (await store.get(r.namespace, r.name!)) as Obj;
+  const container = logContainer(pod, q.get('container'));
+  const nodeName: string | undefined = pod.spec?.nodeName;
+  if (!nodeName) throw badRequest(`pod ${r.name} does not have a host assigned`);
+  if (!isUpgradeRequest(req)) throw badRequest('Upgrade request required');
+  const addr = await env.kubeletAddress(nodeName);
+  const host = addr.host.includes(':') ? `[${addr.host}]` : addr.host;
+  const target = new URL(`http://${host}:${addr.port}/exec/${encodeURIComponent(r.namespace!)}/${encodeURIComponent(r.name!)}/${encodeURIComponent(container)}?${kubeletExecQuery(q)}`);
+  try {
+    await proxyUpgrade(req, res, target);
+  } catch (e) {
+    if (res.headersSent) return;
+    throw internal(`error dialing backend: dial tcp ${addr.host}:${addr.port}: ${(e as Error).message}`);
+  }
+}

@@ -1,0 +1,157 @@
+// The runtime's streaming server (containerd's CRI stream server on
+// stream_server_address:stream_server_port, 127.0.0.1 and a free port by
+// default): CRI Exec answers a one-time URL `/exec/<token>` here; the kubelet
+// proxies the client's upgrade to it and the exec runs over the
+// remotecommand WebSocket protocol (v5.channel.k8s.io, or v4 without CLOSE).
+// Tokens expire after a minute unused and work once, as upstream's request
+// cache. SPDY/3.1 is refused with a message naming what is supported.
+
+import { randomBytes } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
+import { WebSocketServer, type RawData, type WebSocket } from 'ws';
+import { ERROR, RESIZE, STDIN, SUPPORTED_PROTOCOLS, exitStatus, failureStatus, frame, negotiate, parseFrame, type Protocol, type StreamOptions } from './protocol.js';
+import { ExecSession, busyboxPrompt, type ExecTarget } from './session.js';
+
+/** A CRI ExecRequest, validated. */
+export interface ExecRequest extends StreamOptions {
+  containerId: string;
+  cmd: string[];
+}
+
+export interface StreamingServerOptions {
+  /** Bind address and the host of the URLs handed out (default 127.0.0.1). */
+  host?: string;
+  /** 0 picks a free port (containerd's default). */
+  port?: number;
+  /** Resolves the container's process when the client connects (it may have exited since Exec). */
+  target: (containerId: string) => ExecTarget & { prompt?: (cwd: string) => string };
+  /** How long an unused URL stays valid (upstream: 1 minute). */
+  tokenTtlMs?: number;
+  now?: () => number;
+  onError?: (msg: string, fields: Record<string, unknown>) => void;
+}
+
+const DEFAULT_TTL_MS = 60_000;
+const MAX_PENDING = 1000;
+
+export class StreamingServer {
+  private readonly pending = new Map<string, { req: ExecRequest; expires: number }>();
+  private readonly wss = new WebSocketServer({ noServer: true, perMessageDeflate: false, handleProtocols: (offered) => negotiate(offered) ?? false });
+  private readonly sockets = new Set<WebSocket>();
+  private readonly now: () => number;
+
+  private constructor(
+    private readonly server: Server,
+    readonly baseUrl: string,
+    private readonly opts: StreamingServerOptions,
+  ) {
+    this.now = opts.now ?? Date.now;
+  }
+
+  static async start(opts: StreamingServerOptions): Promise<StreamingServer> {
+    const host = opts.host ?? '127.0.0.1';
+    const server = createServer((req, res) => {
+      // A plain request cannot carry a stream.
+      res.writeHead(400, { 'content-type': 'text/plain; charset=utf-8' });
+      res.end(req.url?.startsWith('/exec/') ? `unable to upgrade: missing upgrade headers in request: ${JSON.stringify(req.headers)}` : '404 page not found\n');
+    });
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(opts.port ?? 0, host, () => resolve());
+    });
+    const port = (server.address() as AddressInfo).port;
+    const s = new StreamingServer(server, `http://${host.includes(':') ? `[${host}]` : host}:${port}`, opts);
+    server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => s.upgrade(req, socket, head));
+    return s;
+  }
+
+  /** CRI Exec: registers the request and returns its one-time URL. */
+  getExec(req: ExecRequest): string {
+    this.prune();
+    if (this.pending.size >= MAX_PENDING) throw new Error(`too many pending streaming requests (${MAX_PENDING})`);
+    const token = randomBytes(8).toString('base64url');
+    this.pending.set(token, { req, expires: this.now() + (this.opts.tokenTtlMs ?? DEFAULT_TTL_MS) });
+    return `${this.baseUrl}/exec/${token}`;
+  }
+
+  private prune(): void {
+    const now = this.now();
+    for (const [t, p] of this.pending) if (p.expires <= now) this.pending.delete(t);
+  }
+
+  private consume(token: string): ExecRequest | undefined {
+    const p = this.pending.get(token);
+    this.pending.delete(token);
+    return p && p.expires > this.now() ? p.req : undefined;
+  }
+
+  private upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
+    socket.on('error', () => socket.destroy());
+    const refuse = (code: number, reason: string, body: string) => {
+      socket.end(`HTTP/1.1 ${code} ${reason}\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+    };
+    const m = /^\/exec\/([A-Za-z0-9_-]+)$/.exec(new URL(req.url ?? '/', 'http://x').pathname);
+    const exec = m ? this.consume(m[1]!) : undefined;
+    if (!exec) return refuse(404, 'Not Found', '404 page not found\n');
+    if ((req.headers.upgrade ?? '').toLowerCase() !== 'websocket') {
+      return refuse(400, 'Bad Request', `the kubelab runtime streams over WebSocket only (${SUPPORTED_PROTOCOLS.join(', ')}); ${req.headers.upgrade} is not supported\n`);
+    }
+    const offered = String(req.headers['sec-websocket-protocol'] ?? '').split(',').map((p) => p.trim());
+    const protocol = negotiate(offered);
+    if (!protocol) return refuse(400, 'Bad Request', `unable to upgrade: unsupported subprotocol, expected one of ${SUPPORTED_PROTOCOLS.join(', ')}, got ${JSON.stringify(offered.filter(Boolean))}\n`);
+    this.wss.handleUpgrade(req, socket, head, (ws) => void this.serve(ws, protocol, exec));
+  }
+
+  private async serve(ws: WebSocket, protocol: Protocol, exec: ExecRequest): Promise<void> {
+    this.sockets.add(ws);
+    const send = (channel: number, data: string) => {
+      if (ws.readyState === ws.OPEN) ws.send(frame(channel, data));
+    };
+    let session: ExecSession | undefined;
+    ws.on('message', (data: RawData) => {
+      const buf = Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data as Buffer);
+      const f = parseFrame(buf, protocol);
+      if (f.kind === 'close' && f.channel === STDIN) session?.closeInput();
+      else if (f.kind === 'data' && f.channel === STDIN) session?.input(f.data.toString('utf8'));
+      // RESIZE: the simulated shell has no screen to lay out; sizes are accepted and ignored.
+      else if (f.kind === 'data' && f.channel === RESIZE) return;
+    });
+    ws.on('close', () => {
+      this.sockets.delete(ws);
+      session?.abort();
+    });
+    ws.on('error', () => session?.abort());
+    let status;
+    try {
+      const target = this.opts.target(exec.containerId);
+      session = new ExecSession({
+        argv: exec.cmd,
+        streams: exec,
+        target,
+        write: (channel, text) => send(channel, text),
+        prompt: target.prompt ?? busyboxPrompt,
+      });
+      status = exitStatus(await session.run(), exec.cmd);
+    } catch (e) {
+      this.opts.onError?.('exec failed', { containerId: exec.containerId, err: (e as Error).message });
+      status = failureStatus(`error executing command in container: ${(e as Error).message}`);
+    }
+    send(ERROR, JSON.stringify(status));
+    if (ws.readyState === ws.OPEN) ws.close(1000);
+  }
+
+  get port(): number {
+    return (this.server.address() as AddressInfo).port;
+  }
+
+  async close(): Promise<void> {
+    for (const ws of this.sockets) ws.terminate();
+    this.pending.clear();
+    await new Promise<void>((resolve) => {
+      this.server.closeAllConnections();
+      this.server.close(() => resolve());
+    });
+  }
+}

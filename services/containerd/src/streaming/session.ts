@@ -1,0 +1,227 @@
+// One exec's life on the streaming server: the command runs in the
+// container's simulated shell beside PID 1 and its output goes to the client
+// as each command finishes. Three shapes, as users meet them:
+// - `kubectl exec POD -- cmd`: runs at once (no stdin);
+// - `echo x | kubectl exec -i POD -- cmd`: stdin is collected until the
+//   client closes it (v5 CLOSE), then the command runs with it;
+// - `kubectl exec -i[t] POD -- sh`: an interactive shell, one line at a time.
+// Limits of the interactive shell: it runs whole lines (no job control of the
+// foreground command, no line editing or history, no programs that read the
+// terminal themselves such as vi or top); variables and the working directory
+// carry from line to line; `exit [n]`, Ctrl-D and closing stdin end it; ^C
+// abandons the running line. With a tty a non-shell command runs at once and
+// its input is ignored.
+
+import { parse, type ScriptNode } from 'just-bash';
+import type { Stream } from '../logs.js';
+import { basename } from '../shell.js';
+import type { StreamOptions } from './protocol.js';
+import { LineDiscipline, toTerminal, type LineEvent } from './terminal.js';
+
+/** What a session needs of the container (SimProcess implements it). */
+export interface ExecTarget {
+  execStream(argv: string[], o: { output: (stream: Stream, text: string) => void; stdin?: string; env?: Record<string, string>; cwd?: string; signal?: AbortSignal }): Promise<{ exitCode: number; env: Record<string, string> }>;
+  readonly execCwd: string;
+}
+
+export interface SessionOptions {
+  argv: string[];
+  streams: StreamOptions;
+  target: ExecTarget;
+  /** Writes to the client on stdout (1) or stderr (2). */
+  write: (channel: 1 | 2, text: string) => void;
+  /** The shell's prompt for a working directory (with a tty only). */
+  prompt?: (cwd: string) => string;
+}
+
+const SHELLS = new Set(['sh', 'bash', 'ash', 'dash']);
+const SHELL_FLAGS = new Set(['-i', '-l', '-s', '--login']);
+
+/** `sh`, `/bin/bash -i`, ...: a shell that reads its commands from stdin. */
+export function isInteractiveShell(argv: string[]): boolean {
+  const [cmd, ...rest] = argv;
+  return cmd !== undefined && SHELLS.has(basename(cmd)) && rest.every((a) => SHELL_FLAGS.has(a));
+}
+
+/** Whether `text` is an unfinished compound command (`if ...; then` without `fi`): the shell asks for more (PS2). */
+export function isIncomplete(text: string): boolean {
+  try {
+    parse(text);
+    return false;
+  } catch (e) {
+    const msg = (e as Error).message;
+    if (/\bEOF\b|end of file/i.test(msg)) return true;
+    const at = /at (\d+):(\d+)/.exec(msg);
+    if (!at) return false;
+    const lines = text.split('\n');
+    return Number(at[1]) === lines.length && Number(at[2]) > lines.at(-1)!.length;
+  }
+}
+
+/** Whether a line ends the shell: a top-level `exit [n]`. */
+export function exitsShell(text: string): boolean {
+  let ast: ScriptNode;
+  try {
+    ast = parse(text);
+  } catch {
+    return false;
+  }
+  return ast.statements.some((st) =>
+    st.pipelines.some((p) => p.commands.some((c) => c.type === 'SimpleCommand' && c.name?.parts.length === 1 && c.name.parts[0]!.type === 'Literal' && c.name.parts[0]!.value === 'exit')),
+  );
+}
+
+/** The default prompt: busybox ash shows the directory (`/ # `), dash and others `# `. */
+export function busyboxPrompt(cwd: string): string {
+  return `${cwd} # `;
+}
+
+export class ExecSession {
+  private readonly discipline: LineDiscipline;
+  private readonly queue: LineEvent[] = [];
+  private wake: (() => void) | undefined;
+  private stdin = '';
+  private stdinClosed = false;
+  private stdinDone: (() => void) | undefined;
+  private running: AbortController | undefined;
+  private readonly ended = new AbortController();
+
+  constructor(private readonly o: SessionOptions) {
+    this.discipline = new LineDiscipline(o.streams.tty);
+  }
+
+  private get interactive(): boolean {
+    return this.o.streams.stdin && isInteractiveShell(this.o.argv);
+  }
+
+  /** Output of the command: stdout and stderr as requested; with a tty both go to the terminal (stdout). */
+  private output = (stream: Stream, text: string): void => {
+    if (!text) return;
+    const { streams } = this.o;
+    if (streams.tty) {
+      if (streams.stdout) this.o.write(1, toTerminal(text));
+      return;
+    }
+    if (stream === 'stdout' && streams.stdout) this.o.write(1, text);
+    if (stream === 'stderr' && streams.stderr) this.o.write(2, text);
+  };
+
+  /** Data the client wrote on stdin. */
+  input(data: string): void {
+    if (!this.o.streams.stdin || this.stdinClosed) return;
+    if (this.interactive || this.o.streams.tty) {
+      const { echo, events } = this.discipline.feed(data);
+      if (echo && this.o.streams.tty && this.o.streams.stdout) this.o.write(1, echo);
+      this.push(events);
+      return;
+    }
+    this.stdin += data;
+  }
+
+  /** The client closed stdin (v5 CLOSE on channel 0). */
+  closeInput(): void {
+    if (this.stdinClosed) return;
+    this.stdinClosed = true;
+    if (this.interactive) this.push(this.discipline.end());
+    this.stdinDone?.();
+  }
+
+  /** The connection is gone: stop whatever runs. */
+  abort(): void {
+    this.ended.abort();
+    this.running?.abort();
+    this.stdinDone?.();
+    this.wake?.();
+  }
+
+  private push(events: LineEvent[]): void {
+    for (const e of events) {
+      // ^C reaches the foreground command at once and flushes typed-ahead input, as the tty driver does.
+      if (e.type === 'interrupt' && this.running) {
+        this.running.abort();
+        this.queue.length = 0;
+        continue;
+      }
+      this.queue.push(e);
+    }
+    this.wake?.();
+  }
+
+  private async next(): Promise<LineEvent | undefined> {
+    while (this.queue.length === 0) {
+      if (this.ended.signal.aborted) return undefined;
+      await new Promise<void>((r) => (this.wake = r));
+      this.wake = undefined;
+    }
+    return this.queue.shift();
+  }
+
+  private async exec(argv: string[], extra: { stdin?: string; env?: Record<string, string>; cwd?: string } = {}): Promise<{ exitCode: number; env: Record<string, string> }> {
+    const ctl = new AbortController();
+    this.running = ctl;
+    try {
+      const r = await this.o.target.execStream(argv, { output: this.output, signal: AbortSignal.any([ctl.signal, this.ended.signal]), ...extra });
+      // ^C: the shell reports 130 (128 + SIGINT).
+      return ctl.signal.aborted ? { ...r, exitCode: 130 } : r;
+    } finally {
+      this.running = undefined;
+    }
+  }
+
+  /** Runs the exec to its end; resolves with the exit code. */
+  async run(): Promise<number> {
+    const { streams, argv } = this.o;
+    if (this.interactive) return this.repl();
+    if (streams.stdin && !streams.tty && !this.stdinClosed) {
+      await new Promise<void>((r) => (this.stdinDone = r));
+      if (this.ended.signal.aborted) return 137;
+    }
+    return (await this.exec(argv, streams.stdin && !streams.tty ? { stdin: this.stdin } : {})).exitCode;
+  }
+
+  private async repl(): Promise<number> {
+    const tty = this.o.streams.tty;
+    const prompt = this.o.prompt ?? (() => '# ');
+    let env: Record<string, string> | undefined;
+    let cwd = this.o.target.execCwd;
+    let status = 0;
+    let pending = '';
+    const show = (text: string) => {
+      if (tty && this.o.streams.stdout) this.o.write(1, text);
+    };
+    show(prompt(cwd));
+    for (;;) {
+      const e = await this.next();
+      if (!e) return 137;
+      if (e.type === 'eof') {
+        if (pending) status = (await this.exec(['sh', '-c', pending], { ...(env ? { env } : {}), cwd })).exitCode;
+        show('\r\n');
+        return status;
+      }
+      if (e.type === 'interrupt') {
+        pending = '';
+        show(prompt(cwd));
+        continue;
+      }
+      pending = pending ? `${pending}\n${e.text}` : e.text;
+      if (isIncomplete(pending)) {
+        show('> ');
+        continue;
+      }
+      const line = pending;
+      pending = '';
+      if (line.trim()) {
+        // `$?` is the previous line's status: each line runs as its own script, so it is set first.
+        const r = await this.exec(['sh', '-c', status ? `(exit ${status})\n${line}` : line], { ...(env ? { env } : {}), cwd });
+        status = r.exitCode;
+        if (exitsShell(line) && status !== 130) return status;
+        // An interrupted line leaves the shell's variables and directory as they were.
+        if (status !== 130) {
+          env = r.env;
+          cwd = r.env?.PWD || cwd;
+        }
+      }
+      show(prompt(cwd));
+    }
+  }
+}

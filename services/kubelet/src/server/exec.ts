@@ -1,0 +1,69 @@
+// `/exec/{namespace}/{pod}/{container}` on the kubelet port (upstream
+// pkg/kubelet/server getExec + GetExec): checks the stream options, finds the
+// running container, asks the runtime for a streaming URL (CRI Exec) and
+// proxies the client's upgraded connection to it, as the kubelet does when
+// it does not redirect. The query is what the apiserver sends:
+// `command=...&command=...&input=1&output=1&error=1&tty=1`.
+
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { isUpgradeRequest, proxyUpgrade } from '@kubelab/component-base';
+import type { Kubelet } from '../kubelet.js';
+import { RuntimeError, type ExecRequest } from '../kuberuntime/cri.js';
+
+export const EXEC_PATH = /^\/exec\/([^/]+)\/([^/]+)\/([^/]+)\/?$/;
+
+function flag(q: URLSearchParams, name: string): boolean {
+  const v = q.get(name);
+  return v === '1' || v === 'true';
+}
+
+/** The stream options of an exec request (upstream remotecommand NewOptions): at least one stream; a tty folds stderr into stdout. */
+export function execOptions(q: URLSearchParams): { ok: true; cmd: string[]; stdin: boolean; stdout: boolean; stderr: boolean; tty: boolean } | { ok: false; message: string } {
+  const stdin = flag(q, 'input');
+  const stdout = flag(q, 'output');
+  const tty = flag(q, 'tty');
+  const stderr = flag(q, 'error') && !tty;
+  if (!stdin && !stdout && !flag(q, 'error')) return { ok: false, message: 'you must specify at least 1 of stdin, stdout, stderr' };
+  const cmd = q.getAll('command');
+  if (cmd.length === 0) return { ok: false, message: 'you must specify at least one command for the container' };
+  return { ok: true, cmd, stdin, stdout, stderr, tty };
+}
+
+/** The HTTP status for a runtime error (upstream streaming.WriteError: NotFound 404, else 500). */
+function runtimeErrorCode(e: unknown): number {
+  return RuntimeError.isInstance(e) && e.code === 'NotFound' ? 404 : 500;
+}
+
+function fail(res: ServerResponse, code: number, message: string): void {
+  res.writeHead(code, { 'content-type': 'text/plain; charset=utf-8' });
+  res.end(message);
+}
+
+/** Serves an exec request; `url` is the parsed request URL. */
+export async function serveExec(k: Kubelet, req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
+  const m = EXEC_PATH.exec(url.pathname)!;
+  const [ns, podName, container] = m.slice(1).map((s) => decodeURIComponent(s)) as [string, string, string];
+  if (!isUpgradeRequest(req)) return fail(res, 400, 'unable to upgrade: missing upgrade headers in request');
+  const o = execOptions(url.searchParams);
+  if (!o.ok) return fail(res, 400, o.message);
+  const found = k.findPod(ns, podName);
+  if (!found) return fail(res, 404, 'pod does not exist');
+  // Only a running container can run a command (upstream findContainer over the running pods).
+  const rs = await k.runtimeManager.getPodStatus(found.uid, podName, ns);
+  const target = rs.containers.find((c) => c.name === container && c.state === 'running');
+  if (!target) return fail(res, 500, `container not found (${JSON.stringify(container)})`);
+  if (!k.rt.exec) return fail(res, 500, 'the container runtime does not implement Exec');
+  const execReq: ExecRequest = { containerId: target.id, cmd: o.cmd, tty: o.tty, stdin: o.stdin, stdout: o.stdout, stderr: o.stderr };
+  let streamUrl: string;
+  try {
+    streamUrl = await k.rt.exec(execReq);
+  } catch (e) {
+    return fail(res, runtimeErrorCode(e), RuntimeError.isInstance(e) ? e.grpcText : (e as Error).message);
+  }
+  try {
+    // A WebSocket handshake is a GET whatever the client used (kubectl's SPDY attempt POSTs).
+    await proxyUpgrade(req, res, new URL(streamUrl), { method: 'GET' });
+  } catch (e) {
+    if (!res.headersSent) fail(res, 500, `error proxying to the container runtime's streaming server ${streamUrl}: ${(e as Error).message}`);
+  }
+}
