@@ -244,10 +244,9 @@ describe.skipIf(!canRun).sequential('compose stack end to end', () => {
   });
 
   // ------------------------------------------------------------------ 5
-  it('a web pod whose readiness probe starts failing leaves the EndpointSlice and node-1\'s rules and gets no more ClusterIP traffic, without a restart', async () => {
+  it('kubectl exec makes a web pod\'s readiness probe fail: it leaves the EndpointSlice and node-1\'s rules and gets no more ClusterIP traffic, without a restart', async () => {
     try {
-      // Joins Service web (selector app=web); ready for its first 45 s, then
-      // its readiness check fails (wall-clock seconds, as `date` reads them).
+      // Joins Service web (selector app=web); ready while /tmp/ready exists.
       await applyStdin(
         stack,
         `apiVersion: v1
@@ -259,9 +258,9 @@ spec:
   containers:
     - name: nginx
       image: nginx
-      command: ["sh", "-c", "echo $(( $(date +%s) + 45 )) > /tmp/ready-until; exec nginx -g 'daemon off;'"]
+      command: ["sh", "-c", "touch /tmp/ready; exec nginx -g 'daemon off;'"]
       readinessProbe:
-        exec: {command: ["sh", "-c", "test $(date +%s) -lt $(cat /tmp/ready-until)"]}
+        exec: {command: ["cat", "/tmp/ready"]}
         periodSeconds: 1
 `,
       );
@@ -289,7 +288,11 @@ spec:
         return (await flakyLogged(mark)) ? true : undefined;
       }, 100);
 
+      // The Service existed before the pod: its variables are in the container's environment.
+      expect(await kubectl(stack, ['exec', 'flaky', '--', 'sh', '-c', 'echo $WEB_SERVICE_HOST:$WEB_SERVICE_PORT $KUBERNETES_SERVICE_HOST'])).toBe(`${clusterIP}:80 10.96.0.1\n`);
+
       // The probe fails: not ready, no restart, the reason in the events.
+      expect(await kubectl(stack, ['exec', 'flaky', '--', 'sh', '-c', 'rm /tmp/ready && echo removed'])).toBe('removed\n');
       const unready = await waitFor('flaky not ready', 90_000, async () => {
         const p = await kubectlJson(stack, ['get', 'pod', 'flaky']);
         return p.status.containerStatuses?.[0]?.ready === false ? p : undefined;
@@ -298,7 +301,7 @@ spec:
       expect(unready.status.containerStatuses[0].restartCount).toBe(0);
       expect(unready.status.conditions.find((c: any) => c.type === 'Ready')).toMatchObject({ status: 'False', reason: 'ContainersNotReady' });
       expect(await kubectl(stack, ['get', 'pod', 'flaky'])).toMatch(/^flaky\s+0\/1\s+Running\s+0\s+\S+$/m);
-      expect(await kubectl(stack, ['describe', 'pod', 'flaky'])).toMatch(/Warning\s+Unhealthy\s+.*kubelet\s+Readiness probe failed: ?\n/);
+      expect(await kubectl(stack, ['describe', 'pod', 'flaky'])).toMatch(/Warning\s+Unhealthy\s+.*kubelet\s+Readiness probe failed: cat: \/tmp\/ready: No such file or directory/);
 
       // The endpoint stays listed but not ready; kube-proxy drops its DNAT.
       await waitFor('flaky not ready in the EndpointSlice', 30_000, async () => ((await endpointOf())?.conditions?.ready === false ? true : undefined));
