@@ -54,7 +54,7 @@ export async function startKubelet(opts: KubeletOptions): Promise<RunningKubelet
   const rt = instrumentRuntime(connectRemoteRuntime(opts.containerRuntimeEndpoint ?? 'unix:///run/containerd/containerd.sock', undefined, interceptors), metrics.observeRuntimeOperation);
 
   // The kubelet port is known only once bound: bind first, then build the kubelet.
-  let kubelet: Kubelet | undefined;
+  let kubelet: Kubelet | undefined; // eslint-disable-line prefer-const -- assigned after the server it is handed to is bound
   const server = await serveKubelet(() => kubelet!, opts.address ?? '0.0.0.0', opts.port ?? 10250, metrics.registry);
   const config: KubeletConfig = {
     nodeName,

@@ -5,13 +5,13 @@
 
 import { readFileSync, statfsSync } from 'node:fs';
 import { cpus, hostname as osHostname, release, totalmem } from 'node:os';
-import { isAlreadyExists, isNotFound, type Node, type NodeStatus, type ObjectReference, type Pod, type PodStatus, type Taint } from '@kubelab/api';
+import { isAlreadyExists, isNotFound, type Node, type NodeStatus, type ObjectReference, type Pod, type PodStatus, type Service, type Taint } from '@kubelab/api';
 import type { Logger } from '@kubelab/component-base';
 import type { Clientset, EventBroadcaster, SharedIndexInformer, SharedInformerFactory } from '@kubelab/client';
 import { ROOT_CONTEXT, context as otelContext, contextFromObject, type Tracing } from '@kubelab/tracing';
 import { Backoff } from './backoff.js';
 import { realClock, type Clock } from './clock.js';
-import { FileSource, isMirrorPod, isStaticPod, mirrorPodFor, ANNOTATION_CONFIG_HASH, ANNOTATION_CONFIG_MIRROR } from './config/file.js';
+import { FileSource, isMirrorPod, mirrorPodFor, ANNOTATION_CONFIG_HASH, ANNOTATION_CONFIG_MIRROR } from './config/file.js';
 import { Reason, podRef, type Recorder } from './events.js';
 import { EvictionManager } from './eviction/manager.js';
 import { collectSummary } from './eviction/stats.js';
@@ -115,6 +115,7 @@ export class Kubelet {
   private readonly informers: SharedInformerFactory;
   private podInformer!: SharedIndexInformer<Pod>;
   private nodeInformer!: SharedIndexInformer<Node>;
+  private serviceInformer!: SharedIndexInformer<Service>;
   private fileSource: FileSource | undefined;
   private readonly tracing: Tracing | undefined;
   private readonly metrics: KubeletMetrics | undefined;
@@ -231,6 +232,8 @@ export class Kubelet {
       objects,
       allocatable,
       relaxedEnvNames: this.config.featureGates.RelaxedEnvironmentVariableValidation !== false,
+      // Every Service, for the containers' service environment variables (upstream serviceLister).
+      services: () => this.serviceInformer?.getIndexer().list() ?? [], // undefined before start()
       volumes: this.volumes,
       httpHook: async (url, timeoutMs) => {
         const target = dial ? await dial(url.hostname, urlPort(url)) : undefined;
@@ -303,6 +306,7 @@ export class Kubelet {
       onDelete: (p) => this.onApiPodDeleted('metadata' in p ? p : (p as { obj: Pod }).obj),
     });
     this.nodeInformer = this.informers.core.nodes({ fieldSelector: `metadata.name=${this.config.nodeName}` });
+    this.serviceInformer = this.informers.core.services();
     this.nodeInformer.addEventHandler({ onAdd: (n) => this.onNode(n), onUpdate: (_o, n) => this.onNode(n) });
 
     // Without a manifest path the file source has nothing to wait for.
@@ -326,6 +330,7 @@ export class Kubelet {
     }
     this.podInformer.run();
     this.nodeInformer.run();
+    this.serviceInformer.run();
     this.pleg.start();
     // The lease starts once the Node exists, so it is created owned by it.
     if (!this.config.registerNode) this.lease.start();
@@ -870,7 +875,7 @@ export class Kubelet {
   /** Node status every --node-status-update-frequency; posted on change or every report frequency. */
   async syncNodeStatus(force = false): Promise<void> {
     if (!this.node?.metadata.uid) return;
-    let images: { names: string[]; sizeBytes: number }[] = [];
+    let images: { names: string[]; sizeBytes: number }[];
     try {
       images = (await this.rt.listImages())
         .sort((a, b) => b.size - a.size)

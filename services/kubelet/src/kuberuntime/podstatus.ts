@@ -93,8 +93,8 @@ export async function getPodStatus(rt: RuntimeService, uid: string, name = '', n
   const [sandboxes, containers] = await Promise.all([rt.listPodSandbox(selector), rt.listContainers(selector)]);
   const out = emptyPodStatus(uid, name, namespace);
   for (const sb of sandboxes.sort((a, b) => b.createdAt - a.createdAt)) {
-    let ip = '';
-    let additionalIps: string[] = [];
+    let ip: string;
+    let additionalIps: string[];
     try {
       const st = await rt.podSandboxStatus(sb.id);
       ip = st.network?.ip ?? '';

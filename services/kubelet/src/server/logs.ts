@@ -70,7 +70,7 @@ export async function streamLog(
   now = Date.now(),
 ): Promise<void> {
   let offset = 0;
-  let rest = '';
+  let rest: string;
   let budget = o.limitBytes ?? Infinity;
   const emit = (lines: LogLine[]): boolean => {
     for (const l of lines) {
