@@ -70,6 +70,24 @@ describe.skipIf(!requireTool('nats-server'))('CRI call records on NATS', () => {
     expect(st!.traceId).toMatch(/^[0-9a-f]{32}$/);
   });
 
+  it('publishes every record of a burst of calls, each with its own span id', async () => {
+    const nc = await connect({ servers: nats.url });
+    const sub = nc.subscribe('kubelab.cri.node-1.Version', { max: 20 });
+    await nc.flush();
+    const got: CriCallRecord[] = [];
+    const done = (async () => {
+      for await (const m of sub) got.push(m.json() as CriCallRecord);
+    })();
+    // Twenty calls in flight at once: their records leave in one batch per event-loop turn.
+    await Promise.all(Array.from({ length: 20 }, () => h.cri.rt.Version({ version: 'v1' })));
+    await done;
+    await nc.close();
+    expect(got).toHaveLength(20);
+    expect(got.every((r) => r.method === 'Version' && r.code === 'OK' && /^[0-9a-f]{16}$/.test(r.spanId) && /^[0-9a-f]{32}$/.test(r.traceId))).toBe(true);
+    expect(new Set(got.map((r) => r.spanId)).size).toBe(20);
+    expect(new Set(got.map((r) => r.traceId)).size).toBe(20);
+  });
+
   it('keeps serving CRI calls while NATS is down', async () => {
     await nats.stop();
     expect((await h.cri.rt.Version({ version: 'v1' })).runtimeName).toBe('containerd');

@@ -1,73 +1,121 @@
 // Pod startup latency on one kubelet (the upstream pod-startup SLO measure):
 // from the create request to the watch showing every container running, for
-// 100 pods with zero simulated pull time. Prints p50/p90/p99/max.
-// As deployed, apiserver and containerd run as their own processes (their
-// dist/main.js); the kubelet runs in this process.
+// 100 pods with zero simulated pull time. Prints p50/p90/p99/max and the CPU
+// time each process spent from the first create to the last pod running.
+// As deployed, nats-server, the apiserver, containerd (publishing its CRI call
+// records to NATS) and the kubelet run as their own processes (their
+// dist/main.js); this process only creates pods and watches them.
 //
 //   pnpm --filter @kubelab/kubelet bench        (PODS=100 CONCURRENCY=10)
+//   QPS=20 ...                                   paced creates instead of a burst
+//   EVENTED_PLEG=1 ...                           the kubelet with EventedPLEG
+//   CPU_PROF=dir ...                             --cpu-prof of every node process into dir
+//   DETAIL=1 ...                                 also API requests and CRI calls per pod (from /metrics)
 
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
-import { existsSync } from 'node:fs';
 import { createClientset } from '@kubelab/client';
-import { createLogger } from '@kubelab/component-base';
 import { freePort, startNatsServer, waitForPort } from '@kubelab/testing';
-import { startKubelet } from '../dist/index.js';
 
 const PODS = Number(process.env.PODS ?? 100);
 const CONCURRENCY = Number(process.env.CONCURRENCY ?? 10);
 /** Creates per second (0: as fast as CONCURRENCY allows, a burst). */
 const QPS = Number(process.env.QPS ?? 0);
-const quiet = (component) => createLogger({ component, level: 'error' });
+const CPU_PROF = process.env.CPU_PROF;
 
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const dir = mkdtempSync(join(tmpdir(), 'kubelab-kubelet-bench-'));
 const nats = await startNatsServer();
 const require = createRequire(import.meta.url);
 const mainOf = (pkg) => join(require.resolve(pkg), '..', 'main.js');
-const children = [];
-const run = (script, args) => {
-  const child = spawn(process.execPath, [script, ...args], { stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, KUBELAB_LOG_LEVEL: 'error' } });
-  children.push(child);
+/** name → child process */
+const children = new Map();
+const run = (name, script, args) => {
+  const prof = CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', CPU_PROF, '--cpu-prof-name', `${name}.cpuprofile`] : [];
+  const child = spawn(process.execPath, [...prof, script, ...args], { stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, KUBELAB_LOG_LEVEL: 'error' } });
+  children.set(name, child);
   return child;
 };
+/** user+system CPU ms of a process, from /proc (clock ticks of 10 ms). */
+const cpuMs = (pid) => {
+  try {
+    const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(f[11]) + Number(f[12])) * 10;
+  } catch {
+    return NaN;
+  }
+};
+/** The nats-server startNatsServer spawned: our child named nats-server. */
+const natsPid = () =>
+  readdirSync('/proc')
+    .filter((p) => /^\d+$/.test(p))
+    .find((p) => {
+      try {
+        const [comm, rest] = readFileSync(`/proc/${p}/stat`, 'utf8').split(') ');
+        return comm.endsWith('(nats-server') && Number(rest.split(' ')[1]) === process.pid;
+      } catch {
+        return false;
+      }
+    });
+const cpuAll = () => {
+  const out = { nats: cpuMs(natsPid()) };
+  for (const [name, c] of children) out[name] = cpuMs(c.pid);
+  const u = process.cpuUsage();
+  out.bench = (u.user + u.system) / 1000;
+  return out;
+};
+
+/** Counter samples of a Prometheus text page whose name matches, by their labels. */
+const counters = async (url, name) => {
+  const text = await fetch(url).then((r) => r.text(), () => '');
+  const out = new Map();
+  for (const line of text.split('\n')) {
+    const m = /^(\w+)(\{[^}]*\})? ([\d.e+]+)$/.exec(line);
+    if (m && m[1] === name) out.set(m[2] ?? '', Number(m[3]));
+  }
+  return out;
+};
+const delta = (a, b) => [...b].map(([k, v]) => [k, v - (a.get(k) ?? 0)]).filter(([, v]) => v > 0).sort((x, y) => y[1] - x[1]);
+
 const grpcPort = await freePort();
-run(mainOf('@kubelab/apiserver'), ['--nats-url', nats.url, '--bind-address', '127.0.0.1', '--secure-port', '0', '--grpc-port', String(grpcPort)]);
+const securePort = await freePort();
+const kubeletPort = await freePort();
+run('apiserver', mainOf('@kubelab/apiserver'), ['--nats-url', nats.url, '--bind-address', '127.0.0.1', '--secure-port', String(securePort), '--grpc-port', String(grpcPort)]);
 await waitForPort(grpcPort, 20_000);
 const socket = join(dir, 'containerd.sock');
-run(mainOf('@kubelab/containerd'), ['--node-name', 'node-1', '--address', socket, '--root', join(dir, 'containerd'), '--health-port', '0', '--pull-speed', '0', '--pod-cidr', '10.244.1.0/24', '--v', 'error']);
-for (let i = 0; i < 200 && !existsSync(socket); i++) await new Promise((r) => setTimeout(r, 50));
-const apiserver = { grpcPort };
-const containerd = { socketPath: socket };
-const kubelet = await startKubelet({
-  apiserver: `127.0.0.1:${apiserver.grpcPort}`,
-  nodeName: 'node-1',
-  nodeIP: '127.0.0.1',
-  containerRuntimeEndpoint: `unix://${containerd.socketPath}`,
-  address: '127.0.0.1',
-  port: 0,
-  healthzPort: -1,
-  rootDir: join(dir, 'kubelet'),
-  podLogsDir: join(dir, 'pods'),
-  logger: quiet('kubelet'),
+run('containerd', mainOf('@kubelab/containerd'), ['--node-name', 'node-1', '--address', socket, '--root', join(dir, 'containerd'), '--health-port', '0', '--pull-speed', '0', '--nats-url', nats.url, '--pod-cidr', '10.244.1.0/24', '--v', 'error']);
+for (let i = 0; i < 200 && !existsSync(socket); i++) await sleep(50);
+run('kubelet', join(import.meta.dirname, '..', 'dist', 'main.js'), [
+  '--apiserver-grpc-address', `127.0.0.1:${grpcPort}`,
+  '--hostname-override', 'node-1',
+  '--node-ip', '127.0.0.1',
+  '--container-runtime-endpoint', `unix://${socket}`,
+  '--address', '127.0.0.1',
+  '--port', String(kubeletPort),
+  '--healthz-port', '0',
+  '--root-dir', join(dir, 'kubelet'),
+  '--pod-logs-dir', join(dir, 'pods'),
   // EVENTED_PLEG=1: the runtime's container events wake pod workers at once,
   // instead of the next 1 s relist (upstream's EventedPLEG feature gate).
-  ...(process.env.EVENTED_PLEG === '1' ? { featureGates: { EventedPLEG: true } } : {}),
-});
-const cs = createClientset({ address: `127.0.0.1:${apiserver.grpcPort}`, component: 'bench' });
+  ...(process.env.EVENTED_PLEG === '1' ? ['--feature-gates', 'EventedPLEG=true'] : []),
+]);
+const cs = createClientset({ address: `127.0.0.1:${grpcPort}`, component: 'bench' });
 
+let deadline;
 try {
-  // Wait for the node, then warm the image so every pod sees it present.
-  for (let i = 0; i < 100; i++) {
+  // Wait for the node to be Ready.
+  for (let i = 0; i < 200; i++) {
     const n = await cs.core.nodes().get('node-1').catch(() => undefined);
     if (n?.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True')) break;
-    await new Promise((r) => setTimeout(r, 100));
+    await sleep(100);
   }
   const created = new Map();
-  globalThis.__created = created;
   const running = new Map();
+  /** Pods outside the measured set (the warm-up) waiting to run: name → resolve. */
+  const waiting = new Map();
   const watch = cs.core.pods('bench').watch({});
   let done;
   const all = new Promise((r) => (done = r));
@@ -75,16 +123,40 @@ try {
     for await (const ev of watch) {
       const p = ev.object;
       const name = p.metadata?.name;
+      const st = p.status?.containerStatuses ?? [];
+      const up = st.length > 0 && st.every((c) => c.state?.running);
+      if (up && waiting.has(name)) waiting.get(name)();
       if (!name || running.has(name) || !created.has(name)) continue;
-      const cs = p.status?.containerStatuses ?? [];
-      if (cs.length && cs.every((c) => c.state?.running)) {
+      if (up) {
         running.set(name, performance.now());
         if (running.size === PODS) done();
       }
     }
   })();
+  const podSpec = (name) => ({
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name, namespace: 'bench' },
+    spec: { nodeName: 'node-1', containers: [{ name: 'app', image: 'busybox:1.36', command: ['sleep', '3600'] }] },
+  });
   await cs.core.namespaces().create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'bench' } }).catch(() => {});
+  // One pod first, as on a node that already runs something: the image is
+  // present (the burst measures start-up, not 100 pulls of one image) and
+  // every component has served each call once.
+  await new Promise((resolve, reject) => {
+    waiting.set('warm-up', resolve);
+    cs.core.pods('bench').create(podSpec('warm-up')).catch(reject);
+  });
+  await sleep(1500); // let the warm-up's trailing work (relist, status, events) settle before measuring CPU
   const names = Array.from({ length: PODS }, (_, i) => `pod-${String(i).padStart(3, '0')}`);
+  const detail = process.env.DETAIL === '1';
+  const scrape = () =>
+    Promise.all([
+      counters(`http://127.0.0.1:${securePort}/metrics`, 'apiserver_request_total'),
+      counters(`http://127.0.0.1:${kubeletPort}/metrics`, 'kubelet_runtime_operations_total'),
+    ]);
+  const m0 = detail ? await scrape() : undefined;
+  const cpu0 = cpuAll();
   const t0 = performance.now();
   let next = 0;
   await Promise.all(
@@ -93,20 +165,16 @@ try {
         const name = names[next++];
         if (QPS > 0) {
           const due = t0 + ((next - 1) * 1000) / QPS;
-          if (due > performance.now()) await new Promise((r) => setTimeout(r, due - performance.now()));
+          if (due > performance.now()) await sleep(due - performance.now());
         }
         created.set(name, performance.now());
-        await cs.core.pods('bench').create({
-          apiVersion: 'v1',
-          kind: 'Pod',
-          metadata: { name, namespace: 'bench' },
-          spec: { nodeName: 'node-1', containers: [{ name: 'app', image: 'busybox:1.36', command: ['sleep', '3600'] }] },
-        });
+        await cs.core.pods('bench').create(podSpec(name));
       }
     }),
   );
-  await Promise.race([all, new Promise((_, rej) => setTimeout(() => rej(new Error(`only ${running.size}/${PODS} pods running after 120 s`)), 120_000))]);
+  await Promise.race([all, new Promise((_, rej) => (deadline = setTimeout(() => rej(new Error(`only ${running.size}/${PODS} pods running after 120 s`)), 120_000)))]);
   const total = performance.now() - t0;
+  const cpu1 = cpuAll();
   watch.stop();
   const lat = names.map((n) => running.get(n) - created.get(n)).sort((a, b) => a - b);
   const q = (p) => lat[Math.min(lat.length - 1, Math.ceil((p / 100) * lat.length) - 1)];
@@ -114,19 +182,27 @@ try {
   console.log(`pod startup latency, ${PODS} pods on one kubelet (${QPS > 0 ? `${QPS} creates/s` : `burst, ${CONCURRENCY} concurrent creates`}, zero pull time, created → all containers running via watch)`);
   console.log(`  p50 ${fmt(q(50))}  p90 ${fmt(q(90))}  p99 ${fmt(q(99))}  max ${fmt(lat[lat.length - 1])}  (all ${PODS} in ${fmt(total)})`);
   console.log(`  target p99 < 1000 ms: ${q(99) < 1000 ? 'met' : 'NOT met'}`);
-} finally {
-  cs.close();
-  await kubelet.stop();
-  if (process.env.DETAIL) {
-    const { readFileSync } = await import('node:fs');
-    const cpu = (pid) => { const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' '); return ((Number(f[11]) + Number(f[12])) * 10).toFixed(0); };
-    console.log(`  cpu ms: apiserver ${cpu(children[0].pid)}, containerd ${cpu(children[1].pid)}, this process (kubelet + client) ${(process.cpuUsage().user / 1000 + process.cpuUsage().system / 1000).toFixed(0)}`);
+  const used = Object.fromEntries(Object.keys(cpu1).map((k) => [k, cpu1[k] - cpu0[k]]));
+  const sum = Object.values(used).reduce((a, b) => a + b, 0);
+  console.log(`  CPU ms from first create to last running: ${Object.entries(used).map(([k, v]) => `${k} ${v.toFixed(0)}`).join(', ')}; total ${sum.toFixed(0)} (${(sum / PODS).toFixed(1)} per pod)`);
+  if (m0) {
+    await sleep(1000); // the writes that follow the last running pod (events, late status) count too
+    const m1 = await scrape();
+    const show = (rows) => rows.map(([k, v]) => `${(v / PODS).toFixed(2)} ${k.replace(/^\{|\}$/g, '')}`).join('\n    ');
+    console.log(`  apiserver requests per pod (within 1 s after the last running):\n    ${show(delta(m0[0], m1[0]))}`);
+    console.log(`  kubelet CRI calls per pod:\n    ${show(delta(m0[1], m1[1]))}`);
   }
-  for (const c of children) {
+  console.log(JSON.stringify({ bench: 'pod-startup', pods: PODS, qps: QPS, p50: q(50), p90: q(90), p99: q(99), totalMs: total, cpuMs: used }));
+} finally {
+  clearTimeout(deadline);
+  cs.close();
+  for (const c of [...children.values()].reverse()) {
     const exited = new Promise((r) => c.once('exit', r));
     c.kill('SIGTERM');
-    await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]);
-    if (c.exitCode === null) c.kill('SIGKILL');
+    let t;
+    await Promise.race([exited, new Promise((r) => (t = setTimeout(r, 5000)))]);
+    clearTimeout(t);
+    if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
   }
   await nats.dispose();
   rmSync(dir, { recursive: true, force: true });
