@@ -47,10 +47,30 @@ function startRpcSpan(tracing: Tracing, path: string, kind: SpanKind.CLIENT | Sp
   return span;
 }
 
-/** The SERVER span of a call handled by traceServerHandlers, for code that runs after the handler's first await without an async context (e.g. the CRI server's call records). */
-const serverSpans = new WeakMap<object, Span>();
+/**
+ * The SERVER span's context of a call handled by traceServerHandlers, for code
+ * that runs after the handler's first await without an async context manager
+ * (the CRI server's call records; the apiserver's registry and storage spans).
+ */
+const serverContexts = new WeakMap<object, Context>();
+export function serverContextOf(call: object): Context | undefined {
+  return serverContexts.get(call);
+}
+/** The SERVER span of a call handled by traceServerHandlers (see serverContextOf). */
 export function serverSpanOf(call: object): Span | undefined {
-  return serverSpans.get(call);
+  const ctx = serverContexts.get(call);
+  return ctx ? trace.getSpan(ctx) : undefined;
+}
+
+/**
+ * CallOptions carrying the caller's trace context explicitly: the client
+ * interceptor parents its span on `traceContext` instead of the active
+ * context, so a caller need not keep a context active (the sync manager
+ * drops it at the first await). grpc-js hands CallOptions' own fields to
+ * interceptors unchanged.
+ */
+export interface TracedCallOptions extends grpc.CallOptions {
+  traceContext?: Context;
 }
 
 /** Server spans are errors only for codes that mean the server failed (OTel RPC conventions); client spans for any non-OK. */
@@ -94,8 +114,9 @@ export function grpcClientInterceptors(tracing: Tracing): grpc.Interceptor[] {
   if (!tracing.enabled) return [];
   const interceptor: grpc.Interceptor = (options, nextCall) => {
     const path = options.method_definition.path;
-    // The interceptor runs synchronously inside the client call, so the active context is the caller's.
-    const parent = otelContext.active();
+    // The caller's context: given in the call options, else the active one (the
+    // interceptor runs synchronously inside the client call, so that is the caller's).
+    const parent = (options as TracedCallOptions).traceContext ?? otelContext.active();
     const span = startRpcSpan(tracing, path, SpanKind.CLIENT, parent);
     const ctx = trace.setSpan(parent, span);
     let ended = false;
@@ -129,8 +150,9 @@ function startServerSpan(tracing: Tracing, path: string, call: { metadata: grpc.
   // A call arrives from the event loop: nothing of ours is active, the caller's context is all there is.
   const parent = contextFromMetadata(call.metadata, ROOT_CONTEXT);
   const span = startRpcSpan(tracing, path, SpanKind.SERVER, parent);
-  serverSpans.set(call, span);
-  return { span, ctx: trace.setSpan(parent, span) };
+  const ctx = trace.setSpan(parent, span);
+  serverContexts.set(call, ctx);
+  return { span, ctx };
 }
 
 function errorCode(err: unknown): { code: number; details?: string } {

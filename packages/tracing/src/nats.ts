@@ -6,7 +6,7 @@
 // made and no headers are added.
 
 import { headers, type MsgHdrs } from '@nats-io/transport-node';
-import { context as otelContext, SpanKind, trace, type Attributes, type Context, type Span, type TextMapGetter, type TextMapSetter } from '@opentelemetry/api';
+import { context as otelContext, ROOT_CONTEXT, SpanKind, trace, type Attributes, type Context, type Span, type TextMapGetter, type TextMapSetter } from '@opentelemetry/api';
 import { propagator } from './propagation.js';
 import type { Tracing } from './setup.js';
 
@@ -34,10 +34,11 @@ export function natsSpanName(op: 'publish' | 'process', subject: string): string
   return `${op} ${subject}`;
 }
 
-export function messagingAttributes(subject: string, op: 'publish' | 'process', bodySize?: number): Attributes {
+export function messagingAttributes(subject: string, op: 'publish' | 'process', bodySize?: number, template?: string): Attributes {
   return {
     'messaging.system': 'nats',
     'messaging.destination.name': subject,
+    ...(template !== undefined ? { 'messaging.destination.template': template } : {}),
     'messaging.operation.name': op,
     'messaging.operation.type': op === 'publish' ? 'send' : 'process',
     ...(bodySize !== undefined ? { 'messaging.message.body.size': bodySize } : {}),
@@ -92,4 +93,46 @@ export function natsProcessSpan<T>(tracing: Tracing, msg: { subject: string; hea
     attributes: () => messagingAttributes(msg.subject, 'process', msg.data?.length),
     parent: contextFromNatsHeaders(msg.headers, otelContext.active()),
   });
+}
+
+export interface NatsProcessOptions {
+  /**
+   * The subscribed subject pattern when message subjects carry ids (a KV
+   * bucket's `$KV.kubelab.>`): the span is named after it, as the messaging
+   * conventions ask for low-cardinality names; the subject itself stays in
+   * messaging.destination.name.
+   */
+  template?: string;
+  bodySize?: number;
+  /** Extra attributes, set only on recording spans. */
+  attributes?: () => Attributes;
+}
+
+/**
+ * Runs `process` (synchronous) for a received message in a CONSUMER span,
+ * the child of the publisher's context in `headers()`. Off, or without a
+ * valid traceparent in the headers: `process()` alone — headers() is not
+ * even called when off (a caller's header parse is skipped). Mirrors
+ * natsPublish's parent rule: untraced messages start no traces.
+ */
+export function natsProcess<T>(tracing: Tracing, subject: string, headers: () => MsgHdrs | undefined, process: () => T, opts: NatsProcessOptions = {}): T {
+  if (!tracing.enabled) return process();
+  const h = headers();
+  if (!h || !h.has('traceparent')) return process();
+  const parent = propagator.extract(ROOT_CONTEXT, h, hdrGetter);
+  const psc = trace.getSpanContext(parent);
+  if (!psc || !trace.isSpanContextValid(psc)) return process();
+  const span = tracing.tracer.startSpan(natsSpanName('process', opts.template ?? subject), { kind: SpanKind.CONSUMER }, parent);
+  if (span.isRecording()) {
+    span.setAttributes(messagingAttributes(subject, 'process', opts.bodySize, opts.template));
+    if (opts.attributes) span.setAttributes(opts.attributes());
+  }
+  try {
+    return otelContext.with(trace.setSpan(parent, span), process);
+  } catch (err) {
+    if (span.isRecording()) span.recordException(err as Error);
+    throw err;
+  } finally {
+    span.end();
+  }
 }

@@ -3,6 +3,7 @@
 
 import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
 import { InMemorySpanExporter, type ReadableSpan } from '@opentelemetry/sdk-trace-base';
+import type { ContextPropagation } from './context.js';
 import { setupTracing, type Tracing } from './setup.js';
 
 export interface TestTracing {
@@ -13,7 +14,7 @@ export interface TestTracing {
   reset(): void;
 }
 
-export function setupTestTracing(serviceName: string, opts: { node?: string; samplingRatePerMillion?: number } = {}): TestTracing {
+export function setupTestTracing(serviceName: string, opts: { node?: string; samplingRatePerMillion?: number; contextPropagation?: ContextPropagation } = {}): TestTracing {
   const exporter = new InMemorySpanExporter();
   const tracing = setupTracing({
     serviceName,
@@ -21,6 +22,7 @@ export function setupTestTracing(serviceName: string, opts: { node?: string; sam
     samplingRatePerMillion: opts.samplingRatePerMillion ?? 1_000_000,
     exporter,
     env: {},
+    ...(opts.contextPropagation ? { contextPropagation: opts.contextPropagation } : {}),
   });
   return { tracing, exporter, spans: () => exporter.getFinishedSpans(), reset: () => exporter.reset() };
 }

@@ -26,14 +26,16 @@ import { apiserverProto } from '@kubelab/proto';
 import { freePort, startNatsServer, waitForPort } from '@kubelab/testing';
 // By path, not as a dependency: @kubelab/client depends on @kubelab/apiserver
 // for its tests, so the reverse edge would make a cycle. `pnpm bench` builds all first.
-const { createClientset } = await import(new URL('../../../packages/client/dist/index.js', import.meta.url).href);
+// BENCH_CLIENT_DIST / BENCH_APISERVER_MAIN point at another build (to alternate old and new builds in one session).
+const clientDist = process.env.BENCH_CLIENT_DIST ? new URL(`file://${process.env.BENCH_CLIENT_DIST}/index.js`).href : new URL('../../../packages/client/dist/index.js', import.meta.url).href;
+const { createClientset } = await import(clientDist);
 
 const CREATES = Number(process.env.BENCH_CREATES ?? 5000);
 const INFLIGHT = 64;
 const WATCHERS = Number(process.env.BENCH_WATCHERS ?? 100);
 const RATE = 1000;
 const WATCH_SECONDS = Number(process.env.BENCH_WATCH_SECONDS ?? 3);
-const main = fileURLToPath(new URL('../dist/main.js', import.meta.url));
+const main = process.env.BENCH_APISERVER_MAIN ?? fileURLToPath(new URL('../dist/main.js', import.meta.url));
 
 const filler = 'x'.repeat(900);
 const cm = (ns, name) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: ns, labels: { bench: 'true' } }, data: { filler } });

@@ -32,8 +32,10 @@ async function main(): Promise<void> {
   const log = createLogger({ component: 'kube-apiserver' });
   let tracing: Tracing;
   try {
-    // upstream's apiserver reports service.name "apiserver"
-    tracing = setupTracing({ serviceName: 'apiserver', ...tracingOptionsFromFlags(values) });
+    // upstream's apiserver reports service.name "apiserver". 'sync' context: request
+    // spans reach the registry and storage explicitly (RequestContext.traceContext),
+    // so no AsyncLocalStorage hook on every promise of the process.
+    tracing = setupTracing({ serviceName: 'apiserver', contextPropagation: 'sync', ...tracingOptionsFromFlags(values) });
   } catch (e) {
     if (e instanceof TracingConfigError) {
       process.stderr.write(`${e.message}\n`);

@@ -113,6 +113,7 @@ export async function startApiserver(opts: ApiserverOptions): Promise<RunningApi
     watcherBuffer: opts.watcherBufferSize ?? 1_000,
     bookmarkIntervalMs: opts.bookmarkIntervalMs ?? 1_000,
     log: (level, msg, fields) => log[level](msg, fields),
+    ...(tracing ? { tracing } : {}),
   });
   const metrics = createMetrics(() => cache);
   const servicesPrefix = '/registry/services';

@@ -1,7 +1,11 @@
 // Tracing through the apiserver: a component's CLIENT span → the apiserver's
 // gRPC SERVER span → storage child spans, and the created object recording
 // the request's trace context in kubelab.io/traceparent; REST request spans
-// named as upstream names them; off = no spans and no annotation.
+// named as upstream names them; the watch cache's processing of a sampled
+// write as a CONSUMER span under its KV span; off = no spans and no
+// annotation. Every tracer here uses the sync context manager, as the
+// apiserver process does: the request context must reach the registry and
+// storage explicitly (vitest runs each file in its own process).
 
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -11,6 +15,7 @@ import { apiserverProto, type ResourceServiceClient } from '@kubelab/proto';
 import { requireTool } from '@kubelab/testing';
 import { grpcClientInterceptors, TRACEPARENT_ANNOTATION, type Tracing } from '@kubelab/tracing';
 import { setupTestTracing, summarizeSpan, type TestTracing } from '@kubelab/tracing/testing';
+import { installedContextPropagation } from '@kubelab/tracing';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { api, gvr, startTestCluster, type TestCluster } from './testing/index.js';
 import { nameRestRequestSpan, restSpanName, traceRestHandler } from './tracing/request.js';
@@ -22,6 +27,14 @@ const pod = (name: string, annotations?: Record<string, string>) => ({
   metadata: { name, ...(annotations ? { annotations } : {}) },
   spec: { containers: [{ name: 'c', image: 'nginx:1.27' }] },
 });
+
+const SYNC = { contextPropagation: 'sync' } as const;
+
+/** Waits (bounded) until the apiserver exported `n` CONSUMER spans: the watch cache processes a write just after it is acknowledged. */
+async function consumed(t: TestTracing, n: number) {
+  for (let i = 0; i < 200 && t.spans().filter((s) => s.kind === 4 /* CONSUMER */).length < n; i++) await new Promise((r) => setTimeout(r, 10));
+  return t.spans().filter((s) => s.kind === 4);
+}
 
 function tracedClient(c: TestCluster, tracing: Tracing): ResourceServiceClient {
   const Ctor = apiserverProto().kubelab.apiserver.v1.ResourceService;
@@ -35,8 +48,9 @@ describe.runIf(requireTool('nats-server'))('apiserver tracing on', () => {
   let client: ResourceServiceClient;
   beforeAll(async () => {
     // As in the compose tracing profile: the apiserver samples every root.
-    apiserver = setupTestTracing('apiserver');
-    scheduler = setupTestTracing('kube-scheduler');
+    apiserver = setupTestTracing('apiserver', SYNC);
+    scheduler = setupTestTracing('kube-scheduler', SYNC);
+    expect(installedContextPropagation()).toBe('sync');
     c = await startTestCluster({ tracing: apiserver.tracing });
     client = tracedClient(c, scheduler.tracing);
   });
@@ -54,7 +68,8 @@ describe.runIf(requireTool('nats-server'))('apiserver tracing on', () => {
     const created = await scheduler.tracing.withSpan('create pod', () => k.create<KubeObject>(PODS, 'default', pod('traced-1')));
     const caller = scheduler.spans().map(summarizeSpan).find((s) => s.kind === 'CLIENT')!;
     expect(caller.name).toBe('kubelab.apiserver.v1.ResourceService/Create');
-    const server = apiserver.spans().map(summarizeSpan).filter((s) => s.traceId === caller.traceId);
+    const [consumer] = await consumed(apiserver, 1);
+    const server = apiserver.spans().map(summarizeSpan).filter((s) => s.traceId === caller.traceId && s.kind !== 'CONSUMER');
     const serverSpan = server.find((s) => s.kind === 'SERVER')!;
     expect(server).toEqual([
       { name: 'KV create', kind: 'CLIENT', service: 'apiserver', traceId: caller.traceId, spanId: expect.any(String), parentSpanId: serverSpan.spanId, status: 'UNSET' },
@@ -62,6 +77,18 @@ describe.runIf(requireTool('nats-server'))('apiserver tracing on', () => {
     ]);
     const kvSpan = apiserver.spans().find((s) => s.name === 'KV create')!;
     expect(kvSpan.attributes).toMatchObject({ key: '/registry/pods/default/traced-1', 'db.operation.name': 'create', 'db.namespace': 'kubelab', 'kv.revision': Number(created.metadata.resourceVersion) });
+    // The write's message carried the KV span's context: the watch cache's processing of it is its child.
+    expect(summarizeSpan(consumer!)).toEqual({ name: 'process $KV.kubelab.>', kind: 'CONSUMER', service: 'apiserver', traceId: caller.traceId, spanId: expect.any(String), parentSpanId: kvSpan.spanContext().spanId, status: 'UNSET' });
+    expect(consumer!.attributes).toEqual({
+      'messaging.system': 'nats',
+      'messaging.destination.name': '$KV.kubelab./registry/pods/default/traced-1',
+      'messaging.destination.template': '$KV.kubelab.>',
+      'messaging.operation.name': 'process',
+      'messaging.operation.type': 'process',
+      'messaging.message.body.size': expect.any(Number),
+      key: '/registry/pods/default/traced-1',
+      'kv.revision': Number(created.metadata.resourceVersion),
+    });
 
     const want = `00-${caller.traceId}-${serverSpan.spanId}-01`;
     expect(created.metadata.annotations).toEqual({ [TRACEPARENT_ANNOTATION]: want });
@@ -71,12 +98,19 @@ describe.runIf(requireTool('nats-server'))('apiserver tracing on', () => {
   it('bind and delete write through KV update / KV delete spans; a lost create is AlreadyExists, not a storage error', async () => {
     const k = api(client);
     await k.create(PODS, 'default', pod('traced-2'));
+    await consumed(apiserver, 1);
     scheduler.reset();
     apiserver.reset();
     await scheduler.tracing.withSpan('bind', () => k.bind('default', 'traced-2', 'node-1'));
     await scheduler.tracing.withSpan('delete', () => k.delete(PODS, 'default', 'traced-2', { gracePeriodSeconds: 0 }));
     await scheduler.tracing.withSpan('dup', () => k.create(PODS, 'default', pod('traced-1')).catch(() => undefined));
+    // Two writes (bind, delete), each processed by the watch cache under its KV span; the lost create wrote nothing.
+    const consumers = await consumed(apiserver, 2);
     const byParent = new Map(apiserver.spans().map((s) => [s.spanContext().spanId, s.name]));
+    expect(consumers.map((s) => [s.name, byParent.get(s.parentSpanContext!.spanId)])).toEqual([
+      ['process $KV.kubelab.>', 'KV update'],
+      ['process $KV.kubelab.>', 'KV delete'],
+    ]);
     expect(apiserver.spans().filter((s) => s.name.startsWith('KV ')).map((s) => { const x = summarizeSpan(s); return [x.name, byParent.get(x.parentSpanId!), x.status, s.attributes['kv.conflict']]; })).toEqual([
       ['KV update', 'kubelab.apiserver.v1.ResourceService/Bind', 'UNSET', undefined],
       ['KV delete', 'kubelab.apiserver.v1.ResourceService/Delete', 'UNSET', undefined],
@@ -86,8 +120,40 @@ describe.runIf(requireTool('nats-server'))('apiserver tracing on', () => {
     expect(apiserver.spans().filter((s) => s.kind === 1 /* SERVER */).map((s) => summarizeSpan(s).status)).toEqual(['UNSET', 'UNSET', 'UNSET']);
   });
 
+  it('REST: a POST continuing a traceparent header is the parent of its KV span and of the recorded annotation', async () => {
+    const rc = await startTestCluster({ tracing: apiserver.tracing, rest: true });
+    try {
+      apiserver.reset();
+      const body = JSON.stringify(pod('rest-traced'));
+      const answer = await new Promise<{ status: number; json: KubeObject }>((resolve, reject) => {
+        const req = httpRequest(
+          { host: '127.0.0.1', port: rc.apiserver.restPort, method: 'POST', path: '/api/v1/namespaces/default/pods', headers: { 'content-type': 'application/json', traceparent: '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01' } },
+          (res) => {
+            let text = '';
+            res.setEncoding('utf8');
+            res.on('data', (d: string) => (text += d));
+            res.on('end', () => resolve({ status: res.statusCode ?? 0, json: JSON.parse(text) as KubeObject }));
+          },
+        );
+        req.on('error', reject);
+        req.end(body);
+      });
+      expect(answer.status).toBe(201);
+      await consumed(apiserver, 1);
+      const spans = apiserver.spans().map(summarizeSpan).filter((s) => s.traceId === '4bf92f3577b34da6a3ce929d0e0e4736');
+      const rest = spans.find((s) => s.kind === 'SERVER')!;
+      const kv = spans.find((s) => s.name === 'KV create')!;
+      expect(rest).toMatchObject({ name: 'POST /api/v1/namespaces/{:namespace}/pods', parentSpanId: '00f067aa0ba902b7' });
+      expect(kv).toMatchObject({ kind: 'CLIENT', parentSpanId: rest.spanId });
+      expect(spans.find((s) => s.kind === 'CONSUMER')).toMatchObject({ name: 'process $KV.kubelab.>', parentSpanId: kv.spanId });
+      expect(answer.json.metadata.annotations).toEqual({ [TRACEPARENT_ANNOTATION]: `00-4bf92f3577b34da6a3ce929d0e0e4736-${rest.spanId}-01` });
+    } finally {
+      await rc.cleanup();
+    }
+  });
+
   it('an unsampled caller gets no annotation and no exported spans', async () => {
-    const quiet = setupTestTracing('kube-scheduler', { samplingRatePerMillion: 0 });
+    const quiet = setupTestTracing('kube-scheduler', { samplingRatePerMillion: 0, ...SYNC });
     const c2 = tracedClient(c, quiet.tracing);
     try {
       const created = await quiet.tracing.withSpan('create pod', () => api(c2).create<KubeObject>(PODS, 'default', pod('unsampled')));
@@ -105,8 +171,8 @@ describe.runIf(requireTool('nats-server'))('apiserver tracing off', () => {
   let caller: TestTracing;
   beforeAll(async () => {
     // Says "off" but would record if anything touched its tracer.
-    spy = setupTestTracing('apiserver');
-    caller = setupTestTracing('kube-scheduler');
+    spy = setupTestTracing('apiserver', SYNC);
+    caller = setupTestTracing('kube-scheduler', SYNC);
     c = await startTestCluster({ tracing: { ...spy.tracing, enabled: false } });
   });
   afterAll(async () => {
@@ -164,7 +230,7 @@ describe('REST request spans', () => {
   }
 
   it('continues a traceparent header, is named after parsing, and is the parent of the work inside', async () => {
-    const t = setupTestTracing('apiserver');
+    const t = setupTestTracing('apiserver', SYNC);
     const port = await serve(t.tracing, 200);
     expect(await get(port, { traceparent: '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01' })).toBe(200);
     const spans = t.spans().map(summarizeSpan);
@@ -177,7 +243,7 @@ describe('REST request spans', () => {
   });
 
   it('marks 5xx answers as errors, 4xx not', async () => {
-    const t = setupTestTracing('apiserver');
+    const t = setupTestTracing('apiserver', SYNC);
     const port = await serve(t.tracing, 503);
     expect(await get(port)).toBe(503);
     const s = t.spans().map(summarizeSpan).find((x) => x.kind === 'SERVER')!;
@@ -186,7 +252,7 @@ describe('REST request spans', () => {
 
   it('off: the handler is returned untouched', () => {
     const h = async () => {};
-    const spy = setupTestTracing('apiserver');
+    const spy = setupTestTracing('apiserver', SYNC);
     expect(traceRestHandler({ ...spy.tracing, enabled: false }, h)).toBe(h);
     expect(traceRestHandler(undefined, h)).toBe(h);
   });

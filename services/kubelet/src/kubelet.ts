@@ -8,11 +8,13 @@ import { cpus, hostname as osHostname, release, totalmem } from 'node:os';
 import { isAlreadyExists, isNotFound, type Node, type NodeStatus, type ObjectReference, type Pod, type PodStatus, type Service, type Taint } from '@kubelab/api';
 import type { Logger } from '@kubelab/component-base';
 import type { Clientset, EventBroadcaster, SharedIndexInformer, SharedInformerFactory } from '@kubelab/client';
-import { ROOT_CONTEXT, context as otelContext, contextFromObject, type Tracing } from '@kubelab/tracing';
+import { ROOT_CONTEXT, context as otelContext, contextFromObject, trace, type Context, type Tracing } from '@kubelab/tracing';
 import { Backoff } from './backoff.js';
 import { realClock, type Clock } from './clock.js';
 import { FileSource, isMirrorPod, mirrorPodFor, ANNOTATION_CONFIG_HASH, ANNOTATION_CONFIG_MIRROR } from './config/file.js';
 import { Reason, podRef, type Recorder } from './events.js';
+import { canAdmitPod, rejectedMessage } from './admission/admit.js';
+import { isCriticalPod } from './eviction/helpers.js';
 import { EvictionManager } from './eviction/manager.js';
 import { collectSummary } from './eviction/stats.js';
 import { DEFAULT_EVICTION_HARD, parseThresholdConfig, type Threshold } from './eviction/thresholds.js';
@@ -402,10 +404,30 @@ export class Kubelet {
     const uid = pod.metadata.uid ?? '';
     const prev = this.pods.get(uid)?.pod;
     if (!prev && !pod.status?.startTime) this.firstSeen.set(uid, this.clock.now());
+    if (!prev) this.admitNewPod(uid, pod);
     this.pods.set(uid, { pod, static: false });
     // A status-only change (often our own write) needs no sync (upstream RECONCILE).
     if (prev && !specChanged(prev, pod)) return;
     this.podWorkers.update(uid);
+  }
+
+  /**
+   * Upstream HandlePodAdditions' canAdmitPod: a pod new to this kubelet is
+   * checked against the pods already admitted; a rejected one fails with the
+   * reason (rejectPod) and none of its containers start. Pods that already
+   * started (adopted after a restart) are not checked again.
+   */
+  private admitNewPod(uid: string, pod: Pod): void {
+    // The node as this kubelet last computed it (upstream getNodeAnyWay); before the first status there is nothing to check against.
+    const status = this.lastNodeStatus ?? this.node?.status;
+    if (!this.node || !status?.allocatable || pod.status?.startTime || pod.metadata.deletionTimestamp) return;
+    if (pod.status?.phase === 'Succeeded' || pod.status?.phase === 'Failed') return;
+    const others = this.activePods().filter((p) => p.metadata.uid !== uid);
+    const r = canAdmitPod(pod, { ...this.node, status }, others, this.eviction.pressureConditions(), { isStatic: false, isCritical: isCriticalPod(pod) });
+    if (r.admit) return;
+    this.log.info('Pod admission denied', { pod: `${pod.metadata.namespace}/${pod.metadata.name}`, reason: r.reason, message: r.message });
+    this.recorder.event(podRef(pod), 'Warning', r.reason, r.message);
+    this.evictions.set(uid, { reason: r.reason, message: rejectedMessage(r.message), gracePeriodSeconds: 0 });
   }
 
   private onApiPodDeleted(pod: Pod): void {
@@ -481,7 +503,7 @@ export class Kubelet {
   }
 
   /** The pod's runtime status: the cached read unless PLEG saw a change since (upstream podCache). */
-  private async runtimeStatus(uid: string, pod: Pod, fresh = false): Promise<RuntimePodStatus> {
+  private async runtimeStatus(uid: string, pod: Pod, fresh = false, runtime = this.runtimeManager): Promise<RuntimePodStatus> {
     const cached = this.runtimeCache.get(uid);
     if (cached && !fresh) return cached;
     // A pod this kubelet never ran and the first relist did not find has nothing in the runtime yet.
@@ -490,7 +512,7 @@ export class Kubelet {
       return emptyPodStatus(uid, pod.metadata.name, pod.metadata.namespace);
     }
     this.seenByRuntime.add(uid);
-    const rs = await this.runtimeManager.getPodStatus(uid, pod.metadata.name, pod.metadata.namespace);
+    const rs = await runtime.getPodStatus(uid, pod.metadata.name, pod.metadata.namespace);
     this.runtimeCache.set(uid, rs);
     return rs;
   }
@@ -602,11 +624,28 @@ export class Kubelet {
     // Only the syncs of the pod's start continue its trace; later (periodic) syncs are roots
     // sampled at the kubelet's own rate, so the pod-start trace ends and stays small.
     const parent = this.firstSeen.has(uid) ? contextFromObject(pod) : ROOT_CONTEXT;
-    return tracing.withSpan('syncPod', () => this.syncPod(uid), { parent, attributes });
+    // The span's context is handed down explicitly (syncScope): the kubelet runs the sync context manager.
+    return tracing.withSpan('syncPod', (span) => this.syncPod(uid, span.isRecording() ? this.syncScope(trace.setSpan(parent, span)) : undefined), { parent, attributes });
+  }
+
+  /**
+   * What one traced sync calls through: the runtime manager on a CRI view whose
+   * calls are children of ctx, and ConfigMap/Secret reads under ctx (upstream
+   * passes the sync's ctx to every CRI and API call it makes).
+   */
+  private syncScope(ctx: Context): SyncScope {
+    const rt = this.rt.withTraceContext?.(ctx);
+    const opts = { traceContext: ctx };
+    const objects: ObjectSource = {
+      configMap: (ns, name) => orUndefined(() => this.cs.core.configMaps(ns).get(name, opts)),
+      secret: (ns, name) => orUndefined(() => this.cs.core.secrets(ns).get(name, opts)),
+    };
+    return { runtime: this.runtimeManager.withCalls(rt ?? this.rt, objects), objects };
   }
 
   /** One pod: converge the runtime to the spec and report status (upstream SyncPod / SyncTerminatingPod). */
-  async syncPod(uid: string): Promise<{ retryAt?: number } | void> {
+  async syncPod(uid: string, scope?: SyncScope): Promise<{ retryAt?: number } | void> {
+    const runtime = scope?.runtime ?? this.runtimeManager;
     const d = this.pods.get(uid);
     if (!d) {
       // Until every source has synced, an unknown pod may just not have arrived yet: never kill it.
@@ -615,9 +654,9 @@ export class Kubelet {
     }
     const pod = d.pod;
     if (d.static) await this.ensureMirrorPod(d);
-    let rs = await this.runtimeStatus(uid, pod);
+    let rs = await this.runtimeStatus(uid, pod, false, runtime);
 
-    if (pod.metadata.deletionTimestamp) return this.syncTerminatingPod(uid, d, rs);
+    if (pod.metadata.deletionTimestamp) return this.syncTerminatingPod(uid, d, rs, runtime);
     // Without pod networking only host-network pods can start (upstream NetworkNotReady).
     if (this.networkNotReady && !pod.spec?.hostNetwork && !rs.sandboxes.some((s) => s.ready)) {
       const msg = `network is not ready: container runtime network not ready: NetworkReady=false reason:${this.networkNotReady.reason} message:${this.networkNotReady.message}`;
@@ -630,8 +669,8 @@ export class Kubelet {
     if (status.phase === 'Succeeded' || status.phase === 'Failed') {
       // Done: stop what is left (the sandbox) and keep reporting the final status.
       if (rs.sandboxes.some((s) => s.ready) || rs.containers.some((c) => c.state === 'running')) {
-        await this.runtimeManager.killPod(pod, rs, this.evictions.get(uid)?.gracePeriodSeconds);
-        rs = await this.runtimeStatus(uid, pod, true);
+        await runtime.killPod(pod, rs, this.evictions.get(uid)?.gracePeriodSeconds);
+        rs = await this.runtimeStatus(uid, pod, true, runtime);
         status = this.computeStatus(uid, d, rs, true);
       }
       this.publishStatus(uid, d, status);
@@ -643,7 +682,7 @@ export class Kubelet {
     untraced(() => this.prober.addPod(pod));
 
     // Volumes before containers (upstream WaitForAttachAndMount); files of configMap/secret volumes follow their sources on every sync.
-    const mount = await this.volumes.mountPod(pod);
+    const mount = await this.volumes.mountPod(pod, scope?.objects);
     if (mount.unmounted.length) return mount.retryAt !== undefined ? { retryAt: mount.retryAt } : undefined;
 
     const actions = computePodActions(
@@ -657,16 +696,16 @@ export class Kubelet {
       !actions.killPod && !actions.createSandbox && !actions.containersToKill.length && !actions.containersToStart.length && !actions.initContainersToStart.length;
     if (nothingToDo) return mount.retryAt !== undefined ? { retryAt: mount.retryAt } : undefined;
 
-    const result = await this.runtimeManager.syncPod(pod, rs, actions);
+    const result = await runtime.syncPod(pod, rs, actions);
     let reasons = this.reasons.get(uid);
     if (!reasons) this.reasons.set(uid, (reasons = new Map()));
     for (const [name, r] of result.reasons) {
       if (r) reasons.set(name, r);
       else reasons.delete(name);
     }
-    if (result.changes.killed) rs = await this.runtimeStatus(uid, pod, true);
+    if (result.changes.killed) rs = await this.runtimeStatus(uid, pod, true, runtime);
     else {
-      rs = await this.runtimeManager.refreshAfter(rs, result.changes);
+      rs = await runtime.refreshAfter(rs, result.changes);
       this.runtimeCache.set(uid, rs);
     }
     this.publishStatus(uid, d, this.computeStatus(uid, d, rs));
@@ -678,15 +717,15 @@ export class Kubelet {
   }
 
   /** Deleted in the API: stop within the grace period, report, remove, confirm the deletion. */
-  private async syncTerminatingPod(uid: string, d: DesiredPod, rs: RuntimePodStatus): Promise<void> {
+  private async syncTerminatingPod(uid: string, d: DesiredPod, rs: RuntimePodStatus, runtime = this.runtimeManager): Promise<void> {
     const pod = d.pod;
     this.prober.removePod(uid);
     if (rs.containers.some((c) => c.state === 'running' || c.state === 'created') || rs.sandboxes.some((s) => s.ready)) {
-      await this.runtimeManager.killPod(pod, rs);
-      rs = await this.runtimeStatus(uid, pod, true);
+      await runtime.killPod(pod, rs);
+      rs = await this.runtimeStatus(uid, pod, true, runtime);
     }
     this.publishStatus(uid, d, this.computeStatus(uid, d, rs, true));
-    await this.runtimeManager.removePod(rs);
+    await runtime.removePod(rs);
     this.statusManager.markTerminated(uid);
   }
 
@@ -1007,6 +1046,12 @@ async function orUndefined<T>(get: () => Promise<T>): Promise<T | undefined> {
     if (isNotFound(err)) return undefined;
     throw err;
   }
+}
+
+/** A traced sync's call paths (Kubelet.syncScope); absent: the kubelet's own, untraced. */
+interface SyncScope {
+  runtime: RuntimeManager;
+  objects: ObjectSource;
 }
 
 /** Runs fn with no active trace context: long-lived loops it starts never inherit a pod's span. */

@@ -21,7 +21,9 @@ async function main(): Promise<void> {
   }
   const nodeName = (values['hostname-override'] || defaultHostname()).toLowerCase();
   const log = createLogger({ component: 'kubelet', node: nodeName });
-  const tracing = setupTracing({ serviceName: 'kubelet', node: nodeName, ...tracingOptionsFromFlags(values) });
+  // 'sync' context: a sync's span reaches its CRI and API calls explicitly (Kubelet.syncScope),
+  // so no AsyncLocalStorage hook on every promise of the process.
+  const tracing = setupTracing({ serviceName: 'kubelet', node: nodeName, contextPropagation: 'sync', ...tracingOptionsFromFlags(values) });
   const k = await startKubelet({
     apiserver: apiserverAddressFrom(values),
     nodeName,

@@ -16,7 +16,7 @@ import { createClientset, type Clientset } from '@kubelab/client';
 import { startContainerd, type ContainerdHandle } from '@kubelab/containerd';
 import { startScheduler, type RunningScheduler } from '@kubelab/scheduler';
 import { requireTool, startNatsServer, type NatsServerHandle } from '@kubelab/testing';
-import { grpcClientInterceptors, setupTracing, TRACEPARENT_ANNOTATION, type Tracing } from '@kubelab/tracing';
+import { grpcClientInterceptors, installedContextPropagation, setupTracing, TRACEPARENT_ANNOTATION, type Tracing } from '@kubelab/tracing';
 import { InMemorySpanExporter, summarizeSpan, type SpanSummary } from '@kubelab/tracing/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startKubelet, type RunningKubelet } from '../src/index.js';
@@ -26,7 +26,8 @@ describe.skipIf(!requireTool('nats-server'))('one trace per pod start: apiserver
   const exporter = new InMemorySpanExporter();
   const tracings: Tracing[] = [];
   const traced = (serviceName: string, samplingRatePerMillion?: number) => {
-    const t = setupTracing({ serviceName, node: serviceName === 'kubelet' || serviceName === 'containerd' ? 'node-1' : undefined, exporter, env: {}, ...(samplingRatePerMillion !== undefined ? { samplingRatePerMillion } : {}) });
+    // 'sync' everywhere, as every service process runs now: parent links must come from explicitly handed-over contexts.
+    const t = setupTracing({ serviceName, node: serviceName === 'kubelet' || serviceName === 'containerd' ? 'node-1' : undefined, exporter, env: {}, contextPropagation: 'sync', ...(samplingRatePerMillion !== undefined ? { samplingRatePerMillion } : {}) });
     tracings.push(t);
     return t;
   };
@@ -74,6 +75,7 @@ describe.skipIf(!requireTool('nats-server'))('one trace per pod start: apiserver
     client = traced('kubectl', 1_000_000);
     cs = createClientset({ address, component: 'kubectl', interceptors: grpcClientInterceptors(client) });
     await eventually(async () => (await cs.core.nodes().get('node-1')).status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True'), 15_000);
+    expect(installedContextPropagation()).toBe('sync');
   }, 40_000);
 
   afterAll(async () => {
@@ -115,6 +117,10 @@ describe.skipIf(!requireTool('nats-server'))('one trace per pod start: apiserver
     const createServer = trace.find((s) => s.service === 'apiserver' && s.kind === 'SERVER' && s.name === 'kubelab.apiserver.v1.ResourceService/Create')!;
     expect(chain(createServer)).toEqual(['kubectl:kubelab.apiserver.v1.ResourceService/Create', 'kubectl:kubectl create pod']);
     expect(created.metadata.annotations?.[TRACEPARENT_ANNOTATION]).toBe(`00-${root.traceId}-${createServer.spanId}-01`);
+
+    // The write reached the watch cache: its processing is a CONSUMER span under the KV create (context in the NATS headers).
+    const kvCreate = trace.find((s) => s.service === 'apiserver' && s.name === 'KV create' && s.parentSpanId === createServer.spanId)!;
+    expect(trace.filter((s) => s.kind === 'CONSUMER' && s.parentSpanId === kvCreate.spanId).map((s) => `${s.service}:${s.name}`)).toEqual(['apiserver:process $KV.kubelab.>']);
 
     // The scheduler's binding: CLIENT under the pod's context, the apiserver's Bind SERVER under it.
     const bind = trace.find((s) => s.service === 'kube-scheduler' && s.name === 'kubelab.apiserver.v1.ResourceService/Bind')!;

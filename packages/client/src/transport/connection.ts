@@ -4,7 +4,7 @@
 
 import * as grpc from '@grpc/grpc-js';
 import { apiserverProto, type ResourceServiceClient } from '@kubelab/proto';
-import { context as otelContext, extractFromMap, injectMetadata, type Context } from '@kubelab/tracing';
+import { context as otelContext, extractFromMap, hasSpanContext, injectMetadata, type Context } from '@kubelab/tracing';
 import { Backoff } from '../util/backoff.js';
 import { realClock, type Clock } from '../util/clock.js';
 import { isUnavailable, toStatusError } from './errors.js';
@@ -37,8 +37,9 @@ export interface ConnectionConfig {
   clock?: Clock;
   /**
    * Creates travel pipelined on one CreateStream (default true; see
-   * create-pipeline.ts). With interceptors, or a create with a signal, a
-   * timeout or a trace context, the create is its own Create call.
+   * create-pipeline.ts). A create with a signal, a timeout or a trace context
+   * (given, or active while interceptors are set) is its own Create call; the
+   * apiserver traces no stream item, so untraced creates (events) stay pipelined.
    */
   pipelineCreates?: boolean;
 }
@@ -150,7 +151,7 @@ export class Connection {
   create(item: CreateItem, opts: RequestOptions = {}): Promise<Buffer> {
     const own =
       this.config.pipelineCreates === false ||
-      this.config.interceptors?.length ||
+      (this.config.interceptors?.length && hasSpanContext(otelContext.active())) ||
       opts.signal !== undefined ||
       opts.timeoutMs !== undefined ||
       opts.traceContext !== undefined ||

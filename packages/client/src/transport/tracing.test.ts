@@ -33,6 +33,15 @@ async function stub(seen: string[]): Promise<string> {
       tp(call.metadata);
       call.end();
     },
+    Create: (call, cb) => {
+      tp(call.metadata);
+      cb(null, { json: POD });
+    },
+    CreateStream: (call) => {
+      seen.push('CreateStream');
+      call.on('data', (m: { items: { id: number }[] }) => call.write({ results: m.items.map((i) => ({ id: i.id, code: 0, object: POD, status: Buffer.alloc(0) })) }));
+      call.on('end', () => call.end());
+    },
   };
   server.addService(apiserverProto().kubelab.apiserver.v1.ResourceService.service, handlers as ResourceServiceHandlers);
   const port = await new Promise<number>((resolve, reject) => server.bindAsync('127.0.0.1:0', grpc.ServerCredentials.createInsecure(), (e, p) => (e ? reject(e) : resolve(p))));
@@ -82,6 +91,23 @@ describe('client tracing', () => {
     for await (const _ of w) break;
     const [span] = t.spans().map(summarizeSpan);
     expect([span!.name, span!.traceId, span!.parentSpanId]).toEqual(['kubelab.apiserver.v1.ResourceService/Watch', '4bf92f3577b34da6a3ce929d0e0e4736', '00f067aa0ba902b7']);
+  });
+
+  it('with interceptors: a create under a span is its own traced Create call; one outside any (an event) stays on the CreateStream', async () => {
+    const seen: string[] = [];
+    const t = setupTestTracing('kubelet', { samplingRatePerMillion: 0 });
+    const cs = clientset({ address: await stub(seen), interceptors: grpcClientInterceptors(t.tracing) });
+    const pod = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'web', namespace: 'default' } };
+    await cs.core.pods('default').create(pod, { traceparent: PARENT });
+    await t.tracing.withSpan('sync', () => cs.core.pods('default').create(pod), { parent: contextFromObject({ metadata: { annotations: { [TRACEPARENT_ANNOTATION]: PARENT } } }) });
+    await cs.core.pods('default').create(pod);
+    await cs.core.pods('default').create(pod);
+    const creates = t.spans().map(summarizeSpan).filter((s) => s.name.endsWith('/Create'));
+    expect(creates.map((s) => [s.traceId, s.kind])).toEqual([
+      ['4bf92f3577b34da6a3ce929d0e0e4736', 'CLIENT'],
+      ['4bf92f3577b34da6a3ce929d0e0e4736', 'CLIENT'],
+    ]);
+    expect(seen).toEqual([...creates.map((s) => `00-${s.traceId}-${s.spanId}-01`), 'CreateStream']);
   });
 
   it('without interceptors: no spans; traceContext or traceparent travel as they are', async () => {

@@ -9,16 +9,31 @@ interface RawHolder {
   buf?: Buffer;
 }
 
+/** Where an object carries its JSON: an own symbol property (never serialized, never enumerated). */
+const RAW = Symbol('kubelab.raw');
+/** Frozen objects cannot take the property: their JSON is kept beside them. */
 const raws = new WeakMap<object, RawHolder>();
 
-/** Keeps the object's JSON (and its UTF-8 bytes when already at hand). */
+type WithRaw = { [RAW]?: RawHolder };
+
+/**
+ * Keeps the object's JSON (and its UTF-8 bytes when already at hand). Call it
+ * before freezing: a property lookup costs less than a WeakMap entry, whose
+ * ephemeron every garbage collection has to trace (one per cached object).
+ */
 export function attachRaw(obj: object, text: string, buf?: Buffer): void {
-  raws.set(obj, buf ? { text, buf } : { text });
+  const h: RawHolder = buf ? { text, buf } : { text };
+  if (Object.isExtensible(obj)) Object.defineProperty(obj, RAW, { value: h, writable: true, configurable: true, enumerable: false });
+  else raws.set(obj, h);
+}
+
+function holder(obj: object): RawHolder | undefined {
+  return (obj as WithRaw)[RAW] ?? raws.get(obj);
 }
 
 /** The object's JSON bytes if it came from the cache unchanged, else a fresh encoding. */
 export function rawJson(obj: KubeObject | object): Buffer {
-  const h = raws.get(obj);
+  const h = holder(obj);
   if (!h) return Buffer.from(JSON.stringify(obj));
   h.buf ??= Buffer.from(h.text);
   return h.buf;
@@ -26,11 +41,11 @@ export function rawJson(obj: KubeObject | object): Buffer {
 
 /** The JSON text of an object (cached if known). */
 export function rawText(obj: KubeObject | object): string {
-  return raws.get(obj)?.text ?? JSON.stringify(obj);
+  return holder(obj)?.text ?? JSON.stringify(obj);
 }
 
 export function hasRaw(obj: object): boolean {
-  return raws.has(obj);
+  return holder(obj) !== undefined;
 }
 
 /** Freezes an object graph: cache objects are shared by every reader. */

@@ -14,7 +14,9 @@ import {
   type Status,
   type WatchEvent,
 } from '@kubelab/api';
+import type { Tracing } from '@kubelab/tracing';
 import type { KvStorage } from '../storage/kv.js';
+import { consumeKvEntry } from '../tracing/consume.js';
 import { decodeStored, withRevision, type WireForm, type WireJson } from '../storage/codec.js';
 import { attachRaw, deepFreeze } from './raw.js';
 import { parseKey } from './keys.js';
@@ -50,6 +52,8 @@ export interface WatchCacheOptions {
   /** BOOKMARK period for watchers that asked for them. */
   bookmarkIntervalMs?: number;
   log?: (level: 'info' | 'warn' | 'error', msg: string, fields?: Record<string, unknown>) => void;
+  /** Tracing on: an entry written under a sampled request is processed in a CONSUMER span (tracing/consume.ts). Off: not even looked at. */
+  tracing?: Tracing;
 }
 
 export interface CacheWatchRequest {
@@ -113,6 +117,7 @@ export class WatchCache {
   private readonly windowSize: number;
   private readonly watcherBuffer: number;
   private readonly log: NonNullable<WatchCacheOptions['log']>;
+  private readonly tracing: Tracing | undefined;
   /** Whether the single KV watch is currently established. */
   watching = false;
   /** Events handed to watchers (for metrics). */
@@ -125,6 +130,7 @@ export class WatchCache {
     this.windowSize = opts.windowSize ?? 10_000;
     this.watcherBuffer = opts.watcherBuffer ?? 1_000;
     this.log = opts.log ?? (() => undefined);
+    this.tracing = opts.tracing?.enabled ? opts.tracing : undefined;
     this.synced = new Promise((r) => (this.resolveSynced = r));
     const interval = opts.bookmarkIntervalMs ?? 1_000;
     this.bookmarkTimer = setInterval(() => this.sendBookmarks(), interval);
@@ -152,8 +158,15 @@ export class WatchCache {
         this.iter = it;
         this.watching = true;
         delay = 100;
+        const tracing = this.tracing;
         for await (const e of it) {
-          this.ingest(e.key, e.operation, e.value, e.revision);
+          if (tracing) consumeKvEntry(tracing, this.storage.bucket, e, () => this.ingest(e.key, e.operation, e.value, e.revision));
+          else {
+            // Only a delete or purge marker has an empty value: the operation
+            // header (a decode of the entry's headers) is read for those alone.
+            const value = e.value;
+            this.ingest(e.key, value.length === 0 ? e.operation : 'PUT', value, e.revision);
+          }
           if (this.stopped) break;
         }
         this.watching = false;
@@ -272,8 +285,8 @@ export class WatchCache {
    */
   adoptWrite(key: string, rev: number, obj: KubeObject, form: WireForm, size: number): void {
     this.observeWrite(rev);
-    deepFreeze(obj);
     attachRaw(obj, form.wire.text, form.buf);
+    deepFreeze(obj);
     if (rev <= this.rev || this.stopped) return; // the watch delivered (and decoded) it first
     if (this.ownWrites.size >= MAX_OWN_WRITES) this.dropStaleOwnWrites();
     this.ownWrites.set(rev, { key, obj, size, wire: form.wire, buf: form.buf });
@@ -439,8 +452,8 @@ export class WatchCache {
 /** A stored value from another writer (or one not adopted): decoded, frozen, its JSON kept. */
 function decodeEntry(value: Uint8Array, rev: number): { obj: KubeObject; wire: WireJson } {
   const d = decodeStored(value, rev);
-  deepFreeze(d.obj);
   attachRaw(d.obj, d.wire.text, d.buf);
+  deepFreeze(d.obj);
   return d;
 }
 

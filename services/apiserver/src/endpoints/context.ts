@@ -4,6 +4,7 @@
 import type { IncomingMessage } from 'node:http';
 import { badRequest } from '@kubelab/api';
 import type { RequestContext } from '../registry/interface.js';
+import { restRequestContext } from '../tracing/request.js';
 
 export function requestContext(req: IncomingMessage, q: URLSearchParams): RequestContext {
   const ctx: RequestContext = {};
@@ -14,6 +15,8 @@ export function requestContext(req: IncomingMessage, q: URLSearchParams): Reques
   if (fm) ctx.fieldManager = fm;
   const tp = req.headers.traceparent;
   if (typeof tp === 'string') ctx.traceparent = tp;
+  const tc = restRequestContext(req);
+  if (tc) ctx.traceContext = tc;
   return ctx;
 }
 

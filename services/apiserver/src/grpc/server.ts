@@ -15,7 +15,7 @@ import type { PatchType, Registry, RequestContext, ResourceStore, Subresource } 
 import { rawJson, rawText } from '../cache/raw.js';
 import { watchMessage, withEncodedWatch } from './watch-encoding.js';
 import { statusToGrpc, STATUS_METADATA_KEY } from '@kubelab/proto';
-import { context as otelContext, ROOT_CONTEXT, traceServerHandlers, type Tracing } from '@kubelab/tracing';
+import { context as otelContext, ROOT_CONTEXT, serverContextOf, traceServerHandlers, type Context, type Tracing } from '@kubelab/tracing';
 
 interface Gvr {
   group?: string;
@@ -84,11 +84,14 @@ function objectField(field: string, bytes: Buffer | undefined): KubeObject {
   return o;
 }
 
-function context(dryRun: string | undefined, fieldManager: string | undefined): RequestContext {
+/** The RequestContext of a call; `call` leads to its SERVER span when tracing is on (traceServerHandlers). */
+function context(dryRun: string | undefined, fieldManager: string | undefined, call?: object): RequestContext {
   if (dryRun && dryRun !== 'All') throw badRequest(`dryRun: Unsupported value: "${dryRun}": supported values: "All"`);
   const ctx: RequestContext = {};
   if (dryRun === 'All') ctx.dryRun = true;
   if (fieldManager) ctx.fieldManager = fieldManager;
+  const tc: Context | undefined = call && serverContextOf(call);
+  if (tc) ctx.traceContext = tc;
   return ctx;
 }
 
@@ -136,10 +139,10 @@ function tooManyPending(): StatusError {
 }
 
 /** One create, as the Create RPC and each CreateStream item do it: the created object's JSON. */
-async function createOne(registry: Registry, req: CreateItemMsg): Promise<Buffer> {
+async function createOne(registry: Registry, req: CreateItemMsg, call?: object): Promise<Buffer> {
   const s = resolve(registry, req.resource);
   const obj = objectField('object', req.object);
-  const created = await s.create(req.namespace || undefined, obj, context(req.dryRun, req.fieldManager));
+  const created = await s.create(req.namespace || undefined, obj, context(req.dryRun, req.fieldManager, call));
   return rawJson(created);
 }
 
@@ -157,11 +160,11 @@ function failedResult(err: unknown): { object: Buffer; code: number; status: Buf
 
 type Unary<Req, Res> = (call: grpc.ServerUnaryCall<Req, Res>, cb: grpc.sendUnaryData<Res>) => void;
 
-function unary<Req, Res>(f: (req: Req) => Promise<Res>, onError?: (e: unknown) => void): Unary<Req, Res> {
+function unary<Req, Res>(f: (req: Req, call: object) => Promise<Res>, onError?: (e: unknown) => void): Unary<Req, Res> {
   return (call, cb) => {
     let p: Promise<Res>;
     try {
-      p = f(call.request);
+      p = f(call.request, call);
     } catch (e) {
       p = Promise.reject(e);
     }
@@ -280,7 +283,7 @@ export function resourceServiceHandlers(opts: GrpcServerOptions): ResourceServic
       })();
     },
 
-    Create: unary(async (req) => ({ json: await createOne(registry, req) }), onError),
+    Create: unary(async (req, call) => ({ json: await createOne(registry, req, call) }), onError),
 
     CreateStream: (call) => {
       // Items run concurrently as separate Create calls would; answers are
@@ -339,22 +342,22 @@ export function resourceServiceHandlers(opts: GrpcServerOptions): ResourceServic
       });
     },
 
-    Update: unary(async (req) => {
+    Update: unary(async (req, call) => {
       const s = resolve(registry, req.resource);
       const obj = objectField('object', req.object);
-      const out = await s.update(req.namespace || undefined, requireName(req.name), obj, context(req.dryRun, req.fieldManager));
+      const out = await s.update(req.namespace || undefined, requireName(req.name), obj, context(req.dryRun, req.fieldManager, call));
       return { json: rawJson(out) };
     }, onError),
 
-    UpdateStatus: unary(async (req) => {
+    UpdateStatus: unary(async (req, call) => {
       const s = resolve(registry, req.resource);
       if (!s.info.subresources.includes('status')) throw notServed({ group: s.info.group, version: s.info.version, resource: `${s.info.resource}/status` });
       const obj = objectField('object', req.object);
-      const out = await s.update(req.namespace || undefined, requireName(req.name), obj, context(req.dryRun, req.fieldManager), 'status');
+      const out = await s.update(req.namespace || undefined, requireName(req.name), obj, context(req.dryRun, req.fieldManager, call), 'status');
       return { json: rawJson(out) };
     }, onError),
 
-    Patch: unary(async (req) => {
+    Patch: unary(async (req, call) => {
       const s = resolve(registry, req.resource);
       if (!PATCH_TYPES.has(req.patchType)) throw unsupportedMediaType(req.patchType || '(empty patch_type)');
       let sub: Subresource;
@@ -363,11 +366,11 @@ export function resourceServiceHandlers(opts: GrpcServerOptions): ResourceServic
         sub = req.subresource;
       } else if (req.subresource) throw badRequest(`subresource: Unsupported value: "${req.subresource}": supported values: "", "status", "finalize"`);
       const patch = parseJsonField('patch', req.patch);
-      const out = await s.patch(req.namespace || undefined, requireName(req.name), req.patchType as PatchType, patch, context(req.dryRun, req.fieldManager), sub);
+      const out = await s.patch(req.namespace || undefined, requireName(req.name), req.patchType as PatchType, patch, context(req.dryRun, req.fieldManager, call), sub);
       return { json: rawJson(out) };
     }, onError),
 
-    Delete: unary(async (req) => {
+    Delete: unary(async (req, call) => {
       const s = resolve(registry, req.resource);
       const raw = parseJsonField('options', req.options, { optional: true });
       if (raw !== undefined && (typeof raw !== 'object' || raw === null || Array.isArray(raw))) {
@@ -378,14 +381,14 @@ export function resourceServiceHandlers(opts: GrpcServerOptions): ResourceServic
         throw badRequest(`options.gracePeriodSeconds: Invalid value: must be an integer, got ${typeof options.gracePeriodSeconds}`);
       }
       const dry = Array.isArray(options.dryRun) && options.dryRun.includes('All') ? 'All' : undefined;
-      const res = await s.delete(req.namespace || undefined, requireName(req.name), options, context(dry, undefined));
+      const res = await s.delete(req.namespace || undefined, requireName(req.name), options, context(dry, undefined, call));
       return { object: rawJson(res.object), deleted: res.deleted };
     }, onError),
 
-    Bind: unary(async (req) => {
+    Bind: unary(async (req, call) => {
       if (!req.namespace) throw badRequest('namespace: Required value: the pod\'s namespace');
       const binding = objectField('binding', req.binding);
-      await registry.bind(req.namespace, binding, {});
+      await registry.bind(req.namespace, binding, context(undefined, undefined, call));
       return {};
     }, onError),
   };

@@ -4,6 +4,7 @@
 // REST handler.
 
 import type { DeleteOptions, KubeList, KubeObject, ResourceInfo, WatchEvent } from '@kubelab/api';
+import type { Context } from '@kubelab/tracing';
 
 /** Who is asking and how; passed through admission to storage. */
 export interface RequestContext {
@@ -14,6 +15,12 @@ export interface RequestContext {
   fieldManager?: string;
   /** W3C traceparent of the calling request, for tracing. */
   traceparent?: string;
+  /**
+   * The request span's context (tracing on): the parent of the storage spans
+   * and what the `kubelab.io/traceparent` annotation records. Handed down
+   * explicitly, so no async context manager is needed across the awaits.
+   */
+  traceContext?: Context;
 }
 
 export interface ListOptions {

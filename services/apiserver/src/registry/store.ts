@@ -21,7 +21,7 @@ import {
   type KubeObject,
   type ResourceInfo,
 } from '@kubelab/api';
-import { withTraceContextAnnotation } from '@kubelab/tracing';
+import { ROOT_CONTEXT, withTraceContextAnnotation } from '@kubelab/tracing';
 import type { AdmissionChain } from '../admission/chain.js';
 import { AdmissionHooks, type AdmissionAttributes, type Operation } from '../admission/types.js';
 import type { CacheEntry, WatchCache } from '../cache/watch-cache.js';
@@ -351,7 +351,7 @@ export class GenericStore implements ResourceStore {
         const ns = this.checkNamespace(namespace);
         let o = this.checkBody(body, ns);
         // Whoever acts on this object later (scheduler, kubelet) continues the creating request's trace.
-        if (this.deps.recordTraceContext) o = withTraceContextAnnotation(o);
+        if (this.deps.recordTraceContext) o = withTraceContextAnnotation(o, ctx.traceContext ?? ROOT_CONTEXT);
         const m = o.metadata;
         if (m.resourceVersion) throw badRequest('resourceVersion should not be set on objects to be created');
         if (!m.name && m.generateName) m.name = generateName(m.generateName);
@@ -378,7 +378,7 @@ export class GenericStore implements ResourceStore {
           const key = this.key(ns, m.name!);
           let rev: number;
           try {
-            rev = await this.deps.storage.create(key, bytes);
+            rev = await this.deps.storage.create(key, bytes, ctx.traceContext);
           } catch (err) {
             if (err instanceof StorageError && err.kind === 'exists') throw alreadyExists(this.info, m.name!);
             throw err;
@@ -395,9 +395,9 @@ export class GenericStore implements ResourceStore {
   }
 
   /** The newest stored state of a key, refreshed past the cache when a CAS lost. */
-  private async current(key: string, refresh: boolean): Promise<CacheEntry | undefined> {
+  private async current(key: string, refresh: boolean, ctx: RequestContext): Promise<CacheEntry | undefined> {
     if (refresh) {
-      const fresh = await this.deps.storage.get(key);
+      const fresh = await this.deps.storage.get(key, ctx.traceContext);
       if (fresh) await this.deps.cache.waitForRev(fresh.revision);
       else await this.deps.cache.waitConsistent();
     } else await this.deps.cache.waitConsistent();
@@ -461,7 +461,7 @@ export class GenericStore implements ResourceStore {
     const key = this.key(ns, name);
     let refresh = false;
     for (let attempt = 0; attempt < MAX_RETRIES; attempt++) {
-      const cur = await this.current(key, refresh);
+      const cur = await this.current(key, refresh, ctx);
       if (!cur) throw notFound(this.info, name);
       if (clientRv && clientRv !== cur.obj.metadata.resourceVersion) {
         if (Number(clientRv) < cur.rev) throw conflict(this.info, name, OPTIMISTIC_LOCK_MESSAGE);
@@ -491,7 +491,7 @@ export class GenericStore implements ResourceStore {
         const remove = shouldDeleteDuringUpdate(this.info, stored, cur.obj as Obj);
         let rev: number;
         try {
-          rev = remove ? await this.deps.storage.delete(key, cur.rev) : await this.deps.storage.update(key, bytes, cur.rev);
+          rev = remove ? await this.deps.storage.delete(key, cur.rev, ctx.traceContext) : await this.deps.storage.update(key, bytes, cur.rev, ctx.traceContext);
         } catch (err) {
           if (err instanceof StorageError && err.kind === 'stale') {
             hooks.rollback();
@@ -522,7 +522,7 @@ export class GenericStore implements ResourceStore {
       const key = this.key(ns, name);
       let refresh = false;
       for (let attempt = 0; attempt < MAX_RETRIES; attempt++) {
-        const cur = await this.current(key, refresh);
+        const cur = await this.current(key, refresh, ctx);
         if (!cur) throw notFound(this.info, name);
         const o = cur.obj as Obj;
         const pre = opts.preconditions;
@@ -544,12 +544,12 @@ export class GenericStore implements ResourceStore {
         if (dryRun) return { object: next === 'remove' ? o : next, deleted: next === 'remove' };
         try {
           if (next === 'remove') {
-            const rev = await this.deps.storage.delete(key, cur.rev);
+            const rev = await this.deps.storage.delete(key, cur.rev, ctx.traceContext);
             this.deps.cache.observeWrite(rev);
             return { object: o, deleted: true };
           }
           const { text, bytes } = this.encode(next);
-          const rev = await this.deps.storage.update(key, bytes, cur.rev);
+          const rev = await this.deps.storage.update(key, bytes, cur.rev, ctx.traceContext);
           return { object: this.committed(next, text, rev, key, bytes), deleted: false };
         } catch (err) {
           if (err instanceof StorageError && err.kind === 'stale') {

@@ -6,7 +6,7 @@
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { jetstream, jetstreamManager, type JetStreamClient } from '@nats-io/jetstream';
 import { Kvm, type KV, type KvWatchEntry } from '@nats-io/kv';
-import type { Tracing } from '@kubelab/tracing';
+import { traceparentFor, type Context, type Tracing } from '@kubelab/tracing';
 import { storageSpan, type KvOperation } from '../tracing/storage.js';
 import { PipelinedPublisher } from './publisher.js';
 
@@ -77,16 +77,20 @@ export class KvStorage {
     this.publisher = new PipelinedPublisher(nc, 5_000);
   }
 
-  /** A conditional write of `key` (etcd's txn on mod_revision): the new revision. */
-  private put(key: string, value: Uint8Array, expected: number, operation?: 'DEL'): Promise<number> {
+  /**
+   * A conditional write of `key` (etcd's txn on mod_revision): the new revision.
+   * Under a sampled KV span (`span`) the message carries its `traceparent`, so
+   * the watch cache's processing of the entry joins the request's trace.
+   */
+  private put(key: string, value: Uint8Array, expected: number, operation?: 'DEL', span?: Context): Promise<number> {
     checkKey(key);
-    return this.publisher.publish(`$KV.${this.bucket}.${key}`, value, expected, operation);
+    return this.publisher.publish(`$KV.${this.bucket}.${key}`, value, expected, operation, span && traceparentFor(span));
   }
 
-  /** Runs one KV call, in a child span of the active request when tracing is on. */
-  private traced<T>(op: KvOperation, key: string, fn: () => Promise<T>, expectedRevision?: number): Promise<T> {
+  /** Runs one KV call, in a child span of the request (`parent`, else the active context) when tracing is on. */
+  private traced<T>(op: KvOperation, key: string, fn: (span?: Context) => Promise<T>, expectedRevision: number | undefined, parent: Context | undefined): Promise<T> {
     if (!this.tracing?.enabled) return fn();
-    return storageSpan(this.tracing, { op, bucket: this.bucket, key, ...(expectedRevision !== undefined ? { expectedRevision } : {}) }, fn);
+    return storageSpan(this.tracing, { op, bucket: this.bucket, key, ...(expectedRevision !== undefined ? { expectedRevision } : {}) }, fn, parent);
   }
 
   static async open(opts: KvStorageOptions): Promise<KvStorage> {
@@ -140,11 +144,12 @@ export class KvStorage {
     return si.state.last_seq;
   }
 
-  create(key: string, value: Uint8Array): Promise<number> {
-    return this.traced('create', key, async () => {
+  /** `parent`: the request's trace context (RequestContext.traceContext). */
+  create(key: string, value: Uint8Array, parent?: Context): Promise<number> {
+    return this.traced('create', key, async (span) => {
       this.ensureConnected();
       try {
-        return await this.put(key, value, 0);
+        return await this.put(key, value, 0, undefined, span);
       } catch (err) {
         const e = err instanceof StorageError ? err : classifyNatsError(err, 'create');
         if (e.kind !== 'exists') throw e;
@@ -156,46 +161,48 @@ export class KvStorage {
       } catch (err) {
         throw classifyNatsError(err, 'create');
       }
-    });
+    }, undefined, parent);
   }
 
-  update(key: string, value: Uint8Array, revision: number): Promise<number> {
+  update(key: string, value: Uint8Array, revision: number, parent?: Context): Promise<number> {
     return this.traced(
       'update',
       key,
-      async () => {
+      async (span) => {
         this.ensureConnected();
         if (!(revision > 0)) throw new StorageError('stale', `update of ${key} needs a revision, got ${revision}`);
         try {
-          return await this.put(key, value, revision);
+          return await this.put(key, value, revision, undefined, span);
         } catch (err) {
           throw err instanceof StorageError ? err : classifyNatsError(err, 'update');
         }
       },
       revision,
+      parent,
     );
   }
 
   /** Deletes only if the key is still at `revision` (etcd txn on mod_revision). */
-  delete(key: string, revision: number): Promise<number> {
+  delete(key: string, revision: number, parent?: Context): Promise<number> {
     return this.traced(
       'delete',
       key,
-      async () => {
+      async (span) => {
         this.ensureConnected();
         // Published by hand (kv.delete drops the ack) because read-your-writes
         // needs the revision of the delete marker.
         try {
-          return await this.put(key, new Uint8Array(0), revision, 'DEL');
+          return await this.put(key, new Uint8Array(0), revision, 'DEL', span);
         } catch (err) {
           throw err instanceof StorageError ? err : classifyNatsError(err, 'update');
         }
       },
       revision,
+      parent,
     );
   }
 
-  get(key: string): Promise<StoredValue | undefined> {
+  get(key: string, parent?: Context): Promise<StoredValue | undefined> {
     return this.traced('get', key, async () => {
       this.ensureConnected();
       try {
@@ -205,7 +212,7 @@ export class KvStorage {
       } catch (err) {
         throw classifyNatsError(err, 'update');
       }
-    });
+    }, undefined, parent);
   }
 
   /** Every change after `afterRevision` (0: the current value of every key first). */

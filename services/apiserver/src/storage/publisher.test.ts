@@ -27,16 +27,24 @@ describe('parsePubAck', () => {
 });
 
 describe('writeHeaders', () => {
+  const lib = (expected: number, op?: string, traceparent?: string) => {
+    const h = headers();
+    h.set('Nats-Expected-Last-Subject-Sequence', String(expected));
+    if (op) h.set('KV-Operation', op);
+    if (traceparent) h.set('traceparent', traceparent);
+    return new TextDecoder().decode(h.encode());
+  };
+
   it('is the block the library encodes for the same headers', () => {
-    const lib = (expected: number, op?: string) => {
-      const h = headers();
-      h.set('Nats-Expected-Last-Subject-Sequence', String(expected));
-      if (op) h.set('KV-Operation', op);
-      return new TextDecoder().decode(h.encode());
-    };
     expect(new TextDecoder().decode(writeHeaders(0))).toBe(lib(0));
     expect(new TextDecoder().decode(writeHeaders(4711, 'DEL'))).toBe(lib(4711, 'DEL'));
     expect(new TextDecoder().decode(writeHeaders(12))).toBe('NATS/1.0\r\nNats-Expected-Last-Subject-Sequence: 12\r\n\r\n');
+  });
+
+  it('carries a sampled write\'s traceparent (W3C trace context in NATS headers), readable by the library', () => {
+    const tp = '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01';
+    expect(new TextDecoder().decode(writeHeaders(7, 'DEL', tp))).toBe(lib(7, 'DEL', tp));
+    expect(new TextDecoder().decode(writeHeaders(0, undefined, tp))).toBe(`NATS/1.0\r\nNats-Expected-Last-Subject-Sequence: 0\r\ntraceparent: ${tp}\r\n\r\n`);
   });
 });
 

@@ -45,8 +45,11 @@ export function parsePubAck(data: Uint8Array, status?: number): number | Error {
  * library's headers() builds a Map and re-encodes it per message; the block
  * is fixed text, and the publish path only calls its encode().
  */
-export function writeHeaders(expected: number, operation?: 'DEL'): Uint8Array {
-  return Buffer.from(`NATS/1.0\r\nNats-Expected-Last-Subject-Sequence: ${expected}\r\n${operation ? `KV-Operation: ${operation}\r\n` : ''}\r\n`, 'latin1');
+export function writeHeaders(expected: number, operation?: 'DEL', traceparent?: string): Uint8Array {
+  return Buffer.from(
+    `NATS/1.0\r\nNats-Expected-Last-Subject-Sequence: ${expected}\r\n${operation ? `KV-Operation: ${operation}\r\n` : ''}${traceparent ? `traceparent: ${traceparent}\r\n` : ''}\r\n`,
+    'latin1',
+  );
 }
 
 /** A pre-encoded header block in the shape nats.js's publish reads (it calls encode() only). */
@@ -98,12 +101,15 @@ export class PipelinedPublisher {
     }
   }
 
-  /** Publishes `data` to `subject` if its last sequence is `expected` (0: the subject has no message); resolves to the new sequence. */
-  publish(subject: string, data: Uint8Array, expected: number, operation?: 'DEL'): Promise<number> {
+  /**
+   * Publishes `data` to `subject` if its last sequence is `expected` (0: the subject has no message); resolves to the new sequence.
+   * `traceparent` (a sampled write's KV span) travels in the headers, stored with the entry (W3C trace context in NATS headers).
+   */
+  publish(subject: string, data: Uint8Array, expected: number, operation?: 'DEL', traceparent?: string): Promise<number> {
     this.ensureSubscribed();
     return new Promise<number>((resolve, reject) => {
       const id = (this.next++).toString(36);
-      const h = expected === 0 && !operation ? CREATE_HEADERS : rawHeaders(writeHeaders(expected, operation));
+      const h = expected === 0 && !operation && !traceparent ? CREATE_HEADERS : rawHeaders(writeHeaders(expected, operation, traceparent));
       this.pending.set(id, { resolve, reject, deadline: Date.now() + this.timeoutMs });
       try {
         this.nc.publish(subject, data, { reply: `${this.inbox}.${id}`, headers: h });

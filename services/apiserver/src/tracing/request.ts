@@ -7,7 +7,7 @@
 // names it once it knows the RequestInfo: nameRestRequestSpan(req, info).
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { context as otelContext, extractFromMap, SpanKind, SpanStatusCode, trace, type Span, type Tracing } from '@kubelab/tracing';
+import { context as otelContext, extractFromMap, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Context, type Tracing } from '@kubelab/tracing';
 
 /** What a span name needs of src/endpoints' RequestInfo (structurally compatible with it). */
 export interface RequestSpanInfo {
@@ -33,12 +33,17 @@ export function restSpanName(method: string, info?: RequestSpanInfo): string {
   return `${method} ${path}`;
 }
 
-const spans = new WeakMap<IncomingMessage, Span>();
+const contexts = new WeakMap<IncomingMessage, Context>();
 
 /** Renames req's request span once the path is parsed (no-op when tracing is off). */
 export function nameRestRequestSpan(req: IncomingMessage, info: RequestSpanInfo): void {
-  const span = spans.get(req);
-  if (span) span.updateName(restSpanName(req.method ?? 'GET', info));
+  const ctx = contexts.get(req);
+  if (ctx) trace.getSpan(ctx)?.updateName(restSpanName(req.method ?? 'GET', info));
+}
+
+/** The context of req's request span (undefined when tracing is off): handed to the registry as RequestContext.traceContext. */
+export function restRequestContext(req: IncomingMessage): Context | undefined {
+  return contexts.get(req);
 }
 
 function headerCarrier(req: IncomingMessage): Record<string, string> {
@@ -53,15 +58,18 @@ function headerCarrier(req: IncomingMessage): Record<string, string> {
 type Handler = (req: IncomingMessage, res: ServerResponse) => void | Promise<void>;
 
 /**
- * Wraps a REST handler: each request runs in a SERVER span (active for all its
- * async work, so storage spans and the traceparent annotation attach to it)
- * that ends when the response closes. Returns handler itself when tracing is off.
+ * Wraps a REST handler: each request runs in a SERVER span that ends when the
+ * response closes; its context reaches the registry as the RequestContext's
+ * traceContext (restRequestContext), so storage spans and the traceparent
+ * annotation attach to it without an async context manager. Returns handler
+ * itself when tracing is off.
  */
 export function traceRestHandler<H extends Handler>(tracing: Tracing | undefined, handler: H): H {
   if (!tracing?.enabled) return handler;
   const wrapped = (req: IncomingMessage, res: ServerResponse) => {
     const method = req.method ?? 'GET';
-    const parent = extractFromMap(headerCarrier(req), otelContext.active());
+    // A request arrives from the event loop: the caller's header is its only parent.
+    const parent = extractFromMap(headerCarrier(req), ROOT_CONTEXT);
     const span = tracing.tracer.startSpan(
       restSpanName(method),
       {
@@ -75,7 +83,8 @@ export function traceRestHandler<H extends Handler>(tracing: Tracing | undefined
       },
       parent,
     );
-    spans.set(req, span);
+    const ctx = trace.setSpan(parent, span);
+    contexts.set(req, ctx);
     // 'finish': the whole answer is handed to the OS; 'close' alone: the client went away first.
     let ended = false;
     const end = () => {
@@ -90,7 +99,8 @@ export function traceRestHandler<H extends Handler>(tracing: Tracing | undefined
     };
     res.once('finish', end);
     res.once('close', end);
-    return otelContext.with(trace.setSpan(parent, span), () => handler(req, res));
+    // Active for the handler's synchronous start; the registry gets ctx explicitly (restRequestContext).
+    return otelContext.with(ctx, () => handler(req, res));
   };
   return wrapped as H;
 }

@@ -3,9 +3,12 @@
 // client's gRPC spans). Here one CLIENT span per KV call, named by the
 // operation only (`KV create`, `KV update`, `KV delete`, `KV get`) so names stay
 // few and stable; the key and revisions are attributes. Only inside a request
-// span: the watch cache and bootstrap never start traces of their own.
+// span: the watch cache and bootstrap never start traces of their own. The
+// request's context is handed in (RequestContext.traceContext), and the KV
+// span's own context handed to the write, whose message carries it to the
+// watch cache's CONSUMER span (watch-cache ingestion, see consume.ts).
 
-import { context as otelContext, recordError, SpanKind, trace, type Tracing } from '@kubelab/tracing';
+import { context as otelContext, recordError, SpanKind, trace, type Context, type Tracing } from '@kubelab/tracing';
 
 export type KvOperation = 'create' | 'update' | 'delete' | 'get';
 
@@ -31,9 +34,11 @@ function casOutcome(err: unknown): string | undefined {
   return e?.name === 'StorageError' && (e.kind === 'exists' || e.kind === 'stale') ? e.kind : undefined;
 }
 
-/** Runs fn in a CLIENT span under the active span; runs it bare when there is none. */
-export async function storageSpan<T>(tracing: Tracing, call: StorageCall, fn: () => Promise<T>): Promise<T> {
-  const parent = otelContext.active();
+/**
+ * Runs fn in a CLIENT span under `parent` (default: the active context) and
+ * gives fn the span's context; runs fn bare when the parent has no span.
+ */
+export async function storageSpan<T>(tracing: Tracing, call: StorageCall, fn: (ctx?: Context) => Promise<T>, parent: Context = otelContext.active()): Promise<T> {
   if (!trace.getSpan(parent)) return fn();
   const span = tracing.tracer.startSpan(
     STORAGE_SPAN_NAMES[call.op],
@@ -50,7 +55,8 @@ export async function storageSpan<T>(tracing: Tracing, call: StorageCall, fn: ()
     parent,
   );
   try {
-    const out = await otelContext.with(trace.setSpan(parent, span), fn);
+    const ctx = trace.setSpan(parent, span);
+    const out = await otelContext.with(ctx, () => fn(ctx));
     const rev = typeof out === 'number' ? out : (out as { revision?: unknown } | undefined)?.revision;
     if (typeof rev === 'number') span.setAttribute('kv.revision', rev);
     if (call.op === 'get' && out === undefined) span.setAttribute('kv.found', false);

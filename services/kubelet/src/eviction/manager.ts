@@ -61,6 +61,11 @@ export class EvictionManager {
   constructor(private readonly d: EvictionDeps) {}
 
   /** Pressure conditions to report on the node. */
+  /** The pressure conditions observed now, in upstream's order (for the admission message). */
+  pressureConditions(): readonly string[] {
+    return this.conditions;
+  }
+
   pressure(): { memory: boolean; disk: boolean; pid: boolean } {
     return { memory: this.conditions.includes('MemoryPressure'), disk: this.conditions.includes('DiskPressure'), pid: this.conditions.includes('PIDPressure') };
   }

@@ -52,6 +52,11 @@ export class ImageManager {
     private readonly clock: Clock,
   ) {}
 
+  /** The same manager (shared pull back-off) pulling through `rt`, e.g. a traced sync's runtime view. */
+  withRuntime(rt: RuntimeService): ImageManager {
+    return new ImageManager(rt, this.backoff, this.recorder, this.clock);
+  }
+
   async ensureImageExists(pod: Pod, container: Container, auth: AuthConfig[], sandboxConfig: PodSandboxConfig): Promise<EnsureResult> {
     const ref = containerRef(pod, container);
     const image = container.image ?? '';

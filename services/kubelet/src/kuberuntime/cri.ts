@@ -3,6 +3,8 @@
 // timestamps converted from int64 nanoseconds to milliseconds, so the rest of
 // the kubelet never sees wire details and tests can use an in-memory fake.
 
+import type { Context } from '@kubelab/tracing';
+
 export type ContainerState = 'CONTAINER_CREATED' | 'CONTAINER_RUNNING' | 'CONTAINER_EXITED' | 'CONTAINER_UNKNOWN';
 export type PodSandboxState = 'SANDBOX_READY' | 'SANDBOX_NOTREADY';
 
@@ -204,6 +206,14 @@ export interface RuntimeService {
   listImages(): Promise<Image[]>;
   imageStatus(image: string): Promise<Image | undefined>;
   pullImage(image: string, auth?: AuthConfig, sandboxConfig?: PodSandboxConfig): Promise<string>;
+
+  /**
+   * The same runtime with every call a child of ctx (a pod sync's span): the
+   * CRI client's tracing interceptor reads it from the call options, so the
+   * kubelet needs no async context manager (upstream passes ctx to each CRI
+   * call). Optional: fakes and untraced runtimes leave it out.
+   */
+  withTraceContext?(ctx: Context): RuntimeService;
 
   close(): void;
 }

@@ -1,3 +1,4 @@
+import { ROOT_CONTEXT, type Context } from '@kubelab/tracing';
 import { describe, expect, it } from 'vitest';
 import { RuntimeError, type RuntimeService } from './cri.js';
 import { instrumentRuntime } from './instrumented.js';
@@ -47,6 +48,26 @@ describe('instrumentRuntime', () => {
       ['exec_sync', 0.25, true],
       ['exec_sync', 0.25, false],
     ]);
+  });
+
+  it('a traced view (a sync\'s calls under its span) is counted too, and its calls reach the view', async () => {
+    const calls: Call[] = [];
+    const reached: string[] = [];
+    const ctx = ROOT_CONTEXT.setValue(Symbol('sync'), 'pod-a');
+    const base = {
+      ...fakeRuntime(),
+      startContainer: async (id: string) => void reached.push(`base:${id}`),
+      withTraceContext: (c: Context) => ({ ...base, startContainer: async (id: string) => void reached.push(`view(${c === ctx}):${id}`) }),
+    } as unknown as RuntimeService;
+    const rt = instrumentRuntime(base, (...c) => calls.push(c), () => 0);
+    await rt.withTraceContext!(ctx).startContainer('c1');
+    await rt.startContainer('c2');
+    expect(reached).toEqual(['view(true):c1', 'base:c2']);
+    expect(calls).toEqual([
+      ['start_container', 0, false],
+      ['start_container', 0, false],
+    ]);
+    expect(instrumentRuntime(fakeRuntime(), () => {}).withTraceContext).toBeUndefined();
   });
 
   it('leaves methods without an operation type untouched', () => {

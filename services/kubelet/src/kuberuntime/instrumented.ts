@@ -53,6 +53,9 @@ export function instrumentRuntime<T extends RuntimeService>(rt: T, record: Recor
       }
     };
   }
+  // A traced view (a sync's calls under its span) is counted like the runtime itself.
+  const traced = rt.withTraceContext;
+  if (traced) wrapped.withTraceContext = (ctx: Parameters<typeof traced>[0]) => instrumentRuntime(traced.call(rt, ctx), record, now);
   if (rt.getContainerEvents) {
     const events = rt.getContainerEvents.bind(rt);
     // A stream: counted when it ends, its duration the stream's lifetime (as upstream).

@@ -101,6 +101,15 @@ export { expandVars };
 export class RuntimeManager {
   constructor(private readonly o: RuntimeManagerOptions) {}
 
+  /**
+   * The same manager (shared back-off state, recorder, options) calling
+   * through `rt` and reading `objects` instead: a traced sync's view, whose
+   * CRI and apiserver calls are children of its span (see Kubelet.syncScope).
+   */
+  withCalls(rt: RuntimeService, objects?: ObjectSource): RuntimeManager {
+    return new RuntimeManager({ ...this.o, rt, images: this.o.images.withRuntime(rt), ...(objects ? { objects } : {}) });
+  }
+
   sandboxConfig(pod: Pod, attempt: number): PodSandboxConfig {
     const portMappings = (pod.spec?.containers ?? []).flatMap((c) =>
       (c.ports ?? [])

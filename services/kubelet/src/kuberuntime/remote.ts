@@ -5,6 +5,7 @@
 
 import * as grpc from '@grpc/grpc-js';
 import { criProto, type CriContainerStatus__Output, type CriImage__Output, type ImageServiceClient, type RuntimeServiceClient } from '@kubelab/proto';
+import type { Context, TracedCallOptions } from '@kubelab/tracing';
 import {
   RuntimeError,
   type Container,
@@ -61,11 +62,16 @@ export function connectRemoteRuntime(endpoint: string, timeoutMs = 10_000, inter
   const rs = new proto.runtime.v1.RuntimeService(target, grpc.credentials.createInsecure(), options) as RuntimeServiceClient;
   const is = new proto.runtime.v1.ImageService(target, grpc.credentials.createInsecure(), options) as ImageServiceClient;
 
-  /** Calls a unary method with a deadline, mapping errors. */
-  function call<Req, Res>(client: grpc.Client, method: string, req: Req, deadlineMs = timeoutMs): Promise<Res> {
+  /**
+   * Calls a unary method with a deadline, mapping errors. `traceContext` (a
+   * view's, see withTraceContext) rides in the call options, where the
+   * tracing interceptor takes its parent from: no active context needed.
+   */
+  function callWith<Req, Res>(traceContext: Context | undefined, client: grpc.Client, method: string, req: Req, deadlineMs = timeoutMs): Promise<Res> {
     return new Promise((resolve, reject) => {
-      const fn = (client as unknown as Record<string, (r: Req, o: grpc.CallOptions, cb: (e: grpc.ServiceError | null, r?: Res) => void) => void>)[method]!;
-      fn.call(client, req, { deadline: Date.now() + deadlineMs }, (err, res) => (err ? reject(wrap(err, method)) : resolve(res as Res)));
+      const fn = (client as unknown as Record<string, (r: Req, o: TracedCallOptions, cb: (e: grpc.ServiceError | null, r?: Res) => void) => void>)[method]!;
+      const opts: TracedCallOptions = traceContext ? { deadline: Date.now() + deadlineMs, traceContext } : { deadline: Date.now() + deadlineMs };
+      fn.call(client, req, opts, (err, res) => (err ? reject(wrap(err, method)) : resolve(res as Res)));
     });
   }
 
@@ -99,152 +105,158 @@ export function connectRemoteRuntime(endpoint: string, timeoutMs = 10_000, inter
 
   const sandboxConfig = (c: PodSandboxConfig) => ({ ...c, portMappings: c.portMappings.map((p) => ({ ...p })) });
 
-  return {
-    async version() {
-      const r = await call<object, { version: string; runtimeName: string; runtimeVersion: string; runtimeApiVersion: string }>(rs, 'Version', { version: 'v1' });
-      return r;
-    },
-    async status() {
-      const r = await call<object, { status: { conditions: { type: string; status: boolean; reason: string; message: string }[] } | null }>(rs, 'Status', { verbose: false });
-      return r.status?.conditions ?? [];
-    },
-    async updateRuntimeConfig(podCidr) {
-      await call(rs, 'UpdateRuntimeConfig', { runtimeConfig: { networkConfig: { podCidr } } });
-    },
-    async runPodSandbox(config) {
-      const r = await call<object, { podSandboxId: string }>(rs, 'RunPodSandbox', { config: sandboxConfig(config), runtimeHandler: '' }, 4 * 60_000);
-      return r.podSandboxId;
-    },
-    async stopPodSandbox(id) {
-      await call(rs, 'StopPodSandbox', { podSandboxId: id }, 4 * 60_000);
-    },
-    async removePodSandbox(id) {
-      await call(rs, 'RemovePodSandbox', { podSandboxId: id });
-    },
-    async podSandboxStatus(id): Promise<PodSandboxStatus> {
-      const r = await call<object, { status: { id: string; metadata: { name: string; uid: string; namespace: string; attempt: number } | null; state: string; createdAt: string; labels: Record<string, string>; annotations: Record<string, string>; network: { ip: string; additionalIps: { ip: string }[] } | null } | null }>(
-        rs,
-        'PodSandboxStatus',
-        { podSandboxId: id, verbose: false },
-      );
-      if (!r.status) throw new RuntimeError('Unknown', `PodSandboxStatus of ${id} returned no status`);
-      return { ...toSandbox(r.status), network: r.status.network ? { ip: r.status.network.ip, additionalIps: r.status.network.additionalIps.map((p) => p.ip) } : undefined };
-    },
-    async sandboxPortMap(id) {
-      const r = await call<object, { info: Record<string, string> }>(rs, 'PodSandboxStatus', { podSandboxId: id, verbose: true });
-      const net = r.info?.['kubelab.io/network'];
-      if (!net) return undefined;
-      try {
-        const parsed = JSON.parse(net) as { mode?: string; ports?: PortMap };
-        return parsed.mode === 'loopback' ? (parsed.ports ?? {}) : undefined;
-      } catch {
-        return undefined;
-      }
-    },
-    async listPodSandbox(filter) {
-      const r = await call<object, { items: Parameters<typeof toSandbox>[0][] }>(rs, 'ListPodSandbox', { filter: filter?.labelSelector ? { labelSelector: filter.labelSelector } : null });
-      return r.items.map(toSandbox);
-    },
-    async createContainer(podSandboxId, config: ContainerConfig, sandboxConfigIn) {
-      const r = await call<object, { containerId: string }>(rs, 'CreateContainer', { podSandboxId, config, sandboxConfig: sandboxConfig(sandboxConfigIn) }, 4 * 60_000);
-      return r.containerId;
-    },
-    async startContainer(id) {
-      await call(rs, 'StartContainer', { containerId: id }, 4 * 60_000);
-    },
-    async stopContainer(id, timeout) {
-      // The call may take the whole grace period.
-      await call(rs, 'StopContainer', { containerId: id, timeout }, timeoutMs + timeout * 1000);
-    },
-    async removeContainer(id) {
-      await call(rs, 'RemoveContainer', { containerId: id });
-    },
-    async listContainers(filter) {
-      const f = filter ? { ...(filter.podSandboxId ? { podSandboxId: filter.podSandboxId } : {}), ...(filter.labelSelector ? { labelSelector: filter.labelSelector } : {}) } : null;
-      const r = await call<object, { containers: { id: string; podSandboxId: string; metadata: { name: string; attempt: number } | null; image: { image: string } | null; imageRef: string; imageId: string; state: string; createdAt: string; labels: Record<string, string>; annotations: Record<string, string> }[] }>(
-        rs,
-        'ListContainers',
-        { filter: f },
-      );
-      return r.containers.map(
-        (c): Container => ({
-          id: c.id,
-          podSandboxId: c.podSandboxId,
-          metadata: c.metadata ?? { name: '', attempt: 0 },
-          image: c.image?.image ?? '',
-          imageRef: c.imageId || c.imageRef,
-          state: c.state as ContainerState,
-          createdAt: nsToMs(c.createdAt),
-          labels: c.labels ?? {},
-          annotations: c.annotations ?? {},
-        }),
-      );
-    },
-    async containerStatus(id) {
-      const r = await call<object, { status: CriContainerStatus__Output | null }>(rs, 'ContainerStatus', { containerId: id, verbose: false });
-      if (!r.status) throw new RuntimeError('Unknown', `ContainerStatus of ${id} returned no status`);
-      return toStatus(r.status);
-    },
-    async execSync(id, cmd, timeout) {
-      const r = await call<object, { stdout: Buffer; stderr: Buffer; exitCode: number }>(rs, 'ExecSync', { containerId: id, cmd, timeout }, timeout > 0 ? timeout * 1000 + 2000 : timeoutMs);
-      return { stdout: Buffer.from(r.stdout ?? []), stderr: Buffer.from(r.stderr ?? []), exitCode: r.exitCode };
-    },
-    async exec(req) {
-      const r = await call<object, { url: string }>(rs, 'Exec', req);
-      return r.url;
-    },
-    async listContainerStats() {
-      type U64 = { value: string } | null;
-      const r = await call<object, { stats: { attributes: { id: string; labels: Record<string, string> } | null; memory: { workingSetBytes: U64 } | null; writableLayer: { usedBytes: U64; inodesUsed: U64 } | null }[] }>(rs, 'ListContainerStats', { filter: null });
-      return r.stats.map((s) => ({
-        id: s.attributes?.id ?? '',
-        labels: s.attributes?.labels ?? {},
-        workingSetBytes: Number(s.memory?.workingSetBytes?.value ?? 0),
-        writableLayerBytes: Number(s.writableLayer?.usedBytes?.value ?? 0),
-        inodesUsed: Number(s.writableLayer?.inodesUsed?.value ?? 0),
-      }));
-    },
-    getContainerEvents(onEvent, onEnd) {
-      const stream = rs.GetContainerEvents({});
-      let ended = false;
-      const end = (err?: Error) => {
-        if (ended) return;
-        ended = true;
-        onEnd(err);
-      };
-      stream.on('data', (e: { containerId: string; containerEventType: string; podSandboxStatus: { metadata: { uid: string } | null } | null }) => {
-        const ev: ContainerEvent = { containerId: e.containerId, type: e.containerEventType as ContainerEvent['type'] };
-        const uid = e.podSandboxStatus?.metadata?.uid;
-        if (uid) ev.podUid = uid;
-        onEvent(ev);
-      });
-      stream.on('error', (err: Error) => end(err));
-      stream.on('end', () => end());
-      return () => {
-        ended = true;
-        stream.cancel();
-      };
-    },
-    async listImages() {
-      const r = await call<object, { images: CriImage__Output[] }>(is, 'ListImages', { filter: null });
-      return r.images.map(toImage);
-    },
-    async imageStatus(image) {
-      const r = await call<object, { image: CriImage__Output | null }>(is, 'ImageStatus', { image: { image }, verbose: false });
-      return r.image ? toImage(r.image) : undefined;
-    },
-    async pullImage(image, auth, sandboxConfigIn) {
-      const r = await call<object, { imageRef: string }>(
-        is,
-        'PullImage',
-        { image: { image }, auth: auth ?? null, sandboxConfig: sandboxConfigIn ? sandboxConfig(sandboxConfigIn) : null },
-        10 * 60_000,
-      );
-      return r.imageRef;
-    },
-    close() {
-      rs.close();
-      is.close();
-    },
+  // One view per trace context, all on the same two clients; the untraced view is the runtime itself.
+  const view = (traceContext: Context | undefined): RemoteRuntime => {
+    const call = <Req, Res>(client: grpc.Client, method: string, req: Req, deadlineMs = timeoutMs): Promise<Res> => callWith<Req, Res>(traceContext, client, method, req, deadlineMs);
+    return {
+      withTraceContext: (ctx: Context) => view(ctx),
+      async version() {
+        const r = await call<object, { version: string; runtimeName: string; runtimeVersion: string; runtimeApiVersion: string }>(rs, 'Version', { version: 'v1' });
+        return r;
+      },
+      async status() {
+        const r = await call<object, { status: { conditions: { type: string; status: boolean; reason: string; message: string }[] } | null }>(rs, 'Status', { verbose: false });
+        return r.status?.conditions ?? [];
+      },
+      async updateRuntimeConfig(podCidr) {
+        await call(rs, 'UpdateRuntimeConfig', { runtimeConfig: { networkConfig: { podCidr } } });
+      },
+      async runPodSandbox(config) {
+        const r = await call<object, { podSandboxId: string }>(rs, 'RunPodSandbox', { config: sandboxConfig(config), runtimeHandler: '' }, 4 * 60_000);
+        return r.podSandboxId;
+      },
+      async stopPodSandbox(id) {
+        await call(rs, 'StopPodSandbox', { podSandboxId: id }, 4 * 60_000);
+      },
+      async removePodSandbox(id) {
+        await call(rs, 'RemovePodSandbox', { podSandboxId: id });
+      },
+      async podSandboxStatus(id): Promise<PodSandboxStatus> {
+        const r = await call<object, { status: { id: string; metadata: { name: string; uid: string; namespace: string; attempt: number } | null; state: string; createdAt: string; labels: Record<string, string>; annotations: Record<string, string>; network: { ip: string; additionalIps: { ip: string }[] } | null } | null }>(
+          rs,
+          'PodSandboxStatus',
+          { podSandboxId: id, verbose: false },
+        );
+        if (!r.status) throw new RuntimeError('Unknown', `PodSandboxStatus of ${id} returned no status`);
+        return { ...toSandbox(r.status), network: r.status.network ? { ip: r.status.network.ip, additionalIps: r.status.network.additionalIps.map((p) => p.ip) } : undefined };
+      },
+      async sandboxPortMap(id) {
+        const r = await call<object, { info: Record<string, string> }>(rs, 'PodSandboxStatus', { podSandboxId: id, verbose: true });
+        const net = r.info?.['kubelab.io/network'];
+        if (!net) return undefined;
+        try {
+          const parsed = JSON.parse(net) as { mode?: string; ports?: PortMap };
+          return parsed.mode === 'loopback' ? (parsed.ports ?? {}) : undefined;
+        } catch {
+          return undefined;
+        }
+      },
+      async listPodSandbox(filter) {
+        const r = await call<object, { items: Parameters<typeof toSandbox>[0][] }>(rs, 'ListPodSandbox', { filter: filter?.labelSelector ? { labelSelector: filter.labelSelector } : null });
+        return r.items.map(toSandbox);
+      },
+      async createContainer(podSandboxId, config: ContainerConfig, sandboxConfigIn) {
+        const r = await call<object, { containerId: string }>(rs, 'CreateContainer', { podSandboxId, config, sandboxConfig: sandboxConfig(sandboxConfigIn) }, 4 * 60_000);
+        return r.containerId;
+      },
+      async startContainer(id) {
+        await call(rs, 'StartContainer', { containerId: id }, 4 * 60_000);
+      },
+      async stopContainer(id, timeout) {
+        // The call may take the whole grace period.
+        await call(rs, 'StopContainer', { containerId: id, timeout }, timeoutMs + timeout * 1000);
+      },
+      async removeContainer(id) {
+        await call(rs, 'RemoveContainer', { containerId: id });
+      },
+      async listContainers(filter) {
+        const f = filter ? { ...(filter.podSandboxId ? { podSandboxId: filter.podSandboxId } : {}), ...(filter.labelSelector ? { labelSelector: filter.labelSelector } : {}) } : null;
+        const r = await call<object, { containers: { id: string; podSandboxId: string; metadata: { name: string; attempt: number } | null; image: { image: string } | null; imageRef: string; imageId: string; state: string; createdAt: string; labels: Record<string, string>; annotations: Record<string, string> }[] }>(
+          rs,
+          'ListContainers',
+          { filter: f },
+        );
+        return r.containers.map(
+          (c): Container => ({
+            id: c.id,
+            podSandboxId: c.podSandboxId,
+            metadata: c.metadata ?? { name: '', attempt: 0 },
+            image: c.image?.image ?? '',
+            imageRef: c.imageId || c.imageRef,
+            state: c.state as ContainerState,
+            createdAt: nsToMs(c.createdAt),
+            labels: c.labels ?? {},
+            annotations: c.annotations ?? {},
+          }),
+        );
+      },
+      async containerStatus(id) {
+        const r = await call<object, { status: CriContainerStatus__Output | null }>(rs, 'ContainerStatus', { containerId: id, verbose: false });
+        if (!r.status) throw new RuntimeError('Unknown', `ContainerStatus of ${id} returned no status`);
+        return toStatus(r.status);
+      },
+      async execSync(id, cmd, timeout) {
+        const r = await call<object, { stdout: Buffer; stderr: Buffer; exitCode: number }>(rs, 'ExecSync', { containerId: id, cmd, timeout }, timeout > 0 ? timeout * 1000 + 2000 : timeoutMs);
+        return { stdout: Buffer.from(r.stdout ?? []), stderr: Buffer.from(r.stderr ?? []), exitCode: r.exitCode };
+      },
+      async exec(req) {
+        const r = await call<object, { url: string }>(rs, 'Exec', req);
+        return r.url;
+      },
+      async listContainerStats() {
+        type U64 = { value: string } | null;
+        const r = await call<object, { stats: { attributes: { id: string; labels: Record<string, string> } | null; memory: { workingSetBytes: U64 } | null; writableLayer: { usedBytes: U64; inodesUsed: U64 } | null }[] }>(rs, 'ListContainerStats', { filter: null });
+        return r.stats.map((s) => ({
+          id: s.attributes?.id ?? '',
+          labels: s.attributes?.labels ?? {},
+          workingSetBytes: Number(s.memory?.workingSetBytes?.value ?? 0),
+          writableLayerBytes: Number(s.writableLayer?.usedBytes?.value ?? 0),
+          inodesUsed: Number(s.writableLayer?.inodesUsed?.value ?? 0),
+        }));
+      },
+      getContainerEvents(onEvent, onEnd) {
+        const stream = rs.GetContainerEvents({});
+        let ended = false;
+        const end = (err?: Error) => {
+          if (ended) return;
+          ended = true;
+          onEnd(err);
+        };
+        stream.on('data', (e: { containerId: string; containerEventType: string; podSandboxStatus: { metadata: { uid: string } | null } | null }) => {
+          const ev: ContainerEvent = { containerId: e.containerId, type: e.containerEventType as ContainerEvent['type'] };
+          const uid = e.podSandboxStatus?.metadata?.uid;
+          if (uid) ev.podUid = uid;
+          onEvent(ev);
+        });
+        stream.on('error', (err: Error) => end(err));
+        stream.on('end', () => end());
+        return () => {
+          ended = true;
+          stream.cancel();
+        };
+      },
+      async listImages() {
+        const r = await call<object, { images: CriImage__Output[] }>(is, 'ListImages', { filter: null });
+        return r.images.map(toImage);
+      },
+      async imageStatus(image) {
+        const r = await call<object, { image: CriImage__Output | null }>(is, 'ImageStatus', { image: { image }, verbose: false });
+        return r.image ? toImage(r.image) : undefined;
+      },
+      async pullImage(image, auth, sandboxConfigIn) {
+        const r = await call<object, { imageRef: string }>(
+          is,
+          'PullImage',
+          { image: { image }, auth: auth ?? null, sandboxConfig: sandboxConfigIn ? sandboxConfig(sandboxConfigIn) : null },
+          10 * 60_000,
+        );
+        return r.imageRef;
+      },
+      close() {
+        rs.close();
+        is.close();
+      },
+    };
   };
+  return view(undefined);
 }

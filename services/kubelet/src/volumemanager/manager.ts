@@ -63,8 +63,12 @@ export class VolumeManager {
     this.backoff = new Backoff(500 / scale, 122_000 / scale, o.clock);
   }
 
-  /** Sets up the pod's volumes that need it; reports which are still missing. */
-  async mountPod(pod: Pod): Promise<MountResult> {
+  /**
+   * Sets up the pod's volumes that need it; reports which are still missing.
+   * `sources`: where this call reads ConfigMaps and Secrets (a traced sync's, whose reads join its trace).
+   */
+  async mountPod(pod: Pod, sources?: ObjectSource): Promise<MountResult> {
+    const host = sources ? { ...this.host, sources } : this.host;
     const uid = pod.metadata.uid ?? '';
     if (!safeUid(uid)) return { unmounted: (pod.spec?.volumes ?? []).map((v) => v.name) };
     let done = this.mounted.get(uid);
@@ -89,7 +93,7 @@ export class VolumeManager {
         continue;
       }
       try {
-        await plugin.setUp(this.host, pod, v);
+        await plugin.setUp(host, pod, v);
         done.add(v.name);
         this.backoff.reset(key);
         this.lastFailure.delete(key);
