@@ -104,7 +104,8 @@ export async function startApiserver(opts: ApiserverOptions): Promise<RunningApi
     bucket,
     ...(tracing ? { tracing } : {}),
     onStatus: (what, detail) => {
-      if (what === 'pingTimer' || what === 'update') return;
+      // Keep-alive pings (the client's 'ping' status every few seconds) are not news.
+      if (what === 'pingTimer' || what === 'ping' || what === 'update') return;
       log.info('storage connection', { status: what, detail: typeof detail === 'string' || typeof detail === 'number' ? detail : undefined });
     },
   });
