@@ -3,6 +3,7 @@
 // tag F for a full line and P for a partial one (split at maxLineBytes).
 
 import { appendFileSync, mkdirSync } from 'node:fs';
+import { appendFile, mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { nowNanos, rfc3339Nano } from './time.js';
 
@@ -26,33 +27,55 @@ export function formatCriLines(stream: Stream, text: string, now: string, maxLin
   return { lines, rest: text.slice(start) };
 }
 
-/** Appends a container's output to its log file (created with its directory). */
+/** Log files being made: the runtime waits for them before it reports itself stopped (nothing is made after). */
+const making = new Set<Promise<void>>();
+
+/** Resolves when every log file being made is there (or has failed). */
+export async function logFilesMade(): Promise<void> {
+  while (making.size) await Promise.all([...making]);
+}
+
+/**
+ * Appends a container's output to its log file. The directory and the empty
+ * file are made off the event loop as the container starts (containerd opens
+ * the file at task start; a mkdir can block for a millisecond on a busy disk,
+ * which a burst of starts should not wait for). The output of one event-loop
+ * turn goes to the file in one append at the end of that turn (a shell loop's
+ * echoes are one write, not hundreds); close() writes what is left at once,
+ * making the file first if it is not there yet.
+ */
 export class CriLogWriter {
   private readonly pending: Record<Stream, string> = { stdout: '', stderr: '' };
+  /** Formatted lines not yet in the file. */
+  private queued = '';
+  private scheduled = false;
+  /** The directory and file exist (made by the async start or by a synchronous close). */
+  private made = false;
   private failed = false;
 
   constructor(
     readonly path: string | undefined,
     private readonly onError: (err: Error) => void = () => {},
   ) {
-    if (path) {
-      try {
-        mkdirSync(dirname(path), { recursive: true });
-        appendFileSync(path, '');
-      } catch (err) {
-        this.fail(err as Error);
-      }
-    }
+    if (!path) return;
+    const p = mkdir(dirname(path), { recursive: true })
+      .then(() => appendFile(path, ''))
+      .then(
+        () => this.opened(),
+        (err: Error) => this.fail(err),
+      )
+      .finally(() => making.delete(p));
+    making.add(p);
   }
 
   write(stream: Stream, text: string): void {
     if (!text) return;
     const { lines, rest } = formatCriLines(stream, this.pending[stream] + text, rfc3339Nano(nowNanos()));
     this.pending[stream] = rest;
-    this.append(lines);
+    this.queue(lines);
   }
 
-  /** Flushes unterminated output as a final full line (the process has exited). */
+  /** Flushes unterminated output as a final full line (the process has exited), and everything queued. */
   close(): void {
     const now = rfc3339Nano(nowNanos());
     const lines: string[] = [];
@@ -60,20 +83,52 @@ export class CriLogWriter {
       if (this.pending[s]) lines.push(`${now} ${s} F ${this.pending[s]}`);
       this.pending[s] = '';
     }
-    this.append(lines);
+    this.queue(lines);
+    if (!this.path || this.failed) return;
+    if (this.made) return this.flush();
+    // Exited before its file was made (a start error, a quick `echo`): made here, so the log is there when the exit is seen.
+    this.made = true;
+    const text = this.queued;
+    this.queued = '';
+    try {
+      mkdirSync(dirname(this.path), { recursive: true });
+      appendFileSync(this.path, text);
+    } catch (err) {
+      this.fail(err as Error);
+    }
   }
 
-  private append(lines: string[]): void {
+  private queue(lines: string[]): void {
     if (!this.path || this.failed || lines.length === 0) return;
+    this.queued += lines.join('\n') + '\n';
+    if (this.made && !this.scheduled) {
+      this.scheduled = true;
+      setImmediate(() => this.flush());
+    }
+  }
+
+  private opened(): void {
+    if (this.made) return;
+    this.made = true;
+    this.flush();
+  }
+
+  private flush(): void {
+    this.scheduled = false;
+    if (!this.queued || this.failed) return;
+    const text = this.queued;
+    this.queued = '';
     try {
-      appendFileSync(this.path, lines.join('\n') + '\n');
+      appendFileSync(this.path!, text);
     } catch (err) {
       this.fail(err as Error);
     }
   }
 
   private fail(err: Error): void {
+    if (this.failed) return;
     this.failed = true;
+    this.queued = '';
     this.onError(err);
   }
 }

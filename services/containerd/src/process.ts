@@ -9,7 +9,8 @@
 // rewrites it); `wait`, `$!` and `kill PID` see the jobs; they die with PID 1.
 
 import { setMaxListeners } from 'node:events';
-import { Bash, InMemoryFs, defineCommand, getCommandNames, type BashExecResult, type CommandContext, type FileContent } from 'just-bash';
+import { Bash, defineCommand, getCommandNames, type BashExecResult, type CommandContext } from 'just-bash';
+import { ContainerFs } from './containerfs.js';
 import type { Listener, PortHandler } from './network.js';
 import { programsFor } from './programs.js';
 import { JOB_COMMAND, LAST_JOB_VAR, WAIT_COMMAND, argvToScript, basename, quoteArg, rewriteJobs, shellScript } from './shell.js';
@@ -56,6 +57,8 @@ export class StartError extends Error {
   override name = 'StartError';
 }
 
+/** just-bash's own commands (each has a /bin stub). */
+const BASH_COMMANDS = new Set<string>(getCommandNames());
 const SHELL_BUILTINS = new Set(['exec', 'exit', 'true', 'false', 'trap', 'cd', 'export', 'set', 'read', 'wait', 'kill', ':', '.', 'source', 'eval', 'test', '[']);
 const TERM_NAMES = new Set(['TERM', 'SIGTERM', '15']);
 const FS_LIMIT_BYTES = 64 * 1024 * 1024;
@@ -77,12 +80,6 @@ interface Job {
   exitCode: number | undefined;
 }
 
-/** Which stream and process a path names: /proc/PID/fd/1 and /proc/PID/fd/2. */
-function fdRoute(path: string): { pid: number; stream: Stream } | undefined {
-  const m = /^\/proc\/(\d+)\/fd\/([12])$/.exec(path);
-  return m ? { pid: Number(m[1]), stream: m[2] === '1' ? 'stdout' : 'stderr' } : undefined;
-}
-
 /** Settles with `p`, or earlier when one of `signals` aborts; its listeners go away either way (long loops call it often). */
 function untilAborted(p: Promise<unknown>, ...signals: (AbortSignal | undefined)[]): Promise<unknown> {
   const live = signals.filter((s): s is AbortSignal => s !== undefined);
@@ -95,31 +92,6 @@ function untilAborted(p: Promise<unknown>, ...signals: (AbortSignal | undefined)
   return Promise.race([p, abort]).finally(() => {
     for (const s of live) s.removeEventListener('abort', onAbort);
   });
-}
-
-/** The container filesystem: an in-memory rootfs whose /proc/PID/fd/{1,2} feed the log (PID 1) or an exec's output. */
-class ContainerFs extends InMemoryFs {
-  writtenBytes = 0;
-  constructor(
-    files: Record<string, string>,
-    private readonly sink: (pid: number, stream: Stream, text: string) => void,
-  ) {
-    super(files);
-  }
-  override async appendFile(path: string, content: FileContent, options?: Parameters<InMemoryFs['appendFile']>[2]): Promise<void> {
-    const r = fdRoute(path);
-    if (r) {
-      this.sink(r.pid, r.stream, typeof content === 'string' ? content : Buffer.from(content).toString('utf8'));
-      return;
-    }
-    this.writtenBytes += content.length;
-    return super.appendFile(path, content, options);
-  }
-  override async writeFile(path: string, content: FileContent, options?: Parameters<InMemoryFs['writeFile']>[2]): Promise<void> {
-    if (fdRoute(path)) return this.appendFile(path, content);
-    this.writtenBytes += content.length;
-    return super.writeFile(path, content, options);
-  }
 }
 
 export class SimProcess {
@@ -188,6 +160,7 @@ export class SimProcess {
       },
       processInfo: { pid: 1, ppid: 0, uid: 0, gid: 0 },
     });
+    this.fs.sealStubs();
     // Scripts run by nested shells (`sh -c '... &'` inside a script): their jobs log to PID 1's output.
     this.bash.registerTransformPlugin({
       name: 'kubelab-job-control',
@@ -271,7 +244,7 @@ export class SimProcess {
   }
 
   private commandExists(name: string): boolean {
-    return SHELL_BUILTINS.has(name) || this.opts.programs.includes(name) || (getCommandNames() as string[]).includes(name) || name === 'sh' || name === 'bash';
+    return SHELL_BUILTINS.has(name) || this.opts.programs.includes(name) || BASH_COMMANDS.has(name) || name === 'sh' || name === 'bash';
   }
 
   private finish(r: Pick<BashExecResult, 'stdout' | 'stderr' | 'exitCode'>): void {

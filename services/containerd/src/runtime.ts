@@ -17,7 +17,7 @@ import { RuntimeError, alreadyExists, failedPrecondition, invalid, notFound } fr
 import { matchId, matchLabels } from './filters.js';
 import { ImageStore, type StoredImage } from './images.js';
 import { Ipam, parseCidr } from './ipam.js';
-import { CriLogWriter } from './logs.js';
+import { CriLogWriter, logFilesMade } from './logs.js';
 import { listenHttp, type Listener, type NetworkMode, type PortHandler } from './network.js';
 import { SimProcess, StartError, type ExecOutcome } from './process.js';
 import { StateFile } from './statefile.js';
@@ -593,6 +593,8 @@ export class Runtime {
     for (const live of this.live.values()) live.proc?.kill();
     for (const set of this.listeners.values()) for (const l of set) await l.close();
     this.listeners.clear();
+    // Log files still being made (off the event loop) are there before the runtime says it stopped.
+    await logFilesMade();
   }
 }
 

@@ -1,0 +1,244 @@
+// The container filesystem: an in-memory rootfs seeded from the image whose
+// /proc/PID/fd/{1,2} feed the log (PID 1) or an exec's output.
+//
+// just-bash writes a `/bin/NAME` and `/usr/bin/NAME` stub for each of its ~90
+// commands into every shell's filesystem; doing that per container was most
+// of a container start's CPU. Here the stubs live in one shared read-only
+// layer (like an image's lower layer under overlayfs): reads of a stub path
+// are answered from it, and the first operation that could see the stubs as
+// a set or change them (listing /bin, rm, mv, cp, chmod, links, writes under
+// /bin or /usr/bin) copies them up into the container's own layer first, so
+// from then on everything behaves exactly as a fully written filesystem.
+
+import { posix } from 'node:path';
+import { InMemoryFs, type FileContent } from 'just-bash';
+import type { Stream } from './logs.js';
+
+type Fs = InMemoryFs;
+type WriteOptions = Parameters<Fs['writeFileSync']>[2];
+type WriteMetadata = Parameters<Fs['writeFileSync']>[3];
+
+/** The text just-bash writes for a registered command (its `registerCommand`). */
+export function stubText(name: string): string {
+  return `#!/bin/bash\n# Built-in command: ${name}\n`;
+}
+
+/** The shared lower layer: one copy of every stub any container registered. */
+const lower = new InMemoryFs();
+const inLower = new Set<string>();
+
+/** Which stream and process a path names: /proc/PID/fd/1 and /proc/PID/fd/2. */
+function fdRoute(path: string): { pid: number; stream: Stream } | undefined {
+  const m = /^\/proc\/(\d+)\/fd\/([12])$/.exec(path);
+  return m ? { pid: Number(m[1]), stream: m[2] === '1' ? 'stdout' : 'stderr' } : undefined;
+}
+
+/** A path as the filesystem keys it ('/bin//ls/' and '/usr/bin/../bin/ls' name /bin/ls); undefined for a relative one. */
+function normalize(path: string): string | undefined {
+  if (!path.startsWith('/')) return undefined;
+  if (!/\/\/|\/\.|.\/$/.test(path)) return path;
+  const n = posix.normalize(path);
+  return n.length > 1 && n.endsWith('/') ? n.slice(0, -1) : n;
+}
+
+/** Whether an operation on `path` can change or enumerate the stubs: /, /usr, /bin, /usr/bin and anything under the two. */
+function reachesStubs(path: string): boolean {
+  const n = normalize(path);
+  return n === undefined || n === '/' || n === '/usr' || n === '/bin' || n === '/usr/bin' || n.startsWith('/bin/') || n.startsWith('/usr/bin/');
+}
+
+export class ContainerFs extends InMemoryFs {
+  writtenBytes = 0;
+  /** Stub paths served by the shared layer; empty once copied up. */
+  private readonly stubs = new Set<string>();
+  /** Stub writes are collected while the shell registers its commands. */
+  private collecting = true;
+  private readonly created = new Date();
+  private readonly imagePaths: Set<string>;
+
+  constructor(
+    files: Record<string, string>,
+    private readonly sink: (pid: number, stream: Stream, text: string) => void,
+  ) {
+    super(files);
+    this.imagePaths = new Set(Object.keys(files));
+  }
+
+  /** The shell has registered its commands: later writes of stub text are ordinary files. */
+  sealStubs(): void {
+    this.collecting = false;
+  }
+
+  /** The stub path `path` stands for while the stubs are shared, else undefined. */
+  private stubAt(path: string): string | undefined {
+    // Called from InMemoryFs's constructor too, before this class's fields exist.
+    if (!this.stubs?.size) return undefined;
+    if (this.stubs.has(path)) return path;
+    const n = normalize(path);
+    return n !== undefined && this.stubs.has(n) ? n : undefined;
+  }
+
+  /** Copies the shared stubs into this filesystem (copy-up), once. */
+  private copyUp(): void {
+    if (!this.stubs?.size) return;
+    const paths = [...this.stubs];
+    this.stubs.clear();
+    for (const p of paths) super.writeFileSync(p, stubText(p.slice(p.lastIndexOf('/') + 1)), undefined, { mtime: this.created });
+  }
+
+  private before(...paths: string[]): void {
+    if (this.stubs?.size && paths.some(reachesStubs)) this.copyUp();
+  }
+
+  // ---- writes ------------------------------------------------------------
+
+  override writeFileSync(path: string, content: FileContent, options?: WriteOptions, metadata?: WriteMetadata): void {
+    if (this.collecting && this.collectStub(path, content)) return;
+    this.before(path);
+    super.writeFileSync(path, content, options, metadata);
+  }
+
+  /** Takes a command stub into the shared layer instead of this filesystem; false when it is not one. */
+  private collectStub(path: string, content: FileContent): boolean {
+    if (typeof content !== 'string' || !(path.startsWith('/bin/') || path.startsWith('/usr/bin/'))) return false;
+    const name = path.slice(path.lastIndexOf('/') + 1);
+    if (path !== `/bin/${name}` && path !== `/usr/bin/${name}`) return false;
+    // An image's own file at that path is replaced by the stub, as before: write it here.
+    if (content !== stubText(name) || this.imagePaths.has(path)) return false;
+    if (!inLower.has(path)) {
+      lower.writeFileSync(path, content);
+      inLower.add(path);
+    }
+    this.stubs.add(path);
+    return true;
+  }
+
+  override writeFileLazy(...args: Parameters<Fs['writeFileLazy']>): void {
+    this.before(args[0]);
+    super.writeFileLazy(...args);
+  }
+
+  override async appendFile(path: string, content: FileContent, options?: Parameters<Fs['appendFile']>[2]): Promise<void> {
+    const r = fdRoute(path);
+    if (r) {
+      this.sink(r.pid, r.stream, typeof content === 'string' ? content : Buffer.from(content).toString('utf8'));
+      return;
+    }
+    this.writtenBytes += content.length;
+    this.before(path);
+    return super.appendFile(path, content, options);
+  }
+
+  override async writeFile(path: string, content: FileContent, options?: Parameters<Fs['writeFile']>[2]): Promise<void> {
+    if (fdRoute(path)) return this.appendFile(path, content);
+    this.writtenBytes += content.length;
+    this.before(path);
+    return super.writeFile(path, content, options);
+  }
+
+  override mkdirSync(...args: Parameters<Fs['mkdirSync']>): void {
+    this.before(args[0]);
+    super.mkdirSync(...args);
+  }
+
+  override async mkdir(...args: Parameters<Fs['mkdir']>): Promise<void> {
+    this.before(args[0]);
+    return super.mkdir(...args);
+  }
+
+  override async rm(...args: Parameters<Fs['rm']>): Promise<void> {
+    this.before(args[0]);
+    return super.rm(...args);
+  }
+
+  override async cp(...args: Parameters<Fs['cp']>): Promise<void> {
+    this.before(args[0], args[1]);
+    return super.cp(...args);
+  }
+
+  override async mv(...args: Parameters<Fs['mv']>): Promise<void> {
+    this.before(args[0], args[1]);
+    return super.mv(...args);
+  }
+
+  override async chmod(...args: Parameters<Fs['chmod']>): Promise<void> {
+    this.before(args[0]);
+    return super.chmod(...args);
+  }
+
+  override async utimes(...args: Parameters<Fs['utimes']>): Promise<void> {
+    this.before(args[0]);
+    return super.utimes(...args);
+  }
+
+  // A link can name a stub by another path: the stubs become real first.
+  override async symlink(...args: Parameters<Fs['symlink']>): Promise<void> {
+    this.copyUp();
+    return super.symlink(...args);
+  }
+
+  override async link(...args: Parameters<Fs['link']>): Promise<void> {
+    this.copyUp();
+    return super.link(...args);
+  }
+
+  // ---- listings ----------------------------------------------------------
+
+  override async readdir(path: string): Promise<string[]> {
+    this.before(path);
+    return super.readdir(path);
+  }
+
+  override async readdirWithFileTypes(...args: Parameters<Fs['readdirWithFileTypes']>): ReturnType<Fs['readdirWithFileTypes']> {
+    this.before(args[0]);
+    return super.readdirWithFileTypes(...args);
+  }
+
+  override getAllPaths(): string[] {
+    this.copyUp();
+    return super.getAllPaths();
+  }
+
+  // ---- reads: a shared stub answers for itself -----------------------------
+
+  override async exists(path: string): Promise<boolean> {
+    return this.stubAt(path) !== undefined || super.exists(path);
+  }
+
+  override async stat(path: string): ReturnType<Fs['stat']> {
+    const s = this.stubAt(path);
+    return s ? { ...(await lower.stat(s)), mtime: this.created } : super.stat(path);
+  }
+
+  override async lstat(path: string): ReturnType<Fs['lstat']> {
+    const s = this.stubAt(path);
+    return s ? { ...(await lower.lstat(s)), mtime: this.created } : super.lstat(path);
+  }
+
+  override async readFile(...args: Parameters<Fs['readFile']>): Promise<string> {
+    const s = this.stubAt(args[0]);
+    return s ? lower.readFile(s, args[1]) : super.readFile(...args);
+  }
+
+  override async readFileBytes(path: string): ReturnType<Fs['readFileBytes']> {
+    const s = this.stubAt(path);
+    return s ? lower.readFileBytes(s) : super.readFileBytes(path);
+  }
+
+  override async readFileBuffer(path: string): Promise<Uint8Array> {
+    const s = this.stubAt(path);
+    // A copy: the shared layer's bytes must not change under another container.
+    return s ? new Uint8Array(await lower.readFileBuffer(s)) : super.readFileBuffer(path);
+  }
+
+  override async realpath(path: string): Promise<string> {
+    const s = this.stubAt(path);
+    return s ?? super.realpath(path);
+  }
+
+  override async readlink(path: string): Promise<string> {
+    // A stub is a regular file: readlink fails on it just as on any other (EINVAL).
+    const s = this.stubAt(path);
+    return s ? lower.readlink(path) : super.readlink(path);
+  }
+}
