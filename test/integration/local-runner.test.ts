@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { requireTool, waitFor, PROBEDEMO_MANIFEST } from '@kubelab/testing';
+import { requireTool, waitFor } from '@kubelab/testing';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const RUNNER = join(ROOT, 'packages/kubelab/dist/main.js');
@@ -79,7 +79,8 @@ describe.runIf(ready)('pnpm kubelab up (local processes)', { timeout: 120_000 },
   });
 
   it('runs the seed lab: probedemo restarts once its liveness probe fails, and describe shows why', async () => {
-    expect((await kubectl(['apply', '-f', '-'], PROBEDEMO_MANIFEST)).stdout).toBe('pod/probedemo created\n');
+    // The README's command, from the repository root.
+    expect((await kubectl(['apply', '-f', join(ROOT, 'examples/probedemo.yaml')])).stdout).toBe('pod/probedemo created\n');
     // 30 s of container time at 10x, then 3 failed probes of 5 s each
     const line = await waitFor('probedemo restarted', async () => {
       const r = await kubectl(['get', 'pod', 'probedemo', '--no-headers']);
