@@ -7,13 +7,14 @@
 
 import { headers, type MsgHdrs } from '@nats-io/transport-node';
 import { context as otelContext, ROOT_CONTEXT, SpanKind, trace, type Attributes, type Context, type Span, type TextMapGetter, type TextMapSetter } from '@opentelemetry/api';
-import { propagator } from './propagation.js';
+import { propagator, TRACEPARENT } from './propagation.js';
 import type { Tracing } from './setup.js';
 
 const hdrSetter: TextMapSetter<MsgHdrs> = { set: (h, k, v) => h.set(k, v) };
+// One lookup per header: MsgHdrs.get scans the keys and answers '' when absent (has + get scanned twice).
 const hdrGetter: TextMapGetter<MsgHdrs> = {
   keys: (h) => h.keys(),
-  get: (h, k) => (h.has(k) ? h.get(k) : undefined),
+  get: (h, k) => h.get(k) || undefined,
 };
 
 /** Headers with ctx's `traceparent` (merged into `h` when given); undefined when off and no headers were given. */
@@ -118,7 +119,7 @@ export interface NatsProcessOptions {
 export function natsProcess<T>(tracing: Tracing, subject: string, headers: () => MsgHdrs | undefined, process: () => T, opts: NatsProcessOptions = {}): T {
   if (!tracing.enabled) return process();
   const h = headers();
-  if (!h || !h.has('traceparent')) return process();
+  if (!h || !h.get(TRACEPARENT)) return process();
   const parent = propagator.extract(ROOT_CONTEXT, h, hdrGetter);
   const psc = trace.getSpanContext(parent);
   if (!psc || !trace.isSpanContextValid(psc)) return process();

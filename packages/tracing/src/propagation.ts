@@ -2,13 +2,86 @@
 // the one propagator every carrier here (gRPC metadata, NATS headers, object
 // annotations) goes through, as upstream uses the W3C propagator everywhere.
 
-import { context as otelContext, ROOT_CONTEXT, trace, type Context, type TextMapGetter, type TextMapSetter } from '@opentelemetry/api';
-import { W3CTraceContextPropagator } from '@opentelemetry/core';
-
-export const propagator = new W3CTraceContextPropagator();
+import { context as otelContext, ROOT_CONTEXT, trace, type Context, type SpanContext, type TextMapGetter, type TextMapPropagator, type TextMapSetter } from '@opentelemetry/api';
+import { isTracingSuppressed, TraceState } from '@opentelemetry/core';
 
 export const TRACEPARENT = 'traceparent';
 export const TRACESTATE = 'tracestate';
+
+/** True when s[from, to) is lowercase hex and not all zeros (W3C: an all-zero trace-id / parent-id is invalid). */
+function hexNonZero(s: string, from: number, to: number): boolean {
+  let nonZero = false;
+  for (let i = from; i < to; i++) {
+    const c = s.charCodeAt(i);
+    if (c === 48) continue; // '0'
+    if (!((c > 48 && c <= 57) || (c >= 97 && c <= 102))) return false;
+    nonZero = true;
+  }
+  return nonZero;
+}
+function isHex2(s: string, at: number): boolean {
+  for (let i = at; i < at + 2; i++) {
+    const c = s.charCodeAt(i);
+    if (!((c >= 48 && c <= 57) || (c >= 97 && c <= 102))) return false;
+  }
+  return true;
+}
+
+/**
+ * A W3C `traceparent` (version-traceid-parentid-flags) as a span context, or
+ * undefined when malformed. Fixed offsets instead of a regular expression: it
+ * runs on every traced gRPC call, NATS message and object. As the spec asks:
+ * version `ff` is invalid, version `00` has exactly four fields, a later
+ * version may append `-…` fields (ignored).
+ */
+export function parseTraceparent(raw: string): SpanContext | undefined {
+  const s = raw.length === 55 ? raw : raw.trim();
+  if (s.length < 55 || (s.length > 55 && (s.charCodeAt(55) !== 45 || s.startsWith('00')))) return undefined;
+  if (s.charCodeAt(2) !== 45 || s.charCodeAt(35) !== 45 || s.charCodeAt(52) !== 45) return undefined; // '-'
+  if (!isHex2(s, 0) || s.startsWith('ff') || !isHex2(s, 53)) return undefined;
+  if (!hexNonZero(s, 3, 35) || !hexNonZero(s, 36, 52)) return undefined;
+  return { traceId: s.slice(3, 35), spanId: s.slice(36, 52), traceFlags: parseInt(s.slice(53, 55), 16), isRemote: true };
+}
+
+/** `00-{traceId}-{spanId}-{flags}`. */
+export function formatTraceparent(sc: SpanContext): string {
+  const f = (sc.traceFlags ?? 0) & 0xff;
+  return `00-${sc.traceId}-${sc.spanId}-${f < 16 ? '0' : ''}${f.toString(16)}`;
+}
+
+/**
+ * The W3C Trace Context propagator (same behaviour as @opentelemetry/core's
+ * W3CTraceContextPropagator: suppressed or invalid contexts are not injected,
+ * `tracestate` travels along), with the fixed-offset parser above.
+ */
+export class W3CPropagator implements TextMapPropagator {
+  inject(ctx: Context, carrier: unknown, setter: TextMapSetter): void {
+    const sc = trace.getSpanContext(ctx);
+    if (!sc || !trace.isSpanContextValid(sc) || isTracingSuppressed(ctx)) return;
+    setter.set(carrier, TRACEPARENT, formatTraceparent(sc));
+    if (sc.traceState) setter.set(carrier, TRACESTATE, sc.traceState.serialize());
+  }
+
+  extract(ctx: Context, carrier: unknown, getter: TextMapGetter): Context {
+    const header = getter.get(carrier, TRACEPARENT);
+    const tp = Array.isArray(header) ? header[0] : header;
+    if (typeof tp !== 'string' || tp === '') return ctx;
+    const sc = parseTraceparent(tp);
+    if (!sc) return ctx;
+    const ts = getter.get(carrier, TRACESTATE);
+    if (ts) {
+      const state = Array.isArray(ts) ? ts.join(',') : ts;
+      sc.traceState = new TraceState(typeof state === 'string' ? state : undefined);
+    }
+    return trace.setSpanContext(ctx, sc);
+  }
+
+  fields(): string[] {
+    return [TRACEPARENT, TRACESTATE];
+  }
+}
+
+export const propagator = new W3CPropagator();
 
 type Carrier = Record<string, string>;
 

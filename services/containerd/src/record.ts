@@ -7,7 +7,7 @@
 // so a consumer continues the trace.
 
 import { randomBytes } from 'node:crypto';
-import { connect, type NatsConnection } from '@nats-io/transport-node';
+import { connect, type MsgHdrs, type NatsConnection } from '@nats-io/transport-node';
 import type { Logger } from '@kubelab/component-base';
 import { natsPublish, type Context, type Tracing } from '@kubelab/tracing';
 
@@ -113,33 +113,36 @@ export async function natsSink(url: string, log: Logger, tracing?: Tracing): Pro
       log.info('publishing CRI call records to NATS', { url });
     })
     .catch((err: unknown) => log.warn('cannot connect to NATS; CRI records are only logged', { url, err: (err as Error).message }));
-  const send = (rec: CriCallRecord, parent: Context | undefined) => {
-    const conn = nc;
-    if (!conn || conn.isClosed()) return;
-    try {
-      const subject = criSubject(rec.node, rec.method);
-      const data = JSON.stringify(rec);
-      if (tracing?.enabled && parent) natsPublish(tracing, subject, (headers) => conn.publish(subject, data, headers ? { headers } : undefined), { parent, bodySize: Buffer.byteLength(data) });
-      else conn.publish(subject, data);
-    } catch (err) {
-      log.debug('dropping CRI record', { err: (err as Error).message });
-    }
-  };
-  // Untraced records of one event-loop turn go out together, so the client
-  // writes them to its socket once rather than once per CRI call. A traced
-  // record is published at once: its PRODUCER span opens inside the call's SERVER span.
-  let batch: CriCallRecord[] = [];
+  // Records of one event-loop turn go out together, so the client writes them
+  // to its socket once rather than once per CRI call. A traced record's
+  // PRODUCER span opens (and its headers are made) at once, inside the call's
+  // SERVER span; only the hand-over to the client waits for the batch.
+  type Item = { subject: string; data: string; headers?: MsgHdrs };
+  let batch: Item[] = [];
   const flush = () => {
     const items = batch;
     batch = [];
-    for (const rec of items) send(rec, undefined);
+    const conn = nc;
+    if (!conn || conn.isClosed()) return;
+    for (const it of items) {
+      try {
+        conn.publish(it.subject, it.data, it.headers ? { headers: it.headers } : undefined);
+      } catch (err) {
+        log.debug('dropping CRI record', { err: (err as Error).message });
+      }
+    }
+  };
+  const enqueue = (item: Item) => {
+    if (batch.push(item) === 1) setImmediate(flush);
   };
   return {
     publish: (rec, parent) => {
       log.debug('cri call', { ...rec });
       if (!nc || nc.isClosed()) return;
-      if (tracing?.enabled && parent) send(rec, parent);
-      else if (batch.push(rec) === 1) setImmediate(flush);
+      const subject = criSubject(rec.node, rec.method);
+      const data = JSON.stringify(rec);
+      if (tracing?.enabled && parent) natsPublish(tracing, subject, (headers) => enqueue(headers ? { subject, data, headers } : { subject, data }), { parent, bodySize: Buffer.byteLength(data) });
+      else enqueue({ subject, data });
     },
     close: async () => {
       closed = true;
