@@ -2,3 +2,4 @@ export { loadProto, protoRoot, LOADER_OPTIONS } from './load.js';
 export * from './apiserver.js';
 export * from './cri.js';
 export * from './status.js';
+export * from './grpc-health.js';

@@ -1,7 +1,6 @@
 import { connect } from 'node:http2';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { waitFor } from '@kubelab/testing';
-import { decodeHealthRequest, encodeHealthResponse } from './grpchealth.js';
 import { stressBytes } from './programs.js';
 import { containerConfig, sandboxConfig, startHarness, type Harness } from './testing/harness.js';
 
@@ -60,14 +59,6 @@ describe('grpc-health teaching image', () => {
     expect(await check(addr, 'cache')).toBe('5: unknown service');
     await h.cri.rt.ExecSync({ containerId, cmd: ['sh', '-c', 'echo NOT_SERVING > /tmp/grpc-status'], timeout: 5 });
     expect(await check(addr, '')).toBe('NOT_SERVING');
-  });
-
-  it('encodes and decodes the health messages', () => {
-    expect(encodeHealthResponse('SERVING')).toEqual(Buffer.from([0x08, 0x01]));
-    expect(encodeHealthResponse('UNKNOWN')).toEqual(Buffer.alloc(0));
-    expect(decodeHealthRequest(Buffer.from([0x0a, 0x02, 0x64, 0x62]))).toEqual({ service: 'db' });
-    expect(decodeHealthRequest(Buffer.alloc(0))).toEqual({ service: '' });
-    expect(() => decodeHealthRequest(Buffer.from([0x0a, 0x09, 0x64]))).toThrow('truncated field');
   });
 });
 

@@ -4,66 +4,13 @@
 // Simulated programs (grpc-health, etcd) serve it on a container port.
 
 import type { IncomingHttpHeaders, ServerHttp2Stream } from 'node:http2';
+import { HEALTH_CHECK_PATH, HEALTH_SERVICE, decodeHealthRequest, encodeHealthResponse, type ServingStatus } from '@kubelab/proto';
 import type { H2cHandler } from './network.js';
 
-/** grpc.health.v1.HealthCheckResponse.ServingStatus. */
-export const SERVING_STATUS = ['UNKNOWN', 'SERVING', 'NOT_SERVING', 'SERVICE_UNKNOWN'] as const;
-export type ServingStatus = (typeof SERVING_STATUS)[number];
-
-const CHECK_PATH = '/grpc.health.v1.Health/Check';
-const HEALTH_SERVICE = 'grpc.health.v1.Health';
 // gRPC status codes used here.
 const NOT_FOUND = 5;
 const UNIMPLEMENTED = 12;
 const INVALID_ARGUMENT = 3;
-
-function varint(n: number): number[] {
-  const out: number[] = [];
-  while (n > 0x7f) {
-    out.push((n & 0x7f) | 0x80);
-    n >>>= 7;
-  }
-  out.push(n);
-  return out;
-}
-
-/** HealthCheckResponse { status = 1 } (proto3 leaves out the zero value). */
-export function encodeHealthResponse(status: ServingStatus): Buffer {
-  const n = SERVING_STATUS.indexOf(status);
-  return Buffer.from(n > 0 ? [0x08, ...varint(n)] : []);
-}
-
-/** HealthCheckRequest { string service = 1 }; throws on malformed input. */
-export function decodeHealthRequest(buf: Buffer): { service: string } {
-  let service = '';
-  let i = 0;
-  const readVarint = (): number => {
-    let shift = 0;
-    let v = 0;
-    for (;;) {
-      if (i >= buf.length || shift > 28) throw new Error('truncated varint');
-      const b = buf[i++]!;
-      v |= (b & 0x7f) << shift;
-      if (!(b & 0x80)) return v >>> 0;
-      shift += 7;
-    }
-  };
-  while (i < buf.length) {
-    const key = readVarint();
-    const field = key >>> 3;
-    const wire = key & 7;
-    if (wire === 0) readVarint();
-    else if (wire === 2) {
-      const len = readVarint();
-      if (i + len > buf.length) throw new Error('truncated field');
-      if (field === 1) service = buf.subarray(i, i + len).toString('utf8');
-      i += len;
-    } else if (wire === 1) i += 8;
-    else if (wire === 5) i += 4;
-    else throw new Error(`unsupported wire type ${wire}`);
-  }
-  return { service };
-}
 
 /** One length-prefixed gRPC message (uncompressed). */
 export function frame(msg: Buffer): Buffer {
@@ -86,7 +33,7 @@ export function healthServer(statusOf: (service: string) => Promise<ServingStatu
     h2c(stream: ServerHttp2Stream, headers: IncomingHttpHeaders) {
       stream.on('error', () => {});
       const path = String(headers[':path'] ?? '');
-      if (path !== CHECK_PATH) {
+      if (path !== HEALTH_CHECK_PATH) {
         const svc = path.split('/')[1] ?? '';
         const method = path.split('/')[2] ?? '';
         trailersOnly(stream, UNIMPLEMENTED, svc === HEALTH_SERVICE ? `unknown method ${method} for service ${svc}` : `unknown service ${svc}`);

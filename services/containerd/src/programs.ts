@@ -5,7 +5,8 @@
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { defineCommand, type Command } from 'just-bash';
-import { SERVING_STATUS, healthServer, type ServingStatus } from './grpchealth.js';
+import { SERVING_STATUS, type ServingStatus } from '@kubelab/proto';
+import { healthServer } from './grpchealth.js';
 import type { SimProcess } from './process.js';
 
 type Result = { stdout: string; stderr: string; exitCode: number };

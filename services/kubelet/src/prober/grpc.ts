@@ -5,53 +5,8 @@
 // failure (as the grpc_health_probe tool), never an Unknown result.
 
 import * as grpc from '@grpc/grpc-js';
+import { HEALTH_CHECK_PATH, decodeHealthResponse, encodeHealthRequest } from '@kubelab/proto';
 import type { ProbeOutcome } from './prober.js';
-
-export const HEALTH_CHECK_PATH = '/grpc.health.v1.Health/Check';
-const SERVING_STATUS = ['UNKNOWN', 'SERVING', 'NOT_SERVING', 'SERVICE_UNKNOWN'];
-
-/** HealthCheckRequest { string service = 1 } on the wire. */
-export function encodeHealthRequest(service: string): Buffer {
-  if (!service) return Buffer.alloc(0);
-  const s = Buffer.from(service, 'utf8');
-  const len: number[] = [];
-  let n = s.length;
-  while (n > 0x7f) {
-    len.push((n & 0x7f) | 0x80);
-    n >>>= 7;
-  }
-  len.push(n);
-  return Buffer.concat([Buffer.from([0x0a, ...len]), s]);
-}
-
-/** HealthCheckResponse's status name (`UNKNOWN` when absent, the number for values this proto does not know). */
-export function decodeHealthResponse(buf: Buffer): string {
-  let status = 0;
-  let i = 0;
-  const varint = (): number => {
-    let v = 0;
-    let shift = 0;
-    for (;;) {
-      if (i >= buf.length || shift > 28) throw new Error('truncated varint');
-      const b = buf[i++]!;
-      v |= (b & 0x7f) << shift;
-      if (!(b & 0x80)) return v >>> 0;
-      shift += 7;
-    }
-  };
-  while (i < buf.length) {
-    const key = varint();
-    const wire = key & 7;
-    if (wire === 0) {
-      const v = varint();
-      if (key >>> 3 === 1) status = v;
-    } else if (wire === 2) i += varint();
-    else if (wire === 1) i += 8;
-    else if (wire === 5) i += 4;
-    else throw new Error(`unsupported wire type ${wire}`);
-  }
-  return SERVING_STATUS[status] ?? String(status);
-}
 
 /** Go's name for a gRPC code (codes.Code.String()). */
 export function grpcCodeName(code: number): string {
