@@ -7,7 +7,7 @@
 
 import { createServer, type RequestListener, type Server } from 'node:http';
 import { createServer as createH2cServer, type Http2Session, type IncomingHttpHeaders, type ServerHttp2Stream } from 'node:http2';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Server as NetServer } from 'node:net';
 
 export type NetworkMode = 'loopback' | 'pod-ip';
 
@@ -30,27 +30,11 @@ export type PortHandler = RequestListener | H2cHandler;
 export async function listenHttp(mode: NetworkMode, podIp: string, containerPort: number, handler: PortHandler): Promise<Listener> {
   if (typeof handler !== 'function') return listenH2c(mode, podIp, containerPort, handler);
   const server: Server = createServer(handler);
-  const host = mode === 'pod-ip' ? podIp : '127.0.0.1';
-  const port = mode === 'pod-ip' ? containerPort : 0;
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, host, () => resolve());
-  });
-  const addr = server.address() as AddressInfo;
-  return {
-    containerPort,
-    hostIp: addr.address,
-    hostPort: addr.port,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+  return bind(server, mode, podIp, containerPort, () => server.closeAllConnections());
 }
 
 /** Serves h2c with prior knowledge (what gRPC clients speak without TLS). */
-async function listenH2c(mode: NetworkMode, podIp: string, containerPort: number, handler: H2cHandler): Promise<Listener> {
+function listenH2c(mode: NetworkMode, podIp: string, containerPort: number, handler: H2cHandler): Promise<Listener> {
   const server = createH2cServer();
   const sessions = new Set<Http2Session>();
   server.on('session', (s) => {
@@ -58,6 +42,13 @@ async function listenH2c(mode: NetworkMode, podIp: string, containerPort: number
     s.once('close', () => sessions.delete(s));
   });
   server.on('stream', (stream, headers) => handler.h2c(stream, headers));
+  return bind(server, mode, podIp, containerPort, () => {
+    for (const s of sessions) s.destroy();
+  });
+}
+
+/** Binds the pod IP and the container port (pod-ip mode) or a free loopback port; close() drops open connections first. */
+async function bind(server: NetServer, mode: NetworkMode, podIp: string, containerPort: number, dropConnections: () => void): Promise<Listener> {
   const host = mode === 'pod-ip' ? podIp : '127.0.0.1';
   const port = mode === 'pod-ip' ? containerPort : 0;
   await new Promise<void>((resolve, reject) => {
@@ -71,7 +62,7 @@ async function listenH2c(mode: NetworkMode, podIp: string, containerPort: number
     hostPort: addr.port,
     close: () =>
       new Promise<void>((resolve) => {
-        for (const s of sessions) s.destroy();
+        dropConnections();
         server.close(() => resolve());
       }),
   };
