@@ -5,6 +5,7 @@ import { execFile, spawnSync } from 'node:child_process';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { waitFor as waitForValue } from '@kubelab/testing';
 
 const run = promisify(execFile);
 
@@ -95,26 +96,14 @@ export async function httpFromNode(stack: Stack, node: string, url: string): Pro
   return (await compose(stack, ['exec', '-T', node, 'node', '-e', script], 30_000)).trim();
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /**
- * Polls `probe` until it returns a value (not undefined) or the deadline
+ * Polls `probe` (@kubelab/testing's waitFor) until it returns a value or the deadline
  * passes; the error names what was awaited and the last observation.
  * (The stack runs on real time: there is no clock to step.)
  */
-export async function waitFor<T>(what: string, timeoutMs: number, probe: () => Promise<T | undefined>, intervalMs = 1000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let last: unknown;
-  for (;;) {
-    try {
-      const v = await probe();
-      if (v !== undefined) return v;
-    } catch (err) {
-      last = (err as Error).message;
-    }
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${last ? ` (last error: ${String(last)})` : ''}`);
-    await sleep(intervalMs);
-  }
+export function waitFor<T>(what: string, timeoutMs: number, probe: () => Promise<T | undefined>, intervalMs = 1000): Promise<T> {
+  return waitForValue(what, probe, { timeoutMs, everyMs: intervalMs });
 }
 
 export interface NodeCondition {

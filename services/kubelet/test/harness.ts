@@ -10,7 +10,7 @@ import { startApiserver, type RunningApiserver } from '@kubelab/apiserver';
 import { createClientset, type Clientset } from '@kubelab/client';
 import { createLogger } from '@kubelab/component-base';
 import { startContainerd, type ContainerdHandle, type ContainerdOptions } from '@kubelab/containerd';
-import { startNatsServer, type NatsServerHandle } from '@kubelab/testing';
+import { startNatsServer, waitFor, type NatsServerHandle } from '@kubelab/testing';
 import { startKubelet, type KubeletOptions, type RunningKubelet } from '../src/index.js';
 
 export const quiet = (component: string) => createLogger({ component, level: (process.env.KUBELAB_TEST_LOG as 'debug') ?? 'error', format: 'text' });
@@ -98,20 +98,9 @@ export async function startCluster(o: ClusterOptions = {}): Promise<Cluster> {
   return c;
 }
 
-/** Polls until fn returns a value other than undefined/false (or throws after timeoutMs). */
-export async function eventually<T>(fn: () => Promise<T | undefined | false> | T | undefined | false, timeoutMs = 10_000, everyMs = 50): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let last: unknown;
-  for (;;) {
-    try {
-      const v = await fn();
-      if (v !== undefined && v !== false) return v;
-    } catch (err) {
-      last = err;
-    }
-    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms${last ? `: ${(last as Error).message}` : ''}`);
-    await new Promise((r) => setTimeout(r, everyMs));
-  }
+/** Polls until fn returns a value other than undefined/false (@kubelab/testing's waitFor, with this suite's defaults). */
+export function eventually<T>(fn: () => Promise<T | undefined | false> | T | undefined | false, timeoutMs = 10_000, everyMs = 50): Promise<T> {
+  return waitFor('the condition', fn, { timeoutMs, everyMs });
 }
 
 export function pod(name: string, spec: Partial<NonNullable<Pod['spec']>>, nodeName = 'node-1'): Pod {
