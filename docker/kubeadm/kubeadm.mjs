@@ -23,7 +23,6 @@ const CONTROL_PLANE_TAINT = { key: 'node-role.kubernetes.io/control-plane', effe
 const COLLECTIONS = {
   ServiceAccount: '/api/v1/namespaces/kube-system/serviceaccounts',
   DaemonSet: '/apis/apps/v1/namespaces/kube-system/daemonsets',
-  ConfigMap: '/api/v1/namespaces/kube-system/configmaps',
 };
 
 const log = (line) => console.log(line);

@@ -68,8 +68,9 @@ export function generalAdmit(pod: Pod, node: Node, otherPods: readonly Pod[], is
   const want = podRequests(pod);
   const used = new Map<string, number>();
   for (const p of otherPods) {
+    const requests = podRequests(p);
     for (const r of FIT_RESOURCES) {
-      const q = podRequests(p).get(r.name);
+      const q = requests.get(r.name);
       if (q) used.set(r.name, (used.get(r.name) ?? 0) + r.amount(q));
     }
   }
