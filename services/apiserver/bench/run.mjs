@@ -81,6 +81,22 @@ function natsPid(port) {
   return undefined;
 }
 
+/** Read and write system calls a process has made so far (Linux /proc/<pid>/io; 0 elsewhere). */
+function syscalls(pid) {
+  try {
+    const io = readFileSync(`/proc/${pid}/io`, 'utf8');
+    return Number(/syscr: (\d+)/.exec(io)[1]) + Number(/syscw: (\d+)/.exec(io)[1]);
+  } catch {
+    return 0;
+  }
+}
+
+/** Starts counting the apiserver's read+write system calls; the result is calls per op. */
+function syscallMeter(pid) {
+  const start = syscalls(pid);
+  return (ops) => Number(((syscalls(pid) - start) / ops).toFixed(2));
+}
+
 /** Starts counting CPU of the given processes; the result maps name → µs per op. */
 function cpuMeter(pids) {
   const start = Object.fromEntries(Object.entries(pids).map(([k, pid]) => [k, pid ? cpuMs(pid) : 0]));
@@ -134,8 +150,10 @@ async function benchCreates(natsUrl, address, pids) {
   const cms = cs.core.configMaps('bench');
   await pump(500, INFLIGHT, (i) => cms.create(cm('bench', `warm-${i}`)));
   meter = cpuMeter({ bench: process.pid, apiserver: pids.apiserver, nats: pids.nats });
+  const sys = syscallMeter(pids.apiserver);
   const grpcPerSec = await pump(CREATES, INFLIGHT, (i) => cms.create(cm('bench', `c-${i}`)));
   const grpcCpu = meter(CREATES);
+  const apiserverSyscalls = sys(CREATES);
   cs.close();
   return {
     bench: 'apiserver-creates',
@@ -148,6 +166,7 @@ async function benchCreates(natsUrl, address, pids) {
     target: '>= 0.5',
     cpuUsPerCreate: grpcCpu,
     cpuUsPerRawCreate: rawCpu,
+    apiserverSyscallsPerCreate: apiserverSyscalls,
   };
 }
 

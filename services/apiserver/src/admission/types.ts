@@ -32,13 +32,19 @@ export interface AdmissionPlugin {
   validate?(a: AdmissionAttributes): void | Promise<void>;
 }
 
-/** The authn/authz slot: allow-all until kubelab has users (upstream: AlwaysAllow). */
-export interface Authorizer {
-  authorize(a: AdmissionAttributes): Promise<{ allowed: boolean; reason?: string }>;
+export interface Decision {
+  allowed: boolean;
+  reason?: string;
 }
 
+/** The authn/authz slot: allow-all until kubelab has users (upstream: AlwaysAllow). */
+export interface Authorizer {
+  authorize(a: AdmissionAttributes): Decision | Promise<Decision>;
+}
+
+const ALLOWED: Decision = Object.freeze({ allowed: true });
 export const alwaysAllow: Authorizer = {
-  authorize: async () => ({ allowed: true }),
+  authorize: () => ALLOWED,
 };
 
 /** Collects rollback/commit hooks for one request. */

@@ -4,9 +4,9 @@
 
 import type { KubeObject } from '@kubelab/api';
 
+/** The bytes an object was served from (storage/codec's WireJson is one). */
 interface RawHolder {
-  text: string;
-  buf?: Buffer;
+  buf: Buffer;
 }
 
 /** Where an object carries its JSON: an own symbol property (never serialized, never enumerated). */
@@ -17,12 +17,10 @@ const raws = new WeakMap<object, RawHolder>();
 type WithRaw = { [RAW]?: RawHolder };
 
 /**
- * Keeps the object's JSON (and its UTF-8 bytes when already at hand). Call it
- * before freezing: a property lookup costs less than a WeakMap entry, whose
+ * Keeps the object's JSON bytes. Call it before freezing: a property lookup costs less than a WeakMap entry, whose
  * ephemeron every garbage collection has to trace (one per cached object).
  */
-export function attachRaw(obj: object, text: string, buf?: Buffer): void {
-  const h: RawHolder = buf ? { text, buf } : { text };
+export function attachRaw(obj: object, h: RawHolder): void {
   if (Object.isExtensible(obj)) Object.defineProperty(obj, RAW, { value: h, writable: true, configurable: true, enumerable: false });
   else raws.set(obj, h);
 }
@@ -33,15 +31,26 @@ function holder(obj: object): RawHolder | undefined {
 
 /** The object's JSON bytes if it came from the cache unchanged, else a fresh encoding. */
 export function rawJson(obj: KubeObject | object): Buffer {
-  const h = holder(obj);
-  if (!h) return Buffer.from(JSON.stringify(obj));
-  h.buf ??= Buffer.from(h.text);
-  return h.buf;
+  return holder(obj)?.buf ?? Buffer.from(JSON.stringify(obj));
 }
 
-/** The JSON text of an object (cached if known). */
+/** The JSON text of an object (decoded from its bytes if known). */
 export function rawText(obj: KubeObject | object): string {
-  return holder(obj)?.text ?? JSON.stringify(obj);
+  return holder(obj)?.buf.toString('utf8') ?? JSON.stringify(obj);
+}
+
+const COMMA = Buffer.from(',');
+const LIST_END = Buffer.from(']}');
+
+/** A list's JSON: `head` (ending in `"items":[`), the items' bytes joined by commas, `]}` — items are not re-serialized. */
+export function listBytes(head: string, items: readonly object[]): Buffer {
+  const parts: Buffer[] = [Buffer.from(head)];
+  for (let i = 0; i < items.length; i++) {
+    if (i > 0) parts.push(COMMA);
+    parts.push(rawJson(items[i]!));
+  }
+  parts.push(LIST_END);
+  return Buffer.concat(parts);
 }
 
 export function hasRaw(obj: object): boolean {

@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { RESOURCES, type KubeObject } from '@kubelab/api';
 import type { KvStorage } from '../storage/kv.js';
-import { decodeStored, encodeForStorage, metadataBodyOffset, spliceRevision, storageString, withRevision } from '../storage/codec.js';
+import { decodeStored, encodeForStorage, revisionOffset, spliceRevision, storageString, storesAs, withRevision } from '../storage/codec.js';
 import { WatchCache } from './watch-cache.js';
 import { rawJson, rawText } from './raw.js';
 
@@ -26,21 +26,31 @@ describe('codec', () => {
   it('splices the revision into the stored bytes and can change it', () => {
     const { obj, wire } = decodeStored(cm('a', { k: 'v' }), 42);
     expect(obj.metadata.resourceVersion).toBe('42');
-    expect(JSON.parse(wire.text)).toEqual({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { resourceVersion: '42', name: 'a', namespace: 'ns' }, data: { k: 'v' } });
-    expect(JSON.parse(withRevision(wire, '1000').text).metadata.resourceVersion).toBe('1000');
+    expect(JSON.parse(wire.buf.toString())).toEqual({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { resourceVersion: '42', name: 'a', namespace: 'ns' }, data: { k: 'v' } });
+    const changed = withRevision(wire, '1000');
+    expect(JSON.parse(changed.buf.toString()).metadata.resourceVersion).toBe('1000');
+    expect(JSON.parse(withRevision(changed, '7').buf.toString())).toEqual({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { resourceVersion: '7', name: 'a', namespace: 'ns' }, data: { k: 'v' } });
   });
 
-  it('splices the revision into the bytes as into the text, also around multi-byte characters', () => {
+  it('splices the revision into the bytes, also around multi-byte characters', () => {
     const obj = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'a', namespace: 'ns' }, data: { greeting: 'grüß dich ✓' } } as KubeObject;
     const text = storageString(obj);
     const bytes = new TextEncoder().encode(text);
-    const { wire, buf } = spliceRevision(text, bytes, metadataBodyOffset(text, obj), '17');
-    expect(buf.toString('utf8')).toBe(wire.text);
-    expect(JSON.parse(wire.text)).toEqual({ ...obj, metadata: { resourceVersion: '17', name: 'a', namespace: 'ns' } });
+    const wire = spliceRevision(bytes, revisionOffset(text, obj), '17');
+    expect(JSON.parse(wire.buf.toString('utf8'))).toEqual({ ...obj, metadata: { resourceVersion: '17', name: 'a', namespace: 'ns' } });
     const exotic = { apiVersion: 'v1', kind: 'Kïnd', metadata: {} } as KubeObject;
     const t2 = storageString(exotic);
-    const w2 = spliceRevision(t2, new TextEncoder().encode(t2), metadataBodyOffset(t2, exotic), '3');
+    const w2 = spliceRevision(new TextEncoder().encode(t2), revisionOffset(t2, exotic), '3');
     expect(w2.buf.toString('utf8')).toBe('{"apiVersion":"v1","kind":"Kïnd","metadata":{"resourceVersion":"3"}}');
+    expect(withRevision(w2, '12').buf.toString('utf8')).toBe('{"apiVersion":"v1","kind":"Kïnd","metadata":{"resourceVersion":"12"}}');
+  });
+
+  it('tells whether stored bytes are what a wire form was made from (a no-op update)', () => {
+    const stored = cm('a', { k: 'v' });
+    const { wire } = decodeStored(stored, 42);
+    expect([storesAs(wire, stored), storesAs(wire, cm('a', { k: 'w' })), storesAs(wire, cm('a', { k: 'vv' }))]).toEqual([true, false, false]);
+    const bare = encodeForStorage({ apiVersion: 'v1', kind: 'Namespace', metadata: {} } as KubeObject);
+    expect(storesAs(decodeStored(bare, 3).wire, bare)).toBe(true);
   });
 
   it('never stores resourceVersion', () => {
@@ -120,7 +130,7 @@ describe('WatchCache', () => {
     const obj = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'a', namespace: 'ns', resourceVersion: '8' }, data: { k: 'v' } } as KubeObject;
     const text = storageString(obj);
     const stored = new TextEncoder().encode(text);
-    c.adoptWrite(key, 8, obj, spliceRevision(text, stored, metadataBodyOffset(text, obj), '8'), stored.length);
+    c.adoptWrite(key, 8, obj, spliceRevision(stored, revisionOffset(text, obj), '8'), stored.length);
     expect(Object.isFrozen(obj.metadata)).toBe(true);
     expect(() => {
       (obj as { data?: Record<string, string> }).data!.k = 'changed';
@@ -140,14 +150,14 @@ describe('WatchCache', () => {
     const text = storageString(mine);
     const stored = new TextEncoder().encode(text);
     // Same revision, another key (cannot happen with one NATS stream, but never trust it).
-    c.adoptWrite('/registry/configmaps/ns/a', 4, mine, spliceRevision(text, stored, metadataBodyOffset(text, mine), '4'), stored.length);
+    c.adoptWrite('/registry/configmaps/ns/a', 4, mine, spliceRevision(stored, revisionOffset(text, mine), '4'), stored.length);
     c.ingest('/registry/configmaps/ns/b', 'PUT', cm('b', { from: 'elsewhere' }), 4);
     const b = c.get('/registry/configmaps/ns/b')!.obj as KubeObject & { data?: Record<string, string> };
     expect(b.metadata.name).toBe('b');
     expect(b.data).toEqual({ from: 'elsewhere' });
     expect(c.get('/registry/configmaps/ns/a')).toBeUndefined();
     // Adopted after its event was already applied: nothing changes.
-    c.adoptWrite('/registry/configmaps/ns/b', 4, mine, spliceRevision(text, stored, metadataBodyOffset(text, mine), '4'), stored.length);
+    c.adoptWrite('/registry/configmaps/ns/b', 4, mine, spliceRevision(stored, revisionOffset(text, mine), '4'), stored.length);
     expect(c.get('/registry/configmaps/ns/b')!.obj).toBe(b);
     c.stop();
   });

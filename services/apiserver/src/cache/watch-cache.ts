@@ -17,7 +17,7 @@ import {
 import type { Tracing } from '@kubelab/tracing';
 import type { KvStorage } from '../storage/kv.js';
 import { consumeKvEntry } from '../tracing/consume.js';
-import { decodeStored, withRevision, type WireForm, type WireJson } from '../storage/codec.js';
+import { decodeStored, withRevision, type WireJson } from '../storage/codec.js';
 import { attachRaw, deepFreeze } from './raw.js';
 import { parseKey } from './keys.js';
 import { CacheWatcher } from './watcher.js';
@@ -73,8 +73,9 @@ interface Waiter {
 }
 
 /** An object this apiserver stored, waiting for the KV watch to deliver its revision. */
-interface OwnWrite extends WireForm {
+interface OwnWrite {
   key: string;
+  wire: WireJson;
   obj: KubeObject;
   /** Length of the stored value: the watch entry must match it. */
   size: number;
@@ -283,13 +284,13 @@ export class WatchCache {
    * needs no decode. Upstream's cacher decodes every etcd event; here the
    * writer and the cache share one process, so the written object is reused.
    */
-  adoptWrite(key: string, rev: number, obj: KubeObject, form: WireForm, size: number): void {
+  adoptWrite(key: string, rev: number, obj: KubeObject, wire: WireJson, size: number): void {
     this.observeWrite(rev);
-    attachRaw(obj, form.wire.text, form.buf);
+    attachRaw(obj, wire);
     deepFreeze(obj);
     if (rev <= this.rev || this.stopped) return; // the watch delivered (and decoded) it first
     if (this.ownWrites.size >= MAX_OWN_WRITES) this.dropStaleOwnWrites();
-    this.ownWrites.set(rev, { key, obj, size, wire: form.wire, buf: form.buf });
+    this.ownWrites.set(rev, { key, obj, size, wire });
   }
 
   /** The adopted object for a watch entry, if this apiserver wrote exactly that entry. */
@@ -452,7 +453,7 @@ export class WatchCache {
 /** A stored value from another writer (or one not adopted): decoded, frozen, its JSON kept. */
 function decodeEntry(value: Uint8Array, rev: number): { obj: KubeObject; wire: WireJson } {
   const d = decodeStored(value, rev);
-  attachRaw(d.obj, d.wire.text, d.buf);
+  attachRaw(d.obj, d.wire);
   deepFreeze(d.obj);
   return d;
 }
@@ -474,7 +475,7 @@ function goneObject(ev: CacheEvent): KubeObject {
   const prev = ev.prev!;
   const rv = String(ev.rev);
   const obj = Object.freeze({ ...prev.obj, metadata: Object.freeze({ ...prev.obj.metadata, resourceVersion: rv }) }) as KubeObject;
-  attachRaw(obj, withRevision(prev.wire, rv).text);
+  attachRaw(obj, withRevision(prev.wire, rv));
   ev.gone = obj;
   return obj;
 }

@@ -19,7 +19,7 @@ import {
 } from '@kubelab/api';
 import type { ResourceStore } from '../registry/interface.js';
 import { printTable } from '../printers/index.js';
-import { rawText } from '../cache/raw.js';
+import { listBytes } from '../cache/raw.js';
 import { decodeBody, mediaType, parseJson, readBody } from './body.js';
 import { boolParam, intParam, requestContext } from './context.js';
 import { checkPatchFields, decodeObject, parseFieldValidation } from './decode.js';
@@ -61,7 +61,7 @@ function listResponse(env: HandlerEnv, info: ResourceInfo, list: KubeList, shape
   }
   // Items go out as the JSON they were stored as, without re-serializing (a 5,000-pod list stays cheap).
   const head = JSON.stringify({ kind: info.listKind, apiVersion: apiVersionOf(info), metadata: list.metadata });
-  return `${head.slice(0, -1)},"items":[${list.items.map((o) => rawText(o)).join(',')}]}`;
+  return listBytes(`${head.slice(0, -1)},"items":[`, list.items);
 }
 
 /** Sets the namespace from the URL; a different one in the body is a 400 as upstream. */

@@ -3,8 +3,9 @@
 import type { ServerResponse } from 'node:http';
 import { toStatus, type Status } from '@kubelab/api';
 
+/** `body`: an object to serialize, or JSON already encoded (a string, or bytes such as a list's). */
 export function writeJson(res: ServerResponse, code: number, body: unknown, headers: Record<string, string | string[]> = {}): void {
-  const text = typeof body === 'string' ? body : JSON.stringify(body);
+  const text = typeof body === 'string' || Buffer.isBuffer(body) ? body : JSON.stringify(body);
   res.writeHead(code, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(text), ...headers });
   res.end(text);
 }

@@ -12,7 +12,7 @@ import {
   type KubeObject,
 } from '@kubelab/api';
 import type { PatchType, Registry, RequestContext, ResourceStore, Subresource } from '../registry/interface.js';
-import { rawJson, rawText } from '../cache/raw.js';
+import { listBytes, rawJson } from '../cache/raw.js';
 import { watchMessage, withEncodedWatch } from './watch-encoding.js';
 import { statusToGrpc, STATUS_METADATA_KEY } from '@kubelab/proto';
 import { context as otelContext, ROOT_CONTEXT, serverContextOf, traceServerHandlers, type Context, type Tracing } from '@kubelab/tracing';
@@ -111,11 +111,7 @@ function int64(v: string | number | undefined, field: string): number {
 
 /** Encodes a list from its items' stored JSON (no re-serialization of items). */
 export function listJson(list: { apiVersion?: string; kind?: string; metadata: object; items: KubeObject[] }): Buffer {
-  const parts: string[] = new Array(list.items.length);
-  for (let i = 0; i < list.items.length; i++) parts[i] = rawText(list.items[i]!);
-  return Buffer.from(
-    `{"apiVersion":${JSON.stringify(list.apiVersion)},"kind":${JSON.stringify(list.kind)},"metadata":${JSON.stringify(list.metadata)},"items":[${parts.join(',')}]}`,
-  );
+  return listBytes(`{"apiVersion":${JSON.stringify(list.apiVersion)},"kind":${JSON.stringify(list.kind)},"metadata":${JSON.stringify(list.metadata)},"items":[`, list.items);
 }
 
 /** Most unanswered items one CreateStream may have; more are refused (429) until answers go out. */

@@ -28,7 +28,7 @@ import type { CacheEntry, WatchCache } from '../cache/watch-cache.js';
 import type { CacheWatcher } from '../cache/watcher.js';
 import { parseResourceVersion } from '../cache/watch-cache.js';
 import { attachRaw, rawText } from '../cache/raw.js';
-import { metadataBodyOffset, spliceRevision, storageString } from '../storage/codec.js';
+import { revisionOffset, spliceRevision, storageString, storesAs } from '../storage/codec.js';
 import { StorageError, type KvStorage } from '../storage/kv.js';
 import { applyPatch, compileSelectors, setDefaults, validateObject } from './api-hooks.js';
 import type {
@@ -325,15 +325,15 @@ export class GenericStore implements ResourceStore {
   private committed(o: Obj, text: string, rev: number, key: string, stored: Uint8Array | undefined): KubeObject {
     const rv = String(rev);
     o.metadata.resourceVersion = rv;
-    const at = metadataBodyOffset(text, o);
+    const at = revisionOffset(text, o);
     if (at < 0) {
       this.deps.cache.observeWrite(rev);
       return o;
     }
-    const form = spliceRevision(text, stored ?? encoder.encode(text), at, rv);
-    if (stored) this.deps.cache.adoptWrite(key, rev, o, form, stored.length);
+    const wire = spliceRevision(stored ?? encoder.encode(text), at, rv);
+    if (stored) this.deps.cache.adoptWrite(key, rev, o, wire, stored.length);
     else {
-      attachRaw(o, form.wire.text, form.buf);
+      attachRaw(o, wire);
       this.deps.cache.observeWrite(rev);
     }
     return o;
@@ -363,13 +363,10 @@ export class GenericStore implements ResourceStore {
         setDefaults(o);
         const hooks = new AdmissionHooks();
         const a = this.attrs('CREATE', ns, m.name ?? '', ctx, hooks, o);
-        const admission = this.deps.admission;
-        await admission.authorize(a);
         if (!this.deps.cache.isSynced) await this.deps.cache.synced;
         try {
-          await admission.admit(a);
-          this.validate(o);
-          await admission.validate(a);
+          const review = this.deps.admission.review(a, () => this.validate(o));
+          if (review) await review;
           const { text, bytes } = this.encode(o);
           if (ctx.dryRun) {
             hooks.rollback();
@@ -473,18 +470,16 @@ export class GenericStore implements ResourceStore {
       if (!subresource) setDefaults(stored);
       const hooks = new AdmissionHooks();
       const a = this.attrs('UPDATE', ns, name, ctx, hooks, stored, cur.obj, subresource);
-      await this.deps.admission.authorize(a);
       try {
-        await this.deps.admission.admit(a);
-        if (subresource !== 'binding') this.validate(stored, cur.obj);
-        await this.deps.admission.validate(a);
+        const review = this.deps.admission.review(a, subresource !== 'binding' ? () => this.validate(stored, cur.obj) : undefined);
+        if (review) await review;
         const { text, bytes } = this.encode(stored);
         if (ctx.dryRun) {
           hooks.rollback();
           stored.metadata.resourceVersion = cur.obj.metadata.resourceVersion!;
           return stored;
         }
-        if (text === storedTextOf(cur)) {
+        if (storesAs(cur.wire, bytes)) {
           hooks.rollback();
           return cur.obj; // no-op update: nothing written, the revision stays
         }
@@ -534,8 +529,8 @@ export class GenericStore implements ResourceStore {
         }
         const hooks = new AdmissionHooks();
         const a = this.attrs('DELETE', ns, name, { ...ctx, dryRun }, hooks, undefined, o);
-        await this.deps.admission.authorize(a);
-        await this.deps.admission.validate(a);
+        const review = this.deps.admission.review(a, undefined, false);
+        if (review) await review;
 
         const grace = gracePeriodSeconds(this.info, o, opts);
         const finalizers = pendingFinalizers(this.info, o);
@@ -603,14 +598,6 @@ export function gcFinalizer(options: DeleteOptions): string | undefined {
 
 function thawIfFrozen(o: KubeObject): Obj {
   return Object.isFrozen(o) ? thaw(o) : (o as Obj);
-}
-
-/** The stored form of a cache entry (its wire JSON without the revision). */
-function storedTextOf(e: CacheEntry): string {
-  const w = e.wire;
-  let seg = w.text.slice(w.rvAt, w.rvAt + w.rvLen);
-  if (!seg.startsWith('"resourceVersion"')) seg = '';
-  return w.text.slice(0, w.rvAt) + w.text.slice(w.rvAt + seg.length);
 }
 
 function keyOf(o: KubeObject, s: GenericStore): string {

@@ -29,10 +29,26 @@ export function metadataBodyOffset(text: string, obj: KubeObject): number {
   return text.startsWith(prefix) ? prefix.length : -1;
 }
 
-/** A wire encoding with the revision spliced in, and where it sits (to change it later). */
+const NON_ASCII = /[^\x00-\x7f]/; // eslint-disable-line no-control-regex -- the ASCII range starts at NUL
+
+/** The UTF-8 byte offset of `"metadata":{`'s end in storageString's output (the revision goes there), or -1. */
+export function revisionOffset(text: string, obj: KubeObject): number {
+  const at = metadataBodyOffset(text, obj);
+  if (at < 0) return at;
+  // A char offset is the byte offset unless apiVersion or kind are exotic.
+  const head = text.slice(0, at);
+  return NON_ASCII.test(head) ? Buffer.byteLength(head) : at;
+}
+
+/**
+ * An object's JSON as the transports send it: UTF-8 bytes with the revision
+ * in, and where the `"resourceVersion":"N"` segment (with its comma) sits,
+ * so a DELETED event or a no-op check can change or drop it without decoding.
+ * Only bytes are kept: a string copy of every cached object would double what
+ * the garbage collector copies for the cache (text is made when asked for).
+ */
 export interface WireJson {
-  text: string;
-  /** Offset and length of the `"resourceVersion":"N"` segment (with its comma). */
+  buf: Buffer;
   rvAt: number;
   rvLen: number;
 }
@@ -41,59 +57,54 @@ function rvSegment(rv: string, more: boolean): string {
   return `"resourceVersion":${JSON.stringify(rv)}${more ? ',' : ''}`;
 }
 
-/** An encoding as the transports send it: the wire JSON and its UTF-8 bytes. */
-export interface WireForm {
-  wire: WireJson;
-  buf: Buffer;
-}
+const CLOSE_BRACE = 0x7d;
 
-const NON_ASCII = /[^\x00-\x7f]/; // eslint-disable-line no-control-regex -- the ASCII range starts at NUL
-
-/**
- * Splices revision `rv` into stored text/bytes at `at` (just after `"metadata":{`).
- * The bytes are copied around the splice instead of re-encoding the text.
- */
-export function spliceRevision(text: string, bytes: Uint8Array, at: number, rv: string): WireForm {
-  const seg = rvSegment(rv, text[at] !== '}');
-  const wire = { text: text.slice(0, at) + seg + text.slice(at), rvAt: at, rvLen: seg.length };
-  // `at` is also a byte offset when everything before it is ASCII (it is unless apiVersion/kind are exotic).
-  if (NON_ASCII.test(text.slice(0, at))) return { wire, buf: Buffer.from(wire.text) };
+/** Splices revision `rv` into stored bytes at byte offset `at` (just after `"metadata":{`), copying around it. */
+export function spliceRevision(bytes: Uint8Array, at: number, rv: string): WireJson {
+  const seg = rvSegment(rv, bytes[at] !== CLOSE_BRACE);
   const buf = Buffer.allocUnsafe(bytes.length + seg.length);
   buf.set(bytes.subarray(0, at), 0);
   buf.write(seg, at, 'latin1');
   buf.set(bytes.subarray(at), at + seg.length);
-  return { wire, buf };
+  return { buf, rvAt: at, rvLen: seg.length };
 }
 
-/** Decodes stored bytes once: the object (with resourceVersion set), its wire JSON and bytes. */
-export function decodeStored(bytes: Uint8Array, revision: number): { obj: KubeObject; wire: WireJson; buf: Buffer } {
+/** Decodes stored bytes once: the object (with resourceVersion set) and its wire JSON. */
+export function decodeStored(bytes: Uint8Array, revision: number): { obj: KubeObject; wire: WireJson } {
   const text = decoder.decode(bytes);
   const obj = JSON.parse(text) as KubeObject;
   if (typeof obj !== 'object' || obj === null || typeof obj.metadata !== 'object' || obj.metadata === null) {
     throw new Error('stored value is not an object with metadata');
   }
   const rv = String(revision);
-  const at = obj.metadata.resourceVersion === undefined ? metadataBodyOffset(text, obj) : -1;
+  const at = obj.metadata.resourceVersion === undefined ? revisionOffset(text, obj) : -1;
   obj.metadata.resourceVersion = rv;
-  if (at < 0) {
-    const wire = wireOf(obj);
-    return { obj, wire, buf: Buffer.from(wire.text) };
-  }
-  return { obj, ...spliceRevision(text, bytes, at, rv) };
+  return { obj, wire: at < 0 ? wireOf(obj) : spliceRevision(bytes, at, rv) };
 }
 
 /** Encodes an object that already carries its resourceVersion (fallback path). */
 export function wireOf(obj: KubeObject): WireJson {
   const s = storageString(obj);
-  const at = metadataBodyOffset(s, obj);
-  const rv = obj.metadata.resourceVersion ?? '';
-  const seg = rvSegment(rv, s[at] !== '}');
-  return { text: s.slice(0, at) + seg + s.slice(at), rvAt: at, rvLen: seg.length };
+  const at = revisionOffset(s, obj);
+  // storageString always starts with the prefix revisionOffset looks for.
+  if (at < 0) throw new Error(`cannot place resourceVersion in ${s.slice(0, 80)}`);
+  return spliceRevision(Buffer.from(s), at, obj.metadata.resourceVersion ?? '');
 }
 
 /** The same wire JSON with another resourceVersion (a DELETED event carries the deletion revision). */
 export function withRevision(w: WireJson, rv: string): WireJson {
-  const more = w.text[w.rvAt + w.rvLen - 1] === ',';
+  const more = w.buf[w.rvAt + w.rvLen - 1] === 0x2c; // ','
   const seg = rvSegment(rv, more);
-  return { text: w.text.slice(0, w.rvAt) + seg + w.text.slice(w.rvAt + w.rvLen), rvAt: w.rvAt, rvLen: seg.length };
+  const buf = Buffer.allocUnsafe(w.buf.length - w.rvLen + seg.length);
+  w.buf.copy(buf, 0, 0, w.rvAt);
+  buf.write(seg, w.rvAt, 'latin1');
+  w.buf.copy(buf, w.rvAt + seg.length, w.rvAt + w.rvLen);
+  return { buf, rvAt: w.rvAt, rvLen: seg.length };
+}
+
+/** Whether `stored` (storage bytes, no revision) is what `w` was made from: a no-op update writes nothing. */
+export function storesAs(w: WireJson, stored: Uint8Array): boolean {
+  const { buf, rvAt, rvLen } = w;
+  if (buf.length - rvLen !== stored.length) return false;
+  return buf.compare(stored, 0, rvAt, 0, rvAt) === 0 && buf.compare(stored, rvAt, stored.length, rvAt + rvLen) === 0;
 }

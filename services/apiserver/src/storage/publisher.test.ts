@@ -10,6 +10,10 @@ const ack = (o: unknown) => new TextEncoder().encode(JSON.stringify(o));
 describe('parsePubAck', () => {
   it('returns the stream sequence: the new revision', () => {
     expect(parsePubAck(ack({ stream: 'KV_kubelab', seq: 1234 }))).toBe(1234);
+    expect(parsePubAck(ack({ stream: 'KV_kubelab', domain: 'hub', seq: 7 }))).toBe(7);
+    // Other shapes go through the full JSON parse.
+    expect(parsePubAck(ack({ stream: 'KV_kubelab', seq: 99, duplicate: true }))).toBe(99);
+    expect(parsePubAck(new TextEncoder().encode(' {"seq": 12, "stream": "KV_kubelab"}'))).toBe(12);
   });
 
   it('a wrong last sequence is AlreadyExists for a create and stale for an update', () => {

@@ -25,10 +25,16 @@ interface Pending {
   deadline: number;
 }
 
+const OK_ACK = /^\{"stream":"[^"\\]*",(?:"domain":"[^"\\]*",)?"seq":(\d{1,15})\}$/;
+
 /** What a PubAck says (pure, for tests): the stream sequence, or the error. */
 export function parsePubAck(data: Uint8Array, status?: number): number | Error {
   if (status === 503) return new Error('no responders: JetStream is not available');
   if (status !== undefined && status >= 300) return new Error(`JetStream publish failed with status ${status}`);
+  const text = Buffer.from(data.buffer, data.byteOffset, data.byteLength).toString('latin1');
+  // The usual ack, `{"stream":"KV_x","seq":N}` (maybe with "domain"): its seq read directly.
+  const m = OK_ACK.exec(text);
+  if (m) return Number(m[1]);
   let ack: { seq?: unknown; error?: { err_code?: number; code?: number; description?: string } };
   try {
     ack = JSON.parse(Buffer.from(data.buffer, data.byteOffset, data.byteLength).toString('utf8')) as typeof ack;
