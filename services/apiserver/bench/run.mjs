@@ -13,7 +13,7 @@
 //     second in one process would measure this process, not the apiserver.
 // Each line also carries the CPU time per operation of every process
 // (cpuUsPer...: bench = this process, apiserver, nats), from /proc.
-// Sizes are bounded; env BENCH_CREATES / BENCH_WATCH_SECONDS shrink or grow them.
+// Sizes are bounded; env BENCH_CREATES / BENCH_WARMUP / BENCH_WATCH_SECONDS shrink or grow them.
 
 import { spawn } from 'node:child_process';
 import { readFileSync, readdirSync } from 'node:fs';
@@ -31,6 +31,8 @@ const clientDist = process.env.BENCH_CLIENT_DIST ? new URL(`file://${process.env
 const { createClientset } = await import(clientDist);
 
 const CREATES = Number(process.env.BENCH_CREATES ?? 5000);
+// Creates before measuring, on each path: the JIT compiles the hot code first (steady state is what is compared).
+const WARMUP = Number(process.env.BENCH_WARMUP ?? 5000);
 const INFLIGHT = 64;
 const WATCHERS = Number(process.env.BENCH_WATCHERS ?? 100);
 const RATE = 1000;
@@ -138,7 +140,7 @@ async function benchCreates(natsUrl, address, pids) {
   const nc = await connect({ servers: natsUrl });
   const kv = await new Kvm(jetstream(nc)).create('bench_raw', { history: 1, storage: 'file' });
   const payload = new TextEncoder().encode(JSON.stringify(cm('bench', 'raw-000000')));
-  await pump(500, INFLIGHT, (i) => kv.create(`/registry/configmaps/warm/w${i}`, payload));
+  await pump(WARMUP, INFLIGHT, (i) => kv.create(`/registry/configmaps/warm/w${i}`, payload));
   let meter = cpuMeter({ bench: process.pid, nats: pids.nats });
   const rawPerSec = await pump(CREATES, INFLIGHT, (i) => kv.create(`/registry/configmaps/bench/raw-${i}`, payload));
   const rawCpu = meter(CREATES);
@@ -148,7 +150,7 @@ async function benchCreates(natsUrl, address, pids) {
   const cs = createClientset({ address, component: 'apiserver-bench' });
   await cs.core.namespaces().create({ metadata: { name: 'bench' } });
   const cms = cs.core.configMaps('bench');
-  await pump(500, INFLIGHT, (i) => cms.create(cm('bench', `warm-${i}`)));
+  await pump(WARMUP, INFLIGHT, (i) => cms.create(cm('bench', `warm-${i}`)));
   meter = cpuMeter({ bench: process.pid, apiserver: pids.apiserver, nats: pids.nats });
   const sys = syscallMeter(pids.apiserver);
   const grpcPerSec = await pump(CREATES, INFLIGHT, (i) => cms.create(cm('bench', `c-${i}`)));
