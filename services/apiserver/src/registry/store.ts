@@ -88,7 +88,6 @@ type RequestLabels = Pick<RequestObservation, 'verb' | 'subresource' | 'scope'> 
 
 type Obj = KubeObject & Record<string, unknown> & { spec?: Record<string, unknown>; status?: Record<string, unknown> };
 
-const encoder = new TextEncoder();
 const MAX_RETRIES = 16;
 
 function isObject(v: unknown): v is Record<string, unknown> {
@@ -307,7 +306,7 @@ export class GenericStore implements ResourceStore {
 
   private encode(o: Obj): { text: string; bytes: Uint8Array } {
     const text = storageString(o);
-    const bytes = encoder.encode(text);
+    const bytes = Buffer.from(text); // pooled: cheaper than a TextEncoder array per write
     if (bytes.length > this.deps.maxObjectBytes) {
       throw requestEntityTooLarge(
         `Request entity too large: ${this.info.resource} "${o.metadata.name ?? ''}" is ${bytes.length} bytes when stored, over the ${this.deps.maxObjectBytes}-byte object limit (etcdserver: request is too large)`,
@@ -330,7 +329,7 @@ export class GenericStore implements ResourceStore {
       this.deps.cache.observeWrite(rev);
       return o;
     }
-    const wire = spliceRevision(stored ?? encoder.encode(text), at, rv);
+    const wire = spliceRevision(stored ?? Buffer.from(text), at, rv);
     if (stored) this.deps.cache.adoptWrite(key, rev, o, wire, stored.length);
     else {
       attachRaw(o, wire);

@@ -6,12 +6,11 @@
 
 import type { KubeObject } from '@kubelab/api';
 
-const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
 /** Serializes an object for storage (one JSON.stringify). */
 export function encodeForStorage(obj: KubeObject): Uint8Array {
-  return encoder.encode(storageString(obj));
+  return Buffer.from(storageString(obj));
 }
 
 export function storageString(obj: KubeObject): string {
