@@ -62,6 +62,11 @@ interface Pending {
 /** Items bigger than this go as their own Create call: per-call cost is small beside them. */
 const ALONE_BYTES = 256 * 1024;
 
+/** What a create gets once the client is closed: as a call cancelled by its caller. */
+function closedError(): StatusError {
+  return grpcToStatus({ code: grpc.status.CANCELLED, details: 'the client was closed before the create was answered' });
+}
+
 /** The StatusError a failed item stands for: the same as a Create call's `kubelab-status` trailer gives. */
 export function resultError(r: Pick<CreateResultWire, 'code' | 'status'>): StatusError {
   const metadata = new grpc.Metadata();
@@ -90,7 +95,11 @@ export class CreatePipeline {
   /** The apiserver has no CreateStream (an older one): every create is a Create call. */
   private unsupported = false;
 
+  /** close() was called: nothing more is sent, and nothing is left waiting. */
+  private closed = false;
+
   create(item: CreateItem): Promise<Buffer> {
+    if (this.closed) return Promise.reject(closedError());
     if (this.unsupported || item.object.length > ALONE_BYTES) return this.opts.single(item);
     return new Promise<Buffer>((resolve, reject) => {
       this.queue.push({ item, resolve, reject, deadline: 0 });
@@ -113,7 +122,14 @@ export class CreatePipeline {
       for (const p of q) this.opts.single(p.item).then(p.resolve, p.reject);
       return;
     }
-    const call = this.stream();
+    let call: CreateStreamCall;
+    try {
+      call = this.stream();
+    } catch (err) {
+      // Opening failed (e.g. the channel was shut down): these items fail, nothing is thrown from the timer.
+      for (const p of q) p.reject(toStatusError(err));
+      return;
+    }
     const deadline = Date.now() + this.opts.timeoutMs;
     let items: Array<{ id: number; request: CreateItem }> = [];
     let bytes = 0;
@@ -201,7 +217,13 @@ export class CreatePipeline {
     }
   }
 
+  /** Fails what is queued or unanswered (the client is going away) and ends the stream. */
   close(): void {
+    this.closed = true;
+    const err = closedError();
+    for (const p of this.queue.splice(0)) p.reject(err);
+    for (const p of this.waiting.values()) p.reject(err);
+    this.waiting.clear();
     if (this.sweeper) clearInterval(this.sweeper);
     if (this.idleTimer) clearTimeout(this.idleTimer);
     this.sweeper = undefined;

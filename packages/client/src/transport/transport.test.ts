@@ -189,6 +189,20 @@ describe('pipelined creates (CreateStream)', () => {
     expect(streams).toBe(2);
   });
 
+  it('fails queued and unanswered creates when the client is closed, and throws nothing afterwards', async () => {
+    const address = await stub({ CreateStream: () => undefined }); // never answers
+    const cs = createClientset({ address, component: 'kube-controller-manager' });
+    const cms = cs.core.configMaps('default');
+    const sent = cms.create(cm('sent')).catch((e: StatusError) => `${e.code} ${e.message}`);
+    await new Promise((r) => setTimeout(r, 50)); // flushed onto the stream, unanswered
+    const queued = cms.create(cm('queued')).catch((e: StatusError) => `${e.code} ${e.message}`); // its flush is still scheduled
+    cs.close();
+    const after = await cms.create(cm('after')).catch((e: StatusError) => `${e.code} ${e.message}`);
+    const outcomes = await Promise.all([sent, queued]);
+    await new Promise((r) => setImmediate(r)); // the scheduled flush ran: no uncaught "Channel has been shut down"
+    expect([...outcomes, after].every((o) => /the client was closed before the create was answered$/.test(o))).toBe(true);
+  });
+
   it('falls back to Create calls when the apiserver has no CreateStream', async () => {
     let creates = 0;
     const address = await stub({
