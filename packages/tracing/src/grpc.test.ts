@@ -1,7 +1,7 @@
 import * as grpc from '@grpc/grpc-js';
-import { trace } from '@opentelemetry/api';
+import { ROOT_CONTEXT, trace, type Context } from '@opentelemetry/api';
 import { afterEach, describe, expect, it } from 'vitest';
-import { grpcClientInterceptors, traceServerHandlers } from './grpc.js';
+import { grpcClientInterceptors, startClientRpc, traceServerHandlers, tracingOfInterceptors } from './grpc.js';
 import { setupTracing, type Tracing } from './setup.js';
 import { setupTestTracing, summarizeSpan, type TestTracing } from './testing.js';
 
@@ -164,6 +164,42 @@ describe('gRPC client and server spans', () => {
     // The unsampled decision travels too (flags 00), so the server does not sample either.
     expect(r.seen[0]!.traceparent).toMatch(/^00-[0-9a-f]{32}-[0-9a-f]{16}-00$/);
     expect(containerd.spans()).toEqual([]);
+  });
+
+  it('a call site that starts the CLIENT span itself (startClientRpc) gets the same span and wire context; the interceptor stands aside', async () => {
+    kubelet = setupTestTracing('kubelet', { node: 'node-1' });
+    containerd = setupTestTracing('containerd', { node: 'node-1' });
+    r = await rig(kubelet.tracing, containerd.tracing);
+    // What the client library and the kubelet's CRI client find in the interceptors they are handed.
+    const tracing = tracingOfInterceptors(grpcClientInterceptors(kubelet.tracing));
+    expect(tracing).toBe(kubelet.tracing);
+    expect(tracingOfInterceptors([])).toBeUndefined();
+    expect(tracingOfInterceptors([(o, next) => new grpc.InterceptingCall(next(o))])).toBeUndefined();
+
+    const unary = (r.client as unknown as Record<string, ((req: unknown, md: grpc.Metadata, o: grpc.CallOptions, cb: (e: grpc.ServiceError | null, res?: unknown) => void) => void) & { path: string }>).ContainerStatus!;
+    const call = (containerId: string, parent: Context) =>
+      new Promise<unknown>((resolve, reject) => {
+        const md = new grpc.Metadata();
+        const opts: grpc.CallOptions = { deadline: Date.now() + 5000 };
+        const done = startClientRpc(tracing!, unary.path, md, opts, parent);
+        unary.call(r!.client, { containerId }, md, opts, (err, res) => {
+          done(err);
+          if (err) reject(err);
+          else resolve(res);
+        });
+      });
+    await kubelet.tracing.withSpan('syncPod', (span) => expect(call('abc', trace.setSpan(ROOT_CONTEXT, span))).rejects.toMatchObject({ code: grpc.status.NOT_FOUND }));
+    await containerd.tracing.forceFlush();
+
+    const [client, sync] = kubelet.spans().map(summarizeSpan);
+    const [server] = containerd.spans().map(summarizeSpan);
+    // One CLIENT span (none from the interceptor), child of the caller's span; the server continues it.
+    expect(kubelet.spans()).toHaveLength(2);
+    expect(client).toMatchObject({ name: 'runtime.v1.RuntimeService/ContainerStatus', kind: 'CLIENT', traceId: sync!.traceId, parentSpanId: sync!.spanId, status: 'ERROR' });
+    expect(client!.statusMessage).toBe('NOT_FOUND: an error occurred when try to find container "abc": not found');
+    expect(server).toMatchObject({ kind: 'SERVER', traceId: sync!.traceId, parentSpanId: client!.spanId });
+    expect(r.seen).toEqual([{ traceparent: `00-${sync!.traceId}-${client!.spanId}-01`, activeSpanId: server!.spanId }]);
+    expect(kubelet.spans()[0]!.attributes).toEqual({ 'rpc.system': 'grpc', 'rpc.service': 'runtime.v1.RuntimeService', 'rpc.method': 'ContainerStatus', 'rpc.grpc.status_code': 5 });
   });
 
   it('off: no interceptors, the very same handlers, no context on the wire', async () => {

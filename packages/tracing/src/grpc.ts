@@ -4,10 +4,16 @@
 // `traceparent` injected into the request metadata, and a SERVER span on the
 // other side continuing it. With tracing off both helpers hand back exactly
 // what they were given: no interceptor, no wrapper, no cost.
+//
+// Cost per traced call matters (a pod start makes ~12 gRPC calls; see
+// bench/cpu.mjs): call sites that build their own metadata (the client
+// library, the kubelet's CRI client) start the CLIENT span themselves with
+// startClientRpc and the interceptor stands aside, sparing grpc-js's
+// intercepting-call layer and its per-call builders and closures.
 
 import * as grpc from '@grpc/grpc-js';
 import { context as otelContext, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Attributes, type Context, type Span, type TextMapGetter, type TextMapSetter } from '@opentelemetry/api';
-import { propagator } from './propagation.js';
+import { hasValidIds, injectSpanContext, propagator } from './propagation.js';
 import type { Tracing } from './setup.js';
 
 const CODE_NAMES = Object.fromEntries(Object.entries(grpc.status).filter(([, v]) => typeof v === 'number').map(([k, v]) => [v, k])) as Record<number, string>;
@@ -47,18 +53,19 @@ function startRpcSpan(tracing: Tracing, path: string, kind: SpanKind.CLIENT | Sp
   return span;
 }
 
+const SERVER_CONTEXT = Symbol('kubelab.tracing.serverContext');
+type WithServerContext = { [SERVER_CONTEXT]?: Context };
 /**
  * The SERVER span's context of a call handled by traceServerHandlers, for code
  * that runs after the handler's first await without an async context manager
  * (the CRI server's call records; the apiserver's registry and storage spans).
  */
-const serverContexts = new WeakMap<object, Context>();
 export function serverContextOf(call: object): Context | undefined {
-  return serverContexts.get(call);
+  return (call as WithServerContext)[SERVER_CONTEXT];
 }
 /** The SERVER span of a call handled by traceServerHandlers (see serverContextOf). */
 export function serverSpanOf(call: object): Span | undefined {
-  const ctx = serverContexts.get(call);
+  const ctx = (call as WithServerContext)[SERVER_CONTEXT];
   return ctx ? trace.getSpan(ctx) : undefined;
 }
 
@@ -107,18 +114,72 @@ export function injectMetadata(md: grpc.Metadata, ctx: Context = otelContext.act
 }
 
 /**
+ * Writes span's `traceparent` (and `tracestate`) into md: the propagator's
+ * answer for a context holding span, without building that context. A span
+ * of a suppressed context is invalid (all-zero ids) and writes nothing.
+ */
+function injectSpan(md: grpc.Metadata, span: Span): void {
+  const sc = span.spanContext();
+  if (hasValidIds(sc)) injectSpanContext(sc, md, metadataSetter);
+}
+
+/** How a finished call ended: null/undefined for OK, else the error (a grpc ServiceError, or any Error). */
+export type RpcOutcome = { code?: unknown; details?: unknown; message?: unknown } | null | undefined;
+
+/** Marks the CallOptions of a call whose CLIENT span its caller started (startClientRpc): the interceptor stands aside. */
+const CALLER_TRACED = Symbol('kubelab.tracing.callerTraced');
+/** The Tracing behind each interceptor grpcClientInterceptors made (see tracingOfInterceptors). */
+const interceptorTracing = new WeakMap<grpc.Interceptor, Tracing>();
+
+/**
+ * The Tracing of a grpcClientInterceptors list, if it holds one: lets a call
+ * site that was handed interceptors trace its unary calls with
+ * startClientRpc instead. Undefined for no list, an empty one (tracing off)
+ * or foreign interceptors only.
+ */
+export function tracingOfInterceptors(interceptors: readonly grpc.Interceptor[] | undefined): Tracing | undefined {
+  if (!interceptors) return undefined;
+  for (const i of interceptors) {
+    const t = interceptorTracing.get(i);
+    if (t) return t;
+  }
+  return undefined;
+}
+
+/**
+ * Starts the CLIENT span of a call its caller is about to make (same span,
+ * name, attributes and `traceparent` as the interceptor's) and marks `opts`
+ * so grpcClientInterceptors on the same client stand aside. The metadata must
+ * be the call's own (the `traceparent` is set into it). Returns the function
+ * to call with the call's outcome (its error, or null) when it completes.
+ */
+export function startClientRpc(tracing: Tracing, path: string, md: grpc.Metadata, opts: grpc.CallOptions, parent: Context = otelContext.active()): (outcome: RpcOutcome) => void {
+  (opts as Record<symbol, unknown>)[CALLER_TRACED] = true;
+  const span = startRpcSpan(tracing, path, SpanKind.CLIENT, parent);
+  injectSpan(md, span);
+  return (outcome) => {
+    if (!outcome) endRpcSpan(span, SpanKind.CLIENT, grpc.status.OK);
+    else {
+      const { code, details } = errorCode(outcome);
+      endRpcSpan(span, SpanKind.CLIENT, code, details);
+    }
+  };
+}
+
+/**
  * Client interceptors for `new XxxClient(addr, creds, { interceptors: grpcClientInterceptors(tracing) })`
- * (or per call in CallOptions). Empty when tracing is off.
+ * (or per call in CallOptions). Empty when tracing is off. Calls traced by
+ * their caller (startClientRpc) pass straight through.
  */
 export function grpcClientInterceptors(tracing: Tracing): grpc.Interceptor[] {
   if (!tracing.enabled) return [];
   const interceptor: grpc.Interceptor = (options, nextCall) => {
+    if ((options as unknown as Record<symbol, unknown>)[CALLER_TRACED]) return nextCall(options) as grpc.InterceptingCall; // grpc-js takes any intercepting call
     const path = options.method_definition.path;
     // The caller's context: given in the call options, else the active one (the
     // interceptor runs synchronously inside the client call, so that is the caller's).
     const parent = (options as TracedCallOptions).traceContext ?? otelContext.active();
     const span = startRpcSpan(tracing, path, SpanKind.CLIENT, parent);
-    const ctx = trace.setSpan(parent, span);
     let ended = false;
     const end = (code: number, details?: string) => {
       if (ended) return;
@@ -127,7 +188,7 @@ export function grpcClientInterceptors(tracing: Tracing): grpc.Interceptor[] {
     };
     const requester = new grpc.RequesterBuilder()
       .withStart((metadata, listener, next) => {
-        injectMetadata(metadata, ctx);
+        injectSpan(metadata, span);
         next(
           metadata,
           new grpc.ListenerBuilder()
@@ -141,6 +202,7 @@ export function grpcClientInterceptors(tracing: Tracing): grpc.Interceptor[] {
       .build();
     return new grpc.InterceptingCall(nextCall(options), requester);
   };
+  interceptorTracing.set(interceptor, tracing);
   return [interceptor];
 }
 
@@ -150,8 +212,10 @@ function startServerSpan(tracing: Tracing, path: string, call: { metadata: grpc.
   // A call arrives from the event loop: nothing of ours is active, the caller's context is all there is.
   const parent = contextFromMetadata(call.metadata, ROOT_CONTEXT);
   const span = startRpcSpan(tracing, path, SpanKind.SERVER, parent);
-  const ctx = trace.setSpan(parent, span);
-  serverContexts.set(call, ctx);
+  // parent holds nothing but the caller's span context, which the span replaces: one context less per call.
+  const ctx = trace.setSpan(ROOT_CONTEXT, span);
+  // On the call itself rather than in a WeakMap: no ephemeron entry per call for the GC to process.
+  (call as WithServerContext)[SERVER_CONTEXT] = ctx;
   return { span, ctx };
 }
 
@@ -175,7 +239,7 @@ function wrapHandler(tracing: Tracing, def: grpc.MethodDefinition<unknown, unkno
         } else endRpcSpan(span, SpanKind.SERVER, grpc.status.OK);
         callback(err, value, trailer, flags);
       };
-      otelContext.with(ctx, () => (handler as grpc.handleUnaryCall<unknown, unknown>)(call, done));
+      otelContext.with(ctx, handler as grpc.handleUnaryCall<unknown, unknown>, undefined, call, done);
     }) as AnyHandler;
   }
   // Server-streaming and bidi (watches): the span lasts until the stream ends.
@@ -193,7 +257,7 @@ function wrapHandler(tracing: Tracing, def: grpc.MethodDefinition<unknown, unkno
     });
     call.once('cancelled', () => end(grpc.status.CANCELLED, 'cancelled by the client'));
     call.once('finish', () => end(grpc.status.OK));
-    otelContext.with(ctx, () => (handler as grpc.handleServerStreamingCall<unknown, unknown>)(call));
+    otelContext.with(ctx, handler as grpc.handleServerStreamingCall<unknown, unknown>, undefined, call);
   }) as AnyHandler;
 }
 

@@ -7,7 +7,7 @@
 
 import { headers, type MsgHdrs } from '@nats-io/transport-node';
 import { context as otelContext, ROOT_CONTEXT, SpanKind, trace, type Attributes, type Context, type Span, type TextMapGetter, type TextMapSetter } from '@opentelemetry/api';
-import { propagator, TRACEPARENT } from './propagation.js';
+import { hasValidIds, injectSpanContext, propagator, TRACEPARENT } from './propagation.js';
 import type { Tracing } from './setup.js';
 
 const hdrSetter: TextMapSetter<MsgHdrs> = { set: (h, k, v) => h.set(k, v) };
@@ -65,12 +65,13 @@ export interface NatsPublishOptions {
 export function natsPublish<T>(tracing: Tracing, subject: string, publish: (h: MsgHdrs | undefined) => T, opts: NatsPublishOptions = {}): T {
   if (!tracing.enabled) return publish(opts.headers);
   const parent = opts.parent ?? otelContext.active();
-  const psc = trace.getSpanContext(parent);
-  if (!psc || !trace.isSpanContextValid(psc)) return publish(opts.headers);
+  if (!hasValidIds(trace.getSpanContext(parent))) return publish(opts.headers);
   const span = tracing.tracer.startSpan(natsSpanName('publish', subject), { kind: SpanKind.PRODUCER }, parent);
   if (span.isRecording()) span.setAttributes(messagingAttributes(subject, 'publish', opts.bodySize));
   const h = opts.headers ?? headers();
-  propagator.inject(trace.setSpan(parent, span), h, hdrSetter);
+  // The span's own context, as the propagator would write it (an invalid one: a suppressed parent).
+  const sc = span.spanContext();
+  if (hasValidIds(sc)) injectSpanContext(sc, h, hdrSetter);
   try {
     return publish(h);
   } catch (err) {
@@ -121,8 +122,7 @@ export function natsProcess<T>(tracing: Tracing, subject: string, headers: () =>
   const h = headers();
   if (!h || !h.get(TRACEPARENT)) return process();
   const parent = propagator.extract(ROOT_CONTEXT, h, hdrGetter);
-  const psc = trace.getSpanContext(parent);
-  if (!psc || !trace.isSpanContextValid(psc)) return process();
+  if (!hasValidIds(trace.getSpanContext(parent))) return process();
   const span = tracing.tracer.startSpan(natsSpanName('process', opts.template ?? subject), { kind: SpanKind.CONSUMER }, parent);
   if (span.isRecording()) {
     span.setAttributes(messagingAttributes(subject, 'process', opts.bodySize, opts.template));

@@ -2,7 +2,7 @@
 // the one propagator every carrier here (gRPC metadata, NATS headers, object
 // annotations) goes through, as upstream uses the W3C propagator everywhere.
 
-import { context as otelContext, ROOT_CONTEXT, trace, type Context, type SpanContext, type TextMapGetter, type TextMapPropagator, type TextMapSetter } from '@opentelemetry/api';
+import { context as otelContext, INVALID_SPANID, INVALID_TRACEID, ROOT_CONTEXT, trace, type Context, type SpanContext, type TextMapGetter, type TextMapPropagator, type TextMapSetter } from '@opentelemetry/api';
 import { isTracingSuppressed, TraceState } from '@opentelemetry/core';
 
 export const TRACEPARENT = 'traceparent';
@@ -50,6 +50,21 @@ export function formatTraceparent(sc: SpanContext): string {
 }
 
 /**
+ * True when sc's ids are not the all-zero invalid ones: enough for span
+ * contexts made by this package (its tracer's ids, parseTraceparent's checked
+ * hex), without trace.isSpanContextValid's regular expressions per call.
+ */
+export function hasValidIds(sc: SpanContext | undefined): sc is SpanContext {
+  return sc !== undefined && sc.traceId.length === 32 && sc.spanId.length === 16 && sc.traceId !== INVALID_TRACEID && sc.spanId !== INVALID_SPANID;
+}
+
+/** Writes sc as `traceparent` (and `tracestate`) through setter: the propagator's inject for a span in hand. */
+export function injectSpanContext<C>(sc: SpanContext, carrier: C, setter: TextMapSetter<C>): void {
+  setter.set(carrier, TRACEPARENT, formatTraceparent(sc));
+  if (sc.traceState) setter.set(carrier, TRACESTATE, sc.traceState.serialize());
+}
+
+/**
  * The W3C Trace Context propagator (same behaviour as @opentelemetry/core's
  * W3CTraceContextPropagator: suppressed or invalid contexts are not injected,
  * `tracestate` travels along), with the fixed-offset parser above.
@@ -58,8 +73,7 @@ export class W3CPropagator implements TextMapPropagator {
   inject(ctx: Context, carrier: unknown, setter: TextMapSetter): void {
     const sc = trace.getSpanContext(ctx);
     if (!sc || !trace.isSpanContextValid(sc) || isTracingSuppressed(ctx)) return;
-    setter.set(carrier, TRACEPARENT, formatTraceparent(sc));
-    if (sc.traceState) setter.set(carrier, TRACESTATE, sc.traceState.serialize());
+    injectSpanContext(sc, carrier, setter);
   }
 
   extract(ctx: Context, carrier: unknown, getter: TextMapGetter): Context {

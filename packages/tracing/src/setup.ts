@@ -18,6 +18,7 @@ import {
 } from '@opentelemetry/sdk-trace-base';
 import { resolveTracingConfig, type ResolvedTracingConfig, type TracingOptions } from './config.js';
 import { ensureContextManager, type ContextPropagation } from './context.js';
+import { LeanTracer } from './span.js';
 
 export interface SetupTracingOptions extends TracingOptions {
   /** Export here instead of OTLP (tests): enables tracing without an endpoint, spans exported one by one. */
@@ -110,12 +111,11 @@ export function setupTracing(opts: SetupTracingOptions): Tracing {
   }
 
   ensureContextManager(opts.contextPropagation ?? 'async');
-  const provider = new BasicTracerProvider({
-    resource: resourceFromAttributes(resourceAttributes(config)),
-    sampler: samplerFor(config),
-    spanProcessors: processors,
-  });
-  const tracer = provider.getTracer('kubelab', '0.1.0');
+  const resource = resourceFromAttributes(resourceAttributes(config));
+  const sampler = samplerFor(config);
+  // The provider owns the processors' flush and shutdown; spans start on the lean path (span.ts).
+  const provider = new BasicTracerProvider({ resource, sampler, spanProcessors: processors });
+  const tracer = new LeanTracer(sampler, resource, { name: 'kubelab', version: '0.1.0' }, processors);
   let shut = false;
   return {
     enabled: true,

@@ -8,10 +8,13 @@
 // WARMUP_WAIT_MS (so every exporter has exported once), it creates PODS pods
 // and times each from its create request to the watch showing all its
 // containers running, and reads the components' CPU over a fixed
-// CPU_WINDOW_MS. Rounds alternate on/off in ABBA order so drift cancels; the
+// CPU_WINDOW_MS. After WARMUP_ROUNDS uncounted rounds (default 1: a run's first
+// round is slower whatever its mode), rounds alternate on/off in ABBA order
+// (FIRST=off starts with off) so drift cancels; the
 // p50s of all on and all off latencies are compared. Nothing leaves the
 // machine. Prints one JSON line. SPAN_STATS=1: spans by service and name;
-// CPU_PROF=dir: a V8 CPU profile per component and round.
+// CPU_PROF=dir: a V8 CPU profile per component and round (CPU_PROF_INTERVAL µs
+// between samples, default 1000).
 //
 //   pnpm --filter @kubelab/kubelet bench:tracing     (PODS=30 ROUNDS=4 CONCURRENCY=5 WARMUP=10 WARMUP_WAIT_MS=6000 CPU_WINDOW_MS=5000)
 
@@ -30,6 +33,10 @@ const CPU_PROF = process.env.CPU_PROF;
 const WARMUP = Number(process.env.WARMUP ?? 10);
 const WARMUP_WAIT_MS = Number(process.env.WARMUP_WAIT_MS ?? 6000);
 const CPU_WINDOW_MS = Number(process.env.CPU_WINDOW_MS ?? 5000);
+const FIRST = process.env.FIRST ?? 'on';
+// The first round of a run is ~50 ms slower at p50 whichever mode it has (cold page cache
+// and bench process): WARMUP_ROUNDS rounds (tracing on) run first and are not counted.
+const WARMUP_ROUNDS = Number(process.env.WARMUP_ROUNDS ?? 1);
 const ROUND_TIMEOUT_MS = Number(process.env.ROUND_TIMEOUT_MS ?? 120_000);
 
 const require = createRequire(import.meta.url);
@@ -69,7 +76,7 @@ async function startCluster(endpoint, label) {
   if (endpoint) env.KUBELAB_TRACING_ENDPOINT = endpoint;
   const run = (script, args, extraEnv = {}) => {
     // CPU_PROF=dir: a V8 CPU profile per component and round (node --cpu-prof), written at exit.
-    const prof = CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', CPU_PROF, '--cpu-prof-name', `${label}-${basename(dirname(dirname(script)))}-${children.length}.cpuprofile`] : [];
+    const prof = CPU_PROF ? ['--cpu-prof', '--cpu-prof-interval', process.env.CPU_PROF_INTERVAL ?? '1000', '--cpu-prof-dir', CPU_PROF, '--cpu-prof-name', `${label}-${basename(dirname(dirname(script)))}-${children.length}.cpuprofile`] : [];
     const child = spawn(process.execPath, [...prof, script, ...args], { stdio: ['ignore', 'ignore', 'inherit'], env: { ...env, ...extraEnv } });
     children.push(child);
     return child;
@@ -171,13 +178,18 @@ const exported = { on: 0, off: 0 };
 const load = [loadavg()[0]];
 const windows = {};
 try {
-  // ABBA: on, off, off, on, on, off, ...
-  const order = Array.from({ length: ROUNDS }, (_, i) => (Math.floor((i + 1) / 2) % 2 === 0 ? 'on' : 'off'));
-  for (const [i, mode] of order.entries()) {
+  // ABBA: on, off, off, on, on, off, ... (FIRST=off: off, on, on, off, ...)
+  const [a, b] = FIRST === 'off' ? ['off', 'on'] : ['on', 'off'];
+  const order = Array.from({ length: ROUNDS }, (_, i) => (Math.floor((i + 1) / 2) % 2 === 0 ? a : b));
+  order.unshift(...Array.from({ length: WARMUP_ROUNDS }, () => 'warm-up'));
+  for (const [i, round] of order.entries()) {
+    const counted = round !== 'warm-up';
+    const mode = counted ? round : 'on';
     const before = (await sink.stats()).requests;
     tracedCreates = 0;
     const cluster = await startCluster(mode === 'on' ? `127.0.0.1:${sink.port}` : undefined, `r${i}-${mode}`);
     let roundCpu = 0;
+    let latencies = [];
     try {
       // Warm-up pods, not measured: the first calls of a fresh process run cold code
       // (the tracing SDK's and grpc-js's interceptor paths are compiled on first use), which
@@ -189,7 +201,8 @@ try {
       const cpu0 = cluster.cpu();
       const w0 = process.hrtime.bigint();
       const t0 = performance.now();
-      lat[mode].push(...(await measure(cluster.cs, i)));
+      latencies = await measure(cluster.cs, i);
+      if (counted) lat[mode].push(...latencies);
       // CPU over the same fixed span in both modes (a slower round would otherwise also be
       // charged more of the components' periodic work: relists, leases, status).
       const rest = CPU_WINDOW_MS - (performance.now() - t0);
@@ -198,9 +211,11 @@ try {
       // The measured window on the monotonic clock the CPU profiles use (µs), to cut startup and shutdown out of them.
       if (CPU_PROF) windows[`r${i}-${mode}`] = [Number(w0 / 1000n), Number(process.hrtime.bigint() / 1000n)];
       const cpu1 = cluster.cpu();
-      cpu1.forEach((c, j) => (cpuBy[mode][j] += c - cpu0[j]));
       roundCpu = cpu1.reduce((a, c, j) => a + c - cpu0[j], 0);
-      cpu[mode] += roundCpu;
+      if (counted) {
+        cpu1.forEach((c, j) => (cpuBy[mode][j] += c - cpu0[j]));
+        cpu[mode] += roundCpu;
+      }
       // Only meaningful if "on" traced every pod start and "off" none.
       const want = mode === 'on' ? WARMUP + PODS : 0;
       if (tracedCreates !== want) throw new Error(`round ${i + 1} (tracing ${mode}): ${tracedCreates} of ${WARMUP + PODS} pod creates recorded a trace context, want ${want}`);
@@ -208,9 +223,9 @@ try {
       await cluster.stop();
     }
     const after = (await sink.stats()).requests;
-    exported[mode] += after - before;
+    if (counted) exported[mode] += after - before;
     load.push(loadavg()[0]);
-    process.stderr.write(`round ${i + 1}/${ROUNDS} tracing ${mode}: p50 ${p50(lat[mode].slice(-PODS)).toFixed(1)} ms, components' CPU ${roundCpu.toFixed(2)} s, OTLP exports ${after - before}, load ${loadavg()[0].toFixed(2)}\n`);
+    process.stderr.write(`round ${i + 1}/${order.length}${counted ? '' : ' (warm-up, not counted)'} tracing ${mode}: p50 ${p50(latencies).toFixed(1)} ms, components' CPU ${roundCpu.toFixed(2)} s, OTLP exports ${after - before}, load ${loadavg()[0].toFixed(2)}\n`);
   }
 } finally {
   const final = await sink.stats();
@@ -234,6 +249,7 @@ console.log(
     warmupWaitMs: WARMUP_WAIT_MS,
     cpuWindowMs: CPU_WINDOW_MS,
     rounds: ROUNDS,
+    warmupRounds: WARMUP_ROUNDS,
     concurrency: CONCURRENCY,
     p50On: Number(p50On.toFixed(1)),
     p50Off: Number(p50Off.toFixed(1)),

@@ -4,7 +4,7 @@
 
 import * as grpc from '@grpc/grpc-js';
 import { apiserverProto, type ResourceServiceClient } from '@kubelab/proto';
-import { context as otelContext, extractFromMap, hasSpanContext, injectMetadata, type Context } from '@kubelab/tracing';
+import { context as otelContext, extractFromMap, hasSpanContext, injectMetadata, startClientRpc, tracingOfInterceptors, type Context, type Tracing } from '@kubelab/tracing';
 import { Backoff } from '../util/backoff.js';
 import { realClock, type Clock } from '../util/clock.js';
 import { isUnavailable, toStatusError } from './errors.js';
@@ -69,6 +69,8 @@ export class Connection {
   private readonly timeoutMs: number;
   private readonly retry: { attempts: number; initialMs: number; maxMs: number };
   private readonly baseMetadata: Record<string, string>;
+  /** The tracing behind config.interceptors (grpcClientInterceptors): unary calls start their CLIENT span here, not in the interceptor. */
+  private readonly tracing: Tracing | undefined;
   readonly clock: Clock;
 
   constructor(readonly config: ConnectionConfig) {
@@ -77,6 +79,7 @@ export class Connection {
     this.timeoutMs = config.timeoutMs ?? 30_000;
     this.retry = { attempts: 5, initialMs: 100, maxMs: 2000, ...config.readRetries };
     this.baseMetadata = config.metadata ?? {};
+    this.tracing = tracingOfInterceptors(config.interceptors);
     const Ctor = apiserverProto().kubelab.apiserver.v1.ResourceService;
     this.client = new Ctor(config.address, config.credentials ?? grpc.credentials.createInsecure(), {
       'grpc.primary_user_agent': this.userAgent,
@@ -111,13 +114,25 @@ export class Connection {
     return md;
   }
 
+  /** Base entries only: the traced unary path writes the CLIENT span's traceparent itself. */
+  private baseMetadataOnly(): grpc.Metadata {
+    const md = new grpc.Metadata();
+    for (const k in this.baseMetadata) md.set(k, this.baseMetadata[k]!);
+    return md;
+  }
+
+  /** The caller's context given per call: traceContext, else one made from a traceparent string. */
+  private parentContext(opts: RequestOptions): Context | undefined {
+    return opts.traceContext ?? (opts.traceparent ? extractFromMap(traceCarrier(opts), otelContext.active()) : undefined);
+  }
+
   /**
-   * Starts a call with the caller's trace context active, so an interceptor's
-   * CLIENT span is its child; without interceptors nothing but metadata is needed.
+   * Starts a (streaming) call with the caller's trace context active, so an
+   * interceptor's CLIENT span is its child; without interceptors nothing but metadata is needed.
    */
   private inTraceContext<R>(opts: RequestOptions, start: () => R): R {
     if (!this.config.interceptors?.length) return start();
-    const parent = opts.traceContext ?? (opts.traceparent ? extractFromMap(traceCarrier(opts), otelContext.active()) : undefined);
+    const parent = this.parentContext(opts);
     return parent ? otelContext.with(parent, start) : start();
   }
 
@@ -126,20 +141,26 @@ export class Connection {
     return new Promise((resolve, reject) => {
       if (opts.signal?.aborted) return reject(toStatusError(abortError(method)));
       // gRPC deadlines are wall-clock, whatever clock drives the retry backoff
-      const deadline = new Date(Date.now() + (opts.timeoutMs ?? this.timeoutMs));
-      const fn = this.client[method].bind(this.client) as unknown as (
+      const callOpts: grpc.CallOptions = { deadline: new Date(Date.now() + (opts.timeoutMs ?? this.timeoutMs)) };
+      const fn = this.client[method] as unknown as ((
         r: ReqOf<M>,
         md: grpc.Metadata,
         o: grpc.CallOptions,
         cb: grpc.requestCallback<ResOf<M>>,
-      ) => grpc.ClientUnaryCall;
-      const call = this.inTraceContext(opts, () =>
-        fn(req, this.metadata(opts), { deadline }, (err, res) => {
+      ) => grpc.ClientUnaryCall) & { path: string };
+      // Traced: the CLIENT span starts here and writes its own traceparent
+      // (the interceptor stands aside; a unary call is most of the traced calls).
+      const md = this.tracing ? this.baseMetadataOnly() : this.metadata(opts);
+      const done = this.tracing ? startClientRpc(this.tracing, fn.path, md, callOpts, this.parentContext(opts) ?? otelContext.active()) : undefined;
+      const start = () =>
+        fn.call(this.client, req, md, callOpts, (err, res) => {
+          done?.(err);
           opts.signal?.removeEventListener('abort', onAbort);
           if (err) reject(toStatusError(err));
           else resolve(res as ResOf<M>);
-        }),
-      );
+        });
+      // Foreign interceptors (no tracing of ours) still find the caller's context active.
+      const call = this.tracing ? start() : this.inTraceContext(opts, start);
       const onAbort = () => call.cancel();
       opts.signal?.addEventListener('abort', onAbort, { once: true });
     });

@@ -5,7 +5,7 @@
 
 import * as grpc from '@grpc/grpc-js';
 import { criProto, type CriContainerStatus__Output, type CriImage__Output, type ImageServiceClient, type RuntimeServiceClient } from '@kubelab/proto';
-import type { Context, TracedCallOptions } from '@kubelab/tracing';
+import { context as otelContext, startClientRpc, tracingOfInterceptors, type Context, type TracedCallOptions } from '@kubelab/tracing';
 import {
   RuntimeError,
   type Container,
@@ -62,16 +62,32 @@ export function connectRemoteRuntime(endpoint: string, timeoutMs = 10_000, inter
   const rs = new proto.runtime.v1.RuntimeService(target, grpc.credentials.createInsecure(), options) as RuntimeServiceClient;
   const is = new proto.runtime.v1.ImageService(target, grpc.credentials.createInsecure(), options) as ImageServiceClient;
 
+  // The tracing behind grpcClientInterceptors(tracing): CRI calls start their CLIENT span
+  // here (no interceptor work per call); the event stream keeps the interceptor.
+  const tracing = tracingOfInterceptors(interceptors);
+
   /**
-   * Calls a unary method with a deadline, mapping errors. `traceContext` (a
-   * view's, see withTraceContext) rides in the call options, where the
-   * tracing interceptor takes its parent from: no active context needed.
+   * Calls a unary method with a deadline, mapping errors. Traced, its CLIENT
+   * span's parent is `traceContext` (a view's, see withTraceContext), else
+   * the active context: no context needs to stay active across awaits.
    */
   function callWith<Req, Res>(traceContext: Context | undefined, client: grpc.Client, method: string, req: Req, deadlineMs = timeoutMs): Promise<Res> {
     return new Promise((resolve, reject) => {
-      const fn = (client as unknown as Record<string, (r: Req, o: TracedCallOptions, cb: (e: grpc.ServiceError | null, r?: Res) => void) => void>)[method]!;
+      type Unary = ((r: Req, md: grpc.Metadata, o: grpc.CallOptions, cb: (e: grpc.ServiceError | null, r?: Res) => void) => void) & { path: string };
+      const fn = (client as unknown as Record<string, Unary>)[method]!;
+      if (tracing) {
+        const md = new grpc.Metadata();
+        const opts: grpc.CallOptions = { deadline: Date.now() + deadlineMs };
+        const done = startClientRpc(tracing, fn.path, md, opts, traceContext ?? otelContext.active());
+        fn.call(client, req, md, opts, (err, res) => {
+          done(err);
+          if (err) reject(wrap(err, method));
+          else resolve(res as Res);
+        });
+        return;
+      }
       const opts: TracedCallOptions = traceContext ? { deadline: Date.now() + deadlineMs, traceContext } : { deadline: Date.now() + deadlineMs };
-      fn.call(client, req, opts, (err, res) => (err ? reject(wrap(err, method)) : resolve(res as Res)));
+      (fn as unknown as (r: Req, o: TracedCallOptions, cb: (e: grpc.ServiceError | null, r?: Res) => void) => void).call(client, req, opts, (err, res) => (err ? reject(wrap(err, method)) : resolve(res as Res)));
     });
   }
 
