@@ -7,6 +7,7 @@ import { contextFromObject, grpcClientInterceptors, TRACEPARENT_ANNOTATION } fro
 import { setupTestTracing, summarizeSpan } from '@kubelab/tracing/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createClientset, type ClientsetConfig } from '../clientset/clientset.js';
+import { clientsetEventSink, EventBroadcaster } from '../events/recorder.js';
 
 const POD = Buffer.from('{"apiVersion":"v1","kind":"Pod","metadata":{"name":"web","namespace":"default"}}');
 const servers: grpc.Server[] = [];
@@ -108,6 +109,21 @@ describe('client tracing', () => {
       ['4bf92f3577b34da6a3ce929d0e0e4736', 'CLIENT'],
     ]);
     expect(seen).toEqual([...creates.map((s) => `00-${s.traceId}-${s.spanId}-01`), 'CreateStream']);
+  });
+
+  it('an event recorded inside a traced sync is written by the broadcaster outside the trace, on the CreateStream', async () => {
+    const seen: string[] = [];
+    const t = setupTestTracing('kubelet');
+    const cs = clientset({ address: await stub(seen), interceptors: grpcClientInterceptors(t.tracing) });
+    const broadcaster = new EventBroadcaster({ sink: clientsetEventSink(cs) });
+    broadcaster.startRecordingToSink();
+    closers.push(() => broadcaster.shutdown());
+    const recorder = broadcaster.newRecorder({ component: 'kubelet', host: 'node-1' });
+    const pod = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'web', namespace: 'default', uid: 'u1' } };
+    await t.tracing.withSpan('syncPod', () => recorder.event(pod, 'Normal', 'Started', 'Started container app'), { parent: contextFromObject({ metadata: { annotations: { [TRACEPARENT_ANNOTATION]: PARENT } } }) });
+    for (let i = 0; i < 100 && !seen.includes('CreateStream'); i++) await new Promise((r) => setTimeout(r, 10));
+    expect(seen).toEqual(['CreateStream']);
+    expect(t.spans().map((s) => s.name)).toEqual(['syncPod']);
   });
 
   it('without interceptors: no spans; traceContext or traceparent travel as they are', async () => {
