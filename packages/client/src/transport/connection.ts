@@ -104,8 +104,7 @@ export class Connection {
    * interceptor replaces the `traceparent` with its CLIENT span's (a child of it).
    */
   metadata(opts: RequestOptions = {}): grpc.Metadata {
-    const md = new grpc.Metadata();
-    for (const [k, v] of Object.entries(this.baseMetadata)) md.set(k, v);
+    const md = this.baseMetadataOnly();
     if (opts.traceContext) injectMetadata(md, opts.traceContext);
     else {
       if (opts.traceparent) md.set('traceparent', opts.traceparent);

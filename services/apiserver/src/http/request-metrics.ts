@@ -5,6 +5,7 @@
 // more than the rest of a watch-cache read. The exposition is the same.
 
 import type { Registry } from 'prom-client';
+import type { RequestObservation } from '../registry/store.js';
 
 /** Upstream's request metric label names, in its order. */
 export const REQUEST_LABELS = ['verb', 'dry_run', 'group', 'version', 'resource', 'subresource', 'scope', 'component'] as const;
@@ -69,7 +70,7 @@ export class RequestMetrics {
   }
 
   /** One finished request. */
-  observe(r: { verb: string; dryRun: boolean; group: string; version: string; resource: string; subresource: string; scope: string; code: number; seconds: number }): void {
+  observe(r: RequestObservation): void {
     // dry_run holds the dryRun query value (`All`) or is empty; component is `apiserver` as upstream's.
     const dryRun = r.dryRun ? 'All' : '';
     const key = `${r.verb}|${dryRun}|${r.group}|${r.version}|${r.resource}|${r.subresource}|${r.scope}`;

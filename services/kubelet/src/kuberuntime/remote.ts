@@ -5,7 +5,7 @@
 
 import * as grpc from '@grpc/grpc-js';
 import { criProto, type CriContainerStatus__Output, type CriImage__Output, type ImageServiceClient, type RuntimeServiceClient } from '@kubelab/proto';
-import { context as otelContext, startClientRpc, tracingOfInterceptors, type Context, type TracedCallOptions } from '@kubelab/tracing';
+import { context as otelContext, startClientRpc, tracingOfInterceptors, type Context } from '@kubelab/tracing';
 import {
   RuntimeError,
   type Container,
@@ -86,8 +86,8 @@ export function connectRemoteRuntime(endpoint: string, timeoutMs = 10_000, inter
         });
         return;
       }
-      const opts: TracedCallOptions = traceContext ? { deadline: Date.now() + deadlineMs, traceContext } : { deadline: Date.now() + deadlineMs };
-      (fn as unknown as (r: Req, o: TracedCallOptions, cb: (e: grpc.ServiceError | null, r?: Res) => void) => void).call(client, req, opts, (err, res) => (err ? reject(wrap(err, method)) : resolve(res as Res)));
+      // Untraced: no tracing interceptor is installed either, so there is no context to hand on.
+      (fn as unknown as (r: Req, o: grpc.CallOptions, cb: (e: grpc.ServiceError | null, r?: Res) => void) => void).call(client, req, { deadline: Date.now() + deadlineMs }, (err, res) => (err ? reject(wrap(err, method)) : resolve(res as Res)));
     });
   }
 
