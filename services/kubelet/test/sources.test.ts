@@ -127,6 +127,8 @@ describe.skipIf(!requireTool('nats-server'))('pod sources and status reconcile',
     }, 5_000);
     // One reconcile period (1 s here, 10 s by default) plus the informer's delivery and the write.
     expect(Date.now() - marked).toBeLessThan(2_500);
+    // A GET can see the write before the kubelet has its answer (and counts the post).
+    await eventually(() => k.statusManager.posts > writesBefore);
     expect(k.statusManager.posts).toBe(writesBefore + 1);
     expect(back.status!.containerStatuses![0]).toMatchObject({ containerID: p.status!.containerStatuses![0]!.containerID, restartCount: 0, ready: true });
   }, 20_000);
