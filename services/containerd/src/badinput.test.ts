@@ -1,4 +1,5 @@
 import { connect as netConnect } from 'node:net';
+import * as grpc from '@grpc/grpc-js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { containerConfig, sandboxConfig, startHarness, type Harness } from './testing/harness.js';
 
@@ -78,6 +79,22 @@ describe('garbage on the socket', () => {
         s.on('error', () => resolve());
         s.on('close', () => resolve());
       });
+    }
+    expect((await h.cri.rt.Version({ version: 'v1' })).runtimeName).toBe('containerd');
+  });
+
+  it('answers a gRPC call whose message is not protobuf with INTERNAL, and keeps serving', async () => {
+    const raw = new grpc.Client(`unix://${h.handle.socketPath}`, grpc.credentials.createInsecure());
+    const junk = Buffer.from([0xff, 0xff, 0xff, 0x0f, 0x01, 0x02, 0x0a, 0x80]);
+    const call = (method: string) =>
+      new Promise<grpc.ServiceError | null>((resolve) => raw.makeUnaryRequest(method, (b: Buffer) => b, (b: Buffer) => b, junk, (err) => resolve(err)));
+    try {
+      expect(await call('/runtime.v1.RuntimeService/RunPodSandbox')).toMatchObject({ code: grpc.status.INTERNAL });
+      expect(await call('/runtime.v1.ImageService/PullImage')).toMatchObject({ code: grpc.status.INTERNAL });
+      // A method of the upstream CRI this runtime does not serve (CheckpointContainer).
+      expect(await call('/runtime.v1.RuntimeService/CheckpointContainer')).toMatchObject({ code: grpc.status.UNIMPLEMENTED });
+    } finally {
+      raw.close();
     }
     expect((await h.cri.rt.Version({ version: 'v1' })).runtimeName).toBe('containerd');
   });

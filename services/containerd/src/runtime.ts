@@ -472,9 +472,7 @@ export class Runtime {
     if (!linux) return;
     const limit = num(linux.memoryLimitInBytes);
     if (limit < 0) throw invalid('linux.memory_limit_in_bytes', `must not be negative, got ${limit}`);
-    if (c.state === 'CONTAINER_EXITED' || c.state === 'CONTAINER_UNKNOWN') {
-      throw failedPrecondition(`failed to update resources: container "${c.id}" is in ${c.state} state`);
-    }
+    // A container that is not running only has its spec updated (containerd): the kubelet may race an exit.
     c.resources = linux;
     const proc = this.live.get(c.id)?.proc;
     if (proc) {

@@ -221,7 +221,8 @@ export function buildServices(deps: ServerDeps): { runtime: RuntimeServiceHandle
     }),
     ReopenContainerLog: R('ReopenContainerLog', byContainer, (req) => {
       const c = rt.getContainer(requireId(req.containerId, 'container_id'));
-      if (c.state !== 'CONTAINER_RUNNING') throw invalid('container_id', `container is not running: ${c.state}`);
+      // containerd answers a plain error (gRPC Unknown), not a bad-argument one: the request itself is fine.
+      if (c.state !== 'CONTAINER_RUNNING') throw new RuntimeError(grpc.status.UNKNOWN, 'container is not running');
       return { response: {} };
     }),
     ExecSync: R('ExecSync', (req) => ({ request: { cmd: req.cmd, timeout: Number(req.timeout) }, containerId: req.containerId }), async (req) => {
