@@ -5,6 +5,6 @@ export { SyncContextManager, installedContextPropagation, type ContextPropagatio
 export { setupTracing, samplerFor, resourceAttributes, recordError, type Tracing, type SetupTracingOptions, type SpanOptions } from './setup.js';
 export { propagator, W3CPropagator, parseTraceparent, formatTraceparent, injectToMap, extractFromMap, currentTraceparent, hasSpanContext, TRACEPARENT, TRACESTATE } from './propagation.js';
 export { grpcClientInterceptors, startClientRpc, tracingOfInterceptors, traceServerHandlers, serverSpanOf, serverContextOf, contextFromMetadata, injectMetadata, rpcSpanName, rpcAttributes, endRpcSpan, type TracedCallOptions, type RpcOutcome } from './grpc.js';
-export { injectNatsHeaders, contextFromNatsHeaders, natsPublish, natsPublishSpan, natsProcessSpan, natsProcess, natsSpanName, messagingAttributes, type NatsPublishOptions, type NatsProcessOptions } from './nats.js';
+export { natsProcess, type NatsProcessOptions } from './nats.js';
 export { TRACEPARENT_ANNOTATION, withTraceContextAnnotation, traceparentOf, traceparentFor, contextFromObject } from './object.js';
 export { context, trace, SpanKind, SpanStatusCode, ROOT_CONTEXT, type Context, type Span, type Tracer } from '@opentelemetry/api';

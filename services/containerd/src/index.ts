@@ -73,7 +73,7 @@ export async function startContainerd(opts: ContainerdOptions): Promise<Containe
   const recovered = await runtime.recover();
   if (recovered.sandboxes || recovered.containers) log.info('recovered runtime state', recovered);
 
-  const sink: RecordSink = opts.natsUrl ? await natsSink(opts.natsUrl, log, opts.tracing) : logSink(log);
+  const sink: RecordSink = opts.natsUrl ? await natsSink(opts.natsUrl, log) : logSink(log);
   const metrics = newMetricsRegistry({ component: 'containerd', node: opts.nodeName });
   new Gauge({
     name: 'kubelab_cri_containers',

@@ -2,14 +2,13 @@
 // the pod and container it concerns, a request summary (never credentials),
 // duration, gRPC status and the W3C trace context continued from the caller.
 // Published on NATS as `kubelab.cri.<node>.<method>`; publishing never fails a call.
-// With tracing on, each publish of a traced call is a PRODUCER span under the
-// call's SERVER span, its context in the message's headers (`traceparent`),
-// so a consumer continues the trace.
+// A record is exported telemetry, like a span on its way to the collector: its
+// publish gets no PRODUCER span and no headers (OTel suppresses tracing of its
+// own export path); the record itself carries the call's trace and span ids.
 
 import { randomBytes } from 'node:crypto';
-import { connect, type MsgHdrs, type NatsConnection } from '@nats-io/transport-node';
+import { connect, type NatsConnection } from '@nats-io/transport-node';
 import type { Logger } from '@kubelab/component-base';
-import { natsPublish, type Context, type Tracing } from '@kubelab/tracing';
 
 export interface CriCallRecord {
   /** RFC 3339 start time. */
@@ -86,8 +85,7 @@ export function criSubject(node: string, method: string): string {
 }
 
 export interface RecordSink {
-  /** `parent`: the CRI call's span context (tracing on); the publish becomes its child. */
-  publish(rec: CriCallRecord, parent?: Context): void;
+  publish(rec: CriCallRecord): void;
   close(): Promise<void>;
 }
 
@@ -100,7 +98,7 @@ export function logSink(log: Logger): RecordSink {
 }
 
 /** Publishes to NATS, reconnecting forever; records made while disconnected are dropped after the client's buffer. */
-export async function natsSink(url: string, log: Logger, tracing?: Tracing): Promise<RecordSink> {
+export async function natsSink(url: string, log: Logger): Promise<RecordSink> {
   let nc: NatsConnection | undefined;
   let closed = false;
   const connecting = connect({ servers: url, name: 'kubelab-containerd', maxReconnectAttempts: -1, waitOnFirstConnect: true, reconnectTimeWait: 500 })
@@ -114,10 +112,8 @@ export async function natsSink(url: string, log: Logger, tracing?: Tracing): Pro
     })
     .catch((err: unknown) => log.warn('cannot connect to NATS; CRI records are only logged', { url, err: (err as Error).message }));
   // Records of one event-loop turn go out together, so the client writes them
-  // to its socket once rather than once per CRI call. A traced record's
-  // PRODUCER span opens (and its headers are made) at once, inside the call's
-  // SERVER span; only the hand-over to the client waits for the batch.
-  type Item = { subject: string; data: string; headers?: MsgHdrs };
+  // to its socket once rather than once per CRI call.
+  type Item = { subject: string; data: string };
   let batch: Item[] = [];
   const flush = () => {
     const items = batch;
@@ -126,7 +122,7 @@ export async function natsSink(url: string, log: Logger, tracing?: Tracing): Pro
     if (!conn || conn.isClosed()) return;
     for (const it of items) {
       try {
-        conn.publish(it.subject, it.data, it.headers ? { headers: it.headers } : undefined);
+        conn.publish(it.subject, it.data);
       } catch (err) {
         log.debug('dropping CRI record', { err: (err as Error).message });
       }
@@ -136,13 +132,10 @@ export async function natsSink(url: string, log: Logger, tracing?: Tracing): Pro
     if (batch.push(item) === 1) setImmediate(flush);
   };
   return {
-    publish: (rec, parent) => {
+    publish: (rec) => {
       log.debug('cri call', { ...rec });
       if (!nc || nc.isClosed()) return;
-      const subject = criSubject(rec.node, rec.method);
-      const data = JSON.stringify(rec);
-      if (tracing?.enabled && parent) natsPublish(tracing, subject, (headers) => enqueue(headers ? { subject, data, headers } : { subject, data }), { parent, bodySize: Buffer.byteLength(data) });
-      else enqueue({ subject, data });
+      enqueue({ subject: criSubject(rec.node, rec.method), data: JSON.stringify(rec) });
     },
     close: async () => {
       closed = true;

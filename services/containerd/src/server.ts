@@ -4,7 +4,7 @@
 import * as grpc from '@grpc/grpc-js';
 import { Counter, Histogram, type Registry } from 'prom-client';
 import type { ImageServiceHandlers, RuntimeServiceHandlers } from '@kubelab/proto';
-import { ROOT_CONTEXT, serverSpanOf, trace as otelTrace, type Tracing } from '@kubelab/tracing';
+import { serverSpanOf, type Tracing } from '@kubelab/tracing';
 import {
   containerStatsToProto,
   containerStatusToProto,
@@ -103,7 +103,7 @@ export function buildServices(deps: ServerDeps): { runtime: RuntimeServiceHandle
     calls?.inc({ method, code: rec.code });
     latency?.observe({ method }, durationMs / 1000);
     try {
-      deps.sink.publish(rec, span ? otelTrace.setSpan(ROOT_CONTEXT, span) : undefined);
+      deps.sink.publish(rec);
     } catch {
       // Recording must never fail a call.
     }
