@@ -110,3 +110,18 @@ export const kubeProxyConfigMap: KubeObject = {
     'config.conf': ['apiVersion: kubeproxy.config.k8s.io/v1alpha1', 'kind: KubeProxyConfiguration', 'clusterCIDR: 10.244.0.0/16', 'mode: iptables', ''].join('\n'),
   },
 } as KubeObject;
+
+/** kube-proxy's DaemonSet as kubeadm installs it, with the status its controller writes for `nodes` nodes. */
+export function kubeProxyDaemonSet(nodes: number): KubeObject {
+  const labels = { 'k8s-app': 'kube-proxy' };
+  return {
+    apiVersion: 'apps/v1',
+    kind: 'DaemonSet',
+    metadata: { name: 'kube-proxy', namespace: 'kube-system', labels },
+    spec: {
+      selector: { matchLabels: labels },
+      template: { metadata: { labels }, spec: { nodeSelector: { 'kubernetes.io/os': 'linux' }, containers: [{ name: 'kube-proxy', image: 'registry.k8s.io/kube-proxy:v1.32.4' }] } },
+    },
+    status: { desiredNumberScheduled: nodes, currentNumberScheduled: nodes, numberReady: nodes, updatedNumberScheduled: nodes, numberAvailable: nodes, numberMisscheduled: 0, observedGeneration: 1 },
+  } as KubeObject;
+}

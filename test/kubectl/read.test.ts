@@ -5,7 +5,7 @@ import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, requireTool } from '@kubelab/testing';
 import { squash, startCluster, until, type Cluster } from './harness.js';
-import { event, kubeProxyConfigMap, lease, node, runningPod } from './fixtures.js';
+import { event, kubeProxyConfigMap, kubeProxyDaemonSet, lease, node, runningPod } from './fixtures.js';
 
 const run = requireTool('kubectl');
 
@@ -23,7 +23,7 @@ describe.skipIf(!run)('kubectl 1.32: reading the cluster', { timeout: 60_000 }, 
     const kubeletPort = await freePort();
     await new Promise<void>((r) => kubelet.listen(kubeletPort, '127.0.0.1', r));
     c = await startCluster();
-    await c.seed(node('node-1', { kubeletPort }), lease('node-1'), kubeProxyConfigMap);
+    await c.seed(node('node-1', { kubeletPort }), lease('node-1'), kubeProxyConfigMap, kubeProxyDaemonSet(1));
     await c.seed(runningPod('nginx', { restarts: 3 }), runningPod('coredns', { namespace: 'kube-system', ip: '10.244.0.2', labels: { 'k8s-app': 'kube-dns' } }));
     const pod = (await c.get('pods', 'default', 'nginx'))!;
     await c.seed(
@@ -102,6 +102,19 @@ describe.skipIf(!run)('kubectl 1.32: reading the cluster', { timeout: 60_000 }, 
     expect(r.stdout.split('\n').filter((l) => l.includes('mode'))).toEqual(['mode: iptables']);
   });
 
+  it('-n kube-system get daemonsets (the seed lab line): DESIRED is the node count', async () => {
+    const lines = squash((await c.kubectl(['-n', 'kube-system', 'get', 'daemonsets'])).stdout);
+    expect(lines[0]).toBe('NAME DESIRED CURRENT READY UP-TO-DATE AVAILABLE NODE SELECTOR AGE');
+    expect(lines[1]).toMatch(/^kube-proxy 1 1 1 1 1 kubernetes\.io\/os=linux \d+s$/);
+  });
+
+  it('logs POD -n NAMESPACE; -o custom-columns', async () => {
+    expect((await c.kubectl(['logs', 'coredns', '-n', 'kube-system'])).stdout).toBe('nginx: ready\nGET / 200\n');
+    expect(kubeletRequests.at(-1)).toBe('/containerLogs/kube-system/coredns/coredns');
+    const cc = squash((await c.kubectl(['get', 'pods', '-A', '-o', 'custom-columns=NS:.metadata.namespace,NAME:.metadata.name,IP:.status.podIP,NODE:.spec.nodeName'])).stdout);
+    expect(cc).toEqual(['NS NAME IP NODE', 'default nginx 10.244.0.5 node-1', 'kube-system coredns 10.244.0.2 node-1']);
+  });
+
   it('get pod -o yaml prints the stored object', async () => {
     const r = await c.kubectl(['get', 'pod', 'nginx', '-o', 'yaml']);
     expect(r.stdout).toMatch(/^apiVersion: v1\nkind: Pod\nmetadata:/);
@@ -160,6 +173,10 @@ describe.skipIf(!run)('kubectl 1.32: reading the cluster', { timeout: 60_000 }, 
     expect(r.stdout).toMatch(/\n  image\t<string>\n/);
     expect(r.stdout).toMatch(/\n  name\t<string> -required-\n/);
     expect(r.stdout).toMatch(/\n  livenessProbe\t<Probe>\n/);
+    // Two-typed values print their name; a timestamp prints as a string.
+    expect((await c.kubectl(['explain', 'deployment.spec.strategy.rollingUpdate'])).stdout).toMatch(/\n  maxSurge\t<IntOrString>\n/);
+    expect((await c.kubectl(['explain', 'pod.spec.containers.resources'])).stdout).toMatch(/\n  limits\t<map\[string\]Quantity>\n/);
+    expect((await c.kubectl(['explain', 'pod.metadata.creationTimestamp'])).stdout).toMatch(/\nFIELD: creationTimestamp <string>\n/);
   });
 
   it('logs are proxied to the node\'s kubelet', async () => {

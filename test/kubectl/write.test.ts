@@ -2,7 +2,7 @@
 // apiserver: output text and the objects that end up stored.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { requireTool, PROBEDEMO_MANIFEST } from '@kubelab/testing';
+import { freePort, requireTool, PROBEDEMO_MANIFEST } from '@kubelab/testing';
 import { squash, startCluster, until, type Cluster } from './harness.js';
 import { node, runningPod } from './fixtures.js';
 
@@ -98,6 +98,50 @@ describe.skipIf(!run)('kubectl 1.32: changing the cluster', { timeout: 60_000 },
     // Removing a field from the manifest prunes it from the live object.
     expect((await c.kubectl(['apply', '-f', '-'], { stdin: podYaml('web1', 'nginx:1.26') })).stdout).toBe('pod/web1 configured\n');
     expect(((await c.get('pods', 'default', 'web1')) as Obj).metadata.labels).toEqual({ app: 'web' });
+  });
+
+  it('apply prunes list entries by merge key: containers, ports, env, volumes, tolerations', async () => {
+    const deploy = (removed: boolean) => `apiVersion: apps/v1
+kind: Deployment
+metadata: {name: pruned}
+spec:
+  selector: {matchLabels: {app: pruned}}
+  template:
+    metadata: {labels: {app: pruned}}
+    spec:
+      tolerations: [{key: k1, operator: Exists}${removed ? '' : ', {key: k2, operator: Exists}'}]
+      volumes: [{name: v1, emptyDir: {}}${removed ? '' : ', {name: v2, emptyDir: {}}'}]
+      containers:
+      - name: a
+        image: nginx:${removed ? '1.26' : '1.25'}
+        ports: [{containerPort: 80, name: http}${removed ? '' : ', {containerPort: 443, name: https}'}]
+        env: [{name: A, value: "1"}, ${removed ? '{name: C, value: "3"}' : '{name: B, value: "2"}'}]
+        volumeMounts: [{name: v1, mountPath: /v1}${removed ? '' : ', {name: v2, mountPath: /v2}'}]
+${removed ? '' : '      - {name: b, image: busybox}\n'}`;
+    expect((await c.kubectl(['apply', '-f', '-'], { stdin: deploy(false) })).stdout).toBe('deployment.apps/pruned created\n');
+    expect((await c.kubectl(['apply', '-f', '-'], { stdin: deploy(true) })).stdout).toBe('deployment.apps/pruned configured\n');
+    const spec = ((await c.get('deployments', 'default', 'pruned', 'apps')) as Obj).spec.template.spec;
+    expect(spec.tolerations).toEqual([{ key: 'k1', operator: 'Exists' }]);
+    expect(spec.volumes).toEqual([{ name: 'v1', emptyDir: {} }]);
+    expect(spec.containers.map((x: Obj) => x.name)).toEqual(['a']);
+    expect(spec.containers[0]).toMatchObject({ image: 'nginx:1.26', ports: [{ containerPort: 80, name: 'http', protocol: 'TCP' }], env: [{ name: 'A', value: '1' }, { name: 'C', value: '3' }], volumeMounts: [{ name: 'v1', mountPath: '/v1' }] });
+  });
+
+  it('patch --type json|merge|strategic; a wrong type or a failed test is refused and stores nothing', async () => {
+    await c.kubectl(['create', 'deployment', 'pt', '--image=nginx']);
+    expect((await c.kubectl(['patch', 'deployment', 'pt', '--type=json', '-p', '[{"op":"replace","path":"/spec/replicas","value":3}]'])).stdout).toBe('deployment.apps/pt patched\n');
+    expect((await c.kubectl(['patch', 'deployment', 'pt', '--type=merge', '-p', '{"metadata":{"labels":{"m":"1"}}}'])).stdout).toBe('deployment.apps/pt patched\n');
+    const env = '{"spec":{"template":{"spec":{"containers":[{"name":"nginx","env":[{"name":"D","value":"4"}]}]}}}}';
+    expect((await c.kubectl(['patch', 'deployment', 'pt', '-p', env])).stdout).toBe('deployment.apps/pt patched\n');
+    const d = (await c.get('deployments', 'default', 'pt', 'apps')) as Obj;
+    expect([d.spec.replicas, d.metadata.labels, d.spec.template.spec.containers.map((x: Obj) => [x.name, x.image, x.env])]).toEqual([3, { app: 'pt', m: '1' }, [['nginx', 'nginx', [{ name: 'D', value: '4' }]]]]);
+
+    const wrong = await c.kubectl(['patch', 'deployment', 'pt', '--type=merge', '-p', '{"spec":{"replicas":"x"}}']);
+    expect(wrong.code).toBe(1);
+    expect(wrong.stderr).toMatch(/^The request is invalid: patch: Invalid value: "\{.*\}": json: cannot unmarshal string into Go struct field DeploymentSpec\.spec\.replicas of type int32\n$/);
+    const test = await c.kubectl(['patch', 'deployment', 'pt', '--type=json', '-p', '[{"op":"test","path":"/spec/replicas","value":9},{"op":"replace","path":"/spec/replicas","value":9}]']);
+    expect(test.stderr).toBe('The request is invalid: the server rejected our request due to an error in our request\n');
+    expect(((await c.get('deployments', 'default', 'pt', 'apps')) as Obj).spec.replicas).toBe(3);
   });
 
   it('apply --server-side creates and updates', async () => {
@@ -260,6 +304,14 @@ describe.skipIf(!run)('kubectl 1.32: changing the cluster', { timeout: 60_000 },
     await until(() => w.child.exitCode !== null);
     expect(w.output().trim().split('\n').at(-1)).toBe('deployment "ro" successfully rolled out');
     expect(w.child.exitCode).toBe(0);
+  });
+
+  it('logs from a node whose kubelet is down: the dial error, as upstream words it', async () => {
+    const port = await freePort(); // nothing listens there
+    await c.seed(node('node-down', { kubeletPort: port }), runningPod('stranded', { node: 'node-down' }));
+    const r = await c.kubectl(['logs', 'stranded']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe(`Error from server: Get "http://127.0.0.1:${port}/containerLogs/default/stranded/stranded": dial tcp 127.0.0.1:${port}: connect: connection refused\n`);
   });
 
   it('delete a deployment and a namespace', async () => {

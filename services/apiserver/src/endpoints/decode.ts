@@ -4,7 +4,7 @@
 // error (Strict) or as warnings (Warn, the default) (upstream:
 // apimachinery's serializer/json strict mode and handlers' fieldValidation).
 
-import { badRequest, type KubeObject, type ResourceInfo } from '@kubelab/api';
+import { badRequest, invalid, type KubeObject, type ResourceInfo } from '@kubelab/api';
 import { TYPES } from './openapi/schema.js';
 
 export type FieldValidation = 'Ignore' | 'Warn' | 'Strict';
@@ -18,6 +18,8 @@ export function parseFieldValidation(v: string | null): FieldValidation {
 interface Walk {
   unknown: string[];
   typeError?: string;
+  /** Leave unknown fields in place (checking an already-stored object). */
+  keepUnknown?: boolean;
 }
 
 type J = Record<string, unknown>;
@@ -95,7 +97,7 @@ function walk(value: unknown, t: string, path: string, goPath: string, owner: st
     const sub = path ? `${path}.${key}` : key;
     if (!f) {
       w.unknown.push(sub);
-      delete obj[key];
+      if (!w.keepUnknown) delete obj[key];
       continue;
     }
     walk(obj[key], f[0], sub, goPath ? `${goPath}.${key}` : key, def.name ?? t, w);
@@ -163,4 +165,16 @@ export function checkPatchFields(info: Pick<ResourceInfo, 'kind' | 'version'>, p
     throw badRequest(`${info.kind} in version "${info.version}" cannot be handled as a ${info.kind}: strict decoding error: ${unknown.map((f) => `unknown field "${f}"`).join(', ')}`);
   }
   return validation === 'Warn' ? unknown.map((f) => `unknown field "${f}"`) : [];
+}
+
+/**
+ * The decode of a patched object (upstream decodes the patch result into the
+ * Go type): a wrong type is a 422 Invalid on the field `patch`, carrying the
+ * patched JSON, as kubectl prints it ("The request is invalid: patch: ...").
+ */
+export function checkPatchedTypes(info: Pick<ResourceInfo, 'kind'>, patched: KubeObject): void {
+  if (!TYPES[info.kind]) return;
+  const w: Walk = { unknown: [], keepUnknown: true };
+  walk(patched, info.kind, '', '', info.kind, w);
+  if (w.typeError) throw invalid('', '', '', [{ type: 'FieldValueInvalid', field: 'patch', badValue: JSON.stringify(patched), detail: w.typeError }]);
 }

@@ -246,6 +246,16 @@ describe('create, update, patch', () => {
     expect(t.status).toBe(415);
   });
 
+  it('patch: a wrong type in the patched object is 422 on "patch"; a JSON patch that does not apply is the generic 422', async () => {
+    reg.seed(pod('a'));
+    const wrong = await call('PATCH', '/api/v1/namespaces/default/pods/a', { body: { spec: { terminationGracePeriodSeconds: 'soon' } }, type: 'application/merge-patch+json' });
+    expect(wrong.status).toBe(422);
+    expect(wrong.json.details.causes).toEqual([{ reason: 'FieldValueInvalid', field: 'patch', message: expect.stringMatching(/^Invalid value: "\{.*\}": json: cannot unmarshal string into Go struct field PodSpec\.spec\.terminationGracePeriodSeconds of type int64$/) }]);
+    const test = await call('PATCH', '/api/v1/namespaces/default/pods/a', { body: [{ op: 'test', path: '/metadata/name', value: 'b' }], type: 'application/json-patch+json' });
+    expect([test.status, test.json.reason, test.json.message]).toEqual([422, 'Invalid', 'the server rejected our request due to an error in our request']);
+    expect((await call('GET', '/api/v1/namespaces/default/pods/a')).json.spec.terminationGracePeriodSeconds).toBeUndefined();
+  });
+
   it('a body that is not JSON is a 400; one over the size limit a 413; both leave nothing behind', async () => {
     const bad = await call('POST', '/api/v1/namespaces/default/pods', { body: '{"apiVersion": "v1", kind' });
     expect(bad.status).toBe(400);

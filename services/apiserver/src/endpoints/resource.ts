@@ -10,6 +10,7 @@ import {
   isNotFound,
   isPatchType,
   methodNotAllowed,
+  StatusError,
   toStatus,
   unsupportedMediaType,
   type DeleteOptions,
@@ -22,7 +23,7 @@ import { printTable } from '../printers/index.js';
 import { listBytes } from '../cache/raw.js';
 import { decodeBody, mediaType, parseJson, readBody } from './body.js';
 import { boolParam, intParam, requestContext } from './context.js';
-import { checkPatchFields, decodeObject, parseFieldValidation } from './decode.js';
+import { checkPatchedTypes, checkPatchFields, decodeObject, parseFieldValidation } from './decode.js';
 import { parseIncludeObject, responseShape, type ResponseShape } from './negotiate.js';
 import type { ResourceRequest } from './requestinfo.js';
 import { warningHeaders, writeJson } from './respond.js';
@@ -153,10 +154,15 @@ export async function serveResourceVerb(env: HandlerEnv, store: ResourceStore, r
       const validation = parseFieldValidation(q.get('fieldValidation'));
       const warnings = type === 'application/json-patch+json' ? [] : checkPatchFields(info, patch, validation);
       const sub = r.subresource === 'status' ? 'status' : undefined;
+      ctx.checkPatched = (o) => checkPatchedTypes(info, o);
       try {
         const patched = await store.patch(ns, r.name!, type, patch, ctx, sub);
         return writeJson(res, 200, shapeObject(env, info, patched, req, q), warningHeaders(warnings));
       } catch (e) {
+        // A JSON patch that does not apply (a failed `test`, a missing path): upstream's generic 422 drops the detail.
+        if (type === 'application/json-patch+json' && e instanceof StatusError && e.code === 422 && !e.status.details) {
+          throw new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'the server rejected our request due to an error in our request', reason: 'Invalid', details: {}, code: 422 });
+        }
         // Server-side apply creates what does not exist yet.
         if (type !== 'application/apply-patch+yaml' || sub || !isNotFound(e)) throw e;
         const { object } = decodeObject(info, patch, validation);

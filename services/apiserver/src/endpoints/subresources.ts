@@ -23,7 +23,7 @@ import { selectorString } from '../printers/index.js';
 import { mediaType, parseJson, readBody } from './body.js';
 import { requestContext } from './context.js';
 import { checkPatchFields, parseFieldValidation } from './decode.js';
-import type { HandlerEnv } from './env.js';
+import type { HandlerEnv, KubeletAddress } from './env.js';
 import type { ResourceRequest } from './requestinfo.js';
 import { decodeWriteBody } from './resource.js';
 import { serveExec } from './exec.js';
@@ -134,6 +134,13 @@ export function logContainer(pod: Obj, requested: string | null): string {
 
 const REASON_BY_CODE: Record<number, StatusReason> = { 400: 'BadRequest', 401: 'Unauthorized', 403: 'Forbidden', 404: 'NotFound', 409: 'Conflict', 500: 'InternalError', 503: 'ServiceUnavailable', 504: 'Timeout' };
 
+/** A connection error as Go's net package words it (`dial tcp 10.0.0.5:10250: connect: connection refused`). */
+function dialError(e: Error & { code?: string }, addr: KubeletAddress): string {
+  const go: Record<string, string> = { ECONNREFUSED: 'connect: connection refused', EHOSTUNREACH: 'connect: no route to host', ENETUNREACH: 'connect: network is unreachable', ETIMEDOUT: 'i/o timeout' };
+  const why = e.code ? go[e.code] : undefined;
+  return why ? `dial tcp ${addr.host}:${addr.port}: ${why}` : e.message;
+}
+
 async function serveLog(env: HandlerEnv, store: ResourceStore, r: ResourceRequest, req: IncomingMessage, res: ServerResponse, q: URLSearchParams): Promise<void> {
   if (r.verb !== 'get') throw methodNotAllowedFor(r);
   const pod = (await store.get(r.namespace, r.name!)) as Obj;
@@ -171,7 +178,8 @@ async function serveLog(env: HandlerEnv, store: ResourceStore, r: ResourceReques
       kres.on('end', resolve);
       kres.on('error', resolve);
     });
-    upstream.on('error', (e) => reject(new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', reason: 'InternalError', message: `Get "http://${addr.host}:${addr.port}${path}": ${e.message}`, code: 500 })));
+    // A plain error upstream: a 500 without a reason, so kubectl prints "Error from server: Get ...: dial tcp ...".
+    upstream.on('error', (e) => reject(new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: `Get "http://${addr.host}:${addr.port}${path}": ${dialError(e, addr)}`, code: 500 })));
     res.on('close', () => upstream.destroy());
     upstream.end();
   });

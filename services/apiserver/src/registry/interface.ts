@@ -21,6 +21,8 @@ export interface RequestContext {
    * explicitly, so no async context manager is needed across the awaits.
    */
   traceContext?: Context;
+  /** REST: the JSON decoder's type check of a patched object before it is stored (the gRPC side sends typed messages). */
+  checkPatched?: (patched: KubeObject) => void;
 }
 
 export interface ListOptions {

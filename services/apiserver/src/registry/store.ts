@@ -421,6 +421,7 @@ export class GenericStore implements ResourceStore {
         const patched = applyPatch(patchType, thaw(cur), patch);
         if (!isObject(patched)) throw badRequest('the patch produced something that is not an object');
         const o = this.checkBody(patched, ns);
+        ctx.checkPatched?.(o as KubeObject);
         if (o.metadata.name !== name) {
           throw badRequest(`the name of the object (${String(o.metadata.name)}) does not match the name on the URL (${name})`);
         }

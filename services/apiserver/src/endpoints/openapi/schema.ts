@@ -19,8 +19,12 @@ export interface TypeDef {
   fields?: Record<string, FieldDef>;
   /** The OpenAPI name's last segment when it differs from the key. */
   name?: string;
-  /** A primitive alias (Time, IntOrString, Quantity): its OpenAPI type/format. */
-  primitive?: { type: string; format?: string };
+  /**
+   * A primitive alias (Time, IntOrString, Quantity): its OpenAPI type/format;
+   * the two-typed ones are a `oneOf` without `type`, as upstream, so that
+   * `kubectl explain` prints their name (`<IntOrString>`) rather than `<string>`.
+   */
+  primitive?: { type?: string; format?: string; oneOf?: { type: string }[] };
 }
 
 const META_FIELD: FieldDef = ['ObjectMeta', "Standard object metadata: name, namespace, labels, annotations and the fields the system sets."];
@@ -40,8 +44,8 @@ export const TYPES: Record<string, TypeDef> = {
   // ---- meta/v1 and primitives
   Time: { group: 'meta', description: 'A timestamp in RFC 3339 form with second precision, in UTC.', primitive: { type: 'string', format: 'date-time' } },
   MicroTime: { group: 'meta', description: 'A timestamp in RFC 3339 form with microsecond precision.', primitive: { type: 'string', format: 'date-time' } },
-  IntOrString: { group: 'intstr', description: 'Either an integer or a string (a port number or a port name, a count or a percentage).', primitive: { type: 'string', format: 'int-or-string' } },
-  Quantity: { group: 'resource', description: 'A fixed-point amount with an optional suffix: "100m" CPU is a tenth of a core, "128Mi" memory is 128 mebibytes.', primitive: { type: 'string' } },
+  IntOrString: { group: 'intstr', description: 'Either an integer or a string (a port number or a port name, a count or a percentage).', primitive: { format: 'int-or-string', oneOf: [{ type: 'integer' }, { type: 'string' }] } },
+  Quantity: { group: 'resource', description: 'A fixed-point amount with an optional suffix: "100m" CPU is a tenth of a core, "128Mi" memory is 128 mebibytes.', primitive: { oneOf: [{ type: 'string' }, { type: 'number' }] } },
   ObjectMeta: {
     group: 'meta',
     description: 'Metadata every persisted object has: identity (name, namespace, uid), labels and annotations, and bookkeeping the system maintains.',

@@ -234,6 +234,7 @@ class FakeStore implements ResourceStore {
   async patch(ns: string | undefined, name: string, type: string, patch: unknown, ctx: RequestContext, sub?: Subresource): Promise<KubeObject> {
     const cur = await this.get(ns, name);
     const patched = applyPatch(type, cur, patch) as KubeObject;
+    ctx.checkPatched?.(patched);
     return this.update(ns, name, { ...patched, metadata: { ...patched.metadata, resourceVersion: cur.metadata.resourceVersion } }, ctx, sub);
   }
 
