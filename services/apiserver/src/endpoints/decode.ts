@@ -173,8 +173,14 @@ export function checkPatchFields(info: Pick<ResourceInfo, 'kind' | 'version'>, p
  * patched JSON, as kubectl prints it ("The request is invalid: patch: ...").
  */
 export function checkPatchedTypes(info: Pick<ResourceInfo, 'kind'>, patched: KubeObject): void {
-  if (!TYPES[info.kind]) return;
+  const typeError = typeErrorOf(info.kind, patched);
+  if (typeError) throw invalid('', '', '', [{ type: 'FieldValueInvalid', field: 'patch', badValue: JSON.stringify(patched), detail: typeError }]);
+}
+
+/** The Go decoder's message for the first wrong type in `obj` (unknown fields are left alone), or undefined. */
+export function typeErrorOf(kind: string, obj: unknown): string | undefined {
+  if (!TYPES[kind]) return undefined;
   const w: Walk = { unknown: [], keepUnknown: true };
-  walk(patched, info.kind, '', '', info.kind, w);
-  if (w.typeError) throw invalid('', '', '', [{ type: 'FieldValueInvalid', field: 'patch', badValue: JSON.stringify(patched), detail: w.typeError }]);
+  walk(obj, kind, '', '', kind, w);
+  return w.typeError;
 }

@@ -92,6 +92,27 @@ describe.runIf(requireTool('nats-server'))('malformed gRPC requests', () => {
     });
   }
 
+  it('a wrong type anywhere in the object is INVALID_ARGUMENT in the Go decoder\'s words, on create, update, status and patch, and nothing is stored', async () => {
+    const k = api(client);
+    const DEPLOYS = gvr('deployments', 'apps');
+    const badCm = { metadata: { name: 'typed' }, data: { a: 5 } };
+    const created = await fail(call(client, 'Create', { resource: CMS, namespace: 'default', object: Buffer.from(JSON.stringify(badCm)) }));
+    expect([created.grpcCode, created.details]).toEqual([3, 'object: Invalid value: json: cannot unmarshal number into Go struct field ConfigMap.data of type string']);
+    await expect(k.get(CMS, 'default', 'typed')).rejects.toMatchObject({ grpcCode: 5 });
+
+    const d = await k.create(DEPLOYS, 'default', { metadata: { name: 'typed' }, spec: { selector: { matchLabels: { app: 'typed' } }, template: { metadata: { labels: { app: 'typed' } }, spec: { containers: [{ name: 'c', image: 'busybox' }] } } } });
+    const stale = { ...d, spec: { ...(d.spec as object), replicas: 'x' } };
+    const updated = await fail(call(client, 'Update', { resource: DEPLOYS, namespace: 'default', name: 'typed', object: Buffer.from(JSON.stringify(stale)) }));
+    expect([updated.grpcCode, updated.details]).toEqual([3, 'object: Invalid value: json: cannot unmarshal string into Go struct field DeploymentSpec.spec.replicas of type int32']);
+    const status = await fail(call(client, 'UpdateStatus', { resource: DEPLOYS, namespace: 'default', name: 'typed', object: Buffer.from(JSON.stringify({ ...d, status: { replicas: '1' } })) }));
+    expect([status.grpcCode, status.details]).toEqual([3, 'object: Invalid value: json: cannot unmarshal string into Go struct field DeploymentStatus.status.replicas of type int32']);
+    const patched = await fail(call(client, 'Patch', { resource: DEPLOYS, namespace: 'default', name: 'typed', patchType: 'application/merge-patch+json', patch: Buffer.from('{"spec":{"replicas":"x"}}') }));
+    expect(patched.grpcCode).toBe(3);
+    expect(patched.status.details?.causes).toEqual([{ reason: 'FieldValueInvalid', field: 'patch', message: expect.stringMatching(/json: cannot unmarshal string into Go struct field DeploymentSpec\.spec\.replicas of type int32$/) }]);
+    const after = await k.get(DEPLOYS, 'default', 'typed');
+    expect([after.metadata.resourceVersion, (after.spec as { replicas?: unknown }).replicas]).toEqual([d.metadata.resourceVersion, 1]);
+  });
+
   it('survives random bytes and random shapes, and keeps serving', async () => {
     const r = prng(42);
     const methods = ['Create', 'Update', 'UpdateStatus', 'Patch', 'Delete', 'Bind'];

@@ -14,6 +14,7 @@ import {
 import type { PatchType, Registry, RequestContext, ResourceStore, Subresource } from '../registry/interface.js';
 import { listBytes, rawJson } from '../cache/raw.js';
 import { watchMessage, withEncodedWatch } from './watch-encoding.js';
+import { checkPatchedTypes, typeErrorOf } from '../endpoints/decode.js';
 import { statusToGrpc, STATUS_METADATA_KEY } from '@kubelab/proto';
 import { context as otelContext, ROOT_CONTEXT, serverContextOf, traceServerHandlers, type Context, type Tracing } from '@kubelab/tracing';
 
@@ -66,7 +67,12 @@ export function parseJsonField(field: string, bytes: Buffer | Uint8Array | undef
   return v;
 }
 
-function objectField(field: string, bytes: Buffer | undefined): KubeObject {
+/**
+ * A JSON object field carrying an object of `kind`: checked as the REST
+ * decoder checks a body (upstream decodes into the Go type), so a wrong type
+ * is INVALID_ARGUMENT naming the field and is never stored.
+ */
+function objectField(field: string, bytes: Buffer | undefined, kind?: string): KubeObject {
   const v = parseJsonField(field, bytes);
   if (typeof v !== 'object' || v === null || Array.isArray(v)) {
     throw badRequest(`${field}: Invalid value: must be a JSON object, got ${Array.isArray(v) ? 'an array' : v === null ? 'null' : typeof v}`);
@@ -81,6 +87,8 @@ function objectField(field: string, bytes: Buffer | undefined): KubeObject {
       throw badRequest(`${field}.metadata.${f}: Invalid value: must be a string, got ${typeof m[f]}`);
     }
   }
+  const typeError = kind && typeErrorOf(kind, o);
+  if (typeError) throw badRequest(`${field}: Invalid value: ${typeError}`);
   return o;
 }
 
@@ -156,7 +164,7 @@ export function sharedTick(ms: number): () => Promise<void> {
 /** One create, as the Create RPC and each CreateStream item do it: the created object's JSON. */
 async function createOne(registry: Registry, req: CreateItemMsg, call?: object): Promise<Buffer> {
   const s = resolve(registry, req.resource);
-  const obj = objectField('object', req.object);
+  const obj = objectField('object', req.object, s.info.kind);
   const created = await s.create(req.namespace || undefined, obj, context(req.dryRun, req.fieldManager, call));
   return rawJson(created);
 }
@@ -360,7 +368,7 @@ export function resourceServiceHandlers(opts: GrpcServerOptions): ResourceServic
 
     Update: unary(async (req, call) => {
       const s = resolve(registry, req.resource);
-      const obj = objectField('object', req.object);
+      const obj = objectField('object', req.object, s.info.kind);
       const out = await s.update(req.namespace || undefined, requireName(req.name), obj, context(req.dryRun, req.fieldManager, call));
       return { json: rawJson(out) };
     }, onError),
@@ -368,7 +376,7 @@ export function resourceServiceHandlers(opts: GrpcServerOptions): ResourceServic
     UpdateStatus: unary(async (req, call) => {
       const s = resolve(registry, req.resource);
       if (!s.info.subresources.includes('status')) throw notServed({ group: s.info.group, version: s.info.version, resource: `${s.info.resource}/status` });
-      const obj = objectField('object', req.object);
+      const obj = objectField('object', req.object, s.info.kind);
       const out = await s.update(req.namespace || undefined, requireName(req.name), obj, context(req.dryRun, req.fieldManager, call), 'status');
       return { json: rawJson(out) };
     }, onError),
@@ -382,7 +390,9 @@ export function resourceServiceHandlers(opts: GrpcServerOptions): ResourceServic
         sub = req.subresource;
       } else if (req.subresource) throw badRequest(`subresource: Unsupported value: "${req.subresource}": supported values: "", "status", "finalize"`);
       const patch = parseJsonField('patch', req.patch);
-      const out = await s.patch(req.namespace || undefined, requireName(req.name), req.patchType as PatchType, patch, context(req.dryRun, req.fieldManager, call), sub);
+      const ctx = context(req.dryRun, req.fieldManager, call);
+      ctx.checkPatched = (o) => checkPatchedTypes(s.info, o);
+      const out = await s.patch(req.namespace || undefined, requireName(req.name), req.patchType as PatchType, patch, ctx, sub);
       return { json: rawJson(out) };
     }, onError),
 

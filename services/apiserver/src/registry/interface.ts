@@ -21,7 +21,7 @@ export interface RequestContext {
    * explicitly, so no async context manager is needed across the awaits.
    */
   traceContext?: Context;
-  /** REST: the JSON decoder's type check of a patched object before it is stored (the gRPC side sends typed messages). */
+  /** The decoder's type check of a patched object before it is stored (REST and gRPC: upstream decodes the result into the Go type). */
   checkPatched?: (patched: KubeObject) => void;
 }
 
