@@ -146,15 +146,22 @@ describe.skipIf(!hasNats)('deployment controller with an apiserver', () => {
     const live = [...pods.values()].filter((p) => p.metadata.labels?.app === 'roll');
     expect(live.map((p) => p.spec?.containers[0]?.image)).toEqual(['nginx:1.26', 'nginx:1.26', 'nginx:1.26', 'nginx:1.26']);
 
-    // kubectl rollout undo: the old template again makes the old ReplicaSet new, at revision 3
-    const undo = structuredClone(await getD('roll'));
-    undo.spec!.template = structuredClone(d.spec!.template);
-    await env.cs.apps.deployments('default').update(undo);
+    // kubectl rollout undo, as kubectl sends it: a JSON patch replacing the template with the old
+    // ReplicaSet's (hash label removed, Go's "creationTimestamp": null included) and the annotations.
+    const oldTemplate = structuredClone(before[0]!.spec!.template) as { metadata: Record<string, unknown> & { labels?: Record<string, string> } };
+    delete oldTemplate.metadata.labels!['pod-template-hash'];
+    oldTemplate.metadata.creationTimestamp = null;
+    await env.cs.apps.deployments('default').patch('roll', 'json', [
+      { op: 'replace', path: '/spec/template', value: oldTemplate },
+      { op: 'replace', path: '/metadata/annotations', value: { 'deployment.kubernetes.io/revision': '2' } },
+    ]);
     await rolledOut('roll', 4);
+    // the old ReplicaSet is new again, at revision 3; no third ReplicaSet appears
     const old = (await env.cs.apps.replicaSets('default').get(before[0]!.metadata.name ?? '')) as ReplicaSet;
     expect(old.spec?.replicas).toBe(4);
     expect(old.metadata.annotations?.['deployment.kubernetes.io/revision']).toBe('3');
     expect(old.metadata.annotations?.['deployment.kubernetes.io/revision-history']).toBe('1');
+    expect((await rsList('roll')).map((r) => r.metadata.name).sort()).toEqual(after.map((r) => r.metadata.name).sort());
   });
 
   it('Recreate scales the old ReplicaSet to zero before the new one starts', async () => {

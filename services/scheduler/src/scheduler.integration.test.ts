@@ -81,7 +81,7 @@ describe.skipIf(!hasNats)('kube-scheduler with an apiserver', { timeout: 30_000 
     await createPod(cs, 'gpu-no', { cpu: '100m', nodeSelector: { accelerator: 'gpu' } });
     expect(await eventMessage(cs, 'gpu-no', 'FailedScheduling')).toBe(
       "0/3 nodes are available: 1 node(s) had untolerated taint {dedicated: gpu}, 2 node(s) didn't match Pod's node affinity/selector. " +
-        'preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling..',
+        'preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling.',
     );
     const pod = await waitFor('PodScheduled=False', async () => {
       const p = await cs.core.pods('default').get('gpu-no');
@@ -109,7 +109,7 @@ describe.skipIf(!hasNats)('kube-scheduler with an apiserver', { timeout: 30_000 
     expect(Object.fromEntries(perNode)).toEqual({ 'node-1': 2, 'node-2': 2 });
     expect(placed.failed[0]![0]!.message).toBe(
       '0/3 nodes are available: 1 node(s) had untolerated taint {dedicated: gpu}, 2 Insufficient cpu. ' +
-        'preemption: 0/3 nodes are available: 1 Preemption is not helpful for scheduling, 2 No preemption victims found for incoming pod..',
+        'preemption: 0/3 nodes are available: 1 Preemption is not helpful for scheduling, 2 No preemption victims found for incoming pod.',
     );
   });
 
@@ -132,7 +132,7 @@ describe.skipIf(!hasNats)('kube-scheduler with an apiserver', { timeout: 30_000 
     await createPod(cs, 'cordoned', { cpu: '100m' });
     expect(await eventMessage(cs, 'cordoned', 'FailedScheduling')).toBe(
       '0/3 nodes are available: 1 node(s) had untolerated taint {dedicated: gpu}, 2 node(s) were unschedulable. ' +
-        'preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling..',
+        'preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling.',
     );
     await cs.core.nodes().patch('node-2', 'merge', { spec: { unschedulable: false } });
     expect(await nodeOf(cs, 'cordoned')).toBe('node-2');
@@ -167,6 +167,33 @@ describe.skipIf(!hasNats)('kube-scheduler with an apiserver', { timeout: 30_000 
     // --leader-elect=false: no elector, so no leader election status (as upstream).
     expect(body).not.toMatch(/^leader_election_master_status\{/m);
     expect((await fetch(`http://127.0.0.1:${sched.healthPort}/healthz`)).status).toBe(200);
+  });
+});
+
+describe.skipIf(!hasNats)('kube-scheduler in a cluster without nodes', { timeout: 30_000 }, () => {
+  let cluster: TestCluster;
+  let cs: Clientset;
+  let sched: RunningScheduler;
+
+  beforeAll(async () => {
+    cluster = await startTestCluster();
+    cs = createClientset({ address: cluster.grpcAddress, component: 'scheduler-test' });
+    sched = await startScheduler({ apiserverAddress: cluster.grpcAddress, securePort: 0, bindAddress: '127.0.0.1', leaderElect: false, logger: quiet() });
+  }, 30_000);
+
+  afterAll(async () => {
+    await sched?.stop();
+    cs?.close();
+    await cluster?.cleanup();
+  });
+
+  it('says no nodes are available (reason Unschedulable, as upstream) and places the pod once a node registers', async () => {
+    await createPod(cs, 'early', {});
+    expect(await eventMessage(cs, 'early', 'FailedScheduling')).toBe('no nodes available to schedule pods');
+    const cond = await waitFor('PodScheduled=False', async () => (await cs.core.pods('default').get('early')).status?.conditions?.find((c) => c.type === 'PodScheduled'));
+    expect(cond).toMatchObject({ status: 'False', reason: 'Unschedulable', message: 'no nodes available to schedule pods' });
+    await createNode(cs, 'late');
+    expect(await nodeOf(cs, 'early')).toBe('late');
   });
 });
 

@@ -8,7 +8,7 @@ import { formatTime, type Node, type Pod, type PodCondition } from '@kubelab/api
 import type { Clientset, EventRecorder, SharedIndexInformer } from '@kubelab/client';
 import type { Logger } from '@kubelab/component-base';
 import { contextFromObject } from '@kubelab/tracing';
-import { newAlgorithmState, schedulePod, type AlgorithmState } from './algorithm/schedule-pod.js';
+import { newAlgorithmState, NoNodesAvailableError, schedulePod, type AlgorithmState } from './algorithm/schedule-pod.js';
 import { SchedulerCache } from './cache/cache.js';
 import { CycleState } from './framework/cycle-state.js';
 import { ActionType, event, Events, matchClusterEvent, nodeUpdateActions, nodeUpdateEvent, type ClusterEvent } from './framework/events.js';
@@ -71,11 +71,16 @@ export function unschedulableCondition(pod: Pod, reason: string, message: string
   return [...conds.filter((c) => c.type !== 'PodScheduled'), next];
 }
 
-/** Event notes are capped at 1024 bytes upstream (truncateMessage). */
+/** Event notes are capped at 1024 bytes upstream (truncateMessage, NoteLengthLimit), ending " ...". */
 export function truncateMessage(message: string): string {
   const max = 1024;
-  if (message.length <= max) return message;
-  return `${message.slice(0, max - 3)}...`;
+  const bytes = Buffer.from(message, 'utf8');
+  if (bytes.length <= max) return message;
+  const suffix = ' ...';
+  // Cut on a character boundary: a partial UTF-8 sequence would not decode back.
+  let end = max - suffix.length;
+  while (end > 0 && (bytes[end]! & 0xc0) === 0x80) end--;
+  return bytes.subarray(0, end).toString('utf8') + suffix;
 }
 
 export class Scheduler {
@@ -282,7 +287,12 @@ export class Scheduler {
     const out = schedulePod(fwk, this.algo, state, pod, this.cache.list());
     if (!out.ok) {
       if ('fitError' in out) await this.handleFitError(fwk, state, qp, out.fitError, cycle, start);
-      else this.handleSchedulingFailure(fwk, qp, 'SchedulerError', out.error.message, cycle, start, 'error');
+      else if (out.error instanceof NoNodesAvailableError) {
+        // Rejected, not an error: PodScheduled reason Unschedulable, no plugin to wait for (so backoffQ).
+        qp.unschedulablePlugins = new Set();
+        qp.pendingPlugins = new Set();
+        this.handleSchedulingFailure(fwk, qp, 'Unschedulable', out.error.message, cycle, start, 'unschedulable');
+      } else this.handleSchedulingFailure(fwk, qp, 'SchedulerError', out.error.message, cycle, start, 'error');
       return true;
     }
     const host = out.result.suggestedHost;

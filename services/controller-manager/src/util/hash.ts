@@ -34,8 +34,28 @@ export function canonicalJson(v: unknown): string {
   return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJson((v as Record<string, unknown>)[k])}`).join(',')}}`;
 }
 
+/**
+ * canonicalJson of the value as Go would decode it: null fields and empty
+ * lists are absent (a nil pointer, a nil slice), so a template kubectl sent
+ * with "creationTimestamp": null (rollout undo does) equals one without.
+ */
+export function semanticJson(v: unknown): string {
+  return canonicalJson(prune(v));
+}
+
+function prune(v: unknown): unknown {
+  if (v === null || typeof v !== 'object') return v;
+  if (Array.isArray(v)) return v.map(prune);
+  const out: Record<string, unknown> = {};
+  for (const [k, x] of Object.entries(v as Record<string, unknown>)) {
+    if (x === null || x === undefined || (Array.isArray(x) && x.length === 0)) continue;
+    out[k] = prune(x);
+  }
+  return out;
+}
+
 export function computeHash(template: PodTemplateSpec | undefined, collisionCount?: number): string {
-  const text = new TextEncoder().encode(canonicalJson(template ?? {}));
+  const text = new TextEncoder().encode(semanticJson(template ?? {}));
   let h = fnv32a(text);
   if (collisionCount !== undefined && collisionCount !== null) {
     const b = new Uint8Array(8);

@@ -54,7 +54,7 @@ describe('FailedScheduling summary', () => {
     const existing = [boundPod('a', 'node-2', { cpu: '800m' }), boundPod('b', 'node-3', { cpu: '800m' })];
     expect(await failureMessage(nodes, existing, makePod('x', { cpu: '500m' }))).toBe(
       '0/3 nodes are available: 1 node(s) had untolerated taint {node.kubernetes.io/unreachable: }, 2 Insufficient cpu. ' +
-        'preemption: 0/3 nodes are available: 1 Preemption is not helpful for scheduling, 2 No preemption victims found for incoming pod..',
+        'preemption: 0/3 nodes are available: 1 Preemption is not helpful for scheduling, 2 No preemption victims found for incoming pod.',
     );
   });
 
@@ -62,7 +62,7 @@ describe('FailedScheduling summary', () => {
     const nodes = [makeNode('node-1', { unschedulable: true }), makeNode('node-2', { labels: { disk: 'hdd' } }), makeNode('node-3', { labels: { disk: 'hdd' } })];
     expect(await failureMessage(nodes, [], makePod('x', { nodeSelector: { disk: 'ssd' } }))).toBe(
       "0/3 nodes are available: 1 node(s) were unschedulable, 2 node(s) didn't match Pod's node affinity/selector. " +
-        'preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling..',
+        'preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling.',
     );
   });
 
@@ -74,7 +74,7 @@ describe('FailedScheduling summary', () => {
     const msg = await failureMessage(nodes, [], makePod('x', { cpu: '2', memory: '2Gi', schedulerName: 'default-scheduler' }));
     expect(msg).toBe(
       '0/12 nodes are available: 10 Insufficient cpu, 10 Insufficient memory, 2 Too many pods. ' +
-        'preemption: 0/12 nodes are available: 10 Preemption is not helpful for scheduling, 2 No preemption victims found for incoming pod..',
+        'preemption: 0/12 nodes are available: 10 Preemption is not helpful for scheduling, 2 No preemption victims found for incoming pod.',
     );
   });
 
@@ -82,7 +82,7 @@ describe('FailedScheduling summary', () => {
     const pod = makePod('x', { cpu: '2' });
     pod.spec!.preemptionPolicy = 'Never';
     expect(await failureMessage([makeNode('n', { cpu: '3' })], [boundPod('a', 'n', { cpu: '2' })], pod)).toBe(
-      '0/1 nodes are available: 1 Insufficient cpu. preemption: not eligible due to preemptionPolicy=Never..',
+      '0/1 nodes are available: 1 Insufficient cpu. preemption: not eligible due to preemptionPolicy=Never.',
     );
   });
 
@@ -93,7 +93,7 @@ describe('FailedScheduling summary', () => {
     });
     expect(await failureMessage([makeNode('a'), makeNode('b', { cpu: '1' }), makeNode('c')], [], pod)).toBe(
       "0/3 nodes are available: 1 Insufficient cpu, 2 node(s) didn't satisfy plugin(s) [NodeAffinity]. " +
-        'preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling..',
+        'preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling.',
     );
   });
 });
@@ -173,7 +173,7 @@ describe('PreFilter rejection summary', () => {
       },
     });
     expect(await failureMessage([makeNode('a'), makeNode('b'), makeNode('c')], [], pod)).toBe(
-      '0/3 nodes are available: pod affinity terms conflict. preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling..',
+      '0/3 nodes are available: pod affinity terms conflict. preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling.',
     );
   });
 });

@@ -41,6 +41,14 @@ export class ScheduleError extends Error {
   override name = 'ScheduleError';
 }
 
+/** ErrNoNodesAvailable: upstream treats it as UnschedulableAndUnresolvable, not as a scheduler error. */
+export class NoNodesAvailableError extends ScheduleError {
+  override name = 'NoNodesAvailableError';
+  constructor() {
+    super(NO_NODES_AVAILABLE);
+  }
+}
+
 export type ScheduleOutcome = { ok: true; result: ScheduleResult } | { ok: false; fitError: FitError } | { ok: false; error: Error };
 
 /** Keeps the rotation through the node list between cycles (nextStartNodeIndex). */
@@ -153,7 +161,7 @@ export function selectHost(nodes: readonly { name: string }[], totals: readonly 
 
 /** schedulePod: one pod against the current node snapshot. */
 export function schedulePod(fwk: Framework, algo: AlgorithmState, state: CycleState, pod: Pod, allNodes: readonly NodeInfo[]): ScheduleOutcome {
-  if (allNodes.length === 0) return { ok: false, error: new ScheduleError(NO_NODES_AVAILABLE) };
+  if (allNodes.length === 0) return { ok: false, error: new NoNodesAvailableError() };
   const found = findNodesThatFitPod(fwk, algo, state, pod, allNodes);
   if ('error' in found) return { ok: false, error: found.error };
   const { feasible, diagnosis } = found;

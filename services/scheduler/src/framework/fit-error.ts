@@ -1,7 +1,8 @@
 // framework.FitError and Diagnosis: why no node fits, summarised the way
 // kubectl describe shows it — "0/3 nodes are available: <PreFilterMsg>.
-// <count reason, ...>. <PostFilterMsg>." with the "count reason" strings
-// sorted as plain strings (Go's sort.Strings), as upstream does.
+// <count reason, ...>. <PostFilterMsg>" (the last ends in its own full stop)
+// with the "count reason" strings sorted as plain strings (Go's
+// sort.Strings), as upstream does.
 
 import type { Pod } from '@kubelab/api';
 import type { NodeToStatus } from './interface.js';
@@ -43,7 +44,8 @@ export function fitErrorMessage(numAllNodes: number, d: Diagnosis): string {
     const hist = reasonsHistogram(d.nodeToStatus, numAllNodes, d.absentNodesStatus);
     if (hist.length > 0) msg += ` ${hist.join(', ')}.`;
   }
-  if (d.postFilterMsg !== '') msg += ` ${d.postFilterMsg}.`;
+  // The PostFilter message carries its own full stop (since 1.30 no second one is added).
+  if (d.postFilterMsg !== '') msg += ` ${d.postFilterMsg}`;
   return msg;
 }
 

@@ -3,13 +3,13 @@
 // metadata.name=<node> so the scheduler binds it; RollingUpdate replaces
 // old pods within maxUnavailable; OnDelete waits for the user.
 
-import { controllerRef, getScaledValueFromIntOrPercent, labelSelectorAsSelector, newControllerRef, type DaemonSet, type Node, type Pod } from '@kubelab/api';
+import { controllerRef, labelSelectorAsSelector, newControllerRef, type DaemonSet, type Node, type Pod } from '@kubelab/api';
 import { isTombstone, metaNamespaceKey, splitMetaNamespaceKey, type Lister, type SharedIndexInformer } from '@kubelab/client';
 import { QueueController, type ControllerContext } from '../../util/controller.js';
 import { ControllerExpectations } from '../../util/expectations.js';
 import { CONTROLLER_UID_INDEX, controllerIndexers } from '../../util/indexers.js';
 import { PodControl, slowStartBatch } from '../../util/pod-control.js';
-import { daemonSetStatus, newDaemonPod, planDaemonPods, rollingUpdateDeletes, targetNodeName } from './decisions.js';
+import { daemonSetStatus, maxUnavailableCount, newDaemonPod, planDaemonPods, rollingUpdateDeletes, targetNodeName } from './decisions.js';
 
 export class DaemonSetController extends QueueController {
   private readonly dsLister: Lister<DaemonSet>;
@@ -104,8 +104,7 @@ export class DaemonSetController extends QueueController {
       const plan = planDaemonPods(ds, nodes, byNode);
       let deletes = plan.delete;
       if ((ds.spec?.updateStrategy?.type ?? 'RollingUpdate') === 'RollingUpdate') {
-        const max = Math.max(1, getScaledValueFromIntOrPercent(ds.spec?.updateStrategy?.rollingUpdate?.maxUnavailable ?? 1, nodes.length, true));
-        const extra = rollingUpdateDeletes(ds, nodes, byNode, max, this.clock.now()).filter((p) => !deletes.includes(p));
+        const extra = rollingUpdateDeletes(ds, nodes, byNode, maxUnavailableCount(ds, nodes), this.clock.now()).filter((p) => !deletes.includes(p));
         deletes = [...deletes, ...extra];
       }
       await this.manage(key, ds, plan.create, deletes);

@@ -1,6 +1,6 @@
 import type { DaemonSet, Node, Pod } from '@kubelab/api';
 import { describe, expect, it } from 'vitest';
-import { daemonSetStatus, newDaemonPod, nodeShouldRunDaemonPod, planDaemonPods, targetNodeName } from './decisions.js';
+import { daemonSetStatus, maxUnavailableCount, newDaemonPod, nodeShouldRunDaemonPod, planDaemonPods, targetNodeName } from './decisions.js';
 
 const ds: DaemonSet = {
   metadata: { name: 'agent', namespace: 'default', uid: 'ds', generation: 1 },
@@ -37,5 +37,27 @@ describe('daemon pods', () => {
     expect(plan.create).toEqual(['n2']);
     expect(plan.delete.map((p) => p.metadata.name)).toEqual(['b']);
     expect(daemonSetStatus(ds, [node('n1'), node('n2')], new Map([['n1', [p1]]]), 0)).toMatchObject({ desiredNumberScheduled: 2, currentNumberScheduled: 1, numberMisscheduled: 0, updatedNumberScheduled: 1, numberUnavailable: 2 });
+  });
+});
+
+describe('rolling update budget', () => {
+  const withMax = (maxUnavailable: number | string, nodeSelector?: Record<string, string>): DaemonSet => ({
+    ...ds,
+    spec: {
+      ...ds.spec!,
+      updateStrategy: { type: 'RollingUpdate', rollingUpdate: { maxUnavailable } },
+      template: { ...ds.spec!.template, spec: { ...ds.spec!.template.spec!, ...(nodeSelector ? { nodeSelector } : {}) } },
+    },
+  });
+  const nodes = [...Array.from({ length: 8 }, (_, i) => node(`core-${i}`, [], { role: 'core' })), node('edge-0', [], { role: 'edge' }), node('edge-1', [], { role: 'edge' })];
+  it('scales maxUnavailable against the nodes that should run the daemon, not every node', () => {
+    // 25% of the 2 eligible nodes rounds up to 1 (of all 10 nodes it would be 3).
+    expect(maxUnavailableCount(withMax('25%', { role: 'edge' }), nodes)).toBe(1);
+    expect(maxUnavailableCount(withMax('25%'), nodes)).toBe(3);
+    expect(maxUnavailableCount(withMax(2, { role: 'edge' }), nodes)).toBe(2);
+  });
+  it('is at least 1 while some node should run the daemon', () => {
+    expect(maxUnavailableCount(withMax(0), nodes)).toBe(1);
+    expect(maxUnavailableCount(withMax('25%', { role: 'none' }), nodes)).toBe(0);
   });
 });

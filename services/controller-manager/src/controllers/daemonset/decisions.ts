@@ -2,7 +2,7 @@
 // tolerations every daemon pod gets, whether a node should run (or keep)
 // the daemon pod, the pod pinned to its node, and the status counts.
 
-import { isPodAvailable, isPodReady, matchToleration, podMatchesNodeSelectorAndAffinityTerms, tolerationsTolerateTaint, type DaemonSet, type DaemonSetStatus, type Node, type Pod, type Toleration } from '@kubelab/api';
+import { getScaledValueFromIntOrPercent, isPodAvailable, isPodReady, matchToleration, podMatchesNodeSelectorAndAffinityTerms, tolerationsTolerateTaint, type DaemonSet, type DaemonSetStatus, type Node, type Pod, type Toleration } from '@kubelab/api';
 import { computeHash } from '../../util/hash.js';
 
 export const CONTROLLER_REVISION_HASH = 'controller-revision-hash';
@@ -120,6 +120,17 @@ export function planDaemonPods(ds: DaemonSet, nodes: readonly Node[], podsByNode
   // pods for nodes that no longer exist
   for (const [n, pods] of podsByNode) if (!nodeNames.has(n)) plan.delete.push(...pods.filter((p) => !p.metadata.deletionTimestamp));
   return plan;
+}
+
+/**
+ * UnavailableCount: maxUnavailable scaled against the nodes that should run
+ * the daemon (desiredNumberScheduled), rounded up; 1 when that comes to 0.
+ */
+export function maxUnavailableCount(ds: DaemonSet, nodes: readonly Node[]): number {
+  let desired = 0;
+  for (const n of nodes) if (nodeShouldRunDaemonPod(n, ds).shouldRun) desired++;
+  const n = getScaledValueFromIntOrPercent(ds.spec?.updateStrategy?.rollingUpdate?.maxUnavailable ?? 1, desired, true);
+  return desired > 0 && n === 0 ? 1 : n;
 }
 
 /**

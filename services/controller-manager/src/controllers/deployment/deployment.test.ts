@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { computeHash, safeEncodeString } from '../../util/hash.js';
 import { planScale, reconcileNewReplicaSet, reconcileOldReplicaSets } from './rollout.js';
 import { calculateStatus, rolloutStatus } from './status.js';
-import { maxSurge, maxUnavailable, newRSNewReplicas } from './util.js';
+import { equalIgnoreHash, maxSurge, maxUnavailable, newRSNewReplicas } from './util.js';
 
 const NOW = Date.parse('2026-01-01T00:10:00Z');
 
@@ -33,6 +33,19 @@ describe('pod-template-hash', () => {
     expect(computeHash({ metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'c', image: 'nginx' }] } }, 1)).not.toBe(h);
     const restarted = { metadata: { labels: { app: 'web' }, annotations: { 'kubectl.kubernetes.io/restartedAt': '2026-01-01T00:00:00Z' } }, spec: { containers: [{ name: 'c', image: 'nginx' }] } };
     expect(computeHash(restarted)).not.toBe(h);
+  });
+});
+
+describe('which ReplicaSet is new', () => {
+  it('matches a template kubectl rollout undo copied back with "creationTimestamp": null (Go reads null as absent)', () => {
+    const tpl = { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'nginx', image: 'nginx:1.26' }] } };
+    const rsTpl = { metadata: { labels: { app: 'web', 'pod-template-hash': 'abc' } }, spec: tpl.spec };
+    const undone = { metadata: { creationTimestamp: null, labels: { app: 'web' } }, spec: tpl.spec } as unknown as typeof tpl;
+    expect(equalIgnoreHash(rsTpl, undone)).toBe(true);
+    expect(equalIgnoreHash({ metadata: { creationTimestamp: null } } as never, {})).toBe(true);
+    expect(equalIgnoreHash({ spec: { containers: [{ name: 'nginx', image: 'nginx:1.26', args: [] }] } }, { spec: { containers: [{ name: 'nginx', image: 'nginx:1.26' }] } })).toBe(true);
+    expect(equalIgnoreHash(rsTpl, { ...undone, spec: { containers: [{ name: 'nginx', image: 'nginx:1.25' }] } })).toBe(false);
+    expect(computeHash(undone)).toBe(computeHash(tpl));
   });
 });
 

@@ -3,7 +3,7 @@
 // and how many replicas each step of a rollout may have. Pure functions.
 
 import { getScaledValueFromIntOrPercent, parseTime, type Deployment, type PodTemplateSpec, type ReplicaSet } from '@kubelab/api';
-import { canonicalJson } from '../../util/hash.js';
+import { semanticJson } from '../../util/hash.js';
 
 export const REVISION_ANNOTATION = 'deployment.kubernetes.io/revision';
 export const REVISION_HISTORY_ANNOTATION = 'deployment.kubernetes.io/revision-history';
@@ -52,15 +52,16 @@ export function maxUnavailable(d: Deployment): number {
   return Math.min(unavailable, replicasOf(d));
 }
 
-/** The template without the pod-template-hash label (EqualIgnoreHash). */
+/** The template without the pod-template-hash label, compared as Go's Semantic.DeepEqual would (EqualIgnoreHash). */
 function templateIgnoringHash(t: PodTemplateSpec | undefined): string {
   const c = structuredClone(t ?? {});
   if (c.metadata?.labels) {
     delete c.metadata.labels[POD_TEMPLATE_HASH_LABEL];
     if (Object.keys(c.metadata.labels).length === 0) delete c.metadata.labels;
   }
-  if (c.metadata && Object.keys(c.metadata).length === 0) delete c.metadata;
-  return canonicalJson(c);
+  // ObjectMeta is a value in Go: one holding only nulls equals none at all.
+  if (c.metadata && Object.values(c.metadata).every((v) => v === null || v === undefined)) delete c.metadata;
+  return semanticJson(c);
 }
 
 export function equalIgnoreHash(a: PodTemplateSpec | undefined, b: PodTemplateSpec | undefined): boolean {

@@ -25,6 +25,11 @@ export function findPort(pod: Pod, targetPort: number | string | undefined, serv
   for (const c of pod.spec?.containers ?? []) {
     for (const p of c.ports ?? []) if (p.name === targetPort && (p.protocol ?? 'TCP') === protocol) return p.containerPort;
   }
+  // Sidecars (init containers with restartPolicy Always) serve for the pod's whole life, so their ports count too.
+  for (const c of pod.spec?.initContainers ?? []) {
+    if (c.restartPolicy !== 'Always') continue;
+    for (const p of c.ports ?? []) if (p.name === targetPort && (p.protocol ?? 'TCP') === protocol) return p.containerPort;
+  }
   return undefined;
 }
 
@@ -47,7 +52,8 @@ export function podToEndpoint(pod: Pod, svc: Service, node: Node | undefined): E
   const publishNotReady = svc.spec?.publishNotReadyAddresses === true;
   const ep: Endpoint = {
     addresses: [pod.status?.podIP ?? ''],
-    conditions: { ready: publishNotReady || (ready && !terminating), serving: publishNotReady || ready, terminating },
+    // serving is the pod's own readiness; publishNotReadyAddresses only forces ready (as upstream).
+    conditions: { ready: publishNotReady || (ready && !terminating), serving: ready, terminating },
     targetRef: { kind: 'Pod', namespace: pod.metadata.namespace ?? '', name: pod.metadata.name ?? '', uid: pod.metadata.uid ?? '' },
   };
   if (pod.spec?.nodeName) ep.nodeName = pod.spec.nodeName;

@@ -15,6 +15,20 @@ describe('endpoints from pods', () => {
     ['not ready', {}, { ready: false, serving: false, terminating: false }],
     ['ready but terminating', { ready: true, deleting: true }, { ready: false, serving: true, terminating: true }],
   ])('%s pod', (_n, o, want) => expect(podToEndpoint(pod('a', '10.0.0.1', o), svc, undefined).conditions).toEqual(want));
+  it('publishNotReadyAddresses forces ready but not serving (upstream podToEndpoint)', () => {
+    const publish: Service = { ...svc, spec: { ...svc.spec, publishNotReadyAddresses: true } };
+    expect(podToEndpoint(pod('a', '10.0.0.1'), publish, undefined).conditions).toEqual({ ready: true, serving: false, terminating: false });
+    expect(podToEndpoint(pod('a', '10.0.0.1', { ready: true, deleting: true }), publish, undefined).conditions).toEqual({ ready: true, serving: true, terminating: true });
+  });
+  it('resolves a named port on a sidecar (restartPolicy Always init container), not on a plain init container', () => {
+    const base = pod('a', '1.1.1.1');
+    const withInit = (restartPolicy?: 'Always'): Pod => ({
+      ...base,
+      spec: { ...base.spec!, initContainers: [{ name: 'proxy', ...(restartPolicy ? { restartPolicy } : {}), ports: [{ name: 'metrics', containerPort: 9100 }] }] },
+    });
+    expect(findPort(withInit('Always'), 'metrics', 80, 'TCP')).toBe(9100);
+    expect(findPort(withInit(), 'metrics', 80, 'TCP')).toBeUndefined();
+  });
   it('resolves named ports per pod', () => {
     expect(findPort(pod('a', '1.1.1.1'), 'http', 80, 'TCP')).toBe(8080);
     expect(findPort(pod('a', '1.1.1.1'), 'grpc', 80, 'TCP')).toBeUndefined();

@@ -91,18 +91,27 @@ export class GarbageCollector extends QueueController {
       return; // being deleted some other way: nothing to decide
     }
     if (!obj.metadata.ownerReferences?.length) return;
-    const owners = await Promise.all(obj.metadata.ownerReferences.map(async (ref) => ({ ref, state: await this.ownerState(ref, obj) })));
-    const action = decideDependent(obj, owners, this.dependentsOf(obj.metadata.uid ?? '').length > 0);
+    if ((await this.decide(obj)).kind === 'none') return;
+    // The cache may not yet show an owner reference just removed (an orphaning owner patches
+    // its dependents, then goes): decide again on the live object, as upstream's attemptToDeleteItem does.
+    const latest = await ignoreNotFound(this.client(info, ns).get(name));
+    if (!latest || latest.metadata.uid !== obj.metadata.uid || latest.metadata.deletionTimestamp || !latest.metadata.ownerReferences?.length) return;
+    const action = await this.decide(latest);
     if (action.kind === 'none') return;
     if (action.kind === 'removeOwnerRefs') {
-      const refs = obj.metadata.ownerReferences.filter((r) => !action.uids.includes(r.uid));
+      const refs = latest.metadata.ownerReferences.filter((r) => !action.uids.includes(r.uid));
       await ignoreNotFound(
-        this.client(info, ns).patch(name, 'merge', { metadata: { ownerReferences: refs.length ? refs : null, resourceVersion: obj.metadata.resourceVersion } }),
+        this.client(info, ns).patch(name, 'merge', { metadata: { ownerReferences: refs.length ? refs : null, resourceVersion: latest.metadata.resourceVersion } }),
       );
       return;
     }
     this.log.info('deleting object', { object: key, propagationPolicy: action.propagationPolicy });
-    await ignoreNotFound(this.client(info, ns).delete(name, { propagationPolicy: action.propagationPolicy, preconditions: { uid: obj.metadata.uid ?? '' } }));
+    await ignoreNotFound(this.client(info, ns).delete(name, { propagationPolicy: action.propagationPolicy, preconditions: { uid: latest.metadata.uid ?? '' } }));
+  }
+
+  private async decide(obj: KubeObject) {
+    const owners = await Promise.all((obj.metadata.ownerReferences ?? []).map(async (ref) => ({ ref, state: await this.ownerState(ref, obj) })));
+    return decideDependent(obj, owners, this.dependentsOf(obj.metadata.uid ?? '').length > 0);
   }
 
   /** Whether an owner exists (checked live when the cache lacks it), is gone, or waits for its dependents. */

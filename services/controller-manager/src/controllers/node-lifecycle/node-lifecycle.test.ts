@@ -1,6 +1,10 @@
-import type { Node } from '@kubelab/api';
+import type { Lease, Node } from '@kubelab/api';
+import { GVR } from '@kubelab/client';
+import { waitFor } from '@kubelab/testing';
 import { describe, expect, it } from 'vitest';
+import { fakeEnv, type FakeEnv } from '../../testing/fakes.js';
 import { computeZoneState, nodeHealth, noScheduleTaints, swapNoExecuteTaint, zoneEvictionRate } from './decisions.js';
+import { NodeLifecycleController } from './node-lifecycle-controller.js';
 
 const T0 = Date.parse('2026-01-01T00:00:00Z');
 
@@ -80,5 +84,60 @@ describe('zone states', () => {
     expect(zoneEvictionRate('Normal', 3, c)).toBe(0.1);
     expect(zoneEvictionRate('PartialDisruption', 10, c)).toBe(0);
     expect(zoneEvictionRate('PartialDisruption', 100, c)).toBe(0.01);
+  });
+});
+
+describe('NoExecute tainting rate (fake clientset)', () => {
+  const T = Date.parse('2026-01-01T00:00:00Z');
+  const ts = (ms: number) => new Date(ms).toISOString().replace(/\.\d+Z$/, 'Z');
+  const readyNode = (name: string): Node => ({
+    apiVersion: 'v1',
+    kind: 'Node',
+    metadata: { name, creationTimestamp: ts(T - 3_600_000) },
+    spec: {},
+    status: { conditions: [{ type: 'Ready', status: 'True', reason: 'KubeletReady', message: 'kubelet is posting ready status', lastHeartbeatTime: ts(T), lastTransitionTime: ts(T) }] },
+  });
+  const lease = (name: string, at: number): Lease => ({
+    apiVersion: 'coordination.k8s.io/v1',
+    kind: 'Lease',
+    metadata: { name, namespace: 'kube-node-lease' },
+    spec: { holderIdentity: name, leaseDurationSeconds: 40, renewTime: new Date(at).toISOString().replace('Z', '000Z') },
+  });
+  const unreachableNoExecute = (env: FakeEnv) =>
+    env.fake
+      .objects<Node>(GVR.nodes)
+      .filter((n) => (n.spec?.taints ?? []).some((t) => t.key === 'node.kubernetes.io/unreachable' && t.effect === 'NoExecute'))
+      .map((n) => n.metadata.name)
+      .sort();
+
+  it('taints the second silent node of a zone --node-eviction-rate later (0.1 nodes/s: 10 s), not at once', async () => {
+    const env = fakeEnv({ nodeMonitorGracePeriodMs: 40_000, nodeEvictionRate: 0.1 });
+    env.fake.seed(GVR.nodes, readyNode('n1'), readyNode('n2'), readyNode('n3'));
+    env.fake.seed(GVR.leases, lease('n1', T), lease('n2', T), lease('n3', T));
+    const c = new NodeLifecycleController(env.ctx);
+    await env.sync();
+    const nodes = env.ctx.informers.core.nodes().lister();
+    await c.monitorNodeHealth();
+
+    // n1 and n2 go silent; n3 keeps renewing its lease (the zone stays Normal: 2 of 3 down is not "partial").
+    await env.clock.advance(41_000);
+    const leases = env.fake.clientset.coordination.leases('kube-node-lease');
+    const l3 = await leases.get('n3');
+    await leases.update({ ...l3, spec: { ...l3.spec, renewTime: new Date(env.clock.now()).toISOString().replace('Z', '000Z') } });
+    await waitFor('n3 renewal seen', async () => (env.ctx.informers.coordination.leases({ namespace: 'kube-node-lease' }).lister().namespace('kube-node-lease').get('n3')?.spec?.renewTime === (await leases.get('n3')).spec?.renewTime ? true : undefined));
+    await c.monitorNodeHealth();
+    await waitFor('Unknown seen', async () => (['n1', 'n2'].every((n) => nodes.get(n)?.status?.conditions?.[0]?.status === 'Unknown') ? true : undefined));
+    expect(nodes.get('n3')?.status?.conditions?.[0]?.status).toBe('True');
+
+    // The next pass queues both for the unreachable taint; the zone's limiter lets one through now.
+    await c.monitorNodeHealth();
+    await env.clock.advance(0);
+    await waitFor('first taint', async () => (unreachableNoExecute(env).length === 1 ? true : undefined));
+    await env.clock.advance(9_000);
+    expect(unreachableNoExecute(env)).toHaveLength(1);
+    await env.clock.advance(1_000);
+    await waitFor('second taint 10 s later', async () => (unreachableNoExecute(env).length === 2 ? true : undefined));
+    expect(unreachableNoExecute(env)).toEqual(['n1', 'n2']);
+    await env.stop();
   });
 });

@@ -103,6 +103,18 @@ describe('ReplicaSet sync (fake clientset)', () => {
     await env.stop();
   });
 
+  it('releases an owned pod whose labels no longer match and replaces it', async () => {
+    const env = fakeEnv();
+    env.fake.seed(GVR.replicaSets, rs(1));
+    env.fake.seed(GVR.pods, pod('relabelled', { owner: 'rs-uid', ready: true, labels: { app: 'debug' } }));
+    const c = new ReplicaSetController(env.ctx);
+    await env.sync();
+    await c.sync('default/web');
+    expect(env.fake.actionLines()).toEqual(['patch pods default/relabelled', 'create pods default', 'update replicasets/status default/web']);
+    expect(env.fake.peek<Pod>(GVR.pods, 'default', 'relabelled')?.metadata.ownerReferences).toBeUndefined();
+    await env.stop();
+  });
+
   it('deletes the least useful pods when scaled down, with events', async () => {
     const env = fakeEnv();
     env.fake.seed(GVR.replicaSets, rs(1));
