@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { DaemonSet, Deployment, EndpointSlice, Namespace, Node, Pod, Secret, Service } from './index.js';
+import type { DaemonSet, Deployment, EndpointSlice, Namespace, Node, Pod, ReplicaSet, Secret, Service } from './index.js';
 import { defaultImagePullPolicy, setDefaults } from './index.js';
 
 describe('pod defaults', () => {
@@ -56,6 +56,43 @@ describe('pod defaults', () => {
       enableServiceLinks: true,
       priority: 0,
       preemptionPolicy: 'PreemptLowerPriority',
+    });
+  });
+
+  it('a container that asked for nothing gets resources: {}, as Go serializes the ResourceRequirements value', () => {
+    const pod: Pod = {
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: 'probedemo' },
+      spec: {
+        initContainers: [{ name: 'init', image: 'busybox:1.36' }],
+        containers: [{ name: 'app', image: 'busybox:1.36', livenessProbe: { exec: { command: ['cat', '/tmp/healthy'] }, initialDelaySeconds: 5, periodSeconds: 5 } }],
+        ephemeralContainers: [{ name: 'debug', image: 'busybox:1.36' }],
+      },
+    };
+    setDefaults(pod);
+    const app = pod.spec?.containers[0];
+    expect(app).toEqual({
+      name: 'app',
+      image: 'busybox:1.36',
+      imagePullPolicy: 'IfNotPresent',
+      resources: {},
+      terminationMessagePath: '/dev/termination-log',
+      terminationMessagePolicy: 'File',
+      livenessProbe: { exec: { command: ['cat', '/tmp/healthy'] }, initialDelaySeconds: 5, periodSeconds: 5, timeoutSeconds: 1, successThreshold: 1, failureThreshold: 3 },
+    });
+    expect(pod.spec?.initContainers?.[0]?.resources).toEqual({});
+    expect(pod.spec?.ephemeralContainers?.[0]?.resources).toEqual({});
+    // Pod-level values the real apiserver fills for a bare pod (admission adds serviceAccountName).
+    expect(pod.spec).toMatchObject({
+      dnsPolicy: 'ClusterFirst',
+      enableServiceLinks: true,
+      preemptionPolicy: 'PreemptLowerPriority',
+      priority: 0,
+      restartPolicy: 'Always',
+      schedulerName: 'default-scheduler',
+      securityContext: {},
+      terminationGracePeriodSeconds: 30,
     });
   });
 
@@ -147,6 +184,42 @@ describe('workload defaults', () => {
     expect(d.spec?.template.spec?.restartPolicy).toBe('Always');
     expect(d.spec?.template.spec?.containers[0]?.resources).toEqual({ limits: { cpu: '1' } });
     expect(d.spec?.template.spec?.enableServiceLinks).toBeUndefined();
+  });
+
+  it('pod templates: creationTimestamp null in metadata, resources {} and the PodSpec defaults, no pod-only fields', () => {
+    const template = () => ({ metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'nginx', image: 'nginx:1.27', ports: [{ containerPort: 80 }] }] } });
+    const want = {
+      metadata: { creationTimestamp: null, labels: { app: 'web' } },
+      spec: {
+        containers: [
+          {
+            name: 'nginx',
+            image: 'nginx:1.27',
+            imagePullPolicy: 'IfNotPresent',
+            ports: [{ containerPort: 80, protocol: 'TCP' }],
+            resources: {},
+            terminationMessagePath: '/dev/termination-log',
+            terminationMessagePolicy: 'File',
+          },
+        ],
+        dnsPolicy: 'ClusterFirst',
+        restartPolicy: 'Always',
+        schedulerName: 'default-scheduler',
+        securityContext: {},
+        terminationGracePeriodSeconds: 30,
+      },
+    };
+    const d: Deployment = { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'web' }, spec: { selector: {}, template: template() } };
+    const rs: ReplicaSet = { apiVersion: 'apps/v1', kind: 'ReplicaSet', metadata: { name: 'web-1' }, spec: { selector: {}, template: template() } };
+    const ds: DaemonSet = { apiVersion: 'apps/v1', kind: 'DaemonSet', metadata: { name: 'agent' }, spec: { selector: {}, template: template() } };
+    for (const o of [d, rs, ds]) {
+      setDefaults(o);
+      expect(o.spec?.template).toEqual(want);
+    }
+    // A template without metadata still serializes its (zero) ObjectMeta.
+    const bare: Deployment = { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'x' }, spec: { selector: {}, template: {} } };
+    setDefaults(bare);
+    expect(bare.spec?.template.metadata).toEqual({ creationTimestamp: null });
   });
 
   it('deployment with Recreate gets no rollingUpdate', () => {

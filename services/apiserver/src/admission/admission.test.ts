@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { intToIp, parseCidr, pickFreeOffset, offsetInRange } from './ipalloc.js';
 import { withDefaultTolerations } from './default-toleration-seconds.js';
+import { lookupResource, type Pod, type PodSpec } from '@kubelab/api';
+import { mirrorPodViolation, serviceAccount } from './service-account.js';
+import type { AdmissionAttributes } from './types.js';
 
 describe('service IP range', () => {
   it('parses the default range and keeps network/broadcast out', () => {
@@ -39,5 +42,67 @@ describe('DefaultTolerationSeconds', () => {
   ])('$name', ({ given, want }) => {
     const out = withDefaultTolerations(given, 300, 300);
     expect(out === given ? undefined : out).toEqual(want);
+  });
+});
+
+describe('ServiceAccount', () => {
+  const pods = lookupResource('', 'v1', 'pods')!;
+  const admit = (pod: Pod, operation: 'CREATE' | 'UPDATE' = 'CREATE'): Pod => {
+    const a: AdmissionAttributes = {
+      operation,
+      info: pods,
+      namespace: 'default',
+      name: pod.metadata.name ?? '',
+      object: pod,
+      ctx: {},
+      dryRun: false,
+      onRollback: () => {},
+      onCommit: () => {},
+    };
+    void serviceAccount().admit?.(a);
+    return pod;
+  };
+  const pod = (spec: Partial<PodSpec> = {}, annotations?: Record<string, string>): Pod => ({
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name: 'p', namespace: 'default', ...(annotations ? { annotations } : {}) },
+    spec: { containers: [{ name: 'c', image: 'nginx' }], ...spec },
+  });
+  const mirror = { 'kubernetes.io/config.mirror': 'e03fdc36b374c000f262db3024802e4f' };
+
+  it('a pod without one runs as default, written to both fields', () => {
+    expect(admit(pod()).spec).toMatchObject({ serviceAccountName: 'default', serviceAccount: 'default' });
+    expect(admit(pod({ serviceAccountName: 'builder' })).spec).toMatchObject({ serviceAccountName: 'builder', serviceAccount: 'builder' });
+  });
+
+  it('only creates are mutated', () => {
+    expect(admit(pod(), 'UPDATE').spec?.serviceAccountName).toBeUndefined();
+  });
+
+  it('adds no kube-api-access volume (the kubelet cannot project tokens)', () => {
+    const p = admit(pod());
+    expect(p.spec?.volumes).toBeUndefined();
+    expect(p.spec?.containers[0]?.volumeMounts).toBeUndefined();
+  });
+
+  it('mirror pods keep the spec the kubelet wrote', () => {
+    const p = admit(pod({}, mirror));
+    expect(p.spec?.serviceAccountName).toBeUndefined();
+    expect(p.spec?.serviceAccount).toBeUndefined();
+  });
+
+  it.each([
+    { name: 'service account', spec: { serviceAccountName: 'default' }, why: 'a mirror pod may not reference service accounts' },
+    { name: 'secret volume', spec: { volumes: [{ name: 's', secret: { secretName: 's' } }] }, why: 'a mirror pod may not reference secrets' },
+    { name: 'secret env', spec: { containers: [{ name: 'c', image: 'x', env: [{ name: 'E', valueFrom: { secretKeyRef: { name: 's', key: 'k' } } }] }] }, why: 'a mirror pod may not reference secrets' },
+    { name: 'pull secret', spec: { imagePullSecrets: [{ name: 'reg' }] }, why: 'a mirror pod may not reference secrets' },
+    {
+      name: 'token projection',
+      spec: { volumes: [{ name: 't', projected: { sources: [{ serviceAccountToken: { path: 'token' } }] } }] },
+      why: 'a mirror pod may not use ServiceAccountToken volume projections',
+    },
+  ])('a mirror pod referencing a $name is forbidden', ({ spec, why }) => {
+    expect(mirrorPodViolation(pod(spec as Partial<PodSpec>).spec!)).toBe(why);
+    expect(() => admit(pod(spec as Partial<PodSpec>, mirror))).toThrow(`pods "p" is forbidden: ${why}`);
   });
 });

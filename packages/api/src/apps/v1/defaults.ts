@@ -1,5 +1,5 @@
 // apps/v1 defaulting (pkg/apis/apps/v1/defaults.go) plus the pod template's core defaults.
-import { defaultPodSpec } from '../../core/v1/defaults.js';
+import { defaultPodTemplate } from '../../core/v1/defaults.js';
 import type { DaemonSet, Deployment, ReplicaSet } from './types.js';
 
 /** SetDefaults_Deployment: replicas 1, RollingUpdate 25%/25%, history 10, progress deadline 600 s. */
@@ -16,14 +16,14 @@ export function defaultDeployment(d: Deployment): void {
   }
   if (spec.revisionHistoryLimit === undefined || spec.revisionHistoryLimit === null) spec.revisionHistoryLimit = 10;
   if (spec.progressDeadlineSeconds === undefined || spec.progressDeadlineSeconds === null) spec.progressDeadlineSeconds = 600;
-  defaultPodSpec(spec.template?.spec);
+  defaultPodTemplate(spec.template);
 }
 
 /** SetDefaults_ReplicaSet: replicas 1. */
 export function defaultReplicaSet(rs: ReplicaSet): void {
   if (!rs.spec) return;
   if (rs.spec.replicas === undefined || rs.spec.replicas === null) rs.spec.replicas = 1;
-  defaultPodSpec(rs.spec.template?.spec);
+  defaultPodTemplate(rs.spec.template);
 }
 
 /** SetDefaults_DaemonSet: RollingUpdate maxUnavailable 1 maxSurge 0, history 10. */
@@ -38,5 +38,5 @@ export function defaultDaemonSet(ds: DaemonSet): void {
     if (ru.maxSurge === undefined || ru.maxSurge === null) ru.maxSurge = 0;
   }
   if (spec.revisionHistoryLimit === undefined || spec.revisionHistoryLimit === null) spec.revisionHistoryLimit = 10;
-  defaultPodSpec(spec.template?.spec);
+  defaultPodTemplate(spec.template);
 }

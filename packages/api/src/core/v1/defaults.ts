@@ -15,6 +15,7 @@ import type {
   Node,
   Pod,
   PodSpec,
+  PodTemplateSpec,
   Probe,
   ResourceList,
   ResourceRequirements,
@@ -83,13 +84,18 @@ export function defaultImagePullPolicy(image: string | undefined): 'Always' | 'I
   return parseImageName(image ?? '')?.tag === 'latest' ? 'Always' : 'IfNotPresent';
 }
 
-/** SetDefaults_Container plus what its fields default to. */
+/**
+ * SetDefaults_Container plus what its fields default to. `resources` is a
+ * value (not a pointer) in Go's Container, so a real apiserver always
+ * serializes it, as `resources: {}` when nothing was asked for.
+ */
 export function defaultContainer(c: Container): void {
   if (!c.imagePullPolicy) c.imagePullPolicy = defaultImagePullPolicy(c.image);
   if (!c.terminationMessagePath) c.terminationMessagePath = TERMINATION_MESSAGE_PATH_DEFAULT;
   if (!c.terminationMessagePolicy) c.terminationMessagePolicy = 'File';
   for (const p of c.ports ?? []) if (!p.protocol) p.protocol = 'TCP';
   defaultEnv(c.env);
+  c.resources ??= {};
   defaultResources(c.resources);
   defaultProbe(c.livenessProbe);
   defaultProbe(c.readinessProbe);
@@ -130,6 +136,18 @@ function defaultHostNetworkPorts(containers: Container[] | undefined): void {
   for (const c of containers ?? []) {
     for (const p of c.ports ?? []) if (!p.hostPort) p.hostPort = p.containerPort;
   }
+}
+
+/**
+ * A pod template as the apiserver stores it: the PodSpec defaults, and the
+ * template's ObjectMeta, a Go value whose zero creationTimestamp serializes
+ * as `creationTimestamp: null` (what `kubectl get deploy -o yaml` shows).
+ */
+export function defaultPodTemplate(t: PodTemplateSpec | undefined): void {
+  if (!t) return;
+  const meta = (t.metadata ??= {});
+  if (meta.creationTimestamp === undefined) (meta as { creationTimestamp?: string | null }).creationTimestamp = null;
+  defaultPodSpec(t.spec);
 }
 
 /** SetDefaults_PodSpec (applies to pods and to pod templates). */
