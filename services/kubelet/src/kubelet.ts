@@ -268,7 +268,7 @@ export class Kubelet {
       killPod: (pod, gracePeriodSeconds, st) => {
         const uid = pod.metadata.uid ?? '';
         this.evictions.set(uid, { ...st, gracePeriodSeconds });
-        this.podWorkers.update(uid);
+        this.podWorkers.update(uid, { terminate: true });
       },
       recorder: this.recorder,
       nodeRef: () => this.nodeRef(),
@@ -408,7 +408,8 @@ export class Kubelet {
     this.pods.set(uid, { pod, static: false });
     // A status-only change (often our own write) needs no sync (upstream RECONCILE).
     if (prev && !specChanged(prev, pod)) return;
-    this.podWorkers.update(uid);
+    // A deletion cancels a sync that is still starting containers (upstream UpdatePod with SyncPodKill).
+    this.podWorkers.update(uid, pod.metadata.deletionTimestamp ? { terminate: true } : {});
   }
 
   /**
@@ -441,7 +442,7 @@ export class Kubelet {
     const uid = pod.metadata.uid ?? '';
     this.pods.delete(uid);
     this.firstSeen.delete(uid);
-    this.podWorkers.update(uid);
+    this.podWorkers.update(uid, { terminate: true });
   }
 
   private onStaticPods(pods: Pod[]): void {
@@ -449,7 +450,7 @@ export class Kubelet {
     for (const [uid, d] of this.pods) {
       if (d.static && !next.has(uid)) {
         this.pods.delete(uid);
-        this.podWorkers.update(uid);
+        this.podWorkers.update(uid, { terminate: true });
         void this.deleteMirror(d.pod);
       }
     }
@@ -573,7 +574,7 @@ export class Kubelet {
       if (!d.pod.spec?.activeDeadlineSeconds || this.deadlineEvents.has(uid)) continue;
       const old = this.oldStatus(uid, d);
       if (old?.phase === 'Succeeded' || old?.phase === 'Failed') continue;
-      if (pastActiveDeadline(d.pod, old, this.clock.now(), this.config.timeScale)) this.podWorkers.update(uid);
+      if (pastActiveDeadline(d.pod, old, this.clock.now(), this.config.timeScale)) this.podWorkers.update(uid, { terminate: true });
     }
   }
 
@@ -653,6 +654,8 @@ export class Kubelet {
       return this.syncRemovedPod(uid);
     }
     const pod = d.pod;
+    // Aborted once the pod is to stop: this sync then starts nothing, and the next one terminates it.
+    const terminating = this.podWorkers.terminationSignal(uid);
     if (d.static) await this.ensureMirrorPod(d);
     let rs = await this.runtimeStatus(uid, pod, false, runtime);
 
@@ -684,6 +687,8 @@ export class Kubelet {
     // Volumes before containers (upstream WaitForAttachAndMount); files of configMap/secret volumes follow their sources on every sync.
     const mount = await this.volumes.mountPod(pod, scope?.objects);
     if (mount.unmounted.length) return mount.retryAt !== undefined ? { retryAt: mount.retryAt } : undefined;
+    // The deletion (or eviction) arrived while this sync ran: `pod` is stale, the pending sync stops it.
+    if (terminating?.aborted) return;
 
     const actions = computePodActions(
       pod,
@@ -696,7 +701,12 @@ export class Kubelet {
       !actions.killPod && !actions.createSandbox && !actions.containersToKill.length && !actions.containersToStart.length && !actions.initContainersToStart.length;
     if (nothingToDo) return mount.retryAt !== undefined ? { retryAt: mount.retryAt } : undefined;
 
-    const result = await runtime.syncPod(pod, rs, actions);
+    const result = await runtime.syncPod(pod, rs, actions, terminating);
+    if (result.cancelled) {
+      // What this sync killed may still be stopping: the terminating sync reads the runtime afresh.
+      this.runtimeCache.delete(uid);
+      return;
+    }
     let reasons = this.reasons.get(uid);
     if (!reasons) this.reasons.set(uid, (reasons = new Map()));
     for (const [name, r] of result.reasons) {
@@ -719,11 +729,13 @@ export class Kubelet {
   /** Deleted in the API: stop within the grace period, report, remove, confirm the deletion. */
   private async syncTerminatingPod(uid: string, d: DesiredPod, rs: RuntimePodStatus, runtime = this.runtimeManager): Promise<void> {
     const pod = d.pod;
-    this.prober.removePod(uid);
+    // No liveness or startup failure restarts anything now; readiness is reported until the containers stop.
+    this.prober.stopLivenessAndStartup(uid);
     if (rs.containers.some((c) => c.state === 'running' || c.state === 'created') || rs.sandboxes.some((s) => s.ready)) {
       await runtime.killPod(pod, rs);
       rs = await this.runtimeStatus(uid, pod, true, runtime);
     }
+    this.prober.removePod(uid);
     this.publishStatus(uid, d, this.computeStatus(uid, d, rs, true));
     await runtime.removePod(rs);
     this.statusManager.markTerminated(uid);

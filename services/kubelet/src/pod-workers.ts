@@ -1,15 +1,24 @@
 // Per-pod workers (upstream pod_workers.go): every pod gets its own serial
 // lane, so one slow pod never blocks another; updates that arrive while a
 // sync runs collapse into one more sync; a sync may ask to run again at a
-// given time (a back-off ending).
+// given time (a back-off ending). A request to terminate the pod cancels the
+// running sync (upstream UpdatePod's becameTerminating → cancelFn), so a sync
+// that began before the deletion starts no container after it.
 
 export type SyncFn = (uid: string) => Promise<{ retryAt?: number } | void>;
+
+export interface UpdateOptions {
+  /** The pod is to stop for good (deleted, evicted, gone from its source). */
+  terminate?: boolean;
+}
 
 interface Lane {
   running: boolean;
   pending: boolean;
   timer?: NodeJS.Timeout;
   retryAt?: number;
+  /** Aborted once termination was requested; never reset (a terminating pod never runs again). */
+  termination: AbortController;
 }
 
 export class PodWorkers {
@@ -24,13 +33,23 @@ export class PodWorkers {
     private readonly now: () => number = Date.now,
   ) {}
 
-  /** Requests a sync of the pod (coalesced with any pending one). */
-  update(uid: string): void {
+  /** Requests a sync of the pod (coalesced with any pending one); `terminate` also cancels the running one. */
+  update(uid: string, opts: UpdateOptions = {}): void {
     if (this.stopped) return;
     let lane = this.lanes.get(uid);
-    if (!lane) this.lanes.set(uid, (lane = { running: false, pending: false }));
+    if (!lane) this.lanes.set(uid, (lane = { running: false, pending: false, termination: new AbortController() }));
     lane.pending = true;
+    if (opts.terminate && !lane.termination.signal.aborted) lane.termination.abort();
     if (!lane.running) void this.run(uid, lane);
+  }
+
+  /**
+   * Aborted once the pod's termination was requested: a sync checks it before
+   * it creates or starts anything, and stops waiting on a kill of its own
+   * (the next sync is the terminating one). Undefined for a pod without a lane.
+   */
+  terminationSignal(uid: string): AbortSignal | undefined {
+    return this.lanes.get(uid)?.termination.signal;
   }
 
   private async run(uid: string, lane: Lane): Promise<void> {

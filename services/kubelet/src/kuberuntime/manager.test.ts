@@ -60,9 +60,9 @@ const pod: Pod = {
   spec: { containers: [{ name: 'app', image: 'busybox:1.36', command: ['sleep', '3600'] }] },
 };
 
-function setup() {
+function setup(override: (calls: string[]) => Partial<RuntimeService> = () => ({})) {
   const calls: string[] = [];
-  const rt = fakeRuntime(calls);
+  const rt = { ...fakeRuntime(calls), ...override(calls) } as RuntimeService;
   const clock = new FakeClock();
   const backoff = new Backoff(10_000, 300_000, clock);
   const m = new RuntimeManager({
@@ -104,5 +104,45 @@ describe('RuntimeManager.syncPod', () => {
     const result = await sync(status);
     expect(result.changes.killed).toBe(true);
     expect(calls[0]).toBe('RunPodSandbox');
+  });
+
+  it('a liveness restart cancelled by the pod\'s termination stops waiting for the kill and creates nothing', async () => {
+    // The container ignores TERM: StopContainer answers only when the grace period is over.
+    let stopDone = () => {};
+    const { calls, m } = setup((calls) => ({
+      stopContainer: () => {
+        calls.push('StopContainer');
+        return new Promise<void>((r) => (stopDone = r));
+      },
+    }));
+    const live: Pod = { ...pod, spec: { containers: [{ ...pod.spec!.containers[0]!, livenessProbe: { exec: { command: ['cat', '/tmp/healthy'] } } }] } };
+    const status: RuntimePodStatus = {
+      ...emptyPodStatus('u1', 'web', 'default'),
+      sandboxes: [{ id: 'sb', ready: true, ip: '10.244.1.2', additionalIps: [], createdAt: 1, attempt: 0 }],
+      containers: [{ id: 'c1', name: 'app', state: 'running', restartCount: 0, exitCode: 0, createdAt: 2, startedAt: 3, finishedAt: 0, image: 'busybox:1.36', imageRef: 'sha256:b', reason: '', message: '', hash: '', logPath: '' }],
+    };
+    const actions = computePodActions(live, status, () => 'Failure', () => undefined);
+    expect(actions.containersToKill.map((k) => k.id)).toEqual(['c1']);
+    expect(actions.containersToStart).toEqual(['app']);
+    const terminating = new AbortController();
+    const sync = m.syncPod(live, status, actions, terminating.signal);
+    await new Promise((r) => setImmediate(r));
+    expect(calls).toEqual(['StopContainer']);
+    terminating.abort();
+    const result = await sync;
+    expect(result.cancelled).toBe(true);
+    stopDone();
+    await new Promise((r) => setImmediate(r));
+    expect(calls).toEqual(['StopContainer']);
+  });
+
+  it('a termination requested before the sync starts anything leaves the runtime untouched', async () => {
+    const { calls, m } = setup();
+    const terminating = new AbortController();
+    terminating.abort();
+    const before = emptyPodStatus('u1', 'web', 'default');
+    const result = await m.syncPod(pod, before, computePodActions(pod, before, () => undefined, () => undefined), terminating.signal);
+    expect(result.cancelled).toBe(true);
+    expect(calls).toEqual([]);
   });
 });

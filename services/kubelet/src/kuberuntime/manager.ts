@@ -75,6 +75,8 @@ export interface SyncResult {
   error?: string;
   /** What this sync changed, so the caller can refresh just that. */
   changes: { sandbox?: SandboxStatus; started: string[]; killed: boolean };
+  /** The pod's termination was requested mid-sync: the steps left were not taken. */
+  cancelled?: boolean;
 }
 
 /** `/var/log/pods/<namespace>_<name>_<uid>` (upstream BuildPodLogsDirectory). */
@@ -97,6 +99,24 @@ export function gracePeriodFor(pod: Pod, override?: number): number {
 }
 
 export { expandVars };
+
+/** startContainer's answer when the pod's termination was requested before the container was created. */
+export const START_CANCELLED: SyncReason = Object.freeze({ reason: 'Cancelled', message: 'pod termination requested' });
+
+/** Waits for p, or only until signal aborts; p keeps running (its failure after that is dropped). */
+async function untilAborted(p: Promise<void>, signal: AbortSignal | undefined): Promise<void> {
+  if (!signal) return p;
+  p.catch(() => {});
+  if (signal.aborted) return;
+  let onAbort = () => {};
+  const aborted = new Promise<void>((r) => (onAbort = r));
+  signal.addEventListener('abort', onAbort, { once: true });
+  try {
+    await Promise.race([p, aborted]);
+  } finally {
+    signal.removeEventListener('abort', onAbort);
+  }
+}
 
 export class RuntimeManager {
   constructor(private readonly o: RuntimeManagerOptions) {}
@@ -131,23 +151,32 @@ export class RuntimeManager {
     };
   }
 
-  /** Executes the actions; returns per-container sync reasons and when to retry. */
-  async syncPod(pod: Pod, status: RuntimePodStatus, actions: PodActions): Promise<SyncResult> {
+  /**
+   * Executes the actions; returns per-container sync reasons and when to retry.
+   * `terminating` (the pod worker's) aborts when the pod is to stop: from then
+   * on nothing is created or started and a kill of this sync is not waited for
+   * (upstream: the cancelled sync context fails the remaining CRI calls).
+   */
+  async syncPod(pod: Pod, status: RuntimePodStatus, actions: PodActions, terminating?: AbortSignal): Promise<SyncResult> {
     // A first start "kills" an empty pod (upstream sets KillPod with CreateSandbox): only a
     // pod the runtime already had anything of needs re-reading after this sync.
     const hadAnything = status.sandboxes.length > 0 || status.containers.length > 0;
     const result: SyncResult = { reasons: new Map(), changes: { started: [], killed: (actions.killPod && hadAnything) || actions.containersToKill.length > 0 } };
+    const cancelled = () => (terminating?.aborted ? (result.cancelled = true) : false);
     if (actions.killPod) {
       if (actions.createSandbox && actions.attempt > 0 && status.sandboxes.length) {
         this.o.recorder.event(podRef(pod), 'Normal', Reason.SandboxChanged, 'Pod sandbox changed, it will be killed and re-created.');
       }
-      await this.killPod(pod, status);
-      if (!actions.createSandbox) return result;
+      await untilAborted(this.killPod(pod, status), terminating);
+      if (!actions.createSandbox || cancelled()) return result;
     } else {
       for (const k of actions.containersToKill) {
-        await this.killContainer(pod, k.id, k.name, k.message, k.gracePeriodOverride);
+        // A liveness kill may take the whole grace period: the terminating sync must not wait behind it.
+        await untilAborted(this.killContainer(pod, k.id, k.name, k.message, k.gracePeriodOverride), terminating);
+        if (cancelled()) return result;
       }
     }
+    if (cancelled()) return result;
 
     let sandboxId = actions.sandboxId;
     const sandboxConfig = this.sandboxConfig(pod, actions.attempt);
@@ -171,12 +200,14 @@ export class RuntimeManager {
     for (const name of actions.initContainersToStart) {
       const c = pod.spec?.initContainers?.find((x) => x.name === name);
       if (!c) continue;
-      const ok = await this.startWithBackoff(pod, c, status, sandboxId, sandboxConfig, podIPs, result);
+      if (cancelled()) return result;
+      const ok = await this.startWithBackoff(pod, c, status, sandboxId, sandboxConfig, podIPs, result, terminating);
       if (!ok) return result;
     }
     for (const name of actions.containersToStart) {
       const c = pod.spec?.containers.find((x) => x.name === name);
-      if (c) await this.startWithBackoff(pod, c, status, sandboxId, sandboxConfig, podIPs, result);
+      if (cancelled()) return result;
+      if (c) await this.startWithBackoff(pod, c, status, sandboxId, sandboxConfig, podIPs, result, terminating);
     }
     return result;
   }
@@ -190,6 +221,7 @@ export class RuntimeManager {
     sandboxConfig: PodSandboxConfig,
     podIPs: string[],
     result: SyncResult,
+    terminating?: AbortSignal,
   ): Promise<boolean> {
     const last = status.containers.find((s) => s.name === c.name && s.state === 'exited');
     const prev = status.containers.find((s) => s.name === c.name);
@@ -209,7 +241,11 @@ export class RuntimeManager {
       bo.next(key, last.finishedAt);
     }
     const restartCount = prev ? prev.restartCount + 1 : 0;
-    const err = await this.startContainer(pod, c, restartCount, sandboxId, sandboxConfig, podIPs, (id) => result.changes.started.push(id));
+    const err = await this.startContainer(pod, c, restartCount, sandboxId, sandboxConfig, podIPs, (id) => result.changes.started.push(id), terminating);
+    if (err === START_CANCELLED) {
+      result.cancelled = true;
+      return false;
+    }
     if (err) {
       result.reasons.set(c.name, err);
       if (err.reason === 'ImagePullBackOff' || err.reason === 'ErrImagePull') {
@@ -225,7 +261,11 @@ export class RuntimeManager {
     return true;
   }
 
-  /** Pull, create, start, postStart; returns the reason on failure (upstream startContainer). */
+  /**
+   * Pull, create, start, postStart; returns the reason on failure (upstream
+   * startContainer), or START_CANCELLED when termination was requested before
+   * the container was created (a pull can take long).
+   */
   async startContainer(
     pod: Pod,
     c: Container,
@@ -234,6 +274,7 @@ export class RuntimeManager {
     sandboxConfig: PodSandboxConfig,
     podIPs: string[],
     onCreated: (id: string) => void = () => {},
+    terminating?: AbortSignal,
   ): Promise<SyncReason | undefined> {
     const ref = containerRef(pod, c);
     let imageRef: string;
@@ -253,6 +294,7 @@ export class RuntimeManager {
       this.o.recorder.event(ref, 'Warning', Reason.Failed, `Error: ${message}`);
       return { reason: 'CreateContainerConfigError', message };
     }
+    if (terminating?.aborted) return START_CANCELLED;
     let id: string;
     try {
       id = await this.o.rt.createContainer(sandboxId, config, sandboxConfig);

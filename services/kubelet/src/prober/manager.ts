@@ -64,13 +64,26 @@ export class ProberManager {
     }
   }
 
-  /** Stops the readiness workers of a terminating pod (upstream StopLivenessAndStartup is the reverse). */
+  /** Stops every worker of the pod (its containers have stopped, or it is gone). */
   removePod(uid: string): void {
     for (const [key, w] of this.workers) {
       if (key.startsWith(`${uid}/`)) {
         w.stop();
         this.workers.delete(key);
       }
+    }
+  }
+
+  /**
+   * A terminating pod (upstream StopLivenessAndStartup): its liveness and
+   * startup workers stop and drop their results, so no failure kills a
+   * container; readiness goes on until the containers have stopped.
+   */
+  stopLivenessAndStartup(uid: string): void {
+    for (const [key, w] of this.workers) {
+      if (!key.startsWith(`${uid}/`) || w.type === 'Readiness') continue;
+      w.stop();
+      this.workers.delete(key);
     }
   }
 
