@@ -358,8 +358,9 @@ export class GenericStore implements ResourceStore {
         m.creationTimestamp = nowTime();
         delete m.deletionTimestamp;
         delete m.deletionGracePeriodSeconds;
-        prepareForCreate(this.info, o);
+        // Defaulting first, as upstream decodes with defaults before PrepareForCreate (a pod's QoS class reads defaulted requests).
         setDefaults(o);
+        prepareForCreate(this.info, o);
         const hooks = new AdmissionHooks();
         const a = this.attrs('CREATE', ns, m.name ?? '', ctx, hooks, o);
         if (!this.deps.cache.isSynced) await this.deps.cache.synced;
@@ -466,8 +467,9 @@ export class GenericStore implements ResourceStore {
         continue;
       }
       const next = make(cur.obj);
+      // Defaulted before PrepareForUpdate (as upstream decodes), so generations compare defaulted specs.
+      if (!subresource) setDefaults(next);
       const stored = prepareForUpdate(this.info, next, thawIfFrozen(cur.obj), subresource);
-      if (!subresource) setDefaults(stored);
       const hooks = new AdmissionHooks();
       const a = this.attrs('UPDATE', ns, name, ctx, hooks, stored, cur.obj, subresource);
       try {

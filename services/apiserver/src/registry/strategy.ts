@@ -2,7 +2,7 @@
 // RESTUpdateStrategy / RESTGracefulDeleteStrategy), as pure functions over
 // plain objects.
 
-import type { DeleteOptions, KubeObject, ResourceInfo } from '@kubelab/api';
+import { badRequest, podQOSClass, type DeleteOptions, type KubeObject, type Pod, type ResourceInfo } from '@kubelab/api';
 
 type Obj = KubeObject & { spec?: Record<string, unknown>; status?: Record<string, unknown> } & Record<string, unknown>;
 
@@ -19,26 +19,59 @@ export function hasStatusSubresource(info: ResourceInfo): boolean {
 
 const isKind = (info: ResourceInfo, group: string, resource: string) => info.group === group && info.resource === resource;
 
-/** PrepareForCreate: status a client may not set, fields the server owns. */
+/**
+ * apps/v1 carries the internal DaemonSetSpec.TemplateGeneration as this
+ * annotation (the conversion writes it on every read; kubectl shows it).
+ */
+export const DAEMONSET_TEMPLATE_GENERATION = 'deprecated.daemonset.template.generation';
+
+/** The annotation's value as Go's strconv.ParseInt reads it; a malformed one fails the request's decoding (400). */
+function templateGenerationOf(o: Obj): number | undefined {
+  const v = o.metadata.annotations?.[DAEMONSET_TEMPLATE_GENERATION];
+  if (v === undefined) return undefined;
+  const n = /^[+-]?\d+$/.test(v) ? Number(v) : NaN;
+  if (!Number.isSafeInteger(n)) throw badRequest(`strconv.ParseInt: parsing ${JSON.stringify(v)}: invalid syntax`);
+  return n;
+}
+
+function setTemplateGeneration(o: Obj, n: number): void {
+  o.metadata.annotations = { ...(o.metadata.annotations ?? {}), [DAEMONSET_TEMPLATE_GENERATION]: String(n) };
+}
+
+/** PrepareForCreate (runs after defaulting, as upstream): status a client may not set, fields the server owns. */
 export function prepareForCreate(info: ResourceInfo, o: Obj): void {
   if (tracksGeneration(info)) o.metadata.generation = 1;
   else delete o.metadata.generation;
   if (isKind(info, '', 'pods')) {
-    const status = (o.status ?? {}) as Record<string, unknown>;
-    // Pods start Pending; everything else in status is the kubelet's to write.
-    o.status = { phase: 'Pending', ...(status.qosClass ? { qosClass: status.qosClass } : {}) };
+    // Pods start Pending with their QoS class fixed for life (GetPodQOS: one the client sent wins, else computed
+    // from the defaulted requests and limits); the rest of status is the kubelet's to write.
+    const sent = o.status?.qosClass;
+    o.status = { phase: 'Pending', qosClass: typeof sent === 'string' && sent ? sent : podQOSClass(o as unknown as Pod) };
   } else if (isKind(info, '', 'namespaces')) {
     o.spec = { ...(o.spec ?? {}), finalizers: ['kubernetes'] };
     o.status = { phase: 'Active' };
-  } else if (isKind(info, 'apps', 'deployments') || isKind(info, 'apps', 'replicasets') || isKind(info, 'apps', 'daemonsets')) {
+  } else if (isKind(info, 'apps', 'daemonsets')) {
+    o.status = {};
+    // A client may start the count higher, never below 1.
+    setTemplateGeneration(o, Math.max(1, templateGenerationOf(o) ?? 1));
+  } else if (isKind(info, 'apps', 'deployments') || isKind(info, 'apps', 'replicasets')) {
     o.status = {};
   } else if (isKind(info, '', 'services')) {
     o.status = { loadBalancer: {} };
   }
 }
 
+/**
+ * JSON for "did this change" (upstream compares decoded structs): key order
+ * does not count (kubectl sends keys sorted, defaults were appended), nor does
+ * a null where the field is absent.
+ */
 function stableJson(v: unknown): string {
-  return JSON.stringify(v) ?? 'undefined';
+  return JSON.stringify(v, (_k, x: unknown) =>
+    x && typeof x === 'object' && !Array.isArray(x)
+      ? Object.fromEntries(Object.entries(x as Record<string, unknown>).filter(([, y]) => y !== null).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+      : x,
+  ) ?? 'undefined';
 }
 
 /**
@@ -53,6 +86,8 @@ export function prepareForUpdate(info: ResourceInfo, next: Obj, old: Obj, subres
     // Labels and annotations may change with status writes for nodes and pods (kubelet), as upstream allows.
     if (next.metadata?.labels !== undefined) out.metadata.labels = next.metadata.labels;
     if (next.metadata?.annotations !== undefined) out.metadata.annotations = next.metadata.annotations;
+    // The QoS class is set once at create; a writer that leaves it out (an old kubelet rejecting the pod) keeps it.
+    if (isKind(info, '', 'pods') && out.status && !out.status.qosClass && old.status?.qosClass) out.status = { ...out.status, qosClass: old.status.qosClass };
   } else if (subresource === 'binding') {
     out = next; // the server's own write (spec.nodeName + PodScheduled)
   } else if (subresource === 'finalize') {
@@ -83,6 +118,13 @@ export function prepareForUpdate(info: ResourceInfo, next: Obj, old: Obj, subres
     m.generation = changed ? gen + 1 : gen;
   } else if (old.metadata.generation !== undefined) m.generation = old.metadata.generation;
   else delete m.generation;
+  if (isKind(info, 'apps', 'daemonsets')) {
+    // The template generation is the server's: kept from the stored object, +1 when spec.template changes.
+    if (subresource === undefined) templateGenerationOf(next);
+    const gen = templateGenerationOf(old) ?? 1;
+    const templateChanged = subresource === undefined && stableJson(out.spec?.template) !== stableJson(old.spec?.template);
+    setTemplateGeneration(out, templateChanged ? gen + 1 : gen);
+  }
   return out;
 }
 

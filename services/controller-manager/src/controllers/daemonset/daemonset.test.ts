@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { daemonSetStatus, maxUnavailableCount, newDaemonPod, nodeShouldRunDaemonPod, planDaemonPods, targetNodeName } from './decisions.js';
 
 const ds: DaemonSet = {
-  metadata: { name: 'agent', namespace: 'default', uid: 'ds', generation: 1 },
+  metadata: { name: 'agent', namespace: 'default', uid: 'ds', generation: 1, annotations: { 'deprecated.daemonset.template.generation': '1' } },
   spec: { selector: { matchLabels: { app: 'agent' } }, template: { metadata: { labels: { app: 'agent' } }, spec: { containers: [{ name: 'a' }] } } },
 };
 const node = (name: string, taints: Node['spec'] extends infer S ? (S extends { taints?: infer T } ? T : never) : never = [], labels: Record<string, string> = {}): Node => ({ metadata: { name, labels }, spec: { taints } });
@@ -30,6 +30,12 @@ describe('daemon pods', () => {
     expect(targetNodeName(p)).toBe('n1');
     expect(p.metadata.labels).toMatchObject({ app: 'agent', 'pod-template-generation': '1' });
   });
+  it('carry the template generation the apiserver annotated, not metadata.generation', () => {
+    const bumped: DaemonSet = { ...ds, metadata: { ...ds.metadata, generation: 5, annotations: { 'deprecated.daemonset.template.generation': '3' } } };
+    expect(newDaemonPod(bumped, 'n1').metadata.labels?.['pod-template-generation']).toBe('3');
+    const unannotated: DaemonSet = { ...ds, metadata: { name: 'agent', namespace: 'default', uid: 'ds', generation: 1 } };
+    expect(newDaemonPod(unannotated, 'n1').metadata.labels).not.toHaveProperty('pod-template-generation');
+  });
   it('are created where missing and deleted where extra', () => {
     const p1 = { ...newDaemonPod(ds, 'n1'), metadata: { ...newDaemonPod(ds, 'n1').metadata, name: 'a', creationTimestamp: '2026-01-01T00:00:00Z' } } as Pod;
     const p2 = { ...p1, metadata: { ...p1.metadata, name: 'b', creationTimestamp: '2026-01-01T00:01:00Z' } } as Pod;
@@ -37,6 +43,27 @@ describe('daemon pods', () => {
     expect(plan.create).toEqual(['n2']);
     expect(plan.delete.map((p) => p.metadata.name)).toEqual(['b']);
     expect(daemonSetStatus(ds, [node('n1'), node('n2')], new Map([['n1', [p1]]]), 0)).toMatchObject({ desiredNumberScheduled: 2, currentNumberScheduled: 1, numberMisscheduled: 0, updatedNumberScheduled: 1, numberUnavailable: 2 });
+  });
+});
+
+describe('daemon set status as stored (Go omitempty)', () => {
+  const readyPod = (nodeName: string): Pod => {
+    const p = newDaemonPod(ds, nodeName);
+    return { ...p, metadata: { ...p.metadata, name: `agent-${nodeName}` }, status: { phase: 'Running', conditions: [{ type: 'Ready', status: 'True', lastTransitionTime: '2026-01-01T00:00:00Z' }] } };
+  };
+  it('all daemons available: numberUnavailable is left out, the four scheduling counts stay even when 0', () => {
+    expect(daemonSetStatus(ds, [node('n1')], new Map([['n1', [readyPod('n1')]]]), Date.parse('2026-01-01T00:01:00Z'))).toEqual({
+      currentNumberScheduled: 1,
+      numberMisscheduled: 0,
+      desiredNumberScheduled: 1,
+      numberReady: 1,
+      observedGeneration: 1,
+      updatedNumberScheduled: 1,
+      numberAvailable: 1,
+    });
+  });
+  it('no node to run on: only the four required counts, all 0', () => {
+    expect(daemonSetStatus(ds, [], new Map(), 0)).toEqual({ currentNumberScheduled: 0, numberMisscheduled: 0, desiredNumberScheduled: 0, numberReady: 0, observedGeneration: 1 });
   });
 });
 

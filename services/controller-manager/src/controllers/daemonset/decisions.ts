@@ -4,6 +4,7 @@
 
 import { getScaledValueFromIntOrPercent, isPodAvailable, isPodReady, matchToleration, podMatchesNodeSelectorAndAffinityTerms, tolerationsTolerateTaint, type DaemonSet, type DaemonSetStatus, type Node, type Pod, type Toleration } from '@kubelab/api';
 import { computeHash } from '../../util/hash.js';
+import { nonZero } from '../../util/omitempty.js';
 
 export const CONTROLLER_REVISION_HASH = 'controller-revision-hash';
 export const POD_TEMPLATE_GENERATION = 'pod-template-generation';
@@ -31,6 +32,15 @@ export function daemonTolerations(existing: readonly Toleration[] | undefined, h
 /** The template hash that labels this DaemonSet's current pods (stands in for a ControllerRevision name). */
 export const templateHash = (ds: DaemonSet): string => computeHash(ds.spec?.template, ds.status?.collisionCount);
 
+/** The apiserver's count of template changes (apps/v1 keeps the internal spec.templateGeneration here). */
+export const TEMPLATE_GENERATION_ANNOTATION = 'deprecated.daemonset.template.generation';
+
+/** CreatePodTemplate's pod-template-generation label: the DaemonSet's template generation, when it has one. */
+function templateGenerationLabel(ds: DaemonSet): Record<string, string> {
+  const g = ds.metadata.annotations?.[TEMPLATE_GENERATION_ANNOTATION];
+  return g === undefined ? {} : { [POD_TEMPLATE_GENERATION]: g };
+}
+
 /** NewPod + ReplaceDaemonSetPodNodeNameNodeAffinity: the template, pinned to one node by required affinity. */
 export function newDaemonPod(ds: DaemonSet, nodeName: string): Pod {
   const t = structuredClone(ds.spec?.template ?? {});
@@ -52,7 +62,7 @@ export function newDaemonPod(ds: DaemonSet, nodeName: string): Pod {
       labels: {
         ...(t.metadata?.labels ?? {}),
         [CONTROLLER_REVISION_HASH]: templateHash(ds),
-        [POD_TEMPLATE_GENERATION]: String(ds.metadata.generation ?? 1),
+        ...templateGenerationLabel(ds),
       },
       ...(t.metadata?.annotations ? { annotations: t.metadata.annotations } : {}),
     },
@@ -190,14 +200,12 @@ export function daemonSetStatus(ds: DaemonSet, nodes: readonly Node[], podsByNod
     }
     if (p.metadata.labels?.[CONTROLLER_REVISION_HASH] === hash) updated++;
   }
+  // The first four are always written; the rest are omitempty upstream.
   return {
     currentNumberScheduled: current,
     numberMisscheduled: misscheduled,
     desiredNumberScheduled: desired,
     numberReady: ready,
-    observedGeneration: ds.metadata.generation ?? 0,
-    updatedNumberScheduled: updated,
-    numberAvailable: available,
-    numberUnavailable: Math.max(0, desired - available),
+    ...nonZero({ observedGeneration: ds.metadata.generation ?? 0, updatedNumberScheduled: updated, numberAvailable: available, numberUnavailable: Math.max(0, desired - available) }),
   };
 }

@@ -237,7 +237,11 @@ export class DeploymentController extends QueueController {
       const minReadyChanged = (copy.spec?.minReadySeconds ?? 0) !== (d.spec?.minReadySeconds ?? 0);
       let rs = existing;
       if (annChanged || minReadyChanged) {
-        if (copy.spec) copy.spec.minReadySeconds = d.spec?.minReadySeconds ?? 0;
+        if (copy.spec) {
+          // minReadySeconds is omitempty: 0 leaves the field out, as upstream stores it.
+          if (d.spec?.minReadySeconds) copy.spec.minReadySeconds = d.spec.minReadySeconds;
+          else delete copy.spec.minReadySeconds;
+        }
         rs = await this.ctx.clientset.apps.replicaSets(ns).update(copy);
       }
       this.setDeploymentRevision(d, revisionOf(rs));
@@ -264,7 +268,7 @@ export class DeploymentController extends QueueController {
         labels: { ...(template.metadata.labels ?? {}) },
         ownerReferences: [newControllerRef(d, 'apps/v1', 'Deployment')],
       },
-      spec: { replicas: 0, minReadySeconds: d.spec?.minReadySeconds ?? 0, selector, template },
+      spec: { replicas: 0, ...(d.spec?.minReadySeconds ? { minReadySeconds: d.spec.minReadySeconds } : {}), selector, template },
     };
     const replicas = newRSNewReplicas(d, oldRSs, draft);
     draft.spec!.replicas = replicas;

@@ -1,5 +1,8 @@
 import type { Deployment, ReplicaSet } from '@kubelab/api';
+import { GVR } from '@kubelab/client';
 import { describe, expect, it } from 'vitest';
+import { fakeEnv } from '../../testing/fakes.js';
+import { DeploymentController } from './deployment-controller.js';
 import { computeHash, safeEncodeString } from '../../util/hash.js';
 import { planScale, reconcileNewReplicaSet, reconcileOldReplicaSets } from './rollout.js';
 import { calculateStatus, rolloutStatus } from './status.js';
@@ -126,5 +129,66 @@ describe('deployment status', () => {
     const stuck = d(2);
     stuck.status = { observedGeneration: 2, replicas: 2, updatedReplicas: 2, readyReplicas: 1, availableReplicas: 1, conditions: [{ type: 'Progressing', status: 'True', reason: 'ReplicaSetUpdated', message: 'x', lastUpdateTime: '2026-01-01T00:00:00Z', lastTransitionTime: '2026-01-01T00:00:00Z' }] };
     expect(rolloutStatus(stuck, [n], n, NOW + 600_000).conditions?.find((c) => c.type === 'Progressing')).toMatchObject({ status: 'False', reason: 'ProgressDeadlineExceeded', message: 'ReplicaSet "web-abc" has timed out progressing.' });
+  });
+});
+
+describe('deployment status as stored (Go omitempty)', () => {
+  const avail = (at: string) => ({ type: 'Available', status: 'True', lastUpdateTime: at, lastTransitionTime: at, reason: 'MinimumReplicasAvailable', message: 'Deployment has minimum availability.' });
+  it('fully available: no unavailableReplicas key', () => {
+    const done = rs('web-abc', 2, 2, '2026-01-01T00:05:00Z');
+    const s = calculateStatus(d(2), [done], done, NOW);
+    expect(s).toEqual({ observedGeneration: 2, replicas: 2, updatedReplicas: 2, readyReplicas: 2, availableReplicas: 2, conditions: [avail('2026-01-01T00:10:00Z')] });
+  });
+  it('scaled to 0: no replica counts at all', () => {
+    const zero = rs('web-abc', 0, 0, '2026-01-01T00:05:00Z');
+    expect(calculateStatus(d(0), [zero], zero, NOW)).toEqual({ observedGeneration: 2, conditions: [avail('2026-01-01T00:10:00Z')] });
+  });
+  it('a new Deployment of 0 replicas: the ReplicaSet spec has no minReadySeconds, the status no counts', async () => {
+    const env = fakeEnv();
+    const dep: Deployment = {
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { name: 'web', namespace: 'default', uid: 'd-uid', generation: 1, creationTimestamp: '2026-01-01T00:00:00Z' },
+      spec: {
+        replicas: 0,
+        selector: { matchLabels: { app: 'web' } },
+        template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'c', image: 'nginx' }] } },
+        strategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: '25%', maxUnavailable: '25%' } },
+        revisionHistoryLimit: 10,
+        progressDeadlineSeconds: 600,
+      },
+      status: {},
+    };
+    env.fake.seed(GVR.deployments, dep);
+    const c = new DeploymentController(env.ctx);
+    await env.sync();
+    await c.sync('default/web');
+    const [created] = env.fake.objects<ReplicaSet>(GVR.replicaSets);
+    const hash = created?.metadata.labels?.['pod-template-hash'];
+    expect(created?.spec).toEqual({
+      replicas: 0,
+      selector: { matchLabels: { app: 'web', 'pod-template-hash': hash } },
+      template: { metadata: { labels: { app: 'web', 'pod-template-hash': hash } }, spec: { containers: [{ name: 'c', image: 'nginx' }] } },
+    });
+    const status = env.fake.peek<Deployment>(GVR.deployments, 'default', 'web')?.status;
+    expect(Object.keys(status ?? {}).sort()).toEqual(['conditions', 'observedGeneration']);
+    expect(status?.observedGeneration).toBe(1);
+    await env.stop();
+  });
+  it('keeps minReadySeconds on the ReplicaSet when the Deployment sets it', async () => {
+    const env = fakeEnv();
+    const dep: Deployment = {
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { name: 'web', namespace: 'default', uid: 'd-uid', generation: 1, creationTimestamp: '2026-01-01T00:00:00Z' },
+      spec: { replicas: 1, minReadySeconds: 5, selector: { matchLabels: { app: 'web' } }, template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'c', image: 'nginx' }] } }, progressDeadlineSeconds: 600 },
+      status: {},
+    };
+    env.fake.seed(GVR.deployments, dep);
+    const c = new DeploymentController(env.ctx);
+    await env.sync();
+    await c.sync('default/web');
+    expect(env.fake.objects<ReplicaSet>(GVR.replicaSets)[0]?.spec?.minReadySeconds).toBe(5);
+    await env.stop();
   });
 });

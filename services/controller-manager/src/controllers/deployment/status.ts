@@ -3,6 +3,7 @@
 // status` and `kubectl describe deployment` read.
 
 import { formatTime, parseTime, type Deployment, type DeploymentCondition, type DeploymentConditionType, type DeploymentStatus, type ReplicaSet } from '@kubelab/api';
+import { nonZero } from '../../util/omitempty.js';
 import { deploymentComplete, maxUnavailable, replicasOf } from './util.js';
 
 export const Reasons = {
@@ -48,14 +49,15 @@ const sum = (rss: readonly ReplicaSet[], f: (rs: ReplicaSet) => number | undefin
 export function calculateStatus(d: Deployment, all: readonly ReplicaSet[], newRS: ReplicaSet | undefined, now: number): DeploymentStatus {
   const availableReplicas = sum(all, (rs) => rs.status?.availableReplicas);
   const total = sum(all, (rs) => rs.spec?.replicas);
-  const status: DeploymentStatus = {
+  // Every count is omitempty upstream: a deployment scaled to 0 shows none.
+  const status: DeploymentStatus = nonZero({
     observedGeneration: d.metadata.generation ?? 0,
     replicas: sum(all, (rs) => rs.status?.replicas),
     updatedReplicas: newRS ? (newRS.status?.replicas ?? 0) : 0,
     readyReplicas: sum(all, (rs) => rs.status?.readyReplicas),
     availableReplicas,
     unavailableReplicas: Math.max(0, total - availableReplicas),
-  };
+  });
   if (d.status?.collisionCount !== undefined) status.collisionCount = d.status.collisionCount;
   if (d.status?.conditions?.length) status.conditions = structuredClone(d.status.conditions);
   if (availableReplicas >= replicasOf(d) - maxUnavailable(d)) {
@@ -95,7 +97,7 @@ export function rolloutStatus(d: Deployment, all: readonly ReplicaSet[], newRS: 
   const hasDeadline = !!d.spec?.progressDeadlineSeconds && d.spec.progressDeadlineSeconds < 2 ** 31 - 1;
   if (!hasDeadline) removeCondition(s, 'Progressing');
   const cur = getCondition(d.status, 'Progressing');
-  const complete = s.replicas === s.updatedReplicas && cur?.reason === Reasons.NewReplicaSetAvailable;
+  const complete = (s.replicas ?? 0) === (s.updatedReplicas ?? 0) && cur?.reason === Reasons.NewReplicaSetAvailable;
   const what = newRS ? `ReplicaSet "${newRS.metadata.name}"` : `Deployment "${d.metadata.name}"`;
   if (hasDeadline && !complete) {
     if (deploymentComplete(d, s)) {

@@ -151,6 +151,14 @@ export function noScheduleTaints(node: Node, now: number): Taint[] | undefined {
   return [...keep, ...add];
 }
 
+/** A copy of the node with these taints; none leaves spec.taints out (omitempty upstream), not []. */
+export function withTaints(node: Node, taints: Taint[]): Node {
+  const copy = structuredClone(node);
+  const { taints: _old, ...spec } = copy.spec ?? {};
+  copy.spec = taints.length ? { ...spec, taints } : spec;
+  return copy;
+}
+
 /** SwapNodeControllerTaint: add one NoExecute taint, remove another. Undefined when nothing changes. */
 export function swapNoExecuteTaint(node: Node, add: string | undefined, remove: readonly string[], now: number): Taint[] | undefined {
   const cur = node.spec?.taints ?? [];

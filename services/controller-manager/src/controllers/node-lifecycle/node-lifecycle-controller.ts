@@ -18,6 +18,7 @@ import {
   swapNoExecuteTaint,
   TAINT_NOT_READY,
   TAINT_UNREACHABLE,
+  withTaints,
   zoneEvictionRate,
   zoneKey,
   type NodeHealth,
@@ -73,9 +74,7 @@ export class NodeLifecycleController extends QueueController {
     if (!node) return;
     const taints = noScheduleTaints(node, this.clock.now());
     if (!taints) return;
-    const copy = structuredClone(node);
-    copy.spec = { ...(copy.spec ?? {}), taints };
-    await this.ctx.clientset.core.nodes().update(copy);
+    await this.ctx.clientset.core.nodes().update(withTaints(node, taints));
   }
 
   protected override onStart(signal: AbortSignal): void {
@@ -243,10 +242,8 @@ export class NodeLifecycleController extends QueueController {
       if (!node) return;
       const taints = swapNoExecuteTaint(node, add, remove, this.clock.now());
       if (!taints) return;
-      const copy = structuredClone(node);
-      copy.spec = { ...(copy.spec ?? {}), taints };
       try {
-        await this.ctx.clientset.core.nodes().update(copy);
+        await this.ctx.clientset.core.nodes().update(withTaints(node, taints));
         return;
       } catch (err) {
         if (!isConflict(err)) {

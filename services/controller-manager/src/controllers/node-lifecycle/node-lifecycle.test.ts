@@ -3,7 +3,7 @@ import { GVR } from '@kubelab/client';
 import { waitFor } from '@kubelab/testing';
 import { describe, expect, it } from 'vitest';
 import { fakeEnv, type FakeEnv } from '../../testing/fakes.js';
-import { computeZoneState, nodeHealth, noScheduleTaints, swapNoExecuteTaint, zoneEvictionRate } from './decisions.js';
+import { computeZoneState, nodeHealth, noScheduleTaints, swapNoExecuteTaint, withTaints, zoneEvictionRate } from './decisions.js';
 import { NodeLifecycleController } from './node-lifecycle-controller.js';
 
 const T0 = Date.parse('2026-01-01T00:00:00Z');
@@ -65,6 +65,24 @@ describe('taints from conditions', () => {
     const n = node('True', { taints: [{ key: 'node.kubernetes.io/not-ready', effect: 'NoSchedule' }, { key: 'dedicated', value: 'x', effect: 'NoSchedule' }] });
     expect(noScheduleTaints(n, T0)).toEqual([{ key: 'dedicated', value: 'x', effect: 'NoSchedule' }]);
     expect(noScheduleTaints(node('True'), T0)).toBeUndefined();
+  });
+  it('writes no spec.taints (not []) once the last taint goes (fake clientset)', async () => {
+    const env = fakeEnv();
+    const n: Node = { apiVersion: 'v1', kind: 'Node', ...node('True', { taints: [{ key: 'node.kubernetes.io/not-ready', effect: 'NoSchedule' }] }) };
+    n.spec = { ...n.spec, podCIDR: '10.244.1.0/24' };
+    env.fake.seed(GVR.nodes, n);
+    const c = new NodeLifecycleController(env.ctx);
+    await env.sync();
+    await c.sync('n1');
+    expect(env.fake.actionLines()).toEqual(['update nodes n1']);
+    expect(env.fake.peek<Node>(GVR.nodes, '', 'n1')?.spec).toEqual({ podCIDR: '10.244.1.0/24' });
+    await env.stop();
+  });
+  it('withTaints keeps the other spec fields and sets or drops taints', () => {
+    const n = node('True', { unschedulable: true, taints: [{ key: 'a', effect: 'NoSchedule' }] });
+    expect(withTaints(n, []).spec).toEqual({ unschedulable: true });
+    expect(withTaints(n, [{ key: 'b', effect: 'NoExecute' }]).spec).toEqual({ unschedulable: true, taints: [{ key: 'b', effect: 'NoExecute' }] });
+    expect(n.spec?.taints).toEqual([{ key: 'a', effect: 'NoSchedule' }]);
   });
   it('swaps not-ready for unreachable NoExecute', () => {
     const n = node('Unknown', { taints: [{ key: 'node.kubernetes.io/not-ready', effect: 'NoExecute' }] });

@@ -183,7 +183,7 @@ export class ReplicaSetController extends QueueController {
     }
     const minReady = latest.spec?.minReadySeconds ?? 0;
     const desired = latest.spec?.replicas ?? 1;
-    if (!manageErr && minReady > 0 && status.readyReplicas === desired && status.availableReplicas !== desired) {
+    if (!manageErr && minReady > 0 && (status.readyReplicas ?? 0) === desired && (status.availableReplicas ?? 0) !== desired) {
       this.queue.addAfter(key, minReady * 1000);
     }
     if (manageErr) throw new Error(manageErr.message);

@@ -68,6 +68,11 @@ describe('ReplicaSet status', () => {
     ];
     expect(calculateReplicaSetStatus(rs(3, 30), pods, NOW)).toEqual({ replicas: 3, fullyLabeledReplicas: 1, readyReplicas: 2, availableReplicas: 1, observedGeneration: 2 });
   });
+  it('stores zero counts as upstream does: replicas always, the omitempty ones not at all', () => {
+    expect(calculateReplicaSetStatus(rs(0), [], NOW)).toEqual({ replicas: 0, observedGeneration: 2 });
+    const notReady = [pod('a', { labels: { app: 'web' } })];
+    expect(calculateReplicaSetStatus(rs(1), notReady, NOW)).toEqual({ replicas: 1, observedGeneration: 2 });
+  });
   it('adds ReplicaFailure on a create error and drops it once fixed', () => {
     const s = calculateReplicaSetStatus(rs(1), [], NOW, { reason: 'FailedCreate', message: 'pods "web-" is forbidden: quota' });
     expect(s.conditions).toEqual([{ type: 'ReplicaFailure', status: 'True', lastTransitionTime: '2026-01-01T00:10:00Z', reason: 'FailedCreate', message: 'pods "web-" is forbidden: quota' }]);

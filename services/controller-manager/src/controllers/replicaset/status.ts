@@ -1,6 +1,7 @@
 // ReplicaSet status (replica_set_utils.go calculateStatus) and the
 // ReplicaFailure condition, as pure functions.
 
+import { nonZero } from '../../util/omitempty.js';
 import { formatTime, isPodAvailable, isPodReady, matchesSet, type Pod, type ReplicaSet, type ReplicaSetCondition, type ReplicaSetStatus } from '@kubelab/api';
 
 export interface ManageError {
@@ -34,12 +35,10 @@ export function calculateReplicaSetStatus(rs: ReplicaSet, activePods: readonly P
     };
     conditions.push(c);
   }
+  // replicas is always written; the other counts are omitempty upstream.
   const status: ReplicaSetStatus = {
     replicas: activePods.length,
-    fullyLabeledReplicas: fullyLabeled,
-    readyReplicas: ready,
-    availableReplicas: available,
-    ...(rs.metadata.generation !== undefined ? { observedGeneration: rs.metadata.generation } : {}),
+    ...nonZero({ fullyLabeledReplicas: fullyLabeled, readyReplicas: ready, availableReplicas: available, observedGeneration: rs.metadata.generation ?? 0 }),
   };
   if (conditions.length) status.conditions = conditions;
   return status;
