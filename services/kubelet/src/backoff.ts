@@ -1,7 +1,8 @@
 // Per-key exponential back-off (upstream client-go util/flowcontrol.Backoff),
 // used for CrashLoopBackOff and image pull back-off: the first failure waits
-// `initial`, each further one doubles up to `max`; an entry whose last
-// failure is older than 2 × max starts over (so 5 min max → reset after 10 min).
+// `initial`, each further one doubles up to `max`; an event more than 2 × max
+// after the last update starts over (so a container that ran 10 min before it
+// failed again is back at 10 s).
 
 import type { Clock } from './clock.js';
 
@@ -24,22 +25,25 @@ export class Backoff {
     return this.entries.get(key)?.backoff ?? 0;
   }
 
-  /** Records a failure at eventTime: first → initial, then doubled, capped at max. */
+  /**
+   * Records a failure at eventTime: first → initial, then doubled, capped at
+   * max. The update is stamped now, as upstream: for a crash loop that is the
+   * restart, so the next exit measures how long the new instance ran.
+   */
   next(key: string, eventTime: number): void {
     const e = this.entries.get(key);
     if (!e || this.hasExpired(eventTime, e.lastUpdate)) {
-      this.entries.set(key, { backoff: this.initial, lastUpdate: eventTime });
+      this.entries.set(key, { backoff: this.initial, lastUpdate: this.clock.now() });
       return;
     }
     e.backoff = Math.min(e.backoff * 2, this.max);
-    e.lastUpdate = eventTime;
+    e.lastUpdate = this.clock.now();
   }
 
-  /** Whether `now` is still inside the back-off window that began at eventTime. */
+  /** Whether `now` is still inside the back-off window that began at eventTime (upstream IsInBackOffSince). */
   isInBackOffSince(key: string, eventTime: number): boolean {
     const e = this.entries.get(key);
-    if (!e) return false;
-    if (this.hasExpired(this.clock.now(), e.lastUpdate)) return false;
+    if (!e || this.hasExpired(eventTime, e.lastUpdate)) return false;
     return this.clock.now() - eventTime < e.backoff;
   }
 

@@ -4,7 +4,7 @@
 
 import type { Pod } from '@kubelab/api';
 import { requireTool } from '@kubelab/testing';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { eventually, pod, podEvents, startCluster, type Cluster } from './harness.js';
 
 const get = (c: Cluster, name: string) => c.cs.core.pods('default').get(name);
@@ -139,6 +139,76 @@ describe.skipIf(!requireTool('nats-server'))('pod lifecycle (time-scale 10)', ()
     const missing = await fetch(`http://127.0.0.1:${c.kubelet.port}/containerLogs/default/crasher/nope`);
     expect([missing.status, await missing.text()]).toEqual([400, 'container nope is not valid for pod crasher']);
   }, 30_000);
+
+  it('a container killed by its liveness probe again and again is restarted under crash-loop back-off: at once twice, then 10 s, 20 s, 40 s after the kill', async () => {
+    // Wall-clock times of the runtime's StartContainer and first StopContainer (the kill) per container of this pod.
+    const rt = c.containerd.runtime;
+    const orig = { create: rt.createContainer.bind(rt), start: rt.startContainer.bind(rt), stop: rt.stopContainer.bind(rt) };
+    const started: { id: string; at: number }[] = [];
+    const killed = new Map<string, number>();
+    const ours = new Set<string>();
+    vi.spyOn(rt, 'createContainer').mockImplementation((sandboxId, config) => {
+      const ctr = orig.create(sandboxId, config);
+      if (config?.labels?.['io.kubernetes.pod.name'] === 'livekill') ours.add(ctr.id);
+      return ctr;
+    });
+    vi.spyOn(rt, 'startContainer').mockImplementation((id) => {
+      if (ours.has(id)) started.push({ id, at: Date.now() });
+      return orig.start(id);
+    });
+    // Removing an exited container stops it again: only the first stop is the kill.
+    vi.spyOn(rt, 'stopContainer').mockImplementation((id, timeout) => {
+      if (ours.has(id) && !killed.has(id)) killed.set(id, Date.now());
+      return orig.stop(id, timeout);
+    });
+    const seen: Pod[] = [];
+    const list = await c.cs.core.pods('default').list();
+    const stream = c.cs.core.pods('default').watch({ resourceVersion: list.metadata.resourceVersion ?? '' });
+    const watching = (async () => {
+      for await (const ev of stream) if (ev.object.metadata.name === 'livekill') seen.push(ev.object);
+    })();
+    try {
+      await c.cs.core.pods('default').create(
+        pod('livekill', {
+          terminationGracePeriodSeconds: 2,
+          containers: [
+            {
+              name: 'app',
+              image: 'busybox:1.36',
+              command: ['sh', '-c', 'sleep 600'],
+              livenessProbe: { exec: { command: ['cat', '/tmp/healthy'] }, periodSeconds: 1, failureThreshold: 1 },
+            },
+          ],
+        }),
+      );
+      // Six starts: the first instance and five restarts after five liveness kills.
+      await eventually(() => started.length >= 6, 25_000, 100);
+    } finally {
+      stream.stop();
+      await watching;
+      vi.restoreAllMocks();
+    }
+    // From each kill to the next start. Node time runs 10x: 1 s of wall time is 10 s of back-off.
+    const gaps = started.slice(0, 5).map((s, i) => started[i + 1]!.at - killed.get(s.id)!);
+    expect(gaps[0]).toBeLessThan(1000);
+    expect(gaps[1]).toBeLessThan(1000);
+    expect(gaps[2]).toBeGreaterThanOrEqual(1000);
+    expect(gaps[3]).toBeGreaterThanOrEqual(2000);
+    expect(gaps[4]).toBeGreaterThanOrEqual(4000);
+    // ... and no longer than the window plus the 0.2 s kill and a sync: not the next doubling.
+    expect(gaps.slice(2).map((g, i) => g < 1000 * 2 ** i + 1000)).toEqual([true, true, true]);
+    const uid = seen[0]!.metadata.uid!;
+    // Each refused restart's waiting state, in the order the API showed them (a sixth kill may just have begun 8s).
+    const waiting = [...new Set(seen.map((p) => p.status?.containerStatuses?.[0]?.state?.waiting).filter((w) => w?.reason === 'CrashLoopBackOff').map((w) => w!.message))];
+    expect(waiting.slice(0, 3)).toEqual(['1s', '2s', '4s'].map((d) => `back-off ${d} restarting failed container=app pod=livekill_default(${uid})`));
+    const backingOff = seen.find((p) => p.status?.containerStatuses?.[0]?.state?.waiting?.reason === 'CrashLoopBackOff')!;
+    expect(backingOff.status?.containerStatuses?.[0]?.lastState?.terminated).toMatchObject({ exitCode: 137, reason: 'Error' });
+    expect(backingOff.status?.phase).toBe('Running');
+    const events = await podEvents(c.cs, 'livekill');
+    expect(events).toContain(`BackOff: Back-off restarting failed container app in pod livekill_default(${uid})`);
+    expect(events).toContain('Killing: Container app failed liveness probe, will be restarted');
+    await c.cs.core.pods('default').delete('livekill', { gracePeriodSeconds: 0 });
+  }, 40_000);
 
   it('runs init containers one after another to completion, then the app container', async () => {
     await c.cs.core.pods('default').create(

@@ -2,12 +2,12 @@ import { describe, expect, it } from 'vitest';
 import type { Pod } from '@kubelab/api';
 import { Backoff } from '../backoff.js';
 import { FakeClock } from '../clock.js';
-import { nullRecorder } from '../events.js';
+import { nullRecorder, type Recorder } from '../events.js';
 import { ImageManager } from '../images/image-manager.js';
 import { computePodActions } from './actions.js';
-import type { ContainerStatus, RuntimeService } from './cri.js';
+import { ANNOTATION_CONTAINER_HASH, type ContainerConfig, type ContainerStatus, type RuntimeService } from './cri.js';
 import { RuntimeManager } from './manager.js';
-import { emptyPodStatus, type RuntimePodStatus } from './podstatus.js';
+import { emptyPodStatus, type RuntimeContainerStatus, type RuntimePodStatus } from './podstatus.js';
 
 /** A runtime that logs every CRI call by its RPC name and answers like a healthy containerd. */
 function fakeRuntime(calls: string[]): RuntimeService {
@@ -144,5 +144,86 @@ describe('RuntimeManager.syncPod', () => {
     const result = await m.syncPod(pod, before, computePodActions(pod, before, () => undefined, () => undefined), terminating.signal);
     expect(result.cancelled).toBe(true);
     expect(calls).toEqual([]);
+  });
+});
+
+/**
+ * A pod whose container fails its liveness probe `runMs` after every start,
+ * driven through computePodActions + syncPod on a fake clock as the kubelet
+ * does: the failing probe's sync kills and restarts; a refused restart is
+ * retried at the SyncResult's retryAt. Returns, per kill, how long the next
+ * start came after it, and what each refused start reported.
+ */
+async function livenessLoop(runMs: number, kills: number) {
+  const clock = new FakeClock();
+  const events: string[] = [];
+  const instances: RuntimeContainerStatus[] = []; // newest first, as the runtime lists them
+  const live: Pod = { ...pod, spec: { containers: [{ ...pod.spec!.containers[0]!, livenessProbe: { exec: { command: ['cat', '/tmp/healthy'] } } }] } };
+  const find = (id: string) => instances.find((c) => c.id === id)!;
+  const starts: number[] = [];
+  const killedAt: number[] = [];
+  const rt = {
+    imageStatus: async () => ({ id: 'sha256:b', repoTags: ['busybox:1.36'], repoDigests: [], size: 1 }),
+    createContainer: async (_sb: string, config: ContainerConfig) => {
+      const id = `c${instances.length}`;
+      instances.unshift({ id, name: config.metadata.name, state: 'created', restartCount: config.metadata.attempt, exitCode: 0, createdAt: clock.now(), startedAt: 0, finishedAt: 0, image: 'busybox:1.36', imageRef: 'sha256:b', reason: '', message: '', hash: config.annotations[ANNOTATION_CONTAINER_HASH] ?? '', logPath: '' });
+      return id;
+    },
+    startContainer: async (id: string) => {
+      Object.assign(find(id), { state: 'running', startedAt: clock.now() });
+      starts.push(clock.now());
+    },
+    stopContainer: async (id: string) => {
+      Object.assign(find(id), { state: 'exited', finishedAt: clock.now(), exitCode: 137, reason: 'Error' });
+      killedAt.push(clock.now());
+    },
+  } as unknown as RuntimeService;
+  const recorder: Recorder = { event: (_ref, type, reason, message) => events.push(`${type} ${reason} ${message}`) };
+  const backoff = new Backoff(10_000, 300_000, clock);
+  const m = new RuntimeManager({ rt, images: new ImageManager(rt, backoff, nullRecorder, clock), recorder, crashBackoff: backoff, clock, podLogsDir: '/var/log/pods', runtimeName: 'containerd', nodeName: 'node-1', nodeIPs: () => ['127.0.0.1'] });
+  // The pre-sync snapshot: the kill inside the sync must not change what the sync decided on.
+  const snapshot = (): RuntimePodStatus => ({
+    ...emptyPodStatus('u1', 'web', 'default'),
+    sandboxes: [{ id: 'sb', ready: true, ip: '10.244.1.2', additionalIps: [], createdAt: 1, attempt: 0 }],
+    containers: instances.map((c) => ({ ...c })),
+  });
+  const sync = (probe: 'Failure' | undefined) => {
+    const s = snapshot();
+    return m.syncPod(live, s, computePodActions(live, s, () => probe, () => undefined));
+  };
+  const waiting: string[] = [];
+  await sync(undefined);
+  for (let k = 0; k < kills; k++) {
+    clock.step(runMs);
+    let r = await sync('Failure');
+    for (let i = 0; starts.length <= k + 1 && i < 10; i++) {
+      const why = r.reasons.get('app');
+      waiting.push(`${why?.reason}: ${why?.message}`);
+      clock.set(r.retryAt!);
+      r = await sync(undefined);
+    }
+  }
+  const gaps = killedAt.map((t, i) => (starts[i + 1]! - t) / 1000);
+  return { gaps, waiting, events, restartCounts: instances.map((c) => c.restartCount).reverse() };
+}
+
+describe('crash-loop back-off after liveness kills (upstream doBackOff)', () => {
+  it('a container killed by its liveness probe restarts at once twice, then 10 s, 20 s, 40 s ... 5 min after each kill', async () => {
+    const { gaps, waiting, events, restartCounts } = await livenessLoop(1000, 10);
+    // At the 5 min cap the window no longer outgrows the run before it: every other kill restarts at once, as upstream.
+    expect(gaps).toEqual([0, 0, 10, 20, 40, 80, 160, 300, 0, 300]);
+    expect(restartCounts).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+    // Every refused start reads as upstream's, with the window then in force.
+    expect(new Set(waiting)).toEqual(
+      new Set(['10s', '20s', '40s', '1m20s', '2m40s', '5m0s'].map((d) => `CrashLoopBackOff: back-off ${d} restarting failed container=app pod=web_default(u1)`)),
+    );
+    expect(events).toContain('Warning BackOff Back-off restarting failed container app in pod web_default(u1)');
+    expect(events.filter((e) => e.startsWith('Normal Killing'))).toHaveLength(10);
+  });
+
+  it('a container that runs longer than the back-off between kills (probedemo: 30 s) restarts at once until the back-off outgrows its run', async () => {
+    // The window counts from the previous instance's end, which is a whole run ago.
+    const { gaps } = await livenessLoop(30_000, 8);
+    expect(gaps).toEqual([0, 0, 0, 0, 40, 80, 160, 300]);
   });
 });

@@ -223,9 +223,11 @@ export class RuntimeManager {
     result: SyncResult,
     terminating?: AbortSignal,
   ): Promise<boolean> {
+    // The newest *exited* instance, even when a newer one is still running: a liveness kill
+    // restarts within this sync, and its back-off counts from the previous instance's end.
     const last = status.containers.find((s) => s.name === c.name && s.state === 'exited');
     const prev = status.containers.find((s) => s.name === c.name);
-    if (last && prev === last) {
+    if (last) {
       const key = backoffKey(pod, c);
       const bo = this.o.crashBackoff;
       if (bo.isInBackOffSince(key, last.finishedAt)) {
