@@ -6,27 +6,11 @@ import { join } from 'node:path';
 import { request } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { waitFor } from '@kubelab/testing';
-import { SimProcess } from './process.js';
 import { containerConfig, sandboxConfig, startHarness, type Harness } from './testing/harness.js';
+import { startProcess } from './testing/process.js';
 
-/** A process whose log is collected as `stream: text` lines; `timeScale` 20 makes a container second 50 ms. */
-function proc(script: string, timeScale = 20) {
-  const log: string[] = [];
-  const p = new SimProcess({
-    argv: ['sh', '-c', script],
-    env: { PATH: '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin', HOME: '/root' },
-    cwd: '/',
-    files: { '/etc/hostname': 'test\n', '/srv/app/index.html': 'hi\n' },
-    programs: [],
-    timeScale,
-    memoryLimitBytes: 0,
-    baseMemoryBytes: 0,
-    output: (s, t) => log.push(...t.split('\n').filter(Boolean).map((l) => `${s}: ${l}`)),
-    listen: () => Promise.reject(new Error('no network in this test')),
-  });
-  p.start();
-  return { p, log };
-}
+/** `sh -c SCRIPT` as PID 1; `timeScale` 20 makes a container second 50 ms. */
+const proc = (script: string, timeScale = 20) => startProcess(script, { timeScale });
 
 /** Lets `ms` of wall time pass, for checks that something does NOT happen. */
 const pass = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -133,7 +117,7 @@ describe('background jobs in ExecSync', () => {
   });
 
   it('`kill 1` sends TERM to PID 1 (its trap runs); `kill -9 1` is ignored by a namespace init', async () => {
-    const { p, log } = proc("trap 'echo bye; exit 0' TERM; echo up; sleep 600");
+    const { p, log } = proc("trap 'echo bye; exit 0' TERM; echo up; while true; do sleep 1; done");
     await waitFor('up', () => log.length >= 1);
     expect(await p.execSync(['kill', '-9', '1'], 1000)).toMatchObject({ exitCode: 0, stderr: '' });
     expect(p.exit).toBeUndefined();

@@ -122,12 +122,25 @@ describe('containers', () => {
     await expect(h.cri.rt.ContainerStatus({ containerId })).rejects.toMatchObject({ code: 5 });
   });
 
-  it('runs a TERM trap and exits with its status', async () => {
-    const { containerId, logFile } = await runPod('trapper', 'busybox', { command: ['sh', '-c', "trap 'echo bye; exit 0' TERM; echo up; sleep 600"] });
+  it("runs a TERM trap between commands: `trap 'echo bye; exit 0' TERM` around a `sleep 1` loop stops in about a second, Completed", async () => {
+    const { containerId, logFile } = await runPod('trapper', 'busybox', { command: ['sh', '-c', "trap 'echo bye; exit 0' TERM; echo up; while true; do sleep 1; done"] });
     await waitFor('a log line', async () => logLines(logFile).length > 0);
+    const t0 = Date.now();
     await h.cri.rt.StopContainer({ containerId, timeout: 600 });
+    // At most the rest of one `sleep 1` (50 ms wall at scale 20), nothing like the 600 s grace period.
+    expect(((Date.now() - t0) * 20) / 1000).toBeLessThan(10);
     expect(await status(containerId)).toMatchObject({ exitCode: 0, reason: 'Completed' });
     expect(logLines(logFile).map((l) => l.replace(/^\S+ /, ''))).toEqual(['stdout F up', 'stdout F bye']);
+  });
+
+  it('defers the trap while a foreground command runs: `trap ...; sleep 600` is KILLed after the grace period (137, Error)', async () => {
+    const { containerId, logFile } = await runPod('deferred', 'busybox', { command: ['sh', '-c', "trap 'echo bye; exit 0' TERM; echo up; sleep 600"] });
+    await waitFor('a log line', async () => logLines(logFile).length > 0);
+    const t0 = Date.now();
+    await h.cri.rt.StopContainer({ containerId, timeout: 5 });
+    expect(((Date.now() - t0) * 20) / 1000).toBeGreaterThanOrEqual(4.5);
+    expect(await status(containerId)).toMatchObject({ state: 'CONTAINER_EXITED', exitCode: 137, reason: 'Error' });
+    expect(logLines(logFile).map((l) => l.replace(/^\S+ /, ''))).toEqual(['stdout F up']);
   });
 
   it('ExecSync runs in the container filesystem, with a timeout', async () => {

@@ -3,17 +3,35 @@
 // streams to the CRI log; ExecSync runs further commands on the same
 // filesystem. Signals follow PID-1 rules: TERM is ignored unless the process
 // traps it (`trap '...' TERM`) or is a program that handles it (nginx, pause);
-// KILL always ends it with 137. Time inside the container runs `timeScale`
+// KILL always ends it with 137. A trap runs as in sh: once the foreground
+// command is done, or at once when the shell is in `wait` (which returns 143);
+// the script goes on unless the action exits. Time inside the container runs `timeScale`
 // times faster than wall time (sleep 30 takes 30/timeScale seconds).
 // Job control: `cmd &` starts a concurrent job with its own pid (shell.ts
 // rewrites it); `wait`, `$!` and `kill PID` see the jobs; they die with PID 1.
 
 import { setMaxListeners } from 'node:events';
+import { posix } from 'node:path';
 import { Bash, defineCommand, getCommandNames, type BashExecResult, type CommandContext } from 'just-bash';
 import { ContainerFs } from './containerfs.js';
 import type { Listener, PortHandler } from './network.js';
 import { programsFor } from './programs.js';
-import { JOB_COMMAND, LAST_JOB_VAR, WAIT_COMMAND, argvToScript, basename, quoteArg, rewriteJobs, shellScript } from './shell.js';
+import {
+  JOB_COMMAND,
+  LAST_JOB_VAR,
+  STATUS_COMMAND,
+  TRAP_COMMAND,
+  TRAP_EVAL_VAR,
+  TRAP_POINT_COMMAND,
+  WAIT_COMMAND,
+  argvToScript,
+  basename,
+  canTrap,
+  quoteArg,
+  rewriteJobs,
+  scriptFileOf,
+  shellScript,
+} from './shell.js';
 import type { Stream } from './logs.js';
 import { nowNanos } from './time.js';
 
@@ -61,6 +79,8 @@ export class StartError extends Error {
 const BASH_COMMANDS = new Set<string>(getCommandNames());
 const SHELL_BUILTINS = new Set(['exec', 'exit', 'true', 'false', 'trap', 'cd', 'export', 'set', 'read', 'wait', 'kill', ':', '.', 'source', 'eval', 'test', '[']);
 const TERM_NAMES = new Set(['TERM', 'SIGTERM', '15']);
+/** What `wait` returns when a trapped signal cuts it short (128 + TERM). */
+const WAIT_INTERRUPTED = 143;
 const FS_LIMIT_BYTES = 64 * 1024 * 1024;
 /** Signals `kill` knows (Linux numbering). */
 const SIGNALS: Record<string, number> = { HUP: 1, INT: 2, QUIT: 3, KILL: 9, USR1: 10, USR2: 12, TERM: 15 };
@@ -109,17 +129,14 @@ export class SimProcess {
   private killedResolve!: () => void;
   /** Resolves when the process is killed (KILL, OOM): long-running programs race against it. */
   readonly killed: Promise<void> = new Promise((r) => (this.killedResolve = r));
-  private trap: string | undefined;
-  /**
-   * PID 1's variables and directory as last seen by trap, `&` or `wait` (a
-   * command's context is gone once it returns): the TERM handler runs with
-   * them, so `trap 'kill $child' TERM; cmd & child=$!; wait` works.
-   */
-  private mainShell: { env: Record<string, string>; cwd: string } | undefined;
+  /** TERM actions by shell (`trap ACTION TERM`; '' ignores it); only PID 1's ever gets the signal. */
+  private readonly traps = new Map<number, string>();
+  /** A trapped TERM came: PID 1's next trap point runs the action. */
+  private termPending = false;
+  /** Aborted when a trapped TERM comes: PID 1's `wait` returns at once. */
+  private termArrived = new AbortController();
   private readonly termHandlers = new Set<() => void>();
   private forced: Omit<ExitInfo, 'finishedAt'> | undefined;
-  /** A TERM trap is running: the aborted main script's end is not the process's end. */
-  private trapping = false;
   private exitedResolve!: (e: ExitInfo) => void;
   readonly exited: Promise<ExitInfo> = new Promise((r) => (this.exitedResolve = r));
   private readonly listeners = new Set<Listener>();
@@ -139,7 +156,11 @@ export class SimProcess {
     this.memoryLimitBytes = opts.memoryLimitBytes;
     this.fs = new ContainerFs(opts.files, (pid, s, t) => this.emit(pid, s, t));
     const programs = programsFor(opts.programs, this);
-    const trap = defineCommand('trap', async (args, ctx) => this.trapCommand(args, ctx));
+    // `trap` reached without the rewrite (eval'd text) is taken as PID 1's.
+    const trap = defineCommand('trap', async (args) => this.trapCommand(1, args));
+    const ownTrap = defineCommand(TRAP_COMMAND, async (args) => this.trapCommand(Number(args[0]), args.slice(1)));
+    const trapPoint = defineCommand(TRAP_POINT_COMMAND, async (args, ctx) => this.trapPoint(Number(args[0]) || 0, ctx));
+    const status = defineCommand(STATUS_COMMAND, async (args) => ok('', Number(args[0]) || 0));
     const job = defineCommand(JOB_COMMAND, async (args, ctx) => this.startJob(args, ctx));
     const wait = defineCommand(WAIT_COMMAND, async (args, ctx) => this.waitCommand(args, ctx));
     const kill = defineCommand('kill', async (args) => this.killCommand(args));
@@ -151,7 +172,7 @@ export class SimProcess {
       // the defence layer would patch process globals the server needs.
       defenseInDepth: false,
       sleep: (ms) => this.sleep(ms),
-      customCommands: [trap, job, wait, kill, ...programs],
+      customCommands: [trap, ownTrap, trapPoint, status, job, wait, kill, ...programs],
       executionLimits: {
         maxExecutionTimeMs: Number.POSITIVE_INFINITY,
         maxLoopIterations: Number.MAX_SAFE_INTEGER,
@@ -233,7 +254,8 @@ export class SimProcess {
         `failed to create containerd task: failed to create shim task: OCI runtime create failed: runc create failed: unable to start container process: error during container init: exec: "${argv[0]}": executable file not found in $PATH: unknown`,
       );
     }
-    const script = shellScript(prelude + argvToScript(argv), 1);
+    const text = prelude + (this.scriptFile(argv) ?? argvToScript(argv));
+    const script = shellScript(text, 1, true, canTrap(text));
     this.startedAt = nowNanos();
     this.bash
       .exec(script, { signal: this.main.signal })
@@ -243,13 +265,20 @@ export class SimProcess {
       );
   }
 
+  /** `sh FILE ARGS`: PID 1 is that shell, so the file is its script (its traps are PID 1's). */
+  private scriptFile(argv: string[]): string | undefined {
+    const f = scriptFileOf(argv);
+    const text = f && this.opts.files[posix.resolve(this.opts.cwd, f.path)];
+    if (f === undefined || text === undefined) return undefined;
+    return f.args.length ? `set -- ${f.args.map(quoteArg).join(' ')}\n${text}` : text;
+  }
+
   private commandExists(name: string): boolean {
     return SHELL_BUILTINS.has(name) || this.opts.programs.includes(name) || BASH_COMMANDS.has(name) || name === 'sh' || name === 'bash';
   }
 
   private finish(r: Pick<BashExecResult, 'stdout' | 'stderr' | 'exitCode'>): void {
     if (this.exit) return;
-    if (this.trapping && !this.forced) return;
     this.write('stdout', r.stdout);
     this.write('stderr', r.stderr);
     const f = this.forced;
@@ -269,18 +298,19 @@ export class SimProcess {
     this.exitedResolve(this.exit);
   }
 
-  /** SIGTERM: the trap or a program handler runs; otherwise PID 1 ignores it. */
+  /**
+   * SIGTERM to PID 1: a trap is made due (it runs at the script's next trap
+   * point, and cuts a `wait` short); a program's handler runs; otherwise it
+   * is ignored, as the kernel gives a namespace's init no default action.
+   */
   term(): void {
     if (this.exit) return;
-    if (this.trap !== undefined) {
-      if (this.trap === '') return;
-      const handler = this.trap;
-      this.trapping = true;
-      this.main.abort();
-      void this.bash.exec(shellScript(handler, 1), this.mainShell).then(
-        (r) => this.forceExit(r.exitCode, r.exitCode === 0 ? 'Completed' : 'Error', '', r),
-        () => this.forceExit(143, 'Error', ''),
-      );
+    const action = this.traps.get(1);
+    if (action !== undefined) {
+      if (action === '') return;
+      this.termPending = true;
+      this.termArrived.abort();
+      this.termArrived = new AbortController();
       return;
     }
     for (const h of [...this.termHandlers]) h();
@@ -379,14 +409,9 @@ export class SimProcess {
     return this.opts.baseMemoryBytes + this.allocatedBytes + this.fs.writtenBytes;
   }
 
-  private seeMainShell(owner: number, ctx: CommandContext): void {
-    if (owner === 1) this.mainShell = { env: Object.fromEntries(ctx.env), cwd: ctx.cwd };
-  }
-
   /** `__kubelab_job OWNER SCRIPT`: forks SCRIPT as a job of shell OWNER with the caller's variables and directory; sets `$!`. */
   private async startJob(args: string[], ctx: CommandContext): Promise<Result> {
     const owner = Number(args[0]);
-    this.seeMainShell(owner, ctx);
     if (this.jobsCtl.signal.aborted) return ok('', 1, 'sh: fork: process is exiting\n');
     const pid = this.newPid(owner);
     const ctl = new AbortController();
@@ -430,19 +455,26 @@ export class SimProcess {
     }
   }
 
-  /** `wait [pid|%N ...]`: with no operand waits for all of the shell's jobs (status 0), else returns the last operand's status. */
+  /**
+   * `wait [pid|%N ...]`: with no operand waits for all of the shell's jobs
+   * (status 0), else returns the last operand's status. In PID 1 a trapped
+   * TERM cuts it short with 143; the trap runs right after.
+   */
   private async waitCommand(args: string[], ctx: CommandContext): Promise<Result> {
     const owner = Number(args[0]);
     const operands = args.slice(1).filter((a) => a !== '--');
-    this.seeMainShell(owner, ctx);
     const mine = () => [...this.jobs.values()].filter((j) => j.owner === owner);
-    // The wait ends early when the waiting shell is aborted (exec timeout, TERM trap) or the container dies.
-    const until = (p: Promise<unknown>) => untilAborted(p, this.jobsCtl.signal, ctx.signal);
+    const term = owner === 1 ? this.termArrived.signal : undefined;
+    const interrupted = () => term?.aborted || (owner === 1 && this.termPending);
+    if (interrupted()) return ok('', WAIT_INTERRUPTED);
+    // The wait ends early when the waiting shell is aborted (exec timeout), a trapped TERM comes or the container dies.
+    const until = (p: Promise<unknown>) => untilAborted(p, this.jobsCtl.signal, ctx.signal, term);
     if (operands.length === 0) {
       for (;;) {
         const running = mine().filter((j) => j.exitCode === undefined);
         if (running.length === 0 || this.exit || ctx.signal?.aborted) return ok();
         await until(Promise.all(running.map((j) => j.done)));
+        if (interrupted()) return ok('', WAIT_INTERRUPTED);
       }
     }
     let status = 0;
@@ -469,6 +501,7 @@ export class SimProcess {
         continue;
       }
       await until(job.done);
+      if (job.exitCode === undefined && interrupted()) return ok('', WAIT_INTERRUPTED, stderr);
       status = job.exitCode ?? 137;
     }
     return ok('', status, stderr);
@@ -510,13 +543,32 @@ export class SimProcess {
     return ok('', status, stderr);
   }
 
-  private async trapCommand(args: string[], ctx: CommandContext): Promise<{ stdout: string; stderr: string; exitCode: number }> {
-    if (args.length === 0 || args[0] === '-p' || args[0] === '-l') return { stdout: this.trap !== undefined ? `trap -- ${quoteArg(this.trap)} SIGTERM\n` : '', stderr: '', exitCode: 0 };
-    const [action, ...signals] = args;
+  /** `trap [-p]` prints shell `owner`'s TERM trap as dash does; `trap ACTION|-|'' SIG...` and `trap N...` set or reset it. Other signals are accepted and never come. */
+  private trapCommand(owner: number, args: string[]): Result {
+    const action = this.traps.get(owner);
+    if (args.length === 0 || args[0] === '-p') return ok(action !== undefined ? `trap -- ${quoteArg(action)} TERM\n` : '');
+    const operands = args[0] === '--' ? args.slice(1) : args;
+    // A first operand that is a number is a condition: all of them go back to the default.
+    const reset = /^\d+$/.test(operands[0] ?? '');
+    const [first, ...signals] = reset ? ['-', ...operands] : operands;
     if (signals.some((s) => TERM_NAMES.has(s.toUpperCase()))) {
-      this.trap = action === '-' ? undefined : action;
-      this.seeMainShell(1, ctx);
+      if (first === '-') this.traps.delete(owner);
+      else this.traps.set(owner, first ?? '');
     }
-    return { stdout: '', stderr: '', exitCode: 0 };
+    return ok();
+  }
+
+  /**
+   * `__kubelab_trap_point STATUS`, after each command of PID 1's script: when
+   * a trapped TERM is due or STATUS is not 0, fails after setting what the
+   * shell then evals: the action (with `$?` as before it) and STATUS back.
+   */
+  private async trapPoint(status: number, ctx: CommandContext): Promise<Result> {
+    const action = this.termPending ? this.traps.get(1) : undefined;
+    this.termPending = false;
+    if (!action && status === 0) return ok();
+    const restore = `${STATUS_COMMAND} ${status} && :`;
+    await ctx.assignShellVariable?.(TRAP_EVAL_VAR, action ? `${restore}\n${shellScript(action, 1)}\n${restore}` : restore);
+    return ok('', 1);
   }
 }

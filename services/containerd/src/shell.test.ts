@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parse } from 'just-bash';
-import { rewriteJobs, shellScript } from './shell.js';
+import { canTrap, rewriteJobs, shellScript } from './shell.js';
 
 describe('job control rewrite', () => {
   it('turns a background statement into a job started at its position, with its output streamed', () => {
@@ -39,6 +39,15 @@ describe('job control rewrite', () => {
     expect(asked).toBe(0);
     expect(rewriteJobs(parse('echo a & echo b &'), () => ++asked)).toBe(true);
     expect(asked).toBe(1);
+  });
+
+  it('gives trap its shell, and puts trap points after the commands the shell runs itself (not inside a subshell or pipeline)', () => {
+    const point = '__kubelab_trap_point $? || eval "$__kubelab_trap_eval"';
+    expect(shellScript("trap 'exit 0' TERM; while sleep 1; do (a; b) | c; done", 1, false, true)).toBe(
+      `__kubelab_trap 1 'exit 0' TERM\n${point}\nwhile sleep 1\n${point}; do\n(a\nb) | c\n${point}\ndone\n${point}`,
+    );
+    expect(canTrap('touch /tmp/healthy; sleep 30; rm /tmp/healthy; sleep 600')).toBe(false);
+    expect(canTrap(". /etc/profile; run")).toBe(true);
   });
 
   it('returns an unparsable script as it is', () => {

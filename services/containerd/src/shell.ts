@@ -6,7 +6,8 @@
 // command finishes — `while true; do date; sleep 1; done` logs every second.
 // just-bash runs `cmd &` synchronously, so background statements, `wait` and
 // `$!` are rewritten into calls of the process's job-control commands (see
-// rewriteJobs and process.ts).
+// rewriteJobs and process.ts). PID 1's script also gets trap points between
+// its commands, where a deferred TERM trap runs (see insertTrapPoints).
 
 import { parse, serialize, type CommandNode, type ScriptNode, type SimpleCommandNode, type StatementNode } from 'just-bash';
 
@@ -26,6 +27,14 @@ export const JOB_COMMAND = '__kubelab_job';
 export const WAIT_COMMAND = '__kubelab_wait';
 /** The shell variable holding `$!` (just-bash never sets its own). */
 export const LAST_JOB_VAR = '__kubelab_last_job';
+/** `__kubelab_trap OWNER ARGS...`: the `trap` builtin for shell OWNER. */
+export const TRAP_COMMAND = '__kubelab_trap';
+/** `__kubelab_trap_point STATUS`: fails when a trap is due or STATUS is not 0, after setting TRAP_EVAL_VAR to what restores it. */
+export const TRAP_POINT_COMMAND = '__kubelab_trap_point';
+/** The code a trap point has its shell eval: the trap action, then `$?` put back. */
+export const TRAP_EVAL_VAR = '__kubelab_trap_eval';
+/** `__kubelab_status N`: returns N (sets `$?`). */
+export const STATUS_COMMAND = '__kubelab_status';
 
 const SHELLS = new Set(['sh', 'bash', 'ash', 'dash']);
 
@@ -36,6 +45,13 @@ export function quoteArg(s: string): string {
 
 export function basename(p: string): string {
   return p.slice(p.lastIndexOf('/') + 1);
+}
+
+/** `sh FILE [ARG...]` (not `sh -c`): the script file PID 1 runs and its arguments. */
+export function scriptFileOf(argv: string[]): { path: string; args: string[] } | undefined {
+  const [cmd, file, ...args] = argv;
+  if (cmd === undefined || !SHELLS.has(basename(cmd)) || file === undefined || file.startsWith('-')) return undefined;
+  return { path: file, args };
 }
 
 /** `sh -c SCRIPT` runs SCRIPT itself; any other argv becomes one quoted command line. */
@@ -114,12 +130,13 @@ const statementOf = (text: string): StatementNode => parse(text).statements[0]!;
  * each statement ending in `&` becomes `__kubelab_job OWNER 'statement'`,
  * which starts it concurrently and returns at once, as a shell forks a
  * background subshell; function definitions seen before it are prepended so
- * the job can call them. A literal `wait` becomes `__kubelab_wait OWNER ...`
- * and `$!` reads LAST_JOB_VAR. The job's own text is left as written: it is
+ * the job can call them. A literal `wait` becomes `__kubelab_wait OWNER ...`,
+ * `trap` becomes `__kubelab_trap OWNER ...` (a trap belongs to its shell) and
+ * `$!` reads LAST_JOB_VAR. The job's own text is left as written: it is
  * rewritten when it starts, with the job as the owner of its children.
  * Limits: `&` inside $(...) and <(...) stays synchronous (its output must
- * land in the substitution); `$!` inside $((...)), and `wait`/`&` produced
- * by eval or variable expansion, are not rewritten. Returns whether anything changed.
+ * land in the substitution); `$!` inside $((...)), and `wait`/`trap`/`&`
+ * produced by eval or variable expansion, are not rewritten. Returns whether anything changed.
  */
 export function rewriteJobs(ast: ScriptNode, owner: () => number): boolean {
   let changed = false;
@@ -150,8 +167,8 @@ export function rewriteJobs(ast: ScriptNode, owner: () => number): boolean {
     if (node.type === 'SimpleCommand') {
       const cmd = node as unknown as SimpleCommandNode;
       const part = cmd.name?.parts.length === 1 ? cmd.name.parts[0] : undefined;
-      if (part?.type === 'Literal' && part.value === 'wait') {
-        part.value = WAIT_COMMAND;
+      if (part?.type === 'Literal' && (part.value === 'wait' || part.value === 'trap')) {
+        part.value = part.value === 'wait' ? WAIT_COMMAND : TRAP_COMMAND;
         cmd.args.unshift({ type: 'Word', parts: [{ type: 'Literal', value: String(ownerPid()) }] });
         changed = true;
       }
@@ -168,12 +185,76 @@ export function rewriteJobs(ast: ScriptNode, owner: () => number): boolean {
   return changed;
 }
 
-/** The script rewritten for shell `pid`: output streamed to its fds (unless `stream` is false) and job control; unparsable scripts are returned as they are (the shell reports the error). */
-export function shellScript(script: string, pid: number, stream = true): string {
+/** After every command of a list that runs in this shell: `__kubelab_trap_point $? || eval "$__kubelab_trap_eval"`. */
+const trapPoint = (): StatementNode => statementOf(`${TRAP_POINT_COMMAND} $? || eval "$${TRAP_EVAL_VAR}"`);
+
+function trapPointsIn(statements: StatementNode[]): void {
+  for (let i = statements.length - 1; i >= 0; i--) {
+    const st = statements[i]!;
+    // A pipeline of several commands runs each in a subshell: a trap waits for all of it.
+    if (st.pipelines.length === 1 && st.pipelines[0]!.commands.length === 1) trapPointsInCommand(st.pipelines[0]!.commands[0]!);
+    statements.splice(i + 1, 0, trapPoint());
+  }
+}
+
+function trapPointsInCommand(cmd: CommandNode): void {
+  switch (cmd.type) {
+    case 'If':
+      for (const c of cmd.clauses) {
+        trapPointsIn(c.condition);
+        trapPointsIn(c.body);
+      }
+      if (cmd.elseBody) trapPointsIn(cmd.elseBody);
+      return;
+    case 'While':
+    case 'Until':
+      trapPointsIn(cmd.condition);
+      trapPointsIn(cmd.body);
+      return;
+    case 'For':
+    case 'CStyleFor':
+    case 'Group':
+      trapPointsIn(cmd.body);
+      return;
+    case 'Case':
+      for (const item of cmd.items) trapPointsIn(item.body);
+      return;
+    case 'FunctionDef':
+      trapPointsInCommand(cmd.body);
+      return;
+    default:
+      // Subshells run in a process of their own; simple commands are the points' neighbours.
+      return;
+  }
+}
+
+/**
+ * A shell runs a trap for a signal that came during a foreground command once
+ * that command is done (POSIX, dash, busybox ash): PID 1's script gets a trap
+ * point after each command it runs itself (lists, loop and if conditions and
+ * bodies, functions), which evals the due trap action in the shell, so that
+ * `exit` ends it and variables it sets stay set, then puts `$?` back (with
+ * `&& :`, so `set -e` sees no new failure). A `wait` is cut short instead (see
+ * process.ts). Points run one command after a signal at the latest; within
+ * an `a && b` list they come after the whole list.
+ */
+export function insertTrapPoints(ast: ScriptNode): void {
+  trapPointsIn(ast.statements);
+}
+
+/** Whether a script can set a trap in its own shell: only then does it need trap points (they cost a command each). */
+export function canTrap(script: string): boolean {
+  return /\b(trap|eval|source)\b|(^|[\s;&|({])\.\s/.test(script);
+}
+
+/** The script rewritten for shell `pid`: output streamed to its fds (unless `stream` is false), job control, and trap points when `trapPoints`; unparsable scripts are returned as they are (the shell reports the error). */
+export function shellScript(script: string, pid: number, stream = true, trapPoints = false): string {
   try {
     const ast = parse(script);
     if (stream) streamStatements(ast.statements, pid);
     rewriteJobs(ast, () => pid);
+    // Last, so that job texts and streaming leave the points alone.
+    if (trapPoints) insertTrapPoints(ast);
     return serialize(ast);
   } catch {
     return script;
