@@ -133,12 +133,15 @@ export async function startApiserver(opts: ApiserverOptions): Promise<RunningApi
     ],
     [
       namespaceLifecycle(async (name) => {
-        // Present in the cache: answer now. Missing: it may be a write this
-        // apiserver just acknowledged, so wait for read-your-writes and look again.
-        const hit = cache.get(`/registry/namespaces/${name}`)?.obj;
+        // This apiserver's own last write of the namespace (a delete that just
+        // made it Terminating) first; missing: it may be a create just
+        // acknowledged, so wait for read-your-writes and look again.
+        const key = `/registry/namespaces/${name}`;
+        await cache.waitForOwnWrite(key);
+        const hit = cache.get(key)?.obj;
         if (hit) return hit;
         await cache.waitConsistent();
-        return cache.get(`/registry/namespaces/${name}`)?.obj;
+        return cache.get(key)?.obj;
       }),
     ],
   );

@@ -112,7 +112,7 @@ describe('WatchCache', () => {
 
   it('waits for a revision before serving a read (read-your-writes)', async () => {
     const c = syncedCache();
-    c.observeWrite(7);
+    c.observeWrite(7, '/registry/configmaps/ns/a');
     let done = false;
     const p = c.waitConsistent().then(() => (done = true));
     await Promise.resolve();
@@ -120,6 +120,26 @@ describe('WatchCache', () => {
     c.ingest('/registry/configmaps/ns/a', 'PUT', cm('a'), 7);
     await p;
     expect(done).toBe(true);
+    c.stop();
+  });
+
+  it('waits for its own last write of one key, and only that key', async () => {
+    const c = syncedCache();
+    c.ingest('/registry/configmaps/ns/a', 'PUT', cm('a'), 1);
+    c.observeWrite(3, '/registry/configmaps/ns/a');
+    c.observeWrite(4, '/registry/configmaps/ns/b');
+    // Another key with nothing pending: at once, though revisions 3 and 4 are not applied yet.
+    await c.waitForOwnWrite('/registry/configmaps/ns/c');
+    let seen = false;
+    const p = c.waitForOwnWrite('/registry/configmaps/ns/a').then(() => (seen = true));
+    c.ingest('/registry/configmaps/ns/x', 'PUT', cm('x'), 2);
+    await Promise.resolve();
+    expect(seen).toBe(false);
+    c.ingest('/registry/configmaps/ns/a', 'PUT', cm('a'), 3);
+    await p;
+    expect(c.get('/registry/configmaps/ns/a')?.rev).toBe(3);
+    // Applied: nothing pending for that key any more.
+    await c.waitForOwnWrite('/registry/configmaps/ns/a');
     c.stop();
   });
 

@@ -104,6 +104,8 @@ export class WatchCache {
   private lastWritten = 0;
   /** Objects this apiserver wrote, by revision, until their watch event arrives (then no decode is needed). */
   private readonly ownWrites = new Map<number, OwnWrite>();
+  /** Per key, the newest revision this apiserver wrote that the cache has not applied yet (read-your-writes for one key). */
+  private readonly pendingByKey = new Map<string, number>();
 
   private readonly byPrefix = new Map<string, Map<string, CacheEntry>>();
   private readonly sortedKeys = new Map<string, string[]>();
@@ -204,6 +206,7 @@ export class WatchCache {
   }
 
   private apply(key: string, op: 'PUT' | 'DEL' | 'PURGE', value: Uint8Array, rev: number): void {
+    if (this.pendingByKey.size > 0 && (this.pendingByKey.get(key) ?? Infinity) <= rev) this.pendingByKey.delete(key);
     const parts = parseKey(key);
     if (!parts) return;
     let m = this.byPrefix.get(parts.prefix);
@@ -273,9 +276,20 @@ export class WatchCache {
     }
   }
 
-  /** Records a revision this apiserver wrote so later consistent reads see it. */
-  observeWrite(rev: number): void {
+  /** Records a revision this apiserver wrote at `key` so later consistent reads see it. */
+  observeWrite(rev: number, key: string): void {
     if (rev > this.lastWritten) this.lastWritten = rev;
+    if (rev <= this.rev || this.stopped) return;
+    if (this.pendingByKey.size >= MAX_OWN_WRITES) {
+      for (const [k, r] of this.pendingByKey) if (r <= this.rev) this.pendingByKey.delete(k);
+    }
+    this.pendingByKey.set(key, rev);
+  }
+
+  /** Waits until the cache shows this apiserver's latest write of `key` (none pending: at once). */
+  waitForOwnWrite(key: string): Promise<void> {
+    const rev = this.pendingByKey.get(key);
+    return rev === undefined || rev <= this.rev ? Promise.resolve() : this.waitForRev(rev);
   }
 
   /**
@@ -285,7 +299,7 @@ export class WatchCache {
    * writer and the cache share one process, so the written object is reused.
    */
   adoptWrite(key: string, rev: number, obj: KubeObject, wire: WireJson, size: number): void {
-    this.observeWrite(rev);
+    this.observeWrite(rev, key);
     attachRaw(obj, wire);
     deepFreeze(obj);
     if (rev <= this.rev || this.stopped) return; // the watch delivered (and decoded) it first

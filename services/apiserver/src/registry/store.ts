@@ -326,14 +326,14 @@ export class GenericStore implements ResourceStore {
     o.metadata.resourceVersion = rv;
     const at = revisionOffset(text, o);
     if (at < 0) {
-      this.deps.cache.observeWrite(rev);
+      this.deps.cache.observeWrite(rev, key);
       return o;
     }
     const wire = spliceRevision(stored ?? Buffer.from(text), at, rv);
     if (stored) this.deps.cache.adoptWrite(key, rev, o, wire, stored.length);
     else {
       attachRaw(o, wire);
-      this.deps.cache.observeWrite(rev);
+      this.deps.cache.observeWrite(rev, key);
     }
     return o;
   }
@@ -542,7 +542,7 @@ export class GenericStore implements ResourceStore {
         try {
           if (next === 'remove') {
             const rev = await this.deps.storage.delete(key, cur.rev, ctx.traceContext);
-            this.deps.cache.observeWrite(rev);
+            this.deps.cache.observeWrite(rev, key);
             return { object: o, deleted: true };
           }
           const { text, bytes } = this.encode(next);
