@@ -6,7 +6,8 @@
 //     what every component uses, over the apiserver's gRPC API) vs raw NATS KV
 //     creates/s (same payload, same 64 in flight), and their ratio (target >= 0.5);
 //     raw twice: with nats.js's defaults, and with noAsyncTraces as the
-//     apiserver's own connection runs (ratioVsNoAsyncTraces);
+//     apiserver's own connection runs (ratioVsNoAsyncTraces); the three paths
+//     are measured in alternating blocks (BENCH_BLOCKS, default 4 each);
 //   apiserver-watch-latency: p50/p99 from issuing a create (client library) to
 //     each of 100 watchers receiving its event, while writing up to 1,000
 //     objects/s with at most 32 writes in flight (target p99 < 50 ms). The
@@ -15,8 +16,8 @@
 //     second in one process would measure this process, not the apiserver.
 // Each line also carries the CPU time per operation of every process
 // (cpuUsPer...: bench = this process, apiserver, nats), from /proc.
-// Sizes are bounded; env BENCH_CREATES / BENCH_WARMUP / BENCH_WATCH_SECONDS /
-// BENCH_WATCH_WARMUP_SECONDS shrink or grow them.
+// Sizes are bounded; env BENCH_CREATES / BENCH_WARMUP / BENCH_BLOCKS /
+// BENCH_WATCH_SECONDS / BENCH_WATCH_WARMUP_SECONDS shrink or grow them.
 
 import { spawn } from 'node:child_process';
 import { readFileSync, readdirSync } from 'node:fs';
@@ -36,6 +37,8 @@ const { createClientset } = await import(clientDist);
 const CREATES = Number(process.env.BENCH_CREATES ?? 5000);
 // Creates before measuring, on each path: the JIT compiles the hot code first (steady state is what is compared).
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 5000);
+// Measured blocks per path, alternating between the paths.
+const BLOCKS = Number(process.env.BENCH_BLOCKS ?? 4);
 const INFLIGHT = 64;
 const WATCHERS = Number(process.env.BENCH_WATCHERS ?? 100);
 const RATE = 1000;
@@ -139,57 +142,74 @@ async function startApiserverProcess(natsUrl) {
   };
 }
 
-/**
- * Raw NATS KV creates/s and CPU per create (a bucket of its own, same server,
- * payload and concurrency as the apiserver path). `connectOpts`: nats.js
- * connection options on top of the library's defaults.
- */
-async function rawCreates(natsUrl, pids, bucket, connectOpts) {
+/** Raw NATS KV creates on a bucket of its own (same server, payload and concurrency as the apiserver path). */
+async function rawPath(natsUrl, bucket, connectOpts) {
   const nc = await connect({ servers: natsUrl, ...connectOpts });
   const kv = await new Kvm(jetstream(nc)).create(bucket, { history: 1, storage: 'file' });
-  await pump(WARMUP, INFLIGHT, (i) => kv.create(`/registry/configmaps/warm/w${i}`, RAW_PAYLOAD));
-  const meter = cpuMeter({ bench: process.pid, nats: pids.nats });
-  const perSec = await pump(CREATES, INFLIGHT, (i) => kv.create(`/registry/configmaps/bench/raw-${i}`, RAW_PAYLOAD));
-  const cpu = meter(CREATES);
-  await nc.close();
-  return { perSec, cpu };
+  return { create: (key) => kv.create(`/registry/configmaps/bench/${key}`, RAW_PAYLOAD), close: () => nc.close() };
 }
 
 const RAW_PAYLOAD = new TextEncoder().encode(JSON.stringify(cm('bench', 'raw-000000')));
 
+/**
+ * Measures the paths in alternating blocks (BENCH_BLOCKS, default 4: raw,
+ * raw with noAsyncTraces, apiserver, then again), so a change in the
+ * machine's speed during the run — these machines drift — hits every path
+ * alike; creates/s and CPU per create are summed over each path's blocks.
+ */
 async function benchCreates(natsUrl, address, pids) {
   // Raw NATS KV, the ceiling: with the library's defaults (the target's
   // reference), and with the options the apiserver's own connection uses
   // (noAsyncTraces: no Error objects per request), the fairer ceiling.
-  const raw = await rawCreates(natsUrl, pids, 'bench_raw', {});
-  const tuned = await rawCreates(natsUrl, pids, 'bench_raw_tuned', { noAsyncTraces: true });
-
+  const raw = await rawPath(natsUrl, 'bench_raw', {});
+  const tuned = await rawPath(natsUrl, 'bench_raw_tuned', { noAsyncTraces: true });
   // The client library's create, as a controller creating many objects at once calls it.
   const cs = createClientset({ address, component: 'apiserver-bench' });
   await cs.core.namespaces().create({ metadata: { name: 'bench' } });
   const cms = cs.core.configMaps('bench');
-  await pump(WARMUP, INFLIGHT, (i) => cms.create(cm('bench', `warm-${i}`)));
-  const meter = cpuMeter({ bench: process.pid, apiserver: pids.apiserver, nats: pids.nats });
-  const sys = syscallMeter(pids.apiserver);
-  const grpcPerSec = await pump(CREATES, INFLIGHT, (i) => cms.create(cm('bench', `c-${i}`)));
-  const grpcCpu = meter(CREATES);
-  const apiserverSyscalls = sys(CREATES);
+  const paths = {
+    raw: { pids: { bench: process.pid, nats: pids.nats }, job: (k) => raw.create(k) },
+    tuned: { pids: { bench: process.pid, nats: pids.nats }, job: (k) => tuned.create(k) },
+    grpc: { pids: { bench: process.pid, apiserver: pids.apiserver, nats: pids.nats }, job: (k) => cms.create(cm('bench', k)) },
+  };
+  for (const [name, p] of Object.entries(paths)) await pump(WARMUP, INFLIGHT, (i) => p.job(`warm-${name}-${i}`));
+  const per = Math.ceil(CREATES / BLOCKS);
+  const acc = Object.fromEntries(Object.keys(paths).map((n) => [n, { ms: 0, ops: 0, cpu: {} }]));
+  let syscalls = 0;
+  for (let b = 0; b < BLOCKS; b++) {
+    for (const [name, p] of Object.entries(paths)) {
+      const meter = cpuMeter(p.pids);
+      const sys = name === 'grpc' ? syscallMeter(pids.apiserver) : undefined;
+      const t0 = performance.now();
+      await pump(per, INFLIGHT, (i) => p.job(`${name}-${b}-${i}`));
+      const a = acc[name];
+      a.ms += performance.now() - t0;
+      a.ops += per;
+      for (const [k, us] of Object.entries(meter(1))) a.cpu[k] = (a.cpu[k] ?? 0) + us;
+      if (sys) syscalls += sys(1);
+    }
+  }
   cs.close();
+  await raw.close();
+  await tuned.close();
+  const perSec = (n) => acc[n].ops / (acc[n].ms / 1000);
+  const cpuPer = (n) => Object.fromEntries(Object.entries(acc[n].cpu).map(([k, us]) => [k, Math.round(us / acc[n].ops)]));
   return {
     bench: 'apiserver-creates',
-    objects: CREATES,
+    objects: acc.grpc.ops,
+    blocks: BLOCKS,
     inflight: INFLIGHT,
     objectBytes: RAW_PAYLOAD.length,
-    grpcCreatesPerSec: Math.round(grpcPerSec),
-    rawKvCreatesPerSec: Math.round(raw.perSec),
-    ratio: Number((grpcPerSec / raw.perSec).toFixed(2)),
+    grpcCreatesPerSec: Math.round(perSec('grpc')),
+    rawKvCreatesPerSec: Math.round(perSec('raw')),
+    ratio: Number((perSec('grpc') / perSec('raw')).toFixed(2)),
     target: '>= 0.5',
-    rawKvNoAsyncTracesCreatesPerSec: Math.round(tuned.perSec),
-    ratioVsNoAsyncTraces: Number((grpcPerSec / tuned.perSec).toFixed(2)),
-    cpuUsPerCreate: grpcCpu,
-    cpuUsPerRawCreate: raw.cpu,
-    cpuUsPerRawNoAsyncTracesCreate: tuned.cpu,
-    apiserverSyscallsPerCreate: apiserverSyscalls,
+    rawKvNoAsyncTracesCreatesPerSec: Math.round(perSec('tuned')),
+    ratioVsNoAsyncTraces: Number((perSec('grpc') / perSec('tuned')).toFixed(2)),
+    cpuUsPerCreate: cpuPer('grpc'),
+    cpuUsPerRawCreate: cpuPer('raw'),
+    cpuUsPerRawNoAsyncTracesCreate: cpuPer('tuned'),
+    apiserverSyscallsPerCreate: Number((syscalls / acc.grpc.ops).toFixed(2)),
   };
 }
 
