@@ -13,58 +13,10 @@ import { startContainerd, type ContainerdHandle } from '@kubelab/containerd';
 import { startKubelet, type RunningKubelet } from '@kubelab/kubelet';
 import { requireTool } from '@kubelab/testing';
 import { startCluster, until, type Cluster } from './harness.js';
+import { PTY_DRIVER, quiet } from './node.js';
 
 const run = requireTool('kubectl');
 const hasPython = requireTool('python3');
-
-/**
- * Runs a command on a pseudo terminal (python's pty module): types each
- * input once the output ends with a shell prompt, then prints everything the
- * terminal showed and the exit code as JSON.
- */
-const PTY_DRIVER = `
-import json, os, pty, select, sys, time
-inputs = json.loads(sys.argv[1])  # [text to type, output suffix to wait for first]
-pid, fd = pty.fork()
-if pid == 0:
-    os.execvpe(sys.argv[2], sys.argv[2:], os.environ)
-out = b''
-def read_until(pred, limit=15):
-    global out
-    end = time.time() + limit
-    while time.time() < end and not pred():
-        r, _, _ = select.select([fd], [], [], 0.05)
-        if r:
-            try:
-                out += os.read(fd, 4096)
-            except OSError:
-                return
-mark = 0
-for text, wait in inputs:
-    read_until(lambda: out[mark:].endswith(wait.encode()))
-    mark = len(out)
-    os.write(fd, text.encode())
-read_until(lambda: False, 0.2) if not inputs else None
-while True:
-    r, _, _ = select.select([fd], [], [], 15)
-    if not r:
-        break
-    try:
-        chunk = os.read(fd, 4096)
-    except OSError:
-        break
-    if not chunk:
-        break
-    out += chunk
-_, st = os.waitpid(pid, 0)
-print(json.dumps({'screen': out.decode(errors='replace'), 'code': os.waitstatus_to_exitcode(st)}))
-`;
-type Logger = NonNullable<Parameters<typeof startKubelet>[0]['logger']>;
-/** Errors to stderr, the rest dropped. */
-const quiet = (component: string): Logger => {
-  const l: Logger = { debug() {}, info() {}, warn() {}, error: (msg, fields) => console.error(`${component}:`, msg, fields ?? ''), with: () => l };
-  return l;
-};
 
 const PODS = `apiVersion: v1
 kind: Pod

@@ -61,9 +61,9 @@ describe('invalid configs name the field', () => {
     await expect(h.cri.img.PullImage({ image: { image: 'Busybox' } })).rejects.toMatchObject({ code: 3 });
   });
 
-  it('Attach/PortForward answer UNIMPLEMENTED; Exec of a missing container is NOT_FOUND', async () => {
+  it('PortForward answers UNIMPLEMENTED; Exec and Attach of a missing container are NOT_FOUND', async () => {
     await expect(h.cri.rt.Exec({ containerId: missing, cmd: ['sh'], stdout: true })).rejects.toMatchObject({ code: 5, details: `an error occurred when try to find container "${missing}": not found` });
-    await expect(h.cri.rt.Attach({ containerId: missing, stdout: true })).rejects.toMatchObject({ code: 12 });
+    await expect(h.cri.rt.Attach({ containerId: missing, stdout: true })).rejects.toMatchObject({ code: 5, details: `an error occurred when try to find container "${missing}": not found` });
     await expect(h.cri.rt.PortForward({ podSandboxId: missing, port: [80] })).rejects.toMatchObject({ code: 12 });
   });
 });

@@ -13,6 +13,7 @@
 import { posix } from 'node:path';
 import { InMemoryFs, type FileContent } from 'just-bash';
 import type { Stream } from './logs.js';
+import { CHECKPOINT_PATH } from './shell.js';
 
 type Fs = InMemoryFs;
 type WriteOptions = Parameters<Fs['writeFileSync']>[2];
@@ -59,6 +60,8 @@ export class ContainerFs extends InMemoryFs {
   constructor(
     files: Record<string, string>,
     private readonly sink: (pid: number, stream: Stream, text: string) => void,
+    /** Called on each write to a /proc fd file and on opening CHECKPOINT_PATH: may hand the thread back (cpu.ts). */
+    private readonly checkpoint: () => Promise<void> | undefined = () => undefined,
   ) {
     super(files);
     this.imagePaths = new Set(Object.keys(files));
@@ -119,10 +122,11 @@ export class ContainerFs extends InMemoryFs {
   }
 
   override async appendFile(path: string, content: FileContent, options?: Parameters<Fs['appendFile']>[2]): Promise<void> {
+    if (path === CHECKPOINT_PATH) return this.checkpoint?.();
     const r = fdRoute(path);
     if (r) {
       this.sink(r.pid, r.stream, typeof content === 'string' ? content : Buffer.from(content).toString('utf8'));
-      return;
+      return this.checkpoint?.();
     }
     this.writtenBytes += content.length;
     this.before(path);
@@ -130,7 +134,7 @@ export class ContainerFs extends InMemoryFs {
   }
 
   override async writeFile(path: string, content: FileContent, options?: Parameters<Fs['writeFile']>[2]): Promise<void> {
-    if (fdRoute(path)) return this.appendFile(path, content);
+    if (path === CHECKPOINT_PATH || fdRoute(path)) return this.appendFile(path, content);
     this.writtenBytes += content.length;
     this.before(path);
     return super.writeFile(path, content, options);
@@ -202,6 +206,8 @@ export class ContainerFs extends InMemoryFs {
   // ---- reads: a shared stub answers for itself -----------------------------
 
   override async exists(path: string): Promise<boolean> {
+    // The checkpoint path is no file: a redirection to it goes straight on to the write (asked on every loop pass).
+    if (path === CHECKPOINT_PATH) return false;
     return this.stubAt(path) !== undefined || super.exists(path);
   }
 

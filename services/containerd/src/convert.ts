@@ -45,22 +45,34 @@ export function sandboxInfo(sb: Sandbox, mode: string): Record<string, string> {
   };
 }
 
+/**
+ * As containerd's ListContainers: the image as the kubelet gave it and, as
+ * image_ref, the image ID it resolved to (containerd 1.7 leaves image_id unset).
+ */
 export function containerToProto(c: Container): CriContainer {
   return {
     id: c.id,
     podSandboxId: c.sandboxId,
     metadata: c.config.metadata,
     image: c.config.image,
-    imageRef: c.imageRef,
+    imageRef: c.imageId,
     state: c.state,
     createdAt: c.createdAt,
     labels: c.config.labels,
     annotations: c.config.annotations,
-    imageId: c.imageId,
+    imageId: '',
   };
 }
 
-export function containerStatusToProto(c: Container): CriContainerStatus {
+/**
+ * As containerd's ContainerStatus, which looks the image up at each call:
+ * image is its first repo tag and image_ref its first repo digest (the
+ * kubelet shows that as containerStatuses[].imageID); once the image is
+ * removed, the config's image and the image ID. image_id stays unset as in
+ * containerd 1.7, the version this runtime reports (2.x sets the image ID).
+ */
+export function containerStatusToProto(c: Container, img: StoredImage | undefined): CriContainerStatus {
+  const tag = img?.repoTags[0];
   return {
     id: c.id,
     metadata: c.config.metadata,
@@ -69,8 +81,8 @@ export function containerStatusToProto(c: Container): CriContainerStatus {
     startedAt: c.startedAt,
     finishedAt: c.finishedAt,
     exitCode: c.exitCode,
-    image: c.config.image,
-    imageRef: c.imageRef,
+    image: tag ? { image: tag, annotations: {}, userSpecifiedImage: '', runtimeHandler: '' } : c.config.image,
+    imageRef: img?.repoDigests[0] ?? c.imageId,
     reason: c.reason,
     message: c.message,
     labels: c.config.labels,
@@ -78,7 +90,7 @@ export function containerStatusToProto(c: Container): CriContainerStatus {
     mounts: c.config.mounts,
     logPath: c.logPath,
     resources: c.resources ? { linux: c.resources } : null,
-    imageId: c.imageId,
+    imageId: '',
     user: { linux: { uid: 0, gid: 0, supplementalGroups: [] } },
   };
 }

@@ -281,6 +281,23 @@ describe('images', () => {
     expect(fs.imageFilesystems[0]!.usedBytes!.value).toBe('327680');
   });
 
+  it('names a container\'s image as containerd does: status by repo tag and repo digest (the kubelet\'s imageID), the list by image ID', async () => {
+    const sbCfg = sandboxConfig('img', h.dir);
+    const { podSandboxId } = await h.cri.rt.RunPodSandbox({ config: sbCfg });
+    // The kubelet creates the container with the image ID PullImage gave it.
+    const { imageRef: id } = await h.cri.img.PullImage({ image: { image: 'nginx:1.27' } });
+    const { containerId } = await h.cri.rt.CreateContainer({ podSandboxId, config: containerConfig('app', id), sandboxConfig: sbCfg });
+    const digest = (await h.cri.img.ImageStatus({ image: { image: id } })).image!.repoDigests[0]!;
+    expect(digest).toMatch(/^docker\.io\/library\/nginx@sha256:[0-9a-f]{64}$/);
+    const s = (await h.cri.rt.ContainerStatus({ containerId })).status!;
+    expect(s).toMatchObject({ image: { image: 'docker.io/library/nginx:1.27' }, imageRef: digest, imageId: '' });
+    const [listed] = (await h.cri.rt.ListContainers({ filter: { id: containerId } })).containers;
+    expect(listed).toMatchObject({ image: { image: id }, imageRef: id, imageId: '' });
+    // Once the image is gone, the status falls back to the config's image and the image ID.
+    await h.cri.img.RemoveImage({ image: { image: id } });
+    expect((await h.cri.rt.ContainerStatus({ containerId })).status).toMatchObject({ image: { image: id }, imageRef: id });
+  });
+
   it('fails unknown images like a registry', async () => {
     await expect(h.cri.img.PullImage({ image: { image: 'nginxx' } })).rejects.toMatchObject({
       code: 5,

@@ -9,6 +9,7 @@
 // times faster than wall time (sleep 30 takes 30/timeScale seconds).
 // Job control: `cmd &` starts a concurrent job with its own pid (shell.ts
 // rewrites it); `wait`, `$!` and `kill PID` see the jobs; they die with PID 1.
+// Loops pass checkpoints that hand the runtime's one thread back (cpu.ts).
 
 import { setMaxListeners } from 'node:events';
 import { posix } from 'node:path';
@@ -27,13 +28,16 @@ import {
   argvToScript,
   basename,
   canTrap,
+  insertCheckpoints,
   quoteArg,
   rewriteJobs,
   scriptFileOf,
   shellScript,
+  withCheckpoints,
 } from './shell.js';
 import type { Stream } from './logs.js';
 import { nowNanos } from './time.js';
+import { CpuMeter } from './cpu.js';
 
 // Captured before any script runs: just-bash's defence layer may patch globals.
 const realSetTimeout = globalThis.setTimeout;
@@ -86,6 +90,8 @@ const FS_LIMIT_BYTES = 64 * 1024 * 1024;
 const SIGNALS: Record<string, number> = { HUP: 1, INT: 2, QUIT: 3, KILL: 9, USR1: 10, USR2: 12, TERM: 15 };
 /** Finished jobs remembered for `wait PID`, like the shell's job table. */
 const MAX_FINISHED_JOBS = 256;
+/** A container's loop that holds the thread this long never reached a checkpoint (eval'd or sourced text): it is ended rather than left to freeze the runtime. */
+const RUNAWAY_LOOP_MS = 2000;
 
 type Result = { stdout: string; stderr: string; exitCode: number };
 const ok = (stdout = '', exitCode = 0, stderr = ''): Result => ({ stdout, stderr, exitCode });
@@ -114,6 +120,24 @@ function untilAborted(p: Promise<unknown>, ...signals: (AbortSignal | undefined)
   });
 }
 
+/**
+ * Last resort for loops the rewrite never saw (text run by eval or source):
+ * just-bash reads the iteration limit on every pass, so the limit drops to 0
+ * once the thread has been held for RUNAWAY_LOOP_MS and such a loop fails
+ * ("too many iterations") instead of freezing every container and CRI call.
+ */
+function guardRunawayLoops(bash: Bash, cpu: CpuMeter): void {
+  const holder = bash as unknown as { limits?: Record<string, unknown> };
+  if (typeof holder.limits?.maxLoopIterations !== 'number') return;
+  // A new object with the getter in its literal: redefining the property in place would turn every limit read slow.
+  holder.limits = {
+    ...holder.limits,
+    get maxLoopIterations() {
+      return cpu.runningMs() < RUNAWAY_LOOP_MS ? Number.MAX_SAFE_INTEGER : 0;
+    },
+  };
+}
+
 export class SimProcess {
   readonly fs: ContainerFs;
   readonly bash: Bash;
@@ -121,8 +145,10 @@ export class SimProcess {
   startedAt: bigint | undefined;
   /** Extra memory a program allocated (memhog), on top of the image's baseline. */
   allocatedBytes = 0;
-  /** CPU the program burns, in cores. */
+  /** CPU the program burns, in cores, besides what its shells' loops run (cpu). */
   cpuCores = 0.001;
+  /** Loop checkpoints of this container's shells and the time they ran. */
+  readonly cpu = new CpuMeter();
   memoryLimitBytes: number;
 
   private readonly main = new AbortController();
@@ -154,7 +180,7 @@ export class SimProcess {
     // Every concurrent sleep and wait listens on it: no leak warning at 11.
     setMaxListeners(0, this.jobsCtl.signal);
     this.memoryLimitBytes = opts.memoryLimitBytes;
-    this.fs = new ContainerFs(opts.files, (pid, s, t) => this.emit(pid, s, t));
+    this.fs = new ContainerFs(opts.files, (pid, s, t) => this.emit(pid, s, t), () => this.cpu.checkpoint());
     const programs = programsFor(opts.programs, this);
     // `trap` reached without the rewrite (eval'd text) is taken as PID 1's.
     const trap = defineCommand('trap', async (args) => this.trapCommand(1, args));
@@ -182,20 +208,48 @@ export class SimProcess {
       processInfo: { pid: 1, ppid: 0, uid: 0, gid: 0 },
     });
     this.fs.sealStubs();
-    // Scripts run by nested shells (`sh -c '... &'` inside a script): their jobs log to PID 1's output.
+    // Every script the shell runs, nested ones too (`sh -c '... &'` inside a script): their jobs log to PID 1's output; loops get checkpoints.
     this.bash.registerTransformPlugin({
       name: 'kubelab-job-control',
       transform: ({ ast }) => {
         rewriteJobs(ast, () => this.newPid(1));
+        insertCheckpoints(ast);
         return { ast };
       },
     });
+    guardRunawayLoops(this.bash, this.cpu);
   }
 
   /** Output of PID 1 to the container log; nothing once it has exited (its jobs are gone too). */
   write(stream: Stream, text: string): void {
-    if (text && !this.exit) this.opts.output(stream, text);
+    if (!text || this.exit) return;
+    this.opts.output(stream, text);
+    for (const tap of this.outputTaps) tap(stream, text);
   }
+
+  // --- Attach hook (streaming/attach.ts): clients attached to PID 1 see its output; PID 1 may be a session on the container's stdin. ---
+  private readonly outputTaps = new Set<(stream: Stream, text: string) => void>();
+
+  /** Copies PID 1's output from now on to `tap` (an attached client) until the returned function is called. */
+  tapOutput(tap: (stream: Stream, text: string) => void): () => void {
+    this.outputTaps.add(tap);
+    return () => this.outputTaps.delete(tap);
+  }
+
+  /** The main process's command line. */
+  get argv(): string[] {
+    return this.opts.argv;
+  }
+
+  /** Starts PID 1 as `run` (an interactive shell reading the container's stdin) instead of its argv's script; it exits with run's result. */
+  startWith(run: () => Promise<number>): void {
+    this.startedAt = nowNanos();
+    run().then(
+      (exitCode) => this.finish({ stdout: '', stderr: '', exitCode }),
+      (err: unknown) => this.finish({ stdout: '', stderr: `${(err as Error).message}\n`, exitCode: 1 }),
+    );
+  }
+  // --- end of the attach hook ---
 
   /** Output on process `pid`'s fds: to the nearest ancestor with a sink; dropped when that one is gone (an exec that ended). */
   private emit(pid: number, stream: Stream, text: string): void {
@@ -568,7 +622,7 @@ export class SimProcess {
     this.termPending = false;
     if (!action && status === 0) return ok();
     const restore = `${STATUS_COMMAND} ${status} && :`;
-    await ctx.assignShellVariable?.(TRAP_EVAL_VAR, action ? `${restore}\n${shellScript(action, 1)}\n${restore}` : restore);
+    await ctx.assignShellVariable?.(TRAP_EVAL_VAR, action ? `${restore}\n${withCheckpoints(shellScript(action, 1))}\n${restore}` : restore);
     return ok('', 1);
   }
 }

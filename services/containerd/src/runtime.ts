@@ -42,9 +42,8 @@ export interface Container {
   id: string;
   sandboxId: string;
   config: CriContainerConfig__Output;
+  /** The image ID (sha256:...) the config's image resolved to; ContainerStatus looks its tags and digests up (convert.ts). */
   imageId: string;
-  /** Digested reference (repo@sha256:...). */
-  imageRef: string;
   state: ContainerState;
   createdAt: string;
   startedAt: string;
@@ -73,6 +72,8 @@ export interface RuntimeOptions {
   /** Pod CIDR until the kubelet sends one (upstream: none, NetworkReady=false). */
   podCidr?: string;
   onWarning?: (msg: string, fields?: Record<string, unknown>) => void;
+  /** At a container's start: PID 1's body when it is not its argv's script (a shell on the container's stdin, streaming/attach.ts). */
+  mainProcess?: (c: Container, proc: SimProcess) => (() => Promise<number>) | undefined;
 }
 
 interface PersistedState {
@@ -272,7 +273,6 @@ export class Runtime {
       sandboxId: sb.id,
       config,
       imageId: img.id,
-      imageRef: img.repoDigests[0] ?? img.id,
       state: 'CONTAINER_CREATED',
       createdAt: nowNanos().toString(),
       startedAt: '0',
@@ -298,7 +298,7 @@ export class Runtime {
     const log = new CriLogWriter(c.logPath || undefined, (e) => this.warn('cannot write container log', { container: c.id, err: e.message }));
     const proc = this.spawn(c, sb, img, log);
     try {
-      proc.start();
+      this.startMain(c, proc);
     } catch (err) {
       if (!(err instanceof StartError)) throw err;
       const now = nowNanos().toString();
@@ -316,6 +316,13 @@ export class Runtime {
     this.state.touch();
     this.emit(c, 'CONTAINER_STARTED_EVENT');
     return c;
+  }
+
+  /** Starts PID 1: its argv's script, or the body the mainProcess hook gives (a shell on stdin). */
+  private startMain(c: Container, proc: SimProcess): void {
+    const main = this.opts.mainProcess?.(c, proc);
+    if (main) proc.startWith(main);
+    else proc.start();
   }
 
   private imageFor(c: Container): StoredImage {
@@ -513,10 +520,11 @@ export class Runtime {
     if (!proc || !proc.startedAt) return undefined;
     const elapsed = nowNanos() - proc.startedAt;
     const cores = proc.cpuCores;
+    // What a program declares it burns, plus the time the container's shells actually held the thread (a busy loop: about a core).
     return {
       memoryBytes: proc.memoryBytes(),
-      cpuCoreNanos: (elapsed * BigInt(Math.round(cores * 1e6))) / 1_000_000n,
-      nanoCores: Math.round(cores * 1e9),
+      cpuCoreNanos: (elapsed * BigInt(Math.round(cores * 1e6))) / 1_000_000n + BigInt(Math.round(proc.cpu.ranMs * 1e6)),
+      nanoCores: Math.round((cores + proc.cpu.cores()) * 1e9),
       fsBytes: proc.fs.writtenBytes,
       limit: proc.memoryLimitBytes,
     };
@@ -570,7 +578,7 @@ export class Runtime {
         if (!sb || sb.state !== 'SANDBOX_READY') throw new Error('sandbox is not ready');
         const log = new CriLogWriter(c.logPath || undefined, (e) => this.warn('cannot write container log', { container: c.id, err: e.message }));
         const proc = this.spawn(c, sb, this.imageFor(c), log);
-        proc.start();
+        this.startMain(c, proc);
         c.recovered = true;
         this.live.set(c.id, { proc, log });
         this.watchExit(c, proc, log);

@@ -27,8 +27,11 @@ export interface ServerDeps {
   metrics?: Registry;
   /** On: records carry the ids of the call's SERVER span (the handlers are wrapped by traceServerHandlers). */
   tracing?: Tracing;
-  /** The streaming server Exec hands URLs of (streaming/server.ts); without it Exec is UNIMPLEMENTED. */
-  streaming?: { getExec(req: { containerId: string; cmd: string[]; tty: boolean; stdin: boolean; stdout: boolean; stderr: boolean }): string };
+  /** The streaming server Exec and Attach hand URLs of (streaming/server.ts); without it they are UNIMPLEMENTED. */
+  streaming?: {
+    getExec(req: { containerId: string; cmd: string[]; tty: boolean; stdin: boolean; stdout: boolean; stderr: boolean }): string;
+    getAttach(req: { containerId: string; tty: boolean; stdin: boolean; stdout: boolean; stderr: boolean }): string;
+  };
 }
 
 interface Outcome<R> {
@@ -138,10 +141,10 @@ export function buildServices(deps: ServerDeps): { runtime: RuntimeServiceHandle
   const none = () => ({ request: {} });
   const byContainer = (req: { containerId: string }) => ({ request: {}, containerId: req.containerId });
   const bySandbox = (req: { podSandboxId: string }) => ({ request: {}, sandboxId: req.podSandboxId });
-  // Attach/PortForward (and Exec without a streaming server) are not served.
+  // PortForward (and Exec/Attach without a streaming server) are not served.
   const streaming = <Q extends { containerId?: string; podSandboxId?: string }>(method: string) =>
     R<Q, { url: string }>(method, (req) => ({ request: {}, ...(req.containerId ? { containerId: req.containerId } : {}), ...(req.podSandboxId ? { sandboxId: req.podSandboxId } : {}) }), () => {
-      throw new RuntimeError(grpc.status.UNIMPLEMENTED, `${method} is not implemented by the kubelab runtime (its streaming server serves Exec only)`);
+      throw new RuntimeError(grpc.status.UNIMPLEMENTED, `${method} is not implemented by the kubelab runtime (its streaming server serves Exec and Attach only)`);
     });
 
   const stats = (c: Container) => containerStatsToProto(rt, c);
@@ -213,7 +216,7 @@ export function buildServices(deps: ServerDeps): { runtime: RuntimeServiceHandle
     ContainerStatus: R('ContainerStatus', (req) => ({ request: { verbose: req.verbose }, containerId: req.containerId }), (req) => {
       const c = rt.getContainer(requireId(req.containerId, 'container_id'));
       const info: Record<string, string> = req.verbose ? { info: JSON.stringify({ sandboxID: c.sandboxId, pid: c.state === 'CONTAINER_RUNNING' ? 1 : 0, recovered: c.recovered ?? false, config: { command: c.config.command, args: c.config.args } }) } : {};
-      return { response: { status: containerStatusToProto(c), info }, containerId: c.id };
+      return { response: { status: containerStatusToProto(c, rt.images.resolve(c.imageId)), info }, containerId: c.id };
     }),
     UpdateContainerResources: R('UpdateContainerResources', (req) => ({ request: { memoryLimitInBytes: req.linux?.memoryLimitInBytes, cpuQuota: req.linux?.cpuQuota }, containerId: req.containerId }), (req) => {
       rt.updateResources(requireId(req.containerId, 'container_id'), req.linux);
@@ -241,7 +244,17 @@ export function buildServices(deps: ServerDeps): { runtime: RuntimeServiceHandle
           return { response: { url } };
         })
       : streaming('Exec'),
-    Attach: streaming('Attach'),
+    Attach: deps.streaming
+      ? R('Attach', (req) => ({ request: { tty: req.tty, stdin: req.stdin, stdout: req.stdout, stderr: req.stderr }, containerId: req.containerId }), (req) => {
+          // containerd: the container must exist and run, then the stream server's checks (GetAttach).
+          const c = rt.getContainer(requireId(req.containerId, 'container_id'));
+          if (c.state !== 'CONTAINER_RUNNING') throw new RuntimeError(grpc.status.UNKNOWN, `container is in ${c.state} state`);
+          if (req.tty && req.stderr) throw invalid('tty', 'tty and stderr cannot both be true');
+          if (!req.stdin && !req.stdout && !req.stderr) throw invalid('stdin', 'one of stdin, stdout, and stderr must be set');
+          const url = deps.streaming!.getAttach({ containerId: c.id, tty: req.tty, stdin: req.stdin, stdout: req.stdout, stderr: req.stderr });
+          return { response: { url } };
+        })
+      : streaming('Attach'),
     PortForward: streaming('PortForward'),
     ContainerStats: R('ContainerStats', byContainer, (req) => {
       const c = rt.getContainer(requireId(req.containerId, 'container_id'));
@@ -296,7 +309,7 @@ export function buildServices(deps: ServerDeps): { runtime: RuntimeServiceHandle
           containerEventType: ev.type as 'CONTAINER_CREATED_EVENT',
           createdAt: ev.at,
           podSandboxStatus: sb ? sandboxStatusToProto(sb) : null,
-          containersStatuses: [containerStatusToProto(ev.container)],
+          containersStatuses: [containerStatusToProto(ev.container, rt.images.resolve(ev.container.imageId))],
         });
       };
       rt.events.on('container', onEvent);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parse } from 'just-bash';
-import { canTrap, rewriteJobs, shellScript } from './shell.js';
+import { parse, serialize } from 'just-bash';
+import { canTrap, insertCheckpoints, rewriteJobs, shellScript } from './shell.js';
 
 describe('job control rewrite', () => {
   it('turns a background statement into a job started at its position, with its output streamed', () => {
@@ -52,5 +52,40 @@ describe('job control rewrite', () => {
 
   it('returns an unparsable script as it is', () => {
     expect(shellScript('echo "unterminated &', 1)).toBe('echo "unterminated &');
+  });
+});
+
+describe('loop checkpoints', () => {
+  const checkpointed = (script: string) => {
+    const ast = parse(script);
+    insertCheckpoints(ast);
+    return serialize(ast);
+  };
+  const cp = '19>> /proc/kubelab/checkpoint';
+
+  it('redirect the first command of a while/until condition or a for body, leaving $? and the command\'s fds alone', () => {
+    expect(checkpointed('while [ $i -lt 3 ]; do i=$((i+1)); done')).toBe(`while [ $i -lt 3 \\] ${cp}; do\ni=$((i + 1))\ndone`);
+    expect(checkpointed('until false; do :; done')).toBe(`until false ${cp}; do\n:\ndone`);
+    expect(checkpointed('for ((;;)); do i=1; done')).toBe(`for ((; ; )); do\ni=1 ${cp}\ndone`);
+    expect(checkpointed('for f in a b; do echo "$?" >&2; done')).toBe(`for f in a b; do\necho "$?" ${cp} >& 2\ndone`);
+  });
+
+  it('find loops in functions, substitutions and pipelines, and put a no-op first where a function is defined', () => {
+    expect(checkpointed('f() { while :; do :; done; }; x=$(until a; do b; done) | for i in 1; do g() { :; }; done')).toBe(
+      `f() { while : ${cp}; do\n:\ndone; }\nx=$(until a ${cp}; do\nb\ndone) | for i in 1; do\n: ${cp}\ng() { :; }\ndone`,
+    );
+  });
+
+  it('leave loops whose condition or body streams its output (the filesystem checkpoints there), and change nothing a second time', () => {
+    const streamed = shellScript('while true; do echo tick; done', 1);
+    expect(checkpointed(streamed)).toBe(streamed);
+    const once = checkpointed('while [ -f /x ]; do i=1; done');
+    expect(checkpointed(once)).toBe(once);
+  });
+
+  it('streams what loop and if conditions print as they run', () => {
+    expect(shellScript('until nslookup db; do sleep 2; done; if grep -q x /f; then :; fi', 1)).toBe(
+      'until nslookup db 1>> /proc/1/fd/1 2>> /proc/1/fd/2; do\nsleep 2 1>> /proc/1/fd/1 2>> /proc/1/fd/2\ndone\nif grep -q x /f 1>> /proc/1/fd/1 2>> /proc/1/fd/2; then\n: 1>> /proc/1/fd/1 2>> /proc/1/fd/2\nfi',
+    );
   });
 });

@@ -35,6 +35,10 @@ export const TRAP_POINT_COMMAND = '__kubelab_trap_point';
 export const TRAP_EVAL_VAR = '__kubelab_trap_eval';
 /** `__kubelab_status N`: returns N (sets `$?`). */
 export const STATUS_COMMAND = '__kubelab_status';
+/** Where a loop's checkpoint redirection points: the container filesystem hands the thread back there (cpu.ts). */
+export const CHECKPOINT_PATH = '/proc/kubelab/checkpoint';
+/** The fd of that redirection: scripts keep to 0-9, so it shadows none of theirs. */
+const CHECKPOINT_FD = 19;
 
 const SHELLS = new Set(['sh', 'bash', 'ash', 'dash']);
 
@@ -93,14 +97,21 @@ function streamCommand(cmd: CommandNode, lastInPipeline: boolean, pid: number): 
   // A compound command with its own redirections sends its output elsewhere.
   if (cmd.type === 'FunctionDef' || cmd.redirections.length > 0 || !lastInPipeline) return;
   switch (cmd.type) {
+    // Conditions too: their output comes as they run (`until nslookup db; do ...`), not when the whole loop or if is done.
     case 'If':
-      for (const c of cmd.clauses) streamStatements(c.body, pid);
+      for (const c of cmd.clauses) {
+        streamStatements(c.condition, pid);
+        streamStatements(c.body, pid);
+      }
       if (cmd.elseBody) streamStatements(cmd.elseBody, pid);
+      return;
+    case 'While':
+    case 'Until':
+      streamStatements(cmd.condition, pid);
+      streamStatements(cmd.body, pid);
       return;
     case 'For':
     case 'CStyleFor':
-    case 'While':
-    case 'Until':
     case 'Subshell':
     case 'Group':
       streamStatements(cmd.body, pid);
@@ -240,6 +251,71 @@ function trapPointsInCommand(cmd: CommandNode): void {
  */
 export function insertTrapPoints(ast: ScriptNode): void {
   trapPointsIn(ast.statements);
+}
+
+/** Whether a command already opens one of the /proc/PID/fd/N files (streamed output): the filesystem checkpoints there. */
+function opensProcFd(cmd: CommandNode): boolean {
+  if (cmd.type === 'FunctionDef') return false;
+  return cmd.redirections.some((r) => {
+    const parts = (r.target as { parts?: { type: string; value?: string }[] }).parts;
+    const p = parts?.length === 1 && parts[0]!.type === 'Literal' ? parts[0]!.value : undefined;
+    return p !== undefined && (p === CHECKPOINT_PATH || /^\/proc\/\d+\/fd\/[12]$/.test(p));
+  });
+}
+
+/** The command a statement list starts with: it runs whenever the list does. */
+const firstCommand = (statements: StatementNode[]): CommandNode | undefined => statements[0]?.pipelines[0]?.commands[0];
+
+/** Whether the list starts with a command that opens a /proc fd file (streamed output), where the filesystem checkpoints anyway. */
+const startsWithCheckpoint = (statements: StatementNode[]): boolean => {
+  const cmd = firstCommand(statements);
+  return cmd !== undefined && opensProcFd(cmd);
+};
+
+/** The list's first command gets a redirection to the checkpoint path: it leaves `$?` and the command's own fds as they were. */
+function addCheckpoint(statements: StatementNode[]): void {
+  const cmd = firstCommand(statements);
+  if (cmd && cmd.type !== 'FunctionDef') cmd.redirections.unshift(redirect(CHECKPOINT_FD, CHECKPOINT_PATH));
+  // Defining a function opens nothing: a no-op command goes first.
+  else statements.unshift(statementOf(`: ${CHECKPOINT_FD}>>${CHECKPOINT_PATH}`));
+}
+
+/**
+ * Every pass of every loop opens the checkpoint path or a /proc fd file (see
+ * cpu.ts), so that a busy loop hands the runtime's thread back now and then:
+ * the first command of a for body, or of a while/until condition, gets a
+ * redirection to it, unless that command or (while/until) the body's first
+ * one already streams its output to a /proc fd file. Loops anywhere count:
+ * functions, substitutions, subshells, pipelines. A second run changes nothing.
+ */
+export function insertCheckpoints(ast: ScriptNode): void {
+  const visit = (node: unknown): void => {
+    if (Array.isArray(node)) {
+      for (const item of node) visit(item);
+      return;
+    }
+    if (!isNode(node)) return;
+    if (node.type === 'While' || node.type === 'Until') {
+      const condition = node.condition as StatementNode[];
+      if (!startsWithCheckpoint(condition) && !startsWithCheckpoint(node.body as StatementNode[])) addCheckpoint(condition);
+    } else if (node.type === 'For' || node.type === 'CStyleFor') {
+      const body = node.body as StatementNode[];
+      if (!startsWithCheckpoint(body)) addCheckpoint(body);
+    }
+    for (const v of Object.values(node)) if (isNode(v)) visit(v);
+  };
+  visit(ast.statements);
+}
+
+/** Script text with checkpoints in its loops: for text the shell evals, which no transform plugin sees. */
+export function withCheckpoints(script: string): string {
+  try {
+    const ast = parse(script);
+    insertCheckpoints(ast);
+    return serialize(ast);
+  } catch {
+    return script;
+  }
 }
 
 /** Whether a script can set a trap in its own shell: only then does it need trap points (they cost a command each). */

@@ -133,10 +133,10 @@ describe.skipIf(!requireTool('nats-server'))('CRI tracing', () => {
     cri = criClient(h.handle.socketPath, { interceptors: grpcClientInterceptors(kubelet.tracing) });
     const c = cri;
     await expect(kubelet.tracing.withSpan('probe', () => c.rt.ContainerStatus({ containerId: 'abc' }))).rejects.toMatchObject({ code: 5 });
-    await expect(kubelet.tracing.withSpan('attach', () => c.rt.Attach({ containerId: 'abc', stdout: true }))).rejects.toMatchObject({ code: 12 });
+    await expect(kubelet.tracing.withSpan('port-forward', () => c.rt.PortForward({ podSandboxId: 'abc', port: [80] }))).rejects.toMatchObject({ code: 12 });
     expect(containerd.spans().map((s) => { const x = summarizeSpan(s); return [x.name, x.kind, x.status, x.statusMessage]; })).toEqual([
       ['runtime.v1.RuntimeService/ContainerStatus', 'SERVER', 'UNSET', undefined],
-      ['runtime.v1.RuntimeService/Attach', 'SERVER', 'ERROR', 'UNIMPLEMENTED: Attach is not implemented by the kubelab runtime (its streaming server serves Exec only)'],
+      ['runtime.v1.RuntimeService/PortForward', 'SERVER', 'ERROR', 'UNIMPLEMENTED: PortForward is not implemented by the kubelab runtime (its streaming server serves Exec and Attach only)'],
     ]);
   });
 

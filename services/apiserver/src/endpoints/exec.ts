@@ -4,7 +4,8 @@
 // node's kubelet (apimachinery's UpgradeAwareHandler). The stream protocol
 // (WebSocket v5.channel.k8s.io) passes through untouched; a kubelet that
 // refuses answers the client directly (kubectl prints `unable to upgrade
-// connection: <its text>`).
+// connection: <its text>`). pods/attach (AttachREST + AttachLocation) is the
+// same to `/attach/{namespace}/{pod}/{container}`, without a command.
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { badRequest, StatusError } from '@kubelab/api';
@@ -37,18 +38,29 @@ function internal(message: string): StatusError {
 }
 
 /** Serves pods/exec (GET for WebSocket, POST for SPDY). */
-export async function serveExec(env: HandlerEnv, store: ResourceStore, r: ResourceRequest, req: IncomingMessage, res: ServerResponse, q: URLSearchParams): Promise<void> {
+export function serveExec(env: HandlerEnv, store: ResourceStore, r: ResourceRequest, req: IncomingMessage, res: ServerResponse, q: URLSearchParams): Promise<void> {
+  return serveStream('exec', env, store, r, req, res, kubeletExecQuery(q), q.get('container'));
+}
+
+/** Serves pods/attach: as exec, without a command (upstream streamParams for PodAttachOptions). */
+export function serveAttach(env: HandlerEnv, store: ResourceStore, r: ResourceRequest, req: IncomingMessage, res: ServerResponse, q: URLSearchParams): Promise<void> {
+  const params = kubeletExecQuery(q);
+  params.delete('command');
+  return serveStream('attach', env, store, r, req, res, params, q.get('container'));
+}
+
+async function serveStream(kind: 'exec' | 'attach', env: HandlerEnv, store: ResourceStore, r: ResourceRequest, req: IncomingMessage, res: ServerResponse, params: URLSearchParams, containerParam: string | null): Promise<void> {
   if (r.verb !== 'get' && r.verb !== 'create') {
-    throw new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', reason: 'MethodNotAllowed', message: `the server does not allow this method on the requested resource (${r.verb} pods exec)`, code: 405 });
+    throw new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', reason: 'MethodNotAllowed', message: `the server does not allow this method on the requested resource (${r.verb} pods ${kind})`, code: 405 });
   }
   const pod = (await store.get(r.namespace, r.name!)) as Obj;
-  const container = logContainer(pod, q.get('container'));
+  const container = logContainer(pod, containerParam);
   const nodeName: string | undefined = pod.spec?.nodeName;
   if (!nodeName) throw badRequest(`pod ${r.name} does not have a host assigned`);
   if (!isUpgradeRequest(req)) throw badRequest('Upgrade request required');
   const addr = await env.kubeletAddress(nodeName);
   const host = addr.host.includes(':') ? `[${addr.host}]` : addr.host;
-  const target = new URL(`http://${host}:${addr.port}/exec/${encodeURIComponent(r.namespace!)}/${encodeURIComponent(r.name!)}/${encodeURIComponent(container)}?${kubeletExecQuery(q)}`);
+  const target = new URL(`http://${host}:${addr.port}/${kind}/${encodeURIComponent(r.namespace!)}/${encodeURIComponent(r.name!)}/${encodeURIComponent(container)}?${params}`);
   try {
     await proxyUpgrade(req, res, target);
   } catch (e) {

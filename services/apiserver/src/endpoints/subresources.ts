@@ -26,7 +26,7 @@ import { checkPatchFields, parseFieldValidation } from './decode.js';
 import type { HandlerEnv, KubeletAddress } from './env.js';
 import type { ResourceRequest } from './requestinfo.js';
 import { decodeWriteBody } from './resource.js';
-import { serveExec } from './exec.js';
+import { serveAttach, serveExec } from './exec.js';
 import { writeJson } from './respond.js';
 
 type Obj = Record<string, any>;  
@@ -204,6 +204,9 @@ export async function serveSubresource(env: HandlerEnv, store: ResourceStore, r:
       return true;
     case 'exec':
       await serveExec(env, store, r, req, res, q);
+      return true;
+    case 'attach':
+      await serveAttach(env, store, r, req, res, q);
       return true;
     default:
       return false;

@@ -1,8 +1,9 @@
 // The runtime's streaming server (containerd's CRI stream server on
 // stream_server_address:stream_server_port, 127.0.0.1 and a free port by
-// default): CRI Exec answers a one-time URL `/exec/<token>` here; the kubelet
-// proxies the client's upgrade to it and the exec runs over the
-// remotecommand WebSocket protocol (v5.channel.k8s.io, or v4 without CLOSE).
+// default): CRI Exec and Attach answer a one-time URL `/exec/<token>` or
+// `/attach/<token>` here; the kubelet proxies the client's upgrade to it and
+// the exec or attachment (attach.ts) runs over the remotecommand WebSocket
+// protocol (v5.channel.k8s.io, or v4 without CLOSE).
 // Tokens expire after a minute unused and work once, as upstream's request
 // cache. SPDY/3.1 is refused with a message naming what is supported.
 
@@ -12,6 +13,7 @@ import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import { ERROR, RESIZE, STDIN, SUPPORTED_PROTOCOLS, exitStatus, failureStatus, frame, negotiate, parseFrame, type Protocol, type StreamOptions } from './protocol.js';
+import type { Attachment } from './attach.js';
 import { ExecSession, busyboxPrompt, type ExecTarget } from './session.js';
 
 /** A CRI ExecRequest, validated. */
@@ -20,6 +22,13 @@ export interface ExecRequest extends StreamOptions {
   cmd: string[];
 }
 
+/** A CRI AttachRequest, validated. */
+export interface AttachRequest extends StreamOptions {
+  containerId: string;
+}
+
+type Pending = { kind: 'exec'; req: ExecRequest } | { kind: 'attach'; req: AttachRequest };
+
 export interface StreamingServerOptions {
   /** Bind address and the host of the URLs handed out (default 127.0.0.1). */
   host?: string;
@@ -27,6 +36,8 @@ export interface StreamingServerOptions {
   port?: number;
   /** Resolves the container's process when the client connects (it may have exited since Exec). */
   target: (containerId: string) => ExecTarget & { prompt?: (cwd: string) => string };
+  /** Attaches a client to the container's main process when it connects (throws when it is not running). */
+  attach?: (req: AttachRequest, write: (channel: 1 | 2, text: string) => void) => Attachment;
   /** How long an unused URL stays valid (upstream: 1 minute). */
   tokenTtlMs?: number;
   now?: () => number;
@@ -37,7 +48,7 @@ const DEFAULT_TTL_MS = 60_000;
 const MAX_PENDING = 1000;
 
 export class StreamingServer {
-  private readonly pending = new Map<string, { req: ExecRequest; expires: number }>();
+  private readonly pending = new Map<string, Pending & { expires: number }>();
   private readonly wss = new WebSocketServer({ noServer: true, perMessageDeflate: false, handleProtocols: (offered) => negotiate(offered) ?? false });
   private readonly sockets = new Set<WebSocket>();
   private readonly now: () => number;
@@ -55,7 +66,7 @@ export class StreamingServer {
     const server = createServer((req, res) => {
       // A plain request cannot carry a stream.
       res.writeHead(400, { 'content-type': 'text/plain; charset=utf-8' });
-      res.end(req.url?.startsWith('/exec/') ? `unable to upgrade: missing upgrade headers in request: ${JSON.stringify(req.headers)}` : '404 page not found\n');
+      res.end(/^\/(exec|attach)\//.test(req.url ?? '') ? `unable to upgrade: missing upgrade headers in request: ${JSON.stringify(req.headers)}` : '404 page not found\n');
     });
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
@@ -69,11 +80,20 @@ export class StreamingServer {
 
   /** CRI Exec: registers the request and returns its one-time URL. */
   getExec(req: ExecRequest): string {
+    return this.insert({ kind: 'exec', req });
+  }
+
+  /** CRI Attach: registers the request and returns its one-time URL. */
+  getAttach(req: AttachRequest): string {
+    return this.insert({ kind: 'attach', req });
+  }
+
+  private insert(p: Pending): string {
     this.prune();
     if (this.pending.size >= MAX_PENDING) throw new Error(`too many pending streaming requests (${MAX_PENDING})`);
     const token = randomBytes(8).toString('base64url');
-    this.pending.set(token, { req, expires: this.now() + (this.opts.tokenTtlMs ?? DEFAULT_TTL_MS) });
-    return `${this.baseUrl}/exec/${token}`;
+    this.pending.set(token, { ...p, expires: this.now() + (this.opts.tokenTtlMs ?? DEFAULT_TTL_MS) } as Pending & { expires: number });
+    return `${this.baseUrl}/${p.kind}/${token}`;
   }
 
   private prune(): void {
@@ -81,10 +101,11 @@ export class StreamingServer {
     for (const [t, p] of this.pending) if (p.expires <= now) this.pending.delete(t);
   }
 
-  private consume(token: string): ExecRequest | undefined {
+  private consume(kind: string, token: string): Pending | undefined {
     const p = this.pending.get(token);
+    if (!p || p.kind !== kind) return undefined;
     this.pending.delete(token);
-    return p && p.expires > this.now() ? p.req : undefined;
+    return p.expires > this.now() ? p : undefined;
   }
 
   private upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
@@ -92,16 +113,50 @@ export class StreamingServer {
     const refuse = (code: number, reason: string, body: string) => {
       socket.end(`HTTP/1.1 ${code} ${reason}\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
     };
-    const m = /^\/exec\/([A-Za-z0-9_-]+)$/.exec(new URL(req.url ?? '/', 'http://x').pathname);
-    const exec = m ? this.consume(m[1]!) : undefined;
-    if (!exec) return refuse(404, 'Not Found', '404 page not found\n');
+    const m = /^\/(exec|attach)\/([A-Za-z0-9_-]+)$/.exec(new URL(req.url ?? '/', 'http://x').pathname);
+    const stream = m ? this.consume(m[1]!, m[2]!) : undefined;
+    if (!stream) return refuse(404, 'Not Found', '404 page not found\n');
     if ((req.headers.upgrade ?? '').toLowerCase() !== 'websocket') {
       return refuse(400, 'Bad Request', `the kubelab runtime streams over WebSocket only (${SUPPORTED_PROTOCOLS.join(', ')}); ${req.headers.upgrade} is not supported\n`);
     }
     const offered = String(req.headers['sec-websocket-protocol'] ?? '').split(',').map((p) => p.trim());
     const protocol = negotiate(offered);
     if (!protocol) return refuse(400, 'Bad Request', `unable to upgrade: unsupported subprotocol, expected one of ${SUPPORTED_PROTOCOLS.join(', ')}, got ${JSON.stringify(offered.filter(Boolean))}\n`);
-    this.wss.handleUpgrade(req, socket, head, (ws) => void this.serve(ws, protocol, exec));
+    this.wss.handleUpgrade(req, socket, head, (ws) => (stream.kind === 'exec' ? void this.serve(ws, protocol, stream.req) : this.serveAttach(ws, protocol, stream.req)));
+  }
+
+  /** An attachment: output until PID 1 exits or the client detaches, then Success on the error channel (upstream ServeAttach). */
+  private serveAttach(ws: WebSocket, protocol: Protocol, req: AttachRequest): void {
+    this.sockets.add(ws);
+    const send = (channel: number, data: string) => {
+      if (ws.readyState === ws.OPEN) ws.send(frame(channel, data));
+    };
+    const finish = (status: object) => {
+      send(ERROR, JSON.stringify(status));
+      if (ws.readyState === ws.OPEN) ws.close(1000);
+    };
+    let a: Attachment;
+    try {
+      if (!this.opts.attach) throw new Error('the streaming server does not serve Attach');
+      a = this.opts.attach(req, (channel, text) => send(channel, text));
+    } catch (e) {
+      this.opts.onError?.('attach failed', { containerId: req.containerId, err: (e as Error).message });
+      this.sockets.delete(ws);
+      return finish(failureStatus(`error attaching to container: ${(e as Error).message}`));
+    }
+    ws.on('message', (data: RawData) => {
+      const buf = Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data as Buffer);
+      const f = parseFrame(buf, protocol);
+      if (f.kind === 'close' && f.channel === STDIN) a.closeInput();
+      else if (f.kind === 'data' && f.channel === STDIN) a.input(f.data.toString('utf8'));
+      else if (f.kind === 'data' && f.channel === RESIZE) a.resize();
+    });
+    ws.on('close', () => {
+      this.sockets.delete(ws);
+      a.detach();
+    });
+    ws.on('error', () => a.detach());
+    void a.done.then(() => finish({ metadata: {}, status: 'Success' }));
   }
 
   private async serve(ws: WebSocket, protocol: Protocol, exec: ExecRequest): Promise<void> {

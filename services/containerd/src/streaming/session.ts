@@ -85,6 +85,8 @@ export class ExecSession {
   private stdinDone: (() => void) | undefined;
   private running: AbortController | undefined;
   private readonly ended = new AbortController();
+  /** The prompt on screen while the shell waits for a line (tty only). */
+  private shownPrompt: string | undefined;
 
   constructor(private readonly o: SessionOptions) {
     this.discipline = new LineDiscipline(o.streams.tty);
@@ -105,6 +107,11 @@ export class ExecSession {
     if (stream === 'stdout' && streams.stdout) this.o.write(1, text);
     if (stream === 'stderr' && streams.stderr) this.o.write(2, text);
   };
+
+  /** What a terminal attaching now would get redrawn (busybox ash redraws its prompt on a resize): the prompt, when the shell waits for a line. */
+  get waitingPrompt(): string | undefined {
+    return this.shownPrompt;
+  }
 
   /** Data the client wrote on stdin. */
   input(data: string): void {
@@ -189,9 +196,14 @@ export class ExecSession {
     const show = (text: string) => {
       if (tty && this.o.streams.stdout) this.o.write(1, text);
     };
-    show(prompt(cwd));
+    const ask = (text: string) => {
+      show(text);
+      this.shownPrompt = tty ? text : undefined;
+    };
+    ask(prompt(cwd));
     for (;;) {
       const e = await this.next();
+      this.shownPrompt = undefined;
       if (!e) return 137;
       if (e.type === 'eof') {
         if (pending) status = (await this.exec(['sh', '-c', pending], { ...(env ? { env } : {}), cwd })).exitCode;
@@ -200,12 +212,12 @@ export class ExecSession {
       }
       if (e.type === 'interrupt') {
         pending = '';
-        show(prompt(cwd));
+        ask(prompt(cwd));
         continue;
       }
       pending = pending ? `${pending}\n${e.text}` : e.text;
       if (isIncomplete(pending)) {
-        show('> ');
+        ask('> ');
         continue;
       }
       const line = pending;
@@ -221,7 +233,7 @@ export class ExecSession {
           cwd = r.env?.PWD || cwd;
         }
       }
-      show(prompt(cwd));
+      ask(prompt(cwd));
     }
   }
 }

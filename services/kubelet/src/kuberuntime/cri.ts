@@ -61,6 +61,8 @@ export interface ContainerConfig {
   /** Relative to the sandbox's logDirectory: `<container>/<restartCount>.log`. */
   logPath: string;
   stdin: boolean;
+  /** Close the container's stdin when the first attached client closes it (kubectl run -i). */
+  stdinOnce?: boolean;
   tty: boolean;
 }
 
@@ -133,6 +135,9 @@ export interface ExecRequest {
   stderr: boolean;
 }
 
+/** runtime.v1 AttachRequest: which streams of the container's main process; tty must match the container's. */
+export type AttachRequest = Omit<ExecRequest, 'cmd'>;
+
 export interface RuntimeCondition {
   type: string;
   status: boolean;
@@ -196,6 +201,8 @@ export interface RuntimeService {
   execSync(id: string, cmd: string[], timeout: number): Promise<ExecSyncResult>;
   /** CRI Exec: the one-time URL of the runtime's streaming server for this command (optional: fakes may leave it out). */
   exec?(req: ExecRequest): Promise<string>;
+  /** CRI Attach: the one-time URL for attaching to the container's main process (optional like exec). */
+  attach?(req: AttachRequest): Promise<string>;
 
   /** ListContainerStats (the eviction manager's usage source); optional so fakes may leave it out. */
   listContainerStats?(): Promise<ContainerStats[]>;

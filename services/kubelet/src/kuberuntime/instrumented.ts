@@ -22,6 +22,7 @@ export const OPERATION_TYPES = {
   containerStatus: 'container_status',
   execSync: 'exec_sync',
   exec: 'exec',
+  attach: 'attach',
   listContainerStats: 'list_container_stats',
   listImages: 'list_images',
   imageStatus: 'image_status',

@@ -367,6 +367,7 @@ export class RuntimeManager {
       annotations,
       logPath: `${c.name}/${restartCount}.log`,
       stdin: !!c.stdin,
+      stdinOnce: !!c.stdinOnce,
       tty: !!c.tty,
     };
   }

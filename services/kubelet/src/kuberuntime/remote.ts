@@ -109,7 +109,7 @@ export function connectRemoteRuntime(endpoint: string, timeoutMs = 10_000, inter
     finishedAt: nsToMs(s.finishedAt),
     exitCode: s.exitCode,
     image: s.image?.image ?? '',
-    imageRef: s.imageId || s.imageRef,
+    imageRef: s.imageRef || s.imageId, // the pod's imageID is the CRI image_ref (kubelet_pods.go), the repo digest containerd answers
     reason: s.reason,
     message: s.message,
     labels: s.labels ?? {},
@@ -198,7 +198,7 @@ export function connectRemoteRuntime(endpoint: string, timeoutMs = 10_000, inter
             podSandboxId: c.podSandboxId,
             metadata: c.metadata ?? { name: '', attempt: 0 },
             image: c.image?.image ?? '',
-            imageRef: c.imageId || c.imageRef,
+            imageRef: c.imageRef || c.imageId,
             state: c.state as ContainerState,
             createdAt: nsToMs(c.createdAt),
             labels: c.labels ?? {},
@@ -217,6 +217,10 @@ export function connectRemoteRuntime(endpoint: string, timeoutMs = 10_000, inter
       },
       async exec(req) {
         const r = await call<object, { url: string }>(rs, 'Exec', req);
+        return r.url;
+      },
+      async attach(req) {
+        const r = await call<object, { url: string }>(rs, 'Attach', req);
         return r.url;
       },
       async listContainerStats() {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { execOptions } from './exec.js';
+import { execOptions, streamOptions } from './exec.js';
 
 describe('execOptions (the kubelet /exec query)', () => {
   it.each([
@@ -9,4 +9,12 @@ describe('execOptions (the kubelet /exec query)', () => {
     ['command=ls', { ok: false, message: 'you must specify at least 1 of stdin, stdout, stderr' }],
     ['output=1', { ok: false, message: 'you must specify at least one command for the container' }],
   ])('%s', (query, want) => expect(execOptions(new URLSearchParams(query))).toEqual(want));
+});
+
+describe('streamOptions (the kubelet /attach query: no command)', () => {
+  it.each([
+    ['input=1&output=1&tty=1', { ok: true, stdin: true, stdout: true, stderr: false, tty: true }],
+    ['output=1&error=1', { ok: true, stdin: false, stdout: true, stderr: true, tty: false }],
+    ['tty=1', { ok: false, message: 'you must specify at least 1 of stdin, stdout, stderr' }],
+  ])('%s', (query, want) => expect(streamOptions(new URLSearchParams(query))).toEqual(want));
 });

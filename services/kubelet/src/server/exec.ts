@@ -4,6 +4,9 @@
 // proxies the client's upgraded connection to it, as the kubelet does when
 // it does not redirect. The query is what the apiserver sends:
 // `command=...&command=...&input=1&output=1&error=1&tty=1`.
+// `/attach/{namespace}/{pod}/{container}` (upstream getAttach + GetAttach) is
+// the same without a command: CRI Attach connects the client to the
+// container's main process, with the tty the container was created with.
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { isUpgradeRequest, proxyUpgrade } from '@kubelab/component-base';
@@ -11,6 +14,7 @@ import type { Kubelet } from '../kubelet.js';
 import { RuntimeError, type ExecRequest } from '../kuberuntime/cri.js';
 
 export const EXEC_PATH = /^\/exec\/([^/]+)\/([^/]+)\/([^/]+)\/?$/;
+export const ATTACH_PATH = /^\/attach\/([^/]+)\/([^/]+)\/([^/]+)\/?$/;
 
 function flag(q: URLSearchParams, name: string): boolean {
   const v = q.get(name);
@@ -19,14 +23,21 @@ function flag(q: URLSearchParams, name: string): boolean {
 
 /** The stream options of an exec request (upstream remotecommand NewOptions): at least one stream; a tty folds stderr into stdout. */
 export function execOptions(q: URLSearchParams): { ok: true; cmd: string[]; stdin: boolean; stdout: boolean; stderr: boolean; tty: boolean } | { ok: false; message: string } {
+  const o = streamOptions(q);
+  if (!o.ok) return o;
+  const cmd = q.getAll('command');
+  if (cmd.length === 0) return { ok: false, message: 'you must specify at least one command for the container' };
+  return { ok: true, cmd, stdin: o.stdin, stdout: o.stdout, stderr: o.stderr, tty: o.tty };
+}
+
+/** The stream options shared by exec and attach. */
+export function streamOptions(q: URLSearchParams): { ok: true; stdin: boolean; stdout: boolean; stderr: boolean; tty: boolean } | { ok: false; message: string } {
   const stdin = flag(q, 'input');
   const stdout = flag(q, 'output');
   const tty = flag(q, 'tty');
   const stderr = flag(q, 'error') && !tty;
   if (!stdin && !stdout && !flag(q, 'error')) return { ok: false, message: 'you must specify at least 1 of stdin, stdout, stderr' };
-  const cmd = q.getAll('command');
-  if (cmd.length === 0) return { ok: false, message: 'you must specify at least one command for the container' };
-  return { ok: true, cmd, stdin, stdout, stderr, tty };
+  return { ok: true, stdin, stdout, stderr, tty };
 }
 
 /** The HTTP status for a runtime error (upstream streaming.WriteError: NotFound 404, else 500). */
@@ -60,10 +71,40 @@ export async function serveExec(k: Kubelet, req: IncomingMessage, res: ServerRes
   } catch (e) {
     return fail(res, runtimeErrorCode(e), RuntimeError.isInstance(e) ? e.grpcText : (e as Error).message);
   }
+  await proxyStream(req, res, streamUrl);
+}
+
+async function proxyStream(req: IncomingMessage, res: ServerResponse, streamUrl: string): Promise<void> {
   try {
     // A WebSocket handshake is a GET whatever the client used (kubectl's SPDY attempt POSTs).
     await proxyUpgrade(req, res, new URL(streamUrl), { method: 'GET' });
   } catch (e) {
     if (!res.headersSent) fail(res, 500, `error proxying to the container runtime's streaming server ${streamUrl}: ${(e as Error).message}`);
   }
+}
+
+/** Serves an attach request: the running container's main process, with the tty of its spec (upstream GetAttach). */
+export async function serveAttach(k: Kubelet, req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
+  const m = ATTACH_PATH.exec(url.pathname)!;
+  const [ns, podName, container] = m.slice(1).map((s) => decodeURIComponent(s)) as [string, string, string];
+  if (!isUpgradeRequest(req)) return fail(res, 400, 'unable to upgrade: missing upgrade headers in request');
+  const o = streamOptions(url.searchParams);
+  if (!o.ok) return fail(res, 400, o.message);
+  const found = k.findPod(ns, podName);
+  if (!found) return fail(res, 404, 'pod does not exist');
+  const podFullName = `${podName}_${ns}`;
+  const rs = await k.runtimeManager.getPodStatus(found.uid, podName, ns);
+  const target = rs.containers.find((c) => c.name === container && c.state === 'running');
+  const spec = found.pod.spec?.containers?.find((c) => c.name === container) ?? found.pod.spec?.initContainers?.find((c) => c.name === container);
+  if (!target || !spec) return fail(res, 500, `container ${container} not found in pod ${podFullName}`);
+  if (!k.rt.attach) return fail(res, 500, 'the container runtime does not implement Attach');
+  // Whether the process has a terminal was fixed when it started: the spec decides, not the request.
+  const tty = !!spec.tty;
+  let streamUrl: string;
+  try {
+    streamUrl = await k.rt.attach({ containerId: target.id, tty, stdin: o.stdin, stdout: o.stdout, stderr: o.stderr && !tty });
+  } catch (e) {
+    return fail(res, runtimeErrorCode(e), RuntimeError.isInstance(e) ? e.grpcText : (e as Error).message);
+  }
+  await proxyStream(req, res, streamUrl);
 }

@@ -1,5 +1,5 @@
 // The kubelet's HTTP server on --port (upstream pkg/kubelet/server): /pods,
-// /exec/<namespace>/<pod>/<container> (exec.ts),
+// /exec/<namespace>/<pod>/<container> and /attach/... (exec.ts),
 // /containerLogs/<namespace>/<pod>/<container> read from the CRI log files
 // (follow, tailLines, previous, timestamps, sinceSeconds, limitBytes) and
 // /healthz; plain HTTP on loopback in kubelab (upstream serves TLS).
@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { serveUpgrades, type Route } from '@kubelab/component-base';
 import type { Registry } from 'prom-client';
 import type { Kubelet } from '../kubelet.js';
-import { EXEC_PATH, serveExec } from './exec.js';
+import { ATTACH_PATH, EXEC_PATH, serveAttach, serveExec } from './exec.js';
 import { streamLog, type LogOptions } from './logs.js';
 
 function fail(res: ServerResponse, code: number, message: string): void {
@@ -73,6 +73,7 @@ export async function serveKubelet(getKubelet: () => Kubelet, host: string, port
       const url = new URL(req.url ?? '/', 'http://localhost');
       // exec takes GET (WebSocket) and POST (SPDY), upgraded or refused.
       if (EXEC_PATH.test(url.pathname) && (req.method === 'GET' || req.method === 'POST')) return void (await serveExec(getKubelet(), req, res, url));
+      if (ATTACH_PATH.test(url.pathname) && (req.method === 'GET' || req.method === 'POST')) return void (await serveAttach(getKubelet(), req, res, url));
       if (req.method !== 'GET' && req.method !== 'HEAD') return fail(res, 405, `method ${req.method} not allowed`);
       const route = routes[url.pathname];
       if (route) return void (await route(req, res, url));
