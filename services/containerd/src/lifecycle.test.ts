@@ -80,14 +80,14 @@ describe('containers', () => {
   it('goes CREATED → RUNNING → EXITED with Completed, and logs in CRI format', async () => {
     const { containerId, logFile, podSandboxId } = await runPod('hello', 'busybox:1.36', {
       command: ['sh', '-c'],
-      args: ['echo "hello from $HOSTNAME"; echo oops >&2; for i in 1 2; do echo "tick $i"; sleep 1; done'],
+      args: ['echo "hello from $HOSTNAME $(hostname)"; echo oops >&2; for i in 1 2; do echo "tick $i"; sleep 1; done'],
     });
     const s = await exited(containerId);
     expect(s).toMatchObject({ state: 'CONTAINER_EXITED', exitCode: 0, reason: 'Completed', message: '', logPath: logFile });
     expect(BigInt(s.createdAt) <= BigInt(s.startedAt) && BigInt(s.startedAt) <= BigInt(s.finishedAt)).toBe(true);
     expect(s.imageRef).toMatch(/^docker\.io\/library\/busybox@sha256:[0-9a-f]{64}$/);
     const lines = logLines(logFile);
-    expect(lines.map((l) => l.replace(/^\S+ /, ''))).toEqual(['stdout F hello from hello', 'stderr F oops', 'stdout F tick 1', 'stdout F tick 2']);
+    expect(lines.map((l) => l.replace(/^\S+ /, ''))).toEqual(['stdout F hello from hello hello', 'stderr F oops', 'stdout F tick 1', 'stdout F tick 2']);
     for (const l of lines) expect(l).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d{1,9})?Z (stdout|stderr) F /);
     const list = await h.cri.rt.ListContainers({ filter: { podSandboxId } });
     expect(list.containers.map((c) => [c.metadata!.name, c.state])).toEqual([['app', 'CONTAINER_EXITED']]);

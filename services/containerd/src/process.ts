@@ -190,6 +190,8 @@ export class SimProcess {
     const job = defineCommand(JOB_COMMAND, async (args, ctx) => this.startJob(args, ctx));
     const wait = defineCommand(WAIT_COMMAND, async (args, ctx) => this.waitCommand(args, ctx));
     const kill = defineCommand('kill', async (args) => this.killCommand(args));
+    // The UTS namespace's name is the pod's hostname (/etc/hostname), not the interpreter's "localhost".
+    const hostname = defineCommand('hostname', async () => ok(`${(await this.fs.readFile('/etc/hostname').catch(() => '')).split('\n')[0] || (this.bash.getEnv().HOSTNAME ?? 'localhost')}\n`, 0));
     this.bash = new Bash({
       fs: this.fs,
       cwd: opts.cwd,
@@ -198,7 +200,7 @@ export class SimProcess {
       // the defence layer would patch process globals the server needs.
       defenseInDepth: false,
       sleep: (ms) => this.sleep(ms),
-      customCommands: [trap, ownTrap, trapPoint, status, job, wait, kill, ...programs],
+      customCommands: [trap, ownTrap, trapPoint, status, job, wait, kill, hostname, ...programs],
       executionLimits: {
         maxExecutionTimeMs: Number.POSITIVE_INFINITY,
         maxLoopIterations: Number.MAX_SAFE_INTEGER,
