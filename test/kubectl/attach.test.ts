@@ -5,15 +5,12 @@
 // and runtime run in-process on loopback; container time runs 10x faster.
 
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startContainerd, type ContainerdHandle } from '@kubelab/containerd';
-import { startKubelet, type RunningKubelet } from '@kubelab/kubelet';
 import { requireTool } from '@kubelab/testing';
 import { startCluster, until, type Cluster } from './harness.js';
-import { PTY_DRIVER, quiet } from './node.js';
+import { PTY_DRIVER, startNode } from './node.js';
 
 const run = requireTool('kubectl');
 const hasPython = requireTool('python3');
@@ -35,36 +32,18 @@ const PROMPT_HINT = "If you don't see a command prompt, try pressing enter.";
 
 describe.skipIf(!run)('kubectl 1.32: attach and run -i', { timeout: 60_000 }, () => {
   let c: Cluster;
-  let dir: string;
-  let containerd: ContainerdHandle;
-  let kubelet: RunningKubelet;
+  let node: Awaited<ReturnType<typeof startNode>> | undefined;
 
   beforeAll(async () => {
     c = await startCluster();
-    dir = mkdtempSync(join(tmpdir(), 'kubelab-attach-'));
-    containerd = await startContainerd({ nodeName: 'node-1', address: join(dir, 'containerd.sock'), root: join(dir, 'containerd'), healthPort: 0, pullBytesPerSecond: 0, podCidr: '10.244.1.0/24', timeScale: 10, logger: quiet('containerd') });
-    kubelet = await startKubelet({
-      apiserver: `127.0.0.1:${c.api.grpcPort}`,
-      nodeName: 'node-1',
-      nodeIP: '127.0.0.1',
-      containerRuntimeEndpoint: `unix://${containerd.socketPath}`,
-      address: '127.0.0.1',
-      port: 0,
-      healthzPort: 0,
-      rootDir: join(dir, 'kubelet'),
-      podLogsDir: join(dir, 'pods'),
-      timeScale: 10,
-      logger: quiet('kubelet'),
-    });
+    node = await startNode(c.api.grpcPort, 'attach');
     expect((await c.kubectl(['apply', '-f', '-'], { stdin: PODS })).stdout).toBe('pod/ticker created\n');
     await until(async () => /^ticker\s+1\/1\s+Running/m.test((await c.kubectl(['get', 'pod', 'ticker', '--no-headers'])).stdout), 30_000);
   }, 60_000);
 
   afterAll(async () => {
-    await kubelet?.stop();
-    await containerd?.stop();
+    await node?.stop();
     await c?.stop();
-    if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
   it('kubectl attach POD shows the main process output as it comes, until interrupted', async () => {
@@ -102,9 +81,9 @@ describe.skipIf(!run)('kubectl 1.32: attach and run -i', { timeout: 60_000 }, ()
   });
 
   it.runIf(hasPython)('kubectl run -it on a terminal: the sh prompt, echo hi, exit ends the pod (Completed) and kubectl', async () => {
-    writeFileSync(join(dir, 'pty_driver.py'), PTY_DRIVER);
+    writeFileSync(join(node!.dir, 'pty_driver.py'), PTY_DRIVER);
     const typed = [['echo hi\r', '/ # '], ['exit\r', '/ # ']];
-    const child = spawn('python3', [join(dir, 'pty_driver.py'), JSON.stringify(typed), '/usr/bin/kubectl', `--cache-dir=${join(c.dir, 'cache')}`, 'run', '-it', 'box', '--image=busybox:1.36', '--restart=Never', ON_NODE, '--', 'sh'], {
+    const child = spawn('python3', [join(node!.dir, 'pty_driver.py'), JSON.stringify(typed), '/usr/bin/kubectl', `--cache-dir=${join(c.dir, 'cache')}`, 'run', '-it', 'box', '--image=busybox:1.36', '--restart=Never', ON_NODE, '--', 'sh'], {
       env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: c.dir, KUBECONFIG: join(c.dir, 'kubeconfig') },
       stdio: ['ignore', 'pipe', 'inherit'],
     });

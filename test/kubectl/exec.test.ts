@@ -5,15 +5,12 @@
 // (--time-scale), so the liveness scenario takes seconds.
 
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startContainerd, type ContainerdHandle } from '@kubelab/containerd';
-import { startKubelet, type RunningKubelet } from '@kubelab/kubelet';
 import { requireTool } from '@kubelab/testing';
 import { startCluster, until, type Cluster } from './harness.js';
-import { PTY_DRIVER, quiet } from './node.js';
+import { PTY_DRIVER, startNode } from './node.js';
 
 const run = requireTool('kubectl');
 const hasPython = requireTool('python3');
@@ -62,27 +59,11 @@ spec:
 
 describe.skipIf(!run)('kubectl 1.32: exec', { timeout: 60_000 }, () => {
   let c: Cluster;
-  let dir: string;
-  let containerd: ContainerdHandle;
-  let kubelet: RunningKubelet;
+  let node: Awaited<ReturnType<typeof startNode>> | undefined;
 
   beforeAll(async () => {
     c = await startCluster();
-    dir = mkdtempSync(join(tmpdir(), 'kubelab-exec-'));
-    containerd = await startContainerd({ nodeName: 'node-1', address: join(dir, 'containerd.sock'), root: join(dir, 'containerd'), healthPort: 0, pullBytesPerSecond: 0, podCidr: '10.244.1.0/24', timeScale: 10, logger: quiet('containerd') });
-    kubelet = await startKubelet({
-      apiserver: `127.0.0.1:${c.api.grpcPort}`,
-      nodeName: 'node-1',
-      nodeIP: '127.0.0.1',
-      containerRuntimeEndpoint: `unix://${containerd.socketPath}`,
-      address: '127.0.0.1',
-      port: 0,
-      healthzPort: 0,
-      rootDir: join(dir, 'kubelet'),
-      podLogsDir: join(dir, 'pods'),
-      timeScale: 10,
-      logger: quiet('kubelet'),
-    });
+    node = await startNode(c.api.grpcPort, 'exec');
     expect((await c.kubectl(['apply', '-f', '-'], { stdin: PODS })).stdout).toBe('pod/box created\npod/two created\npod/pending created\n');
     await until(async () => {
       const r = await c.kubectl(['get', 'pods', 'box', 'two', '--no-headers']);
@@ -91,10 +72,8 @@ describe.skipIf(!run)('kubectl 1.32: exec', { timeout: 60_000 }, () => {
   }, 60_000);
 
   afterAll(async () => {
-    await kubelet?.stop();
-    await containerd?.stop();
+    await node?.stop();
     await c?.stop();
-    if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
   it('prints the command output: kubectl exec POD -- echo hi / cat a file', async () => {
@@ -117,10 +96,10 @@ describe.skipIf(!run)('kubectl 1.32: exec', { timeout: 60_000 }, () => {
   });
 
   it.runIf(hasPython)('kubectl exec -it POD -- sh on a terminal: prompt, echo, ^C, exit code', async () => {
-    writeFileSync(join(dir, 'pty_driver.py'), PTY_DRIVER);
+    writeFileSync(join(node!.dir, 'pty_driver.py'), PTY_DRIVER);
     // Each line is typed once the terminal shows what it waits for (the prompt; ^C once the sleep runs).
     const typed = [['cd /tmp\r', '/ # '], ['echo hi > f; ls\r', '/tmp # '], ['sleep 1000\r', '/tmp # '], ['\x03', 'sleep 1000\r\n'], ['echo $?\r', '/tmp # '], ['exit 2\r', '/tmp # ']];
-    const child = spawn('python3', [join(dir, 'pty_driver.py'), JSON.stringify(typed), '/usr/bin/kubectl', `--cache-dir=${join(c.dir, 'cache')}`, 'exec', '-it', 'box', '--', 'sh'], {
+    const child = spawn('python3', [join(node!.dir, 'pty_driver.py'), JSON.stringify(typed), '/usr/bin/kubectl', `--cache-dir=${join(c.dir, 'cache')}`, 'exec', '-it', 'box', '--', 'sh'], {
       env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: c.dir, KUBECONFIG: join(c.dir, 'kubeconfig') },
       stdio: ['ignore', 'pipe', 'inherit'],
     });
