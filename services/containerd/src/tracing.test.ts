@@ -113,11 +113,11 @@ describe.skipIf(!requireTool('nats-server'))('CRI tracing', () => {
     cri = criClient(h.handle.socketPath, { interceptors: grpcClientInterceptors(kubelet.tracing) });
     const c = cri;
     const dir = h.dir;
+    let attempt = 0; // a fresh pod per call: firstMessage may call again before its subscription sees a record
     const msg = await firstMessage(nc, 'kubelab.cri.node-1.RunPodSandbox', () =>
-      kubelet.tracing.withSpan('syncPod', () => c.rt.RunPodSandbox({ config: sandboxConfig('published', dir) })),
+      kubelet.tracing.withSpan('syncPod', () => c.rt.RunPodSandbox({ config: sandboxConfig(`published${attempt++}`, dir) })),
     );
     // Only the call's SERVER span: publishing the record is the export of trace data (OTel does not trace its exporters).
-    // (firstMessage may call more than once before its subscription sees a record: one SERVER span per call.)
     const spans = containerd.spans();
     expect(new Set(spans.map((s) => `${s.name} ${SpanKind[s.kind]}`))).toEqual(new Set(['runtime.v1.RuntimeService/RunPodSandbox SERVER']));
     expect(msg.headers).toBeUndefined();
