@@ -5,10 +5,9 @@
 // besides the waits' own timeouts, a loop that never hands the thread back
 // is ended after 2 s by the runaway guard (process.ts).
 
-import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { waitFor } from '@kubelab/testing';
-import { containerConfig, sandboxConfig, startHarness, type Harness } from './testing/harness.js';
+import { startHarness, type Harness } from './testing/harness.js';
 import { startProcess } from './testing/process.js';
 
 /** Counts how often a 10 ms interval fires while `ms` of wall time pass: a frozen event loop gives ~0. */
@@ -79,14 +78,6 @@ describe('a busy container beside others, over CRI', () => {
     await h?.dispose();
   });
 
-  async function runPod(name: string, args: string[]) {
-    const sbCfg = sandboxConfig(name, h.dir);
-    const { podSandboxId } = await h.cri.rt.RunPodSandbox({ config: sbCfg });
-    await h.cri.img.PullImage({ image: { image: 'busybox:1.36' } });
-    const { containerId } = await h.cri.rt.CreateContainer({ podSandboxId, config: containerConfig('app', 'busybox:1.36', { args }), sandboxConfig: sbCfg });
-    await h.cri.rt.StartContainer({ containerId });
-    return { podSandboxId, containerId, logFile: join(sbCfg.logDirectory, 'app/0.log') };
-  }
 
   /** Wall milliseconds a call takes. */
   const timed = async <T>(f: () => Promise<T>): Promise<[T, number]> => {
@@ -97,8 +88,8 @@ describe('a busy container beside others, over CRI', () => {
 
   it('ExecSync in another container and ListContainers answer promptly; stats show the hog at about a core', { timeout: 20_000 }, async () => {
     h = await startHarness({ podCidr: '10.244.1.0/24' });
-    const hog = await runPod('hog', ['sh', '-c', 'while true; do :; done']);
-    const web = await runPod('web', ['sh', '-c', 'echo ok > /tmp/healthy; sleep 3600']);
+    const hog = await h.runPod('hog', 'busybox:1.36', { args: ['sh', '-c', 'while true; do :; done'] });
+    const web = await h.runPod('web', 'busybox:1.36', { args: ['sh', '-c', 'echo ok > /tmp/healthy; sleep 3600'] });
     await new Promise((r) => setTimeout(r, 200));
     const before = (await h.cri.rt.ContainerStats({ containerId: hog.containerId })).stats!.cpu!;
     const worst = { exec: 0, list: 0 };
@@ -124,7 +115,7 @@ describe('a busy container beside others, over CRI', () => {
 
   it('StopContainer: the TERM is ignored (no trap), the KILL after the grace period ends it with 137', { timeout: 20_000 }, async () => {
     h = await startHarness({ podCidr: '10.244.1.0/24', timeScale: 10 });
-    const { containerId } = await runPod('hog', ['sh', '-c', 'while true; do :; done']);
+    const { containerId } = await h.runPod('hog', 'busybox:1.36', { args: ['sh', '-c', 'while true; do :; done'] });
     await new Promise((r) => setTimeout(r, 100));
     // 3 s of grace at time scale 10: 300 ms of wall time.
     const [, stopMs] = await timed(() => h.cri.rt.StopContainer({ containerId, timeout: 3 }));
@@ -135,7 +126,7 @@ describe('a busy container beside others, over CRI', () => {
 
   it("StopContainer: `trap 'exit 0' TERM` around a busy loop exits 0 soon after the TERM", { timeout: 20_000 }, async () => {
     h = await startHarness({ podCidr: '10.244.1.0/24', timeScale: 1 });
-    const { containerId } = await runPod('hog', ['sh', '-c', "trap 'exit 0' TERM; while true; do :; done"]);
+    const { containerId } = await h.runPod('hog', 'busybox:1.36', { args: ['sh', '-c', "trap 'exit 0' TERM; while true; do :; done"] });
     await new Promise((r) => setTimeout(r, 100));
     // 30 s of grace: only the trap can end it this soon.
     const [, stopMs] = await timed(() => h.cri.rt.StopContainer({ containerId, timeout: 30 }));

@@ -2,7 +2,7 @@ import { connect } from 'node:http2';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { waitFor } from '@kubelab/testing';
 import { stressBytes } from './programs.js';
-import { containerConfig, sandboxConfig, startHarness, type Harness } from './testing/harness.js';
+import { startHarness, type Harness } from './testing/harness.js';
 
 let h: Harness;
 beforeEach(async () => {
@@ -12,14 +12,6 @@ afterEach(async () => {
   await h?.dispose();
 });
 
-async function runPod(name: string, image: string, extra: Record<string, unknown> = {}) {
-  const sbCfg = sandboxConfig(name, h.dir);
-  const { podSandboxId } = await h.cri.rt.RunPodSandbox({ config: sbCfg });
-  await h.cri.img.PullImage({ image: { image } });
-  const { containerId } = await h.cri.rt.CreateContainer({ podSandboxId, config: containerConfig('app', image, extra), sandboxConfig: sbCfg });
-  await h.cri.rt.StartContainer({ containerId });
-  return { podSandboxId, containerId };
-}
 
 /** One Health/Check over h2c, as a gRPC client sends it: status name, or `code: message` for an error. */
 function check(addr: string, service: string): Promise<string> {
@@ -49,7 +41,7 @@ function check(addr: string, service: string): Promise<string> {
 
 describe('grpc-health teaching image', () => {
   it('serves grpc.health.v1.Health on the mapped port; /tmp/grpc-status flips the answer; unknown services are NotFound', async () => {
-    const { podSandboxId, containerId } = await runPod('grpc', 'kubelab/grpc-health', { args: ['8080', 'db'] });
+    const { podSandboxId, containerId } = await h.runPod('grpc', 'kubelab/grpc-health', { args: ['8080', 'db'] });
     const addr = await waitFor('the mapped port of 8080/TCP', async () => {
       const st = await h.cri.rt.PodSandboxStatus({ podSandboxId, verbose: true });
       return JSON.parse(st.info['kubelab.io/network']!).ports['8080/TCP'] as string | undefined;
@@ -64,7 +56,7 @@ describe('grpc-health teaching image', () => {
 
 describe('stress (polinux/stress)', () => {
   it('holds --vm × --vm-bytes of memory, as ContainerStats shows', async () => {
-    const { containerId } = await runPod('stress', 'polinux/stress', { command: ['stress'], args: ['--vm', '1', '--vm-bytes', '150M', '--vm-hang', '1'] });
+    const { containerId } = await h.runPod('stress', 'polinux/stress', { command: ['stress'], args: ['--vm', '1', '--vm-bytes', '150M', '--vm-hang', '1'] });
     const st = await waitFor('stats with the allocation', async () => {
       const s = (await h.cri.rt.ContainerStats({ containerId })).stats!;
       return Number(s.memory!.workingSetBytes!.value) > 150 * 1024 * 1024 ? s : undefined;
@@ -73,7 +65,7 @@ describe('stress (polinux/stress)', () => {
   });
 
   it('is OOMKilled at once when the allocation exceeds the memory limit', async () => {
-    const { containerId } = await runPod('oom', 'polinux/stress', {
+    const { containerId } = await h.runPod('oom', 'polinux/stress', {
       command: ['stress'],
       args: ['--vm', '1', '--vm-bytes', '250M', '--vm-hang', '1'],
       linux: { resources: { memoryLimitInBytes: String(100 * 1024 * 1024) } },

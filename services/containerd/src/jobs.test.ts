@@ -2,11 +2,10 @@
 // concurrency is shown by log order and wall time under the time scale.
 
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { request } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { waitFor } from '@kubelab/testing';
-import { containerConfig, sandboxConfig, startHarness, type Harness } from './testing/harness.js';
+import { startHarness, type Harness } from './testing/harness.js';
 import { startProcess } from './testing/process.js';
 
 /** `sh -c SCRIPT` as PID 1; `timeScale` 20 makes a container second 50 ms. */
@@ -133,19 +132,11 @@ describe('background jobs through the CRI', () => {
     await h?.dispose();
   });
 
-  async function runPod(name: string, image: string, extra: Record<string, unknown>) {
-    const sbCfg = sandboxConfig(name, h.dir);
-    const { podSandboxId } = await h.cri.rt.RunPodSandbox({ config: sbCfg });
-    await h.cri.img.PullImage({ image: { image } });
-    const { containerId } = await h.cri.rt.CreateContainer({ podSandboxId, config: containerConfig('app', image, extra), sandboxConfig: sbCfg });
-    await h.cri.rt.StartContainer({ containerId });
-    return { podSandboxId, containerId, logFile: join(sbCfg.logDirectory, 'app/0.log') };
-  }
   const logLines = (file: string) => readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => l.replace(/^\S+ /, ''));
 
   it('nginx serves while a background sleep runs; the job removes /tmp/ready 30 s later', async () => {
     h = await startHarness({ podCidr: '10.244.1.0/24', timeScale: 100 });
-    const { podSandboxId, containerId, logFile } = await runPod('ready', 'nginx', {
+    const { podSandboxId, containerId, logFile } = await h.runPod('ready', 'nginx', {
       command: ['sh', '-c', "touch /tmp/ready; (sleep 30; rm -f /tmp/ready; echo not ready) & nginx -g 'daemon off;'"],
     });
     const t0 = Date.now();
@@ -176,7 +167,7 @@ describe('background jobs through the CRI', () => {
 
   it('StopContainer kills the background jobs with PID 1', async () => {
     h = await startHarness({ podCidr: '10.244.1.0/24', timeScale: 50 });
-    const { containerId, logFile } = await runPod('ticker', 'busybox', { command: ['sh', '-c', '(while true; do echo tick; sleep 1; done) & echo main up; sleep 600'] });
+    const { containerId, logFile } = await h.runPod('ticker', 'busybox', { command: ['sh', '-c', '(while true; do echo tick; sleep 1; done) & echo main up; sleep 600'] });
     await waitFor('two ticks', () => logLines(logFile).filter((l) => l === 'stdout F tick').length >= 2);
     await h.cri.rt.StopContainer({ containerId, timeout: 5 });
     expect((await h.cri.rt.ContainerStatus({ containerId })).status).toMatchObject({ state: 'CONTAINER_EXITED', exitCode: 137 });

@@ -1,5 +1,4 @@
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { request } from 'node:http';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { waitFor } from '@kubelab/testing';
@@ -11,14 +10,6 @@ afterEach(async () => {
   await h?.dispose();
 });
 
-async function runPod(name: string, image: string, extra: Record<string, unknown> = {}) {
-  const sbCfg = sandboxConfig(name, h.dir);
-  const { podSandboxId } = await h.cri.rt.RunPodSandbox({ config: sbCfg });
-  await h.cri.img.PullImage({ image: { image } });
-  const { containerId } = await h.cri.rt.CreateContainer({ podSandboxId, config: containerConfig('app', image, extra), sandboxConfig: sbCfg });
-  await h.cri.rt.StartContainer({ containerId });
-  return { podSandboxId, containerId, logFile: join(sbCfg.logDirectory, 'app/0.log') };
-}
 
 const status = async (containerId: string) => (await h.cri.rt.ContainerStatus({ containerId })).status!;
 const exited = (containerId: string, timeoutMs = 5000) => waitFor(`container ${containerId} to exit`, async () => {
@@ -78,7 +69,7 @@ describe('containers', () => {
   });
 
   it('goes CREATED → RUNNING → EXITED with Completed, and logs in CRI format', async () => {
-    const { containerId, logFile, podSandboxId } = await runPod('hello', 'busybox:1.36', {
+    const { containerId, logFile, podSandboxId } = await h.runPod('hello', 'busybox:1.36', {
       command: ['sh', '-c'],
       args: ['echo "hello from $HOSTNAME $(hostname)"; echo oops >&2; for i in 1 2; do echo "tick $i"; sleep 1; done'],
     });
@@ -94,7 +85,7 @@ describe('containers', () => {
   });
 
   it('reports a failing command as Error with its exit code', async () => {
-    const { containerId } = await runPod('fail', 'busybox', { command: ['sh', '-c', 'exit 3'] });
+    const { containerId } = await h.runPod('fail', 'busybox', { command: ['sh', '-c', 'exit 3'] });
     expect(await exited(containerId)).toMatchObject({ exitCode: 3, reason: 'Error' });
   });
 
@@ -109,7 +100,7 @@ describe('containers', () => {
 
   it('stops with TERM then KILL after the timeout; stop and remove are idempotent', async () => {
     // sh as PID 1 ignores TERM: killed after 20 s of container time (1 s wall at scale 20).
-    const { containerId } = await runPod('sleepy', 'busybox', { command: ['sh', '-c', 'sleep 600'] });
+    const { containerId } = await h.runPod('sleepy', 'busybox', { command: ['sh', '-c', 'sleep 600'] });
     const t0 = Date.now();
     await h.cri.rt.StopContainer({ containerId, timeout: 20 });
     const waited = Date.now() - t0;
@@ -123,7 +114,7 @@ describe('containers', () => {
   });
 
   it("runs a TERM trap between commands: `trap 'echo bye; exit 0' TERM` around a `sleep 1` loop stops in about a second, Completed", async () => {
-    const { containerId, logFile } = await runPod('trapper', 'busybox', { command: ['sh', '-c', "trap 'echo bye; exit 0' TERM; echo up; while true; do sleep 1; done"] });
+    const { containerId, logFile } = await h.runPod('trapper', 'busybox', { command: ['sh', '-c', "trap 'echo bye; exit 0' TERM; echo up; while true; do sleep 1; done"] });
     await waitFor('a log line', async () => logLines(logFile).length > 0);
     const t0 = Date.now();
     await h.cri.rt.StopContainer({ containerId, timeout: 600 });
@@ -134,7 +125,7 @@ describe('containers', () => {
   });
 
   it('defers the trap while a foreground command runs: `trap ...; sleep 600` is KILLed after the grace period (137, Error)', async () => {
-    const { containerId, logFile } = await runPod('deferred', 'busybox', { command: ['sh', '-c', "trap 'echo bye; exit 0' TERM; echo up; sleep 600"] });
+    const { containerId, logFile } = await h.runPod('deferred', 'busybox', { command: ['sh', '-c', "trap 'echo bye; exit 0' TERM; echo up; sleep 600"] });
     await waitFor('a log line', async () => logLines(logFile).length > 0);
     const t0 = Date.now();
     await h.cri.rt.StopContainer({ containerId, timeout: 5 });
@@ -144,7 +135,7 @@ describe('containers', () => {
   });
 
   it('ExecSync runs in the container filesystem, with a timeout', async () => {
-    const { containerId } = await runPod('exec', 'busybox', { command: ['sh', '-c', 'echo ready > /tmp/state; sleep 600'] });
+    const { containerId } = await h.runPod('exec', 'busybox', { command: ['sh', '-c', 'echo ready > /tmp/state; sleep 600'] });
     const out = await waitFor('the exec to read /tmp/state', async () => {
       const r = await h.cri.rt.ExecSync({ containerId, cmd: ['cat', '/tmp/state'], timeout: 1 });
       return r.exitCode === 0 ? r : undefined;
@@ -160,8 +151,8 @@ describe('containers', () => {
   });
 
   it('filters containers by state, sandbox and labels', async () => {
-    const a = await runPod('fa', 'busybox', { command: ['sleep', '600'], labels: { tier: 'front' } });
-    const b = await runPod('fb', 'busybox', { command: ['true'], labels: { tier: 'back' } });
+    const a = await h.runPod('fa', 'busybox', { command: ['sleep', '600'], labels: { tier: 'front' } });
+    const b = await h.runPod('fb', 'busybox', { command: ['true'], labels: { tier: 'back' } });
     await exited(b.containerId);
     const running = await h.cri.rt.ListContainers({ filter: { state: { state: 'CONTAINER_RUNNING' } } });
     expect(running.containers.map((c) => c.id)).toEqual([a.containerId]);
@@ -176,7 +167,7 @@ describe('containers', () => {
 
   it('OOM-kills the memory hog at its limit, after its memory grew', async () => {
     const limit = 40 * 1024 * 1024;
-    const { containerId } = await runPod('hog', 'kubelab/memhog:1.0', { linux: { resources: { memoryLimitInBytes: String(limit) } } });
+    const { containerId } = await h.runPod('hog', 'kubelab/memhog:1.0', { linux: { resources: { memoryLimitInBytes: String(limit) } } });
     const grown = await waitFor('the memory hog to grow past 10 MiB', async () => {
       const st = await h.cri.rt.ContainerStats({ containerId });
       const ws = Number(st.stats!.memory!.workingSetBytes!.value);
@@ -188,7 +179,7 @@ describe('containers', () => {
   });
 
   it('serves the nginx index page over real HTTP on the mapped loopback port', async () => {
-    const { podSandboxId, containerId, logFile } = await runPod('web', 'nginx');
+    const { podSandboxId, containerId, logFile } = await h.runPod('web', 'nginx');
     const addr = await waitFor('the mapped port of 80/TCP', async () => {
       const st = await h.cri.rt.PodSandboxStatus({ podSandboxId, verbose: true });
       return JSON.parse(st.info['kubelab.io/network']!).ports['80/TCP'] as string | undefined;
@@ -210,13 +201,13 @@ describe('containers', () => {
   });
 
   it('crasher exits 1 after its delay', async () => {
-    const { containerId, logFile } = await runPod('crash', 'kubelab/crasher', { args: ['2'] });
+    const { containerId, logFile } = await h.runPod('crash', 'kubelab/crasher', { args: ['2'] });
     expect(await exited(containerId)).toMatchObject({ exitCode: 1, reason: 'Error' });
     expect(logLines(logFile).map((l) => l.replace(/^\S+ /, ''))).toEqual(['stdout F crasher: started, exiting with status 1 in 2s', 'stderr F crasher: fatal error: simulated crash']);
   });
 
   it('a control-plane image runs a stand-in that names where the real component runs, until TERM', async () => {
-    const { containerId, logFile } = await runPod('kube-scheduler-control-plane', 'registry.k8s.io/kube-scheduler:v1.32.0', {
+    const { containerId, logFile } = await h.runPod('kube-scheduler-control-plane', 'registry.k8s.io/kube-scheduler:v1.32.0', {
       command: ['kube-scheduler', '--leader-elect=true'],
       envs: [{ key: 'KUBELAB_COMPONENT_SERVICE', value: 'scheduler' }],
     });
@@ -237,7 +228,7 @@ describe('the probedemo timeline (seed lesson 4), time compressed 50x', () => {
   });
 
   it('cat /tmp/healthy succeeds for 30 s of container time, then fails', async () => {
-    const { containerId } = await runPod('probedemo', 'busybox:1.36', { args: ['sh', '-c', 'touch /tmp/healthy; sleep 30; rm /tmp/healthy; sleep 600'] });
+    const { containerId } = await h.runPod('probedemo', 'busybox:1.36', { args: ['sh', '-c', 'touch /tmp/healthy; sleep 30; rm /tmp/healthy; sleep 600'] });
     const t0 = Date.now();
     const probe = () => h.cri.rt.ExecSync({ containerId, cmd: ['cat', '/tmp/healthy'], timeout: 1 });
     // initialDelaySeconds 5 → 100 ms wall.
@@ -331,8 +322,8 @@ describe('recovery after a runtime restart', () => {
   });
 
   it('keeps sandboxes, containers and images, and respawns running containers', async () => {
-    const running = await runPod('keep', 'busybox', { command: ['sh', '-c', 'echo started; sleep 600'] });
-    const done = await runPod('done', 'busybox', { command: ['true'] });
+    const running = await h.runPod('keep', 'busybox', { command: ['sh', '-c', 'echo started; sleep 600'] });
+    const done = await h.runPod('done', 'busybox', { command: ['true'] });
     await exited(done.containerId);
     const before = await status(running.containerId);
     await h.restart();

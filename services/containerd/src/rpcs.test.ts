@@ -3,7 +3,6 @@
 // ReopenContainerLog, RuntimeConfig, and the slow-start teaching image.
 
 import { request } from 'node:http';
-import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { waitFor } from '@kubelab/testing';
 import { containerConfig, sandboxConfig, startHarness, type Harness } from './testing/harness.js';
@@ -13,14 +12,6 @@ afterEach(async () => {
   await h?.dispose();
 });
 
-async function runPod(name: string, image: string, extra: Record<string, unknown> = {}) {
-  const sbCfg = sandboxConfig(name, h.dir);
-  const { podSandboxId } = await h.cri.rt.RunPodSandbox({ config: sbCfg });
-  await h.cri.img.PullImage({ image: { image } });
-  const { containerId } = await h.cri.rt.CreateContainer({ podSandboxId, config: containerConfig('app', image, extra), sandboxConfig: sbCfg });
-  await h.cri.rt.StartContainer({ containerId });
-  return { podSandboxId, containerId, logFile: join(sbCfg.logDirectory, 'app/0.log') };
-}
 
 const status = async (containerId: string) => (await h.cri.rt.ContainerStatus({ containerId })).status!;
 
@@ -76,7 +67,7 @@ describe('GetContainerEvents', () => {
         return events.length > 0;
       });
     });
-    const { containerId, podSandboxId } = await runPod('ev', 'busybox', { command: ['true'] });
+    const { containerId, podSandboxId } = await h.runPod('ev', 'busybox', { command: ['true'] });
     await waitFor('the exit', async () => (await status(containerId)).state === 'CONTAINER_EXITED');
     await h.cri.rt.RemoveContainer({ containerId });
     const mine = await waitFor('four events', () => {
@@ -97,8 +88,8 @@ describe('GetContainerEvents', () => {
 describe('stats', () => {
   it('ContainerStats, ListContainerStats, PodSandboxStats and ListPodSandboxStats report running containers with filters', async () => {
     h = await startHarness({ podCidr: '10.244.1.0/24', timeScale: 20 });
-    const a = await runPod('sa', 'busybox', { command: ['sleep', '600'], labels: { tier: 'front' } });
-    const b = await runPod('sb', 'busybox', { command: ['sleep', '600'], labels: { tier: 'back' } });
+    const a = await h.runPod('sa', 'busybox', { command: ['sleep', '600'], labels: { tier: 'front' } });
+    const b = await h.runPod('sb', 'busybox', { command: ['sleep', '600'], labels: { tier: 'back' } });
     const all = await h.cri.rt.ListContainerStats({});
     expect(all.stats.map((s) => s.attributes!.id).sort()).toEqual([a.containerId, b.containerId].sort());
     for (const s of all.stats) {
@@ -130,7 +121,7 @@ describe('UpdateContainerResources', () => {
   it('changes the limits ContainerStatus reports; a limit below the memory hog\'s usage OOM-kills it', async () => {
     h = await startHarness({ podCidr: '10.244.1.0/24', timeScale: 20 });
     const big = 512 * 1024 * 1024;
-    const { containerId } = await runPod('hog', 'kubelab/memhog:1.0', { linux: { resources: { memoryLimitInBytes: String(big), cpuQuota: '50000', cpuPeriod: '100000' } } });
+    const { containerId } = await h.runPod('hog', 'kubelab/memhog:1.0', { linux: { resources: { memoryLimitInBytes: String(big), cpuQuota: '50000', cpuPeriod: '100000' } } });
     expect((await status(containerId)).resources!.linux).toMatchObject({ memoryLimitInBytes: String(big), cpuQuota: '50000' });
     await waitFor('the hog to pass 20 MiB', async () => Number((await h.cri.rt.ContainerStats({ containerId })).stats!.memory!.workingSetBytes!.value) > 20 * 1024 * 1024);
     await h.cri.rt.UpdateContainerResources({ containerId, linux: { memoryLimitInBytes: String(16 * 1024 * 1024), cpuQuota: '100000', cpuPeriod: '100000' } });
@@ -144,7 +135,7 @@ describe('UpdateContainerResources', () => {
 
   it('records new limits on a container that is not running, as containerd updates its spec', async () => {
     h = await startHarness({ podCidr: '10.244.1.0/24', timeScale: 20 });
-    const { containerId } = await runPod('done', 'busybox', { command: ['true'] });
+    const { containerId } = await h.runPod('done', 'busybox', { command: ['true'] });
     await waitFor('the exit', async () => (await status(containerId)).state === 'CONTAINER_EXITED');
     await h.cri.rt.UpdateContainerResources({ containerId, linux: { memoryLimitInBytes: String(64 * 1024 * 1024) } });
     expect((await status(containerId)).resources!.linux!.memoryLimitInBytes).toBe(String(64 * 1024 * 1024));
@@ -154,7 +145,7 @@ describe('UpdateContainerResources', () => {
 describe('ReopenContainerLog and RuntimeConfig', () => {
   it('reopens the log of a running container only, with containerd\'s error otherwise', async () => {
     h = await startHarness({ podCidr: '10.244.1.0/24', timeScale: 20 });
-    const run = await runPod('live', 'busybox', { command: ['sleep', '600'] });
+    const run = await h.runPod('live', 'busybox', { command: ['sleep', '600'] });
     await h.cri.rt.ReopenContainerLog({ containerId: run.containerId });
     await h.cri.rt.StopContainer({ containerId: run.containerId, timeout: 0 });
     await expect(h.cri.rt.ReopenContainerLog({ containerId: run.containerId })).rejects.toMatchObject({ code: 2, details: 'container is not running' });
@@ -171,7 +162,7 @@ describe('the slow-start teaching image', () => {
   it('serves /healthz only after its warm-up (20 s of container time by default)', async () => {
     h = await startHarness({ podCidr: '10.244.1.0/24', timeScale: 20 });
     const t0 = Date.now();
-    const { podSandboxId, containerId } = await runPod('slow', 'kubelab/slow-start');
+    const { podSandboxId, containerId } = await h.runPod('slow', 'kubelab/slow-start');
     const ports = async () => JSON.parse((await h.cri.rt.PodSandboxStatus({ podSandboxId, verbose: true })).info['kubelab.io/network']!).ports as Record<string, string>;
     expect(await ports()).toEqual({});
     const addr = await waitFor('8080/TCP to be served', async () => (await ports())['8080/TCP'], { timeoutMs: 5000 });
@@ -188,7 +179,7 @@ describe('pod-ip network mode', () => {
   it('serves container ports on the pod IP itself and stops serving when the sandbox stops', async () => {
     // Linux answers on all of 127.0.0.0/8: a loopback podCIDR stands in for addresses the compose node adds to an interface.
     h = await startHarness({ podCidr: '127.10.0.0/24', networkMode: 'pod-ip', timeScale: 20 });
-    const { podSandboxId } = await runPod('direct', 'kubelab/slow-start', { args: ['0', '18080'] });
+    const { podSandboxId } = await h.runPod('direct', 'kubelab/slow-start', { args: ['0', '18080'] });
     const st = await h.cri.rt.PodSandboxStatus({ podSandboxId, verbose: true });
     expect(st.status!.network!.ip).toBe('127.10.0.2');
     const net = await waitFor('the port to be served', async () => {

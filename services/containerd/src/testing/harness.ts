@@ -53,6 +53,8 @@ export interface Harness {
   dir: string;
   handle: ContainerdHandle;
   cri: Cri;
+  /** A sandbox `name` with one started container `app` of `image` (`extra`: more container config), pulled first. */
+  runPod(name: string, image: string, extra?: Record<string, unknown>): Promise<{ podSandboxId: string; containerId: string; logFile: string }>;
   restart(extra?: Partial<ContainerdOptions>): Promise<void>;
   dispose(): Promise<void>;
 }
@@ -78,6 +80,14 @@ export async function startHarness(extra: Partial<ContainerdOptions> = {}): Prom
       await h.handle.stop();
       h.handle = await startContainerd({ ...base, ...more });
       h.cri = criClient(h.handle.socketPath);
+    },
+    runPod: async (name, image, more = {}) => {
+      const sbCfg = sandboxConfig(name, dir);
+      const { podSandboxId } = (await h.cri.rt.RunPodSandbox({ config: sbCfg })) as { podSandboxId: string };
+      await h.cri.img.PullImage({ image: { image } });
+      const { containerId } = (await h.cri.rt.CreateContainer({ podSandboxId, config: containerConfig('app', image, more), sandboxConfig: sbCfg })) as { containerId: string };
+      await h.cri.rt.StartContainer({ containerId });
+      return { podSandboxId, containerId, logFile: join(sbCfg.logDirectory, 'app/0.log') };
     },
     dispose: async () => {
       h.cri.close();
