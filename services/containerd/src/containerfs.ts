@@ -122,11 +122,11 @@ export class ContainerFs extends InMemoryFs {
   }
 
   override async appendFile(path: string, content: FileContent, options?: Parameters<Fs['appendFile']>[2]): Promise<void> {
-    if (path === CHECKPOINT_PATH) return this.checkpoint?.();
+    if (path === CHECKPOINT_PATH) return this.checkpoint();
     const r = fdRoute(path);
     if (r) {
       this.sink(r.pid, r.stream, typeof content === 'string' ? content : Buffer.from(content).toString('utf8'));
-      return this.checkpoint?.();
+      return this.checkpoint();
     }
     this.writtenBytes += content.length;
     this.before(path);

@@ -8,7 +8,7 @@
 // cgroup would count it: a busy loop shows about one core.
 
 /** Longest the shells hold the thread before timers and I/O get their turn. */
-export const SLICE_MS = 4;
+const SLICE_MS = 4;
 
 let sliceStart = 0;
 let sliceId = 0;
@@ -28,7 +28,7 @@ function openSlice(now: number): void {
 }
 
 /** How long the shells have held the thread in this slice. */
-export function heldMs(now = performance.now()): number {
+function heldMs(now = performance.now()): number {
   if (!sliceOpen) openSlice(now);
   return now - sliceStart;
 }

@@ -33,7 +33,6 @@ import {
   rewriteJobs,
   scriptFileOf,
   shellScript,
-  withCheckpoints,
 } from './shell.js';
 import type { Stream } from './logs.js';
 import { nowNanos } from './time.js';
@@ -191,7 +190,8 @@ export class SimProcess {
     const wait = defineCommand(WAIT_COMMAND, async (args, ctx) => this.waitCommand(args, ctx));
     const kill = defineCommand('kill', async (args) => this.killCommand(args));
     // The UTS namespace's name is the pod's hostname (/etc/hostname), not the interpreter's "localhost".
-    const hostname = defineCommand('hostname', async () => ok(`${(await this.fs.readFile('/etc/hostname').catch(() => '')).split('\n')[0] || (this.bash.getEnv().HOSTNAME ?? 'localhost')}\n`, 0));
+    const uts = `${opts.files['/etc/hostname']?.split('\n')[0] || opts.env.HOSTNAME || 'localhost'}\n`;
+    const hostname = defineCommand('hostname', async () => ok(uts));
     this.bash = new Bash({
       fs: this.fs,
       cwd: opts.cwd,
@@ -624,7 +624,7 @@ export class SimProcess {
     this.termPending = false;
     if (!action && status === 0) return ok();
     const restore = `${STATUS_COMMAND} ${status} && :`;
-    await ctx.assignShellVariable?.(TRAP_EVAL_VAR, action ? `${restore}\n${withCheckpoints(shellScript(action, 1))}\n${restore}` : restore);
+    await ctx.assignShellVariable?.(TRAP_EVAL_VAR, action ? `${restore}\n${shellScript(action, 1, true, false, true)}\n${restore}` : restore);
     return ok('', 1);
   }
 }

@@ -249,7 +249,7 @@ function trapPointsInCommand(cmd: CommandNode): void {
  * process.ts). Points run one command after a signal at the latest; within
  * an `a && b` list they come after the whole list.
  */
-export function insertTrapPoints(ast: ScriptNode): void {
+function insertTrapPoints(ast: ScriptNode): void {
   trapPointsIn(ast.statements);
 }
 
@@ -307,28 +307,24 @@ export function insertCheckpoints(ast: ScriptNode): void {
   visit(ast.statements);
 }
 
-/** Script text with checkpoints in its loops: for text the shell evals, which no transform plugin sees. */
-export function withCheckpoints(script: string): string {
-  try {
-    const ast = parse(script);
-    insertCheckpoints(ast);
-    return serialize(ast);
-  } catch {
-    return script;
-  }
-}
-
 /** Whether a script can set a trap in its own shell: only then does it need trap points (they cost a command each). */
 export function canTrap(script: string): boolean {
   return /\b(trap|eval|source)\b|(^|[\s;&|({])\.\s/.test(script);
 }
 
-/** The script rewritten for shell `pid`: output streamed to its fds (unless `stream` is false), job control, and trap points when `trapPoints`; unparsable scripts are returned as they are (the shell reports the error). */
-export function shellScript(script: string, pid: number, stream = true, trapPoints = false): string {
+/**
+ * The script rewritten for shell `pid`: output streamed to its fds (unless
+ * `stream` is false), job control, trap points when `trapPoints`, and loop
+ * checkpoints when `checkpoints` (text the shell evals, which no transform
+ * plugin sees); unparsable scripts are returned as they are (the shell
+ * reports the error).
+ */
+export function shellScript(script: string, pid: number, stream = true, trapPoints = false, checkpoints = false): string {
   try {
     const ast = parse(script);
     if (stream) streamStatements(ast.statements, pid);
     rewriteJobs(ast, () => pid);
+    if (checkpoints) insertCheckpoints(ast);
     // Last, so that job texts and streaming leave the points alone.
     if (trapPoints) insertTrapPoints(ast);
     return serialize(ast);

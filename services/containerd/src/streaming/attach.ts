@@ -17,8 +17,7 @@
 
 import type { Stream } from '../logs.js';
 import type { StreamOptions } from './protocol.js';
-import { ExecSession, busyboxPrompt, isInteractiveShell, type ExecTarget } from './session.js';
-import { toTerminal } from './terminal.js';
+import { ExecSession, busyboxPrompt, isInteractiveShell, routeOutput, type ExecTarget } from './session.js';
 
 /** What attaching needs of a container's process (SimProcess implements it). */
 export interface MainProcess extends ExecTarget {
@@ -61,13 +60,7 @@ export class Attachment {
   }
 
   private output(stream: Stream, text: string): void {
-    const { streams } = this;
-    if (streams.tty) {
-      if (streams.stdout) this.write(1, toTerminal(text));
-      return;
-    }
-    if (stream === 'stdout' && streams.stdout) this.write(1, text);
-    if (stream === 'stderr' && streams.stderr) this.write(2, text);
+    routeOutput(this.streams, this.write, stream, text);
   }
 
   /** Data the client typed. */

@@ -76,6 +76,16 @@ export function busyboxPrompt(cwd: string): string {
   return `${cwd} # `;
 }
 
+/** A process's output to the client: stdout and stderr as requested; with a tty both go to the terminal (channel 1). */
+export function routeOutput(streams: StreamOptions, write: (channel: 1 | 2, text: string) => void, stream: Stream, text: string): void {
+  if (streams.tty) {
+    if (streams.stdout) write(1, toTerminal(text));
+    return;
+  }
+  if (stream === 'stdout' && streams.stdout) write(1, text);
+  if (stream === 'stderr' && streams.stderr) write(2, text);
+}
+
 export class ExecSession {
   private readonly discipline: LineDiscipline;
   private readonly queue: LineEvent[] = [];
@@ -96,16 +106,8 @@ export class ExecSession {
     return this.o.streams.stdin && isInteractiveShell(this.o.argv);
   }
 
-  /** Output of the command: stdout and stderr as requested; with a tty both go to the terminal (stdout). */
   private output = (stream: Stream, text: string): void => {
-    if (!text) return;
-    const { streams } = this.o;
-    if (streams.tty) {
-      if (streams.stdout) this.o.write(1, toTerminal(text));
-      return;
-    }
-    if (stream === 'stdout' && streams.stdout) this.o.write(1, text);
-    if (stream === 'stderr' && streams.stderr) this.o.write(2, text);
+    if (text) routeOutput(this.o.streams, this.o.write, stream, text);
   };
 
   /** What a terminal attaching now would get redrawn (busybox ash redraws its prompt on a resize): the prompt, when the shell waits for a line. */
