@@ -25,6 +25,8 @@ export const ANNOTATION_ENDPOINTS_LAST_CHANGE_TRIGGER_TIME = 'endpoints.kubernet
 export const ANNOTATION_CONFIG_SOURCE = 'kubernetes.io/config.source';
 export const ANNOTATION_CONFIG_MIRROR = 'kubernetes.io/config.mirror';
 export const ANNOTATION_CONFIG_HASH = 'kubernetes.io/config.hash';
+/** A DaemonSet's template generation: the apiserver bumps it, the controller labels pods with it. */
+export const ANNOTATION_DAEMONSET_TEMPLATE_GENERATION = 'deprecated.daemonset.template.generation';
 
 /** Taint keys the node lifecycle controller and kubelet manage. */
 export const TAINT_NODE_NOT_READY = 'node.kubernetes.io/not-ready';

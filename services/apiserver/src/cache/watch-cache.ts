@@ -106,6 +106,7 @@ export class WatchCache {
   private readonly ownWrites = new Map<number, OwnWrite>();
   /** Per key, the newest revision this apiserver wrote that the cache has not applied yet (read-your-writes for one key). */
   private readonly pendingByKey = new Map<string, number>();
+  private pendingSweepAt = MAX_OWN_WRITES;
 
   private readonly byPrefix = new Map<string, Map<string, CacheEntry>>();
   private readonly sortedKeys = new Map<string, string[]>();
@@ -280,8 +281,11 @@ export class WatchCache {
   observeWrite(rev: number, key: string): void {
     if (rev > this.lastWritten) this.lastWritten = rev;
     if (rev <= this.rev || this.stopped) return;
-    if (this.pendingByKey.size >= MAX_OWN_WRITES) {
+    // Entries leave as their events are applied; a sweep catches ones the feed skipped. Amortized:
+    // while the feed is behind, every entry is live, so the next sweep waits for twice as many.
+    if (this.pendingByKey.size >= this.pendingSweepAt) {
       for (const [k, r] of this.pendingByKey) if (r <= this.rev) this.pendingByKey.delete(k);
+      this.pendingSweepAt = Math.max(MAX_OWN_WRITES, 2 * this.pendingByKey.size);
     }
     this.pendingByKey.set(key, rev);
   }
@@ -458,6 +462,7 @@ export class WatchCache {
   stop(): void {
     this.stopped = true;
     this.ownWrites.clear();
+    this.pendingByKey.clear();
     if (this.bookmarkTimer) clearInterval(this.bookmarkTimer);
     this.iter?.stop();
     for (const set of this.watchers.values()) for (const w of [...set]) w.end();

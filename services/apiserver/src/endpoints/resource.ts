@@ -23,7 +23,7 @@ import { printTable } from '../printers/index.js';
 import { listBytes } from '../cache/raw.js';
 import { decodeBody, mediaType, parseJson, readBody } from './body.js';
 import { boolParam, intParam, requestContext } from './context.js';
-import { checkPatchedTypes, checkPatchFields, decodeObject, parseFieldValidation } from './decode.js';
+import { checkPatchFields, decodeObject, parseFieldValidation } from './decode.js';
 import { parseIncludeObject, responseShape, type ResponseShape } from './negotiate.js';
 import type { ResourceRequest } from './requestinfo.js';
 import { warningHeaders, writeJson } from './respond.js';
@@ -154,7 +154,6 @@ export async function serveResourceVerb(env: HandlerEnv, store: ResourceStore, r
       const validation = parseFieldValidation(q.get('fieldValidation'));
       const warnings = type === 'application/json-patch+json' ? [] : checkPatchFields(info, patch, validation);
       const sub = r.subresource === 'status' ? 'status' : undefined;
-      ctx.checkPatched = (o) => checkPatchedTypes(info, o);
       try {
         const patched = await store.patch(ns, r.name!, type, patch, ctx, sub);
         return writeJson(res, 200, shapeObject(env, info, patched, req, q), warningHeaders(warnings));

@@ -14,7 +14,7 @@ import {
 import type { PatchType, Registry, RequestContext, ResourceStore, Subresource } from '../registry/interface.js';
 import { listBytes, rawJson } from '../cache/raw.js';
 import { watchMessage, withEncodedWatch } from './watch-encoding.js';
-import { checkPatchedTypes, typeErrorOf } from '../endpoints/decode.js';
+import { typeErrorOf } from '../endpoints/decode.js';
 import { statusToGrpc, STATUS_METADATA_KEY } from '@kubelab/proto';
 import { context as otelContext, ROOT_CONTEXT, serverContextOf, traceServerHandlers, type Context, type Tracing } from '@kubelab/tracing';
 
@@ -390,9 +390,7 @@ export function resourceServiceHandlers(opts: GrpcServerOptions): ResourceServic
         sub = req.subresource;
       } else if (req.subresource) throw badRequest(`subresource: Unsupported value: "${req.subresource}": supported values: "", "status", "finalize"`);
       const patch = parseJsonField('patch', req.patch);
-      const ctx = context(req.dryRun, req.fieldManager, call);
-      ctx.checkPatched = (o) => checkPatchedTypes(s.info, o);
-      const out = await s.patch(req.namespace || undefined, requireName(req.name), req.patchType as PatchType, patch, ctx, sub);
+      const out = await s.patch(req.namespace || undefined, requireName(req.name), req.patchType as PatchType, patch, context(req.dryRun, req.fieldManager, call), sub);
       return { json: rawJson(out) };
     }, onError),
 

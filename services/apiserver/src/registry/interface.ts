@@ -21,8 +21,6 @@ export interface RequestContext {
    * explicitly, so no async context manager is needed across the awaits.
    */
   traceContext?: Context;
-  /** The decoder's type check of a patched object before it is stored (REST and gRPC: upstream decodes the result into the Go type). */
-  checkPatched?: (patched: KubeObject) => void;
 }
 
 export interface ListOptions {

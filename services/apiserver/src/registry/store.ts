@@ -30,6 +30,7 @@ import { parseResourceVersion } from '../cache/watch-cache.js';
 import { attachRaw, rawText } from '../cache/raw.js';
 import { revisionOffset, spliceRevision, storageString, storesAs } from '../storage/codec.js';
 import { StorageError, type KvStorage } from '../storage/kv.js';
+import { checkPatchedTypes } from '../endpoints/decode.js';
 import { applyPatch, compileSelectors, setDefaults, validateObject } from './api-hooks.js';
 import type {
   DeleteResult,
@@ -422,7 +423,8 @@ export class GenericStore implements ResourceStore {
         const patched = applyPatch(patchType, thaw(cur), patch);
         if (!isObject(patched)) throw badRequest('the patch produced something that is not an object');
         const o = this.checkBody(patched, ns);
-        ctx.checkPatched?.(o as KubeObject);
+        // Upstream decodes the patch result into the Go type: a wrong type is refused here, for REST and gRPC alike.
+        checkPatchedTypes(this.info, o as KubeObject);
         if (o.metadata.name !== name) {
           throw badRequest(`the name of the object (${String(o.metadata.name)}) does not match the name on the URL (${name})`);
         }

@@ -2,7 +2,7 @@
 // RESTUpdateStrategy / RESTGracefulDeleteStrategy), as pure functions over
 // plain objects.
 
-import { badRequest, podQOSClass, type DeleteOptions, type KubeObject, type Pod, type ResourceInfo } from '@kubelab/api';
+import { ANNOTATION_DAEMONSET_TEMPLATE_GENERATION, badRequest, podQOSClass, type DeleteOptions, type KubeObject, type Pod, type ResourceInfo } from '@kubelab/api';
 
 type Obj = KubeObject & { spec?: Record<string, unknown>; status?: Record<string, unknown> } & Record<string, unknown>;
 
@@ -19,15 +19,12 @@ export function hasStatusSubresource(info: ResourceInfo): boolean {
 
 const isKind = (info: ResourceInfo, group: string, resource: string) => info.group === group && info.resource === resource;
 
-/**
- * apps/v1 carries the internal DaemonSetSpec.TemplateGeneration as this
- * annotation (the conversion writes it on every read; kubectl shows it).
- */
-export const DAEMONSET_TEMPLATE_GENERATION = 'deprecated.daemonset.template.generation';
+// apps/v1 carries the internal DaemonSetSpec.TemplateGeneration as an
+// annotation (the conversion writes it on every read; kubectl shows it).
 
 /** The annotation's value as Go's strconv.ParseInt reads it; a malformed one fails the request's decoding (400). */
 function templateGenerationOf(o: Obj): number | undefined {
-  const v = o.metadata.annotations?.[DAEMONSET_TEMPLATE_GENERATION];
+  const v = o.metadata.annotations?.[ANNOTATION_DAEMONSET_TEMPLATE_GENERATION];
   if (v === undefined) return undefined;
   const n = /^[+-]?\d+$/.test(v) ? Number(v) : NaN;
   if (!Number.isSafeInteger(n)) throw badRequest(`strconv.ParseInt: parsing ${JSON.stringify(v)}: invalid syntax`);
@@ -35,7 +32,7 @@ function templateGenerationOf(o: Obj): number | undefined {
 }
 
 function setTemplateGeneration(o: Obj, n: number): void {
-  o.metadata.annotations = { ...(o.metadata.annotations ?? {}), [DAEMONSET_TEMPLATE_GENERATION]: String(n) };
+  o.metadata.annotations = { ...(o.metadata.annotations ?? {}), [ANNOTATION_DAEMONSET_TEMPLATE_GENERATION]: String(n) };
 }
 
 /** PrepareForCreate (runs after defaulting, as upstream): status a client may not set, fields the server owns. */
@@ -114,7 +111,7 @@ export function prepareForUpdate(info: ResourceInfo, next: Obj, old: Obj, subres
     const changed =
       info.resource === 'endpointslices'
         ? stableJson({ ...out, metadata: undefined }) !== stableJson({ ...old, metadata: undefined })
-        : stableJson(out.spec) !== stableJson(old.spec);
+        : out.spec !== old.spec && stableJson(out.spec) !== stableJson(old.spec);
     m.generation = changed ? gen + 1 : gen;
   } else if (old.metadata.generation !== undefined) m.generation = old.metadata.generation;
   else delete m.generation;
@@ -122,7 +119,7 @@ export function prepareForUpdate(info: ResourceInfo, next: Obj, old: Obj, subres
     // The template generation is the server's: kept from the stored object, +1 when spec.template changes.
     if (subresource === undefined) templateGenerationOf(next);
     const gen = templateGenerationOf(old) ?? 1;
-    const templateChanged = subresource === undefined && stableJson(out.spec?.template) !== stableJson(old.spec?.template);
+    const templateChanged = subresource === undefined && out.spec !== old.spec && stableJson(out.spec?.template) !== stableJson(old.spec?.template);
     setTemplateGeneration(out, templateChanged ? gen + 1 : gen);
   }
   return out;

@@ -168,7 +168,7 @@ export class RuntimeManager {
         this.o.recorder.event(podRef(pod), 'Normal', Reason.SandboxChanged, 'Pod sandbox changed, it will be killed and re-created.');
       }
       await untilAborted(this.killPod(pod, status), terminating);
-      if (!actions.createSandbox || cancelled()) return result;
+      if (!actions.createSandbox) return result;
     } else {
       for (const k of actions.containersToKill) {
         // A liveness kill may take the whole grace period: the terminating sync must not wait behind it.

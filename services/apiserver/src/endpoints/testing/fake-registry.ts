@@ -20,6 +20,7 @@ import {
   type WatchEvent,
 } from '@kubelab/api';
 import type { DeleteResult, ListOptions, Registry, RequestContext, ResourceStore, Subresource, Watch, WatchOptions } from '../../registry/interface.js';
+import { checkPatchedTypes } from '../decode.js';
 
 type Obj = Record<string, any>;  
 
@@ -234,7 +235,7 @@ class FakeStore implements ResourceStore {
   async patch(ns: string | undefined, name: string, type: string, patch: unknown, ctx: RequestContext, sub?: Subresource): Promise<KubeObject> {
     const cur = await this.get(ns, name);
     const patched = applyPatch(type, cur, patch) as KubeObject;
-    ctx.checkPatched?.(patched);
+    checkPatchedTypes(this.info, patched);
     return this.update(ns, name, { ...patched, metadata: { ...patched.metadata, resourceVersion: cur.metadata.resourceVersion } }, ctx, sub);
   }
 

@@ -2,7 +2,7 @@
 // tolerations every daemon pod gets, whether a node should run (or keep)
 // the daemon pod, the pod pinned to its node, and the status counts.
 
-import { getScaledValueFromIntOrPercent, isPodAvailable, isPodReady, matchToleration, podMatchesNodeSelectorAndAffinityTerms, tolerationsTolerateTaint, type DaemonSet, type DaemonSetStatus, type Node, type Pod, type Toleration } from '@kubelab/api';
+import { ANNOTATION_DAEMONSET_TEMPLATE_GENERATION, getScaledValueFromIntOrPercent, isPodAvailable, isPodReady, matchToleration, podMatchesNodeSelectorAndAffinityTerms, tolerationsTolerateTaint, type DaemonSet, type DaemonSetStatus, type Node, type Pod, type Toleration } from '@kubelab/api';
 import { computeHash } from '../../util/hash.js';
 import { nonZero } from '../../util/omitempty.js';
 
@@ -33,11 +33,10 @@ export function daemonTolerations(existing: readonly Toleration[] | undefined, h
 export const templateHash = (ds: DaemonSet): string => computeHash(ds.spec?.template, ds.status?.collisionCount);
 
 /** The apiserver's count of template changes (apps/v1 keeps the internal spec.templateGeneration here). */
-export const TEMPLATE_GENERATION_ANNOTATION = 'deprecated.daemonset.template.generation';
 
 /** CreatePodTemplate's pod-template-generation label: the DaemonSet's template generation, when it has one. */
 function templateGenerationLabel(ds: DaemonSet): Record<string, string> {
-  const g = ds.metadata.annotations?.[TEMPLATE_GENERATION_ANNOTATION];
+  const g = ds.metadata.annotations?.[ANNOTATION_DAEMONSET_TEMPLATE_GENERATION];
   return g === undefined ? {} : { [POD_TEMPLATE_GENERATION]: g };
 }
 
