@@ -1,7 +1,7 @@
 import type { Pod } from '@kubelab/api';
 import { describe, expect, it } from 'vitest';
 import type { RuntimeContainerStatus, RuntimePodStatus } from '../kuberuntime/podstatus.js';
-import { generateAPIPodStatus, getPhase, normalizeImageName, qosClass } from './generate.js';
+import { generateAPIPodStatus, getPhase, normalizeImageName } from './generate.js';
 
 const NOW = Date.UTC(2025, 0, 1, 12, 0, 0);
 const T = (s: number) => NOW - s * 1000;
@@ -76,6 +76,17 @@ describe('generateAPIPodStatus', () => {
     expect(later.conditions).toEqual(first.conditions);
   });
 
+  it('reports the QoS class the apiserver would (quantities compared, not strings) when the old status has none', () => {
+    const res = (requests: Record<string, string>, limits: Record<string, string>) => podOf({ containers: [{ name: 'app', image: 'busybox:1.36', resources: { requests, limits } }] });
+    const qos = (pod: Pod) => gen(pod, rt([ctr('app', {})])).qosClass;
+    expect(qos(podOf({}))).toBe('BestEffort');
+    expect(qos(res({ cpu: '100m' }, {}))).toBe('Burstable');
+    expect(qos(res({ cpu: '1000m', memory: '1Gi' }, { cpu: '1', memory: '1024Mi' }))).toBe('Guaranteed');
+    expect(qos(res({ cpu: '500m', memory: '1Gi' }, { cpu: '1', memory: '1Gi' }))).toBe('Burstable');
+    // What the apiserver set at create stays.
+    expect(gen(podOf({}), rt([ctr('app', {})]), { oldStatus: { qosClass: 'Guaranteed' } }).qosClass).toBe('Guaranteed');
+  });
+
   it('reports init containers as incomplete until each one completed', () => {
     const pod = podOf({ initContainers: [{ name: 'a' }, { name: 'b' }] });
     const s = gen(pod, rt([ctr('a', { state: 'exited', exitCode: 0, reason: 'Completed', finishedAt: T(1) }), ctr('b', { id: 'b-id', createdAt: T(0.5) })]));
@@ -109,11 +120,5 @@ describe('helpers', () => {
     expect(normalizeImageName('nginx')).toBe('docker.io/library/nginx:latest');
     expect(normalizeImageName('kubelab/crasher:1.0')).toBe('docker.io/kubelab/crasher:1.0');
     expect(normalizeImageName('registry.k8s.io/pause:3.10')).toBe('registry.k8s.io/pause:3.10');
-  });
-
-  it('computes the QoS class', () => {
-    expect(qosClass(podOf({}))).toBe('BestEffort');
-    expect(qosClass(podOf({ containers: [{ name: 'a', resources: { requests: { cpu: '100m' } } }] }))).toBe('Burstable');
-    expect(qosClass(podOf({ containers: [{ name: 'a', resources: { limits: { cpu: '1', memory: '1Gi' } } }] }))).toBe('Guaranteed');
   });
 });

@@ -2,7 +2,7 @@
 // generateAPIPodStatus, getPhase, and status/generate.go): pure functions
 // from the pod spec, the runtime's view of the pod and the last status.
 
-import type { Container, ContainerState, ContainerStatus, Pod, PodCondition, PodPhase, PodQOSClass, PodStatus } from '@kubelab/api';
+import { podQOSClass, type Container, type ContainerState, type ContainerStatus, type Pod, type PodCondition, type PodPhase, type PodStatus } from '@kubelab/api';
 import { rfc3339 } from '../clock.js';
 import type { RuntimeContainerStatus, RuntimePodStatus } from '../kuberuntime/podstatus.js';
 
@@ -259,24 +259,6 @@ export function withTransitionTimes(conds: CondCore[], old: PodCondition[] | und
   });
 }
 
-/** The QoS class from requests and limits (upstream qos.GetPodQOS). */
-export function qosClass(pod: Pod): PodQOSClass {
-  const containers = [...(pod.spec?.containers ?? []), ...(pod.spec?.initContainers ?? [])];
-  let any = false;
-  let guaranteed = true;
-  for (const c of containers) {
-    const req = c.resources?.requests ?? {};
-    const lim = c.resources?.limits ?? {};
-    for (const r of ['cpu', 'memory']) {
-      if (req[r] !== undefined || lim[r] !== undefined) any = true;
-      const rq = req[r] ?? lim[r];
-      if (lim[r] === undefined || rq !== lim[r]) guaranteed = false;
-    }
-  }
-  if (!any) return 'BestEffort';
-  return guaranteed ? 'Guaranteed' : 'Burstable';
-}
-
 /** The whole API status of a pod (upstream generateAPIPodStatus). */
 export function generateAPIPodStatus(input: StatusInput): PodStatus {
   const { pod, runtime, oldStatus, now } = input;
@@ -326,7 +308,7 @@ export function generateAPIPodStatus(input: StatusInput): PodStatus {
   }
   for (const c of oldStatus?.conditions ?? []) if (!result.some((r) => r.type === c.type)) result.push(c);
   status.conditions = result;
-  status.qosClass = oldStatus?.qosClass ?? qosClass(pod);
+  status.qosClass = oldStatus?.qosClass ?? podQOSClass(pod);
   if (oldStatus?.nominatedNodeName) status.nominatedNodeName = oldStatus.nominatedNodeName;
   return status;
 }
