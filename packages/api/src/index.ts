@@ -31,3 +31,4 @@ export * from './helpers/meta.js';
 export * from './helpers/node.js';
 export * from './helpers/nodeaffinity.js';
 export * from './helpers/intstr.js';
+export * from './helpers/canonical-json.js';

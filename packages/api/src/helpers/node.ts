@@ -1,12 +1,11 @@
 // Node helpers (pkg/api/v1/node, component-helpers/scheduling/corev1 taints):
 // conditions and toleration matching with upstream semantics.
 import type { Node, NodeCondition, NodeConditionType, NodeStatus, Taint, TaintEffect, Toleration } from '../core/v1/types.js';
+import { conditionOfType } from './conditions.js';
 
 /** GetNodeCondition: the condition of a type and its index (-1 when absent). */
 export function getNodeCondition(status: NodeStatus | undefined, type: NodeConditionType): { index: number; condition?: NodeCondition } {
-  const conds = status?.conditions ?? [];
-  const index = conds.findIndex((c) => c.type === type);
-  return index < 0 ? { index } : { index, condition: conds[index] };
+  return conditionOfType(status?.conditions, type);
 }
 
 /** IsNodeReady: the Ready condition is True. */

@@ -1,14 +1,13 @@
 // Pod helpers (k8s.io/kubernetes/pkg/api/v1/pod, component-helpers/resource,
 // pkg/apis/core/v1/helper/qos): conditions, readiness, requests, QoS class.
 import type { Container, Pod, PodCondition, PodConditionType, PodQOSClass, PodStatus, ResourceList } from '../core/v1/types.js';
+import { conditionOfType } from './conditions.js';
 import { Quantity } from '../resource/quantity.js';
 import { DEFAULT_MEMORY_REQUEST, DEFAULT_MILLI_CPU_REQUEST } from './wellknown.js';
 
 /** GetPodCondition: the condition of a type and its index (-1 when absent). */
 export function getPodCondition(status: PodStatus | undefined, type: PodConditionType): { index: number; condition?: PodCondition } {
-  const conds = status?.conditions ?? [];
-  const index = conds.findIndex((c) => c.type === type);
-  return index < 0 ? { index } : { index, condition: conds[index] };
+  return conditionOfType(status?.conditions, type);
 }
 
 /** IsPodReady: the Ready condition is True. */

@@ -18,6 +18,14 @@ export function regexError(msg: string, fmt: string, ...examples: string[]): str
 
 const anchored = (fmt: string): RegExp => new RegExp(`^(?:${fmt})$`);
 
+/** A length limit then a format, the two checks most of these make (each failure one message). */
+function lengthAndFormat(value: string, maxLength: number, re: RegExp, errMsg: string, fmt: string, ...examples: string[]): string[] {
+  const errs: string[] = [];
+  if (value.length > maxLength) errs.push(maxLenError(maxLength));
+  if (!re.test(value)) errs.push(regexError(errMsg, fmt, ...examples));
+  return errs;
+}
+
 const qualifiedNameFmt = '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]';
 const qualifiedNameErrMsg =
   "must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character";
@@ -57,10 +65,7 @@ export const LABEL_VALUE_MAX_LENGTH = 63;
 
 /** IsValidLabelValue. */
 export function isValidLabelValue(value: string): string[] {
-  const errs: string[] = [];
-  if (value.length > LABEL_VALUE_MAX_LENGTH) errs.push(maxLenError(LABEL_VALUE_MAX_LENGTH));
-  if (!labelValueRe.test(value)) errs.push(regexError(labelValueErrMsg, labelValueFmt, 'MyValue', 'my_value', '12345'));
-  return errs;
+  return lengthAndFormat(value, LABEL_VALUE_MAX_LENGTH, labelValueRe, labelValueErrMsg, labelValueFmt, 'MyValue', 'my_value', '12345');
 }
 
 const dns1123LabelFmt = '[a-z0-9]([-a-z0-9]*[a-z0-9])?';
@@ -88,10 +93,7 @@ export function isDNS1123Label(value: string): string[] {
 
 /** IsDNS1123Subdomain (most object names). */
 export function isDNS1123Subdomain(value: string): string[] {
-  const errs: string[] = [];
-  if (value.length > DNS1123_SUBDOMAIN_MAX_LENGTH) errs.push(maxLenError(DNS1123_SUBDOMAIN_MAX_LENGTH));
-  if (!dns1123SubdomainRe.test(value)) errs.push(regexError(dns1123SubdomainErrMsg, dns1123SubdomainFmt, 'example.com'));
-  return errs;
+  return lengthAndFormat(value, DNS1123_SUBDOMAIN_MAX_LENGTH, dns1123SubdomainRe, dns1123SubdomainErrMsg, dns1123SubdomainFmt, 'example.com');
 }
 
 const dns1035LabelFmt = '[a-z]([-a-z0-9]*[a-z0-9])?';
@@ -102,10 +104,7 @@ export const DNS1035_LABEL_MAX_LENGTH = 63;
 
 /** IsDNS1035Label (service names). */
 export function isDNS1035Label(value: string): string[] {
-  const errs: string[] = [];
-  if (value.length > DNS1035_LABEL_MAX_LENGTH) errs.push(maxLenError(DNS1035_LABEL_MAX_LENGTH));
-  if (!dns1035LabelRe.test(value)) errs.push(regexError(dns1035LabelErrMsg, dns1035LabelFmt, 'my-name', 'abc-123'));
-  return errs;
+  return lengthAndFormat(value, DNS1035_LABEL_MAX_LENGTH, dns1035LabelRe, dns1035LabelErrMsg, dns1035LabelFmt, 'my-name', 'abc-123');
 }
 
 /** IsValidPortNum: 1..65535. */
@@ -144,16 +143,12 @@ export function isEnvVarName(value: string): string[] {
 }
 
 const configMapKeyFmt = '[-._a-zA-Z0-9]+';
+const configMapKeyErrMsg = "a valid config key must consist of alphanumeric characters, '-', '_' or '.'";
+const configMapKeyRe = anchored(configMapKeyFmt);
 
 /** IsConfigMapKey: data keys of ConfigMaps and Secrets. */
 export function isConfigMapKey(value: string): string[] {
-  const errs: string[] = [];
-  if (value.length > DNS1123_SUBDOMAIN_MAX_LENGTH) errs.push(maxLenError(DNS1123_SUBDOMAIN_MAX_LENGTH));
-  if (!anchored(configMapKeyFmt).test(value)) {
-    errs.push(
-      regexError("a valid config key must consist of alphanumeric characters, '-', '_' or '.'", configMapKeyFmt, 'key.name', 'KEY_NAME', 'key-name'),
-    );
-  }
+  const errs = lengthAndFormat(value, DNS1123_SUBDOMAIN_MAX_LENGTH, configMapKeyRe, configMapKeyErrMsg, configMapKeyFmt, 'key.name', 'KEY_NAME', 'key-name');
   if (value === '.') errs.push("must not be '.'");
   else if (value === '..') errs.push("must not be '..'");
   else if (value.startsWith('..')) errs.push("must not start with '..'");

@@ -2,7 +2,7 @@
 // RESTUpdateStrategy / RESTGracefulDeleteStrategy), as pure functions over
 // plain objects.
 
-import { ANNOTATION_DAEMONSET_TEMPLATE_GENERATION, badRequest, podQOSClass, type DeleteOptions, type KubeObject, type Pod, type ResourceInfo } from '@kubelab/api';
+import { ANNOTATION_DAEMONSET_TEMPLATE_GENERATION, badRequest, canonicalJson, podQOSClass, type DeleteOptions, type KubeObject, type Pod, type ResourceInfo } from '@kubelab/api';
 
 type Obj = KubeObject & { spec?: Record<string, unknown>; status?: Record<string, unknown> } & Record<string, unknown>;
 
@@ -63,13 +63,7 @@ export function prepareForCreate(info: ResourceInfo, o: Obj): void {
  * does not count (kubectl sends keys sorted, defaults were appended), nor does
  * a null where the field is absent.
  */
-function stableJson(v: unknown): string {
-  return JSON.stringify(v, (_k, x: unknown) =>
-    x && typeof x === 'object' && !Array.isArray(x)
-      ? Object.fromEntries(Object.entries(x as Record<string, unknown>).filter(([, y]) => y !== null).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
-      : x,
-  ) ?? 'undefined';
-}
+const stableJson = (v: unknown): string => canonicalJson(v, { omitNull: true });
 
 /**
  * PrepareForUpdate: builds what is stored from the client's object and the

@@ -43,6 +43,11 @@ export interface QueueControllerOptions {
   metricsProvider?: WorkqueueMetricsProvider;
 }
 
+/** The queue options a controller takes from its context: the clock and the workqueue metrics. */
+export function queueOptions(ctx: ControllerContext, more: Pick<QueueControllerOptions, 'maxRetries'> = {}): QueueControllerOptions {
+  return { clock: ctx.clock, ...more, ...(ctx.metricsProvider ? { metricsProvider: ctx.metricsProvider } : {}) };
+}
+
 export abstract class QueueController implements Controller {
   readonly queue: RateLimitingQueue<string>;
   protected readonly clock: Clock;

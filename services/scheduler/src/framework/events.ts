@@ -65,6 +65,9 @@ export const Events = {
   NodeDelete: event('Node', ActionType.Delete, 'NodeDelete'),
   AssignedPodAdd: event('AssignedPod', ActionType.Add, 'AssignedPodAdd'),
   AssignedPodDelete: event('AssignedPod', ActionType.Delete, 'AssignedPodDelete'),
+  /** Taints changed or the node was (un)cordoned (spec.unschedulable counts as a taint). */
+  NodeTaintChange: event('Node', ActionType.UpdateNodeTaint, 'NodeTaintChange'),
+  UnscheduledPodTolerationChange: event('UnscheduledPod', ActionType.UpdatePodToleration, 'UnscheduledPodUpdate'),
   UnschedulableTimeout: event('*', All, 'UnschedulableTimeout'),
   ForceActivate: event('*', All, 'ForceActivate'),
 } as const;

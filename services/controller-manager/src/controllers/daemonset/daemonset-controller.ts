@@ -5,11 +5,11 @@
 
 import { controllerRef, labelSelectorAsSelector, newControllerRef, type DaemonSet, type Node, type Pod } from '@kubelab/api';
 import { isTombstone, metaNamespaceKey, splitMetaNamespaceKey, type Lister, type SharedIndexInformer } from '@kubelab/client';
-import { QueueController, type ControllerContext } from '../../util/controller.js';
+import { QueueController, queueOptions, type ControllerContext } from '../../util/controller.js';
 import { ControllerExpectations } from '../../util/expectations.js';
 import { CONTROLLER_UID_INDEX, controllerIndexers } from '../../util/indexers.js';
 import { PodControl, slowStartBatch } from '../../util/pod-control.js';
-import { daemonSetStatus, maxUnavailableCount, newDaemonPod, planDaemonPods, rollingUpdateDeletes, targetNodeName } from './decisions.js';
+import { daemonSetStatus, decideNodes, maxUnavailableCount, newDaemonPod, planDaemonPods, rollingUpdateDeletes, targetNodeName } from './decisions.js';
 
 export class DaemonSetController extends QueueController {
   private readonly dsLister: Lister<DaemonSet>;
@@ -19,7 +19,7 @@ export class DaemonSetController extends QueueController {
   readonly expectations: ControllerExpectations;
 
   constructor(private readonly ctx: ControllerContext) {
-    super('daemonset', ctx.logger, { clock: ctx.clock, ...(ctx.metricsProvider ? { metricsProvider: ctx.metricsProvider } : {}) });
+    super('daemonset', ctx.logger, queueOptions(ctx));
     this.expectations = new ControllerExpectations(ctx.clock);
     this.podControl = new PodControl(ctx.clientset, ctx.recorder('daemonset-controller'));
     const dsInf = ctx.informers.apps.daemonSets();
@@ -98,10 +98,11 @@ export class DaemonSetController extends QueueController {
     } catch {
       return;
     }
-    const nodes = this.nodeLister.list();
+    // Taints, selector and affinity are checked once per node; every step below reads the same decisions.
+    const nodes = decideNodes(ds, this.nodeLister.list());
     if (!ds.metadata.deletionTimestamp && this.expectations.satisfied(key)) {
       const byNode = this.podsByNode(ds);
-      const plan = planDaemonPods(ds, nodes, byNode);
+      const plan = planDaemonPods(nodes, byNode);
       let deletes = plan.delete;
       if ((ds.spec?.updateStrategy?.type ?? 'RollingUpdate') === 'RollingUpdate') {
         const extra = rollingUpdateDeletes(ds, nodes, byNode, maxUnavailableCount(ds, nodes), this.clock.now()).filter((p) => !deletes.includes(p));

@@ -1,6 +1,6 @@
 import type { DaemonSet, Node, Pod } from '@kubelab/api';
 import { describe, expect, it } from 'vitest';
-import { daemonSetStatus, maxUnavailableCount, newDaemonPod, nodeShouldRunDaemonPod, planDaemonPods, targetNodeName } from './decisions.js';
+import { daemonSetStatus, decideNodes, maxUnavailableCount, newDaemonPod, nodeShouldRunDaemonPod, planDaemonPods, targetNodeName } from './decisions.js';
 
 const ds: DaemonSet = {
   metadata: { name: 'agent', namespace: 'default', uid: 'ds', generation: 1, annotations: { 'deprecated.daemonset.template.generation': '1' } },
@@ -21,6 +21,10 @@ describe('which nodes run a daemon pod', () => {
     expect(nodeShouldRunDaemonPod(node('n', [], { role: 'core' }), sel).shouldRun).toBe(false);
     expect(nodeShouldRunDaemonPod(node('n', [], { role: 'edge' }), sel).shouldRun).toBe(true);
   });
+  it('decides every node of a sync once, in the nodes\' order, as for each node alone', () => {
+    const nodes = [node('a'), node('b', [{ key: 'dedicated', effect: 'NoSchedule' }]), node('c', [{ key: 'dedicated', effect: 'NoExecute' }])];
+    expect(decideNodes(ds, nodes)).toEqual(nodes.map((n) => ({ name: n.metadata.name, ...nodeShouldRunDaemonPod(n, ds) })));
+  });
 });
 
 describe('daemon pods', () => {
@@ -39,10 +43,10 @@ describe('daemon pods', () => {
   it('are created where missing and deleted where extra', () => {
     const p1 = { ...newDaemonPod(ds, 'n1'), metadata: { ...newDaemonPod(ds, 'n1').metadata, name: 'a', creationTimestamp: '2026-01-01T00:00:00Z' } } as Pod;
     const p2 = { ...p1, metadata: { ...p1.metadata, name: 'b', creationTimestamp: '2026-01-01T00:01:00Z' } } as Pod;
-    const plan = planDaemonPods(ds, [node('n1'), node('n2')], new Map([['n1', [p1, p2]]]));
+    const plan = planDaemonPods(decideNodes(ds, [node('n1'), node('n2')]), new Map([['n1', [p1, p2]]]));
     expect(plan.create).toEqual(['n2']);
     expect(plan.delete.map((p) => p.metadata.name)).toEqual(['b']);
-    expect(daemonSetStatus(ds, [node('n1'), node('n2')], new Map([['n1', [p1]]]), 0)).toMatchObject({ desiredNumberScheduled: 2, currentNumberScheduled: 1, numberMisscheduled: 0, updatedNumberScheduled: 1, numberUnavailable: 2 });
+    expect(daemonSetStatus(ds, decideNodes(ds, [node('n1'), node('n2')]), new Map([['n1', [p1]]]), 0)).toMatchObject({ desiredNumberScheduled: 2, currentNumberScheduled: 1, numberMisscheduled: 0, updatedNumberScheduled: 1, numberUnavailable: 2 });
   });
 });
 
@@ -52,7 +56,7 @@ describe('daemon set status as stored (Go omitempty)', () => {
     return { ...p, metadata: { ...p.metadata, name: `agent-${nodeName}` }, status: { phase: 'Running', conditions: [{ type: 'Ready', status: 'True', lastTransitionTime: '2026-01-01T00:00:00Z' }] } };
   };
   it('all daemons available: numberUnavailable is left out, the four scheduling counts stay even when 0', () => {
-    expect(daemonSetStatus(ds, [node('n1')], new Map([['n1', [readyPod('n1')]]]), Date.parse('2026-01-01T00:01:00Z'))).toEqual({
+    expect(daemonSetStatus(ds, decideNodes(ds, [node('n1')]), new Map([['n1', [readyPod('n1')]]]), Date.parse('2026-01-01T00:01:00Z'))).toEqual({
       currentNumberScheduled: 1,
       numberMisscheduled: 0,
       desiredNumberScheduled: 1,
@@ -77,14 +81,15 @@ describe('rolling update budget', () => {
     },
   });
   const nodes = [...Array.from({ length: 8 }, (_, i) => node(`core-${i}`, [], { role: 'core' })), node('edge-0', [], { role: 'edge' }), node('edge-1', [], { role: 'edge' })];
+  const maxUnavailable = (d: DaemonSet) => maxUnavailableCount(d, decideNodes(d, nodes));
   it('scales maxUnavailable against the nodes that should run the daemon, not every node', () => {
     // 25% of the 2 eligible nodes rounds up to 1 (of all 10 nodes it would be 3).
-    expect(maxUnavailableCount(withMax('25%', { role: 'edge' }), nodes)).toBe(1);
-    expect(maxUnavailableCount(withMax('25%'), nodes)).toBe(3);
-    expect(maxUnavailableCount(withMax(2, { role: 'edge' }), nodes)).toBe(2);
+    expect(maxUnavailable(withMax('25%', { role: 'edge' }))).toBe(1);
+    expect(maxUnavailable(withMax('25%'))).toBe(3);
+    expect(maxUnavailable(withMax(2, { role: 'edge' }))).toBe(2);
   });
   it('is at least 1 while some node should run the daemon', () => {
-    expect(maxUnavailableCount(withMax(0), nodes)).toBe(1);
-    expect(maxUnavailableCount(withMax('25%', { role: 'none' }), nodes)).toBe(0);
+    expect(maxUnavailable(withMax(0))).toBe(1);
+    expect(maxUnavailable(withMax('25%', { role: 'none' }))).toBe(0);
   });
 });

@@ -32,8 +32,6 @@ export function daemonTolerations(existing: readonly Toleration[] | undefined, h
 /** The template hash that labels this DaemonSet's current pods (stands in for a ControllerRevision name). */
 export const templateHash = (ds: DaemonSet): string => computeHash(ds.spec?.template, ds.status?.collisionCount);
 
-/** The apiserver's count of template changes (apps/v1 keeps the internal spec.templateGeneration here). */
-
 /** CreatePodTemplate's pod-template-generation label: the DaemonSet's template generation, when it has one. */
 function templateGenerationLabel(ds: DaemonSet): Record<string, string> {
   const g = ds.metadata.annotations?.[ANNOTATION_DAEMONSET_TEMPLATE_GENERATION];
@@ -78,16 +76,24 @@ export function targetNodeName(pod: Pod): string | undefined {
   return undefined;
 }
 
-/**
- * NodeShouldRunDaemonPod: shouldRun — a new pod belongs there (selector,
- * affinity, NoSchedule/NoExecute taints tolerated); shouldContinueRunning —
- * an existing pod may stay (only untolerated NoExecute taints evict).
- */
-export function nodeShouldRunDaemonPod(node: Node, ds: DaemonSet): { shouldRun: boolean; shouldContinueRunning: boolean } {
-  const pod = newDaemonPod(ds, node.metadata.name ?? '');
+/** Whether a node takes the daemon pod: computed once per node per sync and passed to every step below. */
+export interface NodeDecision {
+  name: string;
+  /** A new pod belongs there (selector, affinity, NoSchedule/NoExecute taints tolerated). */
+  shouldRun: boolean;
+  /** An existing pod may stay (only untolerated NoExecute taints evict). */
+  shouldContinueRunning: boolean;
+}
+
+/** The daemon pod as the node checks see it: the template's selector and affinity, the daemon tolerations. */
+function podForNodeChecks(ds: DaemonSet): Pod {
   const t = ds.spec?.template?.spec;
-  const fits = podMatchesNodeSelectorAndAffinityTerms({ ...pod, spec: { ...pod.spec!, nodeSelector: t?.nodeSelector ?? {}, affinity: t?.affinity ?? {} } } as Pod, node);
-  if (!fits) return { shouldRun: false, shouldContinueRunning: false };
+  return { metadata: {}, spec: { containers: [], nodeSelector: t?.nodeSelector ?? {}, affinity: t?.affinity ?? {}, tolerations: daemonTolerations(t?.tolerations, t?.hostNetwork === true) } };
+}
+
+function decide(node: Node, pod: Pod): NodeDecision {
+  const name = node.metadata.name ?? '';
+  if (!podMatchesNodeSelectorAndAffinityTerms(pod, node)) return { name, shouldRun: false, shouldContinueRunning: false };
   let shouldRun = true;
   let shouldContinueRunning = true;
   for (const taint of node.spec?.taints ?? []) {
@@ -95,7 +101,19 @@ export function nodeShouldRunDaemonPod(node: Node, ds: DaemonSet): { shouldRun: 
     shouldRun = false;
     if (taint.effect === 'NoExecute') shouldContinueRunning = false;
   }
+  return { name, shouldRun, shouldContinueRunning };
+}
+
+/** NodeShouldRunDaemonPod for one node. */
+export function nodeShouldRunDaemonPod(node: Node, ds: DaemonSet): { shouldRun: boolean; shouldContinueRunning: boolean } {
+  const { shouldRun, shouldContinueRunning } = decide(node, podForNodeChecks(ds));
   return { shouldRun, shouldContinueRunning };
+}
+
+/** NodeShouldRunDaemonPod for every node, in the nodes' order. */
+export function decideNodes(ds: DaemonSet, nodes: readonly Node[]): NodeDecision[] {
+  const pod = podForNodeChecks(ds);
+  return nodes.map((n) => decide(n, pod));
 }
 
 export interface NodePlan {
@@ -104,13 +122,11 @@ export interface NodePlan {
 }
 
 /** podsShouldBeOnNode for every node: create where missing, delete failed/extra/misplaced pods. */
-export function planDaemonPods(ds: DaemonSet, nodes: readonly Node[], podsByNode: Map<string, Pod[]>): NodePlan {
+export function planDaemonPods(nodes: readonly NodeDecision[], podsByNode: Map<string, Pod[]>): NodePlan {
   const plan: NodePlan = { create: [], delete: [] };
-  const nodeNames = new Set(nodes.map((n) => n.metadata.name ?? ''));
-  for (const node of nodes) {
-    const name = node.metadata.name ?? '';
+  const nodeNames = new Set(nodes.map((n) => n.name));
+  for (const { name, shouldRun, shouldContinueRunning } of nodes) {
     const pods = (podsByNode.get(name) ?? []).filter((p) => !p.metadata.deletionTimestamp);
-    const { shouldRun, shouldContinueRunning } = nodeShouldRunDaemonPod(node, ds);
     if (shouldRun && pods.length === 0) {
       plan.create.push(name);
       continue;
@@ -135,9 +151,8 @@ export function planDaemonPods(ds: DaemonSet, nodes: readonly Node[], podsByNode
  * UnavailableCount: maxUnavailable scaled against the nodes that should run
  * the daemon (desiredNumberScheduled), rounded up; 1 when that comes to 0.
  */
-export function maxUnavailableCount(ds: DaemonSet, nodes: readonly Node[]): number {
-  let desired = 0;
-  for (const n of nodes) if (nodeShouldRunDaemonPod(n, ds).shouldRun) desired++;
+export function maxUnavailableCount(ds: DaemonSet, nodes: readonly NodeDecision[]): number {
+  const desired = nodes.filter((n) => n.shouldRun).length;
   const n = getScaledValueFromIntOrPercent(ds.spec?.updateStrategy?.rollingUpdate?.maxUnavailable ?? 1, desired, true);
   return desired > 0 && n === 0 ? 1 : n;
 }
@@ -147,15 +162,15 @@ export function maxUnavailableCount(ds: DaemonSet, nodes: readonly Node[]): numb
  * available ones only while fewer than maxUnavailable nodes lack an
  * available pod.
  */
-export function rollingUpdateDeletes(ds: DaemonSet, nodes: readonly Node[], podsByNode: Map<string, Pod[]>, maxUnavailable: number, now: number): Pod[] {
+export function rollingUpdateDeletes(ds: DaemonSet, nodes: readonly NodeDecision[], podsByNode: Map<string, Pod[]>, maxUnavailable: number, now: number): Pod[] {
   const hash = templateHash(ds);
   const minReady = ds.spec?.minReadySeconds ?? 0;
   let unavailable = 0;
   const oldAvailable: Pod[] = [];
   const out: Pod[] = [];
-  for (const node of nodes) {
-    if (!nodeShouldRunDaemonPod(node, ds).shouldRun) continue;
-    const pods = (podsByNode.get(node.metadata.name ?? '') ?? []).filter((p) => !p.metadata.deletionTimestamp);
+  for (const { name, shouldRun } of nodes) {
+    if (!shouldRun) continue;
+    const pods = (podsByNode.get(name) ?? []).filter((p) => !p.metadata.deletionTimestamp);
     const avail = pods.filter((p) => isPodAvailable(p, minReady, now));
     if (avail.length === 0) unavailable++;
     for (const p of pods) {
@@ -173,7 +188,7 @@ export function rollingUpdateDeletes(ds: DaemonSet, nodes: readonly Node[], pods
 }
 
 /** updateDaemonSetStatus's counts. */
-export function daemonSetStatus(ds: DaemonSet, nodes: readonly Node[], podsByNode: Map<string, Pod[]>, now: number): DaemonSetStatus {
+export function daemonSetStatus(ds: DaemonSet, nodes: readonly NodeDecision[], podsByNode: Map<string, Pod[]>, now: number): DaemonSetStatus {
   const hash = templateHash(ds);
   const minReady = ds.spec?.minReadySeconds ?? 0;
   let desired = 0;
@@ -182,9 +197,8 @@ export function daemonSetStatus(ds: DaemonSet, nodes: readonly Node[], podsByNod
   let ready = 0;
   let available = 0;
   let updated = 0;
-  for (const node of nodes) {
-    const { shouldRun } = nodeShouldRunDaemonPod(node, ds);
-    const pods = (podsByNode.get(node.metadata.name ?? '') ?? []).filter((p) => !p.metadata.deletionTimestamp);
+  for (const { name, shouldRun } of nodes) {
+    const pods = (podsByNode.get(name) ?? []).filter((p) => !p.metadata.deletionTimestamp);
     if (shouldRun) desired++;
     if (pods.length === 0) continue;
     if (!shouldRun) {

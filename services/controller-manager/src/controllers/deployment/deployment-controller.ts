@@ -5,7 +5,7 @@
 
 import { controllerRef, isAlreadyExists, isPodTerminal, labelSelectorAsSelector, newControllerRef, type Deployment, type DeploymentStatus, type Pod, type ReplicaSet } from '@kubelab/api';
 import { isTombstone, metaNamespaceKey, splitMetaNamespaceKey, type EventRecorder, type Lister } from '@kubelab/client';
-import { ignoreNotFound, QueueController, type ControllerContext } from '../../util/controller.js';
+import { ignoreNotFound, QueueController, queueOptions, type ControllerContext } from '../../util/controller.js';
 import { computeHash } from '../../util/hash.js';
 import { CONTROLLER_UID_INDEX, controllerIndexers } from '../../util/indexers.js';
 import { claimObjects } from '../../util/ref-manager.js';
@@ -41,7 +41,7 @@ export class DeploymentController extends QueueController {
   private readonly recorder: EventRecorder;
 
   constructor(private readonly ctx: ControllerContext) {
-    super('deployment', ctx.logger, { clock: ctx.clock, maxRetries: MAX_RETRIES, ...(ctx.metricsProvider ? { metricsProvider: ctx.metricsProvider } : {}) });
+    super('deployment', ctx.logger, queueOptions(ctx, { maxRetries: MAX_RETRIES }));
     this.recorder = ctx.recorder('deployment-controller');
     const dInf = ctx.informers.apps.deployments();
     const rsInf = ctx.informers.apps.replicaSets({ indexers: controllerIndexers });

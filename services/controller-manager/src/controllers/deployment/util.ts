@@ -2,8 +2,7 @@
 // replica annotations, maxSurge/maxUnavailable, which ReplicaSet is "new",
 // and how many replicas each step of a rollout may have. Pure functions.
 
-import { getScaledValueFromIntOrPercent, parseTime, type Deployment, type PodTemplateSpec, type ReplicaSet } from '@kubelab/api';
-import { semanticJson } from '../../util/hash.js';
+import { getScaledValueFromIntOrPercent, semanticJson, parseTime, type Deployment, type PodTemplateSpec, type ReplicaSet } from '@kubelab/api';
 
 export const REVISION_ANNOTATION = 'deployment.kubernetes.io/revision';
 export const REVISION_HISTORY_ANNOTATION = 'deployment.kubernetes.io/revision-history';

@@ -3,8 +3,7 @@
 // resolved by name, grouping by port set, placement into slices of at most
 // --max-endpoints-per-slice, and the legacy Endpoints subsets.
 
-import { isPodReady, isPodTerminal, type Endpoint, type EndpointPort, type EndpointSlice, type EndpointSubset, type Node, type Pod, type Service } from '@kubelab/api';
-import { canonicalJson } from '../../util/hash.js';
+import { canonicalJson, isPodReady, isPodTerminal, type Endpoint, type EndpointPort, type EndpointSlice, type EndpointSubset, type Node, type Pod, type Service } from '@kubelab/api';
 
 export const MANAGED_BY = 'endpointslice-controller.k8s.io';
 export const LABEL_SERVICE_NAME = 'kubernetes.io/service-name';

@@ -2,10 +2,9 @@
 // object per Service with a selector, named like the Service, with ready
 // and not-ready addresses per port set (what `kubectl get ep` shows).
 
-import { isAlreadyExists, type Endpoints, type Pod, type Service } from '@kubelab/api';
+import { canonicalJson, isAlreadyExists, type Endpoints, type Pod, type Service } from '@kubelab/api';
 import { isTombstone, metaNamespaceKey, splitMetaNamespaceKey, type Lister } from '@kubelab/client';
-import { ignoreNotFound, QueueController, type ControllerContext } from '../../util/controller.js';
-import { canonicalJson } from '../../util/hash.js';
+import { ignoreNotFound, QueueController, queueOptions, type ControllerContext } from '../../util/controller.js';
 import { endpointsSubsets } from './desired.js';
 import { enqueueServicesAndPods, podsForService } from './service-pods.js';
 
@@ -15,7 +14,7 @@ export class EndpointsController extends QueueController {
   private readonly epLister: Lister<Endpoints>;
 
   constructor(private readonly ctx: ControllerContext) {
-    super('endpoint', ctx.logger, { clock: ctx.clock, ...(ctx.metricsProvider ? { metricsProvider: ctx.metricsProvider } : {}) });
+    super('endpoint', ctx.logger, queueOptions(ctx));
     const svc = ctx.informers.core.services();
     const pods = ctx.informers.core.pods();
     const eps = ctx.informers.core.endpoints();

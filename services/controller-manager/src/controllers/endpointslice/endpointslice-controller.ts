@@ -6,7 +6,7 @@
 
 import { newControllerRef, type EndpointSlice, type Node, type Pod, type Service } from '@kubelab/api';
 import { isTombstone, splitMetaNamespaceKey, type Lister } from '@kubelab/client';
-import { ignoreNotFound, QueueController, type ControllerContext } from '../../util/controller.js';
+import { ignoreNotFound, QueueController, queueOptions, type ControllerContext } from '../../util/controller.js';
 import { desiredByPortSet, LABEL_HEADLESS, LABEL_MANAGED_BY, LABEL_SERVICE_NAME, MANAGED_BY, planSlices } from './desired.js';
 import { enqueueServicesAndPods, podsForService } from './service-pods.js';
 
@@ -19,7 +19,7 @@ export class EndpointSliceController extends QueueController {
   private readonly tracker = new Map<string, Map<string, number>>();
 
   constructor(private readonly ctx: ControllerContext) {
-    super('endpointslice', ctx.logger, { clock: ctx.clock, ...(ctx.metricsProvider ? { metricsProvider: ctx.metricsProvider } : {}) });
+    super('endpointslice', ctx.logger, queueOptions(ctx));
     const svc = ctx.informers.core.services();
     const pods = ctx.informers.core.pods();
     const slices = ctx.informers.discovery.endpointSlices();

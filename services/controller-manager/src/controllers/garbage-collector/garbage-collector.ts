@@ -7,7 +7,7 @@
 
 import { lookupKind, RESOURCES, type KubeObject, type ResourceInfo } from '@kubelab/api';
 import { isTombstone, type GroupVersionResource, type SharedIndexInformer } from '@kubelab/client';
-import { ignoreNotFound, QueueController, type ControllerContext } from '../../util/controller.js';
+import { ignoreNotFound, QueueController, queueOptions, type ControllerContext } from '../../util/controller.js';
 import { OWNER_UID_INDEX, ownerUidIndexFunc } from '../../util/indexers.js';
 import { blockingDependents, decideDependent, FINALIZER_FOREGROUND, FINALIZER_ORPHAN, type OwnerState } from './decisions.js';
 
@@ -23,7 +23,7 @@ export class GarbageCollector extends QueueController {
   private readonly informers = new Map<string, { info: ResourceInfo; inf: SharedIndexInformer<KubeObject> }>();
 
   constructor(private readonly ctx: ControllerContext) {
-    super('garbage-collector', ctx.logger, { clock: ctx.clock, ...(ctx.metricsProvider ? { metricsProvider: ctx.metricsProvider } : {}) });
+    super('garbage-collector', ctx.logger, queueOptions(ctx));
     for (const info of gcResources()) {
       const inf = ctx.informers.forResource<KubeObject>(gvrOf(info), { indexers: { [OWNER_UID_INDEX]: ownerUidIndexFunc } });
       this.informers.set(resId(info), { info, inf });

@@ -5,7 +5,7 @@
 
 import { RESOURCES, type KubeObject, type Namespace, type ResourceInfo } from '@kubelab/api';
 import { isTombstone, type GroupVersionResource, type Lister } from '@kubelab/client';
-import { ignoreNotFound, QueueController, type ControllerContext } from '../../util/controller.js';
+import { ignoreNotFound, QueueController, queueOptions, type ControllerContext } from '../../util/controller.js';
 import { deletionConditions, type Remaining } from './decisions.js';
 
 export const FINALIZER_KUBERNETES = 'kubernetes';
@@ -18,7 +18,7 @@ export class NamespaceController extends QueueController {
   private readonly nsLister: Lister<Namespace>;
 
   constructor(private readonly ctx: ControllerContext) {
-    super('namespace', ctx.logger, { clock: ctx.clock, ...(ctx.metricsProvider ? { metricsProvider: ctx.metricsProvider } : {}) });
+    super('namespace', ctx.logger, queueOptions(ctx));
     const nsInf = ctx.informers.core.namespaces();
     this.nsLister = nsInf.lister();
     nsInf.addEventHandler({

@@ -5,7 +5,7 @@
 
 import type { Node } from '@kubelab/api';
 import { isTombstone, type EventRecorder, type Lister } from '@kubelab/client';
-import { errText, QueueController, type ControllerContext } from '../../util/controller.js';
+import { errText, QueueController, queueOptions, type ControllerContext } from '../../util/controller.js';
 import { CidrSet, CidrSetError } from './cidrset.js';
 
 export class NodeIpamController extends QueueController {
@@ -16,7 +16,7 @@ export class NodeIpamController extends QueueController {
   private readonly assigned = new Map<string, string>();
 
   constructor(private readonly ctx: ControllerContext) {
-    super('node-ipam', ctx.logger, { clock: ctx.clock, ...(ctx.metricsProvider ? { metricsProvider: ctx.metricsProvider } : {}) });
+    super('node-ipam', ctx.logger, queueOptions(ctx));
     this.cidrs = new CidrSet(ctx.config.clusterCidr, ctx.config.nodeCidrMaskSize);
     this.recorder = ctx.recorder('cidrAllocator');
     const nodes = ctx.informers.core.nodes();

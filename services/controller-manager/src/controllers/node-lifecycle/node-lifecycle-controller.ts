@@ -9,7 +9,7 @@
 
 import { formatTime, getNodeCondition, isConflict, parseTime, type Lease, type Node, type Pod } from '@kubelab/api';
 import { BucketRateLimiter, isTombstone, NODE_NAME_INDEX, type EventRecorder, type Lister, type SharedIndexInformer, type Timer } from '@kubelab/client';
-import { errText, ignoreNotFound, QueueController, type ControllerContext } from '../../util/controller.js';
+import { errText, ignoreNotFound, QueueController, queueOptions, type ControllerContext } from '../../util/controller.js';
 import {
   computeZoneState,
   nodeHealth,
@@ -52,7 +52,7 @@ export class NodeLifecycleController extends QueueController {
   private monitoring: Promise<void> = Promise.resolve();
 
   constructor(private readonly ctx: ControllerContext) {
-    super('node-lifecycle', ctx.logger, { clock: ctx.clock, ...(ctx.metricsProvider ? { metricsProvider: ctx.metricsProvider } : {}) });
+    super('node-lifecycle', ctx.logger, queueOptions(ctx));
     this.recorder = ctx.recorder('node-controller');
     const nodes = ctx.informers.core.nodes();
     this.nodeLister = nodes.lister();

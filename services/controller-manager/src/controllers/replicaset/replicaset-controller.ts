@@ -13,7 +13,7 @@ import {
   type SharedIndexInformer,
 } from '@kubelab/client';
 import { podsToDelete } from '../../util/active-pods.js';
-import { errText, QueueController, type ControllerContext } from '../../util/controller.js';
+import { errText, QueueController, queueOptions, type ControllerContext } from '../../util/controller.js';
 import { ControllerExpectations } from '../../util/expectations.js';
 import { CONTROLLER_UID_INDEX, controllerIndexers } from '../../util/indexers.js';
 import { PodControl, podFromTemplate, slowStartBatch } from '../../util/pod-control.js';
@@ -33,7 +33,7 @@ export class ReplicaSetController extends QueueController {
   private readonly podControl: PodControl;
 
   constructor(private readonly ctx: ControllerContext) {
-    super('replicaset', ctx.logger, { clock: ctx.clock, ...(ctx.metricsProvider ? { metricsProvider: ctx.metricsProvider } : {}) });
+    super('replicaset', ctx.logger, queueOptions(ctx));
     this.expectations = new ControllerExpectations(ctx.clock);
     this.recorder = ctx.recorder('replicaset-controller');
     this.podControl = new PodControl(ctx.clientset, this.recorder);

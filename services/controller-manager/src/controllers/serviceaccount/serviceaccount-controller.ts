@@ -4,7 +4,7 @@
 
 import { isAlreadyExists, type Namespace, type ServiceAccount } from '@kubelab/api';
 import { isTombstone, type Lister } from '@kubelab/client';
-import { QueueController, type ControllerContext } from '../../util/controller.js';
+import { QueueController, queueOptions, type ControllerContext } from '../../util/controller.js';
 
 export const DEFAULT_SERVICE_ACCOUNT = 'default';
 
@@ -13,7 +13,7 @@ export class ServiceAccountController extends QueueController {
   private readonly saLister: Lister<ServiceAccount>;
 
   constructor(private readonly ctx: ControllerContext) {
-    super('serviceaccount', ctx.logger, { clock: ctx.clock, ...(ctx.metricsProvider ? { metricsProvider: ctx.metricsProvider } : {}) });
+    super('serviceaccount', ctx.logger, queueOptions(ctx));
     const ns = ctx.informers.core.namespaces();
     const sa = ctx.informers.core.serviceAccounts();
     this.nsLister = ns.lister();

@@ -6,7 +6,7 @@
 
 import { formatTime, type Node, type Pod } from '@kubelab/api';
 import { isTombstone, NODE_NAME_INDEX, type EventRecorder, type Lister, type SharedIndexInformer, type Timer } from '@kubelab/client';
-import { errText, ignoreNotFound, QueueController, type ControllerContext } from '../../util/controller.js';
+import { errText, ignoreNotFound, QueueController, queueOptions, type ControllerContext } from '../../util/controller.js';
 import { evictionDecision, noExecuteTaints } from './decisions.js';
 
 interface ScheduledEviction {
@@ -24,7 +24,7 @@ export class TaintEvictionController extends QueueController {
   private stopped = false;
 
   constructor(private readonly ctx: ControllerContext) {
-    super('taint-eviction', ctx.logger, { clock: ctx.clock, ...(ctx.metricsProvider ? { metricsProvider: ctx.metricsProvider } : {}) });
+    super('taint-eviction', ctx.logger, queueOptions(ctx));
     this.recorder = ctx.recorder('taint-eviction-controller');
     const nodes = ctx.informers.core.nodes();
     this.nodeLister = nodes.lister();

@@ -50,34 +50,28 @@ export function allocatableAndRequested(
   }
 }
 
-/** Weighted mean over resources of (free after placing the pod) / allocatable × 100. */
-export function leastAllocatedScore(requested: readonly number[], allocatable: readonly number[], resources: readonly ResourceSpec[]): number {
+/** The weight-averaged per-resource score, floored; resources with nothing allocatable do not count. */
+function weightedMean(requested: readonly number[], allocatable: readonly number[], resources: readonly ResourceSpec[], score: (req: number, cap: number) => number): number {
   let nodeScore = 0;
   let weightSum = 0;
   for (let i = 0; i < resources.length; i++) {
     const cap = allocatable[i]!;
     if (cap === 0) continue;
-    const req = requested[i]!;
     const w = resources[i]!.weight;
-    nodeScore += (req > cap ? 0 : Math.floor(((cap - req) * 100) / cap)) * w;
+    nodeScore += score(requested[i]!, cap) * w;
     weightSum += w;
   }
   return weightSum === 0 ? 0 : Math.floor(nodeScore / weightSum);
 }
 
+/** Weighted mean over resources of (free after placing the pod) / allocatable × 100. */
+export function leastAllocatedScore(requested: readonly number[], allocatable: readonly number[], resources: readonly ResourceSpec[]): number {
+  return weightedMean(requested, allocatable, resources, (req, cap) => (req > cap ? 0 : Math.floor(((cap - req) * 100) / cap)));
+}
+
 /** Weighted mean of requested / allocatable × 100 (bin packing). */
 export function mostAllocatedScore(requested: readonly number[], allocatable: readonly number[], resources: readonly ResourceSpec[]): number {
-  let nodeScore = 0;
-  let weightSum = 0;
-  for (let i = 0; i < resources.length; i++) {
-    const cap = allocatable[i]!;
-    if (cap === 0) continue;
-    const req = Math.min(requested[i]!, cap);
-    const w = resources[i]!.weight;
-    nodeScore += Math.floor((req * 100) / cap) * w;
-    weightSum += w;
-  }
-  return weightSum === 0 ? 0 : Math.floor(nodeScore / weightSum);
+  return weightedMean(requested, allocatable, resources, (req, cap) => Math.floor((Math.min(req, cap) * 100) / cap));
 }
 
 /** (1 − standard deviation of the requested fractions) × 100: nodes used evenly across resources score higher. */

@@ -2,7 +2,7 @@
 // pods tolerating the node.kubernetes.io/unschedulable:NoSchedule taint.
 
 import { tolerationsTolerateTaint, type Pod, type Taint } from '@kubelab/api';
-import { ActionType, event, Events } from '../../framework/events.js';
+import { Events } from '../../framework/events.js';
 import type { ClusterEventWithHint, EnqueueExtensions, FilterPlugin } from '../../framework/interface.js';
 import { Names } from '../../framework/names.js';
 import type { CycleState } from '../../framework/cycle-state.js';
@@ -19,11 +19,7 @@ export class NodeUnschedulable implements FilterPlugin, EnqueueExtensions {
   readonly name = Names.NodeUnschedulable;
 
   eventsToRegister(): ClusterEventWithHint[] {
-    return [
-      { event: Events.NodeAdd },
-      { event: event('Node', ActionType.UpdateNodeTaint, 'NodeTaintChange') },
-      { event: event('UnscheduledPod', ActionType.UpdatePodToleration, 'UnscheduledPodUpdate') },
-    ];
+    return [{ event: Events.NodeAdd }, { event: Events.NodeTaintChange }, { event: Events.UnscheduledPodTolerationChange }];
   }
 
   filter(_state: CycleState, pod: Pod, nodeInfo: NodeInfo): Status | undefined {

@@ -4,7 +4,7 @@
 
 import { findUntoleratedTaint, tolerationsTolerateTaint, type Pod, type Taint, type Toleration } from '@kubelab/api';
 import type { CycleState } from '../../framework/cycle-state.js';
-import { ActionType, event, Events } from '../../framework/events.js';
+import { Events } from '../../framework/events.js';
 import {
   MAX_NODE_SCORE,
   type ClusterEventWithHint,
@@ -35,11 +35,7 @@ export class TaintToleration implements FilterPlugin, PreScorePlugin, ScorePlugi
   readonly name = Names.TaintToleration;
 
   eventsToRegister(): ClusterEventWithHint[] {
-    return [
-      { event: Events.NodeAdd },
-      { event: event('Node', ActionType.UpdateNodeTaint, 'NodeTaintChange') },
-      { event: event('UnscheduledPod', ActionType.UpdatePodToleration, 'UnscheduledPodUpdate') },
-    ];
+    return [{ event: Events.NodeAdd }, { event: Events.NodeTaintChange }, { event: Events.UnscheduledPodTolerationChange }];
   }
 
   filter(_state: CycleState, pod: Pod, nodeInfo: NodeInfo): Status | undefined {
