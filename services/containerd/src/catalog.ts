@@ -68,6 +68,23 @@ working. Further configuration is required.</p>
 </html>
 `;
 
+/** The sandbox image: every pod's infra container runs its `/pause`. */
+function pause(tag: string, size: number): ImageDef {
+  return {
+    repository: 'registry.k8s.io/pause',
+    tags: [tag],
+    size,
+    entrypoint: ['/pause'],
+    cmd: [],
+    env: { PATH },
+    workingDir: '/',
+    uid: 65535,
+    files: {},
+    programs: ['pause'],
+    baseMemoryBytes: 200 * 1024,
+  };
+}
+
 function busybox(tags: string[], size: number): ImageDef {
   return {
     repository: 'docker.io/library/busybox',
@@ -144,33 +161,8 @@ function component(name: string, tag: string, size: number): ImageDef {
 export const PRIVATE_IMAGE_AUTH = { username: 'kubelab', password: 'kubelab-secret' };
 
 export const CATALOG: ImageDef[] = [
-  {
-    repository: 'registry.k8s.io/pause',
-    tags: ['3.10'],
-    size: 320 * 1024,
-    entrypoint: ['/pause'],
-    cmd: [],
-    env: { PATH },
-    workingDir: '/',
-    uid: 65535,
-    files: {},
-    programs: ['pause'],
-    baseMemoryBytes: 200 * 1024,
-    pinned: true,
-  },
-  {
-    repository: 'registry.k8s.io/pause',
-    tags: ['3.9'],
-    size: 322 * 1024,
-    entrypoint: ['/pause'],
-    cmd: [],
-    env: { PATH },
-    workingDir: '/',
-    uid: 65535,
-    files: {},
-    programs: ['pause'],
-    baseMemoryBytes: 200 * 1024,
-  },
+  { ...pause('3.10', 320 * 1024), pinned: true },
+  pause('3.9', 322 * 1024),
   busybox(['1.37', 'latest', 'stable'], 2_200_000),
   busybox(['1.36', '1.36.1'], 2_150_000),
   nginx(['1.27', '1.27.3', 'latest', 'mainline'], '1.27.3'),

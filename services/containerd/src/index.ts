@@ -13,7 +13,7 @@ import type { NetworkMode } from './network.js';
 import { logSink, natsSink, type RecordSink } from './record.js';
 import { Runtime } from './runtime.js';
 import { buildServices, withFastList } from './server.js';
-import { ContainerStdios } from './streaming/attach.js';
+import { Attachment, stdinShell } from './streaming/attach.js';
 import { StreamingServer } from './streaming/server.js';
 
 export interface ContainerdOptions {
@@ -65,7 +65,6 @@ export async function startContainerd(opts: ContainerdOptions): Promise<Containe
   const networkMode = opts.networkMode ?? 'loopback';
   // busybox/alpine ash shows the directory in its prompt; debian's dash (nginx) a bare `# `.
   const promptFor = (image: string) => (/(^|\/)nginx(:|@|$)/.test(image) ? () => '# ' : undefined);
-  const stdios = new ContainerStdios();
   const runtime = new Runtime({
     root: opts.root ?? DEFAULT_ROOT,
     timeScale: opts.timeScale && opts.timeScale > 0 ? opts.timeScale : 1,
@@ -73,7 +72,7 @@ export async function startContainerd(opts: ContainerdOptions): Promise<Containe
     pullBytesPerSecond: opts.pullBytesPerSecond ?? 0,
     ...(opts.podCidr ? { podCidr: opts.podCidr } : {}),
     onWarning: (msg, fields) => log.warn(msg, fields),
-    mainProcess: (c, proc) => stdios.start(c.id, { stdin: c.config.stdin, stdinOnce: c.config.stdinOnce, tty: c.config.tty }, proc, promptFor(c.config.image?.image ?? '')),
+    mainProcess: (c, proc) => stdinShell(c.config, proc, promptFor(c.config.image?.image ?? '')),
   });
   const recovered = await runtime.recover();
   if (recovered.sandboxes || recovered.containers) log.info('recovered runtime state', recovered);
@@ -110,7 +109,10 @@ export async function startContainerd(opts: ContainerdOptions): Promise<Containe
       const prompt = promptFor(image);
       return { execStream: (argv, o) => proc.execStream(argv, o), execCwd: proc.execCwd, ...(prompt ? { prompt } : {}) };
     },
-    attach: (req, write) => stdios.attach(req.containerId, runtime.execProcess(req.containerId).proc, req, write),
+    attach: (req, write) => {
+      const { proc, config, stdinShell: shell } = runtime.execProcess(req.containerId);
+      return new Attachment({ config, shell }, req, write, proc);
+    },
     onError: (msg, fields) => log.warn(msg, fields),
   });
   const services = buildServices({ runtime, node: opts.nodeName, networkMode, sink, metrics, streaming, ...(tracing ? { tracing } : {}) });

@@ -229,7 +229,7 @@ export class SimProcess {
     for (const tap of this.outputTaps) tap(stream, text);
   }
 
-  // --- Attach hook (streaming/attach.ts): clients attached to PID 1 see its output; PID 1 may be a session on the container's stdin. ---
+  // --- Attach hook (streaming/attach.ts): clients attached to PID 1 see its output; PID 1 may be a session on the container's stdin (startWith). ---
   private readonly outputTaps = new Set<(stream: Stream, text: string) => void>();
 
   /** Copies PID 1's output from now on to `tap` (an attached client) until the returned function is called. */
@@ -241,15 +241,6 @@ export class SimProcess {
   /** The main process's command line. */
   get argv(): string[] {
     return this.opts.argv;
-  }
-
-  /** Starts PID 1 as `run` (an interactive shell reading the container's stdin) instead of its argv's script; it exits with run's result. */
-  startWith(run: () => Promise<number>): void {
-    this.startedAt = nowNanos();
-    run().then(
-      (exitCode) => this.finish({ stdout: '', stderr: '', exitCode }),
-      (err: unknown) => this.finish({ stdout: '', stderr: `${(err as Error).message}\n`, exitCode: 1 }),
-    );
   }
   // --- end of the attach hook ---
 
@@ -312,13 +303,20 @@ export class SimProcess {
     }
     const text = prelude + (this.scriptFile(argv) ?? argvToScript(argv));
     const script = shellScript(text, 1, true, canTrap(text));
+    this.startWith(() => this.bash.exec(script, { signal: this.main.signal }));
+  }
+
+  /**
+   * Starts PID 1 as `run`: an interactive shell reading the container's stdin
+   * (its exit code), or its argv's script (start: the script's result with
+   * its last output). It exits with run's result.
+   */
+  startWith(run: () => Promise<number | Result>): void {
     this.startedAt = nowNanos();
-    this.bash
-      .exec(script, { signal: this.main.signal })
-      .then(
-        (r) => this.finish(r),
-        (err: unknown) => this.finish({ stdout: '', stderr: `${(err as Error).message}\n`, exitCode: 1 } as BashExecResult),
-      );
+    run().then(
+      (r) => this.finish(typeof r === 'number' ? { stdout: '', stderr: '', exitCode: r } : r),
+      (err: unknown) => this.finish({ stdout: '', stderr: `${(err as Error).message}\n`, exitCode: 1 }),
+    );
   }
 
   /** `sh FILE ARGS`: PID 1 is that shell, so the file is its script (its traps are PID 1's). */

@@ -21,6 +21,7 @@ import { CriLogWriter, logFilesMade } from './logs.js';
 import { listenHttp, type Listener, type NetworkMode, type PortHandler } from './network.js';
 import { SimProcess, StartError, type ExecOutcome } from './process.js';
 import { StateFile } from './statefile.js';
+import type { ExecSession } from './streaming/session.js';
 import { nowNanos } from './time.js';
 
 export type SandboxState = 'SANDBOX_READY' | 'SANDBOX_NOTREADY';
@@ -62,6 +63,8 @@ interface Live {
   proc?: SimProcess;
   log?: CriLogWriter;
   stopping?: Promise<void>;
+  /** PID 1 when it is a shell on the container's stdin: attached clients type into it (streaming/attach.ts). */
+  stdinShell?: ExecSession;
 }
 
 export interface RuntimeOptions {
@@ -72,8 +75,8 @@ export interface RuntimeOptions {
   /** Pod CIDR until the kubelet sends one (upstream: none, NetworkReady=false). */
   podCidr?: string;
   onWarning?: (msg: string, fields?: Record<string, unknown>) => void;
-  /** At a container's start: PID 1's body when it is not its argv's script (a shell on the container's stdin, streaming/attach.ts). */
-  mainProcess?: (c: Container, proc: SimProcess) => (() => Promise<number>) | undefined;
+  /** At a container's start: PID 1 when it is not its argv's script but a shell on the container's stdin (streaming/attach.ts). */
+  mainProcess?: (c: Container, proc: SimProcess) => ExecSession | undefined;
 }
 
 interface PersistedState {
@@ -297,8 +300,9 @@ export class Runtime {
     const img = this.imageFor(c);
     const log = new CriLogWriter(c.logPath || undefined, (e) => this.warn('cannot write container log', { container: c.id, err: e.message }));
     const proc = this.spawn(c, sb, img, log);
+    let stdinShell: ExecSession | undefined;
     try {
-      this.startMain(c, proc);
+      stdinShell = this.startMain(c, proc);
     } catch (err) {
       if (!(err instanceof StartError)) throw err;
       const now = nowNanos().toString();
@@ -310,7 +314,7 @@ export class Runtime {
     }
     c.state = 'CONTAINER_RUNNING';
     c.startedAt = proc.startedAt!.toString();
-    this.live.set(c.id, { proc, log });
+    this.live.set(c.id, { proc, log, stdinShell });
     this.watchExit(c, proc, log);
     this.watchMounts(c, proc);
     this.state.touch();
@@ -318,11 +322,12 @@ export class Runtime {
     return c;
   }
 
-  /** Starts PID 1: its argv's script, or the body the mainProcess hook gives (a shell on stdin). */
-  private startMain(c: Container, proc: SimProcess): void {
-    const main = this.opts.mainProcess?.(c, proc);
-    if (main) proc.startWith(main);
+  /** Starts PID 1: its argv's script, or the shell on stdin the mainProcess hook gives (returned). */
+  private startMain(c: Container, proc: SimProcess): ExecSession | undefined {
+    const shell = this.opts.mainProcess?.(c, proc);
+    if (shell) proc.startWith(() => shell.run());
     else proc.start();
+    return shell;
   }
 
   private imageFor(c: Container): StoredImage {
@@ -503,15 +508,16 @@ export class Runtime {
     return out;
   }
 
-  /** The running process of a container, for a CRI Exec stream (the streaming server runs commands in it). */
-  execProcess(id: string): { proc: SimProcess; image: string } {
+  /** The running process of a container, for a CRI Exec or Attach stream (the streaming server runs commands in it or attaches to it). */
+  execProcess(id: string): { proc: SimProcess; image: string; config: CriContainerConfig__Output; stdinShell?: ExecSession } {
     if (!id) throw invalid('container_id', 'must not be empty');
     const c = this.getContainer(id);
-    const proc = this.live.get(c.id)?.proc;
+    const live = this.live.get(c.id);
+    const proc = live?.proc;
     if (c.state !== 'CONTAINER_RUNNING' || !proc || proc.exit) {
       throw new RuntimeError(status.UNKNOWN, `container is in ${c.state === 'CONTAINER_RUNNING' ? 'CONTAINER_EXITED' : c.state} state`);
     }
-    return { proc, image: c.config.image?.image ?? '' };
+    return { proc, image: c.config.image?.image ?? '', config: c.config, stdinShell: live.stdinShell };
   }
 
   /** Usage of a running container (undefined when it has no process). */
@@ -578,9 +584,9 @@ export class Runtime {
         if (!sb || sb.state !== 'SANDBOX_READY') throw new Error('sandbox is not ready');
         const log = new CriLogWriter(c.logPath || undefined, (e) => this.warn('cannot write container log', { container: c.id, err: e.message }));
         const proc = this.spawn(c, sb, this.imageFor(c), log);
-        this.startMain(c, proc);
+        const stdinShell = this.startMain(c, proc);
         c.recovered = true;
-        this.live.set(c.id, { proc, log });
+        this.live.set(c.id, { proc, log, stdinShell });
         this.watchExit(c, proc, log);
         this.watchMounts(c, proc);
         respawned++;

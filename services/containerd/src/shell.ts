@@ -136,6 +136,21 @@ type Node = Record<string, unknown>;
 const isNode = (v: unknown): v is Node => typeof v === 'object' && v !== null;
 const statementOf = (text: string): StatementNode => parse(text).statements[0]!;
 
+/** A deep copy of plain AST data. */
+function cloneNode<T>(node: T): T {
+  if (Array.isArray(node)) return node.map(cloneNode) as T;
+  if (!isNode(node)) return node;
+  const copy: Node = {};
+  for (const k in node) copy[k] = cloneNode(node[k]);
+  return copy as T;
+}
+
+/** A constant statement parsed once; each call gives a fresh copy, so no two places in a tree share a node. */
+function statementTemplate(text: string): () => StatementNode {
+  const st = statementOf(text);
+  return () => cloneNode(st);
+}
+
 /**
  * Job control for one shell (`owner()` gives its pid, asked only when needed):
  * each statement ending in `&` becomes `__kubelab_job OWNER 'statement'`,
@@ -197,7 +212,7 @@ export function rewriteJobs(ast: ScriptNode, owner: () => number): boolean {
 }
 
 /** After every command of a list that runs in this shell: `__kubelab_trap_point $? || eval "$__kubelab_trap_eval"`. */
-const trapPoint = (): StatementNode => statementOf(`${TRAP_POINT_COMMAND} $? || eval "$${TRAP_EVAL_VAR}"`);
+const trapPoint = statementTemplate(`${TRAP_POINT_COMMAND} $? || eval "$${TRAP_EVAL_VAR}"`);
 
 function trapPointsIn(statements: StatementNode[]): void {
   for (let i = statements.length - 1; i >= 0; i--) {
@@ -272,12 +287,15 @@ const startsWithCheckpoint = (statements: StatementNode[]): boolean => {
   return cmd !== undefined && opensProcFd(cmd);
 };
 
+/** `: 19>>CHECKPOINT_PATH`: a no-op command that opens the checkpoint path. */
+const checkpointCommand = statementTemplate(`: ${CHECKPOINT_FD}>>${CHECKPOINT_PATH}`);
+
 /** The list's first command gets a redirection to the checkpoint path: it leaves `$?` and the command's own fds as they were. */
 function addCheckpoint(statements: StatementNode[]): void {
   const cmd = firstCommand(statements);
   if (cmd && cmd.type !== 'FunctionDef') cmd.redirections.unshift(redirect(CHECKPOINT_FD, CHECKPOINT_PATH));
   // Defining a function opens nothing: a no-op command goes first.
-  else statements.unshift(statementOf(`: ${CHECKPOINT_FD}>>${CHECKPOINT_PATH}`));
+  else statements.unshift(checkpointCommand());
 }
 
 /**

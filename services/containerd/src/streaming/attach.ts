@@ -34,7 +34,8 @@ export interface StdioConfig {
   tty: boolean;
 }
 
-interface Stdio {
+/** A running container's stdio, as an attachment reads it. */
+export interface Stdio {
   config: StdioConfig;
   /** PID 1, when it is a shell reading the container's stdin. */
   shell?: ExecSession;
@@ -89,37 +90,20 @@ export class Attachment {
   }
 }
 
-/** The stdio of the running containers, by container id. */
-export class ContainerStdios {
-  private readonly byId = new Map<string, Stdio>();
-
-  /**
-   * Runtime hook at container start: remembers the container's stdio and
-   * returns PID 1's body when it is a shell on stdin (undefined: PID 1 runs
-   * its argv's script).
-   */
-  start(id: string, config: StdioConfig, proc: MainProcess, prompt: (cwd: string) => string = busyboxPrompt): (() => Promise<number>) | undefined {
-    const stdio: Stdio = { config };
-    this.byId.set(id, stdio);
-    void proc.exited.then(() => {
-      stdio.shell?.abort();
-      if (this.byId.get(id) === stdio) this.byId.delete(id);
-    });
-    if (!config.stdin || !isInteractiveShell(proc.argv)) return undefined;
-    const shell = new ExecSession({
-      argv: proc.argv,
-      streams: { stdin: true, stdout: true, stderr: !config.tty, tty: config.tty },
-      target: proc,
-      write: (channel, text) => proc.write(channel === 1 ? 'stdout' : 'stderr', text),
-      prompt,
-    });
-    stdio.shell = shell;
-    return () => shell.run();
-  }
-
-  /** Attaches a client to container `id`'s running process `proc`. */
-  attach(id: string, proc: MainProcess, streams: StreamOptions, write: (channel: 1 | 2, text: string) => void): Attachment {
-    const stdio = this.byId.get(id) ?? { config: { stdin: false, stdinOnce: false, tty: false } };
-    return new Attachment(stdio, streams, write, proc);
-  }
+/**
+ * At a container's start: PID 1 as a shell on the container's stdin, when the
+ * container has stdin and its command is a shell (undefined: PID 1 runs its
+ * argv's script). The runtime keeps it with the container's process.
+ */
+export function stdinShell(config: StdioConfig, proc: MainProcess, prompt: (cwd: string) => string = busyboxPrompt): ExecSession | undefined {
+  if (!config.stdin || !isInteractiveShell(proc.argv)) return undefined;
+  const shell = new ExecSession({
+    argv: proc.argv,
+    streams: { stdin: true, stdout: true, stderr: !config.tty, tty: config.tty },
+    target: proc,
+    write: (channel, text) => proc.write(channel === 1 ? 'stdout' : 'stderr', text),
+    prompt,
+  });
+  void proc.exited.then(() => shell.abort());
+  return shell;
 }

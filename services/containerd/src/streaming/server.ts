@@ -11,8 +11,9 @@ import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
-import { WebSocketServer, type RawData, type WebSocket } from 'ws';
-import { ERROR, RESIZE, STDIN, SUPPORTED_PROTOCOLS, exitStatus, failureStatus, frame, negotiate, parseFrame, type Protocol, type StreamOptions } from './protocol.js';
+import { WebSocketServer, type WebSocket } from 'ws';
+import { SUPPORTED_PROTOCOLS, exitStatus, failureStatus, negotiate, type Protocol, type StreamOptions } from './protocol.js';
+import { ClientSocket } from './client.js';
 import type { Attachment } from './attach.js';
 import { ExecSession, busyboxPrompt, type ExecTarget } from './session.js';
 
@@ -122,79 +123,51 @@ export class StreamingServer {
     const offered = String(req.headers['sec-websocket-protocol'] ?? '').split(',').map((p) => p.trim());
     const protocol = negotiate(offered);
     if (!protocol) return refuse(400, 'Bad Request', `unable to upgrade: unsupported subprotocol, expected one of ${SUPPORTED_PROTOCOLS.join(', ')}, got ${JSON.stringify(offered.filter(Boolean))}\n`);
-    this.wss.handleUpgrade(req, socket, head, (ws) => (stream.kind === 'exec' ? void this.serve(ws, protocol, stream.req) : this.serveAttach(ws, protocol, stream.req)));
+    this.wss.handleUpgrade(req, socket, head, (ws) => (stream.kind === 'exec' ? void this.serveExec(ws, protocol, stream.req) : this.serveAttach(ws, protocol, stream.req)));
+  }
+
+  /** A client's socket, tracked until it closes so that close() can cut it. */
+  private client(ws: WebSocket, protocol: Protocol): ClientSocket {
+    this.sockets.add(ws);
+    return new ClientSocket(ws, protocol, () => this.sockets.delete(ws));
   }
 
   /** An attachment: output until PID 1 exits or the client detaches, then Success on the error channel (upstream ServeAttach). */
   private serveAttach(ws: WebSocket, protocol: Protocol, req: AttachRequest): void {
-    this.sockets.add(ws);
-    const send = (channel: number, data: string) => {
-      if (ws.readyState === ws.OPEN) ws.send(frame(channel, data));
-    };
-    const finish = (status: object) => {
-      send(ERROR, JSON.stringify(status));
-      if (ws.readyState === ws.OPEN) ws.close(1000);
-    };
+    const client = this.client(ws, protocol);
     let a: Attachment;
     try {
       if (!this.opts.attach) throw new Error('the streaming server does not serve Attach');
-      a = this.opts.attach(req, (channel, text) => send(channel, text));
+      a = this.opts.attach(req, (channel, text) => client.send(channel, text));
     } catch (e) {
       this.opts.onError?.('attach failed', { containerId: req.containerId, err: (e as Error).message });
-      this.sockets.delete(ws);
-      return finish(failureStatus(`error attaching to container: ${(e as Error).message}`));
+      return client.finish(failureStatus(`error attaching to container: ${(e as Error).message}`));
     }
-    ws.on('message', (data: RawData) => {
-      const buf = Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data as Buffer);
-      const f = parseFrame(buf, protocol);
-      if (f.kind === 'close' && f.channel === STDIN) a.closeInput();
-      else if (f.kind === 'data' && f.channel === STDIN) a.input(f.data.toString('utf8'));
-      else if (f.kind === 'data' && f.channel === RESIZE) a.resize();
-    });
-    ws.on('close', () => {
-      this.sockets.delete(ws);
-      a.detach();
-    });
-    ws.on('error', () => a.detach());
-    void a.done.then(() => finish({ metadata: {}, status: 'Success' }));
+    client.serve(a, () => a.detach());
+    void a.done.then(() => client.finish({ metadata: {}, status: 'Success' }));
   }
 
-  private async serve(ws: WebSocket, protocol: Protocol, exec: ExecRequest): Promise<void> {
-    this.sockets.add(ws);
-    const send = (channel: number, data: string) => {
-      if (ws.readyState === ws.OPEN) ws.send(frame(channel, data));
-    };
-    let session: ExecSession | undefined;
-    ws.on('message', (data: RawData) => {
-      const buf = Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data as Buffer);
-      const f = parseFrame(buf, protocol);
-      if (f.kind === 'close' && f.channel === STDIN) session?.closeInput();
-      else if (f.kind === 'data' && f.channel === STDIN) session?.input(f.data.toString('utf8'));
-      // RESIZE: the simulated shell has no screen to lay out; sizes are accepted and ignored.
-      else if (f.kind === 'data' && f.channel === RESIZE) return;
-    });
-    ws.on('close', () => {
-      this.sockets.delete(ws);
-      session?.abort();
-    });
-    ws.on('error', () => session?.abort());
+  /** An exec: the command's output, then its exit status on the error channel (upstream ServeExec). */
+  private async serveExec(ws: WebSocket, protocol: Protocol, exec: ExecRequest): Promise<void> {
+    const client = this.client(ws, protocol);
     let status;
     try {
       const target = this.opts.target(exec.containerId);
-      session = new ExecSession({
+      const session = new ExecSession({
         argv: exec.cmd,
         streams: exec,
         target,
-        write: (channel, text) => send(channel, text),
+        write: (channel, text) => client.send(channel, text),
         prompt: target.prompt ?? busyboxPrompt,
       });
+      // No resize: the simulated shell has no screen to lay out; sizes are accepted and ignored.
+      client.serve(session, () => session.abort());
       status = exitStatus(await session.run(), exec.cmd);
     } catch (e) {
       this.opts.onError?.('exec failed', { containerId: exec.containerId, err: (e as Error).message });
       status = failureStatus(`error executing command in container: ${(e as Error).message}`);
     }
-    send(ERROR, JSON.stringify(status));
-    if (ws.readyState === ws.OPEN) ws.close(1000);
+    client.finish(status);
   }
 
   get port(): number {
