@@ -32,8 +32,10 @@ describe('a busy loop in a container shell', () => {
     ['while :; do :; done & wait'],
   ])('`%s` leaves timers running and dies at once on KILL', { timeout: 10_000 }, async (script) => {
     const { p } = startProcess(script, { timeScale: 1 });
-    // 300 ms: 30 beats on an idle loop; a frozen one would give none.
-    expect(await beatsDuring(300)).toBeGreaterThan(10);
+    // 300 ms: 30 beats on an idle machine; a frozen loop gives at most one
+    // (the interval fires once when the runaway guard frees the thread after
+    // 2 s). The bound leaves room for a loaded CI machine (9 beats seen at load 5).
+    expect(await beatsDuring(300)).toBeGreaterThan(3);
     expect(p.exit).toBeUndefined();
     const t0 = Date.now();
     p.kill();
