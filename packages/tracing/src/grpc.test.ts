@@ -1,7 +1,7 @@
 import * as grpc from '@grpc/grpc-js';
 import { ROOT_CONTEXT, trace, type Context } from '@opentelemetry/api';
 import { afterEach, describe, expect, it } from 'vitest';
-import { grpcClientInterceptors, startClientRpc, traceServerHandlers, tracingOfInterceptors } from './grpc.js';
+import { callTracedUnary, grpcClientInterceptors, traceServerHandlers, tracingOfInterceptors, type UnaryMethod } from './grpc.js';
 import { setupTracing, type Tracing } from './setup.js';
 import { setupTestTracing, summarizeSpan, type TestTracing } from './testing.js';
 
@@ -166,7 +166,7 @@ describe('gRPC client and server spans', () => {
     expect(containerd.spans()).toEqual([]);
   });
 
-  it('a call site that starts the CLIENT span itself (startClientRpc) gets the same span and wire context; the interceptor stands aside', async () => {
+  it('a call site that starts the CLIENT span itself (callTracedUnary) gets the same span and wire context; the interceptor stands aside', async () => {
     kubelet = setupTestTracing('kubelet', { node: 'node-1' });
     containerd = setupTestTracing('containerd', { node: 'node-1' });
     r = await rig(kubelet.tracing, containerd.tracing);
@@ -176,17 +176,10 @@ describe('gRPC client and server spans', () => {
     expect(tracingOfInterceptors([])).toBeUndefined();
     expect(tracingOfInterceptors([(o, next) => new grpc.InterceptingCall(next(o))])).toBeUndefined();
 
-    const unary = (r.client as unknown as Record<string, ((req: unknown, md: grpc.Metadata, o: grpc.CallOptions, cb: (e: grpc.ServiceError | null, res?: unknown) => void) => void) & { path: string }>).ContainerStatus!;
+    const unary = (r.client as unknown as Record<string, UnaryMethod<unknown, unknown>>).ContainerStatus!;
     const call = (containerId: string, parent: Context) =>
       new Promise<unknown>((resolve, reject) => {
-        const md = new grpc.Metadata();
-        const opts: grpc.CallOptions = { deadline: Date.now() + 5000 };
-        const done = startClientRpc(tracing!, unary.path, md, opts, parent);
-        unary.call(r!.client, { containerId }, md, opts, (err, res) => {
-          done(err);
-          if (err) reject(err);
-          else resolve(res);
-        });
+        callTracedUnary(tracing!, r!.client, unary, { containerId }, new grpc.Metadata(), { deadline: Date.now() + 5000 }, parent, (err, res) => (err ? reject(err) : resolve(res)));
       });
     await kubelet.tracing.withSpan('syncPod', (span) => expect(call('abc', trace.setSpan(ROOT_CONTEXT, span))).rejects.toMatchObject({ code: grpc.status.NOT_FOUND }));
     await containerd.tracing.forceFlush();

@@ -8,8 +8,8 @@
 // Cost per traced call matters (a pod start makes ~12 gRPC calls; see
 // bench/cpu.mjs): call sites that build their own metadata (the client
 // library, the kubelet's CRI client) start the CLIENT span themselves with
-// startClientRpc and the interceptor stands aside, sparing grpc-js's
-// intercepting-call layer and its per-call builders and closures.
+// callTracedUnary (startClientRpc) and the interceptor stands aside, sparing
+// grpc-js's intercepting-call layer and its per-call builders and closures.
 
 import * as grpc from '@grpc/grpc-js';
 import { context as otelContext, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Attributes, type Context, type Span, type TextMapGetter, type TextMapSetter } from '@opentelemetry/api';
@@ -134,7 +134,7 @@ const interceptorTracing = new WeakMap<grpc.Interceptor, Tracing>();
 /**
  * The Tracing of a grpcClientInterceptors list, if it holds one: lets a call
  * site that was handed interceptors trace its unary calls with
- * startClientRpc instead. Undefined for no list, an empty one (tracing off)
+ * callTracedUnary instead. Undefined for no list, an empty one (tracing off)
  * or foreign interceptors only.
  */
 export function tracingOfInterceptors(interceptors: readonly grpc.Interceptor[] | undefined): Tracing | undefined {
@@ -164,6 +164,33 @@ export function startClientRpc(tracing: Tracing, path: string, md: grpc.Metadata
       endRpcSpan(span, SpanKind.CLIENT, code, details);
     }
   };
+}
+
+/** A generated client's unary method as called with metadata and options; `path` names its span. */
+export type UnaryMethod<Req, Res> = ((req: Req, md: grpc.Metadata, opts: grpc.CallOptions, callback: (err: grpc.ServiceError | null, res?: Res) => void) => grpc.ClientUnaryCall) & { path: string };
+
+/**
+ * Makes a unary call of `client` in its own CLIENT span (startClientRpc): the
+ * one traced call path of the client library and the kubelet's CRI client.
+ * `md` and `opts` are the call's own (the span's `traceparent` goes into md);
+ * the span's parent is `parent`, else the active context. The span has ended
+ * when `callback` runs.
+ */
+export function callTracedUnary<Req, Res>(
+  tracing: Tracing,
+  client: grpc.Client,
+  method: UnaryMethod<Req, Res>,
+  req: Req,
+  md: grpc.Metadata,
+  opts: grpc.CallOptions,
+  parent: Context | undefined,
+  callback: (err: grpc.ServiceError | null, res?: Res) => void,
+): grpc.ClientUnaryCall {
+  const done = startClientRpc(tracing, method.path, md, opts, parent ?? otelContext.active());
+  return method.call(client, req, md, opts, (err, res) => {
+    done(err);
+    callback(err, res);
+  });
 }
 
 /**

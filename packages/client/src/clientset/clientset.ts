@@ -22,31 +22,18 @@ import { Connection, type ConnectionConfig } from '../transport/connection.js';
 import { ResourceClient } from './resource-client.js';
 import type { GroupVersionResource, PodInterface, ResourceInterface } from './types.js';
 
-export interface CoreV1 {
+/** A clientset group's accessors: namespace → the typed client of each resource in the group. */
+type GroupClients<G extends TypedGroup> = { [K in keyof TypedGroups[G]]: (namespace?: string) => ResourceInterface<ObjectOf<TypedGroups[G][K]>> };
+
+export interface CoreV1 extends Omit<GroupClients<'core'>, 'pods' | 'nodes' | 'namespaces'> {
   pods(namespace?: string): PodInterface<Pod>;
+  // Cluster-scoped: no namespace.
   nodes(): ResourceInterface<Node>;
   namespaces(): ResourceInterface<Namespace>;
-  services(namespace?: string): ResourceInterface<Service>;
-  endpoints(namespace?: string): ResourceInterface<Endpoints>;
-  events(namespace?: string): ResourceInterface<Event>;
-  configMaps(namespace?: string): ResourceInterface<ConfigMap>;
-  secrets(namespace?: string): ResourceInterface<Secret>;
-  serviceAccounts(namespace?: string): ResourceInterface<ServiceAccount>;
 }
-
-export interface AppsV1 {
-  deployments(namespace?: string): ResourceInterface<Deployment>;
-  replicaSets(namespace?: string): ResourceInterface<ReplicaSet>;
-  daemonSets(namespace?: string): ResourceInterface<DaemonSet>;
-}
-
-export interface DiscoveryV1 {
-  endpointSlices(namespace?: string): ResourceInterface<EndpointSlice>;
-}
-
-export interface CoordinationV1 {
-  leases(namespace?: string): ResourceInterface<Lease>;
-}
+export type AppsV1 = GroupClients<'apps'>;
+export type DiscoveryV1 = GroupClients<'discovery'>;
+export type CoordinationV1 = GroupClients<'coordination'>;
 
 export interface Clientset {
   core: CoreV1;
@@ -77,30 +64,56 @@ export const GVR = {
   leases: { group: 'coordination.k8s.io', version: 'v1', resource: 'leases' },
 } as const satisfies Record<string, GroupVersionResource>;
 
+/** A GVR carrying the type of its objects (compile time only). */
+type TypedGVR<T extends KubeObject> = GroupVersionResource & { readonly [objectType]?: T };
+declare const objectType: unique symbol;
+const typed = <T extends KubeObject>(gvr: GroupVersionResource): TypedGVR<T> => gvr;
+/** The object type of a typed accessor. */
+export type ObjectOf<R> = R extends TypedGVR<infer T> ? T : never;
+
+/**
+ * The typed accessors by API group, each with its GVR and object type: the
+ * one list the clientset's accessors and the informer factory's are built from.
+ */
+export const TYPED_GROUPS = {
+  core: {
+    pods: typed<Pod>(GVR.pods),
+    nodes: typed<Node>(GVR.nodes),
+    namespaces: typed<Namespace>(GVR.namespaces),
+    services: typed<Service>(GVR.services),
+    endpoints: typed<Endpoints>(GVR.endpoints),
+    events: typed<Event>(GVR.events),
+    configMaps: typed<ConfigMap>(GVR.configMaps),
+    secrets: typed<Secret>(GVR.secrets),
+    serviceAccounts: typed<ServiceAccount>(GVR.serviceAccounts),
+  },
+  apps: {
+    deployments: typed<Deployment>(GVR.deployments),
+    replicaSets: typed<ReplicaSet>(GVR.replicaSets),
+    daemonSets: typed<DaemonSet>(GVR.daemonSets),
+  },
+  discovery: { endpointSlices: typed<EndpointSlice>(GVR.endpointSlices) },
+  coordination: { leases: typed<Lease>(GVR.leases) },
+};
+export type TypedGroups = typeof TYPED_GROUPS;
+export type TypedGroup = keyof TypedGroups;
+
+/** One accessor per resource of a group: make(its GVR). */
+export function mapTypedGroup<G extends TypedGroup, A>(group: G, make: (gvr: GroupVersionResource) => A): Record<keyof TypedGroups[G], A> {
+  return Object.fromEntries(Object.entries(TYPED_GROUPS[group]).map(([name, gvr]) => [name, make(gvr)])) as Record<keyof TypedGroups[G], A>;
+}
+
 type Factory = <T extends KubeObject>(gvr: GroupVersionResource, namespace: string) => PodInterface<T>;
 
 /** Builds the grouped accessors over any client factory (real or fake). */
 export function buildClientset(factory: Factory, close: () => void): Clientset {
   const f = <T extends KubeObject>(gvr: GroupVersionResource, ns = '') => factory<T>(gvr, ns);
+  const group = (g: TypedGroup) => mapTypedGroup(g, (gvr) => (ns?: string) => f(gvr, ns));
   return {
-    core: {
-      pods: (ns) => f<Pod>(GVR.pods, ns),
-      nodes: () => f<Node>(GVR.nodes),
-      namespaces: () => f<Namespace>(GVR.namespaces),
-      services: (ns) => f<Service>(GVR.services, ns),
-      endpoints: (ns) => f<Endpoints>(GVR.endpoints, ns),
-      events: (ns) => f<Event>(GVR.events, ns),
-      configMaps: (ns) => f<ConfigMap>(GVR.configMaps, ns),
-      secrets: (ns) => f<Secret>(GVR.secrets, ns),
-      serviceAccounts: (ns) => f<ServiceAccount>(GVR.serviceAccounts, ns),
-    },
-    apps: {
-      deployments: (ns) => f<Deployment>(GVR.deployments, ns),
-      replicaSets: (ns) => f<ReplicaSet>(GVR.replicaSets, ns),
-      daemonSets: (ns) => f<DaemonSet>(GVR.daemonSets, ns),
-    },
-    discovery: { endpointSlices: (ns) => f<EndpointSlice>(GVR.endpointSlices, ns) },
-    coordination: { leases: (ns) => f<Lease>(GVR.leases, ns) },
+    core: group('core') as CoreV1,
+    apps: group('apps') as AppsV1,
+    discovery: group('discovery') as DiscoveryV1,
+    coordination: group('coordination') as CoordinationV1,
     resource: (gvr, ns) => f(gvr, ns),
     close,
   };

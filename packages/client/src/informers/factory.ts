@@ -2,24 +2,8 @@
 // selectors), created on first request and shared by every caller; start()
 // runs them all and waitForCacheSync() gates workers on their first lists.
 
-import type {
-  ConfigMap,
-  DaemonSet,
-  Deployment,
-  EndpointSlice,
-  Endpoints,
-  Event,
-  KubeObject,
-  Lease,
-  Namespace,
-  Node,
-  Pod,
-  ReplicaSet,
-  Secret,
-  Service,
-  ServiceAccount,
-} from '@kubelab/api';
-import { GVR, type Clientset } from '../clientset/clientset.js';
+import type { KubeObject } from '@kubelab/api';
+import { mapTypedGroup, type Clientset, type ObjectOf, type TypedGroup, type TypedGroups } from '../clientset/clientset.js';
 import type { GroupVersionResource, ResourceInterface } from '../clientset/types.js';
 import type { Clock } from '../util/clock.js';
 import type { ClientLogger } from '../util/logger.js';
@@ -73,6 +57,11 @@ function informerName(gvr: GroupVersionResource, namespace: string, o: InformerO
   return parts.length ? `${base}[${parts.join(',')}]` : base;
 }
 
+/** A factory group's accessors: options → the shared informer of each resource in the group. */
+type InformerGroup<G extends TypedGroup> = {
+  readonly [K in keyof TypedGroups[G]]: (o?: InformerOptions<ObjectOf<TypedGroups[G][K]>>) => SharedIndexInformer<ObjectOf<TypedGroups[G][K]>>;
+};
+
 export class SharedInformerFactory {
   private readonly informers = new Map<string, SharedIndexInformer<KubeObject>>();
   private started = new Set<string>();
@@ -110,31 +99,16 @@ export class SharedInformerFactory {
     return inf;
   }
 
-  readonly core = {
-    pods: (o?: InformerOptions<Pod>) => this.forResource<Pod>(GVR.pods, o),
-    nodes: (o?: InformerOptions<Node>) => this.forResource<Node>(GVR.nodes, o),
-    namespaces: (o?: InformerOptions<Namespace>) => this.forResource<Namespace>(GVR.namespaces, o),
-    services: (o?: InformerOptions<Service>) => this.forResource<Service>(GVR.services, o),
-    endpoints: (o?: InformerOptions<Endpoints>) => this.forResource<Endpoints>(GVR.endpoints, o),
-    events: (o?: InformerOptions<Event>) => this.forResource<Event>(GVR.events, o),
-    configMaps: (o?: InformerOptions<ConfigMap>) => this.forResource<ConfigMap>(GVR.configMaps, o),
-    secrets: (o?: InformerOptions<Secret>) => this.forResource<Secret>(GVR.secrets, o),
-    serviceAccounts: (o?: InformerOptions<ServiceAccount>) => this.forResource<ServiceAccount>(GVR.serviceAccounts, o),
-  };
+  // One accessor per typed resource, as the clientset's (TYPED_GROUPS).
+  readonly core = this.group('core');
+  readonly apps = this.group('apps');
+  readonly discovery = this.group('discovery');
+  readonly coordination = this.group('coordination');
 
-  readonly apps = {
-    deployments: (o?: InformerOptions<Deployment>) => this.forResource<Deployment>(GVR.deployments, o),
-    replicaSets: (o?: InformerOptions<ReplicaSet>) => this.forResource<ReplicaSet>(GVR.replicaSets, o),
-    daemonSets: (o?: InformerOptions<DaemonSet>) => this.forResource<DaemonSet>(GVR.daemonSets, o),
-  };
-
-  readonly discovery = {
-    endpointSlices: (o?: InformerOptions<EndpointSlice>) => this.forResource<EndpointSlice>(GVR.endpointSlices, o),
-  };
-
-  readonly coordination = {
-    leases: (o?: InformerOptions<Lease>) => this.forResource<Lease>(GVR.leases, o),
-  };
+  private group<G extends TypedGroup>(g: G): InformerGroup<G> {
+    // The object types are the table's, known at compile time only.
+    return mapTypedGroup(g, (gvr) => (o?: InformerOptions) => this.forResource(gvr, o)) as unknown as InformerGroup<G>;
+  }
 
   /** Runs every informer requested so far that is not running yet (callable again later). */
   start(): void {

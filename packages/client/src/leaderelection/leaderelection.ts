@@ -185,14 +185,7 @@ export class LeaderElector {
       renewTime: now,
       acquireTime: now,
     };
-    try {
-      await this.lock.update(record);
-    } catch (err) {
-      this.log.error('Failed to release lock', { lease: this.lock.describe(), err });
-      return false;
-    }
-    this.setObserved(record);
-    return true;
+    return this.writeRecord(record, 'Failed to release lock');
   }
 
   /** One attempt to take or keep the lock (tryAcquireOrRenew); never throws. */
@@ -251,10 +244,15 @@ export class LeaderElector {
     } else {
       record.leaderTransitions = old.leaderTransitions + 1;
     }
+    return this.writeRecord(record, 'Failed to update lock');
+  }
+
+  /** Writes record to the lock and observes it; false, logged as failure, when the write fails. */
+  private async writeRecord(record: LeaderElectionRecord, failure: string): Promise<boolean> {
     try {
       await this.lock.update(record);
     } catch (err) {
-      this.log.error('Failed to update lock', { lease: this.lock.describe(), err });
+      this.log.error(failure, { lease: this.lock.describe(), err });
       return false;
     }
     this.setObserved(record);

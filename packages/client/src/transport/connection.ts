@@ -4,7 +4,7 @@
 
 import * as grpc from '@grpc/grpc-js';
 import { apiserverProto, type ResourceServiceClient } from '@kubelab/proto';
-import { context as otelContext, extractFromMap, hasSpanContext, injectMetadata, startClientRpc, tracingOfInterceptors, type Context, type Tracing } from '@kubelab/tracing';
+import { callTracedUnary, context as otelContext, extractFromMap, hasSpanContext, injectMetadata, tracingOfInterceptors, type Context, type Tracing, type UnaryMethod } from '@kubelab/tracing';
 import { Backoff } from '../util/backoff.js';
 import { realClock, type Clock } from '../util/clock.js';
 import { isUnavailable, toStatusError } from './errors.js';
@@ -141,25 +141,18 @@ export class Connection {
       if (opts.signal?.aborted) return reject(toStatusError(abortError(method)));
       // gRPC deadlines are wall-clock, whatever clock drives the retry backoff
       const callOpts: grpc.CallOptions = { deadline: new Date(Date.now() + (opts.timeoutMs ?? this.timeoutMs)) };
-      const fn = this.client[method] as unknown as ((
-        r: ReqOf<M>,
-        md: grpc.Metadata,
-        o: grpc.CallOptions,
-        cb: grpc.requestCallback<ResOf<M>>,
-      ) => grpc.ClientUnaryCall) & { path: string };
+      const fn = this.client[method] as unknown as UnaryMethod<ReqOf<M>, ResOf<M>>;
+      const callback = (err: grpc.ServiceError | null, res?: ResOf<M>) => {
+        opts.signal?.removeEventListener('abort', onAbort);
+        if (err) reject(toStatusError(err));
+        else resolve(res as ResOf<M>);
+      };
       // Traced: the CLIENT span starts here and writes its own traceparent
       // (the interceptor stands aside; a unary call is most of the traced calls).
-      const md = this.tracing ? this.baseMetadataOnly() : this.metadata(opts);
-      const done = this.tracing ? startClientRpc(this.tracing, fn.path, md, callOpts, this.parentContext(opts) ?? otelContext.active()) : undefined;
-      const start = () =>
-        fn.call(this.client, req, md, callOpts, (err, res) => {
-          done?.(err);
-          opts.signal?.removeEventListener('abort', onAbort);
-          if (err) reject(toStatusError(err));
-          else resolve(res as ResOf<M>);
-        });
-      // Foreign interceptors (no tracing of ours) still find the caller's context active.
-      const call = this.tracing ? start() : this.inTraceContext(opts, start);
+      // Untraced, foreign interceptors (no tracing of ours) still find the caller's context active.
+      const call = this.tracing
+        ? callTracedUnary(this.tracing, this.client, fn, req, this.baseMetadataOnly(), callOpts, this.parentContext(opts), callback)
+        : this.inTraceContext(opts, () => fn.call(this.client, req, this.metadata(opts), callOpts, callback));
       const onAbort = () => call.cancel();
       opts.signal?.addEventListener('abort', onAbort, { once: true });
     });

@@ -125,12 +125,7 @@ export class Queue<T> {
 
   /** Stops accepting items; get() returns undefined once the queue is empty. */
   shutDown(): void {
-    this.shuttingDown = true;
-    this.drain = false;
-    this.stopInternal();
-    const ws = this.waiters;
-    this.waiters = [];
-    for (const w of ws) w(undefined);
+    this.beginShutDown(false);
     this.resolveDrained();
   }
 
@@ -139,12 +134,7 @@ export class Queue<T> {
    * marked done (upstream ShutDownWithDrain).
    */
   async shutDownWithDrain(): Promise<void> {
-    this.shuttingDown = true;
-    this.drain = true;
-    this.stopInternal();
-    const ws = this.waiters;
-    this.waiters = [];
-    for (const w of ws) w(undefined);
+    this.beginShutDown(true);
     if (this.processing.size === 0) return;
     await new Promise<void>((resolve) => this.drained.push(resolve));
   }
@@ -156,6 +146,16 @@ export class Queue<T> {
   /** True while a drain waits for items in flight. */
   isDraining(): boolean {
     return this.drain && this.processing.size > 0;
+  }
+
+  /** Both shutdowns: no more items, timers stopped, every waiting get() answered undefined. */
+  private beginShutDown(drain: boolean): void {
+    this.shuttingDown = true;
+    this.drain = drain;
+    this.stopInternal();
+    const ws = this.waiters;
+    this.waiters = [];
+    for (const w of ws) w(undefined);
   }
 
   protected stopInternal(): void {

@@ -57,34 +57,33 @@ export async function makeEnvironmentVariables(ctx: EnvContext): Promise<EnvResu
   const ns = pod.metadata.namespace ?? 'default';
   const env = new Map<string, string>();
   const warnings: string[] = [];
-  const configMaps = new Map<string, ConfigMap>();
-  const secrets = new Map<string, Secret>();
   const serviceEnv = ctx.services ? serviceEnvVars(servicesForPod(ctx.services, ns, pod.spec?.enableServiceLinks !== false)) : new Map<string, string>();
-  const noSources = (kind: string, name: string) => new Error(`couldn't get ${kind} ${ns}/${name}, no kubeClient defined`);
 
-  const configMap = async (name: string, optional: boolean): Promise<ConfigMap | undefined> => {
-    if (configMaps.has(name)) return configMaps.get(name);
-    if (!ctx.sources) throw noSources('configMap', name);
-    try {
-      const cm = await getConfigMap(ctx.sources, ns, name);
-      configMaps.set(name, cm);
-      return cm;
-    } catch (e) {
-      if (ObjectNotFoundError.isInstance(e) && optional) return undefined;
-      throw e;
-    }
+  /** A getter of the pod's ConfigMaps or Secrets, each read once per container; a missing optional one is undefined. */
+  const reader = <T>(kind: 'configMap' | 'secret', get: (src: ObjectSource, namespace: string, name: string) => Promise<T>) => {
+    const read = new Map<string, T>();
+    return async (name: string, optional: boolean): Promise<T | undefined> => {
+      if (read.has(name)) return read.get(name);
+      if (!ctx.sources) throw new Error(`couldn't get ${kind} ${ns}/${name}, no kubeClient defined`);
+      try {
+        const o = await get(ctx.sources, ns, name);
+        read.set(name, o);
+        return o;
+      } catch (e) {
+        if (ObjectNotFoundError.isInstance(e) && optional) return undefined;
+        throw e;
+      }
+    };
   };
-  const secret = async (name: string, optional: boolean): Promise<Secret | undefined> => {
-    if (secrets.has(name)) return secrets.get(name);
-    if (!ctx.sources) throw noSources('secret', name);
-    try {
-      const s = await getSecret(ctx.sources, ns, name);
-      secrets.set(name, s);
-      return s;
-    } catch (e) {
-      if (ObjectNotFoundError.isInstance(e) && optional) return undefined;
-      throw e;
-    }
+  const configMap = reader<ConfigMap>('configMap', getConfigMap);
+  const secret = reader<Secret>('secret', getSecret);
+  /** A key selector's (raw) value; undefined, the variable left out, when an optional object or key is missing. */
+  const keyValue = async (read: (name: string, optional: boolean) => Promise<ConfigMap | Secret | undefined>, kind: 'ConfigMap' | 'Secret', sel: { name?: string; key: string; optional?: boolean }) => {
+    const optional = sel.optional === true;
+    const o = await read(sel.name ?? '', optional);
+    const v = o?.data?.[sel.key];
+    if (o && v === undefined && !optional) throw new Error(`couldn't find key ${sel.key} in ${kind} ${ns}/${sel.name ?? ''}`);
+    return v;
   };
 
   for (const from of c.envFrom ?? []) {
@@ -124,26 +123,12 @@ export async function makeEnvironmentVariables(ctx: EnvContext): Promise<EnvResu
     else if (from?.fieldRef) value = podFieldValue(pod, from.fieldRef.fieldPath, { podIPs: ctx.podIPs, hostIPs: ctx.hostIPs });
     else if (from?.resourceFieldRef) value = resourceFieldValue(from.resourceFieldRef, pod, c, ctx.allocatable);
     else if (from?.configMapKeyRef) {
-      const sel = from.configMapKeyRef;
-      const optional = sel.optional === true;
-      const cm = await configMap(sel.name ?? '', optional);
-      if (!cm) continue;
-      const v = cm.data?.[sel.key];
-      if (v === undefined) {
-        if (optional) continue;
-        throw new Error(`couldn't find key ${sel.key} in ConfigMap ${ns}/${sel.name ?? ''}`);
-      }
+      const v = await keyValue(configMap, 'ConfigMap', from.configMapKeyRef);
+      if (v === undefined) continue;
       value = v;
     } else if (from?.secretKeyRef) {
-      const sel = from.secretKeyRef;
-      const optional = sel.optional === true;
-      const s = await secret(sel.name ?? '', optional);
-      if (!s) continue;
-      const v = s.data?.[sel.key];
-      if (v === undefined) {
-        if (optional) continue;
-        throw new Error(`couldn't find key ${sel.key} in Secret ${ns}/${sel.name ?? ''}`);
-      }
+      const v = await keyValue(secret, 'Secret', from.secretKeyRef);
+      if (v === undefined) continue;
       value = decode(v);
     }
     env.set(e.name, value);

@@ -5,7 +5,7 @@
 
 import * as grpc from '@grpc/grpc-js';
 import { criProto, type CriContainerStatus__Output, type CriImage__Output, type ImageServiceClient, type RuntimeServiceClient } from '@kubelab/proto';
-import { context as otelContext, startClientRpc, tracingOfInterceptors, type Context } from '@kubelab/tracing';
+import { callTracedUnary, tracingOfInterceptors, type Context, type UnaryMethod } from '@kubelab/tracing';
 import {
   RuntimeError,
   type Container,
@@ -73,21 +73,12 @@ export function connectRemoteRuntime(endpoint: string, timeoutMs = 10_000, inter
    */
   function callWith<Req, Res>(traceContext: Context | undefined, client: grpc.Client, method: string, req: Req, deadlineMs = timeoutMs): Promise<Res> {
     return new Promise((resolve, reject) => {
-      type Unary = ((r: Req, md: grpc.Metadata, o: grpc.CallOptions, cb: (e: grpc.ServiceError | null, r?: Res) => void) => void) & { path: string };
-      const fn = (client as unknown as Record<string, Unary>)[method]!;
-      if (tracing) {
-        const md = new grpc.Metadata();
-        const opts: grpc.CallOptions = { deadline: Date.now() + deadlineMs };
-        const done = startClientRpc(tracing, fn.path, md, opts, traceContext ?? otelContext.active());
-        fn.call(client, req, md, opts, (err, res) => {
-          done(err);
-          if (err) reject(wrap(err, method));
-          else resolve(res as Res);
-        });
-        return;
-      }
+      const fn = (client as unknown as Record<string, UnaryMethod<Req, Res>>)[method]!;
+      const done = (err: grpc.ServiceError | null, res?: Res) => (err ? reject(wrap(err, method)) : resolve(res as Res));
+      const opts: grpc.CallOptions = { deadline: Date.now() + deadlineMs };
+      if (tracing) return void callTracedUnary(tracing, client, fn, req, new grpc.Metadata(), opts, traceContext, done);
       // Untraced: no tracing interceptor is installed either, so there is no context to hand on.
-      (fn as unknown as (r: Req, o: grpc.CallOptions, cb: (e: grpc.ServiceError | null, r?: Res) => void) => void).call(client, req, { deadline: Date.now() + deadlineMs }, (err, res) => (err ? reject(wrap(err, method)) : resolve(res as Res)));
+      (fn as unknown as (r: Req, o: grpc.CallOptions, cb: (e: grpc.ServiceError | null, r?: Res) => void) => void).call(client, req, opts, done);
     });
   }
 

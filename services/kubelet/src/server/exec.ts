@@ -10,7 +10,9 @@
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { isUpgradeRequest, proxyUpgrade } from '@kubelab/component-base';
+import type { Pod } from '@kubelab/api';
 import type { Kubelet } from '../kubelet.js';
+import type { RuntimeContainerStatus } from '../kuberuntime/podstatus.js';
 import { RuntimeError, type ExecRequest } from '../kuberuntime/cri.js';
 
 export const EXEC_PATH = /^\/exec\/([^/]+)\/([^/]+)\/([^/]+)\/?$/;
@@ -50,28 +52,64 @@ function fail(res: ServerResponse, code: number, message: string): void {
   res.end(message);
 }
 
-/** Serves an exec request; `url` is the parsed request URL. */
-export async function serveExec(k: Kubelet, req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
-  const m = EXEC_PATH.exec(url.pathname)!;
+/** The pod and running container an exec or attach names, with the request's stream options. */
+interface StreamTarget<O> {
+  opts: O;
+  ns: string;
+  podName: string;
+  container: string;
+  pod: Pod;
+  /** The container's running instance; undefined when it is not running (each caller words that answer). */
+  running: RuntimeContainerStatus | undefined;
+}
+
+/**
+ * The checks exec and attach share, in upstream's order: upgrade headers,
+ * stream options, the pod, then its running containers (upstream
+ * findContainer). Undefined once the error answer is sent.
+ */
+async function findTarget<O>(
+  k: Kubelet,
+  req: IncomingMessage,
+  res: ServerResponse,
+  url: URL,
+  path: RegExp,
+  parse: (q: URLSearchParams) => ({ ok: true } & O) | { ok: false; message: string },
+): Promise<StreamTarget<O> | undefined> {
+  const m = path.exec(url.pathname)!;
   const [ns, podName, container] = m.slice(1).map((s) => decodeURIComponent(s)) as [string, string, string];
-  if (!isUpgradeRequest(req)) return fail(res, 400, 'unable to upgrade: missing upgrade headers in request');
-  const o = execOptions(url.searchParams);
-  if (!o.ok) return fail(res, 400, o.message);
+  if (!isUpgradeRequest(req)) return void fail(res, 400, 'unable to upgrade: missing upgrade headers in request');
+  const o = parse(url.searchParams);
+  if (!o.ok) return void fail(res, 400, o.message);
   const found = k.findPod(ns, podName);
-  if (!found) return fail(res, 404, 'pod does not exist');
-  // Only a running container can run a command (upstream findContainer over the running pods).
+  if (!found) return void fail(res, 404, 'pod does not exist');
   const rs = await k.runtimeManager.getPodStatus(found.uid, podName, ns);
-  const target = rs.containers.find((c) => c.name === container && c.state === 'running');
-  if (!target) return fail(res, 500, `container not found (${JSON.stringify(container)})`);
-  if (!k.rt.exec) return fail(res, 500, 'the container runtime does not implement Exec');
-  const execReq: ExecRequest = { containerId: target.id, cmd: o.cmd, tty: o.tty, stdin: o.stdin, stdout: o.stdout, stderr: o.stderr };
+  const running = rs.containers.find((c) => c.name === container && c.state === 'running');
+  return { opts: o, ns, podName, container, pod: found.pod, running };
+}
+
+/** Asks the runtime for a streaming URL (errors answered as upstream streaming.WriteError) and proxies the connection to it. */
+async function streamFromRuntime(req: IncomingMessage, res: ServerResponse, streamUrlOf: () => Promise<string>): Promise<void> {
   let streamUrl: string;
   try {
-    streamUrl = await k.rt.exec(execReq);
+    streamUrl = await streamUrlOf();
   } catch (e) {
     return fail(res, runtimeErrorCode(e), RuntimeError.isInstance(e) ? e.grpcText : (e as Error).message);
   }
   await proxyStream(req, res, streamUrl);
+}
+
+/** Serves an exec request; `url` is the parsed request URL. */
+export async function serveExec(k: Kubelet, req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
+  const t = await findTarget(k, req, res, url, EXEC_PATH, execOptions);
+  if (!t) return;
+  // Only a running container can run a command (upstream findContainer over the running pods).
+  const target = t.running;
+  if (!target) return fail(res, 500, `container not found (${JSON.stringify(t.container)})`);
+  if (!k.rt.exec) return fail(res, 500, 'the container runtime does not implement Exec');
+  const o = t.opts;
+  const execReq: ExecRequest = { containerId: target.id, cmd: o.cmd, tty: o.tty, stdin: o.stdin, stdout: o.stdout, stderr: o.stderr };
+  await streamFromRuntime(req, res, () => k.rt.exec!(execReq));
 }
 
 async function proxyStream(req: IncomingMessage, res: ServerResponse, streamUrl: string): Promise<void> {
@@ -85,26 +123,13 @@ async function proxyStream(req: IncomingMessage, res: ServerResponse, streamUrl:
 
 /** Serves an attach request: the running container's main process, with the tty of its spec (upstream GetAttach). */
 export async function serveAttach(k: Kubelet, req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
-  const m = ATTACH_PATH.exec(url.pathname)!;
-  const [ns, podName, container] = m.slice(1).map((s) => decodeURIComponent(s)) as [string, string, string];
-  if (!isUpgradeRequest(req)) return fail(res, 400, 'unable to upgrade: missing upgrade headers in request');
-  const o = streamOptions(url.searchParams);
-  if (!o.ok) return fail(res, 400, o.message);
-  const found = k.findPod(ns, podName);
-  if (!found) return fail(res, 404, 'pod does not exist');
-  const podFullName = `${podName}_${ns}`;
-  const rs = await k.runtimeManager.getPodStatus(found.uid, podName, ns);
-  const target = rs.containers.find((c) => c.name === container && c.state === 'running');
-  const spec = found.pod.spec?.containers?.find((c) => c.name === container) ?? found.pod.spec?.initContainers?.find((c) => c.name === container);
-  if (!target || !spec) return fail(res, 500, `container ${container} not found in pod ${podFullName}`);
+  const t = await findTarget(k, req, res, url, ATTACH_PATH, streamOptions);
+  if (!t) return;
+  const { container, running: target, opts: o } = t;
+  const spec = t.pod.spec?.containers?.find((c) => c.name === container) ?? t.pod.spec?.initContainers?.find((c) => c.name === container);
+  if (!target || !spec) return fail(res, 500, `container ${container} not found in pod ${t.podName}_${t.ns}`);
   if (!k.rt.attach) return fail(res, 500, 'the container runtime does not implement Attach');
   // Whether the process has a terminal was fixed when it started: the spec decides, not the request.
   const tty = !!spec.tty;
-  let streamUrl: string;
-  try {
-    streamUrl = await k.rt.attach({ containerId: target.id, tty, stdin: o.stdin, stdout: o.stdout, stderr: o.stderr && !tty });
-  } catch (e) {
-    return fail(res, runtimeErrorCode(e), RuntimeError.isInstance(e) ? e.grpcText : (e as Error).message);
-  }
-  await proxyStream(req, res, streamUrl);
+  await streamFromRuntime(req, res, () => k.rt.attach!({ containerId: target.id, tty, stdin: o.stdin, stdout: o.stdout, stderr: o.stderr && !tty }));
 }

@@ -6,7 +6,7 @@ import { writeAtomically } from './atomic-writer.js';
 import { PLUGIN, podVolumeDir } from './paths.js';
 import { DEFAULT_MODE, configMapPayload } from './payload.js';
 import type { VolumeHost, VolumePlugin } from './plugin.js';
-import { ObjectNotFoundError, getConfigMap } from './sources.js';
+import { volumeConfigMap } from './sources.js';
 
 export const configMapPlugin = {
   name: PLUGIN.configMap,
@@ -18,14 +18,7 @@ export const configMapPlugin = {
     const src = v.configMap!;
     const ns = pod.metadata.namespace ?? 'default';
     const optional = src.optional === true;
-    let cm;
-    try {
-      cm = await getConfigMap(host.sources, ns, src.name ?? '');
-    } catch (e) {
-      // An optional ConfigMap that does not exist is an empty volume.
-      if (!(ObjectNotFoundError.isInstance(e) && optional)) throw e;
-      cm = { metadata: { name: src.name ?? '', namespace: ns } };
-    }
+    const cm = await volumeConfigMap(host.sources, ns, src.name ?? '', optional);
     const payload = configMapPayload(src.items, cm, src.defaultMode ?? DEFAULT_MODE, optional);
     writeAtomically(configMapPlugin.path(host, pod, v), payload, `pod ${ns}/${pod.metadata.name} volume ${v.name}`, host.now());
   },

@@ -6,7 +6,7 @@ import { writeAtomically, type Payload } from './atomic-writer.js';
 import { PLUGIN, podVolumeDir } from './paths.js';
 import { DEFAULT_MODE, configMapPayload, downwardAPIPayload, secretPayload } from './payload.js';
 import type { VolumeHost, VolumePlugin } from './plugin.js';
-import { ObjectNotFoundError, aggregate, getConfigMap, getSecret } from './sources.js';
+import { aggregate, volumeConfigMap, volumeSecret } from './sources.js';
 
 /**
  * kubelab has no token issuer (no TokenRequest API): the serviceAccountToken
@@ -27,17 +27,11 @@ export async function projectedPayload(host: VolumeHost, pod: Pod, v: Volume): P
       let part: Payload | undefined;
       if (s.configMap) {
         const optional = s.configMap.optional === true;
-        const cm = await getConfigMap(host.sources, ns, s.configMap.name ?? '').catch((e) => {
-          if (ObjectNotFoundError.isInstance(e) && optional) return { metadata: {} };
-          throw e;
-        });
+        const cm = await volumeConfigMap(host.sources, ns, s.configMap.name ?? '', optional);
         part = configMapPayload(s.configMap.items, cm, mode, optional);
       } else if (s.secret) {
         const optional = s.secret.optional === true;
-        const secret = await getSecret(host.sources, ns, s.secret.name ?? '').catch((e) => {
-          if (ObjectNotFoundError.isInstance(e) && optional) return { metadata: {} };
-          throw e;
-        });
+        const secret = await volumeSecret(host.sources, ns, s.secret.name ?? '', optional);
         part = secretPayload(s.secret.items, secret, mode, optional);
       } else if (s.downwardAPI) {
         part = downwardAPIPayload(s.downwardAPI.items, pod, mode, host.allocatable());

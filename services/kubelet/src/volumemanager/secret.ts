@@ -7,7 +7,7 @@ import { writeAtomically } from './atomic-writer.js';
 import { PLUGIN, podVolumeDir } from './paths.js';
 import { DEFAULT_MODE, secretPayload } from './payload.js';
 import type { VolumeHost, VolumePlugin } from './plugin.js';
-import { ObjectNotFoundError, getSecret } from './sources.js';
+import { volumeSecret } from './sources.js';
 
 export const secretPlugin = {
   name: PLUGIN.secret,
@@ -19,13 +19,7 @@ export const secretPlugin = {
     const src = v.secret!;
     const ns = pod.metadata.namespace ?? 'default';
     const optional = src.optional === true;
-    let secret;
-    try {
-      secret = await getSecret(host.sources, ns, src.secretName ?? '');
-    } catch (e) {
-      if (!(ObjectNotFoundError.isInstance(e) && optional)) throw e;
-      secret = { metadata: { name: src.secretName ?? '', namespace: ns } };
-    }
+    const secret = await volumeSecret(host.sources, ns, src.secretName ?? '', optional);
     const payload = secretPayload(src.items, secret, src.defaultMode ?? DEFAULT_MODE, optional);
     writeAtomically(secretPlugin.path(host, pod, v), payload, `pod ${ns}/${pod.metadata.name} volume ${v.name}`, host.now());
   },

@@ -40,6 +40,28 @@ export async function getSecret(src: ObjectSource, namespace: string, name: stri
   return s;
 }
 
+/**
+ * The ConfigMap a volume or projected source names; an optional one that does
+ * not exist reads as having no keys (upstream: an empty volume).
+ */
+export function volumeConfigMap(src: ObjectSource, namespace: string, name: string, optional: boolean): Promise<ConfigMap> {
+  return orEmpty(getConfigMap(src, namespace, name), optional, namespace, name);
+}
+
+/** The Secret a volume or projected source names; optional as volumeConfigMap. */
+export function volumeSecret(src: ObjectSource, namespace: string, name: string, optional: boolean): Promise<Secret> {
+  return orEmpty(getSecret(src, namespace, name), optional, namespace, name);
+}
+
+async function orEmpty<T extends ConfigMap | Secret>(get: Promise<T>, optional: boolean, namespace: string, name: string): Promise<T> {
+  try {
+    return await get;
+  } catch (e) {
+    if (!(ObjectNotFoundError.isInstance(e) && optional)) throw e;
+    return { metadata: { name, namespace } } as T;
+  }
+}
+
 /** Several errors as one, printed as upstream's utilerrors.Aggregate: one message alone, else `[a, b]`. */
 export function aggregate(errs: Error[]): Error | undefined {
   const msgs = [...new Set(errs.map((e) => e.message))];
