@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, readdirSync, statSync, watch, type FSWatcher } from 'node:fs';
 import { join } from 'node:path';
-import type { Pod } from '@kubelab/api';
+import { canonicalJson, type Pod } from '@kubelab/api';
 import { parseAllDocuments } from 'yaml';
 
 export const ANNOTATION_CONFIG_SOURCE = 'kubernetes.io/config.source';
@@ -20,20 +20,14 @@ export interface StaticPodError {
   message: string;
 }
 
-/** Stable JSON (sorted keys) for hashing, as upstream's DeepHashObject is order-independent. */
-function stable(v: unknown): string {
-  if (Array.isArray(v)) return `[${v.map(stable).join(',')}]`;
-  if (v && typeof v === 'object') return `{${Object.keys(v).sort().map((k) => `${JSON.stringify(k)}:${stable((v as Record<string, unknown>)[k])}`).join(',')}}`;
-  return JSON.stringify(v);
-}
-
 /** Turns a manifest into the static pod the kubelet runs (upstream applyDefaults). */
 export function staticPodFromManifest(raw: Pod, file: string, nodeName: string, seen: string): Pod {
   const pod: Pod = structuredClone(raw);
   if (pod.kind && pod.kind !== 'Pod') throw new Error(`invalid pod: kind is ${JSON.stringify(pod.kind)}, expected "Pod"`);
   if (!pod.metadata?.name) throw new Error('invalid pod: metadata.name: Required value: name or generateName is required');
   if (!pod.spec?.containers?.length) throw new Error('invalid pod: spec.containers: Required value');
-  const hash = createHash('md5').update(stable(raw)).update(`host:${nodeName}`).update(`file:${file}`).digest('hex');
+  // Sorted keys: the hash ignores key order, as upstream's DeepHashObject.
+  const hash = createHash('md5').update(canonicalJson(raw)).update(`host:${nodeName}`).update(`file:${file}`).digest('hex');
   pod.apiVersion = 'v1';
   pod.kind = 'Pod';
   pod.metadata.uid = hash;

@@ -8,7 +8,7 @@
 // node-lifecycle controller's MarkPodsNotReady — the cached status is posted
 // again (upstream needsReconcile).
 
-import { isConflict, isNotFound, type Pod, type PodStatus } from '@kubelab/api';
+import { canonicalJson, isConflict, isNotFound, type Pod, type PodStatus } from '@kubelab/api';
 import type { Logger } from '@kubelab/component-base';
 
 /** The API calls the status manager makes. */
@@ -32,22 +32,8 @@ interface Entry {
 /** Conditions the kubelet owns (upstream kubetypes.PodConditionsByKubelet); others belong to other writers. */
 export const KUBELET_POD_CONDITIONS: ReadonlySet<string> = new Set(['PodScheduled', 'PodReadyToStartContainers', 'Initialized', 'ContainersReady', 'Ready']);
 
-/** Canonical JSON: keys sorted, null/undefined left out, so equal content compares equal whatever the wire did. */
-function canonical(v: unknown): string {
-  const norm = (x: unknown): unknown => {
-    if (Array.isArray(x)) return x.map(norm);
-    if (x && typeof x === 'object') {
-      const out: Record<string, unknown> = {};
-      for (const k of Object.keys(x).sort()) {
-        const val = (x as Record<string, unknown>)[k];
-        if (val !== null && val !== undefined) out[k] = norm(val);
-      }
-      return out;
-    }
-    return x;
-  };
-  return JSON.stringify(norm(v) ?? null);
-}
+/** Keys sorted, null/undefined fields left out: equal content compares equal whatever the wire did. */
+const canonical = (v: unknown): string => canonicalJson(v, { omitNull: true });
 
 /**
  * Whether the API's status differs from what the kubelet reported, in the
