@@ -7,10 +7,11 @@
 //     creates/s (same payload), and their ratio (target >= 0.5); each path's
 //     creates/s is its saturation throughput, the best of its rates at 64, 256
 //     and 512 creates in flight (BENCH_INFLIGHT; every level is printed under
-//     byInflight, with its own ratio); raw twice: with nats.js's defaults, and
+//     byInflight with both paths at that level, its own ratio and each
+//     path's create latency p50/p99); raw twice: with nats.js's defaults, and
 //     with noAsyncTraces as the apiserver's own connection runs
-//     (ratioVsNoAsyncTraces); paths and levels are measured in alternating
-//     blocks (BENCH_BLOCKS, default 4 each);
+//     (ratioVsNoAsyncTraces); BENCH_CREATES (default 20,000) creates per path
+//     and level, in alternating blocks (BENCH_BLOCKS, default 4);
 //   apiserver-watch-latency: p50/p99 from issuing a create (client library) to
 //     each of 100 watchers receiving its event, while writing up to 1,000
 //     objects/s with at most 32 writes in flight (target p99 < 50 ms). The
@@ -37,13 +38,15 @@ import { freePort, startNatsServer, waitForPort } from '@kubelab/testing';
 const clientDist = process.env.BENCH_CLIENT_DIST ? new URL(`file://${process.env.BENCH_CLIENT_DIST}/index.js`).href : new URL('../../../packages/client/dist/index.js', import.meta.url).href;
 const { createClientset } = await import(clientDist);
 
-const CREATES = Number(process.env.BENCH_CREATES ?? 5000);
-// Creates before measuring, on each path: the JIT compiles the hot code first (steady state is what is compared).
+// Measured creates per path and in-flight level, spread over the blocks.
+const CREATES = Number(process.env.BENCH_CREATES ?? 20000);
+// Creates before measuring, on each path (spread over the levels): the JIT compiles the hot code first (steady state is what is compared).
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 5000);
 // Measured blocks per path, alternating between the paths.
 const BLOCKS = Number(process.env.BENCH_BLOCKS ?? 4);
 // In-flight levels the creates are measured at (each path's best is its throughput).
 const INFLIGHTS = (process.env.BENCH_INFLIGHT ?? '64,256,512').split(',').map(Number);
+if (!INFLIGHTS.every((n) => Number.isInteger(n) && n > 0)) throw new Error(`BENCH_INFLIGHT must list positive integers, got ${process.env.BENCH_INFLIGHT}`);
 const WATCHERS = Number(process.env.BENCH_WATCHERS ?? 100);
 const RATE = 1000;
 const WATCH_SECONDS = Number(process.env.BENCH_WATCH_SECONDS ?? 3);
@@ -54,13 +57,17 @@ const filler = 'x'.repeat(900);
 const cm = (ns, name) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: ns, labels: { bench: 'true' } }, data: { filler } });
 const CMS = { group: '', version: 'v1', resource: 'configmaps' };
 
-/** Runs `total` jobs with `inflight` at a time; returns jobs/s. */
-async function pump(total, inflight, job) {
+/** Runs `total` jobs with `inflight` at a time; returns jobs/s. Each job's latency (ms) is pushed to `latencies` if given. */
+async function pump(total, inflight, job, latencies) {
   let next = 0;
   const t0 = performance.now();
   await Promise.all(
     Array.from({ length: inflight }, async () => {
-      while (next < total) await job(next++);
+      while (next < total) {
+        const start = performance.now();
+        await job(next++);
+        latencies?.push(performance.now() - start);
+      }
     }),
   );
   return total / ((performance.now() - t0) / 1000);
@@ -156,18 +163,20 @@ async function rawPath(natsUrl, bucket, connectOpts) {
 const RAW_PAYLOAD = new TextEncoder().encode(JSON.stringify(cm('bench', 'raw-000000')));
 
 /**
- * Measures the paths in alternating blocks (BENCH_BLOCKS, default 4: at each
- * in-flight level raw, raw with noAsyncTraces, apiserver, then the next level,
- * then all again), so a change in the machine's speed during the run — these
- * machines drift — hits every path and level alike; creates/s and CPU per
+ * Measures the paths in alternating blocks (BENCH_BLOCKS, default 4): each
+ * block runs every in-flight level and, at each level, every path (raw, raw
+ * with noAsyncTraces, apiserver), the orders of levels and of paths rotating
+ * from block to block, so the machine's drift during the run and the growing
+ * stores hit every path and level alike; creates/s, latencies and CPU per
  * create are summed over each path's blocks at a level.
  *
  * Creates per second is a path's saturation throughput: its best over the
  * in-flight levels (BENCH_INFLIGHT, default 64,256,512; every level is
- * printed). The apiserver path has more stages than raw KV (client →
- * apiserver → NATS → apiserver → client), so by Little's law it needs more
- * creates in flight to keep every stage busy; measuring both at one fixed
- * level would compare a full pipeline with a half-empty one.
+ * printed, with both paths at the same level, and its own ratio). The
+ * apiserver path has more stages than raw KV (client → apiserver → NATS →
+ * apiserver → client), so by Little's law it needs more creates in flight to
+ * keep every stage busy; one fixed level would compare a full pipeline with
+ * a half-empty one.
  */
 async function benchCreates(natsUrl, address, pids) {
   // Raw NATS KV, the ceiling: with the library's defaults (the target's
@@ -184,19 +193,21 @@ async function benchCreates(natsUrl, address, pids) {
     tuned: { pids: { bench: process.pid, nats: pids.nats }, job: (k) => tuned.create(k) },
     grpc: { pids: { bench: process.pid, apiserver: pids.apiserver, nats: pids.nats }, job: (k) => cms.create(cm('bench', k)) },
   };
-  for (const [name, p] of Object.entries(paths)) await pump(WARMUP, INFLIGHTS[0], (i) => p.job(`warm-${name}-${i}`));
-  // A block is at least 8 rounds of its in-flight level: ramp-up and drain stay a small part of it.
-  const perBlock = (level) => Math.max(Math.ceil(CREATES / BLOCKS), 8 * level);
-  const acc = Object.fromEntries(INFLIGHTS.map((l) => [l, Object.fromEntries(Object.keys(paths).map((n) => [n, { ms: 0, ops: 0, cpu: {}, syscalls: 0 }]))]));
+  const names = Object.keys(paths);
+  const rotate = (list, by) => list.map((_, i) => list[(i + by) % list.length]);
+  const warm = Math.ceil(WARMUP / INFLIGHTS.length);
+  for (const level of INFLIGHTS) for (const name of names) await pump(warm, level, (i) => paths[name].job(`warm-${name}-${level}-${i}`));
+  const per = Math.ceil(CREATES / BLOCKS);
+  const acc = Object.fromEntries(INFLIGHTS.map((l) => [l, Object.fromEntries(names.map((n) => [n, { ms: 0, ops: 0, cpu: {}, syscalls: 0, latencies: [] }]))]));
   for (let b = 0; b < BLOCKS; b++) {
-    for (const level of INFLIGHTS) {
-      for (const [name, p] of Object.entries(paths)) {
-        const per = perBlock(level);
+    for (const level of rotate(INFLIGHTS, b)) {
+      for (const name of rotate(names, b)) {
+        const p = paths[name];
+        const a = acc[level][name];
         const meter = cpuMeter(p.pids);
         const sys = name === 'grpc' ? syscallMeter(pids.apiserver) : undefined;
         const t0 = performance.now();
-        await pump(per, level, (i) => p.job(`${name}-${level}-${b}-${i}`));
-        const a = acc[level][name];
+        await pump(per, level, (i) => p.job(`${name}-${level}-${b}-${i}`), a.latencies);
         a.ms += performance.now() - t0;
         a.ops += per;
         for (const [k, us] of Object.entries(meter(1))) a.cpu[k] = (a.cpu[k] ?? 0) + us;
@@ -209,6 +220,10 @@ async function benchCreates(natsUrl, address, pids) {
   await tuned.close();
   const perSec = (level, n) => acc[level][n].ops / (acc[level][n].ms / 1000);
   const cpuPer = (level, n) => Object.fromEntries(Object.entries(acc[level][n].cpu).map(([k, us]) => [k, Math.round(us / acc[level][n].ops)]));
+  const latency = (level, n) => {
+    const sorted = acc[level][n].latencies.sort((x, y) => x - y);
+    return { p50Ms: Number(percentile(sorted, 50).toFixed(2)), p99Ms: Number(percentile(sorted, 99).toFixed(2)) };
+  };
   const peak = (n) => INFLIGHTS.reduce((best, l) => (perSec(l, n) > perSec(best, n) ? l : best), INFLIGHTS[0]);
   const [g, r, t] = [peak('grpc'), peak('raw'), peak('tuned')];
   return {
@@ -223,6 +238,8 @@ async function benchCreates(natsUrl, address, pids) {
     target: '>= 0.5',
     rawKvNoAsyncTracesCreatesPerSec: Math.round(perSec(t, 'tuned')),
     ratioVsNoAsyncTraces: Number((perSec(g, 'grpc') / perSec(t, 'tuned')).toFixed(2)),
+    cpuUsPerCreate: cpuPer(g, 'grpc'),
+    cpuUsPerRawCreate: cpuPer(r, 'raw'),
     byInflight: INFLIGHTS.map((l) => ({
       inflight: l,
       objects: acc[l].grpc.ops,
@@ -230,6 +247,8 @@ async function benchCreates(natsUrl, address, pids) {
       raw: Math.round(perSec(l, 'raw')),
       rawNoAsyncTraces: Math.round(perSec(l, 'tuned')),
       ratio: Number((perSec(l, 'grpc') / perSec(l, 'raw')).toFixed(2)),
+      grpcLatency: latency(l, 'grpc'),
+      rawLatency: latency(l, 'raw'),
       cpuUsPerCreate: cpuPer(l, 'grpc'),
       cpuUsPerRawCreate: cpuPer(l, 'raw'),
       cpuUsPerRawNoAsyncTracesCreate: cpuPer(l, 'tuned'),
