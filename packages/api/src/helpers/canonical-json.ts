@@ -1,7 +1,9 @@
 // Canonical JSON: object keys sorted and absent fields left out, so equal
-// content gives equal text whatever order or wire it came in. The
-// pod-template-hash hashes this text, and the registry compares specs by it
-// (upstream compares decoded Go structs, where field order never mattered).
+// content gives equal text whatever order or wire it came in. Hashes (the
+// pod-template-hash, the kubelet's static-pod UID) are taken of this text, and
+// comparisons (the registry's generation check, the Endpoints controller, the
+// kubelet's status reconcile) use it where upstream compares decoded Go
+// structs, in which field order never mattered.
 
 export interface CanonicalJsonOptions {
   /** Leave out null fields, as Go decodes them to a nil pointer (the same as absent). */

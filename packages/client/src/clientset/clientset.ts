@@ -96,6 +96,7 @@ export const TYPED_GROUPS = {
   coordination: { leases: typed<Lease>(GVR.leases) },
 };
 export type TypedGroups = typeof TYPED_GROUPS;
+const CLUSTER_SCOPED: ReadonlySet<GroupVersionResource> = new Set([GVR.nodes, GVR.namespaces]);
 export type TypedGroup = keyof TypedGroups;
 
 /** One accessor per resource of a group: make(its GVR). */
@@ -108,7 +109,8 @@ type Factory = <T extends KubeObject>(gvr: GroupVersionResource, namespace: stri
 /** Builds the grouped accessors over any client factory (real or fake). */
 export function buildClientset(factory: Factory, close: () => void): Clientset {
   const f = <T extends KubeObject>(gvr: GroupVersionResource, ns = '') => factory<T>(gvr, ns);
-  const group = (g: TypedGroup) => mapTypedGroup(g, (gvr) => (ns?: string) => f(gvr, ns));
+  // Cluster-scoped accessors take no namespace (the types say so; untyped callers get it ignored, as before).
+  const group = (g: TypedGroup) => mapTypedGroup(g, (gvr) => (CLUSTER_SCOPED.has(gvr) ? () => f(gvr) : (ns?: string) => f(gvr, ns)));
   return {
     core: group('core') as CoreV1,
     apps: group('apps') as AppsV1,

@@ -35,7 +35,7 @@ export interface StdioConfig {
 }
 
 /** A running container's stdio, as an attachment reads it. */
-export interface Stdio {
+interface Stdio {
   config: StdioConfig;
   /** PID 1, when it is a shell reading the container's stdin. */
   shell?: ExecSession;
