@@ -48,7 +48,9 @@ describe.runIf(ready)('pnpm kubelab up (local processes)', { timeout: 120_000 },
     runner = spawn(
       process.execPath,
       [
-        RUNNER, 'up', '--nodes', '2', '--state-dir', dir,
+        // Every port moved by 20000 (apiserver 26443, NATS 24222, ...): kubectl finds it
+        // through the kubeconfig, `kubelab rules` through the state dir's cluster.json.
+        RUNNER, 'up', '--nodes', '2', '--state-dir', dir, '--port-offset', '20000',
         // upstream flags, routed to their owners by the runner
         '--node-monitor-grace-period=8s', '--node-monitor-period=1s', '--node-lease-duration-seconds=4',
         '--default-unreachable-toleration-seconds=5', '--default-not-ready-toleration-seconds=5',
@@ -72,6 +74,8 @@ describe.runIf(ready)('pnpm kubelab up (local processes)', { timeout: 120_000 },
 
   it('writes a pid file per process, named like the compose services, and a kubeconfig that works', async () => {
     for (const svc of SERVICES) expect(alive(pidOf(svc)), svc).toBe(true);
+    expect(readFileSync(join(dir, 'kubeconfig'), 'utf8')).toContain('server: http://127.0.0.1:26443');
+    expect(JSON.parse(readFileSync(join(dir, 'cluster.json'), 'utf8'))).toEqual({ natsUrl: 'nats://127.0.0.1:24222', server: 'http://127.0.0.1:26443', portOffset: 20000 });
     const nodes = await kubectl(['get', 'nodes']);
     expect(nodes.stdout).toMatch(/^NAME\s+STATUS\s+ROLES\s+AGE\s+VERSION$/m);
     expect(nodes.stdout).toMatch(/^node-1\s+Ready\s+<none>\s+\S+\s+v1\.32/m);

@@ -1,6 +1,7 @@
-import { existsSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { ClusterInfo } from './topology.js';
 
 /** The repository root: this file runs from packages/kubelab/dist. */
 export const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
@@ -16,4 +17,17 @@ export const DEFAULT_STATE_DIR = '.kubelab/local';
 /** The state dir as given (relative to the caller's cwd, as users expect). */
 export function stateDirFrom(arg: string | undefined): string {
   return resolve(process.env.INIT_CWD ?? process.cwd(), arg ?? DEFAULT_STATE_DIR);
+}
+
+/** `<state-dir>/cluster.json` as `kubelab up` wrote it (undefined when absent: no runner has used this state dir). */
+export function readClusterInfo(stateDir: string): Partial<ClusterInfo> | undefined {
+  const file = join(stateDir, 'cluster.json');
+  if (!existsSync(file)) return undefined;
+  try {
+    const info = JSON.parse(readFileSync(file, 'utf8')) as unknown;
+    if (typeof info !== 'object' || info === null) throw new Error('not a JSON object');
+    return info as Partial<ClusterInfo>;
+  } catch (err) {
+    throw new Error(`cannot read ${file}: ${(err as Error).message}`, { cause: err });
+  }
 }

@@ -4,7 +4,7 @@
 
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { stateDirFrom } from './paths.js';
+import { readClusterInfo, stateDirFrom } from './paths.js';
 import { nodePorts } from './topology.js';
 
 export interface RulesArgs {
@@ -46,7 +46,14 @@ export async function rulesCommand(argv: string[]): Promise<number> {
     process.stderr.write(`kubelab rules: kube-proxy-${index} is not running under ${args.stateDir} (start the cluster with: pnpm kubelab up)\n`);
     return 1;
   }
-  const url = `http://127.0.0.1:${nodePorts(index).kubeProxyMetrics}/rules`;
+  let offset: unknown;
+  try {
+    offset = readClusterInfo(args.stateDir)?.portOffset;
+  } catch (e) {
+    process.stderr.write(`kubelab rules: ${(e as Error).message}\n`);
+    return 1;
+  }
+  const url = `http://127.0.0.1:${nodePorts(index, typeof offset === 'number' ? offset : 0).kubeProxyMetrics}/rules`;
   try {
     const res = await fetch(url, { signal: AbortSignal.timeout(5000) });
     const body = await res.text();

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { components, DEFAULT_PORTS, nodePorts } from './topology.js';
+import { clusterInfo, components, controlPlanePorts, DEFAULT_PORTS, nodePorts, runnerFlags } from './topology.js';
+import { parseUpArgs, refuseRunnerFlags } from './up.js';
 
 describe('local topology', () => {
-  const specs = components({ stateDir: '/s', nodes: 2, ports: DEFAULT_PORTS });
+  const specs = components({ stateDir: '/s', nodes: 2, portOffset: 0, ports: DEFAULT_PORTS });
 
   it('starts the control plane first, then containerd, kubelet and kube-proxy per node, named like the compose services', () => {
     expect(specs.map((s) => s.name)).toEqual([
@@ -26,5 +27,31 @@ describe('local topology', () => {
     const containerd2 = specs.find((s) => s.name === 'containerd-2')!;
     expect(kubelet2.args).toContain('--container-runtime-endpoint=unix:///s/nodes/node-2/run/containerd/containerd.sock');
     expect(containerd2.args).toContain('--address=/s/nodes/node-2/run/containerd/containerd.sock');
+  });
+
+  it('moves every port by --port-offset, the nodes\' included, and records where the cluster listens', () => {
+    const layout = { stateDir: '/s', nodes: 2, portOffset: 10000, ports: controlPlanePorts(10000) };
+    const moved = components(layout);
+    expect(moved.find((s) => s.name === 'apiserver')!.args).toEqual(expect.arrayContaining(['--secure-port=16443', '--grpc-port=16444', '--nats-url=nats://127.0.0.1:14222']));
+    expect(moved.find((s) => s.name === 'apiserver')!.health).toBe('http://127.0.0.1:16443/readyz');
+    expect(moved.find((s) => s.name === 'kubelet-2')!.args).toEqual(expect.arrayContaining(['--port=20350', '--apiserver-grpc-address=127.0.0.1:16444']));
+    expect(nodePorts(2, 10000).kubeProxyMetrics).toBe(20349);
+    expect(clusterInfo(layout)).toEqual({ natsUrl: 'nats://127.0.0.1:14222', server: 'http://127.0.0.1:16443', portOffset: 10000 });
+  });
+
+  it('parses --port-offset and refuses one that would push a port past 65535', () => {
+    expect(parseUpArgs(['--port-offset', '20000', '--time-scale=10']).portOffset).toBe(20000);
+    expect(parseUpArgs(['--time-scale=10']).portOffset).toBe(0);
+    expect(() => parseUpArgs(['--port-offset=60000'])).toThrow('--port-offset must be a whole number from 0 to 50375, got "60000"');
+  });
+
+  it('refuses a flag the runner sets itself (a port, address or path) and says what to use instead', () => {
+    const owned = runnerFlags(specs);
+    expect(() => refuseRunnerFlags(new Map([['apiserver', ['--secure-port=16443']]]), owned)).toThrow(
+      '--secure-port is set by kubelab up itself (the ports, addresses and paths of the local cluster); use --port-offset N to move every port, --state-dir DIR for the paths',
+    );
+    expect(() => refuseRunnerFlags(new Map([['kubelet', ['--root-dir=/x']]]), owned)).toThrow('--root-dir is set by kubelab up itself');
+    // Upstream flags the runner leaves alone pass.
+    expect(() => refuseRunnerFlags(new Map([['controller-manager', ['--node-monitor-grace-period=8s']], ['kubelet', ['--time-scale=10']]]), owned)).not.toThrow();
   });
 });

@@ -30,9 +30,14 @@ export interface NodePorts {
   containerdHealth: number;
 }
 
-/** node index 1..N → its ports (node-1 gets the upstream defaults). */
-export function nodePorts(index: number): NodePorts {
-  const off = (index - 1) * 100;
+/** Every control-plane port moved by `offset` (`kubelab up --port-offset`: a second cluster beside the first). */
+export function controlPlanePorts(offset = 0): Ports {
+  return Object.fromEntries(Object.entries(DEFAULT_PORTS).map(([k, v]) => [k, v + offset])) as unknown as Ports;
+}
+
+/** node index 1..N → its ports (node-1 gets the upstream defaults, moved by `offset`). */
+export function nodePorts(index: number, offset = 0): NodePorts {
+  const off = (index - 1) * 100 + offset;
   return {
     kubelet: 10250 + off,
     kubeletHealthz: 10248 + off,
@@ -55,7 +60,36 @@ export interface ComponentSpec {
 export interface Layout {
   stateDir: string;
   nodes: number;
+  /** Added to every port, the nodes' included (0: the upstream defaults). */
+  portOffset: number;
   ports: Ports;
+}
+
+/** What `kubelab rules` and `kubelab trace` read to find a running local cluster (`<state-dir>/cluster.json`). */
+export interface ClusterInfo {
+  natsUrl: string;
+  server: string;
+  portOffset: number;
+}
+
+export function clusterInfo(layout: Layout): ClusterInfo {
+  return { natsUrl: `nats://127.0.0.1:${layout.ports.nats}`, server: `http://127.0.0.1:${layout.ports.apiserver}`, portOffset: layout.portOffset };
+}
+
+/**
+ * The flags the runner itself sets on each service (ports, addresses, paths:
+ * the wiring of the local topology). A user's value for one of them would
+ * break the wiring, so `kubelab up` refuses it and offers --port-offset.
+ */
+export function runnerFlags(specs: ComponentSpec[]): Map<string, Set<string>> {
+  const bySvc = new Map<string, Set<string>>();
+  for (const s of specs) {
+    if (s.service === 'nats') continue;
+    const set = bySvc.get(s.service) ?? new Set<string>();
+    for (const a of s.args) if (a.startsWith('--')) set.add(a.slice(2).split('=')[0]!);
+    bySvc.set(s.service, set);
+  }
+  return bySvc;
 }
 
 export function nodeDir(layout: Layout, node: string): string {
@@ -102,7 +136,7 @@ export function components(layout: Layout): ComponentSpec[] {
   ];
   for (let i = 1; i <= layout.nodes; i++) {
     const node = `node-${i}`;
-    const p = nodePorts(i);
+    const p = nodePorts(i, layout.portOffset);
     const dir = nodeDir(layout, node);
     const sock = criSocket(layout, node);
     list.push(

@@ -6,17 +6,22 @@ import { which } from '@kubelab/component-base';
 import { flagOwners, routeFlags } from './flag-routing.js';
 import { serviceEntry, stateDirFrom } from './paths.js';
 import { Supervisor, waitHealthy } from './supervisor.js';
-import { components, DEFAULT_PORTS, kubeconfig, natsConfig, nodeDir, type ComponentSpec, type Layout } from './topology.js';
+import { clusterInfo, components, controlPlanePorts, kubeconfig, natsConfig, nodeDir, nodePorts, runnerFlags, type ComponentSpec, type Layout } from './topology.js';
 
 export interface UpArgs {
   nodes: number;
   stateDir: string;
+  portOffset: number;
   componentArgs: string[];
 }
+
+/** Most nodes one runner starts. */
+const MAX_NODES = 50;
 
 export function parseUpArgs(argv: string[]): UpArgs {
   let nodes = 2;
   let stateDir: string | undefined;
+  let portOffset = 0;
   const componentArgs: string[] = [];
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
@@ -25,11 +30,18 @@ export function parseUpArgs(argv: string[]): UpArgs {
     if (name === '--nodes') {
       const v = value();
       nodes = Number(v);
-      if (!Number.isInteger(nodes) || nodes < 0 || nodes > 50) throw new Error(`--nodes must be a whole number from 0 to 50, got "${v}"`);
+      if (!Number.isInteger(nodes) || nodes < 0 || nodes > MAX_NODES) throw new Error(`--nodes must be a whole number from 0 to ${MAX_NODES}, got "${v}"`);
     } else if (name === '--state-dir') stateDir = value();
+    else if (name === '--port-offset') {
+      const v = value();
+      portOffset = Number(v);
+      // The highest port a full runner uses is the last node's containerd health port.
+      const limit = 65535 - nodePorts(MAX_NODES).containerdHealth;
+      if (!Number.isInteger(portOffset) || portOffset < 0 || portOffset > limit) throw new Error(`--port-offset must be a whole number from 0 to ${limit}, got "${v}"`);
+    }
     else componentArgs.push(a);
   }
-  return { nodes, stateDir: stateDirFrom(stateDir), componentArgs };
+  return { nodes, stateDir: stateDirFrom(stateDir), portOffset, componentArgs };
 }
 
 const NATS_MISSING =
@@ -42,7 +54,7 @@ export async function up(argv: string[]): Promise<number> {
     process.stderr.write(NATS_MISSING + '\n');
     return 1;
   }
-  const layout: Layout = { stateDir: args.stateDir, nodes: args.nodes, ports: DEFAULT_PORTS };
+  const layout: Layout = { stateDir: args.stateDir, nodes: args.nodes, portOffset: args.portOffset, ports: controlPlanePorts(args.portOffset) };
   const specs = components(layout);
 
   // Services not built yet are skipped with a note, so a partial build still runs.
@@ -57,6 +69,7 @@ export async function up(argv: string[]): Promise<number> {
   let routed;
   try {
     routed = routeFlags(args.componentArgs, await flagOwners(entries));
+    refuseRunnerFlags(routed.byService, runnerFlags(specs));
   } catch (e) {
     process.stderr.write(`kubelab up: ${(e as Error).message}\n`);
     return 2;
@@ -71,6 +84,7 @@ export async function up(argv: string[]): Promise<number> {
   const kubeconfigPath = join(layout.stateDir, 'kubeconfig');
   writeFileSync(kubeconfigPath, kubeconfig(layout.ports));
   writeFileSync(join(layout.stateDir, 'nats.conf'), natsConfig(layout));
+  writeFileSync(join(layout.stateDir, 'cluster.json'), JSON.stringify(clusterInfo(layout), null, 2) + '\n');
 
   let failed = false;
   const sup = new Supervisor({
@@ -129,6 +143,18 @@ export async function up(argv: string[]): Promise<number> {
   }
   await stopped;
   return 0;
+}
+
+/** A flag the runner sets itself (a port, address or path of the local topology) cannot also come from the user. */
+export function refuseRunnerFlags(byService: Map<string, string[]>, owned: Map<string, Set<string>>): void {
+  for (const [svc, args] of byService) {
+    for (const a of args) {
+      const name = a.slice(2).split('=')[0]!;
+      if (owned.get(svc)?.has(name)) {
+        throw new Error(`--${name} is set by kubelab up itself (the ports, addresses and paths of the local cluster); use --port-offset N to move every port, --state-dir DIR for the paths`);
+      }
+    }
+  }
 }
 
 /** Control plane healthy and (once kubelets exist) every node Ready. */

@@ -1,10 +1,9 @@
 // `kubelab trace` flags. With no arguments it finds the NATS of the local
-// runner or of the compose stack: both publish it on 127.0.0.1:4222.
+// runner (its state dir's cluster.json names it) or of the compose stack
+// (127.0.0.1:4222, where the runner also listens without --port-offset).
 
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { FlagError, FlagSet, parseDuration } from '@kubelab/component-base';
-import { stateDirFrom } from '../paths.js';
+import { readClusterInfo, stateDirFrom } from '../paths.js';
 import { DEFAULT_PORTS } from '../topology.js';
 import { parseMethods, parsePodRef, type TraceFilter } from './filter.js';
 
@@ -43,16 +42,13 @@ export function parseSince(raw: string, now: number): Date {
 /** --nats-url, else the state dir's cluster.json `natsUrl`, else the runner's default port. */
 export function resolveNatsUrl(flag: string, stateDirArg: string): string {
   if (flag) return flag;
-  const file = join(stateDirFrom(stateDirArg || undefined), 'cluster.json');
-  if (existsSync(file)) {
-    try {
-      const url = (JSON.parse(readFileSync(file, 'utf8')) as { natsUrl?: unknown }).natsUrl;
-      if (typeof url === 'string' && url) return url;
-    } catch (err) {
-      throw new FlagError(`cannot read ${file}: ${(err as Error).message}`);
-    }
+  let url: unknown;
+  try {
+    url = readClusterInfo(stateDirFrom(stateDirArg || undefined))?.natsUrl;
+  } catch (err) {
+    throw new FlagError((err as Error).message);
   }
-  return `nats://127.0.0.1:${DEFAULT_PORTS.nats}`;
+  return typeof url === 'string' && url ? url : `nats://127.0.0.1:${DEFAULT_PORTS.nats}`;
 }
 
 export function parseTraceArgs(argv: string[], env: NodeJS.ProcessEnv = process.env, now = Date.now()): TraceOptions {
