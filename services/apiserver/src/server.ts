@@ -123,6 +123,7 @@ export async function startApiserver(opts: ApiserverOptions): Promise<RunningApi
     nodePortRange,
     services: () => cache.list(servicesPrefix).map((e) => e.obj),
     waitForRev: (rev) => cache.waitForRev(rev, 30_000),
+    ownWritesApplied: () => cache.ownWritesApplied(),
   });
   const admission = new AdmissionChain(
     opts.authorizer ?? alwaysAllow,

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { intToIp, parseCidr, pickFreeOffset, offsetInRange } from './ipalloc.js';
 import { withDefaultTolerations } from './default-toleration-seconds.js';
-import { lookupResource, type Pod, type PodSpec } from '@kubelab/api';
+import { lookupResource, type KubeObject, type Pod, type PodSpec } from '@kubelab/api';
 import { mirrorPodViolation, serviceAccount } from './service-account.js';
+import { ServiceAllocator } from './service-allocation.js';
 import type { AdmissionAttributes } from './types.js';
 
 describe('service IP range', () => {
@@ -104,5 +105,46 @@ describe('ServiceAccount', () => {
   ])('a mirror pod referencing a $name is forbidden', ({ spec, why }) => {
     expect(mirrorPodViolation(pod(spec as Partial<PodSpec>).spec!)).toBe(why);
     expect(() => admit(pod(spec as Partial<PodSpec>, mirror))).toThrow(`pods "p" is forbidden: ${why}`);
+  });
+});
+
+describe('ServiceIPAllocation', () => {
+  const services = lookupResource('', 'v1', 'services')!;
+  const attrs = (name: string, clusterIP: string): AdmissionAttributes => ({
+    operation: 'CREATE',
+    info: services,
+    namespace: 'default',
+    name,
+    object: { apiVersion: 'v1', kind: 'Service', metadata: { name, namespace: 'default' }, spec: { clusterIP, ports: [{ port: 80 }] } } as KubeObject,
+    ctx: {},
+    dryRun: false,
+    onRollback: () => {},
+    onCommit: () => {},
+  });
+
+  it('reuses the IP of a Service this apiserver just deleted once the cache shows the delete, instead of calling it taken', async () => {
+    // The cache still holds the deleted Service; its delete is acknowledged but not applied yet.
+    let stored: KubeObject[] = [{ metadata: { name: 'old', namespace: 'default' }, spec: { clusterIP: '10.96.0.50', clusterIPs: ['10.96.0.50'] } } as KubeObject];
+    let applied: (() => void) | undefined;
+    const pending = new Promise<void>((r) => (applied = r));
+    let behind = true;
+    const alloc = new ServiceAllocator({
+      serviceRange: parseCidr('10.96.0.0/12'),
+      nodePortRange: { base: 30000, size: 2768, text: '30000-32767' },
+      services: () => stored,
+      waitForRev: () => Promise.resolve(),
+      ownWritesApplied: () => (behind ? pending : undefined),
+    });
+    const a = attrs('reuse', '10.96.0.50');
+    const done = alloc.admit(a);
+    expect(done).toBeInstanceOf(Promise);
+    stored = [];
+    behind = false;
+    applied!();
+    await done;
+    expect((a.object as KubeObject & { spec: { clusterIPs: string[] } }).spec.clusterIPs).toEqual(['10.96.0.50']);
+    // Nothing pending: the same check runs synchronously and refuses a taken IP.
+    stored = [{ metadata: { name: 'x' }, spec: { clusterIPs: ['10.96.0.60'] } } as KubeObject];
+    expect(() => alloc.admit(attrs('dup', '10.96.0.60'))).toThrow('failed to allocate IP 10.96.0.60: provided IP is already allocated');
   });
 });

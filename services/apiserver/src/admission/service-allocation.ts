@@ -33,6 +33,8 @@ export interface ServiceAllocatorDeps {
   services(): Iterable<KubeObject>;
   /** Resolves once the cache has applied `rev` (then the reservation is visible there). */
   waitForRev(rev: number): Promise<void>;
+  /** Resolves once the cache shows every write this apiserver acknowledged (undefined: it does already). */
+  ownWritesApplied(): Promise<void> | undefined;
 }
 
 const needsNodePorts = (t: string | undefined) => t === 'NodePort' || t === 'LoadBalancer';
@@ -56,9 +58,17 @@ export class ServiceAllocator implements AdmissionPlugin {
     return s;
   }
 
-  admit(a: AdmissionAttributes): void {
+  admit(a: AdmissionAttributes): void | Promise<void> {
     if (a.info.resource !== 'services' || a.info.group !== '' || a.subresource || !a.object) return;
     if (a.operation !== 'CREATE' && a.operation !== 'UPDATE') return;
+    // The used set comes from the cache: a Service this apiserver just deleted
+    // must be gone from it first, or its IP and ports still look taken
+    // (upstream releases them in the delete itself).
+    const behind = this.deps.ownWritesApplied();
+    return behind ? behind.then(() => this.allocate(a)) : this.allocate(a);
+  }
+
+  private allocate(a: AdmissionAttributes): void {
     const svc = a.object as Service;
     const old = a.oldObject as Service | undefined;
     svc.spec ??= {};

@@ -347,6 +347,11 @@ export class WatchCache {
     });
   }
 
+  /** Waits until every write this apiserver acknowledged is applied; undefined when none is pending (no promise then). */
+  ownWritesApplied(): Promise<void> | undefined {
+    return this.lastWritten > this.rev ? this.waitForRev(this.lastWritten, 30_000) : undefined;
+  }
+
   /** A consistent read: every write this apiserver acknowledged is visible. */
   async waitConsistent(): Promise<void> {
     if (!this.syncedFlag) await this.synced;
