@@ -1,5 +1,5 @@
 export { freePort } from './ports.js';
-export { which, requireTool } from './tools.js';
+export { which, requirePrerequisite, requireTool, slowTestsEnabled, underCI } from './tools.js';
 export { startNatsServer, waitForPort, type NatsServerHandle } from './nats.js';
 export { waitFor, type WaitOptions } from './wait.js';
 export { PROBEDEMO_MANIFEST } from './seeds.js';

@@ -2,11 +2,11 @@
 // minute, so it runs in CI (CI=true) and locally only with
 // KUBELAB_SLOW_TESTS=1 (the other suites run the same manifest compressed 10x).
 
-import { requireTool } from '@kubelab/testing';
+import { requireTool, slowTestsEnabled } from '@kubelab/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually, pod, podEvents, startCluster, type Cluster } from './harness.js';
 
-describe.runIf((process.env.KUBELAB_SLOW_TESTS === '1' || process.env.CI === 'true') && requireTool('nats-server'))('probedemo in real time', () => {
+describe.runIf(slowTestsEnabled() && requireTool('nats-server'))('probedemo in real time', () => {
   let c: Cluster;
   beforeAll(async () => {
     c = await startCluster();

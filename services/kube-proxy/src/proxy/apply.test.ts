@@ -7,7 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { requireTool } from '@kubelab/testing';
+import { requirePrerequisite, requireTool } from '@kubelab/testing';
 import { localScenario, scenario } from '../testdata/fixtures.js';
 import { backendFor, IptablesBackend, NftablesBackend } from './backend.js';
 import { buildSnapshot } from './changetracker.js';
@@ -21,11 +21,7 @@ import { defaultProxyConfig } from './types.js';
 function canApply(): boolean {
   const tools = ['ip', 'iptables-restore', 'iptables-save', 'nft'].every((t) => requireTool(t));
   if (!tools) return false;
-  if (process.getuid?.() !== 0) {
-    if (process.env.CI === 'true') throw new Error('the apply tests need root (ip netns add) under CI=true');
-    return false;
-  }
-  return true;
+  return requirePrerequisite('root (ip netns add, for the apply tests)', process.getuid?.() === 0);
 }
 
 const enabled = canApply();
