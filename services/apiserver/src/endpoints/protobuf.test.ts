@@ -54,6 +54,27 @@ describe('decodeProtobuf (bodies kubectl 1.32 sends)', () => {
     });
   });
 
+  it('a hand-encoded deployment: replicas 0 is kept, a limit is a Quantity message', () => {
+    const varint = (n: number): number[] => (n < 0x80 ? [n] : [(n & 0x7f) | 0x80, ...varint(n >>> 7)]);
+    const ld = (no: number, body: Uint8Array | string): Buffer => {
+      const b = typeof body === 'string' ? Buffer.from(body) : body;
+      return Buffer.concat([Buffer.from([(no << 3) | 2, ...varint(b.length)]), b]);
+    };
+    const vi = (no: number, n: number) => Buffer.from([no << 3, ...varint(n)]);
+    const cat = (...b: Buffer[]) => Buffer.concat(b);
+    const limits = ld(1, cat(ld(1, 'cpu'), ld(2, ld(1, '100m'))));
+    const container = cat(ld(1, 'c'), ld(8, limits));
+    const spec = cat(vi(1, 0), ld(3, ld(2, ld(2, container))));
+    const raw = cat(ld(1, ld(1, 'zero')), ld(2, spec));
+    const body = cat(Buffer.from('k8s\0', 'latin1'), ld(1, cat(ld(1, 'apps/v1'), ld(2, 'Deployment'))), ld(2, raw));
+    expect(decodeProtobuf(body)).toEqual({
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { name: 'zero' },
+      spec: { replicas: 0, template: { spec: { containers: [{ name: 'c', resources: { limits: { cpu: '100m' } } }] } } },
+    });
+  });
+
   it('rejects a body without the magic, and kinds it does not know', () => {
     expect(() => decodeProtobuf(new Uint8Array([1, 2, 3, 4, 5]))).toThrow(/magic number/);
     // k8s\0 + Unknown{ typeMeta{ apiVersion "batch/v1", kind "Job" } }
