@@ -1,6 +1,9 @@
 // kubelab's one description of the object model, the counterpart of the Go
 // structs of k8s.io/api and k8s.io/apimachinery with their struct tags (see
-// definition.ts for the format and for how to add a kind).
+// definition.ts for the format and for how to add a kind). It lives in
+// @kubelab/api because the patch code here derives from it and the interfaces
+// here are tested against it; the apiserver's REST handlers, registry and
+// gRPC server all import it from below, and clients can too.
 
 import { APPS_TYPES } from './apps.js';
 import { CORE_TYPES } from './core.js';
