@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { DaemonSet, Deployment, EndpointSlice, Namespace, Node, Pod, ReplicaSet, Secret, Service } from './index.js';
-import { defaultImagePullPolicy, setDefaults } from './index.js';
+import { setDefaults } from './index.js';
+import { defaultImagePullPolicy } from './core/v1/defaults.js';
 
 describe('pod defaults', () => {
   it('fills the upstream pod defaults', () => {

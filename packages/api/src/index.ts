@@ -1,34 +1,109 @@
-export * from './meta/types.js';
-export * from './meta/status.js';
-export * from './meta/time.js';
-export * from './resources.js';
-export * from './core/v1/types.js';
-export * from './apps/v1/types.js';
-export * from './discovery/v1/types.js';
-export * from './coordination/v1/types.js';
-export * from './autoscaling/v1/types.js';
-export * from './policy/v1/types.js';
-export * from './patch/index.js';
-export * from './resource/quantity.js';
+// @kubelab/api: the object model (k8s.io/api and k8s.io/apimachinery) as the
+// other packages and services use it. Named exports only: what they import,
+// plus the hooks the apiserver's registry looks up by name (setDefaults,
+// validateObject, parseLabelSelector, parseFieldSelector, objectFields,
+// applyPatch). Anything else is internal to this package.
+
+// meta/v1, status errors, time
+export type { DeleteOptions, DeletionPropagation, IntOrString, KubeList, KubeObject, OwnerReference, WatchEvent, WatchEventType } from './meta/types.js';
+export {
+  alreadyExists,
+  badRequest,
+  conflict,
+  expired,
+  forbidden,
+  internalError,
+  invalid,
+  isAlreadyExists,
+  isConflict,
+  isExpired,
+  isNotFound,
+  methodNotAllowed,
+  notFound,
+  OPTIMISTIC_LOCK_MESSAGE,
+  requestEntityTooLarge,
+  serviceUnavailable,
+  StatusError,
+  timeout,
+  toStatus,
+  unsupportedMediaType,
+  type FieldError,
+  type Status,
+  type StatusReason,
+} from './meta/status.js';
+export { formatMicroTime, formatTime, parseTime } from './meta/time.js';
+
+// the resources served
+export { apiVersionOf, lookupKind, lookupResource, RESOURCES, storageKey, storagePrefix, type ResourceInfo } from './resources.js';
+
+// the kinds' TypeScript shapes
+export type {
+  Affinity,
+  Binding,
+  ConfigMap,
+  Container,
+  ContainerImage,
+  ContainerState,
+  ContainerStatus,
+  DownwardAPIVolumeFile,
+  Endpoints,
+  EndpointSubset,
+  Event,
+  HTTPGetAction,
+  KeyToPath,
+  LifecycleHandler,
+  Namespace,
+  NamespaceCondition,
+  Node,
+  NodeCondition,
+  NodeSelector,
+  NodeSelectorTerm,
+  NodeStatus,
+  NodeSystemInfo,
+  ObjectReference,
+  Pod,
+  PodCondition,
+  PodPhase,
+  PodSpec,
+  PodStatus,
+  PodTemplateSpec,
+  Probe,
+  PullPolicy,
+  ResourceFieldSelector,
+  ResourceList,
+  Secret,
+  Service,
+  ServiceAccount,
+  ServicePort,
+  Taint,
+  TCPSocketAction,
+  Toleration,
+  Volume,
+} from './core/v1/types.js';
+export type { DaemonSet, DaemonSetStatus, Deployment, DeploymentCondition, DeploymentConditionType, DeploymentStatus, ReplicaSet, ReplicaSetCondition, ReplicaSetStatus } from './apps/v1/types.js';
+export { LABEL_SERVICE_NAME, type Endpoint, type EndpointPort, type EndpointSlice } from './discovery/v1/types.js';
+export type { Lease, LeaseSpec } from './coordination/v1/types.js';
+
+// the schema: OpenAPI, strict decoding, protobuf
+export { elementType, openapiName, SCHEMA, structOf, type FieldDef, type FieldType } from './schema/index.js';
+
+// patch, quantities, selectors
+export { applyPatch, fieldPatchMeta, isPatchType } from './patch/index.js';
+export { parseQuantity, Quantity } from './resource/quantity.js';
+export { labelSelectorAsSelector, matchesSet, parseLabelSelector } from './labels/selector.js';
+export { parseFieldSelector } from './fields/selector.js';
+export { objectFields } from './fields/selectable.js';
+
+// defaulting and validation
+export { setDefaults } from './defaults.js';
+export { validateObject } from './validation/index.js';
 export * as field from './validation/field.js';
-export * from './validation/strings.js';
-export * from './labels/selector.js';
-export * from './fields/selector.js';
-export * from './fields/selectable.js';
-export * from './defaults.js';
-export * from './core/v1/defaults.js';
-export * from './core/v1/image.js';
-export * from './apps/v1/defaults.js';
-export * from './discovery/v1/defaults.js';
-export * from './validation/index.js';
-export * from './validation/meta.js';
-export * from './validation/core.js';
-export * from './validation/apps.js';
-export * from './validation/other.js';
-export * from './helpers/wellknown.js';
-export * from './helpers/pod.js';
-export * from './helpers/meta.js';
-export * from './helpers/node.js';
-export * from './helpers/nodeaffinity.js';
-export * from './helpers/intstr.js';
-export * from './helpers/canonical-json.js';
+
+// helpers the controllers, scheduler and kubelet share
+export { ANNOTATION_CONFIG_MIRROR, ANNOTATION_DAEMONSET_TEMPLATE_GENERATION, DEFAULT_MEMORY_REQUEST, DEFAULT_MILLI_CPU_REQUEST } from './helpers/wellknown.js';
+export { getPodCondition, isPodActive, isPodAvailable, isPodReady, isPodTerminal, maxContainerRestarts, podQOSClass, podRequests } from './helpers/pod.js';
+export { controllerRef, metaNamespaceKey, newControllerRef, splitMetaNamespaceKey } from './helpers/meta.js';
+export { findUntoleratedTaint, getNodeCondition, matchToleration, minTolerationSeconds, tolerationsTolerateTaint } from './helpers/node.js';
+export { matchNodeSelector, matchNodeSelectorTerm, podMatchesNodeSelectorAndAffinityTerms } from './helpers/nodeaffinity.js';
+export { getScaledValueFromIntOrPercent } from './helpers/intstr.js';
+export { canonicalJson, semanticJson } from './helpers/canonical-json.js';

@@ -5,7 +5,6 @@ import {
   findUntoleratedTaint,
   getNodeCondition,
   getPodCondition,
-  isNodeReady,
   isPodAvailable,
   isPodReady,
   maxContainerRestarts,
@@ -16,13 +15,11 @@ import {
   parseTime,
   podQOSClass,
   podRequests,
-  schedulingTaintFilter,
-  setPodCondition,
   splitMetaNamespaceKey,
-  TAINT_NODE_NOT_READY,
-  TAINT_NODE_UNREACHABLE,
-  tolerationToleratesTaint,
 } from '../index.js';
+import { isNodeReady, schedulingTaintFilter, tolerationToleratesTaint } from './node.js';
+import { setPodCondition } from './pod.js';
+import { TAINT_NODE_NOT_READY, TAINT_NODE_UNREACHABLE } from './wellknown.js';
 
 const taint = (key: string, effect: Taint['effect'], value?: string): Taint => ({ key, effect, ...(value ? { value } : {}) });
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { Node, NodeSelectorRequirement, NodeSelectorTerm, Pod } from '../index.js';
+import type { Node, NodeSelectorTerm, Pod } from '../index.js';
+import type { NodeSelectorRequirement } from '../core/v1/types.js';
 import { matchNodeSelector, matchNodeSelectorTerm, podMatchesNodeSelectorAndAffinityTerms } from '../index.js';
 
 const node: Node = { apiVersion: 'v1', kind: 'Node', metadata: { name: 'node-1', labels: { zone: 'a', cores: '8', disk: 'ssd' } } };

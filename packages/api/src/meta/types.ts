@@ -44,6 +44,8 @@ export interface ObjectMeta {
   ownerReferences?: OwnerReference[];
   finalizers?: string[];
   managedFields?: ManagedFieldsEntry[];
+  /** Deprecated and unused. */
+  selfLink?: string;
 }
 
 export interface ListMeta {

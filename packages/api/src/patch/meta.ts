@@ -1,9 +1,12 @@
 // Patch metadata of the kinds kubelab serves: which lists merge by which key
 // and which use retainKeys (upstream: the `patchStrategy`/`patchMergeKey`
 // struct tags of k8s.io/api, read by strategicpatch.LookupPatchMetadata).
-// Lists not named here are atomic: a patch replaces them whole.
+// Derived from the schema's field options; lists without a strategy are
+// atomic: a patch replaces them whole.
 
-export type PatchStrategy = 'merge' | 'retainKeys' | 'merge,retainKeys' | 'replace';
+import { SCHEMA, elementType, structOf, type PatchStrategy } from '../schema/index.js';
+
+export type { PatchStrategy };
 
 export interface FieldPatchMeta {
   /** The type of the field's value, or of each item for a list. */
@@ -16,58 +19,41 @@ export interface FieldPatchMeta {
 
 export type TypePatchMeta = Record<string, FieldPatchMeta>;
 
-const merge = (mergeKey: string, type?: string): FieldPatchMeta => ({ strategy: 'merge', mergeKey, ...(type ? { type } : {}) });
-const t = (type: string, strategy?: PatchStrategy): FieldPatchMeta => (strategy ? { type, strategy } : { type });
+/**
+ * The metadata of one type, or undefined when nothing in it (or below it)
+ * is merged other than the default way. A field names the struct it holds
+ * only when that struct has metadata, so the table stays as small as the
+ * tags: the merge needs the name only to find them.
+ */
+function typePatchMeta(name: string, memo: Map<string, TypePatchMeta | undefined>): TypePatchMeta | undefined {
+  if (memo.has(name)) return memo.get(name);
+  memo.set(name, undefined); // a type that (indirectly) holds itself adds nothing to its own metadata
+  const meta: TypePatchMeta = {};
+  for (const [field, [type, , options = {}]] of Object.entries(SCHEMA[name]?.fields ?? {})) {
+    const entry: FieldPatchMeta = {};
+    const struct = structOf(type) ? elementType(type) : undefined;
+    if (struct && typePatchMeta(struct, memo)) entry.type = struct;
+    if (options.patchStrategy) entry.strategy = options.patchStrategy;
+    if (options.patchMergeKey) entry.mergeKey = options.patchMergeKey;
+    if (Object.keys(entry).length) meta[field] = entry;
+  }
+  const result = Object.keys(meta).length ? meta : undefined;
+  memo.set(name, result);
+  return result;
+}
+
+function derivePatchMeta(): Record<string, TypePatchMeta> {
+  const memo = new Map<string, TypePatchMeta | undefined>();
+  const out: Record<string, TypePatchMeta> = {};
+  for (const name of Object.keys(SCHEMA)) {
+    const meta = typePatchMeta(name, memo);
+    if (meta) out[name] = meta;
+  }
+  return out;
+}
 
 /** Type name → field → patch metadata. Type names are the Go struct names. */
-export const PATCH_META: Record<string, TypePatchMeta> = {
-  ObjectMeta: { ownerReferences: merge('uid'), finalizers: { strategy: 'merge' } },
-  Pod: { metadata: t('ObjectMeta'), spec: t('PodSpec'), status: t('PodStatus') },
-  PodTemplateSpec: { metadata: t('ObjectMeta'), spec: t('PodSpec') },
-  PodSpec: {
-    volumes: { strategy: 'merge,retainKeys', mergeKey: 'name', type: 'Volume' },
-    initContainers: merge('name', 'Container'),
-    containers: merge('name', 'Container'),
-    ephemeralContainers: merge('name', 'Container'),
-    imagePullSecrets: merge('name'),
-    hostAliases: merge('ip'),
-    topologySpreadConstraints: merge('topologyKey'),
-    schedulingGates: merge('name'),
-    resourceClaims: { strategy: 'merge,retainKeys', mergeKey: 'name' },
-  },
-  Container: {
-    ports: merge('containerPort'),
-    env: merge('name'),
-    volumeMounts: merge('mountPath'),
-    volumeDevices: merge('devicePath'),
-  },
-  PodStatus: { conditions: merge('type'), podIPs: merge('ip'), hostIPs: merge('ip'), resourceClaimStatuses: { strategy: 'merge,retainKeys', mergeKey: 'name' } },
-  Node: { metadata: t('ObjectMeta'), spec: t('NodeSpec'), status: t('NodeStatus') },
-  NodeSpec: { podCIDRs: { strategy: 'merge' } },
-  NodeStatus: { conditions: merge('type'), addresses: merge('type') },
-  Namespace: { metadata: t('ObjectMeta'), status: t('NamespaceStatus') },
-  NamespaceStatus: { conditions: merge('type') },
-  Service: { metadata: t('ObjectMeta'), spec: t('ServiceSpec'), status: t('ServiceStatus') },
-  ServiceSpec: { ports: merge('port') },
-  ServiceStatus: { conditions: merge('type') },
-  ServiceAccount: { metadata: t('ObjectMeta'), secrets: merge('name') },
-  Endpoints: { metadata: t('ObjectMeta') },
-  ConfigMap: { metadata: t('ObjectMeta') },
-  Secret: { metadata: t('ObjectMeta') },
-  Event: { metadata: t('ObjectMeta') },
-  EndpointSlice: { metadata: t('ObjectMeta') },
-  Lease: { metadata: t('ObjectMeta') },
-  Deployment: { metadata: t('ObjectMeta'), spec: t('DeploymentSpec'), status: t('DeploymentStatus') },
-  DeploymentSpec: { template: t('PodTemplateSpec'), strategy: t('DeploymentStrategy', 'retainKeys') },
-  DeploymentStatus: { conditions: merge('type') },
-  ReplicaSet: { metadata: t('ObjectMeta'), spec: t('ReplicaSetSpec'), status: t('ReplicaSetStatus') },
-  ReplicaSetSpec: { template: t('PodTemplateSpec') },
-  ReplicaSetStatus: { conditions: merge('type') },
-  DaemonSet: { metadata: t('ObjectMeta'), spec: t('DaemonSetSpec'), status: t('DaemonSetStatus') },
-  DaemonSetSpec: { template: t('PodTemplateSpec') },
-  DaemonSetStatus: { conditions: merge('type') },
-  Scale: { metadata: t('ObjectMeta') },
-};
+export const PATCH_META: Readonly<Record<string, TypePatchMeta>> = derivePatchMeta();
 
 /** The patch metadata of one field of a type, if the type is known. */
 export function fieldPatchMeta(typeName: string | undefined, field: string): FieldPatchMeta | undefined {

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { DaemonSet, Deployment, KubeObject, Namespace, Node, Pod, Secret, Service } from '../index.js';
-import { fieldErrorMessage, invalid as invalidStatus, setDefaults, validateObject, validateStatusUpdate } from '../index.js';
+import { invalid as invalidStatus, setDefaults, validateObject } from '../index.js';
+import { fieldErrorMessage } from '../meta/status.js';
+import { validateStatusUpdate } from './index.js';
 import { utf8Length } from './meta.js';
 
 /** Every error as kubectl shows it: `field: body`. */

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { StatusError } from '@kubelab/api';
-import { decodeProtobuf } from './protobuf.js';
+import { PROTOBUF_KINDS, decodeProtobuf, protobufFields, type WireField } from './protobuf.js';
 
 // Bodies recorded from the real kubectl 1.32.4 (`kubectl create ...`), base64.
 const fixture = (name: string) => new Uint8Array(Buffer.from(readFileSync(new URL(`./testdata/kubectl-1.32-create-${name}.b64`, import.meta.url), 'utf8'), 'base64'));
@@ -54,6 +54,27 @@ describe('decodeProtobuf (bodies kubectl 1.32 sends)', () => {
     });
   });
 
+  it('a hand-encoded deployment: replicas 0 is kept, a limit is a Quantity message', () => {
+    const varint = (n: number): number[] => (n < 0x80 ? [n] : [(n & 0x7f) | 0x80, ...varint(n >>> 7)]);
+    const ld = (no: number, body: Uint8Array | string): Buffer => {
+      const b = typeof body === 'string' ? Buffer.from(body) : body;
+      return Buffer.concat([Buffer.from([(no << 3) | 2, ...varint(b.length)]), b]);
+    };
+    const vi = (no: number, n: number) => Buffer.from([no << 3, ...varint(n)]);
+    const cat = (...b: Buffer[]) => Buffer.concat(b);
+    const limits = ld(1, cat(ld(1, 'cpu'), ld(2, ld(1, '100m'))));
+    const container = cat(ld(1, 'c'), ld(8, limits));
+    const spec = cat(vi(1, 0), ld(3, ld(2, ld(2, container))));
+    const raw = cat(ld(1, ld(1, 'zero')), ld(2, spec));
+    const body = cat(Buffer.from('k8s\0', 'latin1'), ld(1, cat(ld(1, 'apps/v1'), ld(2, 'Deployment'))), ld(2, raw));
+    expect(decodeProtobuf(body)).toEqual({
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { name: 'zero' },
+      spec: { replicas: 0, template: { spec: { containers: [{ name: 'c', resources: { limits: { cpu: '100m' } } }] } } },
+    });
+  });
+
   it('rejects a body without the magic, and kinds it does not know', () => {
     expect(() => decodeProtobuf(new Uint8Array([1, 2, 3, 4, 5]))).toThrow(/magic number/);
     // k8s\0 + Unknown{ typeMeta{ apiVersion "batch/v1", kind "Job" } }
@@ -75,5 +96,32 @@ describe('decodeProtobuf (bodies kubectl 1.32 sends)', () => {
     } catch (e) {
       expect(StatusError.isInstance(e) && e.status.code).toBe(400);
     }
+  });
+});
+
+// The decoder reads the field numbers off the schema; these are the ones the
+// kubectl bodies above depend on (k8s.io/api generated.proto).
+const FIELDS: [what: string, type: string, no: number, want: WireField | undefined][] = [
+  ['metadata name', 'ObjectMeta', 1, { name: 'name', type: 'string', keepZero: false }],
+  ['creationTimestamp is a Time message', 'ObjectMeta', 8, { name: 'creationTimestamp', type: 'Time', keepZero: false }],
+  ['owner references are repeated messages', 'ObjectMeta', 13, { name: 'ownerReferences', type: '[]OwnerReference', keepZero: false }],
+  ['a false controller flag was set on purpose (*bool)', 'OwnerReference', 6, { name: 'controller', type: 'boolean', keepZero: true }],
+  ['empty resources stay as {} (no omitempty on a struct)', 'Container', 8, { name: 'resources', type: 'ResourceRequirements', keepZero: true }],
+  ['limits map to Quantity messages', 'ResourceRequirements', 1, { name: 'limits', type: 'map[string]Quantity', keepZero: false }],
+  ['init containers are field 20', 'PodSpec', 20, { name: 'initContainers', type: '[]Container', keepZero: false }],
+  ['replicas: 0 is kept (*int32)', 'DeploymentSpec', 1, { name: 'replicas', type: 'int32', keepZero: true }],
+  ['a targetPort is an IntOrString', 'ServicePort', 4, { name: 'targetPort', type: 'IntOrString', keepZero: false }],
+  ['secret data is bytes', 'Secret', 2, { name: 'data', type: 'map[string]bytes', keepZero: false }],
+  ['immutable: false is kept (*bool)', 'ConfigMap', 4, { name: 'immutable', type: 'boolean', keepZero: true }],
+  ['a field the schema does not number is skipped', 'PodSpec', 5, undefined],
+];
+
+describe('the protobuf messages, read off the schema', () => {
+  it.each(FIELDS)('%s (%s field %i)', (_what, type, no, want) => {
+    expect(protobufFields(type).get(no)).toEqual(want);
+  });
+
+  it('the kinds kubectl sends as protobuf', () => {
+    expect([...PROTOBUF_KINDS].sort()).toEqual(['ConfigMap', 'Deployment', 'Namespace', 'Secret', 'Service']);
   });
 });

@@ -2,108 +2,37 @@
 // kubectl 1.32's typed clients send for `kubectl create deployment|configmap|
 // secret|namespace|service`. The body is the magic `k8s\0` and a
 // runtime.Unknown {1 typeMeta {1 apiVersion, 2 kind}, 2 raw}; raw is the
-// object in the field numbers of k8s.io/api's generated.proto.
+// object in the field numbers of k8s.io/api's generated.proto, which the
+// schema of @kubelab/api carries on its fields: the decoder walks the schema.
 
-import { unsupportedMediaType, badRequest, type KubeObject } from '@kubelab/api';
+import { SCHEMA, elementType, structOf, unsupportedMediaType, badRequest, type FieldType, type KubeObject } from '@kubelab/api';
 
 const MAGIC = [0x6b, 0x38, 0x73, 0x00];
 
-type Kind = 'string' | 'int' | 'bool' | 'bytes' | 'msg' | 'map' | 'bytesmap' | 'intstr' | 'time' | 'quantity';
-
-interface PField {
+/** A field of a message as the decoder reads it: the schema's field with a `protobuf` number. */
+export interface WireField {
   name: string;
-  kind: Kind;
-  msg?: PMsg;
-  repeated?: boolean;
+  type: FieldType;
   /** A pointer field in Go: a zero value was set on purpose, keep it. */
-  keepZero?: boolean;
+  keepZero: boolean;
 }
 
-type PMsg = Record<number, PField>;
+const messages = new Map<string, Map<number, WireField>>();
 
-const f = (name: string, kind: Kind, extra: Partial<PField> = {}): PField => ({ name, kind, ...extra });
-const m = (name: string, msg: PMsg, extra: Partial<PField> = {}): PField => ({ name, kind: 'msg', msg, ...extra });
-const list = (name: string, msg: PMsg): PField => ({ name, kind: 'msg', msg, repeated: true });
-const strings = (name: string): PField => ({ name, kind: 'string', repeated: true });
+/** The numbered fields of a schema type, by field number; fields without a number are skipped on the wire. */
+export function protobufFields(typeName: string): Map<number, WireField> {
+  let m = messages.get(typeName);
+  if (m) return m;
+  m = new Map();
+  for (const [name, [type, , options]] of Object.entries(SCHEMA[typeName]?.fields ?? {})) {
+    if (options?.protobuf !== undefined) m.set(options.protobuf, { name, type, keepZero: options.keepZero === true });
+  }
+  messages.set(typeName, m);
+  return m;
+}
 
-const OwnerReference: PMsg = { 1: f('kind', 'string'), 3: f('name', 'string'), 4: f('uid', 'string'), 5: f('apiVersion', 'string'), 6: f('controller', 'bool', { keepZero: true }), 7: f('blockOwnerDeletion', 'bool', { keepZero: true }) };
-const ObjectMeta: PMsg = {
-  1: f('name', 'string'),
-  2: f('generateName', 'string'),
-  3: f('namespace', 'string'),
-  5: f('uid', 'string'),
-  6: f('resourceVersion', 'string'),
-  8: f('creationTimestamp', 'time'),
-  11: f('labels', 'map'),
-  12: f('annotations', 'map'),
-  13: list('ownerReferences', OwnerReference),
-  14: strings('finalizers'),
-};
-const LabelSelector: PMsg = { 1: f('matchLabels', 'map'), 2: list('matchExpressions', { 1: f('key', 'string'), 2: f('operator', 'string'), 3: strings('values') }) };
-const ContainerPort: PMsg = { 1: f('name', 'string'), 2: f('hostPort', 'int'), 3: f('containerPort', 'int'), 4: f('protocol', 'string'), 5: f('hostIP', 'string') };
-const EnvVar: PMsg = { 1: f('name', 'string'), 2: f('value', 'string') };
-const Resources: PMsg = { 1: f('limits', 'map', { msg: { 1: f('string', 'string') } }), 2: f('requests', 'map', { msg: { 1: f('string', 'string') } }) };
-const Container: PMsg = {
-  1: f('name', 'string'),
-  2: f('image', 'string'),
-  3: strings('command'),
-  4: strings('args'),
-  5: f('workingDir', 'string'),
-  6: list('ports', ContainerPort),
-  7: list('env', EnvVar),
-  8: m('resources', Resources, { keepZero: true }),
-  13: f('terminationMessagePath', 'string'),
-  14: f('imagePullPolicy', 'string'),
-  16: f('stdin', 'bool'),
-  17: f('stdinOnce', 'bool'),
-  18: f('tty', 'bool'),
-  20: f('terminationMessagePolicy', 'string'),
-};
-const PodSpec: PMsg = {
-  2: list('containers', Container),
-  3: f('restartPolicy', 'string'),
-  4: f('terminationGracePeriodSeconds', 'int', { keepZero: true }),
-  6: f('dnsPolicy', 'string'),
-  7: f('nodeSelector', 'map'),
-  8: f('serviceAccountName', 'string'),
-  10: f('nodeName', 'string'),
-  20: list('initContainers', Container),
-};
-const PodTemplateSpec: PMsg = { 1: m('metadata', ObjectMeta), 2: m('spec', PodSpec) };
-const RollingUpdate: PMsg = { 1: f('maxUnavailable', 'intstr'), 2: f('maxSurge', 'intstr') };
-const Deployment: PMsg = {
-  1: m('metadata', ObjectMeta),
-  2: m('spec', {
-    1: f('replicas', 'int', { keepZero: true }),
-    2: m('selector', LabelSelector),
-    3: m('template', PodTemplateSpec),
-    4: m('strategy', { 1: f('type', 'string'), 2: m('rollingUpdate', RollingUpdate) }),
-    5: f('minReadySeconds', 'int'),
-    6: f('revisionHistoryLimit', 'int', { keepZero: true }),
-    7: f('paused', 'bool'),
-    9: f('progressDeadlineSeconds', 'int', { keepZero: true }),
-  }),
-};
-const ServicePort: PMsg = { 1: f('name', 'string'), 2: f('protocol', 'string'), 3: f('port', 'int'), 4: f('targetPort', 'intstr'), 5: f('nodePort', 'int'), 6: f('appProtocol', 'string') };
-const Service: PMsg = {
-  1: m('metadata', ObjectMeta),
-  2: m('spec', {
-    1: list('ports', ServicePort),
-    2: f('selector', 'map'),
-    3: f('clusterIP', 'string'),
-    4: f('type', 'string'),
-    5: strings('externalIPs'),
-    7: f('sessionAffinity', 'string'),
-    10: f('externalName', 'string'),
-    11: f('externalTrafficPolicy', 'string'),
-  }),
-};
-const ConfigMap: PMsg = { 1: m('metadata', ObjectMeta), 2: f('data', 'map'), 3: f('binaryData', 'bytesmap'), 4: f('immutable', 'bool', { keepZero: true }) };
-const Secret: PMsg = { 1: m('metadata', ObjectMeta), 2: f('data', 'bytesmap'), 3: f('type', 'string'), 4: f('stringData', 'map'), 5: f('immutable', 'bool', { keepZero: true }) };
-const Namespace: PMsg = { 1: m('metadata', ObjectMeta), 2: m('spec', { 1: strings('finalizers') }) };
-
-/** The kinds whose protobuf encoding this decoder knows. */
-const BY_KIND: Record<string, PMsg> = { Deployment, Service, ConfigMap, Secret, Namespace };
+/** The kinds whose protobuf encoding this decoder knows (the schema marks them). */
+export const PROTOBUF_KINDS: readonly string[] = Object.keys(SCHEMA).filter((k) => SCHEMA[k]!.protobuf);
 
 class Reader {
   pos = 0;
@@ -168,41 +97,67 @@ function fields(buf: Uint8Array): Map<number, { wire: number; v: bigint | Uint8A
   return out;
 }
 
-function decodeValue(field: PField, raw: bigint | Uint8Array): unknown {
+/** Quantity is message { string string = 1 }. */
+function quantity(buf: Uint8Array): string {
+  const v = fields(buf).get(1)?.at(-1)?.v;
+  if (typeof v === 'bigint') throw new Error('field string: expected length-delimited data');
+  return v ? text.decode(v) : '';
+}
+
+/** One value of a field of type `type` (a single item for a list). */
+function decodeValue(field: WireField, type: string, raw: bigint | Uint8Array): unknown {
   const bytes = (): Uint8Array => {
     if (typeof raw === 'bigint') throw new Error(`field ${field.name}: expected length-delimited data`);
     return raw;
   };
-  switch (field.kind) {
+  switch (type) {
     case 'string':
       return text.decode(bytes());
     case 'bytes':
       return Buffer.from(bytes()).toString('base64');
-    case 'int':
+    case 'int32':
+    case 'int64':
       return typeof raw === 'bigint' ? toInt(raw) : 0;
-    case 'bool':
+    case 'boolean':
       return typeof raw === 'bigint' ? raw !== 0n : false;
-    case 'msg':
-      return decodeMessage(bytes(), field.msg!);
-    case 'time': {
+    case 'Time': {
       const fs = fields(bytes());
       const s = fs.get(1)?.[0]?.v;
       const seconds = typeof s === 'bigint' ? toInt(s) : 0;
       return seconds ? new Date(seconds * 1000).toISOString().replace('.000Z', 'Z') : undefined;
     }
-    case 'intstr': {
+    case 'IntOrString': {
       const fs = fields(bytes());
-      const type = fs.get(1)?.[0]?.v;
-      if (type === 1n) {
+      const t = fs.get(1)?.[0]?.v;
+      if (t === 1n) {
         const s = fs.get(3)?.[0]?.v;
         return s instanceof Uint8Array ? text.decode(s) : '';
       }
       const i = fs.get(2)?.[0]?.v;
       return typeof i === 'bigint' ? toInt(i) : 0;
     }
-    default:
-      throw new Error(`field ${field.name}: unexpected kind ${field.kind}`);
   }
+  if (structOf(type)) return decodeMessage(bytes(), type);
+  throw new Error(`field ${field.name}: the decoder does not read ${type}`);
+}
+
+/** A map<string, V> field: repeated entries { key = 1, value = 2 }. */
+function decodeMap(field: WireField, values: { v: bigint | Uint8Array }[]): Record<string, unknown> {
+  const valueType = elementType(field.type);
+  const map: Record<string, unknown> = {};
+  for (const { v } of values) {
+    if (!(v instanceof Uint8Array)) continue;
+    const entry = fields(v);
+    const k = entry.get(1)?.[0]?.v;
+    const val = entry.get(2)?.[0]?.v;
+    const key = k instanceof Uint8Array ? text.decode(k) : '';
+    if (!(val instanceof Uint8Array)) map[key] = '';
+    else if (valueType === 'bytes') map[key] = Buffer.from(val).toString('base64');
+    else if (valueType === 'Quantity') map[key] = quantity(val);
+    else if (valueType === 'string') map[key] = text.decode(val);
+    else throw new Error(`field ${field.name}: the decoder does not read maps of ${valueType}`);
+  }
+  return map;
 }
 
 function isEmpty(v: unknown): boolean {
@@ -211,33 +166,24 @@ function isEmpty(v: unknown): boolean {
   return typeof v === 'object' && v !== null && Object.keys(v).length === 0;
 }
 
-function decodeMessage(buf: Uint8Array, schema: PMsg): Record<string, unknown> {
+/** A message of schema type `typeName`, as its JSON form: zero values dropped unless the field keeps them. */
+function decodeMessage(buf: Uint8Array, typeName: string): Record<string, unknown> {
+  const schema = protobufFields(typeName);
   const out: Record<string, unknown> = {};
   for (const [no, values] of fields(buf)) {
-    const field = schema[no];
+    const field = schema.get(no);
     if (!field) continue;
-    if (field.kind === 'map' || field.kind === 'bytesmap') {
-      const map: Record<string, unknown> = {};
-      for (const { v } of values) {
-        if (!(v instanceof Uint8Array)) continue;
-        const entry = fields(v);
-        const k = entry.get(1)?.[0]?.v;
-        const val = entry.get(2)?.[0]?.v;
-        const key = k instanceof Uint8Array ? text.decode(k) : '';
-        if (!(val instanceof Uint8Array)) map[key] = '';
-        else if (field.kind === 'bytesmap') map[key] = Buffer.from(val).toString('base64');
-        else if (field.msg) map[key] = decodeMessage(val, field.msg).string ?? '';
-        else map[key] = text.decode(val);
-      }
+    if (field.type.startsWith('map[string]')) {
+      const map = decodeMap(field, values);
       if (Object.keys(map).length) out[field.name] = map;
       continue;
     }
-    if (field.repeated) {
-      const items = values.map(({ v }) => decodeValue(field, v));
+    if (field.type.startsWith('[]')) {
+      const items = values.map(({ v }) => decodeValue(field, elementType(field.type), v));
       if (items.length) out[field.name] = items;
       continue;
     }
-    const v = decodeValue(field, values[values.length - 1]!.v);
+    const v = decodeValue(field, field.type, values[values.length - 1]!.v);
     if (field.keepZero ? v !== undefined : !isEmpty(v)) out[field.name] = v;
   }
   return out;
@@ -269,10 +215,9 @@ export function decodeProtobuf(body: Uint8Array): KubeObject {
   } catch (e) {
     throw badRequest(`unable to decode the protobuf body: ${(e as Error).message}`);
   }
-  const schema = BY_KIND[kind];
-  if (!schema) throw unsupportedMediaType(`application/vnd.kubernetes.protobuf (kind ${kind || '<none>'})`);
+  if (!PROTOBUF_KINDS.includes(kind)) throw unsupportedMediaType(`application/vnd.kubernetes.protobuf (kind ${kind || '<none>'})`);
   try {
-    const obj = raw ? decodeMessage(raw, schema) : {};
+    const obj = raw ? decodeMessage(raw, kind) : {};
     return { apiVersion, kind, ...obj, metadata: (obj.metadata as KubeObject['metadata']) ?? {} } as KubeObject;
   } catch (e) {
     throw badRequest(`unable to decode the protobuf body of ${kind}: ${(e as Error).message}`);

@@ -23,7 +23,7 @@ import { printTable } from '../printers/index.js';
 import { listBytes } from '../cache/raw.js';
 import { decodeBody, mediaType, parseJson, readBody } from './body.js';
 import { boolParam, intParam, requestContext } from './context.js';
-import { checkPatchFields, decodeObject, parseFieldValidation } from './decode.js';
+import { checkPatchFields, decodeObject, parseFieldValidation } from '../decoding/decode.js';
 import { parseIncludeObject, responseShape, type ResponseShape } from './negotiate.js';
 import type { ResourceRequest } from './requestinfo.js';
 import { warningHeaders, writeJson } from './respond.js';

@@ -22,7 +22,7 @@ import type { ResourceStore } from '../registry/interface.js';
 import { selectorString } from '../printers/index.js';
 import { mediaType, parseJson, readBody } from './body.js';
 import { requestContext } from './context.js';
-import { checkPatchFields, parseFieldValidation } from './decode.js';
+import { checkPatchFields, parseFieldValidation } from '../decoding/decode.js';
 import type { HandlerEnv, KubeletAddress } from './env.js';
 import type { ResourceRequest } from './requestinfo.js';
 import { decodeWriteBody } from './resource.js';

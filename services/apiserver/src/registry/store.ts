@@ -30,7 +30,7 @@ import { parseResourceVersion } from '../cache/watch-cache.js';
 import { attachRaw, rawText } from '../cache/raw.js';
 import { revisionOffset, spliceRevision, storageString, storesAs } from '../storage/codec.js';
 import { StorageError, type KvStorage } from '../storage/kv.js';
-import { checkPatchedTypes } from '../endpoints/decode.js';
+import { checkPatchedTypes } from '../decoding/decode.js';
 import { applyPatch, compileSelectors, setDefaults, validateObject } from './api-hooks.js';
 import type {
   DeleteResult,

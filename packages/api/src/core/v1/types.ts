@@ -204,6 +204,9 @@ export interface SecurityContext {
   allowPrivilegeEscalation?: boolean;
   procMount?: 'Default' | 'Unmasked';
   seccompProfile?: SeccompProfile;
+  /** Free-form in the schema, like the other `unknown` fields here: kept and served, read by no component. */
+  windowsOptions?: unknown;
+  appArmorProfile?: unknown;
 }
 
 export interface ContainerResizePolicy {
@@ -309,6 +312,7 @@ export interface VolumeProjection {
   configMap?: { name?: string; items?: KeyToPath[]; optional?: boolean };
   downwardAPI?: { items?: DownwardAPIVolumeFile[] };
   serviceAccountToken?: ServiceAccountTokenProjection;
+  clusterTrustBundle?: unknown;
 }
 
 export interface ProjectedVolumeSource {
@@ -324,6 +328,11 @@ export interface VolumeSource {
   persistentVolumeClaim?: PersistentVolumeClaimVolumeSource;
   downwardAPI?: DownwardAPIVolumeSource;
   projected?: ProjectedVolumeSource;
+  /** Sources kubelab describes but does not mount: free-form in the schema. */
+  nfs?: unknown;
+  csi?: unknown;
+  ephemeral?: unknown;
+  image?: unknown;
 }
 
 export interface Volume extends VolumeSource {
@@ -422,6 +431,10 @@ export interface PodSecurityContext {
   sysctls?: { name: string; value: string }[];
   fsGroupChangePolicy?: 'OnRootMismatch' | 'Always';
   seccompProfile?: SeccompProfile;
+  windowsOptions?: unknown;
+  supplementalGroupsPolicy?: string;
+  appArmorProfile?: unknown;
+  seLinuxChangePolicy?: string;
 }
 
 export interface PodDNSConfig {
@@ -502,6 +515,7 @@ export interface PodCondition {
   lastTransitionTime?: Time | null;
   reason?: string;
   message?: string;
+  observedGeneration?: number;
 }
 
 export interface ContainerStateWaiting {
@@ -542,6 +556,10 @@ export interface ContainerStatus {
   started?: boolean;
   allocatedResources?: ResourceList;
   resources?: ResourceRequirements;
+  volumeMounts?: unknown;
+  user?: unknown;
+  allocatedResourcesStatus?: unknown;
+  stopSignal?: string;
 }
 
 export interface PodIP {
@@ -569,6 +587,8 @@ export interface PodStatus {
   containerStatuses?: ContainerStatus[];
   qosClass?: PodQOSClass;
   ephemeralContainerStatuses?: ContainerStatus[];
+  resize?: string;
+  resourceClaimStatuses?: unknown;
 }
 
 export interface Pod extends KubeObject {
@@ -658,6 +678,7 @@ export interface NodeSystemInfo {
   kubeProxyVersion: string;
   operatingSystem: string;
   architecture: string;
+  swap?: unknown;
 }
 
 export interface ContainerImage {
@@ -683,6 +704,9 @@ export interface NodeStatus {
   images?: ContainerImage[];
   volumesInUse?: string[];
   volumesAttached?: AttachedVolume[];
+  config?: unknown;
+  runtimeHandlers?: unknown;
+  features?: unknown;
 }
 
 export interface Node extends KubeObject {

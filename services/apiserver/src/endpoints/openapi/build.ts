@@ -1,12 +1,11 @@
-// OpenAPI v3 documents built from the schema description: the root
+// OpenAPI v3 documents built from the schema of @kubelab/api: the root
 // (/openapi/v3, one serverRelativeURL per group version) and one document per
 // group version. kubectl reads them for `explain`, for apply's patch
 // metadata, and to learn that the server validates fields itself
 // (upstream: kube-openapi handler3 serving the per-GV specs).
 
 import { createHash } from 'node:crypto';
-import { RESOURCES, apiVersionOf, fieldPatchMeta, type ResourceInfo } from '@kubelab/api';
-import { TYPES, openapiName, type FieldDef } from './schema.js';
+import { RESOURCES, SCHEMA, apiVersionOf, fieldPatchMeta, openapiName, type FieldDef, type ResourceInfo } from '@kubelab/api';
 
 type Json = Record<string, unknown>;
 
@@ -65,7 +64,7 @@ function gvkOf(typeName: string): Json[] | undefined {
 
 function componentSchemas(): Json {
   const out: Json = {};
-  for (const [name, t] of Object.entries(TYPES)) {
+  for (const [name, t] of Object.entries(SCHEMA)) {
     if (t.primitive) {
       out[openapiName(name)] = { description: t.description, ...t.primitive };
       continue;
@@ -74,7 +73,7 @@ function componentSchemas(): Json {
     const required: string[] = [];
     for (const [f, def] of Object.entries(t.fields ?? {})) {
       properties[f] = fieldSchema(name, f, def);
-      if (def[2]?.includes('r')) required.push(f);
+      if (def[2]?.required) required.push(f);
     }
     const s: Json = { description: t.description, type: 'object', properties };
     if (required.length) s.required = required;

@@ -20,7 +20,7 @@ import {
   type WatchEvent,
 } from '@kubelab/api';
 import type { DeleteResult, ListOptions, Registry, RequestContext, ResourceStore, Subresource, Watch, WatchOptions } from '../../registry/interface.js';
-import { checkPatchedTypes } from '../decode.js';
+import { checkPatchedTypes } from '../../decoding/decode.js';
 
 type Obj = Record<string, any>;  
 

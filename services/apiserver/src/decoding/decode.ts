@@ -3,9 +3,9 @@
 // fields are dropped and, per fieldValidation, reported as a strict decoding
 // error (Strict) or as warnings (Warn, the default) (upstream:
 // apimachinery's serializer/json strict mode and handlers' fieldValidation).
+// Below the REST handlers, the registry and the gRPC server, which all use it.
 
-import { badRequest, invalid, type KubeObject, type ResourceInfo } from '@kubelab/api';
-import { TYPES } from './openapi/schema.js';
+import { badRequest, invalid, SCHEMA, type KubeObject, type ResourceInfo } from '@kubelab/api';
 
 export type FieldValidation = 'Ignore' | 'Warn' | 'Strict';
 
@@ -39,7 +39,7 @@ function goType(t: string): string {
   if (t === 'object') return 'runtime.RawExtension';
   if (t === 'IntOrString') return 'intstr.IntOrString';
   if (t === 'Quantity') return 'resource.Quantity';
-  return `v1.${TYPES[t]?.name ?? t}`;
+  return `v1.${SCHEMA[t]?.name ?? t}`;
 }
 
 /**
@@ -88,7 +88,7 @@ function walk(value: unknown, t: string, path: string, goPath: string, owner: st
     case 'object':
       return;
   }
-  const def = TYPES[t];
+  const def = SCHEMA[t];
   if (!def?.fields) return;
   if (typeof value !== 'object' || Array.isArray(value)) return fail();
   const obj = value as J;
@@ -121,7 +121,7 @@ export function decodeObject(info: Pick<ResourceInfo, 'kind' | 'version'>, body:
     throw fail(`json: cannot unmarshal ${jsonKind(body)} into Go value of type ${goType(schemaType)}`);
   }
   const w: Walk = { unknown: [] };
-  if (TYPES[schemaType]) walk(body, schemaType, '', '', schemaType, w);
+  if (SCHEMA[schemaType]) walk(body, schemaType, '', '', schemaType, w);
   if (w.typeError) throw fail(w.typeError);
   if (validation === 'Strict' && w.unknown.length) {
     throw fail(`strict decoding error: ${w.unknown.map((f) => `unknown field "${f}"`).join(', ')}`);
@@ -146,7 +146,7 @@ export function checkPatchFields(info: Pick<ResourceInfo, 'kind' | 'version'>, p
       return;
     }
     if (t.startsWith('map[string]') || Array.isArray(v)) return;
-    const def = TYPES[t];
+    const def = SCHEMA[t];
     if (!def?.fields) return;
     for (const key of Object.keys(v as J)) {
       if (key.startsWith('$')) continue;
@@ -179,7 +179,7 @@ export function checkPatchedTypes(info: Pick<ResourceInfo, 'kind'>, patched: Kub
 
 /** The Go decoder's message for the first wrong type in `obj` (unknown fields are left alone), or undefined. */
 export function typeErrorOf(kind: string, obj: unknown): string | undefined {
-  if (!TYPES[kind]) return undefined;
+  if (!SCHEMA[kind]) return undefined;
   const w: Walk = { unknown: [], keepUnknown: true };
   walk(obj, kind, '', '', kind, w);
   return w.typeError;

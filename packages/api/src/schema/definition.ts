@@ -1,0 +1,78 @@
+// The shape of kubelab's one description of the object model: per Go struct
+// of k8s.io/api, its fields with their type, description, whether required,
+// the `patchStrategy`/`patchMergeKey` struct tags and the generated.proto
+// field number. The OpenAPI v3 documents (kube-openapi), strict decoding,
+// the strategic-merge patch metadata and the protobuf decoder all read it.
+//
+// How to add a kind (one description, nothing else to keep in step):
+//   1. Describe the kind and each struct it holds in the group's file here
+//      (`top({...})` adds apiVersion, kind and metadata); a field's type is
+//      one of the FieldType forms below.
+//   2. Give list fields upstream's patch tags (`patchStrategy`,
+//      `patchMergeKey`); PATCH_META follows.
+//   3. Only if kubectl sends the kind as protobuf: number the fields it sends
+//      (`protobuf`, plus `keepZero` for Go pointers) and set `protobuf: true`
+//      on the kind.
+//   4. Write the TypeScript interface in <group>/v1/types.ts; the schema
+//      interface test fails until the two agree.
+
+/** The Go package an OpenAPI name comes from. */
+export type Group = 'core' | 'apps' | 'meta' | 'discovery' | 'coordination' | 'autoscaling' | 'policy' | 'intstr' | 'resource';
+
+/**
+ * A field's type: string, int32, int64, boolean, number, Time, MicroTime,
+ * IntOrString, Quantity, bytes (a base64 string), object (free-form), the
+ * name of a type described here, `[]T` or `map[string]T`.
+ */
+export type FieldType = string;
+
+/** The `patchStrategy` struct tag (upstream strategicpatch). */
+export type PatchStrategy = 'merge' | 'retainKeys' | 'merge,retainKeys' | 'replace';
+
+export interface FieldOptions {
+  /** Listed in the OpenAPI `required` of the type (upstream: no `+optional`). */
+  required?: true;
+  /** How a strategic merge patch combines this list (or, retainKeys, this struct); absent: replace. */
+  patchStrategy?: PatchStrategy;
+  /** The field that identifies an item of a list merged by key. */
+  patchMergeKey?: string;
+  /** The field number in generated.proto (`protobuf:"bytes,N,opt,name=..."`); only fields the protobuf decoder reads carry one. */
+  protobuf?: number;
+  /** Protobuf: a zero value was sent on purpose (a Go pointer, or a struct JSON prints even when empty): keep it. */
+  keepZero?: true;
+}
+
+export type FieldDef = [type: FieldType, description: string, options?: FieldOptions];
+
+export interface TypeDef {
+  group: Group;
+  description: string;
+  fields?: Record<string, FieldDef>;
+  /** The OpenAPI name's last segment when it differs from the key. */
+  name?: string;
+  /**
+   * A primitive alias (Time, IntOrString, Quantity): its OpenAPI type/format;
+   * the two-typed ones are a `oneOf` without `type`, as upstream, so that
+   * `kubectl explain` prints their name (`<IntOrString>`) rather than `<string>`.
+   */
+  primitive?: { type?: string; format?: string; oneOf?: { type: string }[] };
+  /** A kind the apiserver decodes from protobuf bodies (kubectl's typed create); the fields it sends are numbered. */
+  protobuf?: true;
+}
+
+// generated.proto numbers metadata 1 in every kind.
+export const META_FIELD: FieldDef = ['ObjectMeta', 'Standard object metadata: name, namespace, labels, annotations and the fields the system sets.', { protobuf: 1 }];
+export const KIND: FieldDef = ['string', 'The REST resource kind this object represents, in CamelCase. Set by clients, checked by the server.'];
+export const API_VERSION: FieldDef = ['string', 'The versioned schema of this representation, e.g. "v1" or "apps/v1".'];
+
+/** The fields of a top-level kind: apiVersion, kind, metadata, then its own. */
+export const top = (fields: Record<string, FieldDef>): Record<string, FieldDef> => ({ apiVersion: API_VERSION, kind: KIND, metadata: META_FIELD, ...fields });
+
+/** The fields every <X>Condition shares. */
+export const cond = (what: string): Record<string, FieldDef> => ({
+  type: ['string', `The type of ${what} condition.`, { required: true }],
+  status: ['string', 'True, False or Unknown.', { required: true }],
+  lastTransitionTime: ['Time', 'When the condition last changed status.'],
+  reason: ['string', 'A one-word CamelCase reason for the last transition.'],
+  message: ['string', 'A human-readable message about the last transition.'],
+});

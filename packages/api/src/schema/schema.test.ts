@@ -1,0 +1,36 @@
+import { describe, expect, it } from 'vitest';
+import { SCHEMA, elementType, structOf } from './index.js';
+
+// The rules a schema entry must follow for the derivations (patch metadata,
+// protobuf messages, OpenAPI) to hold.
+
+const PRIMITIVES = ['string', 'int32', 'int64', 'boolean', 'number', 'bytes', 'object'];
+const fields = Object.entries(SCHEMA).flatMap(([type, def]) => Object.entries(def.fields ?? {}).map(([field, f]) => ({ type, field, def: f })));
+
+describe('the schema', () => {
+  it('every field type is a primitive or a described type', () => {
+    const unknown = fields.filter(({ def: [t] }) => !PRIMITIVES.includes(elementType(t)) && !SCHEMA[elementType(t)]).map(({ type, field }) => `${type}.${field}`);
+    expect(unknown).toEqual([]);
+  });
+
+  it('a patchMergeKey names a field of the item it merges, on a list merged by strategy', () => {
+    const wrong = fields
+      .filter(({ def: [t, , o] }) => o?.patchMergeKey && (!o.patchStrategy?.includes('merge') || (structOf(t) && !structOf(t)!.fields![o.patchMergeKey])))
+      .map(({ type, field }) => `${type}.${field}`);
+    expect(wrong).toEqual([]);
+  });
+
+  it('protobuf numbers are unique within a type, and keepZero goes with a number', () => {
+    for (const [type, def] of Object.entries(SCHEMA)) {
+      const numbers = Object.values(def.fields ?? {}).flatMap(([, , o]) => (o?.protobuf === undefined ? [] : [o.protobuf]));
+      expect(new Set(numbers).size, type).toBe(numbers.length);
+      for (const [field, [, , o]] of Object.entries(def.fields ?? {})) if (o?.keepZero) expect(o.protobuf, `${type}.${field}`).toBeDefined();
+    }
+  });
+
+  it('the protobuf kinds number their metadata', () => {
+    const kinds = Object.entries(SCHEMA).filter(([, d]) => d.protobuf);
+    expect(kinds.map(([k]) => k)).toEqual(['Namespace', 'Service', 'ConfigMap', 'Secret', 'Deployment']);
+    for (const [, d] of kinds) expect(d.fields?.metadata?.[2]?.protobuf).toBe(1);
+  });
+});
