@@ -4,7 +4,7 @@
 // a reset whenever the container ID changes.
 
 import type { Container, Pod, PodStatus } from '@kubelab/api';
-import type { Clock } from '../clock.js';
+import type { Clock } from '@kubelab/client';
 import type { Prober } from './prober.js';
 import type { Result, ResultsManager } from './results.js';
 import { probeTimings, type ProbeTimings, type ProbeType } from './types.js';
