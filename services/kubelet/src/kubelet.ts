@@ -33,7 +33,7 @@ import type { MachineInfo } from './nodestatus/setters.js';
 import { GenericPLEG, type PodLifecycleEvent } from './pleg/generic.js';
 import { MirrorClient, mirrorIsCurrent } from './pod/mirror-client.js';
 import { PodManager, fullName, specChanged, type DesiredPod } from './pod/pod-manager.js';
-import { PodSyncStates } from './pod-sync-state.js';
+import { PodSyncStates, type PodSyncState } from './pod-sync-state.js';
 import { PodWorkers, type PodWorkerQueue, type SyncFn } from './pod-workers.js';
 import { ProberManager } from './prober/manager.js';
 import { Prober, criProbeTransport } from './prober/prober.js';
@@ -746,6 +746,11 @@ export class Kubelet {
     return this.podManager
       .entries()
       .map(([uid, d]) => ({ ...d.pod, apiVersion: 'v1', kind: 'Pod', status: this.statusManager.getPodStatus(uid) ?? this.podStates.get(uid)?.statusAwaitingMirror ?? d.pod.status ?? {} }));
+  }
+
+  /** What the kubelet remembers about a pod between syncs (undefined once the pod is forgotten). */
+  syncStateOf(uid: string): Readonly<PodSyncState> | undefined {
+    return this.podStates.get(uid);
   }
 
   /** Finds a pod by namespace/name among the desired pods. */
