@@ -5,10 +5,10 @@
 // manager, runtime cache, runtime manager, prober, volumes, status manager,
 // node status — lives in modules of its own.
 
-import { isNotFound, isPodTerminal, type Node, type Pod, type PodStatus, type Service, type Taint } from '@kubelab/api';
+import { isPodTerminal, type Node, type Pod, type Service } from '@kubelab/api';
 import type { Logger } from '@kubelab/component-base';
 import { realClock, type Clientset, type Clock, type EventBroadcaster, type SharedIndexInformer, type SharedInformerFactory } from '@kubelab/client';
-import { ROOT_CONTEXT, context as otelContext, contextFromObject, trace, type Context, type Tracing } from '@kubelab/tracing';
+import { ROOT_CONTEXT, contextFromObject, trace, type Context, type Tracing } from '@kubelab/tracing';
 import { canAdmitPod, rejectedMessage } from './admission/admit.js';
 import { Backoff } from './backoff.js';
 import { FileSource, isMirrorPod } from './config/file.js';
@@ -17,16 +17,16 @@ import { podRef, type Recorder } from './events.js';
 import { isCriticalPod } from './eviction/helpers.js';
 import { EvictionManager } from './eviction/manager.js';
 import { collectSummary } from './eviction/stats.js';
-import { DEFAULT_EVICTION_HARD, parseThresholdConfig, type Threshold } from './eviction/thresholds.js';
 import { ImageManager } from './images/image-manager.js';
 import { pullSecretsFrom } from './images/pull-secrets.js';
+import { evictionConfig, type KubeletConfig } from './kubelet-config.js';
 import { computePodActions } from './kuberuntime/actions.js';
 import { LABEL_POD_NAME, LABEL_POD_NAMESPACE, type RuntimeService } from './kuberuntime/cri.js';
 import { RuntimeManager } from './kuberuntime/manager.js';
 import type { RuntimePodStatus } from './kuberuntime/podstatus.js';
 import type { KubeletMetrics } from './metrics/metrics.js';
 import { dialingProbeTransport, httpHookVia, type DialTarget } from './network/loopback.js';
-import { LEASE_NAMESPACE, NodeLeaseController } from './nodelease/controller.js';
+import { NodeLeaseController, leaseAPI } from './nodelease/controller.js';
 import { NodeStatusController } from './nodestatus/controller.js';
 import { machineInfo } from './nodestatus/machine-info.js';
 import type { MachineInfo } from './nodestatus/setters.js';
@@ -38,49 +38,14 @@ import { PodWorkers, type PodWorkerQueue, type SyncFn } from './pod-workers.js';
 import { ProberManager } from './prober/manager.js';
 import { Prober, criProbeTransport } from './prober/prober.js';
 import { RuntimeState } from './runtime-state.js';
-import { DEADLINE_EXCEEDED_MESSAGE, DEADLINE_EXCEEDED_REASON, pastActiveDeadline } from './status/deadline.js';
-import { generateAPIPodStatus, type StatusInput } from './status/generate.js';
-import { StatusManager } from './status/manager.js';
+import { StatusManager, podStatusAPI } from './status/manager.js';
+import { PodStatusReporter } from './status/reporter.js';
+import { untraced } from './untraced.js';
 import { KUBELET_VERSION } from './version.js';
 import { VolumeManager } from './volumemanager/manager.js';
-import type { ObjectSource } from './volumemanager/sources.js';
+import { apiObjectSource, type ObjectSource } from './volumemanager/sources.js';
 
-export { KUBELET_VERSION };
-
-export interface KubeletConfig {
-  nodeName: string;
-  nodeIP: string;
-  nodeLabels: Record<string, string>;
-  /** --register-with-taints: spec.taints of the Node this kubelet creates. */
-  registerWithTaints?: Taint[];
-  podManifestPath: string;
-  podLogsDir: string;
-  rootDir: string;
-  kubeletPort: number;
-  maxPods: number;
-  nodeStatusUpdateFrequencyMs: number;
-  nodeStatusReportFrequencyMs: number;
-  nodeLeaseDurationSeconds: number;
-  fileCheckFrequencyMs: number;
-  syncFrequencyMs: number;
-  /** Scales the kubelet's own timers (back-offs, runtime-down threshold); 1 = upstream. */
-  timeScale: number;
-  registerNode: boolean;
-  /** `EventedPLEG=true` also streams GetContainerEvents. */
-  featureGates: Record<string, boolean>;
-  /** The status manager's reconcile period (upstream syncPeriod, 10 s; not a flag upstream either). */
-  statusSyncPeriodMs?: number;
-  /** --eviction-hard/--eviction-soft thresholds (absent: upstream's default hard thresholds). */
-  evictionThresholds?: Threshold[];
-  /** --eviction-pressure-transition-period (5 m). */
-  evictionPressureTransitionPeriodMs?: number;
-  /** --eviction-max-pod-grace-period (0). */
-  evictionMaxPodGracePeriodSeconds?: number;
-  /** How often the eviction manager looks (upstream evictionMonitoringPeriod, 10 s). */
-  evictionMonitoringPeriodMs?: number;
-  /** kubelab: the node's simulated memory capacity (absent: the host's memory). */
-  memoryCapacityBytes?: number;
-}
+export { KUBELET_VERSION, type KubeletConfig };
 
 export interface KubeletDeps {
   config: KubeletConfig;
@@ -119,6 +84,7 @@ export class Kubelet {
   readonly prober: ProberManager;
   readonly pleg: GenericPLEG;
   readonly statusManager: StatusManager;
+  private readonly statusReporter: PodStatusReporter;
   readonly podWorkers: PodWorkerQueue;
   readonly lease: NodeLeaseController;
   readonly nodeStatus: NodeStatusController;
@@ -162,14 +128,7 @@ export class Kubelet {
     this.mirrorClient = new MirrorClient(this.cs, this.log);
 
     this.statusManager = new StatusManager(
-      {
-        // Status writes join the pod's trace (its kubelab.io/traceparent), whichever sync queued them.
-        get: (ns, name) => untraced(() => this.cs.core.pods(ns).get(name)),
-        updateStatus: (pod) => untraced(() => this.cs.core.pods(pod.metadata.namespace).updateStatus(pod, this.tracing ? { traceContext: contextFromObject(pod) } : {})),
-        deleteNow: async (ns, name, uid) => {
-          await this.cs.core.pods(ns).delete(name, { gracePeriodSeconds: 0, preconditions: { uid } });
-        },
-      },
+      podStatusAPI(this.cs, !!this.tracing),
       this.log,
       (uid) => {
         const d = this.podManager.get(uid);
@@ -180,6 +139,18 @@ export class Kubelet {
     const transport = criProbeTransport(this.rt);
     const prober = new Prober(dialingProbeTransport(transport, deps.dialTarget), this.recorder, scale);
     this.prober = new ProberManager(prober, this.statusManager, clock, true, scale, (id) => this.podStates.containerStartedAt(id));
+    this.statusReporter = new PodStatusReporter({
+      podManager: this.podManager,
+      podStates: this.podStates,
+      statusManager: this.statusManager,
+      prober: this.prober,
+      runtimeName: () => this.runtimeState.name,
+      nodeIP: config.nodeIP,
+      timeScale: scale,
+      recorder: this.recorder,
+      clock,
+      ...(deps.metrics ? { observePodStart: (seconds: number) => deps.metrics?.observePodStart(seconds) } : {}),
+    });
     // Liveness/startup failures restart containers; readiness changes the status.
     for (const rm of [this.prober.liveness, this.prober.startup, this.prober.readiness]) rm.onUpdate((u) => this.podWorkers.update(u.podUid));
 
@@ -213,12 +184,7 @@ export class Kubelet {
     if (this.metrics) this.pleg.observeRelist = this.metrics.observeRelist;
     this.runtimeCache = new RuntimeCache(this.pleg);
     this.eviction = new EvictionManager({
-      config: {
-        // Pod time runs timeScale times faster: so do grace and transition periods.
-        thresholds: (config.evictionThresholds ?? parseThresholdConfig({ hard: DEFAULT_EVICTION_HARD })).map((t) => ({ ...t, gracePeriodMs: t.gracePeriodMs / scale })),
-        pressureTransitionPeriodMs: (config.evictionPressureTransitionPeriodMs ?? 300_000) / scale,
-        maxPodGracePeriodSeconds: config.evictionMaxPodGracePeriodSeconds ?? 0,
-      },
+      config: evictionConfig(config),
       summary: () => collectSummary({ rt: this.rt, memoryCapacityBytes: machine.memoryBytes, rootDir: config.rootDir }),
       activePods: () => this.activePods(),
       killPod: (pod, gracePeriodSeconds, st) => {
@@ -232,11 +198,7 @@ export class Kubelet {
       log: this.log,
     });
     this.lease = new NodeLeaseController({
-      api: {
-        get: (name) => this.cs.coordination.leases(LEASE_NAMESPACE).get(name),
-        create: (l) => this.cs.coordination.leases(LEASE_NAMESPACE).create(l),
-        update: (l) => this.cs.coordination.leases(LEASE_NAMESPACE).update(l),
-      },
+      api: leaseAPI(this.cs),
       nodeName: config.nodeName,
       leaseDurationSeconds: config.nodeLeaseDurationSeconds,
       nodeUid: () => this.nodeStatus.node?.metadata.uid,
@@ -447,95 +409,17 @@ export class Kubelet {
     }
   }
 
-  // ------------------------------------------------------------ status
-
-  /** The status last computed for a pod, falling back to the API object's. */
-  private oldStatus(uid: string, d: DesiredPod): PodStatus | undefined {
-    const cached = this.statusManager.getPodStatus(uid);
-    if (cached) return cached;
-    if (d.static) return this.podManager.mirrorOf(d.pod)?.status;
-    return d.pod.status;
-  }
-
-  /** Whether the pod's last status is Succeeded or Failed: it never runs again. */
-  private hasTerminalStatus(uid: string, d: DesiredPod): boolean {
-    return isPodTerminal({ ...d.pod, status: this.oldStatus(uid, d) });
-  }
-
-  private statusTarget(uid: string, d: DesiredPod): { namespace: string; name: string; uid?: string } {
-    const target = { namespace: d.pod.metadata.namespace ?? 'default', name: d.pod.metadata.name ?? '' };
-    if (!d.static) return { ...target, uid };
-    const mirrorUid = this.podManager.mirrorOf(d.pod)?.metadata.uid;
-    return mirrorUid ? { ...target, uid: mirrorUid } : target;
-  }
-
-  private computeStatus(uid: string, d: DesiredPod, rs: RuntimePodStatus, terminal = false): PodStatus {
-    const state = this.podStates.of(uid);
-    for (const c of rs.containers) if (c.state === 'running') state.containerStarts.set(`${this.runtimeState.name}://${c.id}`, c.startedAt);
-    return generateAPIPodStatus({
-      pod: d.pod,
-      runtime: rs,
-      oldStatus: this.oldStatus(uid, d),
-      reasons: state.reasons,
-      runtimeName: this.runtimeState.name,
-      nodeIPs: [this.config.nodeIP],
-      now: this.clock.now(),
-      podIsTerminal: terminal,
-      applyProbes: (pod, status) => this.prober.updatePodStatus(pod, status),
-      evict: this.shouldEvict(uid, d),
-    });
-  }
-
-  /** A kubelet module failing the pod (upstream PodSyncHandlers' ShouldEvict): eviction, then the active deadline. */
-  private shouldEvict(uid: string, d: DesiredPod): StatusInput['evict'] {
-    const state = this.podStates.of(uid);
-    if (state.eviction) {
-      const { reason, message, condition } = state.eviction;
-      return { reason, message, condition };
-    }
-    if (this.hasTerminalStatus(uid, d)) return undefined;
-    if (!pastActiveDeadline(d.pod, this.oldStatus(uid, d), this.clock.now(), this.config.timeScale)) return undefined;
-    if (!state.deadlineEventRecorded) {
-      state.deadlineEventRecorded = true;
-      this.recorder.event(podRef(d.pod), 'Normal', DEADLINE_EXCEEDED_REASON, DEADLINE_EXCEEDED_MESSAGE);
-    }
-    return { reason: DEADLINE_EXCEEDED_REASON, message: DEADLINE_EXCEEDED_MESSAGE };
-  }
-
   /** Syncs pods whose active deadline just passed (upstream activeDeadlineHandler.ShouldSync). */
   private checkActiveDeadlines(): void {
-    for (const [uid, d] of this.podManager.entries()) {
-      if (!d.pod.spec?.activeDeadlineSeconds || this.podStates.get(uid)?.deadlineEventRecorded || this.hasTerminalStatus(uid, d)) continue;
-      if (pastActiveDeadline(d.pod, this.oldStatus(uid, d), this.clock.now(), this.config.timeScale)) this.podWorkers.update(uid, { terminate: true });
-    }
+    for (const [uid, d] of this.podManager.entries()) if (this.statusReporter.deadlinePassedUnreported(uid, d)) this.podWorkers.update(uid, { terminate: true });
   }
 
   /** Pods the eviction manager may evict: not terminal, not being deleted, not already evicted (upstream GetActivePods). */
   private activePods(): Pod[] {
     return this.podManager
       .entries()
-      .filter(([uid, d]) => !d.pod.metadata.deletionTimestamp && !this.podStates.get(uid)?.eviction && !this.hasTerminalStatus(uid, d))
+      .filter(([uid, d]) => !d.pod.metadata.deletionTimestamp && !this.podStates.get(uid)?.eviction && !this.statusReporter.hasTerminalStatus(uid, d))
       .map(([, d]) => d.pod);
-  }
-
-  private publishStatus(uid: string, d: DesiredPod, status: PodStatus): void {
-    const state = this.podStates.of(uid);
-    this.observePodStart(uid, status);
-    // A static pod without its mirror yet has nowhere to report.
-    if (d.static && !this.podManager.mirrorOf(d.pod)) {
-      state.statusAwaitingMirror = status;
-      return;
-    }
-    this.statusManager.setPodStatus(uid, this.statusTarget(uid, d), status);
-  }
-
-  /** kubelet_pod_start_duration_seconds: first seen → first Running, once per pod (upstream SyncPod). */
-  private observePodStart(uid: string, status: PodStatus): void {
-    const state = this.podStates.of(uid);
-    const seen = state.firstSeenAt;
-    if (seen === undefined || status.phase !== 'Running') return;
-    delete state.firstSeenAt;
-    this.metrics?.observePodStart((this.clock.now() - seen) / 1000);
   }
 
   // ------------------------------------------------------------ sync
@@ -595,23 +479,23 @@ export class Kubelet {
     if (networkNotReady && !pod.spec?.hostNetwork && !rs.sandboxes.some((s) => s.ready)) {
       const msg = `network is not ready: container runtime network not ready: NetworkReady=false reason:${networkNotReady.reason} message:${networkNotReady.message}`;
       this.recorder.event(podRef(pod), 'Warning', 'NetworkNotReady', msg);
-      this.publishStatus(uid, d, this.computeStatus(uid, d, rs));
+      this.statusReporter.publish(uid, d, this.statusReporter.compute(uid, d, rs));
       return { retryAt: this.clock.now() + 2000 };
     }
 
-    let status = this.computeStatus(uid, d, rs);
+    let status = this.statusReporter.compute(uid, d, rs);
     if (isPodTerminal({ ...pod, status })) {
       // Done: stop what is left (the sandbox) and keep reporting the final status.
       if (rs.sandboxes.some((s) => s.ready) || rs.containers.some((c) => c.state === 'running')) {
         await runtime.killPod(pod, rs, this.podStates.get(uid)?.eviction?.gracePeriodSeconds);
         rs = await this.runtimeStatus(uid, pod, runtime, true);
-        status = this.computeStatus(uid, d, rs, true);
+        status = this.statusReporter.compute(uid, d, rs, true);
       }
-      this.publishStatus(uid, d, status);
+      this.statusReporter.publish(uid, d, status);
       this.prober.removePod(uid);
       return;
     }
-    this.publishStatus(uid, d, status);
+    this.statusReporter.publish(uid, d, status);
     // Probe workers run on their own timers: outside this sync's span.
     untraced(() => this.prober.addPod(pod));
 
@@ -648,7 +532,7 @@ export class Kubelet {
       rs = await runtime.refreshAfter(rs, result.changes);
       this.runtimeCache.set(uid, rs);
     }
-    this.publishStatus(uid, d, this.computeStatus(uid, d, rs));
+    this.statusReporter.publish(uid, d, this.statusReporter.compute(uid, d, rs));
     untraced(() => this.prober.triggerPod(uid));
     if (actions.initFailed) this.podWorkers.update(uid);
     void this.runtimeManager.gcContainers(rs).catch(() => {});
@@ -666,7 +550,7 @@ export class Kubelet {
       rs = await this.runtimeStatus(uid, pod, runtime, true);
     }
     this.prober.removePod(uid);
-    this.publishStatus(uid, d, this.computeStatus(uid, d, rs, true));
+    this.statusReporter.publish(uid, d, this.statusReporter.compute(uid, d, rs, true));
     await runtime.removePod(rs);
     this.statusManager.markTerminated(uid);
   }
@@ -728,8 +612,7 @@ export class Kubelet {
     const created = await this.mirrorClient.create(d.pod, { name: this.config.nodeName, uid: nodeUid });
     if (!created) return;
     this.podManager.setMirror(created);
-    const pending = this.podStates.get(uid)?.statusAwaitingMirror;
-    if (pending) this.statusManager.setPodStatus(uid, this.statusTarget(uid, d), pending);
+    this.statusReporter.publishHeld(uid, d);
   }
 
   private async deleteMirror(staticPod: Pod): Promise<void> {
@@ -757,27 +640,4 @@ export class Kubelet {
   findPod(namespace: string, name: string): { uid: string; pod: Pod } | undefined {
     return this.podManager.find(namespace, name);
   }
-}
-
-/** ConfigMaps and Secrets read from the apiserver (under a sync's trace context when given); not found → undefined. */
-function apiObjectSource(cs: Clientset, opts?: { traceContext: Context }): ObjectSource {
-  return {
-    configMap: (ns, name) => orUndefined(() => cs.core.configMaps(ns).get(name, opts)),
-    secret: (ns, name) => orUndefined(() => cs.core.secrets(ns).get(name, opts)),
-  };
-}
-
-/** The object, or undefined when the apiserver says NotFound. */
-async function orUndefined<T>(get: () => Promise<T>): Promise<T | undefined> {
-  try {
-    return await get();
-  } catch (err) {
-    if (isNotFound(err)) return undefined;
-    throw err;
-  }
-}
-
-/** Runs fn with no active trace context: long-lived loops it starts never inherit a pod's span. */
-function untraced<T>(fn: () => T): T {
-  return otelContext.with(ROOT_CONTEXT, fn);
 }
