@@ -149,7 +149,7 @@ export class Kubelet {
       timeScale: scale,
       recorder: this.recorder,
       clock,
-      ...(deps.metrics ? { observePodStart: (seconds: number) => deps.metrics?.observePodStart(seconds) } : {}),
+      observePodStart: (seconds) => this.metrics?.observePodStart(seconds),
     });
     // Liveness/startup failures restart containers; readiness changes the status.
     for (const rm of [this.prober.liveness, this.prober.startup, this.prober.readiness]) rm.onUpdate((u) => this.podWorkers.update(u.podUid));
