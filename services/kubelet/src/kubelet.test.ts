@@ -1,4 +1,4 @@
-import type { ContainerStatus, Pod, PodSpec, PodStatus } from '@kubelab/api';
+import { formatTime, type ContainerStatus, type Pod, type PodSpec, type PodStatus } from '@kubelab/api';
 import { describe, expect, it } from 'vitest';
 import { staticPodFromManifest } from './config/file.js';
 import { RuntimeError } from './kuberuntime/cri.js';
@@ -137,7 +137,7 @@ describe('syncPod of a pod new to the kubelet', () => {
     },
     {
       name: 'a pod past its active deadline fails with DeadlineExceeded and starts nothing',
-      pod: web({ activeDeadlineSeconds: 30 }, { phase: 'Pending', startTime: new Date(T0 - 60_000).toISOString().replace('.000Z', 'Z') }),
+      pod: web({ activeDeadlineSeconds: 30 }, { phase: 'Pending', startTime: formatTime(T0 - 60_000) }),
       changes: [],
       status: 'Failed/DeadlineExceeded app=waiting:ContainerCreating',
       events: ['Normal DeadlineExceeded Pod was active on the node longer than the specified deadline'],
