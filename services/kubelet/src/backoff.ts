@@ -4,7 +4,7 @@
 // after the last update starts over (so a container that ran 10 min before it
 // failed again is back at 10 s).
 
-import type { Clock } from './clock.js';
+import type { Clock } from '@kubelab/client';
 
 interface Entry {
   backoff: number;

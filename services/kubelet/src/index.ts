@@ -9,6 +9,7 @@ import { instrumentRuntime } from './kuberuntime/instrumented.js';
 import { connectRemoteRuntime } from './kuberuntime/remote.js';
 import { Kubelet, type KubeletConfig } from './kubelet.js';
 import { newKubeletMetrics } from './metrics/metrics.js';
+import { loopbackDialer } from './network/loopback.js';
 import { defaultHostname, defaultNodeIP } from './options.js';
 import { serveKubelet } from './server/server.js';
 
@@ -86,23 +87,8 @@ export async function startKubelet(opts: KubeletOptions): Promise<RunningKubelet
     clientset: cs,
     informers,
     runtime: rt,
-    dialTarget: async (podIP, port) => {
-      // kubelab's runtime in loopback mode serves pod ports on 127.0.0.1: ask it where.
-      const sb = (await rt.listPodSandbox()).filter((s) => s.state === 'SANDBOX_READY');
-      for (const s of sb) {
-        const st = await rt.podSandboxStatus(s.id).catch(() => undefined);
-        if (st?.network?.ip !== podIP) continue;
-        const map = await rt.sandboxPortMap(s.id).catch(() => undefined);
-        const addr = map?.[`${port}/TCP`];
-        if (addr) {
-          const i = addr.lastIndexOf(':');
-          return { host: addr.slice(0, i), port: Number(addr.slice(i + 1)) };
-        }
-        // Loopback mode without a listener on that port: nothing answers.
-        if (map) return { host: '127.0.0.1', port: 1 };
-      }
-      return { host: podIP, port };
-    },
+    // kubelab's runtime in loopback mode serves pod ports on 127.0.0.1: probes and hooks ask it where.
+    dialTarget: loopbackDialer(rt),
     broadcaster,
     log,
     metrics,

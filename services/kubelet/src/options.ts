@@ -6,12 +6,11 @@
 // tracing flags and --time-scale (documented compression of the kubelet's
 // own timers).
 
-import { networkInterfaces } from 'node:os';
+import { hostname as osHostname, networkInterfaces } from 'node:os';
 import type { Taint } from '@kubelab/api';
 import { FlagSet, withApiserverFlags } from '@kubelab/component-base';
 import { addTracingFlags } from '@kubelab/tracing';
 import { DEFAULT_EVICTION_HARD } from './eviction/thresholds.js';
-import { defaultHostname } from './kubelet.js';
 
 export function kubeletFlags() {
   return addTracingFlags(withApiserverFlags(new FlagSet('kubelet')))
@@ -87,4 +86,5 @@ export function parseLabels(list: string[]): Record<string, string> {
   return out;
 }
 
-export { defaultHostname };
+/** The node name when --hostname-override is empty: the host's name, lower-cased. */
+export const defaultHostname = (): string => osHostname().toLowerCase();

@@ -12,6 +12,16 @@ export interface UpdateOptions {
   terminate?: boolean;
 }
 
+/** What the kubelet asks of its pod workers (unit tests give it a fake that runs nothing on its own). */
+export interface PodWorkerQueue {
+  update(uid: string, opts?: UpdateOptions): void;
+  terminationSignal(uid: string): AbortSignal | undefined;
+  forget(uid: string): void;
+  known(): string[];
+  whenIdle(): Promise<void>;
+  stop(): void;
+}
+
 interface Lane {
   running: boolean;
   pending: boolean;
@@ -21,7 +31,7 @@ interface Lane {
   termination: AbortController;
 }
 
-export class PodWorkers {
+export class PodWorkers implements PodWorkerQueue {
   private readonly lanes = new Map<string, Lane>();
   private stopped = false;
   private inflight = 0;

@@ -1,7 +1,7 @@
 import type { ObjectReference, Pod } from '@kubelab/api';
 import { createLogger } from '@kubelab/component-base';
 import { describe, expect, it } from 'vitest';
-import { FakeClock } from '../clock.js';
+import { FakeClock } from '@kubelab/client/testing';
 import type { Summary } from './helpers.js';
 import { EvictionManager } from './manager.js';
 import { parseThresholdConfig } from './thresholds.js';
@@ -52,10 +52,10 @@ describe('eviction manager', () => {
       'Pod/hog Warning Evicted: The node was low on resource: memory. Threshold quantity: 100Mi, available: 42Mi. Container app was using 972Mi, request is 0, has larger consumption of memory. ',
     ]);
     use(100 * Mi);
-    clock.step(10_000);
+    await clock.advance(10_000);
     expect(await m.synchronize()).toEqual([]);
     expect(m.pressure().memory).toBe(true);
-    clock.step(300_000);
+    await clock.advance(300_000);
     await m.synchronize();
     expect(m.pressure().memory).toBe(false);
   });
@@ -65,9 +65,9 @@ describe('eviction manager', () => {
     use(Gi - 200 * Mi);
     expect(await m.synchronize()).toEqual([]);
     expect(m.pressure().memory).toBe(true);
-    clock.step(59_000);
+    await clock.advance(59_000);
     expect(await m.synchronize()).toEqual([]);
-    clock.step(1_000);
+    await clock.advance(1_000);
     expect((await m.synchronize()).map((p) => p.metadata.name)).toEqual(['hog']);
     expect(killed).toEqual(['hog/30/Evicted/DisruptionTarget:TerminationByKubelet']);
   });

@@ -7,7 +7,7 @@
 
 import type { ObjectReference, Pod, PodCondition } from '@kubelab/api';
 import type { Logger } from '@kubelab/component-base';
-import type { Clock } from '../clock.js';
+import type { Clock } from '@kubelab/client';
 import { podRef, type Recorder } from '../events.js';
 import {
   EVICTED_REASON,

@@ -1,7 +1,7 @@
 import type { Pod } from '@kubelab/api';
 import { describe, expect, it } from 'vitest';
 import { Backoff } from '../backoff.js';
-import { FakeClock } from '../clock.js';
+import { FakeClock } from '@kubelab/client/testing';
 import { RuntimeError, type RuntimeService } from '../kuberuntime/cri.js';
 import { ImageManager, defaultPullPolicy, pullDurationText, shouldPullImage } from './image-manager.js';
 
@@ -15,7 +15,7 @@ function harness(present: boolean, pullFails = false) {
     imageStatus: async () => (present ? { id: 'sha256:1', repoTags: [], repoDigests: [], size: 2150000 } : undefined),
     pullImage: async () => {
       pulls++;
-      clock.step(1234);
+      await clock.advance(1234);
       if (pullFails) throw new RuntimeError('NotFound', 'failed to pull and unpack image "docker.io/library/busybox:nope": not found');
       present = true;
       return 'sha256:1';
@@ -64,7 +64,7 @@ describe('image pulls', () => {
     expect(h.events.at(-1)).toBe('Warning Failed Failed to pull image "busybox:nope": rpc error: code = NotFound desc = failed to pull and unpack image "docker.io/library/busybox:nope": not found');
     await expect(h.m.ensureImageExists(pod, c, [], {} as never)).rejects.toMatchObject({ reason: 'ImagePullBackOff', message: 'Back-off pulling image "busybox:nope"' });
     expect(h.pulls()).toBe(1);
-    h.clock.step(10_000);
+    await h.clock.advance(10_000);
     await expect(h.m.ensureImageExists(pod, c, [], {} as never)).rejects.toMatchObject({ reason: 'ErrImagePull' });
     expect(h.pulls()).toBe(2);
   });

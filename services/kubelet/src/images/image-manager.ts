@@ -6,7 +6,7 @@
 import type { Container, Pod, PullPolicy } from '@kubelab/api';
 import { formatDuration } from '@kubelab/component-base';
 import type { Backoff } from '../backoff.js';
-import type { Clock } from '../clock.js';
+import type { Clock } from '@kubelab/client';
 import { Reason, containerRef, type Recorder } from '../events.js';
 import { RuntimeError, type AuthConfig, type PodSandboxConfig, type RuntimeService } from '../kuberuntime/cri.js';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Pod } from '@kubelab/api';
 import { Backoff } from '../backoff.js';
-import { FakeClock } from '../clock.js';
+import { FakeClock } from '@kubelab/client/testing';
 import { nullRecorder, type Recorder } from '../events.js';
 import { ImageManager } from '../images/image-manager.js';
 import { computePodActions } from './actions.js';
@@ -194,12 +194,12 @@ async function livenessLoop(runMs: number, kills: number) {
   const waiting: string[] = [];
   await sync(undefined);
   for (let k = 0; k < kills; k++) {
-    clock.step(runMs);
+    await clock.advance(runMs);
     let r = await sync('Failure');
     for (let i = 0; starts.length <= k + 1 && i < 10; i++) {
       const why = r.reasons.get('app');
       waiting.push(`${why?.reason}: ${why?.message}`);
-      clock.set(r.retryAt!);
+      await clock.setTime(r.retryAt!);
       r = await sync(undefined);
     }
   }

@@ -6,7 +6,7 @@
 import type { Container, LifecycleHandler, Pod, Service } from '@kubelab/api';
 import { formatDuration } from '@kubelab/component-base';
 import type { Backoff } from '../backoff.js';
-import type { Clock } from '../clock.js';
+import type { Clock } from '@kubelab/client';
 import { Reason, containerRef, formatPod, podRef, type Recorder } from '../events.js';
 import { ImageError, type ImageManager } from '../images/image-manager.js';
 import type { SyncReason } from '../status/generate.js';

@@ -4,6 +4,7 @@
 // with back-off from 200 ms doubling up to 7 s.
 
 import { isConflict, isNotFound, type Lease } from '@kubelab/api';
+import type { Clientset } from '@kubelab/client';
 import type { Logger } from '@kubelab/component-base';
 
 export const LEASE_NAMESPACE = 'kube-node-lease';
@@ -18,6 +19,12 @@ export interface LeaseAPI {
 /** metav1.MicroTime: RFC 3339 with microseconds. */
 export function microTime(ms: number): string {
   return new Date(ms).toISOString().replace(/\.(\d{3})Z$/, '.$1000Z');
+}
+
+/** The lease calls through the clientset, in kube-node-lease. */
+export function leaseAPI(cs: Clientset): LeaseAPI {
+  const leases = () => cs.coordination.leases(LEASE_NAMESPACE);
+  return { get: (name) => leases().get(name), create: (l) => leases().create(l), update: (l) => leases().update(l) };
 }
 
 export interface LeaseControllerOptions {

@@ -4,8 +4,7 @@
 // capacity, addresses and nodeInfo, plus the "did anything change" test that
 // decides whether a status update is due before the report frequency.
 
-import type { ContainerImage, Node, NodeCondition, NodeStatus, NodeSystemInfo, Taint } from '@kubelab/api';
-import { rfc3339 } from '../clock.js';
+import { formatTime, type ContainerImage, type Node, type NodeCondition, type NodeStatus, type NodeSystemInfo, type Taint } from '@kubelab/api';
 
 export interface RuntimeHealthInput {
   /** Last time a runtime Status call said the runtime is ready (0 = never). */
@@ -61,7 +60,7 @@ export function pressureConditions(p: { memory?: boolean; disk?: boolean; pid?: 
 
 /** Stamps heartbeat and transition times: transition only when status changed. */
 export function stampConditions(conds: CondCore[], old: NodeCondition[] | undefined, now: number): NodeCondition[] {
-  const ts = rfc3339(now);
+  const ts = formatTime(now);
   return conds.map((c) => {
     const prev = old?.find((o) => o.type === c.type);
     return {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FakeClock } from '../clock.js';
+import { FakeClock } from '@kubelab/client/testing';
 import { GenericPLEG, diffSnapshots, type Snapshot } from './generic.js';
 
 const snap = (entries: Record<string, Record<string, 'running' | 'exited' | 'created' | 'unknown'>>): Snapshot =>
@@ -39,10 +39,10 @@ describe('PLEG relist diff', () => {
     await pleg.relist();
     expect(pleg.healthy()).toEqual({ ok: true, message: '' });
     fail = true;
-    clock.step(180_000);
+    await clock.advance(180_000);
     await pleg.relist();
     expect(pleg.healthy().ok).toBe(true);
-    clock.step(1_500);
+    await clock.advance(1_500);
     await pleg.relist();
     expect(pleg.healthy()).toEqual({ ok: false, message: 'pleg was last seen active 3m1.5s ago; threshold is 3m0s' });
   });

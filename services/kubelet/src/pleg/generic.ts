@@ -6,7 +6,7 @@
 // completed within the last 3 minutes.
 
 import { formatDuration } from '@kubelab/component-base';
-import type { Clock } from '../clock.js';
+import type { Clock } from '@kubelab/client';
 import { LABEL_POD_UID, type Container, type PodSandbox, type RuntimeService } from '../kuberuntime/cri.js';
 
 export type PlegEventType = 'ContainerStarted' | 'ContainerDied' | 'ContainerRemoved' | 'ContainerChanged';

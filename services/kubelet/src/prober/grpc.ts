@@ -6,7 +6,7 @@
 
 import * as grpc from '@grpc/grpc-js';
 import { HEALTH_CHECK_PATH, decodeHealthResponse, encodeHealthRequest } from '@kubelab/proto';
-import type { ProbeOutcome } from './prober.js';
+import type { ProbeOutcome } from './outcome.js';
 
 /** Go's name for a gRPC code (codes.Code.String()). */
 export function grpcCodeName(code: number): string {

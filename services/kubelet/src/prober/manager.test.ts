@@ -1,6 +1,6 @@
 import type { Pod } from '@kubelab/api';
 import { describe, expect, it } from 'vitest';
-import { FakeClock } from '../clock.js';
+import { FakeClock } from '@kubelab/client/testing';
 import { ProberManager } from './manager.js';
 
 const pod: Pod = {

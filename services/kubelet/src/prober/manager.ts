@@ -4,7 +4,7 @@
 // pod's container statuses (started, ready).
 
 import type { ContainerStatus, Pod, PodStatus } from '@kubelab/api';
-import type { Clock } from '../clock.js';
+import type { Clock } from '@kubelab/client';
 import type { Prober } from './prober.js';
 import { ResultsManager } from './results.js';
 import type { ProbeType } from './types.js';

@@ -1,6 +1,6 @@
-import type { Container, Pod, PodStatus, Probe } from '@kubelab/api';
+import { formatTime, type Container, type Pod, type PodStatus, type Probe } from '@kubelab/api';
 import { describe, expect, it } from 'vitest';
-import { FakeClock, rfc3339 } from '../clock.js';
+import { FakeClock } from '@kubelab/client/testing';
 import type { ProbeResult } from './prober.js';
 import { ResultsManager, type ResultUpdate } from './results.js';
 import type { ProbeType } from './types.js';
@@ -16,7 +16,7 @@ function running(id: string, startedAt: number, started: boolean): PodStatus {
   return {
     phase: 'Running',
     containerStatuses: [
-      { name: 'app', containerID: `containerd://${id}`, ready: false, restartCount: 0, image: 'busybox:1.36', imageID: '', started, state: { running: { startedAt: rfc3339(startedAt) } } },
+      { name: 'app', containerID: `containerd://${id}`, ready: false, restartCount: 0, image: 'busybox:1.36', imageID: '', started, state: { running: { startedAt: formatTime(startedAt) } } },
     ],
   };
 }
@@ -88,10 +88,10 @@ describe('prober worker doProbe', () => {
 
   it('holds probing for initialDelaySeconds after the container started', async () => {
     const h = harness('Liveness', { exec: { command: ['cat', '/tmp/healthy'] }, initialDelaySeconds: 5, periodSeconds: 5 });
-    h.clock.step(4_999);
+    await h.clock.advance(4_999);
     await h.worker.doProbe();
     expect(h.calls).toBe(0);
-    h.clock.step(1);
+    await h.clock.advance(1);
     await h.worker.doProbe();
     expect(h.calls).toBe(1);
   });
@@ -174,7 +174,7 @@ describe('prober worker doProbe', () => {
 
     const d = harness('Liveness', { exec: { command: ['true'] } });
     d.script.push({ result: 'Failure' }, { result: 'Failure' }, { result: 'Failure' });
-    d.worker.pod.metadata.deletionTimestamp = rfc3339(T0);
+    d.worker.pod.metadata.deletionTimestamp = formatTime(T0);
     expect(await d.worker.doProbe()).toBe(false);
     expect(d.calls).toBe(0);
     expect(d.results.get('containerd://c1')).toBe('Success');

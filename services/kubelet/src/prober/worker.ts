@@ -3,8 +3,8 @@
 // results, initial delay, startup gating, consecutive-result thresholds and
 // a reset whenever the container ID changes.
 
-import type { Container, Pod, PodStatus } from '@kubelab/api';
-import type { Clock } from '../clock.js';
+import { isPodTerminal, type Container, type Pod, type PodStatus } from '@kubelab/api';
+import type { Clock } from '@kubelab/client';
 import type { Prober } from './prober.js';
 import type { Result, ResultsManager } from './results.js';
 import { probeTimings, type ProbeTimings, type ProbeType } from './types.js';
@@ -62,7 +62,7 @@ export class Worker {
     const status = statusProvider.getPodStatus(uid);
     // The pod has not been synced yet, or is gone: wait for more information.
     if (!status) return true;
-    if (status.phase === 'Failed' || status.phase === 'Succeeded') return false;
+    if (isPodTerminal({ ...this.pod, status })) return false;
     const c = [...(status.containerStatuses ?? []), ...(status.initContainerStatuses ?? [])].find((s) => s.name === this.container.name);
     if (!c || !c.containerID) return true;
 

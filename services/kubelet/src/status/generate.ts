@@ -2,8 +2,7 @@
 // generateAPIPodStatus, getPhase, and status/generate.go): pure functions
 // from the pod spec, the runtime's view of the pod and the last status.
 
-import { podQOSClass, type Container, type ContainerState, type ContainerStatus, type Pod, type PodCondition, type PodPhase, type PodStatus } from '@kubelab/api';
-import { rfc3339 } from '../clock.js';
+import { formatTime, podQOSClass, type Container, type ContainerState, type ContainerStatus, type Pod, type PodCondition, type PodPhase, type PodStatus } from '@kubelab/api';
 import type { RuntimeContainerStatus, RuntimePodStatus } from '../kuberuntime/podstatus.js';
 
 /** A container's last sync error (upstream ReasonCache): shown as its waiting reason. */
@@ -68,8 +67,8 @@ function terminatedState(s: RuntimeContainerStatus, runtimeName: string): Contai
       exitCode: s.exitCode,
       reason: s.reason || (s.exitCode === 0 ? 'Completed' : 'Error'),
       ...(s.message ? { message: s.message } : {}),
-      startedAt: s.startedAt ? rfc3339(s.startedAt) : null,
-      finishedAt: s.finishedAt ? rfc3339(s.finishedAt) : null,
+      startedAt: s.startedAt ? formatTime(s.startedAt) : null,
+      finishedAt: s.finishedAt ? formatTime(s.finishedAt) : null,
       containerID: `${runtimeName}://${s.id}`,
     },
   };
@@ -78,7 +77,7 @@ function terminatedState(s: RuntimeContainerStatus, runtimeName: string): Contai
 function stateOf(s: RuntimeContainerStatus, runtimeName: string): ContainerState {
   switch (s.state) {
     case 'running':
-      return { running: { startedAt: rfc3339(s.startedAt) } };
+      return { running: { startedAt: formatTime(s.startedAt) } };
     case 'exited':
       return terminatedState(s, runtimeName);
     case 'created':
@@ -251,7 +250,7 @@ export function podConditions(pod: Pod, status: PodStatus, sandboxReady: boolean
 export function withTransitionTimes(conds: CondCore[], old: PodCondition[] | undefined, now: number): PodCondition[] {
   return conds.map((c) => {
     const prev = old?.find((o) => o.type === c.type);
-    const lastTransitionTime = prev && prev.status === c.status && prev.lastTransitionTime ? prev.lastTransitionTime : rfc3339(now);
+    const lastTransitionTime = prev && prev.status === c.status && prev.lastTransitionTime ? prev.lastTransitionTime : formatTime(now);
     const out: PodCondition = { type: c.type, status: c.status, lastProbeTime: null, lastTransitionTime };
     if (c.reason) out.reason = c.reason;
     if (c.message) out.message = c.message;
@@ -290,7 +289,7 @@ export function generateAPIPodStatus(input: StatusInput): PodStatus {
     status.podIP = podIPs[0];
     status.podIPs = podIPs.map((ip) => ({ ip }));
   }
-  status.startTime = oldStatus?.startTime ?? rfc3339(now);
+  status.startTime = oldStatus?.startTime ?? formatTime(now);
   if (initContainers.length) status.initContainerStatuses = initContainers;
   status.containerStatuses = regular;
   input.applyProbes?.(pod, status);
@@ -299,12 +298,12 @@ export function generateAPIPodStatus(input: StatusInput): PodStatus {
   const conds: CondCore[] = podConditions(pod, { ...status, conditions: oldStatus?.conditions ?? [] }, sandboxReady);
   const result = withTransitionTimes(conds, oldStatus?.conditions, now);
   // PodScheduled is the scheduler's; keep it (or set it for pods bound by hand).
-  result.push(scheduled ?? { type: 'PodScheduled', status: 'True', lastProbeTime: null, lastTransitionTime: rfc3339(now) });
+  result.push(scheduled ?? { type: 'PodScheduled', status: 'True', lastProbeTime: null, lastTransitionTime: formatTime(now) });
   // Conditions other components own (readiness gates, DisruptionTarget) stay.
   const extra = input.evict?.condition;
   if (extra) {
     const prev = oldStatus?.conditions?.find((c) => c.type === extra.type);
-    result.push({ ...extra, lastProbeTime: null, lastTransitionTime: prev && prev.status === extra.status && prev.lastTransitionTime ? prev.lastTransitionTime : rfc3339(now) });
+    result.push({ ...extra, lastProbeTime: null, lastTransitionTime: prev && prev.status === extra.status && prev.lastTransitionTime ? prev.lastTransitionTime : formatTime(now) });
   }
   for (const c of oldStatus?.conditions ?? []) if (!result.some((r) => r.type === c.type)) result.push(c);
   status.conditions = result;

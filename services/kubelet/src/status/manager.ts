@@ -9,7 +9,10 @@
 // again (upstream needsReconcile).
 
 import { canonicalJson, isConflict, isNotFound, type Pod, type PodStatus } from '@kubelab/api';
+import type { Clientset } from '@kubelab/client';
 import type { Logger } from '@kubelab/component-base';
+import { contextFromObject } from '@kubelab/tracing';
+import { untraced } from '../untraced.js';
 
 /** The API calls the status manager makes. */
 export interface PodStatusAPI {
@@ -17,6 +20,21 @@ export interface PodStatusAPI {
   updateStatus(pod: Pod): Promise<Pod>;
   /** Final delete: gracePeriodSeconds 0 with a UID precondition. */
   deleteNow(namespace: string, name: string, uid: string): Promise<void>;
+}
+
+/**
+ * The status manager's calls through the clientset. Writes are never part of
+ * whichever sync queued them; with `traced` each joins its pod's own trace
+ * (the kubelab.io/traceparent the apiserver recorded on it).
+ */
+export function podStatusAPI(cs: Clientset, traced: boolean): PodStatusAPI {
+  return {
+    get: (ns, name) => untraced(() => cs.core.pods(ns).get(name)),
+    updateStatus: (pod) => untraced(() => cs.core.pods(pod.metadata.namespace).updateStatus(pod, traced ? { traceContext: contextFromObject(pod) } : {})),
+    deleteNow: async (ns, name, uid) => {
+      await cs.core.pods(ns).delete(name, { gracePeriodSeconds: 0, preconditions: { uid } });
+    },
+  };
 }
 
 interface Entry {

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ConfigMap, Pod, Secret } from '@kubelab/api';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { FakeClock } from '../clock.js';
+import { FakeClock } from '@kubelab/client/testing';
 import type { Recorder } from '../events.js';
 import { VolumeManager } from './manager.js';
 
@@ -65,15 +65,15 @@ describe('VolumeManager', () => {
     expect(await vm.mountPod(p)).toEqual({ unmounted: ['cfg'], retryAt: t0 + 500 });
     expect(events).toEqual(['web Warning FailedMount: MountVolume.SetUp failed for volume "cfg" : configmap "app-config" not found']);
     // Inside the back-off window nothing is tried again.
-    clock.step(100);
+    await clock.advance(100);
     expect(await vm.mountPod(p)).toEqual({ unmounted: ['cfg'], retryAt: t0 + 500 });
     expect(events).toHaveLength(1);
     // The next failure doubles the wait.
-    clock.step(400);
+    await clock.advance(400);
     expect(await vm.mountPod(p)).toEqual({ unmounted: ['cfg'], retryAt: t0 + 500 + 1000 });
     expect(events).toHaveLength(2);
     cms['app-config'] = { metadata: { name: 'app-config' }, data: { greeting: 'hi' } };
-    clock.step(1000);
+    await clock.advance(1000);
     expect(await vm.mountPod(p)).toEqual({ unmounted: [] });
     expect(readFileSync(vol('kubernetes.io~configmap', 'cfg', 'greeting'), 'utf8')).toBe('hi');
   });

@@ -10,7 +10,7 @@
 import { readdirSync, rmSync } from 'node:fs';
 import type { Container, Pod } from '@kubelab/api';
 import { Backoff } from '../backoff.js';
-import type { Clock } from '../clock.js';
+import type { Clock } from '@kubelab/client';
 import { podRef, type Recorder } from '../events.js';
 import { makeMounts, type CriMount, type MountedVolume } from './mounts.js';
 import { podDir, podsDir } from './paths.js';

@@ -2,7 +2,9 @@
 // configmap.Manager / secret.Manager). A missing object is the manager's
 // NotFound error, whose text users see in events: `configmap "x" not found`.
 
-import type { ConfigMap, Secret } from '@kubelab/api';
+import { isNotFound, type ConfigMap, type Secret } from '@kubelab/api';
+import type { Clientset } from '@kubelab/client';
+import type { Context } from '@kubelab/tracing';
 
 export interface ObjectSource {
   /** The ConfigMap, or undefined when it does not exist; other failures throw. */
@@ -67,4 +69,22 @@ export function aggregate(errs: Error[]): Error | undefined {
   const msgs = [...new Set(errs.map((e) => e.message))];
   if (msgs.length === 0) return undefined;
   return msgs.length === 1 ? errs[0]! : new Error(`[${msgs.join(', ')}]`);
+}
+
+/** ConfigMaps and Secrets read from the apiserver (under a sync's trace context when given); not found → undefined. */
+export function apiObjectSource(cs: Clientset, opts?: { traceContext: Context }): ObjectSource {
+  return {
+    configMap: (ns, name) => orUndefined(() => cs.core.configMaps(ns).get(name, opts)),
+    secret: (ns, name) => orUndefined(() => cs.core.secrets(ns).get(name, opts)),
+  };
+}
+
+/** The object, or undefined when the apiserver says NotFound. */
+async function orUndefined<T>(get: () => Promise<T>): Promise<T | undefined> {
+  try {
+    return await get();
+  } catch (err) {
+    if (isNotFound(err)) return undefined;
+    throw err;
+  }
 }

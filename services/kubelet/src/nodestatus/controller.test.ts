@@ -1,0 +1,20 @@
+import type { NodeCondition, NodeStatus } from '@kubelab/api';
+import { describe, expect, it } from 'vitest';
+import { conditionEventReasons } from './controller.js';
+
+const status = (...conds: [string, 'True' | 'False', string?][]): NodeStatus => ({
+  conditions: conds.map(([type, s, beat]) => ({ type, status: s, ...(beat ? { lastHeartbeatTime: beat } : {}) }) as NodeCondition),
+});
+
+describe('conditionEventReasons', () => {
+  it.each<{ name: string; prev?: NodeStatus; next: NodeStatus; reasons: string[] }>([
+    { name: 'the first status reports every known condition', next: status(['MemoryPressure', 'False'], ['Ready', 'True']), reasons: ['NodeHasSufficientMemory', 'NodeReady'] },
+    { name: 'an unchanged condition already reported is quiet', prev: status(['Ready', 'True', '2026-01-01T00:00:00Z']), next: status(['Ready', 'True']), reasons: [] },
+    { name: 'a flip is reported', prev: status(['Ready', 'True', '2026-01-01T00:00:00Z']), next: status(['Ready', 'False']), reasons: ['NodeNotReady'] },
+    { name: 'a condition never heartbeaten counts as not reported yet', prev: status(['DiskPressure', 'True']), next: status(['DiskPressure', 'True']), reasons: ['NodeHasDiskPressure'] },
+    { name: 'PID pressure has its own reasons', next: status(['PIDPressure', 'True']), reasons: ['NodeHasInsufficientPID'] },
+    { name: 'conditions without event reasons are skipped', next: status(['NetworkUnavailable', 'True']), reasons: [] },
+  ])('$name', ({ prev, next, reasons }) => {
+    expect(conditionEventReasons(prev, next)).toEqual(reasons);
+  });
+});

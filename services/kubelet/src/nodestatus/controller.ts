@@ -1,0 +1,201 @@
+// Registers this kubelet's Node and keeps its status current (upstream
+// pkg/kubelet/kubelet_node_status.go, with updatePodCIDR from
+// kubelet_network.go): status is computed every --node-status-update-frequency
+// and posted when it changed or the report frequency passed, at once when
+// Ready flips; condition transitions become Node events.
+
+import { isAlreadyExists, type Node, type NodeStatus, type ObjectReference, type Taint } from '@kubelab/api';
+import type { Clientset, Clock } from '@kubelab/client';
+import type { Logger } from '@kubelab/component-base';
+import { Reason, type Recorder } from '../events.js';
+import type { Image, RuntimeService } from '../kuberuntime/cri.js';
+import type { RuntimeState } from '../runtime-state.js';
+import { buildNodeStatus, goArch, initialNode, nodeStatusChanged, readyCondition, runtimeErrors, type MachineInfo } from './setters.js';
+
+export interface NodeStatusConfig {
+  nodeName: string;
+  nodeIP: string;
+  nodeLabels: Record<string, string>;
+  registerWithTaints?: Taint[];
+  kubeletPort: number;
+  nodeStatusReportFrequencyMs: number;
+}
+
+export interface NodeStatusControllerOptions {
+  config: NodeStatusConfig;
+  cs: Clientset;
+  rt: Pick<RuntimeService, 'listImages' | 'updateRuntimeConfig'>;
+  runtime: RuntimeState;
+  machine: MachineInfo;
+  /** The PLEG's health (upstream: a node whose PLEG stalled is not ready). */
+  plegHealth: () => { ok: boolean; message: string };
+  /** The eviction manager's pressure conditions. */
+  pressure: () => { memory?: boolean; disk?: boolean; pid?: boolean };
+  /** The Node exists (registered or adopted): the node lease may start. */
+  onRegistered: () => void;
+  recorder: Recorder;
+  clock: Clock;
+  log: Logger;
+}
+
+/** Upstream reports at most 50 images, largest first. */
+const MAX_NODE_IMAGES = 50;
+const MAX_STATUS_UPDATE_ATTEMPTS = 5;
+
+/** The event reasons of a node condition: [when True, when False] (upstream recordNodeStatusEvent). */
+const CONDITION_EVENTS: Record<string, [string, string]> = {
+  MemoryPressure: ['NodeHasInsufficientMemory', 'NodeHasSufficientMemory'],
+  DiskPressure: ['NodeHasDiskPressure', 'NodeHasNoDiskPressure'],
+  PIDPressure: ['NodeHasInsufficientPID', 'NodeHasSufficientPID'],
+  Ready: ['NodeReady', 'NodeNotReady'],
+};
+
+/** The event reasons of the conditions that changed between two statuses (or were never reported). */
+export function conditionEventReasons(prev: NodeStatus | undefined, next: NodeStatus): string[] {
+  const out: string[] = [];
+  for (const c of next.conditions ?? []) {
+    const before = prev?.conditions?.find((p) => p.type === c.type);
+    if (before?.status === c.status && before.lastHeartbeatTime) continue;
+    const pair = CONDITION_EVENTS[c.type];
+    if (pair) out.push(c.status === 'True' ? pair[0] : pair[1]);
+  }
+  return out;
+}
+
+const imagesOf = (list: Image[]) =>
+  [...list]
+    .sort((a, b) => b.size - a.size)
+    .slice(0, MAX_NODE_IMAGES)
+    .map((i) => ({ names: [...i.repoDigests, ...i.repoTags], sizeBytes: i.size }));
+
+export class NodeStatusController {
+  /** The Node as the apiserver last returned or the informer last delivered it. */
+  node: Node | undefined;
+  /** The status this kubelet last posted (or found at registration). */
+  lastStatus: NodeStatus | undefined;
+  private lastReport = 0;
+  private lastReady: string | undefined;
+  private appliedPodCIDR = '';
+  private stopped = false;
+
+  constructor(private readonly o: NodeStatusControllerOptions) {}
+
+  stop(): void {
+    this.stopped = true;
+  }
+
+  nodeRef(): ObjectReference {
+    const name = this.o.config.nodeName;
+    return { kind: 'Node', name, uid: name, apiVersion: '', namespace: '' };
+  }
+
+  /** The Node from the informer; a new pod CIDR goes to the runtime (upstream updatePodCIDR). */
+  observe(n: Node): void {
+    this.node = n;
+    const cidr = n.spec?.podCIDR ?? n.spec?.podCIDRs?.[0] ?? '';
+    if (!cidr || cidr === this.appliedPodCIDR) return;
+    this.o.rt.updateRuntimeConfig(cidr).then(
+      () => {
+        this.appliedPodCIDR = cidr;
+        this.o.log.info('Updating runtime config through cri with podcidr', { CIDR: cidr });
+        // The runtime's network may be ready now: look at once rather than in 5 s.
+        void this.runtimeUp();
+      },
+      (err) => this.o.log.warn('Failed to update runtime config with pod CIDR', { CIDR: cidr, err }),
+    );
+  }
+
+  /** Asks the runtime how it is (every 5 s); a Ready flip is reported at once, not at the next period. */
+  async runtimeUp(): Promise<void> {
+    await this.o.runtime.update();
+    const ready = readyCondition(runtimeErrors(this.health())).status;
+    if (this.lastReady !== undefined && this.lastReady !== ready) void this.syncNodeStatus().catch(() => {});
+    this.lastReady = ready;
+  }
+
+  private health() {
+    const pleg = this.o.plegHealth();
+    return this.o.runtime.health(pleg.ok ? undefined : pleg.message);
+  }
+
+  /** Registers the Node, retrying with back-off (100 ms doubling to 7 s) until it succeeds or the kubelet stops. */
+  async registerWithRetry(): Promise<void> {
+    let delay = 100;
+    while (!this.stopped) {
+      try {
+        await this.registerNode();
+        return;
+      } catch (err) {
+        this.o.log.warn('Unable to register node with API server', { node: this.o.config.nodeName, err });
+        await this.o.clock.sleep(delay);
+        delay = Math.min(delay * 2, 7000);
+      }
+    }
+  }
+
+  /** Creates the Node, or adopts an existing one (upstream registerWithAPIServer). */
+  async registerNode(): Promise<void> {
+    const c = this.o.config;
+    const nodes = this.o.cs.core.nodes();
+    const desired = initialNode(c.nodeName, c.nodeLabels, 'linux', goArch(process.arch), c.registerWithTaints);
+    this.o.recorder.event(this.nodeRef(), 'Normal', Reason.Starting, 'Starting kubelet.');
+    let node: Node;
+    try {
+      node = await nodes.create(desired);
+      this.o.log.info('Successfully registered node', { node: c.nodeName });
+    } catch (err) {
+      if (!isAlreadyExists(err)) throw err;
+      const existing = await nodes.get(c.nodeName);
+      existing.metadata.labels = { ...(existing.metadata.labels ?? {}), ...desired.metadata.labels };
+      existing.metadata.annotations = { ...desired.metadata.annotations, ...(existing.metadata.annotations ?? {}) };
+      node = await nodes.update(existing);
+    }
+    this.node = node;
+    this.lastStatus = node.status;
+    if (this.stopped) return;
+    this.o.onRegistered();
+    await this.syncNodeStatus(true);
+    this.o.recorder.event(this.nodeRef(), 'Normal', Reason.NodeAllocatableEnforced, 'Updated Node Allocatable limit across pods');
+  }
+
+  /** Computes the node status; posts it when it changed, the report frequency passed, or `force`. */
+  async syncNodeStatus(force = false): Promise<void> {
+    if (!this.node?.metadata.uid) return;
+    const c = this.o.config;
+    let images: { names: string[]; sizeBytes: number }[];
+    try {
+      images = imagesOf(await this.o.rt.listImages());
+    } catch {
+      images = this.lastStatus?.images?.map((i) => ({ names: i.names ?? [], sizeBytes: i.sizeBytes ?? 0 })) ?? [];
+    }
+    const now = this.o.clock.now();
+    const next = buildNodeStatus({
+      machine: this.o.machine,
+      health: this.health(),
+      nodeIP: c.nodeIP,
+      hostname: c.nodeName,
+      kubeletPort: c.kubeletPort,
+      containerRuntimeVersion: this.o.runtime.versionText,
+      images,
+      pressure: this.o.pressure(),
+      old: this.lastStatus,
+      now,
+    });
+    if (!force && !nodeStatusChanged(this.lastStatus, next) && now - this.lastReport < c.nodeStatusReportFrequencyMs) return;
+    const nodes = this.o.cs.core.nodes();
+    for (let attempt = 0; attempt < MAX_STATUS_UPDATE_ATTEMPTS; attempt++) {
+      const current = attempt === 0 && this.node ? this.node : await nodes.get(c.nodeName);
+      try {
+        this.node = await nodes.updateStatus({ ...current, status: { ...current.status, ...next } });
+        break;
+      } catch (err) {
+        if (attempt === MAX_STATUS_UPDATE_ATTEMPTS - 1 || (err as { reason?: string }).reason !== 'Conflict') throw err;
+      }
+    }
+    for (const reason of conditionEventReasons(this.lastStatus, next)) {
+      this.o.recorder.event(this.nodeRef(), 'Normal', reason, `Node ${c.nodeName} status is now: ${reason}`);
+    }
+    this.lastStatus = next;
+    this.lastReport = now;
+  }
+}

@@ -1,0 +1,90 @@
+// The pods this kubelet should run and the mirror pods standing in the API
+// for its static pods (upstream pkg/kubelet/pod/pod_manager.go). Desired pods
+// are keyed by kubelet UID (a static pod's own UID); mirror pods by
+// namespace/name, the only thing they share with their static pod.
+
+import type { Pod } from '@kubelab/api';
+
+/** A pod the kubelet should run; `static`: it came from a manifest file and reports through a mirror pod. */
+export interface DesiredPod {
+  readonly pod: Pod;
+  readonly static: boolean;
+}
+
+/** `namespace/name`, as mirror pods are matched to static pods. */
+export function fullName(pod: Pod): string {
+  return `${pod.metadata.namespace}/${pod.metadata.name}`;
+}
+
+/** Whether anything but status and bookkeeping metadata differs: a status-only update needs no sync (upstream checkAndUpdatePod). */
+export function specChanged(a: Pod, b: Pod): boolean {
+  const view = (p: Pod) => JSON.stringify([p.spec, p.metadata.labels, p.metadata.annotations, p.metadata.deletionTimestamp, p.metadata.deletionGracePeriodSeconds]);
+  return view(a) !== view(b);
+}
+
+export class PodManager {
+  private readonly desired = new Map<string, DesiredPod>();
+  private readonly mirrors = new Map<string, Pod>();
+
+  get(uid: string): DesiredPod | undefined {
+    return this.desired.get(uid);
+  }
+
+  has(uid: string): boolean {
+    return this.desired.has(uid);
+  }
+
+  /** Adds or replaces a desired pod; returns the pod it replaced. */
+  set(uid: string, pod: Pod, isStatic: boolean): Pod | undefined {
+    const prev = this.desired.get(uid)?.pod;
+    this.desired.set(uid, { pod, static: isStatic });
+    return prev;
+  }
+
+  remove(uid: string): void {
+    this.desired.delete(uid);
+  }
+
+  uids(): string[] {
+    return [...this.desired.keys()];
+  }
+
+  entries(): [string, DesiredPod][] {
+    return [...this.desired.entries()];
+  }
+
+  /** `namespace/name` of a desired pod, or its UID when it is not (any more) desired. */
+  podName(uid: string): string {
+    const d = this.desired.get(uid);
+    return d ? fullName(d.pod) : uid;
+  }
+
+  /** A desired pod by namespace and name. */
+  find(namespace: string, name: string): { uid: string; pod: Pod } | undefined {
+    for (const [uid, d] of this.desired) if (d.pod.metadata.namespace === namespace && d.pod.metadata.name === name) return { uid, pod: d.pod };
+    return undefined;
+  }
+
+  /** The mirror pod of a static pod, if the API has one. */
+  mirrorOf(staticPod: Pod): Pod | undefined {
+    return this.mirrors.get(fullName(staticPod));
+  }
+
+  setMirror(mirror: Pod): void {
+    this.mirrors.set(fullName(mirror), mirror);
+  }
+
+  /** Forgets the mirror pod under that name, unless `uid` names another object than the one known. */
+  removeMirror(mirror: Pod, uid?: string): void {
+    const key = fullName(mirror);
+    if (uid === undefined || this.mirrors.get(key)?.metadata.uid === uid) this.mirrors.delete(key);
+  }
+
+  /** UIDs of the static pods a mirror pod stands for (by name). */
+  staticPodsMirroredBy(mirror: Pod): string[] {
+    const key = fullName(mirror);
+    return this.entries()
+      .filter(([, d]) => d.static && fullName(d.pod) === key)
+      .map(([uid]) => uid);
+  }
+}
