@@ -3,7 +3,7 @@
 
 import * as grpc from '@grpc/grpc-js';
 import { Counter, Histogram, type Registry } from 'prom-client';
-import type { ImageServiceHandlers, RuntimeServiceHandlers } from '@kubelab/proto';
+import type { CriCallRecord, ImageServiceHandlers, RuntimeServiceHandlers } from '@kubelab/proto';
 import { serverSpanOf, type Tracing } from '@kubelab/tracing';
 import {
   containerStatsToProto,
@@ -15,7 +15,7 @@ import {
   sandboxToProto,
 } from './convert.js';
 import { RuntimeError, invalid, toGrpcError } from './errors.js';
-import { continueTrace, spanTrace, type CriCallRecord, type RecordSink } from './record.js';
+import { continueTrace, spanTrace, type RecordSink } from './record.js';
 import { RUNTIME_API_VERSION, RUNTIME_NAME, RUNTIME_VERSION, type Container, type Runtime } from './runtime.js';
 import { nowNanos } from './time.js';
 
