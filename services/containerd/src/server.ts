@@ -50,8 +50,6 @@ type Describe<Q> = (req: Q) => {
   pod?: { name: string; namespace: string; uid: string };
 };
 
-const CODE_NAMES = Object.fromEntries(Object.entries(grpc.status).filter(([, v]) => typeof v === 'number').map(([k, v]) => [v, k])) as Record<number, string>;
-
 function requireId(value: string, field: string): string {
   if (!value) throw invalid(field, 'must not be empty');
   return value;
@@ -98,7 +96,7 @@ export function buildServices(deps: ServerDeps): { runtime: RuntimeServiceHandle
       request: desc.request,
       ...(outcome.summary ? { response: outcome.summary } : {}),
       durationMs: Math.round(durationMs * 1000) / 1000,
-      code: CODE_NAMES[code] ?? String(code),
+      code: grpc.status[code] ?? String(code),
       codeNumber: code,
       ...(message ? { message } : {}),
       ...trace,
