@@ -32,3 +32,4 @@ export * from './helpers/node.js';
 export * from './helpers/nodeaffinity.js';
 export * from './helpers/intstr.js';
 export * from './helpers/canonical-json.js';
+export * from './net/ipv4.js';
