@@ -6,7 +6,7 @@
 
 import * as grpc from '@grpc/grpc-js';
 import { HEALTH_CHECK_PATH, decodeHealthResponse, encodeHealthRequest, grpcCodeName } from '@kubelab/proto';
-import type { ProbeOutcome } from './prober.js';
+import type { ProbeOutcome } from './outcome.js';
 
 /** net.JoinHostPort. */
 export function joinHostPort(host: string, port: number): string {

@@ -12,11 +12,9 @@ import type { Container, ContainerStatus, HTTPGetAction, IntOrString, Pod, PodSt
 import { CriClientError, type RuntimeService } from '../kuberuntime/cri.js';
 import { Reason, containerRef, type Recorder } from '../events.js';
 import { goSeconds, grpcProbe, joinHostPort, type GrpcProbeTarget } from './grpc.js';
+import type { ProbeOutcome } from './outcome.js';
 import type { Result } from './results.js';
 import { probeTimings, type ProbeType } from './types.js';
-
-/** What a single probe attempt says (upstream pkg/probe.Result). */
-export type ProbeOutcome = { result: 'Success' | 'Warning' | 'Failure'; output: string } | { result: 'Unknown'; error: string };
 
 const MAX_PROBE_RETRIES = 3;
 /** Upstream caps the output it keeps at 10 KiB. */
