@@ -68,7 +68,11 @@ describe.skipIf(!requireTool('nats-server'))('kubelab trace against a real runti
     // The runtime publishes once its own NATS client is up: call Version until a record arrives.
     const nc = await connect({ servers: nats.url });
     let seen = 0;
-    nc.subscribe(criSubject('node-1', 'Version'), { callback: () => seen++ });
+    nc.subscribe(criSubject('node-1', 'Version'), {
+      callback: () => {
+        seen++;
+      },
+    });
     await nc.flush();
     await waitFor('a Version record', async () => {
       await h.cri.rt.Version({ version: 'v1' });
@@ -92,9 +96,9 @@ describe.skipIf(!requireTool('nats-server'))('kubelab trace against a real runti
     expect(text.notes).toEqual([`watching CRI calls on ${nats.url} (kubelab.cri.>); relist calls hidden (--all shows them); Ctrl-C stops`]);
 
     const cfg = sandboxConfig('web', h.dir);
-    const { podSandboxId } = await h.cri.rt.RunPodSandbox({ config: cfg });
+    const { podSandboxId } = (await h.cri.rt.RunPodSandbox({ config: cfg })) as { podSandboxId: string };
     await h.cri.img.PullImage({ image: { image: 'busybox:1.36' }, sandboxConfig: cfg });
-    const { containerId } = await h.cri.rt.CreateContainer({ podSandboxId, config: containerConfig('app', 'busybox:1.36', { command: ['sh', '-c', 'sleep 3600'] }), sandboxConfig: cfg });
+    const { containerId } = (await h.cri.rt.CreateContainer({ podSandboxId, config: containerConfig('app', 'busybox:1.36', { command: ['sh', '-c', 'sleep 3600'] }), sandboxConfig: cfg })) as { containerId: string };
     await h.cri.rt.ListContainers({}); // a relist: hidden
     await h.cri.rt.StartContainer({ containerId });
     await h.cri.rt.ExecSync({ containerId, cmd: ['cat', '/tmp/healthy'], timeout: 1 });
