@@ -3,3 +3,5 @@ export * from './apiserver.js';
 export * from './cri.js';
 export * from './status.js';
 export * from './grpc-health.js';
+export * from './codes.js';
+export * from './cri-record.js';

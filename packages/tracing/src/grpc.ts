@@ -16,8 +16,6 @@ import { context as otelContext, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, 
 import { hasValidIds, injectSpanContext, propagator } from './propagation.js';
 import type { Tracing } from './setup.js';
 
-const CODE_NAMES = Object.fromEntries(Object.entries(grpc.status).filter(([, v]) => typeof v === 'number').map(([k, v]) => [v, k])) as Record<number, string>;
-
 /** `/runtime.v1.RuntimeService/RunPodSandbox` → `runtime.v1.RuntimeService/RunPodSandbox` (the otelgrpc span name). */
 export function rpcSpanName(path: string): string {
   return path.startsWith('/') ? path.slice(1) : path;
@@ -87,7 +85,7 @@ export function endRpcSpan(span: Span, kind: SpanKind.CLIENT | SpanKind.SERVER, 
   if (!span.isRecording()) return span.end();
   span.setAttribute('rpc.grpc.status_code', code);
   const failed = kind === SpanKind.CLIENT ? code !== grpc.status.OK : SERVER_ERROR_CODES.has(code);
-  if (failed) span.setStatus({ code: SpanStatusCode.ERROR, message: `${CODE_NAMES[code] ?? code}: ${details ?? ''}`.trimEnd() });
+  if (failed) span.setStatus({ code: SpanStatusCode.ERROR, message: `${grpc.status[code] ?? code}: ${details ?? ''}`.trimEnd() });
   span.end();
 }
 

@@ -3,11 +3,12 @@
 // server (health, metrics, REST).
 
 import { networkInterfaces } from 'node:os';
+import { formatIpv4 } from '@kubelab/api';
 import { createLogger, type Logger } from '@kubelab/component-base';
 import type { Tracing } from '@kubelab/tracing';
 import { AdmissionChain } from './admission/chain.js';
 import { defaultTolerationSeconds } from './admission/default-toleration-seconds.js';
-import { intToIp, parseCidr, parsePortRange } from './admission/ipalloc.js';
+import { parseCidr, parsePortRange } from './admission/ipalloc.js';
 import { namespaceLifecycle } from './admission/namespace-lifecycle.js';
 import { serviceAccount } from './admission/service-account.js';
 import { ServiceAllocator } from './admission/service-allocation.js';
@@ -183,7 +184,7 @@ export async function startApiserver(opts: ApiserverOptions): Promise<RunningApi
   const ready = (async () => {
     await cache.synced;
     await bootstrap(registry, {
-      kubernetesServiceIp: intToIp(serviceRange.base + 1),
+      kubernetesServiceIp: formatIpv4(serviceRange.base + 1),
       advertiseAddress: opts.advertiseAddress ?? defaultAdvertise(bind),
       securePort: http.port,
     });

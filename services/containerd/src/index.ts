@@ -168,8 +168,6 @@ export async function startContainerd(opts: ContainerdOptions): Promise<Containe
 }
 
 export { Runtime } from './runtime.js';
-export type { CriCallRecord } from './record.js';
-export { criSubject } from './record.js';
 export { CATALOG, PRIVATE_IMAGE_AUTH, NGINX_INDEX, type ImageDef } from './catalog.js';
 export { formatCriLines } from './logs.js';
 export type { NetworkMode } from './network.js';

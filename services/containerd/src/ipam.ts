@@ -2,42 +2,25 @@
 // node's podCIDR (given by the kubelet in UpdateRuntimeConfig), the first
 // address is the bridge gateway, each IP is unique until released.
 
-export interface Cidr {
-  base: number;
-  prefix: number;
-}
+import { formatIpv4, ipv4CidrSize, parseIpv4, parseIpv4Cidr, type Ipv4Cidr } from '@kubelab/api';
 
-export function parseIpv4(ip: string): number | undefined {
-  const m = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(ip);
-  if (!m) return undefined;
-  const parts = m.slice(1).map(Number);
-  if (parts.some((p) => p > 255)) return undefined;
-  return ((parts[0]! << 24) | (parts[1]! << 16) | (parts[2]! << 8) | parts[3]!) >>> 0;
-}
-
-export function formatIpv4(n: number): string {
-  return [n >>> 24, (n >>> 16) & 255, (n >>> 8) & 255, n & 255].join('.');
-}
-
-/** Parses `a.b.c.d/n` (IPv4 only); undefined when malformed. */
-export function parseCidr(text: string): Cidr | undefined {
-  const [ip, bits, extra] = text.split('/');
-  if (extra !== undefined || ip === undefined || bits === undefined || !/^\d{1,2}$/.test(bits)) return undefined;
-  const prefix = Number(bits);
-  const addr = parseIpv4(ip);
-  if (addr === undefined || prefix < 8 || prefix > 30) return undefined;
-  const mask = prefix === 0 ? 0 : (0xffffffff << (32 - prefix)) >>> 0;
-  return { base: (addr & mask) >>> 0, prefix };
+/**
+ * A pod range this IPAM serves: an IPv4 CIDR from /8 (a bounded range) to /30
+ * (network, gateway, broadcast and one pod); undefined otherwise.
+ */
+export function parsePodCidr(text: string): Ipv4Cidr | undefined {
+  const c = parseIpv4Cidr(text);
+  return c && c.prefix >= 8 && c.prefix <= 30 ? c : undefined;
 }
 
 export class Ipam {
   private readonly used = new Map<number, string>();
   private next = 0;
 
-  constructor(readonly cidr: Cidr) {}
+  constructor(readonly cidr: Ipv4Cidr) {}
 
   get size(): number {
-    return 2 ** (32 - this.cidr.prefix);
+    return ipv4CidrSize(this.cidr);
   }
 
   gateway(): string {

@@ -2,7 +2,7 @@ import { connect } from '@nats-io/transport-node';
 import * as grpc from '@grpc/grpc-js';
 import { requireTool, startNatsServer, type NatsServerHandle } from '@kubelab/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CriCallRecord } from './record.js';
+import type { CriCallRecord } from '@kubelab/proto';
 import { sandboxConfig, startHarness, type Harness } from './testing/harness.js';
 
 describe.skipIf(!requireTool('nats-server'))('CRI call records on NATS', () => {

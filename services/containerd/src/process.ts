@@ -16,6 +16,7 @@ import { posix } from 'node:path';
 import { Bash, defineCommand, getCommandNames, type BashExecResult, type CommandContext } from 'just-bash';
 import { ContainerFs } from './containerfs.js';
 import type { Listener, PortHandler } from './network.js';
+import type { ProgramProcess } from './program-process.js';
 import { programsFor } from './programs.js';
 import {
   JOB_COMMAND,
@@ -137,7 +138,7 @@ function guardRunawayLoops(bash: Bash, cpu: CpuMeter): void {
   };
 }
 
-export class SimProcess {
+export class SimProcess implements ProgramProcess {
   readonly fs: ContainerFs;
   readonly bash: Bash;
   exit: ExitInfo | undefined;

@@ -7,14 +7,14 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { defineCommand, type Command } from 'just-bash';
 import { SERVING_STATUS, type ServingStatus } from '@kubelab/proto';
 import { healthServer } from './grpchealth.js';
-import type { SimProcess } from './process.js';
+import type { ProgramProcess } from './program-process.js';
 
 type Result = { stdout: string; stderr: string; exitCode: number };
 const ok = (stdout = '', exitCode = 0, stderr = ''): Result => ({ stdout, stderr, exitCode });
 const MiB = 1024 * 1024;
 
 /** Resolves on TERM (when `handleTerm`) or on KILL; reports which. */
-function untilSignal(proc: SimProcess, handleTerm: boolean): Promise<'TERM' | 'KILL'> {
+function untilSignal(proc: ProgramProcess, handleTerm: boolean): Promise<'TERM' | 'KILL'> {
   return new Promise((resolve) => {
     const off = handleTerm ? proc.onTerm(() => resolve('TERM')) : () => {};
     void proc.killed.then(() => {
@@ -37,7 +37,7 @@ function clf(d: Date): string {
 
 const CONTENT_TYPES: Record<string, string> = { html: 'text/html', htm: 'text/html', txt: 'text/plain', json: 'application/json', css: 'text/css', js: 'application/javascript' };
 
-function nginx(proc: SimProcess, version: () => string): Command {
+function nginx(proc: ProgramProcess, version: () => string): Command {
   let running = false;
   return defineCommand('nginx', async (args) => {
     if (args.includes('-v')) return ok('', 0, `nginx version: nginx/${version()}\n`);
@@ -82,7 +82,7 @@ function nginx(proc: SimProcess, version: () => string): Command {
 }
 
 /** The sandbox's pause: sleeps until TERM (exit 0) or KILL. */
-function pause(proc: SimProcess): Command {
+function pause(proc: ProgramProcess): Command {
   return defineCommand('pause', async () => {
     const sig = await untilSignal(proc, true);
     return ok('', sig === 'TERM' ? 0 : 137);
@@ -90,7 +90,7 @@ function pause(proc: SimProcess): Command {
 }
 
 /** `crasher [seconds]`: exits 1 after N seconds (ignores TERM, like a PID 1 without handlers). */
-function crasher(proc: SimProcess): Command {
+function crasher(proc: ProgramProcess): Command {
   return defineCommand('crasher', async (args) => {
     const n = seconds(args[0], 5);
     proc.write('stdout', `crasher: started, exiting with status 1 in ${n}s\n`);
@@ -100,7 +100,7 @@ function crasher(proc: SimProcess): Command {
 }
 
 /** `slow-start [seconds] [port]`: serves /healthz on :8080 only after N seconds. */
-function slowStart(proc: SimProcess): Command {
+function slowStart(proc: ProgramProcess): Command {
   return defineCommand('slow-start', async (args) => {
     const n = seconds(args[0], 20);
     const port = seconds(args[1], 8080);
@@ -120,7 +120,7 @@ function slowStart(proc: SimProcess): Command {
 }
 
 /** `memhog [MiB-per-second]`: allocates until the cgroup limit, where the OOM killer ends it. */
-function memhog(proc: SimProcess): Command {
+function memhog(proc: ProgramProcess): Command {
   return defineCommand('memhog', async (args) => {
     const rate = seconds(args[0], 10);
     proc.cpuCores = 0.05;
@@ -146,7 +146,7 @@ export const GRPC_STATUS_FILE = '/tmp/grpc-status';
  * (default 8080) for the empty service and the named ones; any other name is
  * NotFound "unknown service". The status comes from /tmp/grpc-status.
  */
-function grpcHealth(proc: SimProcess): Command {
+function grpcHealth(proc: ProgramProcess): Command {
   return defineCommand('grpc-health', async (args) => {
     const port = seconds(args[0], 8080);
     const known = new Set(['', ...args.slice(1)]);
@@ -186,7 +186,7 @@ export function stressBytes(text: string | undefined, def: number): number {
  * polinux/stress image the Kubernetes memory docs use): holds N × SIZE of
  * memory, so stats, memory limits (OOMKilled) and node memory pressure react.
  */
-function stress(proc: SimProcess): Command {
+function stress(proc: ProgramProcess): Command {
   return defineCommand('stress', async (args) => {
     const opt = (name: string) => {
       const i = args.indexOf(name);
@@ -222,7 +222,7 @@ function stress(proc: SimProcess): Command {
  * says so and lives until stopped; the pod's probes reach the real process
  * (kubeadm's static pods and kube-proxy DaemonSet made visible).
  */
-function componentStandIn(name: string): (proc: SimProcess, env: () => Record<string, string>) => Command {
+function componentStandIn(name: string): (proc: ProgramProcess, env: () => Record<string, string>) => Command {
   return (proc, env) =>
     defineCommand(name, async (args) => {
       const service = env().KUBELAB_COMPONENT_SERVICE;
@@ -237,7 +237,7 @@ function componentStandIn(name: string): (proc: SimProcess, env: () => Record<st
 /** Binaries of the control-plane images (registry.k8s.io, and NATS in etcd's role) that stand in for kubelab's components. */
 export const COMPONENT_PROGRAMS = ['kube-apiserver', 'kube-controller-manager', 'kube-scheduler', 'kube-proxy', 'nats-server'] as const;
 
-const FACTORIES: Record<string, (proc: SimProcess, env: () => Record<string, string>) => Command> = {
+const FACTORIES: Record<string, (proc: ProgramProcess, env: () => Record<string, string>) => Command> = {
   ...Object.fromEntries(COMPONENT_PROGRAMS.map((n) => [n, componentStandIn(n)])),
   nginx: (proc, env) => nginx(proc, () => env().NGINX_VERSION ?? '1.27.3'),
   pause,
@@ -249,7 +249,7 @@ const FACTORIES: Record<string, (proc: SimProcess, env: () => Record<string, str
 };
 
 /** The commands for an image's programs, bound to one process. */
-export function programsFor(names: string[], proc: SimProcess): Command[] {
+export function programsFor(names: string[], proc: ProgramProcess): Command[] {
   const out: Command[] = [];
   for (const n of names) {
     const f = FACTORIES[n];

@@ -1,7 +1,7 @@
 // One record per CRI call, as the tracing viewers consume it: method, node,
 // the pod and container it concerns, a request summary (never credentials),
 // duration, gRPC status and the W3C trace context continued from the caller.
-// Published on NATS as `kubelab.cri.<node>.<method>`; publishing never fails a call.
+// Published on NATS (shape and subject: @kubelab/proto's cri-record); publishing never fails a call.
 // A record is exported telemetry, like a span on its way to the collector: its
 // publish gets no PRODUCER span and no headers (OTel suppresses tracing of its
 // own export path); the record itself carries the call's trace and span ids.
@@ -9,31 +9,7 @@
 import { randomBytes } from 'node:crypto';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import type { Logger } from '@kubelab/component-base';
-
-export interface CriCallRecord {
-  /** RFC 3339 start time. */
-  time: string;
-  node: string;
-  service: 'RuntimeService' | 'ImageService';
-  method: string;
-  podSandboxId?: string;
-  podName?: string;
-  podNamespace?: string;
-  podUid?: string;
-  containerId?: string;
-  containerName?: string;
-  request: Record<string, unknown>;
-  /** A summary of the answer where it matters to a reader (ExecSync's exit code). */
-  response?: Record<string, unknown>;
-  durationMs: number;
-  /** gRPC status name (OK, NOT_FOUND, ...) and number. */
-  code: string;
-  codeNumber: number;
-  message?: string;
-  traceId: string;
-  spanId: string;
-  parentSpanId?: string;
-}
+import { criSubject, encodeCriCallRecord, type CriCallRecord } from '@kubelab/proto';
 
 export interface TraceContext {
   traceId: string;
@@ -77,11 +53,6 @@ export function continueTrace(traceparent: string | undefined): TraceContext {
 export function spanTrace(span: { traceId: string; spanId: string }, traceparent: string | undefined): TraceContext {
   const parent = parseTraceparent(traceparent);
   return { traceId: span.traceId, spanId: span.spanId, ...(parent && parent.traceId === span.traceId ? { parentSpanId: parent.spanId } : {}) };
-}
-
-/** NATS subject tokens cannot hold dots or wildcards. */
-export function criSubject(node: string, method: string): string {
-  return `kubelab.cri.${node.replace(/[.*> \t]/g, '_')}.${method}`;
 }
 
 export interface RecordSink {
@@ -135,7 +106,7 @@ export async function natsSink(url: string, log: Logger): Promise<RecordSink> {
     publish: (rec) => {
       log.debug('cri call', { ...rec });
       if (!nc || nc.isClosed()) return;
-      enqueue({ subject: criSubject(rec.node, rec.method), data: JSON.stringify(rec) });
+      enqueue({ subject: criSubject(rec.node, rec.method), data: encodeCriCallRecord(rec) });
     },
     close: async () => {
       closed = true;

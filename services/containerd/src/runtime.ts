@@ -16,7 +16,7 @@ import type {
 import { RuntimeError, alreadyExists, failedPrecondition, invalid, notFound } from './errors.js';
 import { matchId, matchLabels } from './filters.js';
 import { ImageStore, type StoredImage } from './images.js';
-import { Ipam, parseCidr } from './ipam.js';
+import { Ipam, parsePodCidr } from './ipam.js';
 import { CriLogWriter, logFilesMade } from './logs.js';
 import { listenHttp, type Listener, type NetworkMode, type PortHandler } from './network.js';
 import { SimProcess, StartError, type ExecOutcome } from './process.js';
@@ -121,7 +121,7 @@ export class Runtime {
 
   setPodCidr(cidr: string): void {
     if (!cidr || cidr === this.podCidr) return;
-    const parsed = parseCidr(cidr);
+    const parsed = parsePodCidr(cidr);
     if (!parsed) throw invalid('runtime_config.network_config.pod_cidr', `invalid CIDR address: ${cidr}`);
     const ipam = new Ipam(parsed);
     for (const sb of this.sandboxes.values()) if (sb.ip && sb.state === 'SANDBOX_READY') ipam.claim(sb.ip, sb.id);

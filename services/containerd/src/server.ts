@@ -3,7 +3,7 @@
 
 import * as grpc from '@grpc/grpc-js';
 import { Counter, Histogram, type Registry } from 'prom-client';
-import type { ImageServiceHandlers, RuntimeServiceHandlers } from '@kubelab/proto';
+import type { CriCallRecord, ImageServiceHandlers, RuntimeServiceHandlers } from '@kubelab/proto';
 import { serverSpanOf, type Tracing } from '@kubelab/tracing';
 import {
   containerStatsToProto,
@@ -15,7 +15,7 @@ import {
   sandboxToProto,
 } from './convert.js';
 import { RuntimeError, invalid, toGrpcError } from './errors.js';
-import { continueTrace, spanTrace, type CriCallRecord, type RecordSink } from './record.js';
+import { continueTrace, spanTrace, type RecordSink } from './record.js';
 import { RUNTIME_API_VERSION, RUNTIME_NAME, RUNTIME_VERSION, type Container, type Runtime } from './runtime.js';
 import { nowNanos } from './time.js';
 
@@ -49,8 +49,6 @@ type Describe<Q> = (req: Q) => {
   containerId?: string;
   pod?: { name: string; namespace: string; uid: string };
 };
-
-const CODE_NAMES = Object.fromEntries(Object.entries(grpc.status).filter(([, v]) => typeof v === 'number').map(([k, v]) => [v, k])) as Record<number, string>;
 
 function requireId(value: string, field: string): string {
   if (!value) throw invalid(field, 'must not be empty');
@@ -98,7 +96,7 @@ export function buildServices(deps: ServerDeps): { runtime: RuntimeServiceHandle
       request: desc.request,
       ...(outcome.summary ? { response: outcome.summary } : {}),
       durationMs: Math.round(durationMs * 1000) / 1000,
-      code: CODE_NAMES[code] ?? String(code),
+      code: grpc.status[code] ?? String(code),
       codeNumber: code,
       ...(message ? { message } : {}),
       ...trace,

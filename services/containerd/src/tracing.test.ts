@@ -7,7 +7,8 @@ import { grpcClientInterceptors, setupTracing, SpanKind, type Tracing } from '@k
 import { setupTestTracing, summarizeSpan } from '@kubelab/tracing/testing';
 import { requireTool, startNatsServer, type NatsServerHandle } from '@kubelab/testing';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { continueTrace, spanTrace, type CriCallRecord } from './record.js';
+import type { CriCallRecord } from '@kubelab/proto';
+import { continueTrace, spanTrace } from './record.js';
 import { criClient, sandboxConfig, startHarness, type Cri, type Harness } from './testing/harness.js';
 
 describe('spanTrace / continueTrace', () => {

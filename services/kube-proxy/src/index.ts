@@ -20,17 +20,12 @@ export type { ProxySnapshot, ProxyConfig, ServicePortInfo, EndpointInfo } from '
 export { defaultProxyConfig, masqueradeMark } from './proxy/types.js';
 export { buildSnapshot, ServiceChangeTracker, EndpointsChangeTracker, takeSnapshot } from './proxy/changetracker.js';
 export { servicePortName } from './proxy/serviceport.js';
-export {
-  backendFor,
-  IptablesBackend,
-  NftablesBackend,
-  IpvsBackend,
-  APPLY_BATCH_CHAINS,
-  type Backend,
-  type Rendered,
-  type SyncRequest,
-  type ApplyReport,
-} from './proxy/backend.js';
+export type { Backend, Rendered, SyncRequest, ApplyReport } from './proxy/backend.js';
+export { backendFor } from './proxy/backends.js';
+export { APPLY_BATCH_CHAINS } from './proxy/batch.js';
+export { IptablesBackend } from './proxy/iptables/backend.js';
+export { NftablesBackend } from './proxy/nftables/backend.js';
+export { IpvsBackend } from './proxy/ipvs/backend.js';
 export { categorizeEndpoints, type CategorizedEndpoints } from './proxy/endpoints.js';
 export { FULL_SYNC_PERIOD_MS, type RulesView } from './proxy/proxier.js';
 

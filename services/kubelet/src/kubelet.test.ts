@@ -1,7 +1,7 @@
 import { formatTime, type ContainerStatus, type Pod, type PodSpec, type PodStatus } from '@kubelab/api';
 import { describe, expect, it } from 'vitest';
 import { staticPodFromManifest } from './config/file.js';
-import { RuntimeError } from './kuberuntime/cri.js';
+import { CriClientError } from './kuberuntime/cri.js';
 import { TEST_NODE, newTestKubelet, type TestKubelet } from './testing/test-kubelet.js';
 
 const T0 = Date.parse('2026-01-01T00:00:00Z');
@@ -87,7 +87,7 @@ describe('syncPod of a pod new to the kubelet', () => {
       pod: web(),
       given: (t) => {
         t.runtime.addImage('busybox:1.36');
-        t.runtime.failNext('StartContainer', new RuntimeError('Unknown', 'failed to start: exec: "nope": not found'));
+        t.runtime.failNext('StartContainer', new CriClientError('Unknown', 'failed to start: exec: "nope": not found'));
       },
       changes: ['RunPodSandbox default/web', 'CreateContainer app', 'StartContainer app'],
       status: 'Pending app=waiting:RunContainerError',
@@ -97,7 +97,7 @@ describe('syncPod of a pod new to the kubelet', () => {
     {
       name: 'a failed RunPodSandbox is FailedCreatePodSandBox, nothing else runs, retried in 10 s',
       pod: web(),
-      given: (t) => t.runtime.failNext('RunPodSandbox', new RuntimeError('Unknown', 'no IP left')),
+      given: (t) => t.runtime.failNext('RunPodSandbox', new CriClientError('Unknown', 'no IP left')),
       changes: ['RunPodSandbox default/web'],
       status: 'Pending app=waiting:ContainerCreating',
       events: ['Warning FailedCreatePodSandBox Failed to create pod sandbox: rpc error: code = Unknown desc = no IP left'],

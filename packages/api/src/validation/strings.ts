@@ -1,6 +1,8 @@
 // String-format checks with upstream's messages (k8s.io/apimachinery/pkg/util/validation).
 // Each returns the list of problems; empty means valid.
 
+import { parseIpv4 } from '../net/ipv4.js';
+
 export const maxLenError = (length: number): string => `must be no more than ${length} characters`;
 export const emptyError = (): string => 'must be non-empty';
 export const inclusiveRangeError = (lo: number, hi: number): string => `must be between ${lo} and ${hi}, inclusive`;
@@ -161,8 +163,7 @@ export function isValidIP(value: string): string[] {
 }
 
 export function isIPv4(value: string): boolean {
-  const parts = value.split('.');
-  return parts.length === 4 && parts.every((p) => /^(0|[1-9][0-9]{0,2})$/.test(p) && Number(p) <= 255);
+  return parseIpv4(value) !== undefined;
 }
 
 export function isIPv6(value: string): boolean {

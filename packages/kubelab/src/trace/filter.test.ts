@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { classify, parseMethods, parsePodRef, subjectFor, type TraceFilter } from './filter.js';
-import { parseRecord, podOf, type CriRecord } from './record.js';
+import { podOf, type CriRecord } from './record.js';
 
 const rec = (method: string, extra: Partial<CriRecord> = {}): CriRecord => ({ time: 't', node: 'node-1', method, request: {}, durationMs: 1, code: 'OK', ...extra });
 const web = { podName: 'web', podNamespace: 'default' };
@@ -53,15 +53,7 @@ describe('flag values', () => {
   });
 });
 
-describe('parseRecord', () => {
-  it('reads a runtime record and skips junk', () => {
-    const r = parseRecord(JSON.stringify({ time: 't', node: 'node-1', service: 'RuntimeService', method: 'StartContainer', containerId: 'c', containerName: 'app', podName: 'web', podNamespace: 'default', request: {}, durationMs: 0.5, code: 'OK', codeNumber: 0, traceId: 'a', spanId: 'b' }));
-    expect(r).toEqual({ time: 't', node: 'node-1', service: 'RuntimeService', method: 'StartContainer', containerId: 'c', containerName: 'app', podName: 'web', podNamespace: 'default', request: {}, durationMs: 0.5, code: 'OK', codeNumber: 0, traceId: 'a', spanId: 'b' });
-    expect(parseRecord('not json')).toBeUndefined();
-    expect(parseRecord('[1,2]')).toBeUndefined();
-    expect(parseRecord('{"node":"n"}')).toBeUndefined();
-    expect(parseRecord('{"node":"n","method":"X","request":"oops","durationMs":"slow"}')).toMatchObject({ request: {}, durationMs: 0, code: 'UNKNOWN' });
-  });
+describe('podOf', () => {
   it('podOf: sandbox metadata first, then the request', () => {
     expect(podOf(rec('X', web))).toEqual({ name: 'web', namespace: 'default' });
     expect(podOf(rec('RunPodSandbox', { request: { pod: 'kube-system/dns' } }))).toEqual({ namespace: 'kube-system', name: 'dns' });

@@ -3,6 +3,7 @@
 // each sync; runtime Status and stats), so those read-only calls are hidden by
 // default and counted instead — what changes things stays visible.
 
+import { criSubscription } from '@kubelab/proto/cri-record';
 import type { CriRecord } from './record.js';
 import { podOf } from './record.js';
 
@@ -46,17 +47,9 @@ export function classify(rec: CriRecord, f: TraceFilter): Verdict {
   return 'show';
 }
 
-/** NATS subject tokens as the runtime writes them (containerd's criSubject). */
-export function subjectToken(s: string): string {
-  return s.replace(/[.*> \t]/g, '_');
-}
-
 /** The narrowest subscription covering the filter: the server drops the rest. */
 export function subjectFor(f: Pick<TraceFilter, 'nodes' | 'methods'>): string {
-  const node = f.nodes.length === 1 ? subjectToken(f.nodes[0]!) : undefined;
-  const method = f.methods.length === 1 ? f.methods[0]! : undefined;
-  if (!node && !method) return 'kubelab.cri.>';
-  return `kubelab.cri.${node ?? '*'}.${method ?? '*'}`;
+  return criSubscription(f.nodes.length === 1 ? f.nodes[0] : undefined, f.methods.length === 1 ? f.methods[0] : undefined);
 }
 
 /** `web` → any namespace; `default/web` → that one. */

@@ -5,10 +5,10 @@
 
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { FlagError } from '@kubelab/component-base';
+import { decodeCriCallRecord } from '@kubelab/proto/cri-record';
 import { parseTraceArgs, traceFlags, type TraceOptions } from './args.js';
 import { classify, subjectFor } from './filter.js';
 import { formatLine, hiddenLine, HiddenTally, toJson } from './format.js';
-import { parseRecord } from './record.js';
 import { ensureCriStream, liveSource, replaySource, type RecordSource } from './source.js';
 
 export interface TraceIo {
@@ -62,7 +62,7 @@ export async function runTrace(opts: TraceOptions, io: TraceIo): Promise<number>
     if (io.signal.aborted) stop();
     io.signal.addEventListener('abort', stop, { once: true });
     for await (const data of src) {
-      const rec = parseRecord(data);
+      const rec = decodeCriCallRecord(data);
       if (!rec) continue;
       const verdict = classify(rec, opts.filter);
       if (verdict === 'hidden-relist') tally.note();

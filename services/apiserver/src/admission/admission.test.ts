@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { intToIp, parseCidr, pickFreeOffset, offsetInRange } from './ipalloc.js';
+import { parseCidr, pickFreeOffset, offsetInRange } from './ipalloc.js';
 import { withDefaultTolerations } from './default-toleration-seconds.js';
-import { lookupResource, type KubeObject, type Pod, type PodSpec } from '@kubelab/api';
+import { formatIpv4, lookupResource, type KubeObject, type Pod, type PodSpec } from '@kubelab/api';
 import { mirrorPodViolation, serviceAccount } from './service-account.js';
 import { ServiceAllocator } from './service-allocation.js';
 import type { AdmissionAttributes } from './types.js';
@@ -10,7 +10,7 @@ describe('service IP range', () => {
   it('parses the default range and keeps network/broadcast out', () => {
     const c = parseCidr('10.96.0.0/12');
     expect(c).toMatchObject({ size: 1 << 20, text: '10.96.0.0/12' });
-    expect(intToIp(c.base + 1)).toBe('10.96.0.1');
+    expect(formatIpv4(c.base + 1)).toBe('10.96.0.1');
     expect(offsetInRange(c, '10.96.0.0')).toBeUndefined();
     expect(offsetInRange(c, '10.111.255.255')).toBeUndefined();
     expect(offsetInRange(c, '10.112.0.1')).toBeUndefined();

@@ -1,6 +1,8 @@
 // Pure helpers for the service IP and node port allocators (upstream:
 // pkg/registry/core/service/ipallocator and portallocator).
 
+import { formatIpv4Cidr, ipv4CidrSize, parseIpv4, parseIpv4Cidr } from '@kubelab/api';
+
 export interface Cidr {
   base: number;
   bits: number;
@@ -8,33 +10,18 @@ export interface Cidr {
   text: string;
 }
 
-export function ipToInt(ip: string): number | undefined {
-  const m = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(ip);
-  if (!m) return undefined;
-  const parts = m.slice(1).map(Number);
-  if (parts.some((p) => p > 255)) return undefined;
-  return ((parts[0]! << 24) >>> 0) + (parts[1]! << 16) + (parts[2]! << 8) + parts[3]!;
-}
-
-export function intToIp(n: number): string {
-  return [n >>> 24, (n >>> 16) & 255, (n >>> 8) & 255, n & 255].join('.');
-}
-
+/** The service range (--service-cluster-ip-range): an IPv4 CIDR from /8 to /30 (room for the kubernetes Service's IP and one more). */
 export function parseCidr(text: string): Cidr {
-  const [ip, bitsText] = text.split('/');
-  const base = ipToInt(ip ?? '');
-  const bits = Number(bitsText);
-  if (base === undefined || !Number.isInteger(bits) || bits < 8 || bits > 30) {
+  const c = parseIpv4Cidr(text);
+  if (!c || c.prefix < 8 || c.prefix > 30) {
     throw new Error(`invalid service CIDR ${JSON.stringify(text)}: want an IPv4 prefix between /8 and /30, e.g. 10.96.0.0/12`);
   }
-  const size = 2 ** (32 - bits);
-  const mask = bits === 0 ? 0 : (0xffffffff << (32 - bits)) >>> 0;
-  return { base: (base & mask) >>> 0, bits, size, text: `${intToIp((base & mask) >>> 0)}/${bits}` };
+  return { base: c.base, bits: c.prefix, size: ipv4CidrSize(c), text: formatIpv4Cidr(c) };
 }
 
 /** Offset of `ip` in the range if it is a usable address (not network/broadcast). */
 export function offsetInRange(c: Cidr, ip: string): number | undefined {
-  const n = ipToInt(ip);
+  const n = parseIpv4(ip);
   if (n === undefined) return undefined;
   const off = n - c.base;
   return off >= 1 && off <= c.size - 2 ? off : undefined;

@@ -4,8 +4,8 @@
 // in-flight reservations, so it survives restarts and frees on delete
 // without a second source of truth.
 
-import { internalError, invalid, type FieldError, type KubeObject } from '@kubelab/api';
-import { intToIp, offsetInRange, pickFreeOffset, type Cidr, type PortRange } from './ipalloc.js';
+import { formatIpv4, internalError, invalid, type FieldError, type KubeObject } from '@kubelab/api';
+import { offsetInRange, pickFreeOffset, type Cidr, type PortRange } from './ipalloc.js';
 import type { AdmissionAttributes, AdmissionPlugin } from './types.js';
 
 interface ServicePort {
@@ -162,9 +162,9 @@ export class ServiceAllocator implements AdmissionPlugin {
       spec.clusterIPs = [requested];
     } else {
       const used = this.usedIps();
-      const off = pickFreeOffset(range, (o) => used.has(intToIp(range.base + o)));
+      const off = pickFreeOffset(range, (o) => used.has(formatIpv4(range.base + o)));
       if (off === undefined) throw internalError(new Error('failed to allocate a serviceIP: range is full'));
-      spec.clusterIP = intToIp(range.base + off);
+      spec.clusterIP = formatIpv4(range.base + off);
       spec.clusterIPs = [spec.clusterIP];
     }
     this.pendingIps.add(spec.clusterIP);

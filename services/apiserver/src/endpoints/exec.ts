@@ -8,14 +8,12 @@
 // same to `/attach/{namespace}/{pod}/{container}`, without a command.
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { badRequest, StatusError } from '@kubelab/api';
+import { badRequest, StatusError, type Pod } from '@kubelab/api';
 import { isUpgradeRequest, proxyUpgrade } from '@kubelab/component-base';
 import type { ResourceStore } from '../registry/interface.js';
 import type { HandlerEnv } from './env.js';
 import type { ResourceRequest } from './requestinfo.js';
-import { logContainer } from './subresources.js';
-
-type Obj = Record<string, any>;  
+import { validateContainer } from './pod-container.js';
 
 function flag(q: URLSearchParams, name: string): boolean {
   const v = q.get(name);
@@ -53,8 +51,8 @@ async function serveStream(kind: 'exec' | 'attach', env: HandlerEnv, store: Reso
   if (r.verb !== 'get' && r.verb !== 'create') {
     throw new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', reason: 'MethodNotAllowed', message: `the server does not allow this method on the requested resource (${r.verb} pods ${kind})`, code: 405 });
   }
-  const pod = (await store.get(r.namespace, r.name!)) as Obj;
-  const container = logContainer(pod, containerParam);
+  const pod = (await store.get(r.namespace, r.name!)) as Pod;
+  const container = validateContainer(pod, containerParam);
   const nodeName: string | undefined = pod.spec?.nodeName;
   if (!nodeName) throw badRequest(`pod ${r.name} does not have a host assigned`);
   if (!isUpgradeRequest(req)) throw badRequest('Upgrade request required');

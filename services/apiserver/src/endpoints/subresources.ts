@@ -16,6 +16,7 @@ import {
   unsupportedMediaType,
   type DeleteOptions,
   type KubeObject,
+  type Pod,
   type StatusReason,
 } from '@kubelab/api';
 import type { ResourceStore } from '../registry/interface.js';
@@ -27,6 +28,7 @@ import type { HandlerEnv, KubeletAddress } from './env.js';
 import type { ResourceRequest } from './requestinfo.js';
 import { decodeWriteBody } from './resource.js';
 import { serveAttach, serveExec } from './exec.js';
+import { validateContainer } from './pod-container.js';
 import { writeJson } from './respond.js';
 
 type Obj = Record<string, any>;  
@@ -118,20 +120,6 @@ async function serveEviction(env: HandlerEnv, store: ResourceStore, r: ResourceR
 
 const LOG_PARAMS = ['follow', 'previous', 'timestamps', 'tailLines', 'sinceSeconds', 'sinceTime', 'limitBytes'];
 
-/** The container a log request means (upstream: validateContainer in the pod strategy). */
-export function logContainer(pod: Obj, requested: string | null): string {
-  const spec: Obj = pod.spec ?? {};
-  const all: string[] = [...(spec.initContainers ?? []), ...(spec.containers ?? []), ...(spec.ephemeralContainers ?? [])].map((c: Obj) => c.name);
-  if (requested) {
-    if (!all.includes(requested)) throw badRequest(`container ${requested} is not valid for pod ${pod.metadata?.name}`);
-    return requested;
-  }
-  const containers: Obj[] = spec.containers ?? [];
-  if (containers.length === 1) return containers[0]!.name;
-  if (containers.length === 0) throw badRequest(`a container name must be specified for pod ${pod.metadata?.name}`);
-  throw badRequest(`a container name must be specified for pod ${pod.metadata?.name}, choose one of: [${all.join(' ')}]`);
-}
-
 const REASON_BY_CODE: Record<number, StatusReason> = { 400: 'BadRequest', 401: 'Unauthorized', 403: 'Forbidden', 404: 'NotFound', 409: 'Conflict', 500: 'InternalError', 503: 'ServiceUnavailable', 504: 'Timeout' };
 
 /** A connection error as Go's net package words it (`dial tcp 10.0.0.5:10250: connect: connection refused`). */
@@ -144,7 +132,7 @@ function dialError(e: Error & { code?: string }, addr: KubeletAddress): string {
 async function serveLog(env: HandlerEnv, store: ResourceStore, r: ResourceRequest, req: IncomingMessage, res: ServerResponse, q: URLSearchParams): Promise<void> {
   if (r.verb !== 'get') throw methodNotAllowedFor(r);
   const pod = (await store.get(r.namespace, r.name!)) as Obj;
-  const container = logContainer(pod, q.get('container'));
+  const container = validateContainer(pod as Pod, q.get('container'));
   const nodeName: string | undefined = pod.spec?.nodeName;
   if (!nodeName) {
     // Not scheduled yet: nothing to show (upstream returns an empty stream).

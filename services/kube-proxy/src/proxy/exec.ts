@@ -50,3 +50,10 @@ export async function mustRun(runner: CommandRunner, argv: string[], input?: str
   if (r.code !== 0) throw new CommandError(argv, r);
   return r.stdout;
 }
+
+/** Undefined when the command succeeds, else why rules cannot be applied (a backend's probe). */
+export async function probeCommand(runner: CommandRunner, argv: string[]): Promise<string | undefined> {
+  const r = await runner.run(argv);
+  if (r.code === 0) return undefined;
+  return `\`${argv.join(' ')}\` failed (${(r.stderr || r.stdout).trim().split('\n')[0] || `exit ${r.code}`}): no NET_ADMIN in this network namespace?`;
+}

@@ -2,7 +2,7 @@ import type { Pod } from '@kubelab/api';
 import { describe, expect, it } from 'vitest';
 import { Backoff } from '../backoff.js';
 import { FakeClock } from '@kubelab/client/testing';
-import { RuntimeError, type RuntimeService } from '../kuberuntime/cri.js';
+import { CriClientError, type RuntimeService } from '../kuberuntime/cri.js';
 import { ImageManager, defaultPullPolicy, pullDurationText, shouldPullImage } from './image-manager.js';
 
 const pod: Pod = { metadata: { name: 'p', namespace: 'default', uid: 'u1' }, spec: { containers: [] } };
@@ -16,7 +16,7 @@ function harness(present: boolean, pullFails = false) {
     pullImage: async () => {
       pulls++;
       await clock.advance(1234);
-      if (pullFails) throw new RuntimeError('NotFound', 'failed to pull and unpack image "docker.io/library/busybox:nope": not found');
+      if (pullFails) throw new CriClientError('NotFound', 'failed to pull and unpack image "docker.io/library/busybox:nope": not found');
       present = true;
       return 'sha256:1';
     },

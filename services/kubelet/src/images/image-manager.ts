@@ -8,7 +8,7 @@ import { formatDuration } from '@kubelab/component-base';
 import type { Backoff } from '../backoff.js';
 import type { Clock } from '@kubelab/client';
 import { Reason, containerRef, type Recorder } from '../events.js';
-import { RuntimeError, type AuthConfig, type PodSandboxConfig, type RuntimeService } from '../kuberuntime/cri.js';
+import { CriClientError, type AuthConfig, type PodSandboxConfig, type RuntimeService } from '../kuberuntime/cri.js';
 
 /** A failure to make the image present; `reason` becomes the container's waiting reason. */
 export class ImageError extends Error {
@@ -84,7 +84,7 @@ export class ImageManager {
     try {
       imageRef = await this.pullWithAuth(image, auth, sandboxConfig);
     } catch (e) {
-      const text = RuntimeError.isInstance(e) ? e.grpcText : (e as Error).message;
+      const text = CriClientError.isInstance(e) ? e.grpcText : (e as Error).message;
       this.recorder.event(ref, 'Warning', Reason.Failed, `Failed to pull image "${image}": ${text}`);
       this.backoff.next(key, this.clock.now());
       throw new ImageError('ErrImagePull', text);

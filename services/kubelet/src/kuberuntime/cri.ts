@@ -225,12 +225,16 @@ export interface RuntimeService {
   close(): void;
 }
 
-/** Error from the runtime, carrying the gRPC code name and message (as upstream's grpc status). */
-const RUNTIME_ERROR = Symbol.for('kubelab.kubelet.RuntimeError');
+/**
+ * A failed CRI call as the kubelet's CRI client sees it: the gRPC code by Go's
+ * name and the runtime's message (upstream gets a grpc status error back from
+ * cri-client). Not the runtime's own error (containerd's RuntimeError).
+ */
+const CRI_CLIENT_ERROR = Symbol.for('kubelab.kubelet.CriClientError');
 
-export class RuntimeError extends Error {
-  readonly [RUNTIME_ERROR] = true;
-  override name = 'RuntimeError';
+export class CriClientError extends Error {
+  readonly [CRI_CLIENT_ERROR] = true;
+  override name = 'CriClientError';
   constructor(
     readonly code: string,
     message: string,
@@ -238,8 +242,8 @@ export class RuntimeError extends Error {
   ) {
     super(message, options);
   }
-  static isInstance(e: unknown): e is RuntimeError {
-    return typeof e === 'object' && e !== null && (e as Record<symbol, unknown>)[RUNTIME_ERROR] === true;
+  static isInstance(e: unknown): e is CriClientError {
+    return typeof e === 'object' && e !== null && (e as Record<symbol, unknown>)[CRI_CLIENT_ERROR] === true;
   }
   /** `rpc error: code = NotFound desc = ...`, as Go's grpc status prints. */
   get grpcText(): string {
@@ -248,7 +252,7 @@ export class RuntimeError extends Error {
 }
 
 export function isNotFound(e: unknown): boolean {
-  return RuntimeError.isInstance(e) && e.code === 'NotFound';
+  return CriClientError.isInstance(e) && e.code === 'NotFound';
 }
 
 // Labels and annotations the kubelet puts on sandboxes and containers

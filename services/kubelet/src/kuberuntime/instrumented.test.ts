@@ -1,6 +1,6 @@
 import { ROOT_CONTEXT, type Context } from '@kubelab/tracing';
 import { describe, expect, it } from 'vitest';
-import { RuntimeError, type RuntimeService } from './cri.js';
+import { CriClientError, type RuntimeService } from './cri.js';
 import { instrumentRuntime } from './instrumented.js';
 
 type Call = [operation: string, seconds: number, failed: boolean];
@@ -9,7 +9,7 @@ function fakeRuntime(): RuntimeService {
   return {
     execSync: async (_id: string, cmd: string[]) => ({ stdout: Buffer.from(''), stderr: Buffer.from(''), exitCode: cmd[0] === 'false' ? 1 : 0 }),
     startContainer: async (id: string) => {
-      if (id === 'gone') throw new RuntimeError('NotFound', `container "${id}" not found`);
+      if (id === 'gone') throw new CriClientError('NotFound', `container "${id}" not found`);
     },
     listPodSandbox: async () => [],
     close: () => {},

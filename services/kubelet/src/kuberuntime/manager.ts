@@ -26,7 +26,7 @@ import {
   LABEL_POD_NAME,
   LABEL_POD_NAMESPACE,
   LABEL_POD_UID,
-  RuntimeError,
+  CriClientError,
   isNotFound,
   type AuthConfig,
   type ContainerConfig,
@@ -188,7 +188,7 @@ export class RuntimeManager {
         podIPs = st.network?.ip ? [st.network.ip, ...st.network.additionalIps] : [];
         result.changes.sandbox = { id: sandboxId, ready: st.state === 'SANDBOX_READY', ip: podIPs[0] ?? '', additionalIps: podIPs.slice(1), createdAt: st.createdAt, attempt: actions.attempt };
       } catch (e) {
-        const text = RuntimeError.isInstance(e) ? e.grpcText : (e as Error).message;
+        const text = CriClientError.isInstance(e) ? e.grpcText : (e as Error).message;
         this.o.recorder.event(podRef(pod), 'Warning', Reason.FailedCreatePodSandBox, `Failed to create pod sandbox: ${text}`);
         result.error = `CreatePodSandboxError: ${text}`;
         result.changes.killed = true;
@@ -301,7 +301,7 @@ export class RuntimeManager {
     try {
       id = await this.o.rt.createContainer(sandboxId, config, sandboxConfig);
     } catch (e) {
-      const message = RuntimeError.isInstance(e) ? e.message : (e as Error).message;
+      const message = CriClientError.isInstance(e) ? e.message : (e as Error).message;
       this.o.recorder.event(ref, 'Warning', Reason.Failed, `Error: ${message}`);
       return { reason: 'CreateContainerError', message };
     }
@@ -310,7 +310,7 @@ export class RuntimeManager {
     try {
       await this.o.rt.startContainer(id);
     } catch (e) {
-      const message = RuntimeError.isInstance(e) ? e.message : (e as Error).message;
+      const message = CriClientError.isInstance(e) ? e.message : (e as Error).message;
       this.o.recorder.event(ref, 'Warning', Reason.Failed, `Error: ${message}`);
       return { reason: 'RunContainerError', message };
     }
@@ -393,7 +393,7 @@ export class RuntimeManager {
       if (h.tcpSocket) return 'tcpSocket is not a valid lifecycle handler';
       return `missing lifecycle handler for ${pod.metadata.name}:${c.name}`;
     } catch (e) {
-      return RuntimeError.isInstance(e) ? e.grpcText : (e as Error).message;
+      return CriClientError.isInstance(e) ? e.grpcText : (e as Error).message;
     }
   }
 

@@ -1,13 +1,13 @@
 // The CRI client over gRPC (upstream cri-client remote_runtime.go /
 // remote_image.go): runtime.v1 RuntimeService and ImageService on the
 // runtime's socket, with int64 nanosecond timestamps turned into
-// milliseconds and gRPC errors into RuntimeError.
+// milliseconds and gRPC errors into CriClientError.
 
 import * as grpc from '@grpc/grpc-js';
-import { criProto, type CriContainerStatus__Output, type CriImage__Output, type ImageServiceClient, type RuntimeServiceClient } from '@kubelab/proto';
+import { criProto, grpcCodeName, type CriContainerStatus__Output, type CriImage__Output, type ImageServiceClient, type RuntimeServiceClient } from '@kubelab/proto';
 import { callTracedUnary, tracingOfInterceptors, type Context, type UnaryMethod } from '@kubelab/tracing';
 import {
-  RuntimeError,
+  CriClientError,
   type Container,
   type ContainerConfig,
   type ContainerEvent,
@@ -23,15 +23,11 @@ import {
 
 const nsToMs = (ns: string | number | undefined): number => (ns ? Math.floor(Number(BigInt(ns) / 1_000_000n)) : 0);
 
-function wrap(err: unknown, method: string): RuntimeError {
+function wrap(err: unknown, method: string): CriClientError {
   const e = err as grpc.ServiceError;
-  const code = typeof e?.code === 'number' ? (grpc.status[e.code] ?? 'Unknown') : 'Unknown';
-  const pascal = code
-    .toLowerCase()
-    .split('_')
-    .map((p) => p.charAt(0).toUpperCase() + p.slice(1))
-    .join('');
-  return new RuntimeError(pascal === 'Ok' ? 'Unknown' : pascal, e?.details ?? e?.message ?? String(err), { cause: new Error(`${method}: ${e?.message}`) });
+  // A failed call always has a code other than OK (status.Code of an error without one is Unknown).
+  const code = typeof e?.code === 'number' && e.code !== grpc.status.OK ? grpcCodeName(e.code) : 'Unknown';
+  return new CriClientError(code, e?.details ?? e?.message ?? String(err), { cause: new Error(`${method}: ${e?.message}`) });
 }
 
 /** Listen address → gRPC target: `unix:///run/containerd/containerd.sock` or a bare path. */
@@ -144,7 +140,7 @@ export function connectRemoteRuntime(endpoint: string, timeoutMs = 10_000, inter
           'PodSandboxStatus',
           { podSandboxId: id, verbose: false },
         );
-        if (!r.status) throw new RuntimeError('Unknown', `PodSandboxStatus of ${id} returned no status`);
+        if (!r.status) throw new CriClientError('Unknown', `PodSandboxStatus of ${id} returned no status`);
         return { ...toSandbox(r.status), network: r.status.network ? { ip: r.status.network.ip, additionalIps: r.status.network.additionalIps.map((p) => p.ip) } : undefined };
       },
       async sandboxPortMap(id) {
@@ -199,7 +195,7 @@ export function connectRemoteRuntime(endpoint: string, timeoutMs = 10_000, inter
       },
       async containerStatus(id) {
         const r = await call<object, { status: CriContainerStatus__Output | null }>(rs, 'ContainerStatus', { containerId: id, verbose: false });
-        if (!r.status) throw new RuntimeError('Unknown', `ContainerStatus of ${id} returned no status`);
+        if (!r.status) throw new CriClientError('Unknown', `ContainerStatus of ${id} returned no status`);
         return toStatus(r.status);
       },
       async execSync(id, cmd, timeout) {

@@ -5,14 +5,8 @@
 // failure (as the grpc_health_probe tool), never an Unknown result.
 
 import * as grpc from '@grpc/grpc-js';
-import { HEALTH_CHECK_PATH, decodeHealthResponse, encodeHealthRequest } from '@kubelab/proto';
+import { HEALTH_CHECK_PATH, decodeHealthResponse, encodeHealthRequest, grpcCodeName } from '@kubelab/proto';
 import type { ProbeOutcome } from './outcome.js';
-
-/** Go's name for a gRPC code (codes.Code.String()). */
-export function grpcCodeName(code: number): string {
-  const names = ['OK', 'Canceled', 'Unknown', 'InvalidArgument', 'DeadlineExceeded', 'NotFound', 'AlreadyExists', 'PermissionDenied', 'ResourceExhausted', 'FailedPrecondition', 'Aborted', 'OutOfRange', 'Unimplemented', 'Internal', 'Unavailable', 'DataLoss', 'Unauthenticated'];
-  return names[code] ?? `Code(${code})`;
-}
 
 /** net.JoinHostPort. */
 export function joinHostPort(host: string, port: number): string {

@@ -9,7 +9,7 @@ import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { connect } from 'node:net';
 import type { Container, ContainerStatus, HTTPGetAction, IntOrString, Pod, PodStatus, Probe, TCPSocketAction } from '@kubelab/api';
-import { RuntimeError, type RuntimeService } from '../kuberuntime/cri.js';
+import { CriClientError, type RuntimeService } from '../kuberuntime/cri.js';
 import { Reason, containerRef, type Recorder } from '../events.js';
 import { goSeconds, grpcProbe, joinHostPort, type GrpcProbeTarget } from './grpc.js';
 import type { ProbeOutcome } from './outcome.js';
@@ -173,10 +173,10 @@ export function criProbeTransport(rt: RuntimeService): ProbeTransport {
         const data = Buffer.concat([r.stdout, r.stderr]).subarray(0, MAX_READ_LENGTH).toString();
         return { result: r.exitCode === 0 ? 'Success' : 'Failure', output: data };
       } catch (e) {
-        if (RuntimeError.isInstance(e) && e.code === 'DeadlineExceeded') {
+        if (CriClientError.isInstance(e) && e.code === 'DeadlineExceeded') {
           return { result: 'Failure', output: `command ${JSON.stringify(cmd.join(' '))} timed out` };
         }
-        return { result: 'Unknown', error: RuntimeError.isInstance(e) ? e.grpcText : (e as Error).message };
+        return { result: 'Unknown', error: CriClientError.isInstance(e) ? e.grpcText : (e as Error).message };
       }
     },
 

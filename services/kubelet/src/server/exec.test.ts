@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Pod } from '@kubelab/api';
 import { describe, expect, it } from 'vitest';
 import type { Kubelet } from '../kubelet.js';
-import { RuntimeError } from '../kuberuntime/cri.js';
+import { CriClientError } from '../kuberuntime/cri.js';
 import { execOptions, serveAttach, serveExec, streamOptions } from './exec.js';
 
 describe('execOptions (the kubelet /exec query)', () => {
@@ -34,7 +34,7 @@ describe('serveExec / serveAttach: the kubelet answers before any stream', () =>
     }) as unknown as Kubelet;
   const failing = async (r: unknown) => {
     asked.push(r);
-    throw new RuntimeError('NotFound', 'no such container');
+    throw new CriClientError('NotFound', 'no such container');
   };
   const answer = async (serve: typeof serveExec, k: Kubelet, path: string, upgrade = true) => {
     const out = { code: 0, body: '' };

@@ -13,7 +13,7 @@ import { isUpgradeRequest, proxyUpgrade } from '@kubelab/component-base';
 import type { Pod } from '@kubelab/api';
 import type { Kubelet } from '../kubelet.js';
 import type { RuntimeContainerStatus } from '../kuberuntime/podstatus.js';
-import { RuntimeError, type ExecRequest } from '../kuberuntime/cri.js';
+import { CriClientError, type ExecRequest } from '../kuberuntime/cri.js';
 
 export const EXEC_PATH = /^\/exec\/([^/]+)\/([^/]+)\/([^/]+)\/?$/;
 export const ATTACH_PATH = /^\/attach\/([^/]+)\/([^/]+)\/([^/]+)\/?$/;
@@ -44,7 +44,7 @@ export function streamOptions(q: URLSearchParams): { ok: true; stdin: boolean; s
 
 /** The HTTP status for a runtime error (upstream streaming.WriteError: NotFound 404, else 500). */
 function runtimeErrorCode(e: unknown): number {
-  return RuntimeError.isInstance(e) && e.code === 'NotFound' ? 404 : 500;
+  return CriClientError.isInstance(e) && e.code === 'NotFound' ? 404 : 500;
 }
 
 function fail(res: ServerResponse, code: number, message: string): void {
@@ -94,7 +94,7 @@ async function streamFromRuntime(req: IncomingMessage, res: ServerResponse, stre
   try {
     streamUrl = await streamUrlOf();
   } catch (e) {
-    return fail(res, runtimeErrorCode(e), RuntimeError.isInstance(e) ? e.grpcText : (e as Error).message);
+    return fail(res, runtimeErrorCode(e), CriClientError.isInstance(e) ? e.grpcText : (e as Error).message);
   }
   await proxyStream(req, res, streamUrl);
 }

@@ -8,7 +8,7 @@ import {
   LABEL_CONTAINER_NAME,
   LABEL_POD_NAME,
   LABEL_POD_NAMESPACE,
-  RuntimeError,
+  CriClientError,
   type Container,
   type ContainerConfig,
   type ContainerState,
@@ -69,7 +69,7 @@ export class FakeRuntimeService implements RuntimeService {
   constructor(private readonly clock: Clock) {}
 
   /** The next call of rpc fails with err (once). */
-  failNext(rpc: Rpc, err: Error = new RuntimeError('Unknown', `injected ${rpc} failure`)): void {
+  failNext(rpc: Rpc, err: Error = new CriClientError('Unknown', `injected ${rpc} failure`)): void {
     this.failures.set(rpc, err);
   }
 
@@ -102,13 +102,13 @@ export class FakeRuntimeService implements RuntimeService {
 
   private sandboxOf(id: string): FakeSandbox {
     const s = this.sandboxes.get(id);
-    if (!s) throw new RuntimeError('NotFound', `an error occurred when try to find sandbox: not found ${id}`);
+    if (!s) throw new CriClientError('NotFound', `an error occurred when try to find sandbox: not found ${id}`);
     return s;
   }
 
   private containerOf(id: string): ContainerStatus & { podSandboxId: string } {
     const c = this.containers.get(id);
-    if (!c) throw new RuntimeError('NotFound', `an error occurred when try to find container ${JSON.stringify(id)}: not found`);
+    if (!c) throw new CriClientError('NotFound', `an error occurred when try to find container ${JSON.stringify(id)}: not found`);
     return c;
   }
 

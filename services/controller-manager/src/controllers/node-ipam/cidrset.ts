@@ -2,6 +2,8 @@
 // into subnets of one mask size, handed out in order from a rotating
 // candidate, never twice; occupy marks a subnet taken (a node that has it).
 
+import { formatIpv4Cidr, parseIpv4Cidr } from '@kubelab/api';
+
 export class CidrSetError extends Error {
   override name = 'CidrSetError';
 }
@@ -9,23 +11,6 @@ export class CidrSetError extends Error {
 /** upstream ErrCIDRRangeNoCIDRsRemaining */
 export const NO_CIDRS_REMAINING = 'CIDR allocation failed; there are no remaining CIDRs left to allocate in the accepted range';
 
-function ipToInt(ip: string): number {
-  const parts = ip.split('.');
-  if (parts.length !== 4 || parts.some((p) => !/^\d{1,3}$/.test(p) || Number(p) > 255)) throw new CidrSetError(`invalid IPv4 address "${ip}"`);
-  return parts.reduce((n, p) => n * 256 + Number(p), 0);
-}
-
-const intToIp = (n: number): string => [24, 16, 8, 0].map((s) => Math.floor(n / 2 ** s) % 256).join('.');
-
-export function parseCidr(cidr: string): { base: number; prefix: number } {
-  const m = /^([\d.]+)\/(\d{1,2})$/.exec(cidr.trim());
-  if (!m) throw new CidrSetError(`invalid CIDR address: ${cidr}`);
-  const prefix = Number(m[2]);
-  if (prefix > 32) throw new CidrSetError(`invalid CIDR address: ${cidr}`);
-  const ip = ipToInt(m[1] as string);
-  const size = 2 ** (32 - prefix);
-  return { base: ip - (ip % size), prefix };
-}
 
 export class CidrSet {
   private readonly base: number;
@@ -39,7 +24,10 @@ export class CidrSet {
     readonly clusterCidr: string,
     readonly maskSize: number,
   ) {
-    const { base, prefix } = parseCidr(clusterCidr);
+    const cluster = parseIpv4Cidr(clusterCidr.trim());
+    // Go's net.ParseCIDR error text.
+    if (!cluster) throw new CidrSetError(`invalid CIDR address: ${clusterCidr}`);
+    const { base, prefix } = cluster;
     if (maskSize < prefix) throw new CidrSetError(`--node-cidr-mask-size ${maskSize} is smaller than the cluster CIDR's /${prefix}`);
     if (maskSize - prefix > 16) throw new CidrSetError('CIDRSet: the number of node CIDRs is too large (clusterCIDRMask + 16 < nodeMask)');
     this.base = base;
@@ -81,13 +69,8 @@ export class CidrSet {
   }
 
   private index(cidr: string): number | undefined {
-    let p;
-    try {
-      p = parseCidr(cidr);
-    } catch {
-      return undefined;
-    }
-    if (p.prefix !== this.maskSize) return undefined;
+    const p = parseIpv4Cidr(cidr.trim());
+    if (!p || p.prefix !== this.maskSize) return undefined;
     const off = p.base - this.base;
     if (off < 0 || off % this.subnetSize !== 0) return undefined;
     const idx = off / this.subnetSize;
@@ -95,6 +78,6 @@ export class CidrSet {
   }
 
   private format(idx: number): string {
-    return `${intToIp(this.base + idx * this.subnetSize)}/${this.maskSize}`;
+    return formatIpv4Cidr({ base: this.base + idx * this.subnetSize, prefix: this.maskSize });
   }
 }

@@ -4,6 +4,7 @@
 // reaches and with what probability. Session affinity (`-m recent --rcheck`)
 // is traced as a first packet: no source has been recorded yet.
 
+import { ipv4CidrContains, parseIpv4, parseIpv4Cidr } from '@kubelab/api';
 import type { ParsedRule, ParsedTable } from './parse.js';
 
 export interface Packet {
@@ -28,16 +29,11 @@ export interface TraceOutcome {
   path: string[];
 }
 
-function ipToInt(ip: string): number {
-  return ip.split('.').reduce((acc, o) => acc * 256 + Number(o), 0);
-}
-
+/** An iptables `-s`/`-d` match: `a.b.c.d/n`, or a bare address meaning /32; false for what is not IPv4. */
 export function cidrContains(cidr: string, ip: string): boolean {
-  const [base, bitsText] = cidr.split('/');
-  const bits = bitsText === undefined ? 32 : Number(bitsText);
-  if (bits === 0) return true;
-  const mask = bits === 32 ? 0xffffffff : (~((1 << (32 - bits)) - 1)) >>> 0;
-  return ((ipToInt(base!) & mask) >>> 0) === ((ipToInt(ip) & mask) >>> 0);
+  const net = parseIpv4Cidr(cidr.includes('/') ? cidr : `${cidr}/32`);
+  const addr = parseIpv4(ip);
+  return net !== undefined && addr !== undefined && ipv4CidrContains(net, addr);
 }
 
 function opt(opts: string[], name: string): string | undefined {

@@ -5,6 +5,7 @@
 // Upstream additionally keeps ipset/iptables rules for masquerading; kubelab
 // renders the IPVS part, the one this mode is about.
 
+import { parseIpv4 } from '@kubelab/api';
 import { categorizeEndpoints } from '../endpoints.js';
 import type { EndpointInfo, ProxyConfig, ProxySnapshot } from '../types.js';
 
@@ -37,8 +38,9 @@ export interface IpvsRuleset {
   ruleCount: number;
 }
 
+/** Numeric order of addresses (10.0.0.9 before 10.0.0.10); anything not IPv4 first. */
 function ipKey(ip: string): number {
-  return ip.split('.').reduce((a, o) => a * 256 + Number(o), 0);
+  return parseIpv4(ip) ?? -1;
 }
 
 export function renderIpvs(snap: ProxySnapshot, cfg: ProxyConfig): IpvsRuleset {

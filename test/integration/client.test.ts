@@ -1,21 +1,26 @@
 // The client library against a real apiserver on a real nats-server
 // (loopback, free ports): typed CRUD, informers across apiserver and
 // nats-server restarts and a 410 relist, leader election and events.
+// Here rather than in packages/client: it needs the apiserver, and a package never depends on a service.
 
 import type { ApiserverOptions, RunningApiserver } from '@kubelab/apiserver';
 import { startApiserver } from '@kubelab/apiserver';
 import { isConflict, isNotFound, StatusError, type ConfigMap, type Event, type Lease, type Pod } from '@kubelab/api';
 import { freePort, requireTool, startNatsServer, waitFor, type NatsServerHandle } from '@kubelab/testing';
+import {
+  createClientset,
+  DeletedFinalStateUnknown,
+  LeaderElector,
+  LeaseLock,
+  newEventBroadcaster,
+  SharedInformerFactory,
+  type ClientLogger,
+  type Clientset,
+  type SharedIndexInformer,
+} from '@kubelab/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createClientset, type Clientset } from './clientset/clientset.js';
-import { newEventBroadcaster } from './events/recorder.js';
-import { SharedInformerFactory } from './informers/factory.js';
-import { DeletedFinalStateUnknown } from './informers/keys.js';
-import type { SharedIndexInformer } from './informers/shared-informer.js';
-import { LeaderElector } from './leaderelection/leaderelection.js';
-import { LeaseLock } from './leaderelection/resourcelock.js';
-import { silentLogger } from './util/logger.js';
 
+const silentLogger: ClientLogger = { debug() {}, info() {}, warn() {}, error() {} };
 const quiet = { ...silentLogger, with: () => quiet };
 const hasNats = requireTool('nats-server');
 

@@ -1,6 +1,7 @@
-// The viewer against a real nats-server and the real mock containerd: a pod
+// `kubelab trace` against a real nats-server and the real mock containerd: a pod
 // start through the CRI client shows up as the expected ordered lines, in
 // --json from the `kubelab trace` binary and as text in-process.
+// Here rather than in packages/kubelab: it needs a runtime, and a package never depends on a service.
 
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -8,11 +9,11 @@ import { fileURLToPath } from 'node:url';
 import { connect } from '@nats-io/transport-node';
 import { containerConfig, sandboxConfig, startHarness, type Harness } from '@kubelab/containerd/testing';
 import { freePort, requireTool, startNatsServer, waitFor, type NatsServerHandle } from '@kubelab/testing';
+import { formatDurationMs, runTrace, type TraceIo } from '@kubelab/kubelab';
+import { criSubject } from '@kubelab/proto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { formatDurationMs } from './format.js';
-import { runTrace, type TraceIo } from './run.js';
 
-const MAIN = fileURLToPath(new URL('../../dist/main.js', import.meta.url));
+const MAIN = fileURLToPath(new URL('../../packages/kubelab/dist/main.js', import.meta.url));
 
 interface Viewer {
   lines: string[];
@@ -67,7 +68,11 @@ describe.skipIf(!requireTool('nats-server'))('kubelab trace against a real runti
     // The runtime publishes once its own NATS client is up: call Version until a record arrives.
     const nc = await connect({ servers: nats.url });
     let seen = 0;
-    nc.subscribe('kubelab.cri.node-1.Version', { callback: () => seen++ });
+    nc.subscribe(criSubject('node-1', 'Version'), {
+      callback: () => {
+        seen++;
+      },
+    });
     await nc.flush();
     await waitFor('a Version record', async () => {
       await h.cri.rt.Version({ version: 'v1' });
@@ -91,9 +96,9 @@ describe.skipIf(!requireTool('nats-server'))('kubelab trace against a real runti
     expect(text.notes).toEqual([`watching CRI calls on ${nats.url} (kubelab.cri.>); relist calls hidden (--all shows them); Ctrl-C stops`]);
 
     const cfg = sandboxConfig('web', h.dir);
-    const { podSandboxId } = await h.cri.rt.RunPodSandbox({ config: cfg });
+    const { podSandboxId } = (await h.cri.rt.RunPodSandbox({ config: cfg })) as { podSandboxId: string };
     await h.cri.img.PullImage({ image: { image: 'busybox:1.36' }, sandboxConfig: cfg });
-    const { containerId } = await h.cri.rt.CreateContainer({ podSandboxId, config: containerConfig('app', 'busybox:1.36', { command: ['sh', '-c', 'sleep 3600'] }), sandboxConfig: cfg });
+    const { containerId } = (await h.cri.rt.CreateContainer({ podSandboxId, config: containerConfig('app', 'busybox:1.36', { command: ['sh', '-c', 'sleep 3600'] }), sandboxConfig: cfg })) as { containerId: string };
     await h.cri.rt.ListContainers({}); // a relist: hidden
     await h.cri.rt.StartContainer({ containerId });
     await h.cri.rt.ExecSync({ containerId, cmd: ['cat', '/tmp/healthy'], timeout: 1 });

@@ -1,0 +1,30 @@
+// What a simulated binary sees of the process it runs as (in a real runtime:
+// the syscalls a program makes — write to stdout, sleep, bind a port, allocate
+// memory). SimProcess provides it; programs.ts only needs this much, so the two
+// modules do not import each other.
+
+import type { ContainerFs } from './containerfs.js';
+import type { Stream } from './logs.js';
+import type { Listener, PortHandler } from './network.js';
+
+export interface ProgramProcess {
+  readonly fs: Pick<ContainerFs, 'readFile' | 'writeFile'>;
+  readonly bash: { getEnv(): Record<string, string> };
+  /** Set once the process has exited: a program still looping stops. */
+  readonly exit: { exitCode: number } | undefined;
+  /** Resolves when the process is killed (KILL, OOM): long-running programs race against it. */
+  readonly killed: Promise<void>;
+  /** Extra memory a program allocated (memhog), on top of the image's baseline. */
+  allocatedBytes: number;
+  /** CPU the program burns, in cores. */
+  cpuCores: number;
+  readonly memoryLimitBytes: number;
+  memoryBytes(): number;
+  write(stream: Stream, text: string): void;
+  /** Sleeps in container time (scaled). */
+  sleep(ms: number): Promise<void>;
+  onTerm(handler: () => void): () => void;
+  listen(port: number, handler: PortHandler): Promise<Listener>;
+  unlisten(l: Listener): Promise<void>;
+  oomKill(): void;
+}
