@@ -67,7 +67,7 @@ describe.skipIf(!requireTool('nats-server'))('kubelab trace against a real runti
     // The runtime publishes once its own NATS client is up: call Version until a record arrives.
     const nc = await connect({ servers: nats.url });
     let seen = 0;
-    nc.subscribe('kubelab.cri.node-1.Version', { callback: () => seen++ });
+    nc.subscribe('kubelab.cri.node-1.Version', { callback: () => { seen++; } });
     await nc.flush();
     await waitFor('a Version record', async () => {
       await h.cri.rt.Version({ version: 'v1' });

@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requireTool } from '@kubelab/testing';
 import { api, call, gvr, RpcError, startTestCluster, type TestCluster } from '../testing/index.js';
+import type { Deployment } from '@kubelab/api';
 import type { ResourceServiceClient } from '@kubelab/proto';
 
 const CMS = gvr('configmaps');
@@ -100,7 +101,7 @@ describe.runIf(requireTool('nats-server'))('malformed gRPC requests', () => {
     expect([created.grpcCode, created.details]).toEqual([3, 'object: Invalid value: json: cannot unmarshal number into Go struct field ConfigMap.data of type string']);
     await expect(k.get(CMS, 'default', 'typed')).rejects.toMatchObject({ grpcCode: 5 });
 
-    const d = await k.create(DEPLOYS, 'default', { metadata: { name: 'typed' }, spec: { selector: { matchLabels: { app: 'typed' } }, template: { metadata: { labels: { app: 'typed' } }, spec: { containers: [{ name: 'c', image: 'busybox' }] } } } });
+    const d = await k.create<Deployment>(DEPLOYS, 'default', { metadata: { name: 'typed' }, spec: { selector: { matchLabels: { app: 'typed' } }, template: { metadata: { labels: { app: 'typed' } }, spec: { containers: [{ name: 'c', image: 'busybox' }] } } } });
     const stale = { ...d, spec: { ...(d.spec as object), replicas: 'x' } };
     const updated = await fail(call(client, 'Update', { resource: DEPLOYS, namespace: 'default', name: 'typed', object: Buffer.from(JSON.stringify(stale)) }));
     expect([updated.grpcCode, updated.details]).toEqual([3, 'object: Invalid value: json: cannot unmarshal string into Go struct field DeploymentSpec.spec.replicas of type int32']);
@@ -109,7 +110,7 @@ describe.runIf(requireTool('nats-server'))('malformed gRPC requests', () => {
     const patched = await fail(call(client, 'Patch', { resource: DEPLOYS, namespace: 'default', name: 'typed', patchType: 'application/merge-patch+json', patch: Buffer.from('{"spec":{"replicas":"x"}}') }));
     expect(patched.grpcCode).toBe(3);
     expect(patched.status.details?.causes).toEqual([{ reason: 'FieldValueInvalid', field: 'patch', message: expect.stringMatching(/json: cannot unmarshal string into Go struct field DeploymentSpec\.spec\.replicas of type int32$/) }]);
-    const after = await k.get(DEPLOYS, 'default', 'typed');
+    const after = await k.get<Deployment>(DEPLOYS, 'default', 'typed');
     expect([after.metadata.resourceVersion, (after.spec as { replicas?: unknown }).replicas]).toEqual([d.metadata.resourceVersion, 1]);
   });
 
