@@ -7,10 +7,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApiserver, type RunningApiserver } from '@kubelab/apiserver';
 import { createClientset, type Clientset } from '@kubelab/client';
 import { createLogger } from '@kubelab/component-base';
-import { requireTool, startNatsServer, type NatsServerHandle } from '@kubelab/testing';
+import { requireTool, startNatsServer, waitFor, type NatsServerHandle } from '@kubelab/testing';
 import { defaultKubeProxyConfiguration } from './config.js';
 import { makeService, makeSlice } from './testdata/fixtures.js';
-import { eventually, get } from './testdata/http.js';
+import { get } from './testdata/http.js';
 import { startKubeProxy, type KubeProxyHandle } from './server.js';
 
 const quiet = (component: string) => createLogger({ component, format: 'json', write: () => undefined });
@@ -42,11 +42,15 @@ describe.runIf(requireTool('nats-server'))('kube-proxy with the apiserver', () =
     await nats?.dispose();
   });
 
-  const rulesWith = (needle: string, absent = false) =>
-    eventually(async () => {
+  // The rules once they (do not) contain needle, and how long that took.
+  const rulesWith = async (needle: string, absent = false) => {
+    const start = Date.now();
+    const value = await waitFor(`${absent ? 'no ' : ''}${needle} in /rules`, async () => {
       const r = await get(kp.healthzPort, '/rules');
       return r.status === 200 && r.body.includes(needle) !== absent ? r.body : undefined;
-    }, 5000, `${absent ? 'no ' : ''}${needle} in /rules`);
+    }, { timeoutMs: 5000 });
+    return { value, elapsedMs: Date.now() - start };
+  };
 
   it('renders the kubernetes service the apiserver bootstraps', async () => {
     const r = await rulesWith('"default/kubernetes:https cluster IP"');
@@ -54,14 +58,8 @@ describe.runIf(requireTool('nats-server'))('kube-proxy with the apiserver', () =
   });
 
   it('publishes its configuration as ConfigMap kube-system/kube-proxy (as kubeadm does)', async () => {
-    const cm = await eventually(async () => {
-      try {
-        return await cs.core.configMaps('kube-system').get('kube-proxy');
-      } catch {
-        return undefined;
-      }
-    }, 5000, 'ConfigMap kube-system/kube-proxy');
-    const conf = cm.value.data?.['config.conf'] ?? '';
+    const cm = await waitFor('ConfigMap kube-system/kube-proxy', () => cs.core.configMaps('kube-system').get('kube-proxy'), { timeoutMs: 5000 });
+    const conf = cm.data?.['config.conf'] ?? '';
     expect(conf).toContain('kind: KubeProxyConfiguration');
     expect(conf).toMatch(/^mode: iptables$/m);
   });

@@ -6,8 +6,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createFakeClientset } from '@kubelab/client/testing';
 import { GVR } from '@kubelab/client';
 import { createLogger } from '@kubelab/component-base';
+import { waitFor } from '@kubelab/testing';
 import { makeService, makeSlice } from './testdata/fixtures.js';
-import { eventually, get } from './testdata/http.js';
+import { get } from './testdata/http.js';
 import { startKubeProxy, type KubeProxyHandle } from './server.js';
 import { defaultKubeProxyConfiguration, type ProxyMode } from './config.js';
 
@@ -39,26 +40,27 @@ describe('startKubeProxy (render mode)', () => {
     fake.seed(GVR.services, makeService('default', 'kubernetes', '10.96.0.1', [{ name: 'https', protocol: 'TCP', port: 443 }]));
     fake.seed(GVR.endpointSlices, makeSlice('default', 'kubernetes', [{ name: 'https', port: 6443 }], [{ ip: '172.18.0.2' }]));
     const { kp } = await start('iptables', fake);
-    const first = await eventually(async () => ((await get(kp.healthzPort, '/rules')).status === 200 ? (await get(kp.healthzPort, '/rules')) : undefined), 5000, 'first sync');
-    expect(first.value.headers.get('x-kubelab-rules-source')).toBe('rendered');
-    expect(first.value.body).toContain('-A KUBE-SERVICES -d 10.96.0.1/32 -p tcp -m comment --comment "default/kubernetes:https cluster IP" -m tcp --dport 443 -j KUBE-SVC-');
+    const first = await waitFor('first sync', async () => ((await get(kp.healthzPort, '/rules')).status === 200 ? (await get(kp.healthzPort, '/rules')) : undefined), { timeoutMs: 5000 });
+    expect(first.headers.get('x-kubelab-rules-source')).toBe('rendered');
+    expect(first.body).toContain('-A KUBE-SERVICES -d 10.96.0.1/32 -p tcp -m comment --comment "default/kubernetes:https cluster IP" -m tcp --dport 443 -j KUBE-SVC-');
 
     await fake.clientset.core.services('default').create(makeService('default', 'web', '10.96.0.10', [{ name: 'http', protocol: 'TCP', port: 80 }]));
-    const rejected = await eventually(async () => {
+    const rejected = await waitFor('REJECT for web', async () => {
       const r = await get(kp.metricsPort, '/rules');
       return r.body.includes('"default/web:http has no endpoints"') ? r.body : undefined;
-    }, 3000, 'REJECT for web');
-    expect(rejected.value).toContain('-A KUBE-SERVICES -d 10.96.0.10/32 -p tcp -m comment --comment "default/web:http has no endpoints" -m tcp --dport 80 -j REJECT --reject-with icmp-port-unreachable');
+    }, { timeoutMs: 3000 });
+    expect(rejected).toContain('-A KUBE-SERVICES -d 10.96.0.10/32 -p tcp -m comment --comment "default/web:http has no endpoints" -m tcp --dport 80 -j REJECT --reject-with icmp-port-unreachable');
 
     await fake.clientset.discovery.endpointSlices('default').create(makeSlice('default', 'web', [{ name: 'http', port: 8080 }], [{ ip: '10.244.1.2' }, { ip: '10.244.2.3' }]));
-    const dnat = await eventually(async () => {
+    const created = Date.now();
+    const dnat = await waitFor('DNAT to the endpoints', async () => {
       const r = await get(kp.healthzPort, '/rules');
       return r.body.includes('--to-destination 10.244.2.3:8080') ? r.body : undefined;
-    }, 3000, 'DNAT to the endpoints');
+    }, { timeoutMs: 3000 });
     // Bounded by the 1 s min sync period plus scheduling slack.
-    expect(dnat.elapsedMs).toBeLessThan(2000);
-    expect(dnat.value).toContain('-m statistic --mode random --probability 0.50000000000 -j KUBE-SEP-');
-    expect(dnat.value).not.toContain('has no endpoints');
+    expect(Date.now() - created).toBeLessThan(2000);
+    expect(dnat).toContain('-m statistic --mode random --probability 0.50000000000 -j KUBE-SEP-');
+    expect(dnat).not.toContain('has no endpoints');
     expect(logs.some((l) => l.includes('Render mode: iptables rules are computed and served on /rules but not applied') && l.includes('apply disabled'))).toBe(true);
   });
 
@@ -66,7 +68,7 @@ describe('startKubeProxy (render mode)', () => {
     const fake = createFakeClientset();
     fake.seed(GVR.services, makeService('default', 'web', '10.96.0.10', [{ name: 'http', protocol: 'TCP', port: 80 }]));
     const { kp } = await start('iptables', fake);
-    await eventually(async () => ((await get(kp.healthzPort, '/rules')).status === 200 ? true : undefined), 5000, 'first sync');
+    await waitFor('first sync', async () => ((await get(kp.healthzPort, '/rules')).status === 200 ? true : undefined), { timeoutMs: 5000 });
     const hz = await get(kp.healthzPort, '/healthz');
     expect(hz.status).toBe(200);
     expect(hz.headers.get('content-type')).toBe('application/json');
@@ -87,12 +89,12 @@ describe('startKubeProxy (render mode)', () => {
     const fake = createFakeClientset();
     fake.seed(GVR.services, makeService('default', 'web', '10.96.0.10', [{ name: 'http', protocol: 'TCP', port: 80 }]));
     const { kp } = await start(mode, fake);
-    const r = await eventually(async () => {
+    const r = await waitFor('first sync', async () => {
       const x = await get(kp.healthzPort, '/rules');
       return x.status === 200 ? x : undefined;
-    }, 5000, 'first sync');
-    expect(r.value.headers.get('x-kubelab-proxy-mode')).toBe(mode);
-    expect(r.value.body.startsWith(head)).toBe(true);
-    expect(r.value.body).toContain(line);
+    }, { timeoutMs: 5000 });
+    expect(r.headers.get('x-kubelab-proxy-mode')).toBe(mode);
+    expect(r.body.startsWith(head)).toBe(true);
+    expect(r.body).toContain(line);
   });
 });
