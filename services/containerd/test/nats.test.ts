@@ -2,8 +2,8 @@ import { connect } from '@nats-io/transport-node';
 import * as grpc from '@grpc/grpc-js';
 import { requireTool, startNatsServer, type NatsServerHandle } from '@kubelab/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CriCallRecord } from './record.js';
-import { sandboxConfig, startHarness, type Harness } from './testing/harness.js';
+import type { CriCallRecord } from '../src/record.js';
+import { sandboxConfig, startHarness, type Harness } from '../src/testing/harness.js';
 
 describe.skipIf(!requireTool('nats-server'))('CRI call records on NATS', () => {
   let nats: NatsServerHandle;

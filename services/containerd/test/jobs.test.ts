@@ -5,8 +5,8 @@ import { readFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { waitFor } from '@kubelab/testing';
-import { startHarness, type Harness } from './testing/harness.js';
-import { startProcess } from './testing/process.js';
+import { startHarness, type Harness } from '../src/testing/harness.js';
+import { startProcess } from '../src/testing/process.js';
 
 /** `sh -c SCRIPT` as PID 1; `timeScale` 20 makes a container second 50 ms. */
 const proc = (script: string, timeScale = 20) => startProcess(script, { timeScale });

@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requireTool } from '@kubelab/testing';
 import type { KubeObject } from '@kubelab/api';
-import { api, gvr, openWatch, RpcError, startTestCluster, type TestCluster } from './testing/index.js';
+import { api, gvr, openWatch, RpcError, startTestCluster, type TestCluster } from '../src/testing/index.js';
 
 const CMS = gvr('configmaps');
 

@@ -8,7 +8,7 @@ import type { Lease, Node, Pod } from '@kubelab/api';
 import { formatMicroTime, type Clientset } from '@kubelab/client';
 import { requireTool, waitFor } from '@kubelab/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startEnv, type Env } from './testing/harness.js';
+import { startEnv, type Env } from '../src/testing/harness.js';
 
 const hasNats = requireTool('nats-server');
 const GRACE_MS = 1500;

@@ -2,8 +2,8 @@ import { readFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { waitFor } from '@kubelab/testing';
-import { PRIVATE_IMAGE_AUTH } from './catalog.js';
-import { containerConfig, sandboxConfig, startHarness, type Harness } from './testing/harness.js';
+import { PRIVATE_IMAGE_AUTH } from '../src/catalog.js';
+import { containerConfig, sandboxConfig, startHarness, type Harness } from '../src/testing/harness.js';
 
 let h: Harness;
 afterEach(async () => {

@@ -6,8 +6,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { waitFor } from '@kubelab/testing';
-import { containerConfig, sandboxConfig, startHarness, type Harness } from '../testing/harness.js';
-import { CLOSE, RESIZE, STDIN, V5 } from './protocol.js';
+import { containerConfig, sandboxConfig, startHarness, type Harness } from '../src/testing/harness.js';
+import { CLOSE, RESIZE, STDIN, V5 } from '../src/streaming/protocol.js';
 
 let h: Harness;
 let podSandboxId: string;

@@ -9,10 +9,10 @@ import { connect } from '@nats-io/transport-node';
 import { containerConfig, sandboxConfig, startHarness, type Harness } from '@kubelab/containerd/testing';
 import { freePort, requireTool, startNatsServer, waitFor, type NatsServerHandle } from '@kubelab/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { formatDurationMs } from './format.js';
-import { runTrace, type TraceIo } from './run.js';
+import { formatDurationMs } from '../src/trace/format.js';
+import { runTrace, type TraceIo } from '../src/trace/run.js';
 
-const MAIN = fileURLToPath(new URL('../../dist/main.js', import.meta.url));
+const MAIN = fileURLToPath(new URL('../dist/main.js', import.meta.url));
 
 interface Viewer {
   lines: string[];

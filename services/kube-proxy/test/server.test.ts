@@ -7,10 +7,10 @@ import { createFakeClientset } from '@kubelab/client/testing';
 import { GVR } from '@kubelab/client';
 import { createLogger } from '@kubelab/component-base';
 import { waitFor } from '@kubelab/testing';
-import { makeService, makeSlice } from './testdata/fixtures.js';
-import { get } from './testdata/http.js';
-import { startKubeProxy, type KubeProxyHandle } from './server.js';
-import { defaultKubeProxyConfiguration, type ProxyMode } from './config.js';
+import { makeService, makeSlice } from '../src/testdata/fixtures.js';
+import { get } from '../src/testdata/http.js';
+import { startKubeProxy, type KubeProxyHandle } from '../src/server.js';
+import { defaultKubeProxyConfiguration, type ProxyMode } from '../src/config.js';
 
 const logs: string[] = [];
 const logger = createLogger({ component: 'kube-proxy', node: 'node-1', format: 'json', write: (l) => logs.push(l) });

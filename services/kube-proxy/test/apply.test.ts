@@ -8,15 +8,15 @@ import { existsSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requirePrerequisite, requireTool } from '@kubelab/testing';
-import { localScenario, scenario } from '../testdata/fixtures.js';
-import { backendFor, IptablesBackend, NftablesBackend } from './backend.js';
-import { buildSnapshot } from './changetracker.js';
-import { execRunner } from './exec.js';
-import { renderIptables } from './iptables/renderer.js';
-import { normalizeSaveOutput, toIptablesSave } from './iptables/save.js';
-import { normalizeNftList, toNftList } from './nftables/model.js';
-import { renderNftables } from './nftables/renderer.js';
-import { defaultProxyConfig } from './types.js';
+import { localScenario, scenario } from '../src/testdata/fixtures.js';
+import { backendFor, IptablesBackend, NftablesBackend } from '../src/proxy/backend.js';
+import { buildSnapshot } from '../src/proxy/changetracker.js';
+import { execRunner } from '../src/proxy/exec.js';
+import { renderIptables } from '../src/proxy/iptables/renderer.js';
+import { normalizeSaveOutput, toIptablesSave } from '../src/proxy/iptables/save.js';
+import { normalizeNftList, toNftList } from '../src/proxy/nftables/model.js';
+import { renderNftables } from '../src/proxy/nftables/renderer.js';
+import { defaultProxyConfig } from '../src/proxy/types.js';
 
 function canApply(): boolean {
   const tools = ['ip', 'iptables-restore', 'iptables-save', 'nft'].every((t) => requireTool(t));

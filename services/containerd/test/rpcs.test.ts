@@ -5,7 +5,7 @@
 import { request } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { waitFor } from '@kubelab/testing';
-import { containerConfig, sandboxConfig, startHarness, type Harness } from './testing/harness.js';
+import { containerConfig, sandboxConfig, startHarness, type Harness } from '../src/testing/harness.js';
 
 let h: Harness;
 afterEach(async () => {

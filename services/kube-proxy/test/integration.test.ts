@@ -8,10 +8,10 @@ import { startApiserver, type RunningApiserver } from '@kubelab/apiserver';
 import { createClientset, type Clientset } from '@kubelab/client';
 import { createLogger } from '@kubelab/component-base';
 import { requireTool, startNatsServer, waitFor, type NatsServerHandle } from '@kubelab/testing';
-import { defaultKubeProxyConfiguration } from './config.js';
-import { makeService, makeSlice } from './testdata/fixtures.js';
-import { get } from './testdata/http.js';
-import { startKubeProxy, type KubeProxyHandle } from './server.js';
+import { defaultKubeProxyConfiguration } from '../src/config.js';
+import { makeService, makeSlice } from '../src/testdata/fixtures.js';
+import { get } from '../src/testdata/http.js';
+import { startKubeProxy, type KubeProxyHandle } from '../src/server.js';
 
 const quiet = (component: string) => createLogger({ component, format: 'json', write: () => undefined });
 

@@ -6,7 +6,7 @@ import type { Deployment, Event, Pod, ReplicaSet } from '@kubelab/api';
 import { SharedInformerFactory } from '@kubelab/client';
 import { requireTool, waitFor } from '@kubelab/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { deployment, setPodReady, startEnv, type Env } from './testing/harness.js';
+import { deployment, setPodReady, startEnv, type Env } from '../src/testing/harness.js';
 
 const hasNats = requireTool('nats-server');
 

@@ -3,7 +3,7 @@
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requireTool } from '@kubelab/testing';
-import { api, call, gvr, RpcError, startTestCluster, type TestCluster } from '../testing/index.js';
+import { api, call, gvr, RpcError, startTestCluster, type TestCluster } from '../src/testing/index.js';
 import type { Deployment } from '@kubelab/api';
 import type { ResourceServiceClient } from '@kubelab/proto';
 

@@ -8,8 +8,8 @@ import { createLogger } from '@kubelab/component-base';
 import { startTestCluster, type TestCluster } from '@kubelab/apiserver/testing';
 import { requireTool, waitFor } from '@kubelab/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startScheduler, type RunningScheduler } from './server.js';
-import { makeNode, makePod, type NodeOpts, type PodOpts } from './testing/builders.js';
+import { startScheduler, type RunningScheduler } from '../src/server.js';
+import { makeNode, makePod, type NodeOpts, type PodOpts } from '../src/testing/builders.js';
 
 const hasNats = requireTool('nats-server');
 const quiet = () => createLogger({ component: 'kube-scheduler', level: 'error' });

@@ -5,8 +5,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { waitFor } from '@kubelab/testing';
-import { containerConfig, sandboxConfig, startHarness, type Harness } from '../testing/harness.js';
-import { CLOSE, STDIN, V5 } from './protocol.js';
+import { containerConfig, sandboxConfig, startHarness, type Harness } from '../src/testing/harness.js';
+import { CLOSE, STDIN, V5 } from '../src/streaming/protocol.js';
 
 let h: Harness;
 let containerId: string;

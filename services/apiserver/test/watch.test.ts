@@ -4,7 +4,7 @@
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requireTool } from '@kubelab/testing';
-import { api, gvr, openWatch, startTestCluster, type TestCluster } from './testing/index.js';
+import { api, gvr, openWatch, startTestCluster, type TestCluster } from '../src/testing/index.js';
 
 const CMS = gvr('configmaps');
 const NS = gvr('namespaces');

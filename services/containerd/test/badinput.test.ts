@@ -1,7 +1,7 @@
 import { connect as netConnect } from 'node:net';
 import * as grpc from '@grpc/grpc-js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { containerConfig, sandboxConfig, startHarness, type Harness } from './testing/harness.js';
+import { containerConfig, sandboxConfig, startHarness, type Harness } from '../src/testing/harness.js';
 
 let h: Harness;
 beforeEach(async () => {
