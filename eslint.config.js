@@ -1,6 +1,6 @@
 // One lint configuration for the workspace (ESLint flat config): the
 // recommended JavaScript and TypeScript rules, without type information so
-// `pnpm lint` stays fast on two cores. Each package runs `eslint src`.
+// `pnpm lint` stays fast on two cores. Each package runs `eslint .`.
 import js from '@eslint/js';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';

@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DockerComposeEnvironment, Wait, type StartedDockerComposeEnvironment } from 'testcontainers';
-import { freePort, requirePrerequisite, requireTool, PROBEDEMO_MANIFEST } from '@kubelab/testing';
+import { freePort, requirePrerequisite, requireTool, waitFor, PROBEDEMO_MANIFEST } from '@kubelab/testing';
 import {
   REPO_ROOT,
   compose,
@@ -27,7 +27,6 @@ import {
   isPodReady,
   kubectl,
   kubectlJson,
-  waitFor,
   type Stack,
 } from './harness.js';
 
@@ -112,10 +111,10 @@ describe.skipIf(!canRun).sequential('compose stack end to end', () => {
     ).trim();
     expect(runtimeVersion).toMatch(/^containerd:\/\/v\d/);
 
-    const nodes = await waitFor('all three nodes Ready', 90_000, async () => {
+    const nodes = await waitFor('all three nodes Ready', async () => {
       const list = (await kubectlJson(stack, ['get', 'nodes'])).items as any[];
       return list.length === 3 && list.every((n) => condition(n, 'Ready')?.status === 'True') ? list : undefined;
-    });
+    }, { timeoutMs: 90_000, everyMs: 1_000 });
     expect(nodes.map((n) => n.metadata.name).sort()).toEqual(['control-plane', 'node-1', 'node-2']);
     for (const n of nodes) expect(n.status.nodeInfo.containerRuntimeVersion).toBe(runtimeVersion);
 
@@ -123,10 +122,10 @@ describe.skipIf(!canRun).sequential('compose stack end to end', () => {
     expect(wide).toMatch(new RegExp(`^node-1\\s+Ready\\s.*${runtimeVersion.replace(/[.]/g, '\\.')}`, 'm'));
     expect(wide).toMatch(new RegExp(`^node-2\\s+Ready\\s.*${runtimeVersion.replace(/[.]/g, '\\.')}`, 'm'));
     // The seed: "Die Spalte ROLES zeigt control-plane bei Steuerungs-Nodes" (kubeadm's mark-control-plane).
-    const roles = await waitFor('the control-plane role', 60_000, async () => {
+    const roles = await waitFor('the control-plane role', async () => {
       const out = await kubectl(stack, ['get', 'nodes']);
       return /^control-plane\s+Ready\s+control-plane\s/m.test(out) ? out : undefined;
-    });
+    }, { timeoutMs: 60_000, everyMs: 1_000 });
     expect(roles).toMatch(/^node-1\s+Ready\s+<none>\s/m);
     const cp = await kubectlJson(stack, ['get', 'node', 'control-plane']);
     expect(cp.spec.taints).toEqual([{ key: 'node-role.kubernetes.io/control-plane', effect: 'NoSchedule' }]);
@@ -149,10 +148,10 @@ describe.skipIf(!canRun).sequential('compose stack end to end', () => {
 
   // ------------------------------------------------------------------ 2
   it('the seed\'s kube-system views: control-plane static pods with the node name, the kube-proxy DaemonSet on every node, the manifests on the node', async () => {
-    const pods = await waitFor('kube-system pods Running and ready', 120_000, async () => {
+    const pods = await waitFor('kube-system pods Running and ready', async () => {
       const items = (await kubectlJson(stack, ['-n', 'kube-system', 'get', 'pods'])).items as any[];
       return items.length === 7 && items.every((p) => p.status.phase === 'Running' && isPodReady(p)) ? items : undefined;
-    });
+    }, { timeoutMs: 120_000, everyMs: 1_000 });
     const byName = new Map(pods.map((p) => [p.metadata.name as string, p]));
     for (const c of ['etcd', 'kube-apiserver', 'kube-controller-manager', 'kube-scheduler']) {
       const p = byName.get(`${c}-control-plane`);
@@ -187,10 +186,10 @@ describe.skipIf(!canRun).sequential('compose stack end to end', () => {
     const manifest = PROBEDEMO_MANIFEST;
     await applyStdin(stack, manifest);
     // At TIME_SCALE=5 the seed's ~45 s take ~9 s.
-    const pod = await waitFor('probedemo restarted', 120_000, async () => {
+    const pod = await waitFor('probedemo restarted', async () => {
       const p = await kubectlJson(stack, ['get', 'pod', 'probedemo']);
       return (p.status?.containerStatuses?.[0]?.restartCount ?? 0) >= 1 ? p : undefined;
-    });
+    }, { timeoutMs: 120_000, everyMs: 1_000 });
     expect(pod.status.containerStatuses[0].lastState.terminated).toMatchObject({ exitCode: 137, reason: 'Error' });
     expect(await kubectl(stack, ['get', 'pod', 'probedemo'])).toMatch(/^probedemo\s+\d\/1\s+\S+\s+[1-9]\d*( \(.+ ago\))?\s+\S+$/m);
 
@@ -207,10 +206,10 @@ describe.skipIf(!canRun).sequential('compose stack end to end', () => {
   it('nginx deployment: 4 replicas over both nodes, a Service, ClusterIP traffic from inside node-1 reaches pods on both nodes', async () => {
     await kubectl(stack, ['create', 'deployment', 'web', '--image=nginx', '--replicas=4']);
     await kubectl(stack, ['expose', 'deployment', 'web', '--port=80']);
-    const pods = await waitFor('4 ready web pods', 90_000, async () => {
+    const pods = await waitFor('4 ready web pods', async () => {
       const items = (await podsOf('app=web')).filter((p) => !p.metadata.deletionTimestamp);
       return items.length === 4 && items.every(isPodReady) ? items : undefined;
-    });
+    }, { timeoutMs: 90_000, everyMs: 1_000 });
     const byNode = (node: string) => pods.filter((p) => p.spec.nodeName === node);
     expect(byNode('node-1').length).toBeGreaterThanOrEqual(1);
     expect(byNode('node-2').length).toBeGreaterThanOrEqual(1);
@@ -227,13 +226,13 @@ describe.skipIf(!canRun).sequential('compose stack end to end', () => {
     // Requests to the ClusterIP until the access logs of pods on both nodes show one.
     const marks = new Map<string, string>();
     const logsHave = async (pod: any, mark: string) => (await kubectl(stack, ['logs', pod.metadata.name])).includes(`"GET /${mark} HTTP/1.1"`);
-    await waitFor('ClusterIP requests logged by pods on node-1 and node-2', 60_000, async () => {
+    await waitFor('ClusterIP requests logged by pods on node-1 and node-2', async () => {
       const mark = `e2e-${marks.size}`;
       const answer = await httpFromNode(stack, 'node-1', `http://${clusterIP}/${mark}`);
       expect(answer).toMatch(/^404 .*nginx/); // nginx's own 404 for an unknown path
       for (const p of pods) if (!marks.has(p.spec.nodeName) && (await logsHave(p, mark))) marks.set(p.spec.nodeName, mark);
       return marks.size === 2 ? marks : undefined;
-    }, 100);
+    }, { timeoutMs: 60_000, everyMs: 100 });
     expect([...marks.keys()].sort()).toEqual(['node-1', 'node-2']);
     expect(await httpFromNode(stack, 'node-1', `http://${clusterIP}/`)).toMatch(/^200 .*Welcome to nginx!/);
   });
@@ -261,10 +260,10 @@ spec:
       );
       const svc = await kubectlJson(stack, ['get', 'service', 'web']);
       const clusterIP: string = svc.spec.clusterIP;
-      const flaky = await waitFor('flaky Ready', 60_000, async () => {
+      const flaky = await waitFor('flaky Ready', async () => {
         const p = await kubectlJson(stack, ['get', 'pod', 'flaky']);
         return isPodReady(p) && p.status.podIP ? p : undefined;
-      });
+      }, { timeoutMs: 60_000, everyMs: 1_000 });
       const ip: string = flaky.status.podIP;
       const endpointOf = async () => {
         const slices = (await kubectlJson(stack, ['get', 'endpointslices', '-l', 'kubernetes.io/service-name=web'])).items as any[];
@@ -274,24 +273,24 @@ spec:
       const flakyLogged = async (mark: string) => (await kubectl(stack, ['logs', 'flaky'])).includes(`"GET /${mark} HTTP/1.1"`);
 
       // While ready: an endpoint, a DNAT rule in node-1 and ClusterIP traffic.
-      await waitFor('flaky ready in the EndpointSlice', 30_000, async () => ((await endpointOf())?.conditions?.ready === true ? true : undefined));
-      await waitFor(`node-1 DNAT to ${ip}`, 30_000, async () => ((await natRulesOfNode1()).includes(`--to-destination ${ip}:80`) ? true : undefined));
+      await waitFor('flaky ready in the EndpointSlice', async () => ((await endpointOf())?.conditions?.ready === true ? true : undefined), { timeoutMs: 30_000, everyMs: 1_000 });
+      await waitFor(`node-1 DNAT to ${ip}`, async () => ((await natRulesOfNode1()).includes(`--to-destination ${ip}:80`) ? true : undefined), { timeoutMs: 30_000, everyMs: 1_000 });
       let n = 0;
-      await waitFor('a ClusterIP request served by flaky', 30_000, async () => {
+      await waitFor('a ClusterIP request served by flaky', async () => {
         const mark = `ready-${n++}`;
         expect(await httpFromNode(stack, 'node-1', `http://${clusterIP}/${mark}`)).toMatch(/^404 .*nginx/);
         return (await flakyLogged(mark)) ? true : undefined;
-      }, 100);
+      }, { timeoutMs: 30_000, everyMs: 100 });
 
       // The Service existed before the pod: its variables are in the container's environment.
       expect(await kubectl(stack, ['exec', 'flaky', '--', 'sh', '-c', 'echo $WEB_SERVICE_HOST:$WEB_SERVICE_PORT $KUBERNETES_SERVICE_HOST'])).toBe(`${clusterIP}:80 10.96.0.1\n`);
 
       // The probe fails: not ready, no restart, the reason in the events.
       expect(await kubectl(stack, ['exec', 'flaky', '--', 'sh', '-c', 'rm /tmp/ready && echo removed'])).toBe('removed\n');
-      const unready = await waitFor('flaky not ready', 90_000, async () => {
+      const unready = await waitFor('flaky not ready', async () => {
         const p = await kubectlJson(stack, ['get', 'pod', 'flaky']);
         return p.status.containerStatuses?.[0]?.ready === false ? p : undefined;
-      });
+      }, { timeoutMs: 90_000, everyMs: 1_000 });
       expect(unready.status.phase).toBe('Running');
       expect(unready.status.containerStatuses[0].restartCount).toBe(0);
       expect(unready.status.conditions.find((c: any) => c.type === 'Ready')).toMatchObject({ status: 'False', reason: 'ContainersNotReady' });
@@ -299,8 +298,8 @@ spec:
       expect(await kubectl(stack, ['describe', 'pod', 'flaky'])).toMatch(/Warning\s+Unhealthy\s+.*kubelet\s+Readiness probe failed: cat: \/tmp\/ready: No such file or directory/);
 
       // The endpoint stays listed but not ready; kube-proxy drops its DNAT.
-      await waitFor('flaky not ready in the EndpointSlice', 30_000, async () => ((await endpointOf())?.conditions?.ready === false ? true : undefined));
-      await waitFor(`no DNAT to ${ip} in node-1`, 30_000, async () => ((await natRulesOfNode1()).includes(`${ip}:80`) ? undefined : true));
+      await waitFor('flaky not ready in the EndpointSlice', async () => ((await endpointOf())?.conditions?.ready === false ? true : undefined), { timeoutMs: 30_000, everyMs: 1_000 });
+      await waitFor(`no DNAT to ${ip} in node-1`, async () => ((await natRulesOfNode1()).includes(`${ip}:80`) ? undefined : true), { timeoutMs: 30_000, everyMs: 1_000 });
       const answers: string[] = [];
       for (let i = 0; i < 20; i++) answers.push(await httpFromNode(stack, 'node-1', `http://${clusterIP}/unready-${i}`));
       for (const a of answers) expect(a).toMatch(/^404 .*nginx/); // every request still answered by the other pods
@@ -377,10 +376,10 @@ spec:
       command: ["sleep", "100000"]
 `,
     );
-    const keeper = await waitFor('keeper running', 60_000, async () => {
+    const keeper = await waitFor('keeper running', async () => {
       const p = await kubectlJson(stack, ['get', 'pod', 'keeper']);
       return isPodReady(p) ? p : undefined;
-    });
+    }, { timeoutMs: 60_000, everyMs: 1_000 });
     keeperBefore = { containerID: keeper.status.containerStatuses[0].containerID, startedAt: keeper.status.containerStatuses[0].state.running.startedAt };
     node2WebPods = (await podsOf('app=web')).filter((p) => p.spec.nodeName === 'node-2');
     expect(node2WebPods.length).toBeGreaterThanOrEqual(1);
@@ -389,21 +388,21 @@ spec:
     const killedAt = Date.now();
     await compose(stack, ['kill', 'kubelet-2']);
 
-    const notReady = await waitFor('node-2 not Ready', GRACE_MS + 30_000, async () => {
+    const notReady = await waitFor('node-2 not Ready', async () => {
       const ready = condition(await getNode('node-2'), 'Ready');
       return ready?.status !== 'True' ? { ready, after: Date.now() - killedAt } : undefined;
-    }, 250);
+    }, { timeoutMs: GRACE_MS + 30_000, everyMs: 250 });
     // The last lease renewal can be up to a renew interval (lease/4) before the kill.
     expect(notReady.after).toBeGreaterThanOrEqual(GRACE_MS - (LEASE_SECONDS * 1000) / 4 - 1_000);
     expect(notReady.after).toBeLessThan(GRACE_MS + 20_000);
     const node2 = await getNode('node-2');
     expect(condition(node2, 'Ready')).toMatchObject({ status: 'Unknown', reason: 'NodeStatusUnknown', message: 'Kubelet stopped posting node status.' });
     for (const t of ['MemoryPressure', 'DiskPressure', 'PIDPressure']) expect(condition(node2, t)?.status).toBe('Unknown');
-    await waitFor('unreachable taints on node-2', 30_000, async () => {
+    await waitFor('unreachable taints on node-2', async () => {
       const taints = ((await getNode('node-2')).spec.taints ?? []) as any[];
       const keys = taints.filter((t) => t.key === 'node.kubernetes.io/unreachable').map((t) => t.effect).sort();
       return keys.join() === 'NoExecute,NoSchedule' ? keys : undefined;
-    });
+    }, { timeoutMs: 30_000, everyMs: 1_000 });
     expect(await kubectl(stack, ['get', 'nodes'])).toMatch(/^node-2\s+NotReady\s/m);
 
     // Docker did not restart the killed kubelet (restart: always, killed by hand).
@@ -412,10 +411,10 @@ spec:
     for (const p of node2WebPods) expect(await httpFromNode(stack, 'node-1', `http://${p.status.podIP}/`)).toMatch(/^200 .*Welcome to nginx!/);
 
     // After the toleration (DEFAULT_TOLERATION_SECONDS) the pods are evicted and replaced on node-1.
-    const replaced = await waitFor('4 ready web pods on node-1', TOLERATION_SECONDS * 1000 + 90_000, async () => {
+    const replaced = await waitFor('4 ready web pods on node-1', async () => {
       const live = (await podsOf('app=web')).filter((p) => !p.metadata.deletionTimestamp);
       return live.length === 4 && live.every((p) => p.spec.nodeName === 'node-1' && isPodReady(p)) ? live : undefined;
-    });
+    }, { timeoutMs: TOLERATION_SECONDS * 1000 + 90_000, everyMs: 1_000 });
     expect(replaced).toHaveLength(4);
     const evicted = (await podsOf('app=web')).filter((p) => p.spec.nodeName === 'node-2');
     for (const p of evicted) expect(p.metadata.deletionTimestamp).toBeTruthy(); // Terminating until node-2's kubelet confirms
@@ -425,20 +424,20 @@ spec:
   // ------------------------------------------------------------------ 8
   it('start kubelet-2: node-2 Ready again, taint removed, running containers adopted, evicted pods cleaned up', async () => {
     await compose(stack, ['start', 'kubelet-2']);
-    await waitFor('node-2 Ready', 60_000, async () => (condition(await getNode('node-2'), 'Ready')?.status === 'True' ? true : undefined));
-    await waitFor('no unreachable taint on node-2', 30_000, async () => {
+    await waitFor('node-2 Ready', async () => (condition(await getNode('node-2'), 'Ready')?.status === 'True' ? true : undefined), { timeoutMs: 60_000, everyMs: 1_000 });
+    await waitFor('no unreachable taint on node-2', async () => {
       const taints = ((await getNode('node-2')).spec.taints ?? []) as any[];
       return taints.some((t) => t.key.startsWith('node.kubernetes.io/')) ? undefined : true;
-    });
-    const keeper = await waitFor('keeper Ready again', 60_000, async () => {
+    }, { timeoutMs: 30_000, everyMs: 1_000 });
+    const keeper = await waitFor('keeper Ready again', async () => {
       const p = await kubectlJson(stack, ['get', 'pod', 'keeper']);
       return isPodReady(p) ? p : undefined;
-    });
+    }, { timeoutMs: 60_000, everyMs: 1_000 });
     // Adopted, not restarted: same container, same start time, no restart.
     // (soft: the evicted pods' clean-up below is checked even when this fails)
     expect.soft(keeper.status.containerStatuses[0]).toMatchObject({ containerID: keeperBefore.containerID, restartCount: 0, state: { running: { startedAt: keeperBefore.startedAt } } });
     // The evicted pods' containers are stopped and the pods finally deleted.
-    await waitFor('evicted pods gone', 90_000, async () => ((await podsOf('app=web')).some((p) => p.spec.nodeName === 'node-2') ? undefined : true));
+    await waitFor('evicted pods gone', async () => ((await podsOf('app=web')).some((p) => p.spec.nodeName === 'node-2') ? undefined : true), { timeoutMs: 90_000, everyMs: 1_000 });
     for (const p of node2WebPods) expect(await httpFromNode(stack, 'node-1', `http://${p.status.podIP}/`)).toMatch(/^ERR /);
   });
 
@@ -446,21 +445,21 @@ spec:
   it('kill containerd-2: node-2 Ready=False "container runtime is down"; start it again: node-2 recovers', async () => {
     const keeperBefore6 = (await kubectlJson(stack, ['get', 'pod', 'keeper'])).status.containerStatuses[0];
     await compose(stack, ['kill', 'containerd-2']);
-    const ready = await waitFor('node-2 runtime down', 60_000, async () => {
+    const ready = await waitFor('node-2 runtime down', async () => {
       const c = condition(await getNode('node-2'), 'Ready');
       return c?.status === 'False' ? c : undefined;
-    });
+    }, { timeoutMs: 60_000, everyMs: 1_000 });
     expect(ready.reason).toBe('KubeletNotReady');
     expect(ready.message).toContain('container runtime is down');
     expect((await docker(['inspect', '-f', '{{.State.Status}}', containerName(stack, 'containerd-2')])).trim()).toBe('exited');
 
     await compose(stack, ['start', 'containerd-2']);
-    await waitFor('node-2 Ready after the runtime is back', 90_000, async () => (condition(await getNode('node-2'), 'Ready')?.status === 'True' ? true : undefined));
+    await waitFor('node-2 Ready after the runtime is back', async () => (condition(await getNode('node-2'), 'Ready')?.status === 'True' ? true : undefined), { timeoutMs: 90_000, everyMs: 1_000 });
     // The restarted runtime recovered the keeper's container (same ID, still running) ...
     const recovered = (await kubectlJson(stack, ['get', 'pod', 'keeper'])).status.containerStatuses[0];
     expect(recovered).toMatchObject({ containerID: keeperBefore6.containerID, state: { running: {} } });
     // ... and the kubelet reports the pod Ready again (the node controller set Ready=False while the node was not ready).
-    await waitFor('keeper Ready again after the runtime restart', 60_000, async () => (isPodReady(await kubectlJson(stack, ['get', 'pod', 'keeper'])) ? true : undefined));
+    await waitFor('keeper Ready again after the runtime restart', async () => (isPodReady(await kubectlJson(stack, ['get', 'pod', 'keeper'])) ? true : undefined), { timeoutMs: 60_000, everyMs: 1_000 });
   });
 
   // ------------------------------------------------------------------ 10

@@ -5,7 +5,6 @@ import { execFile, spawnSync } from 'node:child_process';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { waitFor as waitForValue } from '@kubelab/testing';
 
 const run = promisify(execFile);
 
@@ -94,16 +93,6 @@ export async function httpFromNode(stack: Stack, node: string, url: string): Pro
     .then(async (r) => console.log(r.status + ' ' + (await r.text()).slice(0, 200).replace(/\\s+/g, ' ')))
     .catch((e) => console.log('ERR ' + (e.cause?.code ?? e.name)))`;
   return (await compose(stack, ['exec', '-T', node, 'node', '-e', script], 30_000)).trim();
-}
-
-
-/**
- * Polls `probe` (@kubelab/testing's waitFor) until it returns a value or the deadline
- * passes; the error names what was awaited and the last observation.
- * (The stack runs on real time: there is no clock to step.)
- */
-export function waitFor<T>(what: string, timeoutMs: number, probe: () => Promise<T | undefined>, intervalMs = 1000): Promise<T> {
-  return waitForValue(what, probe, { timeoutMs, everyMs: intervalMs });
 }
 
 export interface NodeCondition {

@@ -61,7 +61,7 @@ describe.runIf(ready)('pnpm kubelab up (local processes)', { timeout: 120_000 },
     );
     runner.stdout!.on('data', (d: Buffer) => (output += d.toString()));
     runner.stderr!.on('data', (d: Buffer) => (output += d.toString()));
-    await waitFor('cluster ready', async () => (output.includes('cluster ready') ? true : undefined), 60_000);
+    await waitFor('cluster ready', async () => (output.includes('cluster ready') ? true : undefined), { timeoutMs: 60_000 });
   }, 90_000);
 
   afterAll(async () => {
@@ -90,7 +90,7 @@ describe.runIf(ready)('pnpm kubelab up (local processes)', { timeout: 120_000 },
       const r = await kubectl(['get', 'pod', 'probedemo', '--no-headers']);
       const m = /^probedemo\s+\S+\s+\S+\s+(\d+)/.exec(r.stdout);
       return m && Number(m[1]) >= 1 ? r.stdout : undefined;
-    }, 40_000);
+    }, { timeoutMs: 40_000 });
     expect(line).toMatch(/^probedemo\s+1\/1\s+Running\s+[1-9]/);
     const described = (await kubectl(['describe', 'pod', 'probedemo'])).stdout;
     expect(described).toMatch(/Warning\s+Unhealthy\s+.*Liveness probe failed: cat: \/tmp\/healthy: No such file or directory/);
@@ -107,7 +107,7 @@ describe.runIf(ready)('pnpm kubelab up (local processes)', { timeout: 120_000 },
         execFile(process.execPath, [RUNNER, 'rules', '--node', 'node-1', '--state-dir', dir], (_e, out) => resolve(out)),
       );
       return r.includes('"default/web cluster IP"') && /-A KUBE-SEP-\S+ .*"default\/web" .*-j DNAT/.test(r) ? r : undefined;
-    }, 30_000);
+    }, { timeoutMs: 30_000 });
     expect(rules).toMatch(/-A KUBE-SERVICES -d 10\.\d+\.\d+\.\d+\/32 -p tcp -m comment --comment "default\/web cluster IP" -m tcp --dport 80 -j KUBE-SVC-[A-Z2-7]{16}/);
   });
 
@@ -118,14 +118,14 @@ describe.runIf(ready)('pnpm kubelab up (local processes)', { timeout: 120_000 },
     const kubeletPid = pidOf(`kubelet-${victimNode}`);
     const killedAt = Date.now();
     process.kill(kubeletPid, 'SIGKILL');
-    await waitFor('runner reports the exit', async () => (output.includes(`kubelet-${victimNode} exited`) ? true : undefined), 10_000);
+    await waitFor('runner reports the exit', async () => (output.includes(`kubelet-${victimNode} exited`) ? true : undefined), { timeoutMs: 10_000 });
     expect(existsSync(join(dir, 'run', `kubelet-${victimNode}.pid`))).toBe(false);
     expect(alive(pidOf(`containerd-${victimNode}`))).toBe(true);
 
     const notReady = await waitFor(`node-${victimNode} NotReady`, async () => {
       const r = await kubectl(['get', 'node', `node-${victimNode}`, '--no-headers']);
       return /\sNotReady\s/.test(r.stdout) ? Date.now() : undefined;
-    }, 40_000);
+    }, { timeoutMs: 40_000 });
     // not before the grace period (8 s) has passed since the last heartbeat
     expect(notReady - killedAt).toBeGreaterThan(4_000);
     const taints = (await kubectl(['get', 'node', `node-${victimNode}`, '-o', 'jsonpath={.spec.taints[*].key}'])).stdout;
@@ -138,7 +138,7 @@ describe.runIf(ready)('pnpm kubelab up (local processes)', { timeout: 120_000 },
       const r = (await kubectl(['get', 'pods', '-l', 'app=web', '-o', 'wide', '--no-headers'])).stdout.trim().split('\n');
       const running = r.filter((l) => /\sRunning\s/.test(l) && l.includes(` ${survivor} `));
       return running.length === 2 ? r : undefined;
-    }, 60_000);
+    }, { timeoutMs: 60_000 });
   });
 
   it('stops every process on SIGTERM and leaves no pid file behind', async () => {

@@ -8,8 +8,8 @@ import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { requireTool } from '@kubelab/testing';
-import { startCluster, until, type Cluster } from './harness.js';
+import { requireTool, waitFor } from '@kubelab/testing';
+import { POLL, startCluster, type Cluster } from './harness.js';
 import { PTY_DRIVER, startNode } from './node.js';
 
 const run = requireTool('kubectl');
@@ -38,7 +38,7 @@ describe.skipIf(!run)('kubectl 1.32: attach and run -i', { timeout: 60_000 }, ()
     c = await startCluster();
     node = await startNode(c.api.grpcPort, 'attach');
     expect((await c.kubectl(['apply', '-f', '-'], { stdin: PODS })).stdout).toBe('pod/ticker created\n');
-    await until(async () => /^ticker\s+1\/1\s+Running/m.test((await c.kubectl(['get', 'pod', 'ticker', '--no-headers'])).stdout), 30_000);
+    await waitFor('ticker Running', async () => /^ticker\s+1\/1\s+Running/m.test((await c.kubectl(['get', 'pod', 'ticker', '--no-headers'])).stdout), { ...POLL, timeoutMs: 30_000 });
   }, 60_000);
 
   afterAll(async () => {
@@ -48,7 +48,7 @@ describe.skipIf(!run)('kubectl 1.32: attach and run -i', { timeout: 60_000 }, ()
 
   it('kubectl attach POD shows the main process output as it comes, until interrupted', async () => {
     const k = c.spawnKubectl(['attach', 'ticker']);
-    await until(() => k.output().split('tick\n').length > 3, 15_000);
+    await waitFor('three ticks', () => k.output().split('tick\n').length > 3, { ...POLL, timeoutMs: 15_000 });
     k.child.kill('SIGINT');
     await new Promise((r) => k.child.on('exit', r));
     expect(k.output()).toMatch(new RegExp(`^${PROMPT_HINT}\\n(tick\\n)+$`));
@@ -58,7 +58,7 @@ describe.skipIf(!run)('kubectl 1.32: attach and run -i', { timeout: 60_000 }, ()
 
   it('kubectl attach -t to a container without a tty says so, as kubectl does, and still streams', async () => {
     const k = c.spawnKubectl(['attach', '-t', 'ticker']);
-    await until(() => k.output().includes('tick\n'), 15_000);
+    await waitFor('a tick', () => k.output().includes('tick\n'), { ...POLL, timeoutMs: 15_000 });
     k.child.kill('SIGINT');
     await new Promise((r) => k.child.on('exit', r));
     expect(k.output()).toMatch(new RegExp(`^error: Unable to use a TTY - container app did not allocate one\\n${PROMPT_HINT}\\n(tick\\n)+$`));

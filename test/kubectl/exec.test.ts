@@ -8,8 +8,8 @@ import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { requireTool } from '@kubelab/testing';
-import { startCluster, until, type Cluster } from './harness.js';
+import { requireTool, waitFor } from '@kubelab/testing';
+import { POLL, startCluster, type Cluster } from './harness.js';
 import { PTY_DRIVER, startNode } from './node.js';
 
 const run = requireTool('kubectl');
@@ -65,10 +65,10 @@ describe.skipIf(!run)('kubectl 1.32: exec', { timeout: 60_000 }, () => {
     c = await startCluster();
     node = await startNode(c.api.grpcPort, 'exec');
     expect((await c.kubectl(['apply', '-f', '-'], { stdin: PODS })).stdout).toBe('pod/box created\npod/two created\npod/pending created\n');
-    await until(async () => {
+    await waitFor('box and two Running', async () => {
       const r = await c.kubectl(['get', 'pods', 'box', 'two', '--no-headers']);
       return /^box\s+1\/1\s+Running/m.test(r.stdout) && /^two\s+2\/2\s+Running/m.test(r.stdout);
-    }, 30_000);
+    }, { ...POLL, timeoutMs: 30_000 });
   }, 60_000);
 
   afterAll(async () => {
@@ -124,7 +124,7 @@ describe.skipIf(!run)('kubectl 1.32: exec', { timeout: 60_000 }, () => {
 
   it('kubectl exec POD -- rm /tmp/healthy makes the liveness probe fail and the container restart', async () => {
     expect(await c.kubectl(['exec', 'box', '--', 'rm', '/tmp/healthy'])).toEqual({ stdout: '', stderr: '', code: 0 });
-    await until(async () => /^box\s+1\/1\s+Running\s+1\s/m.test((await c.kubectl(['get', 'pod', 'box', '--no-headers'])).stdout), 30_000);
+    await waitFor('box Running after one restart', async () => /^box\s+1\/1\s+Running\s+1\s/m.test((await c.kubectl(['get', 'pod', 'box', '--no-headers'])).stdout), { ...POLL, timeoutMs: 30_000 });
     const events = (await c.kubectl(['get', 'events', '--field-selector', 'involvedObject.name=box'])).stdout;
     expect(events).toMatch(/Unhealthy\s+pod\/box\s+Liveness probe failed: cat: \/tmp\/healthy: No such file or directory/);
     // The restarted container starts from its image again: the file is back.

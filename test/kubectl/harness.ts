@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startApiserver, type RunningApiserver } from '@kubelab/apiserver';
-import { freePort, startNatsServer, type NatsServerHandle } from '@kubelab/testing';
+import { freePort, startNatsServer, type NatsServerHandle, type WaitOptions } from '@kubelab/testing';
 import type { KubeObject } from '@kubelab/api';
 
 export const KUBECTL = '/usr/bin/kubectl';
@@ -152,13 +152,5 @@ export function squash(text: string): string[] {
     .map((l) => l.replace(/\s+/g, ' ').trim());
 }
 
-/** Polls until `f` returns a truthy value (a step function, not a sleep). */
-export async function until<T>(f: () => T | Promise<T>, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await f();
-    if (v) return v;
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+/** How these tests poll with @kubelab/testing's waitFor unless one needs longer. */
+export const POLL: WaitOptions = { timeoutMs: 10_000, everyMs: 50 };

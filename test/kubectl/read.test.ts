@@ -3,8 +3,8 @@
 
 import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort, requireTool } from '@kubelab/testing';
-import { squash, startCluster, until, type Cluster } from './harness.js';
+import { freePort, requireTool, waitFor } from '@kubelab/testing';
+import { POLL, squash, startCluster, type Cluster } from './harness.js';
 import { event, kubeProxyConfigMap, kubeProxyDaemonSet, lease, node, runningPod } from './fixtures.js';
 
 const run = requireTool('kubectl');
@@ -190,10 +190,10 @@ describe.skipIf(!run)('kubectl 1.32: reading the cluster', { timeout: 60_000 }, 
   it('get pods -w prints a row per change and keeps watching', async () => {
     const w = c.spawnKubectl(['get', 'pods', '-w']);
     try {
-      await until(() => w.output().includes('nginx'));
+      await waitFor('the nginx row', () => w.output().includes('nginx'), POLL);
       const pods = c.api.registry.store('', 'v1', 'pods')!;
       await pods.patch('default', 'nginx', 'application/merge-patch+json', { status: { phase: 'Running', containerStatuses: [{ name: 'nginx', ready: false, restartCount: 4, image: 'nginx', imageID: '', state: { waiting: { reason: 'CrashLoopBackOff' } } }] } }, { user: 'test' }, 'status');
-      const out = await until(() => (w.output().includes('CrashLoopBackOff') ? w.output() : ''));
+      const out = await waitFor('the CrashLoopBackOff row', () => (w.output().includes('CrashLoopBackOff') ? w.output() : undefined), POLL);
       expect(squash(out).map((l) => l.split(' ').slice(0, 4).join(' '))).toEqual(['NAME READY STATUS RESTARTS', 'nginx 1/1 Running 3', 'nginx 0/1 CrashLoopBackOff 4']);
       expect(w.child.exitCode).toBeNull();
     } finally {

@@ -2,8 +2,8 @@
 // apiserver: output text and the objects that end up stored.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort, requireTool, PROBEDEMO_MANIFEST } from '@kubelab/testing';
-import { squash, startCluster, until, type Cluster } from './harness.js';
+import { freePort, requireTool, PROBEDEMO_MANIFEST, waitFor } from '@kubelab/testing';
+import { POLL, squash, startCluster, type Cluster } from './harness.js';
 import { node, runningPod } from './fixtures.js';
 
 const run = requireTool('kubectl');
@@ -220,14 +220,14 @@ ${removed ? '' : '      - {name: b, image: busybox}\n'}`;
   it('delete of a running pod is graceful: Terminating, and kubectl waits for DELETED', async () => {
     await c.seed(runningPod('graceful'));
     const del = c.spawnKubectl(['delete', 'pod', 'graceful']);
-    await until(() => del.output().includes('pod "graceful" deleted'));
+    await waitFor("kubectl's 'deleted' line", () => del.output().includes('pod "graceful" deleted'), POLL);
     const p = (await c.get('pods', 'default', 'graceful')) as Obj;
     expect(p.metadata.deletionTimestamp).toBeTruthy();
     expect(squash((await c.kubectl(['get', 'pod', 'graceful'])).stdout)[1]).toMatch(/^graceful 1\/1 Terminating 0 \d+s$/);
     expect(del.child.exitCode).toBeNull();
     // The kubelet's final delete, once the containers have stopped.
     await c.api.registry.store('', 'v1', 'pods')!.delete('default', 'graceful', { gracePeriodSeconds: 0 }, { user: 'system:node:node-1' });
-    const code = await until(() => del.child.exitCode !== null && { code: del.child.exitCode });
+    const code = await waitFor('kubectl delete to exit', () => del.child.exitCode !== null && { code: del.child.exitCode }, POLL);
     expect(code).toEqual({ code: 0 });
   });
 
@@ -244,7 +244,7 @@ ${removed ? '' : '      - {name: b, image: busybox}\n'}`;
     await c.seed(pending);
     const w = c.spawnKubectl(['wait', '--for=condition=Ready', 'pod/waiter', '--timeout=20s']);
     await c.api.registry.store('', 'v1', 'pods')!.patch('default', 'waiter', 'application/strategic-merge-patch+json', { status: { conditions: [{ type: 'Ready', status: 'True' }] } }, { user: 'system:node:node-1' }, 'status');
-    await until(() => w.child.exitCode !== null);
+    await waitFor('kubectl wait to exit', () => w.child.exitCode !== null, POLL);
     expect(w.output()).toBe('pod/waiter condition met\n');
     expect(w.child.exitCode).toBe(0);
   });
@@ -253,9 +253,9 @@ ${removed ? '' : '      - {name: b, image: busybox}\n'}`;
     await c.seed(runningPod('watched'));
     const w = c.spawnKubectl(['get', 'pod', 'watched', '-w']);
     try {
-      await until(() => w.output().includes('watched'));
+      await waitFor('the watched row', () => w.output().includes('watched'), POLL);
       await c.api.registry.store('', 'v1', 'pods')!.patch('default', 'watched', 'application/merge-patch+json', { metadata: { labels: { x: 'y' } } }, { user: 'test' });
-      await until(() => squash(w.output()).length >= 3);
+      await waitFor('the row of the change', () => squash(w.output()).length >= 3, POLL);
       expect(squash(w.output()).map((l) => l.split(' ').slice(0, 3).join(' '))).toEqual(['NAME READY STATUS', 'watched 1/1 Running', 'watched 1/1 Running']);
     } finally {
       w.child.kill();
@@ -267,9 +267,9 @@ ${removed ? '' : '      - {name: b, image: busybox}\n'}`;
     const d = c.spawnKubectl(['drain', 'node-2', '--ignore-daemonsets', '--force', '--timeout=20s']);
     // The eviction is a graceful delete; play the kubelet that finishes it.
     const pods = c.api.registry.store('', 'v1', 'pods')!;
-    await until(async () => ((await c.get('pods', 'default', 'on-two')) as Obj | undefined)?.metadata.deletionTimestamp);
+    await waitFor('on-two terminating', async () => ((await c.get('pods', 'default', 'on-two')) as Obj | undefined)?.metadata.deletionTimestamp, POLL);
     await pods.delete('default', 'on-two', { gracePeriodSeconds: 0 }, { user: 'system:node:node-2' });
-    await until(() => d.child.exitCode !== null);
+    await waitFor('kubectl drain to exit', () => d.child.exitCode !== null, POLL);
     expect(d.output()).toContain('node/node-2 cordoned\n');
     expect(d.output()).toContain('evicting pod default/on-two\n');
     expect(d.output()).toContain('pod/on-two evicted\n');
@@ -298,10 +298,10 @@ ${removed ? '' : '      - {name: b, image: busybox}\n'}`;
   it('rollout status follows the deployment until its status says rolled out', async () => {
     await c.kubectl(['create', 'deployment', 'ro', '--image=nginx']);
     const w = c.spawnKubectl(['rollout', 'status', 'deployment/ro', '--timeout=20s']);
-    await until(() => w.output().includes('Waiting for deployment spec update to be observed...'));
+    await waitFor("rollout status's waiting line", () => w.output().includes('Waiting for deployment spec update to be observed...'), POLL);
     // What the deployment controller would write once the new pod is available.
     await c.api.registry.store('apps', 'v1', 'deployments')!.patch('default', 'ro', 'application/merge-patch+json', { status: { observedGeneration: 1, replicas: 1, updatedReplicas: 1, readyReplicas: 1, availableReplicas: 1 } }, { user: 'system:serviceaccount:kube-system:deployment-controller' }, 'status');
-    await until(() => w.child.exitCode !== null);
+    await waitFor('kubectl rollout status to exit', () => w.child.exitCode !== null, POLL);
     expect(w.output().trim().split('\n').at(-1)).toBe('deployment "ro" successfully rolled out');
     expect(w.child.exitCode).toBe(0);
   });

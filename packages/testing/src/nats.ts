@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from './ports.js';
 import { which } from './tools.js';
+import { waitFor, type WaitOptions } from './wait.js';
 
 export interface NatsServerHandle {
   /** `nats://127.0.0.1:<port>` */
@@ -35,7 +36,9 @@ export async function startNatsServer(opts: { port?: number; storeDir?: string }
     child.stderr?.on('data', (d: Buffer) => {
       stderr = (stderr + d.toString()).slice(-4000);
     });
-    await waitForPort(port, 10_000, () => (child?.exitCode !== null ? stderr : undefined));
+    const exited = new AbortController();
+    child.once('exit', () => exited.abort(new Error(`nats-server on port ${port} exited: ${stderr}`)));
+    await waitForPort(port, { timeoutMs: 10_000, everyMs: 50, signal: exited.signal });
   };
 
   const stop = async () => {
@@ -66,21 +69,13 @@ export async function startNatsServer(opts: { port?: number; storeDir?: string }
 }
 
 /** Resolves once something accepts TCP connections on 127.0.0.1:port. */
-export async function waitForPort(port: number, timeoutMs: number, died?: () => string | undefined): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const ok = await new Promise<boolean>((resolve) => {
-      const s = connect(port, '127.0.0.1');
-      s.once('connect', () => {
-        s.destroy();
-        resolve(true);
-      });
-      s.once('error', () => resolve(false));
+export async function waitForPort(port: number, opts: WaitOptions = {}): Promise<void> {
+  await waitFor(`something listening on 127.0.0.1:${port}`, () => new Promise<boolean>((resolve) => {
+    const s = connect(port, '127.0.0.1');
+    s.once('connect', () => {
+      s.destroy();
+      resolve(true);
     });
-    if (ok) return;
-    const why = died?.();
-    if (why !== undefined) throw new Error(`server on port ${port} exited: ${why}`);
-    if (Date.now() > deadline) throw new Error(`nothing listening on 127.0.0.1:${port} after ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
+    s.once('error', () => resolve(false));
+  }), opts);
 }

@@ -6,6 +6,8 @@ export interface WaitOptions {
   timeoutMs?: number;
   /** Pause between attempts (default 25 ms). */
   everyMs?: number;
+  /** Gives up early, with the signal's reason, when aborted (say the awaited process exited: no point polling on). */
+  signal?: AbortSignal;
 }
 
 /**
@@ -18,6 +20,7 @@ export async function waitFor<T>(what: string, fn: () => T | undefined | false |
   const deadline = Date.now() + timeoutMs;
   let last: unknown;
   for (;;) {
+    opts.signal?.throwIfAborted();
     try {
       const v = await fn();
       if (v !== undefined && v !== false) return v;

@@ -26,7 +26,7 @@ describe('trace context annotation', () => {
   ];
   for (const [name, ctx] of nothing) {
     it(`records nothing for ${name} (same object back)`, () => {
-      const pod = { metadata: { name: 'web' } };
+      const pod: { metadata: { name: string; annotations?: Record<string, string> } } = { metadata: { name: 'web' } };
       expect(withTraceContextAnnotation(pod, ctx)).toBe(pod);
     });
   }

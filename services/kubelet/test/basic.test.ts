@@ -1,7 +1,7 @@
 import type { Lease, Node } from '@kubelab/api';
-import { requireTool } from '@kubelab/testing';
+import { requireTool, waitFor } from '@kubelab/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eventually, pod, podEvents, startCluster, type Cluster } from './harness.js';
+import { POLL, pod, podEvents, startCluster, type Cluster } from './harness.js';
 
 describe.skipIf(!requireTool('nats-server'))('kubelet on one node', () => {
   let c: Cluster;
@@ -13,10 +13,10 @@ describe.skipIf(!requireTool('nats-server'))('kubelet on one node', () => {
   });
 
   it('registers its Node with labels, capacity, addresses, nodeInfo and a Ready condition', async () => {
-    const node = await eventually(async () => {
+    const node = await waitFor('node-1 Ready', async () => {
       const n = (await c.cs.core.nodes().get('node-1')) as Node;
       return n.status?.conditions?.find((x) => x.type === 'Ready')?.status === 'True' ? n : undefined;
-    });
+    }, POLL);
     expect(node.metadata.labels).toMatchObject({ 'kubernetes.io/hostname': 'node-1', 'kubernetes.io/os': 'linux', 'kubernetes.io/arch': 'amd64' });
     expect(node.status?.capacity?.pods).toBe('110');
     expect(node.status?.allocatable?.pods).toBe('110');
@@ -33,17 +33,17 @@ describe.skipIf(!requireTool('nats-server'))('kubelet on one node', () => {
   });
 
   it('holds a Lease in kube-node-lease owned by its Node', async () => {
-    const lease = (await eventually(() => c.cs.coordination.leases('kube-node-lease').get('node-1'))) as Lease;
+    const lease = (await waitFor('the node-1 lease', () => c.cs.coordination.leases('kube-node-lease').get('node-1'), POLL)) as Lease;
     expect(lease.spec).toMatchObject({ holderIdentity: 'node-1', leaseDurationSeconds: 40 });
     expect(lease.metadata.ownerReferences?.[0]).toMatchObject({ kind: 'Node', name: 'node-1' });
   });
 
   it('runs a pod over CRI and reports status and events as upstream', async () => {
     await c.cs.core.pods('default').create(pod('web', { containers: [{ name: 'app', image: 'busybox:1.36', command: ['sh', '-c', 'echo hello from app; sleep 3600'] }] }));
-    const p = await eventually(async () => {
+    const p = await waitFor('web Running and ready', async () => {
       const x = await c.cs.core.pods('default').get('web');
       return x.status?.phase === 'Running' && x.status.containerStatuses?.[0]?.ready ? x : undefined;
-    });
+    }, POLL);
     const cs = p.status!.containerStatuses![0]!;
     expect(cs).toMatchObject({ name: 'app', ready: true, started: true, restartCount: 0, lastState: {} });
     expect(cs.containerID).toMatch(/^containerd:\/\/\w+/);
@@ -57,10 +57,10 @@ describe.skipIf(!requireTool('nats-server'))('kubelet on one node', () => {
       'ContainersReady=True',
       'PodScheduled=True',
     ]);
-    const events = await eventually(async () => {
+    const events = await waitFor('a Started event for web', async () => {
       const e = await podEvents(c.cs, 'web');
       return e.some((x) => x.startsWith('Started')) ? e : undefined;
-    });
+    }, POLL);
     expect(events).toEqual([
       'Pulling: Pulling image "busybox:1.36"',
       expect.stringMatching(/^Pulled: Successfully pulled image "busybox:1.36" in \S+ \(\S+ including waiting\)\. Image size: 2150000 bytes\.$/),
@@ -68,11 +68,11 @@ describe.skipIf(!requireTool('nats-server'))('kubelet on one node', () => {
       'Started: Started container app',
     ]);
     // Logs through the kubelet server, as the apiserver proxies `kubectl logs`.
-    const logs = await eventually(async () => {
+    const logs = await waitFor("'hello' in web's log", async () => {
       const r = await fetch(`http://127.0.0.1:${c.kubelet.port}/containerLogs/default/web/app`);
       const t = await r.text();
       return t.includes('hello') ? t : undefined;
-    });
+    }, POLL);
     expect(logs).toBe('hello from app\n');
     const podsList = (await (await fetch(`http://127.0.0.1:${c.kubelet.port}/pods`)).json()) as { kind: string; items: { metadata: { name: string } }[] };
     expect(podsList.kind).toBe('PodList');
@@ -82,10 +82,10 @@ describe.skipIf(!requireTool('nats-server'))('kubelet on one node', () => {
   it('serves upstream kubelet metrics at :10250/metrics after running a pod', async () => {
     // Runs after the 'web' pod test: one running sandbox and container, one pod start observed.
     const metrics = async () => (await fetch(`http://127.0.0.1:${c.kubelet.port}/metrics`)).text();
-    const text = await eventually(async () => {
+    const text = await waitFor('kubelet_running_pods 1', async () => {
       const t = await metrics();
       return /^kubelet_running_pods 1$/m.test(t) ? t : undefined;
-    });
+    }, POLL);
     expect(text).toMatch(/^kubelet_running_containers\{container_state="running"\} 1$/m);
     expect(text).toMatch(/^kubelet_running_containers\{container_state="exited"\} 0$/m);
     expect(text).toMatch(/^kubelet_pod_start_duration_seconds_count 1$/m);

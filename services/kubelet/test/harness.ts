@@ -10,7 +10,7 @@ import { startApiserver, type RunningApiserver } from '@kubelab/apiserver';
 import { createClientset, type Clientset } from '@kubelab/client';
 import { createLogger } from '@kubelab/component-base';
 import { startContainerd, type ContainerdHandle, type ContainerdOptions } from '@kubelab/containerd';
-import { startNatsServer, waitFor, type NatsServerHandle } from '@kubelab/testing';
+import { startNatsServer, type NatsServerHandle, type WaitOptions } from '@kubelab/testing';
 import { startKubelet, type KubeletOptions, type RunningKubelet } from '../src/index.js';
 
 export const quiet = (component: string) => createLogger({ component, level: (process.env.KUBELAB_TEST_LOG as 'debug') ?? 'error', format: 'text' });
@@ -98,10 +98,8 @@ export async function startCluster(o: ClusterOptions = {}): Promise<Cluster> {
   return c;
 }
 
-/** Polls until fn returns a value other than undefined/false (@kubelab/testing's waitFor, with this suite's defaults). */
-export function eventually<T>(fn: () => Promise<T | undefined | false> | T | undefined | false, timeoutMs = 10_000, everyMs = 50): Promise<T> {
-  return waitFor('the condition', fn, { timeoutMs, everyMs });
-}
+/** How this suite polls with @kubelab/testing's waitFor unless a test needs longer. */
+export const POLL: WaitOptions = { timeoutMs: 10_000, everyMs: 50 };
 
 export function pod(name: string, spec: Partial<NonNullable<Pod['spec']>>, nodeName = 'node-1'): Pod {
   return {

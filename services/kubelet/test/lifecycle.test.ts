@@ -3,9 +3,9 @@
 // probedemo manifest runs unchanged, 30 s of sleep take 3 s.
 
 import type { Pod } from '@kubelab/api';
-import { requireTool } from '@kubelab/testing';
+import { requireTool, waitFor } from '@kubelab/testing';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { eventually, pod, podEvents, startCluster, type Cluster } from './harness.js';
+import { POLL, pod, podEvents, startCluster, type Cluster } from './harness.js';
 
 const get = (c: Cluster, name: string) => c.cs.core.pods('default').get(name);
 
@@ -31,10 +31,10 @@ describe.skipIf(!requireTool('nats-server'))('pod lifecycle (time-scale 10)', ()
         ],
       }),
     );
-    const p = await eventually(async () => {
+    const p = await waitFor('a probedemo restart', async () => {
       const x = await get(c, 'probedemo');
       return (x.status?.containerStatuses?.[0]?.restartCount ?? 0) >= 1 ? x : undefined;
-    }, 20_000);
+    }, { ...POLL, timeoutMs: 20_000 });
     const cs = p.status!.containerStatuses![0]!;
     expect(cs.lastState?.terminated).toMatchObject({ reason: 'Error' });
     expect(cs.lastState?.terminated?.exitCode).toBeGreaterThan(128);
@@ -62,11 +62,11 @@ describe.skipIf(!requireTool('nats-server'))('pod lifecycle (time-scale 10)', ()
         ],
       }),
     );
-    await eventually(async () => (await get(c, 'notready')).status?.conditions?.find((x) => x.type === 'Ready')?.status === 'True', 10_000);
-    const p = await eventually(async () => {
+    await waitFor('notready Ready', async () => (await get(c, 'notready')).status?.conditions?.find((x) => x.type === 'Ready')?.status === 'True', { ...POLL, timeoutMs: 10_000 });
+    const p = await waitFor('notready not Ready', async () => {
       const x = await get(c, 'notready');
       return x.status?.conditions?.find((k) => k.type === 'Ready')?.status === 'False' ? x : undefined;
-    }, 10_000);
+    }, { ...POLL, timeoutMs: 10_000 });
     expect(p.status?.conditions?.find((k) => k.type === 'ContainersReady')).toMatchObject({ status: 'False', reason: 'ContainersNotReady', message: 'containers with unready status: [app]' });
     expect(p.status?.containerStatuses?.[0]).toMatchObject({ ready: false, started: true, restartCount: 0 });
     expect(p.status?.containerStatuses?.[0]?.state?.running).toBeDefined();
@@ -87,15 +87,15 @@ describe.skipIf(!requireTool('nats-server'))('pod lifecycle (time-scale 10)', ()
         ],
       }),
     );
-    const running = await eventually(async () => {
+    const running = await waitFor('slowstart running', async () => {
       const x = await get(c, 'slowstart');
       return x.status?.containerStatuses?.[0]?.state?.running ? x : undefined;
-    });
+    }, POLL);
     expect(running.status?.containerStatuses?.[0]).toMatchObject({ started: false, ready: false });
-    const started = await eventually(async () => {
+    const started = await waitFor('slowstart started', async () => {
       const x = await get(c, 'slowstart');
       return x.status?.containerStatuses?.[0]?.started ? x : undefined;
-    }, 10_000);
+    }, { ...POLL, timeoutMs: 10_000 });
     expect(started.status?.containerStatuses?.[0]).toMatchObject({ started: true, ready: true, restartCount: 0 });
     const events = await podEvents(c.cs, 'slowstart');
     expect(events.filter((e) => e.startsWith('Killing'))).toEqual([]);
@@ -104,26 +104,26 @@ describe.skipIf(!requireTool('nats-server'))('pod lifecycle (time-scale 10)', ()
   it('restartPolicy Never: a failed container stays terminated and the pod Failed; OnFailure: success completes the pod', async () => {
     await c.cs.core.pods('default').create(pod('never', { restartPolicy: 'Never', containers: [{ name: 'app', image: 'busybox:1.36', command: ['sh', '-c', 'exit 3'] }] }));
     await c.cs.core.pods('default').create(pod('onfailure', { restartPolicy: 'OnFailure', containers: [{ name: 'app', image: 'busybox:1.36', command: ['sh', '-c', 'echo done'] }] }));
-    const never = await eventually(async () => {
+    const never = await waitFor('never Failed', async () => {
       const x = await get(c, 'never');
       return x.status?.phase === 'Failed' ? x : undefined;
-    });
+    }, POLL);
     expect(never.status?.containerStatuses?.[0]).toMatchObject({ restartCount: 0, ready: false, state: { terminated: { exitCode: 3, reason: 'Error' } } });
     expect(never.status?.conditions?.find((k) => k.type === 'Ready')).toMatchObject({ status: 'False', reason: 'ContainersNotReady', message: 'containers with unready status: [app]' });
-    const ok = await eventually(async () => {
+    const ok = await waitFor('onfailure Succeeded', async () => {
       const x = await get(c, 'onfailure');
       return x.status?.phase === 'Succeeded' ? x : undefined;
-    });
+    }, POLL);
     expect(ok.status?.containerStatuses?.[0]).toMatchObject({ restartCount: 0, state: { terminated: { exitCode: 0, reason: 'Completed' } } });
     expect(ok.status?.conditions?.find((k) => k.type === 'Ready')).toMatchObject({ status: 'False', reason: 'PodCompleted' });
   }, 30_000);
 
   it('a crashing container goes into CrashLoopBackOff with upstream wording', async () => {
     await c.cs.core.pods('default').create(pod('crasher', { containers: [{ name: 'app', image: 'busybox:1.36', command: ['sh', '-c', 'echo starting; echo crashing; exit 1'] }] }));
-    const p = await eventually(async () => {
+    const p = await waitFor('crasher in CrashLoopBackOff', async () => {
       const x = await get(c, 'crasher');
       return x.status?.containerStatuses?.[0]?.state?.waiting?.reason === 'CrashLoopBackOff' ? x : undefined;
-    }, 15_000);
+    }, { ...POLL, timeoutMs: 15_000 });
     const cs = p.status!.containerStatuses![0]!;
     // 10 s doubling, compressed 10x: `back-off 1s`, `2s`, ... (Go duration text).
     expect(cs.state?.waiting?.message).toMatch(new RegExp(`^back-off \\d+(\\.\\d+)?m?s restarting failed container=app pod=crasher_default\\(${p.metadata.uid}\\)$`));
@@ -182,7 +182,7 @@ describe.skipIf(!requireTool('nats-server'))('pod lifecycle (time-scale 10)', ()
         }),
       );
       // Six starts: the first instance and five restarts after five liveness kills.
-      await eventually(() => started.length >= 6, 25_000, 100);
+      await waitFor('six container starts', () => started.length >= 6, { timeoutMs: 25_000, everyMs: 100 });
     } finally {
       stream.stop();
       await watching;
@@ -220,18 +220,18 @@ describe.skipIf(!requireTool('nats-server'))('pod lifecycle (time-scale 10)', ()
         containers: [{ name: 'app', image: 'busybox:1.36', command: ['sh', '-c', 'sleep 600'] }],
       }),
     );
-    const initializing = await eventually(async () => {
+    const initializing = await waitFor('the init container of withinit running', async () => {
       const x = await get(c, 'withinit');
       return x.status?.initContainerStatuses?.[0]?.state?.running ? x : undefined;
-    });
+    }, POLL);
     expect(initializing.status?.phase).toBe('Pending');
     expect(initializing.status?.initContainerStatuses?.[1]?.state?.waiting?.reason).toBe('PodInitializing');
     expect(initializing.status?.containerStatuses?.[0]?.state?.waiting?.reason).toBe('PodInitializing');
     expect(initializing.status?.conditions?.find((k) => k.type === 'Initialized')).toMatchObject({ status: 'False', reason: 'ContainersNotInitialized', message: 'containers with incomplete status: [init-1 init-2]' });
-    const done = await eventually(async () => {
+    const done = await waitFor('withinit Running', async () => {
       const x = await get(c, 'withinit');
       return x.status?.phase === 'Running' ? x : undefined;
-    }, 10_000);
+    }, { ...POLL, timeoutMs: 10_000 });
     const [a, b] = done.status!.initContainerStatuses!;
     expect(a!.state?.terminated?.reason).toBe('Completed');
     expect(b!.state?.terminated?.reason).toBe('Completed');
@@ -242,42 +242,42 @@ describe.skipIf(!requireTool('nats-server'))('pod lifecycle (time-scale 10)', ()
   it('an image that cannot be pulled ends in ImagePullBackOff; pull policy Never reports ErrImageNeverPull', async () => {
     await c.cs.core.pods('default').create(pod('badimage', { containers: [{ name: 'app', image: 'busybox:does-not-exist' }] }));
     await c.cs.core.pods('default').create(pod('neverpull', { containers: [{ name: 'app', image: 'nginx:1.26', imagePullPolicy: 'Never' }] }));
-    const bad = await eventually(async () => {
+    const bad = await waitFor('badimage in ImagePullBackOff', async () => {
       const x = await get(c, 'badimage');
       return x.status?.containerStatuses?.[0]?.state?.waiting?.reason === 'ImagePullBackOff' ? x : undefined;
-    }, 10_000);
+    }, { ...POLL, timeoutMs: 10_000 });
     expect(bad.status?.containerStatuses?.[0]?.state?.waiting?.message).toBe('Back-off pulling image "busybox:does-not-exist"');
-    const events = await eventually(async () => {
+    const events = await waitFor('an ImagePullBackOff event for badimage', async () => {
       const e = await podEvents(c.cs, 'badimage');
       return e.includes('Failed: Error: ImagePullBackOff') ? e : undefined;
-    });
+    }, POLL);
     expect(events).toContain('Pulling: Pulling image "busybox:does-not-exist"');
     expect(events).toContain('Failed: Error: ErrImagePull');
     expect(events).toContain('BackOff: Back-off pulling image "busybox:does-not-exist"');
     expect(events).toContain('Failed: Error: ImagePullBackOff');
     expect(events.find((e) => e.startsWith('Failed: Failed to pull image'))).toMatch(/^Failed: Failed to pull image "busybox:does-not-exist": rpc error: code = NotFound desc = /);
-    const never = await eventually(async () => {
+    const never = await waitFor('neverpull in ErrImageNeverPull', async () => {
       const x = await get(c, 'neverpull');
       return x.status?.containerStatuses?.[0]?.state?.waiting?.reason === 'ErrImageNeverPull' ? x : undefined;
-    });
+    }, POLL);
     expect(never.status?.containerStatuses?.[0]?.state?.waiting?.message).toBe('Container image "nginx:1.26" is not present with pull policy of Never');
   }, 30_000);
 
   it('graceful deletion stops the containers, then removes the pod from the API', async () => {
     await c.cs.core.pods('default').create(pod('bye', { containers: [{ name: 'app', image: 'busybox:1.36', command: ['sh', '-c', 'sleep 600'] }] }));
-    await eventually(async () => (await get(c, 'bye')).status?.phase === 'Running');
+    await waitFor('bye Running', async () => (await get(c, 'bye')).status?.phase === 'Running', POLL);
     const uid = (await get(c, 'bye')).metadata.uid!;
     const r = await c.cs.core.pods('default').delete('bye');
     expect(r.deleted).toBe(false);
     expect((r.object as Pod).metadata.deletionTimestamp).toBeDefined();
-    await eventually(async () => {
+    await waitFor('bye gone', async () => {
       try {
         await get(c, 'bye');
         return false;
       } catch (e) {
         return (e as { reason?: string }).reason === 'NotFound';
       }
-    }, 15_000);
+    }, { ...POLL, timeoutMs: 15_000 });
     const events = await podEvents(c.cs, 'bye');
     expect(events).toContain('Killing: Stopping container app');
     const left = await c.kubelet.kubelet.rt.listContainers({ labelSelector: { 'io.kubernetes.pod.uid': uid } });
@@ -293,15 +293,15 @@ describe.skipIf(!requireTool('nats-server'))('pod lifecycle (time-scale 10)', ()
         ],
       }),
     );
-    const p = await eventually(async () => {
+    const p = await waitFor('the nginx container of web ready', async () => {
       const x = await get(c, 'web');
       return x.status?.containerStatuses?.find((s) => s.name === 'nginx')?.ready ? x : undefined;
-    }, 10_000);
+    }, { ...POLL, timeoutMs: 10_000 });
     expect(p.status?.containerStatuses?.find((s) => s.name === 'side')?.ready).toBe(false);
-    const events = await eventually(async () => {
+    const events = await waitFor('readiness and liveness Unhealthy events for web', async () => {
       const e = await podEvents(c.cs, 'web');
       return e.some((x) => x.startsWith('Unhealthy: Readiness')) && e.some((x) => x.startsWith('Unhealthy: Liveness')) ? e : undefined;
-    }, 10_000);
+    }, { ...POLL, timeoutMs: 10_000 });
     expect(events).toContain(`Unhealthy: Readiness probe failed: dial tcp ${p.status?.podIP}:8080: connect: connection refused`);
     // exec of a missing binary: the runtime's error output becomes the probe output, and the container restarts.
     expect(events.find((x) => x.startsWith('Unhealthy: Liveness'))).toMatch(/^Unhealthy: Liveness probe (failed|errored)/);
@@ -323,12 +323,12 @@ describe.skipIf(!requireTool('nats-server'))('pod lifecycle (time-scale 10)', ()
       }),
     );
     // Ready only if postStart ran inside the container.
-    await eventually(async () => (await get(c, 'hooks')).status?.containerStatuses?.[0]?.ready === true, 10_000);
+    await waitFor('hooks ready', async () => (await get(c, 'hooks')).status?.containerStatuses?.[0]?.ready === true, { ...POLL, timeoutMs: 10_000 });
     await c.cs.core.pods('default').delete('hooks');
-    const events = await eventually(async () => {
+    const events = await waitFor('a FailedPreStopHook event for hooks', async () => {
       const e = await podEvents(c.cs, 'hooks');
       return e.includes('FailedPreStopHook: PreStopHook failed') ? e : undefined;
-    }, 15_000);
+    }, { ...POLL, timeoutMs: 15_000 });
     expect(events.indexOf('Killing: Stopping container app')).toBeLessThan(events.indexOf('FailedPreStopHook: PreStopHook failed'));
     expect(events.join('\n')).not.toContain('secret-output');
   }, 30_000);

@@ -4,10 +4,10 @@
 // drives the node into MemoryPressure and gets evicted with upstream's texts.
 
 import type { Node, Pod } from '@kubelab/api';
-import { requireTool } from '@kubelab/testing';
+import { requireTool, waitFor } from '@kubelab/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseThresholdConfig } from '../src/eviction/thresholds.js';
-import { eventually, pod, podEvents, startCluster, type Cluster } from './harness.js';
+import { POLL, pod, podEvents, startCluster, type Cluster } from './harness.js';
 
 const get = (c: Cluster, name: string) => c.cs.core.pods('default').get(name);
 const condition = async (c: Cluster, type: string) => ((await c.cs.core.nodes().get('node-1')) as Node).status?.conditions?.find((x) => x.type === type);
@@ -34,22 +34,22 @@ describe.skipIf(!requireTool('nats-server'))('node pressure, gRPC probes, active
     await c.cs.core.pods('default').create(
       pod('quiet', { containers: [{ name: 'app', image: 'busybox:1.36', command: ['sleep', '600'], resources: { requests: { memory: '64Mi' } } }] }),
     );
-    await eventually(async () => (await get(c, 'quiet')).status?.phase === 'Running');
+    await waitFor('quiet Running', async () => (await get(c, 'quiet')).status?.phase === 'Running', POLL);
     expect(await condition(c, 'MemoryPressure')).toMatchObject({ status: 'False', reason: 'KubeletHasSufficientMemory', message: 'kubelet has sufficient memory available' });
 
     await c.cs.core.pods('default').create(
       pod('hog', { containers: [{ name: 'stress', image: 'polinux/stress', command: ['stress'], args: ['--vm', '1', '--vm-bytes', '950M', '--vm-hang', '1'] }] }),
     );
-    const pressure = await eventually(async () => {
+    const pressure = await waitFor('MemoryPressure True', async () => {
       const x = await condition(c, 'MemoryPressure');
       return x?.status === 'True' ? x : undefined;
-    }, 10_000);
+    }, { ...POLL, timeoutMs: 10_000 });
     expect(pressure).toMatchObject({ reason: 'KubeletHasInsufficientMemory', message: 'kubelet has insufficient memory available' });
 
-    const evicted = await eventually(async () => {
+    const evicted = await waitFor('hog evicted', async () => {
       const x = (await get(c, 'hog')) as Pod;
       return x.status?.phase === 'Failed' && !x.status.containerStatuses?.[0]?.state?.running ? x : undefined;
-    }, 10_000);
+    }, { ...POLL, timeoutMs: 10_000 });
     // 1Gi − (950Mi + 1Mi stress baseline) − 400Ki busybox = 74352Ki available.
     const message = 'The node was low on resource: memory. Threshold quantity: 100Mi, available: 74352Ki. Container stress was using 951Mi, request is 0, has larger consumption of memory. ';
     expect(evicted.status).toMatchObject({ phase: 'Failed', reason: 'Evicted', message });
@@ -59,10 +59,10 @@ describe.skipIf(!requireTool('nats-server'))('node pressure, gRPC probes, active
     expect((await get(c, 'quiet')).status?.phase).toBe('Running');
 
     // Pressure clears one transition period (20 s of node time) after memory came back.
-    const clear = await eventually(async () => {
+    const clear = await waitFor('MemoryPressure False', async () => {
       const x = await condition(c, 'MemoryPressure');
       return x?.status === 'False' ? x : undefined;
-    }, 10_000);
+    }, { ...POLL, timeoutMs: 10_000 });
     expect(clear).toMatchObject({ reason: 'KubeletHasSufficientMemory' });
   }, 40_000);
 
@@ -79,19 +79,19 @@ describe.skipIf(!requireTool('nats-server'))('node pressure, gRPC probes, active
         ],
       }),
     );
-    const running = await eventually(async () => {
+    const running = await waitFor('grpc running', async () => {
       const x = await get(c, 'grpc');
       return x.status?.containerStatuses?.[0]?.state?.running ? x : undefined;
-    });
+    }, POLL);
     const podIP = running.status!.podIP!;
-    const readiness = await eventually(async () => (await podEvents(c.cs, 'grpc')).find((e) => e.startsWith('Unhealthy: Readiness')), 10_000);
+    const readiness = await waitFor('a Readiness Unhealthy event for grpc', async () => (await podEvents(c.cs, 'grpc')).find((e) => e.startsWith('Unhealthy: Readiness')), { ...POLL, timeoutMs: 10_000 });
     expect(readiness).toBe(`Unhealthy: Readiness probe failed: timeout: failed to connect service "${podIP}:9090" within 1s: context deadline exceeded`);
     const id = running.status!.containerStatuses![0]!.containerID!.replace('containerd://', '');
     await c.kubelet.kubelet.rt.execSync(id, ['sh', '-c', 'echo NOT_SERVING > /tmp/grpc-status'], 5);
-    const restarted = await eventually(async () => {
+    const restarted = await waitFor('a grpc restart', async () => {
       const x = await get(c, 'grpc');
       return (x.status?.containerStatuses?.[0]?.restartCount ?? 0) >= 1 ? x : undefined;
-    }, 10_000);
+    }, { ...POLL, timeoutMs: 10_000 });
     expect(restarted.status?.containerStatuses?.[0]?.ready).toBe(false);
     const events = await podEvents(c.cs, 'grpc');
     expect(events).toContain('Unhealthy: Liveness probe failed: service unhealthy (responded with "NOT_SERVING")');
@@ -102,10 +102,10 @@ describe.skipIf(!requireTool('nats-server'))('node pressure, gRPC probes, active
     await c.cs.core.pods('default').create(
       pod('deadline', { activeDeadlineSeconds: 20, containers: [{ name: 'app', image: 'busybox:1.36', command: ['sleep', '600'] }] }),
     );
-    const failed = await eventually(async () => {
+    const failed = await waitFor('deadline Failed', async () => {
       const x = await get(c, 'deadline');
       return x.status?.phase === 'Failed' && x.status.containerStatuses?.[0]?.state?.terminated ? x : undefined;
-    }, 10_000);
+    }, { ...POLL, timeoutMs: 10_000 });
     expect(failed.status).toMatchObject({ phase: 'Failed', reason: 'DeadlineExceeded', message: 'Pod was active on the node longer than the specified deadline' });
     expect(await podEvents(c.cs, 'deadline')).toContain('DeadlineExceeded: Pod was active on the node longer than the specified deadline');
   }, 30_000);

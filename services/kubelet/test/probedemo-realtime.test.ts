@@ -2,9 +2,9 @@
 // minute, so it runs in CI (CI=true) and locally only with
 // KUBELAB_SLOW_TESTS=1 (the other suites run the same manifest compressed 10x).
 
-import { requireTool, slowTestsEnabled } from '@kubelab/testing';
+import { requireTool, slowTestsEnabled, waitFor } from '@kubelab/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eventually, pod, podEvents, startCluster, type Cluster } from './harness.js';
+import { pod, podEvents, startCluster, type Cluster } from './harness.js';
 
 describe.runIf(slowTestsEnabled() && requireTool('nats-server'))('probedemo in real time', () => {
   let c: Cluster;
@@ -29,10 +29,10 @@ describe.runIf(slowTestsEnabled() && requireTool('nats-server'))('probedemo in r
         ],
       }),
     );
-    const p = await eventually(async () => {
+    const p = await waitFor('a probedemo restart', async () => {
       const x = await c.cs.core.pods('default').get('probedemo');
       return (x.status?.containerStatuses?.[0]?.restartCount ?? 0) >= 1 ? x : undefined;
-    }, 90_000, 500);
+    }, { timeoutMs: 90_000, everyMs: 500 });
     const took = (Date.now() - t0) / 1000;
     // File gone at 30 s; three failed probes 5 s apart; then stop (grace period) and restart.
     expect(took).toBeGreaterThan(40);

@@ -9,11 +9,11 @@
 import { join } from 'node:path';
 import type { Pod } from '@kubelab/api';
 import { SharedInformerFactory, createClientset, newEventBroadcaster } from '@kubelab/client';
-import { requireTool } from '@kubelab/testing';
+import { requireTool, waitFor } from '@kubelab/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Kubelet, type KubeletConfig } from '../src/kubelet.js';
 import { connectRemoteRuntime } from '../src/kuberuntime/remote.js';
-import { eventually, pod, quiet, startCluster, type Cluster } from './harness.js';
+import { POLL, pod, quiet, startCluster, type Cluster } from './harness.js';
 
 const podsApi = (c: Cluster) => c.cs.core.pods('default');
 const readyOf = (p: Pod) => p.status?.conditions?.find((x) => x.type === 'Ready')?.status;
@@ -29,10 +29,10 @@ describe.skipIf(!requireTool('nats-server'))('pod sources and status reconcile',
 
   it('a restarted kubelet whose pod informer syncs late kills nothing, then adopts the running container', async () => {
     await podsApi(c).create(pod('keeper', { containers: [{ name: 'main', image: 'busybox:1.37', command: ['sleep', '100000'] }] }));
-    const before = await eventually(async () => {
+    const before = await waitFor('keeper ready', async () => {
       const x = await podsApi(c).get('keeper');
       return x.status?.containerStatuses?.[0]?.ready ? x : undefined;
-    });
+    }, POLL);
     const uid = before.metadata.uid!;
     const b = before.status!.containerStatuses![0]!;
     await c.stopKubelet();
@@ -81,14 +81,14 @@ describe.skipIf(!requireTool('nats-server'))('pod sources and status reconcile',
       expect(held.map((x) => [`containerd://${x.id}`, x.state])).toEqual([[b.containerID, 'CONTAINER_RUNNING']]);
 
       releaseApiSource();
-      await eventually(() => k.sourcesReady());
+      await waitFor('the kubelet sources ready', () => k.sourcesReady(), POLL);
       await k.housekeeping();
       await k.podWorkers.whenIdle();
       await k.statusManager.whenIdle();
-      const after = await eventually(async () => {
+      const after = await waitFor('keeper ready after the restart', async () => {
         const x = await podsApi(c).get('keeper');
         return x.status?.containerStatuses?.[0]?.ready ? x : undefined;
-      });
+      }, POLL);
       expect(after.status!.containerStatuses![0]).toMatchObject({ containerID: b.containerID, restartCount: b.restartCount, state: { running: { startedAt: b.state!.running!.startedAt } } });
       const adopted = await rt.listContainers({ labelSelector: { 'io.kubernetes.pod.uid': uid } });
       expect(adopted.map((x) => [`containerd://${x.id}`, x.state])).toEqual([[b.containerID, 'CONTAINER_RUNNING']]);
@@ -104,16 +104,16 @@ describe.skipIf(!requireTool('nats-server'))('pod sources and status reconcile',
   }, 40_000);
 
   it('puts Ready=True back within the reconcile period after the node controller set Ready=False', async () => {
-    const p = await eventually(async () => {
+    const p = await waitFor('keeper Ready', async () => {
       const x = await podsApi(c).get('keeper');
       return readyOf(x) === 'True' ? x : undefined;
-    });
+    }, POLL);
     // The (restarted) kubelet has reported the pod and has nothing left to write or reconcile.
     const k = c.kubelet.kubelet;
-    await eventually(() => k.statusManager.getPodStatus(p.metadata.uid!)?.conditions?.some((x) => x.type === 'Ready' && x.status === 'True'));
+    await waitFor("keeper Ready in the kubelet's status manager", () => k.statusManager.getPodStatus(p.metadata.uid!)?.conditions?.some((x) => x.type === 'Ready' && x.status === 'True'), POLL);
     await k.podWorkers.whenIdle();
     await k.statusManager.whenIdle();
-    await eventually(async () => readyOf(await podsApi(c).get('keeper')) === 'True' && k.statusManager.syncBatch().length === 0);
+    await waitFor('keeper Ready in the API and no status left to write', async () => readyOf(await podsApi(c).get('keeper')) === 'True' && k.statusManager.syncBatch().length === 0, POLL);
     await k.statusManager.whenIdle();
     const writesBefore = k.statusManager.posts;
     // What MarkPodsNotReady writes through pods/status while the node is not ready.
@@ -121,14 +121,14 @@ describe.skipIf(!requireTool('nats-server'))('pod sources and status reconcile',
     await podsApi(c).updateStatus({ ...p, status: { ...p.status, conditions } });
     const marked = Date.now();
     expect(readyOf(await podsApi(c).get('keeper'))).toBe('False');
-    const back = await eventually(async () => {
+    const back = await waitFor('keeper Ready again', async () => {
       const x = await podsApi(c).get('keeper');
       return readyOf(x) === 'True' ? x : undefined;
-    }, 5_000);
+    }, { ...POLL, timeoutMs: 5_000 });
     // One reconcile period (1 s here, 10 s by default) plus the informer's delivery and the write.
     expect(Date.now() - marked).toBeLessThan(2_500);
     // A GET can see the write before the kubelet has its answer (and counts the post).
-    await eventually(() => k.statusManager.posts > writesBefore);
+    await waitFor('a status write', () => k.statusManager.posts > writesBefore, POLL);
     expect(k.statusManager.posts).toBe(writesBefore + 1);
     expect(back.status!.containerStatuses![0]).toMatchObject({ containerID: p.status!.containerStatuses![0]!.containerID, restartCount: 0, ready: true });
   }, 20_000);

@@ -5,9 +5,9 @@
 // 10x (containerd and kubelet --time-scale 10).
 
 import type { Pod } from '@kubelab/api';
-import { requireTool } from '@kubelab/testing';
+import { requireTool, waitFor } from '@kubelab/testing';
 import { afterAll, beforeAll, describe, expect, it, vi, type MockInstance } from 'vitest';
-import { eventually, pod, podEvents, startCluster, type Cluster } from './harness.js';
+import { POLL, pod, podEvents, startCluster, type Cluster } from './harness.js';
 
 const UID_LABEL = 'io.kubernetes.pod.uid';
 
@@ -88,13 +88,13 @@ describe.skipIf(!requireTool('nats-server'))('graceful deletion never restarts a
       }),
     );
     // After a restart, the next liveness kill of the running container has begun.
-    const before = await eventually(async () => {
+    const before = await waitFor('a liveness kill of the restarted probedel container', async () => {
       const p = await get('probedel');
       const s = p.status?.containerStatuses?.[0];
       if (!s?.state?.running || !s.containerID || s.restartCount < 1) return undefined;
       const id = s.containerID.replace('containerd://', '');
       return stopped.mock.calls.some(([x]) => x === id) ? p : undefined;
-    }, 20_000);
+    }, { ...POLL, timeoutMs: 20_000 });
     const uid = before.metadata.uid!;
 
     const { seen, createdAt, startedAt, stoppedAt } = await deleteAndWatch('probedel', 60);
@@ -131,11 +131,11 @@ describe.skipIf(!requireTool('nats-server'))('graceful deletion never restarts a
       }),
     );
     // Deleted early in a 20 s (2 s here) back-off, far from the moment it ends.
-    const before = await eventually(async () => {
+    const before = await waitFor('crasher in CrashLoopBackOff beside a running app', async () => {
       const p = await get('crashdel');
       const s = p.status?.containerStatuses?.find((x) => x.name === 'crasher');
       return s?.state?.waiting?.reason === 'CrashLoopBackOff' && s.restartCount >= 2 && p.status?.containerStatuses?.find((x) => x.name === 'app')?.state?.running ? p : undefined;
-    }, 20_000, 20);
+    }, { timeoutMs: 20_000, everyMs: 20 });
     const uid = before.metadata.uid!;
 
     const { seen, createdAt, startedAt, stoppedAt, ms } = await deleteAndWatch('crashdel', 90);

@@ -15,12 +15,12 @@ import { startApiserver, type RunningApiserver } from '@kubelab/apiserver';
 import { createClientset, type Clientset } from '@kubelab/client';
 import { startContainerd, type ContainerdHandle } from '@kubelab/containerd';
 import { startScheduler, type RunningScheduler } from '@kubelab/scheduler';
-import { requireTool, startNatsServer, type NatsServerHandle } from '@kubelab/testing';
+import { requireTool, startNatsServer, type NatsServerHandle, waitFor } from '@kubelab/testing';
 import { grpcClientInterceptors, installedContextPropagation, setupTracing, TRACEPARENT_ANNOTATION, type Tracing } from '@kubelab/tracing';
 import { InMemorySpanExporter, summarizeSpan, type SpanSummary } from '@kubelab/tracing/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startKubelet, type RunningKubelet } from '../src/index.js';
-import { eventually, quiet } from './harness.js';
+import { POLL, quiet } from './harness.js';
 
 describe.skipIf(!requireTool('nats-server'))('one trace per pod start: apiserver → scheduler → kubelet → containerd', () => {
   const exporter = new InMemorySpanExporter();
@@ -74,7 +74,7 @@ describe.skipIf(!requireTool('nats-server'))('one trace per pod start: apiserver
     // The user's side (kubectl): the only one that samples new roots.
     client = traced('kubectl', 1_000_000);
     cs = createClientset({ address, component: 'kubectl', interceptors: grpcClientInterceptors(client) });
-    await eventually(async () => (await cs.core.nodes().get('node-1')).status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True'), 15_000);
+    await waitFor('node-1 Ready', async () => (await cs.core.nodes().get('node-1')).status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True'), { ...POLL, timeoutMs: 15_000 });
     expect(installedContextPropagation()).toBe('sync');
   }, 40_000);
 
@@ -93,7 +93,7 @@ describe.skipIf(!requireTool('nats-server'))('one trace per pod start: apiserver
     const pod: Pod = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'traced', namespace: 'default' }, spec: { containers: [{ name: 'app', image: 'busybox:1.37', command: ['sleep', '600'] }] } };
     const created = await client.withSpan('kubectl create pod', () => cs.core.pods('default').create(pod));
     expect(created.metadata.annotations?.[TRACEPARENT_ANNOTATION]).toMatch(/^00-[0-9a-f]{32}-[0-9a-f]{16}-01$/);
-    await eventually(async () => (await cs.core.pods('default').get('traced')).status?.containerStatuses?.[0]?.state?.running, 15_000);
+    await waitFor('traced running', async () => (await cs.core.pods('default').get('traced')).status?.containerStatuses?.[0]?.state?.running, { ...POLL, timeoutMs: 15_000 });
     await kubelet.kubelet.statusManager.whenIdle();
     for (const t of tracings) await t.forceFlush();
 

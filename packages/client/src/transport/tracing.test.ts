@@ -2,6 +2,7 @@
 // call whose parent is the caller's context (per call, or the active one),
 // and the server sees that span's traceparent.
 import * as grpc from '@grpc/grpc-js';
+import type { Pod } from '@kubelab/api';
 import { apiserverProto, type ResourceServiceHandlers } from '@kubelab/proto';
 import { contextFromObject, grpcClientInterceptors, TRACEPARENT_ANNOTATION } from '@kubelab/tracing';
 import { setupTestTracing, summarizeSpan } from '@kubelab/tracing/testing';
@@ -98,7 +99,7 @@ describe('client tracing', () => {
     const seen: string[] = [];
     const t = setupTestTracing('kubelet', { samplingRatePerMillion: 0 });
     const cs = clientset({ address: await stub(seen), interceptors: grpcClientInterceptors(t.tracing) });
-    const pod = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'web', namespace: 'default' } };
+    const pod: Pod = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'web', namespace: 'default' } };
     await cs.core.pods('default').create(pod, { traceparent: PARENT });
     await t.tracing.withSpan('sync', () => cs.core.pods('default').create(pod), { parent: contextFromObject({ metadata: { annotations: { [TRACEPARENT_ANNOTATION]: PARENT } } }) });
     await cs.core.pods('default').create(pod);

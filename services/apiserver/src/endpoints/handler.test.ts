@@ -30,7 +30,7 @@ afterEach(async () => {
 async function call(method: string, path: string, opts: { body?: unknown; type?: string; accept?: string } = {}) {
   const headers: Record<string, string> = {};
   if (opts.accept) headers.accept = opts.accept;
-  let body: BodyInit | undefined;
+  let body: RequestInit['body'];
   if (opts.body !== undefined) {
     headers['content-type'] = opts.type ?? 'application/json';
     body = opts.body instanceof Uint8Array ? opts.body : typeof opts.body === 'string' ? opts.body : JSON.stringify(opts.body);

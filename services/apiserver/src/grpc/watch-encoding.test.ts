@@ -12,7 +12,7 @@ const wire = (msg: Buffer | Buffer[]) => watch.responseDeserialize(watch.respons
 
 function cached(name: string, filler = ''): object {
   const obj = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, resourceVersion: '42' }, data: { filler } };
-  attachRaw(obj, JSON.stringify(obj));
+  attachRaw(obj, { buf: Buffer.from(JSON.stringify(obj)) });
   return obj;
 }
 

@@ -1,13 +1,14 @@
 // The request metrics as Prometheus scrapes them: upstream's names, labels and buckets.
 import { describe, expect, it } from 'vitest';
 import { newMetricsRegistry } from '@kubelab/component-base';
+import type { RequestObservation } from '../registry/store.js';
 import { RequestMetrics } from './request-metrics.js';
 
 describe('RequestMetrics', () => {
   it('exposes apiserver_request_total by code and cumulative duration buckets per label set', async () => {
     const registry = newMetricsRegistry({ component: 'apiserver' });
     const m = new RequestMetrics(registry);
-    const get = { verb: 'GET', dryRun: false, group: '', version: 'v1', resource: 'pods', subresource: '', scope: 'resource' };
+    const get: Omit<RequestObservation, 'code' | 'seconds'> = { verb: 'GET', dryRun: false, group: '', version: 'v1', resource: 'pods', subresource: '', scope: 'resource' };
     m.observe({ ...get, code: 200, seconds: 0.001 });
     m.observe({ ...get, code: 200, seconds: 0.03 });
     m.observe({ ...get, code: 404, seconds: 70 });

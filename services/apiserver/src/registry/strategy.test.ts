@@ -1,11 +1,9 @@
 // What the pod and daemonset strategies store: the pod's QoS class at create,
-// the DaemonSet's deprecated.daemonset.template.generation annotation; both
-// as pure functions and through the store (where defaulting runs first).
+// the DaemonSet's deprecated.daemonset.template.generation annotation, as pure
+// functions (test/strategy.test.ts: through the store, where defaulting runs first).
 
-import { lookupResource, type KubeObject, type ResourceInfo } from '@kubelab/api';
-import { requireTool } from '@kubelab/testing';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, gvr, RpcError, startTestCluster, type TestCluster } from '../testing/index.js';
+import { lookupResource, type ResourceInfo } from '@kubelab/api';
+import { describe, expect, it } from 'vitest';
 import { prepareForCreate, prepareForUpdate } from './strategy.js';
 
 type Obj = Parameters<typeof prepareForCreate>[1];
@@ -85,38 +83,5 @@ describe('DaemonSet template generation annotation', () => {
     const st = prepareForUpdate(DS, { ...v2, metadata: { ...v2.metadata, annotations: { [TG]: '1' } }, status: { numberReady: 1 } } as Obj, v2, 'status');
     expect(st.metadata.annotations).toEqual({ [TG]: '2' });
     expect(st.status).toEqual({ numberReady: 1 });
-  });
-});
-
-describe.runIf(requireTool('nats-server'))('strategies through the store (defaulting first)', () => {
-  let c: TestCluster;
-  let k: ReturnType<typeof api>;
-  beforeAll(async () => {
-    c = await startTestCluster();
-    k = api(c.client());
-  });
-  afterAll(async () => {
-    await c?.cleanup();
-  });
-
-  it('a pod with limits only is Guaranteed: its requests default from the limits before the class is taken', async () => {
-    const pod = await k.create<KubeObject & { status: unknown }>(gvr('pods'), 'default', podWith({ limits: { cpu: '500m', memory: '128Mi' } }));
-    expect(pod.status).toEqual({ phase: 'Pending', qosClass: 'Guaranteed' });
-  });
-
-  it('replacing a DaemonSet with its own manifest (keys sorted, defaults left out) bumps neither generation', async () => {
-    const DSR = gvr('daemonsets', 'apps');
-    const made = await k.create<KubeObject & { spec: unknown }>(DSR, 'default', daemonSet());
-    expect([made.metadata.generation, made.metadata.annotations]).toEqual([1, { [TG]: '1' }]);
-    // what `kubectl replace -f` sends: the manifest, keys in Go's sorted order, no server defaults
-    const manifest = daemonSet();
-    const sorted = { apiVersion: manifest.apiVersion, kind: manifest.kind, metadata: { name: 'agent', namespace: 'default', resourceVersion: made.metadata.resourceVersion }, spec: { selector: { matchLabels: { app: 'agent' } }, template: { metadata: { labels: { app: 'agent' } }, spec: { containers: [{ image: 'agent:1', name: 'a' }] } } } };
-    const same = await k.update<KubeObject>(DSR, 'default', sorted as KubeObject);
-    expect([same.metadata.generation, same.metadata.annotations]).toEqual([1, { [TG]: '1' }]);
-    const changed = await k.patch<KubeObject>(DSR, 'default', 'agent', { spec: { template: { spec: { containers: [{ name: 'a', image: 'agent:2' }] } } } }, 'application/strategic-merge-patch+json');
-    expect([changed.metadata.generation, changed.metadata.annotations]).toEqual([2, { [TG]: '2' }]);
-    const err = await k.create(DSR, 'default', { ...daemonSet(), metadata: { name: 'bad', annotations: { [TG]: 'x' } } }).catch((e: unknown) => e);
-    expect(err).toBeInstanceOf(RpcError);
-    expect((err as RpcError).status.code).toBe(400);
   });
 });

@@ -2,7 +2,7 @@
 // (the registry turns these kinds into 409 AlreadyExists / Conflict / 503).
 import { describe, expect, it } from 'vitest';
 import { classifyNatsError, checkKey, StorageError } from './kv.js';
-import { headers } from '@nats-io/transport-node';
+import { MsgHdrsImpl } from '@nats-io/transport-node';
 import { parsePubAck, writeHeaders } from './publisher.js';
 
 const ack = (o: unknown) => new TextEncoder().encode(JSON.stringify(o));
@@ -32,7 +32,8 @@ describe('parsePubAck', () => {
 
 describe('writeHeaders', () => {
   const lib = (expected: number, op?: string, traceparent?: string) => {
-    const h = headers();
+    // The implementation class: the MsgHdrs interface does not declare encode().
+    const h = new MsgHdrsImpl();
     h.set('Nats-Expected-Last-Subject-Sequence', String(expected));
     if (op) h.set('KV-Operation', op);
     if (traceparent) h.set('traceparent', traceparent);

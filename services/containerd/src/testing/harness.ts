@@ -8,9 +8,11 @@ import { criProto, type ImageServiceClient, type RuntimeServiceClient } from '@k
 import { createLogger } from '@kubelab/component-base';
 import { startContainerd, type ContainerdHandle, type ContainerdOptions } from '../index.js';
 
+// Inference on an overloaded method sees its last overload, which for the
+// generated unary methods is (argument, callback); streaming methods don't match.
 type Unary<C> = {
   [K in keyof C as K extends `${infer F}${string}` ? (F extends Uppercase<F> ? K : never) : never]: C[K] extends {
-    (argument: infer A, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<infer R>): grpc.ClientUnaryCall;
+    (argument: infer A, callback: grpc.requestCallback<infer R>): grpc.ClientUnaryCall;
   }
     ? (req: A, meta?: grpc.Metadata) => Promise<R>
     : never;
@@ -83,9 +85,9 @@ export async function startHarness(extra: Partial<ContainerdOptions> = {}): Prom
     },
     runPod: async (name, image, more = {}) => {
       const sbCfg = sandboxConfig(name, dir);
-      const { podSandboxId } = (await h.cri.rt.RunPodSandbox({ config: sbCfg })) as { podSandboxId: string };
+      const { podSandboxId } = await h.cri.rt.RunPodSandbox({ config: sbCfg });
       await h.cri.img.PullImage({ image: { image } });
-      const { containerId } = (await h.cri.rt.CreateContainer({ podSandboxId, config: containerConfig('app', image, more), sandboxConfig: sbCfg })) as { containerId: string };
+      const { containerId } = await h.cri.rt.CreateContainer({ podSandboxId, config: containerConfig('app', image, more), sandboxConfig: sbCfg });
       await h.cri.rt.StartContainer({ containerId });
       return { podSandboxId, containerId, logFile: join(sbCfg.logDirectory, 'app/0.log') };
     },

@@ -1,0 +1,21 @@
+import { describe, expect, it } from 'vitest';
+import { waitFor } from './wait.js';
+
+describe('waitFor', () => {
+  it('resolves with the first value other than undefined or false', async () => {
+    let n = 0;
+    expect(await waitFor('the third call', () => (++n >= 3 ? n : n === 1 ? undefined : false), { everyMs: 1 })).toBe(3);
+  });
+
+  it('times out naming what it waited for and the last error', async () => {
+    await expect(waitFor('a miracle', () => Promise.reject(new Error('not yet')), { timeoutMs: 20, everyMs: 5 })).rejects.toThrow(/^timed out after 20 ms waiting for a miracle: not yet$/);
+  });
+
+  it('gives up with the reason once its signal is aborted, before the timeout', async () => {
+    const ac = new AbortController();
+    setTimeout(() => ac.abort(new Error('the server exited')), 20);
+    const started = Date.now();
+    await expect(waitFor('a dead server', () => undefined, { timeoutMs: 10_000, everyMs: 5, signal: ac.signal })).rejects.toThrow('the server exited');
+    expect(Date.now() - started).toBeLessThan(5_000);
+  });
+});

@@ -1,0 +1,191 @@
+// Tracing through the apiserver: a component's CLIENT span → the apiserver's
+// gRPC SERVER span → storage child spans, and the created object recording
+// the request's trace context in kubelab.io/traceparent; the watch cache's
+// processing of a sampled write as a CONSUMER span under its KV span; off =
+// no spans and no annotation (REST request span names:
+// src/tracing/request.test.ts). Every tracer here uses the sync context manager, as the
+// apiserver process does: the request context must reach the registry and
+// storage explicitly (vitest runs each file in its own process).
+
+import { request as httpRequest } from 'node:http';
+import * as grpc from '@grpc/grpc-js';
+import type { KubeObject } from '@kubelab/api';
+import { apiserverProto, type ResourceServiceClient } from '@kubelab/proto';
+import { requireTool } from '@kubelab/testing';
+import { grpcClientInterceptors, TRACEPARENT_ANNOTATION, type Tracing } from '@kubelab/tracing';
+import { setupTestTracing, summarizeSpan, type TestTracing } from '@kubelab/tracing/testing';
+import { installedContextPropagation } from '@kubelab/tracing';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { api, gvr, startTestCluster, type TestCluster } from '../src/testing/index.js';
+
+const PODS = gvr('pods');
+const pod = (name: string, annotations?: Record<string, string>) => ({
+  apiVersion: 'v1',
+  kind: 'Pod',
+  metadata: { name, ...(annotations ? { annotations } : {}) },
+  spec: { containers: [{ name: 'c', image: 'nginx:1.27' }] },
+});
+
+const SYNC = { contextPropagation: 'sync' } as const;
+
+/** Waits (bounded) until the apiserver exported `n` CONSUMER spans: the watch cache processes a write just after it is acknowledged. */
+async function consumed(t: TestTracing, n: number) {
+  for (let i = 0; i < 200 && t.spans().filter((s) => s.kind === 4 /* CONSUMER */).length < n; i++) await new Promise((r) => setTimeout(r, 10));
+  return t.spans().filter((s) => s.kind === 4);
+}
+
+function tracedClient(c: TestCluster, tracing: Tracing): ResourceServiceClient {
+  const Ctor = apiserverProto().kubelab.apiserver.v1.ResourceService;
+  return new Ctor(c.grpcAddress, grpc.credentials.createInsecure(), { interceptors: grpcClientInterceptors(tracing) });
+}
+
+describe.runIf(requireTool('nats-server'))('apiserver tracing on', () => {
+  let c: TestCluster;
+  let apiserver: TestTracing;
+  let scheduler: TestTracing;
+  let client: ResourceServiceClient;
+  beforeAll(async () => {
+    // As in the compose tracing profile: the apiserver samples every root.
+    apiserver = setupTestTracing('apiserver', SYNC);
+    scheduler = setupTestTracing('kube-scheduler', SYNC);
+    expect(installedContextPropagation()).toBe('sync');
+    c = await startTestCluster({ tracing: apiserver.tracing });
+    client = tracedClient(c, scheduler.tracing);
+  });
+  afterEach(() => {
+    apiserver.reset();
+    scheduler.reset();
+  });
+  afterAll(async () => {
+    client?.close();
+    await c?.cleanup();
+  });
+
+  it('a pod create is a SERVER span under the caller, with its storage span, and the pod records the trace', async () => {
+    const k = api(client);
+    const created = await scheduler.tracing.withSpan('create pod', () => k.create<KubeObject>(PODS, 'default', pod('traced-1')));
+    const caller = scheduler.spans().map(summarizeSpan).find((s) => s.kind === 'CLIENT')!;
+    expect(caller.name).toBe('kubelab.apiserver.v1.ResourceService/Create');
+    const [consumer] = await consumed(apiserver, 1);
+    const server = apiserver.spans().map(summarizeSpan).filter((s) => s.traceId === caller.traceId && s.kind !== 'CONSUMER');
+    const serverSpan = server.find((s) => s.kind === 'SERVER')!;
+    expect(server).toEqual([
+      { name: 'KV create', kind: 'CLIENT', service: 'apiserver', traceId: caller.traceId, spanId: expect.any(String), parentSpanId: serverSpan.spanId, status: 'UNSET' },
+      { name: 'kubelab.apiserver.v1.ResourceService/Create', kind: 'SERVER', service: 'apiserver', traceId: caller.traceId, spanId: serverSpan.spanId, parentSpanId: caller.spanId, status: 'UNSET' },
+    ]);
+    const kvSpan = apiserver.spans().find((s) => s.name === 'KV create')!;
+    expect(kvSpan.attributes).toMatchObject({ key: '/registry/pods/default/traced-1', 'db.operation.name': 'create', 'db.namespace': 'kubelab', 'kv.revision': Number(created.metadata.resourceVersion) });
+    // The write's message carried the KV span's context: the watch cache's processing of it is its child.
+    expect(summarizeSpan(consumer!)).toEqual({ name: 'process $KV.kubelab.>', kind: 'CONSUMER', service: 'apiserver', traceId: caller.traceId, spanId: expect.any(String), parentSpanId: kvSpan.spanContext().spanId, status: 'UNSET' });
+    expect(consumer!.attributes).toEqual({
+      'messaging.system': 'nats',
+      'messaging.destination.name': '$KV.kubelab./registry/pods/default/traced-1',
+      'messaging.destination.template': '$KV.kubelab.>',
+      'messaging.operation.name': 'process',
+      'messaging.operation.type': 'process',
+      'messaging.message.body.size': expect.any(Number),
+      key: '/registry/pods/default/traced-1',
+      'kv.revision': Number(created.metadata.resourceVersion),
+    });
+
+    const want = `00-${caller.traceId}-${serverSpan.spanId}-01`;
+    expect(created.metadata.annotations).toEqual({ [TRACEPARENT_ANNOTATION]: want });
+    expect((await api(c.client()).get<KubeObject>(PODS, 'default', 'traced-1')).metadata.annotations).toEqual({ [TRACEPARENT_ANNOTATION]: want });
+  });
+
+  it('bind and delete write through KV update / KV delete spans; a lost create is AlreadyExists, not a storage error', async () => {
+    const k = api(client);
+    await k.create(PODS, 'default', pod('traced-2'));
+    await consumed(apiserver, 1);
+    scheduler.reset();
+    apiserver.reset();
+    await scheduler.tracing.withSpan('bind', () => k.bind('default', 'traced-2', 'node-1'));
+    await scheduler.tracing.withSpan('delete', () => k.delete(PODS, 'default', 'traced-2', { gracePeriodSeconds: 0 }));
+    await scheduler.tracing.withSpan('dup', () => k.create(PODS, 'default', pod('traced-1')).catch(() => undefined));
+    // Two writes (bind, delete), each processed by the watch cache under its KV span; the lost create wrote nothing.
+    const consumers = await consumed(apiserver, 2);
+    const byParent = new Map(apiserver.spans().map((s) => [s.spanContext().spanId, s.name]));
+    expect(consumers.map((s) => [s.name, byParent.get(s.parentSpanContext!.spanId)])).toEqual([
+      ['process $KV.kubelab.>', 'KV update'],
+      ['process $KV.kubelab.>', 'KV delete'],
+    ]);
+    expect(apiserver.spans().filter((s) => s.name.startsWith('KV ')).map((s) => { const x = summarizeSpan(s); return [x.name, byParent.get(x.parentSpanId!), x.status, s.attributes['kv.conflict']]; })).toEqual([
+      ['KV update', 'kubelab.apiserver.v1.ResourceService/Bind', 'UNSET', undefined],
+      ['KV delete', 'kubelab.apiserver.v1.ResourceService/Delete', 'UNSET', undefined],
+      ['KV create', 'kubelab.apiserver.v1.ResourceService/Create', 'UNSET', 'exists'],
+    ]);
+    // AlreadyExists is the client's mistake: not an error of the server span either.
+    expect(apiserver.spans().filter((s) => s.kind === 1 /* SERVER */).map((s) => summarizeSpan(s).status)).toEqual(['UNSET', 'UNSET', 'UNSET']);
+  });
+
+  it('REST: a POST continuing a traceparent header is the parent of its KV span and of the recorded annotation', async () => {
+    const rc = await startTestCluster({ tracing: apiserver.tracing, rest: true });
+    try {
+      apiserver.reset();
+      const body = JSON.stringify(pod('rest-traced'));
+      const answer = await new Promise<{ status: number; json: KubeObject }>((resolve, reject) => {
+        const req = httpRequest(
+          { host: '127.0.0.1', port: rc.apiserver.restPort, method: 'POST', path: '/api/v1/namespaces/default/pods', headers: { 'content-type': 'application/json', traceparent: '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01' } },
+          (res) => {
+            let text = '';
+            res.setEncoding('utf8');
+            res.on('data', (d: string) => (text += d));
+            res.on('end', () => resolve({ status: res.statusCode ?? 0, json: JSON.parse(text) as KubeObject }));
+          },
+        );
+        req.on('error', reject);
+        req.end(body);
+      });
+      expect(answer.status).toBe(201);
+      await consumed(apiserver, 1);
+      const spans = apiserver.spans().map(summarizeSpan).filter((s) => s.traceId === '4bf92f3577b34da6a3ce929d0e0e4736');
+      const rest = spans.find((s) => s.kind === 'SERVER')!;
+      const kv = spans.find((s) => s.name === 'KV create')!;
+      expect(rest).toMatchObject({ name: 'POST /api/v1/namespaces/{:namespace}/pods', parentSpanId: '00f067aa0ba902b7' });
+      expect(kv).toMatchObject({ kind: 'CLIENT', parentSpanId: rest.spanId });
+      expect(spans.find((s) => s.kind === 'CONSUMER')).toMatchObject({ name: 'process $KV.kubelab.>', parentSpanId: kv.spanId });
+      expect(answer.json.metadata.annotations).toEqual({ [TRACEPARENT_ANNOTATION]: `00-4bf92f3577b34da6a3ce929d0e0e4736-${rest.spanId}-01` });
+    } finally {
+      await rc.cleanup();
+    }
+  });
+
+  it('an unsampled caller gets no annotation and no exported spans', async () => {
+    const quiet = setupTestTracing('kube-scheduler', { samplingRatePerMillion: 0, ...SYNC });
+    const c2 = tracedClient(c, quiet.tracing);
+    try {
+      const created = await quiet.tracing.withSpan('create pod', () => api(c2).create<KubeObject>(PODS, 'default', pod('unsampled')));
+      expect(created.metadata.annotations).toBeUndefined();
+      expect(apiserver.spans()).toEqual([]);
+    } finally {
+      c2.close();
+    }
+  });
+});
+
+describe.runIf(requireTool('nats-server'))('apiserver tracing off', () => {
+  let c: TestCluster;
+  let spy: TestTracing;
+  let caller: TestTracing;
+  beforeAll(async () => {
+    // Says "off" but would record if anything touched its tracer.
+    spy = setupTestTracing('apiserver', SYNC);
+    caller = setupTestTracing('kube-scheduler', SYNC);
+    c = await startTestCluster({ tracing: { ...spy.tracing, enabled: false } });
+  });
+  afterAll(async () => {
+    await c?.cleanup();
+  });
+
+  it('a sampled caller gets no server or storage spans and no annotation', async () => {
+    const client = tracedClient(c, caller.tracing);
+    try {
+      const created = await caller.tracing.withSpan('create pod', () => api(client).create<KubeObject>(PODS, 'default', pod('untraced')));
+      expect(created.metadata.annotations).toBeUndefined();
+      expect(caller.spans().map((s) => s.name)).toEqual(['kubelab.apiserver.v1.ResourceService/Create', 'create pod']);
+      expect(spy.spans()).toEqual([]);
+    } finally {
+      client.close();
+    }
+  });
+});

@@ -1,0 +1,96 @@
+import { connect } from '@nats-io/transport-node';
+import * as grpc from '@grpc/grpc-js';
+import { requireTool, startNatsServer, type NatsServerHandle } from '@kubelab/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { CriCallRecord } from '@kubelab/proto';
+import { sandboxConfig, startHarness, type Harness } from '../src/testing/harness.js';
+
+describe.skipIf(!requireTool('nats-server'))('CRI call records on NATS', () => {
+  let nats: NatsServerHandle;
+  let h: Harness;
+  beforeAll(async () => {
+    nats = await startNatsServer();
+    h = await startHarness({ podCidr: '10.244.1.0/24', natsUrl: nats.url });
+  });
+  afterAll(async () => {
+    await h?.dispose();
+    await nats?.dispose();
+  });
+
+  it('publishes kubelab.cri.<node>.<method> with pod, status and trace context', async () => {
+    const nc = await connect({ servers: nats.url });
+    // Publishing starts once the runtime's NATS client is connected: call Version until one arrives.
+    const warm = nc.subscribe('kubelab.cri.node-1.Version', { max: 1 });
+    await nc.flush();
+    const warmed = (async () => {
+      for await (const _ of warm) return true;
+      return false;
+    })();
+    let ready = false;
+    void warmed.then((v) => (ready = v));
+    for (let i = 0; i < 100 && !ready; i++) {
+      await h.cri.rt.Version({ version: 'v1' });
+      await Promise.race([warmed, new Promise((r) => setTimeout(r, 50))]);
+    }
+    expect(ready).toBe(true);
+    const sub = nc.subscribe('kubelab.cri.node-1.>');
+    const got: CriCallRecord[] = [];
+    const done = (async () => {
+      for await (const m of sub) {
+        got.push({ ...(m.json() as CriCallRecord), subject: m.subject } as CriCallRecord & { subject: string });
+        if (got.length === 2) break;
+      }
+    })();
+    await nc.flush();
+    const meta = new grpc.Metadata();
+    meta.set('traceparent', '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01');
+    const { podSandboxId } = await h.cri.rt.RunPodSandbox({ config: sandboxConfig('traced', h.dir) }, meta);
+    await expect(h.cri.rt.ContainerStatus({ containerId: 'abc' })).rejects.toMatchObject({ code: 5 });
+    await done;
+    await nc.close();
+    const [run, st] = got as (CriCallRecord & { subject: string })[];
+    expect(run).toMatchObject({
+      subject: 'kubelab.cri.node-1.RunPodSandbox',
+      node: 'node-1',
+      service: 'RuntimeService',
+      method: 'RunPodSandbox',
+      podSandboxId,
+      podName: 'traced',
+      podNamespace: 'default',
+      podUid: 'uid-traced',
+      request: { pod: 'default/traced', uid: 'uid-traced', attempt: 0 },
+      code: 'OK',
+      codeNumber: 0,
+      traceId: '4bf92f3577b34da6a3ce929d0e0e4736',
+      parentSpanId: '00f067aa0ba902b7',
+    });
+    expect(run!.spanId).toMatch(/^[0-9a-f]{16}$/);
+    expect(run!.durationMs).toBeGreaterThanOrEqual(0);
+    expect(st).toMatchObject({ subject: 'kubelab.cri.node-1.ContainerStatus', method: 'ContainerStatus', containerId: 'abc', code: 'NOT_FOUND', message: 'an error occurred when try to find container "abc": not found' });
+    expect(st!.traceId).toMatch(/^[0-9a-f]{32}$/);
+  });
+
+  it('publishes every record of a burst of calls, each with its own span id', async () => {
+    const nc = await connect({ servers: nats.url });
+    const sub = nc.subscribe('kubelab.cri.node-1.Version', { max: 20 });
+    await nc.flush();
+    const got: CriCallRecord[] = [];
+    const done = (async () => {
+      for await (const m of sub) got.push(m.json() as CriCallRecord);
+    })();
+    // Twenty calls in flight at once: their records leave in one batch per event-loop turn.
+    await Promise.all(Array.from({ length: 20 }, () => h.cri.rt.Version({ version: 'v1' })));
+    await done;
+    await nc.close();
+    expect(got).toHaveLength(20);
+    expect(got.every((r) => r.method === 'Version' && r.code === 'OK' && /^[0-9a-f]{16}$/.test(r.spanId) && /^[0-9a-f]{32}$/.test(r.traceId))).toBe(true);
+    expect(new Set(got.map((r) => r.spanId)).size).toBe(20);
+    expect(new Set(got.map((r) => r.traceId)).size).toBe(20);
+  });
+
+  it('keeps serving CRI calls while NATS is down', async () => {
+    await nats.stop();
+    expect((await h.cri.rt.Version({ version: 'v1' })).runtimeName).toBe('containerd');
+    await nats.restart();
+  });
+});

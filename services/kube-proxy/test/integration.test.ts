@@ -1,0 +1,86 @@
+// kube-proxy against the real apiserver (real nats-server, gRPC on loopback),
+// render mode: a Service and an EndpointSlice created through the API show
+// up in /rules within the min sync period, and a pod turning unready takes
+// its DNAT target out again.
+
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startApiserver, type RunningApiserver } from '@kubelab/apiserver';
+import { createClientset, type Clientset } from '@kubelab/client';
+import { createLogger } from '@kubelab/component-base';
+import { requireTool, startNatsServer, waitFor, type NatsServerHandle } from '@kubelab/testing';
+import { defaultKubeProxyConfiguration } from '../src/config.js';
+import { makeService, makeSlice } from '../src/testdata/fixtures.js';
+import { get } from '../src/testdata/http.js';
+import { startKubeProxy, type KubeProxyHandle } from '../src/server.js';
+
+const quiet = (component: string) => createLogger({ component, format: 'json', write: () => undefined });
+
+describe.runIf(requireTool('nats-server'))('kube-proxy with the apiserver', () => {
+  let nats: NatsServerHandle;
+  let api: RunningApiserver;
+  let kp: KubeProxyHandle;
+  let cs: Clientset;
+
+  beforeAll(async () => {
+    nats = await startNatsServer();
+    api = await startApiserver({ natsUrl: nats.url, bindAddress: '127.0.0.1', advertiseAddress: '127.0.0.1', securePort: 0, grpcPort: 0, logger: quiet('apiserver') });
+    await api.ready;
+    cs = createClientset({ address: `127.0.0.1:${api.grpcPort}`, component: 'kube-proxy-test' });
+    kp = await startKubeProxy({
+      nodeName: 'node-1',
+      apiserverAddress: `127.0.0.1:${api.grpcPort}`,
+      apply: 'never',
+      logger: quiet('kube-proxy'),
+      config: { ...defaultKubeProxyConfiguration(), healthzBindAddress: '127.0.0.1:0', metricsBindAddress: '127.0.0.1:0' },
+    });
+  }, 30_000);
+
+  afterAll(async () => {
+    await kp?.stop();
+    cs?.close();
+    await api?.stop();
+    await nats?.dispose();
+  });
+
+  // The rules once they (do not) contain needle, and how long that took.
+  const rulesWith = async (needle: string, absent = false) => {
+    const start = Date.now();
+    const value = await waitFor(`${absent ? 'no ' : ''}${needle} in /rules`, async () => {
+      const r = await get(kp.healthzPort, '/rules');
+      return r.status === 200 && r.body.includes(needle) !== absent ? r.body : undefined;
+    }, { timeoutMs: 5000 });
+    return { value, elapsedMs: Date.now() - start };
+  };
+
+  it('renders the kubernetes service the apiserver bootstraps', async () => {
+    const r = await rulesWith('"default/kubernetes:https cluster IP"');
+    expect(r.value).toMatch(/-A KUBE-SERVICES -d 10\.96\.0\.1\/32 -p tcp -m comment --comment "default\/kubernetes:https cluster IP" -m tcp --dport 443 -j KUBE-SVC-NPX46M4PTMTKRN6Y/);
+  });
+
+  it('publishes its configuration as ConfigMap kube-system/kube-proxy (as kubeadm does)', async () => {
+    const cm = await waitFor('ConfigMap kube-system/kube-proxy', () => cs.core.configMaps('kube-system').get('kube-proxy'), { timeoutMs: 5000 });
+    const conf = cm.data?.['config.conf'] ?? '';
+    expect(conf).toContain('kind: KubeProxyConfiguration');
+    expect(conf).toMatch(/^mode: iptables$/m);
+  });
+
+  it('follows a new service and its endpoints, then drops an endpoint that turns unready', async () => {
+    const svc = await cs.core.services('default').create(makeService('default', 'web', '10.96.0.50', [{ name: 'http', protocol: 'TCP', port: 80, targetPort: 'http' }]));
+    expect(svc.spec?.clusterIP).toBe('10.96.0.50');
+    await rulesWith('"default/web:http has no endpoints"');
+    const slice = await cs.discovery.endpointSlices('default').create(
+      makeSlice('default', 'web', [{ name: 'http', port: 8080 }], [{ ip: '10.244.1.2', ready: true }, { ip: '10.244.2.3', ready: true }], 'web-x1'),
+    );
+    const both = await rulesWith('--to-destination 10.244.2.3:8080');
+    expect(both.elapsedMs).toBeLessThan(2500);
+    expect(both.value).toContain('--to-destination 10.244.1.2:8080');
+    expect(both.value).toContain('-A KUBE-SERVICES -d 10.96.0.50/32 -p tcp -m comment --comment "default/web:http cluster IP" -m tcp --dport 80 -j KUBE-SVC-CDGGSHYLG3RE2FKL');
+
+    slice.endpoints[1]!.conditions = { ready: false, serving: false, terminating: false };
+    await cs.discovery.endpointSlices('default').update(slice);
+    const one = await rulesWith('--to-destination 10.244.2.3:8080', true);
+    expect(one.elapsedMs).toBeLessThan(2500);
+    expect(one.value).toContain('--to-destination 10.244.1.2:8080');
+    expect(one.value).not.toContain('--probability');
+  });
+});
