@@ -35,7 +35,11 @@ const VNI = '1';
 const PORT = '8472'; // flannel's vxlan port (Linux's default 8472, not IANA 4789)
 
 const log = (msg, fields = {}) =>
-  process.stdout.write(`${new Date().toISOString()} node-routes ${msg}${Object.entries(fields).map(([k, v]) => ` ${k}=${v}`).join('')}\n`);
+  process.stdout.write(
+    `${new Date().toISOString()} node-routes ${msg}${Object.entries(fields)
+      .map(([k, v]) => ` ${k}=${v}`)
+      .join('')}\n`,
+  );
 
 function ip(...args) {
   execFileSync('ip', args, { stdio: ['ignore', 'ignore', 'pipe'] });

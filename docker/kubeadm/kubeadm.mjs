@@ -8,8 +8,8 @@
 // The control-plane processes themselves are compose services; the static pods
 // and the DaemonSet's pods are stand-ins whose probes reach them (docs/architecture.md).
 
-import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import {mkdirSync, readFileSync, readdirSync, writeFileSync} from 'node:fs';
+import {join} from 'node:path';
 
 const HERE = new URL('.', import.meta.url).pathname;
 const MANIFEST_DIR = process.env.KUBEADM_MANIFEST_DIR ?? '/etc/kubernetes/manifests';
@@ -17,8 +17,8 @@ const NODE = process.env.KUBEADM_NODE_NAME ?? 'control-plane';
 const API = process.env.KUBELAB_APISERVER_URL ?? 'http://apiserver:6443';
 const TIMEOUT_MS = 4 * 60_000;
 
-const CONTROL_PLANE_LABELS = { 'node-role.kubernetes.io/control-plane': '', 'node.kubernetes.io/exclude-from-external-load-balancers': '' };
-const CONTROL_PLANE_TAINT = { key: 'node-role.kubernetes.io/control-plane', effect: 'NoSchedule' };
+const CONTROL_PLANE_LABELS = {'node-role.kubernetes.io/control-plane': '', 'node.kubernetes.io/exclude-from-external-load-balancers': ''};
+const CONTROL_PLANE_TAINT = {key: 'node-role.kubernetes.io/control-plane', effect: 'NoSchedule'};
 /** Where each addon kind is created (namespace kube-system). */
 const COLLECTIONS = {
   ServiceAccount: '/api/v1/namespaces/kube-system/serviceaccounts',
@@ -31,7 +31,7 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 async function api(method, path, body, contentType = 'application/json') {
   const res = await fetch(API + path, {
     method,
-    headers: body === undefined ? {} : { 'Content-Type': contentType },
+    headers: body === undefined ? {} : {'Content-Type': contentType},
     body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
     signal: AbortSignal.timeout(10_000),
   });
@@ -42,7 +42,7 @@ async function api(method, path, body, contentType = 'application/json') {
   } catch {
     json = undefined;
   }
-  return { status: res.status, json, text };
+  return {status: res.status, json, text};
 }
 
 /** Retries `attempt` (undefined = not yet) until it answers or the timeout passes. */
@@ -61,9 +61,11 @@ async function until(what, attempt) {
 }
 
 function writeManifests() {
-  mkdirSync(MANIFEST_DIR, { recursive: true });
+  mkdirSync(MANIFEST_DIR, {recursive: true});
   log(`[control-plane] Using manifest folder "${MANIFEST_DIR}"`);
-  const files = readdirSync(join(HERE, 'manifests')).filter((f) => f.endsWith('.yaml')).sort();
+  const files = readdirSync(join(HERE, 'manifests'))
+    .filter((f) => f.endsWith('.yaml'))
+    .sort();
   for (const f of files) {
     const name = f.replace(/\.yaml$/, '');
     if (name === 'etcd') log(`[etcd] Creating static Pod manifest for local etcd in "${MANIFEST_DIR}"`);
@@ -88,8 +90,8 @@ async function markControlPlane() {
     const taints = node.spec?.taints ?? [];
     const hasTaint = taints.some((t) => t.key === CONTROL_PLANE_TAINT.key && t.effect === CONTROL_PLANE_TAINT.effect);
     const patch = {
-      metadata: { labels: CONTROL_PLANE_LABELS, resourceVersion: node.metadata.resourceVersion },
-      spec: { taints: hasTaint ? taints : [...taints, CONTROL_PLANE_TAINT] },
+      metadata: {labels: CONTROL_PLANE_LABELS, resourceVersion: node.metadata.resourceVersion},
+      spec: {taints: hasTaint ? taints : [...taints, CONTROL_PLANE_TAINT]},
     };
     const p = await api('PATCH', `/api/v1/nodes/${NODE}`, patch, 'application/merge-patch+json');
     if (p.status === 409) return undefined; // changed meanwhile: read again

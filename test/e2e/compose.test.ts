@@ -15,20 +15,7 @@ import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DockerComposeEnvironment, Wait, type StartedDockerComposeEnvironment } from 'testcontainers';
 import { freePort, requirePrerequisite, requireTool, waitFor, PROBEDEMO_MANIFEST } from '@kubelab/testing';
-import {
-  REPO_ROOT,
-  compose,
-  condition,
-  containerName,
-  detectCompose,
-  docker,
-  dockerEngineUp,
-  httpFromNode,
-  isPodReady,
-  kubectl,
-  kubectlJson,
-  type Stack,
-} from './harness.js';
+import { REPO_ROOT, compose, condition, containerName, detectCompose, docker, dockerEngineUp, httpFromNode, isPodReady, kubectl, kubectlJson, type Stack } from './harness.js';
 
 // The documented variables, shortened for a test run (README "Compose stack").
 const GRACE_MS = 16_000;
@@ -45,11 +32,25 @@ const TIMINGS = {
 };
 
 // Services with a healthcheck in docker-compose.yml.
-const HEALTHCHECKED = ['apiserver', 'scheduler', 'controller-manager', 'containerd-control-plane', 'kubelet-control-plane', 'kube-proxy-control-plane', 'containerd-1', 'kubelet-1', 'kube-proxy-1', 'containerd-2', 'kubelet-2', 'kube-proxy-2'];
+const HEALTHCHECKED = [
+  'apiserver',
+  'scheduler',
+  'controller-manager',
+  'containerd-control-plane',
+  'kubelet-control-plane',
+  'kube-proxy-control-plane',
+  'containerd-1',
+  'kubelet-1',
+  'kube-proxy-1',
+  'containerd-2',
+  'kubelet-2',
+  'kube-proxy-2',
+];
 const PROJECT = 'kubelab-e2e';
 
 const cli = detectCompose();
-const canRun = requireTool('docker') && requireTool('kubectl') && requirePrerequisite('docker compose / docker-compose', cli !== undefined) && requirePrerequisite('a running Docker engine', dockerEngineUp());
+const canRun =
+  requireTool('docker') && requireTool('kubectl') && requirePrerequisite('docker compose / docker-compose', cli !== undefined) && requirePrerequisite('a running Docker engine', dockerEngineUp());
 
 describe.skipIf(!canRun).sequential('compose stack end to end', () => {
   let stack: Stack;
@@ -77,10 +78,7 @@ describe.skipIf(!canRun).sequential('compose stack end to end', () => {
     await compose(stack, ['down', '-v', '--remove-orphans', '-t', '1']);
 
     const tcName = (service: string) => (cli!.v2 ? `${service}-1` : `${PROJECT}_${service}_1`);
-    let environment = new DockerComposeEnvironment(REPO_ROOT, 'docker-compose.yml')
-      .withProjectName(PROJECT)
-      .withEnvironment(vars)
-      .withStartupTimeout(180_000);
+    let environment = new DockerComposeEnvironment(REPO_ROOT, 'docker-compose.yml').withProjectName(PROJECT).withEnvironment(vars).withStartupTimeout(180_000);
     if (!cli!.v2) environment = environment.withClientOptions({ executable: { standalone: true, executablePath: 'docker-compose' } });
     if (process.env.KUBELAB_E2E_BUILD !== '0') environment = environment.withBuild();
     for (const s of HEALTHCHECKED) environment = environment.withWaitStrategy(tcName(s), Wait.forHealthCheck());
@@ -107,14 +105,26 @@ describe.skipIf(!canRun).sequential('compose stack end to end', () => {
 
     // The runtime's own version string, read from the containerd image's code.
     const runtimeVersion = (
-      await compose(stack, ['exec', '-T', 'containerd-1', 'node', '--input-type=module', '-e', "const m = await import('/app/dist/runtime.js'); console.log(m.RUNTIME_NAME + '://' + m.RUNTIME_VERSION)"])
+      await compose(stack, [
+        'exec',
+        '-T',
+        'containerd-1',
+        'node',
+        '--input-type=module',
+        '-e',
+        "const m = await import('/app/dist/runtime.js'); console.log(m.RUNTIME_NAME + '://' + m.RUNTIME_VERSION)",
+      ])
     ).trim();
     expect(runtimeVersion).toMatch(/^containerd:\/\/v\d/);
 
-    const nodes = await waitFor('all three nodes Ready', async () => {
-      const list = (await kubectlJson(stack, ['get', 'nodes'])).items as any[];
-      return list.length === 3 && list.every((n) => condition(n, 'Ready')?.status === 'True') ? list : undefined;
-    }, { timeoutMs: 90_000, everyMs: 1_000 });
+    const nodes = await waitFor(
+      'all three nodes Ready',
+      async () => {
+        const list = (await kubectlJson(stack, ['get', 'nodes'])).items as any[];
+        return list.length === 3 && list.every((n) => condition(n, 'Ready')?.status === 'True') ? list : undefined;
+      },
+      { timeoutMs: 90_000, everyMs: 1_000 },
+    );
     expect(nodes.map((n) => n.metadata.name).sort()).toEqual(['control-plane', 'node-1', 'node-2']);
     for (const n of nodes) expect(n.status.nodeInfo.containerRuntimeVersion).toBe(runtimeVersion);
 
@@ -122,10 +132,14 @@ describe.skipIf(!canRun).sequential('compose stack end to end', () => {
     expect(wide).toMatch(new RegExp(`^node-1\\s+Ready\\s.*${runtimeVersion.replace(/[.]/g, '\\.')}`, 'm'));
     expect(wide).toMatch(new RegExp(`^node-2\\s+Ready\\s.*${runtimeVersion.replace(/[.]/g, '\\.')}`, 'm'));
     // The seed: "Die Spalte ROLES zeigt control-plane bei Steuerungs-Nodes" (kubeadm's mark-control-plane).
-    const roles = await waitFor('the control-plane role', async () => {
-      const out = await kubectl(stack, ['get', 'nodes']);
-      return /^control-plane\s+Ready\s+control-plane\s/m.test(out) ? out : undefined;
-    }, { timeoutMs: 60_000, everyMs: 1_000 });
+    const roles = await waitFor(
+      'the control-plane role',
+      async () => {
+        const out = await kubectl(stack, ['get', 'nodes']);
+        return /^control-plane\s+Ready\s+control-plane\s/m.test(out) ? out : undefined;
+      },
+      { timeoutMs: 60_000, everyMs: 1_000 },
+    );
     expect(roles).toMatch(/^node-1\s+Ready\s+<none>\s/m);
     const cp = await kubectlJson(stack, ['get', 'node', 'control-plane']);
     expect(cp.spec.taints).toEqual([{ key: 'node-role.kubernetes.io/control-plane', effect: 'NoSchedule' }]);
@@ -147,11 +161,15 @@ describe.skipIf(!canRun).sequential('compose stack end to end', () => {
   });
 
   // ------------------------------------------------------------------ 2
-  it('the seed\'s kube-system views: control-plane static pods with the node name, the kube-proxy DaemonSet on every node, the manifests on the node', async () => {
-    const pods = await waitFor('kube-system pods Running and ready', async () => {
-      const items = (await kubectlJson(stack, ['-n', 'kube-system', 'get', 'pods'])).items as any[];
-      return items.length === 7 && items.every((p) => p.status.phase === 'Running' && isPodReady(p)) ? items : undefined;
-    }, { timeoutMs: 120_000, everyMs: 1_000 });
+  it("the seed's kube-system views: control-plane static pods with the node name, the kube-proxy DaemonSet on every node, the manifests on the node", async () => {
+    const pods = await waitFor(
+      'kube-system pods Running and ready',
+      async () => {
+        const items = (await kubectlJson(stack, ['-n', 'kube-system', 'get', 'pods'])).items as any[];
+        return items.length === 7 && items.every((p) => p.status.phase === 'Running' && isPodReady(p)) ? items : undefined;
+      },
+      { timeoutMs: 120_000, everyMs: 1_000 },
+    );
     const byName = new Map(pods.map((p) => [p.metadata.name as string, p]));
     for (const c of ['etcd', 'kube-apiserver', 'kube-controller-manager', 'kube-scheduler']) {
       const p = byName.get(`${c}-control-plane`);
@@ -186,10 +204,14 @@ describe.skipIf(!canRun).sequential('compose stack end to end', () => {
     const manifest = PROBEDEMO_MANIFEST;
     await applyStdin(stack, manifest);
     // At TIME_SCALE=5 the seed's ~45 s take ~9 s.
-    const pod = await waitFor('probedemo restarted', async () => {
-      const p = await kubectlJson(stack, ['get', 'pod', 'probedemo']);
-      return (p.status?.containerStatuses?.[0]?.restartCount ?? 0) >= 1 ? p : undefined;
-    }, { timeoutMs: 120_000, everyMs: 1_000 });
+    const pod = await waitFor(
+      'probedemo restarted',
+      async () => {
+        const p = await kubectlJson(stack, ['get', 'pod', 'probedemo']);
+        return (p.status?.containerStatuses?.[0]?.restartCount ?? 0) >= 1 ? p : undefined;
+      },
+      { timeoutMs: 120_000, everyMs: 1_000 },
+    );
     expect(pod.status.containerStatuses[0].lastState.terminated).toMatchObject({ exitCode: 137, reason: 'Error' });
     expect(await kubectl(stack, ['get', 'pod', 'probedemo'])).toMatch(/^probedemo\s+\d\/1\s+\S+\s+[1-9]\d*( \(.+ ago\))?\s+\S+$/m);
 
@@ -206,10 +228,14 @@ describe.skipIf(!canRun).sequential('compose stack end to end', () => {
   it('nginx deployment: 4 replicas over both nodes, a Service, ClusterIP traffic from inside node-1 reaches pods on both nodes', async () => {
     await kubectl(stack, ['create', 'deployment', 'web', '--image=nginx', '--replicas=4']);
     await kubectl(stack, ['expose', 'deployment', 'web', '--port=80']);
-    const pods = await waitFor('4 ready web pods', async () => {
-      const items = (await podsOf('app=web')).filter((p) => !p.metadata.deletionTimestamp);
-      return items.length === 4 && items.every(isPodReady) ? items : undefined;
-    }, { timeoutMs: 90_000, everyMs: 1_000 });
+    const pods = await waitFor(
+      '4 ready web pods',
+      async () => {
+        const items = (await podsOf('app=web')).filter((p) => !p.metadata.deletionTimestamp);
+        return items.length === 4 && items.every(isPodReady) ? items : undefined;
+      },
+      { timeoutMs: 90_000, everyMs: 1_000 },
+    );
     const byNode = (node: string) => pods.filter((p) => p.spec.nodeName === node);
     expect(byNode('node-1').length).toBeGreaterThanOrEqual(1);
     expect(byNode('node-2').length).toBeGreaterThanOrEqual(1);
@@ -226,19 +252,23 @@ describe.skipIf(!canRun).sequential('compose stack end to end', () => {
     // Requests to the ClusterIP until the access logs of pods on both nodes show one.
     const marks = new Map<string, string>();
     const logsHave = async (pod: any, mark: string) => (await kubectl(stack, ['logs', pod.metadata.name])).includes(`"GET /${mark} HTTP/1.1"`);
-    await waitFor('ClusterIP requests logged by pods on node-1 and node-2', async () => {
-      const mark = `e2e-${marks.size}`;
-      const answer = await httpFromNode(stack, 'node-1', `http://${clusterIP}/${mark}`);
-      expect(answer).toMatch(/^404 .*nginx/); // nginx's own 404 for an unknown path
-      for (const p of pods) if (!marks.has(p.spec.nodeName) && (await logsHave(p, mark))) marks.set(p.spec.nodeName, mark);
-      return marks.size === 2 ? marks : undefined;
-    }, { timeoutMs: 60_000, everyMs: 100 });
+    await waitFor(
+      'ClusterIP requests logged by pods on node-1 and node-2',
+      async () => {
+        const mark = `e2e-${marks.size}`;
+        const answer = await httpFromNode(stack, 'node-1', `http://${clusterIP}/${mark}`);
+        expect(answer).toMatch(/^404 .*nginx/); // nginx's own 404 for an unknown path
+        for (const p of pods) if (!marks.has(p.spec.nodeName) && (await logsHave(p, mark))) marks.set(p.spec.nodeName, mark);
+        return marks.size === 2 ? marks : undefined;
+      },
+      { timeoutMs: 60_000, everyMs: 100 },
+    );
     expect([...marks.keys()].sort()).toEqual(['node-1', 'node-2']);
     expect(await httpFromNode(stack, 'node-1', `http://${clusterIP}/`)).toMatch(/^200 .*Welcome to nginx!/);
   });
 
   // ------------------------------------------------------------------ 5
-  it('kubectl exec makes a web pod\'s readiness probe fail: it leaves the EndpointSlice and node-1\'s rules and gets no more ClusterIP traffic, without a restart', async () => {
+  it("kubectl exec makes a web pod's readiness probe fail: it leaves the EndpointSlice and node-1's rules and gets no more ClusterIP traffic, without a restart", async () => {
     try {
       // Joins Service web (selector app=web); ready while /tmp/ready exists.
       await applyStdin(
@@ -260,10 +290,14 @@ spec:
       );
       const svc = await kubectlJson(stack, ['get', 'service', 'web']);
       const clusterIP: string = svc.spec.clusterIP;
-      const flaky = await waitFor('flaky Ready', async () => {
-        const p = await kubectlJson(stack, ['get', 'pod', 'flaky']);
-        return isPodReady(p) && p.status.podIP ? p : undefined;
-      }, { timeoutMs: 60_000, everyMs: 1_000 });
+      const flaky = await waitFor(
+        'flaky Ready',
+        async () => {
+          const p = await kubectlJson(stack, ['get', 'pod', 'flaky']);
+          return isPodReady(p) && p.status.podIP ? p : undefined;
+        },
+        { timeoutMs: 60_000, everyMs: 1_000 },
+      );
       const ip: string = flaky.status.podIP;
       const endpointOf = async () => {
         const slices = (await kubectlJson(stack, ['get', 'endpointslices', '-l', 'kubernetes.io/service-name=web'])).items as any[];
@@ -276,21 +310,29 @@ spec:
       await waitFor('flaky ready in the EndpointSlice', async () => ((await endpointOf())?.conditions?.ready === true ? true : undefined), { timeoutMs: 30_000, everyMs: 1_000 });
       await waitFor(`node-1 DNAT to ${ip}`, async () => ((await natRulesOfNode1()).includes(`--to-destination ${ip}:80`) ? true : undefined), { timeoutMs: 30_000, everyMs: 1_000 });
       let n = 0;
-      await waitFor('a ClusterIP request served by flaky', async () => {
-        const mark = `ready-${n++}`;
-        expect(await httpFromNode(stack, 'node-1', `http://${clusterIP}/${mark}`)).toMatch(/^404 .*nginx/);
-        return (await flakyLogged(mark)) ? true : undefined;
-      }, { timeoutMs: 30_000, everyMs: 100 });
+      await waitFor(
+        'a ClusterIP request served by flaky',
+        async () => {
+          const mark = `ready-${n++}`;
+          expect(await httpFromNode(stack, 'node-1', `http://${clusterIP}/${mark}`)).toMatch(/^404 .*nginx/);
+          return (await flakyLogged(mark)) ? true : undefined;
+        },
+        { timeoutMs: 30_000, everyMs: 100 },
+      );
 
       // The Service existed before the pod: its variables are in the container's environment.
       expect(await kubectl(stack, ['exec', 'flaky', '--', 'sh', '-c', 'echo $WEB_SERVICE_HOST:$WEB_SERVICE_PORT $KUBERNETES_SERVICE_HOST'])).toBe(`${clusterIP}:80 10.96.0.1\n`);
 
       // The probe fails: not ready, no restart, the reason in the events.
       expect(await kubectl(stack, ['exec', 'flaky', '--', 'sh', '-c', 'rm /tmp/ready && echo removed'])).toBe('removed\n');
-      const unready = await waitFor('flaky not ready', async () => {
-        const p = await kubectlJson(stack, ['get', 'pod', 'flaky']);
-        return p.status.containerStatuses?.[0]?.ready === false ? p : undefined;
-      }, { timeoutMs: 90_000, everyMs: 1_000 });
+      const unready = await waitFor(
+        'flaky not ready',
+        async () => {
+          const p = await kubectlJson(stack, ['get', 'pod', 'flaky']);
+          return p.status.containerStatuses?.[0]?.ready === false ? p : undefined;
+        },
+        { timeoutMs: 90_000, everyMs: 1_000 },
+      );
       expect(unready.status.phase).toBe('Running');
       expect(unready.status.containerStatuses[0].restartCount).toBe(0);
       expect(unready.status.conditions.find((c: any) => c.type === 'Ready')).toMatchObject({ status: 'False', reason: 'ContainersNotReady' });
@@ -376,10 +418,14 @@ spec:
       command: ["sleep", "100000"]
 `,
     );
-    const keeper = await waitFor('keeper running', async () => {
-      const p = await kubectlJson(stack, ['get', 'pod', 'keeper']);
-      return isPodReady(p) ? p : undefined;
-    }, { timeoutMs: 60_000, everyMs: 1_000 });
+    const keeper = await waitFor(
+      'keeper running',
+      async () => {
+        const p = await kubectlJson(stack, ['get', 'pod', 'keeper']);
+        return isPodReady(p) ? p : undefined;
+      },
+      { timeoutMs: 60_000, everyMs: 1_000 },
+    );
     keeperBefore = { containerID: keeper.status.containerStatuses[0].containerID, startedAt: keeper.status.containerStatuses[0].state.running.startedAt };
     node2WebPods = (await podsOf('app=web')).filter((p) => p.spec.nodeName === 'node-2');
     expect(node2WebPods.length).toBeGreaterThanOrEqual(1);
@@ -388,21 +434,32 @@ spec:
     const killedAt = Date.now();
     await compose(stack, ['kill', 'kubelet-2']);
 
-    const notReady = await waitFor('node-2 not Ready', async () => {
-      const ready = condition(await getNode('node-2'), 'Ready');
-      return ready?.status !== 'True' ? { ready, after: Date.now() - killedAt } : undefined;
-    }, { timeoutMs: GRACE_MS + 30_000, everyMs: 250 });
+    const notReady = await waitFor(
+      'node-2 not Ready',
+      async () => {
+        const ready = condition(await getNode('node-2'), 'Ready');
+        return ready?.status !== 'True' ? { ready, after: Date.now() - killedAt } : undefined;
+      },
+      { timeoutMs: GRACE_MS + 30_000, everyMs: 250 },
+    );
     // The last lease renewal can be up to a renew interval (lease/4) before the kill.
     expect(notReady.after).toBeGreaterThanOrEqual(GRACE_MS - (LEASE_SECONDS * 1000) / 4 - 1_000);
     expect(notReady.after).toBeLessThan(GRACE_MS + 20_000);
     const node2 = await getNode('node-2');
     expect(condition(node2, 'Ready')).toMatchObject({ status: 'Unknown', reason: 'NodeStatusUnknown', message: 'Kubelet stopped posting node status.' });
     for (const t of ['MemoryPressure', 'DiskPressure', 'PIDPressure']) expect(condition(node2, t)?.status).toBe('Unknown');
-    await waitFor('unreachable taints on node-2', async () => {
-      const taints = ((await getNode('node-2')).spec.taints ?? []) as any[];
-      const keys = taints.filter((t) => t.key === 'node.kubernetes.io/unreachable').map((t) => t.effect).sort();
-      return keys.join() === 'NoExecute,NoSchedule' ? keys : undefined;
-    }, { timeoutMs: 30_000, everyMs: 1_000 });
+    await waitFor(
+      'unreachable taints on node-2',
+      async () => {
+        const taints = ((await getNode('node-2')).spec.taints ?? []) as any[];
+        const keys = taints
+          .filter((t) => t.key === 'node.kubernetes.io/unreachable')
+          .map((t) => t.effect)
+          .sort();
+        return keys.join() === 'NoExecute,NoSchedule' ? keys : undefined;
+      },
+      { timeoutMs: 30_000, everyMs: 1_000 },
+    );
     expect(await kubectl(stack, ['get', 'nodes'])).toMatch(/^node-2\s+NotReady\s/m);
 
     // Docker did not restart the killed kubelet (restart: always, killed by hand).
@@ -411,10 +468,14 @@ spec:
     for (const p of node2WebPods) expect(await httpFromNode(stack, 'node-1', `http://${p.status.podIP}/`)).toMatch(/^200 .*Welcome to nginx!/);
 
     // After the toleration (DEFAULT_TOLERATION_SECONDS) the pods are evicted and replaced on node-1.
-    const replaced = await waitFor('4 ready web pods on node-1', async () => {
-      const live = (await podsOf('app=web')).filter((p) => !p.metadata.deletionTimestamp);
-      return live.length === 4 && live.every((p) => p.spec.nodeName === 'node-1' && isPodReady(p)) ? live : undefined;
-    }, { timeoutMs: TOLERATION_SECONDS * 1000 + 90_000, everyMs: 1_000 });
+    const replaced = await waitFor(
+      '4 ready web pods on node-1',
+      async () => {
+        const live = (await podsOf('app=web')).filter((p) => !p.metadata.deletionTimestamp);
+        return live.length === 4 && live.every((p) => p.spec.nodeName === 'node-1' && isPodReady(p)) ? live : undefined;
+      },
+      { timeoutMs: TOLERATION_SECONDS * 1000 + 90_000, everyMs: 1_000 },
+    );
     expect(replaced).toHaveLength(4);
     const evicted = (await podsOf('app=web')).filter((p) => p.spec.nodeName === 'node-2');
     for (const p of evicted) expect(p.metadata.deletionTimestamp).toBeTruthy(); // Terminating until node-2's kubelet confirms
@@ -425,14 +486,22 @@ spec:
   it('start kubelet-2: node-2 Ready again, taint removed, running containers adopted, evicted pods cleaned up', async () => {
     await compose(stack, ['start', 'kubelet-2']);
     await waitFor('node-2 Ready', async () => (condition(await getNode('node-2'), 'Ready')?.status === 'True' ? true : undefined), { timeoutMs: 60_000, everyMs: 1_000 });
-    await waitFor('no unreachable taint on node-2', async () => {
-      const taints = ((await getNode('node-2')).spec.taints ?? []) as any[];
-      return taints.some((t) => t.key.startsWith('node.kubernetes.io/')) ? undefined : true;
-    }, { timeoutMs: 30_000, everyMs: 1_000 });
-    const keeper = await waitFor('keeper Ready again', async () => {
-      const p = await kubectlJson(stack, ['get', 'pod', 'keeper']);
-      return isPodReady(p) ? p : undefined;
-    }, { timeoutMs: 60_000, everyMs: 1_000 });
+    await waitFor(
+      'no unreachable taint on node-2',
+      async () => {
+        const taints = ((await getNode('node-2')).spec.taints ?? []) as any[];
+        return taints.some((t) => t.key.startsWith('node.kubernetes.io/')) ? undefined : true;
+      },
+      { timeoutMs: 30_000, everyMs: 1_000 },
+    );
+    const keeper = await waitFor(
+      'keeper Ready again',
+      async () => {
+        const p = await kubectlJson(stack, ['get', 'pod', 'keeper']);
+        return isPodReady(p) ? p : undefined;
+      },
+      { timeoutMs: 60_000, everyMs: 1_000 },
+    );
     // Adopted, not restarted: same container, same start time, no restart.
     // (soft: the evicted pods' clean-up below is checked even when this fails)
     expect.soft(keeper.status.containerStatuses[0]).toMatchObject({ containerID: keeperBefore.containerID, restartCount: 0, state: { running: { startedAt: keeperBefore.startedAt } } });
@@ -445,10 +514,14 @@ spec:
   it('kill containerd-2: node-2 Ready=False "container runtime is down"; start it again: node-2 recovers', async () => {
     const keeperBefore6 = (await kubectlJson(stack, ['get', 'pod', 'keeper'])).status.containerStatuses[0];
     await compose(stack, ['kill', 'containerd-2']);
-    const ready = await waitFor('node-2 runtime down', async () => {
-      const c = condition(await getNode('node-2'), 'Ready');
-      return c?.status === 'False' ? c : undefined;
-    }, { timeoutMs: 60_000, everyMs: 1_000 });
+    const ready = await waitFor(
+      'node-2 runtime down',
+      async () => {
+        const c = condition(await getNode('node-2'), 'Ready');
+        return c?.status === 'False' ? c : undefined;
+      },
+      { timeoutMs: 60_000, everyMs: 1_000 },
+    );
     expect(ready.reason).toBe('KubeletNotReady');
     expect(ready.message).toContain('container runtime is down');
     expect((await docker(['inspect', '-f', '{{.State.Status}}', containerName(stack, 'containerd-2')])).trim()).toBe('exited');
@@ -459,7 +532,10 @@ spec:
     const recovered = (await kubectlJson(stack, ['get', 'pod', 'keeper'])).status.containerStatuses[0];
     expect(recovered).toMatchObject({ containerID: keeperBefore6.containerID, state: { running: {} } });
     // ... and the kubelet reports the pod Ready again (the node controller set Ready=False while the node was not ready).
-    await waitFor('keeper Ready again after the runtime restart', async () => (isPodReady(await kubectlJson(stack, ['get', 'pod', 'keeper'])) ? true : undefined), { timeoutMs: 60_000, everyMs: 1_000 });
+    await waitFor('keeper Ready again after the runtime restart', async () => (isPodReady(await kubectlJson(stack, ['get', 'pod', 'keeper'])) ? true : undefined), {
+      timeoutMs: 60_000,
+      everyMs: 1_000,
+    });
   });
 
   // ------------------------------------------------------------------ 10
@@ -495,7 +571,18 @@ interface TraceRecord {
 function startTrace(natsPort: number) {
   const child: ChildProcess = spawn(
     process.execPath,
-    [join(REPO_ROOT, 'packages/kubelab/dist/main.js'), 'trace', '--json', '--all', '--node', 'node-1', '--method', 'ListPodSandbox,RunPodSandbox,PullImage,CreateContainer,StartContainer', '--nats-url', `nats://127.0.0.1:${natsPort}`],
+    [
+      join(REPO_ROOT, 'packages/kubelab/dist/main.js'),
+      'trace',
+      '--json',
+      '--all',
+      '--node',
+      'node-1',
+      '--method',
+      'ListPodSandbox,RunPodSandbox,PullImage,CreateContainer,StartContainer',
+      '--nats-url',
+      `nats://127.0.0.1:${natsPort}`,
+    ],
     { stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let stderr = '';

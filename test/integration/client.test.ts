@@ -105,7 +105,11 @@ function watchNotifications(inf: SharedIndexInformer<ConfigMap>) {
 
 async function cacheMatchesServer(inf: SharedIndexInformer<ConfigMap>, ns: string): Promise<boolean> {
   const server = (await cs.core.configMaps(ns).list()).items.map((o) => `${o.metadata.name}@${o.metadata.resourceVersion}`).sort();
-  const cached = inf.getIndexer().list().map((o) => `${o.metadata.name}@${o.metadata.resourceVersion}`).sort();
+  const cached = inf
+    .getIndexer()
+    .list()
+    .map((o) => `${o.metadata.name}@${o.metadata.resourceVersion}`)
+    .sort();
   return JSON.stringify(server) === JSON.stringify(cached);
 }
 
@@ -165,9 +169,7 @@ describe.skipIf(!hasNats)('client against a real apiserver', () => {
     const fresh = await cms.update({ ...created, data: { a: '3' } });
     const err = await cms.update(stale).catch((e: unknown) => e);
     expect(isConflict(err)).toBe(true);
-    expect((err as StatusError).message).toBe(
-      'Operation cannot be fulfilled on configmaps "settings": the object has been modified; please apply your changes to the latest version and try again',
-    );
+    expect((err as StatusError).message).toBe('Operation cannot be fulfilled on configmaps "settings": the object has been modified; please apply your changes to the latest version and try again');
 
     const patched = await cms.patch('settings', 'merge', { data: { b: 'x' } });
     expect(patched.data).toEqual({ a: '3', b: 'x' });
@@ -188,7 +190,7 @@ describe.skipIf(!hasNats)('client against a real apiserver', () => {
     expect((gone as StatusError).message).toBe('configmaps "settings" not found');
   });
 
-  it('gives the kubelet only its node\'s pods through a field-selected informer with the nodeName index', async () => {
+  it("gives the kubelet only its node's pods through a field-selected informer with the nodeName index", async () => {
     await createNamespace('sched');
     const pods = cs.core.pods('sched');
     const pod = (name: string): Pod => ({ apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace: 'sched' }, spec: { containers: [{ name: 'c', image: 'nginx' }] } });
@@ -201,10 +203,19 @@ describe.skipIf(!hasNats)('client against a real apiserver', () => {
     factory.start();
     expect(Object.values(await factory.waitForCacheSync())).toEqual([true, true]);
     try {
-      expect(mine.lister().list().map((p) => p.metadata.name).filter((n) => ['a', 'b', 'c'].includes(n!))).toEqual(['a']);
+      expect(
+        mine
+          .lister()
+          .list()
+          .map((p) => p.metadata.name)
+          .filter((n) => ['a', 'b', 'c'].includes(n!)),
+      ).toEqual(['a']);
       await pods.bind({ metadata: { name: 'c', namespace: 'sched' }, target: { name: 'node-1' } });
       await waitFor('pod c on node-1', () => mine.lister().namespace('sched').get('c') !== undefined);
-      const onNode1 = all.lister().byIndex('spec.nodeName', 'node-1').filter((p) => p.metadata.namespace === 'sched');
+      const onNode1 = all
+        .lister()
+        .byIndex('spec.nodeName', 'node-1')
+        .filter((p) => p.metadata.namespace === 'sched');
       expect(onNode1.map((p) => p.metadata.name).sort()).toEqual(['a', 'c']);
     } finally {
       await factory.shutdown();

@@ -16,7 +16,6 @@ const RUNNER = join(ROOT, 'packages/kubelab/dist/main.js');
 const KUBECTL = '/usr/bin/kubectl';
 const SERVICES = ['nats', 'apiserver', 'scheduler', 'controller-manager', 'containerd-1', 'kubelet-1', 'kube-proxy-1', 'containerd-2', 'kubelet-2', 'kube-proxy-2'];
 
-
 const ready = requireTool('nats-server') && requireTool('kubectl');
 
 describe.runIf(ready)('pnpm kubelab up (local processes)', { timeout: 120_000 }, () => {
@@ -26,11 +25,8 @@ describe.runIf(ready)('pnpm kubelab up (local processes)', { timeout: 120_000 },
 
   const kubectl = (args: string[], stdin?: string) =>
     new Promise<{ stdout: string; stderr: string; code: number }>((resolve) => {
-      const child = execFile(
-        KUBECTL,
-        ['--kubeconfig', join(dir, 'kubeconfig'), '--cache-dir', join(dir, 'kcache'), ...args],
-        { timeout: 30_000 },
-        (err, stdout, stderr) => resolve({ stdout, stderr, code: err ? ((err as { code?: number }).code ?? 1) : 0 }),
+      const child = execFile(KUBECTL, ['--kubeconfig', join(dir, 'kubeconfig'), '--cache-dir', join(dir, 'kcache'), ...args], { timeout: 30_000 }, (err, stdout, stderr) =>
+        resolve({ stdout, stderr, code: err ? ((err as { code?: number }).code ?? 1) : 0 }),
       );
       if (stdin !== undefined) child.stdin!.end(stdin);
     });
@@ -50,10 +46,20 @@ describe.runIf(ready)('pnpm kubelab up (local processes)', { timeout: 120_000 },
       [
         // Every port moved by 20000 (apiserver 26443, NATS 24222, ...): kubectl finds it
         // through the kubeconfig, `kubelab rules` through the state dir's cluster.json.
-        RUNNER, 'up', '--nodes', '2', '--state-dir', dir, '--port-offset', '20000',
+        RUNNER,
+        'up',
+        '--nodes',
+        '2',
+        '--state-dir',
+        dir,
+        '--port-offset',
+        '20000',
         // upstream flags, routed to their owners by the runner
-        '--node-monitor-grace-period=8s', '--node-monitor-period=1s', '--node-lease-duration-seconds=4',
-        '--default-unreachable-toleration-seconds=5', '--default-not-ready-toleration-seconds=5',
+        '--node-monitor-grace-period=8s',
+        '--node-monitor-period=1s',
+        '--node-lease-duration-seconds=4',
+        '--default-unreachable-toleration-seconds=5',
+        '--default-not-ready-toleration-seconds=5',
         // kubelet and containerd both own it: container time and probe periods 10x faster
         '--time-scale=10',
       ],
@@ -86,11 +92,15 @@ describe.runIf(ready)('pnpm kubelab up (local processes)', { timeout: 120_000 },
     // The README's command, from the repository root.
     expect((await kubectl(['apply', '-f', join(ROOT, 'examples/probedemo.yaml')])).stdout).toBe('pod/probedemo created\n');
     // 30 s of container time at 10x, then 3 failed probes of 5 s each
-    const line = await waitFor('probedemo restarted', async () => {
-      const r = await kubectl(['get', 'pod', 'probedemo', '--no-headers']);
-      const m = /^probedemo\s+\S+\s+\S+\s+(\d+)/.exec(r.stdout);
-      return m && Number(m[1]) >= 1 ? r.stdout : undefined;
-    }, { timeoutMs: 40_000 });
+    const line = await waitFor(
+      'probedemo restarted',
+      async () => {
+        const r = await kubectl(['get', 'pod', 'probedemo', '--no-headers']);
+        const m = /^probedemo\s+\S+\s+\S+\s+(\d+)/.exec(r.stdout);
+        return m && Number(m[1]) >= 1 ? r.stdout : undefined;
+      },
+      { timeoutMs: 40_000 },
+    );
     expect(line).toMatch(/^probedemo\s+1\/1\s+Running\s+[1-9]/);
     const described = (await kubectl(['describe', 'pod', 'probedemo'])).stdout;
     expect(described).toMatch(/Warning\s+Unhealthy\s+.*Liveness probe failed: cat: \/tmp\/healthy: No such file or directory/);
@@ -102,12 +112,14 @@ describe.runIf(ready)('pnpm kubelab up (local processes)', { timeout: 120_000 },
     expect(conf.stdout).toMatch(/^mode: iptables$/m);
     expect((await kubectl(['create', 'deployment', 'web', '--image=nginx', '--replicas=2'])).stdout).toBe('deployment.apps/web created\n');
     expect((await kubectl(['expose', 'deployment', 'web', '--port=80'])).stdout).toBe('service/web exposed\n');
-    const rules = await waitFor('web in the rules of node-1', async () => {
-      const r = await new Promise<string>((resolve) =>
-        execFile(process.execPath, [RUNNER, 'rules', '--node', 'node-1', '--state-dir', dir], (_e, out) => resolve(out)),
-      );
-      return r.includes('"default/web cluster IP"') && /-A KUBE-SEP-\S+ .*"default\/web" .*-j DNAT/.test(r) ? r : undefined;
-    }, { timeoutMs: 30_000 });
+    const rules = await waitFor(
+      'web in the rules of node-1',
+      async () => {
+        const r = await new Promise<string>((resolve) => execFile(process.execPath, [RUNNER, 'rules', '--node', 'node-1', '--state-dir', dir], (_e, out) => resolve(out)));
+        return r.includes('"default/web cluster IP"') && /-A KUBE-SEP-\S+ .*"default\/web" .*-j DNAT/.test(r) ? r : undefined;
+      },
+      { timeoutMs: 30_000 },
+    );
     expect(rules).toMatch(/-A KUBE-SERVICES -d 10\.\d+\.\d+\.\d+\/32 -p tcp -m comment --comment "default\/web cluster IP" -m tcp --dport 80 -j KUBE-SVC-[A-Z2-7]{16}/);
   });
 
@@ -122,10 +134,14 @@ describe.runIf(ready)('pnpm kubelab up (local processes)', { timeout: 120_000 },
     expect(existsSync(join(dir, 'run', `kubelet-${victimNode}.pid`))).toBe(false);
     expect(alive(pidOf(`containerd-${victimNode}`))).toBe(true);
 
-    const notReady = await waitFor(`node-${victimNode} NotReady`, async () => {
-      const r = await kubectl(['get', 'node', `node-${victimNode}`, '--no-headers']);
-      return /\sNotReady\s/.test(r.stdout) ? Date.now() : undefined;
-    }, { timeoutMs: 40_000 });
+    const notReady = await waitFor(
+      `node-${victimNode} NotReady`,
+      async () => {
+        const r = await kubectl(['get', 'node', `node-${victimNode}`, '--no-headers']);
+        return /\sNotReady\s/.test(r.stdout) ? Date.now() : undefined;
+      },
+      { timeoutMs: 40_000 },
+    );
     // not before the grace period (8 s) has passed since the last heartbeat
     expect(notReady - killedAt).toBeGreaterThan(4_000);
     const taints = (await kubectl(['get', 'node', `node-${victimNode}`, '-o', 'jsonpath={.spec.taints[*].key}'])).stdout;
@@ -134,11 +150,15 @@ describe.runIf(ready)('pnpm kubelab up (local processes)', { timeout: 120_000 },
     expect(ready).toBe('Kubelet stopped posting node status.');
 
     // after the 5 s toleration the pods are evicted and replaced on the survivor
-    await waitFor('web pods all Running on the survivor', async () => {
-      const r = (await kubectl(['get', 'pods', '-l', 'app=web', '-o', 'wide', '--no-headers'])).stdout.trim().split('\n');
-      const running = r.filter((l) => /\sRunning\s/.test(l) && l.includes(` ${survivor} `));
-      return running.length === 2 ? r : undefined;
-    }, { timeoutMs: 60_000 });
+    await waitFor(
+      'web pods all Running on the survivor',
+      async () => {
+        const r = (await kubectl(['get', 'pods', '-l', 'app=web', '-o', 'wide', '--no-headers'])).stdout.trim().split('\n');
+        const running = r.filter((l) => /\sRunning\s/.test(l) && l.includes(` ${survivor} `));
+        return running.length === 2 ? r : undefined;
+      },
+      { timeoutMs: 60_000 },
+    );
   });
 
   it('stops every process on SIGTERM and leaves no pid file behind', async () => {

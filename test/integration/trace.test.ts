@@ -74,10 +74,14 @@ describe.skipIf(!requireTool('nats-server'))('kubelab trace against a real runti
       },
     });
     await nc.flush();
-    await waitFor('a Version record', async () => {
-      await h.cri.rt.Version({ version: 'v1' });
-      return seen > 0;
-    }, { timeoutMs: 10_000, everyMs: 50 });
+    await waitFor(
+      'a Version record',
+      async () => {
+        await h.cri.rt.Version({ version: 'v1' });
+        return seen > 0;
+      },
+      { timeoutMs: 10_000, everyMs: 50 },
+    );
     await nc.close();
   }, 30_000);
   afterAll(async () => {
@@ -98,7 +102,9 @@ describe.skipIf(!requireTool('nats-server'))('kubelab trace against a real runti
     const cfg = sandboxConfig('web', h.dir);
     const { podSandboxId } = (await h.cri.rt.RunPodSandbox({ config: cfg })) as { podSandboxId: string };
     await h.cri.img.PullImage({ image: { image: 'busybox:1.36' }, sandboxConfig: cfg });
-    const { containerId } = (await h.cri.rt.CreateContainer({ podSandboxId, config: containerConfig('app', 'busybox:1.36', { command: ['sh', '-c', 'sleep 3600'] }), sandboxConfig: cfg })) as { containerId: string };
+    const { containerId } = (await h.cri.rt.CreateContainer({ podSandboxId, config: containerConfig('app', 'busybox:1.36', { command: ['sh', '-c', 'sleep 3600'] }), sandboxConfig: cfg })) as {
+      containerId: string;
+    };
     await h.cri.rt.ListContainers({}); // a relist: hidden
     await h.cri.rt.StartContainer({ containerId });
     await h.cri.rt.ExecSync({ containerId, cmd: ['cat', '/tmp/healthy'], timeout: 1 });
@@ -159,6 +165,10 @@ describe.skipIf(!requireTool('nats-server'))('kubelab trace against a real runti
     const v = inProcess(url);
     expect(await v.done).toBe(1);
     expect(v.notes).toHaveLength(1);
-    expect(v.notes[0]).toMatch(new RegExp(`^kubelab trace: cannot connect to NATS at ${url.replace(/\./g, '\\.')}: .+; is the cluster running\\? \\(\`pnpm kubelab up\`, or \`docker compose up\`\\); --nats-url picks another NATS$`));
+    expect(v.notes[0]).toMatch(
+      new RegExp(
+        `^kubelab trace: cannot connect to NATS at ${url.replace(/\./g, '\\.')}: .+; is the cluster running\\? \\(\`pnpm kubelab up\`, or \`docker compose up\`\\); --nats-url picks another NATS$`,
+      ),
+    );
   });
 });

@@ -80,19 +80,43 @@ describe.skipIf(!run)('kubectl 1.32: attach and run -i', { timeout: 60_000 }, ()
     expect(r).toEqual({ stdout: '', stderr: `${PROMPT_HINT}\nbye\npod default/fails terminated (Error)\n`, code: 4 });
   });
 
-  it.runIf(hasPython)('kubectl run -it on a terminal: the sh prompt, echo hi, exit ends the pod (Completed) and kubectl', async () => {
-    writeFileSync(join(node!.dir, 'pty_driver.py'), PTY_DRIVER);
-    const typed = [['echo hi\r', '/ # '], ['exit\r', '/ # ']];
-    const child = spawn('python3', [join(node!.dir, 'pty_driver.py'), JSON.stringify(typed), '/usr/bin/kubectl', `--cache-dir=${join(c.dir, 'cache')}`, 'run', '-it', 'box', '--image=busybox:1.36', '--restart=Never', ON_NODE, '--', 'sh'], {
-      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: c.dir, KUBECONFIG: join(c.dir, 'kubeconfig') },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    let out = '';
-    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-    await new Promise((r) => child.on('exit', r));
-    const { screen, code } = JSON.parse(out) as { screen: string; code: number };
-    expect(screen).toBe(`${PROMPT_HINT}\r\n/ # echo hi\r\nhi\r\n/ # exit\r\n`);
-    expect(code).toBe(0);
-    expect((await c.kubectl(['get', 'pod', 'box', '--no-headers'])).stdout).toMatch(/^box\s+0\/1\s+Completed\s+0\s/);
-  }, 120_000);
+  it.runIf(hasPython)(
+    'kubectl run -it on a terminal: the sh prompt, echo hi, exit ends the pod (Completed) and kubectl',
+    async () => {
+      writeFileSync(join(node!.dir, 'pty_driver.py'), PTY_DRIVER);
+      const typed = [
+        ['echo hi\r', '/ # '],
+        ['exit\r', '/ # '],
+      ];
+      const child = spawn(
+        'python3',
+        [
+          join(node!.dir, 'pty_driver.py'),
+          JSON.stringify(typed),
+          '/usr/bin/kubectl',
+          `--cache-dir=${join(c.dir, 'cache')}`,
+          'run',
+          '-it',
+          'box',
+          '--image=busybox:1.36',
+          '--restart=Never',
+          ON_NODE,
+          '--',
+          'sh',
+        ],
+        {
+          env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: c.dir, KUBECONFIG: join(c.dir, 'kubeconfig') },
+          stdio: ['ignore', 'pipe', 'inherit'],
+        },
+      );
+      let out = '';
+      child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+      await new Promise((r) => child.on('exit', r));
+      const { screen, code } = JSON.parse(out) as { screen: string; code: number };
+      expect(screen).toBe(`${PROMPT_HINT}\r\n/ # echo hi\r\nhi\r\n/ # exit\r\n`);
+      expect(code).toBe(0);
+      expect((await c.kubectl(['get', 'pod', 'box', '--no-headers'])).stdout).toMatch(/^box\s+0\/1\s+Completed\s+0\s/);
+    },
+    120_000,
+  );
 });

@@ -95,10 +95,18 @@ try {
   client.close();
 
   const kubeconfig = join(dir, 'kubeconfig');
-  writeFileSync(kubeconfig, `apiVersion: v1\nkind: Config\nclusters:\n- name: b\n  cluster: {server: "${base}"}\ncontexts:\n- name: b\n  context: {cluster: b, user: u}\ncurrent-context: b\nusers:\n- name: u\n  user: {}\n`);
+  writeFileSync(
+    kubeconfig,
+    `apiVersion: v1\nkind: Config\nclusters:\n- name: b\n  cluster: {server: "${base}"}\ncontexts:\n- name: b\n  context: {cluster: b, user: u}\ncurrent-context: b\nusers:\n- name: u\n  user: {}\n`,
+  );
   const kubectl = () =>
     new Promise((resolve, reject) =>
-      execFile('/usr/bin/kubectl', [`--cache-dir=${join(dir, 'cache')}`, '--kubeconfig', kubeconfig, 'get', 'pods', '-A'], { maxBuffer: 64 * 1024 * 1024, env: { PATH: process.env.PATH, HOME: dir } }, (e, out) => (e ? reject(e) : resolve(out))),
+      execFile(
+        '/usr/bin/kubectl',
+        [`--cache-dir=${join(dir, 'cache')}`, '--kubeconfig', kubeconfig, 'get', 'pods', '-A'],
+        { maxBuffer: 64 * 1024 * 1024, env: { PATH: process.env.PATH, HOME: dir } },
+        (e, out) => (e ? reject(e) : resolve(out)),
+      ),
     );
   await kubectl();
   let lines = 0;

@@ -9,7 +9,7 @@ import { event, node, runningPod } from './fixtures.js';
 
 const run = requireTool('kubectl') && existsSync(KUBECTL_133);
 
-type Obj = Record<string, any>;  
+type Obj = Record<string, any>;
 
 describe.skipIf(!run)('kubectl 1.33: core verbs', { timeout: 60_000 }, () => {
   let c: Cluster;
@@ -53,7 +53,9 @@ describe.skipIf(!run)('kubectl 1.33: core verbs', { timeout: 60_000 }, () => {
     expect((await k(['apply', '-f', '-'], pod('nginx:1.26'))).stdout).toBe('pod/applied configured\n');
     expect(((await c.get('pods', 'default', 'applied')) as Obj).spec.containers[0].image).toBe('nginx:1.26');
     const bad = await k(['apply', '-f', '-'], 'apiVersion: v1\nkind: Pod\nmetadata: {name: bad}\nspec:\n  containers: [{name: web, image: nginx}]\n  restartPolicyy: Never\n');
-    expect(bad.stderr.trim()).toBe('Error from server (BadRequest): error when creating "STDIN": Pod in version "v1" cannot be handled as a Pod: strict decoding error: unknown field "spec.restartPolicyy"');
+    expect(bad.stderr.trim()).toBe(
+      'Error from server (BadRequest): error when creating "STDIN": Pod in version "v1" cannot be handled as a Pod: strict decoding error: unknown field "spec.restartPolicyy"',
+    );
   });
 
   it('describe pod with events; delete --force', async () => {

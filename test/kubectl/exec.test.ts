@@ -65,10 +65,14 @@ describe.skipIf(!run)('kubectl 1.32: exec', { timeout: 60_000 }, () => {
     c = await startCluster();
     node = await startNode(c.api.grpcPort, 'exec');
     expect((await c.kubectl(['apply', '-f', '-'], { stdin: PODS })).stdout).toBe('pod/box created\npod/two created\npod/pending created\n');
-    await waitFor('box and two Running', async () => {
-      const r = await c.kubectl(['get', 'pods', 'box', 'two', '--no-headers']);
-      return /^box\s+1\/1\s+Running/m.test(r.stdout) && /^two\s+2\/2\s+Running/m.test(r.stdout);
-    }, { ...POLL, timeoutMs: 30_000 });
+    await waitFor(
+      'box and two Running',
+      async () => {
+        const r = await c.kubectl(['get', 'pods', 'box', 'two', '--no-headers']);
+        return /^box\s+1\/1\s+Running/m.test(r.stdout) && /^two\s+2\/2\s+Running/m.test(r.stdout);
+      },
+      { ...POLL, timeoutMs: 30_000 },
+    );
   }, 60_000);
 
   afterAll(async () => {
@@ -95,21 +99,32 @@ describe.skipIf(!run)('kubectl 1.32: exec', { timeout: 60_000 }, () => {
     expect(r).toEqual({ stdout: '42 in /tmp\nstatus 1\n', stderr: 'command terminated with exit code 7\n', code: 7 });
   });
 
-  it.runIf(hasPython)('kubectl exec -it POD -- sh on a terminal: prompt, echo, ^C, exit code', async () => {
-    writeFileSync(join(node!.dir, 'pty_driver.py'), PTY_DRIVER);
-    // Each line is typed once the terminal shows what it waits for (the prompt; ^C once the sleep runs).
-    const typed = [['cd /tmp\r', '/ # '], ['echo hi > f; ls\r', '/tmp # '], ['sleep 1000\r', '/tmp # '], ['\x03', 'sleep 1000\r\n'], ['echo $?\r', '/tmp # '], ['exit 2\r', '/tmp # ']];
-    const child = spawn('python3', [join(node!.dir, 'pty_driver.py'), JSON.stringify(typed), '/usr/bin/kubectl', `--cache-dir=${join(c.dir, 'cache')}`, 'exec', '-it', 'box', '--', 'sh'], {
-      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: c.dir, KUBECONFIG: join(c.dir, 'kubeconfig') },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    let out = '';
-    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-    await new Promise((r) => child.on('exit', r));
-    const { screen, code } = JSON.parse(out) as { screen: string; code: number };
-    expect(screen).toBe('/ # cd /tmp\r\n/tmp # echo hi > f; ls\r\nf\r\nhealthy\r\n/tmp # sleep 1000\r\n^C\r\n/tmp # echo $?\r\n130\r\n/tmp # exit 2\r\ncommand terminated with exit code 2\r\n');
-    expect(code).toBe(2);
-  }, 120_000);
+  it.runIf(hasPython)(
+    'kubectl exec -it POD -- sh on a terminal: prompt, echo, ^C, exit code',
+    async () => {
+      writeFileSync(join(node!.dir, 'pty_driver.py'), PTY_DRIVER);
+      // Each line is typed once the terminal shows what it waits for (the prompt; ^C once the sleep runs).
+      const typed = [
+        ['cd /tmp\r', '/ # '],
+        ['echo hi > f; ls\r', '/tmp # '],
+        ['sleep 1000\r', '/tmp # '],
+        ['\x03', 'sleep 1000\r\n'],
+        ['echo $?\r', '/tmp # '],
+        ['exit 2\r', '/tmp # '],
+      ];
+      const child = spawn('python3', [join(node!.dir, 'pty_driver.py'), JSON.stringify(typed), '/usr/bin/kubectl', `--cache-dir=${join(c.dir, 'cache')}`, 'exec', '-it', 'box', '--', 'sh'], {
+        env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: c.dir, KUBECONFIG: join(c.dir, 'kubeconfig') },
+        stdio: ['ignore', 'pipe', 'inherit'],
+      });
+      let out = '';
+      child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+      await new Promise((r) => child.on('exit', r));
+      const { screen, code } = JSON.parse(out) as { screen: string; code: number };
+      expect(screen).toBe('/ # cd /tmp\r\n/tmp # echo hi > f; ls\r\nf\r\nhealthy\r\n/tmp # sleep 1000\r\n^C\r\n/tmp # echo $?\r\n130\r\n/tmp # exit 2\r\ncommand terminated with exit code 2\r\n');
+      expect(code).toBe(2);
+    },
+    120_000,
+  );
 
   it('picks a container with -c and defaults to the first one, as kubectl says', async () => {
     expect(await c.kubectl(['exec', 'two', '-c', 'side', '--', 'printenv', 'ROLE'])).toEqual({ stdout: 'side\n', stderr: '', code: 0 });

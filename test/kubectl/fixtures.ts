@@ -17,7 +17,14 @@ export function node(name: string, opts: { kubeletPort?: number; ready?: 'True' 
       capacity: { cpu: '2', memory: '4012Mi', pods: '110' },
       allocatable: { cpu: '2', memory: '3912Mi', pods: '110' },
       conditions: [
-        { type: 'MemoryPressure', status: 'False', lastHeartbeatTime: iso(MIN), lastTransitionTime: iso(60 * MIN), reason: 'KubeletHasSufficientMemory', message: 'kubelet has sufficient memory available' },
+        {
+          type: 'MemoryPressure',
+          status: 'False',
+          lastHeartbeatTime: iso(MIN),
+          lastTransitionTime: iso(60 * MIN),
+          reason: 'KubeletHasSufficientMemory',
+          message: 'kubelet has sufficient memory available',
+        },
         { type: 'Ready', status: opts.ready ?? 'True', lastHeartbeatTime: iso(MIN), lastTransitionTime: iso(60 * MIN), reason: 'KubeletReady', message: 'kubelet is posting ready status' },
       ],
       addresses: [

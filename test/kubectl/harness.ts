@@ -94,7 +94,7 @@ export async function startCluster(): Promise<Cluster> {
         const bin = opts.bin ?? KUBECTL;
         return new Promise((resolve) => {
           const child = execFile(bin, [...baseArgs(bin), ...args], { env, timeout: opts.timeoutMs ?? 30_000, maxBuffer: 16 * 1024 * 1024 }, (err, stdout, stderr) => {
-            const code = err ? (typeof (err as { code?: unknown }).code === 'number' ? ((err as { code: number }).code) : 1) : 0;
+            const code = err ? (typeof (err as { code?: unknown }).code === 'number' ? (err as { code: number }).code : 1) : 0;
             resolve({ stdout, stderr, code });
           });
           if (opts.stdin !== undefined) child.stdin?.end(opts.stdin);

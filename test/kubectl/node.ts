@@ -56,11 +56,19 @@ export const quiet = (component: string): Logger => {
   return l;
 };
 
-
 /** node-1: the mock containerd and a kubelet registered with the test cluster's apiserver, container time 10x faster. */
 export async function startNode(apiserverGrpcPort: number, name: string): Promise<{ dir: string; stop: () => Promise<void> }> {
   const dir = mkdtempSync(join(tmpdir(), `kubelab-${name}-`));
-  const containerd = await startContainerd({ nodeName: 'node-1', address: join(dir, 'containerd.sock'), root: join(dir, 'containerd'), healthPort: 0, pullBytesPerSecond: 0, podCidr: '10.244.1.0/24', timeScale: 10, logger: quiet('containerd') });
+  const containerd = await startContainerd({
+    nodeName: 'node-1',
+    address: join(dir, 'containerd.sock'),
+    root: join(dir, 'containerd'),
+    healthPort: 0,
+    pullBytesPerSecond: 0,
+    podCidr: '10.244.1.0/24',
+    timeScale: 10,
+    logger: quiet('containerd'),
+  });
   const kubelet = await startKubelet({
     apiserver: `127.0.0.1:${apiserverGrpcPort}`,
     nodeName: 'node-1',

@@ -179,7 +179,7 @@ describe.skipIf(!run)('kubectl 1.32: reading the cluster', { timeout: 60_000 }, 
     expect((await c.kubectl(['explain', 'pod.metadata.creationTimestamp'])).stdout).toMatch(/\nFIELD: creationTimestamp <string>\n/);
   });
 
-  it('logs are proxied to the node\'s kubelet', async () => {
+  it("logs are proxied to the node's kubelet", async () => {
     const r = await c.kubectl(['logs', 'nginx', '--tail=5', '--timestamps']);
     expect(r.stdout).toBe('nginx: ready\nGET / 200\n');
     expect(kubeletRequests.at(-1)).toBe('/containerLogs/default/nginx/nginx?timestamps=true&tailLines=5');
@@ -192,7 +192,14 @@ describe.skipIf(!run)('kubectl 1.32: reading the cluster', { timeout: 60_000 }, 
     try {
       await waitFor('the nginx row', () => w.output().includes('nginx'), POLL);
       const pods = c.api.registry.store('', 'v1', 'pods')!;
-      await pods.patch('default', 'nginx', 'application/merge-patch+json', { status: { phase: 'Running', containerStatuses: [{ name: 'nginx', ready: false, restartCount: 4, image: 'nginx', imageID: '', state: { waiting: { reason: 'CrashLoopBackOff' } } }] } }, { user: 'test' }, 'status');
+      await pods.patch(
+        'default',
+        'nginx',
+        'application/merge-patch+json',
+        { status: { phase: 'Running', containerStatuses: [{ name: 'nginx', ready: false, restartCount: 4, image: 'nginx', imageID: '', state: { waiting: { reason: 'CrashLoopBackOff' } } }] } },
+        { user: 'test' },
+        'status',
+      );
       const out = await waitFor('the CrashLoopBackOff row', () => (w.output().includes('CrashLoopBackOff') ? w.output() : undefined), POLL);
       expect(squash(out).map((l) => l.split(' ').slice(0, 4).join(' '))).toEqual(['NAME READY STATUS RESTARTS', 'nginx 1/1 Running 3', 'nginx 0/1 CrashLoopBackOff 4']);
       expect(w.child.exitCode).toBeNull();

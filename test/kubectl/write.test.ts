@@ -8,7 +8,7 @@ import { node, runningPod } from './fixtures.js';
 
 const run = requireTool('kubectl');
 
-type Obj = Record<string, any>;  
+type Obj = Record<string, any>;
 
 const podYaml = (name: string, image: string, labels = 'app: web') => `apiVersion: v1
 kind: Pod
@@ -52,7 +52,7 @@ describe.skipIf(!run)('kubectl 1.32: changing the cluster', { timeout: 60_000 },
     expect(cm[1]).toMatch(/^cfg 2 \d+s$/);
   });
 
-  it('expose deployment --port: a ClusterIP service selecting the deployment\'s pods', async () => {
+  it("expose deployment --port: a ClusterIP service selecting the deployment's pods", async () => {
     await c.kubectl(['create', 'deployment', 'api', '--image=nginx']);
     expect((await c.kubectl(['expose', 'deployment', 'api', '--port=80'])).stdout).toBe('service/api exposed\n');
     const svc = (await c.get('services', 'default', 'api')) as Obj;
@@ -124,7 +124,15 @@ ${removed ? '' : '      - {name: b, image: busybox}\n'}`;
     expect(spec.tolerations).toEqual([{ key: 'k1', operator: 'Exists' }]);
     expect(spec.volumes).toEqual([{ name: 'v1', emptyDir: {} }]);
     expect(spec.containers.map((x: Obj) => x.name)).toEqual(['a']);
-    expect(spec.containers[0]).toMatchObject({ image: 'nginx:1.26', ports: [{ containerPort: 80, name: 'http', protocol: 'TCP' }], env: [{ name: 'A', value: '1' }, { name: 'C', value: '3' }], volumeMounts: [{ name: 'v1', mountPath: '/v1' }] });
+    expect(spec.containers[0]).toMatchObject({
+      image: 'nginx:1.26',
+      ports: [{ containerPort: 80, name: 'http', protocol: 'TCP' }],
+      env: [
+        { name: 'A', value: '1' },
+        { name: 'C', value: '3' },
+      ],
+      volumeMounts: [{ name: 'v1', mountPath: '/v1' }],
+    });
   });
 
   it('patch --type json|merge|strategic; a wrong type or a failed test is refused and stores nothing', async () => {
@@ -134,7 +142,11 @@ ${removed ? '' : '      - {name: b, image: busybox}\n'}`;
     const env = '{"spec":{"template":{"spec":{"containers":[{"name":"nginx","env":[{"name":"D","value":"4"}]}]}}}}';
     expect((await c.kubectl(['patch', 'deployment', 'pt', '-p', env])).stdout).toBe('deployment.apps/pt patched\n');
     const d = (await c.get('deployments', 'default', 'pt', 'apps')) as Obj;
-    expect([d.spec.replicas, d.metadata.labels, d.spec.template.spec.containers.map((x: Obj) => [x.name, x.image, x.env])]).toEqual([3, { app: 'pt', m: '1' }, [['nginx', 'nginx', [{ name: 'D', value: '4' }]]]]);
+    expect([d.spec.replicas, d.metadata.labels, d.spec.template.spec.containers.map((x: Obj) => [x.name, x.image, x.env])]).toEqual([
+      3,
+      { app: 'pt', m: '1' },
+      [['nginx', 'nginx', [{ name: 'D', value: '4' }]]],
+    ]);
 
     const wrong = await c.kubectl(['patch', 'deployment', 'pt', '--type=merge', '-p', '{"spec":{"replicas":"x"}}']);
     expect(wrong.code).toBe(1);
@@ -151,7 +163,7 @@ ${removed ? '' : '      - {name: b, image: busybox}\n'}`;
     expect(((await c.get('pods', 'default', 'ssa')) as Obj).spec.containers[0].image).toBe('nginx:1.27');
   });
 
-  it('the seed lab\'s probedemo pod, applied from stdin', async () => {
+  it("the seed lab's probedemo pod, applied from stdin", async () => {
     const manifest = PROBEDEMO_MANIFEST;
     expect((await c.kubectl(['apply', '-f', '-'], { stdin: manifest })).stdout).toBe('pod/probedemo created\n');
     const p = (await c.get('pods', 'default', 'probedemo')) as Obj;
@@ -184,7 +196,7 @@ ${removed ? '' : '      - {name: b, image: busybox}\n'}`;
       `apiVersion: v1\nkind: Pod\nmetadata: {name: Bad_Name}\nspec:\n  containers: [{name: c, image: nginx}]\n`,
       `The Pod "Bad_Name" is invalid: metadata.name: Invalid value: "Bad_Name": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')`,
     ],
-  ])('bad manifest (%s): kubectl\'s error and nothing stored', async (_what, name, manifest, error) => {
+  ])("bad manifest (%s): kubectl's error and nothing stored", async (_what, name, manifest, error) => {
     const r = await c.kubectl(['apply', '-f', '-'], { stdin: manifest });
     expect(r.code).toBe(1);
     expect(r.stdout).toBe('');
@@ -243,7 +255,9 @@ ${removed ? '' : '      - {name: b, image: busybox}\n'}`;
     (pending as Obj).status.conditions = [{ type: 'Ready', status: 'False' }];
     await c.seed(pending);
     const w = c.spawnKubectl(['wait', '--for=condition=Ready', 'pod/waiter', '--timeout=20s']);
-    await c.api.registry.store('', 'v1', 'pods')!.patch('default', 'waiter', 'application/strategic-merge-patch+json', { status: { conditions: [{ type: 'Ready', status: 'True' }] } }, { user: 'system:node:node-1' }, 'status');
+    await c.api.registry
+      .store('', 'v1', 'pods')!
+      .patch('default', 'waiter', 'application/strategic-merge-patch+json', { status: { conditions: [{ type: 'Ready', status: 'True' }] } }, { user: 'system:node:node-1' }, 'status');
     await waitFor('kubectl wait to exit', () => w.child.exitCode !== null, POLL);
     expect(w.output()).toBe('pod/waiter condition met\n');
     expect(w.child.exitCode).toBe(0);
@@ -262,7 +276,7 @@ ${removed ? '' : '      - {name: b, image: busybox}\n'}`;
     }
   });
 
-  it('drain --ignore-daemonsets evicts the node\'s pods and cordons it', async () => {
+  it("drain --ignore-daemonsets evicts the node's pods and cordons it", async () => {
     await c.seed(node('node-2'), runningPod('on-two', { node: 'node-2' }));
     const d = c.spawnKubectl(['drain', 'node-2', '--ignore-daemonsets', '--force', '--timeout=20s']);
     // The eviction is a graceful delete; play the kubelet that finishes it.
@@ -300,7 +314,16 @@ ${removed ? '' : '      - {name: b, image: busybox}\n'}`;
     const w = c.spawnKubectl(['rollout', 'status', 'deployment/ro', '--timeout=20s']);
     await waitFor("rollout status's waiting line", () => w.output().includes('Waiting for deployment spec update to be observed...'), POLL);
     // What the deployment controller would write once the new pod is available.
-    await c.api.registry.store('apps', 'v1', 'deployments')!.patch('default', 'ro', 'application/merge-patch+json', { status: { observedGeneration: 1, replicas: 1, updatedReplicas: 1, readyReplicas: 1, availableReplicas: 1 } }, { user: 'system:serviceaccount:kube-system:deployment-controller' }, 'status');
+    await c.api.registry
+      .store('apps', 'v1', 'deployments')!
+      .patch(
+        'default',
+        'ro',
+        'application/merge-patch+json',
+        { status: { observedGeneration: 1, replicas: 1, updatedReplicas: 1, readyReplicas: 1, availableReplicas: 1 } },
+        { user: 'system:serviceaccount:kube-system:deployment-controller' },
+        'status',
+      );
     await waitFor('kubectl rollout status to exit', () => w.child.exitCode !== null, POLL);
     expect(w.output().trim().split('\n').at(-1)).toBe('deployment "ro" successfully rolled out');
     expect(w.child.exitCode).toBe(0);

@@ -1,14 +1,7 @@
 // setDefaults: upstream's scheme.Default(obj), dispatched by apiVersion/kind.
 // Mutates in place; unknown kinds are left alone.
 import { defaultDaemonSet, defaultDeployment, defaultReplicaSet } from './apps/v1/defaults.js';
-import {
-  defaultEndpoints,
-  defaultNamespace,
-  defaultNode,
-  defaultPod,
-  defaultSecret,
-  defaultService,
-} from './core/v1/defaults.js';
+import { defaultEndpoints, defaultNamespace, defaultNode, defaultPod, defaultSecret, defaultService } from './core/v1/defaults.js';
 import { defaultEndpointSlice } from './discovery/v1/defaults.js';
 import type { KubeObject } from './meta/types.js';
 

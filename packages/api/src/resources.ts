@@ -22,13 +22,7 @@ export interface ResourceInfo {
 
 const ALL_VERBS: Verb[] = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
 
-function r(
-  group: string,
-  kind: string,
-  resource: string,
-  namespaced: boolean,
-  opts: { shortNames?: string[]; categories?: string[]; subresources?: string[]; verbs?: Verb[] } = {},
-): ResourceInfo {
+function r(group: string, kind: string, resource: string, namespaced: boolean, opts: { shortNames?: string[]; categories?: string[]; subresources?: string[]; verbs?: Verb[] } = {}): ResourceInfo {
   return {
     group,
     version: 'v1',

@@ -32,5 +32,32 @@ export { realClock, type Clock, type Timer } from './util/clock.js';
 export type { WatchStream } from './util/channel.js';
 export type { ClientLogger } from './util/logger.js';
 
-export { LeaderElector, runLeaderElection, runWhenLeading, LeaseLock, JITTER_FACTOR, type LeadOptions, type Leading, type LeaderElectionOptions, type LeaderElectionConfig, type LeaderCallbacks, type LeaderElectionRecord, type ResourceLock, prometheusLeaderElectionMetrics, type LeaderMetricsProvider } from './leaderelection/index.js';
-export { EventBroadcaster, newEventBroadcaster, clientsetEventSink, referenceOf, EventCorrelator, type EventRecorder, type EventSink, type EventSubject, type EventType, type EventBroadcasterOptions, type RecorderSource } from './events/index.js';
+export {
+  LeaderElector,
+  runLeaderElection,
+  runWhenLeading,
+  LeaseLock,
+  JITTER_FACTOR,
+  type LeadOptions,
+  type Leading,
+  type LeaderElectionOptions,
+  type LeaderElectionConfig,
+  type LeaderCallbacks,
+  type LeaderElectionRecord,
+  type ResourceLock,
+  prometheusLeaderElectionMetrics,
+  type LeaderMetricsProvider,
+} from './leaderelection/index.js';
+export {
+  EventBroadcaster,
+  newEventBroadcaster,
+  clientsetEventSink,
+  referenceOf,
+  EventCorrelator,
+  type EventRecorder,
+  type EventSink,
+  type EventSubject,
+  type EventType,
+  type EventBroadcasterOptions,
+  type RecorderSource,
+} from './events/index.js';

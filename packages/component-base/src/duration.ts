@@ -1,6 +1,6 @@
 // Go's time.Duration text form, as every upstream duration flag takes it.
 
-const UNITS: Record<string, number> = { ns: 1e-6, us: 1e-3, 'µs': 1e-3, ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+const UNITS: Record<string, number> = { ns: 1e-6, us: 1e-3, µs: 1e-3, ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
 
 /** `1m30s` → 90000 (milliseconds). A bare number is taken as seconds. */
 export function parseDuration(text: string): number {

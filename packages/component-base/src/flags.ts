@@ -13,15 +13,7 @@ interface FlagDef {
   default: unknown;
 }
 
-type ValueOf<K extends FlagKind> = K extends 'string'
-  ? string
-  : K extends 'int' | 'float'
-    ? number
-    : K extends 'bool'
-      ? boolean
-      : K extends 'duration'
-        ? number
-        : string[];
+type ValueOf<K extends FlagKind> = K extends 'string' ? string : K extends 'int' | 'float' ? number : K extends 'bool' ? boolean : K extends 'duration' ? number : string[];
 
 export class FlagError extends Error {
   override name = 'FlagError';
@@ -121,7 +113,7 @@ export class FlagSet<T extends Record<string, unknown> = Record<never, never>> {
     const repeated = new Set<string>();
     for (let i = 0; i < argv.length; i++) {
       const arg = argv[i]!;
-      if (!arg.startsWith('-') || arg === '-' ) {
+      if (!arg.startsWith('-') || arg === '-') {
         rest.push(arg);
         continue;
       }

@@ -8,7 +8,11 @@ import { FlagError, type FlagSet } from './flags.js';
 export function withLeaderElectionFlags<T extends Record<string, unknown>>(flags: FlagSet<T>, resourceName: string) {
   return flags
     .bool('leader-elect', true, 'Start a leader election client and gain leadership before executing the main loop. Enable this when running replicated components for high availability')
-    .duration('leader-elect-lease-duration', 15_000, 'The duration that non-leader candidates will wait after observing a leadership renewal until attempting to acquire leadership of a led but unrenewed leader slot')
+    .duration(
+      'leader-elect-lease-duration',
+      15_000,
+      'The duration that non-leader candidates will wait after observing a leadership renewal until attempting to acquire leadership of a led but unrenewed leader slot',
+    )
     .duration('leader-elect-renew-deadline', 10_000, 'The interval between attempts by the acting master to renew a leadership slot before it stops leading. This must be less than the lease duration')
     .duration('leader-elect-retry-period', 2_000, 'The duration the clients should wait between attempting acquisition and renewal of a leadership')
     .string('leader-elect-resource-lock', 'leases', "The type of resource object that is used for locking during leader election. Supported options are 'leases'")

@@ -31,7 +31,7 @@ function fieldText(v: unknown): string {
 }
 
 export function createLogger(opts: LoggerOptions): Logger {
-  const level = opts.level ?? ((process.env.KUBELAB_LOG_LEVEL as LogLevel | undefined) ?? 'info');
+  const level = opts.level ?? (process.env.KUBELAB_LOG_LEVEL as LogLevel | undefined) ?? 'info';
   const format = opts.format ?? (process.env.KUBELAB_LOG_FORMAT as LogFormat | undefined) ?? (process.stderr.isTTY ? 'text' : 'json');
   const write = opts.write ?? ((line: string) => process.stderr.write(line + '\n'));
   const base: Record<string, unknown> = { component: opts.component };

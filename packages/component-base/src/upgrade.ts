@@ -13,7 +13,14 @@ const heads = new WeakMap<IncomingMessage, Buffer>();
 /** Whether the request asks to switch protocols (WebSocket, SPDY/3.1). */
 export function isUpgradeRequest(req: IncomingMessage): boolean {
   const conn = req.headers.connection;
-  return typeof req.headers.upgrade === 'string' && typeof conn === 'string' && conn.toLowerCase().split(',').some((t) => t.trim() === 'upgrade');
+  return (
+    typeof req.headers.upgrade === 'string' &&
+    typeof conn === 'string' &&
+    conn
+      .toLowerCase()
+      .split(',')
+      .some((t) => t.trim() === 'upgrade')
+  );
 }
 
 /**

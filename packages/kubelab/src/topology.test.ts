@@ -6,11 +6,7 @@ describe('local topology', () => {
   const specs = components({ stateDir: '/s', nodes: 2, portOffset: 0, ports: DEFAULT_PORTS });
 
   it('starts the control plane first, then containerd, kubelet and kube-proxy per node, named like the compose services', () => {
-    expect(specs.map((s) => s.name)).toEqual([
-      'nats', 'apiserver', 'scheduler', 'controller-manager',
-      'containerd-1', 'kubelet-1', 'kube-proxy-1',
-      'containerd-2', 'kubelet-2', 'kube-proxy-2',
-    ]);
+    expect(specs.map((s) => s.name)).toEqual(['nats', 'apiserver', 'scheduler', 'controller-manager', 'containerd-1', 'kubelet-1', 'kube-proxy-1', 'containerd-2', 'kubelet-2', 'kube-proxy-2']);
   });
 
   it('gives node-1 the upstream ports and shifts further nodes by 100', () => {
@@ -29,7 +25,7 @@ describe('local topology', () => {
     expect(containerd2.args).toContain('--address=/s/nodes/node-2/run/containerd/containerd.sock');
   });
 
-  it('moves every port by --port-offset, the nodes\' included, and records where the cluster listens', () => {
+  it("moves every port by --port-offset, the nodes' included, and records where the cluster listens", () => {
     const layout = { stateDir: '/s', nodes: 2, portOffset: 10000, ports: controlPlanePorts(10000) };
     const moved = components(layout);
     expect(moved.find((s) => s.name === 'apiserver')!.args).toEqual(expect.arrayContaining(['--secure-port=16443', '--grpc-port=16444', '--nats-url=nats://127.0.0.1:14222']));
@@ -52,6 +48,14 @@ describe('local topology', () => {
     );
     expect(() => refuseRunnerFlags(new Map([['kubelet', ['--root-dir=/x']]]), owned)).toThrow('--root-dir is set by kubelab up itself');
     // Upstream flags the runner leaves alone pass.
-    expect(() => refuseRunnerFlags(new Map([['controller-manager', ['--node-monitor-grace-period=8s']], ['kubelet', ['--time-scale=10']]]), owned)).not.toThrow();
+    expect(() =>
+      refuseRunnerFlags(
+        new Map([
+          ['controller-manager', ['--node-monitor-grace-period=8s']],
+          ['kubelet', ['--time-scale=10']],
+        ]),
+        owned,
+      ),
+    ).not.toThrow();
   });
 });

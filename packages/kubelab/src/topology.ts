@@ -115,12 +115,7 @@ export function components(layout: Layout): ComponentSpec[] {
     {
       name: 'apiserver',
       service: 'apiserver',
-      args: [
-        '--bind-address=127.0.0.1',
-        `--secure-port=${ports.apiserver}`,
-        `--grpc-port=${ports.apiserverGrpc}`,
-        `--nats-url=${nats}`,
-      ],
+      args: ['--bind-address=127.0.0.1', `--secure-port=${ports.apiserver}`, `--grpc-port=${ports.apiserverGrpc}`, `--nats-url=${nats}`],
       health: `http://127.0.0.1:${ports.apiserver}/readyz`,
     },
     {
@@ -143,13 +138,7 @@ export function components(layout: Layout): ComponentSpec[] {
       {
         name: `containerd-${i}`,
         service: 'containerd',
-        args: [
-          `--node-name=${node}`,
-          `--address=${sock}`,
-          `--root=${join(dir, 'containerd')}`,
-          `--health-port=${p.containerdHealth}`,
-          `--nats-url=${nats}`,
-        ],
+        args: [`--node-name=${node}`, `--address=${sock}`, `--root=${join(dir, 'containerd')}`, `--health-port=${p.containerdHealth}`, `--nats-url=${nats}`],
         health: `http://127.0.0.1:${p.containerdHealth}/healthz`,
       },
       {

@@ -38,14 +38,12 @@ export function parseUpArgs(argv: string[]): UpArgs {
       // The highest port a full runner uses is the last node's containerd health port.
       const limit = 65535 - nodePorts(MAX_NODES).containerdHealth;
       if (!Number.isInteger(portOffset) || portOffset < 0 || portOffset > limit) throw new Error(`--port-offset must be a whole number from 0 to ${limit}, got "${v}"`);
-    }
-    else componentArgs.push(a);
+    } else componentArgs.push(a);
   }
   return { nodes, stateDir: stateDirFrom(stateDir), portOffset, componentArgs };
 }
 
-const NATS_MISSING =
-  'kubelab up needs nats-server on PATH: install it (Debian/Ubuntu: apt-get install nats-server) or run the cluster in containers with `docker compose up`.';
+const NATS_MISSING = 'kubelab up needs nats-server on PATH: install it (Debian/Ubuntu: apt-get install nats-server) or run the cluster in containers with `docker compose up`.';
 
 export async function up(argv: string[]): Promise<number> {
   const args = parseUpArgs(argv);
@@ -168,9 +166,7 @@ async function waitClusterReady(apiPort: number, nodes: number, cancelled: () =>
         const res = await fetch(`${base}/api/v1/nodes`, { signal: AbortSignal.timeout(2000) });
         if (res.ok) {
           const list = (await res.json()) as { items?: { status?: { conditions?: { type: string; status: string }[] } }[] };
-          const readyNodes = (list.items ?? []).filter((n) =>
-            n.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True'),
-          ).length;
+          const readyNodes = (list.items ?? []).filter((n) => n.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True')).length;
           if (readyNodes >= nodes) return true;
         }
       }

@@ -19,10 +19,22 @@ rmSync(out, { recursive: true, force: true });
 execFileSync(
   'pnpm',
   [
-    'exec', 'proto-loader-gen-types',
-    '--longs=String', '--enums=String', '--defaults', '--oneofs',
-    '--grpcLib=@grpc/grpc-js', '--includeDirs=../../proto', `--outDir=${out}`,
-    ...PROTOS.filter((p) => { try { return statSync(join(pkg, '../../proto', p)).isFile(); } catch { return false; } }),
+    'exec',
+    'proto-loader-gen-types',
+    '--longs=String',
+    '--enums=String',
+    '--defaults',
+    '--oneofs',
+    '--grpcLib=@grpc/grpc-js',
+    '--includeDirs=../../proto',
+    `--outDir=${out}`,
+    ...PROTOS.filter((p) => {
+      try {
+        return statSync(join(pkg, '../../proto', p)).isFile();
+      } catch {
+        return false;
+      }
+    }),
   ],
   { cwd: pkg, stdio: 'inherit' },
 );

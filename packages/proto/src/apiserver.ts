@@ -8,4 +8,3 @@ export function apiserverProto(): ProtoGrpcType {
 
 export type { ResourceServiceClient } from './generated/kubelab/apiserver/v1/ResourceService.js';
 export type { ResourceServiceHandlers } from './generated/kubelab/apiserver/v1/ResourceService.js';
-

@@ -20,7 +20,22 @@ describe('CRI record subjects', () => {
 });
 
 describe('CRI record encoding', () => {
-  const full: CriCallRecord = { time: 't', node: 'node-1', service: 'RuntimeService', method: 'StartContainer', containerId: 'c', containerName: 'app', podName: 'web', podNamespace: 'default', request: {}, durationMs: 0.5, code: 'OK', codeNumber: 0, traceId: 'a', spanId: 'b' };
+  const full: CriCallRecord = {
+    time: 't',
+    node: 'node-1',
+    service: 'RuntimeService',
+    method: 'StartContainer',
+    containerId: 'c',
+    containerName: 'app',
+    podName: 'web',
+    podNamespace: 'default',
+    request: {},
+    durationMs: 0.5,
+    code: 'OK',
+    codeNumber: 0,
+    traceId: 'a',
+    spanId: 'b',
+  };
   it('a runtime record reads back whole', () => expect(decodeCriCallRecord(encodeCriCallRecord(full))).toEqual(full));
 
   it.each<[string, string, Partial<CriCallRecord> | undefined]>([

@@ -56,23 +56,44 @@ export type { Int64Value as CriInt64Value, Int64Value__Output as CriInt64Value__
 export type { KeyValue as CriKeyValue, KeyValue__Output as CriKeyValue__Output } from './generated/runtime/v1/KeyValue.js';
 export type { LinuxContainerConfig as CriLinuxContainerConfig, LinuxContainerConfig__Output as CriLinuxContainerConfig__Output } from './generated/runtime/v1/LinuxContainerConfig.js';
 export type { LinuxContainerResources as CriLinuxContainerResources, LinuxContainerResources__Output as CriLinuxContainerResources__Output } from './generated/runtime/v1/LinuxContainerResources.js';
-export type { LinuxContainerSecurityContext as CriLinuxContainerSecurityContext, LinuxContainerSecurityContext__Output as CriLinuxContainerSecurityContext__Output } from './generated/runtime/v1/LinuxContainerSecurityContext.js';
+export type {
+  LinuxContainerSecurityContext as CriLinuxContainerSecurityContext,
+  LinuxContainerSecurityContext__Output as CriLinuxContainerSecurityContext__Output,
+} from './generated/runtime/v1/LinuxContainerSecurityContext.js';
 export type { LinuxContainerUser as CriLinuxContainerUser, LinuxContainerUser__Output as CriLinuxContainerUser__Output } from './generated/runtime/v1/LinuxContainerUser.js';
 export type { LinuxPodSandboxConfig as CriLinuxPodSandboxConfig, LinuxPodSandboxConfig__Output as CriLinuxPodSandboxConfig__Output } from './generated/runtime/v1/LinuxPodSandboxConfig.js';
 export type { LinuxPodSandboxStats as CriLinuxPodSandboxStats, LinuxPodSandboxStats__Output as CriLinuxPodSandboxStats__Output } from './generated/runtime/v1/LinuxPodSandboxStats.js';
 export type { LinuxPodSandboxStatus as CriLinuxPodSandboxStatus, LinuxPodSandboxStatus__Output as CriLinuxPodSandboxStatus__Output } from './generated/runtime/v1/LinuxPodSandboxStatus.js';
-export type { LinuxRuntimeConfiguration as CriLinuxRuntimeConfiguration, LinuxRuntimeConfiguration__Output as CriLinuxRuntimeConfiguration__Output } from './generated/runtime/v1/LinuxRuntimeConfiguration.js';
-export type { LinuxSandboxSecurityContext as CriLinuxSandboxSecurityContext, LinuxSandboxSecurityContext__Output as CriLinuxSandboxSecurityContext__Output } from './generated/runtime/v1/LinuxSandboxSecurityContext.js';
-export type { ListContainerStatsRequest as CriListContainerStatsRequest, ListContainerStatsRequest__Output as CriListContainerStatsRequest__Output } from './generated/runtime/v1/ListContainerStatsRequest.js';
-export type { ListContainerStatsResponse as CriListContainerStatsResponse, ListContainerStatsResponse__Output as CriListContainerStatsResponse__Output } from './generated/runtime/v1/ListContainerStatsResponse.js';
+export type {
+  LinuxRuntimeConfiguration as CriLinuxRuntimeConfiguration,
+  LinuxRuntimeConfiguration__Output as CriLinuxRuntimeConfiguration__Output,
+} from './generated/runtime/v1/LinuxRuntimeConfiguration.js';
+export type {
+  LinuxSandboxSecurityContext as CriLinuxSandboxSecurityContext,
+  LinuxSandboxSecurityContext__Output as CriLinuxSandboxSecurityContext__Output,
+} from './generated/runtime/v1/LinuxSandboxSecurityContext.js';
+export type {
+  ListContainerStatsRequest as CriListContainerStatsRequest,
+  ListContainerStatsRequest__Output as CriListContainerStatsRequest__Output,
+} from './generated/runtime/v1/ListContainerStatsRequest.js';
+export type {
+  ListContainerStatsResponse as CriListContainerStatsResponse,
+  ListContainerStatsResponse__Output as CriListContainerStatsResponse__Output,
+} from './generated/runtime/v1/ListContainerStatsResponse.js';
 export type { ListContainersRequest as CriListContainersRequest, ListContainersRequest__Output as CriListContainersRequest__Output } from './generated/runtime/v1/ListContainersRequest.js';
 export type { ListContainersResponse as CriListContainersResponse, ListContainersResponse__Output as CriListContainersResponse__Output } from './generated/runtime/v1/ListContainersResponse.js';
 export type { ListImagesRequest as CriListImagesRequest, ListImagesRequest__Output as CriListImagesRequest__Output } from './generated/runtime/v1/ListImagesRequest.js';
 export type { ListImagesResponse as CriListImagesResponse, ListImagesResponse__Output as CriListImagesResponse__Output } from './generated/runtime/v1/ListImagesResponse.js';
 export type { ListPodSandboxRequest as CriListPodSandboxRequest, ListPodSandboxRequest__Output as CriListPodSandboxRequest__Output } from './generated/runtime/v1/ListPodSandboxRequest.js';
 export type { ListPodSandboxResponse as CriListPodSandboxResponse, ListPodSandboxResponse__Output as CriListPodSandboxResponse__Output } from './generated/runtime/v1/ListPodSandboxResponse.js';
-export type { ListPodSandboxStatsRequest as CriListPodSandboxStatsRequest, ListPodSandboxStatsRequest__Output as CriListPodSandboxStatsRequest__Output } from './generated/runtime/v1/ListPodSandboxStatsRequest.js';
-export type { ListPodSandboxStatsResponse as CriListPodSandboxStatsResponse, ListPodSandboxStatsResponse__Output as CriListPodSandboxStatsResponse__Output } from './generated/runtime/v1/ListPodSandboxStatsResponse.js';
+export type {
+  ListPodSandboxStatsRequest as CriListPodSandboxStatsRequest,
+  ListPodSandboxStatsRequest__Output as CriListPodSandboxStatsRequest__Output,
+} from './generated/runtime/v1/ListPodSandboxStatsRequest.js';
+export type {
+  ListPodSandboxStatsResponse as CriListPodSandboxStatsResponse,
+  ListPodSandboxStatsResponse__Output as CriListPodSandboxStatsResponse__Output,
+} from './generated/runtime/v1/ListPodSandboxStatsResponse.js';
 export type { MemoryUsage as CriMemoryUsage, MemoryUsage__Output as CriMemoryUsage__Output } from './generated/runtime/v1/MemoryUsage.js';
 export type { Mount as CriMount, Mount__Output as CriMount__Output } from './generated/runtime/v1/Mount.js';
 export type { MountPropagation as CriMountPropagation, MountPropagation__Output as CriMountPropagation__Output } from './generated/runtime/v1/MountPropagation.js';
@@ -97,7 +118,10 @@ export type { PodSandboxStatsRequest as CriPodSandboxStatsRequest, PodSandboxSta
 export type { PodSandboxStatsResponse as CriPodSandboxStatsResponse, PodSandboxStatsResponse__Output as CriPodSandboxStatsResponse__Output } from './generated/runtime/v1/PodSandboxStatsResponse.js';
 export type { PodSandboxStatus as CriPodSandboxStatus, PodSandboxStatus__Output as CriPodSandboxStatus__Output } from './generated/runtime/v1/PodSandboxStatus.js';
 export type { PodSandboxStatusRequest as CriPodSandboxStatusRequest, PodSandboxStatusRequest__Output as CriPodSandboxStatusRequest__Output } from './generated/runtime/v1/PodSandboxStatusRequest.js';
-export type { PodSandboxStatusResponse as CriPodSandboxStatusResponse, PodSandboxStatusResponse__Output as CriPodSandboxStatusResponse__Output } from './generated/runtime/v1/PodSandboxStatusResponse.js';
+export type {
+  PodSandboxStatusResponse as CriPodSandboxStatusResponse,
+  PodSandboxStatusResponse__Output as CriPodSandboxStatusResponse__Output,
+} from './generated/runtime/v1/PodSandboxStatusResponse.js';
 export type { PortForwardRequest as CriPortForwardRequest, PortForwardRequest__Output as CriPortForwardRequest__Output } from './generated/runtime/v1/PortForwardRequest.js';
 export type { PortForwardResponse as CriPortForwardResponse, PortForwardResponse__Output as CriPortForwardResponse__Output } from './generated/runtime/v1/PortForwardResponse.js';
 export type { PortMapping as CriPortMapping, PortMapping__Output as CriPortMapping__Output } from './generated/runtime/v1/PortMapping.js';
@@ -110,9 +134,18 @@ export type { RemoveContainerResponse as CriRemoveContainerResponse, RemoveConta
 export type { RemoveImageRequest as CriRemoveImageRequest, RemoveImageRequest__Output as CriRemoveImageRequest__Output } from './generated/runtime/v1/RemoveImageRequest.js';
 export type { RemoveImageResponse as CriRemoveImageResponse, RemoveImageResponse__Output as CriRemoveImageResponse__Output } from './generated/runtime/v1/RemoveImageResponse.js';
 export type { RemovePodSandboxRequest as CriRemovePodSandboxRequest, RemovePodSandboxRequest__Output as CriRemovePodSandboxRequest__Output } from './generated/runtime/v1/RemovePodSandboxRequest.js';
-export type { RemovePodSandboxResponse as CriRemovePodSandboxResponse, RemovePodSandboxResponse__Output as CriRemovePodSandboxResponse__Output } from './generated/runtime/v1/RemovePodSandboxResponse.js';
-export type { ReopenContainerLogRequest as CriReopenContainerLogRequest, ReopenContainerLogRequest__Output as CriReopenContainerLogRequest__Output } from './generated/runtime/v1/ReopenContainerLogRequest.js';
-export type { ReopenContainerLogResponse as CriReopenContainerLogResponse, ReopenContainerLogResponse__Output as CriReopenContainerLogResponse__Output } from './generated/runtime/v1/ReopenContainerLogResponse.js';
+export type {
+  RemovePodSandboxResponse as CriRemovePodSandboxResponse,
+  RemovePodSandboxResponse__Output as CriRemovePodSandboxResponse__Output,
+} from './generated/runtime/v1/RemovePodSandboxResponse.js';
+export type {
+  ReopenContainerLogRequest as CriReopenContainerLogRequest,
+  ReopenContainerLogRequest__Output as CriReopenContainerLogRequest__Output,
+} from './generated/runtime/v1/ReopenContainerLogRequest.js';
+export type {
+  ReopenContainerLogResponse as CriReopenContainerLogResponse,
+  ReopenContainerLogResponse__Output as CriReopenContainerLogResponse__Output,
+} from './generated/runtime/v1/ReopenContainerLogResponse.js';
 export type { RunPodSandboxRequest as CriRunPodSandboxRequest, RunPodSandboxRequest__Output as CriRunPodSandboxRequest__Output } from './generated/runtime/v1/RunPodSandboxRequest.js';
 export type { RunPodSandboxResponse as CriRunPodSandboxResponse, RunPodSandboxResponse__Output as CriRunPodSandboxResponse__Output } from './generated/runtime/v1/RunPodSandboxResponse.js';
 export type { RuntimeCondition as CriRuntimeCondition, RuntimeCondition__Output as CriRuntimeCondition__Output } from './generated/runtime/v1/RuntimeCondition.js';
@@ -132,9 +165,21 @@ export type { StopContainerResponse as CriStopContainerResponse, StopContainerRe
 export type { StopPodSandboxRequest as CriStopPodSandboxRequest, StopPodSandboxRequest__Output as CriStopPodSandboxRequest__Output } from './generated/runtime/v1/StopPodSandboxRequest.js';
 export type { StopPodSandboxResponse as CriStopPodSandboxResponse, StopPodSandboxResponse__Output as CriStopPodSandboxResponse__Output } from './generated/runtime/v1/StopPodSandboxResponse.js';
 export type { UInt64Value as CriUInt64Value, UInt64Value__Output as CriUInt64Value__Output } from './generated/runtime/v1/UInt64Value.js';
-export type { UpdateContainerResourcesRequest as CriUpdateContainerResourcesRequest, UpdateContainerResourcesRequest__Output as CriUpdateContainerResourcesRequest__Output } from './generated/runtime/v1/UpdateContainerResourcesRequest.js';
-export type { UpdateContainerResourcesResponse as CriUpdateContainerResourcesResponse, UpdateContainerResourcesResponse__Output as CriUpdateContainerResourcesResponse__Output } from './generated/runtime/v1/UpdateContainerResourcesResponse.js';
-export type { UpdateRuntimeConfigRequest as CriUpdateRuntimeConfigRequest, UpdateRuntimeConfigRequest__Output as CriUpdateRuntimeConfigRequest__Output } from './generated/runtime/v1/UpdateRuntimeConfigRequest.js';
-export type { UpdateRuntimeConfigResponse as CriUpdateRuntimeConfigResponse, UpdateRuntimeConfigResponse__Output as CriUpdateRuntimeConfigResponse__Output } from './generated/runtime/v1/UpdateRuntimeConfigResponse.js';
+export type {
+  UpdateContainerResourcesRequest as CriUpdateContainerResourcesRequest,
+  UpdateContainerResourcesRequest__Output as CriUpdateContainerResourcesRequest__Output,
+} from './generated/runtime/v1/UpdateContainerResourcesRequest.js';
+export type {
+  UpdateContainerResourcesResponse as CriUpdateContainerResourcesResponse,
+  UpdateContainerResourcesResponse__Output as CriUpdateContainerResourcesResponse__Output,
+} from './generated/runtime/v1/UpdateContainerResourcesResponse.js';
+export type {
+  UpdateRuntimeConfigRequest as CriUpdateRuntimeConfigRequest,
+  UpdateRuntimeConfigRequest__Output as CriUpdateRuntimeConfigRequest__Output,
+} from './generated/runtime/v1/UpdateRuntimeConfigRequest.js';
+export type {
+  UpdateRuntimeConfigResponse as CriUpdateRuntimeConfigResponse,
+  UpdateRuntimeConfigResponse__Output as CriUpdateRuntimeConfigResponse__Output,
+} from './generated/runtime/v1/UpdateRuntimeConfigResponse.js';
 export type { VersionRequest as CriVersionRequest, VersionRequest__Output as CriVersionRequest__Output } from './generated/runtime/v1/VersionRequest.js';
 export type { VersionResponse as CriVersionResponse, VersionResponse__Output as CriVersionResponse__Output } from './generated/runtime/v1/VersionResponse.js';

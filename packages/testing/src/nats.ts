@@ -70,12 +70,17 @@ export async function startNatsServer(opts: { port?: number; storeDir?: string }
 
 /** Resolves once something accepts TCP connections on 127.0.0.1:port. */
 export async function waitForPort(port: number, opts: WaitOptions = {}): Promise<void> {
-  await waitFor(`something listening on 127.0.0.1:${port}`, () => new Promise<boolean>((resolve) => {
-    const s = connect(port, '127.0.0.1');
-    s.once('connect', () => {
-      s.destroy();
-      resolve(true);
-    });
-    s.once('error', () => resolve(false));
-  }), opts);
+  await waitFor(
+    `something listening on 127.0.0.1:${port}`,
+    () =>
+      new Promise<boolean>((resolve) => {
+        const s = connect(port, '127.0.0.1');
+        s.once('connect', () => {
+          s.destroy();
+          resolve(true);
+        });
+        s.once('error', () => resolve(false));
+      }),
+    opts,
+  );
 }

@@ -10,7 +10,15 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 
 const json = { serialize: (v) => Buffer.from(JSON.stringify(v)), deserialize: (b) => JSON.parse(b.toString()) };
 const service = {
-  RunPodSandbox: { path: '/runtime.v1.RuntimeService/RunPodSandbox', requestStream: false, responseStream: false, requestSerialize: json.serialize, requestDeserialize: json.deserialize, responseSerialize: json.serialize, responseDeserialize: json.deserialize },
+  RunPodSandbox: {
+    path: '/runtime.v1.RuntimeService/RunPodSandbox',
+    requestStream: false,
+    responseStream: false,
+    requestSerialize: json.serialize,
+    requestDeserialize: json.deserialize,
+    responseSerialize: json.serialize,
+    responseDeserialize: json.deserialize,
+  },
 };
 const Client = grpc.makeGenericClientConstructor(service, 'RuntimeService');
 const dropExporter = { export: (_spans, done) => done({ code: 0 }), shutdown: async () => {}, forceFlush: async () => {} };
@@ -29,7 +37,14 @@ async function rig(tracing) {
   const port = await new Promise((res, rej) => server.bindAsync('127.0.0.1:0', grpc.ServerCredentials.createInsecure(), (e, p) => (e ? rej(e) : res(p))));
   const client = new Client(`127.0.0.1:${port}`, grpc.credentials.createInsecure(), tracing ? { interceptors: grpcClientInterceptors(tracing) } : {});
   const call = () => new Promise((res, rej) => client.RunPodSandbox({ name: 'web' }, (e, r) => (e ? rej(e) : res(r))));
-  return { call, close: async () => { client.close(); await new Promise((r) => server.tryShutdown(r)); await tracing?.shutdown(); } };
+  return {
+    call,
+    close: async () => {
+      client.close();
+      await new Promise((r) => server.tryShutdown(r));
+      await tracing?.shutdown();
+    },
+  };
 }
 
 const rigs = {};

@@ -28,11 +28,21 @@ const MODES = (process.env.MODES ?? `none,unsampled-icpt,unsampled-site,sampled-
 
 const json = { serialize: (v) => Buffer.from(JSON.stringify(v)), deserialize: (b) => JSON.parse(b.toString()) };
 const service = {
-  RunPodSandbox: { path: '/runtime.v1.RuntimeService/RunPodSandbox', originalName: 'runPodSandbox', requestStream: false, responseStream: false, requestSerialize: json.serialize, requestDeserialize: json.deserialize, responseSerialize: json.serialize, responseDeserialize: json.deserialize },
+  RunPodSandbox: {
+    path: '/runtime.v1.RuntimeService/RunPodSandbox',
+    originalName: 'runPodSandbox',
+    requestStream: false,
+    responseStream: false,
+    requestSerialize: json.serialize,
+    requestDeserialize: json.deserialize,
+    responseSerialize: json.serialize,
+    responseDeserialize: json.deserialize,
+  },
 };
 const Client = grpc.makeGenericClientConstructor(service, 'RuntimeService');
 const dropExporter = { export: (_spans, done) => done({ code: 0 }), shutdown: async () => {}, forceFlush: async () => {} };
-const tracingFor = (lib, sampled) => lib.setupTracing({ serviceName: 'bench', exporter: dropExporter, batch: true, contextPropagation: 'sync', env: {}, ...(sampled ? { samplingRatePerMillion: 1_000_000 } : {}) });
+const tracingFor = (lib, sampled) =>
+  lib.setupTracing({ serviceName: 'bench', exporter: dropExporter, batch: true, contextPropagation: 'sync', env: {}, ...(sampled ? { samplingRatePerMillion: 1_000_000 } : {}) });
 
 async function rig(mode) {
   const [sampling, how] = mode.split('-');
@@ -68,7 +78,11 @@ async function rig(mode) {
           });
   const run = async (n) => {
     let next = 0;
-    await Promise.all(Array.from({ length: INFLIGHT }, async () => { while (next++ < n) await one(); }));
+    await Promise.all(
+      Array.from({ length: INFLIGHT }, async () => {
+        while (next++ < n) await one();
+      }),
+    );
   };
   return {
     run,
@@ -101,5 +115,14 @@ const r1 = (n) => Math.round(n * 10) / 10;
 const base = us.none !== undefined ? us.none / CALLS : undefined;
 for (const mode of MODES) {
   const m = us[mode] / CALLS;
-  console.log(JSON.stringify({ bench: 'grpc unary call CPU (client + server)', mode, inflight: INFLIGHT, calls: CALLS, cpuUsPerCall: r1(m), ...(base ? { extraUs: r1(m - base), ratio: Math.round((m / base) * 1000) / 1000 } : {}) }));
+  console.log(
+    JSON.stringify({
+      bench: 'grpc unary call CPU (client + server)',
+      mode,
+      inflight: INFLIGHT,
+      calls: CALLS,
+      cpuUsPerCall: r1(m),
+      ...(base ? { extraUs: r1(m - base), ratio: Math.round((m / base) * 1000) / 1000 } : {}),
+    }),
+  );
 }

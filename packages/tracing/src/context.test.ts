@@ -14,7 +14,11 @@ describe('SyncContextManager', () => {
       m.with(ROOT_CONTEXT, () => seen.push(trace.getSpanContext(m.active())));
       seen.push(trace.getSpanContext(m.active())?.spanId);
     });
-    expect(() => m.with(ctx, () => { throw new Error('boom'); })).toThrow('boom');
+    expect(() =>
+      m.with(ctx, () => {
+        throw new Error('boom');
+      }),
+    ).toThrow('boom');
     expect(seen).toEqual([sc.spanId, undefined, sc.spanId]);
     expect(m.active()).toBe(ROOT_CONTEXT);
   });
@@ -41,10 +45,11 @@ describe('SyncContextManager', () => {
 
   it('per process: sync first, async replaces it once asked for, and a later sync request keeps async', async () => {
     const ctx = trace.setSpanContext(ROOT_CONTEXT, sc);
-    const overAwait = () => context.with(ctx, async () => {
-      await null;
-      return trace.getSpanContext(context.active())?.spanId;
-    });
+    const overAwait = () =>
+      context.with(ctx, async () => {
+        await null;
+        return trace.getSpanContext(context.active())?.spanId;
+      });
     ensureContextManager('sync');
     expect(installedContextPropagation()).toBe('sync');
     expect(context.with(ctx, () => context.active())).toBe(ctx);

@@ -41,7 +41,7 @@ describe('explicit contexts under the sync context manager', () => {
     cleanup = undefined;
   });
 
-  it('a call given traceContext in its options is that context\'s child; the server finds its span after an await', async () => {
+  it("a call given traceContext in its options is that context's child; the server finds its span after an await", async () => {
     const kubelet = setupTestTracing('kubelet', { samplingRatePerMillion: 0, contextPropagation: 'sync' });
     const containerd = setupTestTracing('containerd', { samplingRatePerMillion: 0, contextPropagation: 'sync' });
     expect(installedContextPropagation()).toBe('sync');
@@ -64,7 +64,9 @@ describe('explicit contexts under the sync context manager', () => {
       await new Promise<void>((r) => server.tryShutdown(() => r()));
     };
     const call = (opts: TracedCallOptions) =>
-      new Promise((resolve, reject) => (client as unknown as Record<string, Unary>).StartContainer!({ containerId: 'c1' }, new grpc.Metadata(), opts, (err, res) => (err ? reject(err) : resolve(res))));
+      new Promise((resolve, reject) =>
+        (client as unknown as Record<string, Unary>).StartContainer!({ containerId: 'c1' }, new grpc.Metadata(), opts, (err, res) => (err ? reject(err) : resolve(res))),
+      );
 
     // Nothing active (a sync's CRI call after its first await): the option is the parent.
     await null;
@@ -102,13 +104,19 @@ describe('explicit contexts under the sync context manager', () => {
       return h;
     };
 
-    it('runs the work in a CONSUMER span, child of the publisher\'s context, named after the subscription pattern', () => {
+    it("runs the work in a CONSUMER span, child of the publisher's context, named after the subscription pattern", () => {
       const t = setupTestTracing('apiserver', { samplingRatePerMillion: 0, contextPropagation: 'sync' });
       let active: string | undefined;
-      const out = natsProcess(t.tracing, subject, () => withTraceparent(`00-${TRACE}-${SPAN}-01`), () => {
-        active = trace.getActiveSpan()?.spanContext().spanId;
-        return 7;
-      }, { template: '$KV.kubelab.>', bodySize: 12, attributes: () => ({ 'kv.revision': 7 }) });
+      const out = natsProcess(
+        t.tracing,
+        subject,
+        () => withTraceparent(`00-${TRACE}-${SPAN}-01`),
+        () => {
+          active = trace.getActiveSpan()?.spanContext().spanId;
+          return 7;
+        },
+        { template: '$KV.kubelab.>', bodySize: 12, attributes: () => ({ 'kv.revision': 7 }) },
+      );
       expect(out).toBe(7);
       const [span] = t.spans();
       expect(summarizeSpan(span!)).toEqual({ name: 'process $KV.kubelab.>', kind: 'CONSUMER', service: 'apiserver', traceId: TRACE, spanId: active, parentSpanId: SPAN, status: 'UNSET' });
@@ -127,23 +135,67 @@ describe('explicit contexts under the sync context manager', () => {
       const t = setupTestTracing('apiserver', { samplingRatePerMillion: 1_000_000, contextPropagation: 'sync' });
       const bare = headers();
       bare.set('KV-Operation', 'PUT');
-      expect(natsProcess(t.tracing, subject, () => undefined, () => 'a')).toBe('a');
-      expect(natsProcess(t.tracing, subject, () => bare, () => 'b')).toBe('b');
-      expect(natsProcess(t.tracing, subject, () => withTraceparent('00-nonsense'), () => 'c')).toBe('c');
-      expect(natsProcess(t.tracing, subject, () => withTraceparent(`00-${TRACE}-${SPAN}-00`), () => 'd')).toBe('d');
+      expect(
+        natsProcess(
+          t.tracing,
+          subject,
+          () => undefined,
+          () => 'a',
+        ),
+      ).toBe('a');
+      expect(
+        natsProcess(
+          t.tracing,
+          subject,
+          () => bare,
+          () => 'b',
+        ),
+      ).toBe('b');
+      expect(
+        natsProcess(
+          t.tracing,
+          subject,
+          () => withTraceparent('00-nonsense'),
+          () => 'c',
+        ),
+      ).toBe('c');
+      expect(
+        natsProcess(
+          t.tracing,
+          subject,
+          () => withTraceparent(`00-${TRACE}-${SPAN}-00`),
+          () => 'd',
+        ),
+      ).toBe('d');
       expect(t.spans()).toEqual([]);
     });
 
     it('off: the headers are never looked at', () => {
       const off = setupTracing({ serviceName: 'apiserver', env: {} });
       let parsed = 0;
-      expect(natsProcess(off, subject, () => (parsed++, withTraceparent(`00-${TRACE}-${SPAN}-01`)), () => 'x')).toBe('x');
+      expect(
+        natsProcess(
+          off,
+          subject,
+          () => (parsed++, withTraceparent(`00-${TRACE}-${SPAN}-01`)),
+          () => 'x',
+        ),
+      ).toBe('x');
       expect(parsed).toBe(0);
     });
 
     it('a throw ends the span with the exception and propagates', () => {
       const t = setupTestTracing('apiserver', { contextPropagation: 'sync' });
-      expect(() => natsProcess(t.tracing, subject, () => withTraceparent(`00-${TRACE}-${SPAN}-01`), () => { throw new Error('undecodable'); })).toThrow('undecodable');
+      expect(() =>
+        natsProcess(
+          t.tracing,
+          subject,
+          () => withTraceparent(`00-${TRACE}-${SPAN}-01`),
+          () => {
+            throw new Error('undecodable');
+          },
+        ),
+      ).toThrow('undecodable');
       expect(t.spans().map((s) => [s.name, s.events.map((e) => e.attributes?.['exception.message'])])).toEqual([[`process ${subject}`, ['undecodable']]]);
     });
   });

@@ -64,8 +64,7 @@ async function rig(clientSide: Tracing, serverSide: Tracing): Promise<Rig> {
   return {
     client,
     seen,
-    call: (name, req) =>
-      new Promise((resolve, reject) => (client as unknown as Record<string, Unary>)[name]!(req, new grpc.Metadata(), (err, res) => (err ? reject(err) : resolve(res)))),
+    call: (name, req) => new Promise((resolve, reject) => (client as unknown as Record<string, Unary>)[name]!(req, new grpc.Metadata(), (err, res) => (err ? reject(err) : resolve(res)))),
     watch: () =>
       new Promise((resolve, reject) => {
         const got: unknown[] = [];

@@ -32,7 +32,9 @@ describe('trace context annotation', () => {
   }
 
   it('creates metadata and annotations when missing', () => {
-    expect(withTraceContextAnnotation({ kind: 'Pod' } as { kind: string; metadata?: { annotations?: Record<string, string> } }, ctxWith(1)).metadata?.annotations).toEqual({ [TRACEPARENT_ANNOTATION]: `00-${TRACE}-${SPAN}-01` });
+    expect(withTraceContextAnnotation({ kind: 'Pod' } as { kind: string; metadata?: { annotations?: Record<string, string> } }, ctxWith(1)).metadata?.annotations).toEqual({
+      [TRACEPARENT_ANNOTATION]: `00-${TRACE}-${SPAN}-01`,
+    });
   });
 
   it('continues the recorded trace: a span started under contextFromObject is its child', async () => {

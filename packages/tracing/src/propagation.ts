@@ -2,7 +2,18 @@
 // the one propagator every carrier here (gRPC metadata, NATS headers, object
 // annotations) goes through, as upstream uses the W3C propagator everywhere.
 
-import { context as otelContext, INVALID_SPANID, INVALID_TRACEID, ROOT_CONTEXT, trace, type Context, type SpanContext, type TextMapGetter, type TextMapPropagator, type TextMapSetter } from '@opentelemetry/api';
+import {
+  context as otelContext,
+  INVALID_SPANID,
+  INVALID_TRACEID,
+  ROOT_CONTEXT,
+  trace,
+  type Context,
+  type SpanContext,
+  type TextMapGetter,
+  type TextMapPropagator,
+  type TextMapSetter,
+} from '@opentelemetry/api';
 import { isTracingSuppressed, TraceState } from '@opentelemetry/core';
 
 export const TRACEPARENT = 'traceparent';

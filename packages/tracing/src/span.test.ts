@@ -21,7 +21,15 @@ describe('lean spans', () => {
     for (const s of [child, root, remote]) s.end();
     const [c, r, rem] = t.spans();
     expect(r!.spanContext()).toMatchObject({ traceId: expect.stringMatching(/^[0-9a-f]{32}$/), spanId: expect.stringMatching(/^[0-9a-f]{16}$/), traceFlags: TraceFlags.SAMPLED });
-    expect(summarizeSpan(c!)).toEqual({ name: 'runtime.v1.RuntimeService/RunPodSandbox', kind: 'CLIENT', service: 'kubelet', traceId: r!.spanContext().traceId, spanId: c!.spanContext().spanId, parentSpanId: r!.spanContext().spanId, status: 'UNSET' });
+    expect(summarizeSpan(c!)).toEqual({
+      name: 'runtime.v1.RuntimeService/RunPodSandbox',
+      kind: 'CLIENT',
+      service: 'kubelet',
+      traceId: r!.spanContext().traceId,
+      spanId: c!.spanContext().spanId,
+      parentSpanId: r!.spanContext().spanId,
+      status: 'UNSET',
+    });
     expect(c!.attributes).toEqual({ 'rpc.system': 'grpc' });
     expect(rem!.parentSpanContext).toMatchObject({ traceId: '4bf92f3577b34da6a3ce929d0e0e4736', spanId: '00f067aa0ba902b7', isRemote: true });
     expect(rem!.spanContext().traceId).toBe('4bf92f3577b34da6a3ce929d0e0e4736');

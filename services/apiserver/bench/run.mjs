@@ -130,10 +130,23 @@ function percentile(sorted, p) {
 async function startApiserverProcess(natsUrl) {
   const securePort = await freePort();
   const grpcPort = await freePort();
-  const child = spawn(process.execPath, [...(process.env.BENCH_PROF ? ['--cpu-prof', '--cpu-prof-dir=/tmp/apiprof'] : []), ...(process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean), main, `--nats-url=${natsUrl}`, '--bind-address=127.0.0.1', `--secure-port=${securePort}`, `--grpc-port=${grpcPort}`, '--advertise-address=127.0.0.1'], {
-    stdio: ['ignore', process.env.BENCH_APISERVER_STDOUT ? 'inherit' : 'ignore', 'pipe'],
-    env: { ...process.env, KUBELAB_LOG_LEVEL: 'warn' },
-  });
+  const child = spawn(
+    process.execPath,
+    [
+      ...(process.env.BENCH_PROF ? ['--cpu-prof', '--cpu-prof-dir=/tmp/apiprof'] : []),
+      ...(process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean),
+      main,
+      `--nats-url=${natsUrl}`,
+      '--bind-address=127.0.0.1',
+      `--secure-port=${securePort}`,
+      `--grpc-port=${grpcPort}`,
+      '--advertise-address=127.0.0.1',
+    ],
+    {
+      stdio: ['ignore', process.env.BENCH_APISERVER_STDOUT ? 'inherit' : 'ignore', 'pipe'],
+      env: { ...process.env, KUBELAB_LOG_LEVEL: 'warn' },
+    },
+  );
   let stderr = '';
   child.stderr.on('data', (d) => (stderr = (stderr + d).slice(-4000)));
   await waitForPort(grpcPort, 20_000, () => (child.exitCode !== null ? stderr : undefined));
@@ -145,11 +158,12 @@ async function startApiserverProcess(natsUrl) {
   return {
     grpcPort,
     pid: child.pid,
-    stop: () => new Promise((res) => {
-      if (child.exitCode !== null) return res();
-      child.once('exit', () => res());
-      child.kill('SIGTERM');
-    }),
+    stop: () =>
+      new Promise((res) => {
+        if (child.exitCode !== null) return res();
+        child.once('exit', () => res());
+        child.kill('SIGTERM');
+      }),
   };
 }
 

@@ -5,18 +5,20 @@ import { createLogger, FlagError, FlagSet, onShutdown } from '@kubelab/component
 import { addTracingFlags, setupTracing, TracingConfigError, tracingOptionsFromFlags, type Tracing } from '@kubelab/tracing';
 import { startApiserver } from './server.js';
 
-const flags = addTracingFlags(new FlagSet('kube-apiserver')
-  .int('secure-port', 6443, 'The port on which to serve the REST API, health and metrics (plain HTTP for now). 0 picks a free port.')
-  .string('bind-address', '0.0.0.0', 'The IP address on which to listen for the --secure-port and --grpc-port.')
-  .string('advertise-address', '', 'The IP address published in the kubernetes EndpointSlice (default: --bind-address or the first non-loopback IPv4).')
-  .string('service-cluster-ip-range', '10.96.0.0/12', 'A CIDR notation IP range from which to assign service cluster IPs.')
-  .string('service-node-port-range', '30000-32767', 'A port range to reserve for services with NodePort visibility.')
-  .int('default-not-ready-toleration-seconds', 300, 'Indicates the tolerationSeconds of the toleration for notReady:NoExecute that is added by default to every pod.')
-  .int('default-unreachable-toleration-seconds', 300, 'Indicates the tolerationSeconds of the toleration for unreachable:NoExecute that is added by default to every pod.')
-  .int('watch-cache-size', 10000, 'Events kept in the watch cache for resuming watches.')
-  .int('grpc-port', 6444, 'kubelab: the port of the component gRPC API. 0 picks a free port.')
-  .string('nats-url', 'nats://127.0.0.1:4222', 'kubelab: the NATS server (JetStream) that stores the cluster state (etcd\'s role).')
-  .string('kv-bucket', 'kubelab', 'kubelab: the JetStream KV bucket holding every object.'));
+const flags = addTracingFlags(
+  new FlagSet('kube-apiserver')
+    .int('secure-port', 6443, 'The port on which to serve the REST API, health and metrics (plain HTTP for now). 0 picks a free port.')
+    .string('bind-address', '0.0.0.0', 'The IP address on which to listen for the --secure-port and --grpc-port.')
+    .string('advertise-address', '', 'The IP address published in the kubernetes EndpointSlice (default: --bind-address or the first non-loopback IPv4).')
+    .string('service-cluster-ip-range', '10.96.0.0/12', 'A CIDR notation IP range from which to assign service cluster IPs.')
+    .string('service-node-port-range', '30000-32767', 'A port range to reserve for services with NodePort visibility.')
+    .int('default-not-ready-toleration-seconds', 300, 'Indicates the tolerationSeconds of the toleration for notReady:NoExecute that is added by default to every pod.')
+    .int('default-unreachable-toleration-seconds', 300, 'Indicates the tolerationSeconds of the toleration for unreachable:NoExecute that is added by default to every pod.')
+    .int('watch-cache-size', 10000, 'Events kept in the watch cache for resuming watches.')
+    .int('grpc-port', 6444, 'kubelab: the port of the component gRPC API. 0 picks a free port.')
+    .string('nats-url', 'nats://127.0.0.1:4222', "kubelab: the NATS server (JetStream) that stores the cluster state (etcd's role).")
+    .string('kv-bucket', 'kubelab', 'kubelab: the JetStream KV bucket holding every object.'),
+);
 
 async function main(): Promise<void> {
   let values;

@@ -128,11 +128,7 @@ export async function startApiserver(opts: ApiserverOptions): Promise<RunningApi
   });
   const admission = new AdmissionChain(
     opts.authorizer ?? alwaysAllow,
-    [
-      defaultTolerationSeconds(opts.defaultNotReadyTolerationSeconds ?? 300, opts.defaultUnreachableTolerationSeconds ?? 300),
-      serviceAccount(),
-      allocator,
-    ],
+    [defaultTolerationSeconds(opts.defaultNotReadyTolerationSeconds ?? 300, opts.defaultUnreachableTolerationSeconds ?? 300), serviceAccount(), allocator],
     [
       namespaceLifecycle(async (name) => {
         // This apiserver's own last write of the namespace (a delete that just
@@ -159,7 +155,7 @@ export async function startApiserver(opts: ApiserverOptions): Promise<RunningApi
     port: opts.securePort ?? 6443,
     livez: {},
     readyz: {
-      'etcd': () => storage.isConnected() && cache.watching,
+      etcd: () => storage.isConnected() && cache.watching,
       'informer-sync': () => cache.isSynced,
       'poststarthook/bootstrap-controller': () => bootstrapped,
     },

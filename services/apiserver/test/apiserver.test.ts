@@ -199,7 +199,7 @@ describe.runIf(requireTool('nats-server'))('apiserver storage and API', () => {
     expect(missing.status.message).toBe('pods "ghost" not found');
   });
 
-  it('deletes a scheduled pod gracefully; the kubelet\'s grace-0 delete removes it', async () => {
+  it("deletes a scheduled pod gracefully; the kubelet's grace-0 delete removes it", async () => {
     await k.create(PODS, 'default', pod('graceful', { terminationGracePeriodSeconds: 20 }));
     await k.bind('default', 'graceful', 'node-1');
     const first = await k.delete<Pod>(PODS, 'default', 'graceful');

@@ -65,23 +65,83 @@ describe.runIf(requireTool('nats-server'))('malformed gRPC requests', () => {
   const cases: Array<{ name: string; method: string; req: Record<string, unknown>; code: number; message: RegExp }> = [
     { name: 'bad JSON', method: 'Create', req: { resource: CMS, namespace: 'default', object: Buffer.from('{"metadata": ') }, code: 3, message: /^object: invalid JSON: / },
     { name: 'empty body', method: 'Create', req: { resource: CMS, namespace: 'default' }, code: 3, message: /^object: Required value/ },
-    { name: 'array body', method: 'Create', req: { resource: CMS, namespace: 'default', object: Buffer.from('[1,2]') }, code: 3, message: /^object: Invalid value: must be a JSON object, got an array$/ },
-    { name: 'metadata of the wrong type', method: 'Create', req: { resource: CMS, namespace: 'default', object: Buffer.from('{"metadata":"x"}') }, code: 3, message: /^object\.metadata: Invalid value: must be a JSON object$/ },
-    { name: 'name of the wrong type', method: 'Create', req: { resource: CMS, namespace: 'default', object: Buffer.from('{"metadata":{"name":5}}') }, code: 3, message: /^object\.metadata\.name: Invalid value: must be a string, got number$/ },
-    { name: 'wrong kind', method: 'Create', req: { resource: CMS, namespace: 'default', object: Buffer.from('{"kind":"Pod","metadata":{"name":"a"}}') }, code: 3, message: /^the kind in the data \(Pod\) does not match the expected kind \(ConfigMap\)$/ },
-    { name: 'unknown resource', method: 'Get', req: { resource: gvr('widgets'), namespace: 'default', name: 'x' }, code: 5, message: /^the server could not find the requested resource \(resource: "widgets"/ },
+    {
+      name: 'array body',
+      method: 'Create',
+      req: { resource: CMS, namespace: 'default', object: Buffer.from('[1,2]') },
+      code: 3,
+      message: /^object: Invalid value: must be a JSON object, got an array$/,
+    },
+    {
+      name: 'metadata of the wrong type',
+      method: 'Create',
+      req: { resource: CMS, namespace: 'default', object: Buffer.from('{"metadata":"x"}') },
+      code: 3,
+      message: /^object\.metadata: Invalid value: must be a JSON object$/,
+    },
+    {
+      name: 'name of the wrong type',
+      method: 'Create',
+      req: { resource: CMS, namespace: 'default', object: Buffer.from('{"metadata":{"name":5}}') },
+      code: 3,
+      message: /^object\.metadata\.name: Invalid value: must be a string, got number$/,
+    },
+    {
+      name: 'wrong kind',
+      method: 'Create',
+      req: { resource: CMS, namespace: 'default', object: Buffer.from('{"kind":"Pod","metadata":{"name":"a"}}') },
+      code: 3,
+      message: /^the kind in the data \(Pod\) does not match the expected kind \(ConfigMap\)$/,
+    },
+    {
+      name: 'unknown resource',
+      method: 'Get',
+      req: { resource: gvr('widgets'), namespace: 'default', name: 'x' },
+      code: 5,
+      message: /^the server could not find the requested resource \(resource: "widgets"/,
+    },
     { name: 'missing resource', method: 'List', req: { namespace: 'default' }, code: 3, message: /^resource\.resource: Required value/ },
-    { name: 'invalid name', method: 'Create', req: { resource: CMS, namespace: 'default', object: Buffer.from('{"metadata":{"name":"a b*>"}}') }, code: 3, message: /metadata\.name: Invalid value: "a b\*>"/ },
+    {
+      name: 'invalid name',
+      method: 'Create',
+      req: { resource: CMS, namespace: 'default', object: Buffer.from('{"metadata":{"name":"a b*>"}}') },
+      code: 3,
+      message: /metadata\.name: Invalid value: "a b\*>"/,
+    },
     { name: 'name with a slash', method: 'Get', req: { resource: CMS, namespace: 'default', name: 'a/b' }, code: 3, message: /^name: Invalid value: "a\/b"/ },
     { name: 'missing name', method: 'Delete', req: { resource: CMS, namespace: 'default' }, code: 3, message: /^name: Required value/ },
-    { name: 'bad delete options', method: 'Delete', req: { resource: CMS, namespace: 'default', name: 'x', options: Buffer.from('{"gracePeriodSeconds":"soon"}') }, code: 3, message: /^options\.gracePeriodSeconds: Invalid value: must be an integer/ },
+    {
+      name: 'bad delete options',
+      method: 'Delete',
+      req: { resource: CMS, namespace: 'default', name: 'x', options: Buffer.from('{"gracePeriodSeconds":"soon"}') },
+      code: 3,
+      message: /^options\.gracePeriodSeconds: Invalid value: must be an integer/,
+    },
     { name: 'bad patch type', method: 'Patch', req: { resource: CMS, namespace: 'default', name: 'x', patchType: 'text/plain', patch: Buffer.from('{}') }, code: 3, message: /got text\/plain/ },
     { name: 'bad resourceVersion', method: 'List', req: { resource: CMS, namespace: 'default', resourceVersion: 'abc' }, code: 3, message: /^invalid resource version "abc"$/ },
     { name: 'bad label selector', method: 'List', req: { resource: CMS, namespace: 'default', labelSelector: 'a in (b' }, code: 3, message: /./ },
-    { name: 'bad dryRun', method: 'Create', req: { resource: CMS, namespace: 'default', object: Buffer.from('{"metadata":{"name":"d"}}'), dryRun: 'Some' }, code: 3, message: /^dryRun: Unsupported value: "Some"/ },
+    {
+      name: 'bad dryRun',
+      method: 'Create',
+      req: { resource: CMS, namespace: 'default', object: Buffer.from('{"metadata":{"name":"d"}}'), dryRun: 'Some' },
+      code: 3,
+      message: /^dryRun: Unsupported value: "Some"/,
+    },
     { name: 'binding without a target', method: 'Bind', req: { namespace: 'default', binding: Buffer.from('{"metadata":{"name":"p"}}') }, code: 3, message: /target\.name: Required value/ },
-    { name: 'oversized object', method: 'Create', req: { resource: CMS, namespace: 'default', object: Buffer.from(JSON.stringify({ metadata: { name: 'huge' }, data: { x: 'y'.repeat(1_046_000) } })) }, code: 8, message: /request is too large/ },
-    { name: 'object over the ConfigMap limit', method: 'Create', req: { resource: CMS, namespace: 'default', object: Buffer.from(JSON.stringify({ metadata: { name: 'huger' }, data: { x: 'y'.repeat(1600 * 1024) } })) }, code: 3, message: /^ConfigMap "huger" is invalid: / },
+    {
+      name: 'oversized object',
+      method: 'Create',
+      req: { resource: CMS, namespace: 'default', object: Buffer.from(JSON.stringify({ metadata: { name: 'huge' }, data: { x: 'y'.repeat(1_046_000) } })) },
+      code: 8,
+      message: /request is too large/,
+    },
+    {
+      name: 'object over the ConfigMap limit',
+      method: 'Create',
+      req: { resource: CMS, namespace: 'default', object: Buffer.from(JSON.stringify({ metadata: { name: 'huger' }, data: { x: 'y'.repeat(1600 * 1024) } })) },
+      code: 3,
+      message: /^ConfigMap "huger" is invalid: /,
+    },
   ];
 
   for (const tc of cases) {
@@ -93,7 +153,7 @@ describe.runIf(requireTool('nats-server'))('malformed gRPC requests', () => {
     });
   }
 
-  it('a wrong type anywhere in the object is INVALID_ARGUMENT in the Go decoder\'s words, on create, update, status and patch, and nothing is stored', async () => {
+  it("a wrong type anywhere in the object is INVALID_ARGUMENT in the Go decoder's words, on create, update, status and patch, and nothing is stored", async () => {
     const k = api(client);
     const DEPLOYS = gvr('deployments', 'apps');
     const badCm = { metadata: { name: 'typed' }, data: { a: 5 } };
@@ -101,15 +161,22 @@ describe.runIf(requireTool('nats-server'))('malformed gRPC requests', () => {
     expect([created.grpcCode, created.details]).toEqual([3, 'object: Invalid value: json: cannot unmarshal number into Go struct field ConfigMap.data of type string']);
     await expect(k.get(CMS, 'default', 'typed')).rejects.toMatchObject({ grpcCode: 5 });
 
-    const d = await k.create<Deployment>(DEPLOYS, 'default', { metadata: { name: 'typed' }, spec: { selector: { matchLabels: { app: 'typed' } }, template: { metadata: { labels: { app: 'typed' } }, spec: { containers: [{ name: 'c', image: 'busybox' }] } } } });
+    const d = await k.create<Deployment>(DEPLOYS, 'default', {
+      metadata: { name: 'typed' },
+      spec: { selector: { matchLabels: { app: 'typed' } }, template: { metadata: { labels: { app: 'typed' } }, spec: { containers: [{ name: 'c', image: 'busybox' }] } } },
+    });
     const stale = { ...d, spec: { ...(d.spec as object), replicas: 'x' } };
     const updated = await fail(call(client, 'Update', { resource: DEPLOYS, namespace: 'default', name: 'typed', object: Buffer.from(JSON.stringify(stale)) }));
     expect([updated.grpcCode, updated.details]).toEqual([3, 'object: Invalid value: json: cannot unmarshal string into Go struct field DeploymentSpec.spec.replicas of type int32']);
     const status = await fail(call(client, 'UpdateStatus', { resource: DEPLOYS, namespace: 'default', name: 'typed', object: Buffer.from(JSON.stringify({ ...d, status: { replicas: '1' } })) }));
     expect([status.grpcCode, status.details]).toEqual([3, 'object: Invalid value: json: cannot unmarshal string into Go struct field DeploymentStatus.status.replicas of type int32']);
-    const patched = await fail(call(client, 'Patch', { resource: DEPLOYS, namespace: 'default', name: 'typed', patchType: 'application/merge-patch+json', patch: Buffer.from('{"spec":{"replicas":"x"}}') }));
+    const patched = await fail(
+      call(client, 'Patch', { resource: DEPLOYS, namespace: 'default', name: 'typed', patchType: 'application/merge-patch+json', patch: Buffer.from('{"spec":{"replicas":"x"}}') }),
+    );
     expect(patched.grpcCode).toBe(3);
-    expect(patched.status.details?.causes).toEqual([{ reason: 'FieldValueInvalid', field: 'patch', message: expect.stringMatching(/json: cannot unmarshal string into Go struct field DeploymentSpec\.spec\.replicas of type int32$/) }]);
+    expect(patched.status.details?.causes).toEqual([
+      { reason: 'FieldValueInvalid', field: 'patch', message: expect.stringMatching(/json: cannot unmarshal string into Go struct field DeploymentSpec\.spec\.replicas of type int32$/) },
+    ]);
     const after = await k.get<Deployment>(DEPLOYS, 'default', 'typed');
     expect([after.metadata.resourceVersion, (after.spec as { replicas?: unknown }).replicas]).toEqual([d.metadata.resourceVersion, 1]);
   });

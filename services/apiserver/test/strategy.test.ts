@@ -9,7 +9,12 @@ import { api, gvr, RpcError, startTestCluster, type TestCluster } from '../src/t
 const TG = 'deprecated.daemonset.template.generation';
 
 type Resources = { requests?: Record<string, string>; limits?: Record<string, string> };
-const podWith = (...resources: Resources[]) => ({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p' }, spec: { containers: resources.map((r, i) => ({ name: `c${i}`, image: 'x', resources: r })) } });
+const podWith = (...resources: Resources[]) => ({
+  apiVersion: 'v1',
+  kind: 'Pod',
+  metadata: { name: 'p' },
+  spec: { containers: resources.map((r, i) => ({ name: `c${i}`, image: 'x', resources: r })) },
+});
 
 const daemonSet = () => ({
   apiVersion: 'apps/v1',
@@ -40,7 +45,12 @@ describe.runIf(requireTool('nats-server'))('strategies through the store (defaul
     expect([made.metadata.generation, made.metadata.annotations]).toEqual([1, { [TG]: '1' }]);
     // what `kubectl replace -f` sends: the manifest, keys in Go's sorted order, no server defaults
     const manifest = daemonSet();
-    const sorted = { apiVersion: manifest.apiVersion, kind: manifest.kind, metadata: { name: 'agent', namespace: 'default', resourceVersion: made.metadata.resourceVersion }, spec: { selector: { matchLabels: { app: 'agent' } }, template: { metadata: { labels: { app: 'agent' } }, spec: { containers: [{ image: 'agent:1', name: 'a' }] } } } };
+    const sorted = {
+      apiVersion: manifest.apiVersion,
+      kind: manifest.kind,
+      metadata: { name: 'agent', namespace: 'default', resourceVersion: made.metadata.resourceVersion },
+      spec: { selector: { matchLabels: { app: 'agent' } }, template: { metadata: { labels: { app: 'agent' } }, spec: { containers: [{ image: 'agent:1', name: 'a' }] } } },
+    };
     const same = await k.update<KubeObject>(DSR, 'default', sorted as KubeObject);
     expect([same.metadata.generation, same.metadata.annotations]).toEqual([1, { [TG]: '1' }]);
     const changed = await k.patch<KubeObject>(DSR, 'default', 'agent', { spec: { template: { spec: { containers: [{ name: 'a', image: 'agent:2' }] } } } }, 'application/strategic-merge-patch+json');

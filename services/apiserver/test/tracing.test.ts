@@ -64,19 +64,38 @@ describe.runIf(requireTool('nats-server'))('apiserver tracing on', () => {
   it('a pod create is a SERVER span under the caller, with its storage span, and the pod records the trace', async () => {
     const k = api(client);
     const created = await scheduler.tracing.withSpan('create pod', () => k.create<KubeObject>(PODS, 'default', pod('traced-1')));
-    const caller = scheduler.spans().map(summarizeSpan).find((s) => s.kind === 'CLIENT')!;
+    const caller = scheduler
+      .spans()
+      .map(summarizeSpan)
+      .find((s) => s.kind === 'CLIENT')!;
     expect(caller.name).toBe('kubelab.apiserver.v1.ResourceService/Create');
     const [consumer] = await consumed(apiserver, 1);
-    const server = apiserver.spans().map(summarizeSpan).filter((s) => s.traceId === caller.traceId && s.kind !== 'CONSUMER');
+    const server = apiserver
+      .spans()
+      .map(summarizeSpan)
+      .filter((s) => s.traceId === caller.traceId && s.kind !== 'CONSUMER');
     const serverSpan = server.find((s) => s.kind === 'SERVER')!;
     expect(server).toEqual([
       { name: 'KV create', kind: 'CLIENT', service: 'apiserver', traceId: caller.traceId, spanId: expect.any(String), parentSpanId: serverSpan.spanId, status: 'UNSET' },
       { name: 'kubelab.apiserver.v1.ResourceService/Create', kind: 'SERVER', service: 'apiserver', traceId: caller.traceId, spanId: serverSpan.spanId, parentSpanId: caller.spanId, status: 'UNSET' },
     ]);
     const kvSpan = apiserver.spans().find((s) => s.name === 'KV create')!;
-    expect(kvSpan.attributes).toMatchObject({ key: '/registry/pods/default/traced-1', 'db.operation.name': 'create', 'db.namespace': 'kubelab', 'kv.revision': Number(created.metadata.resourceVersion) });
+    expect(kvSpan.attributes).toMatchObject({
+      key: '/registry/pods/default/traced-1',
+      'db.operation.name': 'create',
+      'db.namespace': 'kubelab',
+      'kv.revision': Number(created.metadata.resourceVersion),
+    });
     // The write's message carried the KV span's context: the watch cache's processing of it is its child.
-    expect(summarizeSpan(consumer!)).toEqual({ name: 'process $KV.kubelab.>', kind: 'CONSUMER', service: 'apiserver', traceId: caller.traceId, spanId: expect.any(String), parentSpanId: kvSpan.spanContext().spanId, status: 'UNSET' });
+    expect(summarizeSpan(consumer!)).toEqual({
+      name: 'process $KV.kubelab.>',
+      kind: 'CONSUMER',
+      service: 'apiserver',
+      traceId: caller.traceId,
+      spanId: expect.any(String),
+      parentSpanId: kvSpan.spanContext().spanId,
+      status: 'UNSET',
+    });
     expect(consumer!.attributes).toEqual({
       'messaging.system': 'nats',
       'messaging.destination.name': '$KV.kubelab./registry/pods/default/traced-1',
@@ -109,13 +128,26 @@ describe.runIf(requireTool('nats-server'))('apiserver tracing on', () => {
       ['process $KV.kubelab.>', 'KV update'],
       ['process $KV.kubelab.>', 'KV delete'],
     ]);
-    expect(apiserver.spans().filter((s) => s.name.startsWith('KV ')).map((s) => { const x = summarizeSpan(s); return [x.name, byParent.get(x.parentSpanId!), x.status, s.attributes['kv.conflict']]; })).toEqual([
+    expect(
+      apiserver
+        .spans()
+        .filter((s) => s.name.startsWith('KV '))
+        .map((s) => {
+          const x = summarizeSpan(s);
+          return [x.name, byParent.get(x.parentSpanId!), x.status, s.attributes['kv.conflict']];
+        }),
+    ).toEqual([
       ['KV update', 'kubelab.apiserver.v1.ResourceService/Bind', 'UNSET', undefined],
       ['KV delete', 'kubelab.apiserver.v1.ResourceService/Delete', 'UNSET', undefined],
       ['KV create', 'kubelab.apiserver.v1.ResourceService/Create', 'UNSET', 'exists'],
     ]);
     // AlreadyExists is the client's mistake: not an error of the server span either.
-    expect(apiserver.spans().filter((s) => s.kind === 1 /* SERVER */).map((s) => summarizeSpan(s).status)).toEqual(['UNSET', 'UNSET', 'UNSET']);
+    expect(
+      apiserver
+        .spans()
+        .filter((s) => s.kind === 1 /* SERVER */)
+        .map((s) => summarizeSpan(s).status),
+    ).toEqual(['UNSET', 'UNSET', 'UNSET']);
   });
 
   it('REST: a POST continuing a traceparent header is the parent of its KV span and of the recorded annotation', async () => {
@@ -125,7 +157,13 @@ describe.runIf(requireTool('nats-server'))('apiserver tracing on', () => {
       const body = JSON.stringify(pod('rest-traced'));
       const answer = await new Promise<{ status: number; json: KubeObject }>((resolve, reject) => {
         const req = httpRequest(
-          { host: '127.0.0.1', port: rc.apiserver.restPort, method: 'POST', path: '/api/v1/namespaces/default/pods', headers: { 'content-type': 'application/json', traceparent: '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01' } },
+          {
+            host: '127.0.0.1',
+            port: rc.apiserver.restPort,
+            method: 'POST',
+            path: '/api/v1/namespaces/default/pods',
+            headers: { 'content-type': 'application/json', traceparent: '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01' },
+          },
           (res) => {
             let text = '';
             res.setEncoding('utf8');
@@ -138,7 +176,10 @@ describe.runIf(requireTool('nats-server'))('apiserver tracing on', () => {
       });
       expect(answer.status).toBe(201);
       await consumed(apiserver, 1);
-      const spans = apiserver.spans().map(summarizeSpan).filter((s) => s.traceId === '4bf92f3577b34da6a3ce929d0e0e4736');
+      const spans = apiserver
+        .spans()
+        .map(summarizeSpan)
+        .filter((s) => s.traceId === '4bf92f3577b34da6a3ce929d0e0e4736');
       const rest = spans.find((s) => s.kind === 'SERVER')!;
       const kv = spans.find((s) => s.name === 'KV create')!;
       expect(rest).toMatchObject({ name: 'POST /api/v1/namespaces/{:namespace}/pods', parentSpanId: '00f067aa0ba902b7' });

@@ -66,12 +66,7 @@ describe.runIf(requireTool('nats-server'))('watch', () => {
     await k.delete(CMS, 'w2', 'm');
     await k.create(CMS, 'w2', { metadata: { name: 'n', labels: { app: 'x' } } });
     await w.until((e) => e.some((x) => x.object.metadata.name === 'n'));
-    expect(w.events.map((e) => `${e.type} ${e.object.metadata.name} ${e.object.metadata.labels?.app}`)).toEqual([
-      'ADDED m x',
-      'MODIFIED m x',
-      'DELETED m x',
-      'ADDED n x',
-    ]);
+    expect(w.events.map((e) => `${e.type} ${e.object.metadata.name} ${e.object.metadata.labels?.app}`)).toEqual(['ADDED m x', 'MODIFIED m x', 'DELETED m x', 'ADDED n x']);
     w.close();
   });
 

@@ -22,7 +22,11 @@ const dir = mkdtempSync(join(tmpdir(), 'kubelab-cri-bench-'));
 // The runtime runs as its own process, as it does beside a kubelet.
 const socketPath = join(dir, 'containerd.sock');
 const main = fileURLToPath(new URL('../dist/main.js', import.meta.url));
-const child = spawn(process.execPath, [main, '--node-name', 'bench', '--address', socketPath, '--root', join(dir, 'root'), '--health-port', '0', '--pull-speed', '0', '--pod-cidr', '10.244.0.0/16', '--v', 'error'], { stdio: ['ignore', 'ignore', 'inherit'] });
+const child = spawn(
+  process.execPath,
+  [main, '--node-name', 'bench', '--address', socketPath, '--root', join(dir, 'root'), '--health-port', '0', '--pull-speed', '0', '--pod-cidr', '10.244.0.0/16', '--v', 'error'],
+  { stdio: ['ignore', 'ignore', 'inherit'] },
+);
 for (let i = 0; i < 200 && !existsSync(socketPath); i++) await new Promise((r) => setTimeout(r, 25));
 const cri = criClient(socketPath);
 try {

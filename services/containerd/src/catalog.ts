@@ -44,8 +44,7 @@ export function imageId(def: ImageDef): string {
 const MiB = 1024 * 1024;
 const PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
 
-const osRelease = (name: string, id: string, version: string) =>
-  `NAME="${name}"\nID=${id}\nVERSION_ID=${version}\nPRETTY_NAME="${name} ${version}"\n`;
+const osRelease = (name: string, id: string, version: string) => `NAME="${name}"\nID=${id}\nVERSION_ID=${version}\nPRETTY_NAME="${name} ${version}"\n`;
 
 const busyboxFiles = {
   '/etc/passwd': 'root:x:0:0:root:/root:/bin/sh\nnobody:x:65534:65534:nobody:/home:/bin/false\n',
@@ -114,7 +113,8 @@ function nginx(tags: string[], version: string): ImageDef {
     files: {
       '/usr/share/nginx/html/index.html': NGINX_INDEX,
       '/usr/share/nginx/html/50x.html': '<!DOCTYPE html>\n<html>\n<head><title>Error</title></head>\n<body><h1>An error occurred.</h1></body>\n</html>\n',
-      '/etc/nginx/conf.d/default.conf': 'server {\n    listen       80;\n    server_name  localhost;\n    location / {\n        root   /usr/share/nginx/html;\n        index  index.html index.htm;\n    }\n}\n',
+      '/etc/nginx/conf.d/default.conf':
+        'server {\n    listen       80;\n    server_name  localhost;\n    location / {\n        root   /usr/share/nginx/html;\n        index  index.html index.htm;\n    }\n}\n',
       '/etc/os-release': osRelease('Debian GNU/Linux', 'debian', '12'),
       '/etc/passwd': 'root:x:0:0:root:/root:/bin/bash\nnginx:x:101:101:nginx user:/nonexistent:/bin/false\n',
     },

@@ -114,7 +114,13 @@ export function containerStatsToProto(rt: Runtime, c: Container): CriContainerSt
   const ts = nowNanos().toString();
   const u = rt.usage(c);
   const attributes = { id: c.id, metadata: c.config.metadata, labels: c.config.labels, annotations: c.config.annotations };
-  if (!u) return { attributes, cpu: { timestamp: ts, usageCoreNanoSeconds: u64(0), usageNanoCores: u64(0) }, memory: { timestamp: ts, workingSetBytes: u64(0), usageBytes: u64(0), rssBytes: u64(0), availableBytes: null, pageFaults: u64(0), majorPageFaults: u64(0) }, writableLayer: { timestamp: ts, fsId: { mountpoint: '/var/lib/containerd/io.containerd.snapshotter.v1.overlayfs' }, usedBytes: u64(0), inodesUsed: u64(0) } };
+  if (!u)
+    return {
+      attributes,
+      cpu: { timestamp: ts, usageCoreNanoSeconds: u64(0), usageNanoCores: u64(0) },
+      memory: { timestamp: ts, workingSetBytes: u64(0), usageBytes: u64(0), rssBytes: u64(0), availableBytes: null, pageFaults: u64(0), majorPageFaults: u64(0) },
+      writableLayer: { timestamp: ts, fsId: { mountpoint: '/var/lib/containerd/io.containerd.snapshotter.v1.overlayfs' }, usedBytes: u64(0), inodesUsed: u64(0) },
+    };
   return {
     attributes,
     cpu: { timestamp: ts, usageCoreNanoSeconds: u64(u.cpuCoreNanos), usageNanoCores: u64(u.nanoCores) },

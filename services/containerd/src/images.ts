@@ -91,10 +91,7 @@ export class ImageStore {
     if (!match) {
       // Docker Hub answers an unknown repository as if it were private.
       if (parsed.repository.startsWith('docker.io/') && !repositoryKnown(parsed.repository, this.catalog)) {
-        throw new RuntimeError(
-          status.NOT_FOUND,
-          `${prefix}: pull access denied, repository does not exist or may require authorization: server message: insufficient_scope: authorization failed`,
-        );
+        throw new RuntimeError(status.NOT_FOUND, `${prefix}: pull access denied, repository does not exist or may require authorization: server message: insufficient_scope: authorization failed`);
       }
       throw new RuntimeError(status.NOT_FOUND, `${prefix}: ${named}: not found`);
     }
@@ -102,10 +99,16 @@ export class ImageStore {
     if (def.auth) {
       const given = credentials(auth);
       if (!given) {
-        throw new RuntimeError(status.UNKNOWN, `${prefix}: failed to authorize: failed to fetch anonymous token: unexpected status from GET request to https://${parsed.repository.split('/')[0]}/token: 401 Unauthorized`);
+        throw new RuntimeError(
+          status.UNKNOWN,
+          `${prefix}: failed to authorize: failed to fetch anonymous token: unexpected status from GET request to https://${parsed.repository.split('/')[0]}/token: 401 Unauthorized`,
+        );
       }
       if (given.username !== def.auth.username || given.password !== def.auth.password) {
-        throw new RuntimeError(status.UNKNOWN, `${prefix}: failed to authorize: failed to fetch oauth token: unexpected status from POST request to https://${parsed.repository.split('/')[0]}/token: 401 Unauthorized`);
+        throw new RuntimeError(
+          status.UNKNOWN,
+          `${prefix}: failed to authorize: failed to fetch oauth token: unexpected status from POST request to https://${parsed.repository.split('/')[0]}/token: 401 Unauthorized`,
+        );
       }
     }
     const wait = pullDurationMs(def.size, this.opts.pullBytesPerSecond);

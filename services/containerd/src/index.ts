@@ -153,10 +153,7 @@ export async function startContainerd(opts: ContainerdOptions): Promise<Containe
       serving = false;
       // Graceful first; open GetContainerEvents streams never end by themselves,
       // so after a short grace the remaining calls are cut (as containerd does on exit).
-      await Promise.race([
-        new Promise<void>((resolve) => server.tryShutdown(() => resolve())),
-        new Promise<void>((resolve) => setTimeout(resolve, 1000).unref()),
-      ]);
+      await Promise.race([new Promise<void>((resolve) => server.tryShutdown(() => resolve())), new Promise<void>((resolve) => setTimeout(resolve, 1000).unref())]);
       server.forceShutdown();
       await streaming.close();
       await runtime.close();

@@ -6,20 +6,22 @@ import { addTracingFlags, setupTracing, tracingOptionsFromFlags, type Tracing } 
 import { DEFAULT_ADDRESS, DEFAULT_ROOT, startContainerd } from './index.js';
 import type { NetworkMode } from './network.js';
 
-const flags = addTracingFlags(new FlagSet('kubelab-containerd')
-  .string('node-name', '', 'Name of the node this runtime serves (call records, NATS subjects). Required.')
-  .string('address', DEFAULT_ADDRESS, 'Unix socket for the CRI gRPC server (containerd: grpc.address).')
-  .string('root', DEFAULT_ROOT, 'State directory; the state file here lets a restarted runtime recover its sandboxes and containers.')
-  .int('health-port', 1338, 'HTTP port for /healthz, /livez, /readyz and /metrics (0 picks a free one).')
-  .string('health-bind-address', '127.0.0.1', 'Address the health/metrics server binds.')
-  .string('nats-url', '', 'NATS server for CRI call records (kubelab.cri.<node>.<method>); empty logs them at debug level.')
-  .float('time-scale', 1, 'Container time runs this many times faster than wall time (sleep 30 takes 30/N s; grace periods too).')
-  .float('pull-speed', 50, 'Simulated registry bandwidth in MB/s; pull time = image size / speed; 0 pulls instantly.')
-  .string('network-mode', 'loopback', 'loopback: container ports served on 127.0.0.1 (reported in PodSandboxStatus info); pod-ip: bind the pod IP (it must exist on an interface).')
-  .string('pod-cidr', '', 'Pod CIDR to use before the kubelet sends one with UpdateRuntimeConfig.')
-  .string('stream-server-address', '127.0.0.1', 'Address of the streaming server CRI Exec URLs point at (containerd: stream_server_address).')
-  .int('stream-server-port', 0, 'Port of the streaming server; 0 picks a free one (containerd: stream_server_port).')
-  .string('v', 'info', 'Log level: debug, info, warn, error.'));
+const flags = addTracingFlags(
+  new FlagSet('kubelab-containerd')
+    .string('node-name', '', 'Name of the node this runtime serves (call records, NATS subjects). Required.')
+    .string('address', DEFAULT_ADDRESS, 'Unix socket for the CRI gRPC server (containerd: grpc.address).')
+    .string('root', DEFAULT_ROOT, 'State directory; the state file here lets a restarted runtime recover its sandboxes and containers.')
+    .int('health-port', 1338, 'HTTP port for /healthz, /livez, /readyz and /metrics (0 picks a free one).')
+    .string('health-bind-address', '127.0.0.1', 'Address the health/metrics server binds.')
+    .string('nats-url', '', 'NATS server for CRI call records (kubelab.cri.<node>.<method>); empty logs them at debug level.')
+    .float('time-scale', 1, 'Container time runs this many times faster than wall time (sleep 30 takes 30/N s; grace periods too).')
+    .float('pull-speed', 50, 'Simulated registry bandwidth in MB/s; pull time = image size / speed; 0 pulls instantly.')
+    .string('network-mode', 'loopback', 'loopback: container ports served on 127.0.0.1 (reported in PodSandboxStatus info); pod-ip: bind the pod IP (it must exist on an interface).')
+    .string('pod-cidr', '', 'Pod CIDR to use before the kubelet sends one with UpdateRuntimeConfig.')
+    .string('stream-server-address', '127.0.0.1', 'Address of the streaming server CRI Exec URLs point at (containerd: stream_server_address).')
+    .int('stream-server-port', 0, 'Port of the streaming server; 0 picks a free one (containerd: stream_server_port).')
+    .string('v', 'info', 'Log level: debug, info, warn, error.'),
+);
 
 let values;
 try {

@@ -180,7 +180,11 @@ export class SimProcess implements ProgramProcess {
     // Every concurrent sleep and wait listens on it: no leak warning at 11.
     setMaxListeners(0, this.jobsCtl.signal);
     this.memoryLimitBytes = opts.memoryLimitBytes;
-    this.fs = new ContainerFs(opts.files, (pid, s, t) => this.emit(pid, s, t), () => this.cpu.checkpoint());
+    this.fs = new ContainerFs(
+      opts.files,
+      (pid, s, t) => this.emit(pid, s, t),
+      () => this.cpu.checkpoint(),
+    );
     const programs = programsFor(opts.programs, this);
     // `trap` reached without the rewrite (eval'd text) is taken as PID 1's.
     const trap = defineCommand('trap', async (args) => this.trapCommand(1, args));
@@ -290,7 +294,10 @@ export class SimProcess implements ProgramProcess {
   /** Starts the main process; throws StartError when argv[0] is not in the image. */
   start(): void {
     let argv = this.opts.argv;
-    if (argv.length === 0) throw new StartError('failed to create containerd task: failed to create shim task: OCI runtime create failed: runc create failed: unable to start container process: error during container init: no command specified: unknown');
+    if (argv.length === 0)
+      throw new StartError(
+        'failed to create containerd task: failed to create shim task: OCI runtime create failed: runc create failed: unable to start container process: error during container init: no command specified: unknown',
+      );
     let prelude = '';
     if (basename(argv[0]!) === 'docker-entrypoint.sh' && this.opts.programs.includes('docker-entrypoint.sh')) {
       prelude = 'echo "/docker-entrypoint.sh: Configuration complete; ready for start up"\n';
@@ -422,24 +429,34 @@ export class SimProcess implements ProgramProcess {
    * shell's variables and directory come back so an interactive session can
    * carry them to its next line. Ends when `signal` aborts or PID 1 exits.
    */
-  async execStream(argv: string[], o: { output: (stream: Stream, text: string) => void; stdin?: string; env?: Record<string, string>; cwd?: string; signal?: AbortSignal }): Promise<{ exitCode: number; env: Record<string, string> }> {
+  async execStream(
+    argv: string[],
+    o: { output: (stream: Stream, text: string) => void; stdin?: string; env?: Record<string, string>; cwd?: string; signal?: AbortSignal },
+  ): Promise<{ exitCode: number; env: Record<string, string> }> {
     const pid = this.newPid();
     this.sinks.set(pid, o.output);
     const signal = o.signal ? AbortSignal.any([o.signal, this.jobsCtl.signal]) : this.jobsCtl.signal;
-    const run = this.bash.exec(shellScript(argvToScript(argv), pid), { signal, ...(o.stdin !== undefined ? { stdin: o.stdin } : {}), ...(o.env ? { env: o.env, replaceEnv: true } : {}), ...(o.cwd ? { cwd: o.cwd } : {}) }).then(
-      (r) => {
-        // An aborted run may come back without its variables.
-        const env = r.env ?? o.env ?? {};
-        if (signal.aborted) return { exitCode: 137, env };
-        if (r.stdout) o.output('stdout', r.stdout);
-        if (r.stderr) o.output('stderr', r.stderr);
-        return { exitCode: r.exitCode, env };
-      },
-      (err: unknown) => {
-        if (!signal.aborted) o.output('stderr', `${(err as Error).message}\n`);
-        return { exitCode: 1, env: o.env ?? {} };
-      },
-    );
+    const run = this.bash
+      .exec(shellScript(argvToScript(argv), pid), {
+        signal,
+        ...(o.stdin !== undefined ? { stdin: o.stdin } : {}),
+        ...(o.env ? { env: o.env, replaceEnv: true } : {}),
+        ...(o.cwd ? { cwd: o.cwd } : {}),
+      })
+      .then(
+        (r) => {
+          // An aborted run may come back without its variables.
+          const env = r.env ?? o.env ?? {};
+          if (signal.aborted) return { exitCode: 137, env };
+          if (r.stdout) o.output('stdout', r.stdout);
+          if (r.stderr) o.output('stderr', r.stderr);
+          return { exitCode: r.exitCode, env };
+        },
+        (err: unknown) => {
+          if (!signal.aborted) o.output('stderr', `${(err as Error).message}\n`);
+          return { exitCode: 1, env: o.env ?? {} };
+        },
+      );
     // An aborted command is abandoned at once (a `sleep` in it may still be winding down); its later output goes nowhere.
     try {
       const r = await untilAborted(run, signal);
@@ -478,20 +495,18 @@ export class SimProcess implements ProgramProcess {
     });
     this.jobs.set(pid, job);
     const gone = () => ctl.signal.aborted || this.jobsCtl.signal.aborted;
-    void this.bash
-      .exec(shellScript(args[1] ?? '', pid, false), { env: Object.fromEntries(ctx.env), cwd: ctx.cwd, signal: AbortSignal.any([ctl.signal, this.jobsCtl.signal]) })
-      .then(
-        (r) => {
-          if (gone()) return;
-          this.emit(pid, 'stdout', r.stdout);
-          this.emit(pid, 'stderr', r.stderr);
-          settle(r.exitCode);
-        },
-        (err: unknown) => {
-          if (!gone()) this.emit(pid, 'stderr', `${(err as Error).message}\n`);
-          settle(1);
-        },
-      );
+    void this.bash.exec(shellScript(args[1] ?? '', pid, false), { env: Object.fromEntries(ctx.env), cwd: ctx.cwd, signal: AbortSignal.any([ctl.signal, this.jobsCtl.signal]) }).then(
+      (r) => {
+        if (gone()) return;
+        this.emit(pid, 'stdout', r.stdout);
+        this.emit(pid, 'stderr', r.stderr);
+        settle(r.exitCode);
+      },
+      (err: unknown) => {
+        if (!gone()) this.emit(pid, 'stderr', `${(err as Error).message}\n`);
+        settle(1);
+      },
+    );
     // A killed job ends at once even if its current command (a sleep) is still winding down.
     ctl.signal.addEventListener('abort', () => settle(Number(ctl.signal.reason) || 143), { once: true });
     await ctx.assignShellVariable?.(LAST_JOB_VAR, String(pid));

@@ -62,7 +62,10 @@ function nginx(proc: ProgramProcess, version: () => string): Command {
       res.writeHead(status, { Server: `nginx/${version()}`, 'Content-Type': status === 200 ? (CONTENT_TYPES[ext] ?? 'application/octet-stream') : 'text/html' });
       res.end(req.method === 'HEAD' ? undefined : body);
       const addr = req.socket.remoteAddress?.replace(/^::ffff:/, '') ?? '-';
-      proc.write('stdout', `${addr} - - [${clf(new Date())}] "${req.method} ${req.url} HTTP/${req.httpVersion}" ${status} ${Buffer.byteLength(body)} "${req.headers.referer ?? '-'}" "${req.headers['user-agent'] ?? '-'}" "-"\n`);
+      proc.write(
+        'stdout',
+        `${addr} - - [${clf(new Date())}] "${req.method} ${req.url} HTTP/${req.httpVersion}" ${status} ${Buffer.byteLength(body)} "${req.headers.referer ?? '-'}" "${req.headers['user-agent'] ?? '-'}" "-"\n`,
+      );
     };
     let listener;
     try {
@@ -196,7 +199,7 @@ function stress(proc: ProgramProcess): Command {
     const cpu = Math.max(0, Math.floor(seconds(opt('--cpu') ?? opt('-c'), 0)));
     const bytes = stressBytes(opt('--vm-bytes'), 256 * MiB);
     const timeout = opt('--timeout') ?? opt('-t');
-    if (!vm && !cpu) return ok('', 1, '`stress\' imposes certain types of compute stress on your system\n\nUsage: stress [OPTION [ARG]] ...\n');
+    if (!vm && !cpu) return ok('', 1, "`stress' imposes certain types of compute stress on your system\n\nUsage: stress [OPTION [ARG]] ...\n");
     proc.write('stdout', `stress: info: [1] dispatching hogs: ${cpu} cpu, 0 io, ${vm} vm, 0 hdd\n`);
     proc.cpuCores = Math.max(proc.cpuCores, cpu);
     proc.allocatedBytes = vm * bytes;

@@ -8,11 +8,7 @@ import { existsSync, readdirSync, readFileSync, readlinkSync, statSync } from 'n
 import { dirname, join } from 'node:path';
 import { EventEmitter } from 'node:events';
 import { status } from '@grpc/grpc-js';
-import type {
-  CriContainerConfig__Output,
-  CriLinuxContainerResources__Output,
-  CriPodSandboxConfig__Output,
-} from '@kubelab/proto';
+import type { CriContainerConfig__Output, CriLinuxContainerResources__Output, CriPodSandboxConfig__Output } from '@kubelab/proto';
 import { RuntimeError, alreadyExists, failedPrecondition, invalid, notFound } from './errors.js';
 import { matchId, matchLabels } from './filters.js';
 import { ImageStore, type StoredImage } from './images.js';
@@ -113,7 +109,12 @@ export class Runtime {
     this.images = new ImageStore({ pullBytesPerSecond: opts.pullBytesPerSecond });
     this.warn = opts.onWarning ?? (() => {});
     this.events.setMaxListeners(0);
-    this.state = new StateFile(opts.root, () => this.snapshot(), 20, (e) => this.warn(e.message));
+    this.state = new StateFile(
+      opts.root,
+      () => this.snapshot(),
+      20,
+      (e) => this.warn(e.message),
+    );
     if (opts.podCidr) this.setPodCidr(opts.podCidr);
   }
 
@@ -591,7 +592,13 @@ export class Runtime {
         this.watchMounts(c, proc);
         respawned++;
       } catch (err) {
-        Object.assign(c, { state: 'CONTAINER_EXITED', finishedAt: nowNanos().toString(), exitCode: UNKNOWN_EXIT_CODE, reason: 'Unknown', message: `process lost on runtime restart: ${(err as Error).message}` });
+        Object.assign(c, {
+          state: 'CONTAINER_EXITED',
+          finishedAt: nowNanos().toString(),
+          exitCode: UNKNOWN_EXIT_CODE,
+          reason: 'Unknown',
+          message: `process lost on runtime restart: ${(err as Error).message}`,
+        });
       }
     }
     this.state.flush();

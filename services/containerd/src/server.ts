@@ -5,15 +5,7 @@ import * as grpc from '@grpc/grpc-js';
 import { Counter, Histogram, type Registry } from 'prom-client';
 import type { CriCallRecord, ImageServiceHandlers, RuntimeServiceHandlers } from '@kubelab/proto';
 import { serverSpanOf, type Tracing } from '@kubelab/tracing';
-import {
-  containerStatsToProto,
-  containerStatusToProto,
-  containerToProto,
-  imageToProto,
-  sandboxInfo,
-  sandboxStatusToProto,
-  sandboxToProto,
-} from './convert.js';
+import { containerStatsToProto, containerStatusToProto, containerToProto, imageToProto, sandboxInfo, sandboxStatusToProto, sandboxToProto } from './convert.js';
 import { RuntimeError, invalid, toGrpcError } from './errors.js';
 import { continueTrace, spanTrace, type RecordSink } from './record.js';
 import { RUNTIME_API_VERSION, RUNTIME_NAME, RUNTIME_VERSION, type Container, type Runtime } from './runtime.js';
@@ -66,10 +58,26 @@ export function buildServices(deps: ServerDeps): { runtime: RuntimeServiceHandle
     ? new Counter({ name: 'kubelab_cri_requests_total', help: 'CRI calls served, by method and gRPC code.', labelNames: ['method', 'code'], registers: [deps.metrics] })
     : undefined;
   const latency = deps.metrics
-    ? new Histogram({ name: 'kubelab_cri_request_duration_seconds', help: 'CRI call latency.', labelNames: ['method'], buckets: [0.0005, 0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 5, 30], registers: [deps.metrics] })
+    ? new Histogram({
+        name: 'kubelab_cri_request_duration_seconds',
+        help: 'CRI call latency.',
+        labelNames: ['method'],
+        buckets: [0.0005, 0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 5, 30],
+        registers: [deps.metrics],
+      })
     : undefined;
 
-  const record = (service: CriCallRecord['service'], method: string, started: number, startTime: string, call: { metadata: grpc.Metadata }, desc: ReturnType<Describe<unknown>>, outcome: { sandboxId?: string; containerId?: string; summary?: Record<string, unknown> }, code: number, message?: string) => {
+  const record = (
+    service: CriCallRecord['service'],
+    method: string,
+    started: number,
+    startTime: string,
+    call: { metadata: grpc.Metadata },
+    desc: ReturnType<Describe<unknown>>,
+    outcome: { sandboxId?: string; containerId?: string; summary?: Record<string, unknown> },
+    code: number,
+    message?: string,
+  ) => {
     const durationMs = performance.now() - started;
     const containerId = outcome.containerId ?? desc.containerId;
     const c = containerId ? rt.containers.get(containerId) : undefined;
@@ -141,19 +149,34 @@ export function buildServices(deps: ServerDeps): { runtime: RuntimeServiceHandle
   const bySandbox = (req: { podSandboxId: string }) => ({ request: {}, sandboxId: req.podSandboxId });
   // PortForward (and Exec/Attach without a streaming server) are not served.
   const streaming = <Q extends { containerId?: string; podSandboxId?: string }>(method: string) =>
-    R<Q, { url: string }>(method, (req) => ({ request: {}, ...(req.containerId ? { containerId: req.containerId } : {}), ...(req.podSandboxId ? { sandboxId: req.podSandboxId } : {}) }), () => {
-      throw new RuntimeError(grpc.status.UNIMPLEMENTED, `${method} is not implemented by the kubelab runtime (its streaming server serves Exec and Attach only)`);
-    });
+    R<Q, { url: string }>(
+      method,
+      (req) => ({ request: {}, ...(req.containerId ? { containerId: req.containerId } : {}), ...(req.podSandboxId ? { sandboxId: req.podSandboxId } : {}) }),
+      () => {
+        throw new RuntimeError(grpc.status.UNIMPLEMENTED, `${method} is not implemented by the kubelab runtime (its streaming server serves Exec and Attach only)`);
+      },
+    );
 
   const stats = (c: Container) => containerStatsToProto(rt, c);
 
   const runtime: RuntimeServiceHandlers = {
-    Version: R('Version', (req) => ({ request: { version: req.version } }), () => ({
-      response: { version: '0.1.0', runtimeName: RUNTIME_NAME, runtimeVersion: RUNTIME_VERSION, runtimeApiVersion: RUNTIME_API_VERSION },
-    })),
+    Version: R(
+      'Version',
+      (req) => ({ request: { version: req.version } }),
+      () => ({
+        response: { version: '0.1.0', runtimeName: RUNTIME_NAME, runtimeVersion: RUNTIME_VERSION, runtimeApiVersion: RUNTIME_API_VERSION },
+      }),
+    ),
     RunPodSandbox: R(
       'RunPodSandbox',
-      (req) => ({ request: { pod: req.config?.metadata ? `${req.config.metadata.namespace}/${req.config.metadata.name}` : undefined, uid: req.config?.metadata?.uid, attempt: req.config?.metadata?.attempt, runtimeHandler: req.runtimeHandler || undefined } }),
+      (req) => ({
+        request: {
+          pod: req.config?.metadata ? `${req.config.metadata.namespace}/${req.config.metadata.name}` : undefined,
+          uid: req.config?.metadata?.uid,
+          attempt: req.config?.metadata?.attempt,
+          runtimeHandler: req.runtimeHandler || undefined,
+        },
+      }),
       (req) => {
         const sb = rt.runPodSandbox(req.config, req.runtimeHandler);
         return { response: { podSandboxId: sb.id }, sandboxId: sb.id };
@@ -167,26 +190,37 @@ export function buildServices(deps: ServerDeps): { runtime: RuntimeServiceHandle
       await rt.removePodSandbox(requireId(req.podSandboxId, 'pod_sandbox_id'));
       return { response: {} };
     }),
-    PodSandboxStatus: R('PodSandboxStatus', (req) => ({ request: { verbose: req.verbose }, sandboxId: req.podSandboxId }), (req) => {
-      const sb = rt.getSandbox(requireId(req.podSandboxId, 'pod_sandbox_id'));
-      return {
-        response: {
-          status: sandboxStatusToProto(sb),
-          info: req.verbose ? sandboxInfo(sb, deps.networkMode) : {},
-          containersStatuses: [],
-          timestamp: nowNanos().toString(),
-        },
-        sandboxId: sb.id,
-      };
-    }),
-    ListPodSandbox: R('ListPodSandbox', (req) => ({ request: { filter: req.filter ?? undefined } }), (req) => {
-      const f = req.filter;
-      const items = rt.listSandboxes(f ? { id: f.id, ...(f.state ? { state: f.state.state } : {}), labelSelector: f.labelSelector } : undefined);
-      return { response: { items: items.map(sandboxToProto) } };
-    }),
+    PodSandboxStatus: R(
+      'PodSandboxStatus',
+      (req) => ({ request: { verbose: req.verbose }, sandboxId: req.podSandboxId }),
+      (req) => {
+        const sb = rt.getSandbox(requireId(req.podSandboxId, 'pod_sandbox_id'));
+        return {
+          response: {
+            status: sandboxStatusToProto(sb),
+            info: req.verbose ? sandboxInfo(sb, deps.networkMode) : {},
+            containersStatuses: [],
+            timestamp: nowNanos().toString(),
+          },
+          sandboxId: sb.id,
+        };
+      },
+    ),
+    ListPodSandbox: R(
+      'ListPodSandbox',
+      (req) => ({ request: { filter: req.filter ?? undefined } }),
+      (req) => {
+        const f = req.filter;
+        const items = rt.listSandboxes(f ? { id: f.id, ...(f.state ? { state: f.state.state } : {}), labelSelector: f.labelSelector } : undefined);
+        return { response: { items: items.map(sandboxToProto) } };
+      },
+    ),
     CreateContainer: R(
       'CreateContainer',
-      (req) => ({ request: { name: req.config?.metadata?.name, attempt: req.config?.metadata?.attempt, image: req.config?.image?.image, command: req.config?.command, args: req.config?.args }, sandboxId: req.podSandboxId }),
+      (req) => ({
+        request: { name: req.config?.metadata?.name, attempt: req.config?.metadata?.attempt, image: req.config?.image?.image, command: req.config?.command, args: req.config?.args },
+        sandboxId: req.podSandboxId,
+      }),
       (req) => {
         const c = rt.createContainer(req.podSandboxId, req.config);
         return { response: { containerId: c.id }, containerId: c.id, sandboxId: c.sandboxId };
@@ -196,108 +230,161 @@ export function buildServices(deps: ServerDeps): { runtime: RuntimeServiceHandle
       rt.startContainer(requireId(req.containerId, 'container_id'));
       return { response: {} };
     }),
-    StopContainer: R('StopContainer', (req) => ({ request: { timeout: Number(req.timeout) }, containerId: req.containerId }), async (req) => {
-      const timeout = seconds(req.timeout);
-      if (timeout < 0) throw invalid('timeout', `must not be negative, got ${timeout}`);
-      await rt.stopContainer(requireId(req.containerId, 'container_id'), timeout);
-      return { response: {} };
-    }),
+    StopContainer: R(
+      'StopContainer',
+      (req) => ({ request: { timeout: Number(req.timeout) }, containerId: req.containerId }),
+      async (req) => {
+        const timeout = seconds(req.timeout);
+        if (timeout < 0) throw invalid('timeout', `must not be negative, got ${timeout}`);
+        await rt.stopContainer(requireId(req.containerId, 'container_id'), timeout);
+        return { response: {} };
+      },
+    ),
     RemoveContainer: R('RemoveContainer', byContainer, async (req) => {
       await rt.removeContainer(requireId(req.containerId, 'container_id'));
       return { response: {} };
     }),
-    ListContainers: R('ListContainers', (req) => ({ request: { filter: req.filter ?? undefined } }), (req) => {
-      const f = req.filter;
-      const list = rt.listContainers(f ? { id: f.id, ...(f.state ? { state: f.state.state } : {}), podSandboxId: f.podSandboxId, labelSelector: f.labelSelector } : undefined);
-      return { response: encodedContainerList(list) };
-    }),
-    ContainerStatus: R('ContainerStatus', (req) => ({ request: { verbose: req.verbose }, containerId: req.containerId }), (req) => {
-      const c = rt.getContainer(requireId(req.containerId, 'container_id'));
-      const info: Record<string, string> = req.verbose ? { info: JSON.stringify({ sandboxID: c.sandboxId, pid: c.state === 'CONTAINER_RUNNING' ? 1 : 0, recovered: c.recovered ?? false, config: { command: c.config.command, args: c.config.args } }) } : {};
-      return { response: { status: containerStatusToProto(c, rt.images.resolve(c.imageId)), info }, containerId: c.id };
-    }),
-    UpdateContainerResources: R('UpdateContainerResources', (req) => ({ request: { memoryLimitInBytes: req.linux?.memoryLimitInBytes, cpuQuota: req.linux?.cpuQuota }, containerId: req.containerId }), (req) => {
-      rt.updateResources(requireId(req.containerId, 'container_id'), req.linux);
-      return { response: {} };
-    }),
+    ListContainers: R(
+      'ListContainers',
+      (req) => ({ request: { filter: req.filter ?? undefined } }),
+      (req) => {
+        const f = req.filter;
+        const list = rt.listContainers(f ? { id: f.id, ...(f.state ? { state: f.state.state } : {}), podSandboxId: f.podSandboxId, labelSelector: f.labelSelector } : undefined);
+        return { response: encodedContainerList(list) };
+      },
+    ),
+    ContainerStatus: R(
+      'ContainerStatus',
+      (req) => ({ request: { verbose: req.verbose }, containerId: req.containerId }),
+      (req) => {
+        const c = rt.getContainer(requireId(req.containerId, 'container_id'));
+        const info: Record<string, string> = req.verbose
+          ? {
+              info: JSON.stringify({
+                sandboxID: c.sandboxId,
+                pid: c.state === 'CONTAINER_RUNNING' ? 1 : 0,
+                recovered: c.recovered ?? false,
+                config: { command: c.config.command, args: c.config.args },
+              }),
+            }
+          : {};
+        return { response: { status: containerStatusToProto(c, rt.images.resolve(c.imageId)), info }, containerId: c.id };
+      },
+    ),
+    UpdateContainerResources: R(
+      'UpdateContainerResources',
+      (req) => ({ request: { memoryLimitInBytes: req.linux?.memoryLimitInBytes, cpuQuota: req.linux?.cpuQuota }, containerId: req.containerId }),
+      (req) => {
+        rt.updateResources(requireId(req.containerId, 'container_id'), req.linux);
+        return { response: {} };
+      },
+    ),
     ReopenContainerLog: R('ReopenContainerLog', byContainer, (req) => {
       const c = rt.getContainer(requireId(req.containerId, 'container_id'));
       // containerd answers a plain error (gRPC Unknown), not a bad-argument one: the request itself is fine.
       if (c.state !== 'CONTAINER_RUNNING') throw new RuntimeError(grpc.status.UNKNOWN, 'container is not running');
       return { response: {} };
     }),
-    ExecSync: R('ExecSync', (req) => ({ request: { cmd: req.cmd, timeout: Number(req.timeout) }, containerId: req.containerId }), async (req) => {
-      const out = await rt.execSync(req.containerId, req.cmd, seconds(req.timeout));
-      // The exit code is what a probe's verdict rests on: the trace shows it.
-      return { response: { stdout: Buffer.from(out.stdout), stderr: Buffer.from(out.stderr), exitCode: out.exitCode }, summary: { exitCode: out.exitCode } };
-    }),
+    ExecSync: R(
+      'ExecSync',
+      (req) => ({ request: { cmd: req.cmd, timeout: Number(req.timeout) }, containerId: req.containerId }),
+      async (req) => {
+        const out = await rt.execSync(req.containerId, req.cmd, seconds(req.timeout));
+        // The exit code is what a probe's verdict rests on: the trace shows it.
+        return { response: { stdout: Buffer.from(out.stdout), stderr: Buffer.from(out.stderr), exitCode: out.exitCode }, summary: { exitCode: out.exitCode } };
+      },
+    ),
     Exec: deps.streaming
-      ? R('Exec', (req) => ({ request: { cmd: req.cmd, tty: req.tty, stdin: req.stdin, stdout: req.stdout, stderr: req.stderr }, containerId: req.containerId }), (req) => {
-          // containerd's checks (cri streaming GetExec), then the container must be running.
-          if (req.cmd.length === 0) throw invalid('cmd', 'must not be empty');
-          if (!req.stdin && !req.stdout && !req.stderr) throw invalid('stdin', 'one of stdin, stdout, or stderr must be set');
-          if (req.tty && req.stderr) throw invalid('tty', 'tty and stderr cannot both be true');
-          rt.execProcess(requireId(req.containerId, 'container_id'));
-          const url = deps.streaming!.getExec({ containerId: req.containerId, cmd: req.cmd, tty: req.tty, stdin: req.stdin, stdout: req.stdout, stderr: req.stderr });
-          return { response: { url } };
-        })
+      ? R(
+          'Exec',
+          (req) => ({ request: { cmd: req.cmd, tty: req.tty, stdin: req.stdin, stdout: req.stdout, stderr: req.stderr }, containerId: req.containerId }),
+          (req) => {
+            // containerd's checks (cri streaming GetExec), then the container must be running.
+            if (req.cmd.length === 0) throw invalid('cmd', 'must not be empty');
+            if (!req.stdin && !req.stdout && !req.stderr) throw invalid('stdin', 'one of stdin, stdout, or stderr must be set');
+            if (req.tty && req.stderr) throw invalid('tty', 'tty and stderr cannot both be true');
+            rt.execProcess(requireId(req.containerId, 'container_id'));
+            const url = deps.streaming!.getExec({ containerId: req.containerId, cmd: req.cmd, tty: req.tty, stdin: req.stdin, stdout: req.stdout, stderr: req.stderr });
+            return { response: { url } };
+          },
+        )
       : streaming('Exec'),
     Attach: deps.streaming
-      ? R('Attach', (req) => ({ request: { tty: req.tty, stdin: req.stdin, stdout: req.stdout, stderr: req.stderr }, containerId: req.containerId }), (req) => {
-          // containerd: the container must exist and run, then the stream server's checks (GetAttach).
-          const c = rt.getContainer(requireId(req.containerId, 'container_id'));
-          if (c.state !== 'CONTAINER_RUNNING') throw new RuntimeError(grpc.status.UNKNOWN, `container is in ${c.state} state`);
-          if (req.tty && req.stderr) throw invalid('tty', 'tty and stderr cannot both be true');
-          if (!req.stdin && !req.stdout && !req.stderr) throw invalid('stdin', 'one of stdin, stdout, and stderr must be set');
-          const url = deps.streaming!.getAttach({ containerId: c.id, tty: req.tty, stdin: req.stdin, stdout: req.stdout, stderr: req.stderr });
-          return { response: { url } };
-        })
+      ? R(
+          'Attach',
+          (req) => ({ request: { tty: req.tty, stdin: req.stdin, stdout: req.stdout, stderr: req.stderr }, containerId: req.containerId }),
+          (req) => {
+            // containerd: the container must exist and run, then the stream server's checks (GetAttach).
+            const c = rt.getContainer(requireId(req.containerId, 'container_id'));
+            if (c.state !== 'CONTAINER_RUNNING') throw new RuntimeError(grpc.status.UNKNOWN, `container is in ${c.state} state`);
+            if (req.tty && req.stderr) throw invalid('tty', 'tty and stderr cannot both be true');
+            if (!req.stdin && !req.stdout && !req.stderr) throw invalid('stdin', 'one of stdin, stdout, and stderr must be set');
+            const url = deps.streaming!.getAttach({ containerId: c.id, tty: req.tty, stdin: req.stdin, stdout: req.stdout, stderr: req.stderr });
+            return { response: { url } };
+          },
+        )
       : streaming('Attach'),
     PortForward: streaming('PortForward'),
     ContainerStats: R('ContainerStats', byContainer, (req) => {
       const c = rt.getContainer(requireId(req.containerId, 'container_id'));
       return { response: { stats: stats(c) } };
     }),
-    ListContainerStats: R('ListContainerStats', (req) => ({ request: { filter: req.filter ?? undefined } }), (req) => {
-      const f = req.filter;
-      const list = rt.listContainers({ state: 'CONTAINER_RUNNING', ...(f ? { id: f.id, podSandboxId: f.podSandboxId, labelSelector: f.labelSelector } : {}) });
-      return { response: { stats: list.map(stats) } };
-    }),
+    ListContainerStats: R(
+      'ListContainerStats',
+      (req) => ({ request: { filter: req.filter ?? undefined } }),
+      (req) => {
+        const f = req.filter;
+        const list = rt.listContainers({ state: 'CONTAINER_RUNNING', ...(f ? { id: f.id, podSandboxId: f.podSandboxId, labelSelector: f.labelSelector } : {}) });
+        return { response: { stats: list.map(stats) } };
+      },
+    ),
     PodSandboxStats: R('PodSandboxStats', bySandbox, (req) => {
       const sb = rt.getSandbox(requireId(req.podSandboxId, 'pod_sandbox_id'));
       return { response: { stats: podStats(rt, sb.id) } };
     }),
-    ListPodSandboxStats: R('ListPodSandboxStats', (req) => ({ request: { filter: req.filter ?? undefined } }), (req) => {
-      const f = req.filter;
-      const list = rt.listSandboxes({ state: 'SANDBOX_READY', ...(f ? { id: f.id, labelSelector: f.labelSelector } : {}) });
-      return { response: { stats: list.map((sb) => podStats(rt, sb.id)) } };
-    }),
-    UpdateRuntimeConfig: R('UpdateRuntimeConfig', (req) => ({ request: { podCidr: req.runtimeConfig?.networkConfig?.podCidr } }), (req) => {
-      const cidr = req.runtimeConfig?.networkConfig?.podCidr ?? '';
-      if (cidr) rt.setPodCidr(cidr);
-      return { response: {} };
-    }),
-    Status: R('Status', (req) => ({ request: { verbose: req.verbose } }), (req) => {
-      const net = rt.networkReady();
-      return {
-        response: {
-          status: {
-            conditions: [
-              { type: 'RuntimeReady', status: true, reason: '', message: '' },
-              net
-                ? { type: 'NetworkReady', status: true, reason: '', message: '' }
-                : { type: 'NetworkReady', status: false, reason: 'NetworkPluginNotReady', message: 'Network plugin returns error: cni plugin not initialized' },
+    ListPodSandboxStats: R(
+      'ListPodSandboxStats',
+      (req) => ({ request: { filter: req.filter ?? undefined } }),
+      (req) => {
+        const f = req.filter;
+        const list = rt.listSandboxes({ state: 'SANDBOX_READY', ...(f ? { id: f.id, labelSelector: f.labelSelector } : {}) });
+        return { response: { stats: list.map((sb) => podStats(rt, sb.id)) } };
+      },
+    ),
+    UpdateRuntimeConfig: R(
+      'UpdateRuntimeConfig',
+      (req) => ({ request: { podCidr: req.runtimeConfig?.networkConfig?.podCidr } }),
+      (req) => {
+        const cidr = req.runtimeConfig?.networkConfig?.podCidr ?? '';
+        if (cidr) rt.setPodCidr(cidr);
+        return { response: {} };
+      },
+    ),
+    Status: R(
+      'Status',
+      (req) => ({ request: { verbose: req.verbose } }),
+      (req) => {
+        const net = rt.networkReady();
+        return {
+          response: {
+            status: {
+              conditions: [
+                { type: 'RuntimeReady', status: true, reason: '', message: '' },
+                net
+                  ? { type: 'NetworkReady', status: true, reason: '', message: '' }
+                  : { type: 'NetworkReady', status: false, reason: 'NetworkPluginNotReady', message: 'Network plugin returns error: cni plugin not initialized' },
+              ],
+            },
+            info: (req.verbose ? { config: JSON.stringify({ podCIDR: rt.getPodCidr(), networkMode: deps.networkMode, node: deps.node }) } : {}) as Record<string, string>,
+            runtimeHandlers: [
+              { name: '', features: { recursiveReadOnlyMounts: false, userNamespaces: false } },
+              { name: 'runc', features: { recursiveReadOnlyMounts: false, userNamespaces: false } },
             ],
+            features: { supplementalGroupsPolicy: false },
           },
-          info: (req.verbose ? { config: JSON.stringify({ podCIDR: rt.getPodCidr(), networkMode: deps.networkMode, node: deps.node }) } : {}) as Record<string, string>,
-          runtimeHandlers: [
-            { name: '', features: { recursiveReadOnlyMounts: false, userNamespaces: false } },
-            { name: 'runc', features: { recursiveReadOnlyMounts: false, userNamespaces: false } },
-          ],
-          features: { supplementalGroupsPolicy: false },
-        },
-      };
-    }),
+        };
+      },
+    ),
     RuntimeConfig: R('RuntimeConfig', none, () => ({ response: { linux: { cgroupDriver: 'SYSTEMD' } } })),
     GetContainerEvents: (call) => {
       const onEvent = (ev: { container: Container; type: string; at: string }) => {
@@ -319,19 +406,30 @@ export function buildServices(deps: ServerDeps): { runtime: RuntimeServiceHandle
   };
 
   const image: ImageServiceHandlers = {
-    ListImages: I('ListImages', (req) => ({ request: { filter: req.filter?.image?.image || undefined } }), (req) => {
-      const want = req.filter?.image?.image;
-      const list = want ? [rt.images.resolve(want)].filter((i) => i !== undefined) : rt.images.list();
-      return { response: { images: list.map(imageToProto) } };
-    }),
-    ImageStatus: I('ImageStatus', (req) => ({ request: { image: req.image?.image } }), (req) => {
-      const ref = req.image?.image;
-      if (!ref) throw invalid('image.image', 'must not be empty');
-      const img = rt.images.resolve(ref);
-      const info: Record<string, string> = {};
-      if (img && req.verbose) info.info = JSON.stringify({ imageSpec: { config: { Entrypoint: img.def.entrypoint, Cmd: img.def.cmd, Env: Object.entries(img.def.env).map(([k, v]) => `${k}=${v}`), WorkingDir: img.def.workingDir } } });
-      return { response: { image: img ? imageToProto(img) : null, info } };
-    }),
+    ListImages: I(
+      'ListImages',
+      (req) => ({ request: { filter: req.filter?.image?.image || undefined } }),
+      (req) => {
+        const want = req.filter?.image?.image;
+        const list = want ? [rt.images.resolve(want)].filter((i) => i !== undefined) : rt.images.list();
+        return { response: { images: list.map(imageToProto) } };
+      },
+    ),
+    ImageStatus: I(
+      'ImageStatus',
+      (req) => ({ request: { image: req.image?.image } }),
+      (req) => {
+        const ref = req.image?.image;
+        if (!ref) throw invalid('image.image', 'must not be empty');
+        const img = rt.images.resolve(ref);
+        const info: Record<string, string> = {};
+        if (img && req.verbose)
+          info.info = JSON.stringify({
+            imageSpec: { config: { Entrypoint: img.def.entrypoint, Cmd: img.def.cmd, Env: Object.entries(img.def.env).map(([k, v]) => `${k}=${v}`), WorkingDir: img.def.workingDir } },
+          });
+        return { response: { image: img ? imageToProto(img) : null, info } };
+      },
+    ),
     PullImage: I(
       'PullImage',
       (req) => {
@@ -345,17 +443,28 @@ export function buildServices(deps: ServerDeps): { runtime: RuntimeServiceHandle
         return { response: { imageRef: img.id } };
       },
     ),
-    RemoveImage: I('RemoveImage', (req) => ({ request: { image: req.image?.image } }), (req) => {
-      const ref = req.image?.image;
-      if (!ref) throw invalid('image.image', 'must not be empty');
-      rt.images.remove(ref);
-      return { response: {} };
-    }),
+    RemoveImage: I(
+      'RemoveImage',
+      (req) => ({ request: { image: req.image?.image } }),
+      (req) => {
+        const ref = req.image?.image;
+        if (!ref) throw invalid('image.image', 'must not be empty');
+        rt.images.remove(ref);
+        return { response: {} };
+      },
+    ),
     ImageFsInfo: I('ImageFsInfo', none, () => {
       const ts = nowNanos().toString();
       return {
         response: {
-          imageFilesystems: [{ timestamp: ts, fsId: { mountpoint: '/var/lib/containerd/io.containerd.snapshotter.v1.overlayfs' }, usedBytes: { value: String(rt.images.totalBytes()) }, inodesUsed: { value: String(rt.images.list().length * 100) } }],
+          imageFilesystems: [
+            {
+              timestamp: ts,
+              fsId: { mountpoint: '/var/lib/containerd/io.containerd.snapshotter.v1.overlayfs' },
+              usedBytes: { value: String(rt.images.totalBytes()) },
+              inodesUsed: { value: String(rt.images.list().length * 100) },
+            },
+          ],
           containerFilesystems: [],
         },
       };
@@ -372,7 +481,11 @@ function podStats(rt: Runtime, sandboxId: string) {
   return {
     attributes: { id: sb.id, metadata: sb.config.metadata, labels: sb.config.labels, annotations: sb.config.annotations },
     linux: {
-      cpu: { timestamp: ts, usageCoreNanoSeconds: { value: sum((s) => String(s.cpu?.usageCoreNanoSeconds?.value ?? '0')) }, usageNanoCores: { value: sum((s) => String(s.cpu?.usageNanoCores?.value ?? '0')) } },
+      cpu: {
+        timestamp: ts,
+        usageCoreNanoSeconds: { value: sum((s) => String(s.cpu?.usageCoreNanoSeconds?.value ?? '0')) },
+        usageNanoCores: { value: sum((s) => String(s.cpu?.usageNanoCores?.value ?? '0')) },
+      },
       memory: { timestamp: ts, workingSetBytes: { value: sum((s) => String(s.memory?.workingSetBytes?.value ?? '0')) }, usageBytes: { value: sum((s) => String(s.memory?.usageBytes?.value ?? '0')) } },
       process: { timestamp: ts, processCount: { value: String(containers.length) } },
       containers,

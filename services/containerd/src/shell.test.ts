@@ -20,7 +20,7 @@ describe('job control rewrite', () => {
     );
   });
 
-  it('finds & in loop bodies and function bodies, and leaves a job\'s own text for the job', () => {
+  it("finds & in loop bodies and function bodies, and leaves a job's own text for the job", () => {
     expect(shellScript('for i in 1 2; do echo $i & done', 1, false)).toBe("for i in 1 2; do\n__kubelab_job 1 'echo $i'\ndone");
     expect(shellScript('(sleep 1 & wait; echo $!) &', 1, false)).toBe("__kubelab_job 1 '(sleep 1 &\nwait\necho $!)'");
   });
@@ -47,7 +47,7 @@ describe('job control rewrite', () => {
       `__kubelab_trap 1 'exit 0' TERM\n${point}\nwhile sleep 1\n${point}; do\n(a\nb) | c\n${point}\ndone\n${point}`,
     );
     expect(canTrap('touch /tmp/healthy; sleep 30; rm /tmp/healthy; sleep 600')).toBe(false);
-    expect(canTrap(". /etc/profile; run")).toBe(true);
+    expect(canTrap('. /etc/profile; run')).toBe(true);
   });
 
   it('returns an unparsable script as it is', () => {
@@ -63,7 +63,7 @@ describe('loop checkpoints', () => {
   };
   const cp = '19>> /proc/kubelab/checkpoint';
 
-  it('redirect the first command of a while/until condition or a for body, leaving $? and the command\'s fds alone', () => {
+  it("redirect the first command of a while/until condition or a for body, leaving $? and the command's fds alone", () => {
     expect(checkpointed('while [ $i -lt 3 ]; do i=$((i+1)); done')).toBe(`while [ $i -lt 3 \\] ${cp}; do\ni=$((i + 1))\ndone`);
     expect(checkpointed('until false; do :; done')).toBe(`until false ${cp}; do\n:\ndone`);
     expect(checkpointed('for ((;;)); do i=1; done')).toBe(`for ((; ; )); do\ni=1 ${cp}\ndone`);

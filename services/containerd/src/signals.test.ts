@@ -74,7 +74,9 @@ describe('a TERM trap in sh as PID 1', () => {
   });
 
   it('leaves $? and set -e as sh has them', async () => {
-    const { p, log } = startProcess(`trap 'echo never' TERM; false; echo "status $?"; set -e; false && true; echo survived; ! true; echo negated; if false; then :; fi; echo "if $?"; false; echo unreachable`);
+    const { p, log } = startProcess(
+      `trap 'echo never' TERM; false; echo "status $?"; set -e; false && true; echo survived; ! true; echo negated; if false; then :; fi; echo "if $?"; false; echo unreachable`,
+    );
     expect(await p.exited).toMatchObject({ exitCode: 1, reason: 'Error' });
     expect(log).toEqual(['stdout: status 1', 'stdout: survived', 'stdout: negated', 'stdout: if 0']);
   });
@@ -92,7 +94,7 @@ describe('a TERM trap in sh as PID 1', () => {
     }
   });
 
-  it('is the script file\'s when PID 1 is `sh FILE ARG`', async () => {
+  it("is the script file's when PID 1 is `sh FILE ARG`", async () => {
     const script = `#!/bin/sh\ntrap 'echo "bye $1"; exit 0' TERM\necho "up $1"\nwhile true; do sleep 1; done\n`;
     const { p, log } = startProcess(['/bin/sh', 'run.sh', 'web'], { files: { '/run.sh': script } });
     await waitFor('up', () => log.length >= 1);

@@ -23,9 +23,15 @@ describe('state file write pacing', () => {
       dir = mkdtempSync(join(tmpdir(), 'kubelab-statefile-'));
       state = { n: 0 };
       writes = 0;
-      file = new StateFile(dir, () => (writes++, { ...state }), 20, (e) => {
-        throw e;
-      }, 250);
+      file = new StateFile(
+        dir,
+        () => (writes++, { ...state }),
+        20,
+        (e) => {
+          throw e;
+        },
+        250,
+      );
     });
     afterEach(() => {
       vi.useRealTimers();

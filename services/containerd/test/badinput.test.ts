@@ -48,21 +48,33 @@ describe('invalid configs name the field', () => {
   it('CreateContainer fields', async () => {
     const { podSandboxId } = await h.cri.rt.RunPodSandbox({ config: sandboxConfig('p', h.dir) });
     await expect(h.cri.rt.CreateContainer({ podSandboxId, config: { metadata: { name: 'a' } } })).rejects.toMatchObject({ code: 3, details: 'config.image.image: must not be empty' });
-    await expect(h.cri.rt.CreateContainer({ podSandboxId, config: { image: { image: 'busybox' } } })).rejects.toMatchObject({ code: 3, details: 'config.metadata: container config must include metadata' });
+    await expect(h.cri.rt.CreateContainer({ podSandboxId, config: { image: { image: 'busybox' } } })).rejects.toMatchObject({
+      code: 3,
+      details: 'config.metadata: container config must include metadata',
+    });
     await expect(h.cri.rt.CreateContainer({ podSandboxId: '', config: containerConfig('a', 'busybox') })).rejects.toMatchObject({ code: 3, details: 'pod_sandbox_id: must not be empty' });
     await expect(h.cri.rt.CreateContainer({ podSandboxId, config: containerConfig('a', 'busybox', { linux: { resources: { memoryLimitInBytes: '-1' } } }) })).rejects.toMatchObject({
       code: 3,
       details: 'config.linux.resources.memory_limit_in_bytes: must not be negative, got -1',
     });
     await expect(h.cri.rt.CreateContainer({ podSandboxId, config: containerConfig('a', 'busybox', { logPath: '../../etc/x' }) })).rejects.toMatchObject({ code: 3 });
-    await expect(h.cri.rt.CreateContainer({ podSandboxId, config: containerConfig('a', 'busybox') })).rejects.toMatchObject({ code: 5, details: 'failed to create containerd container: failed to get image "busybox": not found' });
+    await expect(h.cri.rt.CreateContainer({ podSandboxId, config: containerConfig('a', 'busybox') })).rejects.toMatchObject({
+      code: 5,
+      details: 'failed to create containerd container: failed to get image "busybox": not found',
+    });
     await expect(h.cri.rt.ContainerStatus({ containerId: '' })).rejects.toMatchObject({ code: 3, details: 'container_id: must not be empty' });
-    await expect(h.cri.rt.UpdateRuntimeConfig({ runtimeConfig: { networkConfig: { podCidr: '10.244.1.0/33' } } })).rejects.toMatchObject({ code: 3, details: 'runtime_config.network_config.pod_cidr: invalid CIDR address: 10.244.1.0/33' });
+    await expect(h.cri.rt.UpdateRuntimeConfig({ runtimeConfig: { networkConfig: { podCidr: '10.244.1.0/33' } } })).rejects.toMatchObject({
+      code: 3,
+      details: 'runtime_config.network_config.pod_cidr: invalid CIDR address: 10.244.1.0/33',
+    });
     await expect(h.cri.img.PullImage({ image: { image: 'Busybox' } })).rejects.toMatchObject({ code: 3 });
   });
 
   it('PortForward answers UNIMPLEMENTED; Exec and Attach of a missing container are NOT_FOUND', async () => {
-    await expect(h.cri.rt.Exec({ containerId: missing, cmd: ['sh'], stdout: true })).rejects.toMatchObject({ code: 5, details: `an error occurred when try to find container "${missing}": not found` });
+    await expect(h.cri.rt.Exec({ containerId: missing, cmd: ['sh'], stdout: true })).rejects.toMatchObject({
+      code: 5,
+      details: `an error occurred when try to find container "${missing}": not found`,
+    });
     await expect(h.cri.rt.Attach({ containerId: missing, stdout: true })).rejects.toMatchObject({ code: 5, details: `an error occurred when try to find container "${missing}": not found` });
     await expect(h.cri.rt.PortForward({ podSandboxId: missing, port: [80] })).rejects.toMatchObject({ code: 12 });
   });
@@ -87,7 +99,15 @@ describe('garbage on the socket', () => {
     const raw = new grpc.Client(`unix://${h.handle.socketPath}`, grpc.credentials.createInsecure());
     const junk = Buffer.from([0xff, 0xff, 0xff, 0x0f, 0x01, 0x02, 0x0a, 0x80]);
     const call = (method: string) =>
-      new Promise<grpc.ServiceError | null>((resolve) => raw.makeUnaryRequest(method, (b: Buffer) => b, (b: Buffer) => b, junk, (err) => resolve(err)));
+      new Promise<grpc.ServiceError | null>((resolve) =>
+        raw.makeUnaryRequest(
+          method,
+          (b: Buffer) => b,
+          (b: Buffer) => b,
+          junk,
+          (err) => resolve(err),
+        ),
+      );
     try {
       expect(await call('/runtime.v1.RuntimeService/RunPodSandbox')).toMatchObject({ code: grpc.status.INTERNAL });
       expect(await call('/runtime.v1.ImageService/PullImage')).toMatchObject({ code: grpc.status.INTERNAL });

@@ -12,7 +12,6 @@ describe('a busy container beside others, over CRI', () => {
     await h?.dispose();
   });
 
-
   /** Wall milliseconds a call takes. */
   const timed = async <T>(f: () => Promise<T>): Promise<[T, number]> => {
     const t0 = performance.now();
@@ -65,10 +64,14 @@ describe('a busy container beside others, over CRI', () => {
     // 30 s of grace: only the trap can end it this soon.
     const [, stopMs] = await timed(() => h.cri.rt.StopContainer({ containerId, timeout: 30 }));
     expect(stopMs).toBeLessThan(2000);
-    const s = await waitFor('the exit', async () => {
-      const st = (await h.cri.rt.ContainerStatus({ containerId })).status!;
-      return st.state === 'CONTAINER_EXITED' ? st : undefined;
-    }, { timeoutMs: 2000 });
+    const s = await waitFor(
+      'the exit',
+      async () => {
+        const st = (await h.cri.rt.ContainerStatus({ containerId })).status!;
+        return st.state === 'CONTAINER_EXITED' ? st : undefined;
+      },
+      { timeoutMs: 2000 },
+    );
     expect(s).toMatchObject({ exitCode: 0, reason: 'Completed' });
   });
 });

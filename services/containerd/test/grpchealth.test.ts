@@ -11,7 +11,6 @@ afterEach(async () => {
   await h?.dispose();
 });
 
-
 /** One Health/Check over h2c, as a gRPC client sends it: status name, or `code: message` for an error. */
 function check(addr: string, service: string): Promise<string> {
   return new Promise((resolve, reject) => {

@@ -132,7 +132,11 @@ describe('background jobs through the CRI', () => {
     await h?.dispose();
   });
 
-  const logLines = (file: string) => readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => l.replace(/^\S+ /, ''));
+  const logLines = (file: string) =>
+    readFileSync(file, 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => l.replace(/^\S+ /, ''));
 
   it('nginx serves while a background sleep runs; the job removes /tmp/ready 30 s later', async () => {
     h = await startHarness({ podCidr: '10.244.1.0/24', timeScale: 100 });
@@ -150,14 +154,20 @@ describe('background jobs through the CRI', () => {
       request({ host, port: Number(port), path: '/' }, (res) => {
         res.resume();
         resolve(res.statusCode!);
-      }).on('error', reject).end();
+      })
+        .on('error', reject)
+        .end();
     });
     expect(status).toBe(200);
     expect((await probe()).exitCode).toBe(0);
-    const failed = await waitFor('/tmp/ready to go', async () => {
-      const r = await probe();
-      return r.exitCode !== 0 ? r : undefined;
-    }, { timeoutMs: 5000 });
+    const failed = await waitFor(
+      '/tmp/ready to go',
+      async () => {
+        const r = await probe();
+        return r.exitCode !== 0 ? r : undefined;
+      },
+      { timeoutMs: 5000 },
+    );
     expect(((Date.now() - t0) * 100) / 1000).toBeGreaterThanOrEqual(28);
     expect(failed.stderr.toString()).toBe('cat: /tmp/ready: No such file or directory\n');
     expect(logLines(logFile)).toContain('stdout F not ready');

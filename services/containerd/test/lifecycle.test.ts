@@ -10,12 +10,16 @@ afterEach(async () => {
   await h?.dispose();
 });
 
-
 const status = async (containerId: string) => (await h.cri.rt.ContainerStatus({ containerId })).status!;
-const exited = (containerId: string, timeoutMs = 5000) => waitFor(`container ${containerId} to exit`, async () => {
-  const s = await status(containerId);
-  return s.state === 'CONTAINER_EXITED' ? s : undefined;
-}, { timeoutMs });
+const exited = (containerId: string, timeoutMs = 5000) =>
+  waitFor(
+    `container ${containerId} to exit`,
+    async () => {
+      const s = await status(containerId);
+      return s.state === 'CONTAINER_EXITED' ? s : undefined;
+    },
+    { timeoutMs },
+  );
 const logLines = (file: string) => readFileSync(file, 'utf8').split('\n').filter(Boolean);
 
 describe('runtime and sandboxes', () => {
@@ -26,7 +30,10 @@ describe('runtime and sandboxes', () => {
   it('reports version and status like containerd', async () => {
     expect(await h.cri.rt.Version({ version: 'v1' })).toEqual({ version: '0.1.0', runtimeName: 'containerd', runtimeVersion: 'v1.7.24-kubelab', runtimeApiVersion: 'v1' });
     const st = await h.cri.rt.Status({ verbose: false });
-    expect(st.status!.conditions.map((c) => [c.type, c.status])).toEqual([['RuntimeReady', true], ['NetworkReady', true]]);
+    expect(st.status!.conditions.map((c) => [c.type, c.status])).toEqual([
+      ['RuntimeReady', true],
+      ['NetworkReady', true],
+    ]);
   });
 
   it('runs, stops (twice) and removes (twice) a sandbox, freeing its IP', async () => {
@@ -147,7 +154,10 @@ describe('containers', () => {
     const env = await h.cri.rt.ExecSync({ containerId, cmd: ['cat', '/etc/resolv.conf'], timeout: 1 });
     expect(env.stdout.toString()).toBe('search default.svc.cluster.local svc.cluster.local cluster.local\nnameserver 10.96.0.10\noptions ndots:5\n');
     // timeout is wall time: sleep 100 at scale 20 takes 5 s, beyond the 1 s deadline.
-    await expect(h.cri.rt.ExecSync({ containerId, cmd: ['sleep', '100'], timeout: 1 })).rejects.toMatchObject({ code: 4, details: 'failed to exec in container: timeout 1s exceeded: context deadline exceeded' });
+    await expect(h.cri.rt.ExecSync({ containerId, cmd: ['sleep', '100'], timeout: 1 })).rejects.toMatchObject({
+      code: 4,
+      details: 'failed to exec in container: timeout 1s exceeded: context deadline exceeded',
+    });
   });
 
   it('filters containers by state, sandbox and labels', async () => {
@@ -190,7 +200,9 @@ describe('containers', () => {
         let text = '';
         res.on('data', (d) => (text += d));
         res.on('end', () => resolve({ status: res.statusCode!, server: String(res.headers.server), text }));
-      }).on('error', reject).end();
+      })
+        .on('error', reject)
+        .end();
     });
     expect(body.status).toBe(200);
     expect(body.server).toBe('nginx/1.27.3');
@@ -234,10 +246,14 @@ describe('the probedemo timeline (seed lesson 4), time compressed 50x', () => {
     // initialDelaySeconds 5 → 100 ms wall.
     await new Promise((r) => setTimeout(r, 100));
     expect((await probe()).exitCode).toBe(0);
-    const failed = await waitFor('the probe to fail', async () => {
-      const r = await probe();
-      return r.exitCode !== 0 ? r : undefined;
-    }, { timeoutMs: 3000 });
+    const failed = await waitFor(
+      'the probe to fail',
+      async () => {
+        const r = await probe();
+        return r.exitCode !== 0 ? r : undefined;
+      },
+      { timeoutMs: 3000 },
+    );
     const containerSeconds = ((Date.now() - t0) * 50) / 1000;
     expect(containerSeconds).toBeGreaterThanOrEqual(29);
     expect(containerSeconds).toBeLessThan(45);
@@ -272,7 +288,7 @@ describe('images', () => {
     expect(fs.imageFilesystems[0]!.usedBytes!.value).toBe('327680');
   });
 
-  it('names a container\'s image as containerd does: status by repo tag and repo digest (the kubelet\'s imageID), the list by image ID', async () => {
+  it("names a container's image as containerd does: status by repo tag and repo digest (the kubelet's imageID), the list by image ID", async () => {
     const sbCfg = sandboxConfig('img', h.dir);
     const { podSandboxId } = await h.cri.rt.RunPodSandbox({ config: sbCfg });
     // The kubelet creates the container with the image ID PullImage gave it.
@@ -292,7 +308,8 @@ describe('images', () => {
   it('fails unknown images like a registry', async () => {
     await expect(h.cri.img.PullImage({ image: { image: 'nginxx' } })).rejects.toMatchObject({
       code: 5,
-      details: 'failed to pull and unpack image "docker.io/library/nginxx:latest": failed to resolve reference "docker.io/library/nginxx:latest": pull access denied, repository does not exist or may require authorization: server message: insufficient_scope: authorization failed',
+      details:
+        'failed to pull and unpack image "docker.io/library/nginxx:latest": failed to resolve reference "docker.io/library/nginxx:latest": pull access denied, repository does not exist or may require authorization: server message: insufficient_scope: authorization failed',
     });
     await expect(h.cri.img.PullImage({ image: { image: 'busybox:9.99' } })).rejects.toMatchObject({
       code: 5,

@@ -66,7 +66,13 @@ describe.skipIf(!requireTool('nats-server'))('CRI call records on NATS', () => {
     });
     expect(run!.spanId).toMatch(/^[0-9a-f]{16}$/);
     expect(run!.durationMs).toBeGreaterThanOrEqual(0);
-    expect(st).toMatchObject({ subject: 'kubelab.cri.node-1.ContainerStatus', method: 'ContainerStatus', containerId: 'abc', code: 'NOT_FOUND', message: 'an error occurred when try to find container "abc": not found' });
+    expect(st).toMatchObject({
+      subject: 'kubelab.cri.node-1.ContainerStatus',
+      method: 'ContainerStatus',
+      containerId: 'abc',
+      code: 'NOT_FOUND',
+      message: 'an error occurred when try to find container "abc": not found',
+    });
     expect(st!.traceId).toMatch(/^[0-9a-f]{32}$/);
   });
 

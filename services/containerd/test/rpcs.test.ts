@@ -12,7 +12,6 @@ afterEach(async () => {
   await h?.dispose();
 });
 
-
 const status = async (containerId: string) => (await h.cri.rt.ContainerStatus({ containerId })).status!;
 
 const httpGet = (host: string, port: number, path: string) =>
@@ -30,14 +29,20 @@ describe('UpdateRuntimeConfig', () => {
   it('NetworkReady is false until the kubelet sends the podCIDR; pod IPs then come from it', async () => {
     h = await startHarness();
     const conditions = async () => (await h.cri.rt.Status({ verbose: false })).status!.conditions.map((c) => [c.type, c.status, c.reason]);
-    expect(await conditions()).toEqual([['RuntimeReady', true, ''], ['NetworkReady', false, 'NetworkPluginNotReady']]);
+    expect(await conditions()).toEqual([
+      ['RuntimeReady', true, ''],
+      ['NetworkReady', false, 'NetworkPluginNotReady'],
+    ]);
     await expect(h.cri.rt.RunPodSandbox({ config: sandboxConfig('early', h.dir) })).rejects.toMatchObject({ code: 2, details: expect.stringContaining('failed to setup network for sandbox') });
     // A host-network pod needs no pod IP.
     const host = await h.cri.rt.RunPodSandbox({ config: sandboxConfig('host', h.dir, { linux: { securityContext: { namespaceOptions: { network: 'NODE' } } } }) });
     expect((await h.cri.rt.PodSandboxStatus({ podSandboxId: host.podSandboxId })).status!.network!.ip).toBe('');
 
     await h.cri.rt.UpdateRuntimeConfig({ runtimeConfig: { networkConfig: { podCidr: '10.88.3.0/24' } } });
-    expect(await conditions()).toEqual([['RuntimeReady', true, ''], ['NetworkReady', true, '']]);
+    expect(await conditions()).toEqual([
+      ['RuntimeReady', true, ''],
+      ['NetworkReady', true, ''],
+    ]);
     const ips: string[] = [];
     for (const name of ['a', 'b']) {
       const { podSandboxId } = await h.cri.rt.RunPodSandbox({ config: sandboxConfig(name, h.dir) });
@@ -118,7 +123,7 @@ describe('stats', () => {
 });
 
 describe('UpdateContainerResources', () => {
-  it('changes the limits ContainerStatus reports; a limit below the memory hog\'s usage OOM-kills it', async () => {
+  it("changes the limits ContainerStatus reports; a limit below the memory hog's usage OOM-kills it", async () => {
     h = await startHarness({ podCidr: '10.244.1.0/24', timeScale: 20 });
     const big = 512 * 1024 * 1024;
     const { containerId } = await h.runPod('hog', 'kubelab/memhog:1.0', { linux: { resources: { memoryLimitInBytes: String(big), cpuQuota: '50000', cpuPeriod: '100000' } } });
@@ -143,7 +148,7 @@ describe('UpdateContainerResources', () => {
 });
 
 describe('ReopenContainerLog and RuntimeConfig', () => {
-  it('reopens the log of a running container only, with containerd\'s error otherwise', async () => {
+  it("reopens the log of a running container only, with containerd's error otherwise", async () => {
     h = await startHarness({ podCidr: '10.244.1.0/24', timeScale: 20 });
     const run = await h.runPod('live', 'busybox', { command: ['sleep', '600'] });
     await h.cri.rt.ReopenContainerLog({ containerId: run.containerId });

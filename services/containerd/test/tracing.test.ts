@@ -66,13 +66,20 @@ describe.skipIf(!requireTool('nats-server'))('CRI tracing', () => {
 
     const c = cri;
     const dir = h.dir;
-    const rec = await firstRecord(nc, 'kubelab.cri.node-1.RunPodSandbox', () =>
-      kubelet.tracing.withSpan('syncPod', () => c.rt.RunPodSandbox({ config: sandboxConfig('traced', dir) })),
-    );
+    const rec = await firstRecord(nc, 'kubelab.cri.node-1.RunPodSandbox', () => kubelet.tracing.withSpan('syncPod', () => c.rt.RunPodSandbox({ config: sandboxConfig('traced', dir) })));
 
-    const client = kubelet.spans().map(summarizeSpan).find((s) => s.name === 'runtime.v1.RuntimeService/RunPodSandbox')!;
-    const sync = kubelet.spans().map(summarizeSpan).find((s) => s.name === 'syncPod')!;
-    const server = containerd.spans().map(summarizeSpan).filter((s) => s.kind === 'SERVER');
+    const client = kubelet
+      .spans()
+      .map(summarizeSpan)
+      .find((s) => s.name === 'runtime.v1.RuntimeService/RunPodSandbox')!;
+    const sync = kubelet
+      .spans()
+      .map(summarizeSpan)
+      .find((s) => s.name === 'syncPod')!;
+    const server = containerd
+      .spans()
+      .map(summarizeSpan)
+      .filter((s) => s.kind === 'SERVER');
     expect(server).toEqual([
       {
         name: 'runtime.v1.RuntimeService/RunPodSandbox',
@@ -89,7 +96,7 @@ describe.skipIf(!requireTool('nats-server'))('CRI tracing', () => {
     expect(rec).toMatchObject({ method: 'RunPodSandbox', podName: 'traced', code: 'OK' });
   });
 
-  it('publishes a call record as exported telemetry: no PRODUCER span, no headers, the SERVER span\'s ids in the record', async () => {
+  it("publishes a call record as exported telemetry: no PRODUCER span, no headers, the SERVER span's ids in the record", async () => {
     const kubelet = setupTestTracing('kubelet', { node: 'node-1' });
     const containerd = setupTestTracing('containerd', { node: 'node-1', samplingRatePerMillion: 0 });
     h = await startHarness({ podCidr: '10.244.1.0/24', natsUrl: nats.url, tracing: containerd.tracing });
@@ -117,7 +124,12 @@ describe.skipIf(!requireTool('nats-server'))('CRI tracing', () => {
     const c = cri;
     await expect(kubelet.tracing.withSpan('probe', () => c.rt.ContainerStatus({ containerId: 'abc' }))).rejects.toMatchObject({ code: 5 });
     await expect(kubelet.tracing.withSpan('port-forward', () => c.rt.PortForward({ podSandboxId: 'abc', port: [80] }))).rejects.toMatchObject({ code: 12 });
-    expect(containerd.spans().map((s) => { const x = summarizeSpan(s); return [x.name, x.kind, x.status, x.statusMessage]; })).toEqual([
+    expect(
+      containerd.spans().map((s) => {
+        const x = summarizeSpan(s);
+        return [x.name, x.kind, x.status, x.statusMessage];
+      }),
+    ).toEqual([
       ['runtime.v1.RuntimeService/ContainerStatus', 'SERVER', 'UNSET', undefined],
       ['runtime.v1.RuntimeService/PortForward', 'SERVER', 'ERROR', 'UNIMPLEMENTED: PortForward is not implemented by the kubelab runtime (its streaming server serves Exec and Attach only)'],
     ]);

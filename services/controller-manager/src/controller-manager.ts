@@ -6,7 +6,19 @@
 import { setMaxListeners } from 'node:events';
 import { hostname } from 'node:os';
 import { randomUUID } from 'node:crypto';
-import { createClientset, newEventBroadcaster, prometheusLeaderElectionMetrics, prometheusWorkqueueMetrics, realClock, runWhenLeading, SharedInformerFactory, type Clientset, type Clock, type EventRecorder, type LeaderElectionOptions } from '@kubelab/client';
+import {
+  createClientset,
+  newEventBroadcaster,
+  prometheusLeaderElectionMetrics,
+  prometheusWorkqueueMetrics,
+  realClock,
+  runWhenLeading,
+  SharedInformerFactory,
+  type Clientset,
+  type Clock,
+  type EventRecorder,
+  type LeaderElectionOptions,
+} from '@kubelab/client';
 import { createLogger, DEFAULT_APISERVER_GRPC_ADDRESS, newMetricsRegistry, serveHealth, type HealthServer, type Logger } from '@kubelab/component-base';
 import { grpcClientInterceptors, type Tracing } from '@kubelab/tracing';
 import { defaultRegistry } from './controllers/index.js';
@@ -50,8 +62,7 @@ export async function startControllerManager(opts: ControllerManagerOptions = {}
   const ownClient = !opts.clientset;
   const interceptors = opts.tracing?.enabled ? grpcClientInterceptors(opts.tracing) : [];
   const cs =
-    opts.clientset ??
-    createClientset({ address: opts.apiserverAddress || DEFAULT_APISERVER_GRPC_ADDRESS, component: 'kube-controller-manager', ...(interceptors.length ? { interceptors } : {}) });
+    opts.clientset ?? createClientset({ address: opts.apiserverAddress || DEFAULT_APISERVER_GRPC_ADDRESS, component: 'kube-controller-manager', ...(interceptors.length ? { interceptors } : {}) });
   const metrics = newMetricsRegistry();
   const metricsProvider = prometheusWorkqueueMetrics(metrics);
   const broadcaster = newEventBroadcaster(cs, { clock });

@@ -8,7 +8,11 @@ export function controllerManagerFlags() {
   return withLeaderElectionFlags(addTracingFlags(withApiserverFlags(new FlagSet('kube-controller-manager'))), 'kube-controller-manager')
     .string('bind-address', '0.0.0.0', 'The IP address on which to listen for the --secure-port port (plain HTTP in kubelab)')
     .int('secure-port', 10257, 'The port on which to serve /healthz, /livez, /readyz and /metrics. 0 picks a free port')
-    .stringArray('controllers', ['*'], "A list of controllers to enable. '*' enables all on-by-default controllers, 'foo' enables the controller named 'foo', '-foo' disables the controller named 'foo'")
+    .stringArray(
+      'controllers',
+      ['*'],
+      "A list of controllers to enable. '*' enables all on-by-default controllers, 'foo' enables the controller named 'foo', '-foo' disables the controller named 'foo'",
+    )
     .duration('node-monitor-period', 5_000, 'The period for syncing NodeStatus in cloud-node-lifecycle-controller')
     .duration('node-monitor-grace-period', 50_000, 'Amount of time which we allow running Node to be unresponsive before marking it unhealthy')
     .duration('node-startup-grace-period', 60_000, 'Amount of time which we allow starting Node to be unresponsive before marking it unhealthy')
@@ -19,7 +23,11 @@ export function controllerManagerFlags() {
     .string('cluster-cidr', '10.244.0.0/16', 'CIDR Range for Pods in cluster. Requires --allocate-node-cidrs to be true')
     .bool('allocate-node-cidrs', true, 'Should CIDRs for Pods be allocated and set on the cloud provider')
     .int('node-cidr-mask-size', 24, 'Mask size for node cidr in cluster')
-    .int('terminated-pod-gc-threshold', 12500, 'Number of terminated pods that can exist before the terminated pod garbage collector starts deleting terminated pods. If <= 0, the terminated pod garbage collector is disabled')
+    .int(
+      'terminated-pod-gc-threshold',
+      12500,
+      'Number of terminated pods that can exist before the terminated pod garbage collector starts deleting terminated pods. If <= 0, the terminated pod garbage collector is disabled',
+    )
     .int('concurrent-deployment-syncs', 5, 'The number of deployment objects that are allowed to sync concurrently')
     .int('concurrent-replicaset-syncs', 5, 'The number of replica sets that are allowed to sync concurrently')
     .int('concurrent-daemonset-syncs', 2, 'The number of daemonset objects that are allowed to sync concurrently')

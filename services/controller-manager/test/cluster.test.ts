@@ -72,7 +72,10 @@ describe.skipIf(!hasNats)('controller-manager with an apiserver', () => {
     await env.cs.core.configMaps('team-a').create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'cfg', namespace: 'team-a' }, data: { a: '1' } });
     await waitFor('2 pods', async () => ((await env.cs.core.pods('team-a').list()).items.length === 2 ? true : undefined));
     await env.cs.core.namespaces().delete('team-a');
-    const terminating = await env.cs.core.namespaces().get('team-a').catch(() => undefined);
+    const terminating = await env.cs.core
+      .namespaces()
+      .get('team-a')
+      .catch(() => undefined);
     if (terminating) expect(terminating.status?.phase).toBe('Terminating');
     await waitFor('namespace gone', async () => ((await env.cs.core.namespaces().list()).items.some((n) => n.metadata.name === 'team-a') ? undefined : true), { timeoutMs: 20_000 });
   });
@@ -181,7 +184,9 @@ describe.skipIf(!hasNats)('controller-manager with an apiserver', () => {
   });
 
   it('deletes pods bound to a node that no longer exists (pod GC)', async () => {
-    await env.cs.core.pods('default').create({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'orphan', namespace: 'default' }, spec: { nodeName: 'gone-node', containers: [{ name: 'c', image: 'x' }] } });
+    await env.cs.core
+      .pods('default')
+      .create({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'orphan', namespace: 'default' }, spec: { nodeName: 'gone-node', containers: [{ name: 'c', image: 'x' }] } });
     await waitFor('orphan deleted', async () => ((await env.cs.core.pods('default').list()).items.some((p) => p.metadata.name === 'orphan') ? undefined : true));
   });
 });

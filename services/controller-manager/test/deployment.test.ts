@@ -83,9 +83,7 @@ describe.skipIf(!hasNats)('deployment controller with an apiserver', () => {
       'deployment.kubernetes.io/desired-replicas': '3',
       'deployment.kubernetes.io/max-replicas': '4',
     });
-    expect(rs!.metadata.ownerReferences).toEqual([
-      { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web', uid: d.metadata.uid, controller: true, blockOwnerDeletion: true },
-    ]);
+    expect(rs!.metadata.ownerReferences).toEqual([{ apiVersion: 'apps/v1', kind: 'Deployment', name: 'web', uid: d.metadata.uid, controller: true, blockOwnerDeletion: true }]);
     expect(d.metadata.annotations?.['deployment.kubernetes.io/revision']).toBe('1');
     const conds = Object.fromEntries((d.status?.conditions ?? []).map((c) => [c.type, `${c.status} ${c.reason}: ${c.message}`]));
     expect(conds).toEqual({

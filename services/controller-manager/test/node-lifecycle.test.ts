@@ -51,12 +51,20 @@ class LeaseRenewer {
         await leases.update(l);
       } catch {
         await leases
-          .create({ apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name: node, namespace: 'kube-node-lease' }, spec: { holderIdentity: node, leaseDurationSeconds: 40, renewTime: formatMicroTime(Date.now()) } } as Lease)
+          .create({
+            apiVersion: 'coordination.k8s.io/v1',
+            kind: 'Lease',
+            metadata: { name: node, namespace: 'kube-node-lease' },
+            spec: { holderIdentity: node, leaseDurationSeconds: 40, renewTime: formatMicroTime(Date.now()) },
+          } as Lease)
           .catch(() => undefined);
       }
     };
     await renew();
-    this.timers.set(node, setInterval(() => void renew(), 100));
+    this.timers.set(
+      node,
+      setInterval(() => void renew(), 100),
+    );
   }
   stop(node: string): void {
     clearInterval(this.timers.get(node));
@@ -117,8 +125,9 @@ describe.skipIf(!hasNats)('node lifecycle with an apiserver', () => {
   }
 
   it('marks a silent node Unknown and unreachable after the grace period, evicts its pods, and recovers', async () => {
-    await waitFor('RegisteredNode event', async () =>
-      (await env.cs.core.events('default').list()).items.find((e) => e.reason === 'RegisteredNode' && e.involvedObject.name === 'node-1')).then((e) => expect(e.message).toBe('Node node-1 event: Registered Node node-1 in Controller'));
+    await waitFor('RegisteredNode event', async () => (await env.cs.core.events('default').list()).items.find((e) => e.reason === 'RegisteredNode' && e.involvedObject.name === 'node-1')).then((e) =>
+      expect(e.message).toBe('Node node-1 event: Registered Node node-1 in Controller'),
+    );
     const shortLived = await runningPod('short', 'node-1', 1);
     await runningPod('long', 'node-1', 3600);
 
@@ -167,7 +176,10 @@ describe.skipIf(!hasNats)('node lifecycle with an apiserver', () => {
     });
     expect(cond(back, 'Ready')?.status).toBe('True');
     await waitFor('eviction cancelled event', async () =>
-      (await env.cs.core.events('default').list()).items.find((e) => e.reason === 'TaintManagerEviction' && e.involvedObject.name === 'long' && e.message === 'Cancelling deletion of Pod default/long'));
+      (await env.cs.core.events('default').list()).items.find(
+        (e) => e.reason === 'TaintManagerEviction' && e.involvedObject.name === 'long' && e.message === 'Cancelling deletion of Pod default/long',
+      ),
+    );
   });
 
   it('taints a node whose kubelet reports Ready=False not-ready', async () => {

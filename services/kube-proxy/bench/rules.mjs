@@ -19,14 +19,17 @@ const ENDPOINTS = 10;
 const wantApply = process.env.KUBELAB_BENCH_APPLY !== '0';
 // One apply may take at most this long.
 const APPLY_TIMEOUT_MS = Number(process.env.KUBELAB_BENCH_APPLY_TIMEOUT_MS ?? 300_000);
-const canApply = wantApply && process.getuid?.() === 0 && ['ip', 'iptables-restore', 'nft'].every((t) => {
-  try {
-    execFileSync('which', [t], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-});
+const canApply =
+  wantApply &&
+  process.getuid?.() === 0 &&
+  ['ip', 'iptables-restore', 'nft'].every((t) => {
+    try {
+      execFileSync('which', [t], { stdio: 'ignore' });
+      return true;
+    } catch {
+      return false;
+    }
+  });
 
 function objects(n) {
   const services = [];

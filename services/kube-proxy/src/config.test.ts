@@ -16,11 +16,17 @@ describe('KubeProxyConfiguration', () => {
     const cfg = parseKubeProxyConfiguration(text);
     expect(cfg.mode).toBe('iptables');
     expect(cfg.iptables).toEqual({ masqueradeAll: false, masqueradeBit: 14, minSyncPeriodMs: 1000, syncPeriodMs: 30_000, localhostNodePorts: true });
-    expect(kubeProxyConfigMap({ mode: 'nftables' })).toMatchObject({ metadata: { namespace: 'kube-system', name: 'kube-proxy' }, data: { 'config.conf': expect.stringContaining('mode: nftables\n') } });
+    expect(kubeProxyConfigMap({ mode: 'nftables' })).toMatchObject({
+      metadata: { namespace: 'kube-system', name: 'kube-proxy' },
+      data: { 'config.conf': expect.stringContaining('mode: nftables\n') },
+    });
   });
 
   it('reads JSON too', () => {
-    expect(parseKubeProxyConfiguration('{"apiVersion":"kubeproxy.config.k8s.io/v1alpha1","kind":"KubeProxyConfiguration","mode":"ipvs","ipvs":{"scheduler":"lc"}}')).toMatchObject({ mode: 'ipvs', ipvs: { scheduler: 'lc' } });
+    expect(parseKubeProxyConfiguration('{"apiVersion":"kubeproxy.config.k8s.io/v1alpha1","kind":"KubeProxyConfiguration","mode":"ipvs","ipvs":{"scheduler":"lc"}}')).toMatchObject({
+      mode: 'ipvs',
+      ipvs: { scheduler: 'lc' },
+    });
   });
 
   it.each([

@@ -57,7 +57,9 @@ export function goTime(ms: number): string {
   if (ms === 0) return '0001-01-01 00:00:00 +0000 UTC';
   const d = new Date(ms);
   const p = (n: number, w = 2) => String(n).padStart(w, '0');
-  const frac = String(d.getUTCMilliseconds() * 1_000_000).padStart(9, '0').replace(/0+$/, '');
+  const frac = String(d.getUTCMilliseconds() * 1_000_000)
+    .padStart(9, '0')
+    .replace(/0+$/, '');
   // Go prints the monotonic reading (seconds since process start) for times from time.Now().
   const mono = ms >= processStart ? ` m=+${((ms - processStart) / 1000).toFixed(9)}` : '';
   return `${d.getUTCFullYear()}-${p(d.getUTCMonth() + 1)}-${p(d.getUTCDate())} ${p(d.getUTCHours())}:${p(d.getUTCMinutes())}:${p(d.getUTCSeconds())}${frac ? `.${frac}` : ''} +0000 UTC${mono}`;

@@ -9,12 +9,7 @@ import type { Logger } from '@kubelab/component-base';
 import { kubeProxyConfigMap, type KubeProxyConfiguration } from './config.js';
 
 /** Creates the ConfigMap if absent; retries while the apiserver is unreachable; never throws. */
-export async function publishConfigMap(
-  clientset: Clientset,
-  cfg: Pick<KubeProxyConfiguration, 'mode' | 'clusterCIDR'>,
-  logger: Logger,
-  signal: AbortSignal,
-): Promise<void> {
+export async function publishConfigMap(clientset: Clientset, cfg: Pick<KubeProxyConfiguration, 'mode' | 'clusterCIDR'>, logger: Logger, signal: AbortSignal): Promise<void> {
   const cm = kubeProxyConfigMap({ mode: cfg.mode, clusterCIDR: cfg.clusterCIDR }) as ConfigMap;
   for (let delay = 500; !signal.aborted; delay = Math.min(delay * 2, 10_000)) {
     try {

@@ -2,7 +2,6 @@ import { describe, expect, it } from 'vitest';
 import { FakeClock } from '@kubelab/client/testing';
 import { BoundedFrequencyRunner } from './runner.js';
 
-
 function setup(results: boolean[] = []) {
   const clock = new FakeClock(0);
   const runs: number[] = [];

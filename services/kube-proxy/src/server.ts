@@ -84,12 +84,7 @@ export async function startKubeProxy(opts: KubeProxyOptions): Promise<KubeProxyH
   const cfg: KubeProxyConfiguration = { ...defaultKubeProxyConfiguration(), ...opts.config };
   const mode = cfg.mode;
   const logger = opts.logger ?? createLogger({ component: 'kube-proxy', node: opts.nodeName });
-  const timing =
-    mode === 'nftables'
-      ? cfg.nftables
-      : mode === 'ipvs'
-        ? { minSyncPeriodMs: cfg.ipvs.minSyncPeriodMs, syncPeriodMs: cfg.ipvs.syncPeriodMs }
-        : cfg.iptables;
+  const timing = mode === 'nftables' ? cfg.nftables : mode === 'ipvs' ? { minSyncPeriodMs: cfg.ipvs.minSyncPeriodMs, syncPeriodMs: cfg.ipvs.syncPeriodMs } : cfg.iptables;
   const masq = mode === 'nftables' ? cfg.nftables : cfg.iptables;
   const registry = newMetricsRegistry();
   const metrics = newProxyMetrics(registry);
@@ -122,10 +117,12 @@ export async function startKubeProxy(opts: KubeProxyOptions): Promise<KubeProxyH
   const rules = rulesRoute(proxier);
   const hz = splitHostPort(cfg.healthzBindAddress, '--healthz-bind-address');
   const mz = splitHostPort(cfg.metricsBindAddress, '--metrics-bind-address');
-  const json = (r: { status: number; body: string }): Route => (_req, res) => {
-    res.writeHead(r.status, { 'content-type': 'application/json', 'x-content-type-options': 'nosniff' });
-    res.end(r.body);
-  };
+  const json =
+    (r: { status: number; body: string }): Route =>
+    (_req, res) => {
+      res.writeHead(r.status, { 'content-type': 'application/json', 'x-content-type-options': 'nosniff' });
+      res.end(r.body);
+    };
   const servers: HealthServer[] = [];
   const stopAll = async () => {
     await Promise.all(servers.map((s) => s.close()));

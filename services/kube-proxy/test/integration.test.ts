@@ -45,10 +45,14 @@ describe.runIf(requireTool('nats-server'))('kube-proxy with the apiserver', () =
   // The rules once they (do not) contain needle, and how long that took.
   const rulesWith = async (needle: string, absent = false) => {
     const start = Date.now();
-    const value = await waitFor(`${absent ? 'no ' : ''}${needle} in /rules`, async () => {
-      const r = await get(kp.healthzPort, '/rules');
-      return r.status === 200 && r.body.includes(needle) !== absent ? r.body : undefined;
-    }, { timeoutMs: 5000 });
+    const value = await waitFor(
+      `${absent ? 'no ' : ''}${needle} in /rules`,
+      async () => {
+        const r = await get(kp.healthzPort, '/rules');
+        return r.status === 200 && r.body.includes(needle) !== absent ? r.body : undefined;
+      },
+      { timeoutMs: 5000 },
+    );
     return { value, elapsedMs: Date.now() - start };
   };
 
@@ -69,7 +73,16 @@ describe.runIf(requireTool('nats-server'))('kube-proxy with the apiserver', () =
     expect(svc.spec?.clusterIP).toBe('10.96.0.50');
     await rulesWith('"default/web:http has no endpoints"');
     const slice = await cs.discovery.endpointSlices('default').create(
-      makeSlice('default', 'web', [{ name: 'http', port: 8080 }], [{ ip: '10.244.1.2', ready: true }, { ip: '10.244.2.3', ready: true }], 'web-x1'),
+      makeSlice(
+        'default',
+        'web',
+        [{ name: 'http', port: 8080 }],
+        [
+          { ip: '10.244.1.2', ready: true },
+          { ip: '10.244.2.3', ready: true },
+        ],
+        'web-x1',
+      ),
     );
     const both = await rulesWith('--to-destination 10.244.2.3:8080');
     expect(both.elapsedMs).toBeLessThan(2500);

@@ -40,23 +40,31 @@ describe('startKubeProxy (render mode)', () => {
     fake.seed(GVR.services, makeService('default', 'kubernetes', '10.96.0.1', [{ name: 'https', protocol: 'TCP', port: 443 }]));
     fake.seed(GVR.endpointSlices, makeSlice('default', 'kubernetes', [{ name: 'https', port: 6443 }], [{ ip: '172.18.0.2' }]));
     const { kp } = await start('iptables', fake);
-    const first = await waitFor('first sync', async () => ((await get(kp.healthzPort, '/rules')).status === 200 ? (await get(kp.healthzPort, '/rules')) : undefined), { timeoutMs: 5000 });
+    const first = await waitFor('first sync', async () => ((await get(kp.healthzPort, '/rules')).status === 200 ? await get(kp.healthzPort, '/rules') : undefined), { timeoutMs: 5000 });
     expect(first.headers.get('x-kubelab-rules-source')).toBe('rendered');
     expect(first.body).toContain('-A KUBE-SERVICES -d 10.96.0.1/32 -p tcp -m comment --comment "default/kubernetes:https cluster IP" -m tcp --dport 443 -j KUBE-SVC-');
 
     await fake.clientset.core.services('default').create(makeService('default', 'web', '10.96.0.10', [{ name: 'http', protocol: 'TCP', port: 80 }]));
-    const rejected = await waitFor('REJECT for web', async () => {
-      const r = await get(kp.metricsPort, '/rules');
-      return r.body.includes('"default/web:http has no endpoints"') ? r.body : undefined;
-    }, { timeoutMs: 3000 });
+    const rejected = await waitFor(
+      'REJECT for web',
+      async () => {
+        const r = await get(kp.metricsPort, '/rules');
+        return r.body.includes('"default/web:http has no endpoints"') ? r.body : undefined;
+      },
+      { timeoutMs: 3000 },
+    );
     expect(rejected).toContain('-A KUBE-SERVICES -d 10.96.0.10/32 -p tcp -m comment --comment "default/web:http has no endpoints" -m tcp --dport 80 -j REJECT --reject-with icmp-port-unreachable');
 
     await fake.clientset.discovery.endpointSlices('default').create(makeSlice('default', 'web', [{ name: 'http', port: 8080 }], [{ ip: '10.244.1.2' }, { ip: '10.244.2.3' }]));
     const created = Date.now();
-    const dnat = await waitFor('DNAT to the endpoints', async () => {
-      const r = await get(kp.healthzPort, '/rules');
-      return r.body.includes('--to-destination 10.244.2.3:8080') ? r.body : undefined;
-    }, { timeoutMs: 3000 });
+    const dnat = await waitFor(
+      'DNAT to the endpoints',
+      async () => {
+        const r = await get(kp.healthzPort, '/rules');
+        return r.body.includes('--to-destination 10.244.2.3:8080') ? r.body : undefined;
+      },
+      { timeoutMs: 3000 },
+    );
     // Bounded by the 1 s min sync period plus scheduling slack.
     expect(Date.now() - created).toBeLessThan(2000);
     expect(dnat).toContain('-m statistic --mode random --probability 0.50000000000 -j KUBE-SEP-');
@@ -89,10 +97,14 @@ describe('startKubeProxy (render mode)', () => {
     const fake = createFakeClientset();
     fake.seed(GVR.services, makeService('default', 'web', '10.96.0.10', [{ name: 'http', protocol: 'TCP', port: 80 }]));
     const { kp } = await start(mode, fake);
-    const r = await waitFor('first sync', async () => {
-      const x = await get(kp.healthzPort, '/rules');
-      return x.status === 200 ? x : undefined;
-    }, { timeoutMs: 5000 });
+    const r = await waitFor(
+      'first sync',
+      async () => {
+        const x = await get(kp.healthzPort, '/rules');
+        return x.status === 200 ? x : undefined;
+      },
+      { timeoutMs: 5000 },
+    );
     expect(r.headers.get('x-kubelab-proxy-mode')).toBe(mode);
     expect(r.body.startsWith(head)).toBe(true);
     expect(r.body).toContain(line);

@@ -74,7 +74,15 @@ const raw = (b) => b;
 const server = new grpc.Server();
 server.addService(
   {
-    Export: { path: '/opentelemetry.proto.collector.trace.v1.TraceService/Export', requestStream: false, responseStream: false, requestSerialize: raw, requestDeserialize: raw, responseSerialize: raw, responseDeserialize: raw },
+    Export: {
+      path: '/opentelemetry.proto.collector.trace.v1.TraceService/Export',
+      requestStream: false,
+      responseStream: false,
+      requestSerialize: raw,
+      requestDeserialize: raw,
+      responseSerialize: raw,
+      responseDeserialize: raw,
+    },
   },
   {
     Export: (call, cb) => {

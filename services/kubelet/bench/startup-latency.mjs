@@ -70,7 +70,10 @@ const cpuAll = () => {
 
 /** Counter samples of a Prometheus text page whose name matches, by their labels. */
 const counters = async (url, name) => {
-  const text = await fetch(url).then((r) => r.text(), () => '');
+  const text = await fetch(url).then(
+    (r) => r.text(),
+    () => '',
+  );
   const out = new Map();
   for (const line of text.split('\n')) {
     const m = /^(\w+)(\{[^}]*\})? ([\d.e+]+)$/.exec(line);
@@ -78,7 +81,11 @@ const counters = async (url, name) => {
   }
   return out;
 };
-const delta = (a, b) => [...b].map(([k, v]) => [k, v - (a.get(k) ?? 0)]).filter(([, v]) => v > 0).sort((x, y) => y[1] - x[1]);
+const delta = (a, b) =>
+  [...b]
+    .map(([k, v]) => [k, v - (a.get(k) ?? 0)])
+    .filter(([, v]) => v > 0)
+    .sort((x, y) => y[1] - x[1]);
 
 const grpcPort = await freePort();
 const securePort = await freePort();
@@ -86,18 +93,44 @@ const kubeletPort = await freePort();
 run('apiserver', mainOf('@kubelab/apiserver'), ['--nats-url', nats.url, '--bind-address', '127.0.0.1', '--secure-port', String(securePort), '--grpc-port', String(grpcPort)]);
 await waitForPort(grpcPort, 20_000);
 const socket = join(dir, 'containerd.sock');
-run('containerd', mainOf('@kubelab/containerd'), ['--node-name', 'node-1', '--address', socket, '--root', join(dir, 'containerd'), '--health-port', '0', '--pull-speed', '0', '--nats-url', nats.url, '--pod-cidr', '10.244.1.0/24', '--v', 'error']);
+run('containerd', mainOf('@kubelab/containerd'), [
+  '--node-name',
+  'node-1',
+  '--address',
+  socket,
+  '--root',
+  join(dir, 'containerd'),
+  '--health-port',
+  '0',
+  '--pull-speed',
+  '0',
+  '--nats-url',
+  nats.url,
+  '--pod-cidr',
+  '10.244.1.0/24',
+  '--v',
+  'error',
+]);
 for (let i = 0; i < 200 && !existsSync(socket); i++) await sleep(50);
 run('kubelet', join(import.meta.dirname, '..', 'dist', 'main.js'), [
-  '--apiserver-grpc-address', `127.0.0.1:${grpcPort}`,
-  '--hostname-override', 'node-1',
-  '--node-ip', '127.0.0.1',
-  '--container-runtime-endpoint', `unix://${socket}`,
-  '--address', '127.0.0.1',
-  '--port', String(kubeletPort),
-  '--healthz-port', '0',
-  '--root-dir', join(dir, 'kubelet'),
-  '--pod-logs-dir', join(dir, 'pods'),
+  '--apiserver-grpc-address',
+  `127.0.0.1:${grpcPort}`,
+  '--hostname-override',
+  'node-1',
+  '--node-ip',
+  '127.0.0.1',
+  '--container-runtime-endpoint',
+  `unix://${socket}`,
+  '--address',
+  '127.0.0.1',
+  '--port',
+  String(kubeletPort),
+  '--healthz-port',
+  '0',
+  '--root-dir',
+  join(dir, 'kubelet'),
+  '--pod-logs-dir',
+  join(dir, 'pods'),
   // EVENTED_PLEG=1: the runtime's container events wake pod workers at once,
   // instead of the next 1 s relist (upstream's EventedPLEG feature gate).
   ...(process.env.EVENTED_PLEG === '1' ? ['--feature-gates', 'EventedPLEG=true'] : []),
@@ -108,7 +141,10 @@ let deadline;
 try {
   // Wait for the node to be Ready.
   for (let i = 0; i < 200; i++) {
-    const n = await cs.core.nodes().get('node-1').catch(() => undefined);
+    const n = await cs.core
+      .nodes()
+      .get('node-1')
+      .catch(() => undefined);
     if (n?.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True')) break;
     await sleep(100);
   }
@@ -139,7 +175,10 @@ try {
     metadata: { name, namespace: 'bench' },
     spec: { nodeName: 'node-1', containers: [{ name: 'app', image: 'busybox:1.36', command: ['sleep', '3600'] }] },
   });
-  await cs.core.namespaces().create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'bench' } }).catch(() => {});
+  await cs.core
+    .namespaces()
+    .create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'bench' } })
+    .catch(() => {});
   // One pod first, as on a node that already runs something: the image is
   // present (the burst measures start-up, not 100 pulls of one image) and
   // every component has served each call once.
@@ -151,10 +190,7 @@ try {
   const names = Array.from({ length: PODS }, (_, i) => `pod-${String(i).padStart(3, '0')}`);
   const detail = process.env.DETAIL === '1';
   const scrape = () =>
-    Promise.all([
-      counters(`http://127.0.0.1:${securePort}/metrics`, 'apiserver_request_total'),
-      counters(`http://127.0.0.1:${kubeletPort}/metrics`, 'kubelet_runtime_operations_total'),
-    ]);
+    Promise.all([counters(`http://127.0.0.1:${securePort}/metrics`, 'apiserver_request_total'), counters(`http://127.0.0.1:${kubeletPort}/metrics`, 'kubelet_runtime_operations_total')]);
   const m0 = detail ? await scrape() : undefined;
   const cpu0 = cpuAll();
   const t0 = performance.now();
@@ -179,12 +215,18 @@ try {
   const lat = names.map((n) => running.get(n) - created.get(n)).sort((a, b) => a - b);
   const q = (p) => lat[Math.min(lat.length - 1, Math.ceil((p / 100) * lat.length) - 1)];
   const fmt = (ms) => `${ms.toFixed(0)} ms`;
-  console.log(`pod startup latency, ${PODS} pods on one kubelet (${QPS > 0 ? `${QPS} creates/s` : `burst, ${CONCURRENCY} concurrent creates`}, zero pull time, created → all containers running via watch)`);
+  console.log(
+    `pod startup latency, ${PODS} pods on one kubelet (${QPS > 0 ? `${QPS} creates/s` : `burst, ${CONCURRENCY} concurrent creates`}, zero pull time, created → all containers running via watch)`,
+  );
   console.log(`  p50 ${fmt(q(50))}  p90 ${fmt(q(90))}  p99 ${fmt(q(99))}  max ${fmt(lat[lat.length - 1])}  (all ${PODS} in ${fmt(total)})`);
   console.log(`  target p99 < 1000 ms: ${q(99) < 1000 ? 'met' : 'NOT met'}`);
   const used = Object.fromEntries(Object.keys(cpu1).map((k) => [k, cpu1[k] - cpu0[k]]));
   const sum = Object.values(used).reduce((a, b) => a + b, 0);
-  console.log(`  CPU ms from first create to last running: ${Object.entries(used).map(([k, v]) => `${k} ${v.toFixed(0)}`).join(', ')}; total ${sum.toFixed(0)} (${(sum / PODS).toFixed(1)} per pod)`);
+  console.log(
+    `  CPU ms from first create to last running: ${Object.entries(used)
+      .map(([k, v]) => `${k} ${v.toFixed(0)}`)
+      .join(', ')}; total ${sum.toFixed(0)} (${(sum / PODS).toFixed(1)} per pod)`,
+  );
   if (m0) {
     await sleep(1000); // the writes that follow the last running pod (events, late status) count too
     const m1 = await scrape();

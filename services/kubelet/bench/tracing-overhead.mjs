@@ -76,7 +76,17 @@ async function startCluster(endpoint, label) {
   if (endpoint) env.KUBELAB_TRACING_ENDPOINT = endpoint;
   const run = (script, args, extraEnv = {}) => {
     // CPU_PROF=dir: a V8 CPU profile per component and round (node --cpu-prof), written at exit.
-    const prof = CPU_PROF ? ['--cpu-prof', '--cpu-prof-interval', process.env.CPU_PROF_INTERVAL ?? '1000', '--cpu-prof-dir', CPU_PROF, '--cpu-prof-name', `${label}-${basename(dirname(dirname(script)))}-${children.length}.cpuprofile`] : [];
+    const prof = CPU_PROF
+      ? [
+          '--cpu-prof',
+          '--cpu-prof-interval',
+          process.env.CPU_PROF_INTERVAL ?? '1000',
+          '--cpu-prof-dir',
+          CPU_PROF,
+          '--cpu-prof-name',
+          `${label}-${basename(dirname(dirname(script)))}-${children.length}.cpuprofile`,
+        ]
+      : [];
     const child = spawn(process.execPath, [...prof, script, ...args], { stdio: ['ignore', 'ignore', 'inherit'], env: { ...env, ...extraEnv } });
     children.push(child);
     return child;
@@ -84,22 +94,62 @@ async function startCluster(endpoint, label) {
   const grpcPort = await freePort();
   const api = `127.0.0.1:${grpcPort}`;
   // With tracing on the apiserver starts every trace (1,000,000 per million); the others follow its decision.
-  run(mainOf('@kubelab/apiserver'), ['--nats-url', nats.url, '--bind-address', '127.0.0.1', '--secure-port', '0', '--grpc-port', String(grpcPort)], endpoint ? { KUBELAB_TRACING_SAMPLING_RATE_PER_MILLION: '1000000' } : {});
+  run(
+    mainOf('@kubelab/apiserver'),
+    ['--nats-url', nats.url, '--bind-address', '127.0.0.1', '--secure-port', '0', '--grpc-port', String(grpcPort)],
+    endpoint ? { KUBELAB_TRACING_SAMPLING_RATE_PER_MILLION: '1000000' } : {},
+  );
   await waitForPort(grpcPort, 20_000);
   const socket = join(dir, 'containerd.sock');
-  run(mainOf('@kubelab/containerd'), ['--node-name', 'node-1', '--nats-url', nats.url, '--address', socket, '--root', join(dir, 'containerd'), '--health-port', '0', '--pull-speed', '0', '--pod-cidr', '10.244.1.0/24', '--v', 'error']);
+  run(mainOf('@kubelab/containerd'), [
+    '--node-name',
+    'node-1',
+    '--nats-url',
+    nats.url,
+    '--address',
+    socket,
+    '--root',
+    join(dir, 'containerd'),
+    '--health-port',
+    '0',
+    '--pull-speed',
+    '0',
+    '--pod-cidr',
+    '10.244.1.0/24',
+    '--v',
+    'error',
+  ]);
   for (let i = 0; i < 200 && !existsSync(socket); i++) await sleep(50);
   run(mainOf('@kubelab/scheduler'), ['--apiserver-grpc-address', api, '--bind-address', '127.0.0.1', '--secure-port', '0', '--leader-elect=false']);
   run(kubeletMain, [
-    '--apiserver-grpc-address', api, '--hostname-override', 'node-1', '--node-ip', '127.0.0.1', '--container-runtime-endpoint', `unix://${socket}`,
-    '--address', '127.0.0.1', '--port', '0', '--healthz-port', '0', '--root-dir', join(dir, 'kubelet'), '--pod-logs-dir', join(dir, 'pods'),
+    '--apiserver-grpc-address',
+    api,
+    '--hostname-override',
+    'node-1',
+    '--node-ip',
+    '127.0.0.1',
+    '--container-runtime-endpoint',
+    `unix://${socket}`,
+    '--address',
+    '127.0.0.1',
+    '--port',
+    '0',
+    '--healthz-port',
+    '0',
+    '--root-dir',
+    join(dir, 'kubelet'),
+    '--pod-logs-dir',
+    join(dir, 'pods'),
   ]);
   // One Create call per pod, as kubectl sends one request per object: the apiserver samples
   // each as a root and the pod start is one trace. (The client library's default pipelines
   // creates on a CreateStream, whose items the apiserver deliberately leaves untraced.)
   const cs = createClientset({ address: api, component: 'bench', pipelineCreates: false });
   for (let i = 0; ; i++) {
-    const n = await cs.core.nodes().get('node-1').catch(() => undefined);
+    const n = await cs.core
+      .nodes()
+      .get('node-1')
+      .catch(() => undefined);
     if (n?.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True')) break;
     if (i > 300) throw new Error('node-1 not Ready after 30 s');
     await sleep(100);
@@ -149,14 +199,19 @@ async function measure(cs, round, count = PODS) {
       while (next < names.length) {
         const name = names[next++];
         created.set(name, performance.now());
-        const pod = await cs.core.pods(ns).create({ apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace: ns }, spec: { containers: [{ name: 'app', image: 'busybox:1.36', command: ['sleep', '3600'] }] } });
+        const pod = await cs.core
+          .pods(ns)
+          .create({ apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace: ns }, spec: { containers: [{ name: 'app', image: 'busybox:1.36', command: ['sleep', '3600'] }] } });
         if (pod.metadata?.annotations?.['kubelab.io/traceparent']) tracedCreates++;
       }
     }),
   );
   let timer;
   try {
-    await Promise.race([all, new Promise((_, rej) => (timer = setTimeout(() => rej(new Error(`round ${round}: only ${running.size}/${count} pods running after ${ROUND_TIMEOUT_MS} ms`)), ROUND_TIMEOUT_MS)))]);
+    await Promise.race([
+      all,
+      new Promise((_, rej) => (timer = setTimeout(() => rej(new Error(`round ${round}: only ${running.size}/${count} pods running after ${ROUND_TIMEOUT_MS} ms`)), ROUND_TIMEOUT_MS))),
+    ]);
   } finally {
     clearTimeout(timer);
     watch.stop();
@@ -225,11 +280,19 @@ try {
     const after = (await sink.stats()).requests;
     if (counted) exported[mode] += after - before;
     load.push(loadavg()[0]);
-    process.stderr.write(`round ${i + 1}/${order.length}${counted ? '' : ' (warm-up, not counted)'} tracing ${mode}: p50 ${p50(latencies).toFixed(1)} ms, components' CPU ${roundCpu.toFixed(2)} s, OTLP exports ${after - before}, load ${loadavg()[0].toFixed(2)}\n`);
+    process.stderr.write(
+      `round ${i + 1}/${order.length}${counted ? '' : ' (warm-up, not counted)'} tracing ${mode}: p50 ${p50(latencies).toFixed(1)} ms, components' CPU ${roundCpu.toFixed(2)} s, OTLP exports ${after - before}, load ${loadavg()[0].toFixed(2)}\n`,
+    );
   }
 } finally {
   const final = await sink.stats();
-  if (process.env.SPAN_STATS === '1') process.stderr.write(`spans exported (all "on" rounds): ${final.spans}\n${Object.entries(final.byName).sort((a, b) => b[1] - a[1]).map(([k, n]) => `  ${String(n).padStart(6)} ${k}`).join('\n')}\n`);
+  if (process.env.SPAN_STATS === '1')
+    process.stderr.write(
+      `spans exported (all "on" rounds): ${final.spans}\n${Object.entries(final.byName)
+        .sort((a, b) => b[1] - a[1])
+        .map(([k, n]) => `  ${String(n).padStart(6)} ${k}`)
+        .join('\n')}\n`,
+    );
   await sink.close();
   if (CPU_PROF) writeFileSync(join(CPU_PROF, 'windows.json'), JSON.stringify(windows));
 }

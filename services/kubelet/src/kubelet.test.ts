@@ -70,7 +70,12 @@ describe('syncPod of a pod new to the kubelet', () => {
     },
     {
       name: 'starts every container of the pod in spec order',
-      pod: web({ containers: [{ name: 'app', image: 'busybox:1.36' }, { name: 'sidecar', image: 'busybox:1.36' }] }),
+      pod: web({
+        containers: [
+          { name: 'app', image: 'busybox:1.36' },
+          { name: 'sidecar', image: 'busybox:1.36' },
+        ],
+      }),
       given: (t) => t.runtime.addImage('busybox:1.36'),
       changes: ['RunPodSandbox default/web', 'CreateContainer app', 'StartContainer app', 'CreateContainer sidecar', 'StartContainer sidecar'],
       status: 'Running app=running ready sidecar=running ready',
@@ -112,9 +117,7 @@ describe('syncPod of a pod new to the kubelet', () => {
       },
       changes: [],
       status: 'Pending app=waiting:ContainerCreating',
-      events: [
-        'Warning NetworkNotReady network is not ready: container runtime network not ready: NetworkReady=false reason:NetworkPluginNotReady message:cni config uninitialized',
-      ],
+      events: ['Warning NetworkNotReady network is not ready: container runtime network not ready: NetworkReady=false reason:NetworkPluginNotReady message:cni config uninitialized'],
       retryIn: 2_000,
     },
     {
@@ -294,7 +297,12 @@ describe('syncRemovedPod: a pod gone from every source', () => {
 
   it('a static pod removed before it ever ran leaves no sync state behind (its first-seen time used to stay)', async () => {
     const t = newTestKubelet();
-    const p = staticPodFromManifest({ metadata: { name: 'web' }, spec: { containers: [{ name: 'app', image: 'busybox:1.36' }] } }, '/etc/kubernetes/manifests/web.yaml', TEST_NODE, new Date(T0).toISOString());
+    const p = staticPodFromManifest(
+      { metadata: { name: 'web' }, spec: { containers: [{ name: 'app', image: 'busybox:1.36' }] } },
+      '/etc/kubernetes/manifests/web.yaml',
+      TEST_NODE,
+      new Date(T0).toISOString(),
+    );
     const uid = p.metadata.uid!;
     t.kubelet.onStaticPods([p]);
     expect(t.kubelet.syncStateOf(uid)?.firstSeenAt).toBe(T0);
@@ -312,7 +320,12 @@ describe('syncPod of a static pod', () => {
     const t = newTestKubelet();
     t.runtime.addImage('busybox:1.36');
     if (c.node) t.addNode();
-    const p = staticPodFromManifest({ metadata: { name: 'web' }, spec: { containers: [{ name: 'app', image: 'busybox:1.36' }] } }, '/etc/kubernetes/manifests/web.yaml', TEST_NODE, new Date(T0).toISOString());
+    const p = staticPodFromManifest(
+      { metadata: { name: 'web' }, spec: { containers: [{ name: 'app', image: 'busybox:1.36' }] } },
+      '/etc/kubernetes/manifests/web.yaml',
+      TEST_NODE,
+      new Date(T0).toISOString(),
+    );
     t.kubelet.onStaticPods([p]);
     await t.kubelet.syncPod(p.metadata.uid!);
     expect(t.runtime.changes()).toEqual(['RunPodSandbox default/web-node-1', 'CreateContainer app', 'StartContainer app']);

@@ -127,15 +127,11 @@ export class Kubelet {
     this.runtimeState = new RuntimeState(this.rt, clock, this.log, scale);
     this.mirrorClient = new MirrorClient(this.cs, this.log);
 
-    this.statusManager = new StatusManager(
-      podStatusAPI(this.cs, !!this.tracing),
-      this.log,
-      (uid) => {
-        const d = this.podManager.get(uid);
-        if (!d) return undefined;
-        return d.static ? this.podManager.mirrorOf(d.pod) : this.podInformer?.getIndexer().getByKey(fullName(d.pod));
-      },
-    );
+    this.statusManager = new StatusManager(podStatusAPI(this.cs, !!this.tracing), this.log, (uid) => {
+      const d = this.podManager.get(uid);
+      if (!d) return undefined;
+      return d.static ? this.podManager.mirrorOf(d.pod) : this.podInformer?.getIndexer().getByKey(fullName(d.pod));
+    });
     const transport = criProbeTransport(this.rt);
     const prober = new Prober(dialingProbeTransport(transport, deps.dialTarget), this.recorder, scale);
     this.prober = new ProberManager(prober, this.statusManager, clock, true, scale, (id) => this.podStates.containerStartedAt(id));
@@ -512,8 +508,7 @@ export class Kubelet {
       (id) => this.prober.startup.get(id),
       this.runtimeState.name,
     );
-    const nothingToDo =
-      !actions.killPod && !actions.createSandbox && !actions.containersToKill.length && !actions.containersToStart.length && !actions.initContainersToStart.length;
+    const nothingToDo = !actions.killPod && !actions.createSandbox && !actions.containersToKill.length && !actions.containersToStart.length && !actions.initContainersToStart.length;
     if (nothingToDo) return mount.retryAt !== undefined ? { retryAt: mount.retryAt } : undefined;
 
     const result = await runtime.syncPod(pod, rs, actions, terminating);

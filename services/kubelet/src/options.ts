@@ -35,12 +35,24 @@ export function kubeletFlags() {
     .bool('register-node', true, 'Register the node with the apiserver.')
     .string('eviction-hard', DEFAULT_EVICTION_HARD, 'A set of eviction thresholds (e.g. memory.available<1Gi) that if met would trigger a pod eviction.')
     .string('eviction-soft', '', 'A set of eviction thresholds (e.g. memory.available<1.5Gi) that if met over a corresponding grace period would trigger a pod eviction.')
-    .string('eviction-soft-grace-period', '', 'A set of eviction grace periods (e.g. memory.available=1m30s) that correspond to how long a soft eviction threshold must hold before triggering a pod eviction.')
-    .string('eviction-minimum-reclaim', '', 'A set of minimum reclaims (e.g. imagefs.available=2Gi) that describes the minimum amount of resource the kubelet will reclaim when performing a pod eviction if that resource is under pressure.')
+    .string(
+      'eviction-soft-grace-period',
+      '',
+      'A set of eviction grace periods (e.g. memory.available=1m30s) that correspond to how long a soft eviction threshold must hold before triggering a pod eviction.',
+    )
+    .string(
+      'eviction-minimum-reclaim',
+      '',
+      'A set of minimum reclaims (e.g. imagefs.available=2Gi) that describes the minimum amount of resource the kubelet will reclaim when performing a pod eviction if that resource is under pressure.',
+    )
     .duration('eviction-pressure-transition-period', 300_000, 'Duration for which the kubelet has to wait before transitioning out of an eviction pressure condition.')
     .int('eviction-max-pod-grace-period', 0, 'Maximum allowed grace period (in seconds) to use when terminating pods in response to a soft eviction threshold being met.')
     .stringArray('feature-gates', [], 'key=true|false pairs for alpha/experimental features (EventedPLEG, RelaxedEnvironmentVariableValidation).')
-    .float('time-scale', 1, 'kubelab: kubelet time runs this many times faster than wall time (probe delays/periods/timeouts, crash-loop and image-pull back-off, runtime-down threshold), to match containerd --time-scale.');
+    .float(
+      'time-scale',
+      1,
+      'kubelab: kubelet time runs this many times faster than wall time (probe delays/periods/timeouts, crash-loop and image-pull back-off, runtime-down threshold), to match containerd --time-scale.',
+    );
 }
 
 export function defaultNodeIP(): string {

@@ -5,10 +5,13 @@ import { PodWorkers } from './pod-workers.js';
 function gatedSync() {
   const runs: { uid: string; aborted: boolean }[] = [];
   let release: (() => void) | undefined;
-  const workers: PodWorkers = new PodWorkers(async (uid) => {
-    runs.push({ uid, aborted: !!workers.terminationSignal(uid)?.aborted });
-    await new Promise<void>((r) => (release = r));
-  }, () => {});
+  const workers: PodWorkers = new PodWorkers(
+    async (uid) => {
+      runs.push({ uid, aborted: !!workers.terminationSignal(uid)?.aborted });
+      await new Promise<void>((r) => (release = r));
+    },
+    () => {},
+  );
   return { workers, runs, release: () => release?.() };
 }
 

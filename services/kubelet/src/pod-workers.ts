@@ -91,11 +91,14 @@ export class PodWorkers implements PodWorkerQueue {
     if (lane.timer && lane.retryAt !== undefined && lane.retryAt <= at) return;
     clearTimeout(lane.timer);
     lane.retryAt = at;
-    lane.timer = setTimeout(() => {
-      lane.timer = undefined;
-      lane.retryAt = undefined;
-      this.update(uid);
-    }, Math.max(0, at - this.now()) + 5);
+    lane.timer = setTimeout(
+      () => {
+        lane.timer = undefined;
+        lane.retryAt = undefined;
+        this.update(uid);
+      },
+      Math.max(0, at - this.now()) + 5,
+    );
     lane.timer.unref();
   }
 

@@ -21,10 +21,14 @@ describe.skipIf(!requireTool('nats-server'))('kubelet admission', () => {
     const node = (await c.cs.core.nodes().get('node-1')) as Node;
     const capacity = parseQuantity(node.status!.allocatable!.cpu!).milliValue();
     await c.cs.core.pods('default').create(pod('greedy', { containers: [{ name: 'app', image: 'busybox:1.36', command: ['sleep', '600'], resources: { requests: { cpu: '64' } } }] }));
-    const rejected = await waitFor('greedy Failed', async () => {
-      const p = (await c.cs.core.pods('default').get('greedy')) as Pod;
-      return p.status?.phase === 'Failed' ? p : undefined;
-    }, POLL);
+    const rejected = await waitFor(
+      'greedy Failed',
+      async () => {
+        const p = (await c.cs.core.pods('default').get('greedy')) as Pod;
+        return p.status?.phase === 'Failed' ? p : undefined;
+      },
+      POLL,
+    );
     const message = `Node didn't have enough resource: cpu, requested: 64000, used: 0, capacity: ${capacity}`;
     expect(rejected.status).toMatchObject({ phase: 'Failed', reason: 'OutOfcpu', message: `Pod was rejected: ${message}` });
     expect(await podEvents(c.cs, 'greedy')).toContain(`OutOfcpu: ${message}`);
@@ -34,10 +38,14 @@ describe.skipIf(!requireTool('nats-server'))('kubelet admission', () => {
 
   it('a pod whose nodeSelector the node does not match fails NodeAffinity', async () => {
     await c.cs.core.pods('default').create(pod('picky', { nodeSelector: { disktype: 'ssd' }, containers: [{ name: 'app', image: 'busybox:1.36', command: ['sleep', '600'] }] }));
-    const rejected = await waitFor('picky Failed', async () => {
-      const p = (await c.cs.core.pods('default').get('picky')) as Pod;
-      return p.status?.phase === 'Failed' ? p : undefined;
-    }, POLL);
+    const rejected = await waitFor(
+      'picky Failed',
+      async () => {
+        const p = (await c.cs.core.pods('default').get('picky')) as Pod;
+        return p.status?.phase === 'Failed' ? p : undefined;
+      },
+      POLL,
+    );
     expect(rejected.status).toMatchObject({ reason: 'NodeAffinity', message: "Pod was rejected: Predicate NodeAffinity failed: node(s) didn't match Pod's node affinity/selector" });
   });
 });

@@ -13,10 +13,14 @@ describe.skipIf(!requireTool('nats-server'))('kubelet on one node', () => {
   });
 
   it('registers its Node with labels, capacity, addresses, nodeInfo and a Ready condition', async () => {
-    const node = await waitFor('node-1 Ready', async () => {
-      const n = (await c.cs.core.nodes().get('node-1')) as Node;
-      return n.status?.conditions?.find((x) => x.type === 'Ready')?.status === 'True' ? n : undefined;
-    }, POLL);
+    const node = await waitFor(
+      'node-1 Ready',
+      async () => {
+        const n = (await c.cs.core.nodes().get('node-1')) as Node;
+        return n.status?.conditions?.find((x) => x.type === 'Ready')?.status === 'True' ? n : undefined;
+      },
+      POLL,
+    );
     expect(node.metadata.labels).toMatchObject({ 'kubernetes.io/hostname': 'node-1', 'kubernetes.io/os': 'linux', 'kubernetes.io/arch': 'amd64' });
     expect(node.status?.capacity?.pods).toBe('110');
     expect(node.status?.allocatable?.pods).toBe('110');
@@ -40,27 +44,29 @@ describe.skipIf(!requireTool('nats-server'))('kubelet on one node', () => {
 
   it('runs a pod over CRI and reports status and events as upstream', async () => {
     await c.cs.core.pods('default').create(pod('web', { containers: [{ name: 'app', image: 'busybox:1.36', command: ['sh', '-c', 'echo hello from app; sleep 3600'] }] }));
-    const p = await waitFor('web Running and ready', async () => {
-      const x = await c.cs.core.pods('default').get('web');
-      return x.status?.phase === 'Running' && x.status.containerStatuses?.[0]?.ready ? x : undefined;
-    }, POLL);
+    const p = await waitFor(
+      'web Running and ready',
+      async () => {
+        const x = await c.cs.core.pods('default').get('web');
+        return x.status?.phase === 'Running' && x.status.containerStatuses?.[0]?.ready ? x : undefined;
+      },
+      POLL,
+    );
     const cs = p.status!.containerStatuses![0]!;
     expect(cs).toMatchObject({ name: 'app', ready: true, started: true, restartCount: 0, lastState: {} });
     expect(cs.containerID).toMatch(/^containerd:\/\/\w+/);
     expect(cs.state?.running?.startedAt).toMatch(/Z$/);
     expect(p.status?.podIP).toMatch(/^10\.|^\d+\./);
     expect(p.status?.hostIP).toBe('127.0.0.1');
-    expect(p.status?.conditions?.map((x) => `${x.type}=${x.status}`)).toEqual([
-      'PodReadyToStartContainers=True',
-      'Initialized=True',
-      'Ready=True',
-      'ContainersReady=True',
-      'PodScheduled=True',
-    ]);
-    const events = await waitFor('a Started event for web', async () => {
-      const e = await podEvents(c.cs, 'web');
-      return e.some((x) => x.startsWith('Started')) ? e : undefined;
-    }, POLL);
+    expect(p.status?.conditions?.map((x) => `${x.type}=${x.status}`)).toEqual(['PodReadyToStartContainers=True', 'Initialized=True', 'Ready=True', 'ContainersReady=True', 'PodScheduled=True']);
+    const events = await waitFor(
+      'a Started event for web',
+      async () => {
+        const e = await podEvents(c.cs, 'web');
+        return e.some((x) => x.startsWith('Started')) ? e : undefined;
+      },
+      POLL,
+    );
     expect(events).toEqual([
       'Pulling: Pulling image "busybox:1.36"',
       expect.stringMatching(/^Pulled: Successfully pulled image "busybox:1.36" in \S+ \(\S+ including waiting\)\. Image size: 2150000 bytes\.$/),
@@ -68,11 +74,15 @@ describe.skipIf(!requireTool('nats-server'))('kubelet on one node', () => {
       'Started: Started container app',
     ]);
     // Logs through the kubelet server, as the apiserver proxies `kubectl logs`.
-    const logs = await waitFor("'hello' in web's log", async () => {
-      const r = await fetch(`http://127.0.0.1:${c.kubelet.port}/containerLogs/default/web/app`);
-      const t = await r.text();
-      return t.includes('hello') ? t : undefined;
-    }, POLL);
+    const logs = await waitFor(
+      "'hello' in web's log",
+      async () => {
+        const r = await fetch(`http://127.0.0.1:${c.kubelet.port}/containerLogs/default/web/app`);
+        const t = await r.text();
+        return t.includes('hello') ? t : undefined;
+      },
+      POLL,
+    );
     expect(logs).toBe('hello from app\n');
     const podsList = (await (await fetch(`http://127.0.0.1:${c.kubelet.port}/pods`)).json()) as { kind: string; items: { metadata: { name: string } }[] };
     expect(podsList.kind).toBe('PodList');
@@ -82,10 +92,14 @@ describe.skipIf(!requireTool('nats-server'))('kubelet on one node', () => {
   it('serves upstream kubelet metrics at :10250/metrics after running a pod', async () => {
     // Runs after the 'web' pod test: one running sandbox and container, one pod start observed.
     const metrics = async () => (await fetch(`http://127.0.0.1:${c.kubelet.port}/metrics`)).text();
-    const text = await waitFor('kubelet_running_pods 1', async () => {
-      const t = await metrics();
-      return /^kubelet_running_pods 1$/m.test(t) ? t : undefined;
-    }, POLL);
+    const text = await waitFor(
+      'kubelet_running_pods 1',
+      async () => {
+        const t = await metrics();
+        return /^kubelet_running_pods 1$/m.test(t) ? t : undefined;
+      },
+      POLL,
+    );
     expect(text).toMatch(/^kubelet_running_containers\{container_state="running"\} 1$/m);
     expect(text).toMatch(/^kubelet_running_containers\{container_state="exited"\} 0$/m);
     expect(text).toMatch(/^kubelet_pod_start_duration_seconds_count 1$/m);

@@ -31,10 +31,14 @@ describe.skipIf(!requireTool('nats-server'))('pod lifecycle (time-scale 10)', ()
         ],
       }),
     );
-    const p = await waitFor('a probedemo restart', async () => {
-      const x = await get(c, 'probedemo');
-      return (x.status?.containerStatuses?.[0]?.restartCount ?? 0) >= 1 ? x : undefined;
-    }, { ...POLL, timeoutMs: 20_000 });
+    const p = await waitFor(
+      'a probedemo restart',
+      async () => {
+        const x = await get(c, 'probedemo');
+        return (x.status?.containerStatuses?.[0]?.restartCount ?? 0) >= 1 ? x : undefined;
+      },
+      { ...POLL, timeoutMs: 20_000 },
+    );
     const cs = p.status!.containerStatuses![0]!;
     expect(cs.lastState?.terminated).toMatchObject({ reason: 'Error' });
     expect(cs.lastState?.terminated?.exitCode).toBeGreaterThan(128);
@@ -63,10 +67,14 @@ describe.skipIf(!requireTool('nats-server'))('pod lifecycle (time-scale 10)', ()
       }),
     );
     await waitFor('notready Ready', async () => (await get(c, 'notready')).status?.conditions?.find((x) => x.type === 'Ready')?.status === 'True', { ...POLL, timeoutMs: 10_000 });
-    const p = await waitFor('notready not Ready', async () => {
-      const x = await get(c, 'notready');
-      return x.status?.conditions?.find((k) => k.type === 'Ready')?.status === 'False' ? x : undefined;
-    }, { ...POLL, timeoutMs: 10_000 });
+    const p = await waitFor(
+      'notready not Ready',
+      async () => {
+        const x = await get(c, 'notready');
+        return x.status?.conditions?.find((k) => k.type === 'Ready')?.status === 'False' ? x : undefined;
+      },
+      { ...POLL, timeoutMs: 10_000 },
+    );
     expect(p.status?.conditions?.find((k) => k.type === 'ContainersReady')).toMatchObject({ status: 'False', reason: 'ContainersNotReady', message: 'containers with unready status: [app]' });
     expect(p.status?.containerStatuses?.[0]).toMatchObject({ ready: false, started: true, restartCount: 0 });
     expect(p.status?.containerStatuses?.[0]?.state?.running).toBeDefined();
@@ -87,15 +95,23 @@ describe.skipIf(!requireTool('nats-server'))('pod lifecycle (time-scale 10)', ()
         ],
       }),
     );
-    const running = await waitFor('slowstart running', async () => {
-      const x = await get(c, 'slowstart');
-      return x.status?.containerStatuses?.[0]?.state?.running ? x : undefined;
-    }, POLL);
+    const running = await waitFor(
+      'slowstart running',
+      async () => {
+        const x = await get(c, 'slowstart');
+        return x.status?.containerStatuses?.[0]?.state?.running ? x : undefined;
+      },
+      POLL,
+    );
     expect(running.status?.containerStatuses?.[0]).toMatchObject({ started: false, ready: false });
-    const started = await waitFor('slowstart started', async () => {
-      const x = await get(c, 'slowstart');
-      return x.status?.containerStatuses?.[0]?.started ? x : undefined;
-    }, { ...POLL, timeoutMs: 10_000 });
+    const started = await waitFor(
+      'slowstart started',
+      async () => {
+        const x = await get(c, 'slowstart');
+        return x.status?.containerStatuses?.[0]?.started ? x : undefined;
+      },
+      { ...POLL, timeoutMs: 10_000 },
+    );
     expect(started.status?.containerStatuses?.[0]).toMatchObject({ started: true, ready: true, restartCount: 0 });
     const events = await podEvents(c.cs, 'slowstart');
     expect(events.filter((e) => e.startsWith('Killing'))).toEqual([]);
@@ -104,26 +120,38 @@ describe.skipIf(!requireTool('nats-server'))('pod lifecycle (time-scale 10)', ()
   it('restartPolicy Never: a failed container stays terminated and the pod Failed; OnFailure: success completes the pod', async () => {
     await c.cs.core.pods('default').create(pod('never', { restartPolicy: 'Never', containers: [{ name: 'app', image: 'busybox:1.36', command: ['sh', '-c', 'exit 3'] }] }));
     await c.cs.core.pods('default').create(pod('onfailure', { restartPolicy: 'OnFailure', containers: [{ name: 'app', image: 'busybox:1.36', command: ['sh', '-c', 'echo done'] }] }));
-    const never = await waitFor('never Failed', async () => {
-      const x = await get(c, 'never');
-      return x.status?.phase === 'Failed' ? x : undefined;
-    }, POLL);
+    const never = await waitFor(
+      'never Failed',
+      async () => {
+        const x = await get(c, 'never');
+        return x.status?.phase === 'Failed' ? x : undefined;
+      },
+      POLL,
+    );
     expect(never.status?.containerStatuses?.[0]).toMatchObject({ restartCount: 0, ready: false, state: { terminated: { exitCode: 3, reason: 'Error' } } });
     expect(never.status?.conditions?.find((k) => k.type === 'Ready')).toMatchObject({ status: 'False', reason: 'ContainersNotReady', message: 'containers with unready status: [app]' });
-    const ok = await waitFor('onfailure Succeeded', async () => {
-      const x = await get(c, 'onfailure');
-      return x.status?.phase === 'Succeeded' ? x : undefined;
-    }, POLL);
+    const ok = await waitFor(
+      'onfailure Succeeded',
+      async () => {
+        const x = await get(c, 'onfailure');
+        return x.status?.phase === 'Succeeded' ? x : undefined;
+      },
+      POLL,
+    );
     expect(ok.status?.containerStatuses?.[0]).toMatchObject({ restartCount: 0, state: { terminated: { exitCode: 0, reason: 'Completed' } } });
     expect(ok.status?.conditions?.find((k) => k.type === 'Ready')).toMatchObject({ status: 'False', reason: 'PodCompleted' });
   }, 30_000);
 
   it('a crashing container goes into CrashLoopBackOff with upstream wording', async () => {
     await c.cs.core.pods('default').create(pod('crasher', { containers: [{ name: 'app', image: 'busybox:1.36', command: ['sh', '-c', 'echo starting; echo crashing; exit 1'] }] }));
-    const p = await waitFor('crasher in CrashLoopBackOff', async () => {
-      const x = await get(c, 'crasher');
-      return x.status?.containerStatuses?.[0]?.state?.waiting?.reason === 'CrashLoopBackOff' ? x : undefined;
-    }, { ...POLL, timeoutMs: 15_000 });
+    const p = await waitFor(
+      'crasher in CrashLoopBackOff',
+      async () => {
+        const x = await get(c, 'crasher');
+        return x.status?.containerStatuses?.[0]?.state?.waiting?.reason === 'CrashLoopBackOff' ? x : undefined;
+      },
+      { ...POLL, timeoutMs: 15_000 },
+    );
     const cs = p.status!.containerStatuses![0]!;
     // 10 s doubling, compressed 10x: `back-off 1s`, `2s`, ... (Go duration text).
     expect(cs.state?.waiting?.message).toMatch(new RegExp(`^back-off \\d+(\\.\\d+)?m?s restarting failed container=app pod=crasher_default\\(${p.metadata.uid}\\)$`));
@@ -199,7 +227,14 @@ describe.skipIf(!requireTool('nats-server'))('pod lifecycle (time-scale 10)', ()
     expect(gaps.slice(2).map((g, i) => g < 1000 * 2 ** i + 1000)).toEqual([true, true, true]);
     const uid = seen[0]!.metadata.uid!;
     // Each refused restart's waiting state, in the order the API showed them (a sixth kill may just have begun 8s).
-    const waiting = [...new Set(seen.map((p) => p.status?.containerStatuses?.[0]?.state?.waiting).filter((w) => w?.reason === 'CrashLoopBackOff').map((w) => w!.message))];
+    const waiting = [
+      ...new Set(
+        seen
+          .map((p) => p.status?.containerStatuses?.[0]?.state?.waiting)
+          .filter((w) => w?.reason === 'CrashLoopBackOff')
+          .map((w) => w!.message),
+      ),
+    ];
     expect(waiting.slice(0, 3)).toEqual(['1s', '2s', '4s'].map((d) => `back-off ${d} restarting failed container=app pod=livekill_default(${uid})`));
     const backingOff = seen.find((p) => p.status?.containerStatuses?.[0]?.state?.waiting?.reason === 'CrashLoopBackOff')!;
     expect(backingOff.status?.containerStatuses?.[0]?.lastState?.terminated).toMatchObject({ exitCode: 137, reason: 'Error' });
@@ -220,18 +255,30 @@ describe.skipIf(!requireTool('nats-server'))('pod lifecycle (time-scale 10)', ()
         containers: [{ name: 'app', image: 'busybox:1.36', command: ['sh', '-c', 'sleep 600'] }],
       }),
     );
-    const initializing = await waitFor('the init container of withinit running', async () => {
-      const x = await get(c, 'withinit');
-      return x.status?.initContainerStatuses?.[0]?.state?.running ? x : undefined;
-    }, POLL);
+    const initializing = await waitFor(
+      'the init container of withinit running',
+      async () => {
+        const x = await get(c, 'withinit');
+        return x.status?.initContainerStatuses?.[0]?.state?.running ? x : undefined;
+      },
+      POLL,
+    );
     expect(initializing.status?.phase).toBe('Pending');
     expect(initializing.status?.initContainerStatuses?.[1]?.state?.waiting?.reason).toBe('PodInitializing');
     expect(initializing.status?.containerStatuses?.[0]?.state?.waiting?.reason).toBe('PodInitializing');
-    expect(initializing.status?.conditions?.find((k) => k.type === 'Initialized')).toMatchObject({ status: 'False', reason: 'ContainersNotInitialized', message: 'containers with incomplete status: [init-1 init-2]' });
-    const done = await waitFor('withinit Running', async () => {
-      const x = await get(c, 'withinit');
-      return x.status?.phase === 'Running' ? x : undefined;
-    }, { ...POLL, timeoutMs: 10_000 });
+    expect(initializing.status?.conditions?.find((k) => k.type === 'Initialized')).toMatchObject({
+      status: 'False',
+      reason: 'ContainersNotInitialized',
+      message: 'containers with incomplete status: [init-1 init-2]',
+    });
+    const done = await waitFor(
+      'withinit Running',
+      async () => {
+        const x = await get(c, 'withinit');
+        return x.status?.phase === 'Running' ? x : undefined;
+      },
+      { ...POLL, timeoutMs: 10_000 },
+    );
     const [a, b] = done.status!.initContainerStatuses!;
     expect(a!.state?.terminated?.reason).toBe('Completed');
     expect(b!.state?.terminated?.reason).toBe('Completed');
@@ -242,24 +289,36 @@ describe.skipIf(!requireTool('nats-server'))('pod lifecycle (time-scale 10)', ()
   it('an image that cannot be pulled ends in ImagePullBackOff; pull policy Never reports ErrImageNeverPull', async () => {
     await c.cs.core.pods('default').create(pod('badimage', { containers: [{ name: 'app', image: 'busybox:does-not-exist' }] }));
     await c.cs.core.pods('default').create(pod('neverpull', { containers: [{ name: 'app', image: 'nginx:1.26', imagePullPolicy: 'Never' }] }));
-    const bad = await waitFor('badimage in ImagePullBackOff', async () => {
-      const x = await get(c, 'badimage');
-      return x.status?.containerStatuses?.[0]?.state?.waiting?.reason === 'ImagePullBackOff' ? x : undefined;
-    }, { ...POLL, timeoutMs: 10_000 });
+    const bad = await waitFor(
+      'badimage in ImagePullBackOff',
+      async () => {
+        const x = await get(c, 'badimage');
+        return x.status?.containerStatuses?.[0]?.state?.waiting?.reason === 'ImagePullBackOff' ? x : undefined;
+      },
+      { ...POLL, timeoutMs: 10_000 },
+    );
     expect(bad.status?.containerStatuses?.[0]?.state?.waiting?.message).toBe('Back-off pulling image "busybox:does-not-exist"');
-    const events = await waitFor('an ImagePullBackOff event for badimage', async () => {
-      const e = await podEvents(c.cs, 'badimage');
-      return e.includes('Failed: Error: ImagePullBackOff') ? e : undefined;
-    }, POLL);
+    const events = await waitFor(
+      'an ImagePullBackOff event for badimage',
+      async () => {
+        const e = await podEvents(c.cs, 'badimage');
+        return e.includes('Failed: Error: ImagePullBackOff') ? e : undefined;
+      },
+      POLL,
+    );
     expect(events).toContain('Pulling: Pulling image "busybox:does-not-exist"');
     expect(events).toContain('Failed: Error: ErrImagePull');
     expect(events).toContain('BackOff: Back-off pulling image "busybox:does-not-exist"');
     expect(events).toContain('Failed: Error: ImagePullBackOff');
     expect(events.find((e) => e.startsWith('Failed: Failed to pull image'))).toMatch(/^Failed: Failed to pull image "busybox:does-not-exist": rpc error: code = NotFound desc = /);
-    const never = await waitFor('neverpull in ErrImageNeverPull', async () => {
-      const x = await get(c, 'neverpull');
-      return x.status?.containerStatuses?.[0]?.state?.waiting?.reason === 'ErrImageNeverPull' ? x : undefined;
-    }, POLL);
+    const never = await waitFor(
+      'neverpull in ErrImageNeverPull',
+      async () => {
+        const x = await get(c, 'neverpull');
+        return x.status?.containerStatuses?.[0]?.state?.waiting?.reason === 'ErrImageNeverPull' ? x : undefined;
+      },
+      POLL,
+    );
     expect(never.status?.containerStatuses?.[0]?.state?.waiting?.message).toBe('Container image "nginx:1.26" is not present with pull policy of Never');
   }, 30_000);
 
@@ -270,14 +329,18 @@ describe.skipIf(!requireTool('nats-server'))('pod lifecycle (time-scale 10)', ()
     const r = await c.cs.core.pods('default').delete('bye');
     expect(r.deleted).toBe(false);
     expect((r.object as Pod).metadata.deletionTimestamp).toBeDefined();
-    await waitFor('bye gone', async () => {
-      try {
-        await get(c, 'bye');
-        return false;
-      } catch (e) {
-        return (e as { reason?: string }).reason === 'NotFound';
-      }
-    }, { ...POLL, timeoutMs: 15_000 });
+    await waitFor(
+      'bye gone',
+      async () => {
+        try {
+          await get(c, 'bye');
+          return false;
+        } catch (e) {
+          return (e as { reason?: string }).reason === 'NotFound';
+        }
+      },
+      { ...POLL, timeoutMs: 15_000 },
+    );
     const events = await podEvents(c.cs, 'bye');
     expect(events).toContain('Killing: Stopping container app');
     const left = await c.kubelet.kubelet.rt.listContainers({ labelSelector: { 'io.kubernetes.pod.uid': uid } });
@@ -289,19 +352,33 @@ describe.skipIf(!requireTool('nats-server'))('pod lifecycle (time-scale 10)', ()
       pod('web', {
         containers: [
           { name: 'nginx', image: 'nginx:1.27', ports: [{ name: 'http', containerPort: 80 }], readinessProbe: { httpGet: { path: '/', port: 'http' }, periodSeconds: 2 } },
-          { name: 'side', image: 'busybox:1.36', command: ['sleep', '600'], readinessProbe: { tcpSocket: { port: 8080 }, periodSeconds: 2 }, livenessProbe: { exec: { command: ['no-such-binary'] }, periodSeconds: 2, failureThreshold: 1 } },
+          {
+            name: 'side',
+            image: 'busybox:1.36',
+            command: ['sleep', '600'],
+            readinessProbe: { tcpSocket: { port: 8080 }, periodSeconds: 2 },
+            livenessProbe: { exec: { command: ['no-such-binary'] }, periodSeconds: 2, failureThreshold: 1 },
+          },
         ],
       }),
     );
-    const p = await waitFor('the nginx container of web ready', async () => {
-      const x = await get(c, 'web');
-      return x.status?.containerStatuses?.find((s) => s.name === 'nginx')?.ready ? x : undefined;
-    }, { ...POLL, timeoutMs: 10_000 });
+    const p = await waitFor(
+      'the nginx container of web ready',
+      async () => {
+        const x = await get(c, 'web');
+        return x.status?.containerStatuses?.find((s) => s.name === 'nginx')?.ready ? x : undefined;
+      },
+      { ...POLL, timeoutMs: 10_000 },
+    );
     expect(p.status?.containerStatuses?.find((s) => s.name === 'side')?.ready).toBe(false);
-    const events = await waitFor('readiness and liveness Unhealthy events for web', async () => {
-      const e = await podEvents(c.cs, 'web');
-      return e.some((x) => x.startsWith('Unhealthy: Readiness')) && e.some((x) => x.startsWith('Unhealthy: Liveness')) ? e : undefined;
-    }, { ...POLL, timeoutMs: 10_000 });
+    const events = await waitFor(
+      'readiness and liveness Unhealthy events for web',
+      async () => {
+        const e = await podEvents(c.cs, 'web');
+        return e.some((x) => x.startsWith('Unhealthy: Readiness')) && e.some((x) => x.startsWith('Unhealthy: Liveness')) ? e : undefined;
+      },
+      { ...POLL, timeoutMs: 10_000 },
+    );
     expect(events).toContain(`Unhealthy: Readiness probe failed: dial tcp ${p.status?.podIP}:8080: connect: connection refused`);
     // exec of a missing binary: the runtime's error output becomes the probe output, and the container restarts.
     expect(events.find((x) => x.startsWith('Unhealthy: Liveness'))).toMatch(/^Unhealthy: Liveness probe (failed|errored)/);
@@ -325,10 +402,14 @@ describe.skipIf(!requireTool('nats-server'))('pod lifecycle (time-scale 10)', ()
     // Ready only if postStart ran inside the container.
     await waitFor('hooks ready', async () => (await get(c, 'hooks')).status?.containerStatuses?.[0]?.ready === true, { ...POLL, timeoutMs: 10_000 });
     await c.cs.core.pods('default').delete('hooks');
-    const events = await waitFor('a FailedPreStopHook event for hooks', async () => {
-      const e = await podEvents(c.cs, 'hooks');
-      return e.includes('FailedPreStopHook: PreStopHook failed') ? e : undefined;
-    }, { ...POLL, timeoutMs: 15_000 });
+    const events = await waitFor(
+      'a FailedPreStopHook event for hooks',
+      async () => {
+        const e = await podEvents(c.cs, 'hooks');
+        return e.includes('FailedPreStopHook: PreStopHook failed') ? e : undefined;
+      },
+      { ...POLL, timeoutMs: 15_000 },
+    );
     expect(events.indexOf('Killing: Stopping container app')).toBeLessThan(events.indexOf('FailedPreStopHook: PreStopHook failed'));
     expect(events.join('\n')).not.toContain('secret-output');
   }, 30_000);

@@ -31,25 +31,29 @@ describe.skipIf(!requireTool('nats-server'))('node pressure, gRPC probes, active
   });
 
   it('memory pressure: MemoryPressure=True, the pod over its request is evicted with upstream texts, the quiet pod stays', async () => {
-    await c.cs.core.pods('default').create(
-      pod('quiet', { containers: [{ name: 'app', image: 'busybox:1.36', command: ['sleep', '600'], resources: { requests: { memory: '64Mi' } } }] }),
-    );
+    await c.cs.core.pods('default').create(pod('quiet', { containers: [{ name: 'app', image: 'busybox:1.36', command: ['sleep', '600'], resources: { requests: { memory: '64Mi' } } }] }));
     await waitFor('quiet Running', async () => (await get(c, 'quiet')).status?.phase === 'Running', POLL);
     expect(await condition(c, 'MemoryPressure')).toMatchObject({ status: 'False', reason: 'KubeletHasSufficientMemory', message: 'kubelet has sufficient memory available' });
 
-    await c.cs.core.pods('default').create(
-      pod('hog', { containers: [{ name: 'stress', image: 'polinux/stress', command: ['stress'], args: ['--vm', '1', '--vm-bytes', '950M', '--vm-hang', '1'] }] }),
+    await c.cs.core.pods('default').create(pod('hog', { containers: [{ name: 'stress', image: 'polinux/stress', command: ['stress'], args: ['--vm', '1', '--vm-bytes', '950M', '--vm-hang', '1'] }] }));
+    const pressure = await waitFor(
+      'MemoryPressure True',
+      async () => {
+        const x = await condition(c, 'MemoryPressure');
+        return x?.status === 'True' ? x : undefined;
+      },
+      { ...POLL, timeoutMs: 10_000 },
     );
-    const pressure = await waitFor('MemoryPressure True', async () => {
-      const x = await condition(c, 'MemoryPressure');
-      return x?.status === 'True' ? x : undefined;
-    }, { ...POLL, timeoutMs: 10_000 });
     expect(pressure).toMatchObject({ reason: 'KubeletHasInsufficientMemory', message: 'kubelet has insufficient memory available' });
 
-    const evicted = await waitFor('hog evicted', async () => {
-      const x = (await get(c, 'hog')) as Pod;
-      return x.status?.phase === 'Failed' && !x.status.containerStatuses?.[0]?.state?.running ? x : undefined;
-    }, { ...POLL, timeoutMs: 10_000 });
+    const evicted = await waitFor(
+      'hog evicted',
+      async () => {
+        const x = (await get(c, 'hog')) as Pod;
+        return x.status?.phase === 'Failed' && !x.status.containerStatuses?.[0]?.state?.running ? x : undefined;
+      },
+      { ...POLL, timeoutMs: 10_000 },
+    );
     // 1Gi − (950Mi + 1Mi stress baseline) − 400Ki busybox = 74352Ki available.
     const message = 'The node was low on resource: memory. Threshold quantity: 100Mi, available: 74352Ki. Container stress was using 951Mi, request is 0, has larger consumption of memory. ';
     expect(evicted.status).toMatchObject({ phase: 'Failed', reason: 'Evicted', message });
@@ -59,10 +63,14 @@ describe.skipIf(!requireTool('nats-server'))('node pressure, gRPC probes, active
     expect((await get(c, 'quiet')).status?.phase).toBe('Running');
 
     // Pressure clears one transition period (20 s of node time) after memory came back.
-    const clear = await waitFor('MemoryPressure False', async () => {
-      const x = await condition(c, 'MemoryPressure');
-      return x?.status === 'False' ? x : undefined;
-    }, { ...POLL, timeoutMs: 10_000 });
+    const clear = await waitFor(
+      'MemoryPressure False',
+      async () => {
+        const x = await condition(c, 'MemoryPressure');
+        return x?.status === 'False' ? x : undefined;
+      },
+      { ...POLL, timeoutMs: 10_000 },
+    );
     expect(clear).toMatchObject({ reason: 'KubeletHasSufficientMemory' });
   }, 40_000);
 
@@ -79,19 +87,30 @@ describe.skipIf(!requireTool('nats-server'))('node pressure, gRPC probes, active
         ],
       }),
     );
-    const running = await waitFor('grpc running', async () => {
-      const x = await get(c, 'grpc');
-      return x.status?.containerStatuses?.[0]?.state?.running ? x : undefined;
-    }, POLL);
+    const running = await waitFor(
+      'grpc running',
+      async () => {
+        const x = await get(c, 'grpc');
+        return x.status?.containerStatuses?.[0]?.state?.running ? x : undefined;
+      },
+      POLL,
+    );
     const podIP = running.status!.podIP!;
-    const readiness = await waitFor('a Readiness Unhealthy event for grpc', async () => (await podEvents(c.cs, 'grpc')).find((e) => e.startsWith('Unhealthy: Readiness')), { ...POLL, timeoutMs: 10_000 });
+    const readiness = await waitFor('a Readiness Unhealthy event for grpc', async () => (await podEvents(c.cs, 'grpc')).find((e) => e.startsWith('Unhealthy: Readiness')), {
+      ...POLL,
+      timeoutMs: 10_000,
+    });
     expect(readiness).toBe(`Unhealthy: Readiness probe failed: timeout: failed to connect service "${podIP}:9090" within 1s: context deadline exceeded`);
     const id = running.status!.containerStatuses![0]!.containerID!.replace('containerd://', '');
     await c.kubelet.kubelet.rt.execSync(id, ['sh', '-c', 'echo NOT_SERVING > /tmp/grpc-status'], 5);
-    const restarted = await waitFor('a grpc restart', async () => {
-      const x = await get(c, 'grpc');
-      return (x.status?.containerStatuses?.[0]?.restartCount ?? 0) >= 1 ? x : undefined;
-    }, { ...POLL, timeoutMs: 10_000 });
+    const restarted = await waitFor(
+      'a grpc restart',
+      async () => {
+        const x = await get(c, 'grpc');
+        return (x.status?.containerStatuses?.[0]?.restartCount ?? 0) >= 1 ? x : undefined;
+      },
+      { ...POLL, timeoutMs: 10_000 },
+    );
     expect(restarted.status?.containerStatuses?.[0]?.ready).toBe(false);
     const events = await podEvents(c.cs, 'grpc');
     expect(events).toContain('Unhealthy: Liveness probe failed: service unhealthy (responded with "NOT_SERVING")');
@@ -99,13 +118,15 @@ describe.skipIf(!requireTool('nats-server'))('node pressure, gRPC probes, active
   }, 30_000);
 
   it('activeDeadlineSeconds: the pod is failed with DeadlineExceeded and its containers stopped', async () => {
-    await c.cs.core.pods('default').create(
-      pod('deadline', { activeDeadlineSeconds: 20, containers: [{ name: 'app', image: 'busybox:1.36', command: ['sleep', '600'] }] }),
+    await c.cs.core.pods('default').create(pod('deadline', { activeDeadlineSeconds: 20, containers: [{ name: 'app', image: 'busybox:1.36', command: ['sleep', '600'] }] }));
+    const failed = await waitFor(
+      'deadline Failed',
+      async () => {
+        const x = await get(c, 'deadline');
+        return x.status?.phase === 'Failed' && x.status.containerStatuses?.[0]?.state?.terminated ? x : undefined;
+      },
+      { ...POLL, timeoutMs: 10_000 },
     );
-    const failed = await waitFor('deadline Failed', async () => {
-      const x = await get(c, 'deadline');
-      return x.status?.phase === 'Failed' && x.status.containerStatuses?.[0]?.state?.terminated ? x : undefined;
-    }, { ...POLL, timeoutMs: 10_000 });
     expect(failed.status).toMatchObject({ phase: 'Failed', reason: 'DeadlineExceeded', message: 'Pod was active on the node longer than the specified deadline' });
     expect(await podEvents(c.cs, 'deadline')).toContain('DeadlineExceeded: Pod was active on the node longer than the specified deadline');
   }, 30_000);

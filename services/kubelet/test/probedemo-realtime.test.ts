@@ -29,10 +29,14 @@ describe.runIf(slowTestsEnabled() && requireTool('nats-server'))('probedemo in r
         ],
       }),
     );
-    const p = await waitFor('a probedemo restart', async () => {
-      const x = await c.cs.core.pods('default').get('probedemo');
-      return (x.status?.containerStatuses?.[0]?.restartCount ?? 0) >= 1 ? x : undefined;
-    }, { timeoutMs: 90_000, everyMs: 500 });
+    const p = await waitFor(
+      'a probedemo restart',
+      async () => {
+        const x = await c.cs.core.pods('default').get('probedemo');
+        return (x.status?.containerStatuses?.[0]?.restartCount ?? 0) >= 1 ? x : undefined;
+      },
+      { timeoutMs: 90_000, everyMs: 500 },
+    );
     const took = (Date.now() - t0) / 1000;
     // File gone at 30 s; three failed probes 5 s apart; then stop (grace period) and restart.
     expect(took).toBeGreaterThan(40);

@@ -29,10 +29,14 @@ describe.skipIf(!requireTool('nats-server'))('pod sources and status reconcile',
 
   it('a restarted kubelet whose pod informer syncs late kills nothing, then adopts the running container', async () => {
     await podsApi(c).create(pod('keeper', { containers: [{ name: 'main', image: 'busybox:1.37', command: ['sleep', '100000'] }] }));
-    const before = await waitFor('keeper ready', async () => {
-      const x = await podsApi(c).get('keeper');
-      return x.status?.containerStatuses?.[0]?.ready ? x : undefined;
-    }, POLL);
+    const before = await waitFor(
+      'keeper ready',
+      async () => {
+        const x = await podsApi(c).get('keeper');
+        return x.status?.containerStatuses?.[0]?.ready ? x : undefined;
+      },
+      POLL,
+    );
     const uid = before.metadata.uid!;
     const b = before.status!.containerStatuses![0]!;
     await c.stopKubelet();
@@ -85,10 +89,14 @@ describe.skipIf(!requireTool('nats-server'))('pod sources and status reconcile',
       await k.housekeeping();
       await k.podWorkers.whenIdle();
       await k.statusManager.whenIdle();
-      const after = await waitFor('keeper ready after the restart', async () => {
-        const x = await podsApi(c).get('keeper');
-        return x.status?.containerStatuses?.[0]?.ready ? x : undefined;
-      }, POLL);
+      const after = await waitFor(
+        'keeper ready after the restart',
+        async () => {
+          const x = await podsApi(c).get('keeper');
+          return x.status?.containerStatuses?.[0]?.ready ? x : undefined;
+        },
+        POLL,
+      );
       expect(after.status!.containerStatuses![0]).toMatchObject({ containerID: b.containerID, restartCount: b.restartCount, state: { running: { startedAt: b.state!.running!.startedAt } } });
       const adopted = await rt.listContainers({ labelSelector: { 'io.kubernetes.pod.uid': uid } });
       expect(adopted.map((x) => [`containerd://${x.id}`, x.state])).toEqual([[b.containerID, 'CONTAINER_RUNNING']]);
@@ -104,10 +112,14 @@ describe.skipIf(!requireTool('nats-server'))('pod sources and status reconcile',
   }, 40_000);
 
   it('puts Ready=True back within the reconcile period after the node controller set Ready=False', async () => {
-    const p = await waitFor('keeper Ready', async () => {
-      const x = await podsApi(c).get('keeper');
-      return readyOf(x) === 'True' ? x : undefined;
-    }, POLL);
+    const p = await waitFor(
+      'keeper Ready',
+      async () => {
+        const x = await podsApi(c).get('keeper');
+        return readyOf(x) === 'True' ? x : undefined;
+      },
+      POLL,
+    );
     // The (restarted) kubelet has reported the pod and has nothing left to write or reconcile.
     const k = c.kubelet.kubelet;
     await waitFor("keeper Ready in the kubelet's status manager", () => k.statusManager.getPodStatus(p.metadata.uid!)?.conditions?.some((x) => x.type === 'Ready' && x.status === 'True'), POLL);
@@ -121,10 +133,14 @@ describe.skipIf(!requireTool('nats-server'))('pod sources and status reconcile',
     await podsApi(c).updateStatus({ ...p, status: { ...p.status, conditions } });
     const marked = Date.now();
     expect(readyOf(await podsApi(c).get('keeper'))).toBe('False');
-    const back = await waitFor('keeper Ready again', async () => {
-      const x = await podsApi(c).get('keeper');
-      return readyOf(x) === 'True' ? x : undefined;
-    }, { ...POLL, timeoutMs: 5_000 });
+    const back = await waitFor(
+      'keeper Ready again',
+      async () => {
+        const x = await podsApi(c).get('keeper');
+        return readyOf(x) === 'True' ? x : undefined;
+      },
+      { ...POLL, timeoutMs: 5_000 },
+    );
     // One reconcile period (1 s here, 10 s by default) plus the informer's delivery and the write.
     expect(Date.now() - marked).toBeLessThan(2_500);
     // A GET can see the write before the kubelet has its answer (and counts the post).

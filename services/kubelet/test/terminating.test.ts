@@ -88,13 +88,17 @@ describe.skipIf(!requireTool('nats-server'))('graceful deletion never restarts a
       }),
     );
     // After a restart, the next liveness kill of the running container has begun.
-    const before = await waitFor('a liveness kill of the restarted probedel container', async () => {
-      const p = await get('probedel');
-      const s = p.status?.containerStatuses?.[0];
-      if (!s?.state?.running || !s.containerID || s.restartCount < 1) return undefined;
-      const id = s.containerID.replace('containerd://', '');
-      return stopped.mock.calls.some(([x]) => x === id) ? p : undefined;
-    }, { ...POLL, timeoutMs: 20_000 });
+    const before = await waitFor(
+      'a liveness kill of the restarted probedel container',
+      async () => {
+        const p = await get('probedel');
+        const s = p.status?.containerStatuses?.[0];
+        if (!s?.state?.running || !s.containerID || s.restartCount < 1) return undefined;
+        const id = s.containerID.replace('containerd://', '');
+        return stopped.mock.calls.some(([x]) => x === id) ? p : undefined;
+      },
+      { ...POLL, timeoutMs: 20_000 },
+    );
     const uid = before.metadata.uid!;
 
     const { seen, createdAt, startedAt, stoppedAt } = await deleteAndWatch('probedel', 60);
@@ -109,7 +113,12 @@ describe.skipIf(!requireTool('nats-server'))('graceful deletion never restarts a
     expect(seen.length).toBeGreaterThan(0);
     for (const p of seen) expect(p.status?.containerStatuses?.[0]?.restartCount).toBeLessThanOrEqual(restarts!);
     // The kubelet stopped it with the deletion's grace period; its TERM trap ended it (exit 0, not KILL's 137).
-    expect(stopped.mock.calls.slice(stoppedAt).filter(([id]) => ours.has(id as string)).map(([, grace]) => grace)).toContain(60);
+    expect(
+      stopped.mock.calls
+        .slice(stoppedAt)
+        .filter(([id]) => ours.has(id as string))
+        .map(([, grace]) => grace),
+    ).toContain(60);
     const last = seen.at(-1)!.status!.containerStatuses![0]!;
     expect(last.restartCount).toBe(restarts);
     expect(last.state?.terminated).toMatchObject({ exitCode: 0, reason: 'Completed' });
@@ -131,11 +140,15 @@ describe.skipIf(!requireTool('nats-server'))('graceful deletion never restarts a
       }),
     );
     // Deleted early in a 20 s (2 s here) back-off, far from the moment it ends.
-    const before = await waitFor('crasher in CrashLoopBackOff beside a running app', async () => {
-      const p = await get('crashdel');
-      const s = p.status?.containerStatuses?.find((x) => x.name === 'crasher');
-      return s?.state?.waiting?.reason === 'CrashLoopBackOff' && s.restartCount >= 2 && p.status?.containerStatuses?.find((x) => x.name === 'app')?.state?.running ? p : undefined;
-    }, { timeoutMs: 20_000, everyMs: 20 });
+    const before = await waitFor(
+      'crasher in CrashLoopBackOff beside a running app',
+      async () => {
+        const p = await get('crashdel');
+        const s = p.status?.containerStatuses?.find((x) => x.name === 'crasher');
+        return s?.state?.waiting?.reason === 'CrashLoopBackOff' && s.restartCount >= 2 && p.status?.containerStatuses?.find((x) => x.name === 'app')?.state?.running ? p : undefined;
+      },
+      { timeoutMs: 20_000, everyMs: 20 },
+    );
     const uid = before.metadata.uid!;
 
     const { seen, createdAt, startedAt, stoppedAt, ms } = await deleteAndWatch('crashdel', 90);
@@ -149,7 +162,12 @@ describe.skipIf(!requireTool('nats-server'))('graceful deletion never restarts a
     expect(ms).toBeGreaterThan(5000);
     expect(seen.length).toBeGreaterThan(0);
     for (const p of seen) for (const s of p.status?.containerStatuses ?? []) expect(s.restartCount).toBeLessThanOrEqual(restarts[s.name]!);
-    expect(stopped.mock.calls.slice(stoppedAt).filter(([id]) => ours.has(id as string)).map(([, grace]) => grace)).toContain(90);
+    expect(
+      stopped.mock.calls
+        .slice(stoppedAt)
+        .filter(([id]) => ours.has(id as string))
+        .map(([, grace]) => grace),
+    ).toContain(90);
     // The last status shows both terminated: the crash as it was, the app ended by its TERM trap.
     const last = seen.at(-1)!.status!.containerStatuses!;
     expect(Object.fromEntries(last.map((s) => [s.name, s.restartCount]))).toEqual(restarts);

@@ -27,7 +27,14 @@ describe.skipIf(!requireTool('nats-server'))('one trace per pod start: apiserver
   const tracings: Tracing[] = [];
   const traced = (serviceName: string, samplingRatePerMillion?: number) => {
     // 'sync' everywhere, as every service process runs now: parent links must come from explicitly handed-over contexts.
-    const t = setupTracing({ serviceName, node: serviceName === 'kubelet' || serviceName === 'containerd' ? 'node-1' : undefined, exporter, env: {}, contextPropagation: 'sync', ...(samplingRatePerMillion !== undefined ? { samplingRatePerMillion } : {}) });
+    const t = setupTracing({
+      serviceName,
+      node: serviceName === 'kubelet' || serviceName === 'containerd' ? 'node-1' : undefined,
+      exporter,
+      env: {},
+      contextPropagation: 'sync',
+      ...(samplingRatePerMillion !== undefined ? { samplingRatePerMillion } : {}),
+    });
     tracings.push(t);
     return t;
   };

@@ -47,10 +47,14 @@ describe.skipIf(!requireTool('nats-server'))('kubelet volumes and envFrom', () =
         ],
       }),
     );
-    const out = await waitFor("'s3cr3t' in cfgdemo's log", async () => {
-      const t = await logs(c, 'cfgdemo');
-      return t.includes('s3cr3t') ? t : undefined;
-    }, POLL);
+    const out = await waitFor(
+      "'s3cr3t' in cfgdemo's log",
+      async () => {
+        const t = await logs(c, 'cfgdemo');
+        return t.includes('s3cr3t') ? t : undefined;
+      },
+      POLL,
+    );
     expect(out).toBe('hello from a volume\nhello from envFrom\ndemo\ns3cr3t\n');
     // The files sit where upstream puts them.
     const dir = join(c.dir, 'kubelet', 'pods', created.metadata.uid!, 'volumes');
@@ -64,7 +68,9 @@ describe.skipIf(!requireTool('nats-server'))('kubelet volumes and envFrom', () =
     await waitFor('the updated greeting in the volume directory', () => readFileSync(join(dir, 'kubernetes.io~configmap', 'config', 'greeting'), 'utf8') === 'updated greeting', POLL);
     const id = (await get(c, 'cfgdemo')).status!.containerStatuses![0]!.containerID!.replace('containerd://', '');
     const cat = async (path: string) => (await c.kubelet.kubelet.rt.execSync(id, ['cat', path], 5)).stdout.toString();
-    expect(await waitFor('the updated greeting in the container', async () => ((await cat('/etc/config/greeting')) === 'updated greeting' ? 'updated greeting' : undefined), POLL)).toBe('updated greeting');
+    expect(await waitFor('the updated greeting in the container', async () => ((await cat('/etc/config/greeting')) === 'updated greeting' ? 'updated greeting' : undefined), POLL)).toBe(
+      'updated greeting',
+    );
     expect(await cat('/etc/greeting-once')).toBe('hello from a volume');
 
     // Deleting the pod removes its directory once its containers are gone.
@@ -73,19 +79,27 @@ describe.skipIf(!requireTool('nats-server'))('kubelet volumes and envFrom', () =
   }, 30_000);
 
   it('a missing envFrom ConfigMap keeps the container from starting: CreateContainerConfigError', async () => {
-    await c.cs.core.pods('default').create(
-      pod('noenv', { containers: [{ name: 'app', image: 'busybox:1.36', command: ['sh', '-c', 'sleep 3600'], envFrom: [{ configMapRef: { name: 'missing-env' } }] }] }),
+    await c.cs.core
+      .pods('default')
+      .create(pod('noenv', { containers: [{ name: 'app', image: 'busybox:1.36', command: ['sh', '-c', 'sleep 3600'], envFrom: [{ configMapRef: { name: 'missing-env' } }] }] }));
+    const p = await waitFor(
+      'noenv in CreateContainerConfigError',
+      async () => {
+        const x = await get(c, 'noenv');
+        return x.status?.containerStatuses?.[0]?.state?.waiting?.reason === 'CreateContainerConfigError' ? x : undefined;
+      },
+      POLL,
     );
-    const p = await waitFor('noenv in CreateContainerConfigError', async () => {
-      const x = await get(c, 'noenv');
-      return x.status?.containerStatuses?.[0]?.state?.waiting?.reason === 'CreateContainerConfigError' ? x : undefined;
-    }, POLL);
     expect(p.status?.phase).toBe('Pending');
     expect(p.status?.containerStatuses?.[0]?.state?.waiting).toEqual({ reason: 'CreateContainerConfigError', message: 'configmap "missing-env" not found' });
-    const events = await waitFor('a Failed event for noenv', async () => {
-      const e = await podEvents(c.cs, 'noenv');
-      return e.some((x) => x.startsWith('Failed')) ? e : undefined;
-    }, POLL);
+    const events = await waitFor(
+      'a Failed event for noenv',
+      async () => {
+        const e = await podEvents(c.cs, 'noenv');
+        return e.some((x) => x.startsWith('Failed')) ? e : undefined;
+      },
+      POLL,
+    );
     expect(events).toContain('Failed: Error: configmap "missing-env" not found');
   }, 20_000);
 
@@ -96,10 +110,14 @@ describe.skipIf(!requireTool('nats-server'))('kubelet volumes and envFrom', () =
         volumes: [{ name: 'cfg', configMap: { name: 'late-config' } }],
       }),
     );
-    const events = await waitFor('a FailedMount event for nomount', async () => {
-      const e = await podEvents(c.cs, 'nomount');
-      return e.some((x) => x.startsWith('FailedMount')) ? e : undefined;
-    }, POLL);
+    const events = await waitFor(
+      'a FailedMount event for nomount',
+      async () => {
+        const e = await podEvents(c.cs, 'nomount');
+        return e.some((x) => x.startsWith('FailedMount')) ? e : undefined;
+      },
+      POLL,
+    );
     expect(events).toContain('FailedMount: MountVolume.SetUp failed for volume "cfg" : configmap "late-config" not found');
     const waiting = await waitFor('nomount waiting', async () => (await get(c, 'nomount')).status?.containerStatuses?.[0]?.state?.waiting, POLL);
     expect(waiting).toEqual({ reason: 'ContainerCreating' });
@@ -107,10 +125,14 @@ describe.skipIf(!requireTool('nats-server'))('kubelet volumes and envFrom', () =
     expect(events.some((e) => e.startsWith('Pulling') || e.startsWith('Created'))).toBe(false);
 
     await c.cs.core.configMaps('default').create({ metadata: { name: 'late-config' }, data: { greeting: 'finally' } });
-    const out = await waitFor("'finally' in nomount's log", async () => {
-      const t = await logs(c, 'nomount');
-      return t.includes('finally') ? t : undefined;
-    }, { ...POLL, timeoutMs: 15_000 });
+    const out = await waitFor(
+      "'finally' in nomount's log",
+      async () => {
+        const t = await logs(c, 'nomount');
+        return t.includes('finally') ? t : undefined;
+      },
+      { ...POLL, timeoutMs: 15_000 },
+    );
     expect(out).toBe('finally\n');
   }, 30_000);
 });

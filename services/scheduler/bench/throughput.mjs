@@ -46,7 +46,10 @@ function pidOfCmdline(fragment) {
 
 function spawnNode(script, args, name) {
   const nodeArgs = name === 'scheduler' && process.env.BENCH_SCHEDULER_NODE_ARGS ? process.env.BENCH_SCHEDULER_NODE_ARGS.split(' ') : [];
-  const child = spawn(process.execPath, [...nodeArgs, script, ...args], { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, KUBELAB_LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'error', KUBELAB_LOG_FORMAT: 'json' } });
+  const child = spawn(process.execPath, [...nodeArgs, script, ...args], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+    env: { ...process.env, KUBELAB_LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'error', KUBELAB_LOG_FORMAT: 'json' },
+  });
   let tail = '';
   child.stderr.on('data', (d) => {
     tail = (tail + d).slice(-4000);
@@ -114,7 +117,11 @@ async function runSize(nodes, mode) {
   const schedPort = await freePort();
   const procs = [];
   try {
-    const api = spawnNode(APISERVER_MAIN, ['--nats-url', nats.url, '--grpc-port', String(grpcPort), '--secure-port', '0', '--bind-address', '127.0.0.1', '--advertise-address', '127.0.0.1'], 'apiserver');
+    const api = spawnNode(
+      APISERVER_MAIN,
+      ['--nats-url', nats.url, '--grpc-port', String(grpcPort), '--secure-port', '0', '--bind-address', '127.0.0.1', '--advertise-address', '127.0.0.1'],
+      'apiserver',
+    );
     procs.push(api);
     await waitForPort(grpcPort, 30_000);
     progress('apiserver up');
@@ -139,7 +146,11 @@ async function runSize(nodes, mode) {
     progress(`${nodes} nodes in ${nodeSecs.toFixed(1)} s`);
 
     const startScheduler = async () => {
-      const sched = spawnNode(SCHEDULER_MAIN, ['--apiserver-grpc-address', `127.0.0.1:${grpcPort}`, '--secure-port', String(schedPort), '--bind-address', '127.0.0.1', '--leader-elect=false'], 'scheduler');
+      const sched = spawnNode(
+        SCHEDULER_MAIN,
+        ['--apiserver-grpc-address', `127.0.0.1:${grpcPort}`, '--secure-port', String(schedPort), '--bind-address', '127.0.0.1', '--leader-elect=false'],
+        'scheduler',
+      );
       procs.push(sched);
       await waitReady(`http://127.0.0.1:${schedPort}/readyz`, 60_000);
       progress('scheduler ready');
@@ -202,7 +213,12 @@ async function runSize(nodes, mode) {
       await Promise.race([allBound, timeout]);
     } catch (err) {
       const m = await (await fetch(`http://127.0.0.1:${schedPort}/metrics`)).text();
-      progress(m.split('\n').filter((l) => /^scheduler_(schedule_attempts|pending)/.test(l)).join('\n'));
+      progress(
+        m
+          .split('\n')
+          .filter((l) => /^scheduler_(schedule_attempts|pending)/.test(l))
+          .join('\n'),
+      );
       throw err;
     } finally {
       clearTimeout(timer);
@@ -245,11 +261,12 @@ async function runSize(nodes, mode) {
 }
 
 const modes = (process.env.BENCH_MODES ?? 'stream').split(',');
-for (const n of sizes) for (const mode of modes) {
-  try {
-    console.log(JSON.stringify(await runSize(n, mode)));
-  } catch (err) {
-    console.log(JSON.stringify({ nodes: n, pods: PODS, mode, error: String(err?.message ?? err) }));
-    process.exitCode = 1;
+for (const n of sizes)
+  for (const mode of modes) {
+    try {
+      console.log(JSON.stringify(await runSize(n, mode)));
+    } catch (err) {
+      console.log(JSON.stringify({ nodes: n, pods: PODS, mode, error: String(err?.message ?? err) }));
+      process.exitCode = 1;
+    }
   }
-}

@@ -376,7 +376,15 @@ export class Scheduler {
   }
 
   /** handleSchedulingFailure: requeue (unless the pod is gone or bound), event, PodScheduled=False. */
-  private handleSchedulingFailure(fwk: Framework, qp: QueuedPodInfo, reason: 'Unschedulable' | 'SchedulerError', message: string, cycle: number, start: number, result: 'unschedulable' | 'error'): void {
+  private handleSchedulingFailure(
+    fwk: Framework,
+    qp: QueuedPodInfo,
+    reason: 'Unschedulable' | 'SchedulerError',
+    message: string,
+    cycle: number,
+    start: number,
+    result: 'unschedulable' | 'error',
+  ): void {
     const m = this.deps.metrics;
     if (m) {
       m.scheduleAttempts.inc({ result, profile: fwk.profileName });

@@ -4,7 +4,17 @@
 
 import { hostname } from 'node:os';
 import { randomUUID } from 'node:crypto';
-import { createClientset, newEventBroadcaster, prometheusLeaderElectionMetrics, runWhenLeading, SharedInformerFactory, type Clientset, type EventRecorder, type LeaderElectionOptions, type Leading } from '@kubelab/client';
+import {
+  createClientset,
+  newEventBroadcaster,
+  prometheusLeaderElectionMetrics,
+  runWhenLeading,
+  SharedInformerFactory,
+  type Clientset,
+  type EventRecorder,
+  type LeaderElectionOptions,
+  type Leading,
+} from '@kubelab/client';
 import { createLogger, DEFAULT_APISERVER_GRPC_ADDRESS, newMetricsRegistry, serveHealth, type HealthServer, type Logger } from '@kubelab/component-base';
 import { grpcClientInterceptors, type Tracing } from '@kubelab/tracing';
 import { defaultProfile, type Profile } from './framework/profile.js';

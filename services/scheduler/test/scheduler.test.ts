@@ -28,16 +28,14 @@ const createPod = (cs: Clientset, name: string, o: PodOpts = {}) => {
   return cs.core.pods('default').create(p);
 };
 
-const nodeOf = (cs: Clientset, name: string) =>
-  waitFor(`pod ${name} to be bound`, async () => (await cs.core.pods('default').get(name)).spec?.nodeName || undefined);
+const nodeOf = (cs: Clientset, name: string) => waitFor(`pod ${name} to be bound`, async () => (await cs.core.pods('default').get(name)).spec?.nodeName || undefined);
 
 async function eventsFor(cs: Clientset, pod: string, reason: string): Promise<Event[]> {
   const list = await cs.core.events('default').list();
   return list.items.filter((e) => e.involvedObject.name === pod && e.reason === reason);
 }
 
-const eventMessage = (cs: Clientset, pod: string, reason: string) =>
-  waitFor(`${reason} event for ${pod}`, async () => (await eventsFor(cs, pod, reason))[0]?.message);
+const eventMessage = (cs: Clientset, pod: string, reason: string) => waitFor(`${reason} event for ${pod}`, async () => (await eventsFor(cs, pod, reason))[0]?.message);
 
 // Integration steps wait on real watches: generous timeouts for a loaded 2-core machine.
 describe.skipIf(!hasNats)('kube-scheduler with an apiserver', { timeout: 30_000 }, () => {
@@ -114,7 +112,11 @@ describe.skipIf(!hasNats)('kube-scheduler with an apiserver', { timeout: 30_000 
   });
 
   it('retries a waiting pod when an assigned pod is deleted', async () => {
-    const pods = () => cs.core.pods('default').list().then((l) => l.items.filter((p) => p.metadata.name!.startsWith('burst-')));
+    const pods = () =>
+      cs.core
+        .pods('default')
+        .list()
+        .then((l) => l.items.filter((p) => p.metadata.name!.startsWith('burst-')));
     const waiting = (await pods()).filter((p) => !p.spec?.nodeName).map((p) => p.metadata.name!);
     expect(waiting).toHaveLength(2);
     const victim = (await pods()).find((p) => p.spec?.nodeName)!;
@@ -131,8 +133,7 @@ describe.skipIf(!hasNats)('kube-scheduler with an apiserver', { timeout: 30_000 
     for (const n of ['node-1', 'node-2']) await cs.core.nodes().patch(n, 'merge', { spec: { unschedulable: true } });
     await createPod(cs, 'cordoned', { cpu: '100m' });
     expect(await eventMessage(cs, 'cordoned', 'FailedScheduling')).toBe(
-      '0/3 nodes are available: 1 node(s) had untolerated taint {dedicated: gpu}, 2 node(s) were unschedulable. ' +
-        'preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling.',
+      '0/3 nodes are available: 1 node(s) had untolerated taint {dedicated: gpu}, 2 node(s) were unschedulable. ' + 'preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling.',
     );
     await cs.core.nodes().patch('node-2', 'merge', { spec: { unschedulable: false } });
     expect(await nodeOf(cs, 'cordoned')).toBe('node-2');
@@ -216,8 +217,7 @@ describe.skipIf(!hasNats)('kube-scheduler leader election', () => {
 
   it('one replica schedules; the other takes over after the leader dies', async () => {
     const lease = { leaseDurationMs: 2000, renewDeadlineMs: 1500, retryPeriodMs: 250 };
-    const start = (identity: string) =>
-      startScheduler({ apiserverAddress: cluster.grpcAddress, securePort: 0, bindAddress: '127.0.0.1', logger: quiet(), identity, releaseOnCancel: false, ...lease });
+    const start = (identity: string) => startScheduler({ apiserverAddress: cluster.grpcAddress, securePort: 0, bindAddress: '127.0.0.1', logger: quiet(), identity, releaseOnCancel: false, ...lease });
     const a = await start('scheduler-a');
     running.push(a);
     await waitFor('a to lead', async () => (a.isLeader() ? true : undefined));
@@ -228,7 +228,8 @@ describe.skipIf(!hasNats)('kube-scheduler leader election', () => {
     expect(b.isLeader()).toBe(false);
     const held = await cs.coordination.leases('kube-system').get('kube-scheduler');
     expect(held.spec?.holderIdentity).toBe('scheduler-a');
-    const masterStatus = async (r: RunningScheduler) => /^leader_election_master_status\{name="kube-scheduler"\} (\d)$/m.exec(await (await fetch(`http://127.0.0.1:${r.healthPort}/metrics`)).text())?.[1];
+    const masterStatus = async (r: RunningScheduler) =>
+      /^leader_election_master_status\{name="kube-scheduler"\} (\d)$/m.exec(await (await fetch(`http://127.0.0.1:${r.healthPort}/metrics`)).text())?.[1];
     expect(await masterStatus(a)).toBe('1');
     expect(await masterStatus(b)).toBe('0');
 
@@ -246,4 +247,3 @@ describe.skipIf(!hasNats)('kube-scheduler leader election', () => {
     expect(await masterStatus(b)).toBe('1');
   }, 30_000);
 });
-

@@ -4,7 +4,7 @@ import type { KubeObject } from '../meta/types.js';
 import { lookupKind } from '../resources.js';
 import { FieldSelectorError, type FieldSelector } from './selector.js';
 
-type Extra = (obj: Record<string, any>) => Record<string, string>;  
+type Extra = (obj: Record<string, any>) => Record<string, string>;
 
 const str = (v: unknown): string => (typeof v === 'string' ? v : v === undefined || v === null ? '' : String(v));
 

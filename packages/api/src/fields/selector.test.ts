@@ -93,13 +93,7 @@ describe('convertFieldLabel', () => {
   it.each([
     ['pod unknown label', 'v1', 'Pod', 'spec.foo', 'field label not supported: spec.foo'],
     ['event unknown label', 'v1', 'Event', 'message', 'field label not supported: message'],
-    [
-      'kinds without conversion use the default text',
-      'apps/v1',
-      'Deployment',
-      'spec.replicas',
-      '"spec.replicas" is not a known field selector: only "metadata.name", "metadata.namespace"',
-    ],
+    ['kinds without conversion use the default text', 'apps/v1', 'Deployment', 'spec.replicas', '"spec.replicas" is not a known field selector: only "metadata.name", "metadata.namespace"'],
   ])('%s', (_name, apiVersion, kind, label, message) => {
     expect(() => convertFieldLabel(apiVersion, kind, label)).toThrow(message);
   });

@@ -48,9 +48,7 @@ export class FieldSelector {
 
   /** Selector.String(): `==` prints as `=`, values escaped. */
   toString(): string {
-    return this.requirements
-      .map((r) => `${r.field}${r.operator === '!=' ? '!=' : '='}${escapeFieldValue(r.value)}`)
-      .join(',');
+    return this.requirements.map((r) => `${r.field}${r.operator === '!=' ? '!=' : '='}${escapeFieldValue(r.value)}`).join(',');
   }
 }
 

@@ -76,13 +76,23 @@ describe('pod helpers', () => {
     [
       'the highest container count, not the sum',
       { containers: [] },
-      { containerStatuses: [{ name: 'a', restartCount: 2, ready: true, image: 'x', imageID: '' }, { name: 'b', restartCount: 3, ready: true, image: 'x', imageID: '' }] },
+      {
+        containerStatuses: [
+          { name: 'a', restartCount: 2, ready: true, image: 'x', imageID: '' },
+          { name: 'b', restartCount: 3, ready: true, image: 'x', imageID: '' },
+        ],
+      },
       { regular: 3, sidecar: 0 },
     ],
     [
       'sidecars counted apart; plain init containers ignored',
       { containers: [], initContainers: [{ name: 'side', restartPolicy: 'Always' }, { name: 'init' }] },
-      { initContainerStatuses: [{ name: 'side', restartCount: 4, ready: true, image: 'x', imageID: '' }, { name: 'init', restartCount: 9, ready: false, image: 'x', imageID: '' }] },
+      {
+        initContainerStatuses: [
+          { name: 'side', restartCount: 4, ready: true, image: 'x', imageID: '' },
+          { name: 'init', restartCount: 9, ready: false, image: 'x', imageID: '' },
+        ],
+      },
       { regular: 0, sidecar: 4 },
     ],
   ])('maxContainerRestarts: %s', (_name, spec, status, want) => {
@@ -132,11 +142,7 @@ describe('pod helpers', () => {
   it.each<[string, Pod['spec'], string]>([
     ['no resources', { containers: [{ name: 'a' }] }, 'BestEffort'],
     ['requests only', { containers: [{ name: 'a', resources: { requests: { cpu: '1' } } }] }, 'Burstable'],
-    [
-      'limits equal requests for cpu and memory',
-      { containers: [{ name: 'a', resources: { requests: { cpu: '1', memory: '1Gi' }, limits: { cpu: '1', memory: '1Gi' } } }] },
-      'Guaranteed',
-    ],
+    ['limits equal requests for cpu and memory', { containers: [{ name: 'a', resources: { requests: { cpu: '1', memory: '1Gi' }, limits: { cpu: '1', memory: '1Gi' } } }] }, 'Guaranteed'],
     ['limits missing memory', { containers: [{ name: 'a', resources: { requests: { cpu: '1' }, limits: { cpu: '1' } } }] }, 'Burstable'],
   ])('podQOSClass: %s', (_name, spec, want) => {
     expect(podQOSClass(podWith((x) => (x.spec = spec)))).toBe(want);

@@ -20,7 +20,7 @@ export function newControllerRef(owner: KubeObject, apiVersion: string, kind: st
 /** MetaNamespaceKeyFunc: `namespace/name`, or `name` for cluster-scoped objects. */
 export function metaNamespaceKey(obj: KubeObject): string {
   const { namespace, name } = obj.metadata;
-  return namespace ? `${namespace}/${name ?? ''}` : name ?? '';
+  return namespace ? `${namespace}/${name ?? ''}` : (name ?? '');
 }
 
 /** SplitMetaNamespaceKey: the inverse; throws on more than one slash, as upstream. */

@@ -43,11 +43,7 @@ export function tolerationsTolerateTaint(tolerations: readonly Toleration[] | un
 }
 
 /** FindMatchingUntoleratedTaint: the first taint (passing `filter`) no toleration covers. */
-export function findUntoleratedTaint(
-  taints: readonly Taint[] | undefined,
-  tolerations: readonly Toleration[] | undefined,
-  filter: (t: Taint) => boolean = () => true,
-): Taint | undefined {
+export function findUntoleratedTaint(taints: readonly Taint[] | undefined, tolerations: readonly Toleration[] | undefined, filter: (t: Taint) => boolean = () => true): Taint | undefined {
   return (taints ?? []).find((t) => filter(t) && !tolerationsTolerateTaint(tolerations, t));
 }
 

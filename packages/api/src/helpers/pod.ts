@@ -61,7 +61,8 @@ export function setPodCondition(status: PodStatus, cond: PodCondition): boolean 
   }
   const next: PodCondition = { ...cond };
   if (old.status === cond.status) next.lastTransitionTime = old.lastTransitionTime;
-  const changed = old.status !== next.status || old.reason !== next.reason || old.message !== next.message || old.lastTransitionTime !== next.lastTransitionTime || old.lastProbeTime !== next.lastProbeTime;
+  const changed =
+    old.status !== next.status || old.reason !== next.reason || old.message !== next.message || old.lastTransitionTime !== next.lastTransitionTime || old.lastProbeTime !== next.lastProbeTime;
   status.conditions[index] = next;
   return changed;
 }

@@ -1,13 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  formatLabels,
-  labelSelectorAsSelector,
-  matchesSet,
-  parseLabelSelector,
-  Requirement,
-  Selector,
-  selectorFromSet,
-} from './selector.js';
+import { formatLabels, labelSelectorAsSelector, matchesSet, parseLabelSelector, Requirement, Selector, selectorFromSet } from './selector.js';
 
 const KEY_REGEX_MSG =
   "name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')";
@@ -77,9 +69,7 @@ describe('labelSelectorAsSelector', () => {
   });
 
   it('rejects an unknown operator with upstream text', () => {
-    expect(() => labelSelectorAsSelector({ matchExpressions: [{ key: 'a', operator: 'Gt' as 'In' }] })).toThrow(
-      '"Gt" is not a valid label selector operator',
-    );
+    expect(() => labelSelectorAsSelector({ matchExpressions: [{ key: 'a', operator: 'Gt' as 'In' }] })).toThrow('"Gt" is not a valid label selector operator');
   });
 
   it('rejects In with no values', () => {

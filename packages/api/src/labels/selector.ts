@@ -198,21 +198,7 @@ function sortByKey(reqs: readonly Requirement[]): Requirement[] {
 
 // ---------------------------------------------------------------- lexer
 
-type Tok =
-  | 'error'
-  | 'eos'
-  | 'closedPar'
-  | 'comma'
-  | 'doesNotExist'
-  | 'doubleEquals'
-  | 'equals'
-  | 'gt'
-  | 'identifier'
-  | 'in'
-  | 'lt'
-  | 'notEquals'
-  | 'notIn'
-  | 'openPar';
+type Tok = 'error' | 'eos' | 'closedPar' | 'comma' | 'doesNotExist' | 'doubleEquals' | 'equals' | 'gt' | 'identifier' | 'in' | 'lt' | 'notEquals' | 'notIn' | 'openPar';
 
 interface Item {
   tok: Tok;

@@ -116,15 +116,11 @@ export function notFound(gr: GroupResource, name: string): StatusError {
 }
 
 export function alreadyExists(gr: GroupResource, name: string): StatusError {
-  return new StatusError(
-    failure(409, 'AlreadyExists', `${qualifiedResource(gr)} "${name}" already exists`, details(gr, name)),
-  );
+  return new StatusError(failure(409, 'AlreadyExists', `${qualifiedResource(gr)} "${name}" already exists`, details(gr, name)));
 }
 
 export function conflict(gr: GroupResource, name: string, why: string): StatusError {
-  return new StatusError(
-    failure(409, 'Conflict', `Operation cannot be fulfilled on ${qualifiedResource(gr)} "${name}": ${why}`, details(gr, name)),
-  );
+  return new StatusError(failure(409, 'Conflict', `Operation cannot be fulfilled on ${qualifiedResource(gr)} "${name}": ${why}`, details(gr, name)));
 }
 
 /** The upstream text for a stale resourceVersion on update. */
@@ -178,7 +174,9 @@ function isStringMap(v: unknown): v is Record<string, string> {
 /** Go's %#v of a map[string]string: keys sorted, `map[string]string{"a":"b", "c":"d"}`. */
 export function goStringMap(m: Record<string, string> | undefined): string {
   if (!m) return 'map[string]string(nil)';
-  const entries = Object.keys(m).sort().map((k) => `${JSON.stringify(k)}:${JSON.stringify(m[k])}`);
+  const entries = Object.keys(m)
+    .sort()
+    .map((k) => `${JSON.stringify(k)}:${JSON.stringify(m[k])}`);
   return `map[string]string{${entries.join(', ')}}`;
 }
 
@@ -216,7 +214,13 @@ export function methodNotAllowed(message: string): StatusError {
 }
 
 export function unsupportedMediaType(contentType: string): StatusError {
-  return new StatusError(failure(415, 'UnsupportedMediaType', `the body of the request was in an unknown format - accepted media types include: application/json, application/yaml, application/vnd.kubernetes.protobuf (got ${contentType})`));
+  return new StatusError(
+    failure(
+      415,
+      'UnsupportedMediaType',
+      `the body of the request was in an unknown format - accepted media types include: application/json, application/yaml, application/vnd.kubernetes.protobuf (got ${contentType})`,
+    ),
+  );
 }
 
 export function requestEntityTooLarge(message: string): StatusError {
@@ -237,10 +241,7 @@ export function timeout(message: string): StatusError {
 
 export function internalError(err: unknown): StatusError {
   const message = err instanceof Error ? err.message : String(err);
-  return new StatusError(
-    failure(500, 'InternalError', `Internal error occurred: ${message}`, { causes: [{ message }] }),
-    { cause: err },
-  );
+  return new StatusError(failure(500, 'InternalError', `Internal error occurred: ${message}`, { causes: [{ message }] }), { cause: err });
 }
 
 /** Any thrown value as a Status: StatusErrors as they are, the rest as 500. */
@@ -258,5 +259,4 @@ export const isNotFound = (e: unknown): boolean => StatusError.isInstance(e) && 
 export const isAlreadyExists = (e: unknown): boolean => StatusError.isInstance(e) && e.reason === 'AlreadyExists';
 export const isConflict = (e: unknown): boolean => StatusError.isInstance(e) && e.reason === 'Conflict';
 export const isInvalid = (e: unknown): boolean => StatusError.isInstance(e) && e.reason === 'Invalid';
-export const isExpired = (e: unknown): boolean =>
-  StatusError.isInstance(e) && (e.reason === 'Expired' || e.reason === 'Gone');
+export const isExpired = (e: unknown): boolean => StatusError.isInstance(e) && (e.reason === 'Expired' || e.reason === 'Gone');

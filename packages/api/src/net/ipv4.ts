@@ -48,7 +48,7 @@ export function ipv4CidrSize(c: Ipv4Cidr): number {
 
 /** Whether the address (a number from parseIpv4) lies in the network. */
 export function ipv4CidrContains(c: Ipv4Cidr, addr: number): boolean {
-  return ((addr & ipv4Mask(c.prefix)) >>> 0) === c.base;
+  return (addr & ipv4Mask(c.prefix)) >>> 0 === c.base;
 }
 
 export function formatIpv4Cidr(c: Ipv4Cidr): string {

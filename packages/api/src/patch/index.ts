@@ -14,12 +14,7 @@ export { applyMergePatch } from './mergepatch.js';
 export { applyStrategicMergePatch } from './strategic.js';
 export { PATCH_META, fieldPatchMeta, type FieldPatchMeta, type PatchStrategy, type TypePatchMeta } from './meta.js';
 
-export const PATCH_TYPES = [
-  'application/json-patch+json',
-  'application/merge-patch+json',
-  'application/strategic-merge-patch+json',
-  'application/apply-patch+yaml',
-] as const;
+export const PATCH_TYPES = ['application/json-patch+json', 'application/merge-patch+json', 'application/strategic-merge-patch+json', 'application/apply-patch+yaml'] as const;
 
 export type PatchTypeName = (typeof PATCH_TYPES)[number];
 

@@ -44,11 +44,9 @@ function locate(doc: unknown, path: string, op: string): { parent: Container; ke
     if (Array.isArray(cur)) cur = cur[arrayIndex(tok, cur.length - 1, path, op)];
     else if (isObject(cur)) cur = cur[tok];
     else cur = undefined;
-    if (cur === undefined || cur === null)
-      throw patchNotApplicable(`${op} operation does not apply: doc is missing path: "${path}": missing value`);
+    if (cur === undefined || cur === null) throw patchNotApplicable(`${op} operation does not apply: doc is missing path: "${path}": missing value`);
   }
-  if (!Array.isArray(cur) && !isObject(cur))
-    throw patchNotApplicable(`${op} operation does not apply: doc is missing path: "${path}": missing value`);
+  if (!Array.isArray(cur) && !isObject(cur)) throw patchNotApplicable(`${op} operation does not apply: doc is missing path: "${path}": missing value`);
   return { parent: cur, key: tokens[tokens.length - 1]! };
 }
 
@@ -83,8 +81,7 @@ function remove(doc: unknown, path: string, op = 'remove'): unknown {
   const { parent, key } = locate(doc, path, op);
   if (Array.isArray(parent)) parent.splice(arrayIndex(key, parent.length - 1, path, op), 1);
   else {
-    if (!Object.prototype.hasOwnProperty.call(parent, key))
-      throw patchNotApplicable(`${op} operation does not apply: doc is missing path: "${path}": missing value`);
+    if (!Object.prototype.hasOwnProperty.call(parent, key)) throw patchNotApplicable(`${op} operation does not apply: doc is missing path: "${path}": missing value`);
     delete parent[key];
   }
   return doc;
@@ -127,8 +124,7 @@ export function applyJsonPatch(original: unknown, patch: unknown): unknown {
         break;
       }
       case 'test':
-        if (!jsonEqual(get(doc, o.path, 'test'), o.value))
-          throw patchNotApplicable(`testing value ${o.path} failed: test failed`);
+        if (!jsonEqual(get(doc, o.path, 'test'), o.value)) throw patchNotApplicable(`testing value ${o.path} failed: test failed`);
         break;
       default:
         throw badPatch(`Unexpected kind: ${o.op}`);

@@ -32,7 +32,23 @@ describe('PATCH_META, derived from the schema', () => {
   });
 
   it('lists the kinds the patch code looks up, and no type without metadata', () => {
-    for (const kind of ['Pod', 'Node', 'Namespace', 'Service', 'ServiceAccount', 'Endpoints', 'ConfigMap', 'Secret', 'Event', 'EndpointSlice', 'Lease', 'Deployment', 'ReplicaSet', 'DaemonSet', 'Scale']) {
+    for (const kind of [
+      'Pod',
+      'Node',
+      'Namespace',
+      'Service',
+      'ServiceAccount',
+      'Endpoints',
+      'ConfigMap',
+      'Secret',
+      'Event',
+      'EndpointSlice',
+      'Lease',
+      'Deployment',
+      'ReplicaSet',
+      'DaemonSet',
+      'Scale',
+    ]) {
       expect(PATCH_META).toHaveProperty(kind);
     }
     for (const type of ['LabelSelector', 'Volume', 'Probe', 'NamespaceSpec']) expect(PATCH_META).not.toHaveProperty(type);

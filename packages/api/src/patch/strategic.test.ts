@@ -13,40 +13,55 @@ describe('strategic merge patch', () => {
   it.each<[string, Record<string, unknown>, Record<string, unknown>, Record<string, unknown>]>([
     [
       'containers merge by name',
-      pod({ containers: [{ name: 'web', image: 'nginx:1.25', ports: [{ containerPort: 80 }] }, { name: 'side', image: 'busybox' }] }),
+      pod({
+        containers: [
+          { name: 'web', image: 'nginx:1.25', ports: [{ containerPort: 80 }] },
+          { name: 'side', image: 'busybox' },
+        ],
+      }),
       { spec: { containers: [{ name: 'web', image: 'nginx:1.26' }] } },
-      pod({ containers: [{ name: 'web', image: 'nginx:1.26', ports: [{ containerPort: 80 }] }, { name: 'side', image: 'busybox' }] }),
+      pod({
+        containers: [
+          { name: 'web', image: 'nginx:1.26', ports: [{ containerPort: 80 }] },
+          { name: 'side', image: 'busybox' },
+        ],
+      }),
     ],
     [
       'a new container is appended',
       pod({ containers: [{ name: 'a', image: 'x' }] }),
       { spec: { containers: [{ name: 'b', image: 'y' }] } },
-      pod({ containers: [{ name: 'a', image: 'x' }, { name: 'b', image: 'y' }] }),
+      pod({
+        containers: [
+          { name: 'a', image: 'x' },
+          { name: 'b', image: 'y' },
+        ],
+      }),
     ],
     [
       '$patch: delete removes a list item by key',
-      pod({ containers: [{ name: 'a', image: 'x' }, { name: 'b', image: 'y' }] }),
+      pod({
+        containers: [
+          { name: 'a', image: 'x' },
+          { name: 'b', image: 'y' },
+        ],
+      }),
       { spec: { containers: [{ name: 'a', $patch: 'delete' }] } },
       pod({ containers: [{ name: 'b', image: 'y' }] }),
     ],
     [
       '$patch: replace on a list replaces it',
-      pod({ containers: [{ name: 'a', image: 'x' }, { name: 'b', image: 'y' }] }),
+      pod({
+        containers: [
+          { name: 'a', image: 'x' },
+          { name: 'b', image: 'y' },
+        ],
+      }),
       { spec: { containers: [{ name: 'c', image: 'z' }, { $patch: 'replace' }] } },
       pod({ containers: [{ name: 'c', image: 'z' }] }),
     ],
-    [
-      '$patch: replace on a map replaces it',
-      pod({ nodeSelector: { a: '1', b: '2' } }),
-      { spec: { nodeSelector: { c: '3', $patch: 'replace' } } },
-      pod({ nodeSelector: { c: '3' } }),
-    ],
-    [
-      '$patch: delete on a map removes it',
-      pod({ nodeSelector: { a: '1' }, containers: [] }),
-      { spec: { nodeSelector: { $patch: 'delete' } } },
-      pod({ containers: [] }),
-    ],
+    ['$patch: replace on a map replaces it', pod({ nodeSelector: { a: '1', b: '2' } }), { spec: { nodeSelector: { c: '3', $patch: 'replace' } } }, pod({ nodeSelector: { c: '3' } })],
+    ['$patch: delete on a map removes it', pod({ nodeSelector: { a: '1' }, containers: [] }), { spec: { nodeSelector: { $patch: 'delete' } } }, pod({ containers: [] })],
     [
       'env merges by name, ports by containerPort, volumeMounts by mountPath',
       pod({ containers: [{ name: 'a', env: [{ name: 'X', value: '1' }], ports: [{ containerPort: 80, name: 'http' }], volumeMounts: [{ name: 'v', mountPath: '/d' }] }] }),
@@ -55,7 +70,10 @@ describe('strategic merge patch', () => {
           containers: [
             {
               name: 'a',
-              env: [{ name: 'Y', value: '2' }, { name: 'X', value: '3' }],
+              env: [
+                { name: 'Y', value: '2' },
+                { name: 'X', value: '3' },
+              ],
               ports: [{ containerPort: 443 }],
               volumeMounts: [{ mountPath: '/d', readOnly: true }],
             },
@@ -66,7 +84,10 @@ describe('strategic merge patch', () => {
         containers: [
           {
             name: 'a',
-            env: [{ name: 'X', value: '3' }, { name: 'Y', value: '2' }],
+            env: [
+              { name: 'X', value: '3' },
+              { name: 'Y', value: '2' },
+            ],
             ports: [{ containerPort: 80, name: 'http' }, { containerPort: 443 }],
             volumeMounts: [{ name: 'v', mountPath: '/d', readOnly: true }],
           },
@@ -81,15 +102,41 @@ describe('strategic merge patch', () => {
     ],
     [
       'status conditions merge by type',
-      pod({}, { status: { conditions: [{ type: 'Ready', status: 'False' }, { type: 'PodScheduled', status: 'True' }] } }),
+      pod(
+        {},
+        {
+          status: {
+            conditions: [
+              { type: 'Ready', status: 'False' },
+              { type: 'PodScheduled', status: 'True' },
+            ],
+          },
+        },
+      ),
       { status: { conditions: [{ type: 'Ready', status: 'True' }] } },
-      pod({}, { status: { conditions: [{ type: 'Ready', status: 'True' }, { type: 'PodScheduled', status: 'True' }] } }),
+      pod(
+        {},
+        {
+          status: {
+            conditions: [
+              { type: 'Ready', status: 'True' },
+              { type: 'PodScheduled', status: 'True' },
+            ],
+          },
+        },
+      ),
     ],
     [
       'imagePullSecrets by name, volumes by name',
       pod({ imagePullSecrets: [{ name: 'r1' }], volumes: [{ name: 'v', emptyDir: {} }] }),
       { spec: { imagePullSecrets: [{ name: 'r2' }], volumes: [{ name: 'w', configMap: { name: 'c' } }] } },
-      pod({ imagePullSecrets: [{ name: 'r1' }, { name: 'r2' }], volumes: [{ name: 'v', emptyDir: {} }, { name: 'w', configMap: { name: 'c' } }] }),
+      pod({
+        imagePullSecrets: [{ name: 'r1' }, { name: 'r2' }],
+        volumes: [
+          { name: 'v', emptyDir: {} },
+          { name: 'w', configMap: { name: 'c' } },
+        ],
+      }),
     ],
     [
       '$retainKeys drops the volume source not listed',
@@ -112,7 +159,14 @@ describe('strategic merge patch', () => {
     [
       'ownerReferences merge by uid',
       { kind: 'Pod', metadata: { name: 'p', ownerReferences: [{ uid: '1', name: 'rs-a', kind: 'ReplicaSet' }] } },
-      { metadata: { ownerReferences: [{ uid: '1', controller: true }, { uid: '2', name: 'rs-b', kind: 'ReplicaSet' }] } },
+      {
+        metadata: {
+          ownerReferences: [
+            { uid: '1', controller: true },
+            { uid: '2', name: 'rs-b', kind: 'ReplicaSet' },
+          ],
+        },
+      },
       {
         kind: 'Pod',
         metadata: {
@@ -134,7 +188,17 @@ describe('strategic merge patch', () => {
       'node conditions merge by type; podCIDRs merge as a set',
       { kind: 'Node', metadata: { name: 'n' }, spec: { podCIDRs: ['10.244.0.0/24'] }, status: { conditions: [{ type: 'Ready', status: 'True' }] } },
       { spec: { podCIDRs: ['10.244.0.0/24'] }, status: { conditions: [{ type: 'MemoryPressure', status: 'False' }] } },
-      { kind: 'Node', metadata: { name: 'n' }, spec: { podCIDRs: ['10.244.0.0/24'] }, status: { conditions: [{ type: 'Ready', status: 'True' }, { type: 'MemoryPressure', status: 'False' }] } },
+      {
+        kind: 'Node',
+        metadata: { name: 'n' },
+        spec: { podCIDRs: ['10.244.0.0/24'] },
+        status: {
+          conditions: [
+            { type: 'Ready', status: 'True' },
+            { type: 'MemoryPressure', status: 'False' },
+          ],
+        },
+      },
     ],
     [
       'deployment template containers merge; strategy honours $retainKeys',
@@ -164,17 +228,23 @@ describe('strategic merge patch', () => {
   });
 
   it('the patch kubectl apply sends for a changed image and a new label', () => {
-    const live = pod({ containers: [{ name: 'web', image: 'nginx:1.25', imagePullPolicy: 'IfNotPresent' }] }, {
-      metadata: { name: 'web', annotations: { 'kubectl.kubernetes.io/last-applied-configuration': '{}' } },
-    });
+    const live = pod(
+      { containers: [{ name: 'web', image: 'nginx:1.25', imagePullPolicy: 'IfNotPresent' }] },
+      {
+        metadata: { name: 'web', annotations: { 'kubectl.kubernetes.io/last-applied-configuration': '{}' } },
+      },
+    );
     const patch = {
       metadata: { annotations: { 'kubectl.kubernetes.io/last-applied-configuration': '{"new":1}' }, labels: { tier: 'front' } },
       spec: { '$setElementOrder/containers': [{ name: 'web' }], containers: [{ image: 'nginx:1.26', name: 'web' }] },
     };
     expect(applyPatch(SMP, live, patch)).toEqual(
-      pod({ containers: [{ name: 'web', image: 'nginx:1.26', imagePullPolicy: 'IfNotPresent' }] }, {
-        metadata: { name: 'web', annotations: { 'kubectl.kubernetes.io/last-applied-configuration': '{"new":1}' }, labels: { tier: 'front' } },
-      }),
+      pod(
+        { containers: [{ name: 'web', image: 'nginx:1.26', imagePullPolicy: 'IfNotPresent' }] },
+        {
+          metadata: { name: 'web', annotations: { 'kubectl.kubernetes.io/last-applied-configuration': '{"new":1}' }, labels: { tier: 'front' } },
+        },
+      ),
     );
   });
 

@@ -33,12 +33,10 @@ function mergeMap(orig: JsonObject, patch: JsonObject, typeName: string | undefi
   const result: JsonObject = { ...orig };
   const retain = patch[RETAIN_KEYS];
   if (retain !== undefined) {
-    if (!Array.isArray(retain) || retain.some((k) => typeof k !== 'string'))
-      throw badPatch(`invalid patch: ${RETAIN_KEYS} must be a list of strings`);
+    if (!Array.isArray(retain) || retain.some((k) => typeof k !== 'string')) throw badPatch(`invalid patch: ${RETAIN_KEYS} must be a list of strings`);
     for (const k of Object.keys(result)) if (!retain.includes(k)) delete result[k];
     for (const k of Object.keys(patch)) {
-      if (!k.startsWith('$') && patch[k] !== null && !retain.includes(k))
-        throw patchNotApplicable(`The patch has ${k} which is not listed in ${RETAIN_KEYS}`);
+      if (!k.startsWith('$') && patch[k] !== null && !retain.includes(k)) throw patchNotApplicable(`The patch has ${k} which is not listed in ${RETAIN_KEYS}`);
     }
   }
 

@@ -55,9 +55,7 @@ describe('parseQuantity errors', () => {
   });
 
   it('quotes the regular expression as upstream', () => {
-    expect(ERR_FORMAT_WRONG).toBe(
-      "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'",
-    );
+    expect(ERR_FORMAT_WRONG).toBe("quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'");
   });
 
   it('mustParse names the input', () => {
@@ -104,10 +102,23 @@ describe('Quantity arithmetic', () => {
 });
 
 describe('MilliValue and Value as the scheduler counts them (both round up)', () => {
-  it.each<[string, number]>([['100m', 100], ['1', 1000], ['0.1', 100], ['1.5', 1500], ['2500u', 3]])('milliValue(%s) = %d', (q, want) => {
+  it.each<[string, number]>([
+    ['100m', 100],
+    ['1', 1000],
+    ['0.1', 100],
+    ['1.5', 1500],
+    ['2500u', 3],
+  ])('milliValue(%s) = %d', (q, want) => {
     expect(parseQuantity(q).milliValue()).toBe(want);
   });
-  it.each<[string, number]>([['128Mi', 134217728], ['1Gi', 1073741824], ['1k', 1000], ['1e3', 1000], ['100m', 1], ['110', 110]])('value(%s) = %d', (q, want) => {
+  it.each<[string, number]>([
+    ['128Mi', 134217728],
+    ['1Gi', 1073741824],
+    ['1k', 1000],
+    ['1e3', 1000],
+    ['100m', 1],
+    ['110', 110],
+  ])('value(%s) = %d', (q, want) => {
     expect(parseQuantity(q).value()).toBe(want);
   });
 });

@@ -124,5 +124,4 @@ export const APPS_TYPES: Record<string, TypeDef> = {
     },
   },
   DaemonSetCondition: { group: 'apps', description: 'A daemon set condition.', fields: cond('daemon set') },
-
 };

@@ -55,7 +55,11 @@ export const NODE_TYPES: Record<string, TypeDef> = {
     description: 'A condition of a node.',
     fields: { ...cond('node'), lastHeartbeatTime: ['Time', 'When the kubelet last reported it.'] },
   },
-  NodeAddress: { group: 'core', description: 'An address of a node.', fields: { type: ['string', 'Hostname, InternalIP, ExternalIP, InternalDNS or ExternalDNS.', { required: true }], address: ['string', 'The address.', { required: true }] } },
+  NodeAddress: {
+    group: 'core',
+    description: 'An address of a node.',
+    fields: { type: ['string', 'Hostname, InternalIP, ExternalIP, InternalDNS or ExternalDNS.', { required: true }], address: ['string', 'The address.', { required: true }] },
+  },
   NodeDaemonEndpoints: { group: 'core', description: 'Ports of daemons on a node.', fields: { kubeletEndpoint: ['DaemonEndpoint', 'The kubelet endpoint.'] } },
   DaemonEndpoint: { group: 'core', description: 'A daemon port.', fields: { Port: ['int32', 'The port.', { required: true }] } },
   NodeSystemInfo: {
@@ -77,5 +81,4 @@ export const NODE_TYPES: Record<string, TypeDef> = {
   },
   ContainerImage: { group: 'core', description: 'An image on a node.', fields: { names: ['[]string', 'Names of the image.'], sizeBytes: ['int64', 'Size in bytes.'] } },
   AttachedVolume: { group: 'core', description: 'An attached volume.', fields: { name: ['string', 'Name.', { required: true }], devicePath: ['string', 'Device path.', { required: true }] } },
-
 };

@@ -9,7 +9,11 @@ const CONTAINER_FIELDS: Record<string, FieldDef> = {
   command: ['[]string', "The entrypoint, overriding the image's ENTRYPOINT. Not run in a shell; $(VAR) references are expanded.", { protobuf: 3 }],
   args: ['[]string', "Arguments to the entrypoint, overriding the image's CMD.", { protobuf: 4 }],
   workingDir: ['string', 'The working directory; defaults to the image default.', { protobuf: 5 }],
-  ports: ['[]ContainerPort', 'Ports the container exposes. Informational, except that named ports can be referenced by services and probes.', { patchStrategy: 'merge', patchMergeKey: 'containerPort', protobuf: 6 }],
+  ports: [
+    '[]ContainerPort',
+    'Ports the container exposes. Informational, except that named ports can be referenced by services and probes.',
+    { patchStrategy: 'merge', patchMergeKey: 'containerPort', protobuf: 6 },
+  ],
   envFrom: ['[]EnvFromSource', 'Sources of environment variables (all keys of a ConfigMap or Secret).'],
   env: ['[]EnvVar', 'Environment variables to set in the container.', { patchStrategy: 'merge', patchMergeKey: 'name', protobuf: 7 }],
   resources: ['ResourceRequirements', 'CPU and memory the container requests and may use at most.', { protobuf: 8, keepZero: true }],
@@ -44,8 +48,16 @@ export const POD_TYPES: Record<string, TypeDef> = {
     description: 'The desired state of a pod: its containers, volumes and how and where it runs.',
     fields: {
       volumes: ['[]Volume', 'Volumes the containers of this pod can mount.', { patchStrategy: 'merge,retainKeys', patchMergeKey: 'name' }],
-      initContainers: ['[]Container', 'Containers run one after another, each to completion, before the app containers start. An init container with restartPolicy Always is a sidecar that keeps running.', { patchStrategy: 'merge', patchMergeKey: 'name', protobuf: 20 }],
-      containers: ['[]Container', 'The containers of the pod. There must be at least one. Cannot be changed after creation.', { required: true, patchStrategy: 'merge', patchMergeKey: 'name', protobuf: 2 }],
+      initContainers: [
+        '[]Container',
+        'Containers run one after another, each to completion, before the app containers start. An init container with restartPolicy Always is a sidecar that keeps running.',
+        { patchStrategy: 'merge', patchMergeKey: 'name', protobuf: 20 },
+      ],
+      containers: [
+        '[]Container',
+        'The containers of the pod. There must be at least one. Cannot be changed after creation.',
+        { required: true, patchStrategy: 'merge', patchMergeKey: 'name', protobuf: 2 },
+      ],
       ephemeralContainers: ['[]EphemeralContainer', 'Containers added to a running pod for debugging.', { patchStrategy: 'merge', patchMergeKey: 'name' }],
       restartPolicy: ['string', 'Restart policy of all containers: Always (default), OnFailure or Never.', { protobuf: 3 }],
       terminationGracePeriodSeconds: ['int64', 'Seconds the pod is given to stop after SIGTERM before it is killed. Defaults to 30.', { protobuf: 4, keepZero: true }],
@@ -123,7 +135,11 @@ export const POD_TYPES: Record<string, TypeDef> = {
       secretKeyRef: ['SecretKeySelector', 'A key of a Secret.'],
     },
   },
-  ObjectFieldSelector: { group: 'core', description: 'Selects a field of the object.', fields: { apiVersion: ['string', 'Version of the schema the path is written in.'], fieldPath: ['string', 'Path of the field.', { required: true }] } },
+  ObjectFieldSelector: {
+    group: 'core',
+    description: 'Selects a field of the object.',
+    fields: { apiVersion: ['string', 'Version of the schema the path is written in.'], fieldPath: ['string', 'Path of the field.', { required: true }] },
+  },
   ResourceFieldSelector: {
     group: 'core',
     description: 'Selects a resource of a container.',
@@ -155,7 +171,11 @@ export const POD_TYPES: Record<string, TypeDef> = {
       claims: ['[]ResourceClaim', 'Dynamic resource claims the container uses.'],
     },
   },
-  ResourceClaim: { group: 'core', description: 'A reference to a pod resource claim.', fields: { name: ['string', 'The claim name.', { required: true }], request: ['string', 'A request within the claim.'] } },
+  ResourceClaim: {
+    group: 'core',
+    description: 'A reference to a pod resource claim.',
+    fields: { name: ['string', 'The claim name.', { required: true }], request: ['string', 'A request within the claim.'] },
+  },
   VolumeMount: {
     group: 'core',
     description: 'Where a pod volume is mounted in a container.',
@@ -169,7 +189,11 @@ export const POD_TYPES: Record<string, TypeDef> = {
       subPathExpr: ['string', 'Like subPath, with $(VAR) expansion.'],
     },
   },
-  VolumeDevice: { group: 'core', description: 'A raw block device in a container.', fields: { name: ['string', 'The PVC volume name.', { required: true }], devicePath: ['string', 'The device path in the container.', { required: true }] } },
+  VolumeDevice: {
+    group: 'core',
+    description: 'A raw block device in a container.',
+    fields: { name: ['string', 'The PVC volume name.', { required: true }], devicePath: ['string', 'The device path in the container.', { required: true }] },
+  },
   Probe: {
     group: 'core',
     description: 'A periodic health check the kubelet runs against a container: exactly one of exec, httpGet, tcpSocket or grpc.',
@@ -199,7 +223,11 @@ export const POD_TYPES: Record<string, TypeDef> = {
     },
   },
   HTTPHeader: { group: 'core', description: 'An HTTP header.', fields: { name: ['string', 'Header name.', { required: true }], value: ['string', 'Header value.', { required: true }] } },
-  TCPSocketAction: { group: 'core', description: 'A TCP connection attempt.', fields: { port: ['IntOrString', 'Port number or name.', { required: true }], host: ['string', 'Host; defaults to the pod IP.'] } },
+  TCPSocketAction: {
+    group: 'core',
+    description: 'A TCP connection attempt.',
+    fields: { port: ['IntOrString', 'Port number or name.', { required: true }], host: ['string', 'Host; defaults to the pod IP.'] },
+  },
   GRPCAction: { group: 'core', description: 'A gRPC health check.', fields: { port: ['int32', 'Port number.', { required: true }], service: ['string', 'Service name sent in the request.'] } },
   SleepAction: { group: 'core', description: 'Sleep for a while.', fields: { seconds: ['int64', 'Seconds to sleep.', { required: true }] } },
   Lifecycle: {
@@ -277,12 +305,22 @@ export const POD_TYPES: Record<string, TypeDef> = {
   ConfigMapVolumeSource: {
     group: 'core',
     description: 'A ConfigMap as files.',
-    fields: { name: ['string', 'The ConfigMap.'], items: ['[]KeyToPath', 'Only these keys, at these paths.'], defaultMode: ['int32', 'File mode bits; defaults to 0644.'], optional: ['boolean', 'Whether it may be missing.'] },
+    fields: {
+      name: ['string', 'The ConfigMap.'],
+      items: ['[]KeyToPath', 'Only these keys, at these paths.'],
+      defaultMode: ['int32', 'File mode bits; defaults to 0644.'],
+      optional: ['boolean', 'Whether it may be missing.'],
+    },
   },
   SecretVolumeSource: {
     group: 'core',
     description: 'A Secret as files.',
-    fields: { secretName: ['string', 'The Secret.'], items: ['[]KeyToPath', 'Only these keys, at these paths.'], defaultMode: ['int32', 'File mode bits; defaults to 0644.'], optional: ['boolean', 'Whether it may be missing.'] },
+    fields: {
+      secretName: ['string', 'The Secret.'],
+      items: ['[]KeyToPath', 'Only these keys, at these paths.'],
+      defaultMode: ['int32', 'File mode bits; defaults to 0644.'],
+      optional: ['boolean', 'Whether it may be missing.'],
+    },
   },
   HostPathVolumeSource: { group: 'core', description: 'A path on the node.', fields: { path: ['string', 'The path.', { required: true }], type: ['string', 'What must exist at the path.'] } },
   PersistentVolumeClaimVolumeSource: {
@@ -298,9 +336,18 @@ export const POD_TYPES: Record<string, TypeDef> = {
   DownwardAPIVolumeFile: {
     group: 'core',
     description: 'One downward API file.',
-    fields: { path: ['string', 'Relative path.', { required: true }], fieldRef: ['ObjectFieldSelector', 'A pod field.'], resourceFieldRef: ['ResourceFieldSelector', 'A container resource.'], mode: ['int32', 'File mode bits.'] },
+    fields: {
+      path: ['string', 'Relative path.', { required: true }],
+      fieldRef: ['ObjectFieldSelector', 'A pod field.'],
+      resourceFieldRef: ['ResourceFieldSelector', 'A container resource.'],
+      mode: ['int32', 'File mode bits.'],
+    },
   },
-  ProjectedVolumeSource: { group: 'core', description: 'Several volume sources in one directory.', fields: { sources: ['[]VolumeProjection', 'The sources.'], defaultMode: ['int32', 'File mode bits.'] } },
+  ProjectedVolumeSource: {
+    group: 'core',
+    description: 'Several volume sources in one directory.',
+    fields: { sources: ['[]VolumeProjection', 'The sources.'], defaultMode: ['int32', 'File mode bits.'] },
+  },
   VolumeProjection: {
     group: 'core',
     description: 'One source of a projected volume.',
@@ -515,5 +562,4 @@ export const POD_TYPES: Record<string, TypeDef> = {
     description: 'Binds a pod to a node; the scheduler posts it to pods/<name>/binding.',
     fields: { apiVersion: API_VERSION, kind: KIND, metadata: META_FIELD, target: ['ObjectReference', 'The node to bind to.', { required: true }] },
   },
-
 };

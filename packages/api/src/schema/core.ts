@@ -73,7 +73,11 @@ export const CORE_TYPES: Record<string, TypeDef> = {
     description: 'A load balancer address.',
     fields: { ip: ['string', 'IP.'], hostname: ['string', 'Host name.'], ipMode: ['string', 'VIP or Proxy.'], ports: ['[]PortStatus', 'Port statuses.'] },
   },
-  PortStatus: { group: 'core', description: 'A port status.', fields: { port: ['int32', 'Port.', { required: true }], protocol: ['string', 'Protocol.', { required: true }], error: ['string', 'Error.'] } },
+  PortStatus: {
+    group: 'core',
+    description: 'A port status.',
+    fields: { port: ['int32', 'Port.', { required: true }], protocol: ['string', 'Protocol.', { required: true }], error: ['string', 'Error.'] },
+  },
   Endpoints: {
     group: 'core',
     description: 'The addresses and ports that implement a service (superseded by EndpointSlice).',
@@ -146,5 +150,4 @@ export const CORE_TYPES: Record<string, TypeDef> = {
   },
   EventSource: { group: 'core', description: 'The source of an event.', fields: { component: ['string', 'Component.'], host: ['string', 'Node name.'] } },
   EventSeries: { group: 'core', description: 'A series of events.', fields: { count: ['int32', 'Occurrences.'], lastObservedTime: ['MicroTime', 'Last occurrence.'] } },
-
 };

@@ -5,8 +5,16 @@ import { API_VERSION, cond, KIND, type TypeDef } from './definition.js';
 export const META_TYPES: Record<string, TypeDef> = {
   Time: { group: 'meta', description: 'A timestamp in RFC 3339 form with second precision, in UTC.', primitive: { type: 'string', format: 'date-time' } },
   MicroTime: { group: 'meta', description: 'A timestamp in RFC 3339 form with microsecond precision.', primitive: { type: 'string', format: 'date-time' } },
-  IntOrString: { group: 'intstr', description: 'Either an integer or a string (a port number or a port name, a count or a percentage).', primitive: { format: 'int-or-string', oneOf: [{ type: 'integer' }, { type: 'string' }] } },
-  Quantity: { group: 'resource', description: 'A fixed-point amount with an optional suffix: "100m" CPU is a tenth of a core, "128Mi" memory is 128 mebibytes.', primitive: { oneOf: [{ type: 'string' }, { type: 'number' }] } },
+  IntOrString: {
+    group: 'intstr',
+    description: 'Either an integer or a string (a port number or a port name, a count or a percentage).',
+    primitive: { format: 'int-or-string', oneOf: [{ type: 'integer' }, { type: 'string' }] },
+  },
+  Quantity: {
+    group: 'resource',
+    description: 'A fixed-point amount with an optional suffix: "100m" CPU is a tenth of a core, "128Mi" memory is 128 mebibytes.',
+    primitive: { oneOf: [{ type: 'string' }, { type: 'number' }] },
+  },
   ObjectMeta: {
     group: 'meta',
     description: 'Metadata every persisted object has: identity (name, namespace, uid), labels and annotations, and bookkeeping the system maintains.',
@@ -89,5 +97,4 @@ export const META_TYPES: Record<string, TypeDef> = {
       dryRun: ['[]string', 'When "All", the deletion is checked but not persisted.'],
     },
   },
-
 };

@@ -45,17 +45,7 @@ import {
   validateObjectMetaUpdate,
   utf8Length,
 } from './meta.js';
-import {
-  inclusiveRangeError,
-  isConfigMapKey,
-  isEnvVarName,
-  isIPv4,
-  isQualifiedName,
-  isValidIP,
-  isValidLabelValue,
-  isValidPortName,
-  isValidPortNum,
-} from './strings.js';
+import { inclusiveRangeError, isConfigMapKey, isEnvVarName, isIPv4, isQualifiedName, isValidIP, isValidLabelValue, isValidPortName, isValidPortNum } from './strings.js';
 import { deepEqual, diffLines, goNodeAddress, goServicePortKey, goTaint, goToleration } from './util.js';
 
 const MAX_INT32 = 2147483647;
@@ -80,13 +70,7 @@ function validateHTTPGet(a: HTTPGetAction, path: string): FieldError[] {
   if (a.scheme !== 'HTTP' && a.scheme !== 'HTTPS') errs.push(notSupported(child(path, 'scheme'), a.scheme ?? '', ['HTTP', 'HTTPS']));
   for (const h of a.httpHeaders ?? []) {
     if (!/^[-A-Za-z0-9]+$/.test(h.name)) {
-      errs.push(
-        invalid(
-          child(path, 'httpHeaders'),
-          h.name,
-          "a valid HTTP header must consist of alphanumeric characters or '-' (e.g. 'X-Header-Name', regex used for validation is '[-A-Za-z0-9]+')",
-        ),
-      );
+      errs.push(invalid(child(path, 'httpHeaders'), h.name, "a valid HTTP header must consist of alphanumeric characters or '-' (e.g. 'X-Header-Name', regex used for validation is '[-A-Za-z0-9]+')"));
     }
   }
   return errs;
@@ -630,7 +614,7 @@ export function validatePodUpdate(pod: Pod, old: Pod): FieldError[] {
   const oldGates = oldSpec.schedulingGates ?? [];
   for (const g of spec.schedulingGates ?? []) {
     if (!oldGates.some((o) => o.name === g.name)) {
-      errs.push(forbidden('spec.schedulingGates', 'only deletion is allowed, but found new scheduling gate \'' + g.name + "'"));
+      errs.push(forbidden('spec.schedulingGates', "only deletion is allowed, but found new scheduling gate '" + g.name + "'"));
     }
   }
   if (deepEqual(spec, oldSpec)) return errs;

@@ -5,8 +5,7 @@ import type { FieldError } from '../meta/status.js';
 export type { FieldError };
 
 /** Child path: `spec` + `containers` → `spec.containers`; an empty parent yields the child. */
-export const child = (path: string, ...names: string[]): string =>
-  names.reduce((p, n) => (p ? `${p}.${n}` : n), path);
+export const child = (path: string, ...names: string[]): string => names.reduce((p, n) => (p ? `${p}.${n}` : n), path);
 /** Indexed path: `spec.containers[0]`. */
 export const index = (path: string, i: number): string => `${path}[${i}]`;
 /** Keyed path: `metadata.labels[app]`. */
@@ -14,15 +13,11 @@ export const key = (path: string, k: string): string => `${path}[${k}]`;
 
 export const required = (field: string, detail = ''): FieldError => withDetail({ type: 'FieldValueRequired', field }, detail);
 
-export const invalid = (field: string, badValue: unknown, detail = ''): FieldError =>
-  withDetail({ type: 'FieldValueInvalid', field, badValue }, detail);
+export const invalid = (field: string, badValue: unknown, detail = ''): FieldError => withDetail({ type: 'FieldValueInvalid', field, badValue }, detail);
 
 /** NotSupported lists the valid values quoted, as upstream: `supported values: "A", "B"`. */
 export const notSupported = (field: string, badValue: unknown, valid: readonly string[]): FieldError =>
-  withDetail(
-    { type: 'FieldValueNotSupported', field, badValue },
-    valid.length ? `supported values: ${valid.map((v) => JSON.stringify(v)).join(', ')}` : '',
-  );
+  withDetail({ type: 'FieldValueNotSupported', field, badValue }, valid.length ? `supported values: ${valid.map((v) => JSON.stringify(v)).join(', ')}` : '');
 
 export const duplicate = (field: string, badValue: unknown): FieldError => ({ type: 'FieldValueDuplicate', field, badValue });
 

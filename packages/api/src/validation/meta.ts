@@ -93,13 +93,7 @@ function validateOwnerReferences(meta: ObjectMeta, path: string): FieldError[] {
     if (ref.controller) {
       const cur = `${ref.kind}/${ref.name}`;
       if (firstController) {
-        errs.push(
-          invalid(
-            path,
-            meta.ownerReferences,
-            `Only one reference can have Controller set to true. Found "true" in references for ${firstController} and ${cur}`,
-          ),
-        );
+        errs.push(invalid(path, meta.ownerReferences, `Only one reference can have Controller set to true. Found "true" in references for ${firstController} and ${cur}`));
       } else firstController = cur;
     }
   }
@@ -161,9 +155,7 @@ export function validateObjectMetaUpdate(meta: ObjectMeta | undefined, old: Obje
   errs.push(...validateImmutableField(m.uid ?? '', o.uid ?? '', child(path, 'uid')));
   errs.push(...validateImmutableField(m.creationTimestamp ?? null, o.creationTimestamp ?? null, child(path, 'creationTimestamp')));
   errs.push(...validateImmutableField(m.deletionTimestamp ?? null, o.deletionTimestamp ?? null, child(path, 'deletionTimestamp')));
-  errs.push(
-    ...validateImmutableField(m.deletionGracePeriodSeconds ?? null, o.deletionGracePeriodSeconds ?? null, child(path, 'deletionGracePeriodSeconds')),
-  );
+  errs.push(...validateImmutableField(m.deletionGracePeriodSeconds ?? null, o.deletionGracePeriodSeconds ?? null, child(path, 'deletionGracePeriodSeconds')));
   errs.push(...validateLabels(m.labels, child(path, 'labels')));
   errs.push(...validateAnnotations(m.annotations, child(path, 'annotations')));
   errs.push(...validateOwnerReferences(m, child(path, 'ownerReferences')));

@@ -5,14 +5,7 @@ import type { Lease } from '../coordination/v1/types.js';
 import type { EndpointSlice } from '../discovery/v1/types.js';
 import type { FieldError } from '../meta/status.js';
 import { child, duplicate, index, invalid, notSupported, required, tooMany } from './field.js';
-import {
-  IS_NEGATIVE_ERROR_MSG,
-  nameIsDNSSubdomain,
-  validateDNS1123Label,
-  validateImmutableField,
-  validateObjectMeta,
-  validateObjectMetaUpdate,
-} from './meta.js';
+import { IS_NEGATIVE_ERROR_MSG, nameIsDNSSubdomain, validateDNS1123Label, validateImmutableField, validateObjectMeta, validateObjectMetaUpdate } from './meta.js';
 import { isDNS1123Subdomain, isIPv4, isIPv6, isQualifiedName } from './strings.js';
 
 const MAX_ENDPOINTS = 1000;

@@ -29,8 +29,7 @@ function lengthAndFormat(value: string, maxLength: number, re: RegExp, errMsg: s
 }
 
 const qualifiedNameFmt = '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]';
-const qualifiedNameErrMsg =
-  "must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character";
+const qualifiedNameErrMsg = "must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character";
 const qualifiedNameRe = anchored(qualifiedNameFmt);
 export const QUALIFIED_NAME_MAX_LENGTH = 63;
 
@@ -47,9 +46,7 @@ export function isQualifiedName(value: string): string[] {
     if (prefix.length === 0) errs.push(`prefix part ${emptyError()}`);
     else errs.push(...isDNS1123Subdomain(prefix).map((m) => `prefix part ${m}`));
   } else {
-    return [
-      `a qualified name ${regexError(qualifiedNameErrMsg, qualifiedNameFmt, 'MyName', 'my.name', '123-abc')} with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')`,
-    ];
+    return [`a qualified name ${regexError(qualifiedNameErrMsg, qualifiedNameFmt, 'MyName', 'my.name', '123-abc')} with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')`];
   }
   if (name.length === 0) errs.push(`name part ${emptyError()}`);
   else if (name.length > QUALIFIED_NAME_MAX_LENGTH) errs.push(`name part ${maxLenError(QUALIFIED_NAME_MAX_LENGTH)}`);
@@ -60,8 +57,7 @@ export function isQualifiedName(value: string): string[] {
 }
 
 const labelValueFmt = `(${qualifiedNameFmt})?`;
-const labelValueErrMsg =
-  "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character";
+const labelValueErrMsg = "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character";
 const labelValueRe = anchored(labelValueFmt);
 export const LABEL_VALUE_MAX_LENGTH = 63;
 
@@ -71,14 +67,12 @@ export function isValidLabelValue(value: string): string[] {
 }
 
 const dns1123LabelFmt = '[a-z0-9]([-a-z0-9]*[a-z0-9])?';
-const dns1123LabelErrMsg =
-  "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character";
+const dns1123LabelErrMsg = "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character";
 const dns1123LabelRe = anchored(dns1123LabelFmt);
 export const DNS1123_LABEL_MAX_LENGTH = 63;
 
 const dns1123SubdomainFmt = `${dns1123LabelFmt}(\\.${dns1123LabelFmt})*`;
-const dns1123SubdomainErrMsg =
-  "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character";
+const dns1123SubdomainErrMsg = "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character";
 const dns1123SubdomainRe = anchored(dns1123SubdomainFmt);
 export const DNS1123_SUBDOMAIN_MAX_LENGTH = 253;
 
@@ -99,8 +93,7 @@ export function isDNS1123Subdomain(value: string): string[] {
 }
 
 const dns1035LabelFmt = '[a-z]([-a-z0-9]*[a-z0-9])?';
-const dns1035LabelErrMsg =
-  "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character";
+const dns1035LabelErrMsg = "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character";
 const dns1035LabelRe = anchored(dns1035LabelFmt);
 export const DNS1035_LABEL_MAX_LENGTH = 63;
 

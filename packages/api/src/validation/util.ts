@@ -37,8 +37,7 @@ export function diffLines(oldV: unknown, newV: unknown, path = ''): string[] {
   return keys.flatMap((k) => diffLines(ao[k], bo[k], Array.isArray(oldV) ? `${path}[${k}]` : path ? `${path}.${k}` : k));
 }
 
-const goStrings = (v: readonly string[] | undefined): string =>
-  v ? `[]string{${v.map((x) => JSON.stringify(x)).join(', ')}}` : '[]string(nil)';
+const goStrings = (v: readonly string[] | undefined): string => (v ? `[]string{${v.map((x) => JSON.stringify(x)).join(', ')}}` : '[]string(nil)');
 
 /** %#v of a metav1.LabelSelector, as `spec.selector: Invalid value: v1.LabelSelector{...}: field is immutable` shows. */
 export function goLabelSelector(s: LabelSelector | undefined | null): { toString(): string } {

@@ -44,32 +44,20 @@ describe('pod create', () => {
     ['missing name', (p) => delete p.metadata.name, ['metadata.name: Required value: name or generateName is required']],
     ['missing namespace', (p) => delete p.metadata.namespace, ['metadata.namespace: Required value']],
     ['no containers', (p) => (p.spec!.containers = []), ['spec.containers: Required value']],
-    [
-      'duplicate container names',
-      (p) => p.spec!.containers.push({ name: 'nginx', image: 'x' }),
-      ['spec.containers[1].name: Duplicate value: "nginx"'],
-    ],
+    ['duplicate container names', (p) => p.spec!.containers.push({ name: 'nginx', image: 'x' }), ['spec.containers[1].name: Duplicate value: "nginx"']],
     ['bad container name', (p) => (p.spec!.containers[0]!.name = 'Web'), [`spec.containers[0].name: Invalid value: "Web": ${LABEL_MSG}`]],
     [
       'container port out of range',
       (p) => (p.spec!.containers[0]!.ports = [{ containerPort: 70000 }]),
       ['spec.containers[0].ports[0].containerPort: Invalid value: 70000: must be between 1 and 65535, inclusive'],
     ],
-    [
-      'bad restart policy',
-      (p) => (p.spec!.restartPolicy = 'Sometimes' as 'Always'),
-      ['spec.restartPolicy: Unsupported value: "Sometimes": supported values: "Always", "OnFailure", "Never"'],
-    ],
+    ['bad restart policy', (p) => (p.spec!.restartPolicy = 'Sometimes' as 'Always'), ['spec.restartPolicy: Unsupported value: "Sometimes": supported values: "Always", "OnFailure", "Never"']],
     [
       'probe with two handlers',
       (p) => (p.spec!.containers[0]!.livenessProbe = { exec: { command: ['true'] }, httpGet: { port: 80 } }),
       ['spec.containers[0].livenessProbe.httpGet: Forbidden: may not specify more than 1 handler type'],
     ],
-    [
-      'probe with no handler',
-      (p) => (p.spec!.containers[0]!.readinessProbe = { periodSeconds: 5 }),
-      ['spec.containers[0].readinessProbe: Required value: must specify a handler type'],
-    ],
+    ['probe with no handler', (p) => (p.spec!.containers[0]!.readinessProbe = { periodSeconds: 5 }), ['spec.containers[0].readinessProbe: Required value: must specify a handler type']],
     [
       'liveness successThreshold must be 1',
       (p) => (p.spec!.containers[0]!.livenessProbe = { tcpSocket: { port: 80 }, successThreshold: 2 }),
@@ -89,21 +77,13 @@ describe('pod create', () => {
       'unparsable quantity',
       (p) => (p.spec!.containers[0]!.resources = { limits: { memory: '1Gb' } }),
       [
-        "spec.containers[0].resources.limits[memory]: Invalid value: \"1Gb\": quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'",
+        'spec.containers[0].resources.limits[memory]: Invalid value: "1Gb": quantities must match the regular expression \'^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$\'',
         // Pod defaulting copied the limit into requests, so it is reported there too.
-        "spec.containers[0].resources.requests[memory]: Invalid value: \"1Gb\": quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'",
+        'spec.containers[0].resources.requests[memory]: Invalid value: "1Gb": quantities must match the regular expression \'^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$\'',
       ],
     ],
-    [
-      'mount of an unknown volume',
-      (p) => (p.spec!.containers[0]!.volumeMounts = [{ name: 'data', mountPath: '/data' }]),
-      ['spec.containers[0].volumeMounts[0].name: Not found: "data"'],
-    ],
-    [
-      'label value too odd',
-      (p) => (p.metadata.labels = { app: 'web!' }),
-      [`metadata.labels: Invalid value: "web!": ${LABEL_VALUE_MSG}`],
-    ],
+    ['mount of an unknown volume', (p) => (p.spec!.containers[0]!.volumeMounts = [{ name: 'data', mountPath: '/data' }]), ['spec.containers[0].volumeMounts[0].name: Not found: "data"']],
+    ['label value too odd', (p) => (p.metadata.labels = { app: 'web!' }), [`metadata.labels: Invalid value: "web!": ${LABEL_VALUE_MSG}`]],
     [
       'toleration with empty key must be Exists',
       (p) => (p.spec!.tolerations = [{ value: 'x' }]),
@@ -112,7 +92,7 @@ describe('pod create', () => {
     [
       'tolerationSeconds needs NoExecute',
       (p) => (p.spec!.tolerations = [{ key: 'k', operator: 'Exists', effect: 'NoSchedule', tolerationSeconds: 5 }]),
-      ["spec.tolerations[0].effect: Invalid value: \"NoSchedule\": effect must be 'NoExecute' when `tolerationSeconds` is set"],
+      ['spec.tolerations[0].effect: Invalid value: "NoSchedule": effect must be \'NoExecute\' when `tolerationSeconds` is set'],
     ],
     [
       'init container with a liveness probe',
@@ -155,12 +135,12 @@ describe('pod update', () => {
     ['added toleration allowed', (p) => p.spec!.tolerations!.push({ key: 'b', operator: 'Exists' }), []],
     ['tolerationSeconds change allowed', (p) => (p.spec!.tolerations![0]!.tolerationSeconds = 10), []],
     ['activeDeadlineSeconds added', (p) => (p.spec!.activeDeadlineSeconds = 60), []],
+    ['toleration removed', (p) => (p.spec!.tolerations = []), ['spec.tolerations: Forbidden: existing toleration can not be modified except its tolerationSeconds']],
     [
-      'toleration removed',
-      (p) => (p.spec!.tolerations = []),
-      ['spec.tolerations: Forbidden: existing toleration can not be modified except its tolerationSeconds'],
+      'container added',
+      (p) => p.spec!.containers.push({ name: 'b', image: 'x', imagePullPolicy: 'Always', terminationMessagePolicy: 'File' }),
+      ['spec.containers: Forbidden: pod updates may not add or remove containers'],
     ],
-    ['container added', (p) => p.spec!.containers.push({ name: 'b', image: 'x', imagePullPolicy: 'Always', terminationMessagePolicy: 'File' }), ['spec.containers: Forbidden: pod updates may not add or remove containers']],
     ['name change', (p) => (p.metadata.name = 'other'), ['metadata.name: Invalid value: "other": field is immutable']],
     ['missing resourceVersion', (p) => delete p.metadata.resourceVersion, ['metadata.resourceVersion: Invalid value: "": must be specified for an update']],
   ])('%s', (_name, mut, want) => {
@@ -237,11 +217,7 @@ describe('deployment', () => {
       ['spec.selector: Invalid value: v1.LabelSelector{MatchLabels:map[string]string(nil), MatchExpressions:[]v1.LabelSelectorRequirement(nil)}: empty selector is invalid for deployment'],
     ],
     ['negative replicas', (d) => (d.spec!.replicas = -1), ['spec.replicas: Invalid value: -1: must be greater than or equal to 0']],
-    [
-      'restartPolicy must be Always',
-      (d) => (d.spec!.template.spec!.restartPolicy = 'Never'),
-      ['spec.template.spec.restartPolicy: Unsupported value: "Never": supported values: "Always"'],
-    ],
+    ['restartPolicy must be Always', (d) => (d.spec!.template.spec!.restartPolicy = 'Never'), ['spec.template.spec.restartPolicy: Unsupported value: "Never": supported values: "Always"']],
     [
       'maxUnavailable and maxSurge both 0',
       (d) => (d.spec!.strategy = { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: 0, maxSurge: 0 } }),
@@ -279,9 +255,7 @@ describe('deployment', () => {
     const old = deployment((d) => (d.metadata.resourceVersion = '7'));
     const next = clone(old);
     next.status = { replicas: 1, readyReplicas: 2, availableReplicas: 1 };
-    expect(validateStatusUpdate(next, old).map((e) => `${e.field}: ${fieldErrorMessage(e)}`)).toEqual([
-      'status.readyReplicas: Invalid value: 2: cannot be greater than status.replicas',
-    ]);
+    expect(validateStatusUpdate(next, old).map((e) => `${e.field}: ${fieldErrorMessage(e)}`)).toEqual(['status.readyReplicas: Invalid value: 2: cannot be greater than status.replicas']);
   });
 });
 
@@ -317,11 +291,7 @@ describe('service', () => {
     ['valid', () => {}, []],
     ['name must be a DNS-1035 label', (s) => (s.metadata.name = '1web'), [`metadata.name: Invalid value: "1web": ${DNS1035_MSG}`]],
     ['no ports', (s) => (s.spec!.ports = []), ['spec.ports: Required value']],
-    [
-      'two ports need names',
-      (s) => s.spec!.ports!.push({ port: 443 }),
-      ['spec.ports[0].name: Required value', 'spec.ports[1].name: Required value'],
-    ],
+    ['two ports need names', (s) => s.spec!.ports!.push({ port: 443 }), ['spec.ports[0].name: Required value', 'spec.ports[1].name: Required value']],
     [
       'duplicate port',
       (s) => {
@@ -330,21 +300,11 @@ describe('service', () => {
           { name: 'b', port: 80 },
         ];
       },
-      [
-        'spec.ports[1]: Duplicate value: core.ServicePort{Name:"", Protocol:"TCP", AppProtocol:(*string)(nil), Port:80, TargetPort:intstr.IntOrString{Type:0, IntVal:0, StrVal:""}, NodePort:0}',
-      ],
+      ['spec.ports[1]: Duplicate value: core.ServicePort{Name:"", Protocol:"TCP", AppProtocol:(*string)(nil), Port:80, TargetPort:intstr.IntOrString{Type:0, IntVal:0, StrVal:""}, NodePort:0}'],
     ],
     ['nodePort on ClusterIP', (s) => (s.spec!.ports![0]!.nodePort = 30080), ["spec.ports[0].nodePort: Forbidden: may not be used when `type` is 'ClusterIP'"]],
-    [
-      'bad type',
-      (s) => (s.spec!.type = 'Magic' as 'ClusterIP'),
-      ['spec.type: Unsupported value: "Magic": supported values: "ClusterIP", "ExternalName", "LoadBalancer", "NodePort"'],
-    ],
-    [
-      'bad cluster IP',
-      (s) => (s.spec!.clusterIP = '10.96.0.300'),
-      ['spec.clusterIPs[0]: Invalid value: "10.96.0.300": must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)'],
-    ],
+    ['bad type', (s) => (s.spec!.type = 'Magic' as 'ClusterIP'), ['spec.type: Unsupported value: "Magic": supported values: "ClusterIP", "ExternalName", "LoadBalancer", "NodePort"']],
+    ['bad cluster IP', (s) => (s.spec!.clusterIP = '10.96.0.300'), ['spec.clusterIPs[0]: Invalid value: "10.96.0.300": must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)']],
   ])('%s', (_name, mut, want) => {
     expect(messages(service(mut))).toEqual(want);
   });
@@ -412,9 +372,9 @@ describe('other kinds', () => {
   });
 
   it('leases need a positive duration; endpoint slices need addresses', () => {
-    expect(
-      messages({ apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name: 'n', namespace: 'kube-node-lease' }, spec: { leaseDurationSeconds: 0 } } as KubeObject),
-    ).toEqual(['spec.leaseDurationSeconds: Invalid value: 0: must be greater than 0']);
+    expect(messages({ apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name: 'n', namespace: 'kube-node-lease' }, spec: { leaseDurationSeconds: 0 } } as KubeObject)).toEqual([
+      'spec.leaseDurationSeconds: Invalid value: 0: must be greater than 0',
+    ]);
     expect(
       messages({
         apiVersion: 'discovery.k8s.io/v1',

@@ -1,23 +1,7 @@
 // The typed clientset (client-go's kubernetes.Clientset): one accessor per
 // resource, grouped by API group, all sharing one connection.
 
-import type {
-  ConfigMap,
-  DaemonSet,
-  Deployment,
-  EndpointSlice,
-  Endpoints,
-  Event,
-  KubeObject,
-  Lease,
-  Namespace,
-  Node,
-  Pod,
-  ReplicaSet,
-  Secret,
-  Service,
-  ServiceAccount,
-} from '@kubelab/api';
+import type { ConfigMap, DaemonSet, Deployment, EndpointSlice, Endpoints, Event, KubeObject, Lease, Namespace, Node, Pod, ReplicaSet, Secret, Service, ServiceAccount } from '@kubelab/api';
 import { Connection, type ConnectionConfig } from '../transport/connection.js';
 import { ResourceClient } from './resource-client.js';
 import type { GroupVersionResource, PodInterface, ResourceInterface } from './types.js';
@@ -126,6 +110,9 @@ export type ClientsetConfig = ConnectionConfig;
 /** Connects to the apiserver's gRPC API (lazily: the first call dials). */
 export function createClientset(config: ClientsetConfig): Clientset & { connection: Connection } {
   const conn = new Connection(config);
-  const cs = buildClientset((gvr, ns) => new ResourceClient(conn, gvr, ns), () => conn.close());
+  const cs = buildClientset(
+    (gvr, ns) => new ResourceClient(conn, gvr, ns),
+    () => conn.close(),
+  );
   return Object.assign(cs, { connection: conn });
 }

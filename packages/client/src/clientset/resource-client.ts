@@ -46,11 +46,7 @@ export class ResourceClient<T extends KubeObject> implements PodInterface<T> {
   }
 
   async get(name: string, opts: GetOptions = {}): Promise<T> {
-    const res = await this.conn.read(
-      'Get',
-      { resource: this.gvr, namespace: this.namespace, name, resourceVersion: opts.resourceVersion ?? '' },
-      opts,
-    );
+    const res = await this.conn.read('Get', { resource: this.gvr, namespace: this.namespace, name, resourceVersion: opts.resourceVersion ?? '' }, opts);
     return decode<T>(res.json, `${this.gvr.resource} "${name}"`);
   }
 
@@ -128,11 +124,7 @@ export class ResourceClient<T extends KubeObject> implements PodInterface<T> {
   private async put(method: 'Update' | 'UpdateStatus', obj: T, opts: WriteOptions): Promise<T> {
     const name = obj.metadata?.name;
     if (!name) throw badRequest('metadata.name: Required value: name is required for update');
-    const res = await this.conn.unary(
-      method,
-      { resource: this.gvr, namespace: this.ns(obj), name, object: encode(obj), ...writeFields(opts) },
-      opts,
-    );
+    const res = await this.conn.unary(method, { resource: this.gvr, namespace: this.ns(obj), name, object: encode(obj), ...writeFields(opts) }, opts);
     return decode<T>(res.json, `updated ${this.gvr.resource} "${name}"`);
   }
 

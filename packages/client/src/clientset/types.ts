@@ -39,13 +39,7 @@ export interface WriteOptions extends RequestOptions {
 }
 
 /** Short names for the patch content types, as `kubectl patch --type`. */
-export type PatchType =
-  | 'merge'
-  | 'json'
-  | 'strategic'
-  | 'application/merge-patch+json'
-  | 'application/json-patch+json'
-  | 'application/strategic-merge-patch+json';
+export type PatchType = 'merge' | 'json' | 'strategic' | 'application/merge-patch+json' | 'application/json-patch+json' | 'application/strategic-merge-patch+json';
 
 export interface PatchOptions extends WriteOptions {
   /** `status` patches the status subresource; `finalize` a namespace's spec.finalizers (namespaces/finalize). */

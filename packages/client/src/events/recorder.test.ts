@@ -71,11 +71,7 @@ describe('EventRecorder', () => {
     const all = await events();
     expect(all).toHaveLength(1);
     expect(all[0]).toMatchObject({ count: 3, firstTimestamp: '2026-01-01T10:00:00Z', lastTimestamp: '2026-01-01T10:01:00Z' });
-    expect(fake.actionLines()).toEqual([
-      'create events default',
-      `patch events default/${all[0]!.metadata.name}`,
-      `patch events default/${all[0]!.metadata.name}`,
-    ]);
+    expect(fake.actionLines()).toEqual(['create events default', `patch events default/${all[0]!.metadata.name}`, `patch events default/${all[0]!.metadata.name}`]);
     expect(fake.actions[2]?.patch).toEqual({ count: 3, lastTimestamp: '2026-01-01T10:01:00Z', message: 'Back-off restarting failed container' });
     expect(fake.actions[2]?.patchType).toBe('application/strategic-merge-patch+json');
   });

@@ -32,10 +32,7 @@ export interface SharedInformerFactoryOptions {
 }
 
 /** A ListWatch over a typed client with fixed selectors (NewFilteredListWatchFromClient). */
-export function listWatchFromClient<T extends KubeObject>(
-  client: ResourceInterface<T>,
-  selectors: { labelSelector?: string; fieldSelector?: string } = {},
-): ListWatch<T> {
+export function listWatchFromClient<T extends KubeObject>(client: ResourceInterface<T>, selectors: { labelSelector?: string; fieldSelector?: string } = {}): ListWatch<T> {
   const sel = {
     ...(selectors.labelSelector ? { labelSelector: selectors.labelSelector } : {}),
     ...(selectors.fieldSelector ? { fieldSelector: selectors.fieldSelector } : {}),
@@ -49,11 +46,7 @@ export function listWatchFromClient<T extends KubeObject>(
 /** `pods`, `deployments.apps`, plus any restriction: `pods[fieldSelector=spec.nodeName=node-1]`. */
 function informerName(gvr: GroupVersionResource, namespace: string, o: InformerOptions<never>): string {
   const base = gvr.group ? `${gvr.resource}.${gvr.group}` : gvr.resource;
-  const parts = [
-    namespace ? `namespace=${namespace}` : '',
-    o.labelSelector ? `labelSelector=${o.labelSelector}` : '',
-    o.fieldSelector ? `fieldSelector=${o.fieldSelector}` : '',
-  ].filter(Boolean);
+  const parts = [namespace ? `namespace=${namespace}` : '', o.labelSelector ? `labelSelector=${o.labelSelector}` : '', o.fieldSelector ? `fieldSelector=${o.fieldSelector}` : ''].filter(Boolean);
   return parts.length ? `${base}[${parts.join(',')}]` : base;
 }
 

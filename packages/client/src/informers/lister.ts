@@ -37,9 +37,7 @@ export class Lister<T extends KubeObject> {
   namespace(namespace: string): NamespaceLister<T> {
     return {
       list: (selector) => {
-        const objs = this.indexer.hasIndexer(NAMESPACE_INDEX)
-          ? this.indexer.byIndex(NAMESPACE_INDEX, namespace)
-          : this.indexer.list().filter((o) => (o.metadata.namespace ?? '') === namespace);
+        const objs = this.indexer.hasIndexer(NAMESPACE_INDEX) ? this.indexer.byIndex(NAMESPACE_INDEX, namespace) : this.indexer.list().filter((o) => (o.metadata.namespace ?? '') === namespace);
         return objs.filter((o) => labelsMatch(selector, o.metadata.labels));
       },
       get: (name) => this.indexer.getByKey(`${namespace}/${name}`),

@@ -24,8 +24,7 @@ function recorder(): { notes: Note[]; handler: ResourceEventHandler<ConfigMap> }
     handler: {
       onAdd: (o, initial) => notes.push(`add ${id(o)}${initial ? ' initial' : ''}`),
       onUpdate: (a, b) => notes.push(`update ${id(a)} -> ${b.metadata.resourceVersion}`),
-      onDelete: (o) =>
-        notes.push(o instanceof DeletedFinalStateUnknown ? `delete tombstone ${o.key}` : `delete ${id(o)}`),
+      onDelete: (o) => notes.push(o instanceof DeletedFinalStateUnknown ? `delete tombstone ${o.key}` : `delete ${id(o)}`),
     },
   };
 }
@@ -39,7 +38,10 @@ function cacheView(inf: SharedIndexInformer<ConfigMap>): string[] {
 }
 
 function sourceView(lw: FakeListWatch<ConfigMap>): string[] {
-  return lw.snapshot().map((o) => `${o.metadata.name}@${o.metadata.resourceVersion}:${JSON.stringify(o.data)}`).sort();
+  return lw
+    .snapshot()
+    .map((o) => `${o.metadata.name}@${o.metadata.resourceVersion}:${JSON.stringify(o.data)}`)
+    .sort();
 }
 
 const running: SharedIndexInformer<ConfigMap>[] = [];
@@ -79,13 +81,7 @@ describe('SharedIndexInformer', () => {
     lw.add(cm('c'));
     lw.delete(cm('b'));
     await flushPromises();
-    expect(r.notes).toEqual([
-      'add default/a rv=1 initial',
-      'add default/b rv=2 initial',
-      'update default/a rv=1 -> 3',
-      'add default/c rv=4',
-      'delete default/b rv=5',
-    ]);
+    expect(r.notes).toEqual(['add default/a rv=1 initial', 'add default/b rv=2 initial', 'update default/a rv=1 -> 3', 'add default/c rv=4', 'delete default/b rv=5']);
     expect(cacheView(inf)).toEqual(sourceView(lw));
     expect(inf.lastSyncResourceVersion()).toBe('5');
   });
@@ -109,12 +105,7 @@ describe('SharedIndexInformer', () => {
     await clock.advance(1000); // reflector backoff
     expect(lw.watchCalls.map((c) => c.resourceVersion)).toEqual(['1', '2']);
     expect(lw.listCalls).toHaveLength(1); // resumed, not relisted
-    expect(r.notes).toEqual([
-      'add default/a rv=1 initial',
-      'update default/a rv=1 -> 2',
-      'update default/a rv=2 -> 3',
-      'add default/b rv=4',
-    ]);
+    expect(r.notes).toEqual(['add default/a rv=1 initial', 'update default/a rv=1 -> 2', 'update default/a rv=2 -> 3', 'add default/b rv=4']);
     expect(cacheView(inf)).toEqual(sourceView(lw));
     expect(inf.reflectorStats).toMatchObject({ lists: 1, watches: 2, resumes: 1, relistsOn410: 0 });
   });
@@ -150,13 +141,7 @@ describe('SharedIndexInformer', () => {
     lw.compact(); // history gone: resuming from rv 2 gets 410
     await flushPromises();
     await clock.advance(1000);
-    expect(r.notes).toEqual([
-      'add default/keep rv=1 initial',
-      'add default/gone rv=2 initial',
-      'update default/keep rv=1 -> 4',
-      'add default/new rv=5',
-      'delete tombstone default/gone',
-    ]);
+    expect(r.notes).toEqual(['add default/keep rv=1 initial', 'add default/gone rv=2 initial', 'update default/keep rv=1 -> 4', 'add default/new rv=5', 'delete tombstone default/gone']);
     expect(cacheView(inf)).toEqual(sourceView(lw));
     expect(lw.listCalls.map((c) => c.resourceVersion)).toEqual(['0', '2']);
     expect(inf.reflectorStats.relistsOn410).toBe(1);

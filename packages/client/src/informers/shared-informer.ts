@@ -226,15 +226,9 @@ export class SharedIndexInformer<T extends KubeObject> {
  * Waits until every informer has synced (cache.WaitForCacheSync); false if
  * signal aborts first.
  */
-export async function waitForCacheSync(
-  signal: AbortSignal | undefined,
-  ...informers: Array<{ whenSynced(): Promise<void> }>
-): Promise<boolean> {
+export async function waitForCacheSync(signal: AbortSignal | undefined, ...informers: Array<{ whenSynced(): Promise<void> }>): Promise<boolean> {
   const all = Promise.all(informers.map((i) => i.whenSynced())).then(() => true);
   if (!signal) return all;
   if (signal.aborted) return false;
-  return Promise.race([
-    all,
-    new Promise<boolean>((resolve) => signal.addEventListener('abort', () => resolve(false), { once: true })),
-  ]);
+  return Promise.race([all, new Promise<boolean>((resolve) => signal.addEventListener('abort', () => resolve(false), { once: true }))]);
 }

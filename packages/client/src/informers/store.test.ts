@@ -22,8 +22,18 @@ describe('Indexer', () => {
     ix.add(pod('kube-system', 'c', 'node-1'));
     ix.add(pod('default', 'pending'));
     expect(ix.listKeys().sort()).toEqual(['default/a', 'default/b', 'default/pending', 'kube-system/c']);
-    expect(ix.byIndex(NODE_NAME_INDEX, 'node-1').map((p) => p.metadata.name).sort()).toEqual(['a', 'c']);
-    expect(ix.byIndex(NAMESPACE_INDEX, 'default').map((p) => p.metadata.name).sort()).toEqual(['a', 'b', 'pending']);
+    expect(
+      ix
+        .byIndex(NODE_NAME_INDEX, 'node-1')
+        .map((p) => p.metadata.name)
+        .sort(),
+    ).toEqual(['a', 'c']);
+    expect(
+      ix
+        .byIndex(NAMESPACE_INDEX, 'default')
+        .map((p) => p.metadata.name)
+        .sort(),
+    ).toEqual(['a', 'b', 'pending']);
     expect(ix.listIndexFuncValues(NODE_NAME_INDEX).sort()).toEqual(['node-1', 'node-2']);
   });
 
@@ -47,7 +57,12 @@ describe('Indexer', () => {
     ix.add(pod('default', 'b', 'n', { app: 'db' }));
     ix.add(pod('other', 'c', 'n', { app: 'web' }));
     ix.addIndexers({ byApp: (p) => (p.metadata.labels?.app ? [p.metadata.labels.app] : []) });
-    expect(ix.index('byApp', pod('x', 'y', undefined, { app: 'web' })).map((p) => p.metadata.name).sort()).toEqual(['a', 'c']);
+    expect(
+      ix
+        .index('byApp', pod('x', 'y', undefined, { app: 'web' }))
+        .map((p) => p.metadata.name)
+        .sort(),
+    ).toEqual(['a', 'c']);
     expect(() => ix.addIndexers({ byApp: () => [] })).toThrow('indexer conflict: byApp');
     expect(() => ix.byIndex('nope', 'x')).toThrow('Index with name nope does not exist');
   });
@@ -78,9 +93,24 @@ describe('Lister', () => {
     ix.add(pod('default', 'b', 'n', { app: 'db' }));
     ix.add(pod('prod', 'c', 'n', { app: 'web' }));
     const lister = new Lister(ix);
-    expect(lister.list({ app: 'web' }).map((p) => p.metadata.name).sort()).toEqual(['a', 'c']);
-    expect(lister.namespace('default').list({ app: 'web' }).map((p) => p.metadata.name)).toEqual(['a']);
-    expect(lister.namespace('default').list((l) => l.app !== 'web').map((p) => p.metadata.name)).toEqual(['b']);
+    expect(
+      lister
+        .list({ app: 'web' })
+        .map((p) => p.metadata.name)
+        .sort(),
+    ).toEqual(['a', 'c']);
+    expect(
+      lister
+        .namespace('default')
+        .list({ app: 'web' })
+        .map((p) => p.metadata.name),
+    ).toEqual(['a']);
+    expect(
+      lister
+        .namespace('default')
+        .list((l) => l.app !== 'web')
+        .map((p) => p.metadata.name),
+    ).toEqual(['b']);
     expect(lister.namespace('prod').get('c')?.metadata.name).toBe('c');
     expect(lister.namespace('prod').get('a')).toBeUndefined();
     expect(lister.byIndex(NODE_NAME_INDEX, 'n')).toHaveLength(3);

@@ -163,12 +163,8 @@ describe('LeaderElector', () => {
     const w = world();
     const lock = new LeaseLock(w.fake.clientset.coordination.leases('kube-system'), 'kube-system', 'x', 'id');
     const callbacks = { onStartedLeading: () => {}, onStoppedLeading: () => {} };
-    expect(() => new LeaderElector({ lock, callbacks, leaseDurationMs: 10_000, renewDeadlineMs: 10_000 })).toThrow(
-      'leaseDuration must be greater than renewDeadline',
-    );
-    expect(() => new LeaderElector({ lock, callbacks, renewDeadlineMs: 2_400 })).toThrow(
-      'renewDeadline must be greater than retryPeriod*JitterFactor',
-    );
+    expect(() => new LeaderElector({ lock, callbacks, leaseDurationMs: 10_000, renewDeadlineMs: 10_000 })).toThrow('leaseDuration must be greater than renewDeadline');
+    expect(() => new LeaderElector({ lock, callbacks, renewDeadlineMs: 2_400 })).toThrow('renewDeadline must be greater than retryPeriod*JitterFactor');
     const noId = new LeaseLock(w.fake.clientset.coordination.leases('kube-system'), 'kube-system', 'x', '');
     expect(() => new LeaderElector({ lock: noId, callbacks })).toThrow('Lock identity is empty');
   });

@@ -24,13 +24,18 @@ describe('FakeClientset', () => {
     await fake.clientset.core.pods('default').bind({ metadata: { name: 'b', namespace: 'default' }, target: { name: 'node-2' } });
     await fake.clientset.core.pods('default').create(pod('c'));
     await flushPromises();
-    expect(pods.lister().byIndex('spec.nodeName', 'node-2').map((p) => p.metadata.name)).toEqual(['b']);
+    expect(
+      pods
+        .lister()
+        .byIndex('spec.nodeName', 'node-2')
+        .map((p) => p.metadata.name),
+    ).toEqual(['b']);
     expect(pods.lister().namespace('default').get('c')?.metadata.resourceVersion).toBe('4');
     expect(fake.actionLines()).toEqual(['list pods', 'watch pods', 'create pods/binding default/b', 'create pods default']);
     await factory.shutdown();
   });
 
-  it('refuses stale updates and duplicate creates with the apiserver\'s errors', async () => {
+  it("refuses stale updates and duplicate creates with the apiserver's errors", async () => {
     const fake = new FakeClientset();
     const c = fake.clientset.core.pods('default');
     const a = await c.create(pod('a'));

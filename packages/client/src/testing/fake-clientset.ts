@@ -2,28 +2,9 @@
 // object tracker): objects with revisions, optimistic concurrency, watches,
 // a log of every API action, and reactors to inject failures.
 
-import {
-  alreadyExists,
-  badRequest,
-  conflict,
-  formatTime,
-  notFound,
-  OPTIMISTIC_LOCK_MESSAGE,
-  type Binding,
-  type KubeList,
-  type KubeObject,
-  type WatchEvent,
-} from '@kubelab/api';
+import { alreadyExists, badRequest, conflict, formatTime, notFound, OPTIMISTIC_LOCK_MESSAGE, type Binding, type KubeList, type KubeObject, type WatchEvent } from '@kubelab/api';
 import { buildClientset, type Clientset } from '../clientset/clientset.js';
-import {
-  patchContentType,
-  type DeleteResult,
-  type GroupVersionResource,
-  type ListOptions,
-  type PatchType,
-  type PodInterface,
-  type WatchOptions,
-} from '../clientset/types.js';
+import { patchContentType, type DeleteResult, type GroupVersionResource, type ListOptions, type PatchType, type PodInterface, type WatchOptions } from '../clientset/types.js';
 import { Channel } from '../util/channel.js';
 
 export type Verb = 'get' | 'list' | 'watch' | 'create' | 'update' | 'patch' | 'delete';
@@ -65,7 +46,10 @@ export class FakeClientset {
   readonly clientset: Clientset;
 
   constructor(private readonly now: () => number = Date.now) {
-    this.clientset = buildClientset((gvr, ns) => this.client(gvr, ns), () => this.closeWatches());
+    this.clientset = buildClientset(
+      (gvr, ns) => this.client(gvr, ns),
+      () => this.closeWatches(),
+    );
   }
 
   /** Seeds objects without recording actions (as NewSimpleClientset(objs...)). */
@@ -99,9 +83,7 @@ export class FakeClientset {
 
   /** Stored objects of a resource (optionally one namespace), not recorded as an action. */
   objects<T extends KubeObject>(gvr: GroupVersionResource, namespace?: string): T[] {
-    return [...this.bucket(gvr).values()]
-      .filter((o) => !namespace || o.metadata.namespace === namespace)
-      .map((o) => structuredClone(o) as T);
+    return [...this.bucket(gvr).values()].filter((o) => !namespace || o.metadata.namespace === namespace).map((o) => structuredClone(o) as T);
   }
 
   closeWatches(): void {
@@ -181,9 +163,7 @@ export class FakeClientset {
       async list(opts: ListOptions = {}) {
         const r = self.react({ verb: 'list', resource, namespace });
         if (r.handled) return r.value as KubeList<T>;
-        const items = [...self.bucket(gvr).values()]
-          .filter((o) => !namespace || o.metadata.namespace === namespace)
-          .filter((o) => matches(o, opts.labelSelector, opts.fieldSelector));
+        const items = [...self.bucket(gvr).values()].filter((o) => !namespace || o.metadata.namespace === namespace).filter((o) => matches(o, opts.labelSelector, opts.fieldSelector));
         return { apiVersion: 'v1', kind: 'List', metadata: { resourceVersion: String(self.rv) }, items: clone(items) as T[] };
       },
       watch(opts: WatchOptions = {}) {
@@ -266,8 +246,7 @@ export class FakeClientset {
 /** RFC 7386 JSON merge patch. */
 function mergePatch(target: unknown, patch: unknown): unknown {
   if (patch === null || typeof patch !== 'object' || Array.isArray(patch)) return patch;
-  const out: Record<string, unknown> =
-    target && typeof target === 'object' && !Array.isArray(target) ? { ...(target as Record<string, unknown>) } : {};
+  const out: Record<string, unknown> = target && typeof target === 'object' && !Array.isArray(target) ? { ...(target as Record<string, unknown>) } : {};
   for (const [k, v] of Object.entries(patch as Record<string, unknown>)) {
     if (v === null) delete out[k];
     else out[k] = mergePatch(out[k], v);
@@ -294,7 +273,15 @@ function splitTerm(term: string): [string, '=' | '!=' | 'exists', string] {
   const ne = term.indexOf('!=');
   if (ne >= 0) return [term.slice(0, ne).trim(), '!=', term.slice(ne + 2).trim()];
   const eq = term.indexOf('=');
-  if (eq >= 0) return [term.slice(0, eq).trim(), '=', term.slice(eq + 1).replace(/^=/, '').trim()];
+  if (eq >= 0)
+    return [
+      term.slice(0, eq).trim(),
+      '=',
+      term
+        .slice(eq + 1)
+        .replace(/^=/, '')
+        .trim(),
+    ];
   return [term.trim(), 'exists', ''];
 }
 

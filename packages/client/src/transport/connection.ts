@@ -60,8 +60,7 @@ export interface RequestOptions {
 
 type Unary = 'Get' | 'List' | 'Create' | 'Update' | 'UpdateStatus' | 'Patch' | 'Delete' | 'Bind';
 type ReqOf<M extends Unary> = Parameters<ResourceServiceClient[M]>[0];
-type ResOf<M extends Unary> =
-  Parameters<ResourceServiceClient[M]> extends [unknown, grpc.requestCallback<infer R>] ? R : never;
+type ResOf<M extends Unary> = Parameters<ResourceServiceClient[M]> extends [unknown, grpc.requestCallback<infer R>] ? R : never;
 
 export class Connection {
   readonly client: ResourceServiceClient;

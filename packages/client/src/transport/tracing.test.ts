@@ -104,7 +104,10 @@ describe('client tracing', () => {
     await t.tracing.withSpan('sync', () => cs.core.pods('default').create(pod), { parent: contextFromObject({ metadata: { annotations: { [TRACEPARENT_ANNOTATION]: PARENT } } }) });
     await cs.core.pods('default').create(pod);
     await cs.core.pods('default').create(pod);
-    const creates = t.spans().map(summarizeSpan).filter((s) => s.name.endsWith('/Create'));
+    const creates = t
+      .spans()
+      .map(summarizeSpan)
+      .filter((s) => s.name.endsWith('/Create'));
     expect(creates.map((s) => [s.traceId, s.kind])).toEqual([
       ['4bf92f3577b34da6a3ce929d0e0e4736', 'CLIENT'],
       ['4bf92f3577b34da6a3ce929d0e0e4736', 'CLIENT'],
@@ -121,7 +124,9 @@ describe('client tracing', () => {
     closers.push(() => broadcaster.shutdown());
     const recorder = broadcaster.newRecorder({ component: 'kubelet', host: 'node-1' });
     const pod = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'web', namespace: 'default', uid: 'u1' } };
-    await t.tracing.withSpan('syncPod', () => recorder.event(pod, 'Normal', 'Started', 'Started container app'), { parent: contextFromObject({ metadata: { annotations: { [TRACEPARENT_ANNOTATION]: PARENT } } }) });
+    await t.tracing.withSpan('syncPod', () => recorder.event(pod, 'Normal', 'Started', 'Started container app'), {
+      parent: contextFromObject({ metadata: { annotations: { [TRACEPARENT_ANNOTATION]: PARENT } } }),
+    });
     for (let i = 0; i < 100 && !seen.includes('CreateStream'); i++) await new Promise((r) => setTimeout(r, 10));
     expect(seen).toEqual(['CreateStream']);
     expect(t.spans().map((s) => s.name)).toEqual(['syncPod']);

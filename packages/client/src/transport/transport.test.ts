@@ -17,13 +17,9 @@ afterEach(async () => {
 async function stub(handlers: Handlers): Promise<string> {
   const server = new grpc.Server();
   const unimplemented = (_: unknown, cb: (e: grpc.ServiceError) => void) => cb({ code: grpc.status.UNIMPLEMENTED } as grpc.ServiceError);
-  const all = Object.fromEntries(
-    ['Get', 'List', 'Watch', 'Create', 'Update', 'UpdateStatus', 'Patch', 'Delete', 'Bind'].map((m) => [m, unimplemented]),
-  );
+  const all = Object.fromEntries(['Get', 'List', 'Watch', 'Create', 'Update', 'UpdateStatus', 'Patch', 'Delete', 'Bind'].map((m) => [m, unimplemented]));
   server.addService(apiserverProto().kubelab.apiserver.v1.ResourceService.service, { ...all, ...handlers } as ResourceServiceHandlers);
-  const port = await new Promise<number>((resolve, reject) =>
-    server.bindAsync('127.0.0.1:0', grpc.ServerCredentials.createInsecure(), (e, p) => (e ? reject(e) : resolve(p))),
-  );
+  const port = await new Promise<number>((resolve, reject) => server.bindAsync('127.0.0.1:0', grpc.ServerCredentials.createInsecure(), (e, p) => (e ? reject(e) : resolve(p))));
   servers.push(server);
   return `127.0.0.1:${port}`;
 }
@@ -45,7 +41,10 @@ describe('gRPC transport', () => {
     const address = await stub({
       Get: (_call, cb) => cb(statusTrailer(notFound({ group: '', resource: 'pods' }, 'web-1'), grpc.status.NOT_FOUND)),
     });
-    const err = await client(address).core.pods('default').get('web-1').catch((e: unknown) => e);
+    const err = await client(address)
+      .core.pods('default')
+      .get('web-1')
+      .catch((e: unknown) => e);
     expect(StatusError.isInstance(err)).toBe(true);
     expect((err as StatusError).status).toEqual({
       kind: 'Status',
@@ -65,9 +64,15 @@ describe('gRPC transport', () => {
       Create: (_call, cb) => cb({ code: grpc.status.FAILED_PRECONDITION, details: 'too old', metadata: new grpc.Metadata() } as grpc.ServiceError),
     });
     const cs = client(address);
-    const conflict = (await cs.core.configMaps('default').update({ metadata: { name: 'x' } }).catch((e) => e)) as StatusError;
+    const conflict = (await cs.core
+      .configMaps('default')
+      .update({ metadata: { name: 'x' } })
+      .catch((e) => e)) as StatusError;
     expect([conflict.code, conflict.reason, conflict.message]).toEqual([409, 'Conflict', 'stale']);
-    const gone = (await cs.core.configMaps('default').create({ metadata: { name: 'x' } }).catch((e) => e)) as StatusError;
+    const gone = (await cs.core
+      .configMaps('default')
+      .create({ metadata: { name: 'x' } })
+      .catch((e) => e)) as StatusError;
     expect([gone.code, gone.reason]).toEqual([410, 'Expired']);
   });
 
@@ -89,7 +94,10 @@ describe('gRPC transport', () => {
     const cs = client(address);
     expect((await cs.core.configMaps('default').get('x')).metadata.name).toBe('x');
     expect(gets).toBe(3);
-    const err = (await cs.core.configMaps('default').create({ metadata: { name: 'y' } }).catch((e) => e)) as StatusError;
+    const err = (await cs.core
+      .configMaps('default')
+      .create({ metadata: { name: 'y' } })
+      .catch((e) => e)) as StatusError;
     expect([err.code, err.reason, creates]).toEqual([503, 'ServiceUnavailable', 1]);
   });
 
@@ -102,7 +110,9 @@ describe('gRPC transport', () => {
       },
     });
     const tp = '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01';
-    await client(address).apps.deployments('prod').patch('web', 'merge', { spec: { replicas: 3 } }, { traceparent: tp, subresource: 'status', fieldManager: 'kubectl' });
+    await client(address)
+      .apps.deployments('prod')
+      .patch('web', 'merge', { spec: { replicas: 3 } }, { traceparent: tp, subresource: 'status', fieldManager: 'kubectl' });
     expect(seen.req).toEqual({
       resource: { group: 'apps', version: 'v1', resource: 'deployments' },
       namespace: 'prod',
@@ -163,7 +173,14 @@ describe('pipelined creates (CreateStream)', () => {
       },
     });
     const cms = client(address).core.configMaps('default');
-    const outcomes = await Promise.all(['a', 'taken', 'b'].map((n) => cms.create(cm(n)).then((o) => o.metadata.name, (e: StatusError) => `${e.code} ${e.reason}: ${e.message}`)));
+    const outcomes = await Promise.all(
+      ['a', 'taken', 'b'].map((n) =>
+        cms.create(cm(n)).then(
+          (o) => o.metadata.name,
+          (e: StatusError) => `${e.code} ${e.reason}: ${e.message}`,
+        ),
+      ),
+    );
     expect(outcomes).toEqual(['a', '409 AlreadyExists: configmaps "taken" already exists', 'b']);
     expect(messages).toBe(1); // issued in one I/O turn: one message
     expect(seen.map((s) => `${s.namespace}/${s.name}`)).toEqual(['default/a', 'default/taken', 'default/b']);
@@ -194,7 +211,11 @@ describe('pipelined creates (CreateStream)', () => {
     const cs = createClientset({ address, component: 'kube-controller-manager' });
     const cms = cs.core.configMaps('default');
     // A create that resolves reads as 'answered', which the assertion rejects.
-    const outcome = (p: Promise<unknown>) => p.then(() => 'answered', (e: StatusError) => `${e.code} ${e.message}`);
+    const outcome = (p: Promise<unknown>) =>
+      p.then(
+        () => 'answered',
+        (e: StatusError) => `${e.code} ${e.message}`,
+      );
     const sent = outcome(cms.create(cm('sent')));
     await new Promise((r) => setTimeout(r, 50)); // flushed onto the stream, unanswered
     const queued = outcome(cms.create(cm('queued'))); // its flush is still scheduled

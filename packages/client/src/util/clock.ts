@@ -19,10 +19,13 @@ export const realClock: Clock = {
   now: () => Date.now(),
   setTimeout(fn, ms) {
     let fired = false;
-    const t = setTimeout(() => {
-      fired = true;
-      fn();
-    }, Math.max(0, ms));
+    const t = setTimeout(
+      () => {
+        fired = true;
+        fn();
+      },
+      Math.max(0, ms),
+    );
     return {
       stop() {
         if (fired) return false;

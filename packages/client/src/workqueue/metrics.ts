@@ -79,8 +79,7 @@ function familiesFor(registry: Registry): Families {
     }),
     unfinished: new Gauge({
       name: 'workqueue_unfinished_work_seconds',
-      help:
-        'How many seconds of work has done that is in progress and hasn\'t been observed by work_duration. Large values indicate stuck threads. One can deduce the number of stuck threads by observing the rate at which this increases.',
+      help: "How many seconds of work has done that is in progress and hasn't been observed by work_duration. Large values indicate stuck threads. One can deduce the number of stuck threads by observing the rate at which this increases.",
       labelNames,
       registers,
     }),

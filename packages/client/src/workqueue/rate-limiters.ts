@@ -143,8 +143,5 @@ export class MaxOfRateLimiter<T> implements RateLimiter<T> {
 
 /** DefaultControllerRateLimiter: 5 ms doubling to 1000 s per item, and 10 qps / burst 100 overall. */
 export function defaultControllerRateLimiter<T>(clock: Clock = realClock): RateLimiter<T> {
-  return new MaxOfRateLimiter<T>(
-    new ItemExponentialFailureRateLimiter<T>(5, 1000_000),
-    new BucketRateLimiter<T>(10, 100, clock),
-  );
+  return new MaxOfRateLimiter<T>(new ItemExponentialFailureRateLimiter<T>(5, 1000_000), new BucketRateLimiter<T>(10, 100, clock));
 }

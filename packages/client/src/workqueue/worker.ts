@@ -9,11 +9,7 @@ export type SyncFunc<T> = (key: T) => Promise<void>;
  * One step of a worker (processNextWorkItem): false once the queue has shut
  * down. onError sees every failed sync (log it; upstream HandleError).
  */
-export async function processNextWorkItem<T>(
-  queue: RateLimitingQueue<T>,
-  sync: SyncFunc<T>,
-  onError?: (key: T, err: unknown, requeues: number) => void,
-): Promise<boolean> {
+export async function processNextWorkItem<T>(queue: RateLimitingQueue<T>, sync: SyncFunc<T>, onError?: (key: T, err: unknown, requeues: number) => void): Promise<boolean> {
   const key = await queue.get();
   if (key === undefined) return false;
   try {
@@ -33,12 +29,7 @@ export async function processNextWorkItem<T>(
 }
 
 /** Runs `workers` loops until the queue shuts down; resolves when all have exited. */
-export async function runWorkers<T>(
-  queue: RateLimitingQueue<T>,
-  workers: number,
-  sync: SyncFunc<T>,
-  onError?: (key: T, err: unknown, requeues: number) => void,
-): Promise<void> {
+export async function runWorkers<T>(queue: RateLimitingQueue<T>, workers: number, sync: SyncFunc<T>, onError?: (key: T, err: unknown, requeues: number) => void): Promise<void> {
   const loop = async () => {
     while (await processNextWorkItem(queue, sync, onError)) {
       // next key

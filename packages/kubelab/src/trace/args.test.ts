@@ -9,7 +9,22 @@ describe('kubelab trace flags', () => {
     expect(parse()).toEqual({ filter: { nodes: [], methods: [], all: false }, json: false, natsUrl: 'nats://127.0.0.1:4222' });
   });
   it('every filter', () => {
-    expect(parse('--node', 'node-2', '--pod=default/probedemo', '--method', 'ExecSync,StopContainer', '--method=createcontainer', '--since', '5m', '--json', '--all', '--nats-url', 'nats://127.0.0.1:14222')).toEqual({
+    expect(
+      parse(
+        '--node',
+        'node-2',
+        '--pod=default/probedemo',
+        '--method',
+        'ExecSync,StopContainer',
+        '--method=createcontainer',
+        '--since',
+        '5m',
+        '--json',
+        '--all',
+        '--nats-url',
+        'nats://127.0.0.1:14222',
+      ),
+    ).toEqual({
       filter: { nodes: ['node-2'], pod: { namespace: 'default', name: 'probedemo' }, methods: ['ExecSync', 'StopContainer', 'CreateContainer'], all: true },
       since: new Date('2025-01-02T11:55:00Z'),
       json: true,

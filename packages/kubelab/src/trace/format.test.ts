@@ -10,19 +10,67 @@ const liveness = { ...probedemo, containerId: 'c1', containerName: 'liveness' };
 describe('formatLine (no colour, UTC)', () => {
   const A = '10:41:02.118  kubelet(node-1) → containerd(node-1)';
   const cases: [string, CriRecord, string][] = [
-    ['RunPodSandbox: the pod', rec('RunPodSandbox', { ...probedemo, request: { pod: 'default/probedemo', uid: 'u1', attempt: 0 }, durationMs: 12.4 }), `${A}  RunPodSandbox     default/probedemo            12ms  OK`],
-    ['a restarted sandbox shows its attempt', rec('RunPodSandbox', { ...probedemo, request: { pod: 'default/probedemo', attempt: 1 } }), `${A}  RunPodSandbox     default/probedemo         attempt=1    1.3ms  OK`],
-    ['PullImage: the image, no pod known', rec('PullImage', { request: { image: 'busybox:1.36', auth: 'none' }, durationMs: 0.4 }), `${A}  PullImage         -                         image=busybox:1.36    0.4ms  OK`],
-    ['PullImage with credentials says so (never what they are)', rec('PullImage', { request: { image: 'registry.kubelab.io/private/app:1.0', auth: 'present' } }), `${A}  PullImage         -                         image=registry.kubelab.io/private/app:1.0 auth=present    1.3ms  OK`],
-    ['CreateContainer: image and command, shell-quoted', rec('CreateContainer', { ...liveness, request: { name: 'liveness', attempt: 0, image: 'busybox:1.36', command: ['sh', '-c', 'touch /tmp/healthy; sleep 30'] }, durationMs: 2.08 }), `${A}  CreateContainer   default/probedemo liveness  image=busybox:1.36 command=sh -c 'touch /tmp/healthy; sleep 30'    2.1ms  OK`],
-    ['CreateContainer after a restart: attempt', rec('CreateContainer', { ...liveness, request: { image: 'busybox:1.36', command: ['sleep'], args: ['3600'], attempt: 1 } }), `${A}  CreateContainer   default/probedemo liveness  image=busybox:1.36 command=sleep 3600 attempt=1    1.3ms  OK`],
+    [
+      'RunPodSandbox: the pod',
+      rec('RunPodSandbox', { ...probedemo, request: { pod: 'default/probedemo', uid: 'u1', attempt: 0 }, durationMs: 12.4 }),
+      `${A}  RunPodSandbox     default/probedemo            12ms  OK`,
+    ],
+    [
+      'a restarted sandbox shows its attempt',
+      rec('RunPodSandbox', { ...probedemo, request: { pod: 'default/probedemo', attempt: 1 } }),
+      `${A}  RunPodSandbox     default/probedemo         attempt=1    1.3ms  OK`,
+    ],
+    [
+      'PullImage: the image, no pod known',
+      rec('PullImage', { request: { image: 'busybox:1.36', auth: 'none' }, durationMs: 0.4 }),
+      `${A}  PullImage         -                         image=busybox:1.36    0.4ms  OK`,
+    ],
+    [
+      'PullImage with credentials says so (never what they are)',
+      rec('PullImage', { request: { image: 'registry.kubelab.io/private/app:1.0', auth: 'present' } }),
+      `${A}  PullImage         -                         image=registry.kubelab.io/private/app:1.0 auth=present    1.3ms  OK`,
+    ],
+    [
+      'CreateContainer: image and command, shell-quoted',
+      rec('CreateContainer', { ...liveness, request: { name: 'liveness', attempt: 0, image: 'busybox:1.36', command: ['sh', '-c', 'touch /tmp/healthy; sleep 30'] }, durationMs: 2.08 }),
+      `${A}  CreateContainer   default/probedemo liveness  image=busybox:1.36 command=sh -c 'touch /tmp/healthy; sleep 30'    2.1ms  OK`,
+    ],
+    [
+      'CreateContainer after a restart: attempt',
+      rec('CreateContainer', { ...liveness, request: { image: 'busybox:1.36', command: ['sleep'], args: ['3600'], attempt: 1 } }),
+      `${A}  CreateContainer   default/probedemo liveness  image=busybox:1.36 command=sleep 3600 attempt=1    1.3ms  OK`,
+    ],
     ['StartContainer: just the container', rec('StartContainer', liveness), `${A}  StartContainer    default/probedemo liveness    1.3ms  OK`],
-    ['ExecSync: the probe command', rec('ExecSync', { ...liveness, request: { cmd: ['cat', '/tmp/healthy'], timeout: 1 } }), `${A}  ExecSync          default/probedemo liveness  cmd=cat /tmp/healthy timeout=1s    1.3ms  OK`],
-    ['ExecSync with a failing exit code (when the runtime reports it)', rec('ExecSync', { ...liveness, request: { cmd: ['cat', '/tmp/healthy'], timeout: 1 }, response: { exitCode: 1 } }), `${A}  ExecSync          default/probedemo liveness  cmd=cat /tmp/healthy timeout=1s    1.3ms  OK (exit code 1)`],
-    ['StopContainer: the grace period', rec('StopContainer', { ...liveness, request: { timeout: 30 }, durationMs: 1234 }), `${A}  StopContainer     default/probedemo liveness  timeout=30s    1.23s  OK`],
-    ['a gRPC error with its message', rec('ContainerStatus', { containerId: 'abc', code: 'NOT_FOUND', message: 'an error occurred when try to find container "abc": not found', request: { verbose: false } }), `${A}  ContainerStatus   -                         verbose=false    1.3ms  NOT_FOUND: an error occurred when try to find container "abc": not found`],
-    ['UpdateRuntimeConfig: the pod CIDR', rec('UpdateRuntimeConfig', { request: { podCidr: '10.244.1.0/24' } }), `${A}  UpdateRuntimeConfig  -                         podCIDR=10.244.1.0/24    1.3ms  OK`],
-    ['a list call shows its filter', rec('ListContainers', { request: { filter: { podSandboxId: 'sb1' } } }), `${A}  ListContainers    -                         filter={"podSandboxId":"sb1"}    1.3ms  OK`],
+    [
+      'ExecSync: the probe command',
+      rec('ExecSync', { ...liveness, request: { cmd: ['cat', '/tmp/healthy'], timeout: 1 } }),
+      `${A}  ExecSync          default/probedemo liveness  cmd=cat /tmp/healthy timeout=1s    1.3ms  OK`,
+    ],
+    [
+      'ExecSync with a failing exit code (when the runtime reports it)',
+      rec('ExecSync', { ...liveness, request: { cmd: ['cat', '/tmp/healthy'], timeout: 1 }, response: { exitCode: 1 } }),
+      `${A}  ExecSync          default/probedemo liveness  cmd=cat /tmp/healthy timeout=1s    1.3ms  OK (exit code 1)`,
+    ],
+    [
+      'StopContainer: the grace period',
+      rec('StopContainer', { ...liveness, request: { timeout: 30 }, durationMs: 1234 }),
+      `${A}  StopContainer     default/probedemo liveness  timeout=30s    1.23s  OK`,
+    ],
+    [
+      'a gRPC error with its message',
+      rec('ContainerStatus', { containerId: 'abc', code: 'NOT_FOUND', message: 'an error occurred when try to find container "abc": not found', request: { verbose: false } }),
+      `${A}  ContainerStatus   -                         verbose=false    1.3ms  NOT_FOUND: an error occurred when try to find container "abc": not found`,
+    ],
+    [
+      'UpdateRuntimeConfig: the pod CIDR',
+      rec('UpdateRuntimeConfig', { request: { podCidr: '10.244.1.0/24' } }),
+      `${A}  UpdateRuntimeConfig  -                         podCIDR=10.244.1.0/24    1.3ms  OK`,
+    ],
+    [
+      'a list call shows its filter',
+      rec('ListContainers', { request: { filter: { podSandboxId: 'sb1' } } }),
+      `${A}  ListContainers    -                         filter={"podSandboxId":"sb1"}    1.3ms  OK`,
+    ],
   ];
   for (const [name, r, want] of cases) {
     it(name, () => expect(formatLine(r, { color: false, utc: true })).toBe(want));

@@ -20,11 +20,23 @@ describe('service IP range', () => {
   it('picks from the upper band first and finds the last free address', () => {
     const c = parseCidr('10.0.0.0/28'); // 14 usable, low band 16 → one band
     const used = new Set([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 14]);
-    expect(pickFreeOffset(c, (o) => used.has(o), () => 0)).toBe(13);
+    expect(
+      pickFreeOffset(
+        c,
+        (o) => used.has(o),
+        () => 0,
+      ),
+    ).toBe(13);
     used.add(13);
     expect(pickFreeOffset(c, (o) => used.has(o))).toBeUndefined();
     const big = parseCidr('10.96.0.0/12');
-    expect(pickFreeOffset(big, () => false, () => 0)).toBe(257);
+    expect(
+      pickFreeOffset(
+        big,
+        () => false,
+        () => 0,
+      ),
+    ).toBe(257);
   });
 
   it('refuses a malformed range with a hint', () => {
@@ -39,7 +51,11 @@ describe('DefaultTolerationSeconds', () => {
     { name: 'none', given: undefined, want: [notReady, unreachable] },
     { name: 'tolerate-everything', given: [{ operator: 'Exists' }], want: undefined },
     { name: 'own not-ready kept', given: [{ ...notReady, tolerationSeconds: 5 }], want: [{ ...notReady, tolerationSeconds: 5 }, unreachable] },
-    { name: 'NoSchedule does not count', given: [{ key: 'node.kubernetes.io/not-ready', operator: 'Exists', effect: 'NoSchedule' }], want: [{ key: 'node.kubernetes.io/not-ready', operator: 'Exists', effect: 'NoSchedule' }, notReady, unreachable] },
+    {
+      name: 'NoSchedule does not count',
+      given: [{ key: 'node.kubernetes.io/not-ready', operator: 'Exists', effect: 'NoSchedule' }],
+      want: [{ key: 'node.kubernetes.io/not-ready', operator: 'Exists', effect: 'NoSchedule' }, notReady, unreachable],
+    },
   ])('$name', ({ given, want }) => {
     const out = withDefaultTolerations(given, 300, 300);
     expect(out === given ? undefined : out).toEqual(want);
@@ -95,7 +111,11 @@ describe('ServiceAccount', () => {
   it.each([
     { name: 'service account', spec: { serviceAccountName: 'default' }, why: 'a mirror pod may not reference service accounts' },
     { name: 'secret volume', spec: { volumes: [{ name: 's', secret: { secretName: 's' } }] }, why: 'a mirror pod may not reference secrets' },
-    { name: 'secret env', spec: { containers: [{ name: 'c', image: 'x', env: [{ name: 'E', valueFrom: { secretKeyRef: { name: 's', key: 'k' } } }] }] }, why: 'a mirror pod may not reference secrets' },
+    {
+      name: 'secret env',
+      spec: { containers: [{ name: 'c', image: 'x', env: [{ name: 'E', valueFrom: { secretKeyRef: { name: 's', key: 'k' } } }] }] },
+      why: 'a mirror pod may not reference secrets',
+    },
     { name: 'pull secret', spec: { imagePullSecrets: [{ name: 'reg' }] }, why: 'a mirror pod may not reference secrets' },
     {
       name: 'token projection',

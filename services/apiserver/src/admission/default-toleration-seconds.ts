@@ -16,9 +16,7 @@ interface Toleration {
 }
 
 function tolerates(ts: Toleration[], key: string): boolean {
-  return ts.some(
-    (t) => (t.effect === 'NoExecute' || !t.effect) && (t.key === key || (!t.key && t.operator === 'Exists')),
-  );
+  return ts.some((t) => (t.effect === 'NoExecute' || !t.effect) && (t.key === key || (!t.key && t.operator === 'Exists')));
 }
 
 /** The tolerations a pod ends up with (pure). */

@@ -31,7 +31,13 @@ export function offsetInRange(c: Cidr, ip: string): number | undefined {
 export function pickFreeOffset(c: Cidr, used: (off: number) => boolean, rand: () => number = Math.random): number | undefined {
   const usable = c.size - 2;
   const lowBand = Math.min(Math.max(16, Math.floor(c.size / 16)), 256);
-  const bands: Array<[number, number]> = usable > lowBand ? [[lowBand + 1, usable], [1, lowBand]] : [[1, usable]];
+  const bands: Array<[number, number]> =
+    usable > lowBand
+      ? [
+          [lowBand + 1, usable],
+          [1, lowBand],
+        ]
+      : [[1, usable]];
   for (const [lo, hi] of bands) {
     const n = hi - lo + 1;
     const start = Math.floor(rand() * n);

@@ -4,16 +4,7 @@
 // replay from the window and then follow; a revision older than the window
 // is 410 Expired; idle watchers get BOOKMARKs so they can resume cheaply.
 
-import {
-  apiVersionOf,
-  badRequest,
-  expired,
-  timeout,
-  type KubeObject,
-  type ResourceInfo,
-  type Status,
-  type WatchEvent,
-} from '@kubelab/api';
+import { apiVersionOf, badRequest, expired, timeout, type KubeObject, type ResourceInfo, type Status, type WatchEvent } from '@kubelab/api';
 import type { Tracing } from '@kubelab/tracing';
 import type { KvStorage } from '../storage/kv.js';
 import { consumeKvEntry } from '../tracing/consume.js';
@@ -405,15 +396,7 @@ export class WatchCache {
   /** Starts a watch; a too-old revision yields one ERROR (410) event, as upstream's cacher does. */
   watch(req: CacheWatchRequest): CacheWatcher {
     const rv = parseResourceVersion(req.resourceVersion);
-    const w = new CacheWatcher(
-      req.prefix,
-      req.namespace || undefined,
-      req.predicate,
-      req.allowWatchBookmarks === true,
-      this.watcherBuffer,
-      Math.max(rv, 0),
-      (x) => this.removeWatcher(x),
-    );
+    const w = new CacheWatcher(req.prefix, req.namespace || undefined, req.predicate, req.allowWatchBookmarks === true, this.watcherBuffer, Math.max(rv, 0), (x) => this.removeWatcher(x));
     w.typeMeta = { apiVersion: apiVersionOf(req.info), kind: req.info.kind };
     if (rv > 0 && rv < this.floor) {
       w.preload([]);

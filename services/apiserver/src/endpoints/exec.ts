@@ -47,9 +47,26 @@ export function serveAttach(env: HandlerEnv, store: ResourceStore, r: ResourceRe
   return serveStream('attach', env, store, r, req, res, params, q.get('container'));
 }
 
-async function serveStream(kind: 'exec' | 'attach', env: HandlerEnv, store: ResourceStore, r: ResourceRequest, req: IncomingMessage, res: ServerResponse, params: URLSearchParams, containerParam: string | null): Promise<void> {
+async function serveStream(
+  kind: 'exec' | 'attach',
+  env: HandlerEnv,
+  store: ResourceStore,
+  r: ResourceRequest,
+  req: IncomingMessage,
+  res: ServerResponse,
+  params: URLSearchParams,
+  containerParam: string | null,
+): Promise<void> {
   if (r.verb !== 'get' && r.verb !== 'create') {
-    throw new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', reason: 'MethodNotAllowed', message: `the server does not allow this method on the requested resource (${r.verb} pods ${kind})`, code: 405 });
+    throw new StatusError({
+      kind: 'Status',
+      apiVersion: 'v1',
+      metadata: {},
+      status: 'Failure',
+      reason: 'MethodNotAllowed',
+      message: `the server does not allow this method on the requested resource (${r.verb} pods ${kind})`,
+      code: 405,
+    });
   }
   const pod = (await store.get(r.namespace, r.name!)) as Pod;
   const container = validateContainer(pod, containerParam);

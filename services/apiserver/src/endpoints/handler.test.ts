@@ -37,7 +37,7 @@ async function call(method: string, path: string, opts: { body?: unknown; type?:
   }
   const res = await fetch(base + path, { method, headers, body });
   const text = await res.text();
-  let json: any;  
+  let json: any;
   try {
     json = JSON.parse(text);
   } catch {
@@ -47,7 +47,14 @@ async function call(method: string, path: string, opts: { body?: unknown; type?:
 }
 
 const pod = (name: string, extra: Record<string, unknown> = {}, ns = 'default'): KubeObject =>
-  ({ apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace: ns, labels: { app: name }, creationTimestamp: '2025-06-01T11:55:00Z' }, spec: { containers: [{ name: 'web', image: 'nginx' }] }, status: { phase: 'Pending' }, ...extra }) as KubeObject;
+  ({
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name, namespace: ns, labels: { app: name }, creationTimestamp: '2025-06-01T11:55:00Z' },
+    spec: { containers: [{ name: 'web', image: 'nginx' }] },
+    status: { phase: 'Pending' },
+    ...extra,
+  }) as KubeObject;
 
 describe('discovery and version', () => {
   it('/version reports 1.32 so the kubectl dispatcher runs the 1.32 client', async () => {
@@ -62,10 +69,26 @@ describe('discovery and version', () => {
     expect(apis.groups[0]).toEqual({ name: 'apps', versions: [{ groupVersion: 'apps/v1', version: 'v1' }], preferredVersion: { groupVersion: 'apps/v1', version: 'v1' } });
     const v1 = (await call('GET', '/api/v1')).json;
     const byName = Object.fromEntries(v1.resources.map((r: { name: string }) => [r.name, r]));
-    expect(byName.pods).toEqual({ name: 'pods', singularName: 'pod', namespaced: true, kind: 'Pod', verbs: ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'], shortNames: ['po'], categories: ['all'] });
+    expect(byName.pods).toEqual({
+      name: 'pods',
+      singularName: 'pod',
+      namespaced: true,
+      kind: 'Pod',
+      verbs: ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'],
+      shortNames: ['po'],
+      categories: ['all'],
+    });
     expect(byName['pods/eviction']).toEqual({ name: 'pods/eviction', singularName: '', namespaced: true, kind: 'Eviction', group: 'policy', version: 'v1', verbs: ['create'] });
     const apps = (await call('GET', '/apis/apps/v1')).json;
-    expect(apps.resources.find((r: { name: string }) => r.name === 'deployments/scale')).toEqual({ name: 'deployments/scale', singularName: '', namespaced: true, kind: 'Scale', group: 'autoscaling', version: 'v1', verbs: ['get', 'patch', 'update'] });
+    expect(apps.resources.find((r: { name: string }) => r.name === 'deployments/scale')).toEqual({
+      name: 'deployments/scale',
+      singularName: '',
+      namespaced: true,
+      kind: 'Scale',
+      group: 'autoscaling',
+      version: 'v1',
+      verbs: ['get', 'patch', 'update'],
+    });
   });
 
   it('unknown paths and resources are 404', async () => {
@@ -147,10 +170,19 @@ describe('get and list', () => {
     expect(t.json.rows[0].cells[0]).toBe('a');
   });
 
-  it('NotFound as metav1.Status with kubectl\'s text', async () => {
+  it("NotFound as metav1.Status with kubectl's text", async () => {
     const r = await call('GET', '/api/v1/namespaces/default/pods/nope');
     expect(r.status).toBe(404);
-    expect(r.json).toEqual({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'pods "nope" not found', reason: 'NotFound', details: { name: 'nope', kind: 'pods' }, code: 404 });
+    expect(r.json).toEqual({
+      kind: 'Status',
+      apiVersion: 'v1',
+      metadata: {},
+      status: 'Failure',
+      message: 'pods "nope" not found',
+      reason: 'NotFound',
+      details: { name: 'nope', kind: 'pods' },
+      code: 404,
+    });
     const d = await call('GET', '/apis/apps/v1/namespaces/default/deployments/web');
     expect(d.json.message).toBe('deployments.apps "web" not found');
   });
@@ -186,10 +218,10 @@ describe('create, update, patch', () => {
     const r = await call('POST', '/api/v1/namespaces/default/pods', { body });
     expect(r.status).toBe(201);
     expect(r.headers.get('warning')).toBe('299 - "unknown field \\"spec.foo\\""');
-    expect((reg.objects.get('/pods/default/web') as any).spec.foo).toBeUndefined();  
+    expect((reg.objects.get('/pods/default/web') as any).spec.foo).toBeUndefined();
   });
 
-  it('a wrong type fails with the Go decoder\'s message', async () => {
+  it("a wrong type fails with the Go decoder's message", async () => {
     const body = { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'd' }, spec: { replicas: 'three', selector: {}, template: { spec: { containers: [{ name: 'c', image: 5 }] } } } };
     const r = await call('POST', '/apis/apps/v1/namespaces/default/deployments', { body });
     expect(r.status).toBe(400);
@@ -250,7 +282,13 @@ describe('create, update, patch', () => {
     reg.seed(pod('a'));
     const wrong = await call('PATCH', '/api/v1/namespaces/default/pods/a', { body: { spec: { terminationGracePeriodSeconds: 'soon' } }, type: 'application/merge-patch+json' });
     expect(wrong.status).toBe(422);
-    expect(wrong.json.details.causes).toEqual([{ reason: 'FieldValueInvalid', field: 'patch', message: expect.stringMatching(/^Invalid value: "\{.*\}": json: cannot unmarshal string into Go struct field PodSpec\.spec\.terminationGracePeriodSeconds of type int64$/) }]);
+    expect(wrong.json.details.causes).toEqual([
+      {
+        reason: 'FieldValueInvalid',
+        field: 'patch',
+        message: expect.stringMatching(/^Invalid value: "\{.*\}": json: cannot unmarshal string into Go struct field PodSpec\.spec\.terminationGracePeriodSeconds of type int64$/),
+      },
+    ]);
     const test = await call('PATCH', '/api/v1/namespaces/default/pods/a', { body: [{ op: 'test', path: '/metadata/name', value: 'b' }], type: 'application/json-patch+json' });
     expect([test.status, test.json.reason, test.json.message]).toEqual([422, 'Invalid', 'the server rejected our request due to an error in our request']);
     expect((await call('GET', '/api/v1/namespaces/default/pods/a')).json.spec.terminationGracePeriodSeconds).toBeUndefined();
@@ -294,7 +332,13 @@ describe('create, update, patch', () => {
 });
 
 describe('subresources', () => {
-  const deploy = { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'web', namespace: 'default' }, spec: { replicas: 1, selector: { matchLabels: { app: 'web' } }, template: { spec: { containers: [{ name: 'c', image: 'nginx' }] } } }, status: { replicas: 1 } } as KubeObject;
+  const deploy = {
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: { name: 'web', namespace: 'default' },
+    spec: { replicas: 1, selector: { matchLabels: { app: 'web' } }, template: { spec: { containers: [{ name: 'c', image: 'nginx' }] } } },
+    status: { replicas: 1 },
+  } as KubeObject;
 
   it('scale: get and merge-patch an autoscaling/v1 Scale', async () => {
     reg.seed(deploy);
@@ -302,7 +346,7 @@ describe('subresources', () => {
     expect(g.json).toMatchObject({ kind: 'Scale', apiVersion: 'autoscaling/v1', metadata: { name: 'web', namespace: 'default' }, spec: { replicas: 1 }, status: { replicas: 1, selector: 'app=web' } });
     const p = await call('PATCH', '/apis/apps/v1/namespaces/default/deployments/web/scale', { body: { spec: { replicas: 3 } }, type: 'application/merge-patch+json' });
     expect(p.json.spec.replicas).toBe(3);
-    expect((reg.objects.get('apps/deployments/default/web') as any).spec.replicas).toBe(3);  
+    expect((reg.objects.get('apps/deployments/default/web') as any).spec.replicas).toBe(3);
     const neg = await call('PATCH', '/apis/apps/v1/namespaces/default/deployments/web/scale', { body: { spec: { replicas: -1 } }, type: 'application/merge-patch+json' });
     expect(neg.status).toBe(422);
     expect(neg.json.message).toBe('Scale.autoscaling "web" is invalid: spec.replicas: Invalid value: -1: must be greater than or equal to 0');
@@ -314,7 +358,7 @@ describe('subresources', () => {
     const r = await call('POST', '/api/v1/namespaces/default/pods/a/binding', { body: b });
     expect(r.status).toBe(201);
     expect(r.json).toEqual({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', code: 201 });
-    expect((reg.objects.get('/pods/default/a') as any).spec.nodeName).toBe('node-1');  
+    expect((reg.objects.get('/pods/default/a') as any).spec.nodeName).toBe('node-1');
     expect((await call('POST', '/api/v1/namespaces/default/pods/a/binding', { body: b })).status).toBe(409);
   });
 
@@ -322,7 +366,7 @@ describe('subresources', () => {
     reg.seed(pod('a', { spec: { nodeName: 'node-1', containers: [{ name: 'web', image: 'nginx' }] } }));
     const r = await call('POST', '/api/v1/namespaces/default/pods/a/eviction', { body: { apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name: 'a', namespace: 'default' } } });
     expect(r.status).toBe(201);
-    expect((reg.objects.get('/pods/default/a') as any).metadata.deletionTimestamp).toBe('2025-06-01T12:00:00Z');  
+    expect((reg.objects.get('/pods/default/a') as any).metadata.deletionTimestamp).toBe('2025-06-01T12:00:00Z');
   });
 
   it('log: proxies to the kubelet with the container and options', async () => {
@@ -339,7 +383,17 @@ describe('subresources', () => {
     await new Promise<void>((r) => kubelet.listen(0, '127.0.0.1', r));
     kubeletPort = (kubelet.address() as AddressInfo).port;
     try {
-      reg.seed(pod('a', { spec: { nodeName: 'node-1', containers: [{ name: 'web', image: 'nginx' }, { name: 'side', image: 'busybox' }] } }));
+      reg.seed(
+        pod('a', {
+          spec: {
+            nodeName: 'node-1',
+            containers: [
+              { name: 'web', image: 'nginx' },
+              { name: 'side', image: 'busybox' },
+            ],
+          },
+        }),
+      );
       const r = await call('GET', '/api/v1/namespaces/default/pods/a/log?container=web&tailLines=5&timestamps=true');
       expect(r.text).toBe('hello\nworld\n');
       expect(seen).toEqual(['/containerLogs/default/a/web?timestamps=true&tailLines=5']);
@@ -404,7 +458,10 @@ describe('delete and watch', () => {
   it('watch with plain JSON carries whole objects; timeoutSeconds ends it', async () => {
     reg.seed(pod('a'));
     const r = await call('GET', '/api/v1/namespaces/default/pods?watch=1&timeoutSeconds=1');
-    const events = r.text.trim().split('\n').map((l) => JSON.parse(l));
+    const events = r.text
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(events).toHaveLength(1);
     expect(events[0]).toMatchObject({ type: 'ADDED', object: { kind: 'Pod', apiVersion: 'v1', metadata: { name: 'a' } } });
   });

@@ -53,7 +53,16 @@ const pageNotFound = (res: ServerResponse) => {
 };
 
 function notFoundStatus(): StatusError {
-  return new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'the server could not find the requested resource', reason: 'NotFound', details: {}, code: 404 });
+  return new StatusError({
+    kind: 'Status',
+    apiVersion: 'v1',
+    metadata: {},
+    status: 'Failure',
+    message: 'the server could not find the requested resource',
+    reason: 'NotFound',
+    details: {},
+    code: 404,
+  });
 }
 
 export function createRestHandler(deps: RestHandlerDeps): (req: IncomingMessage, res: ServerResponse) => Promise<void> {

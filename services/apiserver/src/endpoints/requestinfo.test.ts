@@ -16,11 +16,19 @@ describe('parseRequestInfo', () => {
     ['GET', '/api/v1/pods', { kind: 'resource', group: '', version: 'v1', resource: 'pods', verb: 'list' }],
     ['GET', '/api/v1/namespaces/default/pods?watch=true', { kind: 'resource', group: '', version: 'v1', namespace: 'default', resource: 'pods', verb: 'watch' }],
     ['GET', '/api/v1/namespaces/default/pods/web/log', { kind: 'resource', group: '', version: 'v1', namespace: 'default', resource: 'pods', name: 'web', subresource: 'log', verb: 'get' }],
-    ['PATCH', '/apis/apps/v1/namespaces/ns1/deployments/web/scale', { kind: 'resource', group: 'apps', version: 'v1', namespace: 'ns1', resource: 'deployments', name: 'web', subresource: 'scale', verb: 'patch' }],
+    [
+      'PATCH',
+      '/apis/apps/v1/namespaces/ns1/deployments/web/scale',
+      { kind: 'resource', group: 'apps', version: 'v1', namespace: 'ns1', resource: 'deployments', name: 'web', subresource: 'scale', verb: 'patch' },
+    ],
     ['GET', '/api/v1/namespaces/kube-system', { kind: 'resource', group: '', version: 'v1', resource: 'namespaces', name: 'kube-system', verb: 'get' }],
     ['PUT', '/api/v1/namespaces/team-a/finalize', { kind: 'resource', group: '', version: 'v1', resource: 'namespaces', name: 'team-a', subresource: 'finalize', verb: 'update' }],
     ['DELETE', '/api/v1/namespaces/default/pods', { kind: 'resource', group: '', version: 'v1', namespace: 'default', resource: 'pods', verb: 'deletecollection' }],
-    ['POST', '/api/v1/namespaces/default/pods/web/eviction', { kind: 'resource', group: '', version: 'v1', namespace: 'default', resource: 'pods', name: 'web', subresource: 'eviction', verb: 'create' }],
+    [
+      'POST',
+      '/api/v1/namespaces/default/pods/web/eviction',
+      { kind: 'resource', group: '', version: 'v1', namespace: 'default', resource: 'pods', name: 'web', subresource: 'eviction', verb: 'create' },
+    ],
     ['GET', '/api/v1/namespaces/default/pods/web/log/extra', { kind: 'notFound' }],
     ['GET', '/healthz/foo', { kind: 'notFound' }],
   ])('%s %s', (method, path, want) => {

@@ -160,7 +160,16 @@ export async function serveResourceVerb(env: HandlerEnv, store: ResourceStore, r
       } catch (e) {
         // A JSON patch that does not apply (a failed `test`, a missing path): upstream's generic 422 drops the detail.
         if (type === 'application/json-patch+json' && e instanceof StatusError && e.code === 422 && !e.status.details) {
-          throw new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'the server rejected our request due to an error in our request', reason: 'Invalid', details: {}, code: 422 });
+          throw new StatusError({
+            kind: 'Status',
+            apiVersion: 'v1',
+            metadata: {},
+            status: 'Failure',
+            message: 'the server rejected our request due to an error in our request',
+            reason: 'Invalid',
+            details: {},
+            code: 422,
+          });
         }
         // Server-side apply creates what does not exist yet.
         if (type !== 'application/apply-patch+yaml' || sub || !isNotFound(e)) throw e;
@@ -249,4 +258,3 @@ async function serveWatch(env: HandlerEnv, store: ResourceStore, r: ResourceRequ
     res.end();
   }
 }
-

@@ -5,20 +5,7 @@
 // LogREST.
 
 import { request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
-import {
-  applyPatch,
-  badRequest,
-  invalid,
-  isConflict,
-  isPatchType,
-  notFound,
-  StatusError,
-  unsupportedMediaType,
-  type DeleteOptions,
-  type KubeObject,
-  type Pod,
-  type StatusReason,
-} from '@kubelab/api';
+import { applyPatch, badRequest, invalid, isConflict, isPatchType, notFound, StatusError, unsupportedMediaType, type DeleteOptions, type KubeObject, type Pod, type StatusReason } from '@kubelab/api';
 import type { ResourceStore } from '../registry/interface.js';
 import { selectorString } from '../printers/index.js';
 import { mediaType, parseJson, readBody } from './body.js';
@@ -31,7 +18,7 @@ import { serveAttach, serveExec } from './exec.js';
 import { validateContainer } from './pod-container.js';
 import { writeJson } from './respond.js';
 
-type Obj = Record<string, any>;  
+type Obj = Record<string, any>;
 
 /** The Scale view of a deployment or replicaset. */
 export function toScale(obj: KubeObject): KubeObject {
@@ -50,7 +37,13 @@ export function toScale(obj: KubeObject): KubeObject {
 const MAX_SCALE_RETRIES = 5;
 
 /** Writes a new spec.replicas through the store, retrying lost races unless the client pinned a resourceVersion. */
-async function setReplicas(store: ResourceStore, r: ResourceRequest, req: IncomingMessage, q: URLSearchParams, desired: (current: KubeObject) => { replicas: unknown; resourceVersion?: string }): Promise<KubeObject> {
+async function setReplicas(
+  store: ResourceStore,
+  r: ResourceRequest,
+  req: IncomingMessage,
+  q: URLSearchParams,
+  desired: (current: KubeObject) => { replicas: unknown; resourceVersion?: string },
+): Promise<KubeObject> {
   const ctx = requestContext(req, q);
   for (let attempt = 0; ; attempt++) {
     const current = await store.get(r.namespace, r.name!);
@@ -93,7 +86,15 @@ async function serveScale(env: HandlerEnv, store: ResourceStore, r: ResourceRequ
 }
 
 function methodNotAllowedFor(r: ResourceRequest): StatusError {
-  return new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', reason: 'MethodNotAllowed', message: `the server does not allow this method on the requested resource (${r.verb} ${r.resource} ${r.subresource})`, code: 405 });
+  return new StatusError({
+    kind: 'Status',
+    apiVersion: 'v1',
+    metadata: {},
+    status: 'Failure',
+    reason: 'MethodNotAllowed',
+    message: `the server does not allow this method on the requested resource (${r.verb} ${r.resource} ${r.subresource})`,
+    code: 405,
+  });
 }
 
 const created201 = { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', code: 201 };
@@ -120,11 +121,25 @@ async function serveEviction(env: HandlerEnv, store: ResourceStore, r: ResourceR
 
 const LOG_PARAMS = ['follow', 'previous', 'timestamps', 'tailLines', 'sinceSeconds', 'sinceTime', 'limitBytes'];
 
-const REASON_BY_CODE: Record<number, StatusReason> = { 400: 'BadRequest', 401: 'Unauthorized', 403: 'Forbidden', 404: 'NotFound', 409: 'Conflict', 500: 'InternalError', 503: 'ServiceUnavailable', 504: 'Timeout' };
+const REASON_BY_CODE: Record<number, StatusReason> = {
+  400: 'BadRequest',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'NotFound',
+  409: 'Conflict',
+  500: 'InternalError',
+  503: 'ServiceUnavailable',
+  504: 'Timeout',
+};
 
 /** A connection error as Go's net package words it (`dial tcp 10.0.0.5:10250: connect: connection refused`). */
 function dialError(e: Error & { code?: string }, addr: KubeletAddress): string {
-  const go: Record<string, string> = { ECONNREFUSED: 'connect: connection refused', EHOSTUNREACH: 'connect: no route to host', ENETUNREACH: 'connect: network is unreachable', ETIMEDOUT: 'i/o timeout' };
+  const go: Record<string, string> = {
+    ECONNREFUSED: 'connect: connection refused',
+    EHOSTUNREACH: 'connect: no route to host',
+    ENETUNREACH: 'connect: network is unreachable',
+    ETIMEDOUT: 'i/o timeout',
+  };
   const why = e.code ? go[e.code] : undefined;
   return why ? `dial tcp ${addr.host}:${addr.port}: ${why}` : e.message;
 }
@@ -157,7 +172,17 @@ async function serveLog(env: HandlerEnv, store: ResourceStore, r: ResourceReques
           if (text.length < 64 * 1024) text += d;
         });
         kres.on('end', () => {
-          reject(new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', reason: REASON_BY_CODE[code] ?? 'InternalError', message: text.trim() || `the kubelet answered ${code}`, code }));
+          reject(
+            new StatusError({
+              kind: 'Status',
+              apiVersion: 'v1',
+              metadata: {},
+              status: 'Failure',
+              reason: REASON_BY_CODE[code] ?? 'InternalError',
+              message: text.trim() || `the kubelet answered ${code}`,
+              code,
+            }),
+          );
         });
         return;
       }
@@ -167,7 +192,9 @@ async function serveLog(env: HandlerEnv, store: ResourceStore, r: ResourceReques
       kres.on('error', resolve);
     });
     // A plain error upstream: a 500 without a reason, so kubectl prints "Error from server: Get ...: dial tcp ...".
-    upstream.on('error', (e) => reject(new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: `Get "http://${addr.host}:${addr.port}${path}": ${dialError(e, addr)}`, code: 500 })));
+    upstream.on('error', (e) =>
+      reject(new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: `Get "http://${addr.host}:${addr.port}${path}": ${dialError(e, addr)}`, code: 500 })),
+    );
     res.on('close', () => upstream.destroy());
     upstream.end();
   });

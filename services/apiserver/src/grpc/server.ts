@@ -4,13 +4,7 @@
 
 import * as grpc from '@grpc/grpc-js';
 import { apiserverProto, type ResourceServiceHandlers } from '@kubelab/proto';
-import {
-  badRequest,
-  StatusError,
-  unsupportedMediaType,
-  type DeleteOptions,
-  type KubeObject,
-} from '@kubelab/api';
+import { badRequest, StatusError, unsupportedMediaType, type DeleteOptions, type KubeObject } from '@kubelab/api';
 import type { PatchType, Registry, RequestContext, ResourceStore, Subresource } from '../registry/interface.js';
 import { listBytes, rawJson } from '../cache/raw.js';
 import { watchMessage, withEncodedWatch } from './watch-encoding.js';
@@ -24,12 +18,7 @@ interface Gvr {
   resource?: string;
 }
 
-const PATCH_TYPES = new Set<string>([
-  'application/json-patch+json',
-  'application/merge-patch+json',
-  'application/strategic-merge-patch+json',
-  'application/apply-patch+yaml',
-]);
+const PATCH_TYPES = new Set<string>(['application/json-patch+json', 'application/merge-patch+json', 'application/strategic-merge-patch+json', 'application/apply-patch+yaml']);
 
 function notServed(g: Gvr): StatusError {
   return new StatusError({
@@ -410,7 +399,7 @@ export function resourceServiceHandlers(opts: GrpcServerOptions): ResourceServic
     }, onError),
 
     Bind: unary(async (req, call) => {
-      if (!req.namespace) throw badRequest('namespace: Required value: the pod\'s namespace');
+      if (!req.namespace) throw badRequest("namespace: Required value: the pod's namespace");
       const binding = objectField('binding', req.binding);
       await registry.bind(req.namespace, binding, context(undefined, undefined, call));
       return {};
@@ -458,4 +447,3 @@ export async function startGrpcServer(host: string, port: number, opts: GrpcServ
       }),
   };
 }
-

@@ -29,7 +29,10 @@ describe('pre-encoded watch events', () => {
   it('a batch decodes to the events in order, objects of any size (multi-byte lengths)', () => {
     const objs = [cached('a'), cached('b', 'x'.repeat(200_000)), cached('c', 'ü'.repeat(100))];
     const types = ['ADDED', 'MODIFIED', 'DELETED'];
-    const msgs = watchMessage(objs.map((object, i) => ({ type: types[i]!, object })), true);
+    const msgs = watchMessage(
+      objs.map((object, i) => ({ type: types[i]!, object })),
+      true,
+    );
     expect(msgs).toHaveLength(1);
     const got = wire(msgs[0]!);
     expect(got.type).toBe('');
@@ -37,7 +40,13 @@ describe('pre-encoded watch events', () => {
   });
 
   it('without allow_batch every event is its own message', () => {
-    const msgs = watchMessage([{ type: 'ADDED', object: cached('a') }, { type: 'BOOKMARK', object: { kind: 'ConfigMap', metadata: { resourceVersion: '9' } } }], false);
+    const msgs = watchMessage(
+      [
+        { type: 'ADDED', object: cached('a') },
+        { type: 'BOOKMARK', object: { kind: 'ConfigMap', metadata: { resourceVersion: '9' } } },
+      ],
+      false,
+    );
     expect(msgs.map((m) => wire(m).type)).toEqual(['ADDED', 'BOOKMARK']);
     expect(JSON.parse(wire(msgs[1]!).object.toString())).toEqual({ kind: 'ConfigMap', metadata: { resourceVersion: '9' } });
   });

@@ -52,11 +52,8 @@ export class RequestMetrics {
       reset: () => this.series.clear(),
     });
     registry.registerMetric(
-      metric(
-        'apiserver_request_total',
-        'Counter of apiserver requests broken out for each verb, dry run value, group, version, resource, scope, component, and HTTP response code.',
-        'counter',
-        () => this.totals(),
+      metric('apiserver_request_total', 'Counter of apiserver requests broken out for each verb, dry run value, group, version, resource, scope, component, and HTTP response code.', 'counter', () =>
+        this.totals(),
       ) as never,
     );
     registry.registerMetric(

@@ -29,14 +29,7 @@ export const deploymentPrinter: Printer = {
   ],
   cells(d, now) {
     const desired = d.spec?.replicas ?? 1;
-    return [
-      d.metadata?.name,
-      `${n(d.status?.readyReplicas)}/${n(desired)}`,
-      n(d.status?.updatedReplicas),
-      n(d.status?.availableReplicas),
-      since(d.metadata?.creationTimestamp, now),
-      ...wideCells(d),
-    ];
+    return [d.metadata?.name, `${n(d.status?.readyReplicas)}/${n(desired)}`, n(d.status?.updatedReplicas), n(d.status?.availableReplicas), since(d.metadata?.creationTimestamp, now), ...wideCells(d)];
   },
 };
 
@@ -50,14 +43,7 @@ export const replicaSetPrinter: Printer = {
     ...WIDE_WORKLOAD_COLUMNS,
   ],
   cells(rs, now) {
-    return [
-      rs.metadata?.name,
-      n(rs.spec?.replicas ?? 1),
-      n(rs.status?.replicas),
-      n(rs.status?.readyReplicas),
-      since(rs.metadata?.creationTimestamp, now),
-      ...wideCells(rs),
-    ];
+    return [rs.metadata?.name, n(rs.spec?.replicas ?? 1), n(rs.status?.replicas), n(rs.status?.readyReplicas), since(rs.metadata?.creationTimestamp, now), ...wideCells(rs)];
   },
 };
 

@@ -22,11 +22,15 @@ export function selectorString(sel: { matchLabels?: Record<string, string>; matc
   for (const e of sel.matchExpressions ?? []) {
     const vals = [...(e.values ?? [])].sort().join(',');
     const text =
-      e.operator === 'In' ? `${e.key} in (${vals})`
-      : e.operator === 'NotIn' ? `${e.key} notin (${vals})`
-      : e.operator === 'Exists' ? e.key
-      : e.operator === 'DoesNotExist' ? `!${e.key}`
-      : `${e.key} ${e.operator} (${vals})`;
+      e.operator === 'In'
+        ? `${e.key} in (${vals})`
+        : e.operator === 'NotIn'
+          ? `${e.key} notin (${vals})`
+          : e.operator === 'Exists'
+            ? e.key
+            : e.operator === 'DoesNotExist'
+              ? `!${e.key}`
+              : `${e.key} ${e.operator} (${vals})`;
     reqs.push({ key: e.key, text });
   }
   reqs.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));

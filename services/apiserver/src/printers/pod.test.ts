@@ -15,7 +15,9 @@ const running = (name: string, extra: Record<string, unknown> = {}) => ({
   ...extra,
 });
 
-function pod(opts: { containers?: string[]; init?: { name: string; restartPolicy?: string }[]; status?: Record<string, unknown>; meta?: Record<string, unknown>; spec?: Record<string, unknown> } = {}) {
+function pod(
+  opts: { containers?: string[]; init?: { name: string; restartPolicy?: string }[]; status?: Record<string, unknown>; meta?: Record<string, unknown>; spec?: Record<string, unknown> } = {},
+) {
   return {
     apiVersion: 'v1',
     kind: 'Pod',
@@ -65,27 +67,9 @@ describe('pod STATUS, READY and RESTARTS', () => {
       'ImagePullBackOff',
       '0',
     ],
-    [
-      'Completed',
-      pod({ status: { phase: 'Succeeded', containerStatuses: [running('web', { ready: false, state: { terminated: { exitCode: 0, reason: 'Completed' } } })] } }),
-      '0/1',
-      'Completed',
-      '0',
-    ],
-    [
-      'exit code without reason',
-      pod({ status: { phase: 'Failed', containerStatuses: [running('web', { ready: false, state: { terminated: { exitCode: 137 } } })] } }),
-      '0/1',
-      'ExitCode:137',
-      '0',
-    ],
-    [
-      'signal without reason',
-      pod({ status: { phase: 'Failed', containerStatuses: [running('web', { ready: false, state: { terminated: { exitCode: 0, signal: 9 } } })] } }),
-      '0/1',
-      'Signal:9',
-      '0',
-    ],
+    ['Completed', pod({ status: { phase: 'Succeeded', containerStatuses: [running('web', { ready: false, state: { terminated: { exitCode: 0, reason: 'Completed' } } })] } }), '0/1', 'Completed', '0'],
+    ['exit code without reason', pod({ status: { phase: 'Failed', containerStatuses: [running('web', { ready: false, state: { terminated: { exitCode: 137 } } })] } }), '0/1', 'ExitCode:137', '0'],
+    ['signal without reason', pod({ status: { phase: 'Failed', containerStatuses: [running('web', { ready: false, state: { terminated: { exitCode: 0, signal: 9 } } })] } }), '0/1', 'Signal:9', '0'],
     [
       'one completed, one running, not Ready → NotReady',
       pod({
@@ -112,18 +96,16 @@ describe('pod STATUS, READY and RESTARTS', () => {
       'Running',
       '0',
     ],
-    [
-      'running but not ready',
-      pod({ status: { containerStatuses: [running('web', { ready: false })] } }),
-      '0/1',
-      'Running',
-      '0',
-    ],
+    ['running but not ready', pod({ status: { containerStatuses: [running('web', { ready: false })] } }), '0/1', 'Running', '0'],
     [
       'Init:0/1 while the init container runs',
       pod({
         init: [{ name: 'setup' }],
-        status: { phase: 'Pending', initContainerStatuses: [running('setup', { ready: false })], containerStatuses: [running('web', { ready: false, state: { waiting: { reason: 'PodInitializing' } } })] },
+        status: {
+          phase: 'Pending',
+          initContainerStatuses: [running('setup', { ready: false })],
+          containerStatuses: [running('web', { ready: false, state: { waiting: { reason: 'PodInitializing' } } })],
+        },
       }),
       '0/1',
       'Init:0/1',
@@ -135,7 +117,9 @@ describe('pod STATUS, READY and RESTARTS', () => {
         init: [{ name: 'setup' }],
         status: {
           phase: 'Pending',
-          initContainerStatuses: [running('setup', { ready: false, restartCount: 2, state: { waiting: { reason: 'CrashLoopBackOff' } }, lastState: { terminated: { exitCode: 1, finishedAt: ago(30_000) } } })],
+          initContainerStatuses: [
+            running('setup', { ready: false, restartCount: 2, state: { waiting: { reason: 'CrashLoopBackOff' } }, lastState: { terminated: { exitCode: 1, finishedAt: ago(30_000) } } }),
+          ],
         },
       }),
       '0/1',
@@ -170,35 +154,20 @@ describe('pod STATUS, READY and RESTARTS', () => {
       'Running',
       '1 (2m ago)',
     ],
-    [
-      'Terminating while deletionTimestamp is set',
-      pod({ meta: { deletionTimestamp: ago(1000) }, status: { containerStatuses: [running('web')] } }),
-      '1/1',
-      'Terminating',
-      '0',
-    ],
-    [
-      'Unknown when deleted on an unreachable node',
-      pod({ meta: { deletionTimestamp: ago(1000) }, status: { reason: 'NodeLost', containerStatuses: [running('web')] } }),
-      '1/1',
-      'Unknown',
-      '0',
-    ],
+    ['Terminating while deletionTimestamp is set', pod({ meta: { deletionTimestamp: ago(1000) }, status: { containerStatuses: [running('web')] } }), '1/1', 'Terminating', '0'],
+    ['Unknown when deleted on an unreachable node', pod({ meta: { deletionTimestamp: ago(1000) }, status: { reason: 'NodeLost', containerStatuses: [running('web')] } }), '1/1', 'Unknown', '0'],
     [
       'a terminal pod being deleted keeps its reason',
-      pod({ meta: { deletionTimestamp: ago(1000) }, status: { phase: 'Succeeded', containerStatuses: [running('web', { ready: false, state: { terminated: { exitCode: 0, reason: 'Completed' } } })] } }),
+      pod({
+        meta: { deletionTimestamp: ago(1000) },
+        status: { phase: 'Succeeded', containerStatuses: [running('web', { ready: false, state: { terminated: { exitCode: 0, reason: 'Completed' } } })] },
+      }),
       '0/1',
       'Completed',
       '0',
     ],
     ['status.reason wins over phase', pod({ status: { phase: 'Failed', reason: 'Evicted' } }), '0/1', 'Evicted', '0'],
-    [
-      'SchedulingGated',
-      pod({ status: { phase: 'Pending', conditions: [{ type: 'PodScheduled', status: 'False', reason: 'SchedulingGated' }] } }),
-      '0/1',
-      'SchedulingGated',
-      '0',
-    ],
+    ['SchedulingGated', pod({ status: { phase: 'Pending', conditions: [{ type: 'PodScheduled', status: 'False', reason: 'SchedulingGated' }] } }), '0/1', 'SchedulingGated', '0'],
   ])('%s', (_name, p, ready, status, restarts) => {
     expect(summarizePod(p, now)).toEqual({ ready, status, restarts });
   });

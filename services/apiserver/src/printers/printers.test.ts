@@ -6,7 +6,10 @@ const ago = (ms: number) => new Date(now.getTime() - ms).toISOString();
 const H = 3_600_000;
 const meta = (name: string, extra: Record<string, unknown> = {}) => ({ name, namespace: 'default', creationTimestamp: ago(5 * 24 * H + 3 * H), ...extra });
 const cells = (kind: string, obj: Record<string, unknown>) => printTable(kind, [obj], { now }).rows[0]!.cells;
-const headers = (kind: string) => printTable(kind, [], { now }).columnDefinitions.map((c) => (c.priority ? `(${c.name})` : c.name)).join(' ');
+const headers = (kind: string) =>
+  printTable(kind, [], { now })
+    .columnDefinitions.map((c) => (c.priority ? `(${c.name})` : c.name))
+    .join(' ');
 
 describe('node rows', () => {
   const node = (labels: Record<string, string>, ready: string | undefined, unschedulable = false) => ({
@@ -14,8 +17,16 @@ describe('node rows', () => {
     metadata: { name: 'node-1', labels, creationTimestamp: ago(26 * H) },
     spec: unschedulable ? { unschedulable: true } : {},
     status: {
-      conditions: ready ? [{ type: 'MemoryPressure', status: 'False' }, { type: 'Ready', status: ready }] : [],
-      addresses: [{ type: 'Hostname', address: 'node-1' }, { type: 'InternalIP', address: '172.18.0.3' }],
+      conditions: ready
+        ? [
+            { type: 'MemoryPressure', status: 'False' },
+            { type: 'Ready', status: ready },
+          ]
+        : [],
+      addresses: [
+        { type: 'Hostname', address: 'node-1' },
+        { type: 'InternalIP', address: '172.18.0.3' },
+      ],
       nodeInfo: { kubeletVersion: 'v1.32.4-kubelab', osImage: 'kubelab (Debian 12)', kernelVersion: '6.1.0', containerRuntimeVersion: 'containerd://1.7.0-kubelab' },
     },
   });
@@ -35,7 +46,14 @@ describe('node rows', () => {
 });
 
 describe('workload rows', () => {
-  const template = { spec: { containers: [{ name: 'nginx', image: 'nginx:1.26' }, { name: 'side', image: 'busybox' }] } };
+  const template = {
+    spec: {
+      containers: [
+        { name: 'nginx', image: 'nginx:1.26' },
+        { name: 'side', image: 'busybox' },
+      ],
+    },
+  };
   it('deployment', () => {
     const d = {
       metadata: meta('web'),
@@ -56,7 +74,10 @@ describe('workload rows', () => {
   it('daemonset', () => {
     const ds = {
       metadata: meta('kube-proxy'),
-      spec: { selector: { matchLabels: { 'k8s-app': 'kube-proxy' } }, template: { spec: { nodeSelector: { 'kubernetes.io/os': 'linux' }, containers: [{ name: 'kube-proxy', image: 'kubelab/kube-proxy' }] } } },
+      spec: {
+        selector: { matchLabels: { 'k8s-app': 'kube-proxy' } },
+        template: { spec: { nodeSelector: { 'kubernetes.io/os': 'linux' }, containers: [{ name: 'kube-proxy', image: 'kubelab/kube-proxy' }] } },
+      },
       status: { desiredNumberScheduled: 2, currentNumberScheduled: 2, numberReady: 1, updatedNumberScheduled: 2, numberAvailable: 1 },
     };
     expect(headers('DaemonSet')).toBe('Name Desired Current Ready Up-to-date Available Node Selector Age (Containers) (Images) (Selector)');
@@ -66,10 +87,37 @@ describe('workload rows', () => {
 
 describe('service rows', () => {
   it.each([
-    ['ClusterIP', { type: 'ClusterIP', clusterIP: '10.96.12.7', clusterIPs: ['10.96.12.7'], ports: [{ port: 80, protocol: 'TCP', targetPort: 80 }], selector: { app: 'web' } }, {}, ['web', 'ClusterIP', '10.96.12.7', '<none>', '80/TCP', '5d3h', 'app=web']],
-    ['NodePort', { type: 'NodePort', clusterIP: '10.96.0.9', ports: [{ port: 80, nodePort: 30080, protocol: 'TCP' }, { port: 53, protocol: 'UDP' }] }, {}, ['web', 'NodePort', '10.96.0.9', '<none>', '80:30080/TCP,53/UDP', '5d3h', '<none>']],
-    ['LoadBalancer pending', { type: 'LoadBalancer', clusterIP: '10.96.0.9', ports: [{ port: 80, nodePort: 30080, protocol: 'TCP' }] }, {}, ['web', 'LoadBalancer', '10.96.0.9', '<pending>', '80:30080/TCP', '5d3h', '<none>']],
-    ['LoadBalancer with ingress', { type: 'LoadBalancer', clusterIP: '10.96.0.9', ports: [] }, { loadBalancer: { ingress: [{ ip: '203.0.113.4' }] } }, ['web', 'LoadBalancer', '10.96.0.9', '203.0.113.4', '<none>', '5d3h', '<none>']],
+    [
+      'ClusterIP',
+      { type: 'ClusterIP', clusterIP: '10.96.12.7', clusterIPs: ['10.96.12.7'], ports: [{ port: 80, protocol: 'TCP', targetPort: 80 }], selector: { app: 'web' } },
+      {},
+      ['web', 'ClusterIP', '10.96.12.7', '<none>', '80/TCP', '5d3h', 'app=web'],
+    ],
+    [
+      'NodePort',
+      {
+        type: 'NodePort',
+        clusterIP: '10.96.0.9',
+        ports: [
+          { port: 80, nodePort: 30080, protocol: 'TCP' },
+          { port: 53, protocol: 'UDP' },
+        ],
+      },
+      {},
+      ['web', 'NodePort', '10.96.0.9', '<none>', '80:30080/TCP,53/UDP', '5d3h', '<none>'],
+    ],
+    [
+      'LoadBalancer pending',
+      { type: 'LoadBalancer', clusterIP: '10.96.0.9', ports: [{ port: 80, nodePort: 30080, protocol: 'TCP' }] },
+      {},
+      ['web', 'LoadBalancer', '10.96.0.9', '<pending>', '80:30080/TCP', '5d3h', '<none>'],
+    ],
+    [
+      'LoadBalancer with ingress',
+      { type: 'LoadBalancer', clusterIP: '10.96.0.9', ports: [] },
+      { loadBalancer: { ingress: [{ ip: '203.0.113.4' }] } },
+      ['web', 'LoadBalancer', '10.96.0.9', '203.0.113.4', '<none>', '5d3h', '<none>'],
+    ],
     ['headless', { type: 'ClusterIP', clusterIP: 'None', clusterIPs: ['None'], ports: [{ port: 80, protocol: 'TCP' }] }, {}, ['web', 'ClusterIP', 'None', '<none>', '80/TCP', '5d3h', '<none>']],
     ['ExternalName', { type: 'ExternalName', externalName: 'db.example.com' }, {}, ['web', 'ExternalName', '<none>', 'db.example.com', '<none>', '5d3h', '<none>']],
   ])('%s', (_n, spec, status, want) => {

@@ -9,7 +9,10 @@ const SHOWN = 3;
 
 function loadBalancerIPs(svc: Obj, wide: boolean): string {
   const ingress: Obj[] = svc.status?.loadBalancer?.ingress ?? [];
-  const s = ingress.map((i) => i.ip || i.hostname).filter(Boolean).join(',');
+  const s = ingress
+    .map((i) => i.ip || i.hostname)
+    .filter(Boolean)
+    .join(',');
   return !wide && s.length > 16 ? `${s.slice(0, 13)}...` : s;
 }
 
@@ -32,9 +35,7 @@ export function externalIP(svc: Obj, wide = true): string {
 }
 
 export function portsString(ports: Obj[] | undefined): string {
-  const s = (ports ?? [])
-    .map((p) => (p.nodePort > 0 ? `${p.port}:${p.nodePort}/${p.protocol ?? 'TCP'}` : `${p.port}/${p.protocol ?? 'TCP'}`))
-    .join(',');
+  const s = (ports ?? []).map((p) => (p.nodePort > 0 ? `${p.port}:${p.nodePort}/${p.protocol ?? 'TCP'}` : `${p.port}/${p.protocol ?? 'TCP'}`)).join(',');
   return s || '<none>';
 }
 

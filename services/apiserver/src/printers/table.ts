@@ -2,7 +2,6 @@
 // pkg/printers TableGenerator + the handlers in printers/internalversion).
 // The server always prints wide; kubectl hides priority>0 columns itself.
 
- 
 export type Obj = Record<string, any>;
 
 export interface TableColumnDefinition {

@@ -182,8 +182,7 @@ export function applyPatch(patchType: string, original: unknown, patch: unknown)
 
 function mergePatch(target: unknown, patch: unknown): unknown {
   if (typeof patch !== 'object' || patch === null || Array.isArray(patch)) return patch;
-  const out: Record<string, unknown> =
-    typeof target === 'object' && target !== null && !Array.isArray(target) ? { ...(target as Record<string, unknown>) } : {};
+  const out: Record<string, unknown> = typeof target === 'object' && target !== null && !Array.isArray(target) ? { ...(target as Record<string, unknown>) } : {};
   for (const [k, v] of Object.entries(patch as Record<string, unknown>)) {
     if (v === null) delete out[k];
     else out[k] = mergePatch(out[k], v);

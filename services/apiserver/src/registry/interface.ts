@@ -56,11 +56,7 @@ export interface Watch {
   nextBatch?(): Promise<WatchEvent[]>;
 }
 
-export type PatchType =
-  | 'application/json-patch+json'
-  | 'application/merge-patch+json'
-  | 'application/strategic-merge-patch+json'
-  | 'application/apply-patch+yaml';
+export type PatchType = 'application/json-patch+json' | 'application/merge-patch+json' | 'application/strategic-merge-patch+json' | 'application/apply-patch+yaml';
 
 /** `finalize`: namespaces' spec.finalizers (what the namespace controller writes). */
 export type Subresource = 'status' | 'finalize' | undefined;
@@ -86,14 +82,7 @@ export interface ResourceStore {
   watch(opts: WatchOptions): Watch;
   create(namespace: string | undefined, obj: KubeObject, ctx: RequestContext): Promise<KubeObject>;
   update(namespace: string | undefined, name: string, obj: KubeObject, ctx: RequestContext, subresource?: Subresource): Promise<KubeObject>;
-  patch(
-    namespace: string | undefined,
-    name: string,
-    patchType: PatchType,
-    patch: unknown,
-    ctx: RequestContext,
-    subresource?: Subresource,
-  ): Promise<KubeObject>;
+  patch(namespace: string | undefined, name: string, patchType: PatchType, patch: unknown, ctx: RequestContext, subresource?: Subresource): Promise<KubeObject>;
   delete(namespace: string | undefined, name: string, options: DeleteOptions, ctx: RequestContext): Promise<DeleteResult>;
 }
 

@@ -32,25 +32,9 @@ import { revisionOffset, spliceRevision, storageString, storesAs } from '../stor
 import { StorageError, type KvStorage } from '../storage/kv.js';
 import { checkPatchedTypes } from '../decoding/decode.js';
 import { applyPatch, compileSelectors, setDefaults, validateObject } from './api-hooks.js';
-import type {
-  DeleteResult,
-  ListOptions,
-  PatchType,
-  RequestContext,
-  ResourceStore,
-  Subresource,
-  Watch,
-  WatchOptions,
-} from './interface.js';
+import type { DeleteResult, ListOptions, PatchType, RequestContext, ResourceStore, Subresource, Watch, WatchOptions } from './interface.js';
 import { generateName, newUid, nowTime } from './meta.js';
-import {
-  gracePeriodSeconds,
-  isNamespaces,
-  pendingFinalizers,
-  prepareForCreate,
-  prepareForUpdate,
-  shouldDeleteDuringUpdate,
-} from './strategy.js';
+import { gracePeriodSeconds, isNamespaces, pendingFinalizers, prepareForCreate, prepareForUpdate, shouldDeleteDuringUpdate } from './strategy.js';
 
 /** etcd's default request size limit (--max-request-bytes 1.5 MiB). */
 export const MAX_OBJECT_BYTES = 1.5 * 1024 * 1024;
@@ -439,10 +423,14 @@ export class GenericStore implements ResourceStore {
 
   /** A server-side read-modify-write (pods/binding): `mutate` gets a mutable copy. */
   patchWith(namespace: string, name: string, ctx: RequestContext, subresource: 'binding', mutate: (o: Obj) => Obj): Promise<KubeObject> {
-    return this.timed({ verb: 'POST', subresource, scope: 'resource', dryRun: ctx.dryRun }, async () => {
-      const ns = this.checkNamespace(namespace);
-      return this.guaranteedUpdate(ns, name, ctx, subresource, undefined, (cur) => mutate(thaw(cur)));
-    }, 201);
+    return this.timed(
+      { verb: 'POST', subresource, scope: 'resource', dryRun: ctx.dryRun },
+      async () => {
+        const ns = this.checkNamespace(namespace);
+        return this.guaranteedUpdate(ns, name, ctx, subresource, undefined, (cur) => mutate(thaw(cur)));
+      },
+      201,
+    );
   }
 
   /**
@@ -450,14 +438,7 @@ export class GenericStore implements ResourceStore {
    * client resourceVersion a lost race is the client's 409; without one the
    * server retries on the fresh object.
    */
-  private async guaranteedUpdate(
-    ns: string,
-    name: string,
-    ctx: RequestContext,
-    subresource: string | undefined,
-    clientRv: string | undefined,
-    make: (cur: KubeObject) => Obj,
-  ): Promise<KubeObject> {
+  private async guaranteedUpdate(ns: string, name: string, ctx: RequestContext, subresource: string | undefined, clientRv: string | undefined, make: (cur: KubeObject) => Obj): Promise<KubeObject> {
     const key = this.key(ns, name);
     let refresh = false;
     for (let attempt = 0; attempt < MAX_RETRIES; attempt++) {

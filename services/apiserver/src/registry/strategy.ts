@@ -133,17 +133,13 @@ export function gracePeriodSeconds(info: ResourceInfo, o: Obj, options: DeleteOp
 /** Finalizers that keep an object in storage after delete (metadata, and spec for namespaces). */
 export function pendingFinalizers(info: ResourceInfo, o: Obj): string[] {
   const meta = o.metadata.finalizers ?? [];
-  if (isKind(info, '', 'namespaces')) return [...meta, ...(((o.spec?.finalizers as string[] | undefined) ?? []))];
+  if (isKind(info, '', 'namespaces')) return [...meta, ...((o.spec?.finalizers as string[] | undefined) ?? [])];
   return meta;
 }
 
 /** Upstream shouldDeleteDuringUpdate: the last finalizer went away and no grace remains. */
 export function shouldDeleteDuringUpdate(info: ResourceInfo, next: Obj, old: Obj): boolean {
-  return (
-    !!next.metadata.deletionTimestamp &&
-    pendingFinalizers(info, next).length === 0 &&
-    (old.metadata.deletionGracePeriodSeconds ?? 0) === 0
-  );
+  return !!next.metadata.deletionTimestamp && pendingFinalizers(info, next).length === 0 && (old.metadata.deletionGracePeriodSeconds ?? 0) === 0;
 }
 
 export function isNamespaces(info: ResourceInfo): boolean {

@@ -146,22 +146,28 @@ export class KvStorage {
 
   /** `parent`: the request's trace context (RequestContext.traceContext). */
   create(key: string, value: Uint8Array, parent?: Context): Promise<number> {
-    return this.traced('create', key, async (span) => {
-      this.ensureConnected();
-      try {
-        return await this.put(key, value, 0, undefined, span);
-      } catch (err) {
-        const e = err instanceof StorageError ? err : classifyNatsError(err, 'create');
-        if (e.kind !== 'exists') throw e;
-      }
-      // The key has a message: a live value (AlreadyExists) or a delete marker,
-      // which the library's create replaces (compare-and-swap on the marker).
-      try {
-        return await this.kv.create(key, value);
-      } catch (err) {
-        throw classifyNatsError(err, 'create');
-      }
-    }, undefined, parent);
+    return this.traced(
+      'create',
+      key,
+      async (span) => {
+        this.ensureConnected();
+        try {
+          return await this.put(key, value, 0, undefined, span);
+        } catch (err) {
+          const e = err instanceof StorageError ? err : classifyNatsError(err, 'create');
+          if (e.kind !== 'exists') throw e;
+        }
+        // The key has a message: a live value (AlreadyExists) or a delete marker,
+        // which the library's create replaces (compare-and-swap on the marker).
+        try {
+          return await this.kv.create(key, value);
+        } catch (err) {
+          throw classifyNatsError(err, 'create');
+        }
+      },
+      undefined,
+      parent,
+    );
   }
 
   update(key: string, value: Uint8Array, revision: number, parent?: Context): Promise<number> {
@@ -203,16 +209,22 @@ export class KvStorage {
   }
 
   get(key: string, parent?: Context): Promise<StoredValue | undefined> {
-    return this.traced('get', key, async () => {
-      this.ensureConnected();
-      try {
-        const e = await this.kv.get(key);
-        if (!e || e.operation !== 'PUT') return undefined;
-        return { value: e.value, revision: e.revision };
-      } catch (err) {
-        throw classifyNatsError(err, 'update');
-      }
-    }, undefined, parent);
+    return this.traced(
+      'get',
+      key,
+      async () => {
+        this.ensureConnected();
+        try {
+          const e = await this.kv.get(key);
+          if (!e || e.operation !== 'PUT') return undefined;
+          return { value: e.value, revision: e.revision };
+        } catch (err) {
+          throw classifyNatsError(err, 'update');
+        }
+      },
+      undefined,
+      parent,
+    );
   }
 
   /** Every change after `afterRevision` (0: the current value of every key first). */

@@ -46,7 +46,7 @@ describe('writeHeaders', () => {
     expect(new TextDecoder().decode(writeHeaders(12))).toBe('NATS/1.0\r\nNats-Expected-Last-Subject-Sequence: 12\r\n\r\n');
   });
 
-  it('carries a sampled write\'s traceparent (W3C trace context in NATS headers), readable by the library', () => {
+  it("carries a sampled write's traceparent (W3C trace context in NATS headers), readable by the library", () => {
     const tp = '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01';
     expect(new TextDecoder().decode(writeHeaders(7, 'DEL', tp))).toBe(lib(7, 'DEL', tp));
     expect(new TextDecoder().decode(writeHeaders(0, undefined, tp))).toBe(`NATS/1.0\r\nNats-Expected-Last-Subject-Sequence: 0\r\ntraceparent: ${tp}\r\n\r\n`);

@@ -40,12 +40,9 @@ export function api(client: ResourceServiceClient) {
   return {
     create: async <T extends KubeObject>(r: Gvr, ns: string, obj: unknown, extra: Record<string, unknown> = {}) =>
       dec<T>((await call<{ json: Buffer }>(client, 'Create', { resource: r, namespace: ns, object: enc(obj), ...extra })).json),
-    get: async <T extends KubeObject>(r: Gvr, ns: string, name: string) =>
-      dec<T>((await call<{ json: Buffer }>(client, 'Get', { resource: r, namespace: ns, name })).json),
+    get: async <T extends KubeObject>(r: Gvr, ns: string, name: string) => dec<T>((await call<{ json: Buffer }>(client, 'Get', { resource: r, namespace: ns, name })).json),
     list: async <T extends KubeObject>(r: Gvr, ns = '', extra: Record<string, unknown> = {}) =>
-      dec<{ metadata: { resourceVersion: string; continue?: string }; items: T[] }>(
-        (await call<{ json: Buffer }>(client, 'List', { resource: r, namespace: ns, ...extra })).json,
-      ),
+      dec<{ metadata: { resourceVersion: string; continue?: string }; items: T[] }>((await call<{ json: Buffer }>(client, 'List', { resource: r, namespace: ns, ...extra })).json),
     update: async <T extends KubeObject>(r: Gvr, ns: string, obj: KubeObject) =>
       dec<T>((await call<{ json: Buffer }>(client, 'Update', { resource: r, namespace: ns, name: obj.metadata.name, object: enc(obj) })).json),
     updateStatus: async <T extends KubeObject>(r: Gvr, ns: string, obj: KubeObject) =>

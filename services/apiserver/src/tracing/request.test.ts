@@ -56,7 +56,15 @@ describe('REST request spans', () => {
     const srv = spans.find((s) => s.kind === 'SERVER')!;
     expect(spans).toEqual([
       { name: 'KV get', kind: 'INTERNAL', service: 'apiserver', traceId: '4bf92f3577b34da6a3ce929d0e0e4736', spanId: expect.any(String), parentSpanId: srv.spanId, status: 'UNSET' },
-      { name: 'GET /api/v1/namespaces/{:namespace}/pods/{:name}', kind: 'SERVER', service: 'apiserver', traceId: '4bf92f3577b34da6a3ce929d0e0e4736', spanId: srv.spanId, parentSpanId: '00f067aa0ba902b7', status: 'UNSET' },
+      {
+        name: 'GET /api/v1/namespaces/{:namespace}/pods/{:name}',
+        kind: 'SERVER',
+        service: 'apiserver',
+        traceId: '4bf92f3577b34da6a3ce929d0e0e4736',
+        spanId: srv.spanId,
+        parentSpanId: '00f067aa0ba902b7',
+        status: 'UNSET',
+      },
     ]);
     expect(t.spans()[1]!.attributes).toMatchObject({ 'http.request.method': 'GET', 'http.target': '/api/v1/namespaces/default/pods/web-1', 'http.response.status_code': 200 });
   });
@@ -65,7 +73,10 @@ describe('REST request spans', () => {
     const t = setupTestTracing('apiserver', SYNC);
     const port = await serve(t.tracing, 503);
     expect(await get(port)).toBe(503);
-    const s = t.spans().map(summarizeSpan).find((x) => x.kind === 'SERVER')!;
+    const s = t
+      .spans()
+      .map(summarizeSpan)
+      .find((x) => x.kind === 'SERVER')!;
     expect([s.status, s.parentSpanId]).toEqual(['ERROR', undefined]);
   });
 

@@ -120,7 +120,9 @@ export class StreamingServer {
     if ((req.headers.upgrade ?? '').toLowerCase() !== 'websocket') {
       return refuse(400, 'Bad Request', `the kubelab runtime streams over WebSocket only (${SUPPORTED_PROTOCOLS.join(', ')}); ${req.headers.upgrade} is not supported\n`);
     }
-    const offered = String(req.headers['sec-websocket-protocol'] ?? '').split(',').map((p) => p.trim());
+    const offered = String(req.headers['sec-websocket-protocol'] ?? '')
+      .split(',')
+      .map((p) => p.trim());
     const protocol = negotiate(offered);
     if (!protocol) return refuse(400, 'Bad Request', `unable to upgrade: unsupported subprotocol, expected one of ${SUPPORTED_PROTOCOLS.join(', ')}, got ${JSON.stringify(offered.filter(Boolean))}\n`);
     this.wss.handleUpgrade(req, socket, head, (ws) => (stream.kind === 'exec' ? void this.serveExec(ws, protocol, stream.req) : this.serveAttach(ws, protocol, stream.req)));

@@ -3,7 +3,9 @@ import type { Stream } from '../logs.js';
 import { ExecSession, exitsShell, isIncomplete, isInteractiveShell, type ExecTarget } from './session.js';
 
 /** A fake container: records each run and answers from a script of results. */
-function fakeTarget(run: (argv: string[], stdin: string | undefined, out: (s: Stream, t: string) => void, cwd?: string, signal?: AbortSignal) => Promise<number> | number): ExecTarget & { calls: { argv: string[]; stdin?: string; cwd?: string }[] } {
+function fakeTarget(
+  run: (argv: string[], stdin: string | undefined, out: (s: Stream, t: string) => void, cwd?: string, signal?: AbortSignal) => Promise<number> | number,
+): ExecTarget & { calls: { argv: string[]; stdin?: string; cwd?: string }[] } {
   const calls: { argv: string[]; stdin?: string; cwd?: string }[] = [];
   return {
     calls,
@@ -90,9 +92,7 @@ describe('ExecSession', () => {
 
   it('Ctrl-C stops the running line (status 130) and the shell goes on', async () => {
     const io = collect();
-    const target = fakeTarget((argv, _s, _out, _cwd, signal) =>
-      argv[2] === 'sleep 100' ? new Promise<number>((r) => signal!.addEventListener('abort', () => r(0))) : 0,
-    );
+    const target = fakeTarget((argv, _s, _out, _cwd, signal) => (argv[2] === 'sleep 100' ? new Promise<number>((r) => signal!.addEventListener('abort', () => r(0))) : 0));
     const s = new ExecSession({ argv: ['sh'], streams: { stdin: true, stdout: true, stderr: false, tty: true }, target, write: io.write });
     const done = s.run();
     s.input('sleep 100\r');

@@ -20,7 +20,10 @@ import { LineDiscipline, toTerminal, type LineEvent } from './terminal.js';
 
 /** What a session needs of the container (SimProcess implements it). */
 export interface ExecTarget {
-  execStream(argv: string[], o: { output: (stream: Stream, text: string) => void; stdin?: string; env?: Record<string, string>; cwd?: string; signal?: AbortSignal }): Promise<{ exitCode: number; env: Record<string, string> }>;
+  execStream(
+    argv: string[],
+    o: { output: (stream: Stream, text: string) => void; stdin?: string; env?: Record<string, string>; cwd?: string; signal?: AbortSignal },
+  ): Promise<{ exitCode: number; env: Record<string, string> }>;
   readonly execCwd: string;
 }
 

@@ -4,7 +4,15 @@ import { LineDiscipline, toTerminal } from './terminal.js';
 describe('LineDiscipline with a tty', () => {
   const cases: { name: string; input: string[]; echo: string; events: unknown[] }[] = [
     { name: 'echoes typed text and submits on Enter (CR)', input: ['ls -l\r'], echo: 'ls -l\r\n', events: [{ type: 'line', text: 'ls -l' }] },
-    { name: 'a pasted CRLF is one line break', input: ['a\r\nb\r'], echo: 'a\r\nb\r\n', events: [{ type: 'line', text: 'a' }, { type: 'line', text: 'b' }] },
+    {
+      name: 'a pasted CRLF is one line break',
+      input: ['a\r\nb\r'],
+      echo: 'a\r\nb\r\n',
+      events: [
+        { type: 'line', text: 'a' },
+        { type: 'line', text: 'b' },
+      ],
+    },
     { name: 'backspace erases the last character', input: ['lx', '\x7f', 's\r'], echo: 'lx\b \bs\r\n', events: [{ type: 'line', text: 'ls' }] },
     { name: 'backspace on an empty line does nothing', input: ['\x7f\r'], echo: '\r\n', events: [{ type: 'line', text: '' }] },
     { name: 'Ctrl-U kills the line', input: ['abc\x15pwd\r'], echo: 'abc\b \b\b \b\b \bpwd\r\n', events: [{ type: 'line', text: 'pwd' }] },

@@ -27,10 +27,14 @@ export interface Cri {
 
 function promisify<C extends grpc.Client>(client: C): Unary<C> {
   return new Proxy({} as Unary<C>, {
-    get: (_t, name: string) => (req: unknown, meta = new grpc.Metadata()) =>
-      new Promise((resolve, reject) => {
-        (client as unknown as Record<string, (...a: unknown[]) => void>)[name]!(req, meta, { deadline: Date.now() + 20_000 }, (err: Error | null, res: unknown) => (err ? reject(err) : resolve(res)));
-      }),
+    get:
+      (_t, name: string) =>
+      (req: unknown, meta = new grpc.Metadata()) =>
+        new Promise((resolve, reject) => {
+          (client as unknown as Record<string, (...a: unknown[]) => void>)[name]!(req, meta, { deadline: Date.now() + 20_000 }, (err: Error | null, res: unknown) =>
+            err ? reject(err) : resolve(res),
+          );
+        }),
   });
 }
 

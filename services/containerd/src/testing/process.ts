@@ -24,7 +24,13 @@ export function startProcess(script: string | string[], opts: { timeScale?: numb
     timeScale: opts.timeScale ?? 20,
     memoryLimitBytes: 0,
     baseMemoryBytes: 0,
-    output: (s, t) => log.push(...t.split('\n').filter(Boolean).map((l) => `${s}: ${l}`)),
+    output: (s, t) =>
+      log.push(
+        ...t
+          .split('\n')
+          .filter(Boolean)
+          .map((l) => `${s}: ${l}`),
+      ),
     listen: () => Promise.reject(new Error('no network in this test')),
   });
   p.start();

@@ -2,7 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { defaultRegistry } from './index.js';
 
 describe('--controllers', () => {
-  const names = (spec: string[]) => defaultRegistry().select(spec).map((d) => d.name);
+  const names = (spec: string[]) =>
+    defaultRegistry()
+      .select(spec)
+      .map((d) => d.name);
   it('* runs every controller; -name turns one off; old names are accepted', () => {
     expect(names(['*'])).toContain('node-lifecycle-controller');
     expect(names(['*', '-garbagecollector'])).not.toContain('garbage-collector-controller');

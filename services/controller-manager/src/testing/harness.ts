@@ -7,8 +7,7 @@ import { createLogger } from '@kubelab/component-base';
 import { startTestCluster, type TestCluster } from '@kubelab/apiserver/testing';
 import { startControllerManager, type ControllerManagerOptions, type RunningControllerManager } from '../controller-manager.js';
 
-export const quietLogger = (component = 'kube-controller-manager') =>
-  createLogger({ component, level: (process.env.KUBELAB_TEST_LOG_LEVEL as 'info' | undefined) ?? 'error' });
+export const quietLogger = (component = 'kube-controller-manager') => createLogger({ component, level: (process.env.KUBELAB_TEST_LOG_LEVEL as 'info' | undefined) ?? 'error' });
 
 export interface Env {
   cluster: TestCluster;
@@ -62,7 +61,10 @@ export async function setPodReady(cs: Clientset, pod: Pod, ready: boolean, node 
   return cs.core.pods(copy.metadata.namespace ?? 'default').updateStatus(copy);
 }
 
-export function deployment(name: string, o: { replicas?: number; image?: string; maxSurge?: number | string; maxUnavailable?: number | string; strategy?: 'Recreate' | 'RollingUpdate'; minReadySeconds?: number } = {}): Deployment {
+export function deployment(
+  name: string,
+  o: { replicas?: number; image?: string; maxSurge?: number | string; maxUnavailable?: number | string; strategy?: 'Recreate' | 'RollingUpdate'; minReadySeconds?: number } = {},
+): Deployment {
   return {
     apiVersion: 'apps/v1',
     kind: 'Deployment',
@@ -71,10 +73,7 @@ export function deployment(name: string, o: { replicas?: number; image?: string;
       replicas: o.replicas ?? 1,
       selector: { matchLabels: { app: name } },
       ...(o.minReadySeconds ? { minReadySeconds: o.minReadySeconds } : {}),
-      strategy:
-        o.strategy === 'Recreate'
-          ? { type: 'Recreate' }
-          : { type: 'RollingUpdate', rollingUpdate: { maxSurge: o.maxSurge ?? '25%', maxUnavailable: o.maxUnavailable ?? '25%' } },
+      strategy: o.strategy === 'Recreate' ? { type: 'Recreate' } : { type: 'RollingUpdate', rollingUpdate: { maxSurge: o.maxSurge ?? '25%', maxUnavailable: o.maxUnavailable ?? '25%' } },
       template: {
         metadata: { labels: { app: name } },
         spec: { containers: [{ name: 'app', image: o.image ?? 'nginx:1.25' }] },

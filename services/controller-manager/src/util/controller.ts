@@ -3,16 +3,7 @@
 // the controller's idempotent sync(key), forget its backoff on success and
 // requeue it rate-limited on error.
 
-import {
-  newRateLimitingQueue,
-  realClock,
-  type Clock,
-  type Clientset,
-  type EventRecorder,
-  type RateLimitingQueue,
-  type SharedInformerFactory,
-  type WorkqueueMetricsProvider,
-} from '@kubelab/client';
+import { newRateLimitingQueue, realClock, type Clock, type Clientset, type EventRecorder, type RateLimitingQueue, type SharedInformerFactory, type WorkqueueMetricsProvider } from '@kubelab/client';
 import { isConflict, isNotFound } from '@kubelab/api';
 import type { Logger } from '@kubelab/component-base';
 import type { ControllerManagerConfig } from '../options.js';

@@ -28,11 +28,7 @@ describe('ServiceChangeTracker', () => {
   });
 
   it('names an unnamed port ns/name and gives NodePort services their node port', () => {
-    const snap = buildSnapshot(
-      [makeService('default', 'np', '10.96.0.13', [{ protocol: 'TCP', port: 80, nodePort: 30080 }], { type: 'NodePort' })],
-      [],
-      'node-1',
-    );
+    const snap = buildSnapshot([makeService('default', 'np', '10.96.0.13', [{ protocol: 'TCP', port: 80, nodePort: 30080 }], { type: 'NodePort' })], [], 'node-1');
     expect(snap.services.map((s) => [s.name, s.nodePort])).toEqual([['default/np', 30080]]);
   });
 });
@@ -40,10 +36,18 @@ describe('ServiceChangeTracker', () => {
 describe('EndpointsChangeTracker', () => {
   it('resolves slice ports to service ports by name and marks local endpoints', () => {
     const t = new EndpointsChangeTracker('node-1');
-    const slice = makeSlice('default', 'web', [{ name: 'http', port: 8080 }, { name: 'metrics', port: 9090 }], [
-      { ip: '10.244.1.2', nodeName: 'node-1' },
-      { ip: '10.244.2.3', nodeName: 'node-2' },
-    ]);
+    const slice = makeSlice(
+      'default',
+      'web',
+      [
+        { name: 'http', port: 8080 },
+        { name: 'metrics', port: 9090 },
+      ],
+      [
+        { ip: '10.244.1.2', nodeName: 'node-1' },
+        { ip: '10.244.2.3', nodeName: 'node-2' },
+      ],
+    );
     expect(t.endpointSliceUpdate(slice, false)).toBe(true);
     const m = t.endpointsMap();
     expect([...m.keys()].sort()).toEqual(['default/web:http', 'default/web:metrics']);
@@ -60,7 +64,12 @@ describe('EndpointsChangeTracker', () => {
     const t = new EndpointsChangeTracker('node-1');
     t.endpointSliceUpdate(makeSlice('default', 'web', [{ name: 'http', port: 8080 }], [{ ip: '10.244.1.2' }, { ip: '10.244.1.3' }], 'web-a'), false);
     t.endpointSliceUpdate(makeSlice('default', 'web', [{ name: 'http', port: 8080 }], [{ ip: '10.244.1.3' }, { ip: '10.244.1.10' }], 'web-b'), false);
-    expect(t.endpointsMap().get('default/web:http')!.map((e) => e.endpoint)).toEqual(['10.244.1.10:8080', '10.244.1.2:8080', '10.244.1.3:8080']);
+    expect(
+      t
+        .endpointsMap()
+        .get('default/web:http')!
+        .map((e) => e.endpoint),
+    ).toEqual(['10.244.1.10:8080', '10.244.1.2:8080', '10.244.1.3:8080']);
   });
 
   it('ignores slices without the service-name label and non-IPv4 slices', () => {
@@ -79,8 +88,22 @@ describe('usableEndpoints', () => {
 
   it.each([
     ['ready endpoints only, when any is ready', [{ ip: '10.0.0.1' }, { ip: '10.0.0.2', ready: false }, { ip: '10.0.0.3', ready: false, serving: true, terminating: true }], ['10.0.0.1:8080']],
-    ['serving+terminating endpoints when none is ready', [{ ip: '10.0.0.2', ready: false }, { ip: '10.0.0.3', ready: false, serving: true, terminating: true }], ['10.0.0.3:8080']],
-    ['nothing when no endpoint is ready or serving', [{ ip: '10.0.0.2', ready: false }, { ip: '10.0.0.4', ready: false, serving: false, terminating: true }], []],
+    [
+      'serving+terminating endpoints when none is ready',
+      [
+        { ip: '10.0.0.2', ready: false },
+        { ip: '10.0.0.3', ready: false, serving: true, terminating: true },
+      ],
+      ['10.0.0.3:8080'],
+    ],
+    [
+      'nothing when no endpoint is ready or serving',
+      [
+        { ip: '10.0.0.2', ready: false },
+        { ip: '10.0.0.4', ready: false, serving: false, terminating: true },
+      ],
+      [],
+    ],
     ['missing conditions mean ready', [{ ip: '10.0.0.5' }], ['10.0.0.5:8080']],
   ])('%s', (_name, specs, want) => {
     expect(usableEndpoints(svc, eps(specs)).map((e) => e.endpoint)).toEqual(want);

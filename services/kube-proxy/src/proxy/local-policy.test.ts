@@ -65,7 +65,7 @@ describe('categorizeEndpoints', () => {
 describe('iptables: traffic policy Local', () => {
   const rs = () => renderIptables(snap(), cfg);
 
-  it('sends internalTrafficPolicy Local ClusterIP traffic to KUBE-SVL with only this node\'s endpoint', () => {
+  it("sends internalTrafficPolicy Local ClusterIP traffic to KUBE-SVL with only this node's endpoint", () => {
     const r = lines(rs().restore);
     expect(r).toContain('-A KUBE-SERVICES -m comment --comment "default/itp:http cluster IP" -m tcp -p tcp -d 10.96.0.20 --dport 80 -j KUBE-SVL-GJXMCQ2OIWJ5LBVO');
     expect(r.filter((l) => l.startsWith('-A KUBE-SVL-GJXMCQ2OIWJ5LBVO'))).toEqual([
@@ -105,7 +105,7 @@ describe('iptables: traffic policy Local', () => {
       .map((o) => ({ to: o.to, p: Number(o.probability.toFixed(3)), masq: o.masquerade }))
       .sort((a, b) => String(a.to).localeCompare(String(b.to)));
 
-  it('keeps a client\'s source IP on a NodePort with externalTrafficPolicy Local and uses only the local endpoint', () => {
+  it("keeps a client's source IP on a NodePort with externalTrafficPolicy Local and uses only the local endpoint", () => {
     expect(trace('203.0.113.7', '192.168.50.2', 30090)).toEqual([{ to: '10.244.1.22:8080', p: 1, masq: false }]);
     // The node itself reaching its own NodePort: masqueraded, all endpoints.
     expect(trace('192.168.50.2', '192.168.50.2', 30090, 'OUTPUT')).toEqual([
@@ -125,7 +125,7 @@ describe('iptables: traffic policy Local', () => {
     ]);
   });
 
-  it('sends a pod\'s internalTrafficPolicy Local ClusterIP traffic only to the endpoint on this node', () => {
+  it("sends a pod's internalTrafficPolicy Local ClusterIP traffic only to the endpoint on this node", () => {
     expect(trace('10.244.1.100', '10.96.0.20', 80)).toEqual([{ to: '10.244.1.20:8080', p: 1, masq: false }]);
   });
 });
@@ -133,7 +133,7 @@ describe('iptables: traffic policy Local', () => {
 describe('nftables: traffic policy Local', () => {
   const script = () => lines(toNftScript(renderNftables(snap(), cfg)));
 
-  it('maps an internalTrafficPolicy Local ClusterIP to the local- chain with only this node\'s endpoint', () => {
+  it("maps an internalTrafficPolicy Local ClusterIP to the local- chain with only this node's endpoint", () => {
     expect(script()).toContain('add element ip kube-proxy service-ips { 10.96.0.20 . tcp . 80 : goto local-J53PG4IO-default/itp/tcp/http }');
     expect(script()).toContain('add rule ip kube-proxy local-J53PG4IO-default/itp/tcp/http numgen random mod 1 vmap { 0 : goto endpoint-VA65X5CL-default/itp/tcp/http__10.244.1.20/8080 }');
     expect(script().join('\n')).not.toContain('10.244.2.21');
@@ -157,7 +157,7 @@ describe('nftables: traffic policy Local', () => {
 });
 
 describe('ipvs: traffic policy Local', () => {
-  it('gives Local virtual servers only this node\'s endpoints, and none when there are none here', () => {
+  it("gives Local virtual servers only this node's endpoints, and none when there are none here", () => {
     const list = toIpvsadmList(renderIpvs(snap(), defaultProxyConfig({ nodeIPs: ['192.168.50.2'] })));
     const block = (vs: string) => {
       const l = lines(list);

@@ -27,17 +27,15 @@ export function makeSlice(ns: string, svc: string, ports: { name?: string; port:
     metadata: { namespace: ns, name: sliceName, labels: { 'kubernetes.io/service-name': svc } },
     addressType: 'IPv4',
     ports: ports.map((p) => ({ ...(p.name !== undefined ? { name: p.name } : {}), port: p.port, protocol: p.protocol ?? 'TCP' })),
-    endpoints: endpoints.map(
-      (e): Endpoint => ({
-        addresses: [e.ip],
-        conditions: {
-          ...(e.ready !== undefined ? { ready: e.ready } : {}),
-          ...(e.serving !== undefined ? { serving: e.serving } : {}),
-          ...(e.terminating !== undefined ? { terminating: e.terminating } : {}),
-        },
-        ...(e.nodeName ? { nodeName: e.nodeName } : {}),
-      }),
-    ),
+    endpoints: endpoints.map((e): Endpoint => ({
+      addresses: [e.ip],
+      conditions: {
+        ...(e.ready !== undefined ? { ready: e.ready } : {}),
+        ...(e.serving !== undefined ? { serving: e.serving } : {}),
+        ...(e.terminating !== undefined ? { terminating: e.terminating } : {}),
+      },
+      ...(e.nodeName ? { nodeName: e.nodeName } : {}),
+    })),
   };
 }
 
@@ -73,11 +71,16 @@ export function scenario(): { services: Service[]; slices: EndpointSlice[] } {
       makeSlice('default', 'empty', [{ name: 'http', port: 8080 }], []),
       makeSlice('default', 'np', [{ name: 'http', port: 8080 }], [{ ip: '10.244.2.6' }]),
       makeSlice('default', 'sticky', [{ name: 'http', port: 8080 }], [{ ip: '10.244.1.7' }, { ip: '10.244.2.8' }]),
-      makeSlice('default', 'drain', [{ name: 'http', port: 8080 }], [
-        { ip: '10.244.1.9', ready: false, serving: true, terminating: true },
-        { ip: '10.244.2.10', ready: false, serving: false, terminating: true },
-        { ip: '10.244.2.11', ready: false },
-      ]),
+      makeSlice(
+        'default',
+        'drain',
+        [{ name: 'http', port: 8080 }],
+        [
+          { ip: '10.244.1.9', ready: false, serving: true, terminating: true },
+          { ip: '10.244.2.10', ready: false, serving: false, terminating: true },
+          { ip: '10.244.2.11', ready: false },
+        ],
+      ),
     ],
   };
 }
@@ -106,9 +109,25 @@ export function localScenario(): { services: Service[]; slices: EndpointSlice[] 
       lb,
     ],
     slices: [
-      makeSlice('default', 'itp', [{ name: 'http', port: 8080 }], [{ ip: '10.244.1.20', nodeName: 'node-1' }, { ip: '10.244.2.21', nodeName: 'node-2' }]),
+      makeSlice(
+        'default',
+        'itp',
+        [{ name: 'http', port: 8080 }],
+        [
+          { ip: '10.244.1.20', nodeName: 'node-1' },
+          { ip: '10.244.2.21', nodeName: 'node-2' },
+        ],
+      ),
       makeSlice('default', 'itp-remote', [{ name: 'http', port: 8080 }], [{ ip: '10.244.2.22', nodeName: 'node-2' }]),
-      makeSlice('default', 'etp', [{ name: 'http', port: 8080 }], [{ ip: '10.244.1.22', nodeName: 'node-1' }, { ip: '10.244.2.23', nodeName: 'node-2' }]),
+      makeSlice(
+        'default',
+        'etp',
+        [{ name: 'http', port: 8080 }],
+        [
+          { ip: '10.244.1.22', nodeName: 'node-1' },
+          { ip: '10.244.2.23', nodeName: 'node-2' },
+        ],
+      ),
       makeSlice('default', 'etp-remote', [{ name: 'http', port: 8080 }], [{ ip: '10.244.2.24', nodeName: 'node-2' }]),
     ],
   };

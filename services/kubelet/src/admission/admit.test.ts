@@ -31,7 +31,10 @@ describe('kubelet admission (upstream predicateAdmitHandler)', () => {
       reason: 'OutOfmemory',
       message: "Node didn't have enough resource: memory, requested: 3670016000, used: 1073741824, capacity: 4294967296",
     });
-    expect(generalAdmit(pod('e'), node(), [pod('x'), pod('y'), pod('z')], false)).toMatchObject({ reason: 'OutOfpods', message: "Node didn't have enough resource: pods, requested: 1, used: 3, capacity: 3" });
+    expect(generalAdmit(pod('e'), node(), [pod('x'), pod('y'), pod('z')], false)).toMatchObject({
+      reason: 'OutOfpods',
+      message: "Node didn't have enough resource: pods, requested: 1, used: 3, capacity: 3",
+    });
   });
 
   it('checks node selector, host ports and NoExecute taints (not for static pods)', () => {
@@ -41,8 +44,16 @@ describe('kubelet admission (upstream predicateAdmitHandler)', () => {
       message: "Predicate NodeAffinity failed: node(s) didn't match Pod's node affinity/selector",
     });
     const withPort = (n: string) => pod(n, {}, { containers: [{ name: 'app', image: 'nginx', ports: [{ containerPort: 80, hostPort: 8080 }] }] });
-    expect(generalAdmit(withPort('p2'), node(), [withPort('p1')], false)).toMatchObject({ reason: 'NodePorts', message: "Predicate NodePorts failed: node(s) didn't have free ports for the requested pod ports" });
-    const tainted = node({ taints: [{ key: 'dedicated', value: 'infra', effect: 'NoExecute' }, { key: 'x', effect: 'NoSchedule' }] });
+    expect(generalAdmit(withPort('p2'), node(), [withPort('p1')], false)).toMatchObject({
+      reason: 'NodePorts',
+      message: "Predicate NodePorts failed: node(s) didn't have free ports for the requested pod ports",
+    });
+    const tainted = node({
+      taints: [
+        { key: 'dedicated', value: 'infra', effect: 'NoExecute' },
+        { key: 'x', effect: 'NoSchedule' },
+      ],
+    });
     expect(generalAdmit(pod('t'), tainted, [], false)).toMatchObject({ reason: 'TaintToleration', message: "Predicate TaintToleration failed: node(s) had taints that the pod didn't tolerate" });
     expect(generalAdmit(pod('t'), tainted, [], true)).toEqual({ admit: true }); // static pods skip the taint check
     expect(generalAdmit(pod('t', {}, { tolerations: [{ key: 'dedicated', operator: 'Exists' }] }), tainted, [], false)).toEqual({ admit: true }); // NoSchedule is the scheduler's business

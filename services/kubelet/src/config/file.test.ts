@@ -11,7 +11,13 @@ describe('FileSource first read (marks the file source as seen)', () => {
     for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
   });
   const source = (dir: string, seen: string[][]) =>
-    new FileSource(dir, 'node-1', 60_000, (pods: Pod[]) => seen.push(pods.map((p) => p.metadata.name ?? '')), () => {});
+    new FileSource(
+      dir,
+      'node-1',
+      60_000,
+      (pods: Pod[]) => seen.push(pods.map((p) => p.metadata.name ?? '')),
+      () => {},
+    );
 
   it('reports an empty directory once, then only changes', () => {
     const dir = mkdtempSync(join(tmpdir(), 'kubelab-manifests-'));

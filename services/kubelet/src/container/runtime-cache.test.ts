@@ -6,7 +6,24 @@ import { RuntimeCache, podsMadeStale } from './runtime-cache.js';
 const running: RuntimePodStatus = {
   ...emptyPodStatus('u1', 'web', 'default'),
   sandboxes: [{ id: 'sb1', ready: true, ip: '10.244.0.2', additionalIps: [], createdAt: 1, attempt: 0 }],
-  containers: [{ id: 'c1', name: 'app', state: 'running', createdAt: 2, startedAt: 3, finishedAt: 0, exitCode: 0, reason: '', message: '', image: 'busybox', imageRef: 'sha256:b', restartCount: 0, hash: 'h', logPath: '' }],
+  containers: [
+    {
+      id: 'c1',
+      name: 'app',
+      state: 'running',
+      createdAt: 2,
+      startedAt: 3,
+      finishedAt: 0,
+      exitCode: 0,
+      reason: '',
+      message: '',
+      image: 'busybox',
+      imageRef: 'sha256:b',
+      restartCount: 0,
+      hash: 'h',
+      logPath: '',
+    },
+  ],
 };
 
 describe('podsMadeStale', () => {
@@ -34,7 +51,16 @@ describe('RuntimeCache.status', () => {
   it.each<{ name: string; relists: number; plegHasPod: boolean; cached: boolean; asked: boolean; fresh: boolean; reads: number; result: 'empty' | 'runtime' | 'cached' }>([
     { name: 'a cached status is returned without a runtime read', relists: 1, plegHasPod: true, cached: true, asked: true, fresh: false, reads: 0, result: 'cached' },
     { name: 'a fresh read goes to the runtime even with a cached status', relists: 1, plegHasPod: true, cached: true, asked: true, fresh: true, reads: 1, result: 'runtime' },
-    { name: 'a pod new to the kubelet that the relist did not see has nothing in the runtime: no read', relists: 1, plegHasPod: false, cached: false, asked: false, fresh: false, reads: 0, result: 'empty' },
+    {
+      name: 'a pod new to the kubelet that the relist did not see has nothing in the runtime: no read',
+      relists: 1,
+      plegHasPod: false,
+      cached: false,
+      asked: false,
+      fresh: false,
+      reads: 0,
+      result: 'empty',
+    },
     { name: 'a pod the relist saw (adopted after a restart) is read from the runtime', relists: 1, plegHasPod: true, cached: false, asked: false, fresh: false, reads: 1, result: 'runtime' },
     { name: 'before the first relist the runtime is asked', relists: 0, plegHasPod: false, cached: false, asked: false, fresh: false, reads: 1, result: 'runtime' },
     { name: 'a pod asked about before (its cache invalidated) is read again', relists: 1, plegHasPod: false, cached: false, asked: true, fresh: false, reads: 1, result: 'runtime' },

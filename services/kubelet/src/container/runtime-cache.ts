@@ -26,8 +26,7 @@ export function podsMadeStale(events: readonly PodLifecycleEvent[], cached: (uid
   const stale = new Set<string>();
   for (const e of events) {
     const c = cached(e.podUid);
-    const alreadyShown =
-      !!c && e.type === 'ContainerStarted' && (c.containers.some((x) => x.id === e.data && x.state === 'running') || c.sandboxes.some((s) => s.id === e.data && s.ready));
+    const alreadyShown = !!c && e.type === 'ContainerStarted' && (c.containers.some((x) => x.id === e.data && x.state === 'running') || c.sandboxes.some((s) => s.id === e.data && s.ready));
     if (!alreadyShown) stale.add(e.podUid);
   }
   return stale;

@@ -27,7 +27,11 @@ const pod = (name: string, extra: { memoryRequest?: string; priority?: number } 
     containers: [{ name: 'app', image: 'busybox', ...(extra.memoryRequest ? { resources: { requests: { memory: extra.memoryRequest } } } : {}) }],
   },
 });
-const stats = (name: string, workingSetBytes: number, processes = 1): PodStats => ({ uid: `uid-${name}`, containers: [{ name: 'app', workingSetBytes, rootfsUsedBytes: 0, inodesUsed: 0 }], processes });
+const stats = (name: string, workingSetBytes: number, processes = 1): PodStats => ({
+  uid: `uid-${name}`,
+  containers: [{ name: 'app', workingSetBytes, rootfsUsedBytes: 0, inodesUsed: 0 }],
+  processes,
+});
 const statsFunc = (list: PodStats[]) => (p: Pod) => list.find((s) => s.uid === p.metadata.uid);
 
 const summary = (workingSetBytes: number, fsAvail = 50 * Gi): Summary => ({

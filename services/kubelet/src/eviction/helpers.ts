@@ -180,7 +180,10 @@ export function rankDiskPressure(pods: Pod[], stats: StatsFunc, resource: 'ephem
 
 /** PID pressure: lower priority, then most processes (upstream rankPIDPressure). */
 export function rankPIDPressure(pods: Pod[], stats: StatsFunc): Pod[] {
-  return orderedBy(byPriority, withStats(stats, (_a, sa, _b, sb) => sb.processes - sa.processes))(pods);
+  return orderedBy(
+    byPriority,
+    withStats(stats, (_a, sa, _b, sb) => sb.processes - sa.processes),
+  )(pods);
 }
 
 /** The ranking for a signal. */

@@ -6,10 +6,28 @@ import type { RuntimeContainerStatus, RuntimePodStatus } from './podstatus.js';
 const app: Container = { name: 'app', image: 'busybox:1.36', livenessProbe: { exec: { command: ['true'] } } };
 const podOf = (spec: Partial<NonNullable<Pod['spec']>> = {}): Pod => ({ metadata: { name: 'p', namespace: 'default', uid: 'u1' }, spec: { containers: [app], ...spec } });
 const ctr = (name: string, over: Partial<RuntimeContainerStatus> = {}): RuntimeContainerStatus => ({
-  id: `${name}-1`, name, state: 'running', createdAt: 1, startedAt: 1, finishedAt: 0, exitCode: 0, reason: '', message: '', image: '', imageRef: '', restartCount: 0, hash: '', logPath: '', ...over,
+  id: `${name}-1`,
+  name,
+  state: 'running',
+  createdAt: 1,
+  startedAt: 1,
+  finishedAt: 0,
+  exitCode: 0,
+  reason: '',
+  message: '',
+  image: '',
+  imageRef: '',
+  restartCount: 0,
+  hash: '',
+  logPath: '',
+  ...over,
 });
 const withSandbox = (containers: RuntimeContainerStatus[], ready = true): RuntimePodStatus => ({
-  uid: 'u1', name: 'p', namespace: 'default', sandboxes: [{ id: 'sb-1', ready, ip: '10.244.1.2', additionalIps: [], createdAt: 1, attempt: 0 }], containers,
+  uid: 'u1',
+  name: 'p',
+  namespace: 'default',
+  sandboxes: [{ id: 'sb-1', ready, ip: '10.244.1.2', additionalIps: [], createdAt: 1, attempt: 0 }],
+  containers,
 });
 const none = () => undefined;
 
@@ -69,7 +87,11 @@ describe('computePodActions', () => {
 
   it('leaves a healthy running pod alone', () => {
     expect(computePodActions(podOf(), withSandbox([ctr('app')]), () => 'Success', none)).toMatchObject({
-      killPod: false, createSandbox: false, containersToStart: [], containersToKill: [], initContainersToStart: [],
+      killPod: false,
+      createSandbox: false,
+      containersToStart: [],
+      containersToKill: [],
+      initContainersToStart: [],
     });
   });
 });

@@ -82,13 +82,7 @@ export function nextInitContainer(pod: Pod, status: RuntimePodStatus): { next?: 
   return { done: true, failed: false, running: false };
 }
 
-export function computePodActions(
-  pod: Pod,
-  status: RuntimePodStatus,
-  liveness: ProbeResultLookup,
-  startup: ProbeResultLookup,
-  runtimeName = 'containerd',
-): PodActions {
+export function computePodActions(pod: Pod, status: RuntimePodStatus, liveness: ProbeResultLookup, startup: ProbeResultLookup, runtimeName = 'containerd'): PodActions {
   const policy = pod.spec?.restartPolicy ?? 'Always';
   const sb = podSandboxChanged(pod, status);
   const actions: PodActions = {

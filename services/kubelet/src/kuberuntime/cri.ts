@@ -166,11 +166,7 @@ export interface AuthConfig {
   serverAddress?: string;
 }
 
-export type ContainerEventType =
-  | 'CONTAINER_CREATED_EVENT'
-  | 'CONTAINER_STARTED_EVENT'
-  | 'CONTAINER_STOPPED_EVENT'
-  | 'CONTAINER_DELETED_EVENT';
+export type ContainerEventType = 'CONTAINER_CREATED_EVENT' | 'CONTAINER_STARTED_EVENT' | 'CONTAINER_STOPPED_EVENT' | 'CONTAINER_DELETED_EVENT';
 
 export interface ContainerEvent {
   containerId: string;

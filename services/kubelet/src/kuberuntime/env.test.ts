@@ -67,7 +67,19 @@ describe('makeEnvironmentVariables (upstream kubelet_pods.go)', () => {
   });
 
   it('resolves fieldRef values of the pod and the node', async () => {
-    const paths = ['metadata.name', 'metadata.namespace', 'metadata.uid', "metadata.labels['app']", "metadata.annotations['note']", 'spec.nodeName', 'spec.serviceAccountName', 'status.podIP', 'status.podIPs', 'status.hostIP', 'status.hostIPs'];
+    const paths = [
+      'metadata.name',
+      'metadata.namespace',
+      'metadata.uid',
+      "metadata.labels['app']",
+      "metadata.annotations['note']",
+      'spec.nodeName',
+      'spec.serviceAccountName',
+      'status.podIP',
+      'status.podIPs',
+      'status.hostIP',
+      'status.hostIPs',
+    ];
     const env = await asMap(ctx({ env: paths.map((p, i) => ({ name: `V${i}`, valueFrom: { fieldRef: { fieldPath: p } } })) }, { podIPs: ['10.244.1.5', 'fd00::5'] }));
     expect(Object.values(env)).toEqual(['web', 'default', 'uid-1', 'web', 'n', 'node-1', 'default', '10.244.1.5', '10.244.1.5,fd00::5', '192.168.0.2', '192.168.0.2']);
   });

@@ -78,7 +78,11 @@ export async function makeEnvironmentVariables(ctx: EnvContext): Promise<EnvResu
   const configMap = reader<ConfigMap>('configMap', getConfigMap);
   const secret = reader<Secret>('secret', getSecret);
   /** A key selector's (raw) value; undefined, the variable left out, when an optional object or key is missing. */
-  const keyValue = async (read: (name: string, optional: boolean) => Promise<ConfigMap | Secret | undefined>, kind: 'ConfigMap' | 'Secret', sel: { name?: string; key: string; optional?: boolean }) => {
+  const keyValue = async (
+    read: (name: string, optional: boolean) => Promise<ConfigMap | Secret | undefined>,
+    kind: 'ConfigMap' | 'Secret',
+    sel: { name?: string; key: string; optional?: boolean },
+  ) => {
     const optional = sel.optional === true;
     const o = await read(sel.name ?? '', optional);
     const v = o?.data?.[sel.key];

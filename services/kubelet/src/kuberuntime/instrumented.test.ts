@@ -20,7 +20,11 @@ describe('instrumentRuntime', () => {
   const setup = () => {
     const calls: Call[] = [];
     let t = 0;
-    const rt = instrumentRuntime(fakeRuntime(), (...c) => calls.push(c), () => (t += 250));
+    const rt = instrumentRuntime(
+      fakeRuntime(),
+      (...c) => calls.push(c),
+      () => (t += 250),
+    );
     return { rt, calls };
   };
 
@@ -50,7 +54,7 @@ describe('instrumentRuntime', () => {
     ]);
   });
 
-  it('a traced view (a sync\'s calls under its span) is counted too, and its calls reach the view', async () => {
+  it("a traced view (a sync's calls under its span) is counted too, and its calls reach the view", async () => {
     const calls: Call[] = [];
     const reached: string[] = [];
     const ctx = ROOT_CONTEXT.setValue(Symbol('sync'), 'pod-a');
@@ -59,7 +63,11 @@ describe('instrumentRuntime', () => {
       startContainer: async (id: string) => void reached.push(`base:${id}`),
       withTraceContext: (c: Context) => ({ ...base, startContainer: async (id: string) => void reached.push(`view(${c === ctx}):${id}`) }),
     } as unknown as RuntimeService;
-    const rt = instrumentRuntime(base, (...c) => calls.push(c), () => 0);
+    const rt = instrumentRuntime(
+      base,
+      (...c) => calls.push(c),
+      () => 0,
+    );
     await rt.withTraceContext!(ctx).startContainer('c1');
     await rt.startContainer('c2');
     expect(reached).toEqual(['view(true):c1', 'base:c2']);

@@ -21,7 +21,15 @@ function fakeRuntime(calls: string[]): RuntimeService {
     };
   return {
     runPodSandbox: log('RunPodSandbox', () => `sb-${++next}`),
-    podSandboxStatus: log('PodSandboxStatus', (id: string) => ({ id, metadata: { name: 'web', uid: 'u1', namespace: 'default', attempt: 0 }, state: 'SANDBOX_READY', createdAt: 1, labels: {}, annotations: {}, network: { ip: '10.244.1.2', additionalIps: [] } })),
+    podSandboxStatus: log('PodSandboxStatus', (id: string) => ({
+      id,
+      metadata: { name: 'web', uid: 'u1', namespace: 'default', attempt: 0 },
+      state: 'SANDBOX_READY',
+      createdAt: 1,
+      labels: {},
+      annotations: {},
+      network: { ip: '10.244.1.2', additionalIps: [] },
+    })),
     imageStatus: log('ImageStatus', () => ({ id: 'sha256:b', repoTags: ['busybox:1.36'], repoDigests: [], size: 1 })),
     createContainer: log('CreateContainer', (_sb: string, config: { metadata: { name: string } }) => {
       const id = `c-${++next}`;
@@ -31,25 +39,22 @@ function fakeRuntime(calls: string[]): RuntimeService {
     startContainer: log('StartContainer', () => undefined),
     stopContainer: log('StopContainer', () => undefined),
     stopPodSandbox: log('StopPodSandbox', () => undefined),
-    containerStatus: log(
-      'ContainerStatus',
-      (id: string): ContainerStatus => ({
-        id,
-        metadata: { name: created.get(id) ?? '', attempt: 0 },
-        state: 'CONTAINER_RUNNING',
-        createdAt: 2,
-        startedAt: 3,
-        finishedAt: 0,
-        exitCode: 0,
-        image: 'busybox:1.36',
-        imageRef: 'sha256:b',
-        reason: '',
-        message: '',
-        labels: { 'io.kubernetes.container.name': created.get(id) ?? '' },
-        annotations: {},
-        logPath: '',
-      }),
-    ),
+    containerStatus: log('ContainerStatus', (id: string): ContainerStatus => ({
+      id,
+      metadata: { name: created.get(id) ?? '', attempt: 0 },
+      state: 'CONTAINER_RUNNING',
+      createdAt: 2,
+      startedAt: 3,
+      finishedAt: 0,
+      exitCode: 0,
+      image: 'busybox:1.36',
+      imageRef: 'sha256:b',
+      reason: '',
+      message: '',
+      labels: { 'io.kubernetes.container.name': created.get(id) ?? '' },
+      annotations: {},
+      logPath: '',
+    })),
     listPodSandbox: log('ListPodSandbox', () => []),
     listContainers: log('ListContainers', () => []),
   } as unknown as RuntimeService;
@@ -76,7 +81,17 @@ function setup(override: (calls: string[]) => Partial<RuntimeService> = () => ({
     nodeName: 'node-1',
     nodeIPs: () => ['127.0.0.1'],
   });
-  const sync = (status: RuntimePodStatus) => m.syncPod(pod, status, computePodActions(pod, status, () => undefined, () => undefined));
+  const sync = (status: RuntimePodStatus) =>
+    m.syncPod(
+      pod,
+      status,
+      computePodActions(
+        pod,
+        status,
+        () => undefined,
+        () => undefined,
+      ),
+    );
   return { calls, m, sync };
 }
 
@@ -106,7 +121,7 @@ describe('RuntimeManager.syncPod', () => {
     expect(calls[0]).toBe('RunPodSandbox');
   });
 
-  it('a liveness restart cancelled by the pod\'s termination stops waiting for the kill and creates nothing', async () => {
+  it("a liveness restart cancelled by the pod's termination stops waiting for the kill and creates nothing", async () => {
     // The container ignores TERM: StopContainer answers only when the grace period is over.
     let stopDone = () => {};
     const { calls, m } = setup((calls) => ({
@@ -119,9 +134,31 @@ describe('RuntimeManager.syncPod', () => {
     const status: RuntimePodStatus = {
       ...emptyPodStatus('u1', 'web', 'default'),
       sandboxes: [{ id: 'sb', ready: true, ip: '10.244.1.2', additionalIps: [], createdAt: 1, attempt: 0 }],
-      containers: [{ id: 'c1', name: 'app', state: 'running', restartCount: 0, exitCode: 0, createdAt: 2, startedAt: 3, finishedAt: 0, image: 'busybox:1.36', imageRef: 'sha256:b', reason: '', message: '', hash: '', logPath: '' }],
+      containers: [
+        {
+          id: 'c1',
+          name: 'app',
+          state: 'running',
+          restartCount: 0,
+          exitCode: 0,
+          createdAt: 2,
+          startedAt: 3,
+          finishedAt: 0,
+          image: 'busybox:1.36',
+          imageRef: 'sha256:b',
+          reason: '',
+          message: '',
+          hash: '',
+          logPath: '',
+        },
+      ],
     };
-    const actions = computePodActions(live, status, () => 'Failure', () => undefined);
+    const actions = computePodActions(
+      live,
+      status,
+      () => 'Failure',
+      () => undefined,
+    );
     expect(actions.containersToKill.map((k) => k.id)).toEqual(['c1']);
     expect(actions.containersToStart).toEqual(['app']);
     const terminating = new AbortController();
@@ -141,7 +178,17 @@ describe('RuntimeManager.syncPod', () => {
     const terminating = new AbortController();
     terminating.abort();
     const before = emptyPodStatus('u1', 'web', 'default');
-    const result = await m.syncPod(pod, before, computePodActions(pod, before, () => undefined, () => undefined), terminating.signal);
+    const result = await m.syncPod(
+      pod,
+      before,
+      computePodActions(
+        pod,
+        before,
+        () => undefined,
+        () => undefined,
+      ),
+      terminating.signal,
+    );
     expect(result.cancelled).toBe(true);
     expect(calls).toEqual([]);
   });
@@ -166,7 +213,22 @@ async function livenessLoop(runMs: number, kills: number) {
     imageStatus: async () => ({ id: 'sha256:b', repoTags: ['busybox:1.36'], repoDigests: [], size: 1 }),
     createContainer: async (_sb: string, config: ContainerConfig) => {
       const id = `c${instances.length}`;
-      instances.unshift({ id, name: config.metadata.name, state: 'created', restartCount: config.metadata.attempt, exitCode: 0, createdAt: clock.now(), startedAt: 0, finishedAt: 0, image: 'busybox:1.36', imageRef: 'sha256:b', reason: '', message: '', hash: config.annotations[ANNOTATION_CONTAINER_HASH] ?? '', logPath: '' });
+      instances.unshift({
+        id,
+        name: config.metadata.name,
+        state: 'created',
+        restartCount: config.metadata.attempt,
+        exitCode: 0,
+        createdAt: clock.now(),
+        startedAt: 0,
+        finishedAt: 0,
+        image: 'busybox:1.36',
+        imageRef: 'sha256:b',
+        reason: '',
+        message: '',
+        hash: config.annotations[ANNOTATION_CONTAINER_HASH] ?? '',
+        logPath: '',
+      });
       return id;
     },
     startContainer: async (id: string) => {
@@ -180,7 +242,17 @@ async function livenessLoop(runMs: number, kills: number) {
   } as unknown as RuntimeService;
   const recorder: Recorder = { event: (_ref, type, reason, message) => events.push(`${type} ${reason} ${message}`) };
   const backoff = new Backoff(10_000, 300_000, clock);
-  const m = new RuntimeManager({ rt, images: new ImageManager(rt, backoff, nullRecorder, clock), recorder, crashBackoff: backoff, clock, podLogsDir: '/var/log/pods', runtimeName: 'containerd', nodeName: 'node-1', nodeIPs: () => ['127.0.0.1'] });
+  const m = new RuntimeManager({
+    rt,
+    images: new ImageManager(rt, backoff, nullRecorder, clock),
+    recorder,
+    crashBackoff: backoff,
+    clock,
+    podLogsDir: '/var/log/pods',
+    runtimeName: 'containerd',
+    nodeName: 'node-1',
+    nodeIPs: () => ['127.0.0.1'],
+  });
   // The pre-sync snapshot: the kill inside the sync must not change what the sync decided on.
   const snapshot = (): RuntimePodStatus => ({
     ...emptyPodStatus('u1', 'web', 'default'),
@@ -189,7 +261,16 @@ async function livenessLoop(runMs: number, kills: number) {
   });
   const sync = (probe: 'Failure' | undefined) => {
     const s = snapshot();
-    return m.syncPod(live, s, computePodActions(live, s, () => probe, () => undefined));
+    return m.syncPod(
+      live,
+      s,
+      computePodActions(
+        live,
+        s,
+        () => probe,
+        () => undefined,
+      ),
+    );
   };
   const waiting: string[] = [];
   await sync(undefined);
@@ -214,9 +295,7 @@ describe('crash-loop back-off after liveness kills (upstream doBackOff)', () => 
     expect(gaps).toEqual([0, 0, 10, 20, 40, 80, 160, 300, 0, 300]);
     expect(restartCounts).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
     // Every refused start reads as upstream's, with the window then in force.
-    expect(new Set(waiting)).toEqual(
-      new Set(['10s', '20s', '40s', '1m20s', '2m40s', '5m0s'].map((d) => `CrashLoopBackOff: back-off ${d} restarting failed container=app pod=web_default(u1)`)),
-    );
+    expect(new Set(waiting)).toEqual(new Set(['10s', '20s', '40s', '1m20s', '2m40s', '5m0s'].map((d) => `CrashLoopBackOff: back-off ${d} restarting failed container=app pod=web_default(u1)`)));
     expect(events).toContain('Warning BackOff Back-off restarting failed container app in pod web_default(u1)');
     expect(events.filter((e) => e.startsWith('Normal Killing'))).toHaveLength(10);
   });

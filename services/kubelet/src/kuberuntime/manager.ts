@@ -132,9 +132,7 @@ export class RuntimeManager {
 
   sandboxConfig(pod: Pod, attempt: number): PodSandboxConfig {
     const portMappings = (pod.spec?.containers ?? []).flatMap((c) =>
-      (c.ports ?? [])
-        .filter((p) => p.hostPort)
-        .map((p) => ({ protocol: p.protocol ?? 'TCP', containerPort: p.containerPort, hostPort: p.hostPort ?? 0, hostIp: p.hostIP ?? '' })),
+      (c.ports ?? []).filter((p) => p.hostPort).map((p) => ({ protocol: p.protocol ?? 'TCP', containerPort: p.containerPort, hostPort: p.hostPort ?? 0, hostIp: p.hostIP ?? '' })),
     );
     return {
       metadata: { name: pod.metadata.name ?? '', uid: pod.metadata.uid ?? '', namespace: pod.metadata.namespace ?? 'default', attempt },

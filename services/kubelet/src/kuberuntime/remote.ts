@@ -78,7 +78,14 @@ export function connectRemoteRuntime(endpoint: string, timeoutMs = 10_000, inter
     });
   }
 
-  const toSandbox = (s: { id: string; metadata: { name: string; uid: string; namespace: string; attempt: number } | null; state: string; createdAt: string; labels: Record<string, string>; annotations: Record<string, string> }): PodSandbox => ({
+  const toSandbox = (s: {
+    id: string;
+    metadata: { name: string; uid: string; namespace: string; attempt: number } | null;
+    state: string;
+    createdAt: string;
+    labels: Record<string, string>;
+    annotations: Record<string, string>;
+  }): PodSandbox => ({
     id: s.id,
     metadata: s.metadata ?? { name: '', uid: '', namespace: '', attempt: 0 },
     state: s.state as PodSandboxState,
@@ -135,11 +142,20 @@ export function connectRemoteRuntime(endpoint: string, timeoutMs = 10_000, inter
         await call(rs, 'RemovePodSandbox', { podSandboxId: id });
       },
       async podSandboxStatus(id): Promise<PodSandboxStatus> {
-        const r = await call<object, { status: { id: string; metadata: { name: string; uid: string; namespace: string; attempt: number } | null; state: string; createdAt: string; labels: Record<string, string>; annotations: Record<string, string>; network: { ip: string; additionalIps: { ip: string }[] } | null } | null }>(
-          rs,
-          'PodSandboxStatus',
-          { podSandboxId: id, verbose: false },
-        );
+        const r = await call<
+          object,
+          {
+            status: {
+              id: string;
+              metadata: { name: string; uid: string; namespace: string; attempt: number } | null;
+              state: string;
+              createdAt: string;
+              labels: Record<string, string>;
+              annotations: Record<string, string>;
+              network: { ip: string; additionalIps: { ip: string }[] } | null;
+            } | null;
+          }
+        >(rs, 'PodSandboxStatus', { podSandboxId: id, verbose: false });
         if (!r.status) throw new CriClientError('Unknown', `PodSandboxStatus of ${id} returned no status`);
         return { ...toSandbox(r.status), network: r.status.network ? { ip: r.status.network.ip, additionalIps: r.status.network.additionalIps.map((p) => p.ip) } : undefined };
       },
@@ -174,24 +190,34 @@ export function connectRemoteRuntime(endpoint: string, timeoutMs = 10_000, inter
       },
       async listContainers(filter) {
         const f = filter ? { ...(filter.podSandboxId ? { podSandboxId: filter.podSandboxId } : {}), ...(filter.labelSelector ? { labelSelector: filter.labelSelector } : {}) } : null;
-        const r = await call<object, { containers: { id: string; podSandboxId: string; metadata: { name: string; attempt: number } | null; image: { image: string } | null; imageRef: string; imageId: string; state: string; createdAt: string; labels: Record<string, string>; annotations: Record<string, string> }[] }>(
-          rs,
-          'ListContainers',
-          { filter: f },
-        );
-        return r.containers.map(
-          (c): Container => ({
-            id: c.id,
-            podSandboxId: c.podSandboxId,
-            metadata: c.metadata ?? { name: '', attempt: 0 },
-            image: c.image?.image ?? '',
-            imageRef: c.imageRef || c.imageId,
-            state: c.state as ContainerState,
-            createdAt: nsToMs(c.createdAt),
-            labels: c.labels ?? {},
-            annotations: c.annotations ?? {},
-          }),
-        );
+        const r = await call<
+          object,
+          {
+            containers: {
+              id: string;
+              podSandboxId: string;
+              metadata: { name: string; attempt: number } | null;
+              image: { image: string } | null;
+              imageRef: string;
+              imageId: string;
+              state: string;
+              createdAt: string;
+              labels: Record<string, string>;
+              annotations: Record<string, string>;
+            }[];
+          }
+        >(rs, 'ListContainers', { filter: f });
+        return r.containers.map((c): Container => ({
+          id: c.id,
+          podSandboxId: c.podSandboxId,
+          metadata: c.metadata ?? { name: '', attempt: 0 },
+          image: c.image?.image ?? '',
+          imageRef: c.imageRef || c.imageId,
+          state: c.state as ContainerState,
+          createdAt: nsToMs(c.createdAt),
+          labels: c.labels ?? {},
+          annotations: c.annotations ?? {},
+        }));
       },
       async containerStatus(id) {
         const r = await call<object, { status: CriContainerStatus__Output | null }>(rs, 'ContainerStatus', { containerId: id, verbose: false });
@@ -212,7 +238,10 @@ export function connectRemoteRuntime(endpoint: string, timeoutMs = 10_000, inter
       },
       async listContainerStats() {
         type U64 = { value: string } | null;
-        const r = await call<object, { stats: { attributes: { id: string; labels: Record<string, string> } | null; memory: { workingSetBytes: U64 } | null; writableLayer: { usedBytes: U64; inodesUsed: U64 } | null }[] }>(rs, 'ListContainerStats', { filter: null });
+        const r = await call<
+          object,
+          { stats: { attributes: { id: string; labels: Record<string, string> } | null; memory: { workingSetBytes: U64 } | null; writableLayer: { usedBytes: U64; inodesUsed: U64 } | null }[] }
+        >(rs, 'ListContainerStats', { filter: null });
         return r.stats.map((s) => ({
           id: s.attributes?.id ?? '',
           labels: s.attributes?.labels ?? {},

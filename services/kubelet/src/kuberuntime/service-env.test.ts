@@ -37,7 +37,11 @@ describe('service environment variables (upstream envvars.FromServices)', () => 
 
   it('a pod sees the kubernetes Service and its own namespace; headless and other namespaces are left out', () => {
     const all = [kubernetes, web, svc('shop', 'headless', 'None'), svc('shop', 'pending', undefined), svc('other', 'db', '10.96.3.3', [{ port: 5432 }])];
-    expect(servicesForPod(all, 'shop', true).map((s) => s.metadata.name).sort()).toEqual(['kubernetes', 'web-front']);
+    expect(
+      servicesForPod(all, 'shop', true)
+        .map((s) => s.metadata.name)
+        .sort(),
+    ).toEqual(['kubernetes', 'web-front']);
     expect(servicesForPod(all, 'shop', false).map((s) => s.metadata.name)).toEqual(['kubernetes']);
   });
 

@@ -55,7 +55,12 @@ export function newKubeletMetrics(registry: Registry): KubeletMetrics {
     buckets: RUNTIME_OP_BUCKETS,
     registers,
   });
-  const opsErrors = new Counter({ name: 'kubelet_runtime_operations_errors_total', help: 'Cumulative number of runtime operation errors by operation type.', labelNames: ['operation_type'], registers });
+  const opsErrors = new Counter({
+    name: 'kubelet_runtime_operations_errors_total',
+    help: 'Cumulative number of runtime operation errors by operation type.',
+    labelNames: ['operation_type'],
+    registers,
+  });
   return {
     registry,
     observeRelist(sandboxes, containers) {

@@ -138,8 +138,7 @@ export function buildNodeStatus(i: NodeStatusInput): NodeStatus {
 
 /** Whether anything but heartbeat times differs (upstream nodeStatusHasChanged). */
 export function nodeStatusChanged(a: NodeStatus | undefined, b: NodeStatus): boolean {
-  const strip = (s: NodeStatus | undefined) =>
-    JSON.stringify({ ...s, conditions: (s?.conditions ?? []).map((c) => ({ ...c, lastHeartbeatTime: undefined })) });
+  const strip = (s: NodeStatus | undefined) => JSON.stringify({ ...s, conditions: (s?.conditions ?? []).map((c) => ({ ...c, lastHeartbeatTime: undefined })) });
   return strip(a) !== strip(b);
 }
 

@@ -4,7 +4,10 @@ import { ANNOTATION_CONFIG_HASH, ANNOTATION_CONFIG_MIRROR } from '../config/file
 import { mirrorIsCurrent } from './mirror-client.js';
 import { PodManager, specChanged } from './pod-manager.js';
 
-const pod = (name: string, uid: string, extra: Partial<Pod['metadata']> = {}): Pod => ({ metadata: { name, namespace: 'default', uid, ...extra }, spec: { containers: [{ name: 'app', image: 'busybox:1.36' }] } });
+const pod = (name: string, uid: string, extra: Partial<Pod['metadata']> = {}): Pod => ({
+  metadata: { name, namespace: 'default', uid, ...extra },
+  spec: { containers: [{ name: 'app', image: 'busybox:1.36' }] },
+});
 
 describe('specChanged', () => {
   const base = pod('web', 'u1', { labels: { app: 'web' } });

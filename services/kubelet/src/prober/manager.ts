@@ -53,7 +53,15 @@ export class ProberManager {
           pod,
           c,
           type,
-          { prober: this.prober, results: this.results(type), statusProvider: this.statusProvider, clock: this.clock, managerStart: this.start, timeScale: this.timeScale, ...(this.startedAt ? { startedAt: this.startedAt } : {}) },
+          {
+            prober: this.prober,
+            results: this.results(type),
+            statusProvider: this.statusProvider,
+            clock: this.clock,
+            managerStart: this.start,
+            timeScale: this.timeScale,
+            ...(this.startedAt ? { startedAt: this.startedAt } : {}),
+          },
           (done) => {
             if (this.workers.get(key) === done) this.workers.delete(key);
           },

@@ -182,26 +182,22 @@ export function criProbeTransport(rt: RuntimeService): ProbeTransport {
 
     http(url, headers, timeoutMs) {
       return new Promise((resolve) => {
-        const req = (url.protocol === 'https:' ? httpsRequest : httpRequest)(
-          url,
-          { method: 'GET', headers, timeout: timeoutMs, rejectUnauthorized: false },
-          (res) => {
-            const chunks: Buffer[] = [];
-            let size = 0;
-            res.on('data', (d: Buffer) => {
-              if (size < MAX_READ_LENGTH) chunks.push(d);
-              size += d.length;
-            });
-            res.on('end', () => {
-              clearTimeout(timer);
-              const body = Buffer.concat(chunks).subarray(0, MAX_READ_LENGTH).toString();
-              const code = res.statusCode ?? 0;
-              if (code >= 200 && code < 400) resolve({ result: 'Success', output: body });
-              else resolve({ result: 'Failure', output: `HTTP probe failed with statuscode: ${code}` });
-            });
-            res.on('error', (e) => resolve({ result: 'Failure', output: `Get ${JSON.stringify(url.href)}: ${e.message}` }));
-          },
-        );
+        const req = (url.protocol === 'https:' ? httpsRequest : httpRequest)(url, { method: 'GET', headers, timeout: timeoutMs, rejectUnauthorized: false }, (res) => {
+          const chunks: Buffer[] = [];
+          let size = 0;
+          res.on('data', (d: Buffer) => {
+            if (size < MAX_READ_LENGTH) chunks.push(d);
+            size += d.length;
+          });
+          res.on('end', () => {
+            clearTimeout(timer);
+            const body = Buffer.concat(chunks).subarray(0, MAX_READ_LENGTH).toString();
+            const code = res.statusCode ?? 0;
+            if (code >= 200 && code < 400) resolve({ result: 'Success', output: body });
+            else resolve({ result: 'Failure', output: `HTTP probe failed with statuscode: ${code}` });
+          });
+          res.on('error', (e) => resolve({ result: 'Failure', output: `Get ${JSON.stringify(url.href)}: ${e.message}` }));
+        });
         const timer = setTimeout(() => {
           req.destroy();
           resolve({ result: 'Failure', output: `Get ${JSON.stringify(url.href)}: context deadline exceeded (Client.Timeout exceeded while awaiting headers)` });

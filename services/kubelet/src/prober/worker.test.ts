@@ -183,13 +183,19 @@ describe('prober worker doProbe', () => {
   it('stop() is idempotent and ends a started loop without waiting for the period', async () => {
     const h = harness('Liveness', { exec: { command: ['true'] }, periodSeconds: 3600 });
     let exited = 0;
-    const w = new Worker(h.worker.pod, h.worker.container, 'Liveness', {
-      prober: { probe: async () => ({ result: 'Success' }) },
-      results: h.results,
-      statusProvider: { getPodStatus: () => running('c1', T0, true) },
-      clock: h.clock,
-      managerStart: T0 - 3_600_000,
-    }, () => exited++);
+    const w = new Worker(
+      h.worker.pod,
+      h.worker.container,
+      'Liveness',
+      {
+        prober: { probe: async () => ({ result: 'Success' }) },
+        results: h.results,
+        statusProvider: { getPodStatus: () => running('c1', T0, true) },
+        clock: h.clock,
+        managerStart: T0 - 3_600_000,
+      },
+      () => exited++,
+    );
     w.start();
     await new Promise((r) => setImmediate(r));
     w.stop();

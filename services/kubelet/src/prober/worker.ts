@@ -110,10 +110,7 @@ export class Worker {
       this.lastResult = r.result;
       this.resultRun = 1;
     }
-    if (
-      (r.result === 'Failure' && this.resultRun < this.timings.failureThreshold) ||
-      (r.result === 'Success' && this.resultRun < this.timings.successThreshold)
-    ) {
+    if ((r.result === 'Failure' && this.resultRun < this.timings.failureThreshold) || (r.result === 'Success' && this.resultRun < this.timings.successThreshold)) {
       return true;
     }
     results.set(this.containerId, r.result, uid);

@@ -24,12 +24,27 @@ describe('streamOptions (the kubelet /attach query: no command)', () => {
 });
 
 describe('serveExec / serveAttach: the kubelet answers before any stream', () => {
-  const pod = { metadata: { name: 'web', namespace: 'default', uid: 'u1' }, spec: { containers: [{ name: 'app', image: 'busybox', tty: true }, { name: 'idle', image: 'busybox' }] } } as unknown as Pod;
+  const pod = {
+    metadata: { name: 'web', namespace: 'default', uid: 'u1' },
+    spec: {
+      containers: [
+        { name: 'app', image: 'busybox', tty: true },
+        { name: 'idle', image: 'busybox' },
+      ],
+    },
+  } as unknown as Pod;
   const asked: unknown[] = [];
   const kubelet = (rt: Partial<Record<'exec' | 'attach', (r: unknown) => Promise<string>>>) =>
     ({
       findPod: (ns: string, name: string) => (ns === 'default' && name === 'web' ? { uid: 'u1', pod } : undefined),
-      runtimeManager: { getPodStatus: async () => ({ containers: [{ name: 'app', id: 'c-app', state: 'running' }, { name: 'idle', id: 'c-idle', state: 'exited' }] }) },
+      runtimeManager: {
+        getPodStatus: async () => ({
+          containers: [
+            { name: 'app', id: 'c-app', state: 'running' },
+            { name: 'idle', id: 'c-idle', state: 'exited' },
+          ],
+        }),
+      },
       rt,
     }) as unknown as Kubelet;
   const failing = async (r: unknown) => {

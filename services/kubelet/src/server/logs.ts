@@ -61,14 +61,7 @@ export function renderLine(l: LogLine, timestamps: boolean): string {
  * lines until `running()` says the container stopped (after a final read) or
  * the signal aborts.
  */
-export async function streamLog(
-  path: string,
-  o: LogOptions,
-  write: (chunk: string) => boolean | void,
-  running: () => Promise<boolean>,
-  signal: AbortSignal,
-  now = Date.now(),
-): Promise<void> {
+export async function streamLog(path: string, o: LogOptions, write: (chunk: string) => boolean | void, running: () => Promise<boolean>, signal: AbortSignal, now = Date.now()): Promise<void> {
   let offset = 0;
   let rest: string;
   let budget = o.limitBytes ?? Infinity;

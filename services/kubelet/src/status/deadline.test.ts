@@ -47,6 +47,13 @@ describe('active deadline', () => {
       now: start,
       evict: { reason: 'Evicted', message: 'm', condition: { type: 'DisruptionTarget', status: 'True', reason: 'TerminationByKubelet', message: 'm' } },
     });
-    expect(s.conditions?.find((c) => c.type === 'DisruptionTarget')).toEqual({ type: 'DisruptionTarget', status: 'True', reason: 'TerminationByKubelet', message: 'm', lastProbeTime: null, lastTransitionTime: '2025-01-01T00:00:00Z' });
+    expect(s.conditions?.find((c) => c.type === 'DisruptionTarget')).toEqual({
+      type: 'DisruptionTarget',
+      status: 'True',
+      reason: 'TerminationByKubelet',
+      message: 'm',
+      lastProbeTime: null,
+      lastTransitionTime: '2025-01-01T00:00:00Z',
+    });
   });
 });

@@ -11,7 +11,23 @@ function podOf(spec: Partial<NonNullable<Pod['spec']>>): Pod {
 }
 
 function ctr(name: string, over: Partial<RuntimeContainerStatus>): RuntimeContainerStatus {
-  return { id: `${name}-id`, name, state: 'running', createdAt: T(60), startedAt: T(60), finishedAt: 0, exitCode: 0, reason: '', message: '', image: 'docker.io/library/busybox:1.36', imageRef: 'sha256:abc', restartCount: 0, hash: '', logPath: '', ...over };
+  return {
+    id: `${name}-id`,
+    name,
+    state: 'running',
+    createdAt: T(60),
+    startedAt: T(60),
+    finishedAt: 0,
+    exitCode: 0,
+    reason: '',
+    message: '',
+    image: 'docker.io/library/busybox:1.36',
+    imageRef: 'sha256:abc',
+    restartCount: 0,
+    hash: '',
+    logPath: '',
+    ...over,
+  };
 }
 
 function rt(containers: RuntimeContainerStatus[], sandboxReady = true): RuntimePodStatus {
@@ -19,7 +35,15 @@ function rt(containers: RuntimeContainerStatus[], sandboxReady = true): RuntimeP
 }
 
 const gen = (pod: Pod, r: RuntimePodStatus, extra: Partial<Parameters<typeof generateAPIPodStatus>[0]> = {}) =>
-  generateAPIPodStatus({ pod, runtime: r, runtimeName: 'containerd', nodeIPs: ['192.168.0.10'], now: NOW, applyProbes: (_p, s) => s.containerStatuses?.forEach((c) => ((c.ready = !!c.state?.running), (c.started = !!c.state?.running))), ...extra });
+  generateAPIPodStatus({
+    pod,
+    runtime: r,
+    runtimeName: 'containerd',
+    nodeIPs: ['192.168.0.10'],
+    now: NOW,
+    applyProbes: (_p, s) => s.containerStatuses?.forEach((c) => ((c.ready = !!c.state?.running), (c.started = !!c.state?.running))),
+    ...extra,
+  });
 
 describe('generateAPIPodStatus', () => {
   it('reports a running pod as upstream: phase, conditions in order, IPs, container status', () => {
@@ -32,7 +56,14 @@ describe('generateAPIPodStatus', () => {
       ['ContainersReady', 'True'],
       ['PodScheduled', 'True'],
     ]);
-    expect(s).toMatchObject({ hostIP: '192.168.0.10', hostIPs: [{ ip: '192.168.0.10' }], podIP: '10.244.1.5', podIPs: [{ ip: '10.244.1.5' }], startTime: '2025-01-01T12:00:00Z', qosClass: 'BestEffort' });
+    expect(s).toMatchObject({
+      hostIP: '192.168.0.10',
+      hostIPs: [{ ip: '192.168.0.10' }],
+      podIP: '10.244.1.5',
+      podIPs: [{ ip: '10.244.1.5' }],
+      startTime: '2025-01-01T12:00:00Z',
+      qosClass: 'BestEffort',
+    });
     expect(s.containerStatuses).toEqual([
       {
         name: 'app',

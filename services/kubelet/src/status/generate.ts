@@ -92,9 +92,7 @@ export function containerStatuses(input: StatusInput, containers: Container[], i
   const { pod, runtime, runtimeName } = input;
   const defaultWaiting = isInit ? 'PodInitializing' : 'ContainerCreating';
   const hasInit = (pod.spec?.initContainers ?? []).some((c) => !isRestartableInit(c));
-  const old = new Map(
-    [...(input.oldStatus?.containerStatuses ?? []), ...(input.oldStatus?.initContainerStatuses ?? [])].map((s) => [s.name, s]),
-  );
+  const old = new Map([...(input.oldStatus?.containerStatuses ?? []), ...(input.oldStatus?.initContainerStatuses ?? [])].map((s) => [s.name, s]));
   return containers.map((c) => {
     const all = runtime.containers.filter((s) => s.name === c.name);
     const newest = all[0];
@@ -225,17 +223,13 @@ export function podConditions(pod: Pod, status: PodStatus, sandboxReady: boolean
   if (completed) ready = { type: 'ContainersReady', status: 'False', reason: 'PodCompleted' };
   else {
     const sidecars = initSpec.filter(isRestartableInit);
-    const msg = [notReadyMessage(sidecars, status.initContainerStatuses ?? [], false), notReadyMessage(pod.spec?.containers ?? [], status.containerStatuses ?? [], false)]
-      .filter(Boolean)
-      .join(', ');
+    const msg = [notReadyMessage(sidecars, status.initContainerStatuses ?? [], false), notReadyMessage(pod.spec?.containers ?? [], status.containerStatuses ?? [], false)].filter(Boolean).join(', ');
     ready = msg ? { type: 'ContainersReady', status: 'False', reason: 'ContainersNotReady', message: msg } : { type: 'ContainersReady', status: 'True' };
   }
   const podReady: CondCore = { ...ready, type: 'Ready' };
   if (ready.status === 'True') {
     // Readiness gates: every named condition must be True.
-    const missing = (pod.spec?.readinessGates ?? []).filter(
-      (g) => status.conditions?.find((c) => c.type === g.conditionType)?.status !== 'True',
-    );
+    const missing = (pod.spec?.readinessGates ?? []).filter((g) => status.conditions?.find((c) => c.type === g.conditionType)?.status !== 'True');
     if (missing.length) {
       podReady.status = 'False';
       podReady.reason = 'ReadinessGatesNotReady';

@@ -28,7 +28,9 @@ const markedNotReady = (s: PodStatus): PodStatus => ({
 describe('needsReconcile (upstream isPodStatusByKubeletEqual)', () => {
   it('is false for the status as written, whatever the key order or null fields on the wire', () => {
     const s = kubeletStatus('True');
-    const wire = JSON.parse(JSON.stringify({ containerStatuses: s.containerStatuses, startTime: s.startTime, podIP: s.podIP, hostIP: s.hostIP, conditions: [...s.conditions!].reverse(), phase: s.phase, message: null }));
+    const wire = JSON.parse(
+      JSON.stringify({ containerStatuses: s.containerStatuses, startTime: s.startTime, podIP: s.podIP, hostIP: s.hostIP, conditions: [...s.conditions!].reverse(), phase: s.phase, message: null }),
+    );
     expect(needsReconcile(wire, s)).toBe(false);
   });
 

@@ -65,8 +65,7 @@ export function needsReconcile(apiStatus: PodStatus | undefined, kubelet: PodSta
     if (k === 'conditions') continue;
     if (canonical(api[k]) !== canonical(v)) return true;
   }
-  const owned = (list: PodStatus['conditions']) =>
-    canonical((list ?? []).filter((c) => KUBELET_POD_CONDITIONS.has(c.type)).sort((a, b) => a.type.localeCompare(b.type)));
+  const owned = (list: PodStatus['conditions']) => canonical((list ?? []).filter((c) => KUBELET_POD_CONDITIONS.has(c.type)).sort((a, b) => a.type.localeCompare(b.type)));
   return owned(apiStatus?.conditions) !== owned(kubelet.conditions);
 }
 

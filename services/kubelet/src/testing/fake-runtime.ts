@@ -161,7 +161,10 @@ export class FakeRuntimeService implements RuntimeService {
 
   async listPodSandbox(filter?: { labelSelector?: Record<string, string> }): Promise<PodSandbox[]> {
     this.call('ListPodSandbox', '');
-    return [...this.sandboxes.values()].map((s) => s.sandbox).filter((s) => matches(s.labels, filter?.labelSelector)).map((s) => ({ ...s }));
+    return [...this.sandboxes.values()]
+      .map((s) => s.sandbox)
+      .filter((s) => matches(s.labels, filter?.labelSelector))
+      .map((s) => ({ ...s }));
   }
 
   async createContainer(podSandboxId: string, config: ContainerConfig): Promise<string> {
@@ -214,7 +217,17 @@ export class FakeRuntimeService implements RuntimeService {
     this.call('ListContainers', '');
     return [...this.containers.values()]
       .filter((c) => (!filter?.podSandboxId || c.podSandboxId === filter.podSandboxId) && matches(c.labels, filter?.labelSelector))
-      .map((c) => ({ id: c.id, podSandboxId: c.podSandboxId, metadata: { ...c.metadata }, image: c.image, imageRef: c.imageRef, state: c.state, createdAt: c.createdAt, labels: { ...c.labels }, annotations: { ...c.annotations } }));
+      .map((c) => ({
+        id: c.id,
+        podSandboxId: c.podSandboxId,
+        metadata: { ...c.metadata },
+        image: c.image,
+        imageRef: c.imageRef,
+        state: c.state,
+        createdAt: c.createdAt,
+        labels: { ...c.labels },
+        annotations: { ...c.annotations },
+      }));
   }
 
   async containerStatus(id: string): Promise<ContainerStatus> {

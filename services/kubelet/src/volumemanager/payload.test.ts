@@ -21,7 +21,19 @@ describe('configMapPayload / secretPayload (upstream MakePayload)', () => {
   });
 
   it('projects only the items, to their paths and modes', () => {
-    expect(text(configMapPayload([{ key: 'greeting', path: 'msg/hello.txt', mode: 0o400 }, { key: 'app.ini', path: 'app.ini' }], cm, 0o640, false))).toEqual({ 'msg/hello.txt': 'hello 400', 'app.ini': 'x=1 640' });
+    expect(
+      text(
+        configMapPayload(
+          [
+            { key: 'greeting', path: 'msg/hello.txt', mode: 0o400 },
+            { key: 'app.ini', path: 'app.ini' },
+          ],
+          cm,
+          0o640,
+          false,
+        ),
+      ),
+    ).toEqual({ 'msg/hello.txt': 'hello 400', 'app.ini': 'x=1 640' });
   });
 
   it('fails on a missing item key unless optional, with the upstream texts', () => {
@@ -54,9 +66,17 @@ describe('downwardAPIPayload (upstream CollectData)', () => {
   });
 
   it('aggregates the errors of several items as upstream does', () => {
-    expect(() => downwardAPIPayload([{ path: 'a', fieldRef: { fieldPath: 'spec.nodeName' } }, { path: 'b', resourceFieldRef: { containerName: 'nope', resource: 'limits.cpu' } }], pod, 0o644, {})).toThrow(
-      '[unsupported fieldPath: spec.nodeName, failed to find container with name nope]',
-    );
+    expect(() =>
+      downwardAPIPayload(
+        [
+          { path: 'a', fieldRef: { fieldPath: 'spec.nodeName' } },
+          { path: 'b', resourceFieldRef: { containerName: 'nope', resource: 'limits.cpu' } },
+        ],
+        pod,
+        0o644,
+        {},
+      ),
+    ).toThrow('[unsupported fieldPath: spec.nodeName, failed to find container with name nope]');
   });
 
   it('formatMap of nothing is empty', () => expect(formatMap(undefined)).toBe(''));
@@ -88,7 +108,9 @@ describe('projectedPayload (upstream projected collectData)', () => {
 
   it('reports a missing source with the manager text; optional ones are skipped', async () => {
     await expect(projectedPayload(host({}), pod, { name: 'all', projected: { sources: [{ configMap: { name: 'cfg' } }] } })).rejects.toThrow('configmap "cfg" not found');
-    await expect(projectedPayload(host({}), pod, { name: 'all', projected: { sources: [{ configMap: { name: 'cfg' } }, { secret: { name: 'x' } }] } })).rejects.toThrow('[configmap "cfg" not found, secret "x" not found]');
+    await expect(projectedPayload(host({}), pod, { name: 'all', projected: { sources: [{ configMap: { name: 'cfg' } }, { secret: { name: 'x' } }] } })).rejects.toThrow(
+      '[configmap "cfg" not found, secret "x" not found]',
+    );
     expect(text(await projectedPayload(host({}), pod, { name: 'all', projected: { sources: [{ configMap: { name: 'cfg', optional: true } }] } }))).toEqual({});
   });
 });

@@ -29,5 +29,4 @@ export class PluginRegistry {
   }
 }
 
-export const defaultPlugins = (): PluginRegistry =>
-  new PluginRegistry([emptyDirPlugin, configMapPlugin, secretPlugin, downwardAPIPlugin, projectedPlugin, hostPathPlugin]);
+export const defaultPlugins = (): PluginRegistry => new PluginRegistry([emptyDirPlugin, configMapPlugin, secretPlugin, downwardAPIPlugin, projectedPlugin, hostPathPlugin]);

@@ -46,11 +46,7 @@ describe('numFeasibleNodesToFind', () => {
 
 describe('FailedScheduling summary', () => {
   it('lists reasons by count, sorted as strings, with the preemption half', async () => {
-    const nodes = [
-      makeNode('node-1', { taints: [{ key: 'node.kubernetes.io/unreachable', effect: 'NoExecute' }] }),
-      makeNode('node-2', { cpu: '1' }),
-      makeNode('node-3', { cpu: '1' }),
-    ];
+    const nodes = [makeNode('node-1', { taints: [{ key: 'node.kubernetes.io/unreachable', effect: 'NoExecute' }] }), makeNode('node-2', { cpu: '1' }), makeNode('node-3', { cpu: '1' })];
     const existing = [boundPod('a', 'node-2', { cpu: '800m' }), boundPod('b', 'node-3', { cpu: '800m' })];
     expect(await failureMessage(nodes, existing, makePod('x', { cpu: '500m' }))).toBe(
       '0/3 nodes are available: 1 node(s) had untolerated taint {node.kubernetes.io/unreachable: }, 2 Insufficient cpu. ' +
@@ -67,10 +63,7 @@ describe('FailedScheduling summary', () => {
   });
 
   it('counts every reason of a node and sorts "10 …" before "2 …" as upstream does', async () => {
-    const nodes = [
-      ...Array.from({ length: 10 }, (_, i) => makeNode(`m${i}`, { cpu: '1', memory: '1Gi' })),
-      ...Array.from({ length: 2 }, (_, i) => makeNode(`p${i}`, { pods: '0' })),
-    ];
+    const nodes = [...Array.from({ length: 10 }, (_, i) => makeNode(`m${i}`, { cpu: '1', memory: '1Gi' })), ...Array.from({ length: 2 }, (_, i) => makeNode(`p${i}`, { pods: '0' }))];
     const msg = await failureMessage(nodes, [], makePod('x', { cpu: '2', memory: '2Gi', schedulerName: 'default-scheduler' }));
     expect(msg).toBe(
       '0/12 nodes are available: 10 Insufficient cpu, 10 Insufficient memory, 2 Too many pods. ' +
@@ -92,18 +85,14 @@ describe('FailedScheduling summary', () => {
       affinity: { nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [{ matchFields: [{ key: 'metadata.name', operator: 'In', values: ['b'] }] }] } } },
     });
     expect(await failureMessage([makeNode('a'), makeNode('b', { cpu: '1' }), makeNode('c')], [], pod)).toBe(
-      "0/3 nodes are available: 1 Insufficient cpu, 2 node(s) didn't satisfy plugin(s) [NodeAffinity]. " +
-        'preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling.',
+      "0/3 nodes are available: 1 Insufficient cpu, 2 node(s) didn't satisfy plugin(s) [NodeAffinity]. " + 'preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling.',
     );
   });
 });
 
 describe('schedulePod', () => {
   it('picks the least allocated node', () => {
-    const { cache, fwk, algo } = setup(
-      [makeNode('busy', { cpu: '4', memory: '8Gi' }), makeNode('idle', { cpu: '4', memory: '8Gi' })],
-      [boundPod('a', 'busy', { cpu: '3', memory: '6Gi' })],
-    );
+    const { cache, fwk, algo } = setup([makeNode('busy', { cpu: '4', memory: '8Gi' }), makeNode('idle', { cpu: '4', memory: '8Gi' })], [boundPod('a', 'busy', { cpu: '3', memory: '6Gi' })]);
     const out = schedulePod(fwk, algo, new CycleState(), makePod('x', { cpu: '500m', memory: '1Gi' }), cache.list());
     expect(out).toEqual({ ok: true, result: { suggestedHost: 'idle', evaluatedNodes: 2, feasibleNodes: 2 } });
   });
@@ -167,7 +156,14 @@ describe('PreFilter rejection summary', () => {
       affinity: {
         nodeAffinity: {
           requiredDuringSchedulingIgnoredDuringExecution: {
-            nodeSelectorTerms: [{ matchFields: [{ key: 'metadata.name', operator: 'In', values: ['a'] }, { key: 'metadata.name', operator: 'In', values: ['b'] }] }],
+            nodeSelectorTerms: [
+              {
+                matchFields: [
+                  { key: 'metadata.name', operator: 'In', values: ['a'] },
+                  { key: 'metadata.name', operator: 'In', values: ['b'] },
+                ],
+              },
+            ],
           },
         },
       },
@@ -185,11 +181,7 @@ describe('DefaultPreemption', () => {
     const events: string[] = [];
     const { cache, fwk, algo } = setup(
       [makeNode('n1', { cpu: '2' }), makeNode('n2', { cpu: '2' })],
-      [
-        boundPod('low-1', 'n1', { cpu: '1', priority: 0 }),
-        boundPod('low-2', 'n1', { cpu: '1', priority: 0 }),
-        boundPod('high', 'n2', { cpu: '2', priority: 1000 }),
-      ],
+      [boundPod('low-1', 'n1', { cpu: '1', priority: 0 }), boundPod('low-2', 'n1', { cpu: '1', priority: 0 }), boundPod('high', 'n2', { cpu: '2', priority: 1000 })],
       {
         deletePod: async (p) => void deleted.push(p.metadata.name!),
         setNominatedNodeName: async (_p, n) => void nominated.push(n),

@@ -49,9 +49,7 @@ export interface ClusterEvent {
 export function matchClusterEvent(registered: ClusterEvent, incoming: ClusterEvent): boolean {
   if (registered.resource === '*' && registered.actionType === All) return true;
   const resMatch =
-    registered.resource === '*' ||
-    registered.resource === incoming.resource ||
-    (registered.resource === 'Pod' && (incoming.resource === 'AssignedPod' || incoming.resource === 'UnscheduledPod'));
+    registered.resource === '*' || registered.resource === incoming.resource || (registered.resource === 'Pod' && (incoming.resource === 'AssignedPod' || incoming.resource === 'UnscheduledPod'));
   return resMatch && (registered.actionType & incoming.actionType) !== 0;
 }
 

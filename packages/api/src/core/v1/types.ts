@@ -269,15 +269,7 @@ export interface SecretVolumeSource {
   optional?: boolean;
 }
 
-export type HostPathType =
-  | ''
-  | 'DirectoryOrCreate'
-  | 'Directory'
-  | 'FileOrCreate'
-  | 'File'
-  | 'Socket'
-  | 'CharDevice'
-  | 'BlockDevice';
+export type HostPathType = '' | 'DirectoryOrCreate' | 'Directory' | 'FileOrCreate' | 'File' | 'Socket' | 'CharDevice' | 'BlockDevice';
 
 export interface HostPathVolumeSource {
   path: string;
@@ -499,14 +491,7 @@ export interface PodSpec {
 }
 
 /** Well-known pod condition types (PodScheduled, Initialized, ContainersReady, Ready, ...). */
-export type PodConditionType =
-  | 'PodScheduled'
-  | 'PodReadyToStartContainers'
-  | 'Initialized'
-  | 'ContainersReady'
-  | 'Ready'
-  | 'DisruptionTarget'
-  | (string & {});
+export type PodConditionType = 'PodScheduled' | 'PodReadyToStartContainers' | 'Initialized' | 'ContainersReady' | 'Ready' | 'DisruptionTarget' | (string & {});
 
 export interface PodCondition {
   type: PodConditionType;
@@ -635,13 +620,7 @@ export interface NodeSpec {
   externalID?: string;
 }
 
-export type NodeConditionType =
-  | 'Ready'
-  | 'MemoryPressure'
-  | 'DiskPressure'
-  | 'PIDPressure'
-  | 'NetworkUnavailable'
-  | (string & {});
+export type NodeConditionType = 'Ready' | 'MemoryPressure' | 'DiskPressure' | 'PIDPressure' | 'NetworkUnavailable' | (string & {});
 
 export interface NodeCondition {
   type: NodeConditionType;

@@ -22,7 +22,7 @@ import {
 import type { DeleteResult, ListOptions, Registry, RequestContext, ResourceStore, Subresource, Watch, WatchOptions } from '../../registry/interface.js';
 import { checkPatchedTypes } from '../../decoding/decode.js';
 
-type Obj = Record<string, any>;  
+type Obj = Record<string, any>;
 
 function get(o: Obj, path: string): unknown {
   return path.split('.').reduce<unknown>((v, k) => (v && typeof v === 'object' ? (v as Obj)[k] : undefined), o);
@@ -104,7 +104,9 @@ export class FakeRegistry implements Registry {
       if (!info) throw new Error(`seed: unknown kind ${o.kind}`);
       const copy = structuredClone(o) as Obj;
       copy.metadata.uid ??= randomUUID();
-      copy.metadata.creationTimestamp ??= this.clock().toISOString().replace(/\.\d+Z$/, 'Z');
+      copy.metadata.creationTimestamp ??= this.clock()
+        .toISOString()
+        .replace(/\.\d+Z$/, 'Z');
       this.write(info, copy as KubeObject, 'ADDED');
     }
   }
@@ -129,7 +131,9 @@ export class FakeRegistry implements Registry {
   }
 
   now(): string {
-    return this.clock().toISOString().replace(/\.\d+Z$/, 'Z');
+    return this.clock()
+      .toISOString()
+      .replace(/\.\d+Z$/, 'Z');
   }
 }
 
@@ -177,7 +181,14 @@ class FakeStore implements ResourceStore {
     const queue: WatchEvent[] = [];
     let wake: (() => void) | undefined;
     let stopped = false;
-    const sub = { opts, info: this.info, push: (ev: WatchEvent) => { queue.push(ev); wake?.(); } };
+    const sub = {
+      opts,
+      info: this.info,
+      push: (ev: WatchEvent) => {
+        queue.push(ev);
+        wake?.();
+      },
+    };
     if (!opts.resourceVersion || opts.resourceVersion === '0') for (const o of this.items(opts)) queue.push({ type: 'ADDED', object: o });
     this.reg.subscribers.add(sub);
     const reg = this.reg;

@@ -6,7 +6,10 @@ const ds: DaemonSet = {
   metadata: { name: 'agent', namespace: 'default', uid: 'ds', generation: 1, annotations: { 'deprecated.daemonset.template.generation': '1' } },
   spec: { selector: { matchLabels: { app: 'agent' } }, template: { metadata: { labels: { app: 'agent' } }, spec: { containers: [{ name: 'a' }] } } },
 };
-const node = (name: string, taints: Node['spec'] extends infer S ? (S extends { taints?: infer T } ? T : never) : never = [], labels: Record<string, string> = {}): Node => ({ metadata: { name, labels }, spec: { taints } });
+const node = (name: string, taints: Node['spec'] extends infer S ? (S extends { taints?: infer T } ? T : never) : never = [], labels: Record<string, string> = {}): Node => ({
+  metadata: { name, labels },
+  spec: { taints },
+});
 
 describe('which nodes run a daemon pod', () => {
   it.each<[string, Node, boolean, boolean]>([
@@ -21,7 +24,7 @@ describe('which nodes run a daemon pod', () => {
     expect(nodeShouldRunDaemonPod(node('n', [], { role: 'core' }), sel).shouldRun).toBe(false);
     expect(nodeShouldRunDaemonPod(node('n', [], { role: 'edge' }), sel).shouldRun).toBe(true);
   });
-  it('decides every node of a sync once, in the nodes\' order, as for each node alone', () => {
+  it("decides every node of a sync once, in the nodes' order, as for each node alone", () => {
     const nodes = [node('a'), node('b', [{ key: 'dedicated', effect: 'NoSchedule' }]), node('c', [{ key: 'dedicated', effect: 'NoExecute' }])];
     expect(decideNodes(ds, nodes)).toEqual(nodes.map((n) => ({ name: n.metadata.name, ...nodeShouldRunDaemonPod(n, ds) })));
   });
@@ -46,7 +49,13 @@ describe('daemon pods', () => {
     const plan = planDaemonPods(decideNodes(ds, [node('n1'), node('n2')]), new Map([['n1', [p1, p2]]]));
     expect(plan.create).toEqual(['n2']);
     expect(plan.delete.map((p) => p.metadata.name)).toEqual(['b']);
-    expect(daemonSetStatus(ds, decideNodes(ds, [node('n1'), node('n2')]), new Map([['n1', [p1]]]), 0)).toMatchObject({ desiredNumberScheduled: 2, currentNumberScheduled: 1, numberMisscheduled: 0, updatedNumberScheduled: 1, numberUnavailable: 2 });
+    expect(daemonSetStatus(ds, decideNodes(ds, [node('n1'), node('n2')]), new Map([['n1', [p1]]]), 0)).toMatchObject({
+      desiredNumberScheduled: 2,
+      currentNumberScheduled: 1,
+      numberMisscheduled: 0,
+      updatedNumberScheduled: 1,
+      numberUnavailable: 2,
+    });
   });
 });
 

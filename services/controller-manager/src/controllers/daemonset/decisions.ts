@@ -2,7 +2,20 @@
 // tolerations every daemon pod gets, whether a node should run (or keep)
 // the daemon pod, the pod pinned to its node, and the status counts.
 
-import { ANNOTATION_DAEMONSET_TEMPLATE_GENERATION, getScaledValueFromIntOrPercent, isPodAvailable, isPodReady, matchToleration, podMatchesNodeSelectorAndAffinityTerms, tolerationsTolerateTaint, type DaemonSet, type DaemonSetStatus, type Node, type Pod, type Toleration } from '@kubelab/api';
+import {
+  ANNOTATION_DAEMONSET_TEMPLATE_GENERATION,
+  getScaledValueFromIntOrPercent,
+  isPodAvailable,
+  isPodReady,
+  matchToleration,
+  podMatchesNodeSelectorAndAffinityTerms,
+  tolerationsTolerateTaint,
+  type DaemonSet,
+  type DaemonSetStatus,
+  type Node,
+  type Pod,
+  type Toleration,
+} from '@kubelab/api';
 import { computeHash } from '../../util/hash.js';
 import { nonZero } from '../../util/omitempty.js';
 

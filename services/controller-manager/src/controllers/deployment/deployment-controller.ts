@@ -150,13 +150,23 @@ export class DeploymentController extends QueueController {
       const to = reconcileNewReplicaSet(d, all, newRS);
       if (to !== undefined) {
         const scaled = await this.scaleReplicaSet(newRS, to, d);
-        return this.syncRolloutStatus(cached, d, all.map((rs) => (rs === newRS ? scaled : rs)), scaled);
+        return this.syncRolloutStatus(
+          cached,
+          d,
+          all.map((rs) => (rs === newRS ? scaled : rs)),
+          scaled,
+        );
       }
     }
     const actions = reconcileOldReplicaSets(d, all, filterActive(oldRSs), newRS);
     if (actions.length) {
       const updated = await this.applyScale(actions, d);
-      return this.syncRolloutStatus(cached, d, all.map((rs) => updated.get(rs) ?? rs), newRS);
+      return this.syncRolloutStatus(
+        cached,
+        d,
+        all.map((rs) => updated.get(rs) ?? rs),
+        newRS,
+      );
     }
     if (deploymentComplete(d, d.status)) await this.cleanupDeployment(oldRSs, d);
     return this.syncRolloutStatus(cached, d, all, newRS);
@@ -167,7 +177,10 @@ export class DeploymentController extends QueueController {
     const all = () => (newRS ? [...oldRSs, newRS] : oldRSs);
     const activeOld = filterActive(oldRSs);
     if (activeOld.length) {
-      const updated = await this.applyScale(activeOld.map((rs) => ({ rs, to: 0 })), d);
+      const updated = await this.applyScale(
+        activeOld.map((rs) => ({ rs, to: 0 })),
+        d,
+      );
       oldRSs = oldRSs.map((rs) => updated.get(rs) ?? rs);
       return this.syncRolloutStatus(cached, d, all(), newRS);
     }

@@ -13,7 +13,14 @@ const NOW = Date.parse('2026-01-01T00:10:00Z');
 function d(replicas: number, surge: number | string = '25%', unavailable: number | string = '25%', extra: Partial<Deployment['spec']> = {}): Deployment {
   return {
     metadata: { name: 'web', namespace: 'default', uid: 'd-uid', generation: 2 },
-    spec: { replicas, selector: { matchLabels: { app: 'web' } }, template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'c', image: 'v2' }] } }, strategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: surge, maxUnavailable: unavailable } }, progressDeadlineSeconds: 600, ...extra },
+    spec: {
+      replicas,
+      selector: { matchLabels: { app: 'web' } },
+      template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'c', image: 'v2' }] } },
+      strategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: surge, maxUnavailable: unavailable } },
+      progressDeadlineSeconds: 600,
+      ...extra,
+    },
     status: { observedGeneration: 1 },
   };
 }
@@ -101,7 +108,10 @@ describe('proportional scaling during a rollout', () => {
     const n = rs('new', 5, 5, '2026-01-01T00:05:00Z', { 'deployment.kubernetes.io/max-replicas': '13' });
     const plan = planScale(dep, n, [old]).map((a) => [a.rs.metadata.name, a.to]);
     // allowed 23 = 20 + 3; 10 to add; old 8*23/13≈14 (+6), new 5*23/13≈9 (+4)
-    expect(plan).toEqual([['old', 14], ['new', 9]]);
+    expect(plan).toEqual([
+      ['old', 14],
+      ['new', 9],
+    ]);
   });
   it('resizes the only active ReplicaSet directly', () => {
     const n = rs('new', 3, 3, '2026-01-01T00:05:00Z');
@@ -116,7 +126,16 @@ describe('deployment status', () => {
     const n = rs('new', 3, 1, '2026-01-01T00:05:00Z');
     const s = calculateStatus(dep, [old, n], n, NOW);
     expect(s).toMatchObject({ observedGeneration: 2, replicas: 5, updatedReplicas: 3, readyReplicas: 3, availableReplicas: 3, unavailableReplicas: 2 });
-    expect(s.conditions).toEqual([{ type: 'Available', status: 'True', lastUpdateTime: '2026-01-01T00:10:00Z', lastTransitionTime: '2026-01-01T00:10:00Z', reason: 'MinimumReplicasAvailable', message: 'Deployment has minimum availability.' }]);
+    expect(s.conditions).toEqual([
+      {
+        type: 'Available',
+        status: 'True',
+        lastUpdateTime: '2026-01-01T00:10:00Z',
+        lastTransitionTime: '2026-01-01T00:10:00Z',
+        reason: 'MinimumReplicasAvailable',
+        message: 'Deployment has minimum availability.',
+      },
+    ]);
     const low = calculateStatus(dep, [rs('new', 4, 2, '2026-01-01T00:05:00Z')], undefined, NOW);
     expect(low.conditions?.[0]).toMatchObject({ status: 'False', reason: 'MinimumReplicasUnavailable', message: 'Deployment does not have minimum availability.' });
   });
@@ -125,15 +144,37 @@ describe('deployment status', () => {
     const progressing = rolloutStatus(d(2), [n], n, NOW);
     expect(progressing.conditions?.find((c) => c.type === 'Progressing')).toMatchObject({ status: 'True', reason: 'ReplicaSetUpdated', message: 'ReplicaSet "web-abc" is progressing.' });
     const done = rs('web-abc', 2, 2, '2026-01-01T00:05:00Z');
-    expect(rolloutStatus(d(2), [done], done, NOW).conditions?.find((c) => c.type === 'Progressing')).toMatchObject({ status: 'True', reason: 'NewReplicaSetAvailable', message: 'ReplicaSet "web-abc" has successfully progressed.' });
+    expect(rolloutStatus(d(2), [done], done, NOW).conditions?.find((c) => c.type === 'Progressing')).toMatchObject({
+      status: 'True',
+      reason: 'NewReplicaSetAvailable',
+      message: 'ReplicaSet "web-abc" has successfully progressed.',
+    });
     const stuck = d(2);
-    stuck.status = { observedGeneration: 2, replicas: 2, updatedReplicas: 2, readyReplicas: 1, availableReplicas: 1, conditions: [{ type: 'Progressing', status: 'True', reason: 'ReplicaSetUpdated', message: 'x', lastUpdateTime: '2026-01-01T00:00:00Z', lastTransitionTime: '2026-01-01T00:00:00Z' }] };
-    expect(rolloutStatus(stuck, [n], n, NOW + 600_000).conditions?.find((c) => c.type === 'Progressing')).toMatchObject({ status: 'False', reason: 'ProgressDeadlineExceeded', message: 'ReplicaSet "web-abc" has timed out progressing.' });
+    stuck.status = {
+      observedGeneration: 2,
+      replicas: 2,
+      updatedReplicas: 2,
+      readyReplicas: 1,
+      availableReplicas: 1,
+      conditions: [{ type: 'Progressing', status: 'True', reason: 'ReplicaSetUpdated', message: 'x', lastUpdateTime: '2026-01-01T00:00:00Z', lastTransitionTime: '2026-01-01T00:00:00Z' }],
+    };
+    expect(rolloutStatus(stuck, [n], n, NOW + 600_000).conditions?.find((c) => c.type === 'Progressing')).toMatchObject({
+      status: 'False',
+      reason: 'ProgressDeadlineExceeded',
+      message: 'ReplicaSet "web-abc" has timed out progressing.',
+    });
   });
 });
 
 describe('deployment status as stored (Go omitempty)', () => {
-  const avail = (at: string) => ({ type: 'Available', status: 'True', lastUpdateTime: at, lastTransitionTime: at, reason: 'MinimumReplicasAvailable', message: 'Deployment has minimum availability.' });
+  const avail = (at: string) => ({
+    type: 'Available',
+    status: 'True',
+    lastUpdateTime: at,
+    lastTransitionTime: at,
+    reason: 'MinimumReplicasAvailable',
+    message: 'Deployment has minimum availability.',
+  });
   it('fully available: no unavailableReplicas key', () => {
     const done = rs('web-abc', 2, 2, '2026-01-01T00:05:00Z');
     const s = calculateStatus(d(2), [done], done, NOW);
@@ -181,7 +222,13 @@ describe('deployment status as stored (Go omitempty)', () => {
       apiVersion: 'apps/v1',
       kind: 'Deployment',
       metadata: { name: 'web', namespace: 'default', uid: 'd-uid', generation: 1, creationTimestamp: '2026-01-01T00:00:00Z' },
-      spec: { replicas: 1, minReadySeconds: 5, selector: { matchLabels: { app: 'web' } }, template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'c', image: 'nginx' }] } }, progressDeadlineSeconds: 600 },
+      spec: {
+        replicas: 1,
+        minReadySeconds: 5,
+        selector: { matchLabels: { app: 'web' } },
+        template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'c', image: 'nginx' }] } },
+        progressDeadlineSeconds: 600,
+      },
       status: {},
     };
     env.fake.seed(GVR.deployments, dep);

@@ -3,16 +3,7 @@
 // the scale actions to apply; the controller applies them and records events.
 
 import { parseTime, type Deployment, type ReplicaSet } from '@kubelab/api';
-import {
-  byCreation,
-  filterActive,
-  isSaturated,
-  maxSurge,
-  maxUnavailable,
-  newRSNewReplicas,
-  replicasOf,
-  rsReplicas,
-} from './util.js';
+import { byCreation, filterActive, isSaturated, maxSurge, maxUnavailable, newRSNewReplicas, replicasOf, rsReplicas } from './util.js';
 
 export interface ScaleAction {
   rs: ReplicaSet;

@@ -73,12 +73,7 @@ export function deploymentProgressing(d: Deployment, s: DeploymentStatus): boole
   const o = d.status ?? {};
   const oldOld = (o.replicas ?? 0) - (o.updatedReplicas ?? 0);
   const newOld = (s.replicas ?? 0) - (s.updatedReplicas ?? 0);
-  return (
-    (s.updatedReplicas ?? 0) > (o.updatedReplicas ?? 0) ||
-    newOld < oldOld ||
-    (s.readyReplicas ?? 0) > (o.readyReplicas ?? 0) ||
-    (s.availableReplicas ?? 0) > (o.availableReplicas ?? 0)
-  );
+  return (s.updatedReplicas ?? 0) > (o.updatedReplicas ?? 0) || newOld < oldOld || (s.readyReplicas ?? 0) > (o.readyReplicas ?? 0) || (s.availableReplicas ?? 0) > (o.availableReplicas ?? 0);
 }
 
 /** DeploymentTimedOut: no progress for progressDeadlineSeconds since the Progressing condition's last update. */

@@ -143,7 +143,12 @@ export function endpointsSubsets(svc: Service, pods: readonly Pod[]): EndpointSu
   const publishNotReady = svc.spec?.publishNotReadyAddresses === true;
   for (const pod of pods) {
     if (!podInEndpoints(pod) || (pod.metadata.deletionTimestamp && !publishNotReady)) continue;
-    const ports = endpointPorts(svc, pod).map((p) => ({ ...(p.name ? { name: p.name } : {}), port: p.port ?? 0, protocol: p.protocol ?? 'TCP', ...(p.appProtocol ? { appProtocol: p.appProtocol } : {}) }));
+    const ports = endpointPorts(svc, pod).map((p) => ({
+      ...(p.name ? { name: p.name } : {}),
+      port: p.port ?? 0,
+      protocol: p.protocol ?? 'TCP',
+      ...(p.appProtocol ? { appProtocol: p.appProtocol } : {}),
+    }));
     const key = canonicalJson(ports);
     let g = groups.get(key);
     if (!g) groups.set(key, (g = { ports }));
@@ -156,9 +161,11 @@ export function endpointsSubsets(svc: Service, pods: readonly Pod[]): EndpointSu
     else (g.notReadyAddresses ??= []).push(addr);
   }
   const byIp = (a: { ip: string }, b: { ip: string }) => a.ip.localeCompare(b.ip);
-  return [...groups.values()].filter((g) => (g.ports?.length ?? 0) > 0 || !(svc.spec?.ports?.length)).map((g) => ({
-    ...(g.addresses ? { addresses: g.addresses.sort(byIp) } : {}),
-    ...(g.notReadyAddresses ? { notReadyAddresses: g.notReadyAddresses.sort(byIp) } : {}),
-    ports: g.ports ?? [],
-  }));
+  return [...groups.values()]
+    .filter((g) => (g.ports?.length ?? 0) > 0 || !svc.spec?.ports?.length)
+    .map((g) => ({
+      ...(g.addresses ? { addresses: g.addresses.sort(byIp) } : {}),
+      ...(g.notReadyAddresses ? { notReadyAddresses: g.notReadyAddresses.sort(byIp) } : {}),
+      ports: g.ports ?? [],
+    }));
 }

@@ -44,7 +44,12 @@ describe('endpoints from pods', () => {
 });
 
 describe('slice planning', () => {
-  const desired = (n: number) => desiredByPortSet(svc, Array.from({ length: n }, (_, i) => pod(`p${i}`, `10.0.${Math.floor(i / 250)}.${i % 250}`)), () => undefined);
+  const desired = (n: number) =>
+    desiredByPortSet(
+      svc,
+      Array.from({ length: n }, (_, i) => pod(`p${i}`, `10.0.${Math.floor(i / 250)}.${i % 250}`)),
+      () => undefined,
+    );
   it('splits 250 endpoints into slices of at most 100', () => {
     const plan = planSlices([], desired(250), 100);
     expect(plan.create.map((c) => c.endpoints.length)).toEqual([100, 100, 50]);

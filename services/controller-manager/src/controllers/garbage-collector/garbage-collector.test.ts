@@ -12,13 +12,31 @@ describe('garbage collector decisions', () => {
   it.each<[string, Array<[string, OwnerState]>, boolean, string[], ReturnType<typeof decideDependent>]>([
     ['owner exists', [['a', 'solid']], false, [], { kind: 'none' }],
     ['owner gone: delete in the background', [['a', 'dangling']], false, [], { kind: 'delete', propagationPolicy: 'Background' }],
-    ['one owner gone, one left: drop the reference', [['a', 'dangling'], ['b', 'solid']], false, [], { kind: 'removeOwnerRefs', uids: ['a'] }],
+    [
+      'one owner gone, one left: drop the reference',
+      [
+        ['a', 'dangling'],
+        ['b', 'solid'],
+      ],
+      false,
+      [],
+      { kind: 'removeOwnerRefs', uids: ['a'] },
+    ],
     ['owner deleting in the foreground, dependent has dependents', [['a', 'waitingForDependentsDeletion']], true, [], { kind: 'delete', propagationPolicy: 'Foreground' }],
     ['owner deleting in the foreground, leaf dependent', [['a', 'waitingForDependentsDeletion']], false, [], { kind: 'delete', propagationPolicy: 'Background' }],
     ['owner gone, dependent asks to orphan its own', [['a', 'dangling']], false, ['orphan'], { kind: 'delete', propagationPolicy: 'Orphan' }],
   ])('%s', (_n, owners, hasDeps, fin, want) => {
-    const o = obj(fin, owners.map(([u]) => ref(u)));
-    expect(decideDependent(o, owners.map(([u, state]) => ({ ref: ref(u), state })), hasDeps)).toEqual(want);
+    const o = obj(
+      fin,
+      owners.map(([u]) => ref(u)),
+    );
+    expect(
+      decideDependent(
+        o,
+        owners.map(([u, state]) => ({ ref: ref(u), state })),
+        hasDeps,
+      ),
+    ).toEqual(want);
   });
   it('only blockOwnerDeletion dependents hold a foreground owner', () => {
     const deps = [obj([], [ref('o', true)]), obj([], [ref('o', false)])];
@@ -30,7 +48,12 @@ describe('garbage collector sync (fake clientset)', () => {
   const owned = (): ReplicaSet => ({
     apiVersion: 'apps/v1',
     kind: 'ReplicaSet',
-    metadata: { name: 'web-1', namespace: 'default', uid: 'rs-uid', ownerReferences: [{ apiVersion: 'apps/v1', kind: 'Deployment', name: 'web', uid: 'd-uid', controller: true, blockOwnerDeletion: true }] },
+    metadata: {
+      name: 'web-1',
+      namespace: 'default',
+      uid: 'rs-uid',
+      ownerReferences: [{ apiVersion: 'apps/v1', kind: 'Deployment', name: 'web', uid: 'd-uid', controller: true, blockOwnerDeletion: true }],
+    },
     spec: { selector: { matchLabels: { app: 'web' } } },
   });
 

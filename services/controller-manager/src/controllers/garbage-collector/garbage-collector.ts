@@ -100,9 +100,7 @@ export class GarbageCollector extends QueueController {
     if (action.kind === 'none') return;
     if (action.kind === 'removeOwnerRefs') {
       const refs = latest.metadata.ownerReferences.filter((r) => !action.uids.includes(r.uid));
-      await ignoreNotFound(
-        this.client(info, ns).patch(name, 'merge', { metadata: { ownerReferences: refs.length ? refs : null, resourceVersion: latest.metadata.resourceVersion } }),
-      );
+      await ignoreNotFound(this.client(info, ns).patch(name, 'merge', { metadata: { ownerReferences: refs.length ? refs : null, resourceVersion: latest.metadata.resourceVersion } }));
       return;
     }
     this.log.info('deleting object', { object: key, propagationPolicy: action.propagationPolicy });
@@ -119,7 +117,10 @@ export class GarbageCollector extends QueueController {
     const info = lookupKind(ref.apiVersion, ref.kind);
     if (!info) return 'solid'; // a kind this cluster does not serve: cannot be verified, so kept
     const ns = info.namespaced ? (dependent.metadata.namespace ?? '') : '';
-    const cached = this.informers.get(resId(info))?.inf.getIndexer().getByKey(ns ? `${ns}/${ref.name}` : ref.name);
+    const cached = this.informers
+      .get(resId(info))
+      ?.inf.getIndexer()
+      .getByKey(ns ? `${ns}/${ref.name}` : ref.name);
     let owner: KubeObject | undefined = cached?.metadata.uid === ref.uid ? cached : undefined;
     // Absent from the cache may only mean the cache is behind: ask the apiserver.
     if (!owner) {
@@ -135,7 +136,13 @@ export class GarbageCollector extends QueueController {
   private async processDeletingDependents(info: ResourceInfo, owner: KubeObject): Promise<void> {
     const deps = this.dependentsOf(owner.metadata.uid ?? '');
     for (const d of deps) if (!d.obj.metadata.deletionTimestamp) this.enqueue(this.keyOf(d.info, d.obj));
-    if (blockingDependents(owner.metadata.uid ?? '', deps.map((d) => d.obj)).length > 0) return;
+    if (
+      blockingDependents(
+        owner.metadata.uid ?? '',
+        deps.map((d) => d.obj),
+      ).length > 0
+    )
+      return;
     await this.removeFinalizer(info, owner, FINALIZER_FOREGROUND);
   }
 

@@ -11,7 +11,10 @@ export interface Remaining {
 }
 
 const fmtCounts = (m: Map<string, number>, suffix: (k: string, n: number) => string) =>
-  [...m].sort(([a], [b]) => a.localeCompare(b)).map(([k, n]) => suffix(k, n)).join(', ');
+  [...m]
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([k, n]) => suffix(k, n))
+    .join(', ');
 
 /** The five deletion conditions upstream writes, in its order. */
 export function deletionConditions(r: Remaining, prev: readonly NamespaceCondition[] | undefined, now: number): NamespaceCondition[] {
@@ -25,7 +28,12 @@ export function deletionConditions(r: Remaining, prev: readonly NamespaceConditi
     ? mk('NamespaceContentRemaining', 'True', 'SomeResourcesRemain', `Some resources are remaining: ${fmtCounts(r.byResource, (k, n) => `${k} has ${n} resource instances`)}`)
     : mk('NamespaceContentRemaining', 'False', 'ContentRemoved', 'All content successfully removed');
   const finalizers = r.byFinalizer.size
-    ? mk('NamespaceFinalizersRemaining', 'True', 'SomeFinalizersRemain', `Some content in the namespace has finalizers remaining: ${fmtCounts(r.byFinalizer, (k, n) => `${k} in ${n} resource instances`)}`)
+    ? mk(
+        'NamespaceFinalizersRemaining',
+        'True',
+        'SomeFinalizersRemain',
+        `Some content in the namespace has finalizers remaining: ${fmtCounts(r.byFinalizer, (k, n) => `${k} in ${n} resource instances`)}`,
+      )
     : mk('NamespaceFinalizersRemaining', 'False', 'ContentHasNoFinalizers', 'All content-preserving finalizers finished');
   return [
     mk('NamespaceDeletionDiscoveryFailure', 'False', 'ResourcesDiscovered', 'All resources successfully discovered'),

@@ -10,7 +10,7 @@ describe('CIDR set', () => {
     s.release('10.244.0.0/24');
     expect(s.allocateNext()).toBe('10.244.4.0/24');
   });
-  it('is exhausted with upstream\'s error text', () => {
+  it("is exhausted with upstream's error text", () => {
     const s = new CidrSet('10.0.0.0/30', 31);
     s.allocateNext();
     s.allocateNext();

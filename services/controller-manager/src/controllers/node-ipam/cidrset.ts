@@ -11,7 +11,6 @@ export class CidrSetError extends Error {
 /** upstream ErrCIDRRangeNoCIDRsRemaining */
 export const NO_CIDRS_REMAINING = 'CIDR allocation failed; there are no remaining CIDRs left to allocate in the accepted range';
 
-
 export class CidrSet {
   private readonly base: number;
   private readonly subnetSize: number;

@@ -146,7 +146,10 @@ export function noScheduleTaints(node: Node, now: number): Taint[] | undefined {
   const cur = node.spec?.taints ?? [];
   const keep = cur.filter((t) => t.effect !== 'NoSchedule' || !MANAGED_NO_SCHEDULE.has(t.key) || want.has(t.key));
   const have = new Set(cur.filter((t) => t.effect === 'NoSchedule').map((t) => t.key));
-  const add = [...want].filter((k) => !have.has(k)).sort().map((key): Taint => ({ key, effect: 'NoSchedule', timeAdded: formatTime(now) }));
+  const add = [...want]
+    .filter((k) => !have.has(k))
+    .sort()
+    .map((key): Taint => ({ key, effect: 'NoSchedule', timeAdded: formatTime(now) }));
   if (add.length === 0 && keep.length === cur.length) return undefined;
   return [...keep, ...add];
 }

@@ -8,7 +8,10 @@ import { NodeLifecycleController } from './node-lifecycle-controller.js';
 
 const T0 = Date.parse('2026-01-01T00:00:00Z');
 
-function node(ready?: 'True' | 'False' | 'Unknown', o: { heartbeat?: string; unschedulable?: boolean; pressure?: boolean; taints?: Node['spec'] extends infer S ? (S extends { taints?: infer T } ? T : never) : never } = {}): Node {
+function node(
+  ready?: 'True' | 'False' | 'Unknown',
+  o: { heartbeat?: string; unschedulable?: boolean; pressure?: boolean; taints?: Node['spec'] extends infer S ? (S extends { taints?: infer T } ? T : never) : never } = {},
+): Node {
   const hb = o.heartbeat ?? '2026-01-01T00:00:00Z';
   return {
     metadata: { name: 'n1', creationTimestamp: '2025-12-31T23:00:00Z' },
@@ -62,7 +65,12 @@ describe('taints from conditions', () => {
     expect((noScheduleTaints(n, T0) ?? []).map((t) => `${t.key}:${t.effect}`)).toEqual(want);
   });
   it('removes a managed NoSchedule taint once the condition clears, keeping user taints', () => {
-    const n = node('True', { taints: [{ key: 'node.kubernetes.io/not-ready', effect: 'NoSchedule' }, { key: 'dedicated', value: 'x', effect: 'NoSchedule' }] });
+    const n = node('True', {
+      taints: [
+        { key: 'node.kubernetes.io/not-ready', effect: 'NoSchedule' },
+        { key: 'dedicated', value: 'x', effect: 'NoSchedule' },
+      ],
+    });
     expect(noScheduleTaints(n, T0)).toEqual([{ key: 'dedicated', value: 'x', effect: 'NoSchedule' }]);
     expect(noScheduleTaints(node('True'), T0)).toBeUndefined();
   });
@@ -86,7 +94,9 @@ describe('taints from conditions', () => {
   });
   it('swaps not-ready for unreachable NoExecute', () => {
     const n = node('Unknown', { taints: [{ key: 'node.kubernetes.io/not-ready', effect: 'NoExecute' }] });
-    expect(swapNoExecuteTaint(n, 'node.kubernetes.io/unreachable', ['node.kubernetes.io/not-ready'], T0)).toEqual([{ key: 'node.kubernetes.io/unreachable', effect: 'NoExecute', timeAdded: '2026-01-01T00:00:00Z' }]);
+    expect(swapNoExecuteTaint(n, 'node.kubernetes.io/unreachable', ['node.kubernetes.io/not-ready'], T0)).toEqual([
+      { key: 'node.kubernetes.io/unreachable', effect: 'NoExecute', timeAdded: '2026-01-01T00:00:00Z' },
+    ]);
   });
 });
 
@@ -142,7 +152,11 @@ describe('NoExecute tainting rate (fake clientset)', () => {
     const leases = env.fake.clientset.coordination.leases('kube-node-lease');
     const l3 = await leases.get('n3');
     await leases.update({ ...l3, spec: { ...l3.spec, renewTime: new Date(env.clock.now()).toISOString().replace('Z', '000Z') } });
-    await waitFor('n3 renewal seen', async () => (env.ctx.informers.coordination.leases({ namespace: 'kube-node-lease' }).lister().namespace('kube-node-lease').get('n3')?.spec?.renewTime === (await leases.get('n3')).spec?.renewTime ? true : undefined));
+    await waitFor('n3 renewal seen', async () =>
+      env.ctx.informers.coordination.leases({ namespace: 'kube-node-lease' }).lister().namespace('kube-node-lease').get('n3')?.spec?.renewTime === (await leases.get('n3')).spec?.renewTime
+        ? true
+        : undefined,
+    );
     await c.monitorNodeHealth();
     await waitFor('Unknown seen', async () => (['n1', 'n2'].every((n) => nodes.get(n)?.status?.conditions?.[0]?.status === 'Unknown') ? true : undefined));
     expect(nodes.get('n3')?.status?.conditions?.[0]?.status).toBe('True');

@@ -32,10 +32,14 @@ export class PodGcController implements Controller {
             if (!signal.aborted) this.timer = this.ctx.clock.setTimeout(tick, this.ctx.config.podGcPeriodMs);
           });
       };
-      signal.addEventListener('abort', () => {
-        this.timer?.stop();
-        resolve();
-      }, { once: true });
+      signal.addEventListener(
+        'abort',
+        () => {
+          this.timer?.stop();
+          resolve();
+        },
+        { once: true },
+      );
       tick();
     });
   }

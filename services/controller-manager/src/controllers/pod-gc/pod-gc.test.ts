@@ -10,7 +10,12 @@ const pod = (name: string, phase: string, created: string, node?: string, deleti
 
 describe('pod GC', () => {
   it('deletes the oldest terminated pods over the threshold', () => {
-    const pods = [pod('a', 'Succeeded', '2026-01-01T00:00:03Z'), pod('b', 'Failed', '2026-01-01T00:00:01Z'), pod('c', 'Running', '2026-01-01T00:00:00Z'), pod('d', 'Succeeded', '2026-01-01T00:00:02Z')];
+    const pods = [
+      pod('a', 'Succeeded', '2026-01-01T00:00:03Z'),
+      pod('b', 'Failed', '2026-01-01T00:00:01Z'),
+      pod('c', 'Running', '2026-01-01T00:00:00Z'),
+      pod('d', 'Succeeded', '2026-01-01T00:00:02Z'),
+    ];
     expect(terminatedToDelete(pods, 1).map((p) => p.metadata.name)).toEqual(['b', 'd']);
     expect(terminatedToDelete(pods, 0)).toEqual([]);
   });

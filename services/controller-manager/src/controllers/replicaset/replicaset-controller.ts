@@ -4,14 +4,7 @@
 // them (expectations) before the next decision.
 
 import { controllerRef, isPodActive, isPodReady, labelSelectorAsSelector, newControllerRef, type KubeObject, type Pod, type ReplicaSet } from '@kubelab/api';
-import {
-  isTombstone,
-  metaNamespaceKey,
-  splitMetaNamespaceKey,
-  type EventRecorder,
-  type Lister,
-  type SharedIndexInformer,
-} from '@kubelab/client';
+import { isTombstone, metaNamespaceKey, splitMetaNamespaceKey, type EventRecorder, type Lister, type SharedIndexInformer } from '@kubelab/client';
 import { podsToDelete } from '../../util/active-pods.js';
 import { errText, QueueController, queueOptions, type ControllerContext } from '../../util/controller.js';
 import { ControllerExpectations } from '../../util/expectations.js';
@@ -238,7 +231,13 @@ export class ReplicaSetController extends QueueController {
           .filter((r) => controllerRef(r)?.uid === owner.uid)
       : [rs];
     const out: Pod[] = [];
-    for (const s of siblings) out.push(...this.pods.getIndexer().byIndex(CONTROLLER_UID_INDEX, s.metadata.uid ?? '').filter(isPodActive));
+    for (const s of siblings)
+      out.push(
+        ...this.pods
+          .getIndexer()
+          .byIndex(CONTROLLER_UID_INDEX, s.metadata.uid ?? '')
+          .filter(isPodActive),
+      );
     return out;
   }
 }

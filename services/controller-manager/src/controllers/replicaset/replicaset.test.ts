@@ -8,7 +8,19 @@ import { calculateReplicaSetStatus, replicasDiff } from './status.js';
 
 const NOW = Date.parse('2026-01-01T00:10:00Z');
 
-function pod(name: string, o: { node?: string; phase?: Pod['status'] extends infer S ? (S extends { phase?: infer P } ? P : never) : never; ready?: boolean; readySince?: string; restarts?: number; created?: string; labels?: Record<string, string>; owner?: string } = {}): Pod {
+function pod(
+  name: string,
+  o: {
+    node?: string;
+    phase?: Pod['status'] extends infer S ? (S extends { phase?: infer P } ? P : never) : never;
+    ready?: boolean;
+    readySince?: string;
+    restarts?: number;
+    created?: string;
+    labels?: Record<string, string>;
+    owner?: string;
+  } = {},
+): Pod {
   return {
     apiVersion: 'v1',
     kind: 'Pod',
@@ -61,11 +73,7 @@ describe('which pods a ReplicaSet deletes first (ActivePods ordering)', () => {
 
 describe('ReplicaSet status', () => {
   it('counts replicas, fully labeled, ready, and available after minReadySeconds', () => {
-    const pods = [
-      pod('a', { ready: true, labels: { app: 'web', tier: 'fe' }, readySince: '2026-01-01T00:00:00Z' }),
-      pod('b', { ready: true, readySince: '2026-01-01T00:09:55Z' }),
-      pod('c'),
-    ];
+    const pods = [pod('a', { ready: true, labels: { app: 'web', tier: 'fe' }, readySince: '2026-01-01T00:00:00Z' }), pod('b', { ready: true, readySince: '2026-01-01T00:09:55Z' }), pod('c')];
     expect(calculateReplicaSetStatus(rs(3, 30), pods, NOW)).toEqual({ replicas: 3, fullyLabeledReplicas: 1, readyReplicas: 2, availableReplicas: 1, observedGeneration: 2 });
   });
   it('stores zero counts as upstream does: replicas always, the omitempty ones not at all', () => {
@@ -127,7 +135,12 @@ describe('ReplicaSet sync (fake clientset)', () => {
     const c = new ReplicaSetController(env.ctx);
     await env.sync();
     await c.sync('default/web');
-    expect(env.fake.actionLines().filter((l) => l.startsWith('delete')).sort()).toEqual(['delete pods default/notready', 'delete pods default/pending']);
+    expect(
+      env.fake
+        .actionLines()
+        .filter((l) => l.startsWith('delete'))
+        .sort(),
+    ).toEqual(['delete pods default/notready', 'delete pods default/pending']);
     expect(env.recorder.events.sort()).toEqual(['Normal SuccessfulDelete Deleted pod: notready', 'Normal SuccessfulDelete Deleted pod: pending']);
     await env.stop();
   });

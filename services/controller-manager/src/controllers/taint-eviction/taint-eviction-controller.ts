@@ -131,7 +131,13 @@ export class TaintEvictionController extends QueueController {
             ...(copy.status ?? {}),
             conditions: [
               ...(copy.status?.conditions ?? []).filter((c) => c.type !== 'DisruptionTarget'),
-              { type: 'DisruptionTarget', status: 'True', reason: 'DeletionByTaintManager', message: 'Taint manager: deleting due to NoExecute taint', lastTransitionTime: formatTime(this.clock.now()) },
+              {
+                type: 'DisruptionTarget',
+                status: 'True',
+                reason: 'DeletionByTaintManager',
+                message: 'Taint manager: deleting due to NoExecute taint',
+                lastTransitionTime: formatTime(this.clock.now()),
+              },
             ],
           };
           await pods.updateStatus(copy);

@@ -64,7 +64,9 @@ describe('renderIptables', () => {
   it('balances n endpoints with probabilities 1/n, 1/(n-1), ..., and a last rule without statistic', () => {
     const eps = Array.from({ length: 5 }, (_, i) => ({ ip: `10.244.0.${i + 1}` }));
     const s = buildSnapshot([makeService('ns', 'five', '10.96.1.1', [{ port: 80, protocol: 'TCP' }])], [makeSlice('ns', 'five', [{ port: 80 }], eps)], 'n');
-    const lines = renderIptables(s, defaultProxyConfig()).restore.split('\n').filter((l) => l.includes('-> 10.244.0.'));
+    const lines = renderIptables(s, defaultProxyConfig())
+      .restore.split('\n')
+      .filter((l) => l.includes('-> 10.244.0.'));
     expect(lines.map((l) => /--probability (\S+)/.exec(l)?.[1] ?? 'last')).toEqual(['0.2000000000', '0.2500000000', '0.3333333333', '0.5000000000', 'last']);
   });
 

@@ -121,9 +121,7 @@ export function renderIptables(snap: ProxySnapshot, cfg: ProxyConfig, opts: Rend
   if (cfg.localhostNodePorts) {
     // route_localnet opens 127/8 to the outside; kubelet's anti-martian rule closes it again.
     filterChains.push(KUBE_FIREWALL);
-    filterRules.push(
-      `-A ${KUBE_FIREWALL} -m comment --comment "block incoming localnet connections" -d 127.0.0.0/8 ! -s 127.0.0.0/8 -m conntrack ! --ctstate RELATED,ESTABLISHED,DNAT -j DROP`,
-    );
+    filterRules.push(`-A ${KUBE_FIREWALL} -m comment --comment "block incoming localnet connections" -d 127.0.0.0/8 ! -s 127.0.0.0/8 -m conntrack ! --ctstate RELATED,ESTABLISHED,DNAT -j DROP`);
   }
 
   let totalEndpoints = 0;

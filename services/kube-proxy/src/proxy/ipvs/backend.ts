@@ -12,7 +12,10 @@ function ipvsRendered(rs: IpvsRuleset): Rendered {
   return {
     mode: 'ipvs',
     text: toIpvsadmList(rs),
-    script: toIpvsCommands(rs).map((c) => c.join(' ')).join('\n') + '\n',
+    script:
+      toIpvsCommands(rs)
+        .map((c) => c.join(' '))
+        .join('\n') + '\n',
     ruleCount: rs.ruleCount,
   };
 }

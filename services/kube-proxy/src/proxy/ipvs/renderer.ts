@@ -92,16 +92,16 @@ export function toIpvsCommands(rs: IpvsRuleset): string[][] {
 
 /** The commands as a shell script a learner can read. */
 export function toIpvsScript(rs: IpvsRuleset): string {
-  return toIpvsCommands(rs).map((c) => c.join(' ')).join('\n') + '\n';
+  return (
+    toIpvsCommands(rs)
+      .map((c) => c.join(' '))
+      .join('\n') + '\n'
+  );
 }
 
 /** The table as `ipvsadm -Ln` prints it (connection counters at 0). */
 export function toIpvsadmList(rs: IpvsRuleset): string {
-  const out = [
-    'IP Virtual Server version 1.2.1 (size=4096)',
-    'Prot LocalAddress:Port Scheduler Flags',
-    '  -> RemoteAddress:Port           Forward Weight ActiveConn InActConn',
-  ];
+  const out = ['IP Virtual Server version 1.2.1 (size=4096)', 'Prot LocalAddress:Port Scheduler Flags', '  -> RemoteAddress:Port           Forward Weight ActiveConn InActConn'];
   for (const vs of rs.virtualServers) {
     const proto = vs.protocol === 'SCTP' ? 'SCTP' : vs.protocol;
     out.push(`${proto.padEnd(4)} ${`${vs.address}:${vs.port}`} ${vs.scheduler}${vs.persistentSeconds ? ` persistent ${vs.persistentSeconds}` : ''}`);

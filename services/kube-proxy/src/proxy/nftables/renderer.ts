@@ -5,16 +5,7 @@
 
 import { hashPrefix } from '../hash.js';
 import { categorizeEndpoints } from '../endpoints.js';
-import {
-  externallyAccessible,
-  masqueradeMark,
-  usesClusterEndpoints,
-  usesLocalEndpoints,
-  type EndpointInfo,
-  type ProxyConfig,
-  type ProxySnapshot,
-  type ServicePortInfo,
-} from '../types.js';
+import { externallyAccessible, masqueradeMark, usesClusterEndpoints, usesLocalEndpoints, type EndpointInfo, type ProxyConfig, type ProxySnapshot, type ServicePortInfo } from '../types.js';
 import type { NftChain, NftRuleset, NftSet, NftUnit } from './model.js';
 
 export const KUBE_PROXY_TABLE = 'kube-proxy';

@@ -33,14 +33,7 @@ function pick(r: Resource, name: string): number {
  * the pod added; `useRequested` reads the node's real requests instead of the
  * non-zero ones (BalancedAllocation does, LeastAllocated does not).
  */
-export function allocatableAndRequested(
-  nodeInfo: NodeInfo,
-  podRequest: Resource,
-  resources: readonly ResourceSpec[],
-  useRequested: boolean,
-  requested: number[],
-  allocatable: number[],
-): void {
+export function allocatableAndRequested(nodeInfo: NodeInfo, podRequest: Resource, resources: readonly ResourceSpec[], useRequested: boolean, requested: number[], allocatable: number[]): void {
   const nodeReq = useRequested ? nodeInfo.requested : nodeInfo.nonZeroRequested;
   for (let i = 0; i < resources.length; i++) {
     const name = resources[i]!.name;

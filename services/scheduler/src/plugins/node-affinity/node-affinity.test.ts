@@ -44,10 +44,7 @@ describe('NodeAffinity filter', () => {
     {
       name: 'terms are ORed',
       pod: {
-        affinity: required(
-          { matchExpressions: [{ key: 'zone', operator: 'In' as const, values: ['x'] }] },
-          { matchExpressions: [{ key: 'gpu', operator: 'Exists' as const }] },
-        ),
+        affinity: required({ matchExpressions: [{ key: 'zone', operator: 'In' as const, values: ['x'] }] }, { matchExpressions: [{ key: 'gpu', operator: 'Exists' as const }] }),
       },
       labels: { gpu: 'true' },
       want: { fits: true, nodeNames: undefined },
@@ -106,11 +103,7 @@ describe('NodeAffinity score', () => {
         },
       },
     });
-    const nodes = [
-      nodeInfoOf(makeNode('none')),
-      nodeInfoOf(makeNode('zone', { labels: { zone: 'a' } })),
-      nodeInfoOf(makeNode('both', { labels: { zone: 'a', disk: 'ssd' } })),
-    ];
+    const nodes = [nodeInfoOf(makeNode('none')), nodeInfoOf(makeNode('zone', { labels: { zone: 'a' } })), nodeInfoOf(makeNode('both', { labels: { zone: 'a', disk: 'ssd' } }))];
     const state = new CycleState();
     expect(pl.preScore(state, pod)).toBeUndefined();
     const scores = nodes.map((n) => ({ name: n.name, score: pl.score(state, pod, n) }));

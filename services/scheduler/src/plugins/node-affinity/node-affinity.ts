@@ -94,9 +94,7 @@ export class NodeAffinity implements PreFilterPlugin, FilterPlugin, PreScorePlug
   }
 
   preScore(state: CycleState, pod: Pod): Status | undefined {
-    const preferred = (pod.spec?.affinity?.nodeAffinity?.preferredDuringSchedulingIgnoredDuringExecution ?? [])
-      .filter((p) => p.weight !== 0)
-      .map((p) => ({ weight: p.weight, term: p.preference }));
+    const preferred = (pod.spec?.affinity?.nodeAffinity?.preferredDuringSchedulingIgnoredDuringExecution ?? []).filter((p) => p.weight !== 0).map((p) => ({ weight: p.weight, term: p.preference }));
     if (preferred.length === 0) return newStatus(Code.Skip);
     state.write(PRE_SCORE_KEY, { preferred } satisfies PreScoreState);
     return undefined;

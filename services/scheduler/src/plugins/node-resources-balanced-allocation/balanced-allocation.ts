@@ -30,11 +30,7 @@ export class BalancedAllocation implements PreScorePlugin, ScorePlugin, EnqueueE
   }
 
   eventsToRegister(): ClusterEventWithHint[] {
-    return [
-      { event: Events.AssignedPodDelete },
-      { event: Events.NodeAdd },
-      { event: event('Node', ActionType.UpdateNodeAllocatable, 'NodeAllocatableChange') },
-    ];
+    return [{ event: Events.AssignedPodDelete }, { event: Events.NodeAdd }, { event: event('Node', ActionType.UpdateNodeAllocatable, 'NodeAllocatableChange') }];
   }
 
   /** A pod requesting nothing (BestEffort) is not scored by this plugin. */

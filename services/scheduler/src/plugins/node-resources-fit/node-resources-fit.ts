@@ -6,25 +6,12 @@
 import type { Pod } from '@kubelab/api';
 import type { CycleState } from '../../framework/cycle-state.js';
 import { ActionType, event, Events } from '../../framework/events.js';
-import type {
-  ClusterEventWithHint,
-  EnqueueExtensions,
-  FilterPlugin,
-  PreFilterPlugin,
-  PreScorePlugin,
-  ScorePlugin,
-} from '../../framework/interface.js';
+import type { ClusterEventWithHint, EnqueueExtensions, FilterPlugin, PreFilterPlugin, PreScorePlugin, ScorePlugin } from '../../framework/interface.js';
 import { Names } from '../../framework/names.js';
 import type { NodeInfo } from '../../framework/node-info.js';
 import { podRequests, type Resource } from '../../framework/resource.js';
 import { Code, Status } from '../../framework/status.js';
-import {
-  allocatableAndRequested,
-  DEFAULT_SCORING_RESOURCES,
-  leastAllocatedScore,
-  mostAllocatedScore,
-  type ResourceSpec,
-} from '../helper/resource-allocation.js';
+import { allocatableAndRequested, DEFAULT_SCORING_RESOURCES, leastAllocatedScore, mostAllocatedScore, type ResourceSpec } from '../helper/resource-allocation.js';
 
 const PRE_FILTER_KEY = `PreFilter${Names.NodeResourcesFit}`;
 const PRE_SCORE_KEY = `PreScore${Names.NodeResourcesFit}`;
@@ -122,7 +109,10 @@ export class NodeResourcesFit implements PreFilterPlugin, FilterPlugin, PreScore
     const insufficient = fitsRequest(req, nodeInfo);
     if (insufficient.length === 0) return undefined;
     const code = insufficient.some((r) => r.unresolvable) ? Code.UnschedulableAndUnresolvable : Code.Unschedulable;
-    return new Status(code, insufficient.map((r) => r.reason));
+    return new Status(
+      code,
+      insufficient.map((r) => r.reason),
+    );
   }
 
   preScore(state: CycleState, pod: Pod): Status | undefined {

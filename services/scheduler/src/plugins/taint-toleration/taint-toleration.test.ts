@@ -37,7 +37,10 @@ describe('TaintToleration.filter', () => {
     },
     {
       name: 'Exists without key tolerates everything',
-      taints: [{ key: 'a', effect: 'NoSchedule' }, { key: 'b', value: 'x', effect: 'NoExecute' }],
+      taints: [
+        { key: 'a', effect: 'NoSchedule' },
+        { key: 'b', value: 'x', effect: 'NoExecute' },
+      ],
       tolerations: [{ operator: 'Exists' }],
     },
     {

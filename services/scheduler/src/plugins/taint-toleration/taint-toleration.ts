@@ -5,15 +5,7 @@
 import { findUntoleratedTaint, tolerationsTolerateTaint, type Pod, type Taint, type Toleration } from '@kubelab/api';
 import type { CycleState } from '../../framework/cycle-state.js';
 import { Events } from '../../framework/events.js';
-import {
-  MAX_NODE_SCORE,
-  type ClusterEventWithHint,
-  type EnqueueExtensions,
-  type FilterPlugin,
-  type NodeScore,
-  type PreScorePlugin,
-  type ScorePlugin,
-} from '../../framework/interface.js';
+import { MAX_NODE_SCORE, type ClusterEventWithHint, type EnqueueExtensions, type FilterPlugin, type NodeScore, type PreScorePlugin, type ScorePlugin } from '../../framework/interface.js';
 import { Names } from '../../framework/names.js';
 import type { NodeInfo } from '../../framework/node-info.js';
 import { Code, newStatus, type Status } from '../../framework/status.js';
