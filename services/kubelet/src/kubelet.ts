@@ -3,7 +3,7 @@
 // syncPod(uid) is the one place a pod's desired state (from the apiserver or
 // a manifest file) meets the runtime's actual state; what it drives — pod
 // manager, runtime cache, runtime manager, prober, volumes, status manager,
-// node status — lives in modules of its own.
+// node status — lives in modules of its own, built by kubelet-deps.ts.
 
 import { isPodTerminal, type Node, type Pod, type Service } from '@kubelab/api';
 import type { Logger } from '@kubelab/component-base';
