@@ -5,6 +5,8 @@ import { CriClientError } from './kuberuntime/cri.js';
 import { TEST_NODE, newTestKubelet, type TestKubelet } from './testing/test-kubelet.js';
 
 const T0 = Date.parse('2026-01-01T00:00:00Z');
+// kubernetes.io/config.seen as the file source writes it: RFC 3339 with fractional seconds (upstream RFC3339Nano), not a second-precision metav1.Time.
+const SEEN = new Date(T0).toISOString();
 
 function web(spec: Partial<PodSpec> = {}, status?: PodStatus): Pod {
   return { metadata: { name: 'web', namespace: 'default' }, spec: { containers: [{ name: 'app', image: 'busybox:1.36' }], ...spec }, ...(status ? { status } : {}) };
@@ -160,6 +162,12 @@ describe('syncPod of a pod new to the kubelet', () => {
 });
 
 describe('syncPod of a running pod', () => {
+  /** The app container's process ends with exitCode and the PLEG sees it. */
+  const exits = (exitCode: number) => async (t: TestKubelet) => {
+    t.runtime.exitContainer('app', exitCode);
+    await t.relist();
+  };
+
   interface Case {
     name: string;
     pod?: Pod;
@@ -178,30 +186,21 @@ describe('syncPod of a running pod', () => {
     },
     {
       name: 'a container that exited under restartPolicy Always starts again at once (no back-off before the first restart)',
-      change: async (t) => {
-        t.runtime.exitContainer('app', 1);
-        await t.relist();
-      },
+      change: exits(1),
       changes: ['CreateContainer app', 'StartContainer app'],
       status: 'Running app=running ready #1',
     },
     {
       name: 'a container that exited 0 under restartPolicy Never: the pod Succeeded and its sandbox stops',
       pod: web({ restartPolicy: 'Never' }),
-      change: async (t) => {
-        t.runtime.exitContainer('app', 0);
-        await t.relist();
-      },
+      change: exits(0),
       changes: ['StopPodSandbox default/web'],
       status: 'Succeeded app=terminated:Completed(0)',
     },
     {
       name: 'a container that failed under restartPolicy OnFailure starts again',
       pod: web({ restartPolicy: 'OnFailure' }),
-      change: async (t) => {
-        t.runtime.exitContainer('app', 2);
-        await t.relist();
-      },
+      change: exits(2),
       changes: ['CreateContainer app', 'StartContainer app'],
       status: 'Running app=running ready #1',
     },
@@ -232,7 +231,7 @@ describe('syncPod of a running pod', () => {
 });
 
 describe('syncTerminatingPod: a pod deleted in the API', () => {
-  const deleting = (p: Pod): Pod => ({ ...p, metadata: { ...p.metadata, deletionTimestamp: new Date(T0).toISOString(), deletionGracePeriodSeconds: 30 } });
+  const deleting = (p: Pod): Pod => ({ ...p, metadata: { ...p.metadata, deletionTimestamp: formatTime(T0), deletionGracePeriodSeconds: 30 } });
 
   it.each([
     {
@@ -297,12 +296,7 @@ describe('syncRemovedPod: a pod gone from every source', () => {
 
   it('a static pod removed before it ever ran leaves no sync state behind (its first-seen time used to stay)', async () => {
     const t = newTestKubelet();
-    const p = staticPodFromManifest(
-      { metadata: { name: 'web' }, spec: { containers: [{ name: 'app', image: 'busybox:1.36' }] } },
-      '/etc/kubernetes/manifests/web.yaml',
-      TEST_NODE,
-      new Date(T0).toISOString(),
-    );
+    const p = staticPodFromManifest({ metadata: { name: 'web' }, spec: { containers: [{ name: 'app', image: 'busybox:1.36' }] } }, '/etc/kubernetes/manifests/web.yaml', TEST_NODE, SEEN);
     const uid = p.metadata.uid!;
     t.kubelet.onStaticPods([p]);
     expect(t.kubelet.syncStateOf(uid)?.firstSeenAt).toBe(T0);
@@ -320,12 +314,7 @@ describe('syncPod of a static pod', () => {
     const t = newTestKubelet();
     t.runtime.addImage('busybox:1.36');
     if (c.node) t.addNode();
-    const p = staticPodFromManifest(
-      { metadata: { name: 'web' }, spec: { containers: [{ name: 'app', image: 'busybox:1.36' }] } },
-      '/etc/kubernetes/manifests/web.yaml',
-      TEST_NODE,
-      new Date(T0).toISOString(),
-    );
+    const p = staticPodFromManifest({ metadata: { name: 'web' }, spec: { containers: [{ name: 'app', image: 'busybox:1.36' }] } }, '/etc/kubernetes/manifests/web.yaml', TEST_NODE, SEEN);
     t.kubelet.onStaticPods([p]);
     await t.kubelet.syncPod(p.metadata.uid!);
     expect(t.runtime.changes()).toEqual(['RunPodSandbox default/web-node-1', 'CreateContainer app', 'StartContainer app']);

@@ -3,75 +3,41 @@
 // syncPod(uid) is the one place a pod's desired state (from the apiserver or
 // a manifest file) meets the runtime's actual state; what it drives — pod
 // manager, runtime cache, runtime manager, prober, volumes, status manager,
-// node status — lives in modules of its own.
+// node status — lives in modules of its own, built by kubelet-deps.ts.
 
 import { isPodTerminal, type Node, type Pod, type Service } from '@kubelab/api';
 import type { Logger } from '@kubelab/component-base';
-import { realClock, type Clientset, type Clock, type EventBroadcaster, type SharedIndexInformer, type SharedInformerFactory } from '@kubelab/client';
-import { ROOT_CONTEXT, contextFromObject, trace, type Context, type Tracing } from '@kubelab/tracing';
+import type { Clock, SharedIndexInformer, SharedInformerFactory } from '@kubelab/client';
 import { canAdmitPod, rejectedMessage } from './admission/admit.js';
-import { Backoff } from './backoff.js';
+import type { Backoff } from './backoff.js';
 import { FileSource, isMirrorPod } from './config/file.js';
-import { RuntimeCache, podsMadeStale } from './container/runtime-cache.js';
+import { podsMadeStale, type RuntimeCache } from './container/runtime-cache.js';
 import { podRef, type Recorder } from './events.js';
 import { isCriticalPod } from './eviction/helpers.js';
-import { EvictionManager } from './eviction/manager.js';
-import { collectSummary } from './eviction/stats.js';
-import { ImageManager } from './images/image-manager.js';
-import { pullSecretsFrom } from './images/pull-secrets.js';
-import { evictionConfig, type KubeletConfig } from './kubelet-config.js';
+import type { EvictionManager } from './eviction/manager.js';
+import type { KubeletConfig } from './kubelet-config.js';
+import { newKubeletManagers, type KubeletDeps } from './kubelet-deps.js';
 import { computePodActions } from './kuberuntime/actions.js';
 import { LABEL_POD_NAME, LABEL_POD_NAMESPACE, type RuntimeService } from './kuberuntime/cri.js';
-import { RuntimeManager } from './kuberuntime/manager.js';
+import type { RuntimeManager } from './kuberuntime/manager.js';
 import type { RuntimePodStatus } from './kuberuntime/podstatus.js';
-import type { KubeletMetrics } from './metrics/metrics.js';
-import { dialingProbeTransport, httpHookVia, type DialTarget } from './network/loopback.js';
-import { NodeLeaseController, leaseAPI } from './nodelease/controller.js';
-import { NodeStatusController } from './nodestatus/controller.js';
-import { machineInfo } from './nodestatus/machine-info.js';
-import type { MachineInfo } from './nodestatus/setters.js';
-import { GenericPLEG, type PodLifecycleEvent } from './pleg/generic.js';
-import { MirrorClient, mirrorIsCurrent } from './pod/mirror-client.js';
-import { PodManager, fullName, specChanged, type DesiredPod } from './pod/pod-manager.js';
-import { PodSyncStates, type PodSyncState } from './pod-sync-state.js';
-import { PodWorkers, type PodWorkerQueue, type SyncFn } from './pod-workers.js';
-import { ProberManager } from './prober/manager.js';
-import { Prober, criProbeTransport } from './prober/prober.js';
-import { RuntimeState } from './runtime-state.js';
-import { StatusManager, podStatusAPI } from './status/manager.js';
-import { PodStatusReporter } from './status/reporter.js';
+import type { NodeLeaseController } from './nodelease/controller.js';
+import type { NodeStatusController } from './nodestatus/controller.js';
+import type { GenericPLEG, PodLifecycleEvent } from './pleg/generic.js';
+import type { MirrorPods } from './pod/mirror-pods.js';
+import { fullName, specChanged, type DesiredPod, type PodManager } from './pod/pod-manager.js';
+import type { PodSyncState, PodSyncStates } from './pod-sync-state.js';
+import type { PodSyncTracer, SyncResult, SyncScope } from './pod-sync-tracer.js';
+import type { PodWorkerQueue } from './pod-workers.js';
+import type { ProberManager } from './prober/manager.js';
+import type { RuntimeState } from './runtime-state.js';
+import type { StatusManager } from './status/manager.js';
+import type { PodStatusReporter } from './status/reporter.js';
 import { untraced } from './untraced.js';
 import { KUBELET_VERSION } from './version.js';
-import { VolumeManager } from './volumemanager/manager.js';
-import { apiObjectSource, type ObjectSource } from './volumemanager/sources.js';
+import type { VolumeManager } from './volumemanager/manager.js';
 
-export { KUBELET_VERSION, type KubeletConfig };
-
-export interface KubeletDeps {
-  config: KubeletConfig;
-  clientset: Clientset;
-  informers: SharedInformerFactory;
-  runtime: RuntimeService;
-  /** Resolves pod-IP:port to where the runtime really serves it (kubelab loopback network). */
-  dialTarget?: DialTarget;
-  broadcaster: Pick<EventBroadcaster, 'newRecorder'>;
-  log: Logger;
-  clock?: Clock;
-  /** Each pod sync runs in a span continuing the pod's trace (absent = no spans). */
-  tracing?: Tracing;
-  /** Running pods/containers and pod start duration (absent = not recorded). */
-  metrics?: KubeletMetrics;
-  /** The host as cadvisor would describe it (absent: read from the host). */
-  machine?: MachineInfo;
-  /** The pod workers that run syncPod (absent: one serial worker per pod). */
-  podWorkers?: (sync: SyncFn, onError: (uid: string, err: unknown) => void) => PodWorkerQueue;
-}
-
-/** A traced sync's call paths (Kubelet.syncScope); absent: the kubelet's own, untraced. */
-interface SyncScope {
-  runtime: RuntimeManager;
-  objects: ObjectSource;
-}
+export { KUBELET_VERSION, type KubeletConfig, type KubeletDeps };
 
 export class Kubelet {
   readonly config: KubeletConfig;
@@ -90,130 +56,54 @@ export class Kubelet {
   readonly nodeStatus: NodeStatusController;
   readonly eviction: EvictionManager;
   readonly volumes: VolumeManager;
-  readonly podManager = new PodManager();
-  private readonly podStates = new PodSyncStates();
+  readonly podManager: PodManager;
+  private readonly podStates: PodSyncStates;
   private readonly runtimeCache: RuntimeCache;
-  private readonly mirrorClient: MirrorClient;
-  private readonly cs: Clientset;
+  private readonly mirrorPods: MirrorPods;
   private readonly informers: SharedInformerFactory;
   private podInformer: SharedIndexInformer<Pod> | undefined;
   private serviceInformer: SharedIndexInformer<Service> | undefined;
   private fileSource: FileSource | undefined;
-  private readonly tracing: Tracing | undefined;
-  private readonly metrics: KubeletMetrics | undefined;
-  private readonly crashBackoff: Backoff;
-  private readonly imageBackoff: Backoff;
+  /** Absent: tracing is off. */
+  private readonly syncTracer: PodSyncTracer | undefined;
+  /** Crash-loop and image-pull back-offs: entries of pods long gone are dropped by housekeeping. */
+  private readonly backoffs: Backoff[];
   private apiSynced = false;
   private staticSynced = false;
   private stopped = false;
   private timers: NodeJS.Timeout[] = [];
 
   constructor(deps: KubeletDeps) {
-    const config = (this.config = deps.config);
-    const clock = (this.clock = deps.clock ?? realClock);
-    const scale = config.timeScale;
+    this.config = deps.config;
     this.log = deps.log;
-    this.cs = deps.clientset;
     this.informers = deps.informers;
     this.rt = deps.runtime;
-    this.tracing = deps.tracing?.enabled ? deps.tracing : undefined;
-    this.metrics = deps.metrics;
-    const rec = deps.broadcaster.newRecorder({ component: 'kubelet', host: config.nodeName });
-    // Events are written by the broadcaster's own loop: keep them out of whichever pod's trace is active.
-    this.recorder = { event: (ref, type, reason, message) => untraced(() => rec.event(ref, type, reason, message)) };
-    this.crashBackoff = new Backoff(10_000 / scale, 300_000 / scale, clock);
-    this.imageBackoff = new Backoff(10_000 / scale, 300_000 / scale, clock);
-    const machine = deps.machine ?? machineInfo(config);
-    this.runtimeState = new RuntimeState(this.rt, clock, this.log, scale);
-    this.mirrorClient = new MirrorClient(this.cs, this.log);
-
-    this.statusManager = new StatusManager(podStatusAPI(this.cs, !!this.tracing), this.log, (uid) => {
-      const d = this.podManager.get(uid);
-      if (!d) return undefined;
-      return d.static ? this.podManager.mirrorOf(d.pod) : this.podInformer?.getIndexer().getByKey(fullName(d.pod));
-    });
-    const transport = criProbeTransport(this.rt);
-    const prober = new Prober(dialingProbeTransport(transport, deps.dialTarget), this.recorder, scale);
-    this.prober = new ProberManager(prober, this.statusManager, clock, true, scale, (id) => this.podStates.containerStartedAt(id));
-    this.statusReporter = new PodStatusReporter({
-      podManager: this.podManager,
-      podStates: this.podStates,
-      statusManager: this.statusManager,
-      prober: this.prober,
-      runtimeName: () => this.runtimeState.name,
-      nodeIP: config.nodeIP,
-      timeScale: scale,
-      recorder: this.recorder,
-      clock,
-      observePodStart: (seconds) => this.metrics?.observePodStart(seconds),
-    });
-    // Liveness/startup failures restart containers; readiness changes the status.
-    for (const rm of [this.prober.liveness, this.prober.startup, this.prober.readiness]) rm.onUpdate((u) => this.podWorkers.update(u.podUid));
-
-    // ConfigMaps and Secrets read from the apiserver on use (upstream's Get strategy).
-    const objects = apiObjectSource(this.cs);
-    const allocatable = () => ({ ...(this.nodeStatus.lastStatus?.allocatable ?? {}) });
-    this.volumes = new VolumeManager({ rootDir: config.rootDir, sources: objects, recorder: this.recorder, clock, allocatable, timeScale: scale });
-    this.runtimeManager = new RuntimeManager({
-      rt: this.rt,
-      images: new ImageManager(this.rt, this.imageBackoff, this.recorder, clock),
-      recorder: this.recorder,
-      crashBackoff: this.crashBackoff,
-      clock,
-      podLogsDir: config.podLogsDir,
-      runtimeName: this.runtimeState.name,
-      nodeName: config.nodeName,
-      nodeIPs: () => [config.nodeIP],
-      pullSecrets: pullSecretsFrom(this.cs, this.recorder, this.log),
-      objects,
-      allocatable,
-      relaxedEnvNames: config.featureGates.RelaxedEnvironmentVariableValidation !== false,
-      // Every Service, for the containers' service environment variables (upstream serviceLister).
+    const m = newKubeletManagers(deps, {
+      syncPod: (uid) => this.tracedSyncPod(uid),
+      apiPod: (key) => this.podInformer?.getIndexer().getByKey(key),
       services: () => this.serviceInformer?.getIndexer().list() ?? [], // undefined before start()
-      volumes: this.volumes,
-      httpHook: httpHookVia(transport, deps.dialTarget),
-    });
-    const sync: SyncFn = (uid) => this.tracedSyncPod(uid);
-    const onError = (uid: string, err: unknown) => this.log.warn('pod sync failed', { pod: this.podManager.podName(uid), err });
-    this.podWorkers = deps.podWorkers ? deps.podWorkers(sync, onError) : new PodWorkers(sync, onError, () => clock.now());
-    this.pleg = new GenericPLEG(this.rt, clock, (events) => this.onPlegEvents(events), 1000, 3 * 60_000, config.featureGates.EventedPLEG === true);
-    if (this.metrics) this.pleg.observeRelist = this.metrics.observeRelist;
-    this.runtimeCache = new RuntimeCache(this.pleg);
-    this.eviction = new EvictionManager({
-      config: evictionConfig(config),
-      summary: () => collectSummary({ rt: this.rt, memoryCapacityBytes: machine.memoryBytes, rootDir: config.rootDir }),
+      onPlegEvents: (events) => this.onPlegEvents(events),
       activePods: () => this.activePods(),
-      killPod: (pod, gracePeriodSeconds, st) => {
-        const uid = pod.metadata.uid ?? '';
-        this.podStates.of(uid).eviction = { ...st, gracePeriodSeconds };
-        this.podWorkers.update(uid, { terminate: true });
-      },
-      recorder: this.recorder,
-      nodeRef: () => this.nodeStatus.nodeRef(),
-      clock,
-      log: this.log,
     });
-    this.lease = new NodeLeaseController({
-      api: leaseAPI(this.cs),
-      nodeName: config.nodeName,
-      leaseDurationSeconds: config.nodeLeaseDurationSeconds,
-      nodeUid: () => this.nodeStatus.node?.metadata.uid,
-      log: this.log,
-      now: () => clock.now(),
-    });
-    this.nodeStatus = new NodeStatusController({
-      config,
-      cs: this.cs,
-      rt: this.rt,
-      runtime: this.runtimeState,
-      machine,
-      plegHealth: () => this.pleg.healthy(),
-      pressure: () => this.eviction.pressure(),
-      onRegistered: () => this.lease.start(),
-      recorder: this.recorder,
-      clock,
-      log: this.log,
-    });
+    this.clock = m.clock;
+    this.recorder = m.recorder;
+    this.syncTracer = m.syncTracer;
+    this.podManager = m.podManager;
+    this.podStates = m.podStates;
+    this.podWorkers = m.podWorkers;
+    this.runtimeState = m.runtimeState;
+    this.runtimeManager = m.runtimeManager;
+    this.runtimeCache = m.runtimeCache;
+    this.pleg = m.pleg;
+    this.prober = m.prober;
+    this.statusManager = m.statusManager;
+    this.statusReporter = m.statusReporter;
+    this.mirrorPods = m.mirrorPods;
+    this.volumes = m.volumes;
+    this.eviction = m.eviction;
+    this.lease = m.lease;
+    this.nodeStatus = m.nodeStatus;
+    this.backoffs = [m.crashBackoff, m.imageBackoff];
   }
 
   // ------------------------------------------------------------ lifecycle
@@ -384,7 +274,7 @@ export class Kubelet {
       if (d.static && !next.has(uid)) {
         this.podManager.remove(uid);
         this.podWorkers.update(uid, { terminate: true });
-        void this.deleteMirror(d.pod);
+        void this.mirrorPods.delete(d.pod);
       }
     }
     for (const p of pods) {
@@ -420,33 +310,13 @@ export class Kubelet {
 
   // ------------------------------------------------------------ sync
 
-  /**
-   * A pod sync in a `syncPod` span continuing the pod's trace (the apiserver
-   * recorded the creating request's context on it), so its CRI calls and
-   * status writes join that trace. Without tracing: the sync itself.
-   */
-  private tracedSyncPod(uid: string): Promise<{ retryAt?: number } | void> {
-    const tracing = this.tracing;
-    if (!tracing) return this.syncPod(uid);
-    const d = this.podManager.get(uid);
-    const pod = d && !d.static ? d.pod : undefined;
-    const attributes = () => ({ 'k8s.pod.uid': uid, ...(d ? { 'k8s.pod.name': d.pod.metadata.name ?? '', 'k8s.namespace.name': d.pod.metadata.namespace ?? '' } : {}) });
+  /** A pod sync, in a span continuing the pod's trace when tracing is on. */
+  private tracedSyncPod(uid: string): Promise<SyncResult> {
+    if (!this.syncTracer) return this.syncPod(uid);
     // Only the syncs of the pod's start continue its trace; later (periodic) syncs are roots
     // sampled at the kubelet's own rate, so the pod-start trace ends and stays small.
-    const parent = this.podStates.get(uid)?.firstSeenAt !== undefined ? contextFromObject(pod) : ROOT_CONTEXT;
-    // The span's context is handed down explicitly (syncScope): the kubelet runs the sync context manager.
-    return tracing.withSpan('syncPod', (span) => this.syncPod(uid, span.isRecording() ? this.syncScope(trace.setSpan(parent, span)) : undefined), { parent, attributes });
-  }
-
-  /**
-   * What one traced sync calls through: the runtime manager on a CRI view whose
-   * calls are children of ctx, and ConfigMap/Secret reads under ctx (upstream
-   * passes the sync's ctx to every CRI and API call it makes).
-   */
-  private syncScope(ctx: Context): SyncScope {
-    const rt = this.rt.withTraceContext?.(ctx);
-    const objects = apiObjectSource(this.cs, { traceContext: ctx });
-    return { runtime: this.runtimeManager.withCalls(rt ?? this.rt, objects), objects };
+    const starting = this.podStates.get(uid)?.firstSeenAt !== undefined;
+    return this.syncTracer.run(uid, this.podManager.get(uid), starting, (scope) => this.syncPod(uid, scope));
   }
 
   /** The pod's runtime status through `runtime`: cached unless `fresh`. */
@@ -455,7 +325,7 @@ export class Kubelet {
   }
 
   /** One pod: converge the runtime to the spec and report status (upstream SyncPod / SyncTerminatingPod). */
-  async syncPod(uid: string, scope?: SyncScope): Promise<{ retryAt?: number } | void> {
+  async syncPod(uid: string, scope?: SyncScope): Promise<SyncResult> {
     const runtime = scope?.runtime ?? this.runtimeManager;
     const d = this.podManager.get(uid);
     if (!d) {
@@ -466,7 +336,8 @@ export class Kubelet {
     const pod = d.pod;
     // Aborted once the pod is to stop: this sync then starts nothing, and the next one terminates it.
     const terminating = this.podWorkers.terminationSignal(uid);
-    if (d.static) await this.ensureMirrorPod(uid, d);
+    // A status computed before the static pod's mirror pod existed is written once it does.
+    if (d.static && (await this.mirrorPods.ensure(pod))) this.statusReporter.publishHeld(uid, d);
     let rs = await this.runtimeStatus(uid, pod, runtime);
 
     if (pod.metadata.deletionTimestamp) return this.syncTerminatingPod(uid, d, rs, runtime);
@@ -587,34 +458,7 @@ export class Kubelet {
         this.podWorkers.update(uid);
       }
     }
-    this.crashBackoff.gc();
-    this.imageBackoff.gc();
-  }
-
-  // ------------------------------------------------------------ mirror pods
-
-  /** A static pod's mirror pod exists and matches its config hash; a status computed before it existed is written now. */
-  private async ensureMirrorPod(uid: string, d: DesiredPod): Promise<void> {
-    const nodeUid = this.nodeStatus.node?.metadata.uid;
-    if (!nodeUid) return;
-    const m = this.podManager.mirrorOf(d.pod);
-    if (m && mirrorIsCurrent(d.pod, m)) return;
-    if (m) {
-      this.log.info('Deleting mirror pod because it is outdated', { pod: fullName(d.pod) });
-      await this.mirrorClient.delete(m, true);
-      this.podManager.removeMirror(m);
-    }
-    const created = await this.mirrorClient.create(d.pod, { name: this.config.nodeName, uid: nodeUid });
-    if (!created) return;
-    this.podManager.setMirror(created);
-    this.statusReporter.publishHeld(uid, d);
-  }
-
-  private async deleteMirror(staticPod: Pod): Promise<void> {
-    const m = this.podManager.mirrorOf(staticPod);
-    if (!m) return;
-    await this.mirrorClient.delete(m);
-    this.podManager.removeMirror(m);
+    for (const b of this.backoffs) b.gc();
   }
 
   // ------------------------------------------------------------ queries

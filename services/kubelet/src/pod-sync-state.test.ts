@@ -16,8 +16,8 @@ describe('PodSyncStates', () => {
     expect(states.of('u1')).toBe(s);
     states.drop('u1');
     expect(states.get('u1')).toBeUndefined();
-    expect(states.uids()).toEqual([]);
     expect(states.containerStartedAt('containerd://c1')).toBeUndefined();
+    expect(states.of('u1')).toEqual({ reasons: new Map(), deadlineEventRecorded: false, containerStarts: new Map() });
   });
 
   it.each([

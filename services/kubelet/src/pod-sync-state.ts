@@ -53,8 +53,4 @@ export class PodSyncStates {
     }
     return undefined;
   }
-
-  uids(): string[] {
-    return [...this.states.keys()];
-  }
 }

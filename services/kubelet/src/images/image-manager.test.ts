@@ -2,7 +2,8 @@ import type { Pod } from '@kubelab/api';
 import { describe, expect, it } from 'vitest';
 import { Backoff } from '../backoff.js';
 import { FakeClock } from '@kubelab/client/testing';
-import { CriClientError, type RuntimeService } from '../kuberuntime/cri.js';
+import { CriClientError } from '../kuberuntime/cri.js';
+import { FakeRuntimeService } from '../testing/fake-runtime.js';
 import { ImageManager, defaultPullPolicy, pullDurationText, shouldPullImage } from './image-manager.js';
 
 const pod: Pod = { metadata: { name: 'p', namespace: 'default', uid: 'u1' }, spec: { containers: [] } };
@@ -10,19 +11,17 @@ const pod: Pod = { metadata: { name: 'p', namespace: 'default', uid: 'u1' }, spe
 function harness(present: boolean, pullFails = false) {
   const clock = new FakeClock();
   const events: string[] = [];
-  let pulls = 0;
-  const rt = {
-    imageStatus: async () => (present ? { id: 'sha256:1', repoTags: [], repoDigests: [], size: 2150000 } : undefined),
-    pullImage: async () => {
-      pulls++;
-      await clock.advance(1234);
-      if (pullFails) throw new CriClientError('NotFound', 'failed to pull and unpack image "docker.io/library/busybox:nope": not found');
-      present = true;
-      return 'sha256:1';
-    },
-  } as unknown as RuntimeService;
+  const rt = new FakeRuntimeService(clock);
+  const size = 2150000;
+  if (present) rt.addImage('busybox:1.36', size);
+  // Each pull takes 1.234 s of the fake clock.
+  rt.onCall('PullImage', async (ref) => {
+    await clock.advance(1234);
+    if (pullFails) throw new CriClientError('NotFound', 'failed to pull and unpack image "docker.io/library/busybox:nope": not found');
+    rt.addImage(ref, size);
+  });
   const m = new ImageManager(rt, new Backoff(10_000, 300_000, clock), { event: (_r, type, reason, msg) => events.push(`${type} ${reason} ${msg}`) }, clock);
-  return { m, events, clock, pulls: () => pulls };
+  return { m, events, clock, pulls: () => rt.rpcs().filter((rpc) => rpc === 'PullImage').length };
 }
 
 describe('image pulls', () => {

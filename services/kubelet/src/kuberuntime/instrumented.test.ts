@@ -1,37 +1,59 @@
-import { ROOT_CONTEXT, type Context } from '@kubelab/tracing';
+import { ROOT_CONTEXT } from '@kubelab/tracing';
 import { describe, expect, it } from 'vitest';
-import { CriClientError, type RuntimeService } from './cri.js';
+import { FakeClock } from '@kubelab/client/testing';
+import { FakeRuntimeService, type FakeRuntimeOptions } from '../testing/fake-runtime.js';
+import { LABEL_CONTAINER_NAME } from './cri.js';
 import { instrumentRuntime } from './instrumented.js';
 
 type Call = [operation: string, seconds: number, failed: boolean];
 
-function fakeRuntime(): RuntimeService {
-  return {
-    execSync: async (_id: string, cmd: string[]) => ({ stdout: Buffer.from(''), stderr: Buffer.from(''), exitCode: cmd[0] === 'false' ? 1 : 0 }),
-    startContainer: async (id: string) => {
-      if (id === 'gone') throw new CriClientError('NotFound', `container "${id}" not found`);
-    },
-    listPodSandbox: async () => [],
-    close: () => {},
-  } as unknown as RuntimeService;
+/** The in-memory runtime with one container (named app) to call; `false` exits 1 in it. */
+async function fakeRuntime(opts: FakeRuntimeOptions = {}): Promise<{ fake: FakeRuntimeService; id: string }> {
+  const fake = new FakeRuntimeService(new FakeClock(), opts);
+  const sandbox = await fake.runPodSandbox({
+    metadata: { name: 'web', namespace: 'default', uid: 'u1', attempt: 0 },
+    hostname: 'web',
+    logDirectory: '',
+    portMappings: [],
+    labels: {},
+    annotations: {},
+  });
+  const id = await fake.createContainer(sandbox, {
+    metadata: { name: 'app', attempt: 0 },
+    image: { image: 'busybox:1.36' },
+    command: [],
+    args: [],
+    workingDir: '',
+    envs: [],
+    labels: { [LABEL_CONTAINER_NAME]: 'app' },
+    annotations: {},
+    logPath: '',
+    stdin: false,
+    tty: false,
+  });
+  fake.execExitCodes.set('false', 1);
+  fake.calls.length = 0;
+  fake.callContexts.length = 0;
+  return { fake, id };
 }
 
 describe('instrumentRuntime', () => {
-  const setup = () => {
+  const setup = async () => {
     const calls: Call[] = [];
     let t = 0;
+    const { fake, id } = await fakeRuntime();
     const rt = instrumentRuntime(
-      fakeRuntime(),
+      fake,
       (...c) => calls.push(c),
       () => (t += 250),
     );
-    return { rt, calls };
+    return { rt, calls, id };
   };
 
   it('counts each call under its upstream operation_type with its duration', async () => {
-    const { rt, calls } = setup();
+    const { rt, calls, id } = await setup();
     await rt.listPodSandbox();
-    await rt.startContainer('c1');
+    await rt.startContainer(id);
     expect(calls).toEqual([
       ['list_podsandbox', 0.25, false],
       ['start_container', 0.25, false],
@@ -39,15 +61,15 @@ describe('instrumentRuntime', () => {
   });
 
   it('counts a failed call as an error and still rethrows it', async () => {
-    const { rt, calls } = setup();
-    await expect(rt.startContainer('gone')).rejects.toThrow('container "gone" not found');
+    const { rt, calls } = await setup();
+    await expect(rt.startContainer('gone')).rejects.toThrow('container "gone": not found');
     expect(calls).toEqual([['start_container', 0.25, true]]);
   });
 
   it('counts an ExecSync with a non-zero exit code as an error, as upstream', async () => {
-    const { rt, calls } = setup();
-    expect((await rt.execSync('c1', ['false'], 1)).exitCode).toBe(1);
-    expect((await rt.execSync('c1', ['true'], 1)).exitCode).toBe(0);
+    const { rt, calls, id } = await setup();
+    expect((await rt.execSync(id, ['false'], 1)).exitCode).toBe(1);
+    expect((await rt.execSync(id, ['true'], 1)).exitCode).toBe(0);
     expect(calls).toEqual([
       ['exec_sync', 0.25, true],
       ['exec_sync', 0.25, false],
@@ -56,30 +78,26 @@ describe('instrumentRuntime', () => {
 
   it("a traced view (a sync's calls under its span) is counted too, and its calls reach the view", async () => {
     const calls: Call[] = [];
-    const reached: string[] = [];
     const ctx = ROOT_CONTEXT.setValue(Symbol('sync'), 'pod-a');
-    const base = {
-      ...fakeRuntime(),
-      startContainer: async (id: string) => void reached.push(`base:${id}`),
-      withTraceContext: (c: Context) => ({ ...base, startContainer: async (id: string) => void reached.push(`view(${c === ctx}):${id}`) }),
-    } as unknown as RuntimeService;
+    const { fake: base, id } = await fakeRuntime({ traced: true });
     const rt = instrumentRuntime(
       base,
       (...c) => calls.push(c),
       () => 0,
     );
-    await rt.withTraceContext!(ctx).startContainer('c1');
-    await rt.startContainer('c2');
-    expect(reached).toEqual(['view(true):c1', 'base:c2']);
+    await rt.withTraceContext!(ctx).startContainer(id);
+    await rt.stopContainer(id, 0);
+    const reached = base.calls.map((c, i) => `${base.callContexts[i] ? `view(${base.callContexts[i] === ctx})` : 'base'}:${c}`);
+    expect(reached).toEqual(['view(true):StartContainer app', 'base:StopContainer app']);
     expect(calls).toEqual([
       ['start_container', 0, false],
-      ['start_container', 0, false],
+      ['stop_container', 0, false],
     ]);
-    expect(instrumentRuntime(fakeRuntime(), () => {}).withTraceContext).toBeUndefined();
+    expect(instrumentRuntime((await fakeRuntime()).fake, () => {}).withTraceContext).toBeUndefined();
   });
 
-  it('leaves methods without an operation type untouched', () => {
-    const { rt, calls } = setup();
+  it('leaves methods without an operation type untouched', async () => {
+    const { rt, calls } = await setup();
     rt.close();
     expect(calls).toEqual([]);
   });

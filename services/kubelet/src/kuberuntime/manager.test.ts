@@ -5,75 +5,24 @@ import { FakeClock } from '@kubelab/client/testing';
 import { nullRecorder, type Recorder } from '../events.js';
 import { ImageManager } from '../images/image-manager.js';
 import { computePodActions } from './actions.js';
-import { ANNOTATION_CONTAINER_HASH, type ContainerConfig, type ContainerStatus, type RuntimeService } from './cri.js';
+import { FakeRuntimeService } from '../testing/fake-runtime.js';
 import { RuntimeManager } from './manager.js';
-import { emptyPodStatus, type RuntimeContainerStatus, type RuntimePodStatus } from './podstatus.js';
-
-/** A runtime that logs every CRI call by its RPC name and answers like a healthy containerd. */
-function fakeRuntime(calls: string[]): RuntimeService {
-  let next = 0;
-  const created = new Map<string, string>();
-  const log =
-    <A extends unknown[], R>(name: string, fn: (...a: A) => R) =>
-    async (...a: A) => {
-      calls.push(name);
-      return fn(...a);
-    };
-  return {
-    runPodSandbox: log('RunPodSandbox', () => `sb-${++next}`),
-    podSandboxStatus: log('PodSandboxStatus', (id: string) => ({
-      id,
-      metadata: { name: 'web', uid: 'u1', namespace: 'default', attempt: 0 },
-      state: 'SANDBOX_READY',
-      createdAt: 1,
-      labels: {},
-      annotations: {},
-      network: { ip: '10.244.1.2', additionalIps: [] },
-    })),
-    imageStatus: log('ImageStatus', () => ({ id: 'sha256:b', repoTags: ['busybox:1.36'], repoDigests: [], size: 1 })),
-    createContainer: log('CreateContainer', (_sb: string, config: { metadata: { name: string } }) => {
-      const id = `c-${++next}`;
-      created.set(id, config.metadata.name);
-      return id;
-    }),
-    startContainer: log('StartContainer', () => undefined),
-    stopContainer: log('StopContainer', () => undefined),
-    stopPodSandbox: log('StopPodSandbox', () => undefined),
-    containerStatus: log('ContainerStatus', (id: string): ContainerStatus => ({
-      id,
-      metadata: { name: created.get(id) ?? '', attempt: 0 },
-      state: 'CONTAINER_RUNNING',
-      createdAt: 2,
-      startedAt: 3,
-      finishedAt: 0,
-      exitCode: 0,
-      image: 'busybox:1.36',
-      imageRef: 'sha256:b',
-      reason: '',
-      message: '',
-      labels: { 'io.kubernetes.container.name': created.get(id) ?? '' },
-      annotations: {},
-      logPath: '',
-    })),
-    listPodSandbox: log('ListPodSandbox', () => []),
-    listContainers: log('ListContainers', () => []),
-  } as unknown as RuntimeService;
-}
+import { emptyPodStatus, type RuntimePodStatus } from './podstatus.js';
 
 const pod: Pod = {
   metadata: { name: 'web', namespace: 'default', uid: 'u1' },
   spec: { containers: [{ name: 'app', image: 'busybox:1.36', command: ['sleep', '3600'] }] },
 };
 
-function setup(override: (calls: string[]) => Partial<RuntimeService> = () => ({})) {
-  const calls: string[] = [];
-  const rt = { ...fakeRuntime(calls), ...override(calls) } as RuntimeService;
-  const clock = new FakeClock();
+/** The runtime manager on the in-memory runtime, which already has the pod's image. */
+function newManager(clock: FakeClock, recorder: Recorder = nullRecorder) {
+  const rt = new FakeRuntimeService(clock);
+  rt.addImage('busybox:1.36');
   const backoff = new Backoff(10_000, 300_000, clock);
   const m = new RuntimeManager({
     rt,
     images: new ImageManager(rt, backoff, nullRecorder, clock),
-    recorder: nullRecorder,
+    recorder,
     crashBackoff: backoff,
     clock,
     podLogsDir: '/var/log/pods',
@@ -81,6 +30,11 @@ function setup(override: (calls: string[]) => Partial<RuntimeService> = () => ({
     nodeName: 'node-1',
     nodeIPs: () => ['127.0.0.1'],
   });
+  return { rt, m };
+}
+
+function setup() {
+  const { rt, m } = newManager(new FakeClock());
   const sync = (status: RuntimePodStatus) =>
     m.syncPod(
       pod,
@@ -92,89 +46,66 @@ function setup(override: (calls: string[]) => Partial<RuntimeService> = () => ({
         () => undefined,
       ),
     );
-  return { calls, m, sync };
+  return { rt, m, sync };
 }
 
 describe('RuntimeManager.syncPod', () => {
   it('starts a new pod with one CRI call per step and no re-read of the pod (upstream SyncPod on a first start)', async () => {
-    const { calls, m, sync } = setup();
+    const { rt, m, sync } = setup();
     const before = emptyPodStatus('u1', 'web', 'default');
     const result = await sync(before);
-    expect(calls).toEqual(['RunPodSandbox', 'PodSandboxStatus', 'ImageStatus', 'CreateContainer', 'StartContainer']);
+    expect(rt.rpcs()).toEqual(['RunPodSandbox', 'PodSandboxStatus', 'ImageStatus', 'CreateContainer', 'StartContainer']);
     // Nothing of the pod existed, so nothing was killed: the status is the old one plus what started.
-    expect(result.changes).toMatchObject({ killed: false, started: ['c-2'], sandbox: { id: 'sb-1', ready: true, ip: '10.244.1.2' } });
-    calls.length = 0;
+    expect(result.changes).toMatchObject({ killed: false, started: ['container-2'], sandbox: { id: 'sandbox-1', ready: true, ip: '10.244.0.1' } });
+    rt.calls.length = 0;
     const after = await m.refreshAfter(before, result.changes);
-    expect(calls).toEqual(['ContainerStatus']);
-    expect(after.sandboxes.map((s) => s.id)).toEqual(['sb-1']);
-    expect(after.containers.map((c) => [c.id, c.name, c.state])).toEqual([['c-2', 'app', 'running']]);
+    expect(rt.rpcs()).toEqual(['ContainerStatus']);
+    expect(after.sandboxes.map((s) => s.id)).toEqual(['sandbox-1']);
+    expect(after.containers.map((c) => [c.id, c.name, c.state])).toEqual([['container-2', 'app', 'running']]);
   });
 
   it('reports a kill when the runtime still had a sandbox of the pod (re-created sandbox)', async () => {
-    const { calls, sync } = setup();
+    const { rt, sync } = setup();
     const status: RuntimePodStatus = {
       ...emptyPodStatus('u1', 'web', 'default'),
       sandboxes: [{ id: 'old', ready: false, ip: '', additionalIps: [], createdAt: 1, attempt: 0 }],
     };
     const result = await sync(status);
     expect(result.changes.killed).toBe(true);
-    expect(calls[0]).toBe('RunPodSandbox');
+    expect(rt.rpcs()[0]).toBe('RunPodSandbox');
   });
 
   it("a liveness restart cancelled by the pod's termination stops waiting for the kill and creates nothing", async () => {
+    const { rt, m, sync: start } = setup();
+    await start(emptyPodStatus('u1', 'web', 'default'));
+    const status = await m.getPodStatus('u1', 'web', 'default');
+    rt.calls.length = 0;
     // The container ignores TERM: StopContainer answers only when the grace period is over.
     let stopDone = () => {};
-    const { calls, m } = setup((calls) => ({
-      stopContainer: () => {
-        calls.push('StopContainer');
-        return new Promise<void>((r) => (stopDone = r));
-      },
-    }));
+    rt.onCall('StopContainer', () => new Promise<void>((r) => (stopDone = r)));
     const live: Pod = { ...pod, spec: { containers: [{ ...pod.spec!.containers[0]!, livenessProbe: { exec: { command: ['cat', '/tmp/healthy'] } } }] } };
-    const status: RuntimePodStatus = {
-      ...emptyPodStatus('u1', 'web', 'default'),
-      sandboxes: [{ id: 'sb', ready: true, ip: '10.244.1.2', additionalIps: [], createdAt: 1, attempt: 0 }],
-      containers: [
-        {
-          id: 'c1',
-          name: 'app',
-          state: 'running',
-          restartCount: 0,
-          exitCode: 0,
-          createdAt: 2,
-          startedAt: 3,
-          finishedAt: 0,
-          image: 'busybox:1.36',
-          imageRef: 'sha256:b',
-          reason: '',
-          message: '',
-          hash: '',
-          logPath: '',
-        },
-      ],
-    };
     const actions = computePodActions(
       live,
       status,
       () => 'Failure',
       () => undefined,
     );
-    expect(actions.containersToKill.map((k) => k.id)).toEqual(['c1']);
+    expect(actions.containersToKill.map((k) => k.id)).toEqual(['container-2']);
     expect(actions.containersToStart).toEqual(['app']);
     const terminating = new AbortController();
     const sync = m.syncPod(live, status, actions, terminating.signal);
     await new Promise((r) => setImmediate(r));
-    expect(calls).toEqual(['StopContainer']);
+    expect(rt.rpcs()).toEqual(['StopContainer']);
     terminating.abort();
     const result = await sync;
     expect(result.cancelled).toBe(true);
     stopDone();
     await new Promise((r) => setImmediate(r));
-    expect(calls).toEqual(['StopContainer']);
+    expect(rt.rpcs()).toEqual(['StopContainer']);
   });
 
   it('a termination requested before the sync starts anything leaves the runtime untouched', async () => {
-    const { calls, m } = setup();
+    const { rt, m } = setup();
     const terminating = new AbortController();
     terminating.abort();
     const before = emptyPodStatus('u1', 'web', 'default');
@@ -190,7 +121,7 @@ describe('RuntimeManager.syncPod', () => {
       terminating.signal,
     );
     expect(result.cancelled).toBe(true);
-    expect(calls).toEqual([]);
+    expect(rt.rpcs()).toEqual([]);
   });
 });
 
@@ -204,63 +135,16 @@ describe('RuntimeManager.syncPod', () => {
 async function livenessLoop(runMs: number, kills: number) {
   const clock = new FakeClock();
   const events: string[] = [];
-  const instances: RuntimeContainerStatus[] = []; // newest first, as the runtime lists them
   const live: Pod = { ...pod, spec: { containers: [{ ...pod.spec!.containers[0]!, livenessProbe: { exec: { command: ['cat', '/tmp/healthy'] } } }] } };
-  const find = (id: string) => instances.find((c) => c.id === id)!;
+  const recorder: Recorder = { event: (_ref, type, reason, message) => events.push(`${type} ${reason} ${message}`) };
+  const { rt, m } = newManager(clock, recorder);
   const starts: number[] = [];
   const killedAt: number[] = [];
-  const rt = {
-    imageStatus: async () => ({ id: 'sha256:b', repoTags: ['busybox:1.36'], repoDigests: [], size: 1 }),
-    createContainer: async (_sb: string, config: ContainerConfig) => {
-      const id = `c${instances.length}`;
-      instances.unshift({
-        id,
-        name: config.metadata.name,
-        state: 'created',
-        restartCount: config.metadata.attempt,
-        exitCode: 0,
-        createdAt: clock.now(),
-        startedAt: 0,
-        finishedAt: 0,
-        image: 'busybox:1.36',
-        imageRef: 'sha256:b',
-        reason: '',
-        message: '',
-        hash: config.annotations[ANNOTATION_CONTAINER_HASH] ?? '',
-        logPath: '',
-      });
-      return id;
-    },
-    startContainer: async (id: string) => {
-      Object.assign(find(id), { state: 'running', startedAt: clock.now() });
-      starts.push(clock.now());
-    },
-    stopContainer: async (id: string) => {
-      Object.assign(find(id), { state: 'exited', finishedAt: clock.now(), exitCode: 137, reason: 'Error' });
-      killedAt.push(clock.now());
-    },
-  } as unknown as RuntimeService;
-  const recorder: Recorder = { event: (_ref, type, reason, message) => events.push(`${type} ${reason} ${message}`) };
-  const backoff = new Backoff(10_000, 300_000, clock);
-  const m = new RuntimeManager({
-    rt,
-    images: new ImageManager(rt, backoff, nullRecorder, clock),
-    recorder,
-    crashBackoff: backoff,
-    clock,
-    podLogsDir: '/var/log/pods',
-    runtimeName: 'containerd',
-    nodeName: 'node-1',
-    nodeIPs: () => ['127.0.0.1'],
-  });
+  rt.onCall('StartContainer', () => void starts.push(clock.now()));
+  rt.onCall('StopContainer', () => void killedAt.push(clock.now()));
   // The pre-sync snapshot: the kill inside the sync must not change what the sync decided on.
-  const snapshot = (): RuntimePodStatus => ({
-    ...emptyPodStatus('u1', 'web', 'default'),
-    sandboxes: [{ id: 'sb', ready: true, ip: '10.244.1.2', additionalIps: [], createdAt: 1, attempt: 0 }],
-    containers: instances.map((c) => ({ ...c })),
-  });
-  const sync = (probe: 'Failure' | undefined) => {
-    const s = snapshot();
+  const sync = async (probe: 'Failure' | undefined) => {
+    const s = await m.getPodStatus('u1', 'web', 'default');
     return m.syncPod(
       live,
       s,
@@ -285,7 +169,7 @@ async function livenessLoop(runMs: number, kills: number) {
     }
   }
   const gaps = killedAt.map((t, i) => (starts[i + 1]! - t) / 1000);
-  return { gaps, waiting, events, restartCounts: instances.map((c) => c.restartCount).reverse() };
+  return { gaps, waiting, events, restartCounts: [...rt.containers.values()].map((c) => c.metadata.attempt) };
 }
 
 describe('crash-loop back-off after liveness kills (upstream doBackOff)', () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { aggregate, buildNodeStatus, nodeStatusChanged, readyCondition, runtimeErrors, stampConditions, type NodeStatusInput } from './setters.js';
+import { MACHINE } from '../testing/machine.js';
 
 const NOW = Date.UTC(2025, 0, 1, 12, 0, 0);
 
@@ -39,23 +40,7 @@ describe('node Ready condition', () => {
 
 describe('node status', () => {
   const input = (over: Partial<NodeStatusInput> = {}): NodeStatusInput => ({
-    machine: {
-      cpu: 2,
-      memoryBytes: 4 * 1024 ** 3,
-      ephemeralStorageBytes: 100 * 1024 ** 3,
-      maxPods: 110,
-      nodeInfo: {
-        machineID: 'm',
-        systemUUID: 's',
-        bootID: 'b',
-        kernelVersion: '6.1.0',
-        osImage: 'Debian GNU/Linux 12 (bookworm)',
-        kubeletVersion: 'v1.32.0',
-        kubeProxyVersion: '',
-        operatingSystem: 'linux',
-        architecture: 'amd64',
-      },
-    },
+    machine: MACHINE,
     health: { lastBaseRuntimeSync: NOW, baseRuntimeSyncThresholdMs: 30_000, now: NOW },
     nodeIP: '127.0.0.1',
     hostname: 'node-1',

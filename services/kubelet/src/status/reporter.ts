@@ -19,7 +19,7 @@ import type { StatusManager } from './manager.js';
 export interface PodStatusReporterOptions {
   podManager: PodManager;
   podStates: PodSyncStates;
-  statusManager: StatusManager;
+  statusManager: Pick<StatusManager, 'getPodStatus' | 'setPodStatus'>;
   prober: Pick<ProberManager, 'updatePodStatus'>;
   /** The runtime's name for container IDs (`containerd`), known once it answered Version. */
   runtimeName: () => string;

@@ -1,9 +1,11 @@
 // An in-memory CRI runtime for kubelet unit tests (upstream
 // cri-api/pkg/apis/testing/fake_runtime_service.go and
 // fake_image_service.go): sandboxes, containers and images held in maps,
-// every call logged by RPC name, failures injected per RPC.
+// every call logged by RPC name, failures injected per RPC, calls held or
+// failed by per-RPC hooks, and (opt-in) traced views as the remote runtime's.
 
 import type { Clock } from '@kubelab/client';
+import type { Context } from '@kubelab/tracing';
 import {
   LABEL_CONTAINER_NAME,
   LABEL_POD_NAME,
@@ -51,6 +53,14 @@ interface FakeSandbox {
   ip: string;
 }
 
+/** Runs when rpc is called, after it is logged and before the fake answers: throw to fail the call, await to hold it. */
+export type CallHook = (what: string) => void | Promise<void>;
+
+export interface FakeRuntimeOptions {
+  /** Offer withTraceContext, as the remote runtime does (absent: the runtime has no traced views). */
+  traced?: boolean;
+}
+
 const matches = (labels: Record<string, string>, selector: Record<string, string> | undefined) => Object.entries(selector ?? {}).every(([k, v]) => labels[k] === v);
 
 export class FakeRuntimeService implements RuntimeService {
@@ -63,14 +73,39 @@ export class FakeRuntimeService implements RuntimeService {
     { type: 'RuntimeReady', status: true, reason: '', message: '' },
     { type: 'NetworkReady', status: true, reason: '', message: '' },
   ];
+  /** Exit codes of ExecSync by command line (`cmd.join(' ')`); any other command exits 0. */
+  readonly execExitCodes = new Map<string, number>();
+  /** Per call: the trace context of the view it was made through (undefined: the runtime itself). */
+  readonly callContexts: (Context | undefined)[] = [];
   private readonly failures = new Map<Rpc, Error>();
-  private seq = 0;
+  private readonly hooks = new Map<Rpc, CallHook>();
+  // An object, so traced views (which inherit from this fake) number into the same sequence.
+  private readonly ids = { seq: 0 };
+  private readonly traceContext: Context | undefined;
+  readonly withTraceContext?: (ctx: Context) => RuntimeService;
 
-  constructor(private readonly clock: Clock) {}
+  constructor(
+    private readonly clock: Clock,
+    opts: FakeRuntimeOptions = {},
+  ) {
+    // A view is this fake with its own trace context: calls through it change the same sandboxes and containers and are logged with ctx.
+    if (opts.traced) this.withTraceContext = (ctx) => Object.create(this, { traceContext: { value: ctx } }) as FakeRuntimeService;
+  }
 
   /** The next call of rpc fails with err (once). */
   failNext(rpc: Rpc, err: Error = new CriClientError('Unknown', `injected ${rpc} failure`)): void {
     this.failures.set(rpc, err);
+  }
+
+  /** Every call of rpc runs hook (replacing an earlier one); undefined removes it. */
+  onCall(rpc: Rpc, hook: CallHook | undefined): void {
+    if (hook) this.hooks.set(rpc, hook);
+    else this.hooks.delete(rpc);
+  }
+
+  /** The RPCs called, in order, without what they named. */
+  rpcs(): Rpc[] {
+    return this.calls.map((c) => c.slice(0, c.indexOf(' ')) as Rpc);
   }
 
   /** The calls that change something, in order. */
@@ -79,8 +114,8 @@ export class FakeRuntimeService implements RuntimeService {
   }
 
   /** An image the node already has. */
-  addImage(ref: string): void {
-    this.images.set(ref, { id: `sha256:${ref}`, repoTags: [ref], repoDigests: [], size: 1000 });
+  addImage(ref: string, size = 1000): void {
+    this.images.set(ref, { id: `sha256:${ref}`, repoTags: [ref], repoDigests: [], size });
   }
 
   /** A running container's process ends with exitCode. */
@@ -91,13 +126,15 @@ export class FakeRuntimeService implements RuntimeService {
     }
   }
 
-  private call(rpc: Rpc, what: string): void {
+  private call(rpc: Rpc, what: string): void | Promise<void> {
     this.calls.push(`${rpc} ${what}`);
+    this.callContexts.push(this.traceContext);
     const err = this.failures.get(rpc);
     if (err) {
       this.failures.delete(rpc);
       throw err;
     }
+    return this.hooks.get(rpc)?.(what);
   }
 
   private sandboxOf(id: string): FakeSandbox {
@@ -117,22 +154,22 @@ export class FakeRuntimeService implements RuntimeService {
   }
 
   async version(): Promise<VersionInfo> {
-    this.call('Version', '');
+    await this.call('Version', '');
     return { version: '0.1.0', runtimeName: 'containerd', runtimeVersion: 'v1.7.24-fake', runtimeApiVersion: 'v1' };
   }
 
   async status(): Promise<RuntimeCondition[]> {
-    this.call('Status', '');
+    await this.call('Status', '');
     return this.conditions.map((c) => ({ ...c }));
   }
 
   async updateRuntimeConfig(podCidr: string): Promise<void> {
-    this.call('UpdateRuntimeConfig', podCidr);
+    await this.call('UpdateRuntimeConfig', podCidr);
   }
 
   async runPodSandbox(config: PodSandboxConfig): Promise<string> {
-    this.call('RunPodSandbox', `${config.metadata.namespace}/${config.metadata.name}`);
-    const n = ++this.seq;
+    await this.call('RunPodSandbox', `${config.metadata.namespace}/${config.metadata.name}`);
+    const n = ++this.ids.seq;
     const id = `sandbox-${n}`;
     this.sandboxes.set(id, {
       sandbox: { id, metadata: { ...config.metadata }, state: 'SANDBOX_READY', createdAt: this.clock.now() + n, labels: { ...config.labels }, annotations: { ...config.annotations } },
@@ -143,24 +180,24 @@ export class FakeRuntimeService implements RuntimeService {
 
   async stopPodSandbox(id: string): Promise<void> {
     const s = this.sandboxOf(id);
-    this.call('StopPodSandbox', this.podName(s.sandbox));
+    await this.call('StopPodSandbox', this.podName(s.sandbox));
     s.sandbox.state = 'SANDBOX_NOTREADY';
   }
 
   async removePodSandbox(id: string): Promise<void> {
     const s = this.sandboxOf(id);
-    this.call('RemovePodSandbox', this.podName(s.sandbox));
+    await this.call('RemovePodSandbox', this.podName(s.sandbox));
     this.sandboxes.delete(id);
   }
 
   async podSandboxStatus(id: string): Promise<PodSandboxStatus> {
-    this.call('PodSandboxStatus', id);
+    await this.call('PodSandboxStatus', id);
     const s = this.sandboxOf(id);
     return { ...s.sandbox, network: { ip: s.sandbox.state === 'SANDBOX_READY' ? s.ip : '', additionalIps: [] } };
   }
 
   async listPodSandbox(filter?: { labelSelector?: Record<string, string> }): Promise<PodSandbox[]> {
-    this.call('ListPodSandbox', '');
+    await this.call('ListPodSandbox', '');
     return [...this.sandboxes.values()]
       .map((s) => s.sandbox)
       .filter((s) => matches(s.labels, filter?.labelSelector))
@@ -168,9 +205,9 @@ export class FakeRuntimeService implements RuntimeService {
   }
 
   async createContainer(podSandboxId: string, config: ContainerConfig): Promise<string> {
-    this.call('CreateContainer', config.metadata.name);
+    await this.call('CreateContainer', config.metadata.name);
     this.sandboxOf(podSandboxId);
-    const n = ++this.seq;
+    const n = ++this.ids.seq;
     const id = `container-${n}`;
     this.containers.set(id, {
       id,
@@ -196,25 +233,25 @@ export class FakeRuntimeService implements RuntimeService {
 
   async startContainer(id: string): Promise<void> {
     const c = this.containerOf(id);
-    this.call('StartContainer', c.metadata.name);
+    await this.call('StartContainer', c.metadata.name);
     Object.assign(c, { state: 'CONTAINER_RUNNING' satisfies ContainerState, startedAt: this.clock.now() });
   }
 
   async stopContainer(id: string, _timeout: number): Promise<void> {
     const c = this.containerOf(id);
-    this.call('StopContainer', c.metadata.name);
+    await this.call('StopContainer', c.metadata.name);
     if (c.state === 'CONTAINER_EXITED') return;
     Object.assign(c, { state: 'CONTAINER_EXITED' satisfies ContainerState, exitCode: 137, reason: 'Error', finishedAt: this.clock.now() });
   }
 
   async removeContainer(id: string): Promise<void> {
     const c = this.containerOf(id);
-    this.call('RemoveContainer', c.metadata.name);
+    await this.call('RemoveContainer', c.metadata.name);
     this.containers.delete(id);
   }
 
   async listContainers(filter?: { podSandboxId?: string; labelSelector?: Record<string, string> }): Promise<Container[]> {
-    this.call('ListContainers', '');
+    await this.call('ListContainers', '');
     return [...this.containers.values()]
       .filter((c) => (!filter?.podSandboxId || c.podSandboxId === filter.podSandboxId) && matches(c.labels, filter?.labelSelector))
       .map((c) => ({
@@ -231,29 +268,30 @@ export class FakeRuntimeService implements RuntimeService {
   }
 
   async containerStatus(id: string): Promise<ContainerStatus> {
-    this.call('ContainerStatus', id);
+    await this.call('ContainerStatus', id);
     const { podSandboxId: _sandbox, ...status } = this.containerOf(id);
     return { ...status, labels: { ...status.labels }, annotations: { ...status.annotations } };
   }
 
-  async execSync(id: string, cmd: string[]): Promise<ExecSyncResult> {
-    this.call('ExecSync', `${this.containerOf(id).labels[LABEL_CONTAINER_NAME]} ${cmd.join(' ')}`);
-    return { stdout: Buffer.alloc(0), stderr: Buffer.alloc(0), exitCode: 0 };
+  async execSync(id: string, cmd: string[], _timeout?: number): Promise<ExecSyncResult> {
+    await this.call('ExecSync', `${this.containerOf(id).labels[LABEL_CONTAINER_NAME]} ${cmd.join(' ')}`);
+    return { stdout: Buffer.alloc(0), stderr: Buffer.alloc(0), exitCode: this.execExitCodes.get(cmd.join(' ')) ?? 0 };
   }
 
   async listImages(): Promise<Image[]> {
-    this.call('ListImages', '');
+    await this.call('ListImages', '');
     return [...this.images.values()];
   }
 
   async imageStatus(image: string): Promise<Image | undefined> {
-    this.call('ImageStatus', image);
+    await this.call('ImageStatus', image);
     return this.images.get(image);
   }
 
   async pullImage(image: string): Promise<string> {
-    this.call('PullImage', image);
-    this.addImage(image);
+    await this.call('PullImage', image);
+    // A hook may have stored the image as the registry serves it.
+    if (!this.images.has(image)) this.addImage(image);
     return this.images.get(image)!.id;
   }
 

@@ -9,9 +9,9 @@ import { SharedInformerFactory, type GroupVersionResource } from '@kubelab/clien
 import { FakeClock, FakeRecorder, createFakeClientset, type FakeClientset } from '@kubelab/client/testing';
 import { createLogger } from '@kubelab/component-base';
 import { Kubelet, type KubeletConfig } from '../kubelet.js';
-import type { MachineInfo } from '../nodestatus/setters.js';
 import type { PodWorkerQueue, UpdateOptions } from '../pod-workers.js';
 import { FakeRuntimeService } from './fake-runtime.js';
+import { MACHINE } from './machine.js';
 
 const PODS: GroupVersionResource = { group: '', version: 'v1', resource: 'pods' };
 const NODES: GroupVersionResource = { group: '', version: 'v1', resource: 'nodes' };
@@ -50,24 +50,6 @@ export class FakePodWorkers implements PodWorkerQueue {
 
   stop(): void {}
 }
-
-const MACHINE: MachineInfo = {
-  cpu: 4,
-  memoryBytes: 8 * 1024 ** 3,
-  ephemeralStorageBytes: 100 * 1024 ** 3,
-  maxPods: 110,
-  nodeInfo: {
-    machineID: 'test',
-    systemUUID: 'test',
-    bootID: 'test',
-    kernelVersion: '6.1.0',
-    osImage: 'Test Linux',
-    kubeletVersion: 'v1.32.0',
-    kubeProxyVersion: '',
-    operatingSystem: 'linux',
-    architecture: 'amd64',
-  },
-};
 
 export interface TestKubelet {
   kubelet: Kubelet;

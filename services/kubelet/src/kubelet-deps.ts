@@ -1,0 +1,223 @@
+// The kubelet's managers built from its config and dependencies (upstream
+// pkg/kubelet/kubelet.go NewMainKubelet and its Dependencies struct): what
+// each manager needs of the others is wired here, once, so the Kubelet
+// itself keeps only the pod sources, the sync functions and housekeeping.
+
+import type { Pod, Service } from '@kubelab/api';
+import type { Logger } from '@kubelab/component-base';
+import { realClock, type Clientset, type Clock, type EventBroadcaster, type SharedInformerFactory } from '@kubelab/client';
+import type { Tracing } from '@kubelab/tracing';
+import { Backoff } from './backoff.js';
+import { RuntimeCache } from './container/runtime-cache.js';
+import type { Recorder } from './events.js';
+import { EvictionManager } from './eviction/manager.js';
+import { collectSummary } from './eviction/stats.js';
+import { ImageManager } from './images/image-manager.js';
+import { pullSecretsFrom } from './images/pull-secrets.js';
+import { evictionConfig, type KubeletConfig } from './kubelet-config.js';
+import type { RuntimeService } from './kuberuntime/cri.js';
+import { RuntimeManager } from './kuberuntime/manager.js';
+import type { KubeletMetrics } from './metrics/metrics.js';
+import { dialingProbeTransport, httpHookVia, type DialTarget } from './network/loopback.js';
+import { NodeLeaseController, leaseAPI } from './nodelease/controller.js';
+import { NodeStatusController } from './nodestatus/controller.js';
+import { machineInfo } from './nodestatus/machine-info.js';
+import type { MachineInfo } from './nodestatus/setters.js';
+import { GenericPLEG, type PodLifecycleEvent } from './pleg/generic.js';
+import { MirrorClient } from './pod/mirror-client.js';
+import { MirrorPods } from './pod/mirror-pods.js';
+import { PodManager, fullName } from './pod/pod-manager.js';
+import { PodSyncStates } from './pod-sync-state.js';
+import { PodSyncTracer } from './pod-sync-tracer.js';
+import { PodWorkers, type PodWorkerQueue, type SyncFn } from './pod-workers.js';
+import { ProberManager } from './prober/manager.js';
+import { Prober, criProbeTransport } from './prober/prober.js';
+import { RuntimeState } from './runtime-state.js';
+import { StatusManager, podStatusAPI } from './status/manager.js';
+import { PodStatusReporter } from './status/reporter.js';
+import { untraced } from './untraced.js';
+import { VolumeManager } from './volumemanager/manager.js';
+import { apiObjectSource } from './volumemanager/sources.js';
+
+export interface KubeletDeps {
+  config: KubeletConfig;
+  clientset: Clientset;
+  informers: SharedInformerFactory;
+  runtime: RuntimeService;
+  /** Resolves pod-IP:port to where the runtime really serves it (kubelab loopback network). */
+  dialTarget?: DialTarget;
+  broadcaster: Pick<EventBroadcaster, 'newRecorder'>;
+  log: Logger;
+  clock?: Clock;
+  /** Each pod sync runs in a span continuing the pod's trace (absent = no spans). */
+  tracing?: Tracing;
+  /** Running pods/containers and pod start duration (absent = not recorded). */
+  metrics?: KubeletMetrics;
+  /** The host as cadvisor would describe it (absent: read from the host). */
+  machine?: MachineInfo;
+  /** The pod workers that run syncPod (absent: one serial worker per pod). */
+  podWorkers?: (sync: SyncFn, onError: (uid: string, err: unknown) => void) => PodWorkerQueue;
+}
+
+/** What the managers call back into the Kubelet for: its sync function, its informers' caches and its view of the active pods. */
+export interface KubeletHooks {
+  /** One pod's sync, run by the pod workers. */
+  syncPod: SyncFn;
+  /** The API pod by namespace/name from the pod informer (undefined before start()). */
+  apiPod(key: string): Pod | undefined;
+  /** Every Service, for the containers' service environment variables (upstream serviceLister). */
+  services(): Service[];
+  onPlegEvents(events: PodLifecycleEvent[]): void;
+  /** Pods the eviction manager may evict (upstream GetActivePods). */
+  activePods(): Pod[];
+}
+
+export interface KubeletManagers {
+  clock: Clock;
+  recorder: Recorder;
+  /** Absent when tracing is off. */
+  syncTracer: PodSyncTracer | undefined;
+  podManager: PodManager;
+  podStates: PodSyncStates;
+  podWorkers: PodWorkerQueue;
+  runtimeState: RuntimeState;
+  runtimeManager: RuntimeManager;
+  runtimeCache: RuntimeCache;
+  pleg: GenericPLEG;
+  prober: ProberManager;
+  statusManager: StatusManager;
+  statusReporter: PodStatusReporter;
+  mirrorPods: MirrorPods;
+  volumes: VolumeManager;
+  eviction: EvictionManager;
+  lease: NodeLeaseController;
+  nodeStatus: NodeStatusController;
+  /** Crash-loop and image-pull back-offs, garbage-collected by housekeeping. */
+  crashBackoff: Backoff;
+  imageBackoff: Backoff;
+}
+
+/** Builds the kubelet's managers (upstream NewMainKubelet). */
+export function newKubeletManagers(deps: KubeletDeps, kubelet: KubeletHooks): KubeletManagers {
+  const { config, runtime: rt, log } = deps;
+  const clientset = deps.clientset;
+  const clock = deps.clock ?? realClock;
+  const scale = config.timeScale;
+  const tracing = deps.tracing?.enabled ? deps.tracing : undefined;
+  const rec = deps.broadcaster.newRecorder({ component: 'kubelet', host: config.nodeName });
+  // Events are written by the broadcaster's own loop: keep them out of whichever pod's trace is active.
+  const recorder: Recorder = { event: (ref, type, reason, message) => untraced(() => rec.event(ref, type, reason, message)) };
+  const crashBackoff = new Backoff(10_000 / scale, 300_000 / scale, clock);
+  const imageBackoff = new Backoff(10_000 / scale, 300_000 / scale, clock);
+  const machine = deps.machine ?? machineInfo(config);
+  const runtimeState = new RuntimeState(rt, clock, log, scale);
+  const podManager = new PodManager();
+  const podStates = new PodSyncStates();
+
+  const statusManager = new StatusManager(podStatusAPI(clientset, !!tracing), log, (uid) => {
+    const d = podManager.get(uid);
+    if (!d) return undefined;
+    return d.static ? podManager.mirrorOf(d.pod) : kubelet.apiPod(fullName(d.pod));
+  });
+  const transport = criProbeTransport(rt);
+  const probe = new Prober(dialingProbeTransport(transport, deps.dialTarget), recorder, scale);
+  const prober = new ProberManager(probe, statusManager, clock, true, scale, (id) => podStates.containerStartedAt(id));
+  const statusReporter = new PodStatusReporter({
+    podManager,
+    podStates,
+    statusManager,
+    prober,
+    runtimeName: () => runtimeState.name,
+    nodeIP: config.nodeIP,
+    timeScale: scale,
+    recorder,
+    clock,
+    observePodStart: (seconds) => deps.metrics?.observePodStart(seconds),
+  });
+  // Liveness/startup failures restart containers; readiness changes the status.
+  for (const rm of [prober.liveness, prober.startup, prober.readiness]) rm.onUpdate((u) => podWorkers.update(u.podUid));
+
+  // ConfigMaps and Secrets read from the apiserver on use (upstream's Get strategy).
+  const objects = apiObjectSource(clientset);
+  const allocatable = () => ({ ...(nodeStatus.lastStatus?.allocatable ?? {}) });
+  const volumes = new VolumeManager({ rootDir: config.rootDir, sources: objects, recorder, clock, allocatable, timeScale: scale });
+  const runtimeManager = new RuntimeManager({
+    rt,
+    images: new ImageManager(rt, imageBackoff, recorder, clock),
+    recorder,
+    crashBackoff,
+    clock,
+    podLogsDir: config.podLogsDir,
+    runtimeName: runtimeState.name,
+    nodeName: config.nodeName,
+    nodeIPs: () => [config.nodeIP],
+    pullSecrets: pullSecretsFrom(clientset, recorder, log),
+    objects,
+    allocatable,
+    relaxedEnvNames: config.featureGates.RelaxedEnvironmentVariableValidation !== false,
+    services: () => kubelet.services(),
+    volumes,
+    httpHook: httpHookVia(transport, deps.dialTarget),
+  });
+  const onError = (uid: string, err: unknown) => log.warn('pod sync failed', { pod: podManager.podName(uid), err });
+  const podWorkers = deps.podWorkers ? deps.podWorkers(kubelet.syncPod, onError) : new PodWorkers(kubelet.syncPod, onError, () => clock.now());
+  const pleg = new GenericPLEG(rt, clock, (events) => kubelet.onPlegEvents(events), 1000, 3 * 60_000, config.featureGates.EventedPLEG === true);
+  if (deps.metrics) pleg.observeRelist = deps.metrics.observeRelist;
+  const eviction: EvictionManager = new EvictionManager({
+    config: evictionConfig(config),
+    summary: () => collectSummary({ rt, memoryCapacityBytes: machine.memoryBytes, rootDir: config.rootDir }),
+    activePods: () => kubelet.activePods(),
+    killPod: (pod, gracePeriodSeconds, st) => {
+      const uid = pod.metadata.uid ?? '';
+      podStates.of(uid).eviction = { ...st, gracePeriodSeconds };
+      podWorkers.update(uid, { terminate: true });
+    },
+    recorder,
+    nodeRef: () => nodeStatus.nodeRef(),
+    clock,
+    log,
+  });
+  const lease = new NodeLeaseController({
+    api: leaseAPI(clientset),
+    nodeName: config.nodeName,
+    leaseDurationSeconds: config.nodeLeaseDurationSeconds,
+    nodeUid: () => nodeStatus.node?.metadata.uid,
+    log,
+    now: () => clock.now(),
+  });
+  const nodeStatus: NodeStatusController = new NodeStatusController({
+    config,
+    cs: clientset,
+    rt,
+    runtime: runtimeState,
+    machine,
+    plegHealth: () => pleg.healthy(),
+    pressure: () => eviction.pressure(),
+    onRegistered: () => lease.start(),
+    recorder,
+    clock,
+    log,
+  });
+  return {
+    clock,
+    recorder,
+    syncTracer: tracing && new PodSyncTracer({ tracing, rt, clientset, runtimeManager }),
+    podManager,
+    podStates,
+    podWorkers,
+    runtimeState,
+    runtimeManager,
+    runtimeCache: new RuntimeCache(pleg),
+    pleg,
+    prober,
+    statusManager,
+    statusReporter,
+    mirrorPods: new MirrorPods({ podManager, client: new MirrorClient(clientset, log), nodeName: config.nodeName, nodeUid: () => nodeStatus.node?.metadata.uid, log }),
+    volumes,
+    eviction,
+    lease,
+    nodeStatus,
+    crashBackoff,
+    imageBackoff,
+  };
+}

@@ -1,0 +1,50 @@
+// Each pod sync in a `syncPod` span (upstream pkg/kubelet/kubelet.go SyncPod's
+// tracer.Start(ctx, "syncPod") and the ctx it passes to every CRI and API call
+// it makes): the span continues the pod's trace (the apiserver recorded the
+// creating request's context on the pod), so the sync's CRI calls and status
+// writes join that trace.
+
+import type { Clientset } from '@kubelab/client';
+import { ROOT_CONTEXT, contextFromObject, trace, type Context, type Tracing } from '@kubelab/tracing';
+import type { RuntimeService } from './kuberuntime/cri.js';
+import type { RuntimeManager } from './kuberuntime/manager.js';
+import type { DesiredPod } from './pod/pod-manager.js';
+import { apiObjectSource, type ObjectSource } from './volumemanager/sources.js';
+
+/** A traced sync's call paths; absent: the kubelet's own, untraced. */
+export interface SyncScope {
+  runtime: RuntimeManager;
+  objects: ObjectSource;
+}
+
+export type SyncResult = { retryAt?: number } | void;
+
+export interface PodSyncTracerOptions {
+  tracing: Tracing;
+  rt: RuntimeService;
+  clientset: Clientset;
+  runtimeManager: RuntimeManager;
+}
+
+export class PodSyncTracer {
+  constructor(private readonly o: PodSyncTracerOptions) {}
+
+  /** Runs one sync of pod `uid` in a `syncPod` span; `continueTrace`: the span is a child of the pod's own trace, else a root. */
+  run(uid: string, d: DesiredPod | undefined, continueTrace: boolean, sync: (scope?: SyncScope) => Promise<SyncResult>): Promise<SyncResult> {
+    const pod = d && !d.static ? d.pod : undefined;
+    const attributes = () => ({ 'k8s.pod.uid': uid, ...(d ? { 'k8s.pod.name': d.pod.metadata.name ?? '', 'k8s.namespace.name': d.pod.metadata.namespace ?? '' } : {}) });
+    const parent = continueTrace ? contextFromObject(pod) : ROOT_CONTEXT;
+    // The span's context is handed down explicitly (scope): the kubelet runs the sync context manager.
+    return this.o.tracing.withSpan('syncPod', (span) => sync(span.isRecording() ? this.scope(trace.setSpan(parent, span)) : undefined), { parent, attributes });
+  }
+
+  /**
+   * What one traced sync calls through: the runtime manager on a CRI view whose
+   * calls are children of ctx, and ConfigMap/Secret reads under ctx.
+   */
+  private scope(ctx: Context): SyncScope {
+    const rt = this.o.rt.withTraceContext?.(ctx);
+    const objects = apiObjectSource(this.o.clientset, { traceContext: ctx });
+    return { runtime: this.o.runtimeManager.withCalls(rt ?? this.o.rt, objects), objects };
+  }
+}
