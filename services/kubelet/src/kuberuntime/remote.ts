@@ -4,7 +4,21 @@
 // milliseconds and gRPC errors into CriClientError.
 
 import * as grpc from '@grpc/grpc-js';
-import { criProto, grpcCodeName, type CriContainerStatus__Output, type CriImage__Output, type ImageServiceClient, type RuntimeServiceClient } from '@kubelab/proto';
+import {
+  criProto,
+  decodeSandboxNetwork,
+  grpcCodeName,
+  type CriContainerStatus__Output,
+  type CriImage__Output,
+  type CriListContainersResponse__Output,
+  type CriListPodSandboxResponse__Output,
+  type CriPodSandbox__Output,
+  type CriPodSandboxStatus__Output,
+  type CriPodSandboxStatusResponse__Output,
+  type ImageServiceClient,
+  type RuntimeServiceClient,
+  type SandboxPortMap,
+} from '@kubelab/proto';
 import { callTracedUnary, tracingOfInterceptors, type Context, type UnaryMethod } from '@kubelab/tracing';
 import {
   CriClientError,
@@ -37,12 +51,9 @@ export function criTarget(endpoint: string): string {
   return endpoint;
 }
 
-/** The loopback address serving a pod's container port (kubelab runtime in `loopback` network mode). */
-export type PortMap = Record<string, string>;
-
 export interface RemoteRuntime extends RuntimeService {
-  /** Verbose sandbox info: the `kubelab.io/network` port map, if the runtime reports one. */
-  sandboxPortMap(id: string): Promise<PortMap | undefined>;
+  /** Verbose sandbox info: the loopback addresses serving a pod's container ports, if the runtime is in `loopback` network mode. */
+  sandboxPortMap(id: string): Promise<SandboxPortMap | undefined>;
 }
 
 export function connectRemoteRuntime(endpoint: string, timeoutMs = 10_000, interceptors: grpc.Interceptor[] = []): RemoteRuntime {
@@ -78,21 +89,21 @@ export function connectRemoteRuntime(endpoint: string, timeoutMs = 10_000, inter
     });
   }
 
-  const toSandbox = (s: {
-    id: string;
-    metadata: { name: string; uid: string; namespace: string; attempt: number } | null;
-    state: string;
-    createdAt: string;
-    labels: Record<string, string>;
-    annotations: Record<string, string>;
-  }): PodSandbox => ({
-    id: s.id,
-    metadata: s.metadata ?? { name: '', uid: '', namespace: '', attempt: 0 },
-    state: s.state as PodSandboxState,
-    createdAt: nsToMs(s.createdAt),
-    labels: s.labels ?? {},
-    annotations: s.annotations ?? {},
-  });
+  // PodSandbox (ListPodSandbox) and PodSandboxStatus share every field but the network: one conversion for both.
+  function toSandbox(s: CriPodSandbox__Output): PodSandbox;
+  function toSandbox(s: CriPodSandboxStatus__Output): PodSandboxStatus;
+  function toSandbox(s: CriPodSandbox__Output | CriPodSandboxStatus__Output): PodSandboxStatus {
+    const sb: PodSandboxStatus = {
+      id: s.id,
+      metadata: s.metadata ?? { name: '', uid: '', namespace: '', attempt: 0 },
+      state: s.state as PodSandboxState,
+      createdAt: nsToMs(s.createdAt),
+      labels: s.labels ?? {},
+      annotations: s.annotations ?? {},
+    };
+    if ('network' in s && s.network) sb.network = { ip: s.network.ip, additionalIps: s.network.additionalIps.map((p) => p.ip) };
+    return sb;
+  }
 
   const toStatus = (s: CriContainerStatus__Output): ContainerStatus => ({
     id: s.id,
@@ -142,37 +153,19 @@ export function connectRemoteRuntime(endpoint: string, timeoutMs = 10_000, inter
         await call(rs, 'RemovePodSandbox', { podSandboxId: id });
       },
       async podSandboxStatus(id): Promise<PodSandboxStatus> {
-        const r = await call<
-          object,
-          {
-            status: {
-              id: string;
-              metadata: { name: string; uid: string; namespace: string; attempt: number } | null;
-              state: string;
-              createdAt: string;
-              labels: Record<string, string>;
-              annotations: Record<string, string>;
-              network: { ip: string; additionalIps: { ip: string }[] } | null;
-            } | null;
-          }
-        >(rs, 'PodSandboxStatus', { podSandboxId: id, verbose: false });
+        const r = await call<object, CriPodSandboxStatusResponse__Output>(rs, 'PodSandboxStatus', { podSandboxId: id, verbose: false });
         if (!r.status) throw new CriClientError('Unknown', `PodSandboxStatus of ${id} returned no status`);
-        return { ...toSandbox(r.status), network: r.status.network ? { ip: r.status.network.ip, additionalIps: r.status.network.additionalIps.map((p) => p.ip) } : undefined };
+        return toSandbox(r.status);
       },
       async sandboxPortMap(id) {
-        const r = await call<object, { info: Record<string, string> }>(rs, 'PodSandboxStatus', { podSandboxId: id, verbose: true });
-        const net = r.info?.['kubelab.io/network'];
-        if (!net) return undefined;
-        try {
-          const parsed = JSON.parse(net) as { mode?: string; ports?: PortMap };
-          return parsed.mode === 'loopback' ? (parsed.ports ?? {}) : undefined;
-        } catch {
-          return undefined;
-        }
+        const r = await call<object, CriPodSandboxStatusResponse__Output>(rs, 'PodSandboxStatus', { podSandboxId: id, verbose: true });
+        const net = decodeSandboxNetwork(r.info);
+        // In pod-ip mode the pod IP itself serves the ports: nothing to map.
+        return net?.mode === 'loopback' ? net.ports : undefined;
       },
       async listPodSandbox(filter) {
-        const r = await call<object, { items: Parameters<typeof toSandbox>[0][] }>(rs, 'ListPodSandbox', { filter: filter?.labelSelector ? { labelSelector: filter.labelSelector } : null });
-        return r.items.map(toSandbox);
+        const r = await call<object, CriListPodSandboxResponse__Output>(rs, 'ListPodSandbox', { filter: filter?.labelSelector ? { labelSelector: filter.labelSelector } : null });
+        return r.items.map((s) => toSandbox(s));
       },
       async createContainer(podSandboxId, config: ContainerConfig, sandboxConfigIn) {
         const r = await call<object, { containerId: string }>(rs, 'CreateContainer', { podSandboxId, config, sandboxConfig: sandboxConfig(sandboxConfigIn) }, 4 * 60_000);
@@ -190,23 +183,7 @@ export function connectRemoteRuntime(endpoint: string, timeoutMs = 10_000, inter
       },
       async listContainers(filter) {
         const f = filter ? { ...(filter.podSandboxId ? { podSandboxId: filter.podSandboxId } : {}), ...(filter.labelSelector ? { labelSelector: filter.labelSelector } : {}) } : null;
-        const r = await call<
-          object,
-          {
-            containers: {
-              id: string;
-              podSandboxId: string;
-              metadata: { name: string; attempt: number } | null;
-              image: { image: string } | null;
-              imageRef: string;
-              imageId: string;
-              state: string;
-              createdAt: string;
-              labels: Record<string, string>;
-              annotations: Record<string, string>;
-            }[];
-          }
-        >(rs, 'ListContainers', { filter: f });
+        const r = await call<object, CriListContainersResponse__Output>(rs, 'ListContainers', { filter: f });
         return r.containers.map((c): Container => ({
           id: c.id,
           podSandboxId: c.podSandboxId,
