@@ -5,7 +5,7 @@
 // object in the field numbers of k8s.io/api's generated.proto, which the
 // schema of @kubelab/api carries on its fields: the decoder walks the schema.
 
-import { SCHEMA, elementType, structOf, unsupportedMediaType, badRequest, type FieldType, type KubeObject } from '@kubelab/api';
+import { SCHEMA, elementType, formatTime, structOf, unsupportedMediaType, badRequest, type FieldType, type KubeObject } from '@kubelab/api';
 
 const MAGIC = [0x6b, 0x38, 0x73, 0x00];
 
@@ -124,7 +124,7 @@ function decodeValue(field: WireField, type: string, raw: bigint | Uint8Array): 
       const fs = fields(bytes());
       const s = fs.get(1)?.[0]?.v;
       const seconds = typeof s === 'bigint' ? toInt(s) : 0;
-      return seconds ? new Date(seconds * 1000).toISOString().replace('.000Z', 'Z') : undefined;
+      return seconds ? formatTime(seconds * 1000) : undefined;
     }
     case 'IntOrString': {
       const fs = fields(bytes());
