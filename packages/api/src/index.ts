@@ -97,7 +97,6 @@ export { objectFields } from './fields/selectable.js';
 // defaulting and validation
 export { setDefaults } from './defaults.js';
 export { validateObject } from './validation/index.js';
-export * as field from './validation/field.js';
 
 // helpers the controllers, scheduler and kubelet share
 export { ANNOTATION_CONFIG_MIRROR, ANNOTATION_DAEMONSET_TEMPLATE_GENERATION, DEFAULT_MEMORY_REQUEST, DEFAULT_MILLI_CPU_REQUEST } from './helpers/wellknown.js';
@@ -109,4 +108,4 @@ export { getScaledValueFromIntOrPercent } from './helpers/intstr.js';
 export { canonicalJson, semanticJson } from './helpers/canonical-json.js';
 
 // net: IPv4 addresses and CIDRs (k8s.io/utils/net)
-export { formatIpv4, formatIpv4Cidr, ipv4CidrContains, ipv4CidrSize, ipv4Mask, parseIpv4, parseIpv4Cidr, type Ipv4Cidr } from './net/ipv4.js';
+export { formatIpv4, formatIpv4Cidr, ipv4CidrContains, ipv4CidrSize, parseIpv4, parseIpv4Cidr, type Ipv4Cidr } from './net/ipv4.js';
