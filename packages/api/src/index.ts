@@ -85,7 +85,7 @@ export { LABEL_SERVICE_NAME, type Endpoint, type EndpointPort, type EndpointSlic
 export type { Lease, LeaseSpec } from './coordination/v1/types.js';
 
 // the schema: OpenAPI, strict decoding, protobuf
-export { elementType, openapiName, SCHEMA, structOf, type FieldDef, type FieldType } from './schema/index.js';
+export { elementType, isPrimitiveType, openapiName, SCHEMA, structOf, type FieldDef, type FieldType, type PrimitiveType } from './schema/index.js';
 
 // patch, quantities, selectors
 export { applyPatch, fieldPatchMeta, isPatchType } from './patch/index.js';
