@@ -4,6 +4,8 @@
 // runtime writes it, the kubelet's loopback dialer reads it; this module is
 // the one place both take its key, shape and port keys from.
 
+import { jsonObject, parseJsonObject } from './json-record.js';
+
 /** The `info` key of PodSandboxStatusResponse (only set when the request is verbose). */
 export const SANDBOX_NETWORK_INFO_KEY = 'kubelab.io/network';
 
@@ -29,8 +31,6 @@ export function encodeSandboxNetwork(net: SandboxNetwork): Record<typeof SANDBOX
   return { [SANDBOX_NETWORK_INFO_KEY]: JSON.stringify(net) };
 }
 
-const obj = (v: unknown): Record<string, unknown> | undefined => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined);
-
 /**
  * The network note from a verbose status's `info` map, read leniently (a
  * wrong-typed field gets its default, a non-string port is left out);
@@ -39,15 +39,9 @@ const obj = (v: unknown): Record<string, unknown> | undefined => (v && typeof v 
 export function decodeSandboxNetwork(info: Record<string, string> | undefined): SandboxNetwork | undefined {
   const data = info?.[SANDBOX_NETWORK_INFO_KEY];
   if (!data) return undefined;
-  let raw: unknown;
-  try {
-    raw = JSON.parse(data);
-  } catch {
-    return undefined;
-  }
-  const r = obj(raw);
+  const r = parseJsonObject(data);
   if (!r) return undefined;
-  const ports = Object.entries(obj(r.ports) ?? {}).filter((e): e is [string, string] => typeof e[1] === 'string');
+  const ports = Object.entries(jsonObject(r.ports) ?? {}).filter((e): e is [string, string] => typeof e[1] === 'string');
   const net: SandboxNetwork = { mode: typeof r.mode === 'string' ? r.mode : '', podIP: typeof r.podIP === 'string' ? r.podIP : '', ports: Object.fromEntries(ports) };
   if (typeof r.note === 'string') net.note = r.note;
   return net;
