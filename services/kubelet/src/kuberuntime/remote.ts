@@ -8,9 +8,22 @@ import {
   criProto,
   decodeSandboxNetwork,
   grpcCodeName,
+  type CriAttachResponse__Output,
+  type CriContainerEventResponse__Output,
+  type CriContainerStatusResponse__Output,
+  type CriCreateContainerResponse__Output,
   type CriContainerStatus__Output,
+  type CriExecResponse__Output,
+  type CriExecSyncResponse__Output,
   type CriImage__Output,
+  type CriImageStatusResponse__Output,
+  type CriListContainerStatsResponse__Output,
   type CriListContainersResponse__Output,
+  type CriListImagesResponse__Output,
+  type CriPullImageResponse__Output,
+  type CriRunPodSandboxResponse__Output,
+  type CriStatusResponse__Output,
+  type CriVersionResponse__Output,
   type CriListPodSandboxResponse__Output,
   type CriPodSandbox__Output,
   type CriPodSandboxStatus__Output,
@@ -132,18 +145,17 @@ export function connectRemoteRuntime(endpoint: string, timeoutMs = 10_000, inter
     return {
       withTraceContext: (ctx: Context) => view(ctx),
       async version() {
-        const r = await call<object, { version: string; runtimeName: string; runtimeVersion: string; runtimeApiVersion: string }>(rs, 'Version', { version: 'v1' });
-        return r;
+        return call<object, CriVersionResponse__Output>(rs, 'Version', { version: 'v1' });
       },
       async status() {
-        const r = await call<object, { status: { conditions: { type: string; status: boolean; reason: string; message: string }[] } | null }>(rs, 'Status', { verbose: false });
+        const r = await call<object, CriStatusResponse__Output>(rs, 'Status', { verbose: false });
         return r.status?.conditions ?? [];
       },
       async updateRuntimeConfig(podCidr) {
         await call(rs, 'UpdateRuntimeConfig', { runtimeConfig: { networkConfig: { podCidr } } });
       },
       async runPodSandbox(config) {
-        const r = await call<object, { podSandboxId: string }>(rs, 'RunPodSandbox', { config: sandboxConfig(config), runtimeHandler: '' }, 4 * 60_000);
+        const r = await call<object, CriRunPodSandboxResponse__Output>(rs, 'RunPodSandbox', { config: sandboxConfig(config), runtimeHandler: '' }, 4 * 60_000);
         return r.podSandboxId;
       },
       async stopPodSandbox(id) {
@@ -168,7 +180,7 @@ export function connectRemoteRuntime(endpoint: string, timeoutMs = 10_000, inter
         return r.items.map((s) => toSandbox(s));
       },
       async createContainer(podSandboxId, config: ContainerConfig, sandboxConfigIn) {
-        const r = await call<object, { containerId: string }>(rs, 'CreateContainer', { podSandboxId, config, sandboxConfig: sandboxConfig(sandboxConfigIn) }, 4 * 60_000);
+        const r = await call<object, CriCreateContainerResponse__Output>(rs, 'CreateContainer', { podSandboxId, config, sandboxConfig: sandboxConfig(sandboxConfigIn) }, 4 * 60_000);
         return r.containerId;
       },
       async startContainer(id) {
@@ -197,28 +209,24 @@ export function connectRemoteRuntime(endpoint: string, timeoutMs = 10_000, inter
         }));
       },
       async containerStatus(id) {
-        const r = await call<object, { status: CriContainerStatus__Output | null }>(rs, 'ContainerStatus', { containerId: id, verbose: false });
+        const r = await call<object, CriContainerStatusResponse__Output>(rs, 'ContainerStatus', { containerId: id, verbose: false });
         if (!r.status) throw new CriClientError('Unknown', `ContainerStatus of ${id} returned no status`);
         return toStatus(r.status);
       },
       async execSync(id, cmd, timeout) {
-        const r = await call<object, { stdout: Buffer; stderr: Buffer; exitCode: number }>(rs, 'ExecSync', { containerId: id, cmd, timeout }, timeout > 0 ? timeout * 1000 + 2000 : timeoutMs);
+        const r = await call<object, CriExecSyncResponse__Output>(rs, 'ExecSync', { containerId: id, cmd, timeout }, timeout > 0 ? timeout * 1000 + 2000 : timeoutMs);
         return { stdout: Buffer.from(r.stdout ?? []), stderr: Buffer.from(r.stderr ?? []), exitCode: r.exitCode };
       },
       async exec(req) {
-        const r = await call<object, { url: string }>(rs, 'Exec', req);
+        const r = await call<object, CriExecResponse__Output>(rs, 'Exec', req);
         return r.url;
       },
       async attach(req) {
-        const r = await call<object, { url: string }>(rs, 'Attach', req);
+        const r = await call<object, CriAttachResponse__Output>(rs, 'Attach', req);
         return r.url;
       },
       async listContainerStats() {
-        type U64 = { value: string } | null;
-        const r = await call<
-          object,
-          { stats: { attributes: { id: string; labels: Record<string, string> } | null; memory: { workingSetBytes: U64 } | null; writableLayer: { usedBytes: U64; inodesUsed: U64 } | null }[] }
-        >(rs, 'ListContainerStats', { filter: null });
+        const r = await call<object, CriListContainerStatsResponse__Output>(rs, 'ListContainerStats', { filter: null });
         return r.stats.map((s) => ({
           id: s.attributes?.id ?? '',
           labels: s.attributes?.labels ?? {},
@@ -235,7 +243,7 @@ export function connectRemoteRuntime(endpoint: string, timeoutMs = 10_000, inter
           ended = true;
           onEnd(err);
         };
-        stream.on('data', (e: { containerId: string; containerEventType: string; podSandboxStatus: { metadata: { uid: string } | null } | null }) => {
+        stream.on('data', (e: CriContainerEventResponse__Output) => {
           const ev: ContainerEvent = { containerId: e.containerId, type: e.containerEventType as ContainerEvent['type'] };
           const uid = e.podSandboxStatus?.metadata?.uid;
           if (uid) ev.podUid = uid;
@@ -249,15 +257,15 @@ export function connectRemoteRuntime(endpoint: string, timeoutMs = 10_000, inter
         };
       },
       async listImages() {
-        const r = await call<object, { images: CriImage__Output[] }>(is, 'ListImages', { filter: null });
+        const r = await call<object, CriListImagesResponse__Output>(is, 'ListImages', { filter: null });
         return r.images.map(toImage);
       },
       async imageStatus(image) {
-        const r = await call<object, { image: CriImage__Output | null }>(is, 'ImageStatus', { image: { image }, verbose: false });
+        const r = await call<object, CriImageStatusResponse__Output>(is, 'ImageStatus', { image: { image }, verbose: false });
         return r.image ? toImage(r.image) : undefined;
       },
       async pullImage(image, auth, sandboxConfigIn) {
-        const r = await call<object, { imageRef: string }>(
+        const r = await call<object, CriPullImageResponse__Output>(
           is,
           'PullImage',
           { image: { image }, auth: auth ?? null, sandboxConfig: sandboxConfigIn ? sandboxConfig(sandboxConfigIn) : null },
