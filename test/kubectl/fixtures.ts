@@ -2,9 +2,9 @@
 // its lease (kubelet), pods with status (kubelet), events, the kube-proxy
 // ConfigMap.
 
-import type { KubeObject } from '@kubelab/api';
+import { formatMicroTime, formatTime, type KubeObject } from '@kubelab/api';
 
-export const iso = (msAgo: number): string => new Date(Date.now() - msAgo).toISOString().replace(/\.\d+Z$/, 'Z');
+export const iso = (msAgo: number): string => formatTime(Date.now() - msAgo);
 const MIN = 60_000;
 
 export function node(name: string, opts: { kubeletPort?: number; ready?: 'True' | 'False' } = {}): KubeObject {
@@ -53,7 +53,7 @@ export function lease(nodeName: string): KubeObject {
     apiVersion: 'coordination.k8s.io/v1',
     kind: 'Lease',
     metadata: { name: nodeName, namespace: 'kube-node-lease' },
-    spec: { holderIdentity: nodeName, leaseDurationSeconds: 40, renewTime: new Date().toISOString().replace('Z', '000Z') },
+    spec: { holderIdentity: nodeName, leaseDurationSeconds: 40, renewTime: formatMicroTime(Date.now()) },
   } as KubeObject;
 }
 

@@ -85,7 +85,7 @@ export { LABEL_SERVICE_NAME, type Endpoint, type EndpointPort, type EndpointSlic
 export type { Lease, LeaseSpec } from './coordination/v1/types.js';
 
 // the schema: OpenAPI, strict decoding, protobuf
-export { elementType, openapiName, SCHEMA, structOf, type FieldDef, type FieldType } from './schema/index.js';
+export { elementType, isPrimitiveType, openapiName, SCHEMA, structOf, type FieldDef, type FieldType, type PrimitiveType } from './schema/index.js';
 
 // patch, quantities, selectors
 export { applyPatch, fieldPatchMeta, isPatchType } from './patch/index.js';
@@ -97,11 +97,10 @@ export { objectFields } from './fields/selectable.js';
 // defaulting and validation
 export { setDefaults } from './defaults.js';
 export { validateObject } from './validation/index.js';
-export * as field from './validation/field.js';
 
 // helpers the controllers, scheduler and kubelet share
 export { ANNOTATION_CONFIG_MIRROR, ANNOTATION_DAEMONSET_TEMPLATE_GENERATION, DEFAULT_MEMORY_REQUEST, DEFAULT_MILLI_CPU_REQUEST } from './helpers/wellknown.js';
-export { getPodCondition, isPodActive, isPodAvailable, isPodReady, isPodTerminal, maxContainerRestarts, podQOSClass, podRequests } from './helpers/pod.js';
+export { getPodCondition, isPodActive, isPodAvailable, isPodReady, isPodTerminal, isTerminalPhase, maxContainerRestarts, podQOSClass, podRequests } from './helpers/pod.js';
 export { controllerRef, metaNamespaceKey, newControllerRef, splitMetaNamespaceKey } from './helpers/meta.js';
 export { findUntoleratedTaint, getNodeCondition, matchToleration, minTolerationSeconds, tolerationsTolerateTaint } from './helpers/node.js';
 export { matchNodeSelector, matchNodeSelectorTerm, podMatchesNodeSelectorAndAffinityTerms } from './helpers/nodeaffinity.js';
@@ -109,4 +108,4 @@ export { getScaledValueFromIntOrPercent } from './helpers/intstr.js';
 export { canonicalJson, semanticJson } from './helpers/canonical-json.js';
 
 // net: IPv4 addresses and CIDRs (k8s.io/utils/net)
-export { formatIpv4, formatIpv4Cidr, ipv4CidrContains, ipv4CidrSize, ipv4Mask, parseIpv4, parseIpv4Cidr, type Ipv4Cidr } from './net/ipv4.js';
+export { formatIpv4, formatIpv4Cidr, ipv4CidrContains, ipv4CidrSize, parseIpv4, parseIpv4Cidr, type Ipv4Cidr } from './net/ipv4.js';

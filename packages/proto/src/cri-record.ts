@@ -2,7 +2,9 @@
 // exported span): one JSON record per CRI call the runtime serves, on
 // `kubelab.cri.<node>.<method>`. The runtime writes it, `kubelab trace`
 // reads it; this module is the one place both take its shape and subject from.
-// No imports: the CLI loads it through `@kubelab/proto/cri-record` without gRPC.
+// It imports no gRPC (only json-record.ts): the CLI loads it through `@kubelab/proto/cri-record`.
+
+import { jsonObject, parseJsonObject } from './json-record.js';
 
 export interface CriCallRecord {
   /** RFC 3339 start time. */
@@ -63,20 +65,13 @@ export function encodeCriCallRecord(rec: CriCallRecord): string {
 }
 
 const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
-const obj = (v: unknown): Record<string, unknown> | undefined => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined);
 
 /**
  * A record from a message body, read leniently so a record from an older or
  * newer runtime still reads; undefined when the body is not a record at all.
  */
 export function decodeCriCallRecord(data: string): DecodedCriCallRecord | undefined {
-  let raw: unknown;
-  try {
-    raw = JSON.parse(data);
-  } catch {
-    return undefined;
-  }
-  const r = obj(raw);
+  const r = parseJsonObject(data);
   const method = str(r?.method);
   const node = str(r?.node);
   if (!r || !method || !node) return undefined;
@@ -84,7 +79,7 @@ export function decodeCriCallRecord(data: string): DecodedCriCallRecord | undefi
     time: str(r.time) ?? new Date().toISOString(),
     node,
     method,
-    request: obj(r.request) ?? {},
+    request: jsonObject(r.request) ?? {},
     durationMs: typeof r.durationMs === 'number' && Number.isFinite(r.durationMs) ? r.durationMs : 0,
     code: str(r.code) ?? 'UNKNOWN',
   };
@@ -93,7 +88,7 @@ export function decodeCriCallRecord(data: string): DecodedCriCallRecord | undefi
     if (v) rec[k] = v;
   }
   if (typeof r.codeNumber === 'number') rec.codeNumber = r.codeNumber;
-  const response = obj(r.response);
+  const response = jsonObject(r.response);
   if (response) rec.response = response;
   return rec;
 }

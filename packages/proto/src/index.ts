@@ -5,3 +5,4 @@ export * from './status.js';
 export * from './grpc-health.js';
 export * from './codes.js';
 export * from './cri-record.js';
+export * from './sandbox-network.js';

@@ -1,6 +1,6 @@
 // Runtime records → CRI messages (the only place that knows the wire shapes).
 
-import type { CriContainer, CriContainerStats, CriContainerStatus, CriImage, CriPodSandbox, CriPodSandboxStatus } from '@kubelab/proto';
+import { encodeSandboxNetwork, sandboxPortKey, type CriContainer, type CriContainerStats, type CriContainerStatus, type CriImage, type CriPodSandbox, type CriPodSandboxStatus } from '@kubelab/proto';
 import type { StoredImage } from './images.js';
 import type { Container, Runtime, Sandbox } from './runtime.js';
 import { nowNanos } from './time.js';
@@ -36,11 +36,11 @@ export function sandboxStatusToProto(sb: Sandbox): CriPodSandboxStatus {
 export function sandboxInfo(sb: Sandbox, mode: string): Record<string, string> {
   return {
     info: JSON.stringify({ pid: 1, runtimeHandler: sb.runtimeHandler || 'runc', config: { metadata: sb.config.metadata, hostname: sb.config.hostname, logDirectory: sb.config.logDirectory } }),
-    'kubelab.io/network': JSON.stringify({
+    ...encodeSandboxNetwork({
       mode,
       podIP: sb.ip,
       note: mode === 'loopback' ? 'pod IP is simulated: container ports are served on loopback at the mapped addresses' : 'container ports are served on the pod IP',
-      ports: Object.fromEntries(Object.entries(sb.ports).map(([p, a]) => [`${p}/TCP`, `${a.hostIp}:${a.hostPort}`])),
+      ports: Object.fromEntries(Object.entries(sb.ports).map(([p, a]) => [sandboxPortKey(p), `${a.hostIp}:${a.hostPort}`])),
     }),
   };
 }

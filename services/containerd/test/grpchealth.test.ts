@@ -1,5 +1,6 @@
 import { connect } from 'node:http2';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { decodeSandboxNetwork, sandboxPortKey } from '@kubelab/proto';
 import { waitFor } from '@kubelab/testing';
 import { startHarness, type Harness } from '../src/testing/harness.js';
 
@@ -42,7 +43,7 @@ describe('grpc-health teaching image', () => {
     const { podSandboxId, containerId } = await h.runPod('grpc', 'kubelab/grpc-health', { args: ['8080', 'db'] });
     const addr = await waitFor('the mapped port of 8080/TCP', async () => {
       const st = await h.cri.rt.PodSandboxStatus({ podSandboxId, verbose: true });
-      return JSON.parse(st.info['kubelab.io/network']!).ports['8080/TCP'] as string | undefined;
+      return decodeSandboxNetwork(st.info)?.ports[sandboxPortKey(8080)];
     });
     expect(await check(addr, '')).toBe('SERVING');
     expect(await check(addr, 'db')).toBe('SERVING');

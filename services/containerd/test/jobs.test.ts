@@ -4,6 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
+import { decodeSandboxNetwork, sandboxPortKey } from '@kubelab/proto';
 import { waitFor } from '@kubelab/testing';
 import { startHarness, type Harness } from '../src/testing/harness.js';
 import { startProcess } from '../src/testing/process.js';
@@ -147,7 +148,7 @@ describe('background jobs through the CRI', () => {
     const probe = () => h.cri.rt.ExecSync({ containerId, cmd: ['cat', '/tmp/ready'], timeout: 1 });
     const addr = await waitFor('the mapped port of 80/TCP', async () => {
       const st = await h.cri.rt.PodSandboxStatus({ podSandboxId, verbose: true });
-      return JSON.parse(st.info['kubelab.io/network']!).ports['80/TCP'] as string | undefined;
+      return decodeSandboxNetwork(st.info)?.ports[sandboxPortKey(80)];
     });
     const [host, port] = addr.split(':');
     const status = await new Promise<number>((resolve, reject) => {

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { decodeSandboxNetwork, sandboxPortKey } from '@kubelab/proto';
 import { waitFor } from '@kubelab/testing';
 import { PRIVATE_IMAGE_AUTH } from '../src/catalog.js';
 import { containerConfig, sandboxConfig, startHarness, type Harness } from '../src/testing/harness.js';
@@ -44,7 +45,7 @@ describe('runtime and sandboxes', () => {
     expect(st.status!.network!.ip).toBe('10.244.1.2');
     expect(st.status!.metadata).toEqual(cfg.metadata);
     expect(st.status!.annotations).toEqual(cfg.annotations);
-    expect(JSON.parse(st.info['kubelab.io/network']!)).toMatchObject({ mode: 'loopback', podIP: '10.244.1.2' });
+    expect(decodeSandboxNetwork(st.info)!).toMatchObject({ mode: 'loopback', podIP: '10.244.1.2' });
     await h.cri.rt.StopPodSandbox({ podSandboxId });
     await h.cri.rt.StopPodSandbox({ podSandboxId });
     expect((await h.cri.rt.PodSandboxStatus({ podSandboxId })).status!.state).toBe('SANDBOX_NOTREADY');
@@ -192,7 +193,7 @@ describe('containers', () => {
     const { podSandboxId, containerId, logFile } = await h.runPod('web', 'nginx');
     const addr = await waitFor('the mapped port of 80/TCP', async () => {
       const st = await h.cri.rt.PodSandboxStatus({ podSandboxId, verbose: true });
-      return JSON.parse(st.info['kubelab.io/network']!).ports['80/TCP'] as string | undefined;
+      return decodeSandboxNetwork(st.info)?.ports[sandboxPortKey(80)];
     });
     const [host, port] = addr.split(':');
     const body = await new Promise<{ status: number; server: string; text: string }>((resolve, reject) => {

@@ -4,6 +4,7 @@
 
 import { request } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
+import { decodeSandboxNetwork } from '@kubelab/proto';
 import { waitFor } from '@kubelab/testing';
 import { containerConfig, sandboxConfig, startHarness, type Harness } from '../src/testing/harness.js';
 
@@ -168,7 +169,7 @@ describe('the slow-start teaching image', () => {
     h = await startHarness({ podCidr: '10.244.1.0/24', timeScale: 20 });
     const t0 = Date.now();
     const { podSandboxId, containerId } = await h.runPod('slow', 'kubelab/slow-start');
-    const ports = async () => JSON.parse((await h.cri.rt.PodSandboxStatus({ podSandboxId, verbose: true })).info['kubelab.io/network']!).ports as Record<string, string>;
+    const ports = async () => decodeSandboxNetwork((await h.cri.rt.PodSandboxStatus({ podSandboxId, verbose: true })).info)!.ports;
     expect(await ports()).toEqual({});
     const addr = await waitFor('8080/TCP to be served', async () => (await ports())['8080/TCP'], { timeoutMs: 5000 });
     // 20 s at scale 20 is 1 s of wall time.
@@ -188,7 +189,7 @@ describe('pod-ip network mode', () => {
     const st = await h.cri.rt.PodSandboxStatus({ podSandboxId, verbose: true });
     expect(st.status!.network!.ip).toBe('127.10.0.2');
     const net = await waitFor('the port to be served', async () => {
-      const info = JSON.parse((await h.cri.rt.PodSandboxStatus({ podSandboxId, verbose: true })).info['kubelab.io/network']!);
+      const info = decodeSandboxNetwork((await h.cri.rt.PodSandboxStatus({ podSandboxId, verbose: true })).info)!;
       return info.ports['18080/TCP'] ? info : undefined;
     });
     expect(net).toMatchObject({ mode: 'pod-ip', podIP: '127.10.0.2', ports: { '18080/TCP': '127.10.0.2:18080' } });

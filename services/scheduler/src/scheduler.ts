@@ -4,7 +4,7 @@
 // asynchronously through pods/binding, recording Scheduled or
 // FailedScheduling events as upstream does.
 
-import { formatTime, type Node, type Pod, type PodCondition } from '@kubelab/api';
+import { formatTime, isPodTerminal, type Node, type Pod, type PodCondition } from '@kubelab/api';
 import type { Clientset, EventRecorder, SharedIndexInformer } from '@kubelab/client';
 import type { Logger } from '@kubelab/component-base';
 import { contextFromObject } from '@kubelab/tracing';
@@ -41,11 +41,6 @@ export interface SchedulerDeps {
 }
 
 const ACTION_ADD_OR_UPDATE_ASSIGNED = event('AssignedPod', ActionType.Add, 'AssignedPodAdd');
-
-function isTerminal(pod: Pod): boolean {
-  const phase = pod.status?.phase;
-  return phase === 'Succeeded' || phase === 'Failed';
-}
 
 function isAssigned(pod: Pod): boolean {
   return !!pod.spec?.nodeName;
@@ -205,7 +200,7 @@ export class Scheduler {
 
   private onPodAdd(p: Pod): void {
     if (isAssigned(p)) {
-      if (isTerminal(p)) return;
+      if (isPodTerminal(p)) return;
       this.cache.addPod(p);
       this.queue.delete(p);
       this.moveAll(ACTION_ADD_OR_UPDATE_ASSIGNED, undefined, p);
@@ -213,8 +208,8 @@ export class Scheduler {
   }
 
   private onPodUpdate(o: Pod, n: Pod): void {
-    const wasAssigned = isAssigned(o) && !isTerminal(o);
-    const isNowAssigned = isAssigned(n) && !isTerminal(n);
+    const wasAssigned = isAssigned(o) && !isPodTerminal(o);
+    const isNowAssigned = isAssigned(n) && !isPodTerminal(n);
     if (isAssigned(n)) {
       // Left the unscheduled set (bound by us or someone else).
       if (!isAssigned(o)) this.queue.delete(n);

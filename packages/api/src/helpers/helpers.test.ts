@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Node, Pod, Taint, Toleration } from '../index.js';
+import type { Node, Pod, PodPhase, Taint, Toleration } from '../index.js';
 import {
   controllerRef,
   findUntoleratedTaint,
@@ -7,6 +7,8 @@ import {
   getPodCondition,
   isPodAvailable,
   isPodReady,
+  isPodTerminal,
+  isTerminalPhase,
   maxContainerRestarts,
   metaNamespaceKey,
   minTolerationSeconds,
@@ -146,6 +148,18 @@ describe('pod helpers', () => {
     ['limits missing memory', { containers: [{ name: 'a', resources: { requests: { cpu: '1' }, limits: { cpu: '1' } } }] }, 'Burstable'],
   ])('podQOSClass: %s', (_name, spec, want) => {
     expect(podQOSClass(podWith((x) => (x.spec = spec)))).toBe(want);
+  });
+
+  it.each<[string | undefined, boolean]>([
+    ['Succeeded', true],
+    ['Failed', true],
+    ['Running', false],
+    ['Pending', false],
+    ['Unknown', false],
+    [undefined, false],
+  ])('phase %s is terminal: %s (the phase and the pod alike)', (phase, want) => {
+    expect(isTerminalPhase(phase)).toBe(want);
+    expect(isPodTerminal(podWith((x) => (x.status = phase ? { phase: phase as PodPhase } : {})))).toBe(want);
   });
 });
 

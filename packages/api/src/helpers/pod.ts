@@ -24,9 +24,14 @@ export function isPodAvailable(pod: Pod, minReadySeconds: number, now: number): 
   return Number.isFinite(since) && since + minReadySeconds * 1000 <= now;
 }
 
+/** Succeeded or Failed: a pod in this phase will not run again (a string, for untyped objects and old statuses). */
+export function isTerminalPhase(phase: string | undefined): boolean {
+  return phase === 'Succeeded' || phase === 'Failed';
+}
+
 /** Succeeded or Failed: the pod will not run again. */
 export function isPodTerminal(pod: Pod): boolean {
-  return pod.status?.phase === 'Succeeded' || pod.status?.phase === 'Failed';
+  return isTerminalPhase(pod.status?.phase);
 }
 
 /** controller.IsPodActive: not terminal and not being deleted. */

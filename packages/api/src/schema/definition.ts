@@ -26,6 +26,18 @@ export type Group = 'core' | 'apps' | 'meta' | 'discovery' | 'coordination' | 'a
  */
 export type FieldType = string;
 
+/**
+ * The field types that are neither described here nor `[]T`/`map[string]T`.
+ * Each reader of the schema maps every one (a Record keyed by PrimitiveType),
+ * so a new one is a type error wherever it needs a meaning.
+ */
+export const PRIMITIVE_TYPES = ['string', 'int32', 'int64', 'boolean', 'number', 'bytes', 'object'] as const;
+export type PrimitiveType = (typeof PRIMITIVE_TYPES)[number];
+
+export function isPrimitiveType(t: FieldType): t is PrimitiveType {
+  return (PRIMITIVE_TYPES as readonly string[]).includes(t);
+}
+
 /** The `patchStrategy` struct tag (upstream strategicpatch). */
 export type PatchStrategy = 'merge' | 'retainKeys' | 'merge,retainKeys' | 'replace';
 

@@ -13,7 +13,8 @@ import { type TypeDef } from './definition.js';
 import { GROUP_TYPES } from './groups.js';
 import { META_TYPES } from './meta.js';
 
-export type { FieldDef, FieldOptions, FieldType, Group, PatchStrategy, TypeDef } from './definition.js';
+export type { FieldDef, FieldOptions, FieldType, Group, PatchStrategy, PrimitiveType, TypeDef } from './definition.js';
+export { isPrimitiveType } from './definition.js';
 
 /** Type name (the Go struct name) → its description; the order is the OpenAPI documents' order. */
 export const SCHEMA: Readonly<Record<string, TypeDef>> = { ...META_TYPES, ...POD_TYPES, ...NODE_TYPES, ...CORE_TYPES, ...APPS_TYPES, ...GROUP_TYPES };

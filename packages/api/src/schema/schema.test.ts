@@ -1,15 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { SCHEMA, elementType, structOf } from './index.js';
+import { SCHEMA, elementType, isPrimitiveType, structOf } from './index.js';
 
 // The rules a schema entry must follow for the derivations (patch metadata,
 // protobuf messages, OpenAPI) to hold.
 
-const PRIMITIVES = ['string', 'int32', 'int64', 'boolean', 'number', 'bytes', 'object'];
 const fields = Object.entries(SCHEMA).flatMap(([type, def]) => Object.entries(def.fields ?? {}).map(([field, f]) => ({ type, field, def: f })));
 
 describe('the schema', () => {
   it('every field type is a primitive or a described type', () => {
-    const unknown = fields.filter(({ def: [t] }) => !PRIMITIVES.includes(elementType(t)) && !SCHEMA[elementType(t)]).map(({ type, field }) => `${type}.${field}`);
+    const unknown = fields.filter(({ def: [t] }) => !isPrimitiveType(elementType(t)) && !SCHEMA[elementType(t)]).map(({ type, field }) => `${type}.${field}`);
     expect(unknown).toEqual([]);
   });
 

@@ -45,8 +45,9 @@ import {
   validateObjectMetaUpdate,
   utf8Length,
 } from './meta.js';
-import { inclusiveRangeError, isConfigMapKey, isEnvVarName, isIPv4, isQualifiedName, isValidIP, isValidLabelValue, isValidPortName, isValidPortNum } from './strings.js';
+import { inclusiveRangeError, isConfigMapKey, isEnvVarName, isIPv4, isIPv6, isQualifiedName, isValidIP, isValidLabelValue, isValidPortName, isValidPortNum } from './strings.js';
 import { deepEqual, diffLines, goNodeAddress, goServicePortKey, goTaint, goToleration } from './util.js';
+import { parseIpv4Cidr } from '../net/ipv4.js';
 
 const MAX_INT32 = 2147483647;
 /** MaxSecretSize: 1 MiB of data in a Secret or ConfigMap. */
@@ -933,12 +934,12 @@ export function validateNode(node: Node): FieldError[] {
   return errs;
 }
 
+/** IsValidCIDR: an IPv4 network (read as everywhere else, by parseIpv4Cidr) or an IPv6 address with a prefix of at most 128. */
 function isCIDR(s: string): boolean {
+  if (parseIpv4Cidr(s) !== undefined) return true;
   const [ip, bits, ...rest] = s.split('/');
   if (rest.length || ip === undefined || bits === undefined || !/^[0-9]+$/.test(bits)) return false;
-  const b = Number(bits);
-  if (isIPv4(ip)) return b <= 32;
-  return isValidIP(ip).length === 0 && b <= 128;
+  return isIPv6(ip) && Number(bits) <= 128;
 }
 
 /** ValidateNodeUpdate: podCIDRs and providerID are write-once. */

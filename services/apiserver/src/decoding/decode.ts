@@ -5,7 +5,7 @@
 // apimachinery's serializer/json strict mode and handlers' fieldValidation).
 // Below the REST handlers, the registry and the gRPC server, which all use it.
 
-import { badRequest, invalid, SCHEMA, type KubeObject, type ResourceInfo } from '@kubelab/api';
+import { badRequest, invalid, isPrimitiveType, SCHEMA, type KubeObject, type PrimitiveType, type ResourceInfo } from '@kubelab/api';
 
 export type FieldValidation = 'Ignore' | 'Warn' | 'Strict';
 
@@ -30,13 +30,12 @@ function jsonKind(v: unknown): string {
   return typeof v === 'object' ? 'object' : typeof v;
 }
 
-const GO_PRIMITIVE: Record<string, string> = { string: 'string', int32: 'int32', int64: 'int64', boolean: 'bool', number: 'float64', bytes: '[]uint8' };
+const GO_PRIMITIVE: Record<PrimitiveType, string> = { string: 'string', int32: 'int32', int64: 'int64', boolean: 'bool', number: 'float64', bytes: '[]uint8', object: 'runtime.RawExtension' };
 
 function goType(t: string): string {
   if (t.startsWith('[]')) return `[]${goType(t.slice(2))}`;
   if (t.startsWith('map[string]')) return `map[string]${goType(t.slice(11))}`;
-  if (GO_PRIMITIVE[t]) return GO_PRIMITIVE[t]!;
-  if (t === 'object') return 'runtime.RawExtension';
+  if (isPrimitiveType(t)) return GO_PRIMITIVE[t];
   if (t === 'IntOrString') return 'intstr.IntOrString';
   if (t === 'Quantity') return 'resource.Quantity';
   return `v1.${SCHEMA[t]?.name ?? t}`;

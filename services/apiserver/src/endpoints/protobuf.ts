@@ -5,7 +5,7 @@
 // object in the field numbers of k8s.io/api's generated.proto, which the
 // schema of @kubelab/api carries on its fields: the decoder walks the schema.
 
-import { SCHEMA, elementType, structOf, unsupportedMediaType, badRequest, type FieldType, type KubeObject } from '@kubelab/api';
+import { SCHEMA, elementType, formatTime, isPrimitiveType, structOf, unsupportedMediaType, badRequest, type FieldType, type KubeObject, type PrimitiveType } from '@kubelab/api';
 
 const MAGIC = [0x6b, 0x38, 0x73, 0x00];
 
@@ -104,27 +104,34 @@ function quantity(buf: Uint8Array): string {
   return v ? text.decode(v) : '';
 }
 
+type PrimitiveDecoder = (raw: bigint | Uint8Array, bytes: () => Uint8Array) => unknown;
+const varint = (raw: bigint | Uint8Array): number => (typeof raw === 'bigint' ? toInt(raw) : 0);
+
+/** How each primitive reads off the wire; undefined where no numbered field has one (number is a fixed64 double, object raw JSON). */
+const PRIMITIVE_DECODERS: Record<PrimitiveType, PrimitiveDecoder | undefined> = {
+  string: (_raw, bytes) => text.decode(bytes()),
+  bytes: (_raw, bytes) => Buffer.from(bytes()).toString('base64'),
+  int32: varint,
+  int64: varint,
+  boolean: (raw) => (typeof raw === 'bigint' ? raw !== 0n : false),
+  number: undefined,
+  object: undefined,
+};
+
 /** One value of a field of type `type` (a single item for a list). */
 function decodeValue(field: WireField, type: string, raw: bigint | Uint8Array): unknown {
   const bytes = (): Uint8Array => {
     if (typeof raw === 'bigint') throw new Error(`field ${field.name}: expected length-delimited data`);
     return raw;
   };
+  const primitive = isPrimitiveType(type) ? PRIMITIVE_DECODERS[type] : undefined;
+  if (primitive) return primitive(raw, bytes);
   switch (type) {
-    case 'string':
-      return text.decode(bytes());
-    case 'bytes':
-      return Buffer.from(bytes()).toString('base64');
-    case 'int32':
-    case 'int64':
-      return typeof raw === 'bigint' ? toInt(raw) : 0;
-    case 'boolean':
-      return typeof raw === 'bigint' ? raw !== 0n : false;
     case 'Time': {
       const fs = fields(bytes());
       const s = fs.get(1)?.[0]?.v;
       const seconds = typeof s === 'bigint' ? toInt(s) : 0;
-      return seconds ? new Date(seconds * 1000).toISOString().replace('.000Z', 'Z') : undefined;
+      return seconds ? formatTime(seconds * 1000) : undefined;
     }
     case 'IntOrString': {
       const fs = fields(bytes());

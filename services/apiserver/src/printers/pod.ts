@@ -2,6 +2,7 @@
 // Init:0/1, Completed, Terminating, ...) and RESTARTS "3 (5m ago)"
 // (upstream: printPod in pkg/printers/internalversion).
 
+import { isTerminalPhase } from '@kubelab/api';
 import { since } from './duration.js';
 import { AGE_COLUMN, NAME_COLUMN, col, type Obj, type Printer } from './table.js';
 
@@ -101,7 +102,7 @@ export function summarizePod(pod: Obj, now: Date): PodSummary {
     }
   }
 
-  const terminal = status.phase === 'Succeeded' || status.phase === 'Failed';
+  const terminal = isTerminalPhase(status.phase);
   if (pod.metadata?.deletionTimestamp && status.reason === NODE_UNREACHABLE_REASON) reason = 'Unknown';
   else if (pod.metadata?.deletionTimestamp && !terminal) reason = 'Terminating';
 

@@ -2,6 +2,7 @@
 // names.SimpleNameGenerator).
 
 import { randomUUID, randomInt } from 'node:crypto';
+import { formatTime } from '@kubelab/api';
 
 /** metav1.Time: RFC 3339, UTC, second precision. */
 export function nowTime(offsetSeconds = 0): string {
@@ -9,7 +10,7 @@ export function nowTime(offsetSeconds = 0): string {
   // Formatted once per second: every create in that second stamps the same text.
   if (sec !== lastSec) {
     lastSec = sec;
-    lastText = new Date(sec * 1000).toISOString().replace('.000Z', 'Z');
+    lastText = formatTime(sec * 1000);
   }
   return lastText;
 }

@@ -2,7 +2,7 @@
 // RESTUpdateStrategy / RESTGracefulDeleteStrategy), as pure functions over
 // plain objects.
 
-import { ANNOTATION_DAEMONSET_TEMPLATE_GENERATION, badRequest, canonicalJson, podQOSClass, type DeleteOptions, type KubeObject, type Pod, type ResourceInfo } from '@kubelab/api';
+import { ANNOTATION_DAEMONSET_TEMPLATE_GENERATION, badRequest, canonicalJson, isTerminalPhase, podQOSClass, type DeleteOptions, type KubeObject, type Pod, type ResourceInfo } from '@kubelab/api';
 
 type Obj = KubeObject & { spec?: Record<string, unknown>; status?: Record<string, unknown> } & Record<string, unknown>;
 
@@ -125,7 +125,7 @@ export function gracePeriodSeconds(info: ResourceInfo, o: Obj, options: DeleteOp
   const spec = (o.spec ?? {}) as { nodeName?: string; terminationGracePeriodSeconds?: number };
   const phase = (o.status as { phase?: string } | undefined)?.phase;
   // Not scheduled, or already terminated: nothing on a node to stop.
-  if (!spec.nodeName || phase === 'Succeeded' || phase === 'Failed') return 0;
+  if (!spec.nodeName || isTerminalPhase(phase)) return 0;
   const g = options.gracePeriodSeconds ?? spec.terminationGracePeriodSeconds ?? 30;
   return Math.max(0, Math.floor(g));
 }

@@ -1,7 +1,7 @@
 // Test helpers: a real nats-server + apiserver (from @kubelab/apiserver/testing)
 // with a controller-manager on free ports, and small builders.
 
-import type { Deployment, Node, Pod } from '@kubelab/api';
+import { formatTime, type Deployment, type Node, type Pod } from '@kubelab/api';
 import { createClientset, type Clientset } from '@kubelab/client';
 import { createLogger } from '@kubelab/component-base';
 import { startTestCluster, type TestCluster } from '@kubelab/apiserver/testing';
@@ -45,7 +45,7 @@ export async function startEnv(): Promise<Env> {
 
 /** The kubelet's part, done by hand: bind, run, and report Ready (or not) through pods/status. */
 export async function setPodReady(cs: Clientset, pod: Pod, ready: boolean, node = 'node-1', ip?: string): Promise<Pod> {
-  const now = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
+  const now = formatTime(Date.now());
   const cur = await cs.core.pods(pod.metadata.namespace ?? 'default').get(pod.metadata.name ?? '');
   const copy = structuredClone(cur);
   copy.status = {

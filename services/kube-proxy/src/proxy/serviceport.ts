@@ -1,7 +1,7 @@
 // Service → service ports (upstream pkg/proxy/serviceport.go newBaseServiceInfo):
 // which Services a proxier programs at all and what each port means.
 
-import type { Service } from '@kubelab/api';
+import { parseIpv4, type Service } from '@kubelab/api';
 import { DEFAULT_STICKY_MAX_AGE_SECONDS, type L4Protocol, type ServicePortInfo } from './types.js';
 
 /** `ns/name:port` (ServicePortName.String(): no colon for an unnamed port). */
@@ -9,11 +9,9 @@ export function servicePortName(namespace: string, name: string, portName: strin
   return portName ? `${namespace}/${name}:${portName}` : `${namespace}/${name}`;
 }
 
-const IPV4 = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/;
-
+/** An IPv4 address as Go's ParseIP reads it (no leading zeros): the only family this proxier programs. */
 export function isIPv4(ip: string | undefined): ip is string {
-  const m = ip ? IPV4.exec(ip) : null;
-  return !!m && m.slice(1).every((o) => Number(o) <= 255);
+  return ip !== undefined && parseIpv4(ip) !== undefined;
 }
 
 /**

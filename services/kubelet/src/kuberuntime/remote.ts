@@ -4,7 +4,34 @@
 // milliseconds and gRPC errors into CriClientError.
 
 import * as grpc from '@grpc/grpc-js';
-import { criProto, grpcCodeName, type CriContainerStatus__Output, type CriImage__Output, type ImageServiceClient, type RuntimeServiceClient } from '@kubelab/proto';
+import {
+  criProto,
+  decodeSandboxNetwork,
+  grpcCodeName,
+  type CriAttachResponse__Output,
+  type CriContainerEventResponse__Output,
+  type CriContainerStatusResponse__Output,
+  type CriCreateContainerResponse__Output,
+  type CriContainerStatus__Output,
+  type CriExecResponse__Output,
+  type CriExecSyncResponse__Output,
+  type CriImage__Output,
+  type CriImageStatusResponse__Output,
+  type CriListContainerStatsResponse__Output,
+  type CriListContainersResponse__Output,
+  type CriListImagesResponse__Output,
+  type CriPullImageResponse__Output,
+  type CriRunPodSandboxResponse__Output,
+  type CriStatusResponse__Output,
+  type CriVersionResponse__Output,
+  type CriListPodSandboxResponse__Output,
+  type CriPodSandbox__Output,
+  type CriPodSandboxStatus__Output,
+  type CriPodSandboxStatusResponse__Output,
+  type ImageServiceClient,
+  type RuntimeServiceClient,
+  type SandboxPortMap,
+} from '@kubelab/proto';
 import { callTracedUnary, tracingOfInterceptors, type Context, type UnaryMethod } from '@kubelab/tracing';
 import {
   CriClientError,
@@ -37,12 +64,9 @@ export function criTarget(endpoint: string): string {
   return endpoint;
 }
 
-/** The loopback address serving a pod's container port (kubelab runtime in `loopback` network mode). */
-export type PortMap = Record<string, string>;
-
 export interface RemoteRuntime extends RuntimeService {
-  /** Verbose sandbox info: the `kubelab.io/network` port map, if the runtime reports one. */
-  sandboxPortMap(id: string): Promise<PortMap | undefined>;
+  /** Verbose sandbox info: the loopback addresses serving a pod's container ports, if the runtime is in `loopback` network mode. */
+  sandboxPortMap(id: string): Promise<SandboxPortMap | undefined>;
 }
 
 export function connectRemoteRuntime(endpoint: string, timeoutMs = 10_000, interceptors: grpc.Interceptor[] = []): RemoteRuntime {
@@ -78,21 +102,21 @@ export function connectRemoteRuntime(endpoint: string, timeoutMs = 10_000, inter
     });
   }
 
-  const toSandbox = (s: {
-    id: string;
-    metadata: { name: string; uid: string; namespace: string; attempt: number } | null;
-    state: string;
-    createdAt: string;
-    labels: Record<string, string>;
-    annotations: Record<string, string>;
-  }): PodSandbox => ({
-    id: s.id,
-    metadata: s.metadata ?? { name: '', uid: '', namespace: '', attempt: 0 },
-    state: s.state as PodSandboxState,
-    createdAt: nsToMs(s.createdAt),
-    labels: s.labels ?? {},
-    annotations: s.annotations ?? {},
-  });
+  // PodSandbox (ListPodSandbox) and PodSandboxStatus share every field but the network: one conversion for both.
+  function toSandbox(s: CriPodSandbox__Output): PodSandbox;
+  function toSandbox(s: CriPodSandboxStatus__Output): PodSandboxStatus;
+  function toSandbox(s: CriPodSandbox__Output | CriPodSandboxStatus__Output): PodSandboxStatus {
+    const sb: PodSandboxStatus = {
+      id: s.id,
+      metadata: s.metadata ?? { name: '', uid: '', namespace: '', attempt: 0 },
+      state: s.state as PodSandboxState,
+      createdAt: nsToMs(s.createdAt),
+      labels: s.labels ?? {},
+      annotations: s.annotations ?? {},
+    };
+    if ('network' in s && s.network) sb.network = { ip: s.network.ip, additionalIps: s.network.additionalIps.map((p) => p.ip) };
+    return sb;
+  }
 
   const toStatus = (s: CriContainerStatus__Output): ContainerStatus => ({
     id: s.id,
@@ -121,18 +145,17 @@ export function connectRemoteRuntime(endpoint: string, timeoutMs = 10_000, inter
     return {
       withTraceContext: (ctx: Context) => view(ctx),
       async version() {
-        const r = await call<object, { version: string; runtimeName: string; runtimeVersion: string; runtimeApiVersion: string }>(rs, 'Version', { version: 'v1' });
-        return r;
+        return call<object, CriVersionResponse__Output>(rs, 'Version', { version: 'v1' });
       },
       async status() {
-        const r = await call<object, { status: { conditions: { type: string; status: boolean; reason: string; message: string }[] } | null }>(rs, 'Status', { verbose: false });
+        const r = await call<object, CriStatusResponse__Output>(rs, 'Status', { verbose: false });
         return r.status?.conditions ?? [];
       },
       async updateRuntimeConfig(podCidr) {
         await call(rs, 'UpdateRuntimeConfig', { runtimeConfig: { networkConfig: { podCidr } } });
       },
       async runPodSandbox(config) {
-        const r = await call<object, { podSandboxId: string }>(rs, 'RunPodSandbox', { config: sandboxConfig(config), runtimeHandler: '' }, 4 * 60_000);
+        const r = await call<object, CriRunPodSandboxResponse__Output>(rs, 'RunPodSandbox', { config: sandboxConfig(config), runtimeHandler: '' }, 4 * 60_000);
         return r.podSandboxId;
       },
       async stopPodSandbox(id) {
@@ -142,40 +165,22 @@ export function connectRemoteRuntime(endpoint: string, timeoutMs = 10_000, inter
         await call(rs, 'RemovePodSandbox', { podSandboxId: id });
       },
       async podSandboxStatus(id): Promise<PodSandboxStatus> {
-        const r = await call<
-          object,
-          {
-            status: {
-              id: string;
-              metadata: { name: string; uid: string; namespace: string; attempt: number } | null;
-              state: string;
-              createdAt: string;
-              labels: Record<string, string>;
-              annotations: Record<string, string>;
-              network: { ip: string; additionalIps: { ip: string }[] } | null;
-            } | null;
-          }
-        >(rs, 'PodSandboxStatus', { podSandboxId: id, verbose: false });
+        const r = await call<object, CriPodSandboxStatusResponse__Output>(rs, 'PodSandboxStatus', { podSandboxId: id, verbose: false });
         if (!r.status) throw new CriClientError('Unknown', `PodSandboxStatus of ${id} returned no status`);
-        return { ...toSandbox(r.status), network: r.status.network ? { ip: r.status.network.ip, additionalIps: r.status.network.additionalIps.map((p) => p.ip) } : undefined };
+        return toSandbox(r.status);
       },
       async sandboxPortMap(id) {
-        const r = await call<object, { info: Record<string, string> }>(rs, 'PodSandboxStatus', { podSandboxId: id, verbose: true });
-        const net = r.info?.['kubelab.io/network'];
-        if (!net) return undefined;
-        try {
-          const parsed = JSON.parse(net) as { mode?: string; ports?: PortMap };
-          return parsed.mode === 'loopback' ? (parsed.ports ?? {}) : undefined;
-        } catch {
-          return undefined;
-        }
+        const r = await call<object, CriPodSandboxStatusResponse__Output>(rs, 'PodSandboxStatus', { podSandboxId: id, verbose: true });
+        const net = decodeSandboxNetwork(r.info);
+        // In pod-ip mode the pod IP itself serves the ports: nothing to map.
+        return net?.mode === 'loopback' ? net.ports : undefined;
       },
       async listPodSandbox(filter) {
-        const r = await call<object, { items: Parameters<typeof toSandbox>[0][] }>(rs, 'ListPodSandbox', { filter: filter?.labelSelector ? { labelSelector: filter.labelSelector } : null });
-        return r.items.map(toSandbox);
+        const r = await call<object, CriListPodSandboxResponse__Output>(rs, 'ListPodSandbox', { filter: filter?.labelSelector ? { labelSelector: filter.labelSelector } : null });
+        return r.items.map((s) => toSandbox(s));
       },
       async createContainer(podSandboxId, config: ContainerConfig, sandboxConfigIn) {
-        const r = await call<object, { containerId: string }>(rs, 'CreateContainer', { podSandboxId, config, sandboxConfig: sandboxConfig(sandboxConfigIn) }, 4 * 60_000);
+        const r = await call<object, CriCreateContainerResponse__Output>(rs, 'CreateContainer', { podSandboxId, config, sandboxConfig: sandboxConfig(sandboxConfigIn) }, 4 * 60_000);
         return r.containerId;
       },
       async startContainer(id) {
@@ -190,23 +195,7 @@ export function connectRemoteRuntime(endpoint: string, timeoutMs = 10_000, inter
       },
       async listContainers(filter) {
         const f = filter ? { ...(filter.podSandboxId ? { podSandboxId: filter.podSandboxId } : {}), ...(filter.labelSelector ? { labelSelector: filter.labelSelector } : {}) } : null;
-        const r = await call<
-          object,
-          {
-            containers: {
-              id: string;
-              podSandboxId: string;
-              metadata: { name: string; attempt: number } | null;
-              image: { image: string } | null;
-              imageRef: string;
-              imageId: string;
-              state: string;
-              createdAt: string;
-              labels: Record<string, string>;
-              annotations: Record<string, string>;
-            }[];
-          }
-        >(rs, 'ListContainers', { filter: f });
+        const r = await call<object, CriListContainersResponse__Output>(rs, 'ListContainers', { filter: f });
         return r.containers.map((c): Container => ({
           id: c.id,
           podSandboxId: c.podSandboxId,
@@ -220,28 +209,24 @@ export function connectRemoteRuntime(endpoint: string, timeoutMs = 10_000, inter
         }));
       },
       async containerStatus(id) {
-        const r = await call<object, { status: CriContainerStatus__Output | null }>(rs, 'ContainerStatus', { containerId: id, verbose: false });
+        const r = await call<object, CriContainerStatusResponse__Output>(rs, 'ContainerStatus', { containerId: id, verbose: false });
         if (!r.status) throw new CriClientError('Unknown', `ContainerStatus of ${id} returned no status`);
         return toStatus(r.status);
       },
       async execSync(id, cmd, timeout) {
-        const r = await call<object, { stdout: Buffer; stderr: Buffer; exitCode: number }>(rs, 'ExecSync', { containerId: id, cmd, timeout }, timeout > 0 ? timeout * 1000 + 2000 : timeoutMs);
+        const r = await call<object, CriExecSyncResponse__Output>(rs, 'ExecSync', { containerId: id, cmd, timeout }, timeout > 0 ? timeout * 1000 + 2000 : timeoutMs);
         return { stdout: Buffer.from(r.stdout ?? []), stderr: Buffer.from(r.stderr ?? []), exitCode: r.exitCode };
       },
       async exec(req) {
-        const r = await call<object, { url: string }>(rs, 'Exec', req);
+        const r = await call<object, CriExecResponse__Output>(rs, 'Exec', req);
         return r.url;
       },
       async attach(req) {
-        const r = await call<object, { url: string }>(rs, 'Attach', req);
+        const r = await call<object, CriAttachResponse__Output>(rs, 'Attach', req);
         return r.url;
       },
       async listContainerStats() {
-        type U64 = { value: string } | null;
-        const r = await call<
-          object,
-          { stats: { attributes: { id: string; labels: Record<string, string> } | null; memory: { workingSetBytes: U64 } | null; writableLayer: { usedBytes: U64; inodesUsed: U64 } | null }[] }
-        >(rs, 'ListContainerStats', { filter: null });
+        const r = await call<object, CriListContainerStatsResponse__Output>(rs, 'ListContainerStats', { filter: null });
         return r.stats.map((s) => ({
           id: s.attributes?.id ?? '',
           labels: s.attributes?.labels ?? {},
@@ -258,7 +243,7 @@ export function connectRemoteRuntime(endpoint: string, timeoutMs = 10_000, inter
           ended = true;
           onEnd(err);
         };
-        stream.on('data', (e: { containerId: string; containerEventType: string; podSandboxStatus: { metadata: { uid: string } | null } | null }) => {
+        stream.on('data', (e: CriContainerEventResponse__Output) => {
           const ev: ContainerEvent = { containerId: e.containerId, type: e.containerEventType as ContainerEvent['type'] };
           const uid = e.podSandboxStatus?.metadata?.uid;
           if (uid) ev.podUid = uid;
@@ -272,15 +257,15 @@ export function connectRemoteRuntime(endpoint: string, timeoutMs = 10_000, inter
         };
       },
       async listImages() {
-        const r = await call<object, { images: CriImage__Output[] }>(is, 'ListImages', { filter: null });
+        const r = await call<object, CriListImagesResponse__Output>(is, 'ListImages', { filter: null });
         return r.images.map(toImage);
       },
       async imageStatus(image) {
-        const r = await call<object, { image: CriImage__Output | null }>(is, 'ImageStatus', { image: { image }, verbose: false });
+        const r = await call<object, CriImageStatusResponse__Output>(is, 'ImageStatus', { image: { image }, verbose: false });
         return r.image ? toImage(r.image) : undefined;
       },
       async pullImage(image, auth, sandboxConfigIn) {
-        const r = await call<object, { imageRef: string }>(
+        const r = await call<object, CriPullImageResponse__Output>(
           is,
           'PullImage',
           { image: { image }, auth: auth ?? null, sandboxConfig: sandboxConfigIn ? sandboxConfig(sandboxConfigIn) : null },

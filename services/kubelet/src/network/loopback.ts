@@ -3,6 +3,7 @@
 // 127.0.0.1; probes and httpGet lifecycle hooks ask it where, dial there, and
 // still report the pod address the user wrote.
 
+import { sandboxPortKey } from '@kubelab/proto';
 import type { RemoteRuntime } from '../kuberuntime/remote.js';
 import type { ProbeTransport } from '../prober/prober.js';
 
@@ -25,7 +26,7 @@ export function loopbackDialer(rt: Pick<RemoteRuntime, 'listPodSandbox' | 'podSa
       const st = await rt.podSandboxStatus(s.id).catch(() => undefined);
       if (st?.network?.ip !== podIP) continue;
       const map = await rt.sandboxPortMap(s.id).catch(() => undefined);
-      const addr = map?.[`${port}/TCP`];
+      const addr = map?.[sandboxPortKey(port)];
       if (addr) {
         const i = addr.lastIndexOf(':');
         return { host: addr.slice(0, i), port: Number(addr.slice(i + 1)) };

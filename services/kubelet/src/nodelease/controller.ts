@@ -3,7 +3,7 @@
 // duration (10 s for 40 s); creates it owned by the Node; on failure retries
 // with back-off from 200 ms doubling up to 7 s.
 
-import { isConflict, isNotFound, type Lease } from '@kubelab/api';
+import { formatMicroTime, isConflict, isNotFound, type Lease } from '@kubelab/api';
 import type { Clientset } from '@kubelab/client';
 import type { Logger } from '@kubelab/component-base';
 
@@ -14,11 +14,6 @@ export interface LeaseAPI {
   get(name: string): Promise<Lease>;
   create(lease: Lease): Promise<Lease>;
   update(lease: Lease): Promise<Lease>;
-}
-
-/** metav1.MicroTime: RFC 3339 with microseconds. */
-export function microTime(ms: number): string {
-  return new Date(ms).toISOString().replace(/\.(\d{3})Z$/, '.$1000Z');
 }
 
 /** The lease calls through the clientset, in kube-node-lease. */
@@ -77,7 +72,7 @@ export class NodeLeaseController {
       apiVersion: 'coordination.k8s.io/v1',
       kind: 'Lease',
       metadata: { ...(base?.metadata ?? {}), name: this.o.nodeName, namespace: LEASE_NAMESPACE },
-      spec: { ...(base?.spec ?? {}), holderIdentity: this.o.nodeName, leaseDurationSeconds: this.o.leaseDurationSeconds, renewTime: microTime(now) },
+      spec: { ...(base?.spec ?? {}), holderIdentity: this.o.nodeName, leaseDurationSeconds: this.o.leaseDurationSeconds, renewTime: formatMicroTime(now) },
     };
     if (uid && !lease.metadata.ownerReferences?.length) {
       lease.metadata.ownerReferences = [{ apiVersion: 'v1', kind: 'Node', name: this.o.nodeName, uid }];

@@ -2,7 +2,7 @@
 // generateAPIPodStatus, getPhase, and status/generate.go): pure functions
 // from the pod spec, the runtime's view of the pod and the last status.
 
-import { formatTime, podQOSClass, type Container, type ContainerState, type ContainerStatus, type Pod, type PodCondition, type PodPhase, type PodStatus } from '@kubelab/api';
+import { formatTime, isTerminalPhase, podQOSClass, type Container, type ContainerState, type ContainerStatus, type Pod, type PodCondition, type PodPhase, type PodStatus } from '@kubelab/api';
 import type { RuntimeContainerStatus, RuntimePodStatus } from '../kuberuntime/podstatus.js';
 
 /** A container's last sync error (upstream ReasonCache): shown as its waiting reason. */
@@ -260,7 +260,7 @@ export function generateAPIPodStatus(input: StatusInput): PodStatus {
   const status: PodStatus = {};
   status.phase = getPhase(pod, initContainers, regular, input.podIsTerminal);
   // A terminal phase never goes back.
-  if (oldStatus?.phase === 'Succeeded' || oldStatus?.phase === 'Failed') status.phase = oldStatus.phase;
+  if (oldStatus && isTerminalPhase(oldStatus.phase)) status.phase = oldStatus.phase;
   // The reason and message belong to the phase: kept while it holds.
   if (oldStatus && status.phase === oldStatus.phase) {
     if (oldStatus.reason) status.reason = oldStatus.reason;

@@ -5,11 +5,11 @@
 // (upstream: kube-openapi handler3 serving the per-GV specs).
 
 import { createHash } from 'node:crypto';
-import { RESOURCES, SCHEMA, apiVersionOf, fieldPatchMeta, openapiName, type FieldDef, type ResourceInfo } from '@kubelab/api';
+import { RESOURCES, SCHEMA, apiVersionOf, fieldPatchMeta, isPrimitiveType, openapiName, type FieldDef, type PrimitiveType, type ResourceInfo } from '@kubelab/api';
 
 type Json = Record<string, unknown>;
 
-const PRIMITIVES: Record<string, Json> = {
+const PRIMITIVES: Record<PrimitiveType, Json> = {
   string: { type: 'string' },
   int32: { type: 'integer', format: 'int32' },
   int64: { type: 'integer', format: 'int64' },
@@ -22,7 +22,7 @@ const PRIMITIVES: Record<string, Json> = {
 const ref = (t: string): Json => ({ $ref: `#/components/schemas/${openapiName(t)}` });
 
 function itemSchema(t: string): Json {
-  if (PRIMITIVES[t]) return { ...PRIMITIVES[t], default: t === 'string' ? '' : undefined };
+  if (isPrimitiveType(t)) return { ...PRIMITIVES[t], default: t === 'string' ? '' : undefined };
   return { default: {}, allOf: [ref(t)] };
 }
 
@@ -43,7 +43,7 @@ function fieldSchema(owner: string, field: string, [type, description]: FieldDef
     }
   } else if (type.startsWith('map[string]')) {
     s = { description, type: 'object', additionalProperties: itemSchema(type.slice('map[string]'.length)) };
-  } else if (PRIMITIVES[type]) {
+  } else if (isPrimitiveType(type)) {
     s = { description, ...PRIMITIVES[type] };
   } else {
     s = { description, allOf: [ref(type)] };
