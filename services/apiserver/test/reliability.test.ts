@@ -2,25 +2,14 @@
 // (the apiserver reconnects; watchers see every revision exactly once).
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { requireTool } from '@kubelab/testing';
+import { requireTool, retrying } from '@kubelab/testing';
 import type { KubeObject } from '@kubelab/api';
 import { api, gvr, openWatch, RpcError, startTestCluster, type TestCluster } from '../src/testing/index.js';
 
 const CMS = gvr('configmaps');
 
-/** Retries while the apiserver reports storage unavailable (bounded). */
-async function retryUnavailable<T>(f: () => Promise<T>, ms = 15_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    try {
-      return await f();
-    } catch (e) {
-      const retriable = e instanceof RpcError && (e.status.code === 503 || e.status.code === 504 || e.grpcCode === 14);
-      if (!retriable || Date.now() > deadline) throw e;
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  }
-}
+/** Storage unavailable while nats-server restarts: worth retrying. */
+const unavailable = (e: unknown) => e instanceof RpcError && (e.status.code === 503 || e.status.code === 504 || e.grpcCode === 14);
 
 describe.runIf(requireTool('nats-server'))('reliability', () => {
   let c: TestCluster;
@@ -62,7 +51,7 @@ describe.runIf(requireTool('nats-server'))('reliability', () => {
 
     await c.nats.restart();
     for (let i = 10; i < 20; i++) {
-      written.push((await retryUnavailable(() => k.create(CMS, 'rel', { metadata: { name: `n${i}` } }))).metadata.resourceVersion!);
+      written.push((await retrying(() => k.create(CMS, 'rel', { metadata: { name: `n${i}` } }), unavailable, { everyMs: 100 })).metadata.resourceVersion!);
     }
     for (let i = 0; i < 5; i++) written.push((await k.patch(CMS, 'rel', `n${i}`, { data: { v: '2' } })).metadata.resourceVersion!);
 

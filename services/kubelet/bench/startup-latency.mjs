@@ -18,7 +18,7 @@ import { join } from 'node:path';
 import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { createClientset } from '@kubelab/client';
-import { freePort, startNatsServer, waitForPort } from '@kubelab/testing';
+import { exitSignal, freePort, startNatsServer, waitFor, waitForPort } from '@kubelab/testing';
 
 const PODS = Number(process.env.PODS ?? 100);
 const CONCURRENCY = Number(process.env.CONCURRENCY ?? 10);
@@ -90,10 +90,10 @@ const delta = (a, b) =>
 const grpcPort = await freePort();
 const securePort = await freePort();
 const kubeletPort = await freePort();
-run('apiserver', mainOf('@kubelab/apiserver'), ['--nats-url', nats.url, '--bind-address', '127.0.0.1', '--secure-port', String(securePort), '--grpc-port', String(grpcPort)]);
-await waitForPort(grpcPort, 20_000);
+const apiserver = run('apiserver', mainOf('@kubelab/apiserver'), ['--nats-url', nats.url, '--bind-address', '127.0.0.1', '--secure-port', String(securePort), '--grpc-port', String(grpcPort)]);
+await waitForPort(grpcPort, { timeoutMs: 20_000, signal: exitSignal(apiserver, 'apiserver') });
 const socket = join(dir, 'containerd.sock');
-run('containerd', mainOf('@kubelab/containerd'), [
+const containerd = run('containerd', mainOf('@kubelab/containerd'), [
   '--node-name',
   'node-1',
   '--address',
@@ -111,7 +111,7 @@ run('containerd', mainOf('@kubelab/containerd'), [
   '--v',
   'error',
 ]);
-for (let i = 0; i < 200 && !existsSync(socket); i++) await sleep(50);
+await waitFor('the containerd socket', () => existsSync(socket), { timeoutMs: 10_000, everyMs: 50, signal: exitSignal(containerd, 'containerd') });
 run('kubelet', join(import.meta.dirname, '..', 'dist', 'main.js'), [
   '--apiserver-grpc-address',
   `127.0.0.1:${grpcPort}`,
@@ -139,15 +139,7 @@ const cs = createClientset({ address: `127.0.0.1:${grpcPort}`, component: 'bench
 
 let deadline;
 try {
-  // Wait for the node to be Ready.
-  for (let i = 0; i < 200; i++) {
-    const n = await cs.core
-      .nodes()
-      .get('node-1')
-      .catch(() => undefined);
-    if (n?.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True')) break;
-    await sleep(100);
-  }
+  await waitFor('node-1 Ready', async () => (await cs.core.nodes().get('node-1')).status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True'), { timeoutMs: 20_000, everyMs: 100 });
   const created = new Map();
   const running = new Map();
   /** Pods outside the measured set (the warm-up) waiting to run: name → resolve. */

@@ -24,7 +24,7 @@ import { createRequire } from 'node:module';
 import { loadavg, tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { createClientset } from '@kubelab/client';
-import { freePort, startNatsServer, waitForPort } from '@kubelab/testing';
+import { exitSignal, freePort, startNatsServer, waitFor, waitForPort } from '@kubelab/testing';
 
 const PODS = Number(process.env.PODS ?? 30);
 const ROUNDS = Number(process.env.ROUNDS ?? 4);
@@ -94,14 +94,14 @@ async function startCluster(endpoint, label) {
   const grpcPort = await freePort();
   const api = `127.0.0.1:${grpcPort}`;
   // With tracing on the apiserver starts every trace (1,000,000 per million); the others follow its decision.
-  run(
+  const apiserver = run(
     mainOf('@kubelab/apiserver'),
     ['--nats-url', nats.url, '--bind-address', '127.0.0.1', '--secure-port', '0', '--grpc-port', String(grpcPort)],
     endpoint ? { KUBELAB_TRACING_SAMPLING_RATE_PER_MILLION: '1000000' } : {},
   );
-  await waitForPort(grpcPort, 20_000);
+  await waitForPort(grpcPort, { timeoutMs: 20_000, signal: exitSignal(apiserver, 'apiserver') });
   const socket = join(dir, 'containerd.sock');
-  run(mainOf('@kubelab/containerd'), [
+  const containerd = run(mainOf('@kubelab/containerd'), [
     '--node-name',
     'node-1',
     '--nats-url',
@@ -119,7 +119,7 @@ async function startCluster(endpoint, label) {
     '--v',
     'error',
   ]);
-  for (let i = 0; i < 200 && !existsSync(socket); i++) await sleep(50);
+  await waitFor('the containerd socket', () => existsSync(socket), { timeoutMs: 10_000, everyMs: 50, signal: exitSignal(containerd, 'containerd') });
   run(mainOf('@kubelab/scheduler'), ['--apiserver-grpc-address', api, '--bind-address', '127.0.0.1', '--secure-port', '0', '--leader-elect=false']);
   run(kubeletMain, [
     '--apiserver-grpc-address',
@@ -145,15 +145,7 @@ async function startCluster(endpoint, label) {
   // each as a root and the pod start is one trace. (The client library's default pipelines
   // creates on a CreateStream, whose items the apiserver deliberately leaves untraced.)
   const cs = createClientset({ address: api, component: 'bench', pipelineCreates: false });
-  for (let i = 0; ; i++) {
-    const n = await cs.core
-      .nodes()
-      .get('node-1')
-      .catch(() => undefined);
-    if (n?.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True')) break;
-    if (i > 300) throw new Error('node-1 not Ready after 30 s');
-    await sleep(100);
-  }
+  await waitFor('node-1 Ready', async () => (await cs.core.nodes().get('node-1')).status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True'), { timeoutMs: 30_000, everyMs: 100 });
   return {
     cs,
     /** CPU seconds used so far by the components (nats-server excluded). */

@@ -12,7 +12,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';
 import { createClientset } from '@kubelab/client';
-import { freePort, startNatsServer, waitForPort } from '@kubelab/testing';
+import { exitSignal, freePort, startNatsServer, waitFor, waitForPort } from '@kubelab/testing';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const APISERVER_MAIN = join(here, '../../apiserver/dist/main.js');
@@ -100,17 +100,6 @@ function pod(i) {
   };
 }
 
-async function waitReady(url, ms) {
-  const deadline = Date.now() + ms;
-  while (Date.now() < deadline) {
-    try {
-      if ((await fetch(url)).ok) return;
-    } catch {}
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`${url} not ready after ${ms} ms`);
-}
-
 async function runSize(nodes, mode) {
   const nats = await startNatsServer();
   const grpcPort = await freePort();
@@ -123,19 +112,11 @@ async function runSize(nodes, mode) {
       'apiserver',
     );
     procs.push(api);
-    await waitForPort(grpcPort, 30_000);
+    await waitForPort(grpcPort, { timeoutMs: 30_000, signal: exitSignal(api.child, 'apiserver') });
     progress('apiserver up');
     const cs = createClientset({ address: `127.0.0.1:${grpcPort}`, component: 'scheduler-bench' });
     // The apiserver creates the default namespace at startup; wait for it.
-    for (let i = 0; ; i++) {
-      try {
-        await cs.core.namespaces().get('default');
-        break;
-      } catch (err) {
-        if (i > 100) throw err;
-        await new Promise((r) => setTimeout(r, 100));
-      }
-    }
+    await waitFor('the default namespace', () => cs.core.namespaces().get('default'), { timeoutMs: 10_000, everyMs: 100 });
     const tNodes = performance.now();
     await pool(nodes, 64, async (i) => {
       const n = node(i);
@@ -152,7 +133,7 @@ async function runSize(nodes, mode) {
         'scheduler',
       );
       procs.push(sched);
-      await waitReady(`http://127.0.0.1:${schedPort}/readyz`, 60_000);
+      await waitFor('the scheduler /readyz', async () => (await fetch(`http://127.0.0.1:${schedPort}/readyz`)).ok, { timeoutMs: 60_000, everyMs: 100, signal: exitSignal(sched.child, 'scheduler') });
       progress('scheduler ready');
       return sched;
     };
