@@ -29,7 +29,7 @@ async function firstMessage(nc: NatsConnection, subject: string, call: () => Pro
       `a record on ${subject}`,
       async () => {
         await call();
-        return Promise.race([got, new Promise<undefined>((r) => setTimeout(r, 50))]);
+        return Promise.race([got, new Promise<undefined>((r) => setTimeout(() => r(undefined), 50))]);
       },
       { timeoutMs: 10_000, everyMs: 0 },
     );
