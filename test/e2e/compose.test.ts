@@ -95,6 +95,16 @@ describe.skipIf(!canRun).sequential('compose stack end to end', () => {
 
   const getNode = (name: string) => kubectlJson<Node>(stack, ['get', 'node', name]);
   const podsOf = async (selector: string) => (await kubectlJson<KubeList<Pod>>(stack, ['get', 'pods', '-l', selector])).items;
+  /** Waits (polling kubectl every second) until pod `name` is Ready; resolves with it. */
+  const readyPod = (what: string, name: string, timeoutMs: number) =>
+    waitFor(
+      what,
+      async () => {
+        const p = await kubectlJson<Pod>(stack, ['get', 'pod', name]);
+        return isPodReady(p) ? p : undefined;
+      },
+      { timeoutMs, everyMs: 1_000 },
+    );
 
   // ------------------------------------------------------------------ 1
   it('up: every service healthy, the kubeconfig works, control-plane, node-1 and node-2 Ready with the mock runtime', async () => {
@@ -419,14 +429,7 @@ spec:
       command: ["sleep", "100000"]
 `,
     );
-    const keeper = await waitFor(
-      'keeper running',
-      async () => {
-        const p = await kubectlJson<Pod>(stack, ['get', 'pod', 'keeper']);
-        return isPodReady(p) ? p : undefined;
-      },
-      { timeoutMs: 60_000, everyMs: 1_000 },
-    );
+    const keeper = await readyPod('keeper running', 'keeper', 60_000);
     keeperBefore = { containerID: keeper.status!.containerStatuses![0]!.containerID!, startedAt: keeper.status!.containerStatuses![0]!.state!.running!.startedAt! };
     node2WebPods = (await podsOf('app=web')).filter((p) => p.spec?.nodeName === 'node-2');
     expect(node2WebPods.length).toBeGreaterThanOrEqual(1);
@@ -495,14 +498,7 @@ spec:
       },
       { timeoutMs: 30_000, everyMs: 1_000 },
     );
-    const keeper = await waitFor(
-      'keeper Ready again',
-      async () => {
-        const p = await kubectlJson<Pod>(stack, ['get', 'pod', 'keeper']);
-        return isPodReady(p) ? p : undefined;
-      },
-      { timeoutMs: 60_000, everyMs: 1_000 },
-    );
+    const keeper = await readyPod('keeper Ready again', 'keeper', 60_000);
     // Adopted, not restarted: same container, same start time, no restart.
     // (soft: the evicted pods' clean-up below is checked even when this fails)
     expect.soft(keeper.status?.containerStatuses?.[0]).toMatchObject({ containerID: keeperBefore.containerID, restartCount: 0, state: { running: { startedAt: keeperBefore.startedAt } } });
@@ -536,10 +532,7 @@ spec:
     const recovered = (await kubectlJson<Pod>(stack, ['get', 'pod', 'keeper'])).status?.containerStatuses?.[0];
     expect(recovered).toMatchObject({ containerID: keeperBefore6?.containerID, state: { running: {} } });
     // ... and the kubelet reports the pod Ready again (the node controller set Ready=False while the node was not ready).
-    await waitFor('keeper Ready again after the runtime restart', async () => (isPodReady(await kubectlJson<Pod>(stack, ['get', 'pod', 'keeper'])) ? true : undefined), {
-      timeoutMs: 60_000,
-      everyMs: 1_000,
-    });
+    await readyPod('keeper Ready again after the runtime restart', 'keeper', 60_000);
   });
 
   // ------------------------------------------------------------------ 10

@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Deployment, KubeList, KubeObject, Pod, Status } from '@kubelab/api';
 import type { Table } from '../printers/table.js';
 import { createRestHandler } from './index.js';
-import { FakeRegistry } from './testing/index.js';
+import { FakeRegistry } from '../testing/index.js';
 
 /** Discovery documents (/apis, /api/v1): the parts the assertions read. */
 type Discovery = { groups: { name: string }[]; resources: { name: string }[] };
