@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// @ts-check
 // REST list benchmark (issue 3): 5,000 pods listed through REST (plain JSON,
 // and as the Table `kubectl get pods -A` asks for) against the gRPC List of
 // the same apiserver in the same run, plus the wall time of the real
@@ -128,8 +129,8 @@ try {
   }
 } finally {
   await new Promise((res) => {
-    if (child.exitCode !== null) return res();
-    child.once('exit', () => res());
+    if (child.exitCode !== null) return res(undefined);
+    child.once('exit', () => res(undefined));
     child.kill('SIGTERM');
   });
   await nats.dispose();

@@ -1,3 +1,4 @@
+// @ts-check
 // Pod startup latency on one kubelet (the upstream pod-startup SLO measure):
 // from the create request to the watch showing every container running, for
 // 100 pods with zero simulated pull time. Prints p50/p90/p99/max and the CPU
@@ -143,9 +144,11 @@ try {
   const created = new Map();
   const running = new Map();
   /** Pods outside the measured set (the warm-up) waiting to run: name → resolve. */
+  /** @type {Map<string, (value?: unknown) => void>} */
   const waiting = new Map();
   const watch = cs.core.pods('bench').watch({});
-  let done;
+  /** @type {(value?: unknown) => void} */
+  let done = () => {}; // replaced by the Promise's resolve at once
   const all = new Promise((r) => (done = r));
   (async () => {
     for await (const ev of watch) {
@@ -153,7 +156,7 @@ try {
       const name = p.metadata?.name;
       const st = p.status?.containerStatuses ?? [];
       const up = st.length > 0 && st.every((c) => c.state?.running);
-      if (up && waiting.has(name)) waiting.get(name)();
+      if (up && name) waiting.get(name)?.();
       if (!name || running.has(name) || !created.has(name)) continue;
       if (up) {
         running.set(name, performance.now());
@@ -161,6 +164,7 @@ try {
       }
     }
   })();
+  /** @type {(name: string) => import('@kubelab/api').Pod} */
   const podSpec = (name) => ({
     apiVersion: 'v1',
     kind: 'Pod',

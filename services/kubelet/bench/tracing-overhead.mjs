@@ -1,3 +1,4 @@
+// @ts-check
 // Overhead of distributed tracing on pod startup latency (issue 9's goal:
 // sampling at 100% costs at most 10% over tracing off). Each round starts a
 // fresh one-node cluster — nats-server, apiserver, scheduler, containerd and
@@ -44,14 +45,17 @@ const mainOf = (pkg) => join(require.resolve(pkg), '..', 'main.js');
 const kubeletMain = new URL('../dist/main.js', import.meta.url).pathname;
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
+/** @typedef {{ requests: number, bytes: number, spans: number, byName: Record<string, number> }} SinkStats what otlp-sink.mjs answers to 'stats' */
+
 /** The stand-in OTLP/gRPC collector (otlp-sink.mjs) in its own process, as a real collector would be. */
 async function otlpSink() {
   const child = fork(new URL('./otlp-sink.mjs', import.meta.url).pathname, [], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
   const port = await new Promise((res, rej) => {
-    child.once('message', (m) => res(m.port));
+    child.once('message', (m) => res(/** @type {{ port: number }} */ (m).port));
     child.once('exit', (code) => rej(new Error(`otlp-sink exited with ${code}`)));
   });
-  const ask = () => new Promise((res) => (child.once('message', (m) => res(m.stats)), child.send('stats')));
+  /** @type {() => Promise<SinkStats>} */
+  const ask = () => new Promise((res) => (child.once('message', (m) => res(/** @type {{ stats: SinkStats }} */ (m).stats)), child.send('stats')));
   return { port, stats: ask, close: () => new Promise((r) => (child.once('exit', r), child.send('stop'))) };
 }
 
@@ -71,6 +75,7 @@ async function startCluster(endpoint, label) {
   const dir = mkdtempSync(join(tmpdir(), 'kubelab-tracing-bench-'));
   const nats = await startNatsServer();
   const children = [];
+  /** @type {NodeJS.ProcessEnv} */
   const env = { ...process.env, KUBELAB_LOG_LEVEL: 'error' };
   for (const k of ['KUBELAB_TRACING_ENDPOINT', 'KUBELAB_TRACING_SAMPLING_RATE_PER_MILLION', 'OTEL_EXPORTER_OTLP_ENDPOINT', 'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT']) delete env[k];
   if (endpoint) env.KUBELAB_TRACING_ENDPOINT = endpoint;
@@ -153,7 +158,7 @@ async function startCluster(endpoint, label) {
     async stop() {
       cs.close();
       // SIGTERM lets each component flush its last spans (onShutdown), then the sink sees them.
-      await Promise.all(children.map((c) => new Promise((r) => (c.exitCode !== null ? r() : (c.once('exit', r), c.kill('SIGTERM'))))));
+      await Promise.all(children.map((c) => new Promise((r) => (c.exitCode !== null ? r(undefined) : (c.once('exit', r), c.kill('SIGTERM'))))));
       await nats.dispose();
       rmSync(dir, { recursive: true, force: true });
     },
@@ -170,7 +175,8 @@ async function measure(cs, round, count = PODS) {
   const created = new Map();
   const running = new Map();
   const watch = cs.core.pods(ns).watch({});
-  let done;
+  /** @type {(value?: unknown) => void} */
+  let done = () => {}; // replaced by the Promise's resolve at once
   const all = new Promise((r) => (done = r));
   (async () => {
     for await (const ev of watch) {

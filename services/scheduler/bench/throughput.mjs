@@ -1,3 +1,4 @@
+// @ts-check
 // End-to-end scheduler throughput (issue 6 benchmark): a real nats-server, the
 // apiserver and kube-scheduler as separate processes; N nodes registered as
 // API objects (Ready in status, no kubelets or leases), then 10,000 pods
@@ -55,16 +56,17 @@ function spawnNode(script, args, name) {
     tail = (tail + d).slice(-4000);
     if (process.env.BENCH_LOG_LEVEL) process.stderr.write(`[${name}] ${d}`);
   });
+  let stopping = false;
   child.on('exit', (code, sig) => {
-    if (!child.stopping) process.stderr.write(`${name} exited (${code ?? sig}): ${tail}\n`);
+    if (!stopping) process.stderr.write(`${name} exited (${code ?? sig}): ${tail}\n`);
   });
   return {
     child,
     stop: () =>
       new Promise((resolve) => {
-        child.stopping = true;
-        if (child.exitCode !== null) return resolve();
-        child.once('exit', () => resolve());
+        stopping = true;
+        if (child.exitCode !== null) return resolve(undefined);
+        child.once('exit', () => resolve(undefined));
         child.kill('SIGTERM');
         setTimeout(() => child.kill('SIGKILL'), 5000).unref();
       }),
@@ -80,6 +82,7 @@ async function pool(n, concurrency, fn) {
   );
 }
 
+/** @returns {import('@kubelab/api').Node} */
 function node(i) {
   const allocatable = { cpu: '32', memory: '128Gi', pods: '110' };
   return {
@@ -91,6 +94,7 @@ function node(i) {
   };
 }
 
+/** @returns {import('@kubelab/api').Pod} */
 function pod(i) {
   return {
     apiVersion: 'v1',
@@ -138,6 +142,7 @@ async function runSize(nodes, mode) {
       return sched;
     };
     const createPods = () => pool(PODS, CREATE_CONCURRENCY, (i) => cs.core.pods('default').create(pod(i)));
+    /** @type {ReturnType<typeof spawnNode> | undefined} */
     let sched;
     let tCreate0 = 0;
     let tCreated = 0;
@@ -162,6 +167,7 @@ async function runSize(nodes, mode) {
       bound.add(p.metadata.name);
       if (bound.size === PODS) resolveAll();
     };
+    /** @type {import('@kubelab/client').WatchStream<import('@kubelab/api').WatchEvent<import('@kubelab/api').Pod>> | undefined} */
     let watch;
     let watchStopped = false;
     const watching = (async () => {
@@ -211,7 +217,8 @@ async function runSize(nodes, mode) {
     const benchCpu = process.cpuUsage(cpu0.bench);
     const cpu = {
       apiserver: +(cpuSeconds(pids.apiserver) - cpu0.apiserver).toFixed(1),
-      scheduler: +cpuSeconds(sched.child.pid).toFixed(1),
+      // Both modes have started it by now.
+      scheduler: +cpuSeconds(/** @type {NonNullable<typeof sched>} */ (sched).child.pid).toFixed(1),
       nats: pids.nats ? +(cpuSeconds(pids.nats) - cpu0.nats).toFixed(1) : null,
       benchClient: +((benchCpu.user + benchCpu.system) / 1e6).toFixed(1),
     };
@@ -247,7 +254,7 @@ for (const n of sizes)
     try {
       console.log(JSON.stringify(await runSize(n, mode)));
     } catch (err) {
-      console.log(JSON.stringify({ nodes: n, pods: PODS, mode, error: String(err?.message ?? err) }));
+      console.log(JSON.stringify({ nodes: n, pods: PODS, mode, error: err instanceof Error ? err.message : String(err) }));
       process.exitCode = 1;
     }
   }
