@@ -20,6 +20,7 @@ import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { createClientset } from '@kubelab/client';
 import { exitSignal, freePort, startNatsServer, waitFor, waitForPort } from '@kubelab/testing';
+import { containerdArgs, kubeletArgs } from './node.mjs';
 
 const PODS = Number(process.env.PODS ?? 100);
 const CONCURRENCY = Number(process.env.CONCURRENCY ?? 10);
@@ -94,44 +95,10 @@ const kubeletPort = await freePort();
 const apiserver = run('apiserver', mainOf('@kubelab/apiserver'), ['--nats-url', nats.url, '--bind-address', '127.0.0.1', '--secure-port', String(securePort), '--grpc-port', String(grpcPort)]);
 await waitForPort(grpcPort, { timeoutMs: 20_000, signal: exitSignal(apiserver, 'apiserver') });
 const socket = join(dir, 'containerd.sock');
-const containerd = run('containerd', mainOf('@kubelab/containerd'), [
-  '--node-name',
-  'node-1',
-  '--address',
-  socket,
-  '--root',
-  join(dir, 'containerd'),
-  '--health-port',
-  '0',
-  '--pull-speed',
-  '0',
-  '--nats-url',
-  nats.url,
-  '--pod-cidr',
-  '10.244.1.0/24',
-  '--v',
-  'error',
-]);
+const containerd = run('containerd', mainOf('@kubelab/containerd'), containerdArgs(dir, socket, nats.url));
 await waitFor('the containerd socket', () => existsSync(socket), { timeoutMs: 10_000, everyMs: 50, signal: exitSignal(containerd, 'containerd') });
 run('kubelet', join(import.meta.dirname, '..', 'dist', 'main.js'), [
-  '--apiserver-grpc-address',
-  `127.0.0.1:${grpcPort}`,
-  '--hostname-override',
-  'node-1',
-  '--node-ip',
-  '127.0.0.1',
-  '--container-runtime-endpoint',
-  `unix://${socket}`,
-  '--address',
-  '127.0.0.1',
-  '--port',
-  String(kubeletPort),
-  '--healthz-port',
-  '0',
-  '--root-dir',
-  join(dir, 'kubelet'),
-  '--pod-logs-dir',
-  join(dir, 'pods'),
+  ...kubeletArgs(dir, socket, `127.0.0.1:${grpcPort}`, kubeletPort),
   // EVENTED_PLEG=1: the runtime's container events wake pod workers at once,
   // instead of the next 1 s relist (upstream's EventedPLEG feature gate).
   ...(process.env.EVENTED_PLEG === '1' ? ['--feature-gates', 'EventedPLEG=true'] : []),

@@ -26,6 +26,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { createClientset } from '@kubelab/client';
 import { exitSignal, freePort, startNatsServer, waitFor, waitForPort } from '@kubelab/testing';
+import { containerdArgs, kubeletArgs } from './node.mjs';
 
 const PODS = Number(process.env.PODS ?? 30);
 const ROUNDS = Number(process.env.ROUNDS ?? 4);
@@ -106,46 +107,10 @@ async function startCluster(endpoint, label) {
   );
   await waitForPort(grpcPort, { timeoutMs: 20_000, signal: exitSignal(apiserver, 'apiserver') });
   const socket = join(dir, 'containerd.sock');
-  const containerd = run(mainOf('@kubelab/containerd'), [
-    '--node-name',
-    'node-1',
-    '--nats-url',
-    nats.url,
-    '--address',
-    socket,
-    '--root',
-    join(dir, 'containerd'),
-    '--health-port',
-    '0',
-    '--pull-speed',
-    '0',
-    '--pod-cidr',
-    '10.244.1.0/24',
-    '--v',
-    'error',
-  ]);
+  const containerd = run(mainOf('@kubelab/containerd'), containerdArgs(dir, socket, nats.url));
   await waitFor('the containerd socket', () => existsSync(socket), { timeoutMs: 10_000, everyMs: 50, signal: exitSignal(containerd, 'containerd') });
   run(mainOf('@kubelab/scheduler'), ['--apiserver-grpc-address', api, '--bind-address', '127.0.0.1', '--secure-port', '0', '--leader-elect=false']);
-  run(kubeletMain, [
-    '--apiserver-grpc-address',
-    api,
-    '--hostname-override',
-    'node-1',
-    '--node-ip',
-    '127.0.0.1',
-    '--container-runtime-endpoint',
-    `unix://${socket}`,
-    '--address',
-    '127.0.0.1',
-    '--port',
-    '0',
-    '--healthz-port',
-    '0',
-    '--root-dir',
-    join(dir, 'kubelet'),
-    '--pod-logs-dir',
-    join(dir, 'pods'),
-  ]);
+  run(kubeletMain, kubeletArgs(dir, socket, api, 0));
   // One Create call per pod, as kubectl sends one request per object: the apiserver samples
   // each as a root and the pod start is one trace. (The client library's default pipelines
   // creates on a CreateStream, whose items the apiserver deliberately leaves untraced.)
