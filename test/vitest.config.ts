@@ -1,7 +1,8 @@
-// Three suites in this package: `kubectl` and `integration` (the local runner
-// with the real binaries) run in `pnpm test` with the other packages; `e2e` runs last:
-// `kubectl` (the real kubectl against an in-process apiserver, seconds) and
-// `e2e` (the compose stack on a real Docker engine, minutes; test/e2e).
+// Three suites in this package. `kubectl` (the real kubectl against an
+// in-process apiserver, seconds) and `integration` (the local runner with the
+// real binaries, the client library and `kubelab trace` against real servers)
+// run in `pnpm test` with the other packages; `e2e` (the compose stack on a real
+// Docker engine, minutes) runs last, on its own (`test:e2e`).
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({

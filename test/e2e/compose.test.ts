@@ -15,7 +15,8 @@ import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DockerComposeEnvironment, Wait, type StartedDockerComposeEnvironment } from 'testcontainers';
 import { freePort, requirePrerequisite, requireTool, waitFor, PROBEDEMO_MANIFEST } from '@kubelab/testing';
-import { REPO_ROOT, compose, condition, containerName, detectCompose, docker, dockerEngineUp, httpFromNode, isPodReady, kubectl, kubectlJson, type Stack } from './harness.js';
+import { REPO_ROOT, compose, containerName, detectCompose, docker, dockerEngineUp, httpFromNode, kubectl, kubectlJson, type Stack } from './harness.js';
+import { getNodeCondition, isPodReady, type EndpointSlice, type Event, type KubeList, type Node, type Pod, type Service } from '@kubelab/api';
 
 // The documented variables, shortened for a test run (README "Compose stack").
 const GRACE_MS = 16_000;
@@ -92,8 +93,18 @@ describe.skipIf(!canRun).sequential('compose stack end to end', () => {
     if (kubeconfigDir) rmSync(kubeconfigDir, { recursive: true, force: true });
   }, 120_000);
 
-  const getNode = (name: string) => kubectlJson(stack, ['get', 'node', name]);
-  const podsOf = async (selector: string) => (await kubectlJson(stack, ['get', 'pods', '-l', selector])).items as any[];
+  const getNode = (name: string) => kubectlJson<Node>(stack, ['get', 'node', name]);
+  const podsOf = async (selector: string) => (await kubectlJson<KubeList<Pod>>(stack, ['get', 'pods', '-l', selector])).items;
+  /** Waits (polling kubectl every second) until pod `name` is Ready; resolves with it. */
+  const readyPod = (what: string, name: string, timeoutMs: number) =>
+    waitFor(
+      what,
+      async () => {
+        const p = await kubectlJson<Pod>(stack, ['get', 'pod', name]);
+        return isPodReady(p) ? p : undefined;
+      },
+      { timeoutMs, everyMs: 1_000 },
+    );
 
   // ------------------------------------------------------------------ 1
   it('up: every service healthy, the kubeconfig works, control-plane, node-1 and node-2 Ready with the mock runtime', async () => {
@@ -120,13 +131,13 @@ describe.skipIf(!canRun).sequential('compose stack end to end', () => {
     const nodes = await waitFor(
       'all three nodes Ready',
       async () => {
-        const list = (await kubectlJson(stack, ['get', 'nodes'])).items as any[];
-        return list.length === 3 && list.every((n) => condition(n, 'Ready')?.status === 'True') ? list : undefined;
+        const list = (await kubectlJson<KubeList<Node>>(stack, ['get', 'nodes'])).items;
+        return list.length === 3 && list.every((n) => getNodeCondition(n.status, 'Ready').condition?.status === 'True') ? list : undefined;
       },
       { timeoutMs: 90_000, everyMs: 1_000 },
     );
     expect(nodes.map((n) => n.metadata.name).sort()).toEqual(['control-plane', 'node-1', 'node-2']);
-    for (const n of nodes) expect(n.status.nodeInfo.containerRuntimeVersion).toBe(runtimeVersion);
+    for (const n of nodes) expect(n.status?.nodeInfo?.containerRuntimeVersion).toBe(runtimeVersion);
 
     const wide = await kubectl(stack, ['get', 'nodes', '-o', 'wide']);
     expect(wide).toMatch(new RegExp(`^node-1\\s+Ready\\s.*${runtimeVersion.replace(/[.]/g, '\\.')}`, 'm'));
@@ -141,8 +152,8 @@ describe.skipIf(!canRun).sequential('compose stack end to end', () => {
       { timeoutMs: 60_000, everyMs: 1_000 },
     );
     expect(roles).toMatch(/^node-1\s+Ready\s+<none>\s/m);
-    const cp = await kubectlJson(stack, ['get', 'node', 'control-plane']);
-    expect(cp.spec.taints).toEqual([{ key: 'node-role.kubernetes.io/control-plane', effect: 'NoSchedule' }]);
+    const cp = await kubectlJson<Node>(stack, ['get', 'node', 'control-plane']);
+    expect(cp.spec?.taints).toEqual([{ key: 'node-role.kubernetes.io/control-plane', effect: 'NoSchedule' }]);
     expect(await compose(stack, ['logs', '--no-color', 'kubeadm'])).toContain('[addons] Applied essential addon: kube-proxy');
 
     // "Selbst nachsehen", where kubelab has it: node conditions, the control
@@ -165,20 +176,20 @@ describe.skipIf(!canRun).sequential('compose stack end to end', () => {
     const pods = await waitFor(
       'kube-system pods Running and ready',
       async () => {
-        const items = (await kubectlJson(stack, ['-n', 'kube-system', 'get', 'pods'])).items as any[];
-        return items.length === 7 && items.every((p) => p.status.phase === 'Running' && isPodReady(p)) ? items : undefined;
+        const items = (await kubectlJson<KubeList<Pod>>(stack, ['-n', 'kube-system', 'get', 'pods'])).items;
+        return items.length === 7 && items.every((p) => p.status?.phase === 'Running' && isPodReady(p)) ? items : undefined;
       },
       { timeoutMs: 120_000, everyMs: 1_000 },
     );
     const byName = new Map(pods.map((p) => [p.metadata.name as string, p]));
     for (const c of ['etcd', 'kube-apiserver', 'kube-controller-manager', 'kube-scheduler']) {
       const p = byName.get(`${c}-control-plane`);
-      expect(p?.spec.nodeName).toBe('control-plane');
-      expect(p?.metadata.annotations['kubernetes.io/config.source']).toBe('file'); // a static pod's mirror
+      expect(p?.spec?.nodeName).toBe('control-plane');
+      expect(p?.metadata.annotations?.['kubernetes.io/config.source']).toBe('file'); // a static pod's mirror
       expect(p?.metadata.ownerReferences).toEqual([expect.objectContaining({ kind: 'Node', name: 'control-plane' })]);
     }
     const proxies = pods.filter((p) => p.metadata.labels?.['k8s-app'] === 'kube-proxy');
-    expect(proxies.map((p) => p.spec.nodeName).sort()).toEqual(['control-plane', 'node-1', 'node-2']);
+    expect(proxies.map((p) => p.spec?.nodeName).sort()).toEqual(['control-plane', 'node-1', 'node-2']);
     for (const p of proxies) expect(p.metadata.name).toMatch(/^kube-proxy-[a-z0-9]{5}$/);
 
     // What the seed's commands print.
@@ -207,15 +218,15 @@ describe.skipIf(!canRun).sequential('compose stack end to end', () => {
     const pod = await waitFor(
       'probedemo restarted',
       async () => {
-        const p = await kubectlJson(stack, ['get', 'pod', 'probedemo']);
+        const p = await kubectlJson<Pod>(stack, ['get', 'pod', 'probedemo']);
         return (p.status?.containerStatuses?.[0]?.restartCount ?? 0) >= 1 ? p : undefined;
       },
       { timeoutMs: 120_000, everyMs: 1_000 },
     );
-    expect(pod.status.containerStatuses[0].lastState.terminated).toMatchObject({ exitCode: 137, reason: 'Error' });
+    expect(pod.status?.containerStatuses?.[0]?.lastState?.terminated).toMatchObject({ exitCode: 137, reason: 'Error' });
     expect(await kubectl(stack, ['get', 'pod', 'probedemo'])).toMatch(/^probedemo\s+\d\/1\s+\S+\s+[1-9]\d*( \(.+ ago\))?\s+\S+$/m);
 
-    const events = (await kubectlJson(stack, ['get', 'events', '--field-selector', 'involvedObject.name=probedemo'])).items as any[];
+    const events = (await kubectlJson<KubeList<Event>>(stack, ['get', 'events', '--field-selector', 'involvedObject.name=probedemo'])).items;
     const unhealthy = events.find((e) => e.reason === 'Unhealthy');
     expect(unhealthy?.message).toMatch(/^Liveness probe failed: cat: (can't open '\/tmp\/healthy'|\/tmp\/healthy): No such file or directory/);
     expect(events.find((e) => e.reason === 'Killing')?.message).toBe('Container app failed liveness probe, will be restarted');
@@ -236,12 +247,12 @@ describe.skipIf(!canRun).sequential('compose stack end to end', () => {
       },
       { timeoutMs: 90_000, everyMs: 1_000 },
     );
-    const byNode = (node: string) => pods.filter((p) => p.spec.nodeName === node);
+    const byNode = (node: string) => pods.filter((p) => p.spec?.nodeName === node);
     expect(byNode('node-1').length).toBeGreaterThanOrEqual(1);
     expect(byNode('node-2').length).toBeGreaterThanOrEqual(1);
 
-    const svc = await kubectlJson(stack, ['get', 'service', 'web']);
-    const clusterIP: string = svc.spec.clusterIP;
+    const svc = await kubectlJson<Service>(stack, ['get', 'service', 'web']);
+    const clusterIP: string = svc.spec!.clusterIP!;
     expect(clusterIP).toMatch(/^10\.(9[6-9]|1[01]\d)\.\d+\.\d+$/); // in 10.96.0.0/12
 
     // The seed's step 2: the DNAT chain kube-proxy wrote into node-1's kernel
@@ -251,14 +262,14 @@ describe.skipIf(!canRun).sequential('compose stack end to end', () => {
 
     // Requests to the ClusterIP until the access logs of pods on both nodes show one.
     const marks = new Map<string, string>();
-    const logsHave = async (pod: any, mark: string) => (await kubectl(stack, ['logs', pod.metadata.name])).includes(`"GET /${mark} HTTP/1.1"`);
+    const logsHave = async (pod: Pod, mark: string) => (await kubectl(stack, ['logs', pod.metadata.name!])).includes(`"GET /${mark} HTTP/1.1"`);
     await waitFor(
       'ClusterIP requests logged by pods on node-1 and node-2',
       async () => {
         const mark = `e2e-${marks.size}`;
         const answer = await httpFromNode(stack, 'node-1', `http://${clusterIP}/${mark}`);
         expect(answer).toMatch(/^404 .*nginx/); // nginx's own 404 for an unknown path
-        for (const p of pods) if (!marks.has(p.spec.nodeName) && (await logsHave(p, mark))) marks.set(p.spec.nodeName, mark);
+        for (const p of pods) if (!marks.has(p.spec!.nodeName!) && (await logsHave(p, mark))) marks.set(p.spec!.nodeName!, mark);
         return marks.size === 2 ? marks : undefined;
       },
       { timeoutMs: 60_000, everyMs: 100 },
@@ -288,20 +299,20 @@ spec:
         periodSeconds: 1
 `,
       );
-      const svc = await kubectlJson(stack, ['get', 'service', 'web']);
-      const clusterIP: string = svc.spec.clusterIP;
+      const svc = await kubectlJson<Service>(stack, ['get', 'service', 'web']);
+      const clusterIP: string = svc.spec!.clusterIP!;
       const flaky = await waitFor(
         'flaky Ready',
         async () => {
-          const p = await kubectlJson(stack, ['get', 'pod', 'flaky']);
-          return isPodReady(p) && p.status.podIP ? p : undefined;
+          const p = await kubectlJson<Pod>(stack, ['get', 'pod', 'flaky']);
+          return isPodReady(p) && p.status?.podIP ? p : undefined;
         },
         { timeoutMs: 60_000, everyMs: 1_000 },
       );
-      const ip: string = flaky.status.podIP;
+      const ip: string = flaky.status!.podIP!;
       const endpointOf = async () => {
-        const slices = (await kubectlJson(stack, ['get', 'endpointslices', '-l', 'kubernetes.io/service-name=web'])).items as any[];
-        return slices.flatMap((s) => s.endpoints ?? []).find((e: any) => e.addresses.includes(ip));
+        const slices = (await kubectlJson<KubeList<EndpointSlice>>(stack, ['get', 'endpointslices', '-l', 'kubernetes.io/service-name=web'])).items;
+        return slices.flatMap((s) => s.endpoints ?? []).find((e) => e.addresses.includes(ip));
       };
       const natRulesOfNode1 = () => compose(stack, ['exec', '-T', 'node-1', 'iptables-save', '-t', 'nat']);
       const flakyLogged = async (mark: string) => (await kubectl(stack, ['logs', 'flaky'])).includes(`"GET /${mark} HTTP/1.1"`);
@@ -328,14 +339,14 @@ spec:
       const unready = await waitFor(
         'flaky not ready',
         async () => {
-          const p = await kubectlJson(stack, ['get', 'pod', 'flaky']);
-          return p.status.containerStatuses?.[0]?.ready === false ? p : undefined;
+          const p = await kubectlJson<Pod>(stack, ['get', 'pod', 'flaky']);
+          return p.status?.containerStatuses?.[0]?.ready === false ? p : undefined;
         },
         { timeoutMs: 90_000, everyMs: 1_000 },
       );
-      expect(unready.status.phase).toBe('Running');
-      expect(unready.status.containerStatuses[0].restartCount).toBe(0);
-      expect(unready.status.conditions.find((c: any) => c.type === 'Ready')).toMatchObject({ status: 'False', reason: 'ContainersNotReady' });
+      expect(unready.status?.phase).toBe('Running');
+      expect(unready.status?.containerStatuses?.[0]?.restartCount).toBe(0);
+      expect(unready.status?.conditions?.find((c) => c.type === 'Ready')).toMatchObject({ status: 'False', reason: 'ContainersNotReady' });
       expect(await kubectl(stack, ['get', 'pod', 'flaky'])).toMatch(/^flaky\s+0\/1\s+Running\s+0\s+\S+$/m);
       expect(await kubectl(stack, ['describe', 'pod', 'flaky'])).toMatch(/Warning\s+Unhealthy\s+.*kubelet\s+Readiness probe failed: cat: \/tmp\/ready: No such file or directory/);
 
@@ -390,7 +401,7 @@ spec:
 
   // ------------------------------------------------------------------ 7
   let keeperBefore: { containerID: string; startedAt: string };
-  let node2WebPods: any[] = [];
+  let node2WebPods: Pod[] = [];
 
   it('kill kubelet-2: node-2 NotReady after the grace period and not before; its containers keep running; pods replaced on node-1 after the toleration', async () => {
     // A pod that tolerates node problems forever: it must survive the outages
@@ -418,16 +429,9 @@ spec:
       command: ["sleep", "100000"]
 `,
     );
-    const keeper = await waitFor(
-      'keeper running',
-      async () => {
-        const p = await kubectlJson(stack, ['get', 'pod', 'keeper']);
-        return isPodReady(p) ? p : undefined;
-      },
-      { timeoutMs: 60_000, everyMs: 1_000 },
-    );
-    keeperBefore = { containerID: keeper.status.containerStatuses[0].containerID, startedAt: keeper.status.containerStatuses[0].state.running.startedAt };
-    node2WebPods = (await podsOf('app=web')).filter((p) => p.spec.nodeName === 'node-2');
+    const keeper = await readyPod('keeper running', 'keeper', 60_000);
+    keeperBefore = { containerID: keeper.status!.containerStatuses![0]!.containerID!, startedAt: keeper.status!.containerStatuses![0]!.state!.running!.startedAt! };
+    node2WebPods = (await podsOf('app=web')).filter((p) => p.spec?.nodeName === 'node-2');
     expect(node2WebPods.length).toBeGreaterThanOrEqual(1);
 
     const restartsBefore = (await docker(['inspect', '-f', '{{.RestartCount}}', containerName(stack, 'kubelet-2')])).trim();
@@ -437,7 +441,7 @@ spec:
     const notReady = await waitFor(
       'node-2 not Ready',
       async () => {
-        const ready = condition(await getNode('node-2'), 'Ready');
+        const ready = getNodeCondition((await getNode('node-2')).status, 'Ready').condition;
         return ready?.status !== 'True' ? { ready, after: Date.now() - killedAt } : undefined;
       },
       { timeoutMs: GRACE_MS + 30_000, everyMs: 250 },
@@ -446,12 +450,12 @@ spec:
     expect(notReady.after).toBeGreaterThanOrEqual(GRACE_MS - (LEASE_SECONDS * 1000) / 4 - 1_000);
     expect(notReady.after).toBeLessThan(GRACE_MS + 20_000);
     const node2 = await getNode('node-2');
-    expect(condition(node2, 'Ready')).toMatchObject({ status: 'Unknown', reason: 'NodeStatusUnknown', message: 'Kubelet stopped posting node status.' });
-    for (const t of ['MemoryPressure', 'DiskPressure', 'PIDPressure']) expect(condition(node2, t)?.status).toBe('Unknown');
+    expect(getNodeCondition(node2.status, 'Ready').condition).toMatchObject({ status: 'Unknown', reason: 'NodeStatusUnknown', message: 'Kubelet stopped posting node status.' });
+    for (const t of ['MemoryPressure', 'DiskPressure', 'PIDPressure'] as const) expect(getNodeCondition(node2.status, t).condition?.status).toBe('Unknown');
     await waitFor(
       'unreachable taints on node-2',
       async () => {
-        const taints = ((await getNode('node-2')).spec.taints ?? []) as any[];
+        const taints = (await getNode('node-2')).spec?.taints ?? [];
         const keys = taints
           .filter((t) => t.key === 'node.kubernetes.io/unreachable')
           .map((t) => t.effect)
@@ -465,59 +469,52 @@ spec:
     // Docker did not restart the killed kubelet (restart: always, killed by hand).
     expect((await docker(['inspect', '-f', '{{.State.Status}} {{.RestartCount}}', containerName(stack, 'kubelet-2')])).trim()).toBe(`exited ${restartsBefore}`);
     // containerd-2's containers kept running: node-2's nginx still answers at its pod IP.
-    for (const p of node2WebPods) expect(await httpFromNode(stack, 'node-1', `http://${p.status.podIP}/`)).toMatch(/^200 .*Welcome to nginx!/);
+    for (const p of node2WebPods) expect(await httpFromNode(stack, 'node-1', `http://${p.status?.podIP}/`)).toMatch(/^200 .*Welcome to nginx!/);
 
     // After the toleration (DEFAULT_TOLERATION_SECONDS) the pods are evicted and replaced on node-1.
     const replaced = await waitFor(
       '4 ready web pods on node-1',
       async () => {
         const live = (await podsOf('app=web')).filter((p) => !p.metadata.deletionTimestamp);
-        return live.length === 4 && live.every((p) => p.spec.nodeName === 'node-1' && isPodReady(p)) ? live : undefined;
+        return live.length === 4 && live.every((p) => p.spec?.nodeName === 'node-1' && isPodReady(p)) ? live : undefined;
       },
       { timeoutMs: TOLERATION_SECONDS * 1000 + 90_000, everyMs: 1_000 },
     );
     expect(replaced).toHaveLength(4);
-    const evicted = (await podsOf('app=web')).filter((p) => p.spec.nodeName === 'node-2');
+    const evicted = (await podsOf('app=web')).filter((p) => p.spec?.nodeName === 'node-2');
     for (const p of evicted) expect(p.metadata.deletionTimestamp).toBeTruthy(); // Terminating until node-2's kubelet confirms
-    expect((await kubectlJson(stack, ['get', 'pod', 'keeper'])).metadata.deletionTimestamp).toBeUndefined();
+    expect((await kubectlJson<Pod>(stack, ['get', 'pod', 'keeper'])).metadata.deletionTimestamp).toBeUndefined();
   });
 
   // ------------------------------------------------------------------ 8
   it('start kubelet-2: node-2 Ready again, taint removed, running containers adopted, evicted pods cleaned up', async () => {
     await compose(stack, ['start', 'kubelet-2']);
-    await waitFor('node-2 Ready', async () => (condition(await getNode('node-2'), 'Ready')?.status === 'True' ? true : undefined), { timeoutMs: 60_000, everyMs: 1_000 });
+    await waitFor('node-2 Ready', async () => (getNodeCondition((await getNode('node-2')).status, 'Ready').condition?.status === 'True' ? true : undefined), { timeoutMs: 60_000, everyMs: 1_000 });
     await waitFor(
       'no unreachable taint on node-2',
       async () => {
-        const taints = ((await getNode('node-2')).spec.taints ?? []) as any[];
+        const taints = (await getNode('node-2')).spec?.taints ?? [];
         return taints.some((t) => t.key.startsWith('node.kubernetes.io/')) ? undefined : true;
       },
       { timeoutMs: 30_000, everyMs: 1_000 },
     );
-    const keeper = await waitFor(
-      'keeper Ready again',
-      async () => {
-        const p = await kubectlJson(stack, ['get', 'pod', 'keeper']);
-        return isPodReady(p) ? p : undefined;
-      },
-      { timeoutMs: 60_000, everyMs: 1_000 },
-    );
+    const keeper = await readyPod('keeper Ready again', 'keeper', 60_000);
     // Adopted, not restarted: same container, same start time, no restart.
     // (soft: the evicted pods' clean-up below is checked even when this fails)
-    expect.soft(keeper.status.containerStatuses[0]).toMatchObject({ containerID: keeperBefore.containerID, restartCount: 0, state: { running: { startedAt: keeperBefore.startedAt } } });
+    expect.soft(keeper.status?.containerStatuses?.[0]).toMatchObject({ containerID: keeperBefore.containerID, restartCount: 0, state: { running: { startedAt: keeperBefore.startedAt } } });
     // The evicted pods' containers are stopped and the pods finally deleted.
-    await waitFor('evicted pods gone', async () => ((await podsOf('app=web')).some((p) => p.spec.nodeName === 'node-2') ? undefined : true), { timeoutMs: 90_000, everyMs: 1_000 });
-    for (const p of node2WebPods) expect(await httpFromNode(stack, 'node-1', `http://${p.status.podIP}/`)).toMatch(/^ERR /);
+    await waitFor('evicted pods gone', async () => ((await podsOf('app=web')).some((p) => p.spec?.nodeName === 'node-2') ? undefined : true), { timeoutMs: 90_000, everyMs: 1_000 });
+    for (const p of node2WebPods) expect(await httpFromNode(stack, 'node-1', `http://${p.status?.podIP}/`)).toMatch(/^ERR /);
   });
 
   // ------------------------------------------------------------------ 9
   it('kill containerd-2: node-2 Ready=False "container runtime is down"; start it again: node-2 recovers', async () => {
-    const keeperBefore6 = (await kubectlJson(stack, ['get', 'pod', 'keeper'])).status.containerStatuses[0];
+    const keeperBefore6 = (await kubectlJson<Pod>(stack, ['get', 'pod', 'keeper'])).status?.containerStatuses?.[0];
     await compose(stack, ['kill', 'containerd-2']);
     const ready = await waitFor(
       'node-2 runtime down',
       async () => {
-        const c = condition(await getNode('node-2'), 'Ready');
+        const c = getNodeCondition((await getNode('node-2')).status, 'Ready').condition;
         return c?.status === 'False' ? c : undefined;
       },
       { timeoutMs: 60_000, everyMs: 1_000 },
@@ -527,15 +524,15 @@ spec:
     expect((await docker(['inspect', '-f', '{{.State.Status}}', containerName(stack, 'containerd-2')])).trim()).toBe('exited');
 
     await compose(stack, ['start', 'containerd-2']);
-    await waitFor('node-2 Ready after the runtime is back', async () => (condition(await getNode('node-2'), 'Ready')?.status === 'True' ? true : undefined), { timeoutMs: 90_000, everyMs: 1_000 });
-    // The restarted runtime recovered the keeper's container (same ID, still running) ...
-    const recovered = (await kubectlJson(stack, ['get', 'pod', 'keeper'])).status.containerStatuses[0];
-    expect(recovered).toMatchObject({ containerID: keeperBefore6.containerID, state: { running: {} } });
-    // ... and the kubelet reports the pod Ready again (the node controller set Ready=False while the node was not ready).
-    await waitFor('keeper Ready again after the runtime restart', async () => (isPodReady(await kubectlJson(stack, ['get', 'pod', 'keeper'])) ? true : undefined), {
-      timeoutMs: 60_000,
+    await waitFor('node-2 Ready after the runtime is back', async () => (getNodeCondition((await getNode('node-2')).status, 'Ready').condition?.status === 'True' ? true : undefined), {
+      timeoutMs: 90_000,
       everyMs: 1_000,
     });
+    // The restarted runtime recovered the keeper's container (same ID, still running) ...
+    const recovered = (await kubectlJson<Pod>(stack, ['get', 'pod', 'keeper'])).status?.containerStatuses?.[0];
+    expect(recovered).toMatchObject({ containerID: keeperBefore6?.containerID, state: { running: {} } });
+    // ... and the kubelet reports the pod Ready again (the node controller set Ready=False while the node was not ready).
+    await readyPod('keeper Ready again after the runtime restart', 'keeper', 60_000);
   });
 
   // ------------------------------------------------------------------ 10

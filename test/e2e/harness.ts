@@ -69,7 +69,8 @@ export async function kubectl(stack: Stack, args: string[], opts: { allowFail?: 
   }
 }
 
-export async function kubectlJson<T = any>(stack: Stack, args: string[]): Promise<T> {
+/** `kubectl ... -o json`, parsed as the caller says it is (an object or list of @kubelab/api). */
+export async function kubectlJson<T extends object>(stack: Stack, args: string[]): Promise<T> {
   return JSON.parse(await kubectl(stack, [...args, '-o', 'json'])) as T;
 }
 
@@ -93,19 +94,4 @@ export async function httpFromNode(stack: Stack, node: string, url: string): Pro
     .then(async (r) => console.log(r.status + ' ' + (await r.text()).slice(0, 200).replace(/\\s+/g, ' ')))
     .catch((e) => console.log('ERR ' + (e.cause?.code ?? e.name)))`;
   return (await compose(stack, ['exec', '-T', node, 'node', '-e', script], 30_000)).trim();
-}
-
-export interface NodeCondition {
-  type: string;
-  status: string;
-  reason?: string;
-  message?: string;
-}
-
-export function condition(node: any, type: string): NodeCondition | undefined {
-  return (node?.status?.conditions ?? []).find((c: NodeCondition) => c.type === type);
-}
-
-export function isPodReady(pod: any): boolean {
-  return (pod?.status?.conditions ?? []).some((c: NodeCondition) => c.type === 'Ready' && c.status === 'True');
 }

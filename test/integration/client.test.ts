@@ -6,7 +6,7 @@
 import type { ApiserverOptions, RunningApiserver } from '@kubelab/apiserver';
 import { startApiserver } from '@kubelab/apiserver';
 import { isConflict, isNotFound, StatusError, type ConfigMap, type Event, type Lease, type Pod } from '@kubelab/api';
-import { freePort, requireTool, startNatsServer, waitFor, type NatsServerHandle } from '@kubelab/testing';
+import { freePort, requireTool, retrying, startNatsServer, waitFor, type NatsServerHandle } from '@kubelab/testing';
 import {
   createClientset,
   DeletedFinalStateUnknown,
@@ -50,18 +50,7 @@ async function restartApiserver(extra: Partial<ApiserverOptions> = {}): Promise<
 }
 
 /** Writes that ride out a reconnecting apiserver (bounded). */
-async function retrying<T>(fn: () => Promise<T>): Promise<T> {
-  const deadline = Date.now() + 20_000;
-  for (;;) {
-    try {
-      return await fn();
-    } catch (err) {
-      const transient = StatusError.isInstance(err) && [500, 503, 504].includes(err.code);
-      if (!transient || Date.now() > deadline) throw err;
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  }
-}
+const retryingWrite = <T>(fn: () => Promise<T>): Promise<T> => retrying(fn, (err) => StatusError.isInstance(err) && [500, 503, 504].includes(err.code), { timeoutMs: 20_000, everyMs: 100 });
 
 const cm = (ns: string, name: string, data: Record<string, string> = {}): ConfigMap => ({
   apiVersion: 'v1',
@@ -243,9 +232,9 @@ describe.skipIf(!hasNats)('client against a real apiserver', () => {
 
       // nats-server restart: the apiserver reconnects to its store; the informer keeps up
       await nats.restart();
-      await retrying(async () => cms.update({ ...(await cms.get('cm-2')), data: { v: '2' } }));
-      await retrying(() => cms.delete('cm-3'));
-      await retrying(() => cms.create(cm('resume', 'cm-after-nats')));
+      await retryingWrite(async () => cms.update({ ...(await cms.get('cm-2')), data: { v: '2' } }));
+      await retryingWrite(() => cms.delete('cm-3'));
+      await retryingWrite(() => cms.create(cm('resume', 'cm-after-nats')));
       await waitFor('cache after nats-server restart', () => cacheMatchesServer(inf, 'resume'));
       expect(inf.lister().namespace('resume').get('cm-2')?.data).toEqual({ v: '2' });
       expect(inf.lister().namespace('resume').get('cm-3')).toBeUndefined();

@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// @ts-check
 // REST list benchmark (issue 3): 5,000 pods listed through REST (plain JSON,
 // and as the Table `kubectl get pods -A` asks for) against the gRPC List of
 // the same apiserver in the same run, plus the wall time of the real
@@ -10,7 +11,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort, startNatsServer, waitForPort } from '@kubelab/testing';
+import { exitSignal, freePort, startNatsServer, waitFor, waitForPort } from '@kubelab/testing';
 
 const PODS = Number(process.env.BENCH_PODS ?? 5000);
 const ROUNDS = 5;
@@ -53,16 +54,11 @@ const child = spawn(process.execPath, [main, `--nats-url=${nats.url}`, '--bind-a
   stdio: ['ignore', 'ignore', 'pipe'],
   env: { ...process.env, KUBELAB_LOG_LEVEL: 'warn' },
 });
-let stderr = '';
-child.stderr.on('data', (d) => (stderr = (stderr + d).slice(-4000)));
+const died = exitSignal(child, 'apiserver');
 let failed = false;
 try {
-  await waitForPort(grpcPort, 20_000, () => (child.exitCode !== null ? stderr : undefined));
-  for (let i = 0; i < 400; i++) {
-    const r = await fetch(`http://127.0.0.1:${securePort}/readyz`).catch(() => undefined);
-    if (r?.status === 200) break;
-    await new Promise((res) => setTimeout(res, 50));
-  }
+  await waitForPort(grpcPort, { timeoutMs: 20_000, signal: died });
+  await waitFor('the apiserver /readyz', async () => (await fetch(`http://127.0.0.1:${securePort}/readyz`)).status === 200, { timeoutMs: 20_000, everyMs: 50, signal: died });
   const Ctor = apiserverProto().kubelab.apiserver.v1.ResourceService;
   const client = new Ctor(`127.0.0.1:${grpcPort}`, grpc.credentials.createInsecure(), { 'grpc.max_receive_message_length': -1 });
   const PODS_R = { group: '', version: 'v1', resource: 'pods' };
@@ -133,8 +129,8 @@ try {
   }
 } finally {
   await new Promise((res) => {
-    if (child.exitCode !== null) return res();
-    child.once('exit', () => res());
+    if (child.exitCode !== null) return res(undefined);
+    child.once('exit', () => res(undefined));
     child.kill('SIGTERM');
   });
   await nats.dispose();

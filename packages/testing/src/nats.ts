@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { exitSignal } from './child.js';
 import { freePort } from './ports.js';
 import { which } from './tools.js';
 import { waitFor, type WaitOptions } from './wait.js';
@@ -32,13 +33,7 @@ export async function startNatsServer(opts: { port?: number; storeDir?: string }
     child = spawn(bin, ['-a', '127.0.0.1', '-p', String(port), '-js', '-sd', storeDir], {
       stdio: ['ignore', 'ignore', 'pipe'],
     });
-    let stderr = '';
-    child.stderr?.on('data', (d: Buffer) => {
-      stderr = (stderr + d.toString()).slice(-4000);
-    });
-    const exited = new AbortController();
-    child.once('exit', () => exited.abort(new Error(`nats-server on port ${port} exited: ${stderr}`)));
-    await waitForPort(port, { timeoutMs: 10_000, everyMs: 50, signal: exited.signal });
+    await waitForPort(port, { timeoutMs: 10_000, everyMs: 50, signal: exitSignal(child, `nats-server on port ${port}`) });
   };
 
   const stop = async () => {

@@ -31,3 +31,21 @@ export async function waitFor<T>(what: string, fn: () => T | undefined | false |
     await new Promise((r) => setTimeout(r, opts.everyMs ?? 25));
   }
 }
+
+/**
+ * Calls fn until it resolves, retrying while it throws an error isTransient
+ * accepts (say a server restarting); any other error, or a transient one once
+ * the time is up, is thrown as it is, so callers still see the real failure.
+ */
+export async function retrying<T>(fn: () => Promise<T>, isTransient: (err: unknown) => boolean, opts: WaitOptions = {}): Promise<T> {
+  const deadline = Date.now() + (opts.timeoutMs ?? 15_000);
+  for (;;) {
+    opts.signal?.throwIfAborted();
+    try {
+      return await fn();
+    } catch (err) {
+      if (!isTransient(err) || Date.now() > deadline) throw err;
+    }
+    await new Promise((r) => setTimeout(r, opts.everyMs ?? 25));
+  }
+}

@@ -1,23 +1,13 @@
 // Bad input over gRPC: every malformed request gets an error naming the
 // field, and the server keeps serving (including a bounded random fuzz).
 
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { requireTool } from '@kubelab/testing';
-import { api, call, gvr, RpcError, startTestCluster, type TestCluster } from '../src/testing/index.js';
+import { api, call, gvr, RpcError, rpcError } from '../src/testing/index.js';
+import { useTestCluster } from './harness.js';
 import type { Deployment } from '@kubelab/api';
-import type { ResourceServiceClient } from '@kubelab/proto';
 
 const CMS = gvr('configmaps');
-
-async function fail(p: Promise<unknown>): Promise<RpcError> {
-  try {
-    await p;
-  } catch (e) {
-    if (e instanceof RpcError) return e;
-    throw e;
-  }
-  throw new Error('expected an error');
-}
 
 /** A tiny deterministic PRNG so a failing fuzz case can be replayed. */
 function prng(seed: number): () => number {
@@ -52,15 +42,7 @@ function randomShape(r: () => number, depth = 0): unknown {
 }
 
 describe.runIf(requireTool('nats-server'))('malformed gRPC requests', () => {
-  let c: TestCluster;
-  let client: ResourceServiceClient;
-  beforeAll(async () => {
-    c = await startTestCluster();
-    client = c.client();
-  });
-  afterAll(async () => {
-    await c?.cleanup();
-  });
+  const t = useTestCluster();
 
   const cases: Array<{ name: string; method: string; req: Record<string, unknown>; code: number; message: RegExp }> = [
     { name: 'bad JSON', method: 'Create', req: { resource: CMS, namespace: 'default', object: Buffer.from('{"metadata": ') }, code: 3, message: /^object: invalid JSON: / },
@@ -146,7 +128,7 @@ describe.runIf(requireTool('nats-server'))('malformed gRPC requests', () => {
 
   for (const tc of cases) {
     it(`${tc.name} → code ${tc.code}`, async () => {
-      const e = await fail(call(client, tc.method, tc.req));
+      const e = await rpcError(call(t.client, tc.method, tc.req));
       expect(e.grpcCode).toBe(tc.code);
       expect(e.details).toMatch(tc.message);
       expect(e.status.kind).toBe('Status');
@@ -154,10 +136,10 @@ describe.runIf(requireTool('nats-server'))('malformed gRPC requests', () => {
   }
 
   it("a wrong type anywhere in the object is INVALID_ARGUMENT in the Go decoder's words, on create, update, status and patch, and nothing is stored", async () => {
-    const k = api(client);
+    const k = api(t.client);
     const DEPLOYS = gvr('deployments', 'apps');
     const badCm = { metadata: { name: 'typed' }, data: { a: 5 } };
-    const created = await fail(call(client, 'Create', { resource: CMS, namespace: 'default', object: Buffer.from(JSON.stringify(badCm)) }));
+    const created = await rpcError(call(t.client, 'Create', { resource: CMS, namespace: 'default', object: Buffer.from(JSON.stringify(badCm)) }));
     expect([created.grpcCode, created.details]).toEqual([3, 'object: Invalid value: json: cannot unmarshal number into Go struct field ConfigMap.data of type string']);
     await expect(k.get(CMS, 'default', 'typed')).rejects.toMatchObject({ grpcCode: 5 });
 
@@ -166,12 +148,12 @@ describe.runIf(requireTool('nats-server'))('malformed gRPC requests', () => {
       spec: { selector: { matchLabels: { app: 'typed' } }, template: { metadata: { labels: { app: 'typed' } }, spec: { containers: [{ name: 'c', image: 'busybox' }] } } },
     });
     const stale = { ...d, spec: { ...(d.spec as object), replicas: 'x' } };
-    const updated = await fail(call(client, 'Update', { resource: DEPLOYS, namespace: 'default', name: 'typed', object: Buffer.from(JSON.stringify(stale)) }));
+    const updated = await rpcError(call(t.client, 'Update', { resource: DEPLOYS, namespace: 'default', name: 'typed', object: Buffer.from(JSON.stringify(stale)) }));
     expect([updated.grpcCode, updated.details]).toEqual([3, 'object: Invalid value: json: cannot unmarshal string into Go struct field DeploymentSpec.spec.replicas of type int32']);
-    const status = await fail(call(client, 'UpdateStatus', { resource: DEPLOYS, namespace: 'default', name: 'typed', object: Buffer.from(JSON.stringify({ ...d, status: { replicas: '1' } })) }));
+    const status = await rpcError(call(t.client, 'UpdateStatus', { resource: DEPLOYS, namespace: 'default', name: 'typed', object: Buffer.from(JSON.stringify({ ...d, status: { replicas: '1' } })) }));
     expect([status.grpcCode, status.details]).toEqual([3, 'object: Invalid value: json: cannot unmarshal string into Go struct field DeploymentStatus.status.replicas of type int32']);
-    const patched = await fail(
-      call(client, 'Patch', { resource: DEPLOYS, namespace: 'default', name: 'typed', patchType: 'application/merge-patch+json', patch: Buffer.from('{"spec":{"replicas":"x"}}') }),
+    const patched = await rpcError(
+      call(t.client, 'Patch', { resource: DEPLOYS, namespace: 'default', name: 'typed', patchType: 'application/merge-patch+json', patch: Buffer.from('{"spec":{"replicas":"x"}}') }),
     );
     expect(patched.grpcCode).toBe(3);
     expect(patched.status.details?.causes).toEqual([
@@ -199,14 +181,14 @@ describe.runIf(requireTool('nats-server'))('malformed gRPC requests', () => {
         patchType: r() < 0.5 ? 'application/merge-patch+json' : 'application/json-patch+json',
       };
       try {
-        await call(client, method, req);
+        await call(t.client, method, req);
       } catch (e) {
         expect(e).toBeInstanceOf(RpcError);
         // Client mistakes are never reported as server failures.
         expect((e as RpcError).grpcCode, `${method} ${bytes.toString('utf8').slice(0, 80)}: ${(e as RpcError).details}`).not.toBe(13);
       }
     }
-    const k = api(client);
+    const k = api(t.client);
     const ok = await k.create(CMS, 'default', { metadata: { name: 'after-fuzz' } });
     expect(ok.metadata.name).toBe('after-fuzz');
   });

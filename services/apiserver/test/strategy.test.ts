@@ -3,8 +3,9 @@
 
 import type { KubeObject } from '@kubelab/api';
 import { requireTool } from '@kubelab/testing';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, gvr, RpcError, startTestCluster, type TestCluster } from '../src/testing/index.js';
+import { describe, expect, it } from 'vitest';
+import { gvr, RpcError } from '../src/testing/index.js';
+import { useTestCluster } from './harness.js';
 
 const TG = 'deprecated.daemonset.template.generation';
 
@@ -24,24 +25,16 @@ const daemonSet = () => ({
 });
 
 describe.runIf(requireTool('nats-server'))('strategies through the store (defaulting first)', () => {
-  let c: TestCluster;
-  let k: ReturnType<typeof api>;
-  beforeAll(async () => {
-    c = await startTestCluster();
-    k = api(c.client());
-  });
-  afterAll(async () => {
-    await c?.cleanup();
-  });
+  const t = useTestCluster();
 
   it('a pod with limits only is Guaranteed: its requests default from the limits before the class is taken', async () => {
-    const pod = await k.create<KubeObject & { status: unknown }>(gvr('pods'), 'default', podWith({ limits: { cpu: '500m', memory: '128Mi' } }));
+    const pod = await t.k.create<KubeObject & { status: unknown }>(gvr('pods'), 'default', podWith({ limits: { cpu: '500m', memory: '128Mi' } }));
     expect(pod.status).toEqual({ phase: 'Pending', qosClass: 'Guaranteed' });
   });
 
   it('replacing a DaemonSet with its own manifest (keys sorted, defaults left out) bumps neither generation', async () => {
     const DSR = gvr('daemonsets', 'apps');
-    const made = await k.create<KubeObject & { spec: unknown }>(DSR, 'default', daemonSet());
+    const made = await t.k.create<KubeObject & { spec: unknown }>(DSR, 'default', daemonSet());
     expect([made.metadata.generation, made.metadata.annotations]).toEqual([1, { [TG]: '1' }]);
     // what `kubectl replace -f` sends: the manifest, keys in Go's sorted order, no server defaults
     const manifest = daemonSet();
@@ -51,11 +44,11 @@ describe.runIf(requireTool('nats-server'))('strategies through the store (defaul
       metadata: { name: 'agent', namespace: 'default', resourceVersion: made.metadata.resourceVersion },
       spec: { selector: { matchLabels: { app: 'agent' } }, template: { metadata: { labels: { app: 'agent' } }, spec: { containers: [{ image: 'agent:1', name: 'a' }] } } },
     };
-    const same = await k.update<KubeObject>(DSR, 'default', sorted as KubeObject);
+    const same = await t.k.update<KubeObject>(DSR, 'default', sorted as KubeObject);
     expect([same.metadata.generation, same.metadata.annotations]).toEqual([1, { [TG]: '1' }]);
-    const changed = await k.patch<KubeObject>(DSR, 'default', 'agent', { spec: { template: { spec: { containers: [{ name: 'a', image: 'agent:2' }] } } } }, 'application/strategic-merge-patch+json');
+    const changed = await t.k.patch<KubeObject>(DSR, 'default', 'agent', { spec: { template: { spec: { containers: [{ name: 'a', image: 'agent:2' }] } } } }, 'application/strategic-merge-patch+json');
     expect([changed.metadata.generation, changed.metadata.annotations]).toEqual([2, { [TG]: '2' }]);
-    const err = await k.create(DSR, 'default', { ...daemonSet(), metadata: { name: 'bad', annotations: { [TG]: 'x' } } }).catch((e: unknown) => e);
+    const err = await t.k.create(DSR, 'default', { ...daemonSet(), metadata: { name: 'bad', annotations: { [TG]: 'x' } } }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(RpcError);
     expect((err as RpcError).status.code).toBe(400);
   });

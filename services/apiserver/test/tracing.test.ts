@@ -11,7 +11,7 @@ import { request as httpRequest } from 'node:http';
 import * as grpc from '@grpc/grpc-js';
 import type { KubeObject } from '@kubelab/api';
 import { apiserverProto, type ResourceServiceClient } from '@kubelab/proto';
-import { requireTool } from '@kubelab/testing';
+import { requireTool, waitFor } from '@kubelab/testing';
 import { grpcClientInterceptors, TRACEPARENT_ANNOTATION, type Tracing } from '@kubelab/tracing';
 import { setupTestTracing, summarizeSpan, type TestTracing } from '@kubelab/tracing/testing';
 import { installedContextPropagation } from '@kubelab/tracing';
@@ -30,8 +30,10 @@ const SYNC = { contextPropagation: 'sync' } as const;
 
 /** Waits (bounded) until the apiserver exported `n` CONSUMER spans: the watch cache processes a write just after it is acknowledged. */
 async function consumed(t: TestTracing, n: number) {
-  for (let i = 0; i < 200 && t.spans().filter((s) => s.kind === 4 /* CONSUMER */).length < n; i++) await new Promise((r) => setTimeout(r, 10));
-  return t.spans().filter((s) => s.kind === 4);
+  const consumers = () => t.spans().filter((s) => s.kind === 4 /* CONSUMER */);
+  // Fewer after 2 s: the callers' assertions report it.
+  await waitFor(`${n} CONSUMER spans`, () => consumers().length >= n, { timeoutMs: 2_000, everyMs: 10 }).catch(() => undefined);
+  return consumers();
 }
 
 function tracedClient(c: TestCluster, tracing: Tracing): ResourceServiceClient {

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { exitSignal, waitFor } from '@kubelab/testing';
 import { criClient, sandboxConfig, containerConfig } from '../dist/testing/harness.js';
 
 const PODS = Number(process.env.BENCH_PODS ?? 300);
@@ -27,7 +28,7 @@ const child = spawn(
   [main, '--node-name', 'bench', '--address', socketPath, '--root', join(dir, 'root'), '--health-port', '0', '--pull-speed', '0', '--pod-cidr', '10.244.0.0/16', '--v', 'error'],
   { stdio: ['ignore', 'ignore', 'inherit'] },
 );
-for (let i = 0; i < 200 && !existsSync(socketPath); i++) await new Promise((r) => setTimeout(r, 25));
+await waitFor('the containerd socket', () => existsSync(socketPath), { timeoutMs: 5_000, everyMs: 25, signal: exitSignal(child, 'containerd') });
 const cri = criClient(socketPath);
 try {
   await cri.img.PullImage({ image: { image: 'busybox:1.36' } });

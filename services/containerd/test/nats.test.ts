@@ -1,6 +1,6 @@
 import { connect } from '@nats-io/transport-node';
 import * as grpc from '@grpc/grpc-js';
-import { requireTool, startNatsServer, type NatsServerHandle } from '@kubelab/testing';
+import { requireTool, startNatsServer, waitFor, type NatsServerHandle } from '@kubelab/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CriCallRecord } from '@kubelab/proto';
 import { sandboxConfig, startHarness, type Harness } from '../src/testing/harness.js';
@@ -26,13 +26,14 @@ describe.skipIf(!requireTool('nats-server'))('CRI call records on NATS', () => {
       for await (const _ of warm) return true;
       return false;
     })();
-    let ready = false;
-    void warmed.then((v) => (ready = v));
-    for (let i = 0; i < 100 && !ready; i++) {
-      await h.cri.rt.Version({ version: 'v1' });
-      await Promise.race([warmed, new Promise((r) => setTimeout(r, 50))]);
-    }
-    expect(ready).toBe(true);
+    await waitFor(
+      'a Version record on NATS',
+      async () => {
+        await h.cri.rt.Version({ version: 'v1' });
+        return Promise.race([warmed, new Promise<false>((r) => setTimeout(() => r(false), 50))]);
+      },
+      { timeoutMs: 10_000, everyMs: 0 },
+    );
     const sub = nc.subscribe('kubelab.cri.node-1.>');
     const got: CriCallRecord[] = [];
     const done = (async () => {

@@ -5,7 +5,7 @@
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { grpcClientInterceptors, setupTracing, SpanKind, type Tracing } from '@kubelab/tracing';
 import { setupTestTracing, summarizeSpan } from '@kubelab/tracing/testing';
-import { requireTool, startNatsServer, type NatsServerHandle } from '@kubelab/testing';
+import { requireTool, startNatsServer, waitFor, type NatsServerHandle } from '@kubelab/testing';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { CriCallRecord } from '@kubelab/proto';
 import { criClient, sandboxConfig, startHarness, type Cri, type Harness } from '../src/testing/harness.js';
@@ -23,15 +23,19 @@ async function firstMessage(nc: NatsConnection, subject: string, call: () => Pro
     for await (const m of sub) return { rec: m.json() as CriCallRecord, headers: m.headers ? Object.fromEntries(m.headers.keys().map((k) => [k, m.headers!.get(k)])) : undefined };
     throw new Error(`no record on ${subject}`);
   })();
-  let rec: { rec: CriCallRecord; headers: Record<string, string> | undefined } | undefined;
-  void got.then((r) => (rec = r));
-  for (let i = 0; i < 100 && !rec; i++) {
-    await call();
-    await Promise.race([got, new Promise((r) => setTimeout(r, 50))]);
+  try {
+    // Calls again every 50 ms until a record arrives: the first ones may go out before the runtime's client connects.
+    return await waitFor(
+      `a record on ${subject}`,
+      async () => {
+        await call();
+        return Promise.race([got, new Promise<undefined>((r) => setTimeout(() => r(undefined), 50))]);
+      },
+      { timeoutMs: 10_000, everyMs: 0 },
+    );
+  } finally {
+    sub.unsubscribe();
   }
-  sub.unsubscribe();
-  if (!rec) throw new Error(`no record on ${subject} after 100 calls`);
-  return rec;
 }
 
 describe.skipIf(!requireTool('nats-server'))('CRI tracing', () => {

@@ -8,7 +8,7 @@ import { existsSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requirePrerequisite, requireTool } from '@kubelab/testing';
-import { localScenario, scenario } from '../src/testdata/fixtures.js';
+import { localScenario, scenario } from '../src/testing/fixtures.js';
 import { backendFor } from '../src/proxy/backends.js';
 import { IptablesBackend } from '../src/proxy/iptables/backend.js';
 import { NftablesBackend } from '../src/proxy/nftables/backend.js';

@@ -9,8 +9,8 @@ import { createClientset, type Clientset } from '@kubelab/client';
 import { createLogger } from '@kubelab/component-base';
 import { requireTool, startNatsServer, waitFor, type NatsServerHandle } from '@kubelab/testing';
 import { defaultKubeProxyConfiguration } from '../src/config.js';
-import { makeService, makeSlice } from '../src/testdata/fixtures.js';
-import { get } from '../src/testdata/http.js';
+import { makeService, makeSlice } from '../src/testing/fixtures.js';
+import { get } from './harness.js';
 import { startKubeProxy, type KubeProxyHandle } from '../src/server.js';
 
 const quiet = (component: string) => createLogger({ component, format: 'json', write: () => undefined });

@@ -7,8 +7,8 @@ import { createFakeClientset } from '@kubelab/client/testing';
 import { GVR } from '@kubelab/client';
 import { createLogger } from '@kubelab/component-base';
 import { waitFor } from '@kubelab/testing';
-import { makeService, makeSlice } from '../src/testdata/fixtures.js';
-import { get } from '../src/testdata/http.js';
+import { makeService, makeSlice } from '../src/testing/fixtures.js';
+import { get } from './harness.js';
 import { startKubeProxy, type KubeProxyHandle } from '../src/server.js';
 import { defaultKubeProxyConfiguration, type ProxyMode } from '../src/config.js';
 

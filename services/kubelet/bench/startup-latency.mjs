@@ -1,3 +1,4 @@
+// @ts-check
 // Pod startup latency on one kubelet (the upstream pod-startup SLO measure):
 // from the create request to the watch showing every container running, for
 // 100 pods with zero simulated pull time. Prints p50/p90/p99/max and the CPU
@@ -18,7 +19,8 @@ import { join } from 'node:path';
 import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { createClientset } from '@kubelab/client';
-import { freePort, startNatsServer, waitForPort } from '@kubelab/testing';
+import { exitSignal, freePort, startNatsServer, waitFor, waitForPort } from '@kubelab/testing';
+import { containerdArgs, kubeletArgs } from './node.mjs';
 
 const PODS = Number(process.env.PODS ?? 100);
 const CONCURRENCY = Number(process.env.CONCURRENCY ?? 10);
@@ -90,47 +92,13 @@ const delta = (a, b) =>
 const grpcPort = await freePort();
 const securePort = await freePort();
 const kubeletPort = await freePort();
-run('apiserver', mainOf('@kubelab/apiserver'), ['--nats-url', nats.url, '--bind-address', '127.0.0.1', '--secure-port', String(securePort), '--grpc-port', String(grpcPort)]);
-await waitForPort(grpcPort, 20_000);
+const apiserver = run('apiserver', mainOf('@kubelab/apiserver'), ['--nats-url', nats.url, '--bind-address', '127.0.0.1', '--secure-port', String(securePort), '--grpc-port', String(grpcPort)]);
+await waitForPort(grpcPort, { timeoutMs: 20_000, signal: exitSignal(apiserver, 'apiserver') });
 const socket = join(dir, 'containerd.sock');
-run('containerd', mainOf('@kubelab/containerd'), [
-  '--node-name',
-  'node-1',
-  '--address',
-  socket,
-  '--root',
-  join(dir, 'containerd'),
-  '--health-port',
-  '0',
-  '--pull-speed',
-  '0',
-  '--nats-url',
-  nats.url,
-  '--pod-cidr',
-  '10.244.1.0/24',
-  '--v',
-  'error',
-]);
-for (let i = 0; i < 200 && !existsSync(socket); i++) await sleep(50);
+const containerd = run('containerd', mainOf('@kubelab/containerd'), containerdArgs(dir, socket, nats.url));
+await waitFor('the containerd socket', () => existsSync(socket), { timeoutMs: 10_000, everyMs: 50, signal: exitSignal(containerd, 'containerd') });
 run('kubelet', join(import.meta.dirname, '..', 'dist', 'main.js'), [
-  '--apiserver-grpc-address',
-  `127.0.0.1:${grpcPort}`,
-  '--hostname-override',
-  'node-1',
-  '--node-ip',
-  '127.0.0.1',
-  '--container-runtime-endpoint',
-  `unix://${socket}`,
-  '--address',
-  '127.0.0.1',
-  '--port',
-  String(kubeletPort),
-  '--healthz-port',
-  '0',
-  '--root-dir',
-  join(dir, 'kubelet'),
-  '--pod-logs-dir',
-  join(dir, 'pods'),
+  ...kubeletArgs(dir, socket, `127.0.0.1:${grpcPort}`, kubeletPort),
   // EVENTED_PLEG=1: the runtime's container events wake pod workers at once,
   // instead of the next 1 s relist (upstream's EventedPLEG feature gate).
   ...(process.env.EVENTED_PLEG === '1' ? ['--feature-gates', 'EventedPLEG=true'] : []),
@@ -139,21 +107,15 @@ const cs = createClientset({ address: `127.0.0.1:${grpcPort}`, component: 'bench
 
 let deadline;
 try {
-  // Wait for the node to be Ready.
-  for (let i = 0; i < 200; i++) {
-    const n = await cs.core
-      .nodes()
-      .get('node-1')
-      .catch(() => undefined);
-    if (n?.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True')) break;
-    await sleep(100);
-  }
+  await waitFor('node-1 Ready', async () => (await cs.core.nodes().get('node-1')).status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True'), { timeoutMs: 20_000, everyMs: 100 });
   const created = new Map();
   const running = new Map();
   /** Pods outside the measured set (the warm-up) waiting to run: name → resolve. */
+  /** @type {Map<string, (value?: unknown) => void>} */
   const waiting = new Map();
   const watch = cs.core.pods('bench').watch({});
-  let done;
+  /** @type {(value?: unknown) => void} */
+  let done = () => {}; // replaced by the Promise's resolve at once
   const all = new Promise((r) => (done = r));
   (async () => {
     for await (const ev of watch) {
@@ -161,7 +123,7 @@ try {
       const name = p.metadata?.name;
       const st = p.status?.containerStatuses ?? [];
       const up = st.length > 0 && st.every((c) => c.state?.running);
-      if (up && waiting.has(name)) waiting.get(name)();
+      if (up && name) waiting.get(name)?.();
       if (!name || running.has(name) || !created.has(name)) continue;
       if (up) {
         running.set(name, performance.now());
@@ -169,6 +131,7 @@ try {
       }
     }
   })();
+  /** @type {(name: string) => import('@kubelab/api').Pod} */
   const podSpec = (name) => ({
     apiVersion: 'v1',
     kind: 'Pod',

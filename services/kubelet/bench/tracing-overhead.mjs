@@ -1,3 +1,4 @@
+// @ts-check
 // Overhead of distributed tracing on pod startup latency (issue 9's goal:
 // sampling at 100% costs at most 10% over tracing off). Each round starts a
 // fresh one-node cluster — nats-server, apiserver, scheduler, containerd and
@@ -24,7 +25,8 @@ import { createRequire } from 'node:module';
 import { loadavg, tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { createClientset } from '@kubelab/client';
-import { freePort, startNatsServer, waitForPort } from '@kubelab/testing';
+import { exitSignal, freePort, startNatsServer, waitFor, waitForPort } from '@kubelab/testing';
+import { containerdArgs, kubeletArgs } from './node.mjs';
 
 const PODS = Number(process.env.PODS ?? 30);
 const ROUNDS = Number(process.env.ROUNDS ?? 4);
@@ -44,14 +46,17 @@ const mainOf = (pkg) => join(require.resolve(pkg), '..', 'main.js');
 const kubeletMain = new URL('../dist/main.js', import.meta.url).pathname;
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
+/** @typedef {{ requests: number, bytes: number, spans: number, byName: Record<string, number> }} SinkStats what otlp-sink.mjs answers to 'stats' */
+
 /** The stand-in OTLP/gRPC collector (otlp-sink.mjs) in its own process, as a real collector would be. */
 async function otlpSink() {
   const child = fork(new URL('./otlp-sink.mjs', import.meta.url).pathname, [], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
   const port = await new Promise((res, rej) => {
-    child.once('message', (m) => res(m.port));
+    child.once('message', (m) => res(/** @type {{ port: number }} */ (m).port));
     child.once('exit', (code) => rej(new Error(`otlp-sink exited with ${code}`)));
   });
-  const ask = () => new Promise((res) => (child.once('message', (m) => res(m.stats)), child.send('stats')));
+  /** @type {() => Promise<SinkStats>} */
+  const ask = () => new Promise((res) => (child.once('message', (m) => res(/** @type {{ stats: SinkStats }} */ (m).stats)), child.send('stats')));
   return { port, stats: ask, close: () => new Promise((r) => (child.once('exit', r), child.send('stop'))) };
 }
 
@@ -71,6 +76,7 @@ async function startCluster(endpoint, label) {
   const dir = mkdtempSync(join(tmpdir(), 'kubelab-tracing-bench-'));
   const nats = await startNatsServer();
   const children = [];
+  /** @type {NodeJS.ProcessEnv} */
   const env = { ...process.env, KUBELAB_LOG_LEVEL: 'error' };
   for (const k of ['KUBELAB_TRACING_ENDPOINT', 'KUBELAB_TRACING_SAMPLING_RATE_PER_MILLION', 'OTEL_EXPORTER_OTLP_ENDPOINT', 'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT']) delete env[k];
   if (endpoint) env.KUBELAB_TRACING_ENDPOINT = endpoint;
@@ -94,66 +100,22 @@ async function startCluster(endpoint, label) {
   const grpcPort = await freePort();
   const api = `127.0.0.1:${grpcPort}`;
   // With tracing on the apiserver starts every trace (1,000,000 per million); the others follow its decision.
-  run(
+  const apiserver = run(
     mainOf('@kubelab/apiserver'),
     ['--nats-url', nats.url, '--bind-address', '127.0.0.1', '--secure-port', '0', '--grpc-port', String(grpcPort)],
     endpoint ? { KUBELAB_TRACING_SAMPLING_RATE_PER_MILLION: '1000000' } : {},
   );
-  await waitForPort(grpcPort, 20_000);
+  await waitForPort(grpcPort, { timeoutMs: 20_000, signal: exitSignal(apiserver, 'apiserver') });
   const socket = join(dir, 'containerd.sock');
-  run(mainOf('@kubelab/containerd'), [
-    '--node-name',
-    'node-1',
-    '--nats-url',
-    nats.url,
-    '--address',
-    socket,
-    '--root',
-    join(dir, 'containerd'),
-    '--health-port',
-    '0',
-    '--pull-speed',
-    '0',
-    '--pod-cidr',
-    '10.244.1.0/24',
-    '--v',
-    'error',
-  ]);
-  for (let i = 0; i < 200 && !existsSync(socket); i++) await sleep(50);
+  const containerd = run(mainOf('@kubelab/containerd'), containerdArgs(dir, socket, nats.url));
+  await waitFor('the containerd socket', () => existsSync(socket), { timeoutMs: 10_000, everyMs: 50, signal: exitSignal(containerd, 'containerd') });
   run(mainOf('@kubelab/scheduler'), ['--apiserver-grpc-address', api, '--bind-address', '127.0.0.1', '--secure-port', '0', '--leader-elect=false']);
-  run(kubeletMain, [
-    '--apiserver-grpc-address',
-    api,
-    '--hostname-override',
-    'node-1',
-    '--node-ip',
-    '127.0.0.1',
-    '--container-runtime-endpoint',
-    `unix://${socket}`,
-    '--address',
-    '127.0.0.1',
-    '--port',
-    '0',
-    '--healthz-port',
-    '0',
-    '--root-dir',
-    join(dir, 'kubelet'),
-    '--pod-logs-dir',
-    join(dir, 'pods'),
-  ]);
+  run(kubeletMain, kubeletArgs(dir, socket, api, 0));
   // One Create call per pod, as kubectl sends one request per object: the apiserver samples
   // each as a root and the pod start is one trace. (The client library's default pipelines
   // creates on a CreateStream, whose items the apiserver deliberately leaves untraced.)
   const cs = createClientset({ address: api, component: 'bench', pipelineCreates: false });
-  for (let i = 0; ; i++) {
-    const n = await cs.core
-      .nodes()
-      .get('node-1')
-      .catch(() => undefined);
-    if (n?.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True')) break;
-    if (i > 300) throw new Error('node-1 not Ready after 30 s');
-    await sleep(100);
-  }
+  await waitFor('node-1 Ready', async () => (await cs.core.nodes().get('node-1')).status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True'), { timeoutMs: 30_000, everyMs: 100 });
   return {
     cs,
     /** CPU seconds used so far by the components (nats-server excluded). */
@@ -161,7 +123,7 @@ async function startCluster(endpoint, label) {
     async stop() {
       cs.close();
       // SIGTERM lets each component flush its last spans (onShutdown), then the sink sees them.
-      await Promise.all(children.map((c) => new Promise((r) => (c.exitCode !== null ? r() : (c.once('exit', r), c.kill('SIGTERM'))))));
+      await Promise.all(children.map((c) => new Promise((r) => (c.exitCode !== null ? r(undefined) : (c.once('exit', r), c.kill('SIGTERM'))))));
       await nats.dispose();
       rmSync(dir, { recursive: true, force: true });
     },
@@ -178,7 +140,8 @@ async function measure(cs, round, count = PODS) {
   const created = new Map();
   const running = new Map();
   const watch = cs.core.pods(ns).watch({});
-  let done;
+  /** @type {(value?: unknown) => void} */
+  let done = () => {}; // replaced by the Promise's resolve at once
   const all = new Promise((r) => (done = r));
   (async () => {
     for await (const ev of watch) {

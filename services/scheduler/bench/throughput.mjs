@@ -1,3 +1,4 @@
+// @ts-check
 // End-to-end scheduler throughput (issue 6 benchmark): a real nats-server, the
 // apiserver and kube-scheduler as separate processes; N nodes registered as
 // API objects (Ready in status, no kubelets or leases), then 10,000 pods
@@ -12,7 +13,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';
 import { createClientset } from '@kubelab/client';
-import { freePort, startNatsServer, waitForPort } from '@kubelab/testing';
+import { exitSignal, freePort, startNatsServer, waitFor, waitForPort } from '@kubelab/testing';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const APISERVER_MAIN = join(here, '../../apiserver/dist/main.js');
@@ -55,16 +56,17 @@ function spawnNode(script, args, name) {
     tail = (tail + d).slice(-4000);
     if (process.env.BENCH_LOG_LEVEL) process.stderr.write(`[${name}] ${d}`);
   });
+  let stopping = false;
   child.on('exit', (code, sig) => {
-    if (!child.stopping) process.stderr.write(`${name} exited (${code ?? sig}): ${tail}\n`);
+    if (!stopping) process.stderr.write(`${name} exited (${code ?? sig}): ${tail}\n`);
   });
   return {
     child,
     stop: () =>
       new Promise((resolve) => {
-        child.stopping = true;
-        if (child.exitCode !== null) return resolve();
-        child.once('exit', () => resolve());
+        stopping = true;
+        if (child.exitCode !== null) return resolve(undefined);
+        child.once('exit', () => resolve(undefined));
         child.kill('SIGTERM');
         setTimeout(() => child.kill('SIGKILL'), 5000).unref();
       }),
@@ -80,6 +82,7 @@ async function pool(n, concurrency, fn) {
   );
 }
 
+/** @returns {import('@kubelab/api').Node} */
 function node(i) {
   const allocatable = { cpu: '32', memory: '128Gi', pods: '110' };
   return {
@@ -91,6 +94,7 @@ function node(i) {
   };
 }
 
+/** @returns {import('@kubelab/api').Pod} */
 function pod(i) {
   return {
     apiVersion: 'v1',
@@ -98,17 +102,6 @@ function pod(i) {
     metadata: { name: `pod-${i}`, namespace: 'default' },
     spec: { containers: [{ name: 'pause', image: 'registry.k8s.io/pause:3.10', resources: { requests: { cpu: '100m', memory: '128Mi' } } }] },
   };
-}
-
-async function waitReady(url, ms) {
-  const deadline = Date.now() + ms;
-  while (Date.now() < deadline) {
-    try {
-      if ((await fetch(url)).ok) return;
-    } catch {}
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`${url} not ready after ${ms} ms`);
 }
 
 async function runSize(nodes, mode) {
@@ -123,19 +116,11 @@ async function runSize(nodes, mode) {
       'apiserver',
     );
     procs.push(api);
-    await waitForPort(grpcPort, 30_000);
+    await waitForPort(grpcPort, { timeoutMs: 30_000, signal: exitSignal(api.child, 'apiserver') });
     progress('apiserver up');
     const cs = createClientset({ address: `127.0.0.1:${grpcPort}`, component: 'scheduler-bench' });
     // The apiserver creates the default namespace at startup; wait for it.
-    for (let i = 0; ; i++) {
-      try {
-        await cs.core.namespaces().get('default');
-        break;
-      } catch (err) {
-        if (i > 100) throw err;
-        await new Promise((r) => setTimeout(r, 100));
-      }
-    }
+    await waitFor('the default namespace', () => cs.core.namespaces().get('default'), { timeoutMs: 10_000, everyMs: 100 });
     const tNodes = performance.now();
     await pool(nodes, 64, async (i) => {
       const n = node(i);
@@ -152,11 +137,12 @@ async function runSize(nodes, mode) {
         'scheduler',
       );
       procs.push(sched);
-      await waitReady(`http://127.0.0.1:${schedPort}/readyz`, 60_000);
+      await waitFor('the scheduler /readyz', async () => (await fetch(`http://127.0.0.1:${schedPort}/readyz`)).ok, { timeoutMs: 60_000, everyMs: 100, signal: exitSignal(sched.child, 'scheduler') });
       progress('scheduler ready');
       return sched;
     };
     const createPods = () => pool(PODS, CREATE_CONCURRENCY, (i) => cs.core.pods('default').create(pod(i)));
+    /** @type {ReturnType<typeof spawnNode> | undefined} */
     let sched;
     let tCreate0 = 0;
     let tCreated = 0;
@@ -181,6 +167,7 @@ async function runSize(nodes, mode) {
       bound.add(p.metadata.name);
       if (bound.size === PODS) resolveAll();
     };
+    /** @type {import('@kubelab/client').WatchStream<import('@kubelab/api').WatchEvent<import('@kubelab/api').Pod>> | undefined} */
     let watch;
     let watchStopped = false;
     const watching = (async () => {
@@ -230,7 +217,8 @@ async function runSize(nodes, mode) {
     const benchCpu = process.cpuUsage(cpu0.bench);
     const cpu = {
       apiserver: +(cpuSeconds(pids.apiserver) - cpu0.apiserver).toFixed(1),
-      scheduler: +cpuSeconds(sched.child.pid).toFixed(1),
+      // Both modes have started it by now.
+      scheduler: +cpuSeconds(/** @type {NonNullable<typeof sched>} */ (sched).child.pid).toFixed(1),
       nats: pids.nats ? +(cpuSeconds(pids.nats) - cpu0.nats).toFixed(1) : null,
       benchClient: +((benchCpu.user + benchCpu.system) / 1e6).toFixed(1),
     };
@@ -266,7 +254,7 @@ for (const n of sizes)
     try {
       console.log(JSON.stringify(await runSize(n, mode)));
     } catch (err) {
-      console.log(JSON.stringify({ nodes: n, pods: PODS, mode, error: String(err?.message ?? err) }));
+      console.log(JSON.stringify({ nodes: n, pods: PODS, mode, error: err instanceof Error ? err.message : String(err) }));
       process.exitCode = 1;
     }
   }

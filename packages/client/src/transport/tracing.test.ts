@@ -6,6 +6,7 @@ import type { Pod } from '@kubelab/api';
 import { apiserverProto, type ResourceServiceHandlers } from '@kubelab/proto';
 import { contextFromObject, grpcClientInterceptors, TRACEPARENT_ANNOTATION } from '@kubelab/tracing';
 import { setupTestTracing, summarizeSpan } from '@kubelab/tracing/testing';
+import { waitFor } from '@kubelab/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createClientset, type ClientsetConfig } from '../clientset/clientset.js';
 import { clientsetEventSink, EventBroadcaster } from '../events/recorder.js';
@@ -127,7 +128,7 @@ describe('client tracing', () => {
     await t.tracing.withSpan('syncPod', () => recorder.event(pod, 'Normal', 'Started', 'Started container app'), {
       parent: contextFromObject({ metadata: { annotations: { [TRACEPARENT_ANNOTATION]: PARENT } } }),
     });
-    for (let i = 0; i < 100 && !seen.includes('CreateStream'); i++) await new Promise((r) => setTimeout(r, 10));
+    await waitFor('the event on the CreateStream', () => seen.includes('CreateStream'), { timeoutMs: 1_000, everyMs: 10 });
     expect(seen).toEqual(['CreateStream']);
     expect(t.spans().map((s) => s.name)).toEqual(['syncPod']);
   });

@@ -2,9 +2,19 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { readFileSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { KubeObject } from '@kubelab/api';
+import type { Deployment, KubeList, KubeObject, Pod, Status } from '@kubelab/api';
+import type { Table } from '../printers/table.js';
 import { createRestHandler } from './index.js';
-import { FakeRegistry } from './testing/index.js';
+import { FakeRegistry } from '../testing/index.js';
+
+/** Discovery documents (/apis, /api/v1): the parts the assertions read. */
+type Discovery = { groups: { name: string }[]; resources: { name: string }[] };
+/** An OpenAPI v3 document: the parts the assertions read. */
+type OpenApi = {
+  paths: Record<string, { serverRelativeURL: string; patch: { 'x-kubernetes-group-version-kind': unknown; parameters: { name: string }[] } }>;
+  components: { schemas: Record<string, { required?: string[]; properties: Record<string, Record<string, unknown>>; 'x-kubernetes-group-version-kind'?: unknown }> };
+};
+type Scale = KubeObject & { spec: { replicas: number } };
 
 const NOW = new Date('2025-06-01T12:00:00Z');
 const TABLE = 'application/json;as=Table;v=v1;g=meta.k8s.io,application/json;as=Table;v=v1beta1;g=meta.k8s.io,application/json';
@@ -27,7 +37,8 @@ afterEach(async () => {
   await new Promise((r) => server.close(r));
 });
 
-async function call(method: string, path: string, opts: { body?: unknown; type?: string; accept?: string } = {}) {
+/** Sends a request; `json` is the parsed body, typed as the caller expects it (a Status unless told). */
+async function call<T = Status>(method: string, path: string, opts: { body?: unknown; type?: string; accept?: string } = {}) {
   const headers: Record<string, string> = {};
   if (opts.accept) headers.accept = opts.accept;
   let body: RequestInit['body'];
@@ -37,13 +48,14 @@ async function call(method: string, path: string, opts: { body?: unknown; type?:
   }
   const res = await fetch(base + path, { method, headers, body });
   const text = await res.text();
-  let json: any;
+  let json: T | undefined;
   try {
-    json = JSON.parse(text);
+    json = JSON.parse(text) as T;
   } catch {
     json = undefined;
   }
-  return { status: res.status, json, text, headers: res.headers };
+  // Undefined for a body that is not JSON: the tests of those read text.
+  return { status: res.status, json: json as T, text, headers: res.headers };
 }
 
 const pod = (name: string, extra: Record<string, unknown> = {}, ns = 'default'): KubeObject =>
@@ -64,10 +76,10 @@ describe('discovery and version', () => {
 
   it('/api, /apis and resource lists carry what kubectl needs', async () => {
     expect((await call('GET', '/api')).json).toEqual({ kind: 'APIVersions', versions: ['v1'] });
-    const apis = (await call('GET', '/apis')).json;
+    const apis = (await call<Discovery>('GET', '/apis')).json;
     expect(apis.groups.map((g: { name: string }) => g.name)).toEqual(['apps', 'discovery.k8s.io', 'coordination.k8s.io']);
     expect(apis.groups[0]).toEqual({ name: 'apps', versions: [{ groupVersion: 'apps/v1', version: 'v1' }], preferredVersion: { groupVersion: 'apps/v1', version: 'v1' } });
-    const v1 = (await call('GET', '/api/v1')).json;
+    const v1 = (await call<Discovery>('GET', '/api/v1')).json;
     const byName = Object.fromEntries(v1.resources.map((r: { name: string }) => [r.name, r]));
     expect(byName.pods).toEqual({
       name: 'pods',
@@ -79,7 +91,7 @@ describe('discovery and version', () => {
       categories: ['all'],
     });
     expect(byName['pods/eviction']).toEqual({ name: 'pods/eviction', singularName: '', namespaced: true, kind: 'Eviction', group: 'policy', version: 'v1', verbs: ['create'] });
-    const apps = (await call('GET', '/apis/apps/v1')).json;
+    const apps = (await call<Discovery>('GET', '/apis/apps/v1')).json;
     expect(apps.resources.find((r: { name: string }) => r.name === 'deployments/scale')).toEqual({
       name: 'deployments/scale',
       singularName: '',
@@ -101,15 +113,15 @@ describe('discovery and version', () => {
 
 describe('openapi v3', () => {
   it('lists every group version with a content hash and serves explain-ready schemas', async () => {
-    const root = (await call('GET', '/openapi/v3')).json;
+    const root = (await call<OpenApi>('GET', '/openapi/v3')).json;
     expect(Object.keys(root.paths)).toEqual(['api/v1', 'apis/apps/v1', 'apis/discovery.k8s.io/v1', 'apis/coordination.k8s.io/v1']);
-    const url: string = root.paths['api/v1'].serverRelativeURL;
+    const url = root.paths['api/v1']!.serverRelativeURL;
     expect(url).toMatch(/^\/openapi\/v3\/api\/v1\?hash=[0-9A-F]{128}$/);
-    const doc = (await call('GET', url)).json;
-    const patchOp = doc.paths['/api/v1/namespaces/{namespace}/pods/{name}'].patch;
+    const doc = (await call<OpenApi>('GET', url)).json;
+    const patchOp = doc.paths['/api/v1/namespaces/{namespace}/pods/{name}']!.patch;
     expect(patchOp['x-kubernetes-group-version-kind']).toEqual({ group: '', version: 'v1', kind: 'Pod' });
     expect(patchOp.parameters.map((p: { name: string }) => p.name)).toContain('fieldValidation');
-    const podSpec = doc.components.schemas['io.k8s.api.core.v1.PodSpec'];
+    const podSpec = doc.components.schemas['io.k8s.api.core.v1.PodSpec']!;
     expect(podSpec.required).toEqual(['containers']);
     expect(podSpec.properties.containers).toMatchObject({
       type: 'array',
@@ -117,8 +129,8 @@ describe('openapi v3', () => {
       'x-kubernetes-patch-merge-key': 'name',
       'x-kubernetes-patch-strategy': 'merge',
     });
-    expect(podSpec.properties.tolerations['x-kubernetes-list-type']).toBe('atomic');
-    expect(doc.components.schemas['io.k8s.api.core.v1.Pod']['x-kubernetes-group-version-kind']).toEqual([{ group: '', kind: 'Pod', version: 'v1' }]);
+    expect(podSpec.properties.tolerations!['x-kubernetes-list-type']).toBe('atomic');
+    expect(doc.components.schemas['io.k8s.api.core.v1.Pod']!['x-kubernetes-group-version-kind']).toEqual([{ group: '', kind: 'Pod', version: 'v1' }]);
   });
 });
 
@@ -128,46 +140,46 @@ describe('get and list', () => {
   });
 
   it('a Table with PartialObjectMetadata rows when kubectl asks for one', async () => {
-    const r = await call('GET', '/api/v1/namespaces/default/pods?limit=500', { accept: TABLE });
+    const r = await call<Table>('GET', '/api/v1/namespaces/default/pods?limit=500', { accept: TABLE });
     expect(r.json.kind).toBe('Table');
     expect(r.json.metadata.resourceVersion).toBe(String(reg.rev));
     expect(r.json.rows.map((x: { cells: unknown[] }) => x.cells)).toEqual([
       ['a', '0/1', 'Pending', '0', '5m', '<none>', '<none>', '<none>', '<none>'],
       ['b', '0/1', 'Pending', '0', '26h', '<none>', '<none>', '<none>', '<none>'],
     ]);
-    expect(r.json.rows[0].object).toMatchObject({ kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1', metadata: { name: 'a', namespace: 'default' } });
+    expect(r.json.rows[0]!.object).toMatchObject({ kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1', metadata: { name: 'a', namespace: 'default' } });
   });
 
   it('-A lists every namespace; includeObject=Object puts the whole pod in the row', async () => {
-    const r = await call('GET', '/api/v1/pods?includeObject=Object', { accept: TABLE });
-    expect(r.json.rows.map((x: { object: KubeObject }) => `${x.object.metadata.namespace}/${x.object.metadata.name}`)).toEqual(['default/a', 'default/b', 'kube-system/c']);
-    expect(r.json.rows[2].object.spec.containers[0].image).toBe('nginx');
+    const r = await call<Table>('GET', '/api/v1/pods?includeObject=Object', { accept: TABLE });
+    expect(r.json.rows.map((x) => (x.object as KubeObject).metadata).map((m) => `${m.namespace}/${m.name}`)).toEqual(['default/a', 'default/b', 'kube-system/c']);
+    expect((r.json.rows[2]!.object as Pod).spec?.containers[0]!.image).toBe('nginx');
   });
 
   it('plain JSON for -o json/yaml/name: a PodList', async () => {
-    const r = await call('GET', '/api/v1/namespaces/default/pods', { accept: 'application/json' });
+    const r = await call<KubeList<Pod>>('GET', '/api/v1/namespaces/default/pods', { accept: 'application/json' });
     expect(r.json.kind).toBe('PodList');
     expect(r.json.apiVersion).toBe('v1');
     expect(r.json.items.map((p: KubeObject) => p.metadata.name)).toEqual(['a', 'b']);
   });
 
   it('label and field selectors, limit and continue', async () => {
-    const sel = await call('GET', '/api/v1/namespaces/default/pods?labelSelector=tier%3Dfront', { accept: 'application/json' });
+    const sel = await call<KubeList<Pod>>('GET', '/api/v1/namespaces/default/pods?labelSelector=tier%3Dfront', { accept: 'application/json' });
     expect(sel.json.items.map((p: KubeObject) => p.metadata.name)).toEqual(['b']);
-    const fs = await call('GET', '/api/v1/pods?fieldSelector=metadata.namespace%3Dkube-system', { accept: 'application/json' });
+    const fs = await call<KubeList<Pod>>('GET', '/api/v1/pods?fieldSelector=metadata.namespace%3Dkube-system', { accept: 'application/json' });
     expect(fs.json.items.map((p: KubeObject) => p.metadata.name)).toEqual(['c']);
-    const page1 = await call('GET', '/api/v1/pods?limit=2', { accept: 'application/json' });
+    const page1 = await call<KubeList<Pod>>('GET', '/api/v1/pods?limit=2', { accept: 'application/json' });
     expect(page1.json.items).toHaveLength(2);
     expect(page1.json.metadata.continue).toBe('2');
-    const page2 = await call('GET', `/api/v1/pods?limit=2&continue=${page1.json.metadata.continue}`, { accept: 'application/json' });
+    const page2 = await call<KubeList<Pod>>('GET', `/api/v1/pods?limit=2&continue=${page1.json.metadata.continue}`, { accept: 'application/json' });
     expect(page2.json.items.map((p: KubeObject) => p.metadata.name)).toEqual(['c']);
   });
 
   it('get one object: typed JSON, or a one-row Table', async () => {
-    const r = await call('GET', '/api/v1/namespaces/default/pods/a');
+    const r = await call<Pod>('GET', '/api/v1/namespaces/default/pods/a');
     expect(r.json).toMatchObject({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'a' } });
-    const t = await call('GET', '/api/v1/namespaces/default/pods/a', { accept: TABLE });
-    expect(t.json.rows[0].cells[0]).toBe('a');
+    const t = await call<Table>('GET', '/api/v1/namespaces/default/pods/a', { accept: TABLE });
+    expect(t.json.rows[0]!.cells[0]).toBe('a');
   });
 
   it("NotFound as metav1.Status with kubectl's text", async () => {
@@ -192,7 +204,7 @@ describe('create, update, patch', () => {
   const podBody = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'web' }, spec: { containers: [{ name: 'web', image: 'nginx' }] } };
 
   it('creates in the URL namespace and answers 201', async () => {
-    const r = await call('POST', '/api/v1/namespaces/default/pods?fieldManager=kubectl-client-side-apply&fieldValidation=Strict', { body: podBody });
+    const r = await call<Pod>('POST', '/api/v1/namespaces/default/pods?fieldManager=kubectl-client-side-apply&fieldValidation=Strict', { body: podBody });
     expect(r.status).toBe(201);
     expect(r.json.metadata).toMatchObject({ name: 'web', namespace: 'default' });
     expect(reg.objects.has('/pods/default/web')).toBe(true);
@@ -218,7 +230,7 @@ describe('create, update, patch', () => {
     const r = await call('POST', '/api/v1/namespaces/default/pods', { body });
     expect(r.status).toBe(201);
     expect(r.headers.get('warning')).toBe('299 - "unknown field \\"spec.foo\\""');
-    expect((reg.objects.get('/pods/default/web') as any).spec.foo).toBeUndefined();
+    expect((reg.objects.get('/pods/default/web') as Pod).spec).not.toHaveProperty('foo');
   });
 
   it("a wrong type fails with the Go decoder's message", async () => {
@@ -231,7 +243,7 @@ describe('create, update, patch', () => {
   it('Invalid (422) from the registry keeps its causes; dryRun stores nothing', async () => {
     const r = await call('POST', '/api/v1/namespaces/default/pods', { body: { ...podBody, spec: { containers: [{ name: 'web' }] } } });
     expect(r.status).toBe(422);
-    expect(r.json.details.causes).toEqual([{ reason: 'FieldValueRequired', message: 'Required value', field: 'spec.containers[0].image' }]);
+    expect(r.json.details?.causes).toEqual([{ reason: 'FieldValueRequired', message: 'Required value', field: 'spec.containers[0].image' }]);
     const dry = await call('POST', '/api/v1/namespaces/default/pods?dryRun=All', { body: podBody });
     expect(dry.status).toBe(201);
     expect(reg.objects.size).toBe(0);
@@ -264,9 +276,12 @@ describe('create, update, patch', () => {
   it('strategic merge patch as kubectl apply sends it', async () => {
     reg.seed(pod('a'));
     const patch = { metadata: { labels: { tier: 'front' } }, spec: { '$setElementOrder/containers': [{ name: 'web' }], containers: [{ name: 'web', image: 'nginx:1.26' }] } };
-    const r = await call('PATCH', '/api/v1/namespaces/default/pods/a?fieldManager=kubectl-client-side-apply&fieldValidation=Strict', { body: patch, type: 'application/strategic-merge-patch+json' });
+    const r = await call<Pod>('PATCH', '/api/v1/namespaces/default/pods/a?fieldManager=kubectl-client-side-apply&fieldValidation=Strict', {
+      body: patch,
+      type: 'application/strategic-merge-patch+json',
+    });
     expect(r.status).toBe(200);
-    expect(r.json.spec.containers).toEqual([{ name: 'web', image: 'nginx:1.26' }]);
+    expect(r.json.spec?.containers).toEqual([{ name: 'web', image: 'nginx:1.26' }]);
     expect(r.json.metadata.labels).toEqual({ app: 'a', tier: 'front' });
   });
 
@@ -282,7 +297,7 @@ describe('create, update, patch', () => {
     reg.seed(pod('a'));
     const wrong = await call('PATCH', '/api/v1/namespaces/default/pods/a', { body: { spec: { terminationGracePeriodSeconds: 'soon' } }, type: 'application/merge-patch+json' });
     expect(wrong.status).toBe(422);
-    expect(wrong.json.details.causes).toEqual([
+    expect(wrong.json.details?.causes).toEqual([
       {
         reason: 'FieldValueInvalid',
         field: 'patch',
@@ -291,7 +306,7 @@ describe('create, update, patch', () => {
     ]);
     const test = await call('PATCH', '/api/v1/namespaces/default/pods/a', { body: [{ op: 'test', path: '/metadata/name', value: 'b' }], type: 'application/json-patch+json' });
     expect([test.status, test.json.reason, test.json.message]).toEqual([422, 'Invalid', 'the server rejected our request due to an error in our request']);
-    expect((await call('GET', '/api/v1/namespaces/default/pods/a')).json.spec.terminationGracePeriodSeconds).toBeUndefined();
+    expect((await call<Pod>('GET', '/api/v1/namespaces/default/pods/a')).json.spec?.terminationGracePeriodSeconds).toBeUndefined();
   });
 
   it('a body that is not JSON is a 400; one over the size limit a 413; both leave nothing behind', async () => {
@@ -311,7 +326,7 @@ describe('create, update, patch', () => {
 
   it('creates from a YAML body (Content-Type: application/yaml), as curl --data-binary @pod.yaml does', async () => {
     const body = 'apiVersion: v1\nkind: Pod\nmetadata:\n  name: from-yaml\nspec:\n  containers:\n    - name: web\n      image: nginx\n';
-    const r = await call('POST', '/api/v1/namespaces/default/pods', { body, type: 'application/yaml' });
+    const r = await call<Pod>('POST', '/api/v1/namespaces/default/pods', { body, type: 'application/yaml' });
     expect(r.status).toBe(201);
     expect(r.json.metadata.name).toBe('from-yaml');
     expect(reg.objects.has('/pods/default/from-yaml')).toBe(true);
@@ -325,9 +340,9 @@ describe('create, update, patch', () => {
 
   it('status subresource writes status only', async () => {
     reg.seed(pod('a'));
-    const r = await call('PATCH', '/api/v1/namespaces/default/pods/a/status', { body: { status: { phase: 'Running' }, spec: { nodeName: 'x' } }, type: 'application/merge-patch+json' });
-    expect(r.json.status.phase).toBe('Running');
-    expect(r.json.spec.nodeName).toBeUndefined();
+    const r = await call<Pod>('PATCH', '/api/v1/namespaces/default/pods/a/status', { body: { status: { phase: 'Running' }, spec: { nodeName: 'x' } }, type: 'application/merge-patch+json' });
+    expect(r.json.status?.phase).toBe('Running');
+    expect(r.json.spec?.nodeName).toBeUndefined();
   });
 });
 
@@ -342,11 +357,11 @@ describe('subresources', () => {
 
   it('scale: get and merge-patch an autoscaling/v1 Scale', async () => {
     reg.seed(deploy);
-    const g = await call('GET', '/apis/apps/v1/namespaces/default/deployments/web/scale');
+    const g = await call<Scale>('GET', '/apis/apps/v1/namespaces/default/deployments/web/scale');
     expect(g.json).toMatchObject({ kind: 'Scale', apiVersion: 'autoscaling/v1', metadata: { name: 'web', namespace: 'default' }, spec: { replicas: 1 }, status: { replicas: 1, selector: 'app=web' } });
-    const p = await call('PATCH', '/apis/apps/v1/namespaces/default/deployments/web/scale', { body: { spec: { replicas: 3 } }, type: 'application/merge-patch+json' });
+    const p = await call<Scale>('PATCH', '/apis/apps/v1/namespaces/default/deployments/web/scale', { body: { spec: { replicas: 3 } }, type: 'application/merge-patch+json' });
     expect(p.json.spec.replicas).toBe(3);
-    expect((reg.objects.get('apps/deployments/default/web') as any).spec.replicas).toBe(3);
+    expect((reg.objects.get('apps/deployments/default/web') as Deployment).spec?.replicas).toBe(3);
     const neg = await call('PATCH', '/apis/apps/v1/namespaces/default/deployments/web/scale', { body: { spec: { replicas: -1 } }, type: 'application/merge-patch+json' });
     expect(neg.status).toBe(422);
     expect(neg.json.message).toBe('Scale.autoscaling "web" is invalid: spec.replicas: Invalid value: -1: must be greater than or equal to 0');
@@ -358,7 +373,7 @@ describe('subresources', () => {
     const r = await call('POST', '/api/v1/namespaces/default/pods/a/binding', { body: b });
     expect(r.status).toBe(201);
     expect(r.json).toEqual({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', code: 201 });
-    expect((reg.objects.get('/pods/default/a') as any).spec.nodeName).toBe('node-1');
+    expect((reg.objects.get('/pods/default/a') as Pod).spec?.nodeName).toBe('node-1');
     expect((await call('POST', '/api/v1/namespaces/default/pods/a/binding', { body: b })).status).toBe(409);
   });
 
@@ -366,7 +381,7 @@ describe('subresources', () => {
     reg.seed(pod('a', { spec: { nodeName: 'node-1', containers: [{ name: 'web', image: 'nginx' }] } }));
     const r = await call('POST', '/api/v1/namespaces/default/pods/a/eviction', { body: { apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name: 'a', namespace: 'default' } } });
     expect(r.status).toBe(201);
-    expect((reg.objects.get('/pods/default/a') as any).metadata.deletionTimestamp).toBe('2025-06-01T12:00:00Z');
+    expect((reg.objects.get('/pods/default/a') as Pod).metadata.deletionTimestamp).toBe('2025-06-01T12:00:00Z');
   });
 
   it('log: proxies to the kubelet with the container and options', async () => {
@@ -412,11 +427,11 @@ describe('subresources', () => {
 describe('delete and watch', () => {
   it('delete returns the object; a bound pod is deleted gracefully; force removes it', async () => {
     reg.seed(pod('a'), pod('b', { spec: { nodeName: 'n', containers: [{ name: 'web', image: 'nginx' }] } }));
-    const a = await call('DELETE', '/api/v1/namespaces/default/pods/a', { body: { propagationPolicy: 'Background' } });
+    const a = await call<Pod>('DELETE', '/api/v1/namespaces/default/pods/a', { body: { propagationPolicy: 'Background' } });
     expect(a.status).toBe(200);
     expect(a.json.metadata.name).toBe('a');
     expect(reg.objects.has('/pods/default/a')).toBe(false);
-    const b = await call('DELETE', '/api/v1/namespaces/default/pods/b');
+    const b = await call<Pod>('DELETE', '/api/v1/namespaces/default/pods/b');
     expect(b.json.metadata.deletionTimestamp).toBe('2025-06-01T12:00:00Z');
     expect(reg.objects.has('/pods/default/b')).toBe(true);
     await call('DELETE', '/api/v1/namespaces/default/pods/b?gracePeriodSeconds=0');

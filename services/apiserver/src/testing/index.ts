@@ -72,4 +72,6 @@ export async function startTestCluster(opts: Partial<ApiserverOptions> = {}): Pr
   return cluster;
 }
 
-export { api, call, gvr, openWatch, RpcError, type CollectedEvent, type Gvr } from './rpc.js';
+export { api, call, gvr, openWatch, RpcError, rpcError, type CollectedEvent, type Gvr } from './rpc.js';
+// The REST handler's tests run on this instead of storage.
+export { FakeRegistry } from './fake-registry.js';

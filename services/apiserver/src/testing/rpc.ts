@@ -118,3 +118,14 @@ export function openWatch(client: ResourceServiceClient, req: Record<string, unk
     },
   };
 }
+
+/** The RpcError p rejects with; anything else (or success) fails the test. */
+export async function rpcError(p: Promise<unknown>): Promise<RpcError> {
+  try {
+    await p;
+  } catch (e) {
+    if (e instanceof RpcError) return e;
+    throw e;
+  }
+  throw new Error('expected the call to fail');
+}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { makeService, makeSlice } from '../testdata/fixtures.js';
+import { makeService, makeSlice } from '../testing/fixtures.js';
 import { buildSnapshot, EndpointsChangeTracker, ServiceChangeTracker } from './changetracker.js';
 import { usableEndpoints } from './endpoints.js';
 

@@ -5,7 +5,7 @@
 // Service through the cluster-wide chain (short-circuit rules).
 
 import { describe, expect, it } from 'vitest';
-import { localScenario } from '../testdata/fixtures.js';
+import { localScenario } from '../testing/fixtures.js';
 import { buildSnapshot } from './changetracker.js';
 import { categorizeEndpoints } from './endpoints.js';
 import { parseRestore } from './iptables/parse.js';

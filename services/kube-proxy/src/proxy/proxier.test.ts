@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { FakeClock } from '@kubelab/client/testing';
 import { createLogger, newMetricsRegistry } from '@kubelab/component-base';
-import { scenario } from '../testdata/fixtures.js';
+import { scenario } from '../testing/fixtures.js';
 import { ProxyHealth } from '../health.js';
 import { newProxyMetrics } from '../metrics.js';
 import type { Backend, Rendered, SyncRequest } from './backend.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { scenario } from '../../testdata/fixtures.js';
+import { scenario } from '../../testing/fixtures.js';
 import { buildSnapshot } from '../changetracker.js';
 import { defaultProxyConfig } from '../types.js';
 import { renderIpvs, toIpvsadmList, toIpvsScript } from './renderer.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { golden } from '../../testdata/golden.js';
-import { scenario } from '../../testdata/fixtures.js';
+import { golden } from '../../testing/golden.js';
+import { scenario } from '../../testing/fixtures.js';
 import { buildSnapshot } from '../changetracker.js';
 import { defaultProxyConfig } from '../types.js';
 import { normalizeNftList, toNftList, toNftScript } from './model.js';

@@ -1,5 +1,5 @@
 // Tiny builders for Services and EndpointSlices, shared by the renderer tests
-// and the benchmark (upstream proxier_test's makeTestService / makeTestEndpointSlice).
+// and the server tests (upstream proxier_test's makeTestService / makeTestEndpointSlice).
 
 import type { Endpoint, EndpointSlice, Service, ServicePort } from '@kubelab/api';
 

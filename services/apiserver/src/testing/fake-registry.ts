@@ -19,8 +19,8 @@ import {
   type ResourceInfo,
   type WatchEvent,
 } from '@kubelab/api';
-import type { DeleteResult, ListOptions, Registry, RequestContext, ResourceStore, Subresource, Watch, WatchOptions } from '../../registry/interface.js';
-import { checkPatchedTypes } from '../../decoding/decode.js';
+import type { DeleteResult, ListOptions, Registry, RequestContext, ResourceStore, Subresource, Watch, WatchOptions } from '../registry/interface.js';
+import { checkPatchedTypes } from '../decoding/decode.js';
 
 type Obj = Record<string, any>;
 

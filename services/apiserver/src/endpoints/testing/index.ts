@@ -1,1 +1,0 @@
-export { FakeRegistry, matchLabels, matchFields } from './fake-registry.js';
