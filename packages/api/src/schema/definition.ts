@@ -4,10 +4,14 @@
 // field number. The OpenAPI v3 documents (kube-openapi), strict decoding,
 // the strategic-merge patch metadata and the protobuf decoder all read it.
 //
-// How to add a kind (one description, nothing else to keep in step):
+// How to add a kind. Its shape is one description here; OpenAPI, strict
+// decoding, patch metadata (read it through `fieldPatchMeta`) and protobuf
+// follow. Serving it also takes a RESOURCES entry (resources.ts) and, for
+// other packages, exports in the package index.
 //   1. Describe the kind and each struct it holds in the group's file here
-//      (`top({...})` adds apiVersion, kind and metadata); a field's type is
-//      one of the FieldType forms below.
+//      (`top({...})` adds apiVersion, kind and metadata; a new group file
+//      joins SCHEMA in index.ts); a field's type is one of the FieldType
+//      forms below.
 //   2. Give list fields upstream's patch tags (`patchStrategy`,
 //      `patchMergeKey`); PATCH_META follows.
 //   3. Only if kubectl sends the kind as protobuf: number the fields it sends
