@@ -121,7 +121,7 @@ export function newKubeletManagers(deps: KubeletDeps, kubelet: KubeletHooks): Ku
   });
   const transport = criProbeTransport(rt);
   const probe = new Prober(dialingProbeTransport(transport, deps.dialTarget), recorder, scale);
-  const prober = new ProberManager(probe, statusManager, clock, true, scale, (id) => podStates.containerStartedAt(id));
+  const prober = new ProberManager(probe, statusManager, clock, true, scale, (uid, id) => podStates.containerStartedAt(uid, id));
   const statusReporter = new PodStatusReporter({
     podManager,
     podStates,

@@ -16,18 +16,20 @@ describe('PodSyncStates', () => {
     expect(states.of('u1')).toBe(s);
     states.drop('u1');
     expect(states.get('u1')).toBeUndefined();
-    expect(states.containerStartedAt('containerd://c1')).toBeUndefined();
+    expect(states.containerStartedAt('u1', 'containerd://c1')).toBeUndefined();
     expect(states.of('u1')).toEqual({ reasons: new Map(), deadlineEventRecorded: false, containerStarts: new Map() });
   });
 
   it.each([
-    { id: 'containerd://a1', startedAt: 10 },
-    { id: 'containerd://b1', startedAt: 20 },
-    { id: 'containerd://zz', startedAt: undefined },
-  ])('finds when $id started whichever pod it belongs to', ({ id, startedAt }) => {
+    { uid: 'a', id: 'containerd://a1', startedAt: 10 },
+    { uid: 'b', id: 'containerd://b1', startedAt: 20 },
+    { uid: 'a', id: 'containerd://b1', startedAt: undefined },
+    { uid: 'a', id: 'containerd://zz', startedAt: undefined },
+    { uid: 'zz', id: 'containerd://a1', startedAt: undefined },
+  ])('finds when pod $uid container $id started', ({ uid, id, startedAt }) => {
     const states = new PodSyncStates();
     states.of('a').containerStarts.set('containerd://a1', 10);
     states.of('b').containerStarts.set('containerd://b1', 20);
-    expect(states.containerStartedAt(id)).toBe(startedAt);
+    expect(states.containerStartedAt(uid, id)).toBe(startedAt);
   });
 });

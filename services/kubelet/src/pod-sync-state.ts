@@ -45,12 +45,8 @@ export class PodSyncStates {
     this.states.delete(uid);
   }
 
-  /** When a container started, whichever pod it belongs to. */
-  containerStartedAt(containerId: string): number | undefined {
-    for (const s of this.states.values()) {
-      const t = s.containerStarts.get(containerId);
-      if (t !== undefined) return t;
-    }
-    return undefined;
+  /** When the pod's container started (asked on every probe: one lookup, not a scan of every pod). */
+  containerStartedAt(podUid: string, containerId: string): number | undefined {
+    return this.states.get(podUid)?.containerStarts.get(containerId);
   }
 }

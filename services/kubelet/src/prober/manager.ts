@@ -26,7 +26,7 @@ export class ProberManager {
     /** false in tests that step workers by hand. */
     private readonly autoStart = true,
     private readonly timeScale = 1,
-    private readonly startedAt?: (containerId: string) => number | undefined,
+    private readonly startedAt?: (podUid: string, containerId: string) => number | undefined,
   ) {
     this.start = clock.now();
   }

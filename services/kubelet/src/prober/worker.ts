@@ -24,7 +24,7 @@ export interface WorkerDeps {
   /** Kubelet time runs this many times faster (delays and periods shrink); default 1. */
   timeScale?: number;
   /** Precise start time of a container (the API status has second precision). */
-  startedAt?: (containerId: string) => number | undefined;
+  startedAt?: (podUid: string, containerId: string) => number | undefined;
 }
 
 /** Upstream's initial result per probe type. */
@@ -89,7 +89,7 @@ export class Worker {
       return false;
     }
 
-    const startedAt = this.deps.startedAt?.(c.containerID) ?? (c.state.running.startedAt ? Date.parse(c.state.running.startedAt) : clock.now());
+    const startedAt = this.deps.startedAt?.(uid, c.containerID) ?? (c.state.running.startedAt ? Date.parse(c.state.running.startedAt) : clock.now());
     if (clock.now() - startedAt < (this.timings.initialDelaySeconds * 1000) / (this.deps.timeScale ?? 1)) return true;
 
     if (c.started) {

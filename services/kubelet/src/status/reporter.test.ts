@@ -144,7 +144,7 @@ describe('PodStatusReporter.compute: a kubelet module failing the pod (upstream 
   it('remembers when each running container started, for the probes’ initial delays', () => {
     const t = setup(web());
     t.reporter.compute(UID, t.d, running(T0 - 1234));
-    expect(t.podStates.containerStartedAt('containerd://c1')).toBe(T0 - 1234);
+    expect(t.podStates.containerStartedAt(UID, 'containerd://c1')).toBe(T0 - 1234);
   });
 });
 
