@@ -117,9 +117,9 @@ export async function startCluster(): Promise<Cluster> {
           const store = running.registry.store(group ?? '', 'v1', resource)!;
           // create() resets status as for any client; write it afterwards as the kubelet would.
           const status = structuredClone((o as { status?: unknown }).status);
-          const created = await store.create(o.metadata.namespace, structuredClone(o), { user: 'test' });
+          const created = await store.create(o.metadata.namespace, structuredClone(o), {});
           if (status) {
-            await store.update(o.metadata.namespace, o.metadata.name!, { ...structuredClone(created), status } as KubeObject, { user: 'test' }, 'status');
+            await store.update(o.metadata.namespace, o.metadata.name!, { ...structuredClone(created), status } as KubeObject, {}, 'status');
           }
         }
       },

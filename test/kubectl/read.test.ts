@@ -197,7 +197,7 @@ describe.skipIf(!run)('kubectl 1.32: reading the cluster', { timeout: 60_000 }, 
         'nginx',
         'application/merge-patch+json',
         { status: { phase: 'Running', containerStatuses: [{ name: 'nginx', ready: false, restartCount: 4, image: 'nginx', imageID: '', state: { waiting: { reason: 'CrashLoopBackOff' } } }] } },
-        { user: 'test' },
+        {},
         'status',
       );
       const out = await waitFor('the CrashLoopBackOff row', () => (w.output().includes('CrashLoopBackOff') ? w.output() : undefined), POLL);

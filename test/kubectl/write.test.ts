@@ -238,7 +238,7 @@ ${removed ? '' : '      - {name: b, image: busybox}\n'}`;
     expect(squash((await c.kubectl(['get', 'pod', 'graceful'])).stdout)[1]).toMatch(/^graceful 1\/1 Terminating 0 \d+s$/);
     expect(del.child.exitCode).toBeNull();
     // The kubelet's final delete, once the containers have stopped.
-    await c.api.registry.store('', 'v1', 'pods')!.delete('default', 'graceful', { gracePeriodSeconds: 0 }, { user: 'system:node:node-1' });
+    await c.api.registry.store('', 'v1', 'pods')!.delete('default', 'graceful', { gracePeriodSeconds: 0 }, {});
     const code = await waitFor('kubectl delete to exit', () => del.child.exitCode !== null && { code: del.child.exitCode }, POLL);
     expect(code).toEqual({ code: 0 });
   });
@@ -255,9 +255,7 @@ ${removed ? '' : '      - {name: b, image: busybox}\n'}`;
     (pending as Obj).status.conditions = [{ type: 'Ready', status: 'False' }];
     await c.seed(pending);
     const w = c.spawnKubectl(['wait', '--for=condition=Ready', 'pod/waiter', '--timeout=20s']);
-    await c.api.registry
-      .store('', 'v1', 'pods')!
-      .patch('default', 'waiter', 'application/strategic-merge-patch+json', { status: { conditions: [{ type: 'Ready', status: 'True' }] } }, { user: 'system:node:node-1' }, 'status');
+    await c.api.registry.store('', 'v1', 'pods')!.patch('default', 'waiter', 'application/strategic-merge-patch+json', { status: { conditions: [{ type: 'Ready', status: 'True' }] } }, {}, 'status');
     await waitFor('kubectl wait to exit', () => w.child.exitCode !== null, POLL);
     expect(w.output()).toBe('pod/waiter condition met\n');
     expect(w.child.exitCode).toBe(0);
@@ -268,7 +266,7 @@ ${removed ? '' : '      - {name: b, image: busybox}\n'}`;
     const w = c.spawnKubectl(['get', 'pod', 'watched', '-w']);
     try {
       await waitFor('the watched row', () => w.output().includes('watched'), POLL);
-      await c.api.registry.store('', 'v1', 'pods')!.patch('default', 'watched', 'application/merge-patch+json', { metadata: { labels: { x: 'y' } } }, { user: 'test' });
+      await c.api.registry.store('', 'v1', 'pods')!.patch('default', 'watched', 'application/merge-patch+json', { metadata: { labels: { x: 'y' } } }, {});
       await waitFor('the row of the change', () => squash(w.output()).length >= 3, POLL);
       expect(squash(w.output()).map((l) => l.split(' ').slice(0, 3).join(' '))).toEqual(['NAME READY STATUS', 'watched 1/1 Running', 'watched 1/1 Running']);
     } finally {
@@ -282,7 +280,7 @@ ${removed ? '' : '      - {name: b, image: busybox}\n'}`;
     // The eviction is a graceful delete; play the kubelet that finishes it.
     const pods = c.api.registry.store('', 'v1', 'pods')!;
     await waitFor('on-two terminating', async () => ((await c.get('pods', 'default', 'on-two')) as Obj | undefined)?.metadata.deletionTimestamp, POLL);
-    await pods.delete('default', 'on-two', { gracePeriodSeconds: 0 }, { user: 'system:node:node-2' });
+    await pods.delete('default', 'on-two', { gracePeriodSeconds: 0 }, {});
     await waitFor('kubectl drain to exit', () => d.child.exitCode !== null, POLL);
     expect(d.output()).toContain('node/node-2 cordoned\n');
     expect(d.output()).toContain('evicting pod default/on-two\n');
@@ -316,14 +314,7 @@ ${removed ? '' : '      - {name: b, image: busybox}\n'}`;
     // What the deployment controller would write once the new pod is available.
     await c.api.registry
       .store('apps', 'v1', 'deployments')!
-      .patch(
-        'default',
-        'ro',
-        'application/merge-patch+json',
-        { status: { observedGeneration: 1, replicas: 1, updatedReplicas: 1, readyReplicas: 1, availableReplicas: 1 } },
-        { user: 'system:serviceaccount:kube-system:deployment-controller' },
-        'status',
-      );
+      .patch('default', 'ro', 'application/merge-patch+json', { status: { observedGeneration: 1, replicas: 1, updatedReplicas: 1, readyReplicas: 1, availableReplicas: 1 } }, {}, 'status');
     await waitFor('kubectl rollout status to exit', () => w.child.exitCode !== null, POLL);
     expect(w.output().trim().split('\n').at(-1)).toBe('deployment "ro" successfully rolled out');
     expect(w.child.exitCode).toBe(0);

@@ -3,6 +3,7 @@
 // reconciler), written idempotently on every start.
 
 import { isAlreadyExists, isNotFound, type KubeObject } from '@kubelab/api';
+import { APISERVER } from './authentication/user.js';
 import type { ApiRegistry } from './registry/registry.js';
 import type { RequestContext } from './registry/interface.js';
 
@@ -17,7 +18,7 @@ export interface BootstrapOptions {
   securePort: number;
 }
 
-const ctx: RequestContext = { user: 'system:apiserver', fieldManager: 'kube-apiserver' };
+const ctx: RequestContext = { user: APISERVER, fieldManager: 'kube-apiserver' };
 
 async function ensure(create: () => Promise<unknown>): Promise<void> {
   try {

@@ -38,7 +38,7 @@ export class AdmissionChain {
 
   private checkDecision(a: AdmissionAttributes, d: Decision): void {
     if (d.allowed) return;
-    const user = a.ctx.user ?? 'system:anonymous';
+    const user = a.ctx.user?.name ?? 'system:anonymous';
     throw forbidden(a.info, a.name, `User "${user}" cannot ${a.operation.toLowerCase()} resource "${a.info.resource}"${d.reason ? `: ${d.reason}` : ''}`);
   }
 

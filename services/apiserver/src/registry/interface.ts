@@ -5,11 +5,12 @@
 
 import type { DeleteOptions, KubeList, KubeObject, ResourceInfo, WatchEvent } from '@kubelab/api';
 import type { Context } from '@kubelab/tracing';
+import type { UserInfo } from '../authentication/user.js';
 
 /** Who is asking and how; passed through admission to storage. */
 export interface RequestContext {
-  /** Authenticated user name, once authn exists (`system:anonymous` until then). */
-  user?: string;
+  /** The authenticated user (the apiserver's own writes: APISERVER). */
+  user?: UserInfo;
   /** `dryRun=All`: admit and validate, never persist. */
   dryRun?: boolean;
   fieldManager?: string;
