@@ -5,6 +5,7 @@
 
 import type { ApiserverOptions, RunningApiserver } from '@kubelab/apiserver';
 import { startApiserver } from '@kubelab/apiserver';
+import { createTestPki, type ApiserverTestPki } from '@kubelab/apiserver/testing';
 import { isConflict, isNotFound, StatusError, type ConfigMap, type Event, type Lease, type Pod } from '@kubelab/api';
 import { freePort, requireTool, retrying, startNatsServer, waitFor, type NatsServerHandle } from '@kubelab/testing';
 import {
@@ -25,6 +26,7 @@ const quiet = { ...silentLogger, with: () => quiet };
 const hasNats = requireTool('nats-server');
 
 let nats: NatsServerHandle;
+let pki: ApiserverTestPki;
 let grpcPort: number;
 let apiserver: RunningApiserver;
 let cs: Clientset;
@@ -37,6 +39,7 @@ function apiserverOptions(extra: Partial<ApiserverOptions> = {}): ApiserverOptio
     securePort: 0,
     grpcPort,
     rest: false,
+    tls: pki.tls,
     bookmarkIntervalMs: 200,
     logger: quiet as unknown as ApiserverOptions['logger'],
     ...extra,
@@ -105,10 +108,11 @@ async function cacheMatchesServer(inf: SharedIndexInformer<ConfigMap>, ns: strin
 describe.skipIf(!hasNats)('client against a real apiserver', () => {
   beforeAll(async () => {
     nats = await startNatsServer();
+    pki = await createTestPki();
     grpcPort = await freePort();
     apiserver = await startApiserver(apiserverOptions());
     await apiserver.ready;
-    cs = createClientset({ address: `127.0.0.1:${grpcPort}`, component: 'client-integration-test' });
+    cs = createClientset({ address: `127.0.0.1:${grpcPort}`, tls: pki.admin, component: 'client-integration-test' });
   }, 30_000);
 
   afterAll(async () => {
@@ -119,7 +123,7 @@ describe.skipIf(!hasNats)('client against a real apiserver', () => {
 
   it('pipelined creates answer exactly as Create calls do: objects, AlreadyExists, Invalid', async () => {
     await createNamespace('pipeline');
-    const unary = createClientset({ address: `127.0.0.1:${grpcPort}`, component: 'client-integration-test', pipelineCreates: false });
+    const unary = createClientset({ address: `127.0.0.1:${grpcPort}`, tls: pki.admin, component: 'client-integration-test', pipelineCreates: false });
     try {
       const outcome = (p: Promise<ConfigMap>) =>
         p.then(
@@ -261,7 +265,7 @@ describe.skipIf(!hasNats)('client against a real apiserver', () => {
       const otherPort = await freePort();
       const other = await startApiserver(apiserverOptions({ grpcPort: otherPort }));
       await other.ready;
-      const otherCs = createClientset({ address: `127.0.0.1:${otherPort}`, component: 'other' });
+      const otherCs = createClientset({ address: `127.0.0.1:${otherPort}`, tls: pki.admin, component: 'other' });
       try {
         const ocms = otherCs.core.configMaps('relist');
         await ocms.delete('cm-0');

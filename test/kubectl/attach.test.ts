@@ -36,7 +36,7 @@ describe.skipIf(!run)('kubectl 1.32: attach and run -i', { timeout: 60_000 }, ()
 
   beforeAll(async () => {
     c = await startCluster();
-    node = await startNode(c.api.grpcPort, 'attach');
+    node = await startNode(c, 'attach');
     expect((await c.kubectl(['apply', '-f', '-'], { stdin: PODS })).stdout).toBe('pod/ticker created\n');
     await waitFor('ticker Running', async () => /^ticker\s+1\/1\s+Running/m.test((await c.kubectl(['get', 'pod', 'ticker', '--no-headers'])).stdout), { ...POLL, timeoutMs: 30_000 });
   }, 60_000);

@@ -63,7 +63,7 @@ describe.skipIf(!run)('kubectl 1.32: exec', { timeout: 60_000 }, () => {
 
   beforeAll(async () => {
     c = await startCluster();
-    node = await startNode(c.api.grpcPort, 'exec');
+    node = await startNode(c, 'exec');
     expect((await c.kubectl(['apply', '-f', '-'], { stdin: PODS })).stdout).toBe('pod/box created\npod/two created\npod/pending created\n');
     await waitFor(
       'box and two Running',

@@ -7,6 +7,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startApiserver, type RunningApiserver } from '@kubelab/apiserver';
+import { createTestPki, type ApiserverTestPki } from '@kubelab/apiserver/testing';
+import { buildKubeconfig } from '@kubelab/pki';
 import { freePort, startNatsServer, type NatsServerHandle, type WaitOptions } from '@kubelab/testing';
 import type { KubeObject } from '@kubelab/api';
 
@@ -38,6 +40,8 @@ export interface Cluster {
   port: number;
   dir: string;
   api: RunningApiserver;
+  /** The cluster CA: identities for components the tests start (a kubelet) and for kubectl as another user. */
+  pki: ApiserverTestPki;
   kubectl(args: string[], opts?: { stdin?: string; bin?: string; timeoutMs?: number }): Promise<KubectlResult>;
   /** Starts kubectl and leaves it running (for -w); the caller kills it. */
   spawnKubectl(args: string[], opts?: { bin?: string }): { child: ChildProcess; output: () => string };
@@ -54,33 +58,22 @@ export async function startCluster(): Promise<Cluster> {
   try {
     nats = await startNatsServer();
     const port = await freePort();
+    const pki = await createTestPki();
     api = await startApiserver({
       natsUrl: nats.url,
       bindAddress: '127.0.0.1',
       securePort: port,
       grpcPort: 0,
       logger: errorsOnly,
+      tls: pki.tls,
     });
     await api.ready;
     const kubeconfig = join(dir, 'kubeconfig');
+    // As kubeadm's admin.conf: the cluster CA and a client certificate, embedded.
     writeFileSync(
       kubeconfig,
-      [
-        'apiVersion: v1',
-        'kind: Config',
-        'clusters:',
-        '- name: kubelab',
-        '  cluster:',
-        `    server: http://127.0.0.1:${port}`,
-        'contexts:',
-        '- name: kubelab',
-        '  context: {cluster: kubelab, user: admin, namespace: default}',
-        'current-context: kubelab',
-        'users:',
-        '- name: admin',
-        '  user: {}',
-        '',
-      ].join('\n'),
+      buildKubeconfig({ clusterName: 'kubelab', server: `https://127.0.0.1:${port}`, caPem: pki.admin.caPem, userName: 'admin', clientCertPem: pki.admin.certPem, clientKeyPem: pki.admin.keyPem }),
+      { mode: 0o600 },
     );
     const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: dir, KUBECONFIG: kubeconfig };
     const baseArgs = (bin: string) => [`--cache-dir=${join(dir, bin === KUBECTL ? 'cache' : `cache-${bin.split('/').pop()}`)}`];
@@ -90,6 +83,7 @@ export async function startCluster(): Promise<Cluster> {
       port,
       dir,
       api: running,
+      pki,
       kubectl(args, opts = {}) {
         const bin = opts.bin ?? KUBECTL;
         return new Promise((resolve) => {

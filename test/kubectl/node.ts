@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startContainerd } from '@kubelab/containerd';
 import { startKubelet } from '@kubelab/kubelet';
+import type { Cluster } from './harness.js';
 
 /**
  * Runs a command on a pseudo terminal (python's pty module): types each
@@ -57,7 +58,7 @@ export const quiet = (component: string): Logger => {
 };
 
 /** node-1: the mock containerd and a kubelet registered with the test cluster's apiserver, container time 10x faster. */
-export async function startNode(apiserverGrpcPort: number, name: string): Promise<{ dir: string; stop: () => Promise<void> }> {
+export async function startNode(cluster: Pick<Cluster, 'api' | 'pki'>, name: string): Promise<{ dir: string; stop: () => Promise<void> }> {
   const dir = mkdtempSync(join(tmpdir(), `kubelab-${name}-`));
   const containerd = await startContainerd({
     nodeName: 'node-1',
@@ -70,7 +71,8 @@ export async function startNode(apiserverGrpcPort: number, name: string): Promis
     logger: quiet('containerd'),
   });
   const kubelet = await startKubelet({
-    apiserver: `127.0.0.1:${apiserverGrpcPort}`,
+    apiserver: `127.0.0.1:${cluster.api.grpcPort}`,
+    apiserverTls: await cluster.pki.clientTls({ commonName: 'system:node:node-1', organizations: ['system:nodes'] }),
     nodeName: 'node-1',
     nodeIP: '127.0.0.1',
     containerRuntimeEndpoint: `unix://${containerd.socketPath}`,

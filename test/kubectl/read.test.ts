@@ -46,7 +46,7 @@ describe.skipIf(!run)('kubectl 1.32: reading the cluster', { timeout: 60_000 }, 
 
   it('cluster-info', async () => {
     const r = await c.kubectl(['cluster-info']);
-    expect(r.stdout).toContain(`Kubernetes control plane is running at http://127.0.0.1:${c.port}`);
+    expect(r.stdout).toContain(`Kubernetes control plane is running at https://127.0.0.1:${c.port}`);
   });
 
   it('api-resources lists names, short names, groups and kinds', async () => {

@@ -12,6 +12,7 @@ export {
   conflict,
   expired,
   forbidden,
+  unauthorized,
   internalError,
   invalid,
   isAlreadyExists,

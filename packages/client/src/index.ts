@@ -14,7 +14,8 @@ export type {
   DeleteCallOptions,
   DeleteResult,
 } from './clientset/types.js';
-export { Connection, type ConnectionConfig, type RequestOptions } from './transport/connection.js';
+export { Connection, type ClientTls, type ConnectionConfig, type RequestOptions } from './transport/connection.js';
+export { clientTlsFromKubeconfig } from './transport/kubeconfig.js';
 export { toStatusError, grpcCodeOf, isUnavailable } from './transport/errors.js';
 
 export { SharedInformerFactory, listWatchFromClient, type InformerOptions, type SharedInformerFactoryOptions } from './informers/factory.js';

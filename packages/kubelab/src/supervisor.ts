@@ -3,6 +3,7 @@
 // stops them all (TERM, then KILL) on shutdown. It never restarts a process
 // on its own, so killing a kubelet shows the NotReady node as in the seed lab.
 
+import { getText, type ClientTlsFiles } from './http-get.js';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -96,14 +97,14 @@ export class Supervisor {
 }
 
 /** Polls an HTTP URL until it answers 2xx, the process dies, or time runs out. */
-export async function waitHealthy(url: string, timeoutMs: number, dead: () => boolean): Promise<void> {
+export async function waitHealthy(url: string, timeoutMs: number, dead: () => boolean, tls?: ClientTlsFiles): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   let last = '';
   while (Date.now() < deadline) {
     if (dead()) throw new Error('process exited');
     try {
-      const res = await fetch(url, { signal: AbortSignal.timeout(1000) });
-      if (res.ok) return;
+      const res = await getText(url, { timeoutMs: 1000, ...(tls ? { tls } : {}) });
+      if (res.status >= 200 && res.status < 300) return;
       last = `HTTP ${res.status}`;
     } catch (e) {
       last = (e as Error).message;

@@ -29,10 +29,10 @@ describe('local topology', () => {
     const layout = { stateDir: '/s', nodes: 2, portOffset: 10000, ports: controlPlanePorts(10000) };
     const moved = components(layout);
     expect(moved.find((s) => s.name === 'apiserver')!.args).toEqual(expect.arrayContaining(['--secure-port=16443', '--grpc-port=16444', '--nats-url=nats://127.0.0.1:14222']));
-    expect(moved.find((s) => s.name === 'apiserver')!.health).toBe('http://127.0.0.1:16443/readyz');
+    expect(moved.find((s) => s.name === 'apiserver')!.health).toBe('https://127.0.0.1:16443/readyz');
     expect(moved.find((s) => s.name === 'kubelet-2')!.args).toEqual(expect.arrayContaining(['--port=20350', '--apiserver-grpc-address=127.0.0.1:16444']));
     expect(nodePorts(2, 10000).kubeProxyMetrics).toBe(20349);
-    expect(clusterInfo(layout)).toEqual({ natsUrl: 'nats://127.0.0.1:14222', server: 'http://127.0.0.1:16443', portOffset: 10000 });
+    expect(clusterInfo(layout)).toEqual({ natsUrl: 'nats://127.0.0.1:14222', server: 'https://127.0.0.1:16443', portOffset: 10000 });
   });
 
   it('parses --port-offset and refuses one that would push a port past 65535', () => {

@@ -53,8 +53,26 @@ export interface ComponentSpec {
   /** Folder under services/ holding dist/main.js; 'nats' runs nats-server. */
   service: string;
   args: string[];
-  /** HTTP health URL polled before the next component starts. */
+  /** HTTP(S) health URL polled before the next component starts (HTTPS trusts the cluster CA). */
   health?: string;
+}
+
+/**
+ * The state dir plays /etc/kubernetes (kubeadm's file names, see @kubelab/pki);
+ * each node's folder plays that node's /etc/kubernetes for its kubelet.conf.
+ */
+export function kubeadmFiles(layout: Layout) {
+  const at = (rel: string) => join(layout.stateDir, rel);
+  return {
+    caCert: at('pki/ca.crt'),
+    apiserverCert: at('pki/apiserver.crt'),
+    apiserverKey: at('pki/apiserver.key'),
+    admin: at('admin.conf'),
+    scheduler: at('scheduler.conf'),
+    controllerManager: at('controller-manager.conf'),
+    kubeProxy: at('kube-proxy.conf'),
+    kubelet: (node: string) => join(nodeDir(layout, node), 'kubelet.conf'),
+  };
 }
 
 export interface Layout {
@@ -73,7 +91,7 @@ export interface ClusterInfo {
 }
 
 export function clusterInfo(layout: Layout): ClusterInfo {
-  return { natsUrl: `nats://127.0.0.1:${layout.ports.nats}`, server: `http://127.0.0.1:${layout.ports.apiserver}`, portOffset: layout.portOffset };
+  return { natsUrl: `nats://127.0.0.1:${layout.ports.nats}`, server: `https://127.0.0.1:${layout.ports.apiserver}`, portOffset: layout.portOffset };
 }
 
 /**
@@ -103,6 +121,7 @@ export function criSocket(layout: Layout, node: string): string {
 /** The control plane, then per node: containerd, kubelet, kube-proxy. */
 export function components(layout: Layout): ComponentSpec[] {
   const { ports } = layout;
+  const files = kubeadmFiles(layout);
   const nats = `nats://127.0.0.1:${ports.nats}`;
   const grpc = `127.0.0.1:${ports.apiserverGrpc}`;
   const list: ComponentSpec[] = [
@@ -115,18 +134,26 @@ export function components(layout: Layout): ComponentSpec[] {
     {
       name: 'apiserver',
       service: 'apiserver',
-      args: ['--bind-address=127.0.0.1', `--secure-port=${ports.apiserver}`, `--grpc-port=${ports.apiserverGrpc}`, `--nats-url=${nats}`],
-      health: `http://127.0.0.1:${ports.apiserver}/readyz`,
+      args: [
+        '--bind-address=127.0.0.1',
+        `--secure-port=${ports.apiserver}`,
+        `--grpc-port=${ports.apiserverGrpc}`,
+        `--nats-url=${nats}`,
+        `--tls-cert-file=${files.apiserverCert}`,
+        `--tls-private-key-file=${files.apiserverKey}`,
+        `--client-ca-file=${files.caCert}`,
+      ],
+      health: `https://127.0.0.1:${ports.apiserver}/readyz`,
     },
     {
       name: 'scheduler',
       service: 'scheduler',
-      args: [`--apiserver-grpc-address=${grpc}`, '--bind-address=127.0.0.1', `--secure-port=${ports.scheduler}`],
+      args: [`--apiserver-grpc-address=${grpc}`, `--kubeconfig=${files.scheduler}`, '--bind-address=127.0.0.1', `--secure-port=${ports.scheduler}`],
     },
     {
       name: 'controller-manager',
       service: 'controller-manager',
-      args: [`--apiserver-grpc-address=${grpc}`, '--bind-address=127.0.0.1', `--secure-port=${ports.controllerManager}`],
+      args: [`--apiserver-grpc-address=${grpc}`, `--kubeconfig=${files.controllerManager}`, '--bind-address=127.0.0.1', `--secure-port=${ports.controllerManager}`],
     },
   ];
   for (let i = 1; i <= layout.nodes; i++) {
@@ -149,6 +176,7 @@ export function components(layout: Layout): ComponentSpec[] {
           '--node-ip=127.0.0.1',
           '--address=127.0.0.1',
           `--apiserver-grpc-address=${grpc}`,
+          `--kubeconfig=${files.kubelet(node)}`,
           `--container-runtime-endpoint=unix://${sock}`,
           `--port=${p.kubelet}`,
           `--healthz-port=${p.kubeletHealthz}`,
@@ -163,6 +191,7 @@ export function components(layout: Layout): ComponentSpec[] {
         args: [
           `--hostname-override=${node}`,
           `--apiserver-grpc-address=${grpc}`,
+          `--kubeconfig=${files.kubeProxy}`,
           // Local nodes share the host's network namespace: render the rules, never apply them there.
           '--apply=never',
           `--healthz-bind-address=127.0.0.1:${p.kubeProxyHealthz}`,
@@ -185,26 +214,5 @@ max_payload: 2MB
 jetstream {
   store_dir: ${JSON.stringify(join(layout.stateDir, 'nats'))}
 }
-`;
-}
-
-/** The kubeconfig the runner writes for kubectl. */
-export function kubeconfig(ports: Ports): string {
-  return `apiVersion: v1
-kind: Config
-clusters:
-- name: kubelab
-  cluster:
-    server: http://127.0.0.1:${ports.apiserver}
-contexts:
-- name: kubelab
-  context:
-    cluster: kubelab
-    user: kubelab-admin
-    namespace: default
-current-context: kubelab
-users:
-- name: kubelab-admin
-  user: {}
 `;
 }

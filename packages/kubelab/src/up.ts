@@ -1,12 +1,15 @@
 // `kubelab up`: the whole cluster as local processes in the foreground.
 
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { which } from '@kubelab/component-base';
 import { flagOwners, routeFlags } from './flag-routing.js';
 import { serviceEntry, stateDirFrom } from './paths.js';
 import { Supervisor, waitHealthy } from './supervisor.js';
-import { clusterInfo, components, controlPlanePorts, kubeconfig, natsConfig, nodeDir, nodePorts, runnerFlags, type ComponentSpec, type Layout } from './topology.js';
+import { loadKubeconfig } from '@kubelab/pki/kubeconfig';
+import { getText, type ClientTlsFiles } from './http-get.js';
+import { kubeadmInit } from './kubeadm.js';
+import { clusterInfo, components, controlPlanePorts, kubeadmFiles, natsConfig, nodeDir, nodePorts, runnerFlags, type ComponentSpec, type Layout } from './topology.js';
 
 export interface UpArgs {
   nodes: number;
@@ -80,7 +83,9 @@ export async function up(argv: string[]): Promise<number> {
     }
   }
   const kubeconfigPath = join(layout.stateDir, 'kubeconfig');
-  writeFileSync(kubeconfigPath, kubeconfig(layout.ports));
+  await kubeadmInit(layout, kubeconfigPath);
+  const files = kubeadmFiles(layout);
+  const caPem = readFileSync(files.caCert, 'utf8');
   writeFileSync(join(layout.stateDir, 'nats.conf'), natsConfig(layout));
   writeFileSync(join(layout.stateDir, 'cluster.json'), JSON.stringify(clusterInfo(layout), null, 2) + '\n');
 
@@ -119,7 +124,7 @@ export async function up(argv: string[]): Promise<number> {
       let dead = false;
       void r.exited.then(() => (dead = true));
       try {
-        await waitHealthy(spec.health, 30_000, () => dead);
+        await waitHealthy(spec.health, 30_000, () => dead, { ca: caPem });
       } catch (e) {
         process.stderr.write(`${spec.name} did not become healthy: ${(e as Error).message}\n${sup.tail(spec.name)}\n`);
         failed = true;
@@ -133,7 +138,9 @@ export async function up(argv: string[]): Promise<number> {
   }
   if (!stopRequested) {
     const kubelets = skipped.has('kubelet') ? 0 : layout.nodes;
-    void waitClusterReady(layout.ports.apiserver, kubelets, () => stopRequested).then((ok) => {
+    const admin = loadKubeconfig(files.admin);
+    const tls: ClientTlsFiles = { ca: caPem, ...(admin.clientCertPem && admin.clientKeyPem ? { cert: admin.clientCertPem, key: admin.clientKeyPem } : {}) };
+    void waitClusterReady(layout.ports.apiserver, kubelets, tls, () => stopRequested).then((ok) => {
       if (ok) {
         process.stdout.write(`cluster ready\n  export KUBECONFIG=${kubeconfigPath}\n  kubectl get nodes\n`);
       }
@@ -156,16 +163,16 @@ export function refuseRunnerFlags(byService: Map<string, string[]>, owned: Map<s
 }
 
 /** Control plane healthy and (once kubelets exist) every node Ready. */
-async function waitClusterReady(apiPort: number, nodes: number, cancelled: () => boolean): Promise<boolean> {
-  const base = `http://127.0.0.1:${apiPort}`;
+async function waitClusterReady(apiPort: number, nodes: number, tls: ClientTlsFiles, cancelled: () => boolean): Promise<boolean> {
+  const base = `https://127.0.0.1:${apiPort}`;
   while (!cancelled()) {
     try {
-      const ready = await fetch(`${base}/readyz`, { signal: AbortSignal.timeout(2000) });
-      if (ready.ok) {
+      const ready = await getText(`${base}/readyz`, { tls });
+      if (ready.status === 200) {
         if (nodes === 0) return true;
-        const res = await fetch(`${base}/api/v1/nodes`, { signal: AbortSignal.timeout(2000) });
-        if (res.ok) {
-          const list = (await res.json()) as { items?: { status?: { conditions?: { type: string; status: string }[] } }[] };
+        const res = await getText(`${base}/api/v1/nodes`, { tls });
+        if (res.status === 200) {
+          const list = JSON.parse(res.body) as { items?: { status?: { conditions?: { type: string; status: string }[] } }[] };
           const readyNodes = (list.items ?? []).filter((n) => n.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True')).length;
           if (readyNodes >= nodes) return true;
         }

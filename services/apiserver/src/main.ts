@@ -3,11 +3,25 @@
 
 import { createLogger, FlagError, FlagSet, onShutdown } from '@kubelab/component-base';
 import { addTracingFlags, setupTracing, TracingConfigError, tracingOptionsFromFlags, type Tracing } from '@kubelab/tracing';
+import { readFileSync } from 'node:fs';
 import { startApiserver } from './server.js';
+import type { ServingTls } from './http/server.js';
 
 const flags = addTracingFlags(
   new FlagSet('kube-apiserver')
-    .int('secure-port', 6443, 'The port on which to serve the REST API, health and metrics (plain HTTP for now). 0 picks a free port.')
+    .int('secure-port', 6443, 'The port on which to serve HTTPS with authentication and authorization (the REST API, health and metrics). 0 picks a free port.')
+    .string('tls-cert-file', '', 'File containing the default x509 Certificate for HTTPS (CA cert, if any, concatenated after server cert). Without it a self-signed certificate is generated.')
+    .string('tls-private-key-file', '', 'File containing the default x509 private key matching --tls-cert-file.')
+    .string(
+      'client-ca-file',
+      '',
+      'If set, any request presenting a client certificate signed by one of the authorities in the client-ca-file is authenticated with an identity corresponding to the CommonName of the client certificate.',
+    )
+    .bool(
+      'anonymous-auth',
+      true,
+      'Enables anonymous requests to the secure port of the API server. Requests that are not rejected by another authentication method are treated as anonymous requests. Anonymous requests have a username of system:anonymous, and a group name of system:unauthenticated.',
+    )
     .string('bind-address', '0.0.0.0', 'The IP address on which to listen for the --secure-port and --grpc-port.')
     .string('advertise-address', '', 'The IP address published in the kubernetes EndpointSlice (default: --bind-address or the first non-loopback IPv4).')
     .string('service-cluster-ip-range', '10.96.0.0/12', 'A CIDR notation IP range from which to assign service cluster IPs.')
@@ -19,6 +33,23 @@ const flags = addTracingFlags(
     .string('nats-url', 'nats://127.0.0.1:4222', "kubelab: the NATS server (JetStream) that stores the cluster state (etcd's role).")
     .string('kv-bucket', 'kubelab', 'kubelab: the JetStream KV bucket holding every object.'),
 );
+
+/** The TLS files as PEM; a missing file is a start-up error naming the flag. */
+function servingTlsFrom(values: { 'tls-cert-file': string; 'tls-private-key-file': string; 'client-ca-file': string }): { tls?: ServingTls } {
+  const read = (flag: keyof typeof values) => {
+    try {
+      return readFileSync(values[flag], 'utf8');
+    } catch (e) {
+      throw new FlagError(`--${flag}: cannot read ${values[flag]}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+    }
+  };
+  if (!values['tls-cert-file'] !== !values['tls-private-key-file']) throw new FlagError('--tls-cert-file and --tls-private-key-file must be given together');
+  if (!values['tls-cert-file']) {
+    if (values['client-ca-file']) throw new FlagError('--client-ca-file needs --tls-cert-file and --tls-private-key-file');
+    return {};
+  }
+  return { tls: { certPem: read('tls-cert-file'), keyPem: read('tls-private-key-file'), ...(values['client-ca-file'] ? { clientCaPem: read('client-ca-file') } : {}) } };
+}
 
 async function main(): Promise<void> {
   let values;
@@ -58,6 +89,8 @@ async function main(): Promise<void> {
     defaultNotReadyTolerationSeconds: values['default-not-ready-toleration-seconds'],
     defaultUnreachableTolerationSeconds: values['default-unreachable-toleration-seconds'],
     watchCacheSize: values['watch-cache-size'],
+    ...servingTlsFrom(values),
+    anonymousAuth: values['anonymous-auth'],
     logger: log,
     tracing,
   });

@@ -17,7 +17,9 @@ import { bootstrap } from './bootstrap.js';
 import { WatchCache } from './cache/watch-cache.js';
 import { startGrpcServer } from './grpc/server.js';
 import { createMetrics } from './http/metrics.js';
-import { startHttpServer, type HttpHandler } from './http/server.js';
+import { startHttpServer, type HttpHandler, type ServingTls } from './http/server.js';
+import { authenticateRequest, type TokenAuthenticator } from './authentication/request.js';
+import { selfSignedServingTls } from './authentication/self-signed.js';
 import { ApiRegistry } from './registry/registry.js';
 import { MAX_OBJECT_BYTES } from './registry/store.js';
 import { KvStorage } from './storage/kv.js';
@@ -47,6 +49,16 @@ export interface ApiserverOptions {
   bookmarkIntervalMs?: number;
   /** The authn/authz slot (allow-all by default). */
   authorizer?: Authorizer;
+  /**
+   * --tls-cert-file, --tls-private-key-file and --client-ca-file as PEM. Without
+   * a certificate the apiserver makes a self-signed one, as upstream does; without
+   * a client CA no client certificate is accepted and the gRPC port is anonymous.
+   */
+  tls?: ServingTls;
+  /** --anonymous-auth (default true). */
+  anonymousAuth?: boolean;
+  /** Bearer-token authenticators (ServiceAccount and bootstrap tokens), in order. */
+  tokenAuthenticators?: TokenAuthenticator[];
   logger?: Logger;
   /** Mount src/endpoints' REST handler when it exists (default true). */
   rest?: boolean;
@@ -150,9 +162,14 @@ export async function startApiserver(opts: ApiserverOptions): Promise<RunningApi
 
   let rest: HttpHandler | undefined;
   let bootstrapped = false;
+  const advertise = opts.advertiseAddress ?? defaultAdvertise(bind);
+  const tls = opts.tls ?? (await selfSignedServingTls([advertise, bind]));
+  const authn = { anonymous: opts.anonymousAuth ?? true, tokenAuthenticators: opts.tokenAuthenticators ?? [] };
   const http = await startHttpServer({
     host: bind,
     port: opts.securePort ?? 6443,
+    tls,
+    authenticate: (req) => authenticateRequest(req, authn),
     livez: {},
     readyz: {
       etcd: () => storage.isConnected() && cache.watching,
@@ -165,6 +182,7 @@ export async function startApiserver(opts: ApiserverOptions): Promise<RunningApi
   });
   const grpcServer = await startGrpcServer(bind, opts.grpcPort ?? 6444, {
     registry,
+    tls,
     onInternalError: (err) => log.error('grpc request failed', { err: err instanceof Error ? err.message : String(err) }),
     ...(tracing ? { tracing } : {}),
   });
@@ -181,7 +199,7 @@ export async function startApiserver(opts: ApiserverOptions): Promise<RunningApi
     await cache.synced;
     await bootstrap(registry, {
       kubernetesServiceIp: formatIpv4(serviceRange.base + 1),
-      advertiseAddress: opts.advertiseAddress ?? defaultAdvertise(bind),
+      advertiseAddress: advertise,
       securePort: http.port,
     });
     bootstrapped = true;

@@ -291,7 +291,7 @@ describe.runIf(requireTool('nats-server'))('apiserver storage and API', () => {
     await t.k.list(PODS, 'metrics');
     await t.k.bind('metrics', 'm', 'node-1');
     await rpcError(t.k.get(PODS, 'metrics', 'missing'));
-    const text = await (await fetch(`http://127.0.0.1:${t.c.apiserver.restPort}/metrics`)).text();
+    const { body: text } = await t.c.rest('/metrics');
     const sample = (name: string, labels: string) => new RegExp(`^${name}\\{${labels.replace(/[{}]/g, '\\$&')}\\} [1-9]\\d*$`, 'm');
     const core = 'group="",version="v1",resource="pods"';
     expect(text).toMatch(sample('apiserver_request_total', `verb="POST",dry_run="",${core},subresource="",scope="namespace",component="apiserver",code="201"`));

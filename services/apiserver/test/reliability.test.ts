@@ -57,7 +57,7 @@ describe.runIf(requireTool('nats-server'))('reliability', () => {
     expect([...resumer.events, ...resumed.events].map((e) => e.object.metadata.resourceVersion)).toEqual(written);
     steady.close();
     resumed.close();
-    const ready = await fetch(`http://127.0.0.1:${t.c.apiserver.restPort}/readyz`);
+    const ready = await t.c.rest('/readyz');
     expect(ready.status).toBe(200);
   });
 });

@@ -7,10 +7,8 @@
 // apiserver process does: the request context must reach the registry and
 // storage explicitly (vitest runs each file in its own process).
 
-import { request as httpRequest } from 'node:http';
-import * as grpc from '@grpc/grpc-js';
 import type { KubeObject } from '@kubelab/api';
-import { apiserverProto, type ResourceServiceClient } from '@kubelab/proto';
+import type { ResourceServiceClient } from '@kubelab/proto';
 import { requireTool, waitFor } from '@kubelab/testing';
 import { grpcClientInterceptors, TRACEPARENT_ANNOTATION, type Tracing } from '@kubelab/tracing';
 import { setupTestTracing, summarizeSpan, type TestTracing } from '@kubelab/tracing/testing';
@@ -37,8 +35,7 @@ async function consumed(t: TestTracing, n: number) {
 }
 
 function tracedClient(c: TestCluster, tracing: Tracing): ResourceServiceClient {
-  const Ctor = apiserverProto().kubelab.apiserver.v1.ResourceService;
-  return new Ctor(c.grpcAddress, grpc.credentials.createInsecure(), { interceptors: grpcClientInterceptors(tracing) });
+  return c.client({ interceptors: grpcClientInterceptors(tracing) });
 }
 
 describe.runIf(requireTool('nats-server'))('apiserver tracing on', () => {
@@ -157,27 +154,16 @@ describe.runIf(requireTool('nats-server'))('apiserver tracing on', () => {
     try {
       apiserver.reset();
       const body = JSON.stringify(pod('rest-traced'));
-      const answer = await new Promise<{ status: number; json: KubeObject }>((resolve, reject) => {
-        const req = httpRequest(
-          {
-            host: '127.0.0.1',
-            port: rc.apiserver.restPort,
-            method: 'POST',
-            path: '/api/v1/namespaces/default/pods',
-            headers: { 'content-type': 'application/json', traceparent: '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01' },
-          },
-          (res) => {
-            let text = '';
-            res.setEncoding('utf8');
-            res.on('data', (d: string) => (text += d));
-            res.on('end', () => resolve({ status: res.statusCode ?? 0, json: JSON.parse(text) as KubeObject }));
-          },
-        );
-        req.on('error', reject);
-        req.end(body);
+      const res = await rc.rest('/api/v1/namespaces/default/pods', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', traceparent: '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01' },
+        body,
       });
+      const answer = { status: res.status, json: JSON.parse(res.body) as KubeObject };
       expect(answer.status).toBe(201);
       await consumed(apiserver, 1);
+      // The span ends when the server has handed the answer to TLS, which may be after the client read it.
+      await waitFor('the REST SERVER span', () => apiserver.spans().some((s) => summarizeSpan(s).kind === 'SERVER'), { timeoutMs: 2_000, everyMs: 10 });
       const spans = apiserver
         .spans()
         .map(summarizeSpan)

@@ -14,6 +14,7 @@ import {
   realClock,
   runWhenLeading,
   SharedInformerFactory,
+  type ClientTls,
   type Clientset,
   type Clock,
   type EventRecorder,
@@ -29,6 +30,8 @@ import type { Controller, ControllerContext } from './util/controller.js';
 export interface ControllerManagerOptions extends LeaderElectionOptions {
   /** The apiserver's gRPC address (host:port); default 127.0.0.1:6444. */
   apiserverAddress?: string;
+  /** Mutual TLS to the apiserver (from --kubeconfig); absent: a plain connection. */
+  apiserverTls?: ClientTls;
   /** Use this clientset instead of dialling apiserverAddress. */
   clientset?: Clientset;
   bindAddress?: string;
@@ -62,7 +65,13 @@ export async function startControllerManager(opts: ControllerManagerOptions = {}
   const ownClient = !opts.clientset;
   const interceptors = opts.tracing?.enabled ? grpcClientInterceptors(opts.tracing) : [];
   const cs =
-    opts.clientset ?? createClientset({ address: opts.apiserverAddress || DEFAULT_APISERVER_GRPC_ADDRESS, component: 'kube-controller-manager', ...(interceptors.length ? { interceptors } : {}) });
+    opts.clientset ??
+    createClientset({
+      address: opts.apiserverAddress || DEFAULT_APISERVER_GRPC_ADDRESS,
+      component: 'kube-controller-manager',
+      ...(opts.apiserverTls ? { tls: opts.apiserverTls } : {}),
+      ...(interceptors.length ? { interceptors } : {}),
+    });
   const metrics = newMetricsRegistry();
   const metricsProvider = prometheusWorkqueueMetrics(metrics);
   const broadcaster = newEventBroadcaster(cs, { clock });

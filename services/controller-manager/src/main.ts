@@ -3,6 +3,7 @@
 // run until a signal; losing leadership ends the process as upstream does.
 
 import { apiserverAddressFrom, createLogger, FlagError, leaderElectionFrom, onShutdown, runMain } from '@kubelab/component-base';
+import { clientTlsFromKubeconfig } from '@kubelab/client';
 import { setupTracing, tracingOptionsFromFlags } from '@kubelab/tracing';
 import { startControllerManager } from './controller-manager.js';
 import { defaultRegistry } from './controllers/index.js';
@@ -21,6 +22,7 @@ runMain('kube-controller-manager', async () => {
   const tracing = setupTracing({ serviceName: 'kube-controller-manager', contextPropagation: 'sync', ...tracingOptionsFromFlags(values) });
   const running = await startControllerManager({
     apiserverAddress: apiserverAddressFrom(values),
+    ...(values.kubeconfig ? { apiserverTls: clientTlsFromKubeconfig(values.kubeconfig) } : {}),
     bindAddress: values['bind-address'],
     securePort: values['secure-port'],
     ...leaderElection,

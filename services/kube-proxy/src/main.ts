@@ -3,6 +3,7 @@
 
 import { writeFileSync } from 'node:fs';
 import { createLogger, FlagError, onShutdown } from '@kubelab/component-base';
+import { clientTlsFromKubeconfig } from '@kubelab/client';
 import { setupTracing } from '@kubelab/tracing';
 import { renderKubeProxyConfig } from './config.js';
 import { parseKubeProxyCommand } from './options.js';
@@ -28,6 +29,7 @@ async function main(): Promise<void> {
     nodeName: cmd.nodeName,
     config: cmd.config,
     apiserverAddress: cmd.apiserverAddress,
+    ...(cmd.kubeconfig ? { apiserverTls: clientTlsFromKubeconfig(cmd.kubeconfig) } : {}),
     serviceCIDR: cmd.serviceCIDR,
     nodeIPs: cmd.nodeIPs,
     apply: cmd.apply,

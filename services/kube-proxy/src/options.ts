@@ -34,6 +34,8 @@ export interface KubeProxyCommand {
   config: KubeProxyConfiguration;
   nodeName: string;
   apiserverAddress: string;
+  /** --kubeconfig: path of the identity to dial the apiserver with ('' = plain). */
+  kubeconfig: string;
   serviceCIDR: string;
   apply: 'auto' | 'never';
   nodeIPs: string[];
@@ -75,6 +77,7 @@ export function parseKubeProxyCommand(argv: string[], env: NodeJS.ProcessEnv = p
     config: cfg,
     nodeName: (cfg.hostnameOverride || hostname()).toLowerCase(),
     apiserverAddress: apiserverAddressFrom(f),
+    kubeconfig: f.kubeconfig,
     serviceCIDR: f['service-cluster-ip-range'],
     apply: f.apply,
     nodeIPs: localIPv4Addresses(),

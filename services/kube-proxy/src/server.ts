@@ -4,7 +4,7 @@
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { EndpointSlice, Service } from '@kubelab/api';
-import { createClientset, SharedInformerFactory, unwrapTombstone, type Clientset } from '@kubelab/client';
+import { createClientset, SharedInformerFactory, unwrapTombstone, type ClientTls, type Clientset } from '@kubelab/client';
 import { createLogger, newMetricsRegistry, serveHealth, type HealthServer, type Logger, type Route } from '@kubelab/component-base';
 import { grpcClientInterceptors, type Tracing } from '@kubelab/tracing';
 import { defaultKubeProxyConfiguration, type KubeProxyConfiguration, type ProxyMode } from './config.js';
@@ -23,6 +23,8 @@ export interface KubeProxyOptions {
   config?: Partial<KubeProxyConfiguration>;
   /** apiserver gRPC address (kubelab's --apiserver-grpc-address). */
   apiserverAddress?: string;
+  /** Mutual TLS to the apiserver (from --kubeconfig); absent: a plain connection. */
+  apiserverTls?: ClientTls;
   /** A ready clientset instead of an address (tests). */
   clientset?: Clientset;
   /** The node's own IPs (NodePort virtual servers in ipvs mode). */
@@ -162,6 +164,7 @@ export async function startKubeProxy(opts: KubeProxyOptions): Promise<KubeProxyH
     opts.clientset ??
     createClientset({
       address: opts.apiserverAddress ?? '127.0.0.1:6444',
+      ...(opts.apiserverTls ? { tls: opts.apiserverTls } : {}),
       component: 'kube-proxy',
       ...(opts.tracing?.enabled ? { interceptors: grpcClientInterceptors(opts.tracing) } : {}),
     });

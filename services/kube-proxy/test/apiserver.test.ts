@@ -5,6 +5,7 @@
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApiserver, type RunningApiserver } from '@kubelab/apiserver';
+import { createTestPki } from '@kubelab/apiserver/testing';
 import { createClientset, type Clientset } from '@kubelab/client';
 import { createLogger } from '@kubelab/component-base';
 import { requireTool, startNatsServer, waitFor, type NatsServerHandle } from '@kubelab/testing';
@@ -23,12 +24,14 @@ describe.runIf(requireTool('nats-server'))('kube-proxy with the apiserver', () =
 
   beforeAll(async () => {
     nats = await startNatsServer();
-    api = await startApiserver({ natsUrl: nats.url, bindAddress: '127.0.0.1', advertiseAddress: '127.0.0.1', securePort: 0, grpcPort: 0, logger: quiet('apiserver') });
+    const pki = await createTestPki();
+    api = await startApiserver({ natsUrl: nats.url, bindAddress: '127.0.0.1', advertiseAddress: '127.0.0.1', securePort: 0, grpcPort: 0, logger: quiet('apiserver'), tls: pki.tls });
     await api.ready;
-    cs = createClientset({ address: `127.0.0.1:${api.grpcPort}`, component: 'kube-proxy-test' });
+    cs = createClientset({ address: `127.0.0.1:${api.grpcPort}`, component: 'kube-proxy-test', tls: pki.admin });
     kp = await startKubeProxy({
       nodeName: 'node-1',
       apiserverAddress: `127.0.0.1:${api.grpcPort}`,
+      apiserverTls: await pki.clientTls({ commonName: 'system:kube-proxy' }),
       apply: 'never',
       logger: quiet('kube-proxy'),
       config: { ...defaultKubeProxyConfiguration(), healthzBindAddress: '127.0.0.1:0', metricsBindAddress: '127.0.0.1:0' },

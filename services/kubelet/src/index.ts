@@ -3,7 +3,7 @@
 
 import { mkdirSync } from 'node:fs';
 import { createLogger, newMetricsRegistry, serveHealth, type Logger } from '@kubelab/component-base';
-import { SharedInformerFactory, createClientset, newEventBroadcaster } from '@kubelab/client';
+import { SharedInformerFactory, createClientset, newEventBroadcaster, type ClientTls } from '@kubelab/client';
 import { grpcClientInterceptors, type Tracing } from '@kubelab/tracing';
 import { instrumentRuntime } from './kuberuntime/instrumented.js';
 import { connectRemoteRuntime } from './kuberuntime/remote.js';
@@ -16,6 +16,8 @@ import { serveKubelet } from './server/server.js';
 export interface KubeletOptions extends Partial<KubeletConfig> {
   /** gRPC address of the apiserver (`host:port`). */
   apiserver: string;
+  /** Mutual TLS to the apiserver (from --kubeconfig); absent: a plain connection. */
+  apiserverTls?: ClientTls;
   /** `unix:///run/containerd/containerd.sock` */
   containerRuntimeEndpoint?: string;
   /** Bind address of the 10250 server (default 0.0.0.0). */
@@ -47,7 +49,7 @@ export async function startKubelet(opts: KubeletOptions): Promise<RunningKubelet
 
   const tracing = opts.tracing?.enabled ? opts.tracing : undefined;
   const interceptors = tracing ? grpcClientInterceptors(tracing) : [];
-  const cs = createClientset({ address: opts.apiserver, component: 'kubelet', interceptors });
+  const cs = createClientset({ address: opts.apiserver, component: 'kubelet', interceptors, ...(opts.apiserverTls ? { tls: opts.apiserverTls } : {}) });
   const informers = new SharedInformerFactory(cs);
   const broadcaster = newEventBroadcaster(cs);
   const metrics = newKubeletMetrics(newMetricsRegistry());

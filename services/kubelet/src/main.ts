@@ -3,6 +3,7 @@
 // then run until SIGTERM/SIGINT.
 
 import { FlagError, apiserverAddressFrom, createLogger, onShutdown } from '@kubelab/component-base';
+import { clientTlsFromKubeconfig } from '@kubelab/client';
 import { setupTracing, tracingOptionsFromFlags } from '@kubelab/tracing';
 import { parseThresholdConfig } from './eviction/thresholds.js';
 import { startKubelet } from './index.js';
@@ -26,6 +27,7 @@ async function main(): Promise<void> {
   const tracing = setupTracing({ serviceName: 'kubelet', node: nodeName, contextPropagation: 'sync', ...tracingOptionsFromFlags(values) });
   const k = await startKubelet({
     apiserver: apiserverAddressFrom(values),
+    ...(values.kubeconfig ? { apiserverTls: clientTlsFromKubeconfig(values.kubeconfig) } : {}),
     nodeName,
     nodeIP: values['node-ip'],
     nodeLabels: parseLabels(values['node-labels']),

@@ -1,6 +1,6 @@
 // The kubelet's flags with upstream names and defaults (upstream
 // cmd/kubelet/app/options), plus kubelab's shared --apiserver-grpc-address
-// (kubelab's stand-in for the kubeconfig; --apiserver stays as an alias),
+// (the gRPC address; --kubeconfig holds the identity; --apiserver stays an alias),
 // --pod-logs-dir (upstream sets podLogsDir only in the config file), the
 // eviction flags (upstream names, defaults and `<`/`=` map syntax), the
 // tracing flags and --time-scale (documented compression of the kubelet's

@@ -7,7 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Event, Pod } from '@kubelab/api';
 import { startApiserver, type RunningApiserver } from '@kubelab/apiserver';
-import { createClientset, type Clientset } from '@kubelab/client';
+import { createTestPki } from '@kubelab/apiserver/testing';
+import { createClientset, type ClientTls, type Clientset } from '@kubelab/client';
 import { createLogger } from '@kubelab/component-base';
 import { startContainerd, type ContainerdHandle, type ContainerdOptions } from '@kubelab/containerd';
 import { startNatsServer, type NatsServerHandle, type WaitOptions } from '@kubelab/testing';
@@ -23,6 +24,8 @@ export interface Cluster {
   kubelet: RunningKubelet;
   cs: Clientset;
   nodeName: string;
+  /** The kubelet's identity (system:node:node-1 in system:nodes) for ConnectionConfig.tls. */
+  kubeletTls: ClientTls;
   startKubelet(extra?: Partial<KubeletOptions>): Promise<RunningKubelet>;
   stopKubelet(): Promise<void>;
   stopContainerd(): Promise<void>;
@@ -38,7 +41,8 @@ export async function startCluster(o: ClusterOptions = {}): Promise<Cluster> {
   const dir = mkdtempSync(join(tmpdir(), 'kubelab-kubelet-'));
   const nodeName = 'node-1';
   const nats = await startNatsServer();
-  const apiserver = await startApiserver({ natsUrl: nats.url, bindAddress: '127.0.0.1', securePort: 0, grpcPort: 0, logger: quiet('apiserver'), rest: false });
+  const pki = await createTestPki();
+  const apiserver = await startApiserver({ natsUrl: nats.url, bindAddress: '127.0.0.1', securePort: 0, grpcPort: 0, logger: quiet('apiserver'), rest: false, tls: pki.tls });
   await apiserver.ready;
   const containerdOpts: ContainerdOptions = {
     nodeName,
@@ -52,9 +56,11 @@ export async function startCluster(o: ClusterOptions = {}): Promise<Cluster> {
     ...o.containerd,
   };
   const containerd = await startContainerd(containerdOpts);
-  const cs = createClientset({ address: `127.0.0.1:${apiserver.grpcPort}`, component: 'kubelet-test' });
+  const cs = createClientset({ address: `127.0.0.1:${apiserver.grpcPort}`, component: 'kubelet-test', tls: pki.admin });
+  const kubeletTls = await pki.clientTls({ commonName: `system:node:${nodeName}`, organizations: ['system:nodes'] });
   const kubeletOpts = (extra: Partial<KubeletOptions> = {}): KubeletOptions => ({
     apiserver: `127.0.0.1:${apiserver.grpcPort}`,
+    apiserverTls: kubeletTls,
     nodeName,
     nodeIP: '127.0.0.1',
     containerRuntimeEndpoint: `unix://${containerd.socketPath}`,
@@ -76,6 +82,7 @@ export async function startCluster(o: ClusterOptions = {}): Promise<Cluster> {
     kubelet: await startKubelet(kubeletOpts()),
     cs,
     nodeName,
+    kubeletTls,
     async startKubelet(extra) {
       c.kubelet = await startKubelet(kubeletOpts(extra));
       return c.kubelet;

@@ -42,7 +42,7 @@ describe.skipIf(!requireTool('nats-server'))('pod sources and status reconcile',
     await c.stopKubelet();
 
     // A kubelet (as startKubelet wires it) whose apiserver pod source is held back.
-    const cs = createClientset({ address: `127.0.0.1:${c.apiserver.grpcPort}`, component: 'kubelet' });
+    const cs = createClientset({ address: `127.0.0.1:${c.apiserver.grpcPort}`, component: 'kubelet', tls: c.kubeletTls });
     const informers = new SharedInformerFactory(cs);
     const podInformer = informers.core.pods({ fieldSelector: `spec.nodeName=${c.nodeName}` });
     const runInformer = podInformer.run.bind(podInformer);

@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import type { Pod } from '@kubelab/api';
 import { startApiserver, type RunningApiserver } from '@kubelab/apiserver';
 import { createClientset, type Clientset } from '@kubelab/client';
+import { createTestPki } from '@kubelab/apiserver/testing';
 import { startContainerd, type ContainerdHandle } from '@kubelab/containerd';
 import { startScheduler, type RunningScheduler } from '@kubelab/scheduler';
 import { requireTool, startNatsServer, type NatsServerHandle, waitFor } from '@kubelab/testing';
@@ -50,7 +51,8 @@ describe.skipIf(!requireTool('nats-server'))('one trace per pod start: apiserver
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'kubelab-trace-'));
     nats = await startNatsServer();
-    apiserver = await startApiserver({ natsUrl: nats.url, bindAddress: '127.0.0.1', securePort: 0, grpcPort: 0, logger: quiet('apiserver'), rest: false, tracing: traced('apiserver') });
+    const pki = await createTestPki();
+    apiserver = await startApiserver({ natsUrl: nats.url, bindAddress: '127.0.0.1', securePort: 0, grpcPort: 0, logger: quiet('apiserver'), rest: false, tracing: traced('apiserver'), tls: pki.tls });
     await apiserver.ready;
     const address = `127.0.0.1:${apiserver.grpcPort}`;
     containerd = await startContainerd({
@@ -65,6 +67,7 @@ describe.skipIf(!requireTool('nats-server'))('one trace per pod start: apiserver
     });
     kubelet = await startKubelet({
       apiserver: address,
+      apiserverTls: await pki.clientTls({ commonName: 'system:node:node-1', organizations: ['system:nodes'] }),
       nodeName: 'node-1',
       nodeIP: '127.0.0.1',
       containerRuntimeEndpoint: `unix://${containerd.socketPath}`,
@@ -77,10 +80,18 @@ describe.skipIf(!requireTool('nats-server'))('one trace per pod start: apiserver
       logger: quiet('kubelet'),
       tracing: traced('kubelet'),
     });
-    scheduler = await startScheduler({ apiserverAddress: address, bindAddress: '127.0.0.1', securePort: 0, leaderElect: false, logger: quiet('kube-scheduler'), tracing: traced('kube-scheduler') });
+    scheduler = await startScheduler({
+      apiserverAddress: address,
+      apiserverTls: await pki.clientTls({ commonName: 'system:kube-scheduler' }),
+      bindAddress: '127.0.0.1',
+      securePort: 0,
+      leaderElect: false,
+      logger: quiet('kube-scheduler'),
+      tracing: traced('kube-scheduler'),
+    });
     // The user's side (kubectl): the only one that samples new roots.
     client = traced('kubectl', 1_000_000);
-    cs = createClientset({ address, component: 'kubectl', interceptors: grpcClientInterceptors(client) });
+    cs = createClientset({ address, tls: pki.admin, component: 'kubectl', interceptors: grpcClientInterceptors(client) });
     await waitFor('node-1 Ready', async () => (await cs.core.nodes().get('node-1')).status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True'), { ...POLL, timeoutMs: 15_000 });
     expect(installedContextPropagation()).toBe('sync');
   }, 40_000);

@@ -2,6 +2,7 @@
 // kube-scheduler's process entry: flags → startScheduler → run until a signal.
 
 import { apiserverAddressFrom, createLogger, leaderElectionFrom, onShutdown, runMain } from '@kubelab/component-base';
+import { clientTlsFromKubeconfig } from '@kubelab/client';
 import { setupTracing, tracingOptionsFromFlags } from '@kubelab/tracing';
 import { schedulerFlags } from './options.js';
 import { defaultProfile } from './framework/profile.js';
@@ -17,6 +18,7 @@ runMain('kube-scheduler', async () => {
   profile.percentageOfNodesToScore = values['percentage-of-nodes-to-score'];
   const running = await startScheduler({
     apiserverAddress: apiserverAddressFrom(values),
+    ...(values.kubeconfig ? { apiserverTls: clientTlsFromKubeconfig(values.kubeconfig) } : {}),
     bindAddress: values['bind-address'],
     securePort: values['secure-port'],
     ...leaderElection,

@@ -10,6 +10,7 @@ import {
   prometheusLeaderElectionMetrics,
   runWhenLeading,
   SharedInformerFactory,
+  type ClientTls,
   type Clientset,
   type EventRecorder,
   type LeaderElectionOptions,
@@ -24,6 +25,8 @@ import { Scheduler } from './scheduler.js';
 export interface StartSchedulerOptions extends LeaderElectionOptions {
   /** The apiserver's gRPC address (host:port); default 127.0.0.1:6444. */
   apiserverAddress?: string;
+  /** Mutual TLS to the apiserver (from --kubeconfig); absent: a plain connection. */
+  apiserverTls?: ClientTls;
   /** Use this clientset instead of dialling apiserverAddress. */
   clientset?: Clientset;
   bindAddress?: string;
@@ -53,7 +56,12 @@ export async function startScheduler(opts: StartSchedulerOptions = {}): Promise<
   const tracing = opts.tracing?.enabled ? opts.tracing : undefined;
   const cs =
     opts.clientset ??
-    createClientset({ address: opts.apiserverAddress || DEFAULT_APISERVER_GRPC_ADDRESS, component: 'kube-scheduler', ...(tracing ? { interceptors: grpcClientInterceptors(tracing) } : {}) });
+    createClientset({
+      address: opts.apiserverAddress || DEFAULT_APISERVER_GRPC_ADDRESS,
+      component: 'kube-scheduler',
+      ...(opts.apiserverTls ? { tls: opts.apiserverTls } : {}),
+      ...(tracing ? { interceptors: grpcClientInterceptors(tracing) } : {}),
+    });
   const registry = newMetricsRegistry();
   const metrics = newSchedulerMetrics(registry);
   const broadcaster = newEventBroadcaster(cs);

@@ -45,11 +45,18 @@ describe.skipIf(!hasNats)('kube-scheduler with an apiserver', { timeout: 30_000 
 
   beforeAll(async () => {
     cluster = await startTestCluster();
-    cs = createClientset({ address: cluster.grpcAddress, component: 'scheduler-test' });
+    cs = createClientset({ ...cluster.clientConfig, component: 'scheduler-test' });
     await createNode(cs, 'node-1', { cpu: '2', memory: '4Gi' });
     await createNode(cs, 'node-2', { cpu: '2', memory: '4Gi', labels: { zone: 'a' } });
     await createNode(cs, 'node-3', { cpu: '2', memory: '4Gi', labels: { accelerator: 'gpu' }, taints: [{ key: 'dedicated', value: 'gpu', effect: 'NoSchedule' }] });
-    sched = await startScheduler({ apiserverAddress: cluster.grpcAddress, securePort: 0, bindAddress: '127.0.0.1', leaderElect: false, logger: quiet() });
+    sched = await startScheduler({
+      apiserverAddress: cluster.grpcAddress,
+      apiserverTls: (await cluster.clientConfigFor({ commonName: 'system:kube-scheduler' })).tls,
+      securePort: 0,
+      bindAddress: '127.0.0.1',
+      leaderElect: false,
+      logger: quiet(),
+    });
     await waitFor('scheduler ready', async () => ((await fetch(`http://127.0.0.1:${sched.healthPort}/readyz`)).ok ? true : undefined));
   }, 30_000);
 
@@ -178,8 +185,15 @@ describe.skipIf(!hasNats)('kube-scheduler in a cluster without nodes', { timeout
 
   beforeAll(async () => {
     cluster = await startTestCluster();
-    cs = createClientset({ address: cluster.grpcAddress, component: 'scheduler-test' });
-    sched = await startScheduler({ apiserverAddress: cluster.grpcAddress, securePort: 0, bindAddress: '127.0.0.1', leaderElect: false, logger: quiet() });
+    cs = createClientset({ ...cluster.clientConfig, component: 'scheduler-test' });
+    sched = await startScheduler({
+      apiserverAddress: cluster.grpcAddress,
+      apiserverTls: (await cluster.clientConfigFor({ commonName: 'system:kube-scheduler' })).tls,
+      securePort: 0,
+      bindAddress: '127.0.0.1',
+      leaderElect: false,
+      logger: quiet(),
+    });
   }, 30_000);
 
   afterAll(async () => {
@@ -205,7 +219,7 @@ describe.skipIf(!hasNats)('kube-scheduler leader election', () => {
 
   beforeAll(async () => {
     cluster = await startTestCluster();
-    cs = createClientset({ address: cluster.grpcAddress, component: 'scheduler-test' });
+    cs = createClientset({ ...cluster.clientConfig, component: 'scheduler-test' });
     await createNode(cs, 'node-1');
   }, 30_000);
 
@@ -217,7 +231,17 @@ describe.skipIf(!hasNats)('kube-scheduler leader election', () => {
 
   it('one replica schedules; the other takes over after the leader dies', async () => {
     const lease = { leaseDurationMs: 2000, renewDeadlineMs: 1500, retryPeriodMs: 250 };
-    const start = (identity: string) => startScheduler({ apiserverAddress: cluster.grpcAddress, securePort: 0, bindAddress: '127.0.0.1', logger: quiet(), identity, releaseOnCancel: false, ...lease });
+    const start = async (identity: string) =>
+      startScheduler({
+        apiserverAddress: cluster.grpcAddress,
+        apiserverTls: (await cluster.clientConfigFor({ commonName: 'system:kube-scheduler' })).tls,
+        securePort: 0,
+        bindAddress: '127.0.0.1',
+        logger: quiet(),
+        identity,
+        releaseOnCancel: false,
+        ...lease,
+      });
     const a = await start('scheduler-a');
     running.push(a);
     await waitFor('a to lead', async () => (a.isLeader() ? true : undefined));

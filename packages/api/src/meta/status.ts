@@ -209,6 +209,11 @@ export function forbidden(gr: GroupResource, name: string, why: string): StatusE
   return new StatusError(failure(403, 'Forbidden', `${what} is forbidden: ${why}`, details(gr, name)));
 }
 
+/** 401 as the authentication filter answers it (kubectl: "You must be logged in to the server (Unauthorized)"). */
+export function unauthorized(message = 'Unauthorized'): StatusError {
+  return new StatusError(failure(401, 'Unauthorized', message));
+}
+
 export function methodNotAllowed(message: string): StatusError {
   return new StatusError(failure(405, 'MethodNotAllowed', message));
 }

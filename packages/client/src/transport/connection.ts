@@ -18,6 +18,8 @@ export interface ConnectionConfig {
   /** Full user agent; overrides component. */
   userAgent?: string;
   credentials?: grpc.ChannelCredentials;
+  /** Mutual TLS with the apiserver (from the component's kubeconfig); ignored when `credentials` is given. */
+  tls?: ClientTls;
   /** Deadline of unary calls (default 30 s). */
   timeoutMs?: number;
   /** Attempts for reads failing with UNAVAILABLE (default 5), backoff 100 ms doubling to 2 s. */
@@ -62,6 +64,20 @@ type Unary = 'Get' | 'List' | 'Create' | 'Update' | 'UpdateStatus' | 'Patch' | '
 type ReqOf<M extends Unary> = Parameters<ResourceServiceClient[M]>[0];
 type ResOf<M extends Unary> = Parameters<ResourceServiceClient[M]> extends [unknown, grpc.requestCallback<infer R>] ? R : never;
 
+/** The client side of the apiserver's mutual TLS: whom to trust and who this is (PEM). */
+export interface ClientTls {
+  caPem: string;
+  certPem: string;
+  keyPem: string;
+  /** The name to expect in the apiserver's certificate when it differs from the address's host. */
+  serverName?: string;
+}
+
+function channelCredentials(tls: ClientTls | undefined): grpc.ChannelCredentials {
+  if (!tls) return grpc.credentials.createInsecure();
+  return grpc.credentials.createSsl(Buffer.from(tls.caPem), Buffer.from(tls.keyPem), Buffer.from(tls.certPem));
+}
+
 export class Connection {
   readonly client: ResourceServiceClient;
   readonly userAgent: string;
@@ -80,7 +96,8 @@ export class Connection {
     this.baseMetadata = config.metadata ?? {};
     this.tracing = tracingOfInterceptors(config.interceptors);
     const Ctor = apiserverProto().kubelab.apiserver.v1.ResourceService;
-    this.client = new Ctor(config.address, config.credentials ?? grpc.credentials.createInsecure(), {
+    this.client = new Ctor(config.address, config.credentials ?? channelCredentials(config.tls), {
+      ...(config.tls?.serverName ? { 'grpc.ssl_target_name_override': config.tls.serverName } : {}),
       'grpc.primary_user_agent': this.userAgent,
       'grpc.keepalive_time_ms': config.keepaliveTimeMs ?? 30_000,
       'grpc.keepalive_timeout_ms': config.keepaliveTimeoutMs ?? 10_000,

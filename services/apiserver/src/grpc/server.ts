@@ -9,6 +9,8 @@ import type { PatchType, Registry, RequestContext, ResourceStore, Subresource } 
 import { listBytes, rawJson } from '../cache/raw.js';
 import { watchMessage, withEncodedWatch } from './watch-encoding.js';
 import { typeErrorOf } from '../decoding/decode.js';
+import { userOfCall } from '../authentication/grpc.js';
+import type { ServingTls } from '../http/server.js';
 import { statusToGrpc, STATUS_METADATA_KEY } from '@kubelab/proto';
 import { context as otelContext, ROOT_CONTEXT, serverContextOf, traceServerHandlers, type Context, type Tracing } from '@kubelab/tracing';
 
@@ -87,6 +89,7 @@ function context(dryRun: string | undefined, fieldManager: string | undefined, c
   const ctx: RequestContext = {};
   if (dryRun === 'All') ctx.dryRun = true;
   if (fieldManager) ctx.fieldManager = fieldManager;
+  if (call) ctx.user = userOfCall(call);
   const tc: Context | undefined = call && serverContextOf(call);
   if (tc) ctx.traceContext = tc;
   return ctx;
@@ -198,6 +201,8 @@ function unary<Req, Res>(f: (req: Req, call: object) => Promise<Res>, onError?: 
 
 export interface GrpcServerOptions {
   registry: Registry;
+  /** The port serves TLS; with a client CA it requires a client certificate (mutual TLS). */
+  tls?: ServingTls;
   /** Logged for unexpected (500) failures only. */
   onInternalError?: (err: unknown) => void;
   /** Each RPC runs in a SERVER span named like it (`kubelab.apiserver.v1.ResourceService/Create`), continuing the caller's traceparent. */
@@ -407,6 +412,12 @@ export function resourceServiceHandlers(opts: GrpcServerOptions): ResourceServic
   };
 }
 
+function serverCredentials(tls: ServingTls | undefined): grpc.ServerCredentials {
+  if (!tls) return grpc.ServerCredentials.createInsecure();
+  const pair = [{ cert_chain: Buffer.from(tls.certPem), private_key: Buffer.from(tls.keyPem) }];
+  return tls.clientCaPem ? grpc.ServerCredentials.createSsl(Buffer.from(tls.clientCaPem), pair, true) : grpc.ServerCredentials.createSsl(null, pair, false);
+}
+
 export interface RunningGrpcServer {
   server: grpc.Server;
   port: number;
@@ -424,7 +435,7 @@ export async function startGrpcServer(host: string, port: number, opts: GrpcServ
   const handlers = resourceServiceHandlers(opts) as unknown as grpc.UntypedServiceImplementation;
   server.addService(service, opts.tracing ? traceServerHandlers(opts.tracing, service, handlers) : handlers);
   const bound = await new Promise<number>((resolvePort, reject) => {
-    server.bindAsync(`${host.includes(':') ? `[${host}]` : host}:${port}`, grpc.ServerCredentials.createInsecure(), (err, p) => (err ? reject(err) : resolvePort(p)));
+    server.bindAsync(`${host.includes(':') ? `[${host}]` : host}:${port}`, serverCredentials(opts.tls), (err, p) => (err ? reject(err) : resolvePort(p)));
   });
   // grpc-js leaves Nagle on for server sockets; small responses then wait
   // for the peer's delayed ACK (~40 ms). Every gRPC server in C/Go disables it.

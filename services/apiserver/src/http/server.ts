@@ -1,16 +1,31 @@
-// The secure-port HTTP server (plain HTTP for now): health and metrics as
-// upstream serves them on 6443, and everything else to the REST handler
-// from src/endpoints when it is present.
+// The secure port: HTTPS with optional client certificates (verified against
+// the client CA by the TLS layer), the authentication filter, then health and
+// metrics as upstream serves them on 6443, and everything else to the REST
+// handler from src/endpoints when it is present.
 
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { createServer } from 'node:https';
+import { unauthorized } from '@kubelab/api';
 import { healthHandler, listenHttp, serveUpgrades, type HealthCheck } from '@kubelab/component-base';
 import type { Registry } from 'prom-client';
+import { setRequestUser, type AuthenticationResult } from '../authentication/request.js';
 
 export type HttpHandler = (req: IncomingMessage, res: ServerResponse) => void | Promise<void>;
+
+/** The serving certificate and the CA client certificates are checked against (PEM). */
+export interface ServingTls {
+  certPem: string;
+  keyPem: string;
+  /** --client-ca-file: without it no client certificate is asked for. */
+  clientCaPem?: string;
+}
 
 export interface ApiHttpServerOptions {
   host: string;
   port: number;
+  tls: ServingTls;
+  /** The authentication filter; its error is answered 401. */
+  authenticate: (req: IncomingMessage) => AuthenticationResult;
   livez: Record<string, HealthCheck>;
   readyz: Record<string, HealthCheck>;
   metrics: Registry;
@@ -19,30 +34,52 @@ export interface ApiHttpServerOptions {
   onError?: (err: unknown) => void;
 }
 
-export async function startHttpServer(opts: ApiHttpServerOptions): Promise<{ server: Server; port: number; close(): Promise<void> }> {
+function writeStatus(res: ServerResponse, code: number, body: object): void {
+  res.writeHead(code, { 'content-type': 'application/json' });
+  res.end(JSON.stringify(body));
+}
+
+export async function startHttpServer(opts: ApiHttpServerOptions): Promise<{ port: number; close(): Promise<void> }> {
   // The apiserver's /healthz runs every check, readiness ones included.
   const probes = healthHandler({ livez: opts.livez, readyz: opts.readyz, healthz: { ...opts.livez, ...opts.readyz }, metrics: opts.metrics });
-  const server = createServer((req, res) => {
-    void handle(req, res).catch((err) => {
-      opts.onError?.(err);
-      if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain' });
-      res.end(`internal error: ${(err as Error).message}\n`);
-    });
-  });
+  const server = createServer(
+    {
+      cert: opts.tls.certPem,
+      key: opts.tls.keyPem,
+      ...(opts.tls.clientCaPem ? { ca: opts.tls.clientCaPem, requestCert: true } : {}),
+      // Verification failures are the authentication filter's 401, not a failed handshake (as Go's VerifyClientCertIfGiven).
+      rejectUnauthorized: false,
+    },
+    (req, res) => {
+      void handle(req, res).catch((err) => {
+        opts.onError?.(err);
+        if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain' });
+        res.end(`internal error: ${(err as Error).message}\n`);
+      });
+    },
+  );
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    if (await probes(req, res, new URL(req.url ?? '/', 'http://localhost'))) return;
+    const who = opts.authenticate(req);
+    if ('error' in who) return writeStatus(res, 401, unauthorized().status);
+    setRequestUser(req, who.user);
+    if (await probes(req, res, new URL(req.url ?? '/', 'https://localhost'))) return;
     const rest = opts.rest?.();
     if (rest) return rest(req, res);
-    res.writeHead(404, { 'content-type': 'application/json' });
-    res.end(
-      JSON.stringify({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'the server could not find the requested resource', reason: 'NotFound', details: {}, code: 404 }),
-    );
+    writeStatus(res, 404, {
+      kind: 'Status',
+      apiVersion: 'v1',
+      metadata: {},
+      status: 'Failure',
+      message: 'the server could not find the requested resource',
+      reason: 'NotFound',
+      details: {},
+      code: 404,
+    });
   }
   // Upgrade requests (pods/exec streams) go through the same handler, with a response bound to their socket.
   const upgrades = serveUpgrades(server, handle, opts.onError);
   const listening = await listenHttp(server, opts.port, opts.host);
   return {
-    server,
     port: listening.port,
     close: async () => {
       upgrades.closeAll();

@@ -2,28 +2,103 @@
 // for this package's tests and for any package that needs an apiserver
 // (`@kubelab/apiserver/testing`).
 
+import { request as httpsRequestRaw } from 'node:https';
 import * as grpc from '@grpc/grpc-js';
 import { apiserverProto, type ResourceServiceClient } from '@kubelab/proto';
 import { startNatsServer, type NatsServerHandle } from '@kubelab/testing';
 import { createLogger } from '@kubelab/component-base';
+import { TEST_ADMIN, TestPki, type Identity } from '@kubelab/pki/testing';
 import { startApiserver, type ApiserverOptions, type RunningApiserver } from '../server.js';
+
+/** What a client library needs to reach the test apiserver over mutual TLS. */
+export interface TestClientConfig {
+  address: string;
+  tls: { caPem: string; certPem: string; keyPem: string };
+}
 
 export interface TestCluster {
   nats: NatsServerHandle;
   apiserver: RunningApiserver;
   /** `127.0.0.1:<grpcPort>` */
   grpcAddress: string;
-  /** A raw ResourceService client (callers close it or call cleanup). */
-  client(): ResourceServiceClient;
+  /** The cluster's CA: issue more identities with `pki.client(...)`. */
+  pki: TestPki;
+  /** Address and credentials of a system:masters member, for createClientset. */
+  clientConfig: TestClientConfig;
+  /** Address and credentials of another identity (CN = user, O = groups). */
+  clientConfigFor(identity: Identity): Promise<TestClientConfig>;
+  /** One HTTPS request to the secure port as the admin (or without a client certificate: `as: 'anonymous'`). */
+  rest(path: string, opts?: RestRequest): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }>;
+  /** A raw ResourceService client as the admin (callers close it or call cleanup). */
+  client(options?: grpc.ClientOptions): ResourceServiceClient;
   /** Stops the apiserver and starts a new one on the same NATS (and bucket). */
   restartApiserver(): Promise<RunningApiserver>;
   cleanup(): Promise<void>;
 }
 
+/** A throwaway cluster CA with the apiserver's serving certificate and an admin identity (system:masters). */
+export interface ApiserverTestPki {
+  pki: TestPki;
+  /** ApiserverOptions.tls: serving certificate for 127.0.0.1/localhost and the CA as client CA. */
+  tls: { certPem: string; keyPem: string; clientCaPem: string };
+  /** ConnectionConfig.tls of the admin. */
+  admin: { caPem: string; certPem: string; keyPem: string };
+  /** ConnectionConfig.tls of another identity. */
+  clientTls(identity: Identity): Promise<{ caPem: string; certPem: string; keyPem: string }>;
+}
+
+export async function createTestPki(): Promise<ApiserverTestPki> {
+  const pki = await TestPki.create();
+  const [serving, admin] = await Promise.all([pki.serving(), pki.client(TEST_ADMIN)]);
+  return {
+    pki,
+    tls: { certPem: serving.cert, keyPem: serving.key, clientCaPem: pki.caPem },
+    admin: { caPem: pki.caPem, certPem: admin.cert, keyPem: admin.key },
+    async clientTls(identity) {
+      const pair = await pki.client(identity);
+      return { caPem: pki.caPem, certPem: pair.cert, keyPem: pair.key };
+    },
+  };
+}
+
+export interface RestRequest {
+  method?: string;
+  headers?: Record<string, string>;
+  body?: string;
+  /** Client certificate to present (default the admin's); 'anonymous' presents none. */
+  as?: { cert: string; key: string } | 'anonymous';
+}
+
+/** An HTTPS request trusting only `caPem`. */
+export function httpsRequest(
+  port: number,
+  path: string,
+  caPem: string,
+  opts: RestRequest & { cert?: string; key?: string },
+): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = httpsRequestRaw(
+      { host: '127.0.0.1', port, path, method: opts.method ?? 'GET', headers: opts.headers ?? {}, ca: caPem, ...(opts.cert ? { cert: opts.cert, key: opts.key } : {}), agent: false },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }));
+        res.on('error', reject);
+      },
+    );
+    req.on('error', reject);
+    req.end(opts.body);
+  });
+}
+
 export async function startTestCluster(opts: Partial<ApiserverOptions> = {}): Promise<TestCluster> {
   const nats = await startNatsServer();
   const clients: grpc.Client[] = [];
+  const testPki = await createTestPki();
+  const { pki } = testPki;
+  const admin = { cert: testPki.admin.certPem, key: testPki.admin.keyPem };
   const options = (): ApiserverOptions => ({
+    tls: testPki.tls,
     natsUrl: nats.url,
     bindAddress: '127.0.0.1',
     advertiseAddress: '127.0.0.1',
@@ -49,10 +124,23 @@ export async function startTestCluster(opts: Partial<ApiserverOptions> = {}): Pr
     get grpcAddress() {
       return `127.0.0.1:${apiserver.grpcPort}`;
     },
-    client() {
+    pki,
+    get clientConfig() {
+      return { address: `127.0.0.1:${apiserver.grpcPort}`, tls: { caPem: pki.caPem, certPem: admin.cert, keyPem: admin.key } };
+    },
+    async clientConfigFor(identity) {
+      return { address: `127.0.0.1:${apiserver.grpcPort}`, tls: await testPki.clientTls(identity) };
+    },
+    rest(path, opts = {}) {
+      const who = opts.as === 'anonymous' ? {} : (opts.as ?? { cert: admin.cert, key: admin.key });
+      return httpsRequest(apiserver.restPort, path, pki.caPem, { ...opts, ...who });
+    },
+    client(options = {}) {
       const Ctor = apiserverProto().kubelab.apiserver.v1.ResourceService;
-      const c = new Ctor(`127.0.0.1:${apiserver.grpcPort}`, grpc.credentials.createInsecure(), {
+      const creds = grpc.credentials.createSsl(Buffer.from(pki.caPem), Buffer.from(admin.key), Buffer.from(admin.cert));
+      const c = new Ctor(`127.0.0.1:${apiserver.grpcPort}`, creds, {
         'grpc.max_receive_message_length': -1,
+        ...options,
       });
       clients.push(c);
       return c;

@@ -18,7 +18,7 @@ export interface Env {
 
 export async function startEnv(): Promise<Env> {
   const cluster = await startTestCluster();
-  const cs = createClientset({ address: cluster.grpcAddress, component: 'test' });
+  const cs = createClientset({ ...cluster.clientConfig, component: 'test' });
   const cms: RunningControllerManager[] = [];
   return {
     cluster,
@@ -26,6 +26,7 @@ export async function startEnv(): Promise<Env> {
     async startCm(o = {}) {
       const cm = await startControllerManager({
         apiserverAddress: cluster.grpcAddress,
+        apiserverTls: (await cluster.clientConfigFor({ commonName: 'system:kube-controller-manager' })).tls,
         bindAddress: '127.0.0.1',
         securePort: 0,
         leaderElect: false,

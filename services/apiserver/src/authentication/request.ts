@@ -1,0 +1,67 @@
+// The authentication filter in front of every REST request (upstream:
+// WithAuthentication over the union of the request authenticators): a
+// verified client certificate, else a bearer token, else anonymous.
+// A credential that is presented but fails is 401 — it never falls back to
+// anonymous, as upstream.
+
+import type { IncomingMessage } from 'node:http';
+import type { TLSSocket } from 'node:tls';
+import { userFromCertificate } from './x509.js';
+import { ANONYMOUS, GROUP_AUTHENTICATED, type UserInfo } from './user.js';
+
+/** A bearer-token authenticator (ServiceAccount JWTs, bootstrap tokens): a user, undefined when the token is not its kind, or an Error when it is and fails. */
+export interface TokenAuthenticator {
+  authenticateToken(token: string): UserInfo | undefined | Error;
+}
+
+export interface AuthenticationOptions {
+  /** --anonymous-auth (default true): requests without credentials are system:anonymous. */
+  anonymous: boolean;
+  tokenAuthenticators: readonly TokenAuthenticator[];
+}
+
+export type AuthenticationResult = { user: UserInfo } | { error: string };
+
+const users = new WeakMap<IncomingMessage, UserInfo>();
+
+/** The user the filter authenticated for this request (tests and internal requests without the filter: undefined). */
+export function requestUser(req: IncomingMessage): UserInfo | undefined {
+  return users.get(req);
+}
+
+export function setRequestUser(req: IncomingMessage, user: UserInfo): void {
+  users.set(req, user);
+}
+
+/** `Authorization: Bearer <token>`, as upstream's bearertoken authenticator reads it. */
+export function bearerToken(req: IncomingMessage): string | undefined {
+  const h = req.headers.authorization;
+  if (typeof h !== 'string') return undefined;
+  const m = /^Bearer\s+(\S+)\s*$/i.exec(h);
+  return m ? m[1] : undefined;
+}
+
+/** Decides who a request is; the caller answers 401 on error. */
+export function authenticateRequest(req: IncomingMessage, opts: AuthenticationOptions): AuthenticationResult {
+  const sock = req.socket as Partial<TLSSocket>;
+  if (typeof sock.getPeerCertificate === 'function') {
+    const peer = sock.getPeerCertificate();
+    if (peer && Object.keys(peer).length > 0) {
+      // A certificate the TLS layer could not verify (another CA, expired) is an error, not anonymity.
+      if (!sock.authorized) return { error: `verifying certificate failed: ${String(sock.authorizationError ?? 'unknown authority')}` };
+      const user = userFromCertificate(peer);
+      if (!user) return { error: 'common name of client cert is empty' };
+      return { user };
+    }
+  }
+  const token = bearerToken(req);
+  if (token !== undefined) {
+    for (const a of opts.tokenAuthenticators) {
+      const r = a.authenticateToken(token);
+      if (r instanceof Error) return { error: r.message };
+      if (r) return { user: r.groups.includes(GROUP_AUTHENTICATED) ? r : { ...r, groups: [...r.groups, GROUP_AUTHENTICATED] } };
+    }
+    return { error: 'invalid bearer token' };
+  }
+  return opts.anonymous ? { user: ANONYMOUS } : { error: 'no credentials' };
+}
