@@ -20,6 +20,7 @@ import { createMetrics } from './http/metrics.js';
 import { startHttpServer, type HttpHandler } from './http/server.js';
 import { ApiRegistry } from './registry/registry.js';
 import { MAX_OBJECT_BYTES } from './registry/store.js';
+import { loadEncryptionConfig } from './storage/encryption/load.js';
 import { KvStorage } from './storage/kv.js';
 import { traceRestHandler } from './tracing/request.js';
 
@@ -56,6 +57,12 @@ export interface ApiserverOptions {
    * on creates. Default: off (no spans, no annotation).
    */
   tracing?: Tracing;
+  /**
+   * --encryption-provider-config: an EncryptionConfiguration file (YAML or
+   * JSON); the resources it names are encrypted in NATS. Unset: everything is
+   * stored as is (upstream's default). A bad file fails the start.
+   */
+  encryptionProviderConfig?: string;
 }
 
 export interface RunningApiserver {
@@ -100,6 +107,7 @@ export async function startApiserver(opts: ApiserverOptions): Promise<RunningApi
   const bucket = opts.bucket ?? 'kubelab';
 
   const tracing = opts.tracing?.enabled ? opts.tracing : undefined;
+  const transformers = opts.encryptionProviderConfig ? loadEncryptionConfig(opts.encryptionProviderConfig) : undefined;
   const storage = await KvStorage.open({
     url: opts.natsUrl,
     bucket,
@@ -116,6 +124,7 @@ export async function startApiserver(opts: ApiserverOptions): Promise<RunningApi
     bookmarkIntervalMs: opts.bookmarkIntervalMs ?? 1_000,
     log: (level, msg, fields) => log[level](msg, fields),
     ...(tracing ? { tracing } : {}),
+    ...(transformers ? { transformers } : {}),
   });
   const metrics = createMetrics(() => cache);
   const servicesPrefix = '/registry/services';
@@ -145,7 +154,7 @@ export async function startApiserver(opts: ApiserverOptions): Promise<RunningApi
   );
   // Objects stay under etcd's limit and under what this NATS server accepts per message.
   const maxObjectBytes = Math.min(MAX_OBJECT_BYTES, storage.maxPayload() - 4096);
-  const registry = new ApiRegistry({ storage, cache, admission, maxObjectBytes, observe: metrics.observe, recordTraceContext: tracing !== undefined });
+  const registry = new ApiRegistry({ storage, cache, admission, maxObjectBytes, observe: metrics.observe, recordTraceContext: tracing !== undefined, ...(transformers ? { transformers } : {}) });
   cache.start();
 
   let rest: HttpHandler | undefined;
