@@ -3,6 +3,7 @@
 // node-1 and shift by 100 per further node so several nodes fit on one host.
 
 import { join } from 'node:path';
+import { ENCRYPTION_CONFIG_FILE } from './encryption-config.js';
 
 export interface Ports {
   nats: number;
@@ -115,7 +116,14 @@ export function components(layout: Layout): ComponentSpec[] {
     {
       name: 'apiserver',
       service: 'apiserver',
-      args: ['--bind-address=127.0.0.1', `--secure-port=${ports.apiserver}`, `--grpc-port=${ports.apiserverGrpc}`, `--nats-url=${nats}`],
+      args: [
+        '--bind-address=127.0.0.1',
+        `--secure-port=${ports.apiserver}`,
+        `--grpc-port=${ports.apiserverGrpc}`,
+        `--nats-url=${nats}`,
+        // Secrets encrypted at rest by default; `kubelab up` writes the file on first start.
+        `--encryption-provider-config=${join(layout.stateDir, ENCRYPTION_CONFIG_FILE)}`,
+      ],
       health: `http://127.0.0.1:${ports.apiserver}/readyz`,
     },
     {
