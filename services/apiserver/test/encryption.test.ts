@@ -77,7 +77,8 @@ describe.runIf(requireTool('nats-server'))('Secrets encrypted at rest', () => {
 
     expect(await k.get<Secret>(SECRETS, 'default', 'db')).toEqual(created);
     expect((await k.list<Secret>(SECRETS, 'default')).items).toEqual([created]);
-    const updated = await k.update<Secret>(SECRETS, 'default', { ...created, data: { password: b64('new-password') } });
+    const changed: Secret = { ...created, data: { password: b64('new-password') } };
+    const updated = await k.update<Secret>(SECRETS, 'default', changed);
     expect(updated.data).toEqual({ password: b64('new-password') });
     const again = await raw('/registry/secrets/default/db');
     expect(again.subarray(0, 23).toString()).toBe('k8s:enc:aescbc:v1:key1:');
