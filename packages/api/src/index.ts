@@ -11,6 +11,7 @@ export {
   badRequest,
   conflict,
   expired,
+  fieldErrorMessage,
   forbidden,
   unauthorized,
   internalError,

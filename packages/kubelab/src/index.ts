@@ -3,3 +3,5 @@ export { routeFlags } from './flag-routing.js';
 export { parseUpArgs } from './up.js';
 export { runTrace, type TraceIo } from './trace/run.js';
 export { formatDurationMs } from './trace/format.js';
+export { ENCRYPTION_CONFIG_FILE, encryptionConfigYaml, ensureEncryptionConfig } from './encryption-config.js';
+export { runKv, type KvArgs, type KvIo } from './kv/run.js';

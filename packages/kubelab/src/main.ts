@@ -1,5 +1,7 @@
 #!/usr/bin/env node
 // kubelab: run and inspect a local kubelab cluster.
+import { encryptionConfigCommand } from './encryption-config.js';
+import { kvCommand } from './kv/run.js';
 import { traceCommand } from './trace/run.js';
 import { rulesCommand } from './rules.js';
 import { up } from './up.js';
@@ -17,6 +19,11 @@ Commands:
           --nats-url URL (default nats://127.0.0.1:4222: the local runner and the compose stack)
   rules   Print the rules kube-proxy holds on a node (iptables-save / nft / ipvsadm form)
           --node node-1 (default)  --state-dir DIR
+  kv      Read the object store's raw bytes, as etcdctl does etcd's (Secrets show their encryption)
+          kv get KEY [--hex] [--print-value-only]    e.g. kv get /registry/secrets/default/db --hex
+          kv ls [PREFIX]    --bucket kubelab  --nats-url URL  --state-dir DIR
+  kubeadm encryption-config PATH
+          Write the apiserver's --encryption-provider-config (aescbc key1 for secrets) unless PATH exists
 `;
 
 async function main(argv: string[]): Promise<number> {
@@ -28,6 +35,12 @@ async function main(argv: string[]): Promise<number> {
       return traceCommand(rest);
     case 'rules':
       return rulesCommand(rest);
+    case 'kv':
+      return kvCommand(rest);
+    case 'kubeadm':
+      if (rest[0] === 'encryption-config') return encryptionConfigCommand(rest.slice(1));
+      process.stderr.write('kubelab kubeadm: the only phase here is encryption-config PATH\n');
+      return 2;
     case undefined:
     case 'help':
     case '--help':

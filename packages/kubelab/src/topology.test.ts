@@ -18,6 +18,10 @@ describe('local topology', () => {
     for (const s of specs.filter((s) => s.service === 'kube-proxy')) expect(s.args).toContain('--apply=never');
   });
 
+  it("gives the apiserver the state dir's encryption config: Secrets encrypted at rest by default", () => {
+    expect(specs.find((s) => s.name === 'apiserver')!.args).toContain('--encryption-provider-config=/s/encryption-config.yaml');
+  });
+
   it('points every node component at its own CRI socket under the state dir', () => {
     const kubelet2 = specs.find((s) => s.name === 'kubelet-2')!;
     const containerd2 = specs.find((s) => s.name === 'containerd-2')!;

@@ -3,6 +3,7 @@
 // node-1 and shift by 100 per further node so several nodes fit on one host.
 
 import { join } from 'node:path';
+import { ENCRYPTION_CONFIG_FILE } from './encryption-config.js';
 
 export interface Ports {
   nats: number;
@@ -142,6 +143,8 @@ export function components(layout: Layout): ComponentSpec[] {
         `--tls-cert-file=${files.apiserverCert}`,
         `--tls-private-key-file=${files.apiserverKey}`,
         `--client-ca-file=${files.caCert}`,
+        // Secrets encrypted at rest by default; `kubelab up` writes the file on first start.
+        `--encryption-provider-config=${join(layout.stateDir, ENCRYPTION_CONFIG_FILE)}`,
       ],
       health: `https://127.0.0.1:${ports.apiserver}/readyz`,
     },

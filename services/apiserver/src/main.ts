@@ -31,7 +31,8 @@ const flags = addTracingFlags(
     .int('watch-cache-size', 10000, 'Events kept in the watch cache for resuming watches.')
     .int('grpc-port', 6444, 'kubelab: the port of the component gRPC API. 0 picks a free port.')
     .string('nats-url', 'nats://127.0.0.1:4222', "kubelab: the NATS server (JetStream) that stores the cluster state (etcd's role).")
-    .string('kv-bucket', 'kubelab', 'kubelab: the JetStream KV bucket holding every object.'),
+    .string('kv-bucket', 'kubelab', 'kubelab: the JetStream KV bucket holding every object.')
+    .string('encryption-provider-config', '', "The file containing configuration for encryption providers to be used for storing secrets in NATS (etcd's role)."),
 );
 
 /** The TLS files as PEM; a missing file is a start-up error naming the flag. */
@@ -91,6 +92,7 @@ async function main(): Promise<void> {
     watchCacheSize: values['watch-cache-size'],
     ...servingTlsFrom(values),
     anonymousAuth: values['anonymous-auth'],
+    ...(values['encryption-provider-config'] ? { encryptionProviderConfig: values['encryption-provider-config'] } : {}),
     logger: log,
     tracing,
   });

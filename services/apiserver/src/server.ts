@@ -22,6 +22,7 @@ import { authenticateRequest, type TokenAuthenticator } from './authentication/r
 import { selfSignedServingTls } from './authentication/self-signed.js';
 import { ApiRegistry } from './registry/registry.js';
 import { MAX_OBJECT_BYTES } from './registry/store.js';
+import { loadEncryptionConfig } from './storage/encryption/load.js';
 import { KvStorage } from './storage/kv.js';
 import { traceRestHandler } from './tracing/request.js';
 
@@ -68,6 +69,12 @@ export interface ApiserverOptions {
    * on creates. Default: off (no spans, no annotation).
    */
   tracing?: Tracing;
+  /**
+   * --encryption-provider-config: an EncryptionConfiguration file (YAML or
+   * JSON); the resources it names are encrypted in NATS. Unset: everything is
+   * stored as is (upstream's default). A bad file fails the start.
+   */
+  encryptionProviderConfig?: string;
 }
 
 export interface RunningApiserver {
@@ -112,6 +119,7 @@ export async function startApiserver(opts: ApiserverOptions): Promise<RunningApi
   const bucket = opts.bucket ?? 'kubelab';
 
   const tracing = opts.tracing?.enabled ? opts.tracing : undefined;
+  const transformers = opts.encryptionProviderConfig ? loadEncryptionConfig(opts.encryptionProviderConfig) : undefined;
   const storage = await KvStorage.open({
     url: opts.natsUrl,
     bucket,
@@ -128,6 +136,7 @@ export async function startApiserver(opts: ApiserverOptions): Promise<RunningApi
     bookmarkIntervalMs: opts.bookmarkIntervalMs ?? 1_000,
     log: (level, msg, fields) => log[level](msg, fields),
     ...(tracing ? { tracing } : {}),
+    ...(transformers ? { transformers } : {}),
   });
   const metrics = createMetrics(() => cache);
   const servicesPrefix = '/registry/services';
@@ -157,7 +166,7 @@ export async function startApiserver(opts: ApiserverOptions): Promise<RunningApi
   );
   // Objects stay under etcd's limit and under what this NATS server accepts per message.
   const maxObjectBytes = Math.min(MAX_OBJECT_BYTES, storage.maxPayload() - 4096);
-  const registry = new ApiRegistry({ storage, cache, admission, maxObjectBytes, observe: metrics.observe, recordTraceContext: tracing !== undefined });
+  const registry = new ApiRegistry({ storage, cache, admission, maxObjectBytes, observe: metrics.observe, recordTraceContext: tracing !== undefined, ...(transformers ? { transformers } : {}) });
   cache.start();
 
   let rest: HttpHandler | undefined;

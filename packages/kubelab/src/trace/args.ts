@@ -3,7 +3,7 @@
 // (127.0.0.1:4222, where the runner also listens without --port-offset).
 
 import { FlagError, FlagSet, parseDuration } from '@kubelab/component-base';
-import { readClusterInfo, stateDirFrom } from '../paths.js';
+import { resolveNatsUrl } from '../nats.js';
 import { DEFAULT_PORTS } from '../topology.js';
 import { parseMethods, parsePodRef, type TraceFilter } from './filter.js';
 
@@ -37,18 +37,6 @@ export function parseSince(raw: string, now: number): Date {
     if (/^\d{4}-\d{2}-\d{2}T/.test(raw) && !Number.isNaN(Date.parse(raw))) return new Date(raw);
     throw new FlagError(`invalid argument "${raw}" for "--since" flag: want a duration like 5m or 1h, or an RFC 3339 time like 2025-01-02T15:04:05Z`);
   }
-}
-
-/** --nats-url, else the state dir's cluster.json `natsUrl`, else the runner's default port. */
-export function resolveNatsUrl(flag: string, stateDirArg: string): string {
-  if (flag) return flag;
-  let url: unknown;
-  try {
-    url = readClusterInfo(stateDirFrom(stateDirArg || undefined))?.natsUrl;
-  } catch (err) {
-    throw new FlagError((err as Error).message);
-  }
-  return typeof url === 'string' && url ? url : `nats://127.0.0.1:${DEFAULT_PORTS.nats}`;
 }
 
 export function parseTraceArgs(argv: string[], env: NodeJS.ProcessEnv = process.env, now = Date.now()): TraceOptions {

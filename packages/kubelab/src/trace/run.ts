@@ -3,8 +3,9 @@
 // CRI client with OpenTelemetry, KEP-2831 — this is the same conversation,
 // readable in a terminal).
 
-import { connect, type NatsConnection } from '@nats-io/transport-node';
+import type { NatsConnection } from '@nats-io/transport-node';
 import { FlagError } from '@kubelab/component-base';
+import { connectNats, NOT_RUNNING } from '../nats.js';
 import { decodeCriCallRecord } from '@kubelab/proto/cri-record';
 import { parseTraceArgs, traceFlags, type TraceOptions } from './args.js';
 import { classify, subjectFor } from './filter.js';
@@ -24,12 +25,10 @@ export interface TraceIo {
   hiddenEveryMs?: number;
 }
 
-const NOT_RUNNING = 'is the cluster running? (`pnpm kubelab up`, or `docker compose up`); --nats-url picks another NATS';
-
 export async function runTrace(opts: TraceOptions, io: TraceIo): Promise<number> {
   let nc: NatsConnection;
   try {
-    nc = await connect({ servers: opts.natsUrl, name: 'kubelab-trace', timeout: 3000, maxReconnectAttempts: -1, reconnectTimeWait: 500 });
+    nc = await connectNats(opts.natsUrl, 'kubelab-trace', { maxReconnectAttempts: -1, reconnectTimeWait: 500 });
   } catch (err) {
     io.note(`kubelab trace: cannot connect to NATS at ${opts.natsUrl}: ${(err as Error).message}; ${NOT_RUNNING}`);
     return 1;

@@ -9,6 +9,8 @@ import type { Tracing } from '@kubelab/tracing';
 import type { KvStorage } from '../storage/kv.js';
 import { consumeKvEntry } from '../tracing/consume.js';
 import { decodeStored, withRevision, type WireJson } from '../storage/codec.js';
+import type { ResourceTransformers } from '../storage/encryption/load.js';
+import { isEncrypted } from '../storage/encryption/transformer.js';
 import { attachRaw, deepFreeze } from './raw.js';
 import { parseKey } from './keys.js';
 import { CacheWatcher } from './watcher.js';
@@ -21,6 +23,8 @@ export interface CacheEntry {
   name: string;
   obj: KubeObject;
   wire: WireJson;
+  /** Read with other than the writing provider or key: an update rewrites it even unchanged (upstream: objState.stale). */
+  stale: boolean;
 }
 
 export interface CacheEvent {
@@ -45,6 +49,8 @@ export interface WatchCacheOptions {
   log?: (level: 'info' | 'warn' | 'error', msg: string, fields?: Record<string, unknown>) => void;
   /** Tracing on: an entry written under a sampled request is processed in a CONSUMER span (tracing/consume.ts). Off: not even looked at. */
   tracing?: Tracing;
+  /** --encryption-provider-config: values of the resources it names are decrypted once, here, as they enter the cache. */
+  transformers?: ResourceTransformers;
 }
 
 export interface CacheWatchRequest {
@@ -113,6 +119,7 @@ export class WatchCache {
   private readonly watcherBuffer: number;
   private readonly log: NonNullable<WatchCacheOptions['log']>;
   private readonly tracing: Tracing | undefined;
+  private readonly transformers: ResourceTransformers | undefined;
   /** Whether the single KV watch is currently established. */
   watching = false;
   /** Events handed to watchers (for metrics). */
@@ -126,6 +133,7 @@ export class WatchCache {
     this.watcherBuffer = opts.watcherBuffer ?? 1_000;
     this.log = opts.log ?? (() => undefined);
     this.tracing = opts.tracing?.enabled ? opts.tracing : undefined;
+    this.transformers = opts.transformers?.size ? opts.transformers : undefined;
     this.synced = new Promise((r) => (this.resolveSynced = r));
     const interval = opts.bookmarkIntervalMs ?? 1_000;
     this.bookmarkTimer = setInterval(() => this.sendBookmarks(), interval);
@@ -206,8 +214,19 @@ export class WatchCache {
     const prev = m.get(key);
     let ev: CacheEvent;
     if (op === 'PUT') {
-      const { obj, wire } = this.takeOwnWrite(key, value.length, rev) ?? decodeEntry(value, rev);
-      const cur: CacheEntry = { key, rev, info: parts.info, namespace: parts.namespace, name: parts.name, obj, wire };
+      let stale = false;
+      let d: { obj: KubeObject; wire: WireJson } | undefined = this.takeOwnWrite(key, value.length, rev);
+      if (!d) {
+        // Encrypted resources only: the rest decode the stored bytes as they are (no copy).
+        const t = this.transformers?.forResource(parts.info);
+        if (t) {
+          const plain = t.fromStorage(value, key);
+          stale = plain.stale;
+          d = decodeEntry(plain.data, rev);
+        } else d = decodeEntry(value, rev);
+      }
+      const { obj, wire } = d;
+      const cur: CacheEntry = { key, rev, info: parts.info, namespace: parts.namespace, name: parts.name, obj, wire, stale };
       m.set(key, cur);
       if (!prev) this.sortedKeys.delete(parts.prefix);
       ev = { type: prev ? 'MODIFIED' : 'ADDED', rev, key, prefix: parts.prefix, namespace: parts.namespace, cur };
@@ -459,7 +478,14 @@ export class WatchCache {
 
 /** A stored value from another writer (or one not adopted): decoded, frozen, its JSON kept. */
 function decodeEntry(value: Uint8Array, rev: number): { obj: KubeObject; wire: WireJson } {
-  const d = decodeStored(value, rev);
+  let d: ReturnType<typeof decodeStored>;
+  try {
+    d = decodeStored(value, rev);
+  } catch (err) {
+    // A resource the encryption config does not name reads with the identity transformer (upstream's text).
+    if (isEncrypted(value)) throw new Error('identity transformer tried to read encrypted data', { cause: err });
+    throw err;
+  }
   attachRaw(d.obj, d.wire);
   deepFreeze(d.obj);
   return d;

@@ -30,6 +30,8 @@ import { parseResourceVersion } from '../cache/watch-cache.js';
 import { attachRaw, rawText } from '../cache/raw.js';
 import { revisionOffset, spliceRevision, storageString, storesAs } from '../storage/codec.js';
 import { StorageError, type KvStorage } from '../storage/kv.js';
+import type { ResourceTransformers } from '../storage/encryption/load.js';
+import type { Transformer } from '../storage/encryption/transformer.js';
 import { checkPatchedTypes } from '../decoding/decode.js';
 import { applyPatch, compileSelectors, setDefaults, validateObject } from './api-hooks.js';
 import type { DeleteResult, ListOptions, PatchType, RequestContext, ResourceStore, Subresource, Watch, WatchOptions } from './interface.js';
@@ -52,6 +54,8 @@ export interface StoreDeps {
    * context in the `kubelab.io/traceparent` annotation (off: not even looked at).
    */
   recordTraceContext?: boolean;
+  /** --encryption-provider-config: resources it names are stored encrypted (the watch cache decrypts them). */
+  transformers?: ResourceTransformers;
 }
 
 /** One finished request, with upstream's request metric labels. */
@@ -86,12 +90,20 @@ function thaw(o: KubeObject): Obj {
 
 export class GenericStore implements ResourceStore {
   readonly prefix: string;
+  /** How this resource is stored (upstream: the etcd3 store's transformer); undefined: as is. */
+  private readonly transformer: Transformer | undefined;
 
   constructor(
     readonly info: ResourceInfo,
     private readonly deps: StoreDeps,
   ) {
     this.prefix = storagePrefix(info);
+    this.transformer = deps.transformers?.forResource(info);
+  }
+
+  /** The bytes written to NATS: encrypted when configured, the key as authenticated data. */
+  private toStorage(key: string, bytes: Uint8Array): Uint8Array {
+    return this.transformer ? this.transformer.toStorage(bytes, key) : bytes;
   }
 
   private key(namespace: string | undefined, name: string): string {
@@ -304,9 +316,10 @@ export class GenericStore implements ResourceStore {
    * Stamps the revision on a freshly written object, keeps its JSON for the
    * transports and hands it to the watch cache, which serves it from then on
    * (frozen) instead of decoding the KV watch event of this revision.
-   * `stored`: what was written at `key` (undefined when the write was a delete marker).
+   * `stored`: what was written at `key` before any encryption (undefined when the write was a delete marker);
+   * `storedSize`: the length of the value in NATS, which the watch event must match.
    */
-  private committed(o: Obj, text: string, rev: number, key: string, stored: Uint8Array | undefined): KubeObject {
+  private committed(o: Obj, text: string, rev: number, key: string, stored: Uint8Array | undefined, storedSize = stored?.length ?? 0): KubeObject {
     const rv = String(rev);
     o.metadata.resourceVersion = rv;
     const at = revisionOffset(text, o);
@@ -315,7 +328,7 @@ export class GenericStore implements ResourceStore {
       return o;
     }
     const wire = spliceRevision(stored ?? Buffer.from(text), at, rv);
-    if (stored) this.deps.cache.adoptWrite(key, rev, o, wire, stored.length);
+    if (stored) this.deps.cache.adoptWrite(key, rev, o, wire, storedSize);
     else {
       attachRaw(o, wire);
       this.deps.cache.observeWrite(rev, key);
@@ -358,15 +371,16 @@ export class GenericStore implements ResourceStore {
             return o;
           }
           const key = this.key(ns, m.name!);
+          const value = this.toStorage(key, bytes);
           let rev: number;
           try {
-            rev = await this.deps.storage.create(key, bytes, ctx.traceContext);
+            rev = await this.deps.storage.create(key, value, ctx.traceContext);
           } catch (err) {
             if (err instanceof StorageError && err.kind === 'exists') throw alreadyExists(this.info, m.name!);
             throw err;
           }
           hooks.commit(rev);
-          return this.committed(o, text, rev, key, bytes);
+          return this.committed(o, text, rev, key, bytes, value.length);
         } catch (err) {
           hooks.rollback();
           throw err;
@@ -464,14 +478,16 @@ export class GenericStore implements ResourceStore {
           stored.metadata.resourceVersion = cur.obj.metadata.resourceVersion!;
           return stored;
         }
-        if (storesAs(cur.wire, bytes)) {
+        // A stale value (read with an older key or provider) is rewritten even unchanged: how keys are rotated.
+        if (!cur.stale && storesAs(cur.wire, bytes)) {
           hooks.rollback();
           return cur.obj; // no-op update: nothing written, the revision stays
         }
         const remove = shouldDeleteDuringUpdate(this.info, stored, cur.obj as Obj);
+        const value = remove ? undefined : this.toStorage(key, bytes);
         let rev: number;
         try {
-          rev = remove ? await this.deps.storage.delete(key, cur.rev, ctx.traceContext) : await this.deps.storage.update(key, bytes, cur.rev, ctx.traceContext);
+          rev = value ? await this.deps.storage.update(key, value, cur.rev, ctx.traceContext) : await this.deps.storage.delete(key, cur.rev, ctx.traceContext);
         } catch (err) {
           if (err instanceof StorageError && err.kind === 'stale') {
             hooks.rollback();
@@ -482,7 +498,7 @@ export class GenericStore implements ResourceStore {
           throw err;
         }
         hooks.commit(rev);
-        return this.committed(stored, text, rev, key, remove ? undefined : bytes);
+        return this.committed(stored, text, rev, key, value ? bytes : undefined, value?.length);
       } catch (err) {
         hooks.rollback();
         throw err;
@@ -529,8 +545,9 @@ export class GenericStore implements ResourceStore {
             return { object: o, deleted: true };
           }
           const { text, bytes } = this.encode(next);
-          const rev = await this.deps.storage.update(key, bytes, cur.rev, ctx.traceContext);
-          return { object: this.committed(next, text, rev, key, bytes), deleted: false };
+          const value = this.toStorage(key, bytes);
+          const rev = await this.deps.storage.update(key, value, cur.rev, ctx.traceContext);
+          return { object: this.committed(next, text, rev, key, bytes, value.length), deleted: false };
         } catch (err) {
           if (err instanceof StorageError && err.kind === 'stale') {
             if (pre?.resourceVersion) throw conflict(this.info, name, OPTIMISTIC_LOCK_MESSAGE);
