@@ -83,6 +83,19 @@ export type {
 export type { DaemonSet, DaemonSetStatus, Deployment, DeploymentCondition, DeploymentConditionType, DeploymentStatus, ReplicaSet, ReplicaSetCondition, ReplicaSetStatus } from './apps/v1/types.js';
 export { LABEL_SERVICE_NAME, type Endpoint, type EndpointPort, type EndpointSlice } from './discovery/v1/types.js';
 export type { Lease, LeaseSpec } from './coordination/v1/types.js';
+export {
+  ANNOTATION_AUTOUPDATE,
+  RBAC_GROUP,
+  type AggregationRule,
+  type ClusterRole,
+  type ClusterRoleBinding,
+  type PolicyRule,
+  type Role,
+  type RoleBinding,
+  type RoleRef,
+  type Subject,
+  type SubjectKind,
+} from './rbac/v1/types.js';
 
 // the schema: OpenAPI, strict decoding, protobuf
 export { elementType, isPrimitiveType, openapiName, SCHEMA, structOf, type FieldDef, type FieldType, type PrimitiveType } from './schema/index.js';

@@ -78,6 +78,11 @@ export const RESOURCES: readonly ResourceInfo[] = [
   }),
   r('discovery.k8s.io', 'EndpointSlice', 'endpointslices', true),
   r('coordination.k8s.io', 'Lease', 'leases', true),
+  // rbac.authorization.k8s.io/v1: no short names, as upstream.
+  r('rbac.authorization.k8s.io', 'Role', 'roles', true),
+  r('rbac.authorization.k8s.io', 'ClusterRole', 'clusterroles', false),
+  r('rbac.authorization.k8s.io', 'RoleBinding', 'rolebindings', true),
+  r('rbac.authorization.k8s.io', 'ClusterRoleBinding', 'clusterrolebindings', false),
 ];
 
 export function apiVersionOf(info: Pick<ResourceInfo, 'group' | 'version'>): string {
