@@ -34,7 +34,7 @@ export {
 export { formatMicroTime, formatTime, parseTime } from './meta/time.js';
 
 // the resources served
-export { apiVersionOf, lookupKind, lookupResource, RESOURCES, storageKey, storagePrefix, type ResourceInfo } from './resources.js';
+export { apiVersionOf, escapeKeyName, lookupKind, lookupResource, RESOURCES, storageKey, storagePrefix, unescapeKeyName, type ResourceInfo } from './resources.js';
 
 // the kinds' TypeScript shapes
 export type {
