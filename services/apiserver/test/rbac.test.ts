@@ -123,15 +123,15 @@ describe.runIf(requireTool('nats-server'))('the bootstrap RBAC policy', () => {
     expect(await ensureRbacPolicy(t.c.apiserver.registry, ctx)).toEqual({ created: [], updated: [], recreated: [], protected: [] });
 
     const basic = await t.k.get<ClusterRole>(CR, '', 'system:basic-user');
-    await t.k.update(CR, '', { ...basic, rules: basic.rules!.slice(0, 1) });
+    await t.k.update(CR, '', { ...basic, rules: basic.rules!.slice(0, 1) } as ClusterRole);
     const proxier = await t.k.get<ClusterRoleBinding>(CRB, '', 'system:node-proxier');
-    await t.k.update(CRB, '', { ...proxier, subjects: [{ kind: 'User', apiGroup: 'rbac.authorization.k8s.io', name: 'someone-else' }] });
+    await t.k.update(CRB, '', { ...proxier, subjects: [{ kind: 'User', apiGroup: 'rbac.authorization.k8s.io', name: 'someone-else' }] } as ClusterRoleBinding);
     const disco = await t.k.get<ClusterRole>(CR, '', 'system:discovery');
     await t.k.update(CR, '', {
       ...disco,
       metadata: { ...disco.metadata, annotations: { 'rbac.authorization.kubernetes.io/autoupdate': 'false' } },
       rules: [{ verbs: ['get'], nonResourceURLs: ['/api'] }],
-    });
+    } as ClusterRole);
     await t.k.delete(CRB, '', 'system:monitoring');
     await t.c.apiserver.cache.waitConsistent();
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fieldErrorMessage, setDefaults, validateObject, type KubeObject } from '@kubelab/api';
+import { setDefaults, validateObject, type KubeObject } from '@kubelab/api';
 import { bootstrapPolicy } from './policy.js';
 
 const all = (): KubeObject[] => {
@@ -13,7 +13,7 @@ describe('the bootstrap policy data', () => {
     const problems = all().flatMap((o) => {
       const c = JSON.parse(JSON.stringify(o)) as KubeObject;
       setDefaults(c);
-      return validateObject(c).map((e) => `${key(o)}: ${e.field}: ${fieldErrorMessage(e)}`);
+      return validateObject(c).map((e) => `${key(o)}: ${e.field}: ${e.type} ${e.detail ?? ''}`);
     });
     expect(problems).toEqual([]);
     const keys = all().map(key);
