@@ -17,33 +17,30 @@ import { ServiceAccountController } from './serviceaccount/serviceaccount-contro
 import { TaintEvictionController } from './taint-eviction/taint-eviction-controller.js';
 
 export function defaultRegistry(): ControllerRegistry {
-  return (
-    new ControllerRegistry()
-      .register({ name: 'deployment-controller', aliases: ['deployment'], workers: (c) => c.concurrentDeploymentSyncs, create: (ctx) => new DeploymentController(ctx) })
-      .register({ name: 'replicaset-controller', aliases: ['replicaset'], workers: (c) => c.concurrentReplicasetSyncs, create: (ctx) => new ReplicaSetController(ctx) })
-      .register({ name: 'daemonset-controller', aliases: ['daemonset'], workers: (c) => c.concurrentDaemonsetSyncs, create: (ctx) => new DaemonSetController(ctx) })
-      .register({ name: 'endpointslice-controller', aliases: ['endpointslice'], workers: (c) => c.concurrentServiceEndpointSyncs, create: (ctx) => new EndpointSliceController(ctx) })
-      .register({ name: 'endpoints-controller', aliases: ['endpoint'], workers: (c) => c.concurrentEndpointSyncs, create: (ctx) => new EndpointsController(ctx) })
-      .register({ name: 'node-lifecycle-controller', aliases: ['nodelifecycle'], workers: () => 1, create: (ctx) => new NodeLifecycleController(ctx) })
-      .register({ name: 'taint-eviction-controller', aliases: [], workers: () => 8, create: (ctx) => new TaintEvictionController(ctx) })
-      .register({
-        name: 'node-ipam-controller',
-        aliases: ['nodeipam'],
-        workers: () => 1,
-        enabled: (c) => c.allocateNodeCidrs,
-        create: (ctx) => new NodeIpamController(ctx),
-      })
-      .register({
-        name: 'garbage-collector-controller',
-        aliases: ['garbagecollector'],
-        workers: (c) => c.concurrentGcSyncs,
-        enabled: (c) => c.enableGarbageCollector,
-        create: (ctx) => new GarbageCollector(ctx),
-      })
-      .register({ name: 'namespace-controller', aliases: ['namespace'], workers: (c) => c.concurrentNamespaceSyncs, create: (ctx) => new NamespaceController(ctx) })
-      .register({ name: 'serviceaccount-controller', aliases: ['serviceaccount'], workers: (c) => c.concurrentServiceaccountSyncs, create: (ctx) => new ServiceAccountController(ctx) })
-      .register({ name: 'pod-garbage-collector-controller', aliases: ['podgc'], workers: () => 1, create: (ctx) => new PodGcController(ctx) })
-      // Upstream runs it with 5 workers, not configurable.
-      .register({ name: 'clusterrole-aggregation-controller', aliases: ['clusterrole-aggregation'], workers: () => 5, create: (ctx) => new ClusterRoleAggregationController(ctx) })
-  );
+  return new ControllerRegistry()
+    .register({ name: 'deployment-controller', aliases: ['deployment'], workers: (c) => c.concurrentDeploymentSyncs, create: (ctx) => new DeploymentController(ctx) })
+    .register({ name: 'replicaset-controller', aliases: ['replicaset'], workers: (c) => c.concurrentReplicasetSyncs, create: (ctx) => new ReplicaSetController(ctx) })
+    .register({ name: 'daemonset-controller', aliases: ['daemonset'], workers: (c) => c.concurrentDaemonsetSyncs, create: (ctx) => new DaemonSetController(ctx) })
+    .register({ name: 'endpointslice-controller', aliases: ['endpointslice'], workers: (c) => c.concurrentServiceEndpointSyncs, create: (ctx) => new EndpointSliceController(ctx) })
+    .register({ name: 'endpoints-controller', aliases: ['endpoint'], workers: (c) => c.concurrentEndpointSyncs, create: (ctx) => new EndpointsController(ctx) })
+    .register({ name: 'node-lifecycle-controller', aliases: ['nodelifecycle'], workers: () => 1, create: (ctx) => new NodeLifecycleController(ctx) })
+    .register({ name: 'taint-eviction-controller', aliases: [], workers: () => 8, create: (ctx) => new TaintEvictionController(ctx) })
+    .register({
+      name: 'node-ipam-controller',
+      aliases: ['nodeipam'],
+      workers: () => 1,
+      enabled: (c) => c.allocateNodeCidrs,
+      create: (ctx) => new NodeIpamController(ctx),
+    })
+    .register({
+      name: 'garbage-collector-controller',
+      aliases: ['garbagecollector'],
+      workers: (c) => c.concurrentGcSyncs,
+      enabled: (c) => c.enableGarbageCollector,
+      create: (ctx) => new GarbageCollector(ctx),
+    })
+    .register({ name: 'namespace-controller', aliases: ['namespace'], workers: (c) => c.concurrentNamespaceSyncs, create: (ctx) => new NamespaceController(ctx) })
+    .register({ name: 'serviceaccount-controller', aliases: ['serviceaccount'], workers: (c) => c.concurrentServiceaccountSyncs, create: (ctx) => new ServiceAccountController(ctx) })
+    .register({ name: 'pod-garbage-collector-controller', aliases: ['podgc'], workers: () => 1, create: (ctx) => new PodGcController(ctx) })
+    .register({ name: 'clusterrole-aggregation-controller', aliases: ['clusterrole-aggregation'], workers: () => 5, create: (ctx) => new ClusterRoleAggregationController(ctx) });
 }
