@@ -4,6 +4,7 @@ import { defaultDaemonSet, defaultDeployment, defaultReplicaSet } from './apps/v
 import { defaultEndpoints, defaultNamespace, defaultNode, defaultPod, defaultSecret, defaultService } from './core/v1/defaults.js';
 import { defaultEndpointSlice } from './discovery/v1/defaults.js';
 import type { KubeObject } from './meta/types.js';
+import { defaultBinding } from './rbac/v1/defaults.js';
 
 type Defaulter = (obj: never) => void;
 
@@ -18,6 +19,8 @@ const DEFAULTERS: Record<string, Defaulter> = {
   'apps/v1/ReplicaSet': defaultReplicaSet,
   'apps/v1/DaemonSet': defaultDaemonSet,
   'discovery.k8s.io/v1/EndpointSlice': defaultEndpointSlice,
+  'rbac.authorization.k8s.io/v1/RoleBinding': defaultBinding,
+  'rbac.authorization.k8s.io/v1/ClusterRoleBinding': defaultBinding,
 };
 
 /** Applies upstream defaults for the object's apiVersion/kind, in place. */

@@ -36,7 +36,7 @@ export {
 export { formatMicroTime, formatTime, parseTime } from './meta/time.js';
 
 // the resources served
-export { apiVersionOf, lookupKind, lookupResource, RESOURCES, storageKey, storagePrefix, type ResourceInfo } from './resources.js';
+export { apiVersionOf, escapeKeyName, lookupKind, lookupResource, RESOURCES, storageKey, storagePrefix, unescapeKeyName, type ResourceInfo } from './resources.js';
 
 // the kinds' TypeScript shapes
 export type {
@@ -85,6 +85,19 @@ export type {
 export type { DaemonSet, DaemonSetStatus, Deployment, DeploymentCondition, DeploymentConditionType, DeploymentStatus, ReplicaSet, ReplicaSetCondition, ReplicaSetStatus } from './apps/v1/types.js';
 export { LABEL_SERVICE_NAME, type Endpoint, type EndpointPort, type EndpointSlice } from './discovery/v1/types.js';
 export type { Lease, LeaseSpec } from './coordination/v1/types.js';
+export {
+  ANNOTATION_AUTOUPDATE,
+  RBAC_GROUP,
+  type AggregationRule,
+  type ClusterRole,
+  type ClusterRoleBinding,
+  type PolicyRule,
+  type Role,
+  type RoleBinding,
+  type RoleRef,
+  type Subject,
+  type SubjectKind,
+} from './rbac/v1/types.js';
 
 // the schema: OpenAPI, strict decoding, protobuf
 export { elementType, isPrimitiveType, openapiName, SCHEMA, structOf, type FieldDef, type FieldType, type PrimitiveType } from './schema/index.js';

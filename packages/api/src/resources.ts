@@ -78,6 +78,11 @@ export const RESOURCES: readonly ResourceInfo[] = [
   }),
   r('discovery.k8s.io', 'EndpointSlice', 'endpointslices', true),
   r('coordination.k8s.io', 'Lease', 'leases', true),
+  // rbac.authorization.k8s.io/v1: no short names, as upstream.
+  r('rbac.authorization.k8s.io', 'Role', 'roles', true),
+  r('rbac.authorization.k8s.io', 'ClusterRole', 'clusterroles', false),
+  r('rbac.authorization.k8s.io', 'RoleBinding', 'rolebindings', true),
+  r('rbac.authorization.k8s.io', 'ClusterRoleBinding', 'clusterrolebindings', false),
 ];
 
 export function apiVersionOf(info: Pick<ResourceInfo, 'group' | 'version'>): string {
@@ -97,10 +102,48 @@ export function lookupKind(apiVersion: string, kind: string): ResourceInfo | und
   return byGVK.get(`${apiVersion}/${kind}`);
 }
 
-/** The key an object is stored under: `/registry/<group/>resource/<ns>/<name>` as etcd does. */
+/** The key an object is stored under: `/registry/<group/>resource/<ns>/<name>` as etcd does (the name escaped for NATS KV). */
 export function storageKey(info: ResourceInfo, namespace: string | undefined, name: string): string {
   const prefix = storagePrefix(info);
-  return info.namespaced ? `${prefix}/${namespace}/${name}` : `${prefix}/${name}`;
+  const n = escapeKeyName(name);
+  return info.namespaced ? `${prefix}/${namespace}/${n}` : `${prefix}/${n}`;
+}
+
+const KEY_SAFE = /[-\w]/;
+const hex = (b: number) => `=${b.toString(16).toUpperCase().padStart(2, '0')}`;
+
+/**
+ * A name as NATS KV accepts it in a key (letters, digits, `-_./=`; no empty
+ * `.`-token, no trailing `.`). etcd takes any bytes, and RBAC names such as
+ * `system:node` are not DNS names, so every other byte (and `=` itself, a
+ * `.` before another or at the end) is written `=HH`, as quoted-printable
+ * does: `system=3Anode`. DNS names, the other kinds' names, are unchanged.
+ */
+export function escapeKeyName(name: string): string {
+  if (/^[-\w.]*$/.test(name) && !name.includes('..') && !name.endsWith('.')) return name;
+  let out = '';
+  const bytes = new TextEncoder().encode(name);
+  for (let i = 0; i < bytes.length; i++) {
+    const b = bytes[i]!;
+    const c = String.fromCharCode(b);
+    if (b < 0x80 && KEY_SAFE.test(c)) out += c;
+    else if (c === '.' && i + 1 < bytes.length && bytes[i + 1] !== 0x2e) out += c;
+    else out += hex(b);
+  }
+  return out;
+}
+
+/** The name an escaped key segment stands for (the inverse of escapeKeyName). */
+export function unescapeKeyName(segment: string): string {
+  if (!segment.includes('=')) return segment;
+  const bytes: number[] = [];
+  for (let i = 0; i < segment.length; i++) {
+    if (segment[i] === '=' && /^[0-9A-F]{2}$/.test(segment.slice(i + 1, i + 3))) {
+      bytes.push(parseInt(segment.slice(i + 1, i + 3), 16));
+      i += 2;
+    } else bytes.push(segment.charCodeAt(i));
+  }
+  return new TextDecoder().decode(new Uint8Array(bytes));
 }
 
 /** The key prefix of one resource (upstream keeps core resources unqualified). */

@@ -1,9 +1,11 @@
 // What exists in every cluster from the start (upstream: the apiserver's
-// system namespaces controller and the `kubernetes` service/endpoint
-// reconciler), written idempotently on every start.
+// system namespaces controller, the `kubernetes` service/endpoint
+// reconciler and the rbac/bootstrap-roles post-start hook), written
+// idempotently on every start.
 
 import { isAlreadyExists, isNotFound, type KubeObject } from '@kubelab/api';
 import { APISERVER } from './authentication/user.js';
+import { ensureRbacPolicy } from './authorization/rbac/bootstrap/ensure.js';
 import type { ApiRegistry } from './registry/registry.js';
 import type { RequestContext } from './registry/interface.js';
 
@@ -94,4 +96,7 @@ export async function bootstrap(registry: ApiRegistry, opts: BootstrapOptions): 
   else if (JSON.stringify((curEp as unknown as typeof ep).subsets) !== JSON.stringify(ep.subsets)) {
     await endpoints.patch('default', 'kubernetes', 'application/merge-patch+json', { subsets: ep.subsets }, ctx);
   }
+
+  // The default RBAC policy, once its namespaces exist (upstream's rbac/bootstrap-roles hook).
+  await ensureRbacPolicy(registry, ctx);
 }

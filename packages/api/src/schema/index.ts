@@ -12,12 +12,13 @@ import { POD_TYPES } from './core-pod.js';
 import { type TypeDef } from './definition.js';
 import { GROUP_TYPES } from './groups.js';
 import { META_TYPES } from './meta.js';
+import { RBAC_TYPES } from './rbac.js';
 
 export type { FieldDef, FieldOptions, FieldType, Group, PatchStrategy, PrimitiveType, TypeDef } from './definition.js';
 export { isPrimitiveType } from './definition.js';
 
 /** Type name (the Go struct name) → its description; the order is the OpenAPI documents' order. */
-export const SCHEMA: Readonly<Record<string, TypeDef>> = { ...META_TYPES, ...POD_TYPES, ...NODE_TYPES, ...CORE_TYPES, ...APPS_TYPES, ...GROUP_TYPES };
+export const SCHEMA: Readonly<Record<string, TypeDef>> = { ...META_TYPES, ...POD_TYPES, ...NODE_TYPES, ...CORE_TYPES, ...APPS_TYPES, ...GROUP_TYPES, ...RBAC_TYPES };
 
 /** The OpenAPI component name of a type, e.g. io.k8s.api.core.v1.Pod. */
 export function openapiName(typeName: string): string {

@@ -7,6 +7,7 @@ import * as core from './core.js';
 import { required } from './field.js';
 import { nameIsDNSSubdomain, validateObjectMeta, validateObjectMetaUpdate } from './meta.js';
 import * as other from './other.js';
+import * as rbac from './rbac.js';
 import { lookupKind } from '../resources.js';
 
 type V = (obj: never) => FieldError[];
@@ -34,6 +35,10 @@ const RULES: Record<string, Rules> = {
   'apps/v1/DaemonSet': { create: apps.validateDaemonSet, update: apps.validateDaemonSetUpdate, status: apps.validateDaemonSetStatusUpdate },
   'discovery.k8s.io/v1/EndpointSlice': { create: other.validateEndpointSlice, update: other.validateEndpointSliceUpdate },
   'coordination.k8s.io/v1/Lease': { create: other.validateLease, update: metaUpdateThen(other.validateLease) },
+  'rbac.authorization.k8s.io/v1/Role': { create: rbac.validateRole, update: rbac.validateRoleUpdate },
+  'rbac.authorization.k8s.io/v1/ClusterRole': { create: rbac.validateClusterRole, update: rbac.validateClusterRoleUpdate },
+  'rbac.authorization.k8s.io/v1/RoleBinding': { create: rbac.validateRoleBinding, update: rbac.validateRoleBindingUpdate },
+  'rbac.authorization.k8s.io/v1/ClusterRoleBinding': { create: rbac.validateClusterRoleBinding, update: rbac.validateClusterRoleBindingUpdate },
   'autoscaling/v1/Scale': { create: other.validateScale, update: (n: never) => other.validateScale(n) },
 };
 

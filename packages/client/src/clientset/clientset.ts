@@ -1,7 +1,27 @@
 // The typed clientset (client-go's kubernetes.Clientset): one accessor per
 // resource, grouped by API group, all sharing one connection.
 
-import type { ConfigMap, DaemonSet, Deployment, EndpointSlice, Endpoints, Event, KubeObject, Lease, Namespace, Node, Pod, ReplicaSet, Secret, Service, ServiceAccount } from '@kubelab/api';
+import type {
+  ClusterRole,
+  ClusterRoleBinding,
+  ConfigMap,
+  DaemonSet,
+  Deployment,
+  EndpointSlice,
+  Endpoints,
+  Event,
+  KubeObject,
+  Lease,
+  Namespace,
+  Node,
+  Pod,
+  ReplicaSet,
+  Role,
+  RoleBinding,
+  Secret,
+  Service,
+  ServiceAccount,
+} from '@kubelab/api';
 import { Connection, type ConnectionConfig } from '../transport/connection.js';
 import { ResourceClient } from './resource-client.js';
 import type { GroupVersionResource, PodInterface, ResourceInterface } from './types.js';
@@ -18,12 +38,18 @@ export interface CoreV1 extends Omit<GroupClients<'core'>, 'pods' | 'nodes' | 'n
 export type AppsV1 = GroupClients<'apps'>;
 export type DiscoveryV1 = GroupClients<'discovery'>;
 export type CoordinationV1 = GroupClients<'coordination'>;
+export interface RbacV1 extends Omit<GroupClients<'rbac'>, 'clusterRoles' | 'clusterRoleBindings'> {
+  // Cluster-scoped: no namespace.
+  clusterRoles(): ResourceInterface<ClusterRole>;
+  clusterRoleBindings(): ResourceInterface<ClusterRoleBinding>;
+}
 
 export interface Clientset {
   core: CoreV1;
   apps: AppsV1;
   discovery: DiscoveryV1;
   coordination: CoordinationV1;
+  rbac: RbacV1;
   /** A client for any served resource (the dynamic client's role). */
   resource<T extends KubeObject = KubeObject>(gvr: GroupVersionResource, namespace?: string): PodInterface<T>;
   /** Closes the connection; running watches end. */
@@ -46,6 +72,10 @@ export const GVR = {
   daemonSets: { group: 'apps', version: 'v1', resource: 'daemonsets' },
   endpointSlices: { group: 'discovery.k8s.io', version: 'v1', resource: 'endpointslices' },
   leases: { group: 'coordination.k8s.io', version: 'v1', resource: 'leases' },
+  roles: { group: 'rbac.authorization.k8s.io', version: 'v1', resource: 'roles' },
+  roleBindings: { group: 'rbac.authorization.k8s.io', version: 'v1', resource: 'rolebindings' },
+  clusterRoles: { group: 'rbac.authorization.k8s.io', version: 'v1', resource: 'clusterroles' },
+  clusterRoleBindings: { group: 'rbac.authorization.k8s.io', version: 'v1', resource: 'clusterrolebindings' },
 } as const satisfies Record<string, GroupVersionResource>;
 
 /** A GVR carrying the type of its objects (compile time only). */
@@ -78,9 +108,15 @@ export const TYPED_GROUPS = {
   },
   discovery: { endpointSlices: typed<EndpointSlice>(GVR.endpointSlices) },
   coordination: { leases: typed<Lease>(GVR.leases) },
+  rbac: {
+    roles: typed<Role>(GVR.roles),
+    roleBindings: typed<RoleBinding>(GVR.roleBindings),
+    clusterRoles: typed<ClusterRole>(GVR.clusterRoles),
+    clusterRoleBindings: typed<ClusterRoleBinding>(GVR.clusterRoleBindings),
+  },
 };
 export type TypedGroups = typeof TYPED_GROUPS;
-const CLUSTER_SCOPED: ReadonlySet<GroupVersionResource> = new Set([GVR.nodes, GVR.namespaces]);
+const CLUSTER_SCOPED: ReadonlySet<GroupVersionResource> = new Set([GVR.nodes, GVR.namespaces, GVR.clusterRoles, GVR.clusterRoleBindings]);
 export type TypedGroup = keyof TypedGroups;
 
 /** One accessor per resource of a group: make(its GVR). */
@@ -100,6 +136,7 @@ export function buildClientset(factory: Factory, close: () => void): Clientset {
     apps: group('apps') as AppsV1,
     discovery: group('discovery') as DiscoveryV1,
     coordination: group('coordination') as CoordinationV1,
+    rbac: group('rbac') as RbacV1,
     resource: (gvr, ns) => f(gvr, ns),
     close,
   };

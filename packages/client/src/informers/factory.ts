@@ -97,6 +97,7 @@ export class SharedInformerFactory {
   readonly apps = this.group('apps');
   readonly discovery = this.group('discovery');
   readonly coordination = this.group('coordination');
+  readonly rbac = this.group('rbac');
 
   private group<G extends TypedGroup>(g: G): InformerGroup<G> {
     // The object types are the table's, known at compile time only.

@@ -1,7 +1,7 @@
 // Storage keys back to (resource, namespace, name): the inverse of
 // storageKey(), as etcd3's store splits its keys.
 
-import { RESOURCES, storagePrefix, type ResourceInfo } from '@kubelab/api';
+import { RESOURCES, storagePrefix, unescapeKeyName, type ResourceInfo } from '@kubelab/api';
 
 export interface KeyParts {
   info: ResourceInfo;
@@ -25,7 +25,7 @@ export function parseKey(key: string): KeyParts | undefined {
     rest = parts.slice(4);
   }
   if (!info) return undefined;
-  if (info.namespaced && rest.length === 2) return { info, prefix, namespace: rest[0]!, name: rest[1]! };
-  if (!info.namespaced && rest.length === 1) return { info, prefix, namespace: '', name: rest[0]! };
+  if (info.namespaced && rest.length === 2) return { info, prefix, namespace: rest[0]!, name: unescapeKeyName(rest[1]!) };
+  if (!info.namespaced && rest.length === 1) return { info, prefix, namespace: '', name: unescapeKeyName(rest[0]!) };
   return undefined;
 }

@@ -182,3 +182,20 @@ describe('WatchCache', () => {
     c.stop();
   });
 });
+
+describe('WatchCache.observe', () => {
+  it('sees every change of its resource in order, from the initial load on, until unsubscribed', () => {
+    const c = new WatchCache(fakeStorage, { bookmarkIntervalMs: 1e9 });
+    const seen: string[] = [];
+    const off = c.observe('/registry/configmaps', (cur, prev) => seen.push(`${prev?.name ?? '-'}@${prev?.rev ?? 0}→${cur?.name ?? '-'}@${cur?.rev ?? 0}`));
+    c.ingest('/registry/configmaps/ns/a', 'PUT', cm('a'), 1); // before sync: still observed
+    (c as unknown as { markSynced(rev: number): void }).markSynced(1);
+    c.ingest('/registry/configmaps/ns/a', 'PUT', cm('a', { k: 'v' }), 2);
+    c.ingest('/registry/secrets/ns/s', 'PUT', encodeForStorage({ apiVersion: 'v1', kind: 'Secret', metadata: { name: 's', namespace: 'ns' } } as KubeObject), 3);
+    c.ingest('/registry/configmaps/ns/a', 'DEL', new Uint8Array(), 4);
+    off();
+    c.ingest('/registry/configmaps/ns/b', 'PUT', cm('b'), 5);
+    expect(seen).toEqual(['-@0→a@1', 'a@1→a@2', 'a@2→-@0']);
+    c.stop();
+  });
+});

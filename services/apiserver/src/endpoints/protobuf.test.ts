@@ -54,6 +54,55 @@ describe('decodeProtobuf (bodies kubectl 1.32 sends)', () => {
     });
   });
 
+  it('create clusterrole pbcr --verb=get,list --resource=pods,deployments.apps,pods/log', () => {
+    expect(decodeProtobuf(fixture('clusterroles'))).toEqual({
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind: 'ClusterRole',
+      metadata: { name: 'pbcr' },
+      rules: [
+        { verbs: ['get', 'list'], apiGroups: [''], resources: ['pods', 'pods/log'] },
+        { verbs: ['get', 'list'], apiGroups: ['apps'], resources: ['deployments'] },
+      ],
+    });
+  });
+
+  it('create clusterrole --aggregation-rule', () => {
+    expect(decodeProtobuf(fixture('clusterroles-aggregation'))).toEqual({
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind: 'ClusterRole',
+      metadata: { name: 'pbagg' },
+      aggregationRule: { clusterRoleSelectors: [{ matchLabels: { 'rbac.example.com/aggregate-to-monitoring': 'true' } }] },
+    });
+  });
+
+  it('create role with --resource-name', () => {
+    expect(decodeProtobuf(fixture('roles'))).toEqual({
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind: 'Role',
+      metadata: { name: 'pbrole', namespace: 'default' },
+      rules: [{ verbs: ['get', 'update'], apiGroups: [''], resources: ['configmaps'], resourceNames: ['settings'] }],
+    });
+  });
+
+  it('create rolebinding and clusterrolebinding: users, groups, service accounts', () => {
+    const view = { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'view' };
+    const jane = { kind: 'User', apiGroup: 'rbac.authorization.k8s.io', name: 'jane' };
+    expect(decodeProtobuf(fixture('rolebindings'))).toEqual({
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind: 'RoleBinding',
+      metadata: { name: 'pbrb', namespace: 'default' },
+      subjects: [jane, { kind: 'Group', apiGroup: 'rbac.authorization.k8s.io', name: 'devs' }, { kind: 'ServiceAccount', name: 'ci', namespace: 'default' }],
+      roleRef: view,
+    });
+    expect(decodeProtobuf(fixture('clusterrolebindings'))).toEqual({
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind: 'ClusterRoleBinding',
+      metadata: { name: 'pbcrb' },
+      subjects: [jane, { kind: 'ServiceAccount', name: 'ci', namespace: 'kube-system' }],
+      roleRef: view,
+    });
+  });
+
   it('a hand-encoded deployment: replicas 0 is kept, a limit is a Quantity message', () => {
     const varint = (n: number): number[] => (n < 0x80 ? [n] : [(n & 0x7f) | 0x80, ...varint(n >>> 7)]);
     const ld = (no: number, body: Uint8Array | string): Buffer => {
@@ -122,6 +171,6 @@ describe('the protobuf messages, read off the schema', () => {
   });
 
   it('the kinds kubectl sends as protobuf', () => {
-    expect([...PROTOBUF_KINDS].sort()).toEqual(['ConfigMap', 'Deployment', 'Namespace', 'Secret', 'Service']);
+    expect([...PROTOBUF_KINDS].sort()).toEqual(['ClusterRole', 'ClusterRoleBinding', 'ConfigMap', 'Deployment', 'Namespace', 'Role', 'RoleBinding', 'Secret', 'Service']);
   });
 });

@@ -5,6 +5,7 @@ import { daemonSetPrinter, deploymentPrinter, replicaSetPrinter } from './apps.j
 import { configMapPrinter, defaultPrinter, eventPrinter, leasePrinter, namespacePrinter, secretPrinter, serviceAccountPrinter } from './misc.js';
 import { nodePrinter } from './node.js';
 import { podPrinter } from './pod.js';
+import { roleBindingPrinter } from './rbac.js';
 import { endpointSlicePrinter, endpointsPrinter, servicePrinter } from './service.js';
 import type { Obj, Printer, Table, TableRow } from './table.js';
 
@@ -30,6 +31,8 @@ export const PRINTERS: ReadonlyMap<string, Printer> = new Map([
   ['Secret', secretPrinter],
   ['Namespace', namespacePrinter],
   ['ServiceAccount', serviceAccountPrinter],
+  ['RoleBinding', roleBindingPrinter],
+  ['ClusterRoleBinding', roleBindingPrinter],
 ]);
 
 export function printerFor(kind: string): Printer {

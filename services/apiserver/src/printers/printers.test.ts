@@ -188,3 +188,37 @@ describe('small kinds', () => {
     expect(cells('Widget', { metadata: meta('w') })).toEqual(['w', ago(5 * 24 * H + 3 * H)]);
   });
 });
+
+describe('rbac rows (kubectl get clusterroles / rolebindings [-o wide])', () => {
+  it('roles and cluster roles print NAME and CREATED AT, as upstream (no printer of their own)', () => {
+    const cr = { metadata: { name: 'view', creationTimestamp: '2025-05-27T09:00:00Z' }, rules: [] };
+    expect(cells('ClusterRole', cr)).toEqual(['view', '2025-05-27T09:00:00Z']);
+    expect(headers('ClusterRole')).toBe('Name Created At');
+    expect(headers('Role')).toBe('Name Created At');
+  });
+  it.each([
+    [
+      'RoleBinding',
+      {
+        metadata: meta('jane-view'),
+        roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'view' },
+        subjects: [
+          { kind: 'User', apiGroup: 'rbac.authorization.k8s.io', name: 'jane' },
+          { kind: 'User', apiGroup: 'rbac.authorization.k8s.io', name: 'joe' },
+          { kind: 'Group', apiGroup: 'rbac.authorization.k8s.io', name: 'devs' },
+          { kind: 'ServiceAccount', namespace: 'default', name: 'ci' },
+          { kind: 'ServiceAccount', name: 'local' },
+        ],
+      },
+      ['jane-view', 'ClusterRole/view', '5d3h', 'jane, joe', 'devs', 'default/ci, /local'],
+    ],
+    [
+      'ClusterRoleBinding',
+      { metadata: meta('system:node'), roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'system:node' } },
+      ['system:node', 'ClusterRole/system:node', '5d3h', '', '', ''],
+    ],
+  ])('%s', (kind, obj, want) => {
+    expect(cells(kind, obj)).toEqual(want);
+    expect(headers(kind)).toBe('Name Role Age (Users) (Groups) (ServiceAccounts)');
+  });
+});

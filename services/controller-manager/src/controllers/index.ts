@@ -2,6 +2,7 @@
 // its upstream name (what --controllers takes) and its worker count.
 
 import { ControllerRegistry } from './registry.js';
+import { ClusterRoleAggregationController } from './clusterrole-aggregation/clusterrole-aggregation-controller.js';
 import { DaemonSetController } from './daemonset/daemonset-controller.js';
 import { EndpointsController } from './endpointslice/endpoints-controller.js';
 import { EndpointSliceController } from './endpointslice/endpointslice-controller.js';
@@ -40,5 +41,6 @@ export function defaultRegistry(): ControllerRegistry {
     })
     .register({ name: 'namespace-controller', aliases: ['namespace'], workers: (c) => c.concurrentNamespaceSyncs, create: (ctx) => new NamespaceController(ctx) })
     .register({ name: 'serviceaccount-controller', aliases: ['serviceaccount'], workers: (c) => c.concurrentServiceaccountSyncs, create: (ctx) => new ServiceAccountController(ctx) })
-    .register({ name: 'pod-garbage-collector-controller', aliases: ['podgc'], workers: () => 1, create: (ctx) => new PodGcController(ctx) });
+    .register({ name: 'pod-garbage-collector-controller', aliases: ['podgc'], workers: () => 1, create: (ctx) => new PodGcController(ctx) })
+    .register({ name: 'clusterrole-aggregation-controller', aliases: ['clusterrole-aggregation'], workers: () => 5, create: (ctx) => new ClusterRoleAggregationController(ctx) });
 }

@@ -1,0 +1,35 @@
+import { describe, expect, it } from 'vitest';
+import { ANONYMOUS, type UserInfo } from '../authentication/user.js';
+import { forbiddenMessage } from './forbidden.js';
+import type { AuthorizationAttributes } from './types.js';
+
+const jane: UserInfo = { name: 'jane', groups: ['system:authenticated'] };
+
+function attrs(a: Partial<AuthorizationAttributes>): AuthorizationAttributes {
+  return { user: jane, verb: 'get', resourceRequest: true, path: '', namespace: '', apiGroup: '', apiVersion: 'v1', resource: '', subresource: '', name: '', ...a };
+}
+
+describe('forbiddenMessage (upstream responsewriters.forbiddenMessage)', () => {
+  it.each<[string, Partial<AuthorizationAttributes>, string, string]>([
+    ['a namespaced list', { verb: 'list', resource: 'pods', namespace: 'default' }, '', 'User "jane" cannot list resource "pods" in API group "" in the namespace "default"'],
+    ['a cluster-scoped get', { resource: 'nodes', name: 'node-2' }, '', 'User "jane" cannot get resource "nodes" in API group "" at the cluster scope'],
+    ['a list across namespaces is cluster scope', { verb: 'list', resource: 'pods' }, '', 'User "jane" cannot list resource "pods" in API group "" at the cluster scope'],
+    [
+      'a group and a subresource',
+      { verb: 'update', apiGroup: 'apps', resource: 'deployments', subresource: 'scale', namespace: 'web', name: 'x' },
+      '',
+      'User "jane" cannot update resource "deployments/scale" in API group "apps" in the namespace "web"',
+    ],
+    ['a non-resource path', { resourceRequest: false, verb: 'get', path: '/api' }, '', 'User "jane" cannot get path "/api"'],
+    ['anonymous', { user: ANONYMOUS, resourceRequest: false, path: '/metrics' }, '', 'User "system:anonymous" cannot get path "/metrics"'],
+    [
+      'the reason follows',
+      { verb: 'patch', resource: 'nodes', name: 'node-2', user: { name: 'system:node:node-1', groups: ['system:nodes'] } },
+      "node 'node-1' cannot modify node 'node-2'",
+      'User "system:node:node-1" cannot patch resource "nodes" in API group "" at the cluster scope: node \'node-1\' cannot modify node \'node-2\'',
+    ],
+    ['what reads as HTML is escaped', { resourceRequest: false, path: '/<script>&' }, '', 'User "jane" cannot get path "/&lt;script&gt;&amp;"'],
+  ])('%s', (_n, a, reason, want) => {
+    expect(forbiddenMessage(attrs(a), reason)).toBe(want);
+  });
+});
