@@ -83,6 +83,7 @@ export type {
 export type { DaemonSet, DaemonSetStatus, Deployment, DeploymentCondition, DeploymentConditionType, DeploymentStatus, ReplicaSet, ReplicaSetCondition, ReplicaSetStatus } from './apps/v1/types.js';
 export { LABEL_SERVICE_NAME, type Endpoint, type EndpointPort, type EndpointSlice } from './discovery/v1/types.js';
 export type { Lease, LeaseSpec } from './coordination/v1/types.js';
+export type { AuthenticationUserInfo, BoundObjectReference, TokenRequest, TokenRequestSpec, TokenRequestStatus, TokenReview, TokenReviewSpec, TokenReviewStatus } from './authentication/v1/types.js';
 
 // the schema: OpenAPI, strict decoding, protobuf
 export { elementType, isPrimitiveType, openapiName, SCHEMA, structOf, type FieldDef, type FieldType, type PrimitiveType } from './schema/index.js';
