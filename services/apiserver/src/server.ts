@@ -14,6 +14,9 @@ import { serviceAccount } from './admission/service-account.js';
 import { ServiceAllocator } from './admission/service-allocation.js';
 import { alwaysAllow, type Authorizer } from './admission/types.js';
 import { bootstrap } from './bootstrap.js';
+import { cacheTokenGetter } from './authentication/serviceaccount/getter.js';
+import type { TokenAuthenticator } from './authentication/token.js';
+import { serviceAccountTokens, type ServiceAccountTokenOptions } from './serviceaccount/options.js';
 import { WatchCache } from './cache/watch-cache.js';
 import { startGrpcServer } from './grpc/server.js';
 import { createMetrics } from './http/metrics.js';
@@ -47,6 +50,8 @@ export interface ApiserverOptions {
   bookmarkIntervalMs?: number;
   /** The authn/authz slot (allow-all by default). */
   authorizer?: Authorizer;
+  /** Service account and bootstrap tokens (`--service-account-*`); without a signing key no TokenRequest and no kube-api-access volumes. */
+  serviceAccount?: ServiceAccountTokenOptions;
   logger?: Logger;
   /** Mount src/endpoints' REST handler when it exists (default true). */
   rest?: boolean;
@@ -64,6 +69,8 @@ export interface RunningApiserver {
   registry: ApiRegistry;
   cache: WatchCache;
   storage: KvStorage;
+  /** The bearer-token authenticators (bootstrap, service account) for the authentication chain, in upstream's order. */
+  tokenAuthenticators: TokenAuthenticator[];
   /** Resolves when the cache has synced and the bootstrap objects exist. */
   ready: Promise<void>;
   stop(): Promise<void>;
@@ -126,9 +133,14 @@ export async function startApiserver(opts: ApiserverOptions): Promise<RunningApi
     waitForRev: (rev) => cache.waitForRev(rev, 30_000),
     ownWritesApplied: () => cache.ownWritesApplied(),
   });
+  const tokenGetter = cacheTokenGetter(cache);
   const admission = new AdmissionChain(
     opts.authorizer ?? alwaysAllow,
-    [defaultTolerationSeconds(opts.defaultNotReadyTolerationSeconds ?? 300, opts.defaultUnreachableTolerationSeconds ?? 300), serviceAccount(), allocator],
+    [
+      defaultTolerationSeconds(opts.defaultNotReadyTolerationSeconds ?? 300, opts.defaultUnreachableTolerationSeconds ?? 300),
+      serviceAccount({ mountServiceAccountToken: opts.serviceAccount?.signingKey !== undefined, serviceAccount: tokenGetter.serviceAccount }),
+      allocator,
+    ],
     [
       namespaceLifecycle(async (name) => {
         // This apiserver's own last write of the namespace (a delete that just
@@ -146,6 +158,7 @@ export async function startApiserver(opts: ApiserverOptions): Promise<RunningApi
   // Objects stay under etcd's limit and under what this NATS server accepts per message.
   const maxObjectBytes = Math.min(MAX_OBJECT_BYTES, storage.maxPayload() - 4096);
   const registry = new ApiRegistry({ storage, cache, admission, maxObjectBytes, observe: metrics.observe, recordTraceContext: tracing !== undefined });
+  const tokens = serviceAccountTokens(opts.serviceAccount ?? {}, tokenGetter, registry);
   cache.start();
 
   let rest: HttpHandler | undefined;
@@ -165,6 +178,7 @@ export async function startApiserver(opts: ApiserverOptions): Promise<RunningApi
   });
   const grpcServer = await startGrpcServer(bind, opts.grpcPort ?? 6444, {
     registry,
+    ...(tokens.tokenRequest ? { tokenRequest: tokens.tokenRequest } : {}),
     onInternalError: (err) => log.error('grpc request failed', { err: err instanceof Error ? err.message : String(err) }),
     ...(tracing ? { tracing } : {}),
   });
@@ -172,7 +186,16 @@ export async function startApiserver(opts: ApiserverOptions): Promise<RunningApi
   if (opts.rest !== false) {
     const factory = await loadRest(log);
     if (factory) {
-      const h = await factory({ registry, logger: log, securePort: http.port, grpcPort: grpcServer.port, serviceClusterIpRange: serviceRange.text, metrics: metrics.registry, tracing });
+      const h = await factory({
+        registry,
+        logger: log,
+        securePort: http.port,
+        grpcPort: grpcServer.port,
+        serviceClusterIpRange: serviceRange.text,
+        metrics: metrics.registry,
+        tracing,
+        tokenRequest: tokens.tokenRequest,
+      });
       rest = traceRestHandler(tracing, typeof h === 'function' ? h : h.handle.bind(h));
     }
   }
@@ -196,6 +219,7 @@ export async function startApiserver(opts: ApiserverOptions): Promise<RunningApi
     registry,
     cache,
     storage,
+    tokenAuthenticators: tokens.authenticators,
     ready,
     async stop() {
       if (stopped) return;

@@ -1,0 +1,70 @@
+// The bootstrap token authenticator (upstream
+// plugin/pkg/auth/authenticator/token/bootstrap): `<id>.<secret>` bearer
+// tokens backed by Secret `kube-system/bootstrap-token-<id>` of type
+// `bootstrap.kubernetes.io/token`, as `kubeadm join` uses them. A token
+// that does not match its Secret is not an error, only not this
+// authenticator's (upstream logs why and answers "not authenticated").
+
+import { timingSafeEqual } from 'node:crypto';
+import type { Secret } from '@kubelab/api';
+import type { TokenAuthenticator } from './token.js';
+
+export const BOOTSTRAP_TOKEN_SECRET_TYPE = 'bootstrap.kubernetes.io/token';
+export const BOOTSTRAP_TOKEN_SECRET_PREFIX = 'bootstrap-token-';
+export const BOOTSTRAP_USER_PREFIX = 'system:bootstrap:';
+export const BOOTSTRAP_DEFAULT_GROUP = 'system:bootstrappers';
+/** `[a-z0-9]{6}.[a-z0-9]{16}` (upstream bootstrapapi.BootstrapTokenPattern). */
+const TOKEN = /^([a-z0-9]{6})\.([a-z0-9]{16})$/;
+const EXTRA_GROUP = /^system:bootstrappers:[a-z0-9:-]{0,255}[a-z0-9]$/;
+
+/** A key of a Secret's data, decoded (upstream bootstrapsecretutil.GetData). */
+function data(secret: Secret, key: string): string {
+  const v = secret.data?.[key];
+  return v === undefined ? '' : Buffer.from(v, 'base64').toString('utf8');
+}
+
+/** Whether the token's `expiration` has passed (an unparsable one counts as expired, as upstream). */
+export function bootstrapTokenExpired(secret: Secret, nowMs: number): boolean {
+  const exp = data(secret, 'expiration');
+  if (!exp) return false;
+  const t = Date.parse(exp);
+  return Number.isNaN(t) || nowMs > t;
+}
+
+/** system:bootstrappers plus the valid `auth-extra-groups`, sorted; undefined when one is invalid (upstream GetGroups). */
+export function bootstrapTokenGroups(secret: Secret): string[] | undefined {
+  const groups = new Set([BOOTSTRAP_DEFAULT_GROUP]);
+  const extra = data(secret, 'auth-extra-groups');
+  for (const g of extra ? extra.split(',') : []) {
+    const group = g.trim();
+    if (!EXTRA_GROUP.test(group)) return undefined;
+    groups.add(group);
+  }
+  return [...groups].sort();
+}
+
+const same = (a: string, b: string) => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
+
+export interface BootstrapTokenAuthenticatorOptions {
+  /** Reads kube-system Secrets (from the watch cache: cacheTokenGetter). */
+  getter: { secret(namespace: string, name: string): Secret | undefined };
+  now?: () => number;
+}
+
+export function createBootstrapTokenAuthenticator(o: BootstrapTokenAuthenticatorOptions): TokenAuthenticator {
+  const now = o.now ?? Date.now;
+  return {
+    async authenticateToken(token) {
+      const m = TOKEN.exec(token);
+      if (!m) return undefined;
+      const [, id, secretPart] = m as unknown as [string, string, string];
+      const secret = o.getter.secret('kube-system', `${BOOTSTRAP_TOKEN_SECRET_PREFIX}${id}`);
+      if (!secret || secret.metadata.deletionTimestamp || secret.type !== BOOTSTRAP_TOKEN_SECRET_TYPE || !secret.data) return undefined;
+      if (!same(data(secret, 'token-secret'), secretPart) || data(secret, 'token-id') !== id) return undefined;
+      if (bootstrapTokenExpired(secret, now()) || data(secret, 'usage-bootstrap-authentication') !== 'true') return undefined;
+      const groups = bootstrapTokenGroups(secret);
+      if (!groups) return undefined;
+      return { user: { name: `${BOOTSTRAP_USER_PREFIX}${id}`, groups }, audiences: [] };
+    },
+  };
+}
