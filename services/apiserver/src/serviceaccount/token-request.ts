@@ -72,6 +72,7 @@ export class TokenRequestREST {
   /** Issues the token of `body` (a decoded TokenRequest) for serviceaccount `name`; returns the request with spec defaulted and status set. */
   async create(namespace: string, name: string, body: KubeObject, _ctx?: RequestContext): Promise<TokenRequest> {
     const req = structuredClone(body) as TokenRequest;
+    req.metadata ??= {};
     if (req.metadata.name && req.metadata.name !== name) throw badRequest('name in URL does not match name in TokenRequest object');
     req.spec ??= { audiences: [] };
     const errs = validateTokenRequestSpec(req.spec);
