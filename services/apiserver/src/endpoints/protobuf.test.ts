@@ -122,6 +122,6 @@ describe('the protobuf messages, read off the schema', () => {
   });
 
   it('the kinds kubectl sends as protobuf', () => {
-    expect([...PROTOBUF_KINDS].sort()).toEqual(['ConfigMap', 'Deployment', 'Namespace', 'Secret', 'Service']);
+    expect([...PROTOBUF_KINDS].sort()).toEqual(['ConfigMap', 'Deployment', 'Namespace', 'Secret', 'Service', 'TokenRequest']);
   });
 });
