@@ -6,3 +6,14 @@ export { boundClaims, legacyClaims, serviceAccountUsername, splitServiceAccountU
 export type { BoundClaims, BoundClaimsInput, KubernetesClaim, LegacyClaims, ObjectRef } from './claims.js';
 export { keyIdOf, parsePublicKeys, parseSigningKey, type SigningKey } from './keys.js';
 export { signToken, unverifiedClaims, verifySignature, SIGNATURE_ERROR } from './jwt.js';
+export {
+  bootstrapTokenExpiration,
+  bootstrapTokenExpired,
+  bootstrapTokenGroups,
+  secretData,
+  BOOTSTRAP_DEFAULT_GROUP,
+  BOOTSTRAP_TOKEN_SECRET_PREFIX,
+  BOOTSTRAP_TOKEN_SECRET_TYPE,
+  BOOTSTRAP_USER_PREFIX,
+  type SecretData,
+} from './bootstrap.js';

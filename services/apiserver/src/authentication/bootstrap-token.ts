@@ -7,41 +7,11 @@
 
 import { timingSafeEqual } from 'node:crypto';
 import type { Secret } from '@kubelab/api';
+import { bootstrapTokenExpired, bootstrapTokenGroups, secretData as data, BOOTSTRAP_TOKEN_SECRET_PREFIX, BOOTSTRAP_TOKEN_SECRET_TYPE, BOOTSTRAP_USER_PREFIX } from '@kubelab/serviceaccount';
 import type { TokenAuthenticator } from './token.js';
 
-export const BOOTSTRAP_TOKEN_SECRET_TYPE = 'bootstrap.kubernetes.io/token';
-export const BOOTSTRAP_TOKEN_SECRET_PREFIX = 'bootstrap-token-';
-export const BOOTSTRAP_USER_PREFIX = 'system:bootstrap:';
-export const BOOTSTRAP_DEFAULT_GROUP = 'system:bootstrappers';
 /** `[a-z0-9]{6}.[a-z0-9]{16}` (upstream bootstrapapi.BootstrapTokenPattern). */
 const TOKEN = /^([a-z0-9]{6})\.([a-z0-9]{16})$/;
-const EXTRA_GROUP = /^system:bootstrappers:[a-z0-9:-]{0,255}[a-z0-9]$/;
-
-/** A key of a Secret's data, decoded (upstream bootstrapsecretutil.GetData). */
-function data(secret: Secret, key: string): string {
-  const v = secret.data?.[key];
-  return v === undefined ? '' : Buffer.from(v, 'base64').toString('utf8');
-}
-
-/** Whether the token's `expiration` has passed (an unparsable one counts as expired, as upstream). */
-export function bootstrapTokenExpired(secret: Secret, nowMs: number): boolean {
-  const exp = data(secret, 'expiration');
-  if (!exp) return false;
-  const t = Date.parse(exp);
-  return Number.isNaN(t) || nowMs > t;
-}
-
-/** system:bootstrappers plus the valid `auth-extra-groups`, sorted; undefined when one is invalid (upstream GetGroups). */
-export function bootstrapTokenGroups(secret: Secret): string[] | undefined {
-  const groups = new Set([BOOTSTRAP_DEFAULT_GROUP]);
-  const extra = data(secret, 'auth-extra-groups');
-  for (const g of extra ? extra.split(',') : []) {
-    const group = g.trim();
-    if (!EXTRA_GROUP.test(group)) return undefined;
-    groups.add(group);
-  }
-  return [...groups].sort();
-}
 
 const same = (a: string, b: string) => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
 
