@@ -74,6 +74,7 @@ export type {
   Secret,
   Service,
   ServiceAccount,
+  ServiceAccountTokenProjection,
   ServicePort,
   Taint,
   TCPSocketAction,
