@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Event, Pod } from '@kubelab/api';
-import { startApiserver, type RunningApiserver } from '@kubelab/apiserver';
+import { startApiserver, type ApiserverOptions, type RunningApiserver } from '@kubelab/apiserver';
 import { createClientset, type Clientset } from '@kubelab/client';
 import { createLogger } from '@kubelab/component-base';
 import { startContainerd, type ContainerdHandle, type ContainerdOptions } from '@kubelab/containerd';
@@ -30,6 +30,7 @@ export interface Cluster {
 }
 
 export interface ClusterOptions {
+  apiserver?: Partial<ApiserverOptions>;
   kubelet?: Partial<KubeletOptions>;
   containerd?: Partial<ContainerdOptions>;
 }
@@ -38,7 +39,7 @@ export async function startCluster(o: ClusterOptions = {}): Promise<Cluster> {
   const dir = mkdtempSync(join(tmpdir(), 'kubelab-kubelet-'));
   const nodeName = 'node-1';
   const nats = await startNatsServer();
-  const apiserver = await startApiserver({ natsUrl: nats.url, bindAddress: '127.0.0.1', securePort: 0, grpcPort: 0, logger: quiet('apiserver'), rest: false });
+  const apiserver = await startApiserver({ natsUrl: nats.url, bindAddress: '127.0.0.1', securePort: 0, grpcPort: 0, logger: quiet('apiserver'), rest: false, ...o.apiserver });
   await apiserver.ready;
   const containerdOpts: ContainerdOptions = {
     nodeName,
