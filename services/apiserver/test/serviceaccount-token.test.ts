@@ -3,6 +3,7 @@
 // apiserver's own token authenticators accept, until the bound pod is gone.
 
 import { generateKeyPairSync } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Pod, TokenRequest } from '@kubelab/api';
 import { parseSigningKey } from '@kubelab/serviceaccount';
@@ -56,10 +57,7 @@ describe('serviceaccounts/token', () => {
   it('answers the protobuf body of kubectl create token with upstream errors (a stale bound object UID)', async () => {
     await k.create(gvr('pods'), 'default', { metadata: { name: 'web' }, spec: { containers: [{ name: 'c', image: 'nginx' }] } });
     // kubectl 1.32: create token default --duration 20m --audience foo --audience bar --bound-object-kind Pod --bound-object-name web --bound-object-uid abc
-    const body = Buffer.from(
-      '6b3873000a280a1861757468656e7469636174696f6e2e6b38732e696f2f7631120c546f6b656e52657175657374123c0a100a0012001a0022002a0032003800420012220a03666f6f0a036261721a130a03506f64120276311a03776562220361626320b0091a040a0012001a002200',
-      'hex',
-    );
+    const body = Buffer.from(readFileSync(new URL('../src/endpoints/testdata/kubectl-1.32-create-token.b64', import.meta.url), 'utf8'), 'base64');
     const res = await post('/api/v1/namespaces/default/serviceaccounts/default/token', body, 'application/vnd.kubernetes.protobuf');
     expect(res.code).toBe(409);
     expect(res.body.message).toBe(
