@@ -76,6 +76,7 @@ export type {
   Secret,
   Service,
   ServiceAccount,
+  ServiceAccountTokenProjection,
   ServicePort,
   Taint,
   TCPSocketAction,
@@ -98,6 +99,7 @@ export {
   type Subject,
   type SubjectKind,
 } from './rbac/v1/types.js';
+export type { AuthenticationUserInfo, BoundObjectReference, TokenRequest, TokenRequestSpec, TokenRequestStatus, TokenReview, TokenReviewSpec, TokenReviewStatus } from './authentication/v1/types.js';
 
 // the schema: OpenAPI, strict decoding, protobuf
 export { elementType, isPrimitiveType, openapiName, SCHEMA, structOf, type FieldDef, type FieldType, type PrimitiveType } from './schema/index.js';

@@ -60,7 +60,7 @@ export const RESOURCES: readonly ResourceInfo[] = [
   r('', 'ConfigMap', 'configmaps', true, { shortNames: ['cm'] }),
   r('', 'Secret', 'secrets', true),
   r('', 'Event', 'events', true, { shortNames: ['ev'] }),
-  r('', 'ServiceAccount', 'serviceaccounts', true, { shortNames: ['sa'] }),
+  r('', 'ServiceAccount', 'serviceaccounts', true, { shortNames: ['sa'], subresources: ['token'] }),
   r('apps', 'Deployment', 'deployments', true, {
     shortNames: ['deploy'],
     categories: ['all'],

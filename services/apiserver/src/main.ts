@@ -6,6 +6,7 @@ import { addTracingFlags, setupTracing, TracingConfigError, tracingOptionsFromFl
 import { readFileSync } from 'node:fs';
 import { startApiserver } from './server.js';
 import type { ServingTls } from './http/server.js';
+import { DEFAULT_SERVICE_ACCOUNT_ISSUER, readServiceAccountKeys } from './serviceaccount/options.js';
 
 const flags = addTracingFlags(
   new FlagSet('kube-apiserver')
@@ -29,6 +30,29 @@ const flags = addTracingFlags(
     .int('default-not-ready-toleration-seconds', 300, 'Indicates the tolerationSeconds of the toleration for notReady:NoExecute that is added by default to every pod.')
     .int('default-unreachable-toleration-seconds', 300, 'Indicates the tolerationSeconds of the toleration for unreachable:NoExecute that is added by default to every pod.')
     .int('watch-cache-size', 10000, 'Events kept in the watch cache for resuming watches.')
+    .stringArray(
+      'service-account-issuer',
+      [DEFAULT_SERVICE_ACCOUNT_ISSUER],
+      "Identifier of the service account token issuer. The first one issues tokens; all are accepted. kubelab defaults to kubeadm's value.",
+    )
+    .stringArray(
+      'service-account-key-file',
+      [],
+      'File containing PEM-encoded x509 RSA or ECDSA private or public keys, used to verify ServiceAccount tokens. May hold several keys and be given several times. Default: the public half of --service-account-signing-key-file.',
+    )
+    .string(
+      'service-account-signing-key-file',
+      '',
+      'Path to the file that contains the current private key of the service account token issuer. Without it kubelab serves no TokenRequest API and mounts no kube-api-access volumes.',
+    )
+    .stringArray(
+      'api-audiences',
+      [],
+      'Identifiers of the API. The service account token authenticator will validate that tokens used against the API are bound to at least one of these audiences. Default: the --service-account-issuer values.',
+    )
+    .duration('service-account-max-token-expiration', 0, 'The maximum validity duration of a token created by the service account token issuer. 0: no maximum.')
+    .bool('service-account-extend-token-expiration', true, 'Turns on projected service account expiration extension during token generation.')
+    .bool('enable-bootstrap-token-auth', false, "Enable to allow secrets of type 'bootstrap.kubernetes.io/token' in the 'kube-system' namespace to be used for TLS bootstrapping authentication.")
     .int('grpc-port', 6444, 'kubelab: the port of the component gRPC API. 0 picks a free port.')
     .string('nats-url', 'nats://127.0.0.1:4222', "kubelab: the NATS server (JetStream) that stores the cluster state (etcd's role).")
     .string('kv-bucket', 'kubelab', 'kubelab: the JetStream KV bucket holding every object.')
@@ -64,6 +88,13 @@ async function main(): Promise<void> {
     throw e;
   }
   const log = createLogger({ component: 'kube-apiserver' });
+  let keys;
+  try {
+    keys = readServiceAccountKeys(values['service-account-signing-key-file'], values['service-account-key-file']);
+  } catch (e) {
+    process.stderr.write(`kube-apiserver: service account keys: ${(e as Error).message}\n`);
+    process.exit(1);
+  }
   let tracing: Tracing;
   try {
     // upstream's apiserver reports service.name "apiserver". 'sync' context: request
@@ -93,6 +124,14 @@ async function main(): Promise<void> {
     ...servingTlsFrom(values),
     anonymousAuth: values['anonymous-auth'],
     ...(values['encryption-provider-config'] ? { encryptionProviderConfig: values['encryption-provider-config'] } : {}),
+    serviceAccount: {
+      ...keys,
+      issuers: values['service-account-issuer'],
+      apiAudiences: values['api-audiences'],
+      maxTokenExpirationSeconds: Math.floor(values['service-account-max-token-expiration'] / 1000),
+      extendTokenExpiration: values['service-account-extend-token-expiration'],
+      enableBootstrapTokenAuth: values['enable-bootstrap-token-auth'],
+    },
     logger: log,
     tracing,
   });

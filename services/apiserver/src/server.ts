@@ -14,11 +14,14 @@ import { serviceAccount } from './admission/service-account.js';
 import { ServiceAllocator } from './admission/service-allocation.js';
 import { alwaysAllow, type Authorizer } from './admission/types.js';
 import { bootstrap } from './bootstrap.js';
+import { cacheTokenGetter } from './authentication/serviceaccount/getter.js';
+import type { TokenAuthenticator } from './authentication/token.js';
+import { serviceAccountTokens, type ServiceAccountTokenOptions } from './serviceaccount/options.js';
 import { WatchCache } from './cache/watch-cache.js';
 import { startGrpcServer } from './grpc/server.js';
 import { createMetrics } from './http/metrics.js';
 import { startHttpServer, type HttpHandler, type ServingTls } from './http/server.js';
-import { authenticateRequest, type TokenAuthenticator } from './authentication/request.js';
+import { authenticateRequest } from './authentication/request.js';
 import { selfSignedServingTls } from './authentication/self-signed.js';
 import { ApiRegistry } from './registry/registry.js';
 import { MAX_OBJECT_BYTES } from './registry/store.js';
@@ -60,6 +63,8 @@ export interface ApiserverOptions {
   anonymousAuth?: boolean;
   /** Bearer-token authenticators (ServiceAccount and bootstrap tokens), in order. */
   tokenAuthenticators?: TokenAuthenticator[];
+  /** Service account and bootstrap tokens (`--service-account-*`); without a signing key no TokenRequest and no kube-api-access volumes. */
+  serviceAccount?: ServiceAccountTokenOptions;
   logger?: Logger;
   /** Mount src/endpoints' REST handler when it exists (default true). */
   rest?: boolean;
@@ -83,6 +88,8 @@ export interface RunningApiserver {
   registry: ApiRegistry;
   cache: WatchCache;
   storage: KvStorage;
+  /** The bearer-token authenticators (bootstrap, service account) for the authentication chain, in upstream's order. */
+  tokenAuthenticators: TokenAuthenticator[];
   /** Resolves when the cache has synced and the bootstrap objects exist. */
   ready: Promise<void>;
   stop(): Promise<void>;
@@ -147,9 +154,14 @@ export async function startApiserver(opts: ApiserverOptions): Promise<RunningApi
     waitForRev: (rev) => cache.waitForRev(rev, 30_000),
     ownWritesApplied: () => cache.ownWritesApplied(),
   });
+  const tokenGetter = cacheTokenGetter(cache);
   const admission = new AdmissionChain(
     opts.authorizer ?? alwaysAllow,
-    [defaultTolerationSeconds(opts.defaultNotReadyTolerationSeconds ?? 300, opts.defaultUnreachableTolerationSeconds ?? 300), serviceAccount(), allocator],
+    [
+      defaultTolerationSeconds(opts.defaultNotReadyTolerationSeconds ?? 300, opts.defaultUnreachableTolerationSeconds ?? 300),
+      serviceAccount({ mountServiceAccountToken: opts.serviceAccount?.signingKey !== undefined, serviceAccount: tokenGetter.serviceAccount }),
+      allocator,
+    ],
     [
       namespaceLifecycle(async (name) => {
         // This apiserver's own last write of the namespace (a delete that just
@@ -167,13 +179,15 @@ export async function startApiserver(opts: ApiserverOptions): Promise<RunningApi
   // Objects stay under etcd's limit and under what this NATS server accepts per message.
   const maxObjectBytes = Math.min(MAX_OBJECT_BYTES, storage.maxPayload() - 4096);
   const registry = new ApiRegistry({ storage, cache, admission, maxObjectBytes, observe: metrics.observe, recordTraceContext: tracing !== undefined, ...(transformers ? { transformers } : {}) });
+  const registry = new ApiRegistry({ storage, cache, admission, maxObjectBytes, observe: metrics.observe, recordTraceContext: tracing !== undefined });
+  const tokens = serviceAccountTokens(opts.serviceAccount ?? {}, tokenGetter, registry);
   cache.start();
 
   let rest: HttpHandler | undefined;
   let bootstrapped = false;
   const advertise = opts.advertiseAddress ?? defaultAdvertise(bind);
   const tls = opts.tls ?? (await selfSignedServingTls([advertise, bind]));
-  const authn = { anonymous: opts.anonymousAuth ?? true, tokenAuthenticators: opts.tokenAuthenticators ?? [] };
+  const authn = { anonymous: opts.anonymousAuth ?? true, tokenAuthenticators: [...(opts.tokenAuthenticators ?? []), ...tokens.authenticators] };
   const http = await startHttpServer({
     host: bind,
     port: opts.securePort ?? 6443,
@@ -192,6 +206,7 @@ export async function startApiserver(opts: ApiserverOptions): Promise<RunningApi
   const grpcServer = await startGrpcServer(bind, opts.grpcPort ?? 6444, {
     registry,
     tls,
+    ...(tokens.tokenRequest ? { tokenRequest: tokens.tokenRequest } : {}),
     onInternalError: (err) => log.error('grpc request failed', { err: err instanceof Error ? err.message : String(err) }),
     ...(tracing ? { tracing } : {}),
   });
@@ -199,7 +214,16 @@ export async function startApiserver(opts: ApiserverOptions): Promise<RunningApi
   if (opts.rest !== false) {
     const factory = await loadRest(log);
     if (factory) {
-      const h = await factory({ registry, logger: log, securePort: http.port, grpcPort: grpcServer.port, serviceClusterIpRange: serviceRange.text, metrics: metrics.registry, tracing });
+      const h = await factory({
+        registry,
+        logger: log,
+        securePort: http.port,
+        grpcPort: grpcServer.port,
+        serviceClusterIpRange: serviceRange.text,
+        metrics: metrics.registry,
+        tracing,
+        tokenRequest: tokens.tokenRequest,
+      });
       rest = traceRestHandler(tracing, typeof h === 'function' ? h : h.handle.bind(h));
     }
   }
@@ -223,6 +247,7 @@ export async function startApiserver(opts: ApiserverOptions): Promise<RunningApi
     registry,
     cache,
     storage,
+    tokenAuthenticators: tokens.authenticators,
     ready,
     async stop() {
       if (stopped) return;

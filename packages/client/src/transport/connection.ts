@@ -66,7 +66,7 @@ export interface RequestOptions {
   tracestate?: string;
 }
 
-type Unary = 'Get' | 'List' | 'Create' | 'Update' | 'UpdateStatus' | 'Patch' | 'Delete' | 'Bind';
+type Unary = 'Get' | 'List' | 'Create' | 'Update' | 'UpdateStatus' | 'Patch' | 'Delete' | 'Bind' | 'CreateToken';
 type ReqOf<M extends Unary> = Parameters<ResourceServiceClient[M]>[0];
 type ResOf<M extends Unary> = Parameters<ResourceServiceClient[M]> extends [unknown, grpc.requestCallback<infer R>] ? R : never;
 

@@ -23,6 +23,15 @@ describe('decodeProtobuf (bodies kubectl 1.32 sends)', () => {
     });
   });
 
+  it('create token default --duration 20m --audience foo --audience bar --bound-object-kind Pod --bound-object-name web --bound-object-uid abc', () => {
+    expect(decodeProtobuf(fixture('token'))).toEqual({
+      apiVersion: 'authentication.k8s.io/v1',
+      kind: 'TokenRequest',
+      metadata: {},
+      spec: { audiences: ['foo', 'bar'], expirationSeconds: 1200, boundObjectRef: { kind: 'Pod', apiVersion: 'v1', name: 'web', uid: 'abc' } },
+    });
+  });
+
   it('create configmap with two literals', () => {
     expect(decodeProtobuf(fixture('configmaps'))).toEqual({
       apiVersion: 'v1',
@@ -171,6 +180,6 @@ describe('the protobuf messages, read off the schema', () => {
   });
 
   it('the kinds kubectl sends as protobuf', () => {
-    expect([...PROTOBUF_KINDS].sort()).toEqual(['ClusterRole', 'ClusterRoleBinding', 'ConfigMap', 'Deployment', 'Namespace', 'Role', 'RoleBinding', 'Secret', 'Service']);
+    expect([...PROTOBUF_KINDS].sort()).toEqual(['ClusterRole', 'ClusterRoleBinding', 'ConfigMap', 'Deployment', 'Namespace', 'Role', 'RoleBinding', 'Secret', 'Service', 'TokenRequest']);
   });
 });

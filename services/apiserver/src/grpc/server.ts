@@ -6,6 +6,7 @@ import * as grpc from '@grpc/grpc-js';
 import { apiserverProto, type ResourceServiceHandlers } from '@kubelab/proto';
 import { badRequest, StatusError, unsupportedMediaType, type DeleteOptions, type KubeObject } from '@kubelab/api';
 import type { PatchType, Registry, RequestContext, ResourceStore, Subresource } from '../registry/interface.js';
+import type { TokenRequestREST } from '../serviceaccount/token-request.js';
 import { listBytes, rawJson } from '../cache/raw.js';
 import { watchMessage, withEncodedWatch } from './watch-encoding.js';
 import { typeErrorOf } from '../decoding/decode.js';
@@ -209,6 +210,8 @@ export interface GrpcServerOptions {
   tracing?: Tracing;
   /** Least time between two messages of one batching watch (allow_batch); default 10 ms. */
   watchBatchIntervalMs?: number;
+  /** serviceaccounts/token; absent (no signing key) CreateToken answers 404 as the REST subresource does. */
+  tokenRequest?: TokenRequestREST;
 }
 
 export function resourceServiceHandlers(opts: GrpcServerOptions): ResourceServiceHandlers {
@@ -408,6 +411,15 @@ export function resourceServiceHandlers(opts: GrpcServerOptions): ResourceServic
       const binding = objectField('binding', req.binding);
       await registry.bind(req.namespace, binding, context(undefined, undefined, call));
       return {};
+    }, onError),
+
+    CreateToken: unary(async (req, call) => {
+      if (!req.namespace) throw badRequest("namespace: Required value: the service account's namespace");
+      const name = requireName(req.name);
+      if (!opts.tokenRequest) throw notServed({ group: '', version: 'v1', resource: 'serviceaccounts/token' });
+      const body = objectField('token_request', req.tokenRequest, 'TokenRequest');
+      const issued = await opts.tokenRequest.create(req.namespace, name, body, context(undefined, undefined, call));
+      return { json: Buffer.from(JSON.stringify(issued)) };
     }, onError),
   };
 }

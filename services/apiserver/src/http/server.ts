@@ -25,7 +25,7 @@ export interface ApiHttpServerOptions {
   port: number;
   tls: ServingTls;
   /** The authentication filter; its error is answered 401. */
-  authenticate: (req: IncomingMessage) => AuthenticationResult;
+  authenticate: (req: IncomingMessage) => AuthenticationResult | Promise<AuthenticationResult>;
   livez: Record<string, HealthCheck>;
   readyz: Record<string, HealthCheck>;
   metrics: Registry;
@@ -59,7 +59,8 @@ export async function startHttpServer(opts: ApiHttpServerOptions): Promise<{ por
     },
   );
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const who = opts.authenticate(req);
+    const pending = opts.authenticate(req);
+    const who = pending instanceof Promise ? await pending : pending;
     if ('error' in who) return writeStatus(res, 401, unauthorized().status);
     setRequestUser(req, who.user);
     if (await probes(req, res, new URL(req.url ?? '/', 'https://localhost'))) return;

@@ -1,8 +1,13 @@
 // Every controller kube-controller-manager runs here, registered once with
 // its upstream name (what --controllers takes) and its worker count.
 
+import { readFileSync } from 'node:fs';
+import { parseSigningKey } from '@kubelab/serviceaccount';
 import { ControllerRegistry } from './registry.js';
 import { ClusterRoleAggregationController } from './clusterrole-aggregation/clusterrole-aggregation-controller.js';
+import { TokenCleaner } from './bootstrap/tokencleaner.js';
+import { RootCACertPublisher } from './rootcacertpublisher/publisher.js';
+import { TokensController } from './serviceaccount/tokens-controller.js';
 import { DaemonSetController } from './daemonset/daemonset-controller.js';
 import { EndpointsController } from './endpointslice/endpoints-controller.js';
 import { EndpointSliceController } from './endpointslice/endpointslice-controller.js';
@@ -15,6 +20,8 @@ import { PodGcController } from './pod-gc/pod-gc-controller.js';
 import { ReplicaSetController } from './replicaset/replicaset-controller.js';
 import { ServiceAccountController } from './serviceaccount/serviceaccount-controller.js';
 import { TaintEvictionController } from './taint-eviction/taint-eviction-controller.js';
+
+const readRootCA = (file: string) => (file ? readFileSync(file, 'utf8') : '');
 
 export function defaultRegistry(): ControllerRegistry {
   return new ControllerRegistry()
@@ -42,5 +49,21 @@ export function defaultRegistry(): ControllerRegistry {
     .register({ name: 'namespace-controller', aliases: ['namespace'], workers: (c) => c.concurrentNamespaceSyncs, create: (ctx) => new NamespaceController(ctx) })
     .register({ name: 'serviceaccount-controller', aliases: ['serviceaccount'], workers: (c) => c.concurrentServiceaccountSyncs, create: (ctx) => new ServiceAccountController(ctx) })
     .register({ name: 'pod-garbage-collector-controller', aliases: ['podgc'], workers: () => 1, create: (ctx) => new PodGcController(ctx) })
-    .register({ name: 'clusterrole-aggregation-controller', aliases: ['clusterrole-aggregation'], workers: () => 5, create: (ctx) => new ClusterRoleAggregationController(ctx) });
+    .register({ name: 'clusterrole-aggregation-controller', aliases: ['clusterrole-aggregation'], workers: () => 5, create: (ctx) => new ClusterRoleAggregationController(ctx) })
+    .register({
+      name: 'root-ca-certificate-publisher-controller',
+      aliases: ['root-ca-cert-publisher'],
+      workers: () => 1,
+      // Upstream falls back to the CA of its kubeconfig; kubelab needs --root-ca-file.
+      enabled: (c) => c.rootCaFile !== '',
+      create: (ctx) => new RootCACertPublisher(ctx, readRootCA(ctx.config.rootCaFile)),
+    })
+    .register({
+      name: 'serviceaccount-token-controller',
+      aliases: ['serviceaccount-token'],
+      workers: (c) => c.concurrentServiceaccountSyncs,
+      enabled: (c) => c.serviceAccountPrivateKeyFile !== '',
+      create: (ctx) => new TokensController(ctx, parseSigningKey(readFileSync(ctx.config.serviceAccountPrivateKeyFile, 'utf8')), readRootCA(ctx.config.rootCaFile)),
+    })
+    .register({ name: 'token-cleaner-controller', aliases: ['tokencleaner'], workers: () => 1, disabledByDefault: true, create: (ctx) => new TokenCleaner(ctx) });
 }
