@@ -179,7 +179,6 @@ export async function startApiserver(opts: ApiserverOptions): Promise<RunningApi
   // Objects stay under etcd's limit and under what this NATS server accepts per message.
   const maxObjectBytes = Math.min(MAX_OBJECT_BYTES, storage.maxPayload() - 4096);
   const registry = new ApiRegistry({ storage, cache, admission, maxObjectBytes, observe: metrics.observe, recordTraceContext: tracing !== undefined, ...(transformers ? { transformers } : {}) });
-  const registry = new ApiRegistry({ storage, cache, admission, maxObjectBytes, observe: metrics.observe, recordTraceContext: tracing !== undefined });
   const tokens = serviceAccountTokens(opts.serviceAccount ?? {}, tokenGetter, registry);
   cache.start();
 
