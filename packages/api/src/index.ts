@@ -34,7 +34,7 @@ export {
 export { formatMicroTime, formatTime, parseTime } from './meta/time.js';
 
 // the resources served
-export { apiVersionOf, lookupKind, lookupResource, RESOURCES, storageKey, storagePrefix, type ResourceInfo } from './resources.js';
+export { apiVersionOf, isStored, lookupKind, lookupResource, RESOURCES, storageKey, storagePrefix, type ResourceInfo } from './resources.js';
 
 // the kinds' TypeScript shapes
 export type {
@@ -83,6 +83,20 @@ export type {
 export type { DaemonSet, DaemonSetStatus, Deployment, DeploymentCondition, DeploymentConditionType, DeploymentStatus, ReplicaSet, ReplicaSetCondition, ReplicaSetStatus } from './apps/v1/types.js';
 export { LABEL_SERVICE_NAME, type Endpoint, type EndpointPort, type EndpointSlice } from './discovery/v1/types.js';
 export type { Lease, LeaseSpec } from './coordination/v1/types.js';
+export type {
+  LocalSubjectAccessReview,
+  NonResourceAttributes,
+  NonResourceRule,
+  ResourceAttributes,
+  ResourceRule,
+  SelfSubjectAccessReview,
+  SelfSubjectRulesReview,
+  SubjectAccessReview,
+  SubjectAccessReviewSpec,
+  SubjectAccessReviewStatus,
+  SubjectRulesReviewStatus,
+} from './authorization/v1/types.js';
+export type { SelfSubjectReview, UserInfo as AuthenticationUserInfo } from './authentication/v1/types.js';
 
 // the schema: OpenAPI, strict decoding, protobuf
 export { elementType, isPrimitiveType, openapiName, SCHEMA, structOf, type FieldDef, type FieldType, type PrimitiveType } from './schema/index.js';
