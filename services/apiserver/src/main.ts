@@ -3,12 +3,14 @@
 
 import { createLogger, FlagError, FlagSet, onShutdown } from '@kubelab/component-base';
 import { addTracingFlags, setupTracing, TracingConfigError, tracingOptionsFromFlags, type Tracing } from '@kubelab/tracing';
+import { AuthorizationModeError, parseAuthorizationModes } from './authorization/modes.js';
 import { startApiserver } from './server.js';
 
 const flags = addTracingFlags(
   new FlagSet('kube-apiserver')
     .int('secure-port', 6443, 'The port on which to serve the REST API, health and metrics (plain HTTP for now). 0 picks a free port.')
     .string('bind-address', '0.0.0.0', 'The IP address on which to listen for the --secure-port and --grpc-port.')
+    .string('authorization-mode', 'AlwaysAllow', 'Ordered list of plug-ins to do authorization on secure port. Comma-delimited list of: AlwaysAllow,AlwaysDeny,Node,RBAC.')
     .string('advertise-address', '', 'The IP address published in the kubernetes EndpointSlice (default: --bind-address or the first non-loopback IPv4).')
     .string('service-cluster-ip-range', '10.96.0.0/12', 'A CIDR notation IP range from which to assign service cluster IPs.')
     .string('service-node-port-range', '30000-32767', 'A port range to reserve for services with NodePort visibility.')
@@ -46,7 +48,9 @@ async function main(): Promise<void> {
     throw e;
   }
   if (tracing.enabled) log.info('tracing enabled', { endpoint: tracing.config.endpoint, samplingRatePerMillion: tracing.config.samplingRatePerMillion ?? 'parent-based only' });
+  const authorizationModes = parseAuthorizationModes(values['authorization-mode']);
   const server = await startApiserver({
+    authorizationModes,
     natsUrl: values['nats-url'],
     bucket: values['kv-bucket'],
     bindAddress: values['bind-address'],
@@ -71,6 +75,10 @@ async function main(): Promise<void> {
 }
 
 main().catch((err: unknown) => {
+  if (err instanceof AuthorizationModeError) {
+    process.stderr.write(`kube-apiserver: invalid argument: ${err.message}\n`);
+    process.exit(2);
+  }
   process.stderr.write(`kube-apiserver: ${err instanceof Error ? err.message : String(err)}\n`);
   process.exit(1);
 });

@@ -2,6 +2,7 @@
 // registry with its admission chain, the gRPC API, and the secure-port HTTP
 // server (health, metrics, REST).
 
+import type { IncomingMessage } from 'node:http';
 import { networkInterfaces } from 'node:os';
 import { formatIpv4 } from '@kubelab/api';
 import { createLogger, type Logger } from '@kubelab/component-base';
@@ -12,12 +13,17 @@ import { parseCidr, parsePortRange } from './admission/ipalloc.js';
 import { namespaceLifecycle } from './admission/namespace-lifecycle.js';
 import { serviceAccount } from './admission/service-account.js';
 import { ServiceAllocator } from './admission/service-allocation.js';
-import { alwaysAllow, type Authorizer } from './admission/types.js';
+import { nodeRestriction } from './admission/node-restriction.js';
+import type { UserInfo } from './authentication/user.js';
+import { authorizeRequest } from './authorization/filter.js';
+import { BUILTIN_AUTHORIZER_FACTORIES, buildAuthorization, DEFAULT_AUTHORIZATION_MODES, type AuthorizerFactory } from './authorization/modes.js';
+import { nodeAuthorizerFactory } from './authorization/node/index.js';
 import { bootstrap } from './bootstrap.js';
 import { WatchCache } from './cache/watch-cache.js';
 import { startGrpcServer } from './grpc/server.js';
 import { createMetrics } from './http/metrics.js';
 import { startHttpServer, type HttpHandler } from './http/server.js';
+import { reviewStores } from './registry/authorization/reviews.js';
 import { ApiRegistry } from './registry/registry.js';
 import { MAX_OBJECT_BYTES } from './registry/store.js';
 import { KvStorage } from './storage/kv.js';
@@ -45,8 +51,16 @@ export interface ApiserverOptions {
   /** Events a watcher may fall behind before it is closed (default 1000). */
   watcherBufferSize?: number;
   bookmarkIntervalMs?: number;
-  /** The authn/authz slot (allow-all by default). */
-  authorizer?: Authorizer;
+  /** `--authorization-mode`: the authorizers in order (default AlwaysAllow). */
+  authorizationModes?: readonly string[];
+  /** Factories by mode name, over the built-in AlwaysAllow, AlwaysDeny and Node (RBAC comes from its own package). */
+  authorizerFactories?: Readonly<Record<string, AuthorizerFactory>>;
+  /** The authenticated user of a REST request (the authentication chain); absent: the insecure superuser. */
+  userOf?: (req: IncomingMessage) => UserInfo | undefined;
+  /** The authenticated user of a gRPC call; absent: the insecure superuser. */
+  userOfCall?: (call: object) => UserInfo | undefined;
+  /** `--enable-admission-plugins=NodeRestriction` (default on, as kubeadm). */
+  nodeRestriction?: boolean;
   logger?: Logger;
   /** Mount src/endpoints' REST handler when it exists (default true). */
   rest?: boolean;
@@ -126,10 +140,23 @@ export async function startApiserver(opts: ApiserverOptions): Promise<RunningApi
     waitForRev: (rev) => cache.waitForRev(rev, 30_000),
     ownWritesApplied: () => cache.ownWritesApplied(),
   });
+  // Authorization (upstream: the authorizer config): built before the cache starts, so the Node graph sees the initial load.
+  const { authorizer, ruleResolver } = buildAuthorization(
+    opts.authorizationModes ?? DEFAULT_AUTHORIZATION_MODES,
+    { ...BUILTIN_AUTHORIZER_FACTORIES, Node: nodeAuthorizerFactory(), ...opts.authorizerFactories },
+    { observe: (prefix, fn) => cache.observe(prefix, fn) },
+  );
   const admission = new AdmissionChain(
-    opts.authorizer ?? alwaysAllow,
     [defaultTolerationSeconds(opts.defaultNotReadyTolerationSeconds ?? 300, opts.defaultUnreachableTolerationSeconds ?? 300), serviceAccount(), allocator],
     [
+      ...(opts.nodeRestriction === false
+        ? []
+        : [
+            nodeRestriction({
+              getNode: (name) => cache.get(`/registry/nodes/${name}`)?.obj,
+              getPod: (namespace, name) => cache.get(`/registry/pods/${namespace}/${name}`)?.obj,
+            }),
+          ]),
       namespaceLifecycle(async (name) => {
         // This apiserver's own last write of the namespace (a delete that just
         // made it Terminating) first; missing: it may be a create just
@@ -146,6 +173,7 @@ export async function startApiserver(opts: ApiserverOptions): Promise<RunningApi
   // Objects stay under etcd's limit and under what this NATS server accepts per message.
   const maxObjectBytes = Math.min(MAX_OBJECT_BYTES, storage.maxPayload() - 4096);
   const registry = new ApiRegistry({ storage, cache, admission, maxObjectBytes, observe: metrics.observe, recordTraceContext: tracing !== undefined });
+  for (const s of reviewStores(authorizer, ruleResolver)) registry.serve(s);
   cache.start();
 
   let rest: HttpHandler | undefined;
@@ -161,10 +189,13 @@ export async function startApiserver(opts: ApiserverOptions): Promise<RunningApi
     },
     metrics: metrics.registry,
     rest: () => rest,
+    filter: (req, res) => authorizeRequest({ authorizer, ...(opts.userOf ? { userOf: opts.userOf } : {}) }, req, res),
     onError: (err) => log.error('http handler failed', { err: (err as Error).message }),
   });
   const grpcServer = await startGrpcServer(bind, opts.grpcPort ?? 6444, {
     registry,
+    authorizer,
+    ...(opts.userOfCall ? { userOfCall: opts.userOfCall } : {}),
     onInternalError: (err) => log.error('grpc request failed', { err: err instanceof Error ? err.message : String(err) }),
     ...(tracing ? { tracing } : {}),
   });

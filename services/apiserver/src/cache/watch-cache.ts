@@ -105,6 +105,8 @@ export class WatchCache {
   private windowStart = 0;
   private waiters: Waiter[] = [];
   private readonly watchers = new Map<string, Set<CacheWatcher>>();
+  /** In-process observers of one key prefix (the Node authorizer's graph), told every change as it is applied. */
+  private readonly observers = new Map<string, Array<(cur: KubeObject | undefined, prev: KubeObject | undefined) => void>>();
   private watcherCount = 0;
   private stopped = false;
   private iter: { stop(): void } | undefined;
@@ -134,6 +136,17 @@ export class WatchCache {
 
   get isSynced(): boolean {
     return this.syncedFlag;
+  }
+
+  /**
+   * Calls `fn(cur, prev)` for every change under `prefix` as the cache
+   * applies it, the initial load included (cur undefined: deleted). For
+   * in-process indexes kept in step with the cache; `fn` must be cheap.
+   */
+  observe(prefix: string, fn: (cur: KubeObject | undefined, prev: KubeObject | undefined) => void): void {
+    let list = this.observers.get(prefix);
+    if (!list) this.observers.set(prefix, (list = []));
+    list.push(fn);
   }
 
   /** Starts the feed; `synced` resolves once the current state is loaded. */
@@ -218,6 +231,8 @@ export class WatchCache {
       this.sortedKeys.delete(parts.prefix);
       ev = { type: 'DELETED', rev, key, prefix: parts.prefix, namespace: parts.namespace, prev };
     }
+    const obs = this.observers.get(parts.prefix);
+    if (obs) for (const fn of obs) fn(ev.cur?.obj, ev.prev?.obj);
     if (!this.syncedFlag) return;
     this.remember(ev);
     this.dispatch(ev);

@@ -1,6 +1,7 @@
 // The secure-port HTTP server (plain HTTP for now): health and metrics as
 // upstream serves them on 6443, and everything else to the REST handler
-// from src/endpoints when it is present.
+// from src/endpoints when it is present. Every request, health and metrics
+// included, first passes the request filter (impersonation, authorization).
 
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { healthHandler, listenHttp, serveUpgrades, type HealthCheck } from '@kubelab/component-base';
@@ -16,6 +17,8 @@ export interface ApiHttpServerOptions {
   metrics: Registry;
   /** Resolved after listen (the REST handler may need the bound port). */
   rest?: () => HttpHandler | undefined;
+  /** Runs before any handler; false when it answered the request itself (a 403). */
+  filter?: (req: IncomingMessage, res: ServerResponse) => boolean;
   onError?: (err: unknown) => void;
 }
 
@@ -30,6 +33,7 @@ export async function startHttpServer(opts: ApiHttpServerOptions): Promise<{ ser
     });
   });
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    if (opts.filter && !opts.filter(req, res)) return;
     if (await probes(req, res, new URL(req.url ?? '/', 'http://localhost'))) return;
     const rest = opts.rest?.();
     if (rest) return rest(req, res);
