@@ -6,3 +6,8 @@ export { SYSTEM_NAMESPACES } from './bootstrap.js';
 export type { Registry, ResourceStore, RequestContext, ListOptions, WatchOptions, Watch, PatchType, Subresource, DeleteResult } from './registry/interface.js';
 export { traceRestHandler, nameRestRequestSpan, restSpanName, type RequestSpanInfo } from './tracing/request.js';
 export { STORAGE_SPAN_NAMES } from './tracing/storage.js';
+export type { UserInfo } from './authentication/user.js';
+export type { AuthorizationAttributes, Authorizer, AuthorizerResult, Decision, NonResourceRule, ResourceRule, RuleResolver } from './authorization/types.js';
+export { AUTHORIZATION_MODES, type AuthorizerDeps, type AuthorizerFactory } from './authorization/modes.js';
+export { INSECURE_SUPERUSER } from './authorization/filter.js';
+export { nodeAuthorizerFactory } from './authorization/node/index.js';

@@ -147,8 +147,9 @@ export async function startApiserver(opts: ApiserverOptions): Promise<RunningApi
     { observe: (prefix, fn) => cache.observe(prefix, fn) },
   );
   const admission = new AdmissionChain(
-    [defaultTolerationSeconds(opts.defaultNotReadyTolerationSeconds ?? 300, opts.defaultUnreachableTolerationSeconds ?? 300), serviceAccount(), allocator],
     [
+      defaultTolerationSeconds(opts.defaultNotReadyTolerationSeconds ?? 300, opts.defaultUnreachableTolerationSeconds ?? 300),
+      serviceAccount(),
       ...(opts.nodeRestriction === false
         ? []
         : [
@@ -157,6 +158,9 @@ export async function startApiserver(opts: ApiserverOptions): Promise<RunningApi
               getPod: (namespace, name) => cache.get(`/registry/pods/${namespace}/${name}`)?.obj,
             }),
           ]),
+      allocator,
+    ],
+    [
       namespaceLifecycle(async (name) => {
         // This apiserver's own last write of the namespace (a delete that just
         // made it Terminating) first; missing: it may be a create just

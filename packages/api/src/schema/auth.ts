@@ -8,52 +8,62 @@ const sarStatus: FieldDef = ['SubjectAccessReviewStatus', 'Filled in by the serv
 export const AUTH_TYPES: Record<string, TypeDef> = {
   SubjectAccessReview: {
     group: 'authorization',
+    protobuf: true,
     description: 'SubjectAccessReview checks whether or not a user or group can perform an action.',
-    fields: top({ spec: ['SubjectAccessReviewSpec', 'The request being evaluated.', { required: true }], status: sarStatus }),
+    fields: top({ spec: ['SubjectAccessReviewSpec', 'The request being evaluated.', { required: true, protobuf: 2 }], status: sarStatus }),
   },
   LocalSubjectAccessReview: {
     group: 'authorization',
+    protobuf: true,
     description: 'LocalSubjectAccessReview checks whether or not a user or group can perform an action in a given namespace.',
-    fields: top({ spec: ['SubjectAccessReviewSpec', 'The request being evaluated; spec.resourceAttributes.namespace must match the namespace of the review.', { required: true }], status: sarStatus }),
+    fields: top({
+      spec: ['SubjectAccessReviewSpec', 'The request being evaluated; spec.resourceAttributes.namespace must match the namespace of the review.', { required: true, protobuf: 2 }],
+      status: sarStatus,
+    }),
   },
   SelfSubjectAccessReview: {
     group: 'authorization',
+    protobuf: true,
     description: 'SelfSubjectAccessReview checks whether or not the current user can perform an action.',
-    fields: top({ spec: ['SelfSubjectAccessReviewSpec', 'The request being evaluated; user and groups must be empty.', { required: true }], status: sarStatus }),
+    fields: top({ spec: ['SelfSubjectAccessReviewSpec', 'The request being evaluated; user and groups must be empty.', { required: true, protobuf: 2 }], status: sarStatus }),
   },
   SelfSubjectRulesReview: {
     group: 'authorization',
+    protobuf: true,
     description: 'SelfSubjectRulesReview enumerates the set of actions the current user can perform within a namespace.',
-    fields: top({ spec: ['SelfSubjectRulesReviewSpec', 'The request being evaluated.', { required: true }], status: ['SubjectRulesReviewStatus', 'Filled in by the server: the rules.'] }),
+    fields: top({ spec: ['SelfSubjectRulesReviewSpec', 'The request being evaluated.', { required: true, protobuf: 2 }], status: ['SubjectRulesReviewStatus', 'Filled in by the server: the rules.'] }),
   },
   SubjectAccessReviewSpec: {
     group: 'authorization',
     description: 'A description of the access request. Exactly one of resourceAttributes and nonResourceAttributes must be set.',
     fields: {
-      resourceAttributes: ['ResourceAttributes', 'A resource access request.'],
-      nonResourceAttributes: ['NonResourceAttributes', 'A non-resource access request.'],
-      user: ['string', 'The user you are testing for.'],
-      groups: ['[]string', 'The groups you are testing for.'],
+      resourceAttributes: ['ResourceAttributes', 'A resource access request.', { protobuf: 1 }],
+      nonResourceAttributes: ['NonResourceAttributes', 'A non-resource access request.', { protobuf: 2 }],
+      user: ['string', 'The user you are testing for.', { protobuf: 3 }],
+      groups: ['[]string', 'The groups you are testing for.', { protobuf: 4 }],
       extra: ['object', 'Extra user information from the authenticator.'],
-      uid: ['string', 'Information about the requesting user.'],
+      uid: ['string', 'Information about the requesting user.', { protobuf: 6 }],
     },
   },
   SelfSubjectAccessReviewSpec: {
     group: 'authorization',
     description: 'A description of the access request. Exactly one of resourceAttributes and nonResourceAttributes must be set.',
-    fields: { resourceAttributes: ['ResourceAttributes', 'A resource access request.'], nonResourceAttributes: ['NonResourceAttributes', 'A non-resource access request.'] },
+    fields: {
+      resourceAttributes: ['ResourceAttributes', 'A resource access request.', { protobuf: 1 }],
+      nonResourceAttributes: ['NonResourceAttributes', 'A non-resource access request.', { protobuf: 2 }],
+    },
   },
   ResourceAttributes: {
     group: 'authorization',
     description: 'The attributes of a resource request as an authorizer sees them.',
     fields: {
-      namespace: ['string', 'The namespace of the action; "" means all namespaces for list/watch, cluster scope otherwise.'],
-      verb: ['string', 'A kubernetes resource API verb, or "*".'],
-      group: ['string', 'The API group of the resource; "*" means all.'],
-      version: ['string', 'The API version of the resource; "*" means all.'],
-      resource: ['string', 'One of the existing resource types; "*" means all.'],
-      subresource: ['string', 'One of the existing subresources; "" means none.'],
-      name: ['string', 'The name of the resource; "" means all.'],
+      namespace: ['string', 'The namespace of the action; "" means all namespaces for list/watch, cluster scope otherwise.', { protobuf: 1 }],
+      verb: ['string', 'A kubernetes resource API verb, or "*".', { protobuf: 2 }],
+      group: ['string', 'The API group of the resource; "*" means all.', { protobuf: 3 }],
+      version: ['string', 'The API version of the resource; "*" means all.', { protobuf: 4 }],
+      resource: ['string', 'One of the existing resource types; "*" means all.', { protobuf: 5 }],
+      subresource: ['string', 'One of the existing subresources; "" means none.', { protobuf: 6 }],
+      name: ['string', 'The name of the resource; "" means all.', { protobuf: 7 }],
       fieldSelector: ['object', 'The field selector of a list or watch.'],
       labelSelector: ['object', 'The label selector of a list or watch.'],
     },
@@ -61,7 +71,7 @@ export const AUTH_TYPES: Record<string, TypeDef> = {
   NonResourceAttributes: {
     group: 'authorization',
     description: 'The attributes of a non-resource request.',
-    fields: { path: ['string', 'The URL path of the request.'], verb: ['string', 'The standard HTTP verb.'] },
+    fields: { path: ['string', 'The URL path of the request.', { protobuf: 1 }], verb: ['string', 'The standard HTTP verb.', { protobuf: 2 }] },
   },
   SubjectAccessReviewStatus: {
     group: 'authorization',
@@ -76,7 +86,7 @@ export const AUTH_TYPES: Record<string, TypeDef> = {
   SelfSubjectRulesReviewSpec: {
     group: 'authorization',
     description: 'The namespace to evaluate rules in.',
-    fields: { namespace: ['string', 'Namespace to evaluate rules for. Required.'] },
+    fields: { namespace: ['string', 'Namespace to evaluate rules for. Required.', { protobuf: 1 }] },
   },
   SubjectRulesReviewStatus: {
     group: 'authorization',
@@ -105,6 +115,7 @@ export const AUTH_TYPES: Record<string, TypeDef> = {
   },
   SelfSubjectReview: {
     group: 'authentication',
+    protobuf: true,
     description: 'SelfSubjectReview answers with the user information the apiserver has for the caller.',
     fields: top({ status: ['SelfSubjectReviewStatus', 'Filled in by the server: the user.'] }),
   },

@@ -4,11 +4,11 @@
 // Node (without taints or restricted labels), its own Lease and CSINode, and
 // tokens only for pods on it. Requests of other users pass untouched.
 
-import { forbidden, notFound, type KubeObject, type Node, type Pod } from '@kubelab/api';
+import { ANNOTATION_CONFIG_MIRROR, forbidden, notFound, type KubeObject, type Node, type Pod } from '@kubelab/api';
 import { nodeIdentity } from '../authorization/node/node-authorizer.js';
+import { referencesSecrets } from './service-account.js';
 import type { AdmissionAttributes, AdmissionPlugin } from './types.js';
 
-const MIRROR_POD_ANNOTATION = 'kubernetes.io/config.mirror';
 const NAMESPACE_NODE_LEASE = 'kube-node-lease';
 const LABEL_NAMESPACE_NODE_RESTRICTION = 'node-restriction.kubernetes.io';
 
@@ -51,19 +51,15 @@ export function forbiddenLabels(labels: Record<string, string> | undefined, old:
   return out.sort();
 }
 
-/** Whether a pod refers to secrets, configmaps or claims (a mirror pod may not). */
-function podReferences(pod: Pod): 'secrets' | 'configmaps' | 'persistentvolumeclaims' | 'clustertrustbundles' | undefined {
+/** What a mirror pod refers to that it may not (upstream: secrets, configmaps, cluster trust bundles, claims, in that order). */
+function forbiddenReference(pod: Pod): 'secrets' | 'configmaps' | 'persistentvolumeclaims' | 'clustertrustbundles' | undefined {
   const spec = pod.spec ?? { containers: [] };
+  if (referencesSecrets(spec)) return 'secrets';
   const containers = [...(spec.initContainers ?? []), ...(spec.containers ?? []), ...(spec.ephemeralContainers ?? [])];
   const vols = spec.volumes ?? [];
-  const secrets =
-    (spec.imagePullSecrets ?? []).some((s) => s.name) ||
-    containers.some((c) => (c.envFrom ?? []).some((e) => e.secretRef?.name) || (c.env ?? []).some((e) => e.valueFrom?.secretKeyRef?.name)) ||
-    vols.some((v) => v.secret?.secretName || (v.projected?.sources ?? []).some((p) => p.secret?.name));
-  if (secrets) return 'secrets';
   const configmaps =
-    containers.some((c) => (c.envFrom ?? []).some((e) => e.configMapRef?.name) || (c.env ?? []).some((e) => e.valueFrom?.configMapKeyRef?.name)) ||
-    vols.some((v) => v.configMap?.name || (v.projected?.sources ?? []).some((p) => p.configMap?.name));
+    containers.some((c) => (c.envFrom ?? []).some((e) => e.configMapRef) || (c.env ?? []).some((e) => e.valueFrom?.configMapKeyRef)) ||
+    vols.some((v) => v.configMap || (v.projected?.sources ?? []).some((p) => p.configMap));
   if (configmaps) return 'configmaps';
   if (vols.some((v) => (v.projected?.sources ?? []).some((p) => p.clusterTrustBundle))) return 'clustertrustbundles';
   if (vols.some((v) => v.persistentVolumeClaim)) return 'persistentvolumeclaims';
@@ -80,7 +76,8 @@ export interface NodeRestrictionDeps {
 export function nodeRestriction(deps: NodeRestrictionDeps): AdmissionPlugin {
   return {
     name: 'NodeRestriction',
-    validate(a: AdmissionAttributes) {
+    // Upstream's NodeRestriction is a mutating-phase plugin (Admit) that only refuses: it runs before the object is validated.
+    admit(a: AdmissionAttributes) {
       const user = a.ctx.user;
       if (!user) return;
       const { isNode, nodeName } = nodeIdentity(user);
@@ -129,7 +126,7 @@ function admitPod(a: AdmissionAttributes, nodeName: string, deny: Deny, deps: No
   if (a.operation !== 'CREATE') throw deny(`unexpected operation ${JSON.stringify(a.operation)}, node ${JSON.stringify(nodeName)} can only create and delete mirror pods`);
   const pod = a.object as Pod;
   const n = JSON.stringify(nodeName);
-  if (pod.metadata.annotations?.[MIRROR_POD_ANNOTATION] === undefined) throw deny(`pod does not have ${JSON.stringify(MIRROR_POD_ANNOTATION)} annotation, node ${n} can only create mirror pods`);
+  if (pod.metadata.annotations?.[ANNOTATION_CONFIG_MIRROR] === undefined) throw deny(`pod does not have ${JSON.stringify(ANNOTATION_CONFIG_MIRROR)} annotation, node ${n} can only create mirror pods`);
   if (pod.spec?.nodeName !== nodeName) throw deny(`node ${n} can only create pods with spec.nodeName set to itself`);
   const owners = pod.metadata.ownerReferences ?? [];
   if (owners.length > 1) throw deny(`node ${n} can only create pods with a single owner reference set to itself`);
@@ -141,7 +138,7 @@ function admitPod(a: AdmissionAttributes, nodeName: string, deny: Deny, deps: No
   if (!node) throw notFound({ group: '', resource: 'nodes' }, nodeName);
   if (owner.uid !== node.metadata.uid) throw deny(`node ${nodeName} UID mismatch: expected ${owner.uid} got ${node.metadata.uid ?? ''}`);
   if (pod.spec?.serviceAccountName) throw deny(`node ${n} can not create pods that reference a service account`);
-  const ref = podReferences(pod);
+  const ref = forbiddenReference(pod);
   if (ref) throw deny(`node ${n} can not create pods that reference ${ref}`);
 }
 

@@ -11,7 +11,7 @@ import type { AdmissionAttributes, AdmissionPlugin } from './types.js';
 export const DEFAULT_SERVICE_ACCOUNT_NAME = 'default';
 
 /** Whether any container, volume or pull secret of the spec names a Secret (podutil.VisitPodSecretNames). */
-function referencesSecrets(spec: PodSpec): boolean {
+export function referencesSecrets(spec: PodSpec): boolean {
   if ((spec.imagePullSecrets?.length ?? 0) > 0) return true;
   const containers = [...(spec.initContainers ?? []), ...(spec.containers ?? []), ...(spec.ephemeralContainers ?? [])];
   for (const c of containers) {

@@ -8,7 +8,7 @@ import { createRestHandler } from './index.js';
 import { FakeRegistry } from '../testing/index.js';
 
 /** Discovery documents (/apis, /api/v1): the parts the assertions read. */
-type Discovery = { groups: { name: string }[]; resources: { name: string }[] };
+type Discovery = { groups: { name: string }[]; resources: { name: string; namespaced: boolean; verbs: string[] }[] };
 /** An OpenAPI v3 document: the parts the assertions read. */
 type OpenApi = {
   paths: Record<string, { serverRelativeURL: string; patch: { 'x-kubernetes-group-version-kind': unknown; parameters: { name: string }[] } }>;
@@ -88,7 +88,7 @@ describe('discovery and version', () => {
       preferredVersion: { groupVersion: 'authentication.k8s.io/v1', version: 'v1' },
     });
     const authz = (await call<Discovery>('GET', '/apis/authorization.k8s.io/v1')).json;
-    expect(authz.resources.map((r: { name: string; namespaced: boolean; verbs: string[] }) => `${r.name} ${r.namespaced} ${r.verbs.join(',')}`)).toEqual([
+    expect(authz.resources.map((r) => `${r.name} ${r.namespaced} ${r.verbs.join(',')}`)).toEqual([
       'selfsubjectaccessreviews false create',
       'selfsubjectrulesreviews false create',
       'subjectaccessreviews false create',
