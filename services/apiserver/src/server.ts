@@ -144,7 +144,7 @@ export async function startApiserver(opts: ApiserverOptions): Promise<RunningApi
   const { authorizer, ruleResolver } = buildAuthorization(
     opts.authorizationModes ?? DEFAULT_AUTHORIZATION_MODES,
     { ...BUILTIN_AUTHORIZER_FACTORIES, Node: nodeAuthorizerFactory(), ...opts.authorizerFactories },
-    { observe: (prefix, fn) => cache.observe(prefix, fn) },
+    { cache },
   );
   const admission = new AdmissionChain(
     [

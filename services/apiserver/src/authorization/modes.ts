@@ -4,6 +4,7 @@
 // of the rule resolvers SelfSubjectRulesReview reads. Each mode is built by a
 // factory from a map, so a mode's package plugs in its own (RBAC: the lead).
 
+import type { WatchCache } from '../cache/watch-cache.js';
 import type { Authorizer, RuleResolver } from './types.js';
 import { alwaysAllow, alwaysDeny, superuserAuthorizer, unionAuthorizer, unionRuleResolver } from './union.js';
 
@@ -11,10 +12,9 @@ import { alwaysAllow, alwaysDeny, superuserAuthorizer, unionAuthorizer, unionRul
 export const AUTHORIZATION_MODES = ['AlwaysAllow', 'AlwaysDeny', 'ABAC', 'Webhook', 'RBAC', 'Node'] as const;
 export const DEFAULT_AUTHORIZATION_MODES: readonly string[] = ['AlwaysAllow'];
 
-/** What a mode's factory may use; the watch cache feeds the Node authorizer's graph. */
+/** What a mode's factory may use: the watch cache, which the Node graph and RBAC's indexes follow (observe). */
 export interface AuthorizerDeps {
-  /** Subscribe to every change of one resource's objects (the watch cache's observe). */
-  observe(prefix: string, fn: (cur: unknown, prev: unknown) => void): void;
+  cache: Pick<WatchCache, 'observe' | 'list' | 'get'>;
 }
 
 export type ModeAuthorizer = Authorizer & Partial<RuleResolver>;

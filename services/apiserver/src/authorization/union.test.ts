@@ -54,7 +54,7 @@ describe('unionRuleResolver', () => {
 });
 
 describe('buildAuthorization', () => {
-  const deps = { observe: () => undefined };
+  const deps = { cache: { observe: () => () => undefined, list: () => [], get: () => undefined } };
   const factories = { AlwaysAllow: () => alwaysAllow, AlwaysDeny: () => alwaysDeny, Node: () => says('NoOpinion', 'not a node') };
 
   it('puts system:masters first, then the modes in order', () => {

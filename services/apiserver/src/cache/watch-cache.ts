@@ -35,6 +35,9 @@ export interface CacheEvent {
   gone?: KubeObject;
 }
 
+/** A synchronous observer of one resource's changes: the entry after (undefined: deleted) and before (undefined: added). */
+export type CacheObserver = (cur: CacheEntry | undefined, prev: CacheEntry | undefined) => void;
+
 export interface WatchCacheOptions {
   /** Events kept for resuming watches (upstream's watch cache capacity). */
   windowSize?: number;
@@ -105,8 +108,7 @@ export class WatchCache {
   private windowStart = 0;
   private waiters: Waiter[] = [];
   private readonly watchers = new Map<string, Set<CacheWatcher>>();
-  /** In-process observers of one key prefix (the Node authorizer's graph), told every change as it is applied. */
-  private readonly observers = new Map<string, Array<(cur: KubeObject | undefined, prev: KubeObject | undefined) => void>>();
+  private readonly observers = new Map<string, Set<CacheObserver>>();
   private watcherCount = 0;
   private stopped = false;
   private iter: { stop(): void } | undefined;
@@ -136,17 +138,6 @@ export class WatchCache {
 
   get isSynced(): boolean {
     return this.syncedFlag;
-  }
-
-  /**
-   * Calls `fn(cur, prev)` for every change under `prefix` as the cache
-   * applies it, the initial load included (cur undefined: deleted). For
-   * in-process indexes kept in step with the cache; `fn` must be cheap.
-   */
-  observe(prefix: string, fn: (cur: KubeObject | undefined, prev: KubeObject | undefined) => void): void {
-    let list = this.observers.get(prefix);
-    if (!list) this.observers.set(prefix, (list = []));
-    list.push(fn);
   }
 
   /** Starts the feed; `synced` resolves once the current state is loaded. */
@@ -231,11 +222,33 @@ export class WatchCache {
       this.sortedKeys.delete(parts.prefix);
       ev = { type: 'DELETED', rev, key, prefix: parts.prefix, namespace: parts.namespace, prev };
     }
-    const obs = this.observers.get(parts.prefix);
-    if (obs) for (const fn of obs) fn(ev.cur?.obj, ev.prev?.obj);
+    const observers = this.observers.get(parts.prefix);
+    if (observers) for (const fn of observers) this.callObserver(fn, ev.cur, ev.prev, key);
     if (!this.syncedFlag) return;
     this.remember(ev);
     this.dispatch(ev);
+  }
+
+  /**
+   * Calls fn with every change of one resource as the cache applies it, in
+   * order and before any watcher sees it, from the initial load on: an
+   * in-process index (the RBAC authorizer's bindings by subject) stays exactly
+   * as fresh as the cache without a watch of its own. Seed it from list() in
+   * the same turn. Returns the unsubscribe.
+   */
+  observe(prefix: string, fn: CacheObserver): () => void {
+    let set = this.observers.get(prefix);
+    if (!set) this.observers.set(prefix, (set = new Set()));
+    set.add(fn);
+    return () => void this.observers.get(prefix)?.delete(fn);
+  }
+
+  private callObserver(fn: CacheObserver, cur: CacheEntry | undefined, prev: CacheEntry | undefined, key: string): void {
+    try {
+      fn(cur, prev);
+    } catch (err) {
+      this.log('error', 'cache observer failed', { key, err: (err as Error).message });
+    }
   }
 
   private remember(ev: CacheEvent): void {
