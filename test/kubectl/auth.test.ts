@@ -5,6 +5,7 @@
 // (system:masters), who may impersonate anyone (`kubectl --as`).
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Pod } from '@kubelab/api';
 import type { AuthorizerFactory } from '@kubelab/apiserver';
 import { squash, startCluster, type Cluster } from './harness.js';
 
@@ -122,12 +123,13 @@ describe('a kubelet (system:node:node-1)', () => {
     const node = (name: string) => ({ apiVersion: 'v1', kind: 'Node', metadata: { name }, spec: {} });
     await c.seed(node('node-1'), node('node-2'));
     for (const s of ['used', 'unused']) expect((await c.kubectl(['create', 'secret', 'generic', s, '--from-literal=k=v'])).code).toBe(0);
-    await c.seed({
+    const web: Pod = {
       apiVersion: 'v1',
       kind: 'Pod',
       metadata: { name: 'web', namespace: 'default' },
       spec: { nodeName: 'node-1', containers: [{ name: 'web', image: 'nginx', env: [{ name: 'K', valueFrom: { secretKeyRef: { name: 'used', key: 'k' } } }] }] },
-    });
+    };
+    await c.seed(web);
   });
 
   it('reads a secret its pod uses, not another', async () => {
