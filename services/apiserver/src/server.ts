@@ -16,7 +16,7 @@ import { ServiceAllocator } from './admission/service-allocation.js';
 import { nodeRestriction } from './admission/node-restriction.js';
 import type { UserInfo } from './authentication/user.js';
 import { authorizeRequest } from './authorization/filter.js';
-import { BUILTIN_AUTHORIZER_FACTORIES, buildAuthorization, DEFAULT_AUTHORIZATION_MODES, type AuthorizerFactory } from './authorization/modes.js';
+import { BUILTIN_AUTHORIZER_FACTORIES, buildAuthorization, DEFAULT_AUTHORIZATION_MODES, validateAuthorizationModes, type AuthorizerFactory } from './authorization/modes.js';
 import { nodeAuthorizerFactory } from './authorization/node/index.js';
 import { bootstrap } from './bootstrap.js';
 import { WatchCache } from './cache/watch-cache.js';
@@ -112,6 +112,10 @@ export async function startApiserver(opts: ApiserverOptions): Promise<RunningApi
   const serviceRange = parseCidr(opts.serviceClusterIpRange ?? '10.96.0.0/12');
   const nodePortRange = parsePortRange(opts.serviceNodePortRange ?? '30000-32767');
   const bucket = opts.bucket ?? 'kubelab';
+  const authorizationModes = opts.authorizationModes ?? DEFAULT_AUTHORIZATION_MODES;
+  const authorizerFactories = { ...BUILTIN_AUTHORIZER_FACTORIES, Node: nodeAuthorizerFactory(), ...opts.authorizerFactories };
+  // A bad --authorization-mode fails before anything connects.
+  validateAuthorizationModes(authorizationModes, authorizerFactories);
 
   const tracing = opts.tracing?.enabled ? opts.tracing : undefined;
   const storage = await KvStorage.open({
@@ -141,11 +145,7 @@ export async function startApiserver(opts: ApiserverOptions): Promise<RunningApi
     ownWritesApplied: () => cache.ownWritesApplied(),
   });
   // Authorization (upstream: the authorizer config): built before the cache starts, so the Node graph sees the initial load.
-  const { authorizer, ruleResolver } = buildAuthorization(
-    opts.authorizationModes ?? DEFAULT_AUTHORIZATION_MODES,
-    { ...BUILTIN_AUTHORIZER_FACTORIES, Node: nodeAuthorizerFactory(), ...opts.authorizerFactories },
-    { cache },
-  );
+  const { authorizer, ruleResolver } = buildAuthorization(authorizationModes, authorizerFactories, { cache });
   const admission = new AdmissionChain(
     [
       defaultTolerationSeconds(opts.defaultNotReadyTolerationSeconds ?? 300, opts.defaultUnreachableTolerationSeconds ?? 300),

@@ -29,14 +29,19 @@ export class AuthorizationModeError extends Error {
   override name = 'AuthorizationModeError';
 }
 
-/** Upstream's option validation, then one authorizer per mode. */
-export function buildAuthorization(modes: readonly string[], factories: Readonly<Record<string, AuthorizerFactory>>, deps: AuthorizerDeps): { authorizer: Authorizer; ruleResolver: RuleResolver } {
+/** Upstream's option validation (kubeapiserver/options BuiltInAuthorizationOptions.Validate), plus a factory for each mode. */
+export function validateAuthorizationModes(modes: readonly string[], factories: Readonly<Record<string, AuthorizerFactory>>): void {
   if (modes.length === 0) throw new AuthorizationModeError('at least one authorization-mode must be passed');
   for (const m of modes) {
     if (!(AUTHORIZATION_MODES as readonly string[]).includes(m)) throw new AuthorizationModeError(`authorization-mode ${JSON.stringify(m)} is not a valid mode`);
     if (!factories[m]) throw new AuthorizationModeError(`authorization-mode ${JSON.stringify(m)} is not supported by kubelab`);
   }
   if (new Set(modes).size !== modes.length) throw new AuthorizationModeError(`authorization-mode [${modes.map((m) => JSON.stringify(m)).join(' ')}] has mode specified more than once`);
+}
+
+/** One authorizer per mode, after validation. */
+export function buildAuthorization(modes: readonly string[], factories: Readonly<Record<string, AuthorizerFactory>>, deps: AuthorizerDeps): { authorizer: Authorizer; ruleResolver: RuleResolver } {
+  validateAuthorizationModes(modes, factories);
   const built = modes.map((m) => factories[m]!(deps));
   return {
     authorizer: unionAuthorizer([superuserAuthorizer, ...built]),
