@@ -12,3 +12,8 @@ export { createTokenAuthenticators, serviceAccountUser, type TokenAuthenticators
 export { cacheTokenGetter, type ServiceAccountTokenGetter } from './authentication/serviceaccount/getter.js';
 export { createBootstrapTokenAuthenticator } from './authentication/bootstrap-token.js';
 export { DEFAULT_SERVICE_ACCOUNT_ISSUER, readServiceAccountKeys, serviceAccountTokens, type ServiceAccountTokenOptions, type ServiceAccountTokens } from './serviceaccount/options.js';
+export type { UserInfo } from './authentication/user.js';
+export type { AuthorizationAttributes, Authorizer, AuthorizerResult, Decision, NonResourceRule, ResourceRule, RuleResolver } from './authorization/types.js';
+export { AUTHORIZATION_MODES, type AuthorizerDeps, type AuthorizerFactory } from './authorization/modes.js';
+export { INSECURE_SUPERUSER } from './authorization/filter.js';
+export { nodeAuthorizerFactory } from './authorization/node/index.js';

@@ -4,6 +4,7 @@
 import { createLogger, FlagError, FlagSet, onShutdown } from '@kubelab/component-base';
 import { addTracingFlags, setupTracing, TracingConfigError, tracingOptionsFromFlags, type Tracing } from '@kubelab/tracing';
 import { readFileSync } from 'node:fs';
+import { AuthorizationModeError, parseAuthorizationModes } from './authorization/modes.js';
 import { startApiserver } from './server.js';
 import type { ServingTls } from './http/server.js';
 import { DEFAULT_SERVICE_ACCOUNT_ISSUER, readServiceAccountKeys } from './serviceaccount/options.js';
@@ -24,6 +25,7 @@ const flags = addTracingFlags(
       'Enables anonymous requests to the secure port of the API server. Requests that are not rejected by another authentication method are treated as anonymous requests. Anonymous requests have a username of system:anonymous, and a group name of system:unauthenticated.',
     )
     .string('bind-address', '0.0.0.0', 'The IP address on which to listen for the --secure-port and --grpc-port.')
+    .string('authorization-mode', 'AlwaysAllow', 'Ordered list of plug-ins to do authorization on secure port. Comma-delimited list of: AlwaysAllow,AlwaysDeny,Node,RBAC.')
     .string('advertise-address', '', 'The IP address published in the kubernetes EndpointSlice (default: --bind-address or the first non-loopback IPv4).')
     .string('service-cluster-ip-range', '10.96.0.0/12', 'A CIDR notation IP range from which to assign service cluster IPs.')
     .string('service-node-port-range', '30000-32767', 'A port range to reserve for services with NodePort visibility.')
@@ -109,7 +111,9 @@ async function main(): Promise<void> {
     throw e;
   }
   if (tracing.enabled) log.info('tracing enabled', { endpoint: tracing.config.endpoint, samplingRatePerMillion: tracing.config.samplingRatePerMillion ?? 'parent-based only' });
+  const authorizationModes = parseAuthorizationModes(values['authorization-mode']);
   const server = await startApiserver({
+    authorizationModes,
     natsUrl: values['nats-url'],
     bucket: values['kv-bucket'],
     bindAddress: values['bind-address'],
@@ -145,6 +149,10 @@ async function main(): Promise<void> {
 }
 
 main().catch((err: unknown) => {
+  if (err instanceof AuthorizationModeError) {
+    process.stderr.write(`kube-apiserver: invalid argument: ${err.message}\n`);
+    process.exit(2);
+  }
   process.stderr.write(`kube-apiserver: ${err instanceof Error ? err.message : String(err)}\n`);
   process.exit(1);
 });

@@ -28,7 +28,7 @@ export const ROOT_CA_CONFIGMAP = 'kube-root-ca.crt';
 export const KUBE_API_ACCESS_TOKEN_SECONDS = 3607;
 
 /** Whether any container, volume or pull secret of the spec names a Secret (podutil.VisitPodSecretNames). */
-function referencesSecrets(spec: PodSpec): boolean {
+export function referencesSecrets(spec: PodSpec): boolean {
   if ((spec.imagePullSecrets?.length ?? 0) > 0) return true;
   const containers = [...(spec.initContainers ?? []), ...(spec.containers ?? []), ...(spec.ephemeralContainers ?? [])];
   for (const c of containers) {

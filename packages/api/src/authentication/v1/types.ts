@@ -55,3 +55,14 @@ export interface TokenReview extends KubeObject {
   spec: TokenReviewSpec;
   status?: TokenReviewStatus;
 }
+
+export interface SelfSubjectReviewStatus {
+  userInfo?: AuthenticationUserInfo;
+}
+
+export interface SelfSubjectReview extends KubeObject {
+  apiVersion?: 'authentication.k8s.io/v1' | 'authentication.k8s.io/v1beta1';
+  kind?: 'SelfSubjectReview';
+  metadata: ObjectMeta;
+  status?: SelfSubjectReviewStatus;
+}
