@@ -25,7 +25,7 @@ import { startGrpcServer } from './grpc/server.js';
 import { createMetrics } from './http/metrics.js';
 import { startHttpServer, type HttpHandler, type ServingTls } from './http/server.js';
 import { authenticateRequest, requestUser } from './authentication/request.js';
-import { userOfCall } from './authentication/grpc.js';
+import { grpcAuthenticator } from './authentication/grpc.js';
 import { selfSignedServingTls } from './authentication/self-signed.js';
 import { reviewStores } from './registry/authorization/reviews.js';
 import { createRbacAuthorizer } from './authorization/rbac/index.js';
@@ -240,7 +240,7 @@ export async function startApiserver(opts: ApiserverOptions): Promise<RunningApi
     tls,
     ...(tokens.tokenRequest ? { tokenRequest: tokens.tokenRequest } : {}),
     authorizer,
-    userOfCall,
+    userOfCall: grpcAuthenticator(authn.tokenAuthenticators),
     onInternalError: (err) => log.error('grpc request failed', { err: err instanceof Error ? err.message : String(err) }),
     ...(tracing ? { tracing } : {}),
   });

@@ -156,7 +156,8 @@ export function sharedTick(ms: number): () => Promise<void> {
 }
 
 /** One create, as the Create RPC and each CreateStream item do it: the created object's JSON. */
-async function createOne(registry: Registry, guard: Guard, user: UserInfo, req: CreateItemMsg, call?: object): Promise<Buffer> {
+async function createOne(registry: Registry, guard: Guard, caller: UserInfo | Promise<UserInfo>, req: CreateItemMsg, call?: object): Promise<Buffer> {
+  const user = caller instanceof Promise ? await caller : caller;
   guard(user, 'create', req.resource, req.namespace);
   const s = resolve(registry, req.resource);
   const obj = objectField('object', req.object, s.info.kind);
@@ -209,7 +210,7 @@ export interface GrpcServerOptions {
   /** Authorizes every call with the verb and resource it maps to (upstream: WithAuthorization); absent: everything allowed. */
   authorizer?: Authorizer;
   /** The caller's identity (set by the authentication chain); absent or undefined: INSECURE_SUPERUSER. */
-  userOfCall?: (call: object) => UserInfo | undefined;
+  userOfCall?: (call: object) => UserInfo | Promise<UserInfo> | undefined;
   /** Logged for unexpected (500) failures only. */
   onInternalError?: (err: unknown) => void;
   /** Each RPC runs in a SERVER span named like it (`kubelab.apiserver.v1.ResourceService/Create`), continuing the caller's traceparent. */
@@ -232,7 +233,7 @@ function guardOf(authorizer: Authorizer | undefined): Guard {
 export function resourceServiceHandlers(opts: GrpcServerOptions): ResourceServiceHandlers {
   const { registry } = opts;
   const guard = guardOf(opts.authorizer);
-  const userOf = (call: object): UserInfo => opts.userOfCall?.(call) ?? INSECURE_SUPERUSER;
+  const userOf = (call: object): UserInfo | Promise<UserInfo> => opts.userOfCall?.(call) ?? INSECURE_SUPERUSER;
   const batchIntervalMs = opts.watchBatchIntervalMs ?? 10;
   const batchTick = sharedTick(batchIntervalMs);
   const onError = (err: unknown) => {
@@ -240,14 +241,14 @@ export function resourceServiceHandlers(opts: GrpcServerOptions): ResourceServic
   };
   return {
     Get: unary(async (req, call) => {
-      guard(userOf(call), 'get', req.resource, req.namespace, req.name);
+      guard(await userOf(call), 'get', req.resource, req.namespace, req.name);
       const s = resolve(registry, req.resource);
       const obj = await s.get(req.namespace || undefined, requireName(req.name), { resourceVersion: req.resourceVersion });
       return { json: rawJson(obj) };
     }, onError),
 
     List: unary(async (req, call) => {
-      guard(userOf(call), 'list', req.resource, req.namespace, undefined, undefined, req.fieldSelector);
+      guard(await userOf(call), 'list', req.resource, req.namespace, undefined, undefined, req.fieldSelector);
       const s = resolve(registry, req.resource);
       const list = await s.list({
         namespace: req.namespace,
@@ -280,7 +281,7 @@ export function resourceServiceHandlers(opts: GrpcServerOptions): ResourceServic
       void (async () => {
         try {
           const req = call.request;
-          guard(userOf(call), 'watch', req.resource, req.namespace, undefined, undefined, req.fieldSelector);
+          guard(await userOf(call), 'watch', req.resource, req.namespace, undefined, undefined, req.fieldSelector);
           const s = resolve(registry, req.resource);
           const timeoutSeconds = int64(req.timeoutSeconds, 'timeoutSeconds');
           const w = s.watch({
@@ -328,6 +329,8 @@ export function resourceServiceHandlers(opts: GrpcServerOptions): ResourceServic
 
     CreateStream: (call) => {
       const user = userOf(call);
+      // A rejected token fails every item with its 401, as separate Create calls would.
+      if (user instanceof Promise) user.catch(() => undefined);
       // Items run concurrently as separate Create calls would; answers are
       // written as they finish, those finishing in the same I/O turn together.
       let pending = 0;
@@ -385,7 +388,7 @@ export function resourceServiceHandlers(opts: GrpcServerOptions): ResourceServic
     },
 
     Update: unary(async (req, call) => {
-      const user = userOf(call);
+      const user = await userOf(call);
       guard(user, 'update', req.resource, req.namespace, req.name);
       const s = resolve(registry, req.resource);
       const obj = objectField('object', req.object, s.info.kind);
@@ -394,7 +397,7 @@ export function resourceServiceHandlers(opts: GrpcServerOptions): ResourceServic
     }, onError),
 
     UpdateStatus: unary(async (req, call) => {
-      const user = userOf(call);
+      const user = await userOf(call);
       guard(user, 'update', req.resource, req.namespace, req.name, 'status');
       const s = resolve(registry, req.resource);
       if (!s.info.subresources.includes('status')) throw notServed({ group: s.info.group, version: s.info.version, resource: `${s.info.resource}/status` });
@@ -404,7 +407,7 @@ export function resourceServiceHandlers(opts: GrpcServerOptions): ResourceServic
     }, onError),
 
     Patch: unary(async (req, call) => {
-      const user = userOf(call);
+      const user = await userOf(call);
       guard(user, 'patch', req.resource, req.namespace, req.name, req.subresource);
       const s = resolve(registry, req.resource);
       if (!PATCH_TYPES.has(req.patchType)) throw unsupportedMediaType(req.patchType || '(empty patch_type)');
@@ -419,7 +422,7 @@ export function resourceServiceHandlers(opts: GrpcServerOptions): ResourceServic
     }, onError),
 
     Delete: unary(async (req, call) => {
-      const user = userOf(call);
+      const user = await userOf(call);
       guard(user, 'delete', req.resource, req.namespace, req.name);
       const s = resolve(registry, req.resource);
       const raw = parseJsonField('options', req.options, { optional: true });
@@ -438,7 +441,7 @@ export function resourceServiceHandlers(opts: GrpcServerOptions): ResourceServic
     Bind: unary(async (req, call) => {
       if (!req.namespace) throw badRequest("namespace: Required value: the pod's namespace");
       const binding = objectField('binding', req.binding);
-      const user = userOf(call);
+      const user = await userOf(call);
       guard(user, 'create', { group: '', version: 'v1', resource: 'pods' }, req.namespace, binding.metadata?.name, 'binding');
       await registry.bind(req.namespace, binding, context(user, undefined, undefined, call));
       return {};
@@ -449,7 +452,7 @@ export function resourceServiceHandlers(opts: GrpcServerOptions): ResourceServic
       const name = requireName(req.name);
       if (!opts.tokenRequest) throw notServed({ group: '', version: 'v1', resource: 'serviceaccounts/token' });
       const body = objectField('token_request', req.tokenRequest, 'TokenRequest');
-      const user = userOf(call);
+      const user = await userOf(call);
       guard(user, 'create', { group: '', version: 'v1', resource: 'serviceaccounts' }, req.namespace, name, 'token');
       const issued = await opts.tokenRequest.create(req.namespace, name, body, context(user, undefined, undefined, call));
       return { json: Buffer.from(JSON.stringify(issued)) };

@@ -9,6 +9,12 @@ export interface ControllerDescriptor {
   name: string;
   /** Older names --controllers also accepts (`deployment`). */
   aliases: string[];
+  /**
+   * The ServiceAccount (kube-system) whose credentials the controller writes
+   * with under --use-service-account-credentials, upstream's name (bound to
+   * `system:controller:<name>`); absent: the manager's own identity.
+   */
+  serviceAccount?: string;
   workers(c: ControllerManagerConfig): number;
   /** May be off for reasons of config (e.g. --allocate-node-cidrs=false). */
   enabled?(c: ControllerManagerConfig): boolean;
