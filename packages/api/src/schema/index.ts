@@ -20,7 +20,17 @@ export type { FieldDef, FieldOptions, FieldType, Group, PatchStrategy, Primitive
 export { isPrimitiveType } from './definition.js';
 
 /** Type name (the Go struct name) → its description; the order is the OpenAPI documents' order. */
-export const SCHEMA: Readonly<Record<string, TypeDef>> = { ...META_TYPES, ...POD_TYPES, ...NODE_TYPES, ...CORE_TYPES, ...APPS_TYPES, ...GROUP_TYPES, ...RBAC_TYPES, ...AUTHENTICATION_TYPES, ...AUTH_TYPES };
+export const SCHEMA: Readonly<Record<string, TypeDef>> = {
+  ...META_TYPES,
+  ...POD_TYPES,
+  ...NODE_TYPES,
+  ...CORE_TYPES,
+  ...APPS_TYPES,
+  ...GROUP_TYPES,
+  ...RBAC_TYPES,
+  ...AUTHENTICATION_TYPES,
+  ...AUTH_TYPES,
+};
 
 /** The OpenAPI component name of a type, e.g. io.k8s.api.core.v1.Pod. */
 export function openapiName(typeName: string): string {
