@@ -6,9 +6,9 @@
 
 import { DeliverPolicy, DiscardPolicy, jetstream, jetstreamManager, JetStreamApiError, StorageType } from '@nats-io/jetstream';
 import { nanos, type NatsConnection } from '@nats-io/transport-node';
-import { CRI_SUBJECT_ALL } from '@kubelab/proto/cri-record';
+import { CRI_STREAM, CRI_SUBJECT_ALL } from '@kubelab/proto/cri-record';
 
-export const CRI_STREAM = 'KUBELAB_CRI';
+export { CRI_STREAM };
 export const CRI_STREAM_SUBJECTS = [CRI_SUBJECT_ALL];
 export const CRI_STREAM_MAX_AGE_MS = 60 * 60 * 1000;
 export const CRI_STREAM_MAX_BYTES = 64 * 1024 * 1024;
