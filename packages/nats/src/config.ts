@@ -21,6 +21,8 @@ export interface NatsServerConfigOptions extends NatsUsersOptions {
   /** JetStream's file store. */
   storeDir: string;
   tls: NatsServerTlsFiles;
+  /** Largest message (default NATS_MAX_PAYLOAD). */
+  maxPayload?: string;
 }
 
 /** Objects up to etcd's 1.5 MiB request limit fit in one KV entry. */
@@ -45,7 +47,7 @@ export function natsServerConfig(opts: NatsServerConfigOptions): string {
   const lines = [
     `listen: ${q(opts.listen)}`,
     ...(opts.monitor ? [`http: ${q(opts.monitor)}`] : []),
-    `max_payload: ${NATS_MAX_PAYLOAD}`,
+    `max_payload: ${opts.maxPayload ?? NATS_MAX_PAYLOAD}`,
     `jetstream {`,
     `  store_dir: ${q(opts.storeDir)}`,
     `}`,

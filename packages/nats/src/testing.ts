@@ -54,6 +54,8 @@ export async function startSecureNatsServer(opts: SecureNatsOptions = {}): Promi
           storeDir,
           tls: { certFile, keyFile, caFile },
           nodes: opts.nodes ?? ['node-1', 'node-2'],
+          // nats-server's default, which suites' over-the-limit cases are sized for.
+          maxPayload: '1MB',
           ...(opts.bucket ? { bucket: opts.bucket } : {}),
         }),
     });
