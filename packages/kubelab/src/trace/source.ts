@@ -1,8 +1,10 @@
 // Where records come from. Live: a plain NATS subscription (works on any
 // NATS). History (--since): the JetStream stream KUBELAB_CRI, which keeps the
-// runtime's core publishes on kubelab.cri.> for an hour; the viewer creates it
-// if missing (idempotent, whoever comes first), so history exists from the
-// first `kubelab trace` on. The runtime itself never needs to know.
+// runtime's core publishes on kubelab.cri.> for an hour. `kubelab up` creates
+// it as the NATS admin once NATS is up; the viewer also tries (idempotent,
+// whoever comes first), which succeeds only where NATS runs without users,
+// since the trace identity may read the stream but create none. The runtime
+// itself never needs to know.
 
 import { DeliverPolicy, DiscardPolicy, jetstream, jetstreamManager, JetStreamApiError, StorageType } from '@nats-io/jetstream';
 import { nanos, type NatsConnection } from '@nats-io/transport-node';
