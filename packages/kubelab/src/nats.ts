@@ -46,11 +46,13 @@ export interface NatsTlsFlagValues {
 /**
  * --nats-ca-file/--nats-cert-file/--nats-key-file when any is given, else
  * the command's certificate in the state dir when `kubelab up` issued one,
- * else none (plain NATS).
+ * else none (plain NATS). A --nats-url without --state-dir names another
+ * NATS, so the default state dir's certificates are not offered to it.
  */
-export function resolveNatsTls(values: NatsTlsFlagValues, stateDirArg: string, who: 'trace' | 'admin'): NatsClientTls | undefined {
+export function resolveNatsTls(values: NatsTlsFlagValues & { 'nats-url': string }, stateDirArg: string, who: 'trace' | 'admin'): NatsClientTls | undefined {
   const flags = { caFile: values['nats-ca-file'], certFile: values['nats-cert-file'], keyFile: values['nats-key-file'] };
   if (flags.caFile || flags.certFile || flags.keyFile) return readNatsTls(flags);
+  if (values['nats-url'] && !stateDirArg) return undefined;
   const files = natsClientFiles(stateDirFrom(stateDirArg || undefined), who);
   return existsSync(files.caFile) && existsSync(files.certFile) && existsSync(files.keyFile) ? readNatsTls(files) : undefined;
 }
