@@ -65,7 +65,7 @@ export async function createTestPki(): Promise<ApiserverTestPki> {
 export interface RestRequest {
   method?: string;
   headers?: Record<string, string>;
-  body?: string;
+  body?: string | Buffer;
   /** Client certificate to present (default the admin's); 'anonymous' presents none. */
   as?: { cert: string; key: string } | 'anonymous';
 }
