@@ -15,6 +15,7 @@ export {
   type CsrInfo,
   type Usage,
 } from './certificate.js';
+export { selfSignedCertKey, type SelfSignedOptions } from './self-signed.js';
 export { KubeconfigError, buildKubeconfig, loadKubeconfig, parseKubeconfig, type ClientCredentials, type KubeconfigSpec } from './kubeconfig.js';
 export {
   APISERVER_SERVICE_NAMES,
