@@ -25,6 +25,7 @@ import { MAX_OBJECT_BYTES } from './registry/store.js';
 import { loadEncryptionConfig } from './storage/encryption/load.js';
 import { KvStorage } from './storage/kv.js';
 import { traceRestHandler } from './tracing/request.js';
+import type { KubeletClientConfig } from './endpoints/kubelet-client.js';
 
 export interface ApiserverOptions {
   /** NATS server URL (JetStream enabled). */
@@ -58,6 +59,11 @@ export interface ApiserverOptions {
   tls?: ServingTls;
   /** --anonymous-auth (default true). */
   anonymousAuth?: boolean;
+  /**
+   * --kubelet-client-certificate/--kubelet-client-key (and --kubelet-certificate-authority)
+   * as PEM: the apiserver's identity when it proxies logs and exec to kubelets over HTTPS.
+   */
+  kubeletClient?: KubeletClientConfig;
   /** Bearer-token authenticators (ServiceAccount and bootstrap tokens), in order. */
   tokenAuthenticators?: TokenAuthenticator[];
   logger?: Logger;
@@ -199,7 +205,7 @@ export async function startApiserver(opts: ApiserverOptions): Promise<RunningApi
   if (opts.rest !== false) {
     const factory = await loadRest(log);
     if (factory) {
-      const h = await factory({ registry, logger: log, securePort: http.port, grpcPort: grpcServer.port, serviceClusterIpRange: serviceRange.text, metrics: metrics.registry, tracing });
+      const h = await factory({ registry, logger: log, kubeletClient: opts.kubeletClient ?? {}, securePort: http.port, grpcPort: grpcServer.port, serviceClusterIpRange: serviceRange.text, metrics: metrics.registry, tracing });
       rest = traceRestHandler(tracing, typeof h === 'function' ? h : h.handle.bind(h));
     }
   }

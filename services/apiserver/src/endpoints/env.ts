@@ -1,6 +1,7 @@
 // What every handler gets: the registry and the injectable edges.
 
 import type { Registry } from '../registry/interface.js';
+import type { KubeletClientConfig } from './kubelet-client.js';
 
 export interface KubeletAddress {
   host: string;
@@ -25,4 +26,6 @@ export interface HandlerEnv {
   maxBodyBytes: number;
   version: VersionInfo;
   kubeletAddress: (nodeName: string) => Promise<KubeletAddress>;
+  /** The apiserver's TLS towards kubelets (--kubelet-client-certificate, …). */
+  kubeletClient: KubeletClientConfig;
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { nodeRequestAttributes } from './attributes.js';
-import type { ReviewClient } from './types.js';
+import type { ReviewClient, UserInfo } from './types.js';
 import { WebhookAuthorizer, WebhookTokenAuthenticator, decisionOf, subjectAccessReviewFor, type SubjectAccessReview, type TokenReview } from './webhook.js';
 
 /** A review client answering from `answer` and recording what it was sent. */
@@ -16,7 +16,7 @@ function fakeReviews<T extends { status?: unknown }>(answer: (review: T) => T['s
   };
 }
 
-const jane = { name: 'jane', uid: 'u-1', groups: ['dev', 'system:authenticated'], extra: { scopes: ['a'] } };
+const jane: UserInfo = { name: 'jane', uid: 'u-1', groups: ['dev', 'system:authenticated'], extra: { scopes: ['a'] } };
 
 describe('subjectAccessReviewFor', () => {
   it("carries the user and the node's resource attributes", () => {

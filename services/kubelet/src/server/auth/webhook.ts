@@ -7,23 +7,22 @@
 // results 2 min; authorized 5 min, unauthorized 30 s; errors not cached).
 
 import { createHash } from 'node:crypto';
+import type { KubeObject } from '@kubelab/api';
 import { ExpiringCache } from './cache.js';
 import type { Attributes, Authorizer, Decision, ReviewClient, TokenAuthenticator, UserInfo } from './types.js';
 
 /** authentication.k8s.io/v1 TokenReview, the fields the kubelet sends and reads. */
-export interface TokenReview {
+export interface TokenReview extends KubeObject {
   apiVersion: 'authentication.k8s.io/v1';
   kind: 'TokenReview';
-  metadata: Record<string, unknown>;
   spec: { token: string; audiences?: string[] };
   status?: { authenticated?: boolean; user?: { username?: string; uid?: string; groups?: string[]; extra?: Record<string, string[]> }; audiences?: string[]; error?: string };
 }
 
 /** authorization.k8s.io/v1 SubjectAccessReview, the fields the kubelet sends and reads. */
-export interface SubjectAccessReview {
+export interface SubjectAccessReview extends KubeObject {
   apiVersion: 'authorization.k8s.io/v1';
   kind: 'SubjectAccessReview';
-  metadata: Record<string, unknown>;
   spec: {
     user: string;
     uid?: string;
