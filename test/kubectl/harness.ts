@@ -66,6 +66,8 @@ export async function startCluster(): Promise<Cluster> {
       grpcPort: 0,
       logger: errorsOnly,
       tls: pki.tls,
+      // kubeadm's --kubelet-client-certificate/-key: pods/log, exec and attach reach kubelets as kube-apiserver-kubelet-client.
+      kubeletClient: pki.kubeletClient,
     });
     await api.ready;
     const kubeconfig = join(dir, 'kubeconfig');
