@@ -68,6 +68,8 @@ export function kubeadmFiles(layout: Layout) {
     caCert: at('pki/ca.crt'),
     apiserverCert: at('pki/apiserver.crt'),
     apiserverKey: at('pki/apiserver.key'),
+    apiserverKubeletClientCert: at('pki/apiserver-kubelet-client.crt'),
+    apiserverKubeletClientKey: at('pki/apiserver-kubelet-client.key'),
     admin: at('admin.conf'),
     scheduler: at('scheduler.conf'),
     controllerManager: at('controller-manager.conf'),
@@ -143,6 +145,8 @@ export function components(layout: Layout): ComponentSpec[] {
         `--tls-cert-file=${files.apiserverCert}`,
         `--tls-private-key-file=${files.apiserverKey}`,
         `--client-ca-file=${files.caCert}`,
+        `--kubelet-client-certificate=${files.apiserverKubeletClientCert}`,
+        `--kubelet-client-key=${files.apiserverKubeletClientKey}`,
         // Secrets encrypted at rest by default; `kubelab up` writes the file on first start.
         `--encryption-provider-config=${join(layout.stateDir, ENCRYPTION_CONFIG_FILE)}`,
       ],
@@ -180,6 +184,8 @@ export function components(layout: Layout): ComponentSpec[] {
           '--address=127.0.0.1',
           `--apiserver-grpc-address=${grpc}`,
           `--kubeconfig=${files.kubelet(node)}`,
+          // kubeadm's kubelet: the apiserver's client certificate (and any other from the cluster CA) authenticates.
+          `--client-ca-file=${files.caCert}`,
           `--container-runtime-endpoint=unix://${sock}`,
           `--port=${p.kubelet}`,
           `--healthz-port=${p.kubeletHealthz}`,

@@ -205,7 +205,16 @@ export async function startApiserver(opts: ApiserverOptions): Promise<RunningApi
   if (opts.rest !== false) {
     const factory = await loadRest(log);
     if (factory) {
-      const h = await factory({ registry, logger: log, kubeletClient: opts.kubeletClient ?? {}, securePort: http.port, grpcPort: grpcServer.port, serviceClusterIpRange: serviceRange.text, metrics: metrics.registry, tracing });
+      const h = await factory({
+        registry,
+        logger: log,
+        kubeletClient: opts.kubeletClient ?? {},
+        securePort: http.port,
+        grpcPort: grpcServer.port,
+        serviceClusterIpRange: serviceRange.text,
+        metrics: metrics.registry,
+        tracing,
+      });
       rest = traceRestHandler(tracing, typeof h === 'function' ? h : h.handle.bind(h));
     }
   }

@@ -13,7 +13,16 @@ import { newKubeletMetrics } from './metrics/metrics.js';
 import { loopbackDialer } from './network/loopback.js';
 import { defaultHostname, defaultNodeIP } from './options.js';
 import type { Authorizer } from './server/auth/types.js';
-import { alwaysAllow, WebhookAuthorizer, WebhookTokenAuthenticator, DEFAULT_AUTHORIZED_TTL_MS, DEFAULT_TOKEN_CACHE_TTL_MS, DEFAULT_UNAUTHORIZED_TTL_MS, type SubjectAccessReview, type TokenReview } from './server/auth/webhook.js';
+import {
+  alwaysAllow,
+  WebhookAuthorizer,
+  WebhookTokenAuthenticator,
+  DEFAULT_AUTHORIZED_TTL_MS,
+  DEFAULT_TOKEN_CACHE_TTL_MS,
+  DEFAULT_UNAUTHORIZED_TTL_MS,
+  type SubjectAccessReview,
+  type TokenReview,
+} from './server/auth/webhook.js';
 import type { KubeletAuthOptions } from './server/auth/filter.js';
 import { serveKubelet } from './server/server.js';
 import { kubeletServingCertificate, type ServingCertificate } from './server/tls.js';

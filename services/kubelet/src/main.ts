@@ -16,7 +16,8 @@ function serverAuthFrom(values: KubeletFlagValues): Partial<KubeletOptions> {
   const read = (flag: 'tls-cert-file' | 'tls-private-key-file' | 'client-ca-file') => readFlagFile(flag, values[flag]);
   if (!values['tls-cert-file'] !== !values['tls-private-key-file']) throw new FlagError('--tls-cert-file and --tls-private-key-file must be given together');
   const mode = values['authorization-mode'];
-  if (!(AUTHORIZATION_MODES as readonly string[]).includes(mode)) throw new FlagError(`--authorization-mode: unsupported authorization mode ${JSON.stringify(mode)} (valid: ${AUTHORIZATION_MODES.join(', ')})`);
+  if (!(AUTHORIZATION_MODES as readonly string[]).includes(mode))
+    throw new FlagError(`--authorization-mode: unsupported authorization mode ${JSON.stringify(mode)} (valid: ${AUTHORIZATION_MODES.join(', ')})`);
   return {
     ...(values['tls-cert-file'] ? { servingTls: { certPem: read('tls-cert-file'), keyPem: read('tls-private-key-file') } } : {}),
     ...(values['cert-dir'] ? { certDir: values['cert-dir'] } : {}),

@@ -72,12 +72,16 @@ describe('the kubelet API (reviews answered by a stub RBAC)', () => {
     expect(status).toBe(401);
   });
 
-  it('forbids an identity without nodes/proxy with 403 in the kubelet\'s words, after asking a SubjectAccessReview', async () => {
+  it("forbids an identity without nodes/proxy with 403 in the kubelet's words, after asking a SubjectAccessReview", async () => {
     expect(await c.kubeletGet('/pods', jane)).toEqual({ status: 403, text: 'Forbidden (user=jane, verb=get, resource=nodes, subresource=proxy)' });
     expect(await c.kubeletGet('/metrics', jane)).toEqual({ status: 403, text: 'Forbidden (user=jane, verb=get, resource=nodes, subresource=metrics)' });
     expect(reviews.filter((r) => r.user === 'jane')).toEqual([
       { user: 'jane', groups: ['dev', 'system:authenticated'], resourceAttributes: { namespace: '', verb: 'get', group: '', version: 'v1', resource: 'nodes', subresource: 'proxy', name: 'node-1' } },
-      { user: 'jane', groups: ['dev', 'system:authenticated'], resourceAttributes: { namespace: '', verb: 'get', group: '', version: 'v1', resource: 'nodes', subresource: 'metrics', name: 'node-1' } },
+      {
+        user: 'jane',
+        groups: ['dev', 'system:authenticated'],
+        resourceAttributes: { namespace: '', verb: 'get', group: '', version: 'v1', resource: 'nodes', subresource: 'metrics', name: 'node-1' },
+      },
     ]);
   });
 

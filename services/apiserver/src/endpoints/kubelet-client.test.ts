@@ -3,7 +3,12 @@ import { kubeletResponseError, kubeletTlsOptions, kubeletUrl } from './kubelet-c
 
 describe('kubeletResponseError (LogREST GenericHttpResponseChecker)', () => {
   it.each([
-    [403, 'Forbidden (user=kube-apiserver-kubelet-client, verb=get, resource=nodes, subresource=proxy)', 'Forbidden', 'Forbidden (user=kube-apiserver-kubelet-client, verb=get, resource=nodes, subresource=proxy) ( pods/log web)'],
+    [
+      403,
+      'Forbidden (user=kube-apiserver-kubelet-client, verb=get, resource=nodes, subresource=proxy)',
+      'Forbidden',
+      'Forbidden (user=kube-apiserver-kubelet-client, verb=get, resource=nodes, subresource=proxy) ( pods/log web)',
+    ],
     [401, 'Unauthorized', 'Unauthorized', 'the server has asked for the client to provide credentials ( pods/log web)'],
     [404, 'pod does not exist', 'NotFound', 'the server could not find the requested resource ( pods/log web)'],
     [400, 'container "side" in pod "web" is waiting to start: ContainerCreating', 'BadRequest', 'container "side" in pod "web" is waiting to start: ContainerCreating'],

@@ -22,7 +22,8 @@ function request(o: { cert?: X509Certificate; verified?: boolean; authorization?
 
 const tokens: TokenAuthenticator = {
   authenticateToken: (t) => {
-    if (t === 'good') return Promise.resolve({ name: 'system:serviceaccount:default:app', groups: ['system:serviceaccounts', 'system:serviceaccounts:default', 'system:authenticated'] } satisfies UserInfo);
+    if (t === 'good')
+      return Promise.resolve({ name: 'system:serviceaccount:default:app', groups: ['system:serviceaccounts', 'system:serviceaccounts:default', 'system:authenticated'] } satisfies UserInfo);
     if (t === 'broken') return Promise.reject(new Error('the server could not find the requested resource'));
     return Promise.resolve(undefined);
   },
@@ -32,14 +33,24 @@ const kubeadm: AuthenticatorOptions = { x509: true, token: tokens, anonymous: fa
 
 describe('authenticateRequest (the kubelet delegating authenticator)', () => {
   it.each([
-    ['a verified client certificate: CN the user, O its groups', kubeadm, { cert: () => apiserverCert, verified: true }, { user: { name: 'kube-apiserver-kubelet-client', groups: ['kubeadm:cluster-admins', 'system:authenticated'] } }],
+    [
+      'a verified client certificate: CN the user, O its groups',
+      kubeadm,
+      { cert: () => apiserverCert, verified: true },
+      { user: { name: 'kube-apiserver-kubelet-client', groups: ['kubeadm:cluster-admins', 'system:authenticated'] } },
+    ],
     ['a certificate from another CA: an error, never anonymous', { ...kubeadm, anonymous: true }, { cert: () => apiserverCert, verified: false }, { error: 'verifying certificate' }],
     ['a certificate without a CN', kubeadm, { cert: () => noCnCert, verified: true }, { error: 'common name of client cert is empty' }],
     ['a certificate without --client-ca-file: not looked at', { ...kubeadm, x509: false }, { cert: () => apiserverCert, verified: true }, { error: 'no credentials' }],
     ['a token the apiserver vouches for', kubeadm, { authorization: 'Bearer good' }, { user: { name: 'system:serviceaccount:default:app' } }],
     ['a token the apiserver does not know', { ...kubeadm, anonymous: true }, { authorization: 'Bearer forged' }, { error: 'invalid bearer token' }],
     ['a token review that failed', kubeadm, { authorization: 'Bearer broken' }, { error: 'the server could not find the requested resource' }],
-    ['a token without --authentication-token-webhook: anonymous when allowed', { x509: true, anonymous: true }, { authorization: 'Bearer good' }, { user: { name: 'system:anonymous', groups: ['system:unauthenticated'] } }],
+    [
+      'a token without --authentication-token-webhook: anonymous when allowed',
+      { x509: true, anonymous: true },
+      { authorization: 'Bearer good' },
+      { user: { name: 'system:anonymous', groups: ['system:unauthenticated'] } },
+    ],
     ['nothing, --anonymous-auth=false', kubeadm, {}, { error: 'no credentials' }],
     ['nothing, --anonymous-auth=true', { ...kubeadm, anonymous: true }, {}, { user: { name: 'system:anonymous', groups: ['system:unauthenticated'] } }],
   ] as const)('%s', async (_name, opts, r, want) => {

@@ -21,7 +21,11 @@ const request = (method: string, url: string, token?: string) =>
 describe('filterRequest (upstream InstallAuthFilter)', () => {
   it('lets the cluster admin through with the attributes it was checked for', async () => {
     const r = await filterRequest(opts, request('POST', '/exec/default/web/app?command=ls&output=1', 'admin'));
-    expect(r).toMatchObject({ ok: true, user: { name: 'kube-apiserver-kubelet-client', groups: ['kubeadm:cluster-admins', 'system:authenticated'] }, attributes: { verb: 'create', subresource: 'proxy', path: '/exec/default/web/app' } });
+    expect(r).toMatchObject({
+      ok: true,
+      user: { name: 'kube-apiserver-kubelet-client', groups: ['kubeadm:cluster-admins', 'system:authenticated'] },
+      attributes: { verb: 'create', subresource: 'proxy', path: '/exec/default/web/app' },
+    });
   });
 
   it.each([
