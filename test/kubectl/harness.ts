@@ -51,7 +51,10 @@ export interface Cluster {
   stop(): Promise<void>;
 }
 
-export async function startCluster(): Promise<Cluster> {
+/** How the apiserver is started: `--authorization-mode` and extra authorizer factories (tests stub RBAC until it lands). */
+export type ClusterOptions = Pick<Parameters<typeof startApiserver>[0], 'authorizationModes' | 'authorizerFactories'>;
+
+export async function startCluster(opts: ClusterOptions = {}): Promise<Cluster> {
   const dir = mkdtempSync(join(tmpdir(), 'kubelab-kubectl-'));
   let nats: NatsServerHandle | undefined;
   let api: RunningApiserver | undefined;
@@ -68,6 +71,7 @@ export async function startCluster(): Promise<Cluster> {
       tls: pki.tls,
       // kubeadm's --kubelet-client-certificate/-key: pods/log, exec and attach reach kubelets as kube-apiserver-kubelet-client.
       kubeletClient: pki.kubeletClient,
+      ...opts,
     });
     await api.ready;
     const kubeconfig = join(dir, 'kubeconfig');

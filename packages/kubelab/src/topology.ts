@@ -70,6 +70,8 @@ export function kubeadmFiles(layout: Layout) {
     apiserverKey: at('pki/apiserver.key'),
     apiserverKubeletClientCert: at('pki/apiserver-kubelet-client.crt'),
     apiserverKubeletClientKey: at('pki/apiserver-kubelet-client.key'),
+    saKey: at('pki/sa.key'),
+    saPub: at('pki/sa.pub'),
     admin: at('admin.conf'),
     scheduler: at('scheduler.conf'),
     controllerManager: at('controller-manager.conf'),
@@ -147,6 +149,11 @@ export function components(layout: Layout): ComponentSpec[] {
         `--client-ca-file=${files.caCert}`,
         `--kubelet-client-certificate=${files.apiserverKubeletClientCert}`,
         `--kubelet-client-key=${files.apiserverKubeletClientKey}`,
+        // kubeadm's authorization and token settings.
+        '--authorization-mode=Node,RBAC',
+        '--enable-bootstrap-token-auth=true',
+        `--service-account-signing-key-file=${files.saKey}`,
+        `--service-account-key-file=${files.saPub}`,
         // Secrets encrypted at rest by default; `kubelab up` writes the file on first start.
         `--encryption-provider-config=${join(layout.stateDir, ENCRYPTION_CONFIG_FILE)}`,
       ],
@@ -160,7 +167,16 @@ export function components(layout: Layout): ComponentSpec[] {
     {
       name: 'controller-manager',
       service: 'controller-manager',
-      args: [`--apiserver-grpc-address=${grpc}`, `--kubeconfig=${files.controllerManager}`, '--bind-address=127.0.0.1', `--secure-port=${ports.controllerManager}`],
+      args: [
+        `--apiserver-grpc-address=${grpc}`,
+        `--kubeconfig=${files.controllerManager}`,
+        '--bind-address=127.0.0.1',
+        `--secure-port=${ports.controllerManager}`,
+        // As kubeadm: each controller writes as its own ServiceAccount; the root CA and the token signing key.
+        '--use-service-account-credentials=true',
+        `--root-ca-file=${files.caCert}`,
+        `--service-account-private-key-file=${files.saKey}`,
+      ],
     },
   ];
   for (let i = 1; i <= layout.nodes; i++) {

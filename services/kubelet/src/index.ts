@@ -3,6 +3,7 @@
 
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import type { SubjectAccessReview, TokenReview } from '@kubelab/api';
 import { createLogger, newMetricsRegistry, serveHealth, type Logger } from '@kubelab/component-base';
 import { SharedInformerFactory, createClientset, newEventBroadcaster, type ClientTls, type Clientset } from '@kubelab/client';
 import { grpcClientInterceptors, type Tracing } from '@kubelab/tracing';
@@ -13,16 +14,7 @@ import { newKubeletMetrics } from './metrics/metrics.js';
 import { loopbackDialer } from './network/loopback.js';
 import { defaultHostname, defaultNodeIP } from './options.js';
 import type { Authorizer } from './server/auth/types.js';
-import {
-  alwaysAllow,
-  WebhookAuthorizer,
-  WebhookTokenAuthenticator,
-  DEFAULT_AUTHORIZED_TTL_MS,
-  DEFAULT_TOKEN_CACHE_TTL_MS,
-  DEFAULT_UNAUTHORIZED_TTL_MS,
-  type SubjectAccessReview,
-  type TokenReview,
-} from './server/auth/webhook.js';
+import { alwaysAllow, WebhookAuthorizer, WebhookTokenAuthenticator, DEFAULT_AUTHORIZED_TTL_MS, DEFAULT_TOKEN_CACHE_TTL_MS, DEFAULT_UNAUTHORIZED_TTL_MS } from './server/auth/webhook.js';
 import type { KubeletAuthOptions } from './server/auth/filter.js';
 import { serveKubelet } from './server/server.js';
 import { kubeletServingCertificate, type ServingCertificate } from './server/tls.js';

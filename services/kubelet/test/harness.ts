@@ -7,7 +7,7 @@ import { request as httpsRequest } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Event, Pod } from '@kubelab/api';
-import { startApiserver, type RunningApiserver } from '@kubelab/apiserver';
+import { startApiserver, type ApiserverOptions, type RunningApiserver } from '@kubelab/apiserver';
 import { createTestPki, type ApiserverTestPki } from '@kubelab/apiserver/testing';
 import { createClientset, type ClientTls, type Clientset } from '@kubelab/client';
 import { createLogger } from '@kubelab/component-base';
@@ -58,6 +58,7 @@ export function kubeletGet(port: number, path: string, as: ClientCertificate | '
 }
 
 export interface ClusterOptions {
+  apiserver?: Partial<ApiserverOptions>;
   kubelet?: Partial<KubeletOptions>;
   containerd?: Partial<ContainerdOptions>;
 }
@@ -67,7 +68,7 @@ export async function startCluster(o: ClusterOptions = {}): Promise<Cluster> {
   const nodeName = 'node-1';
   const nats = await startNatsServer();
   const pki = await createTestPki();
-  const apiserver = await startApiserver({ natsUrl: nats.url, bindAddress: '127.0.0.1', securePort: 0, grpcPort: 0, logger: quiet('apiserver'), rest: false, tls: pki.tls });
+  const apiserver = await startApiserver({ natsUrl: nats.url, bindAddress: '127.0.0.1', securePort: 0, grpcPort: 0, logger: quiet('apiserver'), rest: false, tls: pki.tls, ...o.apiserver });
   await apiserver.ready;
   const containerdOpts: ContainerdOptions = {
     nodeName,
@@ -95,10 +96,8 @@ export async function startCluster(o: ClusterOptions = {}): Promise<Cluster> {
     rootDir: join(dir, 'kubelet'),
     podLogsDir: join(dir, 'pods'),
     nodeStatusUpdateFrequencyMs: 500,
-    // kubeadm's kubelet: client certificates from the cluster CA; no anonymous requests.
+    // kubeadm's kubelet: client certificates from the cluster CA, no anonymous requests, a SubjectAccessReview per request.
     clientCaPem: pki.pki.caPem,
-    // TODO(review APIs): Webhook (the default) once the apiserver serves SubjectAccessReview; AlwaysAllow until then.
-    authorizationMode: 'AlwaysAllow',
     logger: quiet('kubelet'),
     ...o.kubelet,
     ...extra,

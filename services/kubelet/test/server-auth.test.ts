@@ -2,8 +2,8 @@
 // the kubelet port with a self-signed serving certificate kept across
 // restarts, client certificates from the cluster CA, 401/403 in upstream's
 // words, SubjectAccessReviews for every request. The reviews are answered by
-// a stub here (cluster admins allowed, as kubeadm's RBAC binding does); the
-// last block asks the real apiserver and waits for its review APIs.
+// a stub first (cluster admins allowed, as kubeadm's RBAC binding does),
+// then by the real apiserver's RBAC.
 
 import { X509Certificate } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -12,8 +12,10 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { certificateInfo } from '@kubelab/pki';
 import { TestPki } from '@kubelab/pki/testing';
-import { WebhookAuthorizer, type SubjectAccessReview } from '../src/server/auth/webhook.js';
-import { startCluster, type Cluster, type ClientCertificate } from './harness.js';
+import type { SubjectAccessReview } from '@kubelab/api';
+import { WebhookAuthorizer } from '../src/server/auth/webhook.js';
+import { waitFor } from '@kubelab/testing';
+import { POLL, startCluster, type Cluster, type ClientCertificate } from './harness.js';
 
 /** The certificate a TLS client sees on the port. */
 function servedCertificate(port: number): Promise<X509Certificate> {
@@ -42,7 +44,7 @@ describe('the kubelet API (reviews answered by a stub RBAC)', () => {
     const authorizer = new WebhookAuthorizer({
       create: (r) => {
         reviews.push(r.spec);
-        return Promise.resolve({ ...r, status: { allowed: r.spec.groups.includes('kubeadm:cluster-admins') } });
+        return Promise.resolve({ ...r, status: { allowed: (r.spec.groups ?? []).includes('kubeadm:cluster-admins') } });
       },
     });
     c = await startCluster({ kubelet: { authorizationMode: 'Webhook', authorizer } });
@@ -90,7 +92,7 @@ describe('the kubelet API (reviews answered by a stub RBAC)', () => {
     expect(pods.status).toBe(200);
     expect(JSON.parse(pods.text)).toMatchObject({ kind: 'PodList', apiVersion: 'v1' });
     expect(await c.kubeletGet('/healthz')).toEqual({ status: 200, text: 'ok' });
-    expect(reviews.filter((r) => r.user === 'kube-apiserver-kubelet-client').map((r) => r.resourceAttributes.subresource)).toEqual(['proxy']);
+    expect(reviews.filter((r) => r.user === 'kube-apiserver-kubelet-client').map((r) => r.resourceAttributes?.subresource)).toEqual(['proxy']);
   });
 
   it('keeps /healthz on the healthz port plain HTTP and open, as upstream', async () => {
@@ -110,23 +112,26 @@ describe('the kubelet API (reviews answered by a stub RBAC)', () => {
   }, 30_000);
 });
 
-/**
- * Enable once the apiserver serves authorization.k8s.io/v1 subjectaccessreviews and
- * authentication.k8s.io/v1 tokenreviews (the review-API helpers' branches): then the
- * kubelet's default --authorization-mode=Webhook asks the real RBAC authorizer.
- */
-const REVIEW_APIS_SERVED = false;
-
-describe.runIf(REVIEW_APIS_SERVED)('the kubelet API against the real review APIs', () => {
+describe('the kubelet API against the apiserver (Node,RBAC as kubeadm)', () => {
   let c: Cluster;
   beforeAll(async () => {
-    c = await startCluster({ kubelet: { authorizationMode: 'Webhook' } });
+    c = await startCluster({ apiserver: { authorizationModes: ['Node', 'RBAC'] } });
   }, 30_000);
   afterAll(() => c?.dispose());
 
-  it('allows the apiserver through kubeadm:cluster-admins and forbids jane', async () => {
+  it('allows the apiserver through kubeadm:cluster-admins and forbids jane until a binding grants nodes/proxy', async () => {
     expect((await c.kubeletGet('/pods')).status).toBe(200);
     expect(await c.kubeletGet('/pods', await asCert(c.pki.pki, 'jane'))).toEqual({ status: 403, text: 'Forbidden (user=jane, verb=get, resource=nodes, subresource=proxy)' });
     expect(await c.kubeletGet('/pods', 'anonymous')).toEqual({ status: 401, text: 'Unauthorized' });
+    // upstream's system:kubelet-api-admin grants nodes/proxy, log, stats, metrics; bound to joe, joe gets through.
+    await c.cs.rbac.clusterRoleBindings().create({
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind: 'ClusterRoleBinding',
+      metadata: { name: 'joe-kubelet-api' },
+      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'system:kubelet-api-admin' },
+      subjects: [{ apiGroup: 'rbac.authorization.k8s.io', kind: 'User', name: 'joe' }],
+    });
+    const joe = await asCert(c.pki.pki, 'joe');
+    expect(await waitFor('joe allowed', async () => ((await c.kubeletGet('/pods', joe)).status === 200 ? true : undefined), POLL)).toBe(true);
   });
 });

@@ -2,6 +2,7 @@
 
 import type { Registry } from '../registry/interface.js';
 import type { KubeletClientConfig } from './kubelet-client.js';
+import type { TokenRequestREST } from '../serviceaccount/token-request.js';
 
 export interface KubeletAddress {
   host: string;
@@ -28,4 +29,6 @@ export interface HandlerEnv {
   kubeletAddress: (nodeName: string) => Promise<KubeletAddress>;
   /** The apiserver's TLS towards kubelets (--kubelet-client-certificate, …). */
   kubeletClient: KubeletClientConfig;
+  /** serviceaccounts/token; absent (no signing key) the subresource is not served, as upstream without an issuer. */
+  tokenRequest?: TokenRequestREST;
 }

@@ -3,35 +3,13 @@
 // the kubelet builds them from --authentication-token-webhook and
 // --authorization-mode=Webhook): a TokenReview for a bearer token and a
 // SubjectAccessReview for each request's attributes, created through the
-// kubelet's own API connection, with upstream's caches in front (token
+// kubelet's own API connection (the objects are @kubelab/api's), with upstream's caches in front (token
 // results 2 min; authorized 5 min, unauthorized 30 s; errors not cached).
 
 import { createHash } from 'node:crypto';
-import type { KubeObject } from '@kubelab/api';
+import type { SubjectAccessReview, SubjectAccessReviewStatus, TokenReview } from '@kubelab/api';
 import { ExpiringCache } from './cache.js';
 import type { Attributes, Authorizer, Decision, ReviewClient, TokenAuthenticator, UserInfo } from './types.js';
-
-/** authentication.k8s.io/v1 TokenReview, the fields the kubelet sends and reads. */
-export interface TokenReview extends KubeObject {
-  apiVersion: 'authentication.k8s.io/v1';
-  kind: 'TokenReview';
-  spec: { token: string; audiences?: string[] };
-  status?: { authenticated?: boolean; user?: { username?: string; uid?: string; groups?: string[]; extra?: Record<string, string[]> }; audiences?: string[]; error?: string };
-}
-
-/** authorization.k8s.io/v1 SubjectAccessReview, the fields the kubelet sends and reads. */
-export interface SubjectAccessReview extends KubeObject {
-  apiVersion: 'authorization.k8s.io/v1';
-  kind: 'SubjectAccessReview';
-  spec: {
-    user: string;
-    uid?: string;
-    groups: string[];
-    extra?: Record<string, string[]>;
-    resourceAttributes: { namespace: string; verb: string; group: string; version: string; resource: string; subresource: string; name: string };
-  };
-  status?: { allowed?: boolean; denied?: boolean; reason?: string; evaluationError?: string };
-}
 
 /** Upstream's defaults (--authentication-token-webhook-cache-ttl, --authorization-webhook-cache-{authorized,unauthorized}-ttl). */
 export const DEFAULT_TOKEN_CACHE_TTL_MS = 120_000;
@@ -100,7 +78,7 @@ export function decisionOf(status: SubjectAccessReview['status']): { decision: D
 }
 
 export class WebhookAuthorizer implements Authorizer {
-  private readonly cache: ExpiringCache<SubjectAccessReview['status']>;
+  private readonly cache: ExpiringCache<SubjectAccessReviewStatus>;
 
   constructor(
     private readonly reviews: ReviewClient<SubjectAccessReview>,
@@ -115,7 +93,7 @@ export class WebhookAuthorizer implements Authorizer {
     const key = JSON.stringify(review.spec);
     let status = this.cache.get(key);
     if (!status) {
-      status = (await this.reviews.create(review)).status ?? {};
+      status = (await this.reviews.create(review)).status ?? { allowed: false };
       this.cache.set(key, status, status.allowed ? this.ttl.authorizedMs : this.ttl.unauthorizedMs);
     }
     return decisionOf(status);
