@@ -98,6 +98,21 @@ export {
   type Subject,
   type SubjectKind,
 } from './rbac/v1/types.js';
+export {
+  CERTIFICATES_GROUP,
+  KEY_USAGES,
+  SIGNER_KUBE_APISERVER_CLIENT,
+  SIGNER_KUBE_APISERVER_CLIENT_KUBELET,
+  SIGNER_KUBELET_SERVING,
+  SIGNER_LEGACY_UNKNOWN,
+  type CertificateSigningRequest,
+  type CertificateSigningRequestCondition,
+  type CertificateSigningRequestSpec,
+  type CertificateSigningRequestStatus,
+  type KeyUsage,
+  type RequestConditionType,
+} from './certificates/v1/types.js';
+export { certificatePem, hasTrueCondition, isApproved, requestPem } from './certificates/v1/helpers.js';
 
 // the schema: OpenAPI, strict decoding, protobuf
 export { elementType, isPrimitiveType, openapiName, SCHEMA, structOf, type FieldDef, type FieldType, type PrimitiveType } from './schema/index.js';

@@ -83,6 +83,8 @@ export const RESOURCES: readonly ResourceInfo[] = [
   r('rbac.authorization.k8s.io', 'ClusterRole', 'clusterroles', false),
   r('rbac.authorization.k8s.io', 'RoleBinding', 'rolebindings', true),
   r('rbac.authorization.k8s.io', 'ClusterRoleBinding', 'clusterrolebindings', false),
+  // approval: the Approved/Denied conditions (kubectl certificate approve|deny); status: the signer's certificate.
+  r('certificates.k8s.io', 'CertificateSigningRequest', 'certificatesigningrequests', false, { shortNames: ['csr'], subresources: ['status', 'approval'] }),
 ];
 
 export function apiVersionOf(info: Pick<ResourceInfo, 'group' | 'version'>): string {

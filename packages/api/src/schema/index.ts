@@ -6,6 +6,7 @@
 // gRPC server all import it from below, and clients can too.
 
 import { APPS_TYPES } from './apps.js';
+import { CERTIFICATES_TYPES } from './certificates.js';
 import { CORE_TYPES } from './core.js';
 import { NODE_TYPES } from './core-node.js';
 import { POD_TYPES } from './core-pod.js';
@@ -18,7 +19,7 @@ export type { FieldDef, FieldOptions, FieldType, Group, PatchStrategy, Primitive
 export { isPrimitiveType } from './definition.js';
 
 /** Type name (the Go struct name) → its description; the order is the OpenAPI documents' order. */
-export const SCHEMA: Readonly<Record<string, TypeDef>> = { ...META_TYPES, ...POD_TYPES, ...NODE_TYPES, ...CORE_TYPES, ...APPS_TYPES, ...GROUP_TYPES, ...RBAC_TYPES };
+export const SCHEMA: Readonly<Record<string, TypeDef>> = { ...META_TYPES, ...POD_TYPES, ...NODE_TYPES, ...CORE_TYPES, ...APPS_TYPES, ...GROUP_TYPES, ...RBAC_TYPES, ...CERTIFICATES_TYPES };
 
 /** The OpenAPI component name of a type, e.g. io.k8s.api.core.v1.Pod. */
 export function openapiName(typeName: string): string {
