@@ -15,6 +15,7 @@ export {
   type CsrInfo,
   type Usage,
 } from './certificate.js';
+export { SIGNING_BACKDATE_MS, keyUsagesFromStrings, signingValidity, verifyCsr, type VerifiedCsr } from './csr.js';
 export { KubeconfigError, buildKubeconfig, loadKubeconfig, parseKubeconfig, type ClientCredentials, type KubeconfigSpec } from './kubeconfig.js';
 export {
   APISERVER_SERVICE_NAMES,

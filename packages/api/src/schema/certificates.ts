@@ -9,8 +9,7 @@ export const CERTIFICATES_TYPES: Record<string, TypeDef> = {
   CertificateSigningRequest: {
     group: 'certificates',
     protobuf: true,
-    description:
-      'A CertificateSigningRequest asks a signer for an x509 certificate: it is approved or denied (the approval subresource), then issued by the signer (the status subresource).',
+    description: 'A CertificateSigningRequest asks a signer for an x509 certificate: it is approved or denied (the approval subresource), then issued by the signer (the status subresource).',
     fields: top({
       spec: ['CertificateSigningRequestSpec', 'The certificate request; immutable after creation.', { required: true, protobuf: 2 }],
       status: ['CertificateSigningRequestStatus', 'Whether the request is approved or denied, and the issued certificate.', { protobuf: 3 }],

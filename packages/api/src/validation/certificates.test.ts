@@ -46,7 +46,11 @@ describe('CertificateSigningRequest validation (pkg/apis/certificates/validation
     ['a kubelet client request', csr(), []],
     ['any name, even one that is no DNS name', { ...csr(), metadata: { name: 'node-csr-Ab_c:1' } }, []],
     ['request not PEM', csr({ request: b64('hello') }), ['spec.request: Invalid value: []byte{0x68, 0x65, 0x6c, 0x6c, 0x6f}: PEM block type must be CERTIFICATE REQUEST']],
-    ['a certificate where the request belongs', csr({ request: b64(CERT_PEM) }), [expect.stringMatching(/^spec\.request: Invalid value: \[\]byte\{0x2d, .*\}: PEM block type must be CERTIFICATE REQUEST$/) as unknown as string]],
+    [
+      'a certificate where the request belongs',
+      csr({ request: b64(CERT_PEM) }),
+      [expect.stringMatching(/^spec\.request: Invalid value: \[\]byte\{0x2d, .*\}: PEM block type must be CERTIFICATE REQUEST$/) as unknown as string],
+    ],
     ['no usages', csr({ usages: [] }), ['spec.usages: Required value']],
     [
       'an unknown usage',
@@ -57,15 +61,39 @@ describe('CertificateSigningRequest validation (pkg/apis/certificates/validation
     ],
     ['a duplicate usage', csr({ usages: ['client auth', 'client auth'] }), ['spec.usages[1]: Duplicate value: "client auth"']],
     ['no signerName', csr({ signerName: '' }), ['spec.signerName: Required value']],
-    ['the legacy signer', csr({ signerName: 'kubernetes.io/legacy-unknown' }), ['spec.signerName: Invalid value: "kubernetes.io/legacy-unknown": the legacy signerName is not allowed via this API version']],
-    ['a signer without a path', csr({ signerName: 'example.com' }), ["spec.signerName: Invalid value: \"example.com\": must be a fully qualified domain and path of the form 'example.com/signer-name'"]],
+    [
+      'the legacy signer',
+      csr({ signerName: 'kubernetes.io/legacy-unknown' }),
+      ['spec.signerName: Invalid value: "kubernetes.io/legacy-unknown": the legacy signerName is not allowed via this API version'],
+    ],
+    [
+      'a signer without a path',
+      csr({ signerName: 'example.com' }),
+      ['spec.signerName: Invalid value: "example.com": must be a fully qualified domain and path of the form \'example.com/signer-name\''],
+    ],
     ['a signer domain without dots', csr({ signerName: 'example/signer' }), ['spec.signerName: Invalid value: "example": should be a domain with at least two segments separated by dots']],
     ['ten minutes at least', csr({ expirationSeconds: 599 }), ['spec.expirationSeconds: Invalid value: 599: may not specify a duration less than 600 seconds (10 minutes)']],
     ['ten minutes is fine', csr({ expirationSeconds: 600 }), []],
     ['Approved and Denied', csr({}, { conditions: [approved, denied] }), ['status.conditions[1].type: Invalid value: "Denied": Approved and Denied conditions are mutually exclusive']],
     ['Approved may only be True', csr({}, { conditions: [{ type: 'Approved', status: 'False' }] }), ['status.conditions[0].status: Unsupported value: "False": supported values: "True"']],
-    ['a condition twice', csr({}, { conditions: [{ type: 'Ready', status: 'True' }, { type: 'Ready', status: 'False' }] }), ['status.conditions[1].type: Duplicate value: "Ready"']],
-    ['a certificate that is not one', csr({}, { certificate: b64('-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----\n') }), ['status.certificate: Invalid value: "<certificate data>": only CERTIFICATE PEM blocks are allowed, found "PRIVATE KEY"']],
+    [
+      'a condition twice',
+      csr(
+        {},
+        {
+          conditions: [
+            { type: 'Ready', status: 'True' },
+            { type: 'Ready', status: 'False' },
+          ],
+        },
+      ),
+      ['status.conditions[1].type: Duplicate value: "Ready"'],
+    ],
+    [
+      'a certificate that is not one',
+      csr({}, { certificate: b64('-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----\n') }),
+      ['status.certificate: Invalid value: "<certificate data>": only CERTIFICATE PEM blocks are allowed, found "PRIVATE KEY"'],
+    ],
     ['certificate text without a block', csr({}, { certificate: b64('hello') }), ['status.certificate: Invalid value: "<certificate data>": must contain at least one CERTIFICATE PEM block']],
   ])('create: %s', (_name, obj, want) => {
     expect(messages(obj)).toEqual(want);
@@ -81,7 +109,13 @@ describe('CertificateSigningRequest validation (pkg/apis/certificates/validation
       ['status sets the certificate', csr({}, { conditions: [approved] }), issued, 'status', []],
       ['status adds Failed', csr({}, { conditions: [approved] }), csr({}, { conditions: [approved, { type: 'Failed', status: 'True', reason: 'SignerValidationFailure' }] }), 'status', []],
       ['approval may not set the certificate', csr({}, { conditions: [approved] }), issued, 'approval', ['status.certificate: Forbidden: updates may not set certificate content']],
-      ['the certificate is set once', issued, csr({}, { conditions: [approved], certificate: b64(CERT_PEM + CERT_PEM) }), 'status', ['status.certificate: Forbidden: updates may not modify existing certificate content']],
+      [
+        'the certificate is set once',
+        issued,
+        csr({}, { conditions: [approved], certificate: b64(CERT_PEM + CERT_PEM) }),
+        'status',
+        ['status.certificate: Forbidden: updates may not modify existing certificate content'],
+      ],
       ['Approved is never removed', csr({}, { conditions: [approved] }), old, 'approval', ['status.conditions: Forbidden: updates may not remove a condition of type "Approved"']],
     ])('%s', (_name, before, after, sub, want) => {
       expect(messages(after, before, sub)).toEqual(want);
@@ -98,7 +132,7 @@ describe('CertificateSigningRequest validation (pkg/apis/certificates/validation
       expect.stringMatching(/^Invalid value: "Example.com": validating label "Example": a lowercase RFC 1123 label must consist of/),
     ]);
     expect(validateSignerName('spec.signerName', 'example.com/a/b').map((e) => fieldErrorMessage(e))).toEqual([
-      "Invalid value: \"example.com/a/b\": must be a fully qualified domain and path of the form 'example.com/signer-name'",
+      'Invalid value: "example.com/a/b": must be a fully qualified domain and path of the form \'example.com/signer-name\'',
     ]);
   });
 
