@@ -127,6 +127,7 @@ export { objectFields } from './fields/selectable.js';
 // defaulting and validation
 export { setDefaults } from './defaults.js';
 export { validateObject } from './validation/index.js';
+export { goBytes } from './validation/certificates.js';
 
 // helpers the controllers, scheduler and kubelet share
 export { ANNOTATION_CONFIG_MIRROR, ANNOTATION_DAEMONSET_TEMPLATE_GENERATION, DEFAULT_MEMORY_REQUEST, DEFAULT_MILLI_CPU_REQUEST } from './helpers/wellknown.js';

@@ -26,6 +26,7 @@ const SUBRESOURCES: Record<string, { kind?: string; group?: string; version?: st
   log: { verbs: ['get'] },
   exec: { kind: 'PodExecOptions', verbs: ['create', 'get'] },
   finalize: { verbs: ['update'] },
+  approval: { verbs: ['get', 'patch', 'update'] },
 };
 
 /** Subresources the REST handler actually serves. */

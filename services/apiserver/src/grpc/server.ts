@@ -379,10 +379,10 @@ export function resourceServiceHandlers(opts: GrpcServerOptions): ResourceServic
       const s = resolve(registry, req.resource);
       if (!PATCH_TYPES.has(req.patchType)) throw unsupportedMediaType(req.patchType || '(empty patch_type)');
       let sub: Subresource;
-      if (req.subresource === 'status' || req.subresource === 'finalize') {
+      if (req.subresource === 'status' || req.subresource === 'finalize' || req.subresource === 'approval') {
         if (!s.info.subresources.includes(req.subresource)) throw notServed({ group: s.info.group, version: s.info.version, resource: `${s.info.resource}/${req.subresource}` });
         sub = req.subresource;
-      } else if (req.subresource) throw badRequest(`subresource: Unsupported value: "${req.subresource}": supported values: "", "status", "finalize"`);
+      } else if (req.subresource) throw badRequest(`subresource: Unsupported value: "${req.subresource}": supported values: "", "status", "finalize", "approval"`);
       const patch = parseJsonField('patch', req.patch);
       const out = await s.patch(req.namespace || undefined, requireName(req.name), req.patchType as PatchType, patch, context(req.dryRun, req.fieldManager, call), sub);
       return { json: rawJson(out) };
