@@ -38,7 +38,10 @@ export function controllerManagerFlags() {
     .int('concurrent-serviceaccount-token-syncs', 5, 'The number of service account objects that are allowed to sync concurrently')
     .int('max-endpoints-per-slice', 100, 'The maximum number of endpoints that will be added to an EndpointSlice')
     .bool('enable-garbage-collector', true, 'Enables the generic garbage collector')
-    .duration('namespace-sync-period', 300_000, 'The period for syncing namespace life-cycle updates');
+    .duration('namespace-sync-period', 300_000, 'The period for syncing namespace life-cycle updates')
+    .string('cluster-signing-cert-file', '', 'Filename containing a PEM-encoded X509 CA certificate used to issue cluster-scoped certificates (the csrsigning controller runs only with it)')
+    .string('cluster-signing-key-file', '', 'Filename containing a PEM-encoded RSA or ECDSA private key used to sign cluster-scoped certificates')
+    .duration('cluster-signing-duration', 31_536_000_000, 'The max length of duration signed certificates will be given. Individual CSRs may request shorter certs by setting spec.expirationSeconds');
 }
 
 export type ControllerManagerFlagValues = ReturnType<ReturnType<typeof controllerManagerFlags>['parse']>['values'];
@@ -67,6 +70,10 @@ export interface ControllerManagerConfig {
   concurrentServiceaccountSyncs: number;
   maxEndpointsPerSlice: number;
   enableGarbageCollector: boolean;
+  /** The csrsigning controller's CA (both set, or the controller does not run) and longest certificate. */
+  clusterSigningCertFile: string;
+  clusterSigningKeyFile: string;
+  clusterSigningDurationMs: number;
   /** Pod GC's period (upstream gcCheckPeriod 20 s) and orphan quarantine (40 s). */
   podGcPeriodMs: number;
   podGcQuarantineMs: number;
@@ -100,6 +107,9 @@ export function configFromFlags(v: ControllerManagerFlagValues): ControllerManag
     concurrentServiceaccountSyncs: v['concurrent-serviceaccount-token-syncs'],
     maxEndpointsPerSlice: v['max-endpoints-per-slice'],
     enableGarbageCollector: v['enable-garbage-collector'],
+    clusterSigningCertFile: v['cluster-signing-cert-file'],
+    clusterSigningKeyFile: v['cluster-signing-key-file'],
+    clusterSigningDurationMs: v['cluster-signing-duration'],
     podGcPeriodMs: 20_000,
     podGcQuarantineMs: 40_000,
   };

@@ -42,8 +42,8 @@ export interface WriteOptions extends RequestOptions {
 export type PatchType = 'merge' | 'json' | 'strategic' | 'application/merge-patch+json' | 'application/json-patch+json' | 'application/strategic-merge-patch+json';
 
 export interface PatchOptions extends WriteOptions {
-  /** `status` patches the status subresource; `finalize` a namespace's spec.finalizers (namespaces/finalize). */
-  subresource?: 'status' | 'finalize';
+  /** `status` patches the status subresource; `finalize` a namespace's spec.finalizers (namespaces/finalize); `approval` a CSR's Approved/Denied conditions. */
+  subresource?: 'status' | 'finalize' | 'approval';
 }
 
 export interface DeleteCallOptions extends RequestOptions, DeleteOptions {}

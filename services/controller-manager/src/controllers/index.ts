@@ -2,6 +2,8 @@
 // its upstream name (what --controllers takes) and its worker count.
 
 import { ControllerRegistry } from './registry.js';
+import { CsrApprovingController } from './certificates/approver/csr-approving-controller.js';
+import { CsrSigningController } from './certificates/signer/csr-signing-controller.js';
 import { ClusterRoleAggregationController } from './clusterrole-aggregation/clusterrole-aggregation-controller.js';
 import { DaemonSetController } from './daemonset/daemonset-controller.js';
 import { EndpointsController } from './endpointslice/endpoints-controller.js';
@@ -42,5 +44,14 @@ export function defaultRegistry(): ControllerRegistry {
     .register({ name: 'namespace-controller', aliases: ['namespace'], workers: (c) => c.concurrentNamespaceSyncs, create: (ctx) => new NamespaceController(ctx) })
     .register({ name: 'serviceaccount-controller', aliases: ['serviceaccount'], workers: (c) => c.concurrentServiceaccountSyncs, create: (ctx) => new ServiceAccountController(ctx) })
     .register({ name: 'pod-garbage-collector-controller', aliases: ['podgc'], workers: () => 1, create: (ctx) => new PodGcController(ctx) })
-    .register({ name: 'clusterrole-aggregation-controller', aliases: ['clusterrole-aggregation'], workers: () => 5, create: (ctx) => new ClusterRoleAggregationController(ctx) });
+    .register({ name: 'clusterrole-aggregation-controller', aliases: ['clusterrole-aggregation'], workers: () => 5, create: (ctx) => new ClusterRoleAggregationController(ctx) })
+    .register({ name: 'certificatesigningrequest-approving-controller', aliases: ['csrapproving'], workers: () => 5, create: (ctx) => new CsrApprovingController(ctx) })
+    .register({
+      name: 'certificatesigningrequest-signing-controller',
+      aliases: ['csrsigning'],
+      workers: () => 5,
+      // Upstream skips the signer without a CA ("no csr cert/key was specified").
+      enabled: (c) => Boolean(c.clusterSigningCertFile && c.clusterSigningKeyFile),
+      create: (ctx) => new CsrSigningController(ctx),
+    });
 }
