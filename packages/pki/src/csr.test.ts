@@ -18,11 +18,11 @@ describe('verifyCsr', () => {
     expect(() => verifyCsr(ca.certPem)).toThrow('PEM block type must be CERTIFICATE REQUEST');
     const pem = await kubeletCsr();
     const der = Buffer.from(pem.replace(/-----[^-]+-----|\s/g, ''), 'base64');
-    der[der.length - 3] ^= 0xff; // inside the signature
+    der[der.length - 3]! ^= 0xff; // inside the signature
     const tampered = `-----BEGIN CERTIFICATE REQUEST-----\n${der.toString('base64')}\n-----END CERTIFICATE REQUEST-----\n`;
     expect(() => verifyCsr(tampered)).toThrow('x509: ECDSA verification failure');
     const rsa = Buffer.from((await kubeletCsr('RSA-2048')).replace(/-----[^-]+-----|\s/g, ''), 'base64');
-    rsa[rsa.length - 3] ^= 0xff;
+    rsa[rsa.length - 3]! ^= 0xff;
     expect(() => verifyCsr(`-----BEGIN CERTIFICATE REQUEST-----\n${rsa.toString('base64')}\n-----END CERTIFICATE REQUEST-----\n`)).toThrow('crypto/rsa: verification error');
   });
 });

@@ -10,6 +10,7 @@ import { listBytes, rawJson } from '../cache/raw.js';
 import { watchMessage, withEncodedWatch } from './watch-encoding.js';
 import { typeErrorOf } from '../decoding/decode.js';
 import { userOfCall } from '../authentication/grpc.js';
+import type { UserInfo } from '../authentication/user.js';
 import type { ServingTls } from '../http/server.js';
 import { statusToGrpc, STATUS_METADATA_KEY } from '@kubelab/proto';
 import { context as otelContext, ROOT_CONTEXT, serverContextOf, traceServerHandlers, type Context, type Tracing } from '@kubelab/tracing';
@@ -153,11 +154,17 @@ export function sharedTick(ms: number): () => Promise<void> {
     });
 }
 
-/** One create, as the Create RPC and each CreateStream item do it: the created object's JSON. */
-async function createOne(registry: Registry, req: CreateItemMsg, call?: object): Promise<Buffer> {
+/**
+ * One create, as the Create RPC and each CreateStream item do it: the created
+ * object's JSON. A stream item has no call of its own: it is the stream's user
+ * (and carries no trace context).
+ */
+async function createOne(registry: Registry, req: CreateItemMsg, call?: object, streamUser?: UserInfo): Promise<Buffer> {
   const s = resolve(registry, req.resource);
   const obj = objectField('object', req.object, s.info.kind);
-  const created = await s.create(req.namespace || undefined, obj, context(req.dryRun, req.fieldManager, call));
+  const ctx = context(req.dryRun, req.fieldManager, call);
+  if (streamUser) ctx.user = streamUser;
+  const created = await s.create(req.namespace || undefined, obj, ctx);
   return rawJson(created);
 }
 
@@ -307,6 +314,7 @@ export function resourceServiceHandlers(opts: GrpcServerOptions): ResourceServic
       // Items run concurrently as separate Create calls would; answers are
       // written as they finish, those finishing in the same I/O turn together.
       let pending = 0;
+      const streamUser = userOfCall(call);
       let halfClosed = false;
       let closed = false;
       let out: CreateResultMsg[] = [];
@@ -338,7 +346,7 @@ export function resourceServiceHandlers(opts: GrpcServerOptions): ResourceServic
           pending++;
           // Outside the stream's span: unrelated objects must not share one trace
           // (traced callers send their creates as Create calls instead).
-          const p = pending > MAX_STREAM_PENDING ? Promise.reject(tooManyPending()) : otelContext.with(ROOT_CONTEXT, () => createOne(registry, item.request ?? {}));
+          const p = pending > MAX_STREAM_PENDING ? Promise.reject(tooManyPending()) : otelContext.with(ROOT_CONTEXT, () => createOne(registry, item.request ?? {}, undefined, streamUser));
           p.then(
             (json) => answer({ id, code: 0, object: json, status: EMPTY }),
             (err: unknown) => {
