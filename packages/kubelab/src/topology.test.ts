@@ -22,6 +22,11 @@ describe('local topology', () => {
     expect(specs.find((s) => s.name === 'apiserver')!.args).toContain('--encryption-provider-config=/s/encryption-config.yaml');
   });
 
+  it('gives the controller-manager the cluster CA to sign CSRs with, and kubelets rotate their client certificates', () => {
+    expect(specs.find((s) => s.name === 'controller-manager')!.args).toEqual(expect.arrayContaining(['--cluster-signing-cert-file=/s/pki/ca.crt', '--cluster-signing-key-file=/s/pki/ca.key']));
+    expect(specs.find((s) => s.name === 'kubelet-1')!.args).toContain('--rotate-certificates');
+  });
+
   it('points every node component at its own CRI socket under the state dir', () => {
     const kubelet2 = specs.find((s) => s.name === 'kubelet-2')!;
     const containerd2 = specs.find((s) => s.name === 'containerd-2')!;

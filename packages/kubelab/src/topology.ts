@@ -66,6 +66,7 @@ export function kubeadmFiles(layout: Layout) {
   const at = (rel: string) => join(layout.stateDir, rel);
   return {
     caCert: at('pki/ca.crt'),
+    caKey: at('pki/ca.key'),
     apiserverCert: at('pki/apiserver.crt'),
     apiserverKey: at('pki/apiserver.key'),
     admin: at('admin.conf'),
@@ -156,7 +157,15 @@ export function components(layout: Layout): ComponentSpec[] {
     {
       name: 'controller-manager',
       service: 'controller-manager',
-      args: [`--apiserver-grpc-address=${grpc}`, `--kubeconfig=${files.controllerManager}`, '--bind-address=127.0.0.1', `--secure-port=${ports.controllerManager}`],
+      args: [
+        `--apiserver-grpc-address=${grpc}`,
+        `--kubeconfig=${files.controllerManager}`,
+        '--bind-address=127.0.0.1',
+        `--secure-port=${ports.controllerManager}`,
+        // The csrsigning controller issues with the cluster CA, as kubeadm configures it.
+        `--cluster-signing-cert-file=${files.caCert}`,
+        `--cluster-signing-key-file=${files.caKey}`,
+      ],
     },
   ];
   for (let i = 1; i <= layout.nodes; i++) {
@@ -186,6 +195,8 @@ export function components(layout: Layout): ComponentSpec[] {
           `--root-dir=${join(dir, 'kubelet')}`,
           `--pod-manifest-path=${join(dir, 'manifests')}`,
           `--pod-logs-dir=${join(dir, 'pods')}`,
+          // kubeadm's KubeletConfiguration: rotateCertificates: true (renewed into <root-dir>/pki).
+          '--rotate-certificates',
         ],
       },
       {

@@ -67,6 +67,7 @@ export async function startKubelet(opts: KubeletOptions): Promise<RunningKubelet
       ? new ClientCertificateManager({
           store: certStore,
           nodeName,
+          initialCertPem: apiserverTls.certPem,
           client: clientsetCsrClient(cs),
           clock: realClock,
           log,

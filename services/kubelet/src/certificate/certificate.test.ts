@@ -146,4 +146,25 @@ describe('ClientCertificateManager', () => {
     expect(asked).toBe(2);
     m.stop();
   });
+
+  it('without a stored pair, the kubeconfig certificate in use is the one rotated', async () => {
+    const pki = await TestPki.create();
+    const pair = await pki.client({ commonName: 'system:node:node-1', organizations: ['system:nodes'] });
+    const clock = new FakeClock();
+    const unused = async (): Promise<never> => {
+      throw new Error('unused');
+    };
+    const opts = {
+      store: new CertificateFileStore(tmp()),
+      nodeName: 'node-1',
+      client: { create: unused, get: unused, watch: () => ({ stop() {}, [Symbol.asyncIterator]: () => ({ next: unused }) }) },
+      clock,
+      log: createLogger({ component: 'kubelet', level: 'error' }),
+      onRotated: () => {},
+    };
+    new ClientCertificateManager(opts).start();
+    expect(clock.pendingTimers()).toBe(0);
+    new ClientCertificateManager({ ...opts, initialCertPem: pair.cert }).start();
+    expect(clock.pendingTimers()).toBe(1);
+  });
 });

@@ -4,6 +4,7 @@
 // as itself (the approver's selfnodeclient case), stores it and hands it to
 // the clientset, whose next calls use the new identity.
 
+import { X509Certificate } from 'node:crypto';
 import type { Logger } from '@kubelab/component-base';
 import type { Clock, Timer } from '@kubelab/client';
 import { createCsr, generateKeyPair, privateKeyToPem } from '@kubelab/pki';
@@ -19,6 +20,11 @@ export function nextRotationDeadline(notBefore: Date, notAfter: Date, random: ()
 export interface RotationOptions {
   store: CertificateFileStore;
   nodeName: string;
+  /**
+   * The certificate in use when the store has none (a kubeconfig with an
+   * embedded certificate, as kubeadm init writes): rotated into the store.
+   */
+  initialCertPem?: string;
   /** Requests go out with the identity in use (the clientset of the kubelet). */
   client: CsrClient;
   clock: Clock;
@@ -38,11 +44,11 @@ export class ClientCertificateManager {
 
   constructor(private readonly opts: RotationOptions) {}
 
-  /** Schedules the next rotation from the stored certificate. */
+  /** Schedules the next rotation from the stored certificate (else the initial one). */
   start(): void {
-    const pair = this.opts.store.current();
+    const pair = this.opts.store.current() ?? validityOf(this.opts.initialCertPem);
     if (!pair) {
-      this.opts.log.warn('no stored client certificate to rotate', { path: this.opts.store.currentPath });
+      this.opts.log.info('no client certificate to rotate', { path: this.opts.store.currentPath });
       return;
     }
     const deadline = nextRotationDeadline(pair.notBefore, pair.notAfter, this.opts.random);
@@ -88,5 +94,15 @@ export class ClientCertificateManager {
       this.opts.log.warn('client certificate rotation failed; retrying', { err: (e as Error).message, retryInMs: wait });
       this.schedule(wait);
     }
+  }
+}
+
+function validityOf(certPem: string | undefined): { notBefore: Date; notAfter: Date } | undefined {
+  if (!certPem) return undefined;
+  try {
+    const x = new X509Certificate(certPem);
+    return { notBefore: new Date(x.validFrom), notAfter: new Date(x.validTo) };
+  } catch {
+    return undefined;
   }
 }
