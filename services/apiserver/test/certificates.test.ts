@@ -17,6 +17,7 @@ const bootstrapTokens: TokenAuthenticator = {
 };
 
 const b64 = (s: string) => Buffer.from(s).toString('base64');
+const withStatus = (csr: CertificateSigningRequest, status: CertificateSigningRequest['status']): CertificateSigningRequest => ({ ...csr, ...(status ? { status } : {}) });
 async function kubeletCsr(name: string, extra: Partial<CertificateSigningRequest['spec']> = {}): Promise<CertificateSigningRequest> {
   const pem = await createCsr({ commonName: 'system:node:node-1', organizations: ['system:nodes'] }, await generateKeyPair('ECDSA-P256'));
   return {
@@ -72,7 +73,7 @@ describe('certificatesigningrequests', { timeout: 30_000 }, () => {
     const created = await k.create<CertificateSigningRequest>(CSR, '', await kubeletCsr('node-csr-two'));
     expect(created.spec.username).toBe('kubelab-test-admin');
     // An update of the object keeps status as stored (no Approved).
-    const sneaky = await k.update<CertificateSigningRequest>(CSR, '', { ...created, status: { conditions: [{ type: 'Approved', status: 'True' }] } });
+    const sneaky = await k.update<CertificateSigningRequest>(CSR, '', withStatus(created, { conditions: [{ type: 'Approved', status: 'True' }] }));
     expect(sneaky.status).toEqual({});
 
     const approved = await k.patch<CertificateSigningRequest>(
@@ -90,12 +91,12 @@ describe('certificatesigningrequests', { timeout: 30_000 }, () => {
 
     const cert = b64((await c.pki.client({ commonName: 'system:node:node-1', organizations: ['system:nodes'] })).cert);
     // A status write that alters Approved keeps the stored instance; one that drops it is refused.
-    const issued = await k.updateStatus<CertificateSigningRequest>(CSR, '', { ...approved, status: { conditions: [{ ...cond, message: 'changed' }], certificate: cert } });
+    const issued = await k.updateStatus<CertificateSigningRequest>(CSR, '', withStatus(approved, { conditions: [{ ...cond, message: 'changed' }], certificate: cert }));
     expect(issued.status).toEqual({ conditions: [cond], certificate: cert });
-    const dropped = await rpcError(k.updateStatus(CSR, '', { ...issued, status: { certificate: cert } }));
+    const dropped = await rpcError(k.updateStatus(CSR, '', withStatus(issued, { certificate: cert })));
     expect(dropped.status.message).toBe('CertificateSigningRequest.certificates.k8s.io "node-csr-two" is invalid: status.conditions: Forbidden: updates may not remove a condition of type "Approved"');
 
-    const again = await rpcError(k.updateStatus(CSR, '', { ...issued, status: { ...issued.status, certificate: b64('x') } }));
+    const again = await rpcError(k.updateStatus(CSR, '', withStatus(issued, { ...issued.status, certificate: b64('x') })));
     expect(again.status.message).toContain('status.certificate: Forbidden: updates may not modify existing certificate content');
   });
 
