@@ -171,6 +171,6 @@ describe('the protobuf messages, read off the schema', () => {
   });
 
   it('the kinds kubectl sends as protobuf', () => {
-    expect([...PROTOBUF_KINDS].sort()).toEqual(['ClusterRole', 'ClusterRoleBinding', 'ConfigMap', 'Deployment', 'Namespace', 'Role', 'RoleBinding', 'Secret', 'Service']);
+    expect([...PROTOBUF_KINDS].sort()).toEqual(['CertificateSigningRequest', 'ClusterRole', 'ClusterRoleBinding', 'ConfigMap', 'Deployment', 'Namespace', 'Role', 'RoleBinding', 'Secret', 'Service']);
   });
 });
