@@ -17,6 +17,8 @@ export type {
   GroupVersionResource,
   ResourceInterface,
   PodInterface,
+  ServiceAccountInterface,
+  SubresourceClient,
   GetOptions,
   ListOptions,
   WatchOptions,

@@ -69,6 +69,8 @@ export function kubeadmFiles(layout: Layout) {
     caKey: at('pki/ca.key'),
     apiserverCert: at('pki/apiserver.crt'),
     apiserverKey: at('pki/apiserver.key'),
+    saKey: at('pki/sa.key'),
+    saPub: at('pki/sa.pub'),
     admin: at('admin.conf'),
     scheduler: at('scheduler.conf'),
     controllerManager: at('controller-manager.conf'),
@@ -144,6 +146,11 @@ export function components(layout: Layout): ComponentSpec[] {
         `--tls-cert-file=${files.apiserverCert}`,
         `--tls-private-key-file=${files.apiserverKey}`,
         `--client-ca-file=${files.caCert}`,
+        // kubeadm's authorization and token settings.
+        '--authorization-mode=Node,RBAC',
+        '--enable-bootstrap-token-auth=true',
+        `--service-account-signing-key-file=${files.saKey}`,
+        `--service-account-key-file=${files.saPub}`,
         // Secrets encrypted at rest by default; `kubelab up` writes the file on first start.
         `--encryption-provider-config=${join(layout.stateDir, ENCRYPTION_CONFIG_FILE)}`,
       ],
@@ -162,6 +169,10 @@ export function components(layout: Layout): ComponentSpec[] {
         `--kubeconfig=${files.controllerManager}`,
         '--bind-address=127.0.0.1',
         `--secure-port=${ports.controllerManager}`,
+        // As kubeadm: each controller writes as its own ServiceAccount; the root CA and the token signing key.
+        '--use-service-account-credentials=true',
+        `--root-ca-file=${files.caCert}`,
+        `--service-account-private-key-file=${files.saKey}`,
         // The csrsigning controller issues with the cluster CA, as kubeadm configures it.
         `--cluster-signing-cert-file=${files.caCert}`,
         `--cluster-signing-key-file=${files.caKey}`,

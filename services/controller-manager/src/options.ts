@@ -39,6 +39,9 @@ export function controllerManagerFlags() {
     .int('max-endpoints-per-slice', 100, 'The maximum number of endpoints that will be added to an EndpointSlice')
     .bool('enable-garbage-collector', true, 'Enables the generic garbage collector')
     .duration('namespace-sync-period', 300_000, 'The period for syncing namespace life-cycle updates')
+    .string('root-ca-file', '', "If set, this root certificate authority will be included in service account's token secret. This must be a valid PEM-encoded CA bundle.")
+    .string('service-account-private-key-file', '', 'Filename containing a PEM-encoded private RSA or ECDSA key used to sign service account tokens.')
+    .bool('use-service-account-credentials', false, 'If true, use individual service account credentials for each controller.')
     .string('cluster-signing-cert-file', '', 'Filename containing a PEM-encoded X509 CA certificate used to issue cluster-scoped certificates (the csrsigning controller runs only with it)')
     .string('cluster-signing-key-file', '', 'Filename containing a PEM-encoded RSA or ECDSA private key used to sign cluster-scoped certificates')
     .duration('cluster-signing-duration', 31_536_000_000, 'The max length of duration signed certificates will be given. Individual CSRs may request shorter certs by setting spec.expirationSeconds');
@@ -70,6 +73,12 @@ export interface ControllerManagerConfig {
   concurrentServiceaccountSyncs: number;
   maxEndpointsPerSlice: number;
   enableGarbageCollector: boolean;
+  /** `--root-ca-file`: the CA the root CA publisher and the token controller write ('' : neither runs / no ca.crt). */
+  rootCaFile: string;
+  /** `--service-account-private-key-file`: signs legacy Secret tokens ('': the token controller does not run). */
+  serviceAccountPrivateKeyFile: string;
+  /** `--use-service-account-credentials`: each controller writes as its own ServiceAccount in kube-system (kubeadm sets it). */
+  useServiceAccountCredentials: boolean;
   /** The csrsigning controller's CA (both set, or the controller does not run) and longest certificate. */
   clusterSigningCertFile: string;
   clusterSigningKeyFile: string;
@@ -107,6 +116,9 @@ export function configFromFlags(v: ControllerManagerFlagValues): ControllerManag
     concurrentServiceaccountSyncs: v['concurrent-serviceaccount-token-syncs'],
     maxEndpointsPerSlice: v['max-endpoints-per-slice'],
     enableGarbageCollector: v['enable-garbage-collector'],
+    rootCaFile: v['root-ca-file'],
+    serviceAccountPrivateKeyFile: v['service-account-private-key-file'],
+    useServiceAccountCredentials: v['use-service-account-credentials'],
     clusterSigningCertFile: v['cluster-signing-cert-file'],
     clusterSigningKeyFile: v['cluster-signing-key-file'],
     clusterSigningDurationMs: v['cluster-signing-duration'],
