@@ -23,6 +23,7 @@ export type {
   ListOptions,
   WatchOptions,
   WriteOptions,
+  UpdateOptions,
   PatchOptions,
   PatchType,
   DeleteCallOptions,

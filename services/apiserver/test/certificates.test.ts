@@ -3,18 +3,14 @@
 // kubelet sends), the request's signature is checked, and each write path —
 // the object, `approval`, `status` — changes only what it is for.
 
-import type { CertificateSigningRequest } from '@kubelab/api';
+import type { CertificateSigningRequest, KubeObject } from '@kubelab/api';
 import { createCsr, generateKeyPair } from '@kubelab/pki';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TokenAuthenticator } from '../src/authentication/request.js';
+import { bootstrapTokenSecret } from '@kubelab/serviceaccount';
 import { api, gvr, rpcError, startTestCluster, type TestCluster } from '../src/testing/index.js';
 
 const CSR = gvr('certificatesigningrequests', 'certificates.k8s.io');
 const TOKEN = 'abcdef.0123456789abcdef';
-// Stands in for the bootstrap-token authenticator: one token, kubeadm's groups.
-const bootstrapTokens: TokenAuthenticator = {
-  authenticateToken: (t) => (t === TOKEN ? { name: 'system:bootstrap:abcdef', groups: ['system:bootstrappers', 'system:bootstrappers:kubeadm:default-node-token'] } : undefined),
-};
 
 const b64 = (s: string) => Buffer.from(s).toString('base64');
 const withStatus = (csr: CertificateSigningRequest, status: CertificateSigningRequest['status']): CertificateSigningRequest => ({ ...csr, ...(status ? { status } : {}) });
@@ -35,8 +31,10 @@ describe('certificatesigningrequests', { timeout: 30_000 }, () => {
     c.rest(path, { method, as: 'anonymous', headers: { Authorization: `Bearer ${TOKEN}`, 'Content-Type': 'application/json' }, ...(body ? { body: JSON.stringify(body) } : {}) });
 
   beforeAll(async () => {
-    c = await startTestCluster({ rest: true, tokenAuthenticators: [bootstrapTokens] });
+    // As kubeadm: bootstrap tokens on, authorization Node,RBAC with kubeadm's bindings.
+    c = await startTestCluster({ rest: true, serviceAccount: { enableBootstrapTokenAuth: true }, authorizationModes: ['Node', 'RBAC'] });
     k = api(c.client());
+    await k.create(gvr('secrets'), 'kube-system', bootstrapTokenSecret('abcdef', '0123456789abcdef'));
   });
   afterAll(async () => {
     await c?.cleanup();
@@ -49,6 +47,19 @@ describe('certificatesigningrequests', { timeout: 30_000 }, () => {
     const created = JSON.parse(r.body) as CertificateSigningRequest;
     expect(created.spec).toMatchObject({ username: 'system:bootstrap:abcdef', groups: ['system:bootstrappers', 'system:bootstrappers:kubeadm:default-node-token', 'system:authenticated'] });
     expect(created.status).toEqual({});
+  });
+
+  it("kubeadm's bindings let the bootstrap token's group be auto-approved (nodeclient) and nodes renew (selfnodeclient)", async () => {
+    const sar = (user: string, groups: string[], subresource: string) =>
+      k.create<KubeObject & { status?: { allowed?: boolean } }>(gvr('subjectaccessreviews', 'authorization.k8s.io'), '', {
+        apiVersion: 'authorization.k8s.io/v1',
+        kind: 'SubjectAccessReview',
+        spec: { user, groups, resourceAttributes: { group: 'certificates.k8s.io', resource: 'certificatesigningrequests', subresource, verb: 'create' } },
+      });
+    const bootstrapGroups = ['system:bootstrappers', 'system:bootstrappers:kubeadm:default-node-token', 'system:authenticated'];
+    expect((await sar('system:bootstrap:abcdef', bootstrapGroups, 'nodeclient')).status?.allowed).toBe(true);
+    expect((await sar('system:node:node-1', ['system:nodes', 'system:authenticated'], 'selfnodeclient')).status?.allowed).toBe(true);
+    expect((await sar('jane', ['system:authenticated'], 'nodeclient')).status?.allowed).toBe(false);
   });
 
   it('a request whose signature does not verify is refused with the field error', async () => {

@@ -1,9 +1,10 @@
 // TLS bootstrap and client-certificate rotation against a real apiserver and
 // the controller-manager's CSR controllers: the kubelet asks with a bootstrap
-// token over REST, csrapproving approves (a SubjectAccessReview stub stands
-// in for the review API) and csrsigning issues with the cluster CA; the
-// stored pair then authenticates the kubelet as system:node:node-1 over
-// gRPC, and a rotation asks again as the node itself.
+// token (a kube-system Secret, as `kubeadm token create` writes) over REST,
+// csrapproving approves after the apiserver's SubjectAccessReview (recorded
+// on the way) and csrsigning issues with the cluster CA; the stored pair
+// then authenticates the kubelet as system:node:node-1 over gRPC, and a
+// rotation asks again as the node itself.
 
 import { lstatSync, mkdtempSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
 import { X509Certificate } from 'node:crypto';
@@ -13,7 +14,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CertificateSigningRequest } from '@kubelab/api';
 import { startTestCluster, type TestCluster } from '@kubelab/apiserver/testing';
 import { clientTlsFromKubeconfig, createClientset, realClock, type Clientset } from '@kubelab/client';
-import { ControllerRegistry, CsrApprovingController, CsrSigningController, startControllerManager, type RunningControllerManager, type SubjectAccessReviewSpec } from '@kubelab/controller-manager';
+import {
+  ControllerRegistry,
+  CsrApprovingController,
+  CsrSigningController,
+  apiserverSubjectAccessReviewer,
+  startControllerManager,
+  type RunningControllerManager,
+  type SubjectAccessReviewSpec,
+} from '@kubelab/controller-manager';
+import { bootstrapTokenSecret } from '@kubelab/serviceaccount';
 import { buildKubeconfig, certificateInfo } from '@kubelab/pki';
 import { waitFor } from '@kubelab/testing';
 import { loadClientCert } from '../src/certificate/bootstrap.js';
@@ -23,7 +33,6 @@ import { CertificateFileStore } from '../src/certificate/store.js';
 import { quiet } from './harness.js';
 
 const TOKEN = '07401b.f395accd246ae52d';
-const BOOTSTRAP_USER = { name: 'system:bootstrap:07401b', groups: ['system:bootstrappers', 'system:bootstrappers:kubeadm:default-node-token'] };
 
 describe('kubelet TLS bootstrap', { timeout: 60_000 }, () => {
   let cluster: TestCluster;
@@ -34,8 +43,7 @@ describe('kubelet TLS bootstrap', { timeout: 60_000 }, () => {
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'kubelab-tls-bootstrap-'));
-    // Stands in for the bootstrap-token authenticator (kube-system/bootstrap-token-07401b).
-    cluster = await startTestCluster({ rest: true, tokenAuthenticators: [{ authenticateToken: (t) => (t === TOKEN ? BOOTSTRAP_USER : undefined) }] });
+    cluster = await startTestCluster({ rest: true, serviceAccount: { enableBootstrapTokenAuth: true } });
     writeFileSync(join(dir, 'ca.crt'), cluster.pki.ca.certPem);
     writeFileSync(join(dir, 'ca.key'), cluster.pki.ca.keyPem, { mode: 0o600 });
     // The two CSR controllers; the approver's SubjectAccessReview answers yes and records what was asked.
@@ -58,6 +66,7 @@ describe('kubelet TLS bootstrap', { timeout: 60_000 }, () => {
       config: { clusterSigningCertFile: join(dir, 'ca.crt'), clusterSigningKeyFile: join(dir, 'ca.key') },
     });
     admin = createClientset({ ...cluster.clientConfig, component: 'test' });
+    await admin.core.secrets('kube-system').create(bootstrapTokenSecret('07401b', 'f395accd246ae52d'));
     writeFileSync(
       join(dir, 'bootstrap-kubelet.conf'),
       buildKubeconfig({ clusterName: 'kubernetes', server: `https://127.0.0.1:${cluster.apiserver.restPort}`, caPem: cluster.pki.caPem, userName: 'tls-bootstrap-token-user', token: TOKEN }),

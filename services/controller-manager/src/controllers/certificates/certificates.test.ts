@@ -139,7 +139,7 @@ describe('csrapproving controller', () => {
         resourceAttributes: { group: 'certificates.k8s.io', version: '*', resource: 'certificatesigningrequests', subresource: 'nodeclient', verb: 'create' },
       },
     ]);
-    expect(env.fake.actionLines()).toEqual(['patch certificatesigningrequests/approval node-csr-a']);
+    expect(env.fake.actionLines()).toEqual(['update certificatesigningrequests/approval node-csr-a']);
     expect(env.fake.peek<CertificateSigningRequest>(GVR.certificateSigningRequests, '', 'node-csr-a')!.status!.conditions).toEqual([
       { type: 'Approved', status: 'True', reason: 'AutoApproved', message: 'Auto approving kubelet client certificate after SubjectAccessReview.' },
     ]);

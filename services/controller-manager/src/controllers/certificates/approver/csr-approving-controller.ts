@@ -68,11 +68,9 @@ export class CsrApprovingController extends CertificateController {
         resourceAttributes: { group: 'certificates.k8s.io', version: '*', resource: 'certificatesigningrequests', subresource: p.subresource, verb: 'create' },
       });
       if (!ok) continue;
-      const conditions = [...(csr.status?.conditions ?? []), { type: 'Approved', status: 'True', reason: 'AutoApproved', message: p.message }];
       // UpdateApproval as upstream: the object as read (its resourceVersion a precondition) plus the condition.
-      await this.ctx.clientset.certificates
-        .certificateSigningRequests()
-        .patch(csr.metadata.name!, 'merge', { metadata: { resourceVersion: csr.metadata.resourceVersion }, status: { conditions } }, { subresource: 'approval' });
+      csr.status = { ...csr.status, conditions: [...(csr.status?.conditions ?? []), { type: 'Approved', status: 'True', reason: 'AutoApproved', message: p.message }] };
+      await this.ctx.clientset.certificates.certificateSigningRequests().update(csr, { subresource: 'approval' });
       return;
     }
     // Upstream's ignorable error: retried with backoff, since permissions may still be granted.
