@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // kubelab: run and inspect a local kubelab cluster.
 import { encryptionConfigCommand } from './encryption-config.js';
+import { kubeadmNatsCommand } from './kubeadm-nats.js';
 import { kvCommand } from './kv/run.js';
 import { traceCommand } from './trace/run.js';
 import { rulesCommand } from './rules.js';
@@ -17,6 +18,7 @@ Commands:
   trace   Follow the CRI calls kubelets make to their runtime, one line per call (Ctrl-C stops)
           --pod [NS/]NAME  --node NODE  --method M[,M]  --since 5m  --json  --all
           --nats-url URL (default nats://127.0.0.1:4222: the local runner and the compose stack)
+          --nats-ca-file --nats-cert-file --nats-key-file (default: the state dir's pki/etcd/ca.crt, trace-client.crt/.key)
   rules   Print the rules kube-proxy holds on a node (iptables-save / nft / ipvsadm form)
           --node node-1 (default)  --state-dir DIR
   kv      Read the object store's raw bytes, as etcdctl does etcd's (Secrets show their encryption)
@@ -24,6 +26,9 @@ Commands:
           kv ls [PREFIX]    --bucket kubelab  --nats-url URL  --state-dir DIR
   kubeadm encryption-config PATH
           Write the apiserver's --encryption-provider-config (aescbc key1 for secrets) unless PATH exists
+  kubeadm nats DIR --nodes node-1,node-2 [--listen 0.0.0.0:4222] [--monitor 0.0.0.0:8222] [--store-dir /data/jetstream]
+          Issue the NATS client certificates from DIR/pki/etcd/ca (kept when present) and write DIR/nats.conf
+          (TLS with DIR/pki/etcd/server, a user per client certificate): what kubelab up does, for the compose stack
 `;
 
 async function main(argv: string[]): Promise<number> {
@@ -39,7 +44,8 @@ async function main(argv: string[]): Promise<number> {
       return kvCommand(rest);
     case 'kubeadm':
       if (rest[0] === 'encryption-config') return encryptionConfigCommand(rest.slice(1));
-      process.stderr.write('kubelab kubeadm: the only phase here is encryption-config PATH\n');
+      if (rest[0] === 'nats') return kubeadmNatsCommand(rest.slice(1));
+      process.stderr.write('kubelab kubeadm: the phases here are encryption-config PATH and nats DIR\n');
       return 2;
     case undefined:
     case 'help':

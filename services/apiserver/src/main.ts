@@ -5,6 +5,7 @@ import { createLogger, FlagError, FlagSet, onShutdown } from '@kubelab/component
 import { addTracingFlags, setupTracing, TracingConfigError, tracingOptionsFromFlags, type Tracing } from '@kubelab/tracing';
 import { readFileSync } from 'node:fs';
 import { AuthorizationModeError, parseAuthorizationModes } from './authorization/modes.js';
+import { readNatsTls } from '@kubelab/nats';
 import { startApiserver } from './server.js';
 import type { ServingTls } from './http/server.js';
 import { DEFAULT_SERVICE_ACCOUNT_ISSUER, readServiceAccountKeys } from './serviceaccount/options.js';
@@ -57,6 +58,9 @@ const flags = addTracingFlags(
     .bool('enable-bootstrap-token-auth', false, "Enable to allow secrets of type 'bootstrap.kubernetes.io/token' in the 'kube-system' namespace to be used for TLS bootstrapping authentication.")
     .int('grpc-port', 6444, 'kubelab: the port of the component gRPC API. 0 picks a free port.')
     .string('nats-url', 'nats://127.0.0.1:4222', "kubelab: the NATS server (JetStream) that stores the cluster state (etcd's role).")
+    .string('etcd-cafile', '', "SSL Certificate Authority file used to secure etcd communication (kubelab: NATS in etcd's role).")
+    .string('etcd-certfile', '', 'SSL certification file used to secure etcd communication.')
+    .string('etcd-keyfile', '', 'SSL key file used to secure etcd communication.')
     .string('kv-bucket', 'kubelab', 'kubelab: the JetStream KV bucket holding every object.')
     .string('encryption-provider-config', '', "The file containing configuration for encryption providers to be used for storing secrets in NATS (etcd's role)."),
 );
@@ -112,9 +116,23 @@ async function main(): Promise<void> {
   }
   if (tracing.enabled) log.info('tracing enabled', { endpoint: tracing.config.endpoint, samplingRatePerMillion: tracing.config.samplingRatePerMillion ?? 'parent-based only' });
   const authorizationModes = parseAuthorizationModes(values['authorization-mode']);
+  let natsTls;
+  try {
+    natsTls = readNatsTls(
+      { caFile: values['etcd-cafile'], certFile: values['etcd-certfile'], keyFile: values['etcd-keyfile'] },
+      { caFile: 'etcd-cafile', certFile: 'etcd-certfile', keyFile: 'etcd-keyfile' },
+    );
+  } catch (e) {
+    if (e instanceof FlagError) {
+      process.stderr.write(`${e.message}\n`);
+      process.exit(2);
+    }
+    throw e;
+  }
   const server = await startApiserver({
     authorizationModes,
     natsUrl: values['nats-url'],
+    ...(natsTls ? { natsTls } : {}),
     bucket: values['kv-bucket'],
     bindAddress: values['bind-address'],
     securePort: values['secure-port'],

@@ -35,11 +35,14 @@ import { ApiRegistry } from './registry/registry.js';
 import { MAX_OBJECT_BYTES } from './registry/store.js';
 import { loadEncryptionConfig } from './storage/encryption/load.js';
 import { KvStorage } from './storage/kv.js';
+import type { NatsClientTls } from '@kubelab/nats';
 import { traceRestHandler } from './tracing/request.js';
 
 export interface ApiserverOptions {
   /** NATS server URL (JetStream enabled). */
   natsUrl: string;
+  /** --etcd-cafile, --etcd-certfile, --etcd-keyfile as PEM: mutual TLS to NATS (etcd's role). Unset: plain. */
+  natsTls?: NatsClientTls;
   /** KV bucket holding every object (default `kubelab`). */
   bucket?: string;
   /** Address the REST and gRPC ports listen on (default 0.0.0.0). */
@@ -152,6 +155,7 @@ export async function startApiserver(opts: ApiserverOptions): Promise<RunningApi
   const storage = await KvStorage.open({
     url: opts.natsUrl,
     bucket,
+    ...(opts.natsTls ? { tls: opts.natsTls } : {}),
     ...(tracing ? { tracing } : {}),
     onStatus: (what, detail) => {
       // Keep-alive pings (the client's 'ping' status every few seconds) are not news.

@@ -26,8 +26,8 @@ afterAll(async () => {
 });
 
 async function post(path: string, body: Buffer | string, contentType = 'application/json'): Promise<{ code: number; body: Record<string, any> }> {
-  const res = await fetch(`http://127.0.0.1:${c.apiserver.restPort}${path}`, { method: 'POST', headers: { 'Content-Type': contentType }, body });
-  return { code: res.status, body: (await res.json()) as Record<string, any> };
+  const res = await c.rest(path, { method: 'POST', headers: { 'Content-Type': contentType }, body });
+  return { code: res.status, body: JSON.parse(res.body) as Record<string, any> };
 }
 
 describe('serviceaccounts/token', () => {
