@@ -46,13 +46,16 @@ describe('kubelet TLS bootstrap', { timeout: 60_000 }, () => {
     cluster = await startTestCluster({ rest: true, serviceAccount: { enableBootstrapTokenAuth: true } });
     writeFileSync(join(dir, 'ca.crt'), cluster.pki.ca.certPem);
     writeFileSync(join(dir, 'ca.key'), cluster.pki.ca.keyPem, { mode: 0o600 });
-    // The two CSR controllers; the approver's SubjectAccessReview answers yes and records what was asked.
+    // The two CSR controllers; the approver's SubjectAccessReviews go to the apiserver, recorded on the way.
     const registry = new ControllerRegistry()
       .register({
         name: 'certificatesigningrequest-approving-controller',
         aliases: [],
         workers: () => 1,
-        create: (ctx) => new CsrApprovingController(ctx, { allowed: async (spec) => (reviews.push(spec), true) }),
+        create: (ctx) => {
+          const sar = apiserverSubjectAccessReviewer(ctx.clientset);
+          return new CsrApprovingController(ctx, { allowed: (spec) => (reviews.push(spec), sar.allowed(spec)) });
+        },
       })
       .register({ name: 'certificatesigningrequest-signing-controller', aliases: [], workers: () => 1, create: (ctx) => new CsrSigningController(ctx) });
     cm = await startControllerManager({
