@@ -123,6 +123,21 @@ export type {
   SubjectAccessReviewStatus,
   SubjectRulesReviewStatus,
 } from './authorization/v1/types.js';
+export {
+  CERTIFICATES_GROUP,
+  KEY_USAGES,
+  SIGNER_KUBE_APISERVER_CLIENT,
+  SIGNER_KUBE_APISERVER_CLIENT_KUBELET,
+  SIGNER_KUBELET_SERVING,
+  SIGNER_LEGACY_UNKNOWN,
+  type CertificateSigningRequest,
+  type CertificateSigningRequestCondition,
+  type CertificateSigningRequestSpec,
+  type CertificateSigningRequestStatus,
+  type KeyUsage,
+  type RequestConditionType,
+} from './certificates/v1/types.js';
+export { certificatePem, hasTrueCondition, isApproved, requestPem } from './certificates/v1/helpers.js';
 
 // the schema: OpenAPI, strict decoding, protobuf
 export { elementType, isPrimitiveType, openapiName, SCHEMA, structOf, type FieldDef, type FieldType, type PrimitiveType } from './schema/index.js';
@@ -137,6 +152,7 @@ export { objectFields } from './fields/selectable.js';
 // defaulting and validation
 export { setDefaults } from './defaults.js';
 export { validateObject } from './validation/index.js';
+export { goBytes } from './validation/certificates.js';
 
 // helpers the controllers, scheduler and kubelet share
 export { ANNOTATION_CONFIG_MIRROR, ANNOTATION_DAEMONSET_TEMPLATE_GENERATION, DEFAULT_MEMORY_REQUEST, DEFAULT_MILLI_CPU_REQUEST } from './helpers/wellknown.js';

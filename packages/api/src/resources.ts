@@ -97,6 +97,8 @@ export const RESOURCES: readonly ResourceInfo[] = [
   r('authentication.k8s.io', 'SelfSubjectReview', 'selfsubjectreviews', false, { verbs: ['create'] }),
   // kubectl 1.27 asks v1beta1 (the served versions as upstream 1.32: v1 preferred).
   r('authentication.k8s.io', 'SelfSubjectReview', 'selfsubjectreviews', false, { version: 'v1beta1', verbs: ['create'] }),
+  // approval: the Approved/Denied conditions (kubectl certificate approve|deny); status: the signer's certificate.
+  r('certificates.k8s.io', 'CertificateSigningRequest', 'certificatesigningrequests', false, { shortNames: ['csr'], subresources: ['status', 'approval'] }),
 ];
 
 /** Whether objects of a resource are kept in storage (the create-only reviews are not): what lists, watches and caches walk. */

@@ -1,6 +1,18 @@
 // @kubelab/client: the machinery every component shares (client-go's role).
 
-export { createClientset, buildClientset, GVR, type Clientset, type ClientsetConfig, type CoreV1, type AppsV1, type DiscoveryV1, type CoordinationV1, type RbacV1 } from './clientset/clientset.js';
+export {
+  createClientset,
+  buildClientset,
+  GVR,
+  type Clientset,
+  type ClientsetConfig,
+  type CoreV1,
+  type AppsV1,
+  type DiscoveryV1,
+  type CoordinationV1,
+  type RbacV1,
+  type CertificatesV1,
+} from './clientset/clientset.js';
 export type {
   GroupVersionResource,
   ResourceInterface,
@@ -11,6 +23,7 @@ export type {
   ListOptions,
   WatchOptions,
   WriteOptions,
+  UpdateOptions,
   PatchOptions,
   PatchType,
   DeleteCallOptions,

@@ -29,6 +29,11 @@ describe('local topology', () => {
     for (const s of specs.filter((s) => s.service === 'kubelet')) expect(s.args).toContain('--client-ca-file=/s/pki/ca.crt');
   });
 
+  it('gives the controller-manager the cluster CA to sign CSRs with, and kubelets rotate their client certificates', () => {
+    expect(specs.find((s) => s.name === 'controller-manager')!.args).toEqual(expect.arrayContaining(['--cluster-signing-cert-file=/s/pki/ca.crt', '--cluster-signing-key-file=/s/pki/ca.key']));
+    expect(specs.find((s) => s.name === 'kubelet-1')!.args).toContain('--rotate-certificates');
+  });
+
   it("connects the apiserver to NATS as kubeadm's apiserver-etcd-client", () => {
     expect(specs.find((s) => s.name === 'apiserver')!.args).toEqual(
       expect.arrayContaining(['--etcd-cafile=/s/pki/etcd/ca.crt', '--etcd-certfile=/s/pki/apiserver-etcd-client.crt', '--etcd-keyfile=/s/pki/apiserver-etcd-client.key']),

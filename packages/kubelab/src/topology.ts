@@ -68,6 +68,7 @@ export function kubeadmFiles(layout: Layout) {
   const at = (rel: string) => join(layout.stateDir, rel);
   return {
     caCert: at('pki/ca.crt'),
+    caKey: at('pki/ca.key'),
     apiserverCert: at('pki/apiserver.crt'),
     apiserverKey: at('pki/apiserver.key'),
     apiserverKubeletClientCert: at('pki/apiserver-kubelet-client.crt'),
@@ -203,6 +204,9 @@ export function components(layout: Layout): ComponentSpec[] {
         '--use-service-account-credentials=true',
         `--root-ca-file=${files.caCert}`,
         `--service-account-private-key-file=${files.saKey}`,
+        // The csrsigning controller issues with the cluster CA, as kubeadm configures it.
+        `--cluster-signing-cert-file=${files.caCert}`,
+        `--cluster-signing-key-file=${files.caKey}`,
       ],
     },
   ];
@@ -245,6 +249,8 @@ export function components(layout: Layout): ComponentSpec[] {
           `--root-dir=${join(dir, 'kubelet')}`,
           `--pod-manifest-path=${join(dir, 'manifests')}`,
           `--pod-logs-dir=${join(dir, 'pods')}`,
+          // kubeadm's KubeletConfiguration: rotateCertificates: true (renewed into <root-dir>/pki).
+          '--rotate-certificates',
         ],
       },
       {

@@ -7,6 +7,7 @@
 import 'reflect-metadata';
 import { randomBytes, webcrypto, X509Certificate as NodeX509 } from 'node:crypto';
 import * as x509 from '@peculiar/x509';
+import { keyUsagesFromStrings, signingValidity, type VerifiedCsr } from './csr.js';
 import { generateKeyPair, keyPairFromPem, privateKeyToPem, signingAlgorithm, type KeyAlgorithm } from './keys.js';
 
 // @peculiar/x509 is typed against the DOM's WebCrypto; Node's is the same API under other type names.
@@ -124,6 +125,36 @@ export class CertificateAuthority {
       extensions: [...leafExtensions(spec), await x509.AuthorityKeyIdentifierExtension.create(asX509Key(this.keys.publicKey))],
     });
     return cert.toString('pem');
+  }
+
+  /**
+   * Signs a verified CSR as the csrsigning controller does: the request's
+   * subject and subjectAltNames, the key usages of spec.usages, valid for
+   * `ttlMs` (backdated; capped by this CA's expiry).
+   */
+  async signRequest(csr: VerifiedCsr, opts: { usages: readonly string[]; ttlMs: number; now?: Date }): Promise<string> {
+    const { keyUsage, extKeyUsages } = keyUsagesFromStrings(opts.usages);
+    const ext: x509.Extension[] = [new x509.BasicConstraintsExtension(false, undefined, true)];
+    if (keyUsage) ext.push(new x509.KeyUsagesExtension(keyUsage, true));
+    if (extKeyUsages.length) ext.push(new x509.ExtendedKeyUsageExtension(extKeyUsages));
+    if (csr.subjectAltName) ext.push(new x509.SubjectAlternativeNameExtension(csr.subjectAltName.names.toJSON()));
+    ext.push(await x509.AuthorityKeyIdentifierExtension.create(asX509Key(this.keys.publicKey)));
+    const cert = await x509.X509CertificateGenerator.create({
+      serialNumber: serialNumber(),
+      subject: csr.request.subjectName,
+      issuer: this.cert.subject,
+      ...signingValidity(opts.now ?? new Date(), opts.ttlMs, this.cert.notAfter),
+      publicKey: csr.publicKey,
+      signingKey: asX509Key(this.keys.privateKey),
+      signingAlgorithm: signingAlgorithm(this.keys.privateKey),
+      extensions: ext,
+    });
+    return cert.toString('pem');
+  }
+
+  /** When this CA's own certificate expires (signed certificates never outlive it). */
+  get notAfter(): Date {
+    return this.cert.notAfter;
   }
 
   /** A fresh key and a certificate for it. */

@@ -16,6 +16,7 @@ export {
   type Usage,
 } from './certificate.js';
 export { selfSignedCertKey, type SelfSignedOptions } from './self-signed.js';
+export { SIGNING_BACKDATE_MS, keyUsagesFromStrings, signingValidity, verifyCsr, type VerifiedCsr } from './csr.js';
 export { KubeconfigError, buildKubeconfig, loadKubeconfig, parseKubeconfig, type ClientCredentials, type KubeconfigSpec } from './kubeconfig.js';
 export {
   APISERVER_KUBELET_CLIENT,

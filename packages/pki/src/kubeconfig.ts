@@ -14,10 +14,15 @@ export interface KubeconfigSpec {
   /** Client certificate credentials… */
   clientCertPem?: string;
   clientKeyPem?: string;
+  /** …or paths to them (a kubelet's rotated `kubelet-client-current.pem`, both in one file)… */
+  clientCertificateFile?: string;
+  clientKeyFile?: string;
   /** …or a bearer token (a bootstrap token in bootstrap-kubelet.conf). */
   token?: string;
   /** Default `<user>@<cluster>`, as kubeadm names contexts. */
   contextName?: string;
+  /** The context's namespace (the kubelet's TLS bootstrap writes `default`). */
+  namespace?: string;
 }
 
 const b64 = (s: string) => Buffer.from(s, 'utf8').toString('base64');
@@ -28,11 +33,13 @@ export function buildKubeconfig(spec: KubeconfigSpec): string {
   const user: Record<string, string> = {};
   if (spec.clientCertPem) user['client-certificate-data'] = b64(spec.clientCertPem);
   if (spec.clientKeyPem) user['client-key-data'] = b64(spec.clientKeyPem);
+  if (spec.clientCertificateFile) user['client-certificate'] = spec.clientCertificateFile;
+  if (spec.clientKeyFile) user['client-key'] = spec.clientKeyFile;
   if (spec.token) user.token = spec.token;
   return stringify({
     apiVersion: 'v1',
     clusters: [{ cluster: { 'certificate-authority-data': b64(spec.caPem), server: spec.server }, name: spec.clusterName }],
-    contexts: [{ context: { cluster: spec.clusterName, user: spec.userName }, name: context }],
+    contexts: [{ context: { cluster: spec.clusterName, user: spec.userName, ...(spec.namespace ? { namespace: spec.namespace } : {}) }, name: context }],
     'current-context': context,
     kind: 'Config',
     preferences: {},

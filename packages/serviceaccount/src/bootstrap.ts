@@ -43,3 +43,21 @@ export function bootstrapTokenGroups(secret: SecretData): string[] | undefined {
   }
   return [...groups].sort();
 }
+
+/**
+ * The Secret `kubeadm token create` writes for a token `<id>.<secret>`: usable
+ * for authentication and signing, in kubeadm's default-node-token group.
+ */
+export function bootstrapTokenSecret(id: string, secret: string, opts: { groups?: readonly string[]; expiration?: string; description?: string } = {}) {
+  const b64 = (s: string) => Buffer.from(s).toString('base64');
+  const data: Record<string, string> = {
+    'token-id': b64(id),
+    'token-secret': b64(secret),
+    'usage-bootstrap-authentication': b64('true'),
+    'usage-bootstrap-signing': b64('true'),
+    'auth-extra-groups': b64((opts.groups ?? ['system:bootstrappers:kubeadm:default-node-token']).join(',')),
+  };
+  if (opts.expiration) data.expiration = b64(opts.expiration);
+  if (opts.description) data.description = b64(opts.description);
+  return { apiVersion: 'v1' as const, kind: 'Secret' as const, metadata: { name: `${BOOTSTRAP_TOKEN_SECRET_PREFIX}${id}`, namespace: 'kube-system' }, type: BOOTSTRAP_TOKEN_SECRET_TYPE, data };
+}

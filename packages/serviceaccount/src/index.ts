@@ -10,6 +10,7 @@ export {
   bootstrapTokenExpiration,
   bootstrapTokenExpired,
   bootstrapTokenGroups,
+  bootstrapTokenSecret,
   secretData,
   BOOTSTRAP_DEFAULT_GROUP,
   BOOTSTRAP_TOKEN_SECRET_PREFIX,

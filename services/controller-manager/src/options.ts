@@ -41,7 +41,10 @@ export function controllerManagerFlags() {
     .duration('namespace-sync-period', 300_000, 'The period for syncing namespace life-cycle updates')
     .string('root-ca-file', '', "If set, this root certificate authority will be included in service account's token secret. This must be a valid PEM-encoded CA bundle.")
     .string('service-account-private-key-file', '', 'Filename containing a PEM-encoded private RSA or ECDSA key used to sign service account tokens.')
-    .bool('use-service-account-credentials', false, 'If true, use individual service account credentials for each controller.');
+    .bool('use-service-account-credentials', false, 'If true, use individual service account credentials for each controller.')
+    .string('cluster-signing-cert-file', '', 'Filename containing a PEM-encoded X509 CA certificate used to issue cluster-scoped certificates (the csrsigning controller runs only with it)')
+    .string('cluster-signing-key-file', '', 'Filename containing a PEM-encoded RSA or ECDSA private key used to sign cluster-scoped certificates')
+    .duration('cluster-signing-duration', 31_536_000_000, 'The max length of duration signed certificates will be given. Individual CSRs may request shorter certs by setting spec.expirationSeconds');
 }
 
 export type ControllerManagerFlagValues = ReturnType<ReturnType<typeof controllerManagerFlags>['parse']>['values'];
@@ -76,6 +79,10 @@ export interface ControllerManagerConfig {
   serviceAccountPrivateKeyFile: string;
   /** `--use-service-account-credentials`: each controller writes as its own ServiceAccount in kube-system (kubeadm sets it). */
   useServiceAccountCredentials: boolean;
+  /** The csrsigning controller's CA (both set, or the controller does not run) and longest certificate. */
+  clusterSigningCertFile: string;
+  clusterSigningKeyFile: string;
+  clusterSigningDurationMs: number;
   /** Pod GC's period (upstream gcCheckPeriod 20 s) and orphan quarantine (40 s). */
   podGcPeriodMs: number;
   podGcQuarantineMs: number;
@@ -112,6 +119,9 @@ export function configFromFlags(v: ControllerManagerFlagValues): ControllerManag
     rootCaFile: v['root-ca-file'],
     serviceAccountPrivateKeyFile: v['service-account-private-key-file'],
     useServiceAccountCredentials: v['use-service-account-credentials'],
+    clusterSigningCertFile: v['cluster-signing-cert-file'],
+    clusterSigningKeyFile: v['cluster-signing-key-file'],
+    clusterSigningDurationMs: v['cluster-signing-duration'],
     podGcPeriodMs: 20_000,
     podGcQuarantineMs: 40_000,
   };

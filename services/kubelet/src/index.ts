@@ -5,8 +5,11 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { SubjectAccessReview, TokenReview } from '@kubelab/api';
 import { createLogger, newMetricsRegistry, serveHealth, type Logger } from '@kubelab/component-base';
-import { SharedInformerFactory, createClientset, newEventBroadcaster, type ClientTls, type Clientset } from '@kubelab/client';
+import { SharedInformerFactory, createClientset, newEventBroadcaster, realClock, type ClientTls, type Clientset } from '@kubelab/client';
 import { grpcClientInterceptors, type Tracing } from '@kubelab/tracing';
+import { ClientCertificateManager } from './certificate/rotation.js';
+import { clientsetCsrClient } from './certificate/request.js';
+import { CertificateFileStore } from './certificate/store.js';
 import { instrumentRuntime } from './kuberuntime/instrumented.js';
 import { connectRemoteRuntime } from './kuberuntime/remote.js';
 import { Kubelet, type KubeletConfig } from './kubelet.js';
@@ -24,6 +27,10 @@ export interface KubeletOptions extends Partial<KubeletConfig> {
   apiserver: string;
   /** Mutual TLS to the apiserver (from --kubeconfig); absent: a plain connection. */
   apiserverTls?: ClientTls;
+  /** --rotate-certificates: renew the client certificate kept in certDir before it expires (needs apiserverTls). */
+  rotateCertificates?: boolean;
+  /** --cert-dir (default <root-dir>/pki): the self-signed serving certificate, and kubelet-client-current.pem of TLS bootstrap and rotation. */
+  certDir?: string;
   /** `unix:///run/containerd/containerd.sock` */
   containerRuntimeEndpoint?: string;
   /** Bind address of the 10250 server (default 0.0.0.0). */
@@ -35,8 +42,6 @@ export interface KubeletOptions extends Partial<KubeletConfig> {
   healthzPort?: number;
   /** --tls-cert-file/--tls-private-key-file as PEM; absent: self-signed in <certDir>/kubelet.{crt,key}. */
   servingTls?: ServingCertificate;
-  /** --cert-dir (default <rootDir>/pki). */
-  certDir?: string;
   /** --client-ca-file as PEM: client certificates it signed authenticate as CN/O. */
   clientCaPem?: string;
   /** --anonymous-auth (default false, as kubeadm's kubelet configuration). */
@@ -93,7 +98,23 @@ export async function startKubelet(opts: KubeletOptions): Promise<RunningKubelet
 
   const tracing = opts.tracing?.enabled ? opts.tracing : undefined;
   const interceptors = tracing ? grpcClientInterceptors(tracing) : [];
-  const cs = createClientset({ address: opts.apiserver, component: 'kubelet', interceptors, ...(opts.apiserverTls ? { tls: opts.apiserverTls } : {}) });
+  // With rotation on, a stored pair newer than the kubeconfig's is the identity in use (upstream's certificate manager prefers its store).
+  const certStore = new CertificateFileStore(opts.certDir || join(rootDir, 'pki'));
+  const stored = opts.rotateCertificates && opts.apiserverTls ? certStore.current() : undefined;
+  const apiserverTls = opts.apiserverTls && stored && Date.now() < stored.notAfter.getTime() ? { ...opts.apiserverTls, certPem: stored.certPem, keyPem: stored.keyPem } : opts.apiserverTls;
+  const cs = createClientset({ address: opts.apiserver, component: 'kubelet', interceptors, ...(apiserverTls ? { tls: apiserverTls } : {}) });
+  const rotation =
+    opts.rotateCertificates && apiserverTls
+      ? new ClientCertificateManager({
+          store: certStore,
+          nodeName,
+          initialCertPem: apiserverTls.certPem,
+          client: clientsetCsrClient(cs),
+          clock: realClock,
+          log,
+          onRotated: (pair) => cs.connection.setTls({ ...apiserverTls, certPem: pair.certPem, keyPem: pair.keyPem }),
+        })
+      : undefined;
   const informers = new SharedInformerFactory(cs);
   const broadcaster = newEventBroadcaster(cs);
   const metrics = newKubeletMetrics(newMetricsRegistry());
@@ -157,6 +178,7 @@ export async function startKubelet(opts: KubeletOptions): Promise<RunningKubelet
     });
   }
   await kubelet.start();
+  rotation?.start();
   log.info('kubelet serving', { port: server.port, healthzPort: healthz?.port ?? -1, node: nodeName });
   let stopped = false;
   return {
@@ -166,6 +188,7 @@ export async function startKubelet(opts: KubeletOptions): Promise<RunningKubelet
     stop: async () => {
       if (stopped) return;
       stopped = true;
+      rotation?.stop();
       await kubelet!.stop();
       await kubelet!.statusManager.whenIdle();
       await informers.shutdown();
@@ -180,6 +203,8 @@ export async function startKubelet(opts: KubeletOptions): Promise<RunningKubelet
 
 export { Kubelet, KUBELET_VERSION, type KubeletConfig } from './kubelet.js';
 export { kubeletFlags } from './options.js';
+export { loadClientCert, kubeconfigStillValid } from './certificate/bootstrap.js';
+export { nextRotationDeadline } from './certificate/rotation.js';
 export { generateAPIPodStatus, getPhase, podConditions } from './status/generate.js';
 export { computePodActions } from './kuberuntime/actions.js';
 export { buildNodeStatus, runtimeErrors, readyCondition } from './nodestatus/setters.js';

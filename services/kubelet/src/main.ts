@@ -2,11 +2,12 @@
 // kubelet process entry: flags (upstream names, KUBELAB_* env), tracing,
 // then run until SIGTERM/SIGINT.
 
+import { join } from 'node:path';
 import { FlagError, apiserverAddressFrom, createLogger, onShutdown, readFlagFile } from '@kubelab/component-base';
 import { clientTlsFromKubeconfig } from '@kubelab/client';
 import { setupTracing, tracingOptionsFromFlags } from '@kubelab/tracing';
 import { parseThresholdConfig } from './eviction/thresholds.js';
-import { AUTHORIZATION_MODES, startKubelet, type AuthorizationMode, type KubeletOptions } from './index.js';
+import { AUTHORIZATION_MODES, loadClientCert, startKubelet, type AuthorizationMode, type KubeletOptions } from './index.js';
 import { defaultHostname, kubeletFlags, parseFeatureGates, parseLabels, parseTaints } from './options.js';
 
 type KubeletFlagValues = ReturnType<ReturnType<typeof kubeletFlags>['parse']>['values'];
@@ -51,9 +52,16 @@ async function main(): Promise<void> {
   // 'sync' context: a sync's span reaches its CRI and API calls explicitly (Kubelet.syncScope),
   // so no AsyncLocalStorage hook on every promise of the process.
   const tracing = setupTracing({ serviceName: 'kubelet', node: nodeName, contextPropagation: 'sync', ...tracingOptionsFromFlags(values) });
+  const certDir = values['cert-dir'] || join(values['root-dir'], 'pki');
+  if (values['bootstrap-kubeconfig']) {
+    if (!values.kubeconfig) throw new Error('--bootstrap-kubeconfig needs --kubeconfig: where to write the identity it obtains');
+    await loadClientCert({ kubeconfigPath: values.kubeconfig, bootstrapKubeconfigPath: values['bootstrap-kubeconfig'], certDir, nodeName, log });
+  }
   const k = await startKubelet({
     apiserver: apiserverAddressFrom(values),
     ...(values.kubeconfig ? { apiserverTls: clientTlsFromKubeconfig(values.kubeconfig) } : {}),
+    rotateCertificates: values['rotate-certificates'],
+    certDir,
     nodeName,
     nodeIP: values['node-ip'],
     nodeLabels: parseLabels(values['node-labels']),

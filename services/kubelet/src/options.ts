@@ -24,6 +24,12 @@ export function kubeletFlags() {
     .int('node-lease-duration-seconds', 40, 'Duration the kubelet sets on its Lease; renewed every quarter of it.')
     .int('max-pods', 110, 'Number of pods that can run on this kubelet.')
     .string('root-dir', '/var/lib/kubelet', 'Directory path for managing kubelet files.')
+    .string(
+      'bootstrap-kubeconfig',
+      '',
+      'Path to a kubeconfig file that will be used to get client certificate for kubelet. If the file specified by --kubeconfig does not exist, the bootstrap kubeconfig is used to request a client certificate from the API server. On success, a kubeconfig file referencing the generated client certificate and key is written to the path specified by --kubeconfig. The client certificate and key file will be stored in the directory pointed by --cert-dir.',
+    )
+    .bool('rotate-certificates', false, 'Auto rotate the kubelet client certificates by requesting new certificates from the kube-apiserver when the certificate expiration approaches.')
     .string('pod-logs-dir', '/var/log/pods', 'kubelab: directory where container logs are written (upstream: the podLogsDir config field).')
     .string('address', '0.0.0.0', 'The IP address for the kubelet to serve on.')
     .int('port', 10250, 'The port for the kubelet to serve on.')

@@ -36,6 +36,7 @@ const EXTRA_FIELDS: Record<string, Extra> = {
   'v1/Node': (n) => ({ 'spec.unschedulable': String(n.spec?.unschedulable === true) }),
   'v1/Secret': (s) => ({ type: str(s.type) }),
   'v1/Namespace': (n) => ({ name: str(n.metadata?.name), 'status.phase': str(n.status?.phase) }),
+  'certificates.k8s.io/v1/CertificateSigningRequest': (c) => ({ 'spec.signerName': str(c.spec?.signerName) }),
 };
 
 /** Labels each kind's conversion function accepts; kinds not listed accept only metadata.name/namespace. */
@@ -70,6 +71,7 @@ const ACCEPTED: Record<string, readonly string[]> = {
   'v1/Node': ['metadata.name', 'spec.unschedulable'],
   'v1/Secret': ['type', 'metadata.namespace', 'metadata.name'],
   'v1/Namespace': ['status.phase', 'metadata.name'],
+  'certificates.k8s.io/v1/CertificateSigningRequest': ['metadata.name', 'spec.signerName'],
 };
 
 /** Labels renamed on the way in (old clients send spec.host for pods). */

@@ -8,6 +8,7 @@
 import { APPS_TYPES } from './apps.js';
 import { AUTHENTICATION_TYPES } from './authentication.js';
 import { AUTH_TYPES } from './auth.js';
+import { CERTIFICATES_TYPES } from './certificates.js';
 import { CORE_TYPES } from './core.js';
 import { NODE_TYPES } from './core-node.js';
 import { POD_TYPES } from './core-pod.js';
@@ -30,6 +31,7 @@ export const SCHEMA: Readonly<Record<string, TypeDef>> = {
   ...RBAC_TYPES,
   ...AUTHENTICATION_TYPES,
   ...AUTH_TYPES,
+  ...CERTIFICATES_TYPES,
 };
 
 /** The OpenAPI component name of a type, e.g. io.k8s.api.core.v1.Pod. */

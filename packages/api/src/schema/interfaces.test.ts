@@ -29,6 +29,7 @@ const MODULE_OF: Record<Group, string> = {
   rbac: '../rbac/v1/types.ts',
   authorization: '../authorization/v1/types.ts',
   authentication: '../authentication/v1/types.ts',
+  certificates: '../certificates/v1/types.ts',
 };
 
 const files = [...new Set(Object.values(MODULE_OF))].map((m) => fileURLToPath(new URL(m, import.meta.url)));

@@ -45,6 +45,7 @@ describe('the schema', () => {
       'SelfSubjectAccessReview',
       'SelfSubjectRulesReview',
       'SelfSubjectReview',
+      'CertificateSigningRequest',
     ]);
     for (const [, d] of kinds) expect(d.fields?.metadata?.[2]?.protobuf).toBe(1);
   });

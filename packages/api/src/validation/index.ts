@@ -3,6 +3,7 @@
 import type { KubeObject } from '../meta/types.js';
 import type { FieldError } from '../meta/status.js';
 import * as apps from './apps.js';
+import * as certificates from './certificates.js';
 import * as core from './core.js';
 import { required } from './field.js';
 import { nameIsDNSSubdomain, validateObjectMeta, validateObjectMetaUpdate } from './meta.js';
@@ -17,6 +18,8 @@ interface Rules {
   create: V;
   update: U;
   status?: U;
+  /** Updates through a subresource with rules of its own (the CSR's `status` and `approval`). */
+  subresources?: Record<string, U>;
 }
 
 const RULES: Record<string, Rules> = {
@@ -39,6 +42,11 @@ const RULES: Record<string, Rules> = {
   'rbac.authorization.k8s.io/v1/ClusterRole': { create: rbac.validateClusterRole, update: rbac.validateClusterRoleUpdate },
   'rbac.authorization.k8s.io/v1/RoleBinding': { create: rbac.validateRoleBinding, update: rbac.validateRoleBindingUpdate },
   'rbac.authorization.k8s.io/v1/ClusterRoleBinding': { create: rbac.validateClusterRoleBinding, update: rbac.validateClusterRoleBindingUpdate },
+  'certificates.k8s.io/v1/CertificateSigningRequest': {
+    create: certificates.validateCertificateSigningRequest,
+    update: certificates.validateCertificateSigningRequestUpdate,
+    subresources: { status: certificates.validateCertificateSigningRequestStatusUpdate, approval: certificates.validateCertificateSigningRequestApprovalUpdate },
+  },
   'autoscaling/v1/Scale': { create: other.validateScale, update: (n: never) => other.validateScale(n) },
 };
 
@@ -49,11 +57,16 @@ function metaUpdateThen<T extends KubeObject>(create: (o: T) => FieldError[]): (
 
 const rulesFor = (obj: KubeObject): Rules | undefined => RULES[`${obj.apiVersion}/${obj.kind}`];
 
-/** Field errors for a create (no `old`) or an update (`old` given). Unknown kinds get ObjectMeta checks only. */
-export function validateObject(obj: KubeObject, old?: KubeObject): FieldError[] {
+/**
+ * Field errors for a create (no `old`) or an update (`old` given; `subresource`
+ * when written through one). Unknown kinds get ObjectMeta checks only.
+ */
+export function validateObject(obj: KubeObject, old?: KubeObject, subresource?: string): FieldError[] {
   if (!obj || typeof obj !== 'object') return [required('metadata')];
   if (!obj.metadata || typeof obj.metadata !== 'object') return [required('metadata')];
   const r = rulesFor(obj);
+  const sub = old && subresource ? r?.subresources?.[subresource] : undefined;
+  if (sub) return (sub as (o: KubeObject, p: KubeObject) => FieldError[])(obj, old!);
   if (r) return old ? (r.update as (o: KubeObject, p: KubeObject) => FieldError[])(obj, old) : (r.create as (o: KubeObject) => FieldError[])(obj);
   const info = obj.apiVersion && obj.kind ? lookupKind(obj.apiVersion, obj.kind) : undefined;
   const namespaced = info?.namespaced ?? obj.metadata.namespace !== undefined;

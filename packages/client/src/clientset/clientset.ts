@@ -2,6 +2,7 @@
 // resource, grouped by API group, all sharing one connection.
 
 import type {
+  CertificateSigningRequest,
   ClusterRole,
   ClusterRoleBinding,
   ConfigMap,
@@ -45,12 +46,18 @@ export interface RbacV1 extends Omit<GroupClients<'rbac'>, 'clusterRoles' | 'clu
   clusterRoleBindings(): ResourceInterface<ClusterRoleBinding>;
 }
 
+export interface CertificatesV1 {
+  // Cluster-scoped: no namespace.
+  certificateSigningRequests(): ResourceInterface<CertificateSigningRequest>;
+}
+
 export interface Clientset {
   core: CoreV1;
   apps: AppsV1;
   discovery: DiscoveryV1;
   coordination: CoordinationV1;
   rbac: RbacV1;
+  certificates: CertificatesV1;
   /** A client for any served resource (the dynamic client's role). */
   resource<T extends KubeObject = KubeObject>(gvr: GroupVersionResource, namespace?: string): PodInterface<T>;
   /** Closes the connection; running watches end. */
@@ -77,6 +84,7 @@ export const GVR = {
   roleBindings: { group: 'rbac.authorization.k8s.io', version: 'v1', resource: 'rolebindings' },
   clusterRoles: { group: 'rbac.authorization.k8s.io', version: 'v1', resource: 'clusterroles' },
   clusterRoleBindings: { group: 'rbac.authorization.k8s.io', version: 'v1', resource: 'clusterrolebindings' },
+  certificateSigningRequests: { group: 'certificates.k8s.io', version: 'v1', resource: 'certificatesigningrequests' },
 } as const satisfies Record<string, GroupVersionResource>;
 
 /** A GVR carrying the type of its objects (compile time only). */
@@ -115,9 +123,10 @@ export const TYPED_GROUPS = {
     clusterRoles: typed<ClusterRole>(GVR.clusterRoles),
     clusterRoleBindings: typed<ClusterRoleBinding>(GVR.clusterRoleBindings),
   },
+  certificates: { certificateSigningRequests: typed<CertificateSigningRequest>(GVR.certificateSigningRequests) },
 };
 export type TypedGroups = typeof TYPED_GROUPS;
-const CLUSTER_SCOPED: ReadonlySet<GroupVersionResource> = new Set([GVR.nodes, GVR.namespaces, GVR.clusterRoles, GVR.clusterRoleBindings]);
+const CLUSTER_SCOPED: ReadonlySet<GroupVersionResource> = new Set([GVR.nodes, GVR.namespaces, GVR.clusterRoles, GVR.clusterRoleBindings, GVR.certificateSigningRequests]);
 export type TypedGroup = keyof TypedGroups;
 
 /** One accessor per resource of a group: make(its GVR). */
@@ -138,6 +147,7 @@ export function buildClientset(factory: Factory, close: () => void): Clientset {
     discovery: group('discovery') as DiscoveryV1,
     coordination: group('coordination') as CoordinationV1,
     rbac: group('rbac') as RbacV1,
+    certificates: group('certificates') as CertificatesV1,
     resource: (gvr, ns) => f(gvr, ns),
     close,
   };

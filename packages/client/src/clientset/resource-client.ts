@@ -19,6 +19,7 @@ import {
   type PatchType,
   type SubresourceClient,
   type WatchOptions,
+  type UpdateOptions,
   type WriteOptions,
 } from './types.js';
 
@@ -113,7 +114,7 @@ export class ResourceClient<T extends KubeObject> implements SubresourceClient<T
     return decode<T>(json, `created ${this.gvr.resource}`);
   }
 
-  async update(obj: T, opts: WriteOptions = {}): Promise<T> {
+  async update(obj: T, opts: UpdateOptions = {}): Promise<T> {
     return this.put('Update', obj, opts);
   }
 
@@ -121,10 +122,11 @@ export class ResourceClient<T extends KubeObject> implements SubresourceClient<T
     return this.put('UpdateStatus', obj, opts);
   }
 
-  private async put(method: 'Update' | 'UpdateStatus', obj: T, opts: WriteOptions): Promise<T> {
+  private async put(method: 'Update' | 'UpdateStatus', obj: T, opts: UpdateOptions): Promise<T> {
     const name = obj.metadata?.name;
     if (!name) throw badRequest('metadata.name: Required value: name is required for update');
-    const res = await this.conn.unary(method, { resource: this.gvr, namespace: this.ns(obj), name, object: encode(obj), ...writeFields(opts) }, opts);
+    const sub = opts.subresource ? { subresource: opts.subresource } : {};
+    const res = await this.conn.unary(method, { resource: this.gvr, namespace: this.ns(obj), name, object: encode(obj), ...writeFields(opts), ...sub }, opts);
     return decode<T>(res.json, `updated ${this.gvr.resource} "${name}"`);
   }
 

@@ -41,9 +41,14 @@ export interface WriteOptions extends RequestOptions {
 /** Short names for the patch content types, as `kubectl patch --type`. */
 export type PatchType = 'merge' | 'json' | 'strategic' | 'application/merge-patch+json' | 'application/json-patch+json' | 'application/strategic-merge-patch+json';
 
+export interface UpdateOptions extends WriteOptions {
+  /** `approval`: a CSR's Approved/Denied conditions (client-go's UpdateApproval). */
+  subresource?: 'approval';
+}
+
 export interface PatchOptions extends WriteOptions {
-  /** `status` patches the status subresource; `finalize` a namespace's spec.finalizers (namespaces/finalize). */
-  subresource?: 'status' | 'finalize';
+  /** `status` patches the status subresource; `finalize` a namespace's spec.finalizers (namespaces/finalize); `approval` a CSR's Approved/Denied conditions. */
+  subresource?: 'status' | 'finalize' | 'approval';
 }
 
 export interface DeleteCallOptions extends RequestOptions, DeleteOptions {}
@@ -63,7 +68,7 @@ export interface ResourceInterface<T extends KubeObject> {
   list(opts?: ListOptions): Promise<KubeList<T>>;
   watch(opts?: WatchOptions): WatchStream<WatchEvent<T>>;
   create(obj: T, opts?: WriteOptions): Promise<T>;
-  update(obj: T, opts?: WriteOptions): Promise<T>;
+  update(obj: T, opts?: UpdateOptions): Promise<T>;
   updateStatus(obj: T, opts?: WriteOptions): Promise<T>;
   patch(name: string, patchType: PatchType, patch: unknown, opts?: PatchOptions): Promise<T>;
   delete(name: string, opts?: DeleteCallOptions): Promise<DeleteResult<T>>;

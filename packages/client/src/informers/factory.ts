@@ -98,6 +98,7 @@ export class SharedInformerFactory {
   readonly discovery = this.group('discovery');
   readonly coordination = this.group('coordination');
   readonly rbac = this.group('rbac');
+  readonly certificates = this.group('certificates');
 
   private group<G extends TypedGroup>(g: G): InformerGroup<G> {
     // The object types are the table's, known at compile time only.

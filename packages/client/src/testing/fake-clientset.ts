@@ -196,8 +196,8 @@ export class FakeClientset {
         self.put(gvr, self.stamp(o), 'ADDED');
         return clone(o);
       },
-      async update(obj) {
-        return write('update', obj);
+      async update(obj, opts = {}) {
+        return write('update', obj, opts.subresource);
       },
       async updateStatus(obj) {
         return write('update', obj, 'status');

@@ -85,7 +85,7 @@ function channelCredentials(tls: ClientTls | undefined): grpc.ChannelCredentials
 }
 
 export class Connection {
-  readonly client: ResourceServiceClient;
+  private current: ResourceServiceClient;
   readonly userAgent: string;
   private readonly timeoutMs: number;
   private readonly retry: { attempts: number; initialMs: number; maxMs: number };
@@ -101,9 +101,19 @@ export class Connection {
     this.retry = { attempts: 5, initialMs: 100, maxMs: 2000, ...config.readRetries };
     this.baseMetadata = config.metadata ?? {};
     this.tracing = tracingOfInterceptors(config.interceptors);
+    this.current = this.dial(config.tls);
+  }
+
+  /** The ResourceService client of the channel in use. */
+  get client(): ResourceServiceClient {
+    return this.current;
+  }
+
+  private dial(tls: ClientTls | undefined): ResourceServiceClient {
+    const config = this.config;
     const Ctor = apiserverProto().kubelab.apiserver.v1.ResourceService;
-    this.client = new Ctor(config.address, config.credentials ?? channelCredentials(config.tls), {
-      ...(config.tls?.serverName ? { 'grpc.ssl_target_name_override': config.tls.serverName } : {}),
+    return new Ctor(config.address, config.credentials ?? channelCredentials(tls), {
+      ...(tls?.serverName ? { 'grpc.ssl_target_name_override': tls.serverName } : {}),
       'grpc.primary_user_agent': this.userAgent,
       'grpc.keepalive_time_ms': config.keepaliveTimeMs ?? 30_000,
       'grpc.keepalive_timeout_ms': config.keepaliveTimeoutMs ?? 10_000,
@@ -119,6 +129,19 @@ export class Connection {
       ...config.channelOptions,
       ...(config.interceptors?.length ? { interceptors: config.interceptors } : {}),
     });
+  }
+
+  /**
+   * A new identity (a rotated client certificate): later calls dial a new
+   * channel with it and the old one is closed, so its watches end and are
+   * re-established (upstream closes the transport's connections on rotation).
+   */
+  setTls(tls: ClientTls): void {
+    const old = this.current;
+    this.current = this.dial(tls);
+    this.pipeline?.close();
+    this.pipeline = undefined;
+    old.close();
   }
 
   /**

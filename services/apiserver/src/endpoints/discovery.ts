@@ -27,6 +27,7 @@ const SUBRESOURCES: Record<string, { kind?: string; group?: string; version?: st
   exec: { kind: 'PodExecOptions', verbs: ['create', 'get'] },
   finalize: { verbs: ['update'] },
   token: { kind: 'TokenRequest', group: 'authentication.k8s.io', version: 'v1', verbs: ['create'] },
+  approval: { verbs: ['get', 'patch', 'update'] },
 };
 
 /** Subresources the REST handler actually serves. */

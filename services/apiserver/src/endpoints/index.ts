@@ -136,7 +136,7 @@ async function serveResource(env: HandlerEnv, r: ResourceRequest, req: IncomingM
   if (info.namespaced && r.namespace === undefined && r.verb !== 'list' && r.verb !== 'watch') throw notFoundStatus();
   if (r.subresource) {
     if (await serveSubresource(env, store, r, req, res, q)) return;
-    if ((r.subresource !== 'status' && r.subresource !== 'finalize') || !info.subresources.includes(r.subresource)) throw notFoundStatus();
+    if (!['status', 'finalize', 'approval'].includes(r.subresource) || !info.subresources.includes(r.subresource)) throw notFoundStatus();
   }
   await serveResourceVerb(env, store, r, req, res, q);
 }

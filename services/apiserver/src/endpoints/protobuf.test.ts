@@ -198,6 +198,7 @@ describe('the protobuf messages, read off the schema', () => {
 
   it('the kinds kubectl sends as protobuf', () => {
     expect([...PROTOBUF_KINDS].sort()).toEqual([
+      'CertificateSigningRequest',
       'ClusterRole',
       'ClusterRoleBinding',
       'ConfigMap',

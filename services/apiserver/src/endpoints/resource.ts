@@ -142,7 +142,7 @@ export async function serveResourceVerb(env: HandlerEnv, store: ResourceStore, r
       placeInNamespace(info, object, ns);
       if (!object.metadata.name) object.metadata.name = r.name;
       if (object.metadata.name !== r.name) throw badRequest(`the name of the object (${object.metadata.name}) does not match the name on the URL (${r.name})`);
-      const sub = r.subresource === 'status' || r.subresource === 'finalize' ? r.subresource : undefined;
+      const sub = r.subresource === 'status' || r.subresource === 'finalize' || r.subresource === 'approval' ? r.subresource : undefined;
       const updated = await store.update(ns, r.name!, object, ctx, sub);
       return writeJson(res, 200, shapeObject(env, info, updated, req, q), warningHeaders(warnings));
     }
@@ -153,7 +153,7 @@ export async function serveResourceVerb(env: HandlerEnv, store: ResourceStore, r
       const patch = parseJson(await readBody(req, env.maxBodyBytes));
       const validation = parseFieldValidation(q.get('fieldValidation'));
       const warnings = type === 'application/json-patch+json' ? [] : checkPatchFields(info, patch, validation);
-      const sub = r.subresource === 'status' ? 'status' : undefined;
+      const sub = r.subresource === 'status' || r.subresource === 'approval' ? r.subresource : undefined;
       try {
         const patched = await store.patch(ns, r.name!, type, patch, ctx, sub);
         return writeJson(res, 200, shapeObject(env, info, patched, req, q), warningHeaders(warnings));

@@ -389,10 +389,14 @@ export function resourceServiceHandlers(opts: GrpcServerOptions): ResourceServic
 
     Update: unary(async (req, call) => {
       const user = await userOf(call);
-      guard(user, 'update', req.resource, req.namespace, req.name);
+      // "approval" is the one subresource written by Update (UpdateStatus has its own RPC).
+      if (req.subresource && req.subresource !== 'approval') throw badRequest(`subresource: Unsupported value: "${req.subresource}": supported values: "", "approval"`);
+      const sub = req.subresource === 'approval' ? 'approval' : undefined;
+      guard(user, 'update', req.resource, req.namespace, req.name, sub);
       const s = resolve(registry, req.resource);
+      if (sub && !s.info.subresources.includes(sub)) throw notServed({ group: s.info.group, version: s.info.version, resource: `${s.info.resource}/${sub}` });
       const obj = objectField('object', req.object, s.info.kind);
-      const out = await s.update(req.namespace || undefined, requireName(req.name), obj, context(user, req.dryRun, req.fieldManager, call));
+      const out = await s.update(req.namespace || undefined, requireName(req.name), obj, context(user, req.dryRun, req.fieldManager, call), sub);
       return { json: rawJson(out) };
     }, onError),
 
@@ -412,10 +416,10 @@ export function resourceServiceHandlers(opts: GrpcServerOptions): ResourceServic
       const s = resolve(registry, req.resource);
       if (!PATCH_TYPES.has(req.patchType)) throw unsupportedMediaType(req.patchType || '(empty patch_type)');
       let sub: Subresource;
-      if (req.subresource === 'status' || req.subresource === 'finalize') {
+      if (req.subresource === 'status' || req.subresource === 'finalize' || req.subresource === 'approval') {
         if (!s.info.subresources.includes(req.subresource)) throw notServed({ group: s.info.group, version: s.info.version, resource: `${s.info.resource}/${req.subresource}` });
         sub = req.subresource;
-      } else if (req.subresource) throw badRequest(`subresource: Unsupported value: "${req.subresource}": supported values: "", "status", "finalize"`);
+      } else if (req.subresource) throw badRequest(`subresource: Unsupported value: "${req.subresource}": supported values: "", "status", "finalize", "approval"`);
       const patch = parseJsonField('patch', req.patch);
       const out = await s.patch(req.namespace || undefined, requireName(req.name), req.patchType as PatchType, patch, context(user, req.dryRun, req.fieldManager, call), sub);
       return { json: rawJson(out) };

@@ -1,6 +1,7 @@
 // Server-side printing: objects → metav1.Table, as the apiserver answers
 // `Accept: application/json;as=Table;g=meta.k8s.io;v=v1`.
 
+import { certificateSigningRequestPrinter } from './certificates.js';
 import { daemonSetPrinter, deploymentPrinter, replicaSetPrinter } from './apps.js';
 import { configMapPrinter, defaultPrinter, eventPrinter, leasePrinter, namespacePrinter, secretPrinter, serviceAccountPrinter } from './misc.js';
 import { nodePrinter } from './node.js';
@@ -33,6 +34,7 @@ export const PRINTERS: ReadonlyMap<string, Printer> = new Map([
   ['ServiceAccount', serviceAccountPrinter],
   ['RoleBinding', roleBindingPrinter],
   ['ClusterRoleBinding', roleBindingPrinter],
+  ['CertificateSigningRequest', certificateSigningRequestPrinter],
 ]);
 
 export function printerFor(kind: string): Printer {

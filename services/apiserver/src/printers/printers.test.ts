@@ -222,3 +222,31 @@ describe('rbac rows (kubectl get clusterroles / rolebindings [-o wide])', () => 
     expect(headers(kind)).toBe('Name Role Age (Users) (Groups) (ServiceAccounts)');
   });
 });
+
+describe('certificatesigningrequest rows (kubectl get csr)', () => {
+  const csr = (spec: Record<string, unknown>, status?: Record<string, unknown>) => ({
+    kind: 'CertificateSigningRequest',
+    metadata: { name: 'node-csr-x', creationTimestamp: ago(90_000) },
+    spec: { signerName: 'kubernetes.io/kube-apiserver-client-kubelet', username: 'system:bootstrap:abcdef', usages: ['client auth'], request: 'AA==', ...spec },
+    ...(status ? { status } : {}),
+  });
+  const approved = { type: 'Approved', status: 'True' };
+  it.each<[string, Record<string, unknown>, unknown[]]>([
+    ['pending, no duration', csr({}), ['node-csr-x', '90s', 'kubernetes.io/kube-apiserver-client-kubelet', 'system:bootstrap:abcdef', '<none>', 'Pending']],
+    [
+      'approved and issued, one day',
+      csr({ expirationSeconds: 86400 }, { conditions: [approved], certificate: 'AA==' }),
+      ['node-csr-x', '90s', 'kubernetes.io/kube-apiserver-client-kubelet', 'system:bootstrap:abcdef', '24h', 'Approved,Issued'],
+    ],
+    [
+      'approved, signer failed',
+      csr({ expirationSeconds: 3600 }, { conditions: [approved, { type: 'Failed', status: 'True' }] }),
+      ['node-csr-x', '90s', 'kubernetes.io/kube-apiserver-client-kubelet', 'system:bootstrap:abcdef', '60m', 'Approved,Failed'],
+    ],
+    ['denied wins', csr({}, { conditions: [{ type: 'Denied', status: 'True' }] }), ['node-csr-x', '90s', 'kubernetes.io/kube-apiserver-client-kubelet', 'system:bootstrap:abcdef', '<none>', 'Denied']],
+    ['no signer', csr({ signerName: '' }), ['node-csr-x', '90s', '<none>', 'system:bootstrap:abcdef', '<none>', 'Pending']],
+  ])('%s', (_n, obj, want) => {
+    expect(cells('CertificateSigningRequest', obj)).toEqual(want);
+  });
+  it('columns', () => expect(headers('CertificateSigningRequest')).toBe('Name Age SignerName Requestor RequestedDuration Condition'));
+});

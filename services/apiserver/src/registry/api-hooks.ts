@@ -36,10 +36,10 @@ export function setDefaults(obj: KubeObject): void {
 
 const DNS1123_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
 
-/** Validation (upstream ValidateXxx / ValidateXxxUpdate) as field errors. */
-export function validateObject(obj: KubeObject, old?: KubeObject): FieldError[] {
-  const v = fn<(o: KubeObject, old?: KubeObject) => FieldError[]>('validateObject');
-  if (v) return guarded('validation', obj, () => v(obj, old) ?? []);
+/** Validation (upstream ValidateXxx / ValidateXxxUpdate, per subresource where a kind has rules for one) as field errors. */
+export function validateObject(obj: KubeObject, old?: KubeObject, subresource?: string): FieldError[] {
+  const v = fn<(o: KubeObject, old?: KubeObject, subresource?: string) => FieldError[]>('validateObject');
+  if (v) return guarded('validation', obj, () => v(obj, old, subresource) ?? []);
   const errs: FieldError[] = [];
   const name = obj.metadata?.name;
   if (!name) errs.push({ type: 'FieldValueRequired', field: 'metadata.name', detail: 'name or generateName is required' });

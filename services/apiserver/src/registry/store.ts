@@ -36,7 +36,7 @@ import { checkPatchedTypes } from '../decoding/decode.js';
 import { applyPatch, compileSelectors, setDefaults, validateObject } from './api-hooks.js';
 import type { DeleteResult, ListOptions, PatchType, RequestContext, ResourceStore, Subresource, Watch, WatchOptions } from './interface.js';
 import { generateName, newUid, nowTime } from './meta.js';
-import { gracePeriodSeconds, isNamespaces, pendingFinalizers, prepareForCreate, prepareForUpdate, shouldDeleteDuringUpdate } from './strategy.js';
+import { gracePeriodSeconds, isNamespaces, pendingFinalizers, prepareForCreate, prepareForUpdate, shouldDeleteDuringUpdate, validateOnServer } from './strategy.js';
 
 /** etcd's default request size limit (--max-request-bytes 1.5 MiB). */
 export const MAX_OBJECT_BYTES = 1.5 * 1024 * 1024;
@@ -336,8 +336,9 @@ export class GenericStore implements ResourceStore {
     return o;
   }
 
-  private validate(o: Obj, old?: KubeObject): void {
-    const errs = validateObject(o, old);
+  private validate(o: Obj, old?: KubeObject, subresource?: string): void {
+    const errs = validateObject(o, old, subresource);
+    errs.push(...validateOnServer(this.info, o, old as Obj | undefined));
     if (errs.length > 0) throw invalid(this.info.kind, this.info.group, o.metadata.name ?? '', errs);
   }
 
@@ -358,7 +359,7 @@ export class GenericStore implements ResourceStore {
         delete m.deletionGracePeriodSeconds;
         // Defaulting first, as upstream decodes with defaults before PrepareForCreate (a pod's QoS class reads defaulted requests).
         setDefaults(o);
-        prepareForCreate(this.info, o);
+        prepareForCreate(this.info, o, ctx.user);
         const hooks = new AdmissionHooks();
         const a = this.attrs('CREATE', ns, m.name ?? '', ctx, hooks, o);
         if (!this.deps.cache.isSynced) await this.deps.cache.synced;
@@ -470,7 +471,7 @@ export class GenericStore implements ResourceStore {
       const hooks = new AdmissionHooks();
       const a = this.attrs('UPDATE', ns, name, ctx, hooks, stored, cur.obj, subresource);
       try {
-        const review = this.deps.admission.review(a, subresource !== 'binding' ? () => this.validate(stored, cur.obj) : undefined);
+        const review = this.deps.admission.review(a, subresource !== 'binding' ? () => this.validate(stored, cur.obj, subresource) : undefined);
         if (review) await review;
         const { text, bytes } = this.encode(stored);
         if (ctx.dryRun) {

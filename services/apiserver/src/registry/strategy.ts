@@ -2,7 +2,20 @@
 // RESTUpdateStrategy / RESTGracefulDeleteStrategy), as pure functions over
 // plain objects.
 
-import { ANNOTATION_DAEMONSET_TEMPLATE_GENERATION, badRequest, canonicalJson, isTerminalPhase, podQOSClass, type DeleteOptions, type KubeObject, type Pod, type ResourceInfo } from '@kubelab/api';
+import {
+  ANNOTATION_DAEMONSET_TEMPLATE_GENERATION,
+  badRequest,
+  canonicalJson,
+  isTerminalPhase,
+  podQOSClass,
+  type DeleteOptions,
+  type FieldError,
+  type KubeObject,
+  type Pod,
+  type ResourceInfo,
+} from '@kubelab/api';
+import type { UserInfo } from '../authentication/user.js';
+import { prepareCsrForCreate, prepareCsrForUpdate, validateCsrRequest } from './certificates.js';
 
 type Obj = KubeObject & { spec?: Record<string, unknown>; status?: Record<string, unknown> } & Record<string, unknown>;
 
@@ -35,8 +48,10 @@ function setTemplateGeneration(o: Obj, n: number): void {
   o.metadata.annotations = { ...(o.metadata.annotations ?? {}), [ANNOTATION_DAEMONSET_TEMPLATE_GENERATION]: String(n) };
 }
 
-/** PrepareForCreate (runs after defaulting, as upstream): status a client may not set, fields the server owns. */
-export function prepareForCreate(info: ResourceInfo, o: Obj): void {
+const isCsr = (info: ResourceInfo) => isKind(info, 'certificates.k8s.io', 'certificatesigningrequests');
+
+/** PrepareForCreate (runs after defaulting, as upstream): status a client may not set, fields the server owns; `user` is the creator. */
+export function prepareForCreate(info: ResourceInfo, o: Obj, user?: UserInfo): void {
   if (tracksGeneration(info)) o.metadata.generation = 1;
   else delete o.metadata.generation;
   if (isKind(info, '', 'pods')) {
@@ -55,7 +70,15 @@ export function prepareForCreate(info: ResourceInfo, o: Obj): void {
     o.status = {};
   } else if (isKind(info, '', 'services')) {
     o.status = { loadBalancer: {} };
+  } else if (isCsr(info)) {
+    prepareCsrForCreate(o, user);
   }
+}
+
+/** Checks the apiserver makes beyond @kubelab/api's validation, where they need what only it has (the x509 library). */
+export function validateOnServer(info: ResourceInfo, o: Obj, old: Obj | undefined): FieldError[] {
+  if (isCsr(info) && !old) return validateCsrRequest(o);
+  return [];
 }
 
 /**
@@ -71,7 +94,9 @@ const stableJson = (v: unknown): string => canonicalJson(v, { omitNull: true });
  */
 export function prepareForUpdate(info: ResourceInfo, next: Obj, old: Obj, subresource: string | undefined): Obj {
   let out: Obj;
-  if (subresource === 'status') {
+  if (isCsr(info)) {
+    out = prepareCsrForUpdate(next, old, subresource) as Obj;
+  } else if (subresource === 'status') {
     out = { ...old, metadata: { ...old.metadata }, status: next.status } as Obj;
     if (next.status === undefined) delete out.status;
     // Labels and annotations may change with status writes for nodes and pods (kubelet), as upstream allows.

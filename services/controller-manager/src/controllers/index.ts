@@ -4,6 +4,8 @@
 import { readFileSync } from 'node:fs';
 import { parseSigningKey } from '@kubelab/serviceaccount';
 import { ControllerRegistry } from './registry.js';
+import { CsrApprovingController } from './certificates/approver/csr-approving-controller.js';
+import { CsrSigningController } from './certificates/signer/csr-signing-controller.js';
 import { ClusterRoleAggregationController } from './clusterrole-aggregation/clusterrole-aggregation-controller.js';
 import { TokenCleaner } from './bootstrap/tokencleaner.js';
 import { RootCACertPublisher } from './rootcacertpublisher/publisher.js';
@@ -110,6 +112,22 @@ export function defaultRegistry(): ControllerRegistry {
       workers: (c) => c.concurrentServiceaccountSyncs,
       enabled: (c) => c.serviceAccountPrivateKeyFile !== '',
       create: (ctx) => new TokensController(ctx, parseSigningKey(readFileSync(ctx.config.serviceAccountPrivateKeyFile, 'utf8')), readRootCA(ctx.config.rootCaFile)),
+    })
+    .register({
+      name: 'certificatesigningrequest-approving-controller',
+      aliases: ['csrapproving'],
+      serviceAccount: 'certificate-controller',
+      workers: () => 5,
+      create: (ctx) => new CsrApprovingController(ctx),
+    })
+    .register({
+      name: 'certificatesigningrequest-signing-controller',
+      aliases: ['csrsigning'],
+      serviceAccount: 'certificate-controller',
+      workers: () => 5,
+      // Upstream skips the signer without a CA ("no csr cert/key was specified").
+      enabled: (c) => Boolean(c.clusterSigningCertFile && c.clusterSigningKeyFile),
+      create: (ctx) => new CsrSigningController(ctx),
     })
     .register({ name: 'token-cleaner-controller', aliases: ['tokencleaner'], serviceAccount: 'token-cleaner', workers: () => 1, disabledByDefault: true, create: (ctx) => new TokenCleaner(ctx) });
 }

@@ -9,6 +9,7 @@ export interface UpdateRequest {
   'object'?: (Buffer | Uint8Array | string);
   'dryRun'?: (string);
   'fieldManager'?: (string);
+  'subresource'?: (string);
 }
 
 export interface UpdateRequest__Output {
@@ -18,4 +19,5 @@ export interface UpdateRequest__Output {
   'object': (Buffer);
   'dryRun': (string);
   'fieldManager': (string);
+  'subresource': (string);
 }
