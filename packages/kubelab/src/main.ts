@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // kubelab: run and inspect a local kubelab cluster.
-import { encryptionConfigCommand } from './encryption-config.js';
+import { kubeadmCommand } from './kubeadm-command.js';
 import { kvCommand } from './kv/run.js';
 import { traceCommand } from './trace/run.js';
 import { rulesCommand } from './rules.js';
@@ -22,8 +22,8 @@ Commands:
   kv      Read the object store's raw bytes, as etcdctl does etcd's (Secrets show their encryption)
           kv get KEY [--hex] [--print-value-only]    e.g. kv get /registry/secrets/default/db --hex
           kv ls [PREFIX]    --bucket kubelab  --nats-url URL  --state-dir DIR
-  kubeadm encryption-config PATH
-          Write the apiserver's --encryption-provider-config (aescbc key1 for secrets) unless PATH exists
+  kubeadm init|admin-kubeconfig|encryption-config
+          kubeadm's file phases as a setup step of their own (the compose stack's kubeadm-init); \`kubeadm help\` lists the flags
 `;
 
 async function main(argv: string[]): Promise<number> {
@@ -38,9 +38,7 @@ async function main(argv: string[]): Promise<number> {
     case 'kv':
       return kvCommand(rest);
     case 'kubeadm':
-      if (rest[0] === 'encryption-config') return encryptionConfigCommand(rest.slice(1));
-      process.stderr.write('kubelab kubeadm: the only phase here is encryption-config PATH\n');
-      return 2;
+      return kubeadmCommand(rest);
     case undefined:
     case 'help':
     case '--help':
