@@ -40,12 +40,15 @@ export function loadKubeconfig(path) {
  * certificate is checked against the kubeconfig's CA and its host name.
  */
 export function restClient(kc) {
-  const open = (method, path, { body, contentType, timeoutMs } = {}) =>
+  const open = (method, path, { body, contentType, timeoutMs, ownConnection } = {}) =>
     new Promise((resolve, reject) => {
       const url = new URL(kc.server + path);
       const headers = { Accept: 'application/json', 'User-Agent': 'kubelab-node-scripts' };
       if (body !== undefined) headers['Content-Type'] = contentType ?? 'application/json';
-      const req = request(url, { method, headers, ca: kc.ca, cert: kc.cert, key: kc.key, ...(timeoutMs ? { timeout: timeoutMs } : {}) }, resolve);
+      // A watch gets its own connection: the global agent's keep-alive sockets
+      // time out after 5 s of silence (Node >= 19), which would end a quiet watch.
+      const tls = { ca: kc.ca, cert: kc.cert, key: kc.key, ...(ownConnection ? { agent: false } : {}) };
+      const req = request(url, { method, headers, ...tls, ...(timeoutMs ? { timeout: timeoutMs } : {}) }, resolve);
       req.on('timeout', () => req.destroy(new Error(`${method} ${path}: timed out after ${timeoutMs} ms`)));
       req.on('error', reject);
       req.end(body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body));
@@ -67,7 +70,7 @@ export function restClient(kc) {
       return { status: res.statusCode, json, text };
     },
     async *stream(path) {
-      const res = await open('GET', path);
+      const res = await open('GET', path, { ownConnection: true });
       if (res.statusCode !== 200) {
         res.resume();
         throw new Error(`GET ${path}: HTTP ${res.statusCode}`);
