@@ -75,7 +75,7 @@ COPY --from=build /out/apiserver /app
 COPY docker/healthz-https.mjs /usr/local/bin/healthz-https
 USER 1000
 EXPOSE 6443 6444
-HEALTHCHECK --interval=5s --timeout=3s --retries=5 CMD ["healthz-https", "6443", "/readyz", "/etc/kubernetes/pki/ca.crt"]
+HEALTHCHECK --interval=5s --timeout=10s --retries=5 CMD ["healthz-https", "6443", "/readyz", "/etc/kubernetes/pki/ca.crt"]
 ENTRYPOINT ["node", "/app/dist/main.js"]
 
 FROM runtime AS scheduler

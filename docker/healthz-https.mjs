@@ -15,7 +15,7 @@ if (!port) {
   process.exit(2);
 }
 const ca = caFile && existsSync(caFile) ? readFileSync(caFile) : undefined;
-const req = request({ host: '127.0.0.1', port: Number(port), path, ca, rejectUnauthorized: ca !== undefined, timeout: 2500 }, (res) => {
+const req = request({ host: '127.0.0.1', port: Number(port), path, ca, rejectUnauthorized: ca !== undefined, timeout: 8000 }, (res) => {
   res.resume();
   process.exit(res.statusCode === 200 ? 0 : 1);
 });

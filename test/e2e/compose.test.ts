@@ -110,7 +110,11 @@ describe.skipIf(!canRun).sequential('compose stack end to end', () => {
   // ------------------------------------------------------------------ 1
   it('up: every service healthy, the kubeconfig works, control-plane, node-1 and node-2 Ready with the mock runtime', async () => {
     for (const s of HEALTHCHECKED) {
-      expect(`${s}: ${(await docker(['inspect', '-f', '{{.State.Health.Status}}', containerName(stack, s)])).trim()}`).toBe(`${s}: healthy`);
+      const name = containerName(stack, s);
+      const status = (await docker(['inspect', '-f', '{{.State.Health.Status}}', name])).trim();
+      // An unhealthy service names its last probes' exit codes and output.
+      const probes = status === 'healthy' ? '' : ` ${(await docker(['inspect', '-f', '{{range .State.Health.Log}}[{{.ExitCode}} {{.Output}}]{{end}}', name])).trim()}`;
+      expect(`${s}: ${status}${probes}`).toBe(`${s}: healthy`);
     }
     for (const oneShot of ['kubeadm-init', 'kubeconfig']) {
       expect(`${oneShot}: ${(await docker(['inspect', '-f', '{{.State.Status}} {{.State.ExitCode}}', containerName(stack, oneShot)])).trim()}`).toBe(`${oneShot}: exited 0`);

@@ -9,6 +9,7 @@ describe('kubelab kubeadm init flags', () => {
       '--nodes-dir=/var/lib/kubelab/nodes',
       '--control-plane-endpoint=apiserver:6443',
       '--apiserver-cert-extra-sans=apiserver,127.0.0.1',
+      '--etcd-cert-extra-sans=nats',
       '--owner=1000:1000',
     ]);
     expect(o).toEqual({
@@ -16,6 +17,7 @@ describe('kubelab kubeadm init flags', () => {
       server: 'https://apiserver:6443',
       serviceCidr: '10.96.0.0/12',
       apiserverCertExtraSans: ['apiserver', '127.0.0.1'],
+      etcdCertExtraSans: ['nats'],
       nodes: [
         { name: 'control-plane', kubeletConf: '/var/lib/kubelab/nodes/control-plane/kubelet.conf' },
         { name: 'node-1', kubeletConf: '/var/lib/kubelab/nodes/node-1/kubelet.conf' },

@@ -15,6 +15,7 @@ const initFlags = new FlagSet('kubelab kubeadm init')
   .string('nodes-dir', '', "Folder holding one folder per node, that node's /etc/kubernetes (default <dir>/nodes)")
   .string('control-plane-endpoint', '127.0.0.1:6443', 'host:port of the apiserver written into every kubeconfig')
   .stringArray('apiserver-cert-extra-sans', [], "Extra Subject Alternative Names (DNS names and IPs) of the apiserver's serving certificate")
+  .stringArray('etcd-cert-extra-sans', [], "kubelab (kubeadm's etcd.local.serverCertSANs): extra SANs of pki/etcd/server.crt, the names NATS in etcd's role is reached by")
   .string('service-cidr', '10.96.0.0/12', 'The Services range; its first address (the kubernetes Service) is a SAN of the serving certificate')
   .string('owner', '', 'kubelab: UID:GID given every file under --dir (the control-plane images run as 1000:1000)');
 
@@ -42,6 +43,7 @@ export function parseInitArgs(argv: string[], env: NodeJS.ProcessEnv = {}): Omit
     server: `https://${endpoint}`,
     serviceCidr: values['service-cidr'],
     apiserverCertExtraSans: values['apiserver-cert-extra-sans'],
+    etcdCertExtraSans: values['etcd-cert-extra-sans'],
     nodes: nodes.map((name) => ({ name, kubeletConf: join(nodesDir, name, 'kubelet.conf') })),
     kubeProxyConfs: nodes.map((name) => join(nodesDir, name, 'kube-proxy.conf')),
     ...(owner ? { owner } : {}),
@@ -62,7 +64,7 @@ export function parseAdminKubeconfigArgs(argv: string[], env: NodeJS.ProcessEnv 
 const USAGE = `Usage: kubelab kubeadm <phase> [flags]
 
   init --dir DIR --nodes A,B [--nodes-dir DIR] [--control-plane-endpoint HOST:PORT]
-       [--apiserver-cert-extra-sans LIST] [--service-cidr CIDR] [--owner UID:GID]
+       [--apiserver-cert-extra-sans LIST] [--etcd-cert-extra-sans LIST] [--service-cidr CIDR] [--owner UID:GID]
           kubeadm init's certs and kubeconfig phases, each node's kubelet.conf and kube-proxy.conf,
           and the encryption config; files that exist are kept
   admin-kubeconfig [--from /etc/kubernetes/admin.conf] --server URL OUT

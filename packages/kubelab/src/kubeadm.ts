@@ -34,6 +34,8 @@ export interface KubeadmInitOptions {
   serviceCidr: string;
   /** kubeadm's --apiserver-cert-extra-sans: DNS names and IP addresses, mixed. */
   apiserverCertExtraSans?: readonly string[];
+  /** kubeadm's etcd.local.serverCertSANs: names and IPs NATS (etcd's role) is reached by, for pki/etcd/server.crt. */
+  etcdCertExtraSans?: readonly string[];
   nodes: readonly KubeadmNode[];
   /** Where a kube-proxy.conf (user system:kube-proxy) goes: one shared file, or one per node. */
   kubeProxyConfs: readonly string[];
@@ -73,12 +75,21 @@ export async function kubeadmInitFiles(o: KubeadmInitOptions): Promise<void> {
   const log = o.log ?? (() => {});
   const serviceIp = kubernetesServiceIp(o.serviceCidr);
   const sans = splitSans(o.apiserverCertExtraSans ?? []);
+  const etcdSans = splitSans(o.etcdCertExtraSans ?? []);
   const pkiBases = Object.values(PKI_FILES).filter((b) => !b.endsWith('.key') && !b.endsWith('.pub'));
   const had = new Set([...pkiBases.map((b) => `${b}.crt`), PKI_FILES.saKey, ...Object.values(KUBECONFIG_FILES)].filter((rel) => existsSync(join(o.dir, rel))));
   const nodeConfs = [...o.nodes.map((n) => n.kubeletConf), ...o.kubeProxyConfs];
   const hadConf = new Set(nodeConfs.filter((p) => existsSync(p)));
 
-  const pki = await ensureClusterPki({ dir: o.dir, server: o.server, serviceIp, apiserverDnsNames: sans.dnsNames, apiserverIps: sans.ips });
+  const pki = await ensureClusterPki({
+    dir: o.dir,
+    server: o.server,
+    serviceIp,
+    apiserverDnsNames: sans.dnsNames,
+    apiserverIps: sans.ips,
+    etcdDnsNames: etcdSans.dnsNames,
+    etcdIps: etcdSans.ips,
+  });
   log(`[certs] Using certificateDir folder "${join(o.dir, 'pki')}"`);
   for (const base of pkiBases) log(certLine(base.replace(/^pki\//, ''), had.has(`${base}.crt`), CA_FILES.has(base)));
   const served = certificateInfo(await readFile(join(o.dir, `${PKI_FILES.apiserver}.crt`), 'utf8'));

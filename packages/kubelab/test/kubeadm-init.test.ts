@@ -34,6 +34,7 @@ describe('kubelab kubeadm init', () => {
     `--nodes-dir=${nodesDir}`,
     '--control-plane-endpoint=apiserver:6443',
     '--apiserver-cert-extra-sans=apiserver,control-plane,127.0.0.1',
+    '--etcd-cert-extra-sans=nats',
     '--service-cidr=10.100.0.0/16',
   ];
   let first: { code: number; stdout: string; stderr: string };
@@ -64,6 +65,7 @@ describe('kubelab kubeadm init', () => {
     const served = certificateInfo(readFileSync(join(dir, 'pki/apiserver.crt'), 'utf8'));
     expect(served.dnsNames).toEqual(expect.arrayContaining(['kubernetes', 'kubernetes.default.svc.cluster.local', 'localhost', 'apiserver', 'control-plane']));
     expect(served.ipAddresses).toEqual(expect.arrayContaining(['10.100.0.1', '127.0.0.1']));
+    expect(certificateInfo(readFileSync(join(dir, 'pki/etcd/server.crt'), 'utf8')).dnsNames).toEqual(['localhost', 'nats']);
     expect(first.stdout).toMatch(/\[certs\] apiserver serving cert is signed for DNS names \[.*\bapiserver\b.*\] and IPs \[.*10\.100\.0\.1.*\]/);
   });
 
