@@ -161,6 +161,24 @@ describe.runIf(ready)('pnpm kubelab up (local processes)', { timeout: 120_000 },
     );
   });
 
+  it("reads the object store and the CRI calls through the secured NATS with the state dir's certificates", async () => {
+    const cli = (args: string[], timeout = 20_000) =>
+      new Promise<{ stdout: string; stderr: string }>((resolve) =>
+        execFile(process.execPath, [RUNNER, ...args, '--state-dir', dir], { timeout, killSignal: 'SIGINT' }, (_e, stdout, stderr) => resolve({ stdout, stderr })),
+      );
+    const kv = await cli(['kv', 'get', '/registry/namespaces/default']);
+    expect(kv.stdout).toMatch(/^\/registry\/namespaces\/default\n\{"apiVersion":"v1","kind":"Namespace"/);
+    // --since replays the KUBELAB_CRI stream `kubelab up` created as the NATS admin; the viewer runs until stopped.
+    const trace = await cli(['trace', '--since', '10m', '--json', '--all', '--node', 'node-2'], 5_000);
+    expect(trace.stderr).toContain('watching CRI calls on nats://127.0.0.1:24222 (kubelab.cri.node-2.*) since');
+    const nodes = trace.stdout
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => (JSON.parse(l) as { node: string }).node);
+    expect(nodes.length).toBeGreaterThan(0);
+    expect(new Set(nodes)).toEqual(new Set(['node-2']));
+  });
+
   it('stops every process on SIGTERM and leaves no pid file behind', async () => {
     const pids = SERVICES.filter((s) => existsSync(join(dir, 'run', `${s}.pid`))).map(pidOf);
     runner.kill('SIGTERM');

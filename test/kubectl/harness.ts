@@ -51,7 +51,10 @@ export interface Cluster {
   stop(): Promise<void>;
 }
 
-export async function startCluster(): Promise<Cluster> {
+/** How the apiserver is started: `--authorization-mode` and extra authorizer factories (tests stub RBAC until it lands). */
+export type ClusterOptions = Pick<Parameters<typeof startApiserver>[0], 'authorizationModes' | 'authorizerFactories'>;
+
+export async function startCluster(opts: ClusterOptions = {}): Promise<Cluster> {
   const dir = mkdtempSync(join(tmpdir(), 'kubelab-kubectl-'));
   let nats: NatsServerHandle | undefined;
   let api: RunningApiserver | undefined;
@@ -66,6 +69,7 @@ export async function startCluster(): Promise<Cluster> {
       grpcPort: 0,
       logger: errorsOnly,
       tls: pki.tls,
+      ...opts,
     });
     await api.ready;
     const kubeconfig = join(dir, 'kubeconfig');

@@ -36,7 +36,7 @@ export {
 export { formatMicroTime, formatTime, parseTime } from './meta/time.js';
 
 // the resources served
-export { apiVersionOf, escapeKeyName, lookupKind, lookupResource, RESOURCES, storageKey, storagePrefix, unescapeKeyName, type ResourceInfo } from './resources.js';
+export { apiVersionOf, escapeKeyName, isStored, lookupKind, lookupResource, RESOURCES, storageKey, storagePrefix, unescapeKeyName, type ResourceInfo } from './resources.js';
 
 // the kinds' TypeScript shapes
 export type {
@@ -76,6 +76,7 @@ export type {
   Secret,
   Service,
   ServiceAccount,
+  ServiceAccountTokenProjection,
   ServicePort,
   Taint,
   TCPSocketAction,
@@ -98,6 +99,30 @@ export {
   type Subject,
   type SubjectKind,
 } from './rbac/v1/types.js';
+export type {
+  AuthenticationUserInfo,
+  BoundObjectReference,
+  SelfSubjectReview,
+  TokenRequest,
+  TokenRequestSpec,
+  TokenRequestStatus,
+  TokenReview,
+  TokenReviewSpec,
+  TokenReviewStatus,
+} from './authentication/v1/types.js';
+export type {
+  LocalSubjectAccessReview,
+  NonResourceAttributes,
+  NonResourceRule,
+  ResourceAttributes,
+  ResourceRule,
+  SelfSubjectAccessReview,
+  SelfSubjectRulesReview,
+  SubjectAccessReview,
+  SubjectAccessReviewSpec,
+  SubjectAccessReviewStatus,
+  SubjectRulesReviewStatus,
+} from './authorization/v1/types.js';
 
 // the schema: OpenAPI, strict decoding, protobuf
 export { elementType, isPrimitiveType, openapiName, SCHEMA, structOf, type FieldDef, type FieldType, type PrimitiveType } from './schema/index.js';

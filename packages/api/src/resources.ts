@@ -22,10 +22,16 @@ export interface ResourceInfo {
 
 const ALL_VERBS: Verb[] = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
 
-function r(group: string, kind: string, resource: string, namespaced: boolean, opts: { shortNames?: string[]; categories?: string[]; subresources?: string[]; verbs?: Verb[] } = {}): ResourceInfo {
+function r(
+  group: string,
+  kind: string,
+  resource: string,
+  namespaced: boolean,
+  opts: { version?: string; shortNames?: string[]; categories?: string[]; subresources?: string[]; verbs?: Verb[] } = {},
+): ResourceInfo {
   return {
     group,
-    version: 'v1',
+    version: opts.version ?? 'v1',
     resource,
     singular: kind.toLowerCase(),
     kind,
@@ -60,7 +66,7 @@ export const RESOURCES: readonly ResourceInfo[] = [
   r('', 'ConfigMap', 'configmaps', true, { shortNames: ['cm'] }),
   r('', 'Secret', 'secrets', true),
   r('', 'Event', 'events', true, { shortNames: ['ev'] }),
-  r('', 'ServiceAccount', 'serviceaccounts', true, { shortNames: ['sa'] }),
+  r('', 'ServiceAccount', 'serviceaccounts', true, { shortNames: ['sa'], subresources: ['token'] }),
   r('apps', 'Deployment', 'deployments', true, {
     shortNames: ['deploy'],
     categories: ['all'],
@@ -83,7 +89,20 @@ export const RESOURCES: readonly ResourceInfo[] = [
   r('rbac.authorization.k8s.io', 'ClusterRole', 'clusterroles', false),
   r('rbac.authorization.k8s.io', 'RoleBinding', 'rolebindings', true),
   r('rbac.authorization.k8s.io', 'ClusterRoleBinding', 'clusterrolebindings', false),
+  // The reviews: create-only, answered and never stored (isStored is false).
+  r('authorization.k8s.io', 'SelfSubjectAccessReview', 'selfsubjectaccessreviews', false, { verbs: ['create'] }),
+  r('authorization.k8s.io', 'SelfSubjectRulesReview', 'selfsubjectrulesreviews', false, { verbs: ['create'] }),
+  r('authorization.k8s.io', 'SubjectAccessReview', 'subjectaccessreviews', false, { verbs: ['create'] }),
+  r('authorization.k8s.io', 'LocalSubjectAccessReview', 'localsubjectaccessreviews', true, { verbs: ['create'] }),
+  r('authentication.k8s.io', 'SelfSubjectReview', 'selfsubjectreviews', false, { verbs: ['create'] }),
+  // kubectl 1.27 asks v1beta1 (the served versions as upstream 1.32: v1 preferred).
+  r('authentication.k8s.io', 'SelfSubjectReview', 'selfsubjectreviews', false, { version: 'v1beta1', verbs: ['create'] }),
 ];
+
+/** Whether objects of a resource are kept in storage (the create-only reviews are not): what lists, watches and caches walk. */
+export function isStored(info: Pick<ResourceInfo, 'verbs'>): boolean {
+  return info.verbs.includes('get');
+}
 
 export function apiVersionOf(info: Pick<ResourceInfo, 'group' | 'version'>): string {
   return info.group ? `${info.group}/${info.version}` : info.version;

@@ -5,6 +5,8 @@ export type {
   GroupVersionResource,
   ResourceInterface,
   PodInterface,
+  ServiceAccountInterface,
+  SubresourceClient,
   GetOptions,
   ListOptions,
   WatchOptions,

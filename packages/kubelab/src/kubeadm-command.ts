@@ -7,6 +7,7 @@ import { chown } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { FlagError, FlagSet } from '@kubelab/component-base';
 import { encryptionConfigCommand } from './encryption-config.js';
+import { kubeadmNatsCommand } from './kubeadm-nats.js';
 import { copyKubeconfig, kubeadmInitFiles, type KubeadmInitOptions } from './kubeadm.js';
 
 const initFlags = new FlagSet('kubelab kubeadm init')
@@ -71,6 +72,9 @@ const USAGE = `Usage: kubelab kubeadm <phase> [flags]
           Copy admin.conf for the user (mode 0600, owned by OUT's folder's owner), with the server they reach
   encryption-config PATH
           Write the apiserver's --encryption-provider-config (aescbc key1 for secrets) unless PATH exists
+  nats DIR --nodes node-1,node-2 [--listen 0.0.0.0:4222] [--monitor 0.0.0.0:8222] [--store-dir /data/jetstream]
+          Issue the NATS client certificates from DIR/pki/etcd/ca (kept when present) and write DIR/nats.conf
+          (TLS with DIR/pki/etcd/server, a user per client certificate): what kubelab up does
 `;
 
 export async function kubeadmCommand(argv: string[]): Promise<number> {
@@ -94,6 +98,8 @@ export async function kubeadmCommand(argv: string[]): Promise<number> {
       }
       case 'encryption-config':
         return encryptionConfigCommand(rest);
+      case 'nats':
+        return kubeadmNatsCommand(rest);
       default:
         process.stderr.write(phase === undefined || phase === 'help' ? USAGE : `kubelab kubeadm: unknown phase "${phase}"\n\n${USAGE}`);
         return 2;

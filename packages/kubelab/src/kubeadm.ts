@@ -11,10 +11,11 @@ import { chmod, chown, mkdir, readdir, readFile, writeFile } from 'node:fs/promi
 import { isIP } from 'node:net';
 import { dirname, join } from 'node:path';
 import { formatIpv4, parseIpv4Cidr } from '@kubelab/api';
-import { certificateInfo, ensureClusterPki, ensureKubeconfig, kubeletIdentity, KUBECONFIG_FILES, PKI_FILES } from '@kubelab/pki';
+import { ADMIN_NATS_IDENTITY, TRACE_NATS_IDENTITY, containerdNatsIdentity } from '@kubelab/nats';
+import { certificateInfo, ensureCert, ensureClusterPki, ensureKubeconfig, kubeletIdentity, KUBECONFIG_FILES, PKI_FILES, type CertificateAuthority, type ClusterPki } from '@kubelab/pki';
 import { parse, stringify } from 'yaml';
 import { ENCRYPTION_CONFIG_FILE, ensureEncryptionConfig } from './encryption-config.js';
-import { kubeadmFiles, type Layout } from './topology.js';
+import { NATS_CLIENT_FILES, kubeadmFiles, nodeNames, type Layout } from './topology.js';
 
 /** kube-proxy's identity (upstream binds system:node-proxier to the user system:kube-proxy). */
 export const KUBE_PROXY_IDENTITY = { commonName: 'system:kube-proxy' };
@@ -71,7 +72,7 @@ export function kubeconfigLine(path: string, existed: boolean): string {
 const CA_FILES = new Set<string>([PKI_FILES.ca, PKI_FILES.frontProxyCa, PKI_FILES.etcdCa]);
 
 /** `kubeadm init phase certs all`, `phase kubeconfig all` (and each node's kubelet.conf), and the encryption config. */
-export async function kubeadmInitFiles(o: KubeadmInitOptions): Promise<void> {
+export async function kubeadmInitFiles(o: KubeadmInitOptions): Promise<ClusterPki> {
   const log = o.log ?? (() => {});
   const serviceIp = kubernetesServiceIp(o.serviceCidr);
   const sans = splitSans(o.apiserverCertExtraSans ?? []);
@@ -111,6 +112,7 @@ export async function kubeadmInitFiles(o: KubeadmInitOptions): Promise<void> {
   log(created ? `[encryption-config] Generated "${encryption}" (secrets: aescbc key "key1", then identity)` : `[encryption-config] Using the existing "${encryption}"`);
 
   if (o.owner) await chownTree(o.dir, o.owner.uid, o.owner.gid);
+  return pki;
 }
 
 async function chownTree(path: string, uid: number, gid: number): Promise<void> {
@@ -143,6 +145,21 @@ export async function kubeadmInit(layout: Layout, userKubeconfig: string): Promi
   const server = `https://127.0.0.1:${layout.ports.apiserver}`;
   const files = kubeadmFiles(layout);
   const nodes = Array.from({ length: layout.nodes }, (_, i) => ({ name: `node-${i + 1}`, kubeletConf: files.kubelet(`node-${i + 1}`) }));
-  await kubeadmInitFiles({ dir: layout.stateDir, server, serviceCidr: '10.96.0.0/12', nodes, kubeProxyConfs: [files.kubeProxy] });
+  const pki = await kubeadmInitFiles({ dir: layout.stateDir, server, serviceCidr: '10.96.0.0/12', nodes, kubeProxyConfs: [files.kubeProxy] });
+  await ensureNatsClientCerts(layout.stateDir, pki.etcdCa, nodeNames(layout));
   await copyKubeconfig(files.admin, userKubeconfig);
+}
+
+/**
+ * The NATS (etcd's role) clients besides the apiserver, from the etcd CA,
+ * kept when present: the CLI's (`kubelab trace`, `kubelab kv`) under
+ * `dir`/pki/etcd and each node's runtime under `dir`/nodes/<node>/pki.
+ */
+export async function ensureNatsClientCerts(dir: string, etcdCa: CertificateAuthority, nodes: readonly string[]): Promise<void> {
+  const client = (commonName: string) => ({ commonName, usages: ['client' as const] });
+  await Promise.all([
+    ensureCert(dir, NATS_CLIENT_FILES.trace, etcdCa, client(TRACE_NATS_IDENTITY.commonName)),
+    ensureCert(dir, NATS_CLIENT_FILES.admin, etcdCa, client(ADMIN_NATS_IDENTITY.commonName)),
+    ...nodes.map((node) => ensureCert(join(dir, 'nodes', node), NATS_CLIENT_FILES.containerd, etcdCa, client(containerdNatsIdentity(node).commonName))),
+  ]);
 }

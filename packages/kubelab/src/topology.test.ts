@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { clusterInfo, components, controlPlanePorts, DEFAULT_PORTS, nodePorts, runnerFlags } from './topology.js';
+import { clusterInfo, components, controlPlanePorts, DEFAULT_PORTS, natsClientFiles, natsConfig, nodePorts, runnerFlags } from './topology.js';
 import { parseUpArgs, refuseRunnerFlags } from './up.js';
 
 describe('local topology', () => {
@@ -20,6 +20,31 @@ describe('local topology', () => {
 
   it("gives the apiserver the state dir's encryption config: Secrets encrypted at rest by default", () => {
     expect(specs.find((s) => s.name === 'apiserver')!.args).toContain('--encryption-provider-config=/s/encryption-config.yaml');
+  });
+
+  it("connects the apiserver to NATS as kubeadm's apiserver-etcd-client", () => {
+    expect(specs.find((s) => s.name === 'apiserver')!.args).toEqual(
+      expect.arrayContaining(['--etcd-cafile=/s/pki/etcd/ca.crt', '--etcd-certfile=/s/pki/apiserver-etcd-client.crt', '--etcd-keyfile=/s/pki/apiserver-etcd-client.key']),
+    );
+  });
+
+  it("gives each node's runtime its own NATS certificate", () => {
+    expect(specs.find((s) => s.name === 'containerd-2')!.args).toEqual(
+      expect.arrayContaining([
+        '--nats-ca-file=/s/pki/etcd/ca.crt',
+        '--nats-cert-file=/s/nodes/node-2/pki/containerd-nats-client.crt',
+        '--nats-key-file=/s/nodes/node-2/pki/containerd-nats-client.key',
+      ]),
+    );
+    expect(natsClientFiles('/s', 'trace')).toEqual({ caFile: '/s/pki/etcd/ca.crt', certFile: '/s/pki/etcd/trace-client.crt', keyFile: '/s/pki/etcd/trace-client.key' });
+  });
+
+  it("serves NATS with the etcd server certificate and a user per node's runtime", () => {
+    const conf = natsConfig({ stateDir: '/s', nodes: 2, portOffset: 0, ports: DEFAULT_PORTS });
+    expect(conf).toContain('listen: "127.0.0.1:4222"');
+    expect(conf).toContain('cert_file: "/s/pki/etcd/server.crt"');
+    expect(conf).toContain('ca_file: "/s/pki/etcd/ca.crt"');
+    expect(conf.match(/user: "CN=kubelab:containerd:node-\d"/g)).toEqual(['user: "CN=kubelab:containerd:node-1"', 'user: "CN=kubelab:containerd:node-2"']);
   });
 
   it('points every node component at its own CRI socket under the state dir', () => {

@@ -3,6 +3,8 @@
 // node-1 and shift by 100 per further node so several nodes fit on one host.
 
 import { join } from 'node:path';
+import { natsServerConfig, type NatsTlsFiles } from '@kubelab/nats';
+import { PKI_FILES } from '@kubelab/pki';
 import { ENCRYPTION_CONFIG_FILE } from './encryption-config.js';
 
 export interface Ports {
@@ -68,12 +70,36 @@ export function kubeadmFiles(layout: Layout) {
     caCert: at('pki/ca.crt'),
     apiserverCert: at('pki/apiserver.crt'),
     apiserverKey: at('pki/apiserver.key'),
+    saKey: at('pki/sa.key'),
+    saPub: at('pki/sa.pub'),
     admin: at('admin.conf'),
     scheduler: at('scheduler.conf'),
     controllerManager: at('controller-manager.conf'),
     kubeProxy: at('kube-proxy.conf'),
     kubelet: (node: string) => join(nodeDir(layout, node), 'kubelet.conf'),
+    etcdCa: at(`${PKI_FILES.etcdCa}.crt`),
+    etcdServerCert: at(`${PKI_FILES.etcdServer}.crt`),
+    etcdServerKey: at(`${PKI_FILES.etcdServer}.key`),
+    apiserverEtcdClientCert: at(`${PKI_FILES.apiserverEtcdClient}.crt`),
+    apiserverEtcdClientKey: at(`${PKI_FILES.apiserverEtcdClient}.key`),
   };
+}
+
+/**
+ * Client certificates of the etcd CA for NATS besides kubeadm's, relative to
+ * the state dir: the CLI's (beside kubeadm's etcd/healthcheck-client) and, in
+ * each node's folder, its runtime's.
+ */
+export const NATS_CLIENT_FILES = {
+  trace: 'pki/etcd/trace-client',
+  admin: 'pki/etcd/admin-client',
+  containerd: 'pki/containerd-nats-client',
+} as const;
+
+/** The TLS files a NATS client of the local cluster presents (`node` for a runtime, relative to its node folder). */
+export function natsClientFiles(stateDir: string, who: 'trace' | 'admin' | { node: string }): NatsTlsFiles {
+  const base = typeof who === 'string' ? join(stateDir, NATS_CLIENT_FILES[who]) : join(stateDir, 'nodes', who.node, NATS_CLIENT_FILES.containerd);
+  return { caFile: join(stateDir, `${PKI_FILES.etcdCa}.crt`), certFile: `${base}.crt`, keyFile: `${base}.key` };
 }
 
 export interface Layout {
@@ -140,9 +166,17 @@ export function components(layout: Layout): ComponentSpec[] {
         `--secure-port=${ports.apiserver}`,
         `--grpc-port=${ports.apiserverGrpc}`,
         `--nats-url=${nats}`,
+        `--etcd-cafile=${files.etcdCa}`,
+        `--etcd-certfile=${files.apiserverEtcdClientCert}`,
+        `--etcd-keyfile=${files.apiserverEtcdClientKey}`,
         `--tls-cert-file=${files.apiserverCert}`,
         `--tls-private-key-file=${files.apiserverKey}`,
         `--client-ca-file=${files.caCert}`,
+        // kubeadm's authorization and token settings.
+        '--authorization-mode=Node,RBAC',
+        '--enable-bootstrap-token-auth=true',
+        `--service-account-signing-key-file=${files.saKey}`,
+        `--service-account-key-file=${files.saPub}`,
         // Secrets encrypted at rest by default; `kubelab up` writes the file on first start.
         `--encryption-provider-config=${join(layout.stateDir, ENCRYPTION_CONFIG_FILE)}`,
       ],
@@ -156,7 +190,16 @@ export function components(layout: Layout): ComponentSpec[] {
     {
       name: 'controller-manager',
       service: 'controller-manager',
-      args: [`--apiserver-grpc-address=${grpc}`, `--kubeconfig=${files.controllerManager}`, '--bind-address=127.0.0.1', `--secure-port=${ports.controllerManager}`],
+      args: [
+        `--apiserver-grpc-address=${grpc}`,
+        `--kubeconfig=${files.controllerManager}`,
+        '--bind-address=127.0.0.1',
+        `--secure-port=${ports.controllerManager}`,
+        // As kubeadm: each controller writes as its own ServiceAccount; the root CA and the token signing key.
+        '--use-service-account-credentials=true',
+        `--root-ca-file=${files.caCert}`,
+        `--service-account-private-key-file=${files.saKey}`,
+      ],
     },
   ];
   for (let i = 1; i <= layout.nodes; i++) {
@@ -164,11 +207,21 @@ export function components(layout: Layout): ComponentSpec[] {
     const p = nodePorts(i, layout.portOffset);
     const dir = nodeDir(layout, node);
     const sock = criSocket(layout, node);
+    const natsTls = natsClientFiles(layout.stateDir, { node });
     list.push(
       {
         name: `containerd-${i}`,
         service: 'containerd',
-        args: [`--node-name=${node}`, `--address=${sock}`, `--root=${join(dir, 'containerd')}`, `--health-port=${p.containerdHealth}`, `--nats-url=${nats}`],
+        args: [
+          `--node-name=${node}`,
+          `--address=${sock}`,
+          `--root=${join(dir, 'containerd')}`,
+          `--health-port=${p.containerdHealth}`,
+          `--nats-url=${nats}`,
+          `--nats-ca-file=${natsTls.caFile}`,
+          `--nats-cert-file=${natsTls.certFile}`,
+          `--nats-key-file=${natsTls.keyFile}`,
+        ],
         health: `http://127.0.0.1:${p.containerdHealth}/healthz`,
       },
       {
@@ -206,16 +259,23 @@ export function components(layout: Layout): ComponentSpec[] {
   return list;
 }
 
+/** The node names of a layout (node-1 … node-N). */
+export function nodeNames(layout: Layout): string[] {
+  return Array.from({ length: layout.nodes }, (_, i) => `node-${i + 1}`);
+}
+
 /**
- * nats-server's configuration: JetStream on disk, loopback only, and a 2 MB
- * max_payload so objects up to etcd's 1.5 MiB limit fit in one KV entry.
+ * nats-server's configuration (@kubelab/nats, the compose stack's too):
+ * loopback only, TLS with kubeadm's etcd server certificate, a user per
+ * client certificate of the etcd CA, JetStream in the state dir.
  */
 export function natsConfig(layout: Layout): string {
-  return `listen: 127.0.0.1:${layout.ports.nats}
-http: 127.0.0.1:${layout.ports.natsMonitor}
-max_payload: 2MB
-jetstream {
-  store_dir: ${JSON.stringify(join(layout.stateDir, 'nats'))}
-}
-`;
+  const files = kubeadmFiles(layout);
+  return natsServerConfig({
+    listen: `127.0.0.1:${layout.ports.nats}`,
+    monitor: `127.0.0.1:${layout.ports.natsMonitor}`,
+    storeDir: join(layout.stateDir, 'nats'),
+    tls: { certFile: files.etcdServerCert, keyFile: files.etcdServerKey, caFile: files.etcdCa },
+    nodes: nodeNames(layout),
+  });
 }

@@ -9,7 +9,10 @@ import { Supervisor, waitHealthy } from './supervisor.js';
 import { loadKubeconfig } from '@kubelab/pki/kubeconfig';
 import { getText, type ClientTlsFiles } from './http-get.js';
 import { kubeadmInit } from './kubeadm.js';
-import { clusterInfo, components, controlPlanePorts, kubeadmFiles, natsConfig, nodeDir, nodePorts, runnerFlags, type ComponentSpec, type Layout } from './topology.js';
+import { ADMIN_NATS_IDENTITY, readNatsTls } from '@kubelab/nats';
+import { connectNats } from './nats.js';
+import { ensureCriStream } from './trace/source.js';
+import { clusterInfo, components, natsClientFiles, controlPlanePorts, kubeadmFiles, natsConfig, nodeDir, nodePorts, runnerFlags, type ComponentSpec, type Layout } from './topology.js';
 
 export interface UpArgs {
   nodes: number;
@@ -131,6 +134,7 @@ export async function up(argv: string[]): Promise<number> {
         break;
       }
     }
+    if (spec.service === 'nats') await ensureTraceHistory(layout);
   }
   if (failed) {
     await sup.stopAll();
@@ -148,6 +152,26 @@ export async function up(argv: string[]): Promise<number> {
   }
   await stopped;
   return 0;
+}
+
+/**
+ * Creates the CRI record stream `kubelab trace --since` replays, as the NATS
+ * admin: the viewer's own identity may read it but create no stream (a
+ * stream can capture any subject). A failure only costs the history.
+ */
+async function ensureTraceHistory(layout: Layout): Promise<void> {
+  const url = clusterInfo(layout).natsUrl;
+  try {
+    const nc = await connectNats({ url, tls: readNatsTls(natsClientFiles(layout.stateDir, 'admin'))! }, ADMIN_NATS_IDENTITY, 'kubelab-up', { maxReconnectAttempts: 0 });
+    try {
+      const r = await ensureCriStream(nc);
+      if (r.state === 'unavailable') process.stderr.write(`kubelab up: no CRI call history for kubelab trace --since: ${r.reason ?? 'JetStream unavailable'}\n`);
+    } finally {
+      await nc.close();
+    }
+  } catch (e) {
+    process.stderr.write(`kubelab up: no CRI call history for kubelab trace --since: ${(e as Error).message}\n`);
+  }
 }
 
 /** A flag the runner sets itself (a port, address or path of the local topology) cannot also come from the user. */

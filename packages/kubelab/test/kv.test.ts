@@ -1,14 +1,21 @@
-// `pnpm kubelab kv` against a real nats-server: the built CLI prints the
-// stored bytes as etcdctl get does (key line, value, newline) and as
+// `pnpm kubelab kv` against a real nats-server secured as `kubelab up` runs
+// it: the built CLI finds the admin certificate in the state dir and prints
+// the stored bytes as etcdctl get does (key line, value, newline) and as
 // `| hexdump -C` shows them with --hex.
 
 import { execFile } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { jetstream } from '@nats-io/jetstream';
 import { Kvm } from '@nats-io/kv';
-import { requireTool, startNatsServer, type NatsServerHandle } from '@kubelab/testing';
+import { requireTool } from '@kubelab/testing';
+import { ADMIN_NATS_IDENTITY, APISERVER_NATS_IDENTITY, TRACE_NATS_IDENTITY, natsAuthOptions } from '@kubelab/nats';
+import { startSecureNatsServer, type SecureNatsServer } from '@kubelab/nats/testing';
+import { natsClientFiles } from '../src/topology.js';
 
 const MAIN = fileURLToPath(new URL('../dist/main.js', import.meta.url));
 
@@ -20,14 +27,24 @@ function kubelab(...args: string[]): Promise<{ code: number; stdout: Buffer; std
   });
 }
 
-describe.runIf(requireTool('nats-server'))('kubelab kv', () => {
-  let nats: NatsServerHandle;
+describe.runIf(requireTool('nats-server'))('kubelab kv', { timeout: 20_000 }, () => {
+  let nats: SecureNatsServer;
   let nc: NatsConnection;
+  const stateDir = mkdtempSync(join(tmpdir(), 'kubelab-kv-'));
+  const at = `--state-dir=${stateDir}`;
   const encrypted = Buffer.concat([Buffer.from('k8s:enc:aescbc:v1:key1:'), Buffer.from([0x8a, 0x00, 0x0a, 0xff, 0x10])]);
 
   beforeAll(async () => {
-    nats = await startNatsServer();
-    nc = await connect({ servers: nats.url });
+    nats = await startSecureNatsServer();
+    // The state dir as `kubelab up` leaves it: cluster.json and the admin's certificate of the etcd CA.
+    const files = natsClientFiles(stateDir, 'admin');
+    const admin = await nats.clientTls(ADMIN_NATS_IDENTITY);
+    mkdirSync(join(stateDir, 'pki/etcd'), { recursive: true });
+    writeFileSync(files.caFile, nats.caPem);
+    writeFileSync(files.certFile, admin.certPem!);
+    writeFileSync(files.keyFile, admin.keyPem!);
+    writeFileSync(join(stateDir, 'cluster.json'), JSON.stringify({ natsUrl: nats.url }));
+    nc = await connect({ servers: nats.url, ...natsAuthOptions(APISERVER_NATS_IDENTITY, nats.apiserverTls) });
     const kv = await new Kvm(jetstream(nc)).create('kubelab', { history: 1 });
     await kv.put('/registry/secrets/default/db', encrypted);
     await kv.put('/registry/configmaps/default/settings', '{"kind":"ConfigMap"}');
@@ -37,16 +54,17 @@ describe.runIf(requireTool('nats-server'))('kubelab kv', () => {
   afterAll(async () => {
     await nc?.close();
     await nats?.dispose();
+    rmSync(stateDir, { recursive: true, force: true });
   });
 
   it('get prints the key line and the stored bytes unchanged', async () => {
-    const r = await kubelab('kv', 'get', '/registry/secrets/default/db', `--nats-url=${nats.url}`);
+    const r = await kubelab('kv', 'get', '/registry/secrets/default/db', at);
     expect(r.code).toBe(0);
     expect(r.stdout).toEqual(Buffer.concat([Buffer.from('/registry/secrets/default/db\n'), encrypted, Buffer.from('\n')]));
   });
 
   it('get --hex prints hexdump -C of the same output', async () => {
-    const r = await kubelab('kv', 'get', '/registry/secrets/default/db', '--hex', `--nats-url=${nats.url}`);
+    const r = await kubelab('kv', 'get', '/registry/secrets/default/db', '--hex', at);
     expect(r.stdout.toString()).toBe(
       [
         '00000000  2f 72 65 67 69 73 74 72  79 2f 73 65 63 72 65 74  |/registry/secret|',
@@ -61,24 +79,38 @@ describe.runIf(requireTool('nats-server'))('kubelab kv', () => {
 
   it('get of a missing or deleted key prints nothing, as etcdctl', async () => {
     for (const key of ['/registry/secrets/default/none', '/registry/secrets/kube-system/gone']) {
-      const r = await kubelab('kv', 'get', key, `--nats-url=${nats.url}`);
+      const r = await kubelab('kv', 'get', key, at);
       expect({ code: r.code, out: r.stdout.toString() }).toEqual({ code: 0, out: '' });
     }
   });
 
   it('ls lists live keys under a prefix, sorted', async () => {
-    const r = await kubelab('kv', 'ls', '/registry/', `--nats-url=${nats.url}`);
+    const r = await kubelab('kv', 'ls', '/registry/', at);
     expect(r.stdout.toString()).toBe('/registry/configmaps/default/settings\n/registry/secrets/default/db\n');
-    expect((await kubelab('kv', 'ls', '/registry/secrets/', `--nats-url=${nats.url}`)).stdout.toString()).toBe('/registry/secrets/default/db\n');
+    expect((await kubelab('kv', 'ls', '/registry/secrets/', at)).stdout.toString()).toBe('/registry/secrets/default/db\n');
   });
 
   it('says what is wrong when the bucket or NATS is not there', async () => {
-    const noBucket = await kubelab('kv', 'ls', '--bucket=nope', `--nats-url=${nats.url}`);
+    const noBucket = await kubelab('kv', 'ls', '--bucket=nope', at);
     expect(noBucket.code).toBe(1);
     expect(noBucket.stderr).toContain(`kubelab kv: no KV bucket "nope" on ${nats.url}`);
-    const noNats = await kubelab('kv', 'get', '/x', '--nats-url=nats://127.0.0.1:1');
+    const noNats = await kubelab('kv', 'get', '/x', at, '--nats-url=nats://127.0.0.1:1');
     expect(noNats.code).toBe(1);
     expect(noNats.stderr).toContain('kubelab kv: cannot connect to NATS at nats://127.0.0.1:1');
     expect(noNats.stderr).toContain('is the cluster running?');
+  });
+
+  it("is refused without a certificate, and the trace viewer's cannot read the bucket", async () => {
+    const anonymous = await kubelab('kv', 'get', '/registry/secrets/default/db', `--nats-url=${nats.url}`);
+    expect(anonymous.code).toBe(1);
+    expect(anonymous.stderr).toContain(`kubelab kv: cannot connect to NATS at ${nats.url}`);
+    const trace = natsClientFiles(stateDir, 'trace');
+    const tls = await nats.clientTls(TRACE_NATS_IDENTITY);
+    writeFileSync(trace.certFile, tls.certPem!);
+    writeFileSync(trace.keyFile, tls.keyPem!);
+    const r = await kubelab('kv', 'get', '/registry/secrets/default/db', at, `--nats-ca-file=${trace.caFile}`, `--nats-cert-file=${trace.certFile}`, `--nats-key-file=${trace.keyFile}`);
+    expect(r.code).toBe(1);
+    // The server refuses the first thing it may not do: listening on the admin's replies.
+    expect(r.stderr).toContain(`kubelab kv: no KV bucket "kubelab" on ${nats.url}: Permissions Violation for Subscription to "_INBOX.kubelab-admin.`);
   });
 });

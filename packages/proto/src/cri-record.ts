@@ -44,6 +44,9 @@ const SUBJECT_ROOT = 'kubelab.cri';
 /** Every record (the JetStream stream's and an unfiltered viewer's subject). */
 export const CRI_SUBJECT_ALL = `${SUBJECT_ROOT}.>`;
 
+/** The JetStream stream keeping the records for `kubelab trace --since` (created by the first viewer). */
+export const CRI_STREAM = 'KUBELAB_CRI';
+
 /** A subject token from free text: NATS tokens cannot hold dots, wildcards or blanks. */
 export function criSubjectToken(s: string): string {
   return s.replace(/[.*> \t]/g, '_');

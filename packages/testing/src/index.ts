@@ -1,6 +1,6 @@
 export { freePort } from './ports.js';
 export { which, requirePrerequisite, requireTool, slowTestsEnabled, underCI } from './tools.js';
-export { startNatsServer, waitForPort, type NatsServerHandle } from './nats.js';
+export { startNatsServer, waitForPort, type NatsServerHandle, type NatsServerOptions } from './nats.js';
 export { waitFor, retrying, type WaitOptions } from './wait.js';
 export { exitSignal } from './child.js';
 export { PROBEDEMO_MANIFEST } from './seeds.js';

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -21,16 +21,34 @@ export interface NatsServerHandle {
   dispose(): Promise<void>;
 }
 
+export interface NatsServerOptions {
+  port?: number;
+  storeDir?: string;
+  /**
+   * A configuration file's text for this port and store (TLS, users,
+   * permissions: see `@kubelab/nats/testing`); without it the server runs
+   * open, from command-line flags.
+   */
+  config?: (at: { port: number; storeDir: string }) => string;
+}
+
 /** Starts a real nats-server with JetStream (file storage) on a free loopback port. */
-export async function startNatsServer(opts: { port?: number; storeDir?: string } = {}): Promise<NatsServerHandle> {
+export async function startNatsServer(opts: NatsServerOptions = {}): Promise<NatsServerHandle> {
   const bin = which('nats-server');
   if (!bin) throw new Error('nats-server not found: apt-get install nats-server');
   const port = opts.port ?? (await freePort());
   const storeDir = opts.storeDir ?? mkdtempSync(join(tmpdir(), 'kubelab-nats-'));
   let child: ChildProcess | undefined;
+  let args = ['-a', '127.0.0.1', '-p', String(port), '-js', '-sd', storeDir];
+  if (opts.config) {
+    // Beside the store, not in it: JetStream owns the store's contents.
+    const file = `${storeDir}.conf`;
+    writeFileSync(file, opts.config({ port, storeDir }));
+    args = ['-c', file];
+  }
 
   const start = async () => {
-    child = spawn(bin, ['-a', '127.0.0.1', '-p', String(port), '-js', '-sd', storeDir], {
+    child = spawn(bin, args, {
       stdio: ['ignore', 'ignore', 'pipe'],
     });
     await waitForPort(port, { timeoutMs: 10_000, everyMs: 50, signal: exitSignal(child, `nats-server on port ${port}`) });
@@ -59,6 +77,7 @@ export async function startNatsServer(opts: { port?: number; storeDir?: string }
     dispose: async () => {
       await stop();
       rmSync(storeDir, { recursive: true, force: true });
+      if (opts.config) rmSync(`${storeDir}.conf`, { force: true });
     },
   };
 }

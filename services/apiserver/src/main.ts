@@ -4,8 +4,11 @@
 import { createLogger, FlagError, FlagSet, onShutdown } from '@kubelab/component-base';
 import { addTracingFlags, setupTracing, TracingConfigError, tracingOptionsFromFlags, type Tracing } from '@kubelab/tracing';
 import { readFileSync } from 'node:fs';
+import { AuthorizationModeError, parseAuthorizationModes } from './authorization/modes.js';
+import { readNatsTls } from '@kubelab/nats';
 import { startApiserver } from './server.js';
 import type { ServingTls } from './http/server.js';
+import { DEFAULT_SERVICE_ACCOUNT_ISSUER, readServiceAccountKeys } from './serviceaccount/options.js';
 
 const flags = addTracingFlags(
   new FlagSet('kube-apiserver')
@@ -23,14 +26,41 @@ const flags = addTracingFlags(
       'Enables anonymous requests to the secure port of the API server. Requests that are not rejected by another authentication method are treated as anonymous requests. Anonymous requests have a username of system:anonymous, and a group name of system:unauthenticated.',
     )
     .string('bind-address', '0.0.0.0', 'The IP address on which to listen for the --secure-port and --grpc-port.')
+    .string('authorization-mode', 'AlwaysAllow', 'Ordered list of plug-ins to do authorization on secure port. Comma-delimited list of: AlwaysAllow,AlwaysDeny,Node,RBAC.')
     .string('advertise-address', '', 'The IP address published in the kubernetes EndpointSlice (default: --bind-address or the first non-loopback IPv4).')
     .string('service-cluster-ip-range', '10.96.0.0/12', 'A CIDR notation IP range from which to assign service cluster IPs.')
     .string('service-node-port-range', '30000-32767', 'A port range to reserve for services with NodePort visibility.')
     .int('default-not-ready-toleration-seconds', 300, 'Indicates the tolerationSeconds of the toleration for notReady:NoExecute that is added by default to every pod.')
     .int('default-unreachable-toleration-seconds', 300, 'Indicates the tolerationSeconds of the toleration for unreachable:NoExecute that is added by default to every pod.')
     .int('watch-cache-size', 10000, 'Events kept in the watch cache for resuming watches.')
+    .stringArray(
+      'service-account-issuer',
+      [DEFAULT_SERVICE_ACCOUNT_ISSUER],
+      "Identifier of the service account token issuer. The first one issues tokens; all are accepted. kubelab defaults to kubeadm's value.",
+    )
+    .stringArray(
+      'service-account-key-file',
+      [],
+      'File containing PEM-encoded x509 RSA or ECDSA private or public keys, used to verify ServiceAccount tokens. May hold several keys and be given several times. Default: the public half of --service-account-signing-key-file.',
+    )
+    .string(
+      'service-account-signing-key-file',
+      '',
+      'Path to the file that contains the current private key of the service account token issuer. Without it kubelab serves no TokenRequest API and mounts no kube-api-access volumes.',
+    )
+    .stringArray(
+      'api-audiences',
+      [],
+      'Identifiers of the API. The service account token authenticator will validate that tokens used against the API are bound to at least one of these audiences. Default: the --service-account-issuer values.',
+    )
+    .duration('service-account-max-token-expiration', 0, 'The maximum validity duration of a token created by the service account token issuer. 0: no maximum.')
+    .bool('service-account-extend-token-expiration', true, 'Turns on projected service account expiration extension during token generation.')
+    .bool('enable-bootstrap-token-auth', false, "Enable to allow secrets of type 'bootstrap.kubernetes.io/token' in the 'kube-system' namespace to be used for TLS bootstrapping authentication.")
     .int('grpc-port', 6444, 'kubelab: the port of the component gRPC API. 0 picks a free port.')
     .string('nats-url', 'nats://127.0.0.1:4222', "kubelab: the NATS server (JetStream) that stores the cluster state (etcd's role).")
+    .string('etcd-cafile', '', "SSL Certificate Authority file used to secure etcd communication (kubelab: NATS in etcd's role).")
+    .string('etcd-certfile', '', 'SSL certification file used to secure etcd communication.')
+    .string('etcd-keyfile', '', 'SSL key file used to secure etcd communication.')
     .string('kv-bucket', 'kubelab', 'kubelab: the JetStream KV bucket holding every object.')
     .string('encryption-provider-config', '', "The file containing configuration for encryption providers to be used for storing secrets in NATS (etcd's role)."),
 );
@@ -64,6 +94,13 @@ async function main(): Promise<void> {
     throw e;
   }
   const log = createLogger({ component: 'kube-apiserver' });
+  let keys;
+  try {
+    keys = readServiceAccountKeys(values['service-account-signing-key-file'], values['service-account-key-file']);
+  } catch (e) {
+    process.stderr.write(`kube-apiserver: service account keys: ${(e as Error).message}\n`);
+    process.exit(1);
+  }
   let tracing: Tracing;
   try {
     // upstream's apiserver reports service.name "apiserver". 'sync' context: request
@@ -78,8 +115,24 @@ async function main(): Promise<void> {
     throw e;
   }
   if (tracing.enabled) log.info('tracing enabled', { endpoint: tracing.config.endpoint, samplingRatePerMillion: tracing.config.samplingRatePerMillion ?? 'parent-based only' });
+  const authorizationModes = parseAuthorizationModes(values['authorization-mode']);
+  let natsTls;
+  try {
+    natsTls = readNatsTls(
+      { caFile: values['etcd-cafile'], certFile: values['etcd-certfile'], keyFile: values['etcd-keyfile'] },
+      { caFile: 'etcd-cafile', certFile: 'etcd-certfile', keyFile: 'etcd-keyfile' },
+    );
+  } catch (e) {
+    if (e instanceof FlagError) {
+      process.stderr.write(`${e.message}\n`);
+      process.exit(2);
+    }
+    throw e;
+  }
   const server = await startApiserver({
+    authorizationModes,
     natsUrl: values['nats-url'],
+    ...(natsTls ? { natsTls } : {}),
     bucket: values['kv-bucket'],
     bindAddress: values['bind-address'],
     securePort: values['secure-port'],
@@ -93,6 +146,14 @@ async function main(): Promise<void> {
     ...servingTlsFrom(values),
     anonymousAuth: values['anonymous-auth'],
     ...(values['encryption-provider-config'] ? { encryptionProviderConfig: values['encryption-provider-config'] } : {}),
+    serviceAccount: {
+      ...keys,
+      issuers: values['service-account-issuer'],
+      apiAudiences: values['api-audiences'],
+      maxTokenExpirationSeconds: Math.floor(values['service-account-max-token-expiration'] / 1000),
+      extendTokenExpiration: values['service-account-extend-token-expiration'],
+      enableBootstrapTokenAuth: values['enable-bootstrap-token-auth'],
+    },
     logger: log,
     tracing,
   });
@@ -106,6 +167,10 @@ async function main(): Promise<void> {
 }
 
 main().catch((err: unknown) => {
+  if (err instanceof AuthorizationModeError) {
+    process.stderr.write(`kube-apiserver: invalid argument: ${err.message}\n`);
+    process.exit(2);
+  }
   process.stderr.write(`kube-apiserver: ${err instanceof Error ? err.message : String(err)}\n`);
   process.exit(1);
 });

@@ -12,23 +12,37 @@ import { parseCidr, parsePortRange } from './admission/ipalloc.js';
 import { namespaceLifecycle } from './admission/namespace-lifecycle.js';
 import { serviceAccount } from './admission/service-account.js';
 import { ServiceAllocator } from './admission/service-allocation.js';
-import { alwaysAllow, type Authorizer } from './admission/types.js';
+import { nodeRestriction } from './admission/node-restriction.js';
+import { authorizeRequest } from './authorization/filter.js';
+import { BUILTIN_AUTHORIZER_FACTORIES, buildAuthorization, DEFAULT_AUTHORIZATION_MODES, validateAuthorizationModes, type AuthorizerFactory } from './authorization/modes.js';
+import { nodeAuthorizerFactory } from './authorization/node/index.js';
 import { bootstrap } from './bootstrap.js';
+import { cacheTokenGetter } from './authentication/serviceaccount/getter.js';
+import type { TokenAuthenticator } from './authentication/token.js';
+import { serviceAccountTokens, type ServiceAccountTokenOptions } from './serviceaccount/options.js';
 import { WatchCache } from './cache/watch-cache.js';
 import { startGrpcServer } from './grpc/server.js';
 import { createMetrics } from './http/metrics.js';
 import { startHttpServer, type HttpHandler, type ServingTls } from './http/server.js';
-import { authenticateRequest, type TokenAuthenticator } from './authentication/request.js';
+import { authenticateRequest, requestUser } from './authentication/request.js';
+import { grpcAuthenticator } from './authentication/grpc.js';
 import { selfSignedServingTls } from './authentication/self-signed.js';
+import { reviewStores } from './registry/authorization/reviews.js';
+import { createRbacAuthorizer } from './authorization/rbac/index.js';
+import { rulesAllow } from './authorization/rbac/rules.js';
+import { NODE_RULES } from './authorization/rbac/bootstrap/policy.js';
 import { ApiRegistry } from './registry/registry.js';
 import { MAX_OBJECT_BYTES } from './registry/store.js';
 import { loadEncryptionConfig } from './storage/encryption/load.js';
 import { KvStorage } from './storage/kv.js';
+import type { NatsClientTls } from '@kubelab/nats';
 import { traceRestHandler } from './tracing/request.js';
 
 export interface ApiserverOptions {
   /** NATS server URL (JetStream enabled). */
   natsUrl: string;
+  /** --etcd-cafile, --etcd-certfile, --etcd-keyfile as PEM: mutual TLS to NATS (etcd's role). Unset: plain. */
+  natsTls?: NatsClientTls;
   /** KV bucket holding every object (default `kubelab`). */
   bucket?: string;
   /** Address the REST and gRPC ports listen on (default 0.0.0.0). */
@@ -48,8 +62,6 @@ export interface ApiserverOptions {
   /** Events a watcher may fall behind before it is closed (default 1000). */
   watcherBufferSize?: number;
   bookmarkIntervalMs?: number;
-  /** The authn/authz slot (allow-all by default). */
-  authorizer?: Authorizer;
   /**
    * --tls-cert-file, --tls-private-key-file and --client-ca-file as PEM. Without
    * a certificate the apiserver makes a self-signed one, as upstream does; without
@@ -60,6 +72,14 @@ export interface ApiserverOptions {
   anonymousAuth?: boolean;
   /** Bearer-token authenticators (ServiceAccount and bootstrap tokens), in order. */
   tokenAuthenticators?: TokenAuthenticator[];
+  /** Service account and bootstrap tokens (`--service-account-*`); without a signing key no TokenRequest and no kube-api-access volumes. */
+  serviceAccount?: ServiceAccountTokenOptions;
+  /** `--authorization-mode`: the authorizers in order (default AlwaysAllow, as upstream's binary; kubeadm, `kubelab up` and compose set Node,RBAC). */
+  authorizationModes?: readonly string[];
+  /** Factories by mode name, over the built-in AlwaysAllow, AlwaysDeny and Node (RBAC comes from its own package). */
+  authorizerFactories?: Readonly<Record<string, AuthorizerFactory>>;
+  /** `--enable-admission-plugins=NodeRestriction` (default on, as kubeadm). */
+  nodeRestriction?: boolean;
   logger?: Logger;
   /** Mount src/endpoints' REST handler when it exists (default true). */
   rest?: boolean;
@@ -83,6 +103,8 @@ export interface RunningApiserver {
   registry: ApiRegistry;
   cache: WatchCache;
   storage: KvStorage;
+  /** The bearer-token authenticators (bootstrap, service account) for the authentication chain, in upstream's order. */
+  tokenAuthenticators: TokenAuthenticator[];
   /** Resolves when the cache has synced and the bootstrap objects exist. */
   ready: Promise<void>;
   stop(): Promise<void>;
@@ -117,12 +139,23 @@ export async function startApiserver(opts: ApiserverOptions): Promise<RunningApi
   const serviceRange = parseCidr(opts.serviceClusterIpRange ?? '10.96.0.0/12');
   const nodePortRange = parsePortRange(opts.serviceNodePortRange ?? '30000-32767');
   const bucket = opts.bucket ?? 'kubelab';
+  const authorizationModes = opts.authorizationModes ?? DEFAULT_AUTHORIZATION_MODES;
+  const authorizerFactories: Record<string, AuthorizerFactory> = {
+    ...BUILTIN_AUTHORIZER_FACTORIES,
+    // The Node authorizer applies the system:node policy's rules itself (upstream NodeRules).
+    Node: nodeAuthorizerFactory({ staticRulesAllow: (a) => rulesAllow(a, NODE_RULES) }),
+    RBAC: ({ cache: c }) => createRbacAuthorizer(c as WatchCache),
+    ...opts.authorizerFactories,
+  };
+  // A bad --authorization-mode fails before anything connects.
+  validateAuthorizationModes(authorizationModes, authorizerFactories);
 
   const tracing = opts.tracing?.enabled ? opts.tracing : undefined;
   const transformers = opts.encryptionProviderConfig ? loadEncryptionConfig(opts.encryptionProviderConfig) : undefined;
   const storage = await KvStorage.open({
     url: opts.natsUrl,
     bucket,
+    ...(opts.natsTls ? { tls: opts.natsTls } : {}),
     ...(tracing ? { tracing } : {}),
     onStatus: (what, detail) => {
       // Keep-alive pings (the client's 'ping' status every few seconds) are not news.
@@ -147,9 +180,23 @@ export async function startApiserver(opts: ApiserverOptions): Promise<RunningApi
     waitForRev: (rev) => cache.waitForRev(rev, 30_000),
     ownWritesApplied: () => cache.ownWritesApplied(),
   });
+  const tokenGetter = cacheTokenGetter(cache);
+  // Authorization (upstream: the authorizer config): built before the cache starts, so the Node graph sees the initial load.
+  const { authorizer, ruleResolver } = buildAuthorization(authorizationModes, authorizerFactories, { cache });
   const admission = new AdmissionChain(
-    opts.authorizer ?? alwaysAllow,
-    [defaultTolerationSeconds(opts.defaultNotReadyTolerationSeconds ?? 300, opts.defaultUnreachableTolerationSeconds ?? 300), serviceAccount(), allocator],
+    [
+      defaultTolerationSeconds(opts.defaultNotReadyTolerationSeconds ?? 300, opts.defaultUnreachableTolerationSeconds ?? 300),
+      serviceAccount({ mountServiceAccountToken: opts.serviceAccount?.signingKey !== undefined, serviceAccount: tokenGetter.serviceAccount }),
+      ...(opts.nodeRestriction === false
+        ? []
+        : [
+            nodeRestriction({
+              getNode: (name) => cache.get(`/registry/nodes/${name}`)?.obj,
+              getPod: (namespace, name) => cache.get(`/registry/pods/${namespace}/${name}`)?.obj,
+            }),
+          ]),
+      allocator,
+    ],
     [
       namespaceLifecycle(async (name) => {
         // This apiserver's own last write of the namespace (a delete that just
@@ -167,13 +214,15 @@ export async function startApiserver(opts: ApiserverOptions): Promise<RunningApi
   // Objects stay under etcd's limit and under what this NATS server accepts per message.
   const maxObjectBytes = Math.min(MAX_OBJECT_BYTES, storage.maxPayload() - 4096);
   const registry = new ApiRegistry({ storage, cache, admission, maxObjectBytes, observe: metrics.observe, recordTraceContext: tracing !== undefined, ...(transformers ? { transformers } : {}) });
+  const tokens = serviceAccountTokens(opts.serviceAccount ?? {}, tokenGetter, registry);
+  for (const s of reviewStores(authorizer, ruleResolver)) registry.serve(s);
   cache.start();
 
   let rest: HttpHandler | undefined;
   let bootstrapped = false;
   const advertise = opts.advertiseAddress ?? defaultAdvertise(bind);
   const tls = opts.tls ?? (await selfSignedServingTls([advertise, bind]));
-  const authn = { anonymous: opts.anonymousAuth ?? true, tokenAuthenticators: opts.tokenAuthenticators ?? [] };
+  const authn = { anonymous: opts.anonymousAuth ?? true, tokenAuthenticators: [...(opts.tokenAuthenticators ?? []), ...tokens.authenticators] };
   const http = await startHttpServer({
     host: bind,
     port: opts.securePort ?? 6443,
@@ -187,11 +236,15 @@ export async function startApiserver(opts: ApiserverOptions): Promise<RunningApi
     },
     metrics: metrics.registry,
     rest: () => rest,
+    filter: (req, res) => authorizeRequest({ authorizer, userOf: requestUser }, req, res),
     onError: (err) => log.error('http handler failed', { err: (err as Error).message }),
   });
   const grpcServer = await startGrpcServer(bind, opts.grpcPort ?? 6444, {
     registry,
     tls,
+    ...(tokens.tokenRequest ? { tokenRequest: tokens.tokenRequest } : {}),
+    authorizer,
+    userOfCall: grpcAuthenticator(authn.tokenAuthenticators),
     onInternalError: (err) => log.error('grpc request failed', { err: err instanceof Error ? err.message : String(err) }),
     ...(tracing ? { tracing } : {}),
   });
@@ -199,7 +252,16 @@ export async function startApiserver(opts: ApiserverOptions): Promise<RunningApi
   if (opts.rest !== false) {
     const factory = await loadRest(log);
     if (factory) {
-      const h = await factory({ registry, logger: log, securePort: http.port, grpcPort: grpcServer.port, serviceClusterIpRange: serviceRange.text, metrics: metrics.registry, tracing });
+      const h = await factory({
+        registry,
+        logger: log,
+        securePort: http.port,
+        grpcPort: grpcServer.port,
+        serviceClusterIpRange: serviceRange.text,
+        metrics: metrics.registry,
+        tracing,
+        tokenRequest: tokens.tokenRequest,
+      });
       rest = traceRestHandler(tracing, typeof h === 'function' ? h : h.handle.bind(h));
     }
   }
@@ -223,6 +285,7 @@ export async function startApiserver(opts: ApiserverOptions): Promise<RunningApi
     registry,
     cache,
     storage,
+    tokenAuthenticators: tokens.authenticators,
     ready,
     async stop() {
       if (stopped) return;

@@ -7,6 +7,7 @@ import { dirname } from 'node:path';
 import * as grpc from '@grpc/grpc-js';
 import { createLogger, newMetricsRegistry, serveHealth, type Logger } from '@kubelab/component-base';
 import { traceServerHandlers, type Tracing } from '@kubelab/tracing';
+import { containerdNatsIdentity, type NatsClientTls } from '@kubelab/nats';
 import { criProto } from '@kubelab/proto';
 import { Gauge } from 'prom-client';
 import type { NetworkMode } from './network.js';
@@ -28,6 +29,8 @@ export interface ContainerdOptions {
   healthHost?: string;
   /** Publish CRI call records here; without it they are debug-logged. */
   natsUrl?: string;
+  /** --nats-ca-file, --nats-cert-file, --nats-key-file as PEM: mutual TLS as kubelab:containerd:<nodeName>. */
+  natsTls?: NatsClientTls;
   /** Container time runs this many times faster than wall time. */
   timeScale?: number;
   /** Simulated registry bandwidth in bytes/s (0: instant pulls). */
@@ -77,7 +80,7 @@ export async function startContainerd(opts: ContainerdOptions): Promise<Containe
   const recovered = await runtime.recover();
   if (recovered.sandboxes || recovered.containers) log.info('recovered runtime state', recovered);
 
-  const sink: RecordSink = opts.natsUrl ? await natsSink(opts.natsUrl, log) : logSink(log);
+  const sink: RecordSink = opts.natsUrl ? await natsSink(opts.natsUrl, log, containerdNatsIdentity(opts.nodeName), opts.natsTls) : logSink(log);
   const metrics = newMetricsRegistry({ component: 'containerd', node: opts.nodeName });
   new Gauge({
     name: 'kubelab_cri_containers',

@@ -2,6 +2,7 @@
 // Process entry: `node dist/main.js --node-name node-1 --address /run/containerd/containerd.sock`.
 
 import { FlagError, FlagSet, createLogger, onShutdown, type LogLevel } from '@kubelab/component-base';
+import { readNatsTls, type NatsClientTls } from '@kubelab/nats';
 import { addTracingFlags, setupTracing, tracingOptionsFromFlags, type Tracing } from '@kubelab/tracing';
 import { DEFAULT_ADDRESS, DEFAULT_ROOT, startContainerd } from './index.js';
 import type { NetworkMode } from './network.js';
@@ -14,6 +15,9 @@ const flags = addTracingFlags(
     .int('health-port', 1338, 'HTTP port for /healthz, /livez, /readyz and /metrics (0 picks a free one).')
     .string('health-bind-address', '127.0.0.1', 'Address the health/metrics server binds.')
     .string('nats-url', '', 'NATS server for CRI call records (kubelab.cri.<node>.<method>); empty logs them at debug level.')
+    .string('nats-ca-file', '', "kubelab: CA file that signed the NATS server's certificate (the cluster's pki/etcd/ca.crt).")
+    .string('nats-cert-file', '', "kubelab: client certificate for NATS (CN kubelab:containerd:<node-name>: may publish only this node's records).")
+    .string('nats-key-file', '', 'kubelab: private key of --nats-cert-file.')
     .float('time-scale', 1, 'Container time runs this many times faster than wall time (sleep 30 takes 30/N s; grace periods too).')
     .float('pull-speed', 50, 'Simulated registry bandwidth in MB/s; pull time = image size / speed; 0 pulls instantly.')
     .string('network-mode', 'loopback', 'loopback: container ports served on 127.0.0.1 (reported in PodSandboxStatus info); pod-ip: bind the pod IP (it must exist on an interface).')
@@ -32,6 +36,13 @@ try {
 }
 if (!values['node-name']) {
   process.stderr.write('--node-name is required\n');
+  process.exit(2);
+}
+let natsTls: NatsClientTls | undefined;
+try {
+  natsTls = readNatsTls({ caFile: values['nats-ca-file'], certFile: values['nats-cert-file'], keyFile: values['nats-key-file'] });
+} catch (err) {
+  process.stderr.write(`${(err as Error).message}\n`);
   process.exit(2);
 }
 const mode = values['network-mode'];
@@ -57,6 +68,7 @@ try {
     healthPort: values['health-port'],
     healthHost: values['health-bind-address'],
     ...(values['nats-url'] ? { natsUrl: values['nats-url'] } : {}),
+    ...(natsTls ? { natsTls } : {}),
     timeScale: values['time-scale'],
     pullBytesPerSecond: values['pull-speed'] * 1e6,
     networkMode: mode as NetworkMode,

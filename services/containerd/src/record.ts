@@ -8,6 +8,7 @@
 
 import { randomBytes } from 'node:crypto';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
+import { natsAuthOptions, type NatsClientTls, type NatsIdentity } from '@kubelab/nats';
 import type { Logger } from '@kubelab/component-base';
 import { criSubject, encodeCriCallRecord, type CriCallRecord } from '@kubelab/proto';
 
@@ -69,10 +70,10 @@ export function logSink(log: Logger): RecordSink {
 }
 
 /** Publishes to NATS, reconnecting forever; records made while disconnected are dropped after the client's buffer. */
-export async function natsSink(url: string, log: Logger): Promise<RecordSink> {
+export async function natsSink(url: string, log: Logger, identity: NatsIdentity, tls?: NatsClientTls): Promise<RecordSink> {
   let nc: NatsConnection | undefined;
   let closed = false;
-  const connecting = connect({ servers: url, name: 'kubelab-containerd', maxReconnectAttempts: -1, waitOnFirstConnect: true, reconnectTimeWait: 500 })
+  const connecting = connect({ servers: url, name: 'kubelab-containerd', maxReconnectAttempts: -1, waitOnFirstConnect: true, reconnectTimeWait: 500, ...natsAuthOptions(identity, tls) })
     .then((c) => {
       if (closed) {
         void c.close();

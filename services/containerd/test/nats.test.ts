@@ -1,16 +1,21 @@
 import { connect } from '@nats-io/transport-node';
 import * as grpc from '@grpc/grpc-js';
-import { requireTool, startNatsServer, waitFor, type NatsServerHandle } from '@kubelab/testing';
+import { requireTool, waitFor } from '@kubelab/testing';
+import { TRACE_NATS_IDENTITY, containerdNatsIdentity, natsAuthOptions } from '@kubelab/nats';
+import { startSecureNatsServer, type SecureNatsServer } from '@kubelab/nats/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CriCallRecord } from '@kubelab/proto';
 import { sandboxConfig, startHarness, type Harness } from '../src/testing/harness.js';
 
 describe.skipIf(!requireTool('nats-server'))('CRI call records on NATS', () => {
-  let nats: NatsServerHandle;
+  // NATS as the cluster runs it: the runtime publishes as node-1's identity, the test reads as `kubelab trace`.
+  let nats: SecureNatsServer;
   let h: Harness;
+  let reader: { servers: string } & ReturnType<typeof natsAuthOptions>;
   beforeAll(async () => {
-    nats = await startNatsServer();
-    h = await startHarness({ podCidr: '10.244.1.0/24', natsUrl: nats.url });
+    nats = await startSecureNatsServer();
+    h = await startHarness({ podCidr: '10.244.1.0/24', natsUrl: nats.url, natsTls: await nats.clientTls(containerdNatsIdentity('node-1')) });
+    reader = { servers: nats.url, ...natsAuthOptions(TRACE_NATS_IDENTITY, await nats.clientTls(TRACE_NATS_IDENTITY)) };
   });
   afterAll(async () => {
     await h?.dispose();
@@ -18,7 +23,7 @@ describe.skipIf(!requireTool('nats-server'))('CRI call records on NATS', () => {
   });
 
   it('publishes kubelab.cri.<node>.<method> with pod, status and trace context', async () => {
-    const nc = await connect({ servers: nats.url });
+    const nc = await connect(reader);
     // Publishing starts once the runtime's NATS client is connected: call Version until one arrives.
     const warm = nc.subscribe('kubelab.cri.node-1.Version', { max: 1 });
     await nc.flush();
@@ -78,7 +83,7 @@ describe.skipIf(!requireTool('nats-server'))('CRI call records on NATS', () => {
   });
 
   it('publishes every record of a burst of calls, each with its own span id', async () => {
-    const nc = await connect({ servers: nats.url });
+    const nc = await connect(reader);
     const sub = nc.subscribe('kubelab.cri.node-1.Version', { max: 20 });
     await nc.flush();
     const got: CriCallRecord[] = [];

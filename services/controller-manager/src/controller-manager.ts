@@ -23,6 +23,7 @@ import {
 import { createLogger, DEFAULT_APISERVER_GRPC_ADDRESS, newMetricsRegistry, serveHealth, type HealthServer, type Logger } from '@kubelab/component-base';
 import { grpcClientInterceptors, type Tracing } from '@kubelab/tracing';
 import { defaultRegistry } from './controllers/index.js';
+import { ServiceAccountClientBuilder } from './util/sa-client-builder.js';
 import type { ControllerRegistry } from './controllers/registry.js';
 import { defaultConfig, type ControllerManagerConfig } from './options.js';
 import type { Controller, ControllerContext } from './util/controller.js';
@@ -72,6 +73,21 @@ export async function startControllerManager(opts: ControllerManagerOptions = {}
       ...(opts.apiserverTls ? { tls: opts.apiserverTls } : {}),
       ...(interceptors.length ? { interceptors } : {}),
     });
+  /** A clientset like the manager's own that authenticates each call with a ServiceAccount token. */
+  const serviceAccountClients = () =>
+    new ServiceAccountClientBuilder(
+      cs,
+      (token) =>
+        createClientset({
+          address: opts.apiserverAddress || DEFAULT_APISERVER_GRPC_ADDRESS,
+          component: 'kube-controller-manager',
+          ...(opts.apiserverTls ? { tls: opts.apiserverTls } : {}),
+          ...(interceptors.length ? { interceptors } : {}),
+          bearerToken: token,
+        }),
+      clock,
+      log,
+    );
   const metrics = newMetricsRegistry();
   const metricsProvider = prometheusWorkqueueMetrics(metrics);
   const broadcaster = newEventBroadcaster(cs, { clock });
@@ -109,10 +125,14 @@ export async function startControllerManager(opts: ControllerManagerOptions = {}
     setMaxListeners(100, signal);
     factory = new SharedInformerFactory(cs, { clock });
     const ctx: ControllerContext = { clientset: cs, informers: factory, recorder, clock, logger: log, config, metricsProvider };
+    // Informers read with the manager's identity; each controller writes with its own (upstream: ClientBuilder).
+    const saClients = config.useServiceAccountCredentials ? serviceAccountClients() : undefined;
+    signal.addEventListener('abort', () => saClients?.stop(), { once: true });
     const built: Array<{ c: Controller; workers: number }> = [];
     for (const d of selected) {
       try {
-        built.push({ c: d.create(ctx), workers: d.workers(config) });
+        const clientset = saClients && d.serviceAccount ? await saClients.clientFor(d.serviceAccount) : cs;
+        built.push({ c: d.create({ ...ctx, clientset }), workers: d.workers(config) });
       } catch (err) {
         log.error('error starting controller', { controller: d.name, err: (err as Error).message });
       }

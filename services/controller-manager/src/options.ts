@@ -38,7 +38,10 @@ export function controllerManagerFlags() {
     .int('concurrent-serviceaccount-token-syncs', 5, 'The number of service account objects that are allowed to sync concurrently')
     .int('max-endpoints-per-slice', 100, 'The maximum number of endpoints that will be added to an EndpointSlice')
     .bool('enable-garbage-collector', true, 'Enables the generic garbage collector')
-    .duration('namespace-sync-period', 300_000, 'The period for syncing namespace life-cycle updates');
+    .duration('namespace-sync-period', 300_000, 'The period for syncing namespace life-cycle updates')
+    .string('root-ca-file', '', "If set, this root certificate authority will be included in service account's token secret. This must be a valid PEM-encoded CA bundle.")
+    .string('service-account-private-key-file', '', 'Filename containing a PEM-encoded private RSA or ECDSA key used to sign service account tokens.')
+    .bool('use-service-account-credentials', false, 'If true, use individual service account credentials for each controller.');
 }
 
 export type ControllerManagerFlagValues = ReturnType<ReturnType<typeof controllerManagerFlags>['parse']>['values'];
@@ -67,6 +70,12 @@ export interface ControllerManagerConfig {
   concurrentServiceaccountSyncs: number;
   maxEndpointsPerSlice: number;
   enableGarbageCollector: boolean;
+  /** `--root-ca-file`: the CA the root CA publisher and the token controller write ('' : neither runs / no ca.crt). */
+  rootCaFile: string;
+  /** `--service-account-private-key-file`: signs legacy Secret tokens ('': the token controller does not run). */
+  serviceAccountPrivateKeyFile: string;
+  /** `--use-service-account-credentials`: each controller writes as its own ServiceAccount in kube-system (kubeadm sets it). */
+  useServiceAccountCredentials: boolean;
   /** Pod GC's period (upstream gcCheckPeriod 20 s) and orphan quarantine (40 s). */
   podGcPeriodMs: number;
   podGcQuarantineMs: number;
@@ -100,6 +109,9 @@ export function configFromFlags(v: ControllerManagerFlagValues): ControllerManag
     concurrentServiceaccountSyncs: v['concurrent-serviceaccount-token-syncs'],
     maxEndpointsPerSlice: v['max-endpoints-per-slice'],
     enableGarbageCollector: v['enable-garbage-collector'],
+    rootCaFile: v['root-ca-file'],
+    serviceAccountPrivateKeyFile: v['service-account-private-key-file'],
+    useServiceAccountCredentials: v['use-service-account-credentials'],
     podGcPeriodMs: 20_000,
     podGcQuarantineMs: 40_000,
   };

@@ -38,6 +38,7 @@ import { PodStatusReporter } from './status/reporter.js';
 import { untraced } from './untraced.js';
 import { VolumeManager } from './volumemanager/manager.js';
 import { apiObjectSource } from './volumemanager/sources.js';
+import { TokenManager } from './token/manager.js';
 
 export interface KubeletDeps {
   config: KubeletConfig;
@@ -140,7 +141,9 @@ export function newKubeletManagers(deps: KubeletDeps, kubelet: KubeletHooks): Ku
   // ConfigMaps and Secrets read from the apiserver on use (upstream's Get strategy).
   const objects = apiObjectSource(clientset);
   const allocatable = () => ({ ...(nodeStatus.lastStatus?.allocatable ?? {}) });
-  const volumes = new VolumeManager({ rootDir: config.rootDir, sources: objects, recorder, clock, allocatable, timeScale: scale });
+  // Projected service account tokens, requested from the apiserver and refreshed (upstream token.Manager).
+  const tokens = new TokenManager((ns, name, tr) => clientset.core.serviceAccounts(ns).createToken(name, tr), clock);
+  const volumes = new VolumeManager({ rootDir: config.rootDir, sources: objects, tokens, recorder, clock, allocatable, timeScale: scale });
   const runtimeManager = new RuntimeManager({
     rt,
     images: new ImageManager(rt, imageBackoff, recorder, clock),

@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Event, Pod } from '@kubelab/api';
-import { startApiserver, type RunningApiserver } from '@kubelab/apiserver';
+import { startApiserver, type ApiserverOptions, type RunningApiserver } from '@kubelab/apiserver';
 import { createTestPki } from '@kubelab/apiserver/testing';
 import { createClientset, type ClientTls, type Clientset } from '@kubelab/client';
 import { createLogger } from '@kubelab/component-base';
@@ -33,6 +33,7 @@ export interface Cluster {
 }
 
 export interface ClusterOptions {
+  apiserver?: Partial<ApiserverOptions>;
   kubelet?: Partial<KubeletOptions>;
   containerd?: Partial<ContainerdOptions>;
 }
@@ -42,7 +43,7 @@ export async function startCluster(o: ClusterOptions = {}): Promise<Cluster> {
   const nodeName = 'node-1';
   const nats = await startNatsServer();
   const pki = await createTestPki();
-  const apiserver = await startApiserver({ natsUrl: nats.url, bindAddress: '127.0.0.1', securePort: 0, grpcPort: 0, logger: quiet('apiserver'), rest: false, tls: pki.tls });
+  const apiserver = await startApiserver({ natsUrl: nats.url, bindAddress: '127.0.0.1', securePort: 0, grpcPort: 0, logger: quiet('apiserver'), rest: false, tls: pki.tls, ...o.apiserver });
   await apiserver.ready;
   const containerdOpts: ContainerdOptions = {
     nodeName,

@@ -6,6 +6,8 @@
 // gRPC server all import it from below, and clients can too.
 
 import { APPS_TYPES } from './apps.js';
+import { AUTHENTICATION_TYPES } from './authentication.js';
+import { AUTH_TYPES } from './auth.js';
 import { CORE_TYPES } from './core.js';
 import { NODE_TYPES } from './core-node.js';
 import { POD_TYPES } from './core-pod.js';
@@ -18,7 +20,17 @@ export type { FieldDef, FieldOptions, FieldType, Group, PatchStrategy, Primitive
 export { isPrimitiveType } from './definition.js';
 
 /** Type name (the Go struct name) → its description; the order is the OpenAPI documents' order. */
-export const SCHEMA: Readonly<Record<string, TypeDef>> = { ...META_TYPES, ...POD_TYPES, ...NODE_TYPES, ...CORE_TYPES, ...APPS_TYPES, ...GROUP_TYPES, ...RBAC_TYPES };
+export const SCHEMA: Readonly<Record<string, TypeDef>> = {
+  ...META_TYPES,
+  ...POD_TYPES,
+  ...NODE_TYPES,
+  ...CORE_TYPES,
+  ...APPS_TYPES,
+  ...GROUP_TYPES,
+  ...RBAC_TYPES,
+  ...AUTHENTICATION_TYPES,
+  ...AUTH_TYPES,
+};
 
 /** The OpenAPI component name of a type, e.g. io.k8s.api.core.v1.Pod. */
 export function openapiName(typeName: string): string {

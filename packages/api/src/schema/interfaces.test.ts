@@ -27,6 +27,8 @@ const MODULE_OF: Record<Group, string> = {
   autoscaling: '../autoscaling/v1/types.ts',
   policy: '../policy/v1/types.ts',
   rbac: '../rbac/v1/types.ts',
+  authorization: '../authorization/v1/types.ts',
+  authentication: '../authentication/v1/types.ts',
 };
 
 const files = [...new Set(Object.values(MODULE_OF))].map((m) => fileURLToPath(new URL(m, import.meta.url)));

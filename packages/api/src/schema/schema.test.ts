@@ -29,7 +29,23 @@ describe('the schema', () => {
 
   it('the protobuf kinds number their metadata', () => {
     const kinds = Object.entries(SCHEMA).filter(([, d]) => d.protobuf);
-    expect(kinds.map(([k]) => k)).toEqual(['Namespace', 'Service', 'ConfigMap', 'Secret', 'Deployment', 'Role', 'ClusterRole', 'RoleBinding', 'ClusterRoleBinding']);
+    expect(kinds.map(([k]) => k)).toEqual([
+      'Namespace',
+      'Service',
+      'ConfigMap',
+      'Secret',
+      'Deployment',
+      'Role',
+      'ClusterRole',
+      'RoleBinding',
+      'ClusterRoleBinding',
+      'TokenRequest',
+      'SubjectAccessReview',
+      'LocalSubjectAccessReview',
+      'SelfSubjectAccessReview',
+      'SelfSubjectRulesReview',
+      'SelfSubjectReview',
+    ]);
     for (const [, d] of kinds) expect(d.fields?.metadata?.[2]?.protobuf).toBe(1);
   });
 });

@@ -24,13 +24,14 @@ import type {
 } from '@kubelab/api';
 import { Connection, type ConnectionConfig } from '../transport/connection.js';
 import { ResourceClient } from './resource-client.js';
-import type { GroupVersionResource, PodInterface, ResourceInterface } from './types.js';
+import type { GroupVersionResource, PodInterface, ResourceInterface, ServiceAccountInterface, SubresourceClient } from './types.js';
 
 /** A clientset group's accessors: namespace → the typed client of each resource in the group. */
 type GroupClients<G extends TypedGroup> = { [K in keyof TypedGroups[G]]: (namespace?: string) => ResourceInterface<ObjectOf<TypedGroups[G][K]>> };
 
-export interface CoreV1 extends Omit<GroupClients<'core'>, 'pods' | 'nodes' | 'namespaces'> {
+export interface CoreV1 extends Omit<GroupClients<'core'>, 'pods' | 'nodes' | 'namespaces' | 'serviceAccounts'> {
   pods(namespace?: string): PodInterface<Pod>;
+  serviceAccounts(namespace?: string): ServiceAccountInterface<ServiceAccount>;
   // Cluster-scoped: no namespace.
   nodes(): ResourceInterface<Node>;
   namespaces(): ResourceInterface<Namespace>;
@@ -124,7 +125,7 @@ export function mapTypedGroup<G extends TypedGroup, A>(group: G, make: (gvr: Gro
   return Object.fromEntries(Object.entries(TYPED_GROUPS[group]).map(([name, gvr]) => [name, make(gvr)])) as Record<keyof TypedGroups[G], A>;
 }
 
-type Factory = <T extends KubeObject>(gvr: GroupVersionResource, namespace: string) => PodInterface<T>;
+type Factory = <T extends KubeObject>(gvr: GroupVersionResource, namespace: string) => SubresourceClient<T>;
 
 /** Builds the grouped accessors over any client factory (real or fake). */
 export function buildClientset(factory: Factory, close: () => void): Clientset {

@@ -3,7 +3,7 @@
 // their Kubernetes JSON both ways.
 
 import * as grpc from '@grpc/grpc-js';
-import type { Binding, KubeList, KubeObject, WatchEvent, WatchEventType } from '@kubelab/api';
+import type { Binding, KubeList, KubeObject, TokenRequest, WatchEvent, WatchEventType } from '@kubelab/api';
 import { badRequest, internalError } from '@kubelab/api';
 import type { Connection, RequestOptions } from '../transport/connection.js';
 import { toStatusError } from '../transport/errors.js';
@@ -17,7 +17,7 @@ import {
   type ListOptions,
   type PatchOptions,
   type PatchType,
-  type PodInterface,
+  type SubresourceClient,
   type WatchOptions,
   type WriteOptions,
 } from './types.js';
@@ -34,7 +34,7 @@ function encode(obj: unknown): Buffer {
   return Buffer.from(JSON.stringify(obj));
 }
 
-export class ResourceClient<T extends KubeObject> implements PodInterface<T> {
+export class ResourceClient<T extends KubeObject> implements SubresourceClient<T> {
   constructor(
     private readonly conn: Connection,
     readonly gvr: GroupVersionResource,
@@ -165,6 +165,12 @@ export class ResourceClient<T extends KubeObject> implements PodInterface<T> {
   async bind(binding: Binding, opts: RequestOptions = {}): Promise<void> {
     const ns = this.namespace || binding.metadata?.namespace || '';
     await this.conn.unary('Bind', { namespace: ns, binding: encode({ apiVersion: 'v1', kind: 'Binding', ...binding }) }, opts);
+  }
+
+  async createToken(name: string, request: TokenRequest, opts: RequestOptions = {}): Promise<TokenRequest> {
+    const body = encode({ apiVersion: 'authentication.k8s.io/v1', kind: 'TokenRequest', ...request });
+    const res = await this.conn.unary('CreateToken', { namespace: this.namespace, name, tokenRequest: body }, opts);
+    return decode<TokenRequest>(res.json, `token of serviceaccount "${name}"`);
   }
 }
 

@@ -1,7 +1,7 @@
 // What a typed client can do (client-go's generated typed interfaces), shared
 // by the gRPC clients and the in-memory fakes in ./testing.
 
-import type { Binding, DeleteOptions, KubeList, KubeObject, WatchEvent } from '@kubelab/api';
+import type { Binding, DeleteOptions, KubeList, KubeObject, TokenRequest, WatchEvent } from '@kubelab/api';
 import type { RequestOptions } from '../transport/connection.js';
 import type { WatchStream } from '../util/channel.js';
 
@@ -73,6 +73,14 @@ export interface PodInterface<T extends KubeObject> extends ResourceInterface<T>
   /** pods/binding: assigns the pod named binding.metadata.name to binding.target.name. */
   bind(binding: Binding, opts?: RequestOptions): Promise<void>;
 }
+
+export interface ServiceAccountInterface<T extends KubeObject> extends ResourceInterface<T> {
+  /** serviceaccounts/<name>/token: issues a token for the service account (TokenRequest; client-go CreateToken). */
+  createToken(name: string, request: TokenRequest, opts?: RequestOptions): Promise<TokenRequest>;
+}
+
+/** One client object serves every resource: the verbs plus the subresources some kinds have (pods/binding, serviceaccounts/token). */
+export type SubresourceClient<T extends KubeObject> = PodInterface<T> & ServiceAccountInterface<T>;
 
 export function patchContentType(t: PatchType): string {
   switch (t) {

@@ -35,6 +35,16 @@ describe('FakeClientset', () => {
     await factory.shutdown();
   });
 
+  it('issues fake tokens for existing service accounts, recorded as serviceaccounts/token', async () => {
+    const fake = new FakeClientset(() => Date.parse('2026-01-01T00:00:00Z'));
+    fake.seed(GVR.serviceAccounts, { metadata: { namespace: 'default', name: 'robot' } });
+    const sa = fake.clientset.core.serviceAccounts('default');
+    const tr = await sa.createToken('robot', { metadata: {}, spec: { audiences: ['api'], expirationSeconds: 600 } });
+    expect(tr.status).toEqual({ token: expect.stringMatching(/^fake-token:default:robot:/), expirationTimestamp: '2026-01-01T00:10:00Z' });
+    await expect(sa.createToken('nobody', { metadata: {}, spec: { audiences: [] } })).rejects.toThrow('serviceaccounts "nobody" not found');
+    expect(fake.actionLines()).toEqual(['create serviceaccounts/token default/robot', 'create serviceaccounts/token default/nobody']);
+  });
+
   it("refuses stale updates and duplicate creates with the apiserver's errors", async () => {
     const fake = new FakeClientset();
     const c = fake.clientset.core.pods('default');

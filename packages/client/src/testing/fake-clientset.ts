@@ -2,9 +2,9 @@
 // object tracker): objects with revisions, optimistic concurrency, watches,
 // a log of every API action, and reactors to inject failures.
 
-import { alreadyExists, badRequest, conflict, formatTime, notFound, OPTIMISTIC_LOCK_MESSAGE, type Binding, type KubeList, type KubeObject, type WatchEvent } from '@kubelab/api';
+import { alreadyExists, badRequest, conflict, formatTime, notFound, OPTIMISTIC_LOCK_MESSAGE, type Binding, type KubeList, type KubeObject, type TokenRequest, type WatchEvent } from '@kubelab/api';
 import { buildClientset, type Clientset } from '../clientset/clientset.js';
-import { patchContentType, type DeleteResult, type GroupVersionResource, type ListOptions, type PatchType, type PodInterface, type WatchOptions } from '../clientset/types.js';
+import { patchContentType, type DeleteResult, type GroupVersionResource, type ListOptions, type PatchType, type SubresourceClient, type WatchOptions } from '../clientset/types.js';
 import { Channel } from '../util/channel.js';
 
 export type Verb = 'get' | 'list' | 'watch' | 'create' | 'update' | 'patch' | 'delete';
@@ -128,7 +128,7 @@ export class FakeClientset {
     }
   }
 
-  private client<T extends KubeObject>(gvr: GroupVersionResource, namespace: string): PodInterface<T> {
+  private client<T extends KubeObject>(gvr: GroupVersionResource, namespace: string): SubresourceClient<T> {
     const resource = gvr.resource;
     const gr = { group: gvr.group, resource };
     const clone = <X>(x: X) => structuredClone(x);
@@ -238,6 +238,15 @@ export class FakeClientset {
         if (pod.spec?.nodeName) throw conflict(gr, name, `pod ${name} is already assigned to node "${pod.spec.nodeName}"`);
         pod.spec = { ...pod.spec, nodeName: binding.target.name ?? '' };
         self.put(gvr, self.stamp(pod), 'MODIFIED');
+      },
+      async createToken(name: string, request: TokenRequest) {
+        const r = self.react({ verb: 'create', resource, namespace, name, subresource: 'token', object: request as KubeObject });
+        if (r.handled) return r.value as TokenRequest;
+        get(namespace, name);
+        // Not a JWT: a recognisable fake token that names what was asked (reactors return real ones when a test needs them).
+        const expirationSeconds = request.spec.expirationSeconds ?? 3600;
+        const token = `fake-token:${namespace}:${name}:${self.uid++}`;
+        return { ...clone(request), spec: { ...request.spec, expirationSeconds }, status: { token, expirationTimestamp: formatTime(self.now() + expirationSeconds * 1000) } };
       },
     };
   }

@@ -29,8 +29,14 @@ export interface ConnectionConfig {
   keepaliveTimeoutMs?: number;
   /** Extra channel options (grpc.*). */
   channelOptions?: grpc.ChannelOptions;
-  /** Metadata sent with every call (e.g. credentials, once authn exists). */
+  /** Metadata sent with every call. */
   metadata?: Record<string, string>;
+  /**
+   * A bearer token sent with every call as `authorization` metadata (a
+   * ServiceAccount token: the controller-manager's per-controller
+   * credentials); read per call, so a refreshed token takes effect at once.
+   */
+  bearerToken?: () => string | undefined;
   /**
    * gRPC client interceptors for every call, e.g. `grpcClientInterceptors(tracing)`
    * from @kubelab/tracing (a CLIENT span per call, as client-go's otelhttp transport).
@@ -60,7 +66,7 @@ export interface RequestOptions {
   tracestate?: string;
 }
 
-type Unary = 'Get' | 'List' | 'Create' | 'Update' | 'UpdateStatus' | 'Patch' | 'Delete' | 'Bind';
+type Unary = 'Get' | 'List' | 'Create' | 'Update' | 'UpdateStatus' | 'Patch' | 'Delete' | 'Bind' | 'CreateToken';
 type ReqOf<M extends Unary> = Parameters<ResourceServiceClient[M]>[0];
 type ResOf<M extends Unary> = Parameters<ResourceServiceClient[M]> extends [unknown, grpc.requestCallback<infer R>] ? R : never;
 
@@ -133,6 +139,8 @@ export class Connection {
   private baseMetadataOnly(): grpc.Metadata {
     const md = new grpc.Metadata();
     for (const k in this.baseMetadata) md.set(k, this.baseMetadata[k]!);
+    const token = this.config.bearerToken?.();
+    if (token) md.set('authorization', `Bearer ${token}`);
     return md;
   }
 

@@ -7,13 +7,14 @@ import type { NatsConnection } from '@nats-io/transport-node';
 import { jetstream } from '@nats-io/jetstream';
 import { Kvm } from '@nats-io/kv';
 import { FlagError, FlagSet } from '@kubelab/component-base';
-import { connectNats, NOT_RUNNING, resolveNatsUrl } from '../nats.js';
+import { ADMIN_NATS_IDENTITY, type NatsClientTls } from '@kubelab/nats';
+import { connectNats, NOT_RUNNING, resolveNatsTls, resolveNatsUrl } from '../nats.js';
 import { hexdump } from './hexdump.js';
 
 /** The apiserver's --kv-bucket default. */
 export const DEFAULT_BUCKET = 'kubelab';
 
-export type KvArgs = { natsUrl: string; bucket: string } & ({ op: 'get'; key: string; hex: boolean; printValueOnly: boolean } | { op: 'ls'; prefix: string });
+export type KvArgs = { natsUrl: string; natsTls?: NatsClientTls; bucket: string } & ({ op: 'get'; key: string; hex: boolean; printValueOnly: boolean } | { op: 'ls'; prefix: string });
 
 export function kvFlags() {
   return new FlagSet('pnpm kubelab kv get KEY | kv ls [PREFIX]')
@@ -21,7 +22,10 @@ export function kvFlags() {
     .bool('print-value-only', false, "only the value, not the key line (etcdctl's flag)")
     .string('bucket', DEFAULT_BUCKET, "the KV bucket holding every object (the apiserver's --kv-bucket)")
     .string('state-dir', '', 'the local runner state dir (default .kubelab/local); its cluster.json, when present, names the NATS URL')
-    .string('nats-url', '', "NATS to read from (default: the local runner's, else nats://127.0.0.1:4222)");
+    .string('nats-url', '', "NATS to read from (default: the local runner's, else nats://127.0.0.1:4222)")
+    .string('nats-ca-file', '', "CA that signed the NATS server's certificate (default: the state dir's pki/etcd/ca.crt)")
+    .string('nats-cert-file', '', "client certificate for NATS (default: the state dir's pki/etcd/admin-client.crt, issued by `kubelab up`)")
+    .string('nats-key-file', '', 'private key of --nats-cert-file');
 }
 
 const USAGE = 'usage: pnpm kubelab kv get KEY [--hex] [--print-value-only] | pnpm kubelab kv ls [PREFIX]';
@@ -29,7 +33,8 @@ const USAGE = 'usage: pnpm kubelab kv get KEY [--hex] [--print-value-only] | pnp
 export function parseKvArgs(argv: string[], env: NodeJS.ProcessEnv = process.env): KvArgs {
   const { values, rest } = kvFlags().parse(argv, env);
   const [op, ...operands] = rest;
-  const conn = { natsUrl: resolveNatsUrl(values['nats-url'], values['state-dir']), bucket: values.bucket };
+  const tls = resolveNatsTls(values, values['state-dir'], 'admin');
+  const conn = { natsUrl: resolveNatsUrl(values['nats-url'], values['state-dir']), ...(tls ? { natsTls: tls } : {}), bucket: values.bucket };
   if (op === 'get') {
     if (operands.length !== 1) throw new FlagError(`kv get takes one key, e.g. /registry/secrets/default/db-password; ${USAGE}`);
     return { ...conn, op, key: operands[0]!, hex: values.hex, printValueOnly: values['print-value-only'] };
@@ -55,7 +60,7 @@ export interface KvIo {
 export async function runKv(args: KvArgs, io: KvIo): Promise<number> {
   let nc: NatsConnection;
   try {
-    nc = await connectNats(args.natsUrl, 'kubelab-kv', { maxReconnectAttempts: 0 });
+    nc = await connectNats({ url: args.natsUrl, ...(args.natsTls ? { tls: args.natsTls } : {}) }, ADMIN_NATS_IDENTITY, 'kubelab-kv', { maxReconnectAttempts: 0 });
   } catch (err) {
     io.err(`kubelab kv: cannot connect to NATS at ${args.natsUrl}: ${(err as Error).message}; ${NOT_RUNNING}`);
     return 1;

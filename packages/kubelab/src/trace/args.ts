@@ -3,7 +3,8 @@
 // (127.0.0.1:4222, where the runner also listens without --port-offset).
 
 import { FlagError, FlagSet, parseDuration } from '@kubelab/component-base';
-import { resolveNatsUrl } from '../nats.js';
+import type { NatsClientTls } from '@kubelab/nats';
+import { resolveNatsTls, resolveNatsUrl } from '../nats.js';
 import { DEFAULT_PORTS } from '../topology.js';
 import { parseMethods, parsePodRef, type TraceFilter } from './filter.js';
 
@@ -13,6 +14,8 @@ export interface TraceOptions {
   since?: Date;
   json: boolean;
   natsUrl: string;
+  /** As whom: the trace identity's certificate (unset: plain NATS). */
+  natsTls?: NatsClientTls;
 }
 
 export function traceFlags() {
@@ -24,7 +27,10 @@ export function traceFlags() {
     .bool('json', false, 'print one JSON object per call (node, method, namespace, pod, container, durationMs, code, ...)')
     .bool('all', false, 'also show the read-only calls the kubelet repeats (ListPodSandbox, ListContainers, PodSandboxStatus, ContainerStatus, Status, ...)')
     .string('state-dir', '', 'the local runner state dir (default .kubelab/local); its cluster.json, when present, names the NATS URL')
-    .string('nats-url', '', `NATS to read from (default nats://127.0.0.1:${DEFAULT_PORTS.nats}, where both the local runner and the compose stack publish it)`);
+    .string('nats-url', '', `NATS to read from (default nats://127.0.0.1:${DEFAULT_PORTS.nats}, where both the local runner and the compose stack publish it)`)
+    .string('nats-ca-file', '', "CA that signed the NATS server's certificate (default: the state dir's pki/etcd/ca.crt)")
+    .string('nats-cert-file', '', "client certificate for NATS (default: the state dir's pki/etcd/trace-client.crt, issued by `kubelab up`)")
+    .string('nats-key-file', '', 'private key of --nats-cert-file');
 }
 
 /** `5m` → now − 5 min; an RFC 3339 time as given. */
@@ -55,6 +61,8 @@ export function parseTraceArgs(argv: string[], env: NodeJS.ProcessEnv = process.
     json: values.json,
     natsUrl: resolveNatsUrl(values['nats-url'], values['state-dir']),
   };
+  const tls = resolveNatsTls(values, values['state-dir'], 'trace');
+  if (tls) opts.natsTls = tls;
   if (values.since) opts.since = parseSince(values.since, now);
   return opts;
 }

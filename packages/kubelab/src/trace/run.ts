@@ -5,6 +5,7 @@
 
 import type { NatsConnection } from '@nats-io/transport-node';
 import { FlagError } from '@kubelab/component-base';
+import { TRACE_NATS_IDENTITY } from '@kubelab/nats';
 import { connectNats, NOT_RUNNING } from '../nats.js';
 import { decodeCriCallRecord } from '@kubelab/proto/cri-record';
 import { parseTraceArgs, traceFlags, type TraceOptions } from './args.js';
@@ -28,7 +29,7 @@ export interface TraceIo {
 export async function runTrace(opts: TraceOptions, io: TraceIo): Promise<number> {
   let nc: NatsConnection;
   try {
-    nc = await connectNats(opts.natsUrl, 'kubelab-trace', { maxReconnectAttempts: -1, reconnectTimeWait: 500 });
+    nc = await connectNats({ url: opts.natsUrl, ...(opts.natsTls ? { tls: opts.natsTls } : {}) }, TRACE_NATS_IDENTITY, 'kubelab-trace', { maxReconnectAttempts: -1, reconnectTimeWait: 500 });
   } catch (err) {
     io.note(`kubelab trace: cannot connect to NATS at ${opts.natsUrl}: ${(err as Error).message}; ${NOT_RUNNING}`);
     return 1;

@@ -1,14 +1,16 @@
 // Where records come from. Live: a plain NATS subscription (works on any
 // NATS). History (--since): the JetStream stream KUBELAB_CRI, which keeps the
-// runtime's core publishes on kubelab.cri.> for an hour; the viewer creates it
-// if missing (idempotent, whoever comes first), so history exists from the
-// first `kubelab trace` on. The runtime itself never needs to know.
+// runtime's core publishes on kubelab.cri.> for an hour. `kubelab up` creates
+// it as the NATS admin once NATS is up; the viewer also tries (idempotent,
+// whoever comes first), which succeeds only where NATS runs without users,
+// since the trace identity may read the stream but create none. The runtime
+// itself never needs to know.
 
 import { DeliverPolicy, DiscardPolicy, jetstream, jetstreamManager, JetStreamApiError, StorageType } from '@nats-io/jetstream';
 import { nanos, type NatsConnection } from '@nats-io/transport-node';
-import { CRI_SUBJECT_ALL } from '@kubelab/proto/cri-record';
+import { CRI_STREAM, CRI_SUBJECT_ALL } from '@kubelab/proto/cri-record';
 
-export const CRI_STREAM = 'KUBELAB_CRI';
+export { CRI_STREAM };
 export const CRI_STREAM_SUBJECTS = [CRI_SUBJECT_ALL];
 export const CRI_STREAM_MAX_AGE_MS = 60 * 60 * 1000;
 export const CRI_STREAM_MAX_BYTES = 64 * 1024 * 1024;

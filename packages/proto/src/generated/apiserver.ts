@@ -8,6 +8,7 @@ import type { CreateResult as _kubelab_apiserver_v1_CreateResult, CreateResult__
 import type { CreateStreamItem as _kubelab_apiserver_v1_CreateStreamItem, CreateStreamItem__Output as _kubelab_apiserver_v1_CreateStreamItem__Output } from './kubelab/apiserver/v1/CreateStreamItem.js';
 import type { CreateStreamRequest as _kubelab_apiserver_v1_CreateStreamRequest, CreateStreamRequest__Output as _kubelab_apiserver_v1_CreateStreamRequest__Output } from './kubelab/apiserver/v1/CreateStreamRequest.js';
 import type { CreateStreamResponse as _kubelab_apiserver_v1_CreateStreamResponse, CreateStreamResponse__Output as _kubelab_apiserver_v1_CreateStreamResponse__Output } from './kubelab/apiserver/v1/CreateStreamResponse.js';
+import type { CreateTokenRequest as _kubelab_apiserver_v1_CreateTokenRequest, CreateTokenRequest__Output as _kubelab_apiserver_v1_CreateTokenRequest__Output } from './kubelab/apiserver/v1/CreateTokenRequest.js';
 import type { DeleteRequest as _kubelab_apiserver_v1_DeleteRequest, DeleteRequest__Output as _kubelab_apiserver_v1_DeleteRequest__Output } from './kubelab/apiserver/v1/DeleteRequest.js';
 import type { DeleteResponse as _kubelab_apiserver_v1_DeleteResponse, DeleteResponse__Output as _kubelab_apiserver_v1_DeleteResponse__Output } from './kubelab/apiserver/v1/DeleteResponse.js';
 import type { GetRequest as _kubelab_apiserver_v1_GetRequest, GetRequest__Output as _kubelab_apiserver_v1_GetRequest__Output } from './kubelab/apiserver/v1/GetRequest.js';
@@ -36,6 +37,7 @@ export interface ProtoGrpcType {
         CreateStreamItem: MessageTypeDefinition<_kubelab_apiserver_v1_CreateStreamItem, _kubelab_apiserver_v1_CreateStreamItem__Output>
         CreateStreamRequest: MessageTypeDefinition<_kubelab_apiserver_v1_CreateStreamRequest, _kubelab_apiserver_v1_CreateStreamRequest__Output>
         CreateStreamResponse: MessageTypeDefinition<_kubelab_apiserver_v1_CreateStreamResponse, _kubelab_apiserver_v1_CreateStreamResponse__Output>
+        CreateTokenRequest: MessageTypeDefinition<_kubelab_apiserver_v1_CreateTokenRequest, _kubelab_apiserver_v1_CreateTokenRequest__Output>
         DeleteRequest: MessageTypeDefinition<_kubelab_apiserver_v1_DeleteRequest, _kubelab_apiserver_v1_DeleteRequest__Output>
         DeleteResponse: MessageTypeDefinition<_kubelab_apiserver_v1_DeleteResponse, _kubelab_apiserver_v1_DeleteResponse__Output>
         GetRequest: MessageTypeDefinition<_kubelab_apiserver_v1_GetRequest, _kubelab_apiserver_v1_GetRequest__Output>

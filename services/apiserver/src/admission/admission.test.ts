@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { parseCidr, pickFreeOffset, offsetInRange } from './ipalloc.js';
 import { withDefaultTolerations } from './default-toleration-seconds.js';
-import { formatIpv4, lookupResource, type KubeObject, type Pod, type PodSpec } from '@kubelab/api';
-import { mirrorPodViolation, serviceAccount } from './service-account.js';
+import { formatIpv4, lookupResource, type KubeObject, type Pod, type PodSpec, type ServiceAccount } from '@kubelab/api';
+import { mirrorPodViolation, serviceAccount, type ServiceAccountAdmissionOptions } from './service-account.js';
 import { ServiceAllocator } from './service-allocation.js';
 import type { AdmissionAttributes } from './types.js';
 
@@ -64,7 +64,7 @@ describe('DefaultTolerationSeconds', () => {
 
 describe('ServiceAccount', () => {
   const pods = lookupResource('', 'v1', 'pods')!;
-  const admit = (pod: Pod, operation: 'CREATE' | 'UPDATE' = 'CREATE'): Pod => {
+  const admit = (pod: Pod, operation: 'CREATE' | 'UPDATE' = 'CREATE', opts: ServiceAccountAdmissionOptions = {}): Pod => {
     const a: AdmissionAttributes = {
       operation,
       info: pods,
@@ -76,7 +76,7 @@ describe('ServiceAccount', () => {
       onRollback: () => {},
       onCommit: () => {},
     };
-    void serviceAccount().admit?.(a);
+    void serviceAccount(opts).admit?.(a);
     return pod;
   };
   const pod = (spec: Partial<PodSpec> = {}, annotations?: Record<string, string>): Pod => ({
@@ -96,10 +96,59 @@ describe('ServiceAccount', () => {
     expect(admit(pod(), 'UPDATE').spec?.serviceAccountName).toBeUndefined();
   });
 
-  it('adds no kube-api-access volume (the kubelet cannot project tokens)', () => {
+  it('adds no kube-api-access volume when the apiserver cannot issue tokens (no signing key)', () => {
     const p = admit(pod());
     expect(p.spec?.volumes).toBeUndefined();
     expect(p.spec?.containers[0]?.volumeMounts).toBeUndefined();
+  });
+
+  const tokens = (sa?: ServiceAccount): ServiceAccountAdmissionOptions => ({
+    mountServiceAccountToken: true,
+    suffix: () => 'x7k2q',
+    serviceAccount: (_ns, name) => (sa && sa.metadata.name === name ? sa : undefined),
+  });
+  const mount = { name: 'kube-api-access-x7k2q', readOnly: true, mountPath: '/var/run/secrets/kubernetes.io/serviceaccount' };
+
+  it('adds the kube-api-access projected volume, mounted read-only in every container and init container', () => {
+    const p = admit(pod({ initContainers: [{ name: 'init', image: 'busybox' }], volumes: [{ name: 'data', emptyDir: {} }] }), 'CREATE', tokens());
+    expect(p.spec?.volumes).toEqual([
+      { name: 'data', emptyDir: {} },
+      {
+        name: 'kube-api-access-x7k2q',
+        projected: {
+          sources: [
+            { serviceAccountToken: { expirationSeconds: 3607, path: 'token' } },
+            { configMap: { name: 'kube-root-ca.crt', items: [{ key: 'ca.crt', path: 'ca.crt' }] } },
+            { downwardAPI: { items: [{ path: 'namespace', fieldRef: { apiVersion: 'v1', fieldPath: 'metadata.namespace' } }] } },
+          ],
+          defaultMode: 420,
+        },
+      },
+    ]);
+    expect(p.spec?.containers[0]?.volumeMounts).toEqual([mount]);
+    expect(p.spec?.initContainers?.[0]?.volumeMounts).toEqual([mount]);
+  });
+
+  it.each<{ name: string; spec: Partial<PodSpec>; sa?: ServiceAccount }>([
+    { name: 'the pod sets automountServiceAccountToken false', spec: { automountServiceAccountToken: false } },
+    { name: 'its ServiceAccount sets automountServiceAccountToken false', spec: {}, sa: { metadata: { name: 'default', namespace: 'default' }, automountServiceAccountToken: false } },
+    {
+      name: 'every container already mounts something at the token path',
+      spec: { containers: [{ name: 'c', image: 'x', volumeMounts: [{ name: 'own', mountPath: '/var/run/secrets/kubernetes.io/serviceaccount' }] }] },
+    },
+  ])('adds no token volume when $name', ({ spec, sa }) => {
+    const p = admit(pod(spec), 'CREATE', tokens(sa));
+    expect(p.spec?.volumes).toBeUndefined();
+    expect((p.spec?.containers[0]?.volumeMounts ?? []).filter((m) => m.name.startsWith('kube-api-access'))).toEqual([]);
+  });
+
+  it("the pod's automountServiceAccountToken true wins over its ServiceAccount's false", () => {
+    const p = admit(pod({ automountServiceAccountToken: true }), 'CREATE', tokens({ metadata: { name: 'default', namespace: 'default' }, automountServiceAccountToken: false }));
+    expect(p.spec?.volumes?.map((v) => v.name)).toEqual(['kube-api-access-x7k2q']);
+  });
+
+  it('mirror pods get no token volume', () => {
+    expect(admit(pod({}, mirror), 'CREATE', tokens()).spec?.volumes).toBeUndefined();
   });
 
   it('mirror pods keep the spec the kubelet wrote', () => {

@@ -1,12 +1,11 @@
-// The admission chain: authorization, mutating plugins, validating plugins
-// (upstream: the handler chain's WithAuthorization + admission.chainAdmissionHandler).
+// The admission chain: mutating plugins, validating plugins (upstream:
+// admission.chainAdmissionHandler). Authorization ran before, as a request
+// filter (authorization/filter.ts), as upstream's WithAuthorization does.
 
-import { forbidden } from '@kubelab/api';
-import type { AdmissionAttributes, AdmissionPlugin, Authorizer, Decision } from './types.js';
+import type { AdmissionAttributes, AdmissionPlugin } from './types.js';
 
 export class AdmissionChain {
   constructor(
-    private readonly authorizer: Authorizer,
     readonly mutating: readonly AdmissionPlugin[],
     readonly validating: readonly AdmissionPlugin[],
   ) {
@@ -18,28 +17,14 @@ export class AdmissionChain {
   }
 
   /**
-   * One write's admission in upstream's order: authorization, the mutating
+   * One write's admission in upstream's order: the mutating
    * plugins, `validateObject` (the registry's field validation), the
    * validating plugins. `mutate: false` skips the mutating phase (deletes).
    * Returns undefined when every step finished synchronously — as all of
    * kubelab's plugins do — so a write costs no promise or microtask here.
    */
   review(a: AdmissionAttributes, validateObject: (() => void) | undefined, mutate = true): Promise<void> | undefined {
-    const d = this.authorizer.authorize(a);
-    if (d instanceof Promise) {
-      return d.then((decision) => {
-        this.checkDecision(a, decision);
-        return this.continueFrom(a, 0, validateObject, mutate);
-      });
-    }
-    this.checkDecision(a, d);
     return this.continueFrom(a, 0, validateObject, mutate);
-  }
-
-  private checkDecision(a: AdmissionAttributes, d: Decision): void {
-    if (d.allowed) return;
-    const user = a.ctx.user?.name ?? 'system:anonymous';
-    throw forbidden(a.info, a.name, `User "${user}" cannot ${a.operation.toLowerCase()} resource "${a.info.resource}"${d.reason ? `: ${d.reason}` : ''}`);
   }
 
   /** Steps from `step` on: the mutating plugins, then the object's validation, then the validating plugins. */

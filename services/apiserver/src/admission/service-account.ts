@@ -1,17 +1,34 @@
-// ServiceAccount admission: a pod without a service account runs as
-// `default` in its namespace. Mirror pods are left as the kubelet wrote them
-// (a changed spec would make it delete and recreate the mirror pod), and may
-// not reference a service account, secrets or token projections at all.
-// Unlike upstream, no kube-api-access projected volume is added: kubelab's
-// kubelet cannot project service account tokens.
+// ServiceAccount admission (upstream plugin/pkg/admission/serviceaccount): a
+// pod without a service account runs as `default` in its namespace, and,
+// unless automountServiceAccountToken is false on the pod or else on its
+// ServiceAccount, gets the `kube-api-access-<suffix>` projected volume (a
+// bound token the kubelet requests and refreshes, the cluster CA from the
+// kube-root-ca.crt ConfigMap, the namespace) mounted read-only at
+// /var/run/secrets/kubernetes.io/serviceaccount in every container and init
+// container that has nothing mounted there. Mirror pods are left as the
+// kubelet wrote them (a changed spec would make it delete and recreate the
+// mirror pod), and may not reference a service account, secrets or token
+// projections at all.
+//
+// Differences from upstream: a ServiceAccount missing from the cache is not
+// a Forbidden (`error looking up service account`): the pod is admitted and
+// only its own automountServiceAccountToken counts; and without a signing
+// key (no TokenRequest API) no token volume is added, so pods still start.
 
-import { ANNOTATION_CONFIG_MIRROR, forbidden, type Pod, type PodSpec } from '@kubelab/api';
+import { ANNOTATION_CONFIG_MIRROR, forbidden, type Pod, type PodSpec, type ServiceAccount, type Volume } from '@kubelab/api';
 import type { AdmissionAttributes, AdmissionPlugin } from './types.js';
 
 export const DEFAULT_SERVICE_ACCOUNT_NAME = 'default';
+/** upstream ServiceAccountVolumeName and DefaultAPITokenMountPath. */
+export const SERVICE_ACCOUNT_VOLUME_NAME = 'kube-api-access';
+export const DEFAULT_API_TOKEN_MOUNT_PATH = '/var/run/secrets/kubernetes.io/serviceaccount';
+/** The ConfigMap the root CA publisher writes in every namespace. */
+export const ROOT_CA_CONFIGMAP = 'kube-root-ca.crt';
+/** The token lifetime asked for: 3607 s marks a kube-api-access token, which the apiserver may extend (upstream WarnOnlyBoundTokenExpirationSeconds). */
+export const KUBE_API_ACCESS_TOKEN_SECONDS = 3607;
 
 /** Whether any container, volume or pull secret of the spec names a Secret (podutil.VisitPodSecretNames). */
-function referencesSecrets(spec: PodSpec): boolean {
+export function referencesSecrets(spec: PodSpec): boolean {
   if ((spec.imagePullSecrets?.length ?? 0) > 0) return true;
   const containers = [...(spec.initContainers ?? []), ...(spec.containers ?? []), ...(spec.ephemeralContainers ?? [])];
   for (const c of containers) {
@@ -31,7 +48,65 @@ export function mirrorPodViolation(spec: PodSpec): string | undefined {
   return undefined;
 }
 
-export function serviceAccount(): AdmissionPlugin {
+/** The pod's choice wins, then the service account's; default true (upstream shouldAutomount). */
+export function shouldAutomount(sa: ServiceAccount | undefined, spec: PodSpec): boolean {
+  if (spec.automountServiceAccountToken !== undefined) return spec.automountServiceAccountToken;
+  if (sa?.automountServiceAccountToken !== undefined) return sa.automountServiceAccountToken;
+  return true;
+}
+
+/** The kube-api-access projected volume (upstream TokenVolumeSource). */
+export function kubeApiAccessVolume(name: string): Volume {
+  return {
+    name,
+    projected: {
+      sources: [
+        { serviceAccountToken: { expirationSeconds: KUBE_API_ACCESS_TOKEN_SECONDS, path: 'token' } },
+        { configMap: { name: ROOT_CA_CONFIGMAP, items: [{ key: 'ca.crt', path: 'ca.crt' }] } },
+        { downwardAPI: { items: [{ path: 'namespace', fieldRef: { apiVersion: 'v1', fieldPath: 'metadata.namespace' } }] } },
+      ],
+      defaultMode: 0o644,
+    },
+  };
+}
+
+/**
+ * Adds the token volume and its mount to every container and init container
+ * not already mounting something at the token path; an existing
+ * `kube-api-access-*` volume is reused (upstream mountServiceAccountToken).
+ */
+export function mountServiceAccountToken(spec: PodSpec, suffix: () => string): void {
+  const existing = spec.volumes?.find((v) => v.name.startsWith(`${SERVICE_ACCOUNT_VOLUME_NAME}-`));
+  const name = existing?.name ?? `${SERVICE_ACCOUNT_VOLUME_NAME}-${suffix()}`;
+  let needed = false;
+  for (const c of [...(spec.initContainers ?? []), ...(spec.containers ?? [])]) {
+    if (c.volumeMounts?.some((m) => m.mountPath === DEFAULT_API_TOKEN_MOUNT_PATH)) continue;
+    const mount = { name, readOnly: true, mountPath: DEFAULT_API_TOKEN_MOUNT_PATH };
+    c.volumeMounts = [...(c.volumeMounts ?? []), mount];
+    needed = true;
+  }
+  if (needed && !existing) spec.volumes = [...(spec.volumes ?? []), kubeApiAccessVolume(name)];
+}
+
+/** upstream utilrand.String's alphabet (no vowels, no 0/1/3 — no words, no look-alikes). */
+const ALPHANUMS = 'bcdfghjklmnpqrstvwxz2456789';
+export function randomSuffix(n = 5): string {
+  let s = '';
+  for (let i = 0; i < n; i++) s += ALPHANUMS[Math.floor(Math.random() * ALPHANUMS.length)];
+  return s;
+}
+
+export interface ServiceAccountAdmissionOptions {
+  /** Add the kube-api-access volume (upstream MountServiceAccountToken; kubelab: only when tokens can be issued). */
+  mountServiceAccountToken?: boolean;
+  /** The pod's ServiceAccount, from the watch cache. */
+  serviceAccount?: (namespace: string, name: string) => ServiceAccount | undefined;
+  /** The volume name's suffix (tests fix it). */
+  suffix?: () => string;
+}
+
+export function serviceAccount(o: ServiceAccountAdmissionOptions = {}): AdmissionPlugin {
+  const suffix = o.suffix ?? (() => randomSuffix());
   return {
     name: 'ServiceAccount',
     admit(a: AdmissionAttributes) {
@@ -46,6 +121,9 @@ export function serviceAccount(): AdmissionPlugin {
       if (!spec.serviceAccountName) spec.serviceAccountName = spec.serviceAccount || DEFAULT_SERVICE_ACCOUNT_NAME;
       // The deprecated alias is still written, as upstream's v1 conversion does.
       spec.serviceAccount = spec.serviceAccountName;
+      if (!o.mountServiceAccountToken) return;
+      const sa = o.serviceAccount?.(a.namespace, spec.serviceAccountName);
+      if (shouldAutomount(sa, spec)) mountServiceAccountToken(spec, suffix);
     },
   };
 }

@@ -1,5 +1,5 @@
-// Admission (upstream: k8s.io/apiserver/pkg/admission): every write passes
-// authorization, then the mutating plugins in order, then validation of the
+// Admission (upstream: k8s.io/apiserver/pkg/admission): every write, once
+// authorized, passes the mutating plugins in order, then validation of the
 // object, then the validating plugins.
 
 import type { KubeObject, ResourceInfo } from '@kubelab/api';
@@ -31,21 +31,6 @@ export interface AdmissionPlugin {
   /** Validating phase (upstream ValidationInterface.Validate). */
   validate?(a: AdmissionAttributes): void | Promise<void>;
 }
-
-export interface Decision {
-  allowed: boolean;
-  reason?: string;
-}
-
-/** The authn/authz slot: allow-all until kubelab has users (upstream: AlwaysAllow). */
-export interface Authorizer {
-  authorize(a: AdmissionAttributes): Decision | Promise<Decision>;
-}
-
-const ALLOWED: Decision = Object.freeze({ allowed: true });
-export const alwaysAllow: Authorizer = {
-  authorize: () => ALLOWED,
-};
 
 /** Collects rollback/commit hooks for one request. */
 export class AdmissionHooks {

@@ -1,19 +1,50 @@
-// Who a component's gRPC call is: the gRPC port requires mutual TLS, so the
+// Who a component's gRPC call is. The gRPC port requires mutual TLS, so the
 // TLS layer has verified the client certificate against the client CA and
-// its subject names the user (as on the REST port). Without TLS (no client
-// CA configured) every call is anonymous.
+// its subject names the connection's user. A call may carry a bearer token
+// in its `authorization` metadata (the controller-manager's per-controller
+// ServiceAccount credentials over its one connection, upstream's
+// --use-service-account-credentials); then the token names the caller.
+// Without TLS (no client CA configured) a call without a token is anonymous.
 
 import type { PeerCertificate } from 'node:tls';
+import { unauthorized } from '@kubelab/api';
+import { authenticateToken, type TokenAuthenticator } from './token.js';
 import { ANONYMOUS, type UserInfo } from './user.js';
 import { userFromCertificate } from './x509.js';
 
-interface CallWithAuth {
+interface AuthenticatedCall {
   getAuthContext?(): { sslPeerCertificate?: PeerCertificate };
+  metadata?: { get(key: string): unknown[] };
 }
 
-export function userOfCall(call: object): UserInfo {
-  const cert = (call as CallWithAuth).getAuthContext?.().sslPeerCertificate;
-  if (!cert) return ANONYMOUS;
-  // grpc-js parses the certificate anew per call (a streamed create costs it once).
-  return userFromCertificate(cert) ?? ANONYMOUS;
+/** Token results are kept briefly (upstream's cached token authenticator: 10 s), so a busy controller costs one verification per TTL. */
+const TOKEN_CACHE_TTL_MS = 10_000;
+const TOKEN_CACHE_MAX = 1_024;
+
+export function grpcAuthenticator(tokens: readonly TokenAuthenticator[], now: () => number = Date.now): (call: object) => UserInfo | Promise<UserInfo> {
+  const cache = new Map<string, { user?: UserInfo; expires: number }>();
+  const remember = (token: string, user: UserInfo | undefined) => {
+    if (cache.size >= TOKEN_CACHE_MAX) cache.delete(cache.keys().next().value!);
+    cache.set(token, { ...(user ? { user } : {}), expires: now() + TOKEN_CACHE_TTL_MS });
+  };
+  return (call) => {
+    const c = call as AuthenticatedCall;
+    const header = c.metadata?.get('authorization')[0];
+    const token = typeof header === 'string' ? /^Bearer\s+(\S+)\s*$/i.exec(header)?.[1] : undefined;
+    if (token !== undefined) {
+      const hit = cache.get(token);
+      if (hit && hit.expires > now()) {
+        if (!hit.user) throw unauthorized();
+        return hit.user;
+      }
+      return authenticateToken(tokens, token).then((r) => {
+        remember(token, r.ok ? r.response.user : undefined);
+        if (!r.ok) throw unauthorized();
+        return r.response.user;
+      });
+    }
+    const cert = c.getAuthContext?.().sslPeerCertificate;
+    // grpc-js parses the certificate anew per call (a streamed create costs it once).
+    return (cert && userFromCertificate(cert)) ?? ANONYMOUS;
+  };
 }

@@ -6,13 +6,9 @@
 
 import type { IncomingMessage } from 'node:http';
 import type { TLSSocket } from 'node:tls';
+import { authenticateToken, type TokenAuthenticator } from './token.js';
 import { userFromCertificate } from './x509.js';
-import { ANONYMOUS, GROUP_AUTHENTICATED, type UserInfo } from './user.js';
-
-/** A bearer-token authenticator (ServiceAccount JWTs, bootstrap tokens): a user, undefined when the token is not its kind, or an Error when it is and fails. */
-export interface TokenAuthenticator {
-  authenticateToken(token: string): UserInfo | undefined | Error;
-}
+import { ANONYMOUS, type UserInfo } from './user.js';
 
 export interface AuthenticationOptions {
   /** --anonymous-auth (default true): requests without credentials are system:anonymous. */
@@ -41,8 +37,8 @@ export function bearerToken(req: IncomingMessage): string | undefined {
   return m ? m[1] : undefined;
 }
 
-/** Decides who a request is; the caller answers 401 on error. */
-export function authenticateRequest(req: IncomingMessage, opts: AuthenticationOptions): AuthenticationResult {
+/** Decides who a request is (a promise only for bearer tokens); the caller answers 401 on error. */
+export function authenticateRequest(req: IncomingMessage, opts: AuthenticationOptions): AuthenticationResult | Promise<AuthenticationResult> {
   const sock = req.socket as Partial<TLSSocket>;
   if (typeof sock.getPeerCertificate === 'function') {
     const peer = sock.getPeerCertificate();
@@ -55,13 +51,6 @@ export function authenticateRequest(req: IncomingMessage, opts: AuthenticationOp
     }
   }
   const token = bearerToken(req);
-  if (token !== undefined) {
-    for (const a of opts.tokenAuthenticators) {
-      const r = a.authenticateToken(token);
-      if (r instanceof Error) return { error: r.message };
-      if (r) return { user: r.groups.includes(GROUP_AUTHENTICATED) ? r : { ...r, groups: [...r.groups, GROUP_AUTHENTICATED] } };
-    }
-    return { error: 'invalid bearer token' };
-  }
+  if (token !== undefined) return authenticateToken(opts.tokenAuthenticators, token).then((r) => (r.ok ? { user: r.response.user } : { error: r.error }));
   return opts.anonymous ? { user: ANONYMOUS } : { error: 'no credentials' };
 }

@@ -18,6 +18,8 @@ export interface AuthorizationAttributes {
   readonly resource: string;
   readonly subresource: string;
   readonly name: string;
+  /** List/watch: the request's fieldSelector as sent (upstream Attributes.GetFieldSelector; the Node authorizer scopes pod lists by spec.nodeName). */
+  readonly fieldSelector?: string;
 }
 
 export type Decision = 'Allow' | 'Deny' | 'NoOpinion';

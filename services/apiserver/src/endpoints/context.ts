@@ -5,11 +5,11 @@ import type { IncomingMessage } from 'node:http';
 import { badRequest } from '@kubelab/api';
 import type { RequestContext } from '../registry/interface.js';
 import { restRequestContext } from '../tracing/request.js';
-import { requestUser } from '../authentication/request.js';
+import { userFrom } from './request-user.js';
 
 export function requestContext(req: IncomingMessage, q: URLSearchParams): RequestContext {
   const ctx: RequestContext = {};
-  const user = requestUser(req);
+  const user = userFrom(req);
   if (user) ctx.user = user;
   const dryRun = q.getAll('dryRun');
   if (dryRun.some((d) => d !== 'All')) throw badRequest(`dryRun: Unsupported value: ${JSON.stringify(dryRun.find((d) => d !== 'All'))}: supported values: "All"`);

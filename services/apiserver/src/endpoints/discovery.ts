@@ -26,6 +26,7 @@ const SUBRESOURCES: Record<string, { kind?: string; group?: string; version?: st
   log: { verbs: ['get'] },
   exec: { kind: 'PodExecOptions', verbs: ['create', 'get'] },
   finalize: { verbs: ['update'] },
+  token: { kind: 'TokenRequest', group: 'authentication.k8s.io', version: 'v1', verbs: ['create'] },
 };
 
 /** Subresources the REST handler actually serves. */

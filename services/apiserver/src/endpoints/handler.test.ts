@@ -8,7 +8,7 @@ import { createRestHandler } from './index.js';
 import { FakeRegistry } from '../testing/index.js';
 
 /** Discovery documents (/apis, /api/v1): the parts the assertions read. */
-type Discovery = { groups: { name: string }[]; resources: { name: string }[] };
+type Discovery = { groups: { name: string }[]; resources: { name: string; namespaced: boolean; verbs: string[] }[] };
 /** An OpenAPI v3 document: the parts the assertions read. */
 type OpenApi = {
   paths: Record<string, { serverRelativeURL: string; patch: { 'x-kubernetes-group-version-kind': unknown; parameters: { name: string }[] } }>;
@@ -77,7 +77,23 @@ describe('discovery and version', () => {
   it('/api, /apis and resource lists carry what kubectl needs', async () => {
     expect((await call('GET', '/api')).json).toEqual({ kind: 'APIVersions', versions: ['v1'] });
     const apis = (await call<Discovery>('GET', '/apis')).json;
-    expect(apis.groups.map((g: { name: string }) => g.name)).toEqual(['apps', 'discovery.k8s.io', 'coordination.k8s.io', 'rbac.authorization.k8s.io']);
+    expect(apis.groups.map((g: { name: string }) => g.name)).toEqual(['apps', 'discovery.k8s.io', 'coordination.k8s.io', 'rbac.authorization.k8s.io', 'authorization.k8s.io', 'authentication.k8s.io']);
+    // kubectl auth whoami 1.27 asks v1beta1, later ones v1 first.
+    expect(apis.groups[5]).toEqual({
+      name: 'authentication.k8s.io',
+      versions: [
+        { groupVersion: 'authentication.k8s.io/v1', version: 'v1' },
+        { groupVersion: 'authentication.k8s.io/v1beta1', version: 'v1beta1' },
+      ],
+      preferredVersion: { groupVersion: 'authentication.k8s.io/v1', version: 'v1' },
+    });
+    const authz = (await call<Discovery>('GET', '/apis/authorization.k8s.io/v1')).json;
+    expect(authz.resources.map((r) => `${r.name} ${r.namespaced} ${r.verbs.join(',')}`)).toEqual([
+      'selfsubjectaccessreviews false create',
+      'selfsubjectrulesreviews false create',
+      'subjectaccessreviews false create',
+      'localsubjectaccessreviews true create',
+    ]);
     expect(apis.groups[0]).toEqual({ name: 'apps', versions: [{ groupVersion: 'apps/v1', version: 'v1' }], preferredVersion: { groupVersion: 'apps/v1', version: 'v1' } });
     const v1 = (await call<Discovery>('GET', '/api/v1')).json;
     const byName = Object.fromEntries(v1.resources.map((r: { name: string }) => [r.name, r]));
@@ -114,7 +130,16 @@ describe('discovery and version', () => {
 describe('openapi v3', () => {
   it('lists every group version with a content hash and serves explain-ready schemas', async () => {
     const root = (await call<OpenApi>('GET', '/openapi/v3')).json;
-    expect(Object.keys(root.paths)).toEqual(['api/v1', 'apis/apps/v1', 'apis/discovery.k8s.io/v1', 'apis/coordination.k8s.io/v1', 'apis/rbac.authorization.k8s.io/v1']);
+    expect(Object.keys(root.paths)).toEqual([
+      'api/v1',
+      'apis/apps/v1',
+      'apis/discovery.k8s.io/v1',
+      'apis/coordination.k8s.io/v1',
+      'apis/rbac.authorization.k8s.io/v1',
+      'apis/authorization.k8s.io/v1',
+      'apis/authentication.k8s.io/v1',
+      'apis/authentication.k8s.io/v1beta1',
+    ]);
     const url = root.paths['api/v1']!.serverRelativeURL;
     expect(url).toMatch(/^\/openapi\/v3\/api\/v1\?hash=[0-9A-F]{128}$/);
     const doc = (await call<OpenApi>('GET', url)).json;

@@ -5,6 +5,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { StatusError } from '@kubelab/api';
 import type { Registry } from '../registry/interface.js';
+import type { TokenRequestREST } from '../serviceaccount/token-request.js';
 import { DEFAULT_MAX_BODY_BYTES } from './body.js';
 import { apiGroup, groupList, legacyVersions, resourceList } from './discovery.js';
 import type { HandlerEnv, KubeletAddress, VersionInfo } from './env.js';
@@ -33,6 +34,8 @@ export interface RestHandlerDeps {
   onInternalError?: (err: unknown, req: IncomingMessage) => void;
   /** The component logger; 5xx errors are logged through it when onInternalError is not given. */
   logger?: { error(msg: string, fields?: Record<string, unknown>): void };
+  /** Serves serviceaccounts/<name>/token (TokenRequest); absent: 404 as upstream without a signing key. */
+  tokenRequest?: TokenRequestREST;
 }
 
 export const DEFAULT_VERSION: VersionInfo = {
@@ -72,6 +75,7 @@ export function createRestHandler(deps: RestHandlerDeps): (req: IncomingMessage,
     maxBodyBytes: deps.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
     version: { ...DEFAULT_VERSION, ...deps.version },
     kubeletAddress: deps.kubeletAddress ?? kubeletAddressFromRegistry(deps.registry),
+    ...(deps.tokenRequest ? { tokenRequest: deps.tokenRequest } : {}),
   };
 
   return async (req, res) => {

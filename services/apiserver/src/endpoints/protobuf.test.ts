@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { StatusError } from '@kubelab/api';
 import { PROTOBUF_KINDS, decodeProtobuf, protobufFields, type WireField } from './protobuf.js';
 
-// Bodies recorded from the real kubectl 1.32.4 (`kubectl create ...`), base64.
+// Bodies recorded from the real kubectl 1.32.4 (`kubectl create ...`, `kubectl auth can-i|whoami`), base64.
 const fixture = (name: string) => new Uint8Array(Buffer.from(readFileSync(new URL(`./testdata/kubectl-1.32-create-${name}.b64`, import.meta.url), 'utf8'), 'base64'));
 
 describe('decodeProtobuf (bodies kubectl 1.32 sends)', () => {
@@ -23,6 +23,15 @@ describe('decodeProtobuf (bodies kubectl 1.32 sends)', () => {
     });
   });
 
+  it('create token default --duration 20m --audience foo --audience bar --bound-object-kind Pod --bound-object-name web --bound-object-uid abc', () => {
+    expect(decodeProtobuf(fixture('token'))).toEqual({
+      apiVersion: 'authentication.k8s.io/v1',
+      kind: 'TokenRequest',
+      metadata: {},
+      spec: { audiences: ['foo', 'bar'], expirationSeconds: 1200, boundObjectRef: { kind: 'Pod', apiVersion: 'v1', name: 'web', uid: 'abc' } },
+    });
+  });
+
   it('create configmap with two literals', () => {
     expect(decodeProtobuf(fixture('configmaps'))).toEqual({
       apiVersion: 'v1',
@@ -39,6 +48,23 @@ describe('decodeProtobuf (bodies kubectl 1.32 sends)', () => {
       metadata: { name: 'pbsec' },
       data: { pw: Buffer.from('hunter2').toString('base64') },
     });
+  });
+
+  it('auth can-i create pods: a SelfSubjectAccessReview', () => {
+    expect(decodeProtobuf(fixture('selfsubjectaccessreviews'))).toEqual({
+      apiVersion: 'authorization.k8s.io/v1',
+      kind: 'SelfSubjectAccessReview',
+      metadata: {},
+      spec: { resourceAttributes: { namespace: 'default', verb: 'create', resource: 'pods' } },
+    });
+  });
+
+  it('auth can-i --list -n kube-system: a SelfSubjectRulesReview', () => {
+    expect(decodeProtobuf(fixture('selfsubjectrulesreviews'))).toEqual({ apiVersion: 'authorization.k8s.io/v1', kind: 'SelfSubjectRulesReview', metadata: {}, spec: { namespace: 'kube-system' } });
+  });
+
+  it('auth whoami: a SelfSubjectReview', () => {
+    expect(decodeProtobuf(fixture('selfsubjectreviews'))).toEqual({ apiVersion: 'authentication.k8s.io/v1', kind: 'SelfSubjectReview', metadata: {} });
   });
 
   it('create namespace', () => {
@@ -171,6 +197,22 @@ describe('the protobuf messages, read off the schema', () => {
   });
 
   it('the kinds kubectl sends as protobuf', () => {
-    expect([...PROTOBUF_KINDS].sort()).toEqual(['ClusterRole', 'ClusterRoleBinding', 'ConfigMap', 'Deployment', 'Namespace', 'Role', 'RoleBinding', 'Secret', 'Service']);
+    expect([...PROTOBUF_KINDS].sort()).toEqual([
+      'ClusterRole',
+      'ClusterRoleBinding',
+      'ConfigMap',
+      'Deployment',
+      'LocalSubjectAccessReview',
+      'Namespace',
+      'Role',
+      'RoleBinding',
+      'Secret',
+      'SelfSubjectAccessReview',
+      'SelfSubjectReview',
+      'SelfSubjectRulesReview',
+      'Service',
+      'SubjectAccessReview',
+      'TokenRequest',
+    ]);
   });
 });

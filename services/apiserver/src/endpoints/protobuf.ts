@@ -1,6 +1,6 @@
 // Decoding `application/vnd.kubernetes.protobuf` request bodies, which
 // kubectl 1.32's typed clients send for `kubectl create deployment|configmap|
-// secret|namespace|service`. The body is the magic `k8s\0` and a
+// secret|namespace|service` and `kubectl create token` (TokenRequest). The body is the magic `k8s\0` and a
 // runtime.Unknown {1 typeMeta {1 apiVersion, 2 kind}, 2 raw}; raw is the
 // object in the field numbers of k8s.io/api's generated.proto, which the
 // schema of @kubelab/api carries on its fields: the decoder walks the schema.

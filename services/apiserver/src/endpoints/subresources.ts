@@ -1,8 +1,8 @@
 // Subresources: status (through the store), scale (autoscaling/v1 Scale over
 // deployments and replicasets), binding, eviction (policy/v1 → graceful
-// delete) and log (proxied to the node's kubelet) — upstream's
-// pkg/registry/apps/deployment ScaleREST, pod BindingREST, EvictionREST and
-// LogREST.
+// delete), log (proxied to the node's kubelet) and serviceaccounts/token —
+// upstream's pkg/registry/apps/deployment ScaleREST, pod BindingREST,
+// EvictionREST, LogREST and the serviceaccount TokenREST.
 
 import { request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
 import { applyPatch, badRequest, invalid, isConflict, isPatchType, notFound, StatusError, unsupportedMediaType, type DeleteOptions, type KubeObject, type Pod, type StatusReason } from '@kubelab/api';
@@ -119,6 +119,14 @@ async function serveEviction(env: HandlerEnv, store: ResourceStore, r: ResourceR
   writeJson(res, 201, created201);
 }
 
+/** serviceaccounts/<name>/token: a TokenRequest in, the same with status.token out (201, as upstream). */
+async function serveToken(env: HandlerEnv, store: ResourceStore, r: ResourceRequest, req: IncomingMessage, res: ServerResponse, q: URLSearchParams): Promise<void> {
+  if (r.verb !== 'create') throw methodNotAllowedFor(r);
+  const { object } = await decodeWriteBody(env, req, q, store.info, 'TokenRequest');
+  const issued = await env.tokenRequest!.create(r.namespace!, r.name!, object, requestContext(req, q));
+  writeJson(res, 201, issued);
+}
+
 const LOG_PARAMS = ['follow', 'previous', 'timestamps', 'tailLines', 'sinceSeconds', 'sinceTime', 'limitBytes'];
 
 const REASON_BY_CODE: Record<number, StatusReason> = {
@@ -222,6 +230,10 @@ export async function serveSubresource(env: HandlerEnv, store: ResourceStore, r:
       return true;
     case 'attach':
       await serveAttach(env, store, r, req, res, q);
+      return true;
+    case 'token':
+      if (!env.tokenRequest) return false;
+      await serveToken(env, store, r, req, res, q);
       return true;
     default:
       return false;

@@ -6,12 +6,15 @@ import * as grpc from '@grpc/grpc-js';
 import { apiserverProto, type ResourceServiceHandlers } from '@kubelab/proto';
 import { badRequest, StatusError, unsupportedMediaType, type DeleteOptions, type KubeObject } from '@kubelab/api';
 import type { PatchType, Registry, RequestContext, ResourceStore, Subresource } from '../registry/interface.js';
+import type { TokenRequestREST } from '../serviceaccount/token-request.js';
 import { listBytes, rawJson } from '../cache/raw.js';
 import { watchMessage, withEncodedWatch } from './watch-encoding.js';
 import { typeErrorOf } from '../decoding/decode.js';
-import { userOfCall } from '../authentication/grpc.js';
 import type { ServingTls } from '../http/server.js';
 import { statusToGrpc, STATUS_METADATA_KEY } from '@kubelab/proto';
+import type { UserInfo } from '../authentication/user.js';
+import { authorizeCall, INSECURE_SUPERUSER } from '../authorization/filter.js';
+import type { Authorizer } from '../authorization/types.js';
 import { context as otelContext, ROOT_CONTEXT, serverContextOf, traceServerHandlers, type Context, type Tracing } from '@kubelab/tracing';
 
 interface Gvr {
@@ -84,12 +87,11 @@ function objectField(field: string, bytes: Buffer | undefined, kind?: string): K
 }
 
 /** The RequestContext of a call; `call` leads to its SERVER span when tracing is on (traceServerHandlers). */
-function context(dryRun: string | undefined, fieldManager: string | undefined, call?: object): RequestContext {
+function context(user: UserInfo, dryRun: string | undefined, fieldManager: string | undefined, call?: object): RequestContext {
   if (dryRun && dryRun !== 'All') throw badRequest(`dryRun: Unsupported value: "${dryRun}": supported values: "All"`);
-  const ctx: RequestContext = {};
+  const ctx: RequestContext = { user };
   if (dryRun === 'All') ctx.dryRun = true;
   if (fieldManager) ctx.fieldManager = fieldManager;
-  if (call) ctx.user = userOfCall(call);
   const tc: Context | undefined = call && serverContextOf(call);
   if (tc) ctx.traceContext = tc;
   return ctx;
@@ -154,10 +156,12 @@ export function sharedTick(ms: number): () => Promise<void> {
 }
 
 /** One create, as the Create RPC and each CreateStream item do it: the created object's JSON. */
-async function createOne(registry: Registry, req: CreateItemMsg, call?: object): Promise<Buffer> {
+async function createOne(registry: Registry, guard: Guard, caller: UserInfo | Promise<UserInfo>, req: CreateItemMsg, call?: object): Promise<Buffer> {
+  const user = caller instanceof Promise ? await caller : caller;
+  guard(user, 'create', req.resource, req.namespace);
   const s = resolve(registry, req.resource);
   const obj = objectField('object', req.object, s.info.kind);
-  const created = await s.create(req.namespace || undefined, obj, context(req.dryRun, req.fieldManager, call));
+  const created = await s.create(req.namespace || undefined, obj, context(user, req.dryRun, req.fieldManager, call));
   return rawJson(created);
 }
 
@@ -203,29 +207,48 @@ export interface GrpcServerOptions {
   registry: Registry;
   /** The port serves TLS; with a client CA it requires a client certificate (mutual TLS). */
   tls?: ServingTls;
+  /** Authorizes every call with the verb and resource it maps to (upstream: WithAuthorization); absent: everything allowed. */
+  authorizer?: Authorizer;
+  /** The caller's identity (set by the authentication chain); absent or undefined: INSECURE_SUPERUSER. */
+  userOfCall?: (call: object) => UserInfo | Promise<UserInfo> | undefined;
   /** Logged for unexpected (500) failures only. */
   onInternalError?: (err: unknown) => void;
   /** Each RPC runs in a SERVER span named like it (`kubelab.apiserver.v1.ResourceService/Create`), continuing the caller's traceparent. */
   tracing?: Tracing;
   /** Least time between two messages of one batching watch (allow_batch); default 10 ms. */
   watchBatchIntervalMs?: number;
+  /** serviceaccounts/token; absent (no signing key) CreateToken answers 404 as the REST subresource does. */
+  tokenRequest?: TokenRequestREST;
+}
+
+/** Authorizes one call on a resource; throws the 403 (PERMISSION_DENIED). */
+type Guard = (user: UserInfo, verb: string, g: Gvr | null | undefined, namespace: string | undefined, name?: string, subresource?: string, fieldSelector?: string) => void;
+
+function guardOf(authorizer: Authorizer | undefined): Guard {
+  if (!authorizer) return () => undefined;
+  return (user, verb, g, namespace, name, subresource, fieldSelector) =>
+    authorizeCall(authorizer, user, verb, { group: g?.group ?? '', version: g?.version || 'v1', resource: g?.resource ?? '', namespace, name, subresource, fieldSelector });
 }
 
 export function resourceServiceHandlers(opts: GrpcServerOptions): ResourceServiceHandlers {
   const { registry } = opts;
+  const guard = guardOf(opts.authorizer);
+  const userOf = (call: object): UserInfo | Promise<UserInfo> => opts.userOfCall?.(call) ?? INSECURE_SUPERUSER;
   const batchIntervalMs = opts.watchBatchIntervalMs ?? 10;
   const batchTick = sharedTick(batchIntervalMs);
   const onError = (err: unknown) => {
     if (!StatusError.isInstance(err) || err.code >= 500) opts.onInternalError?.(err);
   };
   return {
-    Get: unary(async (req) => {
+    Get: unary(async (req, call) => {
+      guard(await userOf(call), 'get', req.resource, req.namespace, req.name);
       const s = resolve(registry, req.resource);
       const obj = await s.get(req.namespace || undefined, requireName(req.name), { resourceVersion: req.resourceVersion });
       return { json: rawJson(obj) };
     }, onError),
 
-    List: unary(async (req) => {
+    List: unary(async (req, call) => {
+      guard(await userOf(call), 'list', req.resource, req.namespace, undefined, undefined, req.fieldSelector);
       const s = resolve(registry, req.resource);
       const list = await s.list({
         namespace: req.namespace,
@@ -258,6 +281,7 @@ export function resourceServiceHandlers(opts: GrpcServerOptions): ResourceServic
       void (async () => {
         try {
           const req = call.request;
+          guard(await userOf(call), 'watch', req.resource, req.namespace, undefined, undefined, req.fieldSelector);
           const s = resolve(registry, req.resource);
           const timeoutSeconds = int64(req.timeoutSeconds, 'timeoutSeconds');
           const w = s.watch({
@@ -301,9 +325,12 @@ export function resourceServiceHandlers(opts: GrpcServerOptions): ResourceServic
       })();
     },
 
-    Create: unary(async (req, call) => ({ json: await createOne(registry, req, call) }), onError),
+    Create: unary(async (req, call) => ({ json: await createOne(registry, guard, userOf(call), req, call) }), onError),
 
     CreateStream: (call) => {
+      const user = userOf(call);
+      // A rejected token fails every item with its 401, as separate Create calls would.
+      if (user instanceof Promise) user.catch(() => undefined);
       // Items run concurrently as separate Create calls would; answers are
       // written as they finish, those finishing in the same I/O turn together.
       let pending = 0;
@@ -338,7 +365,7 @@ export function resourceServiceHandlers(opts: GrpcServerOptions): ResourceServic
           pending++;
           // Outside the stream's span: unrelated objects must not share one trace
           // (traced callers send their creates as Create calls instead).
-          const p = pending > MAX_STREAM_PENDING ? Promise.reject(tooManyPending()) : otelContext.with(ROOT_CONTEXT, () => createOne(registry, item.request ?? {}));
+          const p = pending > MAX_STREAM_PENDING ? Promise.reject(tooManyPending()) : otelContext.with(ROOT_CONTEXT, () => createOne(registry, guard, user, item.request ?? {}));
           p.then(
             (json) => answer({ id, code: 0, object: json, status: EMPTY }),
             (err: unknown) => {
@@ -361,21 +388,27 @@ export function resourceServiceHandlers(opts: GrpcServerOptions): ResourceServic
     },
 
     Update: unary(async (req, call) => {
+      const user = await userOf(call);
+      guard(user, 'update', req.resource, req.namespace, req.name);
       const s = resolve(registry, req.resource);
       const obj = objectField('object', req.object, s.info.kind);
-      const out = await s.update(req.namespace || undefined, requireName(req.name), obj, context(req.dryRun, req.fieldManager, call));
+      const out = await s.update(req.namespace || undefined, requireName(req.name), obj, context(user, req.dryRun, req.fieldManager, call));
       return { json: rawJson(out) };
     }, onError),
 
     UpdateStatus: unary(async (req, call) => {
+      const user = await userOf(call);
+      guard(user, 'update', req.resource, req.namespace, req.name, 'status');
       const s = resolve(registry, req.resource);
       if (!s.info.subresources.includes('status')) throw notServed({ group: s.info.group, version: s.info.version, resource: `${s.info.resource}/status` });
       const obj = objectField('object', req.object, s.info.kind);
-      const out = await s.update(req.namespace || undefined, requireName(req.name), obj, context(req.dryRun, req.fieldManager, call), 'status');
+      const out = await s.update(req.namespace || undefined, requireName(req.name), obj, context(user, req.dryRun, req.fieldManager, call), 'status');
       return { json: rawJson(out) };
     }, onError),
 
     Patch: unary(async (req, call) => {
+      const user = await userOf(call);
+      guard(user, 'patch', req.resource, req.namespace, req.name, req.subresource);
       const s = resolve(registry, req.resource);
       if (!PATCH_TYPES.has(req.patchType)) throw unsupportedMediaType(req.patchType || '(empty patch_type)');
       let sub: Subresource;
@@ -384,11 +417,13 @@ export function resourceServiceHandlers(opts: GrpcServerOptions): ResourceServic
         sub = req.subresource;
       } else if (req.subresource) throw badRequest(`subresource: Unsupported value: "${req.subresource}": supported values: "", "status", "finalize"`);
       const patch = parseJsonField('patch', req.patch);
-      const out = await s.patch(req.namespace || undefined, requireName(req.name), req.patchType as PatchType, patch, context(req.dryRun, req.fieldManager, call), sub);
+      const out = await s.patch(req.namespace || undefined, requireName(req.name), req.patchType as PatchType, patch, context(user, req.dryRun, req.fieldManager, call), sub);
       return { json: rawJson(out) };
     }, onError),
 
     Delete: unary(async (req, call) => {
+      const user = await userOf(call);
+      guard(user, 'delete', req.resource, req.namespace, req.name);
       const s = resolve(registry, req.resource);
       const raw = parseJsonField('options', req.options, { optional: true });
       if (raw !== undefined && (typeof raw !== 'object' || raw === null || Array.isArray(raw))) {
@@ -399,15 +434,28 @@ export function resourceServiceHandlers(opts: GrpcServerOptions): ResourceServic
         throw badRequest(`options.gracePeriodSeconds: Invalid value: must be an integer, got ${typeof options.gracePeriodSeconds}`);
       }
       const dry = Array.isArray(options.dryRun) && options.dryRun.includes('All') ? 'All' : undefined;
-      const res = await s.delete(req.namespace || undefined, requireName(req.name), options, context(dry, undefined, call));
+      const res = await s.delete(req.namespace || undefined, requireName(req.name), options, context(user, dry, undefined, call));
       return { object: rawJson(res.object), deleted: res.deleted };
     }, onError),
 
     Bind: unary(async (req, call) => {
       if (!req.namespace) throw badRequest("namespace: Required value: the pod's namespace");
       const binding = objectField('binding', req.binding);
-      await registry.bind(req.namespace, binding, context(undefined, undefined, call));
+      const user = await userOf(call);
+      guard(user, 'create', { group: '', version: 'v1', resource: 'pods' }, req.namespace, binding.metadata?.name, 'binding');
+      await registry.bind(req.namespace, binding, context(user, undefined, undefined, call));
       return {};
+    }, onError),
+
+    CreateToken: unary(async (req, call) => {
+      if (!req.namespace) throw badRequest("namespace: Required value: the service account's namespace");
+      const name = requireName(req.name);
+      if (!opts.tokenRequest) throw notServed({ group: '', version: 'v1', resource: 'serviceaccounts/token' });
+      const body = objectField('token_request', req.tokenRequest, 'TokenRequest');
+      const user = await userOf(call);
+      guard(user, 'create', { group: '', version: 'v1', resource: 'serviceaccounts' }, req.namespace, name, 'token');
+      const issued = await opts.tokenRequest.create(req.namespace, name, body, context(user, undefined, undefined, call));
+      return { json: Buffer.from(JSON.stringify(issued)) };
     }, onError),
   };
 }

@@ -1,6 +1,7 @@
 // The secure port: HTTPS with optional client certificates (verified against
-// the client CA by the TLS layer), the authentication filter, then health and
-// metrics as upstream serves them on 6443, and everything else to the REST
+// the client CA by the TLS layer), then the request filters — authentication
+// (401), impersonation and authorization (403) — in front of everything,
+// health and metrics as upstream serves them on 6443 included, then the REST
 // handler from src/endpoints when it is present.
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -25,12 +26,14 @@ export interface ApiHttpServerOptions {
   port: number;
   tls: ServingTls;
   /** The authentication filter; its error is answered 401. */
-  authenticate: (req: IncomingMessage) => AuthenticationResult;
+  authenticate: (req: IncomingMessage) => AuthenticationResult | Promise<AuthenticationResult>;
   livez: Record<string, HealthCheck>;
   readyz: Record<string, HealthCheck>;
   metrics: Registry;
   /** Resolved after listen (the REST handler may need the bound port). */
   rest?: () => HttpHandler | undefined;
+  /** Runs before any handler; false when it answered the request itself (a 403). */
+  filter?: (req: IncomingMessage, res: ServerResponse) => boolean;
   onError?: (err: unknown) => void;
 }
 
@@ -59,9 +62,11 @@ export async function startHttpServer(opts: ApiHttpServerOptions): Promise<{ por
     },
   );
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const who = opts.authenticate(req);
+    const pending = opts.authenticate(req);
+    const who = pending instanceof Promise ? await pending : pending;
     if ('error' in who) return writeStatus(res, 401, unauthorized().status);
     setRequestUser(req, who.user);
+    if (opts.filter && !opts.filter(req, res)) return;
     if (await probes(req, res, new URL(req.url ?? '/', 'https://localhost'))) return;
     const rest = opts.rest?.();
     if (rest) return rest(req, res);

@@ -1,7 +1,7 @@
 // The set of resource stores plus pods/binding (upstream: the apiserver's
 // RESTStorage map and BindingREST).
 
-import { badRequest, conflict, invalid, lookupResource, RESOURCES, type FieldError, type KubeObject } from '@kubelab/api';
+import { badRequest, conflict, invalid, isStored, lookupResource, RESOURCES, type FieldError, type KubeObject } from '@kubelab/api';
 import type { Registry, RequestContext, ResourceStore } from './interface.js';
 import { GenericStore, type StoreDeps } from './store.js';
 import { nowTime } from './meta.js';
@@ -24,13 +24,24 @@ const BINDING = { group: '', resource: 'pods/binding' };
 
 export class ApiRegistry implements Registry {
   readonly stores = new Map<string, GenericStore>();
+  /** Resources answered without storage (the reviews), served once handed in. */
+  private readonly unstored = new Map<string, ResourceStore>();
 
   constructor(private readonly deps: StoreDeps) {
-    for (const info of RESOURCES) this.stores.set(`${info.group}/${info.version}/${info.resource}`, new GenericStore(info, deps));
+    for (const info of RESOURCES) if (isStored(info)) this.stores.set(`${info.group}/${info.version}/${info.resource}`, new GenericStore(info, deps));
+  }
+
+  /** Serves a resource that is not stored (upstream: a create-only REST storage such as SubjectAccessReview's). */
+  serve(store: ResourceStore): void {
+    const { group, version, resource } = store.info;
+    const key = `${group}/${version}/${resource}`;
+    if (this.stores.has(key) || this.unstored.has(key)) throw new Error(`resource ${key} served twice`);
+    this.unstored.set(key, store);
   }
 
   store(group: string, version: string, resource: string): ResourceStore | undefined {
-    return this.stores.get(`${group}/${version}/${resource}`);
+    const key = `${group}/${version}/${resource}`;
+    return this.stores.get(key) ?? this.unstored.get(key);
   }
 
   /** The typed store for a known resource (throws for a name kubelab does not serve). */

@@ -6,6 +6,7 @@
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { jetstream, jetstreamManager, type JetStreamClient } from '@nats-io/jetstream';
 import { Kvm, type KV, type KvWatchEntry } from '@nats-io/kv';
+import { APISERVER_NATS_IDENTITY, natsAuthOptions, type NatsClientTls } from '@kubelab/nats';
 import { traceparentFor, type Context, type Tracing } from '@kubelab/tracing';
 import { storageSpan, type KvOperation } from '../tracing/storage.js';
 import { PipelinedPublisher } from './publisher.js';
@@ -15,6 +16,8 @@ export interface KvStorageOptions {
   bucket: string;
   /** Connection name shown by the NATS server's monitoring. */
   name?: string;
+  /** --etcd-cafile, --etcd-certfile, --etcd-keyfile: mutual TLS as kube-apiserver-etcd-client. Unset: plain NATS. */
+  tls?: NatsClientTls;
   /** Log hook for connection status changes. */
   onStatus?: (what: string, detail?: unknown) => void;
   /** Storage calls made inside a request span become its children (`KV create`, ...; see tracing/storage.ts). */
@@ -74,7 +77,7 @@ export class KvStorage {
     readonly bucket: string,
     private readonly tracing?: Tracing,
   ) {
-    this.publisher = new PipelinedPublisher(nc, 5_000);
+    this.publisher = new PipelinedPublisher(nc, 5_000, APISERVER_NATS_IDENTITY.inboxPrefix);
   }
 
   /**
@@ -104,6 +107,8 @@ export class KvStorage {
       pingInterval: 5_000,
       // No per-request Error objects for async stack traces: they cost ~7% of a create.
       noAsyncTraces: true,
+      // Its certificate maps to the NATS user allowed the bucket; replies come under its own inbox prefix.
+      ...natsAuthOptions(APISERVER_NATS_IDENTITY, opts.tls),
     });
     const js = jetstream(nc, { timeout: 5_000 });
     const kvm = new Kvm(js);

@@ -67,7 +67,7 @@ function rawHeaders(block: Uint8Array): MsgHdrs {
 const CREATE_HEADERS = rawHeaders(writeHeaders(0));
 
 export class PipelinedPublisher {
-  private readonly inbox = createInbox();
+  private readonly inbox: string;
   private sub: Subscription | undefined;
   private readonly pending = new Map<string, Pending>();
   private next = 0;
@@ -76,7 +76,11 @@ export class PipelinedPublisher {
   constructor(
     private readonly nc: NatsConnection,
     private readonly timeoutMs: number,
-  ) {}
+    /** The connection's inboxPrefix: a secured NATS lets each user subscribe under its own prefix only. */
+    inboxPrefix?: string,
+  ) {
+    this.inbox = createInbox(inboxPrefix);
+  }
 
   private ensureSubscribed(): void {
     if (this.sub) return;

@@ -1,11 +1,11 @@
-// A real nats-server plus an in-process apiserver on free loopback ports,
+// A real nats-server (TLS and users, as the cluster runs it) plus an in-process apiserver on free loopback ports,
 // for this package's tests and for any package that needs an apiserver
 // (`@kubelab/apiserver/testing`).
 
 import { request as httpsRequestRaw } from 'node:https';
 import * as grpc from '@grpc/grpc-js';
 import { apiserverProto, type ResourceServiceClient } from '@kubelab/proto';
-import { startNatsServer, type NatsServerHandle } from '@kubelab/testing';
+import { startSecureNatsServer, type SecureNatsServer } from '@kubelab/nats/testing';
 import { createLogger } from '@kubelab/component-base';
 import { TEST_ADMIN, TestPki, type Identity } from '@kubelab/pki/testing';
 import { startApiserver, type ApiserverOptions, type RunningApiserver } from '../server.js';
@@ -17,7 +17,8 @@ export interface TestClientConfig {
 }
 
 export interface TestCluster {
-  nats: NatsServerHandle;
+  /** NATS as the cluster runs it: TLS, the apiserver's certificate mapped to its user (issue others with `nats.clientTls`). */
+  nats: SecureNatsServer;
   apiserver: RunningApiserver;
   /** `127.0.0.1:<grpcPort>` */
   grpcAddress: string;
@@ -64,7 +65,7 @@ export async function createTestPki(): Promise<ApiserverTestPki> {
 export interface RestRequest {
   method?: string;
   headers?: Record<string, string>;
-  body?: string;
+  body?: string | Buffer;
   /** Client certificate to present (default the admin's); 'anonymous' presents none. */
   as?: { cert: string; key: string } | 'anonymous';
 }
@@ -92,7 +93,7 @@ export function httpsRequest(
 }
 
 export async function startTestCluster(opts: Partial<ApiserverOptions> = {}): Promise<TestCluster> {
-  const nats = await startNatsServer();
+  const nats = await startSecureNatsServer();
   const clients: grpc.Client[] = [];
   const testPki = await createTestPki();
   const { pki } = testPki;
@@ -100,6 +101,7 @@ export async function startTestCluster(opts: Partial<ApiserverOptions> = {}): Pr
   const options = (): ApiserverOptions => ({
     tls: testPki.tls,
     natsUrl: nats.url,
+    natsTls: nats.apiserverTls,
     bindAddress: '127.0.0.1',
     advertiseAddress: '127.0.0.1',
     securePort: 0,

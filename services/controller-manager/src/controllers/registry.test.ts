@@ -11,6 +11,10 @@ describe('--controllers', () => {
     expect(names(['*', '-garbagecollector'])).not.toContain('garbage-collector-controller');
     expect(names(['deployment', 'replicaset-controller'])).toEqual(['deployment-controller', 'replicaset-controller']);
   });
+  it('controllers disabled by default run only when named, as kubeadm names tokencleaner', () => {
+    expect(names(['*'])).not.toContain('token-cleaner-controller');
+    expect(names(['*', 'tokencleaner'])).toContain('token-cleaner-controller');
+  });
   it('refuses unknown names', () => {
     expect(() => names(['bogus'])).toThrow('"bogus" is not in the list of known controllers');
   });

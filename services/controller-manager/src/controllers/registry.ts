@@ -9,9 +9,17 @@ export interface ControllerDescriptor {
   name: string;
   /** Older names --controllers also accepts (`deployment`). */
   aliases: string[];
+  /**
+   * The ServiceAccount (kube-system) whose credentials the controller writes
+   * with under --use-service-account-credentials, upstream's name (bound to
+   * `system:controller:<name>`); absent: the manager's own identity.
+   */
+  serviceAccount?: string;
   workers(c: ControllerManagerConfig): number;
   /** May be off for reasons of config (e.g. --allocate-node-cidrs=false). */
   enabled?(c: ControllerManagerConfig): boolean;
+  /** Not in `*`: runs only when named (upstream ControllerDescriptor.IsDisabledByDefault, e.g. tokencleaner). */
+  disabledByDefault?: true;
   create(ctx: ControllerContext): Controller;
 }
 
@@ -48,6 +56,6 @@ export class ControllerRegistry {
       if (!d) throw new Error(`"${neg ? s.slice(1) : s}" is not in the list of known controllers`);
       (neg ? off : on).add(d);
     }
-    return this.all().filter((d) => !off.has(d) && (star || on.has(d)));
+    return this.all().filter((d) => !off.has(d) && ((star && !d.disabledByDefault) || on.has(d)));
   }
 }

@@ -17,6 +17,7 @@ import {
   type ContainerStatus,
   type ExecSyncResult,
   type Image,
+  type Mount,
   type PodSandbox,
   type PodSandboxConfig,
   type PodSandboxStatus,
@@ -68,6 +69,8 @@ export class FakeRuntimeService implements RuntimeService {
   readonly calls: string[] = [];
   readonly sandboxes = new Map<string, FakeSandbox>();
   readonly containers = new Map<string, ContainerStatus & { podSandboxId: string }>();
+  /** The mounts each container was created with (host path → container path), by container ID. */
+  readonly mounts = new Map<string, Mount[]>();
   readonly images = new Map<string, Image>();
   conditions: RuntimeCondition[] = [
     { type: 'RuntimeReady', status: true, reason: '', message: '' },
@@ -228,6 +231,10 @@ export class FakeRuntimeService implements RuntimeService {
       annotations: { ...config.annotations },
       logPath: config.logPath,
     });
+    this.mounts.set(
+      id,
+      (config.mounts ?? []).map((m) => ({ ...m })),
+    );
     return id;
   }
 

@@ -29,6 +29,9 @@ describe('VolumeManager', () => {
     vm = new VolumeManager({
       rootDir: root,
       sources: { configMap: async (_ns, n) => cms[n], secret: async (_ns, n) => secrets[n] },
+      tokens: {
+        getServiceAccountToken: async (ns, name, r) => ({ ...r, status: { token: `token of ${ns}/${name} for pod ${r.spec.boundObjectRef?.uid}`, expirationTimestamp: '2026-01-01T01:00:00Z' } }),
+      },
       recorder,
       clock,
       allocatable: () => ({ cpu: '2' }),
@@ -54,7 +57,7 @@ describe('VolumeManager', () => {
     expect(statSync(vol('kubernetes.io~secret', 'creds', 'password')).mode & 0o777).toBe(0o400);
     expect(readFileSync(vol('kubernetes.io~downward-api', 'info', 'labels'), 'utf8')).toBe('app="web"');
     expect(readFileSync(vol('kubernetes.io~projected', 'all', 'greeting'), 'utf8')).toBe('hello');
-    expect(existsSync(vol('kubernetes.io~projected', 'all', 'token'))).toBe(true);
+    expect(readFileSync(vol('kubernetes.io~projected', 'all', 'token'), 'utf8')).toBe('token of default/default for pod uid-1');
     expect(statSync(join(root, 'pods', 'uid-1', 'volumes', 'kubernetes.io~empty-dir', 'scratch')).mode & 0o777).toBe(0o777);
     expect(events).toEqual([]);
   });

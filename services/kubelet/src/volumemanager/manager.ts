@@ -17,12 +17,15 @@ import { podDir, podsDir } from './paths.js';
 import type { VolumeHost } from './plugin.js';
 import { defaultPlugins, type PluginRegistry } from './plugins.js';
 import type { ObjectSource } from './sources.js';
+import type { ServiceAccountTokenSource } from '../token/manager.js';
 
 export const REASON_FAILED_MOUNT = 'FailedMount';
 
 export interface VolumeManagerOptions {
   rootDir: string;
   sources: ObjectSource;
+  /** Service account tokens for projected volumes (upstream's token manager). */
+  tokens?: ServiceAccountTokenSource;
   recorder: Recorder;
   clock: Clock;
   /** Node allocatable for downward API resource values of containers without limits. */
@@ -57,7 +60,7 @@ export class VolumeManager {
   private readonly backoff: Backoff;
 
   constructor(private readonly o: VolumeManagerOptions) {
-    this.host = { rootDir: o.rootDir, sources: o.sources, allocatable: o.allocatable ?? (() => ({})), now: () => new Date(o.clock.now()) };
+    this.host = { rootDir: o.rootDir, sources: o.sources, allocatable: o.allocatable ?? (() => ({})), now: () => new Date(o.clock.now()), ...(o.tokens ? { tokens: o.tokens } : {}) };
     this.plugins = o.plugins ?? defaultPlugins();
     const scale = o.timeScale && o.timeScale > 0 ? o.timeScale : 1;
     this.backoff = new Backoff(500 / scale, 122_000 / scale, o.clock);
@@ -136,6 +139,7 @@ export class VolumeManager {
   /** Tears down a pod's volumes and removes its directory (upstream cleanupOrphanedPodDirs). */
   cleanupPod(uid: string): void {
     this.mounted.delete(uid);
+    this.o.tokens?.deleteServiceAccountToken?.(uid);
     for (const k of [...this.lastFailure.keys()]) {
       if (k.startsWith(`${uid}/`)) {
         this.lastFailure.delete(k);
@@ -154,6 +158,7 @@ export class VolumeManager {
     } catch {
       return [];
     }
+    this.o.tokens?.cleanup?.();
     const removed = uids.filter((uid) => !keep(uid));
     for (const uid of removed) this.cleanupPod(uid);
     return removed;

@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import type { Payload } from './atomic-writer.js';
 import { formatMap } from './downward.js';
 import { configMapPayload, downwardAPIPayload, secretPayload } from './payload.js';
-import { PLACEHOLDER_TOKEN, projectedPayload } from './projected.js';
+import { projectedPayload } from './projected.js';
+import type { TokenRequest } from '@kubelab/api';
 import type { VolumeHost } from './plugin.js';
 
 const text = (p: Payload) => Object.fromEntries([...p].map(([k, f]) => [k, `${f.data.toString()} ${f.mode.toString(8)}`]));
@@ -83,14 +84,21 @@ describe('downwardAPIPayload (upstream CollectData)', () => {
 });
 
 describe('projectedPayload (upstream projected collectData)', () => {
+  const asked: string[] = [];
   const host = (cms: Record<string, typeof cm>): VolumeHost => ({
     rootDir: '/nonexistent',
     sources: { configMap: async (_ns, n) => cms[n], secret: async (_ns, n) => (n === 's' ? secret : undefined) },
+    tokens: {
+      async getServiceAccountToken(ns, name, r: TokenRequest) {
+        asked.push(`${ns}/${name} ${JSON.stringify(r.spec)}`);
+        return { ...r, status: { token: `jwt-for-${r.spec.boundObjectRef?.name}`, expirationTimestamp: '1970-01-01T01:00:00Z' } };
+      },
+    },
     allocatable: () => ({}),
     now: () => new Date(0),
   });
 
-  it('merges the sources with the volume defaultMode and writes a placeholder token', async () => {
+  it('merges the sources with the volume defaultMode, the token bound to the pod from the token manager', async () => {
     const p = await projectedPayload(host({ cfg: cm }), pod, {
       name: 'all',
       projected: {
@@ -103,7 +111,8 @@ describe('projectedPayload (upstream projected collectData)', () => {
         ],
       },
     });
-    expect(text(p)).toEqual({ greeting: 'hello 440', password: 's3cr3t 440', namespace: 'default 440', token: `${PLACEHOLDER_TOKEN} 440` });
+    expect(text(p)).toEqual({ greeting: 'hello 440', password: 's3cr3t 440', namespace: 'default 440', token: 'jwt-for-web 440' });
+    expect(asked).toEqual(['default/default {"audiences":[],"expirationSeconds":3607,"boundObjectRef":{"apiVersion":"v1","kind":"Pod","name":"web","uid":"u1"}}']);
   });
 
   it('reports a missing source with the manager text; optional ones are skipped', async () => {

@@ -4,12 +4,15 @@
 
 import type { Pod, Volume } from '@kubelab/api';
 import type { PluginName } from './paths.js';
+import type { ServiceAccountTokenSource } from '../token/manager.js';
 import type { ObjectSource } from './sources.js';
 
 export interface VolumeHost {
   /** `--root-dir` */
   rootDir: string;
   sources: ObjectSource;
+  /** The token manager the projected serviceAccountToken source asks (absent: such a source fails to mount). */
+  tokens?: ServiceAccountTokenSource;
   /** Node allocatable, the limit of containers that set none (downward API resourceFieldRef). */
   allocatable(): Record<string, string>;
   now(): Date;

@@ -1,19 +1,31 @@
 // projected volumes (upstream pkg/volume/projected): configMap, secret,
-// downwardAPI and serviceAccountToken sources merged into one directory.
+// downwardAPI and serviceAccountToken sources merged into one directory. The
+// token is re-read from the token manager on every sync (the plugin requires
+// remount), so a refreshed token replaces the file through the atomic writer.
 
-import type { Pod, Volume } from '@kubelab/api';
+import type { Pod, ServiceAccountTokenProjection, Volume } from '@kubelab/api';
 import { writeAtomically, type Payload } from './atomic-writer.js';
 import { PLUGIN, podVolumeDir } from './paths.js';
 import { DEFAULT_MODE, configMapPayload, downwardAPIPayload, secretPayload } from './payload.js';
 import type { VolumeHost, VolumePlugin } from './plugin.js';
 import { aggregate, volumeConfigMap, volumeSecret } from './sources.js';
 
-/**
- * kubelab has no token issuer (no TokenRequest API): the serviceAccountToken
- * source gets this placeholder, so paths and modes match upstream while
- * nothing pretends to be a credential the apiserver would accept.
- */
-export const PLACEHOLDER_TOKEN = 'kubelab-placeholder-token: kubelab issues no service account tokens (no TokenRequest API)\n';
+/** The lifetime of a projected token whose source names none (upstream defaulting of ServiceAccountTokenProjection). */
+const DEFAULT_TOKEN_EXPIRATION_SECONDS = 3600;
+
+/** A token for the pod's service account, bound to the pod, from the token manager (upstream projected collectData). */
+async function serviceAccountTokenPayload(host: VolumeHost, pod: Pod, tp: ServiceAccountTokenProjection, mode: number): Promise<Payload> {
+  if (!host.tokens) throw new Error('no token manager: the kubelet cannot request service account tokens');
+  const tr = await host.tokens.getServiceAccountToken(pod.metadata.namespace ?? 'default', pod.spec?.serviceAccountName || 'default', {
+    metadata: {},
+    spec: {
+      audiences: tp.audience ? [tp.audience] : [],
+      expirationSeconds: tp.expirationSeconds ?? DEFAULT_TOKEN_EXPIRATION_SECONDS,
+      boundObjectRef: { apiVersion: 'v1', kind: 'Pod', name: pod.metadata.name ?? '', uid: pod.metadata.uid ?? '' },
+    },
+  });
+  return new Map([[tp.path, { data: Buffer.from(tr.status?.token ?? ''), mode }]]);
+}
 
 /** All sources' files; a failing source is skipped and its error reported together (upstream collectData). */
 export async function projectedPayload(host: VolumeHost, pod: Pod, v: Volume): Promise<Payload> {
@@ -36,7 +48,7 @@ export async function projectedPayload(host: VolumeHost, pod: Pod, v: Volume): P
       } else if (s.downwardAPI) {
         part = downwardAPIPayload(s.downwardAPI.items, pod, mode, host.allocatable());
       } else if (s.serviceAccountToken) {
-        part = new Map([[s.serviceAccountToken.path, { data: Buffer.from(PLACEHOLDER_TOKEN), mode }]]);
+        part = await serviceAccountTokenPayload(host, pod, s.serviceAccountToken, mode);
       }
       for (const [k, f] of part ?? []) out.set(k, f);
     } catch (e) {

@@ -5,7 +5,7 @@
 // (upstream: kube-openapi handler3 serving the per-GV specs).
 
 import { createHash } from 'node:crypto';
-import { RESOURCES, SCHEMA, apiVersionOf, fieldPatchMeta, isPrimitiveType, openapiName, type FieldDef, type PrimitiveType, type ResourceInfo } from '@kubelab/api';
+import { RESOURCES, SCHEMA, apiVersionOf, isStored, fieldPatchMeta, isPrimitiveType, openapiName, type FieldDef, type PrimitiveType, type ResourceInfo } from '@kubelab/api';
 
 type Json = Record<string, unknown>;
 
@@ -108,6 +108,11 @@ function paths(gv: string): Json {
     const prefix = info.group ? `/apis/${info.group}/${info.version}` : `/api/${info.version}`;
     const base = info.namespaced ? `${prefix}/namespaces/{namespace}/${info.resource}` : `${prefix}/${info.resource}`;
     const op = `${info.kind}${info.namespaced ? 'Namespaced' : ''}`;
+    // The reviews are create-only: a POST and nothing else, as upstream.
+    if (!isStored(info)) {
+      out[base] = { post: operation(info, 'post', `create${op}`, WRITE_PARAMS) };
+      continue;
+    }
     out[base] = { get: operation(info, 'list', `list${op}`), post: operation(info, 'post', `create${op}`, WRITE_PARAMS) };
     out[`${base}/{name}`] = {
       get: operation(info, 'get', `read${op}`),

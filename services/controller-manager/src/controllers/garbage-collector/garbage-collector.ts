@@ -5,15 +5,15 @@
 // finalizer has its references removed from its dependents first.
 // Dependents are found through an owner-UID index on every informer.
 
-import { lookupKind, RESOURCES, type KubeObject, type ResourceInfo } from '@kubelab/api';
+import { isStored, lookupKind, RESOURCES, type KubeObject, type ResourceInfo } from '@kubelab/api';
 import { isTombstone, type GroupVersionResource, type SharedIndexInformer } from '@kubelab/client';
 import { ignoreNotFound, QueueController, queueOptions, type ControllerContext } from '../../util/controller.js';
 import { OWNER_UID_INDEX, ownerUidIndexFunc } from '../../util/indexers.js';
 import { blockingDependents, decideDependent, FINALIZER_FOREGROUND, FINALIZER_ORPHAN, type OwnerState } from './decisions.js';
 
-/** Resources the collector watches: everything served except Events (which own nothing and are many). */
+/** Resources the collector watches: everything stored except Events (which own nothing and are many). */
 export function gcResources(): ResourceInfo[] {
-  return RESOURCES.filter((r) => !(r.group === '' && r.resource === 'events'));
+  return RESOURCES.filter((r) => isStored(r) && !(r.group === '' && r.resource === 'events'));
 }
 
 const gvrOf = (r: ResourceInfo): GroupVersionResource => ({ group: r.group, version: r.version, resource: r.resource });

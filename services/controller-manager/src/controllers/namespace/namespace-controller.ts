@@ -3,7 +3,7 @@
 // finalizer is removed through namespaces/finalize and the apiserver
 // removes the namespace. Deletions of its content requeue it.
 
-import { RESOURCES, type KubeObject, type Namespace, type ResourceInfo } from '@kubelab/api';
+import { isStored, RESOURCES, type KubeObject, type Namespace, type ResourceInfo } from '@kubelab/api';
 import { isTombstone, type GroupVersionResource, type Lister } from '@kubelab/client';
 import { ignoreNotFound, QueueController, queueOptions, type ControllerContext } from '../../util/controller.js';
 import { deletionConditions, type Remaining } from './decisions.js';
@@ -26,7 +26,7 @@ export class NamespaceController extends QueueController {
       onUpdate: (_o, ns) => this.enqueue(ns.metadata.name ?? ''),
     });
     // Content going away moves a terminating namespace forward.
-    for (const info of RESOURCES.filter((r) => r.namespaced && !(r.group === '' && r.resource === 'events'))) {
+    for (const info of RESOURCES.filter((r) => r.namespaced && isStored(r) && !(r.group === '' && r.resource === 'events'))) {
       ctx.informers.forResource<KubeObject>(gvrOf(info)).addEventHandler({
         onDelete: (o) => {
           const ns = (isTombstone(o) ? o.obj : o).metadata.namespace ?? '';
@@ -41,7 +41,7 @@ export class NamespaceController extends QueueController {
     if (!ns?.metadata.deletionTimestamp) return;
     if (!(ns.spec?.finalizers ?? []).includes(FINALIZER_KUBERNETES)) return;
     const remaining: Remaining = { byResource: new Map(), byFinalizer: new Map() };
-    for (const info of RESOURCES.filter((r) => r.namespaced)) {
+    for (const info of RESOURCES.filter((r) => r.namespaced && isStored(r))) {
       const client = this.ctx.clientset.resource<KubeObject>(gvrOf(info), name);
       const list = await client.list();
       if (list.items.length === 0) continue;

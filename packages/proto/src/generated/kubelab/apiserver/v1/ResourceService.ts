@@ -7,6 +7,7 @@ import type { BindResponse as _kubelab_apiserver_v1_BindResponse, BindResponse__
 import type { CreateRequest as _kubelab_apiserver_v1_CreateRequest, CreateRequest__Output as _kubelab_apiserver_v1_CreateRequest__Output } from '../../../kubelab/apiserver/v1/CreateRequest.js';
 import type { CreateStreamRequest as _kubelab_apiserver_v1_CreateStreamRequest, CreateStreamRequest__Output as _kubelab_apiserver_v1_CreateStreamRequest__Output } from '../../../kubelab/apiserver/v1/CreateStreamRequest.js';
 import type { CreateStreamResponse as _kubelab_apiserver_v1_CreateStreamResponse, CreateStreamResponse__Output as _kubelab_apiserver_v1_CreateStreamResponse__Output } from '../../../kubelab/apiserver/v1/CreateStreamResponse.js';
+import type { CreateTokenRequest as _kubelab_apiserver_v1_CreateTokenRequest, CreateTokenRequest__Output as _kubelab_apiserver_v1_CreateTokenRequest__Output } from '../../../kubelab/apiserver/v1/CreateTokenRequest.js';
 import type { DeleteRequest as _kubelab_apiserver_v1_DeleteRequest, DeleteRequest__Output as _kubelab_apiserver_v1_DeleteRequest__Output } from '../../../kubelab/apiserver/v1/DeleteRequest.js';
 import type { DeleteResponse as _kubelab_apiserver_v1_DeleteResponse, DeleteResponse__Output as _kubelab_apiserver_v1_DeleteResponse__Output } from '../../../kubelab/apiserver/v1/DeleteResponse.js';
 import type { GetRequest as _kubelab_apiserver_v1_GetRequest, GetRequest__Output as _kubelab_apiserver_v1_GetRequest__Output } from '../../../kubelab/apiserver/v1/GetRequest.js';
@@ -41,6 +42,15 @@ export interface ResourceServiceClient extends grpc.Client {
   CreateStream(options?: grpc.CallOptions): grpc.ClientDuplexStream<_kubelab_apiserver_v1_CreateStreamRequest, _kubelab_apiserver_v1_CreateStreamResponse__Output>;
   createStream(metadata: grpc.Metadata, options?: grpc.CallOptions): grpc.ClientDuplexStream<_kubelab_apiserver_v1_CreateStreamRequest, _kubelab_apiserver_v1_CreateStreamResponse__Output>;
   createStream(options?: grpc.CallOptions): grpc.ClientDuplexStream<_kubelab_apiserver_v1_CreateStreamRequest, _kubelab_apiserver_v1_CreateStreamResponse__Output>;
+  
+  CreateToken(argument: _kubelab_apiserver_v1_CreateTokenRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_kubelab_apiserver_v1_Object__Output>): grpc.ClientUnaryCall;
+  CreateToken(argument: _kubelab_apiserver_v1_CreateTokenRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_kubelab_apiserver_v1_Object__Output>): grpc.ClientUnaryCall;
+  CreateToken(argument: _kubelab_apiserver_v1_CreateTokenRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_kubelab_apiserver_v1_Object__Output>): grpc.ClientUnaryCall;
+  CreateToken(argument: _kubelab_apiserver_v1_CreateTokenRequest, callback: grpc.requestCallback<_kubelab_apiserver_v1_Object__Output>): grpc.ClientUnaryCall;
+  createToken(argument: _kubelab_apiserver_v1_CreateTokenRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_kubelab_apiserver_v1_Object__Output>): grpc.ClientUnaryCall;
+  createToken(argument: _kubelab_apiserver_v1_CreateTokenRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_kubelab_apiserver_v1_Object__Output>): grpc.ClientUnaryCall;
+  createToken(argument: _kubelab_apiserver_v1_CreateTokenRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_kubelab_apiserver_v1_Object__Output>): grpc.ClientUnaryCall;
+  createToken(argument: _kubelab_apiserver_v1_CreateTokenRequest, callback: grpc.requestCallback<_kubelab_apiserver_v1_Object__Output>): grpc.ClientUnaryCall;
   
   Delete(argument: _kubelab_apiserver_v1_DeleteRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_kubelab_apiserver_v1_DeleteResponse__Output>): grpc.ClientUnaryCall;
   Delete(argument: _kubelab_apiserver_v1_DeleteRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_kubelab_apiserver_v1_DeleteResponse__Output>): grpc.ClientUnaryCall;
@@ -110,6 +120,8 @@ export interface ResourceServiceHandlers extends grpc.UntypedServiceImplementati
   
   CreateStream: grpc.handleBidiStreamingCall<_kubelab_apiserver_v1_CreateStreamRequest__Output, _kubelab_apiserver_v1_CreateStreamResponse>;
   
+  CreateToken: grpc.handleUnaryCall<_kubelab_apiserver_v1_CreateTokenRequest__Output, _kubelab_apiserver_v1_Object>;
+  
   Delete: grpc.handleUnaryCall<_kubelab_apiserver_v1_DeleteRequest__Output, _kubelab_apiserver_v1_DeleteResponse>;
   
   Get: grpc.handleUnaryCall<_kubelab_apiserver_v1_GetRequest__Output, _kubelab_apiserver_v1_Object>;
@@ -130,6 +142,7 @@ export interface ResourceServiceDefinition extends grpc.ServiceDefinition {
   Bind: MethodDefinition<_kubelab_apiserver_v1_BindRequest, _kubelab_apiserver_v1_BindResponse, _kubelab_apiserver_v1_BindRequest__Output, _kubelab_apiserver_v1_BindResponse__Output>
   Create: MethodDefinition<_kubelab_apiserver_v1_CreateRequest, _kubelab_apiserver_v1_Object, _kubelab_apiserver_v1_CreateRequest__Output, _kubelab_apiserver_v1_Object__Output>
   CreateStream: MethodDefinition<_kubelab_apiserver_v1_CreateStreamRequest, _kubelab_apiserver_v1_CreateStreamResponse, _kubelab_apiserver_v1_CreateStreamRequest__Output, _kubelab_apiserver_v1_CreateStreamResponse__Output>
+  CreateToken: MethodDefinition<_kubelab_apiserver_v1_CreateTokenRequest, _kubelab_apiserver_v1_Object, _kubelab_apiserver_v1_CreateTokenRequest__Output, _kubelab_apiserver_v1_Object__Output>
   Delete: MethodDefinition<_kubelab_apiserver_v1_DeleteRequest, _kubelab_apiserver_v1_DeleteResponse, _kubelab_apiserver_v1_DeleteRequest__Output, _kubelab_apiserver_v1_DeleteResponse__Output>
   Get: MethodDefinition<_kubelab_apiserver_v1_GetRequest, _kubelab_apiserver_v1_Object, _kubelab_apiserver_v1_GetRequest__Output, _kubelab_apiserver_v1_Object__Output>
   List: MethodDefinition<_kubelab_apiserver_v1_ListRequest, _kubelab_apiserver_v1_ObjectList, _kubelab_apiserver_v1_ListRequest__Output, _kubelab_apiserver_v1_ObjectList__Output>

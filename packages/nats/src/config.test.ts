@@ -1,0 +1,69 @@
+import { describe, expect, it } from 'vitest';
+import { natsServerConfig } from './config.js';
+import { containerdNatsIdentity, natsUsers } from './identities.js';
+
+const users = natsUsers({ nodes: ['node-1', 'worker.example'] });
+const byUser = new Map(users.map((u) => [u.user, u.permissions]));
+
+describe('natsUsers', () => {
+  it.each([
+    ['the apiserver writes its bucket', 'CN=kube-apiserver-etcd-client', 'publish', '$KV.kubelab.>'],
+    ['the apiserver creates its bucket', 'CN=kube-apiserver-etcd-client', 'publish', '$JS.API.STREAM.CREATE.KV_kubelab'],
+    ['the apiserver hears its replies', 'CN=kube-apiserver-etcd-client', 'subscribe', '_INBOX.kube-apiserver.>'],
+    ["node-1's runtime publishes its records", 'CN=kubelab:containerd:node-1', 'publish', 'kubelab.cri.node-1.*'],
+    ['a dotted node name becomes one subject token', 'CN=kubelab:containerd:worker.example', 'publish', 'kubelab.cri.worker_example.*'],
+    ['the viewer follows every record', 'CN=kubelab:trace', 'subscribe', 'kubelab.cri.>'],
+    ['the viewer reads the record stream', 'CN=kubelab:trace', 'publish', '$JS.API.CONSUMER.CREATE.KUBELAB_CRI.>'],
+    ['the admin uses the JetStream API', 'CN=kubelab:admin', 'publish', '$JS.API.>'],
+  ] as const)('%s', (_name, user, dir, subject) => expect(byUser.get(user)?.[dir]).toContain(subject));
+
+  it.each([
+    ["the runtime publishes no other node's records", 'CN=kubelab:containerd:node-1', 'publish', 'kubelab.cri.>'],
+    ['the runtime reads nothing', 'CN=kubelab:containerd:node-1', 'subscribe', '>'],
+    ['the viewer writes no records', 'CN=kubelab:trace', 'publish', 'kubelab.cri.>'],
+    ['the viewer creates no streams (one could capture any subject)', 'CN=kubelab:trace', 'publish', '$JS.API.STREAM.CREATE.KUBELAB_CRI'],
+    ['the viewer reads no KV', 'CN=kubelab:trace', 'publish', '$JS.API.STREAM.INFO.KV_kubelab'],
+    ['the admin writes no keys', 'CN=kubelab:admin', 'publish', '$KV.kubelab.>'],
+    ['nobody shares the whole inbox space', 'CN=kube-apiserver-etcd-client', 'subscribe', '_INBOX.>'],
+  ] as const)('%s', (_name, user, dir, subject) => expect(byUser.get(user)?.[dir]).not.toContain(subject));
+
+  it('has one user per node runtime', () => {
+    expect(users.map((u) => u.user)).toEqual(['CN=kube-apiserver-etcd-client', 'CN=kubelab:admin', 'CN=kubelab:trace', 'CN=kubelab:containerd:node-1', 'CN=kubelab:containerd:worker.example']);
+  });
+
+  it('follows --kv-bucket', () => {
+    expect(natsUsers({ bucket: 'other', nodes: [] })[0]!.permissions.publish).toContain('$KV.other.>');
+  });
+
+  it('refuses a node name that cannot name a user', () => {
+    expect(() => containerdNatsIdentity('a,b')).toThrow(`node name "a,b" cannot name a NATS user`);
+  });
+});
+
+describe('natsServerConfig', () => {
+  const text = natsServerConfig({
+    listen: '0.0.0.0:4222',
+    monitor: '0.0.0.0:8222',
+    storeDir: '/data',
+    tls: { certFile: '/pki/etcd/server.crt', keyFile: '/pki/etcd/server.key', caFile: '/pki/etcd/ca.crt' },
+    nodes: ['node-1'],
+  });
+
+  it('requires and maps client certificates', () => {
+    expect(text).toContain(`tls {
+  cert_file: "/pki/etcd/server.crt"
+  key_file: "/pki/etcd/server.key"
+  ca_file: "/pki/etcd/ca.crt"
+  verify_and_map: true
+  timeout: 5
+}`);
+  });
+
+  it('denies a runtime every subscription explicitly', () => {
+    expect(text).toContain(`{ user: "CN=kubelab:containerd:node-1", permissions: { publish: { allow: ["kubelab.cri.node-1.*"] }, subscribe: { deny: [">"] } } }`);
+  });
+
+  it('listens where told, with JetStream and a 2 MB payload', () => {
+    expect(text.split('\n').slice(0, 6)).toEqual(['listen: "0.0.0.0:4222"', 'http: "0.0.0.0:8222"', 'max_payload: 2MB', 'jetstream {', '  store_dir: "/data"', '}']);
+  });
+});

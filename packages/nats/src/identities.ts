@@ -1,0 +1,127 @@
+// Who talks to NATS (etcd's role) and what each may do there. Upstream only
+// the apiserver reaches etcd, over mutual TLS with the etcd CA's
+// apiserver-etcd-client certificate; kubelab's NATS also carries the
+// runtime's CRI call records, so each client gets its own certificate from
+// the same CA and nats-server (`tls { verify_and_map }`) maps its subject to
+// a user whose subject permissions allow only what that client does.
+
+import { CRI_STREAM, CRI_SUBJECT_ALL, criSubscription } from '@kubelab/proto/cri-record';
+
+/** A NATS client's certificate subject and the reply subjects it listens on. */
+export interface NatsIdentity {
+  /** The client certificate's CN (no O: the user is the whole subject). */
+  commonName: string;
+  /**
+   * nats.js's `inboxPrefix`: replies and JetStream deliveries come to
+   * `<prefix>.<id>`, so one client's subscribe permission never covers
+   * another's replies (a shared `_INBOX.>` would let the trace viewer read the
+   * apiserver's KV watch). Clients that only publish have none.
+   */
+  inboxPrefix?: string;
+}
+
+/** kubeadm's apiserver-etcd-client CN: the only identity that writes the object store. */
+export const APISERVER_NATS_IDENTITY: NatsIdentity = { commonName: 'kube-apiserver-etcd-client', inboxPrefix: '_INBOX.kube-apiserver' };
+/** `kubelab trace`: reads the CRI records, writes nothing. */
+export const TRACE_NATS_IDENTITY: NatsIdentity = { commonName: 'kubelab:trace', inboxPrefix: '_INBOX.kubelab-trace' };
+/**
+ * The operator's identity (etcdctl with kubeadm's certificates): the whole
+ * JetStream API, used by `kubelab kv get/ls` and by `kubelab up` to create the
+ * CRI record stream. No direct KV writes: those go through the apiserver.
+ */
+export const ADMIN_NATS_IDENTITY: NatsIdentity = { commonName: 'kubelab:admin', inboxPrefix: '_INBOX.kubelab-admin' };
+
+/** A node's runtime: publishes that node's CRI records and nothing else. */
+export function containerdNatsIdentity(node: string): NatsIdentity {
+  checkNodeName(node);
+  return { commonName: `kubelab:containerd:${node}` };
+}
+
+// The user names below are compared with the certificate subject as Go prints
+// it (RFC 2253); names needing escapes there are refused rather than escaped.
+const PLAIN_NAME = /^[A-Za-z0-9][A-Za-z0-9._:-]*$/;
+
+function checkNodeName(node: string): void {
+  if (!PLAIN_NAME.test(node)) throw new Error(`node name "${node}" cannot name a NATS user: use letters, digits, '.', '-' (a DNS subdomain)`);
+}
+
+/** The NATS user a certificate maps to: its subject as nats-server's verify_and_map compares it. */
+export function natsUserName(identity: NatsIdentity): string {
+  return `CN=${identity.commonName}`;
+}
+
+/** Subject allow lists (nats-server `permissions`); anything not listed is denied. */
+export interface SubjectPermissions {
+  publish: string[];
+  subscribe: string[];
+}
+
+export interface NatsUser {
+  user: string;
+  permissions: SubjectPermissions;
+}
+
+/** The JetStream stream behind a KV bucket. */
+export function kvStream(bucket: string): string {
+  return `KV_${bucket}`;
+}
+
+// The JetStream API subjects a reader of `stream` needs (nats.js reads with
+// direct/message gets and ordered consumers, which reply on flow control).
+function streamReads(stream: string): string[] {
+  return [
+    `$JS.API.STREAM.INFO.${stream}`,
+    `$JS.API.STREAM.MSG.GET.${stream}`,
+    `$JS.API.DIRECT.GET.${stream}`,
+    `$JS.API.DIRECT.GET.${stream}.>`,
+    `$JS.API.CONSUMER.CREATE.${stream}`,
+    `$JS.API.CONSUMER.CREATE.${stream}.>`,
+    `$JS.API.CONSUMER.INFO.${stream}.>`,
+    `$JS.API.CONSUMER.DELETE.${stream}.>`,
+    `$JS.API.CONSUMER.MSG.NEXT.${stream}.>`,
+    `$JS.FC.${stream}.>`,
+    `$JS.ACK.${stream}.>`,
+  ];
+}
+
+const inbox = (id: NatsIdentity): string[] => (id.inboxPrefix ? [`${id.inboxPrefix}.>`] : []);
+
+export interface NatsUsersOptions {
+  /** The apiserver's KV bucket (`--kv-bucket`, default `kubelab`). */
+  bucket?: string;
+  /** Node names whose runtime may publish records. */
+  nodes: readonly string[];
+}
+
+/** Every NATS user of a cluster, least privilege each. Pure. */
+export function natsUsers(opts: NatsUsersOptions): NatsUser[] {
+  const bucket = opts.bucket ?? 'kubelab';
+  const kv = kvStream(bucket);
+  const users: NatsUser[] = [
+    {
+      // Creates (or updates) its bucket, reads and watches it, writes keys with compare-and-swap.
+      user: natsUserName(APISERVER_NATS_IDENTITY),
+      permissions: {
+        publish: ['$JS.API.INFO', `$JS.API.STREAM.CREATE.${kv}`, `$JS.API.STREAM.UPDATE.${kv}`, ...streamReads(kv), `$KV.${bucket}.>`],
+        subscribe: inbox(APISERVER_NATS_IDENTITY),
+      },
+    },
+    {
+      user: natsUserName(ADMIN_NATS_IDENTITY),
+      permissions: { publish: ['$JS.API.>', '$JS.FC.>', '$JS.ACK.>'], subscribe: inbox(ADMIN_NATS_IDENTITY) },
+    },
+    {
+      // Live records, and the stored ones of --since through a consumer on the stream.
+      user: natsUserName(TRACE_NATS_IDENTITY),
+      permissions: { publish: ['$JS.API.INFO', ...streamReads(CRI_STREAM)], subscribe: [CRI_SUBJECT_ALL, ...inbox(TRACE_NATS_IDENTITY)] },
+    },
+  ];
+  for (const node of opts.nodes) {
+    users.push({
+      user: natsUserName(containerdNatsIdentity(node)),
+      // kubelab.cri.<node>.*: this node's records only.
+      permissions: { publish: [criSubscription(node, undefined)], subscribe: [] },
+    });
+  }
+  return users;
+}

@@ -1,0 +1,77 @@
+// Bearer-token authentication (upstream k8s.io/apiserver/pkg/authentication:
+// authenticator.Token, the union of token authenticators, and the
+// TokenReview REST's use of them).
+
+import { badRequest, type TokenReviewSpec, type TokenReviewStatus } from '@kubelab/api';
+import { GROUP_AUTHENTICATED, type UserInfo } from './user.js';
+
+/** Who a token authenticates as, and for which of the requested audiences (upstream authenticator.Response). */
+export interface TokenAuthResponse {
+  user: UserInfo;
+  audiences: string[];
+}
+
+/**
+ * One kind of bearer token (upstream authenticator.Token). Resolves
+ * undefined for a token that is not its kind; rejects with an Error carrying
+ * upstream's text for a token of its kind that is not valid.
+ * `audiences`: what the request asks for (a TokenReview's spec.audiences);
+ * default: the apiserver's own (`--api-audiences`).
+ */
+export interface TokenAuthenticator {
+  authenticateToken(token: string, audiences?: readonly string[]): Promise<TokenAuthResponse | undefined>;
+}
+
+/** Upstream bearertoken's text when no authenticator takes the token. */
+export const INVALID_BEARER_TOKEN = 'invalid bearer token';
+
+/** The outcome of trying every authenticator in turn (upstream unionAuthTokenHandler). */
+export type TokenAuthResult = { ok: true; response: TokenAuthResponse } | { ok: false; error: string };
+
+/** Several errors as upstream's utilerrors.Aggregate prints them: one alone, else `[a, b]`. */
+function aggregate(errors: readonly string[]): string {
+  const unique = [...new Set(errors)];
+  return unique.length === 1 ? unique[0]! : `[${unique.join(', ')}]`;
+}
+
+/**
+ * The first authenticator that takes the token wins; when none does, the
+ * error is upstream's as the bearer-token layer reports it: `invalid bearer
+ * token`, followed by what the authenticators said
+ * (`[invalid bearer token, service account token has expired]`).
+ */
+export async function authenticateToken(authenticators: readonly TokenAuthenticator[], token: string, audiences?: readonly string[]): Promise<TokenAuthResult> {
+  const errors: string[] = [];
+  for (const a of authenticators) {
+    try {
+      const response = await a.authenticateToken(token, audiences);
+      if (response) return { ok: true, response: { ...response, user: withAuthenticatedGroup(response.user) } };
+    } catch (err) {
+      errors.push(err instanceof Error ? err.message : String(err));
+    }
+  }
+  return { ok: false, error: aggregate([INVALID_BEARER_TOKEN, ...errors]) };
+}
+
+/** Every authenticated user is in system:authenticated (upstream AuthenticatedGroupAdder). */
+export function withAuthenticatedGroup(user: UserInfo): UserInfo {
+  return user.groups.includes(GROUP_AUTHENTICATED) ? user : { ...user, groups: [...user.groups, GROUP_AUTHENTICATED] };
+}
+
+/**
+ * A TokenReview's status (upstream pkg/registry/authentication/tokenreview):
+ * the token's user when it authenticates, else `authenticated` false with
+ * the authenticators' error. An empty token is a 400, as upstream.
+ */
+export async function reviewToken(spec: TokenReviewSpec, authenticators: readonly TokenAuthenticator[]): Promise<TokenReviewStatus> {
+  if (!spec.token) throw badRequest('token is required for TokenReview in authentication');
+  const audiences = spec.audiences?.length ? spec.audiences : undefined;
+  const r = await authenticateToken(authenticators, spec.token, audiences);
+  if (!r.ok) return { authenticated: false, error: r.error };
+  const { user, audiences: matched } = r.response;
+  const status: TokenReviewStatus = { authenticated: true, user: { username: user.name, groups: [...user.groups] } };
+  if (user.uid) status.user!.uid = user.uid;
+  if (user.extra && Object.keys(user.extra).length) status.user!.extra = Object.fromEntries(Object.entries(user.extra).map(([k, v]) => [k, [...v]]));
+  if (matched.length) status.audiences = [...matched];
+  return status;
+}

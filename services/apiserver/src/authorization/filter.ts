@@ -1,0 +1,53 @@
+// The request filters before any handler (upstream: the handler chain's
+// WithImpersonation then WithAuthorization): the authenticated user,
+// switched by impersonation headers, is authorized on the request's
+// attributes; a refusal is answered 403 here and nothing else runs.
+
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { GROUP_AUTHENTICATED, GROUP_MASTERS, type UserInfo } from '../authentication/user.js';
+import { parseRequestInfo } from '../endpoints/requestinfo.js';
+import { withUser } from '../endpoints/request-user.js';
+import { writeStatus } from '../endpoints/respond.js';
+import { requestAttributes, resourceAttributes } from './attributes.js';
+import { forbiddenStatus } from './forbidden-status.js';
+import { impersonate } from './impersonation.js';
+import type { Authorizer } from './types.js';
+
+/**
+ * Who a request is while no authenticator runs: upstream's insecure-port
+ * superuser (`system:unsecured` in system:masters). Kept until the
+ * authentication chain supplies `userOf`, so requests behave as before.
+ */
+export const INSECURE_SUPERUSER: UserInfo = Object.freeze({ name: 'system:unsecured', groups: Object.freeze([GROUP_MASTERS, GROUP_AUTHENTICATED]) });
+
+export interface RequestAuthorization {
+  authorizer: Authorizer;
+  /** The authenticated user of a REST request; absent (or undefined): INSECURE_SUPERUSER. */
+  userOf?: (req: IncomingMessage) => UserInfo | undefined;
+}
+
+/** Impersonation, then authorization: true to go on with the request, false when it was answered (400/403). */
+export function authorizeRequest(opts: RequestAuthorization, req: IncomingMessage, res: ServerResponse): boolean {
+  const method = req.method ?? 'GET';
+  const url = new URL(req.url ?? '/', 'http://kubelab.invalid');
+  let user = opts.userOf?.(req) ?? INSECURE_SUPERUSER;
+  try {
+    user = impersonate(user, req.headersDistinct, opts.authorizer);
+  } catch (e) {
+    writeStatus(res, e);
+    return false;
+  }
+  withUser(req, user);
+  const attrs = requestAttributes(user, method, url, parseRequestInfo(method, url));
+  const d = opts.authorizer.authorize(attrs);
+  if (d.decision === 'Allow') return true;
+  writeStatus(res, forbiddenStatus(attrs, d.reason));
+  return false;
+}
+
+/** A gRPC call's authorization: the attributes of the method's verb on its resource; throws the 403 (PERMISSION_DENIED on the wire). */
+export function authorizeCall(authorizer: Authorizer, user: UserInfo, verb: string, r: Parameters<typeof resourceAttributes>[2]): void {
+  const attrs = resourceAttributes(user, verb, r);
+  const d = authorizer.authorize(attrs);
+  if (d.decision !== 'Allow') throw forbiddenStatus(attrs, d.reason);
+}

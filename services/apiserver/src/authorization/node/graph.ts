@@ -1,0 +1,113 @@
+// The Node authorizer's graph (upstream: plugin/pkg/auth/authorizer/node
+// graph.go + graph_populator.go), reduced to what its questions need: for
+// each object a pod refers to — secret, configmap, persistentvolumeclaim,
+// serviceaccount, resourceclaim — and each pod itself, the nodes whose bound
+// pods lead to it. Kept in step with the watch cache one pod change at a
+// time, so a request is one map lookup, never a scan of the pods.
+
+import type { Container, Pod } from '@kubelab/api';
+
+export type VertexType = 'pod' | 'secret' | 'configmap' | 'persistentvolumeclaim' | 'serviceaccount' | 'resourceclaim';
+
+const vertex = (type: VertexType, namespace: string, name: string): string => `${type}/${namespace}/${name}`;
+
+/** The objects a pod refers to, as vertex keys (upstream: AddPod's secret, configmap, pvc, serviceaccount and resourceclaim edges). */
+export function podReferences(pod: Pod): Set<string> {
+  const ns = pod.metadata.namespace ?? '';
+  const out = new Set<string>();
+  const add = (type: VertexType, name: string | undefined) => {
+    if (name) out.add(vertex(type, ns, name));
+  };
+  const spec = pod.spec ?? { containers: [] };
+  add('serviceaccount', spec.serviceAccountName);
+  for (const s of spec.imagePullSecrets ?? []) add('secret', s.name);
+  const containers: Container[] = [...(spec.initContainers ?? []), ...(spec.containers ?? []), ...(spec.ephemeralContainers ?? [])];
+  for (const c of containers) {
+    for (const e of c.envFrom ?? []) {
+      add('configmap', e.configMapRef?.name);
+      add('secret', e.secretRef?.name);
+    }
+    for (const e of c.env ?? []) {
+      add('configmap', e.valueFrom?.configMapKeyRef?.name);
+      add('secret', e.valueFrom?.secretKeyRef?.name);
+    }
+  }
+  for (const v of spec.volumes ?? []) {
+    add('secret', v.secret?.secretName);
+    add('configmap', v.configMap?.name);
+    add('persistentvolumeclaim', v.persistentVolumeClaim?.claimName);
+    // A generic ephemeral volume's claim is named <pod>-<volume> (upstream ephemeral.VolumeClaimName).
+    if (v.ephemeral) add('persistentvolumeclaim', `${pod.metadata.name ?? ''}-${v.name}`);
+    for (const p of v.projected?.sources ?? []) {
+      add('secret', p.secret?.name);
+      add('configmap', p.configMap?.name);
+    }
+  }
+  const claims = (pod.status as { resourceClaimStatuses?: { resourceClaimName?: string }[] } | undefined)?.resourceClaimStatuses;
+  for (const c of Array.isArray(claims) ? claims : []) add('resourceclaim', c.resourceClaimName);
+  return out;
+}
+
+interface PodEntry {
+  node: string;
+  refs: Set<string>;
+}
+
+export class NodeGraph {
+  /** Bound pods by namespace/name: their node and what they refer to. */
+  private readonly pods = new Map<string, PodEntry>();
+  /** Vertex → node → how many of that node's pods lead to it. */
+  private readonly nodesOf = new Map<string, Map<string, number>>();
+
+  /** A pod was added, changed (cur and prev) or deleted (cur undefined); unbound pods have no edges. */
+  onPod(cur: Pod | undefined, prev: Pod | undefined): void {
+    const obj = cur ?? prev;
+    if (!obj) return;
+    const key = `${obj.metadata.namespace ?? ''}/${obj.metadata.name}`;
+    const old = this.pods.get(key);
+    const node = cur?.spec?.nodeName;
+    if (!cur || !node) {
+      if (old) this.remove(key, old);
+      return;
+    }
+    const refs = podReferences(cur);
+    refs.add(vertex('pod', cur.metadata.namespace ?? '', cur.metadata.name ?? ''));
+    if (old && old.node === node && sameSet(old.refs, refs)) return;
+    if (old) this.remove(key, old);
+    const entry = { node, refs };
+    this.pods.set(key, entry);
+    for (const r of refs) {
+      let m = this.nodesOf.get(r);
+      if (!m) this.nodesOf.set(r, (m = new Map()));
+      m.set(node, (m.get(node) ?? 0) + 1);
+    }
+  }
+
+  private remove(key: string, e: PodEntry): void {
+    this.pods.delete(key);
+    for (const r of e.refs) {
+      const m = this.nodesOf.get(r);
+      if (!m) continue;
+      const n = (m.get(e.node) ?? 0) - 1;
+      if (n > 0) m.set(e.node, n);
+      else m.delete(e.node);
+      if (m.size === 0) this.nodesOf.delete(r);
+    }
+  }
+
+  /** Whether a pod bound to `node` leads to the object (upstream hasPathFrom). */
+  hasPath(node: string, type: VertexType, namespace: string, name: string): boolean {
+    return (this.nodesOf.get(vertex(type, namespace, name))?.get(node) ?? 0) > 0;
+  }
+
+  /** Vertices held (for tests and metrics). */
+  get size(): number {
+    return this.nodesOf.size;
+  }
+}
+
+function sameSet(a: Set<string>, b: Set<string>): boolean {
+  if (a.size !== b.size) return false;
+  for (const x of a) if (!b.has(x)) return false;
+  return true;
+}

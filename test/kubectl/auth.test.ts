@@ -1,0 +1,162 @@
+// kubectl auth can-i / whoami and impersonation against the real apiserver
+// with `--authorization-mode=Node,RBAC`, RBAC stubbed here by a tiny
+// authorizer (the real one is its own package): jane may read pods in
+// default. The harness's own requests are the insecure superuser
+// (system:masters), who may impersonate anyone (`kubectl --as`).
+
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Pod } from '@kubelab/api';
+import type { AuthorizerFactory } from '@kubelab/apiserver';
+import { squash, startCluster, type Cluster } from './harness.js';
+
+// What upstream's bootstrap gives every authenticated user (system:basic-user, system:discovery), and jane's Role.
+const basicRules = [
+  { verbs: ['create'], apiGroups: ['authorization.k8s.io'], resources: ['selfsubjectaccessreviews', 'selfsubjectrulesreviews'] },
+  { verbs: ['create'], apiGroups: ['authentication.k8s.io'], resources: ['selfsubjectreviews'] },
+];
+const discoveryRules = [{ verbs: ['get'], nonResourceURLs: ['/api', '/api/*', '/apis', '/apis/*', '/openapi', '/openapi/*', '/version', '/version/'] }];
+const janeRules = [{ verbs: ['get', 'list', 'watch'], apiGroups: [''], resources: ['pods'] }];
+
+const isDiscovery = (path: string) => ['/api', '/apis', '/openapi', '/version'].some((p) => path === p || path.startsWith(`${p}/`));
+
+/** Stands in for RBAC: discovery and the self reviews for everyone authenticated; jane reads pods in default. */
+const stubRbac: AuthorizerFactory = () => ({
+  authorize: (a) => {
+    const authenticated = a.user.groups.includes('system:authenticated');
+    const basic =
+      authenticated &&
+      (a.resourceRequest ? a.verb === 'create' && basicRules.some((r) => r.apiGroups.includes(a.apiGroup) && r.resources.includes(a.resource)) : a.verb === 'get' && isDiscovery(a.path));
+    const jane = a.user.name === 'jane' && a.resourceRequest && a.apiGroup === '' && a.resource === 'pods' && !a.subresource && a.namespace === 'default' && ['get', 'list', 'watch'].includes(a.verb);
+    return basic || jane ? { decision: 'Allow', reason: '' } : { decision: 'NoOpinion', reason: '' };
+  },
+  rulesFor: (user, namespace) => ({
+    resourceRules: [...basicRules, ...(user.name === 'jane' && namespace === 'default' ? janeRules : [])],
+    nonResourceRules: discoveryRules,
+    incomplete: false,
+  }),
+});
+
+const K127 = '/usr/lib/google-cloud-sdk/bin/kubectl.1.27';
+const K133 = '/usr/lib/google-cloud-sdk/bin/kubectl.1.33';
+
+let c: Cluster;
+beforeAll(async () => {
+  c = await startCluster({ authorizationModes: ['Node', 'RBAC'], authorizerFactories: { RBAC: stubRbac } });
+}, 60_000);
+afterAll(async () => {
+  await c?.stop();
+});
+
+describe('kubectl auth can-i', () => {
+  it('answers yes for the superuser and yes/no for an impersonated user', async () => {
+    expect(await c.kubectl(['auth', 'can-i', 'create', 'pods'])).toMatchObject({ stdout: 'yes\n', code: 0 });
+    expect(await c.kubectl(['--as=jane', 'auth', 'can-i', 'list', 'pods'])).toMatchObject({ stdout: 'yes\n', code: 0 });
+    expect(await c.kubectl(['--as=jane', 'auth', 'can-i', 'create', 'pods'])).toMatchObject({ stdout: 'no\n', code: 1 });
+    expect(await c.kubectl(['--as=jane', 'auth', 'can-i', 'list', 'pods', '-n', 'kube-system'])).toMatchObject({ stdout: 'no\n', code: 1 });
+  });
+
+  it('--list prints the rules of the user in the namespace', async () => {
+    const r = await c.kubectl(['--as=jane', 'auth', 'can-i', '--list']);
+    expect(r.code).toBe(0);
+    expect(squash(r.stdout)).toEqual([
+      'Resources Non-Resource URLs Resource Names Verbs',
+      'selfsubjectreviews.authentication.k8s.io [] [] [create]',
+      'selfsubjectaccessreviews.authorization.k8s.io [] [] [create]',
+      'selfsubjectrulesreviews.authorization.k8s.io [] [] [create]',
+      'pods [] [] [get list watch]',
+      '[/api/*] [] [get]',
+      '[/api] [] [get]',
+      '[/apis/*] [] [get]',
+      '[/apis] [] [get]',
+      '[/openapi/*] [] [get]',
+      '[/openapi] [] [get]',
+      '[/version/] [] [get]',
+      '[/version] [] [get]',
+    ]);
+  });
+
+  it('a node sees that its rules cannot be listed', async () => {
+    const r = await c.kubectl(['--as=system:node:node-1', '--as-group=system:nodes', 'auth', 'can-i', '--list']);
+    expect(r.stdout + r.stderr).toMatch(/node authorizer does not support user rule resolution/);
+  });
+});
+
+describe('kubectl auth whoami', () => {
+  it.each([
+    ['1.32 (v1)', undefined],
+    ['1.27 (v1beta1)', K127],
+    ['1.33 (v1)', K133],
+  ])('kubectl %s prints the user and groups', async (_v, bin) => {
+    const r = await c.kubectl(['--as=jane', '--as-group=dev', 'auth', 'whoami'], bin ? { bin } : {});
+    expect(r.stderr).toBe('');
+    expect(squash(r.stdout)).toEqual(['ATTRIBUTE VALUE', 'Username jane', 'Groups [dev system:authenticated]']);
+  });
+
+  it('without impersonation it is the insecure superuser', async () => {
+    const r = await c.kubectl(['auth', 'whoami']);
+    expect(squash(r.stdout)).toEqual(['ATTRIBUTE VALUE', 'Username system:unsecured', 'Groups [system:masters system:authenticated]']);
+  });
+});
+
+describe('a restricted user', () => {
+  it('gets 403 with the upstream message outside what it may do', async () => {
+    const r = await c.kubectl(['--as=jane', 'get', 'pods', '-n', 'kube-system']);
+    expect(r.code).toBe(1);
+    expect(r.stderr.trim()).toBe('Error from server (Forbidden): pods is forbidden: User "jane" cannot list resource "pods" in API group "" in the namespace "kube-system"');
+    expect(await c.kubectl(['--as=jane', 'get', 'pods'])).toMatchObject({ code: 0, stderr: 'No resources found in default namespace.\n' });
+  });
+
+  it('may not impersonate anyone', async () => {
+    expect(await c.kubectl(['--as=jane', 'auth', 'can-i', 'impersonate', 'users'])).toMatchObject({ stdout: 'no\n', code: 1 });
+  });
+
+  it('passes authorization for health endpoints too', async () => {
+    const r = await c.kubectl(['--as=jane', 'get', '--raw', '/healthz']);
+    expect(r.stderr.trim()).toBe('Error from server (Forbidden): forbidden: User "jane" cannot get path "/healthz"');
+    expect(await c.kubectl(['get', '--raw', '/healthz'])).toMatchObject({ stdout: 'ok', code: 0 });
+  });
+});
+
+describe('a kubelet (system:node:node-1)', () => {
+  const asNode = (n: string) => [`--as=system:node:${n}`, '--as-group=system:nodes'];
+  beforeAll(async () => {
+    const node = (name: string) => ({ apiVersion: 'v1', kind: 'Node', metadata: { name }, spec: {} });
+    await c.seed(node('node-1'), node('node-2'));
+    for (const s of ['used', 'unused']) expect((await c.kubectl(['create', 'secret', 'generic', s, '--from-literal=k=v'])).code).toBe(0);
+    const web: Pod = {
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: 'web', namespace: 'default' },
+      spec: { nodeName: 'node-1', containers: [{ name: 'web', image: 'nginx', env: [{ name: 'K', valueFrom: { secretKeyRef: { name: 'used', key: 'k' } } }] }] },
+    };
+    await c.seed(web);
+  });
+
+  it('reads a secret its pod uses, not another', async () => {
+    expect(await c.kubectl([...asNode('node-1'), 'get', 'secret', 'used', '-o', 'name'])).toMatchObject({ stdout: 'secret/used\n', code: 0 });
+    const r = await c.kubectl([...asNode('node-1'), 'get', 'secret', 'unused']);
+    expect(r.stderr.trim()).toBe(
+      'Error from server (Forbidden): secrets "unused" is forbidden: User "system:node:node-1" cannot get resource "secrets" in API group "" in the namespace "default": no relationship found between node \'node-1\' and this object',
+    );
+    const other = await c.kubectl([...asNode('node-2'), 'get', 'secret', 'used']);
+    expect(other.stderr).toMatch(/no relationship found between node 'node-2' and this object/);
+  });
+
+  it("reads its own Node and Lease, not node-2's", async () => {
+    expect(await c.kubectl([...asNode('node-1'), 'get', 'node', 'node-1', '-o', 'name'])).toMatchObject({ stdout: 'node/node-1\n', code: 0 });
+    expect((await c.kubectl([...asNode('node-1'), 'get', 'node', 'node-2'])).stderr).toMatch(
+      /nodes "node-2" is forbidden: User "system:node:node-1" cannot get resource "nodes" in API group "" at the cluster scope: node 'node-1' cannot read 'node-2', only its own Node object/,
+    );
+    expect((await c.kubectl([...asNode('node-1'), 'get', 'lease', 'node-2', '-n', 'kube-node-lease'])).stderr).toMatch(
+      /leases.coordination.k8s.io "node-2" is forbidden: .*: can only access node lease with the same name as the requesting node/,
+    );
+  });
+
+  it('is refused by NodeRestriction when it writes node-2', async () => {
+    // kubectl patch reads first (refused above); replace writes straight away, and the Node authorizer lets every node write Nodes.
+    const manifest = (n: string) => JSON.stringify({ apiVersion: 'v1', kind: 'Node', metadata: { name: n, labels: { x: 'y' } }, spec: {} });
+    const r = await c.kubectl([...asNode('node-1'), 'replace', '-f', '-'], { stdin: manifest('node-2') });
+    expect(r.stderr.trim()).toBe('Error from server (Forbidden): error when replacing "STDIN": nodes "node-2" is forbidden: node "node-1" is not allowed to modify node "node-2"');
+    expect(await c.kubectl([...asNode('node-1'), 'replace', '-f', '-'], { stdin: manifest('node-1') })).toMatchObject({ stdout: 'node/node-1 replaced\n', code: 0 });
+  });
+});
