@@ -1,8 +1,8 @@
 // kubectl auth can-i / whoami and impersonation against the real apiserver
 // with `--authorization-mode=Node,RBAC`, RBAC stubbed here by a tiny
 // authorizer (the real one is its own package): jane may read pods in
-// default. The harness's own requests are the insecure superuser
-// (system:masters), who may impersonate anyone (`kubectl --as`).
+// default. The harness's kubeconfig holds a client certificate of
+// system:masters, who may impersonate anyone (`kubectl --as`).
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Pod } from '@kubelab/api';
@@ -92,9 +92,9 @@ describe('kubectl auth whoami', () => {
     expect(squash(r.stdout)).toEqual(['ATTRIBUTE VALUE', 'Username jane', 'Groups [dev system:authenticated]']);
   });
 
-  it('without impersonation it is the insecure superuser', async () => {
+  it('without impersonation it is the user its client certificate names', async () => {
     const r = await c.kubectl(['auth', 'whoami']);
-    expect(squash(r.stdout)).toEqual(['ATTRIBUTE VALUE', 'Username system:unsecured', 'Groups [system:masters system:authenticated]']);
+    expect(squash(r.stdout)).toEqual(['ATTRIBUTE VALUE', 'Username kubelab-test-admin', 'Groups [system:masters system:authenticated]']);
   });
 });
 

@@ -24,7 +24,7 @@ spec:
   containers:
   - name: app
     image: busybox:1.36
-    command: ["sh", "-c", "echo data > /etc/motd; touch /tmp/healthy; sleep 100000"]
+    command: ["sh", "-c", "echo data > /etc/motd; touch /tmp/healthy; echo box up; sleep 100000"]
     livenessProbe:
       exec:
         command: ["cat", "/tmp/healthy"]
@@ -83,6 +83,10 @@ describe.skipIf(!run)('kubectl 1.32: exec', { timeout: 60_000 }, () => {
   it('prints the command output: kubectl exec POD -- echo hi / cat a file', async () => {
     expect(await c.kubectl(['exec', 'box', '--', 'echo', 'hi'])).toEqual({ stdout: 'hi\n', stderr: '', code: 0 });
     expect(await c.kubectl(['exec', 'box', '--', 'cat', '/etc/motd'])).toEqual({ stdout: 'data\n', stderr: '', code: 0 });
+  });
+
+  it("kubectl logs POD reads the container's output from the kubelet (HTTPS, as kube-apiserver-kubelet-client)", async () => {
+    expect(await c.kubectl(['logs', 'box'])).toEqual({ stdout: 'box up\n', stderr: '', code: 0 });
   });
 
   it('propagates the exit code and stderr', async () => {

@@ -69,6 +69,8 @@ export async function startCluster(opts: ClusterOptions = {}): Promise<Cluster> 
       grpcPort: 0,
       logger: errorsOnly,
       tls: pki.tls,
+      // kubeadm's --kubelet-client-certificate/-key: pods/log, exec and attach reach kubelets as kube-apiserver-kubelet-client.
+      kubeletClient: pki.kubeletClient,
       ...opts,
     });
     await api.ready;

@@ -82,6 +82,8 @@ export async function startNode(cluster: Pick<Cluster, 'api' | 'pki'>, name: str
     rootDir: join(dir, 'kubelet'),
     podLogsDir: join(dir, 'pods'),
     timeScale: 10,
+    // kubeadm's kubelet: client certificates from the cluster CA, no anonymous requests, a SubjectAccessReview per request.
+    clientCaPem: cluster.pki.pki.caPem,
     logger: quiet('kubelet'),
   });
   return {

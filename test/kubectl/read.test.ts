@@ -1,8 +1,10 @@
 // kubectl 1.32 (the real binary, via the SDK dispatcher) against kubelab's
 // apiserver: the read-side verbs, checked on their output text.
 
-import { createServer, type Server } from 'node:http';
+import { createServer, type Server } from 'node:https';
+import type { TLSSocket } from 'node:tls';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { selfSignedCertKey } from '@kubelab/pki';
 import { freePort, requireTool, waitFor } from '@kubelab/testing';
 import { POLL, squash, startCluster, type Cluster } from './harness.js';
 import { event, kubeProxyConfigMap, kubeProxyDaemonSet, lease, node, runningPod } from './fixtures.js';
@@ -15,14 +17,16 @@ describe.skipIf(!run)('kubectl 1.32: reading the cluster', { timeout: 60_000 }, 
   const kubeletRequests: string[] = [];
 
   beforeAll(async () => {
-    kubelet = createServer((req, res) => {
-      kubeletRequests.push(req.url!);
+    c = await startCluster();
+    // A kubelet as kubeadm runs it: a self-signed serving certificate, client certificates from the cluster CA.
+    const serving = await selfSignedCertKey('node-1');
+    kubelet = createServer({ cert: serving.cert, key: serving.key, ca: c.pki.pki.caPem, requestCert: true, rejectUnauthorized: true }, (req, res) => {
+      kubeletRequests.push(`${(req.socket as TLSSocket).getPeerCertificate().subject.CN} ${req.url!}`);
       res.writeHead(200, { 'Content-Type': 'text/plain' });
       res.end('nginx: ready\nGET / 200\n');
     });
     const kubeletPort = await freePort();
     await new Promise<void>((r) => kubelet.listen(kubeletPort, '127.0.0.1', r));
-    c = await startCluster();
     await c.seed(node('node-1', { kubeletPort }), lease('node-1'), kubeProxyConfigMap, kubeProxyDaemonSet(1));
     await c.seed(runningPod('nginx', { restarts: 3 }), runningPod('coredns', { namespace: 'kube-system', ip: '10.244.0.2', labels: { 'k8s-app': 'kube-dns' } }));
     const pod = (await c.get('pods', 'default', 'nginx'))!;
@@ -110,7 +114,7 @@ describe.skipIf(!run)('kubectl 1.32: reading the cluster', { timeout: 60_000 }, 
 
   it('logs POD -n NAMESPACE; -o custom-columns', async () => {
     expect((await c.kubectl(['logs', 'coredns', '-n', 'kube-system'])).stdout).toBe('nginx: ready\nGET / 200\n');
-    expect(kubeletRequests.at(-1)).toBe('/containerLogs/kube-system/coredns/coredns');
+    expect(kubeletRequests.at(-1)).toBe('kube-apiserver-kubelet-client /containerLogs/kube-system/coredns/coredns');
     const cc = squash((await c.kubectl(['get', 'pods', '-A', '-o', 'custom-columns=NS:.metadata.namespace,NAME:.metadata.name,IP:.status.podIP,NODE:.spec.nodeName'])).stdout);
     expect(cc).toEqual(['NS NAME IP NODE', 'default nginx 10.244.0.5 node-1', 'kube-system coredns 10.244.0.2 node-1']);
   });
@@ -182,7 +186,7 @@ describe.skipIf(!run)('kubectl 1.32: reading the cluster', { timeout: 60_000 }, 
   it("logs are proxied to the node's kubelet", async () => {
     const r = await c.kubectl(['logs', 'nginx', '--tail=5', '--timestamps']);
     expect(r.stdout).toBe('nginx: ready\nGET / 200\n');
-    expect(kubeletRequests.at(-1)).toBe('/containerLogs/default/nginx/nginx?timestamps=true&tailLines=5');
+    expect(kubeletRequests.at(-1)).toBe('kube-apiserver-kubelet-client /containerLogs/default/nginx/nginx?timestamps=true&tailLines=5');
     const missing = await c.kubectl(['logs', 'nosuch']);
     expect(missing.stderr.trim()).toBe('error: error from server (NotFound): pods "nosuch" not found in namespace "default"');
   });

@@ -1,7 +1,9 @@
 // kubectl 1.32 (the real binary) changing the cluster through kubelab's
 // apiserver: output text and the objects that end up stored.
 
+import { createServer } from 'node:https';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { selfSignedCertKey } from '@kubelab/pki';
 import { freePort, requireTool, PROBEDEMO_MANIFEST, waitFor } from '@kubelab/testing';
 import { POLL, squash, startCluster, type Cluster } from './harness.js';
 import { node, runningPod } from './fixtures.js';
@@ -325,7 +327,27 @@ ${removed ? '' : '      - {name: b, image: busybox}\n'}`;
     await c.seed(node('node-down', { kubeletPort: port }), runningPod('stranded', { node: 'node-down' }));
     const r = await c.kubectl(['logs', 'stranded']);
     expect(r.code).toBe(1);
-    expect(r.stderr).toBe(`Error from server: Get "http://127.0.0.1:${port}/containerLogs/default/stranded/stranded": dial tcp 127.0.0.1:${port}: connect: connection refused\n`);
+    expect(r.stderr).toBe(`Error from server: Get "https://127.0.0.1:${port}/containerLogs/default/stranded/stranded": dial tcp 127.0.0.1:${port}: connect: connection refused\n`);
+  });
+
+  it("logs from a kubelet that refuses the apiserver: its 403 as upstream's apiserver passes it on", async () => {
+    // A kubelet whose authorizer does not let kube-apiserver-kubelet-client read nodes/proxy.
+    const serving = await selfSignedCertKey('node-locked');
+    const kubelet = createServer({ cert: serving.cert, key: serving.key }, (_req, res) => {
+      res.writeHead(403, { 'Content-Type': 'text/plain; charset=utf-8' });
+      res.end('Forbidden (user=kube-apiserver-kubelet-client, verb=get, resource=nodes, subresource=proxy)');
+    });
+    const port = await freePort();
+    await new Promise<void>((r) => kubelet.listen(port, '127.0.0.1', r));
+    try {
+      await c.seed(node('node-locked', { kubeletPort: port }), runningPod('locked', { node: 'node-locked' }));
+      const r = await c.kubectl(['logs', 'locked']);
+      expect(r.code).toBe(1);
+      expect(r.stderr).toBe('Error from server (Forbidden): Forbidden (user=kube-apiserver-kubelet-client, verb=get, resource=nodes, subresource=proxy) ( pods/log locked)\n');
+    } finally {
+      kubelet.closeAllConnections();
+      await new Promise((r) => kubelet.close(r));
+    }
   });
 
   it('delete a deployment and a namespace', async () => {

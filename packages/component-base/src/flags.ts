@@ -3,6 +3,7 @@
 // defaults; every flag can also come from the environment as
 // KUBELAB_<NAME_WITH_UNDERSCORES> (how the compose file sets them).
 
+import { readFileSync } from 'node:fs';
 import { parseDuration } from './duration.js';
 
 type FlagKind = 'string' | 'int' | 'float' | 'bool' | 'duration' | 'stringArray';
@@ -17,6 +18,15 @@ type ValueOf<K extends FlagKind> = K extends 'string' ? string : K extends 'int'
 
 export class FlagError extends Error {
   override name = 'FlagError';
+}
+
+/** The file a flag names (a certificate, a key, a CA bundle), as text; unreadable: a FlagError naming the flag. */
+export function readFlagFile(flag: string, path: string): string {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch (e) {
+    throw new FlagError(`--${flag}: cannot read ${path}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+  }
 }
 
 /** A set of flags; durations parse to milliseconds. */

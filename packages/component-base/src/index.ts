@@ -1,5 +1,5 @@
 export { createLogger, type Logger, type LoggerOptions, type LogLevel, type LogFormat } from './logs.js';
-export { FlagSet, FlagError } from './flags.js';
+export { FlagSet, FlagError, readFlagFile } from './flags.js';
 export { withApiserverFlags, apiserverAddressFrom, DEFAULT_APISERVER_GRPC_ADDRESS, type ApiserverFlagValues } from './apiserver-flags.js';
 export { parseDuration, formatDuration } from './duration.js';
 export { serveHealth, healthHandler, listenHttp, newMetricsRegistry, type HealthCheck, type HealthChecks, type HealthServer, type HealthServerOptions, type Route } from './health.js';

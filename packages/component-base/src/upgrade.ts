@@ -6,6 +6,7 @@
 // util/proxy.UpgradeAwareHandler in the apiserver and the kubelet.
 
 import { request as httpRequest, ServerResponse, type IncomingMessage, type OutgoingHttpHeaders, type Server } from 'node:http';
+import { request as httpsRequest, type RequestOptions as HttpsRequestOptions } from 'node:https';
 import type { Duplex } from 'node:stream';
 
 const heads = new WeakMap<IncomingMessage, Buffer>();
@@ -66,15 +67,22 @@ const HOP_BY_HOP = new Set(['host', 'content-length', 'transfer-encoding', 'keep
  * Forwards an upgrade request (received through serveUpgrades) to `target`
  * and splices the two connections once the backend switches protocols. A
  * backend that refuses (4xx/5xx) has its answer relayed through `res`.
- * Resolves when the proxied connection ends.
+ * Resolves when the proxied connection ends. An `https:` target is dialled
+ * with `opts.tls` (client certificate, CA, whether to verify).
  */
-export function proxyUpgrade(req: IncomingMessage, res: ServerResponse, target: URL, opts: { method?: string } = {}): Promise<void> {
+export function proxyUpgrade(
+  req: IncomingMessage,
+  res: ServerResponse,
+  target: URL,
+  opts: { method?: string; tls?: Pick<HttpsRequestOptions, 'cert' | 'key' | 'ca' | 'rejectUnauthorized'> } = {},
+): Promise<void> {
   const client = req.socket as Duplex;
   const headers: OutgoingHttpHeaders = {};
   for (const [k, v] of Object.entries(req.headers)) if (v !== undefined && !HOP_BY_HOP.has(k)) headers[k] = v;
   headers.host = target.host;
   return new Promise<void>((resolve, reject) => {
-    const upstream = httpRequest({ host: target.hostname, port: target.port, path: `${target.pathname}${target.search}`, method: opts.method ?? req.method ?? 'GET', headers });
+    const request = { host: target.hostname.replace(/^\[(.*)\]$/, '$1'), port: target.port, path: `${target.pathname}${target.search}`, method: opts.method ?? req.method ?? 'GET', headers };
+    const upstream = target.protocol === 'https:' ? httpsRequest({ ...request, ...opts.tls, agent: false }) : httpRequest(request);
     let settled = false;
     const done = (err?: Error) => {
       if (settled) return;

@@ -22,6 +22,13 @@ describe('local topology', () => {
     expect(specs.find((s) => s.name === 'apiserver')!.args).toContain('--encryption-provider-config=/s/encryption-config.yaml');
   });
 
+  it("wires the kubelet API's TLS as kubeadm: the apiserver presents apiserver-kubelet-client, kubelets trust the cluster CA", () => {
+    expect(specs.find((s) => s.name === 'apiserver')!.args).toEqual(
+      expect.arrayContaining(['--kubelet-client-certificate=/s/pki/apiserver-kubelet-client.crt', '--kubelet-client-key=/s/pki/apiserver-kubelet-client.key']),
+    );
+    for (const s of specs.filter((s) => s.service === 'kubelet')) expect(s.args).toContain('--client-ca-file=/s/pki/ca.crt');
+  });
+
   it("connects the apiserver to NATS as kubeadm's apiserver-etcd-client", () => {
     expect(specs.find((s) => s.name === 'apiserver')!.args).toEqual(
       expect.arrayContaining(['--etcd-cafile=/s/pki/etcd/ca.crt', '--etcd-certfile=/s/pki/apiserver-etcd-client.crt', '--etcd-keyfile=/s/pki/apiserver-etcd-client.key']),

@@ -70,6 +70,8 @@ export function kubeadmFiles(layout: Layout) {
     caCert: at('pki/ca.crt'),
     apiserverCert: at('pki/apiserver.crt'),
     apiserverKey: at('pki/apiserver.key'),
+    apiserverKubeletClientCert: at('pki/apiserver-kubelet-client.crt'),
+    apiserverKubeletClientKey: at('pki/apiserver-kubelet-client.key'),
     saKey: at('pki/sa.key'),
     saPub: at('pki/sa.pub'),
     admin: at('admin.conf'),
@@ -172,6 +174,8 @@ export function components(layout: Layout): ComponentSpec[] {
         `--tls-cert-file=${files.apiserverCert}`,
         `--tls-private-key-file=${files.apiserverKey}`,
         `--client-ca-file=${files.caCert}`,
+        `--kubelet-client-certificate=${files.apiserverKubeletClientCert}`,
+        `--kubelet-client-key=${files.apiserverKubeletClientKey}`,
         // kubeadm's authorization and token settings.
         '--authorization-mode=Node,RBAC',
         '--enable-bootstrap-token-auth=true',
@@ -233,6 +237,8 @@ export function components(layout: Layout): ComponentSpec[] {
           '--address=127.0.0.1',
           `--apiserver-grpc-address=${grpc}`,
           `--kubeconfig=${files.kubelet(node)}`,
+          // kubeadm's kubelet: the apiserver's client certificate (and any other from the cluster CA) authenticates.
+          `--client-ca-file=${files.caCert}`,
           `--container-runtime-endpoint=unix://${sock}`,
           `--port=${p.kubelet}`,
           `--healthz-port=${p.kubeletHealthz}`,

@@ -15,8 +15,10 @@ export {
   type CsrInfo,
   type Usage,
 } from './certificate.js';
+export { selfSignedCertKey, type SelfSignedOptions } from './self-signed.js';
 export { KubeconfigError, buildKubeconfig, loadKubeconfig, parseKubeconfig, type ClientCredentials, type KubeconfigSpec } from './kubeconfig.js';
 export {
+  APISERVER_KUBELET_CLIENT,
   APISERVER_SERVICE_NAMES,
   DEFAULT_CLUSTER_NAME,
   GROUP_CLUSTER_ADMINS,

@@ -58,6 +58,9 @@ export const KUBECONFIG_FILES = {
   scheduler: 'scheduler.conf',
 } as const;
 
+/** The apiserver's identity towards kubelets (pki/apiserver-kubelet-client.crt; cluster-admin through its group). */
+export const APISERVER_KUBELET_CLIENT = { commonName: 'kube-apiserver-kubelet-client', organizations: [GROUP_CLUSTER_ADMINS] } as const;
+
 /** The client identities of kubeadm's kubeconfigs. */
 export const KUBECONFIG_USERS: Record<keyof typeof KUBECONFIG_FILES, { commonName: string; organizations: string[] }> = {
   admin: { commonName: 'kubernetes-admin', organizations: [GROUP_CLUSTER_ADMINS] },
@@ -154,7 +157,7 @@ export async function ensureClusterPki(opts: ClusterPkiOptions): Promise<Cluster
       },
       algorithm,
     ),
-    ensureCert(dir, PKI_FILES.apiserverKubeletClient, ca, { commonName: 'kube-apiserver-kubelet-client', organizations: [GROUP_CLUSTER_ADMINS], usages: ['client'] }, algorithm),
+    ensureCert(dir, PKI_FILES.apiserverKubeletClient, ca, { ...APISERVER_KUBELET_CLIENT, usages: ['client'] }, algorithm),
     ensureCert(dir, PKI_FILES.frontProxyClient, frontProxyCa, { commonName: 'front-proxy-client', usages: ['client'] }, algorithm),
     ensureCert(
       dir,

@@ -1,13 +1,13 @@
 #!/usr/bin/env node
 // kube-apiserver for kubelab: upstream flag names where they exist.
 
-import { createLogger, FlagError, FlagSet, onShutdown } from '@kubelab/component-base';
+import { createLogger, FlagError, FlagSet, onShutdown, readFlagFile } from '@kubelab/component-base';
 import { addTracingFlags, setupTracing, TracingConfigError, tracingOptionsFromFlags, type Tracing } from '@kubelab/tracing';
-import { readFileSync } from 'node:fs';
 import { AuthorizationModeError, parseAuthorizationModes } from './authorization/modes.js';
 import { readNatsTls } from '@kubelab/nats';
 import { startApiserver } from './server.js';
 import type { ServingTls } from './http/server.js';
+import type { KubeletClientConfig } from './endpoints/kubelet-client.js';
 import { DEFAULT_SERVICE_ACCOUNT_ISSUER, readServiceAccountKeys } from './serviceaccount/options.js';
 
 const flags = addTracingFlags(
@@ -25,6 +25,9 @@ const flags = addTracingFlags(
       true,
       'Enables anonymous requests to the secure port of the API server. Requests that are not rejected by another authentication method are treated as anonymous requests. Anonymous requests have a username of system:anonymous, and a group name of system:unauthenticated.',
     )
+    .string('kubelet-client-certificate', '', 'Path to a client cert file for TLS (the apiserver towards kubelets).')
+    .string('kubelet-client-key', '', 'Path to a client key file for TLS (the apiserver towards kubelets).')
+    .string('kubelet-certificate-authority', '', "Path to a cert file for the certificate authority; without it the kubelets' serving certificates are not verified.")
     .string('bind-address', '0.0.0.0', 'The IP address on which to listen for the --secure-port and --grpc-port.')
     .string('authorization-mode', 'AlwaysAllow', 'Ordered list of plug-ins to do authorization on secure port. Comma-delimited list of: AlwaysAllow,AlwaysDeny,Node,RBAC.')
     .string('advertise-address', '', 'The IP address published in the kubernetes EndpointSlice (default: --bind-address or the first non-loopback IPv4).')
@@ -67,19 +70,25 @@ const flags = addTracingFlags(
 
 /** The TLS files as PEM; a missing file is a start-up error naming the flag. */
 function servingTlsFrom(values: { 'tls-cert-file': string; 'tls-private-key-file': string; 'client-ca-file': string }): { tls?: ServingTls } {
-  const read = (flag: keyof typeof values) => {
-    try {
-      return readFileSync(values[flag], 'utf8');
-    } catch (e) {
-      throw new FlagError(`--${flag}: cannot read ${values[flag]}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
-    }
-  };
+  const read = (flag: keyof typeof values) => readFlagFile(flag, values[flag]);
   if (!values['tls-cert-file'] !== !values['tls-private-key-file']) throw new FlagError('--tls-cert-file and --tls-private-key-file must be given together');
   if (!values['tls-cert-file']) {
     if (values['client-ca-file']) throw new FlagError('--client-ca-file needs --tls-cert-file and --tls-private-key-file');
     return {};
   }
   return { tls: { certPem: read('tls-cert-file'), keyPem: read('tls-private-key-file'), ...(values['client-ca-file'] ? { clientCaPem: read('client-ca-file') } : {}) } };
+}
+
+/** --kubelet-client-certificate/-key and --kubelet-certificate-authority as PEM. */
+function kubeletClientFrom(values: { 'kubelet-client-certificate': string; 'kubelet-client-key': string; 'kubelet-certificate-authority': string }): { kubeletClient: KubeletClientConfig } {
+  const read = (flag: keyof typeof values) => readFlagFile(flag, values[flag]);
+  if (!values['kubelet-client-certificate'] !== !values['kubelet-client-key']) throw new FlagError('--kubelet-client-certificate and --kubelet-client-key must be given together');
+  return {
+    kubeletClient: {
+      ...(values['kubelet-client-certificate'] ? { certPem: read('kubelet-client-certificate'), keyPem: read('kubelet-client-key') } : {}),
+      ...(values['kubelet-certificate-authority'] ? { caPem: read('kubelet-certificate-authority') } : {}),
+    },
+  };
 }
 
 async function main(): Promise<void> {
@@ -144,6 +153,7 @@ async function main(): Promise<void> {
     defaultUnreachableTolerationSeconds: values['default-unreachable-toleration-seconds'],
     watchCacheSize: values['watch-cache-size'],
     ...servingTlsFrom(values),
+    ...kubeletClientFrom(values),
     anonymousAuth: values['anonymous-auth'],
     ...(values['encryption-provider-config'] ? { encryptionProviderConfig: values['encryption-provider-config'] } : {}),
     serviceAccount: {

@@ -37,6 +37,7 @@ import { loadEncryptionConfig } from './storage/encryption/load.js';
 import { KvStorage } from './storage/kv.js';
 import type { NatsClientTls } from '@kubelab/nats';
 import { traceRestHandler } from './tracing/request.js';
+import type { KubeletClientConfig } from './endpoints/kubelet-client.js';
 
 export interface ApiserverOptions {
   /** NATS server URL (JetStream enabled). */
@@ -70,6 +71,11 @@ export interface ApiserverOptions {
   tls?: ServingTls;
   /** --anonymous-auth (default true). */
   anonymousAuth?: boolean;
+  /**
+   * --kubelet-client-certificate/--kubelet-client-key (and --kubelet-certificate-authority)
+   * as PEM: the apiserver's identity when it proxies logs and exec to kubelets over HTTPS.
+   */
+  kubeletClient?: KubeletClientConfig;
   /** Bearer-token authenticators (ServiceAccount and bootstrap tokens), in order. */
   tokenAuthenticators?: TokenAuthenticator[];
   /** Service account and bootstrap tokens (`--service-account-*`); without a signing key no TokenRequest and no kube-api-access volumes. */
@@ -255,6 +261,7 @@ export async function startApiserver(opts: ApiserverOptions): Promise<RunningApi
       const h = await factory({
         registry,
         logger: log,
+        kubeletClient: opts.kubeletClient ?? {},
         securePort: http.port,
         grpcPort: grpcServer.port,
         serviceClusterIpRange: serviceRange.text,

@@ -2,8 +2,10 @@
 // local runner and tests); main.ts is the process entry.
 
 import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { SubjectAccessReview, TokenReview } from '@kubelab/api';
 import { createLogger, newMetricsRegistry, serveHealth, type Logger } from '@kubelab/component-base';
-import { SharedInformerFactory, createClientset, newEventBroadcaster, type ClientTls } from '@kubelab/client';
+import { SharedInformerFactory, createClientset, newEventBroadcaster, type ClientTls, type Clientset } from '@kubelab/client';
 import { grpcClientInterceptors, type Tracing } from '@kubelab/tracing';
 import { instrumentRuntime } from './kuberuntime/instrumented.js';
 import { connectRemoteRuntime } from './kuberuntime/remote.js';
@@ -11,7 +13,11 @@ import { Kubelet, type KubeletConfig } from './kubelet.js';
 import { newKubeletMetrics } from './metrics/metrics.js';
 import { loopbackDialer } from './network/loopback.js';
 import { defaultHostname, defaultNodeIP } from './options.js';
+import type { Authorizer } from './server/auth/types.js';
+import { alwaysAllow, WebhookAuthorizer, WebhookTokenAuthenticator, DEFAULT_AUTHORIZED_TTL_MS, DEFAULT_TOKEN_CACHE_TTL_MS, DEFAULT_UNAUTHORIZED_TTL_MS } from './server/auth/webhook.js';
+import type { KubeletAuthOptions } from './server/auth/filter.js';
 import { serveKubelet } from './server/server.js';
+import { kubeletServingCertificate, type ServingCertificate } from './server/tls.js';
 
 export interface KubeletOptions extends Partial<KubeletConfig> {
   /** gRPC address of the apiserver (`host:port`). */
@@ -27,9 +33,47 @@ export interface KubeletOptions extends Partial<KubeletConfig> {
   healthzBindAddress?: string;
   /** 10248 by default; 0 picks a free port; -1 disables it. */
   healthzPort?: number;
+  /** --tls-cert-file/--tls-private-key-file as PEM; absent: self-signed in <certDir>/kubelet.{crt,key}. */
+  servingTls?: ServingCertificate;
+  /** --cert-dir (default <rootDir>/pki). */
+  certDir?: string;
+  /** --client-ca-file as PEM: client certificates it signed authenticate as CN/O. */
+  clientCaPem?: string;
+  /** --anonymous-auth (default false, as kubeadm's kubelet configuration). */
+  anonymousAuth?: boolean;
+  /** --authentication-token-webhook: bearer tokens checked by TokenReview (default true, as kubeadm's). */
+  authenticationTokenWebhook?: boolean;
+  /** --authorization-mode (default Webhook, as kubeadm's): a SubjectAccessReview per request, or AlwaysAllow. */
+  authorizationMode?: AuthorizationMode;
+  /** The webhooks' cache TTLs (upstream's defaults: token 2 min, authorized 5 min, unauthorized 30 s). */
+  webhookCacheTtlMs?: { token?: number; authorized?: number; unauthorized?: number };
+  /** Replaces the authorizer --authorization-mode builds (tests, and embedders with their own policy). */
+  authorizer?: Authorizer;
   /** Spans for API and CRI calls and each pod sync (off when absent or disabled). */
   tracing?: Tracing;
   logger?: Logger;
+}
+
+export const AUTHORIZATION_MODES = ['Webhook', 'AlwaysAllow'] as const;
+export type AuthorizationMode = (typeof AUTHORIZATION_MODES)[number];
+
+const TOKEN_REVIEWS = { group: 'authentication.k8s.io', version: 'v1', resource: 'tokenreviews' };
+const SUBJECT_ACCESS_REVIEWS = { group: 'authorization.k8s.io', version: 'v1', resource: 'subjectaccessreviews' };
+
+/** The kubelet API's authentication and authorization (upstream BuildAuth), the webhooks asking through the kubelet's clientset. */
+export function kubeletAuth(opts: KubeletOptions, nodeName: string, cs: Pick<Clientset, 'resource'>): KubeletAuthOptions {
+  const ttl = opts.webhookCacheTtlMs ?? {};
+  const token = (opts.authenticationTokenWebhook ?? true) ? new WebhookTokenAuthenticator(cs.resource<TokenReview>(TOKEN_REVIEWS), ttl.token ?? DEFAULT_TOKEN_CACHE_TTL_MS) : undefined;
+  const mode = opts.authorizationMode ?? 'Webhook';
+  const authorizer =
+    opts.authorizer ??
+    (mode === 'AlwaysAllow'
+      ? alwaysAllow
+      : new WebhookAuthorizer(cs.resource<SubjectAccessReview>(SUBJECT_ACCESS_REVIEWS), {
+          authorizedMs: ttl.authorized ?? DEFAULT_AUTHORIZED_TTL_MS,
+          unauthorizedMs: ttl.unauthorized ?? DEFAULT_UNAUTHORIZED_TTL_MS,
+        }));
+  return { nodeName, authentication: { x509: !!opts.clientCaPem, anonymous: opts.anonymousAuth ?? false, ...(token ? { token } : {}) }, authorizer };
 }
 
 export interface RunningKubelet {
@@ -58,7 +102,15 @@ export async function startKubelet(opts: KubeletOptions): Promise<RunningKubelet
 
   // The kubelet port is known only once bound: bind first, then build the kubelet.
   let kubelet: Kubelet | undefined; // eslint-disable-line prefer-const -- assigned after the server it is handed to is bound
-  const server = await serveKubelet(() => kubelet!, opts.address ?? '0.0.0.0', opts.port ?? 10250, metrics.registry);
+  const serving = await kubeletServingCertificate({ ...(opts.servingTls ? { given: opts.servingTls } : {}), certDir: opts.certDir || join(rootDir, 'pki'), nodeName });
+  const server = await serveKubelet(() => kubelet!, {
+    host: opts.address ?? '0.0.0.0',
+    port: opts.port ?? 10250,
+    tls: { certPem: serving.certPem, keyPem: serving.keyPem, ...(opts.clientCaPem ? { clientCaPem: opts.clientCaPem } : {}) },
+    auth: kubeletAuth(opts, nodeName, cs),
+    metrics: metrics.registry,
+    log,
+  });
   const config: KubeletConfig = {
     nodeName,
     nodeIP: opts.nodeIP || defaultNodeIP(),

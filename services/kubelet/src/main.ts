@@ -2,17 +2,43 @@
 // kubelet process entry: flags (upstream names, KUBELAB_* env), tracing,
 // then run until SIGTERM/SIGINT.
 
-import { FlagError, apiserverAddressFrom, createLogger, onShutdown } from '@kubelab/component-base';
+import { FlagError, apiserverAddressFrom, createLogger, onShutdown, readFlagFile } from '@kubelab/component-base';
 import { clientTlsFromKubeconfig } from '@kubelab/client';
 import { setupTracing, tracingOptionsFromFlags } from '@kubelab/tracing';
 import { parseThresholdConfig } from './eviction/thresholds.js';
-import { startKubelet } from './index.js';
+import { AUTHORIZATION_MODES, startKubelet, type AuthorizationMode, type KubeletOptions } from './index.js';
 import { defaultHostname, kubeletFlags, parseFeatureGates, parseLabels, parseTaints } from './options.js';
+
+type KubeletFlagValues = ReturnType<ReturnType<typeof kubeletFlags>['parse']>['values'];
+
+/** The kubelet server's TLS and auth flags as startKubelet options; unreadable files and bad values are flag errors. */
+function serverAuthFrom(values: KubeletFlagValues): Partial<KubeletOptions> {
+  const read = (flag: 'tls-cert-file' | 'tls-private-key-file' | 'client-ca-file') => readFlagFile(flag, values[flag]);
+  if (!values['tls-cert-file'] !== !values['tls-private-key-file']) throw new FlagError('--tls-cert-file and --tls-private-key-file must be given together');
+  const mode = values['authorization-mode'];
+  if (!(AUTHORIZATION_MODES as readonly string[]).includes(mode))
+    throw new FlagError(`--authorization-mode: unsupported authorization mode ${JSON.stringify(mode)} (valid: ${AUTHORIZATION_MODES.join(', ')})`);
+  return {
+    ...(values['tls-cert-file'] ? { servingTls: { certPem: read('tls-cert-file'), keyPem: read('tls-private-key-file') } } : {}),
+    ...(values['cert-dir'] ? { certDir: values['cert-dir'] } : {}),
+    ...(values['client-ca-file'] ? { clientCaPem: read('client-ca-file') } : {}),
+    anonymousAuth: values['anonymous-auth'],
+    authenticationTokenWebhook: values['authentication-token-webhook'],
+    authorizationMode: mode as AuthorizationMode,
+    webhookCacheTtlMs: {
+      token: values['authentication-token-webhook-cache-ttl'],
+      authorized: values['authorization-webhook-cache-authorized-ttl'],
+      unauthorized: values['authorization-webhook-cache-unauthorized-ttl'],
+    },
+  };
+}
 
 async function main(): Promise<void> {
   let values;
+  let serverAuth;
   try {
     values = kubeletFlags().parse(process.argv.slice(2)).values;
+    serverAuth = serverAuthFrom(values);
   } catch (e) {
     if (e instanceof FlagError) {
       process.stderr.write(`${e.message}\n`);
@@ -57,6 +83,7 @@ async function main(): Promise<void> {
     }),
     evictionPressureTransitionPeriodMs: values['eviction-pressure-transition-period'],
     evictionMaxPodGracePeriodSeconds: values['eviction-max-pod-grace-period'],
+    ...serverAuth,
     tracing,
     logger: log,
   });

@@ -40,6 +40,20 @@ describe('kubelet flags', () => {
     expect(apiserverAddressFrom(kubeletFlags().parse([], {}).values)).toBe('127.0.0.1:6444');
   });
 
+  it("defaults the server's auth as kubeadm's kubelet configuration (no anonymous, webhook authn and authz) with upstream's cache TTLs", () => {
+    expect(kubeletFlags().parse([], {}).values).toMatchObject({
+      'anonymous-auth': false,
+      'authentication-token-webhook': true,
+      'authentication-token-webhook-cache-ttl': 120_000,
+      'authorization-mode': 'Webhook',
+      'authorization-webhook-cache-authorized-ttl': 300_000,
+      'authorization-webhook-cache-unauthorized-ttl': 30_000,
+      'client-ca-file': '',
+      'tls-cert-file': '',
+      'cert-dir': '',
+    });
+  });
+
   it('has the tracing flags', () => {
     expect(kubeletFlags().parse(['--tracing-endpoint=jaeger:4317', '--tracing-sampling-rate-per-million=1000000'], {}).values).toMatchObject({
       'tracing-endpoint': 'jaeger:4317',

@@ -27,6 +27,28 @@ export function kubeletFlags() {
     .string('pod-logs-dir', '/var/log/pods', 'kubelab: directory where container logs are written (upstream: the podLogsDir config field).')
     .string('address', '0.0.0.0', 'The IP address for the kubelet to serve on.')
     .int('port', 10250, 'The port for the kubelet to serve on.')
+    .string(
+      'tls-cert-file',
+      '',
+      'File containing x509 Certificate used for serving HTTPS (with intermediate certs, if any, concatenated after server cert). Without it a self-signed certificate and key are generated for the node into --cert-dir.',
+    )
+    .string('tls-private-key-file', '', 'File containing x509 private key matching --tls-cert-file.')
+    .string('cert-dir', '', 'The directory where the TLS certs are located; ignored with --tls-cert-file and --tls-private-key-file. kubelab default: <root-dir>/pki (upstream: /var/lib/kubelet/pki).')
+    .string(
+      'client-ca-file',
+      '',
+      'If set, any request presenting a client certificate signed by one of the authorities in the client-ca-file is authenticated with an identity corresponding to the CommonName of the client certificate.',
+    )
+    .bool('anonymous-auth', false, "Enables anonymous requests to the Kubelet server (as system:anonymous in system:unauthenticated). kubelab's default is kubeadm's kubelet configuration: false.")
+    .bool('authentication-token-webhook', true, "Use the TokenReview API to determine authentication for bearer tokens. kubelab's default is kubeadm's: true.")
+    .duration('authentication-token-webhook-cache-ttl', 120_000, 'The duration to cache responses from the webhook token authenticator.')
+    .string(
+      'authorization-mode',
+      'Webhook',
+      "Authorization mode for Kubelet server. Valid options are AlwaysAllow or Webhook. Webhook mode uses the SubjectAccessReview API to determine authorization. kubelab's default is kubeadm's: Webhook.",
+    )
+    .duration('authorization-webhook-cache-authorized-ttl', 300_000, "The duration to cache 'authorized' responses from the webhook authorizer.")
+    .duration('authorization-webhook-cache-unauthorized-ttl', 30_000, "The duration to cache 'unauthorized' responses from the webhook authorizer.")
     .string('healthz-bind-address', '127.0.0.1', 'The IP address for the healthz server to serve on.')
     .int('healthz-port', 10248, 'The port of the localhost healthz endpoint (0 disables it).')
     .duration('sync-frequency', 60_000, 'Max period between synchronizing running containers.')

@@ -77,21 +77,20 @@ describe.skipIf(!requireTool('nats-server'))('kubelet on one node', () => {
     const logs = await waitFor(
       "'hello' in web's log",
       async () => {
-        const r = await fetch(`http://127.0.0.1:${c.kubelet.port}/containerLogs/default/web/app`);
-        const t = await r.text();
+        const t = (await c.kubeletGet('/containerLogs/default/web/app')).text;
         return t.includes('hello') ? t : undefined;
       },
       POLL,
     );
     expect(logs).toBe('hello from app\n');
-    const podsList = (await (await fetch(`http://127.0.0.1:${c.kubelet.port}/pods`)).json()) as { kind: string; items: { metadata: { name: string } }[] };
+    const podsList = JSON.parse((await c.kubeletGet('/pods')).text) as { kind: string; items: { metadata: { name: string } }[] };
     expect(podsList.kind).toBe('PodList');
     expect(podsList.items.map((x) => x.metadata.name)).toContain('web');
   }, 20_000);
 
   it('serves upstream kubelet metrics at :10250/metrics after running a pod', async () => {
     // Runs after the 'web' pod test: one running sandbox and container, one pod start observed.
-    const metrics = async () => (await fetch(`http://127.0.0.1:${c.kubelet.port}/metrics`)).text();
+    const metrics = async () => (await c.kubeletGet('/metrics')).text;
     const text = await waitFor(
       'kubelet_running_pods 1',
       async () => {

@@ -3,11 +3,12 @@
 // directories; everything stops and is removed in dispose().
 
 import { mkdtempSync, rmSync } from 'node:fs';
+import { request as httpsRequest } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Event, Pod } from '@kubelab/api';
 import { startApiserver, type ApiserverOptions, type RunningApiserver } from '@kubelab/apiserver';
-import { createTestPki } from '@kubelab/apiserver/testing';
+import { createTestPki, type ApiserverTestPki } from '@kubelab/apiserver/testing';
 import { createClientset, type ClientTls, type Clientset } from '@kubelab/client';
 import { createLogger } from '@kubelab/component-base';
 import { startContainerd, type ContainerdHandle, type ContainerdOptions } from '@kubelab/containerd';
@@ -26,10 +27,34 @@ export interface Cluster {
   nodeName: string;
   /** The kubelet's identity (system:node:node-1 in system:nodes) for ConnectionConfig.tls. */
   kubeletTls: ClientTls;
+  /** The cluster CA (the kubelet's --client-ca-file). */
+  pki: ApiserverTestPki;
+  /** A GET on the kubelet's HTTPS port as the apiserver (apiserver-kubelet-client), another identity, or anonymous. */
+  kubeletGet(path: string, as?: ClientCertificate | 'anonymous'): Promise<{ status: number; text: string }>;
   startKubelet(extra?: Partial<KubeletOptions>): Promise<RunningKubelet>;
   stopKubelet(): Promise<void>;
   stopContainerd(): Promise<void>;
   dispose(): Promise<void>;
+}
+
+export interface ClientCertificate {
+  certPem: string;
+  keyPem: string;
+}
+
+/** One HTTPS GET to a kubelet; its self-signed serving certificate is not verified, as the apiserver does not without --kubelet-certificate-authority. */
+export function kubeletGet(port: number, path: string, as: ClientCertificate | 'anonymous'): Promise<{ status: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    const who = as === 'anonymous' ? {} : { cert: as.certPem, key: as.keyPem };
+    const req = httpsRequest({ host: '127.0.0.1', port, path, rejectUnauthorized: false, agent: false, ...who }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end();
+  });
 }
 
 export interface ClusterOptions {
@@ -71,6 +96,8 @@ export async function startCluster(o: ClusterOptions = {}): Promise<Cluster> {
     rootDir: join(dir, 'kubelet'),
     podLogsDir: join(dir, 'pods'),
     nodeStatusUpdateFrequencyMs: 500,
+    // kubeadm's kubelet: client certificates from the cluster CA, no anonymous requests, a SubjectAccessReview per request.
+    clientCaPem: pki.pki.caPem,
     logger: quiet('kubelet'),
     ...o.kubelet,
     ...extra,
@@ -84,6 +111,8 @@ export async function startCluster(o: ClusterOptions = {}): Promise<Cluster> {
     cs,
     nodeName,
     kubeletTls,
+    pki,
+    kubeletGet: (path, as = pki.kubeletClient) => kubeletGet(c.kubelet.port, path, as),
     async startKubelet(extra) {
       c.kubelet = await startKubelet(kubeletOpts(extra));
       return c.kubelet;

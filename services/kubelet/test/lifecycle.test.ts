@@ -160,12 +160,12 @@ describe.skipIf(!requireTool('nats-server'))('pod lifecycle (time-scale 10)', ()
     const events = await podEvents(c.cs, 'crasher');
     expect(events).toContain(`BackOff: Back-off restarting failed container app in pod crasher_default(${p.metadata.uid})`);
     // `kubectl logs -p` and `--tail`/`--timestamps` through the kubelet server.
-    const base = `http://127.0.0.1:${c.kubelet.port}/containerLogs/default/crasher/app`;
-    expect(await (await fetch(`${base}?previous=true`)).text()).toBe('starting\ncrashing\n');
-    expect(await (await fetch(`${base}?previous=true&tailLines=1`)).text()).toBe('crashing\n');
-    expect(await (await fetch(`${base}?previous=true&tailLines=1&timestamps=true`)).text()).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d+Z crashing\n$/);
-    const missing = await fetch(`http://127.0.0.1:${c.kubelet.port}/containerLogs/default/crasher/nope`);
-    expect([missing.status, await missing.text()]).toEqual([400, 'container nope is not valid for pod crasher']);
+    const base = '/containerLogs/default/crasher/app';
+    expect((await c.kubeletGet(`${base}?previous=true`)).text).toBe('starting\ncrashing\n');
+    expect((await c.kubeletGet(`${base}?previous=true&tailLines=1`)).text).toBe('crashing\n');
+    expect((await c.kubeletGet(`${base}?previous=true&tailLines=1&timestamps=true`)).text).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d+Z crashing\n$/);
+    const missing = await c.kubeletGet('/containerLogs/default/crasher/nope');
+    expect([missing.status, missing.text]).toEqual([400, 'container nope is not valid for pod crasher']);
   }, 30_000);
 
   it('a container killed by its liveness probe again and again is restarted under crash-loop back-off: at once twice, then 10 s, 20 s, 40 s after the kill', async () => {

@@ -39,7 +39,7 @@ describe.skipIf(!requireTool('nats-server'))('projected service account token', 
     const out = await waitFor(
       'the token in the log of reader',
       async () => {
-        const t = await (await fetch(`http://127.0.0.1:${c.kubelet.port}/containerLogs/default/reader/app`)).text();
+        const t = (await c.kubeletGet('/containerLogs/default/reader/app')).text;
         return t.includes('END CERTIFICATE') ? t : undefined;
       },
       POLL,

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { POLL, pod, podEvents, startCluster, type Cluster } from './harness.js';
 
 const get = (c: Cluster, name: string) => c.cs.core.pods('default').get(name);
-const logs = async (c: Cluster, name: string) => (await fetch(`http://127.0.0.1:${c.kubelet.port}/containerLogs/default/${name}/app`)).text();
+const logs = async (c: Cluster, name: string) => (await c.kubeletGet(`/containerLogs/default/${name}/app`)).text;
 
 describe.skipIf(!requireTool('nats-server'))('kubelet volumes and envFrom', () => {
   let c: Cluster;

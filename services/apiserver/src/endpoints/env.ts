@@ -1,6 +1,7 @@
 // What every handler gets: the registry and the injectable edges.
 
 import type { Registry } from '../registry/interface.js';
+import type { KubeletClientConfig } from './kubelet-client.js';
 import type { TokenRequestREST } from '../serviceaccount/token-request.js';
 
 export interface KubeletAddress {
@@ -26,6 +27,8 @@ export interface HandlerEnv {
   maxBodyBytes: number;
   version: VersionInfo;
   kubeletAddress: (nodeName: string) => Promise<KubeletAddress>;
+  /** The apiserver's TLS towards kubelets (--kubelet-client-certificate, …). */
+  kubeletClient: KubeletClientConfig;
   /** serviceaccounts/token; absent (no signing key) the subresource is not served, as upstream without an issuer. */
   tokenRequest?: TokenRequestREST;
 }

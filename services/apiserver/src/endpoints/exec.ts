@@ -14,6 +14,7 @@ import type { ResourceStore } from '../registry/interface.js';
 import type { HandlerEnv } from './env.js';
 import type { ResourceRequest } from './requestinfo.js';
 import { validateContainer } from './pod-container.js';
+import { kubeletTlsOptions, kubeletUrl } from './kubelet-client.js';
 
 function flag(q: URLSearchParams, name: string): boolean {
   const v = q.get(name);
@@ -74,10 +75,9 @@ async function serveStream(
   if (!nodeName) throw badRequest(`pod ${r.name} does not have a host assigned`);
   if (!isUpgradeRequest(req)) throw badRequest('Upgrade request required');
   const addr = await env.kubeletAddress(nodeName);
-  const host = addr.host.includes(':') ? `[${addr.host}]` : addr.host;
-  const target = new URL(`http://${host}:${addr.port}/${kind}/${encodeURIComponent(r.namespace!)}/${encodeURIComponent(r.name!)}/${encodeURIComponent(container)}?${params}`);
+  const target = kubeletUrl(addr, `/${kind}/${encodeURIComponent(r.namespace!)}/${encodeURIComponent(r.name!)}/${encodeURIComponent(container)}?${params}`);
   try {
-    await proxyUpgrade(req, res, target);
+    await proxyUpgrade(req, res, target, { tls: kubeletTlsOptions(env.kubeletClient) });
   } catch (e) {
     if (res.headersSent) return;
     throw internal(`error dialing backend: dial tcp ${addr.host}:${addr.port}: ${(e as Error).message}`);

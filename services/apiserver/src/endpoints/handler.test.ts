@@ -1,7 +1,11 @@
 import { createServer, type Server } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
+import type { TLSSocket } from 'node:tls';
 import { readFileSync } from 'node:fs';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { APISERVER_KUBELET_CLIENT, certificateInfo, type CertKeyPem } from '@kubelab/pki';
+import { TestPki } from '@kubelab/pki/testing';
 import type { Deployment, KubeList, KubeObject, Pod, Status } from '@kubelab/api';
 import type { Table } from '../printers/table.js';
 import { createRestHandler } from './index.js';
@@ -23,10 +27,24 @@ let reg: FakeRegistry;
 let server: Server;
 let base: string;
 let kubeletPort = 0;
+/** The apiserver's kubelet client certificate, and a kubelet serving certificate from a CA the apiserver is not told about. */
+let kubeletClient: CertKeyPem;
+let kubeletServing: CertKeyPem;
+let pki: TestPki;
+
+beforeAll(async () => {
+  pki = await TestPki.create();
+  [kubeletClient, kubeletServing] = await Promise.all([pki.client(APISERVER_KUBELET_CLIENT), (await TestPki.create('node-1-ca')).serving({ commonName: 'node-1' })]);
+});
 
 beforeEach(async () => {
   reg = new FakeRegistry({ now: () => NOW });
-  const handler = createRestHandler({ registry: reg, now: () => NOW, kubeletAddress: async () => ({ host: '127.0.0.1', port: kubeletPort }) });
+  const handler = createRestHandler({
+    registry: reg,
+    now: () => NOW,
+    kubeletAddress: async () => ({ host: '127.0.0.1', port: kubeletPort }),
+    kubeletClient: { certPem: kubeletClient.cert, keyPem: kubeletClient.key },
+  });
   server = createServer((req, res) => void handler(req, res));
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -409,13 +427,19 @@ describe('subresources', () => {
     expect((reg.objects.get('/pods/default/a') as Pod).metadata.deletionTimestamp).toBe('2025-06-01T12:00:00Z');
   });
 
-  it('log: proxies to the kubelet with the container and options', async () => {
+  it("log: proxies to the kubelet over HTTPS as apiserver-kubelet-client, with the container and options; the kubelet's refusals as upstream's checker words them", async () => {
     const seen: string[] = [];
-    const kubelet = createServer((req, res) => {
-      seen.push(req.url!);
+    const kubelet = createHttpsServer({ cert: kubeletServing.cert, key: kubeletServing.key, ca: pki.caPem, requestCert: true, rejectUnauthorized: true }, (req, res) => {
+      const peer = (req.socket as TLSSocket).getPeerX509Certificate();
+      seen.push(`${certificateInfo(peer!.toString()).commonName} ${req.url!}`);
       if (req.url!.includes('/side')) {
         res.writeHead(400);
         res.end('container "side" in pod "a" is waiting to start: ContainerCreating');
+        return;
+      }
+      if (req.url!.includes('/locked')) {
+        res.writeHead(403);
+        res.end('Forbidden (user=kube-apiserver-kubelet-client, verb=get, resource=nodes, subresource=proxy)');
         return;
       }
       res.end('hello\nworld\n');
@@ -430,18 +454,26 @@ describe('subresources', () => {
             containers: [
               { name: 'web', image: 'nginx' },
               { name: 'side', image: 'busybox' },
+              { name: 'locked', image: 'busybox' },
             ],
           },
         }),
       );
       const r = await call('GET', '/api/v1/namespaces/default/pods/a/log?container=web&tailLines=5&timestamps=true');
       expect(r.text).toBe('hello\nworld\n');
-      expect(seen).toEqual(['/containerLogs/default/a/web?timestamps=true&tailLines=5']);
+      expect(seen).toEqual(['kube-apiserver-kubelet-client /containerLogs/default/a/web?timestamps=true&tailLines=5']);
+      const forbidden = await call('GET', '/api/v1/namespaces/default/pods/a/log?container=locked');
+      expect(forbidden.status).toBe(403);
+      expect(forbidden.json).toMatchObject({
+        reason: 'Forbidden',
+        message: 'Forbidden (user=kube-apiserver-kubelet-client, verb=get, resource=nodes, subresource=proxy) ( pods/log a)',
+        details: { name: 'a', kind: 'pods/log' },
+      });
       const waiting = await call('GET', '/api/v1/namespaces/default/pods/a/log?container=side');
       expect(waiting.status).toBe(400);
       expect(waiting.json).toMatchObject({ reason: 'BadRequest', message: 'container "side" in pod "a" is waiting to start: ContainerCreating' });
       const none = await call('GET', '/api/v1/namespaces/default/pods/a/log');
-      expect(none.json.message).toBe('a container name must be specified for pod a, choose one of: [web side]');
+      expect(none.json.message).toBe('a container name must be specified for pod a, choose one of: [web side locked]');
     } finally {
       kubelet.closeAllConnections();
       await new Promise((r) => kubelet.close(r));

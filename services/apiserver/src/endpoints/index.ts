@@ -14,9 +14,11 @@ import { parseRequestInfo, type ResourceRequest } from './requestinfo.js';
 import { serveResourceVerb } from './resource.js';
 import { writeJson, writeStatus } from './respond.js';
 import { kubeletAddressFromRegistry, serveSubresource } from './subresources.js';
+import type { KubeletClientConfig } from './kubelet-client.js';
 import { nameRestRequestSpan } from '../tracing/request.js';
 
 export type { KubeletAddress, VersionInfo } from './env.js';
+export type { KubeletClientConfig } from './kubelet-client.js';
 export { parseRequestInfo, type RequestInfo, type ResourceRequest } from './requestinfo.js';
 export { decodeProtobuf } from './protobuf.js';
 
@@ -24,6 +26,8 @@ export interface RestHandlerDeps {
   registry: Registry;
   /** How to reach a node's kubelet for pods/log; default: the Node's InternalIP and kubeletEndpoint port. */
   kubeletAddress?: (nodeName: string) => Promise<KubeletAddress>;
+  /** --kubelet-client-certificate/-key and --kubelet-certificate-authority as PEM (default: none; the kubelet's certificate unverified). */
+  kubeletClient?: KubeletClientConfig;
   /** Clock for the AGE columns of Tables. */
   now?: () => Date;
   /** Overrides of /version; minor must stay "32" for the kubectl dispatcher to run kubectl 1.32. */
@@ -75,6 +79,7 @@ export function createRestHandler(deps: RestHandlerDeps): (req: IncomingMessage,
     maxBodyBytes: deps.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
     version: { ...DEFAULT_VERSION, ...deps.version },
     kubeletAddress: deps.kubeletAddress ?? kubeletAddressFromRegistry(deps.registry),
+    kubeletClient: deps.kubeletClient ?? {},
     ...(deps.tokenRequest ? { tokenRequest: deps.tokenRequest } : {}),
   };
 

@@ -4,8 +4,9 @@
 // upstream's pkg/registry/apps/deployment ScaleREST, pod BindingREST,
 // EvictionREST, LogREST and the serviceaccount TokenREST.
 
-import { request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
-import { applyPatch, badRequest, invalid, isConflict, isPatchType, notFound, StatusError, unsupportedMediaType, type DeleteOptions, type KubeObject, type Pod, type StatusReason } from '@kubelab/api';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import { applyPatch, badRequest, invalid, isConflict, isPatchType, notFound, StatusError, unsupportedMediaType, type DeleteOptions, type KubeObject, type Pod } from '@kubelab/api';
 import type { ResourceStore } from '../registry/interface.js';
 import { selectorString } from '../printers/index.js';
 import { mediaType, parseJson, readBody } from './body.js';
@@ -15,6 +16,7 @@ import type { HandlerEnv, KubeletAddress } from './env.js';
 import type { ResourceRequest } from './requestinfo.js';
 import { decodeWriteBody } from './resource.js';
 import { serveAttach, serveExec } from './exec.js';
+import { kubeletResponseError, kubeletTlsOptions, kubeletUrl } from './kubelet-client.js';
 import { validateContainer } from './pod-container.js';
 import { writeJson } from './respond.js';
 
@@ -129,17 +131,6 @@ async function serveToken(env: HandlerEnv, store: ResourceStore, r: ResourceRequ
 
 const LOG_PARAMS = ['follow', 'previous', 'timestamps', 'tailLines', 'sinceSeconds', 'sinceTime', 'limitBytes'];
 
-const REASON_BY_CODE: Record<number, StatusReason> = {
-  400: 'BadRequest',
-  401: 'Unauthorized',
-  403: 'Forbidden',
-  404: 'NotFound',
-  409: 'Conflict',
-  500: 'InternalError',
-  503: 'ServiceUnavailable',
-  504: 'Timeout',
-};
-
 /** A connection error as Go's net package words it (`dial tcp 10.0.0.5:10250: connect: connection refused`). */
 function dialError(e: Error & { code?: string }, addr: KubeletAddress): string {
   const go: Record<string, string> = {
@@ -170,28 +161,18 @@ async function serveLog(env: HandlerEnv, store: ResourceStore, r: ResourceReques
     if (v !== null) params.set(p, v);
   }
   const path = `/containerLogs/${encodeURIComponent(r.namespace!)}/${encodeURIComponent(r.name!)}/${encodeURIComponent(container)}${params.size ? `?${params}` : ''}`;
+  const url = kubeletUrl(addr, path);
   await new Promise<void>((resolve, reject) => {
-    const upstream = httpRequest({ host: addr.host, port: addr.port, path, method: 'GET' }, (kres) => {
+    const upstream = httpsRequest({ host: addr.host, port: addr.port, path, method: 'GET', ...kubeletTlsOptions(env.kubeletClient), agent: false }, (kres) => {
       const code = kres.statusCode ?? 500;
-      if (code < 200 || code > 299) {
+      if (code < 200 || code > 206) {
         let text = '';
         kres.setEncoding('utf8');
         kres.on('data', (d: string) => {
-          if (text.length < 64 * 1024) text += d;
+          // upstream reads at most maxReadLength (50000) bytes of the kubelet's error.
+          if (text.length < 50_000) text += d;
         });
-        kres.on('end', () => {
-          reject(
-            new StatusError({
-              kind: 'Status',
-              apiVersion: 'v1',
-              metadata: {},
-              status: 'Failure',
-              reason: REASON_BY_CODE[code] ?? 'InternalError',
-              message: text.trim() || `the kubelet answered ${code}`,
-              code,
-            }),
-          );
-        });
+        kres.on('end', () => reject(kubeletResponseError(code, text.slice(0, 50_000), 'pods/log', r.name!)));
         return;
       }
       res.writeHead(200, { 'Content-Type': 'text/plain', 'Transfer-Encoding': 'chunked' });
@@ -200,9 +181,7 @@ async function serveLog(env: HandlerEnv, store: ResourceStore, r: ResourceReques
       kres.on('error', resolve);
     });
     // A plain error upstream: a 500 without a reason, so kubectl prints "Error from server: Get ...: dial tcp ...".
-    upstream.on('error', (e) =>
-      reject(new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: `Get "http://${addr.host}:${addr.port}${path}": ${dialError(e, addr)}`, code: 500 })),
-    );
+    upstream.on('error', (e) => reject(new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: `Get "${url.href}": ${dialError(e, addr)}`, code: 500 })));
     res.on('close', () => upstream.destroy());
     upstream.end();
   });

@@ -66,6 +66,8 @@ export async function startHttpServer(opts: ApiHttpServerOptions): Promise<{ por
     const who = pending instanceof Promise ? await pending : pending;
     if ('error' in who) return writeStatus(res, 401, unauthorized().status);
     setRequestUser(req, who.user);
+    // Used up: a proxied request (pods/exec, pods/log to a kubelet) never carries the client's token on (upstream WithAuthentication).
+    delete req.headers.authorization;
     if (opts.filter && !opts.filter(req, res)) return;
     if (await probes(req, res, new URL(req.url ?? '/', 'https://localhost'))) return;
     const rest = opts.rest?.();

@@ -7,6 +7,7 @@ import * as grpc from '@grpc/grpc-js';
 import { apiserverProto, type ResourceServiceClient } from '@kubelab/proto';
 import { startSecureNatsServer, type SecureNatsServer } from '@kubelab/nats/testing';
 import { createLogger } from '@kubelab/component-base';
+import { APISERVER_KUBELET_CLIENT } from '@kubelab/pki';
 import { TEST_ADMIN, TestPki, type Identity } from '@kubelab/pki/testing';
 import { startApiserver, type ApiserverOptions, type RunningApiserver } from '../server.js';
 
@@ -46,13 +47,16 @@ export interface ApiserverTestPki {
   admin: { caPem: string; certPem: string; keyPem: string };
   /** ConnectionConfig.tls of another identity. */
   clientTls(identity: Identity): Promise<{ caPem: string; certPem: string; keyPem: string }>;
+  /** ApiserverOptions.kubeletClient: kubeadm's apiserver-kubelet-client identity (kubeadm:cluster-admins). */
+  kubeletClient: { certPem: string; keyPem: string };
 }
 
 export async function createTestPki(): Promise<ApiserverTestPki> {
   const pki = await TestPki.create();
-  const [serving, admin] = await Promise.all([pki.serving(), pki.client(TEST_ADMIN)]);
+  const [serving, admin, kubeletClient] = await Promise.all([pki.serving(), pki.client(TEST_ADMIN), pki.client(APISERVER_KUBELET_CLIENT)]);
   return {
     pki,
+    kubeletClient: { certPem: kubeletClient.cert, keyPem: kubeletClient.key },
     tls: { certPem: serving.cert, keyPem: serving.key, clientCaPem: pki.caPem },
     admin: { caPem: pki.caPem, certPem: admin.cert, keyPem: admin.key },
     async clientTls(identity) {
@@ -100,6 +104,7 @@ export async function startTestCluster(opts: Partial<ApiserverOptions> = {}): Pr
   const admin = { cert: testPki.admin.certPem, key: testPki.admin.keyPem };
   const options = (): ApiserverOptions => ({
     tls: testPki.tls,
+    kubeletClient: testPki.kubeletClient,
     natsUrl: nats.url,
     natsTls: nats.apiserverTls,
     bindAddress: '127.0.0.1',

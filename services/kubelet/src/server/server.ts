@@ -1,16 +1,21 @@
-// The kubelet's HTTP server on --port (upstream pkg/kubelet/server): /pods,
+// The kubelet's HTTPS server on --port (upstream pkg/kubelet/server): /pods,
 // /exec/<namespace>/<pod>/<container> and /attach/... (exec.ts),
 // /containerLogs/<namespace>/<pod>/<container> read from the CRI log files
-// (follow, tailLines, previous, timestamps, sinceSeconds, limitBytes) and
-// /healthz; plain HTTP on loopback in kubelab (upstream serves TLS).
+// (follow, tailLines, previous, timestamps, sinceSeconds, limitBytes),
+// /healthz and /metrics; every request, streams included, passes the auth
+// filter first (auth/filter.ts). Client certificates are asked for when a
+// client CA is configured and checked by the filter, not the handshake.
 
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { createServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
-import { serveUpgrades, type Route } from '@kubelab/component-base';
+import { serveUpgrades, type Logger, type Route } from '@kubelab/component-base';
 import type { Registry } from 'prom-client';
 import type { Kubelet } from '../kubelet.js';
+import { filterRequest, type KubeletAuthOptions } from './auth/filter.js';
 import { ATTACH_PATH, EXEC_PATH, serveAttach, serveExec } from './exec.js';
 import { streamLog, type LogOptions } from './logs.js';
+import type { ServingCertificate } from './tls.js';
 
 function fail(res: ServerResponse, code: number, message: string): void {
   res.writeHead(code, { 'content-type': 'text/plain; charset=utf-8' });
@@ -65,12 +70,27 @@ export function previousInstance<C extends { state: string }>(newestFirst: C[]):
   return rest.find((c) => c.state === 'exited');
 }
 
-/** Serves /pods, /containerLogs/..., /healthz and /metrics on the kubelet port. */
-export async function serveKubelet(getKubelet: () => Kubelet, host: string, port: number, metrics?: Registry): Promise<{ port: number; close(): Promise<void> }> {
-  const { routes, prefix } = kubeletRoutes(getKubelet, metrics);
-  const server = createServer(async (req, res) => {
+export interface KubeletServerOptions {
+  host: string;
+  port: number;
+  tls: ServingCertificate & { clientCaPem?: string };
+  auth: KubeletAuthOptions;
+  metrics?: Registry;
+  log?: Pick<Logger, 'info' | 'error'>;
+}
+
+/** Serves /pods, /containerLogs/..., /exec/..., /attach/..., /healthz and /metrics on the kubelet port. */
+export async function serveKubelet(getKubelet: () => Kubelet, opts: KubeletServerOptions): Promise<{ port: number; close(): Promise<void> }> {
+  const { routes, prefix } = kubeletRoutes(getKubelet, opts.metrics);
+  const handle = async (req: IncomingMessage, res: ServerResponse) => {
     try {
-      const url = new URL(req.url ?? '/', 'http://localhost');
+      const checked = await filterRequest(opts.auth, req);
+      if (!checked.ok) {
+        if (checked.code === 500) opts.log?.error('authorization error', { why: checked.why, path: req.url });
+        else opts.log?.info('request refused', { code: checked.code, why: checked.why, path: req.url });
+        return fail(res, checked.code, checked.message);
+      }
+      const url = new URL(req.url ?? '/', 'https://localhost');
       // exec takes GET (WebSocket) and POST (SPDY), upgraded or refused.
       if (EXEC_PATH.test(url.pathname) && (req.method === 'GET' || req.method === 'POST')) return void (await serveExec(getKubelet(), req, res, url));
       if (ATTACH_PATH.test(url.pathname) && (req.method === 'GET' || req.method === 'POST')) return void (await serveAttach(getKubelet(), req, res, url));
@@ -83,12 +103,22 @@ export async function serveKubelet(getKubelet: () => Kubelet, host: string, port
       if (!res.headersSent) fail(res, 500, `internal error: ${(e as Error).message}`);
       else res.end();
     }
-  });
+  };
+  const server = createServer(
+    {
+      cert: opts.tls.certPem,
+      key: opts.tls.keyPem,
+      ...(opts.tls.clientCaPem ? { ca: opts.tls.clientCaPem, requestCert: true } : {}),
+      // A certificate from another CA is the filter's 401, not a failed handshake (Go's RequestClientCert).
+      rejectUnauthorized: false,
+    },
+    (req, res) => void handle(req, res),
+  );
   // Upgrade requests (exec streams) reach the same handler with a response bound to their socket.
-  const upgrades = serveUpgrades(server, (req, res) => void server.emit('request', req, res));
+  const upgrades = serveUpgrades(server, handle);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(port, host, () => resolve());
+    server.listen(opts.port, opts.host, () => resolve());
   });
   return {
     port: (server.address() as AddressInfo).port,

@@ -450,9 +450,23 @@ function kubeadmPolicy(): { clusterRoles: ClusterRole[]; clusterRoleBindings: Cl
       getConfigMap('kube-system', 'kubeadm:kubelet-config', 'kubelet-config'),
       getConfigMap('kube-system', 'kubeadm:nodes-kubeadm-config', 'kubeadm-config'),
       getConfigMap('kube-public', 'kubeadm:bootstrap-signer-clusterinfo', 'cluster-info'),
+      // kubelab: kube-proxy publishes its own ConfigMap (kubeadm uploads it in its addon phase), so its identity may write that one.
+      role(
+        'kube-system',
+        'kubelab:kube-proxy-config',
+        [rule(['create'], [core], ['configmaps']), rule(['get', 'update', 'patch'], [core], ['configmaps'], ['kube-proxy'])],
+        meta('kubelab:kube-proxy-config', 'kube-system'),
+      ),
     ],
     roleBindings: [
       roleBinding('kube-system', 'kube-proxy', 'kube-proxy', [groupSubject(KUBEADM_BOOTSTRAP_GROUP)], meta('kube-proxy', 'kube-system')),
+      roleBinding(
+        'kube-system',
+        'kubelab:kube-proxy-config',
+        'kubelab:kube-proxy-config',
+        [userSubject('system:kube-proxy'), saSubject('kube-system', 'kube-proxy')],
+        meta('kubelab:kube-proxy-config', 'kube-system'),
+      ),
       roleBinding('kube-system', 'kubeadm:kubelet-config', 'kubeadm:kubelet-config', nodeGroups, meta('kubeadm:kubelet-config', 'kube-system')),
       roleBinding('kube-system', 'kubeadm:nodes-kubeadm-config', 'kubeadm:nodes-kubeadm-config', nodeGroups, meta('kubeadm:nodes-kubeadm-config', 'kube-system')),
       roleBinding(

@@ -1,0 +1,67 @@
+// Who a kubelet API request is (upstream: the kubelet's
+// DelegatingAuthenticatorConfig): a client certificate verified against
+// --client-ca-file, else a bearer token the apiserver vouches for
+// (--authentication-token-webhook); a credential that fails is an error, and
+// only a request with none is anonymous, when --anonymous-auth allows it.
+
+import type { IncomingMessage } from 'node:http';
+import type { TLSSocket } from 'node:tls';
+import { certificateInfo } from '@kubelab/pki';
+import { GROUP_AUTHENTICATED, GROUP_UNAUTHENTICATED, USER_ANONYMOUS, type TokenAuthenticator, type UserInfo } from './types.js';
+
+export interface AuthenticatorOptions {
+  /** --client-ca-file is set: the TLS layer asked for and checked client certificates. */
+  x509: boolean;
+  /** --authentication-token-webhook. */
+  token?: TokenAuthenticator;
+  /** --anonymous-auth. */
+  anonymous: boolean;
+}
+
+export type AuthenticationResult = { user: UserInfo } | { error: string };
+
+export const ANONYMOUS: UserInfo = Object.freeze({ name: USER_ANONYMOUS, groups: Object.freeze([GROUP_UNAUTHENTICATED]) });
+
+/** `Authorization: Bearer <token>` (upstream's bearertoken authenticator). */
+export function bearerToken(req: Pick<IncomingMessage, 'headers'>): string | undefined {
+  const m = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? '');
+  return m?.[1];
+}
+
+/** The user a client certificate names: undefined without one; an Error when the TLS layer could not verify it or it has no CN. */
+export function certificateUser(socket: Partial<Pick<TLSSocket, 'getPeerX509Certificate' | 'authorized' | 'authorizationError'>>): UserInfo | undefined | Error {
+  const peer = socket.getPeerX509Certificate?.();
+  if (!peer) return undefined;
+  if (!socket.authorized) return new Error(`verifying certificate SN=${peer.serialNumber}, failed: ${String(socket.authorizationError ?? 'x509: certificate signed by unknown authority')}`);
+  const info = certificateInfo(peer.toString());
+  if (!info.commonName) return new Error('common name of client cert is empty');
+  return { name: info.commonName, groups: info.organizations };
+}
+
+/** upstream's AuthenticatedGroupAdder: every authenticated user is in system:authenticated. */
+function withAuthenticatedGroup(u: UserInfo): UserInfo {
+  return u.groups.includes(GROUP_AUTHENTICATED) ? u : { ...u, groups: [...u.groups, GROUP_AUTHENTICATED] };
+}
+
+export async function authenticateRequest(req: Pick<IncomingMessage, 'headers' | 'socket'>, opts: AuthenticatorOptions): Promise<AuthenticationResult> {
+  // The union: each authenticator in turn; the first user wins, errors are collected.
+  const errors: string[] = [];
+  if (opts.x509) {
+    const u = certificateUser(req.socket as Partial<TLSSocket>);
+    if (u instanceof Error) errors.push(u.message);
+    else if (u) return { user: withAuthenticatedGroup(u) };
+  }
+  const token = opts.token ? bearerToken(req) : undefined;
+  if (opts.token && token !== undefined) {
+    try {
+      const u = await opts.token.authenticateToken(token);
+      if (u) return { user: withAuthenticatedGroup(u) };
+      errors.push('invalid bearer token');
+    } catch (e) {
+      errors.push((e as Error).message);
+    }
+  }
+  // A failed credential never falls back to anonymous (upstream's unionauth.NewFailOnError).
+  if (errors.length > 0) return { error: errors.length === 1 ? errors[0]! : `[${errors.join(', ')}]` };
+  return opts.anonymous ? { user: ANONYMOUS } : { error: 'no credentials' };
+}
