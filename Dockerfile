@@ -47,8 +47,9 @@ COPY services/ services/
 RUN pnpm turbo run build --output-logs=errors-only \
       --filter=@kubelab/apiserver... --filter=@kubelab/scheduler... \
       --filter=@kubelab/controller-manager... --filter=@kubelab/kubelet... \
-      --filter=@kubelab/containerd... --filter=@kubelab/kube-proxy...
-RUN for svc in apiserver scheduler controller-manager kubelet containerd kube-proxy; do \
+      --filter=@kubelab/containerd... --filter=@kubelab/kube-proxy... \
+      --filter=@kubelab/kubelab...
+RUN for svc in apiserver scheduler controller-manager kubelet containerd kube-proxy kubelab; do \
       pnpm --filter "@kubelab/$svc" deploy --legacy --prod --prefer-offline "/out/$svc" >/tmp/deploy.log 2>&1 \
       && test -f "/out/$svc/dist/main.js" \
       || { cat /tmp/deploy.log; echo "deploy of $svc failed or has no dist/main.js" >&2; exit 1; }; \
@@ -70,9 +71,11 @@ RUN command -v iptables-restore >/dev/null && command -v nft >/dev/null && comma
 # ---------------------------------------------------------------- control plane
 FROM runtime AS apiserver
 COPY --from=build /out/apiserver /app
+# HTTPS only: the one probe that needs TLS (docker/healthz-https.mjs says why).
+COPY docker/healthz-https.mjs /usr/local/bin/healthz-https
 USER 1000
 EXPOSE 6443 6444
-HEALTHCHECK --interval=5s --timeout=3s --retries=5 CMD ["healthz", "6443", "/readyz"]
+HEALTHCHECK --interval=5s --timeout=10s --retries=5 CMD ["healthz-https", "6443", "/readyz", "/etc/kubernetes/pki/ca.crt"]
 ENTRYPOINT ["node", "/app/dist/main.js"]
 
 FROM runtime AS scheduler
@@ -87,6 +90,14 @@ COPY --from=build /out/controller-manager /app
 USER 1000
 EXPOSE 10257
 HEALTHCHECK --interval=5s --timeout=3s --retries=5 CMD ["healthz", "10257", "/healthz"]
+ENTRYPOINT ["node", "/app/dist/main.js"]
+
+# The kubelab CLI: the compose stack's one-shot setup steps run its
+# `kubeadm init` (certificates, kubeconfigs, encryption config into the
+# volumes; keys are made at run time, never in an image) and
+# `kubeadm admin-kubeconfig`. Root: it gives the control plane's files to uid 1000.
+FROM runtime AS kubelab
+COPY --from=build /out/kubelab /app
 ENTRYPOINT ["node", "/app/dist/main.js"]
 
 # ---------------------------------------------------------------- node components
@@ -113,7 +124,7 @@ ENTRYPOINT ["node", "/app/dist/main.js"]
 # and plays the network plugin (routes to the other nodes' pod CIDRs).
 FROM runtime-net AS node
 COPY docker/node-init.sh /usr/local/bin/node-init
-COPY docker/node-routes.mjs /usr/local/lib/kubelab/node-routes.mjs
+COPY docker/node-routes.mjs docker/kube-rest.mjs /usr/local/lib/kubelab/
 # kubeadm's visible phases for the compose stack (the one-shot `kubeadm` service).
 COPY docker/kubeadm/ /usr/local/lib/kubelab/kubeadm/
 ENTRYPOINT ["/usr/local/bin/node-init"]

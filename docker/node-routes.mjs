@@ -10,7 +10,9 @@
 //     kube-proxy's DNAT rewrites it, and a packet no rule rewrote is dropped
 //     there (upstream's ipvs mode uses the dummy device kube-ipvs0 this way;
 //     this kernel has no dummy devices).
-// Then it watches the Nodes through the apiserver's REST API and keeps:
+// Then it watches the Nodes through the apiserver's REST API (HTTPS, as the
+// node's kubelet: system:node:<node> from /etc/kubernetes/kubelet.conf, the
+// identity flannel borrows on a node too) and keeps:
 //   - this node's podCIDR as a local (AnyIP) route, so the runtime can bind
 //     any pod IP of the node (containerd --network-mode=pod-ip), and the
 //     podCIDR's .0 as the source of node→pod and node→service traffic;
@@ -25,8 +27,9 @@
 
 import { execFileSync } from 'node:child_process';
 import { hostname, networkInterfaces } from 'node:os';
+import { loadKubeconfig, restClient } from './kube-rest.mjs';
 
-const APISERVER = process.env.KUBELAB_APISERVER_URL ?? 'http://apiserver:6443';
+const KUBECONFIG = process.env.KUBELAB_KUBECONFIG || '/etc/kubernetes/kubelet.conf';
 const NODE_NAME = (process.env.KUBELAB_NODE_NAME || hostname()).toLowerCase();
 const DEV = 'flannel.1';
 const CLUSTER_CIDR = process.env.KUBELAB_CLUSTER_CIDR || '10.244.0.0/16';
@@ -152,28 +155,20 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 async function run() {
   for (;;) {
     try {
-      const res = await fetch(`${APISERVER}/api/v1/nodes`);
-      if (!res.ok) throw new Error(`list nodes: HTTP ${res.status}`);
-      const list = await res.json();
+      // Read on every relist: kubeadm-init may still be writing it at the node's first start.
+      const api = restClient(loadKubeconfig(KUBECONFIG));
+      const res = await api.call('GET', '/api/v1/nodes');
+      if (res.status !== 200 || !res.json) throw new Error(`list nodes: HTTP ${res.status} ${res.text.slice(0, 200)}`);
+      const list = res.json;
       const nodes = new Map(list.items.map((n) => [n.metadata.name, n]));
       reconcile([...nodes.values()]);
-      const watch = await fetch(`${APISERVER}/api/v1/nodes?watch=1&resourceVersion=${list.metadata.resourceVersion}`);
-      if (!watch.ok || !watch.body) throw new Error(`watch nodes: HTTP ${watch.status}`);
-      let buf = '';
-      for await (const chunk of watch.body) {
-        buf += Buffer.from(chunk).toString('utf8');
-        let nl;
-        while ((nl = buf.indexOf('\n')) >= 0) {
-          const line = buf.slice(0, nl).trim();
-          buf = buf.slice(nl + 1);
-          if (!line) continue;
-          const ev = JSON.parse(line);
-          if (ev.type === 'ERROR') throw new Error(`watch: ${ev.object?.message}`);
-          if (ev.type === 'BOOKMARK') continue;
-          if (ev.type === 'DELETED') nodes.delete(ev.object.metadata.name);
-          else nodes.set(ev.object.metadata.name, ev.object);
-          reconcile([...nodes.values()]);
-        }
+      for await (const line of api.stream(`/api/v1/nodes?watch=1&resourceVersion=${list.metadata.resourceVersion}`)) {
+        const ev = JSON.parse(line);
+        if (ev.type === 'ERROR') throw new Error(`watch: ${ev.object?.message}`);
+        if (ev.type === 'BOOKMARK') continue;
+        if (ev.type === 'DELETED') nodes.delete(ev.object.metadata.name);
+        else nodes.set(ev.object.metadata.name, ev.object);
+        reconcile([...nodes.values()]);
       }
     } catch (err) {
       log('relisting', { err: JSON.stringify(err.message) });
@@ -182,7 +177,7 @@ async function run() {
   }
 }
 
-log('starting', { node: NODE_NAME, ip: myIP, apiserver: APISERVER });
+log('starting', { node: NODE_NAME, ip: myIP, kubeconfig: KUBECONFIG });
 setupDevice();
 process.on('SIGTERM', () => process.exit(0));
 process.on('SIGINT', () => process.exit(0));

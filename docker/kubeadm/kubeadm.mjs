@@ -7,14 +7,18 @@
 //   [addons]                  apply kube-proxy (ServiceAccount + DaemonSet)
 // The control-plane processes themselves are compose services; the static pods
 // and the DaemonSet's pods are stand-ins whose probes reach them (docs/architecture.md).
+// The certs and kubeconfig phases ran before, in the one-shot kubeadm-init
+// service (`kubelab kubeadm init`); these phases talk to the apiserver as
+// kubeadm does, over HTTPS as kubernetes-admin with /etc/kubernetes/admin.conf.
 
 import {mkdirSync, readFileSync, readdirSync, writeFileSync} from 'node:fs';
 import {join} from 'node:path';
+import {loadKubeconfig, restClient} from '../kube-rest.mjs';
 
 const HERE = new URL('.', import.meta.url).pathname;
 const MANIFEST_DIR = process.env.KUBEADM_MANIFEST_DIR ?? '/etc/kubernetes/manifests';
 const NODE = process.env.KUBEADM_NODE_NAME ?? 'control-plane';
-const API = process.env.KUBELAB_APISERVER_URL ?? 'http://apiserver:6443';
+const KUBECONFIG = process.env.KUBECONFIG || '/etc/kubernetes/admin.conf';
 const TIMEOUT_MS = 4 * 60_000;
 
 const CONTROL_PLANE_LABELS = {'node-role.kubernetes.io/control-plane': '', 'node.kubernetes.io/exclude-from-external-load-balancers': ''};
@@ -28,22 +32,8 @@ const COLLECTIONS = {
 const log = (line) => console.log(line);
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
-async function api(method, path, body, contentType = 'application/json') {
-  const res = await fetch(API + path, {
-    method,
-    headers: body === undefined ? {} : {'Content-Type': contentType},
-    body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
-    signal: AbortSignal.timeout(10_000),
-  });
-  const text = await res.text();
-  let json;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    json = undefined;
-  }
-  return {status: res.status, json, text};
-}
+let client;
+const api = (method, path, body, contentType = 'application/json') => client.call(method, path, {body, contentType});
 
 /** Retries `attempt` (undefined = not yet) until it answers or the timeout passes. */
 async function until(what, attempt) {
@@ -117,6 +107,7 @@ async function applyAddon(name) {
 }
 
 async function main() {
+  client = restClient(loadKubeconfig(KUBECONFIG));
   writeManifests();
   await apiCheck();
   await markControlPlane();

@@ -7,10 +7,11 @@
 // already tagged kubelab/*:${KUBELAB_TAG:-dev}. Offline machines set
 // NODE_IMAGE/NATS_IMAGE to the stand-ins of scripts/offline-images.sh.
 
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { CoreV1Api, KubeConfig } from '@kubernetes/client-node';
 import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DockerComposeEnvironment, Wait, type StartedDockerComposeEnvironment } from 'testcontainers';
@@ -109,10 +110,16 @@ describe.skipIf(!canRun).sequential('compose stack end to end', () => {
   // ------------------------------------------------------------------ 1
   it('up: every service healthy, the kubeconfig works, control-plane, node-1 and node-2 Ready with the mock runtime', async () => {
     for (const s of HEALTHCHECKED) {
-      expect(`${s}: ${(await docker(['inspect', '-f', '{{.State.Health.Status}}', containerName(stack, s)])).trim()}`).toBe(`${s}: healthy`);
+      const name = containerName(stack, s);
+      const status = (await docker(['inspect', '-f', '{{.State.Health.Status}}', name])).trim();
+      // An unhealthy service names its last probes' exit codes and output.
+      const probes = status === 'healthy' ? '' : ` ${(await docker(['inspect', '-f', '{{range .State.Health.Log}}[{{.ExitCode}} {{.Output}}]{{end}}', name])).trim()}`;
+      expect(`${s}: ${status}${probes}`).toBe(`${s}: healthy`);
     }
-    expect((await docker(['inspect', '-f', '{{.State.Status}} {{.State.ExitCode}}', containerName(stack, 'kubeconfig')])).trim()).toBe('exited 0');
-    expect(readFileSync(stack.kubeconfig, 'utf8')).toContain(`server: http://127.0.0.1:${stack.env.APISERVER_PORT}`);
+    for (const oneShot of ['kubeadm-init', 'kubeconfig']) {
+      expect(`${oneShot}: ${(await docker(['inspect', '-f', '{{.State.Status}} {{.State.ExitCode}}', containerName(stack, oneShot)])).trim()}`).toBe(`${oneShot}: exited 0`);
+    }
+    expect(readFileSync(stack.kubeconfig, 'utf8')).toContain(`server: https://127.0.0.1:${stack.env.APISERVER_PORT}`);
 
     // The runtime's own version string, read from the containerd image's code.
     const runtimeVersion = (
@@ -169,6 +176,48 @@ describe.skipIf(!canRun).sequential('compose stack end to end', () => {
     expect(leases).toMatch(/^kube-system\s+kube-controller-manager\s+\S+/m);
     expect(leases).toMatch(/^kube-node-lease\s+node-1\s+node-1\s/m);
     expect(leases).toMatch(/^kube-node-lease\s+node-2\s+node-2\s/m);
+  });
+
+  // ------------------------------------------------------------------ 1b
+  it("secure as kubeadm sets it up: kubeadm-init's files in the volumes, the API over HTTPS only, kubectl and the official JS client as kubernetes-admin", async () => {
+    const initLog = await compose(stack, ['logs', '--no-color', 'kubeadm-init']);
+    expect(initLog).toMatch(/\[certs\] apiserver serving cert is signed for DNS names \[[^\]]*\bapiserver\b[^\]]*\] and IPs \[10\.96\.0\.1 127\.0\.0\.1\]/);
+    expect(initLog).toContain('[kubeconfig] Writing "kubelet.conf" kubeconfig file');
+
+    // The control plane's /etc/kubernetes: readable by its uid 1000, keys and kubeconfigs private.
+    const files = ['pki/ca.crt', 'pki/apiserver.key', 'pki/sa.key', 'scheduler.conf', 'controller-manager.conf', 'encryption-config.yaml'];
+    const stat = await compose(stack, ['exec', '-T', 'apiserver', 'stat', '-c', '%n %a %u', ...files.map((f) => `/etc/kubernetes/${f}`)]);
+    expect(stat.trim().split('\n')).toEqual(files.map((f) => `/etc/kubernetes/${f} ${f.endsWith('.crt') ? 644 : 600} 1000`));
+    // A node holds its own identities, never the CA's key.
+    const onNode = await compose(stack, ['exec', '-T', 'node-1', 'ls', '/etc/kubernetes']);
+    expect(onNode.split(/\s+/).filter(Boolean).sort()).toEqual(['kube-proxy.conf', 'kubelet.conf', 'manifests']);
+
+    // The host's kubeconfig is admin.conf: a client certificate, private to the user.
+    expect(readFileSync(stack.kubeconfig, 'utf8')).toMatch(/client-certificate-data: \S+/);
+    expect((statSync(stack.kubeconfig).mode & 0o777).toString(8)).toBe('600');
+    // No plain HTTP on the published port.
+    const plain = await fetch(`http://127.0.0.1:${stack.env.APISERVER_PORT}/api/v1/namespaces`, { signal: AbortSignal.timeout(5_000) }).then(
+      (r) => `HTTP ${r.status}`,
+      () => 'refused',
+    );
+    expect(plain).toMatch(/^(refused|HTTP 400)$/);
+
+    // The official JS client, unchanged.
+    const kc = new KubeConfig();
+    kc.loadFromFile(stack.kubeconfig);
+    expect(kc.getCurrentUser()?.name).toBe('kubernetes-admin');
+    const namespaces = await kc.makeApiClient(CoreV1Api).listNamespace();
+    expect(namespaces.items.map((n) => n.metadata?.name)).toEqual(expect.arrayContaining(['default', 'kube-system']));
+    // The real kubectl of every minor version this machine has (the dispatcher picks one by the server's).
+    const dir = dirname(realpathSync('/usr/bin/kubectl'));
+    for (const v of ['1.27', '1.28', '1.29', '1.30', '1.31', '1.32', '1.33'].filter((m) => existsSync(join(dir, `kubectl.${m}`)))) {
+      const out = execFileSync(join(dir, `kubectl.${v}`), ['get', 'namespace', 'kube-system', '-o', 'name'], {
+        env: { ...process.env, KUBECONFIG: stack.kubeconfig },
+        encoding: 'utf8',
+        timeout: 30_000,
+      });
+      expect(`kubectl ${v}: ${out.trim()}`).toBe(`kubectl ${v}: namespace/kube-system`);
+    }
   });
 
   // ------------------------------------------------------------------ 2

@@ -81,7 +81,7 @@ describe.runIf(ready)('pnpm kubelab up (local processes)', { timeout: 120_000 },
   it('writes a pid file per process, named like the compose services, and a kubeconfig that works', async () => {
     for (const svc of SERVICES) expect(alive(pidOf(svc)), svc).toBe(true);
     expect(readFileSync(join(dir, 'kubeconfig'), 'utf8')).toContain('server: https://127.0.0.1:26443');
-    expect(JSON.parse(readFileSync(join(dir, 'cluster.json'), 'utf8'))).toEqual({ natsUrl: 'nats://127.0.0.1:24222', server: 'http://127.0.0.1:26443', portOffset: 20000 });
+    expect(JSON.parse(readFileSync(join(dir, 'cluster.json'), 'utf8'))).toEqual({ natsUrl: 'nats://127.0.0.1:24222', server: 'https://127.0.0.1:26443', portOffset: 20000 });
     const nodes = await kubectl(['get', 'nodes']);
     expect(nodes.stdout).toMatch(/^NAME\s+STATUS\s+ROLES\s+AGE\s+VERSION$/m);
     expect(nodes.stdout).toMatch(/^node-1\s+Ready\s+<none>\s+\S+\s+v1\.32/m);

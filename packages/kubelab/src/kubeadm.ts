@@ -1,27 +1,153 @@
-// `kubeadm init` for the local runner: the cluster's certificates and
-// kubeconfigs in the state dir (which plays /etc/kubernetes), kept across
-// restarts; the user's kubeconfig is a copy of admin.conf, as kubeadm tells
-// its users to `cp /etc/kubernetes/admin.conf $HOME/.kube/config`.
+// `kubeadm init`'s file phases (certs, kubeconfig) plus the encryption config,
+// for both runners: `pnpm kubelab up` writes them into its state dir (which
+// plays /etc/kubernetes) and the compose stack's one-shot `kubeadm-init`
+// service into its volumes (`kubelab kubeadm init`). Existing files are kept,
+// so a restarted cluster keeps its identities and its Secrets' key. The
+// user's kubeconfig is a copy of admin.conf, as kubeadm tells its users to
+// `cp /etc/kubernetes/admin.conf $HOME/.kube/config`.
 
-import { copyFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync } from 'node:fs';
+import { chmod, chown, mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import { isIP } from 'node:net';
+import { dirname, join } from 'node:path';
+import { formatIpv4, parseIpv4Cidr } from '@kubelab/api';
 import { ADMIN_NATS_IDENTITY, TRACE_NATS_IDENTITY, containerdNatsIdentity } from '@kubelab/nats';
-import { ensureCert, ensureClusterPki, ensureKubeconfig, kubeletIdentity, type CertificateAuthority } from '@kubelab/pki';
+import { certificateInfo, ensureCert, ensureClusterPki, ensureKubeconfig, kubeletIdentity, KUBECONFIG_FILES, PKI_FILES, type CertificateAuthority, type ClusterPki } from '@kubelab/pki';
+import { parse, stringify } from 'yaml';
+import { ENCRYPTION_CONFIG_FILE, ensureEncryptionConfig } from './encryption-config.js';
 import { NATS_CLIENT_FILES, kubeadmFiles, nodeNames, type Layout } from './topology.js';
 
-/** The first address of the default service range: the `kubernetes` Service's ClusterIP, a SAN of apiserver.crt. */
-const KUBERNETES_SERVICE_IP = '10.96.0.1';
+/** kube-proxy's identity (upstream binds system:node-proxier to the user system:kube-proxy). */
+export const KUBE_PROXY_IDENTITY = { commonName: 'system:kube-proxy' };
 
+export interface KubeadmNode {
+  name: string;
+  /** Where its kubelet.conf goes (the node's /etc/kubernetes/kubelet.conf). */
+  kubeletConf: string;
+}
+
+export interface KubeadmInitOptions {
+  /** The directory playing /etc/kubernetes of the control plane. */
+  dir: string;
+  /** The apiserver URL in every kubeconfig (kubeadm's controlPlaneEndpoint). */
+  server: string;
+  /** kubeadm's --service-cidr: its first address (the `kubernetes` Service) is a SAN of apiserver.crt. */
+  serviceCidr: string;
+  /** kubeadm's --apiserver-cert-extra-sans: DNS names and IP addresses, mixed. */
+  apiserverCertExtraSans?: readonly string[];
+  /** kubeadm's etcd.local.serverCertSANs: names and IPs NATS (etcd's role) is reached by, for pki/etcd/server.crt. */
+  etcdCertExtraSans?: readonly string[];
+  nodes: readonly KubeadmNode[];
+  /** Where a kube-proxy.conf (user system:kube-proxy) goes: one shared file, or one per node. */
+  kubeProxyConfs: readonly string[];
+  /** uid/gid that gets every file under `dir` (the compose control plane runs as uid 1000); default: left as written. */
+  owner?: { uid: number; gid: number };
+  /** kubeadm's progress lines; default silent. */
+  log?: (line: string) => void;
+}
+
+/** The `kubernetes` Service's ClusterIP: the first address of the service range (upstream GetIndexedIP(cidr, 1)). */
+export function kubernetesServiceIp(serviceCidr: string): string {
+  const cidr = parseIpv4Cidr(serviceCidr);
+  if (!cidr || cidr.prefix > 30) throw new Error(`--service-cidr "${serviceCidr}": not an IPv4 CIDR with room for a Service IP`);
+  return formatIpv4(cidr.base + 1);
+}
+
+/** --apiserver-cert-extra-sans split as kubeadm does: IP addresses go to IP SANs, the rest to DNS SANs. */
+export function splitSans(sans: readonly string[]): { dnsNames: string[]; ips: string[] } {
+  const list = sans.map((s) => s.trim()).filter(Boolean);
+  return { dnsNames: list.filter((s) => isIP(s) === 0), ips: list.filter((s) => isIP(s) !== 0) };
+}
+
+/** What kubeadm prints for a file it generated or found (the same words for both). */
+export function certLine(name: string, existed: boolean, isCa: boolean): string {
+  if (isCa) return existed ? `[certs] Using existing ${name} certificate authority` : `[certs] Generating "${name}" certificate and key`;
+  return existed ? `[certs] Using existing ${name} certificate and key on disk` : `[certs] Generating "${name}" certificate and key`;
+}
+
+export function kubeconfigLine(path: string, existed: boolean): string {
+  return existed ? `[kubeconfig] Using existing kubeconfig file: "${path}"` : `[kubeconfig] Writing "${path.split('/').pop()}" kubeconfig file`;
+}
+
+const CA_FILES = new Set<string>([PKI_FILES.ca, PKI_FILES.frontProxyCa, PKI_FILES.etcdCa]);
+
+/** `kubeadm init phase certs all`, `phase kubeconfig all` (and each node's kubelet.conf), and the encryption config. */
+export async function kubeadmInitFiles(o: KubeadmInitOptions): Promise<ClusterPki> {
+  const log = o.log ?? (() => {});
+  const serviceIp = kubernetesServiceIp(o.serviceCidr);
+  const sans = splitSans(o.apiserverCertExtraSans ?? []);
+  const etcdSans = splitSans(o.etcdCertExtraSans ?? []);
+  const pkiBases = Object.values(PKI_FILES).filter((b) => !b.endsWith('.key') && !b.endsWith('.pub'));
+  const had = new Set([...pkiBases.map((b) => `${b}.crt`), PKI_FILES.saKey, ...Object.values(KUBECONFIG_FILES)].filter((rel) => existsSync(join(o.dir, rel))));
+  const nodeConfs = [...o.nodes.map((n) => n.kubeletConf), ...o.kubeProxyConfs];
+  const hadConf = new Set(nodeConfs.filter((p) => existsSync(p)));
+
+  const pki = await ensureClusterPki({
+    dir: o.dir,
+    server: o.server,
+    serviceIp,
+    apiserverDnsNames: sans.dnsNames,
+    apiserverIps: sans.ips,
+    etcdDnsNames: etcdSans.dnsNames,
+    etcdIps: etcdSans.ips,
+  });
+  log(`[certs] Using certificateDir folder "${join(o.dir, 'pki')}"`);
+  for (const base of pkiBases) log(certLine(base.replace(/^pki\//, ''), had.has(`${base}.crt`), CA_FILES.has(base)));
+  const served = certificateInfo(await readFile(join(o.dir, `${PKI_FILES.apiserver}.crt`), 'utf8'));
+  log(`[certs] apiserver serving cert is signed for DNS names [${served.dnsNames.join(' ')}] and IPs [${served.ipAddresses.join(' ')}]`);
+  log(had.has(PKI_FILES.saKey) ? '[certs] Using the existing "sa" key' : '[certs] Generating "sa" key and public key');
+
+  log(`[kubeconfig] Using kubeconfig folder "${o.dir}"`);
+  for (const f of Object.values(KUBECONFIG_FILES)) log(kubeconfigLine(join(o.dir, f), had.has(f)));
+  await Promise.all([
+    ...o.nodes.map((n) => ensureKubeconfig(n.kubeletConf, pki.ca, kubeletIdentity(n.name), { server: o.server })),
+    ...o.kubeProxyConfs.map((p) => ensureKubeconfig(p, pki.ca, KUBE_PROXY_IDENTITY, { server: o.server })),
+  ]);
+  for (const p of nodeConfs) log(kubeconfigLine(p, hadConf.has(p)));
+  // Each node's staticPodPath, as kubeadm creates it (and the mount point of the compose node's manifests volume).
+  for (const d of new Set([o.dir, ...o.nodes.map((n) => dirname(n.kubeletConf))])) await mkdir(join(d, 'manifests'), { recursive: true });
+
+  const encryption = join(o.dir, ENCRYPTION_CONFIG_FILE);
+  const { created } = ensureEncryptionConfig(encryption);
+  log(created ? `[encryption-config] Generated "${encryption}" (secrets: aescbc key "key1", then identity)` : `[encryption-config] Using the existing "${encryption}"`);
+
+  if (o.owner) await chownTree(o.dir, o.owner.uid, o.owner.gid);
+  return pki;
+}
+
+async function chownTree(path: string, uid: number, gid: number): Promise<void> {
+  await chown(path, uid, gid);
+  for (const e of await readdir(path, { withFileTypes: true })) {
+    if (e.isDirectory()) await chownTree(join(path, e.name), uid, gid);
+    else if (e.isFile()) await chown(join(path, e.name), uid, gid);
+  }
+}
+
+/**
+ * A copy of a kubeconfig with every cluster's server set to `server` (the
+ * address the user reaches, e.g. a published port), mode 0600: it holds a key.
+ */
+export async function copyKubeconfig(from: string, to: string, server?: string): Promise<void> {
+  const text = await readFile(from, 'utf8');
+  let out = text;
+  if (server) {
+    const doc = parse(text) as { clusters?: { cluster?: { server?: string } }[] };
+    for (const c of doc.clusters ?? []) if (c.cluster) c.cluster.server = server;
+    out = stringify(doc);
+  }
+  await mkdir(dirname(to), { recursive: true });
+  await writeFile(to, out, { mode: 0o600 });
+  await chmod(to, 0o600);
+}
+
+/** `pnpm kubelab up`: the state dir plays /etc/kubernetes, each node folder that node's. */
 export async function kubeadmInit(layout: Layout, userKubeconfig: string): Promise<void> {
   const server = `https://127.0.0.1:${layout.ports.apiserver}`;
-  const pki = await ensureClusterPki({ dir: layout.stateDir, server, serviceIp: KUBERNETES_SERVICE_IP, apiserverIps: ['127.0.0.1'], etcdDnsNames: ['localhost'] });
   const files = kubeadmFiles(layout);
-  // kube-proxy's identity (upstream binds system:node-proxier to the user system:kube-proxy).
-  const kubeconfigs = [ensureKubeconfig(files.kubeProxy, pki.ca, { commonName: 'system:kube-proxy' }, { server })];
-  for (let i = 1; i <= layout.nodes; i++) kubeconfigs.push(ensureKubeconfig(files.kubelet(`node-${i}`), pki.ca, kubeletIdentity(`node-${i}`), { server }));
-  kubeconfigs.push(ensureNatsClientCerts(layout.stateDir, pki.etcdCa, nodeNames(layout)));
-  await Promise.all(kubeconfigs);
-  copyFileSync(files.admin, userKubeconfig);
+  const nodes = Array.from({ length: layout.nodes }, (_, i) => ({ name: `node-${i + 1}`, kubeletConf: files.kubelet(`node-${i + 1}`) }));
+  const pki = await kubeadmInitFiles({ dir: layout.stateDir, server, serviceCidr: '10.96.0.0/12', nodes, kubeProxyConfs: [files.kubeProxy] });
+  await ensureNatsClientCerts(layout.stateDir, pki.etcdCa, nodeNames(layout));
+  await copyKubeconfig(files.admin, userKubeconfig);
 }
 
 /**

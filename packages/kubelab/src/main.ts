@@ -1,7 +1,6 @@
 #!/usr/bin/env node
 // kubelab: run and inspect a local kubelab cluster.
-import { encryptionConfigCommand } from './encryption-config.js';
-import { kubeadmNatsCommand } from './kubeadm-nats.js';
+import { kubeadmCommand } from './kubeadm-command.js';
 import { kvCommand } from './kv/run.js';
 import { traceCommand } from './trace/run.js';
 import { rulesCommand } from './rules.js';
@@ -24,11 +23,8 @@ Commands:
   kv      Read the object store's raw bytes, as etcdctl does etcd's (Secrets show their encryption)
           kv get KEY [--hex] [--print-value-only]    e.g. kv get /registry/secrets/default/db --hex
           kv ls [PREFIX]    --bucket kubelab  --nats-url URL  --state-dir DIR
-  kubeadm encryption-config PATH
-          Write the apiserver's --encryption-provider-config (aescbc key1 for secrets) unless PATH exists
-  kubeadm nats DIR --nodes node-1,node-2 [--listen 0.0.0.0:4222] [--monitor 0.0.0.0:8222] [--store-dir /data/jetstream]
-          Issue the NATS client certificates from DIR/pki/etcd/ca (kept when present) and write DIR/nats.conf
-          (TLS with DIR/pki/etcd/server, a user per client certificate): what kubelab up does, for the compose stack
+  kubeadm init|admin-kubeconfig|encryption-config|nats
+          kubeadm's file phases as a setup step of their own (the compose stack's kubeadm-init); \`kubeadm help\` lists the flags
 `;
 
 async function main(argv: string[]): Promise<number> {
@@ -43,10 +39,7 @@ async function main(argv: string[]): Promise<number> {
     case 'kv':
       return kvCommand(rest);
     case 'kubeadm':
-      if (rest[0] === 'encryption-config') return encryptionConfigCommand(rest.slice(1));
-      if (rest[0] === 'nats') return kubeadmNatsCommand(rest.slice(1));
-      process.stderr.write('kubelab kubeadm: the phases here are encryption-config PATH and nats DIR\n');
-      return 2;
+      return kubeadmCommand(rest);
     case undefined:
     case 'help':
     case '--help':

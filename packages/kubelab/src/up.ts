@@ -3,7 +3,6 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { which } from '@kubelab/component-base';
-import { ENCRYPTION_CONFIG_FILE, ensureEncryptionConfig } from './encryption-config.js';
 import { flagOwners, routeFlags } from './flag-routing.js';
 import { serviceEntry, stateDirFrom } from './paths.js';
 import { Supervisor, waitHealthy } from './supervisor.js';
@@ -92,7 +91,6 @@ export async function up(argv: string[]): Promise<number> {
   const caPem = readFileSync(files.caCert, 'utf8');
   writeFileSync(join(layout.stateDir, 'nats.conf'), natsConfig(layout));
   writeFileSync(join(layout.stateDir, 'cluster.json'), JSON.stringify(clusterInfo(layout), null, 2) + '\n');
-  ensureEncryptionConfig(join(layout.stateDir, ENCRYPTION_CONFIG_FILE));
 
   let failed = false;
   const sup = new Supervisor({

@@ -1,0 +1,114 @@
+// `kubelab kubeadm …`: kubeadm's file phases as a command, for a setup step
+// that is not `pnpm kubelab up` (the compose stack's one-shot `kubeadm-init`
+// and `kubeconfig` services). Flag names are kubeadm's where it has one.
+
+import { statSync } from 'node:fs';
+import { chown } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { FlagError, FlagSet } from '@kubelab/component-base';
+import { encryptionConfigCommand } from './encryption-config.js';
+import { kubeadmNatsCommand } from './kubeadm-nats.js';
+import { copyKubeconfig, kubeadmInitFiles, type KubeadmInitOptions } from './kubeadm.js';
+
+const initFlags = new FlagSet('kubelab kubeadm init')
+  .string('dir', '/etc/kubernetes', "The control plane's /etc/kubernetes: pki/, admin.conf, super-admin.conf, controller-manager.conf, scheduler.conf, encryption-config.yaml")
+  .stringArray('nodes', [], 'Node names (comma-separated); each gets <nodes-dir>/<node>/kubelet.conf (user system:node:<node>) and kube-proxy.conf')
+  .string('nodes-dir', '', "Folder holding one folder per node, that node's /etc/kubernetes (default <dir>/nodes)")
+  .string('control-plane-endpoint', '127.0.0.1:6443', 'host:port of the apiserver written into every kubeconfig')
+  .stringArray('apiserver-cert-extra-sans', [], "Extra Subject Alternative Names (DNS names and IPs) of the apiserver's serving certificate")
+  .stringArray('etcd-cert-extra-sans', [], "kubelab (kubeadm's etcd.local.serverCertSANs): extra SANs of pki/etcd/server.crt, the names NATS in etcd's role is reached by")
+  .string('service-cidr', '10.96.0.0/12', 'The Services range; its first address (the kubernetes Service) is a SAN of the serving certificate')
+  .string('owner', '', 'kubelab: UID:GID given every file under --dir (the control-plane images run as 1000:1000)');
+
+/** The `init` flags as kubeadmInitFiles' options (no I/O; errors are FlagErrors). */
+export function parseInitArgs(argv: string[], env: NodeJS.ProcessEnv = {}): Omit<KubeadmInitOptions, 'log'> {
+  const { values, rest } = initFlags.parse(argv, env);
+  if (rest.length > 0) throw new FlagError(`unexpected argument "${rest[0]}"`);
+  if (!values.dir) throw new FlagError('--dir must not be empty');
+  const nodesDir = values['nodes-dir'] || join(values.dir, 'nodes');
+  const nodes = values.nodes.map((n) => n.trim()).filter(Boolean);
+  for (const n of nodes) {
+    // A node name is a DNS subdomain (and becomes a folder name here).
+    if (!/^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/.test(n) || n.length > 253) throw new FlagError(`--nodes: "${n}" is not a valid node name (a lowercase RFC 1123 subdomain)`);
+  }
+  const endpoint = values['control-plane-endpoint'];
+  if (!/^[^/:\s]+:\d{1,5}$/.test(endpoint)) throw new FlagError(`--control-plane-endpoint "${endpoint}": want host:port`);
+  let owner: KubeadmInitOptions['owner'];
+  if (values.owner) {
+    const m = /^(\d+):(\d+)$/.exec(values.owner);
+    if (!m) throw new FlagError(`--owner "${values.owner}": want UID:GID (numbers)`);
+    owner = { uid: Number(m[1]), gid: Number(m[2]) };
+  }
+  return {
+    dir: values.dir,
+    server: `https://${endpoint}`,
+    serviceCidr: values['service-cidr'],
+    apiserverCertExtraSans: values['apiserver-cert-extra-sans'],
+    etcdCertExtraSans: values['etcd-cert-extra-sans'],
+    nodes: nodes.map((name) => ({ name, kubeletConf: join(nodesDir, name, 'kubelet.conf') })),
+    kubeProxyConfs: nodes.map((name) => join(nodesDir, name, 'kube-proxy.conf')),
+    ...(owner ? { owner } : {}),
+  };
+}
+
+const adminFlags = new FlagSet('kubelab kubeadm admin-kubeconfig')
+  .string('from', '/etc/kubernetes/admin.conf', 'The kubeconfig to copy')
+  .string('server', '', 'The apiserver URL as the user reaches it (e.g. https://127.0.0.1:6443, a published port)');
+
+export function parseAdminKubeconfigArgs(argv: string[], env: NodeJS.ProcessEnv = {}): { from: string; server: string; out: string } {
+  const { values, rest } = adminFlags.parse(argv, env);
+  if (rest.length !== 1) throw new FlagError('want exactly one output path');
+  if (values.server && !/^https:\/\/[^/\s]+$/.test(values.server)) throw new FlagError(`--server "${values.server}": want https://host:port`);
+  return { from: values.from, server: values.server, out: rest[0]! };
+}
+
+const USAGE = `Usage: kubelab kubeadm <phase> [flags]
+
+  init --dir DIR --nodes A,B [--nodes-dir DIR] [--control-plane-endpoint HOST:PORT]
+       [--apiserver-cert-extra-sans LIST] [--etcd-cert-extra-sans LIST] [--service-cidr CIDR] [--owner UID:GID]
+          kubeadm init's certs and kubeconfig phases, each node's kubelet.conf and kube-proxy.conf,
+          and the encryption config; files that exist are kept
+  admin-kubeconfig [--from /etc/kubernetes/admin.conf] --server URL OUT
+          Copy admin.conf for the user (mode 0600, owned by OUT's folder's owner), with the server they reach
+  encryption-config PATH
+          Write the apiserver's --encryption-provider-config (aescbc key1 for secrets) unless PATH exists
+  nats DIR --nodes node-1,node-2 [--listen 0.0.0.0:4222] [--monitor 0.0.0.0:8222] [--store-dir /data/jetstream]
+          Issue the NATS client certificates from DIR/pki/etcd/ca (kept when present) and write DIR/nats.conf
+          (TLS with DIR/pki/etcd/server, a user per client certificate): what kubelab up does
+`;
+
+export async function kubeadmCommand(argv: string[]): Promise<number> {
+  const [phase, ...rest] = argv;
+  try {
+    switch (phase) {
+      case 'init': {
+        await kubeadmInitFiles({ ...parseInitArgs(rest, process.env), log: (l) => process.stdout.write(`${l}\n`) });
+        return 0;
+      }
+      case 'admin-kubeconfig': {
+        const a = parseAdminKubeconfigArgs(rest, process.env);
+        await copyKubeconfig(a.from, a.out, a.server || undefined);
+        // Run as root in a container, the file still belongs to the user whose folder it is in.
+        if (process.getuid?.() === 0) {
+          const { uid, gid } = statSync(dirname(a.out));
+          await chown(a.out, uid, gid);
+        }
+        process.stdout.write(`[kubeconfig] Wrote "${a.out}"${a.server ? ` for ${a.server}` : ''}\n`);
+        return 0;
+      }
+      case 'encryption-config':
+        return encryptionConfigCommand(rest);
+      case 'nats':
+        return kubeadmNatsCommand(rest);
+      default:
+        process.stderr.write(phase === undefined || phase === 'help' ? USAGE : `kubelab kubeadm: unknown phase "${phase}"\n\n${USAGE}`);
+        return 2;
+    }
+  } catch (e) {
+    if (e instanceof FlagError) {
+      process.stderr.write(`kubelab kubeadm ${phase}: ${e.message}\n`);
+      return 2;
+    }
+    throw e;
+  }
+}
