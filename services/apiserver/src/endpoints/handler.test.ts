@@ -95,7 +95,15 @@ describe('discovery and version', () => {
   it('/api, /apis and resource lists carry what kubectl needs', async () => {
     expect((await call('GET', '/api')).json).toEqual({ kind: 'APIVersions', versions: ['v1'] });
     const apis = (await call<Discovery>('GET', '/apis')).json;
-    expect(apis.groups.map((g: { name: string }) => g.name)).toEqual(['apps', 'discovery.k8s.io', 'coordination.k8s.io', 'rbac.authorization.k8s.io', 'authorization.k8s.io', 'authentication.k8s.io', 'certificates.k8s.io']);
+    expect(apis.groups.map((g: { name: string }) => g.name)).toEqual([
+      'apps',
+      'discovery.k8s.io',
+      'coordination.k8s.io',
+      'rbac.authorization.k8s.io',
+      'authorization.k8s.io',
+      'authentication.k8s.io',
+      'certificates.k8s.io',
+    ]);
     // kubectl auth whoami 1.27 asks v1beta1, later ones v1 first.
     expect(apis.groups[5]).toEqual({
       name: 'authentication.k8s.io',
