@@ -106,6 +106,14 @@ export async function kubeadmInitFiles(o: KubeadmInitOptions): Promise<ClusterPk
   for (const p of nodeConfs) log(kubeconfigLine(p, hadConf.has(p)));
   // Each node's staticPodPath, as kubeadm creates it (and the mount point of the compose node's manifests volume).
   for (const d of new Set([o.dir, ...o.nodes.map((n) => dirname(n.kubeletConf))])) await mkdir(join(d, 'manifests'), { recursive: true });
+  // Each node's pki/ca.crt, as `kubeadm join` leaves it: the kubelet's --client-ca-file for its HTTPS API.
+  for (const d of new Set(o.nodes.map((n) => dirname(n.kubeletConf)).filter((d) => d !== o.dir))) {
+    const nodeCa = join(d, `${PKI_FILES.ca}.crt`);
+    if (existsSync(nodeCa)) continue;
+    await mkdir(dirname(nodeCa), { recursive: true });
+    await writeFile(nodeCa, pki.ca.certPem, { mode: 0o644 });
+    log(`[certs] Writing the cluster CA to "${nodeCa}"`);
+  }
 
   const encryption = join(o.dir, ENCRYPTION_CONFIG_FILE);
   const { created } = ensureEncryptionConfig(encryption);

@@ -80,6 +80,8 @@ describe('kubelab kubeadm init', () => {
       const proxy = certificateInfo(loadKubeconfig(join(nodesDir, node, 'kube-proxy.conf')).clientCertPem!);
       expect([proxy.commonName, proxy.organizations]).toEqual(['system:kube-proxy', []]);
       expect(mode(join(nodesDir, node, 'kubelet.conf'))).toBe('600');
+      // kubeadm join's pki/ca.crt: the kubelet's --client-ca-file.
+      expect(readFileSync(join(nodesDir, node, 'pki/ca.crt'), 'utf8')).toBe(ca);
     }
     const admin = certificateInfo(loadKubeconfig(join(dir, 'admin.conf')).clientCertPem!);
     expect([admin.commonName, admin.organizations]).toEqual(['kubernetes-admin', ['kubeadm:cluster-admins']]);
