@@ -189,8 +189,8 @@ describe.skipIf(!canRun).sequential('compose stack end to end', () => {
     const stat = await compose(stack, ['exec', '-T', 'apiserver', 'stat', '-c', '%n %a %u', ...files.map((f) => `/etc/kubernetes/${f}`)]);
     expect(stat.trim().split('\n')).toEqual(files.map((f) => `/etc/kubernetes/${f} ${f.endsWith('.crt') ? 644 : 600} 1000`));
     // A node holds its own identities, never the CA's key.
-    const onNode = await compose(stack, ['exec', '-T', 'node-1', 'ls', '/etc/kubernetes']);
-    expect(onNode.split(/\s+/).filter(Boolean).sort()).toEqual(['kube-proxy.conf', 'kubelet.conf', 'manifests']);
+    const onNode = await compose(stack, ['exec', '-T', 'node-1', 'find', '/etc/kubernetes', '-type', 'f']);
+    expect(onNode.split(/\s+/).filter(Boolean).sort()).toEqual(['/etc/kubernetes/kube-proxy.conf', '/etc/kubernetes/kubelet.conf', '/etc/kubernetes/pki/ca.crt']);
 
     // The host's kubeconfig is admin.conf: a client certificate, private to the user.
     expect(readFileSync(stack.kubeconfig, 'utf8')).toMatch(/client-certificate-data: \S+/);
