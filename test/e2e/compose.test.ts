@@ -48,7 +48,8 @@ const HEALTHCHECKED = [
   'kubelet-2',
   'kube-proxy-2',
 ];
-const PROJECT = 'kubelab-e2e';
+// KUBELAB_E2E_PROJECT: a name of its own when two runs share one Docker engine (each one's start tears down leftovers of its name).
+const PROJECT = process.env.KUBELAB_E2E_PROJECT || 'kubelab-e2e';
 
 const cli = detectCompose();
 const canRun =
