@@ -35,19 +35,9 @@ export interface Authorizer {
   authorize(a: AuthorizationAttributes): AuthorizerResult;
 }
 
-/** A resource rule as SelfSubjectRulesReview reports it (authorization.k8s.io/v1 ResourceRule). */
-export interface ResourceRule {
-  verbs: string[];
-  apiGroups?: string[];
-  resources?: string[];
-  resourceNames?: string[];
-}
-
-/** authorization.k8s.io/v1 NonResourceRule. */
-export interface NonResourceRule {
-  verbs: string[];
-  nonResourceURLs?: string[];
-}
+// The rules SelfSubjectRulesReview reports are the API's own types.
+import type { NonResourceRule, ResourceRule } from '@kubelab/api';
+export type { NonResourceRule, ResourceRule };
 
 /** What a user may do in a namespace (upstream authorizer.RuleResolver.RulesFor). */
 export interface RuleResolver {
