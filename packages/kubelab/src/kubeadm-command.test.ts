@@ -2,10 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { parseAdminKubeconfigArgs, parseInitArgs } from './kubeadm-command.js';
 
 describe('kubelab kubeadm init flags', () => {
-  it('maps the compose invocation to kubeadm files: per-node kubelet.conf and kube-proxy.conf, the endpoint as https URL', () => {
+  it("maps the compose invocation to kubeadm files: kubelet.conf for init's node, joining nodes marked, kube-proxy.conf each, the endpoint as https URL", () => {
     const o = parseInitArgs([
       '--dir=/etc/kubernetes',
-      '--nodes=control-plane,node-1',
+      '--nodes=control-plane',
+      '--join-nodes=node-1,node-2',
       '--nodes-dir=/var/lib/kubelab/nodes',
       '--control-plane-endpoint=apiserver:6443',
       '--apiserver-cert-extra-sans=apiserver,127.0.0.1',
@@ -20,9 +21,10 @@ describe('kubelab kubeadm init flags', () => {
       etcdCertExtraSans: ['nats'],
       nodes: [
         { name: 'control-plane', kubeletConf: '/var/lib/kubelab/nodes/control-plane/kubelet.conf' },
-        { name: 'node-1', kubeletConf: '/var/lib/kubelab/nodes/node-1/kubelet.conf' },
+        { name: 'node-1', kubeletConf: '/var/lib/kubelab/nodes/node-1/kubelet.conf', join: true },
+        { name: 'node-2', kubeletConf: '/var/lib/kubelab/nodes/node-2/kubelet.conf', join: true },
       ],
-      kubeProxyConfs: ['/var/lib/kubelab/nodes/control-plane/kube-proxy.conf', '/var/lib/kubelab/nodes/node-1/kube-proxy.conf'],
+      kubeProxyConfs: ['/var/lib/kubelab/nodes/control-plane/kube-proxy.conf', '/var/lib/kubelab/nodes/node-1/kube-proxy.conf', '/var/lib/kubelab/nodes/node-2/kube-proxy.conf'],
       owner: { uid: 1000, gid: 1000 },
     });
   });
@@ -37,6 +39,8 @@ describe('kubelab kubeadm init flags', () => {
   it.each([
     [['--nodes=Node_1'], '--nodes: "Node_1" is not a valid node name (a lowercase RFC 1123 subdomain)'],
     [['--nodes=../etc'], '--nodes: "../etc" is not a valid node name (a lowercase RFC 1123 subdomain)'],
+    [['--join-nodes=node_2'], '--join-nodes: "node_2" is not a valid node name (a lowercase RFC 1123 subdomain)'],
+    [['--nodes=a,b', '--join-nodes=b'], 'node "b" is in both --nodes and --join-nodes'],
     [['--control-plane-endpoint=https://apiserver:6443'], '--control-plane-endpoint "https://apiserver:6443": want host:port'],
     [['--owner=root'], '--owner "root": want UID:GID (numbers)'],
     [['--dir='], '--dir must not be empty'],

@@ -12,7 +12,12 @@ import { copyKubeconfig, kubeadmInitFiles, type KubeadmInitOptions } from './kub
 
 const initFlags = new FlagSet('kubelab kubeadm init')
   .string('dir', '/etc/kubernetes', "The control plane's /etc/kubernetes: pki/, admin.conf, super-admin.conf, controller-manager.conf, scheduler.conf, encryption-config.yaml")
-  .stringArray('nodes', [], 'Node names (comma-separated); each gets <nodes-dir>/<node>/kubelet.conf (user system:node:<node>) and kube-proxy.conf')
+  .stringArray('nodes', [], "Node names (comma-separated) of kubeadm init's own kind; each gets <nodes-dir>/<node>/kubelet.conf (user system:node:<node>) and kube-proxy.conf")
+  .stringArray(
+    'join-nodes',
+    [],
+    'Node names (comma-separated) that join as with kubeadm join; each gets <nodes-dir>/<node>/bootstrap-kubelet.conf (the bootstrap token) and kube-proxy.conf, and its kubelet writes kubelet.conf',
+  )
   .string('nodes-dir', '', "Folder holding one folder per node, that node's /etc/kubernetes (default <dir>/nodes)")
   .string('control-plane-endpoint', '127.0.0.1:6443', 'host:port of the apiserver written into every kubeconfig')
   .stringArray('apiserver-cert-extra-sans', [], "Extra Subject Alternative Names (DNS names and IPs) of the apiserver's serving certificate")
@@ -26,10 +31,14 @@ export function parseInitArgs(argv: string[], env: NodeJS.ProcessEnv = {}): Omit
   if (rest.length > 0) throw new FlagError(`unexpected argument "${rest[0]}"`);
   if (!values.dir) throw new FlagError('--dir must not be empty');
   const nodesDir = values['nodes-dir'] || join(values.dir, 'nodes');
-  const nodes = values.nodes.map((n) => n.trim()).filter(Boolean);
-  for (const n of nodes) {
+  const names = (list: string[]) => list.map((n) => n.trim()).filter(Boolean);
+  const nodes = names(values.nodes);
+  const joinNodes = names(values['join-nodes']);
+  for (const n of [...nodes, ...joinNodes]) {
     // A node name is a DNS subdomain (and becomes a folder name here).
-    if (!/^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/.test(n) || n.length > 253) throw new FlagError(`--nodes: "${n}" is not a valid node name (a lowercase RFC 1123 subdomain)`);
+    const flag = nodes.includes(n) ? '--nodes' : '--join-nodes';
+    if (!/^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/.test(n) || n.length > 253) throw new FlagError(`${flag}: "${n}" is not a valid node name (a lowercase RFC 1123 subdomain)`);
+    if (nodes.includes(n) && joinNodes.includes(n)) throw new FlagError(`node "${n}" is in both --nodes and --join-nodes`);
   }
   const endpoint = values['control-plane-endpoint'];
   if (!/^[^/:\s]+:\d{1,5}$/.test(endpoint)) throw new FlagError(`--control-plane-endpoint "${endpoint}": want host:port`);
@@ -45,8 +54,11 @@ export function parseInitArgs(argv: string[], env: NodeJS.ProcessEnv = {}): Omit
     serviceCidr: values['service-cidr'],
     apiserverCertExtraSans: values['apiserver-cert-extra-sans'],
     etcdCertExtraSans: values['etcd-cert-extra-sans'],
-    nodes: nodes.map((name) => ({ name, kubeletConf: join(nodesDir, name, 'kubelet.conf') })),
-    kubeProxyConfs: nodes.map((name) => join(nodesDir, name, 'kube-proxy.conf')),
+    nodes: [
+      ...nodes.map((name) => ({ name, kubeletConf: join(nodesDir, name, 'kubelet.conf') })),
+      ...joinNodes.map((name) => ({ name, kubeletConf: join(nodesDir, name, 'kubelet.conf'), join: true })),
+    ],
+    kubeProxyConfs: [...nodes, ...joinNodes].map((name) => join(nodesDir, name, 'kube-proxy.conf')),
     ...(owner ? { owner } : {}),
   };
 }
@@ -64,10 +76,11 @@ export function parseAdminKubeconfigArgs(argv: string[], env: NodeJS.ProcessEnv 
 
 const USAGE = `Usage: kubelab kubeadm <phase> [flags]
 
-  init --dir DIR --nodes A,B [--nodes-dir DIR] [--control-plane-endpoint HOST:PORT]
+  init --dir DIR --nodes A [--join-nodes B,C] [--nodes-dir DIR] [--control-plane-endpoint HOST:PORT]
        [--apiserver-cert-extra-sans LIST] [--etcd-cert-extra-sans LIST] [--service-cidr CIDR] [--owner UID:GID]
-          kubeadm init's certs and kubeconfig phases, each node's kubelet.conf and kube-proxy.conf,
-          and the encryption config; files that exist are kept
+          kubeadm init's certs and kubeconfig phases, each node's kubelet.conf (--nodes) or
+          bootstrap-kubelet.conf (--join-nodes) and kube-proxy.conf, the bootstrap token
+          (DIR/bootstrap-token.json, 24 h) and the encryption config; files that exist are kept
   admin-kubeconfig [--from /etc/kubernetes/admin.conf] --server URL OUT
           Copy admin.conf for the user (mode 0600, owned by OUT's folder's owner), with the server they reach
   encryption-config PATH

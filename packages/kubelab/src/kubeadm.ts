@@ -2,8 +2,10 @@
 // for both runners: `pnpm kubelab up` writes them into its state dir (which
 // plays /etc/kubernetes) and the compose stack's one-shot `kubeadm-init`
 // service into its volumes (`kubelab kubeadm init`). Existing files are kept,
-// so a restarted cluster keeps its identities and its Secrets' key. The
-// user's kubeconfig is a copy of admin.conf, as kubeadm tells its users to
+// so a restarted cluster keeps its identities and its Secrets' key. Nodes
+// that join (`join: true`) get bootstrap-kubelet.conf with the bootstrap
+// token instead of a kubelet.conf: their kubelet asks for its certificate
+// (bootstrap-token.ts). The user's kubeconfig is a copy of admin.conf, as kubeadm tells its users to
 // `cp /etc/kubernetes/admin.conf $HOME/.kube/config`.
 
 import { existsSync } from 'node:fs';
@@ -14,6 +16,7 @@ import { formatIpv4, parseIpv4Cidr } from '@kubelab/api';
 import { ADMIN_NATS_IDENTITY, TRACE_NATS_IDENTITY, containerdNatsIdentity } from '@kubelab/nats';
 import { certificateInfo, ensureCert, ensureClusterPki, ensureKubeconfig, kubeletIdentity, KUBECONFIG_FILES, PKI_FILES, type CertificateAuthority, type ClusterPki } from '@kubelab/pki';
 import { parse, stringify } from 'yaml';
+import { BOOTSTRAP_KUBELET_CONF, BOOTSTRAP_TOKEN_FILE, ensureBootstrapKubeletConf, ensureBootstrapToken, rfc3339 } from './bootstrap-token.js';
 import { ENCRYPTION_CONFIG_FILE, ensureEncryptionConfig } from './encryption-config.js';
 import { NATS_CLIENT_FILES, kubeadmFiles, nodeNames, type Layout } from './topology.js';
 
@@ -22,8 +25,10 @@ export const KUBE_PROXY_IDENTITY = { commonName: 'system:kube-proxy' };
 
 export interface KubeadmNode {
   name: string;
-  /** Where its kubelet.conf goes (the node's /etc/kubernetes/kubelet.conf). */
+  /** Where its kubelet.conf goes (the node's /etc/kubernetes/kubelet.conf); for a joining node, where its kubelet writes it. */
   kubeletConf: string;
+  /** Joins as with `kubeadm join`: bootstrap-kubelet.conf beside kubeletConf, no kubelet.conf. */
+  join?: boolean;
 }
 
 export interface KubeadmInitOptions {
@@ -79,7 +84,7 @@ export async function kubeadmInitFiles(o: KubeadmInitOptions): Promise<ClusterPk
   const etcdSans = splitSans(o.etcdCertExtraSans ?? []);
   const pkiBases = Object.values(PKI_FILES).filter((b) => !b.endsWith('.key') && !b.endsWith('.pub'));
   const had = new Set([...pkiBases.map((b) => `${b}.crt`), PKI_FILES.saKey, ...Object.values(KUBECONFIG_FILES)].filter((rel) => existsSync(join(o.dir, rel))));
-  const nodeConfs = [...o.nodes.map((n) => n.kubeletConf), ...o.kubeProxyConfs];
+  const nodeConfs = [...o.nodes.filter((n) => !n.join).map((n) => n.kubeletConf), ...o.kubeProxyConfs];
   const hadConf = new Set(nodeConfs.filter((p) => existsSync(p)));
 
   const pki = await ensureClusterPki({
@@ -100,10 +105,20 @@ export async function kubeadmInitFiles(o: KubeadmInitOptions): Promise<ClusterPk
   log(`[kubeconfig] Using kubeconfig folder "${o.dir}"`);
   for (const f of Object.values(KUBECONFIG_FILES)) log(kubeconfigLine(join(o.dir, f), had.has(f)));
   await Promise.all([
-    ...o.nodes.map((n) => ensureKubeconfig(n.kubeletConf, pki.ca, kubeletIdentity(n.name), { server: o.server })),
+    ...o.nodes.filter((n) => !n.join).map((n) => ensureKubeconfig(n.kubeletConf, pki.ca, kubeletIdentity(n.name), { server: o.server })),
     ...o.kubeProxyConfs.map((p) => ensureKubeconfig(p, pki.ca, KUBE_PROXY_IDENTITY, { server: o.server })),
   ]);
   for (const p of nodeConfs) log(kubeconfigLine(p, hadConf.has(p)));
+
+  // kubeadm init's bootstrap token (uploaded once the apiserver runs) and, for each joining node, its bootstrap-kubelet.conf.
+  const tokenFile = join(o.dir, BOOTSTRAP_TOKEN_FILE);
+  const token = await ensureBootstrapToken({ file: tokenFile, server: o.server, caPem: pki.ca.certPem });
+  log(`[bootstrap-token] ${token.created ? 'Generated a new' : 'Using the existing'} bootstrap token in "${tokenFile}", valid until ${rfc3339(token.expires)}`);
+  for (const n of o.nodes.filter((n) => n.join)) {
+    const path = join(dirname(n.kubeletConf), BOOTSTRAP_KUBELET_CONF);
+    const wrote = await ensureBootstrapKubeletConf(path, o.server, pki.ca.certPem, token.token);
+    log(kubeconfigLine(path, !wrote));
+  }
   // Each node's staticPodPath, as kubeadm creates it (and the mount point of the compose node's manifests volume).
   for (const d of new Set([o.dir, ...o.nodes.map((n) => dirname(n.kubeletConf))])) await mkdir(join(d, 'manifests'), { recursive: true });
   // Each node's pki/ca.crt, as `kubeadm join` leaves it: the kubelet's --client-ca-file for its HTTPS API.
@@ -148,11 +163,11 @@ export async function copyKubeconfig(from: string, to: string, server?: string):
   await chmod(to, 0o600);
 }
 
-/** `pnpm kubelab up`: the state dir plays /etc/kubernetes, each node folder that node's. */
+/** `pnpm kubelab up`: the state dir plays /etc/kubernetes, each node folder that node's; every node joins with the bootstrap token. */
 export async function kubeadmInit(layout: Layout, userKubeconfig: string): Promise<void> {
   const server = `https://127.0.0.1:${layout.ports.apiserver}`;
   const files = kubeadmFiles(layout);
-  const nodes = Array.from({ length: layout.nodes }, (_, i) => ({ name: `node-${i + 1}`, kubeletConf: files.kubelet(`node-${i + 1}`) }));
+  const nodes = nodeNames(layout).map((name) => ({ name, kubeletConf: files.kubelet(name), join: true }));
   const pki = await kubeadmInitFiles({ dir: layout.stateDir, server, serviceCidr: '10.96.0.0/12', nodes, kubeProxyConfs: [files.kubeProxy] });
   await ensureNatsClientCerts(layout.stateDir, pki.etcdCa, nodeNames(layout));
   await copyKubeconfig(files.admin, userKubeconfig);

@@ -5,6 +5,7 @@
 import { join } from 'node:path';
 import { natsServerConfig, type NatsTlsFiles } from '@kubelab/nats';
 import { PKI_FILES } from '@kubelab/pki';
+import { BOOTSTRAP_KUBELET_CONF, BOOTSTRAP_TOKEN_FILE } from './bootstrap-token.js';
 import { ENCRYPTION_CONFIG_FILE } from './encryption-config.js';
 
 export interface Ports {
@@ -80,6 +81,8 @@ export function kubeadmFiles(layout: Layout) {
     controllerManager: at('controller-manager.conf'),
     kubeProxy: at('kube-proxy.conf'),
     kubelet: (node: string) => join(nodeDir(layout, node), 'kubelet.conf'),
+    bootstrapKubelet: (node: string) => join(nodeDir(layout, node), BOOTSTRAP_KUBELET_CONF),
+    bootstrapToken: at(BOOTSTRAP_TOKEN_FILE),
     etcdCa: at(`${PKI_FILES.etcdCa}.crt`),
     etcdServerCert: at(`${PKI_FILES.etcdServer}.crt`),
     etcdServerKey: at(`${PKI_FILES.etcdServer}.key`),
@@ -240,6 +243,8 @@ export function components(layout: Layout): ComponentSpec[] {
           '--node-ip=127.0.0.1',
           '--address=127.0.0.1',
           `--apiserver-grpc-address=${grpc}`,
+          // As after `kubeadm join`: the bootstrap token asks for the node's certificate, written to <root-dir>/pki and --kubeconfig.
+          `--bootstrap-kubeconfig=${files.bootstrapKubelet(node)}`,
           `--kubeconfig=${files.kubelet(node)}`,
           // kubeadm's kubelet: the apiserver's client certificate (and any other from the cluster CA) authenticates.
           `--client-ca-file=${files.caCert}`,

@@ -9,6 +9,8 @@ import { Supervisor, waitHealthy } from './supervisor.js';
 import { loadKubeconfig } from '@kubelab/pki/kubeconfig';
 import { getText, type ClientTlsFiles } from './http-get.js';
 import { kubeadmInit } from './kubeadm.js';
+import { uploadBootstrapToken } from './bootstrap-token.js';
+import { clientTlsFromKubeconfig, createClientset } from '@kubelab/client';
 import { ADMIN_NATS_IDENTITY, readNatsTls } from '@kubelab/nats';
 import { connectNats } from './nats.js';
 import { ensureCriStream } from './trace/source.js';
@@ -135,6 +137,15 @@ export async function up(argv: string[]): Promise<number> {
       }
     }
     if (spec.service === 'nats') await ensureTraceHistory(layout);
+    if (spec.service === 'apiserver') {
+      try {
+        await bootstrapTokenPhase(layout);
+      } catch (e) {
+        process.stderr.write(`kubelab up: kubeadm's bootstrap-token phase failed, nodes cannot join: ${(e as Error).message}\n`);
+        failed = true;
+        break;
+      }
+    }
   }
   if (failed) {
     await sup.stopAll();
@@ -171,6 +182,21 @@ async function ensureTraceHistory(layout: Layout): Promise<void> {
     }
   } catch (e) {
     process.stderr.write(`kubelab up: no CRI call history for kubelab trace --since: ${(e as Error).message}\n`);
+  }
+}
+
+/**
+ * kubeadm init's bootstrap-token phase, before any kubelet starts (as
+ * `kubeadm join` runs after init): the token's Secret and cluster-info, as
+ * kubernetes-admin (admin.conf) over gRPC.
+ */
+async function bootstrapTokenPhase(layout: Layout): Promise<void> {
+  const files = kubeadmFiles(layout);
+  const cs = createClientset({ address: `127.0.0.1:${layout.ports.apiserverGrpc}`, tls: clientTlsFromKubeconfig(files.admin), component: 'kubeadm' });
+  try {
+    await uploadBootstrapToken(cs, files.bootstrapToken, (l) => process.stdout.write(`${l}\n`));
+  } finally {
+    cs.close();
   }
 }
 

@@ -1,6 +1,7 @@
 // `kubelab kubeadm init` and `admin-kubeconfig` as the compose stack runs
 // them (the built CLI, real files): kubeadm's layout, identities, SANs and
-// modes, and a second run that keeps every file.
+// modes, a joining node's bootstrap-kubelet.conf, and a second run that
+// keeps every file.
 
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
@@ -31,6 +32,7 @@ describe('kubelab kubeadm init', () => {
     'init',
     `--dir=${dir}`,
     '--nodes=control-plane,node-1',
+    '--join-nodes=node-2',
     `--nodes-dir=${nodesDir}`,
     '--control-plane-endpoint=apiserver:6443',
     '--apiserver-cert-extra-sans=apiserver,control-plane,127.0.0.1',
@@ -87,8 +89,31 @@ describe('kubelab kubeadm init', () => {
     expect([admin.commonName, admin.organizations]).toEqual(['kubernetes-admin', ['kubeadm:cluster-admins']]);
   });
 
+  it("makes kubeadm init's bootstrap token and gives a joining node bootstrap-kubelet.conf with it, no kubelet.conf", () => {
+    const stored = JSON.parse(readFileSync(join(dir, 'bootstrap-token.json'), 'utf8')) as { items: { kind: string; data: Record<string, string> }[] };
+    const data = Object.fromEntries(Object.entries(stored.items[0]!.data).map(([k, v]) => [k, Buffer.from(v, 'base64').toString()]));
+    const token = `${data['token-id']}.${data['token-secret']}`;
+    expect(token).toMatch(/^[a-z0-9]{6}\.[a-z0-9]{16}$/);
+    // 24 h, kubeadm's default TTL.
+    expect(Date.parse(data.expiration!) - Date.now()).toBeGreaterThan(23.9 * 3600_000);
+    expect(Date.parse(data.expiration!) - Date.now()).toBeLessThanOrEqual(24 * 3600_000);
+    expect(mode(join(dir, 'bootstrap-token.json'))).toBe('600');
+    expect(first.stdout).toMatch(/\[bootstrap-token\] Generated a new bootstrap token in ".*bootstrap-token.json", valid until \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ/);
+    expect(first.stdout).toContain('[kubeconfig] Writing "bootstrap-kubelet.conf" kubeconfig file');
+
+    const boot = loadKubeconfig(join(nodesDir, 'node-2', 'bootstrap-kubelet.conf'));
+    expect({ server: boot.server, token: boot.token, cert: boot.clientCertPem }).toEqual({ server: 'https://apiserver:6443', token, cert: undefined });
+    expect(boot.caPem).toBe(readFileSync(join(dir, 'pki/ca.crt'), 'utf8'));
+    expect(readFileSync(join(nodesDir, 'node-2', 'bootstrap-kubelet.conf'), 'utf8')).toContain('name: tls-bootstrap-token-user');
+    expect(mode(join(nodesDir, 'node-2', 'bootstrap-kubelet.conf'))).toBe('600');
+    expect(() => statSync(join(nodesDir, 'node-2', 'kubelet.conf'))).toThrow(/ENOENT/);
+    expect(certificateInfo(loadKubeconfig(join(nodesDir, 'node-2', 'kube-proxy.conf')).clientCertPem!).commonName).toBe('system:kube-proxy');
+  });
+
   it('keeps every existing file on a second run (a restarted stack keeps its identities and key)', async () => {
-    const files = ['pki/ca.key', 'pki/apiserver.crt', 'admin.conf', 'encryption-config.yaml'].map((f) => join(dir, f)).concat(join(nodesDir, 'node-1', 'kubelet.conf'));
+    const files = ['pki/ca.key', 'pki/apiserver.crt', 'admin.conf', 'encryption-config.yaml', 'bootstrap-token.json']
+      .map((f) => join(dir, f))
+      .concat(join(nodesDir, 'node-1', 'kubelet.conf'), join(nodesDir, 'node-2', 'bootstrap-kubelet.conf'));
     const before = files.map((f) => readFileSync(f, 'utf8'));
     const again = await kubelab(...args);
     expect(again.code).toBe(0);
@@ -96,6 +121,8 @@ describe('kubelab kubeadm init', () => {
     expect(again.stdout).toContain('[certs] Using existing ca certificate authority');
     expect(again.stdout).toContain(`[kubeconfig] Using existing kubeconfig file: "${join(nodesDir, 'node-1', 'kubelet.conf')}"`);
     expect(again.stdout).toContain(`[encryption-config] Using the existing "${dir}/encryption-config.yaml"`);
+    expect(again.stdout).toContain(`[bootstrap-token] Using the existing bootstrap token in "${dir}/bootstrap-token.json"`);
+    expect(again.stdout).toContain(`[kubeconfig] Using existing kubeconfig file: "${join(nodesDir, 'node-2', 'bootstrap-kubelet.conf')}"`);
   }, 60_000);
 
   it('admin-kubeconfig copies admin.conf with the server the user reaches, mode 0600', async () => {

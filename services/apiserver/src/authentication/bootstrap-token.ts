@@ -7,11 +7,16 @@
 
 import { timingSafeEqual } from 'node:crypto';
 import type { Secret } from '@kubelab/api';
-import { bootstrapTokenExpired, bootstrapTokenGroups, secretData as data, BOOTSTRAP_TOKEN_SECRET_PREFIX, BOOTSTRAP_TOKEN_SECRET_TYPE, BOOTSTRAP_USER_PREFIX } from '@kubelab/serviceaccount';
+import {
+  bootstrapTokenExpired,
+  bootstrapTokenGroups,
+  parseBootstrapToken,
+  secretData as data,
+  BOOTSTRAP_TOKEN_SECRET_PREFIX,
+  BOOTSTRAP_TOKEN_SECRET_TYPE,
+  BOOTSTRAP_USER_PREFIX,
+} from '@kubelab/serviceaccount';
 import type { TokenAuthenticator } from './token.js';
-
-/** `[a-z0-9]{6}.[a-z0-9]{16}` (upstream bootstrapapi.BootstrapTokenPattern). */
-const TOKEN = /^([a-z0-9]{6})\.([a-z0-9]{16})$/;
 
 const same = (a: string, b: string) => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
 
@@ -25,9 +30,9 @@ export function createBootstrapTokenAuthenticator(o: BootstrapTokenAuthenticator
   const now = o.now ?? Date.now;
   return {
     async authenticateToken(token) {
-      const m = TOKEN.exec(token);
-      if (!m) return undefined;
-      const [, id, secretPart] = m as unknown as [string, string, string];
+      const parsed = parseBootstrapToken(token);
+      if (!parsed) return undefined;
+      const { id, secret: secretPart } = parsed;
       const secret = o.getter.secret('kube-system', `${BOOTSTRAP_TOKEN_SECRET_PREFIX}${id}`);
       if (!secret || secret.metadata.deletionTimestamp || secret.type !== BOOTSTRAP_TOKEN_SECRET_TYPE || !secret.data) return undefined;
       if (!same(data(secret, 'token-secret'), secretPart) || data(secret, 'token-id') !== id) return undefined;
