@@ -15,17 +15,29 @@ export interface Clock {
   sleep(ms: number, signal?: AbortSignal): Promise<void>;
 }
 
+/**
+ * The longest delay Node's setTimeout takes (2^31-1 ms, ~24.8 days): a longer
+ * one fires after 1 ms, so realClock waits for it in steps (a kubelet
+ * certificate's rotation deadline is months away).
+ */
+export const MAX_TIMER_DELAY_MS = 2 ** 31 - 1;
+
 export const realClock: Clock = {
   now: () => Date.now(),
   setTimeout(fn, ms) {
     let fired = false;
-    const t = setTimeout(
-      () => {
-        fired = true;
-        fn();
-      },
-      Math.max(0, ms),
-    );
+    let t: ReturnType<typeof setTimeout>;
+    const arm = (left: number) => {
+      t = setTimeout(
+        () => {
+          if (left > MAX_TIMER_DELAY_MS) return arm(left - MAX_TIMER_DELAY_MS);
+          fired = true;
+          fn();
+        },
+        Math.min(left, MAX_TIMER_DELAY_MS),
+      );
+    };
+    arm(Math.max(0, ms));
     return {
       stop() {
         if (fired) return false;
