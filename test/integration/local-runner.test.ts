@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { certificateInfo, loadKubeconfig } from '@kubelab/pki';
 import { requireTool, waitFor } from '@kubelab/testing';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -86,6 +87,30 @@ describe.runIf(ready)('pnpm kubelab up (local processes)', { timeout: 120_000 },
     expect(nodes.stdout).toMatch(/^NAME\s+STATUS\s+ROLES\s+AGE\s+VERSION$/m);
     expect(nodes.stdout).toMatch(/^node-1\s+Ready\s+<none>\s+\S+\s+v1\.32/m);
     expect(nodes.stdout).toMatch(/^node-2\s+Ready\s+<none>/m);
+  });
+
+  it('nodes join by TLS bootstrap: one CSR each from the bootstrap token, approved and issued; kubelet.conf holds the node identity', async () => {
+    const token = JSON.parse(readFileSync(join(dir, 'bootstrap-token.json'), 'utf8')) as { items: { data: Record<string, string> }[] };
+    const tokenId = Buffer.from(token.items[0]!.data['token-id']!, 'base64').toString();
+    const csr = await kubectl(['get', 'csr']);
+    expect(csr.stdout).toMatch(/^NAME\s+AGE\s+SIGNERNAME\s+REQUESTOR\s+REQUESTEDDURATION\s+CONDITION$/m);
+    // Rotation (--rotate-certificates) adds csr-* requests only when a certificate nears its end, a year from now.
+    const rows = csr.stdout.trim().split('\n').slice(1);
+    expect(rows).toHaveLength(2);
+    for (const row of rows) {
+      expect(row).toMatch(new RegExp(`^node-csr-[A-Za-z0-9_-]{43}\\s+\\S+\\s+kubernetes\\.io/kube-apiserver-client-kubelet\\s+system:bootstrap:${tokenId}\\s+<none>\\s+Approved,Issued$`));
+    }
+    const secret = await kubectl(['get', 'secret', '-n', 'kube-system', `bootstrap-token-${tokenId}`, '-o', 'jsonpath={.type} {.data.auth-extra-groups}']);
+    expect(secret.stdout).toBe(`bootstrap.kubernetes.io/token ${Buffer.from('system:bootstrappers:kubeadm:default-node-token').toString('base64')}`);
+    for (const node of ['node-1', 'node-2']) {
+      const conf = loadKubeconfig(join(dir, 'nodes', node, 'kubelet.conf'));
+      const current = join(dir, 'nodes', node, 'kubelet', 'pki', 'kubelet-client-current.pem');
+      expect(readFileSync(join(dir, 'nodes', node, 'kubelet.conf'), 'utf8')).toContain(`client-certificate: ${current}`);
+      const id = certificateInfo(conf.clientCertPem!);
+      expect([id.commonName, id.organizations, id.issuerCommonName]).toEqual([`system:node:${node}`, ['system:nodes'], 'kubernetes']);
+      expect(loadKubeconfig(join(dir, 'nodes', node, 'bootstrap-kubelet.conf')).token).toMatch(new RegExp(`^${tokenId}\\.[a-z0-9]{16}$`));
+    }
+    expect(output).toContain(`[bootstrap-token] Using token: ${tokenId}.<secret in ${join(dir, 'bootstrap-token.json')}>`);
   });
 
   it('runs the seed lab: probedemo restarts once its liveness probe fails, and describe shows why', async () => {
