@@ -4,12 +4,18 @@
 //   [control-plane] / [etcd]  write the static pod manifests of node control-plane
 //   [api-check]               wait for a healthy API server
 //   [mark-control-plane]      label and taint that node once its kubelet registered it
+//   [bootstrap-token]         upload the bootstrap token kubeadm-init made (Secret
+//                             kube-system/bootstrap-token-<id>) and the cluster-info
+//                             ConfigMap, so node-1 and node-2 can join (TLS bootstrap)
 //   [addons]                  apply kube-proxy (ServiceAccount + DaemonSet)
 // The control-plane processes themselves are compose services; the static pods
 // and the DaemonSet's pods are stand-ins whose probes reach them (docs/architecture.md).
 // The certs and kubeconfig phases ran before, in the one-shot kubeadm-init
-// service (`kubelab kubeadm init`); these phases talk to the apiserver as
-// kubeadm does, over HTTPS as kubernetes-admin with /etc/kubernetes/admin.conf.
+// service (`kubelab kubeadm init`), which also wrote the bootstrap token's
+// objects to /etc/kubernetes/bootstrap-token.json; these phases talk to the
+// apiserver as kubeadm does, over HTTPS as kubernetes-admin with
+// /etc/kubernetes/admin.conf. The joining kubelets start once this exits, as
+// `kubeadm join` runs after `kubeadm init`.
 
 import {mkdirSync, readFileSync, readdirSync, writeFileSync} from 'node:fs';
 import {join} from 'node:path';
@@ -19,6 +25,7 @@ const HERE = new URL('.', import.meta.url).pathname;
 const MANIFEST_DIR = process.env.KUBEADM_MANIFEST_DIR ?? '/etc/kubernetes/manifests';
 const NODE = process.env.KUBEADM_NODE_NAME ?? 'control-plane';
 const KUBECONFIG = process.env.KUBECONFIG || '/etc/kubernetes/admin.conf';
+const BOOTSTRAP_TOKEN_FILE = process.env.KUBEADM_BOOTSTRAP_TOKEN_FILE ?? '/etc/kubernetes/bootstrap-token.json';
 const TIMEOUT_MS = 4 * 60_000;
 
 const CONTROL_PLANE_LABELS = {'node-role.kubernetes.io/control-plane': '', 'node.kubernetes.io/exclude-from-external-load-balancers': ''};
@@ -92,6 +99,24 @@ async function markControlPlane() {
   log(`[mark-control-plane] Marking the node ${NODE} as control-plane by adding the taints [${CONTROL_PLANE_TAINT.key}:${CONTROL_PLANE_TAINT.effect}]`);
 }
 
+/** Creates an object of the token file in its namespace; one that exists is kept (a restarted stack). */
+async function createKept(obj, plural) {
+  const r = await api('POST', `/api/v1/namespaces/${obj.metadata.namespace}/${plural}`, obj);
+  if (r.status !== 201 && r.status !== 409) throw new Error(`creating ${obj.kind} ${obj.metadata.namespace}/${obj.metadata.name}: ${r.status} ${r.text}`);
+}
+
+// What `kubelab up` does with packages/kubelab/src/bootstrap-token.ts uploadBootstrapToken.
+async function bootstrapToken() {
+  const {items} = JSON.parse(readFileSync(BOOTSTRAP_TOKEN_FILE, 'utf8'));
+  const secret = items.find((o) => o.kind === 'Secret');
+  const clusterInfo = items.find((o) => o.kind === 'ConfigMap');
+  log(`[bootstrap-token] Using token: ${Buffer.from(secret.data['token-id'], 'base64')}.<secret in ${BOOTSTRAP_TOKEN_FILE}>`);
+  log("[bootstrap-token] Configuring bootstrap tokens, cluster-info ConfigMap (the RBAC Roles for joining nodes are the apiserver's bootstrap policy)");
+  await createKept(secret, 'secrets');
+  log('[bootstrap-token] Creating the "cluster-info" ConfigMap in the "kube-public" namespace');
+  await createKept(clusterInfo, 'configmaps');
+}
+
 async function applyAddon(name) {
   const docs = readFileSync(join(HERE, 'addons', `${name}.yaml`), 'utf8').split(/^---$/m);
   for (const doc of docs) {
@@ -111,6 +136,7 @@ async function main() {
   writeManifests();
   await apiCheck();
   await markControlPlane();
+  await bootstrapToken();
   await applyAddon('kube-proxy');
   log('');
   log('Your Kubernetes control-plane has initialized successfully!');

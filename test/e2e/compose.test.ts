@@ -189,9 +189,14 @@ describe.skipIf(!canRun).sequential('compose stack end to end', () => {
     const files = ['pki/ca.crt', 'pki/apiserver.key', 'pki/sa.key', 'scheduler.conf', 'controller-manager.conf', 'encryption-config.yaml'];
     const stat = await compose(stack, ['exec', '-T', 'apiserver', 'stat', '-c', '%n %a %u', ...files.map((f) => `/etc/kubernetes/${f}`)]);
     expect(stat.trim().split('\n')).toEqual(files.map((f) => `/etc/kubernetes/${f} ${f.endsWith('.crt') ? 644 : 600} 1000`));
-    // A node holds its own identities, never the CA's key.
+    // A node holds its own identities, never the CA's key (node-1 joined: the bootstrap token's kubeconfig and the one its kubelet wrote).
     const onNode = await compose(stack, ['exec', '-T', 'node-1', 'find', '/etc/kubernetes', '-type', 'f']);
-    expect(onNode.split(/\s+/).filter(Boolean).sort()).toEqual(['/etc/kubernetes/kube-proxy.conf', '/etc/kubernetes/kubelet.conf', '/etc/kubernetes/pki/ca.crt']);
+    expect(onNode.split(/\s+/).filter(Boolean).sort()).toEqual([
+      '/etc/kubernetes/bootstrap-kubelet.conf',
+      '/etc/kubernetes/kube-proxy.conf',
+      '/etc/kubernetes/kubelet.conf',
+      '/etc/kubernetes/pki/ca.crt',
+    ]);
 
     // The host's kubeconfig is admin.conf: a client certificate, private to the user.
     expect(readFileSync(stack.kubeconfig, 'utf8')).toMatch(/client-certificate-data: \S+/);
@@ -219,6 +224,34 @@ describe.skipIf(!canRun).sequential('compose stack end to end', () => {
       });
       expect(`kubectl ${v}: ${out.trim()}`).toBe(`kubectl ${v}: namespace/kube-system`);
     }
+  });
+
+  // ------------------------------------------------------------------ 1c
+  it('node-1 and node-2 joined by TLS bootstrap: kubectl get csr shows their requests from the bootstrap token, Approved,Issued', async () => {
+    const kubeadmLog = await compose(stack, ['logs', '--no-color', 'kubeadm']);
+    const tokenId = /\[bootstrap-token\] Using token: ([a-z0-9]{6})\.<secret in \/etc\/kubernetes\/bootstrap-token\.json>/.exec(kubeadmLog)?.[1];
+    expect(tokenId, kubeadmLog).toBeDefined();
+    expect(kubeadmLog).toContain('[bootstrap-token] Creating the "cluster-info" ConfigMap in the "kube-public" namespace');
+    const csr = await kubectl(stack, ['get', 'csr']);
+    expect(csr).toMatch(/^NAME\s+AGE\s+SIGNERNAME\s+REQUESTOR\s+REQUESTEDDURATION\s+CONDITION$/m);
+    // control-plane got kubelet.conf from kubeadm init, as upstream: only the workers asked.
+    const rows = csr.trim().split('\n').slice(1);
+    expect(rows).toHaveLength(2);
+    for (const row of rows) {
+      expect(row).toMatch(new RegExp(`^node-csr-[A-Za-z0-9_-]{43}\\s+\\S+\\s+kubernetes\\.io/kube-apiserver-client-kubelet\\s+system:bootstrap:${tokenId}\\s+<none>\\s+Approved,Issued$`));
+    }
+    // The kubelet's kubeconfig points at its issued pair, the node identity.
+    const conf = await compose(stack, ['exec', '-T', 'kubelet-1', 'cat', '/etc/kubernetes/kubelet.conf']);
+    expect(conf).toContain('client-certificate: /var/lib/kubelet/pki/kubelet-client-current.pem');
+    const subject = await compose(stack, [
+      'exec',
+      '-T',
+      'kubelet-1',
+      'node',
+      '-e',
+      "console.log(new (require('crypto').X509Certificate)(require('fs').readFileSync('/var/lib/kubelet/pki/kubelet-client-current.pem')).subject)",
+    ]);
+    expect(subject.trim().split('\n').sort()).toEqual(['CN=system:node:node-1', 'O=system:nodes']);
   });
 
   // ------------------------------------------------------------------ 2
@@ -537,7 +570,8 @@ spec:
   });
 
   // ------------------------------------------------------------------ 8
-  it('start kubelet-2: node-2 Ready again, taint removed, running containers adopted, evicted pods cleaned up', async () => {
+  it('start kubelet-2: node-2 Ready again with its certificate (no new CSR), taint removed, running containers adopted, evicted pods cleaned up', async () => {
+    const csrsBefore = await kubectl(stack, ['get', 'csr', '-o', 'name']);
     await compose(stack, ['start', 'kubelet-2']);
     await waitFor('node-2 Ready', async () => (getNodeCondition((await getNode('node-2')).status, 'Ready').condition?.status === 'True' ? true : undefined), { timeoutMs: 60_000, everyMs: 1_000 });
     await waitFor(
@@ -548,6 +582,7 @@ spec:
       },
       { timeoutMs: 30_000, everyMs: 1_000 },
     );
+    expect(await kubectl(stack, ['get', 'csr', '-o', 'name'])).toBe(csrsBefore);
     const keeper = await readyPod('keeper Ready again', 'keeper', 60_000);
     // Adopted, not restarted: same container, same start time, no restart.
     // (soft: the evicted pods' clean-up below is checked even when this fails)
