@@ -6,6 +6,7 @@ import { statSync } from 'node:fs';
 import { chown } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { FlagError, FlagSet } from '@kubelab/component-base';
+import { checkExpirationCommand } from './certs-expiration.js';
 import { encryptionConfigCommand } from './encryption-config.js';
 import { kubeadmNatsCommand } from './kubeadm-nats.js';
 import { copyKubeconfig, kubeadmInitFiles, type KubeadmInitOptions } from './kubeadm.js';
@@ -85,6 +86,9 @@ const USAGE = `Usage: kubelab kubeadm <phase> [flags]
           Copy admin.conf for the user (mode 0600, owned by OUT's folder's owner), with the server they reach
   encryption-config PATH
           Write the apiserver's --encryption-provider-config (aescbc key1 for secrets) unless PATH exists
+  certs check-expiration [--cert-dir /etc/kubernetes/pki]
+          When each certificate kubeadm init wrote expires (kubeconfigs read from the folder above
+          --cert-dir), in kubeadm's tables; for kubelab up: --cert-dir .kubelab/local/pki
   nats DIR --nodes node-1,node-2 [--listen 0.0.0.0:4222] [--monitor 0.0.0.0:8222] [--store-dir /data/jetstream]
           Issue the NATS client certificates from DIR/pki/etcd/ca (kept when present) and write DIR/nats.conf
           (TLS with DIR/pki/etcd/server, a user per client certificate): what kubelab up does
@@ -113,6 +117,11 @@ export async function kubeadmCommand(argv: string[]): Promise<number> {
         return encryptionConfigCommand(rest);
       case 'nats':
         return kubeadmNatsCommand(rest);
+      case 'certs': {
+        const [sub, ...args] = rest;
+        if (sub !== 'check-expiration') throw new FlagError(`unknown command "${sub ?? ''}" (kubelab has: certs check-expiration)`);
+        return checkExpirationCommand(args);
+      }
       default:
         process.stderr.write(phase === undefined || phase === 'help' ? USAGE : `kubelab kubeadm: unknown phase "${phase}"\n\n${USAGE}`);
         return 2;

@@ -23,8 +23,9 @@ Commands:
   kv      Read the object store's raw bytes, as etcdctl does etcd's (Secrets show their encryption)
           kv get KEY [--hex] [--print-value-only]    e.g. kv get /registry/secrets/default/db --hex
           kv ls [PREFIX]    --bucket kubelab  --nats-url URL  --state-dir DIR
-  kubeadm init|admin-kubeconfig|encryption-config|nats
-          kubeadm's file phases as a setup step of their own (the compose stack's kubeadm-init); \`kubeadm help\` lists the flags
+  kubeadm init|admin-kubeconfig|encryption-config|nats|certs check-expiration
+          kubeadm's file phases as a setup step of their own (the compose stack's kubeadm-init), and when its
+          certificates expire (certs check-expiration --cert-dir .kubelab/local/pki); \`kubeadm help\` lists the flags
 `;
 
 async function main(argv: string[]): Promise<number> {

@@ -136,6 +136,31 @@ describe('kubelab kubeadm init', () => {
     expect(mode(out)).toBe('600');
   });
 
+  it("certs check-expiration prints when each file kubeadm init wrote expires, in kubeadm's tables", async () => {
+    const r = await kubelab('kubeadm', 'certs', 'check-expiration', `--cert-dir=${dir}/pki`);
+    expect(r.code).toBe(0);
+    const [certs, cas] = r.stdout.split('\n\n') as [string, string];
+    expect(certs.split('\n')[0]).toBe('CERTIFICATE                EXPIRES                  RESIDUAL TIME   CERTIFICATE AUTHORITY   EXTERNALLY MANAGED');
+    // One year for certificates and kubeconfigs, ten for the CAs (kubeadm's validity periods).
+    const names = certs
+      .split('\n')
+      .slice(1)
+      .map((l) => /^(\S+)\s+\w{3} \d\d, \d{4} \d\d:\d\d UTC\s+(36[45]d)\s+(\S+)\s+no\s*$/.exec(l)?.slice(1, 4).join(' ') ?? l);
+    expect(names).toEqual([
+      'admin.conf 364d ca',
+      'apiserver 364d ca',
+      'apiserver-etcd-client 364d etcd-ca',
+      'apiserver-kubelet-client 364d ca',
+      'controller-manager.conf 364d ca',
+      'etcd-healthcheck-client 364d etcd-ca',
+      'etcd-server 364d etcd-ca',
+      'front-proxy-client 364d front-proxy-ca',
+      'scheduler.conf 364d ca',
+      'super-admin.conf 364d ca',
+    ]);
+    expect(cas).toMatch(/^CERTIFICATE AUTHORITY {3}EXPIRES {18}RESIDUAL TIME {3}EXTERNALLY MANAGED\nca {22}\w{3} \d\d, \d{4} \d\d:\d\d UTC {3}9y {14}no {6}\netcd-ca .*\nfront-proxy-ca .*\n$/);
+  });
+
   it('refuses bad flags with a clear message and exit code 2', async () => {
     const r = await kubelab('kubeadm', 'init', '--nodes=Bad_Name');
     expect([r.code, r.stderr]).toEqual([2, 'kubelab kubeadm init: --nodes: "Bad_Name" is not a valid node name (a lowercase RFC 1123 subdomain)\n']);
