@@ -252,6 +252,11 @@ describe.skipIf(!canRun).sequential('compose stack end to end', () => {
       "console.log(new (require('crypto').X509Certificate)(require('fs').readFileSync('/var/lib/kubelet/pki/kubelet-client-current.pem')).subject)",
     ]);
     expect(subject.trim().split('\n').sort()).toEqual(['CN=system:node:node-1', 'O=system:nodes']);
+
+    // The README's check of kubeadm init's files, in the kubeadm-init image with its volumes.
+    const expiration = await compose(stack, ['run', '--rm', 'kubeadm-init', 'kubeadm', 'certs', 'check-expiration']);
+    expect(expiration).toMatch(/^CERTIFICATE {16}EXPIRES {18}RESIDUAL TIME {3}CERTIFICATE AUTHORITY {3}EXTERNALLY MANAGED\nadmin\.conf {17}\w{3} \d\d, \d{4} \d\d:\d\d UTC {3}36[45]d {12}ca {22}no/);
+    expect(expiration).toMatch(/^ca {22}\w{3} \d\d, \d{4} \d\d:\d\d UTC {3}9y {14}no/m);
   });
 
   // ------------------------------------------------------------------ 2
