@@ -5,8 +5,8 @@
 // so a restarted cluster keeps its identities and its Secrets' key. Nodes
 // that join (`join: true`) get bootstrap-kubelet.conf with the bootstrap
 // token instead of a kubelet.conf: their kubelet asks for its certificate
-// (bootstrap-token.ts). The user's kubeconfig is a copy of admin.conf, as kubeadm tells its users to
-// `cp /etc/kubernetes/admin.conf $HOME/.kube/config`.
+// (bootstrap-token.ts). The user's kubeconfig is a copy of admin.conf, as
+// kubeadm tells its users to `cp /etc/kubernetes/admin.conf $HOME/.kube/config`.
 
 import { existsSync } from 'node:fs';
 import { chmod, chown, mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
