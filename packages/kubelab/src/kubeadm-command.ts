@@ -7,7 +7,7 @@ import { chown } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { FlagError, FlagSet } from '@kubelab/component-base';
 import { encryptionConfigCommand } from './encryption-config.js';
-import { kubeadmNatsCommand, NATS_USAGE_FLAGS, writeHostTraceFiles } from './kubeadm-nats.js';
+import { criStreamCommand, kubeadmNatsCommand, NATS_USAGE_FLAGS, writeHostTraceFiles } from './kubeadm-nats.js';
 import { copyKubeconfig, kubeadmInitFiles, type KubeadmInitOptions } from './kubeadm.js';
 
 const initFlags = new FlagSet('kubelab kubeadm init')
@@ -83,6 +83,9 @@ const USAGE = `Usage: kubelab kubeadm <phase> [flags]
   nats DIR --nodes node-1,node-2 ${NATS_USAGE_FLAGS}
           Issue the NATS client certificates from DIR/pki/etcd/ca (kept when present) and write DIR/nats.conf
           (TLS with DIR/pki/etcd/server, a user per client certificate): what kubelab up does
+  cri-stream DIR [--nats-url nats://127.0.0.1:4222] [--timeout 2m]
+          Create the stream of CRI call records \`kubelab trace --since\` replays, as DIR's NATS admin
+          (waits for NATS): what kubelab up does once nats-server is up
 `;
 
 export async function kubeadmCommand(argv: string[]): Promise<number> {
@@ -115,6 +118,8 @@ export async function kubeadmCommand(argv: string[]): Promise<number> {
         return encryptionConfigCommand(rest);
       case 'nats':
         return kubeadmNatsCommand(rest);
+      case 'cri-stream':
+        return criStreamCommand(rest);
       default:
         process.stderr.write(phase === undefined || phase === 'help' ? USAGE : `kubelab kubeadm: unknown phase "${phase}"\n\n${USAGE}`);
         return 2;

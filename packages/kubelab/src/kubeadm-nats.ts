@@ -10,9 +10,11 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { FlagError, FlagSet } from '@kubelab/component-base';
-import { natsServerConfig } from '@kubelab/nats';
+import { ADMIN_NATS_IDENTITY, natsServerConfig, readNatsTls, type NatsClientTls } from '@kubelab/nats';
 import { CertificateAuthority, PKI_FILES } from '@kubelab/pki';
 import { ensureNatsClientCerts } from './kubeadm.js';
+import { connectNats } from './nats.js';
+import { CRI_STREAM, ensureCriStream, type StreamState } from './trace/source.js';
 import { DEFAULT_PORTS, natsClientFiles, type ClusterInfo } from './topology.js';
 
 export function kubeadmNatsFlags() {
@@ -121,4 +123,63 @@ export async function writeHostTraceFiles(fromDir: string, toDir: string, info: 
   const content: Partial<ClusterInfo> = { natsUrl: info.natsUrl, server: info.server };
   await writeFile(cluster, JSON.stringify(content, null, 2) + '\n', { mode: 0o644 });
   return [...copies.map(([, dst]) => dst), cluster];
+}
+
+/**
+ * Creates the CRI record stream `kubelab trace --since` replays (KUBELAB_CRI),
+ * as the NATS admin: the viewer's own identity may read it but create no
+ * stream (a stream can capture any subject). Throws when NATS cannot be reached.
+ */
+export async function ensureCriHistory(url: string, tls: NatsClientTls | undefined): Promise<{ state: StreamState; reason?: string }> {
+  const nc = await connectNats({ url, ...(tls ? { tls } : {}) }, ADMIN_NATS_IDENTITY, 'kubelab-cri-stream', { maxReconnectAttempts: 0 });
+  try {
+    return await ensureCriStream(nc);
+  } finally {
+    await nc.close().catch(() => {});
+  }
+}
+
+export function criStreamFlags() {
+  return new FlagSet('pnpm kubelab kubeadm cri-stream DIR')
+    .string('nats-url', `nats://127.0.0.1:${DEFAULT_PORTS.nats}`, 'the NATS to create the stream on')
+    .duration('timeout', 120_000, 'how long to wait for NATS to answer');
+}
+
+/**
+ * `kubelab kubeadm cri-stream DIR`: the compose stack's step after NATS is up
+ * (what `kubelab up` does once nats-server is healthy), as DIR's
+ * pki/etcd/admin-client; retries until NATS answers or --timeout passes.
+ */
+export async function criStreamCommand(argv: string[]): Promise<number> {
+  let dir: string;
+  let values: { 'nats-url': string; timeout: number };
+  try {
+    const parsed = criStreamFlags().parse(argv, {});
+    if (parsed.rest.length !== 1) throw new FlagError('usage: pnpm kubelab kubeadm cri-stream DIR [--nats-url nats://nats:4222] [--timeout 2m]');
+    dir = parsed.rest[0]!;
+    values = parsed.values;
+  } catch (e) {
+    process.stderr.write(`${(e as Error).message}\n`);
+    return 2;
+  }
+  const tls = readNatsTls(natsClientFiles(dir, 'admin'));
+  const deadline = Date.now() + values.timeout;
+  for (;;) {
+    let reason: string;
+    try {
+      const r = await ensureCriHistory(values['nats-url'], tls);
+      if (r.state !== 'unavailable') {
+        process.stdout.write(`[cri-stream] ${r.state === 'created' ? 'Created' : 'Using existing'} stream "${CRI_STREAM}" on ${values['nats-url']}: the CRI calls \`kubelab trace --since\` replays\n`);
+        return 0;
+      }
+      reason = r.reason ?? 'JetStream unavailable';
+    } catch (e) {
+      reason = (e as Error).message;
+    }
+    if (Date.now() > deadline) {
+      process.stderr.write(`kubelab kubeadm cri-stream: no stream "${CRI_STREAM}" on ${values['nats-url']}: ${reason}\n`);
+      return 1;
+    }
+    await new Promise((r) => setTimeout(r, 1000));
+  }
 }

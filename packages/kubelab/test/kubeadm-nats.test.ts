@@ -94,6 +94,11 @@ describe.runIf(requireTool('nats-server'))('kubelab kubeadm nats', { timeout: 30
     for await (const m of sub) expect(m.subject).toBe('kubelab.cri.node-1.Version');
   });
 
+  it('cri-stream: the admin creates the stream `kubelab trace --since` reads, once', async () => {
+    expect(await run('kubeadm', 'cri-stream', dir, `--nats-url=${nats.url}`)).toBe(`[cri-stream] Created stream "KUBELAB_CRI" on ${nats.url}: the CRI calls \`kubelab trace --since\` replays\n`);
+    expect(await run('kubeadm', 'cri-stream', dir, `--nats-url=${nats.url}`)).toMatch(/^\[cri-stream\] Using existing stream "KUBELAB_CRI"/);
+  });
+
   it('keeps the certificates it issued when run again', async () => {
     const cert = natsClientFiles(dir, { node: 'node-1' }).certFile;
     const before = readFileSync(cert, 'utf8');
