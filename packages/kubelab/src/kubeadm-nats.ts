@@ -151,18 +151,18 @@ export function criStreamFlags() {
  * pki/etcd/admin-client; retries until NATS answers or --timeout passes.
  */
 export async function criStreamCommand(argv: string[]): Promise<number> {
-  let dir: string;
   let values: { 'nats-url': string; timeout: number };
+  let tls: NatsClientTls | undefined;
   try {
     const parsed = criStreamFlags().parse(argv, {});
     if (parsed.rest.length !== 1) throw new FlagError('usage: pnpm kubelab kubeadm cri-stream DIR [--nats-url nats://nats:4222] [--timeout 2m]');
-    dir = parsed.rest[0]!;
     values = parsed.values;
+    // A missing certificate is a usage error naming the file (run `kubeadm nats DIR` first).
+    tls = readNatsTls(natsClientFiles(parsed.rest[0]!, 'admin'));
   } catch (e) {
-    process.stderr.write(`${(e as Error).message}\n`);
+    process.stderr.write(`kubelab kubeadm cri-stream: ${(e as Error).message}\n`);
     return 2;
   }
-  const tls = readNatsTls(natsClientFiles(dir, 'admin'));
   const deadline = Date.now() + values.timeout;
   for (;;) {
     let reason: string;
