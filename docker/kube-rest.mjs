@@ -2,7 +2,7 @@
 // node-routes.mjs), which carry no dependencies: HTTPS with node:https, the
 // server, CA and client certificate taken from a kubeconfig, as client-go's
 // clientcmd builds a rest.Config from one. The kubeconfigs read here are the
-// ones `kubelab kubeadm init` writes (admin.conf, a node's kubelet.conf): one
+// ones `kubelab kubeadm init` writes (admin.conf, a node's kube-proxy.conf): one
 // cluster, one user, the certificates embedded as *-data fields; that flat
 // form is all this reader accepts, and anything else is a clear error.
 
