@@ -28,6 +28,7 @@ import { authenticateRequest, requestUser } from './authentication/request.js';
 import { grpcAuthenticator } from './authentication/grpc.js';
 import { selfSignedServingTls } from './authentication/self-signed.js';
 import { reviewStores } from './registry/authorization/reviews.js';
+import { tokenReviewStore } from './registry/authentication/tokenreview.js';
 import { createRbacAuthorizer } from './authorization/rbac/index.js';
 import { rulesAllow } from './authorization/rbac/rules.js';
 import { NODE_RULES } from './authorization/rbac/bootstrap/policy.js';
@@ -221,14 +222,15 @@ export async function startApiserver(opts: ApiserverOptions): Promise<RunningApi
   const maxObjectBytes = Math.min(MAX_OBJECT_BYTES, storage.maxPayload() - 4096);
   const registry = new ApiRegistry({ storage, cache, admission, maxObjectBytes, observe: metrics.observe, recordTraceContext: tracing !== undefined, ...(transformers ? { transformers } : {}) });
   const tokens = serviceAccountTokens(opts.serviceAccount ?? {}, tokenGetter, registry);
+  const authn = { anonymous: opts.anonymousAuth ?? true, tokenAuthenticators: [...(opts.tokenAuthenticators ?? []), ...tokens.authenticators] };
   for (const s of reviewStores(authorizer, ruleResolver)) registry.serve(s);
+  registry.serve(tokenReviewStore(authn.tokenAuthenticators, tokens.apiAudiences));
   cache.start();
 
   let rest: HttpHandler | undefined;
   let bootstrapped = false;
   const advertise = opts.advertiseAddress ?? defaultAdvertise(bind);
   const tls = opts.tls ?? (await selfSignedServingTls([advertise, bind]));
-  const authn = { anonymous: opts.anonymousAuth ?? true, tokenAuthenticators: [...(opts.tokenAuthenticators ?? []), ...tokens.authenticators] };
   const http = await startHttpServer({
     host: bind,
     port: opts.securePort ?? 6443,
