@@ -13,6 +13,7 @@ export {
   expired,
   fieldErrorMessage,
   forbidden,
+  goQuotedList,
   unauthorized,
   internalError,
   invalid,
@@ -153,6 +154,7 @@ export { objectFields } from './fields/selectable.js';
 export { setDefaults } from './defaults.js';
 export { validateObject } from './validation/index.js';
 export { goBytes } from './validation/certificates.js';
+export { deepEqual } from './validation/util.js';
 
 // helpers the controllers, scheduler and kubelet share
 export { ANNOTATION_CONFIG_MIRROR, ANNOTATION_DAEMONSET_TEMPLATE_GENERATION, DEFAULT_MEMORY_REQUEST, DEFAULT_MILLI_CPU_REQUEST } from './helpers/wellknown.js';

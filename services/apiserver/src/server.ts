@@ -30,6 +30,8 @@ import { selfSignedServingTls } from './authentication/self-signed.js';
 import { reviewStores } from './registry/authorization/reviews.js';
 import { tokenReviewStore } from './registry/authentication/tokenreview.js';
 import { createRbacAuthorizer } from './authorization/rbac/index.js';
+import { CachePolicySource } from './authorization/rbac/cache-source.js';
+import { rbacWriteChecks } from './registry/rbac/policybased.js';
 import { rulesAllow } from './authorization/rbac/rules.js';
 import { NODE_RULES } from './authorization/rbac/bootstrap/policy.js';
 import { ApiRegistry } from './registry/registry.js';
@@ -220,7 +222,18 @@ export async function startApiserver(opts: ApiserverOptions): Promise<RunningApi
   );
   // Objects stay under etcd's limit and under what this NATS server accepts per message.
   const maxObjectBytes = Math.min(MAX_OBJECT_BYTES, storage.maxPayload() - 4096);
-  const registry = new ApiRegistry({ storage, cache, admission, maxObjectBytes, observe: metrics.observe, recordTraceContext: tracing !== undefined, ...(transformers ? { transformers } : {}) });
+  // RBAC's escalation checks read the policy whatever the authorization modes (upstream: the policybased storages' own rule resolver).
+  const writeChecks = rbacWriteChecks({ authorizer, source: new CachePolicySource(cache) });
+  const registry = new ApiRegistry({
+    storage,
+    cache,
+    admission,
+    maxObjectBytes,
+    observe: metrics.observe,
+    recordTraceContext: tracing !== undefined,
+    writeChecks,
+    ...(transformers ? { transformers } : {}),
+  });
   const tokens = serviceAccountTokens(opts.serviceAccount ?? {}, tokenGetter, registry);
   const authn = { anonymous: opts.anonymousAuth ?? true, tokenAuthenticators: [...(opts.tokenAuthenticators ?? []), ...tokens.authenticators] };
   for (const s of reviewStores(authorizer, ruleResolver)) registry.serve(s);

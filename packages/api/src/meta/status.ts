@@ -171,6 +171,11 @@ function isStringMap(v: unknown): v is Record<string, string> {
   return typeof v === 'object' && v !== null && !Array.isArray(v) && Object.getPrototypeOf(v) === Object.prototype && Object.values(v).every((x) => typeof x === 'string');
 }
 
+/** Go's %q of a []string: `["a" "b"]` (the texts kubelab prints this way are printable; JSON quoting matches %q for them). */
+export function goQuotedList(list: readonly string[] | undefined): string {
+  return `[${(list ?? []).map((s) => JSON.stringify(s)).join(' ')}]`;
+}
+
 /** Go's %#v of a map[string]string: keys sorted, `map[string]string{"a":"b", "c":"d"}`. */
 export function goStringMap(m: Record<string, string> | undefined): string {
   if (!m) return 'map[string]string(nil)';

@@ -26,7 +26,7 @@ async function failure(p: Promise<unknown>): Promise<{ code: number; message: st
   try {
     await p;
   } catch (e) {
-    if (StatusError.isInstance(e)) return { code: e.code, message: e.status.message };
+    if (StatusError.isInstance(e)) return { code: e.code, message: e.status.message ?? '' };
     throw e;
   }
   throw new Error('expected a failure');
