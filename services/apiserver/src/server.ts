@@ -13,6 +13,7 @@ import { namespaceLifecycle } from './admission/namespace-lifecycle.js';
 import { serviceAccount } from './admission/service-account.js';
 import { ServiceAllocator } from './admission/service-allocation.js';
 import { nodeRestriction } from './admission/node-restriction.js';
+import { certificateApproval, certificateSigning, certificateSubjectRestriction } from './admission/certificates.js';
 import { authorizeRequest } from './authorization/filter.js';
 import { BUILTIN_AUTHORIZER_FACTORIES, buildAuthorization, DEFAULT_AUTHORIZATION_MODES, validateAuthorizationModes, type AuthorizerFactory } from './authorization/modes.js';
 import { nodeAuthorizerFactory } from './authorization/node/index.js';
@@ -218,6 +219,9 @@ export async function startApiserver(opts: ApiserverOptions): Promise<RunningApi
         await cache.waitConsistent();
         return cache.get(key)?.obj;
       }),
+      certificateApproval(authorizer),
+      certificateSigning(authorizer),
+      certificateSubjectRestriction,
     ],
   );
   // Objects stay under etcd's limit and under what this NATS server accepts per message.
