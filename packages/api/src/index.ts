@@ -23,6 +23,7 @@ export {
   isNotFound,
   methodNotAllowed,
   notFound,
+  resourceNotServed,
   OPTIMISTIC_LOCK_MESSAGE,
   requestEntityTooLarge,
   serviceUnavailable,
@@ -111,6 +112,25 @@ export type {
   TokenReviewSpec,
   TokenReviewStatus,
 } from './authentication/v1/types.js';
+// who a request is (k8s.io/apiserver/pkg/authentication/user)
+export {
+  ANONYMOUS,
+  bearerTokenOf,
+  fromApiUserInfo,
+  GROUP_AUTHENTICATED,
+  GROUP_MASTERS,
+  GROUP_NODES,
+  GROUP_SERVICE_ACCOUNTS,
+  GROUP_UNAUTHENTICATED,
+  NODE_USER_PREFIX,
+  SERVICE_ACCOUNT_GROUP_PREFIX,
+  SERVICE_ACCOUNT_USER_PREFIX,
+  toApiUserInfo,
+  USER_ANONYMOUS,
+  USER_APISERVER,
+  withAuthenticatedGroup,
+  type UserInfo,
+} from './authentication/user.js';
 export type {
   LocalSubjectAccessReview,
   NonResourceAttributes,

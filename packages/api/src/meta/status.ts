@@ -115,6 +115,11 @@ export function notFound(gr: GroupResource, name: string): StatusError {
   return new StatusError(failure(404, 'NotFound', `${qualifiedResource(gr)} "${name}" not found`, details(gr, name)));
 }
 
+/** A path the server serves nothing at (upstream: the 404 of a resource it does not know, `details: {}`). */
+export function resourceNotServed(): StatusError {
+  return new StatusError(failure(404, 'NotFound', 'the server could not find the requested resource', {}));
+}
+
 export function alreadyExists(gr: GroupResource, name: string): StatusError {
   return new StatusError(failure(409, 'AlreadyExists', `${qualifiedResource(gr)} "${name}" already exists`, details(gr, name)));
 }

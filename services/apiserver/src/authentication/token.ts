@@ -2,8 +2,8 @@
 // authenticator.Token, the union of token authenticators, and the
 // TokenReview REST's use of them).
 
-import { badRequest, internalError, type TokenReviewSpec, type TokenReviewStatus } from '@kubelab/api';
-import { GROUP_AUTHENTICATED, type UserInfo } from './user.js';
+import { badRequest, internalError, toApiUserInfo, type TokenReviewSpec, type TokenReviewStatus } from '@kubelab/api';
+import { withAuthenticatedGroup, type UserInfo } from './user.js';
 
 /** Who a token authenticates as, and for which of the requested audiences (upstream authenticator.Response). */
 export interface TokenAuthResponse {
@@ -53,11 +53,6 @@ export async function authenticateToken(authenticators: readonly TokenAuthentica
   return { ok: false, error: aggregate([INVALID_BEARER_TOKEN, ...errors]) };
 }
 
-/** Every authenticated user is in system:authenticated (upstream AuthenticatedGroupAdder). */
-export function withAuthenticatedGroup(user: UserInfo): UserInfo {
-  return user.groups.includes(GROUP_AUTHENTICATED) ? user : { ...user, groups: [...user.groups, GROUP_AUTHENTICATED] };
-}
-
 /**
  * An authenticator that knows nothing of audiences, made to answer for the
  * apiserver's own (upstream authenticator.WrapAudienceAgnosticToken): it
@@ -93,9 +88,7 @@ export async function reviewToken(spec: TokenReviewSpec, authenticators: readonl
   const { user, audiences: matched } = r.response;
   const want = requested ?? apiAudiences;
   if (want.length > 0 && !matched.some((a) => want.includes(a))) throw internalError(new Error('error validating audiences'));
-  const status: TokenReviewStatus = { authenticated: true, user: { username: user.name, groups: [...user.groups] } };
-  if (user.uid) status.user!.uid = user.uid;
-  if (user.extra && Object.keys(user.extra).length) status.user!.extra = Object.fromEntries(Object.entries(user.extra).map(([k, v]) => [k, [...v]]));
+  const status: TokenReviewStatus = { authenticated: true, user: toApiUserInfo(user) };
   if (matched.length) status.audiences = [...matched];
   return status;
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { StatusError, type KubeObject } from '@kubelab/api';
+import type { KubeObject } from '@kubelab/api';
 import { audienceAgnostic, type TokenAuthenticator } from '../../authentication/token.js';
+import { outcome } from '../../testing/status.js';
 import { tokenReviewStore } from './tokenreview.js';
 
 const admin = { name: 'admin', groups: ['system:masters', 'system:authenticated'] };
@@ -21,16 +22,6 @@ const plain: TokenAuthenticator = {
 };
 const store = tokenReviewStore([jwt, audienceAgnostic(API, plain)], API);
 const review = (spec: Record<string, unknown>) => ({ apiVersion: 'authentication.k8s.io/v1', kind: 'TokenReview', metadata: {}, spec }) as unknown as KubeObject;
-
-async function failure(p: Promise<unknown>): Promise<{ code: number; message: string }> {
-  try {
-    await p;
-  } catch (e) {
-    if (StatusError.isInstance(e)) return { code: e.code, message: e.status.message ?? '' };
-    throw e;
-  }
-  throw new Error('expected a failure');
-}
 
 describe('TokenReview', () => {
   it.each([
@@ -57,18 +48,15 @@ describe('TokenReview', () => {
   });
 
   it('refuses an empty token with a 400 as upstream', async () => {
-    expect(await failure(store.create(undefined, review({}), { user: admin }))).toEqual({ code: 400, message: 'token is required for TokenReview in authentication' });
+    expect(await outcome(() => store.create(undefined, review({}), { user: admin }))).toBe('400 token is required for TokenReview in authentication');
   });
 
   it('answers 500 "error validating audiences" when an authenticator returns a user for none of the asked audiences', async () => {
     const careless: TokenAuthenticator = { authenticateToken: () => Promise.resolve({ user: { name: 'x', groups: [] }, audiences: ['elsewhere'] }) };
-    expect(await failure(tokenReviewStore([careless], API).create(undefined, review({ token: 't' }), { user: admin }))).toEqual({
-      code: 500,
-      message: 'Internal error occurred: error validating audiences',
-    });
+    expect(await outcome(() => tokenReviewStore([careless], API).create(undefined, review({ token: 't' }), { user: admin }))).toBe('500 Internal error occurred: error validating audiences');
   });
 
   it('serves create only: a get is 405', async () => {
-    expect(await failure(store.get(undefined, 'x'))).toEqual({ code: 405, message: 'the server does not allow this method on the requested resource' });
+    expect(await outcome(() => store.get(undefined, 'x'))).toBe('405 the server does not allow this method on the requested resource');
   });
 });

@@ -8,6 +8,7 @@ import {
   badRequest,
   formatTime,
   invalid,
+  toApiUserInfo,
   type FieldError,
   type KubeObject,
   type NonResourceAttributes,
@@ -120,11 +121,7 @@ export function reviewStores(authorizer: Authorizer, ruleResolver: RuleResolver,
     }),
     ...['v1', 'v1beta1'].map((version) =>
       createOnly(info('authentication.k8s.io', version, 'selfsubjectreviews'), (_ns, _obj, user) => {
-        const userInfo: Record<string, unknown> = { username: user.name };
-        if (user.uid) userInfo.uid = user.uid;
-        if (user.groups.length) userInfo.groups = [...user.groups];
-        if (user.extra && Object.keys(user.extra).length) userInfo.extra = user.extra;
-        return { apiVersion: `authentication.k8s.io/${version}`, kind: 'SelfSubjectReview', metadata: { creationTimestamp: formatTime(now().getTime()) }, status: { userInfo } };
+        return { apiVersion: `authentication.k8s.io/${version}`, kind: 'SelfSubjectReview', metadata: { creationTimestamp: formatTime(now().getTime()) }, status: { userInfo: toApiUserInfo(user) } };
       }),
     ),
   ];

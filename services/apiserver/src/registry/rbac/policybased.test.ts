@@ -1,26 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { StatusError, type ClusterRole, type ClusterRoleBinding, type KubeObject, type PolicyRule, type Role, type RoleBinding, type Subject } from '@kubelab/api';
+import type { ClusterRole, ClusterRoleBinding, KubeObject, Role, RoleBinding } from '@kubelab/api';
 import type { UserInfo } from '../../authentication/user.js';
 import { RbacAuthorizer } from '../../authorization/rbac/authorizer.js';
 import type { PolicySource } from '../../authorization/rbac/resolver.js';
 import { superuserAuthorizer, unionAuthorizer } from '../../authorization/union.js';
 import type { WriteCheck } from '../interface.js';
 import { isOnlyMutatingGCFields, rbacWriteChecks } from './policybased.js';
+import { outcome } from '../../testing/status.js';
+import { clusterRole, crb, RBAC_GROUP, rb, role, rule, user } from '../../testing/rbac.js';
 
-const G = 'rbac.authorization.k8s.io';
-const V = `${G}/v1` as const;
-const rule = (verbs: string[], apiGroups: string[], resources: string[], resourceNames?: string[]): PolicyRule => ({ verbs, apiGroups, resources, ...(resourceNames ? { resourceNames } : {}) });
-const role = (namespace: string, name: string, rules: PolicyRule[]): Role => ({ apiVersion: V, kind: 'Role', metadata: { name, namespace }, rules });
-const clusterRole = (name: string, rules: PolicyRule[], extra: Partial<ClusterRole> = {}): ClusterRole => ({ apiVersion: V, kind: 'ClusterRole', metadata: { name }, rules, ...extra });
-const user = (name: string): Subject => ({ kind: 'User', apiGroup: G, name });
-const rb = (namespace: string, name: string, kind: 'Role' | 'ClusterRole', roleName: string, subjects: Subject[]): RoleBinding => ({
-  apiVersion: V,
-  kind: 'RoleBinding',
-  metadata: { name, namespace },
-  roleRef: { apiGroup: G, kind, name: roleName },
-  subjects,
-});
-const crb = (name: string, roleName: string, subjects: Subject[]): ClusterRoleBinding => ({ apiVersion: V, kind: 'ClusterRoleBinding', metadata: { name }, roleRef: { apiGroup: G, kind: 'ClusterRole', name: roleName }, subjects });
+const G = RBAC_GROUP;
 
 /** Fixed lists as RBAC's policy. */
 function source(objs: KubeObject[]): PolicySource {
@@ -56,15 +45,6 @@ const check = (resource: string): WriteCheck => checks.get(`${G}/${resource}`)!;
 const as = (name: string, groups: string[] = ['system:authenticated']): UserInfo => ({ name, groups });
 
 /** What a check says: 'ok' or the Status code and message. */
-function outcome(f: () => void): string {
-  try {
-    f();
-    return 'ok';
-  } catch (e) {
-    if (StatusError.isInstance(e)) return `${e.code} ${e.status.message ?? ''}`;
-    throw e;
-  }
-}
 
 const HEAD = (who: string) => `user "${who}" (groups=["system:authenticated"]) is attempting to grant RBAC permissions not currently held:\n`;
 const CLUSTER_ADMIN_MISSING = '{APIGroups:["*"], Resources:["*"], Verbs:["*"]}\n{NonResourceURLs:["*"], Verbs:["*"]}';
@@ -82,10 +62,22 @@ describe('RBAC escalation prevention (policybased storage)', () => {
     ['a Role with rules not held, by a writer with escalate', 'joe', 'roles', role('dev', 'deleter', [rule(['delete'], [''], ['pods'])]), 'ok'],
     ['a Role with rules not held, by system:masters', 'admin', 'roles', role('dev', 'deleter', [rule(['delete'], [''], ['pods'])]), 'ok'],
     ['a RoleBinding to a Role the writer holds all of', 'jane', 'rolebindings', rb('dev', 'b', 'Role', 'role-writer', [user('bob')]), 'ok'],
-    ['a RoleBinding to cluster-admin', 'jane', 'rolebindings', rb('dev', 'b', 'ClusterRole', 'cluster-admin', [user('bob')]), `403 rolebindings.rbac.authorization.k8s.io "b" is forbidden: ${HEAD('jane')}${CLUSTER_ADMIN_MISSING}`],
+    [
+      'a RoleBinding to cluster-admin',
+      'jane',
+      'rolebindings',
+      rb('dev', 'b', 'ClusterRole', 'cluster-admin', [user('bob')]),
+      `403 rolebindings.rbac.authorization.k8s.io "b" is forbidden: ${HEAD('jane')}${CLUSTER_ADMIN_MISSING}`,
+    ],
     ['a RoleBinding to cluster-admin, by a writer with bind on it', 'ann', 'rolebindings', rb('dev', 'b', 'ClusterRole', 'cluster-admin', [user('bob')]), 'ok'],
     ['a RoleBinding to a missing role', 'jane', 'rolebindings', rb('dev', 'b', 'Role', 'nope', [user('bob')]), '404 roles.rbac.authorization.k8s.io "nope" not found'],
-    ['a ClusterRoleBinding to cluster-admin', 'ann', 'clusterrolebindings', crb('b', 'cluster-admin', [user('bob')]), `403 clusterrolebindings.rbac.authorization.k8s.io "b" is forbidden: ${HEAD('ann')}${CLUSTER_ADMIN_MISSING}`],
+    [
+      'a ClusterRoleBinding to cluster-admin',
+      'ann',
+      'clusterrolebindings',
+      crb('b', 'cluster-admin', [user('bob')]),
+      `403 clusterrolebindings.rbac.authorization.k8s.io "b" is forbidden: ${HEAD('ann')}${CLUSTER_ADMIN_MISSING}`,
+    ],
     ['a ClusterRole with rules the writer holds', 'kim', 'clusterroles', clusterRole('pod-reader', [rule(['get'], [''], ['pods'])]), 'ok'],
     [
       'an aggregated ClusterRole',
@@ -94,19 +86,19 @@ describe('RBAC escalation prevention (policybased storage)', () => {
       clusterRole('agg', [], { aggregationRule: { clusterRoleSelectors: [{ matchLabels: { a: 'b' } }] } }),
       '403 clusterroles.rbac.authorization.k8s.io "agg" is forbidden: must have cluster-admin privileges to use the aggregationRule',
     ],
-  ])('create: %s (%s)', (_what, who, resource, obj, want) => {
+  ])('create: %s (%s)', async (_what, who, resource, obj, want) => {
     const u = who === 'admin' ? as('admin', ['system:masters', 'system:authenticated']) : as(who);
-    expect(outcome(() => check(resource).create!(obj, obj.metadata.namespace ?? '', { user: u }))).toBe(want);
+    expect(await outcome(() => check(resource).create!(obj, obj.metadata.namespace ?? '', { user: u }))).toBe(want);
   });
 
-  it('update: checks the new rules, but lets a change of only GC fields through', () => {
+  it('update: checks the new rules, but lets a change of only GC fields through', async () => {
     const old = role('dev', 'r', [rule(['delete'], [''], ['pods'])]);
     const moreRules = role('dev', 'r', [rule(['delete', 'create'], [''], ['pods'])]);
-    expect(outcome(() => check('roles').update!(moreRules, old, 'dev', { user: as('jane') }))).toBe(
+    expect(await outcome(() => check('roles').update!(moreRules, old, 'dev', { user: as('jane') }))).toBe(
       `403 roles.rbac.authorization.k8s.io "r" is forbidden: ${HEAD('jane')}{APIGroups:[""], Resources:["pods"], Verbs:["delete" "create"]}`,
     );
     const finalized = { ...old, metadata: { ...old.metadata, finalizers: ['x'], resourceVersion: '9' } };
-    expect(outcome(() => check('roles').update!(finalized, old, 'dev', { user: as('jane') }))).toBe('ok');
+    expect(await outcome(() => check('roles').update!(finalized, old, 'dev', { user: as('jane') }))).toBe('ok');
   });
 
   it('isOnlyMutatingGCFields (upstream IsOnlyMutatingGCFields)', () => {
