@@ -145,7 +145,11 @@ describe('certificatesigningrequests', { timeout: 30_000 }, () => {
       metadata: { name: 'csr-writer' },
       rules: [{ apiGroups: ['certificates.k8s.io'], resources: ['certificatesigningrequests/approval', 'certificatesigningrequests/status'], verbs: ['update', 'patch'] }],
     });
-    await k.create(gvr('clusterrolebindings', G), '', { metadata: { name: 'jane-csr-writer' }, roleRef: { apiGroup: G, kind: 'ClusterRole', name: 'csr-writer' }, subjects: [{ apiGroup: G, kind: 'User', name: 'jane' }] });
+    await k.create(gvr('clusterrolebindings', G), '', {
+      metadata: { name: 'jane-csr-writer' },
+      roleRef: { apiGroup: G, kind: 'ClusterRole', name: 'csr-writer' },
+      subjects: [{ apiGroup: G, kind: 'User', name: 'jane' }],
+    });
     const jane = await c.pki.client({ commonName: 'jane' });
     const created = await k.create<CertificateSigningRequest>(CSR, '', await kubeletCsr('node-csr-four'));
     const put = (sub: string, body: unknown) =>
@@ -162,8 +166,15 @@ describe('certificatesigningrequests', { timeout: 30_000 }, () => {
       'certificatesigningrequests.certificates.k8s.io "node-csr-four" is forbidden: user not permitted to sign requests with signerName "kubernetes.io/kube-apiserver-client-kubelet"',
     ]);
     // Granted approve on every kubernetes.io signer, she approves.
-    await k.create(gvr('clusterroles', G), '', { metadata: { name: 'k8s-approver' }, rules: [{ apiGroups: ['certificates.k8s.io'], resources: ['signers'], resourceNames: ['kubernetes.io/*'], verbs: ['approve'] }] });
-    await k.create(gvr('clusterrolebindings', G), '', { metadata: { name: 'jane-approver' }, roleRef: { apiGroup: G, kind: 'ClusterRole', name: 'k8s-approver' }, subjects: [{ apiGroup: G, kind: 'User', name: 'jane' }] });
+    await k.create(gvr('clusterroles', G), '', {
+      metadata: { name: 'k8s-approver' },
+      rules: [{ apiGroups: ['certificates.k8s.io'], resources: ['signers'], resourceNames: ['kubernetes.io/*'], verbs: ['approve'] }],
+    });
+    await k.create(gvr('clusterrolebindings', G), '', {
+      metadata: { name: 'jane-approver' },
+      roleRef: { apiGroup: G, kind: 'ClusterRole', name: 'k8s-approver' },
+      subjects: [{ apiGroup: G, kind: 'User', name: 'jane' }],
+    });
     expect((await put('approval', withStatus(created, { conditions: [{ type: 'Approved', status: 'True', reason: 'KubectlApprove' }] }))).status).toBe(200);
   });
 

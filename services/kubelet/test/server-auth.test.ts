@@ -144,10 +144,14 @@ describe('the kubelet API against the apiserver (Node,RBAC as kubeadm)', () => {
       roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'system:kubelet-api-admin' },
       subjects: [{ kind: 'ServiceAccount', name: 'robot', namespace: 'default' }],
     });
-    const pods = await waitFor('robot allowed', async () => {
-      const r = await c.kubeletGet('/pods', { token: robot });
-      return r.status === 200 ? r : undefined;
-    }, POLL);
+    const pods = await waitFor(
+      'robot allowed',
+      async () => {
+        const r = await c.kubeletGet('/pods', { token: robot });
+        return r.status === 200 ? r : undefined;
+      },
+      POLL,
+    );
     expect(JSON.parse(pods.text)).toMatchObject({ kind: 'PodList', apiVersion: 'v1' });
     expect(await c.kubeletGet('/pods', { token: nobody })).toEqual({ status: 403, text: 'Forbidden (user=system:serviceaccount:default:nobody, verb=get, resource=nodes, subresource=proxy)' });
     // The signature's last character changed: the apiserver's TokenReview says not authenticated.
