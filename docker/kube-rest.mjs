@@ -2,18 +2,14 @@
 // node-routes.mjs), which carry no dependencies: HTTPS with node:https, the
 // server, CA and client certificate taken from a kubeconfig, as client-go's
 // clientcmd builds a rest.Config from one. The kubeconfigs read here are the
-// ones `kubelab kubeadm init` writes (admin.conf, a node's kubelet.conf) and
-// the one a joining kubelet writes after TLS bootstrap: one cluster, one user,
-// the CA embedded, the client certificate and key embedded as *-data fields or
-// as paths (client-certificate/client-key, the kubelet's
-// kubelet-client-current.pem, read anew on every load). That flat form is all
-// this reader accepts, and anything else is a clear error.
+// ones `kubelab kubeadm init` writes (admin.conf, a node's kube-proxy.conf): one
+// cluster, one user, the certificates embedded as *-data fields; that flat
+// form is all this reader accepts, and anything else is a clear error.
 
 import { readFileSync } from 'node:fs';
 import { request } from 'node:https';
-import { dirname, resolve } from 'node:path';
 
-const KEYS = ['server', 'certificate-authority-data', 'client-certificate-data', 'client-key-data', 'client-certificate', 'client-key'];
+const KEYS = ['server', 'certificate-authority-data', 'client-certificate-data', 'client-key-data'];
 
 /** The KEYS of a flat kubeconfig; one that appears twice means more than one cluster or user. */
 function fields(text, path) {
@@ -30,16 +26,12 @@ function fields(text, path) {
 
 const pem = (b64) => Buffer.from(b64, 'base64');
 
-/** The server URL, CA and client certificate of a kubeadm- or kubelet-written kubeconfig. */
+/** The server URL, CA and client certificate of a kubeadm-written kubeconfig. */
 export function loadKubeconfig(path) {
   const f = fields(readFileSync(path, 'utf8'), path);
-  // A path is relative to the kubeconfig's folder, as clientcmd resolves it.
-  const file = (p) => readFileSync(resolve(dirname(path), p));
-  const cert = f['client-certificate-data'] ? pem(f['client-certificate-data']) : f['client-certificate'] ? file(f['client-certificate']) : undefined;
-  const key = f['client-key-data'] ? pem(f['client-key-data']) : f['client-key'] ? file(f['client-key']) : undefined;
-  const missing = [!f.server && 'server', !f['certificate-authority-data'] && 'certificate-authority-data', !cert && 'client-certificate(-data)', !key && 'client-key(-data)'].filter(Boolean);
+  const missing = KEYS.filter((k) => !f[k]);
   if (missing.length > 0) throw new Error(`kubeconfig ${path}: no ${missing.join(', ')}`);
-  return { server: f.server.replace(/\/+$/, ''), ca: pem(f['certificate-authority-data']), cert, key };
+  return { server: f.server.replace(/\/+$/, ''), ca: pem(f['certificate-authority-data']), cert: pem(f['client-certificate-data']), key: pem(f['client-key-data']) };
 }
 
 /**

@@ -11,8 +11,10 @@
 //     there (upstream's ipvs mode uses the dummy device kube-ipvs0 this way;
 //     this kernel has no dummy devices).
 // Then it watches the Nodes through the apiserver's REST API (HTTPS, as the
-// node's kubelet: system:node:<node> from /etc/kubernetes/kubelet.conf, the
-// identity flannel borrows on a node too) and keeps:
+// node's kube-proxy: system:kube-proxy from /etc/kubernetes/kube-proxy.conf,
+// whose system:node-proxier role lists and watches Nodes; flannel has a
+// ServiceAccount and ClusterRole of its own, and a kubelet may read only its
+// own Node under the Node authorizer) and keeps:
 //   - this node's podCIDR as a local (AnyIP) route, so the runtime can bind
 //     any pod IP of the node (containerd --network-mode=pod-ip), and the
 //     podCIDR's .0 as the source of node→pod and node→service traffic;
@@ -29,7 +31,7 @@ import { execFileSync } from 'node:child_process';
 import { hostname, networkInterfaces } from 'node:os';
 import { loadKubeconfig, restClient } from './kube-rest.mjs';
 
-const KUBECONFIG = process.env.KUBELAB_KUBECONFIG || '/etc/kubernetes/kubelet.conf';
+const KUBECONFIG = process.env.KUBELAB_KUBECONFIG || '/etc/kubernetes/kube-proxy.conf';
 const NODE_NAME = (process.env.KUBELAB_NODE_NAME || hostname()).toLowerCase();
 const DEV = 'flannel.1';
 const CLUSTER_CIDR = process.env.KUBELAB_CLUSTER_CIDR || '10.244.0.0/16';

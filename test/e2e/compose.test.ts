@@ -8,10 +8,14 @@
 // NODE_IMAGE/NATS_IMAGE to the stand-ins of scripts/offline-images.sh.
 
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync, statSync } from 'node:fs';
+import { once } from 'node:events';
+import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { connect as tcpConnect } from 'node:net';
+import { connect as tlsConnect } from 'node:tls';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { CoreV1Api, KubeConfig } from '@kubernetes/client-node';
+import { connect as natsConnect } from '@nats-io/transport-node';
 import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DockerComposeEnvironment, Wait, type StartedDockerComposeEnvironment } from 'testcontainers';
@@ -117,7 +121,7 @@ describe.skipIf(!canRun).sequential('compose stack end to end', () => {
       const probes = status === 'healthy' ? '' : ` ${(await docker(['inspect', '-f', '{{range .State.Health.Log}}[{{.ExitCode}} {{.Output}}]{{end}}', name])).trim()}`;
       expect(`${s}: ${status}${probes}`).toBe(`${s}: healthy`);
     }
-    for (const oneShot of ['kubeadm-init', 'kubeconfig']) {
+    for (const oneShot of ['kubeadm-init', 'kubeadm-nats', 'kubeconfig', 'cri-stream']) {
       expect(`${oneShot}: ${(await docker(['inspect', '-f', '{{.State.Status}} {{.State.ExitCode}}', containerName(stack, oneShot)])).trim()}`).toBe(`${oneShot}: exited 0`);
     }
     expect(readFileSync(stack.kubeconfig, 'utf8')).toContain(`server: https://127.0.0.1:${stack.env.APISERVER_PORT}`);
@@ -189,13 +193,17 @@ describe.skipIf(!canRun).sequential('compose stack end to end', () => {
     const files = ['pki/ca.crt', 'pki/apiserver.key', 'pki/sa.key', 'scheduler.conf', 'controller-manager.conf', 'encryption-config.yaml'];
     const stat = await compose(stack, ['exec', '-T', 'apiserver', 'stat', '-c', '%n %a %u', ...files.map((f) => `/etc/kubernetes/${f}`)]);
     expect(stat.trim().split('\n')).toEqual(files.map((f) => `/etc/kubernetes/${f} ${f.endsWith('.crt') ? 644 : 600} 1000`));
-    // A node holds its own identities, never the CA's key (node-1 joined: the bootstrap token's kubeconfig and the one its kubelet wrote).
+    // A node holds its own identities (its runtime's for NATS too) and the CAs' certificates, never a CA's key
+    // (node-1 joined: the bootstrap token's kubeconfig, and the one its kubelet wrote).
     const onNode = await compose(stack, ['exec', '-T', 'node-1', 'find', '/etc/kubernetes', '-type', 'f']);
     expect(onNode.split(/\s+/).filter(Boolean).sort()).toEqual([
       '/etc/kubernetes/bootstrap-kubelet.conf',
       '/etc/kubernetes/kube-proxy.conf',
       '/etc/kubernetes/kubelet.conf',
       '/etc/kubernetes/pki/ca.crt',
+      '/etc/kubernetes/pki/containerd-nats-client.crt',
+      '/etc/kubernetes/pki/containerd-nats-client.key',
+      '/etc/kubernetes/pki/etcd/ca.crt',
     ]);
 
     // The host's kubeconfig is admin.conf: a client certificate, private to the user.
@@ -227,6 +235,72 @@ describe.skipIf(!canRun).sequential('compose stack end to end', () => {
   });
 
   // ------------------------------------------------------------------ 1c
+  it('authorized as kubeadm does it (Node,RBAC): kubernetes-admin may do anything, anyone else only what a role or the Node authorizer grants', async () => {
+    const mine = await kubectl(stack, ['auth', 'can-i', '--list']);
+    expect(mine).toMatch(/^\*\.\*\s+\[\]\s+\[\]\s+\[\*\]$/m);
+    expect((await kubectl(stack, ['auth', 'can-i', 'list', 'pods', '--as', 'jane'], { allowFail: true })).trim()).toBe('no');
+    expect((await kubectl(stack, ['get', 'pods', '--as', 'jane'], { allowFail: true })).trim()).toBe(
+      'Error from server (Forbidden): pods is forbidden: User "jane" cannot list resource "pods" in API group "" in the namespace "default"',
+    );
+
+    // node-1's kubelet identity (the kubelet.conf it wrote after TLS bootstrap, its issued pair copied out,
+    // server set to the published port): its own Node only.
+    const node1Conf = join(kubeconfigDir, 'node-1-kubelet.conf');
+    const node1Pem = join(kubeconfigDir, 'node-1-kubelet-client.pem');
+    const pair = '/var/lib/kubelet/pki/kubelet-client-current.pem';
+    writeFileSync(node1Pem, await compose(stack, ['exec', '-T', 'kubelet-1', 'cat', pair]), { mode: 0o600 });
+    const conf = await compose(stack, ['exec', '-T', 'kubelet-1', 'cat', '/etc/kubernetes/kubelet.conf']);
+    writeFileSync(node1Conf, conf.replace(/server: \S+/, `server: https://127.0.0.1:${stack.env.APISERVER_PORT}`).replaceAll(pair, node1Pem), { mode: 0o600 });
+    const asNode1 = (args: string[]) => kubectl(stack, ['--kubeconfig', node1Conf, ...args], { allowFail: true }).then((o) => o.trim());
+    expect(await asNode1(['auth', 'whoami', '-o', 'jsonpath={.status.userInfo.username}'])).toBe('system:node:node-1');
+    expect(await asNode1(['label', 'node', 'node-2', 'kubelab.io/e2e=x'])).toBe(
+      `Error from server (Forbidden): nodes "node-2" is forbidden: User "system:node:node-1" cannot get resource "nodes" in API group "" at the cluster scope: node 'node-1' cannot read 'node-2', only its own Node object`,
+    );
+    // Its own Node, but not the labels NodeRestriction keeps from kubelets.
+    expect(await asNode1(['label', 'node', 'node-1', 'node-restriction.kubernetes.io/e2e=x'])).toBe(
+      'Error from server (Forbidden): nodes "node-1" is forbidden: is not allowed to modify labels: node-restriction.kubernetes.io/e2e',
+    );
+    expect(await asNode1(['get', 'secrets', '-A'])).toBe(
+      'Error from server (Forbidden): secrets is forbidden: User "system:node:node-1" cannot list resource "secrets" in API group "" at the cluster scope: can only read namespaced object of this type',
+    );
+  });
+
+  // ------------------------------------------------------------------ 1d
+  it("NATS (etcd's role) on the published port: TLS only, a client certificate of the etcd CA required, each mapped to a user; the monitoring port not published", async () => {
+    const port = Number(stack.env.NATS_PORT);
+    // What any client sees first: the server's INFO line.
+    const plain = tcpConnect(port, '127.0.0.1');
+    const [info] = (await once(plain, 'data')) as [Buffer];
+    plain.destroy();
+    expect(JSON.parse(info.toString().replace(/^INFO /, ''))).toMatchObject({ tls_required: true, tls_verify: true, auth_required: true });
+
+    // An anonymous client that trusts the etcd CA but has no certificate: refused at the handshake (alert 42, as etcd).
+    const caPem = readFileSync(join(kubeconfigDir, 'pki/etcd/ca.crt'), 'utf8');
+    const sock = tcpConnect(port, '127.0.0.1');
+    await once(sock, 'data');
+    const anon = tlsConnect({ socket: sock, servername: 'localhost', ca: caPem });
+    anon.write('CONNECT {"verbose":false}\r\nPING\r\n');
+    const answer = await new Promise<string>((resolve) => {
+      anon.once('error', (e) => resolve(e.message));
+      anon.once('data', (d: Buffer) => resolve(d.toString()));
+    }).finally(() => anon.destroy());
+    expect(answer).toMatch(/alert bad certificate.*SSL alert number 42/);
+
+    // A certificate of the etcd CA that names no NATS user (kubeadm's etcd healthcheck client, read from the apiserver's pki/etcd).
+    const pem = (f: string) => compose(stack, ['exec', '-T', 'apiserver', 'cat', `/etc/kubernetes/pki/etcd/${f}`]);
+    const [cert, key] = await Promise.all([pem('healthcheck-client.crt'), pem('healthcheck-client.key')]);
+    await expect(natsConnect({ servers: `nats://127.0.0.1:${port}`, timeout: 5_000, maxReconnectAttempts: 0, tls: { ca: caPem, cert, key } })).rejects.toThrow('Authorization Violation');
+
+    // Published: 4222 on loopback only; the unauthenticated monitoring port 8222 stays inside.
+    const published = (await docker(['port', containerName(stack, 'nats')])).trim().split('\n');
+    expect(published).toEqual([`4222/tcp -> 127.0.0.1:${port}`]);
+    // The host's trace identity (the kubeconfig service): read-only, private key mode 0600.
+    expect(JSON.parse(readFileSync(join(kubeconfigDir, 'cluster.json'), 'utf8'))).toEqual({ natsUrl: `nats://127.0.0.1:${port}`, server: `https://127.0.0.1:${stack.env.APISERVER_PORT}` });
+    expect((statSync(join(kubeconfigDir, 'pki/etcd/trace-client.key')).mode & 0o777).toString(8)).toBe('600');
+    expect(existsSync(join(kubeconfigDir, 'pki/etcd/admin-client.key'))).toBe(false);
+  });
+
+  // ------------------------------------------------------------------ 1e
   it('node-1 and node-2 joined by TLS bootstrap: kubectl get csr shows their requests from the bootstrap token, Approved,Issued', async () => {
     const kubeadmLog = await compose(stack, ['logs', '--no-color', 'kubeadm']);
     const tokenId = /\[bootstrap-token\] Using token: ([a-z0-9]{6})\.<secret in \/etc\/kubernetes\/bootstrap-token\.json>/.exec(kubeadmLog)?.[1];
@@ -454,7 +528,7 @@ spec:
 
   // ------------------------------------------------------------------ 6
   it('CRI calls kubelet-1 makes to containerd-1 for a new pod show up in `pnpm kubelab trace --json` in order', async () => {
-    const trace = startTrace(natsPort);
+    const trace = startTrace(kubeconfigDir);
     try {
       // The subscription is live once the kubelet's relist calls arrive.
       await trace.next((r) => r.method === 'ListPodSandbox', 30_000);
@@ -654,8 +728,12 @@ interface TraceRecord {
   request?: unknown;
 }
 
-/** `pnpm kubelab trace --json` against the stack's NATS (the `kubelab` script runs packages/kubelab/dist/main.js). */
-function startTrace(natsPort: number) {
+/**
+ * `pnpm kubelab trace --json` against the stack's NATS, as the README says:
+ * `--state-dir` is KUBECONFIG_DIR, where the kubeconfig service wrote the
+ * trace identity and cluster.json (the `kubelab` script runs packages/kubelab/dist/main.js).
+ */
+function startTrace(stateDir: string) {
   const child: ChildProcess = spawn(
     process.execPath,
     [
@@ -667,8 +745,8 @@ function startTrace(natsPort: number) {
       'node-1',
       '--method',
       'ListPodSandbox,RunPodSandbox,PullImage,CreateContainer,StartContainer',
-      '--nats-url',
-      `nats://127.0.0.1:${natsPort}`,
+      '--state-dir',
+      stateDir,
     ],
     { stdio: ['ignore', 'pipe', 'pipe'] },
   );

@@ -51,8 +51,8 @@ export interface Cluster {
   stop(): Promise<void>;
 }
 
-/** How the apiserver is started: `--authorization-mode` and extra authorizer factories (tests stub RBAC until it lands). */
-export type ClusterOptions = Pick<Parameters<typeof startApiserver>[0], 'authorizationModes' | 'authorizerFactories'>;
+/** How the apiserver is started: `--authorization-mode` and, for a test that needs one, an authorizer of its own. */
+export type ClusterOptions = Pick<Parameters<typeof startApiserver>[0], 'authorizationModes' | 'authorizerFactories' | 'serviceAccount'>;
 
 export async function startCluster(opts: ClusterOptions = {}): Promise<Cluster> {
   const dir = mkdtempSync(join(tmpdir(), 'kubelab-kubectl-'));

@@ -13,6 +13,7 @@ export {
   expired,
   fieldErrorMessage,
   forbidden,
+  goQuotedList,
   unauthorized,
   internalError,
   invalid,
@@ -22,6 +23,7 @@ export {
   isNotFound,
   methodNotAllowed,
   notFound,
+  resourceNotServed,
   OPTIMISTIC_LOCK_MESSAGE,
   requestEntityTooLarge,
   serviceUnavailable,
@@ -110,6 +112,25 @@ export type {
   TokenReviewSpec,
   TokenReviewStatus,
 } from './authentication/v1/types.js';
+// who a request is (k8s.io/apiserver/pkg/authentication/user)
+export {
+  ANONYMOUS,
+  bearerTokenOf,
+  fromApiUserInfo,
+  GROUP_AUTHENTICATED,
+  GROUP_MASTERS,
+  GROUP_NODES,
+  GROUP_SERVICE_ACCOUNTS,
+  GROUP_UNAUTHENTICATED,
+  NODE_USER_PREFIX,
+  SERVICE_ACCOUNT_GROUP_PREFIX,
+  SERVICE_ACCOUNT_USER_PREFIX,
+  toApiUserInfo,
+  USER_ANONYMOUS,
+  USER_APISERVER,
+  withAuthenticatedGroup,
+  type UserInfo,
+} from './authentication/user.js';
 export type {
   LocalSubjectAccessReview,
   NonResourceAttributes,
@@ -153,6 +174,7 @@ export { objectFields } from './fields/selectable.js';
 export { setDefaults } from './defaults.js';
 export { validateObject } from './validation/index.js';
 export { goBytes } from './validation/certificates.js';
+export { deepEqual } from './validation/util.js';
 
 // helpers the controllers, scheduler and kubelet share
 export { ANNOTATION_CONFIG_MIRROR, ANNOTATION_DAEMONSET_TEMPLATE_GENERATION, DEFAULT_MEMORY_REQUEST, DEFAULT_MILLI_CPU_REQUEST } from './helpers/wellknown.js';

@@ -94,6 +94,7 @@ export const RESOURCES: readonly ResourceInfo[] = [
   r('authorization.k8s.io', 'SelfSubjectRulesReview', 'selfsubjectrulesreviews', false, { verbs: ['create'] }),
   r('authorization.k8s.io', 'SubjectAccessReview', 'subjectaccessreviews', false, { verbs: ['create'] }),
   r('authorization.k8s.io', 'LocalSubjectAccessReview', 'localsubjectaccessreviews', true, { verbs: ['create'] }),
+  r('authentication.k8s.io', 'TokenReview', 'tokenreviews', false, { verbs: ['create'] }),
   r('authentication.k8s.io', 'SelfSubjectReview', 'selfsubjectreviews', false, { verbs: ['create'] }),
   // kubectl 1.27 asks v1beta1 (the served versions as upstream 1.32: v1 preferred).
   r('authentication.k8s.io', 'SelfSubjectReview', 'selfsubjectreviews', false, { version: 'v1beta1', verbs: ['create'] }),

@@ -57,12 +57,19 @@ describe('kubelab kubeadm admin-kubeconfig flags', () => {
       from: '/etc/kubernetes/admin.conf',
       server: 'https://127.0.0.1:16443',
       out: '/out/kubeconfig',
+      natsUrl: '',
     });
+  });
+
+  it('takes the NATS URL the host reaches for the trace files', () => {
+    expect(parseAdminKubeconfigArgs(['--server=https://127.0.0.1:6443', '--nats-url=nats://127.0.0.1:4222', '/out/kubeconfig']).natsUrl).toBe('nats://127.0.0.1:4222');
   });
 
   it.each([
     [['--server=http://127.0.0.1:6443', '/out/k'], '--server "http://127.0.0.1:6443": want https://host:port'],
     [['--server=https://127.0.0.1:6443'], 'want exactly one output path'],
+    [['--server=https://127.0.0.1:6443', '--nats-url=127.0.0.1:4222', '/out/k'], '--nats-url "127.0.0.1:4222": want nats://host:port'],
+    [['--nats-url=nats://127.0.0.1:4222', '/out/k'], '--nats-url needs --server (cluster.json names both)'],
   ])('refuses %j', (argv, message) => {
     expect(() => parseAdminKubeconfigArgs(argv)).toThrow(message);
   });

@@ -8,7 +8,7 @@ import { dirname, join } from 'node:path';
 import { FlagError, FlagSet } from '@kubelab/component-base';
 import { checkExpirationCommand } from './certs-expiration.js';
 import { encryptionConfigCommand } from './encryption-config.js';
-import { kubeadmNatsCommand } from './kubeadm-nats.js';
+import { criStreamCommand, kubeadmNatsCommand, NATS_USAGE_FLAGS, writeHostTraceFiles } from './kubeadm-nats.js';
 import { copyKubeconfig, kubeadmInitFiles, type KubeadmInitOptions } from './kubeadm.js';
 
 const initFlags = new FlagSet('kubelab kubeadm init')
@@ -66,13 +66,20 @@ export function parseInitArgs(argv: string[], env: NodeJS.ProcessEnv = {}): Omit
 
 const adminFlags = new FlagSet('kubelab kubeadm admin-kubeconfig')
   .string('from', '/etc/kubernetes/admin.conf', 'The kubeconfig to copy')
-  .string('server', '', 'The apiserver URL as the user reaches it (e.g. https://127.0.0.1:6443, a published port)');
+  .string('server', '', 'The apiserver URL as the user reaches it (e.g. https://127.0.0.1:6443, a published port)')
+  .string(
+    'nats-url',
+    '',
+    "kubelab: NATS as the user reaches it (e.g. nats://127.0.0.1:4222, a published port); also writes beside OUT what `kubelab trace --state-dir` reads: the etcd CA, the trace identity from --from's pki/etcd, cluster.json",
+  );
 
-export function parseAdminKubeconfigArgs(argv: string[], env: NodeJS.ProcessEnv = {}): { from: string; server: string; out: string } {
+export function parseAdminKubeconfigArgs(argv: string[], env: NodeJS.ProcessEnv = {}): { from: string; server: string; out: string; natsUrl: string } {
   const { values, rest } = adminFlags.parse(argv, env);
   if (rest.length !== 1) throw new FlagError('want exactly one output path');
   if (values.server && !/^https:\/\/[^/\s]+$/.test(values.server)) throw new FlagError(`--server "${values.server}": want https://host:port`);
-  return { from: values.from, server: values.server, out: rest[0]! };
+  if (values['nats-url'] && !/^(nats|tls):\/\/[^/\s]+$/.test(values['nats-url'])) throw new FlagError(`--nats-url "${values['nats-url']}": want nats://host:port`);
+  if (values['nats-url'] && !values.server) throw new FlagError('--nats-url needs --server (cluster.json names both)');
+  return { from: values.from, server: values.server, out: rest[0]!, natsUrl: values['nats-url'] };
 }
 
 const USAGE = `Usage: kubelab kubeadm <phase> [flags]
@@ -82,16 +89,20 @@ const USAGE = `Usage: kubelab kubeadm <phase> [flags]
           kubeadm init's certs and kubeconfig phases, each node's kubelet.conf (--nodes) or
           bootstrap-kubelet.conf (--join-nodes) and kube-proxy.conf, the bootstrap token
           (DIR/bootstrap-token.json, 24 h) and the encryption config; files that exist are kept
-  admin-kubeconfig [--from /etc/kubernetes/admin.conf] --server URL OUT
-          Copy admin.conf for the user (mode 0600, owned by OUT's folder's owner), with the server they reach
+  admin-kubeconfig [--from /etc/kubernetes/admin.conf] --server URL [--nats-url URL] OUT
+          Copy admin.conf for the user (mode 0600, owned by OUT's folder's owner), with the server they reach;
+          with --nats-url also the trace identity and cluster.json, for \`kubelab trace --state-dir <OUT's folder>\`
   encryption-config PATH
           Write the apiserver's --encryption-provider-config (aescbc key1 for secrets) unless PATH exists
   certs check-expiration [--cert-dir /etc/kubernetes/pki]
           When each certificate kubeadm init wrote expires (kubeconfigs read from the folder above
           --cert-dir), in kubeadm's tables; for kubelab up: --cert-dir .kubelab/local/pki
-  nats DIR --nodes node-1,node-2 [--listen 0.0.0.0:4222] [--monitor 0.0.0.0:8222] [--store-dir /data/jetstream]
+  nats DIR --nodes node-1,node-2 ${NATS_USAGE_FLAGS}
           Issue the NATS client certificates from DIR/pki/etcd/ca (kept when present) and write DIR/nats.conf
           (TLS with DIR/pki/etcd/server, a user per client certificate): what kubelab up does
+  cri-stream DIR [--nats-url nats://127.0.0.1:4222] [--timeout 2m]
+          Create the stream of CRI call records \`kubelab trace --since\` replays, as DIR's NATS admin
+          (waits for NATS): what kubelab up does once nats-server is up
 `;
 
 export async function kubeadmCommand(argv: string[]): Promise<number> {
@@ -105,18 +116,27 @@ export async function kubeadmCommand(argv: string[]): Promise<number> {
       case 'admin-kubeconfig': {
         const a = parseAdminKubeconfigArgs(rest, process.env);
         await copyKubeconfig(a.from, a.out, a.server || undefined);
-        // Run as root in a container, the file still belongs to the user whose folder it is in.
+        const written = [a.out];
+        if (a.natsUrl) written.push(...(await writeHostTraceFiles(dirname(a.from), dirname(a.out), { natsUrl: a.natsUrl, server: a.server })));
+        // Run as root in a container, the files still belong to the user whose folder they are in.
         if (process.getuid?.() === 0) {
           const { uid, gid } = statSync(dirname(a.out));
-          await chown(a.out, uid, gid);
+          for (const f of written) await chown(f, uid, gid);
+          // And the folders made for them (pki/, pki/etcd/).
+          const made = new Set<string>();
+          for (const f of written) for (let d = dirname(f); d.startsWith(dirname(a.out) + '/'); d = dirname(d)) made.add(d);
+          for (const d of made) await chown(d, uid, gid);
         }
         process.stdout.write(`[kubeconfig] Wrote "${a.out}"${a.server ? ` for ${a.server}` : ''}\n`);
+        if (a.natsUrl) process.stdout.write(`[trace] Wrote the trace identity and cluster.json in "${dirname(a.out)}" for ${a.natsUrl}\n`);
         return 0;
       }
       case 'encryption-config':
         return encryptionConfigCommand(rest);
       case 'nats':
         return kubeadmNatsCommand(rest);
+      case 'cri-stream':
+        return criStreamCommand(rest);
       case 'certs': {
         const [sub, ...args] = rest;
         if (sub !== 'check-expiration') throw new FlagError(`unknown command "${sub ?? ''}" (kubelab has: certs check-expiration)`);

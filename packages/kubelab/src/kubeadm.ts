@@ -176,13 +176,14 @@ export async function kubeadmInit(layout: Layout, userKubeconfig: string): Promi
 /**
  * The NATS (etcd's role) clients besides the apiserver, from the etcd CA,
  * kept when present: the CLI's (`kubelab trace`, `kubelab kv`) under
- * `dir`/pki/etcd and each node's runtime under `dir`/nodes/<node>/pki.
+ * `dir`/pki/etcd and each node's runtime under `nodesDir`/<node>/pki (the
+ * compose stack's node volumes; `dir`/nodes for `kubelab up`).
  */
-export async function ensureNatsClientCerts(dir: string, etcdCa: CertificateAuthority, nodes: readonly string[]): Promise<void> {
+export async function ensureNatsClientCerts(dir: string, etcdCa: CertificateAuthority, nodes: readonly string[], nodesDir = join(dir, 'nodes')): Promise<void> {
   const client = (commonName: string) => ({ commonName, usages: ['client' as const] });
   await Promise.all([
     ensureCert(dir, NATS_CLIENT_FILES.trace, etcdCa, client(TRACE_NATS_IDENTITY.commonName)),
     ensureCert(dir, NATS_CLIENT_FILES.admin, etcdCa, client(ADMIN_NATS_IDENTITY.commonName)),
-    ...nodes.map((node) => ensureCert(join(dir, 'nodes', node), NATS_CLIENT_FILES.containerd, etcdCa, client(containerdNatsIdentity(node).commonName))),
+    ...nodes.map((node) => ensureCert(join(nodesDir, node), NATS_CLIENT_FILES.containerd, etcdCa, client(containerdNatsIdentity(node).commonName))),
   ]);
 }

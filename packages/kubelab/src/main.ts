@@ -16,14 +16,15 @@ Commands:
           any upstream component flag, e.g. --node-monitor-grace-period=20s, goes to the component that owns it
   trace   Follow the CRI calls kubelets make to their runtime, one line per call (Ctrl-C stops)
           --pod [NS/]NAME  --node NODE  --method M[,M]  --since 5m  --json  --all
-          --nats-url URL (default nats://127.0.0.1:4222: the local runner and the compose stack)
+          --state-dir DIR (default .kubelab/local, else .kubelab/compose: the compose stack's kubeconfig service writes one)
+          --nats-url URL (default: the state dir's cluster.json)
           --nats-ca-file --nats-cert-file --nats-key-file (default: the state dir's pki/etcd/ca.crt, trace-client.crt/.key)
   rules   Print the rules kube-proxy holds on a node (iptables-save / nft / ipvsadm form)
           --node node-1 (default)  --state-dir DIR
   kv      Read the object store's raw bytes, as etcdctl does etcd's (Secrets show their encryption)
           kv get KEY [--hex] [--print-value-only]    e.g. kv get /registry/secrets/default/db --hex
           kv ls [PREFIX]    --bucket kubelab  --nats-url URL  --state-dir DIR
-  kubeadm init|admin-kubeconfig|encryption-config|nats|certs check-expiration
+  kubeadm init|admin-kubeconfig|encryption-config|nats|cri-stream|certs check-expiration
           kubeadm's file phases as a setup step of their own (the compose stack's kubeadm-init), and when its
           certificates expire (certs check-expiration --cert-dir .kubelab/local/pki); \`kubeadm help\` lists the flags
 `;

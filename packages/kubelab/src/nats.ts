@@ -7,7 +7,7 @@ import { existsSync } from 'node:fs';
 import { connect, type ConnectionOptions, type NatsConnection } from '@nats-io/transport-node';
 import { FlagError } from '@kubelab/component-base';
 import { natsAuthOptions, readNatsTls, type NatsClientTls, type NatsIdentity } from '@kubelab/nats';
-import { readClusterInfo, stateDirFrom } from './paths.js';
+import { clientStateDir, readClusterInfo } from './paths.js';
 import { DEFAULT_PORTS, natsClientFiles } from './topology.js';
 
 export const NOT_RUNNING = 'is the cluster running? (`pnpm kubelab up`, or `docker compose up`); --nats-url picks another NATS';
@@ -24,12 +24,12 @@ export function connectNats(target: NatsTarget, identity: NatsIdentity, name: st
   return connect({ servers: target.url, name, timeout: 3000, ...natsAuthOptions(identity, target.tls), ...extra });
 }
 
-/** --nats-url, else the state dir's cluster.json `natsUrl`, else the runner's default port (where compose publishes NATS too). */
+/** --nats-url, else the state dir's cluster.json `natsUrl` (the runner's, or compose's in .kubelab/compose), else the runner's default port. */
 export function resolveNatsUrl(flag: string, stateDirArg: string): string {
   if (flag) return flag;
   let url: unknown;
   try {
-    url = readClusterInfo(stateDirFrom(stateDirArg || undefined))?.natsUrl;
+    url = readClusterInfo(clientStateDir(stateDirArg || undefined))?.natsUrl;
   } catch (err) {
     throw new FlagError((err as Error).message);
   }
@@ -53,6 +53,6 @@ export function resolveNatsTls(values: NatsTlsFlagValues & { 'nats-url': string 
   const flags = { caFile: values['nats-ca-file'], certFile: values['nats-cert-file'], keyFile: values['nats-key-file'] };
   if (flags.caFile || flags.certFile || flags.keyFile) return readNatsTls(flags);
   if (values['nats-url'] && !stateDirArg) return undefined;
-  const files = natsClientFiles(stateDirFrom(stateDirArg || undefined), who);
+  const files = natsClientFiles(clientStateDir(stateDirArg || undefined), who);
   return existsSync(files.caFile) && existsSync(files.certFile) && existsSync(files.keyFile) ? readNatsTls(files) : undefined;
 }

@@ -19,6 +19,23 @@ export function stateDirFrom(arg: string | undefined): string {
   return resolve(process.env.INIT_CWD ?? process.cwd(), arg ?? DEFAULT_STATE_DIR);
 }
 
+/** Where the compose stack's `kubeconfig` service writes the host's files (KUBECONFIG_DIR's default), a cluster.json among them. */
+export const COMPOSE_STATE_DIR = '.kubelab/compose';
+
+/**
+ * The state dir a client command (`kubelab trace`, `kubelab kv`) reads: the
+ * one given, else the local runner's when it has a cluster.json, else the
+ * compose stack's when its `kubeconfig` service wrote one there, else the
+ * runner's (which then names the default NATS URL).
+ */
+export function clientStateDir(arg: string | undefined): string {
+  if (arg) return stateDirFrom(arg);
+  const local = stateDirFrom(DEFAULT_STATE_DIR);
+  if (existsSync(join(local, 'cluster.json'))) return local;
+  const compose = stateDirFrom(COMPOSE_STATE_DIR);
+  return existsSync(join(compose, 'cluster.json')) ? compose : local;
+}
+
 /** `<state-dir>/cluster.json` as `kubelab up` wrote it (undefined when absent: no runner has used this state dir). */
 export function readClusterInfo(stateDir: string): Partial<ClusterInfo> | undefined {
   const file = join(stateDir, 'cluster.json');

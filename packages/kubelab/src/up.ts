@@ -11,9 +11,8 @@ import { getText, type ClientTlsFiles } from './http-get.js';
 import { kubeadmInit } from './kubeadm.js';
 import { uploadBootstrapToken } from './bootstrap-token.js';
 import { clientTlsFromKubeconfig, createClientset } from '@kubelab/client';
-import { ADMIN_NATS_IDENTITY, readNatsTls } from '@kubelab/nats';
-import { connectNats } from './nats.js';
-import { ensureCriStream } from './trace/source.js';
+import { readNatsTls } from '@kubelab/nats';
+import { ensureCriHistory } from './kubeadm-nats.js';
 import { clusterInfo, components, natsClientFiles, controlPlanePorts, kubeadmFiles, natsConfig, nodeDir, nodePorts, runnerFlags, type ComponentSpec, type Layout } from './topology.js';
 
 export interface UpArgs {
@@ -165,21 +164,11 @@ export async function up(argv: string[]): Promise<number> {
   return 0;
 }
 
-/**
- * Creates the CRI record stream `kubelab trace --since` replays, as the NATS
- * admin: the viewer's own identity may read it but create no stream (a
- * stream can capture any subject). A failure only costs the history.
- */
+/** The CRI record stream `kubelab trace --since` replays (ensureCriHistory); a failure only costs the history. */
 async function ensureTraceHistory(layout: Layout): Promise<void> {
-  const url = clusterInfo(layout).natsUrl;
   try {
-    const nc = await connectNats({ url, tls: readNatsTls(natsClientFiles(layout.stateDir, 'admin'))! }, ADMIN_NATS_IDENTITY, 'kubelab-up', { maxReconnectAttempts: 0 });
-    try {
-      const r = await ensureCriStream(nc);
-      if (r.state === 'unavailable') process.stderr.write(`kubelab up: no CRI call history for kubelab trace --since: ${r.reason ?? 'JetStream unavailable'}\n`);
-    } finally {
-      await nc.close();
-    }
+    const r = await ensureCriHistory(clusterInfo(layout).natsUrl, readNatsTls(natsClientFiles(layout.stateDir, 'admin')));
+    if (r.state === 'unavailable') process.stderr.write(`kubelab up: no CRI call history for kubelab trace --since: ${r.reason ?? 'JetStream unavailable'}\n`);
   } catch (e) {
     process.stderr.write(`kubelab up: no CRI call history for kubelab trace --since: ${(e as Error).message}\n`);
   }

@@ -3,7 +3,7 @@
 // nats.conf that a real nats-server runs, with each identity's permissions.
 
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -39,6 +39,9 @@ describe.runIf(requireTool('nats-server'))('kubelab kubeadm nats', { timeout: 30
     rmSync(dir, { recursive: true, force: true });
   });
 
+  const run = (...args: string[]) =>
+    new Promise<string>((resolve, reject) => execFile(process.execPath, [MAIN, ...args], (err, stdout, stderr) => (err ? reject(new Error(stderr || err.message)) : resolve(stdout))));
+
   const as = async (files: ReturnType<typeof natsClientFiles>, identity: typeof TRACE_NATS_IDENTITY) => {
     const nc = await connect({ servers: nats.url, maxReconnectAttempts: 0, ...natsAuthOptions(identity, readNatsTls(files)) });
     open.push(nc);
@@ -53,6 +56,47 @@ describe.runIf(requireTool('nats-server'))('kubelab kubeadm nats', { timeout: 30
     const runtime = await as(natsClientFiles(dir, { node: 'node-2' }), containerdNatsIdentity('node-2'));
     runtime.publish('kubelab.cri.node-2.Version', '{}');
     for await (const m of sub) expect(m.subject).toBe('kubelab.cri.node-2.Version');
+  });
+
+  it("as compose runs it: each node's certificate and the etcd CA in that node's folder, nats.conf where nats-server reads it", async () => {
+    const nodesDir = join(dir, 'volumes');
+    const config = join(dir, 'etc-nats', 'nats.conf');
+    await run('kubeadm', 'nats', dir, '--nodes=node-3', `--nodes-dir=${nodesDir}`, `--config=${config}`);
+    expect(readFileSync(config, 'utf8')).toContain(`cert_file: "${join(dir, 'pki/etcd/server.crt')}"`);
+    // The node's /etc/kubernetes: its runtime's pair and the CA it verifies NATS with.
+    const node3 = {
+      caFile: join(nodesDir, 'node-3/pki/etcd/ca.crt'),
+      certFile: join(nodesDir, 'node-3/pki/containerd-nats-client.crt'),
+      keyFile: join(nodesDir, 'node-3/pki/containerd-nats-client.key'),
+    };
+    expect(readFileSync(node3.caFile, 'utf8')).toBe(readFileSync(join(dir, 'pki/etcd/ca.crt'), 'utf8'));
+    expect((statSync(node3.keyFile).mode & 0o777).toString(8)).toBe('600');
+    expect(existsSync(join(dir, 'nodes/node-3'))).toBe(false);
+    // Accepted by the running server (it maps CN kubelab:containerd:node-3 to no user: not in its --nodes).
+    await expect(connect({ servers: nats.url, maxReconnectAttempts: 0, timeout: 5000, ...natsAuthOptions(containerdNatsIdentity('node-3'), readNatsTls(node3)) })).rejects.toThrow(
+      'Authorization Violation',
+    );
+  });
+
+  it("admin-kubeconfig --nats-url: the host's trace identity and cluster.json, which `kubelab trace --state-dir` uses", async () => {
+    const host = join(dir, 'host');
+    writeFileSync(join(dir, 'admin.conf'), 'clusters: [{cluster: {server: https://apiserver:6443}, name: kubernetes}]\n');
+    const out = await run('kubeadm', 'admin-kubeconfig', `--from=${join(dir, 'admin.conf')}`, '--server=https://127.0.0.1:16443', `--nats-url=${nats.url}`, join(host, 'kubeconfig'));
+    expect(out).toContain(`[trace] Wrote the trace identity and cluster.json in "${host}" for ${nats.url}`);
+    expect(JSON.parse(readFileSync(join(host, 'cluster.json'), 'utf8'))).toEqual({ natsUrl: nats.url, server: 'https://127.0.0.1:16443' });
+    expect((statSync(join(host, 'pki/etcd/trace-client.key')).mode & 0o777).toString(8)).toBe('600');
+    expect(existsSync(join(host, 'pki/etcd/admin-client.key'))).toBe(false);
+    const viewer = await as(natsClientFiles(host, 'trace'), TRACE_NATS_IDENTITY);
+    const sub = viewer.subscribe('kubelab.cri.>', { max: 1 });
+    await viewer.flush();
+    const runtime = await as(natsClientFiles(dir, { node: 'node-1' }), containerdNatsIdentity('node-1'));
+    runtime.publish('kubelab.cri.node-1.Version', '{}');
+    for await (const m of sub) expect(m.subject).toBe('kubelab.cri.node-1.Version');
+  });
+
+  it('cri-stream: the admin creates the stream `kubelab trace --since` reads, once', async () => {
+    expect(await run('kubeadm', 'cri-stream', dir, `--nats-url=${nats.url}`)).toBe(`[cri-stream] Created stream "KUBELAB_CRI" on ${nats.url}: the CRI calls \`kubelab trace --since\` replays\n`);
+    expect(await run('kubeadm', 'cri-stream', dir, `--nats-url=${nats.url}`)).toMatch(/^\[cri-stream\] Using existing stream "KUBELAB_CRI"/);
   });
 
   it('keeps the certificates it issued when run again', async () => {

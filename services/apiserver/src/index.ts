@@ -7,7 +7,7 @@ export type { Registry, ResourceStore, RequestContext, ListOptions, WatchOptions
 export { traceRestHandler, nameRestRequestSpan, restSpanName, type RequestSpanInfo } from './tracing/request.js';
 export { STORAGE_SPAN_NAMES } from './tracing/storage.js';
 export type { TokenAuthenticator, TokenAuthResponse, TokenAuthResult } from './authentication/token.js';
-export { authenticateToken, reviewToken, withAuthenticatedGroup, INVALID_BEARER_TOKEN } from './authentication/token.js';
+export { authenticateToken, reviewToken, INVALID_BEARER_TOKEN } from './authentication/token.js';
 export { createTokenAuthenticators, serviceAccountUser, type TokenAuthenticatorsOptions } from './authentication/serviceaccount/authenticator.js';
 export { cacheTokenGetter, type ServiceAccountTokenGetter } from './authentication/serviceaccount/getter.js';
 export { createBootstrapTokenAuthenticator } from './authentication/bootstrap-token.js';

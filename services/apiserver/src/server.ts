@@ -13,6 +13,7 @@ import { namespaceLifecycle } from './admission/namespace-lifecycle.js';
 import { serviceAccount } from './admission/service-account.js';
 import { ServiceAllocator } from './admission/service-allocation.js';
 import { nodeRestriction } from './admission/node-restriction.js';
+import { certificateApproval, certificateSigning, certificateSubjectRestriction } from './admission/certificates.js';
 import { authorizeRequest } from './authorization/filter.js';
 import { BUILTIN_AUTHORIZER_FACTORIES, buildAuthorization, DEFAULT_AUTHORIZATION_MODES, validateAuthorizationModes, type AuthorizerFactory } from './authorization/modes.js';
 import { nodeAuthorizerFactory } from './authorization/node/index.js';
@@ -28,7 +29,10 @@ import { authenticateRequest, requestUser } from './authentication/request.js';
 import { grpcAuthenticator } from './authentication/grpc.js';
 import { selfSignedServingTls } from './authentication/self-signed.js';
 import { reviewStores } from './registry/authorization/reviews.js';
+import { tokenReviewStore } from './registry/authentication/tokenreview.js';
 import { createRbacAuthorizer } from './authorization/rbac/index.js';
+import { CachePolicySource } from './authorization/rbac/cache-source.js';
+import { rbacWriteChecks } from './registry/rbac/policybased.js';
 import { rulesAllow } from './authorization/rbac/rules.js';
 import { NODE_RULES } from './authorization/rbac/bootstrap/policy.js';
 import { ApiRegistry } from './registry/registry.js';
@@ -215,20 +219,35 @@ export async function startApiserver(opts: ApiserverOptions): Promise<RunningApi
         await cache.waitConsistent();
         return cache.get(key)?.obj;
       }),
+      certificateApproval(authorizer),
+      certificateSigning(authorizer),
+      certificateSubjectRestriction,
     ],
   );
   // Objects stay under etcd's limit and under what this NATS server accepts per message.
   const maxObjectBytes = Math.min(MAX_OBJECT_BYTES, storage.maxPayload() - 4096);
-  const registry = new ApiRegistry({ storage, cache, admission, maxObjectBytes, observe: metrics.observe, recordTraceContext: tracing !== undefined, ...(transformers ? { transformers } : {}) });
+  // RBAC's escalation checks read the policy whatever the authorization modes (upstream: the policybased storages' own rule resolver).
+  const writeChecks = rbacWriteChecks({ authorizer, source: new CachePolicySource(cache) });
+  const registry = new ApiRegistry({
+    storage,
+    cache,
+    admission,
+    maxObjectBytes,
+    observe: metrics.observe,
+    recordTraceContext: tracing !== undefined,
+    writeChecks,
+    ...(transformers ? { transformers } : {}),
+  });
   const tokens = serviceAccountTokens(opts.serviceAccount ?? {}, tokenGetter, registry);
+  const authn = { anonymous: opts.anonymousAuth ?? true, tokenAuthenticators: [...(opts.tokenAuthenticators ?? []), ...tokens.authenticators] };
   for (const s of reviewStores(authorizer, ruleResolver)) registry.serve(s);
+  registry.serve(tokenReviewStore(authn.tokenAuthenticators, tokens.apiAudiences));
   cache.start();
 
   let rest: HttpHandler | undefined;
   let bootstrapped = false;
   const advertise = opts.advertiseAddress ?? defaultAdvertise(bind);
   const tls = opts.tls ?? (await selfSignedServingTls([advertise, bind]));
-  const authn = { anonymous: opts.anonymousAuth ?? true, tokenAuthenticators: [...(opts.tokenAuthenticators ?? []), ...tokens.authenticators] };
   const http = await startHttpServer({
     host: bind,
     port: opts.securePort ?? 6443,

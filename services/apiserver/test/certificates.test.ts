@@ -137,4 +137,57 @@ describe('certificatesigningrequests', { timeout: 30_000 }, () => {
     const list = await k.list<CertificateSigningRequest>(CSR, '', { fieldSelector: 'spec.signerName=kubernetes.io/kubelet-serving' });
     expect(list.items.map((x) => x.metadata.name)).toEqual(['serving-one']);
   });
+
+  it('approving and signing need approve and sign on the signer (CertificateApproval, CertificateSigning)', async () => {
+    // jane may write approval and status, as the certificate controller's role lets it, but holds no signer.
+    const G = 'rbac.authorization.k8s.io';
+    await k.create(gvr('clusterroles', G), '', {
+      metadata: { name: 'csr-writer' },
+      rules: [{ apiGroups: ['certificates.k8s.io'], resources: ['certificatesigningrequests/approval', 'certificatesigningrequests/status'], verbs: ['update', 'patch'] }],
+    });
+    await k.create(gvr('clusterrolebindings', G), '', {
+      metadata: { name: 'jane-csr-writer' },
+      roleRef: { apiGroup: G, kind: 'ClusterRole', name: 'csr-writer' },
+      subjects: [{ apiGroup: G, kind: 'User', name: 'jane' }],
+    });
+    const jane = await c.pki.client({ commonName: 'jane' });
+    const created = await k.create<CertificateSigningRequest>(CSR, '', await kubeletCsr('node-csr-four'));
+    const put = (sub: string, body: unknown) =>
+      c.rest(`/apis/certificates.k8s.io/v1/certificatesigningrequests/node-csr-four/${sub}`, { method: 'PUT', as: jane, headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+    const approve = await put('approval', withStatus(created, { conditions: [{ type: 'Approved', status: 'True', reason: 'KubectlApprove' }] }));
+    expect([approve.status, (JSON.parse(approve.body) as { message: string }).message]).toEqual([
+      403,
+      'certificatesigningrequests.certificates.k8s.io "node-csr-four" is forbidden: user not permitted to approve requests with signerName "kubernetes.io/kube-apiserver-client-kubelet"',
+    ]);
+    const cert = b64((await c.pki.client({ commonName: 'system:node:node-1', organizations: ['system:nodes'] })).cert);
+    const sign = await put('status', withStatus(created, { certificate: cert }));
+    expect([sign.status, (JSON.parse(sign.body) as { message: string }).message]).toEqual([
+      403,
+      'certificatesigningrequests.certificates.k8s.io "node-csr-four" is forbidden: user not permitted to sign requests with signerName "kubernetes.io/kube-apiserver-client-kubelet"',
+    ]);
+    // Granted approve on every kubernetes.io signer, she approves.
+    await k.create(gvr('clusterroles', G), '', {
+      metadata: { name: 'k8s-approver' },
+      rules: [{ apiGroups: ['certificates.k8s.io'], resources: ['signers'], resourceNames: ['kubernetes.io/*'], verbs: ['approve'] }],
+    });
+    await k.create(gvr('clusterrolebindings', G), '', {
+      metadata: { name: 'jane-approver' },
+      roleRef: { apiGroup: G, kind: 'ClusterRole', name: 'k8s-approver' },
+      subjects: [{ apiGroup: G, kind: 'User', name: 'jane' }],
+    });
+    expect((await put('approval', withStatus(created, { conditions: [{ type: 'Approved', status: 'True', reason: 'KubectlApprove' }] }))).status).toBe(200);
+  });
+
+  it('refuses a kube-apiserver-client request for system:masters, even from the admin (CertificateSubjectRestriction)', async () => {
+    const pem = await createCsr({ commonName: 'mallory', organizations: ['system:masters'] }, await generateKeyPair('ECDSA-P256'));
+    const r = await c.rest('/apis/certificates.k8s.io/v1/certificatesigningrequests', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ metadata: { name: 'mallory' }, spec: { request: b64(pem), signerName: 'kubernetes.io/kube-apiserver-client', usages: ['client auth'] } }),
+    });
+    expect([r.status, (JSON.parse(r.body) as { message: string }).message]).toEqual([
+      403,
+      'certificatesigningrequests.certificates.k8s.io "mallory" is forbidden: use of kubernetes.io/kube-apiserver-client signer with system:masters group is not allowed',
+    ]);
+  });
 });

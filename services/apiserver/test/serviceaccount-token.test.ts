@@ -5,7 +5,7 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Pod, TokenRequest } from '@kubelab/api';
+import type { Pod, TokenRequest, TokenReview } from '@kubelab/api';
 import { parseSigningKey } from '@kubelab/serviceaccount';
 import { reviewToken } from '../src/authentication/token.js';
 import { api, call, gvr, startTestCluster, type TestCluster } from '../src/testing/index.js';
@@ -46,12 +46,33 @@ describe('serviceaccounts/token', () => {
     expect(exp).toBeGreaterThanOrEqual(Math.floor(before / 1000) * 1000 + 3600_000);
     expect(exp).toBeLessThanOrEqual(Date.now() + 3600_000);
     const sa = await k.get(gvr('serviceaccounts'), 'default', 'robot');
-    const review = await reviewToken({ token: tr.status!.token }, c.apiserver.tokenAuthenticators);
-    expect(review).toMatchObject({
-      authenticated: true,
-      audiences: [ISSUER],
-      user: { username: 'system:serviceaccount:default:robot', uid: sa.metadata.uid, groups: ['system:serviceaccounts', 'system:serviceaccounts:default', 'system:authenticated'] },
+    // A TokenReview over REST (as a webhook token authenticator posts it): the posted object with its status, not stored.
+    const review = await post('/apis/authentication.k8s.io/v1/tokenreviews', JSON.stringify({ apiVersion: 'authentication.k8s.io/v1', kind: 'TokenReview', spec: { token: tr.status!.token } }));
+    expect(review).toEqual({
+      code: 201,
+      body: {
+        apiVersion: 'authentication.k8s.io/v1',
+        kind: 'TokenReview',
+        metadata: {},
+        spec: { token: tr.status!.token },
+        status: {
+          authenticated: true,
+          audiences: [ISSUER],
+          user: {
+            username: 'system:serviceaccount:default:robot',
+            uid: sa.metadata.uid,
+            groups: ['system:serviceaccounts', 'system:serviceaccounts:default', 'system:authenticated'],
+            extra: { 'authentication.kubernetes.io/credential-id': [expect.stringMatching(/^JTI=/)] },
+          },
+        },
+      },
     });
+    const tampered = `${tr.status!.token.slice(0, -4)}AAAA`;
+    expect((await post('/apis/authentication.k8s.io/v1/tokenreviews', JSON.stringify({ spec: { token: tampered } }))).body.status).toEqual({
+      authenticated: false,
+      error: expect.stringMatching(/^\[invalid bearer token, /),
+    });
+    expect((await post('/apis/authentication.k8s.io/v1/tokenreviews', JSON.stringify({ spec: {} }))).body).toMatchObject({ code: 400, message: 'token is required for TokenReview in authentication' });
   });
 
   it('answers the protobuf body of kubectl create token with upstream errors (a stale bound object UID)', async () => {
@@ -102,7 +123,8 @@ describe('serviceaccounts/token', () => {
     const claims = JSON.parse(Buffer.from(tr.status!.token.split('.')[1]!, 'base64url').toString()) as Record<string, any>;
     expect(claims['kubernetes.io']).toEqual({ namespace: 'default', serviceaccount: { name: 'robot', uid: expect.any(String) }, pod: { name: 'bound', uid: pod.metadata.uid } });
     expect(claims.exp - claims.iat).toBe(3607);
-    expect(await reviewToken({ token: tr.status!.token, audiences: ['vault'] }, c.apiserver.tokenAuthenticators)).toMatchObject({
+    // The review over gRPC (a component's clientset create, as the kubelet's webhook sends it).
+    expect((await k.create<TokenReview>(gvr('tokenreviews', 'authentication.k8s.io'), '', { spec: { token: tr.status!.token, audiences: ['vault'] } })).status).toMatchObject({
       authenticated: true,
       audiences: ['vault'],
       user: { extra: { 'authentication.kubernetes.io/pod-name': ['bound'], 'authentication.kubernetes.io/pod-uid': [pod.metadata.uid] } },

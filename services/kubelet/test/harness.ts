@@ -29,8 +29,8 @@ export interface Cluster {
   kubeletTls: ClientTls;
   /** The cluster CA (the kubelet's --client-ca-file). */
   pki: ApiserverTestPki;
-  /** A GET on the kubelet's HTTPS port as the apiserver (apiserver-kubelet-client), another identity, or anonymous. */
-  kubeletGet(path: string, as?: ClientCertificate | 'anonymous'): Promise<{ status: number; text: string }>;
+  /** A GET on the kubelet's HTTPS port as the apiserver (apiserver-kubelet-client), another identity, a bearer token, or anonymous. */
+  kubeletGet(path: string, as?: KubeletCredential): Promise<{ status: number; text: string }>;
   startKubelet(extra?: Partial<KubeletOptions>): Promise<RunningKubelet>;
   stopKubelet(): Promise<void>;
   stopContainerd(): Promise<void>;
@@ -42,10 +42,13 @@ export interface ClientCertificate {
   keyPem: string;
 }
 
+/** Who a kubelet API request is: a client certificate, `Authorization: Bearer <token>`, or no credentials. */
+export type KubeletCredential = ClientCertificate | { token: string } | 'anonymous';
+
 /** One HTTPS GET to a kubelet; its self-signed serving certificate is not verified, as the apiserver does not without --kubelet-certificate-authority. */
-export function kubeletGet(port: number, path: string, as: ClientCertificate | 'anonymous'): Promise<{ status: number; text: string }> {
+export function kubeletGet(port: number, path: string, as: KubeletCredential): Promise<{ status: number; text: string }> {
   return new Promise((resolve, reject) => {
-    const who = as === 'anonymous' ? {} : { cert: as.certPem, key: as.keyPem };
+    const who = as === 'anonymous' ? {} : 'token' in as ? { headers: { authorization: `Bearer ${as.token}` } } : { cert: as.certPem, key: as.keyPem };
     const req = httpsRequest({ host: '127.0.0.1', port, path, rejectUnauthorized: false, agent: false, ...who }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));

@@ -115,6 +115,11 @@ export function notFound(gr: GroupResource, name: string): StatusError {
   return new StatusError(failure(404, 'NotFound', `${qualifiedResource(gr)} "${name}" not found`, details(gr, name)));
 }
 
+/** A path the server serves nothing at (upstream: the 404 of a resource it does not know, `details: {}`). */
+export function resourceNotServed(): StatusError {
+  return new StatusError(failure(404, 'NotFound', 'the server could not find the requested resource', {}));
+}
+
 export function alreadyExists(gr: GroupResource, name: string): StatusError {
   return new StatusError(failure(409, 'AlreadyExists', `${qualifiedResource(gr)} "${name}" already exists`, details(gr, name)));
 }
@@ -169,6 +174,11 @@ export function formatBadValue(v: unknown): string {
 
 function isStringMap(v: unknown): v is Record<string, string> {
   return typeof v === 'object' && v !== null && !Array.isArray(v) && Object.getPrototypeOf(v) === Object.prototype && Object.values(v).every((x) => typeof x === 'string');
+}
+
+/** Go's %q of a []string: `["a" "b"]` (the texts kubelab prints this way are printable; JSON quoting matches %q for them). */
+export function goQuotedList(list: readonly string[] | undefined): string {
+  return `[${(list ?? []).map((s) => JSON.stringify(s)).join(' ')}]`;
 }
 
 /** Go's %#v of a map[string]string: keys sorted, `map[string]string{"a":"b", "c":"d"}`. */

@@ -121,11 +121,13 @@ export const CORE_TYPES: Record<string, TypeDef> = {
   },
   ServiceAccount: {
     group: 'core',
+    // kubectl create serviceaccount sends it as protobuf.
+    protobuf: true,
     description: 'A ServiceAccount is an identity for processes that run in pods.',
     fields: top({
-      secrets: ['[]ObjectReference', 'Secrets of the account (legacy).', { patchStrategy: 'merge', patchMergeKey: 'name' }],
-      imagePullSecrets: ['[]LocalObjectReference', 'Registry credentials for pods using the account.'],
-      automountServiceAccountToken: ['boolean', 'Whether pods mount a token by default.'],
+      secrets: ['[]ObjectReference', 'Secrets of the account (legacy).', { patchStrategy: 'merge', patchMergeKey: 'name', protobuf: 2 }],
+      imagePullSecrets: ['[]LocalObjectReference', 'Registry credentials for pods using the account.', { protobuf: 3 }],
+      automountServiceAccountToken: ['boolean', 'Whether pods mount a token by default.', { protobuf: 4, keepZero: true }],
     }),
   },
   Event: {

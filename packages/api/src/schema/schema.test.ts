@@ -34,6 +34,7 @@ describe('the schema', () => {
       'Service',
       'ConfigMap',
       'Secret',
+      'ServiceAccount',
       'Deployment',
       'Role',
       'ClusterRole',

@@ -1,6 +1,7 @@
 // `kubelab trace` flags. With no arguments it finds the NATS of the local
 // runner (its state dir's cluster.json names it) or of the compose stack
-// (127.0.0.1:4222, where the runner also listens without --port-offset).
+// (.kubelab/compose, where its `kubeconfig` service writes a cluster.json and
+// the trace identity), each with the trace identity's certificate.
 
 import { FlagError, FlagSet, parseDuration } from '@kubelab/component-base';
 import type { NatsClientTls } from '@kubelab/nats';
@@ -26,10 +27,10 @@ export function traceFlags() {
     .string('since', '', 'first replay the calls of the last DURATION (5m, 1h) or since an RFC 3339 time, from the KUBELAB_CRI stream; then follow live')
     .bool('json', false, 'print one JSON object per call (node, method, namespace, pod, container, durationMs, code, ...)')
     .bool('all', false, 'also show the read-only calls the kubelet repeats (ListPodSandbox, ListContainers, PodSandboxStatus, ContainerStatus, Status, ...)')
-    .string('state-dir', '', 'the local runner state dir (default .kubelab/local); its cluster.json, when present, names the NATS URL')
-    .string('nats-url', '', `NATS to read from (default nats://127.0.0.1:${DEFAULT_PORTS.nats}, where both the local runner and the compose stack publish it)`)
+    .string('state-dir', '', "the cluster's state dir (default .kubelab/local, else .kubelab/compose when only compose wrote one); its cluster.json names the NATS URL")
+    .string('nats-url', '', `NATS to read from (default: the state dir's cluster.json, else nats://127.0.0.1:${DEFAULT_PORTS.nats})`)
     .string('nats-ca-file', '', "CA that signed the NATS server's certificate (default: the state dir's pki/etcd/ca.crt)")
-    .string('nats-cert-file', '', "client certificate for NATS (default: the state dir's pki/etcd/trace-client.crt, issued by `kubelab up`)")
+    .string('nats-cert-file', '', "client certificate for NATS (default: the state dir's pki/etcd/trace-client.crt, issued by `kubelab up` or compose's `kubeconfig` service)")
     .string('nats-key-file', '', 'private key of --nats-cert-file');
 }
 

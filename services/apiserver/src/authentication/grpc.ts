@@ -7,7 +7,7 @@
 // Without TLS (no client CA configured) a call without a token is anonymous.
 
 import type { PeerCertificate } from 'node:tls';
-import { unauthorized } from '@kubelab/api';
+import { bearerTokenOf, unauthorized } from '@kubelab/api';
 import { authenticateToken, type TokenAuthenticator } from './token.js';
 import { ANONYMOUS, type UserInfo } from './user.js';
 import { userFromCertificate } from './x509.js';
@@ -30,7 +30,7 @@ export function grpcAuthenticator(tokens: readonly TokenAuthenticator[], now: ()
   return (call) => {
     const c = call as AuthenticatedCall;
     const header = c.metadata?.get('authorization')[0];
-    const token = typeof header === 'string' ? /^Bearer\s+(\S+)\s*$/i.exec(header)?.[1] : undefined;
+    const token = bearerTokenOf(header);
     if (token !== undefined) {
       const hit = cache.get(token);
       if (hit && hit.expires > now()) {

@@ -6,6 +6,7 @@
 
 import type { IncomingMessage } from 'node:http';
 import type { TLSSocket } from 'node:tls';
+import { bearerTokenOf } from '@kubelab/api';
 import { authenticateToken, type TokenAuthenticator } from './token.js';
 import { userFromCertificate } from './x509.js';
 import { ANONYMOUS, type UserInfo } from './user.js';
@@ -29,14 +30,6 @@ export function setRequestUser(req: IncomingMessage, user: UserInfo): void {
   users.set(req, user);
 }
 
-/** `Authorization: Bearer <token>`, as upstream's bearertoken authenticator reads it. */
-export function bearerToken(req: IncomingMessage): string | undefined {
-  const h = req.headers.authorization;
-  if (typeof h !== 'string') return undefined;
-  const m = /^Bearer\s+(\S+)\s*$/i.exec(h);
-  return m ? m[1] : undefined;
-}
-
 /** Decides who a request is (a promise only for bearer tokens); the caller answers 401 on error. */
 export function authenticateRequest(req: IncomingMessage, opts: AuthenticationOptions): AuthenticationResult | Promise<AuthenticationResult> {
   const sock = req.socket as Partial<TLSSocket>;
@@ -50,7 +43,7 @@ export function authenticateRequest(req: IncomingMessage, opts: AuthenticationOp
       return { user };
     }
   }
-  const token = bearerToken(req);
+  const token = bearerTokenOf(req.headers.authorization);
   if (token !== undefined) return authenticateToken(opts.tokenAuthenticators, token).then((r) => (r.ok ? { user: r.response.user } : { error: r.error }));
   return opts.anonymous ? { user: ANONYMOUS } : { error: 'no credentials' };
 }

@@ -2,8 +2,8 @@
 // authenticator.Token, the union of token authenticators, and the
 // TokenReview REST's use of them).
 
-import { badRequest, type TokenReviewSpec, type TokenReviewStatus } from '@kubelab/api';
-import { GROUP_AUTHENTICATED, type UserInfo } from './user.js';
+import { badRequest, internalError, toApiUserInfo, type TokenReviewSpec, type TokenReviewStatus } from '@kubelab/api';
+import { withAuthenticatedGroup, type UserInfo } from './user.js';
 
 /** Who a token authenticates as, and for which of the requested audiences (upstream authenticator.Response). */
 export interface TokenAuthResponse {
@@ -53,25 +53,42 @@ export async function authenticateToken(authenticators: readonly TokenAuthentica
   return { ok: false, error: aggregate([INVALID_BEARER_TOKEN, ...errors]) };
 }
 
-/** Every authenticated user is in system:authenticated (upstream AuthenticatedGroupAdder). */
-export function withAuthenticatedGroup(user: UserInfo): UserInfo {
-  return user.groups.includes(GROUP_AUTHENTICATED) ? user : { ...user, groups: [...user.groups, GROUP_AUTHENTICATED] };
+/**
+ * An authenticator that knows nothing of audiences, made to answer for the
+ * apiserver's own (upstream authenticator.WrapAudienceAgnosticToken): it
+ * authenticates only when the requested audiences (default: `implicit`)
+ * include one of the apiserver's, and its response names those.
+ */
+export function audienceAgnostic(implicit: readonly string[], inner: TokenAuthenticator): TokenAuthenticator {
+  return {
+    async authenticateToken(token, requested) {
+      const want = requested?.length ? requested : implicit;
+      const audiences = implicit.filter((a) => want.includes(a));
+      if (audiences.length === 0) return undefined;
+      const response = await inner.authenticateToken(token);
+      if (!response) return undefined;
+      if (response.audiences.length > 0) throw new Error(`audience agnostic authenticator wrapped an authenticator that returned audiences: ${JSON.stringify(response.audiences)}`);
+      return { ...response, audiences };
+    },
+  };
 }
 
 /**
  * A TokenReview's status (upstream pkg/registry/authentication/tokenreview):
  * the token's user when it authenticates, else `authenticated` false with
- * the authenticators' error. An empty token is a 400, as upstream.
+ * the authenticators' error. An empty token is a 400, as upstream; a user
+ * for none of the audiences asked about (spec.audiences, else
+ * `apiAudiences`) is upstream's 500 "error validating audiences".
  */
-export async function reviewToken(spec: TokenReviewSpec, authenticators: readonly TokenAuthenticator[]): Promise<TokenReviewStatus> {
+export async function reviewToken(spec: TokenReviewSpec, authenticators: readonly TokenAuthenticator[], apiAudiences: readonly string[] = []): Promise<TokenReviewStatus> {
   if (!spec.token) throw badRequest('token is required for TokenReview in authentication');
-  const audiences = spec.audiences?.length ? spec.audiences : undefined;
-  const r = await authenticateToken(authenticators, spec.token, audiences);
+  const requested = spec.audiences?.length ? spec.audiences : undefined;
+  const r = await authenticateToken(authenticators, spec.token, requested);
   if (!r.ok) return { authenticated: false, error: r.error };
   const { user, audiences: matched } = r.response;
-  const status: TokenReviewStatus = { authenticated: true, user: { username: user.name, groups: [...user.groups] } };
-  if (user.uid) status.user!.uid = user.uid;
-  if (user.extra && Object.keys(user.extra).length) status.user!.extra = Object.fromEntries(Object.entries(user.extra).map(([k, v]) => [k, [...v]]));
+  const want = requested ?? apiAudiences;
+  if (want.length > 0 && !matched.some((a) => want.includes(a))) throw internalError(new Error('error validating audiences'));
+  const status: TokenReviewStatus = { authenticated: true, user: toApiUserInfo(user) };
   if (matched.length) status.audiences = [...matched];
   return status;
 }

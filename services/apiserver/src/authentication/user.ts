@@ -1,27 +1,24 @@
 // Who a request is (upstream: k8s.io/apiserver/pkg/authentication/user.Info),
 // as the authenticators produce it and authorization and admission read it.
 
-export interface UserInfo {
-  readonly name: string;
-  readonly uid?: string;
-  readonly groups: readonly string[];
-  readonly extra?: Readonly<Record<string, readonly string[]>>;
-}
+import { GROUP_AUTHENTICATED, GROUP_MASTERS, GROUP_NODES, NODE_USER_PREFIX, USER_APISERVER, type UserInfo } from '@kubelab/api';
 
-// Well-known names (upstream: user.Anonymous, user.AllAuthenticated, …).
-export const USER_ANONYMOUS = 'system:anonymous';
-export const USER_APISERVER = 'system:apiserver';
-export const GROUP_UNAUTHENTICATED = 'system:unauthenticated';
-export const GROUP_AUTHENTICATED = 'system:authenticated';
-export const GROUP_MASTERS = 'system:masters';
-export const GROUP_NODES = 'system:nodes';
-export const NODE_USER_PREFIX = 'system:node:';
-export const SERVICE_ACCOUNT_USER_PREFIX = 'system:serviceaccount:';
-export const SERVICE_ACCOUNT_GROUP_PREFIX = 'system:serviceaccounts:';
-export const GROUP_SERVICE_ACCOUNTS = 'system:serviceaccounts';
-
-/** The request nobody authenticated (upstream's anonymous authenticator). */
-export const ANONYMOUS: UserInfo = Object.freeze({ name: USER_ANONYMOUS, groups: Object.freeze([GROUP_UNAUTHENTICATED]) });
+// The shape and the well-known names are @kubelab/api's, shared with the kubelet's authenticators.
+export {
+  ANONYMOUS,
+  GROUP_AUTHENTICATED,
+  GROUP_MASTERS,
+  GROUP_NODES,
+  GROUP_SERVICE_ACCOUNTS,
+  GROUP_UNAUTHENTICATED,
+  NODE_USER_PREFIX,
+  SERVICE_ACCOUNT_GROUP_PREFIX,
+  SERVICE_ACCOUNT_USER_PREFIX,
+  USER_ANONYMOUS,
+  USER_APISERVER,
+  withAuthenticatedGroup,
+  type UserInfo,
+} from '@kubelab/api';
 
 /** The apiserver's own loopback identity (upstream: the loopback client's system:apiserver in system:masters). */
 export const APISERVER: UserInfo = Object.freeze({ name: USER_APISERVER, groups: Object.freeze([GROUP_AUTHENTICATED, GROUP_MASTERS]) });

@@ -120,6 +120,8 @@ describe('discovery and version', () => {
       'subjectaccessreviews false create',
       'localsubjectaccessreviews true create',
     ]);
+    const authn = (await call<Discovery>('GET', '/apis/authentication.k8s.io/v1')).json;
+    expect(authn.resources.map((r) => `${r.name} ${r.namespaced} ${r.verbs.join(',')}`)).toEqual(['tokenreviews false create', 'selfsubjectreviews false create']);
     expect(apis.groups[0]).toEqual({ name: 'apps', versions: [{ groupVersion: 'apps/v1', version: 'v1' }], preferredVersion: { groupVersion: 'apps/v1', version: 'v1' } });
     const v1 = (await call<Discovery>('GET', '/api/v1')).json;
     const byName = Object.fromEntries(v1.resources.map((r: { name: string }) => [r.name, r]));

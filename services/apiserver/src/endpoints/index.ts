@@ -3,7 +3,7 @@
 // endpoints/installer + handlers). Mounted by server.ts on the secure port.
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { StatusError } from '@kubelab/api';
+import { resourceNotServed } from '@kubelab/api';
 import type { Registry } from '../registry/interface.js';
 import type { TokenRequestREST } from '../serviceaccount/token-request.js';
 import { DEFAULT_MAX_BODY_BYTES } from './body.js';
@@ -58,19 +58,6 @@ const pageNotFound = (res: ServerResponse) => {
   res.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8' });
   res.end('404 page not found\n');
 };
-
-function notFoundStatus(): StatusError {
-  return new StatusError({
-    kind: 'Status',
-    apiVersion: 'v1',
-    metadata: {},
-    status: 'Failure',
-    message: 'the server could not find the requested resource',
-    reason: 'NotFound',
-    details: {},
-    code: 404,
-  });
-}
 
 export function createRestHandler(deps: RestHandlerDeps): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
   const env: HandlerEnv = {
@@ -129,14 +116,14 @@ export function createRestHandler(deps: RestHandlerDeps): (req: IncomingMessage,
 
 async function serveResource(env: HandlerEnv, r: ResourceRequest, req: IncomingMessage, res: ServerResponse, q: URLSearchParams): Promise<void> {
   const store = env.registry.store(r.group, r.version, r.resource);
-  if (!store) throw notFoundStatus();
+  if (!store) throw resourceNotServed();
   const info = store.info;
   // Namespaced resources need a namespace except to list/watch across all of them.
-  if (!info.namespaced && r.namespace !== undefined) throw notFoundStatus();
-  if (info.namespaced && r.namespace === undefined && r.verb !== 'list' && r.verb !== 'watch') throw notFoundStatus();
+  if (!info.namespaced && r.namespace !== undefined) throw resourceNotServed();
+  if (info.namespaced && r.namespace === undefined && r.verb !== 'list' && r.verb !== 'watch') throw resourceNotServed();
   if (r.subresource) {
     if (await serveSubresource(env, store, r, req, res, q)) return;
-    if (!['status', 'finalize', 'approval'].includes(r.subresource) || !info.subresources.includes(r.subresource)) throw notFoundStatus();
+    if (!['status', 'finalize', 'approval'].includes(r.subresource) || !info.subresources.includes(r.subresource)) throw resourceNotServed();
   }
   await serveResourceVerb(env, store, r, req, res, q);
 }

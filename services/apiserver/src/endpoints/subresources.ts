@@ -6,7 +6,7 @@
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import { applyPatch, badRequest, invalid, isConflict, isPatchType, notFound, StatusError, unsupportedMediaType, type DeleteOptions, type KubeObject, type Pod } from '@kubelab/api';
+import { applyPatch, badRequest, invalid, isConflict, isPatchType, methodNotAllowed, notFound, StatusError, unsupportedMediaType, type DeleteOptions, type KubeObject, type Pod } from '@kubelab/api';
 import type { ResourceStore } from '../registry/interface.js';
 import { selectorString } from '../printers/index.js';
 import { mediaType, parseJson, readBody } from './body.js';
@@ -88,15 +88,7 @@ async function serveScale(env: HandlerEnv, store: ResourceStore, r: ResourceRequ
 }
 
 function methodNotAllowedFor(r: ResourceRequest): StatusError {
-  return new StatusError({
-    kind: 'Status',
-    apiVersion: 'v1',
-    metadata: {},
-    status: 'Failure',
-    reason: 'MethodNotAllowed',
-    message: `the server does not allow this method on the requested resource (${r.verb} ${r.resource} ${r.subresource})`,
-    code: 405,
-  });
+  return methodNotAllowed(`the server does not allow this method on the requested resource (${r.verb} ${r.resource} ${r.subresource})`);
 }
 
 const created201 = { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', code: 201 };

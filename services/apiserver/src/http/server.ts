@@ -6,7 +6,7 @@
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createServer } from 'node:https';
-import { unauthorized } from '@kubelab/api';
+import { resourceNotServed, unauthorized } from '@kubelab/api';
 import { healthHandler, listenHttp, serveUpgrades, type HealthCheck } from '@kubelab/component-base';
 import type { Registry } from 'prom-client';
 import { setRequestUser, type AuthenticationResult } from '../authentication/request.js';
@@ -72,16 +72,7 @@ export async function startHttpServer(opts: ApiHttpServerOptions): Promise<{ por
     if (await probes(req, res, new URL(req.url ?? '/', 'https://localhost'))) return;
     const rest = opts.rest?.();
     if (rest) return rest(req, res);
-    writeStatus(res, 404, {
-      kind: 'Status',
-      apiVersion: 'v1',
-      metadata: {},
-      status: 'Failure',
-      message: 'the server could not find the requested resource',
-      reason: 'NotFound',
-      details: {},
-      code: 404,
-    });
+    writeStatus(res, 404, resourceNotServed().status);
   }
   // Upgrade requests (pods/exec streams) go through the same handler, with a response bound to their socket.
   const upgrades = serveUpgrades(server, handle, opts.onError);

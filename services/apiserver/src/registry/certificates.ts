@@ -5,13 +5,8 @@
 // Approved/Denied instances); `approval` writes the conditions and nothing
 // else. Condition timestamps are filled by the server.
 //
-// Authorization note: who may approve and sign is not decided here. Upstream's
-// CertificateApproval admission asks the authorizer for verb `approve` on
-// `signers` (group certificates.k8s.io, name = the signerName, also
-// `<domain>/*`) before an approval write, and CertificateSigning for `sign`
-// before a status write that sets the certificate; kubelab's authorization
-// filter (RBAC's system:controller:certificate-controller role) owns those
-// checks.
+// Who may approve and sign is not decided here but by the CertificateApproval
+// and CertificateSigning admission plugins (admission/certificates.ts).
 
 import { badRequest, goBytes, type FieldError } from '@kubelab/api';
 import { verifyCsr } from '@kubelab/pki';

@@ -87,6 +87,17 @@ export interface ResourceStore {
   delete(namespace: string | undefined, name: string, options: DeleteOptions, ctx: RequestContext): Promise<DeleteResult>;
 }
 
+/**
+ * A resource's own check of writes, run before admission (upstream: a REST
+ * storage wrapping the standard one, as RBAC's policybased storages do).
+ * Throws the request's error (a StatusError).
+ */
+export interface WriteCheck {
+  create?(obj: KubeObject, namespace: string, ctx: RequestContext): void;
+  /** Updates and patches, with the stored object they replace. */
+  update?(obj: KubeObject, old: KubeObject, namespace: string, ctx: RequestContext): void;
+}
+
 export interface Registry {
   /** The store for a resource, or undefined when kubelab does not serve it. */
   store(group: string, version: string, resource: string): ResourceStore | undefined;

@@ -34,7 +34,7 @@ import type { ResourceTransformers } from '../storage/encryption/load.js';
 import type { Transformer } from '../storage/encryption/transformer.js';
 import { checkPatchedTypes } from '../decoding/decode.js';
 import { applyPatch, compileSelectors, setDefaults, validateObject } from './api-hooks.js';
-import type { DeleteResult, ListOptions, PatchType, RequestContext, ResourceStore, Subresource, Watch, WatchOptions } from './interface.js';
+import type { DeleteResult, ListOptions, PatchType, RequestContext, ResourceStore, Subresource, Watch, WatchOptions, WriteCheck } from './interface.js';
 import { generateName, newUid, nowTime } from './meta.js';
 import { gracePeriodSeconds, isNamespaces, pendingFinalizers, prepareForCreate, prepareForUpdate, shouldDeleteDuringUpdate, validateOnServer } from './strategy.js';
 
@@ -56,6 +56,8 @@ export interface StoreDeps {
   recordTraceContext?: boolean;
   /** --encryption-provider-config: resources it names are stored encrypted (the watch cache decrypts them). */
   transformers?: ResourceTransformers;
+  /** Checks of writes by `group/resource` (RBAC's escalation prevention). */
+  writeChecks?: ReadonlyMap<string, WriteCheck>;
 }
 
 /** One finished request, with upstream's request metric labels. */
@@ -92,6 +94,7 @@ export class GenericStore implements ResourceStore {
   readonly prefix: string;
   /** How this resource is stored (upstream: the etcd3 store's transformer); undefined: as is. */
   private readonly transformer: Transformer | undefined;
+  private readonly writeCheck: WriteCheck | undefined;
 
   constructor(
     readonly info: ResourceInfo,
@@ -99,6 +102,7 @@ export class GenericStore implements ResourceStore {
   ) {
     this.prefix = storagePrefix(info);
     this.transformer = deps.transformers?.forResource(info);
+    this.writeCheck = deps.writeChecks?.get(`${info.group}/${info.resource}`);
   }
 
   /** The bytes written to NATS: encrypted when configured, the key as authenticated data. */
@@ -360,6 +364,7 @@ export class GenericStore implements ResourceStore {
         // Defaulting first, as upstream decodes with defaults before PrepareForCreate (a pod's QoS class reads defaulted requests).
         setDefaults(o);
         prepareForCreate(this.info, o, ctx.user);
+        this.writeCheck?.create?.(o, ns, ctx);
         const hooks = new AdmissionHooks();
         const a = this.attrs('CREATE', ns, m.name ?? '', ctx, hooks, o);
         if (!this.deps.cache.isSynced) await this.deps.cache.synced;
@@ -468,6 +473,7 @@ export class GenericStore implements ResourceStore {
       // Defaulted before PrepareForUpdate (as upstream decodes), so generations compare defaulted specs.
       if (!subresource) setDefaults(next);
       const stored = prepareForUpdate(this.info, next, thawIfFrozen(cur.obj), subresource);
+      this.writeCheck?.update?.(stored, cur.obj, ns, ctx);
       const hooks = new AdmissionHooks();
       const a = this.attrs('UPDATE', ns, name, ctx, hooks, stored, cur.obj, subresource);
       try {

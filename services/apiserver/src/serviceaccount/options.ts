@@ -12,7 +12,7 @@ import { parsePublicKeys, parseSigningKey, type SigningKey } from '@kubelab/serv
 import { createBootstrapTokenAuthenticator } from '../authentication/bootstrap-token.js';
 import { createTokenAuthenticators } from '../authentication/serviceaccount/authenticator.js';
 import type { ServiceAccountTokenGetter } from '../authentication/serviceaccount/getter.js';
-import type { TokenAuthenticator } from '../authentication/token.js';
+import { audienceAgnostic, type TokenAuthenticator } from '../authentication/token.js';
 import type { Registry } from '../registry/interface.js';
 import { TokenRequestREST } from './token-request.js';
 
@@ -61,7 +61,7 @@ export function serviceAccountTokens(o: ServiceAccountTokenOptions, getter: Serv
   const publicKeys = o.publicKeys?.length ? o.publicKeys : o.signingKey ? [o.signingKey.publicKey] : [];
   const now = o.now ?? Date.now;
   const authenticators: TokenAuthenticator[] = [];
-  if (o.enableBootstrapTokenAuth) authenticators.push(createBootstrapTokenAuthenticator({ getter, now }));
+  if (o.enableBootstrapTokenAuth) authenticators.push(audienceAgnostic(apiAudiences, createBootstrapTokenAuthenticator({ getter, now })));
   if (publicKeys.length) authenticators.push(...createTokenAuthenticators({ getter, issuers, audiences: apiAudiences, publicKeys, now }));
   const out: ServiceAccountTokens = { authenticators, apiAudiences };
   if (o.signingKey) {

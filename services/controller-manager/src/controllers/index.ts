@@ -6,6 +6,7 @@ import { parseSigningKey } from '@kubelab/serviceaccount';
 import { ControllerRegistry } from './registry.js';
 import { CsrApprovingController } from './certificates/approver/csr-approving-controller.js';
 import { CsrSigningController } from './certificates/signer/csr-signing-controller.js';
+import { CsrCleanerController } from './certificates/cleaner/csr-cleaner-controller.js';
 import { ClusterRoleAggregationController } from './clusterrole-aggregation/clusterrole-aggregation-controller.js';
 import { TokenCleaner } from './bootstrap/tokencleaner.js';
 import { RootCACertPublisher } from './rootcacertpublisher/publisher.js';
@@ -128,6 +129,13 @@ export function defaultRegistry(): ControllerRegistry {
       // Upstream skips the signer without a CA ("no csr cert/key was specified").
       enabled: (c) => Boolean(c.clusterSigningCertFile && c.clusterSigningKeyFile),
       create: (ctx) => new CsrSigningController(ctx),
+    })
+    .register({
+      name: 'certificatesigningrequest-cleaner-controller',
+      aliases: ['csrcleaner'],
+      serviceAccount: 'certificate-controller',
+      workers: () => 1,
+      create: (ctx) => new CsrCleanerController(ctx),
     })
     .register({ name: 'token-cleaner-controller', aliases: ['tokencleaner'], serviceAccount: 'token-cleaner', workers: () => 1, disabledByDefault: true, create: (ctx) => new TokenCleaner(ctx) });
 }

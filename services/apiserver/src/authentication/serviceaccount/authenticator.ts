@@ -6,6 +6,7 @@
 // what the request asks for (default `--api-audiences`), then the claims.
 
 import type { KeyObject } from 'node:crypto';
+import { goQuotedList } from '@kubelab/api';
 import { LEGACY_ISSUER, serviceAccountUsername, unverifiedClaims, verifySignature } from '@kubelab/serviceaccount';
 import type { TokenAuthenticator, TokenAuthResponse } from '../token.js';
 import { GROUP_SERVICE_ACCOUNTS, SERVICE_ACCOUNT_GROUP_PREFIX, type UserInfo } from '../user.js';
@@ -35,9 +36,6 @@ export function serviceAccountUser(sa: ServiceAccountInfo): UserInfo {
   return Object.keys(extra).length ? { ...user, extra } : user;
 }
 
-/** A string list as Go's %q prints it: `["a" "b"]`. */
-const goQuoted = (list: readonly string[]) => `[${list.map((s) => JSON.stringify(s)).join(' ')}]`;
-
 function audiencesOf(claims: Record<string, unknown>): string[] {
   const aud = claims.aud;
   if (typeof aud === 'string') return aud ? [aud] : [];
@@ -60,7 +58,7 @@ export function jwtTokenAuthenticator(issuers: readonly string[], keys: readonly
       const want = requested?.length ? requested : implicitAudiences;
       const audiences = tokenAudiences.filter((a) => want.includes(a));
       if (audiences.length === 0 && implicitAudiences.length) {
-        throw new Error(`token audiences ${goQuoted(tokenAudiences)} is invalid for the target audiences ${goQuoted(want)}`);
+        throw new Error(`token audiences ${goQuotedList(tokenAudiences)} is invalid for the target audiences ${goQuotedList(want)}`);
       }
       return { user: serviceAccountUser(validate(token, claims)), audiences };
     },

@@ -2,16 +2,14 @@
 // the apiserver reads it: bindings found by subject, roles by key.
 
 import { describe, expect, it } from 'vitest';
-import { lookupResource, storageKey, type ClusterRole, type ClusterRoleBinding, type KubeObject, type Role, type RoleBinding, type Subject } from '@kubelab/api';
+import { lookupResource, storageKey, type KubeObject } from '@kubelab/api';
 import type { UserInfo } from '../../authentication/user.js';
 import { WatchCache } from '../../cache/watch-cache.js';
 import type { KvStorage } from '../../storage/kv.js';
 import { encodeForStorage } from '../../storage/codec.js';
 import type { AuthorizationAttributes } from '../types.js';
 import { createRbacAuthorizer } from './index.js';
-
-const G = 'rbac.authorization.k8s.io';
-const V = `${G}/v1` as const;
+import { clusterRole, crb, group, rb, role, sa, user } from '../../testing/rbac.js';
 
 class Policy {
   readonly cache = new WatchCache({} as KvStorage, { bookmarkIntervalMs: 1e9 });
@@ -33,26 +31,6 @@ class Policy {
     return this;
   }
 }
-
-const clusterRole = (name: string, rules: ClusterRole['rules']): ClusterRole => ({ apiVersion: V, kind: 'ClusterRole', metadata: { name }, rules });
-const role = (namespace: string, name: string, rules: Role['rules']): Role => ({ apiVersion: V, kind: 'Role', metadata: { name, namespace }, rules });
-const user = (name: string): Subject => ({ kind: 'User', apiGroup: G, name });
-const group = (name: string): Subject => ({ kind: 'Group', apiGroup: G, name });
-const sa = (name: string, namespace?: string): Subject => ({ kind: 'ServiceAccount', name, ...(namespace ? { namespace } : {}) });
-const crb = (name: string, roleName: string, subjects: Subject[]): ClusterRoleBinding => ({
-  apiVersion: V,
-  kind: 'ClusterRoleBinding',
-  metadata: { name },
-  roleRef: { apiGroup: G, kind: 'ClusterRole', name: roleName },
-  subjects,
-});
-const rb = (namespace: string, name: string, kind: 'Role' | 'ClusterRole', roleName: string, subjects: Subject[]): RoleBinding => ({
-  apiVersion: V,
-  kind: 'RoleBinding',
-  metadata: { name, namespace },
-  roleRef: { apiGroup: G, kind, name: roleName },
-  subjects,
-});
 
 const jane: UserInfo = { name: 'jane', groups: ['devs', 'system:authenticated'] };
 const ciSA: UserInfo = { name: 'system:serviceaccount:ci:builder', groups: ['system:serviceaccounts', 'system:serviceaccounts:ci', 'system:authenticated'] };

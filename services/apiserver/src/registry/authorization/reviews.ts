@@ -8,52 +8,21 @@ import {
   badRequest,
   formatTime,
   invalid,
-  lookupResource,
-  methodNotAllowed,
+  toApiUserInfo,
   type FieldError,
   type KubeObject,
   type NonResourceAttributes,
   type ResourceAttributes,
-  type ResourceInfo,
   type SubjectAccessReviewSpec,
   type SubjectAccessReviewStatus,
 } from '@kubelab/api';
 import type { UserInfo } from '../../authentication/user.js';
 import { resourceAttributes } from '../../authorization/attributes.js';
 import type { AuthorizationAttributes, Authorizer, RuleResolver } from '../../authorization/types.js';
-import type { RequestContext, ResourceStore } from '../interface.js';
+import type { ResourceStore } from '../interface.js';
+import { createOnly, info } from '../create-only.js';
 
 const GROUP = 'authorization.k8s.io';
-
-function info(group: string, version: string, resource: string): ResourceInfo {
-  const i = lookupResource(group, version, resource);
-  if (!i) throw new Error(`${resource}.${group}/${version} is not in RESOURCES`);
-  return i;
-}
-
-/** A create-only resource: every other verb is 405 as upstream (no getter, lister or watcher). */
-function createOnly(i: ResourceInfo, create: (namespace: string | undefined, obj: KubeObject, user: UserInfo) => KubeObject): ResourceStore {
-  const refuse = (): never => {
-    throw methodNotAllowed('the server does not allow this method on the requested resource');
-  };
-  return {
-    info: i,
-    get: () => Promise.reject(methodNotAllowed('the server does not allow this method on the requested resource')),
-    list: () => Promise.reject(methodNotAllowed('the server does not allow this method on the requested resource')),
-    watch: refuse,
-    update: () => Promise.reject(methodNotAllowed('the server does not allow this method on the requested resource')),
-    patch: () => Promise.reject(methodNotAllowed('the server does not allow this method on the requested resource')),
-    delete: () => Promise.reject(methodNotAllowed('the server does not allow this method on the requested resource')),
-    create: (namespace: string | undefined, obj: KubeObject, ctx: RequestContext) => {
-      try {
-        if (!ctx.user) throw badRequest('no user present on request');
-        return Promise.resolve(create(namespace, obj, ctx.user));
-      } catch (e) {
-        return Promise.reject(e);
-      }
-    },
-  };
-}
 
 type Spec = SubjectAccessReviewSpec;
 
@@ -152,11 +121,7 @@ export function reviewStores(authorizer: Authorizer, ruleResolver: RuleResolver,
     }),
     ...['v1', 'v1beta1'].map((version) =>
       createOnly(info('authentication.k8s.io', version, 'selfsubjectreviews'), (_ns, _obj, user) => {
-        const userInfo: Record<string, unknown> = { username: user.name };
-        if (user.uid) userInfo.uid = user.uid;
-        if (user.groups.length) userInfo.groups = [...user.groups];
-        if (user.extra && Object.keys(user.extra).length) userInfo.extra = user.extra;
-        return { apiVersion: `authentication.k8s.io/${version}`, kind: 'SelfSubjectReview', metadata: { creationTimestamp: formatTime(now().getTime()) }, status: { userInfo } };
+        return { apiVersion: `authentication.k8s.io/${version}`, kind: 'SelfSubjectReview', metadata: { creationTimestamp: formatTime(now().getTime()) }, status: { userInfo: toApiUserInfo(user) } };
       }),
     ),
   ];

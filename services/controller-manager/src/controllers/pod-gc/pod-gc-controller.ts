@@ -5,8 +5,9 @@
 // A periodic sweep upstream too.
 
 import { formatTime, isNotFound, isPodTerminal, type Node, type Pod } from '@kubelab/api';
-import type { Lister, Timer } from '@kubelab/client';
+import type { Lister } from '@kubelab/client';
 import { errText, ignoreNotFound, type Controller, type ControllerContext } from '../../util/controller.js';
+import { runEvery } from '../../util/periodic.js';
 import { missingNodes, terminatedToDelete, unscheduledTerminating } from './decisions.js';
 
 export class PodGcController implements Controller {
@@ -15,33 +16,20 @@ export class PodGcController implements Controller {
   private readonly nodeLister: Lister<Node>;
   /** Node name → when the node was first found missing. */
   private readonly quarantine = new Map<string, number>();
-  private timer: Timer | undefined;
 
   constructor(private readonly ctx: ControllerContext) {
     this.podLister = ctx.informers.core.pods().lister();
     this.nodeLister = ctx.informers.core.nodes().lister();
   }
 
-  async run(signal: AbortSignal): Promise<void> {
-    await new Promise<void>((resolve) => {
-      const tick = () => {
-        if (signal.aborted) return resolve();
-        void this.gc()
-          .catch((err) => this.ctx.logger.warn('pod gc failed', { err: errText(err) }))
-          .finally(() => {
-            if (!signal.aborted) this.timer = this.ctx.clock.setTimeout(tick, this.ctx.config.podGcPeriodMs);
-          });
-      };
-      signal.addEventListener(
-        'abort',
-        () => {
-          this.timer?.stop();
-          resolve();
-        },
-        { once: true },
-      );
-      tick();
-    });
+  run(signal: AbortSignal): Promise<void> {
+    return runEvery(
+      this.ctx.clock,
+      () => this.ctx.config.podGcPeriodMs,
+      signal,
+      () => this.gc(),
+      (err) => this.ctx.logger.warn('pod gc failed', { err: errText(err) }),
+    );
   }
 
   /** One sweep (exposed as a step for tests). */

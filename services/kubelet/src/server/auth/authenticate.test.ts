@@ -2,7 +2,7 @@ import { X509Certificate } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { TestPki } from '@kubelab/pki/testing';
-import { authenticateRequest, bearerToken, type AuthenticatorOptions } from './authenticate.js';
+import { authenticateRequest, type AuthenticatorOptions } from './authenticate.js';
 import type { TokenAuthenticator, UserInfo } from './types.js';
 
 let apiserverCert: X509Certificate;
@@ -63,11 +63,4 @@ describe('authenticateRequest (the kubelet delegating authenticator)', () => {
     const got = await authenticateRequest(request({ cert: apiserverCert, verified: true, authorization: 'Bearer forged' }), kubeadm);
     expect(got).toMatchObject({ user: { name: 'kube-apiserver-kubelet-client' } });
   });
-
-  it.each([
-    ['Bearer abc', 'abc'],
-    ['bearer abc ', 'abc'],
-    ['Basic YWJj', undefined],
-    ['Bearer ', undefined],
-  ])('bearerToken(%j) = %j', (h, want) => expect(bearerToken({ headers: { authorization: h } })).toBe(want));
 });

@@ -7,7 +7,8 @@
 import type { IncomingMessage } from 'node:http';
 import type { TLSSocket } from 'node:tls';
 import { certificateInfo } from '@kubelab/pki';
-import { GROUP_AUTHENTICATED, GROUP_UNAUTHENTICATED, USER_ANONYMOUS, type TokenAuthenticator, type UserInfo } from './types.js';
+import { ANONYMOUS, bearerTokenOf, withAuthenticatedGroup } from '@kubelab/api';
+import type { TokenAuthenticator, UserInfo } from './types.js';
 
 export interface AuthenticatorOptions {
   /** --client-ca-file is set: the TLS layer asked for and checked client certificates. */
@@ -20,14 +21,6 @@ export interface AuthenticatorOptions {
 
 export type AuthenticationResult = { user: UserInfo } | { error: string };
 
-export const ANONYMOUS: UserInfo = Object.freeze({ name: USER_ANONYMOUS, groups: Object.freeze([GROUP_UNAUTHENTICATED]) });
-
-/** `Authorization: Bearer <token>` (upstream's bearertoken authenticator). */
-export function bearerToken(req: Pick<IncomingMessage, 'headers'>): string | undefined {
-  const m = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? '');
-  return m?.[1];
-}
-
 /** The user a client certificate names: undefined without one; an Error when the TLS layer could not verify it or it has no CN. */
 export function certificateUser(socket: Partial<Pick<TLSSocket, 'getPeerX509Certificate' | 'authorized' | 'authorizationError'>>): UserInfo | undefined | Error {
   const peer = socket.getPeerX509Certificate?.();
@@ -38,11 +31,6 @@ export function certificateUser(socket: Partial<Pick<TLSSocket, 'getPeerX509Cert
   return { name: info.commonName, groups: info.organizations };
 }
 
-/** upstream's AuthenticatedGroupAdder: every authenticated user is in system:authenticated. */
-function withAuthenticatedGroup(u: UserInfo): UserInfo {
-  return u.groups.includes(GROUP_AUTHENTICATED) ? u : { ...u, groups: [...u.groups, GROUP_AUTHENTICATED] };
-}
-
 export async function authenticateRequest(req: Pick<IncomingMessage, 'headers' | 'socket'>, opts: AuthenticatorOptions): Promise<AuthenticationResult> {
   // The union: each authenticator in turn; the first user wins, errors are collected.
   const errors: string[] = [];
@@ -51,7 +39,7 @@ export async function authenticateRequest(req: Pick<IncomingMessage, 'headers' |
     if (u instanceof Error) errors.push(u.message);
     else if (u) return { user: withAuthenticatedGroup(u) };
   }
-  const token = opts.token ? bearerToken(req) : undefined;
+  const token = opts.token ? bearerTokenOf(req.headers.authorization) : undefined;
   if (opts.token && token !== undefined) {
     try {
       const u = await opts.token.authenticateToken(token);

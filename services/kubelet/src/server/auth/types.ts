@@ -2,17 +2,10 @@
 // k8s.io/apiserver's authenticator.Request, authorizer.Attributes and
 // authorizer.Authorizer, as pkg/kubelet/server's AuthInterface composes them).
 
-/** Who a request is (upstream user.Info). */
-export interface UserInfo {
-  readonly name: string;
-  readonly uid?: string;
-  readonly groups: readonly string[];
-  readonly extra?: Readonly<Record<string, readonly string[]>>;
-}
+import type { UserInfo } from '@kubelab/api';
 
-export const USER_ANONYMOUS = 'system:anonymous';
-export const GROUP_UNAUTHENTICATED = 'system:unauthenticated';
-export const GROUP_AUTHENTICATED = 'system:authenticated';
+/** Who a request is: @kubelab/api's user.Info, the apiserver's too. */
+export type { UserInfo };
 
 /** What a request asks to do, as a SubjectAccessReview's resourceAttributes name it. */
 export interface Attributes {

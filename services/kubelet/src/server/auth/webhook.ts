@@ -7,7 +7,7 @@
 // results 2 min; authorized 5 min, unauthorized 30 s; errors not cached).
 
 import { createHash } from 'node:crypto';
-import type { SubjectAccessReview, SubjectAccessReviewStatus, TokenReview } from '@kubelab/api';
+import { fromApiUserInfo, type SubjectAccessReview, type SubjectAccessReviewStatus, type TokenReview } from '@kubelab/api';
 import { ExpiringCache } from './cache.js';
 import type { Attributes, Authorizer, Decision, ReviewClient, TokenAuthenticator, UserInfo } from './types.js';
 
@@ -44,8 +44,7 @@ export class WebhookTokenAuthenticator implements TokenAuthenticator {
       this.cache.set(key, { user: undefined }, this.ttlMs);
       return undefined;
     }
-    const u = st.user ?? {};
-    const user: UserInfo = { name: u.username ?? '', groups: u.groups ?? [], ...(u.uid ? { uid: u.uid } : {}), ...(u.extra && Object.keys(u.extra).length ? { extra: u.extra } : {}) };
+    const user = fromApiUserInfo(st.user);
     this.cache.set(key, { user }, this.ttlMs);
     return user;
   }
