@@ -210,6 +210,8 @@ export function components(layout: Layout): ComponentSpec[] {
         // The csrsigning controller issues with the cluster CA, as kubeadm configures it.
         `--cluster-signing-cert-file=${files.caCert}`,
         `--cluster-signing-key-file=${files.caKey}`,
+        // kubeadm's *,bootstrapsigner,tokencleaner: expired bootstrap tokens are deleted (kubelab has no bootstrapsigner: nothing reads cluster-info's signatures).
+        '--controllers=*,tokencleaner',
       ],
     },
   ];
