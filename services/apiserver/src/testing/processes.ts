@@ -12,7 +12,7 @@ import { mkdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { APISERVER_NATS_IDENTITY, natsServerConfig, natsUsers, type NatsClientTls, type NatsIdentity, type NatsTlsFiles, type NatsUser } from '@kubelab/nats';
+import { APISERVER_NATS_IDENTITY, containerdNatsIdentity, natsServerConfig, natsUsers, type NatsClientTls, type NatsIdentity, type NatsTlsFiles, type NatsUser } from '@kubelab/nats';
 import { ensureClusterPki, ensureKubeconfig, kubeletIdentity, loadKubeconfig, KUBECONFIG_FILES, PKI_FILES, type ClusterPki } from '@kubelab/pki';
 import type { Identity } from '@kubelab/pki/testing';
 import { exitSignal, freePort, startNatsServer, waitFor, waitForPort, type NatsServerHandle } from '@kubelab/testing';
@@ -41,6 +41,8 @@ export interface ApiserverProcessOptions {
   inheritStdout?: boolean;
   /** KUBELAB_LOG_LEVEL (default warn). */
   logLevel?: string;
+  /** The environment (default this process's), e.g. with KUBELAB_TRACING_ENDPOINT. */
+  env?: NodeJS.ProcessEnv;
 }
 
 export interface ApiserverProcess {
@@ -70,16 +72,25 @@ export interface ProcessCluster {
   nats: NatsServerHandle & { pid: number | undefined };
   /** The first apiserver (throws when none was started). */
   apiserver: ApiserverProcess;
-  /** The cluster CA's PEM. */
+  /** The cluster CA's PEM, and its file (a kubelet's --client-ca-file). */
   caPem: string;
+  caFile: string;
   /** kubeadm's admin.conf identity (kubernetes-admin in kubeadm:cluster-admins: cluster-admin through RBAC). */
   adminTls: ClientTlsPem;
   /** A client certificate of the cluster CA (CN = user, O = groups). */
   clientTls(identity: Identity): Promise<ClientTlsPem>;
   /** kubeadm's kubeconfigs: admin.conf, scheduler.conf, controller-manager.conf, or a node's kubelet.conf. */
   kubeconfig(who: 'admin' | 'scheduler' | 'controllerManager' | { node: string }): Promise<string>;
-  /** A NATS client certificate of the etcd CA written to files (--nats-ca-file, --nats-cert-file, --nats-key-file). */
-  natsTlsFiles(identity: NatsIdentity): Promise<NatsTlsFiles>;
+  /**
+   * kube-controller-manager's flags under `kubelab up` (kubeconfig, a
+   * ServiceAccount per controller, root CA, token signing key, CSR signing
+   * CA); the caller adds --apiserver-grpc-address and its ports. Without it
+   * no ServiceAccount or kube-root-ca.crt exists and pods cannot mount their
+   * kube-api-access volume.
+   */
+  controllerManagerArgs(): string[];
+  /** A NATS client certificate of the etcd CA written to files (--nats-ca-file, --nats-cert-file, --nats-key-file); `{ node }`: that node's runtime's. */
+  natsTlsFiles(who: NatsIdentity | { node: string }): Promise<NatsTlsFiles>;
   /** The same as PEM, for a client in this process. */
   natsTls(identity: NatsIdentity): Promise<NatsClientTls>;
   /** The NATS identity of a kvBuckets entry: the apiserver's permissions on that bucket only. */
@@ -133,7 +144,8 @@ export async function startProcessCluster(opts: ProcessClusterOptions = {}): Pro
     const kvWriter = (bucket: string): NatsIdentity => ({ commonName: `kubelab-kv-writer-${bucket}`, inboxPrefix: APISERVER_NATS_IDENTITY.inboxPrefix! });
 
     let serial = 0;
-    const natsTlsFiles = async (identity: NatsIdentity): Promise<NatsTlsFiles> => {
+    const natsTlsFiles = async (who: NatsIdentity | { node: string }): Promise<NatsTlsFiles> => {
+      const identity = 'node' in who ? containerdNatsIdentity(who.node) : who;
       const pair = await pki.etcdCa.issue({ commonName: identity.commonName, usages: ['client'] });
       const base = at(`pki/etcd/client-${++serial}`);
       writeFileSync(`${base}.crt`, pair.cert);
@@ -190,7 +202,7 @@ export async function startProcessCluster(opts: ProcessClusterOptions = {}): Pro
       const args = Object.entries(flags).map(([k, v]) => `--${k}=${v}`);
       const child = spawn(process.execPath, [...(o.nodeArgs ?? []), o.main ?? DEFAULT_MAIN, ...args], {
         stdio: ['ignore', o.inheritStdout ? 'inherit' : 'ignore', 'pipe'],
-        env: { ...process.env, KUBELAB_LOG_LEVEL: o.logLevel ?? 'warn' },
+        env: { ...(o.env ?? process.env), KUBELAB_LOG_LEVEL: o.logLevel ?? 'warn' },
       });
       const tail = stderrTail(child);
       const died = exitSignal(child, 'apiserver');
@@ -221,6 +233,7 @@ export async function startProcessCluster(opts: ProcessClusterOptions = {}): Pro
         return apiservers[0];
       },
       caPem: pki.ca.certPem,
+      caFile: at(`${PKI_FILES.ca}.crt`),
       adminTls,
       async clientTls(identity) {
         const pair = await pki.ca.issue({ ...identity, usages: ['client'] });
@@ -234,6 +247,14 @@ export async function startProcessCluster(opts: ProcessClusterOptions = {}): Pro
         kubeconfigs.set(who.node, path);
         return path;
       },
+      controllerManagerArgs: () => [
+        `--kubeconfig=${at(KUBECONFIG_FILES.controllerManager)}`,
+        '--use-service-account-credentials=true',
+        `--root-ca-file=${at(`${PKI_FILES.ca}.crt`)}`,
+        `--service-account-private-key-file=${at(PKI_FILES.saKey)}`,
+        `--cluster-signing-cert-file=${at(`${PKI_FILES.ca}.crt`)}`,
+        `--cluster-signing-key-file=${at(`${PKI_FILES.ca}.key`)}`,
+      ],
       natsTlsFiles,
       natsTls,
       kvWriter,
