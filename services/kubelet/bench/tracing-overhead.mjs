@@ -191,7 +191,8 @@ const p50 = (xs) => {
 const sink = await otlpSink();
 const lat = { on: [], off: [] };
 const cpu = { on: 0, off: 0 };
-const COMPONENTS = ['apiserver', 'containerd', 'scheduler', 'kubelet'];
+// In the order startCluster's cpu() lists them.
+const COMPONENTS = ['apiserver', 'containerd', 'scheduler', 'controller-manager', 'kubelet'];
 const cpuBy = { on: [0, 0, 0, 0], off: [0, 0, 0, 0] };
 const exported = { on: 0, off: 0 };
 const load = [loadavg()[0]];
