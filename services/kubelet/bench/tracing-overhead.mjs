@@ -193,7 +193,7 @@ const lat = { on: [], off: [] };
 const cpu = { on: 0, off: 0 };
 // In the order startCluster's cpu() lists them.
 const COMPONENTS = ['apiserver', 'containerd', 'scheduler', 'controller-manager', 'kubelet'];
-const cpuBy = { on: [0, 0, 0, 0], off: [0, 0, 0, 0] };
+const cpuBy = { on: COMPONENTS.map(() => 0), off: COMPONENTS.map(() => 0) };
 const exported = { on: 0, off: 0 };
 const load = [loadavg()[0]];
 const windows = {};
