@@ -67,7 +67,7 @@ describe('natsServerConfig', () => {
     expect(text.split('\n').slice(0, 6)).toEqual(['listen: "0.0.0.0:4222"', 'http: "0.0.0.0:8222"', 'max_payload: 2MB', 'jetstream {', '  store_dir: "/data"', '}']);
   });
 
-  it('adds extra users after the cluster\'s own', () => {
+  it("adds extra users after the cluster's own", () => {
     const withBench = natsServerConfig({
       listen: '127.0.0.1:4222',
       storeDir: '/data',

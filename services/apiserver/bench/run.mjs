@@ -242,7 +242,11 @@ async function benchCreates(cluster, tls, alwaysAllow) {
   const aa = alwaysAllow ? peak('allow') : undefined;
   return {
     bench: 'apiserver-creates',
-    security: { ...cluster.security, client: `${BENCH_USER.commonName} (RoleBinding to a ClusterRole: RBAC decides each create)`, rawKv: 'same nats-server, TLS, a user with the apiserver permissions on its own bucket' },
+    security: {
+      ...cluster.security,
+      client: `${BENCH_USER.commonName} (RoleBinding to a ClusterRole: RBAC decides each create)`,
+      rawKv: 'same nats-server, TLS, a user with the apiserver permissions on its own bucket',
+    },
     objectBytes: RAW_PAYLOAD.length,
     blocks: BLOCKS,
     grpcCreatesPerSec: Math.round(perSec(g, 'grpc')),

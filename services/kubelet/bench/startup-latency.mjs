@@ -154,10 +154,22 @@ try {
     .create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'bench' } })
     .catch(() => {});
   // What every pod mounts (kube-api-access): the controller-manager's ServiceAccount and root CA for the namespace.
-  await waitFor('the default ServiceAccount and kube-root-ca.crt of bench', async () => (await cs.core.serviceAccounts('bench').get('default').catch(() => false)) && (await cs.core.configMaps('bench').get('kube-root-ca.crt').catch(() => false)), {
-    timeoutMs: 30_000,
-    everyMs: 50,
-  });
+  await waitFor(
+    'the default ServiceAccount and kube-root-ca.crt of bench',
+    async () =>
+      (await cs.core
+        .serviceAccounts('bench')
+        .get('default')
+        .catch(() => false)) &&
+      (await cs.core
+        .configMaps('bench')
+        .get('kube-root-ca.crt')
+        .catch(() => false)),
+    {
+      timeoutMs: 30_000,
+      everyMs: 50,
+    },
+  );
   // One pod first, as on a node that already runs something: the image is
   // present (the burst measures start-up, not 100 pulls of one image) and
   // every component has served each call once.
@@ -222,7 +234,11 @@ try {
     console.log(`  kubelet CRI calls per pod:\n    ${show(delta(m0[1], m1[1]))}`);
   }
   const security = { ...cluster.security, kubelet: 'system:node:node-1 (kubelet.conf), HTTPS API with --client-ca-file', containerd: 'kubelab:containerd:node-1 on NATS' };
-  console.log(`  security: ${Object.entries(security).map(([k, v]) => `${k}: ${v}`).join('; ')}`);
+  console.log(
+    `  security: ${Object.entries(security)
+      .map(([k, v]) => `${k}: ${v}`)
+      .join('; ')}`,
+  );
   console.log(JSON.stringify({ bench: 'pod-startup', pods: PODS, qps: QPS, p50: q(50), p90: q(90), p99: q(99), totalMs: total, cpuMs: used, security }));
 } finally {
   clearTimeout(deadline);

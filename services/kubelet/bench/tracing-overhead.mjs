@@ -104,7 +104,17 @@ async function startCluster(endpoint, label) {
   const socket = join(dir, 'containerd.sock');
   const containerd = run(mainOf('@kubelab/containerd'), containerdArgs(dir, socket, cluster.nats.url, ids.natsTls));
   await waitFor('the containerd socket', () => existsSync(socket), { timeoutMs: 30_000, everyMs: 50, signal: exitSignal(containerd, 'containerd') });
-  run(mainOf('@kubelab/scheduler'), ['--apiserver-grpc-address', api, '--kubeconfig', await cluster.kubeconfig('scheduler'), '--bind-address', '127.0.0.1', '--secure-port', '0', '--leader-elect=false']);
+  run(mainOf('@kubelab/scheduler'), [
+    '--apiserver-grpc-address',
+    api,
+    '--kubeconfig',
+    await cluster.kubeconfig('scheduler'),
+    '--bind-address',
+    '127.0.0.1',
+    '--secure-port',
+    '0',
+    '--leader-elect=false',
+  ]);
   run(mainOf('@kubelab/controller-manager'), controllerManagerArgs(cluster));
   run(kubeletMain, kubeletArgs(dir, socket, api, 0, ids));
   // One Create call per pod, as kubectl sends one request per object: the apiserver samples
@@ -134,10 +144,22 @@ async function measure(cs, round, count = PODS) {
   const ns = `bench-${round}`;
   await cs.core.namespaces().create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } });
   // What its pods mount (kube-api-access): the controller-manager's ServiceAccount and root CA, before the clock runs.
-  await waitFor(`the default ServiceAccount and kube-root-ca.crt of ${ns}`, async () => (await cs.core.serviceAccounts(ns).get('default').catch(() => false)) && (await cs.core.configMaps(ns).get('kube-root-ca.crt').catch(() => false)), {
-    timeoutMs: 30_000,
-    everyMs: 50,
-  });
+  await waitFor(
+    `the default ServiceAccount and kube-root-ca.crt of ${ns}`,
+    async () =>
+      (await cs.core
+        .serviceAccounts(ns)
+        .get('default')
+        .catch(() => false)) &&
+      (await cs.core
+        .configMaps(ns)
+        .get('kube-root-ca.crt')
+        .catch(() => false)),
+    {
+      timeoutMs: 30_000,
+      everyMs: 50,
+    },
+  );
   const created = new Map();
   const running = new Map();
   const watch = cs.core.pods(ns).watch({});
