@@ -12,7 +12,7 @@ import { mkdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { APISERVER_NATS_IDENTITY, containerdNatsIdentity, natsServerConfig, natsUsers, type NatsClientTls, type NatsIdentity, type NatsTlsFiles, type NatsUser } from '@kubelab/nats';
+import { APISERVER_NATS_IDENTITY, containerdNatsIdentity, natsServerConfig, natsUserName, natsUsers, type NatsClientTls, type NatsIdentity, type NatsTlsFiles, type NatsUser } from '@kubelab/nats';
 import { ensureClusterPki, ensureKubeconfig, kubeletIdentity, loadKubeconfig, KUBECONFIG_FILES, PKI_FILES, type ClusterPki } from '@kubelab/pki';
 import type { Identity } from '@kubelab/pki/testing';
 import { exitSignal, freePort, startNatsServer, waitFor, waitForPort, type NatsServerHandle } from '@kubelab/testing';
@@ -104,7 +104,8 @@ export interface ProcessCluster {
   dispose(): Promise<void>;
 }
 
-const DEFAULT_MAIN = fileURLToPath(new URL('../main.js', import.meta.url));
+// The package's built entry point, from dist/testing/ and from src/testing/ (tests run on the source) alike.
+const DEFAULT_MAIN = fileURLToPath(new URL('../../dist/main.js', import.meta.url));
 const SERVICE_CIDR_FIRST_IP = '10.96.0.1';
 
 /** The process whose command line contains `fragment` (Linux /proc), e.g. the nats-server of one config file. */
@@ -122,8 +123,8 @@ export function pidOfCommandLine(fragment: string): number | undefined {
 
 /** A KV writer's NATS user: the apiserver's permissions, on `bucket` only. */
 function kvWriterUser(identity: NatsIdentity, bucket: string): NatsUser {
-  const apiserver = natsUsers({ bucket, nodes: [] })[0]!;
-  return { user: `CN=${identity.commonName}`, permissions: apiserver.permissions };
+  const apiserver = natsUsers({ bucket, nodes: [] }).find((u) => u.user === natsUserName(APISERVER_NATS_IDENTITY))!;
+  return { user: natsUserName(identity), permissions: apiserver.permissions };
 }
 
 export async function startProcessCluster(opts: ProcessClusterOptions = {}): Promise<ProcessCluster> {
