@@ -19,15 +19,21 @@ import { natsClientFiles } from '../src/topology.js';
 
 const MAIN = fileURLToPath(new URL('../dist/main.js', import.meta.url));
 
+// Every case starts the CLI: ~0.7 s of CPU (mostly loading its modules), which on two
+// cores shared with a dozen busy processes takes 5–10 s of wall time. Nothing here is
+// timed, so the bounds are the slowest machine's, and a case's independent runs go
+// side by side (each process gets its own share of a contended CPU).
+const CLI_TIMEOUT_MS = 60_000;
+
 function kubelab(...args: string[]): Promise<{ code: number; stdout: Buffer; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [MAIN, ...args], { encoding: 'buffer', timeout: 20_000, env: { ...process.env, INIT_CWD: '/nonexistent' } }, (err, stdout, stderr) => {
+    execFile(process.execPath, [MAIN, ...args], { encoding: 'buffer', timeout: CLI_TIMEOUT_MS, env: { ...process.env, INIT_CWD: '/nonexistent' } }, (err, stdout, stderr) => {
       resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr: stderr.toString() });
     });
   });
 }
 
-describe.runIf(requireTool('nats-server'))('kubelab kv', { timeout: 20_000 }, () => {
+describe.runIf(requireTool('nats-server'))('kubelab kv', { timeout: 2 * CLI_TIMEOUT_MS }, () => {
   let nats: SecureNatsServer;
   let nc: NatsConnection;
   const stateDir = mkdtempSync(join(tmpdir(), 'kubelab-kv-'));
@@ -50,12 +56,12 @@ describe.runIf(requireTool('nats-server'))('kubelab kv', { timeout: 20_000 }, ()
     await kv.put('/registry/configmaps/default/settings', '{"kind":"ConfigMap"}');
     await kv.put('/registry/secrets/kube-system/gone', '{}');
     await kv.delete('/registry/secrets/kube-system/gone');
-  });
+  }, CLI_TIMEOUT_MS);
   afterAll(async () => {
     await nc?.close();
     await nats?.dispose();
     rmSync(stateDir, { recursive: true, force: true });
-  });
+  }, CLI_TIMEOUT_MS);
 
   it('get prints the key line and the stored bytes unchanged', async () => {
     const r = await kubelab('kv', 'get', '/registry/secrets/default/db', at);
@@ -78,37 +84,36 @@ describe.runIf(requireTool('nats-server'))('kubelab kv', { timeout: 20_000 }, ()
   });
 
   it('get of a missing or deleted key prints nothing, as etcdctl', async () => {
-    for (const key of ['/registry/secrets/default/none', '/registry/secrets/kube-system/gone']) {
-      const r = await kubelab('kv', 'get', key, at);
-      expect({ code: r.code, out: r.stdout.toString() }).toEqual({ code: 0, out: '' });
-    }
+    const runs = await Promise.all(['/registry/secrets/default/none', '/registry/secrets/kube-system/gone'].map((key) => kubelab('kv', 'get', key, at)));
+    for (const r of runs) expect({ code: r.code, out: r.stdout.toString() }).toEqual({ code: 0, out: '' });
   });
 
   it('ls lists live keys under a prefix, sorted', async () => {
-    const r = await kubelab('kv', 'ls', '/registry/', at);
-    expect(r.stdout.toString()).toBe('/registry/configmaps/default/settings\n/registry/secrets/default/db\n');
-    expect((await kubelab('kv', 'ls', '/registry/secrets/', at)).stdout.toString()).toBe('/registry/secrets/default/db\n');
+    const [all, secrets] = await Promise.all([kubelab('kv', 'ls', '/registry/', at), kubelab('kv', 'ls', '/registry/secrets/', at)]);
+    expect(all.stdout.toString()).toBe('/registry/configmaps/default/settings\n/registry/secrets/default/db\n');
+    expect(secrets.stdout.toString()).toBe('/registry/secrets/default/db\n');
   });
 
   it('says what is wrong when the bucket or NATS is not there', async () => {
-    const noBucket = await kubelab('kv', 'ls', '--bucket=nope', at);
+    const [noBucket, noNats] = await Promise.all([kubelab('kv', 'ls', '--bucket=nope', at), kubelab('kv', 'get', '/x', at, '--nats-url=nats://127.0.0.1:1')]);
     expect(noBucket.code).toBe(1);
     expect(noBucket.stderr).toContain(`kubelab kv: no KV bucket "nope" on ${nats.url}`);
-    const noNats = await kubelab('kv', 'get', '/x', at, '--nats-url=nats://127.0.0.1:1');
     expect(noNats.code).toBe(1);
     expect(noNats.stderr).toContain('kubelab kv: cannot connect to NATS at nats://127.0.0.1:1');
     expect(noNats.stderr).toContain('is the cluster running?');
   });
 
   it("is refused without a certificate, and the trace viewer's cannot read the bucket", async () => {
-    const anonymous = await kubelab('kv', 'get', '/registry/secrets/default/db', `--nats-url=${nats.url}`);
-    expect(anonymous.code).toBe(1);
-    expect(anonymous.stderr).toContain(`kubelab kv: cannot connect to NATS at ${nats.url}`);
     const trace = natsClientFiles(stateDir, 'trace');
     const tls = await nats.clientTls(TRACE_NATS_IDENTITY);
     writeFileSync(trace.certFile, tls.certPem!);
     writeFileSync(trace.keyFile, tls.keyPem!);
-    const r = await kubelab('kv', 'get', '/registry/secrets/default/db', at, `--nats-ca-file=${trace.caFile}`, `--nats-cert-file=${trace.certFile}`, `--nats-key-file=${trace.keyFile}`);
+    const [anonymous, r] = await Promise.all([
+      kubelab('kv', 'get', '/registry/secrets/default/db', `--nats-url=${nats.url}`),
+      kubelab('kv', 'get', '/registry/secrets/default/db', at, `--nats-ca-file=${trace.caFile}`, `--nats-cert-file=${trace.certFile}`, `--nats-key-file=${trace.keyFile}`),
+    ]);
+    expect(anonymous.code).toBe(1);
+    expect(anonymous.stderr).toContain(`kubelab kv: cannot connect to NATS at ${nats.url}`);
     expect(r.code).toBe(1);
     // The server refuses the first thing it may not do: listening on the admin's replies.
     expect(r.stderr).toContain(`kubelab kv: no KV bucket "kubelab" on ${nats.url}: Permissions Violation for Subscription to "_INBOX.kubelab-admin.`);

@@ -66,4 +66,17 @@ describe('natsServerConfig', () => {
   it('listens where told, with JetStream and a 2 MB payload', () => {
     expect(text.split('\n').slice(0, 6)).toEqual(['listen: "0.0.0.0:4222"', 'http: "0.0.0.0:8222"', 'max_payload: 2MB', 'jetstream {', '  store_dir: "/data"', '}']);
   });
+
+  it("adds extra users after the cluster's own", () => {
+    const withBench = natsServerConfig({
+      listen: '127.0.0.1:4222',
+      storeDir: '/data',
+      tls: { certFile: 'c', keyFile: 'k', caFile: 'ca' },
+      nodes: [],
+      extraUsers: [{ user: 'CN=bench', permissions: { publish: ['$KV.raw.>'], subscribe: [] } }],
+    });
+    const users = withBench.split('\n').filter((l) => l.includes('{ user: '));
+    expect(users.at(-1)).toBe('    { user: "CN=bench", permissions: { publish: { allow: ["$KV.raw.>"] }, subscribe: { deny: [">"] } } }');
+    expect(users).toHaveLength(natsUsers({ nodes: [] }).length + 1);
+  });
 });

@@ -23,6 +23,8 @@ export interface NatsServerConfigOptions extends NatsUsersOptions {
   tls: NatsServerTlsFiles;
   /** Largest message (default NATS_MAX_PAYLOAD). */
   maxPayload?: string;
+  /** Users besides the cluster's own (natsUsers), e.g. a benchmark's raw KV writer; none in a cluster. */
+  extraUsers?: readonly NatsUser[];
 }
 
 /** Objects up to etcd's 1.5 MiB request limit fit in one KV entry. */
@@ -61,7 +63,7 @@ export function natsServerConfig(opts: NatsServerConfigOptions): string {
     `}`,
     `authorization {`,
     `  users: [`,
-    ...natsUsers(opts).map(userBlock),
+    ...[...natsUsers(opts), ...(opts.extraUsers ?? [])].map(userBlock),
     `  ]`,
     `}`,
   ];

@@ -1,11 +1,21 @@
 #!/usr/bin/env node
 // @ts-check
 // apiserver benchmarks (run on dist; `pnpm --filter @kubelab/apiserver bench`).
-// Starts a real nats-server and the apiserver as its own process, then prints
-// one JSON line per benchmark:
+// Starts the control plane secured as `pnpm kubelab up` runs it
+// (startProcessCluster of @kubelab/apiserver/testing: a throwaway kubeadm PKI,
+// nats-server with TLS and a user per certificate, the apiserver as its own
+// process with HTTPS, mutual TLS on gRPC and --authorization-mode=Node,RBAC),
+// so the cost of security is in every figure; the bench's client is a user
+// of its own (kubelab-bench, bound by a RoleBinding: RBAC decides every
+// request, no system:masters short cut). Prints one JSON line per benchmark:
 //   apiserver-creates: creates/s through the client library (@kubelab/client,
 //     what every component uses, over the apiserver's gRPC API) vs raw NATS KV
-//     creates/s (same payload), and their ratio (target >= 0.5); each path's
+//     creates/s (same payload, same nats-server over TLS, a NATS user with the
+//     apiserver's permissions on a bucket of its own), and their ratio
+//     (target >= 0.5); with BENCH_ALWAYS_ALLOW (default 1) a second apiserver
+//     on its own bucket with --authorization-mode=AlwaysAllow runs as a path
+//     of its own (grpcAlwaysAllow; authorizationCost = its rate ÷ the RBAC
+//     one's); each path's
 //     creates/s is its saturation throughput, the best of its rates at 64, 256
 //     and 512 creates in flight (BENCH_INFLIGHT; every level is printed under
 //     byInflight with both paths at that level, its own ratio and each
@@ -24,15 +34,16 @@
 // Sizes are bounded; env BENCH_CREATES / BENCH_WARMUP / BENCH_BLOCKS / BENCH_INFLIGHT /
 // BENCH_WATCH_SECONDS / BENCH_WATCH_WARMUP_SECONDS shrink or grow them.
 
-import { spawn } from 'node:child_process';
-import { readFileSync, readdirSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import * as grpc from '@grpc/grpc-js';
 import { connect } from '@nats-io/transport-node';
 import { jetstream } from '@nats-io/jetstream';
 import { Kvm } from '@nats-io/kv';
+import { natsAuthOptions } from '@kubelab/nats';
 import { apiserverProto } from '@kubelab/proto';
-import { exitSignal, freePort, startNatsServer, waitFor, waitForPort } from '@kubelab/testing';
+import { waitFor } from '@kubelab/testing';
+import { startProcessCluster } from '@kubelab/apiserver/testing';
 // By path, not as a dependency: @kubelab/client depends on @kubelab/apiserver
 // for its tests, so the reverse edge would make a cycle. `pnpm bench` builds all first.
 // BENCH_CLIENT_DIST / BENCH_APISERVER_MAIN point at another build (to alternate old and new builds in one session).
@@ -53,6 +64,10 @@ const RATE = 1000;
 const WATCH_SECONDS = Number(process.env.BENCH_WATCH_SECONDS ?? 3);
 const WATCH_WARMUP_SECONDS = Number(process.env.BENCH_WATCH_WARMUP_SECONDS ?? 1);
 const main = process.env.BENCH_APISERVER_MAIN ?? fileURLToPath(new URL('../dist/main.js', import.meta.url));
+// A second apiserver with --authorization-mode=AlwaysAllow (its own bucket), measured as a path of its own.
+const ALWAYS_ALLOW = process.env.BENCH_ALWAYS_ALLOW !== '0';
+/** The bench's own user: RBAC allows it what it does through a RoleBinding in each namespace it uses. */
+const BENCH_USER = { commonName: 'kubelab-bench' };
 
 const filler = 'x'.repeat(900);
 const cm = (ns, name) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: ns, labels: { bench: 'true' } }, data: { filler } });
@@ -88,20 +103,6 @@ function cpuMs(pid) {
   }
 }
 
-/** The nats-server listening on `port` (its command line carries `-p <port>`). */
-function natsPid(port) {
-  for (const d of readdirSync('/proc')) {
-    if (!/^\d+$/.test(d)) continue;
-    try {
-      const argv = readFileSync(`/proc/${d}/cmdline`, 'utf8').split('\0');
-      if (argv[0].endsWith('nats-server') && argv[argv.indexOf('-p') + 1] === String(port)) return Number(d);
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return undefined;
-}
-
 /** Read and write system calls a process has made so far (Linux /proc/<pid>/io; 0 elsewhere). */
 function syscalls(pid) {
   try {
@@ -129,44 +130,15 @@ function percentile(sorted, p) {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 }
 
-async function startApiserverProcess(natsUrl) {
-  const securePort = await freePort();
-  const grpcPort = await freePort();
-  const child = spawn(
-    process.execPath,
-    [
-      ...(process.env.BENCH_PROF ? ['--cpu-prof', '--cpu-prof-dir=/tmp/apiprof'] : []),
-      ...(process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean),
-      main,
-      `--nats-url=${natsUrl}`,
-      '--bind-address=127.0.0.1',
-      `--secure-port=${securePort}`,
-      `--grpc-port=${grpcPort}`,
-      '--advertise-address=127.0.0.1',
-    ],
-    {
-      stdio: ['ignore', process.env.BENCH_APISERVER_STDOUT ? 'inherit' : 'ignore', 'pipe'],
-      env: { ...process.env, KUBELAB_LOG_LEVEL: 'warn' },
-    },
-  );
-  const died = exitSignal(child, 'apiserver');
-  await waitForPort(grpcPort, { timeoutMs: 20_000, signal: died });
-  await waitFor('the apiserver /readyz', async () => (await fetch(`http://127.0.0.1:${securePort}/readyz`)).status === 200, { timeoutMs: 10_000, everyMs: 50, signal: died });
-  return {
-    grpcPort,
-    pid: child.pid,
-    stop: () =>
-      new Promise((res) => {
-        if (child.exitCode !== null) return res(undefined);
-        child.once('exit', () => res(undefined));
-        child.kill('SIGTERM');
-      }),
-  };
-}
-
-/** Raw NATS KV creates on a bucket of its own (same server, payload and concurrency as the apiserver path). */
-async function rawPath(natsUrl, bucket, connectOpts) {
-  const nc = await connect({ servers: natsUrl, ...connectOpts });
+/**
+ * Raw NATS KV creates on a bucket of its own: same server, TLS and
+ * permissions (a user with the apiserver's, on that bucket), payload and
+ * concurrency as the apiserver path.
+ * @param {import('@kubelab/apiserver/testing').ProcessCluster} cluster @param {string} bucket @param {object} connectOpts
+ */
+async function rawPath(cluster, bucket, connectOpts) {
+  const identity = cluster.kvWriter(bucket);
+  const nc = await connect({ servers: cluster.nats.url, ...natsAuthOptions(identity, await cluster.natsTls(identity)), ...connectOpts });
   const kv = await new Kvm(jetstream(nc)).create(bucket, { history: 1, storage: 'file' });
   return { create: (key) => kv.create(`/registry/configmaps/bench/${key}`, RAW_PAYLOAD), close: () => nc.close() };
 }
@@ -174,9 +146,30 @@ async function rawPath(natsUrl, bucket, connectOpts) {
 const RAW_PAYLOAD = new TextEncoder().encode(JSON.stringify(cm('bench', 'raw-000000')));
 
 /**
+ * An apiserver's namespaces for the bench, and what its user may do there
+ * (a ClusterRole bound by a RoleBinding per namespace, as `kubectl create
+ * rolebinding --clusterrole` grants a user a namespace), created as the admin.
+ * @param {string} address @param {import('@kubelab/apiserver/testing').ClientTlsPem} adminTls @param {string[]} namespaces
+ */
+async function grantBenchUser(address, adminTls, namespaces) {
+  const admin = createClientset({ address, tls: adminTls, component: 'apiserver-bench-admin' });
+  const rbac = 'rbac.authorization.k8s.io';
+  await admin.rbac.clusterRoles().create({ metadata: { name: 'kubelab-bench' }, rules: [{ apiGroups: [''], resources: ['configmaps'], verbs: ['create', 'get', 'list', 'watch'] }] });
+  for (const ns of namespaces) {
+    await admin.core.namespaces().create({ metadata: { name: ns } });
+    await admin.rbac.roleBindings(ns).create({
+      metadata: { name: 'kubelab-bench', namespace: ns },
+      roleRef: { apiGroup: rbac, kind: 'ClusterRole', name: 'kubelab-bench' },
+      subjects: [{ apiGroup: rbac, kind: 'User', name: BENCH_USER.commonName }],
+    });
+  }
+  admin.close();
+}
+
+/**
  * Measures the paths in alternating blocks (BENCH_BLOCKS, default 4): each
  * block runs every in-flight level and, at each level, every path (raw, raw
- * with noAsyncTraces, apiserver), the orders of levels and of paths rotating
+ * with noAsyncTraces, apiserver, the AlwaysAllow apiserver), the orders of levels and of paths rotating
  * from block to block, so the machine's drift during the run and the growing
  * stores hit every path and level alike; creates/s, latencies and CPU per
  * create are summed over each path's blocks at a level.
@@ -189,20 +182,28 @@ const RAW_PAYLOAD = new TextEncoder().encode(JSON.stringify(cm('bench', 'raw-000
  * keep every stage busy; one fixed level would compare a full pipeline with
  * a half-empty one.
  */
-async function benchCreates(natsUrl, address, pids) {
+/**
+ * @param {import('@kubelab/apiserver/testing').ProcessCluster} cluster
+ * @param {import('@kubelab/apiserver/testing').ClientTlsPem} tls the bench user's
+ * @param {import('@kubelab/apiserver/testing').ApiserverProcess | undefined} alwaysAllow
+ */
+async function benchCreates(cluster, tls, alwaysAllow) {
+  const pids = { nats: cluster.nats.pid, apiserver: cluster.apiserver.pid };
   // Raw NATS KV, the ceiling: with the library's defaults (the target's
   // reference), and with the options the apiserver's own connection uses
   // (noAsyncTraces: no Error objects per request), the fairer ceiling.
-  const raw = await rawPath(natsUrl, 'bench_raw', {});
-  const tuned = await rawPath(natsUrl, 'bench_raw_tuned', { noAsyncTraces: true });
+  const raw = await rawPath(cluster, 'bench_raw', {});
+  const tuned = await rawPath(cluster, 'bench_raw_tuned', { noAsyncTraces: true });
   // The client library's create, as a controller creating many objects at once calls it.
-  const cs = createClientset({ address, component: 'apiserver-bench' });
-  await cs.core.namespaces().create({ metadata: { name: 'bench' } });
+  const cs = createClientset({ address: cluster.apiserver.address, tls, component: 'apiserver-bench' });
   const cms = cs.core.configMaps('bench');
+  const csAllow = alwaysAllow && createClientset({ address: alwaysAllow.address, tls, component: 'apiserver-bench' });
+  const cmsAllow = csAllow?.core.configMaps('bench');
   const paths = {
     raw: { pids: { bench: process.pid, nats: pids.nats }, job: (k) => raw.create(k) },
     tuned: { pids: { bench: process.pid, nats: pids.nats }, job: (k) => tuned.create(k) },
     grpc: { pids: { bench: process.pid, apiserver: pids.apiserver, nats: pids.nats }, job: (k) => cms.create(cm('bench', k)) },
+    ...(alwaysAllow && cmsAllow ? { allow: { pids: { bench: process.pid, apiserver: alwaysAllow.pid, nats: pids.nats }, job: (k) => cmsAllow.create(cm('bench', k)) } } : {}),
   };
   const names = Object.keys(paths);
   const rotate = (list, by) => list.map((_, i) => list[(i + by) % list.length]);
@@ -216,7 +217,7 @@ async function benchCreates(natsUrl, address, pids) {
         const p = paths[name];
         const a = acc[level][name];
         const meter = cpuMeter(p.pids);
-        const sys = name === 'grpc' ? syscallMeter(pids.apiserver) : undefined;
+        const sys = name === 'grpc' ? syscallMeter(pids.apiserver) : name === 'allow' ? syscallMeter(alwaysAllow?.pid) : undefined;
         const t0 = performance.now();
         await pump(per, level, (i) => p.job(`${name}-${level}-${b}-${i}`), a.latencies);
         a.ms += performance.now() - t0;
@@ -227,6 +228,7 @@ async function benchCreates(natsUrl, address, pids) {
     }
   }
   cs.close();
+  csAllow?.close();
   await raw.close();
   await tuned.close();
   const perSec = (level, n) => acc[level][n].ops / (acc[level][n].ms / 1000);
@@ -237,8 +239,14 @@ async function benchCreates(natsUrl, address, pids) {
   };
   const peak = (n) => INFLIGHTS.reduce((best, l) => (perSec(l, n) > perSec(best, n) ? l : best), INFLIGHTS[0]);
   const [g, r, t] = [peak('grpc'), peak('raw'), peak('tuned')];
+  const aa = alwaysAllow ? peak('allow') : undefined;
   return {
     bench: 'apiserver-creates',
+    security: {
+      ...cluster.security,
+      client: `${BENCH_USER.commonName} (RoleBinding to a ClusterRole: RBAC decides each create)`,
+      rawKv: 'same nats-server, TLS, a user with the apiserver permissions on its own bucket',
+    },
     objectBytes: RAW_PAYLOAD.length,
     blocks: BLOCKS,
     grpcCreatesPerSec: Math.round(perSec(g, 'grpc')),
@@ -251,6 +259,15 @@ async function benchCreates(natsUrl, address, pids) {
     ratioVsNoAsyncTraces: Number((perSec(g, 'grpc') / perSec(t, 'tuned')).toFixed(2)),
     cpuUsPerCreate: cpuPer(g, 'grpc'),
     cpuUsPerRawCreate: cpuPer(r, 'raw'),
+    ...(aa !== undefined
+      ? {
+          grpcAlwaysAllowCreatesPerSec: Math.round(perSec(aa, 'allow')),
+          grpcAlwaysAllowPeakInflight: aa,
+          // Node,RBAC ÷ AlwaysAllow: what authorizing each create costs in throughput (1 = nothing).
+          authorizationCost: Number((perSec(g, 'grpc') / perSec(aa, 'allow')).toFixed(2)),
+          cpuUsPerAlwaysAllowCreate: cpuPer(aa, 'allow'),
+        }
+      : {}),
     byInflight: INFLIGHTS.map((l) => ({
       inflight: l,
       objects: acc[l].grpc.ops,
@@ -258,27 +275,34 @@ async function benchCreates(natsUrl, address, pids) {
       raw: Math.round(perSec(l, 'raw')),
       rawNoAsyncTraces: Math.round(perSec(l, 'tuned')),
       ratio: Number((perSec(l, 'grpc') / perSec(l, 'raw')).toFixed(2)),
+      ...(alwaysAllow ? { grpcAlwaysAllow: Math.round(perSec(l, 'allow')), authorizationCost: Number((perSec(l, 'grpc') / perSec(l, 'allow')).toFixed(2)) } : {}),
       grpcLatency: latency(l, 'grpc'),
       rawLatency: latency(l, 'raw'),
       cpuUsPerCreate: cpuPer(l, 'grpc'),
       cpuUsPerRawCreate: cpuPer(l, 'raw'),
       cpuUsPerRawNoAsyncTracesCreate: cpuPer(l, 'tuned'),
+      ...(alwaysAllow ? { cpuUsPerAlwaysAllowCreate: cpuPer(l, 'allow') } : {}),
       apiserverSyscallsPerCreate: Number((acc[l].grpc.syscalls / acc[l].grpc.ops).toFixed(2)),
     })),
   };
 }
 
-async function benchWatchLatency(address, pids) {
+/**
+ * @param {import('@kubelab/apiserver/testing').ProcessCluster} cluster
+ * @param {import('@kubelab/apiserver/testing').ClientTlsPem} tls the bench user's
+ */
+async function benchWatchLatency(cluster, tls) {
+  const address = cluster.apiserver.address;
+  const pids = { nats: cluster.nats.pid, apiserver: cluster.apiserver.pid };
   const Ctor = apiserverProto().kubelab.apiserver.v1.ResourceService;
   // Each client its own connection with a large HTTP/2 window (the default 64 KiB
   // window stalls a connection carrying many busy watches), as the client library sets it.
   const opts = { 'grpc.use_local_subchannel_pool': 1, 'grpc-node.flow_control_window': 16 * 1024 * 1024 };
-  const cs = createClientset({ address, component: 'apiserver-bench', channelOptions: { 'grpc.use_local_subchannel_pool': 1 } });
-  await cs.core.namespaces().create({ metadata: { name: 'watchbench' } });
+  const cs = createClientset({ address, tls, component: 'apiserver-bench', channelOptions: { 'grpc.use_local_subchannel_pool': 1 } });
   const writer = cs.core.configMaps('watchbench');
   const sentAt = new Map();
   const latencies = [];
-  const channels = Array.from({ length: 4 }, () => new Ctor(address, grpc.credentials.createInsecure(), opts));
+  const channels = Array.from({ length: 4 }, () => new Ctor(address, grpc.credentials.createSsl(Buffer.from(tls.caPem), Buffer.from(tls.keyPem), Buffer.from(tls.certPem)), opts));
   const streams = [];
   let opened = 0;
   await new Promise((resolve) => {
@@ -353,17 +377,24 @@ async function benchWatchLatency(address, pids) {
   };
 }
 
-const nats = await startNatsServer();
-let apiserver;
+const cluster = await startProcessCluster({
+  // Raw KV paths and the AlwaysAllow apiserver each write a bucket of their own.
+  kvBuckets: ['bench_raw', 'bench_raw_tuned', 'kubelab_always_allow'],
+  apiserver: {
+    main,
+    nodeArgs: [...(process.env.BENCH_PROF ? ['--cpu-prof', '--cpu-prof-dir=/tmp/apiprof'] : []), ...(process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean)],
+    inheritStdout: Boolean(process.env.BENCH_APISERVER_STDOUT),
+  },
+});
 try {
-  apiserver = await startApiserverProcess(nats.url);
-  const address = `127.0.0.1:${apiserver.grpcPort}`;
-  const pids = { apiserver: apiserver.pid, nats: natsPid(nats.port) };
+  const alwaysAllow = ALWAYS_ALLOW && CREATES > 0 ? await cluster.startApiserver({ main, bucket: 'kubelab_always_allow', flags: { 'authorization-mode': 'AlwaysAllow' } }) : undefined;
+  const tls = await cluster.clientTls(BENCH_USER);
+  await grantBenchUser(cluster.apiserver.address, cluster.adminTls, ['bench', 'watchbench']);
+  if (alwaysAllow) await grantBenchUser(alwaysAllow.address, cluster.adminTls, ['bench']);
   // Watch latency first: the creates leave tens of thousands of objects in the cache (a bigger heap to collect).
-  const watch = WATCH_SECONDS > 0 ? await benchWatchLatency(address, pids) : undefined;
-  if (CREATES > 0) console.log(JSON.stringify(await benchCreates(nats.url, address, pids)));
-  if (watch) console.log(JSON.stringify(watch));
+  const watch = WATCH_SECONDS > 0 ? await benchWatchLatency(cluster, tls) : undefined;
+  if (CREATES > 0) console.log(JSON.stringify(await benchCreates(cluster, tls, alwaysAllow)));
+  if (watch) console.log(JSON.stringify({ ...watch, security: { ...cluster.security, client: BENCH_USER.commonName } }));
 } finally {
-  await apiserver?.stop();
-  await nats.dispose();
+  await cluster.dispose();
 }

@@ -1,11 +1,15 @@
 // CRI throughput and relist latency over the unix socket; prints JSON lines.
 // Bounded: N pods for the lifecycle run, 1,000 containers for the relist.
-import { mkdtempSync, rmSync } from 'node:fs';
+// The runtime publishes its CRI call records as under `pnpm kubelab up`: to a
+// nats-server with TLS and a user per certificate, as kubelab:containerd:bench.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { containerdNatsIdentity } from '@kubelab/nats';
+import { startSecureNatsServer } from '@kubelab/nats/testing';
 import { exitSignal, waitFor } from '@kubelab/testing';
 import { criClient, sandboxConfig, containerConfig } from '../dist/testing/harness.js';
 
@@ -20,17 +24,28 @@ const pct = (xs, p) => {
 const r3 = (n) => Math.round(n * 1000) / 1000;
 
 const dir = mkdtempSync(join(tmpdir(), 'kubelab-cri-bench-'));
+const nats = await startSecureNatsServer({ nodes: ['bench'] });
+const natsTls = await nats.clientTls(containerdNatsIdentity('bench'));
+const tlsFiles = { ca: join(dir, 'nats-ca.crt'), cert: join(dir, 'nats-client.crt'), key: join(dir, 'nats-client.key') };
+writeFileSync(tlsFiles.ca, natsTls.caPem);
+writeFileSync(tlsFiles.cert, natsTls.certPem ?? '');
+writeFileSync(tlsFiles.key, natsTls.keyPem ?? '', { mode: 0o600 });
 // The runtime runs as its own process, as it does beside a kubelet.
 const socketPath = join(dir, 'containerd.sock');
 const main = fileURLToPath(new URL('../dist/main.js', import.meta.url));
 const child = spawn(
   process.execPath,
-  [main, '--node-name', 'bench', '--address', socketPath, '--root', join(dir, 'root'), '--health-port', '0', '--pull-speed', '0', '--pod-cidr', '10.244.0.0/16', '--v', 'error'],
+  [
+    ...[main, '--node-name', 'bench', '--address', socketPath, '--root', join(dir, 'root'), '--health-port', '0', '--pull-speed', '0', '--pod-cidr', '10.244.0.0/16', '--v', 'error'],
+    ...['--nats-url', nats.url, '--nats-ca-file', tlsFiles.ca, '--nats-cert-file', tlsFiles.cert, '--nats-key-file', tlsFiles.key],
+  ],
   { stdio: ['ignore', 'ignore', 'inherit'] },
 );
-await waitFor('the containerd socket', () => existsSync(socketPath), { timeoutMs: 5_000, everyMs: 25, signal: exitSignal(child, 'containerd') });
-const cri = criClient(socketPath);
+let cri;
 try {
+  // It connects to NATS (TLS) before it serves: allow for a loaded machine.
+  await waitFor('the containerd socket', () => existsSync(socketPath), { timeoutMs: 30_000, everyMs: 25, signal: exitSignal(child, 'containerd') });
+  cri = criClient(socketPath);
   await cri.img.PullImage({ image: { image: 'busybox:1.36' } });
   const lat = [];
   const t0 = performance.now();
@@ -65,10 +80,12 @@ try {
   }
   console.log(JSON.stringify({ bench: 'ListPodSandbox', sandboxes: CONTAINERS, calls: 50, p50Ms: r3(pct(sb, 50)), p99Ms: r3(pct(sb, 99)) }));
 } finally {
-  cri.close();
+  cri?.close();
   await new Promise((r) => {
+    if (child.exitCode !== null || child.signalCode !== null) return r(undefined);
     child.once('exit', r);
     child.kill('SIGTERM');
   });
+  await nats.dispose();
   rmSync(dir, { recursive: true, force: true });
 }

@@ -1,23 +1,49 @@
 // @ts-check
 // The flags both kubelet benches start node-1's containerd and kubelet with:
-// one node, its state under `dir`, zero simulated pull time, quiet logs.
+// one node, its state under `dir`, zero simulated pull time, quiet logs, and
+// node-1's identities as `kubelab up` gives them (its kubelet.conf, the
+// cluster CA for its HTTPS API, its runtime's NATS certificate).
 
 import { join } from 'node:path';
 
 /**
- * containerd of node-1, serving CRI on `socket` and publishing its call records to NATS.
- * @param {string} dir @param {string} socket @param {string} natsUrl
+ * node-1's credentials in `cluster`: its kubelet's kubeconfig (system:node:node-1) and the CA
+ * that verifies clients of its API; its runtime's NATS certificate (kubelab:containerd:node-1).
+ * @param {import('@kubelab/apiserver/testing').ProcessCluster} cluster
  */
-export const containerdArgs = (dir, socket, natsUrl) => [
+export const nodeIdentities = async (cluster) => ({
+  kubeconfig: await cluster.kubeconfig({ node: 'node-1' }),
+  clientCaFile: cluster.caFile,
+  natsTls: await cluster.natsTlsFiles({ node: 'node-1' }),
+});
+
+/**
+ * containerd of node-1, serving CRI on `socket` and publishing its call records to NATS.
+ * @param {string} dir @param {string} socket @param {string} natsUrl @param {{ caFile: string, certFile: string, keyFile: string }} tls
+ */
+export const containerdArgs = (dir, socket, natsUrl, tls) => [
   ...['--node-name', 'node-1', '--address', socket, '--root', join(dir, 'containerd'), '--health-port', '0', '--pull-speed', '0'],
-  ...['--nats-url', natsUrl, '--pod-cidr', '10.244.1.0/24', '--v', 'error'],
+  ...['--nats-url', natsUrl, '--nats-ca-file', tls.caFile, '--nats-cert-file', tls.certFile, '--nats-key-file', tls.keyFile],
+  ...['--pod-cidr', '10.244.1.0/24', '--v', 'error'],
 ];
 
 /**
  * The kubelet of node-1 against the apiserver at `api` (host:port) and the runtime on `socket`.
  * @param {string} dir @param {string} socket @param {string} api @param {number} port its API port (0: any)
+ * @param {{ kubeconfig: string, clientCaFile: string }} ids
  */
-export const kubeletArgs = (dir, socket, api, port) => [
-  ...['--apiserver-grpc-address', api, '--hostname-override', 'node-1', '--node-ip', '127.0.0.1', '--container-runtime-endpoint', `unix://${socket}`],
+export const kubeletArgs = (dir, socket, api, port, ids) => [
+  ...['--apiserver-grpc-address', api, '--kubeconfig', ids.kubeconfig, '--client-ca-file', ids.clientCaFile],
+  ...['--hostname-override', 'node-1', '--node-ip', '127.0.0.1', '--container-runtime-endpoint', `unix://${socket}`],
   ...['--address', '127.0.0.1', '--port', String(port), '--healthz-port', '0', '--root-dir', join(dir, 'kubelet'), '--pod-logs-dir', join(dir, 'pods')],
+];
+
+/**
+ * kube-controller-manager as `kubelab up` runs it: its ServiceAccount and
+ * root-CA controllers give each namespace what a pod's kube-api-access volume mounts.
+ * @param {import('@kubelab/apiserver/testing').ProcessCluster} cluster
+ */
+export const controllerManagerArgs = (cluster) => [
+  ...cluster.controllerManagerArgs(),
+  ...['--apiserver-grpc-address', cluster.apiserver.address, '--bind-address', '127.0.0.1', '--secure-port', '0', '--leader-elect=false'],
 ];

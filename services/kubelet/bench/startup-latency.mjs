@@ -5,7 +5,11 @@
 // time each process spent from the first create to the last pod running.
 // As deployed, nats-server, the apiserver, containerd (publishing its CRI call
 // records to NATS) and the kubelet run as their own processes (their
-// dist/main.js); this process only creates pods and watches them.
+// dist/main.js), secured as `pnpm kubelab up` runs them (startProcessCluster
+// of @kubelab/apiserver/testing: NATS TLS and users, the apiserver with mutual
+// TLS and Node,RBAC, the kubelet as system:node:node-1, the controller-manager
+// giving namespaces the ServiceAccount and CA every pod mounts); this process only
+// creates pods and watches them, as kubeadm's admin.conf user.
 //
 //   pnpm --filter @kubelab/kubelet bench        (PODS=100 CONCURRENCY=10)
 //   QPS=20 ...                                   paced creates instead of a burst
@@ -13,14 +17,16 @@
 //   CPU_PROF=dir ...                             --cpu-prof of every node process into dir
 //   DETAIL=1 ...                                 also API requests and CRI calls per pod (from /metrics)
 
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { request as httpsRequest } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { createClientset } from '@kubelab/client';
-import { exitSignal, freePort, startNatsServer, waitFor, waitForPort } from '@kubelab/testing';
-import { containerdArgs, kubeletArgs } from './node.mjs';
+import { startProcessCluster } from '@kubelab/apiserver/testing';
+import { exitSignal, freePort, waitFor } from '@kubelab/testing';
+import { containerdArgs, controllerManagerArgs, kubeletArgs, nodeIdentities } from './node.mjs';
 
 const PODS = Number(process.env.PODS ?? 100);
 const CONCURRENCY = Number(process.env.CONCURRENCY ?? 10);
@@ -30,7 +36,6 @@ const CPU_PROF = process.env.CPU_PROF;
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const dir = mkdtempSync(join(tmpdir(), 'kubelab-kubelet-bench-'));
-const nats = await startNatsServer();
 const require = createRequire(import.meta.url);
 const mainOf = (pkg) => join(require.resolve(pkg), '..', 'main.js');
 /** name → child process */
@@ -50,32 +55,35 @@ const cpuMs = (pid) => {
     return NaN;
   }
 };
-/** The nats-server startNatsServer spawned: our child named nats-server. */
-const natsPid = () =>
-  readdirSync('/proc')
-    .filter((p) => /^\d+$/.test(p))
-    .find((p) => {
-      try {
-        const [comm, rest] = readFileSync(`/proc/${p}/stat`, 'utf8').split(') ');
-        return comm.endsWith('(nats-server') && Number(rest.split(' ')[1]) === process.pid;
-      } catch {
-        return false;
-      }
-    });
 const cpuAll = () => {
-  const out = { nats: cpuMs(natsPid()) };
+  const out = { nats: cpuMs(cluster.nats.pid), apiserver: cpuMs(cluster.apiserver.pid) };
   for (const [name, c] of children) out[name] = cpuMs(c.pid);
   const u = process.cpuUsage();
   out.bench = (u.user + u.system) / 1000;
   return out;
 };
 
+/**
+ * GET of the kubelet's HTTPS API as the admin: the kubelet authenticates the
+ * certificate and asks the apiserver (SubjectAccessReview for nodes/metrics).
+ * Its serving certificate is self-signed, so it is not verified, as the
+ * apiserver dials kubelets without --kubelet-certificate-authority.
+ * @param {number} port @param {string} path @returns {Promise<string>}
+ */
+const kubeletGet = (port, path) =>
+  new Promise((resolve, reject) => {
+    const req = httpsRequest({ host: '127.0.0.1', port, path, cert: cluster.adminTls.certPem, key: cluster.adminTls.keyPem, rejectUnauthorized: false, agent: false }, (res) => {
+      let body = '';
+      res.on('data', (d) => (body += d));
+      res.on('end', () => (res.statusCode === 200 ? resolve(body) : reject(new Error(`kubelet ${path}: ${res.statusCode} ${body}`))));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+
 /** Counter samples of a Prometheus text page whose name matches, by their labels. */
-const counters = async (url, name) => {
-  const text = await fetch(url).then(
-    (r) => r.text(),
-    () => '',
-  );
+const counters = async (page, name) => {
+  const text = await page.catch(() => '');
   const out = new Map();
   for (const line of text.split('\n')) {
     const m = /^(\w+)(\{[^}]*\})? ([\d.e+]+)$/.exec(line);
@@ -89,25 +97,28 @@ const delta = (a, b) =>
     .filter(([, v]) => v > 0)
     .sort((x, y) => y[1] - x[1]);
 
-const grpcPort = await freePort();
-const securePort = await freePort();
+const cluster = await startProcessCluster({
+  apiserver: { main: mainOf('@kubelab/apiserver'), nodeArgs: CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', CPU_PROF, '--cpu-prof-name', 'apiserver.cpuprofile'] : [], logLevel: 'error' },
+});
+const apiserver = cluster.apiserver;
 const kubeletPort = await freePort();
-const apiserver = run('apiserver', mainOf('@kubelab/apiserver'), ['--nats-url', nats.url, '--bind-address', '127.0.0.1', '--secure-port', String(securePort), '--grpc-port', String(grpcPort)]);
-await waitForPort(grpcPort, { timeoutMs: 20_000, signal: exitSignal(apiserver, 'apiserver') });
+const ids = await nodeIdentities(cluster);
 const socket = join(dir, 'containerd.sock');
-const containerd = run('containerd', mainOf('@kubelab/containerd'), containerdArgs(dir, socket, nats.url));
-await waitFor('the containerd socket', () => existsSync(socket), { timeoutMs: 10_000, everyMs: 50, signal: exitSignal(containerd, 'containerd') });
-run('kubelet', join(import.meta.dirname, '..', 'dist', 'main.js'), [
-  ...kubeletArgs(dir, socket, `127.0.0.1:${grpcPort}`, kubeletPort),
-  // EVENTED_PLEG=1: the runtime's container events wake pod workers at once,
-  // instead of the next 1 s relist (upstream's EventedPLEG feature gate).
-  ...(process.env.EVENTED_PLEG === '1' ? ['--feature-gates', 'EventedPLEG=true'] : []),
-]);
-const cs = createClientset({ address: `127.0.0.1:${grpcPort}`, component: 'bench' });
+const cs = createClientset({ address: apiserver.address, tls: cluster.adminTls, component: 'bench' });
 
 let deadline;
 try {
-  await waitFor('node-1 Ready', async () => (await cs.core.nodes().get('node-1')).status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True'), { timeoutMs: 20_000, everyMs: 100 });
+  run('controller-manager', mainOf('@kubelab/controller-manager'), controllerManagerArgs(cluster));
+  const containerd = run('containerd', mainOf('@kubelab/containerd'), containerdArgs(dir, socket, cluster.nats.url, ids.natsTls));
+  // Each start-up bound allows for a loaded machine (a first TLS handshake with RSA keys, JIT of a cold process).
+  await waitFor('the containerd socket', () => existsSync(socket), { timeoutMs: 30_000, everyMs: 50, signal: exitSignal(containerd, 'containerd') });
+  run('kubelet', join(import.meta.dirname, '..', 'dist', 'main.js'), [
+    ...kubeletArgs(dir, socket, apiserver.address, kubeletPort, ids),
+    // EVENTED_PLEG=1: the runtime's container events wake pod workers at once,
+    // instead of the next 1 s relist (upstream's EventedPLEG feature gate).
+    ...(process.env.EVENTED_PLEG === '1' ? ['--feature-gates', 'EventedPLEG=true'] : []),
+  ]);
+  await waitFor('node-1 Ready', async () => (await cs.core.nodes().get('node-1')).status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True'), { timeoutMs: 30_000, everyMs: 100 });
   const created = new Map();
   const running = new Map();
   /** Pods outside the measured set (the warm-up) waiting to run: name → resolve. */
@@ -142,18 +153,43 @@ try {
     .namespaces()
     .create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'bench' } })
     .catch(() => {});
+  // What every pod mounts (kube-api-access): the controller-manager's ServiceAccount and root CA for the namespace.
+  await waitFor(
+    'the default ServiceAccount and kube-root-ca.crt of bench',
+    async () =>
+      (await cs.core
+        .serviceAccounts('bench')
+        .get('default')
+        .catch(() => false)) &&
+      (await cs.core
+        .configMaps('bench')
+        .get('kube-root-ca.crt')
+        .catch(() => false)),
+    {
+      timeoutMs: 30_000,
+      everyMs: 50,
+    },
+  );
   // One pod first, as on a node that already runs something: the image is
   // present (the burst measures start-up, not 100 pulls of one image) and
   // every component has served each call once.
   await new Promise((resolve, reject) => {
     waiting.set('warm-up', resolve);
     cs.core.pods('bench').create(podSpec('warm-up')).catch(reject);
+    deadline = setTimeout(() => reject(new Error('the warm-up pod is not running after 60 s')), 60_000);
   });
+  clearTimeout(deadline);
   await sleep(1500); // let the warm-up's trailing work (relist, status, events) settle before measuring CPU
   const names = Array.from({ length: PODS }, (_, i) => `pod-${String(i).padStart(3, '0')}`);
   const detail = process.env.DETAIL === '1';
   const scrape = () =>
-    Promise.all([counters(`http://127.0.0.1:${securePort}/metrics`, 'apiserver_request_total'), counters(`http://127.0.0.1:${kubeletPort}/metrics`, 'kubelet_runtime_operations_total')]);
+    Promise.all([
+      counters(
+        cluster.rest(apiserver, '/metrics').then((r) => r.body),
+        'apiserver_request_total',
+      ),
+      counters(kubeletGet(kubeletPort, '/metrics'), 'kubelet_runtime_operations_total'),
+    ]);
   const m0 = detail ? await scrape() : undefined;
   const cpu0 = cpuAll();
   const t0 = performance.now();
@@ -197,7 +233,13 @@ try {
     console.log(`  apiserver requests per pod (within 1 s after the last running):\n    ${show(delta(m0[0], m1[0]))}`);
     console.log(`  kubelet CRI calls per pod:\n    ${show(delta(m0[1], m1[1]))}`);
   }
-  console.log(JSON.stringify({ bench: 'pod-startup', pods: PODS, qps: QPS, p50: q(50), p90: q(90), p99: q(99), totalMs: total, cpuMs: used }));
+  const security = { ...cluster.security, kubelet: 'system:node:node-1 (kubelet.conf), HTTPS API with --client-ca-file', containerd: 'kubelab:containerd:node-1 on NATS' };
+  console.log(
+    `  security: ${Object.entries(security)
+      .map(([k, v]) => `${k}: ${v}`)
+      .join('; ')}`,
+  );
+  console.log(JSON.stringify({ bench: 'pod-startup', pods: PODS, qps: QPS, p50: q(50), p90: q(90), p99: q(99), totalMs: total, cpuMs: used, security }));
 } finally {
   clearTimeout(deadline);
   cs.close();
@@ -209,6 +251,6 @@ try {
     clearTimeout(t);
     if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
   }
-  await nats.dispose();
+  await cluster.dispose();
   rmSync(dir, { recursive: true, force: true });
 }

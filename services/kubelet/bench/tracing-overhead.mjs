@@ -1,8 +1,10 @@
 // @ts-check
 // Overhead of distributed tracing on pod startup latency (issue 9's goal:
 // sampling at 100% costs at most 10% over tracing off). Each round starts a
-// fresh one-node cluster — nats-server, apiserver, scheduler, containerd and
-// kubelet, each its own process (their dist/main.js) — with tracing on (every
+// fresh one-node cluster — nats-server, apiserver, scheduler, controller-manager,
+// containerd and kubelet, each its own process (their dist/main.js), secured as `pnpm
+// kubelab up` runs them (startProcessCluster of @kubelab/apiserver/testing;
+// each component with its own identity) — with tracing on (every
 // component exports OTLP to otlp-sink.mjs, a separate process on 127.0.0.1
 // that discards, as a collector would run beside the cluster; the apiserver
 // samples 1,000,000 per million) or off (no endpoint). After WARMUP pods and
@@ -25,8 +27,9 @@ import { createRequire } from 'node:module';
 import { loadavg, tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { createClientset } from '@kubelab/client';
-import { exitSignal, freePort, startNatsServer, waitFor, waitForPort } from '@kubelab/testing';
-import { containerdArgs, kubeletArgs } from './node.mjs';
+import { startProcessCluster } from '@kubelab/apiserver/testing';
+import { exitSignal, waitFor } from '@kubelab/testing';
+import { containerdArgs, controllerManagerArgs, kubeletArgs, nodeIdentities } from './node.mjs';
 
 const PODS = Number(process.env.PODS ?? 30);
 const ROUNDS = Number(process.env.ROUNDS ?? 4);
@@ -74,57 +77,60 @@ function cpuSeconds(pid) {
 /** One fresh cluster; `endpoint` undefined = tracing off. */
 async function startCluster(endpoint, label) {
   const dir = mkdtempSync(join(tmpdir(), 'kubelab-tracing-bench-'));
-  const nats = await startNatsServer();
   const children = [];
   /** @type {NodeJS.ProcessEnv} */
   const env = { ...process.env, KUBELAB_LOG_LEVEL: 'error' };
   for (const k of ['KUBELAB_TRACING_ENDPOINT', 'KUBELAB_TRACING_SAMPLING_RATE_PER_MILLION', 'OTEL_EXPORTER_OTLP_ENDPOINT', 'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT']) delete env[k];
   if (endpoint) env.KUBELAB_TRACING_ENDPOINT = endpoint;
-  const run = (script, args, extraEnv = {}) => {
-    // CPU_PROF=dir: a V8 CPU profile per component and round (node --cpu-prof), written at exit.
-    const prof = CPU_PROF
-      ? [
-          '--cpu-prof',
-          '--cpu-prof-interval',
-          process.env.CPU_PROF_INTERVAL ?? '1000',
-          '--cpu-prof-dir',
-          CPU_PROF,
-          '--cpu-prof-name',
-          `${label}-${basename(dirname(dirname(script)))}-${children.length}.cpuprofile`,
-        ]
-      : [];
-    const child = spawn(process.execPath, [...prof, script, ...args], { stdio: ['ignore', 'ignore', 'inherit'], env: { ...env, ...extraEnv } });
+  // CPU_PROF=dir: a V8 CPU profile per component and round (node --cpu-prof), written at exit.
+  const prof = (name) =>
+    CPU_PROF ? ['--cpu-prof', '--cpu-prof-interval', process.env.CPU_PROF_INTERVAL ?? '1000', '--cpu-prof-dir', CPU_PROF, '--cpu-prof-name', `${label}-${name}-${children.length}.cpuprofile`] : [];
+  const run = (script, args) => {
+    const child = spawn(process.execPath, [...prof(basename(dirname(dirname(script)))), script, ...args], { stdio: ['ignore', 'ignore', 'inherit'], env });
     children.push(child);
     return child;
   };
-  const grpcPort = await freePort();
-  const api = `127.0.0.1:${grpcPort}`;
   // With tracing on the apiserver starts every trace (1,000,000 per million); the others follow its decision.
-  const apiserver = run(
-    mainOf('@kubelab/apiserver'),
-    ['--nats-url', nats.url, '--bind-address', '127.0.0.1', '--secure-port', '0', '--grpc-port', String(grpcPort)],
-    endpoint ? { KUBELAB_TRACING_SAMPLING_RATE_PER_MILLION: '1000000' } : {},
-  );
-  await waitForPort(grpcPort, { timeoutMs: 20_000, signal: exitSignal(apiserver, 'apiserver') });
+  const cluster = await startProcessCluster({
+    apiserver: {
+      main: mainOf('@kubelab/apiserver'),
+      nodeArgs: prof('apiserver'),
+      env: { ...env, ...(endpoint ? { KUBELAB_TRACING_SAMPLING_RATE_PER_MILLION: '1000000' } : {}) },
+      logLevel: 'error',
+    },
+  });
+  const api = cluster.apiserver.address;
+  const ids = await nodeIdentities(cluster);
   const socket = join(dir, 'containerd.sock');
-  const containerd = run(mainOf('@kubelab/containerd'), containerdArgs(dir, socket, nats.url));
-  await waitFor('the containerd socket', () => existsSync(socket), { timeoutMs: 10_000, everyMs: 50, signal: exitSignal(containerd, 'containerd') });
-  run(mainOf('@kubelab/scheduler'), ['--apiserver-grpc-address', api, '--bind-address', '127.0.0.1', '--secure-port', '0', '--leader-elect=false']);
-  run(kubeletMain, kubeletArgs(dir, socket, api, 0));
+  const containerd = run(mainOf('@kubelab/containerd'), containerdArgs(dir, socket, cluster.nats.url, ids.natsTls));
+  await waitFor('the containerd socket', () => existsSync(socket), { timeoutMs: 30_000, everyMs: 50, signal: exitSignal(containerd, 'containerd') });
+  run(mainOf('@kubelab/scheduler'), [
+    '--apiserver-grpc-address',
+    api,
+    '--kubeconfig',
+    await cluster.kubeconfig('scheduler'),
+    '--bind-address',
+    '127.0.0.1',
+    '--secure-port',
+    '0',
+    '--leader-elect=false',
+  ]);
+  run(mainOf('@kubelab/controller-manager'), controllerManagerArgs(cluster));
+  run(kubeletMain, kubeletArgs(dir, socket, api, 0, ids));
   // One Create call per pod, as kubectl sends one request per object: the apiserver samples
   // each as a root and the pod start is one trace. (The client library's default pipelines
   // creates on a CreateStream, whose items the apiserver deliberately leaves untraced.)
-  const cs = createClientset({ address: api, component: 'bench', pipelineCreates: false });
+  const cs = createClientset({ address: api, tls: cluster.adminTls, component: 'bench', pipelineCreates: false });
   await waitFor('node-1 Ready', async () => (await cs.core.nodes().get('node-1')).status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True'), { timeoutMs: 30_000, everyMs: 100 });
   return {
     cs,
     /** CPU seconds used so far by the components (nats-server excluded). */
-    cpu: () => children.map((c) => cpuSeconds(c.pid)),
+    cpu: () => [cluster.apiserver.pid, ...children.map((c) => c.pid)].map(cpuSeconds),
     async stop() {
       cs.close();
       // SIGTERM lets each component flush its last spans (onShutdown), then the sink sees them.
       await Promise.all(children.map((c) => new Promise((r) => (c.exitCode !== null ? r(undefined) : (c.once('exit', r), c.kill('SIGTERM'))))));
-      await nats.dispose();
+      await cluster.dispose();
       rmSync(dir, { recursive: true, force: true });
     },
   };
@@ -137,6 +143,23 @@ let tracedCreates = 0;
 async function measure(cs, round, count = PODS) {
   const ns = `bench-${round}`;
   await cs.core.namespaces().create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } });
+  // What its pods mount (kube-api-access): the controller-manager's ServiceAccount and root CA, before the clock runs.
+  await waitFor(
+    `the default ServiceAccount and kube-root-ca.crt of ${ns}`,
+    async () =>
+      (await cs.core
+        .serviceAccounts(ns)
+        .get('default')
+        .catch(() => false)) &&
+      (await cs.core
+        .configMaps(ns)
+        .get('kube-root-ca.crt')
+        .catch(() => false)),
+    {
+      timeoutMs: 30_000,
+      everyMs: 50,
+    },
+  );
   const created = new Map();
   const running = new Map();
   const watch = cs.core.pods(ns).watch({});
@@ -190,8 +213,9 @@ const p50 = (xs) => {
 const sink = await otlpSink();
 const lat = { on: [], off: [] };
 const cpu = { on: 0, off: 0 };
-const COMPONENTS = ['apiserver', 'containerd', 'scheduler', 'kubelet'];
-const cpuBy = { on: [0, 0, 0, 0], off: [0, 0, 0, 0] };
+// In the order startCluster's cpu() lists them.
+const COMPONENTS = ['apiserver', 'containerd', 'scheduler', 'controller-manager', 'kubelet'];
+const cpuBy = { on: COMPONENTS.map(() => 0), off: COMPONENTS.map(() => 0) };
 const exported = { on: 0, off: 0 };
 const load = [loadavg()[0]];
 const windows = {};

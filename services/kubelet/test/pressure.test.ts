@@ -81,7 +81,11 @@ describe.skipIf(!requireTool('nats-server'))('node pressure, gRPC probes, active
           {
             name: 'app',
             image: 'kubelab/grpc-health',
-            livenessProbe: { grpc: { port: 8080 }, periodSeconds: 2, failureThreshold: 1 },
+            // timeoutSeconds 10: 1 s of wall time at time-scale 10. The default 1 s is 100 ms of wall time to dial
+            // and call, which a loaded machine misses now and then: with failureThreshold 1 that one timeout
+            // restarts the container before NOT_SERVING is written (exec into an exited container, or no
+            // NOT_SERVING event). The test is about what the probe answers, not how fast.
+            livenessProbe: { grpc: { port: 8080 }, periodSeconds: 2, timeoutSeconds: 10, failureThreshold: 1 },
             readinessProbe: { grpc: { port: 9090, service: 'ready' }, periodSeconds: 2 },
           },
         ],
@@ -102,7 +106,9 @@ describe.skipIf(!requireTool('nats-server'))('node pressure, gRPC probes, active
     });
     expect(readiness).toBe(`Unhealthy: Readiness probe failed: timeout: failed to connect service "${podIP}:9090" within 1s: context deadline exceeded`);
     const id = running.status!.containerStatuses![0]!.containerID!.replace('containerd://', '');
-    await c.kubelet.kubelet.rt.execSync(id, ['sh', '-c', 'echo NOT_SERVING > /tmp/grpc-status'], 5);
+    // Written beside and renamed over: `>` truncates before it writes, and a probe reading the empty file
+    // in between is answered UNKNOWN (a restart with another message), which a loaded machine makes likely.
+    await c.kubelet.kubelet.rt.execSync(id, ['sh', '-c', 'echo NOT_SERVING > /tmp/grpc-status.new && mv /tmp/grpc-status.new /tmp/grpc-status'], 5);
     const restarted = await waitFor(
       'a grpc restart',
       async () => {

@@ -1,6 +1,9 @@
 // @ts-check
 // End-to-end scheduler throughput (issue 6 benchmark): a real nats-server, the
-// apiserver and kube-scheduler as separate processes; N nodes registered as
+// apiserver and kube-scheduler as separate processes, secured as `pnpm kubelab
+// up` runs them (startProcessCluster of @kubelab/apiserver/testing: NATS with
+// TLS and users, the apiserver with mutual TLS and Node,RBAC, the scheduler
+// as system:kube-scheduler from its scheduler.conf); N nodes registered as
 // API objects (Ready in status, no kubelets or leases), then 10,000 pods
 // created through the apiserver; the clock runs from the first create until
 // a watch has seen every pod bound. One JSON line per cluster size.
@@ -9,14 +12,14 @@
 //   BENCH_SIZES=100 BENCH_PODS=2000 pnpm --filter @kubelab/scheduler bench
 
 import { spawn } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';
 import { createClientset } from '@kubelab/client';
-import { exitSignal, freePort, startNatsServer, waitFor, waitForPort } from '@kubelab/testing';
+import { startProcessCluster } from '@kubelab/apiserver/testing';
+import { exitSignal, freePort, waitFor } from '@kubelab/testing';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const APISERVER_MAIN = join(here, '../../apiserver/dist/main.js');
 const SCHEDULER_MAIN = join(here, '../dist/main.js');
 const sizes = (process.env.BENCH_SIZES ?? '100,1000,5000').split(',').map(Number);
 const PODS = Number(process.env.BENCH_PODS ?? 10000);
@@ -33,16 +36,6 @@ function cpuSeconds(pid) {
   } catch {
     return 0;
   }
-}
-
-function pidOfCmdline(fragment) {
-  for (const d of readdirSync('/proc')) {
-    if (!/^\d+$/.test(d)) continue;
-    try {
-      if (readFileSync(`/proc/${d}/cmdline`, 'utf8').includes(fragment)) return Number(d);
-    } catch {}
-  }
-  return undefined;
 }
 
 function spawnNode(script, args, name) {
@@ -105,20 +98,14 @@ function pod(i) {
 }
 
 async function runSize(nodes, mode) {
-  const nats = await startNatsServer();
-  const grpcPort = await freePort();
+  const cluster = await startProcessCluster({ nodes: [] });
+  const grpcAddress = cluster.apiserver.address;
   const schedPort = await freePort();
   const procs = [];
   try {
-    const api = spawnNode(
-      APISERVER_MAIN,
-      ['--nats-url', nats.url, '--grpc-port', String(grpcPort), '--secure-port', '0', '--bind-address', '127.0.0.1', '--advertise-address', '127.0.0.1'],
-      'apiserver',
-    );
-    procs.push(api);
-    await waitForPort(grpcPort, { timeoutMs: 30_000, signal: exitSignal(api.child, 'apiserver') });
     progress('apiserver up');
-    const cs = createClientset({ address: `127.0.0.1:${grpcPort}`, component: 'scheduler-bench' });
+    // The bench creates nodes and pods as kubeadm's admin.conf user (cluster-admin through RBAC).
+    const cs = createClientset({ address: grpcAddress, tls: cluster.adminTls, component: 'scheduler-bench' });
     // The apiserver creates the default namespace at startup; wait for it.
     await waitFor('the default namespace', () => cs.core.namespaces().get('default'), { timeoutMs: 10_000, everyMs: 100 });
     const tNodes = performance.now();
@@ -133,7 +120,10 @@ async function runSize(nodes, mode) {
     const startScheduler = async () => {
       const sched = spawnNode(
         SCHEDULER_MAIN,
-        ['--apiserver-grpc-address', `127.0.0.1:${grpcPort}`, '--secure-port', String(schedPort), '--bind-address', '127.0.0.1', '--leader-elect=false'],
+        [
+          ...['--apiserver-grpc-address', grpcAddress, '--kubeconfig', await cluster.kubeconfig('scheduler')],
+          ...['--secure-port', String(schedPort), '--bind-address', '127.0.0.1', '--leader-elect=false'],
+        ],
         'scheduler',
       );
       procs.push(sched);
@@ -181,7 +171,7 @@ async function runSize(nodes, mode) {
         if (!watchStopped) progress(`watch ended after ${bound.size} bound; relisting`);
       }
     })();
-    const pids = { apiserver: procs[0].child.pid, nats: pidOfCmdline(nats.storeDir) };
+    const pids = { apiserver: cluster.apiserver.pid, nats: cluster.nats.pid };
     const cpu0 = { apiserver: cpuSeconds(pids.apiserver), nats: pids.nats ? cpuSeconds(pids.nats) : 0, bench: process.cpuUsage() };
     let t0;
     if (mode === 'backlog') {
@@ -228,6 +218,7 @@ async function runSize(nodes, mode) {
     const e2e = (done - t0) / 1000;
     return {
       bench: mode === 'backlog' ? 'scheduler-e2e-backlog' : 'scheduler-e2e',
+      security: { ...cluster.security, scheduler: 'system:kube-scheduler (scheduler.conf)', client: 'kubernetes-admin (admin.conf)' },
       what:
         mode === 'backlog'
           ? 'pods created first; clock from kube-scheduler start, incl. its informer sync, until every pod is bound'
@@ -244,7 +235,7 @@ async function runSize(nodes, mode) {
     };
   } finally {
     for (const p of procs.reverse()) await p.stop();
-    await nats.dispose();
+    await cluster.dispose();
   }
 }
 

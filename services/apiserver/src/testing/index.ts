@@ -2,7 +2,6 @@
 // for this package's tests and for any package that needs an apiserver
 // (`@kubelab/apiserver/testing`).
 
-import { request as httpsRequestRaw } from 'node:https';
 import * as grpc from '@grpc/grpc-js';
 import { apiserverProto, type ResourceServiceClient } from '@kubelab/proto';
 import { startSecureNatsServer, type SecureNatsServer } from '@kubelab/nats/testing';
@@ -10,6 +9,7 @@ import { createLogger } from '@kubelab/component-base';
 import { APISERVER_KUBELET_CLIENT } from '@kubelab/pki';
 import { TEST_ADMIN, TestPki, type Identity } from '@kubelab/pki/testing';
 import { startApiserver, type ApiserverOptions, type RunningApiserver } from '../server.js';
+import { httpsRequest, type RestRequest } from './https.js';
 
 /** What a client library needs to reach the test apiserver over mutual TLS. */
 export interface TestClientConfig {
@@ -64,36 +64,6 @@ export async function createTestPki(): Promise<ApiserverTestPki> {
       return { caPem: pki.caPem, certPem: pair.cert, keyPem: pair.key };
     },
   };
-}
-
-export interface RestRequest {
-  method?: string;
-  headers?: Record<string, string>;
-  body?: string | Buffer;
-  /** Client certificate to present (default the admin's); 'anonymous' presents none. */
-  as?: { cert: string; key: string } | 'anonymous';
-}
-
-/** An HTTPS request trusting only `caPem`. */
-export function httpsRequest(
-  port: number,
-  path: string,
-  caPem: string,
-  opts: RestRequest & { cert?: string; key?: string },
-): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }> {
-  return new Promise((resolve, reject) => {
-    const req = httpsRequestRaw(
-      { host: '127.0.0.1', port, path, method: opts.method ?? 'GET', headers: opts.headers ?? {}, ca: caPem, ...(opts.cert ? { cert: opts.cert, key: opts.key } : {}), agent: false },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }));
-        res.on('error', reject);
-      },
-    );
-    req.on('error', reject);
-    req.end(opts.body);
-  });
 }
 
 export async function startTestCluster(opts: Partial<ApiserverOptions> = {}): Promise<TestCluster> {
@@ -170,3 +140,6 @@ export async function startTestCluster(opts: Partial<ApiserverOptions> = {}): Pr
 export { api, call, gvr, openWatch, RpcError, rpcError, type CollectedEvent, type Gvr } from './rpc.js';
 // The REST handler's tests run on this instead of storage.
 export { FakeRegistry } from './fake-registry.js';
+export { httpsRequest, type RestRequest } from './https.js';
+// The control plane as separate processes, secured as `kubelab up` runs it (the benchmarks).
+export { pidOfCommandLine, startProcessCluster, type ApiserverProcess, type ApiserverProcessOptions, type ClientTlsPem, type ProcessCluster, type ProcessClusterOptions } from './processes.js';
