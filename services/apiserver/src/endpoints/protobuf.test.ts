@@ -212,6 +212,7 @@ describe('the protobuf messages, read off the schema', () => {
       'SelfSubjectReview',
       'SelfSubjectRulesReview',
       'Service',
+      'ServiceAccount',
       'SubjectAccessReview',
       'TokenRequest',
     ]);
