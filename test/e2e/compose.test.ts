@@ -190,7 +190,7 @@ describe.skipIf(!canRun).sequential('compose stack end to end', () => {
     expect(initLog).toContain('[kubeconfig] Writing "kubelet.conf" kubeconfig file');
 
     // The control plane's /etc/kubernetes: readable by its uid 1000, keys and kubeconfigs private.
-    const files = ['pki/ca.crt', 'pki/apiserver.key', 'pki/sa.key', 'scheduler.conf', 'controller-manager.conf', 'encryption-config.yaml'];
+    const files = ['pki/ca.crt', 'pki/apiserver.key', 'pki/sa.key', 'scheduler.conf', 'controller-manager.conf', 'encryption-config.yaml', 'authentication-config.yaml'];
     const stat = await compose(stack, ['exec', '-T', 'apiserver', 'stat', '-c', '%n %a %u', ...files.map((f) => `/etc/kubernetes/${f}`)]);
     expect(stat.trim().split('\n')).toEqual(files.map((f) => `/etc/kubernetes/${f} ${f.endsWith('.crt') ? 644 : 600} 1000`));
     // A node holds its own identities (its runtime's for NATS too) and the CAs' certificates, never a CA's key

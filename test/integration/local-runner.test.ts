@@ -4,7 +4,7 @@
 // Timings are shortened only through upstream flags and --time-scale.
 
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -111,6 +111,16 @@ describe.runIf(ready)('pnpm kubelab up (local processes)', { timeout: 120_000 },
       expect(loadKubeconfig(join(dir, 'nodes', node, 'bootstrap-kubelet.conf')).token).toMatch(new RegExp(`^${tokenId}\\.[a-z0-9]{16}$`));
     }
     expect(output).toContain(`[bootstrap-token] Using token: ${tokenId}.<secret in ${join(dir, 'bootstrap-token.json')}>`);
+  });
+
+  it('answers kubectl without credentials with 401, except on the health and version paths', async () => {
+    const empty = join(dir, 'no-user.kubeconfig');
+    writeFileSync(empty, 'apiVersion: v1\nkind: Config\n');
+    const anon = ['--kubeconfig', empty, '--server', 'https://127.0.0.1:26443', '--certificate-authority', join(dir, 'pki', 'ca.crt')];
+    const pods = await kubectl([...anon, 'get', 'pods']);
+    expect([pods.code, pods.stderr.trim()]).toEqual([1, 'error: You must be logged in to the server (Unauthorized)']);
+    expect((await kubectl([...anon, 'get', '--raw', '/healthz'])).stdout).toBe('ok');
+    expect((await kubectl([...anon, 'get', '--raw', '/version'])).stdout).toContain('"gitVersion"');
   });
 
   it('runs the seed lab: probedemo restarts once its liveness probe fails, and describe shows why', async () => {

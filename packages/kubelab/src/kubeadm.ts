@@ -17,6 +17,7 @@ import { ADMIN_NATS_IDENTITY, TRACE_NATS_IDENTITY, containerdNatsIdentity } from
 import { certificateInfo, ensureCert, ensureClusterPki, ensureKubeconfig, kubeletIdentity, KUBECONFIG_FILES, PKI_FILES, type CertificateAuthority, type ClusterPki } from '@kubelab/pki';
 import { parse, stringify } from 'yaml';
 import { BOOTSTRAP_KUBELET_CONF, BOOTSTRAP_TOKEN_FILE, ensureBootstrapKubeletConf, ensureBootstrapToken, rfc3339 } from './bootstrap-token.js';
+import { ANONYMOUS_PATHS, AUTHENTICATION_CONFIG_FILE, ensureAuthenticationConfig } from './authentication-config.js';
 import { ENCRYPTION_CONFIG_FILE, ensureEncryptionConfig } from './encryption-config.js';
 import { NATS_CLIENT_FILES, kubeadmFiles, nodeNames, type Layout } from './topology.js';
 
@@ -133,6 +134,10 @@ export async function kubeadmInitFiles(o: KubeadmInitOptions): Promise<ClusterPk
   const encryption = join(o.dir, ENCRYPTION_CONFIG_FILE);
   const { created } = ensureEncryptionConfig(encryption);
   log(created ? `[encryption-config] Generated "${encryption}" (secrets: aescbc key "key1", then identity)` : `[encryption-config] Using the existing "${encryption}"`);
+
+  const authentication = join(o.dir, AUTHENTICATION_CONFIG_FILE);
+  const auth = ensureAuthenticationConfig(authentication);
+  log(auth.created ? `[authentication-config] Generated "${authentication}" (anonymous only on ${ANONYMOUS_PATHS.join(', ')})` : `[authentication-config] Using the existing "${authentication}"`);
 
   if (o.owner) await chownTree(o.dir, o.owner.uid, o.owner.gid);
   return pki;

@@ -18,8 +18,9 @@ describe('local topology', () => {
     for (const s of specs.filter((s) => s.service === 'kube-proxy')) expect(s.args).toContain('--apply=never');
   });
 
-  it("gives the apiserver the state dir's encryption config: Secrets encrypted at rest by default", () => {
+  it("gives the apiserver the state dir's encryption and authentication configs: Secrets encrypted at rest, anonymous only on health paths", () => {
     expect(specs.find((s) => s.name === 'apiserver')!.args).toContain('--encryption-provider-config=/s/encryption-config.yaml');
+    expect(specs.find((s) => s.name === 'apiserver')!.args).toContain('--authentication-config=/s/authentication-config.yaml');
   });
 
   it("wires the kubelet API's TLS as kubeadm: the apiserver presents apiserver-kubelet-client, kubelets trust the cluster CA", () => {

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { natsServerConfig, type NatsTlsFiles } from '@kubelab/nats';
 import { PKI_FILES } from '@kubelab/pki';
 import { BOOTSTRAP_KUBELET_CONF, BOOTSTRAP_TOKEN_FILE } from './bootstrap-token.js';
+import { AUTHENTICATION_CONFIG_FILE } from './authentication-config.js';
 import { ENCRYPTION_CONFIG_FILE } from './encryption-config.js';
 
 export interface Ports {
@@ -187,6 +188,8 @@ export function components(layout: Layout): ComponentSpec[] {
         `--service-account-key-file=${files.saPub}`,
         // Secrets encrypted at rest by default; `kubelab up` writes the file on first start.
         `--encryption-provider-config=${join(layout.stateDir, ENCRYPTION_CONFIG_FILE)}`,
+        // Anonymous requests only on the health and version paths, 401 elsewhere (kubeadm init writes it).
+        `--authentication-config=${join(layout.stateDir, AUTHENTICATION_CONFIG_FILE)}`,
       ],
       health: `https://127.0.0.1:${ports.apiserver}/readyz`,
     },

@@ -11,6 +11,7 @@ export { authenticateToken, reviewToken, INVALID_BEARER_TOKEN } from './authenti
 export { createTokenAuthenticators, serviceAccountUser, type TokenAuthenticatorsOptions } from './authentication/serviceaccount/authenticator.js';
 export { cacheTokenGetter, type ServiceAccountTokenGetter } from './authentication/serviceaccount/getter.js';
 export { createBootstrapTokenAuthenticator } from './authentication/bootstrap-token.js';
+export { parseAuthenticationConfig, type AnonymousAuth } from './authentication/config.js';
 export { DEFAULT_SERVICE_ACCOUNT_ISSUER, readServiceAccountKeys, serviceAccountTokens, type ServiceAccountTokenOptions, type ServiceAccountTokens } from './serviceaccount/options.js';
 export type { UserInfo } from './authentication/user.js';
 export type { AuthorizationAttributes, Authorizer, AuthorizerResult, Decision, NonResourceRule, ResourceRule, RuleResolver } from './authorization/types.js';

@@ -3,6 +3,7 @@
 
 import { createLogger, FlagError, FlagSet, onShutdown, readFlagFile } from '@kubelab/component-base';
 import { addTracingFlags, setupTracing, TracingConfigError, tracingOptionsFromFlags, type Tracing } from '@kubelab/tracing';
+import { anonymousAuthFrom, AuthenticationConfigError } from './authentication/config.js';
 import { AuthorizationModeError, parseAuthorizationModes } from './authorization/modes.js';
 import { readNatsTls } from '@kubelab/nats';
 import { startApiserver } from './server.js';
@@ -25,6 +26,7 @@ const flags = addTracingFlags(
       true,
       'Enables anonymous requests to the secure port of the API server. Requests that are not rejected by another authentication method are treated as anonymous requests. Anonymous requests have a username of system:anonymous, and a group name of system:unauthenticated.',
     )
+    .string('authentication-config', '', 'File with an AuthenticationConfiguration (apiserver.config.k8s.io/v1). kubelab reads its anonymous section: anonymous requests only on the listed paths.')
     .string('kubelet-client-certificate', '', 'Path to a client cert file for TLS (the apiserver towards kubelets).')
     .string('kubelet-client-key', '', 'Path to a client key file for TLS (the apiserver towards kubelets).')
     .string('kubelet-certificate-authority', '', "Path to a cert file for the certificate authority; without it the kubelets' serving certificates are not verified.")
@@ -125,6 +127,16 @@ async function main(): Promise<void> {
   }
   if (tracing.enabled) log.info('tracing enabled', { endpoint: tracing.config.endpoint, samplingRatePerMillion: tracing.config.samplingRatePerMillion ?? 'parent-based only' });
   const authorizationModes = parseAuthorizationModes(values['authorization-mode']);
+  let anonymous;
+  try {
+    anonymous = anonymousAuthFrom(values['anonymous-auth'], values['authentication-config'] || undefined);
+  } catch (e) {
+    if (e instanceof AuthenticationConfigError) {
+      process.stderr.write(`kube-apiserver: ${e.message}\n`);
+      process.exit(1);
+    }
+    throw e;
+  }
   let natsTls;
   try {
     natsTls = readNatsTls(
@@ -154,7 +166,7 @@ async function main(): Promise<void> {
     watchCacheSize: values['watch-cache-size'],
     ...servingTlsFrom(values),
     ...kubeletClientFrom(values),
-    anonymousAuth: values['anonymous-auth'],
+    anonymousAuth: anonymous,
     ...(values['encryption-provider-config'] ? { encryptionProviderConfig: values['encryption-provider-config'] } : {}),
     serviceAccount: {
       ...keys,

@@ -11,6 +11,7 @@ import { defaultTolerationSeconds } from './admission/default-toleration-seconds
 import { parseCidr, parsePortRange } from './admission/ipalloc.js';
 import { namespaceLifecycle } from './admission/namespace-lifecycle.js';
 import { serviceAccount } from './admission/service-account.js';
+import type { AnonymousAuth } from './authentication/config.js';
 import { ServiceAllocator } from './admission/service-allocation.js';
 import { nodeRestriction } from './admission/node-restriction.js';
 import { certificateApproval, certificateSigning, certificateSubjectRestriction } from './admission/certificates.js';
@@ -73,8 +74,8 @@ export interface ApiserverOptions {
    * a client CA no client certificate is accepted and the gRPC port is anonymous.
    */
   tls?: ServingTls;
-  /** --anonymous-auth (default true). */
-  anonymousAuth?: boolean;
+  /** --anonymous-auth (default true: anyone), or --authentication-config's anonymous section. */
+  anonymousAuth?: boolean | AnonymousAuth;
   /**
    * --kubelet-client-certificate/--kubelet-client-key (and --kubelet-certificate-authority)
    * as PEM: the apiserver's identity when it proxies logs and exec to kubelets over HTTPS.
@@ -239,7 +240,8 @@ export async function startApiserver(opts: ApiserverOptions): Promise<RunningApi
     ...(transformers ? { transformers } : {}),
   });
   const tokens = serviceAccountTokens(opts.serviceAccount ?? {}, tokenGetter, registry);
-  const authn = { anonymous: opts.anonymousAuth ?? true, tokenAuthenticators: [...(opts.tokenAuthenticators ?? []), ...tokens.authenticators] };
+  const anonymous = typeof opts.anonymousAuth === 'object' ? opts.anonymousAuth : { enabled: opts.anonymousAuth ?? true };
+  const authn = { anonymous, tokenAuthenticators: [...(opts.tokenAuthenticators ?? []), ...tokens.authenticators] };
   for (const s of reviewStores(authorizer, ruleResolver)) registry.serve(s);
   registry.serve(tokenReviewStore(authn.tokenAuthenticators, tokens.apiAudiences));
   cache.start();

@@ -153,6 +153,21 @@ describe.runIf(requireTool('nats-server'))('authentication', () => {
     }
   }, 60_000);
 
+  it('with --authentication-config allowing anonymous on the health paths only, answers 401 elsewhere', async () => {
+    const health = await startTestCluster({ rest: true, anonymousAuth: { enabled: true, paths: new Set(['/healthz', '/livez', '/readyz', '/version']) } });
+    try {
+      const healthz = await health.rest('/healthz', { as: 'anonymous' });
+      expect([healthz.status, healthz.body]).toEqual([200, 'ok']);
+      expect((await health.rest('/version', { as: 'anonymous' })).status).toBe(200);
+      for (const path of ['/api', '/api/v1/namespaces/default/pods', '/healthz/ping']) {
+        const r = await health.rest(path, { as: 'anonymous' });
+        expect([path, r.status, JSON.parse(r.body)]).toEqual([path, 401, UNAUTHORIZED]);
+      }
+    } finally {
+      await health.cleanup();
+    }
+  }, 60_000);
+
   it('requires a client certificate from the cluster CA on the gRPC port (mutual TLS)', async () => {
     const Ctor = apiserverProto().kubelab.apiserver.v1.ResourceService;
     const get = (creds: grpc.ChannelCredentials) =>

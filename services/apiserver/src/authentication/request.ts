@@ -8,12 +8,13 @@ import type { IncomingMessage } from 'node:http';
 import type { TLSSocket } from 'node:tls';
 import { bearerTokenOf } from '@kubelab/api';
 import { authenticateToken, type TokenAuthenticator } from './token.js';
+import { anonymousAllowed, type AnonymousAuth } from './config.js';
 import { userFromCertificate } from './x509.js';
 import { ANONYMOUS, type UserInfo } from './user.js';
 
 export interface AuthenticationOptions {
-  /** --anonymous-auth (default true): requests without credentials are system:anonymous. */
-  anonymous: boolean;
+  /** --anonymous-auth (default true) or --authentication-config's anonymous paths: requests without credentials are system:anonymous. */
+  anonymous: AnonymousAuth;
   tokenAuthenticators: readonly TokenAuthenticator[];
 }
 
@@ -45,5 +46,5 @@ export function authenticateRequest(req: IncomingMessage, opts: AuthenticationOp
   }
   const token = bearerTokenOf(req.headers.authorization);
   if (token !== undefined) return authenticateToken(opts.tokenAuthenticators, token).then((r) => (r.ok ? { user: r.response.user } : { error: r.error }));
-  return opts.anonymous ? { user: ANONYMOUS } : { error: 'no credentials' };
+  return anonymousAllowed(opts.anonymous, (req.url ?? '/').split('?')[0]!) ? { user: ANONYMOUS } : { error: 'no credentials' };
 }

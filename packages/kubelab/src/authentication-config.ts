@@ -1,0 +1,28 @@
+// The apiserver's --authentication-config as kubelab sets a cluster up: the
+// structured AuthenticationConfiguration's anonymous section (KEP-4633, the
+// CIS benchmark's 1.2.1) lets requests without credentials reach only the
+// health and version endpoints; everything else answers 401, so kubectl
+// without credentials prints "You must be logged in to the server".
+
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+
+/** Its name in the state dir (`kubelab up`) or under /etc/kubernetes (compose). */
+export const AUTHENTICATION_CONFIG_FILE = 'authentication-config.yaml';
+
+/** What system:public-info-viewer grants, less the trailing-slash twin kubectl never asks for. */
+export const ANONYMOUS_PATHS = ['/healthz', '/livez', '/readyz', '/version'] as const;
+
+export function authenticationConfigYaml(): string {
+  return ['apiVersion: apiserver.config.k8s.io/v1', 'kind: AuthenticationConfiguration', 'anonymous:', '  enabled: true', '  conditions:', ...ANONYMOUS_PATHS.map((p) => `    - path: ${p}`), ''].join(
+    '\n',
+  );
+}
+
+/** Writes the file unless it is there (a user's edit is kept, as the encryption config's). */
+export function ensureAuthenticationConfig(path: string): { created: boolean } {
+  if (existsSync(path)) return { created: false };
+  mkdirSync(dirname(path), { recursive: true });
+  writeFileSync(path, authenticationConfigYaml(), { mode: 0o644 });
+  return { created: true };
+}
