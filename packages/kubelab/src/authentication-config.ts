@@ -1,8 +1,8 @@
 // The apiserver's --authentication-config as kubelab sets a cluster up: the
 // structured AuthenticationConfiguration's anonymous section (KEP-4633, the
 // CIS benchmark's 1.2.1) lets requests without credentials reach only the
-// health and version endpoints; everything else answers 401, so kubectl
-// without credentials prints "You must be logged in to the server".
+// health and version endpoints; everything else answers 401 (Unauthorized),
+// whatever RBAC grants system:anonymous.
 
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
