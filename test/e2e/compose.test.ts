@@ -11,6 +11,7 @@ import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { connect as tcpConnect } from 'node:net';
+import { get as httpsGet } from 'node:https';
 import { connect as tlsConnect } from 'node:tls';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -189,10 +190,12 @@ describe.skipIf(!canRun).sequential('compose stack end to end', () => {
     expect(initLog).toMatch(/\[certs\] apiserver serving cert is signed for DNS names \[[^\]]*\bapiserver\b[^\]]*\] and IPs \[10\.96\.0\.1 127\.0\.0\.1\]/);
     expect(initLog).toContain('[kubeconfig] Writing "kubelet.conf" kubeconfig file');
 
-    // The control plane's /etc/kubernetes: readable by its uid 1000, keys and kubeconfigs private.
+    // The control plane's /etc/kubernetes: readable by its uid 1000, keys, kubeconfigs and the encryption key private.
     const files = ['pki/ca.crt', 'pki/apiserver.key', 'pki/sa.key', 'scheduler.conf', 'controller-manager.conf', 'encryption-config.yaml', 'authentication-config.yaml'];
     const stat = await compose(stack, ['exec', '-T', 'apiserver', 'stat', '-c', '%n %a %u', ...files.map((f) => `/etc/kubernetes/${f}`)]);
-    expect(stat.trim().split('\n')).toEqual(files.map((f) => `/etc/kubernetes/${f} ${f.endsWith('.crt') ? 644 : 600} 1000`));
+    // Certificates and the authentication config (no secret in it) are world-readable.
+    const mode = (f: string) => (f.endsWith('.crt') || f === 'authentication-config.yaml' ? 644 : 600);
+    expect(stat.trim().split('\n')).toEqual(files.map((f) => `/etc/kubernetes/${f} ${mode(f)} 1000`));
     // A node holds its own identities (its runtime's for NATS too) and the CAs' certificates, never a CA's key
     // (node-1 joined: the bootstrap token's kubeconfig, and the one its kubelet wrote).
     const onNode = await compose(stack, ['exec', '-T', 'node-1', 'find', '/etc/kubernetes', '-type', 'f']);
@@ -222,6 +225,18 @@ describe.skipIf(!canRun).sequential('compose stack end to end', () => {
     expect(kc.getCurrentUser()?.name).toBe('kubernetes-admin');
     const namespaces = await kc.makeApiClient(CoreV1Api).listNamespace();
     expect(namespaces.items.map((n) => n.metadata?.name)).toEqual(expect.arrayContaining(['default', 'kube-system']));
+    // Without credentials: the health and version paths only (authentication-config.yaml), 401 elsewhere.
+    const ca = Buffer.from(kc.getCurrentCluster()!.caData!, 'base64');
+    const anonymous = (path: string) =>
+      new Promise<string>((resolve, reject) => {
+        httpsGet({ host: '127.0.0.1', port: Number(stack.env.APISERVER_PORT), path, ca }, (res) => {
+          let body = '';
+          res.on('data', (d: Buffer) => (body += d.toString()));
+          res.on('end', () => resolve(`${res.statusCode} ${body}`));
+        }).on('error', reject);
+      });
+    expect(await anonymous('/readyz')).toBe('200 ok');
+    expect(JSON.parse((await anonymous('/api/v1/secrets')).replace(/^401 /, ''))).toMatchObject({ kind: 'Status', reason: 'Unauthorized', code: 401 });
     // The real kubectl of every minor version this machine has (the dispatcher picks one by the server's).
     const dir = dirname(realpathSync('/usr/bin/kubectl'));
     for (const v of ['1.27', '1.28', '1.29', '1.30', '1.31', '1.32', '1.33'].filter((m) => existsSync(join(dir, `kubectl.${m}`)))) {
