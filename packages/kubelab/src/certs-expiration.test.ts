@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { expirationTables, expiresColumn, shortHumanDuration } from './certs-expiration.js';
+import { resolve } from 'node:path';
+import { certDirFrom, expirationTables, expiresColumn, shortHumanDuration } from './certs-expiration.js';
 
 const s = 1000;
 const m = 60 * s;
@@ -58,5 +59,17 @@ describe('kubeadm certs check-expiration', () => {
         '',
       ].join('\n'),
     );
+  });
+});
+
+describe('certDirFrom', () => {
+  const here = (p: string) => resolve(process.env.INIT_CWD ?? process.cwd(), p);
+  it.each<[string, { certDir: string; stateDir: string }, boolean, string]>([
+    ['--cert-dir wins', { certDir: '/x/pki', stateDir: '/s' }, true, '/x/pki'],
+    ['--state-dir: its pki/', { certDir: '', stateDir: '/s' }, true, '/s/pki'],
+    ['nothing, on a kubeadm node (compose)', { certDir: '', stateDir: '' }, true, '/etc/kubernetes/pki'],
+    ["nothing, beside kubelab up: the default state dir's pki/", { certDir: '', stateDir: '' }, false, here('.kubelab/local/pki')],
+  ])('%s', (_name, flags, etcExists, want) => {
+    expect(certDirFrom(flags, () => etcExists)).toBe(want);
   });
 });

@@ -9,6 +9,7 @@ import { dirname, join } from 'node:path';
 import { FlagError, FlagSet } from '@kubelab/component-base';
 import { certificateInfo, KUBECONFIG_FILES, PKI_FILES } from '@kubelab/pki';
 import { loadKubeconfig } from '@kubelab/pki/kubeconfig';
+import { stateDirFrom } from './paths.js';
 
 type CaName = 'ca' | 'etcd-ca' | 'front-proxy-ca';
 
@@ -103,17 +104,25 @@ export function readExpirations(certDir: string): { certs: ExpirationRow[]; cas:
   return { certs, cas };
 }
 
-const flags = new FlagSet('kubelab kubeadm certs check-expiration').string(
-  'cert-dir',
-  '/etc/kubernetes/pki',
-  'The path where the certificates are; the kubeconfigs are read from the folder above it (kubelab up: <state-dir>/pki, default .kubelab/local/pki)',
-);
+const flags = new FlagSet('kubelab kubeadm certs check-expiration')
+  .string('cert-dir', '', "The path where the certificates are; the kubeconfigs are read from the folder above it (default /etc/kubernetes/pki, else the state dir's pki)")
+  .string('state-dir', '', "kubelab up's state dir (it plays /etc/kubernetes): its pki/ is the --cert-dir");
+
+/** kubeadm's /etc/kubernetes/pki where it exists (a compose container), else the state dir's, as every kubelab command reads it. */
+export function certDirFrom(o: { certDir: string; stateDir: string }, exists: (path: string) => boolean): string {
+  if (o.certDir) return o.certDir;
+  if (o.stateDir) return join(stateDirFrom(o.stateDir), 'pki');
+  return exists(KUBEADM_CERT_DIR) ? KUBEADM_CERT_DIR : join(stateDirFrom(undefined), 'pki');
+}
+
+const KUBEADM_CERT_DIR = '/etc/kubernetes/pki';
 
 export function checkExpirationCommand(argv: string[], now = new Date()): number {
   const { values, rest } = flags.parse(argv, process.env);
   if (rest.length > 0) throw new FlagError(`unexpected argument "${rest[0]}"`);
-  if (!existsSync(values['cert-dir'])) throw new FlagError(`--cert-dir "${values['cert-dir']}": no such directory`);
-  const { certs, cas } = readExpirations(values['cert-dir']);
+  const certDir = certDirFrom({ certDir: values['cert-dir'], stateDir: values['state-dir'] }, existsSync);
+  if (!existsSync(certDir)) throw new FlagError(`--cert-dir "${certDir}": no such directory`);
+  const { certs, cas } = readExpirations(certDir);
   process.stdout.write(expirationTables(certs, cas, now));
   return 0;
 }

@@ -94,9 +94,9 @@ const USAGE = `Usage: kubelab kubeadm <phase> [flags]
           with --nats-url also the trace identity and cluster.json, for \`kubelab trace --state-dir <OUT's folder>\`
   encryption-config PATH
           Write the apiserver's --encryption-provider-config (aescbc key1 for secrets) unless PATH exists
-  certs check-expiration [--cert-dir /etc/kubernetes/pki]
+  certs check-expiration [--cert-dir DIR | --state-dir DIR]
           When each certificate kubeadm init wrote expires (kubeconfigs read from the folder above
-          --cert-dir), in kubeadm's tables; for kubelab up: --cert-dir .kubelab/local/pki
+          --cert-dir), in kubeadm's tables; default /etc/kubernetes/pki where it exists, else the state dir's pki/
   nats DIR --nodes node-1,node-2 ${NATS_USAGE_FLAGS}
           Issue the NATS client certificates from DIR/pki/etcd/ca (kept when present) and write DIR/nats.conf
           (TLS with DIR/pki/etcd/server, a user per client certificate): what kubelab up does
