@@ -11,11 +11,11 @@ import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { connect as tcpConnect } from 'node:net';
-import { get as httpsGet } from 'node:https';
 import { connect as tlsConnect } from 'node:tls';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { CoreV1Api, KubeConfig } from '@kubernetes/client-node';
+import { httpsRequest } from '@kubelab/apiserver/testing';
 import { connect as natsConnect } from '@nats-io/transport-node';
 import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -226,15 +226,8 @@ describe.skipIf(!canRun).sequential('compose stack end to end', () => {
     const namespaces = await kc.makeApiClient(CoreV1Api).listNamespace();
     expect(namespaces.items.map((n) => n.metadata?.name)).toEqual(expect.arrayContaining(['default', 'kube-system']));
     // Without credentials: the health and version paths only (authentication-config.yaml), 401 elsewhere.
-    const ca = Buffer.from(kc.getCurrentCluster()!.caData!, 'base64');
-    const anonymous = (path: string) =>
-      new Promise<string>((resolve, reject) => {
-        httpsGet({ host: '127.0.0.1', port: Number(stack.env.APISERVER_PORT), path, ca }, (res) => {
-          let body = '';
-          res.on('data', (d: Buffer) => (body += d.toString()));
-          res.on('end', () => resolve(`${res.statusCode} ${body}`));
-        }).on('error', reject);
-      });
+    const ca = Buffer.from(kc.getCurrentCluster()!.caData!, 'base64').toString();
+    const anonymous = (path: string) => httpsRequest(Number(stack.env.APISERVER_PORT), path, ca, {}).then((r) => `${r.status} ${r.body}`);
     expect(await anonymous('/readyz')).toBe('200 ok');
     expect(JSON.parse((await anonymous('/api/v1/secrets')).replace(/^401 /, ''))).toMatchObject({ kind: 'Status', reason: 'Unauthorized', code: 401 });
     // The real kubectl of every minor version this machine has (the dispatcher picks one by the server's).

@@ -5,11 +5,11 @@
 
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { get as httpsGet } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { httpsRequest } from '@kubelab/apiserver/testing';
 import { certificateInfo, loadKubeconfig } from '@kubelab/pki';
 import { requireTool, waitFor } from '@kubelab/testing';
 
@@ -116,14 +116,7 @@ describe.runIf(ready)('pnpm kubelab up (local processes)', { timeout: 120_000 },
 
   it('answers a request without credentials with 401, except on the health and version paths', async () => {
     // kubectl with no credentials prompts for a username instead of asking (as upstream): a plain HTTPS client, as curl --cacert.
-    const get = (path: string) =>
-      new Promise<{ status: number; body: string }>((resolve, reject) => {
-        httpsGet({ host: '127.0.0.1', port: 26443, path, ca: readFileSync(join(dir, 'pki', 'ca.crt')) }, (res) => {
-          let body = '';
-          res.on('data', (d: Buffer) => (body += d.toString()));
-          res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
-        }).on('error', reject);
-      });
+    const get = (path: string) => httpsRequest(26443, path, readFileSync(join(dir, 'pki', 'ca.crt'), 'utf8'), {}).then(({ status, body }) => ({ status, body }));
     const pods = await get('/api/v1/namespaces/default/pods');
     expect([pods.status, JSON.parse(pods.body)]).toEqual([401, { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'Unauthorized', reason: 'Unauthorized', code: 401 }]);
     expect(await get('/healthz')).toEqual({ status: 200, body: 'ok' });
