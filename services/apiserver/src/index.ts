@@ -13,7 +13,7 @@ export { cacheTokenGetter, type ServiceAccountTokenGetter } from './authenticati
 export { createBootstrapTokenAuthenticator } from './authentication/bootstrap-token.js';
 export { parseAuthenticationConfig, type AnonymousAuth } from './authentication/config.js';
 export { DEFAULT_SERVICE_ACCOUNT_ISSUER, readServiceAccountKeys, serviceAccountTokens, type ServiceAccountTokenOptions, type ServiceAccountTokens } from './serviceaccount/options.js';
-export type { UserInfo } from './authentication/user.js';
+export type { UserInfo } from '@kubelab/api';
 export type { AuthorizationAttributes, Authorizer, AuthorizerResult, Decision, NonResourceRule, ResourceRule, RuleResolver } from './authorization/types.js';
 export { AUTHORIZATION_MODES, type AuthorizerDeps, type AuthorizerFactory } from './authorization/modes.js';
 export { INSECURE_SUPERUSER } from './authorization/filter.js';

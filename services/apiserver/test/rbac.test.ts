@@ -2,10 +2,10 @@
 // rbac/bootstrap-roles hook), read back by the RBAC authorizer over the
 // apiserver's own watch cache.
 
-import type { ClusterRole, ClusterRoleBinding, KubeObject } from '@kubelab/api';
+import { ANONYMOUS, type ClusterRole, type ClusterRoleBinding, type KubeObject, type UserInfo } from '@kubelab/api';
 import { requireTool } from '@kubelab/testing';
 import { describe, expect, it } from 'vitest';
-import { ANONYMOUS, APISERVER, type UserInfo } from '../src/authentication/user.js';
+import { APISERVER } from '../src/authentication/user.js';
 import { ensureRbacPolicy } from '../src/authorization/rbac/bootstrap/ensure.js';
 import { createRbacAuthorizer } from '../src/authorization/rbac/index.js';
 import type { AuthorizationAttributes } from '../src/authorization/types.js';

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { lookupResource, type KubeObject } from '@kubelab/api';
 import { createCsr, generateKeyPair } from '@kubelab/pki';
-import type { UserInfo } from '../authentication/user.js';
+import type { UserInfo } from '@kubelab/api';
 import type { AuthorizationAttributes, Authorizer } from '../authorization/types.js';
 import { certificateApproval, certificateSigning, certificateSubjectRestriction } from './certificates.js';
 import type { AdmissionAttributes, Operation } from './types.js';

@@ -5,9 +5,8 @@
 // or its `<domain>/*`), who may issue its certificate likewise (`sign`), and
 // nobody obtains a system:masters client certificate through the API.
 
-import { deepEqual, forbidden, type KubeObject } from '@kubelab/api';
+import { deepEqual, forbidden, type KubeObject, GROUP_MASTERS, type UserInfo } from '@kubelab/api';
 import { verifyCsr } from '@kubelab/pki';
-import { GROUP_MASTERS, type UserInfo } from '../authentication/user.js';
 import type { AuthorizationAttributes, Authorizer } from '../authorization/types.js';
 import type { AdmissionAttributes, AdmissionPlugin } from './types.js';
 

@@ -7,9 +7,8 @@
 // Without TLS (no client CA configured) a call without a token is anonymous.
 
 import type { PeerCertificate } from 'node:tls';
-import { bearerTokenOf, unauthorized } from '@kubelab/api';
+import { bearerTokenOf, unauthorized, ANONYMOUS, type UserInfo } from '@kubelab/api';
 import { authenticateToken, type TokenAuthenticator } from './token.js';
-import { ANONYMOUS, type UserInfo } from './user.js';
 import { userFromCertificate } from './x509.js';
 
 interface AuthenticatedCall {

@@ -6,11 +6,10 @@
 
 import type { IncomingMessage } from 'node:http';
 import type { TLSSocket } from 'node:tls';
-import { bearerTokenOf } from '@kubelab/api';
+import { bearerTokenOf, ANONYMOUS, type UserInfo } from '@kubelab/api';
 import { authenticateToken, type TokenAuthenticator } from './token.js';
 import { anonymousAllowed, type AnonymousAuth } from './config.js';
 import { userFromCertificate } from './x509.js';
-import { ANONYMOUS, type UserInfo } from './user.js';
 
 export interface AuthenticationOptions {
   /** --anonymous-auth (default true) or --authentication-config's anonymous paths: requests without credentials are system:anonymous. */

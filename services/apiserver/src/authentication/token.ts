@@ -2,8 +2,7 @@
 // authenticator.Token, the union of token authenticators, and the
 // TokenReview REST's use of them).
 
-import { badRequest, internalError, toApiUserInfo, type TokenReviewSpec, type TokenReviewStatus } from '@kubelab/api';
-import { withAuthenticatedGroup, type UserInfo } from './user.js';
+import { badRequest, internalError, toApiUserInfo, type TokenReviewSpec, type TokenReviewStatus, withAuthenticatedGroup, type UserInfo } from '@kubelab/api';
 
 /** Who a token authenticates as, and for which of the requested audiences (upstream authenticator.Response). */
 export interface TokenAuthResponse {

@@ -3,22 +3,7 @@
 
 import { GROUP_AUTHENTICATED, GROUP_MASTERS, GROUP_NODES, NODE_USER_PREFIX, USER_APISERVER, type UserInfo } from '@kubelab/api';
 
-// The shape and the well-known names are @kubelab/api's, shared with the kubelet's authenticators.
-export {
-  ANONYMOUS,
-  GROUP_AUTHENTICATED,
-  GROUP_MASTERS,
-  GROUP_NODES,
-  GROUP_SERVICE_ACCOUNTS,
-  GROUP_UNAUTHENTICATED,
-  NODE_USER_PREFIX,
-  SERVICE_ACCOUNT_GROUP_PREFIX,
-  SERVICE_ACCOUNT_USER_PREFIX,
-  USER_ANONYMOUS,
-  USER_APISERVER,
-  withAuthenticatedGroup,
-  type UserInfo,
-} from '@kubelab/api';
+// The shape and the well-known names are @kubelab/api's (shared with the kubelet's authenticators): import them from there.
 
 /** The apiserver's own loopback identity (upstream: the loopback client's system:apiserver in system:masters). */
 export const APISERVER: UserInfo = Object.freeze({ name: USER_APISERVER, groups: Object.freeze([GROUP_AUTHENTICATED, GROUP_MASTERS]) });

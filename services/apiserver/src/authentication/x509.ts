@@ -3,7 +3,7 @@
 // against --client-ca-file; the subject's CN is the user, each O a group.
 
 import type { PeerCertificate } from 'node:tls';
-import { GROUP_AUTHENTICATED, type UserInfo } from './user.js';
+import { GROUP_AUTHENTICATED, type UserInfo } from '@kubelab/api';
 
 const asList = (v: string | string[] | undefined): string[] => (v === undefined ? [] : Array.isArray(v) ? v : [v]);
 

@@ -4,7 +4,7 @@
 // non-resource request (every other path: /api, /apis, /version, /openapi/*,
 // /healthz, /livez, /readyz, /metrics) with the lower-case HTTP method as verb.
 
-import type { UserInfo } from '../authentication/user.js';
+import type { UserInfo } from '@kubelab/api';
 import type { RequestInfo } from '../endpoints/requestinfo.js';
 import type { AuthorizationAttributes } from './types.js';
 

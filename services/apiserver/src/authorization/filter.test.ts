@@ -5,7 +5,7 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { userFrom } from '../endpoints/request-user.js';
-import type { UserInfo } from '../authentication/user.js';
+import type { UserInfo } from '@kubelab/api';
 import { authorizeRequest, INSECURE_SUPERUSER } from './filter.js';
 import type { Authorizer } from './types.js';
 import { superuserAuthorizer, unionAuthorizer } from './union.js';

@@ -4,7 +4,7 @@
 // attributes; a refusal is answered 403 here and nothing else runs.
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { GROUP_AUTHENTICATED, GROUP_MASTERS, type UserInfo } from '../authentication/user.js';
+import { GROUP_AUTHENTICATED, GROUP_MASTERS, type UserInfo } from '@kubelab/api';
 import { parseRequestInfo } from '../endpoints/requestinfo.js';
 import { withUser } from '../endpoints/request-user.js';
 import { writeStatus } from '../endpoints/respond.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ANONYMOUS, type UserInfo } from '../authentication/user.js';
+import { ANONYMOUS, type UserInfo } from '@kubelab/api';
 import { forbiddenMessage } from './forbidden.js';
 import type { AuthorizationAttributes } from './types.js';
 

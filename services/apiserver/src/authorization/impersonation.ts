@@ -4,16 +4,7 @@
 // `impersonate` on users, groups, serviceaccounts (a
 // `system:serviceaccount:<ns>:<name>` user), uids or userextras/<key>.
 
-import { badRequest } from '@kubelab/api';
-import {
-  GROUP_AUTHENTICATED,
-  GROUP_SERVICE_ACCOUNTS,
-  GROUP_UNAUTHENTICATED,
-  SERVICE_ACCOUNT_GROUP_PREFIX,
-  SERVICE_ACCOUNT_USER_PREFIX,
-  USER_ANONYMOUS,
-  type UserInfo,
-} from '../authentication/user.js';
+import { badRequest, GROUP_AUTHENTICATED, GROUP_SERVICE_ACCOUNTS, GROUP_UNAUTHENTICATED, SERVICE_ACCOUNT_GROUP_PREFIX, SERVICE_ACCOUNT_USER_PREFIX, USER_ANONYMOUS, type UserInfo } from '@kubelab/api';
 import { resourceAttributes } from './attributes.js';
 import { forbiddenStatus } from './forbidden-status.js';
 import type { Authorizer } from './types.js';

@@ -1,7 +1,7 @@
 // What an authorizer decides on (upstream: k8s.io/apiserver/pkg/authorization/
 // authorizer.Attributes, Decision, RuleResolver).
 
-import type { UserInfo } from '../authentication/user.js';
+import type { UserInfo, NonResourceRule, ResourceRule } from '@kubelab/api';
 
 /** The request as authorization sees it: a resource request or a non-resource path. */
 export interface AuthorizationAttributes {
@@ -36,7 +36,6 @@ export interface Authorizer {
 }
 
 // The rules SelfSubjectRulesReview reports are the API's own types.
-import type { NonResourceRule, ResourceRule } from '@kubelab/api';
 export type { NonResourceRule, ResourceRule };
 
 /** What a user may do in a namespace (upstream authorizer.RuleResolver.RulesFor). */

@@ -3,7 +3,7 @@
 // wins; no decision is NoOpinion with every reason given, one a line. The
 // rule resolvers of SelfSubjectRulesReview are unioned the same way.
 
-import { GROUP_MASTERS, type UserInfo } from '../authentication/user.js';
+import { GROUP_MASTERS, type UserInfo } from '@kubelab/api';
 import type { AuthorizationAttributes, Authorizer, AuthorizerResult, NonResourceRule, ResourceRule, RuleResolver } from './types.js';
 
 export function unionAuthorizer(authorizers: readonly Authorizer[]): Authorizer {

@@ -2,7 +2,7 @@
 // (upstream: endpoints/request.WithUser / UserFrom on the request context).
 
 import type { IncomingMessage } from 'node:http';
-import type { UserInfo } from '../authentication/user.js';
+import type { UserInfo } from '@kubelab/api';
 
 const users = new WeakMap<IncomingMessage, UserInfo>();
 

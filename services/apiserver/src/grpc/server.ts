@@ -12,7 +12,7 @@ import { watchMessage, withEncodedWatch } from './watch-encoding.js';
 import { typeErrorOf } from '../decoding/decode.js';
 import type { ServingTls } from '../http/server.js';
 import { statusToGrpc, STATUS_METADATA_KEY } from '@kubelab/proto';
-import type { UserInfo } from '../authentication/user.js';
+import type { UserInfo } from '@kubelab/api';
 import { authorizeCall, INSECURE_SUPERUSER } from '../authorization/filter.js';
 import type { Authorizer } from '../authorization/types.js';
 import { context as otelContext, ROOT_CONTEXT, serverContextOf, traceServerHandlers, type Context, type Tracing } from '@kubelab/tracing';

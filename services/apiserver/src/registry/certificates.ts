@@ -10,7 +10,7 @@
 
 import { badRequest, goBytes, type FieldError } from '@kubelab/api';
 import { verifyCsr } from '@kubelab/pki';
-import type { UserInfo } from '../authentication/user.js';
+import type { UserInfo } from '@kubelab/api';
 import { nowTime } from './meta.js';
 
 type Obj = Record<string, any>;

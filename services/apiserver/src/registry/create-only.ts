@@ -3,7 +3,7 @@
 // is 405, and a request without a user is a 400.
 
 import { badRequest, lookupResource, methodNotAllowed, type KubeObject, type ResourceInfo } from '@kubelab/api';
-import type { UserInfo } from '../authentication/user.js';
+import type { UserInfo } from '@kubelab/api';
 import type { RequestContext, ResourceStore } from './interface.js';
 
 /** The RESOURCES entry of a served resource (a missing one is a programming error). */

@@ -3,9 +3,8 @@
 // watch semantics, as upstream's registry/generic.Store sits under every
 // REST handler.
 
-import type { DeleteOptions, KubeList, KubeObject, ResourceInfo, WatchEvent } from '@kubelab/api';
+import type { DeleteOptions, KubeList, KubeObject, ResourceInfo, WatchEvent, UserInfo } from '@kubelab/api';
 import type { Context } from '@kubelab/tracing';
-import type { UserInfo } from '../authentication/user.js';
 
 /** Who is asking and how; passed through admission to storage. */
 export interface RequestContext {

@@ -14,7 +14,7 @@ import {
   type Pod,
   type ResourceInfo,
 } from '@kubelab/api';
-import type { UserInfo } from '../authentication/user.js';
+import type { UserInfo } from '@kubelab/api';
 import { prepareCsrForCreate, prepareCsrForUpdate, validateCsrRequest } from './certificates.js';
 
 type Obj = KubeObject & { spec?: Record<string, unknown>; status?: Record<string, unknown> } & Record<string, unknown>;

@@ -6,10 +6,9 @@
 // what the request asks for (default `--api-audiences`), then the claims.
 
 import type { KeyObject } from 'node:crypto';
-import { goQuotedList } from '@kubelab/api';
+import { goQuotedList, GROUP_SERVICE_ACCOUNTS, SERVICE_ACCOUNT_GROUP_PREFIX, type UserInfo } from '@kubelab/api';
 import { LEGACY_ISSUER, serviceAccountUsername, unverifiedClaims, verifySignature } from '@kubelab/serviceaccount';
 import type { TokenAuthenticator, TokenAuthResponse } from '../token.js';
-import { GROUP_SERVICE_ACCOUNTS, SERVICE_ACCOUNT_GROUP_PREFIX, type UserInfo } from '../user.js';
 import type { ServiceAccountTokenGetter } from './getter.js';
 import { validateBound, validateLegacy, type ServiceAccountInfo } from './validator.js';
 

@@ -7,8 +7,7 @@
 // `system:node` rules. Everything here says NoOpinion rather than Deny, so
 // RBAC still decides after it.
 
-import { parseFieldSelector } from '@kubelab/api';
-import { GROUP_NODES, NODE_USER_PREFIX, type UserInfo } from '../../authentication/user.js';
+import { parseFieldSelector, GROUP_NODES, NODE_USER_PREFIX, type UserInfo } from '@kubelab/api';
 import type { AuthorizationAttributes, Authorizer, AuthorizerResult, RuleResolver } from '../types.js';
 import type { NodeGraph, VertexType } from './graph.js';
 

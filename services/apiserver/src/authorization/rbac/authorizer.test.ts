@@ -3,7 +3,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { lookupResource, storageKey, type KubeObject } from '@kubelab/api';
-import type { UserInfo } from '../../authentication/user.js';
+import type { UserInfo } from '@kubelab/api';
 import { WatchCache } from '../../cache/watch-cache.js';
 import type { KvStorage } from '../../storage/kv.js';
 import { encodeForStorage } from '../../storage/codec.js';

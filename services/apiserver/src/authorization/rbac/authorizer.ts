@@ -4,7 +4,7 @@
 // opinion (the next authorizer, or a 403), with any resolution errors as the
 // reason. It also answers RulesFor for SelfSubjectRulesReview.
 
-import type { UserInfo } from '../../authentication/user.js';
+import type { UserInfo } from '@kubelab/api';
 import type { AuthorizationAttributes, Authorizer, AuthorizerResult, NonResourceRule, ResourceRule, RuleResolver } from '../types.js';
 import { aggregateErrors, describeSource, visitRulesFor, type PolicySource, type RuleSource } from './resolver.js';
 import { ruleAllows } from './rules.js';

@@ -5,7 +5,7 @@
 // authorization cost halved when roles moved out of cache.get).
 
 import { lookupResource, storagePrefix, type ClusterRole, type ClusterRoleBinding, type ResourceInfo, type Role, type RoleBinding } from '@kubelab/api';
-import type { UserInfo } from '../../authentication/user.js';
+import type { UserInfo } from '@kubelab/api';
 import type { CacheEntry, WatchCache } from '../../cache/watch-cache.js';
 import type { PolicySource } from './resolver.js';
 import { SubjectIndex } from './subject-index.js';

@@ -6,8 +6,7 @@
 // Pure decisions; the registry's policy-based check (registry/rbac/
 // policybased.ts) asks them.
 
-import { goQuotedList, type PolicyRule, type RoleRef } from '@kubelab/api';
-import { GROUP_MASTERS, type UserInfo } from '../../authentication/user.js';
+import { goQuotedList, type PolicyRule, type RoleRef, GROUP_MASTERS, type UserInfo } from '@kubelab/api';
 import type { AuthorizationAttributes } from '../types.js';
 import { covers } from './covers.js';
 import { visitRulesFor, type PolicySource } from './resolver.js';

@@ -5,7 +5,7 @@
 // ClusterRole grants its rules in the binding's namespace only). A binding
 // whose role is missing contributes an error, never rules: RBAC only adds.
 
-import { SERVICE_ACCOUNT_USER_PREFIX, type UserInfo } from '../../authentication/user.js';
+import { SERVICE_ACCOUNT_USER_PREFIX, type UserInfo } from '@kubelab/api';
 import type { ClusterRole, ClusterRoleBinding, PolicyRule, Role, RoleBinding, RoleRef, Subject } from '@kubelab/api';
 
 /** Where the resolver reads policy from (the watch cache in the apiserver, fixed lists in tests). */

@@ -4,8 +4,7 @@
 // is the user name it stands for, with the binding's namespace when it has
 // none.
 
-import type { ClusterRoleBinding, RoleBinding, Subject } from '@kubelab/api';
-import type { UserInfo } from '../../authentication/user.js';
+import type { ClusterRoleBinding, RoleBinding, Subject, UserInfo } from '@kubelab/api';
 import { serviceAccountUser } from './resolver.js';
 
 type Binding = RoleBinding | ClusterRoleBinding;

@@ -16,7 +16,7 @@ import {
   type SubjectAccessReviewSpec,
   type SubjectAccessReviewStatus,
 } from '@kubelab/api';
-import type { UserInfo } from '../../authentication/user.js';
+import type { UserInfo } from '@kubelab/api';
 import { resourceAttributes } from '../../authorization/attributes.js';
 import type { AuthorizationAttributes, Authorizer, RuleResolver } from '../../authorization/types.js';
 import type { ResourceStore } from '../interface.js';

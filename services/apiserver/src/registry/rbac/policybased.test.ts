@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ClusterRole, ClusterRoleBinding, KubeObject, Role, RoleBinding } from '@kubelab/api';
-import type { UserInfo } from '../../authentication/user.js';
+import type { ClusterRole, ClusterRoleBinding, KubeObject, Role, RoleBinding, UserInfo } from '@kubelab/api';
 import { RbacAuthorizer } from '../../authorization/rbac/authorizer.js';
 import type { PolicySource } from '../../authorization/rbac/resolver.js';
 import { superuserAuthorizer, unionAuthorizer } from '../../authorization/union.js';

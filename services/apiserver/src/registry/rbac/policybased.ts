@@ -10,7 +10,7 @@
 // An update that only changes what the garbage collector writes passes.
 
 import { deepEqual, forbidden, notFound, type ClusterRole, type KubeObject, type PolicyRule, type RoleBinding, type RoleRef } from '@kubelab/api';
-import type { UserInfo } from '../../authentication/user.js';
+import type { UserInfo } from '@kubelab/api';
 import { bindAttributes, confirmNoEscalation, escalateAttributes, escalationAllowed, FULL_AUTHORITY, RBAC_GROUP, rulesFor } from '../../authorization/rbac/escalation.js';
 import { roleRefRules, type PolicySource } from '../../authorization/rbac/resolver.js';
 import type { Authorizer } from '../../authorization/types.js';
