@@ -104,6 +104,8 @@ export function readExpirations(certDir: string): { certs: ExpirationRow[]; cas:
   return { certs, cas };
 }
 
+const KUBEADM_CERT_DIR = '/etc/kubernetes/pki';
+
 const flags = new FlagSet('kubelab kubeadm certs check-expiration')
   .string('cert-dir', '', "The path where the certificates are; the kubeconfigs are read from the folder above it (default /etc/kubernetes/pki, else the state dir's pki)")
   .string('state-dir', '', "kubelab up's state dir (it plays /etc/kubernetes): its pki/ is the --cert-dir");
@@ -115,7 +117,6 @@ export function certDirFrom(o: { certDir: string; stateDir: string }, exists: (p
   return exists(KUBEADM_CERT_DIR) ? KUBEADM_CERT_DIR : join(stateDirFrom(undefined), 'pki');
 }
 
-const KUBEADM_CERT_DIR = '/etc/kubernetes/pki';
 
 export function checkExpirationCommand(argv: string[], now = new Date()): number {
   const { values, rest } = flags.parse(argv, process.env);
