@@ -117,7 +117,6 @@ export function certDirFrom(o: { certDir: string; stateDir: string }, exists: (p
   return exists(KUBEADM_CERT_DIR) ? KUBEADM_CERT_DIR : join(stateDirFrom(undefined), 'pki');
 }
 
-
 export function checkExpirationCommand(argv: string[], now = new Date()): number {
   const { values, rest } = flags.parse(argv, process.env);
   if (rest.length > 0) throw new FlagError(`unexpected argument "${rest[0]}"`);
