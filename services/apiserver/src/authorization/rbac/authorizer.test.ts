@@ -9,6 +9,7 @@ import type { KvStorage } from '../../storage/kv.js';
 import { encodeForStorage } from '../../storage/codec.js';
 import type { AuthorizationAttributes } from '../types.js';
 import { createRbacAuthorizer } from './index.js';
+import { decisionKey, MEMO_LIMIT } from './authorizer.js';
 import { clusterRole, crb, group, rb, role, sa, user } from '../../testing/rbac.js';
 
 class Policy {
@@ -170,6 +171,35 @@ describe('RBAC authorizer', () => {
     // A rule edit applies at once: roles are read per request.
     p.put(clusterRole('pod-reader', [{ verbs: ['list'], apiGroups: [''], resources: ['pods'] }]));
     expect(authz.authorize(req(joe, 'get', 'pods')).decision).toBe('NoOpinion');
+    authz.stop();
+  });
+
+  it('remembers a decision only for the same user, groups and attributes', () => {
+    const base = req(jane, 'get', 'pods', 'web');
+    const differ: AuthorizationAttributes[] = [
+      req({ name: 'joe', groups: jane.groups }, 'get', 'pods', 'web'),
+      req({ name: jane.name, groups: ['devs'] }, 'get', 'pods', 'web'),
+      req(jane, 'list', 'pods', 'web'),
+      req(jane, 'get', 'pods', 'db'),
+      req(jane, 'get', 'pods/log', 'web'),
+      req(jane, 'get', 'pods', 'web', { name: 'x' }),
+      req(jane, 'get', 'pods', 'web', { apiGroup: 'apps' }),
+      // a namespace and a name swapped are not the same request
+      req(jane, 'get', 'pods', 'x', { name: 'web' }),
+      pathReq(jane, 'get', '/healthz'),
+    ];
+    const keys = new Set([base, ...differ].map(decisionKey));
+    expect(keys.size).toBe(differ.length + 1);
+    // apiVersion, uid and extra do not change what RBAC decides.
+    expect(decisionKey({ ...base, apiVersion: 'v2', user: { ...jane, uid: 'u', extra: { a: ['b'] } } })).toBe(decisionKey(base));
+  });
+
+  it('keeps at most MEMO_LIMIT decisions and still decides right past it', () => {
+    const p = new Policy().put(podReader, crb('jane-pods', 'pod-reader', [user('jane')]));
+    const authz = createRbacAuthorizer(p.cache);
+    for (let i = 0; i < MEMO_LIMIT + 10; i++) expect(authz.authorize(req(jane, 'get', 'pods', `ns-${i}`)).decision).toBe('Allow');
+    expect((authz as unknown as { memo: Map<string, unknown> }).memo.size).toBeLessThanOrEqual(MEMO_LIMIT);
+    expect(authz.authorize(req(jane, 'delete', 'pods', 'ns-1')).decision).toBe('NoOpinion');
     authz.stop();
   });
 

@@ -9,10 +9,37 @@ import type { AuthorizationAttributes, Authorizer, AuthorizerResult, NonResource
 import { aggregateErrors, describeSource, visitRulesFor, type PolicySource, type RuleSource } from './resolver.js';
 import { ruleAllows } from './rules.js';
 
+/** Decisions remembered per policy generation; past this many the memo starts over (bounded memory). */
+export const MEMO_LIMIT = 4096;
+
+/** What an RBAC decision depends on: the user's name and groups and the request's attributes (not apiVersion, uid or extra). */
+export function decisionKey(a: AuthorizationAttributes): string {
+  return `${a.user.name}\0${a.user.groups.join('\x01')}\0${a.verb}\0${a.resourceRequest ? `${a.namespace}\0${a.apiGroup}\0${a.resource}\0${a.subresource}\0${a.name}` : `\x02${a.path}`}`;
+}
+
 export class RbacAuthorizer implements Authorizer, RuleResolver {
+  // A busy client repeats the same request: its decision is remembered until
+  // any role or binding changes (the source's generation), so the rule walk
+  // runs once per policy change instead of once per request.
+  private readonly memo = new Map<string, AuthorizerResult>();
+  private memoGeneration: number | undefined;
+
   constructor(private readonly source: PolicySource) {}
 
   authorize(a: AuthorizationAttributes): AuthorizerResult {
+    const gen = this.source.generation;
+    if (gen === undefined) return this.decide(a);
+    if (gen !== this.memoGeneration || this.memo.size >= MEMO_LIMIT) {
+      this.memo.clear();
+      this.memoGeneration = gen;
+    }
+    const key = decisionKey(a);
+    let out = this.memo.get(key);
+    if (!out) this.memo.set(key, (out = this.decide(a)));
+    return out;
+  }
+
+  private decide(a: AuthorizationAttributes): AuthorizerResult {
     let allowedBy: RuleSource | undefined;
     const errors: string[] = [];
     visitRulesFor(this.source, a.user, a.namespace, (source, rule, err) => {

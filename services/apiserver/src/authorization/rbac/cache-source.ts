@@ -20,6 +20,8 @@ export class CachePolicySource implements PolicySource {
   private readonly crbs = new SubjectIndex<ClusterRoleBinding>();
   private readonly rbs = new SubjectIndex<RoleBinding>();
   private readonly unsubscribe: (() => void)[] = [];
+  /** Bumped by every change the cache applies to a role or binding (the authorizer's memo key). */
+  generation = 0;
 
   constructor(private readonly cache: WatchCache) {
     this.follow(
@@ -48,6 +50,7 @@ export class CachePolicySource implements PolicySource {
   private follow(ri: ResourceInfo, set: (cur: CacheEntry) => void, remove: (prev: CacheEntry) => void): void {
     const prefix = storagePrefix(ri);
     const apply = (cur: CacheEntry | undefined, prev: CacheEntry | undefined) => {
+      this.generation++;
       if (cur) set(cur);
       else if (prev) remove(prev);
     };

@@ -16,6 +16,8 @@ export interface PolicySource {
   clusterRoleBindingsFor(user: UserInfo): readonly ClusterRoleBinding[];
   /** The RoleBindings of one namespace that may name the user (at least all that do), in name order. */
   roleBindingsFor(user: UserInfo, namespace: string): readonly RoleBinding[];
+  /** Changes whenever any role or binding changes; a source without it is never memoized. */
+  readonly generation?: number;
 }
 
 /** Which binding granted a rule, for the "allowed by" reason (upstream's clusterRoleBindingDescriber / roleBindingDescriber). */
