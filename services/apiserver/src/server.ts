@@ -209,16 +209,21 @@ export async function startApiserver(opts: ApiserverOptions): Promise<RunningApi
       allocator,
     ],
     [
-      namespaceLifecycle(async (name) => {
+      namespaceLifecycle((name) => {
         // This apiserver's own last write of the namespace (a delete that just
         // made it Terminating) first; missing: it may be a create just
-        // acknowledged, so wait for read-your-writes and look again.
+        // acknowledged, so wait for read-your-writes and look again. With no
+        // write of its own in flight and a hit, the cache answers at once.
         const key = `/registry/namespaces/${name}`;
-        await cache.waitForOwnWrite(key);
-        const hit = cache.get(key)?.obj;
+        const hit = cache.hasOwnWriteInFlight(key) ? undefined : cache.get(key)?.obj;
         if (hit) return hit;
-        await cache.waitConsistent();
-        return cache.get(key)?.obj;
+        return (async () => {
+          await cache.waitForOwnWrite(key);
+          const again = cache.get(key)?.obj;
+          if (again) return again;
+          await cache.waitConsistent();
+          return cache.get(key)?.obj;
+        })();
       }),
       certificateApproval(authorizer),
       certificateSigning(authorizer),

@@ -7,10 +7,21 @@ import type { AdmissionAttributes, AdmissionPlugin } from './types.js';
 const IMMORTAL = new Set(['default', 'kube-system', 'kube-public']);
 const NAMESPACES = { group: '', resource: 'namespaces' };
 
-export function namespaceLifecycle(getNamespace: (name: string) => Promise<KubeObject | undefined>): AdmissionPlugin {
+/** The namespace object, synchronously when the cache can answer at once (every create asks: no promise then). */
+export type NamespaceGetter = (name: string) => KubeObject | undefined | Promise<KubeObject | undefined>;
+
+function checkNamespace(a: AdmissionAttributes, ns: KubeObject | undefined): void {
+  if (!ns) throw notFound(NAMESPACES, a.namespace);
+  const phase = (ns as { status?: { phase?: string } }).status?.phase;
+  if (ns.metadata.deletionTimestamp || phase === 'Terminating') {
+    throw forbidden(a.info, a.name, `unable to create new content in namespace ${a.namespace} because it is being terminated`);
+  }
+}
+
+export function namespaceLifecycle(getNamespace: NamespaceGetter): AdmissionPlugin {
   return {
     name: 'NamespaceLifecycle',
-    async validate(a: AdmissionAttributes) {
+    validate(a: AdmissionAttributes) {
       if (a.info.resource === 'namespaces' && a.info.group === '') {
         if (a.operation === 'DELETE' && IMMORTAL.has(a.name)) {
           throw forbidden(NAMESPACES, a.name, 'this namespace may not be deleted');
@@ -18,12 +29,9 @@ export function namespaceLifecycle(getNamespace: (name: string) => Promise<KubeO
         return;
       }
       if (!a.info.namespaced || a.operation !== 'CREATE') return;
-      const ns = await getNamespace(a.namespace);
-      if (!ns) throw notFound(NAMESPACES, a.namespace);
-      const phase = (ns as { status?: { phase?: string } }).status?.phase;
-      if (ns.metadata.deletionTimestamp || phase === 'Terminating') {
-        throw forbidden(a.info, a.name, `unable to create new content in namespace ${a.namespace} because it is being terminated`);
-      }
+      const ns = getNamespace(a.namespace);
+      if (ns instanceof Promise) return ns.then((n) => checkNamespace(a, n));
+      checkNamespace(a, ns);
     },
   };
 }

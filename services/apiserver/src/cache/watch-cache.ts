@@ -329,9 +329,14 @@ export class WatchCache {
   }
 
   /** Waits until the cache shows this apiserver's latest write of `key` (none pending: at once). */
-  waitForOwnWrite(key: string): Promise<void> {
+  /** Whether this apiserver wrote `key` at a revision the cache has not applied yet. */
+  hasOwnWriteInFlight(key: string): boolean {
     const rev = this.pendingByKey.get(key);
-    return rev === undefined || rev <= this.rev ? Promise.resolve() : this.waitForRev(rev);
+    return rev !== undefined && rev > this.rev;
+  }
+
+  waitForOwnWrite(key: string): Promise<void> {
+    return this.hasOwnWriteInFlight(key) ? this.waitForRev(this.pendingByKey.get(key)!) : Promise.resolve();
   }
 
   /**

@@ -90,6 +90,12 @@ function thaw(o: KubeObject): Obj {
   return JSON.parse(rawText(o)) as Obj;
 }
 
+/** An object as stored: its bytes, and the byte offset its revision is spliced in at (-1: nowhere known). */
+interface Encoded {
+  bytes: Buffer;
+  at: number;
+}
+
 export class GenericStore implements ResourceStore {
   readonly prefix: string;
   /** How this resource is stored (upstream: the etcd3 store's transformer); undefined: as is. */
@@ -305,7 +311,12 @@ export class GenericStore implements ResourceStore {
     return o;
   }
 
-  private encode(o: Obj): { text: string; bytes: Uint8Array } {
+  /**
+   * The stored bytes and where the revision goes in them, found now so the
+   * JSON text is garbage before the write's round trip (a string kept across
+   * it survives a young-generation collection per in-flight write).
+   */
+  private encode(o: Obj): Encoded {
     const text = storageString(o);
     const bytes = Buffer.from(text); // pooled: cheaper than a TextEncoder array per write
     if (bytes.length > this.deps.maxObjectBytes) {
@@ -313,26 +324,25 @@ export class GenericStore implements ResourceStore {
         `Request entity too large: ${this.info.resource} "${o.metadata.name ?? ''}" is ${bytes.length} bytes when stored, over the ${this.deps.maxObjectBytes}-byte object limit (etcdserver: request is too large)`,
       );
     }
-    return { text, bytes };
+    return { bytes, at: revisionOffset(text, o) };
   }
 
   /**
    * Stamps the revision on a freshly written object, keeps its JSON for the
    * transports and hands it to the watch cache, which serves it from then on
    * (frozen) instead of decoding the KV watch event of this revision.
-   * `stored`: what was written at `key` before any encryption (undefined when the write was a delete marker);
-   * `storedSize`: the length of the value in NATS, which the watch event must match.
+   * `enc`: what was written at `key` before any encryption;
+   * `storedSize`: the length of the value in NATS, which the watch event must match (undefined when the write was a delete marker).
    */
-  private committed(o: Obj, text: string, rev: number, key: string, stored: Uint8Array | undefined, storedSize = stored?.length ?? 0): KubeObject {
+  private committed(o: Obj, enc: Encoded, rev: number, key: string, storedSize: number | undefined): KubeObject {
     const rv = String(rev);
     o.metadata.resourceVersion = rv;
-    const at = revisionOffset(text, o);
-    if (at < 0) {
+    if (enc.at < 0) {
       this.deps.cache.observeWrite(rev, key);
       return o;
     }
-    const wire = spliceRevision(stored ?? Buffer.from(text), at, rv);
-    if (stored) this.deps.cache.adoptWrite(key, rev, o, wire, storedSize);
+    const wire = spliceRevision(enc.bytes, enc.at, rv);
+    if (storedSize !== undefined) this.deps.cache.adoptWrite(key, rev, o, wire, storedSize);
     else {
       attachRaw(o, wire);
       this.deps.cache.observeWrite(rev, key);
@@ -371,13 +381,13 @@ export class GenericStore implements ResourceStore {
         try {
           const review = this.deps.admission.review(a, () => this.validate(o));
           if (review) await review;
-          const { text, bytes } = this.encode(o);
+          const enc = this.encode(o);
           if (ctx.dryRun) {
             hooks.rollback();
             return o;
           }
           const key = this.key(ns, m.name!);
-          const value = this.toStorage(key, bytes);
+          const value = this.toStorage(key, enc.bytes);
           let rev: number;
           try {
             rev = await this.deps.storage.create(key, value, ctx.traceContext);
@@ -386,7 +396,7 @@ export class GenericStore implements ResourceStore {
             throw err;
           }
           hooks.commit(rev);
-          return this.committed(o, text, rev, key, bytes, value.length);
+          return this.committed(o, enc, rev, key, value.length);
         } catch (err) {
           hooks.rollback();
           throw err;
@@ -479,19 +489,19 @@ export class GenericStore implements ResourceStore {
       try {
         const review = this.deps.admission.review(a, subresource !== 'binding' ? () => this.validate(stored, cur.obj, subresource) : undefined);
         if (review) await review;
-        const { text, bytes } = this.encode(stored);
+        const enc = this.encode(stored);
         if (ctx.dryRun) {
           hooks.rollback();
           stored.metadata.resourceVersion = cur.obj.metadata.resourceVersion!;
           return stored;
         }
         // A stale value (read with an older key or provider) is rewritten even unchanged: how keys are rotated.
-        if (!cur.stale && storesAs(cur.wire, bytes)) {
+        if (!cur.stale && storesAs(cur.wire, enc.bytes)) {
           hooks.rollback();
           return cur.obj; // no-op update: nothing written, the revision stays
         }
         const remove = shouldDeleteDuringUpdate(this.info, stored, cur.obj as Obj);
-        const value = remove ? undefined : this.toStorage(key, bytes);
+        const value = remove ? undefined : this.toStorage(key, enc.bytes);
         let rev: number;
         try {
           rev = value ? await this.deps.storage.update(key, value, cur.rev, ctx.traceContext) : await this.deps.storage.delete(key, cur.rev, ctx.traceContext);
@@ -505,7 +515,7 @@ export class GenericStore implements ResourceStore {
           throw err;
         }
         hooks.commit(rev);
-        return this.committed(stored, text, rev, key, value ? bytes : undefined, value?.length);
+        return this.committed(stored, enc, rev, key, value?.length);
       } catch (err) {
         hooks.rollback();
         throw err;
@@ -551,10 +561,10 @@ export class GenericStore implements ResourceStore {
             this.deps.cache.observeWrite(rev, key);
             return { object: o, deleted: true };
           }
-          const { text, bytes } = this.encode(next);
-          const value = this.toStorage(key, bytes);
+          const enc = this.encode(next);
+          const value = this.toStorage(key, enc.bytes);
           const rev = await this.deps.storage.update(key, value, cur.rev, ctx.traceContext);
-          return { object: this.committed(next, text, rev, key, bytes, value.length), deleted: false };
+          return { object: this.committed(next, enc, rev, key, value.length), deleted: false };
         } catch (err) {
           if (err instanceof StorageError && err.kind === 'stale') {
             if (pre?.resourceVersion) throw conflict(this.info, name, OPTIMISTIC_LOCK_MESSAGE);
