@@ -4,7 +4,6 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { SubjectAccessReview, TokenReview } from '@kubelab/api';
-import { createLogger, newMetricsRegistry, serveHealth, type Logger } from '@kubelab/component-base';
 import { SharedInformerFactory, createClientset, newEventBroadcaster, realClock, type ClientTls, type Clientset } from '@kubelab/client';
 import { grpcClientInterceptors, type Tracing } from '@kubelab/tracing';
 import { ClientCertificateManager } from './certificate/rotation.js';
@@ -16,11 +15,23 @@ import { Kubelet, type KubeletConfig } from './kubelet.js';
 import { newKubeletMetrics } from './metrics/metrics.js';
 import { loopbackDialer } from './network/loopback.js';
 import { defaultHostname, defaultNodeIP } from './options.js';
-import type { Authorizer } from './server/auth/types.js';
-import { alwaysAllow, WebhookAuthorizer, WebhookTokenAuthenticator, DEFAULT_AUTHORIZED_TTL_MS, DEFAULT_TOKEN_CACHE_TTL_MS, DEFAULT_UNAUTHORIZED_TTL_MS } from './server/auth/webhook.js';
+import {
+  createLogger,
+  newMetricsRegistry,
+  serveHealth,
+  type Logger,
+  alwaysAllow,
+  WebhookAuthorizer,
+  WebhookTokenAuthenticator,
+  DEFAULT_AUTHORIZED_TTL_MS,
+  DEFAULT_TOKEN_CACHE_TTL_MS,
+  DEFAULT_UNAUTHORIZED_TTL_MS,
+  servingCertificate,
+  type Authorizer,
+  type ServingCertificate,
+} from '@kubelab/component-base';
 import type { KubeletAuthOptions } from './server/auth/filter.js';
 import { serveKubelet } from './server/server.js';
-import { kubeletServingCertificate, type ServingCertificate } from './server/tls.js';
 
 export interface KubeletOptions extends Partial<KubeletConfig> {
   /** gRPC address of the apiserver (`host:port`). */
@@ -123,7 +134,7 @@ export async function startKubelet(opts: KubeletOptions): Promise<RunningKubelet
 
   // The kubelet port is known only once bound: bind first, then build the kubelet.
   let kubelet: Kubelet | undefined; // eslint-disable-line prefer-const -- assigned after the server it is handed to is bound
-  const serving = await kubeletServingCertificate({ ...(opts.servingTls ? { given: opts.servingTls } : {}), certDir: opts.certDir || join(rootDir, 'pki'), nodeName });
+  const serving = await servingCertificate({ ...(opts.servingTls ? { given: opts.servingTls } : {}), certDir: opts.certDir || join(rootDir, 'pki'), pairName: 'kubelet', host: nodeName });
   const server = await serveKubelet(() => kubelet!, {
     host: opts.address ?? '0.0.0.0',
     port: opts.port ?? 10250,
