@@ -15,6 +15,16 @@ export {
   type SecureServing,
 } from './health.js';
 export { servingCertificate, type ServingCertificate, type ServingCertificateOptions } from './serving-cert.js';
+export {
+  reviewClients,
+  secureServing,
+  securePortConfigFrom,
+  withSecureServingFlags,
+  type ReviewClientset,
+  type SecurePortConfig,
+  type SecurePortContext,
+  type SecureServingFlagValues,
+} from './secure-serving.js';
 // A component's own HTTPS port: delegated authentication and authorization (the kubelet's, the scheduler's, the controller-manager's).
 export type { Attributes, AuthenticatorOptions, Authorizer, Decision, ReviewClient, SecurePortAuth, TokenAuthenticator, UserInfo } from './auth/types.js';
 export { authenticateRequest, certificateUser, type AuthenticationResult } from './auth/authenticate.js';

@@ -3,7 +3,6 @@
 
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { SubjectAccessReview, TokenReview } from '@kubelab/api';
 import { SharedInformerFactory, createClientset, newEventBroadcaster, realClock, type ClientTls, type Clientset } from '@kubelab/client';
 import { grpcClientInterceptors, type Tracing } from '@kubelab/tracing';
 import { ClientCertificateManager } from './certificate/rotation.js';
@@ -26,6 +25,7 @@ import {
   DEFAULT_AUTHORIZED_TTL_MS,
   DEFAULT_TOKEN_CACHE_TTL_MS,
   DEFAULT_UNAUTHORIZED_TTL_MS,
+  reviewClients,
   servingCertificate,
   type Authorizer,
   type ServingCertificate,
@@ -73,19 +73,17 @@ export interface KubeletOptions extends Partial<KubeletConfig> {
 export const AUTHORIZATION_MODES = ['Webhook', 'AlwaysAllow'] as const;
 export type AuthorizationMode = (typeof AUTHORIZATION_MODES)[number];
 
-const TOKEN_REVIEWS = { group: 'authentication.k8s.io', version: 'v1', resource: 'tokenreviews' };
-const SUBJECT_ACCESS_REVIEWS = { group: 'authorization.k8s.io', version: 'v1', resource: 'subjectaccessreviews' };
-
 /** The kubelet API's authentication and authorization (upstream BuildAuth), the webhooks asking through the kubelet's clientset. */
 export function kubeletAuth(opts: KubeletOptions, nodeName: string, cs: Pick<Clientset, 'resource'>): KubeletAuthOptions {
   const ttl = opts.webhookCacheTtlMs ?? {};
-  const token = (opts.authenticationTokenWebhook ?? true) ? new WebhookTokenAuthenticator(cs.resource<TokenReview>(TOKEN_REVIEWS), ttl.token ?? DEFAULT_TOKEN_CACHE_TTL_MS) : undefined;
+  const reviews = reviewClients(cs);
+  const token = (opts.authenticationTokenWebhook ?? true) ? new WebhookTokenAuthenticator(reviews.tokenReviews, ttl.token ?? DEFAULT_TOKEN_CACHE_TTL_MS) : undefined;
   const mode = opts.authorizationMode ?? 'Webhook';
   const authorizer =
     opts.authorizer ??
     (mode === 'AlwaysAllow'
       ? alwaysAllow
-      : new WebhookAuthorizer(cs.resource<SubjectAccessReview>(SUBJECT_ACCESS_REVIEWS), {
+      : new WebhookAuthorizer(reviews.subjectAccessReviews, {
           authorizedMs: ttl.authorized ?? DEFAULT_AUTHORIZED_TTL_MS,
           unauthorizedMs: ttl.unauthorized ?? DEFAULT_UNAUTHORIZED_TTL_MS,
         }));
