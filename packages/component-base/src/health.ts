@@ -156,7 +156,7 @@ export async function serveHealth(opts: HealthServerOptions): Promise<HealthServ
           cert: secure.certificate.certPem,
           key: secure.certificate.keyPem,
           ...(secure.clientCaPem ? { ca: secure.clientCaPem, requestCert: true } : {}),
-          // A certificate from another CA is the filter's 401, not a failed handshake (Go's VerifyClientCertIfGiven).
+          // A certificate from another CA is the filter's 401, not a failed handshake (upstream's tls.RequestClientCert).
           rejectUnauthorized: false,
         },
         handle,
