@@ -60,6 +60,8 @@ FROM ${NODE_IMAGE} AS runtime
 ENV NODE_ENV=production
 # `healthz PORT PATH`: a probe without starting a second Node.js process.
 COPY docker/healthz.sh /usr/local/bin/healthz
+# HTTPS ports (the apiserver's, the scheduler's, the controller-manager's): the probe that needs TLS (docker/healthz-https.mjs says why).
+COPY docker/healthz-https.mjs /usr/local/bin/healthz-https
 WORKDIR /app
 
 # Node-level images need the kernel's packet tools (kube-proxy's rules, the node's routes).
@@ -71,8 +73,6 @@ RUN command -v iptables-restore >/dev/null && command -v nft >/dev/null && comma
 # ---------------------------------------------------------------- control plane
 FROM runtime AS apiserver
 COPY --from=build /out/apiserver /app
-# HTTPS only: the one probe that needs TLS (docker/healthz-https.mjs says why).
-COPY docker/healthz-https.mjs /usr/local/bin/healthz-https
 USER 1000
 EXPOSE 6443 6444
 HEALTHCHECK --interval=5s --timeout=10s --retries=5 CMD ["healthz-https", "6443", "/readyz", "/etc/kubernetes/pki/ca.crt"]
@@ -82,14 +82,14 @@ FROM runtime AS scheduler
 COPY --from=build /out/scheduler /app
 USER 1000
 EXPOSE 10259
-HEALTHCHECK --interval=5s --timeout=3s --retries=5 CMD ["healthz", "10259", "/healthz"]
+HEALTHCHECK --interval=5s --timeout=10s --retries=5 CMD ["healthz-https", "10259", "/healthz", "--insecure"]
 ENTRYPOINT ["node", "/app/dist/main.js"]
 
 FROM runtime AS controller-manager
 COPY --from=build /out/controller-manager /app
 USER 1000
 EXPOSE 10257
-HEALTHCHECK --interval=5s --timeout=3s --retries=5 CMD ["healthz", "10257", "/healthz"]
+HEALTHCHECK --interval=5s --timeout=10s --retries=5 CMD ["healthz-https", "10257", "/healthz", "--insecure"]
 ENTRYPOINT ["node", "/app/dist/main.js"]
 
 # The kubelab CLI: the compose stack's one-shot setup steps run its

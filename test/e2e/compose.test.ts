@@ -24,6 +24,23 @@ import { freePort, requirePrerequisite, requireTool, waitFor, PROBEDEMO_MANIFEST
 import { REPO_ROOT, compose, containerName, detectCompose, docker, dockerEngineUp, httpFromNode, kubectl, kubectlJson, type Stack } from './harness.js';
 import { getNodeCondition, isPodReady, type EndpointSlice, type Event, type KubeList, type Node, type Pod, type Service } from '@kubelab/api';
 
+/**
+ * `node -e` inside a control-plane container: one GET to its own HTTPS port
+ * (the certificate is self-signed: not verified), anonymous or with
+ * admin.conf's client certificate; prints `<status> <body>`.
+ */
+const SECURE_PORT_GET = `
+const conf = require('fs').readFileSync('/etc/kubernetes/admin.conf', 'utf8');
+const data = (k) => Buffer.from(new RegExp(k + ': ([A-Za-z0-9+/=]+)').exec(conf)[1], 'base64');
+const [as, port, path] = process.argv.slice(1);
+const who = as === 'admin' ? { cert: data('client-certificate-data'), key: data('client-key-data') } : {};
+require('https').get({ host: '127.0.0.1', port: Number(port), path, rejectUnauthorized: false, ...who }, (r) => {
+  let b = '';
+  r.on('data', (c) => (b += c));
+  r.on('end', () => console.log(r.statusCode + ' ' + b));
+}).on('error', (e) => console.log('error ' + e.message));
+`;
+
 // The documented variables, shortened for a test run (README "Compose stack").
 const GRACE_MS = 16_000;
 const LEASE_SECONDS = 8; // renewed every 2 s (a quarter of it)
@@ -230,6 +247,18 @@ describe.skipIf(!canRun).sequential('compose stack end to end', () => {
     const anonymous = (path: string) => httpsRequest(Number(stack.env.APISERVER_PORT), path, ca, {}).then((r) => `${r.status} ${r.body}`);
     expect(await anonymous('/readyz')).toBe('200 ok');
     expect(JSON.parse((await anonymous('/api/v1/secrets')).replace(/^401 /, ''))).toMatchObject({ kind: 'Status', reason: 'Unauthorized', code: 401 });
+    // The scheduler's and controller-manager's ports: HTTPS (self-signed), health open, /metrics for whom RBAC allows it
+    // (kubernetes-admin, cluster-admin through kubeadm:cluster-admins), asked of the apiserver by SubjectAccessReview.
+    for (const [service, port] of [
+      ['scheduler', 10259],
+      ['controller-manager', 10257],
+    ] as const) {
+      const scrape = (path: string, as: 'admin' | 'anonymous') => compose(stack, ['exec', '-T', service, 'node', '-e', SECURE_PORT_GET, as, String(port), path]);
+      expect(await scrape('/healthz', 'anonymous')).toBe('200 ok\n');
+      const refused = await scrape('/metrics', 'anonymous');
+      expect(JSON.parse(refused.replace(/^403 /, ''))).toMatchObject({ kind: 'Status', reason: 'Forbidden', message: 'forbidden: User "system:anonymous" cannot get path "/metrics"' });
+      expect(await scrape('/metrics', 'admin')).toMatch(/^200 [\s\S]*^leader_election_master_status\{name="kube-/m);
+    }
     // The real kubectl of every minor version this machine has (the dispatcher picks one by the server's).
     const dir = dirname(realpathSync('/usr/bin/kubectl'));
     for (const v of ['1.27', '1.28', '1.29', '1.30', '1.31', '1.32', '1.33'].filter((m) => existsSync(join(dir, `kubectl.${m}`)))) {

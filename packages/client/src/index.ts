@@ -30,7 +30,7 @@ export type {
   DeleteResult,
 } from './clientset/types.js';
 export { Connection, type ClientTls, type ConnectionConfig, type RequestOptions } from './transport/connection.js';
-export { clientTlsFromKubeconfig } from './transport/kubeconfig.js';
+export { clientTlsFromKubeconfig, reviewKubeconfigs } from './transport/kubeconfig.js';
 export { toStatusError, grpcCodeOf, isUnavailable } from './transport/errors.js';
 
 export { SharedInformerFactory, listWatchFromClient, type InformerOptions, type SharedInformerFactoryOptions } from './informers/factory.js';

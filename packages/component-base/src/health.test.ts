@@ -1,5 +1,9 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { request as httpsRequest } from 'node:https';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { TestPki } from '@kubelab/pki/testing';
+import { delegatingAuth } from './auth/delegating.js';
 import { newMetricsRegistry, serveHealth, type HealthServer } from './health.js';
+import { servingCertificate, type ServingCertificate } from './serving-cert.js';
 
 let server: HealthServer | undefined;
 afterEach(async () => {
@@ -35,5 +39,79 @@ describe('serveHealth', () => {
     const [status, body] = await get('/metrics');
     expect(status).toBe(200);
     expect(body).toContain('process_cpu_seconds_total');
+  });
+});
+
+describe('serveHealth with secure serving (kube-scheduler, kube-controller-manager)', () => {
+  let pki: TestPki;
+  let serving: ServingCertificate;
+  beforeAll(async () => {
+    pki = await TestPki.create();
+    serving = await servingCertificate({ certDir: '', pairName: 'kube-scheduler', host: 'localhost', ipAddresses: ['127.0.0.1'] });
+  });
+
+  /** One HTTPS request trusting the port's own self-signed certificate. */
+  function httpsGet(path: string, who: { cert?: string; key?: string; token?: string } = {}): Promise<[number, string, string]> {
+    return new Promise((resolve, reject) => {
+      const req = httpsRequest(
+        {
+          host: '127.0.0.1',
+          port: server!.port,
+          path,
+          ca: serving.certPem,
+          agent: false,
+          ...(who.cert ? { cert: who.cert, key: who.key } : {}),
+          headers: who.token ? { authorization: `Bearer ${who.token}` } : {},
+        },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () => resolve([res.statusCode ?? 0, String(res.headers['content-type']), Buffer.concat(chunks).toString()]));
+        },
+      );
+      req.on('error', reject);
+      req.end();
+    });
+  }
+
+  const start = () =>
+    serveHealth({
+      host: '127.0.0.1',
+      port: 0,
+      metrics: newMetricsRegistry(),
+      secure: { certificate: serving, clientCaPem: pki.caPem, auth: delegatingAuth({ clientCaPem: pki.caPem }) },
+    });
+
+  it('serves the health checks to anonymous and refuses /metrics with 403 in upstream words', async () => {
+    server = await start();
+    expect(await httpsGet('/healthz')).toEqual([200, 'text/plain; charset=utf-8', 'ok']);
+    const [code, type, body] = await httpsGet('/metrics');
+    expect([code, type]).toEqual([403, 'application/json']);
+    expect(JSON.parse(body)).toEqual({
+      kind: 'Status',
+      apiVersion: 'v1',
+      metadata: {},
+      status: 'Failure',
+      message: 'forbidden: User "system:anonymous" cannot get path "/metrics"',
+      reason: 'Forbidden',
+      details: {},
+      code: 403,
+    });
+  });
+
+  it('serves /metrics to a client certificate of the client CA in system:masters, and 401 for one of another CA', async () => {
+    server = await start();
+    const admin = await pki.client({ commonName: 'kubernetes-super-admin', organizations: ['system:masters'] });
+    const [code, , body] = await httpsGet('/metrics', admin);
+    expect(code).toBe(200);
+    expect(body).toMatch(/^process_cpu_user_seconds_total /m);
+    const stranger = await (await TestPki.create()).client({ commonName: 'kubernetes-super-admin', organizations: ['system:masters'] });
+    const [denied, , status] = await httpsGet('/healthz', stranger);
+    expect([denied, JSON.parse(status).message]).toEqual([401, 'Unauthorized']);
+  });
+
+  it('speaks HTTPS only: a plain HTTP request gets no answer', async () => {
+    server = await start();
+    await expect(fetch(`http://127.0.0.1:${server.port}/healthz`)).rejects.toThrow();
   });
 });

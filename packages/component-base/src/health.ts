@@ -1,10 +1,17 @@
 // The HTTP endpoints every component serves: /livez, /readyz, /healthz and
 // /metrics (component-base's healthz and legacyregistry), plus extra routes;
-// the apiserver mounts the same handler in front of its REST API.
+// the apiserver mounts the same handler in front of its REST API. With
+// `secure` (kube-scheduler's and kube-controller-manager's --secure-port, as
+// upstream's SecureServingOptions) the port speaks HTTPS only and every
+// request passes the delegated authentication and authorization first.
 
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { Registry, collectDefaultMetrics } from 'prom-client';
+import { filterSecurePortRequest } from './auth/filter.js';
+import type { SecurePortAuth } from './auth/types.js';
+import type { ServingCertificate } from './serving-cert.js';
 
 /** A named check: resolves when healthy, throws (or returns false) when not. */
 export type HealthCheck = () => boolean | Promise<boolean>;
@@ -21,11 +28,24 @@ export interface HealthChecks {
   metrics?: Registry;
 }
 
+/** HTTPS with delegated auth (upstream SecureServingOptions + DelegatingAuthentication/AuthorizationOptions). */
+export interface SecureServing {
+  /** The serving pair (servingCertificate()). */
+  certificate: ServingCertificate;
+  /** Client certificates are asked for and checked against these CAs (the filter's x509 authenticator reads the outcome). */
+  clientCaPem?: string;
+  auth: SecurePortAuth;
+  /** Why a request was refused (never sent to the client). */
+  onRefused?: (info: { code: number; path: string; why: string }) => void;
+}
+
 export interface HealthServerOptions extends HealthChecks {
   host?: string;
   port: number;
   /** Extra routes by exact path (e.g. `/rules`, `/pods`). */
   routes?: Record<string, Route>;
+  /** Serve HTTPS behind authentication and authorization instead of plain HTTP. */
+  secure?: SecureServing;
 }
 
 export interface HealthServer {
@@ -107,9 +127,19 @@ export function newMetricsRegistry(labels: Record<string, string> = {}): Registr
 
 export async function serveHealth(opts: HealthServerOptions): Promise<HealthServer> {
   const probes = healthHandler(opts);
-  const server = createServer(async (req, res) => {
+  const secure = opts.secure;
+  const handle: RequestListener = async (req, res) => {
     try {
       const url = new URL(req.url ?? '/', 'http://localhost');
+      if (secure) {
+        const verdict = await filterSecurePortRequest(secure.auth, req);
+        if (!verdict.ok) {
+          secure.onRefused?.({ code: verdict.code, path: url.pathname, why: verdict.why });
+          res.writeHead(verdict.code, { 'content-type': verdict.contentType, 'x-content-type-options': 'nosniff' });
+          res.end(verdict.body);
+          return;
+        }
+      }
       const route = opts.routes?.[url.pathname];
       if (route) return await route(req, res, url);
       if (await probes(req, res, url)) return;
@@ -119,7 +149,19 @@ export async function serveHealth(opts: HealthServerOptions): Promise<HealthServ
       if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain' });
       res.end(`internal error: ${(err as Error).message}\n`);
     }
-  });
+  };
+  const server = secure
+    ? createHttpsServer(
+        {
+          cert: secure.certificate.certPem,
+          key: secure.certificate.keyPem,
+          ...(secure.clientCaPem ? { ca: secure.clientCaPem, requestCert: true } : {}),
+          // A certificate from another CA is the filter's 401, not a failed handshake (upstream's tls.RequestClientCert).
+          rejectUnauthorized: false,
+        },
+        handle,
+      )
+    : createServer(handle);
   return { server, ...(await listenHttp(server, opts.port, opts.host ?? '0.0.0.0')) };
 }
 

@@ -2,7 +2,58 @@ export { createLogger, type Logger, type LoggerOptions, type LogLevel, type LogF
 export { FlagSet, FlagError, readFlagFile } from './flags.js';
 export { withApiserverFlags, apiserverAddressFrom, DEFAULT_APISERVER_GRPC_ADDRESS, type ApiserverFlagValues } from './apiserver-flags.js';
 export { parseDuration, formatDuration } from './duration.js';
-export { serveHealth, healthHandler, listenHttp, newMetricsRegistry, type HealthCheck, type HealthChecks, type HealthServer, type HealthServerOptions, type Route } from './health.js';
+export {
+  serveHealth,
+  healthHandler,
+  listenHttp,
+  newMetricsRegistry,
+  type HealthCheck,
+  type HealthChecks,
+  type HealthServer,
+  type HealthServerOptions,
+  type Route,
+  type SecureServing,
+} from './health.js';
+export { servingCertificate, type ServingCertificate, type ServingCertificateOptions } from './serving-cert.js';
+export {
+  reviewClients,
+  secureServing,
+  securePortConfigFrom,
+  withSecureServingFlags,
+  type ReviewClientset,
+  type SecurePortConfig,
+  type SecurePortContext,
+  type SecureServingFlagValues,
+} from './secure-serving.js';
+// A component's own HTTPS port: delegated authentication and authorization (the kubelet's, the scheduler's, the controller-manager's).
+export type { Attributes, AuthenticatorOptions, Authorizer, Decision, ReviewClient, SecurePortAuth, TokenAuthenticator, UserInfo } from './auth/types.js';
+export { authenticateRequest, certificateUser, type AuthenticationResult } from './auth/authenticate.js';
+export { ExpiringCache } from './auth/cache.js';
+export {
+  alwaysAllow,
+  decisionOf,
+  subjectAccessReviewFor,
+  WebhookAuthorizer,
+  WebhookTokenAuthenticator,
+  DEFAULT_AUTHORIZED_TTL_MS,
+  DEFAULT_TOKEN_CACHE_TTL_MS,
+  DEFAULT_UNAUTHORIZED_TTL_MS,
+} from './auth/webhook.js';
+export {
+  alwaysAllowPathsAuthorizer,
+  delegatingAuth,
+  delegatingAuthorizer,
+  nonResourceAttributes,
+  privilegedGroupsAuthorizer,
+  unionAuthorizer,
+  DEFAULT_ALWAYS_ALLOW_GROUPS,
+  DEFAULT_ALWAYS_ALLOW_PATHS,
+  DELEGATED_CACHE_TTL_MS,
+  type DelegatingAuthOptions,
+  type DelegatingAuthorizerOptions,
+} from './auth/delegating.js';
+export { filterSecurePortRequest, type SecurePortFilterResult } from './auth/filter.js';
+export { forbiddenMessage, forbiddenStatus, type ForbiddenAttributes } from './auth/forbidden.js';
 export { onShutdown, runMain } from './signals.js';
 export { withLeaderElectionFlags, leaderElectionFrom, type LeaderElectionFlagValues } from './leader-election-flags.js';
 export { which } from './which.js';

@@ -11,7 +11,8 @@ export interface ClientTlsFiles {
   key?: string;
 }
 
-export function getText(url: string, opts: { tls?: ClientTlsFiles; timeoutMs?: number } = {}): Promise<{ status: number; body: string }> {
+/** `insecure`: the server's certificate is not verified (a self-signed secure port, as kubeadm's HTTPS probes with InsecureSkipVerify). */
+export function getText(url: string, opts: { tls?: ClientTlsFiles; insecure?: boolean; timeoutMs?: number } = {}): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
     const onResponse = (res: IncomingMessage) => {
       const chunks: Buffer[] = [];
@@ -20,7 +21,8 @@ export function getText(url: string, opts: { tls?: ClientTlsFiles; timeoutMs?: n
       res.on('error', reject);
     };
     const timeout = opts.timeoutMs ?? 2000;
-    const req = url.startsWith('https:') ? httpsGet(url, { ...(opts.tls ?? {}), timeout, agent: false }, onResponse) : httpGet(url, { timeout, agent: false }, onResponse);
+    const tls = opts.insecure ? { rejectUnauthorized: false } : (opts.tls ?? {});
+    const req = url.startsWith('https:') ? httpsGet(url, { ...tls, timeout, agent: false }, onResponse) : httpGet(url, { timeout, agent: false }, onResponse);
     req.on('timeout', () => req.destroy(new Error(`timed out after ${timeout} ms`)));
     req.on('error', reject);
   });

@@ -97,13 +97,13 @@ export class Supervisor {
 }
 
 /** Polls an HTTP URL until it answers 2xx, the process dies, or time runs out. */
-export async function waitHealthy(url: string, timeoutMs: number, dead: () => boolean, tls?: ClientTlsFiles): Promise<void> {
+export async function waitHealthy(url: string, timeoutMs: number, dead: () => boolean, opts: { tls?: ClientTlsFiles; insecure?: boolean } = {}): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   let last = '';
   while (Date.now() < deadline) {
     if (dead()) throw new Error('process exited');
     try {
-      const res = await getText(url, { timeoutMs: 1000, ...(tls ? { tls } : {}) });
+      const res = await getText(url, { timeoutMs: 1000, ...opts });
       if (res.status >= 200 && res.status < 300) return;
       last = `HTTP ${res.status}`;
     } catch (e) {

@@ -30,6 +30,19 @@ describe('local topology', () => {
     for (const s of specs.filter((s) => s.service === 'kubelet')) expect(s.args).toContain('--client-ca-file=/s/pki/ca.crt');
   });
 
+  it("serves the scheduler's and controller-manager's ports as kubeadm: HTTPS on the loopback, reviews with their own kubeconfig, polled without verifying the self-signed certificate", () => {
+    const scheduler = specs.find((s) => s.name === 'scheduler')!;
+    expect(scheduler.args).toEqual(
+      expect.arrayContaining(['--authentication-kubeconfig=/s/scheduler.conf', '--authorization-kubeconfig=/s/scheduler.conf', '--bind-address=127.0.0.1', '--secure-port=10259']),
+    );
+    expect(scheduler).toMatchObject({ health: 'https://127.0.0.1:10259/healthz', insecureHealth: true });
+    const cm = specs.find((s) => s.name === 'controller-manager')!;
+    expect(cm.args).toEqual(expect.arrayContaining(['--authentication-kubeconfig=/s/controller-manager.conf', '--authorization-kubeconfig=/s/controller-manager.conf']));
+    expect(cm).toMatchObject({ health: 'https://127.0.0.1:10257/healthz', insecureHealth: true });
+    // The apiserver's serving certificate is checked against the cluster CA.
+    expect(specs.find((s) => s.name === 'apiserver')!.insecureHealth).toBeUndefined();
+  });
+
   it('gives the controller-manager the cluster CA to sign CSRs with, and kubelets rotate their client certificates', () => {
     expect(specs.find((s) => s.name === 'controller-manager')!.args).toEqual(expect.arrayContaining(['--cluster-signing-cert-file=/s/pki/ca.crt', '--cluster-signing-key-file=/s/pki/ca.key']));
     expect(specs.find((s) => s.name === 'kubelet-1')!.args).toContain('--rotate-certificates');

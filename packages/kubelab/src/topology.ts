@@ -60,6 +60,8 @@ export interface ComponentSpec {
   args: string[];
   /** HTTP(S) health URL polled before the next component starts (HTTPS trusts the cluster CA). */
   health?: string;
+  /** The health URL's certificate is self-signed (the scheduler's and controller-manager's secure ports): not verified, as kubeadm's HTTPS probes. */
+  insecureHealth?: boolean;
 }
 
 /**
@@ -196,7 +198,17 @@ export function components(layout: Layout): ComponentSpec[] {
     {
       name: 'scheduler',
       service: 'scheduler',
-      args: [`--apiserver-grpc-address=${grpc}`, `--kubeconfig=${files.scheduler}`, '--bind-address=127.0.0.1', `--secure-port=${ports.scheduler}`],
+      args: [
+        `--apiserver-grpc-address=${grpc}`,
+        `--kubeconfig=${files.scheduler}`,
+        // As kubeadm: the secure port's TokenReviews and SubjectAccessReviews with the scheduler's own identity.
+        `--authentication-kubeconfig=${files.scheduler}`,
+        `--authorization-kubeconfig=${files.scheduler}`,
+        '--bind-address=127.0.0.1',
+        `--secure-port=${ports.scheduler}`,
+      ],
+      health: `https://127.0.0.1:${ports.scheduler}/healthz`,
+      insecureHealth: true,
     },
     {
       name: 'controller-manager',
@@ -204,6 +216,8 @@ export function components(layout: Layout): ComponentSpec[] {
       args: [
         `--apiserver-grpc-address=${grpc}`,
         `--kubeconfig=${files.controllerManager}`,
+        `--authentication-kubeconfig=${files.controllerManager}`,
+        `--authorization-kubeconfig=${files.controllerManager}`,
         '--bind-address=127.0.0.1',
         `--secure-port=${ports.controllerManager}`,
         // As kubeadm: each controller writes as its own ServiceAccount; the root CA and the token signing key.
@@ -216,6 +230,8 @@ export function components(layout: Layout): ComponentSpec[] {
         // kubeadm's *,bootstrapsigner,tokencleaner: expired bootstrap tokens are deleted (kubelab has no bootstrapsigner: nothing reads cluster-info's signatures).
         '--controllers=*,tokencleaner',
       ],
+      health: `https://127.0.0.1:${ports.controllerManager}/healthz`,
+      insecureHealth: true,
     },
   ];
   for (let i = 1; i <= layout.nodes; i++) {

@@ -128,7 +128,7 @@ export async function up(argv: string[]): Promise<number> {
       let dead = false;
       void r.exited.then(() => (dead = true));
       try {
-        await waitHealthy(spec.health, 30_000, () => dead, { ca: caPem });
+        await waitHealthy(spec.health, 30_000, () => dead, spec.insecureHealth ? { insecure: true } : { tls: { ca: caPem } });
       } catch (e) {
         process.stderr.write(`${spec.name} did not become healthy: ${(e as Error).message}\n${sup.tail(spec.name)}\n`);
         failed = true;

@@ -1,5 +1,6 @@
 // kube-controller-manager as a library (cmd/kube-controller-manager/app):
-// health and metrics on --secure-port, leader election for the whole
+// health and metrics on the HTTPS --secure-port behind delegated
+// authentication and authorization, leader election for the whole
 // manager on the Lease kube-system/kube-controller-manager, and once
 // leading: informers, cache sync, then every enabled controller's workers.
 
@@ -20,7 +21,17 @@ import {
   type EventRecorder,
   type LeaderElectionOptions,
 } from '@kubelab/client';
-import { createLogger, DEFAULT_APISERVER_GRPC_ADDRESS, newMetricsRegistry, serveHealth, type HealthServer, type Logger } from '@kubelab/component-base';
+import {
+  createLogger,
+  DEFAULT_APISERVER_GRPC_ADDRESS,
+  newMetricsRegistry,
+  reviewClients,
+  secureServing,
+  serveHealth,
+  type HealthServer,
+  type Logger,
+  type SecurePortConfig,
+} from '@kubelab/component-base';
 import { grpcClientInterceptors, type Tracing } from '@kubelab/tracing';
 import { defaultRegistry } from './controllers/index.js';
 import { ServiceAccountClientBuilder } from './util/sa-client-builder.js';
@@ -36,8 +47,13 @@ export interface ControllerManagerOptions extends LeaderElectionOptions {
   /** Use this clientset instead of dialling apiserverAddress. */
   clientset?: Clientset;
   bindAddress?: string;
-  /** Health/metrics port (default 10257; 0 = a free port). */
+  /** Health/metrics HTTPS port (default 10257; 0 = a free port). */
   securePort?: number;
+  /** The secure port's certificate and delegated auth (default: a self-signed pair in memory, the apiserver's CA as client CA, upstream's always-allowed paths). */
+  secureServing?: SecurePortConfig;
+  /** --authentication-kubeconfig and --authorization-kubeconfig when not --kubeconfig: the reviews' own connections. */
+  authenticationTls?: ClientTls;
+  authorizationTls?: ClientTls;
   /** Controller settings (defaults as upstream); partial values override. */
   config?: Partial<ControllerManagerConfig>;
   registry?: ControllerRegistry;
@@ -103,17 +119,34 @@ export async function startControllerManager(opts: ControllerManagerOptions = {}
   let running: string[] = [];
   let factory: SharedInformerFactory | undefined;
 
+  // The reviews go through their kubeconfig's connection, else the manager's own.
+  const reviewConnection = (tls: ClientTls | undefined) =>
+    tls ? createClientset({ address: opts.apiserverAddress || DEFAULT_APISERVER_GRPC_ADDRESS, component: 'kube-controller-manager', tls }) : undefined;
+  const authnClient = reviewConnection(opts.authenticationTls);
+  const authzClient = reviewConnection(opts.authorizationTls);
+  const closeReviewConnections = () => [authnClient, authzClient].forEach((c) => c?.close());
+
   let health: HealthServer;
+  const bindAddress = opts.bindAddress ?? '0.0.0.0';
   try {
+    const kubeconfigCaPem = (opts.authenticationTls ?? opts.apiserverTls)?.caPem;
     health = await serveHealth({
-      host: opts.bindAddress ?? '0.0.0.0',
+      host: bindAddress,
       port: opts.securePort ?? 10257,
       metrics,
       livez: { ping: () => true },
       // A standby is healthy and ready: upstream's readyz does not depend on leading.
       readyz: { 'leader-election': () => true },
+      secure: await secureServing(opts.secureServing ?? {}, {
+        pairName: 'kube-controller-manager',
+        bindAddress,
+        ...(kubeconfigCaPem ? { kubeconfigCaPem } : {}),
+        ...reviewClients(authnClient ?? cs, authzClient ?? cs),
+        onRefused: (r) => log.debug('secure port request refused', r),
+      }),
     });
   } catch (err) {
+    closeReviewConnections();
     if (ownClient) cs.close();
     await broadcaster.shutdown();
     throw new Error(`serving health on port ${opts.securePort ?? 10257}: ${(err as Error).message}`, { cause: err });
@@ -162,6 +195,7 @@ export async function startControllerManager(opts: ControllerManagerOptions = {}
       await factory?.shutdown();
       await broadcaster.drainAndShutdown();
       await health.close();
+      closeReviewConnections();
       if (ownClient) cs.close();
     },
   };

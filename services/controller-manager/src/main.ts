@@ -2,8 +2,8 @@
 // kube-controller-manager's process entry: flags → startControllerManager →
 // run until a signal; losing leadership ends the process as upstream does.
 
-import { apiserverAddressFrom, createLogger, FlagError, leaderElectionFrom, onShutdown, runMain } from '@kubelab/component-base';
-import { clientTlsFromKubeconfig } from '@kubelab/client';
+import { apiserverAddressFrom, createLogger, FlagError, leaderElectionFrom, onShutdown, runMain, securePortConfigFrom } from '@kubelab/component-base';
+import { clientTlsFromKubeconfig, reviewKubeconfigs } from '@kubelab/client';
 import { setupTracing, tracingOptionsFromFlags } from '@kubelab/tracing';
 import { startControllerManager } from './controller-manager.js';
 import { defaultRegistry } from './controllers/index.js';
@@ -13,6 +13,7 @@ runMain('kube-controller-manager', async () => {
   const log = createLogger({ component: 'kube-controller-manager' });
   const values = controllerManagerFlags().parse(process.argv.slice(2)).values;
   const leaderElection = leaderElectionFrom(values);
+  const secureServing = securePortConfigFrom(values);
   try {
     defaultRegistry().select(values.controllers);
   } catch (err) {
@@ -25,6 +26,8 @@ runMain('kube-controller-manager', async () => {
     ...(values.kubeconfig ? { apiserverTls: clientTlsFromKubeconfig(values.kubeconfig) } : {}),
     bindAddress: values['bind-address'],
     securePort: values['secure-port'],
+    secureServing,
+    ...reviewKubeconfigs(values),
     ...leaderElection,
     config: configFromFlags(values),
     tracing,

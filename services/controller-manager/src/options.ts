@@ -1,13 +1,13 @@
 // kube-controller-manager's flags with upstream names and defaults, and the
 // config the controllers read (durations in milliseconds).
 
-import { FlagSet, withApiserverFlags, withLeaderElectionFlags } from '@kubelab/component-base';
+import { FlagSet, withApiserverFlags, withLeaderElectionFlags, withSecureServingFlags } from '@kubelab/component-base';
 import { addTracingFlags } from '@kubelab/tracing';
 
 export function controllerManagerFlags() {
-  return withLeaderElectionFlags(addTracingFlags(withApiserverFlags(new FlagSet('kube-controller-manager'))), 'kube-controller-manager')
-    .string('bind-address', '0.0.0.0', 'The IP address on which to listen for the --secure-port port (plain HTTP in kubelab)')
-    .int('secure-port', 10257, 'The port on which to serve /healthz, /livez, /readyz and /metrics. 0 picks a free port')
+  return withSecureServingFlags(withLeaderElectionFlags(addTracingFlags(withApiserverFlags(new FlagSet('kube-controller-manager'))), 'kube-controller-manager'))
+    .string('bind-address', '0.0.0.0', 'The IP address on which to listen for the --secure-port port')
+    .int('secure-port', 10257, 'The port on which to serve HTTPS with authentication and authorization (/healthz, /livez, /readyz, /metrics). 0 picks a free port')
     .stringArray(
       'controllers',
       ['*'],

@@ -4,7 +4,7 @@
 // and leader failover between two controller-managers.
 
 import type { DaemonSet, Lease, Namespace, Pod, Service } from '@kubelab/api';
-import { requireTool, waitFor } from '@kubelab/testing';
+import { requireTool, secureGet, waitFor } from '@kubelab/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deployment, setPodReady, startEnv, type Env } from '../src/testing/harness.js';
 
@@ -210,7 +210,13 @@ describe.skipIf(!hasNats)('leader election', () => {
     expect(b.isLeader()).toBe(false);
     await env.cs.apps.deployments('default').create(deployment('le', { replicas: 1 }));
     await waitFor('pod by a', async () => ((await env.cs.core.pods('default').list()).items.length === 1 ? true : undefined));
-    const metrics = async (cm: typeof a) => (await fetch(`http://127.0.0.1:${cm.healthPort}/metrics`)).text();
+    // Scraped over HTTPS as the test admin: a client certificate of the cluster CA in system:masters, always allowed.
+    const admin = env.cluster.clientConfig.tls;
+    const metrics = async (cm: typeof a) => {
+      const r = await secureGet(cm.healthPort, '/metrics', { cert: admin.certPem, key: admin.keyPem });
+      expect(r.status).toBe(200);
+      return r.body;
+    };
     const masterStatus = async (cm: typeof a) => /^leader_election_master_status\{name="kube-controller-manager"\} (\d)$/m.exec(await metrics(cm))?.[1];
     expect(await masterStatus(a)).toBe('1');
     expect(await masterStatus(b)).toBe('0');

@@ -3,8 +3,6 @@
 
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { SubjectAccessReview, TokenReview } from '@kubelab/api';
-import { createLogger, newMetricsRegistry, serveHealth, type Logger } from '@kubelab/component-base';
 import { SharedInformerFactory, createClientset, newEventBroadcaster, realClock, type ClientTls, type Clientset } from '@kubelab/client';
 import { grpcClientInterceptors, type Tracing } from '@kubelab/tracing';
 import { ClientCertificateManager } from './certificate/rotation.js';
@@ -16,11 +14,24 @@ import { Kubelet, type KubeletConfig } from './kubelet.js';
 import { newKubeletMetrics } from './metrics/metrics.js';
 import { loopbackDialer } from './network/loopback.js';
 import { defaultHostname, defaultNodeIP } from './options.js';
-import type { Authorizer } from './server/auth/types.js';
-import { alwaysAllow, WebhookAuthorizer, WebhookTokenAuthenticator, DEFAULT_AUTHORIZED_TTL_MS, DEFAULT_TOKEN_CACHE_TTL_MS, DEFAULT_UNAUTHORIZED_TTL_MS } from './server/auth/webhook.js';
+import {
+  createLogger,
+  newMetricsRegistry,
+  serveHealth,
+  type Logger,
+  alwaysAllow,
+  WebhookAuthorizer,
+  WebhookTokenAuthenticator,
+  DEFAULT_AUTHORIZED_TTL_MS,
+  DEFAULT_TOKEN_CACHE_TTL_MS,
+  DEFAULT_UNAUTHORIZED_TTL_MS,
+  reviewClients,
+  servingCertificate,
+  type Authorizer,
+  type ServingCertificate,
+} from '@kubelab/component-base';
 import type { KubeletAuthOptions } from './server/auth/filter.js';
 import { serveKubelet } from './server/server.js';
-import { kubeletServingCertificate, type ServingCertificate } from './server/tls.js';
 
 export interface KubeletOptions extends Partial<KubeletConfig> {
   /** gRPC address of the apiserver (`host:port`). */
@@ -62,19 +73,17 @@ export interface KubeletOptions extends Partial<KubeletConfig> {
 export const AUTHORIZATION_MODES = ['Webhook', 'AlwaysAllow'] as const;
 export type AuthorizationMode = (typeof AUTHORIZATION_MODES)[number];
 
-const TOKEN_REVIEWS = { group: 'authentication.k8s.io', version: 'v1', resource: 'tokenreviews' };
-const SUBJECT_ACCESS_REVIEWS = { group: 'authorization.k8s.io', version: 'v1', resource: 'subjectaccessreviews' };
-
 /** The kubelet API's authentication and authorization (upstream BuildAuth), the webhooks asking through the kubelet's clientset. */
 export function kubeletAuth(opts: KubeletOptions, nodeName: string, cs: Pick<Clientset, 'resource'>): KubeletAuthOptions {
   const ttl = opts.webhookCacheTtlMs ?? {};
-  const token = (opts.authenticationTokenWebhook ?? true) ? new WebhookTokenAuthenticator(cs.resource<TokenReview>(TOKEN_REVIEWS), ttl.token ?? DEFAULT_TOKEN_CACHE_TTL_MS) : undefined;
+  const reviews = reviewClients(cs);
+  const token = (opts.authenticationTokenWebhook ?? true) ? new WebhookTokenAuthenticator(reviews.tokenReviews, ttl.token ?? DEFAULT_TOKEN_CACHE_TTL_MS) : undefined;
   const mode = opts.authorizationMode ?? 'Webhook';
   const authorizer =
     opts.authorizer ??
     (mode === 'AlwaysAllow'
       ? alwaysAllow
-      : new WebhookAuthorizer(cs.resource<SubjectAccessReview>(SUBJECT_ACCESS_REVIEWS), {
+      : new WebhookAuthorizer(reviews.subjectAccessReviews, {
           authorizedMs: ttl.authorized ?? DEFAULT_AUTHORIZED_TTL_MS,
           unauthorizedMs: ttl.unauthorized ?? DEFAULT_UNAUTHORIZED_TTL_MS,
         }));
@@ -123,7 +132,7 @@ export async function startKubelet(opts: KubeletOptions): Promise<RunningKubelet
 
   // The kubelet port is known only once bound: bind first, then build the kubelet.
   let kubelet: Kubelet | undefined; // eslint-disable-line prefer-const -- assigned after the server it is handed to is bound
-  const serving = await kubeletServingCertificate({ ...(opts.servingTls ? { given: opts.servingTls } : {}), certDir: opts.certDir || join(rootDir, 'pki'), nodeName });
+  const serving = await servingCertificate({ ...(opts.servingTls ? { given: opts.servingTls } : {}), certDir: opts.certDir || join(rootDir, 'pki'), pairName: 'kubelet', host: nodeName });
   const server = await serveKubelet(() => kubelet!, {
     host: opts.address ?? '0.0.0.0',
     port: opts.port ?? 10250,

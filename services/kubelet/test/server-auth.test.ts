@@ -14,7 +14,7 @@ import { certificateInfo } from '@kubelab/pki';
 import { parseSigningKey } from '@kubelab/serviceaccount';
 import { TestPki } from '@kubelab/pki/testing';
 import type { SubjectAccessReview } from '@kubelab/api';
-import { WebhookAuthorizer } from '../src/server/auth/webhook.js';
+import { WebhookAuthorizer } from '@kubelab/component-base';
 import { waitFor } from '@kubelab/testing';
 import { POLL, startCluster, type Cluster, type ClientCertificate } from './harness.js';
 

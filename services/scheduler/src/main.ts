@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // kube-scheduler's process entry: flags → startScheduler → run until a signal.
 
-import { apiserverAddressFrom, createLogger, leaderElectionFrom, onShutdown, runMain } from '@kubelab/component-base';
-import { clientTlsFromKubeconfig } from '@kubelab/client';
+import { apiserverAddressFrom, createLogger, leaderElectionFrom, onShutdown, runMain, securePortConfigFrom } from '@kubelab/component-base';
+import { clientTlsFromKubeconfig, reviewKubeconfigs } from '@kubelab/client';
 import { setupTracing, tracingOptionsFromFlags } from '@kubelab/tracing';
 import { schedulerFlags } from './options.js';
 import { defaultProfile } from './framework/profile.js';
@@ -14,6 +14,7 @@ runMain('kube-scheduler', async () => {
   const leaderElection = leaderElectionFrom(values);
   // 'sync' context: the bind passes the pod's trace context to the client explicitly, no per-promise hook.
   const tracing = setupTracing({ serviceName: 'kube-scheduler', contextPropagation: 'sync', ...tracingOptionsFromFlags(values) });
+  const secureServing = securePortConfigFrom(values);
   const profile = defaultProfile(values['scheduler-name']);
   profile.percentageOfNodesToScore = values['percentage-of-nodes-to-score'];
   const running = await startScheduler({
@@ -21,6 +22,8 @@ runMain('kube-scheduler', async () => {
     ...(values.kubeconfig ? { apiserverTls: clientTlsFromKubeconfig(values.kubeconfig) } : {}),
     bindAddress: values['bind-address'],
     securePort: values['secure-port'],
+    secureServing,
+    ...reviewKubeconfigs(values),
     ...leaderElection,
     podInitialBackoffMs: values['pod-initial-backoff-seconds'] * 1000,
     podMaxBackoffMs: values['pod-max-backoff-seconds'] * 1000,

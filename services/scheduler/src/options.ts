@@ -2,13 +2,13 @@
 // kubelab has no kubeconfig: the apiserver's gRPC address comes from
 // --apiserver-grpc-address (or upstream's --master, which overrides it).
 
-import { FlagSet, withApiserverFlags, withLeaderElectionFlags } from '@kubelab/component-base';
+import { FlagSet, withApiserverFlags, withLeaderElectionFlags, withSecureServingFlags } from '@kubelab/component-base';
 import { addTracingFlags } from '@kubelab/tracing';
 
 export function schedulerFlags() {
-  return withLeaderElectionFlags(addTracingFlags(withApiserverFlags(new FlagSet('kube-scheduler'))), 'kube-scheduler')
-    .string('bind-address', '0.0.0.0', 'The IP address on which to listen for the --secure-port port (served as plain HTTP in kubelab)')
-    .int('secure-port', 10259, 'The port on which to serve /healthz, /readyz, /livez and /metrics. 0 picks a free port')
+  return withSecureServingFlags(withLeaderElectionFlags(addTracingFlags(withApiserverFlags(new FlagSet('kube-scheduler'))), 'kube-scheduler'))
+    .string('bind-address', '0.0.0.0', 'The IP address on which to listen for the --secure-port port')
+    .int('secure-port', 10259, 'The port on which to serve HTTPS with authentication and authorization (/healthz, /readyz, /livez, /metrics). 0 picks a free port')
     .int('pod-initial-backoff-seconds', 1, 'Initial backoff for unschedulable pods (KubeSchedulerConfiguration podInitialBackoffSeconds)')
     .int('pod-max-backoff-seconds', 10, 'Max backoff for unschedulable pods (KubeSchedulerConfiguration podMaxBackoffSeconds)')
     .int('percentage-of-nodes-to-score', 0, 'Percentage of nodes to find feasible before scoring; 0 = adaptive (KubeSchedulerConfiguration percentageOfNodesToScore)')

@@ -1,5 +1,6 @@
 // The kube-scheduler process around the Scheduler (cmd/kube-scheduler/app):
-// clientset, informers, event broadcaster, health/metrics endpoints, and
+// clientset, informers, event broadcaster, health/metrics endpoints on the
+// HTTPS secure port behind delegated authentication and authorization, and
 // leader election on a Lease before the loop runs.
 
 import { hostname } from 'node:os';
@@ -16,7 +17,17 @@ import {
   type LeaderElectionOptions,
   type Leading,
 } from '@kubelab/client';
-import { createLogger, DEFAULT_APISERVER_GRPC_ADDRESS, newMetricsRegistry, serveHealth, type HealthServer, type Logger } from '@kubelab/component-base';
+import {
+  createLogger,
+  DEFAULT_APISERVER_GRPC_ADDRESS,
+  newMetricsRegistry,
+  reviewClients,
+  secureServing,
+  serveHealth,
+  type HealthServer,
+  type Logger,
+  type SecurePortConfig,
+} from '@kubelab/component-base';
 import { grpcClientInterceptors, type Tracing } from '@kubelab/tracing';
 import { defaultProfile, type Profile } from './framework/profile.js';
 import { newSchedulerMetrics } from './metrics.js';
@@ -30,8 +41,13 @@ export interface StartSchedulerOptions extends LeaderElectionOptions {
   /** Use this clientset instead of dialling apiserverAddress. */
   clientset?: Clientset;
   bindAddress?: string;
-  /** Health/metrics port (default 10259; 0 = a free port). */
+  /** Health/metrics HTTPS port (default 10259; 0 = a free port). */
   securePort?: number;
+  /** The secure port's certificate and delegated auth (default: a self-signed pair in memory, the apiserver's CA as client CA, upstream's always-allowed paths). */
+  secureServing?: SecurePortConfig;
+  /** --authentication-kubeconfig and --authorization-kubeconfig when not --kubeconfig: the reviews' own connections. */
+  authenticationTls?: ClientTls;
+  authorizationTls?: ClientTls;
   profiles?: Profile[];
   podInitialBackoffMs?: number;
   podMaxBackoffMs?: number;
@@ -89,16 +105,32 @@ export async function startScheduler(opts: StartSchedulerOptions = {}): Promise<
   const stopAll = new AbortController();
   let synced = false;
 
+  // The reviews go through their kubeconfig's connection, else the scheduler's own.
+  const reviewConnection = (tls: ClientTls | undefined) => (tls ? createClientset({ address: opts.apiserverAddress || DEFAULT_APISERVER_GRPC_ADDRESS, component: 'kube-scheduler', tls }) : undefined);
+  const authnClient = reviewConnection(opts.authenticationTls);
+  const authzClient = reviewConnection(opts.authorizationTls);
+  const closeReviewConnections = () => [authnClient, authzClient].forEach((c) => c?.close());
+
   let health: HealthServer;
+  const bindAddress = opts.bindAddress ?? '0.0.0.0';
   try {
+    const kubeconfigCaPem = (opts.authenticationTls ?? opts.apiserverTls)?.caPem;
     health = await serveHealth({
-      host: opts.bindAddress ?? '0.0.0.0',
+      host: bindAddress,
       port: opts.securePort ?? 10259,
       metrics: registry,
       livez: { ping: () => true },
       readyz: { 'sched-handler-sync': () => synced },
+      secure: await secureServing(opts.secureServing ?? {}, {
+        pairName: 'kube-scheduler',
+        bindAddress,
+        ...(kubeconfigCaPem ? { kubeconfigCaPem } : {}),
+        ...reviewClients(authnClient ?? cs, authzClient ?? cs),
+        onRefused: (r) => log.debug('secure port request refused', r),
+      }),
     });
   } catch (err) {
+    closeReviewConnections();
     if (ownClient) cs.close();
     await broadcaster.shutdown();
     throw new Error(`serving health on port ${opts.securePort ?? 10259}: ${(err as Error).message}`, { cause: err });
@@ -130,6 +162,7 @@ export async function startScheduler(opts: StartSchedulerOptions = {}): Promise<
       await factory.shutdown();
       await broadcaster.drainAndShutdown();
       await health.close();
+      closeReviewConnections();
       if (ownClient) cs.close();
     },
   };

@@ -6,7 +6,7 @@ import type { Event, Lease, Node } from '@kubelab/api';
 import { createClientset, type Clientset } from '@kubelab/client';
 import { createLogger } from '@kubelab/component-base';
 import { startTestCluster, type TestCluster } from '@kubelab/apiserver/testing';
-import { requireTool, waitFor } from '@kubelab/testing';
+import { requireTool, secureGet, waitFor } from '@kubelab/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startScheduler, type RunningScheduler } from '../src/server.js';
 import { makeNode, makePod, type NodeOpts, type PodOpts } from '../src/testing/builders.js';
@@ -57,7 +57,7 @@ describe.skipIf(!hasNats)('kube-scheduler with an apiserver', { timeout: 30_000 
       leaderElect: false,
       logger: quiet(),
     });
-    await waitFor('scheduler ready', async () => ((await fetch(`http://127.0.0.1:${sched.healthPort}/readyz`)).ok ? true : undefined));
+    await waitFor('scheduler ready', async () => ((await secureGet(sched.healthPort, '/readyz')).status === 200 ? true : undefined));
   }, 30_000);
 
   afterAll(async () => {
@@ -166,7 +166,8 @@ describe.skipIf(!hasNats)('kube-scheduler with an apiserver', { timeout: 30_000 
   });
 
   it('serves metrics with upstream names', async () => {
-    const body = await (await fetch(`http://127.0.0.1:${sched.healthPort}/metrics`)).text();
+    // The test apiserver authorizes AlwaysAllow: the SubjectAccessReview for /metrics allows anyone.
+    const { body } = await secureGet(sched.healthPort, '/metrics');
     expect(body).toMatch(/scheduler_schedule_attempts_total\{result="scheduled",profile="default-scheduler"\} \d+/);
     expect(body).toMatch(/scheduler_schedule_attempts_total\{result="unschedulable",profile="default-scheduler"\} \d+/);
     expect(body).toContain('scheduler_pending_pods{queue="unschedulable"}');
@@ -174,7 +175,7 @@ describe.skipIf(!hasNats)('kube-scheduler with an apiserver', { timeout: 30_000 
     expect(body).toMatch(/^scheduler_pod_scheduling_duration_seconds_count\{attempts="1"\} [1-9]\d*$/m);
     // --leader-elect=false: no elector, so no leader election status (as upstream).
     expect(body).not.toMatch(/^leader_election_master_status\{/m);
-    expect((await fetch(`http://127.0.0.1:${sched.healthPort}/healthz`)).status).toBe(200);
+    expect((await secureGet(sched.healthPort, '/healthz')).status).toBe(200);
   });
 });
 
@@ -252,8 +253,7 @@ describe.skipIf(!hasNats)('kube-scheduler leader election', () => {
     expect(b.isLeader()).toBe(false);
     const held = await cs.coordination.leases('kube-system').get('kube-scheduler');
     expect(held.spec?.holderIdentity).toBe('scheduler-a');
-    const masterStatus = async (r: RunningScheduler) =>
-      /^leader_election_master_status\{name="kube-scheduler"\} (\d)$/m.exec(await (await fetch(`http://127.0.0.1:${r.healthPort}/metrics`)).text())?.[1];
+    const masterStatus = async (r: RunningScheduler) => /^leader_election_master_status\{name="kube-scheduler"\} (\d)$/m.exec((await secureGet(r.healthPort, '/metrics')).body)?.[1];
     expect(await masterStatus(a)).toBe('1');
     expect(await masterStatus(b)).toBe('0');
 

@@ -14,3 +14,19 @@ export function clientTlsFromKubeconfig(path: string): ClientTls {
   if (creds.tlsServerName) tls.serverName = creds.tlsServerName;
   return tls;
 }
+
+/**
+ * The connections of a secure port's reviews (upstream --authentication-kubeconfig,
+ * --authorization-kubeconfig): each kubeconfig's credentials when it is given
+ * and is not --kubeconfig; otherwise the component's own connection serves.
+ */
+export function reviewKubeconfigs(values: { kubeconfig: string; 'authentication-kubeconfig': string; 'authorization-kubeconfig': string }): {
+  authenticationTls?: ClientTls;
+  authorizationTls?: ClientTls;
+} {
+  const own = (path: string) => !path || path === values.kubeconfig;
+  return {
+    ...(own(values['authentication-kubeconfig']) ? {} : { authenticationTls: clientTlsFromKubeconfig(values['authentication-kubeconfig']) }),
+    ...(own(values['authorization-kubeconfig']) ? {} : { authorizationTls: clientTlsFromKubeconfig(values['authorization-kubeconfig']) }),
+  };
+}

@@ -9,7 +9,7 @@ import { parseRequestInfo } from '../endpoints/requestinfo.js';
 import { withUser } from '../endpoints/request-user.js';
 import { writeStatus } from '../endpoints/respond.js';
 import { requestAttributes, resourceAttributes } from './attributes.js';
-import { forbiddenStatus } from './forbidden-status.js';
+import { forbiddenStatus } from '@kubelab/component-base';
 import { impersonate } from './impersonation.js';
 import type { Authorizer } from './types.js';
 

@@ -6,7 +6,7 @@
 
 import { badRequest, GROUP_AUTHENTICATED, GROUP_SERVICE_ACCOUNTS, GROUP_UNAUTHENTICATED, SERVICE_ACCOUNT_GROUP_PREFIX, SERVICE_ACCOUNT_USER_PREFIX, USER_ANONYMOUS, type UserInfo } from '@kubelab/api';
 import { resourceAttributes } from './attributes.js';
-import { forbiddenStatus } from './forbidden-status.js';
+import { forbiddenStatus } from '@kubelab/component-base';
 import type { Authorizer } from './types.js';
 
 export const IMPERSONATE_USER = 'impersonate-user';

@@ -9,13 +9,12 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
-import { serveUpgrades, type Logger, type Route } from '@kubelab/component-base';
+import { serveUpgrades, type Logger, type Route, type ServingCertificate } from '@kubelab/component-base';
 import type { Registry } from 'prom-client';
 import type { Kubelet } from '../kubelet.js';
 import { filterRequest, type KubeletAuthOptions } from './auth/filter.js';
 import { ATTACH_PATH, EXEC_PATH, serveAttach, serveExec } from './exec.js';
 import { streamLog, type LogOptions } from './logs.js';
-import type { ServingCertificate } from './tls.js';
 
 function fail(res: ServerResponse, code: number, message: string): void {
   res.writeHead(code, { 'content-type': 'text/plain; charset=utf-8' });

@@ -25,6 +25,7 @@ describe('nodeRequestAttributes (upstream nodeAuthorizerAttributesGetter)', () =
     expect(nodeRequestAttributes(jane, method, path, 'node-1')).toEqual({
       user: jane,
       verb,
+      resourceRequest: true,
       namespace: '',
       apiGroup: '',
       apiVersion: 'v1',

@@ -4,7 +4,7 @@
 // have their own so they can be granted apart. The verb is the HTTP
 // method's API verb.
 
-import type { Attributes, UserInfo } from './types.js';
+import type { Attributes, UserInfo } from '@kubelab/component-base';
 
 const VERBS: Record<string, string> = { POST: 'create', GET: 'get', PUT: 'update', PATCH: 'patch', DELETE: 'delete' };
 
@@ -23,5 +23,5 @@ const SUBRESOURCE_BY_PREFIX: readonly [string, string][] = [
 
 export function nodeRequestAttributes(user: UserInfo, method: string, path: string, nodeName: string): Attributes {
   const subresource = SUBRESOURCE_BY_PREFIX.find(([prefix]) => isSubpath(path, prefix))?.[1] ?? 'proxy';
-  return { user, verb: VERBS[method] ?? '', namespace: '', apiGroup: '', apiVersion: 'v1', resource: 'nodes', subresource, name: nodeName, path };
+  return { user, verb: VERBS[method] ?? '', resourceRequest: true, namespace: '', apiGroup: '', apiVersion: 'v1', resource: 'nodes', subresource, name: nodeName, path };
 }

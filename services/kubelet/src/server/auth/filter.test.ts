@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { filterRequest, type KubeletAuthOptions } from './filter.js';
-import type { Authorizer, TokenAuthenticator } from './types.js';
+import type { Authorizer, TokenAuthenticator } from '@kubelab/component-base';
 
 const tokens: TokenAuthenticator = {
   authenticateToken: (t) => Promise.resolve(t === 'admin' ? { name: 'kube-apiserver-kubelet-client', groups: ['kubeadm:cluster-admins'] } : t === 'jane' ? { name: 'jane', groups: [] } : undefined),

@@ -7,8 +7,7 @@
 
 import type { IncomingMessage } from 'node:http';
 import { nodeRequestAttributes } from './attributes.js';
-import { authenticateRequest, type AuthenticatorOptions } from './authenticate.js';
-import type { Attributes, Authorizer, UserInfo } from './types.js';
+import { authenticateRequest, type Attributes, type AuthenticatorOptions, type Authorizer, type UserInfo } from '@kubelab/component-base';
 
 export interface KubeletAuthOptions {
   nodeName: string;

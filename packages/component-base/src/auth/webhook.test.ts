@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { nodeRequestAttributes } from './attributes.js';
-import type { ReviewClient, UserInfo } from './types.js';
+import type { Attributes, ReviewClient, UserInfo } from './types.js';
 import { WebhookAuthorizer, WebhookTokenAuthenticator, decisionOf, subjectAccessReviewFor } from './webhook.js';
 import type { SubjectAccessReview, TokenReview } from '@kubelab/api';
 
@@ -19,9 +18,36 @@ function fakeReviews<T extends { status?: unknown }>(answer: (review: T) => T['s
 
 const jane: UserInfo = { name: 'jane', uid: 'u-1', groups: ['dev', 'system:authenticated'], extra: { scopes: ['a'] } };
 
+/** A request on a node's subresource (as the kubelet asks them). */
+const nodeRequest = (user: UserInfo, verb: string, subresource: string, path = '/'): Attributes => ({
+  user,
+  verb,
+  resourceRequest: true,
+  namespace: '',
+  apiGroup: '',
+  apiVersion: 'v1',
+  resource: 'nodes',
+  subresource,
+  name: 'node-1',
+  path,
+});
+/** A request for a path (as the scheduler's and controller-manager's ports ask them). */
+const pathRequest = (user: UserInfo, verb: string, path: string): Attributes => ({
+  user,
+  verb,
+  resourceRequest: false,
+  namespace: '',
+  apiGroup: '',
+  apiVersion: '',
+  resource: '',
+  subresource: '',
+  name: '',
+  path,
+});
+
 describe('subjectAccessReviewFor', () => {
   it("carries the user and the node's resource attributes", () => {
-    expect(subjectAccessReviewFor(nodeRequestAttributes(jane, 'POST', '/exec/default/web/app', 'node-1'))).toEqual({
+    expect(subjectAccessReviewFor(nodeRequest(jane, 'create', 'proxy', '/exec/default/web/app'))).toEqual({
       apiVersion: 'authorization.k8s.io/v1',
       kind: 'SubjectAccessReview',
       metadata: {},
@@ -32,6 +58,14 @@ describe('subjectAccessReviewFor', () => {
         extra: { scopes: ['a'] },
         resourceAttributes: { namespace: '', verb: 'create', group: '', version: 'v1', resource: 'nodes', subresource: 'proxy', name: 'node-1' },
       },
+    });
+  });
+
+  it('asks about the path and verb alone for a non-resource request', () => {
+    expect(subjectAccessReviewFor(pathRequest({ name: 'system:anonymous', groups: ['system:unauthenticated'] }, 'get', '/metrics')).spec).toEqual({
+      user: 'system:anonymous',
+      groups: ['system:unauthenticated'],
+      nonResourceAttributes: { path: '/metrics', verb: 'get' },
     });
   });
 });
@@ -49,7 +83,7 @@ describe('decisionOf', () => {
 });
 
 describe('WebhookAuthorizer', () => {
-  const attrs = (user = jane) => nodeRequestAttributes(user, 'GET', '/containerLogs/default/web/app', 'node-1');
+  const attrs = (user = jane) => nodeRequest(user, 'get', 'log', '/containerLogs/default/web/app');
 
   it('caches an allowed answer for 5 minutes and a refusal for 30 seconds', async () => {
     let now = 0;
@@ -73,14 +107,19 @@ describe('WebhookAuthorizer', () => {
     expect(reviews.sent).toHaveLength(4);
   });
 
-  it('another verb or path class is another question', async () => {
+  it('another verb, subresource or path is another question; the same attributes are asked once', async () => {
     const reviews = fakeReviews<SubjectAccessReview>(() => ({ allowed: true }));
     const authz = new WebhookAuthorizer(reviews);
-    await authz.authorize(nodeRequestAttributes(jane, 'GET', '/pods', 'node-1'));
-    await authz.authorize(nodeRequestAttributes(jane, 'GET', '/containerLogs/a/b/c', 'node-1'));
-    await authz.authorize(nodeRequestAttributes(jane, 'POST', '/exec/a/b/c', 'node-1'));
-    await authz.authorize(nodeRequestAttributes(jane, 'GET', '/metrics', 'node-1'));
-    expect(reviews.sent.map((r) => `${r.spec.resourceAttributes?.verb} ${r.spec.resourceAttributes?.subresource}`)).toEqual(['get proxy', 'create proxy', 'get metrics']);
+    await authz.authorize(nodeRequest(jane, 'get', 'proxy', '/pods'));
+    await authz.authorize(nodeRequest(jane, 'get', 'proxy', '/runningpods'));
+    await authz.authorize(nodeRequest(jane, 'create', 'proxy', '/exec/a/b/c'));
+    await authz.authorize(nodeRequest(jane, 'get', 'metrics', '/metrics'));
+    await authz.authorize(pathRequest(jane, 'get', '/metrics'));
+    await authz.authorize(pathRequest(jane, 'get', '/metrics/slis'));
+    await authz.authorize(pathRequest(jane, 'get', '/metrics'));
+    const asked = (r: SubjectAccessReview) =>
+      r.spec.resourceAttributes ? `${r.spec.resourceAttributes.verb} ${r.spec.resourceAttributes.subresource}` : `${r.spec.nonResourceAttributes?.verb} ${r.spec.nonResourceAttributes?.path}`;
+    expect(reviews.sent.map(asked)).toEqual(['get proxy', 'create proxy', 'get metrics', 'get /metrics', 'get /metrics/slis']);
   });
 
   it('a failed review is an error and is asked again next time', async () => {

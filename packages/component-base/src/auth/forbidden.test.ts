@@ -1,16 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { ANONYMOUS, type UserInfo } from '@kubelab/api';
-import { forbiddenMessage } from './forbidden.js';
-import type { AuthorizationAttributes } from './types.js';
+import { forbiddenMessage, forbiddenStatus, type ForbiddenAttributes } from './forbidden.js';
 
 const jane: UserInfo = { name: 'jane', groups: ['system:authenticated'] };
 
-function attrs(a: Partial<AuthorizationAttributes>): AuthorizationAttributes {
-  return { user: jane, verb: 'get', resourceRequest: true, path: '', namespace: '', apiGroup: '', apiVersion: 'v1', resource: '', subresource: '', name: '', ...a };
+function attrs(a: Partial<ForbiddenAttributes>): ForbiddenAttributes {
+  return { user: jane, verb: 'get', resourceRequest: true, path: '', namespace: '', apiGroup: '', resource: '', subresource: '', name: '', ...a };
 }
 
 describe('forbiddenMessage (upstream responsewriters.forbiddenMessage)', () => {
-  it.each<[string, Partial<AuthorizationAttributes>, string, string]>([
+  it.each<[string, Partial<ForbiddenAttributes>, string, string]>([
     ['a namespaced list', { verb: 'list', resource: 'pods', namespace: 'default' }, '', 'User "jane" cannot list resource "pods" in API group "" in the namespace "default"'],
     ['a cluster-scoped get', { resource: 'nodes', name: 'node-2' }, '', 'User "jane" cannot get resource "nodes" in API group "" at the cluster scope'],
     ['a list across namespaces is cluster scope', { verb: 'list', resource: 'pods' }, '', 'User "jane" cannot list resource "pods" in API group "" at the cluster scope'],
@@ -31,5 +30,33 @@ describe('forbiddenMessage (upstream responsewriters.forbiddenMessage)', () => {
     ['what reads as HTML is escaped', { resourceRequest: false, path: '/<script>&' }, '', 'User "jane" cannot get path "/&lt;script&gt;&amp;"'],
   ])('%s', (_n, a, reason, want) => {
     expect(forbiddenMessage(attrs(a), reason)).toBe(want);
+  });
+});
+
+describe('forbiddenStatus (upstream apierrors.NewForbidden)', () => {
+  it('names the resource, its group and the object', () => {
+    expect(forbiddenStatus(attrs({ verb: 'delete', apiGroup: 'apps', resource: 'deployments', namespace: 'web', name: 'x' }), '').status).toEqual({
+      kind: 'Status',
+      apiVersion: 'v1',
+      metadata: {},
+      status: 'Failure',
+      message: 'deployments.apps "x" is forbidden: User "jane" cannot delete resource "deployments" in API group "apps" in the namespace "web"',
+      reason: 'Forbidden',
+      details: { name: 'x', group: 'apps', kind: 'deployments' },
+      code: 403,
+    });
+  });
+
+  it('a path is `forbidden: ...` with empty details, as kube-scheduler answers an anonymous GET /metrics', () => {
+    expect(forbiddenStatus(attrs({ user: ANONYMOUS, resourceRequest: false, path: '/metrics' }), '').status).toEqual({
+      kind: 'Status',
+      apiVersion: 'v1',
+      metadata: {},
+      status: 'Failure',
+      message: 'forbidden: User "system:anonymous" cannot get path "/metrics"',
+      reason: 'Forbidden',
+      details: {},
+      code: 403,
+    });
   });
 });

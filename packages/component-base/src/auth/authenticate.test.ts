@@ -2,8 +2,8 @@ import { X509Certificate } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { TestPki } from '@kubelab/pki/testing';
-import { authenticateRequest, type AuthenticatorOptions } from './authenticate.js';
-import type { TokenAuthenticator, UserInfo } from './types.js';
+import { authenticateRequest } from './authenticate.js';
+import type { AuthenticatorOptions, TokenAuthenticator, UserInfo } from './types.js';
 
 let apiserverCert: X509Certificate;
 let noCnCert: X509Certificate;
@@ -31,7 +31,7 @@ const tokens: TokenAuthenticator = {
 
 const kubeadm: AuthenticatorOptions = { x509: true, token: tokens, anonymous: false };
 
-describe('authenticateRequest (the kubelet delegating authenticator)', () => {
+describe('authenticateRequest (the delegating authenticator)', () => {
   it.each([
     [
       'a verified client certificate: CN the user, O its groups',

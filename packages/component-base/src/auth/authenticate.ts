@@ -1,23 +1,16 @@
-// Who a kubelet API request is (upstream: the kubelet's
-// DelegatingAuthenticatorConfig): a client certificate verified against
-// --client-ca-file, else a bearer token the apiserver vouches for
-// (--authentication-token-webhook); a credential that fails is an error, and
-// only a request with none is anonymous, when --anonymous-auth allows it.
+// Who a request to a component's own HTTPS port is (upstream:
+// k8s.io/apiserver's DelegatingAuthenticatorConfig, as the kubelet, the
+// scheduler and the controller-manager build it): a client certificate
+// verified against --client-ca-file, else a bearer token the apiserver vouches
+// for (a TokenReview); a credential that fails is an error, and only a request
+// with none is anonymous, when that is allowed (the kubelet's --anonymous-auth;
+// always for the scheduler and the controller-manager).
 
 import type { IncomingMessage } from 'node:http';
 import type { TLSSocket } from 'node:tls';
 import { certificateInfo } from '@kubelab/pki';
 import { ANONYMOUS, bearerTokenOf, withAuthenticatedGroup } from '@kubelab/api';
-import type { TokenAuthenticator, UserInfo } from './types.js';
-
-export interface AuthenticatorOptions {
-  /** --client-ca-file is set: the TLS layer asked for and checked client certificates. */
-  x509: boolean;
-  /** --authentication-token-webhook. */
-  token?: TokenAuthenticator;
-  /** --anonymous-auth. */
-  anonymous: boolean;
-}
+import type { AuthenticatorOptions, UserInfo } from './types.js';
 
 export type AuthenticationResult = { user: UserInfo } | { error: string };
 

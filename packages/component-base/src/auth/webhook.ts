@@ -1,10 +1,13 @@
-// The delegated checks the kubelet asks the apiserver to make (upstream
+// The delegated checks a component asks the apiserver to make (upstream
 // k8s.io/apiserver/plugin/pkg/{authenticator/token,authorizer}/webhook, as
 // the kubelet builds them from --authentication-token-webhook and
-// --authorization-mode=Webhook): a TokenReview for a bearer token and a
-// SubjectAccessReview for each request's attributes, created through the
-// kubelet's own API connection (the objects are @kubelab/api's), with upstream's caches in front (token
-// results 2 min; authorized 5 min, unauthorized 30 s; errors not cached).
+// --authorization-mode=Webhook, and the scheduler and controller-manager
+// from --authentication-kubeconfig and --authorization-kubeconfig): a
+// TokenReview for a bearer token and a SubjectAccessReview for each
+// request's attributes, created through the component's own API connection
+// (the objects are @kubelab/api's), with caches in front (the kubelet's
+// defaults: token results 2 min; authorized 5 min, unauthorized 30 s;
+// errors not cached).
 
 import { createHash } from 'node:crypto';
 import { fromApiUserInfo, type SubjectAccessReview, type SubjectAccessReviewStatus, type TokenReview } from '@kubelab/api';
@@ -50,7 +53,7 @@ export class WebhookTokenAuthenticator implements TokenAuthenticator {
   }
 }
 
-/** The review the kubelet sends for a request (upstream webhook authorizer's resourceAttributes). */
+/** The review sent for a request (upstream webhook authorizer: resourceAttributes, or nonResourceAttributes for a path). */
 export function subjectAccessReviewFor(a: Attributes): SubjectAccessReview {
   const u = a.user;
   return {
@@ -62,7 +65,9 @@ export function subjectAccessReviewFor(a: Attributes): SubjectAccessReview {
       ...(u.uid ? { uid: u.uid } : {}),
       groups: [...u.groups],
       ...(u.extra && Object.keys(u.extra).length ? { extra: Object.fromEntries(Object.entries(u.extra).map(([k, v]) => [k, [...v]])) } : {}),
-      resourceAttributes: { namespace: a.namespace, verb: a.verb, group: a.apiGroup, version: a.apiVersion, resource: a.resource, subresource: a.subresource, name: a.name },
+      ...(a.resourceRequest
+        ? { resourceAttributes: { namespace: a.namespace, verb: a.verb, group: a.apiGroup, version: a.apiVersion, resource: a.resource, subresource: a.subresource, name: a.name } }
+        : { nonResourceAttributes: { path: a.path, verb: a.verb } }),
     },
   };
 }
