@@ -23,7 +23,8 @@ function kubelab(...args: string[]): Promise<{ code: number; stdout: string; std
 
 const mode = (path: string) => (statSync(path).mode & 0o777).toString(8);
 
-describe('kubelab kubeadm init', () => {
+// Every test spawns the CLI (node's start and imports): seconds on a loaded machine.
+describe('kubelab kubeadm init', { timeout: 60_000 }, () => {
   const root = mkdtempSync(join(tmpdir(), 'kubelab-kubeadm-'));
   const dir = join(root, 'etc-kubernetes');
   const nodesDir = join(root, 'nodes');
