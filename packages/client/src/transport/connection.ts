@@ -126,8 +126,6 @@ export class Connection {
       // many busy watches share one HTTP/2 connection; the 64 KiB default
       // window stalls them behind each other for seconds
       'grpc-node.flow_control_window': 16 * 1024 * 1024,
-      // No channelz bookkeeping (timestamps and counters per call): nothing reads it.
-      'grpc.enable_channelz': 0,
       ...config.channelOptions,
       ...(config.interceptors?.length ? { interceptors: config.interceptors } : {}),
     });

@@ -481,8 +481,6 @@ export async function startGrpcServer(host: string, port: number, opts: GrpcServ
   const server = new grpc.Server({
     'grpc.max_receive_message_length': 8 * 1024 * 1024,
     'grpc.max_send_message_length': -1,
-    // No channelz bookkeeping (timestamps and counters per call): nothing here serves channelz.
-    'grpc.enable_channelz': 0,
   });
   const proto = apiserverProto();
   const service = withEncodedWatch(proto.kubelab.apiserver.v1.ResourceService.service);
