@@ -54,6 +54,14 @@ for (const minor of [27, 28]) {
       expect(stored.spec.template.spec.containers).toEqual([expect.objectContaining({ name: 'web', image: 'nginx:1.26' })]);
     });
 
+    it('apply -f with an unknown field: refused by the server (strict field validation), not by a client-side schema check', async () => {
+      const bad = await k(['apply', '-f', '-'], deployment('bad', 'nginx').replace('  replicas: 2', '  replicass: 2'));
+      expect(bad.code).toBe(1);
+      expect(bad.stderr.trim()).toBe(
+        'Error from server (BadRequest): error when creating "STDIN": Deployment in version "v1" cannot be handled as a Deployment: strict decoding error: unknown field "spec.replicass"',
+      );
+    });
+
     it('explain pod.spec.containers: the v2 layout (KIND, VERSION, RESOURCE, DESCRIPTION, FIELDS) and the default one', async () => {
       const v2 = await k(['explain', 'pod.spec.containers', '--output=plaintext-openapiv2']);
       expect(v2.stderr).toBe('');
@@ -68,6 +76,14 @@ for (const minor of [27, 28]) {
       const v3 = await k(['explain', 'pod.spec.containers']);
       expect(v3.stderr).toBe('');
       expect(v3.stdout.split('\n').slice(0, 4)).toEqual(['KIND:       Pod', 'VERSION:    v1', '', 'FIELD: containers <[]Container>']);
+    });
+
+    it('any authenticated user reads it (system:discovery), as JSON for get --raw', async () => {
+      const r = await k(['get', '--raw', '/openapi/v2', '--as', 'jane']);
+      expect(r.stderr).toBe('');
+      const doc = JSON.parse(r.stdout) as { swagger: string; definitions: Record<string, { 'x-kubernetes-group-version-kind'?: unknown }> };
+      expect(doc.swagger).toBe('2.0');
+      expect(doc.definitions['io.k8s.api.apps.v1.Deployment']!['x-kubernetes-group-version-kind']).toEqual([{ group: 'apps', kind: 'Deployment', version: 'v1' }]);
     });
 
     it('diff -f: exit 1 and a unified diff after a change, exit 0 without', async () => {
