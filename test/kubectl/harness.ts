@@ -27,8 +27,10 @@ const errorsOnly: Logger = {
     return errorsOnly;
   },
 };
-/** The newest versioned client the Google Cloud SDK on these machines ships. */
-export const KUBECTL_133 = '/usr/lib/google-cloud-sdk/bin/kubectl.1.33';
+/** A versioned client of the Google Cloud SDK on these machines (it ships 1.27 to 1.33). */
+export const sdkKubectl = (minor: number): string => `/usr/lib/google-cloud-sdk/bin/kubectl.1.${minor}`;
+/** The newest versioned client the SDK ships. */
+export const KUBECTL_133 = sdkKubectl(33);
 
 export interface KubectlResult {
   stdout: string;

@@ -6,3 +6,4 @@ export * from './grpc-health.js';
 export * from './codes.js';
 export * from './cri-record.js';
 export * from './sandbox-network.js';
+export * from './openapi-v2.js';

@@ -36,6 +36,7 @@ describe('requestAttributes', () => {
     ['GET', '/apis/apps/v1', nonResource('get', '/apis/apps/v1')],
     ['GET', '/version', nonResource('get', '/version')],
     ['GET', '/openapi/v3', nonResource('get', '/openapi/v3')],
+    ['GET', '/openapi/v2', nonResource('get', '/openapi/v2')],
     ['GET', '/openapi/v3/apis/apps/v1?hash=AB', nonResource('get', '/openapi/v3/apis/apps/v1')],
     ['GET', '/healthz', nonResource('get', '/healthz')],
     ['GET', '/livez/etcd', nonResource('get', '/livez/etcd')],

@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { APISERVER_KUBELET_CLIENT, certificateInfo, type CertKeyPem } from '@kubelab/pki';
 import { TestPki } from '@kubelab/pki/testing';
+import { decodeOpenApiV2 } from '@kubelab/proto';
 import type { Deployment, KubeList, KubeObject, Pod, Status } from '@kubelab/api';
 import type { Table } from '../printers/table.js';
 import { createRestHandler } from './index.js';
@@ -185,6 +186,35 @@ describe('openapi v3', () => {
     });
     expect(podSpec.properties.tolerations!['x-kubernetes-list-type']).toBe('atomic');
     expect(doc.components.schemas['io.k8s.api.core.v1.Pod']!['x-kubernetes-group-version-kind']).toEqual([{ group: '', kind: 'Pod', version: 'v1' }]);
+  });
+});
+
+describe('openapi v2', () => {
+  const PB = 'application/com.github.proto-openapi.spec.v2@v1.0+protobuf';
+
+  it('JSON by default and protobuf when kubectl asks for it, with one ETag; 304 for a matching If-None-Match; 406 otherwise', async () => {
+    const json = await call<{ swagger: string; definitions: Record<string, unknown> }>('GET', '/openapi/v2');
+    expect(json.status).toBe(200);
+    expect(json.headers.get('content-type')).toBe('application/json');
+    expect(json.json.swagger).toBe('2.0');
+    expect(json.json.definitions).toHaveProperty(['io.k8s.api.core.v1.Pod']);
+    const etag = json.headers.get('etag')!;
+    expect(etag).toMatch(/^"[0-9A-F]{128}"$/);
+
+    const pb = await fetch(`${base}/openapi/v2`, { headers: { accept: PB } });
+    expect(pb.status).toBe(200);
+    expect(pb.headers.get('content-type')).toBe('application/com.github.proto-openapi.spec.v2.v1.0+protobuf');
+    expect(pb.headers.get('etag')).toBe(etag);
+    const doc = decodeOpenApiV2(new Uint8Array(await pb.arrayBuffer()));
+    expect(doc.definitions.additional_properties.map((d) => d.name)).toEqual(Object.keys(json.json.definitions));
+
+    const cached = await fetch(`${base}/openapi/v2`, { headers: { accept: PB, 'if-none-match': etag } });
+    expect(cached.status).toBe(304);
+    expect(await cached.text()).toBe('');
+
+    const refused = await fetch(`${base}/openapi/v2`, { headers: { accept: 'text/html' } });
+    expect(refused.status).toBe(406);
+    expect(refused.headers.get('vary')).toBe('Accept');
   });
 });
 

@@ -1,4 +1,4 @@
-// The REST handler kubectl talks to: discovery, /version, OpenAPI v3, and
+// The REST handler kubectl talks to: discovery, /version, OpenAPI v2 and v3, and
 // every verb on every served resource (upstream: the apiserver's
 // endpoints/installer + handlers). Mounted by server.ts on the secure port.
 
@@ -10,6 +10,7 @@ import { DEFAULT_MAX_BODY_BYTES } from './body.js';
 import { apiGroup, groupList, legacyVersions, resourceList } from './discovery.js';
 import type { HandlerEnv, KubeletAddress, VersionInfo } from './env.js';
 import { openapiDocument, openapiRoot } from './openapi/build.js';
+import { serveOpenApiV2 } from './openapi/v2.js';
 import { parseRequestInfo, type ResourceRequest } from './requestinfo.js';
 import { serveResourceVerb } from './resource.js';
 import { writeJson, writeStatus } from './respond.js';
@@ -92,6 +93,8 @@ export function createRestHandler(deps: RestHandlerDeps): (req: IncomingMessage,
           const l = resourceList(info.group, info.version);
           return l && isGet ? writeJson(res, 200, l) : pageNotFound(res);
         }
+        case 'openapiV2':
+          return serveOpenApiV2(req, res);
         case 'openapiV3Root':
           return writeJson(res, 200, openapiRoot());
         case 'openapiV3': {

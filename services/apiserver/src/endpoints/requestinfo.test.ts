@@ -12,6 +12,8 @@ describe('parseRequestInfo', () => {
     ['GET', '/apis/apps', { kind: 'group', group: 'apps' }],
     ['GET', '/api/v1', { kind: 'resourceList', group: '', version: 'v1' }],
     ['GET', '/openapi/v3', { kind: 'openapiV3Root' }],
+    ['GET', '/openapi/v2', { kind: 'openapiV2' }],
+    ['GET', '/openapi/v2/x', { kind: 'notFound' }],
     ['GET', '/openapi/v3/apis/apps/v1?hash=AB', { kind: 'openapiV3', key: 'apis/apps/v1' }],
     ['GET', '/api/v1/pods', { kind: 'resource', group: '', version: 'v1', resource: 'pods', verb: 'list' }],
     ['GET', '/api/v1/namespaces/default/pods?watch=true', { kind: 'resource', group: '', version: 'v1', namespace: 'default', resource: 'pods', verb: 'watch' }],

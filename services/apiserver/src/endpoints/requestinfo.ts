@@ -24,6 +24,7 @@ export type RequestInfo =
   | { kind: 'resourceList'; group: string; version: string }
   | { kind: 'openapiV3Root' }
   | { kind: 'openapiV3'; key: string }
+  | { kind: 'openapiV2' }
   | { kind: 'notFound' };
 
 function isTrue(v: string | null): boolean {
@@ -34,6 +35,7 @@ function isTrue(v: string | null): boolean {
 export function parseRequestInfo(method: string, url: URL): RequestInfo {
   const parts = url.pathname.split('/').filter(Boolean).map(decodeURIComponent);
   if (parts.length === 1 && parts[0] === 'version') return { kind: 'version' };
+  if (parts.length === 2 && parts[0] === 'openapi' && parts[1] === 'v2') return { kind: 'openapiV2' };
   if (parts[0] === 'openapi' && parts[1] === 'v3') {
     return parts.length === 2 ? { kind: 'openapiV3Root' } : { kind: 'openapiV3', key: parts.slice(2).join('/') };
   }

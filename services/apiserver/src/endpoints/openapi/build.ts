@@ -7,7 +7,10 @@
 import { createHash } from 'node:crypto';
 import { RESOURCES, SCHEMA, apiVersionOf, isStored, fieldPatchMeta, isPrimitiveType, openapiName, type FieldDef, type PrimitiveType, type ResourceInfo } from '@kubelab/api';
 
-type Json = Record<string, unknown>;
+export type Json = Record<string, unknown>;
+
+/** The `info` of both OpenAPI documents (upstream: the apiserver's title and its version). */
+export const OPENAPI_INFO = { title: 'Kubernetes', version: 'v1.32.4' } as const;
 
 const PRIMITIVES: Record<PrimitiveType, Json> = {
   string: { type: 'string' },
@@ -62,7 +65,8 @@ function gvkOf(typeName: string): Json[] | undefined {
   return e ? [{ group: e[0], kind: typeName, version: e[1] }] : undefined;
 }
 
-function componentSchemas(): Json {
+/** Every type of the schema as an OpenAPI v3 schema, keyed by its upstream definition name (also the source of /openapi/v2's definitions). */
+export function componentSchemas(): Json {
   const out: Json = {};
   for (const [name, t] of Object.entries(SCHEMA)) {
     if (t.primitive) {
@@ -102,7 +106,8 @@ function operation(info: ResourceInfo, action: string, id: string, extraParams: 
   };
 }
 
-function paths(gv: string): Json {
+/** The v3 path items of one group version (also the source of /openapi/v2's paths). */
+export function paths(gv: string): Json {
   const out: Json = {};
   for (const info of RESOURCES.filter((r) => apiVersionOf(r) === gv)) {
     const prefix = info.group ? `/apis/${info.group}/${info.version}` : `/api/${info.version}`;
@@ -141,7 +146,7 @@ function build(): Built {
   const docs = new Map<string, { body: string; hash: string }>();
   for (const key of openapiGroupVersions()) {
     const gv = key.replace(/^apis?\//, '');
-    const doc = { openapi: '3.0.0', info: { title: 'Kubernetes', version: 'v1.32.4' }, paths: paths(gv), components: { schemas } };
+    const doc = { openapi: '3.0.0', info: OPENAPI_INFO, paths: paths(gv), components: { schemas } };
     const body = JSON.stringify(doc);
     docs.set(key, { body, hash: createHash('sha512').update(body).digest('hex').toUpperCase() });
   }
