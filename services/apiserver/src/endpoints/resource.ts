@@ -118,10 +118,13 @@ export async function serveResourceVerb(env: HandlerEnv, store: ResourceStore, r
     case 'list': {
       const opts: Parameters<ResourceStore['list']>[0] = {};
       if (ns !== undefined) opts.namespace = ns;
-      for (const k of ['labelSelector', 'fieldSelector', 'resourceVersion', 'continue'] as const) {
+      for (const k of ['labelSelector', 'fieldSelector', 'resourceVersion', 'resourceVersionMatch', 'continue'] as const) {
         const v = q.get(k);
         if (v) opts[k] = v;
       }
+      // Refused for a list (the store's validation says so in upstream's words).
+      const sie = optionalBool(q, 'sendInitialEvents');
+      if (sie !== undefined) opts.sendInitialEvents = sie;
       const limit = intParam(q, 'limit');
       if (limit !== undefined && limit > 0) opts.limit = limit;
       const list = await store.list(opts);
@@ -212,6 +215,39 @@ export async function serveResourceVerb(env: HandlerEnv, store: ResourceStore, r
   }
 }
 
+/** A boolean query parameter that may be absent (upstream decodes `*bool`). */
+function optionalBool(q: URLSearchParams, name: string): boolean | undefined {
+  const v = q.get(name);
+  if (v === null || v === '') return undefined;
+  if (v === 'true' || v === '1') return true;
+  if (v === 'false' || v === '0') return false;
+  throw badRequest(`invalid ${name} ${JSON.stringify(v)}: must be a boolean`);
+}
+
+/**
+ * Waits until the response drained: true; false when the connection closed
+ * or the watch ended meanwhile (a client that does not read is given up on
+ * once its watcher was closed for falling behind).
+ */
+function drained(res: ServerResponse, ended: Promise<void> | undefined): Promise<boolean> {
+  if (res.destroyed) return Promise.resolve(false);
+  return new Promise<boolean>((resolve) => {
+    let settled = false;
+    const settle = (ok: boolean) => {
+      if (settled) return;
+      settled = true;
+      res.off('drain', onDrain);
+      res.off('close', onClose);
+      resolve(ok);
+    };
+    const onDrain = () => settle(true);
+    const onClose = () => settle(false);
+    res.on('drain', onDrain);
+    res.on('close', onClose);
+    void ended?.then(() => settle(false));
+  });
+}
+
 /** A watch: chunked JSON lines, one event each, until the client leaves or timeoutSeconds pass. */
 async function serveWatch(env: HandlerEnv, store: ResourceStore, r: ResourceRequest, req: IncomingMessage, res: ServerResponse, q: URLSearchParams): Promise<void> {
   const info = store.info;
@@ -221,6 +257,10 @@ async function serveWatch(env: HandlerEnv, store: ResourceStore, r: ResourceRequ
     const v = q.get(k);
     if (v !== null) opts[k] = v;
   }
+  const match = q.get('resourceVersionMatch');
+  if (match) opts.resourceVersionMatch = match;
+  const sie = optionalBool(q, 'sendInitialEvents');
+  if (sie !== undefined) opts.sendInitialEvents = sie;
   if (boolParam(q, 'allowWatchBookmarks')) opts.allowWatchBookmarks = true;
   const timeout = intParam(q, 'timeoutSeconds');
   if (timeout) opts.timeoutSeconds = timeout;
@@ -248,7 +288,12 @@ async function serveWatch(env: HandlerEnv, store: ResourceStore, r: ResourceRequ
       } else {
         object = withType(info, ev.object);
       }
-      res.write(`${JSON.stringify({ type: ev.type, object })}\n`);
+      // Backpressure: nothing more is taken from the watcher until the socket drained; a client that
+      // never reads lets the watcher's buffer fill, and the watch is closed (upstream: cacheWatcher's buffer).
+      if (!res.write(`${JSON.stringify({ type: ev.type, object })}\n`) && !(await drained(res, watch.done))) {
+        res.destroy();
+        break;
+      }
     }
   } catch (e) {
     if (!res.destroyed) res.write(`${JSON.stringify({ type: 'ERROR', object: toStatus(e) })}\n`);
