@@ -21,6 +21,7 @@ import {
 import type { ResourceStore } from '../registry/interface.js';
 import { printTable } from '../printers/index.js';
 import { listBytes } from '../cache/raw.js';
+import { drainWaiter } from '../cache/backpressure.js';
 import { decodeBody, mediaType, parseJson, readBody } from './body.js';
 import { boolParam, intParam, requestContext } from './context.js';
 import { checkPatchFields, decodeObject, parseFieldValidation } from '../decoding/decode.js';
@@ -224,30 +225,6 @@ function optionalBool(q: URLSearchParams, name: string): boolean | undefined {
   throw badRequest(`invalid ${name} ${JSON.stringify(v)}: must be a boolean`);
 }
 
-/**
- * Waits until the response drained: true; false when the connection closed
- * or the watch ended meanwhile (a client that does not read is given up on
- * once its watcher was closed for falling behind).
- */
-function drained(res: ServerResponse, ended: Promise<void> | undefined): Promise<boolean> {
-  if (res.destroyed) return Promise.resolve(false);
-  return new Promise<boolean>((resolve) => {
-    let settled = false;
-    const settle = (ok: boolean) => {
-      if (settled) return;
-      settled = true;
-      res.off('drain', onDrain);
-      res.off('close', onClose);
-      resolve(ok);
-    };
-    const onDrain = () => settle(true);
-    const onClose = () => settle(false);
-    res.on('drain', onDrain);
-    res.on('close', onClose);
-    void ended?.then(() => settle(false));
-  });
-}
-
 /** A watch: chunked JSON lines, one event each, until the client leaves or timeoutSeconds pass. */
 async function serveWatch(env: HandlerEnv, store: ResourceStore, r: ResourceRequest, req: IncomingMessage, res: ServerResponse, q: URLSearchParams): Promise<void> {
   const info = store.info;
@@ -268,6 +245,7 @@ async function serveWatch(env: HandlerEnv, store: ResourceStore, r: ResourceRequ
   const include = parseIncludeObject(q.get('includeObject'));
 
   const watch = store.watch(opts);
+  const drained = drainWaiter(watch.done);
   res.writeHead(200, { 'Content-Type': 'application/json', 'Cache-Control': 'no-cache, private', 'Transfer-Encoding': 'chunked' });
   res.flushHeaders();
   // The response's close, not the request's: the latter fires once the body is read.
@@ -290,7 +268,7 @@ async function serveWatch(env: HandlerEnv, store: ResourceStore, r: ResourceRequ
       }
       // Backpressure: nothing more is taken from the watcher until the socket drained; a client that
       // never reads lets the watcher's buffer fill, and the watch is closed (upstream: cacheWatcher's buffer).
-      if (!res.write(`${JSON.stringify({ type: ev.type, object })}\n`) && !(await drained(res, watch.done))) {
+      if (!res.write(`${JSON.stringify({ type: ev.type, object })}\n`) && !(await drained(res, ['close']))) {
         res.destroy();
         break;
       }

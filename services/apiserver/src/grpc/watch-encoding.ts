@@ -108,31 +108,6 @@ export function withEncodedWatch(service: grpc.ServiceDefinition): grpc.ServiceD
   };
 }
 
-/**
- * Waits until a watch's call drained: true; false when the call closed or the
- * watch ended meanwhile (its watcher was closed for falling behind a client
- * that does not read: upstream's cacheWatcher buffer, then termination).
- */
-export function callDrained(call: NodeJS.EventEmitter, ended: Promise<void> | undefined): Promise<boolean> {
-  return new Promise<boolean>((resolve) => {
-    let settled = false;
-    const settle = (ok: boolean) => {
-      if (settled) return;
-      settled = true;
-      call.off('drain', onDrain);
-      call.off('close', onClose);
-      call.off('cancelled', onClose);
-      resolve(ok);
-    };
-    const onDrain = () => settle(true);
-    const onClose = () => settle(false);
-    call.on('drain', onDrain);
-    call.on('close', onClose);
-    call.on('cancelled', onClose);
-    void ended?.then(() => settle(false));
-  });
-}
-
 interface ResettableStream {
   close(code?: number): void;
   destroyed: boolean;
