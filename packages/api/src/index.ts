@@ -167,8 +167,8 @@ export { elementType, isPrimitiveType, openapiName, SCHEMA, structOf, type Field
 export { applyPatch, fieldPatchMeta, isPatchType } from './patch/index.js';
 export { parseQuantity, Quantity } from './resource/quantity.js';
 export { labelSelectorAsSelector, matchesSet, parseLabelSelector } from './labels/selector.js';
-export { parseFieldSelector } from './fields/selector.js';
-export { objectFields } from './fields/selectable.js';
+export { parseFieldSelector, type FieldSelector } from './fields/selector.js';
+export { convertFieldSelector, objectFields } from './fields/selectable.js';
 
 // defaulting and validation
 export { setDefaults } from './defaults.js';

@@ -92,7 +92,7 @@ describe('WatchCache', () => {
     c.stop();
   });
 
-  it('closes a watcher that falls behind without holding up the others', () => {
+  it('closes a watcher that falls behind without holding up the others, dropping what it held', async () => {
     const c = syncedCache({ watcherBuffer: 4 });
     const slow = c.watch({ info: cms, prefix: '/registry/configmaps', resourceVersion: '0' });
     const fast = c.watch({ info: cms, prefix: '/registry/configmaps', resourceVersion: '0' });
@@ -102,11 +102,55 @@ describe('WatchCache', () => {
       fastSeen.push(...fast.drain().map((e) => e.object.metadata.resourceVersion!));
     }
     expect(fastSeen).toEqual(['1', '2', '3', '4', '5', '6', '7', '8', '9', '10']);
+    // Its buffer is freed at once (memory stays bounded); the client reads only the 410 and relists.
     const slowEvents = slow.drain();
-    expect(slowEvents.slice(0, 4).map((e) => e.type)).toEqual(['ADDED', 'ADDED', 'ADDED', 'ADDED']);
-    expect(slowEvents[4]).toMatchObject({ type: 'ERROR', object: { code: 410 } });
+    expect(slowEvents).toEqual([{ type: 'ERROR', object: expect.objectContaining({ code: 410, reason: 'Expired' }) }]);
     expect(slow.isEnded).toBe(true);
+    await expect(slow.done).resolves.toBeUndefined();
     expect(c.watcherTotal).toBe(1);
+    c.stop();
+  });
+
+  it('rebuilds a resource as it was at a revision from the window, until the window has passed it', () => {
+    const c = syncedCache({ windowSize: 4 });
+    c.ingest('/registry/configmaps/ns/a', 'PUT', cm('a'), 1);
+    c.ingest('/registry/configmaps/ns/b', 'PUT', cm('b'), 2);
+    c.ingest('/registry/configmaps/other/c', 'PUT', cm('c'), 3);
+    c.ingest('/registry/configmaps/ns/a', 'PUT', cm('a', { v: '2' }), 4);
+    c.ingest('/registry/configmaps/ns/b', 'DEL', new Uint8Array(), 5);
+    c.ingest('/registry/configmaps/ns/d', 'PUT', cm('d'), 6);
+    const at = (rev: number, ns?: string) => c.listAt('/registry/configmaps', rev, ns)?.map((e) => `${e.name}@${e.rev}`);
+    expect(at(6)).toEqual(['a@4', 'd@6', 'c@3']);
+    expect(at(3)).toEqual(['a@1', 'b@2', 'c@3']);
+    expect(at(3, 'ns')).toEqual(['a@1', 'b@2']);
+    expect(at(4, 'ns')).toEqual(['a@4', 'b@2']);
+    // Four events kept (3..6): revision 2 is the oldest state still known.
+    expect(c.oldestRev).toBe(2);
+    expect(at(2)).toEqual(['a@1', 'b@2']);
+    expect(at(1)).toBeUndefined();
+    c.stop();
+  });
+
+  it('sends a watch-list its state, then the bookmark that ends the initial events', () => {
+    const c = syncedCache();
+    c.ingest('/registry/configmaps/ns/a', 'PUT', cm('a'), 1);
+    c.ingest('/registry/configmaps/ns/b', 'PUT', cm('b'), 2);
+    const w = c.watch({ info: cms, prefix: '/registry/configmaps', sendInitialEvents: true, allowWatchBookmarks: true });
+    expect(w.drain()).toEqual([
+      { type: 'ADDED', object: expect.objectContaining({ metadata: expect.objectContaining({ name: 'a' }) }) },
+      { type: 'ADDED', object: expect.objectContaining({ metadata: expect.objectContaining({ name: 'b' }) }) },
+      { type: 'BOOKMARK', object: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { resourceVersion: '2', annotations: { 'k8s.io/initial-events-end': 'true' } } } },
+    ]);
+    // Without bookmarks no end marker; sendInitialEvents=false starts from now.
+    expect(
+      c
+        .watch({ info: cms, prefix: '/registry/configmaps', sendInitialEvents: true })
+        .drain()
+        .map((e) => e.type),
+    ).toEqual(['ADDED', 'ADDED']);
+    const later = c.watch({ info: cms, prefix: '/registry/configmaps', sendInitialEvents: false });
+    c.ingest('/registry/configmaps/ns/e', 'PUT', cm('e'), 3);
+    expect(later.drain().map((e) => `${e.type} ${e.object.metadata.name}`)).toEqual(['ADDED e']);
     c.stop();
   });
 

@@ -65,7 +65,16 @@ export interface CacheWatchRequest {
   resourceVersion?: string;
   allowWatchBookmarks?: boolean;
   timeoutSeconds?: number;
+  /**
+   * true: ADDED for the current state, then (with bookmarks) a BOOKMARK
+   * annotated `k8s.io/initial-events-end` (upstream's watch-list); false: no
+   * initial events even from "" / "0"; undefined: the legacy rule above.
+   */
+  sendInitialEvents?: boolean;
 }
+
+/** The annotation of the bookmark that ends a watch-list's initial events (upstream: metav1.InitialEventsAnnotationKey). */
+export const INITIAL_EVENTS_END_ANNOTATION = 'k8s.io/initial-events-end';
 
 interface Waiter {
   rev: number;
@@ -431,6 +440,34 @@ export class WatchCache {
     return out;
   }
 
+  /** Oldest revision the event window still reaches back to: states at or after it can be rebuilt. */
+  get oldestRev(): number {
+    return this.floor;
+  }
+
+  /**
+   * Entries of one resource as they were at `rev` (upstream: a list at an
+   * exact revision, or the cacher's snapshot for a continue token), rebuilt
+   * from the current state by undoing the window's newer events; undefined
+   * once the window no longer reaches back to `rev`.
+   */
+  listAt(prefix: string, rev: number, namespace?: string): CacheEntry[] | undefined {
+    if (rev >= this.rev) return this.list(prefix, namespace);
+    if (rev < this.floor) return undefined;
+    // Newest first: what a key is left with is its state just before the oldest newer event.
+    let undone: Map<string, CacheEntry | undefined> | undefined;
+    for (let i = this.window.length - 1, first = this.firstAfter(rev); i >= first; i--) {
+      const ev = this.window[i]!;
+      if (ev.prefix !== prefix || (namespace && ev.namespace !== namespace)) continue;
+      (undone ??= new Map()).set(ev.key, ev.prev);
+    }
+    const cur = this.list(prefix, namespace);
+    if (!undone) return cur;
+    const out = cur.filter((e) => !undone.has(e.key));
+    for (const e of undone.values()) if (e) out.push(e);
+    return out.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  }
+
   count(prefix: string): number {
     return this.byPrefix.get(prefix)?.size ?? 0;
   }
@@ -457,11 +494,18 @@ export class WatchCache {
       return w;
     }
     const initial: WatchEvent[] = [];
-    if (rv === 0) {
+    if (req.sendInitialEvents === false && rv === 0) {
+      w.lastRev = this.rev; // from now on, nothing before
+    } else if (rv === 0 || req.sendInitialEvents === true) {
       for (const e of this.list(req.prefix, req.namespace)) {
         if (!req.predicate || req.predicate(e.obj)) initial.push({ type: 'ADDED', object: e.obj });
       }
       w.lastRev = this.rev;
+      // The watch-list's end of initial events: the state's revision, annotated (only to watchers that take bookmarks).
+      if (req.sendInitialEvents === true && w.bookmarks) {
+        const metadata = { resourceVersion: String(this.rev), annotations: { [INITIAL_EVENTS_END_ANNOTATION]: 'true' } };
+        initial.push({ type: 'BOOKMARK', object: { ...w.typeMeta, metadata } as KubeObject });
+      }
     } else {
       for (let i = this.firstAfter(rv); i < this.window.length; i++) {
         const ev = this.window[i]!;

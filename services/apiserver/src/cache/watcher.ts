@@ -15,6 +15,9 @@ export class CacheWatcher implements Watch {
   /** The newest revision delivered to this watcher (events or bookmarks). */
   lastRev: number;
   readonly events: AsyncIterable<WatchEvent>;
+  private resolveDone!: () => void;
+  /** Resolves when the watch ends (stopped, timed out, or closed for falling behind). */
+  readonly done = new Promise<void>((r) => (this.resolveDone = r));
   /** apiVersion/kind for BOOKMARK objects. */
   typeMeta: { apiVersion: string; kind: string } = { apiVersion: 'v1', kind: '' };
 
@@ -56,7 +59,8 @@ export class CacheWatcher implements Watch {
   deliver(ev: WatchEvent, rev: number, overflow: () => Status): boolean {
     if (this.ended) return true;
     if (this.pending >= this.capacity) {
-      this.end(overflow());
+      // Upstream terminates a watcher whose buffer is full; what it had queued is dropped with it (the client relists).
+      this.end(overflow(), true);
       return false;
     }
     this.queue.push(ev);
@@ -65,13 +69,18 @@ export class CacheWatcher implements Watch {
     return true;
   }
 
-  /** Ends the watch; with a Status, an ERROR event is the last thing the client reads. */
-  end(err?: Status): void {
+  /** Ends the watch; with a Status, an ERROR event is the last thing the client reads (`drop`: the only one). */
+  end(err?: Status, drop = false): void {
     if (this.ended) return;
+    if (drop) {
+      this.queue = [];
+      this.head = 0;
+    }
     if (err) this.queue.push({ type: 'ERROR', object: err as unknown as KubeObject });
     this.ended = true;
     if (this.timer) clearTimeout(this.timer);
     this.onEnd(this);
+    this.resolveDone();
     this.notify();
   }
 

@@ -21,6 +21,7 @@ import {
 import type { ResourceStore } from '../registry/interface.js';
 import { printTable } from '../printers/index.js';
 import { listBytes } from '../cache/raw.js';
+import { drainWaiter } from '../cache/backpressure.js';
 import { decodeBody, mediaType, parseJson, readBody } from './body.js';
 import { boolParam, intParam, requestContext } from './context.js';
 import { checkPatchFields, decodeObject, parseFieldValidation } from '../decoding/decode.js';
@@ -118,10 +119,13 @@ export async function serveResourceVerb(env: HandlerEnv, store: ResourceStore, r
     case 'list': {
       const opts: Parameters<ResourceStore['list']>[0] = {};
       if (ns !== undefined) opts.namespace = ns;
-      for (const k of ['labelSelector', 'fieldSelector', 'resourceVersion', 'continue'] as const) {
+      for (const k of ['labelSelector', 'fieldSelector', 'resourceVersion', 'resourceVersionMatch', 'continue'] as const) {
         const v = q.get(k);
         if (v) opts[k] = v;
       }
+      // Refused for a list (the store's validation says so in upstream's words).
+      const sie = optionalBool(q, 'sendInitialEvents');
+      if (sie !== undefined) opts.sendInitialEvents = sie;
       const limit = intParam(q, 'limit');
       if (limit !== undefined && limit > 0) opts.limit = limit;
       const list = await store.list(opts);
@@ -212,6 +216,15 @@ export async function serveResourceVerb(env: HandlerEnv, store: ResourceStore, r
   }
 }
 
+/** A boolean query parameter that may be absent (upstream decodes `*bool`). */
+function optionalBool(q: URLSearchParams, name: string): boolean | undefined {
+  const v = q.get(name);
+  if (v === null || v === '') return undefined;
+  if (v === 'true' || v === '1') return true;
+  if (v === 'false' || v === '0') return false;
+  throw badRequest(`invalid ${name} ${JSON.stringify(v)}: must be a boolean`);
+}
+
 /** A watch: chunked JSON lines, one event each, until the client leaves or timeoutSeconds pass. */
 async function serveWatch(env: HandlerEnv, store: ResourceStore, r: ResourceRequest, req: IncomingMessage, res: ServerResponse, q: URLSearchParams): Promise<void> {
   const info = store.info;
@@ -221,6 +234,10 @@ async function serveWatch(env: HandlerEnv, store: ResourceStore, r: ResourceRequ
     const v = q.get(k);
     if (v !== null) opts[k] = v;
   }
+  const match = q.get('resourceVersionMatch');
+  if (match) opts.resourceVersionMatch = match;
+  const sie = optionalBool(q, 'sendInitialEvents');
+  if (sie !== undefined) opts.sendInitialEvents = sie;
   if (boolParam(q, 'allowWatchBookmarks')) opts.allowWatchBookmarks = true;
   const timeout = intParam(q, 'timeoutSeconds');
   if (timeout) opts.timeoutSeconds = timeout;
@@ -228,6 +245,7 @@ async function serveWatch(env: HandlerEnv, store: ResourceStore, r: ResourceRequ
   const include = parseIncludeObject(q.get('includeObject'));
 
   const watch = store.watch(opts);
+  const drained = drainWaiter(watch.done);
   res.writeHead(200, { 'Content-Type': 'application/json', 'Cache-Control': 'no-cache, private', 'Transfer-Encoding': 'chunked' });
   res.flushHeaders();
   // The response's close, not the request's: the latter fires once the body is read.
@@ -248,7 +266,12 @@ async function serveWatch(env: HandlerEnv, store: ResourceStore, r: ResourceRequ
       } else {
         object = withType(info, ev.object);
       }
-      res.write(`${JSON.stringify({ type: ev.type, object })}\n`);
+      // Backpressure: nothing more is taken from the watcher until the socket drained; a client that
+      // never reads lets the watcher's buffer fill, and the watch is closed (upstream: cacheWatcher's buffer).
+      if (!res.write(`${JSON.stringify({ type: ev.type, object })}\n`) && !(await drained(res, ['close']))) {
+        res.destroy();
+        break;
+      }
     }
   } catch (e) {
     if (!res.destroyed) res.write(`${JSON.stringify({ type: 'ERROR', object: toStatus(e) })}\n`);

@@ -8,7 +8,8 @@ import { badRequest, StatusError, unsupportedMediaType, type DeleteOptions, type
 import type { PatchType, Registry, RequestContext, ResourceStore, Subresource } from '../registry/interface.js';
 import type { TokenRequestREST } from '../serviceaccount/token-request.js';
 import { listBytes, rawJson } from '../cache/raw.js';
-import { watchMessage, withEncodedWatch } from './watch-encoding.js';
+import { resetCall, watchMessage, withEncodedWatch } from './watch-encoding.js';
+import { drainWaiter } from '../cache/backpressure.js';
 import { typeErrorOf } from '../decoding/decode.js';
 import type { ServingTls } from '../http/server.js';
 import { statusToGrpc, STATUS_METADATA_KEY } from '@kubelab/proto';
@@ -294,11 +295,21 @@ export function resourceServiceHandlers(opts: GrpcServerOptions): ResourceServic
           });
           stopWatch = () => w.stop();
           if (done) return w.stop();
+          const drained = drainWaiter(w.done);
           // Messages are pre-encoded WatchEvent bytes (watch-encoding.ts), shared by every watcher of an event.
           const write = async (msgs: Array<Buffer | Buffer[]>) => {
             for (const msg of msgs) {
               // Bytes, not a WatchEvent object: the service's Watch serializer writes them through.
-              if (!call.write(msg as never) && !done) await new Promise<void>((r) => call.once('drain', () => r()));
+              // Backpressure: a client that does not read lets the watcher's buffer fill; once the
+              // watcher is closed for it, the stream is reset instead of waiting forever.
+              if (!call.write(msg as never) && !done && !(await drained(call, ['close', 'cancelled']))) {
+                if (!done) {
+                  done = true;
+                  w.stop();
+                  resetCall(call);
+                }
+                return;
+              }
             }
           };
           if (w.nextBatch) {

@@ -107,3 +107,32 @@ export function withEncodedWatch(service: grpc.ServiceDefinition): grpc.ServiceD
     Watch: { ...watch, responseSerialize: (v: unknown) => (Buffer.isBuffer(v) ? v : Array.isArray(v) ? joinItems(v as Buffer[]) : serialize(v)) },
   };
 }
+
+interface ResettableStream {
+  close(code?: number): void;
+  destroyed: boolean;
+}
+
+/** NGHTTP2_CANCEL: the RST_STREAM code a cancelled call carries. */
+const NGHTTP2_CANCEL = 8;
+
+/**
+ * Resets the HTTP/2 stream under a server call whose client stopped reading:
+ * ending it normally would wait behind the unsent messages forever. grpc-js
+ * has no public cancel for a server call, so this finds the stream through
+ * its call layers (bounded), and falls back to destroying the call's writable
+ * (which at least drops its queued messages).
+ */
+export function resetCall(call: object): void {
+  let layer: unknown = call;
+  for (let depth = 0; depth < 6 && layer && typeof layer === 'object'; depth++) {
+    const l = layer as { stream?: Partial<ResettableStream>; call?: unknown; nextCall?: unknown };
+    const s = l.stream;
+    if (s && typeof s.close === 'function') {
+      if (!s.destroyed) s.close(NGHTTP2_CANCEL);
+      return;
+    }
+    layer = l.nextCall ?? l.call;
+  }
+  (call as { destroy?: () => void }).destroy?.();
+}

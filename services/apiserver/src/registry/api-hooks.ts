@@ -4,7 +4,7 @@
 // small fallback keeps the semantics sane until they exist.
 
 import * as api from '@kubelab/api';
-import { badRequest, StatusError, type FieldError, type KubeObject } from '@kubelab/api';
+import { badRequest, convertFieldSelector, StatusError, type FieldError, type FieldSelector, type KubeObject } from '@kubelab/api';
 
 const mod = api as unknown as Record<string, unknown>;
 
@@ -74,8 +74,12 @@ function wrapParse<T>(what: string, text: string, f: () => T): T {
   }
 }
 
-/** Compiles label and field selectors once per list/watch. */
-export function compileSelectors(labelSelector?: string, fieldSelector?: string): ObjectPredicate | undefined {
+/**
+ * Compiles label and field selectors once per list/watch. With the kind, every
+ * field label goes through its conversion (upstream: ConvertFieldLabel in the
+ * list/watch handler): an unsupported one is a 400 in the kind's words.
+ */
+export function compileSelectors(labelSelector?: string, fieldSelector?: string, kind?: { apiVersion: string; kind: string }): ObjectPredicate | undefined {
   const preds: ObjectPredicate[] = [];
   if (labelSelector && labelSelector.trim() !== '') {
     const p = fn<(s: string) => unknown>('parseLabelSelector');
@@ -85,12 +89,22 @@ export function compileSelectors(labelSelector?: string, fieldSelector?: string)
   if (fieldSelector && fieldSelector.trim() !== '') {
     const p = fn<(s: string) => unknown>('parseFieldSelector');
     const fields = fn<(o: KubeObject) => Record<string, string>>('objectFields') ?? fallbackFields;
-    const parsed = p ? wrapParse('field selector', fieldSelector, () => p(fieldSelector)) : fallbackFieldSelector(fieldSelector);
+    let parsed = p ? wrapParse('field selector', fieldSelector, () => p(fieldSelector)) : fallbackFieldSelector(fieldSelector);
+    if (kind && typeof (parsed as Partial<FieldSelector>).transform === 'function') parsed = convertLabels(kind, parsed as FieldSelector);
     preds.push(asPredicate(parsed, (o) => fields(o)));
   }
   if (preds.length === 0) return undefined;
   if (preds.length === 1) return preds[0];
   return (o) => preds.every((p) => p(o));
+}
+
+function convertLabels(kind: { apiVersion: string; kind: string }, sel: FieldSelector): FieldSelector {
+  try {
+    return convertFieldSelector(kind.apiVersion, kind.kind, sel);
+  } catch (e) {
+    // Upstream answers the conversion's own text as a BadRequest (`field label not supported: spec.foo`).
+    throw badRequest((e as Error).message);
+  }
 }
 
 type Req = { key: string; op: 'in' | 'notin' | 'exists' | '!exists' | '=' | '!='; values: string[] };

@@ -30,8 +30,12 @@ export interface ListOptions {
   fieldSelector?: string;
   /** "" = most recent (consistent), "0" = any cached state, otherwise not older than this. */
   resourceVersion?: string;
+  /** How resourceVersion applies: Exact (the state at it) or NotOlderThan; unset: the legacy rule (Exact when paged). */
+  resourceVersionMatch?: string;
   limit?: number;
   continue?: string;
+  /** Only for watches: a list that sets it is refused (upstream's validation). */
+  sendInitialEvents?: boolean;
 }
 
 export interface WatchOptions {
@@ -43,6 +47,9 @@ export interface WatchOptions {
   allowWatchBookmarks?: boolean;
   /** Close the watch after this many seconds (0/undefined: never). */
   timeoutSeconds?: number;
+  /** Watch-list: the current state as ADDED first, then a BOOKMARK annotated `k8s.io/initial-events-end` (needs resourceVersionMatch=NotOlderThan). */
+  sendInitialEvents?: boolean;
+  resourceVersionMatch?: string;
 }
 
 /** A running watch; iterate events until it ends, or stop() it. */
@@ -54,6 +61,8 @@ export interface Watch {
    * event once there is at least one; an empty array means the watch ended.
    */
   nextBatch?(): Promise<WatchEvent[]>;
+  /** Resolves once the server ended the watch (stopped, timed out, or closed for falling behind): a transport blocked on a client that does not read gives up then. */
+  done?: Promise<void>;
 }
 
 export type PatchType = 'application/json-patch+json' | 'application/merge-patch+json' | 'application/strategic-merge-patch+json' | 'application/apply-patch+yaml';

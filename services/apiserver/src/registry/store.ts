@@ -7,6 +7,7 @@ import {
   apiVersionOf,
   badRequest,
   conflict,
+  expired,
   internalError,
   invalid,
   notFound,
@@ -34,6 +35,7 @@ import type { ResourceTransformers } from '../storage/encryption/load.js';
 import type { Transformer } from '../storage/encryption/transformer.js';
 import { checkPatchedTypes } from '../decoding/decode.js';
 import { applyPatch, compileSelectors, setDefaults, validateObject } from './api-hooks.js';
+import { invalidListOptions, listOptionsErrors, watchOptionsErrors } from './list-options.js';
 import type { DeleteResult, ListOptions, PatchType, RequestContext, ResourceStore, Subresource, Watch, WatchOptions, WriteCheck } from './interface.js';
 import { generateName, newUid, nowTime } from './meta.js';
 import { gracePeriodSeconds, isNamespaces, pendingFinalizers, prepareForCreate, prepareForUpdate, shouldDeleteDuringUpdate, validateOnServer } from './strategy.js';
@@ -188,67 +190,108 @@ export class GenericStore implements ResourceStore {
     });
   }
 
+  /** apiVersion and kind, for the field label conversions. */
+  private get kindRef(): { apiVersion: string; kind: string } {
+    return { apiVersion: apiVersionOf(this.info), kind: this.info.kind };
+  }
+
   list(opts: ListOptions): Promise<KubeList> {
     return this.timed({ verb: 'LIST', subresource: '', scope: this.collectionScope(opts.namespace) }, async () => {
+      const errs = listOptionsErrors(opts);
+      if (errs.length > 0) throw invalidListOptions(errs);
       const ns = this.info.namespaced ? opts.namespace || undefined : undefined;
-      const pred = compileSelectors(opts.labelSelector, opts.fieldSelector);
-      let start: string | undefined;
-      let tokenRv: string | undefined;
-      if (opts.continue) ({ start, rv: tokenRv } = decodeContinue(opts.continue));
-      await this.waitFor(tokenRv ? '0' : opts.resourceVersion);
+      const pred = compileSelectors(opts.labelSelector, opts.fieldSelector, this.kindRef);
       const cache = this.deps.cache;
-      const listRv = tokenRv ?? String(cache.rev);
-      const entries = cache.list(this.prefix, ns);
+      let start: string | undefined;
+      let entries: CacheEntry[];
+      let listRv: number;
+      const exact = exactRevision(opts);
+      if (opts.continue) {
+        const token = decodeContinue(opts.continue);
+        start = token.start;
+        if (token.rv > 0) {
+          // Every page is the first page's snapshot (upstream: the list at the token's revision).
+          if (!cache.isSynced) await cache.synced;
+          const snapshot = cache.listAt(this.prefix, token.rv, ns);
+          if (!snapshot) throw inconsistentContinue(token.start);
+          entries = snapshot;
+          listRv = token.rv;
+        } else {
+          // rv -1: the remainder at the newest state, as the inconsistent token offered.
+          await cache.waitConsistent();
+          entries = cache.list(this.prefix, ns);
+          listRv = cache.rev;
+        }
+      } else if (exact !== undefined) {
+        await this.waitFor(String(exact));
+        const snapshot = cache.listAt(this.prefix, exact, ns);
+        if (!snapshot) throw expired('The resourceVersion for the provided list is too old.');
+        entries = snapshot;
+        listRv = exact;
+      } else {
+        await this.waitFor(opts.resourceVersion);
+        entries = cache.list(this.prefix, ns);
+        listRv = cache.rev;
+      }
       const items: KubeObject[] = [];
       const limit = opts.limit && opts.limit > 0 ? opts.limit : Infinity;
-      let next: string | undefined;
+      const metadata: KubeList['metadata'] = { resourceVersion: String(listRv) };
       let i = start ? lowerBoundEntries(entries, start) : 0;
       for (; i < entries.length; i++) {
         const e = entries[i]!;
         if (pred && !pred(e.obj)) continue;
         if (items.length >= limit) {
-          next = encodeContinue(listRv, items.length > 0 ? keyOf(items[items.length - 1]!, this) + '\u0000' : e.key);
+          metadata.continue = encodeContinue(String(listRv), keyOf(items[items.length - 1]!, this) + '\u0000');
+          // Known only without a selector (upstream counts the keys left in the range).
+          if (!pred) metadata.remainingItemCount = entries.length - i;
           break;
         }
         items.push(e.obj);
       }
-      const list: KubeList = {
-        apiVersion: apiVersionOf(this.info),
-        kind: this.info.listKind,
-        metadata: next ? { resourceVersion: listRv, continue: next } : { resourceVersion: listRv },
-        items,
-      };
-      return list;
+      return { apiVersion: apiVersionOf(this.info), kind: this.info.listKind, metadata, items };
     });
   }
 
   watch(opts: WatchOptions): Watch {
+    const errs = watchOptionsErrors(opts);
+    if (errs.length > 0) throw invalidListOptions(errs);
     const ns = this.info.namespaced ? opts.namespace || undefined : undefined;
-    const predicate = compileSelectors(opts.labelSelector, opts.fieldSelector);
+    const predicate = compileSelectors(opts.labelSelector, opts.fieldSelector, this.kindRef);
     const rv = opts.resourceVersion;
     parseResourceVersion(rv);
+    const sendInitialEvents = opts.sendInitialEvents;
     const cache = this.deps.cache;
     let stopped = false;
     let inner: CacheWatcher | undefined;
+    let resolveDone!: () => void;
+    const done = new Promise<void>((r) => (resolveDone = r));
     const req = {
       info: this.info,
       prefix: this.prefix,
       ...(ns ? { namespace: ns } : {}),
       ...(predicate ? { predicate } : {}),
-      ...(rv !== undefined ? { resourceVersion: rv } : {}),
+      // A watch-list's resourceVersion is a lower bound for its snapshot, not a point to resume from.
+      ...(rv !== undefined && sendInitialEvents !== true ? { resourceVersion: rv } : {}),
       allowWatchBookmarks: opts.allowWatchBookmarks === true,
       ...(opts.timeoutSeconds ? { timeoutSeconds: opts.timeoutSeconds } : {}),
+      ...(sendInitialEvents !== undefined ? { sendInitialEvents } : {}),
+    };
+    const subscribe = () => {
+      inner = cache.watch(req);
+      void inner.done.then(resolveDone);
     };
     // A numbered resourceVersion subscribes now (nothing may be missed); "" waits
-    // for a consistent cache first (upstream: a watch from "most recent").
-    if (rv && rv !== '0') inner = cache.watch(req);
+    // for a consistent cache first (upstream: a watch from "most recent"); a
+    // watch-list waits until the cache is at least as new as its resourceVersion.
+    if (rv && rv !== '0' && sendInitialEvents !== true) subscribe();
     let started: Promise<void> | undefined;
     const start = () =>
       (started ??= (async () => {
         if (inner) return;
         if (rv === '0') await cache.synced;
+        else if (rv && sendInitialEvents === true) await this.waitFor(rv);
         else await cache.waitConsistent();
-        if (!stopped) inner = cache.watch(req);
+        if (!stopped) subscribe();
       })());
     const events = (async function* () {
       await start();
@@ -256,6 +299,7 @@ export class GenericStore implements ResourceStore {
     })();
     return {
       events,
+      done,
       async nextBatch() {
         await start();
         return inner && !stopped ? inner.nextBatch() : [];
@@ -263,6 +307,7 @@ export class GenericStore implements ResourceStore {
       stop() {
         stopped = true;
         inner?.stop();
+        resolveDone();
         void events.return(undefined);
       },
     };
@@ -634,19 +679,45 @@ function lowerBoundEntries(entries: CacheEntry[], key: string): number {
   return lo;
 }
 
-/** The continue token as upstream shapes it: base64 of {"v","rv","start"}. */
+/** The continue token as upstream shapes it: base64 of {"v","rv","start"} (rv -1: continue at the newest state). */
 export function encodeContinue(rv: string, startKey: string): string {
   return Buffer.from(JSON.stringify({ v: 'meta.k8s.io/v1', rv: Number(rv), start: startKey })).toString('base64url');
 }
 
-export function decodeContinue(token: string): { rv: string; start: string } {
+export function decodeContinue(token: string): { rv: number; start: string } {
+  let t: { v?: unknown; rv?: unknown; start?: unknown };
   try {
-    const t = JSON.parse(Buffer.from(token, 'base64url').toString('utf8')) as { v?: string; rv?: number; start?: string };
-    if (t.v !== 'meta.k8s.io/v1' || typeof t.start !== 'string' || typeof t.rv !== 'number') throw new Error('bad token');
-    return { rv: String(t.rv), start: t.start };
+    t = JSON.parse(Buffer.from(token, 'base64url').toString('utf8')) as typeof t;
   } catch {
-    throw badRequest('continue key is not valid: incorrect encoded start resourceVersion (version meta.k8s.io/v1)');
+    t = {};
   }
+  if (t === null || typeof t !== 'object' || t.v !== 'meta.k8s.io/v1' || typeof t.start !== 'string')
+    throw badRequest('continue key is not valid: incorrect encoded start resourceVersion (version meta.k8s.io/v1)');
+  // 0 is a token without a revision; -1 the "inconsistent" token a 410 hands out.
+  if (typeof t.rv !== 'number' || !Number.isSafeInteger(t.rv) || t.rv === 0 || t.rv < -1)
+    throw badRequest('continue key is not valid: incorrect encoded start resourceVersion (version meta.k8s.io/v1)');
+  return { rv: t.rv, start: t.start };
+}
+
+/**
+ * 410 for a continue token whose snapshot left the event window, carrying a
+ * token for the remainder at the newest state (upstream: etcd3's
+ * handleCompactedErrorForPaging, inconsistentContinue).
+ */
+export function inconsistentContinue(startKey: string): StatusError {
+  const e = expired(
+    'The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter, or use the continue token in this response to retrieve the remainder of the results. Continuing with the provided token results in an inconsistent list - objects that were created, modified, or deleted between the time the first chunk was returned and now may show up in the list.',
+  );
+  e.status.metadata = { continue: encodeContinue('-1', startKey) };
+  return e;
+}
+
+/** The revision a list must show exactly: resourceVersionMatch=Exact, or (legacy) a numbered resourceVersion with a limit. */
+export function exactRevision(opts: Pick<ListOptions, 'resourceVersion' | 'resourceVersionMatch' | 'limit' | 'continue'>): number | undefined {
+  const rv = opts.resourceVersion;
+  if (!rv || rv === '0' || opts.continue) return undefined;
+  if (opts.resourceVersionMatch === 'Exact' || (!opts.resourceVersionMatch && opts.limit !== undefined && opts.limit > 0)) return parseResourceVersion(rv);
+  return undefined;
 }
 
 /** Any failure as a StatusError (storage outages are 503s the client retries). */
