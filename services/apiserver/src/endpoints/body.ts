@@ -3,7 +3,7 @@
 
 import type { IncomingMessage } from 'node:http';
 import { parse as parseYaml } from 'yaml';
-import { badRequest, requestEntityTooLarge, unsupportedMediaType } from '@kubelab/api';
+import { badRequest, isPatchType, PATCH_TYPES, requestEntityTooLarge, unsupportedMediaType, type PatchTypeName } from '@kubelab/api';
 import { decodeProtobuf } from './protobuf.js';
 
 export const DEFAULT_MAX_BODY_BYTES = 3 * 1024 * 1024;
@@ -42,11 +42,21 @@ export function parseYamlBody(body: Buffer): unknown {
   }
 }
 
-/** A create/update body as a plain object, from JSON, YAML or protobuf. */
+/** The formats a create, update or delete body may come in, in upstream's order (its serializers' media types). */
+export const BODY_MEDIA_TYPES = ['application/json', 'application/yaml', 'application/vnd.kubernetes.protobuf'] as const;
+
+/** A create/update body as a plain object, from JSON, YAML or protobuf; no Content-Type is JSON, any other is a 415 (upstream: NegotiateInputSerializer). */
 export function decodeBody(req: IncomingMessage, body: Buffer): unknown {
   const type = mediaType(req);
   if (type === 'application/vnd.kubernetes.protobuf') return decodeProtobuf(body);
-  if (type === '' || type === 'application/json' || type === '*/*') return parseJson(body);
+  if (type === '' || type === 'application/json') return parseJson(body);
   if (type === 'application/yaml') return parseYamlBody(body);
-  throw unsupportedMediaType(type);
+  throw unsupportedMediaType(BODY_MEDIA_TYPES);
+}
+
+/** The patch type of a PATCH request; any other Content-Type is a 415 listing the four (upstream: PatchResource's supported types). */
+export function patchMediaType(req: IncomingMessage): PatchTypeName {
+  const type = mediaType(req);
+  if (!isPatchType(type)) throw unsupportedMediaType(PATCH_TYPES);
+  return type;
 }

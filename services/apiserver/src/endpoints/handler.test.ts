@@ -343,8 +343,34 @@ describe('create, update, patch', () => {
     reg.seed(pod('a'));
     const bad = await call('PATCH', '/api/v1/namespaces/default/pods/a?fieldValidation=Strict', { body: { spec: { nope: 1 } }, type: 'application/merge-patch+json' });
     expect(bad.json.message).toBe('Pod in version "v1" cannot be handled as a Pod: strict decoding error: unknown field "spec.nope"');
-    const t = await call('PATCH', '/api/v1/namespaces/default/pods/a', { body: {}, type: 'text/plain' });
-    expect(t.status).toBe(415);
+    for (const type of ['text/plain', 'application/json', 'application/garbage']) {
+      const t = await call('PATCH', '/api/v1/namespaces/default/pods/a', { body: { metadata: { labels: { x: 'y' } } }, type });
+      expect([t.status, t.json.reason, t.json.message]).toEqual([
+        415,
+        'UnsupportedMediaType',
+        'the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/strategic-merge-patch+json, application/apply-patch+yaml',
+      ]);
+    }
+    expect((reg.objects.get('/pods/default/a') as Pod).metadata.labels).not.toHaveProperty('x');
+  });
+
+  it('a create, update or delete body in a format other than JSON, YAML or protobuf is a 415 and nothing is written', async () => {
+    const accepted = 'the body of the request was in an unknown format - accepted media types include: application/json, application/yaml, application/vnd.kubernetes.protobuf';
+    for (const type of ['text/plain', 'application/garbage', 'application/x-www-form-urlencoded', '*/*']) {
+      const created = await call('POST', '/api/v1/namespaces/default/pods', { body: podBody, type });
+      expect([created.status, created.json.kind, created.json.reason, created.json.message]).toEqual([415, 'Status', 'UnsupportedMediaType', accepted]);
+    }
+    expect(reg.objects.size).toBe(0);
+    reg.seed(pod('a'));
+    const cur = (await call<Pod>('GET', '/api/v1/namespaces/default/pods/a')).json;
+    const updated = await call('PUT', '/api/v1/namespaces/default/pods/a', { body: { ...cur, metadata: { ...cur.metadata, labels: { x: 'y' } } }, type: 'text/plain' });
+    expect([updated.status, updated.json.message]).toEqual([415, accepted]);
+    const deleted = await call('DELETE', '/api/v1/namespaces/default/pods/a', { body: { gracePeriodSeconds: 0 }, type: 'text/plain' });
+    expect([deleted.status, deleted.json.message]).toEqual([415, accepted]);
+    expect((reg.objects.get('/pods/default/a') as Pod).metadata.labels).not.toHaveProperty('x');
+    // A charset parameter is not part of the media type.
+    const withCharset = await call('POST', '/api/v1/namespaces/default/pods', { body: { ...podBody, metadata: { name: 'b' } }, type: 'application/json; charset=utf-8' });
+    expect(withCharset.status).toBe(201);
   });
 
   it('patch: a wrong type in the patched object is 422 on "patch"; a JSON patch that does not apply is the generic 422', async () => {

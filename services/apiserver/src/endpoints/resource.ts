@@ -4,24 +4,11 @@
 // negotiates the response shape and speaks HTTP.
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import {
-  apiVersionOf,
-  badRequest,
-  isNotFound,
-  isPatchType,
-  methodNotAllowed,
-  StatusError,
-  toStatus,
-  unsupportedMediaType,
-  type DeleteOptions,
-  type KubeList,
-  type KubeObject,
-  type ResourceInfo,
-} from '@kubelab/api';
+import { apiVersionOf, badRequest, isNotFound, methodNotAllowed, StatusError, toStatus, type DeleteOptions, type KubeList, type KubeObject, type ResourceInfo } from '@kubelab/api';
 import type { ResourceStore } from '../registry/interface.js';
 import { printTable } from '../printers/index.js';
 import { listBytes } from '../cache/raw.js';
-import { decodeBody, mediaType, parseJson, readBody } from './body.js';
+import { decodeBody, parseJson, patchMediaType, readBody } from './body.js';
 import { boolParam, intParam, requestContext } from './context.js';
 import { checkPatchFields, decodeObject, parseFieldValidation } from '../decoding/decode.js';
 import { parseIncludeObject, responseShape, type ResponseShape } from './negotiate.js';
@@ -148,8 +135,7 @@ export async function serveResourceVerb(env: HandlerEnv, store: ResourceStore, r
     }
     case 'patch': {
       const ctx = requestContext(req, q);
-      const type = mediaType(req);
-      if (!isPatchType(type)) throw unsupportedMediaType(type);
+      const type = patchMediaType(req);
       const patch = parseJson(await readBody(req, env.maxBodyBytes));
       const validation = parseFieldValidation(q.get('fieldValidation'));
       const warnings = type === 'application/json-patch+json' ? [] : checkPatchFields(info, patch, validation);
@@ -183,7 +169,7 @@ export async function serveResourceVerb(env: HandlerEnv, store: ResourceStore, r
     case 'delete': {
       const ctx = requestContext(req, q);
       const body = await readBody(req, env.maxBodyBytes);
-      const opts = deleteOptions(q, body.length ? parseJson(body) : undefined);
+      const opts = deleteOptions(q, body.length ? decodeBody(req, body) : undefined);
       const result = await store.delete(ns, r.name!, opts, ctx);
       return writeJson(res, 200, shapeObject(env, info, result.object, req, q));
     }
@@ -191,7 +177,7 @@ export async function serveResourceVerb(env: HandlerEnv, store: ResourceStore, r
       if (!info.verbs.includes('deletecollection')) throw methodNotAllowed(`the server does not allow this method on the requested resource`);
       const ctx = requestContext(req, q);
       const body = await readBody(req, env.maxBodyBytes);
-      const opts = deleteOptions(q, body.length ? parseJson(body) : undefined);
+      const opts = deleteOptions(q, body.length ? decodeBody(req, body) : undefined);
       const listOpts: Parameters<ResourceStore['list']>[0] = {};
       if (ns !== undefined) listOpts.namespace = ns;
       const ls = q.get('labelSelector');
