@@ -1,5 +1,6 @@
 import { connect } from 'node:tls';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ANONYMOUS } from '@kubelab/api';
 import { newMetricsRegistry } from '@kubelab/component-base';
 import { TestPki } from '@kubelab/pki/testing';
 import { startHttpServer } from './server.js';
@@ -16,7 +17,7 @@ beforeAll(async () => {
     host: '127.0.0.1',
     port: 0,
     tls: { certPem: serving.cert, keyPem: serving.key },
-    authenticate: () => ({ user: { username: 'system:anonymous', groups: ['system:unauthenticated'] } }),
+    authenticate: () => ({ user: ANONYMOUS }),
     livez: {},
     readyz: { 'informer-sync': () => ready },
     metrics: newMetricsRegistry(),
