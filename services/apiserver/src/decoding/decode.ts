@@ -6,6 +6,7 @@
 // Below the REST handlers, the registry and the gRPC server, which all use it.
 
 import { badRequest, invalid, isPrimitiveType, SCHEMA, type KubeObject, type PrimitiveType, type ResourceInfo } from '@kubelab/api';
+import { objectFieldErrors, type DuplicateField } from './json-keys.js';
 
 export type FieldValidation = 'Ignore' | 'Warn' | 'Strict';
 
@@ -114,7 +115,14 @@ export interface Decoded {
  * with unknown fields removed; a wrong type always fails, unknown fields fail
  * under Strict (400 BadRequest, upstream's text).
  */
-export function decodeObject(info: Pick<ResourceInfo, 'kind' | 'version'>, body: unknown, validation: FieldValidation, schemaType = info.kind): Decoded {
+export function decodeObject(
+  info: Pick<ResourceInfo, 'kind' | 'version'>,
+  body: unknown,
+  validation: FieldValidation,
+  schemaType = info.kind,
+  /** The JSON text the body came from and its repeated keys: duplicates are reported like unknown fields. */
+  json?: { text: string; duplicates: readonly DuplicateField[] },
+): Decoded {
   const fail = (why: string) => badRequest(`${info.kind} in version "${info.version}" cannot be handled as a ${info.kind}: ${why}`);
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
     throw fail(`json: cannot unmarshal ${jsonKind(body)} into Go value of type ${goType(schemaType)}`);
@@ -122,12 +130,11 @@ export function decodeObject(info: Pick<ResourceInfo, 'kind' | 'version'>, body:
   const w: Walk = { unknown: [] };
   if (SCHEMA[schemaType]) walk(body, schemaType, '', '', schemaType, w);
   if (w.typeError) throw fail(w.typeError);
-  if (validation === 'Strict' && w.unknown.length) {
-    throw fail(`strict decoding error: ${w.unknown.map((f) => `unknown field "${f}"`).join(', ')}`);
-  }
+  const errors = validation === 'Ignore' ? [] : objectFieldErrors(json?.text, w.unknown, json?.duplicates ?? []);
+  if (validation === 'Strict' && errors.length) throw fail(`strict decoding error: ${errors.join(', ')}`);
   const obj = body as KubeObject;
   obj.metadata ??= {};
-  return { object: obj, warnings: validation === 'Warn' ? w.unknown.map((f) => `unknown field "${f}"`) : [] };
+  return { object: obj, warnings: validation === 'Warn' ? errors : [] };
 }
 
 /**
@@ -135,7 +142,7 @@ export function decodeObject(info: Pick<ResourceInfo, 'kind' | 'version'>, body:
  * directives) and null values (deletions) are allowed; unknown fields are
  * removed or, under Strict, rejected.
  */
-export function checkPatchFields(info: Pick<ResourceInfo, 'kind' | 'version'>, patch: unknown, validation: FieldValidation): string[] {
+export function checkPatchFields(info: Pick<ResourceInfo, 'kind' | 'version'>, patch: unknown, validation: FieldValidation, duplicates: readonly DuplicateField[] = []): string[] {
   if (typeof patch !== 'object' || patch === null || Array.isArray(patch)) return [];
   const unknown: string[] = [];
   const visit = (v: unknown, t: string, path: string) => {
@@ -160,10 +167,12 @@ export function checkPatchFields(info: Pick<ResourceInfo, 'kind' | 'version'>, p
     }
   };
   visit(patch, info.kind, '');
-  if (validation === 'Strict' && unknown.length) {
-    throw badRequest(`${info.kind} in version "${info.version}" cannot be handled as a ${info.kind}: strict decoding error: ${unknown.map((f) => `unknown field "${f}"`).join(', ')}`);
+  // Upstream reports the patch's repeated keys (decoding it into a map) before the patched object's unknown fields.
+  const errors = [...duplicates.map((d) => `duplicate field "${d.path}"`), ...unknown.map((f) => `unknown field "${f}"`)];
+  if (validation === 'Strict' && errors.length) {
+    throw badRequest(`${info.kind} in version "${info.version}" cannot be handled as a ${info.kind}: strict decoding error: ${errors.join(', ')}`);
   }
-  return validation === 'Warn' ? unknown.map((f) => `unknown field "${f}"`) : [];
+  return validation === 'Warn' ? errors : [];
 }
 
 /**

@@ -5,6 +5,7 @@ import type { IncomingMessage } from 'node:http';
 import { parse as parseYaml } from 'yaml';
 import { badRequest, isPatchType, PATCH_TYPES, requestEntityTooLarge, unsupportedMediaType, type PatchTypeName } from '@kubelab/api';
 import { decodeProtobuf } from './protobuf.js';
+import { scanJson, type DuplicateField } from '../decoding/json-keys.js';
 
 export const DEFAULT_MAX_BODY_BYTES = 3 * 1024 * 1024;
 
@@ -24,13 +25,36 @@ export function mediaType(req: IncomingMessage): string {
   return (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
 }
 
+/** A parsed JSON body, with the repeated keys JSON.parse hid (the last value won, as in Go). */
+export interface JsonDocument {
+  value: unknown;
+  text: string;
+  duplicates: DuplicateField[];
+}
+
+/**
+ * Parses a JSON body, refusing nesting deeper than Go's decoder allows (400,
+ * not a stack overflow later). An object body's errors read as the
+ * serializer's (`couldn't get version/kind; json parse error: …`), a patch's
+ * as the Go decoder's own text (upstream's patchers return it as is).
+ */
+export function parseJsonDocument(body: Buffer, what: 'object' | 'patch' = 'object'): JsonDocument {
+  const fail = (why: string) => badRequest(what === 'object' ? `couldn't get version/kind; json parse error: ${why}` : why);
+  const text = body.toString('utf8');
+  let value: unknown;
+  try {
+    value = JSON.parse(text) as unknown;
+  } catch (e) {
+    throw fail((e as Error).message);
+  }
+  const keys = scanJson(text);
+  if (keys.tooDeep) throw fail(keys.tooDeep);
+  return { value, text, duplicates: keys.duplicates };
+}
+
 /** A JSON value from a body; upstream's text for a body that is not JSON. */
 export function parseJson(body: Buffer): unknown {
-  try {
-    return JSON.parse(body.toString('utf8')) as unknown;
-  } catch (e) {
-    throw badRequest(`couldn't get version/kind; json parse error: ${(e as Error).message}`);
-  }
+  return parseJsonDocument(body).value;
 }
 
 /** A YAML document as a plain object (upstream's yaml serializer converts YAML to JSON first). */
@@ -45,12 +69,15 @@ export function parseYamlBody(body: Buffer): unknown {
 /** The formats a create, update or delete body may come in, in upstream's order (its serializers' media types). */
 export const BODY_MEDIA_TYPES = ['application/json', 'application/yaml', 'application/vnd.kubernetes.protobuf'] as const;
 
-/** A create/update body as a plain object, from JSON, YAML or protobuf; no Content-Type is JSON, any other is a 415 (upstream: NegotiateInputSerializer). */
-export function decodeBody(req: IncomingMessage, body: Buffer): unknown {
+/** A create/update body as a plain object, from JSON, YAML or protobuf (JSON keeps its text for strict decoding); no Content-Type is JSON, any other is a 415 (upstream: NegotiateInputSerializer). */
+export function decodeBody(req: IncomingMessage, body: Buffer): { value: unknown; json?: JsonDocument } {
   const type = mediaType(req);
-  if (type === 'application/vnd.kubernetes.protobuf') return decodeProtobuf(body);
-  if (type === '' || type === 'application/json') return parseJson(body);
-  if (type === 'application/yaml') return parseYamlBody(body);
+  if (type === 'application/vnd.kubernetes.protobuf') return { value: decodeProtobuf(body) };
+  if (type === '' || type === 'application/json') {
+    const json = parseJsonDocument(body);
+    return { value: json.value, json };
+  }
+  if (type === 'application/yaml') return { value: parseYamlBody(body) };
   throw unsupportedMediaType(BODY_MEDIA_TYPES);
 }
 

@@ -10,6 +10,7 @@ import type { Deployment, KubeList, KubeObject, Pod, Status } from '@kubelab/api
 import type { Table } from '../printers/table.js';
 import { createRestHandler } from './index.js';
 import { FakeRegistry } from '../testing/index.js';
+import { MAX_JSON_DEPTH } from '../decoding/json-keys.js';
 
 /** Discovery documents (/apis, /api/v1): the parts the assertions read. */
 type Discovery = { groups: { name: string }[]; resources: { name: string; namespaced: boolean; verbs: string[] }[] };
@@ -285,6 +286,93 @@ describe('create, update, patch', () => {
     expect(r.status).toBe(201);
     expect(r.headers.get('warning')).toBe('299 - "unknown field \\"spec.foo\\""');
     expect((reg.objects.get('/pods/default/web') as Pod).spec).not.toHaveProperty('foo');
+  });
+
+  describe('duplicate fields, as sigs.k8s.io/json reports them', () => {
+    const dupBody =
+      '{"apiVersion":"v1","kind":"Pod","metadata":{"name":"web","name":"web2"},' + '"spec":{"containers":[{"name":"web","image":"nginx","image":"nginx:1.27","bogus":1}],"bogusDupe":1,"bogusDupe":2}}';
+
+    it('Strict: a 400 naming each duplicate and unknown field in document order, and nothing is stored', async () => {
+      const r = await call('POST', '/api/v1/namespaces/default/pods?fieldValidation=Strict', { body: dupBody });
+      expect([r.status, r.json.reason, r.json.message]).toEqual([
+        400,
+        'BadRequest',
+        'Pod in version "v1" cannot be handled as a Pod: strict decoding error: duplicate field "metadata.name", duplicate field "spec.containers[0].image", unknown field "spec.containers[0].bogus", unknown field "spec.bogusDupe"',
+      ]);
+      expect(reg.objects.size).toBe(0);
+    });
+
+    it('Warn (the default): stored with the last value, one Warning each', async () => {
+      const r = await call<Pod>('POST', '/api/v1/namespaces/default/pods', { body: dupBody });
+      expect(r.status).toBe(201);
+      expect(r.headers.get('warning')).toBe(
+        '299 - "duplicate field \\"metadata.name\\"", 299 - "duplicate field \\"spec.containers[0].image\\"", 299 - "unknown field \\"spec.containers[0].bogus\\"", 299 - "unknown field \\"spec.bogusDupe\\""',
+      );
+      expect(r.json.metadata.name).toBe('web2');
+      expect((reg.objects.get('/pods/default/web2') as Pod).spec?.containers[0]?.image).toBe('nginx:1.27');
+    });
+
+    it('Ignore: stored with the last value, silently', async () => {
+      const r = await call<Pod>('POST', '/api/v1/namespaces/default/pods?fieldValidation=Ignore', { body: dupBody });
+      expect([r.status, r.headers.get('warning'), r.json.metadata.name]).toEqual([201, null, 'web2']);
+    });
+
+    it("merge patch: the patch's duplicates first, then its unknown fields; Warn applies the last value", async () => {
+      reg.seed(pod('a'));
+      const patch = '{"metadata":{"labels":{"tier":"a","tier":"b"}},"spec":{"nope":1,"activeDeadlineSeconds":5,"activeDeadlineSeconds":6}}';
+      const strict = await call('PATCH', '/api/v1/namespaces/default/pods/a?fieldValidation=Strict', { body: patch, type: 'application/merge-patch+json' });
+      expect([strict.status, strict.json.message]).toEqual([
+        400,
+        'Pod in version "v1" cannot be handled as a Pod: strict decoding error: duplicate field "metadata.labels.tier", duplicate field "spec.activeDeadlineSeconds", unknown field "spec.nope"',
+      ]);
+      const warn = await call<Pod>('PATCH', '/api/v1/namespaces/default/pods/a', { body: patch, type: 'application/strategic-merge-patch+json' });
+      expect(warn.status).toBe(200);
+      expect(warn.headers.get('warning')).toBe('299 - "duplicate field \\"metadata.labels.tier\\"", 299 - "duplicate field \\"spec.activeDeadlineSeconds\\"", 299 - "unknown field \\"spec.nope\\""');
+      expect([warn.json.metadata.labels?.tier, warn.json.spec?.activeDeadlineSeconds]).toEqual(['b', 6]);
+    });
+  });
+
+  describe("pathological bodies get Go's decoder errors, not a 500", () => {
+    const nested = (n: number) => `${'{"a":'.repeat(n)}1${'}'.repeat(n)}`;
+
+    it('a body or patch nested too deep is a 400; the server keeps serving', async () => {
+      const body = await call('POST', '/api/v1/namespaces/default/configmaps', { body: `{"kind":"ConfigMap","metadata":{"name":"deep"},"data":${nested(100_000)}}` });
+      expect([body.status, body.json.message]).toEqual([400, "couldn't get version/kind; json parse error: invalid character '{' exceeded max depth"]);
+      reg.seed(pod('a'));
+      for (const type of ['application/merge-patch+json', 'application/strategic-merge-patch+json', 'application/apply-patch+yaml']) {
+        const r = await call('PATCH', '/api/v1/namespaces/default/pods/a', { body: `{"metadata":{"annotations":${nested(100_000)}}}`, type });
+        expect([r.status, r.json.reason, r.json.message]).toEqual([400, 'BadRequest', "invalid character '{' exceeded max depth"]);
+      }
+      const jsonPatch = await call('PATCH', '/api/v1/namespaces/default/pods/a', {
+        body: `[{"op":"add","path":"/metadata/annotations","value":${'['.repeat(100_000)}${']'.repeat(100_000)}}]`,
+        type: 'application/json-patch+json',
+      });
+      expect([jsonPatch.status, jsonPatch.json.message]).toEqual([400, "invalid character '[' exceeded max depth"]);
+      expect(reg.objects.has('/configmaps/default/deep')).toBe(false);
+      expect((await call('GET', '/api/v1/namespaces/default/pods/a')).status).toBe(200);
+    });
+
+    it('just under the limit: an answer about the object, never a 500', async () => {
+      reg.seed(pod('a'));
+      const d = MAX_JSON_DEPTH - 10;
+      for (const type of ['application/merge-patch+json', 'application/strategic-merge-patch+json', 'application/apply-patch+yaml']) {
+        const wrongType = await call('PATCH', '/api/v1/namespaces/default/pods/a', { body: `{"spec":{"containers":[{"name":"web","env":${nested(d)}}]}}`, type });
+        expect([type, wrongType.status]).toEqual([type, 422]);
+        const unknown = await call('PATCH', '/api/v1/namespaces/default/pods/a', { body: `{"metadata":{"nope":${nested(d)}}}`, type });
+        expect([type, unknown.status]).toEqual([type, 200]);
+      }
+      const jsonPatch = await call('PATCH', '/api/v1/namespaces/default/pods/a', { body: `[{"op":"add","path":"/metadata/nope","value":${nested(d)}}]`, type: 'application/json-patch+json' });
+      expect(jsonPatch.status).toBe(200);
+      const created = await call('POST', '/api/v1/namespaces/default/configmaps', { body: `{"kind":"ConfigMap","metadata":{"name":"deep"},"nope":${nested(d)}}` });
+      expect(created.status).toBe(201);
+    });
+
+    it('a JSON patch of more than 10000 operations is a 413 in upstream words', async () => {
+      reg.seed(pod('a'));
+      const ops = Array.from({ length: 10_001 }, () => ({ op: 'test', path: '/metadata/name', value: 'a' }));
+      const r = await call('PATCH', '/api/v1/namespaces/default/pods/a', { body: ops, type: 'application/json-patch+json' });
+      expect([r.status, r.json.reason, r.json.message]).toEqual([413, 'RequestEntityTooLarge', 'The allowed maximum operations in a JSON patch is 10000, got 10001']);
+    });
   });
 
   it("a wrong type fails with the Go decoder's message", async () => {
