@@ -120,8 +120,8 @@ export function decodeObject(
   body: unknown,
   validation: FieldValidation,
   schemaType = info.kind,
-  /** The JSON text the body came from and its repeated keys: duplicates are reported like unknown fields. */
-  json?: { text: string; duplicates: readonly DuplicateField[] },
+  /** Where the body came from: its repeated keys are reported beside unknown fields, as upstream's strict decoders do. */
+  source?: { json: { text: string; duplicates: readonly DuplicateField[] } } | { yaml: { duplicates: readonly string[] } },
 ): Decoded {
   const fail = (why: string) => badRequest(`${info.kind} in version "${info.version}" cannot be handled as a ${info.kind}: ${why}`);
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
@@ -130,11 +130,21 @@ export function decodeObject(
   const w: Walk = { unknown: [] };
   if (SCHEMA[schemaType]) walk(body, schemaType, '', '', schemaType, w);
   if (w.typeError) throw fail(w.typeError);
-  const errors = validation === 'Ignore' ? [] : objectFieldErrors(json?.text, w.unknown, json?.duplicates ?? []);
-  if (validation === 'Strict' && errors.length) throw fail(`strict decoding error: ${errors.join(', ')}`);
   const obj = body as KubeObject;
   obj.metadata ??= {};
-  return { object: obj, warnings: validation === 'Warn' ? errors : [] };
+  if (validation === 'Ignore') return { object: obj, warnings: [] };
+  if (source && 'yaml' in source) {
+    // go-yaml's errors come first as one "unmarshal errors" list, then the unknown fields of the converted (key-sorted) JSON.
+    const unknown = [...w.unknown].sort().map((f) => `unknown field "${f}"`);
+    const yaml = source.yaml.duplicates;
+    if (validation === 'Strict' && (yaml.length || unknown.length)) {
+      throw fail(`strict decoding error: ${[...(yaml.length ? [`yaml: unmarshal errors:\n  ${yaml.join('\n  ')}`] : []), ...unknown].join(', ')}`);
+    }
+    return { object: obj, warnings: [...yaml, ...unknown] };
+  }
+  const errors = objectFieldErrors(source?.json.text, w.unknown, source?.json.duplicates ?? []);
+  if (validation === 'Strict' && errors.length) throw fail(`strict decoding error: ${errors.join(', ')}`);
+  return { object: obj, warnings: errors };
 }
 
 /**

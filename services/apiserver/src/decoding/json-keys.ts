@@ -93,6 +93,18 @@ export function scanJson(text: string, opts: { maxDepth?: number; withOffsets?: 
   return out;
 }
 
+/** Go's nesting error for a parsed value deeper than `maxDepth` (a YAML body's), found without recursion. */
+export function valueTooDeep(value: unknown, maxDepth = MAX_JSON_DEPTH): string | undefined {
+  const stack: Array<[unknown, number]> = [[value, 1]];
+  while (stack.length) {
+    const [v, depth] = stack.pop()!;
+    if (typeof v !== 'object' || v === null) continue;
+    if (depth > maxDepth) return `invalid character '${Array.isArray(v) ? '[' : '{'}' exceeded max depth`;
+    for (const x of Array.isArray(v) ? v : Object.values(v)) stack.push([x, depth + 1]);
+  }
+  return undefined;
+}
+
 /**
  * The strict decoding errors of a typed object in the order upstream's
  * decoder meets them: an unknown field at its first occurrence, a duplicate

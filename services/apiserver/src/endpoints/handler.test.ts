@@ -317,6 +317,24 @@ describe('create, update, patch', () => {
       expect([r.status, r.headers.get('warning'), r.json.metadata.name]).toEqual([201, null, 'web2']);
     });
 
+    it("YAML: go-yaml's line-numbered errors first, then the unknown fields sorted; Warn keeps the last value", async () => {
+      const yaml = 'apiVersion: v1\nkind: Pod\nmetadata:\n  name: web\n  name: web2\nspec:\n  zbogus: 1\n  containers:\n  - name: web\n    image: nginx\n    image: nginx:1.27\n    abogus: 1\n';
+      const strict = await call('POST', '/api/v1/namespaces/default/pods?fieldValidation=Strict', { body: yaml, type: 'application/yaml' });
+      expect([strict.status, strict.json.message]).toEqual([
+        400,
+        'Pod in version "v1" cannot be handled as a Pod: strict decoding error: yaml: unmarshal errors:\n  line 5: key "name" already set in map\n  line 11: key "image" already set in map, unknown field "spec.containers[0].abogus", unknown field "spec.zbogus"',
+      ]);
+      expect(reg.objects.size).toBe(0);
+      const warn = await call<Pod>('POST', '/api/v1/namespaces/default/pods', { body: yaml, type: 'application/yaml' });
+      expect(warn.status).toBe(201);
+      expect(warn.headers.get('warning')).toBe(
+        '299 - "line 5: key \\"name\\" already set in map", 299 - "line 11: key \\"image\\" already set in map", 299 - "unknown field \\"spec.containers[0].abogus\\"", 299 - "unknown field \\"spec.zbogus\\""',
+      );
+      expect([warn.json.metadata.name, warn.json.spec?.containers[0]?.image]).toEqual(['web2', 'nginx:1.27']);
+      const ignore = await call('POST', '/api/v1/namespaces/default/pods?fieldValidation=Ignore', { body: yaml.replace(/web2/, 'web3'), type: 'application/yaml' });
+      expect([ignore.status, ignore.headers.get('warning')]).toEqual([201, null]);
+    });
+
     it("merge patch: the patch's duplicates first, then its unknown fields; Warn applies the last value", async () => {
       reg.seed(pod('a'));
       const patch = '{"metadata":{"labels":{"tier":"a","tier":"b"}},"spec":{"nope":1,"activeDeadlineSeconds":5,"activeDeadlineSeconds":6}}';
@@ -350,6 +368,14 @@ describe('create, update, patch', () => {
       expect([jsonPatch.status, jsonPatch.json.message]).toEqual([400, "invalid character '[' exceeded max depth"]);
       expect(reg.objects.has('/configmaps/default/deep')).toBe(false);
       expect((await call('GET', '/api/v1/namespaces/default/pods/a')).status).toBe(200);
+    });
+
+    it('a YAML body nested too deep is a 400 as well', async () => {
+      for (const n of [MAX_JSON_DEPTH + 5, 100_000]) {
+        const r = await call('POST', '/api/v1/namespaces/default/configmaps', { body: `kind: ConfigMap\nmetadata: {name: deep}\nnope: ${'['.repeat(n)}${']'.repeat(n)}\n`, type: 'application/yaml' });
+        expect([n, r.status, r.json.reason]).toEqual([n, 400, 'BadRequest']);
+      }
+      expect(reg.objects.size).toBe(0);
     });
 
     it('just under the limit: an answer about the object, never a 500', async () => {

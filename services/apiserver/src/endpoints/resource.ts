@@ -86,8 +86,8 @@ function checkKind(info: ResourceInfo, obj: KubeObject, schemaKind = info.kind):
 }
 
 export async function decodeWriteBody(env: HandlerEnv, req: IncomingMessage, q: URLSearchParams, info: ResourceInfo, schemaKind = info.kind) {
-  const { value, json } = decodeBody(req, await readBody(req, env.maxBodyBytes));
-  const decoded = decodeObject({ kind: schemaKind, version: schemaKind === info.kind ? info.version : 'v1' }, value, parseFieldValidation(q.get('fieldValidation')), schemaKind, json);
+  const { value, source } = decodeBody(req, await readBody(req, env.maxBodyBytes));
+  const decoded = decodeObject({ kind: schemaKind, version: schemaKind === info.kind ? info.version : 'v1' }, value, parseFieldValidation(q.get('fieldValidation')), schemaKind, source);
   checkKind(info, decoded.object, schemaKind);
   return decoded;
 }
