@@ -177,8 +177,8 @@ export function checkPatchFields(info: Pick<ResourceInfo, 'kind' | 'version'>, p
     }
   };
   visit(patch, info.kind, '');
-  // Upstream reports the patch's repeated keys (decoding it into a map) before the patched object's unknown fields.
-  const errors = [...duplicates.map((d) => `duplicate field "${d.path}"`), ...unknown.map((f) => `unknown field "${f}"`)];
+  // Upstream reports the patch's repeated keys (decoding it into a map) before the patched object's unknown fields, which come sorted (a map's keys).
+  const errors = [...duplicates.map((d) => `duplicate field "${d.path}"`), ...unknown.sort().map((f) => `unknown field "${f}"`)];
   if (validation === 'Strict' && errors.length) {
     throw badRequest(`${info.kind} in version "${info.version}" cannot be handled as a ${info.kind}: strict decoding error: ${errors.join(', ')}`);
   }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_JSON_DEPTH, objectFieldErrors, scanJson } from './json-keys.js';
+import { MAX_JSON_DEPTH, objectFieldErrors, scanJson, yamlDuplicateLines } from './json-keys.js';
 
 describe('scanJson', () => {
   const cases: Array<{ name: string; text: string; duplicates: string[] }> = [
@@ -48,5 +48,12 @@ describe('objectFieldErrors', () => {
 
   it('without duplicates: the unknown fields as they are', () => {
     expect(objectFieldErrors('{"a":1}', ['a'], [])).toEqual(['unknown field "a"']);
+  });
+});
+
+describe('yamlDuplicateLines', () => {
+  it('names each repeated key with its 1-based line, as go-yaml does', () => {
+    const text = '{"a": 1,\n "b": {"c": 1,\n\n "c": 2},\n "a": 3}';
+    expect(yamlDuplicateLines(text, scanJson(text).duplicates)).toEqual(['line 4: key "c" already set in map', 'line 5: key "a" already set in map']);
   });
 });

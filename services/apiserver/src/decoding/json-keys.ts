@@ -16,6 +16,8 @@ export const MAX_JSON_DEPTH = 1_000;
 export interface DuplicateField {
   /** Field path as upstream prints it: `spec.template.spec.containers[0].imagePullPolicy`. */
   path: string;
+  /** The repeated key itself. */
+  key: string;
   /** Offset of the repeated key (the second occurrence) in the text. */
   at: number;
 }
@@ -67,7 +69,7 @@ export function scanJson(text: string, opts: { maxDepth?: number; withOffsets?: 
         const raw = text.slice(start, i + 1);
         const key = escaped ? (JSON.parse(raw) as string) : raw.slice(1, -1);
         const path = top.path ? `${top.path}.${key}` : key;
-        if (top.keys!.has(key)) out.duplicates.push({ path, at: start });
+        if (top.keys!.has(key)) out.duplicates.push({ path, key, at: start });
         else {
           top.keys!.add(key);
           if (out.firstAt && !out.firstAt.has(path)) out.firstAt.set(path, start);
@@ -91,6 +93,15 @@ export function scanJson(text: string, opts: { maxDepth?: number; withOffsets?: 
     }
   }
   return out;
+}
+
+/** The repeated keys of a JSON text in go-yaml's words (upstream decodes an apply patch as YAML): `line 5: key "name" already set in map`. */
+export function yamlDuplicateLines(text: string, duplicates: readonly DuplicateField[]): string[] {
+  return duplicates.map((d) => {
+    let line = 1;
+    for (let i = text.indexOf('\n'); i >= 0 && i < d.at; i = text.indexOf('\n', i + 1)) line++;
+    return `line ${line}: key ${JSON.stringify(d.key)} already set in map`;
+  });
 }
 
 /** Go's nesting error for a parsed value deeper than `maxDepth` (a YAML body's), found without recursion. */

@@ -317,6 +317,18 @@ describe('create, update, patch', () => {
       expect([r.status, r.headers.get('warning'), r.json.metadata.name]).toEqual([201, null, 'web2']);
     });
 
+    it("an apply patch (decoded as YAML upstream) reports repeated keys in go-yaml's words", async () => {
+      const body =
+        '{\n"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "web"},\n"spec": {"activeDeadlineSeconds": 5,\n"activeDeadlineSeconds": 6, "containers": [{"name": "web", "image": "nginx"}]}}';
+      const strict = await call('PATCH', '/api/v1/namespaces/default/pods/web?fieldManager=kubectl&fieldValidation=Strict', { body, type: 'application/apply-patch+yaml' });
+      expect([strict.status, strict.json.message]).toEqual([
+        400,
+        'error strict decoding YAML: error converting YAML to JSON: yaml: unmarshal errors:\n  line 4: key "activeDeadlineSeconds" already set in map',
+      ]);
+      const warn = await call<Pod>('PATCH', '/api/v1/namespaces/default/pods/web?fieldManager=kubectl', { body, type: 'application/apply-patch+yaml' });
+      expect([warn.status, warn.headers.get('warning'), warn.json.spec?.activeDeadlineSeconds]).toEqual([201, '299 - "line 4: key \\"activeDeadlineSeconds\\" already set in map"', 6]);
+    });
+
     it("YAML: go-yaml's line-numbered errors first, then the unknown fields sorted; Warn keeps the last value", async () => {
       const yaml = 'apiVersion: v1\nkind: Pod\nmetadata:\n  name: web\n  name: web2\nspec:\n  zbogus: 1\n  containers:\n  - name: web\n    image: nginx\n    image: nginx:1.27\n    abogus: 1\n';
       const strict = await call('POST', '/api/v1/namespaces/default/pods?fieldValidation=Strict', { body: yaml, type: 'application/yaml' });

@@ -23,6 +23,7 @@ import { listBytes } from '../cache/raw.js';
 import { decodeBody, parseJsonDocument, patchMediaType, readBody } from './body.js';
 import { boolParam, intParam, requestContext } from './context.js';
 import { checkPatchFields, decodeObject, parseFieldValidation } from '../decoding/decode.js';
+import { yamlDuplicateLines } from '../decoding/json-keys.js';
 import { parseIncludeObject, responseShape, type ResponseShape } from './negotiate.js';
 import type { ResourceRequest } from './requestinfo.js';
 import { warningHeaders, writeJson } from './respond.js';
@@ -151,12 +152,18 @@ export async function serveResourceVerb(env: HandlerEnv, store: ResourceStore, r
     case 'patch': {
       const ctx = requestContext(req, q);
       const type = patchMediaType(req);
-      const { value: patch, duplicates } = parseJsonDocument(await readBody(req, env.maxBodyBytes), 'patch');
+      const { value: patch, text, duplicates } = parseJsonDocument(await readBody(req, env.maxBodyBytes), 'patch');
       if (type === 'application/json-patch+json' && Array.isArray(patch) && patch.length > MAX_JSON_PATCH_OPERATIONS) {
         throw requestEntityTooLarge(`The allowed maximum operations in a JSON patch is ${MAX_JSON_PATCH_OPERATIONS}, got ${patch.length}`);
       }
       const validation = parseFieldValidation(q.get('fieldValidation'));
-      const warnings = type === 'application/json-patch+json' ? [] : checkPatchFields(info, patch, validation, duplicates);
+      // An apply patch is decoded as YAML upstream: its repeated keys are go-yaml's errors.
+      const apply = type === 'application/apply-patch+yaml';
+      const yamlDuplicates = apply && validation !== 'Ignore' ? yamlDuplicateLines(text, duplicates) : [];
+      if (validation === 'Strict' && yamlDuplicates.length) {
+        throw badRequest(`error strict decoding YAML: error converting YAML to JSON: yaml: unmarshal errors:\n  ${yamlDuplicates.join('\n  ')}`);
+      }
+      const warnings = type === 'application/json-patch+json' ? [] : [...yamlDuplicates, ...checkPatchFields(info, patch, validation, apply ? [] : duplicates)];
       const sub = r.subresource === 'status' || r.subresource === 'approval' ? r.subresource : undefined;
       try {
         const patched = await store.patch(ns, r.name!, type, patch, ctx, sub);
