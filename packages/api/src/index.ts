@@ -164,7 +164,7 @@ export { certificatePem, hasTrueCondition, isApproved, requestPem } from './cert
 export { elementType, isPrimitiveType, openapiName, SCHEMA, structOf, type FieldDef, type FieldType, type PrimitiveType } from './schema/index.js';
 
 // patch, quantities, selectors
-export { applyPatch, fieldPatchMeta, isPatchType } from './patch/index.js';
+export { applyPatch, fieldPatchMeta, isPatchType, PATCH_TYPES, type PatchTypeName } from './patch/index.js';
 export { parseQuantity, Quantity } from './resource/quantity.js';
 export { labelSelectorAsSelector, matchesSet, parseLabelSelector } from './labels/selector.js';
 export { parseFieldSelector, type FieldSelector } from './fields/selector.js';

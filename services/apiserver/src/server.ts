@@ -268,6 +268,8 @@ export async function startApiserver(opts: ApiserverOptions): Promise<RunningApi
     },
     metrics: metrics.registry,
     rest: () => rest,
+    // API requests wait for the REST handler and the synced watch cache (503, Retry-After: 1), never a 404 for a kind that exists.
+    ready: () => cache.isSynced && (rest !== undefined || opts.rest === false),
     filter: (req, res) => authorizeRequest({ authorizer, userOf: requestUser }, req, res),
     onError: (err) => log.error('http handler failed', { err: (err as Error).message }),
   });

@@ -99,7 +99,13 @@ describe.runIf(requireTool('nats-server'))('malformed gRPC requests', () => {
       code: 3,
       message: /^options\.gracePeriodSeconds: Invalid value: must be an integer/,
     },
-    { name: 'bad patch type', method: 'Patch', req: { resource: CMS, namespace: 'default', name: 'x', patchType: 'text/plain', patch: Buffer.from('{}') }, code: 3, message: /got text\/plain/ },
+    {
+      name: 'bad patch type',
+      method: 'Patch',
+      req: { resource: CMS, namespace: 'default', name: 'x', patchType: 'text/plain', patch: Buffer.from('{}') },
+      code: 3,
+      message: /^the body of the request was in an unknown format - accepted media types include: application\/json-patch\+json, /,
+    },
     { name: 'bad resourceVersion', method: 'List', req: { resource: CMS, namespace: 'default', resourceVersion: 'abc' }, code: 3, message: /^invalid resource version "abc"$/ },
     { name: 'bad label selector', method: 'List', req: { resource: CMS, namespace: 'default', labelSelector: 'a in (b' }, code: 3, message: /./ },
     {

@@ -228,14 +228,9 @@ export function methodNotAllowed(message: string): StatusError {
   return new StatusError(failure(405, 'MethodNotAllowed', message));
 }
 
-export function unsupportedMediaType(contentType: string): StatusError {
-  return new StatusError(
-    failure(
-      415,
-      'UnsupportedMediaType',
-      `the body of the request was in an unknown format - accepted media types include: application/json, application/yaml, application/vnd.kubernetes.protobuf (got ${contentType})`,
-    ),
-  );
+/** 415 for a body in a format the endpoint does not read, listing the ones it does (upstream: negotiation.NewUnsupportedMediaTypeError). */
+export function unsupportedMediaType(accepted: readonly string[]): StatusError {
+  return new StatusError(failure(415, 'UnsupportedMediaType', `the body of the request was in an unknown format - accepted media types include: ${accepted.join(', ')}`));
 }
 
 export function requestEntityTooLarge(message: string): StatusError {

@@ -7,7 +7,7 @@ import { applyStrategicMergePatch } from './strategic.js';
 import { PATCH_META } from './meta.js';
 import { badPatch } from './errors.js';
 import { isObject } from './util.js';
-import { StatusError } from '../meta/status.js';
+import { unsupportedMediaType } from '../meta/status.js';
 
 export { applyJsonPatch, parsePointer } from './jsonpatch.js';
 export { applyMergePatch } from './mergepatch.js';
@@ -45,15 +45,7 @@ export function applyPatch(patchType: string, original: object, patch: unknown, 
       if (!isObject(p)) throw badPatch('apply patch: the applied configuration must be an object');
       return applyStrategicMergePatch(original, p, typeName);
     default:
-      throw new StatusError({
-        kind: 'Status',
-        apiVersion: 'v1',
-        metadata: {},
-        status: 'Failure',
-        reason: 'UnsupportedMediaType',
-        message: `the body of the request was in an unknown format - accepted media types include: ${PATCH_TYPES.join(', ')}`,
-        code: 415,
-      });
+      throw unsupportedMediaType(PATCH_TYPES);
   }
 }
 

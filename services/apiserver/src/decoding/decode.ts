@@ -6,6 +6,7 @@
 // Below the REST handlers, the registry and the gRPC server, which all use it.
 
 import { badRequest, invalid, isPrimitiveType, SCHEMA, type KubeObject, type PrimitiveType, type ResourceInfo } from '@kubelab/api';
+import { objectFieldErrors, type DuplicateField } from './json-keys.js';
 
 export type FieldValidation = 'Ignore' | 'Warn' | 'Strict';
 
@@ -114,7 +115,14 @@ export interface Decoded {
  * with unknown fields removed; a wrong type always fails, unknown fields fail
  * under Strict (400 BadRequest, upstream's text).
  */
-export function decodeObject(info: Pick<ResourceInfo, 'kind' | 'version'>, body: unknown, validation: FieldValidation, schemaType = info.kind): Decoded {
+export function decodeObject(
+  info: Pick<ResourceInfo, 'kind' | 'version'>,
+  body: unknown,
+  validation: FieldValidation,
+  schemaType = info.kind,
+  /** Where the body came from: its repeated keys are reported beside unknown fields, as upstream's strict decoders do. */
+  source?: { json: { text: string; duplicates: readonly DuplicateField[] } } | { yaml: { duplicates: readonly string[] } },
+): Decoded {
   const fail = (why: string) => badRequest(`${info.kind} in version "${info.version}" cannot be handled as a ${info.kind}: ${why}`);
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
     throw fail(`json: cannot unmarshal ${jsonKind(body)} into Go value of type ${goType(schemaType)}`);
@@ -122,12 +130,21 @@ export function decodeObject(info: Pick<ResourceInfo, 'kind' | 'version'>, body:
   const w: Walk = { unknown: [] };
   if (SCHEMA[schemaType]) walk(body, schemaType, '', '', schemaType, w);
   if (w.typeError) throw fail(w.typeError);
-  if (validation === 'Strict' && w.unknown.length) {
-    throw fail(`strict decoding error: ${w.unknown.map((f) => `unknown field "${f}"`).join(', ')}`);
-  }
   const obj = body as KubeObject;
   obj.metadata ??= {};
-  return { object: obj, warnings: validation === 'Warn' ? w.unknown.map((f) => `unknown field "${f}"`) : [] };
+  if (validation === 'Ignore') return { object: obj, warnings: [] };
+  if (source && 'yaml' in source) {
+    // go-yaml's errors come first as one "unmarshal errors" list, then the unknown fields of the converted (key-sorted) JSON.
+    const unknown = [...w.unknown].sort().map((f) => `unknown field "${f}"`);
+    const yaml = source.yaml.duplicates;
+    if (validation === 'Strict' && (yaml.length || unknown.length)) {
+      throw fail(`strict decoding error: ${[...(yaml.length ? [`yaml: unmarshal errors:\n  ${yaml.join('\n  ')}`] : []), ...unknown].join(', ')}`);
+    }
+    return { object: obj, warnings: [...yaml, ...unknown] };
+  }
+  const errors = objectFieldErrors(source?.json.text, w.unknown, source?.json.duplicates ?? []);
+  if (validation === 'Strict' && errors.length) throw fail(`strict decoding error: ${errors.join(', ')}`);
+  return { object: obj, warnings: errors };
 }
 
 /**
@@ -135,7 +152,7 @@ export function decodeObject(info: Pick<ResourceInfo, 'kind' | 'version'>, body:
  * directives) and null values (deletions) are allowed; unknown fields are
  * removed or, under Strict, rejected.
  */
-export function checkPatchFields(info: Pick<ResourceInfo, 'kind' | 'version'>, patch: unknown, validation: FieldValidation): string[] {
+export function checkPatchFields(info: Pick<ResourceInfo, 'kind' | 'version'>, patch: unknown, validation: FieldValidation, duplicates: readonly DuplicateField[] = []): string[] {
   if (typeof patch !== 'object' || patch === null || Array.isArray(patch)) return [];
   const unknown: string[] = [];
   const visit = (v: unknown, t: string, path: string) => {
@@ -160,10 +177,12 @@ export function checkPatchFields(info: Pick<ResourceInfo, 'kind' | 'version'>, p
     }
   };
   visit(patch, info.kind, '');
-  if (validation === 'Strict' && unknown.length) {
-    throw badRequest(`${info.kind} in version "${info.version}" cannot be handled as a ${info.kind}: strict decoding error: ${unknown.map((f) => `unknown field "${f}"`).join(', ')}`);
+  // Upstream reports the patch's repeated keys (decoding it into a map) before the patched object's unknown fields, which come sorted (a map's keys).
+  const errors = [...duplicates.map((d) => `duplicate field "${d.path}"`), ...unknown.sort().map((f) => `unknown field "${f}"`)];
+  if (validation === 'Strict' && errors.length) {
+    throw badRequest(`${info.kind} in version "${info.version}" cannot be handled as a ${info.kind}: strict decoding error: ${errors.join(', ')}`);
   }
-  return validation === 'Warn' ? unknown.map((f) => `unknown field "${f}"`) : [];
+  return validation === 'Warn' ? errors : [];
 }
 
 /**

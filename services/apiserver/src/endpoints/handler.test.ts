@@ -11,6 +11,7 @@ import type { Deployment, KubeList, KubeObject, Pod, Status } from '@kubelab/api
 import type { Table } from '../printers/table.js';
 import { createRestHandler } from './index.js';
 import { FakeRegistry } from '../testing/index.js';
+import { MAX_JSON_DEPTH } from '../decoding/json-keys.js';
 
 /** Discovery documents (/apis, /api/v1): the parts the assertions read. */
 type Discovery = { groups: { name: string }[]; resources: { name: string; namespaced: boolean; verbs: string[] }[] };
@@ -317,6 +318,131 @@ describe('create, update, patch', () => {
     expect((reg.objects.get('/pods/default/web') as Pod).spec).not.toHaveProperty('foo');
   });
 
+  describe('duplicate fields, as sigs.k8s.io/json reports them', () => {
+    const dupBody =
+      '{"apiVersion":"v1","kind":"Pod","metadata":{"name":"web","name":"web2"},' + '"spec":{"containers":[{"name":"web","image":"nginx","image":"nginx:1.27","bogus":1}],"bogusDupe":1,"bogusDupe":2}}';
+
+    it('Strict: a 400 naming each duplicate and unknown field in document order, and nothing is stored', async () => {
+      const r = await call('POST', '/api/v1/namespaces/default/pods?fieldValidation=Strict', { body: dupBody });
+      expect([r.status, r.json.reason, r.json.message]).toEqual([
+        400,
+        'BadRequest',
+        'Pod in version "v1" cannot be handled as a Pod: strict decoding error: duplicate field "metadata.name", duplicate field "spec.containers[0].image", unknown field "spec.containers[0].bogus", unknown field "spec.bogusDupe"',
+      ]);
+      expect(reg.objects.size).toBe(0);
+    });
+
+    it('Warn (the default): stored with the last value, one Warning each', async () => {
+      const r = await call<Pod>('POST', '/api/v1/namespaces/default/pods', { body: dupBody });
+      expect(r.status).toBe(201);
+      expect(r.headers.get('warning')).toBe(
+        '299 - "duplicate field \\"metadata.name\\"", 299 - "duplicate field \\"spec.containers[0].image\\"", 299 - "unknown field \\"spec.containers[0].bogus\\"", 299 - "unknown field \\"spec.bogusDupe\\""',
+      );
+      expect(r.json.metadata.name).toBe('web2');
+      expect((reg.objects.get('/pods/default/web2') as Pod).spec?.containers[0]?.image).toBe('nginx:1.27');
+    });
+
+    it('Ignore: stored with the last value, silently', async () => {
+      const r = await call<Pod>('POST', '/api/v1/namespaces/default/pods?fieldValidation=Ignore', { body: dupBody });
+      expect([r.status, r.headers.get('warning'), r.json.metadata.name]).toEqual([201, null, 'web2']);
+    });
+
+    it("an apply patch (decoded as YAML upstream) reports repeated keys in go-yaml's words", async () => {
+      const body =
+        '{\n"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "web"},\n"spec": {"activeDeadlineSeconds": 5,\n"activeDeadlineSeconds": 6, "containers": [{"name": "web", "image": "nginx"}]}}';
+      const strict = await call('PATCH', '/api/v1/namespaces/default/pods/web?fieldManager=kubectl&fieldValidation=Strict', { body, type: 'application/apply-patch+yaml' });
+      expect([strict.status, strict.json.message]).toEqual([
+        400,
+        'error strict decoding YAML: error converting YAML to JSON: yaml: unmarshal errors:\n  line 4: key "activeDeadlineSeconds" already set in map',
+      ]);
+      const warn = await call<Pod>('PATCH', '/api/v1/namespaces/default/pods/web?fieldManager=kubectl', { body, type: 'application/apply-patch+yaml' });
+      expect([warn.status, warn.headers.get('warning'), warn.json.spec?.activeDeadlineSeconds]).toEqual([201, '299 - "line 4: key \\"activeDeadlineSeconds\\" already set in map"', 6]);
+    });
+
+    it("YAML: go-yaml's line-numbered errors first, then the unknown fields sorted; Warn keeps the last value", async () => {
+      const yaml = 'apiVersion: v1\nkind: Pod\nmetadata:\n  name: web\n  name: web2\nspec:\n  zbogus: 1\n  containers:\n  - name: web\n    image: nginx\n    image: nginx:1.27\n    abogus: 1\n';
+      const strict = await call('POST', '/api/v1/namespaces/default/pods?fieldValidation=Strict', { body: yaml, type: 'application/yaml' });
+      expect([strict.status, strict.json.message]).toEqual([
+        400,
+        'Pod in version "v1" cannot be handled as a Pod: strict decoding error: yaml: unmarshal errors:\n  line 5: key "name" already set in map\n  line 11: key "image" already set in map, unknown field "spec.containers[0].abogus", unknown field "spec.zbogus"',
+      ]);
+      expect(reg.objects.size).toBe(0);
+      const warn = await call<Pod>('POST', '/api/v1/namespaces/default/pods', { body: yaml, type: 'application/yaml' });
+      expect(warn.status).toBe(201);
+      expect(warn.headers.get('warning')).toBe(
+        '299 - "line 5: key \\"name\\" already set in map", 299 - "line 11: key \\"image\\" already set in map", 299 - "unknown field \\"spec.containers[0].abogus\\"", 299 - "unknown field \\"spec.zbogus\\""',
+      );
+      expect([warn.json.metadata.name, warn.json.spec?.containers[0]?.image]).toEqual(['web2', 'nginx:1.27']);
+      const ignore = await call('POST', '/api/v1/namespaces/default/pods?fieldValidation=Ignore', { body: yaml.replace(/web2/, 'web3'), type: 'application/yaml' });
+      expect([ignore.status, ignore.headers.get('warning')]).toEqual([201, null]);
+    });
+
+    it("merge patch: the patch's duplicates first, then its unknown fields; Warn applies the last value", async () => {
+      reg.seed(pod('a'));
+      const patch = '{"metadata":{"labels":{"tier":"a","tier":"b"}},"spec":{"nope":1,"activeDeadlineSeconds":5,"activeDeadlineSeconds":6}}';
+      const strict = await call('PATCH', '/api/v1/namespaces/default/pods/a?fieldValidation=Strict', { body: patch, type: 'application/merge-patch+json' });
+      expect([strict.status, strict.json.message]).toEqual([
+        400,
+        'Pod in version "v1" cannot be handled as a Pod: strict decoding error: duplicate field "metadata.labels.tier", duplicate field "spec.activeDeadlineSeconds", unknown field "spec.nope"',
+      ]);
+      const warn = await call<Pod>('PATCH', '/api/v1/namespaces/default/pods/a', { body: patch, type: 'application/strategic-merge-patch+json' });
+      expect(warn.status).toBe(200);
+      expect(warn.headers.get('warning')).toBe('299 - "duplicate field \\"metadata.labels.tier\\"", 299 - "duplicate field \\"spec.activeDeadlineSeconds\\"", 299 - "unknown field \\"spec.nope\\""');
+      expect([warn.json.metadata.labels?.tier, warn.json.spec?.activeDeadlineSeconds]).toEqual(['b', 6]);
+    });
+  });
+
+  describe("pathological bodies get Go's decoder errors, not a 500", () => {
+    const nested = (n: number) => `${'{"a":'.repeat(n)}1${'}'.repeat(n)}`;
+
+    it('a body or patch nested too deep is a 400; the server keeps serving', async () => {
+      const body = await call('POST', '/api/v1/namespaces/default/configmaps', { body: `{"kind":"ConfigMap","metadata":{"name":"deep"},"data":${nested(100_000)}}` });
+      expect([body.status, body.json.message]).toEqual([400, "couldn't get version/kind; json parse error: invalid character '{' exceeded max depth"]);
+      reg.seed(pod('a'));
+      for (const type of ['application/merge-patch+json', 'application/strategic-merge-patch+json', 'application/apply-patch+yaml']) {
+        const r = await call('PATCH', '/api/v1/namespaces/default/pods/a', { body: `{"metadata":{"annotations":${nested(100_000)}}}`, type });
+        expect([r.status, r.json.reason, r.json.message]).toEqual([400, 'BadRequest', "invalid character '{' exceeded max depth"]);
+      }
+      const jsonPatch = await call('PATCH', '/api/v1/namespaces/default/pods/a', {
+        body: `[{"op":"add","path":"/metadata/annotations","value":${'['.repeat(100_000)}${']'.repeat(100_000)}}]`,
+        type: 'application/json-patch+json',
+      });
+      expect([jsonPatch.status, jsonPatch.json.message]).toEqual([400, "invalid character '[' exceeded max depth"]);
+      expect(reg.objects.has('/configmaps/default/deep')).toBe(false);
+      expect((await call('GET', '/api/v1/namespaces/default/pods/a')).status).toBe(200);
+    });
+
+    it('a YAML body nested too deep is a 400 as well', async () => {
+      for (const n of [MAX_JSON_DEPTH + 5, 100_000]) {
+        const r = await call('POST', '/api/v1/namespaces/default/configmaps', { body: `kind: ConfigMap\nmetadata: {name: deep}\nnope: ${'['.repeat(n)}${']'.repeat(n)}\n`, type: 'application/yaml' });
+        expect([n, r.status, r.json.reason]).toEqual([n, 400, 'BadRequest']);
+      }
+      expect(reg.objects.size).toBe(0);
+    });
+
+    it('just under the limit: an answer about the object, never a 500', async () => {
+      reg.seed(pod('a'));
+      const d = MAX_JSON_DEPTH - 10;
+      for (const type of ['application/merge-patch+json', 'application/strategic-merge-patch+json', 'application/apply-patch+yaml']) {
+        const wrongType = await call('PATCH', '/api/v1/namespaces/default/pods/a', { body: `{"spec":{"containers":[{"name":"web","env":${nested(d)}}]}}`, type });
+        expect([type, wrongType.status]).toEqual([type, 422]);
+        const unknown = await call('PATCH', '/api/v1/namespaces/default/pods/a', { body: `{"metadata":{"nope":${nested(d)}}}`, type });
+        expect([type, unknown.status]).toEqual([type, 200]);
+      }
+      const jsonPatch = await call('PATCH', '/api/v1/namespaces/default/pods/a', { body: `[{"op":"add","path":"/metadata/nope","value":${nested(d)}}]`, type: 'application/json-patch+json' });
+      expect(jsonPatch.status).toBe(200);
+      const created = await call('POST', '/api/v1/namespaces/default/configmaps', { body: `{"kind":"ConfigMap","metadata":{"name":"deep"},"nope":${nested(d)}}` });
+      expect(created.status).toBe(201);
+    });
+
+    it('a JSON patch of more than 10000 operations is a 413 in upstream words', async () => {
+      reg.seed(pod('a'));
+      const ops = Array.from({ length: 10_001 }, () => ({ op: 'test', path: '/metadata/name', value: 'a' }));
+      const r = await call('PATCH', '/api/v1/namespaces/default/pods/a', { body: ops, type: 'application/json-patch+json' });
+      expect([r.status, r.json.reason, r.json.message]).toEqual([413, 'RequestEntityTooLarge', 'The allowed maximum operations in a JSON patch is 10000, got 10001']);
+    });
+  });
+
   it("a wrong type fails with the Go decoder's message", async () => {
     const body = { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'd' }, spec: { replicas: 'three', selector: {}, template: { spec: { containers: [{ name: 'c', image: 5 }] } } } };
     const r = await call('POST', '/apis/apps/v1/namespaces/default/deployments', { body });
@@ -373,8 +499,34 @@ describe('create, update, patch', () => {
     reg.seed(pod('a'));
     const bad = await call('PATCH', '/api/v1/namespaces/default/pods/a?fieldValidation=Strict', { body: { spec: { nope: 1 } }, type: 'application/merge-patch+json' });
     expect(bad.json.message).toBe('Pod in version "v1" cannot be handled as a Pod: strict decoding error: unknown field "spec.nope"');
-    const t = await call('PATCH', '/api/v1/namespaces/default/pods/a', { body: {}, type: 'text/plain' });
-    expect(t.status).toBe(415);
+    for (const type of ['text/plain', 'application/json', 'application/garbage']) {
+      const t = await call('PATCH', '/api/v1/namespaces/default/pods/a', { body: { metadata: { labels: { x: 'y' } } }, type });
+      expect([t.status, t.json.reason, t.json.message]).toEqual([
+        415,
+        'UnsupportedMediaType',
+        'the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/strategic-merge-patch+json, application/apply-patch+yaml',
+      ]);
+    }
+    expect((reg.objects.get('/pods/default/a') as Pod).metadata.labels).not.toHaveProperty('x');
+  });
+
+  it('a create, update or delete body in a format other than JSON, YAML or protobuf is a 415 and nothing is written', async () => {
+    const accepted = 'the body of the request was in an unknown format - accepted media types include: application/json, application/yaml, application/vnd.kubernetes.protobuf';
+    for (const type of ['text/plain', 'application/garbage', 'application/x-www-form-urlencoded', '*/*']) {
+      const created = await call('POST', '/api/v1/namespaces/default/pods', { body: podBody, type });
+      expect([created.status, created.json.kind, created.json.reason, created.json.message]).toEqual([415, 'Status', 'UnsupportedMediaType', accepted]);
+    }
+    expect(reg.objects.size).toBe(0);
+    reg.seed(pod('a'));
+    const cur = (await call<Pod>('GET', '/api/v1/namespaces/default/pods/a')).json;
+    const updated = await call('PUT', '/api/v1/namespaces/default/pods/a', { body: { ...cur, metadata: { ...cur.metadata, labels: { x: 'y' } } }, type: 'text/plain' });
+    expect([updated.status, updated.json.message]).toEqual([415, accepted]);
+    const deleted = await call('DELETE', '/api/v1/namespaces/default/pods/a', { body: { gracePeriodSeconds: 0 }, type: 'text/plain' });
+    expect([deleted.status, deleted.json.message]).toEqual([415, accepted]);
+    expect((reg.objects.get('/pods/default/a') as Pod).metadata.labels).not.toHaveProperty('x');
+    // A charset parameter is not part of the media type.
+    const withCharset = await call('POST', '/api/v1/namespaces/default/pods', { body: { ...podBody, metadata: { name: 'b' } }, type: 'application/json; charset=utf-8' });
+    expect(withCharset.status).toBe(201);
   });
 
   it('patch: a wrong type in the patched object is 422 on "patch"; a JSON patch that does not apply is the generic 422', async () => {

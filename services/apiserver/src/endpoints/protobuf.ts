@@ -222,7 +222,7 @@ export function decodeProtobuf(body: Uint8Array): KubeObject {
   } catch (e) {
     throw badRequest(`unable to decode the protobuf body: ${(e as Error).message}`);
   }
-  if (!PROTOBUF_KINDS.includes(kind)) throw unsupportedMediaType(`application/vnd.kubernetes.protobuf (kind ${kind || '<none>'})`);
+  if (!PROTOBUF_KINDS.includes(kind)) throw unsupportedMediaType(['application/json', 'application/yaml']);
   try {
     const obj = raw ? decodeMessage(raw, kind) : {};
     return { apiVersion, kind, ...obj, metadata: (obj.metadata as KubeObject['metadata']) ?? {} } as KubeObject;

@@ -8,11 +8,10 @@ import {
   apiVersionOf,
   badRequest,
   isNotFound,
-  isPatchType,
   methodNotAllowed,
+  requestEntityTooLarge,
   StatusError,
   toStatus,
-  unsupportedMediaType,
   type DeleteOptions,
   type KubeList,
   type KubeObject,
@@ -22,13 +21,17 @@ import type { ResourceStore } from '../registry/interface.js';
 import { printTable } from '../printers/index.js';
 import { listBytes } from '../cache/raw.js';
 import { drainWaiter } from '../cache/backpressure.js';
-import { decodeBody, mediaType, parseJson, readBody } from './body.js';
+import { decodeBody, parseJsonDocument, patchMediaType, readBody } from './body.js';
 import { boolParam, intParam, requestContext } from './context.js';
 import { checkPatchFields, decodeObject, parseFieldValidation } from '../decoding/decode.js';
+import { yamlDuplicateLines } from '../decoding/json-keys.js';
 import { parseIncludeObject, responseShape, type ResponseShape } from './negotiate.js';
 import type { ResourceRequest } from './requestinfo.js';
 import { warningHeaders, writeJson } from './respond.js';
 import type { HandlerEnv } from './env.js';
+
+/** Upstream's cap on the operations of one JSON patch (handlers' maxJSONPatchOperations). */
+const MAX_JSON_PATCH_OPERATIONS = 10_000;
 
 /** An object as it goes out: typed, and shaped as the client asked. */
 export function shapeObject(env: HandlerEnv, info: ResourceInfo, obj: KubeObject, req: IncomingMessage, q: URLSearchParams): unknown {
@@ -85,8 +88,8 @@ function checkKind(info: ResourceInfo, obj: KubeObject, schemaKind = info.kind):
 }
 
 export async function decodeWriteBody(env: HandlerEnv, req: IncomingMessage, q: URLSearchParams, info: ResourceInfo, schemaKind = info.kind) {
-  const raw = decodeBody(req, await readBody(req, env.maxBodyBytes));
-  const decoded = decodeObject({ kind: schemaKind, version: schemaKind === info.kind ? info.version : 'v1' }, raw, parseFieldValidation(q.get('fieldValidation')), schemaKind);
+  const { value, source } = decodeBody(req, await readBody(req, env.maxBodyBytes));
+  const decoded = decodeObject({ kind: schemaKind, version: schemaKind === info.kind ? info.version : 'v1' }, value, parseFieldValidation(q.get('fieldValidation')), schemaKind, source);
   checkKind(info, decoded.object, schemaKind);
   return decoded;
 }
@@ -152,11 +155,19 @@ export async function serveResourceVerb(env: HandlerEnv, store: ResourceStore, r
     }
     case 'patch': {
       const ctx = requestContext(req, q);
-      const type = mediaType(req);
-      if (!isPatchType(type)) throw unsupportedMediaType(type);
-      const patch = parseJson(await readBody(req, env.maxBodyBytes));
+      const type = patchMediaType(req);
+      const { value: patch, text, duplicates } = parseJsonDocument(await readBody(req, env.maxBodyBytes), 'patch');
+      if (type === 'application/json-patch+json' && Array.isArray(patch) && patch.length > MAX_JSON_PATCH_OPERATIONS) {
+        throw requestEntityTooLarge(`The allowed maximum operations in a JSON patch is ${MAX_JSON_PATCH_OPERATIONS}, got ${patch.length}`);
+      }
       const validation = parseFieldValidation(q.get('fieldValidation'));
-      const warnings = type === 'application/json-patch+json' ? [] : checkPatchFields(info, patch, validation);
+      // An apply patch is decoded as YAML upstream: its repeated keys are go-yaml's errors.
+      const apply = type === 'application/apply-patch+yaml';
+      const yamlDuplicates = apply && validation !== 'Ignore' ? yamlDuplicateLines(text, duplicates) : [];
+      if (validation === 'Strict' && yamlDuplicates.length) {
+        throw badRequest(`error strict decoding YAML: error converting YAML to JSON: yaml: unmarshal errors:\n  ${yamlDuplicates.join('\n  ')}`);
+      }
+      const warnings = type === 'application/json-patch+json' ? [] : [...yamlDuplicates, ...checkPatchFields(info, patch, validation, apply ? [] : duplicates)];
       const sub = r.subresource === 'status' || r.subresource === 'approval' ? r.subresource : undefined;
       try {
         const patched = await store.patch(ns, r.name!, type, patch, ctx, sub);
@@ -187,7 +198,7 @@ export async function serveResourceVerb(env: HandlerEnv, store: ResourceStore, r
     case 'delete': {
       const ctx = requestContext(req, q);
       const body = await readBody(req, env.maxBodyBytes);
-      const opts = deleteOptions(q, body.length ? parseJson(body) : undefined);
+      const opts = deleteOptions(q, body.length ? decodeBody(req, body).value : undefined);
       const result = await store.delete(ns, r.name!, opts, ctx);
       return writeJson(res, 200, shapeObject(env, info, result.object, req, q));
     }
@@ -195,7 +206,7 @@ export async function serveResourceVerb(env: HandlerEnv, store: ResourceStore, r
       if (!info.verbs.includes('deletecollection')) throw methodNotAllowed(`the server does not allow this method on the requested resource`);
       const ctx = requestContext(req, q);
       const body = await readBody(req, env.maxBodyBytes);
-      const opts = deleteOptions(q, body.length ? parseJson(body) : undefined);
+      const opts = deleteOptions(q, body.length ? decodeBody(req, body).value : undefined);
       const listOpts: Parameters<ResourceStore['list']>[0] = {};
       if (ns !== undefined) listOpts.namespace = ns;
       const ls = q.get('labelSelector');

@@ -6,10 +6,10 @@
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import { applyPatch, badRequest, invalid, isConflict, isPatchType, methodNotAllowed, notFound, StatusError, unsupportedMediaType, type DeleteOptions, type KubeObject, type Pod } from '@kubelab/api';
+import { applyPatch, badRequest, invalid, isConflict, methodNotAllowed, notFound, StatusError, type DeleteOptions, type KubeObject, type Pod } from '@kubelab/api';
 import type { ResourceStore } from '../registry/interface.js';
 import { selectorString } from '../printers/index.js';
-import { mediaType, parseJson, readBody } from './body.js';
+import { parseJsonDocument, patchMediaType, readBody } from './body.js';
 import { requestContext } from './context.js';
 import { checkPatchFields, parseFieldValidation } from '../decoding/decode.js';
 import type { HandlerEnv, KubeletAddress } from './env.js';
@@ -74,10 +74,9 @@ async function serveScale(env: HandlerEnv, store: ResourceStore, r: ResourceRequ
     return writeJson(res, 200, toScale(updated));
   }
   if (r.verb === 'patch') {
-    const type = mediaType(req);
-    if (!isPatchType(type)) throw unsupportedMediaType(type);
-    const patch = parseJson(await readBody(req, env.maxBodyBytes));
-    checkPatchFields({ kind: 'Scale', version: 'v1' }, patch, parseFieldValidation(q.get('fieldValidation')));
+    const type = patchMediaType(req);
+    const { value: patch, duplicates } = parseJsonDocument(await readBody(req, env.maxBodyBytes), 'patch');
+    checkPatchFields({ kind: 'Scale', version: 'v1' }, patch, parseFieldValidation(q.get('fieldValidation')), duplicates);
     const updated = await setReplicas(store, r, req, q, (current) => {
       const patched = applyPatch(type, toScale(current), patch, 'Scale') as Obj;
       return { replicas: patched.spec?.replicas, resourceVersion: patched.metadata?.resourceVersion !== current.metadata.resourceVersion ? patched.metadata?.resourceVersion : undefined };

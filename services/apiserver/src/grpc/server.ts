@@ -425,7 +425,7 @@ export function resourceServiceHandlers(opts: GrpcServerOptions): ResourceServic
       const user = await userOf(call);
       guard(user, 'patch', req.resource, req.namespace, req.name, req.subresource);
       const s = resolve(registry, req.resource);
-      if (!PATCH_TYPES.has(req.patchType)) throw unsupportedMediaType(req.patchType || '(empty patch_type)');
+      if (!PATCH_TYPES.has(req.patchType)) throw unsupportedMediaType([...PATCH_TYPES]);
       let sub: Subresource;
       if (req.subresource === 'status' || req.subresource === 'finalize' || req.subresource === 'approval') {
         if (!s.info.subresources.includes(req.subresource)) throw notServed({ group: s.info.group, version: s.info.version, resource: `${s.info.resource}/${req.subresource}` });

@@ -38,6 +38,7 @@ import { applyPatch, compileSelectors, setDefaults, validateObject } from './api
 import { invalidListOptions, listOptionsErrors, watchOptionsErrors } from './list-options.js';
 import type { DeleteResult, ListOptions, PatchType, RequestContext, ResourceStore, Subresource, Watch, WatchOptions, WriteCheck } from './interface.js';
 import { generateName, newUid, nowTime } from './meta.js';
+import { KeyQueue } from './key-queue.js';
 import { gracePeriodSeconds, isNamespaces, pendingFinalizers, prepareForCreate, prepareForUpdate, shouldDeleteDuringUpdate, validateOnServer } from './strategy.js';
 
 /** etcd's default request size limit (--max-request-bytes 1.5 MiB). */
@@ -103,6 +104,7 @@ export class GenericStore implements ResourceStore {
   /** How this resource is stored (upstream: the etcd3 store's transformer); undefined: as is. */
   private readonly transformer: Transformer | undefined;
   private readonly writeCheck: WriteCheck | undefined;
+  private readonly writers = new KeyQueue();
 
   constructor(
     readonly info: ResourceInfo,
@@ -513,7 +515,12 @@ export class GenericStore implements ResourceStore {
    * client resourceVersion a lost race is the client's 409; without one the
    * server retries on the fresh object.
    */
-  private async guaranteedUpdate(ns: string, name: string, ctx: RequestContext, subresource: string | undefined, clientRv: string | undefined, make: (cur: KubeObject) => Obj): Promise<KubeObject> {
+  private guaranteedUpdate(ns: string, name: string, ctx: RequestContext, subresource: string | undefined, clientRv: string | undefined, make: (cur: KubeObject) => Obj): Promise<KubeObject> {
+    // Writers of one object take turns, so a patch without a resourceVersion does not run out of retries under contention.
+    return this.writers.run(this.key(ns, name), () => this.readModifyWrite(ns, name, ctx, subresource, clientRv, make));
+  }
+
+  private async readModifyWrite(ns: string, name: string, ctx: RequestContext, subresource: string | undefined, clientRv: string | undefined, make: (cur: KubeObject) => Obj): Promise<KubeObject> {
     const key = this.key(ns, name);
     let refresh = false;
     for (let attempt = 0; attempt < MAX_RETRIES; attempt++) {
