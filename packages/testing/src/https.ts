@@ -1,6 +1,6 @@
-// One HTTPS GET to a loopback port, for a component's secure port whose
-// certificate is self-signed (kube-scheduler, kube-controller-manager): the
-// certificate is checked against `ca` when given, not checked without it.
+// One HTTPS request to a loopback port: an apiserver's (checked against its
+// CA) or a component's secure port whose certificate is self-signed
+// (kube-scheduler, kube-controller-manager: not checked without `ca`).
 
 import { request } from 'node:https';
 
@@ -13,9 +13,25 @@ export interface SecureGetOptions {
   /** A bearer token (Authorization header). */
   token?: string;
   method?: string;
+  headers?: Record<string, string>;
+  body?: string | Buffer;
 }
 
-export function secureGet(port: number, path: string, opts: SecureGetOptions = {}): Promise<{ status: number; contentType: string; body: string }> {
+export interface SecureResponse {
+  status: number;
+  contentType: string;
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+}
+
+/** The status, content type and body (what most checks compare whole). */
+export async function secureGet(port: number, path: string, opts: SecureGetOptions = {}): Promise<{ status: number; contentType: string; body: string }> {
+  const { status, contentType, body } = await secureRequest(port, path, opts);
+  return { status, contentType, body };
+}
+
+/** The whole response, headers included. */
+export function secureRequest(port: number, path: string, opts: SecureGetOptions = {}): Promise<SecureResponse> {
   return new Promise((resolve, reject) => {
     const req = request(
       {
@@ -26,16 +42,16 @@ export function secureGet(port: number, path: string, opts: SecureGetOptions = {
         agent: false,
         ...(opts.ca ? { ca: opts.ca } : { rejectUnauthorized: false }),
         ...(opts.cert ? { cert: opts.cert, key: opts.key } : {}),
-        headers: opts.token ? { authorization: `Bearer ${opts.token}` } : {},
+        headers: { ...opts.headers, ...(opts.token ? { authorization: `Bearer ${opts.token}` } : {}) },
       },
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, contentType: String(res.headers['content-type'] ?? ''), body: Buffer.concat(chunks).toString('utf8') }));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, contentType: String(res.headers['content-type'] ?? ''), headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }));
         res.on('error', reject);
       },
     );
     req.on('error', reject);
-    req.end();
+    req.end(opts.body);
   });
 }

@@ -4,4 +4,4 @@ export { startNatsServer, waitForPort, type NatsServerHandle, type NatsServerOpt
 export { waitFor, retrying, type WaitOptions } from './wait.js';
 export { exitSignal } from './child.js';
 export { PROBEDEMO_MANIFEST } from './seeds.js';
-export { secureGet, type SecureGetOptions } from './https.js';
+export { secureGet, secureRequest, type SecureGetOptions, type SecureResponse } from './https.js';
