@@ -58,3 +58,4 @@ export { onShutdown, runMain } from './signals.js';
 export { withLeaderElectionFlags, leaderElectionFrom, type LeaderElectionFlagValues } from './leader-election-flags.js';
 export { which } from './which.js';
 export { isUpgradeRequest, serveUpgrades, proxyUpgrade } from './upgrade.js';
+export { FastCounter, FastGauge, FastHistogram } from './metrics/labelled.js';

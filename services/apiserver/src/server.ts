@@ -239,7 +239,8 @@ export async function startApiserver(opts: ApiserverOptions): Promise<RunningApi
     cache,
     admission,
     maxObjectBytes,
-    observe: metrics.observe,
+    requestMetrics: metrics.requests,
+    storageMetrics: metrics.storage,
     recordTraceContext: tracing !== undefined,
     writeChecks,
     ...(transformers ? { transformers } : {}),
@@ -296,6 +297,7 @@ export async function startApiserver(opts: ApiserverOptions): Promise<RunningApi
         metrics: metrics.registry,
         tracing,
         tokenRequest: tokens.tokenRequest,
+        requestMetrics: metrics.requests,
       });
       rest = traceRestHandler(tracing, typeof h === 'function' ? h : h.handle.bind(h));
     }

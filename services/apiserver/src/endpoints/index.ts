@@ -4,7 +4,9 @@
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { resourceNotServed } from '@kubelab/api';
-import type { Registry } from '../registry/interface.js';
+import { isUpgradeRequest } from '@kubelab/component-base';
+import type { Registry, ResourceStore } from '../registry/interface.js';
+import { toStatusError, type RequestRecorder } from '../registry/store.js';
 import type { TokenRequestREST } from '../serviceaccount/token-request.js';
 import { DEFAULT_MAX_BODY_BYTES } from './body.js';
 import { apiGroup, groupList, legacyVersions, resourceList } from './discovery.js';
@@ -15,6 +17,7 @@ import { parseRequestInfo, type ResourceRequest } from './requestinfo.js';
 import { serveResourceVerb } from './resource.js';
 import { writeJson, writeStatus } from './respond.js';
 import { kubeletAddressFromRegistry, serveSubresource } from './subresources.js';
+import { subresourceVerb } from './request-verb.js';
 import type { KubeletClientConfig } from './kubelet-client.js';
 import { nameRestRequestSpan } from '../tracing/request.js';
 
@@ -41,6 +44,8 @@ export interface RestHandlerDeps {
   logger?: { error(msg: string, fields?: Record<string, unknown>): void };
   /** Serves serviceaccounts/<name>/token (TokenRequest); absent: 404 as upstream without a signing key. */
   tokenRequest?: TokenRequestREST;
+  /** Counts the subresource requests served here (exec, log, scale, …) in apiserver_request_total. */
+  requestMetrics?: RequestRecorder;
 }
 
 export const DEFAULT_VERSION: VersionInfo = {
@@ -69,6 +74,7 @@ export function createRestHandler(deps: RestHandlerDeps): (req: IncomingMessage,
     kubeletAddress: deps.kubeletAddress ?? kubeletAddressFromRegistry(deps.registry),
     kubeletClient: deps.kubeletClient ?? {},
     ...(deps.tokenRequest ? { tokenRequest: deps.tokenRequest } : {}),
+    ...(deps.requestMetrics ? { requestMetrics: deps.requestMetrics } : {}),
   };
 
   return async (req, res) => {
@@ -125,8 +131,31 @@ async function serveResource(env: HandlerEnv, r: ResourceRequest, req: IncomingM
   if (!info.namespaced && r.namespace !== undefined) throw resourceNotServed();
   if (info.namespaced && r.namespace === undefined && r.verb !== 'list' && r.verb !== 'watch') throw resourceNotServed();
   if (r.subresource) {
-    if (await serveSubresource(env, store, r, req, res, q)) return;
+    if (await countedSubresource(env, store, r, req, res, q)) return;
     if (!['status', 'finalize', 'approval'].includes(r.subresource) || !info.subresources.includes(r.subresource)) throw resourceNotServed();
   }
   await serveResourceVerb(env, store, r, req, res, q);
+}
+
+/**
+ * A subresource served by its own handler, counted as upstream counts it: its
+ * verb from the method (CONNECT for the streaming and proxy ones, in the
+ * long-running gauge while they last), the code it answered (101 once upgraded).
+ */
+async function countedSubresource(env: HandlerEnv, store: ResourceStore, r: ResourceRequest, req: IncomingMessage, res: ServerResponse, q: URLSearchParams): Promise<boolean> {
+  const metrics = env.requestMetrics;
+  if (!metrics || !store.info.subresources.includes(r.subresource!)) return serveSubresource(env, store, r, req, res, q);
+  const info = store.info;
+  const verb = subresourceVerb(r.subresource!, req.method ?? 'GET', req.headers['content-type']);
+  const running = metrics.start({ verb, group: info.group, version: info.version, resource: info.resource, subresource: r.subresource!, scope: 'resource' });
+  try {
+    const served = await serveSubresource(env, store, r, req, res, q);
+    // Not ours (status, finalize, approval): the store counts it.
+    if (!served) running.cancel();
+    else running.end(!res.headersSent && isUpgradeRequest(req) ? 101 : res.statusCode);
+    return served;
+  } catch (e) {
+    running.end(toStatusError(e).code);
+    throw e;
+  }
 }

@@ -39,6 +39,7 @@ import { invalidListOptions, listOptionsErrors, watchOptionsErrors } from './lis
 import type { DeleteResult, ListOptions, PatchType, RequestContext, ResourceStore, Subresource, Watch, WatchOptions, WriteCheck } from './interface.js';
 import { generateName, newUid, nowTime } from './meta.js';
 import { KeyQueue } from './key-queue.js';
+import type { StorageMetrics, StorageOperation } from '../storage/metrics.js';
 import { gracePeriodSeconds, isNamespaces, pendingFinalizers, prepareForCreate, prepareForUpdate, shouldDeleteDuringUpdate, validateOnServer } from './strategy.js';
 
 /** etcd's default request size limit (--max-request-bytes 1.5 MiB). */
@@ -50,8 +51,10 @@ export interface StoreDeps {
   admission: AdmissionChain;
   /** Largest object the store accepts (min of etcd's limit and NATS max_payload). */
   maxObjectBytes: number;
-  /** Records a request for metrics (apiserver_request_total / _duration_seconds). */
-  observe?: (r: RequestObservation) => void;
+  /** Times the storage calls (etcd_request_duration_seconds and its counters). */
+  storageMetrics?: StorageMetrics;
+  /** Records requests for metrics (apiserver_request_total, _duration_seconds, apiserver_longrunning_requests). */
+  requestMetrics?: RequestRecorder;
   /**
    * Tracing is on: a create inside a sampled request span records its trace
    * context in the `kubelab.io/traceparent` annotation (off: not even looked at).
@@ -76,6 +79,19 @@ export interface RequestObservation {
   dryRun: boolean;
   code: number;
   seconds: number;
+}
+
+/** A long-running request (WATCH, CONNECT) while it lasts; `end` counts it with its code. */
+export interface LongRunningRequest {
+  end(code: number): void;
+  /** It turned out not to be one (left to another layer to count): out of the gauge, not counted. */
+  cancel(): void;
+}
+
+/** Where requests are counted: finished ones, and long-running ones from their start. */
+export interface RequestRecorder {
+  observe(r: RequestObservation): void;
+  start(l: Omit<RequestObservation, 'code' | 'seconds' | 'dryRun'>): LongRunningRequest;
 }
 
 type RequestLabels = Pick<RequestObservation, 'verb' | 'subresource' | 'scope'> & { dryRun?: boolean };
@@ -137,12 +153,30 @@ export class GenericStore implements ResourceStore {
     }
   }
 
+  /** A storage call, timed for the storage metrics when they are on. */
+  private timedStorage<T>(op: StorageOperation, call: () => Promise<T>): Promise<T> {
+    const metrics = this.deps.storageMetrics;
+    if (!metrics) return call();
+    const start = performance.now();
+    const { group, resource } = this.info;
+    return call().then(
+      (v) => {
+        metrics.record(op, group, resource, (performance.now() - start) / 1000, false);
+        return v;
+      },
+      (err: unknown) => {
+        metrics.record(op, group, resource, (performance.now() - start) / 1000, true);
+        throw err;
+      },
+    );
+  }
+
   /** One finished request for the metrics (a flat literal: this runs for every request). */
   private record(l: RequestLabels, code: number, start: number): void {
-    const observe = this.deps.observe;
-    if (!observe) return;
+    const metrics = this.deps.requestMetrics;
+    if (!metrics) return;
     const info = this.info;
-    observe({
+    metrics.observe({
       verb: l.verb,
       group: info.group,
       version: info.version,
@@ -255,12 +289,22 @@ export class GenericStore implements ResourceStore {
   }
 
   watch(opts: WatchOptions): Watch {
-    const errs = watchOptionsErrors(opts);
-    if (errs.length > 0) throw invalidListOptions(errs);
     const ns = this.info.namespaced ? opts.namespace || undefined : undefined;
-    const predicate = compileSelectors(opts.labelSelector, opts.fieldSelector, this.kindRef);
+    const labels = { verb: 'WATCH', subresource: '', scope: this.collectionScope(ns) } as const;
+    let predicate: ReturnType<typeof compileSelectors>;
     const rv = opts.resourceVersion;
-    parseResourceVersion(rv);
+    try {
+      const errs = watchOptionsErrors(opts);
+      if (errs.length > 0) throw invalidListOptions(errs);
+      predicate = compileSelectors(opts.labelSelector, opts.fieldSelector, this.kindRef);
+      parseResourceVersion(rv);
+    } catch (err) {
+      const e = toStatusError(err);
+      this.record(labels, e.code, performance.now());
+      throw e;
+    }
+    // Counted when it ends, as upstream's WATCH (200: the stream was served), and in the long-running gauge meanwhile.
+    const running = this.deps.requestMetrics?.start({ ...labels, group: this.info.group, version: this.info.version, resource: this.info.resource });
     const sendInitialEvents = opts.sendInitialEvents;
     const cache = this.deps.cache;
     let stopped = false;
@@ -278,6 +322,7 @@ export class GenericStore implements ResourceStore {
       ...(opts.timeoutSeconds ? { timeoutSeconds: opts.timeoutSeconds } : {}),
       ...(sendInitialEvents !== undefined ? { sendInitialEvents } : {}),
     };
+    if (running) void done.then(() => running.end(200));
     const subscribe = () => {
       inner = cache.watch(req);
       void inner.done.then(resolveDone);
@@ -437,7 +482,7 @@ export class GenericStore implements ResourceStore {
           const value = this.toStorage(key, enc.bytes);
           let rev: number;
           try {
-            rev = await this.deps.storage.create(key, value, ctx.traceContext);
+            rev = await this.timedStorage('create', () => this.deps.storage.create(key, value, ctx.traceContext));
           } catch (err) {
             if (err instanceof StorageError && err.kind === 'exists') throw alreadyExists(this.info, m.name!);
             throw err;
@@ -456,7 +501,7 @@ export class GenericStore implements ResourceStore {
   /** The newest stored state of a key, refreshed past the cache when a CAS lost. */
   private async current(key: string, refresh: boolean, ctx: RequestContext): Promise<CacheEntry | undefined> {
     if (refresh) {
-      const fresh = await this.deps.storage.get(key, ctx.traceContext);
+      const fresh = await this.timedStorage('get', () => this.deps.storage.get(key, ctx.traceContext));
       if (fresh) await this.deps.cache.waitForRev(fresh.revision);
       else await this.deps.cache.waitConsistent();
     } else await this.deps.cache.waitConsistent();
@@ -556,7 +601,9 @@ export class GenericStore implements ResourceStore {
         const value = remove ? undefined : this.toStorage(key, enc.bytes);
         let rev: number;
         try {
-          rev = value ? await this.deps.storage.update(key, value, cur.rev, ctx.traceContext) : await this.deps.storage.delete(key, cur.rev, ctx.traceContext);
+          rev = value
+            ? await this.timedStorage('update', () => this.deps.storage.update(key, value, cur.rev, ctx.traceContext))
+            : await this.timedStorage('delete', () => this.deps.storage.delete(key, cur.rev, ctx.traceContext));
         } catch (err) {
           if (err instanceof StorageError && err.kind === 'stale') {
             hooks.rollback();
@@ -609,13 +656,13 @@ export class GenericStore implements ResourceStore {
         if (dryRun) return { object: next === 'remove' ? o : next, deleted: next === 'remove' };
         try {
           if (next === 'remove') {
-            const rev = await this.deps.storage.delete(key, cur.rev, ctx.traceContext);
+            const rev = await this.timedStorage('delete', () => this.deps.storage.delete(key, cur.rev, ctx.traceContext));
             this.deps.cache.observeWrite(rev, key);
             return { object: o, deleted: true };
           }
           const enc = this.encode(next);
           const value = this.toStorage(key, enc.bytes);
-          const rev = await this.deps.storage.update(key, value, cur.rev, ctx.traceContext);
+          const rev = await this.timedStorage('update', () => this.deps.storage.update(key, value, cur.rev, ctx.traceContext));
           return { object: this.committed(next, enc, rev, key, value.length), deleted: false };
         } catch (err) {
           if (err instanceof StorageError && err.kind === 'stale') {
