@@ -70,6 +70,14 @@ describe.runIf(requireTool('nats-server'))('apiserver storage and API', () => {
     expect((await t.k.get<KubeObject & { data: object }>(CMS, 'default', 'cas')).data).toEqual({ n: '2' });
   });
 
+  it('an update without a resourceVersion replaces the latest object (upstream AllowUnconditionalUpdate)', async () => {
+    const v1 = await t.k.create(CMS, 'default', { metadata: { name: 'uncond' }, data: { n: '1' } });
+    const v2 = await t.k.update(CMS, 'default', { metadata: { name: 'uncond' }, data: { n: '2' } } as KubeObject);
+    expect((v2 as KubeObject & { data: object }).data).toEqual({ n: '2' });
+    expect(Number(v2.metadata.resourceVersion)).toBeGreaterThan(Number(v1.metadata.resourceVersion));
+    expect(v2.metadata.uid).toBe(v1.metadata.uid);
+  });
+
   it('reads its own writes: a list right after a write contains it', async () => {
     for (let i = 0; i < 20; i++) {
       const o = await t.k.create(CMS, 'default', { metadata: { name: `ryw-${i}` } });

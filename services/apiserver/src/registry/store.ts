@@ -40,7 +40,7 @@ import type { DeleteResult, ListOptions, PatchType, RequestContext, ResourceStor
 import { generateName, newUid, nowTime } from './meta.js';
 import { KeyQueue } from './key-queue.js';
 import type { StorageMetrics, StorageOperation } from '../storage/metrics.js';
-import { gracePeriodSeconds, isNamespaces, pendingFinalizers, prepareForCreate, prepareForUpdate, shouldDeleteDuringUpdate, validateOnServer } from './strategy.js';
+import { allowsUnconditionalUpdate, gracePeriodSeconds, isNamespaces, pendingFinalizers, prepareForCreate, prepareForUpdate, shouldDeleteDuringUpdate, validateOnServer } from './strategy.js';
 
 /** etcd's default request size limit (--max-request-bytes 1.5 MiB). */
 export const MAX_OBJECT_BYTES = 1.5 * 1024 * 1024;
@@ -518,7 +518,12 @@ export class GenericStore implements ResourceStore {
       o.metadata.name = name;
       const clientRv = o.metadata.resourceVersion;
       if (clientRv !== undefined && clientRv !== '') parseResourceVersion(clientRv);
-      return this.guaranteedUpdate(ns, name, ctx, subresource, clientRv || undefined, () => o);
+      // Unconditional (no resourceVersion, a kind that allows it): the object replaces the latest one, retried on races.
+      const unconditional = !clientRv && allowsUnconditionalUpdate(this.info);
+      return this.guaranteedUpdate(ns, name, ctx, subresource, clientRv || undefined, (cur) => {
+        if (unconditional) o.metadata.resourceVersion = cur.metadata.resourceVersion!;
+        return o;
+      });
     });
   }
 

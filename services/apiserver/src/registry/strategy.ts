@@ -26,6 +26,15 @@ export function tracksGeneration(info: ResourceInfo): boolean {
   return GENERATION.has(`${info.group}/${info.resource}`);
 }
 
+/**
+ * An update without a resourceVersion overwrites the latest object (upstream
+ * AllowUnconditionalUpdate, true for every built-in kind's strategy; custom
+ * resources and their definitions say false).
+ */
+export function allowsUnconditionalUpdate(info: ResourceInfo): boolean {
+  return info.group !== 'apiextensions.k8s.io';
+}
+
 export function hasStatusSubresource(info: ResourceInfo): boolean {
   return info.subresources.includes('status');
 }
