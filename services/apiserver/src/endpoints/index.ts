@@ -71,6 +71,9 @@ export function createRestHandler(deps: RestHandlerDeps): (req: IncomingMessage,
     ...(deps.tokenRequest ? { tokenRequest: deps.tokenRequest } : {}),
   };
 
+  // The resources added at run time (custom resources), asked for per discovery request.
+  const runtimeResources = () => deps.registry.runtimeResources?.() ?? [];
+
   return async (req, res) => {
     try {
       const url = new URL(req.url ?? '/', 'http://kubelab.invalid');
@@ -84,13 +87,13 @@ export function createRestHandler(deps: RestHandlerDeps): (req: IncomingMessage,
         case 'legacyVersions':
           return writeJson(res, 200, legacyVersions());
         case 'groupList':
-          return writeJson(res, 200, groupList());
+          return writeJson(res, 200, groupList(runtimeResources()));
         case 'group': {
-          const g = apiGroup(info.group);
+          const g = apiGroup(info.group, runtimeResources());
           return g && isGet ? writeJson(res, 200, g) : pageNotFound(res);
         }
         case 'resourceList': {
-          const l = resourceList(info.group, info.version);
+          const l = resourceList(info.group, info.version, runtimeResources());
           return l && isGet ? writeJson(res, 200, l) : pageNotFound(res);
         }
         case 'openapiV2':
