@@ -138,6 +138,35 @@ describe.runIf(requireTool('nats-server'))('CustomResourceDefinitions over REST'
     expect((await rest(`${CRONTABS}/a`)).body.spec.replicas).toBe(5);
   });
 
+  it('fields the schema does not declare: warnings by default, a strict decoding error under Strict', async () => {
+    const warned = await c.rest(CRONTABS, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(cronTab('w', { cronSpec: '* * * * *', foo: 1 })) });
+    expect([warned.status, warned.headers.warning]).toEqual([201, '299 - "unknown field \\"spec.foo\\""']);
+    const strict = await rest(`${CRONTABS}?fieldValidation=Strict`, { method: 'POST', body: cronTab('s', { cronSpec: '* * * * *', foo: 1 }) });
+    expect([strict.status, strict.body.message]).toEqual([400, 'CronTab in version "v1" cannot be handled as a CronTab: strict decoding error: unknown field "spec.foo"']);
+  });
+
+  it('a watch sees custom objects change', async () => {
+    const list = await rest(CRONTABS);
+    // From the list's resourceVersion, the watch sees a create made after it, whenever the stream opens.
+    const pending = c.rest(`${CRONTABS}?watch=1&resourceVersion=${list.body.metadata.resourceVersion}&timeoutSeconds=2`, {});
+    expect((await rest(CRONTABS, { method: 'POST', body: cronTab('watched') })).status).toBe(201);
+    const watch = await pending;
+    const events = watch.body.trim().split('\n').map((l) => JSON.parse(l) as Json);
+    expect(events.map((e) => [e.type, e.object.kind, e.object.apiVersion, e.object.metadata.name])).toEqual([['ADDED', 'CronTab', 'stable.example.com/v1', 'watched']]);
+  });
+
+  it('OpenAPI v3 publishes the schema under upstream names', async () => {
+    const root = await rest('/openapi/v3');
+    const url: string = root.body.paths['apis/stable.example.com/v1'].serverRelativeURL;
+    expect(url).toMatch(/^\/openapi\/v3\/apis\/stable.example.com\/v1\?hash=[0-9A-F]+$/);
+    const doc = await rest(url);
+    const s = doc.body.components.schemas['com.example.stable.v1.CronTab'];
+    expect(s['x-kubernetes-group-version-kind']).toEqual([{ group: 'stable.example.com', kind: 'CronTab', version: 'v1' }]);
+    expect(Object.keys(s.properties)).toEqual(['apiVersion', 'kind', 'metadata', 'spec', 'status']);
+    expect(s.properties.spec.properties.replicas).toEqual({ type: 'integer', minimum: 1, maximum: 10, default: 1 });
+    expect(doc.body.components.schemas['io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta']).toBeDefined();
+  });
+
   it('Table output has the additionalPrinterColumns', async () => {
     const table = await rest(CRONTABS, { accept: 'application/json;as=Table;g=meta.k8s.io;v=v1' });
     expect(table.body.columnDefinitions.map((c: Json) => [c.name, c.type])).toEqual([

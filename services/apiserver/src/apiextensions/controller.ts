@@ -71,7 +71,7 @@ export class CrdController {
     for (const v of servedVersions(crd)) {
       const info = versionResource(crd, v);
       try {
-        this.registry.serveCustom(info, customStrategy(v));
+        this.registry.serveCustom(info, customStrategy(v, { terminating: crd.metadata.deletionTimestamp !== undefined }));
         infos.push(info);
       } catch (err) {
         this.opts.onError?.(name, err);
@@ -156,7 +156,7 @@ export class CrdController {
         let store = this.registry.store(info.group, info.version, info.resource);
         if (!store) {
           // Never established, yet objects exist (an earlier CRD of the name): served for the cleanup, until the CRD goes.
-          store = this.registry.serveCustom(info, customStrategy(storage));
+          store = this.registry.serveCustom(info, customStrategy(storage, { terminating: true }));
           this.serving.set(crd.metadata.name!, [...(this.serving.get(crd.metadata.name!) ?? []), info]);
         }
         for (const e of entries) {

@@ -4,7 +4,7 @@
 // generation rule (+1 when anything but metadata and, with a status
 // subresource, status changes).
 
-import { canonicalJson, type CustomResourceDefinitionVersion, type FieldError, type JSONSchemaProps } from '@kubelab/api';
+import { canonicalJson, methodNotAllowed, type CustomResourceDefinitionVersion, type FieldError, type JSONSchemaProps } from '@kubelab/api';
 import type { CustomStrategy } from '../registry/interface.js';
 import { applyDefaults, prune, validateValue } from './structural.js';
 
@@ -18,11 +18,16 @@ function generationView(o: Obj, hasStatus: boolean): unknown {
   return hasStatus ? rest : { ...rest, status };
 }
 
-export function customStrategy(version: CustomResourceDefinitionVersion): CustomStrategy {
+/** `terminating`: the CRD is being deleted, and creates are refused (upstream: the CR handler while Terminating). */
+export function customStrategy(version: CustomResourceDefinitionVersion, opts: { terminating?: boolean } = {}): CustomStrategy {
   const schema: JSONSchemaProps = version.schema?.openAPIV3Schema ?? { type: 'object', 'x-kubernetes-preserve-unknown-fields': true };
   const hasStatus = version.subresources?.status !== undefined;
   const strategy: CustomStrategy = {
+    schema,
     columns: version.additionalPrinterColumns ?? [],
+    unknownFields(o) {
+      return prune(schema, structuredClone(o));
+    },
     normalize(o) {
       applyDefaults(schema, o);
       prune(schema, o);
@@ -31,6 +36,7 @@ export function customStrategy(version: CustomResourceDefinitionVersion): Custom
       return validateValue(schema, o);
     },
     prepareForCreate(o) {
+      if (opts.terminating) throw methodNotAllowed('create not allowed while custom resource definition is terminating');
       o.metadata.generation = 1;
       // With /status, a create's status is dropped (upstream: the strategy's PrepareForCreate).
       if (hasStatus) delete o.status;

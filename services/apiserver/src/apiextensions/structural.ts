@@ -121,26 +121,31 @@ export function safeRegExp(pattern: string): RegExp | undefined {
 
 /**
  * Removes, in place, every field the schema does not specify, except under
- * x-kubernetes-preserve-unknown-fields (upstream: structural pruning). At
- * the root apiVersion, kind and metadata stay; an embedded resource keeps
- * its own.
+ * x-kubernetes-preserve-unknown-fields (upstream: structural pruning), and
+ * returns their paths. At the root apiVersion, kind and metadata stay; an
+ * embedded resource keeps its own.
  */
-export function prune(schema: JSONSchemaProps, value: unknown, root = true): void {
+export function prune(schema: JSONSchemaProps, value: unknown, path = '', root = true): string[] {
+  const removed: string[] = [];
   if (Array.isArray(value)) {
-    if (schema.items) for (const x of value) prune(schema.items, x, false);
-    return;
+    if (schema.items) value.forEach((x, i) => removed.push(...prune(schema.items!, x, `${path}[${i}]`, false)));
+    return removed;
   }
-  if (!isObject(value)) return;
+  if (!isObject(value)) return removed;
   const keep = root || schema['x-kubernetes-embedded-resource'] ? ['apiVersion', 'kind', 'metadata'] : [];
   const props = schema.properties;
   const extra = isObject(schema.additionalProperties) ? schema.additionalProperties : undefined;
   for (const k of Object.keys(value)) {
     if (keep.includes(k)) continue;
     const p = props?.[k];
-    if (p) prune(p, value[k], false);
-    else if (extra) prune(extra, value[k], false);
-    else if (!schema['x-kubernetes-preserve-unknown-fields'] && schema.additionalProperties !== true) delete value[k];
+    if (p) removed.push(...prune(p, value[k], child(path, k), false));
+    else if (extra) removed.push(...prune(extra, value[k], child(path, k), false));
+    else if (!schema['x-kubernetes-preserve-unknown-fields'] && schema.additionalProperties !== true) {
+      delete value[k];
+      removed.push(child(path, k));
+    }
   }
+  return removed;
 }
 
 /** Fills, in place, absent fields that have a `default` (upstream: structural defaulting, applied before pruning). */

@@ -10,6 +10,7 @@ import { DEFAULT_MAX_BODY_BYTES } from './body.js';
 import { apiGroup, groupList, legacyVersions, resourceList } from './discovery.js';
 import type { HandlerEnv, KubeletAddress, VersionInfo } from './env.js';
 import { openapiDocument, openapiRoot } from './openapi/build.js';
+import { customResourceDocuments, withCustomResourcePaths } from '../apiextensions/openapi.js';
 import { serveOpenApiV2 } from './openapi/v2.js';
 import { parseRequestInfo, type ResourceRequest } from './requestinfo.js';
 import { serveResourceVerb } from './resource.js';
@@ -99,9 +100,9 @@ export function createRestHandler(deps: RestHandlerDeps): (req: IncomingMessage,
         case 'openapiV2':
           return serveOpenApiV2(req, res);
         case 'openapiV3Root':
-          return writeJson(res, 200, openapiRoot());
+          return writeJson(res, 200, withCustomResourcePaths(openapiRoot(), customResourceDocuments(deps.registry)));
         case 'openapiV3': {
-          const d = openapiDocument(info.key);
+          const d = openapiDocument(info.key) ?? customResourceDocuments(deps.registry).get(info.key);
           if (!d) return pageNotFound(res);
           return writeJson(res, 200, d.body, { ETag: `"${d.hash}"`, 'Cache-Control': 'no-cache' });
         }

@@ -77,6 +77,21 @@ function listResponse(env: HandlerEnv, store: ResourceStore, list: KubeList, sha
   return listBytes(`${head.slice(0, -1)},"items":[`, list.items);
 }
 
+/**
+ * A custom resource's fields its schema prunes: a strict decoding error
+ * under fieldValidation=Strict, warnings under Warn (upstream: the CR
+ * handler's pruning with ReturnPruned).
+ */
+function customUnknownFields(store: ResourceStore, object: KubeObject, q: URLSearchParams): string[] {
+  if (!store.custom) return [];
+  const validation = parseFieldValidation(q.get('fieldValidation'));
+  if (validation === 'Ignore') return [];
+  const unknown = store.custom.unknownFields(object as Parameters<typeof store.custom.unknownFields>[0]).map((f) => `unknown field "${f}"`);
+  const { kind, version } = store.info;
+  if (validation === 'Strict' && unknown.length) throw badRequest(`${kind} in version "${version}" cannot be handled as a ${kind}: strict decoding error: ${unknown.join(', ')}`);
+  return unknown;
+}
+
 /** Sets the namespace from the URL; a different one in the body is a 400 as upstream. */
 function placeInNamespace(info: ResourceInfo, obj: KubeObject, namespace: string | undefined): void {
   if (!info.namespaced) {
@@ -147,6 +162,7 @@ export async function serveResourceVerb(env: HandlerEnv, store: ResourceStore, r
     case 'create': {
       const ctx = requestContext(req, q);
       const { object, warnings } = await decodeWriteBody(env, req, q, info);
+      warnings.push(...customUnknownFields(store, object, q));
       placeInNamespace(info, object, ns);
       const created = await store.create(ns, object, ctx);
       return writeJson(res, 201, shapeObject(env, store, created, req, q), warningHeaders(warnings));
@@ -154,6 +170,7 @@ export async function serveResourceVerb(env: HandlerEnv, store: ResourceStore, r
     case 'update': {
       const ctx = requestContext(req, q);
       const { object, warnings } = await decodeWriteBody(env, req, q, info);
+      warnings.push(...customUnknownFields(store, object, q));
       placeInNamespace(info, object, ns);
       if (!object.metadata.name) object.metadata.name = r.name;
       if (object.metadata.name !== r.name) throw badRequest(`the name of the object (${object.metadata.name}) does not match the name on the URL (${r.name})`);

@@ -3,7 +3,7 @@
 // watch semantics, as upstream's registry/generic.Store sits under every
 // REST handler.
 
-import type { CustomResourceColumnDefinition, CustomResourceSubresourceScale, DeleteOptions, FieldError, KubeList, KubeObject, ResourceInfo, WatchEvent, UserInfo } from '@kubelab/api';
+import type { CustomResourceColumnDefinition, CustomResourceSubresourceScale, DeleteOptions, FieldError, JSONSchemaProps, KubeList, KubeObject, ResourceInfo, WatchEvent, UserInfo } from '@kubelab/api';
 import type { Context } from '@kubelab/tracing';
 
 /** Who is asking and how; passed through admission to storage. */
@@ -92,6 +92,10 @@ export interface CustomStrategy {
   prepareForCreate(o: Obj): void;
   /** After the generic PrepareForUpdate: settles metadata.generation. */
   prepareForUpdate(next: Obj, old: Obj, subresource: string | undefined): void;
+  /** The version's structural schema (OpenAPI, `kubectl explain`). */
+  readonly schema: JSONSchemaProps;
+  /** The fields a write carries that the schema prunes, as strict decoding names them (`spec.foo`, `spec.list[0].bar`). */
+  unknownFields(o: Obj): string[];
   /** additionalPrinterColumns of the served version (Table output). */
   readonly columns: readonly CustomResourceColumnDefinition[];
   /** The scale subresource's paths, when served. */
