@@ -134,15 +134,15 @@ describe.skipIf(!run).each([
   it('an invalid object is refused with upstream 422 text', async () => {
     const r = await kubectl(['apply', '-f', '-'], cronTabYaml('bad', 'every minute'));
     expect(r.code).not.toBe(0);
-    expect(r.stderr).toContain(
-      'The CronTab "bad" is invalid: spec.cronSpec: Invalid value: "every minute": spec.cronSpec in body should match \'^(\\d+|\\*)(/\\d+)?(\\s+(\\d+|\\*)(/\\d+)?){4}$\'',
-    );
+    expect(r.stderr).toContain('The CronTab "bad" is invalid: spec.cronSpec: Invalid value: "every minute": spec.cronSpec in body should match \'^(\\d+|\\*)(/\\d+)?(\\s+(\\d+|\\*)(/\\d+)?){4}$\'');
   });
 
   it('custom resources are authorized like any other: forbidden until a role grants them', async () => {
     expect((await kubectl(['auth', 'can-i', 'list', 'crontabs.stable.example.com', '--as=jane'])).stdout.trim()).toBe('no');
     const get = await kubectl(['get', 'crontabs', '--as=jane']);
-    expect(get.stderr).toContain('Error from server (Forbidden): crontabs.stable.example.com is forbidden: User "jane" cannot list resource "crontabs" in API group "stable.example.com" in the namespace "default"');
+    expect(get.stderr).toContain(
+      'Error from server (Forbidden): crontabs.stable.example.com is forbidden: User "jane" cannot list resource "crontabs" in API group "stable.example.com" in the namespace "default"',
+    );
     expect((await kubectl(['create', 'clusterrole', 'crontab-reader', '--verb=get,list,watch', '--resource=crontabs.stable.example.com'])).code).toBe(0);
     expect((await kubectl(['create', 'rolebinding', 'jane-crontabs', '--clusterrole=crontab-reader', '--user=jane'])).code).toBe(0);
     expect((await kubectl(['auth', 'can-i', 'list', 'crontabs.stable.example.com', '--as=jane'])).stdout.trim()).toBe('yes');
@@ -152,7 +152,7 @@ describe.skipIf(!run).each([
 
   it('delete the CRD: its objects go, then the CRD, and the resource is no longer served', async () => {
     expect((await kubectl(['delete', 'crd', 'crontabs.stable.example.com'])).stdout).toBe('customresourcedefinition.apiextensions.k8s.io "crontabs.stable.example.com" deleted\n');
-    expect((await c.get('customresourcedefinitions', undefined, 'crontabs.stable.example.com', 'apiextensions.k8s.io'))).toBeUndefined();
+    expect(await c.get('customresourcedefinitions', undefined, 'crontabs.stable.example.com', 'apiextensions.k8s.io')).toBeUndefined();
     // Discovery no longer lists it (api-resources refreshes kubectl's discovery cache), so kubectl knows no such type.
     expect(squash((await kubectl(['api-resources', '--api-group=stable.example.com'])).stdout)).toEqual(['NAME SHORTNAMES APIVERSION NAMESPACED KIND']);
     const gone = await kubectl(['get', 'crontabs']);
