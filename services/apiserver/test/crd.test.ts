@@ -88,10 +88,22 @@ describe.runIf(requireTool('nats-server'))('CustomResourceDefinitions over REST'
     ]);
     expect(crd.status.acceptedNames).toEqual({ plural: 'crontabs', singular: 'crontab', shortNames: ['ct'], kind: 'CronTab', listKind: 'CronTabList', categories: ['all'] });
     const list = await rest('/apis/stable.example.com/v1');
-    expect(list.body.resources[0]).toEqual({ name: 'crontabs', singularName: 'crontab', namespaced: true, kind: 'CronTab', verbs: expect.arrayContaining(['create', 'get', 'list', 'watch', 'patch', 'update', 'delete', 'deletecollection']), shortNames: ['ct'], categories: ['all'] });
+    expect(list.body.resources[0]).toEqual({
+      name: 'crontabs',
+      singularName: 'crontab',
+      namespaced: true,
+      kind: 'CronTab',
+      verbs: expect.arrayContaining(['create', 'get', 'list', 'watch', 'patch', 'update', 'delete', 'deletecollection']),
+      shortNames: ['ct'],
+      categories: ['all'],
+    });
     expect(list.body.resources.map((r: Json) => r.name)).toEqual(['crontabs', 'crontabs/status', 'crontabs/scale']);
     const groups = await rest('/apis');
-    expect(groups.body.groups.find((g: Json) => g.name === 'stable.example.com')).toEqual({ name: 'stable.example.com', versions: [{ groupVersion: 'stable.example.com/v1', version: 'v1' }], preferredVersion: { groupVersion: 'stable.example.com/v1', version: 'v1' } });
+    expect(groups.body.groups.find((g: Json) => g.name === 'stable.example.com')).toEqual({
+      name: 'stable.example.com',
+      versions: [{ groupVersion: 'stable.example.com/v1', version: 'v1' }],
+      preferredVersion: { groupVersion: 'stable.example.com/v1', version: 'v1' },
+    });
   });
 
   it('creates with defaults, prunes unknown fields, keeps preserved ones', async () => {
@@ -109,7 +121,9 @@ describe.runIf(requireTool('nats-server'))('CustomResourceDefinitions over REST'
       'CronTab.stable.example.com "bad" is invalid: [spec.cronSpec: Invalid value: "nope": spec.cronSpec in body should match \'^(\\d+|\\*)(/\\d+)?(\\s+(\\d+|\\*)(/\\d+)?){4}$\', spec.image: Too long: may not be more than 20 bytes, spec.replicas: Invalid value: "string": spec.replicas in body must be of type integer: "string", spec.policy: Unsupported value: "Maybe": supported values: "Allow", "Forbid"]',
     );
     const missing = await rest(CRONTABS, { method: 'POST', body: cronTab('bad', { replicas: 11 }) });
-    expect(missing.body.message).toBe('CronTab.stable.example.com "bad" is invalid: [spec.cronSpec: Required value, spec.replicas: Invalid value: 11: spec.replicas in body should be less than or equal to 10]');
+    expect(missing.body.message).toBe(
+      'CronTab.stable.example.com "bad" is invalid: [spec.cronSpec: Required value, spec.replicas: Invalid value: 11: spec.replicas in body should be less than or equal to 10]',
+    );
   });
 
   it('merge and JSON patches apply; a strategic merge patch is 415 as upstream', async () => {
@@ -119,7 +133,9 @@ describe.runIf(requireTool('nats-server'))('CustomResourceDefinitions over REST'
     expect([json.status, json.body.spec.replicas]).toEqual([200, 3]);
     const smp = await rest(`${CRONTABS}/a`, { method: 'PATCH', type: 'application/strategic-merge-patch+json', body: { spec: { image: 'v3' } } });
     expect(smp.status).toBe(415);
-    expect(smp.body.message).toBe('the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml');
+    expect(smp.body.message).toBe(
+      'the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml',
+    );
   });
 
   it('/status writes only status; the main resource ignores status; generation follows spec only', async () => {
@@ -151,7 +167,10 @@ describe.runIf(requireTool('nats-server'))('CustomResourceDefinitions over REST'
     const pending = c.rest(`${CRONTABS}?watch=1&resourceVersion=${list.body.metadata.resourceVersion}&timeoutSeconds=2`, {});
     expect((await rest(CRONTABS, { method: 'POST', body: cronTab('watched') })).status).toBe(201);
     const watch = await pending;
-    const events = watch.body.trim().split('\n').map((l) => JSON.parse(l) as Json);
+    const events = watch.body
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Json);
     expect(events.map((e) => [e.type, e.object.kind, e.object.apiVersion, e.object.metadata.name])).toEqual([['ADDED', 'CronTab', 'stable.example.com/v1', 'watched']]);
   });
 

@@ -35,7 +35,7 @@ export const APIEXTENSIONS_TYPES: Record<string, TypeDef> = {
       shortNames: ['[]string', 'shortNames are short names for the resource, exposed in API discovery documents. It must be all lowercase.'],
       kind: ['string', 'kind is the serialized kind of the resource. It is normally CamelCase and singular.', { required: true }],
       listKind: ['string', 'listKind is the serialized kind of the list for this resource. Defaults to "`kind`List".'],
-      categories: ['[]string', 'categories is a list of grouped resources this custom resource belongs to (e.g. \'all\').'],
+      categories: ['[]string', "categories is a list of grouped resources this custom resource belongs to (e.g. 'all')."],
     },
   },
   CustomResourceDefinitionVersion: {

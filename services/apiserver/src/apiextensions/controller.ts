@@ -110,10 +110,13 @@ export class CrdController {
   private retry(name: string): void {
     const n = (this.failures.get(name) ?? 0) + 1;
     this.failures.set(name, n);
-    const t = setTimeout(() => {
-      this.timers.delete(t);
-      this.enqueue(name);
-    }, Math.min(MAX_BACKOFF_MS, (this.opts.retryMs ?? 250) * 2 ** (n - 1)));
+    const t = setTimeout(
+      () => {
+        this.timers.delete(t);
+        this.enqueue(name);
+      },
+      Math.min(MAX_BACKOFF_MS, (this.opts.retryMs ?? 250) * 2 ** (n - 1)),
+    );
     this.timers.add(t);
   }
 

@@ -56,7 +56,17 @@ describe('what a CRD serves', () => {
     expect(servedVersions(c)).toEqual([]);
     c.status = desiredStatus(c, [], NOW);
     expect(servedVersions(c).map((v) => v.name)).toEqual(['v1']);
-    expect(versionResource(c, c.spec!.versions[0]!)).toMatchObject({ group: 'stable.example.com', version: 'v1', resource: 'crontabs', singular: 'crontab', kind: 'CronTab', listKind: 'CronTabList', namespaced: true, shortNames: ['ct'], subresources: ['status', 'scale'] });
+    expect(versionResource(c, c.spec!.versions[0]!)).toMatchObject({
+      group: 'stable.example.com',
+      version: 'v1',
+      resource: 'crontabs',
+      singular: 'crontab',
+      kind: 'CronTab',
+      listKind: 'CronTabList',
+      namespaced: true,
+      shortNames: ['ct'],
+      subresources: ['status', 'scale'],
+    });
   });
 });
 
@@ -74,7 +84,11 @@ describe('validateCrd', () => {
       (c) => (c.spec!.versions[0]!.schema = { openAPIV3Schema: { type: 'object', properties: { spec: { properties: { a: { type: 'string' } } } } } }),
       ['spec.versions[0].schema.openAPIV3Schema.properties[spec].type: must not be empty for specified object fields'],
     ],
-    ['a bad printer column type', (c) => (c.spec!.versions[0]!.additionalPrinterColumns = [{ name: 'X', type: 'time', jsonPath: '.spec.x' }]), ['spec.versions[0].additionalPrinterColumns[0].type: supported values: "boolean", "date", "integer", "number", "string"']],
+    [
+      'a bad printer column type',
+      (c) => (c.spec!.versions[0]!.additionalPrinterColumns = [{ name: 'X', type: 'time', jsonPath: '.spec.x' }]),
+      ['spec.versions[0].additionalPrinterColumns[0].type: supported values: "boolean", "date", "integer", "number", "string"'],
+    ],
   ])('%s', (_, mutate, want) => {
     const c = crd();
     mutate(c);

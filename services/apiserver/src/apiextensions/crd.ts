@@ -88,14 +88,18 @@ export function prepareCrdForUpdate(next: CustomResourceDefinition, old: CustomR
 export function setCondition(status: CustomResourceDefinitionStatus, c: Omit<CustomResourceDefinitionCondition, 'lastTransitionTime'>, now: string): void {
   const conds = status.conditions ?? [];
   const old = conds.find((x) => x.type === c.type);
-  const next: CustomResourceDefinitionCondition = { ...c, lastTransitionTime: old && old.status === c.status ? old.lastTransitionTime ?? now : now };
+  const next: CustomResourceDefinitionCondition = { ...c, lastTransitionTime: old && old.status === c.status ? (old.lastTransitionTime ?? now) : now };
   status.conditions = old ? conds.map((x) => (x.type === c.type ? next : x)) : [...conds, next];
 }
 
 /** Upstream's Terminating condition on the first delete of a CRD. */
 export function markTerminating(o: CustomResourceDefinition, now: string): void {
   const status = (o.status ??= {});
-  setCondition(status, { type: 'Terminating', status: 'True', reason: 'InstanceDeletionPending', message: 'CustomResourceDefinition marked for deletion; CustomResource deletion will begin soon' }, now);
+  setCondition(
+    status,
+    { type: 'Terminating', status: 'True', reason: 'InstanceDeletionPending', message: 'CustomResourceDefinition marked for deletion; CustomResource deletion will begin soon' },
+    now,
+  );
 }
 
 /**

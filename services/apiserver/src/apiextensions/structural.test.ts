@@ -9,7 +9,12 @@ const messages = (errs: FieldError[]) => errs.map((e) => `${e.field}: ${fieldErr
 describe('validateValue: upstream field errors', () => {
   it.each<[string, JSONSchemaProps, unknown, string[]]>([
     ['a wrong type', spec({ replicas: { type: 'integer' } }), { replicas: 'x' }, ['spec.replicas: Invalid value: "string": spec.replicas in body must be of type integer: "string"']],
-    ['a float where an integer belongs', spec({ replicas: { type: 'integer' } }), { replicas: 1.5 }, ['spec.replicas: Invalid value: "number": spec.replicas in body must be of type integer: "number"']],
+    [
+      'a float where an integer belongs',
+      spec({ replicas: { type: 'integer' } }),
+      { replicas: 1.5 },
+      ['spec.replicas: Invalid value: "number": spec.replicas in body must be of type integer: "number"'],
+    ],
     ['an integer where a number belongs', spec({ ratio: { type: 'number' } }), { ratio: 2 }, []],
     ['null without nullable', spec({ image: { type: 'string' } }), { image: null }, ['spec.image: Invalid value: "null": spec.image in body must be of type string: "null"']],
     ['null with nullable', spec({ image: { type: 'string', nullable: true } }), { image: null }, []],
@@ -22,10 +27,25 @@ describe('validateValue: upstream field errors', () => {
     ['too short', spec({ s: { type: 'string', minLength: 2 } }), { s: 'a' }, ['spec.s: Invalid value: "a": spec.s in body should be at least 2 chars long']],
     ['too many items', spec({ l: { type: 'array', maxItems: 1, items: { type: 'string' } } }), { l: ['a', 'b'] }, ['spec.l: Too many: 2: must have at most 1 items']],
     ['a bad item', spec({ l: { type: 'array', items: { type: 'string' } } }), { l: ['a', 1] }, ['spec.l[1]: Invalid value: "integer": spec.l[1] in body must be of type string: "integer"']],
-    ['a bad map value', spec({ m: { type: 'object', additionalProperties: { type: 'integer' } } }), { m: { k: 'v' } }, ['spec.m[k]: Invalid value: "string": spec.m[k] in body must be of type integer: "string"']],
+    [
+      'a bad map value',
+      spec({ m: { type: 'object', additionalProperties: { type: 'integer' } } }),
+      { m: { k: 'v' } },
+      ['spec.m[k]: Invalid value: "string": spec.m[k] in body must be of type integer: "string"'],
+    ],
     ['int-or-string takes both', spec({ port: { 'x-kubernetes-int-or-string': true } }), { port: 'http' }, []],
-    ['int-or-string refuses a bool', spec({ port: { 'x-kubernetes-int-or-string': true } }), { port: true }, ['spec.port: Invalid value: "boolean": spec.port in body must be of type integer,string: "boolean"']],
-    ['an embedded resource needs apiVersion and kind', spec({ template: { type: 'object', 'x-kubernetes-embedded-resource': true, 'x-kubernetes-preserve-unknown-fields': true } }), { template: {} }, ['spec.template.apiVersion: Required value: must not be empty', 'spec.template.kind: Required value: must not be empty']],
+    [
+      'int-or-string refuses a bool',
+      spec({ port: { 'x-kubernetes-int-or-string': true } }),
+      { port: true },
+      ['spec.port: Invalid value: "boolean": spec.port in body must be of type integer,string: "boolean"'],
+    ],
+    [
+      'an embedded resource needs apiVersion and kind',
+      spec({ template: { type: 'object', 'x-kubernetes-embedded-resource': true, 'x-kubernetes-preserve-unknown-fields': true } }),
+      { template: {} },
+      ['spec.template.apiVersion: Required value: must not be empty', 'spec.template.kind: Required value: must not be empty'],
+    ],
   ])('%s', (_, schema, specValue, want) => {
     expect(messages(validateValue(schema, { apiVersion: 'x.io/v1', kind: 'X', metadata: { name: 'a' }, spec: specValue }))).toEqual(want);
   });
@@ -37,11 +57,26 @@ describe('validateValue: upstream field errors', () => {
 
 describe('prune', () => {
   it.each<[string, JSONSchemaProps, Record<string, unknown>, Record<string, unknown>]>([
-    ['unknown fields go, the object meta stays', spec({ a: { type: 'string' } }), { apiVersion: 'v', kind: 'K', metadata: { name: 'n' }, spec: { a: 'x', b: 'y' }, top: 1 }, { apiVersion: 'v', kind: 'K', metadata: { name: 'n' }, spec: { a: 'x' } }],
+    [
+      'unknown fields go, the object meta stays',
+      spec({ a: { type: 'string' } }),
+      { apiVersion: 'v', kind: 'K', metadata: { name: 'n' }, spec: { a: 'x', b: 'y' }, top: 1 },
+      { apiVersion: 'v', kind: 'K', metadata: { name: 'n' }, spec: { a: 'x' } },
+    ],
     ['preserved subtrees stay', spec({ free: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } }), { spec: { free: { deep: { x: 1 } } } }, { spec: { free: { deep: { x: 1 } } } }],
     ['inside lists', spec({ l: { type: 'array', items: obj({ a: { type: 'string' } }) } }), { spec: { l: [{ a: '1', b: 2 }] } }, { spec: { l: [{ a: '1' }] } }],
-    ['map values by additionalProperties', spec({ m: { type: 'object', additionalProperties: obj({ a: { type: 'string' } }) } }), { spec: { m: { k: { a: '1', b: 2 } } } }, { spec: { m: { k: { a: '1' } } } }],
-    ['an embedded resource keeps its own meta', spec({ t: { type: 'object', 'x-kubernetes-embedded-resource': true, properties: { spec: { type: 'object' } } } }), { spec: { t: { apiVersion: 'v1', kind: 'Pod', metadata: {}, spec: {}, junk: 1 } } }, { spec: { t: { apiVersion: 'v1', kind: 'Pod', metadata: {}, spec: {} } } }],
+    [
+      'map values by additionalProperties',
+      spec({ m: { type: 'object', additionalProperties: obj({ a: { type: 'string' } }) } }),
+      { spec: { m: { k: { a: '1', b: 2 } } } },
+      { spec: { m: { k: { a: '1' } } } },
+    ],
+    [
+      'an embedded resource keeps its own meta',
+      spec({ t: { type: 'object', 'x-kubernetes-embedded-resource': true, properties: { spec: { type: 'object' } } } }),
+      { spec: { t: { apiVersion: 'v1', kind: 'Pod', metadata: {}, spec: {}, junk: 1 } } },
+      { spec: { t: { apiVersion: 'v1', kind: 'Pod', metadata: {}, spec: {} } } },
+    ],
   ])('%s', (_, schema, value, want) => {
     prune(schema, value);
     expect(value).toEqual(want);

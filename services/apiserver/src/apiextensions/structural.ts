@@ -46,7 +46,7 @@ export function validateValue(schema: JSONSchemaProps, value: unknown, path = ''
 function visit(s: JSONSchemaProps, v: unknown, path: string, errs: FieldError[], root: boolean): void {
   const where = path || '<root>';
   if (v === null) {
-    if (s.nullable || s['x-kubernetes-preserve-unknown-fields'] && !s.type) return;
+    if (s.nullable || (s['x-kubernetes-preserve-unknown-fields'] && !s.type)) return;
     if (s.type) errs.push({ type: 'FieldValueTypeInvalid', field: where, badValue: 'null', detail: `${where} in body must be of type ${s.type}: "null"` });
     return;
   }
@@ -66,7 +66,8 @@ function visit(s: JSONSchemaProps, v: unknown, path: string, errs: FieldError[],
   if (typeof v === 'string') stringChecks(s, v, where, errs);
   if (Array.isArray(v)) {
     if (s.maxItems !== undefined && v.length > s.maxItems) errs.push({ type: 'FieldValueTooMany', field: where, badValue: v.length, detail: `must have at most ${s.maxItems} items` });
-    if (s.minItems !== undefined && v.length < s.minItems) errs.push({ type: 'FieldValueInvalid', field: where, badValue: v.length, detail: `${where} in body should have at least ${s.minItems} items` });
+    if (s.minItems !== undefined && v.length < s.minItems)
+      errs.push({ type: 'FieldValueInvalid', field: where, badValue: v.length, detail: `${where} in body should have at least ${s.minItems} items` });
     if (s.items) v.forEach((x, i) => visit(s.items!, x, `${path}[${i}]`, errs, false));
   }
   if (isObject(v)) {
@@ -80,8 +81,10 @@ function visit(s: JSONSchemaProps, v: unknown, path: string, errs: FieldError[],
       if (!(r in v) && !(root && (r === 'metadata' || r === 'apiVersion' || r === 'kind'))) errs.push({ type: 'FieldValueRequired', field: child(path, r) });
     }
     const keys = Object.keys(v);
-    if (s.maxProperties !== undefined && keys.length > s.maxProperties) errs.push({ type: 'FieldValueTooMany', field: where, badValue: keys.length, detail: `must have at most ${s.maxProperties} items` });
-    if (s.minProperties !== undefined && keys.length < s.minProperties) errs.push({ type: 'FieldValueInvalid', field: where, badValue: keys.length, detail: `${where} in body should have at least ${s.minProperties} properties` });
+    if (s.maxProperties !== undefined && keys.length > s.maxProperties)
+      errs.push({ type: 'FieldValueTooMany', field: where, badValue: keys.length, detail: `must have at most ${s.maxProperties} items` });
+    if (s.minProperties !== undefined && keys.length < s.minProperties)
+      errs.push({ type: 'FieldValueInvalid', field: where, badValue: keys.length, detail: `${where} in body should have at least ${s.minProperties} properties` });
     for (const k of keys) {
       if (root && (k === 'metadata' || k === 'apiVersion' || k === 'kind')) continue;
       const p = props[k];

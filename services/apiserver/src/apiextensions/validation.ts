@@ -2,7 +2,7 @@
 // validation.ValidateCustomResourceDefinition and its structural-schema
 // check), as field errors in upstream's words.
 
-import type { CustomResourceDefinition, CustomResourceDefinitionVersion, FieldError, JSONSchemaProps } from '@kubelab/api';
+import type { CustomResourceDefinition, CustomResourceDefinitionNames, CustomResourceDefinitionVersion, FieldError, JSONSchemaProps } from '@kubelab/api';
 import { safeRegExp } from './structural.js';
 
 const DNS1035_LABEL = /^[a-z]([-a-z0-9]*[a-z0-9])?$/;
@@ -25,7 +25,13 @@ export function validateCrd(crd: CustomResourceDefinition, old?: CustomResourceD
     errs.push({ type: 'FieldValueInvalid', field: 'metadata.name', badValue: crd.metadata.name, detail: 'must be spec.names.plural+"."+spec.group' });
   }
   if (!group) errs.push({ type: 'FieldValueRequired', field: 'spec.group' });
-  else if (!DNS1123_SUBDOMAIN.test(group)) errs.push({ type: 'FieldValueInvalid', field: 'spec.group', badValue: group, detail: 'a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, \'-\' or \'.\', and must start and end with an alphanumeric character' });
+  else if (!DNS1123_SUBDOMAIN.test(group))
+    errs.push({
+      type: 'FieldValueInvalid',
+      field: 'spec.group',
+      badValue: group,
+      detail: "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character",
+    });
   else if (!group.includes('.')) errs.push({ type: 'FieldValueInvalid', field: 'spec.group', badValue: group, detail: 'should be a domain with at least one dot' });
   if (spec.scope !== 'Cluster' && spec.scope !== 'Namespaced') {
     if (!spec.scope) errs.push({ type: 'FieldValueRequired', field: 'spec.scope' });
@@ -34,8 +40,10 @@ export function validateCrd(crd: CustomResourceDefinition, old?: CustomResourceD
   errs.push(...validateNames(names, 'spec.names'));
   const versions = spec.versions ?? [];
   if (versions.length === 0) errs.push({ type: 'FieldValueRequired', field: 'spec.versions', detail: 'must have exactly one version marked as storage version' });
-  else if (versions.filter((v) => v.storage).length !== 1) errs.push({ type: 'FieldValueInvalid', field: 'spec.versions', badValue: versions.map((v) => v.name), detail: 'must have exactly one version marked as storage version' });
-  if (versions.length > 0 && !versions.some((v) => v.served)) errs.push({ type: 'FieldValueInvalid', field: 'spec.versions', badValue: versions.map((v) => v.name), detail: 'must have at least one version marked as served' });
+  else if (versions.filter((v) => v.storage).length !== 1)
+    errs.push({ type: 'FieldValueInvalid', field: 'spec.versions', badValue: versions.map((v) => v.name), detail: 'must have exactly one version marked as storage version' });
+  if (versions.length > 0 && !versions.some((v) => v.served))
+    errs.push({ type: 'FieldValueInvalid', field: 'spec.versions', badValue: versions.map((v) => v.name), detail: 'must have at least one version marked as served' });
   const seen = new Set<string>();
   versions.forEach((v, i) => {
     const p = `spec.versions[${i}]`;
@@ -55,13 +63,14 @@ export function validateCrd(crd: CustomResourceDefinition, old?: CustomResourceD
   return errs;
 }
 
-function validateNames(n: CustomResourceDefinition['spec'] extends infer S ? (S extends { names: infer N } ? N : never) : never, p: string): FieldError[] {
+function validateNames(n: CustomResourceDefinitionNames, p: string): FieldError[] {
   const errs: FieldError[] = [];
   if (!n.plural) errs.push({ type: 'FieldValueRequired', field: `${p}.plural` });
   else if (!DNS1123_LABEL.test(n.plural)) errs.push({ type: 'FieldValueInvalid', field: `${p}.plural`, badValue: n.plural, detail: dnsLabelDetail() });
   if (n.singular && !DNS1123_LABEL.test(n.singular)) errs.push({ type: 'FieldValueInvalid', field: `${p}.singular`, badValue: n.singular, detail: dnsLabelDetail() });
   if (!n.kind) errs.push({ type: 'FieldValueRequired', field: `${p}.kind` });
-  else if (!DNS1035_LABEL.test(n.kind.toLowerCase())) errs.push({ type: 'FieldValueInvalid', field: `${p}.kind`, badValue: n.kind, detail: 'may have mixed case, but should otherwise match: [a-z]([-a-z0-9]*[a-z0-9])?' });
+  else if (!DNS1035_LABEL.test(n.kind.toLowerCase()))
+    errs.push({ type: 'FieldValueInvalid', field: `${p}.kind`, badValue: n.kind, detail: 'may have mixed case, but should otherwise match: [a-z]([-a-z0-9]*[a-z0-9])?' });
   if (n.kind && n.listKind === n.kind) errs.push({ type: 'FieldValueInvalid', field: `${p}.listKind`, badValue: n.listKind, detail: 'kind and listKind may not be the same' });
   (n.shortNames ?? []).forEach((s, i) => {
     if (!DNS1123_LABEL.test(s)) errs.push({ type: 'FieldValueInvalid', field: `${p}.shortNames[${i}]`, badValue: s, detail: dnsLabelDetail() });
@@ -92,8 +101,10 @@ function validateVersion(v: CustomResourceDefinitionVersion, p: string): FieldEr
   const scale = v.subresources?.scale;
   if (scale) {
     const sc = `${p}.subresources.scale`;
-    if (!scale.specReplicasPath?.startsWith('.spec.')) errs.push({ type: 'FieldValueInvalid', field: `${sc}.specReplicasPath`, badValue: scale.specReplicasPath ?? '', detail: 'should be a json path under .spec' });
-    if (!scale.statusReplicasPath?.startsWith('.status.')) errs.push({ type: 'FieldValueInvalid', field: `${sc}.statusReplicasPath`, badValue: scale.statusReplicasPath ?? '', detail: 'should be a json path under .status' });
+    if (!scale.specReplicasPath?.startsWith('.spec.'))
+      errs.push({ type: 'FieldValueInvalid', field: `${sc}.specReplicasPath`, badValue: scale.specReplicasPath ?? '', detail: 'should be a json path under .spec' });
+    if (!scale.statusReplicasPath?.startsWith('.status.'))
+      errs.push({ type: 'FieldValueInvalid', field: `${sc}.statusReplicasPath`, badValue: scale.statusReplicasPath ?? '', detail: 'should be a json path under .status' });
   }
   return errs;
 }
@@ -107,7 +118,8 @@ export function structuralErrors(s: JSONSchemaProps, p: string, root = false): F
   const errs: FieldError[] = [];
   const loose = s['x-kubernetes-preserve-unknown-fields'] === true || s['x-kubernetes-int-or-string'] === true;
   if (!s.type && !loose && !root) errs.push({ type: 'FieldValueRequired', field: `${p}.type`, detail: 'must not be empty for specified object fields' });
-  if (s.type && !KINDS.has(s.type)) errs.push({ type: 'FieldValueNotSupported', field: `${p}.type`, badValue: s.type, detail: 'supported values: "array", "boolean", "integer", "number", "object", "string"' });
+  if (s.type && !KINDS.has(s.type))
+    errs.push({ type: 'FieldValueNotSupported', field: `${p}.type`, badValue: s.type, detail: 'supported values: "array", "boolean", "integer", "number", "object", "string"' });
   if (s.type === 'array' && !s.items) errs.push({ type: 'FieldValueRequired', field: `${p}.items`, detail: 'must be specified' });
   if (s.pattern !== undefined && !safeRegExp(s.pattern)) errs.push({ type: 'FieldValueInvalid', field: `${p}.pattern`, badValue: s.pattern, detail: 'must be a valid regular expression' });
   if (s.properties && isObj(s.additionalProperties)) errs.push({ type: 'FieldValueForbidden', field: `${p}.additionalProperties`, detail: 'additionalProperties and properties are mutual exclusive' });

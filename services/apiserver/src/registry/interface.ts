@@ -3,7 +3,18 @@
 // watch semantics, as upstream's registry/generic.Store sits under every
 // REST handler.
 
-import type { CustomResourceColumnDefinition, CustomResourceSubresourceScale, DeleteOptions, FieldError, JSONSchemaProps, KubeList, KubeObject, ResourceInfo, WatchEvent, UserInfo } from '@kubelab/api';
+import type {
+  CustomResourceColumnDefinition,
+  CustomResourceSubresourceScale,
+  DeleteOptions,
+  FieldError,
+  JSONSchemaProps,
+  KubeList,
+  KubeObject,
+  ResourceInfo,
+  WatchEvent,
+  UserInfo,
+} from '@kubelab/api';
 import type { Context } from '@kubelab/tracing';
 
 /** Who is asking and how; passed through admission to storage. */
