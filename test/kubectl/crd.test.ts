@@ -6,8 +6,8 @@
 // as any other.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { requireTool, waitFor } from '@kubelab/testing';
-import { KUBECTL, POLL, sdkKubectl, squash, startCluster, type Cluster } from './harness.js';
+import { requireTool } from '@kubelab/testing';
+import { KUBECTL, sdkKubectl, squash, startCluster, type Cluster } from './harness.js';
 
 const run = requireTool('kubectl');
 
