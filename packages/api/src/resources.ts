@@ -100,6 +100,7 @@ export const RESOURCES: readonly ResourceInfo[] = [
   r('authentication.k8s.io', 'SelfSubjectReview', 'selfsubjectreviews', false, { version: 'v1beta1', verbs: ['create'] }),
   // approval: the Approved/Denied conditions (kubectl certificate approve|deny); status: the signer's certificate.
   r('certificates.k8s.io', 'CertificateSigningRequest', 'certificatesigningrequests', false, { shortNames: ['csr'], subresources: ['status', 'approval'] }),
+  r('apiextensions.k8s.io', 'CustomResourceDefinition', 'customresourcedefinitions', false, { shortNames: ['crd', 'crds'], categories: ['api-extensions'], subresources: ['status'] }),
 ];
 
 /** Whether objects of a resource are kept in storage (the create-only reviews are not): what lists, watches and caches walk. */

@@ -37,6 +37,7 @@ import { rbacWriteChecks } from './registry/rbac/policybased.js';
 import { rulesAllow } from './authorization/rbac/rules.js';
 import { NODE_RULES } from './authorization/rbac/bootstrap/policy.js';
 import { ApiRegistry } from './registry/registry.js';
+import { CrdController } from './apiextensions/controller.js';
 import { MAX_OBJECT_BYTES } from './registry/store.js';
 import { loadEncryptionConfig } from './storage/encryption/load.js';
 import { KvStorage } from './storage/kv.js';
@@ -250,6 +251,9 @@ export async function startApiserver(opts: ApiserverOptions): Promise<RunningApi
   const authn = { anonymous, tokenAuthenticators: [...(opts.tokenAuthenticators ?? []), ...tokens.authenticators] };
   for (const s of reviewStores(authorizer, ruleResolver)) registry.serve(s);
   registry.serve(tokenReviewStore(authn.tokenAuthenticators, tokens.apiAudiences));
+  // CustomResourceDefinitions: started before the cache so it serves the stored CRDs from the initial load on.
+  const crds = new CrdController(registry, cache, { onError: (name, err) => log.warn('customresourcedefinition sync failed', { crd: name, err: err instanceof Error ? err.message : String(err) }) });
+  crds.start();
   cache.start();
 
   let rest: HttpHandler | undefined;
@@ -327,6 +331,7 @@ export async function startApiserver(opts: ApiserverOptions): Promise<RunningApi
     async stop() {
       if (stopped) return;
       stopped = true;
+      crds.stop();
       cache.stop();
       await Promise.all([grpcServer.stop(), http.close()]);
       await storage.close();

@@ -21,7 +21,8 @@
 //      interface test fails until the two agree.
 
 /** The Go package an OpenAPI name comes from. */
-export type Group = 'core' | 'apps' | 'meta' | 'discovery' | 'coordination' | 'autoscaling' | 'policy' | 'rbac' | 'authorization' | 'authentication' | 'certificates' | 'intstr' | 'resource';
+export type Group =
+  'core' | 'apps' | 'meta' | 'discovery' | 'coordination' | 'autoscaling' | 'policy' | 'rbac' | 'authorization' | 'authentication' | 'certificates' | 'apiextensions' | 'intstr' | 'resource';
 
 /**
  * A field's type: string, int32, int64, boolean, number, Time, MicroTime,

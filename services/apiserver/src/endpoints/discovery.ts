@@ -55,8 +55,17 @@ function resourceEntries(info: ResourceInfo): APIResource[] {
   return [main, ...subs];
 }
 
-export function resourceList(group: string, version: string): object | undefined {
-  const infos = RESOURCES.filter((r) => r.group === group && r.version === version);
+/**
+ * Every resource discovery lists: the built-in ones, then those served at
+ * run time (custom resources), which the REST handler hands in from the
+ * registry's runtimeResources().
+ */
+function served(runtime: readonly ResourceInfo[]): readonly ResourceInfo[] {
+  return runtime.length ? [...RESOURCES, ...runtime] : RESOURCES;
+}
+
+export function resourceList(group: string, version: string, runtime: readonly ResourceInfo[] = []): object | undefined {
+  const infos = served(runtime).filter((r) => r.group === group && r.version === version);
   if (infos.length === 0) return undefined;
   return {
     kind: 'APIResourceList',
@@ -70,17 +79,36 @@ export function legacyVersions(): object {
   return { kind: 'APIVersions', versions: ['v1'] };
 }
 
-function groupEntry(name: string): object {
-  const versions = [...new Set(RESOURCES.filter((r) => r.group === name).map((r) => r.version))].map((v) => ({ groupVersion: `${name}/${v}`, version: v }));
+function groupEntry(name: string, all: readonly ResourceInfo[]): object {
+  const versions = [...new Set(all.filter((r) => r.group === name).map((r) => r.version))].sort(compareVersions).map((v) => ({ groupVersion: `${name}/${v}`, version: v }));
   return { name, versions, preferredVersion: versions[0] };
 }
 
-export function groupList(): object {
-  const names = [...new Set(RESOURCES.map((r) => r.group).filter(Boolean))];
-  return { kind: 'APIGroupList', apiVersion: 'v1', groups: names.map(groupEntry) };
+export function groupList(runtime: readonly ResourceInfo[] = []): object {
+  const all = served(runtime);
+  const names = [...new Set(all.map((r) => r.group).filter(Boolean))];
+  return { kind: 'APIGroupList', apiVersion: 'v1', groups: names.map((n) => groupEntry(n, all)) };
 }
 
-export function apiGroup(name: string): object | undefined {
-  if (!RESOURCES.some((r) => r.group === name)) return undefined;
-  return { kind: 'APIGroup', apiVersion: 'v1', ...groupEntry(name) };
+export function apiGroup(name: string, runtime: readonly ResourceInfo[] = []): object | undefined {
+  const all = served(runtime);
+  if (!all.some((r) => r.group === name)) return undefined;
+  return { kind: 'APIGroup', apiVersion: 'v1', ...groupEntry(name, all) };
+}
+
+/**
+ * Kubernetes' version priority (upstream: version.CompareKubeAwareVersionStrings):
+ * GA before beta before alpha, higher numbers first, then other names
+ * alphabetically. A stable sort keeps the built-in groups' order.
+ */
+export function compareVersions(a: string, b: string): number {
+  const rank = (v: string): [number, number, number] | undefined => {
+    const m = /^v(\d+)(?:(alpha|beta)(\d+))?$/.exec(v);
+    if (!m) return undefined;
+    return [m[2] === undefined ? 3 : m[2] === 'beta' ? 2 : 1, Number(m[1]), Number(m[3] ?? 0)];
+  };
+  const ra = rank(a);
+  const rb = rank(b);
+  if (!ra || !rb) return ra ? -1 : rb ? 1 : a < b ? -1 : a > b ? 1 : 0;
+  return rb[0] - ra[0] || rb[1] - ra[1] || rb[2] - ra[2];
 }

@@ -12,6 +12,7 @@ import { DEFAULT_MAX_BODY_BYTES } from './body.js';
 import { apiGroup, groupList, legacyVersions, resourceList } from './discovery.js';
 import type { HandlerEnv, KubeletAddress, VersionInfo } from './env.js';
 import { openapiDocument, openapiRoot } from './openapi/build.js';
+import { customResourceDocuments, withCustomResourcePaths } from '../apiextensions/openapi.js';
 import { serveOpenApiV2 } from './openapi/v2.js';
 import { parseRequestInfo, type ResourceRequest } from './requestinfo.js';
 import { serveResourceVerb } from './resource.js';
@@ -77,6 +78,9 @@ export function createRestHandler(deps: RestHandlerDeps): (req: IncomingMessage,
     ...(deps.requestMetrics ? { requestMetrics: deps.requestMetrics } : {}),
   };
 
+  // The resources added at run time (custom resources), asked for per discovery request.
+  const runtimeResources = () => deps.registry.runtimeResources?.() ?? [];
+
   return async (req, res) => {
     try {
       const url = new URL(req.url ?? '/', 'http://kubelab.invalid');
@@ -90,21 +94,21 @@ export function createRestHandler(deps: RestHandlerDeps): (req: IncomingMessage,
         case 'legacyVersions':
           return writeJson(res, 200, legacyVersions());
         case 'groupList':
-          return writeJson(res, 200, groupList());
+          return writeJson(res, 200, groupList(runtimeResources()));
         case 'group': {
-          const g = apiGroup(info.group);
+          const g = apiGroup(info.group, runtimeResources());
           return g && isGet ? writeJson(res, 200, g) : pageNotFound(res);
         }
         case 'resourceList': {
-          const l = resourceList(info.group, info.version);
+          const l = resourceList(info.group, info.version, runtimeResources());
           return l && isGet ? writeJson(res, 200, l) : pageNotFound(res);
         }
         case 'openapiV2':
           return serveOpenApiV2(req, res);
         case 'openapiV3Root':
-          return writeJson(res, 200, openapiRoot());
+          return writeJson(res, 200, withCustomResourcePaths(openapiRoot(), customResourceDocuments(deps.registry)));
         case 'openapiV3': {
-          const d = openapiDocument(info.key);
+          const d = openapiDocument(info.key) ?? customResourceDocuments(deps.registry).get(info.key);
           if (!d) return pageNotFound(res);
           return writeJson(res, 200, d.body, { ETag: `"${d.hash}"`, 'Cache-Control': 'no-cache' });
         }

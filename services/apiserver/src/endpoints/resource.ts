@@ -18,10 +18,11 @@ import {
   type ResourceInfo,
 } from '@kubelab/api';
 import type { ResourceStore } from '../registry/interface.js';
-import { printTable } from '../printers/index.js';
+import { printTable, type Printer } from '../printers/index.js';
+import { customResourcePrinter } from '../apiextensions/printer.js';
 import { listBytes } from '../cache/raw.js';
 import { drainWaiter } from '../cache/backpressure.js';
-import { decodeBody, parseJsonDocument, patchMediaType, readBody } from './body.js';
+import { CUSTOM_RESOURCE_PATCH_TYPES, decodeBody, parseJsonDocument, patchMediaType, readBody } from './body.js';
 import { boolParam, intParam, requestContext } from './context.js';
 import { checkPatchFields, decodeObject, parseFieldValidation } from '../decoding/decode.js';
 import { yamlDuplicateLines } from '../decoding/json-keys.js';
@@ -33,12 +34,18 @@ import type { HandlerEnv } from './env.js';
 /** Upstream's cap on the operations of one JSON patch (handlers' maxJSONPatchOperations). */
 const MAX_JSON_PATCH_OPERATIONS = 10_000;
 
+/** What prints a store's Table rows: its kind's printer, or a custom resource's columns. */
+function tablePrinter(store: Pick<ResourceStore, 'info' | 'custom'>): string | Printer {
+  return store.custom ? customResourcePrinter(store.custom.columns) : store.info.kind;
+}
+
 /** An object as it goes out: typed, and shaped as the client asked. */
-export function shapeObject(env: HandlerEnv, info: ResourceInfo, obj: KubeObject, req: IncomingMessage, q: URLSearchParams): unknown {
+export function shapeObject(env: HandlerEnv, store: Pick<ResourceStore, 'info' | 'custom'>, obj: KubeObject, req: IncomingMessage, q: URLSearchParams): unknown {
+  const info = store.info;
   const typed = withType(info, obj);
   const shape = responseShape(req.headers.accept);
   if (shape === 'table') {
-    return printTable(info.kind, [typed], { now: env.now(), includeObject: parseIncludeObject(q.get('includeObject')), resourceVersion: obj.metadata.resourceVersion ?? '' });
+    return printTable(tablePrinter(store), [typed], { now: env.now(), includeObject: parseIncludeObject(q.get('includeObject')), resourceVersion: obj.metadata.resourceVersion ?? '' });
   }
   if (shape === 'partialMetadata') return { kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1', metadata: obj.metadata };
   return typed;
@@ -49,12 +56,13 @@ export function withType(info: Pick<ResourceInfo, 'group' | 'version' | 'kind'>,
   return { apiVersion: apiVersionOf(info), kind: info.kind, ...obj };
 }
 
-function listResponse(env: HandlerEnv, info: ResourceInfo, list: KubeList, shape: ResponseShape, q: URLSearchParams): unknown {
+function listResponse(env: HandlerEnv, store: ResourceStore, list: KubeList, shape: ResponseShape, q: URLSearchParams): unknown {
+  const info = store.info;
   if (shape === 'table') {
     const opts: Parameters<typeof printTable>[2] = { now: env.now(), includeObject: parseIncludeObject(q.get('includeObject')), resourceVersion: list.metadata.resourceVersion ?? '' };
     if (list.metadata.continue) opts.continue = list.metadata.continue;
     if (list.metadata.remainingItemCount !== undefined) opts.remainingItemCount = list.metadata.remainingItemCount;
-    return printTable(info.kind, list.items, opts);
+    return printTable(tablePrinter(store), list.items, opts);
   }
   if (shape === 'partialMetadata') {
     return {
@@ -67,6 +75,21 @@ function listResponse(env: HandlerEnv, info: ResourceInfo, list: KubeList, shape
   // Items go out as the JSON they were stored as, without re-serializing (a 5,000-pod list stays cheap).
   const head = JSON.stringify({ kind: info.listKind, apiVersion: apiVersionOf(info), metadata: list.metadata });
   return listBytes(`${head.slice(0, -1)},"items":[`, list.items);
+}
+
+/**
+ * A custom resource's fields its schema prunes: a strict decoding error
+ * under fieldValidation=Strict, warnings under Warn (upstream: the CR
+ * handler's pruning with ReturnPruned).
+ */
+function customUnknownFields(store: ResourceStore, object: KubeObject, q: URLSearchParams): string[] {
+  if (!store.custom) return [];
+  const validation = parseFieldValidation(q.get('fieldValidation'));
+  if (validation === 'Ignore') return [];
+  const unknown = store.custom.unknownFields(object as Parameters<typeof store.custom.unknownFields>[0]).map((f) => `unknown field "${f}"`);
+  const { kind, version } = store.info;
+  if (validation === 'Strict' && unknown.length) throw badRequest(`${kind} in version "${version}" cannot be handled as a ${kind}: strict decoding error: ${unknown.join(', ')}`);
+  return unknown;
 }
 
 /** Sets the namespace from the URL; a different one in the body is a 400 as upstream. */
@@ -117,7 +140,7 @@ export async function serveResourceVerb(env: HandlerEnv, store: ResourceStore, r
       const rv = q.get('resourceVersion');
       if (rv) opts.resourceVersion = rv;
       const obj = await store.get(ns, r.name!, opts);
-      return writeJson(res, 200, shapeObject(env, info, obj, req, q));
+      return writeJson(res, 200, shapeObject(env, store, obj, req, q));
     }
     case 'list': {
       const opts: Parameters<ResourceStore['list']>[0] = {};
@@ -132,30 +155,32 @@ export async function serveResourceVerb(env: HandlerEnv, store: ResourceStore, r
       const limit = intParam(q, 'limit');
       if (limit !== undefined && limit > 0) opts.limit = limit;
       const list = await store.list(opts);
-      return writeJson(res, 200, listResponse(env, info, list, shape, q));
+      return writeJson(res, 200, listResponse(env, store, list, shape, q));
     }
     case 'watch':
       return serveWatch(env, store, r, req, res, q);
     case 'create': {
       const ctx = requestContext(req, q);
       const { object, warnings } = await decodeWriteBody(env, req, q, info);
+      warnings.push(...customUnknownFields(store, object, q));
       placeInNamespace(info, object, ns);
       const created = await store.create(ns, object, ctx);
-      return writeJson(res, 201, shapeObject(env, info, created, req, q), warningHeaders(warnings));
+      return writeJson(res, 201, shapeObject(env, store, created, req, q), warningHeaders(warnings));
     }
     case 'update': {
       const ctx = requestContext(req, q);
       const { object, warnings } = await decodeWriteBody(env, req, q, info);
+      warnings.push(...customUnknownFields(store, object, q));
       placeInNamespace(info, object, ns);
       if (!object.metadata.name) object.metadata.name = r.name;
       if (object.metadata.name !== r.name) throw badRequest(`the name of the object (${object.metadata.name}) does not match the name on the URL (${r.name})`);
       const sub = r.subresource === 'status' || r.subresource === 'finalize' || r.subresource === 'approval' ? r.subresource : undefined;
       const updated = await store.update(ns, r.name!, object, ctx, sub);
-      return writeJson(res, 200, shapeObject(env, info, updated, req, q), warningHeaders(warnings));
+      return writeJson(res, 200, shapeObject(env, store, updated, req, q), warningHeaders(warnings));
     }
     case 'patch': {
       const ctx = requestContext(req, q);
-      const type = patchMediaType(req);
+      const type = patchMediaType(req, store.custom ? CUSTOM_RESOURCE_PATCH_TYPES : undefined);
       const { value: patch, text, duplicates } = parseJsonDocument(await readBody(req, env.maxBodyBytes), 'patch');
       if (type === 'application/json-patch+json' && Array.isArray(patch) && patch.length > MAX_JSON_PATCH_OPERATIONS) {
         throw requestEntityTooLarge(`The allowed maximum operations in a JSON patch is ${MAX_JSON_PATCH_OPERATIONS}, got ${patch.length}`);
@@ -171,7 +196,7 @@ export async function serveResourceVerb(env: HandlerEnv, store: ResourceStore, r
       const sub = r.subresource === 'status' || r.subresource === 'approval' ? r.subresource : undefined;
       try {
         const patched = await store.patch(ns, r.name!, type, patch, ctx, sub);
-        return writeJson(res, 200, shapeObject(env, info, patched, req, q), warningHeaders(warnings));
+        return writeJson(res, 200, shapeObject(env, store, patched, req, q), warningHeaders(warnings));
       } catch (e) {
         // A JSON patch that does not apply (a failed `test`, a missing path): upstream's generic 422 drops the detail.
         if (type === 'application/json-patch+json' && e instanceof StatusError && e.code === 422 && !e.status.details) {
@@ -192,7 +217,7 @@ export async function serveResourceVerb(env: HandlerEnv, store: ResourceStore, r
         placeInNamespace(info, object, ns);
         object.metadata.name ??= r.name;
         const created = await store.create(ns, object, ctx);
-        return writeJson(res, 201, shapeObject(env, info, created, req, q), warningHeaders(warnings));
+        return writeJson(res, 201, shapeObject(env, store, created, req, q), warningHeaders(warnings));
       }
     }
     case 'delete': {
@@ -200,7 +225,7 @@ export async function serveResourceVerb(env: HandlerEnv, store: ResourceStore, r
       const body = await readBody(req, env.maxBodyBytes);
       const opts = deleteOptions(q, body.length ? decodeBody(req, body).value : undefined);
       const result = await store.delete(ns, r.name!, opts, ctx);
-      return writeJson(res, 200, shapeObject(env, info, result.object, req, q));
+      return writeJson(res, 200, shapeObject(env, store, result.object, req, q));
     }
     case 'deletecollection': {
       if (!info.verbs.includes('deletecollection')) throw methodNotAllowed(`the server does not allow this method on the requested resource`);
@@ -270,7 +295,7 @@ async function serveWatch(env: HandlerEnv, store: ResourceStore, r: ResourceRequ
       if (ev.type === 'ERROR' || ev.type === 'BOOKMARK') {
         if (shape === 'table' && ev.type === 'BOOKMARK') continue;
       } else if (shape === 'table') {
-        object = printTable(info.kind, [withType(info, ev.object)], { now: env.now(), includeObject: include, noHeaders: !first, resourceVersion: ev.object.metadata.resourceVersion ?? '' });
+        object = printTable(tablePrinter(store), [withType(info, ev.object)], { now: env.now(), includeObject: include, noHeaders: !first, resourceVersion: ev.object.metadata.resourceVersion ?? '' });
         first = false;
       } else if (shape === 'partialMetadata') {
         object = { kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1', metadata: ev.object.metadata };

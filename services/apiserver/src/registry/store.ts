@@ -17,12 +17,14 @@ import {
   storageKey,
   storagePrefix,
   StatusError,
+  type CustomResourceDefinition,
   type DeleteOptions,
   type KubeList,
   type KubeObject,
   type ResourceInfo,
 } from '@kubelab/api';
 import { ROOT_CONTEXT, withTraceContextAnnotation } from '@kubelab/tracing';
+import { CLEANUP_FINALIZER, isCrdResource, markTerminating } from '../apiextensions/crd.js';
 import type { AdmissionChain } from '../admission/chain.js';
 import { AdmissionHooks, type AdmissionAttributes, type Operation } from '../admission/types.js';
 import type { CacheEntry, WatchCache } from '../cache/watch-cache.js';
@@ -36,7 +38,7 @@ import type { Transformer } from '../storage/encryption/transformer.js';
 import { checkPatchedTypes } from '../decoding/decode.js';
 import { applyPatch, compileSelectors, setDefaults, validateObject } from './api-hooks.js';
 import { invalidListOptions, listOptionsErrors, watchOptionsErrors } from './list-options.js';
-import type { DeleteResult, ListOptions, PatchType, RequestContext, ResourceStore, Subresource, Watch, WatchOptions, WriteCheck } from './interface.js';
+import type { CustomStrategy, DeleteResult, ListOptions, PatchType, RequestContext, ResourceStore, Subresource, Watch, WatchOptions, WriteCheck } from './interface.js';
 import { generateName, newUid, nowTime } from './meta.js';
 import { KeyQueue } from './key-queue.js';
 import type { StorageMetrics, StorageOperation } from '../storage/metrics.js';
@@ -96,7 +98,7 @@ export interface RequestRecorder {
 
 type RequestLabels = Pick<RequestObservation, 'verb' | 'subresource' | 'scope'> & { dryRun?: boolean };
 
-type Obj = KubeObject & Record<string, unknown> & { spec?: Record<string, unknown>; status?: Record<string, unknown> };
+export type Obj = KubeObject & Record<string, unknown> & { spec?: Record<string, unknown>; status?: Record<string, unknown> };
 
 const MAX_RETRIES = 16;
 
@@ -125,6 +127,8 @@ export class GenericStore implements ResourceStore {
   constructor(
     readonly info: ResourceInfo,
     private readonly deps: StoreDeps,
+    /** A custom resource's strategy (absent for built-in kinds). */
+    readonly custom?: CustomStrategy,
   ) {
     this.prefix = storagePrefix(info);
     this.transformer = deps.transformers?.forResource(info);
@@ -445,6 +449,7 @@ export class GenericStore implements ResourceStore {
   private validate(o: Obj, old?: KubeObject, subresource?: string): void {
     const errs = validateObject(o, old, subresource);
     errs.push(...validateOnServer(this.info, o, old as Obj | undefined));
+    if (this.custom) errs.push(...this.custom.validate(o, old as Obj | undefined, subresource));
     if (errs.length > 0) throw invalid(this.info.kind, this.info.group, o.metadata.name ?? '', errs);
   }
 
@@ -466,6 +471,10 @@ export class GenericStore implements ResourceStore {
         // Defaulting first, as upstream decodes with defaults before PrepareForCreate (a pod's QoS class reads defaulted requests).
         setDefaults(o);
         prepareForCreate(this.info, o, ctx.user);
+        if (this.custom) {
+          this.custom.normalize(o);
+          this.custom.prepareForCreate(o);
+        }
         this.writeCheck?.create?.(o, ns, ctx);
         const hooks = new AdmissionHooks();
         const a = this.attrs('CREATE', ns, m.name ?? '', ctx, hooks, o);
@@ -585,6 +594,10 @@ export class GenericStore implements ResourceStore {
       // Defaulted before PrepareForUpdate (as upstream decodes), so generations compare defaulted specs.
       if (!subresource) setDefaults(next);
       const stored = prepareForUpdate(this.info, next, thawIfFrozen(cur.obj), subresource);
+      if (this.custom) {
+        this.custom.normalize(stored);
+        this.custom.prepareForUpdate(stored, cur.obj as Obj, subresource);
+      }
       this.writeCheck?.update?.(stored, cur.obj, ns, ctx);
       const hooks = new AdmissionHooks();
       const a = this.attrs('UPDATE', ns, name, ctx, hooks, stored, cur.obj, subresource);
@@ -656,7 +669,8 @@ export class GenericStore implements ResourceStore {
 
         const grace = gracePeriodSeconds(this.info, o, opts);
         const finalizers = pendingFinalizers(this.info, o);
-        const next = planDelete(this.info, o, grace, finalizers.length > 0, gcFinalizer(opts));
+        // A CRD is held by its cleanup finalizer until its objects are gone (upstream: the CRD REST's Delete).
+        const next = planDelete(this.info, o, grace, finalizers.length > 0, isCrdResource(this.info) ? CLEANUP_FINALIZER : gcFinalizer(opts));
         if (next === 'unchanged') return { object: o, deleted: false };
         if (dryRun) return { object: next === 'remove' ? o : next, deleted: next === 'remove' };
         try {
@@ -709,6 +723,7 @@ export function planDelete(info: ResourceInfo, o: Obj, grace: number, hasFinaliz
   next.metadata.deletionGracePeriodSeconds = grace;
   if (needsFinalizer) next.metadata.finalizers = [...(m.finalizers ?? []), addFinalizer!];
   if (isNamespaces(info)) next.status = { ...(next.status ?? {}), phase: 'Terminating' };
+  if (isCrdResource(info)) markTerminating(next as unknown as CustomResourceDefinition, nowTime());
   return next;
 }
 
