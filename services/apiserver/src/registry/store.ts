@@ -527,8 +527,8 @@ export class GenericStore implements ResourceStore {
       o.metadata.name = name;
       const clientRv = o.metadata.resourceVersion;
       if (clientRv !== undefined && clientRv !== '') parseResourceVersion(clientRv);
-      // Unconditional (no resourceVersion, a kind that allows it): the object replaces the latest one, retried on races.
-      const unconditional = !clientRv && allowsUnconditionalUpdate(this.info);
+      // Unconditional (no resourceVersion, a built-in kind: custom resources' strategy says no): the object replaces the latest one, retried on races.
+      const unconditional = !clientRv && !this.custom && allowsUnconditionalUpdate(this.info);
       return this.guaranteedUpdate(ns, name, ctx, subresource, clientRv || undefined, (cur) => {
         if (unconditional) o.metadata.resourceVersion = cur.metadata.resourceVersion!;
         return o;
