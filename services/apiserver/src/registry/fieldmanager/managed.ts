@@ -33,13 +33,18 @@ export function identifier(e: Pick<Entry, 'manager' | 'operation' | 'apiVersion'
 export const MAX_MANAGER_LENGTH = 128;
 const MAX_SUBRESOURCE_LENGTH = 256;
 
-/** Problems with managedFields sent in a request (upstream ValidateManagedFields). */
+/**
+ * Problems with managedFields sent in a request (upstream ValidateManagedFields,
+ * on what would be stored: an entry that owns nothing, like the `[{}]` that
+ * resets them, is dropped rather than checked).
+ */
 export function validateManagedFields(entries: unknown, path = 'metadata.managedFields'): FieldError[] {
   if (!Array.isArray(entries)) return [{ type: 'FieldValueInvalid', field: path, detail: 'must be a list' }];
   const errs: FieldError[] = [];
   entries.forEach((raw: unknown, i) => {
     const p = `${path}[${i}]`;
     const e = (typeof raw === 'object' && raw !== null ? raw : {}) as ManagedFieldsEntry;
+    if (e.fieldsV1 === undefined || (typeof e.fieldsV1 === 'object' && e.fieldsV1 !== null && Object.keys(e.fieldsV1).length === 0)) return;
     if (e.operation !== 'Apply' && e.operation !== 'Update') errs.push({ type: 'FieldValueInvalid', field: `${p}.operation`, badValue: e.operation ?? '', detail: 'must be `Apply` or `Update`' });
     if (e.fieldsType !== undefined && e.fieldsType !== '' && e.fieldsType !== 'FieldsV1') errs.push({ type: 'FieldValueInvalid', field: `${p}.fieldsType`, badValue: e.fieldsType, detail: 'must be `FieldsV1`' });
     if (typeof e.manager === 'string' && e.manager.length > MAX_MANAGER_LENGTH) errs.push({ type: 'FieldValueTooLong', field: `${p}.manager`, detail: `must have at most ${MAX_MANAGER_LENGTH} bytes` });
