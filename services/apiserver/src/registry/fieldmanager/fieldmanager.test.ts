@@ -128,6 +128,13 @@ describe('Apply', () => {
     expect(summary(out)).toEqual(['kubectl/Apply: {"f:spec":{"f:replicas":{}}}', 'other/Apply: {"f:spec":{"f:paused":{}}}']);
   });
 
+  it('a map it owned whole and now applies a member of stays (the member with it)', () => {
+    const live = frozen(deploy({}, { labels: { app: 'web', tier: 'x' } }));
+    live.metadata.managedFields = [{ manager: 'kubectl', operation: 'Apply', apiVersion: 'apps/v1', fieldsType: 'FieldsV1', fieldsV1: { 'f:metadata': { 'f:labels': { '.': {}, 'f:app': {}, 'f:tier': {} } } } }];
+    const out = applied(frozen(live as Obj), config({}, { app: 'web' }), 'kubectl');
+    expect(out.metadata.labels).toEqual({ app: 'web' });
+  });
+
   it('changing a field another manager owns is a conflict in upstream words', () => {
     const live = frozen(created({ replicas: 1 }, 'kubectl-client-side-apply'));
     const e = thrown(() => applied(live, config({ replicas: 3 }), 'kubectl'));

@@ -172,7 +172,7 @@ export class FieldManager {
     // What this manager applied before and no longer applies goes, unless another manager owns it (or something below it).
     if (previous) {
       const dropped = difference(previous.set, set);
-      if (!dropped.empty) this.prune(merged, dropped, start, id);
+      if (!dropped.empty) this.prune(merged, dropped, start, id, set);
     }
     const c = compare(live, merged, this.ref, ignore);
     const changed = union(c.modified, c.added);
@@ -193,9 +193,13 @@ export class FieldManager {
     return merged;
   }
 
-  /** Removes from `merged` (in place) the dropped paths no other manager owns, nor anything below them. */
-  private prune(merged: Obj, dropped: FieldSet, managers: Managed, self: string): void {
-    let others = new FieldSet();
+  /**
+   * Removes from `merged` (in place) the dropped paths that nobody owns, nor
+   * anything below them: not another manager, nor this one's new configuration
+   * (a map it stopped owning whole but still applies a member of stays).
+   */
+  private prune(merged: Obj, dropped: FieldSet, managers: Managed, self: string, applied: FieldSet): void {
+    let others = applied;
     for (const [k, e] of managers) if (k !== self) others = union(others, e.set);
     let removedPrefix: string[] | undefined;
     for (const path of dropped.paths()) {

@@ -45,6 +45,7 @@ describe('compare: what changed between two objects', () => {
   it.each([
     ['a changed scalar is modified', { spec: { replicas: 1 } }, { spec: { replicas: 2 } }, {}, { 'f:spec': { 'f:replicas': {} } }, {}],
     ['a new map is added with its members ("." )', { metadata: {} }, { metadata: { labels: { a: 'b' } } }, { 'f:metadata': { 'f:labels': { '.': {}, 'f:a': {} } } }, {}, {}],
+    ['a new struct adds its leaves, not itself (a Go value struct is always there)', { spec: {} }, { spec: { template: { spec: { restartPolicy: 'Always' } } } }, { 'f:spec': { 'f:template': { 'f:spec': { 'f:restartPolicy': {} } } } }, {}, {}],
     ['a removed member', { spec: { replicas: 1, paused: true } }, { spec: { replicas: 1 } }, {}, {}, { 'f:spec': { 'f:paused': {} } }],
     ['an atomic selector changes as one leaf', { spec: { selector: { matchLabels: { a: 'b' } } } }, { spec: { selector: { matchLabels: { a: 'c' } } } }, {}, { 'f:spec': { 'f:selector': {} } }, {}],
     ['absent and {} differ (a leaf)', { spec: {} }, { spec: { strategy: {} } }, { 'f:spec': { 'f:strategy': {} } }, {}, {}],

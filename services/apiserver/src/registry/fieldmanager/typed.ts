@@ -120,14 +120,14 @@ export interface Comparison {
 }
 
 /**
- * What changed from `lhs` to `rhs` (upstream TypedValue.Compare). A member,
- * keyed item or set value present on one side only is added/removed itself
- * (FieldsV1's `.`), leaves that differ are modified; identical references
+ * What changed from `lhs` to `rhs` (upstream TypedValue.Compare). A map or
+ * keyed item present on one side only is added/removed itself (FieldsV1's
+ * `.`), and so are its leaves; leaves that differ are modified; identical references
  * are skipped without a walk (a status the update kept).
  */
 export function compare(lhs: unknown, rhs: unknown, ref: TypeRef, ignore?: FieldSet): Comparison {
   const c: Comparison = { added: new FieldSet(), modified: new FieldSet(), removed: new FieldSet() };
-  cmp(lhs, rhs, ref, [], ignore, c, true);
+  cmp(lhs, rhs, ref, [], ignore, c);
   return c;
 }
 
@@ -135,7 +135,7 @@ function isEmptyValue(v: unknown): boolean {
   return v === undefined || v === null || (isObj(v) && Object.keys(v).length === 0) || (Array.isArray(v) && v.length === 0);
 }
 
-function cmp(l: unknown, r: unknown, ref: TypeRef, path: PathElement[], ignore: FieldSet | undefined, c: Comparison, root: boolean): void {
+function cmp(l: unknown, r: unknown, ref: TypeRef, path: PathElement[], ignore: FieldSet | undefined, c: Comparison): void {
   if (l === r) return;
   const granular = isGranularObject(ref) || ref.kind === 'deduced';
   // Both sides empty: a leaf, so `{}` and absent stay distinct (upstream's emptyPromoteToLeaf).
@@ -148,10 +148,11 @@ function cmp(l: unknown, r: unknown, ref: TypeRef, path: PathElement[], ignore: 
       if (ign?.member) return;
       const lv = lo[name];
       const rv = ro[name];
+      const cref = memberRef(ref, name);
       path.push(e);
-      cmp(lv, rv, memberRef(ref, name), path, ign, c, false);
-      // A member that appeared or went is itself added or removed (not the object's top-level fields, which upstream's typed zero values always hold).
-      if (!root) {
+      cmp(lv, rv, cref, path, ign, c);
+      // A map that appeared or went is itself added or removed (upstream: a nil Go map; a struct never is, as Go's value structs are always there).
+      if (cref.kind === 'map' || (cref.kind === 'deduced' && (isObj(lv) || isObj(rv)))) {
         if (lv === undefined && rv !== undefined) c.added.insert(path);
         else if (rv === undefined && lv !== undefined) c.removed.insert(path);
       }
@@ -184,7 +185,7 @@ function compareList(l: unknown[], r: unknown[], ref: TypeRef & { kind: 'list' }
   if (!lm || !rm) return false;
   const item = (k: PathElement, lv: unknown, rv: unknown) => {
     path.push(k);
-    cmp(lv, rv, ref.elem, path, ignore?.child(k), c, false);
+    cmp(lv, rv, ref.elem, path, ignore?.child(k), c);
     if (lv === undefined) c.added.insert(path);
     else if (rv === undefined) c.removed.insert(path);
     path.pop();
