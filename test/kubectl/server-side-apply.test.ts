@@ -1,9 +1,12 @@
 // kubectl apply --server-side (the real binaries, 1.27, 1.33 and the
 // machine's own) against kubelab's apiserver: create, a dropped field
 // removed, another manager's conflict and --force-conflicts, client-side
-// then server-side apply, and managedFields shown by get --show-managed-fields.
+// then server-side apply, and managedFields shown by get --show-managed-fields;
+// then the official JavaScript client's ServerSideApply patch.
 
 import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { ApiException, AppsV1Api, KubeConfig, PatchStrategy, setHeaderOptions, type V1Deployment } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requirePrerequisite, requireTool } from '@kubelab/testing';
 import { KUBECTL, sdkKubectl, startCluster, type Cluster } from './harness.js';
@@ -103,3 +106,45 @@ for (const [label, bin] of [
     });
   });
 }
+
+describe.skipIf(!requireTool('kubectl'))('@kubernetes/client-node: a ServerSideApply patch', { timeout: 60_000 }, () => {
+  let c: Cluster;
+  let apps: AppsV1Api;
+  const body = (replicas: number): V1Deployment => ({
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: { name: 'js', namespace: 'default' },
+    spec: { replicas, selector: { matchLabels: { app: 'js' } }, template: { metadata: { labels: { app: 'js' } }, spec: { containers: [{ name: 'web', image: 'nginx' }] } } },
+  });
+  const ssa = setHeaderOptions('Content-Type', PatchStrategy.ServerSideApply);
+
+  beforeAll(async () => {
+    c = await startCluster();
+    const kc = new KubeConfig();
+    kc.loadFromFile(join(c.dir, 'kubeconfig'));
+    apps = kc.makeApiClient(AppsV1Api);
+  }, 60_000);
+
+  afterAll(async () => {
+    await c?.stop();
+  });
+
+  it('creates with fieldManager, conflicts for another manager (409 with upstream’s Status), wins with force', async () => {
+    const created = await apps.patchNamespacedDeployment({ name: 'js', namespace: 'default', body: body(2), fieldManager: 'js-client' }, ssa);
+    expect(created.spec?.replicas).toBe(2);
+    expect(created.metadata?.managedFields?.map((e) => [e.manager, e.operation, e.apiVersion, e.fieldsType])).toEqual([['js-client', 'Apply', 'apps/v1', 'FieldsV1']]);
+
+    const err = await apps.patchNamespacedDeployment({ name: 'js', namespace: 'default', body: body(4), fieldManager: 'other' }, ssa).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(err).toBeInstanceOf(ApiException);
+    const status = JSON.parse((err as ApiException<string>).body) as { reason: string; message: string; details: { causes: unknown[] } };
+    expect([(err as ApiException<string>).code, status.reason, status.message]).toEqual([409, 'Conflict', 'Apply failed with 1 conflict: conflict with "js-client": .spec.replicas']);
+    expect(status.details.causes).toEqual([{ reason: 'FieldManagerConflict', message: 'conflict with "js-client"', field: '.spec.replicas' }]);
+
+    const forced = await apps.patchNamespacedDeployment({ name: 'js', namespace: 'default', body: body(4), fieldManager: 'other', force: true }, ssa);
+    expect(forced.spec?.replicas).toBe(4);
+    expect(forced.metadata?.managedFields?.map((e) => e.manager)).toEqual(['js-client', 'other']);
+  });
+});
