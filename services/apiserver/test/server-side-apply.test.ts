@@ -83,7 +83,11 @@ describe.runIf(requireTool('nats-server'))('server-side apply', () => {
   });
 
   it('without fieldManager a write is attributed to the User-Agent’s first word', async () => {
-    const r = await c.rest(BASE, { method: 'POST', headers: { 'Content-Type': 'application/json', 'User-Agent': 'kubectl/v1.33.0 (linux/amd64) kubernetes/abc' }, body: JSON.stringify(config('ua', {})) });
+    const r = await c.rest(BASE, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', 'User-Agent': 'kubectl/v1.33.0 (linux/amd64) kubernetes/abc' },
+      body: JSON.stringify(config('ua', {})),
+    });
     expect(entries(JSON.parse(r.body) as KubeObject)).toEqual(['kubectl/Update']);
   });
 
@@ -102,9 +106,10 @@ describe.runIf(requireTool('nats-server'))('server-side apply', () => {
     expect(entries(withStatus)).toEqual(['kube-controller-manager/Update', 'kube-controller-manager/Update/status']);
     expect(withStatus.metadata.managedFields![1]!.fieldsV1).toEqual({ 'f:status': { 'f:observedGeneration': {}, 'f:replicas': {} } });
 
-    const err = await k
-      .patch(DEPLOYMENTS, 'default', 'grpc', { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'grpc' }, spec: { replicas: 4 } }, 'application/apply-patch+yaml')
-      .then(() => undefined, (e: unknown) => e);
+    const err = await k.patch(DEPLOYMENTS, 'default', 'grpc', { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'grpc' }, spec: { replicas: 4 } }, 'application/apply-patch+yaml').then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     expect(err).toBeInstanceOf(RpcError);
     expect((err as RpcError).status.message).toBe('Apply failed with 1 conflict: conflict with "kube-controller-manager" using apps/v1: .spec.replicas');
   });

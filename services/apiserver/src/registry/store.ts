@@ -535,7 +535,15 @@ export class GenericStore implements ResourceStore {
       async () => {
         const ns = this.checkNamespace(namespace);
         // The server's own write: managedFields stay as stored (upstream's binding records no manager).
-        return this.guaranteedUpdate(ns, name, ctx, subresource, undefined, (cur) => mutate(thaw(cur)), () => {});
+        return this.guaranteedUpdate(
+          ns,
+          name,
+          ctx,
+          subresource,
+          undefined,
+          (cur) => mutate(thaw(cur)),
+          () => {},
+        );
       },
       201,
     );
@@ -546,13 +554,29 @@ export class GenericStore implements ResourceStore {
    * client resourceVersion a lost race is the client's 409; without one the
    * server retries on the fresh object.
    */
-  private guaranteedUpdate(ns: string, name: string, ctx: RequestContext, subresource: string | undefined, clientRv: string | undefined, make: (cur: KubeObject) => Obj, manage?: Manage): Promise<KubeObject> {
+  private guaranteedUpdate(
+    ns: string,
+    name: string,
+    ctx: RequestContext,
+    subresource: string | undefined,
+    clientRv: string | undefined,
+    make: (cur: KubeObject) => Obj,
+    manage?: Manage,
+  ): Promise<KubeObject> {
     // Writers of one object take turns, so a patch without a resourceVersion does not run out of retries under contention.
     return this.writers.run(this.key(ns, name), () => this.readModifyWrite(ns, name, ctx, subresource, clientRv, make, manage));
   }
 
   /** `manage` settles the stored object's managedFields; by default the write is an Update by the request's manager. */
-  private async readModifyWrite(ns: string, name: string, ctx: RequestContext, subresource: string | undefined, clientRv: string | undefined, make: (cur: KubeObject) => Obj, manage?: Manage): Promise<KubeObject> {
+  private async readModifyWrite(
+    ns: string,
+    name: string,
+    ctx: RequestContext,
+    subresource: string | undefined,
+    clientRv: string | undefined,
+    make: (cur: KubeObject) => Obj,
+    manage?: Manage,
+  ): Promise<KubeObject> {
     const key = this.key(ns, name);
     let refresh = false;
     for (let attempt = 0; attempt < MAX_RETRIES; attempt++) {

@@ -13,13 +13,23 @@ const container = (name: string) => ({
   name,
   image: 'nginx:1.27',
   ports: [{ containerPort: 80, protocol: 'TCP' }],
-  env: [{ name: 'A', value: '1' }, { name: 'B', value: '2' }],
+  env: [
+    { name: 'A', value: '1' },
+    { name: 'B', value: '2' },
+  ],
   resources: { requests: { cpu: '100m', memory: '64Mi' } },
   terminationMessagePath: '/dev/termination-log',
   terminationMessagePolicy: 'File',
   imagePullPolicy: 'IfNotPresent',
 });
-const podSpec = { containers: [container('web'), container('sidecar')], restartPolicy: 'Always', terminationGracePeriodSeconds: 30, dnsPolicy: 'ClusterFirst', schedulerName: 'default-scheduler', nodeName: 'node-1' };
+const podSpec = {
+  containers: [container('web'), container('sidecar')],
+  restartPolicy: 'Always',
+  terminationGracePeriodSeconds: 30,
+  dnsPolicy: 'ClusterFirst',
+  schedulerName: 'default-scheduler',
+  nodeName: 'node-1',
+};
 const condition = (type: string, status: string) => ({ type, status, lastProbeTime: null, lastTransitionTime: '2026-01-01T00:00:00Z' });
 
 const freeze = <T>(o: T): T => {
@@ -31,16 +41,31 @@ const freeze = <T>(o: T): T => {
 };
 const clone = (o: unknown): Obj => JSON.parse(JSON.stringify(o)) as Obj;
 
-const podObj = clone({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'web-1', namespace: 'default', labels: { app: 'web', 'pod-template-hash': 'abc' }, uid: 'u', resourceVersion: '1' }, spec: podSpec });
+const podObj = clone({
+  apiVersion: 'v1',
+  kind: 'Pod',
+  metadata: { name: 'web-1', namespace: 'default', labels: { app: 'web', 'pod-template-hash': 'abc' }, uid: 'u', resourceVersion: '1' },
+  spec: podSpec,
+});
 pods.update(undefined, podObj, { manager: 'kube-controller-manager' }, '2026-01-01T00:00:00Z');
 const running = clone(podObj);
-running.status = { phase: 'Running', conditions: [condition('Ready', 'True'), condition('PodScheduled', 'True')], podIP: '10.0.0.5', containerStatuses: [{ name: 'web', ready: true, restartCount: 0 }] };
+running.status = {
+  phase: 'Running',
+  conditions: [condition('Ready', 'True'), condition('PodScheduled', 'True')],
+  podIP: '10.0.0.5',
+  containerStatuses: [{ name: 'web', ready: true, restartCount: 0 }],
+};
 pods.update(podObj, running, { manager: 'kubelet', subresource: 'status' }, '2026-01-01T00:00:01Z');
 const livePod = freeze(clone(running));
 const nextStatus = clone(livePod);
 (nextStatus.status as { conditions: { status: string }[] }).conditions[0]!.status = 'False';
 
-const deploy = clone({ apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'web', namespace: 'default' }, spec: { replicas: 3, selector: { matchLabels: { app: 'web' } }, template: { metadata: { labels: { app: 'web' } }, spec: podSpec } } });
+const deploy = clone({
+  apiVersion: 'apps/v1',
+  kind: 'Deployment',
+  metadata: { name: 'web', namespace: 'default' },
+  spec: { replicas: 3, selector: { matchLabels: { app: 'web' } }, template: { metadata: { labels: { app: 'web' } }, spec: podSpec } },
+});
 const applied = clone(deploy);
 deployments.applyCreate(applied, { manager: 'kubectl' }, '2026-01-01T00:00:00Z');
 const liveDeploy = freeze(clone(applied));

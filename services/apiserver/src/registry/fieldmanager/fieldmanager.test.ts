@@ -11,7 +11,8 @@ const fm = new FieldManager(info);
 const T1 = '2026-01-01T00:00:00Z';
 const T2 = '2026-01-01T00:00:05Z';
 
-const deploy = (spec: Record<string, unknown>, meta: Record<string, unknown> = {}): Obj => ({ apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'web', namespace: 'default', ...meta }, spec }) as Obj;
+const deploy = (spec: Record<string, unknown>, meta: Record<string, unknown> = {}): Obj =>
+  ({ apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'web', namespace: 'default', ...meta }, spec }) as Obj;
 const frozen = (o: Obj): KubeObject => JSON.parse(JSON.stringify(o)) as KubeObject;
 const summary = (o: KubeObject) => (o.metadata.managedFields ?? []).map((e) => `${e.manager}/${e.operation}${e.subresource ? `/${e.subresource}` : ''}: ${JSON.stringify(e.fieldsV1)}`);
 
@@ -130,7 +131,9 @@ describe('Apply', () => {
 
   it('a map it owned whole and now applies a member of stays (the member with it)', () => {
     const live = frozen(deploy({}, { labels: { app: 'web', tier: 'x' } }));
-    live.metadata.managedFields = [{ manager: 'kubectl', operation: 'Apply', apiVersion: 'apps/v1', fieldsType: 'FieldsV1', fieldsV1: { 'f:metadata': { 'f:labels': { '.': {}, 'f:app': {}, 'f:tier': {} } } } }];
+    live.metadata.managedFields = [
+      { manager: 'kubectl', operation: 'Apply', apiVersion: 'apps/v1', fieldsType: 'FieldsV1', fieldsV1: { 'f:metadata': { 'f:labels': { '.': {}, 'f:app': {}, 'f:tier': {} } } } },
+    ];
     const out = applied(frozen(live as Obj), config({}, { app: 'web' }), 'kubectl');
     expect(out.metadata.labels).toEqual({ app: 'web' });
   });
@@ -189,7 +192,12 @@ describe('Apply', () => {
 
   it.each([
     ['managedFields in the configuration', deploy({}, { managedFields: [] }), 400, 'metadata.managedFields must be nil'],
-    ['a list item without its key', config({ template: { spec: { containers: [{ image: 'x' }] } } }), 400, 'failed to create typed patch object (apps/v1, Kind=Deployment): .spec.template.spec.containers: element 0: associative list with keys has an element that omits key field "name" (and doesn\'t have default value)'],
+    [
+      'a list item without its key',
+      config({ template: { spec: { containers: [{ image: 'x' }] } } }),
+      400,
+      'failed to create typed patch object (apps/v1, Kind=Deployment): .spec.template.spec.containers: element 0: associative list with keys has an element that omits key field "name" (and doesn\'t have default value)',
+    ],
   ])('refuses %s', (_name, cfg, code, message) => {
     const e = thrown(() => applied(frozen(deploy({})), cfg, 'kubectl'));
     expect([e.status.code, e.status.message]).toEqual([code, message]);

@@ -168,7 +168,7 @@ export class FieldManager {
     }
     const id = identifier({ ...w, operation: 'Apply', apiVersion: this.apiVersion });
     const previous = start.get(id);
-    let merged = merge(base, config, this.ref) as Obj;
+    const merged = merge(base, config, this.ref) as Obj;
     // What this manager applied before and no longer applies goes, unless another manager owns it (or something below it).
     if (previous) {
       const dropped = difference(previous.set, set);

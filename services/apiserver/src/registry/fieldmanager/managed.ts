@@ -46,9 +46,12 @@ export function validateManagedFields(entries: unknown, path = 'metadata.managed
     const e = (typeof raw === 'object' && raw !== null ? raw : {}) as ManagedFieldsEntry;
     if (e.fieldsV1 === undefined || (typeof e.fieldsV1 === 'object' && e.fieldsV1 !== null && Object.keys(e.fieldsV1).length === 0)) return;
     if (e.operation !== 'Apply' && e.operation !== 'Update') errs.push({ type: 'FieldValueInvalid', field: `${p}.operation`, badValue: e.operation ?? '', detail: 'must be `Apply` or `Update`' });
-    if (e.fieldsType !== undefined && e.fieldsType !== '' && e.fieldsType !== 'FieldsV1') errs.push({ type: 'FieldValueInvalid', field: `${p}.fieldsType`, badValue: e.fieldsType, detail: 'must be `FieldsV1`' });
-    if (typeof e.manager === 'string' && e.manager.length > MAX_MANAGER_LENGTH) errs.push({ type: 'FieldValueTooLong', field: `${p}.manager`, detail: `must have at most ${MAX_MANAGER_LENGTH} bytes` });
-    if (typeof e.subresource === 'string' && e.subresource.length > MAX_SUBRESOURCE_LENGTH) errs.push({ type: 'FieldValueTooLong', field: `${p}.subresource`, detail: `must have at most ${MAX_SUBRESOURCE_LENGTH} bytes` });
+    if (e.fieldsType !== undefined && e.fieldsType !== '' && e.fieldsType !== 'FieldsV1')
+      errs.push({ type: 'FieldValueInvalid', field: `${p}.fieldsType`, badValue: e.fieldsType, detail: 'must be `FieldsV1`' });
+    if (typeof e.manager === 'string' && e.manager.length > MAX_MANAGER_LENGTH)
+      errs.push({ type: 'FieldValueTooLong', field: `${p}.manager`, detail: `must have at most ${MAX_MANAGER_LENGTH} bytes` });
+    if (typeof e.subresource === 'string' && e.subresource.length > MAX_SUBRESOURCE_LENGTH)
+      errs.push({ type: 'FieldValueTooLong', field: `${p}.subresource`, detail: `must have at most ${MAX_SUBRESOURCE_LENGTH} bytes` });
     if (e.fieldsV1 !== undefined) {
       try {
         fromFieldsV1(e.fieldsV1);

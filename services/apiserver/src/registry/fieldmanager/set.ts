@@ -28,16 +28,18 @@ export class FieldSet {
   }
 
   insert(path: Path): this {
-    let n: FieldSet = this;
-    for (const e of path) n = n.ensure(e);
-    if (path.length > 0) n.member = true;
+    if (path.length === 0) return this;
+    let n = this.ensure(path[0]!);
+    for (let i = 1; i < path.length; i++) n = n.ensure(path[i]!);
+    n.member = true;
     return this;
   }
 
   /** The node at a path (a member, or a prefix of members), if any. */
   at(path: Path): FieldSet | undefined {
-    let n: FieldSet | undefined = this;
-    for (const e of path) n = n?.child(e);
+    if (path.length === 0) return this;
+    let n = this.child(path[0]!);
+    for (let i = 1; i < path.length && n; i++) n = n.child(path[i]!);
     return n;
   }
 
