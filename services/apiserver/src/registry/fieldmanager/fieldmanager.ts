@@ -122,7 +122,13 @@ export class FieldManager {
     const capped = capUpdateManagers(managers);
     let same = capped.size === start.size;
     if (same) for (const [k, e] of capped) if (start.get(k) !== e) same = false;
-    const encoded = (same && encodedOf.get(start)) || encodeManaged(capped);
+    let encoded = same ? encodedOf.get(start) : undefined;
+    if (!encoded) {
+      encoded = encodeManaged(capped);
+      // The stored object's entries are these very arrays (the watch cache adopts the written object): the next write decodes nothing.
+      decoded.set(encoded, capped);
+      encodedOf.set(capped, encoded);
+    }
     if (encoded.length) next.metadata.managedFields = encoded;
     else delete next.metadata.managedFields;
   }
