@@ -5,7 +5,7 @@
 // applyPatch). Anything else is internal to this package.
 
 // meta/v1, status errors, time
-export type { DeleteOptions, DeletionPropagation, IntOrString, KubeList, KubeObject, OwnerReference, WatchEvent, WatchEventType } from './meta/types.js';
+export type { DeleteOptions, DeletionPropagation, IntOrString, KubeList, KubeObject, ManagedFieldsEntry, OwnerReference, WatchEvent, WatchEventType } from './meta/types.js';
 export {
   alreadyExists,
   badRequest,

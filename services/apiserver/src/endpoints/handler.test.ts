@@ -426,9 +426,9 @@ describe('create, update, patch', () => {
       reg.seed(pod('a'));
       const d = MAX_JSON_DEPTH - 10;
       for (const type of ['application/merge-patch+json', 'application/strategic-merge-patch+json', 'application/apply-patch+yaml']) {
-        const wrongType = await call('PATCH', '/api/v1/namespaces/default/pods/a', { body: `{"spec":{"containers":[{"name":"web","env":${nested(d)}}]}}`, type });
+        const wrongType = await call('PATCH', '/api/v1/namespaces/default/pods/a?fieldManager=test', { body: `{"spec":{"containers":[{"name":"web","env":${nested(d)}}]}}`, type });
         expect([type, wrongType.status]).toEqual([type, 422]);
-        const unknown = await call('PATCH', '/api/v1/namespaces/default/pods/a', { body: `{"metadata":{"nope":${nested(d)}}}`, type });
+        const unknown = await call('PATCH', '/api/v1/namespaces/default/pods/a?fieldManager=test', { body: `{"metadata":{"nope":${nested(d)}}}`, type });
         expect([type, unknown.status]).toEqual([type, 200]);
       }
       const jsonPatch = await call('PATCH', '/api/v1/namespaces/default/pods/a', { body: `[{"op":"add","path":"/metadata/nope","value":${nested(d)}}]`, type: 'application/json-patch+json' });

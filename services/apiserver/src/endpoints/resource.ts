@@ -7,6 +7,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import {
   apiVersionOf,
   badRequest,
+  invalid,
   isNotFound,
   methodNotAllowed,
   requestEntityTooLarge,
@@ -28,6 +29,7 @@ import { checkPatchFields, decodeObject, parseFieldValidation } from '../decodin
 import { yamlDuplicateLines } from '../decoding/json-keys.js';
 import { parseIncludeObject, responseShape, type ResponseShape } from './negotiate.js';
 import type { ResourceRequest } from './requestinfo.js';
+import { patchOptionsErrors } from '../registry/fieldmanager/index.js';
 import { warningHeaders, writeJson } from './respond.js';
 import type { HandlerEnv } from './env.js';
 
@@ -194,6 +196,8 @@ export async function serveResourceVerb(env: HandlerEnv, store: ResourceStore, r
       }
       const warnings = type === 'application/json-patch+json' ? [] : [...yamlDuplicates, ...checkPatchFields(info, patch, validation, apply ? [] : duplicates)];
       const sub = r.subresource === 'status' || r.subresource === 'approval' ? r.subresource : undefined;
+      const optionErrors = patchOptionsErrors(apply, ctx.fieldManager, ctx.force);
+      if (optionErrors.length) throw invalid('PatchOptions', 'meta.k8s.io', '', optionErrors);
       try {
         const patched = await store.patch(ns, r.name!, type, patch, ctx, sub);
         return writeJson(res, 200, shapeObject(env, store, patched, req, q), warningHeaders(warnings));
@@ -216,7 +220,7 @@ export async function serveResourceVerb(env: HandlerEnv, store: ResourceStore, r
         const { object } = decodeObject(info, patch, validation);
         placeInNamespace(info, object, ns);
         object.metadata.name ??= r.name;
-        const created = await store.create(ns, object, ctx);
+        const created = await store.create(ns, object, ctx, 'Apply');
         return writeJson(res, 201, shapeObject(env, store, created, req, q), warningHeaders(warnings));
       }
     }

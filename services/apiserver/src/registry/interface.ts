@@ -24,6 +24,10 @@ export interface RequestContext {
   /** `dryRun=All`: admit and validate, never persist. */
   dryRun?: boolean;
   fieldManager?: string;
+  /** The client's User-Agent: a write without a fieldManager is attributed to its first word. */
+  userAgent?: string;
+  /** `force=true` on an apply patch: take over the fields other managers own instead of a conflict. */
+  force?: boolean;
   /** W3C traceparent of the calling request, for tracing. */
   traceparent?: string;
   /**
@@ -127,7 +131,8 @@ export interface ResourceStore {
   get(namespace: string | undefined, name: string, opts?: { resourceVersion?: string }): Promise<KubeObject>;
   list(opts: ListOptions): Promise<KubeList>;
   watch(opts: WatchOptions): Watch;
-  create(namespace: string | undefined, obj: KubeObject, ctx: RequestContext): Promise<KubeObject>;
+  /** `Apply`: the create of a server-side apply to a missing object (the applier owns what it applied). */
+  create(namespace: string | undefined, obj: KubeObject, ctx: RequestContext, operation?: 'Apply'): Promise<KubeObject>;
   update(namespace: string | undefined, name: string, obj: KubeObject, ctx: RequestContext, subresource?: Subresource): Promise<KubeObject>;
   patch(namespace: string | undefined, name: string, patchType: PatchType, patch: unknown, ctx: RequestContext, subresource?: Subresource): Promise<KubeObject>;
   delete(namespace: string | undefined, name: string, options: DeleteOptions, ctx: RequestContext): Promise<DeleteResult>;

@@ -43,6 +43,7 @@ import { generateName, newUid, nowTime } from './meta.js';
 import { KeyQueue } from './key-queue.js';
 import type { StorageMetrics, StorageOperation } from '../storage/metrics.js';
 import { allowsUnconditionalUpdate, gracePeriodSeconds, isNamespaces, pendingFinalizers, prepareForCreate, prepareForUpdate, shouldDeleteDuringUpdate, validateOnServer } from './strategy.js';
+import { FieldManager, managerName, type Writer } from './fieldmanager/index.js';
 
 /** etcd's default request size limit (--max-request-bytes 1.5 MiB). */
 export const MAX_OBJECT_BYTES = 1.5 * 1024 * 1024;
@@ -123,6 +124,8 @@ export class GenericStore implements ResourceStore {
   private readonly transformer: Transformer | undefined;
   private readonly writeCheck: WriteCheck | undefined;
   private readonly writers = new KeyQueue();
+  /** metadata.managedFields and server-side apply (upstream: the store's FieldManager, run by the handlers). */
+  private readonly fields: FieldManager;
 
   constructor(
     readonly info: ResourceInfo,
@@ -133,6 +136,12 @@ export class GenericStore implements ResourceStore {
     this.prefix = storagePrefix(info);
     this.transformer = deps.transformers?.forResource(info);
     this.writeCheck = deps.writeChecks?.get(`${info.group}/${info.resource}`);
+    this.fields = new FieldManager(info);
+  }
+
+  /** Who a write is attributed to: the fieldManager, else the User-Agent's first word. */
+  private writer(ctx: RequestContext, subresource?: string): Writer {
+    return { manager: managerName(ctx.fieldManager, ctx.userAgent), subresource };
   }
 
   /** The bytes written to NATS: encrypted when configured, the key as authenticated data. */
@@ -453,12 +462,14 @@ export class GenericStore implements ResourceStore {
     if (errs.length > 0) throw invalid(this.info.kind, this.info.group, o.metadata.name ?? '', errs);
   }
 
-  create(namespace: string | undefined, body: KubeObject, ctx: RequestContext): Promise<KubeObject> {
+  create(namespace: string | undefined, body: KubeObject, ctx: RequestContext, operation?: 'Apply'): Promise<KubeObject> {
     return this.timed(
-      { verb: 'POST', subresource: '', scope: this.collectionScope(namespace), dryRun: ctx.dryRun },
+      { verb: operation === 'Apply' ? 'APPLY' : 'POST', subresource: '', scope: this.collectionScope(namespace), dryRun: ctx.dryRun },
       async () => {
         const ns = this.checkNamespace(namespace);
         let o = this.checkBody(body, ns);
+        // An apply that creates owns what it applied, not what defaulting adds (upstream: the applied configuration's field set).
+        if (operation === 'Apply') this.fields.applyCreate(o, this.writer(ctx), nowTime());
         // Whoever acts on this object later (scheduler, kubelet) continues the creating request's trace.
         if (this.deps.recordTraceContext) o = withTraceContextAnnotation(o, ctx.traceContext ?? ROOT_CONTEXT);
         const m = o.metadata;
@@ -475,6 +486,7 @@ export class GenericStore implements ResourceStore {
           this.custom.normalize(o);
           this.custom.prepareForCreate(o);
         }
+        if (operation !== 'Apply') this.fields.update(undefined, o, this.writer(ctx), nowTime());
         this.writeCheck?.create?.(o, ns, ctx);
         const hooks = new AdmissionHooks();
         const a = this.attrs('CREATE', ns, m.name ?? '', ctx, hooks, o);
@@ -537,23 +549,41 @@ export class GenericStore implements ResourceStore {
   }
 
   patch(namespace: string | undefined, name: string, patchType: PatchType, patch: unknown, ctx: RequestContext, subresource?: Subresource): Promise<KubeObject> {
-    return this.timed({ verb: patchType === 'application/apply-patch+yaml' ? 'APPLY' : 'PATCH', subresource: subresource ?? '', scope: 'resource', dryRun: ctx.dryRun }, async () => {
+    const apply = patchType === 'application/apply-patch+yaml';
+    return this.timed({ verb: apply ? 'APPLY' : 'PATCH', subresource: subresource ?? '', scope: 'resource', dryRun: ctx.dryRun }, async () => {
       const ns = this.checkNamespace(namespace);
-      return this.guaranteedUpdate(ns, name, ctx, subresource, undefined, (cur) => {
-        const patched = applyPatch(patchType, thaw(cur), patch);
-        if (!isObject(patched)) throw badRequest('the patch produced something that is not an object');
-        const o = this.checkBody(patched, ns);
-        // Upstream decodes the patch result into the Go type: a wrong type is refused here, for REST and gRPC alike.
-        checkPatchedTypes(this.info, o as KubeObject);
-        if (o.metadata.name !== name) {
-          throw badRequest(`the name of the object (${String(o.metadata.name)}) does not match the name on the URL (${name})`);
-        }
-        // A resourceVersion in the patch is a precondition (upstream: the patched object's RV is used for the update).
-        if (o.metadata.resourceVersion && o.metadata.resourceVersion !== cur.metadata.resourceVersion) {
-          throw conflict(this.info, name, OPTIMISTIC_LOCK_MESSAGE);
-        }
-        return o;
-      });
+      // An apply's managedFields are settled by the merge, before the strategy copies what the endpoint may not change.
+      let applied: KubeObject['metadata']['managedFields'];
+      const manage = apply ? (stored: Obj) => setManaged(stored, applied) : undefined;
+      return this.guaranteedUpdate(
+        ns,
+        name,
+        ctx,
+        subresource,
+        undefined,
+        (cur) => {
+          let patched: unknown;
+          if (apply) {
+            if (!isObject(patch)) throw badRequest('the body of an apply patch must be an object');
+            const merged = this.fields.apply(cur, thaw(cur), patch as Obj, this.writer(ctx, subresource), ctx.force === true, nowTime());
+            applied = merged.metadata.managedFields;
+            patched = merged;
+          } else patched = applyPatch(patchType, thaw(cur), patch);
+          if (!isObject(patched)) throw badRequest('the patch produced something that is not an object');
+          const o = this.checkBody(patched, ns);
+          // Upstream decodes the patch result into the Go type: a wrong type is refused here, for REST and gRPC alike.
+          checkPatchedTypes(this.info, o as KubeObject);
+          if (o.metadata.name !== name) {
+            throw badRequest(`the name of the object (${String(o.metadata.name)}) does not match the name on the URL (${name})`);
+          }
+          // A resourceVersion in the patch is a precondition (upstream: the patched object's RV is used for the update).
+          if (o.metadata.resourceVersion && o.metadata.resourceVersion !== cur.metadata.resourceVersion) {
+            throw conflict(this.info, name, OPTIMISTIC_LOCK_MESSAGE);
+          }
+          return o;
+        },
+        manage,
+      );
     });
   }
 
@@ -563,7 +593,16 @@ export class GenericStore implements ResourceStore {
       { verb: 'POST', subresource, scope: 'resource', dryRun: ctx.dryRun },
       async () => {
         const ns = this.checkNamespace(namespace);
-        return this.guaranteedUpdate(ns, name, ctx, subresource, undefined, (cur) => mutate(thaw(cur)));
+        // The server's own write: managedFields stay as stored (upstream's binding records no manager).
+        return this.guaranteedUpdate(
+          ns,
+          name,
+          ctx,
+          subresource,
+          undefined,
+          (cur) => mutate(thaw(cur)),
+          () => {},
+        );
       },
       201,
     );
@@ -574,12 +613,29 @@ export class GenericStore implements ResourceStore {
    * client resourceVersion a lost race is the client's 409; without one the
    * server retries on the fresh object.
    */
-  private guaranteedUpdate(ns: string, name: string, ctx: RequestContext, subresource: string | undefined, clientRv: string | undefined, make: (cur: KubeObject) => Obj): Promise<KubeObject> {
+  private guaranteedUpdate(
+    ns: string,
+    name: string,
+    ctx: RequestContext,
+    subresource: string | undefined,
+    clientRv: string | undefined,
+    make: (cur: KubeObject) => Obj,
+    manage?: Manage,
+  ): Promise<KubeObject> {
     // Writers of one object take turns, so a patch without a resourceVersion does not run out of retries under contention.
-    return this.writers.run(this.key(ns, name), () => this.readModifyWrite(ns, name, ctx, subresource, clientRv, make));
+    return this.writers.run(this.key(ns, name), () => this.readModifyWrite(ns, name, ctx, subresource, clientRv, make, manage));
   }
 
-  private async readModifyWrite(ns: string, name: string, ctx: RequestContext, subresource: string | undefined, clientRv: string | undefined, make: (cur: KubeObject) => Obj): Promise<KubeObject> {
+  /** `manage` settles the stored object's managedFields; by default the write is an Update by the request's manager. */
+  private async readModifyWrite(
+    ns: string,
+    name: string,
+    ctx: RequestContext,
+    subresource: string | undefined,
+    clientRv: string | undefined,
+    make: (cur: KubeObject) => Obj,
+    manage?: Manage,
+  ): Promise<KubeObject> {
     const key = this.key(ns, name);
     let refresh = false;
     for (let attempt = 0; attempt < MAX_RETRIES; attempt++) {
@@ -598,6 +654,8 @@ export class GenericStore implements ResourceStore {
         this.custom.normalize(stored);
         this.custom.prepareForUpdate(stored, cur.obj as Obj, subresource);
       }
+      if (manage) manage(stored, cur.obj);
+      else this.fields.update(cur.obj, stored, this.writer(ctx, subresource), nowTime());
       this.writeCheck?.update?.(stored, cur.obj, ns, ctx);
       const hooks = new AdmissionHooks();
       const a = this.attrs('UPDATE', ns, name, ctx, hooks, stored, cur.obj, subresource);
@@ -732,6 +790,15 @@ export function gcFinalizer(options: DeleteOptions): string | undefined {
   if (options.propagationPolicy === 'Foreground') return 'foregroundDeletion';
   if (options.propagationPolicy === 'Orphan' || options.orphanDependents === true) return 'orphan';
   return undefined;
+}
+
+/** Sets the managedFields an apply computed on the object the strategy prepared. */
+type Manage = (stored: Obj, cur: KubeObject) => void;
+
+function setManaged(o: Obj, entries: KubeObject['metadata']['managedFields']): void {
+  o.metadata = { ...o.metadata };
+  if (entries?.length) o.metadata.managedFields = entries;
+  else delete o.metadata.managedFields;
 }
 
 function thawIfFrozen(o: KubeObject): Obj {
