@@ -104,6 +104,11 @@ export class SpdyStream extends Duplex {
     this.destroy(err);
   }
 
+  /** Whether the peer finished its half (FIN). */
+  get remoteEnded(): boolean {
+    return this.remoteClosed;
+  }
+
   private halfClose(): void {
     this.localClosed = true;
     this.maybeForget();
@@ -121,6 +126,8 @@ export class SpdyConnection {
   private nextId: number;
   private lastPeerId = 0;
   private closed = false;
+  /** The peer sent GOAWAY: the connection ends when its last stream does. */
+  private goneAway = false;
   private drainWaiters: (() => void)[] = [];
 
   constructor(private readonly opts: SpdyConnectionOptions) {
@@ -169,11 +176,11 @@ export class SpdyConnection {
     if (!this.closed) this.send({ type: 'goaway', lastGoodStreamId: this.lastPeerId, status });
   }
 
-  /** Ends every stream; the transport is the caller's to close. */
+  /** Ends every stream the peer had not finished (those it had keep what they read); the transport is the caller's to close. */
   close(err?: Error): void {
     if (this.closed) return;
     this.closed = true;
-    for (const s of this.streams.values()) s._remoteReset(err ?? new Error('spdy connection closed'));
+    for (const s of this.streams.values()) if (!s.remoteEnded) s._remoteReset(err ?? new Error('spdy connection closed'));
     this.streams.clear();
     this.drained();
     this.opts.onClose?.(err);
@@ -201,6 +208,7 @@ export class SpdyConnection {
   /** @internal */
   forget(id: number): void {
     this.streams.delete(id);
+    if (this.goneAway && this.streams.size === 0) this.close();
   }
 
   private handle(f: Frame): void {
@@ -233,7 +241,10 @@ export class SpdyConnection {
         if ((f.id % 2 === 1) === (this.opts.role === 'server')) this.send(f);
         return;
       case 'goaway':
-        return this.close();
+        // No new streams; those open run to their end (spdystream waits for them too).
+        this.goneAway = true;
+        if (this.streams.size === 0) this.close();
+        return;
       case 'settings':
       case 'window_update':
         return;
