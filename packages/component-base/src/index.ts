@@ -57,7 +57,7 @@ export { forbiddenMessage, forbiddenStatus, type ForbiddenAttributes } from './a
 export { onShutdown, runMain } from './signals.js';
 export { withLeaderElectionFlags, leaderElectionFrom, type LeaderElectionFlagValues } from './leader-election-flags.js';
 export { which } from './which.js';
-export { isUpgradeRequest, serveUpgrades, proxyUpgrade } from './upgrade.js';
+export { isUpgradeRequest, serveUpgrades, proxyUpgrade, upgradeHead } from './upgrade.js';
 export {
   FLAG_FIN,
   FrameReader,
