@@ -6,7 +6,8 @@
 // WebSocket (SPDY/3.1+portforward.k8s.io) that the apiserver unwraps; the JS
 // client's PortForward speaks WebSocket v4.channel.k8s.io.
 
-import { existsSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { existsSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { join } from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
@@ -14,10 +15,11 @@ import { KubeConfig, PortForward } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, requireTool, waitFor } from '@kubelab/testing';
 import { POLL, sdkKubectl, startCluster, type Cluster } from './harness.js';
-import { startNode } from './node.js';
+import { PTY_DRIVER, startNode } from './node.js';
 
 const VERSIONS = [27, 29, 33].filter((v) => existsSync(sdkKubectl(v)));
 const run = requireTool('kubectl') && VERSIONS.length > 0;
+const hasPython = requireTool('python3');
 
 const OBJECTS = `apiVersion: v1
 kind: Pod
@@ -123,6 +125,25 @@ describe.skipIf(!run)('kubectl port-forward and SPDY exec', { timeout: 90_000 },
     expect(failed).toEqual({ stdout: '', stderr: 'oops\ncommand terminated with exit code 3\n', code: 3 });
     const piped = await c.kubectl(['exec', '-i', 'web', '--', 'cat'], { bin: sdkKubectl(27), stdin: 'piped through SPDY\n' });
     expect(piped).toEqual({ stdout: 'piped through SPDY\n', stderr: '', code: 0 });
+  });
+
+  it.skipIf(!VERSIONS.includes(29) || !hasPython)('kubectl 1.29 exec -it (SPDY, with the resize stream): a shell on a terminal', async () => {
+    writeFileSync(join(node!.dir, 'pty_driver.py'), PTY_DRIVER);
+    const typed = [
+      ['echo tty over spdy\r', '# '],
+      ['exit 4\r', '# '],
+    ];
+    const kubectl = [sdkKubectl(29), `--cache-dir=${join(c.dir, 'cache-29')}`, 'exec', '-it', 'web', '--', 'sh'];
+    const child = spawn('python3', [join(node!.dir, 'pty_driver.py'), JSON.stringify(typed), ...kubectl], {
+      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: c.dir, KUBECONFIG: join(c.dir, 'kubeconfig') },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    await new Promise((r) => child.on('exit', r));
+    const { screen, code } = JSON.parse(out) as { screen: string; code: number };
+    expect(screen).toMatch(/^(\/ )?# echo tty over spdy\r\ntty over spdy\r\n(\/ )?# exit 4\r\ncommand terminated with exit code 4\r\n$/);
+    expect(code).toBe(4);
   });
 
   it('the JS client’s PortForward moves bytes both ways', async () => {
