@@ -25,6 +25,7 @@ const SUBRESOURCES: Record<string, { kind?: string; group?: string; version?: st
   eviction: { kind: 'Eviction', group: 'policy', version: 'v1', verbs: ['create'] },
   log: { verbs: ['get'] },
   exec: { kind: 'PodExecOptions', verbs: ['create', 'get'] },
+  portforward: { kind: 'PodPortForwardOptions', verbs: ['create', 'get'] },
   finalize: { verbs: ['update'] },
   token: { kind: 'TokenRequest', group: 'authentication.k8s.io', version: 'v1', verbs: ['create'] },
   approval: { verbs: ['get', 'patch', 'update'] },

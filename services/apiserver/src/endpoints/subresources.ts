@@ -17,6 +17,7 @@ import type { HandlerEnv, KubeletAddress } from './env.js';
 import type { ResourceRequest } from './requestinfo.js';
 import { decodeWriteBody } from './resource.js';
 import { serveAttach, serveExec } from './exec.js';
+import { servePortForward } from './portforward.js';
 import { kubeletResponseError, kubeletTlsOptions, kubeletUrl } from './kubelet-client.js';
 import { validateContainer } from './pod-container.js';
 import { writeJson } from './respond.js';
@@ -210,6 +211,9 @@ export async function serveSubresource(env: HandlerEnv, store: ResourceStore, r:
       return true;
     case 'attach':
       await serveAttach(env, store, r, req, res, q);
+      return true;
+    case 'portforward':
+      await servePortForward(env, store, r, req, res, q);
       return true;
     case 'token':
       if (!env.tokenRequest) return false;
