@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requireTool, waitFor } from '@kubelab/testing';
 import { POLL, sdkKubectl, startCluster, type Cluster, type KubectlResult } from './harness.js';
 import { startNode } from './node.js';
+import { head, portForward } from './forward.js';
 
 const MINORS = [27, 28, 29, 30, 31, 32, 33];
 const CI = process.env.CI === 'true';
@@ -26,6 +27,17 @@ spec:
   - name: app
     image: busybox:1.36
     command: ["sh", "-c", "echo box up; sleep 100000"]
+---
+apiVersion: v1
+kind: Pod
+metadata:
+  name: web
+spec:
+  nodeName: node-1
+  containers:
+  - name: nginx
+    image: nginx:1.27.3
+    ports: [{containerPort: 80}]
 ---
 apiVersion: v1
 kind: Pod
@@ -55,12 +67,12 @@ describe.runIf(run)('kubectl 1.27 … 1.33 against kubelab', { timeout: 120_000 
   beforeAll(async () => {
     c = await startCluster();
     node = await startNode(c, 'compat');
-    expect((await c.kubectl(['apply', '-f', '-'], { stdin: PODS })).stdout).toBe('pod/box created\npod/once created\n');
+    expect((await c.kubectl(['apply', '-f', '-'], { stdin: PODS })).stdout).toBe('pod/box created\npod/web created\npod/once created\n');
     await waitFor(
-      'box Running and once Succeeded',
+      'box and web Running, once Succeeded',
       async () => {
-        const r = await c.kubectl(['get', 'pods', 'box', 'once', '--no-headers']);
-        return /^box\s+1\/1\s+Running/m.test(r.stdout) && /^once\s+0\/1\s+Completed/m.test(r.stdout);
+        const r = await c.kubectl(['get', 'pods', 'box', 'web', 'once', '--no-headers']);
+        return /^box\s+1\/1\s+Running/m.test(r.stdout) && /^web\s+1\/1\s+Running/m.test(r.stdout) && /^once\s+0\/1\s+Completed/m.test(r.stdout);
       },
       { ...POLL, timeoutMs: 60_000 },
     );
@@ -107,8 +119,20 @@ describe.runIf(run)('kubectl 1.27 … 1.33 against kubelab', { timeout: 120_000 
       expect(r.stdout).toMatch(/^pods\s+po\s+v1\s+true\s+Pod$/m);
     });
 
-    it.runIf(minor >= 30)('exec runs a command in the container (WebSocket)', async () => {
-      expect(await k(['exec', 'box', '--', 'echo', 'hi'])).toEqual({ stdout: 'hi\n', stderr: '', code: 0 });
+    it(`exec runs a command in the container (${minor >= 30 ? 'WebSocket' : 'SPDY/3.1'})`, async () => {
+      expect(await k(['exec', 'box', '--', 'sh', '-c', 'echo hi; exit 3'])).toEqual({ stdout: 'hi\n', stderr: 'command terminated with exit code 3\n', code: 3 });
+    });
+
+    it('port-forward carries TCP to the pod: nginx answers a HEAD request', async () => {
+      const { value } = await portForward(c, bin, 'pod/web', 80, (local) => head(local));
+      expect(value).toEqual({ status: 200, server: 'nginx/1.27.3' });
+    });
+
+    it('apply --server-side records the manager in managedFields', async () => {
+      const ssa = `ssa-${minor}`;
+      expect(await k(['apply', '--server-side', '-f', '-'], configMap(ssa, 'one'))).toEqual({ stdout: `configmap/${ssa} serverside-applied\n`, stderr: '', code: 0 });
+      const managers = await k(['get', 'configmap', ssa, '--show-managed-fields', '-o', 'jsonpath={.metadata.managedFields[*].manager}/{.metadata.managedFields[*].operation}']);
+      expect(managers.stdout).toBe('kubectl/Apply');
     });
   });
 });

@@ -8,13 +8,13 @@
 
 import { spawn } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
-import { request } from 'node:http';
 import { join } from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
 import { KubeConfig, PortForward } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort, requireTool, waitFor } from '@kubelab/testing';
+import { requireTool, waitFor } from '@kubelab/testing';
 import { POLL, sdkKubectl, startCluster, type Cluster } from './harness.js';
+import { head, portForward, type ForwardOptions } from './forward.js';
 import { PTY_DRIVER, startNode } from './node.js';
 
 const VERSIONS = [27, 29, 33].filter((v) => existsSync(sdkKubectl(v)));
@@ -42,18 +42,6 @@ spec:
   ports: [{port: 8080, targetPort: http}]
 `;
 
-/** A HEAD request to 127.0.0.1:port: the status line and the Server header. */
-function head(port: number): Promise<{ status: number; server: string }> {
-  return new Promise((resolve, reject) => {
-    request({ host: '127.0.0.1', port, method: 'HEAD', path: '/', agent: false }, (res) => {
-      res.resume();
-      res.on('end', () => resolve({ status: res.statusCode!, server: String(res.headers.server) }));
-    })
-      .on('error', reject)
-      .end();
-  });
-}
-
 describe.skipIf(!run)('kubectl port-forward and SPDY exec', { timeout: 90_000 }, () => {
   let c: Cluster;
   let node: Awaited<ReturnType<typeof startNode>> | undefined;
@@ -70,27 +58,7 @@ describe.skipIf(!run)('kubectl port-forward and SPDY exec', { timeout: 90_000 },
     await c?.stop();
   });
 
-  /**
-   * Runs `kubectl port-forward <target> <local>:<remote>` until it says it
-   * forwards to the pod's port `podPort`, calls `use`, then stops it.
-   */
-  async function forwarding<T>(
-    minor: number,
-    target: string,
-    remote: number,
-    use: (local: number) => Promise<T>,
-    o: { podPort?: number; extra?: string[] } = {},
-  ): Promise<{ value: T; output: string }> {
-    const local = await freePort();
-    const { child, output } = c.spawnKubectl(['port-forward', target, `${local}:${remote}`, ...(o.extra ?? [])], { bin: sdkKubectl(minor) });
-    try {
-      const shown = `Forwarding from 127.0.0.1:${local} -> ${o.podPort ?? remote}\n`;
-      await waitFor(`kubectl 1.${minor} forwarding`, async () => output().includes(shown) || undefined, { ...POLL, timeoutMs: 20_000 });
-      return { value: await use(local), output: output() };
-    } finally {
-      child.kill();
-    }
-  }
+  const forwarding = <T>(minor: number, target: string, remote: number, use: (local: number) => Promise<T>, o: ForwardOptions = {}) => portForward(c, sdkKubectl(minor), target, remote, use, o);
 
   it.each(VERSIONS)('kubectl 1.%i port-forward pod/web: a HEAD request gets nginx’s answer', async (minor) => {
     const { value } = await forwarding(minor, 'pod/web', 80, (local) => head(local));
