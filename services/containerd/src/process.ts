@@ -18,6 +18,7 @@ import { ContainerFs } from './containerfs.js';
 import type { Listener, PortHandler } from './network.js';
 import type { ProgramProcess } from './program-process.js';
 import { programsFor } from './programs.js';
+import { tarCommand } from './tar.js';
 import {
   JOB_COMMAND,
   LAST_JOB_VAR,
@@ -36,6 +37,7 @@ import {
   shellScript,
 } from './shell.js';
 import type { Stream } from './logs.js';
+import { chunkText, type Chunk } from './output.js';
 import { nowNanos } from './time.js';
 import { CpuMeter } from './cpu.js';
 
@@ -62,7 +64,7 @@ export interface ProcessOptions {
   timeScale: number;
   memoryLimitBytes: number;
   baseMemoryBytes: number;
-  output: (stream: Stream, text: string) => void;
+  output: (stream: Stream, data: Chunk) => void;
   /** Serves a container port (see network.ts). */
   listen: (port: number, handler: PortHandler) => Promise<Listener>;
 }
@@ -170,7 +172,7 @@ export class SimProcess implements ProgramProcess {
   private nextPid = 2;
   private readonly jobs = new Map<number, Job>();
   /** Where each process's fds 1 and 2 lead: PID 1 to the log, an exec to its output buffer. */
-  private readonly sinks = new Map<number, (stream: Stream, text: string) => void>([[1, (s, t) => this.write(s, t)]]);
+  private readonly sinks = new Map<number, (stream: Stream, data: Chunk) => void>([[1, (s, t) => this.write(s, t)]]);
   /** A job inherits its parent's fds: its output goes wherever the parent's goes. */
   private readonly parents = new Map<number, number>();
   /** Aborted when PID 1 ends: every job dies with it, sleeps and waits end. */
@@ -205,7 +207,7 @@ export class SimProcess implements ProgramProcess {
       // the defence layer would patch process globals the server needs.
       defenseInDepth: false,
       sleep: (ms) => this.sleep(ms),
-      customCommands: [trap, ownTrap, trapPoint, status, job, wait, kill, hostname, ...programs],
+      customCommands: [trap, ownTrap, trapPoint, status, job, wait, kill, hostname, tarCommand(), ...programs],
       executionLimits: {
         maxExecutionTimeMs: Number.POSITIVE_INFINITY,
         maxLoopIterations: Number.MAX_SAFE_INTEGER,
@@ -228,17 +230,17 @@ export class SimProcess implements ProgramProcess {
   }
 
   /** Output of PID 1 to the container log; nothing once it has exited (its jobs are gone too). */
-  write(stream: Stream, text: string): void {
-    if (!text || this.exit) return;
+  write(stream: Stream, text: Chunk): void {
+    if (text.length === 0 || this.exit) return;
     this.opts.output(stream, text);
     for (const tap of this.outputTaps) tap(stream, text);
   }
 
   // --- Attach hook (streaming/attach.ts): clients attached to PID 1 see its output; PID 1 may be a session on the container's stdin (startWith). ---
-  private readonly outputTaps = new Set<(stream: Stream, text: string) => void>();
+  private readonly outputTaps = new Set<(stream: Stream, data: Chunk) => void>();
 
   /** Copies PID 1's output from now on to `tap` (an attached client) until the returned function is called. */
-  tapOutput(tap: (stream: Stream, text: string) => void): () => void {
+  tapOutput(tap: (stream: Stream, data: Chunk) => void): () => void {
     this.outputTaps.add(tap);
     return () => this.outputTaps.delete(tap);
   }
@@ -250,7 +252,7 @@ export class SimProcess implements ProgramProcess {
   // --- end of the attach hook ---
 
   /** Output on process `pid`'s fds: to the nearest ancestor with a sink; dropped when that one is gone (an exec that ended). */
-  private emit(pid: number, stream: Stream, text: string): void {
+  private emit(pid: number, stream: Stream, text: Chunk): void {
     let p: number | undefined = pid;
     while (p !== undefined && !this.sinks.has(p)) p = this.parents.get(p);
     if (p !== undefined) this.sinks.get(p)!(stream, text);
@@ -401,7 +403,7 @@ export class SimProcess implements ProgramProcess {
     // The exec is a process of its own: its output (and its jobs', while it runs) streams into these buffers.
     const pid = this.newPid();
     const out = { stdout: '', stderr: '' };
-    this.sinks.set(pid, (s, t) => (out[s] += t));
+    this.sinks.set(pid, (s, t) => (out[s] += chunkText(t)));
     const script = shellScript(argvToScript(argv), pid);
     const run = this.bash.exec(script, { signal: ctl.signal }).then(
       (r) => ({ stdout: out.stdout + r.stdout, stderr: out.stderr + r.stderr, exitCode: r.exitCode, timedOut: false }),
@@ -425,13 +427,13 @@ export class SimProcess implements ProgramProcess {
 
   /**
    * Runs a command beside the main process for a CRI Exec stream: output goes
-   * to `output` as each command finishes, stdin is given whole, and the
+   * to `output` as each command finishes (bytes passed through stay bytes), stdin is given whole, and the
    * shell's variables and directory come back so an interactive session can
    * carry them to its next line. Ends when `signal` aborts or PID 1 exits.
    */
   async execStream(
     argv: string[],
-    o: { output: (stream: Stream, text: string) => void; stdin?: string; env?: Record<string, string>; cwd?: string; signal?: AbortSignal },
+    o: { output: (stream: Stream, data: Chunk) => void; stdin?: Uint8Array; env?: Record<string, string>; cwd?: string; signal?: AbortSignal },
   ): Promise<{ exitCode: number; env: Record<string, string> }> {
     const pid = this.newPid();
     this.sinks.set(pid, o.output);
@@ -439,7 +441,8 @@ export class SimProcess implements ProgramProcess {
     const run = this.bash
       .exec(shellScript(argvToScript(argv), pid), {
         signal,
-        ...(o.stdin !== undefined ? { stdin: o.stdin } : {}),
+        // Bytes as the client sent them: just-bash takes a latin1 string as a byte buffer.
+        ...(o.stdin !== undefined ? { stdin: Buffer.from(o.stdin).toString('latin1'), stdinKind: 'bytes' as const } : {}),
         ...(o.env ? { env: o.env, replaceEnv: true } : {}),
         ...(o.cwd ? { cwd: o.cwd } : {}),
       })

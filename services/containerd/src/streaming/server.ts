@@ -14,6 +14,7 @@ import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { SUPPORTED_PROTOCOLS, exitStatus, failureStatus, negotiate, type Protocol, type StreamOptions } from './protocol.js';
 import { ClientSocket } from './client.js';
+import type { Chunk } from '../output.js';
 import type { Attachment } from './attach.js';
 import { ExecSession, busyboxPrompt, type ExecTarget } from './session.js';
 
@@ -38,7 +39,7 @@ export interface StreamingServerOptions {
   /** Resolves the container's process when the client connects (it may have exited since Exec). */
   target: (containerId: string) => ExecTarget & { prompt?: (cwd: string) => string };
   /** Attaches a client to the container's main process when it connects (throws when it is not running). */
-  attach?: (req: AttachRequest, write: (channel: 1 | 2, text: string) => void) => Attachment;
+  attach?: (req: AttachRequest, write: (channel: 1 | 2, data: Chunk) => void) => Attachment;
   /** How long an unused URL stays valid (upstream: 1 minute). */
   tokenTtlMs?: number;
   now?: () => number;
