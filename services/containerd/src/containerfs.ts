@@ -126,8 +126,8 @@ export class ContainerFs extends InMemoryFs {
     if (path === CHECKPOINT_PATH) return this.checkpoint();
     const r = fdRoute(path);
     if (r) {
-      // Bytes a command passes through stay bytes; text stays text (see output.ts).
-      this.sink(r.pid, r.stream, writtenChunk(content, options));
+      // Bytes a command passes through stay bytes; text stays text (see output.ts). Opening the redirection writes nothing.
+      if (content.length > 0) this.sink(r.pid, r.stream, writtenChunk(content, options));
       return this.checkpoint();
     }
     this.writtenBytes += content.length;
