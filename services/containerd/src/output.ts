@@ -27,3 +27,34 @@ export function writtenChunk(content: string | Uint8Array, encoding: unknown): C
   const enc = typeof encoding === 'string' ? encoding : (encoding as { encoding?: unknown } | undefined)?.encoding;
   return enc === 'binary' || enc === 'latin1' ? Buffer.from(content, 'latin1') : content;
 }
+
+/** Two turns: the write's own checkpoint may hand the thread back for one (cpu.ts) before the command's stderr is written. */
+function twoTurns(f: () => void): void {
+  setImmediate(() => setImmediate(f));
+}
+
+/**
+ * An exec's output where a command's stderr is not held up behind bytes it
+ * wrote on stdout in the same turn: just-bash hands a finished command's
+ * stdout over before its stderr, while a real program such as GNU tar writes
+ * its notice ("Removing leading `/'") before the archive, and a client reading
+ * the archive (kubectl cp) may stop at its end. Bytes on stdout wait two
+ * turns of the event loop (text on stdout waits behind them, so stdout
+ * keeps its order); `flush` hands over what waits, at the exec's end.
+ */
+export function stderrFirst(output: (stream: 'stdout' | 'stderr', data: Chunk) => void, later: (f: () => void) => void = twoTurns): { write: (stream: 'stdout' | 'stderr', data: Chunk) => void; flush: () => void } {
+  let held: Chunk[] = [];
+  const flush = () => {
+    const h = held;
+    held = [];
+    for (const c of h) output('stdout', c);
+  };
+  return {
+    write(stream, data) {
+      if (stream === 'stderr' || (held.length === 0 && typeof data === 'string')) return output(stream, data);
+      if (held.length === 0) later(flush);
+      held.push(data);
+    },
+    flush,
+  };
+}

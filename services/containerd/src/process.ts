@@ -37,7 +37,7 @@ import {
   shellScript,
 } from './shell.js';
 import type { Stream } from './logs.js';
-import { chunkText, type Chunk } from './output.js';
+import { chunkText, stderrFirst, type Chunk } from './output.js';
 import { nowNanos } from './time.js';
 import { CpuMeter } from './cpu.js';
 
@@ -88,6 +88,15 @@ const TERM_NAMES = new Set(['TERM', 'SIGTERM', '15']);
 /** What `wait` returns when a trapped signal cuts it short (128 + TERM). */
 const WAIT_INTERRUPTED = 143;
 const FS_LIMIT_BYTES = 64 * 1024 * 1024;
+/** Directories of a base image's root (busybox, debian) with their modes: /tmp is world-writable and sticky. */
+const ROOTFS_DIRS: [string, number][] = [
+  ['/dev', 0o755],
+  ['/etc', 0o755],
+  ['/home', 0o755],
+  ['/root', 0o700],
+  ['/tmp', 0o1777],
+  ['/var', 0o755],
+];
 /** Signals `kill` knows (Linux numbering). */
 const SIGNALS: Record<string, number> = { HUP: 1, INT: 2, QUIT: 3, KILL: 9, USR1: 10, USR2: 12, TERM: 15 };
 /** Finished jobs remembered for `wait PID`, like the shell's job table. */
@@ -187,6 +196,12 @@ export class SimProcess implements ProgramProcess {
       (pid, s, t) => this.emit(pid, s, t),
       () => this.cpu.checkpoint(),
     );
+    // The directories every image's rootfs has, even when no file of the image lies in them (kubectl cp checks `test -d /tmp`).
+    for (const [dir, mode] of ROOTFS_DIRS) {
+      this.fs.mkdirSync(dir, { recursive: true });
+      // In memory: done before any script runs, though the interface is async.
+      void this.fs.chmod(dir, mode).catch(() => {});
+    }
     const programs = programsFor(opts.programs, this);
     // `trap` reached without the rewrite (eval'd text) is taken as PID 1's.
     const trap = defineCommand('trap', async (args) => this.trapCommand(1, args));
@@ -436,7 +451,8 @@ export class SimProcess implements ProgramProcess {
     o: { output: (stream: Stream, data: Chunk) => void; stdin?: Uint8Array; env?: Record<string, string>; cwd?: string; signal?: AbortSignal },
   ): Promise<{ exitCode: number; env: Record<string, string> }> {
     const pid = this.newPid();
-    this.sinks.set(pid, o.output);
+    const output = stderrFirst(o.output);
+    this.sinks.set(pid, output.write);
     const signal = o.signal ? AbortSignal.any([o.signal, this.jobsCtl.signal]) : this.jobsCtl.signal;
     const run = this.bash
       .exec(shellScript(argvToScript(argv), pid), {
@@ -451,6 +467,7 @@ export class SimProcess implements ProgramProcess {
           // An aborted run may come back without its variables.
           const env = r.env ?? o.env ?? {};
           if (signal.aborted) return { exitCode: 137, env };
+          output.flush();
           if (r.stdout) o.output('stdout', r.stdout);
           if (r.stderr) o.output('stderr', r.stderr);
           return { exitCode: r.exitCode, env };
@@ -465,6 +482,7 @@ export class SimProcess implements ProgramProcess {
       const r = await untilAborted(run, signal);
       return r ? (r as { exitCode: number; env: Record<string, string> }) : { exitCode: 137, env: o.env ?? {} };
     } finally {
+      output.flush();
       this.sinks.delete(pid);
     }
   }
