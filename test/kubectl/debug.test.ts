@@ -57,7 +57,13 @@ describe.skipIf(!run)('kubectl debug', { timeout: 60_000 }, () => {
     });
     const pod = JSON.parse((await c.kubectl(['get', 'pod', 'web', '-o', 'json'])).stdout) as Pod;
     expect(pod.spec?.ephemeralContainers).toEqual([
-      expect.objectContaining({ name: 'dbg', image: 'busybox', command: ['sh', '-c', 'echo "in $(hostname)"; cat /etc/hostname; exit 3'], targetContainerName: 'web', terminationMessagePolicy: 'File' }),
+      expect.objectContaining({
+        name: 'dbg',
+        image: 'busybox',
+        command: ['sh', '-c', 'echo "in $(hostname)"; cat /etc/hostname; exit 3'],
+        targetContainerName: 'web',
+        terminationMessagePolicy: 'File',
+      }),
     ]);
     const done = await waitFor(
       'dbg terminated',
@@ -109,9 +115,13 @@ describe.skipIf(!run)('kubectl debug', { timeout: 60_000 }, () => {
           ['echo hi from $(hostname)\r', '/ # '],
           ['exit\r', '/ # '],
         ];
-        const child = spawn('python3', [join(node!.dir, 'pty_driver.py'), JSON.stringify(typed), bin, `--cache-dir=${join(c.dir, `cache-${name}`)}`, 'debug', '-it', 'web', '--image=busybox', '-c', name, '--', 'sh'], {
-          env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: c.dir, KUBECONFIG: join(c.dir, 'kubeconfig') },
-        });
+        const child = spawn(
+          'python3',
+          [join(node!.dir, 'pty_driver.py'), JSON.stringify(typed), bin, `--cache-dir=${join(c.dir, `cache-${name}`)}`, 'debug', '-it', 'web', '--image=busybox', '-c', name, '--', 'sh'],
+          {
+            env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: c.dir, KUBECONFIG: join(c.dir, 'kubeconfig') },
+          },
+        );
         let out = '';
         child.stdout.on('data', (d: Buffer) => (out += d.toString()));
         await new Promise((resolve) => child.on('close', resolve));

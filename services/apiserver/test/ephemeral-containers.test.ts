@@ -28,7 +28,13 @@ describe.runIf(requireTool('nats-server'))('pods/ephemeralcontainers', () => {
 
   it('is listed in discovery as upstream lists it', async () => {
     const list = JSON.parse((await c.rest('/api/v1')).body) as { resources: { name: string; kind: string; verbs: string[] }[] };
-    expect(list.resources.find((r) => r.name === 'pods/ephemeralcontainers')).toEqual({ name: 'pods/ephemeralcontainers', singularName: '', namespaced: true, kind: 'Pod', verbs: ['get', 'patch', 'update'] });
+    expect(list.resources.find((r) => r.name === 'pods/ephemeralcontainers')).toEqual({
+      name: 'pods/ephemeralcontainers',
+      singularName: '',
+      namespaced: true,
+      kind: 'Pod',
+      verbs: ['get', 'patch', 'update'],
+    });
   });
 
   it('adds a debugger with a strategic merge patch, defaulted; other changes in the patch are dropped', async () => {
@@ -43,7 +49,17 @@ describe.runIf(requireTool('nats-server'))('pods/ephemeralcontainers', () => {
     expect(r.status).toBe(200);
     const pod = JSON.parse(r.body) as Pod;
     expect(pod.spec?.ephemeralContainers).toEqual([
-      { name: 'debugger-1', image: 'busybox', stdin: true, tty: true, targetContainerName: 'web', imagePullPolicy: 'Always', resources: {}, terminationMessagePath: '/dev/termination-log', terminationMessagePolicy: 'File' },
+      {
+        name: 'debugger-1',
+        image: 'busybox',
+        stdin: true,
+        tty: true,
+        targetContainerName: 'web',
+        imagePullPolicy: 'Always',
+        resources: {},
+        terminationMessagePath: '/dev/termination-log',
+        terminationMessagePolicy: 'File',
+      },
     ]);
     expect([pod.metadata.labels, pod.spec?.containers[0]?.image]).toEqual([undefined, 'nginx']);
     const got = JSON.parse((await c.rest(`${PODS}/web/ephemeralcontainers`)).body) as Pod;
@@ -68,10 +84,7 @@ describe.runIf(requireTool('nats-server'))('pods/ephemeralcontainers', () => {
       headers: SMP,
       body: JSON.stringify({ spec: { ephemeralContainers: [{ name: 'debugger-2', image: 'busybox', ports: [{ containerPort: 80 }] }] } }),
     });
-    expect([ports.status, (JSON.parse(ports.body) as Status).message]).toEqual([
-      422,
-      'Pod "web" is invalid: spec.ephemeralContainers[1].ports: Forbidden: cannot be set for an Ephemeral Container',
-    ]);
+    expect([ports.status, (JSON.parse(ports.body) as Status).message]).toEqual([422, 'Pod "web" is invalid: spec.ephemeralContainers[1].ports: Forbidden: cannot be set for an Ephemeral Container']);
   });
 
   it('a plain pod update cannot add one', async () => {

@@ -30,7 +30,7 @@ describe('stderrFirst', () => {
   it("lets a command's stderr overtake the bytes it wrote on stdout in the same turn (tar's notice before its archive)", () => {
     const { out, s, turn } = setup();
     s.write('stdout', Buffer.from([0x61]));
-    s.write('stderr', 'tar: Removing leading `/\' from member names\n');
+    s.write('stderr', "tar: Removing leading `/' from member names\n");
     expect(out).toEqual(["stderr:tar: Removing leading `/' from member names\n"]);
     turn();
     expect(out).toEqual(["stderr:tar: Removing leading `/' from member names\n", 'stdout:<61>']);

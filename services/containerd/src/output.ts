@@ -42,7 +42,10 @@ function twoTurns(f: () => void): void {
  * turns of the event loop (text on stdout waits behind them, so stdout
  * keeps its order); `flush` hands over what waits, at the exec's end.
  */
-export function stderrFirst(output: (stream: 'stdout' | 'stderr', data: Chunk) => void, later: (f: () => void) => void = twoTurns): { write: (stream: 'stdout' | 'stderr', data: Chunk) => void; flush: () => void } {
+export function stderrFirst(
+  output: (stream: 'stdout' | 'stderr', data: Chunk) => void,
+  later: (f: () => void) => void = twoTurns,
+): { write: (stream: 'stdout' | 'stderr', data: Chunk) => void; flush: () => void } {
   let held: Chunk[] = [];
   const flush = () => {
     const h = held;

@@ -154,7 +154,12 @@ describe('tar extract', () => {
 
   it.each<[string, Buffer | (() => Promise<Buffer>), Partial<TarOptions>, { stderr: string; exitCode: number }]>([
     ['an empty stdin', Buffer.alloc(0), {}, { stderr: 'tar: This does not look like a tar archive\ntar: Exiting with failure status due to previous errors\n', exitCode: 2 }],
-    ['text that is no archive', Buffer.from('hello world\n'.repeat(100)), {}, { stderr: 'tar: This does not look like a tar archive\ntar: Exiting with failure status due to previous errors\n', exitCode: 2 }],
+    [
+      'text that is no archive',
+      Buffer.from('hello world\n'.repeat(100)),
+      {},
+      { stderr: 'tar: This does not look like a tar archive\ntar: Exiting with failure status due to previous errors\n', exitCode: 2 },
+    ],
     ['a missing -C directory', Buffer.alloc(0), { directory: '/nope' }, { stderr: 'tar: /nope: Cannot open: No such file or directory\ntar: Error is not recoverable: exiting now\n', exitCode: 2 }],
     [
       'a member climbing out',

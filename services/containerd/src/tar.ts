@@ -215,7 +215,8 @@ export async function runTar(fs: TarFs, cwd: string, o: TarOptions, stdin: Uint8
   const base = o.directory ? posix.resolve(cwd, o.directory) : cwd;
   if (o.directory) {
     const st = await fs.stat(base).catch(() => undefined);
-    if (!st?.isDirectory) return { stdout: '', stderr: `tar: ${o.directory}: Cannot open: ${st ? 'Not a directory' : 'No such file or directory'}\ntar: Error is not recoverable: exiting now\n`, exitCode: 2 };
+    if (!st?.isDirectory)
+      return { stdout: '', stderr: `tar: ${o.directory}: Cannot open: ${st ? 'Not a directory' : 'No such file or directory'}\ntar: Error is not recoverable: exiting now\n`, exitCode: 2 };
   }
   const notices = new Set<string>();
   const notice = (stripped: string | undefined) => {

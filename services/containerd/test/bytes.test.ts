@@ -59,7 +59,7 @@ describe('byte-exact exec streams', () => {
 
   it('stdin piped through a command comes back unchanged; text output stays UTF-8', async () => {
     expect((await exec(['cat'], BINARY))[1]).toEqual(BINARY);
-    expect((await exec(['sh', '-c', 'echo héllo; printf "€\\n" >&2']))).toMatchObject({ 1: Buffer.from('héllo\n'), 2: Buffer.from('€\n') });
+    expect(await exec(['sh', '-c', 'echo héllo; printf "€\\n" >&2'])).toMatchObject({ 1: Buffer.from('héllo\n'), 2: Buffer.from('€\n') });
   });
 
   it('tar cf - streams a real archive with the leading / stripped and its notice on stderr', async () => {
