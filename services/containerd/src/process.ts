@@ -19,6 +19,7 @@ import type { Listener, PortHandler } from './network.js';
 import type { ProgramProcess } from './program-process.js';
 import { programsFor } from './programs.js';
 import { tarCommand } from './tar.js';
+import { tailCommand } from './tail-bytes.js';
 import {
   JOB_COMMAND,
   LAST_JOB_VAR,
@@ -222,7 +223,7 @@ export class SimProcess implements ProgramProcess {
       // the defence layer would patch process globals the server needs.
       defenseInDepth: false,
       sleep: (ms) => this.sleep(ms),
-      customCommands: [trap, ownTrap, trapPoint, status, job, wait, kill, hostname, tarCommand(), ...programs],
+      customCommands: [trap, ownTrap, trapPoint, status, job, wait, kill, hostname, tarCommand(), tailCommand(), ...programs],
       executionLimits: {
         maxExecutionTimeMs: Number.POSITIVE_INFINITY,
         maxLoopIterations: Number.MAX_SAFE_INTEGER,
