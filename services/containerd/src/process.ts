@@ -89,15 +89,8 @@ const TERM_NAMES = new Set(['TERM', 'SIGTERM', '15']);
 /** What `wait` returns when a trapped signal cuts it short (128 + TERM). */
 const WAIT_INTERRUPTED = 143;
 const FS_LIMIT_BYTES = 64 * 1024 * 1024;
-/** Directories of a base image's root (busybox, debian) with their modes: /tmp is world-writable and sticky. */
-const ROOTFS_DIRS: [string, number][] = [
-  ['/dev', 0o755],
-  ['/etc', 0o755],
-  ['/home', 0o755],
-  ['/root', 0o700],
-  ['/tmp', 0o1777],
-  ['/var', 0o755],
-];
+/** Directories of a base image's root that kubectl cp relies on (`test -d /tmp`), with their modes: /tmp is world-writable and sticky. */
+const ROOTFS_DIRS: [string, number][] = [['/tmp', 0o1777]];
 /** Signals `kill` knows (Linux numbering). */
 const SIGNALS: Record<string, number> = { HUP: 1, INT: 2, QUIT: 3, KILL: 9, USR1: 10, USR2: 12, TERM: 15 };
 /** Finished jobs remembered for `wait PID`, like the shell's job table. */
