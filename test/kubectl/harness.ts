@@ -44,7 +44,9 @@ export interface Cluster {
   api: RunningApiserver;
   /** The cluster CA: identities for components the tests start (a kubelet) and for kubectl as another user. */
   pki: ApiserverTestPki;
-  kubectl(args: string[], opts?: { stdin?: string; bin?: string; timeoutMs?: number }): Promise<KubectlResult>;
+  kubectl(args: string[], opts?: { stdin?: string | Buffer; bin?: string; timeoutMs?: number }): Promise<KubectlResult>;
+  /** As kubectl, with stdout as the bytes kubectl wrote (binary output). */
+  kubectlBytes(args: string[], opts?: { stdin?: string | Buffer; bin?: string; timeoutMs?: number }): Promise<Omit<KubectlResult, 'stdout'> & { stdout: Buffer }>;
   /** Starts kubectl and leaves it running (for -w); the caller kills it. */
   spawnKubectl(args: string[], opts?: { bin?: string }): { child: ChildProcess; output: () => string };
   /** Creates objects straight through the registry (nodes, events, status a kubelet would write). */
@@ -85,6 +87,17 @@ export async function startCluster(opts: ClusterOptions = {}): Promise<Cluster> 
     );
     const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: dir, KUBECONFIG: kubeconfig };
     const baseArgs = (bin: string) => [`--cache-dir=${join(dir, bin === KUBECTL ? 'cache' : `cache-${bin.split('/').pop()}`)}`];
+    const kubectlBytes: Cluster['kubectlBytes'] = (args, opts = {}) => {
+      const bin = opts.bin ?? KUBECTL;
+      return new Promise((resolve) => {
+        const child = execFile(bin, [...baseArgs(bin), ...args], { env, timeout: opts.timeoutMs ?? 30_000, maxBuffer: 16 * 1024 * 1024, encoding: 'buffer' }, (err, stdout, stderr) => {
+          const code = err ? (typeof (err as { code?: unknown }).code === 'number' ? (err as { code: number }).code : 1) : 0;
+          resolve({ stdout, stderr: stderr.toString('utf8'), code });
+        });
+        if (opts.stdin !== undefined) child.stdin?.end(opts.stdin);
+        else child.stdin?.end();
+      });
+    };
     const running = api;
     const natsHandle = nats;
     return {
@@ -92,17 +105,11 @@ export async function startCluster(opts: ClusterOptions = {}): Promise<Cluster> 
       dir,
       api: running,
       pki,
-      kubectl(args, opts = {}) {
-        const bin = opts.bin ?? KUBECTL;
-        return new Promise((resolve) => {
-          const child = execFile(bin, [...baseArgs(bin), ...args], { env, timeout: opts.timeoutMs ?? 30_000, maxBuffer: 16 * 1024 * 1024 }, (err, stdout, stderr) => {
-            const code = err ? (typeof (err as { code?: unknown }).code === 'number' ? (err as { code: number }).code : 1) : 0;
-            resolve({ stdout, stderr, code });
-          });
-          if (opts.stdin !== undefined) child.stdin?.end(opts.stdin);
-          else child.stdin?.end();
-        });
+      async kubectl(args, opts = {}) {
+        const r = await kubectlBytes(args, opts);
+        return { ...r, stdout: r.stdout.toString('utf8') };
       },
+      kubectlBytes,
       spawnKubectl(args, opts = {}) {
         const bin = opts.bin ?? KUBECTL;
         const child = spawn(bin, [...baseArgs(bin), ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });

@@ -48,7 +48,7 @@ export const RESOURCES: readonly ResourceInfo[] = [
   r('', 'Pod', 'pods', true, {
     shortNames: ['po'],
     categories: ['all'],
-    subresources: ['status', 'binding', 'eviction', 'log', 'exec', 'attach', 'portforward'],
+    subresources: ['status', 'binding', 'eviction', 'log', 'exec', 'attach', 'portforward', 'ephemeralcontainers'],
   }),
   r('', 'Node', 'nodes', false, { shortNames: ['no'], subresources: ['status', 'proxy'] }),
   r('', 'Namespace', 'namespaces', false, {

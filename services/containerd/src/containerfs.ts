@@ -13,6 +13,7 @@
 import { posix } from 'node:path';
 import { InMemoryFs, type FileContent } from 'just-bash';
 import type { Stream } from './logs.js';
+import { writtenChunk, type Chunk } from './output.js';
 import { CHECKPOINT_PATH } from './shell.js';
 
 type Fs = InMemoryFs;
@@ -59,7 +60,7 @@ export class ContainerFs extends InMemoryFs {
 
   constructor(
     files: Record<string, string>,
-    private readonly sink: (pid: number, stream: Stream, text: string) => void,
+    private readonly sink: (pid: number, stream: Stream, data: Chunk) => void,
     /** Called on each write to a /proc fd file and on opening CHECKPOINT_PATH: may hand the thread back (cpu.ts). */
     private readonly checkpoint: () => Promise<void> | undefined = () => undefined,
   ) {
@@ -125,7 +126,8 @@ export class ContainerFs extends InMemoryFs {
     if (path === CHECKPOINT_PATH) return this.checkpoint();
     const r = fdRoute(path);
     if (r) {
-      this.sink(r.pid, r.stream, typeof content === 'string' ? content : Buffer.from(content).toString('utf8'));
+      // Bytes a command passes through stay bytes; text stays text (see output.ts). Opening the redirection writes nothing.
+      if (content.length > 0) this.sink(r.pid, r.stream, writtenChunk(content, options));
       return this.checkpoint();
     }
     this.writtenBytes += content.length;
@@ -134,7 +136,7 @@ export class ContainerFs extends InMemoryFs {
   }
 
   override async writeFile(path: string, content: FileContent, options?: Parameters<Fs['writeFile']>[2]): Promise<void> {
-    if (path === CHECKPOINT_PATH || fdRoute(path)) return this.appendFile(path, content);
+    if (path === CHECKPOINT_PATH || fdRoute(path)) return this.appendFile(path, content, options);
     this.writtenBytes += content.length;
     this.before(path);
     return super.writeFile(path, content, options);

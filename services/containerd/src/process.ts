@@ -18,6 +18,8 @@ import { ContainerFs } from './containerfs.js';
 import type { Listener, PortHandler } from './network.js';
 import type { ProgramProcess } from './program-process.js';
 import { programsFor } from './programs.js';
+import { tarCommand } from './tar.js';
+import { tailCommand } from './tail-bytes.js';
 import {
   JOB_COMMAND,
   LAST_JOB_VAR,
@@ -36,6 +38,7 @@ import {
   shellScript,
 } from './shell.js';
 import type { Stream } from './logs.js';
+import { chunkText, stderrFirst, type Chunk } from './output.js';
 import { nowNanos } from './time.js';
 import { CpuMeter } from './cpu.js';
 
@@ -62,7 +65,7 @@ export interface ProcessOptions {
   timeScale: number;
   memoryLimitBytes: number;
   baseMemoryBytes: number;
-  output: (stream: Stream, text: string) => void;
+  output: (stream: Stream, data: Chunk) => void;
   /** Serves a container port (see network.ts). */
   listen: (port: number, handler: PortHandler) => Promise<Listener>;
 }
@@ -86,6 +89,8 @@ const TERM_NAMES = new Set(['TERM', 'SIGTERM', '15']);
 /** What `wait` returns when a trapped signal cuts it short (128 + TERM). */
 const WAIT_INTERRUPTED = 143;
 const FS_LIMIT_BYTES = 64 * 1024 * 1024;
+/** Directories of a base image's root that kubectl cp relies on (`test -d /tmp`), with their modes: /tmp is world-writable and sticky. */
+const ROOTFS_DIRS: [string, number][] = [['/tmp', 0o1777]];
 /** Signals `kill` knows (Linux numbering). */
 const SIGNALS: Record<string, number> = { HUP: 1, INT: 2, QUIT: 3, KILL: 9, USR1: 10, USR2: 12, TERM: 15 };
 /** Finished jobs remembered for `wait PID`, like the shell's job table. */
@@ -170,7 +175,7 @@ export class SimProcess implements ProgramProcess {
   private nextPid = 2;
   private readonly jobs = new Map<number, Job>();
   /** Where each process's fds 1 and 2 lead: PID 1 to the log, an exec to its output buffer. */
-  private readonly sinks = new Map<number, (stream: Stream, text: string) => void>([[1, (s, t) => this.write(s, t)]]);
+  private readonly sinks = new Map<number, (stream: Stream, data: Chunk) => void>([[1, (s, t) => this.write(s, t)]]);
   /** A job inherits its parent's fds: its output goes wherever the parent's goes. */
   private readonly parents = new Map<number, number>();
   /** Aborted when PID 1 ends: every job dies with it, sleeps and waits end. */
@@ -185,6 +190,12 @@ export class SimProcess implements ProgramProcess {
       (pid, s, t) => this.emit(pid, s, t),
       () => this.cpu.checkpoint(),
     );
+    // The directories every image's rootfs has, even when no file of the image lies in them (kubectl cp checks `test -d /tmp`).
+    for (const [dir, mode] of ROOTFS_DIRS) {
+      this.fs.mkdirSync(dir, { recursive: true });
+      // In memory: done before any script runs, though the interface is async.
+      void this.fs.chmod(dir, mode).catch(() => {});
+    }
     const programs = programsFor(opts.programs, this);
     // `trap` reached without the rewrite (eval'd text) is taken as PID 1's.
     const trap = defineCommand('trap', async (args) => this.trapCommand(1, args));
@@ -205,7 +216,7 @@ export class SimProcess implements ProgramProcess {
       // the defence layer would patch process globals the server needs.
       defenseInDepth: false,
       sleep: (ms) => this.sleep(ms),
-      customCommands: [trap, ownTrap, trapPoint, status, job, wait, kill, hostname, ...programs],
+      customCommands: [trap, ownTrap, trapPoint, status, job, wait, kill, hostname, tarCommand(), tailCommand(), ...programs],
       executionLimits: {
         maxExecutionTimeMs: Number.POSITIVE_INFINITY,
         maxLoopIterations: Number.MAX_SAFE_INTEGER,
@@ -228,17 +239,17 @@ export class SimProcess implements ProgramProcess {
   }
 
   /** Output of PID 1 to the container log; nothing once it has exited (its jobs are gone too). */
-  write(stream: Stream, text: string): void {
-    if (!text || this.exit) return;
+  write(stream: Stream, text: Chunk): void {
+    if (text.length === 0 || this.exit) return;
     this.opts.output(stream, text);
     for (const tap of this.outputTaps) tap(stream, text);
   }
 
   // --- Attach hook (streaming/attach.ts): clients attached to PID 1 see its output; PID 1 may be a session on the container's stdin (startWith). ---
-  private readonly outputTaps = new Set<(stream: Stream, text: string) => void>();
+  private readonly outputTaps = new Set<(stream: Stream, data: Chunk) => void>();
 
   /** Copies PID 1's output from now on to `tap` (an attached client) until the returned function is called. */
-  tapOutput(tap: (stream: Stream, text: string) => void): () => void {
+  tapOutput(tap: (stream: Stream, data: Chunk) => void): () => void {
     this.outputTaps.add(tap);
     return () => this.outputTaps.delete(tap);
   }
@@ -250,7 +261,7 @@ export class SimProcess implements ProgramProcess {
   // --- end of the attach hook ---
 
   /** Output on process `pid`'s fds: to the nearest ancestor with a sink; dropped when that one is gone (an exec that ended). */
-  private emit(pid: number, stream: Stream, text: string): void {
+  private emit(pid: number, stream: Stream, text: Chunk): void {
     let p: number | undefined = pid;
     while (p !== undefined && !this.sinks.has(p)) p = this.parents.get(p);
     if (p !== undefined) this.sinks.get(p)!(stream, text);
@@ -401,7 +412,7 @@ export class SimProcess implements ProgramProcess {
     // The exec is a process of its own: its output (and its jobs', while it runs) streams into these buffers.
     const pid = this.newPid();
     const out = { stdout: '', stderr: '' };
-    this.sinks.set(pid, (s, t) => (out[s] += t));
+    this.sinks.set(pid, (s, t) => (out[s] += chunkText(t)));
     const script = shellScript(argvToScript(argv), pid);
     const run = this.bash.exec(script, { signal: ctl.signal }).then(
       (r) => ({ stdout: out.stdout + r.stdout, stderr: out.stderr + r.stderr, exitCode: r.exitCode, timedOut: false }),
@@ -425,21 +436,23 @@ export class SimProcess implements ProgramProcess {
 
   /**
    * Runs a command beside the main process for a CRI Exec stream: output goes
-   * to `output` as each command finishes, stdin is given whole, and the
+   * to `output` as each command finishes (bytes passed through stay bytes), stdin is given whole, and the
    * shell's variables and directory come back so an interactive session can
    * carry them to its next line. Ends when `signal` aborts or PID 1 exits.
    */
   async execStream(
     argv: string[],
-    o: { output: (stream: Stream, text: string) => void; stdin?: string; env?: Record<string, string>; cwd?: string; signal?: AbortSignal },
+    o: { output: (stream: Stream, data: Chunk) => void; stdin?: Uint8Array; env?: Record<string, string>; cwd?: string; signal?: AbortSignal },
   ): Promise<{ exitCode: number; env: Record<string, string> }> {
     const pid = this.newPid();
-    this.sinks.set(pid, o.output);
+    const output = stderrFirst(o.output);
+    this.sinks.set(pid, output.write);
     const signal = o.signal ? AbortSignal.any([o.signal, this.jobsCtl.signal]) : this.jobsCtl.signal;
     const run = this.bash
       .exec(shellScript(argvToScript(argv), pid), {
         signal,
-        ...(o.stdin !== undefined ? { stdin: o.stdin } : {}),
+        // Bytes as the client sent them: just-bash takes a latin1 string as a byte buffer.
+        ...(o.stdin !== undefined ? { stdin: Buffer.from(o.stdin).toString('latin1'), stdinKind: 'bytes' as const } : {}),
         ...(o.env ? { env: o.env, replaceEnv: true } : {}),
         ...(o.cwd ? { cwd: o.cwd } : {}),
       })
@@ -448,6 +461,7 @@ export class SimProcess implements ProgramProcess {
           // An aborted run may come back without its variables.
           const env = r.env ?? o.env ?? {};
           if (signal.aborted) return { exitCode: 137, env };
+          output.flush();
           if (r.stdout) o.output('stdout', r.stdout);
           if (r.stderr) o.output('stderr', r.stderr);
           return { exitCode: r.exitCode, env };
@@ -462,6 +476,7 @@ export class SimProcess implements ProgramProcess {
       const r = await untilAborted(run, signal);
       return r ? (r as { exitCode: number; env: Record<string, string> }) : { exitCode: 137, env: o.env ?? {} };
     } finally {
+      output.flush();
       this.sinks.delete(pid);
     }
   }

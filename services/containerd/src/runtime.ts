@@ -14,6 +14,7 @@ import { matchId, matchLabels } from './filters.js';
 import { ImageStore, type StoredImage } from './images.js';
 import { Ipam, parsePodCidr } from './ipam.js';
 import { CriLogWriter, logFilesMade } from './logs.js';
+import { chunkText } from './output.js';
 import { listenHttp, type Listener, type NetworkMode, type PortHandler } from './network.js';
 import { SimProcess, StartError, type ExecOutcome } from './process.js';
 import { StateFile } from './statefile.js';
@@ -365,7 +366,8 @@ export class Runtime {
       timeScale: this.opts.timeScale,
       memoryLimitBytes: num(c.resources?.memoryLimitInBytes),
       baseMemoryBytes: def.baseMemoryBytes,
-      output: (stream, text) => log.write(stream, text),
+      // The CRI log is lines of text: bytes a command passed through are read as UTF-8 there.
+      output: (stream, data) => log.write(stream, chunkText(data)),
       listen: (port, handler) => this.listen(sb, port, handler),
     });
   }

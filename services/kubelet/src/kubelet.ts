@@ -379,7 +379,13 @@ export class Kubelet {
       (id) => this.prober.startup.get(id),
       this.runtimeState.name,
     );
-    const nothingToDo = !actions.killPod && !actions.createSandbox && !actions.containersToKill.length && !actions.containersToStart.length && !actions.initContainersToStart.length;
+    const nothingToDo =
+      !actions.killPod &&
+      !actions.createSandbox &&
+      !actions.containersToKill.length &&
+      !actions.containersToStart.length &&
+      !actions.initContainersToStart.length &&
+      !actions.ephemeralContainersToStart.length;
     if (nothingToDo) return mount.retryAt !== undefined ? { retryAt: mount.retryAt } : undefined;
 
     const result = await runtime.syncPod(pod, rs, actions, terminating);

@@ -48,6 +48,7 @@ import {
 import { inclusiveRangeError, isConfigMapKey, isEnvVarName, isIPv4, isIPv6, isQualifiedName, isValidIP, isValidLabelValue, isValidPortName, isValidPortNum } from './strings.js';
 import { deepEqual, diffLines, goNodeAddress, goServicePortKey, goTaint, goToleration } from './util.js';
 import { parseIpv4Cidr } from '../net/ipv4.js';
+import { ANNOTATION_CONFIG_MIRROR } from '../helpers/wellknown.js';
 
 const MAX_INT32 = 2147483647;
 /** MaxSecretSize: 1 MiB of data in a Secret or ConfigMap. */
@@ -362,6 +363,46 @@ function validateInitContainers(spec: PodSpec, volumes: Set<string>, path: strin
   return errs;
 }
 
+/**
+ * Container fields an ephemeral container may not set, in the struct's order
+ * (upstream: allowedEphemeralContainerFields): they would make it part of
+ * the workload (ports, probes, resources, lifecycle hooks, restarts).
+ */
+const EPHEMERAL_FORBIDDEN_FIELDS = ['ports', 'resources', 'resizePolicy', 'restartPolicy', 'livenessProbe', 'readinessProbe', 'startupProbe', 'lifecycle'] as const;
+const EPHEMERAL_FORBIDDEN_MSG = 'cannot be set for an Ephemeral Container';
+
+/** A field left at its zero value (Go's reflect.DeepEqual with the zero value): absent, null, empty list or empty object. */
+function isZero(v: unknown): boolean {
+  if (v === undefined || v === null || v === '' || v === false || v === 0) return true;
+  if (Array.isArray(v)) return v.length === 0;
+  if (typeof v === 'object') return Object.values(v as Record<string, unknown>).every(isZero);
+  return false;
+}
+
+/** validateEphemeralContainers: common container rules, names unique across all containers, an existing target, no workload fields. */
+function validateEphemeralContainers(spec: PodSpec, volumes: Set<string>, path: string): FieldError[] {
+  const errs: FieldError[] = [];
+  const ephemeral = spec.ephemeralContainers ?? [];
+  if (ephemeral.length === 0) return errs;
+  const others = new Set([...(spec.containers ?? []), ...(spec.initContainers ?? [])].map((c) => c.name));
+  const all = new Set(others);
+  ephemeral.forEach((ec, i) => {
+    const p = index(path, i);
+    errs.push(...validateContainerCommon(ec, volumes, p));
+    if (all.has(ec.name)) errs.push(duplicate(child(p, 'name'), ec.name));
+    else all.add(ec.name);
+    if (ec.targetContainerName && !others.has(ec.targetContainerName)) errs.push(notFound(child(p, 'targetContainerName'), ec.targetContainerName));
+    const fields = ec as unknown as Record<string, unknown>;
+    for (const f of EPHEMERAL_FORBIDDEN_FIELDS) if (!isZero(fields[f])) errs.push(forbidden(child(p, f), EPHEMERAL_FORBIDDEN_MSG));
+    (ec.volumeMounts ?? []).forEach((vm, j) => {
+      const mp = index(child(p, 'volumeMounts'), j);
+      if (vm.subPath) errs.push(forbidden(child(mp, 'subPath'), EPHEMERAL_FORBIDDEN_MSG));
+      if (vm.subPathExpr) errs.push(forbidden(child(mp, 'subPathExpr'), EPHEMERAL_FORBIDDEN_MSG));
+    });
+  });
+  return errs;
+}
+
 // ---------------------------------------------------------------- volumes
 
 const VOLUME_TYPES = ['hostPath', 'emptyDir', 'secret', 'persistentVolumeClaim', 'configMap', 'downwardAPI', 'projected'] as const;
@@ -500,6 +541,7 @@ export function validatePodSpec(spec: PodSpec | undefined, path: string): FieldE
   errs.push(...vols.errs);
   errs.push(...validateContainers(s, vols.names, child(path, 'containers')));
   errs.push(...validateInitContainers(s, vols.names, child(path, 'initContainers')));
+  errs.push(...validateEphemeralContainers(s, vols.names, child(path, 'ephemeralContainers')));
   const rp = s.restartPolicy;
   if (!rp) errs.push(required(child(path, 'restartPolicy')));
   else if (!['Always', 'OnFailure', 'Never'].includes(rp)) errs.push(notSupported(child(path, 'restartPolicy'), rp, ['Always', 'OnFailure', 'Never']));
@@ -635,6 +677,25 @@ export function validatePodUpdate(pod: Pod, old: Pod): FieldError[] {
   }
   if (!deepEqual(munged, oldSpec)) {
     errs.push(forbidden('spec', `${POD_UPDATE_FORBIDDEN}\n${diffLines(oldSpec, munged).join('\n')}`));
+  }
+  return errs;
+}
+
+/**
+ * ValidatePodEphemeralContainersUpdate (pods/ephemeralcontainers): the pod
+ * as a whole stays valid, static pods take none, and the ephemeral containers
+ * already there may be neither removed nor changed (only added to).
+ */
+export function validatePodEphemeralContainersUpdate(pod: Pod, old: Pod): FieldError[] {
+  const errs = validateObjectMetaUpdate(pod.metadata, old.metadata);
+  errs.push(...validatePodSpec(pod.spec, 'spec'));
+  if (old.metadata.annotations?.[ANNOTATION_CONFIG_MIRROR] !== undefined) return [forbidden('', 'static pods do not support ephemeral containers')];
+  const path = child('spec', 'ephemeralContainers');
+  const next = new Map((pod.spec?.ephemeralContainers ?? []).map((c) => [c.name, c]));
+  for (const o of old.spec?.ephemeralContainers ?? []) {
+    const n = next.get(o.name);
+    if (!n) errs.push(forbidden(path, `existing ephemeral containers "${o.name}" may not be removed\n`));
+    else if (!deepEqual(o, n)) errs.push(forbidden(path, `existing ephemeral containers "${o.name}" may not be changed\n${diffLines(o, n).join('\n')}`));
   }
   return errs;
 }

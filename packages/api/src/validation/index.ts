@@ -18,12 +18,12 @@ interface Rules {
   create: V;
   update: U;
   status?: U;
-  /** Updates through a subresource with rules of its own (the CSR's `status` and `approval`). */
+  /** Updates through a subresource with rules of its own (the CSR's `status` and `approval`, the pod's `ephemeralcontainers`). */
   subresources?: Record<string, U>;
 }
 
 const RULES: Record<string, Rules> = {
-  'v1/Pod': { create: core.validatePod, update: core.validatePodUpdate, status: core.validatePodStatusUpdate },
+  'v1/Pod': { create: core.validatePod, update: core.validatePodUpdate, status: core.validatePodStatusUpdate, subresources: { ephemeralcontainers: core.validatePodEphemeralContainersUpdate } },
   'v1/Service': { create: core.validateService, update: core.validateServiceUpdate, status: core.validateServiceStatusUpdate },
   'v1/Namespace': { create: core.validateNamespace, update: core.validateNamespaceUpdate, status: core.validateNamespaceStatusUpdate },
   'v1/Node': { create: core.validateNode, update: core.validateNodeUpdate, status: core.validateNodeUpdate },

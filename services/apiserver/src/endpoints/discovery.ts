@@ -29,6 +29,7 @@ const SUBRESOURCES: Record<string, { kind?: string; group?: string; version?: st
   finalize: { verbs: ['update'] },
   token: { kind: 'TokenRequest', group: 'authentication.k8s.io', version: 'v1', verbs: ['create'] },
   approval: { verbs: ['get', 'patch', 'update'] },
+  ephemeralcontainers: { verbs: ['get', 'patch', 'update'] },
 };
 
 /** Subresources the REST handler actually serves. */

@@ -136,7 +136,7 @@ async function serveResource(env: HandlerEnv, r: ResourceRequest, req: IncomingM
   if (info.namespaced && r.namespace === undefined && r.verb !== 'list' && r.verb !== 'watch') throw resourceNotServed();
   if (r.subresource) {
     if (await countedSubresource(env, store, r, req, res, q)) return;
-    if (!['status', 'finalize', 'approval'].includes(r.subresource) || !info.subresources.includes(r.subresource)) throw resourceNotServed();
+    if (!['status', 'finalize', 'approval', 'ephemeralcontainers'].includes(r.subresource) || !info.subresources.includes(r.subresource)) throw resourceNotServed();
   }
   await serveResourceVerb(env, store, r, req, res, q);
 }

@@ -176,7 +176,7 @@ export async function serveResourceVerb(env: HandlerEnv, store: ResourceStore, r
       placeInNamespace(info, object, ns);
       if (!object.metadata.name) object.metadata.name = r.name;
       if (object.metadata.name !== r.name) throw badRequest(`the name of the object (${object.metadata.name}) does not match the name on the URL (${r.name})`);
-      const sub = r.subresource === 'status' || r.subresource === 'finalize' || r.subresource === 'approval' ? r.subresource : undefined;
+      const sub = r.subresource === 'status' || r.subresource === 'finalize' || r.subresource === 'approval' || r.subresource === 'ephemeralcontainers' ? r.subresource : undefined;
       const updated = await store.update(ns, r.name!, object, ctx, sub);
       return writeJson(res, 200, shapeObject(env, store, updated, req, q), warningHeaders(warnings));
     }
@@ -195,7 +195,7 @@ export async function serveResourceVerb(env: HandlerEnv, store: ResourceStore, r
         throw badRequest(`error strict decoding YAML: error converting YAML to JSON: yaml: unmarshal errors:\n  ${yamlDuplicates.join('\n  ')}`);
       }
       const warnings = type === 'application/json-patch+json' ? [] : [...yamlDuplicates, ...checkPatchFields(info, patch, validation, apply ? [] : duplicates)];
-      const sub = r.subresource === 'status' || r.subresource === 'approval' ? r.subresource : undefined;
+      const sub = r.subresource === 'status' || r.subresource === 'approval' || r.subresource === 'ephemeralcontainers' ? r.subresource : undefined;
       const optionErrors = patchOptionsErrors(apply, ctx.fieldManager, ctx.force);
       if (optionErrors.length) throw invalid('PatchOptions', 'meta.k8s.io', '', optionErrors);
       try {

@@ -82,8 +82,8 @@ export interface Watch {
 
 export type PatchType = 'application/json-patch+json' | 'application/merge-patch+json' | 'application/strategic-merge-patch+json' | 'application/apply-patch+yaml';
 
-/** `finalize`: namespaces' spec.finalizers (what the namespace controller writes); `approval`: a CSR's Approved/Denied conditions. */
-export type Subresource = 'status' | 'finalize' | 'approval' | undefined;
+/** `finalize`: namespaces' spec.finalizers (what the namespace controller writes); `approval`: a CSR's Approved/Denied conditions; `ephemeralcontainers`: a pod's spec.ephemeralContainers. */
+export type Subresource = 'status' | 'finalize' | 'approval' | 'ephemeralcontainers' | undefined;
 
 export interface DeleteResult {
   /** The object as deleted, or as it now is when deletion is graceful/finalized. */

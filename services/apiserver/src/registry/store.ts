@@ -648,7 +648,8 @@ export class GenericStore implements ResourceStore {
       }
       const next = make(cur.obj);
       // Defaulted before PrepareForUpdate (as upstream decodes), so generations compare defaulted specs.
-      if (!subresource) setDefaults(next);
+      // The ephemeral containers a client adds are defaulted as containers are (upstream decodes every pod write with defaults).
+      if (!subresource || subresource === 'ephemeralcontainers') setDefaults(next);
       const stored = prepareForUpdate(this.info, next, thawIfFrozen(cur.obj), subresource);
       if (this.custom) {
         this.custom.normalize(stored);

@@ -119,6 +119,10 @@ export function prepareForUpdate(info: ResourceInfo, next: Obj, old: Obj, subres
     if (next.metadata?.annotations !== undefined) out.metadata.annotations = next.metadata.annotations;
     // The QoS class is set once at create; a writer that leaves it out (an old kubelet rejecting the pod) keeps it.
     if (isKind(info, '', 'pods') && out.status && !out.status.qosClass && old.status?.qosClass) out.status = { ...out.status, qosClass: old.status.qosClass };
+  } else if (subresource === 'ephemeralcontainers') {
+    // dropNonEphemeralContainerUpdates: only spec.ephemeralContainers comes from the client.
+    out = { ...old, metadata: { ...old.metadata }, spec: { ...(old.spec ?? {}), ephemeralContainers: next.spec?.ephemeralContainers } } as Obj;
+    if (next.spec?.ephemeralContainers === undefined) delete out.spec!.ephemeralContainers;
   } else if (subresource === 'binding') {
     out = next; // the server's own write (spec.nodeName + PodScheduled)
   } else if (subresource === 'finalize') {

@@ -16,14 +16,15 @@
 // on attaching, so a client attaching to a waiting shell gets the prompt.
 
 import type { Stream } from '../logs.js';
+import type { Chunk } from '../output.js';
 import type { StreamOptions } from './protocol.js';
 import { ExecSession, busyboxPrompt, isInteractiveShell, routeOutput, type ExecTarget } from './session.js';
 
 /** What attaching needs of a container's process (SimProcess implements it). */
 export interface MainProcess extends ExecTarget {
   readonly argv: string[];
-  write(stream: Stream, text: string): void;
-  tapOutput(tap: (stream: Stream, text: string) => void): () => void;
+  write(stream: Stream, data: Chunk): void;
+  tapOutput(tap: (stream: Stream, data: Chunk) => void): () => void;
   readonly exited: Promise<unknown>;
 }
 
@@ -52,7 +53,7 @@ export class Attachment {
   constructor(
     private readonly stdio: Stdio,
     private readonly streams: StreamOptions,
-    private readonly write: (channel: 1 | 2, text: string) => void,
+    private readonly write: (channel: 1 | 2, data: Chunk) => void,
     proc: MainProcess,
   ) {
     this.done = new Promise((r) => (this.end = r));
@@ -60,12 +61,12 @@ export class Attachment {
     void proc.exited.then(() => this.detach());
   }
 
-  private output(stream: Stream, text: string): void {
+  private output(stream: Stream, text: Chunk): void {
     routeOutput(this.streams, this.write, stream, text);
   }
 
   /** Data the client typed. */
-  input(data: string): void {
+  input(data: Chunk): void {
     if (this.streams.stdin && this.stdio.config.stdin) this.stdio.shell?.input(data);
   }
 

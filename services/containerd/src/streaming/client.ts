@@ -4,11 +4,13 @@
 // metav1.Status on the error channel followed by a normal close.
 
 import type { RawData, WebSocket } from 'ws';
+import type { Chunk } from '../output.js';
 import { ERROR, RESIZE, STDIN, frame, parseFrame, type Protocol } from './protocol.js';
 
 /** What the client's frames drive. */
 export interface StreamPeer {
-  input(data: string): void;
+  /** Stdin bytes as the client sent them. */
+  input(data: Buffer): void;
   closeInput(): void;
   /** The client's terminal was resized; without it sizes are accepted and ignored. */
   resize?(): void;
@@ -32,8 +34,8 @@ export class ClientSocket {
   }
 
   /** Data to the client on `channel`, while the socket is open. */
-  send(channel: number, data: string): void {
-    if (this.ws.readyState === this.ws.OPEN) this.ws.send(frame(channel, data));
+  send(channel: number, data: Chunk): void {
+    if (this.ws.readyState === this.ws.OPEN) this.ws.send(frame(channel, typeof data === 'string' ? data : Buffer.from(data)));
   }
 
   /** The last word: `status` on the error channel, then close. */
@@ -49,7 +51,7 @@ export class ClientSocket {
       const buf = Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data as Buffer);
       const f = parseFrame(buf, this.protocol);
       if (f.kind === 'close' && f.channel === STDIN) peer.closeInput();
-      else if (f.kind === 'data' && f.channel === STDIN) peer.input(f.data.toString('utf8'));
+      else if (f.kind === 'data' && f.channel === STDIN) peer.input(f.data);
       else if (f.kind === 'data' && f.channel === RESIZE) peer.resize?.();
     });
   }

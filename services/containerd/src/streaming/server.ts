@@ -30,6 +30,7 @@ import { SUPPORTED_PROTOCOLS, exitStatus, failureStatus, negotiate, type Protoco
 import { ClientSocket, type StreamPeer } from './client.js';
 import { SpdyRemoteCommandClient } from './spdy-client.js';
 import { servePortForwardSpdy, servePortForwardWebSocket, type PortDialer } from './portforward.js';
+import type { Chunk } from '../output.js';
 import type { Attachment } from './attach.js';
 import { ExecSession, busyboxPrompt, type ExecTarget } from './session.js';
 
@@ -54,7 +55,7 @@ type Pending = { kind: 'exec'; req: ExecRequest } | { kind: 'attach'; req: Attac
 
 /** A connected client of an exec or attachment, whichever transport it came over. */
 interface StreamClient {
-  send(channel: number, data: string): void;
+  send(channel: number, data: Chunk): void;
   finish(status: StreamStatus): void;
   serve(peer: StreamPeer, gone: () => void): void;
 }
@@ -70,7 +71,7 @@ export interface StreamingServerOptions {
   /** Resolves the container's process when the client connects (it may have exited since Exec). */
   target: (containerId: string) => ExecTarget & { prompt?: (cwd: string) => string };
   /** Attaches a client to the container's main process when it connects (throws when it is not running). */
-  attach?: (req: AttachRequest, write: (channel: 1 | 2, text: string) => void) => Attachment;
+  attach?: (req: AttachRequest, write: (channel: 1 | 2, data: Chunk) => void) => Attachment;
   /** Connects to a pod sandbox's port for port forwarding (throws the runtime's reason). */
   portForward?: PortDialer;
   /** How long an unused URL stays valid (upstream: 1 minute). */

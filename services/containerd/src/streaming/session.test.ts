@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Stream } from '../logs.js';
+import { chunkText, type Chunk } from '../output.js';
 import { ExecSession, exitsShell, isIncomplete, isInteractiveShell, type ExecTarget } from './session.js';
 
 /** A fake container: records each run and answers from a script of results. */
@@ -7,12 +8,13 @@ function fakeTarget(
   run: (argv: string[], stdin: string | undefined, out: (s: Stream, t: string) => void, cwd?: string, signal?: AbortSignal) => Promise<number> | number,
 ): ExecTarget & { calls: { argv: string[]; stdin?: string; cwd?: string }[] } {
   const calls: { argv: string[]; stdin?: string; cwd?: string }[] = [];
+  const text = (b: Uint8Array | undefined) => (b === undefined ? undefined : Buffer.from(b).toString('utf8'));
   return {
     calls,
     execCwd: '/',
     async execStream(argv, o) {
-      calls.push({ argv, ...(o.stdin !== undefined ? { stdin: o.stdin } : {}), ...(o.cwd ? { cwd: o.cwd } : {}) });
-      const exitCode = await run(argv, o.stdin, o.output, o.cwd, o.signal);
+      calls.push({ argv, ...(o.stdin !== undefined ? { stdin: text(o.stdin)! } : {}), ...(o.cwd ? { cwd: o.cwd } : {}) });
+      const exitCode = await run(argv, text(o.stdin), o.output, o.cwd, o.signal);
       const script = argv[2] ?? '';
       const cd = /^cd (\S+)$/.exec(script);
       return { exitCode, env: { PWD: cd ? cd[1]! : (o.cwd ?? '/') } };
@@ -22,7 +24,7 @@ function fakeTarget(
 
 function collect() {
   const out: string[] = [];
-  return { out, write: (ch: 1 | 2, t: string) => out.push(`${ch}:${t}`) };
+  return { out, write: (ch: 1 | 2, t: Chunk) => void out.push(`${ch}:${chunkText(t)}`) };
 }
 
 describe('ExecSession', () => {

@@ -12,8 +12,10 @@
 // abandons the running line. With a tty a non-shell command runs at once and
 // its input is ignored.
 
+import { StringDecoder } from 'node:string_decoder';
 import { parse, type ScriptNode } from 'just-bash';
 import type { Stream } from '../logs.js';
+import { chunkBytes, type Chunk } from '../output.js';
 import { basename } from '../shell.js';
 import type { StreamOptions } from './protocol.js';
 import { LineDiscipline, toTerminal, type LineEvent } from './terminal.js';
@@ -22,7 +24,7 @@ import { LineDiscipline, toTerminal, type LineEvent } from './terminal.js';
 export interface ExecTarget {
   execStream(
     argv: string[],
-    o: { output: (stream: Stream, text: string) => void; stdin?: string; env?: Record<string, string>; cwd?: string; signal?: AbortSignal },
+    o: { output: (stream: Stream, data: Chunk) => void; stdin?: Uint8Array; env?: Record<string, string>; cwd?: string; signal?: AbortSignal },
   ): Promise<{ exitCode: number; env: Record<string, string> }>;
   readonly execCwd: string;
 }
@@ -32,12 +34,14 @@ export interface SessionOptions {
   streams: StreamOptions;
   target: ExecTarget;
   /** Writes to the client on stdout (1) or stderr (2). */
-  write: (channel: 1 | 2, text: string) => void;
+  write: (channel: 1 | 2, data: Chunk) => void;
   /** The shell's prompt for a working directory (with a tty only). */
   prompt?: (cwd: string) => string;
 }
 
 const SHELLS = new Set(['sh', 'bash', 'ash', 'dash']);
+/** Stdin a command reads whole is kept in memory until the client closes it: bounded by the container filesystem's size (process.ts). */
+export const MAX_STDIN_BYTES = 64 * 1024 * 1024;
 const SHELL_FLAGS = new Set(['-i', '-l', '-s', '--login']);
 
 /** `sh`, `/bin/bash -i`, ...: a shell that reads its commands from stdin. */
@@ -80,9 +84,10 @@ export function busyboxPrompt(cwd: string): string {
 }
 
 /** A process's output to the client: stdout and stderr as requested; with a tty both go to the terminal (channel 1). */
-export function routeOutput(streams: StreamOptions, write: (channel: 1 | 2, text: string) => void, stream: Stream, text: string): void {
+export function routeOutput(streams: StreamOptions, write: (channel: 1 | 2, data: Chunk) => void, stream: Stream, text: Chunk): void {
   if (streams.tty) {
-    if (streams.stdout) write(1, toTerminal(text));
+    // ONLCR works on bytes: a latin1 view keeps each byte one character.
+    if (streams.stdout) write(1, typeof text === 'string' ? toTerminal(text) : Buffer.from(toTerminal(chunkBytes(text).toString('latin1')), 'latin1'));
     return;
   }
   if (stream === 'stdout' && streams.stdout) write(1, text);
@@ -93,8 +98,13 @@ export class ExecSession {
   private readonly discipline: LineDiscipline;
   private readonly queue: LineEvent[] = [];
   private wake: (() => void) | undefined;
-  private stdin = '';
+  /** Stdin collected for a command that reads it whole, as bytes. */
+  private stdin: Buffer[] = [];
+  private stdinBytes = 0;
+  /** Typed input for the line discipline: UTF-8 characters split across frames are joined. */
+  private readonly decoder = new StringDecoder('utf8');
   private stdinClosed = false;
+  private stdinOverflow = false;
   private stdinDone: (() => void) | undefined;
   private running: AbortController | undefined;
   private readonly ended = new AbortController();
@@ -109,8 +119,8 @@ export class ExecSession {
     return this.o.streams.stdin && isInteractiveShell(this.o.argv);
   }
 
-  private output = (stream: Stream, text: string): void => {
-    if (text) routeOutput(this.o.streams, this.o.write, stream, text);
+  private output = (stream: Stream, text: Chunk): void => {
+    if (text.length) routeOutput(this.o.streams, this.o.write, stream, text);
   };
 
   /** What a terminal attaching now would get redrawn (busybox ash redraws its prompt on a resize): the prompt, when the shell waits for a line. */
@@ -118,16 +128,23 @@ export class ExecSession {
     return this.shownPrompt;
   }
 
-  /** Data the client wrote on stdin. */
-  input(data: string): void {
+  /** Data the client wrote on stdin (a string is text, sent as UTF-8). */
+  input(data: Chunk): void {
     if (!this.o.streams.stdin || this.stdinClosed) return;
     if (this.interactive || this.o.streams.tty) {
-      const { echo, events } = this.discipline.feed(data);
+      const { echo, events } = this.discipline.feed(typeof data === 'string' ? data : this.decoder.write(chunkBytes(data)));
       if (echo && this.o.streams.tty && this.o.streams.stdout) this.o.write(1, echo);
       this.push(events);
       return;
     }
-    this.stdin += data;
+    const buf = chunkBytes(data);
+    // A pipe holds what the container's filesystem could take, no more: the rest is refused as a full disk would.
+    if (this.stdinBytes + buf.length > MAX_STDIN_BYTES) {
+      this.stdinOverflow = true;
+      return;
+    }
+    this.stdin.push(buf);
+    this.stdinBytes += buf.length;
   }
 
   /** The client closed stdin (v5 CLOSE on channel 0). */
@@ -168,7 +185,7 @@ export class ExecSession {
     return this.queue.shift();
   }
 
-  private async exec(argv: string[], extra: { stdin?: string; env?: Record<string, string>; cwd?: string } = {}): Promise<{ exitCode: number; env: Record<string, string> }> {
+  private async exec(argv: string[], extra: { stdin?: Uint8Array; env?: Record<string, string>; cwd?: string } = {}): Promise<{ exitCode: number; env: Record<string, string> }> {
     const ctl = new AbortController();
     this.running = ctl;
     try {
@@ -188,7 +205,11 @@ export class ExecSession {
       await new Promise<void>((r) => (this.stdinDone = r));
       if (this.ended.signal.aborted) return 137;
     }
-    return (await this.exec(argv, streams.stdin && !streams.tty ? { stdin: this.stdin } : {})).exitCode;
+    if (this.stdinOverflow) {
+      this.output('stderr', `${basename(argv[0] ?? 'sh')}: write error: No space left on device\n`);
+      return 1;
+    }
+    return (await this.exec(argv, streams.stdin && !streams.tty ? { stdin: Buffer.concat(this.stdin, this.stdinBytes) } : {})).exitCode;
   }
 
   private async repl(): Promise<number> {

@@ -7,6 +7,7 @@
 // status on the error stream — a metav1.Status in JSON with v4, the failure
 // message alone before — then FIN on every stream and GOAWAY.
 
+import type { Chunk } from '../output.js';
 import type { Duplex } from 'node:stream';
 import { GoAwayStatus, StreamHeader, attachSpdy, type RemoteCommandSpdyProtocol, type SpdyConnection, type SpdyStream } from '@kubelab/component-base';
 import type { StreamOptions } from './protocol.js';
@@ -95,9 +96,9 @@ export class SpdyRemoteCommandClient {
   }
 
   /** Data to the client on channel 1 (stdout) or 2 (stderr). */
-  send(channel: number, data: string | Buffer): void {
+  send(channel: number, data: Chunk): void {
     const s = this.streams.get(channel === 1 ? 'stdout' : channel === 2 ? 'stderr' : 'error');
-    if (s && s.writable) s.write(data);
+    if (s && s.writable) s.write(typeof data === 'string' ? data : Buffer.from(data.buffer, data.byteOffset, data.byteLength));
   }
 
   /** The last word: the status on the error stream, FIN everywhere, GOAWAY, and the connection ends. */
@@ -116,7 +117,8 @@ export class SpdyRemoteCommandClient {
   serve(peer: StreamPeer, gone: () => void): void {
     this.gone = gone;
     const stdin = this.streams.get('stdin');
-    stdin?.on('data', (d: Buffer) => peer.input(d.toString('utf8')));
+    // Bytes as the client sent them (byte-exact stdin: kubectl cp uploads a tar stream).
+    stdin?.on('data', (d: Buffer) => peer.input(d));
     stdin?.on('end', () => peer.closeInput());
     this.streams.get('resize')?.on('data', () => peer.resize?.());
   }

@@ -1,6 +1,7 @@
 // A container's main process without the runtime around it, for tests of the
 // simulated shell: a bare image, no network, its log collected as lines.
 
+import { chunkText } from '../output.js';
 import { SimProcess } from '../process.js';
 
 export interface StartedProcess {
@@ -26,7 +27,7 @@ export function startProcess(script: string | string[], opts: { timeScale?: numb
     baseMemoryBytes: 0,
     output: (s, t) =>
       log.push(
-        ...t
+        ...chunkText(t)
           .split('\n')
           .filter(Boolean)
           .map((l) => `${s}: ${l}`),

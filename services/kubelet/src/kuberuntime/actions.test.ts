@@ -94,4 +94,16 @@ describe('computePodActions', () => {
       initContainersToStart: [],
     });
   });
+
+  it.each<[string, RuntimeContainerStatus[], string[]]>([
+    ['starts an ephemeral container the runtime never had', [ctr('app')], ['debugger']],
+    ['never restarts one that exited', [ctr('app'), ctr('debugger', { state: 'exited', exitCode: 0 })], []],
+    ['leaves a running one alone', [ctr('app'), ctr('debugger')], []],
+    ['starts one while an init container still runs (to debug it)', [ctr('i1')], ['debugger']],
+  ])('%s', (_name, containers, want) => {
+    const pod = podOf({ ephemeralContainers: [{ name: 'debugger', image: 'busybox', stdin: true, tty: true }], ...(containers[0]?.name === 'i1' ? { initContainers: [{ name: 'i1' }] } : {}) });
+    const a = computePodActions(pod, withSandbox(containers), none, none);
+    expect(a.ephemeralContainersToStart).toEqual(want);
+    expect(a.killPod).toBe(false);
+  });
 });

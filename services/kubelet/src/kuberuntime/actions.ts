@@ -24,6 +24,8 @@ export interface PodActions {
   sandboxId: string;
   /** Attempt number of the sandbox to create. */
   attempt: number;
+  /** Ephemeral containers never started yet (they are never restarted). */
+  ephemeralContainersToStart: string[];
   /** Init containers to start now (at most one regular init container at a time). */
   initContainersToStart: string[];
   containersToStart: string[];
@@ -90,6 +92,7 @@ export function computePodActions(pod: Pod, status: RuntimePodStatus, liveness: 
     createSandbox: sb.changed,
     sandboxId: sb.sandboxId,
     attempt: sb.attempt,
+    ephemeralContainersToStart: [],
     initContainersToStart: [],
     containersToStart: [],
     containersToKill: [],
@@ -117,6 +120,9 @@ export function computePodActions(pod: Pod, status: RuntimePodStatus, liveness: 
     else actions.containersToStart = toStart;
     return actions;
   }
+
+  // Ephemeral containers start even before initialization is done (one may debug an init container); never twice.
+  for (const ec of pod.spec?.ephemeralContainers ?? []) if (!newest(status, ec.name)) actions.ephemeralContainersToStart.push(ec.name);
 
   // Init phase: one regular init container at a time, each to completion.
   const init = nextInitContainer(pod, status);

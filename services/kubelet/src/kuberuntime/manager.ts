@@ -100,6 +100,13 @@ export function gracePeriodFor(pod: Pod, override?: number): number {
 
 export { expandVars };
 
+/** The container type label: init, ephemeral (added through pods/ephemeralcontainers) or a regular container. */
+function containerType(pod: Pod, name: string): string {
+  if (pod.spec?.initContainers?.some((i) => i.name === name)) return 'init';
+  if (pod.spec?.ephemeralContainers?.some((e) => e.name === name)) return 'ephemeral';
+  return 'container';
+}
+
 /** startContainer's answer when the pod's termination was requested before the container was created. */
 export const START_CANCELLED: SyncReason = Object.freeze({ reason: 'Cancelled', message: 'pod termination requested' });
 
@@ -195,6 +202,18 @@ export class RuntimeManager {
       }
     }
 
+    // Ephemeral containers first: they may be there to debug an init container (upstream SyncPod step 5).
+    for (const name of actions.ephemeralContainersToStart) {
+      const c = pod.spec?.ephemeralContainers?.find((x) => x.name === name);
+      if (!c) continue;
+      if (cancelled()) return result;
+      const err = await this.startContainer(pod, c, 0, sandboxId, sandboxConfig, podIPs, (id) => result.changes.started.push(id), terminating);
+      if (err === START_CANCELLED) {
+        result.cancelled = true;
+        return result;
+      }
+      result.reasons.set(c.name, err ?? null);
+    }
     for (const name of actions.initContainersToStart) {
       const c = pod.spec?.initContainers?.find((x) => x.name === name);
       if (!c) continue;
@@ -360,7 +379,7 @@ export class RuntimeManager {
         [LABEL_POD_NAMESPACE]: pod.metadata.namespace ?? '',
         [LABEL_POD_UID]: pod.metadata.uid ?? '',
         [LABEL_CONTAINER_NAME]: c.name,
-        [LABEL_CONTAINER_TYPE]: pod.spec?.initContainers?.some((i) => i.name === c.name) ? 'init' : 'container',
+        [LABEL_CONTAINER_TYPE]: containerType(pod, c.name),
       },
       annotations,
       logPath: `${c.name}/${restartCount}.log`,

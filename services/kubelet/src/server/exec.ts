@@ -126,7 +126,7 @@ export async function serveAttach(k: Kubelet, req: IncomingMessage, res: ServerR
   const t = await findTarget(k, req, res, url, ATTACH_PATH, streamOptions);
   if (!t) return;
   const { container, running: target, opts: o } = t;
-  const spec = t.pod.spec?.containers?.find((c) => c.name === container) ?? t.pod.spec?.initContainers?.find((c) => c.name === container);
+  const spec = [...(t.pod.spec?.containers ?? []), ...(t.pod.spec?.initContainers ?? []), ...(t.pod.spec?.ephemeralContainers ?? [])].find((c) => c.name === container);
   if (!target || !spec) return fail(res, 500, `container ${container} not found in pod ${t.podName}_${t.ns}`);
   if (!k.rt.attach) return fail(res, 500, 'the container runtime does not implement Attach');
   // Whether the process has a terminal was fixed when it started: the spec decides, not the request.

@@ -39,12 +39,13 @@ function boolParam(url: URL, name: string): boolean {
 export async function logTarget(k: Kubelet, namespace: string, podName: string, container: string, previous: boolean): Promise<{ path: string; id: string } | { error: string; code: number }> {
   const found = k.findPod(namespace, podName);
   if (!found) return { code: 404, error: `pod "${podName}" not found` };
-  const spec = [...(found.pod.spec?.containers ?? []), ...(found.pod.spec?.initContainers ?? [])].find((c) => c.name === container);
+  const spec = [...(found.pod.spec?.containers ?? []), ...(found.pod.spec?.initContainers ?? []), ...(found.pod.spec?.ephemeralContainers ?? [])].find((c) => c.name === container);
   if (!spec) return { code: 400, error: `container ${container} is not valid for pod ${podName}` };
   const rs = await k.runtimeManager.getPodStatus(found.uid, podName, namespace);
   const instances = rs.containers.filter((c) => c.name === container);
   const newest = instances[0];
-  const status = [...(k.statusManager.getPodStatus(found.uid)?.containerStatuses ?? []), ...(k.statusManager.getPodStatus(found.uid)?.initContainerStatuses ?? [])].find((s) => s.name === container);
+  const podStatus = k.statusManager.getPodStatus(found.uid);
+  const status = [...(podStatus?.containerStatuses ?? []), ...(podStatus?.initContainerStatuses ?? []), ...(podStatus?.ephemeralContainerStatuses ?? [])].find((s) => s.name === container);
   if (previous) {
     // The status names the last terminated instance; a restart racing this read may have moved the
     // runtime on (a newer instance ran, the named one was collected): then the runtime's own order decides.

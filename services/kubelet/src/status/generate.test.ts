@@ -152,4 +152,22 @@ describe('helpers', () => {
     expect(normalizeImageName('kubelab/crasher:1.0')).toBe('docker.io/kubelab/crasher:1.0');
     expect(normalizeImageName('registry.k8s.io/pause:3.10')).toBe('registry.k8s.io/pause:3.10');
   });
+
+  it('reports ephemeral containers in ephemeralContainerStatuses: waiting, running, terminated; they take no part in phase or readiness', () => {
+    const pod = podOf({
+      ephemeralContainers: [
+        { name: 'new', image: 'busybox' },
+        { name: 'dbg', image: 'busybox' },
+        { name: 'done', image: 'busybox' },
+      ],
+    });
+    const s = gen(pod, rt([ctr('app', {}), ctr('dbg', {}), ctr('done', { state: 'exited', exitCode: 3, finishedAt: T(1) })]));
+    expect(s.ephemeralContainerStatuses?.map((c) => [c.name, Object.keys(c.state ?? {})[0], c.ready])).toEqual([
+      ['new', 'waiting', false],
+      ['dbg', 'running', false],
+      ['done', 'terminated', false],
+    ]);
+    expect(s.ephemeralContainerStatuses?.[2]?.state?.terminated).toMatchObject({ exitCode: 3, reason: 'Error', containerID: 'containerd://done-id' });
+    expect([s.phase, s.conditions?.find((c) => c.type === 'Ready')?.status, s.containerStatuses?.map((c) => c.name)]).toEqual(['Running', 'True', ['app']]);
+  });
 });

@@ -92,7 +92,9 @@ export function containerStatuses(input: StatusInput, containers: Container[], i
   const { pod, runtime, runtimeName } = input;
   const defaultWaiting = isInit ? 'PodInitializing' : 'ContainerCreating';
   const hasInit = (pod.spec?.initContainers ?? []).some((c) => !isRestartableInit(c));
-  const old = new Map([...(input.oldStatus?.containerStatuses ?? []), ...(input.oldStatus?.initContainerStatuses ?? [])].map((s) => [s.name, s]));
+  const old = new Map(
+    [...(input.oldStatus?.containerStatuses ?? []), ...(input.oldStatus?.initContainerStatuses ?? []), ...(input.oldStatus?.ephemeralContainerStatuses ?? [])].map((s) => [s.name, s]),
+  );
   return containers.map((c) => {
     const all = runtime.containers.filter((s) => s.name === c.name);
     const newest = all[0];
@@ -286,6 +288,9 @@ export function generateAPIPodStatus(input: StatusInput): PodStatus {
   status.startTime = oldStatus?.startTime ?? formatTime(now);
   if (initContainers.length) status.initContainerStatuses = initContainers;
   status.containerStatuses = regular;
+  // Ephemeral containers: reported as containers are, never restarted; they take no part in the phase or readiness.
+  const ephemeral = containerStatuses(input, pod.spec?.ephemeralContainers ?? [], false);
+  if (ephemeral.length) status.ephemeralContainerStatuses = ephemeral;
   input.applyProbes?.(pod, status);
 
   const scheduled = oldStatus?.conditions?.find((c) => c.type === 'PodScheduled');
