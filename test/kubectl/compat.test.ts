@@ -4,7 +4,8 @@
 // apiserver does not (older ones ask for OpenAPI v2, SPDY, aggregated
 // discovery v2beta1 …).
 
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requireTool, waitFor } from '@kubelab/testing';
 import { POLL, sdkKubectl, startCluster, type Cluster, type KubectlResult } from './harness.js';
@@ -120,12 +121,34 @@ describe.runIf(run)('kubectl 1.27 … 1.33 against kubelab', { timeout: 120_000 
     });
 
     it(`exec runs a command in the container (${minor >= 30 ? 'WebSocket' : 'SPDY/3.1'})`, async () => {
-      expect(await k(['exec', 'box', '--', 'sh', '-c', 'echo hi; exit 3'])).toEqual({ stdout: 'hi\n', stderr: 'command terminated with exit code 3\n', code: 3 });
+      expect(await k(['exec', 'box', '-c', 'app', '--', 'sh', '-c', 'echo hi; exit 3'])).toEqual({ stdout: 'hi\n', stderr: 'command terminated with exit code 3\n', code: 3 });
     });
 
     it('port-forward carries TCP to the pod: nginx answers a HEAD request', async () => {
       const { value } = await portForward(c, bin, 'pod/web', 80, (local) => head(local));
       expect(value).toEqual({ status: 200, server: 'nginx/1.27.3' });
+    });
+
+    it('cp copies a file out of the pod and one into it (tar strips the leading /)', async () => {
+      const out = join(c.dir, `hostname-${minor}`);
+      expect(await k(['cp', '-c', 'app', 'box:/etc/hostname', out])).toEqual({ stdout: "tar: Removing leading `/' from member names\n", stderr: '', code: 0 });
+      expect(readFileSync(out, 'utf8')).toBe('box\n');
+      const up = join(c.dir, `up-${minor}.txt`);
+      writeFileSync(up, `from kubectl 1.${minor}\n`);
+      expect(await k(['cp', '-c', 'app', up, `box:/tmp/up-${minor}.txt`])).toEqual({ stdout: '', stderr: '', code: 0 });
+      expect((await k(['exec', 'box', '-c', 'app', '--', 'cat', `/tmp/up-${minor}.txt`])).stdout).toBe(`from kubectl 1.${minor}\n`);
+    });
+
+    it('debug adds an ephemeral container that runs in the pod', async () => {
+      const dbg = `dbg-${minor}`;
+      const r = await k(['debug', 'box', '--image=busybox:1.36', '-c', dbg, '--', 'sh', '-c', 'echo "debugging $(hostname)"']);
+      expect(r.code).toBe(0);
+      await waitFor(
+        `${dbg} terminated`,
+        async () => /"terminated"/.test((await k(['get', 'pod', 'box', '-o', `jsonpath={.status.ephemeralContainerStatuses[?(@.name=="${dbg}")].state}`])).stdout),
+        POLL,
+      );
+      expect(await k(['logs', 'box', '-c', dbg])).toEqual({ stdout: 'debugging box\n', stderr: '', code: 0 });
     });
 
     it('apply --server-side records the manager in managedFields', async () => {
