@@ -1,9 +1,17 @@
-// Legacy discovery documents (upstream: apiserver/pkg/endpoints/discovery):
-// /api, /apis, /apis/<group> and the APIResourceList of each group version,
-// with subresources kubectl looks for (pods/eviction for drain,
-// deployments/scale for scale).
+// Discovery documents (upstream: apiserver/pkg/endpoints/discovery and its
+// aggregated/ package): the legacy /api, /apis, /apis/<group> and the
+// APIResourceList of each group version, and the aggregated
+// APIGroupDiscoveryList (apidiscovery.k8s.io v2, v2beta1) that kubectl 1.27+
+// asks for first. Every document is built from the resources a provider
+// returns, so resources added at run time (CRDs) appear in all of them.
 
+import { createHash } from 'node:crypto';
 import { RESOURCES, apiVersionOf, type ResourceInfo } from '@kubelab/api';
+
+/** The resources discovery describes; called per request, so a run-time change shows at once. */
+export type DiscoveryProvider = () => readonly ResourceInfo[];
+
+export const builtinResources: DiscoveryProvider = () => RESOURCES;
 
 interface APIResource {
   name: string;
@@ -17,7 +25,7 @@ interface APIResource {
   categories?: string[];
 }
 
-/** What each subresource is, as discovery describes it. */
+/** What each subresource is, as discovery describes it (kind without group/version: the parent's group version). */
 const SUBRESOURCES: Record<string, { kind?: string; group?: string; version?: string; verbs: string[] }> = {
   status: { verbs: ['get', 'patch', 'update'] },
   scale: { kind: 'Scale', group: 'autoscaling', version: 'v1', verbs: ['get', 'patch', 'update'] },
@@ -28,10 +36,19 @@ const SUBRESOURCES: Record<string, { kind?: string; group?: string; version?: st
   finalize: { verbs: ['update'] },
   token: { kind: 'TokenRequest', group: 'authentication.k8s.io', version: 'v1', verbs: ['create'] },
   approval: { verbs: ['get', 'patch', 'update'] },
+  // upstream's ProxyREST serves every method but list/watch; the kind is <Kind>ProxyOptions.
+  proxy: { verbs: ['create', 'delete', 'get', 'patch', 'update'] },
 };
+
+/** The options kind of a proxy subresource (NodeProxyOptions, PodProxyOptions, ServiceProxyOptions). */
+const subresourceKind = (info: ResourceInfo, sub: string): string => SUBRESOURCES[sub]?.kind ?? (sub === 'proxy' ? `${info.kind}ProxyOptions` : info.kind);
 
 /** Subresources the REST handler actually serves. */
 export const SERVED_SUBRESOURCES = new Set(Object.keys(SUBRESOURCES));
+
+function servedSubresources(info: ResourceInfo): string[] {
+  return info.subresources.filter((s) => SUBRESOURCES[s]);
+}
 
 function resourceEntries(info: ResourceInfo): APIResource[] {
   const main: APIResource = {
@@ -43,20 +60,18 @@ function resourceEntries(info: ResourceInfo): APIResource[] {
   };
   if (info.shortNames.length) main.shortNames = [...info.shortNames];
   if (info.categories.length) main.categories = [...info.categories];
-  const subs: APIResource[] = [];
-  for (const s of info.subresources) {
-    const d = SUBRESOURCES[s];
-    if (!d) continue;
-    const e: APIResource = { name: `${info.resource}/${s}`, singularName: '', namespaced: info.namespaced, kind: d.kind ?? info.kind, verbs: d.verbs };
+  const subs = servedSubresources(info).map((s): APIResource => {
+    const d = SUBRESOURCES[s]!;
+    const e: APIResource = { name: `${info.resource}/${s}`, singularName: '', namespaced: info.namespaced, kind: subresourceKind(info, s), verbs: d.verbs };
     if (d.group !== undefined) e.group = d.group;
     if (d.version !== undefined) e.version = d.version;
-    subs.push(e);
-  }
+    return e;
+  });
   return [main, ...subs];
 }
 
-export function resourceList(group: string, version: string): object | undefined {
-  const infos = RESOURCES.filter((r) => r.group === group && r.version === version);
+export function resourceList(resources: readonly ResourceInfo[], group: string, version: string): object | undefined {
+  const infos = resources.filter((r) => r.group === group && r.version === version);
   if (infos.length === 0) return undefined;
   return {
     kind: 'APIResourceList',
@@ -70,17 +85,88 @@ export function legacyVersions(): object {
   return { kind: 'APIVersions', versions: ['v1'] };
 }
 
-function groupEntry(name: string): object {
-  const versions = [...new Set(RESOURCES.filter((r) => r.group === name).map((r) => r.version))].map((v) => ({ groupVersion: `${name}/${v}`, version: v }));
+/** The versions of a group in the order the resources list them: the first is preferred. */
+function versionsOf(resources: readonly ResourceInfo[], group: string): string[] {
+  return [...new Set(resources.filter((r) => r.group === group).map((r) => r.version))];
+}
+
+/** The named groups in the order the resources list them. */
+function groupNames(resources: readonly ResourceInfo[]): string[] {
+  return [...new Set(resources.map((r) => r.group).filter(Boolean))];
+}
+
+function groupEntry(resources: readonly ResourceInfo[], name: string): object {
+  const versions = versionsOf(resources, name).map((v) => ({ groupVersion: `${name}/${v}`, version: v }));
   return { name, versions, preferredVersion: versions[0] };
 }
 
-export function groupList(): object {
-  const names = [...new Set(RESOURCES.map((r) => r.group).filter(Boolean))];
-  return { kind: 'APIGroupList', apiVersion: 'v1', groups: names.map(groupEntry) };
+export function groupList(resources: readonly ResourceInfo[]): object {
+  return { kind: 'APIGroupList', apiVersion: 'v1', groups: groupNames(resources).map((n) => groupEntry(resources, n)) };
 }
 
-export function apiGroup(name: string): object | undefined {
-  if (!RESOURCES.some((r) => r.group === name)) return undefined;
-  return { kind: 'APIGroup', apiVersion: 'v1', ...groupEntry(name) };
+export function apiGroup(resources: readonly ResourceInfo[], name: string): object | undefined {
+  if (!resources.some((r) => r.group === name)) return undefined;
+  return { kind: 'APIGroup', apiVersion: 'v1', ...groupEntry(resources, name) };
+}
+
+// ---- aggregated discovery (apidiscovery.k8s.io) ----
+
+/** The aggregated document versions served; kubectl 1.27–1.29 ask for v2beta1, 1.30+ for v2. */
+export type AggregatedVersion = 'v2' | 'v2beta1';
+
+/**
+ * One resource as APIResourceDiscovery. Its responseKind carries the legacy
+ * entry's group and version, which are empty unless they differ from the
+ * resource's own (upstream ConvertGroupVersionIntoToDiscovery).
+ */
+function resourceDiscovery(info: ResourceInfo): object {
+  const out: Record<string, unknown> = {
+    resource: info.resource,
+    responseKind: { group: '', version: '', kind: info.kind },
+    scope: info.namespaced ? 'Namespaced' : 'Cluster',
+    singularResource: info.singular,
+    verbs: [...info.verbs],
+  };
+  if (info.shortNames.length) out.shortNames = [...info.shortNames];
+  if (info.categories.length) out.categories = [...info.categories];
+  const subs = servedSubresources(info).map((s) => {
+    const d = SUBRESOURCES[s]!;
+    return { subresource: s, responseKind: { group: d.group ?? '', version: d.version ?? '', kind: subresourceKind(info, s) }, verbs: [...d.verbs] };
+  });
+  if (subs.length) out.subresources = subs;
+  return out;
+}
+
+function groupDiscovery(resources: readonly ResourceInfo[], group: string): object {
+  const versions = versionsOf(resources, group).map((version) => ({
+    version,
+    resources: resources.filter((r) => r.group === group && r.version === version).map(resourceDiscovery),
+    freshness: 'Current',
+  }));
+  const metadata: Record<string, unknown> = { creationTimestamp: null };
+  if (group) metadata.name = group;
+  return { metadata, versions };
+}
+
+/** An aggregated document and its ETag: the upper-case hex SHA-512 of its JSON, quoted (upstream calculateETag). */
+export interface AggregatedDocument {
+  body: string;
+  etag: string;
+  contentType: string;
+}
+
+/** `/api` (legacy: the core group) or `/apis` (every named group) as an APIGroupDiscoveryList. */
+export function aggregatedDiscovery(resources: readonly ResourceInfo[], legacy: boolean, version: AggregatedVersion): AggregatedDocument {
+  const groups = legacy ? (resources.some((r) => r.group === '') ? [''] : []) : groupNames(resources);
+  const body = JSON.stringify({
+    kind: 'APIGroupDiscoveryList',
+    apiVersion: `apidiscovery.k8s.io/${version}`,
+    metadata: {},
+    items: groups.map((g) => groupDiscovery(resources, g)),
+  });
+  return {
+    body,
+    etag: `"${createHash('sha512').update(body).digest('hex').toUpperCase()}"`,
+    contentType: `application/json;g=apidiscovery.k8s.io;v=${version};as=APIGroupDiscoveryList`,
+  };
 }

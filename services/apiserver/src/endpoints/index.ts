@@ -7,7 +7,8 @@ import { resourceNotServed } from '@kubelab/api';
 import type { Registry } from '../registry/interface.js';
 import type { TokenRequestREST } from '../serviceaccount/token-request.js';
 import { DEFAULT_MAX_BODY_BYTES } from './body.js';
-import { apiGroup, groupList, legacyVersions, resourceList } from './discovery.js';
+import { aggregatedDiscovery, apiGroup, builtinResources, groupList, legacyVersions, resourceList, type AggregatedDocument, type DiscoveryProvider } from './discovery.js';
+import { aggregatedDiscoveryVersion } from './negotiate.js';
 import type { HandlerEnv, KubeletAddress, VersionInfo } from './env.js';
 import { openapiDocument, openapiRoot } from './openapi/build.js';
 import { serveOpenApiV2 } from './openapi/v2.js';
@@ -22,6 +23,7 @@ export type { KubeletAddress, VersionInfo } from './env.js';
 export type { KubeletClientConfig } from './kubelet-client.js';
 export { parseRequestInfo, type RequestInfo, type ResourceRequest } from './requestinfo.js';
 export { decodeProtobuf } from './protobuf.js';
+export type { DiscoveryProvider } from './discovery.js';
 
 export interface RestHandlerDeps {
   registry: Registry;
@@ -41,6 +43,8 @@ export interface RestHandlerDeps {
   logger?: { error(msg: string, fields?: Record<string, unknown>): void };
   /** Serves serviceaccounts/<name>/token (TokenRequest); absent: 404 as upstream without a signing key. */
   tokenRequest?: TokenRequestREST;
+  /** The resources discovery describes (default: the built-in RESOURCES); CRDs join through it. */
+  discoveryResources?: DiscoveryProvider;
 }
 
 export const DEFAULT_VERSION: VersionInfo = {
@@ -71,6 +75,8 @@ export function createRestHandler(deps: RestHandlerDeps): (req: IncomingMessage,
     ...(deps.tokenRequest ? { tokenRequest: deps.tokenRequest } : {}),
   };
 
+  const discoveryResources = deps.discoveryResources ?? builtinResources;
+
   return async (req, res) => {
     try {
       const url = new URL(req.url ?? '/', 'http://kubelab.invalid');
@@ -82,15 +88,18 @@ export function createRestHandler(deps: RestHandlerDeps): (req: IncomingMessage,
         case 'version':
           return writeJson(res, 200, env.version);
         case 'legacyVersions':
-          return writeJson(res, 200, legacyVersions());
-        case 'groupList':
-          return writeJson(res, 200, groupList());
+        case 'groupList': {
+          const legacy = info.kind === 'legacyVersions';
+          const aggregated = aggregatedDiscoveryVersion(req.headers.accept);
+          if (aggregated) return serveAggregated(req, res, aggregatedDiscovery(discoveryResources(), legacy, aggregated));
+          return writeJson(res, 200, legacy ? legacyVersions() : groupList(discoveryResources()));
+        }
         case 'group': {
-          const g = apiGroup(info.group);
+          const g = apiGroup(discoveryResources(), info.group);
           return g && isGet ? writeJson(res, 200, g) : pageNotFound(res);
         }
         case 'resourceList': {
-          const l = resourceList(info.group, info.version);
+          const l = resourceList(discoveryResources(), info.group, info.version);
           return l && isGet ? writeJson(res, 200, l) : pageNotFound(res);
         }
         case 'openapiV2':
@@ -115,6 +124,18 @@ export function createRestHandler(deps: RestHandlerDeps): (req: IncomingMessage,
       }
     }
   };
+}
+
+/** An aggregated discovery document with its ETag; 304 when the client holds it (upstream ServeHTTPWithETag). */
+function serveAggregated(req: IncomingMessage, res: ServerResponse, doc: AggregatedDocument): void {
+  const headers = { ETag: doc.etag, Vary: 'Accept', 'Cache-Control': 'public' };
+  if (req.headers['if-none-match'] === doc.etag) {
+    res.writeHead(304, headers);
+    res.end();
+    return;
+  }
+  res.writeHead(200, { ...headers, 'Content-Type': doc.contentType, 'Content-Length': Buffer.byteLength(doc.body) });
+  res.end(doc.body);
 }
 
 async function serveResource(env: HandlerEnv, r: ResourceRequest, req: IncomingMessage, res: ServerResponse, q: URLSearchParams): Promise<void> {

@@ -40,6 +40,24 @@ export function responseShape(accept: string | undefined): ResponseShape {
   return 'object';
 }
 
+/**
+ * Whether /api or /apis is asked for as an aggregated APIGroupDiscoveryList,
+ * and which version: the first media range the server can answer wins
+ * (upstream DiscoveryEndpointRestrictions). Only JSON is served; an
+ * aggregated protobuf range is passed over, and a plain range means the
+ * legacy document.
+ */
+export function aggregatedDiscoveryVersion(accept: string | undefined): 'v2' | 'v2beta1' | undefined {
+  for (const r of parseAccept(accept)) {
+    const json = r.type === 'application/json' || r.type === '*/*' || r.type === 'application/*';
+    const proto = r.type === 'application/vnd.kubernetes.protobuf';
+    if (!json && !proto) continue;
+    if (r.params.g === undefined && r.params.as === undefined) return undefined;
+    if (json && r.params.g === 'apidiscovery.k8s.io' && r.params.as === 'APIGroupDiscoveryList' && (r.params.v === 'v2' || r.params.v === 'v2beta1')) return r.params.v;
+  }
+  return undefined;
+}
+
 export function parseIncludeObject(v: string | null): IncludeObject {
   return v === 'None' || v === 'Object' ? v : 'Metadata';
 }
