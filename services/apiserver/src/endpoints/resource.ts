@@ -16,7 +16,9 @@ import {
   type KubeList,
   type KubeObject,
   type ResourceInfo,
+  type Status,
 } from '@kubelab/api';
+import { returnsDeletedObject } from '../registry/strategy.js';
 import type { ResourceStore } from '../registry/interface.js';
 import { printTable } from '../printers/index.js';
 import { listBytes } from '../cache/raw.js';
@@ -92,6 +94,15 @@ export async function decodeWriteBody(env: HandlerEnv, req: IncomingMessage, q: 
   const decoded = decodeObject({ kind: schemaKind, version: schemaKind === info.kind ? info.version : 'v1' }, value, parseFieldValidation(q.get('fieldValidation')), schemaKind, source);
   checkKind(info, decoded.object, schemaKind);
   return decoded;
+}
+
+/** What a finished delete answers for a store without ReturnDeletedObject (upstream finalizeDelete): Success naming the object. */
+export function deletedStatus(info: Pick<ResourceInfo, 'group' | 'resource'>, obj: KubeObject): Omit<Status, 'code'> {
+  const details: NonNullable<Status['details']> = { name: obj.metadata.name ?? '' };
+  if (info.group) details.group = info.group;
+  details.kind = info.resource;
+  if (obj.metadata.uid) details.uid = obj.metadata.uid;
+  return { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', details };
 }
 
 function deleteOptions(q: URLSearchParams, body: unknown): DeleteOptions {
@@ -200,7 +211,7 @@ export async function serveResourceVerb(env: HandlerEnv, store: ResourceStore, r
       const body = await readBody(req, env.maxBodyBytes);
       const opts = deleteOptions(q, body.length ? decodeBody(req, body).value : undefined);
       const result = await store.delete(ns, r.name!, opts, ctx);
-      return writeJson(res, 200, shapeObject(env, info, result.object, req, q));
+      return writeJson(res, 200, result.deleted && !returnsDeletedObject(info) ? deletedStatus(info, result.object) : shapeObject(env, info, result.object, req, q));
     }
     case 'deletecollection': {
       if (!info.verbs.includes('deletecollection')) throw methodNotAllowed(`the server does not allow this method on the requested resource`);
