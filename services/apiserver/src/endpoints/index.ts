@@ -43,6 +43,8 @@ export interface RestHandlerDeps {
   logger?: { error(msg: string, fields?: Record<string, unknown>): void };
   /** Serves serviceaccounts/<name>/token (TokenRequest); absent: 404 as upstream without a signing key. */
   tokenRequest?: TokenRequestREST;
+  /** Where pods/proxy and services/proxy really dial a pod IP and port (kubelab's loopback pod network); default: as they are. */
+  podDialer?: (podIP: string, port: number) => Promise<KubeletAddress>;
   /** The resources discovery describes (default: the built-in RESOURCES); CRDs join through it. */
   discoveryResources?: DiscoveryProvider;
 }
@@ -73,6 +75,7 @@ export function createRestHandler(deps: RestHandlerDeps): (req: IncomingMessage,
     kubeletAddress: deps.kubeletAddress ?? kubeletAddressFromRegistry(deps.registry),
     kubeletClient: deps.kubeletClient ?? {},
     ...(deps.tokenRequest ? { tokenRequest: deps.tokenRequest } : {}),
+    ...(deps.podDialer ? { podDialer: deps.podDialer } : {}),
   };
 
   const discoveryResources = deps.discoveryResources ?? builtinResources;
