@@ -87,7 +87,13 @@ describe('aggregatedDiscovery', () => {
     const a = aggregatedDiscovery(RESOURCES, false, 'v2');
     expect(a.etag).toMatch(/^"[0-9A-F]{128}"$/);
     expect(aggregatedDiscovery(RESOURCES, false, 'v2').etag).toBe(a.etag);
-    expect(aggregatedDiscovery(RESOURCES.filter((r) => r.resource !== 'deployments'), false, 'v2').etag).not.toBe(a.etag);
+    expect(
+      aggregatedDiscovery(
+        RESOURCES.filter((r) => r.resource !== 'deployments'),
+        false,
+        'v2',
+      ).etag,
+    ).not.toBe(a.etag);
     expect(a.contentType).toBe(V2);
   });
 });

@@ -162,7 +162,9 @@ describe('discovery and version', () => {
     const again = await fetch(`${base}/apis`, { headers: { accept, 'if-none-match': etag } });
     expect(again.status).toBe(304);
     expect(await again.text()).toBe('');
-    const core = await call<{ apiVersion: string; items: { versions: { version: string }[] }[] }>('GET', '/api', { accept: 'application/json;g=apidiscovery.k8s.io;v=v2beta1;as=APIGroupDiscoveryList,application/json' });
+    const core = await call<{ apiVersion: string; items: { versions: { version: string }[] }[] }>('GET', '/api', {
+      accept: 'application/json;g=apidiscovery.k8s.io;v=v2beta1;as=APIGroupDiscoveryList,application/json',
+    });
     expect(core.headers.get('content-type')).toBe('application/json;g=apidiscovery.k8s.io;v=v2beta1;as=APIGroupDiscoveryList');
     expect(core.json.apiVersion).toBe('apidiscovery.k8s.io/v2beta1');
     expect(core.json.items[0]!.versions[0]!.version).toBe('v1');

@@ -64,9 +64,25 @@ describe('podLocation', () => {
   });
 });
 
-const svc = { metadata: { name: 'web' }, spec: { ports: [{ name: 'http', port: 80, targetPort: 8080 }, { name: 'metrics', port: 9090 }] } } as unknown as KubeObject;
+const svc = {
+  metadata: { name: 'web' },
+  spec: {
+    ports: [
+      { name: 'http', port: 80, targetPort: 8080 },
+      { name: 'metrics', port: 9090 },
+    ],
+  },
+} as unknown as KubeObject;
 const eps = (subsets: unknown[]) => ({ metadata: { name: 'web' }, subsets }) as unknown as KubeObject;
-const ready = eps([{ addresses: [{ ip: '10.244.1.5' }, { ip: '10.244.2.7' }], ports: [{ name: 'http', port: 8080 }, { name: 'metrics', port: 9090 }] }]);
+const ready = eps([
+  {
+    addresses: [{ ip: '10.244.1.5' }, { ip: '10.244.2.7' }],
+    ports: [
+      { name: 'http', port: 8080 },
+      { name: 'metrics', port: 9090 },
+    ],
+  },
+]);
 const first = () => 0;
 
 describe('serviceLocation', () => {
@@ -77,7 +93,12 @@ describe('serviceLocation', () => {
     ['an undeclared port number', 'web:81', ready, { code: 503, reason: 'ServiceUnavailable', message: 'no service port 81 found for service "web"' }],
     ['no Endpoints object', 'web:80', undefined, { code: 503, reason: 'ServiceUnavailable', message: 'no endpoints available for service "web"' }],
     ['no subsets', 'web:80', eps([]), { code: 503, reason: 'ServiceUnavailable', message: 'no endpoints available for service "web"' }],
-    ['only not-ready addresses', 'web:80', eps([{ notReadyAddresses: [{ ip: '10.244.1.5' }], ports: [{ name: 'http', port: 8080 }] }]), { code: 503, reason: 'ServiceUnavailable', message: 'no endpoints available for service "web:80"' }],
+    [
+      'only not-ready addresses',
+      'web:80',
+      eps([{ notReadyAddresses: [{ ip: '10.244.1.5' }], ports: [{ name: 'http', port: 8080 }] }]),
+      { code: 503, reason: 'ServiceUnavailable', message: 'no endpoints available for service "web:80"' },
+    ],
     ['an unnamed port matches the empty name', 'web', eps([{ addresses: [{ ip: '10.244.1.5' }], ports: [{ port: 8080 }] }]), { scheme: 'http', host: '10.244.1.5', port: 8080 }],
   ])('%s', (_what, id, e, want) => {
     expect(outcome(() => serviceLocation(id, svc, e, first))).toEqual(want);

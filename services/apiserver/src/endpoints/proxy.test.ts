@@ -47,11 +47,22 @@ beforeAll(async () => {
   const labels = { app: 'web' };
   reg.seed(
     { apiVersion: 'v1', kind: 'Node', metadata: { name: 'node-1' } } as KubeObject,
-    { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'web', namespace: 'default', labels }, spec: { containers: [{ name: 'nginx', image: 'nginx', ports: [{ containerPort: 80 }] }] }, status: { podIP: '10.244.1.5' } } as KubeObject,
+    {
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: 'web', namespace: 'default', labels },
+      spec: { containers: [{ name: 'nginx', image: 'nginx', ports: [{ containerPort: 80 }] }] },
+      status: { podIP: '10.244.1.5' },
+    } as KubeObject,
     { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'pending', namespace: 'default' }, spec: { containers: [{ name: 'nginx', image: 'nginx' }] } } as KubeObject,
     { apiVersion: 'v1', kind: 'Service', metadata: { name: 'web', namespace: 'default' }, spec: { selector: labels, ports: [{ name: 'http', port: 80, targetPort: 80 }] } } as KubeObject,
     { apiVersion: 'v1', kind: 'Service', metadata: { name: 'empty', namespace: 'default' }, spec: { ports: [{ port: 80 }] } } as KubeObject,
-    { apiVersion: 'v1', kind: 'Endpoints', metadata: { name: 'web', namespace: 'default' }, subsets: [{ addresses: [{ ip: '10.244.1.5' }], ports: [{ name: 'http', port: 80 }] }] } as unknown as KubeObject,
+    {
+      apiVersion: 'v1',
+      kind: 'Endpoints',
+      metadata: { name: 'web', namespace: 'default' },
+      subsets: [{ addresses: [{ ip: '10.244.1.5' }], ports: [{ name: 'http', port: 80 }] }],
+    } as unknown as KubeObject,
   );
   const handler = createRestHandler({
     registry: reg,

@@ -76,10 +76,7 @@ export async function serveProxy(env: HandlerEnv, store: ResourceStore, r: Resou
   const options = { host: addr.host, port: addr.port, path: `${dest.pathname}${dest.search}`, method: req.method ?? 'GET', headers, agent: false as const };
 
   await new Promise<void>((resolve, reject) => {
-    const upstream =
-      dest.protocol === 'https:'
-        ? httpsRequest({ ...options, ...tls }, (ures) => relay(ures))
-        : httpRequest(options, (ures) => relay(ures));
+    const upstream = dest.protocol === 'https:' ? httpsRequest({ ...options, ...tls }, (ures) => relay(ures)) : httpRequest(options, (ures) => relay(ures));
     function relay(ures: IncomingMessage): void {
       const out: OutgoingHttpHeaders = {};
       for (const [k, v] of Object.entries(ures.headers)) if (v !== undefined && !/^(connection|keep-alive|transfer-encoding)$/.test(k)) out[k] = v;
@@ -91,7 +88,9 @@ export async function serveProxy(env: HandlerEnv, store: ResourceStore, r: Resou
     upstream.on('error', (e) => {
       // The kubelet's transport reports the dial error as is (a 500); the proxy transport wraps it (upstream proxy.Transport).
       const why = dialError(e, addr);
-      reject(target.kubelet ? new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: why, code: 500 }) : serviceUnavailable(`error trying to reach service: ${why}`));
+      reject(
+        target.kubelet ? new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: why, code: 500 }) : serviceUnavailable(`error trying to reach service: ${why}`),
+      );
     });
     res.on('close', () => upstream.destroy());
     req.pipe(upstream);

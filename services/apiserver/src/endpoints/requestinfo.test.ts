@@ -34,7 +34,11 @@ describe('parseRequestInfo', () => {
       '/api/v1/namespaces/default/services/https:web:443/proxy/',
       { kind: 'resource', group: '', version: 'v1', namespace: 'default', resource: 'services', name: 'https:web:443', subresource: 'proxy', verb: 'get', proxyPath: '/' },
     ],
-    ['GET', '/api/v1/namespaces/default/services/web/proxy', { kind: 'resource', group: '', version: 'v1', namespace: 'default', resource: 'services', name: 'web', subresource: 'proxy', verb: 'get', proxyPath: '' }],
+    [
+      'GET',
+      '/api/v1/namespaces/default/services/web/proxy',
+      { kind: 'resource', group: '', version: 'v1', namespace: 'default', resource: 'services', name: 'web', subresource: 'proxy', verb: 'get', proxyPath: '' },
+    ],
     ['GET', '/api/v1/namespaces/default/pods/web/log/extra', { kind: 'notFound' }],
     ['GET', '/api/v1/namespaces/kube-system', { kind: 'resource', group: '', version: 'v1', resource: 'namespaces', name: 'kube-system', verb: 'get' }],
     ['PUT', '/api/v1/namespaces/team-a/finalize', { kind: 'resource', group: '', version: 'v1', resource: 'namespaces', name: 'team-a', subresource: 'finalize', verb: 'update' }],

@@ -102,7 +102,7 @@ export function parseRequestInfo(method: string, url: URL): RequestInfo {
 /** The raw path after its first `count` non-empty segments ('' when nothing follows; a trailing `/` is kept). */
 function pathAfter(pathname: string, count: number): string {
   let i = 0;
-  for (let seen = 0; seen < count; ) {
+  for (let seen = 0; seen < count;) {
     while (pathname[i] === '/') i++;
     const next = pathname.indexOf('/', i);
     seen++;
