@@ -69,5 +69,5 @@ export function structOf(type: string): TypeDef | undefined {
 
 /** A field's generated.proto number (a pair for a field of an embedded struct); undefined for TypeMeta's apiVersion/kind of a kind. */
 export function protobufNumber(typeName: string, field: string): ProtobufNumber | undefined {
-  return SCHEMA[typeName]?.fields?.[field]?.[2]?.protobuf ?? PROTOBUF_NUMBERS[typeName]?.[field];
+  return PROTOBUF_NUMBERS[typeName]?.[field] ?? SCHEMA[typeName]?.fields?.[field]?.[2]?.protobuf;
 }

@@ -32,7 +32,8 @@ describe('the schema', () => {
     // TypeMeta (the shared KIND and API_VERSION fields) travels in runtime.Unknown, not in the message.
     const missing = fields.filter(({ type, field, def }) => PROTOBUF_NUMBERS[type]?.[field] === undefined && def !== KIND && def !== API_VERSION);
     expect(missing.map(({ type, field }) => `${type}.${field}`)).toEqual([]);
-    const disagree = fields.filter(({ type, field, def: [, , o] }) => o?.protobuf !== undefined && PROTOBUF_NUMBERS[type]?.[field] !== o.protobuf);
+    // EphemeralContainer shares Container's field definitions, but upstream embeds them (EphemeralContainerCommon, field 1): the table's pairs win.
+    const disagree = fields.filter(({ type, field, def: [, , o] }) => type !== 'EphemeralContainer' && o?.protobuf !== undefined && PROTOBUF_NUMBERS[type]?.[field] !== o.protobuf);
     expect(disagree.map(({ type, field }) => `${type}.${field}`)).toEqual([]);
     expect(Object.keys(PROTOBUF_NUMBERS).filter((t) => !SCHEMA[t])).toEqual([]);
   });
