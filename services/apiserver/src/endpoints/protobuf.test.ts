@@ -188,7 +188,9 @@ const FIELDS: [what: string, type: string, no: number, want: WireField | undefin
   ['a targetPort is an IntOrString', 'ServicePort', 4, { name: 'targetPort', type: 'IntOrString', keepZero: false }],
   ['secret data is bytes', 'Secret', 2, { name: 'data', type: 'map[string]bytes', keepZero: false }],
   ['immutable: false is kept (*bool)', 'ConfigMap', 4, { name: 'immutable', type: 'boolean', keepZero: true }],
-  ['a field the schema does not number is skipped', 'PodSpec', 5, undefined],
+  ['every field has its number now (activeDeadlineSeconds)', 'PodSpec', 5, { name: 'activeDeadlineSeconds', type: 'int64', keepZero: false }],
+  ['a number no field has is skipped', 'PodSpec', 99, undefined],
+  ["an embedded struct's field is not read (Probe 1 is its ProbeHandler)", 'Probe', 1, undefined],
 ];
 
 describe('the protobuf messages, read off the schema', () => {

@@ -5,7 +5,7 @@
 // object in the field numbers of k8s.io/api's generated.proto, which the
 // schema of @kubelab/api carries on its fields: the decoder walks the schema.
 
-import { SCHEMA, elementType, formatTime, isPrimitiveType, structOf, unsupportedMediaType, badRequest, type FieldType, type KubeObject, type PrimitiveType } from '@kubelab/api';
+import { SCHEMA, elementType, protobufNumber, formatTime, isPrimitiveType, structOf, unsupportedMediaType, badRequest, type FieldType, type KubeObject, type PrimitiveType } from '@kubelab/api';
 
 const MAGIC = [0x6b, 0x38, 0x73, 0x00];
 
@@ -19,13 +19,14 @@ export interface WireField {
 
 const messages = new Map<string, Map<number, WireField>>();
 
-/** The numbered fields of a schema type, by field number; fields without a number are skipped on the wire. */
+/** The numbered fields of a schema type, by field number (the generated.proto numbers; fields of embedded structs are not read). */
 export function protobufFields(typeName: string): Map<number, WireField> {
   let m = messages.get(typeName);
   if (m) return m;
   m = new Map();
   for (const [name, [type, , options]] of Object.entries(SCHEMA[typeName]?.fields ?? {})) {
-    if (options?.protobuf !== undefined) m.set(options.protobuf, { name, type, keepZero: options.keepZero === true });
+    const no = protobufNumber(typeName, name);
+    if (typeof no === 'number') m.set(no, { name, type, keepZero: options?.keepZero === true });
   }
   messages.set(typeName, m);
   return m;
