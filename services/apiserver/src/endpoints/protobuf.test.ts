@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { StatusError } from '@kubelab/api';
+import { RESOURCES, StatusError } from '@kubelab/api';
 import { PROTOBUF_KINDS, decodeProtobuf, protobufFields, type WireField } from './protobuf.js';
 
 // Bodies recorded from the real kubectl 1.32.4 (`kubectl create ...`, `kubectl auth can-i|whoami`), base64.
@@ -190,7 +190,6 @@ const FIELDS: [what: string, type: string, no: number, want: WireField | undefin
   ['immutable: false is kept (*bool)', 'ConfigMap', 4, { name: 'immutable', type: 'boolean', keepZero: true }],
   ['every field has its number now (activeDeadlineSeconds)', 'PodSpec', 5, { name: 'activeDeadlineSeconds', type: 'int64', keepZero: false }],
   ['a number no field has is skipped', 'PodSpec', 99, undefined],
-  ["an embedded struct's field is not read (Probe 1 is its ProbeHandler)", 'Probe', 1, undefined],
 ];
 
 describe('the protobuf messages, read off the schema', () => {
@@ -198,25 +197,12 @@ describe('the protobuf messages, read off the schema', () => {
     expect(protobufFields(type).get(no)).toEqual(want);
   });
 
-  it('the kinds kubectl sends as protobuf', () => {
-    expect([...PROTOBUF_KINDS].sort()).toEqual([
-      'CertificateSigningRequest',
-      'ClusterRole',
-      'ClusterRoleBinding',
-      'ConfigMap',
-      'Deployment',
-      'LocalSubjectAccessReview',
-      'Namespace',
-      'Role',
-      'RoleBinding',
-      'Secret',
-      'SelfSubjectAccessReview',
-      'SelfSubjectReview',
-      'SelfSubjectRulesReview',
-      'Service',
-      'ServiceAccount',
-      'SubjectAccessReview',
-      'TokenRequest',
-    ]);
+  it("an embedded struct's fields are read into the enclosing object (Probe 1 is its ProbeHandler)", () => {
+    expect(protobufFields('Probe').get(1)?.embedded?.get(2)).toEqual({ name: 'httpGet', type: 'HTTPGetAction', keepZero: false });
+  });
+
+  it('every served kind, and the bodies of subresources (TokenRequest, Eviction, Binding, Scale)', () => {
+    expect(RESOURCES.map((r) => r.kind).filter((k) => !PROTOBUF_KINDS.includes(k))).toEqual([]);
+    expect(PROTOBUF_KINDS).toEqual(expect.arrayContaining(['TokenRequest', 'Eviction', 'Binding', 'Scale']));
   });
 });
