@@ -58,6 +58,33 @@ export function aggregatedDiscoveryVersion(accept: string | undefined): 'v2' | '
   return undefined;
 }
 
+/**
+ * JSON or protobuf for a response, by the first range of the client's Accept
+ * the server can answer (upstream NegotiateOutputMediaType): protobuf only
+ * for a plain object or list of a kind with a message (`canProtobuf`); a
+ * Table or PartialObjectMetadata range is answered in JSON. 'none' when the
+ * client accepts only protobuf and this response has none (upstream's 406).
+ */
+export function responseEncoding(accept: string | undefined, canProtobuf: boolean): 'json' | 'protobuf' | 'none' {
+  let sawProtobuf = false;
+  let sawOther = false;
+  for (const r of parseAccept(accept)) {
+    const json = r.type === 'application/json' || r.type === '*/*' || r.type === 'application/*';
+    const proto = r.type === 'application/vnd.kubernetes.protobuf';
+    if (!json && !proto) {
+      sawOther ||= r.type !== '';
+      continue;
+    }
+    if (proto && (r.params.as || !canProtobuf)) {
+      sawProtobuf = true;
+      continue;
+    }
+    if (proto) return 'protobuf';
+    return 'json';
+  }
+  return sawProtobuf && !sawOther ? 'none' : 'json';
+}
+
 export function parseIncludeObject(v: string | null): IncludeObject {
   return v === 'None' || v === 'Object' ? v : 'Metadata';
 }
