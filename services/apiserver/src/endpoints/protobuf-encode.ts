@@ -255,11 +255,28 @@ function listMeta(w: Writer, m: KubeList['metadata']): void {
   if (m.remainingItemCount !== undefined) w.int(4, m.remainingItemCount);
 }
 
+/**
+ * Messages of the watch cache's objects, which are frozen and shared: encoded
+ * once, reused by every list until the object is replaced (upstream's cacher
+ * keeps one serialization per object and encoding likewise).
+ */
+const encodedItems = new WeakMap<object, Buffer>();
+
+function itemMessage(item: KubeObject, kind: string): Buffer {
+  const cached = encodedItems.get(item);
+  if (cached) return cached;
+  const w = new Writer();
+  encodeMessage(w, item as unknown as Obj, kind);
+  const b = Buffer.from(w.finish());
+  if (Object.isFrozen(item)) encodedItems.set(item, b);
+  return b;
+}
+
 /** A list as a protobuf response body: <Kind>List {1 metadata, 2 items}. */
 export function encodeList(list: KubeList, apiVersion: string, kind: string, listKind: string): Buffer {
   const w = new Writer();
   w.message(1, (m) => listMeta(m, list.metadata));
-  for (const item of list.items) w.message(2, (c) => encodeMessage(c, item as unknown as Obj, kind));
+  for (const item of list.items) w.bytes(2, itemMessage(item, kind));
   return unknown(apiVersion, listKind, w.finish());
 }
 
