@@ -93,7 +93,16 @@ function negotiate(req: IncomingMessage, canProtobuf: boolean): 'json' | 'protob
 }
 
 /** One object as the client asked for it: protobuf when negotiated and encodable, else JSON in the asked shape. */
-function writeObject(env: HandlerEnv, info: ResourceInfo, obj: KubeObject, req: IncomingMessage, res: ServerResponse, q: URLSearchParams, code: number, headers: Record<string, string | string[]> = {}): void {
+function writeObject(
+  env: HandlerEnv,
+  info: ResourceInfo,
+  obj: KubeObject,
+  req: IncomingMessage,
+  res: ServerResponse,
+  q: URLSearchParams,
+  code: number,
+  headers: Record<string, string | string[]> = {},
+): void {
   const plain = responseShape(req.headers.accept) === 'object';
   if (negotiate(req, plain && hasProtobuf(info.kind)) === 'protobuf') {
     try {

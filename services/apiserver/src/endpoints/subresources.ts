@@ -12,7 +12,7 @@ import { selectorString } from '../printers/index.js';
 import { parseJsonDocument, patchMediaType, readBody } from './body.js';
 import { requestContext } from './context.js';
 import { checkPatchFields, parseFieldValidation } from '../decoding/decode.js';
-import type { HandlerEnv, KubeletAddress } from './env.js';
+import type { HandlerEnv } from './env.js';
 import type { ResourceRequest } from './requestinfo.js';
 import { decodeWriteBody } from './resource.js';
 import { serveAttach, serveExec } from './exec.js';
