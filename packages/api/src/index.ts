@@ -5,7 +5,7 @@
 // applyPatch). Anything else is internal to this package.
 
 // meta/v1, status errors, time
-export type { DeleteOptions, DeletionPropagation, IntOrString, KubeList, KubeObject, OwnerReference, WatchEvent, WatchEventType } from './meta/types.js';
+export type { DeleteOptions, DeletionPropagation, IntOrString, KubeList, KubeObject, ManagedFieldsEntry, OwnerReference, WatchEvent, WatchEventType } from './meta/types.js';
 export {
   alreadyExists,
   badRequest,
@@ -88,6 +88,17 @@ export type {
 export type { DaemonSet, DaemonSetStatus, Deployment, DeploymentCondition, DeploymentConditionType, DeploymentStatus, ReplicaSet, ReplicaSetCondition, ReplicaSetStatus } from './apps/v1/types.js';
 export { LABEL_SERVICE_NAME, type Endpoint, type EndpointPort, type EndpointSlice } from './discovery/v1/types.js';
 export type { Lease, LeaseSpec } from './coordination/v1/types.js';
+export type {
+  CustomResourceColumnDefinition,
+  CustomResourceDefinition,
+  CustomResourceDefinitionCondition,
+  CustomResourceDefinitionNames,
+  CustomResourceDefinitionSpec,
+  CustomResourceDefinitionStatus,
+  CustomResourceDefinitionVersion,
+  CustomResourceSubresourceScale,
+  JSONSchemaProps,
+} from './apiextensions/v1/types.js';
 export {
   ANNOTATION_AUTOUPDATE,
   RBAC_GROUP,

@@ -48,7 +48,7 @@ export const RESOURCES: readonly ResourceInfo[] = [
   r('', 'Pod', 'pods', true, {
     shortNames: ['po'],
     categories: ['all'],
-    subresources: ['status', 'binding', 'eviction', 'log', 'exec', 'attach', 'proxy'],
+    subresources: ['status', 'binding', 'eviction', 'log', 'exec', 'attach', 'portforward', 'proxy'],
   }),
   r('', 'Node', 'nodes', false, { shortNames: ['no'], subresources: ['status', 'proxy'] }),
   r('', 'Namespace', 'namespaces', false, {
@@ -100,6 +100,7 @@ export const RESOURCES: readonly ResourceInfo[] = [
   r('authentication.k8s.io', 'SelfSubjectReview', 'selfsubjectreviews', false, { version: 'v1beta1', verbs: ['create'] }),
   // approval: the Approved/Denied conditions (kubectl certificate approve|deny); status: the signer's certificate.
   r('certificates.k8s.io', 'CertificateSigningRequest', 'certificatesigningrequests', false, { shortNames: ['csr'], subresources: ['status', 'approval'] }),
+  r('apiextensions.k8s.io', 'CustomResourceDefinition', 'customresourcedefinitions', false, { shortNames: ['crd', 'crds'], categories: ['api-extensions'], subresources: ['status'] }),
 ];
 
 /** Whether objects of a resource are kept in storage (the create-only reviews are not): what lists, watches and caches walk. */

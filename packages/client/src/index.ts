@@ -32,6 +32,7 @@ export type {
 export { Connection, type ClientTls, type ConnectionConfig, type RequestOptions } from './transport/connection.js';
 export { clientTlsFromKubeconfig, reviewKubeconfigs } from './transport/kubeconfig.js';
 export { toStatusError, grpcCodeOf, isUnavailable } from './transport/errors.js';
+export { registerClientMetrics, clientRequestCount } from './transport/metrics.js';
 
 export { SharedInformerFactory, listWatchFromClient, type InformerOptions, type SharedInformerFactoryOptions } from './informers/factory.js';
 export { SharedIndexInformer, waitForCacheSync, type ResourceEventHandler, type HandlerRegistration, type SharedInformerOptions } from './informers/shared-informer.js';

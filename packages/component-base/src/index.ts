@@ -57,4 +57,34 @@ export { forbiddenMessage, forbiddenStatus, type ForbiddenAttributes } from './a
 export { onShutdown, runMain } from './signals.js';
 export { withLeaderElectionFlags, leaderElectionFrom, type LeaderElectionFlagValues } from './leader-election-flags.js';
 export { which } from './which.js';
-export { isUpgradeRequest, serveUpgrades, proxyUpgrade } from './upgrade.js';
+export { FastCounter, FastGauge, FastHistogram } from './metrics/labelled.js';
+export { isUpgradeRequest, serveUpgrades, proxyUpgrade, upgradeHead } from './upgrade.js';
+export {
+  FLAG_FIN,
+  FrameReader,
+  GoAwayStatus,
+  HeaderCompressor,
+  HeaderDecompressor,
+  RstStatus,
+  SPDY3_DICTIONARY,
+  SpdyProtocolError,
+  encodeFrame,
+  type Frame,
+  type Headers as SpdyHeaders,
+} from './httpstream/spdy-frames.js';
+export { SpdyConnection, SpdyStream, attachSpdy, type SpdyConnectionOptions } from './httpstream/spdy-connection.js';
+export {
+  HEADER_ACCEPTED_PROTOCOL_VERSIONS,
+  HEADER_PROTOCOL_VERSION,
+  PORT_FORWARD_PROTOCOL,
+  REMOTECOMMAND_SPDY_PROTOCOLS,
+  SPDY_31,
+  StreamHeader,
+  WEBSOCKET_SPDY_TUNNEL_PREFIX,
+  headerValues,
+  negotiateStreamProtocol,
+  spdyUpgradeResponse,
+  tunneledSpdyProtocols,
+  type Handshake,
+  type RemoteCommandSpdyProtocol,
+} from './httpstream/httpstream.js';

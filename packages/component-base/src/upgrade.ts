@@ -11,6 +11,11 @@ import type { Duplex } from 'node:stream';
 
 const heads = new WeakMap<IncomingMessage, Buffer>();
 
+/** The bytes that came after an upgrade request's head (empty for requests not from serveUpgrades). */
+export function upgradeHead(req: IncomingMessage): Buffer {
+  return heads.get(req) ?? Buffer.alloc(0);
+}
+
 /** Whether the request asks to switch protocols (WebSocket, SPDY/3.1). */
 export function isUpgradeRequest(req: IncomingMessage): boolean {
   const conn = req.headers.connection;

@@ -37,6 +37,7 @@ import { rbacWriteChecks } from './registry/rbac/policybased.js';
 import { rulesAllow } from './authorization/rbac/rules.js';
 import { NODE_RULES } from './authorization/rbac/bootstrap/policy.js';
 import { ApiRegistry } from './registry/registry.js';
+import { CrdController } from './apiextensions/controller.js';
 import { MAX_OBJECT_BYTES } from './registry/store.js';
 import { loadEncryptionConfig } from './storage/encryption/load.js';
 import { KvStorage } from './storage/kv.js';
@@ -241,7 +242,8 @@ export async function startApiserver(opts: ApiserverOptions): Promise<RunningApi
     cache,
     admission,
     maxObjectBytes,
-    observe: metrics.observe,
+    requestMetrics: metrics.requests,
+    storageMetrics: metrics.storage,
     recordTraceContext: tracing !== undefined,
     writeChecks,
     ...(transformers ? { transformers } : {}),
@@ -251,6 +253,9 @@ export async function startApiserver(opts: ApiserverOptions): Promise<RunningApi
   const authn = { anonymous, tokenAuthenticators: [...(opts.tokenAuthenticators ?? []), ...tokens.authenticators] };
   for (const s of reviewStores(authorizer, ruleResolver)) registry.serve(s);
   registry.serve(tokenReviewStore(authn.tokenAuthenticators, tokens.apiAudiences));
+  // CustomResourceDefinitions: started before the cache so it serves the stored CRDs from the initial load on.
+  const crds = new CrdController(registry, cache, { onError: (name, err) => log.warn('customresourcedefinition sync failed', { crd: name, err: err instanceof Error ? err.message : String(err) }) });
+  crds.start();
   cache.start();
 
   let rest: HttpHandler | undefined;
@@ -298,6 +303,7 @@ export async function startApiserver(opts: ApiserverOptions): Promise<RunningApi
         metrics: metrics.registry,
         tracing,
         tokenRequest: tokens.tokenRequest,
+        requestMetrics: metrics.requests,
         ...(opts.podDialer ? { podDialer: opts.podDialer } : {}),
       });
       rest = traceRestHandler(tracing, typeof h === 'function' ? h : h.handle.bind(h));
@@ -328,6 +334,7 @@ export async function startApiserver(opts: ApiserverOptions): Promise<RunningApi
     async stop() {
       if (stopped) return;
       stopped = true;
+      crds.stop();
       cache.stop();
       await Promise.all([grpcServer.stop(), http.close()]);
       await storage.close();

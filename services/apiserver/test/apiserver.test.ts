@@ -2,9 +2,9 @@
 // nats-server: CRUD, compare-and-swap, metadata, subresources, deletion.
 
 import { describe, expect, it } from 'vitest';
-import { requireTool } from '@kubelab/testing';
+import { requireTool, waitFor } from '@kubelab/testing';
 import type { KubeObject } from '@kubelab/api';
-import { gvr, RpcError, rpcError } from '../src/testing/index.js';
+import { gvr, openWatch, RpcError, rpcError } from '../src/testing/index.js';
 import { useTestCluster } from './harness.js';
 
 const PODS = gvr('pods');
@@ -68,6 +68,14 @@ describe.runIf(requireTool('nats-server'))('apiserver storage and API', () => {
       message: 'Operation cannot be fulfilled on configmaps "cas": the object has been modified; please apply your changes to the latest version and try again',
     });
     expect((await t.k.get<KubeObject & { data: object }>(CMS, 'default', 'cas')).data).toEqual({ n: '2' });
+  });
+
+  it('an update without a resourceVersion replaces the latest object (upstream AllowUnconditionalUpdate)', async () => {
+    const v1 = await t.k.create(CMS, 'default', { metadata: { name: 'uncond' }, data: { n: '1' } });
+    const v2 = await t.k.update(CMS, 'default', { metadata: { name: 'uncond' }, data: { n: '2' } } as KubeObject);
+    expect((v2 as KubeObject & { data: object }).data).toEqual({ n: '2' });
+    expect(Number(v2.metadata.resourceVersion)).toBeGreaterThan(Number(v1.metadata.resourceVersion));
+    expect(v2.metadata.uid).toBe(v1.metadata.uid);
   });
 
   it('reads its own writes: a list right after a write contains it', async () => {
@@ -301,5 +309,37 @@ describe.runIf(requireTool('nats-server'))('apiserver storage and API', () => {
     expect(text).toMatch(sample('apiserver_request_total', 'verb="POST",dry_run="",group="",version="v1",resource="namespaces",subresource="",scope="cluster",component="apiserver",code="201"'));
     expect(text).toMatch(sample('apiserver_request_duration_seconds_count', `verb="LIST",dry_run="",${core},subresource="",scope="namespace",component="apiserver"`));
     expect(text).toContain('apiserver_request_duration_seconds_bucket{le="0.005",verb="LIST"');
+    // NATS KV in etcd's role: its calls are counted and timed under etcd's metric names.
+    expect(text).toMatch(sample('etcd_requests_total', 'operation="create",group="",resource="pods",component="apiserver"'));
+    expect(text).toMatch(sample('etcd_requests_total', 'operation="update",group="",resource="pods",component="apiserver"'));
+    expect(text).toMatch(sample('etcd_request_duration_seconds_count', 'operation="create",group="",resource="pods",component="apiserver"'));
+  });
+});
+
+describe.runIf(requireTool('nats-server'))('apiserver request metrics of long-running requests (REST on)', () => {
+  const t = useTestCluster({ rest: true });
+
+  it('counts a watch in apiserver_longrunning_requests while it lasts, then as WATCH; a pod stream as CONNECT', async () => {
+    const scrape = async () => (await t.c.rest('/metrics')).body;
+    const watchLabels = 'group="",version="v1",resource="configmaps",subresource="",scope="namespace",component="apiserver"';
+    const running = (text: string) => Number(new RegExp(`^apiserver_longrunning_requests\\{verb="WATCH",${watchLabels}\\} (\\d+)$`, 'm').exec(text)?.[1] ?? 0);
+    const watched = (text: string) => Number(new RegExp(`^apiserver_request_total\\{verb="WATCH",dry_run="",${watchLabels},code="200"\\} (\\d+)$`, 'm').exec(text)?.[1] ?? 0);
+    const before = await scrape();
+    const w = openWatch(t.client, { resource: CMS, namespace: 'default', resourceVersion: '0' });
+    await t.k.create(CMS, 'default', { metadata: { name: 'lr-watch' } });
+    await w.until((evs) => evs.some((e) => e.object.metadata.name === 'lr-watch'));
+    const during = await scrape();
+    expect(running(during)).toBe(running(before) + 1);
+    w.close();
+    await waitFor('the watch to be counted', async () => watched(await scrape()) === watched(before) + 1, { timeoutMs: 5_000 });
+    expect(running(await scrape())).toBe(running(before));
+
+    // pods/exec on a pod no node runs: refused with 400, counted as CONNECT with its subresource.
+    await t.k.create(PODS, 'default', pod('lr-exec'));
+    const exec = await t.c.rest('/api/v1/namespaces/default/pods/lr-exec/exec?command=true&stdout=true', { method: 'POST' });
+    expect(exec.status).toBe(400);
+    expect(await scrape()).toMatch(
+      /^apiserver_request_total\{verb="CONNECT",dry_run="",group="",version="v1",resource="pods",subresource="exec",scope="resource",component="apiserver",code="400"\} 1$/m,
+    );
   });
 });

@@ -15,11 +15,11 @@ export interface SharedCluster {
 }
 
 /** One cluster for the calling describe block: started before its tests, cleaned up after; read its fields inside tests. */
-export function useTestCluster(): SharedCluster {
+export function useTestCluster(opts: Parameters<typeof startTestCluster>[0] = {}): SharedCluster {
   let shared: SharedCluster | undefined;
   let cluster: TestCluster | undefined;
   beforeAll(async () => {
-    const c = await startTestCluster();
+    const c = await startTestCluster(opts);
     cluster = c;
     const client = c.client();
     shared = { c, client, k: api(client) };

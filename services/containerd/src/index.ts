@@ -16,6 +16,7 @@ import { Runtime } from './runtime.js';
 import { buildServices, withFastList } from './server.js';
 import { Attachment, stdinShell } from './streaming/attach.js';
 import { StreamingServer } from './streaming/server.js';
+import { dialSandboxPort } from './streaming/dial.js';
 
 export interface ContainerdOptions {
   /** Node name, used in call records and NATS subjects. */
@@ -116,6 +117,7 @@ export async function startContainerd(opts: ContainerdOptions): Promise<Containe
       const { proc, config, stdinShell: shell } = runtime.execProcess(req.containerId);
       return new Attachment({ config, shell }, req, write, proc);
     },
+    portForward: (id, port) => dialSandboxPort(runtime, id, port),
     onError: (msg, fields) => log.warn(msg, fields),
   });
   const services = buildServices({ runtime, node: opts.nodeName, networkMode, sink, metrics, streaming, ...(tracing ? { tracing } : {}) });

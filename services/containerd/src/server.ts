@@ -23,6 +23,7 @@ export interface ServerDeps {
   streaming?: {
     getExec(req: { containerId: string; cmd: string[]; tty: boolean; stdin: boolean; stdout: boolean; stderr: boolean }): string;
     getAttach(req: { containerId: string; tty: boolean; stdin: boolean; stdout: boolean; stderr: boolean }): string;
+    getPortForward?(req: { podSandboxId: string; port: number[] }): string;
   };
 }
 
@@ -147,13 +148,13 @@ export function buildServices(deps: ServerDeps): { runtime: RuntimeServiceHandle
   const none = () => ({ request: {} });
   const byContainer = (req: { containerId: string }) => ({ request: {}, containerId: req.containerId });
   const bySandbox = (req: { podSandboxId: string }) => ({ request: {}, sandboxId: req.podSandboxId });
-  // PortForward (and Exec/Attach without a streaming server) are not served.
+  // Exec, Attach and PortForward without a streaming server are not served.
   const streaming = <Q extends { containerId?: string; podSandboxId?: string }>(method: string) =>
     R<Q, { url: string }>(
       method,
       (req) => ({ request: {}, ...(req.containerId ? { containerId: req.containerId } : {}), ...(req.podSandboxId ? { sandboxId: req.podSandboxId } : {}) }),
       () => {
-        throw new RuntimeError(grpc.status.UNIMPLEMENTED, `${method} is not implemented by the kubelab runtime (its streaming server serves Exec and Attach only)`);
+        throw new RuntimeError(grpc.status.UNIMPLEMENTED, `${method} is not implemented by the kubelab runtime (it has no streaming server)`);
       },
     );
 
@@ -324,7 +325,20 @@ export function buildServices(deps: ServerDeps): { runtime: RuntimeServiceHandle
           },
         )
       : streaming('Attach'),
-    PortForward: streaming('PortForward'),
+    PortForward: deps.streaming?.getPortForward
+      ? R(
+          'PortForward',
+          (req) => ({ request: { port: req.port }, sandboxId: req.podSandboxId }),
+          (req) => {
+            // containerd: the sandbox must exist and be ready; the ports are not checked (a SPDY client names its own).
+            if (!req.podSandboxId) throw new RuntimeError(grpc.status.INVALID_ARGUMENT, 'missing required pod_sandbox_id');
+            const sb = rt.getSandbox(req.podSandboxId);
+            if (sb.state !== 'SANDBOX_READY') throw new RuntimeError(grpc.status.UNKNOWN, 'sandbox container is not running');
+            const url = deps.streaming!.getPortForward!({ podSandboxId: sb.id, port: req.port });
+            return { response: { url } };
+          },
+        )
+      : streaming('PortForward'),
     ContainerStats: R('ContainerStats', byContainer, (req) => {
       const c = rt.getContainer(requireId(req.containerId, 'container_id'));
       return { response: { stats: stats(c) } };

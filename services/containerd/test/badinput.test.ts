@@ -70,13 +70,14 @@ describe('invalid configs name the field', () => {
     await expect(h.cri.img.PullImage({ image: { image: 'Busybox' } })).rejects.toMatchObject({ code: 3 });
   });
 
-  it('PortForward answers UNIMPLEMENTED; Exec and Attach of a missing container are NOT_FOUND', async () => {
+  it('Exec and Attach of a missing container and PortForward of a missing sandbox are NOT_FOUND', async () => {
     await expect(h.cri.rt.Exec({ containerId: missing, cmd: ['sh'], stdout: true })).rejects.toMatchObject({
       code: 5,
       details: `an error occurred when try to find container "${missing}": not found`,
     });
     await expect(h.cri.rt.Attach({ containerId: missing, stdout: true })).rejects.toMatchObject({ code: 5, details: `an error occurred when try to find container "${missing}": not found` });
-    await expect(h.cri.rt.PortForward({ podSandboxId: missing, port: [80] })).rejects.toMatchObject({ code: 12 });
+    await expect(h.cri.rt.PortForward({ podSandboxId: missing, port: [80] })).rejects.toMatchObject({ code: 5, details: `an error occurred when try to find sandbox "${missing}": not found` });
+    await expect(h.cri.rt.PortForward({ podSandboxId: '', port: [80] })).rejects.toMatchObject({ code: 3, details: 'missing required pod_sandbox_id' });
   });
 });
 

@@ -123,11 +123,14 @@ describe.skipIf(!requireTool('nats-server'))('CRI tracing', () => {
   it('a failing call ends its SERVER span with the gRPC status; client errors stay UNSET on the server', async () => {
     const kubelet = setupTestTracing('kubelet', { node: 'node-1' });
     const containerd = setupTestTracing('containerd', { node: 'node-1', samplingRatePerMillion: 0 });
-    h = await startHarness({ tracing: containerd.tracing });
+    h = await startHarness({ podCidr: '10.244.1.0/24', tracing: containerd.tracing });
     cri = criClient(h.handle.socketPath, { interceptors: grpcClientInterceptors(kubelet.tracing) });
     const c = cri;
     await expect(kubelet.tracing.withSpan('probe', () => c.rt.ContainerStatus({ containerId: 'abc' }))).rejects.toMatchObject({ code: 5 });
-    await expect(kubelet.tracing.withSpan('port-forward', () => c.rt.PortForward({ podSandboxId: 'abc', port: [80] }))).rejects.toMatchObject({ code: 12 });
+    // A runtime error: port forwarding into a sandbox that was stopped.
+    const { podSandboxId } = await c.rt.RunPodSandbox({ config: sandboxConfig('stopped', h.dir) });
+    await c.rt.StopPodSandbox({ podSandboxId });
+    await expect(kubelet.tracing.withSpan('port-forward', () => c.rt.PortForward({ podSandboxId, port: [80] }))).rejects.toMatchObject({ code: 2 });
     expect(
       containerd.spans().map((s) => {
         const x = summarizeSpan(s);
@@ -135,7 +138,9 @@ describe.skipIf(!requireTool('nats-server'))('CRI tracing', () => {
       }),
     ).toEqual([
       ['runtime.v1.RuntimeService/ContainerStatus', 'SERVER', 'UNSET', undefined],
-      ['runtime.v1.RuntimeService/PortForward', 'SERVER', 'ERROR', 'UNIMPLEMENTED: PortForward is not implemented by the kubelab runtime (its streaming server serves Exec and Attach only)'],
+      ['runtime.v1.RuntimeService/RunPodSandbox', 'SERVER', 'UNSET', undefined],
+      ['runtime.v1.RuntimeService/StopPodSandbox', 'SERVER', 'UNSET', undefined],
+      ['runtime.v1.RuntimeService/PortForward', 'SERVER', 'ERROR', 'UNKNOWN: sandbox container is not running'],
     ]);
   });
 

@@ -20,6 +20,7 @@ import {
   type Clock,
   type EventRecorder,
   type LeaderElectionOptions,
+  registerClientMetrics,
 } from '@kubelab/client';
 import {
   createLogger,
@@ -105,6 +106,7 @@ export async function startControllerManager(opts: ControllerManagerOptions = {}
       log,
     );
   const metrics = newMetricsRegistry();
+  registerClientMetrics(metrics);
   const metricsProvider = prometheusWorkqueueMetrics(metrics);
   const broadcaster = newEventBroadcaster(cs, { clock });
   const recorders = new Map<string, EventRecorder>();

@@ -4,7 +4,7 @@
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { EndpointSlice, Service } from '@kubelab/api';
-import { createClientset, SharedInformerFactory, unwrapTombstone, type ClientTls, type Clientset } from '@kubelab/client';
+import { createClientset, SharedInformerFactory, unwrapTombstone, type ClientTls, type Clientset, registerClientMetrics } from '@kubelab/client';
 import { createLogger, newMetricsRegistry, serveHealth, type HealthServer, type Logger, type Route } from '@kubelab/component-base';
 import { grpcClientInterceptors, type Tracing } from '@kubelab/tracing';
 import { defaultKubeProxyConfiguration, type KubeProxyConfiguration, type ProxyMode } from './config.js';
@@ -89,6 +89,7 @@ export async function startKubeProxy(opts: KubeProxyOptions): Promise<KubeProxyH
   const timing = mode === 'nftables' ? cfg.nftables : mode === 'ipvs' ? { minSyncPeriodMs: cfg.ipvs.minSyncPeriodMs, syncPeriodMs: cfg.ipvs.syncPeriodMs } : cfg.iptables;
   const masq = mode === 'nftables' ? cfg.nftables : cfg.iptables;
   const registry = newMetricsRegistry();
+  registerClientMetrics(registry);
   const metrics = newProxyMetrics(registry);
   // Unhealthy once a queued change waited two sync periods (upstream healthTimeout).
   const health = new ProxyHealth(2 * timing.syncPeriodMs);

@@ -3,7 +3,7 @@
 
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { SharedInformerFactory, createClientset, newEventBroadcaster, realClock, type ClientTls, type Clientset } from '@kubelab/client';
+import { SharedInformerFactory, createClientset, newEventBroadcaster, realClock, type ClientTls, type Clientset, registerClientMetrics } from '@kubelab/client';
 import { grpcClientInterceptors, type Tracing } from '@kubelab/tracing';
 import { ClientCertificateManager } from './certificate/rotation.js';
 import { clientsetCsrClient } from './certificate/request.js';
@@ -126,7 +126,9 @@ export async function startKubelet(opts: KubeletOptions): Promise<RunningKubelet
       : undefined;
   const informers = new SharedInformerFactory(cs);
   const broadcaster = newEventBroadcaster(cs);
-  const metrics = newKubeletMetrics(newMetricsRegistry());
+  const registry = newMetricsRegistry();
+  registerClientMetrics(registry);
+  const metrics = newKubeletMetrics(registry);
   // Every CRI call the kubelet makes is counted and timed (kubelet_runtime_operations_*).
   const rt = instrumentRuntime(connectRemoteRuntime(opts.containerRuntimeEndpoint ?? 'unix:///run/containerd/containerd.sock', undefined, interceptors), metrics.observeRuntimeOperation);
 

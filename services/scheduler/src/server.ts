@@ -16,6 +16,7 @@ import {
   type EventRecorder,
   type LeaderElectionOptions,
   type Leading,
+  registerClientMetrics,
 } from '@kubelab/client';
 import {
   createLogger,
@@ -79,6 +80,7 @@ export async function startScheduler(opts: StartSchedulerOptions = {}): Promise<
       ...(tracing ? { interceptors: grpcClientInterceptors(tracing) } : {}),
     });
   const registry = newMetricsRegistry();
+  registerClientMetrics(registry);
   const metrics = newSchedulerMetrics(registry);
   const broadcaster = newEventBroadcaster(cs);
   const recorders = new Map<string, EventRecorder>();

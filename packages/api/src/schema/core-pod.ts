@@ -12,7 +12,7 @@ const CONTAINER_FIELDS: Record<string, FieldDef> = {
   ports: [
     '[]ContainerPort',
     'Ports the container exposes. Informational, except that named ports can be referenced by services and probes.',
-    { patchStrategy: 'merge', patchMergeKey: 'containerPort', protobuf: 6 },
+    { patchStrategy: 'merge', patchMergeKey: 'containerPort', listType: 'map', listMapKeys: ['containerPort', 'protocol'], protobuf: 6 },
   ],
   envFrom: ['[]EnvFromSource', 'Sources of environment variables (all keys of a ConfigMap or Secret).'],
   env: ['[]EnvVar', 'Environment variables to set in the container.', { patchStrategy: 'merge', patchMergeKey: 'name', protobuf: 7 }],
@@ -63,7 +63,7 @@ export const POD_TYPES: Record<string, TypeDef> = {
       terminationGracePeriodSeconds: ['int64', 'Seconds the pod is given to stop after SIGTERM before it is killed. Defaults to 30.', { protobuf: 4, keepZero: true }],
       activeDeadlineSeconds: ['int64', 'Seconds the pod may be active before the kubelet fails it.'],
       dnsPolicy: ['string', 'How DNS is set up in the pod: ClusterFirst (default), ClusterFirstWithHostNet, Default or None.', { protobuf: 6 }],
-      nodeSelector: ['map[string]string', 'Labels a node must have for the pod to be scheduled there.', { protobuf: 7 }],
+      nodeSelector: ['map[string]string', 'Labels a node must have for the pod to be scheduled there.', { mapType: 'atomic', protobuf: 7 }],
       serviceAccountName: ['string', 'The ServiceAccount the pod runs as.', { protobuf: 8 }],
       serviceAccount: ['string', 'Deprecated alias of serviceAccountName.'],
       automountServiceAccountToken: ['boolean', 'Whether a service account token is mounted automatically.'],
@@ -137,21 +137,25 @@ export const POD_TYPES: Record<string, TypeDef> = {
   },
   ObjectFieldSelector: {
     group: 'core',
+    structType: 'atomic',
     description: 'Selects a field of the object.',
     fields: { apiVersion: ['string', 'Version of the schema the path is written in.'], fieldPath: ['string', 'Path of the field.', { required: true }] },
   },
   ResourceFieldSelector: {
     group: 'core',
+    structType: 'atomic',
     description: 'Selects a resource of a container.',
     fields: { containerName: ['string', 'The container.'], resource: ['string', 'The resource, e.g. limits.cpu.', { required: true }], divisor: ['Quantity', 'Output unit.'] },
   },
   ConfigMapKeySelector: {
     group: 'core',
+    structType: 'atomic',
     description: 'Selects a key of a ConfigMap.',
     fields: { name: ['string', 'The ConfigMap.'], key: ['string', 'The key.', { required: true }], optional: ['boolean', 'Whether the ConfigMap or key may be missing.'] },
   },
   SecretKeySelector: {
     group: 'core',
+    structType: 'atomic',
     description: 'Selects a key of a Secret.',
     fields: { name: ['string', 'The Secret.'], key: ['string', 'The key.', { required: true }], optional: ['boolean', 'Whether the Secret or key may be missing.'] },
   },
@@ -386,6 +390,7 @@ export const POD_TYPES: Record<string, TypeDef> = {
   NodeSelector: { group: 'core', description: 'ORed node selector terms.', fields: { nodeSelectorTerms: ['[]NodeSelectorTerm', 'The terms.', { required: true }] } },
   NodeSelectorTerm: {
     group: 'core',
+    structType: 'atomic',
     description: 'ANDed requirements on node labels and fields.',
     fields: { matchExpressions: ['[]NodeSelectorRequirement', 'On labels.'], matchFields: ['[]NodeSelectorRequirement', 'On fields.'] },
   },
@@ -468,9 +473,10 @@ export const POD_TYPES: Record<string, TypeDef> = {
   PodReadinessGate: { group: 'core', description: 'A readiness gate.', fields: { conditionType: ['string', 'The pod condition type.', { required: true }] } },
   PodOS: { group: 'core', description: 'The OS of a pod.', fields: { name: ['string', 'linux or windows.', { required: true }] } },
   PodSchedulingGate: { group: 'core', description: 'A scheduling gate.', fields: { name: ['string', 'The gate name.', { required: true }] } },
-  LocalObjectReference: { group: 'core', description: 'A reference to an object in the same namespace.', fields: { name: ['string', 'Its name.', { protobuf: 1 }] } },
+  LocalObjectReference: { group: 'core', structType: 'atomic', description: 'A reference to an object in the same namespace.', fields: { name: ['string', 'Its name.', { protobuf: 1 }] } },
   ObjectReference: {
     group: 'core',
+    structType: 'atomic',
     description: 'A reference to any object.',
     fields: {
       kind: ['string', 'Kind.', { protobuf: 1 }],

@@ -26,8 +26,8 @@ export const CORE_TYPES: Record<string, TypeDef> = {
     group: 'core',
     description: 'The definition of a service.',
     fields: {
-      ports: ['[]ServicePort', 'The ports the service exposes.', { patchStrategy: 'merge', patchMergeKey: 'port', protobuf: 1 }],
-      selector: ['map[string]string', 'Traffic goes to pods with these labels. Without a selector, endpoints are managed by hand.', { protobuf: 2 }],
+      ports: ['[]ServicePort', 'The ports the service exposes.', { patchStrategy: 'merge', patchMergeKey: 'port', listType: 'map', listMapKeys: ['port', 'protocol'], protobuf: 1 }],
+      selector: ['map[string]string', 'Traffic goes to pods with these labels. Without a selector, endpoints are managed by hand.', { mapType: 'atomic', protobuf: 2 }],
       clusterIP: ['string', 'The virtual IP; allocated when empty, "None" for a headless service.', { protobuf: 3 }],
       clusterIPs: ['[]string', 'The virtual IPs (one per IP family).'],
       type: ['string', 'ClusterIP (default), NodePort, LoadBalancer or ExternalName.', { protobuf: 4 }],

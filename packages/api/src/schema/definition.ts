@@ -21,7 +21,8 @@
 //      interface test fails until the two agree.
 
 /** The Go package an OpenAPI name comes from. */
-export type Group = 'core' | 'apps' | 'meta' | 'discovery' | 'coordination' | 'autoscaling' | 'policy' | 'rbac' | 'authorization' | 'authentication' | 'certificates' | 'intstr' | 'resource';
+export type Group =
+  'core' | 'apps' | 'meta' | 'discovery' | 'coordination' | 'autoscaling' | 'policy' | 'rbac' | 'authorization' | 'authentication' | 'certificates' | 'apiextensions' | 'intstr' | 'resource';
 
 /**
  * A field's type: string, int32, int64, boolean, number, Time, MicroTime,
@@ -56,6 +57,16 @@ export interface FieldOptions {
   protobuf?: number;
   /** Protobuf: a zero value was sent on purpose (a Go pointer, or a struct JSON prints even when empty): keep it. */
   keepZero?: true;
+  /**
+   * `+listType` (OpenAPI `x-kubernetes-list-type`), where it says more than the
+   * patch tags: server-side apply reads a `merge` list with a key as `map`, one
+   * without as `set`, and any other list as `atomic`.
+   */
+  listType?: 'atomic' | 'set' | 'map';
+  /** `+listMapKey` (`x-kubernetes-list-map-keys`): the keys of a `map` list; default: [patchMergeKey]. */
+  listMapKeys?: string[];
+  /** `+mapType=atomic` (`x-kubernetes-map-type`): a map owned and replaced whole by server-side apply. */
+  mapType?: 'atomic';
 }
 
 export type FieldDef = [type: FieldType, description: string, options?: FieldOptions];
@@ -74,6 +85,8 @@ export interface TypeDef {
   primitive?: { type?: string; format?: string; oneOf?: { type: string }[] };
   /** A kind the apiserver decodes from protobuf bodies (kubectl's typed create); the fields it sends are numbered. */
   protobuf?: true;
+  /** `+structType=atomic` (`x-kubernetes-map-type: atomic`): server-side apply owns and replaces the struct whole. */
+  structType?: 'atomic';
 }
 
 // generated.proto numbers metadata 1 in every kind.

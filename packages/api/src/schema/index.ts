@@ -5,6 +5,7 @@
 // here are tested against it; the apiserver's REST handlers, registry and
 // gRPC server all import it from below, and clients can too.
 
+import { APIEXTENSIONS_TYPES } from './apiextensions.js';
 import { APPS_TYPES } from './apps.js';
 import { AUTHENTICATION_TYPES } from './authentication.js';
 import { AUTH_TYPES } from './auth.js';
@@ -34,6 +35,7 @@ export const SCHEMA: Readonly<Record<string, TypeDef>> = {
   ...AUTHENTICATION_TYPES,
   ...AUTH_TYPES,
   ...CERTIFICATES_TYPES,
+  ...APIEXTENSIONS_TYPES,
 };
 
 /** The OpenAPI component name of a type, e.g. io.k8s.api.core.v1.Pod. */
@@ -48,6 +50,8 @@ export function openapiName(typeName: string): string {
       return `io.k8s.apimachinery.pkg.util.intstr.${last}`;
     case 'resource':
       return `io.k8s.apimachinery.pkg.api.resource.${last}`;
+    case 'apiextensions':
+      return `io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.${last}`;
     default:
       return `io.k8s.api.${t.group}.v1.${last}`;
   }

@@ -30,6 +30,7 @@ const MODULE_OF: Record<Group, string> = {
   authorization: '../authorization/v1/types.ts',
   authentication: '../authentication/v1/types.ts',
   certificates: '../certificates/v1/types.ts',
+  apiextensions: '../apiextensions/v1/types.ts',
 };
 
 const files = [...new Set(Object.values(MODULE_OF))].map((m) => fileURLToPath(new URL(m, import.meta.url)));

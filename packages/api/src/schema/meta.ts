@@ -63,6 +63,7 @@ export const META_TYPES: Record<string, TypeDef> = {
   },
   LabelSelector: {
     group: 'meta',
+    structType: 'atomic',
     description: 'A query over labels. The requirements are ANDed; an empty selector matches everything.',
     fields: {
       matchLabels: ['map[string]string', 'Exact key=value pairs the labels must contain.', { protobuf: 1 }],

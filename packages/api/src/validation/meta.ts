@@ -36,7 +36,8 @@ export function utf8Length(s: string): number {
   }
   return n;
 }
-const STANDARD_FINALIZERS = new Set(['kubernetes', 'orphan', 'foregroundDeletion']);
+// The CRD cleanup finalizer is the apiextensions apiserver's own (whose ObjectMeta validation only asks for a qualified name).
+const STANDARD_FINALIZERS = new Set(['kubernetes', 'orphan', 'foregroundDeletion', 'customresourcecleanup.apiextensions.k8s.io']);
 
 export function validateNonnegativeField(value: number | undefined | null, path: string): FieldError[] {
   return typeof value === 'number' && value < 0 ? [invalid(path, value, IS_NEGATIVE_ERROR_MSG)] : [];

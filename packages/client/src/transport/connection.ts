@@ -7,7 +7,8 @@ import { apiserverProto, type ResourceServiceClient } from '@kubelab/proto';
 import { callTracedUnary, context as otelContext, extractFromMap, hasSpanContext, injectMetadata, tracingOfInterceptors, type Context, type Tracing, type UnaryMethod } from '@kubelab/tracing';
 import { Backoff } from '../util/backoff.js';
 import { realClock, type Clock } from '../util/clock.js';
-import { isUnavailable, toStatusError } from './errors.js';
+import { grpcCodeOf, isUnavailable, toStatusError } from './errors.js';
+import { recordClientRequest } from './metrics.js';
 import { CreatePipeline, type CreateItem, type CreateStreamCall } from './create-pipeline.js';
 
 export interface ConnectionConfig {
@@ -189,10 +190,18 @@ export class Connection {
       // gRPC deadlines are wall-clock, whatever clock drives the retry backoff
       const callOpts: grpc.CallOptions = { deadline: new Date(Date.now() + (opts.timeoutMs ?? this.timeoutMs)) };
       const fn = this.client[method] as unknown as UnaryMethod<ReqOf<M>, ResOf<M>>;
+      const started = performance.now();
       const callback = (err: grpc.ServiceError | null, res?: ResOf<M>) => {
         opts.signal?.removeEventListener('abort', onAbort);
-        if (err) reject(toStatusError(err));
-        else resolve(res as ResOf<M>);
+        const seconds = (performance.now() - started) / 1000;
+        if (err) {
+          const e = toStatusError(err);
+          recordClientRequest(this.config.address, method, answered(err) ? e.code : '<error>', seconds);
+          reject(e);
+        } else {
+          recordClientRequest(this.config.address, method, method === 'Create' || method === 'Bind' || method === 'CreateToken' ? 201 : 200, seconds);
+          resolve(res as ResOf<M>);
+        }
       };
       // Traced: the CLIENT span starts here and writes its own traceparent
       // (the interceptor stands aside; a unary call is most of the traced calls).
@@ -217,12 +226,22 @@ export class Connection {
       opts.traceContext !== undefined ||
       opts.traceparent !== undefined;
     if (own) return this.unary('Create', item, opts).then((r) => r.json);
+    const started = performance.now();
     this.pipeline ??= new CreatePipeline({
       open: () => this.client.CreateStream(this.metadata()) as unknown as CreateStreamCall,
       single: (one) => this.unary('Create', one).then((r) => r.json),
       timeoutMs: this.timeoutMs,
     });
-    return this.pipeline.create(item);
+    return this.pipeline.create(item).then(
+      (json) => {
+        recordClientRequest(this.config.address, 'Create', 201, (performance.now() - started) / 1000);
+        return json;
+      },
+      (err: unknown) => {
+        recordClientRequest(this.config.address, 'Create', answered(err) ? toStatusError(err).code : '<error>', (performance.now() - started) / 1000);
+        throw err;
+      },
+    );
   }
 
   /** A read retried with backoff while the apiserver is unavailable (safe: idempotent). */
@@ -238,9 +257,19 @@ export class Connection {
     }
   }
 
-  /** Opens a server stream (watch); the caller owns cancellation. */
+  /** Opens a server stream (watch); the caller owns cancellation. Counted once the apiserver answers (its headers), or fails. */
   watch(req: Parameters<ResourceServiceClient['Watch']>[0], opts: RequestOptions = {}): grpc.ClientReadableStream<{ type: string; object: Buffer }> {
-    return this.inTraceContext(opts, () => this.client.Watch(req, this.metadata(opts)));
+    const call = this.inTraceContext(opts, () => this.client.Watch(req, this.metadata(opts)));
+    const started = performance.now();
+    let counted = false;
+    const count = (code: number | '<error>') => {
+      if (counted) return;
+      counted = true;
+      recordClientRequest(this.config.address, 'Watch', code, (performance.now() - started) / 1000);
+    };
+    call.once('metadata', () => count(200));
+    call.once('error', (err: unknown) => count(answered(err) ? toStatusError(err).code : '<error>'));
+    return call;
   }
 
   /** The channel's connectivity, for readiness reporting. */
@@ -252,6 +281,12 @@ export class Connection {
     this.pipeline?.close();
     this.client.close();
   }
+}
+
+/** The apiserver answered (a status came back), as opposed to no connection or a cancelled call. */
+function answered(err: unknown): boolean {
+  const code = grpcCodeOf(err);
+  return code !== undefined && code !== grpc.status.UNAVAILABLE && code !== grpc.status.CANCELLED && code !== grpc.status.DEADLINE_EXCEEDED;
 }
 
 function traceCarrier(opts: RequestOptions): Record<string, string> {

@@ -4,7 +4,9 @@ import * as grpc from '@grpc/grpc-js';
 import { StatusError, alreadyExists, notFound } from '@kubelab/api';
 import { apiserverProto, type ResourceServiceHandlers } from '@kubelab/proto';
 import { afterEach, describe, expect, it } from 'vitest';
+import { newMetricsRegistry } from '@kubelab/component-base';
 import { createClientset } from '../clientset/clientset.js';
+import { registerClientMetrics } from './metrics.js';
 
 type Handlers = Partial<ResourceServiceHandlers>;
 const servers: grpc.Server[] = [];
@@ -145,6 +147,27 @@ describe('gRPC transport', () => {
     }
     expect(got).toEqual(['ADDED a', 'ERROR Expired']);
     await cancelled; // the server saw the stream cancelled (the test times out otherwise)
+  });
+
+  it('counts every call in rest_client_requests_total by the code, host and method of the REST request it stands for', async () => {
+    const address = await stub({
+      Get: (call, cb) =>
+        call.request.name === 'web' ? cb(null, { json: Buffer.from('{"metadata":{"name":"web"}}') }) : cb(statusTrailer(notFound({ group: '', resource: 'pods' }, 'x'), grpc.status.NOT_FOUND)),
+      Update: (_call, cb) => cb(null, { json: Buffer.from('{"metadata":{"name":"web"}}') }),
+    });
+    const pods = client(address).core.pods('default');
+    await pods.get('web');
+    await pods.get('web');
+    await pods.get('missing').catch(() => undefined);
+    await pods.update({ metadata: { name: 'web', namespace: 'default' } } as never);
+    const registry = newMetricsRegistry();
+    registerClientMetrics(registry);
+    const text = await registry.metrics();
+    expect(text).toContain(`rest_client_requests_total{code="200",host="${address}",method="GET"} 2`);
+    expect(text).toContain(`rest_client_requests_total{code="404",host="${address}",method="GET"} 1`);
+    expect(text).toContain(`rest_client_requests_total{code="200",host="${address}",method="PUT"} 1`);
+    expect(text).toContain(`rest_client_request_duration_seconds_count{host="${address}",verb="GET"} 3`);
+    expect(text).toContain('# TYPE rest_client_request_duration_seconds histogram');
   });
 });
 

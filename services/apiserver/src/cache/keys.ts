@@ -24,8 +24,35 @@ export function parseKey(key: string): KeyParts | undefined {
     info = byPrefix.get(prefix);
     rest = parts.slice(4);
   }
-  if (!info) return undefined;
+  if (!info) return customResourceKey(parts);
   if (info.namespaced && rest.length === 2) return { info, prefix, namespace: rest[0]!, name: unescapeKeyName(rest[1]!) };
   if (!info.namespaced && rest.length === 1) return { info, prefix, namespace: '', name: unescapeKeyName(rest[0]!) };
   return undefined;
+}
+
+/**
+ * A key of a custom resource (`/registry/<group>/<plural>/[<ns>/]<name>`,
+ * the group a domain with a dot, as CRDs require): kept whether or not its
+ * CRD is known yet, so a CRD's store finds its objects however the initial
+ * load is ordered. Its scope is the key's shape; the info stands in for the
+ * CRD's until a store serves it.
+ */
+function customResourceKey(parts: string[]): KeyParts | undefined {
+  const [, , group, resource, ...rest] = parts;
+  if (!group?.includes('.') || !resource || rest.length < 1 || rest.length > 2) return undefined;
+  const namespaced = rest.length === 2;
+  const info: ResourceInfo = {
+    group,
+    version: '',
+    resource,
+    singular: '',
+    kind: '',
+    listKind: '',
+    namespaced,
+    shortNames: [],
+    categories: [],
+    verbs: [],
+    subresources: [],
+  };
+  return { info, prefix: `/registry/${group}/${resource}`, namespace: namespaced ? rest[0]! : '', name: unescapeKeyName(rest[rest.length - 1]!) };
 }

@@ -115,8 +115,11 @@ export function decodeBody(req: IncomingMessage, body: Buffer): { value: unknown
 }
 
 /** The patch type of a PATCH request; any other Content-Type is a 415 listing the four (upstream: PatchResource's supported types). */
-export function patchMediaType(req: IncomingMessage): PatchTypeName {
+/** The patch types a custom resource takes: no strategic merge, which needs a Go type's patch tags (upstream: the CRD handler's supported types). */
+export const CUSTOM_RESOURCE_PATCH_TYPES = PATCH_TYPES.filter((t) => t !== 'application/strategic-merge-patch+json');
+
+export function patchMediaType(req: IncomingMessage, accepted: readonly PatchTypeName[] = PATCH_TYPES): PatchTypeName {
   const type = mediaType(req);
-  if (!isPatchType(type)) throw unsupportedMediaType(PATCH_TYPES);
+  if (!isPatchType(type) || !accepted.includes(type)) throw unsupportedMediaType(accepted);
   return type;
 }

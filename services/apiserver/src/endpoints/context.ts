@@ -16,6 +16,13 @@ export function requestContext(req: IncomingMessage, q: URLSearchParams): Reques
   if (dryRun.length) ctx.dryRun = true;
   const fm = q.get('fieldManager');
   if (fm) ctx.fieldManager = fm;
+  const ua = req.headers['user-agent'];
+  if (ua) ctx.userAgent = ua;
+  const force = q.get('force');
+  if (force !== null && force !== '') {
+    if (force !== 'true' && force !== 'false') throw badRequest(`invalid force ${JSON.stringify(force)}: must be a boolean`);
+    ctx.force = force === 'true';
+  }
   const tp = req.headers.traceparent;
   if (typeof tp === 'string') ctx.traceparent = tp;
   const tc = restRequestContext(req);

@@ -1,17 +1,12 @@
 // Discovery documents (upstream: apiserver/pkg/endpoints/discovery and its
 // aggregated/ package): the legacy /api, /apis, /apis/<group> and the
-// APIResourceList of each group version, and the aggregated
+// APIResourceList of each group version, with subresources kubectl looks for
+// (pods/eviction for drain, deployments/scale for scale), and the aggregated
 // APIGroupDiscoveryList (apidiscovery.k8s.io v2, v2beta1) that kubectl 1.27+
-// asks for first. Every document is built from the resources a provider
-// returns, so resources added at run time (CRDs) appear in all of them.
+// asks for first. Resources served at run time (CRDs) appear in all of them.
 
 import { createHash } from 'node:crypto';
 import { RESOURCES, apiVersionOf, type ResourceInfo } from '@kubelab/api';
-
-/** The resources discovery describes; called per request, so a run-time change shows at once. */
-export type DiscoveryProvider = () => readonly ResourceInfo[];
-
-export const builtinResources: DiscoveryProvider = () => RESOURCES;
 
 interface APIResource {
   name: string;
@@ -25,7 +20,7 @@ interface APIResource {
   categories?: string[];
 }
 
-/** What each subresource is, as discovery describes it (kind without group/version: the parent's group version). */
+/** What each subresource is, as discovery describes it. */
 const SUBRESOURCES: Record<string, { kind?: string; group?: string; version?: string; verbs: string[] }> = {
   status: { verbs: ['get', 'patch', 'update'] },
   scale: { kind: 'Scale', group: 'autoscaling', version: 'v1', verbs: ['get', 'patch', 'update'] },
@@ -33,6 +28,7 @@ const SUBRESOURCES: Record<string, { kind?: string; group?: string; version?: st
   eviction: { kind: 'Eviction', group: 'policy', version: 'v1', verbs: ['create'] },
   log: { verbs: ['get'] },
   exec: { kind: 'PodExecOptions', verbs: ['create', 'get'] },
+  portforward: { kind: 'PodPortForwardOptions', verbs: ['create', 'get'] },
   finalize: { verbs: ['update'] },
   token: { kind: 'TokenRequest', group: 'authentication.k8s.io', version: 'v1', verbs: ['create'] },
   approval: { verbs: ['get', 'patch', 'update'] },
@@ -40,15 +36,11 @@ const SUBRESOURCES: Record<string, { kind?: string; group?: string; version?: st
   proxy: { verbs: ['create', 'delete', 'get', 'patch', 'update'] },
 };
 
-/** The options kind of a proxy subresource (NodeProxyOptions, PodProxyOptions, ServiceProxyOptions). */
+/** The kind discovery names for a subresource (a proxy's is NodeProxyOptions, PodProxyOptions, ServiceProxyOptions). */
 const subresourceKind = (info: ResourceInfo, sub: string): string => SUBRESOURCES[sub]?.kind ?? (sub === 'proxy' ? `${info.kind}ProxyOptions` : info.kind);
 
 /** Subresources the REST handler actually serves. */
 export const SERVED_SUBRESOURCES = new Set(Object.keys(SUBRESOURCES));
-
-function servedSubresources(info: ResourceInfo): string[] {
-  return info.subresources.filter((s) => SUBRESOURCES[s]);
-}
 
 function resourceEntries(info: ResourceInfo): APIResource[] {
   const main: APIResource = {
@@ -60,18 +52,29 @@ function resourceEntries(info: ResourceInfo): APIResource[] {
   };
   if (info.shortNames.length) main.shortNames = [...info.shortNames];
   if (info.categories.length) main.categories = [...info.categories];
-  const subs = servedSubresources(info).map((s): APIResource => {
-    const d = SUBRESOURCES[s]!;
+  const subs: APIResource[] = [];
+  for (const s of info.subresources) {
+    const d = SUBRESOURCES[s];
+    if (!d) continue;
     const e: APIResource = { name: `${info.resource}/${s}`, singularName: '', namespaced: info.namespaced, kind: subresourceKind(info, s), verbs: d.verbs };
     if (d.group !== undefined) e.group = d.group;
     if (d.version !== undefined) e.version = d.version;
-    return e;
-  });
+    subs.push(e);
+  }
   return [main, ...subs];
 }
 
-export function resourceList(resources: readonly ResourceInfo[], group: string, version: string): object | undefined {
-  const infos = resources.filter((r) => r.group === group && r.version === version);
+/**
+ * Every resource discovery lists: the built-in ones, then those served at
+ * run time (custom resources), which the REST handler hands in from the
+ * registry's runtimeResources().
+ */
+function served(runtime: readonly ResourceInfo[]): readonly ResourceInfo[] {
+  return runtime.length ? [...RESOURCES, ...runtime] : RESOURCES;
+}
+
+export function resourceList(group: string, version: string, runtime: readonly ResourceInfo[] = []): object | undefined {
+  const infos = served(runtime).filter((r) => r.group === group && r.version === version);
   if (infos.length === 0) return undefined;
   return {
     kind: 'APIResourceList',
@@ -85,28 +88,38 @@ export function legacyVersions(): object {
   return { kind: 'APIVersions', versions: ['v1'] };
 }
 
-/** The versions of a group in the order the resources list them: the first is preferred. */
-function versionsOf(resources: readonly ResourceInfo[], group: string): string[] {
-  return [...new Set(resources.filter((r) => r.group === group).map((r) => r.version))];
-}
-
-/** The named groups in the order the resources list them. */
-function groupNames(resources: readonly ResourceInfo[]): string[] {
-  return [...new Set(resources.map((r) => r.group).filter(Boolean))];
-}
-
-function groupEntry(resources: readonly ResourceInfo[], name: string): object {
-  const versions = versionsOf(resources, name).map((v) => ({ groupVersion: `${name}/${v}`, version: v }));
+function groupEntry(name: string, all: readonly ResourceInfo[]): object {
+  const versions = [...new Set(all.filter((r) => r.group === name).map((r) => r.version))].sort(compareVersions).map((v) => ({ groupVersion: `${name}/${v}`, version: v }));
   return { name, versions, preferredVersion: versions[0] };
 }
 
-export function groupList(resources: readonly ResourceInfo[]): object {
-  return { kind: 'APIGroupList', apiVersion: 'v1', groups: groupNames(resources).map((n) => groupEntry(resources, n)) };
+export function groupList(runtime: readonly ResourceInfo[] = []): object {
+  const all = served(runtime);
+  const names = [...new Set(all.map((r) => r.group).filter(Boolean))];
+  return { kind: 'APIGroupList', apiVersion: 'v1', groups: names.map((n) => groupEntry(n, all)) };
 }
 
-export function apiGroup(resources: readonly ResourceInfo[], name: string): object | undefined {
-  if (!resources.some((r) => r.group === name)) return undefined;
-  return { kind: 'APIGroup', apiVersion: 'v1', ...groupEntry(resources, name) };
+export function apiGroup(name: string, runtime: readonly ResourceInfo[] = []): object | undefined {
+  const all = served(runtime);
+  if (!all.some((r) => r.group === name)) return undefined;
+  return { kind: 'APIGroup', apiVersion: 'v1', ...groupEntry(name, all) };
+}
+
+/**
+ * Kubernetes' version priority (upstream: version.CompareKubeAwareVersionStrings):
+ * GA before beta before alpha, higher numbers first, then other names
+ * alphabetically. A stable sort keeps the built-in groups' order.
+ */
+export function compareVersions(a: string, b: string): number {
+  const rank = (v: string): [number, number, number] | undefined => {
+    const m = /^v(\d+)(?:(alpha|beta)(\d+))?$/.exec(v);
+    if (!m) return undefined;
+    return [m[2] === undefined ? 3 : m[2] === 'beta' ? 2 : 1, Number(m[1]), Number(m[3] ?? 0)];
+  };
+  const ra = rank(a);
+  const rb = rank(b);
+  if (!ra || !rb) return ra ? -1 : rb ? 1 : a < b ? -1 : a > b ? 1 : 0;
+  return rb[0] - ra[0] || rb[1] - ra[1] || rb[2] - ra[2];
 }
 
 // ---- aggregated discovery (apidiscovery.k8s.io) ----
@@ -129,18 +142,19 @@ function resourceDiscovery(info: ResourceInfo): object {
   };
   if (info.shortNames.length) out.shortNames = [...info.shortNames];
   if (info.categories.length) out.categories = [...info.categories];
-  const subs = servedSubresources(info).map((s) => {
-    const d = SUBRESOURCES[s]!;
-    return { subresource: s, responseKind: { group: d.group ?? '', version: d.version ?? '', kind: subresourceKind(info, s) }, verbs: [...d.verbs] };
+  const subs = info.subresources.flatMap((s) => {
+    const d = SUBRESOURCES[s];
+    return d ? [{ subresource: s, responseKind: { group: d.group ?? '', version: d.version ?? '', kind: subresourceKind(info, s) }, verbs: [...d.verbs] }] : [];
   });
   if (subs.length) out.subresources = subs;
   return out;
 }
 
-function groupDiscovery(resources: readonly ResourceInfo[], group: string): object {
-  const versions = versionsOf(resources, group).map((version) => ({
+/** One group with its versions in priority order, as APIGroupDiscovery (the core group has no name). */
+function groupDiscovery(all: readonly ResourceInfo[], group: string): object {
+  const versions = [...new Set(all.filter((r) => r.group === group).map((r) => r.version))].sort(compareVersions).map((version) => ({
     version,
-    resources: resources.filter((r) => r.group === group && r.version === version).map(resourceDiscovery),
+    resources: all.filter((r) => r.group === group && r.version === version).map(resourceDiscovery),
     freshness: 'Current',
   }));
   const metadata: Record<string, unknown> = { creationTimestamp: null };
@@ -156,13 +170,14 @@ export interface AggregatedDocument {
 }
 
 /** `/api` (legacy: the core group) or `/apis` (every named group) as an APIGroupDiscoveryList. */
-export function aggregatedDiscovery(resources: readonly ResourceInfo[], legacy: boolean, version: AggregatedVersion): AggregatedDocument {
-  const groups = legacy ? (resources.some((r) => r.group === '') ? [''] : []) : groupNames(resources);
+export function aggregatedDiscovery(legacy: boolean, version: AggregatedVersion, runtime: readonly ResourceInfo[] = []): AggregatedDocument {
+  const all = served(runtime);
+  const groups = legacy ? [''] : [...new Set(all.map((r) => r.group).filter(Boolean))];
   const body = JSON.stringify({
     kind: 'APIGroupDiscoveryList',
     apiVersion: `apidiscovery.k8s.io/${version}`,
     metadata: {},
-    items: groups.map((g) => groupDiscovery(resources, g)),
+    items: groups.map((g) => groupDiscovery(all, g)),
   });
   return {
     body,

@@ -1,6 +1,7 @@
 // What every handler gets: the registry and the injectable edges.
 
 import type { Registry } from '../registry/interface.js';
+import type { RequestRecorder } from '../registry/store.js';
 import type { KubeletClientConfig } from './kubelet-client.js';
 import type { TokenRequestREST } from '../serviceaccount/token-request.js';
 
@@ -33,4 +34,6 @@ export interface HandlerEnv {
   podDialer?: (podIP: string, port: number) => Promise<KubeletAddress>;
   /** serviceaccounts/token; absent (no signing key) the subresource is not served, as upstream without an issuer. */
   tokenRequest?: TokenRequestREST;
+  /** Request metrics for what the handlers serve themselves (subresources). */
+  requestMetrics?: RequestRecorder;
 }

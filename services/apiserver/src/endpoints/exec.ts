@@ -32,7 +32,8 @@ export function kubeletExecQuery(q: URLSearchParams): URLSearchParams {
   return out;
 }
 
-function internal(message: string): StatusError {
+/** A 500 InternalError Status carrying `message` as its one cause. */
+export function internal(message: string): StatusError {
   return new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason: 'InternalError', details: { causes: [{ message }] }, code: 500 });
 }
 

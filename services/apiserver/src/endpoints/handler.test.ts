@@ -105,6 +105,7 @@ describe('discovery and version', () => {
       'authorization.k8s.io',
       'authentication.k8s.io',
       'certificates.k8s.io',
+      'apiextensions.k8s.io',
     ]);
     // kubectl auth whoami 1.27 asks v1beta1, later ones v1 first.
     expect(apis.groups[5]).toEqual({
@@ -193,6 +194,7 @@ describe('openapi v3', () => {
       'apis/authentication.k8s.io/v1',
       'apis/authentication.k8s.io/v1beta1',
       'apis/certificates.k8s.io/v1',
+      'apis/apiextensions.k8s.io/v1',
     ]);
     const url = root.paths['api/v1']!.serverRelativeURL;
     expect(url).toMatch(/^\/openapi\/v3\/api\/v1\?hash=[0-9A-F]{128}$/);
@@ -447,9 +449,9 @@ describe('create, update, patch', () => {
       reg.seed(pod('a'));
       const d = MAX_JSON_DEPTH - 10;
       for (const type of ['application/merge-patch+json', 'application/strategic-merge-patch+json', 'application/apply-patch+yaml']) {
-        const wrongType = await call('PATCH', '/api/v1/namespaces/default/pods/a', { body: `{"spec":{"containers":[{"name":"web","env":${nested(d)}}]}}`, type });
+        const wrongType = await call('PATCH', '/api/v1/namespaces/default/pods/a?fieldManager=test', { body: `{"spec":{"containers":[{"name":"web","env":${nested(d)}}]}}`, type });
         expect([type, wrongType.status]).toEqual([type, 422]);
-        const unknown = await call('PATCH', '/api/v1/namespaces/default/pods/a', { body: `{"metadata":{"nope":${nested(d)}}}`, type });
+        const unknown = await call('PATCH', '/api/v1/namespaces/default/pods/a?fieldManager=test', { body: `{"metadata":{"nope":${nested(d)}}}`, type });
         expect([type, unknown.status]).toEqual([type, 200]);
       }
       const jsonPatch = await call('PATCH', '/api/v1/namespaces/default/pods/a', { body: `[{"op":"add","path":"/metadata/nope","value":${nested(d)}}]`, type: 'application/json-patch+json' });

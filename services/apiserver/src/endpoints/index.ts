@@ -4,18 +4,22 @@
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { resourceNotServed } from '@kubelab/api';
-import type { Registry } from '../registry/interface.js';
+import { isUpgradeRequest } from '@kubelab/component-base';
+import type { Registry, ResourceStore } from '../registry/interface.js';
+import { toStatusError, type RequestRecorder } from '../registry/store.js';
 import type { TokenRequestREST } from '../serviceaccount/token-request.js';
 import { DEFAULT_MAX_BODY_BYTES } from './body.js';
-import { aggregatedDiscovery, apiGroup, builtinResources, groupList, legacyVersions, resourceList, type AggregatedDocument, type DiscoveryProvider } from './discovery.js';
+import { aggregatedDiscovery, apiGroup, groupList, legacyVersions, resourceList, type AggregatedDocument } from './discovery.js';
 import { aggregatedDiscoveryVersion } from './negotiate.js';
 import type { HandlerEnv, KubeletAddress, VersionInfo } from './env.js';
 import { openapiDocument, openapiRoot } from './openapi/build.js';
+import { customResourceDocuments, withCustomResourcePaths } from '../apiextensions/openapi.js';
 import { serveOpenApiV2 } from './openapi/v2.js';
 import { parseRequestInfo, type ResourceRequest } from './requestinfo.js';
 import { serveResourceVerb } from './resource.js';
 import { writeJson, writeStatus } from './respond.js';
 import { kubeletAddressFromRegistry, serveSubresource } from './subresources.js';
+import { subresourceVerb } from './request-verb.js';
 import type { KubeletClientConfig } from './kubelet-client.js';
 import { nameRestRequestSpan } from '../tracing/request.js';
 
@@ -23,7 +27,6 @@ export type { KubeletAddress, VersionInfo } from './env.js';
 export type { KubeletClientConfig } from './kubelet-client.js';
 export { parseRequestInfo, type RequestInfo, type ResourceRequest } from './requestinfo.js';
 export { decodeProtobuf } from './protobuf.js';
-export type { DiscoveryProvider } from './discovery.js';
 
 export interface RestHandlerDeps {
   registry: Registry;
@@ -45,8 +48,8 @@ export interface RestHandlerDeps {
   tokenRequest?: TokenRequestREST;
   /** Where pods/proxy and services/proxy really dial a pod IP and port (kubelab's loopback pod network); default: as they are. */
   podDialer?: (podIP: string, port: number) => Promise<KubeletAddress>;
-  /** The resources discovery describes (default: the built-in RESOURCES); CRDs join through it. */
-  discoveryResources?: DiscoveryProvider;
+  /** Counts the subresource requests served here (exec, log, scale, …) in apiserver_request_total. */
+  requestMetrics?: RequestRecorder;
 }
 
 export const DEFAULT_VERSION: VersionInfo = {
@@ -76,9 +79,11 @@ export function createRestHandler(deps: RestHandlerDeps): (req: IncomingMessage,
     kubeletClient: deps.kubeletClient ?? {},
     ...(deps.tokenRequest ? { tokenRequest: deps.tokenRequest } : {}),
     ...(deps.podDialer ? { podDialer: deps.podDialer } : {}),
+    ...(deps.requestMetrics ? { requestMetrics: deps.requestMetrics } : {}),
   };
 
-  const discoveryResources = deps.discoveryResources ?? builtinResources;
+  // The resources added at run time (custom resources), asked for per discovery request.
+  const runtimeResources = () => deps.registry.runtimeResources?.() ?? [];
 
   return async (req, res) => {
     try {
@@ -94,23 +99,23 @@ export function createRestHandler(deps: RestHandlerDeps): (req: IncomingMessage,
         case 'groupList': {
           const legacy = info.kind === 'legacyVersions';
           const aggregated = aggregatedDiscoveryVersion(req.headers.accept);
-          if (aggregated) return serveAggregated(req, res, aggregatedDiscovery(discoveryResources(), legacy, aggregated));
-          return writeJson(res, 200, legacy ? legacyVersions() : groupList(discoveryResources()));
+          if (aggregated) return serveAggregated(req, res, aggregatedDiscovery(legacy, aggregated, runtimeResources()));
+          return writeJson(res, 200, legacy ? legacyVersions() : groupList(runtimeResources()));
         }
         case 'group': {
-          const g = apiGroup(discoveryResources(), info.group);
+          const g = apiGroup(info.group, runtimeResources());
           return g && isGet ? writeJson(res, 200, g) : pageNotFound(res);
         }
         case 'resourceList': {
-          const l = resourceList(discoveryResources(), info.group, info.version);
+          const l = resourceList(info.group, info.version, runtimeResources());
           return l && isGet ? writeJson(res, 200, l) : pageNotFound(res);
         }
         case 'openapiV2':
           return serveOpenApiV2(req, res);
         case 'openapiV3Root':
-          return writeJson(res, 200, openapiRoot());
+          return writeJson(res, 200, withCustomResourcePaths(openapiRoot(), customResourceDocuments(deps.registry)));
         case 'openapiV3': {
-          const d = openapiDocument(info.key);
+          const d = openapiDocument(info.key) ?? customResourceDocuments(deps.registry).get(info.key);
           if (!d) return pageNotFound(res);
           return writeJson(res, 200, d.body, { ETag: `"${d.hash}"`, 'Cache-Control': 'no-cache' });
         }
@@ -149,8 +154,31 @@ async function serveResource(env: HandlerEnv, r: ResourceRequest, req: IncomingM
   if (!info.namespaced && r.namespace !== undefined) throw resourceNotServed();
   if (info.namespaced && r.namespace === undefined && r.verb !== 'list' && r.verb !== 'watch') throw resourceNotServed();
   if (r.subresource) {
-    if (await serveSubresource(env, store, r, req, res, q)) return;
+    if (await countedSubresource(env, store, r, req, res, q)) return;
     if (!['status', 'finalize', 'approval'].includes(r.subresource) || !info.subresources.includes(r.subresource)) throw resourceNotServed();
   }
   await serveResourceVerb(env, store, r, req, res, q);
+}
+
+/**
+ * A subresource served by its own handler, counted as upstream counts it: its
+ * verb from the method (CONNECT for the streaming and proxy ones, in the
+ * long-running gauge while they last), the code it answered (101 once upgraded).
+ */
+async function countedSubresource(env: HandlerEnv, store: ResourceStore, r: ResourceRequest, req: IncomingMessage, res: ServerResponse, q: URLSearchParams): Promise<boolean> {
+  const metrics = env.requestMetrics;
+  if (!metrics || !store.info.subresources.includes(r.subresource!)) return serveSubresource(env, store, r, req, res, q);
+  const info = store.info;
+  const verb = subresourceVerb(r.subresource!, req.method ?? 'GET', req.headers['content-type']);
+  const running = metrics.start({ verb, group: info.group, version: info.version, resource: info.resource, subresource: r.subresource!, scope: 'resource' });
+  try {
+    const served = await serveSubresource(env, store, r, req, res, q);
+    // Not ours (status, finalize, approval): the store counts it.
+    if (!served) running.cancel();
+    else running.end(!res.headersSent && isUpgradeRequest(req) ? 101 : res.statusCode);
+    return served;
+  } catch (e) {
+    running.end(toStatusError(e).code);
+    throw e;
+  }
 }

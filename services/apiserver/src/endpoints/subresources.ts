@@ -6,7 +6,8 @@
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import { applyPatch, badRequest, invalid, isConflict, methodNotAllowed, notFound, StatusError, type DeleteOptions, type KubeObject, type Pod } from '@kubelab/api';
+import { applyPatch, badRequest, invalid, isConflict, methodNotAllowed, notFound, StatusError, type CustomResourceSubresourceScale, type DeleteOptions, type KubeObject, type Pod } from '@kubelab/api';
+import { evaluate, setAtPath } from '../apiextensions/jsonpath.js';
 import type { ResourceStore } from '../registry/interface.js';
 import { selectorString } from '../printers/index.js';
 import { parseJsonDocument, patchMediaType, readBody } from './body.js';
@@ -16,6 +17,7 @@ import type { HandlerEnv } from './env.js';
 import type { ResourceRequest } from './requestinfo.js';
 import { decodeWriteBody } from './resource.js';
 import { serveAttach, serveExec } from './exec.js';
+import { servePortForward } from './portforward.js';
 import { dialError, kubeletResponseError, kubeletTlsOptions, kubeletUrl } from './kubelet-client.js';
 import { serveProxy } from './proxy.js';
 import { validateContainer } from './pod-container.js';
@@ -23,17 +25,23 @@ import { writeJson } from './respond.js';
 
 type Obj = Record<string, any>;
 
-/** The Scale view of a deployment or replicaset. */
-export function toScale(obj: KubeObject): KubeObject {
+/**
+ * The Scale view of a deployment or replicaset, or of a custom resource
+ * through its CRD's scale paths (upstream: the CR scale REST, which reads
+ * specReplicasPath, statusReplicasPath and labelSelectorPath).
+ */
+export function toScale(obj: KubeObject, paths?: CustomResourceSubresourceScale): KubeObject {
   const o = obj as Obj;
   const m = obj.metadata;
   const metadata: Obj = { name: m.name, namespace: m.namespace, uid: m.uid, resourceVersion: m.resourceVersion, creationTimestamp: m.creationTimestamp };
+  const at = (path: string | undefined) => (path ? evaluate(o, path)[0] : undefined);
+  const selector = paths ? at(paths.labelSelectorPath) : selectorString(o.spec?.selector);
   return {
     kind: 'Scale',
     apiVersion: 'autoscaling/v1',
     metadata: JSON.parse(JSON.stringify(metadata)) as KubeObject['metadata'],
-    spec: { replicas: o.spec?.replicas ?? 0 },
-    status: { replicas: o.status?.replicas ?? 0, selector: selectorString(o.spec?.selector) },
+    spec: { replicas: (paths ? at(paths.specReplicasPath) : o.spec?.replicas) ?? 0 },
+    status: { replicas: (paths ? at(paths.statusReplicasPath) : o.status?.replicas) ?? 0, ...(typeof selector === 'string' && selector ? { selector } : paths ? {} : { selector: '' }) },
   } as KubeObject;
 }
 
@@ -55,7 +63,9 @@ async function setReplicas(
       throw invalid('Scale', 'autoscaling', r.name!, [{ type: 'FieldValueInvalid', field: 'spec.replicas', badValue: want.replicas, detail: 'must be greater than or equal to 0' }]);
     }
     const next = JSON.parse(JSON.stringify(current)) as Obj;
-    next.spec = { ...(next.spec ?? {}), replicas: want.replicas };
+    const paths = store.custom?.scale;
+    if (paths) setAtPath(next, paths.specReplicasPath, want.replicas);
+    else next.spec = { ...(next.spec ?? {}), replicas: want.replicas };
     if (want.resourceVersion) next.metadata.resourceVersion = want.resourceVersion;
     try {
       return await store.update(r.namespace, r.name!, next as KubeObject, ctx);
@@ -66,23 +76,24 @@ async function setReplicas(
 }
 
 async function serveScale(env: HandlerEnv, store: ResourceStore, r: ResourceRequest, req: IncomingMessage, res: ServerResponse, q: URLSearchParams): Promise<void> {
-  if (r.verb === 'get') return writeJson(res, 200, toScale(await store.get(r.namespace, r.name!)));
+  const paths = store.custom?.scale;
+  if (r.verb === 'get') return writeJson(res, 200, toScale(await store.get(r.namespace, r.name!), paths));
   if (r.verb === 'update') {
     const { object } = await decodeWriteBody(env, req, q, store.info, 'Scale');
     const scale = object as Obj;
     if (scale.metadata?.name && scale.metadata.name !== r.name) throw badRequest(`the name of the object (${scale.metadata.name}) does not match the name on the URL (${r.name})`);
     const updated = await setReplicas(store, r, req, q, () => ({ replicas: scale.spec?.replicas ?? 0, resourceVersion: scale.metadata?.resourceVersion }));
-    return writeJson(res, 200, toScale(updated));
+    return writeJson(res, 200, toScale(updated, paths));
   }
   if (r.verb === 'patch') {
     const type = patchMediaType(req);
     const { value: patch, duplicates } = parseJsonDocument(await readBody(req, env.maxBodyBytes), 'patch');
     checkPatchFields({ kind: 'Scale', version: 'v1' }, patch, parseFieldValidation(q.get('fieldValidation')), duplicates);
     const updated = await setReplicas(store, r, req, q, (current) => {
-      const patched = applyPatch(type, toScale(current), patch, 'Scale') as Obj;
+      const patched = applyPatch(type, toScale(current, paths), patch, 'Scale') as Obj;
       return { replicas: patched.spec?.replicas, resourceVersion: patched.metadata?.resourceVersion !== current.metadata.resourceVersion ? patched.metadata?.resourceVersion : undefined };
     });
-    return writeJson(res, 200, toScale(updated));
+    return writeJson(res, 200, toScale(updated, paths));
   }
   throw methodNotAllowedFor(r);
 }
@@ -189,6 +200,9 @@ export async function serveSubresource(env: HandlerEnv, store: ResourceStore, r:
       return true;
     case 'attach':
       await serveAttach(env, store, r, req, res, q);
+      return true;
+    case 'portforward':
+      await servePortForward(env, store, r, req, res, q);
       return true;
     case 'proxy':
       await serveProxy(env, store, r, req, res);

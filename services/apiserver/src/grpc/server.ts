@@ -93,6 +93,9 @@ function context(user: UserInfo, dryRun: string | undefined, fieldManager: strin
   const ctx: RequestContext = { user };
   if (dryRun === 'All') ctx.dryRun = true;
   if (fieldManager) ctx.fieldManager = fieldManager;
+  // A component's writes without a fieldManager are attributed to its User-Agent (`kube-scheduler/kubelab …`).
+  const ua = call && (call as { metadata?: grpc.Metadata }).metadata?.get('user-agent')[0];
+  if (typeof ua === 'string' && ua) ctx.userAgent = ua;
   const tc: Context | undefined = call && serverContextOf(call);
   if (tc) ctx.traceContext = tc;
   return ctx;

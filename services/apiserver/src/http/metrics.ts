@@ -4,14 +4,17 @@
 
 import { Counter, Gauge, type Registry } from 'prom-client';
 import { RequestMetrics } from './request-metrics.js';
+import { StorageMetrics } from '../storage/metrics.js';
 import { newMetricsRegistry } from '@kubelab/component-base';
 import type { WatchCache } from '../cache/watch-cache.js';
 import { parseKey } from '../cache/keys.js';
-import type { RequestObservation } from '../registry/store.js';
 
 export interface ApiserverMetrics {
   registry: Registry;
-  observe(r: RequestObservation): void;
+  /** apiserver_request_total and friends: fed by the stores and the REST layer. */
+  requests: RequestMetrics;
+  /** etcd_request_duration_seconds and its counters, for NATS KV calls. */
+  storage: StorageMetrics;
 }
 
 export function createMetrics(cache: () => WatchCache | undefined): ApiserverMetrics {
@@ -63,6 +66,7 @@ export function createMetrics(cache: () => WatchCache | undefined): ApiserverMet
   });
   return {
     registry,
-    observe: (r) => requests.observe(r),
+    requests,
+    storage: new StorageMetrics(registry),
   };
 }

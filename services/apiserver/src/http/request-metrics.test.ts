@@ -28,4 +28,19 @@ describe('RequestMetrics', () => {
     expect(lines).toContain(`apiserver_request_duration_seconds_sum{${labels}} 70.031`);
     expect(lines).toContain(`apiserver_request_duration_seconds_count{${labels}} 3`);
   });
+
+  it('keeps a long-running request in apiserver_longrunning_requests until it ends, then counts it; a cancelled one is not counted', async () => {
+    const registry = newMetricsRegistry({ component: 'apiserver' });
+    const m = new RequestMetrics(registry);
+    const labels = { verb: 'CONNECT', group: '', version: 'v1', resource: 'pods', subresource: 'exec', scope: 'resource' as const };
+    const exec = m.start(labels);
+    const other = m.start(labels);
+    const gauge = 'apiserver_longrunning_requests{verb="CONNECT",group="",version="v1",resource="pods",subresource="exec",scope="resource",component="apiserver"}';
+    expect((await registry.metrics()).split('\n')).toContain(`${gauge} 2`);
+    exec.end(101);
+    exec.end(101);
+    other.cancel();
+    expect((await registry.metrics()).split('\n')).toContain(`${gauge} 0`);
+    expect(m.count({ ...labels, dryRun: false, code: 101 })).toBe(1);
+  });
 });

@@ -1,103 +1,77 @@
-// apiserver_request_total and apiserver_request_duration_seconds (upstream:
-// k8s.io/apiserver/pkg/endpoints/metrics), counted per label set by hand and
-// handed to prom-client only when scraped: prom-client's counters and
-// histograms validate and hash their labels on every observation, which cost
-// more than the rest of a watch-cache read. The exposition is the same.
+// apiserver_request_total, apiserver_request_duration_seconds and
+// apiserver_longrunning_requests (upstream: k8s.io/apiserver/pkg/endpoints/metrics):
+// every request is counted when it ends, watches and CONNECT requests
+// (exec, attach, port-forward, proxy) too; the long-running ones are also
+// in the gauge while they last.
 
 import type { Registry } from 'prom-client';
-import type { RequestObservation } from '../registry/store.js';
+import { FastCounter, FastGauge, FastHistogram } from '@kubelab/component-base';
+import type { LongRunningRequest, RequestObservation, RequestRecorder } from '../registry/store.js';
 
 /** Upstream's request metric label names, in its order. */
 export const REQUEST_LABELS = ['verb', 'dry_run', 'group', 'version', 'resource', 'subresource', 'scope', 'component'] as const;
 /** Upstream's apiserver_request_duration_seconds buckets. */
 export const DURATION_BUCKETS = [0.005, 0.025, 0.05, 0.1, 0.2, 0.4, 0.6, 0.8, 1.0, 1.25, 1.5, 2, 3, 4, 5, 6, 8, 10, 15, 20, 30, 45, 60];
+const LONG_RUNNING_LABELS = ['verb', 'group', 'version', 'resource', 'subresource', 'scope', 'component'] as const;
 
-type Labels = Record<(typeof REQUEST_LABELS)[number], string>;
+export class RequestMetrics implements RequestRecorder {
+  private readonly total: FastCounter;
+  private readonly duration: FastHistogram;
+  private readonly longRunning: FastGauge;
 
-/** One label set: its requests by code, and the histogram of their durations (per bucket, not cumulative). */
-class Series {
-  readonly codes = new Map<number, number>();
-  readonly buckets = new Float64Array(DURATION_BUCKETS.length + 1);
-  sum = 0;
-  count = 0;
-  constructor(readonly labels: Labels) {}
-
-  observe(code: number, seconds: number): void {
-    this.codes.set(code, (this.codes.get(code) ?? 0) + 1);
-    let b = 0;
-    while (b < DURATION_BUCKETS.length && seconds > DURATION_BUCKETS[b]!) b++;
-    this.buckets[b]!++;
-    this.sum += seconds;
-    this.count++;
-  }
-}
-
-interface MetricValue {
-  labels: Record<string, string | number>;
-  value: number;
-  metricName?: string;
-}
-
-export class RequestMetrics {
-  private readonly series = new Map<string, Series>();
-
-  /** Registers both metrics in `registry` (as prom-client metric objects: scraped through `get()`). */
   constructor(registry: Registry) {
-    const metric = (name: string, help: string, type: 'counter' | 'histogram', values: () => MetricValue[]) => ({
-      name,
-      help,
-      type,
-      aggregator: 'sum',
-      get: async () => ({ name, help, type, aggregator: 'sum', values: values() }),
-      reset: () => this.series.clear(),
-    });
-    registry.registerMetric(
-      metric('apiserver_request_total', 'Counter of apiserver requests broken out for each verb, dry run value, group, version, resource, scope, component, and HTTP response code.', 'counter', () =>
-        this.totals(),
-      ) as never,
+    this.total = new FastCounter(
+      registry,
+      'apiserver_request_total',
+      'Counter of apiserver requests broken out for each verb, dry run value, group, version, resource, scope, component, and HTTP response code.',
+      [...REQUEST_LABELS, 'code'],
     );
-    registry.registerMetric(
-      metric(
-        'apiserver_request_duration_seconds',
-        'Response latency distribution in seconds for each verb, dry run value, group, version, resource, subresource, scope and component.',
-        'histogram',
-        () => this.durations(),
-      ) as never,
+    this.duration = new FastHistogram(
+      registry,
+      'apiserver_request_duration_seconds',
+      'Response latency distribution in seconds for each verb, dry run value, group, version, resource, subresource, scope and component.',
+      REQUEST_LABELS,
+      DURATION_BUCKETS,
+    );
+    this.longRunning = new FastGauge(
+      registry,
+      'apiserver_longrunning_requests',
+      'Gauge of all active long-running apiserver requests broken out by verb, group, version, resource, scope and component. Not all requests are tracked this way.',
+      LONG_RUNNING_LABELS,
     );
   }
 
-  /** One finished request. */
+  /** One finished request (component is `apiserver` as upstream's; dry_run holds `All` or is empty). */
   observe(r: RequestObservation): void {
-    // dry_run holds the dryRun query value (`All`) or is empty; component is `apiserver` as upstream's.
     const dryRun = r.dryRun ? 'All' : '';
-    const key = `${r.verb}|${dryRun}|${r.group}|${r.version}|${r.resource}|${r.subresource}|${r.scope}`;
-    let s = this.series.get(key);
-    if (!s) {
-      const labels: Labels = { verb: r.verb, dry_run: dryRun, group: r.group, version: r.version, resource: r.resource, subresource: r.subresource, scope: r.scope, component: 'apiserver' };
-      this.series.set(key, (s = new Series(labels)));
-    }
-    s.observe(r.code, r.seconds);
+    const labels = [r.verb, dryRun, r.group, r.version, r.resource, r.subresource, r.scope, 'apiserver'];
+    this.duration.observe(labels, r.seconds);
+    labels.push(String(r.code));
+    this.total.inc(labels);
   }
 
-  private totals(): MetricValue[] {
-    const out: MetricValue[] = [];
-    for (const s of this.series.values()) for (const [code, n] of s.codes) out.push({ labels: { ...s.labels, code: String(code) }, value: n });
-    return out;
+  /** A WATCH or CONNECT starts: in the gauge until `end`, then counted like any request. */
+  start(l: Omit<RequestObservation, 'code' | 'seconds' | 'dryRun'>): LongRunningRequest {
+    const started = performance.now();
+    const gauge = [l.verb, l.group, l.version, l.resource, l.subresource, l.scope, 'apiserver'];
+    this.longRunning.add(gauge, 1);
+    let ended = false;
+    const leave = (): boolean => {
+      if (ended) return false;
+      ended = true;
+      this.longRunning.add(gauge, -1);
+      return true;
+    };
+    return {
+      end: (code) => {
+        if (leave()) this.observe({ ...l, dryRun: false, code, seconds: (performance.now() - started) / 1000 });
+      },
+      cancel: () => void leave(),
+    };
   }
 
-  /** Cumulative buckets with `le` first, then _sum and _count, as prom-client writes a histogram. */
-  private durations(): MetricValue[] {
-    const out: MetricValue[] = [];
-    const name = 'apiserver_request_duration_seconds';
-    for (const s of this.series.values()) {
-      let acc = 0;
-      for (let b = 0; b <= DURATION_BUCKETS.length; b++) {
-        acc += s.buckets[b]!;
-        out.push({ labels: { le: b < DURATION_BUCKETS.length ? DURATION_BUCKETS[b]! : '+Inf', ...s.labels }, value: acc, metricName: `${name}_bucket` });
-      }
-      out.push({ labels: s.labels, value: s.sum, metricName: `${name}_sum` });
-      out.push({ labels: s.labels, value: s.count, metricName: `${name}_count` });
-    }
-    return out;
+  /** Requests of one label set with one code (tests). */
+  count(r: Omit<RequestObservation, 'seconds'>): number {
+    return this.total.get([r.verb, r.dryRun ? 'All' : '', r.group, r.version, r.resource, r.subresource, r.scope, 'apiserver', String(r.code)]);
   }
 }

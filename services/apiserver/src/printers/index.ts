@@ -61,9 +61,9 @@ function rowObject(obj: Obj, include: IncludeObject): unknown {
   return { kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1', metadata: obj.metadata ?? {} };
 }
 
-/** A Table of `objects`, all of `kind`. */
-export function printTable(kind: string, objects: readonly Obj[], opts: PrintOptions): Table {
-  const printer = printerFor(kind);
+/** A Table of `objects`, all of `kind` (or printed by the given printer: a custom resource's columns). */
+export function printTable(kind: string | Printer, objects: readonly Obj[], opts: PrintOptions): Table {
+  const printer = typeof kind === 'string' ? printerFor(kind) : kind;
   const include = opts.includeObject ?? 'Metadata';
   const rows: TableRow[] = objects.map((o) => {
     const row: TableRow = { cells: printer.cells(o, opts.now) };

@@ -3,7 +3,18 @@
 // watch semantics, as upstream's registry/generic.Store sits under every
 // REST handler.
 
-import type { DeleteOptions, KubeList, KubeObject, ResourceInfo, WatchEvent, UserInfo } from '@kubelab/api';
+import type {
+  CustomResourceColumnDefinition,
+  CustomResourceSubresourceScale,
+  DeleteOptions,
+  FieldError,
+  JSONSchemaProps,
+  KubeList,
+  KubeObject,
+  ResourceInfo,
+  WatchEvent,
+  UserInfo,
+} from '@kubelab/api';
 import type { Context } from '@kubelab/tracing';
 
 /** Who is asking and how; passed through admission to storage. */
@@ -13,6 +24,10 @@ export interface RequestContext {
   /** `dryRun=All`: admit and validate, never persist. */
   dryRun?: boolean;
   fieldManager?: string;
+  /** The client's User-Agent: a write without a fieldManager is attributed to its first word. */
+  userAgent?: string;
+  /** `force=true` on an apply patch: take over the fields other managers own instead of a conflict. */
+  force?: boolean;
   /** W3C traceparent of the calling request, for tracing. */
   traceparent?: string;
   /**
@@ -77,6 +92,31 @@ export interface DeleteResult {
   deleted: boolean;
 }
 
+type Obj = KubeObject & Record<string, unknown> & { spec?: Record<string, unknown>; status?: Record<string, unknown> };
+
+/**
+ * What a resource served at run time adds to the generic one (upstream: the
+ * custom resource strategy and REST options of apiextensions): its schema's
+ * defaulting, pruning and validation, its generation rule, its printer
+ * columns and its scale subresource's paths.
+ */
+export interface CustomStrategy {
+  /** Defaulting and pruning of a written object, in place, before validation. */
+  normalize(o: Obj): void;
+  validate(o: Obj, old: Obj | undefined, subresource: string | undefined): FieldError[];
+  prepareForCreate(o: Obj): void;
+  /** After the generic PrepareForUpdate: settles metadata.generation. */
+  prepareForUpdate(next: Obj, old: Obj, subresource: string | undefined): void;
+  /** The version's structural schema (OpenAPI, `kubectl explain`). */
+  readonly schema: JSONSchemaProps;
+  /** The fields a write carries that the schema prunes, as strict decoding names them (`spec.foo`, `spec.list[0].bar`). */
+  unknownFields(o: Obj): string[];
+  /** additionalPrinterColumns of the served version (Table output). */
+  readonly columns: readonly CustomResourceColumnDefinition[];
+  /** The scale subresource's paths, when served. */
+  readonly scale?: CustomResourceSubresourceScale;
+}
+
 /**
  * One resource's storage (upstream: a generic.Store with its strategy).
  * Objects returned by get/list/watch are the watch cache's shared copies:
@@ -86,10 +126,13 @@ export interface DeleteResult {
  */
 export interface ResourceStore {
   readonly info: ResourceInfo;
+  /** Set for a custom resource (a CRD's version). */
+  readonly custom?: CustomStrategy;
   get(namespace: string | undefined, name: string, opts?: { resourceVersion?: string }): Promise<KubeObject>;
   list(opts: ListOptions): Promise<KubeList>;
   watch(opts: WatchOptions): Watch;
-  create(namespace: string | undefined, obj: KubeObject, ctx: RequestContext): Promise<KubeObject>;
+  /** `Apply`: the create of a server-side apply to a missing object (the applier owns what it applied). */
+  create(namespace: string | undefined, obj: KubeObject, ctx: RequestContext, operation?: 'Apply'): Promise<KubeObject>;
   update(namespace: string | undefined, name: string, obj: KubeObject, ctx: RequestContext, subresource?: Subresource): Promise<KubeObject>;
   patch(namespace: string | undefined, name: string, patchType: PatchType, patch: unknown, ctx: RequestContext, subresource?: Subresource): Promise<KubeObject>;
   delete(namespace: string | undefined, name: string, options: DeleteOptions, ctx: RequestContext): Promise<DeleteResult>;
@@ -113,4 +156,6 @@ export interface Registry {
   bind(namespace: string, binding: KubeObject, ctx: RequestContext): Promise<void>;
   /** The newest revision the watch cache has seen (the cluster's resourceVersion). */
   currentRevision(): number;
+  /** Resources served at run time (custom resources), for discovery; absent: none. */
+  runtimeResources?(): readonly ResourceInfo[];
 }

@@ -1,8 +1,8 @@
 // The set of resource stores plus pods/binding (upstream: the apiserver's
 // RESTStorage map and BindingREST).
 
-import { badRequest, conflict, invalid, isStored, lookupResource, RESOURCES, type FieldError, type KubeObject } from '@kubelab/api';
-import type { Registry, RequestContext, ResourceStore } from './interface.js';
+import { badRequest, conflict, invalid, isStored, lookupResource, RESOURCES, type FieldError, type KubeObject, type ResourceInfo } from '@kubelab/api';
+import type { CustomStrategy, Registry, RequestContext, ResourceStore } from './interface.js';
 import { GenericStore, type StoreDeps } from './store.js';
 import { nowTime } from './meta.js';
 
@@ -26,6 +26,8 @@ export class ApiRegistry implements Registry {
   readonly stores = new Map<string, GenericStore>();
   /** Resources answered without storage (the reviews), served once handed in. */
   private readonly unstored = new Map<string, ResourceStore>();
+  /** Resources added at run time (the versions of established CRDs), by group/version/resource. */
+  private readonly custom = new Map<string, GenericStore>();
 
   constructor(private readonly deps: StoreDeps) {
     for (const info of RESOURCES) if (isStored(info)) this.stores.set(`${info.group}/${info.version}/${info.resource}`, new GenericStore(info, deps));
@@ -41,7 +43,30 @@ export class ApiRegistry implements Registry {
 
   store(group: string, version: string, resource: string): ResourceStore | undefined {
     const key = `${group}/${version}/${resource}`;
-    return this.stores.get(key) ?? this.unstored.get(key);
+    return this.stores.get(key) ?? this.unstored.get(key) ?? this.custom.get(key);
+  }
+
+  /**
+   * Serves a resource added at run time, replacing what served it before
+   * (upstream: the CRD handler's serving info, rebuilt when the CRD changes).
+   * A built-in resource cannot be shadowed.
+   */
+  serveCustom(info: ResourceInfo, strategy: CustomStrategy): GenericStore {
+    const key = `${info.group}/${info.version}/${info.resource}`;
+    if (this.stores.has(key) || this.unstored.has(key)) throw new Error(`resource ${key} is built in`);
+    const store = new GenericStore(info, this.deps, strategy);
+    this.custom.set(key, store);
+    return store;
+  }
+
+  /** Stops serving a run-time resource (its CRD changed or went). */
+  stopServingCustom(group: string, version: string, resource: string): void {
+    this.custom.delete(`${group}/${version}/${resource}`);
+  }
+
+  /** The resources served at run time, for discovery and OpenAPI. */
+  runtimeResources(): ResourceInfo[] {
+    return [...this.custom.values()].map((s) => s.info);
   }
 
   /** The typed store for a known resource (throws for a name kubelab does not serve). */

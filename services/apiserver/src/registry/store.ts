@@ -17,12 +17,14 @@ import {
   storageKey,
   storagePrefix,
   StatusError,
+  type CustomResourceDefinition,
   type DeleteOptions,
   type KubeList,
   type KubeObject,
   type ResourceInfo,
 } from '@kubelab/api';
 import { ROOT_CONTEXT, withTraceContextAnnotation } from '@kubelab/tracing';
+import { CLEANUP_FINALIZER, isCrdResource, markTerminating } from '../apiextensions/crd.js';
 import type { AdmissionChain } from '../admission/chain.js';
 import { AdmissionHooks, type AdmissionAttributes, type Operation } from '../admission/types.js';
 import type { CacheEntry, WatchCache } from '../cache/watch-cache.js';
@@ -36,10 +38,12 @@ import type { Transformer } from '../storage/encryption/transformer.js';
 import { checkPatchedTypes } from '../decoding/decode.js';
 import { applyPatch, compileSelectors, setDefaults, validateObject } from './api-hooks.js';
 import { invalidListOptions, listOptionsErrors, watchOptionsErrors } from './list-options.js';
-import type { DeleteResult, ListOptions, PatchType, RequestContext, ResourceStore, Subresource, Watch, WatchOptions, WriteCheck } from './interface.js';
+import type { CustomStrategy, DeleteResult, ListOptions, PatchType, RequestContext, ResourceStore, Subresource, Watch, WatchOptions, WriteCheck } from './interface.js';
 import { generateName, newUid, nowTime } from './meta.js';
 import { KeyQueue } from './key-queue.js';
-import { gracePeriodSeconds, isNamespaces, pendingFinalizers, prepareForCreate, prepareForUpdate, shouldDeleteDuringUpdate, validateOnServer } from './strategy.js';
+import type { StorageMetrics, StorageOperation } from '../storage/metrics.js';
+import { allowsUnconditionalUpdate, gracePeriodSeconds, isNamespaces, pendingFinalizers, prepareForCreate, prepareForUpdate, shouldDeleteDuringUpdate, validateOnServer } from './strategy.js';
+import { FieldManager, managerName, type Writer } from './fieldmanager/index.js';
 
 /** etcd's default request size limit (--max-request-bytes 1.5 MiB). */
 export const MAX_OBJECT_BYTES = 1.5 * 1024 * 1024;
@@ -50,8 +54,10 @@ export interface StoreDeps {
   admission: AdmissionChain;
   /** Largest object the store accepts (min of etcd's limit and NATS max_payload). */
   maxObjectBytes: number;
-  /** Records a request for metrics (apiserver_request_total / _duration_seconds). */
-  observe?: (r: RequestObservation) => void;
+  /** Times the storage calls (etcd_request_duration_seconds and its counters). */
+  storageMetrics?: StorageMetrics;
+  /** Records requests for metrics (apiserver_request_total, _duration_seconds, apiserver_longrunning_requests). */
+  requestMetrics?: RequestRecorder;
   /**
    * Tracing is on: a create inside a sampled request span records its trace
    * context in the `kubelab.io/traceparent` annotation (off: not even looked at).
@@ -78,9 +84,22 @@ export interface RequestObservation {
   seconds: number;
 }
 
+/** A long-running request (WATCH, CONNECT) while it lasts; `end` counts it with its code. */
+export interface LongRunningRequest {
+  end(code: number): void;
+  /** It turned out not to be one (left to another layer to count): out of the gauge, not counted. */
+  cancel(): void;
+}
+
+/** Where requests are counted: finished ones, and long-running ones from their start. */
+export interface RequestRecorder {
+  observe(r: RequestObservation): void;
+  start(l: Omit<RequestObservation, 'code' | 'seconds' | 'dryRun'>): LongRunningRequest;
+}
+
 type RequestLabels = Pick<RequestObservation, 'verb' | 'subresource' | 'scope'> & { dryRun?: boolean };
 
-type Obj = KubeObject & Record<string, unknown> & { spec?: Record<string, unknown>; status?: Record<string, unknown> };
+export type Obj = KubeObject & Record<string, unknown> & { spec?: Record<string, unknown>; status?: Record<string, unknown> };
 
 const MAX_RETRIES = 16;
 
@@ -105,14 +124,24 @@ export class GenericStore implements ResourceStore {
   private readonly transformer: Transformer | undefined;
   private readonly writeCheck: WriteCheck | undefined;
   private readonly writers = new KeyQueue();
+  /** metadata.managedFields and server-side apply (upstream: the store's FieldManager, run by the handlers). */
+  private readonly fields: FieldManager;
 
   constructor(
     readonly info: ResourceInfo,
     private readonly deps: StoreDeps,
+    /** A custom resource's strategy (absent for built-in kinds). */
+    readonly custom?: CustomStrategy,
   ) {
     this.prefix = storagePrefix(info);
     this.transformer = deps.transformers?.forResource(info);
     this.writeCheck = deps.writeChecks?.get(`${info.group}/${info.resource}`);
+    this.fields = new FieldManager(info);
+  }
+
+  /** Who a write is attributed to: the fieldManager, else the User-Agent's first word. */
+  private writer(ctx: RequestContext, subresource?: string): Writer {
+    return { manager: managerName(ctx.fieldManager, ctx.userAgent), subresource };
   }
 
   /** The bytes written to NATS: encrypted when configured, the key as authenticated data. */
@@ -137,12 +166,30 @@ export class GenericStore implements ResourceStore {
     }
   }
 
+  /** A storage call, timed for the storage metrics when they are on. */
+  private timedStorage<T>(op: StorageOperation, call: () => Promise<T>): Promise<T> {
+    const metrics = this.deps.storageMetrics;
+    if (!metrics) return call();
+    const start = performance.now();
+    const { group, resource } = this.info;
+    return call().then(
+      (v) => {
+        metrics.record(op, group, resource, (performance.now() - start) / 1000, false);
+        return v;
+      },
+      (err: unknown) => {
+        metrics.record(op, group, resource, (performance.now() - start) / 1000, true);
+        throw err;
+      },
+    );
+  }
+
   /** One finished request for the metrics (a flat literal: this runs for every request). */
   private record(l: RequestLabels, code: number, start: number): void {
-    const observe = this.deps.observe;
-    if (!observe) return;
+    const metrics = this.deps.requestMetrics;
+    if (!metrics) return;
     const info = this.info;
-    observe({
+    metrics.observe({
       verb: l.verb,
       group: info.group,
       version: info.version,
@@ -255,12 +302,22 @@ export class GenericStore implements ResourceStore {
   }
 
   watch(opts: WatchOptions): Watch {
-    const errs = watchOptionsErrors(opts);
-    if (errs.length > 0) throw invalidListOptions(errs);
     const ns = this.info.namespaced ? opts.namespace || undefined : undefined;
-    const predicate = compileSelectors(opts.labelSelector, opts.fieldSelector, this.kindRef);
+    const labels = { verb: 'WATCH', subresource: '', scope: this.collectionScope(ns) } as const;
+    let predicate: ReturnType<typeof compileSelectors>;
     const rv = opts.resourceVersion;
-    parseResourceVersion(rv);
+    try {
+      const errs = watchOptionsErrors(opts);
+      if (errs.length > 0) throw invalidListOptions(errs);
+      predicate = compileSelectors(opts.labelSelector, opts.fieldSelector, this.kindRef);
+      parseResourceVersion(rv);
+    } catch (err) {
+      const e = toStatusError(err);
+      this.record(labels, e.code, performance.now());
+      throw e;
+    }
+    // Counted when it ends, as upstream's WATCH (200: the stream was served), and in the long-running gauge meanwhile.
+    const running = this.deps.requestMetrics?.start({ ...labels, group: this.info.group, version: this.info.version, resource: this.info.resource });
     const sendInitialEvents = opts.sendInitialEvents;
     const cache = this.deps.cache;
     let stopped = false;
@@ -278,6 +335,7 @@ export class GenericStore implements ResourceStore {
       ...(opts.timeoutSeconds ? { timeoutSeconds: opts.timeoutSeconds } : {}),
       ...(sendInitialEvents !== undefined ? { sendInitialEvents } : {}),
     };
+    if (running) void done.then(() => running.end(200));
     const subscribe = () => {
       inner = cache.watch(req);
       void inner.done.then(resolveDone);
@@ -400,15 +458,18 @@ export class GenericStore implements ResourceStore {
   private validate(o: Obj, old?: KubeObject, subresource?: string): void {
     const errs = validateObject(o, old, subresource);
     errs.push(...validateOnServer(this.info, o, old as Obj | undefined));
+    if (this.custom) errs.push(...this.custom.validate(o, old as Obj | undefined, subresource));
     if (errs.length > 0) throw invalid(this.info.kind, this.info.group, o.metadata.name ?? '', errs);
   }
 
-  create(namespace: string | undefined, body: KubeObject, ctx: RequestContext): Promise<KubeObject> {
+  create(namespace: string | undefined, body: KubeObject, ctx: RequestContext, operation?: 'Apply'): Promise<KubeObject> {
     return this.timed(
-      { verb: 'POST', subresource: '', scope: this.collectionScope(namespace), dryRun: ctx.dryRun },
+      { verb: operation === 'Apply' ? 'APPLY' : 'POST', subresource: '', scope: this.collectionScope(namespace), dryRun: ctx.dryRun },
       async () => {
         const ns = this.checkNamespace(namespace);
         let o = this.checkBody(body, ns);
+        // An apply that creates owns what it applied, not what defaulting adds (upstream: the applied configuration's field set).
+        if (operation === 'Apply') this.fields.applyCreate(o, this.writer(ctx), nowTime());
         // Whoever acts on this object later (scheduler, kubelet) continues the creating request's trace.
         if (this.deps.recordTraceContext) o = withTraceContextAnnotation(o, ctx.traceContext ?? ROOT_CONTEXT);
         const m = o.metadata;
@@ -421,6 +482,11 @@ export class GenericStore implements ResourceStore {
         // Defaulting first, as upstream decodes with defaults before PrepareForCreate (a pod's QoS class reads defaulted requests).
         setDefaults(o);
         prepareForCreate(this.info, o, ctx.user);
+        if (this.custom) {
+          this.custom.normalize(o);
+          this.custom.prepareForCreate(o);
+        }
+        if (operation !== 'Apply') this.fields.update(undefined, o, this.writer(ctx), nowTime());
         this.writeCheck?.create?.(o, ns, ctx);
         const hooks = new AdmissionHooks();
         const a = this.attrs('CREATE', ns, m.name ?? '', ctx, hooks, o);
@@ -437,7 +503,7 @@ export class GenericStore implements ResourceStore {
           const value = this.toStorage(key, enc.bytes);
           let rev: number;
           try {
-            rev = await this.deps.storage.create(key, value, ctx.traceContext);
+            rev = await this.timedStorage('create', () => this.deps.storage.create(key, value, ctx.traceContext));
           } catch (err) {
             if (err instanceof StorageError && err.kind === 'exists') throw alreadyExists(this.info, m.name!);
             throw err;
@@ -456,7 +522,7 @@ export class GenericStore implements ResourceStore {
   /** The newest stored state of a key, refreshed past the cache when a CAS lost. */
   private async current(key: string, refresh: boolean, ctx: RequestContext): Promise<CacheEntry | undefined> {
     if (refresh) {
-      const fresh = await this.deps.storage.get(key, ctx.traceContext);
+      const fresh = await this.timedStorage('get', () => this.deps.storage.get(key, ctx.traceContext));
       if (fresh) await this.deps.cache.waitForRev(fresh.revision);
       else await this.deps.cache.waitConsistent();
     } else await this.deps.cache.waitConsistent();
@@ -473,28 +539,51 @@ export class GenericStore implements ResourceStore {
       o.metadata.name = name;
       const clientRv = o.metadata.resourceVersion;
       if (clientRv !== undefined && clientRv !== '') parseResourceVersion(clientRv);
-      return this.guaranteedUpdate(ns, name, ctx, subresource, clientRv || undefined, () => o);
+      // Unconditional (no resourceVersion, a built-in kind: custom resources' strategy says no): the object replaces the latest one, retried on races.
+      const unconditional = !clientRv && !this.custom && allowsUnconditionalUpdate(this.info);
+      return this.guaranteedUpdate(ns, name, ctx, subresource, clientRv || undefined, (cur) => {
+        if (unconditional) o.metadata.resourceVersion = cur.metadata.resourceVersion!;
+        return o;
+      });
     });
   }
 
   patch(namespace: string | undefined, name: string, patchType: PatchType, patch: unknown, ctx: RequestContext, subresource?: Subresource): Promise<KubeObject> {
-    return this.timed({ verb: patchType === 'application/apply-patch+yaml' ? 'APPLY' : 'PATCH', subresource: subresource ?? '', scope: 'resource', dryRun: ctx.dryRun }, async () => {
+    const apply = patchType === 'application/apply-patch+yaml';
+    return this.timed({ verb: apply ? 'APPLY' : 'PATCH', subresource: subresource ?? '', scope: 'resource', dryRun: ctx.dryRun }, async () => {
       const ns = this.checkNamespace(namespace);
-      return this.guaranteedUpdate(ns, name, ctx, subresource, undefined, (cur) => {
-        const patched = applyPatch(patchType, thaw(cur), patch);
-        if (!isObject(patched)) throw badRequest('the patch produced something that is not an object');
-        const o = this.checkBody(patched, ns);
-        // Upstream decodes the patch result into the Go type: a wrong type is refused here, for REST and gRPC alike.
-        checkPatchedTypes(this.info, o as KubeObject);
-        if (o.metadata.name !== name) {
-          throw badRequest(`the name of the object (${String(o.metadata.name)}) does not match the name on the URL (${name})`);
-        }
-        // A resourceVersion in the patch is a precondition (upstream: the patched object's RV is used for the update).
-        if (o.metadata.resourceVersion && o.metadata.resourceVersion !== cur.metadata.resourceVersion) {
-          throw conflict(this.info, name, OPTIMISTIC_LOCK_MESSAGE);
-        }
-        return o;
-      });
+      // An apply's managedFields are settled by the merge, before the strategy copies what the endpoint may not change.
+      let applied: KubeObject['metadata']['managedFields'];
+      const manage = apply ? (stored: Obj) => setManaged(stored, applied) : undefined;
+      return this.guaranteedUpdate(
+        ns,
+        name,
+        ctx,
+        subresource,
+        undefined,
+        (cur) => {
+          let patched: unknown;
+          if (apply) {
+            if (!isObject(patch)) throw badRequest('the body of an apply patch must be an object');
+            const merged = this.fields.apply(cur, thaw(cur), patch as Obj, this.writer(ctx, subresource), ctx.force === true, nowTime());
+            applied = merged.metadata.managedFields;
+            patched = merged;
+          } else patched = applyPatch(patchType, thaw(cur), patch);
+          if (!isObject(patched)) throw badRequest('the patch produced something that is not an object');
+          const o = this.checkBody(patched, ns);
+          // Upstream decodes the patch result into the Go type: a wrong type is refused here, for REST and gRPC alike.
+          checkPatchedTypes(this.info, o as KubeObject);
+          if (o.metadata.name !== name) {
+            throw badRequest(`the name of the object (${String(o.metadata.name)}) does not match the name on the URL (${name})`);
+          }
+          // A resourceVersion in the patch is a precondition (upstream: the patched object's RV is used for the update).
+          if (o.metadata.resourceVersion && o.metadata.resourceVersion !== cur.metadata.resourceVersion) {
+            throw conflict(this.info, name, OPTIMISTIC_LOCK_MESSAGE);
+          }
+          return o;
+        },
+        manage,
+      );
     });
   }
 
@@ -504,7 +593,16 @@ export class GenericStore implements ResourceStore {
       { verb: 'POST', subresource, scope: 'resource', dryRun: ctx.dryRun },
       async () => {
         const ns = this.checkNamespace(namespace);
-        return this.guaranteedUpdate(ns, name, ctx, subresource, undefined, (cur) => mutate(thaw(cur)));
+        // The server's own write: managedFields stay as stored (upstream's binding records no manager).
+        return this.guaranteedUpdate(
+          ns,
+          name,
+          ctx,
+          subresource,
+          undefined,
+          (cur) => mutate(thaw(cur)),
+          () => {},
+        );
       },
       201,
     );
@@ -515,12 +613,29 @@ export class GenericStore implements ResourceStore {
    * client resourceVersion a lost race is the client's 409; without one the
    * server retries on the fresh object.
    */
-  private guaranteedUpdate(ns: string, name: string, ctx: RequestContext, subresource: string | undefined, clientRv: string | undefined, make: (cur: KubeObject) => Obj): Promise<KubeObject> {
+  private guaranteedUpdate(
+    ns: string,
+    name: string,
+    ctx: RequestContext,
+    subresource: string | undefined,
+    clientRv: string | undefined,
+    make: (cur: KubeObject) => Obj,
+    manage?: Manage,
+  ): Promise<KubeObject> {
     // Writers of one object take turns, so a patch without a resourceVersion does not run out of retries under contention.
-    return this.writers.run(this.key(ns, name), () => this.readModifyWrite(ns, name, ctx, subresource, clientRv, make));
+    return this.writers.run(this.key(ns, name), () => this.readModifyWrite(ns, name, ctx, subresource, clientRv, make, manage));
   }
 
-  private async readModifyWrite(ns: string, name: string, ctx: RequestContext, subresource: string | undefined, clientRv: string | undefined, make: (cur: KubeObject) => Obj): Promise<KubeObject> {
+  /** `manage` settles the stored object's managedFields; by default the write is an Update by the request's manager. */
+  private async readModifyWrite(
+    ns: string,
+    name: string,
+    ctx: RequestContext,
+    subresource: string | undefined,
+    clientRv: string | undefined,
+    make: (cur: KubeObject) => Obj,
+    manage?: Manage,
+  ): Promise<KubeObject> {
     const key = this.key(ns, name);
     let refresh = false;
     for (let attempt = 0; attempt < MAX_RETRIES; attempt++) {
@@ -535,6 +650,12 @@ export class GenericStore implements ResourceStore {
       // Defaulted before PrepareForUpdate (as upstream decodes), so generations compare defaulted specs.
       if (!subresource) setDefaults(next);
       const stored = prepareForUpdate(this.info, next, thawIfFrozen(cur.obj), subresource);
+      if (this.custom) {
+        this.custom.normalize(stored);
+        this.custom.prepareForUpdate(stored, cur.obj as Obj, subresource);
+      }
+      if (manage) manage(stored, cur.obj);
+      else this.fields.update(cur.obj, stored, this.writer(ctx, subresource), nowTime());
       this.writeCheck?.update?.(stored, cur.obj, ns, ctx);
       const hooks = new AdmissionHooks();
       const a = this.attrs('UPDATE', ns, name, ctx, hooks, stored, cur.obj, subresource);
@@ -556,7 +677,9 @@ export class GenericStore implements ResourceStore {
         const value = remove ? undefined : this.toStorage(key, enc.bytes);
         let rev: number;
         try {
-          rev = value ? await this.deps.storage.update(key, value, cur.rev, ctx.traceContext) : await this.deps.storage.delete(key, cur.rev, ctx.traceContext);
+          rev = value
+            ? await this.timedStorage('update', () => this.deps.storage.update(key, value, cur.rev, ctx.traceContext))
+            : await this.timedStorage('delete', () => this.deps.storage.delete(key, cur.rev, ctx.traceContext));
         } catch (err) {
           if (err instanceof StorageError && err.kind === 'stale') {
             hooks.rollback();
@@ -604,18 +727,19 @@ export class GenericStore implements ResourceStore {
 
         const grace = gracePeriodSeconds(this.info, o, opts);
         const finalizers = pendingFinalizers(this.info, o);
-        const next = planDelete(this.info, o, grace, finalizers.length > 0, gcFinalizer(opts));
+        // A CRD is held by its cleanup finalizer until its objects are gone (upstream: the CRD REST's Delete).
+        const next = planDelete(this.info, o, grace, finalizers.length > 0, isCrdResource(this.info) ? CLEANUP_FINALIZER : gcFinalizer(opts));
         if (next === 'unchanged') return { object: o, deleted: false };
         if (dryRun) return { object: next === 'remove' ? o : next, deleted: next === 'remove' };
         try {
           if (next === 'remove') {
-            const rev = await this.deps.storage.delete(key, cur.rev, ctx.traceContext);
+            const rev = await this.timedStorage('delete', () => this.deps.storage.delete(key, cur.rev, ctx.traceContext));
             this.deps.cache.observeWrite(rev, key);
             return { object: o, deleted: true };
           }
           const enc = this.encode(next);
           const value = this.toStorage(key, enc.bytes);
-          const rev = await this.deps.storage.update(key, value, cur.rev, ctx.traceContext);
+          const rev = await this.timedStorage('update', () => this.deps.storage.update(key, value, cur.rev, ctx.traceContext));
           return { object: this.committed(next, enc, rev, key, value.length), deleted: false };
         } catch (err) {
           if (err instanceof StorageError && err.kind === 'stale') {
@@ -657,6 +781,7 @@ export function planDelete(info: ResourceInfo, o: Obj, grace: number, hasFinaliz
   next.metadata.deletionGracePeriodSeconds = grace;
   if (needsFinalizer) next.metadata.finalizers = [...(m.finalizers ?? []), addFinalizer!];
   if (isNamespaces(info)) next.status = { ...(next.status ?? {}), phase: 'Terminating' };
+  if (isCrdResource(info)) markTerminating(next as unknown as CustomResourceDefinition, nowTime());
   return next;
 }
 
@@ -665,6 +790,15 @@ export function gcFinalizer(options: DeleteOptions): string | undefined {
   if (options.propagationPolicy === 'Foreground') return 'foregroundDeletion';
   if (options.propagationPolicy === 'Orphan' || options.orphanDependents === true) return 'orphan';
   return undefined;
+}
+
+/** Sets the managedFields an apply computed on the object the strategy prepared. */
+type Manage = (stored: Obj, cur: KubeObject) => void;
+
+function setManaged(o: Obj, entries: KubeObject['metadata']['managedFields']): void {
+  o.metadata = { ...o.metadata };
+  if (entries?.length) o.metadata.managedFields = entries;
+  else delete o.metadata.managedFields;
 }
 
 function thawIfFrozen(o: KubeObject): Obj {

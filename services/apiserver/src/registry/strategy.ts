@@ -16,14 +16,26 @@ import {
 } from '@kubelab/api';
 import type { UserInfo } from '@kubelab/api';
 import { prepareCsrForCreate, prepareCsrForUpdate, validateCsrRequest } from './certificates.js';
+import { isCrdResource, prepareCrdForCreate, prepareCrdForUpdate } from '../apiextensions/crd.js';
+import { validateCrd } from '../apiextensions/validation.js';
+import type { CustomResourceDefinition } from '@kubelab/api';
 
 type Obj = KubeObject & { spec?: Record<string, unknown>; status?: Record<string, unknown> } & Record<string, unknown>;
 
 /** Resources whose strategies set metadata.generation (1 on create, +1 per spec change). */
-const GENERATION = new Set(['apps/deployments', 'apps/replicasets', 'apps/daemonsets', 'discovery.k8s.io/endpointslices']);
+const GENERATION = new Set(['apps/deployments', 'apps/replicasets', 'apps/daemonsets', 'discovery.k8s.io/endpointslices', 'apiextensions.k8s.io/customresourcedefinitions']);
 
 export function tracksGeneration(info: ResourceInfo): boolean {
   return GENERATION.has(`${info.group}/${info.resource}`);
+}
+
+/**
+ * An update without a resourceVersion overwrites the latest object (upstream
+ * AllowUnconditionalUpdate, true for every built-in kind's strategy; custom
+ * resources and their definitions say false).
+ */
+export function allowsUnconditionalUpdate(info: ResourceInfo): boolean {
+  return info.group !== 'apiextensions.k8s.io';
 }
 
 export function hasStatusSubresource(info: ResourceInfo): boolean {
@@ -72,12 +84,15 @@ export function prepareForCreate(info: ResourceInfo, o: Obj, user?: UserInfo): v
     o.status = { loadBalancer: {} };
   } else if (isCsr(info)) {
     prepareCsrForCreate(o, user);
+  } else if (isCrdResource(info)) {
+    prepareCrdForCreate(o as unknown as CustomResourceDefinition);
   }
 }
 
 /** Checks the apiserver makes beyond @kubelab/api's validation, where they need what only it has (the x509 library). */
 export function validateOnServer(info: ResourceInfo, o: Obj, old: Obj | undefined): FieldError[] {
   if (isCsr(info) && !old) return validateCsrRequest(o);
+  if (isCrdResource(info)) return validateCrd(o as unknown as CustomResourceDefinition, old as unknown as CustomResourceDefinition | undefined);
   return [];
 }
 
@@ -115,6 +130,7 @@ export function prepareForUpdate(info: ResourceInfo, next: Obj, old: Obj, subres
       else out.status = old.status;
     }
     if (isKind(info, '', 'namespaces')) out.spec = { ...(out.spec ?? {}), finalizers: (old.spec?.finalizers as unknown) ?? [] };
+    if (isCrdResource(info)) prepareCrdForUpdate(out as unknown as CustomResourceDefinition, old as unknown as CustomResourceDefinition, subresource);
   }
   const m = out.metadata;
   m.uid = old.metadata.uid;

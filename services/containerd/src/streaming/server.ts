@@ -3,17 +3,33 @@
 // default): CRI Exec and Attach answer a one-time URL `/exec/<token>` or
 // `/attach/<token>` here; the kubelet proxies the client's upgrade to it and
 // the exec or attachment (attach.ts) runs over the remotecommand WebSocket
-// protocol (v5.channel.k8s.io, or v4 without CLOSE).
+// protocol (v5.channel.k8s.io, or v4 without CLOSE) or over SPDY/3.1
+// (v4…v1 channel.k8s.io, spdy-client.ts, kubectl up to 1.29). CRI
+// PortForward's `/portforward/<token>` forwards a pod's ports
+// (portforward.ts), over SPDY (portforward.k8s.io) or WebSocket.
 // Tokens expire after a minute unused and work once, as upstream's request
-// cache. SPDY/3.1 is refused with a message naming what is supported.
+// cache.
 
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
-import { SUPPORTED_PROTOCOLS, exitStatus, failureStatus, negotiate, type Protocol, type StreamOptions } from './protocol.js';
-import { ClientSocket } from './client.js';
+import {
+  HEADER_ACCEPTED_PROTOCOL_VERSIONS,
+  HEADER_PROTOCOL_VERSION,
+  PORT_FORWARD_PROTOCOL,
+  REMOTECOMMAND_SPDY_PROTOCOLS,
+  SPDY_31,
+  headerValues,
+  negotiateStreamProtocol,
+  spdyUpgradeResponse,
+  type RemoteCommandSpdyProtocol,
+} from '@kubelab/component-base';
+import { SUPPORTED_PROTOCOLS, exitStatus, failureStatus, negotiate, type Protocol, type StreamOptions, type StreamStatus } from './protocol.js';
+import { ClientSocket, type StreamPeer } from './client.js';
+import { SpdyRemoteCommandClient } from './spdy-client.js';
+import { servePortForwardSpdy, servePortForwardWebSocket, type PortDialer } from './portforward.js';
 import type { Attachment } from './attach.js';
 import { ExecSession, busyboxPrompt, type ExecTarget } from './session.js';
 
@@ -28,7 +44,23 @@ export interface AttachRequest extends StreamOptions {
   containerId: string;
 }
 
-type Pending = { kind: 'exec'; req: ExecRequest } | { kind: 'attach'; req: AttachRequest };
+/** A CRI PortForwardRequest: the ports a WebSocket client gets (a SPDY client names its own per stream). */
+export interface PortForwardRequest {
+  podSandboxId: string;
+  port: number[];
+}
+
+type Pending = { kind: 'exec'; req: ExecRequest } | { kind: 'attach'; req: AttachRequest } | { kind: 'portforward'; req: PortForwardRequest };
+
+/** A connected client of an exec or attachment, whichever transport it came over. */
+interface StreamClient {
+  send(channel: number, data: string): void;
+  finish(status: StreamStatus): void;
+  serve(peer: StreamPeer, gone: () => void): void;
+}
+
+/** The WebSocket subprotocols of port forwarding (upstream portforward/websocket.go; none offered is binary too). */
+const PORT_FORWARD_WS_PROTOCOLS = ['v4.channel.k8s.io'];
 
 export interface StreamingServerOptions {
   /** Bind address and the host of the URLs handed out (default 127.0.0.1). */
@@ -39,6 +71,8 @@ export interface StreamingServerOptions {
   target: (containerId: string) => ExecTarget & { prompt?: (cwd: string) => string };
   /** Attaches a client to the container's main process when it connects (throws when it is not running). */
   attach?: (req: AttachRequest, write: (channel: 1 | 2, text: string) => void) => Attachment;
+  /** Connects to a pod sandbox's port for port forwarding (throws the runtime's reason). */
+  portForward?: PortDialer;
   /** How long an unused URL stays valid (upstream: 1 minute). */
   tokenTtlMs?: number;
   now?: () => number;
@@ -51,7 +85,9 @@ const MAX_PENDING = 1000;
 export class StreamingServer {
   private readonly pending = new Map<string, Pending & { expires: number }>();
   private readonly wss = new WebSocketServer({ noServer: true, perMessageDeflate: false, handleProtocols: (offered) => negotiate(offered) ?? false });
+  private readonly portForwardWss = new WebSocketServer({ noServer: true, perMessageDeflate: false, handleProtocols: (offered) => PORT_FORWARD_WS_PROTOCOLS.find((p) => offered.has(p)) ?? false });
   private readonly sockets = new Set<WebSocket>();
+  private readonly spdySockets = new Set<Duplex>();
   private readonly now: () => number;
 
   private constructor(
@@ -67,7 +103,7 @@ export class StreamingServer {
     const server = createServer((req, res) => {
       // A plain request cannot carry a stream.
       res.writeHead(400, { 'content-type': 'text/plain; charset=utf-8' });
-      res.end(/^\/(exec|attach)\//.test(req.url ?? '') ? `unable to upgrade: missing upgrade headers in request: ${JSON.stringify(req.headers)}` : '404 page not found\n');
+      res.end(/^\/(exec|attach|portforward)\//.test(req.url ?? '') ? `unable to upgrade: missing upgrade headers in request: ${JSON.stringify(req.headers)}` : '404 page not found\n');
     });
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
@@ -87,6 +123,11 @@ export class StreamingServer {
   /** CRI Attach: registers the request and returns its one-time URL. */
   getAttach(req: AttachRequest): string {
     return this.insert({ kind: 'attach', req });
+  }
+
+  /** CRI PortForward: registers the request and returns its one-time URL. */
+  getPortForward(req: PortForwardRequest): string {
+    return this.insert({ kind: 'portforward', req });
   }
 
   private insert(p: Pending): string {
@@ -114,18 +155,64 @@ export class StreamingServer {
     const refuse = (code: number, reason: string, body: string) => {
       socket.end(`HTTP/1.1 ${code} ${reason}\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
     };
-    const m = /^\/(exec|attach)\/([A-Za-z0-9_-]+)$/.exec(new URL(req.url ?? '/', 'http://x').pathname);
+    const m = /^\/(exec|attach|portforward)\/([A-Za-z0-9_-]+)$/.exec(new URL(req.url ?? '/', 'http://x').pathname);
     const stream = m ? this.consume(m[1]!, m[2]!) : undefined;
     if (!stream) return refuse(404, 'Not Found', '404 page not found\n');
-    if ((req.headers.upgrade ?? '').toLowerCase() !== 'websocket') {
-      return refuse(400, 'Bad Request', `the kubelab runtime streams over WebSocket only (${SUPPORTED_PROTOCOLS.join(', ')}); ${req.headers.upgrade} is not supported\n`);
+    const upgrade = (req.headers.upgrade ?? '').toLowerCase();
+    if (upgrade === SPDY_31.toLowerCase()) return this.upgradeSpdy(req, socket, head, stream, refuse);
+    if (upgrade !== 'websocket') return refuse(400, 'Bad Request', `unable to upgrade: the server does not support the ${req.headers.upgrade} protocol\n`);
+    if (stream.kind === 'portforward') {
+      const { req: pf } = stream;
+      return this.portForwardWss.handleUpgrade(req, socket, head, (ws) => {
+        this.track(ws);
+        servePortForwardWebSocket(ws, pf.podSandboxId, pf.port, this.dialer());
+      });
     }
     const offered = String(req.headers['sec-websocket-protocol'] ?? '')
       .split(',')
       .map((p) => p.trim());
     const protocol = negotiate(offered);
     if (!protocol) return refuse(400, 'Bad Request', `unable to upgrade: unsupported subprotocol, expected one of ${SUPPORTED_PROTOCOLS.join(', ')}, got ${JSON.stringify(offered.filter(Boolean))}\n`);
-    this.wss.handleUpgrade(req, socket, head, (ws) => (stream.kind === 'exec' ? void this.serveExec(ws, protocol, stream.req) : this.serveAttach(ws, protocol, stream.req)));
+    this.wss.handleUpgrade(req, socket, head, (ws) => {
+      const client = this.client(ws, protocol);
+      if (stream.kind === 'exec') void this.serveExec(client, stream.req);
+      else this.serveAttach(client, stream.req);
+    });
+  }
+
+  /**
+   * A SPDY/3.1 upgrade (upstream httpstream.Handshake, then spdy.UpgradeResponse):
+   * the protocol negotiated from X-Stream-Protocol-Version, then the stream
+   * connection for an exec, an attachment or a port forward.
+   */
+  private upgradeSpdy(req: IncomingMessage, socket: Duplex, head: Buffer, stream: Pending, refuse: (code: number, reason: string, body: string) => void): void {
+    const supported = stream.kind === 'portforward' ? [PORT_FORWARD_PROTOCOL] : REMOTECOMMAND_SPDY_PROTOCOLS;
+    const h = negotiateStreamProtocol(headerValues(req.headers[HEADER_PROTOCOL_VERSION.toLowerCase()]), supported);
+    if (!h.ok) {
+      const accepted = (h.accepted ?? []).map((p) => `${HEADER_ACCEPTED_PROTOCOL_VERSIONS}: ${p}\r\n`).join('');
+      return void socket.end(
+        `HTTP/1.1 ${h.code} ${h.code === 403 ? 'Forbidden' : 'Bad Request'}\r\n${accepted}Content-Type: text/plain; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(h.message) + 1}\r\nConnection: close\r\n\r\n${h.message}\n`,
+      );
+    }
+    if (stream.kind === 'portforward' && !this.opts.portForward) return refuse(500, 'Internal Server Error', 'the streaming server does not serve PortForward\n');
+    socket.write(spdyUpgradeResponse(h.protocol));
+    this.spdySockets.add(socket);
+    const closed = () => this.spdySockets.delete(socket);
+    if (stream.kind === 'portforward') return servePortForwardSpdy(socket, head, stream.req.podSandboxId, this.dialer(), closed);
+    const protocol = h.protocol as RemoteCommandSpdyProtocol;
+    SpdyRemoteCommandClient.accept(socket, head, protocol, stream.req, closed).then(
+      (client) => (stream.kind === 'exec' ? void this.serveExec(client, stream.req) : this.serveAttach(client, stream.req)),
+      (e: Error) => this.opts.onError?.('spdy stream setup failed', { err: e.message }),
+    );
+  }
+
+  private dialer(): PortDialer {
+    return this.opts.portForward ?? (() => Promise.reject(new Error('the streaming server does not serve PortForward')));
+  }
+
+  private track(ws: WebSocket): void {
+    this.sockets.add(ws);
+    ws.on('close', () => this.sockets.delete(ws));
   }
 
   /** A client's socket, tracked until it closes so that close() can cut it. */
@@ -135,8 +222,7 @@ export class StreamingServer {
   }
 
   /** An attachment: output until PID 1 exits or the client detaches, then Success on the error channel (upstream ServeAttach). */
-  private serveAttach(ws: WebSocket, protocol: Protocol, req: AttachRequest): void {
-    const client = this.client(ws, protocol);
+  private serveAttach(client: StreamClient, req: AttachRequest): void {
     let a: Attachment;
     try {
       if (!this.opts.attach) throw new Error('the streaming server does not serve Attach');
@@ -150,8 +236,7 @@ export class StreamingServer {
   }
 
   /** An exec: the command's output, then its exit status on the error channel (upstream ServeExec). */
-  private async serveExec(ws: WebSocket, protocol: Protocol, exec: ExecRequest): Promise<void> {
-    const client = this.client(ws, protocol);
+  private async serveExec(client: StreamClient, exec: ExecRequest): Promise<void> {
     let status;
     try {
       const target = this.opts.target(exec.containerId);
@@ -178,6 +263,7 @@ export class StreamingServer {
 
   async close(): Promise<void> {
     for (const ws of this.sockets) ws.terminate();
+    for (const s of this.spdySockets) s.destroy();
     this.pending.clear();
     await new Promise<void>((resolve) => {
       this.server.closeAllConnections();

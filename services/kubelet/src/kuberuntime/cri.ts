@@ -199,6 +199,8 @@ export interface RuntimeService {
   exec?(req: ExecRequest): Promise<string>;
   /** CRI Attach: the one-time URL for attaching to the container's main process (optional like exec). */
   attach?(req: AttachRequest): Promise<string>;
+  /** CRI PortForward: the one-time URL for forwarding the sandbox's ports (optional like exec). */
+  portForward?(req: { podSandboxId: string; port: number[] }): Promise<string>;
 
   /** ListContainerStats (the eviction manager's usage source); optional so fakes may leave it out. */
   listContainerStats?(): Promise<ContainerStats[]>;

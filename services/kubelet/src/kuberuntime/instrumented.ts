@@ -23,6 +23,7 @@ export const OPERATION_TYPES = {
   execSync: 'exec_sync',
   exec: 'exec',
   attach: 'attach',
+  portForward: 'port_forward',
   listContainerStats: 'list_container_stats',
   listImages: 'list_images',
   imageStatus: 'image_status',

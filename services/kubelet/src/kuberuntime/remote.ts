@@ -9,6 +9,7 @@ import {
   decodeSandboxNetwork,
   grpcCodeName,
   type CriAttachResponse__Output,
+  type CriPortForwardResponse__Output,
   type CriContainerEventResponse__Output,
   type CriContainerStatusResponse__Output,
   type CriCreateContainerResponse__Output,
@@ -223,6 +224,10 @@ export function connectRemoteRuntime(endpoint: string, timeoutMs = 10_000, inter
       },
       async attach(req) {
         const r = await call<object, CriAttachResponse__Output>(rs, 'Attach', req);
+        return r.url;
+      },
+      async portForward(req) {
+        const r = await call<object, CriPortForwardResponse__Output>(rs, 'PortForward', req);
         return r.url;
       },
       async listContainerStats() {

@@ -89,7 +89,7 @@ async function findTarget<O>(
 }
 
 /** Asks the runtime for a streaming URL (errors answered as upstream streaming.WriteError) and proxies the connection to it. */
-async function streamFromRuntime(req: IncomingMessage, res: ServerResponse, streamUrlOf: () => Promise<string>): Promise<void> {
+export async function streamFromRuntime(req: IncomingMessage, res: ServerResponse, streamUrlOf: () => Promise<string>): Promise<void> {
   let streamUrl: string;
   try {
     streamUrl = await streamUrlOf();
@@ -114,8 +114,8 @@ export async function serveExec(k: Kubelet, req: IncomingMessage, res: ServerRes
 
 async function proxyStream(req: IncomingMessage, res: ServerResponse, streamUrl: string): Promise<void> {
   try {
-    // A WebSocket handshake is a GET whatever the client used (kubectl's SPDY attempt POSTs).
-    await proxyUpgrade(req, res, new URL(streamUrl), { method: 'GET' });
+    // A WebSocket handshake is a GET; a SPDY upgrade keeps the client's POST.
+    await proxyUpgrade(req, res, new URL(streamUrl), { method: String(req.headers.upgrade).toLowerCase() === 'websocket' ? 'GET' : (req.method ?? 'POST') });
   } catch (e) {
     if (!res.headersSent) fail(res, 500, `error proxying to the container runtime's streaming server ${streamUrl}: ${(e as Error).message}`);
   }

@@ -1,5 +1,6 @@
 // The kubelet's HTTPS server on --port (upstream pkg/kubelet/server): /pods,
 // /exec/<namespace>/<pod>/<container> and /attach/... (exec.ts),
+// /portForward/<namespace>/<pod> (portforward.ts),
 // /containerLogs/<namespace>/<pod>/<container> read from the CRI log files
 // (follow, tailLines, previous, timestamps, sinceSeconds, limitBytes),
 // /healthz and /metrics; every request, streams included, passes the auth
@@ -14,6 +15,7 @@ import type { Registry } from 'prom-client';
 import type { Kubelet } from '../kubelet.js';
 import { filterRequest, type KubeletAuthOptions } from './auth/filter.js';
 import { ATTACH_PATH, EXEC_PATH, serveAttach, serveExec } from './exec.js';
+import { PORT_FORWARD_PATH, servePortForward } from './portforward.js';
 import { streamLog, type LogOptions } from './logs.js';
 
 function fail(res: ServerResponse, code: number, message: string): void {
@@ -93,6 +95,7 @@ export async function serveKubelet(getKubelet: () => Kubelet, opts: KubeletServe
       // exec takes GET (WebSocket) and POST (SPDY), upgraded or refused.
       if (EXEC_PATH.test(url.pathname) && (req.method === 'GET' || req.method === 'POST')) return void (await serveExec(getKubelet(), req, res, url));
       if (ATTACH_PATH.test(url.pathname) && (req.method === 'GET' || req.method === 'POST')) return void (await serveAttach(getKubelet(), req, res, url));
+      if (PORT_FORWARD_PATH.test(url.pathname) && (req.method === 'GET' || req.method === 'POST')) return void (await servePortForward(getKubelet(), req, res, url));
       if (req.method !== 'GET' && req.method !== 'HEAD') return fail(res, 405, `method ${req.method} not allowed`);
       const route = routes[url.pathname];
       if (route) return void (await route(req, res, url));

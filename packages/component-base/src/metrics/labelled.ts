@@ -1,0 +1,178 @@
+// Counters and histograms on hot paths (every request, every storage call),
+// counted per label set by hand and handed to prom-client only when scraped:
+// prom-client's own metrics validate and hash their labels on every
+// observation, which costs more than a watch-cache read. The exposition is
+// prom-client's (the same text a Counter or Histogram writes).
+
+import type { Registry } from 'prom-client';
+
+interface MetricValue {
+  labels: Record<string, string | number>;
+  value: number;
+  metricName?: string;
+}
+
+type Values = readonly string[];
+
+function labelsOf(names: readonly string[], values: Values): Record<string, string> {
+  const out: Record<string, string> = {};
+  names.forEach((n, i) => (out[n] = values[i] ?? ''));
+  return out;
+}
+
+/** Registers a metric whose values are computed at scrape time (prom-client's metric interface). */
+function register(registry: Registry, name: string, help: string, type: 'counter' | 'histogram' | 'gauge', values: () => MetricValue[], reset: () => void): void {
+  registry.registerMetric({
+    name,
+    help,
+    type,
+    aggregator: 'sum',
+    get: async () => ({ name, help, type, aggregator: 'sum', values: values() }),
+    reset,
+  } as never);
+}
+
+/** A counter vector: `inc(values)` with the label values in `labelNames` order. */
+export class FastCounter {
+  private readonly series = new Map<string, { values: Values; n: number }>();
+
+  /** `registry` undefined: a process-wide metric that components register in theirs (`registerIn`). */
+  constructor(
+    registry: Registry | undefined,
+    readonly name: string,
+    readonly help: string,
+    readonly labelNames: readonly string[],
+  ) {
+    if (registry) this.registerIn(registry);
+  }
+
+  registerIn(registry: Registry): void {
+    if (registry.getSingleMetric(this.name)) return;
+    register(
+      registry,
+      this.name,
+      this.help,
+      'counter',
+      () => [...this.series.values()].map((s) => ({ labels: labelsOf(this.labelNames, s.values), value: s.n })),
+      () => this.series.clear(),
+    );
+  }
+
+  inc(values: Values, by = 1): void {
+    const key = values.join('\u0000');
+    const s = this.series.get(key);
+    if (s) s.n += by;
+    else this.series.set(key, { values: [...values], n: by });
+  }
+
+  /** The count of one label set (tests and benchmarks read it without a scrape). */
+  get(values: Values): number {
+    return this.series.get(values.join('\u0000'))?.n ?? 0;
+  }
+}
+
+/** A gauge vector for in-flight things: `inc`/`dec` per label set. */
+export class FastGauge {
+  private readonly series = new Map<string, { values: Values; n: number }>();
+
+  constructor(
+    registry: Registry,
+    name: string,
+    help: string,
+    readonly labelNames: readonly string[],
+  ) {
+    register(
+      registry,
+      name,
+      help,
+      'gauge',
+      () => [...this.series.values()].map((s) => ({ labels: labelsOf(labelNames, s.values), value: s.n })),
+      () => this.series.clear(),
+    );
+  }
+
+  add(values: Values, by: number): void {
+    const key = values.join('\u0000');
+    const s = this.series.get(key);
+    if (s) s.n += by;
+    else this.series.set(key, { values: [...values], n: by });
+  }
+
+  get(values: Values): number {
+    return this.series.get(values.join('\u0000'))?.n ?? 0;
+  }
+}
+
+class HistogramSeries {
+  readonly buckets: Float64Array;
+  sum = 0;
+  count = 0;
+  constructor(
+    readonly values: Values,
+    size: number,
+  ) {
+    this.buckets = new Float64Array(size + 1);
+  }
+}
+
+/** A histogram vector: `observe(values, v)`; buckets are upper bounds, ascending (`le`). */
+export class FastHistogram {
+  private readonly series = new Map<string, HistogramSeries>();
+
+  /** `registry` undefined: a process-wide metric that components register in theirs (`registerIn`). */
+  constructor(
+    registry: Registry | undefined,
+    readonly name: string,
+    readonly help: string,
+    readonly labelNames: readonly string[],
+    readonly bucketBounds: readonly number[],
+  ) {
+    if (registry) this.registerIn(registry);
+  }
+
+  registerIn(registry: Registry): void {
+    if (registry.getSingleMetric(this.name)) return;
+    register(
+      registry,
+      this.name,
+      this.help,
+      'histogram',
+      () => this.values(),
+      () => this.series.clear(),
+    );
+  }
+
+  observe(values: Values, v: number): void {
+    const key = values.join('\u0000');
+    let s = this.series.get(key);
+    if (!s) this.series.set(key, (s = new HistogramSeries([...values], this.bucketBounds.length)));
+    const bounds = this.bucketBounds;
+    let b = 0;
+    while (b < bounds.length && v > bounds[b]!) b++;
+    s.buckets[b]!++;
+    s.sum += v;
+    s.count++;
+  }
+
+  /** Observations of one label set. */
+  count(values: Values): number {
+    return this.series.get(values.join('\u0000'))?.count ?? 0;
+  }
+
+  /** Cumulative buckets with `le` first, then _sum and _count, as prom-client writes a histogram. */
+  private values(): MetricValue[] {
+    const out: MetricValue[] = [];
+    const bounds = this.bucketBounds;
+    for (const s of this.series.values()) {
+      const labels = labelsOf(this.labelNames, s.values);
+      let acc = 0;
+      for (let b = 0; b <= bounds.length; b++) {
+        acc += s.buckets[b]!;
+        out.push({ labels: { le: b < bounds.length ? bounds[b]! : '+Inf', ...labels }, value: acc, metricName: `${this.name}_bucket` });
+      }
+      out.push({ labels, value: s.sum, metricName: `${this.name}_sum` });
+      out.push({ labels, value: s.count, metricName: `${this.name}_count` });
+    }
+    return out;
+  }
+}

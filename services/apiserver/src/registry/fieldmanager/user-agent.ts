@@ -1,0 +1,12 @@
+// Who a write is attributed to when the request names no fieldManager
+// (upstream handlers' managerOrUserAgent / prefixFromUserAgent): the User-Agent
+// up to its first "/" ("kubectl/v1.33.0 (linux/amd64) …" is "kubectl",
+// a component's "kube-scheduler/kubelab" is "kube-scheduler"), at most 128 bytes.
+
+import { MAX_MANAGER_LENGTH } from './managed.js';
+
+export function managerName(fieldManager: string | undefined, userAgent: string | undefined): string {
+  if (fieldManager) return fieldManager;
+  const prefix = (userAgent ?? '').split('/')[0]!;
+  return Buffer.byteLength(prefix) > MAX_MANAGER_LENGTH ? Buffer.from(prefix).subarray(0, MAX_MANAGER_LENGTH).toString() : prefix;
+}
