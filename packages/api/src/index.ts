@@ -172,7 +172,19 @@ export {
 export { certificatePem, hasTrueCondition, isApproved, requestPem } from './certificates/v1/helpers.js';
 
 // the schema: OpenAPI, strict decoding, protobuf
-export { elementType, isPrimitiveType, openapiName, SCHEMA, structOf, type FieldDef, type FieldType, type PrimitiveType } from './schema/index.js';
+export {
+  elementType,
+  isPrimitiveType,
+  openapiName,
+  protobufNumber,
+  PROTOBUF_NUMBERS,
+  SCHEMA,
+  structOf,
+  type FieldDef,
+  type FieldType,
+  type PrimitiveType,
+  type ProtobufNumber,
+} from './schema/index.js';
 
 // patch, quantities, selectors
 export { applyPatch, fieldPatchMeta, isPatchType, PATCH_TYPES, type PatchTypeName } from './patch/index.js';

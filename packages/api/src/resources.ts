@@ -48,7 +48,7 @@ export const RESOURCES: readonly ResourceInfo[] = [
   r('', 'Pod', 'pods', true, {
     shortNames: ['po'],
     categories: ['all'],
-    subresources: ['status', 'binding', 'eviction', 'log', 'exec', 'attach', 'portforward', 'ephemeralcontainers'],
+    subresources: ['status', 'binding', 'eviction', 'log', 'exec', 'attach', 'portforward', 'proxy', 'ephemeralcontainers'],
   }),
   r('', 'Node', 'nodes', false, { shortNames: ['no'], subresources: ['status', 'proxy'] }),
   r('', 'Namespace', 'namespaces', false, {
@@ -59,7 +59,7 @@ export const RESOURCES: readonly ResourceInfo[] = [
   r('', 'Service', 'services', true, {
     shortNames: ['svc'],
     categories: ['all'],
-    subresources: ['status'],
+    subresources: ['status', 'proxy'],
     verbs: ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'],
   }),
   r('', 'Endpoints', 'endpoints', true, { shortNames: ['ep'] }),

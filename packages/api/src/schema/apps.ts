@@ -61,7 +61,7 @@ export const APPS_TYPES: Record<string, TypeDef> = {
     group: 'apps',
     description: 'The desired state of a replica set.',
     fields: {
-      replicas: ['int32', 'Desired pods. Defaults to 1.'],
+      replicas: ['int32', 'Desired pods. Defaults to 1.', { protobuf: 1, keepZero: true }],
       minReadySeconds: ['int32', 'Seconds ready to count as available.'],
       selector: ['LabelSelector', 'Selects its pods.', { required: true }],
       template: ['PodTemplateSpec', 'The pods to create.'],

@@ -16,10 +16,12 @@ import { POD_TYPES } from './core-pod.js';
 import { type TypeDef } from './definition.js';
 import { GROUP_TYPES } from './groups.js';
 import { META_TYPES } from './meta.js';
+import { PROTOBUF_NUMBERS, type ProtobufNumber } from './protobuf-numbers.js';
 import { RBAC_TYPES } from './rbac.js';
 
 export type { FieldDef, FieldOptions, FieldType, Group, PatchStrategy, PrimitiveType, TypeDef } from './definition.js';
 export { isPrimitiveType } from './definition.js';
+export { PROTOBUF_NUMBERS, type ProtobufNumber } from './protobuf-numbers.js';
 
 /** Type name (the Go struct name) → its description; the order is the OpenAPI documents' order. */
 export const SCHEMA: Readonly<Record<string, TypeDef>> = {
@@ -67,4 +69,9 @@ export function structOf(type: string): TypeDef | undefined {
   if (type.startsWith('map[string]')) return undefined;
   const t = SCHEMA[elementType(type)];
   return t?.fields ? t : undefined;
+}
+
+/** A field's generated.proto number (a pair for a field of an embedded struct); undefined for TypeMeta's apiVersion/kind of a kind. */
+export function protobufNumber(typeName: string, field: string): ProtobufNumber | undefined {
+  return PROTOBUF_NUMBERS[typeName]?.[field] ?? SCHEMA[typeName]?.fields?.[field]?.[2]?.protobuf;
 }

@@ -1,8 +1,11 @@
-// Legacy discovery documents (upstream: apiserver/pkg/endpoints/discovery):
-// /api, /apis, /apis/<group> and the APIResourceList of each group version,
-// with subresources kubectl looks for (pods/eviction for drain,
-// deployments/scale for scale).
+// Discovery documents (upstream: apiserver/pkg/endpoints/discovery and its
+// aggregated/ package): the legacy /api, /apis, /apis/<group> and the
+// APIResourceList of each group version, with subresources kubectl looks for
+// (pods/eviction for drain, deployments/scale for scale), and the aggregated
+// APIGroupDiscoveryList (apidiscovery.k8s.io v2, v2beta1) that kubectl 1.27+
+// asks for first. Resources served at run time (CRDs) appear in all of them.
 
+import { createHash } from 'node:crypto';
 import { RESOURCES, apiVersionOf, type ResourceInfo } from '@kubelab/api';
 
 interface APIResource {
@@ -30,7 +33,12 @@ const SUBRESOURCES: Record<string, { kind?: string; group?: string; version?: st
   token: { kind: 'TokenRequest', group: 'authentication.k8s.io', version: 'v1', verbs: ['create'] },
   approval: { verbs: ['get', 'patch', 'update'] },
   ephemeralcontainers: { verbs: ['get', 'patch', 'update'] },
+  // upstream's ProxyREST serves every method but list/watch; the kind is <Kind>ProxyOptions.
+  proxy: { verbs: ['create', 'delete', 'get', 'patch', 'update'] },
 };
+
+/** The kind discovery names for a subresource (a proxy's is NodeProxyOptions, PodProxyOptions, ServiceProxyOptions). */
+const subresourceKind = (info: ResourceInfo, sub: string): string => SUBRESOURCES[sub]?.kind ?? (sub === 'proxy' ? `${info.kind}ProxyOptions` : info.kind);
 
 /** Subresources the REST handler actually serves. */
 export const SERVED_SUBRESOURCES = new Set(Object.keys(SUBRESOURCES));
@@ -49,7 +57,7 @@ function resourceEntries(info: ResourceInfo): APIResource[] {
   for (const s of info.subresources) {
     const d = SUBRESOURCES[s];
     if (!d) continue;
-    const e: APIResource = { name: `${info.resource}/${s}`, singularName: '', namespaced: info.namespaced, kind: d.kind ?? info.kind, verbs: d.verbs };
+    const e: APIResource = { name: `${info.resource}/${s}`, singularName: '', namespaced: info.namespaced, kind: subresourceKind(info, s), verbs: d.verbs };
     if (d.group !== undefined) e.group = d.group;
     if (d.version !== undefined) e.version = d.version;
     subs.push(e);
@@ -113,4 +121,68 @@ export function compareVersions(a: string, b: string): number {
   const rb = rank(b);
   if (!ra || !rb) return ra ? -1 : rb ? 1 : a < b ? -1 : a > b ? 1 : 0;
   return rb[0] - ra[0] || rb[1] - ra[1] || rb[2] - ra[2];
+}
+
+// ---- aggregated discovery (apidiscovery.k8s.io) ----
+
+/** The aggregated document versions served; kubectl 1.27–1.29 ask for v2beta1, 1.30+ for v2. */
+export type AggregatedVersion = 'v2' | 'v2beta1';
+
+/**
+ * One resource as APIResourceDiscovery. Its responseKind carries the legacy
+ * entry's group and version, which are empty unless they differ from the
+ * resource's own (upstream ConvertGroupVersionIntoToDiscovery).
+ */
+function resourceDiscovery(info: ResourceInfo): object {
+  const out: Record<string, unknown> = {
+    resource: info.resource,
+    responseKind: { group: '', version: '', kind: info.kind },
+    scope: info.namespaced ? 'Namespaced' : 'Cluster',
+    singularResource: info.singular,
+    verbs: [...info.verbs],
+  };
+  if (info.shortNames.length) out.shortNames = [...info.shortNames];
+  if (info.categories.length) out.categories = [...info.categories];
+  const subs = info.subresources.flatMap((s) => {
+    const d = SUBRESOURCES[s];
+    return d ? [{ subresource: s, responseKind: { group: d.group ?? '', version: d.version ?? '', kind: subresourceKind(info, s) }, verbs: [...d.verbs] }] : [];
+  });
+  if (subs.length) out.subresources = subs;
+  return out;
+}
+
+/** One group with its versions in priority order, as APIGroupDiscovery (the core group has no name). */
+function groupDiscovery(all: readonly ResourceInfo[], group: string): object {
+  const versions = [...new Set(all.filter((r) => r.group === group).map((r) => r.version))].sort(compareVersions).map((version) => ({
+    version,
+    resources: all.filter((r) => r.group === group && r.version === version).map(resourceDiscovery),
+    freshness: 'Current',
+  }));
+  const metadata: Record<string, unknown> = { creationTimestamp: null };
+  if (group) metadata.name = group;
+  return { metadata, versions };
+}
+
+/** An aggregated document and its ETag: the upper-case hex SHA-512 of its JSON, quoted (upstream calculateETag). */
+export interface AggregatedDocument {
+  body: string;
+  etag: string;
+  contentType: string;
+}
+
+/** `/api` (legacy: the core group) or `/apis` (every named group) as an APIGroupDiscoveryList. */
+export function aggregatedDiscovery(legacy: boolean, version: AggregatedVersion, runtime: readonly ResourceInfo[] = []): AggregatedDocument {
+  const all = served(runtime);
+  const groups = legacy ? [''] : [...new Set(all.map((r) => r.group).filter(Boolean))];
+  const body = JSON.stringify({
+    kind: 'APIGroupDiscoveryList',
+    apiVersion: `apidiscovery.k8s.io/${version}`,
+    metadata: {},
+    items: groups.map((g) => groupDiscovery(all, g)),
+  });
+  return {
+    body,
+    etag: `"${createHash('sha512').update(body).digest('hex').toUpperCase()}"`,
+    contentType: `application/json;g=apidiscovery.k8s.io;v=${version};as=APIGroupDiscoveryList`,
+  };
 }

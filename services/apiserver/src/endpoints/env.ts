@@ -30,6 +30,8 @@ export interface HandlerEnv {
   kubeletAddress: (nodeName: string) => Promise<KubeletAddress>;
   /** The apiserver's TLS towards kubelets (--kubelet-client-certificate, …). */
   kubeletClient: KubeletClientConfig;
+  /** Where a pod IP and port are really served (kubelab's loopback pod network); absent: dialled as they are, as upstream. */
+  podDialer?: (podIP: string, port: number) => Promise<KubeletAddress>;
   /** serviceaccounts/token; absent (no signing key) the subresource is not served, as upstream without an issuer. */
   tokenRequest?: TokenRequestREST;
   /** Request metrics for what the handlers serve themselves (subresources). */

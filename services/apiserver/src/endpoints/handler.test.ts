@@ -150,6 +150,29 @@ describe('discovery and version', () => {
     });
   });
 
+  it('aggregated discovery: the APIGroupDiscoveryList with its Content-Type, ETag and 304', async () => {
+    const accept = 'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList,application/json;g=apidiscovery.k8s.io;v=v2beta1;as=APIGroupDiscoveryList,application/json';
+    const apis = await call<{ kind: string; items: { metadata: { name: string } }[] }>('GET', '/apis', { accept });
+    expect(apis.status).toBe(200);
+    expect(apis.headers.get('content-type')).toBe('application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList');
+    expect(apis.headers.get('vary')).toBe('Accept');
+    expect(apis.json.kind).toBe('APIGroupDiscoveryList');
+    expect(apis.json.items[0]!.metadata.name).toBe('apps');
+    const etag = apis.headers.get('etag')!;
+    expect(etag).toMatch(/^"[0-9A-F]{128}"$/);
+    const again = await fetch(`${base}/apis`, { headers: { accept, 'if-none-match': etag } });
+    expect(again.status).toBe(304);
+    expect(await again.text()).toBe('');
+    const core = await call<{ apiVersion: string; items: { versions: { version: string }[] }[] }>('GET', '/api', {
+      accept: 'application/json;g=apidiscovery.k8s.io;v=v2beta1;as=APIGroupDiscoveryList,application/json',
+    });
+    expect(core.headers.get('content-type')).toBe('application/json;g=apidiscovery.k8s.io;v=v2beta1;as=APIGroupDiscoveryList');
+    expect(core.json.apiVersion).toBe('apidiscovery.k8s.io/v2beta1');
+    expect(core.json.items[0]!.versions[0]!.version).toBe('v1');
+    // Without the aggregated range: the legacy answer.
+    expect((await call('GET', '/api', { accept: 'application/json' })).json).toEqual({ kind: 'APIVersions', versions: ['v1'] });
+  });
+
   it('unknown paths and resources are 404', async () => {
     expect((await call('GET', '/apis/batch/v1')).text).toBe('404 page not found\n');
     const r = await call('GET', '/api/v1/namespaces/default/widgets');

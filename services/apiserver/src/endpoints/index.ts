@@ -9,7 +9,8 @@ import type { Registry, ResourceStore } from '../registry/interface.js';
 import { toStatusError, type RequestRecorder } from '../registry/store.js';
 import type { TokenRequestREST } from '../serviceaccount/token-request.js';
 import { DEFAULT_MAX_BODY_BYTES } from './body.js';
-import { apiGroup, groupList, legacyVersions, resourceList } from './discovery.js';
+import { aggregatedDiscovery, apiGroup, groupList, legacyVersions, resourceList, type AggregatedDocument } from './discovery.js';
+import { aggregatedDiscoveryVersion } from './negotiate.js';
 import type { HandlerEnv, KubeletAddress, VersionInfo } from './env.js';
 import { openapiDocument, openapiRoot } from './openapi/build.js';
 import { customResourceDocuments, withCustomResourcePaths } from '../apiextensions/openapi.js';
@@ -45,6 +46,8 @@ export interface RestHandlerDeps {
   logger?: { error(msg: string, fields?: Record<string, unknown>): void };
   /** Serves serviceaccounts/<name>/token (TokenRequest); absent: 404 as upstream without a signing key. */
   tokenRequest?: TokenRequestREST;
+  /** Where pods/proxy and services/proxy really dial a pod IP and port (kubelab's loopback pod network); default: as they are. */
+  podDialer?: (podIP: string, port: number) => Promise<KubeletAddress>;
   /** Counts the subresource requests served here (exec, log, scale, …) in apiserver_request_total. */
   requestMetrics?: RequestRecorder;
 }
@@ -75,6 +78,7 @@ export function createRestHandler(deps: RestHandlerDeps): (req: IncomingMessage,
     kubeletAddress: deps.kubeletAddress ?? kubeletAddressFromRegistry(deps.registry),
     kubeletClient: deps.kubeletClient ?? {},
     ...(deps.tokenRequest ? { tokenRequest: deps.tokenRequest } : {}),
+    ...(deps.podDialer ? { podDialer: deps.podDialer } : {}),
     ...(deps.requestMetrics ? { requestMetrics: deps.requestMetrics } : {}),
   };
 
@@ -92,9 +96,12 @@ export function createRestHandler(deps: RestHandlerDeps): (req: IncomingMessage,
         case 'version':
           return writeJson(res, 200, env.version);
         case 'legacyVersions':
-          return writeJson(res, 200, legacyVersions());
-        case 'groupList':
-          return writeJson(res, 200, groupList(runtimeResources()));
+        case 'groupList': {
+          const legacy = info.kind === 'legacyVersions';
+          const aggregated = aggregatedDiscoveryVersion(req.headers.accept);
+          if (aggregated) return serveAggregated(req, res, aggregatedDiscovery(legacy, aggregated, runtimeResources()));
+          return writeJson(res, 200, legacy ? legacyVersions() : groupList(runtimeResources()));
+        }
         case 'group': {
           const g = apiGroup(info.group, runtimeResources());
           return g && isGet ? writeJson(res, 200, g) : pageNotFound(res);
@@ -125,6 +132,18 @@ export function createRestHandler(deps: RestHandlerDeps): (req: IncomingMessage,
       }
     }
   };
+}
+
+/** An aggregated discovery document with its ETag; 304 when the client holds it (upstream ServeHTTPWithETag). */
+function serveAggregated(req: IncomingMessage, res: ServerResponse, doc: AggregatedDocument): void {
+  const headers = { ETag: doc.etag, Vary: 'Accept', 'Cache-Control': 'public' };
+  if (req.headers['if-none-match'] === doc.etag) {
+    res.writeHead(304, headers);
+    res.end();
+    return;
+  }
+  res.writeHead(200, { ...headers, 'Content-Type': doc.contentType, 'Content-Length': Buffer.byteLength(doc.body) });
+  res.end(doc.body);
 }
 
 async function serveResource(env: HandlerEnv, r: ResourceRequest, req: IncomingMessage, res: ServerResponse, q: URLSearchParams): Promise<void> {

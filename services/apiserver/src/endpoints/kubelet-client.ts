@@ -66,3 +66,15 @@ export function kubeletResponseError(code: number, body: string, resource: strin
     code,
   });
 }
+
+/** A connection error as Go's net package words it (`dial tcp 10.0.0.5:10250: connect: connection refused`). */
+export function dialError(e: Error & { code?: string }, addr: KubeletAddress): string {
+  const go: Record<string, string> = {
+    ECONNREFUSED: 'connect: connection refused',
+    EHOSTUNREACH: 'connect: no route to host',
+    ENETUNREACH: 'connect: network is unreachable',
+    ETIMEDOUT: 'i/o timeout',
+  };
+  const why = e.code ? go[e.code] : undefined;
+  return why ? `dial tcp ${addr.host}:${addr.port}: ${why}` : e.message;
+}

@@ -40,6 +40,51 @@ export function responseShape(accept: string | undefined): ResponseShape {
   return 'object';
 }
 
+/**
+ * Whether /api or /apis is asked for as an aggregated APIGroupDiscoveryList,
+ * and which version: the first media range the server can answer wins
+ * (upstream DiscoveryEndpointRestrictions). Only JSON is served; an
+ * aggregated protobuf range is passed over, and a plain range means the
+ * legacy document.
+ */
+export function aggregatedDiscoveryVersion(accept: string | undefined): 'v2' | 'v2beta1' | undefined {
+  for (const r of parseAccept(accept)) {
+    const json = r.type === 'application/json' || r.type === '*/*' || r.type === 'application/*';
+    const proto = r.type === 'application/vnd.kubernetes.protobuf';
+    if (!json && !proto) continue;
+    if (r.params.g === undefined && r.params.as === undefined) return undefined;
+    if (json && r.params.g === 'apidiscovery.k8s.io' && r.params.as === 'APIGroupDiscoveryList' && (r.params.v === 'v2' || r.params.v === 'v2beta1')) return r.params.v;
+  }
+  return undefined;
+}
+
+/**
+ * JSON or protobuf for a response, by the first range of the client's Accept
+ * the server can answer (upstream NegotiateOutputMediaType): protobuf only
+ * for a plain object or list of a kind with a message (`canProtobuf`); a
+ * Table or PartialObjectMetadata range is answered in JSON. 'none' when the
+ * client accepts only protobuf and this response has none (upstream's 406).
+ */
+export function responseEncoding(accept: string | undefined, canProtobuf: boolean): 'json' | 'protobuf' | 'none' {
+  let sawProtobuf = false;
+  let sawOther = false;
+  for (const r of parseAccept(accept)) {
+    const json = r.type === 'application/json' || r.type === '*/*' || r.type === 'application/*';
+    const proto = r.type === 'application/vnd.kubernetes.protobuf';
+    if (!json && !proto) {
+      sawOther ||= r.type !== '';
+      continue;
+    }
+    if (proto && (r.params.as || !canProtobuf)) {
+      sawProtobuf = true;
+      continue;
+    }
+    if (proto) return 'protobuf';
+    return 'json';
+  }
+  return sawProtobuf && !sawOther ? 'none' : 'json';
+}
+
 export function parseIncludeObject(v: string | null): IncludeObject {
   return v === 'None' || v === 'Object' ? v : 'Metadata';
 }

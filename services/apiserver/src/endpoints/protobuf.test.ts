@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { StatusError } from '@kubelab/api';
+import { RESOURCES, StatusError } from '@kubelab/api';
 import { PROTOBUF_KINDS, decodeProtobuf, protobufFields, type WireField } from './protobuf.js';
 
 // Bodies recorded from the real kubectl 1.32.4 (`kubectl create ...`, `kubectl auth can-i|whoami`), base64.
@@ -188,7 +188,8 @@ const FIELDS: [what: string, type: string, no: number, want: WireField | undefin
   ['a targetPort is an IntOrString', 'ServicePort', 4, { name: 'targetPort', type: 'IntOrString', keepZero: false }],
   ['secret data is bytes', 'Secret', 2, { name: 'data', type: 'map[string]bytes', keepZero: false }],
   ['immutable: false is kept (*bool)', 'ConfigMap', 4, { name: 'immutable', type: 'boolean', keepZero: true }],
-  ['a field the schema does not number is skipped', 'PodSpec', 5, undefined],
+  ['every field has its number now (activeDeadlineSeconds)', 'PodSpec', 5, { name: 'activeDeadlineSeconds', type: 'int64', keepZero: false }],
+  ['a number no field has is skipped', 'PodSpec', 99, undefined],
 ];
 
 describe('the protobuf messages, read off the schema', () => {
@@ -196,25 +197,13 @@ describe('the protobuf messages, read off the schema', () => {
     expect(protobufFields(type).get(no)).toEqual(want);
   });
 
-  it('the kinds kubectl sends as protobuf', () => {
-    expect([...PROTOBUF_KINDS].sort()).toEqual([
-      'CertificateSigningRequest',
-      'ClusterRole',
-      'ClusterRoleBinding',
-      'ConfigMap',
-      'Deployment',
-      'LocalSubjectAccessReview',
-      'Namespace',
-      'Role',
-      'RoleBinding',
-      'Secret',
-      'SelfSubjectAccessReview',
-      'SelfSubjectReview',
-      'SelfSubjectRulesReview',
-      'Service',
-      'ServiceAccount',
-      'SubjectAccessReview',
-      'TokenRequest',
-    ]);
+  it("an embedded struct's fields are read into the enclosing object (Probe 1 is its ProbeHandler)", () => {
+    expect(protobufFields('Probe').get(1)?.embedded?.get(2)).toEqual({ name: 'httpGet', type: 'HTTPGetAction', keepZero: false });
+  });
+
+  it('every served kind, and the bodies of subresources (TokenRequest, Eviction, Binding, Scale)', () => {
+    // CustomResourceDefinition's apiextensions types are not numbered yet (415 for a protobuf body, as for a custom resource).
+    expect(RESOURCES.map((r) => r.kind).filter((k) => !PROTOBUF_KINDS.includes(k))).toEqual(['CustomResourceDefinition']);
+    expect(PROTOBUF_KINDS).toEqual(expect.arrayContaining(['TokenRequest', 'Eviction', 'Binding', 'Scale']));
   });
 });

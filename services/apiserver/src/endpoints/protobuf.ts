@@ -5,7 +5,20 @@
 // object in the field numbers of k8s.io/api's generated.proto, which the
 // schema of @kubelab/api carries on its fields: the decoder walks the schema.
 
-import { SCHEMA, elementType, formatTime, isPrimitiveType, structOf, unsupportedMediaType, badRequest, type FieldType, type KubeObject, type PrimitiveType } from '@kubelab/api';
+import {
+  SCHEMA,
+  PROTOBUF_NUMBERS,
+  elementType,
+  protobufNumber,
+  formatTime,
+  isPrimitiveType,
+  structOf,
+  unsupportedMediaType,
+  badRequest,
+  type FieldType,
+  type KubeObject,
+  type PrimitiveType,
+} from '@kubelab/api';
 
 const MAGIC = [0x6b, 0x38, 0x73, 0x00];
 
@@ -15,24 +28,33 @@ export interface WireField {
   type: FieldType;
   /** A pointer field in Go: a zero value was set on purpose, keep it. */
   keepZero: boolean;
+  /** An embedded struct (inline in JSON): its own fields by number, decoded into the enclosing object. */
+  embedded?: Map<number, WireField>;
 }
 
 const messages = new Map<string, Map<number, WireField>>();
 
-/** The numbered fields of a schema type, by field number; fields without a number are skipped on the wire. */
+/** The numbered fields of a schema type, by field number (the generated.proto numbers; fields of embedded structs are not read). */
 export function protobufFields(typeName: string): Map<number, WireField> {
   let m = messages.get(typeName);
   if (m) return m;
   m = new Map();
   for (const [name, [type, , options]] of Object.entries(SCHEMA[typeName]?.fields ?? {})) {
-    if (options?.protobuf !== undefined) m.set(options.protobuf, { name, type, keepZero: options.keepZero === true });
+    const no = protobufNumber(typeName, name);
+    const field: WireField = { name, type, keepZero: options?.keepZero === true };
+    if (typeof no === 'number') m.set(no, field);
+    else if (no) {
+      const outer = m.get(no[0]) ?? { name: '', type: '', keepZero: false, embedded: new Map() };
+      outer.embedded!.set(no[1], field);
+      m.set(no[0], outer);
+    }
   }
   messages.set(typeName, m);
   return m;
 }
 
-/** The kinds whose protobuf encoding this decoder knows (the schema marks them). */
-export const PROTOBUF_KINDS: readonly string[] = Object.keys(SCHEMA).filter((k) => SCHEMA[k]!.protobuf);
+/** The kinds this decoder reads: every described, numbered kind (one with metadata), as upstream takes protobuf for every built-in kind. */
+export const PROTOBUF_KINDS: readonly string[] = Object.keys(SCHEMA).filter((k) => !!SCHEMA[k]!.fields?.metadata && PROTOBUF_NUMBERS[k] !== undefined);
 
 class Reader {
   pos = 0;
@@ -133,6 +155,20 @@ function decodeValue(field: WireField, type: string, raw: bigint | Uint8Array): 
       const seconds = typeof s === 'bigint' ? toInt(s) : 0;
       return seconds ? formatTime(seconds * 1000) : undefined;
     }
+    case 'MicroTime': {
+      // RFC 3339 with six fractional digits, as Go's MicroTime prints.
+      const fs = fields(bytes());
+      const s = fs.get(1)?.[0]?.v;
+      const n = fs.get(2)?.[0]?.v;
+      const seconds = typeof s === 'bigint' ? toInt(s) : 0;
+      if (!seconds) return undefined;
+      const micros = String(Math.floor((typeof n === 'bigint' ? toInt(n) : 0) / 1000)).padStart(6, '0');
+      return `${formatTime(seconds * 1000).slice(0, -1)}.${micros}Z`;
+    }
+    case 'object':
+      return freeForm(field, bytes());
+    case 'Quantity':
+      return quantity(bytes());
     case 'IntOrString': {
       const fs = fields(bytes());
       const t = fs.get(1)?.[0]?.v;
@@ -146,6 +182,27 @@ function decodeValue(field: WireField, type: string, raw: bigint | Uint8Array): 
   }
   if (structOf(type)) return decodeMessage(bytes(), type);
   throw new Error(`field ${field.name}: the decoder does not read ${type}`);
+}
+
+/** The free-form fields with a known message: FieldsV1 {1 raw JSON}; the rest are not read. */
+function freeForm(field: WireField, buf: Uint8Array): unknown {
+  if (field.name !== 'fieldsV1') return undefined;
+  const raw = fields(buf).get(1)?.[0]?.v;
+  return raw instanceof Uint8Array ? (JSON.parse(text.decode(raw)) as unknown) : undefined;
+}
+
+/** map<string, ExtraValue {1 repeated string}> (a user's extra attributes). */
+function decodeExtra(values: { v: bigint | Uint8Array }[]): Record<string, string[]> {
+  const map: Record<string, string[]> = {};
+  for (const { v } of values) {
+    if (!(v instanceof Uint8Array)) continue;
+    const entry = fields(v);
+    const k = entry.get(1)?.[0]?.v;
+    const val = entry.get(2)?.[0]?.v;
+    const items = val instanceof Uint8Array ? (fields(val).get(1) ?? []) : [];
+    map[k instanceof Uint8Array ? text.decode(k) : ''] = items.flatMap(({ v: i }) => (i instanceof Uint8Array ? [text.decode(i)] : []));
+  }
+  return map;
 }
 
 /** A map<string, V> field: repeated entries { key = 1, value = 2 }. */
@@ -175,11 +232,25 @@ function isEmpty(v: unknown): boolean {
 
 /** A message of schema type `typeName`, as its JSON form: zero values dropped unless the field keeps them. */
 function decodeMessage(buf: Uint8Array, typeName: string): Record<string, unknown> {
-  const schema = protobufFields(typeName);
   const out: Record<string, unknown> = {};
+  decodeFields(buf, protobufFields(typeName), out);
+  return out;
+}
+
+/** The fields of one message into `out`; an embedded struct's message adds its fields to the same object. */
+function decodeFields(buf: Uint8Array, schema: Map<number, WireField>, out: Record<string, unknown>): void {
   for (const [no, values] of fields(buf)) {
     const field = schema.get(no);
     if (!field) continue;
+    if (field.embedded) {
+      for (const { v } of values) if (v instanceof Uint8Array) decodeFields(v, field.embedded, out);
+      continue;
+    }
+    if (field.type === 'object' && field.name === 'extra') {
+      const map = decodeExtra(values);
+      if (Object.keys(map).length) out[field.name] = map;
+      continue;
+    }
     if (field.type.startsWith('map[string]')) {
       const map = decodeMap(field, values);
       if (Object.keys(map).length) out[field.name] = map;
@@ -193,7 +264,6 @@ function decodeMessage(buf: Uint8Array, typeName: string): Record<string, unknow
     const v = decodeValue(field, field.type, values[values.length - 1]!.v);
     if (field.keepZero ? v !== undefined : !isEmpty(v)) out[field.name] = v;
   }
-  return out;
 }
 
 /**

@@ -23,6 +23,23 @@ describe('parseRequestInfo', () => {
       '/apis/apps/v1/namespaces/ns1/deployments/web/scale',
       { kind: 'resource', group: 'apps', version: 'v1', namespace: 'ns1', resource: 'deployments', name: 'web', subresource: 'scale', verb: 'patch' },
     ],
+    ['GET', '/api/v1/nodes/node-1/proxy/metrics', { kind: 'resource', group: '', version: 'v1', resource: 'nodes', name: 'node-1', subresource: 'proxy', verb: 'get', proxyPath: '/metrics' }],
+    [
+      'POST',
+      '/api/v1/namespaces/default/pods/web:80/proxy/a/b/?x=1',
+      { kind: 'resource', group: '', version: 'v1', namespace: 'default', resource: 'pods', name: 'web:80', subresource: 'proxy', verb: 'create', proxyPath: '/a/b/' },
+    ],
+    [
+      'GET',
+      '/api/v1/namespaces/default/services/https:web:443/proxy/',
+      { kind: 'resource', group: '', version: 'v1', namespace: 'default', resource: 'services', name: 'https:web:443', subresource: 'proxy', verb: 'get', proxyPath: '/' },
+    ],
+    [
+      'GET',
+      '/api/v1/namespaces/default/services/web/proxy',
+      { kind: 'resource', group: '', version: 'v1', namespace: 'default', resource: 'services', name: 'web', subresource: 'proxy', verb: 'get', proxyPath: '' },
+    ],
+    ['GET', '/api/v1/namespaces/default/pods/web/log/extra', { kind: 'notFound' }],
     ['GET', '/api/v1/namespaces/kube-system', { kind: 'resource', group: '', version: 'v1', resource: 'namespaces', name: 'kube-system', verb: 'get' }],
     ['PUT', '/api/v1/namespaces/team-a/finalize', { kind: 'resource', group: '', version: 'v1', resource: 'namespaces', name: 'team-a', subresource: 'finalize', verb: 'update' }],
     ['DELETE', '/api/v1/namespaces/default/pods', { kind: 'resource', group: '', version: 'v1', namespace: 'default', resource: 'pods', verb: 'deletecollection' }],

@@ -13,6 +13,8 @@ export interface ResourceRequest {
   name?: string;
   subresource?: string;
   verb: Verb;
+  /** For `proxy`: the path after `/proxy` as the client wrote it ('' when none, '/' kept), what the proxy forwards. */
+  proxyPath?: string;
 }
 
 export type RequestInfo =
@@ -65,7 +67,8 @@ export function parseRequestInfo(method: string, url: URL): RequestInfo {
     rest = rest.slice(2);
   }
   const [resource, name, subresource, ...extra] = rest;
-  if (!resource || extra.length > 0) return { kind: 'notFound' };
+  // Only a proxy subresource takes a path of its own (upstream: ProxyREST's Connect with the path remainder).
+  if (!resource || (extra.length > 0 && subresource !== 'proxy')) return { kind: 'notFound' };
 
   const watch = isTrue(url.searchParams.get('watch'));
   let verb: Verb;
@@ -92,5 +95,18 @@ export function parseRequestInfo(method: string, url: URL): RequestInfo {
   if (namespace !== undefined) info.namespace = namespace;
   if (name !== undefined) info.name = name;
   if (subresource !== undefined) info.subresource = subresource;
+  if (subresource === 'proxy') info.proxyPath = pathAfter(url.pathname, parts.length - extra.length);
   return info;
+}
+
+/** The raw path after its first `count` non-empty segments ('' when nothing follows; a trailing `/` is kept). */
+function pathAfter(pathname: string, count: number): string {
+  let i = 0;
+  for (let seen = 0; seen < count;) {
+    while (pathname[i] === '/') i++;
+    const next = pathname.indexOf('/', i);
+    seen++;
+    i = next === -1 ? pathname.length : next;
+  }
+  return pathname.slice(i);
 }

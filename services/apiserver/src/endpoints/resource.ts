@@ -17,7 +17,9 @@ import {
   type KubeList,
   type KubeObject,
   type ResourceInfo,
+  type Status,
 } from '@kubelab/api';
+import { returnsDeletedObject } from '../registry/strategy.js';
 import type { ResourceStore } from '../registry/interface.js';
 import { printTable, type Printer } from '../printers/index.js';
 import { customResourcePrinter } from '../apiextensions/printer.js';
@@ -27,10 +29,11 @@ import { CUSTOM_RESOURCE_PATCH_TYPES, decodeBody, parseJsonDocument, patchMediaT
 import { boolParam, intParam, requestContext } from './context.js';
 import { checkPatchFields, decodeObject, parseFieldValidation } from '../decoding/decode.js';
 import { yamlDuplicateLines } from '../decoding/json-keys.js';
-import { parseIncludeObject, responseShape, type ResponseShape } from './negotiate.js';
+import { parseIncludeObject, responseEncoding, responseShape, type ResponseShape } from './negotiate.js';
+import { encodeList, encodeObject, encodeWatchEvent, hasProtobuf, NotEncodableError, PROTOBUF_WATCH } from './protobuf-encode.js';
 import type { ResourceRequest } from './requestinfo.js';
 import { patchOptionsErrors } from '../registry/fieldmanager/index.js';
-import { warningHeaders, writeJson } from './respond.js';
+import { warningHeaders, writeJson, writeProtobuf } from './respond.js';
 import type { HandlerEnv } from './env.js';
 
 /** Upstream's cap on the operations of one JSON patch (handlers' maxJSONPatchOperations). */
@@ -94,6 +97,50 @@ function customUnknownFields(store: ResourceStore, object: KubeObject, q: URLSea
   return unknown;
 }
 
+/** 406 for a client that accepts only protobuf where this response has none (upstream errNotAcceptable). */
+function notAcceptable(): StatusError {
+  return new StatusError({
+    kind: 'Status',
+    apiVersion: 'v1',
+    metadata: {},
+    status: 'Failure',
+    message: 'only the following media types are accepted: application/json, application/yaml',
+    reason: 'NotAcceptable',
+    code: 406,
+  });
+}
+
+/** The response encoding the client asked for; throws 406 when it accepts nothing this response can be. */
+function negotiate(req: IncomingMessage, canProtobuf: boolean): 'json' | 'protobuf' {
+  const e = responseEncoding(req.headers.accept, canProtobuf);
+  if (e === 'none') throw notAcceptable();
+  return e;
+}
+
+/** One object as the client asked for it: protobuf when negotiated and encodable, else JSON in the asked shape. */
+function writeObject(
+  env: HandlerEnv,
+  store: ResourceStore,
+  obj: KubeObject,
+  req: IncomingMessage,
+  res: ServerResponse,
+  q: URLSearchParams,
+  code: number,
+  headers: Record<string, string | string[]> = {},
+): void {
+  const info = store.info;
+  const plain = responseShape(req.headers.accept) === 'object';
+  if (negotiate(req, plain && !store.custom && hasProtobuf(info.kind)) === 'protobuf') {
+    try {
+      return writeProtobuf(res, code, encodeObject(withType(info, obj), info.kind), headers);
+    } catch (e) {
+      // A free-form field without a message here: JSON, which the client also reads.
+      if (!(e instanceof NotEncodableError)) throw e;
+    }
+  }
+  writeJson(res, code, shapeObject(env, store, obj, req, q), headers);
+}
+
 /** Sets the namespace from the URL; a different one in the body is a 400 as upstream. */
 function placeInNamespace(info: ResourceInfo, obj: KubeObject, namespace: string | undefined): void {
   if (!info.namespaced) {
@@ -119,6 +166,15 @@ export async function decodeWriteBody(env: HandlerEnv, req: IncomingMessage, q: 
   return decoded;
 }
 
+/** What a finished delete answers for a store without ReturnDeletedObject (upstream finalizeDelete): Success naming the object. */
+export function deletedStatus(info: Pick<ResourceInfo, 'group' | 'resource'>, obj: KubeObject): Omit<Status, 'code'> {
+  const details: NonNullable<Status['details']> = { name: obj.metadata.name ?? '' };
+  if (info.group) details.group = info.group;
+  details.kind = info.resource;
+  if (obj.metadata.uid) details.uid = obj.metadata.uid;
+  return { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', details };
+}
+
 function deleteOptions(q: URLSearchParams, body: unknown): DeleteOptions {
   const opts: DeleteOptions = body && typeof body === 'object' && !Array.isArray(body) ? { ...(body as DeleteOptions) } : {};
   const grace = intParam(q, 'gracePeriodSeconds');
@@ -142,7 +198,7 @@ export async function serveResourceVerb(env: HandlerEnv, store: ResourceStore, r
       const rv = q.get('resourceVersion');
       if (rv) opts.resourceVersion = rv;
       const obj = await store.get(ns, r.name!, opts);
-      return writeJson(res, 200, shapeObject(env, store, obj, req, q));
+      return writeObject(env, store, obj, req, res, q, 200);
     }
     case 'list': {
       const opts: Parameters<ResourceStore['list']>[0] = {};
@@ -157,6 +213,14 @@ export async function serveResourceVerb(env: HandlerEnv, store: ResourceStore, r
       const limit = intParam(q, 'limit');
       if (limit !== undefined && limit > 0) opts.limit = limit;
       const list = await store.list(opts);
+      const encoding = negotiate(req, shape === 'object' && !store.custom && hasProtobuf(info.kind));
+      if (encoding === 'protobuf') {
+        try {
+          return writeProtobuf(res, 200, encodeList(list, apiVersionOf(info), info.kind, info.listKind));
+        } catch (e) {
+          if (!(e instanceof NotEncodableError)) throw e;
+        }
+      }
       return writeJson(res, 200, listResponse(env, store, list, shape, q));
     }
     case 'watch':
@@ -167,7 +231,7 @@ export async function serveResourceVerb(env: HandlerEnv, store: ResourceStore, r
       warnings.push(...customUnknownFields(store, object, q));
       placeInNamespace(info, object, ns);
       const created = await store.create(ns, object, ctx);
-      return writeJson(res, 201, shapeObject(env, store, created, req, q), warningHeaders(warnings));
+      return writeObject(env, store, created, req, res, q, 201, warningHeaders(warnings));
     }
     case 'update': {
       const ctx = requestContext(req, q);
@@ -178,7 +242,7 @@ export async function serveResourceVerb(env: HandlerEnv, store: ResourceStore, r
       if (object.metadata.name !== r.name) throw badRequest(`the name of the object (${object.metadata.name}) does not match the name on the URL (${r.name})`);
       const sub = r.subresource === 'status' || r.subresource === 'finalize' || r.subresource === 'approval' || r.subresource === 'ephemeralcontainers' ? r.subresource : undefined;
       const updated = await store.update(ns, r.name!, object, ctx, sub);
-      return writeJson(res, 200, shapeObject(env, store, updated, req, q), warningHeaders(warnings));
+      return writeObject(env, store, updated, req, res, q, 200, warningHeaders(warnings));
     }
     case 'patch': {
       const ctx = requestContext(req, q);
@@ -200,7 +264,7 @@ export async function serveResourceVerb(env: HandlerEnv, store: ResourceStore, r
       if (optionErrors.length) throw invalid('PatchOptions', 'meta.k8s.io', '', optionErrors);
       try {
         const patched = await store.patch(ns, r.name!, type, patch, ctx, sub);
-        return writeJson(res, 200, shapeObject(env, store, patched, req, q), warningHeaders(warnings));
+        return writeObject(env, store, patched, req, res, q, 200, warningHeaders(warnings));
       } catch (e) {
         // A JSON patch that does not apply (a failed `test`, a missing path): upstream's generic 422 drops the detail.
         if (type === 'application/json-patch+json' && e instanceof StatusError && e.code === 422 && !e.status.details) {
@@ -221,7 +285,7 @@ export async function serveResourceVerb(env: HandlerEnv, store: ResourceStore, r
         placeInNamespace(info, object, ns);
         object.metadata.name ??= r.name;
         const created = await store.create(ns, object, ctx, 'Apply');
-        return writeJson(res, 201, shapeObject(env, store, created, req, q), warningHeaders(warnings));
+        return writeObject(env, store, created, req, res, q, 201, warningHeaders(warnings));
       }
     }
     case 'delete': {
@@ -229,7 +293,8 @@ export async function serveResourceVerb(env: HandlerEnv, store: ResourceStore, r
       const body = await readBody(req, env.maxBodyBytes);
       const opts = deleteOptions(q, body.length ? decodeBody(req, body).value : undefined);
       const result = await store.delete(ns, r.name!, opts, ctx);
-      return writeJson(res, 200, shapeObject(env, store, result.object, req, q));
+      if (result.deleted && !returnsDeletedObject(info)) return writeJson(res, 200, deletedStatus(info, result.object));
+      return writeObject(env, store, result.object, req, res, q, 200);
     }
     case 'deletecollection': {
       if (!info.verbs.includes('deletecollection')) throw methodNotAllowed(`the server does not allow this method on the requested resource`);
@@ -284,9 +349,22 @@ async function serveWatch(env: HandlerEnv, store: ResourceStore, r: ResourceRequ
   const shape = responseShape(req.headers.accept);
   const include = parseIncludeObject(q.get('includeObject'));
 
+  // Protobuf watch frames for a plain watch of a kind with a message (upstream's stream=watch serializer).
+  const protobuf = negotiate(req, shape === 'object' && !store.custom && hasProtobuf(info.kind)) === 'protobuf';
+  const frame = (type: string, object: unknown): string | Buffer => {
+    if (protobuf) {
+      try {
+        return encodeWatchEvent(type, type === 'ERROR' ? (object as KubeObject) : withType(info, object as KubeObject), info.kind);
+      } catch (e) {
+        if (!(e instanceof NotEncodableError)) throw e;
+        return encodeWatchEvent('ERROR', toStatus(e), info.kind);
+      }
+    }
+    return `${JSON.stringify({ type, object })}\n`;
+  };
   const watch = store.watch(opts);
   const drained = drainWaiter(watch.done);
-  res.writeHead(200, { 'Content-Type': 'application/json', 'Cache-Control': 'no-cache, private', 'Transfer-Encoding': 'chunked' });
+  res.writeHead(200, { 'Content-Type': protobuf ? PROTOBUF_WATCH : 'application/json', 'Cache-Control': 'no-cache, private', 'Transfer-Encoding': 'chunked' });
   res.flushHeaders();
   // The response's close, not the request's: the latter fires once the body is read.
   res.on('close', () => watch.stop());
@@ -308,13 +386,13 @@ async function serveWatch(env: HandlerEnv, store: ResourceStore, r: ResourceRequ
       }
       // Backpressure: nothing more is taken from the watcher until the socket drained; a client that
       // never reads lets the watcher's buffer fill, and the watch is closed (upstream: cacheWatcher's buffer).
-      if (!res.write(`${JSON.stringify({ type: ev.type, object })}\n`) && !(await drained(res, ['close']))) {
+      if (!res.write(frame(ev.type, object)) && !(await drained(res, ['close']))) {
         res.destroy();
         break;
       }
     }
   } catch (e) {
-    if (!res.destroyed) res.write(`${JSON.stringify({ type: 'ERROR', object: toStatus(e) })}\n`);
+    if (!res.destroyed) res.write(frame('ERROR', toStatus(e)));
   } finally {
     if (timer) clearTimeout(timer);
     watch.stop();

@@ -10,6 +10,12 @@ export function writeJson(res: ServerResponse, code: number, body: unknown, head
   res.end(text);
 }
 
+/** A protobuf body (upstream's Content-Type carries no parameters for a single object or list). */
+export function writeProtobuf(res: ServerResponse, code: number, body: Buffer, headers: Record<string, string | string[]> = {}): void {
+  res.writeHead(code, { 'Content-Type': 'application/vnd.kubernetes.protobuf', 'Content-Length': body.length, ...headers });
+  res.end(body);
+}
+
 export function writeStatus(res: ServerResponse, err: unknown): Status {
   const status = toStatus(err);
   if (res.headersSent) {

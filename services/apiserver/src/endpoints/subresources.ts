@@ -13,12 +13,13 @@ import { selectorString } from '../printers/index.js';
 import { parseJsonDocument, patchMediaType, readBody } from './body.js';
 import { requestContext } from './context.js';
 import { checkPatchFields, parseFieldValidation } from '../decoding/decode.js';
-import type { HandlerEnv, KubeletAddress } from './env.js';
+import type { HandlerEnv } from './env.js';
 import type { ResourceRequest } from './requestinfo.js';
 import { decodeWriteBody } from './resource.js';
 import { serveAttach, serveExec } from './exec.js';
 import { servePortForward } from './portforward.js';
-import { kubeletResponseError, kubeletTlsOptions, kubeletUrl } from './kubelet-client.js';
+import { dialError, kubeletResponseError, kubeletTlsOptions, kubeletUrl } from './kubelet-client.js';
+import { serveProxy } from './proxy.js';
 import { validateContainer } from './pod-container.js';
 import { writeJson } from './respond.js';
 
@@ -133,18 +134,6 @@ async function serveToken(env: HandlerEnv, store: ResourceStore, r: ResourceRequ
 
 const LOG_PARAMS = ['follow', 'previous', 'timestamps', 'tailLines', 'sinceSeconds', 'sinceTime', 'limitBytes'];
 
-/** A connection error as Go's net package words it (`dial tcp 10.0.0.5:10250: connect: connection refused`). */
-function dialError(e: Error & { code?: string }, addr: KubeletAddress): string {
-  const go: Record<string, string> = {
-    ECONNREFUSED: 'connect: connection refused',
-    EHOSTUNREACH: 'connect: no route to host',
-    ENETUNREACH: 'connect: network is unreachable',
-    ETIMEDOUT: 'i/o timeout',
-  };
-  const why = e.code ? go[e.code] : undefined;
-  return why ? `dial tcp ${addr.host}:${addr.port}: ${why}` : e.message;
-}
-
 async function serveLog(env: HandlerEnv, store: ResourceStore, r: ResourceRequest, req: IncomingMessage, res: ServerResponse, q: URLSearchParams): Promise<void> {
   if (r.verb !== 'get') throw methodNotAllowedFor(r);
   const pod = (await store.get(r.namespace, r.name!)) as Obj;
@@ -214,6 +203,9 @@ export async function serveSubresource(env: HandlerEnv, store: ResourceStore, r:
       return true;
     case 'portforward':
       await servePortForward(env, store, r, req, res, q);
+      return true;
+    case 'proxy':
+      await serveProxy(env, store, r, req, res);
       return true;
     case 'token':
       if (!env.tokenRequest) return false;

@@ -187,6 +187,13 @@ export function shouldDeleteDuringUpdate(info: ResourceInfo, next: Obj, old: Obj
   return !!next.metadata.deletionTimestamp && pendingFinalizers(info, next).length === 0 && (old.metadata.deletionGracePeriodSeconds ?? 0) === 0;
 }
 
+/** Resources whose store sets ReturnDeletedObject upstream (pods, services, namespaces, serviceaccounts): a finished delete answers the object, the rest a Status. */
+const RETURN_DELETED_OBJECT = new Set(['/pods', '/services', '/namespaces', '/serviceaccounts']);
+
+export function returnsDeletedObject(info: Pick<ResourceInfo, 'group' | 'resource'>): boolean {
+  return RETURN_DELETED_OBJECT.has(`${info.group}/${info.resource}`);
+}
+
 export function isNamespaces(info: ResourceInfo): boolean {
   return isKind(info, '', 'namespaces');
 }
