@@ -60,6 +60,25 @@ interface StreamClient {
   serve(peer: StreamPeer, gone: () => void): void;
 }
 
+/** How long a WebSocket stream waits before its process runs (see the upgrade handler). */
+const PROCESS_START_MS = 20;
+
+/** A client whose output (data and the final status) leaves only after `ms`, in order; its input flows at once. */
+function holdOutput(client: StreamClient, ms: number): StreamClient {
+  let held: Array<() => void> | undefined = [];
+  setTimeout(() => {
+    const queued = held ?? [];
+    held = undefined;
+    for (const f of queued) f();
+  }, ms);
+  const later = (f: () => void) => (held ? held.push(f) : f());
+  return {
+    send: (channel, data) => later(() => client.send(channel, data)),
+    finish: (status) => later(() => client.finish(status)),
+    serve: (peer, gone) => client.serve(peer, gone),
+  };
+}
+
 /** The WebSocket subprotocols of port forwarding (upstream portforward/websocket.go; none offered is binary too). */
 const PORT_FORWARD_WS_PROTOCOLS = ['v4.channel.k8s.io'];
 
@@ -175,7 +194,10 @@ export class StreamingServer {
     const protocol = negotiate(offered);
     if (!protocol) return refuse(400, 'Bad Request', `unable to upgrade: unsupported subprotocol, expected one of ${SUPPORTED_PROTOCOLS.join(', ')}, got ${JSON.stringify(offered.filter(Boolean))}\n`);
     this.wss.handleUpgrade(req, socket, head, (ws) => {
-      const client = this.client(ws, protocol);
+      // A process takes a moment to start (runc: tens of ms). client-go's WebSocket executor reads
+      // frames while it still creates its streams and drops frames of streams it has not made yet
+      // ("Unknown stream id 3"): an instant simulated command would lose its exit status that way.
+      const client = holdOutput(this.client(ws, protocol), PROCESS_START_MS);
       if (stream.kind === 'exec') void this.serveExec(client, stream.req);
       else this.serveAttach(client, stream.req);
     });
