@@ -69,7 +69,15 @@ describe.runIf(requireTool('nats-server'))('events.k8s.io/v1', () => {
   });
 
   it('serves a core/v1 event as events.k8s.io/v1 with the deprecated fields', async () => {
-    const r = await post(CORE, { metadata: { name: 'legacy' }, involvedObject: { kind: 'Pod', namespace: 'default', name: 'web' }, reason: 'Pulled', message: 'pulled', source: { component: 'kubelet', host: 'n1' }, count: 3, type: 'Normal' });
+    const r = await post(CORE, {
+      metadata: { name: 'legacy' },
+      involvedObject: { kind: 'Pod', namespace: 'default', name: 'web' },
+      reason: 'Pulled',
+      message: 'pulled',
+      source: { component: 'kubelet', host: 'n1' },
+      count: 3,
+      type: 'Normal',
+    });
     expect(r.status, r.body).toBe(201);
     const ev = await getJson(`${EVENTS}/legacy`);
     expect(ev).toMatchObject({ note: 'pulled', deprecatedSource: { component: 'kubelet', host: 'n1' }, deprecatedCount: 3, eventTime: null, regarding: { name: 'web' } });
