@@ -65,4 +65,11 @@ describe.skipIf(!run)('kubectl 1.32: events.k8s.io/v1', { timeout: 60_000 }, () 
       '10m (x3 over 11m) Warning BackOff Pod/nginx Back-off restarting failed container nginx in pod nginx_default',
     ]);
   });
+
+  it('explain events --api-version=events.k8s.io/v1 reads its OpenAPI schema', async () => {
+    const r = await c.kubectl(['explain', 'events.regarding', '--api-version=events.k8s.io/v1']);
+    expect(r.stdout).toMatch(/^GROUP: {6}events\.k8s\.io$/m);
+    expect(r.stdout).toMatch(/^KIND: {7}Event$/m);
+    expect(r.stdout).toMatch(/^FIELD: regarding <ObjectReference>$/m);
+  });
 });
