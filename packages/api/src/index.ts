@@ -38,7 +38,7 @@ export {
 export { formatMicroTime, formatTime, parseTime } from './meta/time.js';
 
 // the resources served
-export { apiVersionOf, escapeKeyName, isStored, lookupKind, lookupResource, RESOURCES, storageKey, storagePrefix, unescapeKeyName, type ResourceInfo } from './resources.js';
+export { apiVersionOf, escapeKeyName, isStored, lookupKind, schemaTypeOf, lookupResource, RESOURCES, storageKey, storagePrefix, unescapeKeyName, type ResourceInfo } from './resources.js';
 
 // the kinds' TypeScript shapes
 export type {
@@ -169,6 +169,8 @@ export {
   type KeyUsage,
   type RequestConditionType,
 } from './certificates/v1/types.js';
+export type { Event as EventsEvent, EventList as EventsEventList, EventSeries as EventsEventSeries } from './events/v1/types.js';
+export { eventFromCore, eventToCore } from './events/v1/conversion.js';
 export { certificatePem, hasTrueCondition, isApproved, requestPem } from './certificates/v1/helpers.js';
 
 // the schema: OpenAPI, strict decoding, protobuf
@@ -197,6 +199,7 @@ export { convertFieldSelector, objectFields } from './fields/selectable.js';
 export { setDefaults } from './defaults.js';
 export { validateObject } from './validation/index.js';
 export { goBytes } from './validation/certificates.js';
+export { validateEventsEventCreate } from './validation/events.js';
 export { deepEqual } from './validation/util.js';
 
 // helpers the controllers, scheduler and kubelet share

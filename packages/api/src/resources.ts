@@ -18,6 +18,10 @@ export interface ResourceInfo {
   verbs: Verb[];
   /** Subresources served besides the object itself (`status`, `scale`, ...). */
   subresources: string[];
+  /** The SCHEMA type of its objects when not `kind` (two kinds are named Event); read it through schemaTypeOf. */
+  schemaType?: string;
+  /** The resource whose storage holds its objects, converted on the way (upstream: events.k8s.io/v1 over core events). */
+  storedAs?: { group: string; resource: string };
 }
 
 const ALL_VERBS: Verb[] = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
@@ -27,9 +31,13 @@ function r(
   kind: string,
   resource: string,
   namespaced: boolean,
-  opts: { version?: string; shortNames?: string[]; categories?: string[]; subresources?: string[]; verbs?: Verb[] } = {},
+  opts: { version?: string; shortNames?: string[]; categories?: string[]; subresources?: string[]; verbs?: Verb[]; schemaType?: string; storedAs?: ResourceInfo['storedAs'] } = {},
 ): ResourceInfo {
+  const extra: Pick<ResourceInfo, 'schemaType' | 'storedAs'> = {};
+  if (opts.schemaType) extra.schemaType = opts.schemaType;
+  if (opts.storedAs) extra.storedAs = opts.storedAs;
   return {
+    ...extra,
     group,
     version: opts.version ?? 'v1',
     resource,
@@ -100,12 +108,19 @@ export const RESOURCES: readonly ResourceInfo[] = [
   r('authentication.k8s.io', 'SelfSubjectReview', 'selfsubjectreviews', false, { version: 'v1beta1', verbs: ['create'] }),
   // approval: the Approved/Denied conditions (kubectl certificate approve|deny); status: the signer's certificate.
   r('certificates.k8s.io', 'CertificateSigningRequest', 'certificatesigningrequests', false, { shortNames: ['csr'], subresources: ['status', 'approval'] }),
+  // Served from core events' storage, converted (upstream: the events REST storage installed twice).
+  r('events.k8s.io', 'Event', 'events', true, { shortNames: ['ev'], schemaType: 'EventsEvent', storedAs: { group: '', resource: 'events' } }),
   r('apiextensions.k8s.io', 'CustomResourceDefinition', 'customresourcedefinitions', false, { shortNames: ['crd', 'crds'], categories: ['api-extensions'], subresources: ['status'] }),
 ];
 
-/** Whether objects of a resource are kept in storage (the create-only reviews are not): what lists, watches and caches walk. */
-export function isStored(info: Pick<ResourceInfo, 'verbs'>): boolean {
-  return info.verbs.includes('get');
+/** Whether objects of a resource are kept in its own storage (the create-only reviews and events.k8s.io are not): what lists, watches and caches walk. */
+export function isStored(info: Pick<ResourceInfo, 'verbs' | 'storedAs'>): boolean {
+  return info.verbs.includes('get') && !info.storedAs;
+}
+
+/** The SCHEMA type a resource's objects are described by (decoding, OpenAPI, printers). */
+export function schemaTypeOf(info: Pick<ResourceInfo, 'kind' | 'schemaType'>): string {
+  return info.schemaType ?? info.kind;
 }
 
 export function apiVersionOf(info: Pick<ResourceInfo, 'group' | 'version'>): string {

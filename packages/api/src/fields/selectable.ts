@@ -68,14 +68,29 @@ const ACCEPTED: Record<string, readonly string[]> = {
     'metadata.namespace',
     'metadata.name',
   ],
+  // Upstream AddFieldLabelConversionsForEvent of events/v1: the events.k8s.io names, renamed below to core's.
+  'events.k8s.io/v1/Event': ['reason', 'source', 'type', 'metadata.namespace', 'metadata.name'],
   'v1/Node': ['metadata.name', 'spec.unschedulable'],
   'v1/Secret': ['type', 'metadata.namespace', 'metadata.name'],
   'v1/Namespace': ['status.phase', 'metadata.name'],
   'certificates.k8s.io/v1/CertificateSigningRequest': ['metadata.name', 'spec.signerName'],
 };
 
-/** Labels renamed on the way in (old clients send spec.host for pods). */
-const RENAMED: Record<string, Record<string, string>> = { 'v1/Pod': { 'spec.host': 'spec.nodeName' } };
+/** Labels renamed on the way in (old clients send spec.host for pods; events.k8s.io names core's fields otherwise). */
+const RENAMED: Record<string, Record<string, string>> = {
+  'v1/Pod': { 'spec.host': 'spec.nodeName' },
+  // events.k8s.io/v1 objects are stored as core/v1 Events: its labels name the core fields.
+  'events.k8s.io/v1/Event': {
+    'regarding.kind': 'involvedObject.kind',
+    'regarding.namespace': 'involvedObject.namespace',
+    'regarding.name': 'involvedObject.name',
+    'regarding.uid': 'involvedObject.uid',
+    'regarding.apiVersion': 'involvedObject.apiVersion',
+    'regarding.resourceVersion': 'involvedObject.resourceVersion',
+    'regarding.fieldPath': 'involvedObject.fieldPath',
+    reportingController: 'reportingComponent',
+  },
+};
 
 const gvk = (apiVersion: string | undefined, kind: string | undefined): string => `${apiVersion ?? ''}/${kind ?? ''}`;
 

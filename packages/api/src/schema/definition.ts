@@ -22,7 +22,21 @@
 
 /** The Go package an OpenAPI name comes from. */
 export type Group =
-  'core' | 'apps' | 'meta' | 'discovery' | 'coordination' | 'autoscaling' | 'policy' | 'rbac' | 'authorization' | 'authentication' | 'certificates' | 'apiextensions' | 'intstr' | 'resource';
+  | 'core'
+  | 'apps'
+  | 'meta'
+  | 'discovery'
+  | 'coordination'
+  | 'autoscaling'
+  | 'policy'
+  | 'rbac'
+  | 'authorization'
+  | 'authentication'
+  | 'certificates'
+  | 'events'
+  | 'apiextensions'
+  | 'intstr'
+  | 'resource';
 
 /**
  * A field's type: string, int32, int64, boolean, number, Time, MicroTime,

@@ -14,6 +14,7 @@ import { CORE_TYPES } from './core.js';
 import { NODE_TYPES } from './core-node.js';
 import { POD_TYPES } from './core-pod.js';
 import { type TypeDef } from './definition.js';
+import { EVENTS_TYPES } from './events.js';
 import { GROUP_TYPES } from './groups.js';
 import { META_TYPES } from './meta.js';
 import { PROTOBUF_NUMBERS, type ProtobufNumber } from './protobuf-numbers.js';
@@ -35,6 +36,7 @@ export const SCHEMA: Readonly<Record<string, TypeDef>> = {
   ...AUTHENTICATION_TYPES,
   ...AUTH_TYPES,
   ...CERTIFICATES_TYPES,
+  ...EVENTS_TYPES,
   ...APIEXTENSIONS_TYPES,
 };
 

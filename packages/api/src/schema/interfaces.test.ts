@@ -30,6 +30,7 @@ const MODULE_OF: Record<Group, string> = {
   authorization: '../authorization/v1/types.ts',
   authentication: '../authentication/v1/types.ts',
   certificates: '../certificates/v1/types.ts',
+  events: '../events/v1/types.ts',
   apiextensions: '../apiextensions/v1/types.ts',
 };
 

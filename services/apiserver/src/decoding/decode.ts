@@ -5,7 +5,7 @@
 // apimachinery's serializer/json strict mode and handlers' fieldValidation).
 // Below the REST handlers, the registry and the gRPC server, which all use it.
 
-import { badRequest, invalid, isPrimitiveType, SCHEMA, type KubeObject, type PrimitiveType, type ResourceInfo } from '@kubelab/api';
+import { badRequest, invalid, isPrimitiveType, SCHEMA, schemaTypeOf, type KubeObject, type PrimitiveType, type ResourceInfo } from '@kubelab/api';
 import { objectFieldErrors, type DuplicateField } from './json-keys.js';
 
 export type FieldValidation = 'Ignore' | 'Warn' | 'Strict';
@@ -152,7 +152,7 @@ export function decodeObject(
  * directives) and null values (deletions) are allowed; unknown fields are
  * removed or, under Strict, rejected.
  */
-export function checkPatchFields(info: Pick<ResourceInfo, 'kind' | 'version'>, patch: unknown, validation: FieldValidation, duplicates: readonly DuplicateField[] = []): string[] {
+export function checkPatchFields(info: Pick<ResourceInfo, 'kind' | 'version' | 'schemaType'>, patch: unknown, validation: FieldValidation, duplicates: readonly DuplicateField[] = []): string[] {
   if (typeof patch !== 'object' || patch === null || Array.isArray(patch)) return [];
   const unknown: string[] = [];
   const visit = (v: unknown, t: string, path: string) => {
@@ -176,7 +176,7 @@ export function checkPatchFields(info: Pick<ResourceInfo, 'kind' | 'version'>, p
       visit((v as J)[key], f[0], sub);
     }
   };
-  visit(patch, info.kind, '');
+  visit(patch, schemaTypeOf(info), '');
   // Upstream reports the patch's repeated keys (decoding it into a map) before the patched object's unknown fields, which come sorted (a map's keys).
   const errors = [...duplicates.map((d) => `duplicate field "${d.path}"`), ...unknown.sort().map((f) => `unknown field "${f}"`)];
   if (validation === 'Strict' && errors.length) {

@@ -105,6 +105,7 @@ describe('discovery and version', () => {
       'authorization.k8s.io',
       'authentication.k8s.io',
       'certificates.k8s.io',
+      'events.k8s.io',
       'apiextensions.k8s.io',
     ]);
     // kubectl auth whoami 1.27 asks v1beta1, later ones v1 first.
@@ -194,6 +195,7 @@ describe('openapi v3', () => {
       'apis/authentication.k8s.io/v1',
       'apis/authentication.k8s.io/v1beta1',
       'apis/certificates.k8s.io/v1',
+      'apis/events.k8s.io/v1',
       'apis/apiextensions.k8s.io/v1',
     ]);
     const url = root.paths['api/v1']!.serverRelativeURL;

@@ -244,7 +244,8 @@ function unknown(apiVersion: string, kind: string, raw: Buffer): Buffer {
 export function encodeObject(obj: KubeObject, kind: string): Buffer {
   const w = new Writer();
   encodeMessage(w, obj as unknown as Obj, kind);
-  return unknown(obj.apiVersion ?? '', kind, w.finish());
+  // `kind` names the schema type (EventsEvent); the envelope carries the object's own kind.
+  return unknown(obj.apiVersion ?? '', obj.kind ?? kind, w.finish());
 }
 
 /** metav1.ListMeta {1 selfLink, 2 resourceVersion, 3 continue, 4 remainingItemCount}. */

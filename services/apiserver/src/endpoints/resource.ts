@@ -11,6 +11,7 @@ import {
   isNotFound,
   methodNotAllowed,
   requestEntityTooLarge,
+  schemaTypeOf,
   StatusError,
   toStatus,
   type DeleteOptions,
@@ -41,7 +42,7 @@ const MAX_JSON_PATCH_OPERATIONS = 10_000;
 
 /** What prints a store's Table rows: its kind's printer, or a custom resource's columns. */
 function tablePrinter(store: Pick<ResourceStore, 'info' | 'custom'>): string | Printer {
-  return store.custom ? customResourcePrinter(store.custom.columns) : store.info.kind;
+  return store.custom ? customResourcePrinter(store.custom.columns) : schemaTypeOf(store.info);
 }
 
 /** An object as it goes out: typed, and shaped as the client asked. */
@@ -130,9 +131,9 @@ function writeObject(
 ): void {
   const info = store.info;
   const plain = responseShape(req.headers.accept) === 'object';
-  if (negotiate(req, plain && !store.custom && hasProtobuf(info.kind)) === 'protobuf') {
+  if (negotiate(req, plain && !store.custom && hasProtobuf(schemaTypeOf(info))) === 'protobuf') {
     try {
-      return writeProtobuf(res, code, encodeObject(withType(info, obj), info.kind), headers);
+      return writeProtobuf(res, code, encodeObject(withType(info, obj), schemaTypeOf(info)), headers);
     } catch (e) {
       // A free-form field without a message here: JSON, which the client also reads.
       if (!(e instanceof NotEncodableError)) throw e;
@@ -159,9 +160,11 @@ function checkKind(info: ResourceInfo, obj: KubeObject, schemaKind = info.kind):
   }
 }
 
-export async function decodeWriteBody(env: HandlerEnv, req: IncomingMessage, q: URLSearchParams, info: ResourceInfo, schemaKind = info.kind) {
+/** `schemaKind`: a subresource's own kind (Scale, Binding...); absent: the resource's objects. */
+export async function decodeWriteBody(env: HandlerEnv, req: IncomingMessage, q: URLSearchParams, info: ResourceInfo, schemaKind?: string) {
   const { value, source } = decodeBody(req, await readBody(req, env.maxBodyBytes));
-  const decoded = decodeObject({ kind: schemaKind, version: schemaKind === info.kind ? info.version : 'v1' }, value, parseFieldValidation(q.get('fieldValidation')), schemaKind, source);
+  const as = schemaKind && schemaKind !== info.kind ? { kind: schemaKind, version: 'v1' } : info;
+  const decoded = decodeObject(as, value, parseFieldValidation(q.get('fieldValidation')), schemaKind ?? schemaTypeOf(info), source);
   checkKind(info, decoded.object, schemaKind);
   return decoded;
 }
@@ -213,10 +216,10 @@ export async function serveResourceVerb(env: HandlerEnv, store: ResourceStore, r
       const limit = intParam(q, 'limit');
       if (limit !== undefined && limit > 0) opts.limit = limit;
       const list = await store.list(opts);
-      const encoding = negotiate(req, shape === 'object' && !store.custom && hasProtobuf(info.kind));
+      const encoding = negotiate(req, shape === 'object' && !store.custom && hasProtobuf(schemaTypeOf(info)));
       if (encoding === 'protobuf') {
         try {
-          return writeProtobuf(res, 200, encodeList(list, apiVersionOf(info), info.kind, info.listKind));
+          return writeProtobuf(res, 200, encodeList(list, apiVersionOf(info), schemaTypeOf(info), info.listKind));
         } catch (e) {
           if (!(e instanceof NotEncodableError)) throw e;
         }
@@ -281,7 +284,7 @@ export async function serveResourceVerb(env: HandlerEnv, store: ResourceStore, r
         }
         // Server-side apply creates what does not exist yet.
         if (type !== 'application/apply-patch+yaml' || sub || !isNotFound(e)) throw e;
-        const { object } = decodeObject(info, patch, validation);
+        const { object } = decodeObject(info, patch, validation, schemaTypeOf(info));
         placeInNamespace(info, object, ns);
         object.metadata.name ??= r.name;
         const created = await store.create(ns, object, ctx, 'Apply');
@@ -350,14 +353,14 @@ async function serveWatch(env: HandlerEnv, store: ResourceStore, r: ResourceRequ
   const include = parseIncludeObject(q.get('includeObject'));
 
   // Protobuf watch frames for a plain watch of a kind with a message (upstream's stream=watch serializer).
-  const protobuf = negotiate(req, shape === 'object' && !store.custom && hasProtobuf(info.kind)) === 'protobuf';
+  const protobuf = negotiate(req, shape === 'object' && !store.custom && hasProtobuf(schemaTypeOf(info))) === 'protobuf';
   const frame = (type: string, object: unknown): string | Buffer => {
     if (protobuf) {
       try {
-        return encodeWatchEvent(type, type === 'ERROR' ? (object as KubeObject) : withType(info, object as KubeObject), info.kind);
+        return encodeWatchEvent(type, type === 'ERROR' ? (object as KubeObject) : withType(info, object as KubeObject), schemaTypeOf(info));
       } catch (e) {
         if (!(e instanceof NotEncodableError)) throw e;
-        return encodeWatchEvent('ERROR', toStatus(e), info.kind);
+        return encodeWatchEvent('ERROR', toStatus(e), schemaTypeOf(info));
       }
     }
     return `${JSON.stringify({ type, object })}\n`;

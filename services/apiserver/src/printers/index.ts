@@ -3,7 +3,7 @@
 
 import { certificateSigningRequestPrinter } from './certificates.js';
 import { daemonSetPrinter, deploymentPrinter, replicaSetPrinter } from './apps.js';
-import { configMapPrinter, defaultPrinter, eventPrinter, leasePrinter, namespacePrinter, secretPrinter, serviceAccountPrinter } from './misc.js';
+import { configMapPrinter, defaultPrinter, eventPrinter, eventsEventPrinter, leasePrinter, namespacePrinter, secretPrinter, serviceAccountPrinter } from './misc.js';
 import { nodePrinter } from './node.js';
 import { podPrinter } from './pod.js';
 import { roleBindingPrinter } from './rbac.js';
@@ -16,7 +16,7 @@ export { nodeRoles, nodeStatus } from './node.js';
 export { formatLabels, selectorString } from './labels.js';
 export type { Printer, Table, TableRow, TableColumnDefinition } from './table.js';
 
-/** Kind → printer; one entry per kind kubelab serves. */
+/** Kind (schema type where two kinds share a name) → printer; one entry per kind kubelab serves. */
 export const PRINTERS: ReadonlyMap<string, Printer> = new Map([
   ['Pod', podPrinter],
   ['Node', nodePrinter],
@@ -27,6 +27,8 @@ export const PRINTERS: ReadonlyMap<string, Printer> = new Map([
   ['Endpoints', endpointsPrinter],
   ['EndpointSlice', endpointSlicePrinter],
   ['Event', eventPrinter],
+  // events.k8s.io/v1 Event, by its schema type (ResourceInfo.schemaType).
+  ['EventsEvent', eventsEventPrinter],
   ['Lease', leasePrinter],
   ['ConfigMap', configMapPrinter],
   ['Secret', secretPrinter],

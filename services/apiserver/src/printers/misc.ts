@@ -1,6 +1,7 @@
 // Rows of the small kinds: events, leases, configmaps, secrets, namespaces,
 // serviceaccounts (upstream: printEvent, printLease, printConfigMap, ...).
 
+import { eventToCore, type EventsEvent } from '@kubelab/api';
 import { since } from './duration.js';
 import { AGE_COLUMN, NAME_COLUMN, col, type Obj, type Printer } from './table.js';
 
@@ -40,6 +41,12 @@ export const eventPrinter: Printer = {
     const target = io.name ? `${kind}/${io.name}` : kind;
     return [last, ev.type ?? '', ev.reason ?? '', target, io.fieldPath ?? '', eventSource(ev), String(ev.message ?? '').trim(), first, n, ev.metadata?.name];
   },
+};
+
+/** events.k8s.io/v1 Events print as core's (upstream: the internal Event both versions convert to). */
+export const eventsEventPrinter: Printer = {
+  columns: eventPrinter.columns,
+  cells: (ev, now) => eventPrinter.cells(eventToCore(ev as EventsEvent), now),
 };
 
 export const leasePrinter: Printer = {

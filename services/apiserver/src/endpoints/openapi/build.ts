@@ -5,7 +5,7 @@
 // (upstream: kube-openapi handler3 serving the per-GV specs).
 
 import { createHash } from 'node:crypto';
-import { RESOURCES, SCHEMA, apiVersionOf, isStored, fieldPatchMeta, isPrimitiveType, openapiName, type FieldDef, type PrimitiveType, type ResourceInfo } from '@kubelab/api';
+import { RESOURCES, SCHEMA, apiVersionOf, fieldPatchMeta, schemaTypeOf, isPrimitiveType, openapiName, type FieldDef, type PrimitiveType, type ResourceInfo } from '@kubelab/api';
 
 export type Json = Record<string, unknown>;
 
@@ -59,7 +59,7 @@ function fieldSchema(owner: string, field: string, [type, description]: FieldDef
 /** group/version/kind of the top-level kinds, for `x-kubernetes-group-version-kind`. */
 function gvkOf(typeName: string): Json[] | undefined {
   const extra: Record<string, [string, string]> = { Scale: ['autoscaling', 'v1'], Eviction: ['policy', 'v1'], Binding: ['', 'v1'], DeleteOptions: ['', 'v1'] };
-  const r = RESOURCES.find((i) => i.kind === typeName);
+  const r = RESOURCES.find((i) => schemaTypeOf(i) === typeName);
   if (r) return [{ group: r.group, kind: r.kind, version: r.version }];
   const e = extra[typeName];
   return e ? [{ group: e[0], kind: typeName, version: e[1] }] : undefined;
@@ -100,7 +100,7 @@ function operation(info: ResourceInfo, action: string, id: string, extraParams: 
     description: `${action} ${info.kind}`,
     operationId: id,
     parameters: extraParams,
-    responses: { '200': { description: 'OK', content: { 'application/json': { schema: ref(info.kind) } } } },
+    responses: { '200': { description: 'OK', content: { 'application/json': { schema: ref(schemaTypeOf(info)) } } } },
     'x-kubernetes-action': action,
     'x-kubernetes-group-version-kind': { group: info.group, version: info.version, kind: info.kind },
   };
@@ -114,7 +114,7 @@ export function paths(gv: string): Json {
     const base = info.namespaced ? `${prefix}/namespaces/{namespace}/${info.resource}` : `${prefix}/${info.resource}`;
     const op = `${info.kind}${info.namespaced ? 'Namespaced' : ''}`;
     // The reviews are create-only: a POST and nothing else, as upstream.
-    if (!isStored(info)) {
+    if (!info.verbs.includes('get')) {
       out[base] = { post: operation(info, 'post', `create${op}`, WRITE_PARAMS) };
       continue;
     }
