@@ -43,6 +43,17 @@ spec:
 apiVersion: v1
 kind: Pod
 metadata:
+  name: ticker
+spec:
+  nodeName: node-1
+  containers:
+  - name: app
+    image: busybox:1.36
+    command: ["sh", "-c", "while true; do echo tick; sleep 1; done"]
+---
+apiVersion: v1
+kind: Pod
+metadata:
   name: once
 spec:
   nodeName: node-1
@@ -68,12 +79,12 @@ describe.runIf(run)('kubectl 1.27 … 1.33 against kubelab', { timeout: 120_000 
   beforeAll(async () => {
     c = await startCluster();
     node = await startNode(c, 'compat');
-    expect((await c.kubectl(['apply', '-f', '-'], { stdin: PODS })).stdout).toBe('pod/box created\npod/web created\npod/once created\n');
+    expect((await c.kubectl(['apply', '-f', '-'], { stdin: PODS })).stdout).toBe('pod/box created\npod/web created\npod/ticker created\npod/once created\n');
     await waitFor(
       'box and web Running, once Succeeded',
       async () => {
-        const r = await c.kubectl(['get', 'pods', 'box', 'web', 'once', '--no-headers']);
-        return /^box\s+1\/1\s+Running/m.test(r.stdout) && /^web\s+1\/1\s+Running/m.test(r.stdout) && /^once\s+0\/1\s+Completed/m.test(r.stdout);
+        const r = await c.kubectl(['get', 'pods', 'box', 'web', 'ticker', 'once', '--no-headers']);
+        return ['box', 'web', 'ticker'].every((p) => new RegExp(`^${p}\\s+1/1\\s+Running`, 'm').test(r.stdout)) && /^once\s+0\/1\s+Completed/m.test(r.stdout);
       },
       { ...POLL, timeoutMs: 60_000 },
     );
@@ -122,6 +133,16 @@ describe.runIf(run)('kubectl 1.27 … 1.33 against kubelab', { timeout: 120_000 
 
     it(`exec runs a command in the container (${minor >= 30 ? 'WebSocket' : 'SPDY/3.1'})`, async () => {
       expect(await k(['exec', 'box', '-c', 'app', '--', 'sh', '-c', 'echo hi; exit 3'])).toEqual({ stdout: 'hi\n', stderr: 'command terminated with exit code 3\n', code: 3 });
+    });
+
+    it(`attach shows the main process's output as it comes (${minor >= 30 ? 'WebSocket' : 'SPDY/3.1'})`, async () => {
+      const { child, output } = c.spawnKubectl(['attach', 'ticker'], { bin });
+      try {
+        await waitFor('two ticks', async () => output().split('tick\n').length > 2 || undefined, { ...POLL, timeoutMs: 15_000 });
+      } finally {
+        child.kill('SIGINT');
+      }
+      expect(output()).toMatch(/^If you don't see a command prompt, try pressing enter\.\n(tick\n)+/);
     });
 
     it('port-forward carries TCP to the pod: nginx answers a HEAD request', async () => {

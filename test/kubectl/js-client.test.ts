@@ -3,9 +3,11 @@
 // write: the calls a learner's script or tiny operator makes — lists with
 // pagination, watches and informers, the patch types, exec, attach, logs.
 
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough, Writable } from 'node:stream';
-import { Attach, CoreV1Api, Exec, KubeConfig, Log, makeInformer, PatchStrategy, setHeaderOptions, Watch, type V1ConfigMap, type V1Status } from '@kubernetes/client-node';
+import { Attach, CoreV1Api, Cp, Exec, KubeConfig, Log, makeInformer, PatchStrategy, setHeaderOptions, Watch, type V1ConfigMap, type V1Status } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requireTool, waitFor } from '@kubelab/testing';
 import { POLL, startCluster, type Cluster } from './harness.js';
@@ -174,5 +176,14 @@ describe.runIf(requireTool('kubectl'))('@kubernetes/client-node 1.4 against kube
     stdin.write('echo got hello\n');
     await waitFor('the echo', async () => stdout.text().includes('got hello\n'), POLL);
     ws.close();
+  });
+
+  it('copies a directory into a pod (Cp.cpToPod: a tar stream into `tar xf - -C DIR`)', async () => {
+    const src = mkdtempSync(join(tmpdir(), 'js-cp-'));
+    writeFileSync(join(src, 'hello.txt'), 'hello from the JS client\n');
+    // cpToPod returns before the copy ends (the client does not wait for the exec): poll for the file.
+    await new Cp(kc).cpToPod('default', 'box', 'app', src, '/tmp');
+    await waitFor('the copied file', async () => (await c.kubectl(['exec', 'box', '--', 'cat', '/tmp/hello.txt'])).stdout === 'hello from the JS client\n', POLL);
+    rmSync(src, { recursive: true, force: true });
   });
 });
