@@ -142,6 +142,14 @@ describe.runIf(ready)('pnpm kubelab up (local processes)', { timeout: 120_000 },
     expect(described).toMatch(/Normal\s+Killing\s+.*Container app failed liveness probe, will be restarted/);
   });
 
+  it('answers pods/proxy with 503 instead of dialing a pod IP (pod ports live inside the local runtime)', async () => {
+    const r = await kubectl(['get', '--raw', '/api/v1/namespaces/default/pods/probedemo:80/proxy/']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(
+      /^Error from server \(ServiceUnavailable\): error trying to reach service: dial tcp [\d.]+:80: the local runner's pod network lives inside the simulated runtime \(use kubectl port-forward\)$/m,
+    );
+  });
+
   it('publishes the kube-proxy configuration and renders a Service as iptables rules', async () => {
     const conf = await kubectl(['get', 'cm', 'kube-proxy', '-n', 'kube-system', '-o', 'jsonpath={.data.config\\.conf}']);
     expect(conf.stdout).toMatch(/^mode: iptables$/m);

@@ -6,6 +6,7 @@ import { addTracingFlags, setupTracing, TracingConfigError, tracingOptionsFromFl
 import { anonymousAuthFrom, AuthenticationConfigError } from './authentication/config.js';
 import { AuthorizationModeError, parseAuthorizationModes } from './authorization/modes.js';
 import { readNatsTls } from '@kubelab/nats';
+import { serviceUnavailable } from '@kubelab/api';
 import { startApiserver } from './server.js';
 import type { ServingTls } from './http/server.js';
 import type { KubeletClientConfig } from './endpoints/kubelet-client.js';
@@ -66,9 +67,24 @@ const flags = addTracingFlags(
     .string('etcd-cafile', '', "SSL Certificate Authority file used to secure etcd communication (kubelab: NATS in etcd's role).")
     .string('etcd-certfile', '', 'SSL certification file used to secure etcd communication.')
     .string('etcd-keyfile', '', 'SSL key file used to secure etcd communication.')
+    .string(
+      'pod-network-mode',
+      'pod-ip',
+      "kubelab: how pods are reached for pods/proxy and services/proxy: pod-ip (dial the pod's IP, as upstream) or loopback (the local runner: pod ports live inside the simulated runtime, so the proxy answers 503).",
+    )
     .string('kv-bucket', 'kubelab', 'kubelab: the JetStream KV bucket holding every object.')
     .string('encryption-provider-config', '', "The file containing configuration for encryption providers to be used for storing secrets in NATS (etcd's role)."),
 );
+
+/** --pod-network-mode: loopback gives the proxy a dialer that refuses (nothing may leave the machine for a pod IP). */
+function podNetworkFrom(mode: string): { podDialer?: (podIP: string, port: number) => Promise<{ host: string; port: number }> } {
+  if (mode === 'pod-ip') return {};
+  if (mode !== 'loopback') throw new FlagError(`invalid argument "${mode}" for "--pod-network-mode" flag: must be pod-ip or loopback`);
+  return {
+    podDialer: (podIP, port) =>
+      Promise.reject(serviceUnavailable(`error trying to reach service: dial tcp ${podIP}:${port}: the local runner's pod network lives inside the simulated runtime (use kubectl port-forward)`)),
+  };
+}
 
 /** The TLS files as PEM; a missing file is a start-up error naming the flag. */
 function servingTlsFrom(values: { 'tls-cert-file': string; 'tls-private-key-file': string; 'client-ca-file': string }): { tls?: ServingTls } {
@@ -164,6 +180,7 @@ async function main(): Promise<void> {
     defaultNotReadyTolerationSeconds: values['default-not-ready-toleration-seconds'],
     defaultUnreachableTolerationSeconds: values['default-unreachable-toleration-seconds'],
     watchCacheSize: values['watch-cache-size'],
+    ...podNetworkFrom(values['pod-network-mode']),
     ...servingTlsFrom(values),
     ...kubeletClientFrom(values),
     anonymousAuth: anonymous,
