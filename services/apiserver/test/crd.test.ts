@@ -186,6 +186,20 @@ describe.runIf(requireTool('nats-server'))('CustomResourceDefinitions over REST'
     expect(doc.body.components.schemas['io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta']).toBeDefined();
   });
 
+  it('OpenAPI v2 carries the schema and paths too (JSON and protobuf), and changes its ETag with them', async () => {
+    const json = await c.rest('/openapi/v2', { headers: { accept: 'application/json' } });
+    expect([json.status, json.headers['content-type']]).toEqual([200, 'application/json']);
+    const doc = { body: JSON.parse(json.body) as Json };
+    const s = doc.body.definitions['com.example.stable.v1.CronTab'];
+    expect(s['x-kubernetes-group-version-kind']).toEqual([{ group: 'stable.example.com', kind: 'CronTab', version: 'v1' }]);
+    expect(s.properties.spec.properties.replicas).toEqual({ type: 'integer', minimum: 1, maximum: 10, default: 1 });
+    expect(Object.keys(doc.body.paths)).toContain('/apis/stable.example.com/v1/namespaces/{namespace}/crontabs/{name}');
+    expect(doc.body.definitions['io.k8s.api.core.v1.Pod']).toBeDefined();
+    const pb = await c.rest('/openapi/v2', { headers: { accept: 'application/com.github.proto-openapi.spec.v2@v1.0+protobuf' } });
+    expect(pb.status).toBe(200);
+    expect(pb.headers.etag).toBe(json.headers.etag);
+  });
+
   it('Table output has the additionalPrinterColumns', async () => {
     const table = await rest(CRONTABS, { accept: 'application/json;as=Table;g=meta.k8s.io;v=v1' });
     expect(table.body.columnDefinitions.map((c: Json) => [c.name, c.type])).toEqual([

@@ -111,7 +111,7 @@ export function createRestHandler(deps: RestHandlerDeps): (req: IncomingMessage,
           return l && isGet ? writeJson(res, 200, l) : pageNotFound(res);
         }
         case 'openapiV2':
-          return serveOpenApiV2(req, res);
+          return serveOpenApiV2(req, res, customResourceDocuments(deps.registry));
         case 'openapiV3Root':
           return writeJson(res, 200, withCustomResourcePaths(openapiRoot(), customResourceDocuments(deps.registry)));
         case 'openapiV3': {

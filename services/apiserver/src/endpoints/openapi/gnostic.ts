@@ -34,7 +34,33 @@ function compact<T extends object>(o: T): T {
   return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
 }
 
-const SCHEMA_KEYS = new Set(['$ref', 'format', 'title', 'description', 'default', 'required', 'enum', 'additionalProperties', 'type', 'items', 'allOf', 'properties']);
+/** JSON Schema's validation keywords gnostic's Schema carries (a CRD's schema uses them), by their JSON names. */
+const VALIDATION_KEYS = {
+  multipleOf: 'multiple_of',
+  maximum: 'maximum',
+  exclusiveMaximum: 'exclusive_maximum',
+  minimum: 'minimum',
+  exclusiveMinimum: 'exclusive_minimum',
+  maxLength: 'max_length',
+  minLength: 'min_length',
+  pattern: 'pattern',
+  maxItems: 'max_items',
+  minItems: 'min_items',
+  uniqueItems: 'unique_items',
+  maxProperties: 'max_properties',
+  minProperties: 'min_properties',
+} as const;
+
+const SCHEMA_KEYS = new Set(['$ref', 'format', 'title', 'description', 'default', 'required', 'enum', 'additionalProperties', 'type', 'items', 'allOf', 'properties', ...Object.keys(VALIDATION_KEYS)]);
+
+function validationFields(s: Json): Partial<GnosticSchema> {
+  const out: Record<string, unknown> = {};
+  for (const [json, field] of Object.entries(VALIDATION_KEYS)) {
+    const v = s[json];
+    if (typeof v === 'number' || typeof v === 'boolean' || typeof v === 'string') out[field] = v;
+  }
+  return out as Partial<GnosticSchema>;
+}
 
 export function gnosticSchema(s: Json, where = 'schema'): GnosticSchema {
   for (const k of Object.keys(s)) {
@@ -47,6 +73,7 @@ export function gnosticSchema(s: Json, where = 'schema'): GnosticSchema {
     title: str(s.title),
     description: str(s.description),
     default: s.default === undefined ? undefined : gnosticAny(s.default),
+    ...validationFields(s),
     required: Array.isArray(s.required) ? s.required.map(String) : undefined,
     enum: Array.isArray(s.enum) ? s.enum.map(gnosticAny) : undefined,
     additional_properties:

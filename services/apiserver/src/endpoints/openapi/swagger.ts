@@ -83,26 +83,53 @@ function pathParameters(path: string, kind: string): Json[] {
 
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch'];
 
-/** The Swagger 2.0 document of every served group version (pure given the schema). */
-export function swaggerDocument(): Json {
-  const allPaths: Json = {};
-  for (const key of openapiGroupVersions()) {
-    for (const [path, item] of Object.entries(paths(key.replace(/^apis?\//, '')))) {
-      if (!isObject(item)) continue;
-      const v2: Json = {};
-      let kind = '';
-      for (const m of METHODS) {
-        const op = item[m];
-        if (!isObject(op)) continue;
-        v2[m] = toSwaggerOperation(op);
-        const gvk = op['x-kubernetes-group-version-kind'];
-        if (isObject(gvk) && typeof gvk.kind === 'string') kind = gvk.kind;
-      }
-      const params = pathParameters(path, kind);
-      if (params.length) v2.parameters = params;
-      allPaths[path] = v2;
+/** Adds one v3 document's paths to Swagger 2.0 `allPaths` (operations converted, path parameters at the path item). */
+function addPaths(allPaths: Json, v3Paths: Json): void {
+  for (const [path, item] of Object.entries(v3Paths)) {
+    if (!isObject(item)) continue;
+    const v2: Json = {};
+    let kind = '';
+    for (const m of METHODS) {
+      const op = item[m];
+      if (!isObject(op)) continue;
+      v2[m] = toSwaggerOperation(op);
+      const gvk = op['x-kubernetes-group-version-kind'];
+      if (isObject(gvk) && typeof gvk.kind === 'string') kind = gvk.kind;
     }
+    const params = pathParameters(path, kind);
+    if (params.length) v2.parameters = params;
+    allPaths[path] = v2;
   }
-  const definitions = Object.fromEntries(Object.entries(componentSchemas()).map(([n, s]) => [n, isObject(s) ? toSwaggerSchema(s) : s]));
+}
+
+/** A CRD schema as v2 publishes it: `nullable` (OpenAPI v3 only) dropped, as upstream's v2 builder for CRDs does. */
+function withoutV3Only(s: Json): Json {
+  const out: Json = {};
+  for (const [k, v] of Object.entries(s)) {
+    if (k === 'nullable') continue;
+    if (k === 'properties' && isObject(v)) out[k] = Object.fromEntries(Object.entries(v).map(([n, p]) => [n, isObject(p) ? withoutV3Only(p) : p]));
+    else if ((k === 'items' || k === 'additionalProperties') && isObject(v)) out[k] = withoutV3Only(v);
+    else if (k === 'allOf' && Array.isArray(v)) out[k] = v.map((x) => (isObject(x) ? withoutV3Only(x) : x));
+    else out[k] = v;
+  }
+  return out;
+}
+
+const toDefinitions = (schemas: Json): Json => Object.fromEntries(Object.entries(schemas).map(([n, s]) => [n, isObject(s) ? toSwaggerSchema(s) : s]));
+
+/**
+ * The Swagger 2.0 document of every served group version (pure given the
+ * schema), with the OpenAPI v3 documents of custom resources merged in, as
+ * upstream's aggregated /openapi/v2 carries the CRDs' schemas.
+ */
+export function swaggerDocument(custom: Iterable<Json> = []): Json {
+  const allPaths: Json = {};
+  for (const key of openapiGroupVersions()) addPaths(allPaths, paths(key.replace(/^apis?\//, '')));
+  const definitions = toDefinitions(componentSchemas());
+  for (const doc of custom) {
+    if (isObject(doc.paths)) addPaths(allPaths, doc.paths);
+    const schemas = isObject(doc.components) && isObject(doc.components.schemas) ? doc.components.schemas : {};
+    for (const [name, s] of Object.entries(toDefinitions(schemas))) definitions[name] ??= isObject(s) ? withoutV3Only(s) : s;
+  }
   return { swagger: '2.0', info: { ...OPENAPI_INFO }, paths: allPaths, definitions };
 }

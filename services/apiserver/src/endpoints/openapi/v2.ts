@@ -70,26 +70,35 @@ interface Served {
 }
 
 let served: Served | undefined;
+let servedFor = '';
 
-/** The document in both forms, built once (the schema is fixed for the process). */
-export function openapiV2(): Served {
-  if (!served) {
-    const doc = swaggerDocument();
+/** A custom resources' OpenAPI v3 document (its JSON and the hash its URL carries). */
+export interface CustomResourceOpenApi {
+  body: string;
+  hash: string;
+}
+
+/** The document in both forms, rebuilt only when the custom resources' documents change. */
+export function openapiV2(custom: ReadonlyMap<string, CustomResourceOpenApi> = new Map()): Served {
+  const key = [...custom.values()].map((d) => d.hash).join(',');
+  if (!served || servedFor !== key) {
+    const doc = swaggerDocument([...custom.values()].map((d) => JSON.parse(d.body) as Record<string, unknown>));
     const json = Buffer.from(JSON.stringify(doc));
     const protobuf = Buffer.from(encodeOpenApiV2(toGnosticDocument(doc)));
     served = { json, protobuf, etag: `"${createHash('sha512').update(json).digest('hex').toUpperCase()}"` };
+    servedFor = key;
   }
   return served;
 }
 
-export function serveOpenApiV2(req: IncomingMessage, res: ServerResponse): void {
+export function serveOpenApiV2(req: IncomingMessage, res: ServerResponse, custom?: ReadonlyMap<string, CustomResourceOpenApi>): void {
   const format = negotiateOpenApiV2(req.headers.accept);
   if (!format) {
     res.writeHead(406, { Vary: 'Accept', 'Content-Length': 0 });
     res.end();
     return;
   }
-  const doc = openapiV2();
+  const doc = openapiV2(custom);
   const headers = { Vary: 'Accept', ETag: doc.etag, 'Content-Type': format === 'json' ? 'application/json' : OPENAPI_V2_PROTOBUF_CONTENT_TYPE };
   if (etagMatches(req.headers['if-none-match'], doc.etag)) {
     res.writeHead(304, { Vary: headers.Vary, ETag: headers.ETag });
