@@ -10,8 +10,8 @@ import type { Cluster } from './harness.js';
 
 /**
  * Runs a command on a pseudo terminal (python's pty module): types each
- * input once the output ends with a shell prompt, then prints everything the
- * terminal showed and the exit code as JSON.
+ * input once the output ends with a shell prompt and has been still for
+ * 150 ms, then prints everything the terminal showed and the exit code as JSON.
  */
 export const PTY_DRIVER = `
 import json, os, pty, select, sys, time
@@ -30,9 +30,21 @@ def read_until(pred, limit=15):
                 out += os.read(fd, 4096)
             except OSError:
                 return
+def settle(quiet=0.15):
+    # what it waits for may be followed by more (a prompt drawn twice on attach): type once the screen is still
+    global out
+    while True:
+        r, _, _ = select.select([fd], [], [], quiet)
+        if not r:
+            return
+        try:
+            out += os.read(fd, 4096)
+        except OSError:
+            return
 mark = 0
 for text, wait in inputs:
     read_until(lambda: out[mark:].endswith(wait.encode()))
+    settle()
     mark = len(out)
     os.write(fd, text.encode())
 read_until(lambda: False, 0.2) if not inputs else None
