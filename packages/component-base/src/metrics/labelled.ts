@@ -32,12 +32,13 @@ function register(registry: Registry, name: string, help: string, type: 'counter
   } as never);
 }
 
-/** A counter vector: `inc(values)` with the label values in `labelNames` order. */
-export class FastCounter {
+/** Counts per label set, exposed as a counter or a gauge. */
+class LabelledValues {
   private readonly series = new Map<string, { values: Values; n: number }>();
 
   /** `registry` undefined: a process-wide metric that components register in theirs (`registerIn`). */
   constructor(
+    private readonly type: 'counter' | 'gauge',
     registry: Registry | undefined,
     readonly name: string,
     readonly help: string,
@@ -52,54 +53,44 @@ export class FastCounter {
       registry,
       this.name,
       this.help,
-      'counter',
+      this.type,
       () => [...this.series.values()].map((s) => ({ labels: labelsOf(this.labelNames, s.values), value: s.n })),
       () => this.series.clear(),
     );
   }
 
-  inc(values: Values, by = 1): void {
+  protected add(values: Values, by: number): void {
     const key = values.join('\u0000');
     const s = this.series.get(key);
     if (s) s.n += by;
     else this.series.set(key, { values: [...values], n: by });
   }
 
-  /** The count of one label set (tests and benchmarks read it without a scrape). */
+  /** The value of one label set (tests and benchmarks read it without a scrape). */
   get(values: Values): number {
     return this.series.get(values.join('\u0000'))?.n ?? 0;
   }
 }
 
-/** A gauge vector for in-flight things: `inc`/`dec` per label set. */
-export class FastGauge {
-  private readonly series = new Map<string, { values: Values; n: number }>();
-
-  constructor(
-    registry: Registry,
-    name: string,
-    help: string,
-    readonly labelNames: readonly string[],
-  ) {
-    register(
-      registry,
-      name,
-      help,
-      'gauge',
-      () => [...this.series.values()].map((s) => ({ labels: labelsOf(labelNames, s.values), value: s.n })),
-      () => this.series.clear(),
-    );
+/** A counter vector: `inc(values)` with the label values in `labelNames` order. */
+export class FastCounter extends LabelledValues {
+  constructor(registry: Registry | undefined, name: string, help: string, labelNames: readonly string[]) {
+    super('counter', registry, name, help, labelNames);
   }
 
-  add(values: Values, by: number): void {
-    const key = values.join('\u0000');
-    const s = this.series.get(key);
-    if (s) s.n += by;
-    else this.series.set(key, { values: [...values], n: by });
+  inc(values: Values, by = 1): void {
+    this.add(values, by);
+  }
+}
+
+/** A gauge vector for in-flight things: `add(values, ±1)` per label set. */
+export class FastGauge extends LabelledValues {
+  constructor(registry: Registry | undefined, name: string, help: string, labelNames: readonly string[]) {
+    super('gauge', registry, name, help, labelNames);
   }
 
-  get(values: Values): number {
-    return this.series.get(values.join('\u0000'))?.n ?? 0;
+  override add(values: Values, by: number): void {
+    super.add(values, by);
   }
 }
 

@@ -8,7 +8,7 @@
 // same to `/attach/{namespace}/{pod}/{container}`, without a command.
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { badRequest, StatusError, type Pod } from '@kubelab/api';
+import { badRequest, methodNotAllowed, StatusError, type Pod } from '@kubelab/api';
 import { isUpgradeRequest, proxyUpgrade } from '@kubelab/component-base';
 import type { ResourceStore } from '../registry/interface.js';
 import type { HandlerEnv } from './env.js';
@@ -37,6 +37,11 @@ export function internal(message: string): StatusError {
   return new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason: 'InternalError', details: { causes: [{ message }] }, code: 500 });
 }
 
+/** A stream subresource is a GET (WebSocket) or a POST (SPDY); anything else is upstream's 405. */
+export function checkStreamVerb(r: ResourceRequest, subresource: string): void {
+  if (r.verb !== 'get' && r.verb !== 'create') throw methodNotAllowed(`the server does not allow this method on the requested resource (${r.verb} pods ${subresource})`);
+}
+
 /** Serves pods/exec (GET for WebSocket, POST for SPDY). */
 export function serveExec(env: HandlerEnv, store: ResourceStore, r: ResourceRequest, req: IncomingMessage, res: ServerResponse, q: URLSearchParams): Promise<void> {
   return serveStream('exec', env, store, r, req, res, kubeletExecQuery(q), q.get('container'));
@@ -59,17 +64,7 @@ async function serveStream(
   params: URLSearchParams,
   containerParam: string | null,
 ): Promise<void> {
-  if (r.verb !== 'get' && r.verb !== 'create') {
-    throw new StatusError({
-      kind: 'Status',
-      apiVersion: 'v1',
-      metadata: {},
-      status: 'Failure',
-      reason: 'MethodNotAllowed',
-      message: `the server does not allow this method on the requested resource (${r.verb} pods ${kind})`,
-      code: 405,
-    });
-  }
+  checkStreamVerb(r, kind);
   const pod = (await store.get(r.namespace, r.name!)) as Pod;
   const container = validateContainer(pod, containerParam);
   const nodeName: string | undefined = pod.spec?.nodeName;

@@ -13,12 +13,12 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type RawData } from 'ws';
-import { badRequest, StatusError, type Pod } from '@kubelab/api';
+import { badRequest, type Pod } from '@kubelab/api';
 import { HEADER_PROTOCOL_VERSION, SPDY_31, WEBSOCKET_SPDY_TUNNEL_PREFIX, headerValues, isUpgradeRequest, proxyUpgrade, tunneledSpdyProtocols, upgradeHead } from '@kubelab/component-base';
 import type { ResourceStore } from '../registry/interface.js';
 import type { HandlerEnv, KubeletAddress } from './env.js';
 import type { ResourceRequest } from './requestinfo.js';
-import { internal } from './exec.js';
+import { checkStreamVerb, internal } from './exec.js';
 import { kubeletTlsOptions, kubeletUrl } from './kubelet-client.js';
 
 /** PodPortForwardOptions' `ports` as the kubelet's `port` parameters (upstream streamParams); a bad one is a 400. */
@@ -41,17 +41,7 @@ export function isTunnelingRequest(req: IncomingMessage): boolean {
 
 /** Serves pods/portforward (GET for WebSocket, POST for SPDY). */
 export async function servePortForward(env: HandlerEnv, store: ResourceStore, r: ResourceRequest, req: IncomingMessage, res: ServerResponse, q: URLSearchParams): Promise<void> {
-  if (r.verb !== 'get' && r.verb !== 'create') {
-    throw new StatusError({
-      kind: 'Status',
-      apiVersion: 'v1',
-      metadata: {},
-      status: 'Failure',
-      reason: 'MethodNotAllowed',
-      message: `the server does not allow this method on the requested resource (${r.verb} pods portforward)`,
-      code: 405,
-    });
-  }
+  checkStreamVerb(r, 'portforward');
   const params = kubeletPortForwardQuery(q);
   const pod = (await store.get(r.namespace, r.name!)) as Pod;
   const nodeName: string | undefined = pod.spec?.nodeName;
