@@ -3,3 +3,9 @@ export { nodeEnv, runMain, type Io, type NodeEnv, type Tool } from './node-env.j
 export { systemctl } from './systemctl.js';
 export { journalctl, formatRecord, parseJournalctlArgs } from './journalctl.js';
 export { formatStatus, formatListUnits } from './systemctl-format.js';
+export { dmesg, formatKernelLine } from './dmesg.js';
+export { df, formatDf, humanCeil, mountSource } from './df.js';
+export { free, uptime, formatFree, formatUptime, humanIec, parseMeminfo } from './meminfo.js';
+export { ps, top, formatPsAux, formatPsEf, formatTop, statText, startText } from './ps.js';
+export { allProcs, nodeProcs, parseStat, readProc, treeOf, type Proc } from './proc.js';
+export { parseTimestamp, relativeAgo, shortTime, statusTimestamp, timespan } from './time.js';

@@ -13,6 +13,9 @@ export interface Proc {
   uid: number;
   /** One-letter state (R, S, D, Z, T, I). */
   state: string;
+  pgrp: number;
+  session: number;
+  tpgid: number;
   /** /proc/<pid>/comm. */
   comm: string;
   /** The command line; `[comm]` for kernel threads as ps prints them. */
@@ -40,6 +43,9 @@ export function parseStat(text: string): {
   comm: string;
   state: string;
   ppid: number;
+  pgrp: number;
+  session: number;
+  tpgid: number;
   ttyNr: number;
   utime: number;
   stime: number;
@@ -59,7 +65,10 @@ export function parseStat(text: string): {
     comm: text.slice(open + 1, close),
     state: f[0]!,
     ppid: n(4),
+    pgrp: n(5),
+    session: n(6),
     ttyNr: n(7),
+    tpgid: n(8),
     utime: n(14),
     stime: n(15),
     priority: n(18),
@@ -100,6 +109,9 @@ export function readProc(pid: number): Proc | undefined {
       ppid: st.ppid,
       uid,
       state: st.state,
+      pgrp: st.pgrp,
+      session: st.session,
+      tpgid: st.tpgid,
       comm: st.comm,
       cmdline: argv.length ? argv.join(' ') : `[${st.comm}]`,
       utime: st.utime,
@@ -165,6 +177,11 @@ export function userNames(passwd = '/etc/passwd'): Map<number, string> {
     }
   } catch {}
   return m;
+}
+
+/** The boot time, seconds since the epoch (/proc/stat's btime). */
+export function bootTime(): number {
+  return Number(/^btime (\d+)/m.exec(readFileSync('/proc/stat', 'utf8'))?.[1] ?? 0);
 }
 
 /** Seconds since boot (/proc/uptime). */

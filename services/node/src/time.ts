@@ -70,7 +70,8 @@ export function timespan(us: number): string {
   }
   const s = Math.floor(rest / 1000);
   const frac = rest % 1000;
-  if (s > 0 || frac > 0) parts.push(frac ? `${s}.${String(frac).padStart(3, '0').replace(/0+$/, '')}s` : `${s}s`);
+  // Seconds in dot notation with the accuracy's three digits (`1.970s`), whole when exact.
+  if (s > 0 || frac > 0) parts.push(frac ? `${s}.${String(frac).padStart(3, '0')}s` : `${s}s`);
   return parts.join(' ');
 }
 
