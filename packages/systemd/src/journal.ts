@@ -4,8 +4,7 @@
 // are bounded as journald's SystemMaxFileSize bounds its journal files: at
 // 8 MiB the file is rotated to <name>.jsonl.1 (the one archived file kept).
 
-import { appendFileSync, closeSync, createReadStream, existsSync, mkdirSync, openSync, readdirSync, readSync, renameSync, statSync, watch, type FSWatcher } from 'node:fs';
-import { readFileSync } from 'node:fs';
+import { appendFileSync, closeSync, createReadStream, existsSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, renameSync, statSync, watch, type FSWatcher } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 
