@@ -2,7 +2,7 @@
 export { nodeEnv, runMain, type Io, type NodeEnv, type Tool } from './node-env.js';
 export { systemctl } from './systemctl.js';
 export { journalctl, formatRecord, parseJournalctlArgs } from './journalctl.js';
-export { formatStatus, formatListUnits } from './systemctl-format.js';
+export { formatStatus, formatListUnits, formatShow, showProperties } from './systemctl-format.js';
 export { dmesg, formatKernelLine } from './dmesg.js';
 export { df, formatDf, humanCeil, mountSource } from './df.js';
 export { free, uptime, formatFree, formatUptime, humanIec, parseMeminfo } from './meminfo.js';

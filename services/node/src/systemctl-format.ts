@@ -95,3 +95,38 @@ export function formatListUnits(units: UnitState[], all: boolean): string {
   );
   return out.join('\n') + '\n';
 }
+
+/** `systemctl show`'s properties of a service, in its order and value forms (timestamps as format_timestamp). */
+export function showProperties(s: UnitState): [string, string][] {
+  const ts = (iso: string | undefined) => (iso ? statusTimestamp(new Date(iso)) : '');
+  return [
+    ['Type', 'simple'],
+    ['Restart', 'no'],
+    ['MainPID', String(s.mainPid)],
+    ['ExecMainPID', String(s.execMainPid ?? s.mainPid)],
+    ['ExecMainCode', s.execMainCode === 'killed' ? '2' : s.execMainCode === 'exited' ? '1' : '0'],
+    ['ExecMainStatus', String(s.execMainStatus)],
+    ['NRestarts', String(s.nRestarts)],
+    ['Result', s.result],
+    ['Id', s.unit],
+    ['Description', s.description],
+    ['LoadState', 'loaded'],
+    ['ActiveState', s.activeState],
+    ['SubState', s.subState],
+    ['FragmentPath', s.fragmentPath],
+    ['UnitFileState', s.unitFileState],
+    ['StateChangeTimestamp', ts(s.stateChangeTimestamp)],
+    ['ActiveEnterTimestamp', ts(s.activeEnterTimestamp)],
+    ['ActiveExitTimestamp', ts(s.activeExitTimestamp)],
+    // Type=simple: the unit leaves inactive when its main process starts.
+    ['InactiveExitTimestamp', ts(s.activeEnterTimestamp)],
+    ['InactiveEnterTimestamp', s.activeState === 'inactive' || s.activeState === 'failed' ? ts(s.stateChangeTimestamp) : ''],
+  ];
+}
+
+/** `systemctl show [-p A,B] [--value]`: `Key=Value` lines, or bare values. */
+export function formatShow(s: UnitState, props: string[], valueOnly: boolean): string {
+  const all = showProperties(s);
+  const chosen = props.length ? props.map((p) => all.find(([k]) => k === p) ?? ([p, ''] as [string, string])) : all;
+  return chosen.map(([k, v]) => (valueOnly ? v : `${k}=${v}`)).join('\n') + '\n';
+}

@@ -8,7 +8,7 @@ import { constants } from 'node:os';
 import { formatRecord } from './journalctl.js';
 import type { Io, NodeEnv, Tool } from './node-env.js';
 import { allProcs, CLK_TCK, treeOf } from './proc.js';
-import { formatListUnits, formatStatus, type UnitProc } from './systemctl-format.js';
+import { formatListUnits, formatShow, formatStatus, type UnitProc } from './systemctl-format.js';
 
 const EXIT_NOT_RUNNING = 3;
 const EXIT_NO_SUCH_UNIT = 4;
@@ -86,6 +86,8 @@ export const systemctl: Tool = async (argv: string[], io: Io, env: NodeEnv) => {
   let type: string | undefined;
   let lines = 10;
   let signal: NodeJS.Signals | undefined;
+  const props: string[] = [];
+  let valueOnly = false;
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
     const [name, inline] = a.startsWith('--') && a.includes('=') ? [a.slice(0, a.indexOf('=')), a.slice(a.indexOf('=') + 1)] : [a, undefined];
@@ -93,6 +95,8 @@ export const systemctl: Tool = async (argv: string[], io: Io, env: NodeEnv) => {
     if (name === '--all' || name === '-a') all = true;
     else if (name === '--type' || name === '-t') type = value();
     else if (name === '--lines' || name === '-n') lines = Number(value());
+    else if (name === '--property' || name === '-p') props.push(...value().split(','));
+    else if (name === '--value') valueOnly = true;
     else if (name === '--signal' || name === '-s') {
       const v = value();
       signal = parseSignal(v);
@@ -118,6 +122,18 @@ export const systemctl: Tool = async (argv: string[], io: Io, env: NodeEnv) => {
           lines,
         );
       return status(units, io, env, lines);
+    case 'show': {
+      // systemctl show of an unknown unit prints its properties as not-found; kubelab's nodes know only their units.
+      for (const [i, unit] of units.entries()) {
+        const s = current(env, unit);
+        if (!s) {
+          io.out(`${i > 0 ? '\n' : ''}Id=${unit}\nLoadState=not-found\nActiveState=inactive\nSubState=dead\n`);
+          continue;
+        }
+        io.out((i > 0 ? '\n' : '') + formatShow(s, props, valueOnly));
+      }
+      return 0;
+    }
     case 'is-active':
     case 'is-failed': {
       let hit = false;
