@@ -39,3 +39,4 @@ export * as messages from './messages.js';
 export { controlSocketPath, parseControlRequest, sendControl, serveControl, type ControlReply, type ControlRequest, type ControlVerb } from './control.js';
 export { ServiceManager, type ServiceManagerOptions, type ServiceUnitDefinition } from './manager.js';
 export { NODE_UNITS, nodeUnit, type NodeUnitName } from './units.js';
+export { parseRunUnitArgs, runUnit, type RunUnitArgs } from './run-unit.js';
