@@ -1,0 +1,51 @@
+// Integration harness: the mock containerd (its own test harness) with its
+// socket at <node root>/run/containerd/containerd.sock and /etc/crictl.yaml
+// under the same root, and the built crictl bin run against it as a node
+// shell would run it (KUBELAB_NODE_ROOT).
+
+import { execFile, spawn } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startHarness, type Harness } from '@kubelab/containerd/testing';
+
+export const CRICTL_BIN = fileURLToPath(new URL('../dist/main.js', import.meta.url));
+
+export interface NodeHarness {
+  h: Harness;
+  root: string;
+  crictl(args: string[], opts?: { env?: Record<string, string>; input?: string }): Promise<{ stdout: string; stderr: string; code: number }>;
+  dispose(): Promise<void>;
+}
+
+export async function startNode(): Promise<NodeHarness> {
+  // The runtime's dir is made by the harness; the node root lives inside it.
+  const h = await startHarness({ podCidr: '10.244.1.0/24' });
+  const root = join(h.dir, 'node-root');
+  mkdirSync(join(root, 'run/containerd'), { recursive: true });
+  mkdirSync(join(root, 'etc'), { recursive: true });
+  await h.restart({ address: join(root, 'run/containerd/containerd.sock') });
+  writeFileSync(join(root, 'etc/crictl.yaml'), 'runtime-endpoint: unix:///run/containerd/containerd.sock\nimage-endpoint: unix:///run/containerd/containerd.sock\ntimeout: 10\n');
+  return {
+    h,
+    root,
+    crictl: (args, opts = {}) =>
+      new Promise((resolve) => {
+        const env = { PATH: process.env.PATH ?? '', KUBELAB_NODE_ROOT: root, ...opts.env };
+        if (opts.input !== undefined) {
+          const child = spawn(process.execPath, [CRICTL_BIN, ...args], { env });
+          let stdout = '';
+          let stderr = '';
+          child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+          child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+          child.on('close', (code) => resolve({ stdout, stderr, code: code ?? -1 }));
+          child.stdin.end(opts.input);
+          return;
+        }
+        execFile(process.execPath, [CRICTL_BIN, ...args], { env, timeout: 30_000 }, (err, stdout, stderr) =>
+          resolve({ stdout, stderr, code: err ? (typeof err.code === 'number' ? err.code : -1) : 0 }),
+        );
+      }),
+    dispose: () => h.dispose(),
+  };
+}
