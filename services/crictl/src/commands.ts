@@ -33,7 +33,7 @@ import { formatStatusData, yamlText, type StatusData } from './format/status.js'
 import { formatContainerStats, formatPodStats, sortStatsById } from './format/stats.js';
 import { ago } from './format/humanize.js';
 import { followLogs, readLogs, type LogOptions } from './logs.js';
-import { StreamError, streamSpdy, streamWebSocket } from './stream.js';
+import { StreamError } from './stream-status.js';
 import type { Logger } from './logrus.js';
 
 export interface CommandContext {
@@ -227,6 +227,8 @@ export const COMMANDS: Command[] = [
     flags: [B('verbose', 'v'), S('id'), S('name'), S('pod', 'p'), S('image'), S('state', 's'), L('label'), B('quiet', 'q'), OUTPUT_FLAG('Output format, One of: json|yaml|table', 'table'), B('all', 'a'), B('latest', 'l'), I('last', 'n'), B('no-trunc'), B('resolve-image-path', 'r'), S('namespace')],
     async action(ctx, f, args) {
       if (args.length) throw new UsageError('ps takes no arguments');
+      // GetRuntimeService, then GetImageService, as crictl connects.
+      await ctx.runtime();
       await ctx.image();
       const list = await wrap('listing containers', () =>
         wrap('list containers', () =>
@@ -811,6 +813,8 @@ async function runStream(ctx: CommandContext, url: string, transport: string, tt
       size: () => (out.columns && out.rows ? { width: out.columns, height: out.rows } : undefined),
       onResize: (fn: () => void) => void (typeof out.on === 'function' && out.on('resize', fn)),
     };
+    // Loaded only here: the SPDY code comes with component-base, slow to load for every other command.
+    const { streamSpdy, streamWebSocket } = await import('./stream.js');
     await (transport === 'websocket' ? streamWebSocket(url, io) : streamSpdy(url, io));
   } finally {
     if (raw) ctx.stdin.setRawMode!(false);

@@ -7,6 +7,8 @@ import { execFile, spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { createLogger } from '@kubelab/component-base';
+import type { CriCallRecord } from '@kubelab/proto';
 import { startHarness, type Harness } from '@kubelab/containerd/testing';
 
 export const CRICTL_BIN = fileURLToPath(new URL('../dist/main.js', import.meta.url));
@@ -14,13 +16,25 @@ export const CRICTL_BIN = fileURLToPath(new URL('../dist/main.js', import.meta.u
 export interface NodeHarness {
   h: Harness;
   root: string;
+  /** Every CRI call the runtime recorded (its record sink without NATS: the debug log), oldest first. */
+  records: CriCallRecord[];
   crictl(args: string[], opts?: { env?: Record<string, string>; input?: string }): Promise<{ stdout: string; stderr: string; code: number }>;
   dispose(): Promise<void>;
 }
 
 export async function startNode(): Promise<NodeHarness> {
   // The runtime's dir is made by the harness; the node root lives inside it.
-  const h = await startHarness({ podCidr: '10.244.1.0/24' });
+  const records: CriCallRecord[] = [];
+  const logger = createLogger({
+    component: 'containerd',
+    level: 'debug',
+    format: 'json',
+    write: (line) => {
+      const entry = JSON.parse(line) as { msg?: string } & CriCallRecord;
+      if (entry.msg === 'cri call') records.push(entry);
+    },
+  });
+  const h = await startHarness({ podCidr: '10.244.1.0/24', logger });
   const root = join(h.dir, 'node-root');
   mkdirSync(join(root, 'run/containerd'), { recursive: true });
   mkdirSync(join(root, 'etc'), { recursive: true });
@@ -29,6 +43,7 @@ export async function startNode(): Promise<NodeHarness> {
   return {
     h,
     root,
+    records,
     crictl: (args, opts = {}) =>
       new Promise((resolve) => {
         const env = { PATH: process.env.PATH ?? '', KUBELAB_NODE_ROOT: root, ...opts.env };
