@@ -33,7 +33,6 @@ import { formatStatusData, yamlText, type StatusData } from './format/status.js'
 import { formatContainerStats, formatPodStats, sortStatsById } from './format/stats.js';
 import { ago } from './format/humanize.js';
 import { followLogs, readLogs, type LogOptions } from './logs.js';
-import { StreamError } from './stream-status.js';
 import type { Logger } from './logrus.js';
 
 export interface CommandContext {
@@ -218,13 +217,34 @@ function statusTable(ctx: CommandContext, lines: (string | undefined)[]) {
   );
 }
 
-const labelsBlock = (title: string, m: Record<string, string>) => [`${title}:`, ...Object.keys(m).sort().map((k) => `\t${k} -> ${m[k]}`)];
+const labelsBlock = (title: string, m: Record<string, string>) => [
+  `${title}:`,
+  ...Object.keys(m)
+    .sort()
+    .map((k) => `\t${k} -> ${m[k]}`),
+];
 
 export const COMMANDS: Command[] = [
   {
     name: 'ps',
     usage: 'List containers',
-    flags: [B('verbose', 'v'), S('id'), S('name'), S('pod', 'p'), S('image'), S('state', 's'), L('label'), B('quiet', 'q'), OUTPUT_FLAG('Output format, One of: json|yaml|table', 'table'), B('all', 'a'), B('latest', 'l'), I('last', 'n'), B('no-trunc'), B('resolve-image-path', 'r'), S('namespace')],
+    flags: [
+      B('verbose', 'v'),
+      S('id'),
+      S('name'),
+      S('pod', 'p'),
+      S('image'),
+      S('state', 's'),
+      L('label'),
+      B('quiet', 'q'),
+      OUTPUT_FLAG('Output format, One of: json|yaml|table', 'table'),
+      B('all', 'a'),
+      B('latest', 'l'),
+      I('last', 'n'),
+      B('no-trunc'),
+      B('resolve-image-path', 'r'),
+      S('namespace'),
+    ],
     async action(ctx, f, args) {
       if (args.length) throw new UsageError('ps takes no arguments');
       // GetRuntimeService, then GetImageService, as crictl connects.
@@ -255,7 +275,19 @@ export const COMMANDS: Command[] = [
   {
     name: 'pods',
     usage: 'List pods',
-    flags: [S('id'), S('name'), S('namespace'), S('state', 's'), L('label'), B('verbose', 'v'), B('quiet', 'q'), OUTPUT_FLAG('Output format, One of: json|yaml|table', 'table'), B('latest', 'l'), I('last', 'n'), B('no-trunc')],
+    flags: [
+      S('id'),
+      S('name'),
+      S('namespace'),
+      S('state', 's'),
+      L('label'),
+      B('verbose', 'v'),
+      B('quiet', 'q'),
+      OUTPUT_FLAG('Output format, One of: json|yaml|table', 'table'),
+      B('latest', 'l'),
+      I('last', 'n'),
+      B('no-trunc'),
+    ],
     async action(ctx, f) {
       const list = await wrap('listing pod sandboxes', () =>
         wrap('list pod sandboxes', () =>
@@ -294,7 +326,20 @@ export const COMMANDS: Command[] = [
   {
     name: 'inspect',
     usage: 'Display the status of one or more containers',
-    flags: [OUTPUT_FLAG('Output format, One of: json|yaml|go-template|table'), B('quiet', 'q'), S('template'), S('name'), S('namespace'), S('pod', 'p'), S('image'), S('state', 's'), L('label'), B('latest', 'l'), I('last', 'n'), B('all', 'a')],
+    flags: [
+      OUTPUT_FLAG('Output format, One of: json|yaml|go-template|table'),
+      B('quiet', 'q'),
+      S('template'),
+      S('name'),
+      S('namespace'),
+      S('pod', 'p'),
+      S('image'),
+      S('state', 's'),
+      L('label'),
+      B('latest', 'l'),
+      I('last', 'n'),
+      B('all', 'a'),
+    ],
     async action(ctx, f, args) {
       const rt = await ctx.runtime();
       await ctx.image();
@@ -338,7 +383,12 @@ export const COMMANDS: Command[] = [
               s.state === 'CONTAINER_EXITED' ? `Exit Code: ${s.exitCode}` : undefined,
               ...labelsBlock('Labels', s.labels ?? {}),
               ...labelsBlock('Annotations', s.annotations ?? {}),
-              verbose ? `Info: map[${Object.keys(r.info ?? {}).sort().map((k) => `${k}:${r.info[k]}`).join(' ')}]` : undefined,
+              verbose
+                ? `Info: map[${Object.keys(r.info ?? {})
+                    .sort()
+                    .map((k) => `${k}:${r.info[k]}`)
+                    .join(' ')}]`
+                : undefined,
             ]);
           } else data.push(containerStatusData(r));
         }
@@ -349,7 +399,17 @@ export const COMMANDS: Command[] = [
   {
     name: 'inspectp',
     usage: 'Display the status of one or more pods',
-    flags: [OUTPUT_FLAG('Output format, One of: json|yaml|go-template|table'), B('quiet', 'q'), S('template'), S('name'), S('namespace'), S('state', 's'), L('label'), B('latest', 'l'), I('last', 'n')],
+    flags: [
+      OUTPUT_FLAG('Output format, One of: json|yaml|go-template|table'),
+      B('quiet', 'q'),
+      S('template'),
+      S('name'),
+      S('namespace'),
+      S('state', 's'),
+      L('label'),
+      B('latest', 'l'),
+      I('last', 'n'),
+    ],
     async action(ctx, f, args) {
       const rt = await ctx.runtime();
       let ids = args;
@@ -383,7 +443,12 @@ export const COMMANDS: Command[] = [
               ...(s.network?.additionalIps ?? []).map((ip) => `Additional IP: ${ip.ip}`),
               ...labelsBlock('Labels', s.labels ?? {}),
               ...labelsBlock('Annotations', s.annotations ?? {}),
-              verbose ? `Info: map[${Object.keys(r.info ?? {}).sort().map((k) => `${k}:${r.info[k]}`).join(' ')}]` : undefined,
+              verbose
+                ? `Info: map[${Object.keys(r.info ?? {})
+                    .sort()
+                    .map((k) => `${k}:${r.info[k]}`)
+                    .join(' ')}]`
+                : undefined,
             ]);
           } else data.push(podStatusData(r));
         }
@@ -415,7 +480,12 @@ export const COMMANDS: Command[] = [
         if (!r.image) throw new Error(`no such image "${id}" present`);
         if (output === 'table') {
           const i: CriImage__Output = r.image;
-          statusTable(ctx, [`ID: ${i.id}`, ...i.repoTags.map((t) => `Tag: ${t}`), ...i.repoDigests.map((d) => `Digest: ${d}`), `Size: ${formatImages([i]).split('\n')[1]?.trim().split(/\s+/).pop() ?? ''}`]);
+          statusTable(ctx, [
+            `ID: ${i.id}`,
+            ...i.repoTags.map((t) => `Tag: ${t}`),
+            ...i.repoDigests.map((d) => `Digest: ${d}`),
+            `Size: ${formatImages([i]).split('\n')[1]?.trim().split(/\s+/).pop() ?? ''}`,
+          ]);
         } else data.push(imageStatusData(r));
       }
       printStatuses(ctx, data, output);
@@ -502,7 +572,8 @@ export const COMMANDS: Command[] = [
     async action(ctx, f, args) {
       const rt = await ctx.runtime();
       let ids = args;
-      if (bool(f, 'all')) ids = (await wrap('listing containers', () => rt.rt<CriListContainersResponse__Output>('ListContainers', { filter: { state: { state: 'CONTAINER_RUNNING' } } }))).containers.map((c) => c.id);
+      if (bool(f, 'all'))
+        ids = (await wrap('listing containers', () => rt.rt<CriListContainersResponse__Output>('ListContainers', { filter: { state: { state: 'CONTAINER_RUNNING' } } }))).containers.map((c) => c.id);
       if (ids.length === 0) {
         if (bool(f, 'all')) return ctx.log.info('No containers to stop');
         throw new UsageError('stop');
@@ -567,7 +638,7 @@ export const COMMANDS: Command[] = [
       if (str(f, 'creds') && str(f, 'auth')) throw new Error('both `--creds` and `--auth` are specified');
       if (str(f, 'creds')) {
         const [u, ...p] = str(f, 'creds').split(':');
-        if (!u) throw new Error('username can\'t be empty');
+        if (!u) throw new Error("username can't be empty");
         auth = { username: u, password: p.join(':') };
       } else if (str(f, 'auth')) auth = { auth: str(f, 'auth') };
       const annotations = parseLabels(strs(f, 'annotation'));
@@ -621,7 +692,16 @@ export const COMMANDS: Command[] = [
   {
     name: 'logs',
     usage: 'Fetch the logs of a container',
-    flags: [B('follow', 'f'), B('previous', 'p'), B('reopen', 'r'), { name: 'tail', type: 'int', value: -1 }, { name: 'limit-bytes', type: 'int', value: -1 }, S('since'), B('timestamps', 't'), S('stream', 's')],
+    flags: [
+      B('follow', 'f'),
+      B('previous', 'p'),
+      B('reopen', 'r'),
+      { name: 'tail', type: 'int', value: -1 },
+      { name: 'limit-bytes', type: 'int', value: -1 },
+      S('since'),
+      B('timestamps', 't'),
+      S('stream', 's'),
+    ],
     async action(ctx, f, args, set) {
       const id = args[0];
       if (!id) throw new Error(ERR_ID_EMPTY);
@@ -643,7 +723,13 @@ export const COMMANDS: Command[] = [
         if (attempt === 0) throw new Error(`previous terminated container ${s.status?.metadata?.name} not found`);
         logPath = `${logPath.slice(0, logPath.lastIndexOf('/') + 1)}${attempt - 1}${logPath.slice(logPath.lastIndexOf('.'))}`;
       }
-      const o: LogOptions = { timestamps: bool(f, 'timestamps'), tail: int(f, 'tail'), stream: stream as LogOptions['stream'], limitBytes: int(f, 'limit-bytes'), ...(since !== undefined ? { sinceMs: since } : {}) };
+      const o: LogOptions = {
+        timestamps: bool(f, 'timestamps'),
+        tail: int(f, 'tail'),
+        stream: stream as LogOptions['stream'],
+        limitBytes: int(f, 'limit-bytes'),
+        ...(since !== undefined ? { sinceMs: since } : {}),
+      };
       const sink = { stdout: (t: string) => ctx.out.write(t), stderr: (t: string) => ctx.err.write(t) };
       const path = ctx.hostPath(logPath);
       try {
@@ -665,7 +751,23 @@ export const COMMANDS: Command[] = [
   {
     name: 'exec',
     usage: 'Run a command in a running container',
-    flags: [B('sync', 's'), I('timeout'), B('tty', 't'), B('interactive', 'i'), S('transport', 'r', 'spdy'), S('name'), S('pod', 'p'), S('image'), S('state'), L('label'), B('latest', 'l'), I('last', 'n'), B('quiet', 'q'), B('ignore-errors', 'e'), B('parallel', 'x')],
+    flags: [
+      B('sync', 's'),
+      I('timeout'),
+      B('tty', 't'),
+      B('interactive', 'i'),
+      S('transport', 'r', 'spdy'),
+      S('name'),
+      S('pod', 'p'),
+      S('image'),
+      S('state'),
+      L('label'),
+      B('latest', 'l'),
+      I('last', 'n'),
+      B('quiet', 'q'),
+      B('ignore-errors', 'e'),
+      B('parallel', 'x'),
+    ],
     async action(ctx, f, args, set) {
       if (args.length < 1) throw new UsageError('exec');
       const rt = await ctx.runtime();
@@ -679,7 +781,15 @@ export const COMMANDS: Command[] = [
         cmd = args;
         outputId = !quiet && !bool(f, 'parallel');
         const list = await wrap('listing containers', () =>
-          listContainers(ctx, { name: str(f, 'name'), podId: str(f, 'pod'), image: str(f, 'image'), state: str(f, 'state'), labels: parseLabels(strs(f, 'label')), latest: bool(f, 'latest'), last: int(f, 'last') }),
+          listContainers(ctx, {
+            name: str(f, 'name'),
+            podId: str(f, 'pod'),
+            image: str(f, 'image'),
+            state: str(f, 'state'),
+            labels: parseLabels(strs(f, 'label')),
+            latest: bool(f, 'latest'),
+            last: int(f, 'last'),
+          }),
         );
         ids = list.map((c) => c.id);
         if (ids.length === 0) {
@@ -692,7 +802,6 @@ export const COMMANDS: Command[] = [
       const tty = bool(f, 'tty');
       const interactive = bool(f, 'interactive');
       const timeout = int(f, 'timeout');
-      let exit = 0;
       for (const id of ids) {
         if (outputId) println(ctx, `${id}:`);
         try {
@@ -714,12 +823,11 @@ export const COMMANDS: Command[] = [
             });
           }
         } catch (e) {
+          // main prints the error and exits 1, whatever the command's own exit code was.
           if (bool(f, 'ignore-errors')) continue;
-          if (e instanceof WrappedError && e.cause instanceof StreamError && e.cause.exitCode !== undefined) exit = 1;
           throw e;
         }
       }
-      return exit;
     },
   },
   {
@@ -744,7 +852,7 @@ export const COMMANDS: Command[] = [
   },
   {
     name: 'statsp',
-    usage: 'List pod statistics. Stats represent a structured API that will fulfill the Kubelet\'s /stats/summary endpoint.',
+    usage: "List pod statistics. Stats represent a structured API that will fulfill the Kubelet's /stats/summary endpoint.",
     flags: [S('id'), L('label'), OUTPUT_FLAG('Output format, One of: json|yaml|table'), { name: 'seconds', aliases: ['s'], type: 'int', value: 1 }, B('watch', 'w')],
     async action(ctx, f, args) {
       if (args.length > 1) throw new UsageError('statsp');
@@ -825,4 +933,3 @@ async function runStream(ctx: CommandContext, url: string, transport: string, tt
 export function findCommand(name: string): Command | undefined {
   return COMMANDS.find((c) => c.name === name || c.aliases?.includes(name));
 }
-

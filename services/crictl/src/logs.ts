@@ -98,7 +98,7 @@ function readRange(path: string, from: number, to: number): string {
   const fd = openSync(path, 'r');
   try {
     const chunks: Buffer[] = [];
-    for (let pos = from; pos < to; ) {
+    for (let pos = from; pos < to;) {
       const buf = Buffer.alloc(Math.min(MAX_READ, to - pos));
       const n = readSync(fd, buf, 0, buf.length, pos);
       if (n <= 0) break;

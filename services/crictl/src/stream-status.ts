@@ -40,4 +40,3 @@ export function decodeStatus(text: string): StreamError | undefined {
   }
   return new StreamError(s.message ?? '');
 }
-

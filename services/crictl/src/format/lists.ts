@@ -75,7 +75,17 @@ export function formatContainers(list: CriContainer__Output[], nowMs: number, v:
       const d = DIGEST.exec(image);
       if (d) image = truncatedId(image, `${d[1]}:`);
     }
-    rows.push([id, image, ago(c.createdAt, nowMs), containerStateName(c.state), c.metadata?.name ?? '', String(c.metadata?.attempt ?? 0), podId, fromLabels(c.labels, POD_NAME_LABEL), fromLabels(c.labels, POD_NAMESPACE_LABEL)]);
+    rows.push([
+      id,
+      image,
+      ago(c.createdAt, nowMs),
+      containerStateName(c.state),
+      c.metadata?.name ?? '',
+      String(c.metadata?.attempt ?? 0),
+      podId,
+      fromLabels(c.labels, POD_NAME_LABEL),
+      fromLabels(c.labels, POD_NAMESPACE_LABEL),
+    ]);
   }
   return formatTable(rows);
 }
@@ -175,8 +185,7 @@ export function formatImages(list: CriImage__Output[], v: ImagesView = {}): stri
     const id = v.noTrunc ? i.id : truncatedId(i.id, 'sha256:');
     const repoDigest = v.noTrunc ? digest : truncatedId(digest, 'sha256:');
     const size = humanSizeWithPrecision(Number(i.size), 3);
-    for (const [repo, tag] of normalizeRepoTagPairs(i.repoTags, imageName))
-      rows.push([repo, tag, ...(v.digests ? [repoDigest] : []), id, size, ...(v.pinned ? [String(i.pinned)] : [])]);
+    for (const [repo, tag] of normalizeRepoTagPairs(i.repoTags, imageName)) rows.push([repo, tag, ...(v.digests ? [repoDigest] : []), id, size, ...(v.pinned ? [String(i.pinned)] : [])]);
   }
   return formatTable(rows);
 }
