@@ -74,6 +74,16 @@ describe('crictl', { timeout: 30_000 }, () => {
     expect(t.stderr).toMatch(/^\d{4}-\d\d-\d\dT[\d:.]+Z oops\n$/);
   });
 
+  it('logs -f follows appended lines and ends when the container stops', async () => {
+    const p = await n.h.runPod('ticker', 'busybox:1.37', { labels: podLabels, command: ['sh', '-c', 'echo one; sleep 2; echo two; sleep 1'] });
+    const started = Date.now();
+    const r = await n.crictl(['logs', '-f', p.containerId]);
+    expect(r).toMatchObject({ stdout: 'one\ntwo\n', code: 0 });
+    // It waited for "two" (2 s in), and stopped within cri-client's 5 s state check after the exit.
+    expect(Date.now() - started).toBeGreaterThan(2000);
+    await n.h.cri.rt.RemovePodSandbox({ podSandboxId: p.podSandboxId });
+  });
+
   it('exec streams over SPDY (default) and WebSocket; a failure names the exit code', async () => {
     expect(await n.crictl(['exec', pod.containerId.slice(0, 8), 'echo', 'hi'])).toMatchObject({ stdout: 'hi\n', code: 0 });
     expect(await n.crictl(['exec', '--transport', 'websocket', pod.containerId, 'echo', 'ws'])).toMatchObject({ stdout: 'ws\n', code: 0 });
@@ -89,6 +99,15 @@ describe('crictl', { timeout: 30_000 }, () => {
   it('exec -i feeds stdin to the command', async () => {
     const r = await n.crictl(['exec', '-i', pod.containerId, 'cat'], { input: 'from stdin\n' });
     expect(r).toMatchObject({ stdout: 'from stdin\n', code: 0 });
+  });
+
+  it('exec -t gets a terminal (CRLF); -it runs a shell on stdin over either transport', async () => {
+    expect(await n.crictl(['exec', '-t', pod.containerId, 'echo', 'tty'])).toMatchObject({ stdout: 'tty\r\n', code: 0 });
+    for (const transport of ['spdy', 'websocket']) {
+      const r = await n.crictl(['exec', '-it', '--transport', transport, pod.containerId, 'sh'], { input: 'echo in-shell\nexit 4\n' });
+      expect(r.stdout).toContain('in-shell\r\n');
+      expect(r.stderr).toContain('command terminated with exit code 4');
+    }
   });
 
   it('stats and statsp show the columns of a sample', async () => {
