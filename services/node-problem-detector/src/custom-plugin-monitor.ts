@@ -14,6 +14,8 @@ import type { Condition, Monitor, Status } from './types.js';
 export interface CustomPluginMonitorOptions {
   config: CustomPluginConfig;
   nodeRoot: string;
+  /** The plugins' environment (default process.env). */
+  env?: NodeJS.ProcessEnv;
   metrics?: ProblemMetrics;
   logger: Logger;
   now?: () => number;
@@ -32,7 +34,7 @@ export class CustomPluginMonitor implements Monitor {
   start(report: (status: Status) => void): void {
     const { config, logger } = this.opts;
     const now = this.opts.now ?? Date.now;
-    const run = this.opts.run ?? ((rule: CustomRule) => runPlugin(rule, config.pluginConfig.timeoutMs, config.pluginConfig.maxOutputLength, { nodeRoot: this.opts.nodeRoot, now }));
+    const run = this.opts.run ?? ((rule: CustomRule) => runPlugin(rule, config.pluginConfig.timeoutMs, config.pluginConfig.maxOutputLength, { nodeRoot: this.opts.nodeRoot, now, env: this.opts.env ?? process.env }));
     if (config.metricsReporting) this.opts.metrics?.initializeRules(config.rules.map((r) => ({ type: r.type, reason: r.reason, ...(r.condition ? { condition: r.condition } : {}) })));
     this.conditions = initialConditions(config.conditions, now());
     logger.info('Start custom plugin monitor', { source: config.source });

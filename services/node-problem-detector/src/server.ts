@@ -16,6 +16,8 @@ import type { Monitor, Status } from './types.js';
 export interface NodeProblemDetectorOptions {
   nodeName: string;
   nodeRoot: string;
+  /** The plugins' environment (default process.env). */
+  env?: NodeJS.ProcessEnv;
   systemLogMonitors: string[];
   customPluginMonitors: string[];
   enableK8sExporter?: boolean;
@@ -53,7 +55,7 @@ export async function startNodeProblemDetector(opts: NodeProblemDetectorOptions)
     ...opts.systemLogMonitors.map(
       (path) => new SystemLogMonitor({ config: parseSystemLogMonitorConfig(readConfigFile(path), path), nodeRoot: opts.nodeRoot, metrics, logger }),
     ),
-    ...opts.customPluginMonitors.map((path) => new CustomPluginMonitor({ config: parseCustomPluginConfig(readConfigFile(path), path), nodeRoot: opts.nodeRoot, metrics, logger })),
+    ...opts.customPluginMonitors.map((path) => new CustomPluginMonitor({ config: parseCustomPluginConfig(readConfigFile(path), path), nodeRoot: opts.nodeRoot, ...(opts.env ? { env: opts.env } : {}), metrics, logger })),
   ];
   if (monitors.length === 0) throw new Error('No problem daemon is configured');
 

@@ -21,6 +21,8 @@ const MAX_PLUGIN_OUTPUT_BYTES = 4096;
 export interface PluginContext {
   nodeRoot: string;
   now: () => number;
+  /** The plugins' environment (the health checker reads HOST_ADDRESS and KUBELET_PORT). */
+  env: NodeJS.ProcessEnv;
 }
 
 function execPlugin(rule: CustomRule, timeoutMs: number): Promise<PluginOutput> {
@@ -53,7 +55,7 @@ export async function runPlugin(rule: CustomRule, globalTimeoutMs: number, maxOu
       result = await withTimeout(runLogCounter(rule.args, ctx.nodeRoot, ctx.now(), uptime() * 1000), rule, timeoutMs);
       break;
     case 'health-checker':
-      result = await withTimeout(runHealthChecker(rule.args, ctx.nodeRoot), rule, timeoutMs);
+      result = await withTimeout(runHealthChecker(rule.args, ctx.nodeRoot, ctx.env), rule, timeoutMs);
       break;
     default:
       result = await execPlugin(rule, timeoutMs);
