@@ -34,7 +34,9 @@ export class CustomPluginMonitor implements Monitor {
   start(report: (status: Status) => void): void {
     const { config, logger } = this.opts;
     const now = this.opts.now ?? Date.now;
-    const run = this.opts.run ?? ((rule: CustomRule) => runPlugin(rule, config.pluginConfig.timeoutMs, config.pluginConfig.maxOutputLength, { nodeRoot: this.opts.nodeRoot, now, env: this.opts.env ?? process.env }));
+    const run =
+      this.opts.run ??
+      ((rule: CustomRule) => runPlugin(rule, config.pluginConfig.timeoutMs, config.pluginConfig.maxOutputLength, { nodeRoot: this.opts.nodeRoot, now, env: this.opts.env ?? process.env }));
     if (config.metricsReporting) this.opts.metrics?.initializeRules(config.rules.map((r) => ({ type: r.type, reason: r.reason, ...(r.condition ? { condition: r.condition } : {}) })));
     this.conditions = initialConditions(config.conditions, now());
     logger.info('Start custom plugin monitor', { source: config.source });

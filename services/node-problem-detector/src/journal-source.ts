@@ -102,6 +102,7 @@ export async function readJournal(root: string, filter: JournalFilter = {}): Pro
 /** Reads one file from an offset: whole lines only; the torn tail stays for the next read. */
 class FileTail {
   private offset = 0;
+  private ino: number | undefined;
   private partial = '';
 
   constructor(readonly path: string) {}
@@ -109,28 +110,54 @@ class FileTail {
   /** Start at the current end (only new lines follow). */
   async seekEnd(): Promise<void> {
     try {
-      this.offset = (await stat(this.path)).size;
+      const st = await stat(this.path);
+      this.offset = st.size;
+      this.ino = st.ino;
     } catch {
       this.offset = 0;
     }
   }
 
   async readNew(): Promise<string[]> {
-    let size: number;
+    let st;
     try {
-      size = (await stat(this.path)).size;
+      st = await stat(this.path);
     } catch {
       return [];
     }
-    // Rotated (renamed to .1 and started anew) or truncated: read the new file from its start.
-    if (size < this.offset) {
+    const lines: string[] = [];
+    if (this.ino !== undefined && st.ino !== this.ino) {
+      // Rotated (renamed to .1, a new file started): finish the old file where we were, then read the new one from its start.
+      try {
+        const old = await stat(`${this.path}.1`);
+        if (old.ino === this.ino) lines.push(...(await this.read(`${this.path}.1`, old.ino, old.size)));
+      } catch {}
+      this.offset = 0;
+      this.partial = '';
+    } else if (st.size < this.offset) {
+      // Truncated in place.
       this.offset = 0;
       this.partial = '';
     }
+    this.ino = st.ino;
+    lines.push(...(await this.read(this.path, st.ino, st.size)));
+    return lines;
+  }
+
+  /** Reads `path` from the offset up to size, if it still is the file `ino` (a rename in between: nothing, the next read sees it). */
+  private async read(path: string, ino: number, size: number): Promise<string[]> {
     const lines: string[] = [];
-    if (size === this.offset) return lines;
-    const fh = await open(this.path, 'r');
+    if (size <= this.offset) return lines;
+    let fh;
     try {
+      fh = await open(path, 'r');
+    } catch (err) {
+      // Rotated between stat and open: the next read finds it as `.1`.
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return lines;
+      throw err;
+    }
+    try {
+      if ((await fh.stat()).ino !== ino) return lines;
       while (this.offset < size) {
         const len = Math.min(READ_CHUNK, size - this.offset);
         const buf = Buffer.alloc(len);

@@ -1,6 +1,8 @@
 // problem_counter and problem_gauge (upstream pkg/problemmetrics): how often
 // each problem reason occurred, and whether each condition type is affected
 // now under its current reason (the previous reason's series drops to 0).
+// Labels in the order upstream's scrape prints them (Prometheus sorts them by
+// name): problem_gauge{reason="DockerHung",type="KernelDeadlock"}.
 
 import type { Registry } from 'prom-client';
 import { FastCounter, FastGauge } from '@kubelab/component-base';
@@ -12,7 +14,7 @@ export class ProblemMetrics {
 
   constructor(registry: Registry) {
     this.counter = new FastCounter(registry, 'problem_counter', 'Number of times a specific type of problem have occurred.', ['reason']);
-    this.gauge = new FastGauge(registry, 'problem_gauge', 'Whether a specific type of problem is affecting the node or not.', ['type', 'reason']);
+    this.gauge = new FastGauge(registry, 'problem_gauge', 'Whether a specific type of problem is affecting the node or not.', ['reason', 'type']);
   }
 
   incrementProblemCounter(reason: string, count: number): void {
@@ -35,6 +37,6 @@ export class ProblemMetrics {
   }
 
   private set(type: string, reason: string, v: number): void {
-    this.gauge.add([type, reason], v - this.gauge.get([type, reason]));
+    this.gauge.add([reason, type], v - this.gauge.get([reason, type]));
   }
 }

@@ -52,10 +52,10 @@ export async function startNodeProblemDetector(opts: NodeProblemDetectorOptions)
   const metrics = new ProblemMetrics(registry);
   // Configurations are read before anything starts: a bad file fails the start with upstream's message.
   const monitors: Monitor[] = [
-    ...opts.systemLogMonitors.map(
-      (path) => new SystemLogMonitor({ config: parseSystemLogMonitorConfig(readConfigFile(path), path), nodeRoot: opts.nodeRoot, metrics, logger }),
+    ...opts.systemLogMonitors.map((path) => new SystemLogMonitor({ config: parseSystemLogMonitorConfig(readConfigFile(path), path), nodeRoot: opts.nodeRoot, metrics, logger })),
+    ...opts.customPluginMonitors.map(
+      (path) => new CustomPluginMonitor({ config: parseCustomPluginConfig(readConfigFile(path), path), nodeRoot: opts.nodeRoot, ...(opts.env ? { env: opts.env } : {}), metrics, logger }),
     ),
-    ...opts.customPluginMonitors.map((path) => new CustomPluginMonitor({ config: parseCustomPluginConfig(readConfigFile(path), path), nodeRoot: opts.nodeRoot, ...(opts.env ? { env: opts.env } : {}), metrics, logger })),
   ];
   if (monitors.length === 0) throw new Error('No problem daemon is configured');
 

@@ -47,12 +47,15 @@ describe.runIf(requireTool('nats-server'))('node-problem-detector with the apise
 
   const condition = async (type: string): Promise<NodeCondition | undefined> => ((await admin.core.nodes().get(NODE)) as Node).status?.conditions?.find((c) => c.type === type);
   const conditionWith = (type: string, status: string) =>
-    waitFor(`${type}=${status} on ${NODE}`, async () => {
-      const c = await condition(type);
-      return c?.status === status ? c : undefined;
-    }, POLL);
-  const eventWith = (reason: string) =>
-    waitFor(`a ${reason} event`, async () => (await admin.core.events('default').list()).items.find((e: Event) => e.reason === reason), POLL);
+    waitFor(
+      `${type}=${status} on ${NODE}`,
+      async () => {
+        const c = await condition(type);
+        return c?.status === status ? c : undefined;
+      },
+      POLL,
+    );
+  const eventWith = (reason: string) => waitFor(`a ${reason} event`, async () => (await admin.core.events('default').list()).items.find((e: Event) => e.reason === reason), POLL);
 
   beforeAll(async () => {
     cluster = await startTestCluster({ authorizationModes: ['Node', 'RBAC'] });
@@ -66,7 +69,10 @@ describe.runIf(requireTool('nats-server'))('node-problem-detector with the apise
       roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'system:node-problem-detector' },
       subjects: [{ kind: 'ServiceAccount', name: 'node-problem-detector', namespace: 'kube-system' }],
     });
-    npdClient = createClientset({ ...(await cluster.clientConfigFor({ commonName: NPD_USER, organizations: ['system:serviceaccounts', 'system:serviceaccounts:kube-system'] })), component: 'node-problem-detector' });
+    npdClient = createClientset({
+      ...(await cluster.clientConfigFor({ commonName: NPD_USER, organizations: ['system:serviceaccounts', 'system:serviceaccounts:kube-system'] })),
+      component: 'node-problem-detector',
+    });
     // A kubelet whose healthz fails.
     kubelet = createServer((_req, res) => {
       res.writeHead(500);
@@ -150,12 +156,13 @@ describe.runIf(requireTool('nats-server'))('node-problem-detector with the apise
 
   it('serves problem_counter and problem_gauge on its Prometheus port', async () => {
     const text = await (await fetch(`http://127.0.0.1:${npd.prometheusPort}/metrics`)).text();
-    expect(text).toContain('# TYPE problem_counter counter');
+    expect(text).toContain('# HELP problem_counter Number of times a specific type of problem have occurred.\n# TYPE problem_counter counter');
+    expect(text).toContain('# HELP problem_gauge Whether a specific type of problem is affecting the node or not.\n# TYPE problem_gauge gauge');
     expect(text).toMatch(/^problem_counter\{reason="TaskHung"\} 2$/m);
     expect(text).toMatch(/^problem_counter\{reason="OOMKilling"\} 1$/m);
-    expect(text).toMatch(/^problem_gauge\{type="KernelDeadlock",reason="DockerHung"\} 1$/m);
-    expect(text).toMatch(/^problem_gauge\{type="ReadonlyFilesystem",reason="FilesystemIsReadOnly"\} 1$/m);
-    expect(text).toMatch(/^problem_gauge\{type="XfsShutdown",reason="XfsHasShutdown"\} 0$/m);
+    expect(text).toMatch(/^problem_gauge\{reason="DockerHung",type="KernelDeadlock"\} 1$/m);
+    expect(text).toMatch(/^problem_gauge\{reason="FilesystemIsReadOnly",type="ReadonlyFilesystem"\} 1$/m);
+    expect(text).toMatch(/^problem_gauge\{reason="XfsHasShutdown",type="XfsShutdown"\} 0$/m);
   });
 
   it('serves the conditions it exports on /conditions', async () => {
