@@ -3,8 +3,15 @@
 // localhost:10248 by default); --component=cri makes the call
 // `crictl pods --latest` makes (ListPodSandbox) on --cri-socket-path within
 // --cri-timeout. Unhealthy prints "<component>:<service> was found unhealthy;
-// repair flag : <bool>" and exits 1 (NonOK).
+// repair flag : <bool>" and exits 1 (NonOK). With --enable-repair, a service
+// up for longer than --cooldown-time is killed with the node's
+// `systemctl kill --kill-who=main <service>` (its manager restarts it), its
+// uptime read from `systemctl show <service> --property=InactiveExitTimestamp`.
+// The node's systemctl is named by KUBELAB_SYSTEMCTL: a local node shares the
+// host's PATH, whose systemctl would act on the host's own services, so
+// without it nothing is repaired.
 
+import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import * as grpc from '@grpc/grpc-js';
 import { parseDuration } from '@kubelab/component-base';
@@ -16,6 +23,7 @@ export interface HealthCheckerOptions {
   component: string;
   service: string;
   enableRepair: boolean;
+  cooldownMs: number;
   criSocketPath: string;
   criTimeoutMs: number;
   healthCheckTimeoutMs: number;
@@ -29,6 +37,7 @@ export function parseHealthCheckerArgs(args: readonly string[]): HealthCheckerOp
     // SetDefaults: the service is the component's name, containerd for cri.
     service: f.get('service') || (component === 'cri' ? 'containerd' : component),
     enableRepair: (f.get('enable-repair') ?? 'true') === 'true',
+    cooldownMs: parseDuration(f.get('cooldown-time') ?? '2m'),
     criSocketPath: f.get('cri-socket-path') ?? 'unix:///var/run/containerd/containerd.sock',
     criTimeoutMs: parseDuration(f.get('cri-timeout') ?? '2s'),
     healthCheckTimeoutMs: parseDuration(f.get('health-check-timeout') ?? '10s'),
@@ -74,7 +83,42 @@ async function criHealthy(socketPath: string, timeoutMs: number): Promise<boolea
   }
 }
 
-export async function runHealthChecker(args: readonly string[], nodeRoot: string, env: NodeJS.ProcessEnv = process.env): Promise<PluginOutput> {
+/** systemd's timestamp (`Mon 2006-01-02 15:04:05 MST`) in ms; NaN when it is not one (e.g. `n/a`, empty). */
+export function parseSystemdTimestamp(text: string): number {
+  const m = /^\w{3} (\d{4}-\d{2}-\d{2}) (\d{2}:\d{2}:\d{2})(?: (\S+))?$/.exec(text.trim());
+  if (!m) return NaN;
+  const utc = !m[3] || m[3] === 'UTC' || m[3] === 'GMT';
+  return Date.parse(`${m[1]}T${m[2]}${utc ? 'Z' : ''}`);
+}
+
+/** The commands the health checker runs on the node (CmdTimeout 10 s); undefined when one fails. */
+export type NodeCommand = (cmd: string, args: readonly string[]) => Promise<string | undefined>;
+
+/** Runs the node's systemctl (KUBELAB_SYSTEMCTL); undefined when there is none. */
+export function nodeSystemctl(env: NodeJS.ProcessEnv): NodeCommand | undefined {
+  const systemctl = env.KUBELAB_SYSTEMCTL;
+  if (!systemctl) return undefined;
+  return (_cmd, args) => new Promise((resolve) => execFile(systemctl, args, { timeout: 10_000, env }, (err, stdout) => resolve(err ? undefined : String(stdout).trim())));
+}
+
+/** Repairs an unhealthy service past its cooldown (CheckHealth's repair step); says what it did, for the log. */
+export async function repairService(o: HealthCheckerOptions, now: number, run: NodeCommand | undefined): Promise<string> {
+  if (!run) return `repair of ${o.service} skipped: no node systemctl (KUBELAB_SYSTEMCTL)`;
+  const shown = await run('systemctl', ['show', o.service, '--property=InactiveExitTimestamp']);
+  const since = parseSystemdTimestamp(shown?.split('=')[1] ?? '');
+  if (Number.isNaN(since)) return `error in getting uptime for ${o.component}`;
+  const uptime = now - since;
+  if (uptime <= o.cooldownMs) return `${o.component} is unhealthy, component uptime: ${uptime}ms`;
+  const killed = await run('systemctl', ['kill', '--kill-who=main', o.service]);
+  return killed === undefined ? `Failed to kill service ${o.service}` : `${o.component} cooldown period of ${o.cooldownMs}ms exceeded, repairing`;
+}
+
+export async function runHealthChecker(
+  args: readonly string[],
+  nodeRoot: string,
+  env: NodeJS.ProcessEnv = process.env,
+  repair: (o: HealthCheckerOptions, now: number) => Promise<unknown> = (o, now) => repairService(o, now, nodeSystemctl(env)),
+): Promise<PluginOutput> {
   let o: HealthCheckerOptions;
   try {
     o = parseHealthCheckerArgs(args);
@@ -92,5 +136,7 @@ export async function runHealthChecker(args: readonly string[], nodeRoot: string
     default:
       return { exitStatus: 2, output: `error checking ${o.component} health: unsupported component` };
   }
-  return healthy ? { exitStatus: 0, output: '' } : unhealthyOutput(o);
+  if (healthy) return { exitStatus: 0, output: '' };
+  if (o.enableRepair) await repair(o, Date.now());
+  return unhealthyOutput(o);
 }
