@@ -5,6 +5,7 @@
 
 import type { Logger } from '@kubelab/component-base';
 import { initialConditions } from './conditions.js';
+import { hostUptimeMs } from './system-log-monitor.js';
 import type { CustomPluginConfig, CustomRule } from './config.js';
 import { applyPluginResult } from './custom-plugin-status.js';
 import { runPlugin, type PluginOutput } from './plugins/plugin.js';
@@ -16,6 +17,8 @@ export interface CustomPluginMonitorOptions {
   nodeRoot: string;
   /** The plugins' environment (default process.env). */
   env?: NodeJS.ProcessEnv;
+  /** Time since the node booted (default the host's uptime). */
+  uptimeMs?: () => number;
   metrics?: ProblemMetrics;
   logger: Logger;
   now?: () => number;
@@ -36,7 +39,13 @@ export class CustomPluginMonitor implements Monitor {
     const now = this.opts.now ?? Date.now;
     const run =
       this.opts.run ??
-      ((rule: CustomRule) => runPlugin(rule, config.pluginConfig.timeoutMs, config.pluginConfig.maxOutputLength, { nodeRoot: this.opts.nodeRoot, now, env: this.opts.env ?? process.env }));
+      ((rule: CustomRule) =>
+        runPlugin(rule, config.pluginConfig.timeoutMs, config.pluginConfig.maxOutputLength, {
+          nodeRoot: this.opts.nodeRoot,
+          now,
+          env: this.opts.env ?? process.env,
+          uptimeMs: this.opts.uptimeMs ?? hostUptimeMs,
+        }));
     if (config.metricsReporting) this.opts.metrics?.initializeRules(config.rules.map((r) => ({ type: r.type, reason: r.reason, ...(r.condition ? { condition: r.condition } : {}) })));
     this.conditions = initialConditions(config.conditions, now());
     logger.info('Start custom plugin monitor', { source: config.source });

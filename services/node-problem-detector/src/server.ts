@@ -18,6 +18,8 @@ export interface NodeProblemDetectorOptions {
   nodeRoot: string;
   /** The plugins' environment (default process.env). */
   env?: NodeJS.ProcessEnv;
+  /** Time since the node booted (default the host's uptime; tests pin it). */
+  uptimeMs?: () => number;
   systemLogMonitors: string[];
   customPluginMonitors: string[];
   enableK8sExporter?: boolean;
@@ -51,11 +53,10 @@ export async function startNodeProblemDetector(opts: NodeProblemDetectorOptions)
   const registry = newMetricsRegistry();
   const metrics = new ProblemMetrics(registry);
   // Configurations are read before anything starts: a bad file fails the start with upstream's message.
+  const shared = { nodeRoot: opts.nodeRoot, metrics, logger, ...(opts.uptimeMs ? { uptimeMs: opts.uptimeMs } : {}) };
   const monitors: Monitor[] = [
-    ...opts.systemLogMonitors.map((path) => new SystemLogMonitor({ config: parseSystemLogMonitorConfig(readConfigFile(path), path), nodeRoot: opts.nodeRoot, metrics, logger })),
-    ...opts.customPluginMonitors.map(
-      (path) => new CustomPluginMonitor({ config: parseCustomPluginConfig(readConfigFile(path), path), nodeRoot: opts.nodeRoot, ...(opts.env ? { env: opts.env } : {}), metrics, logger }),
-    ),
+    ...opts.systemLogMonitors.map((path) => new SystemLogMonitor({ ...shared, config: parseSystemLogMonitorConfig(readConfigFile(path), path) })),
+    ...opts.customPluginMonitors.map((path) => new CustomPluginMonitor({ ...shared, config: parseCustomPluginConfig(readConfigFile(path), path), ...(opts.env ? { env: opts.env } : {}) })),
   ];
   if (monitors.length === 0) throw new Error('No problem daemon is configured');
 

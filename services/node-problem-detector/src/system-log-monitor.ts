@@ -14,6 +14,9 @@ import { applyLogRule } from './log-monitor-status.js';
 import type { ProblemMetrics } from './problem-metrics.js';
 import type { Condition, LogLine, Monitor, Status } from './types.js';
 
+/** The node's uptime: the kernel's, which a node container shares with its host (/proc/uptime). */
+export const hostUptimeMs = (): number => uptime() * 1000;
+
 /** The earliest log time a watcher reports (util.GetStartTime): not before boot + delay, nor before now − lookback. */
 export function watchStartTime(nowMs: number, uptimeMs: number, lookbackMs: number, delayMs: number): number {
   return Math.max(nowMs - uptimeMs + delayMs, nowMs - lookbackMs);
@@ -92,7 +95,7 @@ export class SystemLogMonitor implements Monitor {
     const now = (this.opts.now ?? Date.now)();
     const state = new LogMonitorState(config, now, this.opts.metrics);
     const id = identifierOf(config);
-    const since = watchStartTime(now, (this.opts.uptimeMs ?? (() => uptime() * 1000))(), config.lookbackMs, config.delayMs);
+    const since = watchStartTime(now, (this.opts.uptimeMs ?? hostUptimeMs)(), config.lookbackMs, config.delayMs);
     logger.info('Start log monitor', { source: config.source, plugin: config.plugin, identifier: id });
     report(state.initialStatus());
     this.loop = (async () => {

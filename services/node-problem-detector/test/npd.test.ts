@@ -24,6 +24,11 @@ const NODE = 'node-1';
 const NPD_USER = 'system:serviceaccount:kube-system:node-problem-detector';
 const POLL = { timeoutMs: 10_000 };
 
+/** systemd's own line about a unit (SYSLOG_IDENTIFIER=systemd, UNIT=…). */
+function systemdLine(message: string, unit: string, atMs: number): Parameters<typeof appendJournal>[1] {
+  return { __REALTIME_TIMESTAMP: String(atMs * 1000), _HOSTNAME: NODE, _PID: '1', _TRANSPORT: 'journal', SYSLOG_IDENTIFIER: 'systemd', PRIORITY: '6', UNIT: unit, MESSAGE: message };
+}
+
 function kernelLine(message: string): Parameters<typeof appendJournal>[1] {
   const now = Date.now();
   return {
@@ -80,6 +85,8 @@ describe.runIf(requireTool('nats-server'))('node-problem-detector with the apise
     });
     await new Promise<void>((r) => kubelet.listen(0, '127.0.0.1', r));
     root = mkdtempSync(join(tmpdir(), 'npd-root-'));
+    // A crash-looping kubelet in the last minutes: started five times, never stopped (the log counter's window is 20m).
+    for (let i = 5; i > 0; i--) await appendJournal(root, systemdLine('Started kubelet.service - kubelet: The Kubernetes Node Agent.', 'kubelet.service', Date.now() - i * 10_000));
     npd = await startNodeProblemDetector({
       nodeName: NODE,
       nodeRoot: root,
@@ -87,7 +94,9 @@ describe.runIf(requireTool('nats-server'))('node-problem-detector with the apise
       clientset: npdClient,
       systemLogMonitors: ['kernel-monitor.json', 'readonly-monitor.json', 'systemd-monitor.json'].map((f) => join(DEFAULT_CONFIG_DIR, f)),
       // The runtime's socket does not exist under the temporary node root: the CRI check fails.
-      customPluginMonitors: ['health-checker-kubelet.json', 'health-checker-containerd.json'].map((f) => join(DEFAULT_CONFIG_DIR, f)),
+      // The node booted an hour ago: the log counter's --delay=5m after boot is long past.
+      uptimeMs: () => 3_600_000,
+      customPluginMonitors: ['systemd-monitor-counter.json', 'health-checker-kubelet.json', 'health-checker-containerd.json'].map((f) => join(DEFAULT_CONFIG_DIR, f)),
       serverPort: await freePort(),
       prometheusPort: await freePort(),
       logger: createLogger({ component: 'node-problem-detector', format: 'json', write: () => undefined }),
@@ -154,6 +163,23 @@ describe.runIf(requireTool('nats-server'))('node-problem-detector with the apise
     expect((await eventWith('KubeletUnhealthy')).source).toEqual({ component: 'health-checker', host: NODE });
   });
 
+  it('a kubelet restarted five times in 20 minutes: FrequentKubeletRestart True, KubeletStart events (count 5)', async () => {
+    expect(await conditionWith('FrequentKubeletRestart', 'True')).toMatchObject({
+      reason: 'FrequentKubeletRestart',
+      message: 'Found 5 matching logs, which meets the threshold of 5',
+    });
+    expect(await condition('FrequentContainerdRestart')).toMatchObject({ status: 'False', reason: 'NoFrequentContainerdRestart', message: 'containerd is functioning properly' });
+    const starts = await waitFor(
+      'the KubeletStart event counted 5 times',
+      async () => {
+        const e = await eventWith('KubeletStart');
+        return e.count === 5 ? e : undefined;
+      },
+      POLL,
+    );
+    expect(starts).toMatchObject({ type: 'Warning', message: 'Started kubelet.service - kubelet: The Kubernetes Node Agent.', source: { component: 'systemd-monitor', host: NODE } });
+  });
+
   it('serves problem_counter and problem_gauge on its Prometheus port', async () => {
     const text = await (await fetch(`http://127.0.0.1:${npd.prometheusPort}/metrics`)).text();
     expect(text).toContain('# HELP problem_counter Number of times a specific type of problem have occurred.\n# TYPE problem_counter counter');
@@ -170,6 +196,9 @@ describe.runIf(requireTool('nats-server'))('node-problem-detector with the apise
     expect(body.map((c) => `${c.type}=${c.status}`).sort()).toEqual([
       'ContainerRuntimeUnhealthy=True',
       'CperHardwareErrorFatal=False',
+      'FrequentContainerdRestart=False',
+      'FrequentDockerRestart=False',
+      'FrequentKubeletRestart=True',
       'KernelDeadlock=True',
       'KubeletUnhealthy=True',
       'ReadonlyFilesystem=True',

@@ -5,7 +5,6 @@
 
 import { execFile } from 'node:child_process';
 import { basename } from 'node:path';
-import { uptime } from 'node:os';
 import type { CustomRule } from '../config.js';
 import { runHealthChecker } from './health-checker.js';
 import { runLogCounter } from './log-counter.js';
@@ -23,6 +22,8 @@ export interface PluginContext {
   now: () => number;
   /** The plugins' environment (the health checker reads HOST_ADDRESS and KUBELET_PORT). */
   env: NodeJS.ProcessEnv;
+  /** Time since the node booted (the log counter's --delay counts from boot). */
+  uptimeMs: () => number;
 }
 
 function execPlugin(rule: CustomRule, timeoutMs: number): Promise<PluginOutput> {
@@ -52,7 +53,7 @@ export async function runPlugin(rule: CustomRule, globalTimeoutMs: number, maxOu
   let result: PluginOutput;
   switch (basename(rule.path)) {
     case 'log-counter':
-      result = await withTimeout(runLogCounter(rule.args, ctx.nodeRoot, ctx.now(), uptime() * 1000), rule, timeoutMs);
+      result = await withTimeout(runLogCounter(rule.args, ctx.nodeRoot, ctx.now(), ctx.uptimeMs()), rule, timeoutMs);
       break;
     case 'health-checker':
       result = await withTimeout(runHealthChecker(rule.args, ctx.nodeRoot, ctx.env), rule, timeoutMs);
