@@ -11,6 +11,11 @@ import type { DefaultCondition, RuleType } from './types.js';
 /** kubelab's copies of upstream's default monitor configurations (`config/*.json` of this package). */
 export const DEFAULT_CONFIG_DIR = fileURLToPath(new URL('../config/', import.meta.url));
 
+/** The system log monitors a kubelab node runs (upstream's kernel, readonly and systemd monitors). */
+export const DEFAULT_SYSTEM_LOG_MONITORS = ['kernel-monitor.json', 'readonly-monitor.json', 'systemd-monitor.json'] as const;
+/** The custom plugin monitors a kubelab node runs (restart counters and the kubelet's and runtime's health checks). */
+export const DEFAULT_CUSTOM_PLUGIN_MONITORS = ['systemd-monitor-counter.json', 'health-checker-kubelet.json', 'health-checker-containerd.json'] as const;
+
 export class ConfigError extends Error {
   override name = 'ConfigError';
 }

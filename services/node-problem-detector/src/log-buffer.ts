@@ -9,6 +9,22 @@ import type { LogLine } from './types.js';
 export interface Pattern {
   readonly source: string;
   readonly regexp: RegExp;
+  /** The pattern cannot match a newline: only the newest line needs matching (upstream's lastLineOnly). */
+  readonly lastLineOnly: boolean;
+}
+
+/**
+ * Whether a pattern can never match a newline, decided conservatively from its
+ * text: only escapes that exclude "\n" (\d \w \S \b and escaped punctuation),
+ * no negated class, no anchors or lookbehind that would see earlier lines.
+ */
+export function cannotSpanLines(expr: string): boolean {
+  // `\\` is a literal backslash, not the start of an escape; a final `$` is the end anchor the buffer adds anyway.
+  const text = expr.replace(/\\\\/g, '').replace(/([^\\])\$$/, '$1');
+  // A raw newline, or an escape that may match one (\n \s \W \D \x0a \u000a \cJ …).
+  if (text.includes('\n') || /\\[^dwSb.[\](){}*+?|\-/:#=!<>,"'& ]/.test(text)) return false;
+  // Negated classes, anchors, lookbehind and inline groups other than (?:) may see or match across lines.
+  return !/\[\^|\^|\$|\(\?(?!:)/.test(text);
 }
 
 /**
@@ -18,7 +34,7 @@ export interface Pattern {
 export function compilePattern(expr: string): Pattern {
   try {
     new RegExp(expr);
-    return { source: expr, regexp: new RegExp(`(?:${expr})$`) };
+    return { source: expr, regexp: new RegExp(`(?:${expr})$`), lastLineOnly: cannotSpanLines(expr) };
   } catch (err) {
     throw new Error(`error parsing regexp: ${(err as Error).message}: \`${expr}\``, { cause: err });
   }
@@ -45,6 +61,10 @@ export class LogBuffer {
 
   /** The lines (oldest first) that the pattern's match ending at the newest line covers; [] when it does not match. */
   match(p: Pattern): LogLine[] {
+    if (p.lastLineOnly) {
+      const last = this.current > 0 ? this.lines[(this.current - 1) % this.max] : undefined;
+      return last && p.regexp.test(last.message) ? [last] : [];
+    }
     const text = this.joined();
     const m = p.regexp.exec(text);
     if (!m) return [];

@@ -112,3 +112,25 @@ describe('multi-line patterns (the LogBuffer)', () => {
     expect(b.match(compilePattern('b\\nc')).map((l) => l.message)).toEqual(['b', 'c']);
   });
 });
+
+describe('single-line patterns match the newest line only (upstream lastLineOnly)', () => {
+  const all = ['kernel-monitor.json', 'readonly-monitor.json', 'systemd-monitor.json'].flatMap((f) => config(f).rules.map((r) => r.pattern));
+
+  it('every default single-line pattern is recognised; the two-line OOM rule and risky syntax are not', () => {
+    expect(all.filter((p) => !compilePattern(p).lastLineOnly)).toEqual([]);
+    for (const p of ['Kill process \\d+\\nKilled', 'a\\sb', '[^x]+', '^task', 'x$y', '(?<=a)b', 'a\\x0ab', 'a\\Wb', 'a\nb']) expect([p, compilePattern(p).lastLineOnly]).toEqual([p, false]);
+  });
+
+  it('gives what matching the joined buffer gives', () => {
+    const lines = ['INFO: task tar:2 blocked for more than 120 seconds.', 'EXT4-fs (sda1): Remounting filesystem read-only', 'Started kubelet.service - kubelet: The Kubernetes Node Agent.', 'noise'];
+    for (const expr of all) {
+      const fast = compilePattern(expr);
+      const slow = { ...fast, lastLineOnly: false };
+      const b = new LogBuffer(3);
+      for (const message of lines) {
+        b.push({ timestamp: 0, message });
+        expect([expr, message, b.match(fast)]).toEqual([expr, message, b.match(slow)]);
+      }
+    }
+  });
+});

@@ -16,7 +16,7 @@ import { createClientset, type Clientset } from '@kubelab/client';
 import { createLogger } from '@kubelab/component-base';
 import { freePort, requireTool, waitFor } from '@kubelab/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_CONFIG_DIR } from '../src/config.js';
+import { DEFAULT_CONFIG_DIR, DEFAULT_CUSTOM_PLUGIN_MONITORS, DEFAULT_SYSTEM_LOG_MONITORS } from '../src/config.js';
 import { appendJournal } from '../src/journal-source.js';
 import { startNodeProblemDetector, type NodeProblemDetectorHandle } from '../src/server.js';
 
@@ -92,11 +92,11 @@ describe.runIf(requireTool('nats-server'))('node-problem-detector with the apise
       nodeRoot: root,
       env: { HOST_ADDRESS: '127.0.0.1', KUBELET_PORT: String((kubelet.address() as AddressInfo).port) },
       clientset: npdClient,
-      systemLogMonitors: ['kernel-monitor.json', 'readonly-monitor.json', 'systemd-monitor.json'].map((f) => join(DEFAULT_CONFIG_DIR, f)),
+      systemLogMonitors: DEFAULT_SYSTEM_LOG_MONITORS.map((f) => join(DEFAULT_CONFIG_DIR, f)),
       // The runtime's socket does not exist under the temporary node root: the CRI check fails.
       // The node booted an hour ago: the log counter's --delay=5m after boot is long past.
       uptimeMs: () => 3_600_000,
-      customPluginMonitors: ['systemd-monitor-counter.json', 'health-checker-kubelet.json', 'health-checker-containerd.json'].map((f) => join(DEFAULT_CONFIG_DIR, f)),
+      customPluginMonitors: DEFAULT_CUSTOM_PLUGIN_MONITORS.map((f) => join(DEFAULT_CONFIG_DIR, f)),
       serverPort: await freePort(),
       prometheusPort: await freePort(),
       logger: createLogger({ component: 'node-problem-detector', format: 'json', write: () => undefined }),
