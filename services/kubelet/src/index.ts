@@ -126,6 +126,8 @@ export async function startKubelet(opts: KubeletOptions): Promise<RunningKubelet
       : undefined;
   const informers = new SharedInformerFactory(cs);
   const broadcaster = newEventBroadcaster(cs);
+  // Upstream kubelet: eventBroadcaster.StartStructuredLogging(3).
+  broadcaster.startStructuredLogging(log.v(3));
   const registry = newMetricsRegistry();
   registerClientMetrics(registry);
   const metrics = newKubeletMetrics(registry);

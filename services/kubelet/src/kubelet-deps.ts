@@ -121,7 +121,7 @@ export function newKubeletManagers(deps: KubeletDeps, kubelet: KubeletHooks): Ku
     return d.static ? podManager.mirrorOf(d.pod) : kubelet.apiPod(fullName(d.pod));
   });
   const transport = criProbeTransport(rt);
-  const probe = new Prober(dialingProbeTransport(transport, deps.dialTarget), recorder, scale);
+  const probe = new Prober(dialingProbeTransport(transport, deps.dialTarget), recorder, scale, log);
   const prober = new ProberManager(probe, statusManager, clock, true, scale, (uid, id) => podStates.containerStartedAt(uid, id));
   const statusReporter = new PodStatusReporter({
     podManager,
@@ -161,6 +161,7 @@ export function newKubeletManagers(deps: KubeletDeps, kubelet: KubeletHooks): Ku
     services: () => kubelet.services(),
     volumes,
     httpHook: httpHookVia(transport, deps.dialTarget),
+    log,
   });
   const onError = (uid: string, err: unknown) => log.warn('pod sync failed', { pod: podManager.podName(uid), err });
   const podWorkers = deps.podWorkers ? deps.podWorkers(kubelet.syncPod, onError) : new PodWorkers(kubelet.syncPod, onError, () => clock.now());

@@ -6,7 +6,7 @@
 // node status — lives in modules of its own, built by kubelet-deps.ts.
 
 import { isPodTerminal, type Node, type Pod, type Service } from '@kubelab/api';
-import type { Logger } from '@kubelab/component-base';
+import { kObjSlice, type Logger } from '@kubelab/component-base';
 import type { Clock, SharedIndexInformer, SharedInformerFactory } from '@kubelab/client';
 import { canAdmitPod, rejectedMessage } from './admission/admit.js';
 import type { Backoff } from './backoff.js';
@@ -25,7 +25,7 @@ import type { NodeLeaseController } from './nodelease/controller.js';
 import type { NodeStatusController } from './nodestatus/controller.js';
 import type { GenericPLEG, PodLifecycleEvent } from './pleg/generic.js';
 import type { MirrorPods } from './pod/mirror-pods.js';
-import { fullName, specChanged, type DesiredPod, type PodManager } from './pod/pod-manager.js';
+import { fullName, podUpdateOp, type DesiredPod, type PodManager } from './pod/pod-manager.js';
 import type { PodSyncState, PodSyncStates } from './pod-sync-state.js';
 import type { PodSyncTracer, SyncResult, SyncScope } from './pod-sync-tracer.js';
 import type { PodWorkerQueue } from './pod-workers.js';
@@ -223,12 +223,13 @@ export class Kubelet {
       return;
     }
     const uid = pod.metadata.uid ?? '';
-    const known = this.podManager.has(uid);
-    if (!known && !pod.status?.startTime) this.podStates.of(uid).firstSeenAt = this.clock.now();
-    if (!known) this.admitNewPod(uid, pod);
-    const prev = this.podManager.set(uid, pod, false);
+    const op = podUpdateOp(this.podManager.get(uid)?.pod, pod);
+    if (op) this.logSyncLoop(op, 'api', pod);
+    if (op === 'ADD' && !pod.status?.startTime) this.podStates.of(uid).firstSeenAt = this.clock.now();
+    if (op === 'ADD') this.admitNewPod(uid, pod);
+    this.podManager.set(uid, pod, false);
     // A status-only change (often our own write) needs no sync (upstream RECONCILE).
-    if (prev && !specChanged(prev, pod)) return;
+    if (op !== 'ADD' && op !== 'UPDATE' && op !== 'DELETE') return;
     // A deletion cancels a sync that is still starting containers (upstream UpdatePod with SyncPodKill).
     this.podWorkers.update(uid, pod.metadata.deletionTimestamp ? { terminate: true } : {});
   }
@@ -261,6 +262,7 @@ export class Kubelet {
       return;
     }
     const uid = pod.metadata.uid ?? '';
+    this.logSyncLoop('REMOVE', 'api', pod);
     this.podManager.remove(uid);
     const state = this.podStates.get(uid);
     if (state) delete state.firstSeenAt;
@@ -272,6 +274,7 @@ export class Kubelet {
     const next = new Set(pods.map((p) => p.metadata.uid ?? ''));
     for (const [uid, d] of this.podManager.entries()) {
       if (d.static && !next.has(uid)) {
+        this.logSyncLoop('REMOVE', 'file', d.pod);
         this.podManager.remove(uid);
         this.podWorkers.update(uid, { terminate: true });
         void this.mirrorPods.delete(d.pod);
@@ -280,11 +283,16 @@ export class Kubelet {
     for (const p of pods) {
       const uid = p.metadata.uid ?? '';
       if (this.podManager.has(uid)) continue;
-      this.log.info('Static pod added', { pod: fullName(p), uid });
+      this.logSyncLoop('ADD', 'file', p);
       this.podManager.set(uid, p, true);
       this.podStates.of(uid).firstSeenAt = this.clock.now();
       this.podWorkers.update(uid);
     }
+  }
+
+  /** Upstream syncLoopIteration's line per pod config operation (RECONCILE at V(4), the others at V(2)). */
+  private logSyncLoop(op: 'ADD' | 'UPDATE' | 'DELETE' | 'RECONCILE' | 'REMOVE', source: 'api' | 'file', pod: Pod): void {
+    this.log.v(op === 'RECONCILE' ? 4 : 2).info(`SyncLoop ${op}`, { source, pods: kObjSlice([pod]) });
   }
 
   /** PLEG events mark the pods' cached runtime status stale and sync them. */

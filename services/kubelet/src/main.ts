@@ -8,6 +8,7 @@ import { clientTlsFromKubeconfig } from '@kubelab/client';
 import { setupTracing, tracingOptionsFromFlags } from '@kubelab/tracing';
 import { parseThresholdConfig } from './eviction/thresholds.js';
 import { AUTHORIZATION_MODES, loadClientCert, startKubelet, type AuthorizationMode, type KubeletOptions } from './index.js';
+import { KUBELET_VERSION } from './version.js';
 import { defaultHostname, kubeletFlags, parseFeatureGates, parseLabels, parseTaints } from './options.js';
 
 type KubeletFlagValues = ReturnType<ReturnType<typeof kubeletFlags>['parse']>['values'];
@@ -48,7 +49,9 @@ async function main(): Promise<void> {
     throw e;
   }
   const nodeName = (values['hostname-override'] || defaultHostname()).toLowerCase();
-  const log = createLogger({ component: 'kubelet', node: nodeName });
+  const log = createLogger({ component: 'kubelet', node: nodeName, verbosity: values.v });
+  // Upstream Run logs the version first thing.
+  log.info('Kubelet version', { kubeletVersion: KUBELET_VERSION });
   // 'sync' context: a sync's span reaches its CRI and API calls explicitly (Kubelet.syncScope),
   // so no AsyncLocalStorage hook on every promise of the process.
   const tracing = setupTracing({ serviceName: 'kubelet', node: nodeName, contextPropagation: 'sync', ...tracingOptionsFromFlags(values) });

@@ -24,6 +24,7 @@ export function kubeletFlags() {
     .int('node-lease-duration-seconds', 40, 'Duration the kubelet sets on its Lease; renewed every quarter of it.')
     .int('max-pods', 110, 'Number of pods that can run on this kubelet.')
     .string('root-dir', '/var/lib/kubelet', 'Directory path for managing kubelet files.')
+    .int('v', 0, 'number for the log level verbosity')
     .string(
       'bootstrap-kubeconfig',
       '',
