@@ -14,7 +14,8 @@ import { EvictionManager } from './eviction/manager.js';
 import { collectSummary } from './eviction/stats.js';
 import { ImageManager } from './images/image-manager.js';
 import { pullSecretsFrom } from './images/pull-secrets.js';
-import { evictionConfig, type KubeletConfig } from './kubelet-config.js';
+import { evictionConfig, logRotatePolicy, type KubeletConfig } from './kubelet-config.js';
+import { ContainerLogManager } from './logs/container-log-manager.js';
 import type { RuntimeService } from './kuberuntime/cri.js';
 import { RuntimeManager } from './kuberuntime/manager.js';
 import type { KubeletMetrics } from './metrics/metrics.js';
@@ -93,6 +94,7 @@ export interface KubeletManagers {
   eviction: EvictionManager;
   lease: NodeLeaseController;
   nodeStatus: NodeStatusController;
+  containerLogs: ContainerLogManager;
   /** Crash-loop and image-pull back-offs, garbage-collected by housekeeping. */
   crashBackoff: Backoff;
   imageBackoff: Backoff;
@@ -221,6 +223,7 @@ export function newKubeletManagers(deps: KubeletDeps, kubelet: KubeletHooks): Ku
     eviction,
     lease,
     nodeStatus,
+    containerLogs: new ContainerLogManager({ rt, clock, policy: logRotatePolicy(config), log }),
     crashBackoff,
     imageBackoff,
   };

@@ -16,6 +16,7 @@ import { podRef, type Recorder } from './events.js';
 import { isCriticalPod } from './eviction/helpers.js';
 import type { EvictionManager } from './eviction/manager.js';
 import type { KubeletConfig } from './kubelet-config.js';
+import { LOG_MONITOR_PERIOD_MS, type ContainerLogManager } from './logs/container-log-manager.js';
 import { newKubeletManagers, type KubeletDeps } from './kubelet-deps.js';
 import { computePodActions } from './kuberuntime/actions.js';
 import { LABEL_POD_NAME, LABEL_POD_NAMESPACE, type RuntimeService } from './kuberuntime/cri.js';
@@ -56,6 +57,7 @@ export class Kubelet {
   readonly nodeStatus: NodeStatusController;
   readonly eviction: EvictionManager;
   readonly volumes: VolumeManager;
+  readonly containerLogs: ContainerLogManager;
   readonly podManager: PodManager;
   private readonly podStates: PodSyncStates;
   private readonly runtimeCache: RuntimeCache;
@@ -103,6 +105,7 @@ export class Kubelet {
     this.eviction = m.eviction;
     this.lease = m.lease;
     this.nodeStatus = m.nodeStatus;
+    this.containerLogs = m.containerLogs;
     this.backoffs = [m.crashBackoff, m.imageBackoff];
   }
 
@@ -151,6 +154,7 @@ export class Kubelet {
     if (!this.config.registerNode) this.lease.start();
     this.every(this.config.nodeStatusUpdateFrequencyMs, () => this.nodeStatus.syncNodeStatus());
     this.every(2_000, () => this.housekeeping());
+    this.every(LOG_MONITOR_PERIOD_MS, () => this.containerLogs.rotateLogs());
     // Upstream's sync loop ticks every second and syncs pods whose active deadline passed (ShouldSync).
     this.every(1_000, () => this.checkActiveDeadlines());
     this.every((this.config.evictionMonitoringPeriodMs ?? 10_000) / this.config.timeScale, () => this.eviction.synchronize());
