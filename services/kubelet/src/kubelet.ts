@@ -17,6 +17,7 @@ import { isCriticalPod } from './eviction/helpers.js';
 import type { EvictionManager } from './eviction/manager.js';
 import type { KubeletConfig } from './kubelet-config.js';
 import { LOG_MONITOR_PERIOD_MS, type ContainerLogManager } from './logs/container-log-manager.js';
+import { CONTAINER_GC_PERIOD_MS, evictPodLogsDirectories } from './logs/pod-logs-gc.js';
 import { newKubeletManagers, type KubeletDeps } from './kubelet-deps.js';
 import { computePodActions } from './kuberuntime/actions.js';
 import { LABEL_POD_NAME, LABEL_POD_NAMESPACE, type RuntimeService } from './kuberuntime/cri.js';
@@ -155,6 +156,7 @@ export class Kubelet {
     this.every(this.config.nodeStatusUpdateFrequencyMs, () => this.nodeStatus.syncNodeStatus());
     this.every(2_000, () => this.housekeeping());
     this.every(LOG_MONITOR_PERIOD_MS, () => this.containerLogs.rotateLogs());
+    this.every(CONTAINER_GC_PERIOD_MS, () => this.containerGC());
     // Upstream's sync loop ticks every second and syncs pods whose active deadline passed (ShouldSync).
     this.every(1_000, () => this.checkActiveDeadlines());
     this.every((this.config.evictionMonitoringPeriodMs ?? 10_000) / this.config.timeScale, () => this.eviction.synchronize());
@@ -467,8 +469,7 @@ export class Kubelet {
       return;
     }
     // Pod directories of pods neither wanted nor in the runtime (upstream cleanupOrphanedPodDirs).
-    const inRuntime = new Set(sandboxes.map((sb) => sb.metadata.uid));
-    this.volumes.cleanupOrphans((uid) => this.podManager.has(uid) || inRuntime.has(uid));
+    this.volumes.cleanupOrphans(this.podContentInUse(sandboxes));
     for (const sb of sandboxes) {
       const uid = sb.metadata.uid;
       if (!this.podManager.has(uid)) {
@@ -477,6 +478,19 @@ export class Kubelet {
       }
     }
     for (const b of this.backoffs) b.gc();
+  }
+
+  /** Log directories of pods that are gone (upstream container GC's evictPodLogsDirectories). */
+  async containerGC(): Promise<void> {
+    if (!this.sourcesReady()) return;
+    const inUse = this.podContentInUse(await this.rt.listPodSandbox());
+    await evictPodLogsDirectories(this.config.podLogsDir, inUse);
+  }
+
+  /** A pod's directories stay while a source wants it or the runtime still holds a sandbox of it (upstream ShouldPodContentBeRemoved). */
+  private podContentInUse(sandboxes: readonly { metadata: { uid: string } }[]): (uid: string) => boolean {
+    const inRuntime = new Set(sandboxes.map((sb) => sb.metadata.uid));
+    return (uid) => this.podManager.has(uid) || inRuntime.has(uid);
   }
 
   // ------------------------------------------------------------ queries
