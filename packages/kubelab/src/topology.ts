@@ -279,6 +279,8 @@ export function components(layout: Layout): ComponentSpec[] {
           `--pod-logs-dir=${join(dir, 'pods')}`,
           // kubeadm's KubeletConfiguration: rotateCertificates: true (renewed into <root-dir>/pki).
           '--rotate-certificates',
+          // As most distributions run the kubelet: its log shows SyncLoop ADD/UPDATE/DELETE and container kills.
+          '--v=2',
         ],
       },
       {
