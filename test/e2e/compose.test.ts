@@ -475,6 +475,10 @@ describe.skipIf(!canRun).sequential('compose stack end to end', () => {
     );
     expect([...marks.keys()].sort()).toEqual(['node-1', 'node-2']);
     expect(await httpFromNode(stack, 'node-1', `http://${clusterIP}/`)).toMatch(/^200 .*Welcome to nginx!/);
+
+    // The apiserver is off the pod network: services/ and pods/proxy reach nginx through the pod's kubelet.
+    expect(await kubectl(stack, ['get', '--raw', '/api/v1/namespaces/default/services/web:80/proxy/'])).toContain('<title>Welcome to nginx!</title>');
+    expect(await kubectl(stack, ['get', '--raw', `/api/v1/namespaces/default/pods/${byNode('node-2')[0]!.metadata.name}/proxy/`])).toContain('<title>Welcome to nginx!</title>');
   });
 
   // ------------------------------------------------------------------ 5

@@ -70,10 +70,7 @@ export const quiet = (component: string): Logger => {
 };
 
 /** node-1: the mock containerd and a kubelet registered with the test cluster's apiserver, container time 10x faster. */
-export async function startNode(
-  cluster: Pick<Cluster, 'api' | 'pki'>,
-  name: string,
-): Promise<{ dir: string; stop: () => Promise<void>; dial: (podIP: string, port: number) => Promise<{ host: string; port: number }> }> {
+export async function startNode(cluster: Pick<Cluster, 'api' | 'pki'>, name: string): Promise<{ dir: string; stop: () => Promise<void> }> {
   const dir = mkdtempSync(join(tmpdir(), `kubelab-${name}-`));
   const containerd = await startContainerd({
     nodeName: 'node-1',
@@ -103,12 +100,6 @@ export async function startNode(
   });
   return {
     dir,
-    // Where the runtime serves a pod's port on loopback (the apiserver's pod dialer for pods/ and services/proxy).
-    dial: async (podIP, port) => {
-      const sb = containerd.runtime.listSandboxes({ state: 'SANDBOX_READY' }).find((s) => s.ip === podIP);
-      const mapped = sb?.ports[String(port)];
-      return mapped ? { host: mapped.hostIp, port: mapped.hostPort } : { host: '127.0.0.1', port: 1 };
-    },
     stop: async () => {
       await kubelet.stop();
       await containerd.stop();

@@ -99,6 +99,7 @@ export type {
   CustomResourceSubresourceScale,
   JSONSchemaProps,
 } from './apiextensions/v1/types.js';
+export { conditionOf, customResourcesOf, isEstablished, servedVersions, storageVersionOf, versionResource, withDefaultNames } from './apiextensions/served.js';
 export {
   ANNOTATION_AUTOUPDATE,
   RBAC_GROUP,

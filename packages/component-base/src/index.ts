@@ -1,4 +1,4 @@
-export { createLogger, type Logger, type LoggerOptions, type LogLevel, type LogFormat } from './logs.js';
+export { createLogger, parseLogLevel, kObj, kObjSlice, kRef, ObjectRef, ObjectRefs, DEBUG_VERBOSITY, type Logger, type LoggerOptions, type LogLevel, type LogFormat, type LogStyle } from './logs.js';
 export { FlagSet, FlagError, readFlagFile } from './flags.js';
 export { withApiserverFlags, apiserverAddressFrom, DEFAULT_APISERVER_GRPC_ADDRESS, type ApiserverFlagValues } from './apiserver-flags.js';
 export { parseDuration, formatDuration } from './duration.js';

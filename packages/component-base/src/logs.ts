@@ -1,64 +1,103 @@
-// Structured logging as component-base/logs: every line names its component
-// (and node, where there is one); text for people in a terminal, JSON for machines.
+// Structured logging as component-base/logs: klog's text format (`I1201 13:33:15.123456  312
+// kubelet.go:123] "msg" key="value"`) or its JSON format, klog's -v verbosity; containerd's
+// lines in logrus' formats (style 'logrus'). Nothing is formatted for a line that is not written.
+
+import { callerOf } from './logs/caller.js';
+import { klogJsonLine, klogLine, logrusJsonLine, logrusTextLine, type LogrusLevel } from './logs/format.js';
+
+export { kObj, kObjSlice, kRef, ObjectRef, ObjectRefs } from './logs/format.js';
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 export type LogFormat = 'text' | 'json';
+/** klog (Kubernetes components) or logrus (containerd). */
+export type LogStyle = 'klog' | 'logrus';
 
 const ORDER: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40 };
+/** debug() is klog's V(4): "debug level verbosity" in the Kubernetes logging conventions. */
+export const DEBUG_VERBOSITY = 4;
 
 export interface Logger {
+  /** klog.V(4).InfoS. */
   debug(msg: string, fields?: Record<string, unknown>): void;
+  /** klog.InfoS (V(0)). */
   info(msg: string, fields?: Record<string, unknown>): void;
   warn(msg: string, fields?: Record<string, unknown>): void;
+  /** klog.ErrorS: pass the error as the `err` field. */
   error(msg: string, fields?: Record<string, unknown>): void;
-  /** A logger whose lines carry these fields too. */
+  /** klog.V(n): a logger whose info() writes only at verbosity n or more. */
+  v(level: number): Pick<Logger, 'info'>;
+  /** A logger whose lines carry these fields too (klog's WithValues). */
   with(fields: Record<string, unknown>): Logger;
 }
 
 export interface LoggerOptions {
   component: string;
   node?: string;
+  /** Lowest severity written; 'debug' also raises the verbosity to 4. */
   level?: LogLevel;
+  /** klog's -v; default from KUBELAB_LOG_LEVEL when it is a number, else 0. */
+  verbosity?: number;
   format?: LogFormat;
+  style?: LogStyle;
   /** Where lines go; stderr by default, as the upstream components log. */
   write?: (line: string) => void;
 }
 
-function fieldText(v: unknown): string {
-  if (v instanceof Error) return JSON.stringify(v.message);
-  if (typeof v === 'string') return /[\s"=]/.test(v) || v === '' ? JSON.stringify(v) : v;
-  return JSON.stringify(v);
+/** KUBELAB_LOG_LEVEL: a severity (debug|info|warn|error) or klog's -v number. */
+export function parseLogLevel(raw: string | undefined): { level?: LogLevel; verbosity?: number } {
+  if (!raw) return {};
+  if (/^\d+$/.test(raw)) return { verbosity: Number(raw) };
+  return raw in ORDER ? { level: raw as LogLevel } : {};
 }
 
+const now = (): number => performance.timeOrigin + performance.now();
+const LOGRUS: Record<LogLevel, LogrusLevel> = { debug: 'debug', info: 'info', warn: 'warning', error: 'error' };
+const SEVERITY = { debug: 'I', info: 'I', warn: 'W', error: 'E' } as const;
+
 export function createLogger(opts: LoggerOptions): Logger {
-  const level = opts.level ?? (process.env.KUBELAB_LOG_LEVEL as LogLevel | undefined) ?? 'info';
+  const env = parseLogLevel(process.env.KUBELAB_LOG_LEVEL);
+  const level = opts.level ?? env.level ?? 'info';
+  const verbosity = Math.max(opts.verbosity ?? env.verbosity ?? 0, level === 'debug' ? DEBUG_VERBOSITY : 0);
   const format = opts.format ?? (process.env.KUBELAB_LOG_FORMAT as LogFormat | undefined) ?? (process.stderr.isTTY ? 'text' : 'json');
+  const style = opts.style ?? 'klog';
   const write = opts.write ?? ((line: string) => process.stderr.write(line + '\n'));
-  const base: Record<string, unknown> = { component: opts.component };
-  if (opts.node) base.node = opts.node;
+  const pid = process.pid;
 
   const make = (fixed: Record<string, unknown>): Logger => {
-    const emit = (lvl: LogLevel, msg: string, fields?: Record<string, unknown>) => {
-      if (ORDER[lvl] < ORDER[level]) return;
-      const all = { ...fixed, ...fields };
-      if (format === 'json') {
-        const rec: Record<string, unknown> = { ts: new Date().toISOString(), level: lvl, msg };
-        for (const [k, v] of Object.entries(all)) rec[k] = v instanceof Error ? v.message : v;
-        write(JSON.stringify(rec));
-      } else {
-        const kv = Object.entries(all)
-          .map(([k, v]) => `${k}=${fieldText(v)}`)
-          .join(' ');
-        write(`${new Date().toISOString()} ${lvl.toUpperCase().padEnd(5)} ${msg}${kv ? ' ' + kv : ''}`);
+    // `entry` is the method the caller called: the frame below it is the caller's file:line.
+    const emit = (lvl: LogLevel, v: number, msg: string, fields: Record<string, unknown> | undefined, entry: (...a: never[]) => unknown) => {
+      // debug() is V(4) info: gated by verbosity, not by severity.
+      if (ORDER[lvl === 'debug' ? 'info' : lvl] < ORDER[level] || v > verbosity) return;
+      const all = fields ? { ...fixed, ...fields } : fixed;
+      const t = now();
+      if (style === 'logrus') {
+        write(format === 'json' ? logrusJsonLine(t, LOGRUS[lvl], msg, all) : logrusTextLine(t, LOGRUS[lvl], msg, all));
+        return;
       }
+      const caller = callerOf(entry);
+      write(format === 'json' ? klogJsonLine(t, caller, msg, lvl === 'error' ? undefined : v, all) : klogLine(SEVERITY[lvl], t, pid, caller, msg, all));
     };
-    return {
-      debug: (m, f) => emit('debug', m, f),
-      info: (m, f) => emit('info', m, f),
-      warn: (m, f) => emit('warn', m, f),
-      error: (m, f) => emit('error', m, f),
+    const logger: Logger = {
+      debug: function debug(m, f) {
+        emit('debug', DEBUG_VERBOSITY, m, f, debug);
+      },
+      info: function info(m, f) {
+        emit('info', 0, m, f, info);
+      },
+      warn: function warn(m, f) {
+        emit('warn', 0, m, f, warn);
+      },
+      error: function error(m, f) {
+        emit('error', 0, m, f, error);
+      },
+      v: (n) => ({
+        info: function info(m, f) {
+          emit('info', n, m, f, info);
+        },
+      }),
       with: (f) => make({ ...fixed, ...f }),
     };
+    return logger;
   };
-  return make(base);
+  return make({});
 }

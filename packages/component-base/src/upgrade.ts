@@ -79,15 +79,28 @@ export function proxyUpgrade(
   req: IncomingMessage,
   res: ServerResponse,
   target: URL,
-  opts: { method?: string; tls?: Pick<HttpsRequestOptions, 'cert' | 'key' | 'ca' | 'rejectUnauthorized'> } = {},
+  opts: {
+    method?: string;
+    tls?: Pick<HttpsRequestOptions, 'cert' | 'key' | 'ca' | 'rejectUnauthorized'>;
+    /** The connection to use instead of dialling target's host (a tunnel); TLS, if any, already on it. */
+    createConnection?: () => Duplex;
+  } = {},
 ): Promise<void> {
   const client = req.socket as Duplex;
   const headers: OutgoingHttpHeaders = {};
   for (const [k, v] of Object.entries(req.headers)) if (v !== undefined && !HOP_BY_HOP.has(k)) headers[k] = v;
   headers.host = target.host;
   return new Promise<void>((resolve, reject) => {
-    const request = { host: target.hostname.replace(/^\[(.*)\]$/, '$1'), port: target.port, path: `${target.pathname}${target.search}`, method: opts.method ?? req.method ?? 'GET', headers };
-    const upstream = target.protocol === 'https:' ? httpsRequest({ ...request, ...opts.tls, agent: false }) : httpRequest(request);
+    const request = {
+      host: target.hostname.replace(/^\[(.*)\]$/, '$1'),
+      port: target.port,
+      path: `${target.pathname}${target.search}`,
+      method: opts.method ?? req.method ?? 'GET',
+      headers,
+      ...(opts.createConnection ? { createConnection: opts.createConnection } : {}),
+    };
+    // A connection of our own takes no agent (with one, Node would dial the host itself).
+    const upstream = target.protocol === 'https:' ? httpsRequest({ ...request, ...opts.tls, ...(opts.createConnection ? {} : { agent: false }) }) : httpRequest(request);
     let settled = false;
     const done = (err?: Error) => {
       if (settled) return;

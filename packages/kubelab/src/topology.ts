@@ -200,8 +200,8 @@ export function components(layout: Layout): ComponentSpec[] {
         `--encryption-provider-config=${join(layout.stateDir, ENCRYPTION_CONFIG_FILE)}`,
         // Anonymous requests only on the health and version paths, 401 elsewhere (kubeadm init writes it).
         `--authentication-config=${join(layout.stateDir, AUTHENTICATION_CONFIG_FILE)}`,
-        // Local containerds serve pod ports on loopback, not on pod IPs: pods/proxy answers 503 instead of dialing out.
-        '--pod-network-mode=loopback',
+        // Pod ports live inside the local runtimes (no pod network): pods/ and services/proxy go through the kubelets.
+        '--pod-network-mode=kubelet-tunnel',
       ],
       health: `https://127.0.0.1:${ports.apiserver}/readyz`,
     },
@@ -289,6 +289,8 @@ export function components(layout: Layout): ComponentSpec[] {
           `--pod-logs-dir=${join(dir, 'pods')}`,
           // kubeadm's KubeletConfiguration: rotateCertificates: true (renewed into <root-dir>/pki).
           '--rotate-certificates',
+          // As most distributions run the kubelet: its log shows SyncLoop ADD/UPDATE/DELETE and container kills.
+          '--v=2',
         ],
         unit: unit('kubelet'),
       },

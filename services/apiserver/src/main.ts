@@ -6,7 +6,6 @@ import { addTracingFlags, setupTracing, TracingConfigError, tracingOptionsFromFl
 import { anonymousAuthFrom, AuthenticationConfigError } from './authentication/config.js';
 import { AuthorizationModeError, parseAuthorizationModes } from './authorization/modes.js';
 import { readNatsTls } from '@kubelab/nats';
-import { serviceUnavailable } from '@kubelab/api';
 import { startApiserver } from './server.js';
 import type { ServingTls } from './http/server.js';
 import type { KubeletClientConfig } from './endpoints/kubelet-client.js';
@@ -70,20 +69,16 @@ const flags = addTracingFlags(
     .string(
       'pod-network-mode',
       'pod-ip',
-      "kubelab: how pods are reached for pods/proxy and services/proxy: pod-ip (dial the pod's IP, as upstream) or loopback (the local runner: pod ports live inside the simulated runtime, so the proxy answers 503).",
+      "kubelab: how pods are reached for pods/proxy and services/proxy: pod-ip (dial the pod's IP, as upstream) or kubelet-tunnel (through the pod's kubelet port-forward, as the apiserver network proxy does where the control plane is off the pod network).",
     )
     .string('kv-bucket', 'kubelab', 'kubelab: the JetStream KV bucket holding every object.')
     .string('encryption-provider-config', '', "The file containing configuration for encryption providers to be used for storing secrets in NATS (etcd's role)."),
 );
 
-/** --pod-network-mode: loopback gives the proxy a dialer that refuses (nothing may leave the machine for a pod IP). */
-function podNetworkFrom(mode: string): { podDialer?: (podIP: string, port: number) => Promise<{ host: string; port: number }> } {
-  if (mode === 'pod-ip') return {};
-  if (mode !== 'loopback') throw new FlagError(`invalid argument "${mode}" for "--pod-network-mode" flag: must be pod-ip or loopback`);
-  return {
-    podDialer: (podIP, port) =>
-      Promise.reject(serviceUnavailable(`error trying to reach service: dial tcp ${podIP}:${port}: the local runner's pod network lives inside the simulated runtime (use kubectl port-forward)`)),
-  };
+/** --pod-network-mode: pod-ip (upstream) or kubelet-tunnel (kubelab's runners: the apiserver is not on the pod network). */
+function podNetworkFrom(mode: string): { podNetwork: 'pod-ip' | 'kubelet-tunnel' } {
+  if (mode !== 'pod-ip' && mode !== 'kubelet-tunnel') throw new FlagError(`invalid argument "${mode}" for "--pod-network-mode" flag: must be pod-ip or kubelet-tunnel`);
+  return { podNetwork: mode };
 }
 
 /** The TLS files as PEM; a missing file is a start-up error naming the flag. */

@@ -83,8 +83,8 @@ export interface ApiserverOptions {
    * as PEM: the apiserver's identity when it proxies logs and exec to kubelets over HTTPS.
    */
   kubeletClient?: KubeletClientConfig;
-  /** Where pods/ and services/proxy really dial a pod IP and port (kubelab's loopback pod network, for tests and local nodes); default: as they are. */
-  podDialer?: (podIP: string, port: number) => Promise<{ host: string; port: number }>;
+  /** --pod-network-mode: how pods/ and services/proxy reach pods (default pod-ip, as upstream; kubelab's runners use kubelet-tunnel). */
+  podNetwork?: 'pod-ip' | 'kubelet-tunnel';
   /** Bearer-token authenticators (ServiceAccount and bootstrap tokens), in order. */
   tokenAuthenticators?: TokenAuthenticator[];
   /** Service account and bootstrap tokens (`--service-account-*`); without a signing key no TokenRequest and no kube-api-access volumes. */
@@ -306,7 +306,7 @@ export async function startApiserver(opts: ApiserverOptions): Promise<RunningApi
         tracing,
         tokenRequest: tokens.tokenRequest,
         requestMetrics: metrics.requests,
-        ...(opts.podDialer ? { podDialer: opts.podDialer } : {}),
+        ...(opts.podNetwork ? { podNetwork: opts.podNetwork } : {}),
       });
       rest = traceRestHandler(tracing, typeof h === 'function' ? h : h.handle.bind(h));
     }

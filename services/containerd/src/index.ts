@@ -64,7 +64,7 @@ export const DEFAULT_ADDRESS = '/run/containerd/containerd.sock';
 export const DEFAULT_ROOT = '/var/lib/containerd';
 
 export async function startContainerd(opts: ContainerdOptions): Promise<ContainerdHandle> {
-  const log = opts.logger ?? createLogger({ component: 'containerd', node: opts.nodeName });
+  const log = opts.logger ?? createLogger({ component: 'containerd', node: opts.nodeName, style: 'logrus' });
   const socketPath = opts.address ?? DEFAULT_ADDRESS;
   const networkMode = opts.networkMode ?? 'loopback';
   // busybox/alpine ash shows the directory in its prompt; debian's dash (nginx) a bare `# `.
@@ -120,7 +120,7 @@ export async function startContainerd(opts: ContainerdOptions): Promise<Containe
     portForward: (id, port) => dialSandboxPort(runtime, id, port),
     onError: (msg, fields) => log.warn(msg, fields),
   });
-  const services = buildServices({ runtime, node: opts.nodeName, networkMode, sink, metrics, streaming, ...(tracing ? { tracing } : {}) });
+  const services = buildServices({ runtime, node: opts.nodeName, networkMode, sink, log, metrics, streaming, ...(tracing ? { tracing } : {}) });
   const proto = criProto();
   const server = new grpc.Server({ 'grpc.max_receive_message_length': 16 * 1024 * 1024 });
   const runtimeDef = withFastList(proto.runtime.v1.RuntimeService.service);

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -72,5 +72,21 @@ describe('CriLogWriter', () => {
     await logFilesMade();
     log.close();
     expect(errors).toEqual([`ENOTDIR: not a directory, mkdir '${join(dir, 'file', 'app')}'`]);
+  });
+
+  it('keeps writing to a renamed file until reopen, then writes to a new file at the path (ReopenContainerLog)', async () => {
+    const path = join(dir, '0.log');
+    const w = new CriLogWriter(path);
+    await logFilesMade();
+    w.write('stdout', 'before\n');
+    await turn();
+    renameSync(path, `${path}.20261201-133315`);
+    w.write('stdout', 'queued\n');
+    w.reopen();
+    w.write('stdout', 'after\n');
+    await turn();
+    w.close();
+    expect(read(`${path}.20261201-133315`)).toEqual(['stdout F before', 'stdout F queued']);
+    expect(read(path)).toEqual(['stdout F after']);
   });
 });

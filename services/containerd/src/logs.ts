@@ -2,9 +2,10 @@
 // `kubectl logs`: one line per output line, `<RFC3339Nano> <stream> <tag> <text>`,
 // tag F for a full line and P for a partial one (split at maxLineBytes).
 
-import { appendFileSync, mkdirSync } from 'node:fs';
-import { appendFile, mkdir } from 'node:fs/promises';
+import { appendFileSync, closeSync, mkdirSync, open, openSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
+import { promisify } from 'node:util';
 import { nowNanos, rfc3339Nano } from './time.js';
 
 export type Stream = 'stdout' | 'stderr';
@@ -52,6 +53,9 @@ export class CriLogWriter {
   /** The directory and file exist (made by the async start or by a synchronous close). */
   private made = false;
   private failed = false;
+  /** The open log file (containerd keeps it open; ReopenContainerLog swaps it after the kubelet rotated it). */
+  private fd: number | undefined;
+  private closed = false;
 
   constructor(
     readonly path: string | undefined,
@@ -59,9 +63,9 @@ export class CriLogWriter {
   ) {
     if (!path) return;
     const p = mkdir(dirname(path), { recursive: true })
-      .then(() => appendFile(path, ''))
+      .then(() => promisify(open)(path, 'a'))
       .then(
-        () => this.opened(),
+        (fd) => this.opened(fd),
         (err: Error) => this.fail(err),
       )
       .finally(() => making.delete(p));
@@ -85,7 +89,12 @@ export class CriLogWriter {
     }
     this.queue(lines);
     if (!this.path || this.failed) return;
-    if (this.made) return this.flush();
+    this.closed = true;
+    if (this.made) {
+      this.flush();
+      this.release();
+      return;
+    }
     // Exited before its file was made (a start error, a quick `echo`): made here, so the log is there when the exit is seen.
     this.made = true;
     const text = this.queued;
@@ -98,6 +107,33 @@ export class CriLogWriter {
     }
   }
 
+  /**
+   * containerd's ReopenContainerLog: what is queued goes to the old file, which is closed;
+   * the path (renamed away by the kubelet's log rotation) is opened anew.
+   */
+  reopen(): void {
+    if (!this.path || this.failed || this.closed) return;
+    this.flush();
+    this.release();
+    try {
+      mkdirSync(dirname(this.path), { recursive: true });
+      this.fd = openSync(this.path, 'a');
+      this.made = true;
+    } catch (err) {
+      this.fail(err as Error);
+    }
+  }
+
+  private release(): void {
+    if (this.fd === undefined) return;
+    try {
+      closeSync(this.fd);
+    } catch {
+      // Already closed.
+    }
+    this.fd = undefined;
+  }
+
   private queue(lines: string[]): void {
     if (!this.path || this.failed || lines.length === 0) return;
     this.queued += lines.join('\n') + '\n';
@@ -107,8 +143,13 @@ export class CriLogWriter {
     }
   }
 
-  private opened(): void {
-    if (this.made) return;
+  private opened(fd: number): void {
+    // Closed or reopened meanwhile: this late descriptor is not needed.
+    if (this.made || this.closed) {
+      closeSync(fd);
+      return;
+    }
+    this.fd = fd;
     this.made = true;
     this.flush();
   }
@@ -119,7 +160,7 @@ export class CriLogWriter {
     const text = this.queued;
     this.queued = '';
     try {
-      appendFileSync(this.path!, text);
+      appendFileSync(this.fd ?? this.path!, text);
     } catch (err) {
       this.fail(err as Error);
     }
@@ -129,6 +170,7 @@ export class CriLogWriter {
     if (this.failed) return;
     this.failed = true;
     this.queued = '';
+    this.release();
     this.onError(err);
   }
 }

@@ -50,7 +50,7 @@ if (mode !== 'loopback' && mode !== 'pod-ip') {
   process.stderr.write(`invalid argument "${mode}" for "--network-mode" flag: must be loopback or pod-ip\n`);
   process.exit(2);
 }
-const logger = createLogger({ component: 'containerd', node: values['node-name'], level: values.v as LogLevel });
+const logger = createLogger({ component: 'containerd', node: values['node-name'], level: values.v as LogLevel, style: 'logrus' });
 let tracing: Tracing;
 try {
   // Unset sampling rate: follow the kubelet's decision, never start traces here.

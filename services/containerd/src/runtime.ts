@@ -294,6 +294,14 @@ export class Runtime {
     return c;
   }
 
+  /** ReopenContainerLog: the running container's log file is closed and its path opened anew (after the kubelet rotated it). */
+  reopenContainerLog(id: string): void {
+    const c = this.getContainer(id);
+    // containerd answers a plain error (gRPC Unknown), not a bad-argument one: the request itself is fine.
+    if (c.state !== 'CONTAINER_RUNNING') throw new RuntimeError(status.UNKNOWN, 'container is not running');
+    this.live.get(id)?.log?.reopen();
+  }
+
   startContainer(id: string): Container {
     const c = this.getContainer(id);
     if (c.state !== 'CONTAINER_CREATED') throw failedPrecondition(`failed to start container "${c.id}": container is in ${c.state} state`);

@@ -3,6 +3,7 @@
 
 import * as grpc from '@grpc/grpc-js';
 import { Counter, Histogram, type Registry } from 'prom-client';
+import type { Logger } from '@kubelab/component-base';
 import type { CriCallRecord, ImageServiceHandlers, RuntimeServiceHandlers } from '@kubelab/proto';
 import { serverSpanOf, type Tracing } from '@kubelab/tracing';
 import { containerStatsToProto, containerStatusToProto, containerToProto, imageToProto, sandboxInfo, sandboxStatusToProto, sandboxToProto } from './convert.js';
@@ -10,12 +11,15 @@ import { RuntimeError, invalid, toGrpcError } from './errors.js';
 import { continueTrace, spanTrace, type RecordSink } from './record.js';
 import { RUNTIME_API_VERSION, RUNTIME_NAME, RUNTIME_VERSION, type Container, type Runtime } from './runtime.js';
 import { nowNanos } from './time.js';
+import { criLogLines } from './cri-log.js';
 
 export interface ServerDeps {
   runtime: Runtime;
   node: string;
   networkMode: string;
   sink: RecordSink;
+  /** containerd's own info lines for the calls that change things (cri-log.ts). */
+  log?: Pick<Logger, 'info' | 'error'>;
   metrics?: Registry;
   /** On: records carry the ids of the call's SERVER span (the handlers are wrapped by traceServerHandlers). */
   tracing?: Tracing;
@@ -124,6 +128,8 @@ export function buildServices(deps: ServerDeps): { runtime: RuntimeServiceHandle
       const started = performance.now();
       const startTime = new Date().toISOString();
       let desc: ReturnType<Describe<Q>> = { request: {} };
+      const lines = deps.log && criLogLines(method, call.request as Record<string, unknown>);
+      if (lines) deps.log!.info(lines.start);
       Promise.resolve()
         .then(() => {
           desc = describe(call.request);
@@ -131,10 +137,12 @@ export function buildServices(deps: ServerDeps): { runtime: RuntimeServiceHandle
         })
         .then(
           (out) => {
+            if (lines) deps.log!.info(lines.done(out.response));
             record(service, method, started, startTime, call, desc, out, grpc.status.OK);
             callback(null, out.response);
           },
           (err: unknown) => {
+            if (lines) deps.log!.error(lines.failed, { err });
             const { code, details } = toGrpcError(err);
             record(service, method, started, startTime, call, desc, {}, code, details);
             callback({ code, details });
@@ -281,9 +289,7 @@ export function buildServices(deps: ServerDeps): { runtime: RuntimeServiceHandle
       },
     ),
     ReopenContainerLog: R('ReopenContainerLog', byContainer, (req) => {
-      const c = rt.getContainer(requireId(req.containerId, 'container_id'));
-      // containerd answers a plain error (gRPC Unknown), not a bad-argument one: the request itself is fine.
-      if (c.state !== 'CONTAINER_RUNNING') throw new RuntimeError(grpc.status.UNKNOWN, 'container is not running');
+      rt.reopenContainerLog(requireId(req.containerId, 'container_id'));
       return { response: {} };
     }),
     ExecSync: R(

@@ -14,6 +14,8 @@ describe('parseTarArgs', () => {
     ['argument glued to its option', ['-tfa.tar'], { mode: 'list', file: 'a.tar' }],
     ['long options with =', ['--create', '--file=x.tar', '--directory=/srv', 'app'], { mode: 'create', file: 'x.tar', directory: '/srv', operands: ['app'] }],
     ['-- ends the options', ['-c', '-f', '-', '--', '-odd'], { operands: ['-odd'] }],
+    ['gzip, as the JS client copies from a pod', ['zcf', '-', 'app'], { mode: 'create', gzip: true, operands: ['app'] }],
+    ['gzip spelled long', ['--gunzip', '-xf', 'a.tgz'], { mode: 'extract', gzip: true, file: 'a.tgz' }],
   ])('%s', (_name, args, want) => {
     const r = parseTarArgs(args);
     expect(r.ok && r.options).toMatchObject(want);
@@ -55,7 +57,7 @@ function fsWith(files: Record<string, string | Uint8Array>): InMemoryFs {
 }
 
 function opts(o: Partial<TarOptions>): TarOptions {
-  return { mode: 'create', file: '-', verbose: false, touch: false, noSamePermissions: false, absoluteNames: false, operands: [], ...o };
+  return { mode: 'create', file: '-', verbose: false, touch: false, noSamePermissions: false, absoluteNames: false, gzip: false, operands: [], ...o };
 }
 
 /** The members of an archive: name, type, mode, mtime and content. */
@@ -174,6 +176,20 @@ describe('tar extract', () => {
     const r = await runTar(fs as unknown as TarFs, '/tmp', opts({ mode: 'extract', ...o }), archive);
     expect({ stderr: r.stderr, exitCode: r.exitCode }).toEqual(want);
     expect(await fs.exists('/evil')).toBe(false);
+  });
+
+  it('-z: a gzip archive on create; read back with or without -z (gzip is recognised), refused when -z meets a plain one', async () => {
+    const fs = fsWith({ '/srv/app/a.txt': 'hello\n' });
+    const made = await runTar(fs as unknown as TarFs, '/srv', opts({ gzip: true, operands: ['app'] }), Buffer.alloc(0));
+    const gz = made.stdout as Buffer;
+    expect([gz[0], gz[1]]).toEqual([0x1f, 0x8b]);
+    for (const gzip of [true, false]) expect(await runTar(fsWith({}) as unknown as TarFs, '/', opts({ mode: 'list', gzip }), gz)).toEqual({ stdout: 'app/\napp/a.txt\n', stderr: '', exitCode: 0 });
+    const plain = await archiveOf([{ name: 'f' }]);
+    expect(await runTar(fsWith({}) as unknown as TarFs, '/', opts({ mode: 'list', gzip: true }), plain)).toEqual({
+      stdout: '',
+      stderr: 'gzip: stdin: not in gzip format\ntar: Child returned status 1\ntar: Error is not recoverable: exiting now\n',
+      exitCode: 2,
+    });
   });
 
   it('lists members with -t', async () => {

@@ -10,6 +10,7 @@
 // lands. Ownership is root's: the simulated filesystem has no owners.
 
 import { posix } from 'node:path';
+import { gunzipSync, gzipSync } from 'node:zlib';
 import { defineCommand, latin1FromBytes, type Command } from 'just-bash';
 import { extract, pack, type Header } from 'tar-stream';
 
@@ -43,6 +44,8 @@ export interface TarOptions {
   noSamePermissions: boolean;
   /** -P: keep leading `/` and `..`. */
   absoluteNames: boolean;
+  /** -z: the archive is gzip-compressed (on reading, GNU tar also recognises gzip by itself). */
+  gzip: boolean;
   operands: string[];
 }
 
@@ -61,7 +64,7 @@ const IGNORED_LONG = new Set(['--no-same-owner', '--same-owner', '--same-permiss
 
 /** Parses GNU tar's argv: old-style bundled first word (`cf`), short clusters (`-xmf -`) and long options. */
 export function parseTarArgs(args: string[]): Parsed {
-  const o: TarOptions = { mode: 'create', file: '-', verbose: false, touch: false, noSamePermissions: false, absoluteNames: false, operands: [] };
+  const o: TarOptions = { mode: 'create', file: '-', verbose: false, touch: false, noSamePermissions: false, absoluteNames: false, gzip: false, operands: [] };
   let mode: TarOptions['mode'] | undefined;
   const setMode = (m: TarOptions['mode']): string | undefined => {
     if (mode && mode !== m) return "tar: You may not specify more than one '-Acdtrux', '--delete' or  '--test-label' option\n" + TRY;
@@ -87,6 +90,9 @@ export function parseTarArgs(args: string[]): Parsed {
         return undefined;
       case 'P':
         o.absoluteNames = true;
+        return undefined;
+      case 'z':
+        o.gzip = true;
         return undefined;
       case 'f':
       case 'C': {
@@ -148,6 +154,11 @@ export function parseTarArgs(args: string[]): Parsed {
           break;
         case '--absolute-names':
           o.absoluteNames = true;
+          break;
+        case '--gzip':
+        case '--gunzip':
+        case '--ungzip':
+          o.gzip = true;
           break;
         default:
           if (!IGNORED_LONG.has(name)) return { ok: false, stderr: `tar: unrecognized option '${a}'\n${TRY}` };
@@ -274,6 +285,7 @@ export async function runTar(fs: TarFs, cwd: string, o: TarOptions, stdin: Uint8
     // GNU tar writes whole records: the end-of-archive blocks are followed by zeros up to the record size.
     const padded = Math.ceil(archive.length / RECORD_BYTES) * RECORD_BYTES;
     if (padded > archive.length) archive = Buffer.concat([archive, Buffer.alloc(padded - archive.length)]);
+    if (o.gzip) archive = gzipSync(archive);
     if (o.file === '-') {
       // A listing cannot share stdout with the archive: GNU writes it to stderr then.
       stderr = stderr + listing;
@@ -291,6 +303,18 @@ export async function runTar(fs: TarFs, cwd: string, o: TarOptions, stdin: Uint8
       archive = await fs.readFileBuffer(posix.resolve(cwd, o.file));
     } catch {
       return { stdout: '', stderr: `tar: ${o.file}: Cannot open: No such file or directory\ntar: Error is not recoverable: exiting now\n`, exitCode: 2 };
+    }
+  }
+  // gzip is recognised by its magic bytes, with or without -z (GNU tar's compression detection on reading).
+  const gzipped = archive.length >= 2 && archive[0] === 0x1f && archive[1] === 0x8b;
+  if (o.gzip && !gzipped && archive.length > 0) {
+    return { stdout: '', stderr: 'gzip: stdin: not in gzip format\ntar: Child returned status 1\ntar: Error is not recoverable: exiting now\n', exitCode: 2 };
+  }
+  if (gzipped) {
+    try {
+      archive = gunzipSync(archive);
+    } catch {
+      return { stdout: '', stderr: 'gzip: stdin: unexpected end of file\ntar: Child returned status 1\ntar: Error is not recoverable: exiting now\n', exitCode: 2 };
     }
   }
   if (archive.length === 0 || archive.every((b) => b === 0)) {

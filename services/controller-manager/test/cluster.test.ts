@@ -3,7 +3,7 @@
 // ServiceAccount, EndpointSlices and Endpoints, DaemonSets, node CIDRs,
 // and leader failover between two controller-managers.
 
-import type { DaemonSet, Lease, Namespace, Pod, Service } from '@kubelab/api';
+import type { CustomResourceDefinition, DaemonSet, KubeObject, Lease, Namespace, Pod, Service } from '@kubelab/api';
 import { requireTool, secureGet, waitFor } from '@kubelab/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deployment, setPodReady, startEnv, type Env } from '../src/testing/harness.js';
@@ -78,6 +78,40 @@ describe.skipIf(!hasNats)('controller-manager with an apiserver', () => {
       .catch(() => undefined);
     if (terminating) expect(terminating.status?.phase).toBe('Terminating');
     await waitFor('namespace gone', async () => ((await env.cs.core.namespaces().list()).items.some((n) => n.metadata.name === 'team-a') ? undefined : true), { timeoutMs: 20_000 });
+  });
+
+  it('custom resources: deleting their namespace deletes them, and what a custom resource owns goes with it', async () => {
+    const crds = env.cs.resource<CustomResourceDefinition>({ group: 'apiextensions.k8s.io', version: 'v1', resource: 'customresourcedefinitions' });
+    await crds.create({
+      apiVersion: 'apiextensions.k8s.io/v1',
+      kind: 'CustomResourceDefinition',
+      metadata: { name: 'crontabs.stable.example.com' },
+      spec: {
+        group: 'stable.example.com',
+        scope: 'Namespaced',
+        names: { plural: 'crontabs', singular: 'crontab', kind: 'CronTab' },
+        versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } } }],
+      },
+    });
+    await waitFor('the CRD established', async () => ((await crds.get('crontabs.stable.example.com')).status?.conditions ?? []).some((c) => c.type === 'Established' && c.status === 'True'));
+    const tabs = (ns: string) => env.cs.resource({ group: 'stable.example.com', version: 'v1', resource: 'crontabs' }, ns);
+    const tab = (name: string, ns: string): KubeObject => ({ apiVersion: 'stable.example.com/v1', kind: 'CronTab', metadata: { name, namespace: ns } });
+
+    // The garbage collector: a ConfigMap owned by a CronTab goes when the CronTab goes.
+    const owner = await tabs('default').create(tab('nightly', 'default'));
+    const ownerRef = { apiVersion: 'stable.example.com/v1', kind: 'CronTab', name: 'nightly', uid: owner.metadata.uid ?? '', controller: true };
+    await env.cs.core.configMaps('default').create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'nightly-schedule', namespace: 'default', ownerReferences: [ownerRef] } });
+    await tabs('default').delete('nightly');
+    await waitFor('the owned ConfigMap collected', async () => ((await env.cs.core.configMaps('default').list()).items.some((c) => c.metadata.name === 'nightly-schedule') ? undefined : true), {
+      timeoutMs: 20_000,
+    });
+
+    // The namespace controller: a CronTab in a deleted namespace is deleted, then the namespace.
+    await env.cs.core.namespaces().create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'team-cr' } } as Namespace);
+    await tabs('team-cr').create(tab('weekly', 'team-cr'));
+    await env.cs.core.namespaces().delete('team-cr');
+    await waitFor('namespace gone', async () => ((await env.cs.core.namespaces().list()).items.some((n) => n.metadata.name === 'team-cr') ? undefined : true), { timeoutMs: 20_000 });
+    expect((await tabs('team-cr').list()).items).toEqual([]);
   });
 
   it('keeps EndpointSlices and Endpoints for a Service in step with pod readiness', async () => {

@@ -32,6 +32,7 @@ import {
 } from '@kubelab/component-base';
 import type { KubeletAuthOptions } from './server/auth/filter.js';
 import { serveKubelet } from './server/server.js';
+import { DEFAULT_CONTAINER_LOG_MAX_FILES, DEFAULT_CONTAINER_LOG_MAX_SIZE } from './kubelet-config.js';
 
 export interface KubeletOptions extends Partial<KubeletConfig> {
   /** gRPC address of the apiserver (`host:port`). */
@@ -126,6 +127,8 @@ export async function startKubelet(opts: KubeletOptions): Promise<RunningKubelet
       : undefined;
   const informers = new SharedInformerFactory(cs);
   const broadcaster = newEventBroadcaster(cs);
+  // Upstream kubelet: eventBroadcaster.StartStructuredLogging(3).
+  broadcaster.startStructuredLogging(log.v(3));
   const registry = newMetricsRegistry();
   registerClientMetrics(registry);
   const metrics = newKubeletMetrics(registry);
@@ -167,6 +170,8 @@ export async function startKubelet(opts: KubeletOptions): Promise<RunningKubelet
     evictionMaxPodGracePeriodSeconds: opts.evictionMaxPodGracePeriodSeconds ?? 0,
     evictionMonitoringPeriodMs: opts.evictionMonitoringPeriodMs ?? 10_000,
     ...(opts.memoryCapacityBytes ? { memoryCapacityBytes: opts.memoryCapacityBytes } : {}),
+    containerLogMaxSize: opts.containerLogMaxSize ?? DEFAULT_CONTAINER_LOG_MAX_SIZE,
+    containerLogMaxFiles: opts.containerLogMaxFiles ?? DEFAULT_CONTAINER_LOG_MAX_FILES,
   };
   kubelet = new Kubelet({
     config,

@@ -2,7 +2,8 @@
 // KubeletConfiguration plus the flags that feed it), and the settings its
 // modules derive from it.
 
-import type { Taint } from '@kubelab/api';
+import { parseQuantity, type Taint } from '@kubelab/api';
+import type { LogRotatePolicy } from './logs/container-log-manager.js';
 import type { EvictionConfig } from './eviction/manager.js';
 import { DEFAULT_EVICTION_HARD, parseThresholdConfig, type Threshold } from './eviction/thresholds.js';
 
@@ -39,6 +40,28 @@ export interface KubeletConfig {
   evictionMonitoringPeriodMs?: number;
   /** kubelab: the node's simulated memory capacity (absent: the host's memory). */
   memoryCapacityBytes?: number;
+  /** containerLogMaxSize: a container's log is rotated once it is larger (default 10Mi). */
+  containerLogMaxSize?: string;
+  /** containerLogMaxFiles: log files kept per container, the live one included (default 5). */
+  containerLogMaxFiles?: number;
+}
+
+export const DEFAULT_CONTAINER_LOG_MAX_SIZE = '10Mi';
+export const DEFAULT_CONTAINER_LOG_MAX_FILES = 5;
+
+/** The container log manager's policy; bad values get upstream's validation errors. */
+export function logRotatePolicy(c: Pick<KubeletConfig, 'containerLogMaxSize' | 'containerLogMaxFiles'>): LogRotatePolicy {
+  const files = c.containerLogMaxFiles ?? DEFAULT_CONTAINER_LOG_MAX_FILES;
+  if (!Number.isInteger(files) || files <= 1) throw new Error(`invalid configuration: containerLogMaxFiles (--container-log-max-files) ${files} must be greater than 1`);
+  const raw = c.containerLogMaxSize ?? DEFAULT_CONTAINER_LOG_MAX_SIZE;
+  let size: number;
+  try {
+    size = parseQuantity(raw).value();
+  } catch {
+    throw new Error(`invalid configuration: containerLogMaxSize (--container-log-max-size) ${raw} must be a valid resource quantity`);
+  }
+  if (size < 0) throw new Error(`invalid configuration: containerLogMaxSize (--container-log-max-size) ${raw} must be a positive resource quantity`);
+  return { maxSizeBytes: size, maxFiles: files };
 }
 
 /** The eviction manager's settings: kubelet time runs timeScale times faster, so do grace and transition periods. */

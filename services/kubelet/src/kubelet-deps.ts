@@ -14,7 +14,8 @@ import { EvictionManager } from './eviction/manager.js';
 import { collectSummary } from './eviction/stats.js';
 import { ImageManager } from './images/image-manager.js';
 import { pullSecretsFrom } from './images/pull-secrets.js';
-import { evictionConfig, type KubeletConfig } from './kubelet-config.js';
+import { evictionConfig, logRotatePolicy, type KubeletConfig } from './kubelet-config.js';
+import { ContainerLogManager } from './logs/container-log-manager.js';
 import type { RuntimeService } from './kuberuntime/cri.js';
 import { RuntimeManager } from './kuberuntime/manager.js';
 import type { KubeletMetrics } from './metrics/metrics.js';
@@ -93,6 +94,7 @@ export interface KubeletManagers {
   eviction: EvictionManager;
   lease: NodeLeaseController;
   nodeStatus: NodeStatusController;
+  containerLogs: ContainerLogManager;
   /** Crash-loop and image-pull back-offs, garbage-collected by housekeeping. */
   crashBackoff: Backoff;
   imageBackoff: Backoff;
@@ -121,7 +123,7 @@ export function newKubeletManagers(deps: KubeletDeps, kubelet: KubeletHooks): Ku
     return d.static ? podManager.mirrorOf(d.pod) : kubelet.apiPod(fullName(d.pod));
   });
   const transport = criProbeTransport(rt);
-  const probe = new Prober(dialingProbeTransport(transport, deps.dialTarget), recorder, scale);
+  const probe = new Prober(dialingProbeTransport(transport, deps.dialTarget), recorder, scale, log);
   const prober = new ProberManager(probe, statusManager, clock, true, scale, (uid, id) => podStates.containerStartedAt(uid, id));
   const statusReporter = new PodStatusReporter({
     podManager,
@@ -161,6 +163,7 @@ export function newKubeletManagers(deps: KubeletDeps, kubelet: KubeletHooks): Ku
     services: () => kubelet.services(),
     volumes,
     httpHook: httpHookVia(transport, deps.dialTarget),
+    log,
   });
   const onError = (uid: string, err: unknown) => log.warn('pod sync failed', { pod: podManager.podName(uid), err });
   const podWorkers = deps.podWorkers ? deps.podWorkers(kubelet.syncPod, onError) : new PodWorkers(kubelet.syncPod, onError, () => clock.now());
@@ -220,6 +223,7 @@ export function newKubeletManagers(deps: KubeletDeps, kubelet: KubeletHooks): Ku
     eviction,
     lease,
     nodeStatus,
+    containerLogs: new ContainerLogManager({ rt, clock, policy: logRotatePolicy(config), log }),
     crashBackoff,
     imageBackoff,
   };

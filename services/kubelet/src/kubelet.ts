@@ -6,7 +6,7 @@
 // node status — lives in modules of its own, built by kubelet-deps.ts.
 
 import { isPodTerminal, type Node, type Pod, type Service } from '@kubelab/api';
-import type { Logger } from '@kubelab/component-base';
+import { kObjSlice, type Logger } from '@kubelab/component-base';
 import type { Clock, SharedIndexInformer, SharedInformerFactory } from '@kubelab/client';
 import { canAdmitPod, rejectedMessage } from './admission/admit.js';
 import type { Backoff } from './backoff.js';
@@ -16,6 +16,8 @@ import { podRef, type Recorder } from './events.js';
 import { isCriticalPod } from './eviction/helpers.js';
 import type { EvictionManager } from './eviction/manager.js';
 import type { KubeletConfig } from './kubelet-config.js';
+import { LOG_MONITOR_PERIOD_MS, type ContainerLogManager } from './logs/container-log-manager.js';
+import { CONTAINER_GC_PERIOD_MS, evictPodLogsDirectories } from './logs/pod-logs-gc.js';
 import { newKubeletManagers, type KubeletDeps } from './kubelet-deps.js';
 import { computePodActions } from './kuberuntime/actions.js';
 import { LABEL_POD_NAME, LABEL_POD_NAMESPACE, type RuntimeService } from './kuberuntime/cri.js';
@@ -25,7 +27,7 @@ import type { NodeLeaseController } from './nodelease/controller.js';
 import type { NodeStatusController } from './nodestatus/controller.js';
 import type { GenericPLEG, PodLifecycleEvent } from './pleg/generic.js';
 import type { MirrorPods } from './pod/mirror-pods.js';
-import { fullName, specChanged, type DesiredPod, type PodManager } from './pod/pod-manager.js';
+import { fullName, podUpdateOp, type DesiredPod, type PodManager } from './pod/pod-manager.js';
 import type { PodSyncState, PodSyncStates } from './pod-sync-state.js';
 import type { PodSyncTracer, SyncResult, SyncScope } from './pod-sync-tracer.js';
 import type { PodWorkerQueue } from './pod-workers.js';
@@ -56,6 +58,7 @@ export class Kubelet {
   readonly nodeStatus: NodeStatusController;
   readonly eviction: EvictionManager;
   readonly volumes: VolumeManager;
+  readonly containerLogs: ContainerLogManager;
   readonly podManager: PodManager;
   private readonly podStates: PodSyncStates;
   private readonly runtimeCache: RuntimeCache;
@@ -103,6 +106,7 @@ export class Kubelet {
     this.eviction = m.eviction;
     this.lease = m.lease;
     this.nodeStatus = m.nodeStatus;
+    this.containerLogs = m.containerLogs;
     this.backoffs = [m.crashBackoff, m.imageBackoff];
   }
 
@@ -151,6 +155,8 @@ export class Kubelet {
     if (!this.config.registerNode) this.lease.start();
     this.every(this.config.nodeStatusUpdateFrequencyMs, () => this.nodeStatus.syncNodeStatus());
     this.every(2_000, () => this.housekeeping());
+    this.every(LOG_MONITOR_PERIOD_MS, () => this.containerLogs.rotateLogs());
+    this.every(CONTAINER_GC_PERIOD_MS, () => this.containerGC());
     // Upstream's sync loop ticks every second and syncs pods whose active deadline passed (ShouldSync).
     this.every(1_000, () => this.checkActiveDeadlines());
     this.every((this.config.evictionMonitoringPeriodMs ?? 10_000) / this.config.timeScale, () => this.eviction.synchronize());
@@ -223,12 +229,13 @@ export class Kubelet {
       return;
     }
     const uid = pod.metadata.uid ?? '';
-    const known = this.podManager.has(uid);
-    if (!known && !pod.status?.startTime) this.podStates.of(uid).firstSeenAt = this.clock.now();
-    if (!known) this.admitNewPod(uid, pod);
-    const prev = this.podManager.set(uid, pod, false);
+    const op = podUpdateOp(this.podManager.get(uid)?.pod, pod);
+    if (op) this.logSyncLoop(op, 'api', pod);
+    if (op === 'ADD' && !pod.status?.startTime) this.podStates.of(uid).firstSeenAt = this.clock.now();
+    if (op === 'ADD') this.admitNewPod(uid, pod);
+    this.podManager.set(uid, pod, false);
     // A status-only change (often our own write) needs no sync (upstream RECONCILE).
-    if (prev && !specChanged(prev, pod)) return;
+    if (op !== 'ADD' && op !== 'UPDATE' && op !== 'DELETE') return;
     // A deletion cancels a sync that is still starting containers (upstream UpdatePod with SyncPodKill).
     this.podWorkers.update(uid, pod.metadata.deletionTimestamp ? { terminate: true } : {});
   }
@@ -261,6 +268,7 @@ export class Kubelet {
       return;
     }
     const uid = pod.metadata.uid ?? '';
+    this.logSyncLoop('REMOVE', 'api', pod);
     this.podManager.remove(uid);
     const state = this.podStates.get(uid);
     if (state) delete state.firstSeenAt;
@@ -272,6 +280,7 @@ export class Kubelet {
     const next = new Set(pods.map((p) => p.metadata.uid ?? ''));
     for (const [uid, d] of this.podManager.entries()) {
       if (d.static && !next.has(uid)) {
+        this.logSyncLoop('REMOVE', 'file', d.pod);
         this.podManager.remove(uid);
         this.podWorkers.update(uid, { terminate: true });
         void this.mirrorPods.delete(d.pod);
@@ -280,11 +289,16 @@ export class Kubelet {
     for (const p of pods) {
       const uid = p.metadata.uid ?? '';
       if (this.podManager.has(uid)) continue;
-      this.log.info('Static pod added', { pod: fullName(p), uid });
+      this.logSyncLoop('ADD', 'file', p);
       this.podManager.set(uid, p, true);
       this.podStates.of(uid).firstSeenAt = this.clock.now();
       this.podWorkers.update(uid);
     }
+  }
+
+  /** Upstream syncLoopIteration's line per pod config operation (RECONCILE at V(4), the others at V(2)). */
+  private logSyncLoop(op: 'ADD' | 'UPDATE' | 'DELETE' | 'RECONCILE' | 'REMOVE', source: 'api' | 'file', pod: Pod): void {
+    this.log.v(op === 'RECONCILE' ? 4 : 2).info(`SyncLoop ${op}`, { source, pods: kObjSlice([pod]) });
   }
 
   /** PLEG events mark the pods' cached runtime status stale and sync them. */
@@ -455,8 +469,7 @@ export class Kubelet {
       return;
     }
     // Pod directories of pods neither wanted nor in the runtime (upstream cleanupOrphanedPodDirs).
-    const inRuntime = new Set(sandboxes.map((sb) => sb.metadata.uid));
-    this.volumes.cleanupOrphans((uid) => this.podManager.has(uid) || inRuntime.has(uid));
+    this.volumes.cleanupOrphans(this.podContentInUse(sandboxes));
     for (const sb of sandboxes) {
       const uid = sb.metadata.uid;
       if (!this.podManager.has(uid)) {
@@ -465,6 +478,19 @@ export class Kubelet {
       }
     }
     for (const b of this.backoffs) b.gc();
+  }
+
+  /** Log directories of pods that are gone (upstream container GC's evictPodLogsDirectories). */
+  async containerGC(): Promise<void> {
+    if (!this.sourcesReady()) return;
+    const inUse = this.podContentInUse(await this.rt.listPodSandbox());
+    await evictPodLogsDirectories(this.config.podLogsDir, inUse);
+  }
+
+  /** A pod's directories stay while a source wants it or the runtime still holds a sandbox of it (upstream ShouldPodContentBeRemoved). */
+  private podContentInUse(sandboxes: readonly { metadata: { uid: string } }[]): (uid: string) => boolean {
+    const inRuntime = new Set(sandboxes.map((sb) => sb.metadata.uid));
+    return (uid) => this.podManager.has(uid) || inRuntime.has(uid);
   }
 
   // ------------------------------------------------------------ queries

@@ -8,6 +8,8 @@ import { clientTlsFromKubeconfig } from '@kubelab/client';
 import { setupTracing, tracingOptionsFromFlags } from '@kubelab/tracing';
 import { parseThresholdConfig } from './eviction/thresholds.js';
 import { AUTHORIZATION_MODES, loadClientCert, startKubelet, type AuthorizationMode, type KubeletOptions } from './index.js';
+import { logRotatePolicy } from './kubelet-config.js';
+import { KUBELET_VERSION } from './version.js';
 import { defaultHostname, kubeletFlags, parseFeatureGates, parseLabels, parseTaints } from './options.js';
 
 type KubeletFlagValues = ReturnType<ReturnType<typeof kubeletFlags>['parse']>['values'];
@@ -34,12 +36,22 @@ function serverAuthFrom(values: KubeletFlagValues): Partial<KubeletOptions> {
   };
 }
 
+/** --container-log-max-size/--container-log-max-files, checked as upstream validates them. */
+function logRotatePolicyFrom(values: KubeletFlagValues): void {
+  try {
+    logRotatePolicy({ containerLogMaxSize: values['container-log-max-size'], containerLogMaxFiles: values['container-log-max-files'] });
+  } catch (e) {
+    throw new FlagError((e as Error).message);
+  }
+}
+
 async function main(): Promise<void> {
   let values;
   let serverAuth;
   try {
     values = kubeletFlags().parse(process.argv.slice(2)).values;
     serverAuth = serverAuthFrom(values);
+    logRotatePolicyFrom(values);
   } catch (e) {
     if (e instanceof FlagError) {
       process.stderr.write(`${e.message}\n`);
@@ -48,7 +60,9 @@ async function main(): Promise<void> {
     throw e;
   }
   const nodeName = (values['hostname-override'] || defaultHostname()).toLowerCase();
-  const log = createLogger({ component: 'kubelet', node: nodeName });
+  const log = createLogger({ component: 'kubelet', node: nodeName, verbosity: values.v });
+  // Upstream Run logs the version first thing.
+  log.info('Kubelet version', { kubeletVersion: KUBELET_VERSION });
   // 'sync' context: a sync's span reaches its CRI and API calls explicitly (Kubelet.syncScope),
   // so no AsyncLocalStorage hook on every promise of the process.
   const tracing = setupTracing({ serviceName: 'kubelet', node: nodeName, contextPropagation: 'sync', ...tracingOptionsFromFlags(values) });
@@ -73,6 +87,8 @@ async function main(): Promise<void> {
     nodeStatusReportFrequencyMs: values['node-status-report-frequency'],
     nodeLeaseDurationSeconds: values['node-lease-duration-seconds'],
     maxPods: values['max-pods'],
+    containerLogMaxSize: values['container-log-max-size'],
+    containerLogMaxFiles: values['container-log-max-files'],
     rootDir: values['root-dir'],
     podLogsDir: values['pod-logs-dir'],
     address: values.address,

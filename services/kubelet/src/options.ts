@@ -23,7 +23,10 @@ export function kubeletFlags() {
     .duration('node-status-report-frequency', 300_000, 'How often the kubelet posts node status when it did not change.')
     .int('node-lease-duration-seconds', 40, 'Duration the kubelet sets on its Lease; renewed every quarter of it.')
     .int('max-pods', 110, 'Number of pods that can run on this kubelet.')
+    .string('container-log-max-size', '10Mi', 'Set the maximum size (e.g. 10Mi) of container log file before it is rotated.')
+    .int('container-log-max-files', 5, 'Set the maximum number of container log files that can be present for a container. The number must be >= 2.')
     .string('root-dir', '/var/lib/kubelet', 'Directory path for managing kubelet files.')
+    .int('v', 0, 'number for the log level verbosity')
     .string(
       'bootstrap-kubeconfig',
       '',

@@ -118,8 +118,8 @@ export class EventBroadcaster {
     return () => (this.watchers = this.watchers.filter((w) => w !== fn));
   }
 
-  /** Logs each event as upstream's StartStructuredLogging does. */
-  startStructuredLogging(logger: ClientLogger): () => void {
+  /** Logs each event as upstream's StartStructuredLogging does (the kubelet passes its V(3) logger). */
+  startStructuredLogging(logger: Pick<ClientLogger, 'info'>): () => void {
     return this.startEventWatcher((e) =>
       logger.info('Event occurred', {
         object: e.involvedObject.namespace ? `${e.involvedObject.namespace}/${e.involvedObject.name}` : e.involvedObject.name,

@@ -128,6 +128,17 @@ export class SharedInformerFactory {
     return out;
   }
 
+  /** Stops and drops every informer of a resource that is no longer served (upstream: the GC's monitors of a removed CRD). */
+  async forget(gvr: GroupVersionResource): Promise<void> {
+    const prefix = [gvr.group, gvr.version, gvr.resource, ''].join('|');
+    const gone = [...this.informers].filter(([key]) => key.startsWith(prefix));
+    for (const [key] of gone) {
+      this.informers.delete(key);
+      this.started.delete(key);
+    }
+    await Promise.all(gone.map(([, inf]) => inf.stop()));
+  }
+
   /** Stops all informers and waits for them to exit. */
   async shutdown(): Promise<void> {
     this.shuttingDown = true;

@@ -6,13 +6,13 @@
 // status and cleanup are written by a key queue (names enqueued, sync
 // re-reads the cache, idempotent, retried with backoff).
 
-import { canonicalJson, isNotFound, type CustomResourceDefinition, type KubeObject, type ResourceInfo } from '@kubelab/api';
+import { canonicalJson, isNotFound, servedVersions, storageVersionOf, versionResource, type CustomResourceDefinition, type KubeObject, type ResourceInfo } from '@kubelab/api';
 import { APISERVER } from '../authentication/user.js';
 import type { WatchCache } from '../cache/watch-cache.js';
 import type { RequestContext, ResourceStore } from '../registry/interface.js';
 import { nowTime } from '../registry/meta.js';
 import type { ApiRegistry } from '../registry/registry.js';
-import { CLEANUP_FINALIZER, CRD_GROUP, CRD_PREFIX, CRD_RESOURCE, desiredStatus, servedVersions, setCondition, storageVersionOf, versionResource } from './crd.js';
+import { CLEANUP_FINALIZER, CRD_GROUP, CRD_PREFIX, CRD_RESOURCE, desiredStatus, setCondition } from './crd.js';
 import { customStrategy } from './strategy.js';
 
 const ctx: RequestContext = { user: APISERVER, fieldManager: 'kube-apiserver' };

@@ -1,6 +1,7 @@
 import type { CustomResourceDefinition } from '@kubelab/api';
 import { describe, expect, it } from 'vitest';
-import { desiredStatus, namesConflict, servedVersions, versionResource } from './crd.js';
+import { servedVersions, versionResource } from '@kubelab/api';
+import { desiredStatus, namesConflict } from './crd.js';
 import { validateCrd } from './validation.js';
 
 const NOW = '2026-01-01T00:00:00Z';

@@ -3,13 +3,14 @@
 // establishing controller, the CRD strategy's PrepareForCreate): what a CRD
 // serves, its accepted names, its conditions.
 
-import type {
-  CustomResourceDefinition,
-  CustomResourceDefinitionCondition,
-  CustomResourceDefinitionNames,
-  CustomResourceDefinitionStatus,
-  CustomResourceDefinitionVersion,
-  ResourceInfo,
+import {
+  isEstablished,
+  storageVersionOf,
+  withDefaultNames,
+  type CustomResourceDefinition,
+  type CustomResourceDefinitionCondition,
+  type CustomResourceDefinitionStatus,
+  type ResourceInfo,
 } from '@kubelab/api';
 
 export const CRD_GROUP = 'apiextensions.k8s.io';
@@ -19,55 +20,6 @@ export const CRD_PREFIX = `/registry/${CRD_GROUP}/${CRD_RESOURCE}`;
 export const CLEANUP_FINALIZER = 'customresourcecleanup.apiextensions.k8s.io';
 
 export const isCrdResource = (info: Pick<ResourceInfo, 'group' | 'resource'>): boolean => info.group === CRD_GROUP && info.resource === CRD_RESOURCE;
-
-const ALL_VERBS: ResourceInfo['verbs'] = ['delete', 'deletecollection', 'get', 'list', 'patch', 'create', 'update', 'watch'];
-
-/** The names with upstream's defaults: singular is the lower-case kind, listKind `<Kind>List`. */
-export function withDefaultNames(n: CustomResourceDefinitionNames): Required<CustomResourceDefinitionNames> {
-  return {
-    plural: n.plural,
-    singular: n.singular || n.kind.toLowerCase(),
-    shortNames: n.shortNames ?? [],
-    kind: n.kind,
-    listKind: n.listKind || `${n.kind}List`,
-    categories: n.categories ?? [],
-  };
-}
-
-export const storageVersionOf = (crd: CustomResourceDefinition): CustomResourceDefinitionVersion | undefined => crd.spec?.versions?.find((v) => v.storage);
-
-export function conditionOf(crd: CustomResourceDefinition, type: string): CustomResourceDefinitionCondition | undefined {
-  return crd.status?.conditions?.find((c) => c.type === type);
-}
-
-export const isEstablished = (crd: CustomResourceDefinition): boolean => conditionOf(crd, 'Established')?.status === 'True';
-
-/** The resource one served version is, as discovery, storage keys and REST paths read it (names as accepted). */
-export function versionResource(crd: CustomResourceDefinition, v: CustomResourceDefinitionVersion): ResourceInfo {
-  const n = withDefaultNames(crd.status?.acceptedNames?.plural ? crd.status.acceptedNames : crd.spec!.names);
-  const subresources: string[] = [];
-  if (v.subresources?.status) subresources.push('status');
-  if (v.subresources?.scale) subresources.push('scale');
-  return {
-    group: crd.spec!.group,
-    version: v.name,
-    resource: n.plural,
-    singular: n.singular,
-    kind: n.kind,
-    listKind: n.listKind,
-    namespaced: crd.spec!.scope === 'Namespaced',
-    shortNames: [...n.shortNames],
-    categories: [...n.categories],
-    verbs: [...ALL_VERBS],
-    subresources,
-  };
-}
-
-/** The versions an established CRD serves (none before Established, as upstream's handler answers 404). */
-export function servedVersions(crd: CustomResourceDefinition): CustomResourceDefinitionVersion[] {
-  if (!crd.spec || !isEstablished(crd)) return [];
-  return crd.spec.versions.filter((v) => v.served);
-}
 
 /** PrepareForCreate: no status from the client but the storage version recorded (upstream's CRD strategy). */
 export function prepareCrdForCreate(o: CustomResourceDefinition): void {

@@ -4,6 +4,7 @@ import type { Registry } from '../registry/interface.js';
 import type { RequestRecorder } from '../registry/store.js';
 import type { KubeletClientConfig } from './kubelet-client.js';
 import type { TokenRequestREST } from '../serviceaccount/token-request.js';
+import type { PodDialer } from './pod-tunnel.js';
 
 export interface KubeletAddress {
   host: string;
@@ -30,8 +31,8 @@ export interface HandlerEnv {
   kubeletAddress: (nodeName: string) => Promise<KubeletAddress>;
   /** The apiserver's TLS towards kubelets (--kubelet-client-certificate, …). */
   kubeletClient: KubeletClientConfig;
-  /** Where a pod IP and port are really served (kubelab's loopback pod network); absent: dialled as they are, as upstream. */
-  podDialer?: (podIP: string, port: number) => Promise<KubeletAddress>;
+  /** How pods/proxy and services/proxy reach a pod (kubelab: through its kubelet); absent: its IP is dialled, as upstream. */
+  podDialer?: PodDialer;
   /** serviceaccounts/token; absent (no signing key) the subresource is not served, as upstream without an issuer. */
   tokenRequest?: TokenRequestREST;
   /** Request metrics for what the handlers serve themselves (subresources). */

@@ -21,6 +21,10 @@ import { writeJson, writeStatus } from './respond.js';
 import { kubeletAddressFromRegistry, serveSubresource } from './subresources.js';
 import { subresourceVerb } from './request-verb.js';
 import type { KubeletClientConfig } from './kubelet-client.js';
+import { kubeletTunnelDialer, type PodDialer } from './pod-tunnel.js';
+
+/** `--pod-network-mode`: how the apiserver reaches pods for the proxy subresources. */
+export type PodNetwork = 'pod-ip' | 'kubelet-tunnel';
 import { nameRestRequestSpan } from '../tracing/request.js';
 
 export type { KubeletAddress, VersionInfo } from './env.js';
@@ -46,8 +50,10 @@ export interface RestHandlerDeps {
   logger?: { error(msg: string, fields?: Record<string, unknown>): void };
   /** Serves serviceaccounts/<name>/token (TokenRequest); absent: 404 as upstream without a signing key. */
   tokenRequest?: TokenRequestREST;
-  /** Where pods/proxy and services/proxy really dial a pod IP and port (kubelab's loopback pod network); default: as they are. */
-  podDialer?: (podIP: string, port: number) => Promise<KubeletAddress>;
+  /** How pods/proxy and services/proxy reach pods: `pod-ip` dials the pod IP (upstream), `kubelet-tunnel` goes through the pod's kubelet (pod-tunnel.ts). */
+  podNetwork?: PodNetwork;
+  /** A pod dialer of the caller's (tests); overrides podNetwork. */
+  podDialer?: PodDialer;
   /** Counts the subresource requests served here (exec, log, scale, …) in apiserver_request_total. */
   requestMetrics?: RequestRecorder;
 }
@@ -70,15 +76,17 @@ const pageNotFound = (res: ServerResponse) => {
 };
 
 export function createRestHandler(deps: RestHandlerDeps): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
+  const kubeletAddress = deps.kubeletAddress ?? kubeletAddressFromRegistry(deps.registry);
+  const podDialer = deps.podDialer ?? (deps.podNetwork === 'kubelet-tunnel' ? kubeletTunnelDialer(kubeletAddress, deps.kubeletClient ?? {}) : undefined);
   const env: HandlerEnv = {
     registry: deps.registry,
     now: deps.now ?? (() => new Date()),
     maxBodyBytes: deps.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
     version: { ...DEFAULT_VERSION, ...deps.version },
-    kubeletAddress: deps.kubeletAddress ?? kubeletAddressFromRegistry(deps.registry),
+    kubeletAddress,
     kubeletClient: deps.kubeletClient ?? {},
     ...(deps.tokenRequest ? { tokenRequest: deps.tokenRequest } : {}),
-    ...(deps.podDialer ? { podDialer: deps.podDialer } : {}),
+    ...(podDialer ? { podDialer } : {}),
     ...(deps.requestMetrics ? { requestMetrics: deps.requestMetrics } : {}),
   };
 

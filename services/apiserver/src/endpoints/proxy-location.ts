@@ -16,6 +16,8 @@ export interface ProxyTarget {
   port?: number;
   /** The kubelet's own port: dialed with the apiserver's kubelet client TLS, errors unwrapped. */
   kubelet?: true;
+  /** The pod behind a pod or endpoint address, and its node (how kubelab's apiserver reaches it). */
+  pod?: { namespace: string; name: string; node: string };
 }
 
 /** `name`, `name:port` or `scheme:name:port` (scheme http or https; port may be empty); undefined when malformed. */
@@ -72,6 +74,7 @@ export function podLocation(id: string, pod: KubeObject): ProxyTarget {
   const ip: string = p.status?.podIP ?? '';
   if (!isProxyableIp(ip)) throw badRequest('address not allowed');
   const target: ProxyTarget = { scheme: s.scheme || 'http', host: ip };
+  if (p.spec?.nodeName) target.pod = { namespace: p.metadata?.namespace ?? '', name: p.metadata?.name ?? '', node: p.spec.nodeName };
   if (port !== '') {
     const n = toPort(port);
     if (n === undefined) throw badRequest(`invalid pod request ${JSON.stringify(id)}`);
@@ -106,7 +109,9 @@ export function serviceLocation(id: string, svc: KubeObject, endpoints: KubeObje
     const port = ((ss.ports ?? []) as Obj[]).find((p) => (p.name ?? '') === portName);
     if (!port) continue;
     const addr = addrs[pick(addrs.length)]!;
-    return { scheme: s.scheme || 'http', host: addr.ip, port: port.port };
+    const target: ProxyTarget = { scheme: s.scheme || 'http', host: addr.ip, port: port.port };
+    if (addr.targetRef?.kind === 'Pod' && addr.nodeName) target.pod = { namespace: addr.targetRef.namespace ?? '', name: addr.targetRef.name ?? '', node: addr.nodeName };
+    return target;
   }
   // upstream names the whole id here, unlike the empty-subsets case.
   throw serviceUnavailable(`no endpoints available for service ${JSON.stringify(id)}`);

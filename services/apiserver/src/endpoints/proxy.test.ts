@@ -4,7 +4,7 @@
 
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { createServer as createHttpsServer, type Server as HttpsServer } from 'node:https';
-import type { AddressInfo } from 'node:net';
+import { connect, type AddressInfo } from 'node:net';
 import type { TLSSocket } from 'node:tls';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { APISERVER_KUBELET_CLIENT, certificateInfo } from '@kubelab/pki';
@@ -69,7 +69,7 @@ beforeAll(async () => {
     kubeletAddress: async () => ({ host: '127.0.0.1', port: kubeletPort }),
     kubeletClient: { certPem: client.cert, keyPem: client.key },
     // 10.244.1.5:80 is served by the stub; every other pod address has nothing listening.
-    podDialer: async (ip, port) => (ip === '10.244.1.5' && port === 80 ? { host: '127.0.0.1', port: backendPort } : { host: '127.0.0.1', port: 1 }),
+    podDialer: async ({ ip, port }) => connect(ip === '10.244.1.5' && port === 80 ? backendPort : 1, '127.0.0.1'),
   });
   api = createServer((req, res) => void handler(req, res));
   base = `http://127.0.0.1:${await listen(api)}`;
@@ -130,7 +130,7 @@ describe('pods/proxy', () => {
   it('nothing listening: 503 "error trying to reach service"; no pod IP yet: 400 "address not allowed"', async () => {
     const r = await call('GET', '/api/v1/namespaces/default/pods/web:81/proxy/');
     expect(r.status).toBe(503);
-    expect(JSON.parse(r.text)).toMatchObject({ reason: 'ServiceUnavailable', message: 'error trying to reach service: dial tcp 127.0.0.1:1: connect: connection refused' });
+    expect(JSON.parse(r.text)).toMatchObject({ reason: 'ServiceUnavailable', message: 'error trying to reach service: dial tcp 10.244.1.5:81: connect: connection refused' });
     const pending = await call('GET', '/api/v1/namespaces/default/pods/pending:80/proxy/');
     expect(pending.status).toBe(400);
     expect(JSON.parse(pending.text).message).toBe('address not allowed');

@@ -9,6 +9,8 @@
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
+import type { Duplex } from 'node:stream';
+import { connect as tlsConnect } from 'node:tls';
 import { internalError, StatusError, type KubeObject } from '@kubelab/api';
 import { isUpgradeRequest, proxyUpgrade } from '@kubelab/component-base';
 import type { ResourceStore } from '../registry/interface.js';
@@ -57,15 +59,19 @@ export async function serveProxy(env: HandlerEnv, store: ResourceStore, r: Resou
     res.end();
     return;
   }
-  let target = await resolveTarget(env, store, r);
-  // kubelab's loopback pod network: the runtime serves pod ports elsewhere (identity upstream).
-  if (!target.kubelet && env.podDialer && store.info.resource !== 'nodes') {
-    const d = await env.podDialer(target.host, target.port ?? (target.scheme === 'https' ? 443 : 80));
-    target = { ...target, host: d.host, port: d.port };
-  }
+  const target = await resolveTarget(env, store, r);
   const dest = targetUrl(target, path, url.search);
   const tls = target.kubelet ? kubeletTlsOptions(env.kubeletClient) : { rejectUnauthorized: false };
-  if (isUpgradeRequest(req)) return proxyUpgrade(req, res, dest, { tls });
+  // A pod is reached through kubelab's pod dialer when there is one (see pod-tunnel.ts); else its IP is dialled, as upstream.
+  let createConnection: (() => Duplex) | undefined;
+  if (!target.kubelet && env.podDialer && store.info.resource !== 'nodes') {
+    const port = target.port ?? (target.scheme === 'https' ? 443 : 80);
+    const socket = await env.podDialer({ ip: target.host, port, ...(target.pod ? { pod: target.pod } : {}) }).catch((e: Error) => {
+      throw serviceUnavailable(`error trying to reach service: ${e.message}`);
+    });
+    createConnection = target.scheme === 'https' ? () => tlsConnect({ socket, rejectUnauthorized: false }) : () => socket;
+  }
+  if (isUpgradeRequest(req)) return proxyUpgrade(req, res, dest, { tls, ...(createConnection ? { createConnection } : {}) });
 
   const headers: OutgoingHttpHeaders = {};
   for (const [k, v] of Object.entries(req.headers)) if (v !== undefined && !DROPPED.test(k)) headers[k] = v;
@@ -73,7 +79,15 @@ export async function serveProxy(env: HandlerEnv, store: ResourceStore, r: Resou
   const from = req.socket.remoteAddress;
   if (from) headers['x-forwarded-for'] = req.headers['x-forwarded-for'] ? `${String(req.headers['x-forwarded-for'])}, ${from}` : from;
   const addr: KubeletAddress = { host: dest.hostname.replace(/^\[(.*)\]$/, '$1'), port: Number(dest.port) || (dest.protocol === 'https:' ? 443 : 80) };
-  const options = { host: addr.host, port: addr.port, path: `${dest.pathname}${dest.search}`, method: req.method ?? 'GET', headers, agent: false as const };
+  // With a connection of our own no agent may be set (Node dials the host itself when one is).
+  const options = {
+    host: addr.host,
+    port: addr.port,
+    path: `${dest.pathname}${dest.search}`,
+    method: req.method ?? 'GET',
+    headers,
+    ...(createConnection ? { createConnection } : { agent: false as const }),
+  };
 
   await new Promise<void>((resolve, reject) => {
     const upstream = dest.protocol === 'https:' ? httpsRequest({ ...options, ...tls }, (ures) => relay(ures)) : httpRequest(options, (ures) => relay(ures));

@@ -193,6 +193,8 @@ export interface RuntimeService {
   removeContainer(id: string): Promise<void>;
   listContainers(filter?: { podSandboxId?: string; labelSelector?: Record<string, string> }): Promise<Container[]>;
   containerStatus(id: string): Promise<ContainerStatus>;
+  /** CRI ReopenContainerLog: the runtime closes the container's log file and opens its path anew (after log rotation). */
+  reopenContainerLog(id: string): Promise<void>;
   /** timeout in seconds (0 = none). */
   execSync(id: string, cmd: string[], timeout: number): Promise<ExecSyncResult>;
   /** CRI Exec: the one-time URL of the runtime's streaming server for this command (optional: fakes may leave it out). */

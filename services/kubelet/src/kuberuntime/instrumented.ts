@@ -20,6 +20,7 @@ export const OPERATION_TYPES = {
   removeContainer: 'remove_container',
   listContainers: 'list_containers',
   containerStatus: 'container_status',
+  reopenContainerLog: 'reopen_container_log',
   execSync: 'exec_sync',
   exec: 'exec',
   attach: 'attach',

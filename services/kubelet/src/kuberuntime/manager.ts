@@ -4,7 +4,7 @@
 // per-container reason a failure leaves behind for the pod status.
 
 import type { Container, LifecycleHandler, Pod, Service } from '@kubelab/api';
-import { formatDuration } from '@kubelab/component-base';
+import { formatDuration, kObj, type Logger } from '@kubelab/component-base';
 import type { Backoff } from '../backoff.js';
 import type { Clock } from '@kubelab/client';
 import { Reason, containerRef, formatPod, podRef, type Recorder } from '../events.js';
@@ -65,6 +65,7 @@ export interface RuntimeManagerOptions {
   volumes?: VolumeManager;
   /** Runs an httpGet hook; returns an error text or undefined. */
   httpHook?: (url: URL, timeoutMs: number) => Promise<string | undefined>;
+  log?: Pick<Logger, 'v'>;
 }
 
 export interface SyncResult {
@@ -419,6 +420,7 @@ export class RuntimeManager {
     const spec = pod.spec?.containers.find((c) => c.name === name) ?? pod.spec?.initContainers?.find((c) => c.name === name) ?? { name };
     let grace = gracePeriodFor(pod, gracePeriodOverride);
     this.o.recorder.event(containerRef(pod, spec), 'Normal', Reason.Killing, message || `Stopping container ${name}`);
+    this.o.log?.v(2).info('Killing container with a grace period', { pod: kObj(pod), podUID: pod.metadata.uid, containerName: name, containerID: `${this.o.runtimeName}://${id}`, gracePeriod: grace });
     if (spec.lifecycle?.preStop && grace > 0) {
       const start = this.o.clock.now();
       const podIP = pod.status?.podIP ?? '';

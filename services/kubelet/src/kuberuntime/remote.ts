@@ -214,6 +214,9 @@ export function connectRemoteRuntime(endpoint: string, timeoutMs = 10_000, inter
         if (!r.status) throw new CriClientError('Unknown', `ContainerStatus of ${id} returned no status`);
         return toStatus(r.status);
       },
+      async reopenContainerLog(id) {
+        await call(rs, 'ReopenContainerLog', { containerId: id });
+      },
       async execSync(id, cmd, timeout) {
         const r = await call<object, CriExecSyncResponse__Output>(rs, 'ExecSync', { containerId: id, cmd, timeout }, timeout > 0 ? timeout * 1000 + 2000 : timeoutMs);
         return { stdout: Buffer.from(r.stdout ?? []), stderr: Buffer.from(r.stderr ?? []), exitCode: r.exitCode };

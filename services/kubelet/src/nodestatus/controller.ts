@@ -6,7 +6,7 @@
 
 import { isAlreadyExists, type Node, type NodeStatus, type ObjectReference, type Taint } from '@kubelab/api';
 import type { Clientset, Clock } from '@kubelab/client';
-import type { Logger } from '@kubelab/component-base';
+import { kRef, type Logger } from '@kubelab/component-base';
 import { Reason, type Recorder } from '../events.js';
 import type { Image, RuntimeService } from '../kuberuntime/cri.js';
 import type { RuntimeState } from '../runtime-state.js';
@@ -192,7 +192,12 @@ export class NodeStatusController {
         if (attempt === MAX_STATUS_UPDATE_ATTEMPTS - 1 || (err as { reason?: string }).reason !== 'Conflict') throw err;
       }
     }
+    const ready = next.conditions?.find((x) => x.type === 'Ready');
+    const wasReady = this.lastStatus?.conditions?.find((x) => x.type === 'Ready');
+    // Upstream setters.ReadyCondition's line when Ready leaves True.
+    if (ready && ready.status !== 'True' && wasReady?.status !== ready.status) this.o.log.info('Node became not ready', { node: kRef('', c.nodeName), condition: ready });
     for (const reason of conditionEventReasons(this.lastStatus, next)) {
+      this.o.log.v(2).info('Recording event message for node', { node: kRef('', c.nodeName), event: reason });
       this.o.recorder.event(this.nodeRef(), 'Normal', reason, `Node ${c.nodeName} status is now: ${reason}`);
     }
     this.lastStatus = next;

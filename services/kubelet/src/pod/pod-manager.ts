@@ -22,6 +22,17 @@ export function specChanged(a: Pod, b: Pod): boolean {
   return view(a) !== view(b);
 }
 
+/**
+ * The pod config operation an API pod's change is (upstream config.checkAndUpdatePod):
+ * new → ADD; spec/labels/annotations changed → UPDATE, or DELETE once a deletion
+ * timestamp is set; only the status changed → RECONCILE; nothing → undefined.
+ */
+export function podUpdateOp(prev: Pod | undefined, next: Pod): 'ADD' | 'UPDATE' | 'DELETE' | 'RECONCILE' | undefined {
+  if (!prev) return 'ADD';
+  if (specChanged(prev, next)) return next.metadata.deletionTimestamp ? 'DELETE' : 'UPDATE';
+  return JSON.stringify(prev.status) !== JSON.stringify(next.status) ? 'RECONCILE' : undefined;
+}
+
 export class PodManager {
   private readonly desired = new Map<string, DesiredPod>();
   private readonly mirrors = new Map<string, Pod>();

@@ -9,6 +9,7 @@ import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { connect } from 'node:net';
 import type { Container, ContainerStatus, HTTPGetAction, IntOrString, Pod, PodStatus, Probe, TCPSocketAction } from '@kubelab/api';
+import { kObj, type Logger } from '@kubelab/component-base';
 import { CriClientError, type RuntimeService } from '../kuberuntime/cri.js';
 import { Reason, containerRef, type Recorder } from '../events.js';
 import { goSeconds, grpcProbe, joinHostPort, type GrpcProbeTarget } from './grpc.js';
@@ -41,6 +42,7 @@ export class Prober {
     private readonly recorder: Recorder,
     /** Kubelet time runs this many times faster: probe timeouts shrink. */
     private readonly timeScale = 1,
+    private readonly log?: Pick<Logger, 'v'>,
   ) {}
 
   async probe(type: ProbeType, pod: Pod, status: PodStatus, container: Container, containerId: string): Promise<ProbeResult> {
@@ -52,6 +54,12 @@ export class Prober {
       if (outcome.result !== 'Unknown') break;
     }
     const ref = containerRef(pod, container);
+    // Upstream prober.probe's lines: failures and errors at V(1), successes at V(3).
+    const about = { probeType: type, pod: kObj(pod), podUID: pod.metadata.uid, containerName: container.name };
+    if (outcome.result === 'Unknown') this.log?.v(1).info('Probe errored', { err: outcome.error, ...about, probeResult: 'unknown' });
+    if (outcome.result === 'Failure') this.log?.v(1).info('Probe failed', { ...about, probeResult: 'failure', output: outcome.output });
+    if (outcome.result === 'Warning') this.log?.v(3).info('Probe succeeded with a warning', { ...about, probeResult: 'warning', output: outcome.output });
+    if (outcome.result === 'Success') this.log?.v(3).info('Probe succeeded', { ...about, probeResult: 'success' });
     switch (outcome.result) {
       case 'Unknown':
         this.recorder.event(ref, 'Warning', Reason.Unhealthy, `${type} probe errored and resulted in unknown state: ${outcome.error}`);

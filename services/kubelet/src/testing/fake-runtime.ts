@@ -33,6 +33,7 @@ export type Rpc =
   | 'RunPodSandbox'
   | 'StopPodSandbox'
   | 'RemovePodSandbox'
+  | 'ReopenContainerLog'
   | 'PodSandboxStatus'
   | 'ListPodSandbox'
   | 'CreateContainer'
@@ -278,6 +279,11 @@ export class FakeRuntimeService implements RuntimeService {
     await this.call('ContainerStatus', id);
     const { podSandboxId: _sandbox, ...status } = this.containerOf(id);
     return { ...status, labels: { ...status.labels }, annotations: { ...status.annotations } };
+  }
+
+  async reopenContainerLog(id: string): Promise<void> {
+    await this.call('ReopenContainerLog', id);
+    if (this.containerOf(id).state !== 'CONTAINER_RUNNING') throw new Error('container is not running');
   }
 
   async execSync(id: string, cmd: string[], _timeout?: number): Promise<ExecSyncResult> {

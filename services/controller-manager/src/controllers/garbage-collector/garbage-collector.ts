@@ -8,6 +8,7 @@
 import { isStored, lookupKind, RESOURCES, type KubeObject, type ResourceInfo } from '@kubelab/api';
 import { isTombstone, type GroupVersionResource, type SharedIndexInformer } from '@kubelab/client';
 import { ignoreNotFound, QueueController, queueOptions, type ControllerContext } from '../../util/controller.js';
+import { customResourcesFor, type CustomResources } from '../../util/custom-resources.js';
 import { OWNER_UID_INDEX, ownerUidIndexFunc } from '../../util/indexers.js';
 import { blockingDependents, decideDependent, FINALIZER_FOREGROUND, FINALIZER_ORPHAN, type OwnerState } from './decisions.js';
 
@@ -21,18 +22,32 @@ const resId = (r: ResourceInfo) => `${r.group}/${r.resource}`;
 
 export class GarbageCollector extends QueueController {
   private readonly informers = new Map<string, { info: ResourceInfo; inf: SharedIndexInformer<KubeObject> }>();
+  private readonly custom: CustomResources;
 
   constructor(private readonly ctx: ControllerContext) {
     super('garbage-collector', ctx.logger, queueOptions(ctx));
-    for (const info of gcResources()) {
-      const inf = ctx.informers.forResource<KubeObject>(gvrOf(info), { indexers: { [OWNER_UID_INDEX]: ownerUidIndexFunc } });
-      this.informers.set(resId(info), { info, inf });
-      inf.addEventHandler({
-        onAdd: (o) => this.observe(info, undefined, o),
-        onUpdate: (old, cur) => this.observe(info, old, cur),
-        onDelete: (o) => this.removed(info, isTombstone(o) ? o.obj : o),
-      });
-    }
+    for (const info of gcResources()) this.monitor(info);
+    // Custom resources own and are owned too (upstream: resyncMonitors as discovery changes).
+    this.custom = customResourcesFor(ctx.informers);
+    this.custom.onChange((added, removed) => {
+      for (const info of removed) this.informers.delete(resId(info));
+      for (const info of added) this.monitor(info);
+    });
+  }
+
+  private monitor(info: ResourceInfo): void {
+    const inf = this.ctx.informers.forResource<KubeObject>(gvrOf(info), { indexers: { [OWNER_UID_INDEX]: ownerUidIndexFunc } });
+    this.informers.set(resId(info), { info, inf });
+    inf.addEventHandler({
+      onAdd: (o) => this.observe(info, undefined, o),
+      onUpdate: (old, cur) => this.observe(info, old, cur),
+      onDelete: (o) => this.removed(info, isTombstone(o) ? o.obj : o),
+    });
+  }
+
+  /** A built-in kind, or a custom one served now. */
+  private lookupKind(apiVersion: string, kind: string): ResourceInfo | undefined {
+    return lookupKind(apiVersion, kind) ?? this.custom.lookupKind(apiVersion, kind);
   }
 
   private keyOf(info: ResourceInfo, o: KubeObject): string {
@@ -58,7 +73,7 @@ export class GarbageCollector extends QueueController {
 
   private enqueueOwners(o: KubeObject): void {
     for (const ref of o.metadata.ownerReferences ?? []) {
-      const info = lookupKind(ref.apiVersion, ref.kind);
+      const info = this.lookupKind(ref.apiVersion, ref.kind);
       if (!info) continue;
       const ns = info.namespaced ? (o.metadata.namespace ?? '') : '';
       this.enqueue(`${resId(info)}|${ns}|${ref.name}`);
@@ -114,7 +129,7 @@ export class GarbageCollector extends QueueController {
 
   /** Whether an owner exists (checked live when the cache lacks it), is gone, or waits for its dependents. */
   private async ownerState(ref: { apiVersion: string; kind: string; name: string; uid: string }, dependent: KubeObject): Promise<OwnerState> {
-    const info = lookupKind(ref.apiVersion, ref.kind);
+    const info = this.lookupKind(ref.apiVersion, ref.kind);
     if (!info) return 'solid'; // a kind this cluster does not serve: cannot be verified, so kept
     const ns = info.namespaced ? (dependent.metadata.namespace ?? '') : '';
     const cached = this.informers

@@ -6,6 +6,7 @@
 import { isStored, RESOURCES, type KubeObject, type Namespace, type ResourceInfo } from '@kubelab/api';
 import { isTombstone, type GroupVersionResource, type Lister } from '@kubelab/client';
 import { ignoreNotFound, QueueController, queueOptions, type ControllerContext } from '../../util/controller.js';
+import { customResourcesFor, type CustomResources } from '../../util/custom-resources.js';
 import { deletionConditions, type Remaining } from './decisions.js';
 
 export const FINALIZER_KUBERNETES = 'kubernetes';
@@ -13,9 +14,13 @@ export const FINALIZER_KUBERNETES = 'kubernetes';
 const RECHECK_MS = 5_000;
 
 const gvrOf = (r: ResourceInfo): GroupVersionResource => ({ group: r.group, version: r.version, resource: r.resource });
+/** Built-in kinds a namespace holds (Events included: they go with it, but their deletion need not wake us). */
+const BUILT_IN = RESOURCES.filter((r) => r.namespaced && isStored(r));
+const isCoreEvents = (r: ResourceInfo) => r.group === '' && r.resource === 'events';
 
 export class NamespaceController extends QueueController {
   private readonly nsLister: Lister<Namespace>;
+  private readonly custom: CustomResources;
 
   constructor(private readonly ctx: ControllerContext) {
     super('namespace', ctx.logger, queueOptions(ctx));
@@ -25,15 +30,21 @@ export class NamespaceController extends QueueController {
       onAdd: (ns) => this.enqueue(ns.metadata.name ?? ''),
       onUpdate: (_o, ns) => this.enqueue(ns.metadata.name ?? ''),
     });
-    // Content going away moves a terminating namespace forward.
-    for (const info of RESOURCES.filter((r) => r.namespaced && isStored(r) && !(r.group === '' && r.resource === 'events'))) {
-      ctx.informers.forResource<KubeObject>(gvrOf(info)).addEventHandler({
-        onDelete: (o) => {
-          const ns = (isTombstone(o) ? o.obj : o).metadata.namespace ?? '';
-          if (this.nsLister.get(ns)?.metadata.deletionTimestamp) this.enqueue(ns);
-        },
-      });
-    }
+    // Content going away moves a terminating namespace forward; custom resources too, once their CRD is served.
+    for (const info of BUILT_IN.filter((r) => !isCoreEvents(r))) this.watchDeletions(info);
+    this.custom = customResourcesFor(ctx.informers);
+    this.custom.onChange((added) => {
+      for (const info of added.filter((r) => r.namespaced)) this.watchDeletions(info);
+    });
+  }
+
+  private watchDeletions(info: ResourceInfo): void {
+    this.ctx.informers.forResource<KubeObject>(gvrOf(info)).addEventHandler({
+      onDelete: (o) => {
+        const ns = (isTombstone(o) ? o.obj : o).metadata.namespace ?? '';
+        if (this.nsLister.get(ns)?.metadata.deletionTimestamp) this.enqueue(ns);
+      },
+    });
   }
 
   async sync(name: string): Promise<void> {
@@ -41,7 +52,7 @@ export class NamespaceController extends QueueController {
     if (!ns?.metadata.deletionTimestamp) return;
     if (!(ns.spec?.finalizers ?? []).includes(FINALIZER_KUBERNETES)) return;
     const remaining: Remaining = { byResource: new Map(), byFinalizer: new Map() };
-    for (const info of RESOURCES.filter((r) => r.namespaced && isStored(r))) {
+    for (const info of [...BUILT_IN, ...this.custom.list().filter((r) => r.namespaced)]) {
       const client = this.ctx.clientset.resource<KubeObject>(gvrOf(info), name);
       const list = await client.list();
       if (list.items.length === 0) continue;
