@@ -22,9 +22,9 @@ describe('matches', () => {
     ['other unit', rec(1, 'containerd', 'a'), { units: ['kubelet.service'] }, false],
     ["systemd's line about the unit", rec(1, 'systemd', 'Started', { UNIT: 'kubelet.service' }), { units: ['kubelet.service'] }, true],
     ['identifier', rec(1, 'kernel', 'a'), { identifiers: ['kernel'] }, true],
-    ['before since', rec(1, 'kubelet', 'a'), { since: 2 }, false],
-    ['after until', rec(3, 'kubelet', 'a'), { until: 2 }, false],
-    ['inside the window', rec(2, 'kubelet', 'a'), { since: 2, until: 2 }, true],
+    ['before since (ms)', rec(1000, 'kubelet', 'a'), { since: 2 }, false],
+    ['after until (ms)', rec(3000, 'kubelet', 'a'), { until: 2 }, false],
+    ['inside the window (ms)', rec(2000, 'kubelet', 'a'), { since: 2, until: 2 }, true],
   ])('%s', (_n, r, f, want) => expect(matches(r, f)).toBe(want));
 });
 

@@ -32,9 +32,9 @@ export interface JournalFilter {
   units?: string[];
   /** `journalctl -t`: records with these SYSLOG_IDENTIFIERs (also picks the files read). */
   identifiers?: string[];
-  /** µs since the epoch, inclusive. */
+  /** ms since the epoch (Date.getTime()), inclusive. */
   since?: number;
-  /** µs since the epoch, inclusive. */
+  /** ms since the epoch, inclusive. */
   until?: number;
   /** Only the last N records (`-n N`). */
   lines?: number;
@@ -74,7 +74,7 @@ export function appendJournal(root: string, record: JournalRecord, maxBytes = JO
 export function matches(r: JournalRecord, f: JournalFilter): boolean {
   if (f.units && !f.units.some((u) => r._SYSTEMD_UNIT === u || r.UNIT === u)) return false;
   if (f.identifiers && !f.identifiers.includes(r.SYSLOG_IDENTIFIER)) return false;
-  const t = Number(r.__REALTIME_TIMESTAMP);
+  const t = Number(r.__REALTIME_TIMESTAMP) / 1000;
   if (f.since !== undefined && t < f.since) return false;
   if (f.until !== undefined && t > f.until) return false;
   return true;

@@ -31,7 +31,7 @@ describe('formatRecord', () => {
 
 describe('parseJournalctlArgs', () => {
   const now = new Date('2026-12-01T13:33:15Z');
-  const us = (iso: string) => Date.parse(iso) * 1000;
+  const ms = (iso: string) => Date.parse(iso);
   it.each<[string[], object]>([
     [['-u', 'kubelet'], { filter: { units: ['kubelet.service'] }, follow: false, mode: 'short' }],
     [['-ukubelet', '-n5', '--no-pager'], { filter: { units: ['kubelet.service'], lines: 5 }, follow: false, mode: 'short' }],
@@ -39,7 +39,7 @@ describe('parseJournalctlArgs', () => {
     [['-n', '-u', 'kubelet'], { filter: { units: ['kubelet.service'], lines: 10 }, follow: false, mode: 'short' }],
     [['-f', '-u', 'kubelet'], { filter: { units: ['kubelet.service'], lines: 10 }, follow: true, mode: 'short' }],
     [['-k'], { filter: { identifiers: ['kernel'] }, follow: false, mode: 'short' }],
-    [['--since', '5 min ago', '--until', 'now'], { filter: { since: us('2026-12-01T13:28:15Z'), until: us('2026-12-01T13:33:15Z') }, follow: false, mode: 'short' }],
+    [['--since', '5 min ago', '--until', 'now'], { filter: { since: ms('2026-12-01T13:28:15Z'), until: ms('2026-12-01T13:33:15Z') }, follow: false, mode: 'short' }],
   ])('%j', (argv, want) => expect(parseJournalctlArgs(argv, now)).toEqual(want));
 
   it.each([

@@ -98,8 +98,9 @@ export function parseJournalctlArgs(argv: string[], now: Date): JournalctlArgs {
         const v = value();
         const t = parseTimestamp(v, now);
         if (t === undefined) throw new UsageError(`Failed to parse timestamp: ${v}`);
-        if (key === '-S' || key === '--since') since = t;
-        else until = t;
+        // The filter's window is in ms; timestamps parse to µs as journald's.
+        if (key === '-S' || key === '--since') since = t / 1000;
+        else until = t / 1000;
         break;
       }
       case '-o':
@@ -158,7 +159,7 @@ export const journalctl: Tool = async (argv: string[], io: Io, env: NodeEnv) => 
   const seen = new Set(records.map((r) => `${r.__REALTIME_TIMESTAMP} ${r._PID} ${r.MESSAGE}`));
   for await (const r of follow) {
     if (seen.size && seen.delete(`${r.__REALTIME_TIMESTAMP} ${r._PID} ${r.MESSAGE}`)) continue;
-    if (args.filter.until !== undefined && Number(r.__REALTIME_TIMESTAMP) > args.filter.until) break;
+    if (args.filter.until !== undefined && Number(r.__REALTIME_TIMESTAMP) / 1000 > args.filter.until) break;
     io.out(formatRecord(r, args.mode) + '\n');
   }
   return 0;
