@@ -1,6 +1,7 @@
 // The local runner as a user drives it: `kubelab up` with the real binaries,
-// the real kubectl, the seed lab's probedemo, a Service's rules, and a kubelet
-// killed through its pid file (the node-lifecycle demo of issue 6).
+// the real kubectl, the seed lab's probedemo, a Service's rules, a kubelet
+// killed through its pid file (the node-lifecycle demo of issue 6) and
+// diagnosed and started again from the node's shell (issue 15).
 // Timings are shortened only through upstream flags and --time-scale.
 
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
@@ -203,6 +204,52 @@ describe.runIf(ready)('pnpm kubelab up (local processes)', { timeout: 120_000 },
       // 5 s toleration, then eviction and a new start: seconds alone, longer on a loaded two-core machine.
       { timeoutMs: 90_000 },
     );
+  });
+
+  it('the node shell shows the killed kubelet as systemd does, and systemctl start brings the node back', async () => {
+    const victim = /^kubelet-(\d) exited/m.exec(output)?.[1];
+    expect(victim, 'the previous test killed a kubelet').toBeDefined();
+    const node = `node-${victim}`;
+    const ssh = (command: string) =>
+      new Promise<{ stdout: string; stderr: string; code: number }>((resolve) =>
+        execFile(process.execPath, [RUNNER, 'ssh', node, '--state-dir', dir, '--', command], { timeout: 30_000 }, (err, stdout, stderr) =>
+          resolve({ stdout, stderr, code: err ? ((err as { code?: number }).code ?? 1) : 0 }),
+        ),
+      );
+
+    const status = await ssh('systemctl status kubelet');
+    expect(status.code).toBe(3);
+    const head = status.stdout.split('\n');
+    expect(head[0]).toBe('× kubelet.service - kubelet: The Kubernetes Node Agent');
+    expect(head[1]).toBe('     Loaded: loaded (/usr/lib/systemd/system/kubelet.service; enabled; preset: enabled)');
+    expect(head[2]).toMatch(/^     Active: failed \(Result: signal\) since \w{3} \d{4}-\d\d-\d\d \d\d:\d\d:\d\d \S+; .+ ago$/);
+    expect(status.stdout).toMatch(/^   Main PID: \d+ \(code=killed, signal=KILL\)$/m);
+
+    // The kubelet's real last lines (as its log file has them), then systemd's about its end.
+    const journal = await ssh('journalctl -u kubelet -n 5 --no-pager');
+    const lines = journal.stdout.trimEnd().split('\n');
+    expect(lines).toHaveLength(5);
+    const short = new RegExp(`^[A-Z][a-z]{2} \\d\\d \\d\\d:\\d\\d:\\d\\d ${node} (kubelet|systemd)\\[\\d+\\]: (.*)$`);
+    for (const l of lines) expect(l).toMatch(short);
+    expect(lines.slice(-2).map((l) => short.exec(l)![2])).toEqual(['kubelet.service: Main process exited, code=killed, status=9/KILL', "kubelet.service: Failed with result 'signal'."]);
+    const logTail = readFileSync(join(dir, 'logs', `kubelet-${victim}.log`), 'utf8')
+      .trimEnd()
+      .split('\n')
+      .slice(-3);
+    expect(lines.slice(0, 3).map((l) => short.exec(l)![2])).toEqual(logTail);
+
+    expect(await ssh('systemctl start kubelet')).toMatchObject({ code: 0, stderr: '' });
+    expect((await ssh('systemctl is-active kubelet')).stdout).toBe('active\n');
+    expect(alive(pidOf(`kubelet-${victim}`))).toBe(true);
+    await waitFor(
+      `${node} Ready again`,
+      async () => {
+        const r = await kubectl(['get', 'node', node, '--no-headers']);
+        return new RegExp(`^${node}\\s+Ready\\s`).test(r.stdout) ? true : undefined;
+      },
+      { timeoutMs: 30_000 },
+    );
+    expect(output).toMatch(new RegExp(`^started kubelet-${victim} \\(pid \\d+\\) by systemctl$`, 'm'));
   });
 
   it("reads the object store and the CRI calls through the secured NATS with the state dir's certificates", async () => {

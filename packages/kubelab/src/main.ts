@@ -4,6 +4,7 @@ import { kubeadmCommand } from './kubeadm-command.js';
 import { kvCommand } from './kv/run.js';
 import { traceCommand } from './trace/run.js';
 import { rulesCommand } from './rules.js';
+import { sshCommand } from './ssh.js';
 import { up } from './up.js';
 
 const USAGE = `Usage: pnpm kubelab <command> [flags]
@@ -21,6 +22,10 @@ Commands:
           --nats-ca-file --nats-cert-file --nats-key-file (default: the state dir's pki/etcd/ca.crt, trace-client.crt/.key)
   rules   Print the rules kube-proxy holds on a node (iptables-save / nft / ipvsadm form)
           --node node-1 (default)  --state-dir DIR
+  ssh NODE [-- COMMAND]
+          A root shell on a local node (bash, prompt root@NODE:~#) with the node's tools: systemctl, journalctl,
+          dmesg, ps, top, free, df, uptime over the node's journal, units and processes; with a command, runs it
+          --state-dir DIR (default .kubelab/local)
   kv      Read the object store's raw bytes, as etcdctl does etcd's (Secrets show their encryption)
           kv get KEY [--hex] [--print-value-only]    e.g. kv get /registry/secrets/default/db --hex
           kv ls [PREFIX]    --bucket kubelab  --nats-url URL  --state-dir DIR
@@ -40,6 +45,8 @@ async function main(argv: string[]): Promise<number> {
       return rulesCommand(rest);
     case 'kv':
       return kvCommand(rest);
+    case 'ssh':
+      return sshCommand(rest);
     case 'kubeadm':
       return kubeadmCommand(rest);
     case undefined:

@@ -2,11 +2,15 @@
 // waits for each one's health endpoint, keeps a pid file per process, and
 // stops them all (TERM, then KILL) on shutdown. It never restarts a process
 // on its own, so killing a kubelet shows the NotReady node as in the seed lab.
+// A node's containerd, kubelet and kube-proxy run as that node's systemd units
+// (@kubelab/systemd): journal, unit state and a control socket under the node
+// root, so `systemctl start kubelet` in the node shell brings a killed one back.
 
 import { getText, type ClientTlsFiles } from './http-get.js';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createWriteStream, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createWriteStream, mkdirSync, readFileSync, rmSync, writeFileSync, type WriteStream } from 'node:fs';
 import { join } from 'node:path';
+import { nodeUnit, ServiceManager } from '@kubelab/systemd';
 import type { ComponentSpec } from './topology.js';
 
 export interface Running {
@@ -21,10 +25,13 @@ export interface SupervisorOptions {
   /** Resolves the command for a spec: [executable, ...leading args]. */
   command(spec: ComponentSpec): string[];
   onExit(r: Running, code: number | null, signal: NodeJS.Signals | null): void;
+  /** A unit started again through its control socket (`systemctl start`). */
+  onRestart?(r: Running): void;
 }
 
 export class Supervisor {
   private readonly running = new Map<string, Running>();
+  private readonly units = new Map<string, { mgr: ServiceManager; log: WriteStream }>();
   private stopping = false;
 
   constructor(private readonly opts: SupervisorOptions) {
@@ -43,22 +50,49 @@ export class Supervisor {
     return join(this.runDir, `${name}.pid`);
   }
 
-  start(spec: ComponentSpec, extraArgs: string[] = []): Running {
+  async start(spec: ComponentSpec, extraArgs: string[] = []): Promise<Running | undefined> {
     const [exe, ...lead] = this.opts.command(spec);
+    const argv = [exe!, ...lead, ...spec.args, ...extraArgs];
     const logFile = join(this.logDir, `${spec.name}.log`);
     const log = createWriteStream(logFile, { flags: 'a' });
-    const child = spawn(exe!, [...lead, ...spec.args, ...extraArgs], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, KUBELAB_LOG_FORMAT: process.env.KUBELAB_LOG_FORMAT ?? 'text' },
+    const env = { ...process.env, KUBELAB_LOG_FORMAT: process.env.KUBELAB_LOG_FORMAT ?? 'text' };
+    if (!spec.unit) {
+      const child = spawn(argv[0]!, argv.slice(1), { stdio: ['ignore', 'pipe', 'pipe'], env });
+      child.stdout?.pipe(log, { end: false });
+      child.stderr?.pipe(log, { end: false });
+      return this.track(spec, child, logFile, () => log.end());
+    }
+    // The node's unit: its manager journals the lines and passes them on to the log file.
+    const { node, root, name } = spec.unit;
+    const mgr = new ServiceManager({
+      root,
+      hostname: node,
+      unit: nodeUnit(name, argv.join(' ')),
+      command: argv,
+      env: { ...env, KUBELAB_NODE_ROOT: root, KUBELAB_NODE_NAME: node },
+      output: log,
+      stopTimeoutMs: 5000,
     });
-    child.stdout?.pipe(log, { end: false });
-    child.stderr?.pipe(log, { end: false });
+    let first: Running | undefined;
+    mgr.on('start', (child) => {
+      const r = this.track(spec, child, logFile);
+      if (first) this.opts.onRestart?.(r);
+      first ??= r;
+    });
+    this.units.set(spec.name, { mgr, log });
+    await mgr.listen();
+    await mgr.start();
+    return first;
+  }
+
+  /** Keeps a pid file and the running entry while the process lives. */
+  private track(spec: ComponentSpec, child: ChildProcess, logFile: string, onEnd?: () => void): Running {
     if (child.pid) writeFileSync(this.pidFile(spec.name), `${child.pid}\n`);
     const exited = new Promise<number | null>((resolve) => {
       child.once('exit', (code, signal) => {
         rmSync(this.pidFile(spec.name), { force: true });
         this.running.delete(spec.name);
-        log.end();
+        onEnd?.();
         if (!this.stopping) this.opts.onExit(r, code, signal);
         resolve(code);
       });
@@ -86,13 +120,20 @@ export class Supervisor {
   /** Stops every process, newest first: TERM, then KILL after the grace period. */
   async stopAll(graceMs = 5000): Promise<void> {
     this.stopping = true;
+    for (const { mgr } of this.units.values()) await mgr.close();
     const all = [...this.running.values()].reverse();
     for (const r of all) {
+      const unit = this.units.get(r.spec.name);
+      if (unit) {
+        await unit.mgr.stop(); // systemd's stop: TERM, KILL after the unit's TimeoutStopSec
+        continue;
+      }
       r.child.kill('SIGTERM');
       const timer = setTimeout(() => r.child.kill('SIGKILL'), graceMs);
       await r.exited;
       clearTimeout(timer);
     }
+    for (const { log } of this.units.values()) log.end();
   }
 }
 

@@ -5,6 +5,7 @@
 import { join } from 'node:path';
 import { natsServerConfig, type NatsTlsFiles } from '@kubelab/nats';
 import { PKI_FILES } from '@kubelab/pki';
+import type { NodeUnitName } from '@kubelab/systemd';
 import { BOOTSTRAP_KUBELET_CONF, BOOTSTRAP_TOKEN_FILE } from './bootstrap-token.js';
 import { AUTHENTICATION_CONFIG_FILE } from './authentication-config.js';
 import { ENCRYPTION_CONFIG_FILE } from './encryption-config.js';
@@ -62,6 +63,8 @@ export interface ComponentSpec {
   health?: string;
   /** The health URL's certificate is self-signed (the scheduler's and controller-manager's secure ports): not verified, as kubeadm's HTTPS probes. */
   insecureHealth?: boolean;
+  /** A node's systemd unit (containerd, kubelet, kube-proxy): run by @kubelab/systemd's manager under the node root. */
+  unit?: { node: string; root: string; name: NodeUnitName };
 }
 
 /**
@@ -148,6 +151,11 @@ export function runnerFlags(specs: ComponentSpec[]): Map<string, Set<string>> {
 
 export function nodeDir(layout: Layout, node: string): string {
   return join(layout.stateDir, 'nodes', node);
+}
+
+/** The node's `/` for its tools (KUBELAB_NODE_ROOT): journal, unit state, control sockets. */
+export function nodeRoot(layout: Layout, node: string): string {
+  return join(nodeDir(layout, node), 'root');
 }
 
 export function criSocket(layout: Layout, node: string): string {
@@ -242,6 +250,7 @@ export function components(layout: Layout): ComponentSpec[] {
     const dir = nodeDir(layout, node);
     const sock = criSocket(layout, node);
     const natsTls = natsClientFiles(layout.stateDir, { node });
+    const unit = (name: NodeUnitName) => ({ node, root: nodeRoot(layout, node), name });
     list.push(
       {
         name: `containerd-${i}`,
@@ -257,6 +266,7 @@ export function components(layout: Layout): ComponentSpec[] {
           `--nats-key-file=${natsTls.keyFile}`,
         ],
         health: `http://127.0.0.1:${p.containerdHealth}/healthz`,
+        unit: unit('containerd'),
       },
       {
         name: `kubelet-${i}`,
@@ -282,6 +292,7 @@ export function components(layout: Layout): ComponentSpec[] {
           // As most distributions run the kubelet: its log shows SyncLoop ADD/UPDATE/DELETE and container kills.
           '--v=2',
         ],
+        unit: unit('kubelet'),
       },
       {
         name: `kube-proxy-${i}`,
@@ -295,6 +306,7 @@ export function components(layout: Layout): ComponentSpec[] {
           `--healthz-bind-address=127.0.0.1:${p.kubeProxyHealthz}`,
           `--metrics-bind-address=127.0.0.1:${p.kubeProxyMetrics}`,
         ],
+        unit: unit('kube-proxy'),
       },
     );
   }

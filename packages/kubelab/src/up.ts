@@ -100,6 +100,7 @@ export async function up(argv: string[]): Promise<number> {
     onExit: (r, code, signal) => {
       process.stdout.write(`${r.spec.name} exited (${signal ?? `code ${code}`}); logs: ${r.logFile}\n`);
     },
+    onRestart: (r) => process.stdout.write(`started ${r.spec.name} (pid ${r.child.pid}) by systemctl\n`),
   });
 
   const shutdown = async () => {
@@ -122,11 +123,11 @@ export async function up(argv: string[]): Promise<number> {
   for (const spec of specs) {
     if (stopRequested) break;
     if (skipped.has(spec.service)) continue;
-    const r = sup.start(spec, routed.byService.get(spec.service) ?? []);
-    process.stdout.write(`started ${spec.name} (pid ${r.child.pid})\n`);
+    const r = await sup.start(spec, routed.byService.get(spec.service) ?? []);
+    process.stdout.write(`started ${spec.name} (pid ${r?.child.pid ?? '-'})\n`);
     if (spec.health) {
-      let dead = false;
-      void r.exited.then(() => (dead = true));
+      let dead = !r;
+      void r?.exited.then(() => (dead = true));
       try {
         await waitHealthy(spec.health, 30_000, () => dead, spec.insecureHealth ? { insecure: true } : { tls: { ca: caPem } });
       } catch (e) {

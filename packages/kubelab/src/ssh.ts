@@ -1,0 +1,81 @@
+// `kubelab ssh <node> [-- command...]`: a root shell on a local runner's node,
+// as `ssh node-1` on a kubeadm node: bash with the node's tools (systemctl,
+// journalctl, ps, ...) first on PATH, resolving the node's paths under
+// KUBELAB_NODE_ROOT (<state-dir>/nodes/<node>/root). With a command, runs it
+// non-interactively through the shell and returns its exit code, as ssh does.
+
+import { spawn } from 'node:child_process';
+import { constants } from 'node:os';
+import { existsSync, mkdirSync } from 'node:fs';
+import { delimiter, dirname, join } from 'node:path';
+import { clientStateDir, REPO_ROOT } from './paths.js';
+
+export interface SshArgs {
+  node: string;
+  stateDir: string;
+  command: string[];
+}
+
+export function parseSshArgs(argv: string[]): SshArgs {
+  let stateDir: string | undefined;
+  let node: string | undefined;
+  let command: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (a === '--') {
+      command = argv.slice(i + 1);
+      break;
+    }
+    if (a === '--state-dir') stateDir = argv[++i];
+    else if (a.startsWith('--state-dir=')) stateDir = a.slice('--state-dir='.length);
+    else if (node === undefined && !a.startsWith('-')) node = a;
+    else if (node !== undefined && !a.startsWith('-')) {
+      // `kubelab ssh node-1 systemctl status kubelet`, as ssh takes the command after the host.
+      command = argv.slice(i);
+      break;
+    } else throw new Error(`unknown flag ${a}`);
+  }
+  if (!node) throw new Error('usage: kubelab ssh <node> [--state-dir DIR] [-- command ...]');
+  return { node, stateDir: clientStateDir(stateDir), command };
+}
+
+/** The node shell's environment: the node tools and this node first on PATH, the node root and name, root's prompt. */
+export function nodeShellEnv(stateDir: string, node: string, base: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
+  const root = join(stateDir, 'nodes', node, 'root');
+  const path = [join(REPO_ROOT, 'services', 'node', 'bin'), dirname(process.execPath), base.PATH ?? '/usr/bin:/bin'].join(delimiter);
+  return { ...base, PATH: path, KUBELAB_NODE_ROOT: root, KUBELAB_NODE_NAME: node, PS1: `root@${node}:~# ` };
+}
+
+export async function sshCommand(argv: string[]): Promise<number> {
+  let args: SshArgs;
+  try {
+    args = parseSshArgs(argv);
+  } catch (e) {
+    process.stderr.write(`kubelab ssh: ${(e as Error).message}\n`);
+    return 2;
+  }
+  const nodeDir = join(args.stateDir, 'nodes', args.node);
+  if (!existsSync(nodeDir)) {
+    // ssh's own words for a host it cannot find.
+    process.stderr.write(`ssh: Could not resolve hostname ${args.node}: Name or service not known\n`);
+    return 255;
+  }
+  const env = nodeShellEnv(args.stateDir, args.node);
+  const home = join(env.KUBELAB_NODE_ROOT!, 'root');
+  mkdirSync(home, { recursive: true });
+  const shellArgs = args.command.length ? ['--noprofile', '--norc', '-c', args.command.join(' ')] : ['--noprofile', '--norc', '-i'];
+  const child = spawn('bash', shellArgs, { stdio: 'inherit', env, cwd: home });
+  // Ctrl-C belongs to the shell and its commands, not to kubelab.
+  const ignore = () => {};
+  process.on('SIGINT', ignore);
+  return new Promise((resolve) => {
+    child.once('error', (e) => {
+      process.stderr.write(`kubelab ssh: cannot run bash: ${e.message}\n`);
+      resolve(255);
+    });
+    child.once('exit', (code, signal) => {
+      process.off('SIGINT', ignore);
+      resolve(code ?? (signal ? 128 + (constants.signals[signal] ?? 0) : 255));
+    });
+  });
+}

@@ -1,0 +1,51 @@
+// The node's units as their packages install them: the unit file's path,
+// Description= and Documentation= (kubernetes/release's kubelet.service,
+// containerd's containerd.service, node-problem-detector's
+// config/systemd/node-problem-detector.service). kube-proxy runs as a
+// DaemonSet pod under kubeadm; kubelab's local runner runs it as a unit.
+
+import type { ServiceUnitDefinition } from './manager.js';
+
+export type NodeUnitName = 'kubelet' | 'containerd' | 'kube-proxy' | 'node-problem-detector';
+
+type Catalogue = Record<NodeUnitName, Omit<ServiceUnitDefinition, 'execStart'>>;
+
+export const NODE_UNITS: Catalogue = {
+  kubelet: {
+    unit: 'kubelet.service',
+    description: 'kubelet: The Kubernetes Node Agent',
+    fragmentPath: '/usr/lib/systemd/system/kubelet.service',
+    documentation: ['https://kubernetes.io/docs/'],
+    identifier: 'kubelet',
+    type: 'simple',
+  },
+  containerd: {
+    unit: 'containerd.service',
+    description: 'containerd container runtime',
+    fragmentPath: '/usr/lib/systemd/system/containerd.service',
+    documentation: ['https://containerd.io'],
+    identifier: 'containerd',
+    type: 'notify',
+  },
+  'kube-proxy': {
+    unit: 'kube-proxy.service',
+    description: 'kube-proxy: The Kubernetes Network Proxy',
+    fragmentPath: '/usr/lib/systemd/system/kube-proxy.service',
+    documentation: ['https://kubernetes.io/docs/reference/command-line-tools-reference/kube-proxy/'],
+    identifier: 'kube-proxy',
+    type: 'simple',
+  },
+  'node-problem-detector': {
+    unit: 'node-problem-detector.service',
+    description: 'Node problem detector',
+    fragmentPath: '/usr/lib/systemd/system/node-problem-detector.service',
+    documentation: ['https://github.com/kubernetes/node-problem-detector'],
+    identifier: 'node-problem-detector',
+    type: 'simple',
+  },
+};
+
+/** A catalogue unit with the ExecStart it runs. */
+export function nodeUnit(name: NodeUnitName, execStart: string): ServiceUnitDefinition {
+  return { ...NODE_UNITS[name], execStart };
+}

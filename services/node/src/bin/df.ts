@@ -1,0 +1,5 @@
+#!/usr/bin/env node
+import { runMain } from '../node-env.js';
+import { df } from '../df.js';
+
+runMain(df);

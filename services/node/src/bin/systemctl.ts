@@ -1,0 +1,5 @@
+#!/usr/bin/env node
+import { runMain } from '../node-env.js';
+import { systemctl } from '../systemctl.js';
+
+runMain(systemctl);

@@ -1,0 +1,5 @@
+#!/usr/bin/env node
+import { runMain } from '../node-env.js';
+import { uptime } from '../meminfo.js';
+
+runMain(uptime);
