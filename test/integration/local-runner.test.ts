@@ -143,14 +143,6 @@ describe.runIf(ready)('pnpm kubelab up (local processes)', { timeout: 120_000 },
     expect(described).toMatch(/Normal\s+Killing\s+.*Container app failed liveness probe, will be restarted/);
   });
 
-  it('answers pods/proxy with 503 instead of dialing a pod IP (pod ports live inside the local runtime)', async () => {
-    const r = await kubectl(['get', '--raw', '/api/v1/namespaces/default/pods/probedemo:80/proxy/']);
-    expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(
-      /^Error from server \(ServiceUnavailable\): error trying to reach service: dial tcp [\d.]+:80: the local runner's pod network lives inside the simulated runtime \(use kubectl port-forward\)$/m,
-    );
-  });
-
   it('publishes the kube-proxy configuration and renders a Service as iptables rules', async () => {
     const conf = await kubectl(['get', 'cm', 'kube-proxy', '-n', 'kube-system', '-o', 'jsonpath={.data.config\\.conf}']);
     expect(conf.stdout).toMatch(/^mode: iptables$/m);
@@ -165,6 +157,22 @@ describe.runIf(ready)('pnpm kubelab up (local processes)', { timeout: 120_000 },
       { timeoutMs: 30_000 },
     );
     expect(rules).toMatch(/-A KUBE-SERVICES -d 10\.\d+\.\d+\.\d+\/32 -p tcp -m comment --comment "default\/web cluster IP" -m tcp --dport 80 -j KUBE-SVC-[A-Z2-7]{16}/);
+  });
+
+  it('pods/ and services/proxy reach pods through their kubelet (the local runner has no pod network)', async () => {
+    const page = await waitFor(
+      "nginx's page through services/web:80/proxy",
+      async () => {
+        const r = await kubectl(['get', '--raw', '/api/v1/namespaces/default/services/web:80/proxy/']);
+        return r.code === 0 ? r.stdout : undefined;
+      },
+      { timeoutMs: 30_000 },
+    );
+    expect(page).toContain('<title>Welcome to nginx!</title>');
+    // Nothing listens on probedemo's port 80: the runtime's port-forward failure comes back as upstream's 503.
+    const r = await kubectl(['get', '--raw', '/api/v1/namespaces/default/pods/probedemo:80/proxy/']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/^Error from server \(ServiceUnavailable\): error trying to reach service: error forwarding port 80 to pod [0-9a-f]{64}, uid : .*connection refused/m);
   });
 
   it('a killed kubelet turns its node NotReady after the grace period, and its pods move to the other node', async () => {

@@ -17,6 +17,7 @@ export const KUBECTL = '/usr/bin/kubectl';
 type Logger = NonNullable<Parameters<typeof startApiserver>[0]['logger']>;
 /** The apiserver's logger for tests: errors to stderr, the rest dropped. */
 const errorsOnly: Logger = {
+  v: () => ({ info() {} }),
   debug() {},
   info() {},
   warn() {},

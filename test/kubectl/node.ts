@@ -65,7 +65,7 @@ print(json.dumps({'screen': out.decode(errors='replace'), 'code': os.waitstatus_
 type Logger = NonNullable<Parameters<typeof startKubelet>[0]['logger']>;
 /** Errors to stderr, the rest dropped. */
 export const quiet = (component: string): Logger => {
-  const l: Logger = { debug() {}, info() {}, warn() {}, error: (msg, fields) => console.error(`${component}:`, msg, fields ?? ''), with: () => l };
+  const l: Logger = { v: () => ({ info() {} }), debug() {}, info() {}, warn() {}, error: (msg, fields) => console.error(`${component}:`, msg, fields ?? ''), with: () => l };
   return l;
 };
 
