@@ -20,6 +20,7 @@ import { BOOTSTRAP_KUBELET_CONF, BOOTSTRAP_TOKEN_FILE, ensureBootstrapKubeletCon
 import { ANONYMOUS_PATHS, AUTHENTICATION_CONFIG_FILE, ensureAuthenticationConfig } from './authentication-config.js';
 import { ENCRYPTION_CONFIG_FILE, ensureEncryptionConfig } from './encryption-config.js';
 import { NATS_CLIENT_FILES, kubeadmFiles, nodeNames, type Layout } from './topology.js';
+import { NPD_IDENTITY } from './npd-addon.js';
 
 /** kube-proxy's identity (upstream binds system:node-proxier to the user system:kube-proxy). */
 export const KUBE_PROXY_IDENTITY = { commonName: 'system:kube-proxy' };
@@ -175,6 +176,7 @@ export async function kubeadmInit(layout: Layout, userKubeconfig: string): Promi
   const nodes = nodeNames(layout).map((name) => ({ name, kubeletConf: files.kubelet(name), join: true }));
   const pki = await kubeadmInitFiles({ dir: layout.stateDir, server, serviceCidr: '10.96.0.0/12', nodes, kubeProxyConfs: [files.kubeProxy] });
   await ensureNatsClientCerts(layout.stateDir, pki.etcdCa, nodeNames(layout));
+  await ensureKubeconfig(files.nodeProblemDetector, pki.ca, NPD_IDENTITY, { server });
   await copyKubeconfig(files.admin, userKubeconfig);
 }
 

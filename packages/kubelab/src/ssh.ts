@@ -42,7 +42,7 @@ export function parseSshArgs(argv: string[]): SshArgs {
 /** The node shell's environment: the node tools and this node first on PATH, the node root and name, root's prompt. */
 export function nodeShellEnv(stateDir: string, node: string, base: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
   const root = join(stateDir, 'nodes', node, 'root');
-  const path = [join(REPO_ROOT, 'services', 'node', 'bin'), dirname(process.execPath), base.PATH ?? '/usr/bin:/bin'].join(delimiter);
+  const path = [join(REPO_ROOT, 'services', 'node', 'bin'), join(REPO_ROOT, 'services', 'crictl', 'bin'), dirname(process.execPath), base.PATH ?? '/usr/bin:/bin'].join(delimiter);
   return { ...base, PATH: path, KUBELAB_NODE_ROOT: root, KUBELAB_NODE_NAME: node, PS1: `root@${node}:~# ` };
 }
 

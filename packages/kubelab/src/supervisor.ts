@@ -55,7 +55,7 @@ export class Supervisor {
     const argv = [exe!, ...lead, ...spec.args, ...extraArgs];
     const logFile = join(this.logDir, `${spec.name}.log`);
     const log = createWriteStream(logFile, { flags: 'a' });
-    const env = { ...process.env, KUBELAB_LOG_FORMAT: process.env.KUBELAB_LOG_FORMAT ?? 'text' };
+    const env = { ...process.env, KUBELAB_LOG_FORMAT: process.env.KUBELAB_LOG_FORMAT ?? 'text', ...spec.env };
     if (!spec.unit) {
       const child = spawn(argv[0]!, argv.slice(1), { stdio: ['ignore', 'pipe', 'pipe'], env });
       child.stdout?.pipe(log, { end: false });

@@ -5,12 +5,18 @@ import { parseUpArgs, refuseRunnerFlags } from './up.js';
 describe('local topology', () => {
   const specs = components({ stateDir: '/s', nodes: 2, portOffset: 0, ports: DEFAULT_PORTS });
 
-  it('starts the control plane first, then containerd, kubelet and kube-proxy per node, named like the compose services', () => {
-    expect(specs.map((s) => s.name)).toEqual(['nats', 'apiserver', 'scheduler', 'controller-manager', 'containerd-1', 'kubelet-1', 'kube-proxy-1', 'containerd-2', 'kubelet-2', 'kube-proxy-2']);
+  it('starts the control plane first, then containerd, kubelet, kube-proxy and the node problem detector per node, named like the compose services', () => {
+    expect(specs.map((s) => s.name)).toEqual([
+      'nats',
+      'apiserver',
+      'scheduler',
+      'controller-manager',
+      ...[1, 2].flatMap((i) => [`containerd-${i}`, `kubelet-${i}`, `kube-proxy-${i}`, `node-problem-detector-${i}`]),
+    ]);
   });
 
   it('gives node-1 the upstream ports and shifts further nodes by 100', () => {
-    expect(nodePorts(1)).toEqual({ kubelet: 10250, kubeletHealthz: 10248, kubeProxyHealthz: 10256, kubeProxyMetrics: 10249, containerdHealth: 10260 });
+    expect(nodePorts(1)).toEqual({ kubelet: 10250, kubeletHealthz: 10248, kubeProxyHealthz: 10256, kubeProxyMetrics: 10249, containerdHealth: 10260, npd: 10266, npdMetrics: 10267 });
     expect(nodePorts(2).kubelet).toBe(10350);
   });
 
@@ -73,11 +79,19 @@ describe('local topology', () => {
     expect(conf.match(/user: "CN=kubelab:containerd:node-\d"/g)).toEqual(['user: "CN=kubelab:containerd:node-1"', 'user: "CN=kubelab:containerd:node-2"']);
   });
 
-  it('points every node component at its own CRI socket under the state dir', () => {
+  it("points every node component at its own CRI socket, at the kubeadm node's path under the node root", () => {
     const kubelet2 = specs.find((s) => s.name === 'kubelet-2')!;
     const containerd2 = specs.find((s) => s.name === 'containerd-2')!;
-    expect(kubelet2.args).toContain('--container-runtime-endpoint=unix:///s/nodes/node-2/run/containerd/containerd.sock');
-    expect(containerd2.args).toContain('--address=/s/nodes/node-2/run/containerd/containerd.sock');
+    expect(kubelet2.args).toContain('--container-runtime-endpoint=unix:///s/nodes/node-2/root/run/containerd/containerd.sock');
+    expect(containerd2.args).toContain('--address=/s/nodes/node-2/root/run/containerd/containerd.sock');
+  });
+
+  it("runs the node problem detector as its DaemonSet would: the node's name, its ServiceAccount's identity, the default monitors, this node's kubelet healthz", () => {
+    const npd2 = specs.find((s) => s.name === 'node-problem-detector-2')!;
+    expect(npd2.unit).toEqual({ node: 'node-2', root: '/s/nodes/node-2/root', name: 'node-problem-detector' });
+    expect(npd2.args).toEqual(expect.arrayContaining(['--hostname-override=node-2', '--kubeconfig=/s/node-problem-detector.conf', '--port=10366', '--prometheus-port=10367']));
+    expect(npd2.args.find((a) => a.startsWith('--config.system-log-monitor='))).toMatch(/node-problem-detector\/config\/kernel-monitor\.json,.*readonly-monitor\.json,.*systemd-monitor\.json$/);
+    expect(npd2.env).toEqual({ HOST_ADDRESS: '127.0.0.1', KUBELET_PORT: '10348' });
   });
 
   it("moves every port by --port-offset, the nodes' included, and records where the cluster listens", () => {

@@ -9,6 +9,12 @@ import type { NodeUnitName } from '@kubelab/systemd';
 import { BOOTSTRAP_KUBELET_CONF, BOOTSTRAP_TOKEN_FILE } from './bootstrap-token.js';
 import { AUTHENTICATION_CONFIG_FILE } from './authentication-config.js';
 import { ENCRYPTION_CONFIG_FILE } from './encryption-config.js';
+import { REPO_ROOT } from './paths.js';
+
+/** The monitors upstream's DaemonSet manifest starts the Node Problem Detector with (its configs ship in the service's config/). */
+const NPD_CONFIG_DIR = join(REPO_ROOT, 'services', 'node-problem-detector', 'config');
+const NPD_SYSTEM_LOG_MONITORS = ['kernel-monitor.json', 'readonly-monitor.json', 'systemd-monitor.json'];
+const NPD_CUSTOM_PLUGIN_MONITORS = ['systemd-monitor-counter.json', 'health-checker-kubelet.json', 'health-checker-containerd.json'];
 
 export interface Ports {
   nats: number;
@@ -34,6 +40,8 @@ export interface NodePorts {
   kubeProxyHealthz: number;
   kubeProxyMetrics: number;
   containerdHealth: number;
+  npd: number;
+  npdMetrics: number;
 }
 
 /** Every control-plane port moved by `offset` (`kubelab up --port-offset`: a second cluster beside the first). */
@@ -50,6 +58,10 @@ export function nodePorts(index: number, offset = 0): NodePorts {
     kubeProxyHealthz: 10256 + off,
     kubeProxyMetrics: 10249 + off,
     containerdHealth: 10260 + off,
+    // The Node Problem Detector's --port and --prometheus-port: upstream's 20256 and 20257, kept
+    // beside the node's other ports so that --port-offset and the node stride move them alike.
+    npd: 10266 + off,
+    npdMetrics: 10267 + off,
   };
 }
 
@@ -65,6 +77,8 @@ export interface ComponentSpec {
   insecureHealth?: boolean;
   /** A node's systemd unit (containerd, kubelet, kube-proxy): run by @kubelab/systemd's manager under the node root. */
   unit?: { node: string; root: string; name: NodeUnitName };
+  /** Environment besides the runner's (what a DaemonSet manifest sets, e.g. the NPD's KUBELET_PORT). */
+  env?: Record<string, string>;
 }
 
 /**
@@ -86,6 +100,8 @@ export function kubeadmFiles(layout: Layout) {
     scheduler: at('scheduler.conf'),
     controllerManager: at('controller-manager.conf'),
     kubeProxy: at('kube-proxy.conf'),
+    /** The Node Problem Detector's identity (its ServiceAccount's, see npd-addon.ts). */
+    nodeProblemDetector: at('node-problem-detector.conf'),
     kubelet: (node: string) => join(nodeDir(layout, node), 'kubelet.conf'),
     bootstrapKubelet: (node: string) => join(nodeDir(layout, node), BOOTSTRAP_KUBELET_CONF),
     bootstrapToken: at(BOOTSTRAP_TOKEN_FILE),
@@ -158,8 +174,9 @@ export function nodeRoot(layout: Layout, node: string): string {
   return join(nodeDir(layout, node), 'root');
 }
 
+/** containerd's socket at its kubeadm-node path under the node root, where the node's crictl and NPD look. */
 export function criSocket(layout: Layout, node: string): string {
-  return join(nodeDir(layout, node), 'run', 'containerd', 'containerd.sock');
+  return join(nodeRoot(layout, node), 'run', 'containerd', 'containerd.sock');
 }
 
 /** The control plane, then per node: containerd, kubelet, kube-proxy. */
@@ -307,6 +324,24 @@ export function components(layout: Layout): ComponentSpec[] {
           `--metrics-bind-address=127.0.0.1:${p.kubeProxyMetrics}`,
         ],
         unit: unit('kube-proxy'),
+      },
+      {
+        name: `node-problem-detector-${i}`,
+        service: 'node-problem-detector',
+        args: [
+          `--hostname-override=${node}`,
+          `--apiserver-grpc-address=${grpc}`,
+          `--kubeconfig=${files.nodeProblemDetector}`,
+          `--config.system-log-monitor=${NPD_SYSTEM_LOG_MONITORS.map((f) => join(NPD_CONFIG_DIR, f)).join(',')}`,
+          `--config.custom-plugin-monitor=${NPD_CUSTOM_PLUGIN_MONITORS.map((f) => join(NPD_CONFIG_DIR, f)).join(',')}`,
+          '--address=127.0.0.1',
+          `--port=${p.npd}`,
+          '--prometheus-address=127.0.0.1',
+          `--prometheus-port=${p.npdMetrics}`,
+        ],
+        // The DaemonSet's env: the health checker finds this node's kubelet healthz here.
+        env: { HOST_ADDRESS: '127.0.0.1', KUBELET_PORT: String(p.kubeletHealthz) },
+        unit: unit('node-problem-detector'),
       },
     );
   }

@@ -1,6 +1,6 @@
 // `kubelab up`: the whole cluster as local processes in the foreground.
 
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { which } from '@kubelab/component-base';
 import { flagOwners, routeFlags } from './flag-routing.js';
@@ -10,10 +10,11 @@ import { loadKubeconfig } from '@kubelab/pki/kubeconfig';
 import { getText, type ClientTlsFiles } from './http-get.js';
 import { kubeadmInit } from './kubeadm.js';
 import { uploadBootstrapToken } from './bootstrap-token.js';
+import { applyNpdAddon } from './npd-addon.js';
 import { clientTlsFromKubeconfig, createClientset } from '@kubelab/client';
 import { readNatsTls } from '@kubelab/nats';
 import { ensureCriHistory } from './kubeadm-nats.js';
-import { clusterInfo, components, natsClientFiles, controlPlanePorts, kubeadmFiles, natsConfig, nodeDir, nodePorts, runnerFlags, type ComponentSpec, type Layout } from './topology.js';
+import { clusterInfo, components, natsClientFiles, controlPlanePorts, kubeadmFiles, natsConfig, nodeDir, nodePorts, nodeRoot, runnerFlags, type ComponentSpec, type Layout } from './topology.js';
 
 export interface UpArgs {
   nodes: number;
@@ -82,9 +83,10 @@ export async function up(argv: string[]): Promise<number> {
 
   mkdirSync(layout.stateDir, { recursive: true });
   for (let i = 1; i <= layout.nodes; i++) {
-    for (const sub of ['run/containerd', 'manifests', 'pods', 'kubelet', 'containerd']) {
+    for (const sub of ['manifests', 'pods', 'kubelet', 'containerd']) {
       mkdirSync(join(nodeDir(layout, `node-${i}`), sub), { recursive: true });
     }
+    prepareNodeRoot(nodeRoot(layout, `node-${i}`));
   }
   const kubeconfigPath = join(layout.stateDir, 'kubeconfig');
   await kubeadmInit(layout, kubeconfigPath);
@@ -185,9 +187,20 @@ async function bootstrapTokenPhase(layout: Layout): Promise<void> {
   const cs = createClientset({ address: `127.0.0.1:${layout.ports.apiserverGrpc}`, tls: clientTlsFromKubeconfig(files.admin), component: 'kubeadm' });
   try {
     await uploadBootstrapToken(cs, files.bootstrapToken, (l) => process.stdout.write(`${l}\n`));
+    await applyNpdAddon(cs, (l) => process.stdout.write(`${l}\n`));
   } finally {
     cs.close();
   }
+}
+
+/** The node's `/` as a kubeadm node has it: /run/containerd (the runtime's socket), /var/run → /run, crictl's /etc/crictl.yaml. */
+export function prepareNodeRoot(root: string): void {
+  mkdirSync(join(root, 'run', 'containerd'), { recursive: true });
+  mkdirSync(join(root, 'var'), { recursive: true });
+  if (!existsSync(join(root, 'var', 'run'))) symlinkSync('../run', join(root, 'var', 'run'));
+  mkdirSync(join(root, 'etc'), { recursive: true });
+  const endpoint = 'unix:///run/containerd/containerd.sock';
+  writeFileSync(join(root, 'etc', 'crictl.yaml'), `runtime-endpoint: ${endpoint}\nimage-endpoint: ${endpoint}\ntimeout: 10\n`);
 }
 
 /** A flag the runner sets itself (a port, address or path of the local topology) cannot also come from the user. */
