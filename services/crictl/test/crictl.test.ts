@@ -19,7 +19,6 @@ const row = (...cells: string[]) => cells.map((c, i) => (i === cells.length - 1 
 const CREATED = '(?:Less than a second|\\d+ seconds?|About a minute) ago';
 /** A row whose CREATED cell (at index `col`) is as wide as its text needs: "Less than a second ago" widens the column past 20, the header with it. */
 const rowCreated = (col: number, created: string, ...cells: string[]) => cells.map((c, i) => (i === cells.length - 1 ? c : c.padEnd(i === col ? Math.max(20, created.length + 3) : 20))).join('');
-const esc = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 describe('crictl', { timeout: 30_000 }, () => {
   it('ps lists the running container with crictl columns and 13-character IDs', async () => {
