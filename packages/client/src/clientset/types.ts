@@ -42,8 +42,8 @@ export interface WriteOptions extends RequestOptions {
 export type PatchType = 'merge' | 'json' | 'strategic' | 'application/merge-patch+json' | 'application/json-patch+json' | 'application/strategic-merge-patch+json';
 
 export interface UpdateOptions extends WriteOptions {
-  /** `approval`: a CSR's Approved/Denied conditions (client-go's UpdateApproval). */
-  subresource?: 'approval';
+  /** `approval`: a CSR's Approved/Denied conditions (client-go's UpdateApproval); `finalize`: a namespace's spec.finalizers (client-go's Finalize). */
+  subresource?: 'approval' | 'finalize';
 }
 
 export interface PatchOptions extends WriteOptions {

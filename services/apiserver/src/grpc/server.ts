@@ -403,9 +403,10 @@ export function resourceServiceHandlers(opts: GrpcServerOptions): ResourceServic
 
     Update: unary(async (req, call) => {
       const user = await userOf(call);
-      // "approval" is the one subresource written by Update (UpdateStatus has its own RPC).
-      if (req.subresource && req.subresource !== 'approval') throw badRequest(`subresource: Unsupported value: "${req.subresource}": supported values: "", "approval"`);
-      const sub = req.subresource === 'approval' ? 'approval' : undefined;
+      // The subresources written by Update (UpdateStatus has its own RPC): a CSR's approval, a namespace's finalize.
+      if (req.subresource && req.subresource !== 'approval' && req.subresource !== 'finalize')
+        throw badRequest(`subresource: Unsupported value: "${req.subresource}": supported values: "", "approval", "finalize"`);
+      const sub = req.subresource === 'approval' || req.subresource === 'finalize' ? req.subresource : undefined;
       guard(user, 'update', req.resource, req.namespace, req.name, sub);
       const s = resolve(registry, req.resource);
       if (sub && !s.info.subresources.includes(sub)) throw notServed({ group: s.info.group, version: s.info.version, resource: `${s.info.resource}/${sub}` });

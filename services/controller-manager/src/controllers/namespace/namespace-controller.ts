@@ -72,8 +72,10 @@ export class NamespaceController extends QueueController {
       this.queue.addAfter(name, RECHECK_MS);
       return;
     }
-    // Empty: hand the namespace back to the apiserver without our finalizer.
-    const left = (ns.spec?.finalizers ?? []).filter((f) => f !== FINALIZER_KUBERNETES);
-    await ignoreNotFound(this.ctx.clientset.core.namespaces().patch(name, 'merge', { spec: { finalizers: left } }, { subresource: 'finalize' }));
+    // Empty: hand the namespace back to the apiserver without our finalizer (an update of
+    // namespaces/finalize, as upstream's controller does: its role may update, not patch, there).
+    const copy = structuredClone(ns);
+    copy.spec = { ...copy.spec, finalizers: (ns.spec?.finalizers ?? []).filter((f) => f !== FINALIZER_KUBERNETES) };
+    await ignoreNotFound(this.ctx.clientset.core.namespaces().update(copy, { subresource: 'finalize' }));
   }
 }
