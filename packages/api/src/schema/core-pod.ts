@@ -356,11 +356,43 @@ export const POD_TYPES: Record<string, TypeDef> = {
     group: 'core',
     description: 'One source of a projected volume.',
     fields: {
-      secret: ['object', 'A Secret.'],
-      configMap: ['object', 'A ConfigMap.'],
-      downwardAPI: ['object', 'Pod fields.'],
-      serviceAccountToken: ['object', 'A service account token.'],
+      secret: ['SecretProjection', 'A Secret.'],
+      configMap: ['ConfigMapProjection', 'A ConfigMap.'],
+      downwardAPI: ['DownwardAPIProjection', 'Pod fields.'],
+      serviceAccountToken: ['ServiceAccountTokenProjection', 'A service account token.'],
       clusterTrustBundle: ['object', 'A trust bundle.'],
+    },
+  },
+  SecretProjection: {
+    group: 'core',
+    description: 'Keys of a Secret as files of a projected volume.',
+    fields: {
+      name: ['string', 'The Secret.'],
+      items: ['[]KeyToPath', 'Only these keys, at these paths.'],
+      optional: ['boolean', 'Whether it may be missing.'],
+    },
+  },
+  ConfigMapProjection: {
+    group: 'core',
+    description: 'Keys of a ConfigMap as files of a projected volume.',
+    fields: {
+      name: ['string', 'The ConfigMap.'],
+      items: ['[]KeyToPath', 'Only these keys, at these paths.'],
+      optional: ['boolean', 'Whether it may be missing.'],
+    },
+  },
+  DownwardAPIProjection: {
+    group: 'core',
+    description: 'Pod fields as files of a projected volume.',
+    fields: { items: ['[]DownwardAPIVolumeFile', 'The files.'] },
+  },
+  ServiceAccountTokenProjection: {
+    group: 'core',
+    description: "A token of the pod's service account, written and renewed by the kubelet.",
+    fields: {
+      audience: ['string', 'Who the token is for; defaults to the apiserver.'],
+      expirationSeconds: ['int64', 'Requested validity; at least 600, default 3600.'],
+      path: ['string', 'The file, relative to the mount point.', { required: true }],
     },
   },
   Toleration: {

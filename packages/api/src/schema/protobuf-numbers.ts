@@ -25,6 +25,7 @@ export const PROTOBUF_NUMBERS: Readonly<Record<string, Readonly<Record<string, P
   ConfigMap: { metadata: 1, data: 2, binaryData: 3, immutable: 4 },
   ConfigMapEnvSource: { optional: 2, name: [1, 1] },
   ConfigMapKeySelector: { key: 2, optional: 3, name: [1, 1] },
+  ConfigMapProjection: { items: 2, optional: 4, name: [1, 1] },
   ConfigMapVolumeSource: { items: 2, defaultMode: 3, optional: 4, name: [1, 1] },
   Container: {
     name: 1,
@@ -111,6 +112,7 @@ export const PROTOBUF_NUMBERS: Readonly<Record<string, Readonly<Record<string, P
   DeploymentStrategy: { type: 1, rollingUpdate: 2 },
   DiscoveryEndpointPort: { name: 1, protocol: 2, port: 3, appProtocol: 4 },
   DownwardAPIVolumeFile: { path: 1, fieldRef: 2, resourceFieldRef: 3, mode: 4 },
+  DownwardAPIProjection: { items: 1 },
   DownwardAPIVolumeSource: { items: 1, defaultMode: 2 },
   EmptyDirVolumeSource: { medium: 1, sizeLimit: 2 },
   Endpoint: { addresses: 1, conditions: 2, hostname: 3, targetRef: 4, deprecatedTopology: 5, nodeName: 6, zone: 7, hints: 8 },
@@ -396,6 +398,7 @@ export const PROTOBUF_NUMBERS: Readonly<Record<string, Readonly<Record<string, P
   Secret: { metadata: 1, data: 2, type: 3, stringData: 4, immutable: 5 },
   SecretEnvSource: { optional: 2, name: [1, 1] },
   SecretKeySelector: { key: 2, optional: 3, name: [1, 1] },
+  SecretProjection: { items: 2, optional: 4, name: [1, 1] },
   SecretVolumeSource: { secretName: 1, items: 2, defaultMode: 3, optional: 4 },
   SecurityContext: {
     capabilities: 1,
@@ -419,6 +422,7 @@ export const PROTOBUF_NUMBERS: Readonly<Record<string, Readonly<Record<string, P
   SelfSubjectRulesReviewSpec: { namespace: 1 },
   Service: { metadata: 1, spec: 2, status: 3 },
   ServiceAccount: { metadata: 1, secrets: 2, imagePullSecrets: 3, automountServiceAccountToken: 4 },
+  ServiceAccountTokenProjection: { audience: 1, expirationSeconds: 2, path: 3 },
   ServicePort: { name: 1, protocol: 2, port: 3, targetPort: 4, nodePort: 5, appProtocol: 6 },
   ServiceSpec: {
     ports: 1,

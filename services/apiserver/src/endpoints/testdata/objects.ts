@@ -27,7 +27,19 @@ const meta = (name: string, namespace?: string, extra: Record<string, unknown> =
 
 const podSpec = {
   volumes: [
-    { name: 'kube-api-access-x7k2p', projected: { defaultMode: 420 } },
+    {
+      // As the ServiceAccount admission plugin writes it: a token, the cluster CA and the namespace.
+      name: 'kube-api-access-x7k2p',
+      projected: {
+        defaultMode: 420,
+        sources: [
+          { serviceAccountToken: { expirationSeconds: 3607, path: 'token' } },
+          { configMap: { name: 'kube-root-ca.crt', items: [{ key: 'ca.crt', path: 'ca.crt' }] } },
+          { downwardAPI: { items: [{ path: 'namespace', fieldRef: { apiVersion: 'v1', fieldPath: 'metadata.namespace' } }] } },
+          { secret: { name: 'extra', items: [{ key: 'k', path: 'k' }], optional: true } },
+        ],
+      },
+    },
     { name: 'cache', emptyDir: { sizeLimit: '1Gi' } },
     { name: 'conf', configMap: { name: 'web-conf', items: [{ key: 'nginx.conf', path: 'nginx.conf' }], defaultMode: 420 } },
   ],
