@@ -3,6 +3,8 @@
 // ServiceAccount, EndpointSlices and Endpoints, DaemonSets, node CIDRs,
 // and leader failover between two controller-managers.
 
+import { generateKeyPairSync } from 'node:crypto';
+import { parseSigningKey } from '@kubelab/serviceaccount';
 import type { CustomResourceDefinition, DaemonSet, KubeObject, Lease, Namespace, Pod, Service } from '@kubelab/api';
 import { requireTool, secureGet, waitFor } from '@kubelab/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,10 +16,14 @@ describe.skipIf(!hasNats)('controller-manager with an apiserver', () => {
   let env: Env;
 
   beforeAll(async () => {
-    env = await startEnv();
+    // As kubeadm runs them: Node,RBAC, ServiceAccount tokens, and each controller writing as its own
+    // ServiceAccount — so what the controllers do is checked against their bootstrap roles too.
+    const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+    env = await startEnv({ authorizationModes: ['Node', 'RBAC'], serviceAccount: { signingKey: parseSigningKey(privateKey.export({ type: 'pkcs1', format: 'pem' }) as string) } });
     await env.startCm({
       config: {
         controllers: ['*'],
+        useServiceAccountCredentials: true,
         nodeMonitorGracePeriodMs: 60_000,
         podGcPeriodMs: 100,
         podGcQuarantineMs: 200,

@@ -16,8 +16,9 @@ export interface Env {
   cleanup(): Promise<void>;
 }
 
-export async function startEnv(): Promise<Env> {
-  const cluster = await startTestCluster();
+/** A real apiserver (options as startTestCluster takes them, e.g. Node,RBAC and a ServiceAccount signing key) and a controller-manager starter. */
+export async function startEnv(apiserver: Parameters<typeof startTestCluster>[0] = {}): Promise<Env> {
+  const cluster = await startTestCluster(apiserver);
   const cs = createClientset({ ...cluster.clientConfig, component: 'test' });
   const cms: RunningControllerManager[] = [];
   return {
