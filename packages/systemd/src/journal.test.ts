@@ -25,6 +25,9 @@ describe('matches', () => {
     ['before since (ms)', rec(1000, 'kubelet', 'a'), { since: 2 }, false],
     ['after until (ms)', rec(3000, 'kubelet', 'a'), { until: 2 }, false],
     ['inside the window (ms)', rec(2000, 'kubelet', 'a'), { since: 2, until: 2 }, true],
+    ['info is above -p err', rec(1, 'kubelet', 'a'), { priorities: { from: 0, to: 3 } }, false],
+    ["systemd's failure (err) is within -p err", rec(1, 'systemd', "Failed with result 'signal'.", { PRIORITY: '3' }), { priorities: { from: 0, to: 3 } }, true],
+    ['crit is below -p warning..err', rec(1, 'kernel', 'a', { PRIORITY: '2' }), { priorities: { from: 3, to: 4 } }, false],
   ])('%s', (_n, r, f, want) => expect(matches(r, f)).toBe(want));
 });
 

@@ -38,6 +38,8 @@ export interface JournalFilter {
   until?: number;
   /** Only the last N records (`-n N`). */
   lines?: number;
+  /** `journalctl -p`: syslog priorities from..to (0 emerg … 7 debug), inclusive. */
+  priorities?: { from: number; to: number };
 }
 
 /** journald's SystemMaxFileSize for kubelab's files. */
@@ -77,6 +79,10 @@ export function matches(r: JournalRecord, f: JournalFilter): boolean {
   const t = Number(r.__REALTIME_TIMESTAMP) / 1000;
   if (f.since !== undefined && t < f.since) return false;
   if (f.until !== undefined && t > f.until) return false;
+  if (f.priorities) {
+    const p = Number(r.PRIORITY);
+    if (!(p >= f.priorities.from && p <= f.priorities.to)) return false;
+  }
   return true;
 }
 

@@ -39,12 +39,16 @@ describe('parseJournalctlArgs', () => {
     [['-n', '-u', 'kubelet'], { filter: { units: ['kubelet.service'], lines: 10 }, follow: false, mode: 'short' }],
     [['-f', '-u', 'kubelet'], { filter: { units: ['kubelet.service'], lines: 10 }, follow: true, mode: 'short' }],
     [['-k'], { filter: { identifiers: ['kernel'] }, follow: false, mode: 'short' }],
+    [['-p', 'err', '-u', 'kubelet'], { filter: { units: ['kubelet.service'], priorities: { from: 0, to: 3 } }, follow: false, mode: 'short' }],
+    [['-p4'], { filter: { priorities: { from: 0, to: 4 } }, follow: false, mode: 'short' }],
+    [['--priority=warning..err'], { filter: { priorities: { from: 3, to: 4 } }, follow: false, mode: 'short' }],
     [['--since', '5 min ago', '--until', 'now'], { filter: { since: ms('2026-12-01T13:28:15Z'), until: ms('2026-12-01T13:33:15Z') }, follow: false, mode: 'short' }],
   ])('%j', (argv, want) => expect(parseJournalctlArgs(argv, now)).toEqual(want));
 
   it.each([
     [['--since', 'soon'], 'Failed to parse timestamp: soon'],
     [['-o', 'yaml'], "Unknown output format 'yaml'."],
+    [['-p', 'loud'], 'Unknown log level loud'],
     [['-n', 'x'], undefined],
     [['--bogus'], "unrecognized option '--bogus'"],
     [['--since', 'now', '--until', 'yesterday'], '--since= must be before --until=.'],

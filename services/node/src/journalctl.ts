@@ -1,5 +1,5 @@
 // journalctl over the node's journal (@kubelab/systemd's files): -u, -t,
-// -k, -n, -f, --since/--until, -o short|short-iso|cat|json, --no-pager
+// -k, -n, -f, -p, --since/--until, -o short|short-iso|cat|json, --no-pager
 // (there is no pager). Output formats as src/shared/logs-show.c prints them.
 
 import { followJournal, readJournal, unitName, type JournalFilter, type JournalRecord } from '@kubelab/systemd';
@@ -37,6 +37,23 @@ export class UsageError extends Error {
   override name = 'UsageError';
 }
 
+/** syslog's level names, in journalctl's order (0 emerg … 7 debug). */
+const LEVELS = ['emerg', 'alert', 'crit', 'err', 'warning', 'notice', 'info', 'debug'];
+
+const level = (v: string): number | undefined => {
+  const n = /^[0-7]$/.test(v) ? Number(v) : LEVELS.indexOf(v);
+  return n >= 0 ? n : undefined;
+};
+
+/** `-p err` (0 … err) or `-p warning..err` / `err..warning` (between the two, either order), as journalctl reads it. */
+export function parsePriorities(v: string): { from: number; to: number } {
+  const [a, b] = v.includes('..') ? v.split('..', 2) : ['', v];
+  const hi = level(b!);
+  const lo = a === '' ? 0 : level(a!);
+  if (hi === undefined || lo === undefined) throw new UsageError(`Unknown log level ${a !== '' && lo === undefined ? a : b}`);
+  return { from: Math.min(lo, hi), to: Math.max(lo, hi) };
+}
+
 /** journalctl's options → a filter; throws UsageError with journalctl's message. */
 export function parseJournalctlArgs(argv: string[], now: Date): JournalctlArgs {
   const units: string[] = [];
@@ -46,13 +63,14 @@ export function parseJournalctlArgs(argv: string[], now: Date): JournalctlArgs {
   let mode: OutputMode = 'short';
   let since: number | undefined;
   let until: number | undefined;
+  let priorities: { from: number; to: number } | undefined;
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
     const eq = a.startsWith('--') ? a.indexOf('=') : -1;
     const name = eq > 0 ? a.slice(0, eq) : a;
     const inline = eq > 0 ? a.slice(eq + 1) : undefined;
     // -uVALUE / -n5 short forms
-    const short = /^-([utnoSU])(.+)$/.exec(a);
+    const short = /^-([utnoSUp])(.+)$/.exec(a);
     const value = (): string => {
       if (short) return short[2]!;
       if (inline !== undefined) return inline;
@@ -86,6 +104,10 @@ export function parseJournalctlArgs(argv: string[], now: Date): JournalctlArgs {
       case '-f':
       case '--follow':
         follow = true;
+        break;
+      case '-p':
+      case '--priority':
+        priorities = parsePriorities(value());
         break;
       case '-e':
       case '--pager-end':
@@ -134,6 +156,7 @@ export function parseJournalctlArgs(argv: string[], now: Date): JournalctlArgs {
     ...(since !== undefined ? { since } : {}),
     ...(until !== undefined ? { until } : {}),
     ...(lines !== undefined ? { lines } : {}),
+    ...(priorities ? { priorities } : {}),
   };
   return { filter, follow, mode };
 }
