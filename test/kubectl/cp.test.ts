@@ -78,8 +78,9 @@ describe.skipIf(!run)('kubectl cp', { timeout: 60_000 }, () => {
       it('copies a file out of the pod with an absolute path: kubectl cp box:/etc/hostname ./x', async () => {
         const dest = join(local, `hostname-${version}`);
         const r = await c.kubectl(['cp', 'box:/etc/hostname', dest], { bin });
-        // GNU tar's notice, as kubectl prints what tar wrote on stderr.
-        expect(r).toEqual({ stdout: "tar: Removing leading `/' from member names\n", stderr: '', code: 0 });
+        // GNU tar's notice, as kubectl prints what tar wrote on stderr — from a goroutine that can lose
+        // the race with kubectl's exit under load (upstream too), so it may be missing, never different.
+        expect({ ...r, stdout: r.stdout.replace("tar: Removing leading `/' from member names\n", '') }).toEqual({ stdout: '', stderr: '', code: 0 });
         expect(readFileSync(dest, 'utf8')).toBe('box\n');
       });
 
