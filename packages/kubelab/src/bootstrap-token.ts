@@ -13,11 +13,12 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { isAlreadyExists, type ConfigMap, type Secret } from '@kubelab/api';
+import type { ConfigMap, Secret } from '@kubelab/api';
 import type { Clientset } from '@kubelab/client';
 import { buildKubeconfig } from '@kubelab/pki';
 import { bootstrapTokenExpiration, bootstrapTokenSecret, generateBootstrapToken, parseBootstrapToken, secretData } from '@kubelab/serviceaccount';
 import { stringify } from 'yaml';
+import { createUnlessPresent } from './create-once.js';
 
 /** In the control plane's folder: the phase's objects, as `kubectl create -f` takes them (mode 0600: the token). */
 export const BOOTSTRAP_TOKEN_FILE = 'bootstrap-token.json';
@@ -143,15 +144,7 @@ export async function uploadBootstrapToken(cs: Clientset, file: string, log: (li
   const [secret, clusterInfo] = list.items;
   log(`[bootstrap-token] Using token: ${secretData(secret, 'token-id')}.<secret in ${file}>`);
   log("[bootstrap-token] Configuring bootstrap tokens, cluster-info ConfigMap (the RBAC Roles for joining nodes are the apiserver's bootstrap policy)");
-  try {
-    await cs.core.secrets('kube-system').create(secret);
-  } catch (e) {
-    if (!isAlreadyExists(e)) throw e;
-  }
+  await createUnlessPresent(() => cs.core.secrets('kube-system').create(secret));
   log(`[bootstrap-token] Creating the "cluster-info" ConfigMap in the "kube-public" namespace`);
-  try {
-    await cs.core.configMaps('kube-public').create(clusterInfo);
-  } catch (e) {
-    if (!isAlreadyExists(e)) throw e;
-  }
+  await createUnlessPresent(() => cs.core.configMaps('kube-public').create(clusterInfo));
 }

@@ -6,8 +6,9 @@
 // naming that ServiceAccount stands in for the pod's token, so the binding
 // authorizes it as it would the pod.
 
-import { isAlreadyExists, type ClusterRoleBinding, type ServiceAccount } from '@kubelab/api';
+import type { ClusterRoleBinding, ServiceAccount } from '@kubelab/api';
 import type { Clientset } from '@kubelab/client';
+import { createUnlessPresent } from './create-once.js';
 
 export const NPD_NAMESPACE = 'kube-system';
 export const NPD_SERVICE_ACCOUNT = 'node-problem-detector';
@@ -34,14 +35,7 @@ export function npdAddonObjects(): { serviceAccount: ServiceAccount; binding: Cl
 /** Creates what is missing (kept when present, as `kubectl apply` of the addon would leave it). */
 export async function applyNpdAddon(cs: Clientset, log: (line: string) => void = () => {}): Promise<void> {
   const { serviceAccount, binding } = npdAddonObjects();
-  const created = async (f: () => Promise<unknown>) => {
-    try {
-      await f();
-    } catch (e) {
-      if (!isAlreadyExists(e)) throw e;
-    }
-  };
-  await created(() => cs.core.serviceAccounts(NPD_NAMESPACE).create(serviceAccount));
-  await created(() => cs.rbac.clusterRoleBindings().create(binding));
+  await createUnlessPresent(() => cs.core.serviceAccounts(NPD_NAMESPACE).create(serviceAccount));
+  await createUnlessPresent(() => cs.rbac.clusterRoleBindings().create(binding));
   log('[addons] Applied addon: node-problem-detector (ServiceAccount kube-system/node-problem-detector, ClusterRoleBinding npd-binding)');
 }

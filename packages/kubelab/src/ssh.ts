@@ -9,6 +9,7 @@ import { constants } from 'node:os';
 import { existsSync, mkdirSync } from 'node:fs';
 import { delimiter, dirname, join } from 'node:path';
 import { clientStateDir, REPO_ROOT } from './paths.js';
+import { nodeDir, nodeRoot } from './topology.js';
 
 export interface SshArgs {
   node: string;
@@ -41,7 +42,7 @@ export function parseSshArgs(argv: string[]): SshArgs {
 
 /** The node shell's environment: the node tools and this node first on PATH, the node root and name, root's prompt. */
 export function nodeShellEnv(stateDir: string, node: string, base: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
-  const root = join(stateDir, 'nodes', node, 'root');
+  const root = nodeRoot({ stateDir }, node);
   const path = [join(REPO_ROOT, 'services', 'node', 'bin'), join(REPO_ROOT, 'services', 'crictl', 'bin'), dirname(process.execPath), base.PATH ?? '/usr/bin:/bin'].join(delimiter);
   return { ...base, PATH: path, KUBELAB_NODE_ROOT: root, KUBELAB_NODE_NAME: node, PS1: `root@${node}:~# ` };
 }
@@ -54,8 +55,7 @@ export async function sshCommand(argv: string[]): Promise<number> {
     process.stderr.write(`kubelab ssh: ${(e as Error).message}\n`);
     return 2;
   }
-  const nodeDir = join(args.stateDir, 'nodes', args.node);
-  if (!existsSync(nodeDir)) {
+  if (!existsSync(nodeDir({ stateDir: args.stateDir }, args.node))) {
     // ssh's own words for a host it cannot find.
     process.stderr.write(`ssh: Could not resolve hostname ${args.node}: Name or service not known\n`);
     return 255;

@@ -165,12 +165,12 @@ export function runnerFlags(specs: ComponentSpec[]): Map<string, Set<string>> {
   return bySvc;
 }
 
-export function nodeDir(layout: Layout, node: string): string {
+export function nodeDir(layout: Pick<Layout, 'stateDir'>, node: string): string {
   return join(layout.stateDir, 'nodes', node);
 }
 
 /** The node's `/` for its tools (KUBELAB_NODE_ROOT): journal, unit state, control sockets. */
-export function nodeRoot(layout: Layout, node: string): string {
+export function nodeRoot(layout: Pick<Layout, 'stateDir'>, node: string): string {
   return join(nodeDir(layout, node), 'root');
 }
 
