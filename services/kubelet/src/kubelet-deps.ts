@@ -12,6 +12,7 @@ import { RuntimeCache } from './container/runtime-cache.js';
 import type { Recorder } from './events.js';
 import { EvictionManager } from './eviction/manager.js';
 import { collectSummary } from './eviction/stats.js';
+import { StatsProvider } from './stats/provider.js';
 import { ImageManager } from './images/image-manager.js';
 import { pullSecretsFrom } from './images/pull-secrets.js';
 import { evictionConfig, logRotatePolicy, type KubeletConfig } from './kubelet-config.js';
@@ -95,6 +96,8 @@ export interface KubeletManagers {
   lease: NodeLeaseController;
   nodeStatus: NodeStatusController;
   containerLogs: ContainerLogManager;
+  /** The Summary API's source (/stats/summary, /metrics/resource). */
+  stats: StatsProvider;
   /** Crash-loop and image-pull back-offs, garbage-collected by housekeeping. */
   crashBackoff: Backoff;
   imageBackoff: Backoff;
@@ -224,6 +227,7 @@ export function newKubeletManagers(deps: KubeletDeps, kubelet: KubeletHooks): Ku
     lease,
     nodeStatus,
     containerLogs: new ContainerLogManager({ rt, clock, policy: logRotatePolicy(config), log }),
+    stats: new StatsProvider({ rt, nodeName: config.nodeName, memoryCapacityBytes: machine.memoryBytes, rootDir: config.rootDir, podLogsDir: config.podLogsDir, now: () => new Date(clock.now()) }),
     crashBackoff,
     imageBackoff,
   };

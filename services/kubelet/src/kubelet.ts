@@ -10,6 +10,7 @@ import { kObjSlice, type Logger } from '@kubelab/component-base';
 import type { Clock, SharedIndexInformer, SharedInformerFactory } from '@kubelab/client';
 import { canAdmitPod, rejectedMessage } from './admission/admit.js';
 import type { Backoff } from './backoff.js';
+import type { StatsProvider } from './stats/provider.js';
 import { FileSource, isMirrorPod } from './config/file.js';
 import { podsMadeStale, type RuntimeCache } from './container/runtime-cache.js';
 import { podRef, type Recorder } from './events.js';
@@ -59,6 +60,7 @@ export class Kubelet {
   readonly eviction: EvictionManager;
   readonly volumes: VolumeManager;
   readonly containerLogs: ContainerLogManager;
+  readonly stats: StatsProvider;
   readonly podManager: PodManager;
   private readonly podStates: PodSyncStates;
   private readonly runtimeCache: RuntimeCache;
@@ -107,6 +109,7 @@ export class Kubelet {
     this.lease = m.lease;
     this.nodeStatus = m.nodeStatus;
     this.containerLogs = m.containerLogs;
+    this.stats = m.stats;
     this.backoffs = [m.crashBackoff, m.imageBackoff];
   }
 

@@ -15,7 +15,7 @@ export interface SummarySources {
   rootDir: string;
 }
 
-function pidMax(): number {
+export function pidMax(): number {
   try {
     return Number(readFileSync('/proc/sys/kernel/pid_max', 'utf8').trim()) || 32768;
   } catch {
@@ -41,19 +41,25 @@ export async function collectSummary(s: SummarySources): Promise<Summary> {
     p.processes++;
   }
   const summary: Summary = { memory: { capacityBytes: s.memoryCapacityBytes, workingSetBytes: workingSet }, pid: { max: pidMax(), running: stats.length }, pods: [...pods.values()] };
-  try {
-    const fs = statfsSync(s.rootDir);
-    const imageBytes = images.reduce((n, i) => n + i.size, 0);
-    const nodeFs = {
-      capacityBytes: fs.blocks * fs.bsize,
-      availableBytes: fs.bavail * fs.bsize - imageBytes - writable,
-      ...(fs.files > 0 ? { inodes: fs.files, inodesFree: fs.ffree } : {}),
-    };
+  const nodeFs = nodeFilesystem(s.rootDir, images.reduce((n, i) => n + i.size, 0), writable);
+  if (nodeFs) {
     summary.nodeFs = nodeFs;
     // One filesystem holds images too (upstream's no-dedicated-imagefs case).
     summary.imageFs = nodeFs;
-  } catch {
-    // No filesystem stats: the disk signals are not observed.
   }
   return summary;
+}
+
+/** The node filesystem under rootDir, less what the simulated images and writable layers would occupy; undefined without statfs. */
+export function nodeFilesystem(rootDir: string, imageBytes: number, writableBytes: number): NonNullable<Summary['nodeFs']> | undefined {
+  try {
+    const fs = statfsSync(rootDir);
+    return {
+      capacityBytes: fs.blocks * fs.bsize,
+      availableBytes: fs.bavail * fs.bsize - imageBytes - writableBytes,
+      ...(fs.files > 0 ? { inodes: fs.files, inodesFree: fs.ffree } : {}),
+    };
+  } catch {
+    return undefined; // no filesystem stats: the disk signals are not observed
+  }
 }

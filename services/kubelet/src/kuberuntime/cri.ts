@@ -117,6 +117,10 @@ export interface ContainerStats {
   /** The writable layer's usage. */
   writableLayerBytes: number;
   inodesUsed: number;
+  /** Cumulative CPU time and the rate over the runtime's last sample window (absent from fakes that do not simulate CPU). */
+  cpu?: { usageCoreNanoSeconds: number; usageNanoCores: number };
+  memoryUsageBytes?: number;
+  rssBytes?: number;
 }
 
 export interface ExecSyncResult {

@@ -241,6 +241,9 @@ export function connectRemoteRuntime(endpoint: string, timeoutMs = 10_000, inter
           workingSetBytes: Number(s.memory?.workingSetBytes?.value ?? 0),
           writableLayerBytes: Number(s.writableLayer?.usedBytes?.value ?? 0),
           inodesUsed: Number(s.writableLayer?.inodesUsed?.value ?? 0),
+          ...(s.cpu ? { cpu: { usageCoreNanoSeconds: Number(s.cpu.usageCoreNanoSeconds?.value ?? 0), usageNanoCores: Number(s.cpu.usageNanoCores?.value ?? 0) } } : {}),
+          memoryUsageBytes: Number(s.memory?.usageBytes?.value ?? 0),
+          rssBytes: Number(s.memory?.rssBytes?.value ?? 0),
         }));
       },
       getContainerEvents(onEvent, onEnd) {

@@ -3,7 +3,7 @@
 // /portForward/<namespace>/<pod> (portforward.ts),
 // /containerLogs/<namespace>/<pod>/<container> read from the CRI log files
 // (follow, tailLines, previous, timestamps, sinceSeconds, limitBytes),
-// /healthz and /metrics; every request, streams included, passes the auth
+// /healthz, /metrics, /metrics/resource and /stats/summary (stats/); every request, streams included, passes the auth
 // filter first (auth/filter.ts). Client certificates are asked for when a
 // client CA is configured and checked by the filter, not the handshake.
 
@@ -17,6 +17,8 @@ import { filterRequest, type KubeletAuthOptions } from './auth/filter.js';
 import { ATTACH_PATH, EXEC_PATH, serveAttach, serveExec } from './exec.js';
 import { PORT_FORWARD_PATH, servePortForward } from './portforward.js';
 import { streamLog, type LogOptions } from './logs.js';
+import { resourceMetricsText } from '../stats/resource-metrics.js';
+import { onlyCpuAndMemory } from '../stats/summary.js';
 
 function fail(res: ServerResponse, code: number, message: string): void {
   res.writeHead(code, { 'content-type': 'text/plain; charset=utf-8' });
@@ -83,7 +85,7 @@ export interface KubeletServerOptions {
 
 /** Serves /pods, /containerLogs/..., /exec/..., /attach/..., /healthz and /metrics on the kubelet port. */
 export async function serveKubelet(getKubelet: () => Kubelet, opts: KubeletServerOptions): Promise<{ port: number; close(): Promise<void> }> {
-  const { routes, prefix } = kubeletRoutes(getKubelet, opts.metrics);
+  const { routes, prefix } = kubeletRoutes(getKubelet, opts.metrics, opts.log);
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     try {
       const checked = await filterRequest(opts.auth, req);
@@ -134,8 +136,28 @@ export async function serveKubelet(getKubelet: () => Kubelet, opts: KubeletServe
   };
 }
 
-export function kubeletRoutes(getKubelet: () => Kubelet, metrics?: Registry): { routes: Record<string, Route>; prefix: (req: IncomingMessage, res: ServerResponse, url: URL) => Promise<boolean> } {
+export function kubeletRoutes(
+  getKubelet: () => Kubelet,
+  metrics?: Registry,
+  log?: KubeletServerOptions['log'],
+): { routes: Record<string, Route>; prefix: (req: IncomingMessage, res: ServerResponse, url: URL) => Promise<boolean> } {
   const routes: Record<string, Route> = {
+    // Upstream's Summary API; only_cpu_and_memory=true is what metrics-server once asked for.
+    '/stats/summary': async (_req, res, url) => {
+      const summary = await getKubelet().stats.summary();
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(boolParam(url, 'only_cpu_and_memory') ? onlyCpuAndMemory(summary) : summary));
+    },
+    '/metrics/resource': async (_req, res) => {
+      const summary = await getKubelet()
+        .stats.summary()
+        .catch((err: unknown) => {
+          log?.error('Error getting summary for resourceMetric prometheus endpoint', { err });
+          return undefined;
+        });
+      res.writeHead(200, { 'content-type': 'text/plain; version=0.0.4; charset=utf-8' });
+      res.end(resourceMetricsText(summary));
+    },
     // Upstream serves the kubelet's own metrics at :10250/metrics.
     ...(metrics
       ? {
