@@ -41,7 +41,11 @@ export async function collectSummary(s: SummarySources): Promise<Summary> {
     p.processes++;
   }
   const summary: Summary = { memory: { capacityBytes: s.memoryCapacityBytes, workingSetBytes: workingSet }, pid: { max: pidMax(), running: stats.length }, pods: [...pods.values()] };
-  const nodeFs = nodeFilesystem(s.rootDir, images.reduce((n, i) => n + i.size, 0), writable);
+  const nodeFs = nodeFilesystem(
+    s.rootDir,
+    images.reduce((n, i) => n + i.size, 0),
+    writable,
+  );
   if (nodeFs) {
     summary.nodeFs = nodeFs;
     // One filesystem holds images too (upstream's no-dedicated-imagefs case).
