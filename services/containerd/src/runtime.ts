@@ -616,7 +616,10 @@ export class Runtime {
    */
   async recover(): Promise<{ sandboxes: number; containers: number; respawned: number; adopted: number }> {
     const st = this.state.read();
-    if (!st || st.version !== 1) return { sandboxes: 0, containers: 0, respawned: 0, adopted: 0 };
+    if (!st || st.version !== 1) {
+      this.opts.shims?.cleanup(new Set());
+      return { sandboxes: 0, containers: 0, respawned: 0, adopted: 0 };
+    }
     for (const i of st.images) {
       const def = this.images.defForId(i.id);
       if (!def) continue;
@@ -630,6 +633,9 @@ export class Runtime {
     for (const c of st.containers) this.containers.set(c.id, c);
     let respawned = 0;
     let adopted = 0;
+    // Shims of sandboxes the state file never recorded (containerd died right after starting them): upstream deletes such leftovers.
+    const ready = new Set([...this.sandboxes.values()].filter((sb) => sb.state === 'SANDBOX_READY').map((sb) => sb.id));
+    for (const id of this.opts.shims?.cleanup(ready) ?? []) this.warn('cleaned up a shim of an unknown sandbox', { sandbox: id });
     const lost = (c: Container, why: string) =>
       Object.assign(c, { state: 'CONTAINER_EXITED', finishedAt: nowNanos().toString(), exitCode: UNKNOWN_EXIT_CODE, reason: 'Unknown', message: `process lost on runtime restart: ${why}` });
     for (const sb of this.sandboxes.values()) {

@@ -324,4 +324,6 @@ export interface ShimLauncher {
   start(id: string, podIp: string, events: TaskEvents): Promise<Tasks>;
   /** The shim a previous containerd left for sandbox `id` (its task directory), undefined when it is gone. */
   connect(id: string, events: TaskEvents): Promise<Tasks | undefined>;
+  /** Ends the shims of sandboxes the metadata does not know (started just before containerd died unrecorded); returns their ids. */
+  cleanup(known: Set<string>): string[];
 }

@@ -4,7 +4,7 @@
 // interface over a shim's socket (ShimTasks).
 
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, openSync, closeSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -12,7 +12,7 @@ import { TaskStartError, type Ports, type ShimLauncher, type TaskEvents, type Ta
 import type { ExecOutcome } from '../process.js';
 import type { AttachRequest, ExecRequest } from '../streaming/server.js';
 import { readLines, send, type Event, type Response } from './rpc.js';
-import { SHIM_BINARY, shimArgs, shimSocket, taskDir, type ShimOptions } from './paths.js';
+import { SHIM_BINARY, shimArgs, shimSocket, taskDir, taskRoot, type ShimOptions } from './paths.js';
 
 export interface LauncherOptions {
   /** containerd's state directory (/run/containerd). */
@@ -86,6 +86,22 @@ export class Launcher implements ShimLauncher {
     return ShimTasks.connect(socket, events);
   }
 
+  cleanup(known: Set<string>): string[] {
+    const gone: string[] = [];
+    for (const id of taskIds(this.opts.stateDir)) {
+      if (known.has(id)) continue;
+      const dir = taskDir(this.opts.stateDir, id);
+      try {
+        process.kill(Number(readFileSync(join(dir, 'shim.pid'), 'utf8')), 'SIGKILL');
+      } catch {
+        // Already gone.
+      }
+      rmSync(dir, { recursive: true, force: true });
+      gone.push(id);
+    }
+    return gone;
+  }
+
   async connect(id: string, events: TaskEvents): Promise<Tasks | undefined> {
     const dir = taskDir(this.opts.stateDir, id);
     const addressFile = join(dir, 'address');
@@ -100,6 +116,15 @@ export class Launcher implements ShimLauncher {
       rmSync(dir, { recursive: true, force: true });
       return undefined;
     }
+  }
+}
+
+/** The sandbox ids with a task directory. */
+function taskIds(stateDir: string): string[] {
+  try {
+    return readdirSync(taskRoot(stateDir));
+  } catch {
+    return [];
   }
 }
 
