@@ -28,6 +28,8 @@ export interface ServerDeps {
     getExec(req: { containerId: string; cmd: string[]; tty: boolean; stdin: boolean; stdout: boolean; stderr: boolean }): string;
     getAttach(req: { containerId: string; tty: boolean; stdin: boolean; stdout: boolean; stderr: boolean }): string;
     getPortForward?(req: { podSandboxId: string; port: number[] }): string;
+    /** A stream its container's shim serves at `target`, handed out as this server's URL. */
+    getProxied?(kind: 'exec' | 'attach', target: string): string;
   };
 }
 
@@ -167,6 +169,8 @@ export function buildServices(deps: ServerDeps): { runtime: RuntimeServiceHandle
     );
 
   const stats = (c: Container) => containerStatsToProto(rt, c);
+  // A shim's stream goes out under the streaming server's URL when it can pass it through.
+  const proxied = (kind: 'exec' | 'attach', target: string) => deps.streaming?.getProxied?.(kind, target) ?? target;
 
   const runtime: RuntimeServiceHandlers = {
     Version: R(
@@ -313,7 +317,8 @@ export function buildServices(deps: ServerDeps): { runtime: RuntimeServiceHandle
             requireId(req.containerId, 'container_id');
             const exec = { containerId: req.containerId, cmd: req.cmd, tty: req.tty, stdin: req.stdin, stdout: req.stdout, stderr: req.stderr };
             // A container in a shim is streamed by its shim; one in this process by containerd's server.
-            const url = (await rt.shimStreamUrl({ kind: 'exec', req: exec })) ?? (rt.execProcess(req.containerId), deps.streaming!.getExec(exec));
+            const shim = await rt.shimStreamUrl({ kind: 'exec', req: exec });
+            const url = shim ? proxied('exec', shim) : (rt.execProcess(req.containerId), deps.streaming!.getExec(exec));
             return { response: { url } };
           },
         )
@@ -329,7 +334,8 @@ export function buildServices(deps: ServerDeps): { runtime: RuntimeServiceHandle
             if (req.tty && req.stderr) throw invalid('tty', 'tty and stderr cannot both be true');
             if (!req.stdin && !req.stdout && !req.stderr) throw invalid('stdin', 'one of stdin, stdout, and stderr must be set');
             const attach = { containerId: c.id, tty: req.tty, stdin: req.stdin, stdout: req.stdout, stderr: req.stderr };
-            const url = (await rt.shimStreamUrl({ kind: 'attach', req: attach })) ?? deps.streaming!.getAttach(attach);
+            const shim = await rt.shimStreamUrl({ kind: 'attach', req: attach });
+            const url = shim ? proxied('attach', shim) : deps.streaming!.getAttach(attach);
             return { response: { url } };
           },
         )

@@ -12,7 +12,9 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeSandboxNetwork, sandboxPortKey } from '@kubelab/proto';
 import { waitFor } from '@kubelab/testing';
+import WebSocket from 'ws';
 import { containerConfig, criClient, sandboxConfig, type Cri } from '../src/testing/harness.js';
+import { V5 } from '../src/streaming/protocol.js';
 
 const MAIN = fileURLToPath(new URL('../dist/main.js', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'kubelab-shim-'));
@@ -63,6 +65,17 @@ function get(addr: string, path = '/'): Promise<{ status: number; text: string }
     })
       .on('error', reject)
       .end();
+  });
+}
+
+/** The channels of a remotecommand v5 stream until the server closes it. */
+function execStream(url: string): Promise<Record<number, string>> {
+  return new Promise((resolve, reject) => {
+    const ws = new WebSocket(url.replace(/^http/, 'ws'), [V5]);
+    const channels: Record<number, string> = {};
+    ws.on('message', (d: Buffer) => (channels[d[0]!] = (channels[d[0]!] ?? '') + d.subarray(1).toString()));
+    ws.on('close', () => resolve(channels));
+    ws.on('error', reject);
   });
 }
 
@@ -127,6 +140,18 @@ describe('containerd-shim-runc-v2', () => {
 
     const out = await cri.rt.ExecSync({ containerId, cmd: ['cat', '/etc/hostname'], timeout: 10 });
     expect({ stdout: Buffer.from(out.stdout).toString(), exitCode: out.exitCode }).toEqual({ stdout: 'web\n', exitCode: 0 });
+    // kubectl exec's stream, through containerd's streaming server to the shim that runs the container.
+    const { url } = await cri.rt.Exec({ containerId, cmd: ['sh', '-c', 'echo $HOSTNAME; exit 3'], stdout: true, stderr: true });
+    expect(await execStream(url)).toEqual({
+      1: 'web\n',
+      3: JSON.stringify({
+        metadata: {},
+        status: 'Failure',
+        message: "command terminated with non-zero exit code: command 'sh -c echo $HOSTNAME; exit 3' exited with 3",
+        reason: 'NonZeroExitCode',
+        details: { causes: [{ reason: 'ExitCode', message: '3' }] },
+      }),
+    });
     await get(addr, '/after-restart');
     await waitFor('the access log line of a request after the restart', async () => readFileSync(logFile, 'utf8').includes('"GET /after-restart HTTP/1.1" 404'));
     // Started once: the entrypoint's line is in the log once.
