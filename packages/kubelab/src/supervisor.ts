@@ -125,7 +125,8 @@ export class Supervisor {
     for (const r of all) {
       const unit = this.units.get(r.spec.name);
       if (unit) {
-        await unit.mgr.stop(); // systemd's stop: TERM, KILL after the unit's TimeoutStopSec
+        // systemd's stop (TERM, KILL after the unit's TimeoutStopSec), then the node's end for what the unit left (containerd's shims).
+        await unit.mgr.shutdown(graceMs);
         continue;
       }
       r.child.kill('SIGTERM');

@@ -37,6 +37,7 @@ export {
 export { exitParenthetical, exitStatusOf, signalName, signalNumber, statusText, type ExitStatus } from './messages.js';
 export * as messages from './messages.js';
 export { controlSocketPath, parseControlRequest, sendControl, serveControl, type ControlReply, type ControlRequest, type ControlVerb } from './control.js';
+export { CGROUP_PROCS_ENV, cgroupProcsPath, joinCgroup, readCgroupProcs, writeCgroupProcs } from './cgroup.js';
 export { ServiceManager, type ServiceManagerOptions, type ServiceUnitDefinition } from './manager.js';
 export { NODE_UNITS, nodeUnit, type NodeUnitName } from './units.js';
 export { parseRunUnitArgs, runUnit, type RunUnitArgs } from './run-unit.js';

@@ -12,6 +12,7 @@ import { rmSync } from 'node:fs';
 import type { Server } from 'node:net';
 import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
+import { CGROUP_PROCS_ENV, cgroupProcsPath, readCgroupProcs, writeCgroupProcs } from './cgroup.js';
 import { controlSocketPath, serveControl, type ControlRequest } from './control.js';
 import { appendJournal, realtimeNow, type JournalRecord } from './journal.js';
 import * as msg from './messages.js';
@@ -22,6 +23,13 @@ export interface ServiceUnitDefinition extends UnitDefinition {
   identifier: string;
   /** Type=notify units (containerd) log `Starting …` before `Started …`; Type=simple ones only `Started …`. */
   type?: 'simple' | 'notify';
+  /**
+   * KillMode=: who a stop signals. control-group (systemd's default): every
+   * process of the unit's cgroup; process: the main process only, so what it
+   * started lives on (containerd.service: its shims and their containers
+   * survive `systemctl restart containerd`).
+   */
+  killMode?: 'control-group' | 'process';
 }
 
 export interface ServiceManagerOptions {
@@ -103,7 +111,8 @@ export class ServiceManager extends EventEmitter<ServiceManagerEvents> {
     if (unit.type === 'notify') this.systemdLine(msg.starting(unit.unit, unit.description));
     this.setState(onStarting(this.current, this.now()));
     const [exe, ...args] = command;
-    const child = spawn(exe!, args, { stdio: ['ignore', 'pipe', 'pipe'], env: this.opts.env ?? process.env });
+    const cgroup = cgroupProcsPath(this.opts.root, unit.unit);
+    const child = spawn(exe!, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...(this.opts.env ?? process.env), [CGROUP_PROCS_ENV]: cgroup } });
     this.proc = child;
     this.stopRequested = false;
     const spawned = new Promise<boolean>((resolve) => {
@@ -121,6 +130,7 @@ export class ServiceManager extends EventEmitter<ServiceManagerEvents> {
       await this.exited;
       return;
     }
+    writeCgroupProcs(cgroup, [child.pid!]);
     this.pipe(child.stdout!, child.pid!);
     this.pipe(child.stderr!, child.pid!);
     this.setState(onStarted(this.current, child.pid!, this.now()));
@@ -137,6 +147,8 @@ export class ServiceManager extends EventEmitter<ServiceManagerEvents> {
     this.systemdLine(msg.stopping(unit.unit, unit.description));
     this.setState(onStopping(this.current, this.now()));
     child.kill('SIGTERM');
+    // KillMode=control-group: the rest of the cgroup gets the signal too.
+    if ((unit.killMode ?? 'control-group') === 'control-group') this.signalCgroup('SIGTERM', child.pid);
     const timer = setTimeout(() => {
       this.systemdLine(`${unit.unit}: State 'stop-sigterm' timed out. Killing.`, 4);
       this.systemdLine(`${unit.unit}: Killing process ${child.pid} (${unit.identifier}) with signal SIGKILL.`, 4);
@@ -144,6 +156,34 @@ export class ServiceManager extends EventEmitter<ServiceManagerEvents> {
     }, this.opts.stopTimeoutMs ?? 90_000);
     await this.exited;
     clearTimeout(timer);
+  }
+
+  /**
+   * The node going away (the runner's stop, systemd's shutdown): the unit is
+   * stopped, then whatever is left in its cgroup (KillMode=process leftovers:
+   * containerd's shims) gets SIGTERM and, after `graceMs`, SIGKILL.
+   */
+  async shutdown(graceMs = 5000): Promise<void> {
+    await this.stop();
+    const path = cgroupProcsPath(this.opts.root, this.opts.unit.unit);
+    if (!this.signalCgroup('SIGTERM')) return;
+    const deadline = Date.now() + graceMs;
+    while (readCgroupProcs(path).length > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    this.signalCgroup('SIGKILL');
+    writeCgroupProcs(path);
+  }
+
+  /** Sends `signal` to the live processes of the unit's cgroup but `except`; returns how many there were. */
+  private signalCgroup(signal: NodeJS.Signals, except?: number): number {
+    const pids = readCgroupProcs(cgroupProcsPath(this.opts.root, this.opts.unit.unit)).filter((p) => p !== except);
+    for (const pid of pids) {
+      try {
+        process.kill(pid, signal);
+      } catch {
+        // Gone meanwhile.
+      }
+    }
+    return pids.length;
   }
 
   async restart(): Promise<void> {

@@ -40,7 +40,8 @@ export async function runUnit(argv: string[], env: NodeJS.ProcessEnv = process.e
   });
   await mgr.listen();
   const stopped = new Promise<void>((resolve) => {
-    const stop = () => void mgr.stop().then(() => mgr.close().then(resolve));
+    // The container going away is the unit's cgroup going: what KillMode=process left (shims) ends too.
+    const stop = () => void mgr.shutdown().then(() => mgr.close().then(resolve));
     process.once('SIGTERM', stop);
     process.once('SIGINT', stop);
   });

@@ -26,6 +26,8 @@ export const NODE_UNITS: Catalogue = {
     documentation: ['https://containerd.io'],
     identifier: 'containerd',
     type: 'notify',
+    // containerd.service's KillMode=process: a restart leaves the shims and the containers running.
+    killMode: 'process',
   },
   'kube-proxy': {
     unit: 'kube-proxy.service',

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
 import { waitFor } from '@kubelab/testing';
-import { readJournal, readUnitState, sendControl, ServiceManager, nodeUnit } from '../src/index.js';
+import { cgroupProcsPath, pidAlive, readCgroupProcs, readJournal, readUnitState, sendControl, ServiceManager, nodeUnit } from '../src/index.js';
 
 // A main process that says hello, then one line a second until TERM.
 const SCRIPT = `console.log('hello from ' + process.pid); console.error('on stderr'); setInterval(() => console.log('tick'), 1000); process.on('SIGTERM', () => process.exit(0));`;
@@ -85,5 +85,27 @@ describe('ServiceManager', () => {
       "kubelet.service: Failed with result 'exit-code'.",
       'Failed to start kubelet.service - kubelet: The Kubernetes Node Agent.',
     ]);
+  });
+
+  it('KillMode=process (containerd): a restart leaves a daemon that joined the cgroup; the node shutting down ends it', async () => {
+    root = mkdtempSync(join(tmpdir(), 'sd-'));
+    // The main process starts a detached daemon (a shim) that joins the unit's cgroup, and names its pid.
+    const main = `const { spawn } = require('node:child_process'); const c = spawn(process.execPath, ['-e', ${JSON.stringify(
+      "require('node:fs').appendFileSync(process.env.KUBELAB_CGROUP_PROCS, process.pid + '\\n'); setInterval(() => {}, 1000);",
+    )}], { detached: true, stdio: 'ignore' }); c.unref(); console.log('daemon ' + c.pid); process.on('SIGTERM', () => process.exit(0)); setInterval(() => {}, 1000);`;
+    const output = new PassThrough();
+    let passed = '';
+    output.on('data', (d: Buffer) => (passed += d.toString()));
+    mgr = new ServiceManager({ root, hostname: 'node-1', unit: nodeUnit('containerd', '/usr/bin/containerd'), command: [process.execPath, '-e', main], output, stopTimeoutMs: 5000 });
+    await mgr.start();
+    const pid = Number(await waitFor('the daemon', async () => /daemon (\d+)/.exec(passed)?.[1]));
+    const procs = cgroupProcsPath(root, 'containerd.service');
+    await waitFor('the daemon in the cgroup', async () => readCgroupProcs(procs).includes(pid));
+    await mgr.restart();
+    expect(pidAlive(pid)).toBe(true);
+    expect(readCgroupProcs(procs)).toEqual(expect.arrayContaining([pid, mgr.child!.pid!]));
+    await mgr.shutdown(2000);
+    await waitFor('the daemon to be gone', async () => !pidAlive(pid));
+    expect(readCgroupProcs(procs)).toEqual([]);
   });
 });

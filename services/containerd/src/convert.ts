@@ -110,9 +110,9 @@ export function imageToProto(img: StoredImage): CriImage {
 
 const u64 = (n: number | bigint) => ({ value: String(n) });
 
-export function containerStatsToProto(rt: Runtime, c: Container): CriContainerStats {
+export async function containerStatsToProto(rt: Runtime, c: Container): Promise<CriContainerStats> {
+  const u = await rt.usage(c);
   const ts = nowNanos().toString();
-  const u = rt.usage(c);
   const attributes = { id: c.id, metadata: c.config.metadata, labels: c.config.labels, annotations: c.config.annotations };
   if (!u)
     return {

@@ -14,9 +14,10 @@ import type { NetworkMode } from './network.js';
 import { logSink, natsSink, type RecordSink } from './record.js';
 import { Runtime } from './runtime.js';
 import { buildServices, withFastList } from './server.js';
-import { Attachment, stdinShell } from './streaming/attach.js';
+import { Attachment, imagePrompt, stdinShell } from './streaming/attach.js';
 import { StreamingServer } from './streaming/server.js';
 import { dialSandboxPort } from './streaming/dial.js';
+import { Launcher } from './shim/launcher.js';
 
 export interface ContainerdOptions {
   /** Node name, used in call records and NATS subjects. */
@@ -49,6 +50,13 @@ export interface ContainerdOptions {
   /** The streaming server for Exec (containerd's stream_server_address/port; default 127.0.0.1 and a free port). */
   streamServerAddress?: string;
   streamServerPort?: number;
+  /**
+   * Run each sandbox's containers in a shim process of its own
+   * (containerd-shim-runc-v2, shim/) that outlives containerd, under the
+   * state directory beside the socket (/run/containerd). Off: containers run
+   * in this process and end with it (tests of other components).
+   */
+  shims?: boolean;
 }
 
 export interface ContainerdHandle {
@@ -67,8 +75,7 @@ export async function startContainerd(opts: ContainerdOptions): Promise<Containe
   const log = opts.logger ?? createLogger({ component: 'containerd', node: opts.nodeName, style: 'logrus' });
   const socketPath = opts.address ?? DEFAULT_ADDRESS;
   const networkMode = opts.networkMode ?? 'loopback';
-  // busybox/alpine ash shows the directory in its prompt; debian's dash (nginx) a bare `# `.
-  const promptFor = (image: string) => (/(^|\/)nginx(:|@|$)/.test(image) ? () => '# ' : undefined);
+  const promptFor = imagePrompt;
   const runtime = new Runtime({
     root: opts.root ?? DEFAULT_ROOT,
     timeScale: opts.timeScale && opts.timeScale > 0 ? opts.timeScale : 1,
@@ -76,7 +83,18 @@ export async function startContainerd(opts: ContainerdOptions): Promise<Containe
     pullBytesPerSecond: opts.pullBytesPerSecond ?? 0,
     ...(opts.podCidr ? { podCidr: opts.podCidr } : {}),
     onWarning: (msg, fields) => log.warn(msg, fields),
-    mainProcess: (c, proc) => stdinShell(c.config, proc, promptFor(c.config.image?.image ?? '')),
+    mainProcess: (spec, proc) => stdinShell(spec.stdio, proc, promptFor(spec.image)),
+    ...(opts.shims
+      ? {
+          shims: new Launcher({
+            stateDir: dirname(socketPath),
+            address: socketPath,
+            networkMode,
+            timeScale: opts.timeScale && opts.timeScale > 0 ? opts.timeScale : 1,
+            streamServerAddress: opts.streamServerAddress ?? '127.0.0.1',
+          }),
+        }
+      : {}),
   });
   const recovered = await runtime.recover();
   if (recovered.sandboxes || recovered.containers) log.info('recovered runtime state', recovered);

@@ -75,6 +75,8 @@ try {
     ...(values['pod-cidr'] ? { podCidr: values['pod-cidr'] } : {}),
     streamServerAddress: values['stream-server-address'],
     streamServerPort: values['stream-server-port'],
+    // As upstream: every sandbox's containers run in its shim and outlive a restart of containerd.
+    shims: true,
     logger,
     tracing,
   });

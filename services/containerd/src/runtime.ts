@@ -4,8 +4,7 @@
 // never restarts a container: that is the kubelet's job.
 
 import { randomBytes } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, readlinkSync, statSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { EventEmitter } from 'node:events';
 import { status } from '@grpc/grpc-js';
 import type { CriContainerConfig__Output, CriLinuxContainerResources__Output, CriPodSandboxConfig__Output } from '@kubelab/proto';
@@ -13,12 +12,14 @@ import { RuntimeError, alreadyExists, failedPrecondition, invalid, notFound } fr
 import { matchId, matchLabels } from './filters.js';
 import { ImageStore, type StoredImage } from './images.js';
 import { Ipam, parsePodCidr } from './ipam.js';
-import { CriLogWriter, logFilesMade } from './logs.js';
-import { chunkText } from './output.js';
-import { listenHttp, type Listener, type NetworkMode, type PortHandler } from './network.js';
-import { SimProcess, StartError, type ExecOutcome } from './process.js';
+import { logFilesMade } from './logs.js';
+import { copyMounts } from './mounts.js';
+import type { NetworkMode } from './network.js';
+import type { ExecOutcome, SimProcess } from './process.js';
 import { StateFile } from './statefile.js';
+import type { AttachRequest, ExecRequest } from './streaming/server.js';
 import type { ExecSession } from './streaming/session.js';
+import { LocalTasks, TaskStartError, type TaskExit, type ShimLauncher, type TaskEvents, type TaskSpec, type Tasks } from './tasks.js';
 import { nowNanos } from './time.js';
 
 export type SandboxState = 'SANDBOX_READY' | 'SANDBOX_NOTREADY';
@@ -56,14 +57,6 @@ export interface Container {
   recovered?: boolean;
 }
 
-interface Live {
-  proc?: SimProcess;
-  log?: CriLogWriter;
-  stopping?: Promise<void>;
-  /** PID 1 when it is a shell on the container's stdin: attached clients type into it (streaming/attach.ts). */
-  stdinShell?: ExecSession;
-}
-
 export interface RuntimeOptions {
   root: string;
   timeScale: number;
@@ -73,7 +66,9 @@ export interface RuntimeOptions {
   podCidr?: string;
   onWarning?: (msg: string, fields?: Record<string, unknown>) => void;
   /** At a container's start: PID 1 when it is not its argv's script but a shell on the container's stdin (streaming/attach.ts). */
-  mainProcess?: (c: Container, proc: SimProcess) => ExecSession | undefined;
+  mainProcess?: (spec: TaskSpec, proc: SimProcess) => ExecSession | undefined;
+  /** Sandboxes' tasks run in shim processes that outlive this one (shim/); without it, in this process (they end with it). */
+  shims?: ShimLauncher;
 }
 
 interface PersistedState {
@@ -98,8 +93,15 @@ export class Runtime {
   readonly sandboxes = new Map<string, Sandbox>();
   readonly containers = new Map<string, Container>();
   readonly events = new EventEmitter();
-  private readonly live = new Map<string, Live>();
-  private readonly listeners = new Map<string, Set<Listener>>();
+  /** Each sandbox's tasks (its shim), once it has any. */
+  private readonly tasks = new Map<string, Tasks>();
+  private readonly tasksStarting = new Map<string, Promise<Tasks>>();
+  /** Containers between StartContainer and their task's start. */
+  private readonly starting = new Set<string>();
+  /** An exit that came before its start was answered. */
+  private readonly earlyExits = new Map<string, TaskExit>();
+  private readonly stopping = new Map<string, Promise<void>>();
+  private readonly exitWaiters = new Map<string, Set<() => void>>();
   private ipam: Ipam | undefined;
   private podCidr = '';
   private readonly state: StateFile<PersistedState>;
@@ -160,7 +162,7 @@ export class Runtime {
     return found;
   }
 
-  runPodSandbox(config: CriPodSandboxConfig__Output | null, runtimeHandler: string): Sandbox {
+  async runPodSandbox(config: CriPodSandboxConfig__Output | null, runtimeHandler: string): Promise<Sandbox> {
     if (!config) throw invalid('config', 'sandbox config must not be nil');
     const md = config.metadata;
     if (!md) throw invalid('config.metadata', 'sandbox config must include metadata');
@@ -182,6 +184,16 @@ export class Runtime {
     const ip = hostNetwork ? '' : this.ipam!.allocate(id);
     const sb: Sandbox = { id, config, runtimeHandler, state: 'SANDBOX_READY', createdAt: nowNanos().toString(), ip, ports: {} };
     this.sandboxes.set(id, sb);
+    // The sandbox's shim starts with it, as upstream's does with the pause container.
+    if (this.opts.shims) {
+      try {
+        await this.tasksOf(sb);
+      } catch (err) {
+        this.sandboxes.delete(id);
+        if (ip) this.ipam?.release(ip);
+        throw new RuntimeError(status.UNKNOWN, `failed to start sandbox "${id}": failed to create containerd task: failed to start shim: ${(err as Error).message}`);
+      }
+    }
     this.state.touch();
     return sb;
   }
@@ -193,8 +205,11 @@ export class Runtime {
     const stops = [...this.containers.values()].filter((c) => c.sandboxId === sb.id).map((c) => this.stopContainer(c.id, 0));
     await Promise.all(stops);
     if (sb.ip && this.ipam) this.ipam.release(sb.ip);
-    for (const l of this.listeners.get(sb.id) ?? []) await l.close();
-    this.listeners.delete(sb.id);
+    const tasks = this.tasks.get(sb.id);
+    if (tasks) {
+      this.tasks.delete(sb.id);
+      await tasks.shutdown().catch((err: Error) => this.warn('cannot shut the sandbox task down', { sandbox: sb.id, err: err.message }));
+    }
     sb.ports = {};
     if (sb.state !== 'SANDBOX_NOTREADY') {
       sb.state = 'SANDBOX_NOTREADY';
@@ -224,23 +239,111 @@ export class Runtime {
     return out;
   }
 
-  private async listen(sb: Sandbox, port: number, handler: PortHandler): Promise<Listener> {
-    if (sb.state !== 'SANDBOX_READY') throw new Error('sandbox network is torn down');
-    if (sb.ports[String(port)]) throw new Error('98: Address already in use');
-    const l = await listenHttp(this.opts.networkMode, sb.ip || '127.0.0.1', port, handler);
-    sb.ports[String(port)] = { hostIp: l.hostIp, hostPort: l.hostPort };
-    let set = this.listeners.get(sb.id);
-    if (!set) this.listeners.set(sb.id, (set = new Set()));
-    set.add(l);
-    this.state.touch();
+  // ---- tasks -------------------------------------------------------------
+
+  /** The sandbox's tasks: its shim (started now if need be) or, without shims, this process. */
+  private tasksOf(sb: Sandbox): Promise<Tasks> {
+    const have = this.tasks.get(sb.id);
+    if (have) return Promise.resolve(have);
+    let pending = this.tasksStarting.get(sb.id);
+    if (!pending) {
+      const events = this.taskEvents(sb.id);
+      pending = this.opts.shims
+        ? this.opts.shims.start(sb.id, sb.ip, events)
+        : Promise.resolve(
+            new LocalTasks(
+              {
+                podIp: sb.ip,
+                networkMode: this.opts.networkMode,
+                timeScale: this.opts.timeScale,
+                warn: this.warn,
+                ...(this.opts.mainProcess ? { mainProcess: this.opts.mainProcess } : {}),
+              },
+              events,
+            ),
+          );
+      pending = pending.then(
+        (t) => {
+          this.tasksStarting.delete(sb.id);
+          this.tasks.set(sb.id, t);
+          return t;
+        },
+        (err: unknown) => {
+          this.tasksStarting.delete(sb.id);
+          throw err;
+        },
+      );
+      this.tasksStarting.set(sb.id, pending);
+    }
+    return pending;
+  }
+
+  /** The runtime's side of a sandbox's task events (upstream: TaskExit from the shim). */
+  private taskEvents(sandboxId: string): TaskEvents {
     return {
-      ...l,
-      close: async () => {
-        set!.delete(l);
-        if (sb.ports[String(port)]?.hostPort === l.hostPort) delete sb.ports[String(port)];
-        await l.close();
+      exit: (id, exit) => this.taskExited(id, exit),
+      ports: (ports) => {
+        const sb = this.sandboxes.get(sandboxId);
+        if (!sb) return;
+        sb.ports = sb.state === 'SANDBOX_READY' ? ports : {};
+        this.state.touch();
       },
+      lost: () => this.tasksLost(sandboxId),
     };
+  }
+
+  private taskExited(id: string, exit: TaskExit): void {
+    if (this.closed) return;
+    const c = this.containers.get(id);
+    if (!c) return;
+    if (this.starting.has(id)) {
+      this.earlyExits.set(id, exit);
+      return;
+    }
+    if (c.state !== 'CONTAINER_RUNNING') return;
+    Object.assign(c, { state: 'CONTAINER_EXITED', finishedAt: exit.finishedAt, exitCode: exit.exitCode, reason: exit.reason, message: exit.message });
+    this.state.touch();
+    this.emit(c, 'CONTAINER_STOPPED_EVENT');
+    this.wakeExitWaiters(id);
+    void this.tasks
+      .get(c.sandboxId)
+      ?.delete(id)
+      .catch(() => {});
+  }
+
+  /** A sandbox's shim went away: its running containers' ends were not observed (containerd: unknown exit). */
+  private tasksLost(sandboxId: string): void {
+    if (this.closed) return;
+    this.tasks.delete(sandboxId);
+    for (const c of this.containers.values()) {
+      if (c.sandboxId !== sandboxId || c.state !== 'CONTAINER_RUNNING') continue;
+      this.taskExited(c.id, { exitCode: UNKNOWN_EXIT_CODE, reason: 'Unknown', message: "the container's shim exited", finishedAt: nowNanos().toString() });
+    }
+    const sb = this.sandboxes.get(sandboxId);
+    if (sb) sb.ports = {};
+  }
+
+  private wakeExitWaiters(id: string): void {
+    const set = this.exitWaiters.get(id);
+    this.exitWaiters.delete(id);
+    for (const w of set ?? []) w();
+  }
+
+  /** Resolves once container `id` no longer runs. */
+  private exitOf(c: Container): Promise<void> {
+    if (c.state !== 'CONTAINER_RUNNING') return Promise.resolve();
+    return new Promise((resolve) => {
+      let set = this.exitWaiters.get(c.id);
+      if (!set) this.exitWaiters.set(c.id, (set = new Set()));
+      set.add(resolve);
+    });
+  }
+
+  /** The running container's tasks, or the error of a call that needs it running. */
+  private runningTasks(c: Container, failure: (state: ContainerState) => RuntimeError): Tasks {
+    const tasks = this.tasks.get(c.sandboxId);
+    if (c.state !== 'CONTAINER_RUNNING' || !tasks) throw failure(c.state === 'CONTAINER_RUNNING' ? 'CONTAINER_EXITED' : c.state);
+    return tasks;
   }
 
   // ---- containers --------------------------------------------------------
@@ -295,49 +398,43 @@ export class Runtime {
   }
 
   /** ReopenContainerLog: the running container's log file is closed and its path opened anew (after the kubelet rotated it). */
-  reopenContainerLog(id: string): void {
+  async reopenContainerLog(id: string): Promise<void> {
     const c = this.getContainer(id);
     // containerd answers a plain error (gRPC Unknown), not a bad-argument one: the request itself is fine.
-    if (c.state !== 'CONTAINER_RUNNING') throw new RuntimeError(status.UNKNOWN, 'container is not running');
-    this.live.get(id)?.log?.reopen();
+    const tasks = this.runningTasks(c, () => new RuntimeError(status.UNKNOWN, 'container is not running'));
+    await tasks.reopenLog(c.id);
   }
 
-  startContainer(id: string): Container {
+  async startContainer(id: string): Promise<Container> {
     const c = this.getContainer(id);
-    if (c.state !== 'CONTAINER_CREATED') throw failedPrecondition(`failed to start container "${c.id}": container is in ${c.state} state`);
+    if (c.state !== 'CONTAINER_CREATED' || this.starting.has(c.id)) throw failedPrecondition(`failed to start container "${c.id}": container is in ${c.state} state`);
     const sb = this.getSandbox(c.sandboxId);
     if (sb.state !== 'SANDBOX_READY') throw failedPrecondition(`failed to start container "${c.id}": sandbox container "${sb.id}" is not running`);
-    const img = this.imageFor(c);
-    const log = new CriLogWriter(c.logPath || undefined, (e) => this.warn('cannot write container log', { container: c.id, err: e.message }));
-    const proc = this.spawn(c, sb, img, log);
-    let stdinShell: ExecSession | undefined;
+    const spec = this.taskSpec(c, sb, this.imageFor(c));
+    this.starting.add(c.id);
+    let startedAt: string;
     try {
-      stdinShell = this.startMain(c, proc);
+      const tasks = await this.tasksOf(sb);
+      ({ startedAt } = await tasks.start(spec));
     } catch (err) {
-      if (!(err instanceof StartError)) throw err;
+      this.earlyExits.delete(c.id);
+      if (!(err instanceof TaskStartError)) throw new RuntimeError(status.UNKNOWN, `failed to start containerd task "${c.id}": ${(err as Error).message}`);
       const now = nowNanos().toString();
       Object.assign(c, { state: 'CONTAINER_EXITED', startedAt: now, finishedAt: now, exitCode: 128, reason: 'StartError', message: err.message });
-      log.close();
       this.state.touch();
       this.emit(c, 'CONTAINER_STOPPED_EVENT');
       throw new RuntimeError(status.UNKNOWN, `failed to start containerd task "${c.id}": ${err.message}`);
+    } finally {
+      this.starting.delete(c.id);
     }
     c.state = 'CONTAINER_RUNNING';
-    c.startedAt = proc.startedAt!.toString();
-    this.live.set(c.id, { proc, log, stdinShell });
-    this.watchExit(c, proc, log);
-    this.watchMounts(c, proc);
+    c.startedAt = startedAt;
     this.state.touch();
     this.emit(c, 'CONTAINER_STARTED_EVENT');
+    const early = this.earlyExits.get(c.id);
+    this.earlyExits.delete(c.id);
+    if (early) this.taskExited(c.id, early);
     return c;
-  }
-
-  /** Starts PID 1: its argv's script, or the shell on stdin the mainProcess hook gives (returned). */
-  private startMain(c: Container, proc: SimProcess): ExecSession | undefined {
-    const shell = this.opts.mainProcess?.(c, proc);
-    if (shell) proc.startWith(() => shell.run());
-    else proc.start();
-    return shell;
   }
 
   private imageFor(c: Container): StoredImage {
@@ -348,7 +445,8 @@ export class Runtime {
     return this.images.register(def, undefined);
   }
 
-  private spawn(c: Container, sb: Sandbox, img: StoredImage, log: CriLogWriter): SimProcess {
+  /** What the task runs (containerd's OCI spec from the CRI config and the image). */
+  private taskSpec(c: Container, sb: Sandbox, img: StoredImage): TaskSpec {
     const def = img.def;
     const hostname = sb.config.hostname || sb.config.metadata!.name;
     const env: Record<string, string> = { ...def.env, HOSTNAME: hostname, HOME: '/root' };
@@ -361,109 +459,50 @@ export class Runtime {
       '/etc/resolv.conf': dns
         ? `${dns.searches.length ? `search ${dns.searches.join(' ')}\n` : ''}${dns.servers.map((s) => `nameserver ${s}\n`).join('')}${dns.options.length ? `options ${dns.options.join(' ')}\n` : ''}`
         : '',
-      ...hostMounts(c.config, this.warn),
+      ...copyMounts(c.config.mounts, this.warn),
     };
-    const cwd = c.config.workingDir || def.workingDir || '/';
     const argv = [...(c.config.command.length ? c.config.command : def.entrypoint), ...(c.config.command.length || c.config.args.length ? c.config.args : def.cmd)];
-    return new SimProcess({
+    return {
+      id: c.id,
       argv,
       env,
-      cwd,
+      cwd: c.config.workingDir || def.workingDir || '/',
       files,
       programs: def.programs,
-      timeScale: this.opts.timeScale,
       memoryLimitBytes: num(c.resources?.memoryLimitInBytes),
       baseMemoryBytes: def.baseMemoryBytes,
-      // The CRI log is lines of text: bytes a command passed through are read as UTF-8 there.
-      output: (stream, data) => log.write(stream, chunkText(data)),
-      listen: (port, handler) => this.listen(sb, port, handler),
-    });
-  }
-
-  private watchExit(c: Container, proc: SimProcess, log: CriLogWriter): void {
-    void proc.exited.then((exit) => {
-      if (this.closed) return;
-      log.close();
-      Object.assign(c, {
-        state: 'CONTAINER_EXITED',
-        finishedAt: exit.finishedAt.toString(),
-        exitCode: exit.exitCode,
-        reason: exit.reason,
-        message: exit.message,
-      });
-      this.live.delete(c.id);
-      this.state.touch();
-      this.emit(c, 'CONTAINER_STOPPED_EVENT');
-    });
-  }
-
-  /**
-   * Keeps a running container's copies of kubelet-projected volumes in step
-   * with the host, as a bind mount would: configMap, secret, downwardAPI and
-   * projected volumes are directories whose `..data` link the kubelet swaps
-   * on update (upstream AtomicWriter); on a swap the files are copied again.
-   * Other mounts stay the snapshot taken at start (subPath mounts of a
-   * ConfigMap never update upstream either).
-   */
-  private watchMounts(c: Container, proc: SimProcess): void {
-    const watched = c.config.mounts
-      .filter((m) => m.hostPath && m.containerPath && existsSync(join(m.hostPath, '..data')))
-      .map((m) => {
-        const mount = { hostPath: m.hostPath, containerPath: m.containerPath.replace(/\/+$/, '') };
-        return { mount, version: dataVersion(m.hostPath), files: new Set(Object.keys(copyMounts([mount], this.warn))) };
-      });
-    if (!watched.length) return;
-    let busy = false;
-    const refresh = async () => {
-      if (busy || proc.exit) return;
-      busy = true;
-      try {
-        for (const w of watched) {
-          const version = dataVersion(w.mount.hostPath);
-          if (version === w.version) continue;
-          w.version = version;
-          const next = copyMounts([w.mount], this.warn);
-          for (const path of w.files) if (!(path in next)) await proc.fs.rm(path, { force: true }).catch(() => {});
-          for (const [path, content] of Object.entries(next)) {
-            await proc.fs.mkdir(dirname(path), { recursive: true });
-            await proc.fs.writeFile(path, content);
-          }
-          w.files = new Set(Object.keys(next));
-        }
-      } catch (err) {
-        this.warn('cannot refresh mount', { container: c.id, err: (err as Error).message });
-      } finally {
-        busy = false;
-      }
+      logPath: c.logPath,
+      stdio: { stdin: c.config.stdin, stdinOnce: c.config.stdinOnce, tty: c.config.tty },
+      image: c.config.image?.image ?? '',
+      mounts: c.config.mounts.map((m) => ({ hostPath: m.hostPath, containerPath: m.containerPath })),
     };
-    const timer = setInterval(() => void refresh(), MOUNT_REFRESH_MS);
-    timer.unref();
-    void proc.exited.then(() => clearInterval(timer));
   }
 
   /** TERM, then KILL after `timeoutSec` (container time, scaled like every process duration). */
   async stopContainer(id: string, timeoutSec: number): Promise<void> {
     const c = this.containers.get(id) ?? this.findByPrefix(this.containers, id);
-    if (!c) return;
-    const live = this.live.get(c.id);
-    const proc = live?.proc;
-    if (!proc || proc.exit) return;
-    if (live.stopping && timeoutSec > 0) return live.stopping;
+    if (!c || c.state !== 'CONTAINER_RUNNING') return;
+    const tasks = this.tasks.get(c.sandboxId);
+    if (!tasks) return;
+    const pending = this.stopping.get(c.id);
+    if (pending && timeoutSec > 0) return pending;
+    const exited = this.exitOf(c);
     const run = async () => {
       if (timeoutSec > 0) {
-        proc.term();
+        await tasks.kill(c.id, 'SIGTERM');
         const graceMs = (timeoutSec * 1000) / this.opts.timeScale;
         let timer: ReturnType<typeof setTimeout> | undefined;
-        await Promise.race([proc.exited, new Promise<void>((r) => (timer = setTimeout(r, graceMs)))]);
+        await Promise.race([exited, new Promise<void>((r) => (timer = setTimeout(r, graceMs)))]);
         clearTimeout(timer);
       }
-      if (!proc.exit) proc.kill();
-      await proc.exited;
-      // Let the exit bookkeeping (watchExit) run before answering.
-      await new Promise<void>((r) => setImmediate(r));
+      if (c.state === 'CONTAINER_RUNNING') await tasks.kill(c.id, 'SIGKILL');
+      await exited;
     };
-    live.stopping = run();
-    return live.stopping;
+    const stop = run().finally(() => {
+      if (this.stopping.get(c.id) === stop) this.stopping.delete(c.id);
+    });
+    this.stopping.set(c.id, stop);
+    return stop;
   }
 
   async removeContainer(id: string): Promise<void> {
@@ -471,7 +510,6 @@ export class Runtime {
     if (!c) return;
     await this.stopContainer(c.id, 0);
     this.containers.delete(c.id);
-    this.live.delete(c.id);
     this.state.touch();
     this.emit(c, 'CONTAINER_DELETED_EVENT');
   }
@@ -490,19 +528,15 @@ export class Runtime {
     return out;
   }
 
-  updateResources(id: string, linux: CriLinuxContainerResources__Output | null): void {
+  async updateResources(id: string, linux: CriLinuxContainerResources__Output | null): Promise<void> {
     const c = this.getContainer(id);
     if (!linux) return;
     const limit = num(linux.memoryLimitInBytes);
     if (limit < 0) throw invalid('linux.memory_limit_in_bytes', `must not be negative, got ${limit}`);
     // A container that is not running only has its spec updated (containerd): the kubelet may race an exit.
     c.resources = linux;
-    const proc = this.live.get(c.id)?.proc;
-    if (proc) {
-      proc.memoryLimitBytes = limit;
-      if (limit > 0 && proc.memoryBytes() >= limit) proc.oomKill();
-    }
     this.state.touch();
+    if (c.state === 'CONTAINER_RUNNING') await this.tasks.get(c.sandboxId)?.update(c.id, limit);
   }
 
   async execSync(id: string, cmd: string[], timeoutSec: number): Promise<ExecOutcome> {
@@ -510,41 +544,46 @@ export class Runtime {
     if (cmd.length === 0) throw invalid('cmd', 'must not be empty');
     if (timeoutSec < 0) throw invalid('timeout', `must not be negative, got ${timeoutSec}`);
     const c = this.getContainer(id);
-    const proc = this.live.get(c.id)?.proc;
-    if (c.state !== 'CONTAINER_RUNNING' || !proc || proc.exit) {
-      throw new RuntimeError(status.UNKNOWN, `failed to exec in container: container is in ${c.state === 'CONTAINER_RUNNING' ? 'CONTAINER_EXITED' : c.state} state`);
+    const failure = (state: ContainerState) => new RuntimeError(status.UNKNOWN, `failed to exec in container: container is in ${state} state`);
+    const tasks = this.runningTasks(c, failure);
+    let out: ExecOutcome;
+    try {
+      out = await tasks.execSync(c.id, cmd, timeoutSec * 1000);
+    } catch {
+      throw failure('CONTAINER_EXITED');
     }
-    const out = await proc.execSync(cmd, timeoutSec * 1000);
     if (out.timedOut) throw new RuntimeError(status.DEADLINE_EXCEEDED, `failed to exec in container: timeout ${timeoutSec}s exceeded: context deadline exceeded`);
     return out;
   }
 
-  /** The running process of a container, for a CRI Exec or Attach stream (the streaming server runs commands in it or attaches to it). */
+  /** The running process of a container run in this process, for a CRI Exec or Attach stream (the streaming server runs commands in it or attaches to it). */
   execProcess(id: string): { proc: SimProcess; image: string; config: CriContainerConfig__Output; stdinShell?: ExecSession } {
     if (!id) throw invalid('container_id', 'must not be empty');
     const c = this.getContainer(id);
-    const live = this.live.get(c.id);
-    const proc = live?.proc;
-    if (c.state !== 'CONTAINER_RUNNING' || !proc || proc.exit) {
-      throw new RuntimeError(status.UNKNOWN, `container is in ${c.state === 'CONTAINER_RUNNING' ? 'CONTAINER_EXITED' : c.state} state`);
-    }
-    return { proc, image: c.config.image?.image ?? '', config: c.config, stdinShell: live.stdinShell };
+    const failure = (state: ContainerState) => new RuntimeError(status.UNKNOWN, `container is in ${state} state`);
+    const tasks = this.runningTasks(c, failure);
+    const p = tasks instanceof LocalTasks ? tasks.process(c.id) : undefined;
+    if (!p) throw failure('CONTAINER_EXITED');
+    return { proc: p.proc, image: c.config.image?.image ?? '', config: c.config, ...(p.stdinShell ? { stdinShell: p.stdinShell } : {}) };
+  }
+
+  /**
+   * The one-time URL of a running container's Exec or Attach stream where its
+   * shim serves it; undefined when it runs in this process (containerd's own
+   * streaming server serves it). Throws when the container does not run.
+   */
+  async shimStreamUrl(p: { kind: 'exec'; req: ExecRequest } | { kind: 'attach'; req: AttachRequest }): Promise<string | undefined> {
+    const c = this.getContainer(p.req.containerId);
+    const tasks = this.runningTasks(c, (state) => new RuntimeError(status.UNKNOWN, `container is in ${state} state`));
+    return tasks.streamUrl?.({ ...p, req: { ...p.req, containerId: c.id } } as typeof p);
   }
 
   /** Usage of a running container (undefined when it has no process). */
-  usage(c: Container): { memoryBytes: number; cpuCoreNanos: bigint; nanoCores: number; fsBytes: number; limit: number } | undefined {
-    const proc = this.live.get(c.id)?.proc;
-    if (!proc || !proc.startedAt) return undefined;
-    const elapsed = nowNanos() - proc.startedAt;
-    const cores = proc.cpuCores;
-    // What a program declares it burns, plus the time the container's shells actually held the thread (a busy loop: about a core).
-    return {
-      memoryBytes: proc.memoryBytes(),
-      cpuCoreNanos: (elapsed * BigInt(Math.round(cores * 1e6))) / 1_000_000n + BigInt(Math.round(proc.cpu.ranMs * 1e6)),
-      nanoCores: Math.round((cores + proc.cpu.cores()) * 1e9),
-      fsBytes: proc.fs.writtenBytes,
-      limit: proc.memoryLimitBytes,
-    };
+  async usage(c: Container): Promise<{ memoryBytes: number; cpuCoreNanos: bigint; nanoCores: number; fsBytes: number; limit: number } | undefined> {
+    const tasks = this.tasks.get(c.sandboxId);
+    if (c.state !== 'CONTAINER_RUNNING' || !tasks) return undefined;
+    const u = await tasks.usage(c.id).catch(() => undefined);
+    return u && { ...u, cpuCoreNanos: BigInt(u.cpuCoreNanos) };
   }
 
   // ---- events ------------------------------------------------------------
@@ -566,16 +605,21 @@ export class Runtime {
   }
 
   /**
-   * Loads the state file. Containers that were running come back running:
-   * their simulated process starts again from its command (containerd's
-   * shims would have kept the real ones alive; ours lived in the old
-   * process), keeping ID, startedAt and log; ContainerStatus info says
-   * `recovered`. A container that cannot be respawned becomes EXITED with
-   * exit code 255 and reason Unknown, as containerd marks a lost task.
+   * Loads the state file. With shims, containers that were running are
+   * where they were: each sandbox's shim is found again (its task
+   * directory) and asked for its tasks; what ended meanwhile gets its exit,
+   * and a container whose shim is gone becomes EXITED with exit code 255
+   * and reason Unknown, as containerd marks a lost task. Without shims the
+   * processes lived in the old runtime: they start again from their
+   * command, keeping ID, startedAt and log (ContainerStatus info says
+   * `recovered`).
    */
-  async recover(): Promise<{ sandboxes: number; containers: number; respawned: number }> {
+  async recover(): Promise<{ sandboxes: number; containers: number; respawned: number; adopted: number }> {
     const st = this.state.read();
-    if (!st || st.version !== 1) return { sandboxes: 0, containers: 0, respawned: 0 };
+    if (!st || st.version !== 1) {
+      this.opts.shims?.cleanup(new Set());
+      return { sandboxes: 0, containers: 0, respawned: 0, adopted: 0 };
+    }
     for (const i of st.images) {
       const def = this.images.defForId(i.id);
       if (!def) continue;
@@ -586,42 +630,64 @@ export class Runtime {
       if (sb.ip && sb.state === 'SANDBOX_READY') this.ipam?.claim(sb.ip, sb.id);
     }
     if (st.podCidr) this.setPodCidr(st.podCidr);
+    for (const c of st.containers) this.containers.set(c.id, c);
     let respawned = 0;
-    for (const c of st.containers) {
-      this.containers.set(c.id, c);
-      if (c.state !== 'CONTAINER_RUNNING') continue;
-      const sb = this.sandboxes.get(c.sandboxId);
-      try {
-        if (!sb || sb.state !== 'SANDBOX_READY') throw new Error('sandbox is not ready');
-        const log = new CriLogWriter(c.logPath || undefined, (e) => this.warn('cannot write container log', { container: c.id, err: e.message }));
-        const proc = this.spawn(c, sb, this.imageFor(c), log);
-        const stdinShell = this.startMain(c, proc);
-        c.recovered = true;
-        this.live.set(c.id, { proc, log, stdinShell });
-        this.watchExit(c, proc, log);
-        this.watchMounts(c, proc);
-        respawned++;
-      } catch (err) {
-        Object.assign(c, {
-          state: 'CONTAINER_EXITED',
-          finishedAt: nowNanos().toString(),
-          exitCode: UNKNOWN_EXIT_CODE,
-          reason: 'Unknown',
-          message: `process lost on runtime restart: ${(err as Error).message}`,
+    let adopted = 0;
+    // Shims of sandboxes the state file never recorded (containerd died right after starting them): upstream deletes such leftovers.
+    const ready = new Set([...this.sandboxes.values()].filter((sb) => sb.state === 'SANDBOX_READY').map((sb) => sb.id));
+    for (const id of this.opts.shims?.cleanup(ready) ?? []) this.warn('cleaned up a shim of an unknown sandbox', { sandbox: id });
+    const lost = (c: Container, why: string) =>
+      Object.assign(c, { state: 'CONTAINER_EXITED', finishedAt: nowNanos().toString(), exitCode: UNKNOWN_EXIT_CODE, reason: 'Unknown', message: `process lost on runtime restart: ${why}` });
+    for (const sb of this.sandboxes.values()) {
+      const running = [...this.containers.values()].filter((c) => c.sandboxId === sb.id && c.state === 'CONTAINER_RUNNING');
+      if (sb.state !== 'SANDBOX_READY') {
+        for (const c of running) lost(c, 'sandbox is not ready');
+        continue;
+      }
+      if (this.opts.shims) {
+        const tasks = await this.opts.shims.connect(sb.id, this.taskEvents(sb.id)).catch((err: Error) => {
+          this.warn('cannot reconnect to shim', { sandbox: sb.id, err: err.message });
+          return undefined;
         });
+        if (!tasks) {
+          for (const c of running) lost(c, 'shim is gone');
+          continue;
+        }
+        this.tasks.set(sb.id, tasks);
+        const { tasks: known, ports } = await tasks.state();
+        sb.ports = ports;
+        const byId = new Map(known.map((t) => [t.id, t]));
+        for (const c of running) {
+          const t = byId.get(c.id);
+          if (!t) lost(c, 'task not found in its shim');
+          else if (t.exit) {
+            Object.assign(c, { state: 'CONTAINER_EXITED', finishedAt: t.exit.finishedAt, exitCode: t.exit.exitCode, reason: t.exit.reason, message: t.exit.message });
+            void tasks.delete(c.id).catch(() => {});
+          } else adopted++;
+        }
+        continue;
+      }
+      for (const c of running) {
+        try {
+          const tasks = await this.tasksOf(sb);
+          await tasks.start(this.taskSpec(c, sb, this.imageFor(c)));
+          c.recovered = true;
+          respawned++;
+        } catch (err) {
+          lost(c, (err as Error).message);
+        }
       }
     }
     this.state.flush();
-    return { sandboxes: this.sandboxes.size, containers: this.containers.size, respawned };
+    return { sandboxes: this.sandboxes.size, containers: this.containers.size, respawned, adopted };
   }
 
-  /** Persists and stops serving; processes end with the runtime (their state stays on disk). */
+  /** Persists and stops serving; tasks in this process end with the runtime, a shim's go on (their state stays on disk). */
   async close(): Promise<void> {
     this.state.flush();
     this.closed = true;
-    for (const live of this.live.values()) live.proc?.kill();
-    for (const set of this.listeners.values()) for (const l of set) await l.close();
-    this.listeners.clear();
+    for (const t of this.tasks.values()) await t.close().catch(() => {});
+    this.tasks.clear();
     // Log files still being made (off the event loop) are there before the runtime says it stopped.
     await logFilesMade();
   }
@@ -637,50 +703,4 @@ export function sandboxName(config: CriPodSandboxConfig__Output): string {
 export function containerName(config: CriContainerConfig__Output, sandbox: CriPodSandboxConfig__Output): string {
   const m = sandbox.metadata!;
   return `${config.metadata!.name}_${m.name}_${m.namespace}_${m.uid}_${config.metadata!.attempt}`;
-}
-
-const MOUNT_FILE_LIMIT = 256;
-const MOUNT_BYTES_LIMIT = 4 * 1024 * 1024;
-
-/** How often a running container's projected volumes are compared with the host (see watchMounts). */
-const MOUNT_REFRESH_MS = 1000;
-
-/** The target of a projected volume's `..data` link: it changes on every kubelet update. */
-function dataVersion(hostPath: string): string {
-  try {
-    return readlinkSync(join(hostPath, '..data'));
-  } catch {
-    return '';
-  }
-}
-
-/** Host-path mounts copied into the container filesystem (a snapshot at start: ConfigMaps, Secrets, /etc/hosts). */
-function hostMounts(config: CriContainerConfig__Output, warn: (m: string, f?: Record<string, unknown>) => void): Record<string, string> {
-  return copyMounts(config.mounts, warn);
-}
-
-function copyMounts(mounts: { hostPath: string; containerPath: string }[], warn: (m: string, f?: Record<string, unknown>) => void): Record<string, string> {
-  const files: Record<string, string> = {};
-  let count = 0;
-  let bytes = 0;
-  const copy = (host: string, inner: string) => {
-    if (count >= MOUNT_FILE_LIMIT || bytes >= MOUNT_BYTES_LIMIT) return;
-    const st = statSync(host);
-    if (st.isDirectory()) {
-      for (const name of readdirSync(host)) if (!name.startsWith('..')) copy(join(host, name), `${inner}/${name}`);
-    } else if (st.isFile() && st.size <= MOUNT_BYTES_LIMIT - bytes) {
-      files[inner] = readFileSync(host, 'utf8');
-      count++;
-      bytes += st.size;
-    }
-  };
-  for (const m of mounts) {
-    if (!m.hostPath || !m.containerPath) continue;
-    try {
-      if (existsSync(m.hostPath)) copy(m.hostPath, m.containerPath.replace(/\/+$/, ''));
-    } catch (err) {
-      warn('cannot copy mount', { hostPath: m.hostPath, err: (err as Error).message });
-    }
-  }
-  return files;
 }

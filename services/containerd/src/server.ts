@@ -28,6 +28,8 @@ export interface ServerDeps {
     getExec(req: { containerId: string; cmd: string[]; tty: boolean; stdin: boolean; stdout: boolean; stderr: boolean }): string;
     getAttach(req: { containerId: string; tty: boolean; stdin: boolean; stdout: boolean; stderr: boolean }): string;
     getPortForward?(req: { podSandboxId: string; port: number[] }): string;
+    /** A stream its container's shim serves at `target`, handed out as this server's URL. */
+    getProxied?(kind: 'exec' | 'attach', target: string): string;
   };
 }
 
@@ -167,6 +169,8 @@ export function buildServices(deps: ServerDeps): { runtime: RuntimeServiceHandle
     );
 
   const stats = (c: Container) => containerStatsToProto(rt, c);
+  // A shim's stream goes out under the streaming server's URL when it can pass it through.
+  const proxied = (kind: 'exec' | 'attach', target: string) => deps.streaming?.getProxied?.(kind, target) ?? target;
 
   const runtime: RuntimeServiceHandlers = {
     Version: R(
@@ -186,8 +190,8 @@ export function buildServices(deps: ServerDeps): { runtime: RuntimeServiceHandle
           runtimeHandler: req.runtimeHandler || undefined,
         },
       }),
-      (req) => {
-        const sb = rt.runPodSandbox(req.config, req.runtimeHandler);
+      async (req) => {
+        const sb = await rt.runPodSandbox(req.config, req.runtimeHandler);
         return { response: { podSandboxId: sb.id }, sandboxId: sb.id };
       },
     ),
@@ -235,8 +239,8 @@ export function buildServices(deps: ServerDeps): { runtime: RuntimeServiceHandle
         return { response: { containerId: c.id }, containerId: c.id, sandboxId: c.sandboxId };
       },
     ),
-    StartContainer: R('StartContainer', byContainer, (req) => {
-      rt.startContainer(requireId(req.containerId, 'container_id'));
+    StartContainer: R('StartContainer', byContainer, async (req) => {
+      await rt.startContainer(requireId(req.containerId, 'container_id'));
       return { response: {} };
     }),
     StopContainer: R(
@@ -283,13 +287,13 @@ export function buildServices(deps: ServerDeps): { runtime: RuntimeServiceHandle
     UpdateContainerResources: R(
       'UpdateContainerResources',
       (req) => ({ request: { memoryLimitInBytes: req.linux?.memoryLimitInBytes, cpuQuota: req.linux?.cpuQuota }, containerId: req.containerId }),
-      (req) => {
-        rt.updateResources(requireId(req.containerId, 'container_id'), req.linux);
+      async (req) => {
+        await rt.updateResources(requireId(req.containerId, 'container_id'), req.linux);
         return { response: {} };
       },
     ),
-    ReopenContainerLog: R('ReopenContainerLog', byContainer, (req) => {
-      rt.reopenContainerLog(requireId(req.containerId, 'container_id'));
+    ReopenContainerLog: R('ReopenContainerLog', byContainer, async (req) => {
+      await rt.reopenContainerLog(requireId(req.containerId, 'container_id'));
       return { response: {} };
     }),
     ExecSync: R(
@@ -305,13 +309,16 @@ export function buildServices(deps: ServerDeps): { runtime: RuntimeServiceHandle
       ? R(
           'Exec',
           (req) => ({ request: { cmd: req.cmd, tty: req.tty, stdin: req.stdin, stdout: req.stdout, stderr: req.stderr }, containerId: req.containerId }),
-          (req) => {
+          async (req) => {
             // containerd's checks (cri streaming GetExec), then the container must be running.
             if (req.cmd.length === 0) throw invalid('cmd', 'must not be empty');
             if (!req.stdin && !req.stdout && !req.stderr) throw invalid('stdin', 'one of stdin, stdout, or stderr must be set');
             if (req.tty && req.stderr) throw invalid('tty', 'tty and stderr cannot both be true');
-            rt.execProcess(requireId(req.containerId, 'container_id'));
-            const url = deps.streaming!.getExec({ containerId: req.containerId, cmd: req.cmd, tty: req.tty, stdin: req.stdin, stdout: req.stdout, stderr: req.stderr });
+            requireId(req.containerId, 'container_id');
+            const exec = { containerId: req.containerId, cmd: req.cmd, tty: req.tty, stdin: req.stdin, stdout: req.stdout, stderr: req.stderr };
+            // A container in a shim is streamed by its shim; one in this process by containerd's server.
+            const shim = await rt.shimStreamUrl({ kind: 'exec', req: exec });
+            const url = shim ? proxied('exec', shim) : (rt.execProcess(req.containerId), deps.streaming!.getExec(exec));
             return { response: { url } };
           },
         )
@@ -320,13 +327,15 @@ export function buildServices(deps: ServerDeps): { runtime: RuntimeServiceHandle
       ? R(
           'Attach',
           (req) => ({ request: { tty: req.tty, stdin: req.stdin, stdout: req.stdout, stderr: req.stderr }, containerId: req.containerId }),
-          (req) => {
+          async (req) => {
             // containerd: the container must exist and run, then the stream server's checks (GetAttach).
             const c = rt.getContainer(requireId(req.containerId, 'container_id'));
             if (c.state !== 'CONTAINER_RUNNING') throw new RuntimeError(grpc.status.UNKNOWN, `container is in ${c.state} state`);
             if (req.tty && req.stderr) throw invalid('tty', 'tty and stderr cannot both be true');
             if (!req.stdin && !req.stdout && !req.stderr) throw invalid('stdin', 'one of stdin, stdout, and stderr must be set');
-            const url = deps.streaming!.getAttach({ containerId: c.id, tty: req.tty, stdin: req.stdin, stdout: req.stdout, stderr: req.stderr });
+            const attach = { containerId: c.id, tty: req.tty, stdin: req.stdin, stdout: req.stdout, stderr: req.stderr };
+            const shim = await rt.shimStreamUrl({ kind: 'attach', req: attach });
+            const url = shim ? proxied('attach', shim) : deps.streaming!.getAttach(attach);
             return { response: { url } };
           },
         )
@@ -345,30 +354,30 @@ export function buildServices(deps: ServerDeps): { runtime: RuntimeServiceHandle
           },
         )
       : streaming('PortForward'),
-    ContainerStats: R('ContainerStats', byContainer, (req) => {
+    ContainerStats: R('ContainerStats', byContainer, async (req) => {
       const c = rt.getContainer(requireId(req.containerId, 'container_id'));
-      return { response: { stats: stats(c) } };
+      return { response: { stats: await stats(c) } };
     }),
     ListContainerStats: R(
       'ListContainerStats',
       (req) => ({ request: { filter: req.filter ?? undefined } }),
-      (req) => {
+      async (req) => {
         const f = req.filter;
         const list = rt.listContainers({ state: 'CONTAINER_RUNNING', ...(f ? { id: f.id, podSandboxId: f.podSandboxId, labelSelector: f.labelSelector } : {}) });
-        return { response: { stats: list.map(stats) } };
+        return { response: { stats: await Promise.all(list.map(stats)) } };
       },
     ),
-    PodSandboxStats: R('PodSandboxStats', bySandbox, (req) => {
+    PodSandboxStats: R('PodSandboxStats', bySandbox, async (req) => {
       const sb = rt.getSandbox(requireId(req.podSandboxId, 'pod_sandbox_id'));
-      return { response: { stats: podStats(rt, sb.id) } };
+      return { response: { stats: await podStats(rt, sb.id) } };
     }),
     ListPodSandboxStats: R(
       'ListPodSandboxStats',
       (req) => ({ request: { filter: req.filter ?? undefined } }),
-      (req) => {
+      async (req) => {
         const f = req.filter;
         const list = rt.listSandboxes({ state: 'SANDBOX_READY', ...(f ? { id: f.id, labelSelector: f.labelSelector } : {}) });
-        return { response: { stats: list.map((sb) => podStats(rt, sb.id)) } };
+        return { response: { stats: await Promise.all(list.map((sb) => podStats(rt, sb.id))) } };
       },
     ),
     UpdateRuntimeConfig: R(
@@ -493,9 +502,9 @@ export function buildServices(deps: ServerDeps): { runtime: RuntimeServiceHandle
   return { runtime, image };
 }
 
-function podStats(rt: Runtime, sandboxId: string) {
+async function podStats(rt: Runtime, sandboxId: string) {
   const sb = rt.sandboxes.get(sandboxId)!;
-  const containers = rt.listContainers({ podSandboxId: sb.id, state: 'CONTAINER_RUNNING' }).map((c) => containerStatsToProto(rt, c));
+  const containers = await Promise.all(rt.listContainers({ podSandboxId: sb.id, state: 'CONTAINER_RUNNING' }).map((c) => containerStatsToProto(rt, c)));
   const sum = (f: (s: (typeof containers)[number]) => string | undefined) => containers.reduce((a, s) => a + BigInt(f(s) ?? '0'), 0n).toString();
   const ts = nowNanos().toString();
   return {

@@ -1,10 +1,13 @@
 // The node's process table from /proc, as procps reads it (stat, status,
 // cmdline). The local runner's node shares the host's /proc, so there the
-// node's processes are its units' main processes and their descendants;
-// in compose (pid: service:node-N) every process in /proc is the node's.
+// node's processes are its units' cgroups (main processes, what joined the
+// cgroup, and their descendants); in compose (pid: service:node-N) every
+// process in /proc is the node's. A containerd shim's simulated container
+// processes follow it (shim-ps.ts).
 
 import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
-import { listUnitStates, pidAlive } from '@kubelab/systemd';
+import { cgroupProcsPath, listUnitStates, pidAlive, readCgroupProcs } from '@kubelab/systemd';
+import { withContainerProcs } from './shim-ps.js';
 import type { NodeEnv } from './node-env.js';
 
 export interface Proc {
@@ -156,15 +159,18 @@ export function treeOf(root: number, procs: Proc[]): Proc[] {
 /** The node's processes: all of /proc, or (local runner) its units' process trees. */
 export function nodeProcs(env: NodeEnv): Proc[] {
   const procs = allProcs();
-  if (!env.unitProcessesOnly) return procs;
-  const mains = listUnitStates(env.root)
-    .map((s) => s.mainPid)
-    .filter((pid) => pid > 0 && pidAlive(pid));
+  if (!env.unitProcessesOnly) return withContainerProcs(procs);
+  const units = listUnitStates(env.root);
+  const mains = units.map((s) => s.mainPid).filter((pid) => pid > 0 && pidAlive(pid));
+  // The rest of each unit's cgroup: daemons that left the main process's tree (containerd's shims).
+  const members = units.flatMap((s) => readCgroupProcs(cgroupProcsPath(env.root, s.unit)));
   const seen = new Set<number>();
-  return mains
-    .flatMap((pid) => treeOf(pid, procs))
-    .filter((p) => !seen.has(p.pid) && seen.add(p.pid))
-    .sort((a, b) => a.pid - b.pid);
+  return withContainerProcs(
+    [...mains, ...members]
+      .flatMap((pid) => treeOf(pid, procs))
+      .filter((p) => !seen.has(p.pid) && seen.add(p.pid))
+      .sort((a, b) => a.pid - b.pid),
+  );
 }
 
 /** uid → user name from the passwd file (the processes are real, so is their owner). */

@@ -3,7 +3,7 @@
 // unit's manager over its control socket. Exit codes as systemctl(1):
 // 0 active, 3 not running, 4 no such unit (status), 5 unit not loaded (jobs).
 
-import { effectiveState, listUnitStates, pidAlive, readJournal, readUnitState, sendControl, unitName, type ControlVerb, type UnitState } from '@kubelab/systemd';
+import { cgroupProcsPath, effectiveState, listUnitStates, pidAlive, readCgroupProcs, readJournal, readUnitState, sendControl, unitName, type ControlVerb, type UnitState } from '@kubelab/systemd';
 import { constants } from 'node:os';
 import { formatRecord } from './journalctl.js';
 import type { Io, NodeEnv, Tool } from './node-env.js';
@@ -19,9 +19,17 @@ function current(env: NodeEnv, unit: string): UnitState | undefined {
   return s && effectiveState(s, pidAlive);
 }
 
-function unitProcs(s: UnitState): UnitProc[] {
-  if (s.mainPid <= 0) return [];
-  return treeOf(s.mainPid, allProcs()).map((p) => ({ pid: p.pid, comm: p.comm, cmdline: p.cmdline, rssKb: p.rssKb, threads: p.threads, cpuUs: ((p.utime + p.stime) / CLK_TCK) * 1e6 }));
+/** The unit's cgroup: the main process's tree and what joined the cgroup (containerd's shims), by pid. */
+function unitProcs(s: UnitState, env: NodeEnv): UnitProc[] {
+  const roots = [...(s.mainPid > 0 ? [s.mainPid] : []), ...readCgroupProcs(cgroupProcsPath(env.root, s.unit))];
+  if (roots.length === 0) return [];
+  const procs = allProcs();
+  const seen = new Set<number>();
+  const members = roots
+    .flatMap((pid) => treeOf(pid, procs))
+    .filter((p) => !seen.has(p.pid) && seen.add(p.pid))
+    .sort((a, b) => a.pid - b.pid);
+  return members.map((p) => ({ pid: p.pid, comm: p.comm, cmdline: p.cmdline, rssKb: p.rssKb, threads: p.threads, cpuUs: ((p.utime + p.stime) / CLK_TCK) * 1e6 }));
 }
 
 async function status(units: string[], io: Io, env: NodeEnv, lines: number): Promise<number> {
@@ -36,7 +44,7 @@ async function status(units: string[], io: Io, env: NodeEnv, lines: number): Pro
     }
     const journal = lines > 0 ? (await readJournal(env.root, { units: [unit], lines })).map((r) => formatRecord(r)) : [];
     if (i > 0) io.out('\n');
-    io.out(formatStatus(s, unitProcs(s), journal, now));
+    io.out(formatStatus(s, unitProcs(s, env), journal, now));
     if (s.activeState !== 'active' && code === 0) code = EXIT_NOT_RUNNING;
   }
   return code;

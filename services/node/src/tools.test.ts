@@ -5,6 +5,7 @@ import { formatKernelLine } from './dmesg.js';
 import { formatFree, formatUptime, humanIec, parseMeminfo } from './meminfo.js';
 import { formatPsAux, formatPsEf, formatTop, statText, startText, type PsContext } from './ps.js';
 import { parseStat, type Proc } from './proc.js';
+import { containerProcs } from './shim-ps.js';
 
 beforeAll(() => {
   process.env.TZ = 'UTC';
@@ -123,6 +124,23 @@ describe('ps and top', () => {
         '',
       ].join('\n'),
     ));
+
+  it('ps -ef --forest: a shim after containerd restarted, with its containers under it at their container PIDs', () => {
+    const id = 'a'.repeat(64);
+    const shim = proc(400, 1, `containerd-shim-runc-v2 -namespace k8s.io -id ${id} -address /run/containerd/containerd.sock`, { threads: 1, session: 400 });
+    const rows = [proc(512, 1, '/usr/bin/containerd'), shim, ...containerProcs(shim, { pid: 400, tasks: [{ id: 'c1', pid: 1, argv: ['/docker-entrypoint.sh', 'nginx', '-g', 'daemon off;'] }] })];
+    expect(formatPsEf(rows, c, true)).toBe(
+      [
+        'UID          PID    PPID  C STIME TTY          TIME CMD',
+        'root         512       1  1 13:30 ?        00:00:02 /usr/bin/containerd',
+        `root         400       1  1 13:30 ?        00:00:02 containerd-shim-runc-v2 -namespace k8s.io -id ${id} -address /run/containerd/containerd.sock`,
+        'root           1     400  0 13:30 ?        00:00:00  \\_ /docker-entrypoint.sh nginx -g daemon off;',
+        '',
+      ].join('\n'),
+    );
+    // A ps.json of another process (a recycled pid) adds nothing.
+    expect(containerProcs(shim, { pid: 401, tasks: [{ id: 'c1', pid: 1, argv: ['sh'] }] })).toEqual([]);
+  });
 
   it.each([
     [{}, 'S'],

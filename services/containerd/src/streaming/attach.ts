@@ -108,3 +108,8 @@ export function stdinShell(config: StdioConfig, proc: MainProcess, prompt: (cwd:
   void proc.exited.then(() => shell.abort());
   return shell;
 }
+
+/** The prompt an image's shell draws: busybox/alpine ash shows the directory, debian's dash (nginx) a bare `# ` (undefined: busybox's). */
+export function imagePrompt(image: string): ((cwd: string) => string) | undefined {
+  return /(^|\/)nginx(:|@|$)/.test(image) ? () => '# ' : undefined;
+}

@@ -12,7 +12,7 @@
 
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { connect, type AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
 import {
@@ -51,7 +51,12 @@ export interface PortForwardRequest {
   port: number[];
 }
 
-type Pending = { kind: 'exec'; req: ExecRequest } | { kind: 'attach'; req: AttachRequest } | { kind: 'portforward'; req: PortForwardRequest };
+type Pending =
+  | { kind: 'exec'; req: ExecRequest }
+  | { kind: 'attach'; req: AttachRequest }
+  | { kind: 'portforward'; req: PortForwardRequest }
+  /** A stream a container's shim serves at `target` (its one-time URL): the connection is passed through. */
+  | { kind: 'exec' | 'attach'; proxy: string };
 
 /** A connected client of an exec or attachment, whichever transport it came over. */
 interface StreamClient {
@@ -145,6 +150,15 @@ export class StreamingServer {
     return this.insert({ kind: 'attach', req });
   }
 
+  /**
+   * CRI Exec or Attach of a container in a shim: the shim serves the stream
+   * at `target`; the URL handed out is this server's, as upstream's (the
+   * stream server is containerd's), and the upgrade is passed through.
+   */
+  getProxied(kind: 'exec' | 'attach', target: string): string {
+    return this.insert({ kind, proxy: target });
+  }
+
   /** CRI PortForward: registers the request and returns its one-time URL. */
   getPortForward(req: PortForwardRequest): string {
     return this.insert({ kind: 'portforward', req });
@@ -178,6 +192,7 @@ export class StreamingServer {
     const m = /^\/(exec|attach|portforward)\/([A-Za-z0-9_-]+)$/.exec(new URL(req.url ?? '/', 'http://x').pathname);
     const stream = m ? this.consume(m[1]!, m[2]!) : undefined;
     if (!stream) return refuse(404, 'Not Found', '404 page not found\n');
+    if ('proxy' in stream) return this.passThrough(req, socket, head, stream.proxy, refuse);
     const upgrade = (req.headers.upgrade ?? '').toLowerCase();
     if (upgrade === SPDY_31.toLowerCase()) return this.upgradeSpdy(req, socket, head, stream, refuse);
     if (upgrade !== 'websocket') return refuse(400, 'Bad Request', `unable to upgrade: the server does not support the ${req.headers.upgrade} protocol\n`);
@@ -208,7 +223,7 @@ export class StreamingServer {
    * the protocol negotiated from X-Stream-Protocol-Version, then the stream
    * connection for an exec, an attachment or a port forward.
    */
-  private upgradeSpdy(req: IncomingMessage, socket: Duplex, head: Buffer, stream: Pending, refuse: (code: number, reason: string, body: string) => void): void {
+  private upgradeSpdy(req: IncomingMessage, socket: Duplex, head: Buffer, stream: Exclude<Pending, { proxy: string }>, refuse: (code: number, reason: string, body: string) => void): void {
     const supported = stream.kind === 'portforward' ? [PORT_FORWARD_PROTOCOL] : REMOTECOMMAND_SPDY_PROTOCOLS;
     const h = negotiateStreamProtocol(headerValues(req.headers[HEADER_PROTOCOL_VERSION.toLowerCase()]), supported);
     if (!h.ok) {
@@ -227,6 +242,27 @@ export class StreamingServer {
       (client) => (stream.kind === 'exec' ? void this.serveExec(client, stream.req) : this.serveAttach(client, stream.req)),
       (e: Error) => this.opts.onError?.('spdy stream setup failed', { err: e.message }),
     );
+  }
+
+  /** Sends the client's request on to the shim's URL and splices the two connections (the shim answers the upgrade). */
+  private passThrough(req: IncomingMessage, socket: Duplex, head: Buffer, target: string, refuse: (code: number, reason: string, body: string) => void): void {
+    const url = new URL(target);
+    const up = connect({ host: url.hostname, port: Number(url.port) });
+    let connected = false;
+    up.once('connect', () => {
+      connected = true;
+      const headers: string[] = [];
+      for (let i = 0; i + 1 < req.rawHeaders.length; i += 2) headers.push(`${req.rawHeaders[i]}: ${req.rawHeaders[i + 1]}\r\n`);
+      up.write(`${req.method ?? 'GET'} ${url.pathname} HTTP/1.1\r\n${headers.join('')}\r\n`);
+      if (head.length) up.write(head);
+      socket.pipe(up);
+      up.pipe(socket);
+    });
+    up.on('error', (e) => (connected ? socket.destroy() : refuse(500, 'Internal Server Error', `error dialing the container's shim: ${e.message}\n`)));
+    up.on('close', () => socket.destroy());
+    socket.on('close', () => up.destroy());
+    this.spdySockets.add(socket);
+    socket.once('close', () => this.spdySockets.delete(socket));
   }
 
   private dialer(): PortDialer {

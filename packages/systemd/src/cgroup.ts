@@ -1,0 +1,55 @@
+// A unit's control group, as far as kubelab needs one: the pids that belong
+// to the unit besides its main process's own descendants. systemd puts a
+// service's processes in /sys/fs/cgroup/system.slice/<unit>/ and its
+// children stay there even when they leave the process tree (containerd's
+// shims daemonize); KillMode= decides who a stop signals. Without cgroups
+// the membership is a file under the node root, cgroup.procs, and a process
+// that leaves its parent's tree adds its own pid (CGROUP_PROCS_ENV names the
+// file, as /proc/self/cgroup would).
+
+import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { pidAlive } from './unit-state.js';
+
+/** The environment variable naming the unit's cgroup.procs file for its processes. */
+export const CGROUP_PROCS_ENV = 'KUBELAB_CGROUP_PROCS';
+
+/** <root>/sys/fs/cgroup/system.slice/<unit>/cgroup.procs */
+export function cgroupProcsPath(root: string, unit: string): string {
+  return join(root, 'sys', 'fs', 'cgroup', 'system.slice', unit, 'cgroup.procs');
+}
+
+/** The live pids of the file (one a line), without duplicates. */
+export function readCgroupProcs(path: string): number[] {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch {
+    return [];
+  }
+  const pids = new Set<number>();
+  for (const line of text.split('\n')) {
+    const pid = Number(line);
+    if (Number.isInteger(pid) && pid > 0 && pidAlive(pid)) pids.add(pid);
+  }
+  return [...pids];
+}
+
+/** Rewrites the file with its live pids and `add`: dead entries do not pile up. */
+export function writeCgroupProcs(path: string, add: number[] = []): number[] {
+  const pids = [...new Set([...readCgroupProcs(path), ...add])];
+  mkdirSync(dirname(path), { recursive: true });
+  writeFileSync(path, pids.map((p) => `${p}\n`).join(''));
+  return pids;
+}
+
+/** A process joins the cgroup its environment names (a daemon leaving its parent's tree); no-op without one. */
+export function joinCgroup(env: NodeJS.ProcessEnv = process.env, pid = process.pid): void {
+  const path = env[CGROUP_PROCS_ENV];
+  if (!path) return;
+  try {
+    appendFileSync(path, `${pid}\n`);
+  } catch {
+    // The unit's cgroup is gone (its manager stopped): nothing to join.
+  }
+}

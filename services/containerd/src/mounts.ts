@@ -1,0 +1,56 @@
+// Host-path mounts as copies (the simulated containers have in-memory
+// filesystems): a snapshot at start, and the `..data` link the kubelet swaps
+// on a projected volume's update (upstream AtomicWriter), which tells a
+// running container's copy to be refreshed.
+
+import { existsSync, readdirSync, readFileSync, readlinkSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+
+export interface Mount {
+  hostPath: string;
+  containerPath: string;
+}
+
+const MOUNT_FILE_LIMIT = 256;
+const MOUNT_BYTES_LIMIT = 4 * 1024 * 1024;
+
+/** The target of a projected volume's `..data` link: it changes on every kubelet update. */
+export function dataVersion(hostPath: string): string {
+  try {
+    return readlinkSync(join(hostPath, '..data'));
+  } catch {
+    return '';
+  }
+}
+
+/** Whether a mount is a kubelet-projected volume (configMap, secret, downwardAPI, projected): it has a `..data` link. */
+export function isProjected(hostPath: string): boolean {
+  return existsSync(join(hostPath, '..data'));
+}
+
+/** The files of `mounts` as container paths → content, bounded in count and bytes. */
+export function copyMounts(mounts: Mount[], warn: (m: string, f?: Record<string, unknown>) => void): Record<string, string> {
+  const files: Record<string, string> = {};
+  let count = 0;
+  let bytes = 0;
+  const copy = (host: string, inner: string) => {
+    if (count >= MOUNT_FILE_LIMIT || bytes >= MOUNT_BYTES_LIMIT) return;
+    const st = statSync(host);
+    if (st.isDirectory()) {
+      for (const name of readdirSync(host)) if (!name.startsWith('..')) copy(join(host, name), `${inner}/${name}`);
+    } else if (st.isFile() && st.size <= MOUNT_BYTES_LIMIT - bytes) {
+      files[inner] = readFileSync(host, 'utf8');
+      count++;
+      bytes += st.size;
+    }
+  };
+  for (const m of mounts) {
+    if (!m.hostPath || !m.containerPath) continue;
+    try {
+      if (existsSync(m.hostPath)) copy(m.hostPath, m.containerPath.replace(/\/+$/, ''));
+    } catch (err) {
+      warn('cannot copy mount', { hostPath: m.hostPath, err: (err as Error).message });
+    }
+  }
+  return files;
+}

@@ -1,0 +1,329 @@
+// A pod sandbox's running containers (containerd's tasks): their simulated
+// processes, CRI logs, listening ports and mount refreshes. The runtime's
+// metadata (states, restart bookkeeping, events) lives in runtime.ts, which
+// drives a sandbox's tasks through the Tasks interface: in this process
+// (LocalTasks) or in the sandbox's shim process (shim/, upstream's
+// containerd-shim-runc-v2 and its ttrpc Task service), so that containers
+// outlive a containerd restart.
+
+import { dirname } from 'node:path';
+import { CriLogWriter } from './logs.js';
+import { copyMounts, dataVersion, isProjected, type Mount } from './mounts.js';
+import { listenHttp, type Listener, type NetworkMode, type PortHandler } from './network.js';
+import { chunkText } from './output.js';
+import { SimProcess, StartError, type ExecOutcome } from './process.js';
+import type { StdioConfig } from './streaming/attach.js';
+import type { AttachRequest, ExecRequest } from './streaming/server.js';
+import type { ExecSession } from './streaming/session.js';
+import { nowNanos } from './time.js';
+
+/** Everything a task needs to start (containerd's Create: the OCI spec, here the simulated process's). */
+export interface TaskSpec {
+  id: string;
+  argv: string[];
+  env: Record<string, string>;
+  cwd: string;
+  /** Image rootfs, runtime files and copies of the host mounts. */
+  files: Record<string, string>;
+  programs: string[];
+  memoryLimitBytes: number;
+  baseMemoryBytes: number;
+  /** Host path of the CRI log, '' for none. */
+  logPath: string;
+  stdio: StdioConfig;
+  /** The image reference (the exec prompt depends on it). */
+  image: string;
+  /** Mounts kept in step with the host while the task runs (projected volumes). */
+  mounts: Mount[];
+}
+
+export interface TaskExit {
+  exitCode: number;
+  reason: string;
+  message: string;
+  /** Nanoseconds since the epoch, as a decimal string. */
+  finishedAt: string;
+}
+
+/** A task as its owner reports it (containerd's State): running until `exit` is set. */
+export interface TaskStatus {
+  id: string;
+  startedAt: string;
+  exit?: TaskExit;
+}
+
+export interface TaskUsage {
+  memoryBytes: number;
+  /** Decimal string (a bigint on the wire). */
+  cpuCoreNanos: string;
+  nanoCores: number;
+  fsBytes: number;
+  limit: number;
+}
+
+/** containerPort → where it is really served. */
+export type Ports = Record<string, { hostIp: string; hostPort: number }>;
+
+/** What a sandbox's tasks tell the runtime (upstream: the shim's TaskExit events). */
+export interface TaskEvents {
+  exit(id: string, exit: TaskExit): void;
+  ports(ports: Ports): void;
+  /** The tasks' owner went away (a shim that died): what ran there ended unobserved. */
+  lost(): void;
+}
+
+/** A start that failed as runc's create fails (argv[0] not found): the container ends with StartError. */
+export class TaskStartError extends Error {
+  override name = 'TaskStartError';
+}
+
+export interface Tasks {
+  start(spec: TaskSpec): Promise<{ startedAt: string }>;
+  kill(id: string, signal: 'SIGTERM' | 'SIGKILL'): Promise<void>;
+  execSync(id: string, cmd: string[], timeoutMs: number): Promise<ExecOutcome>;
+  usage(id: string): Promise<TaskUsage | undefined>;
+  update(id: string, memoryLimitBytes: number): Promise<void>;
+  reopenLog(id: string): Promise<void>;
+  /** Every task still known (running, or exited and not yet deleted) and the ports served. */
+  state(): Promise<{ tasks: TaskStatus[]; ports: Ports }>;
+  /** Forgets an exited task. */
+  delete(id: string): Promise<void>;
+  /** The sandbox is stopped: its ports close; a shim exits once nothing runs. */
+  shutdown(): Promise<void>;
+  /** containerd stops: in-process tasks end with it; a shim's go on. */
+  close(): Promise<void>;
+  /** A one-time Exec or Attach URL where the tasks' owner serves the stream (a shim; in-process tasks use containerd's server). */
+  streamUrl?(p: { kind: 'exec'; req: ExecRequest } | { kind: 'attach'; req: AttachRequest }): Promise<string>;
+}
+
+export interface LocalTasksOptions {
+  /** The sandbox's IP ('' on the host network: loopback). */
+  podIp: string;
+  networkMode: NetworkMode;
+  timeScale: number;
+  warn: (msg: string, fields?: Record<string, unknown>) => void;
+  /** At a task's start: PID 1 as a shell on the container's stdin, when it is one (streaming/attach.ts). */
+  mainProcess?: (spec: TaskSpec, proc: SimProcess) => ExecSession | undefined;
+}
+
+interface Live {
+  spec: TaskSpec;
+  proc: SimProcess;
+  log: CriLogWriter;
+  stdinShell?: ExecSession;
+}
+
+/** How often a running container's projected volumes are compared with the host (see watchMounts). */
+const MOUNT_REFRESH_MS = 1000;
+/** Exited tasks kept for their owner to read (a shim keeps them until Delete). */
+const MAX_EXITED = 256;
+
+/** A sandbox's tasks in this process. */
+export class LocalTasks implements Tasks {
+  private readonly live = new Map<string, Live>();
+  private readonly exited = new Map<string, TaskStatus>();
+  private readonly listeners = new Set<Listener>();
+  readonly ports: Ports = {};
+  private down = false;
+  private closed = false;
+
+  constructor(
+    private readonly opts: LocalTasksOptions,
+    private readonly events: TaskEvents,
+  ) {}
+
+  /** Whether any task still runs. */
+  get running(): number {
+    return this.live.size;
+  }
+
+  /** The running tasks and their main process's command line. */
+  list(): { id: string; argv: string[] }[] {
+    return [...this.live].map(([id, l]) => ({ id, argv: l.proc.argv }));
+  }
+
+  /** A running task's process (Exec, Attach and stats in the process that owns it). */
+  process(id: string): { proc: SimProcess; spec: TaskSpec; stdinShell?: ExecSession } | undefined {
+    const l = this.live.get(id);
+    return l && !l.proc.exit ? { proc: l.proc, spec: l.spec, ...(l.stdinShell ? { stdinShell: l.stdinShell } : {}) } : undefined;
+  }
+
+  start(spec: TaskSpec): Promise<{ startedAt: string }> {
+    if (this.down) return Promise.reject(new Error('sandbox network is torn down'));
+    if (this.live.has(spec.id)) return Promise.reject(new Error(`task ${spec.id}: already exists`));
+    const log = new CriLogWriter(spec.logPath || undefined, (e) => this.opts.warn('cannot write container log', { container: spec.id, err: e.message }));
+    const proc = new SimProcess({
+      argv: spec.argv,
+      env: spec.env,
+      cwd: spec.cwd,
+      files: spec.files,
+      programs: spec.programs,
+      timeScale: this.opts.timeScale,
+      memoryLimitBytes: spec.memoryLimitBytes,
+      baseMemoryBytes: spec.baseMemoryBytes,
+      // The CRI log is lines of text: bytes a command passed through are read as UTF-8 there.
+      output: (stream, data) => log.write(stream, chunkText(data)),
+      listen: (port, handler) => this.listen(port, handler),
+    });
+    let stdinShell: ExecSession | undefined;
+    try {
+      stdinShell = this.opts.mainProcess?.(spec, proc);
+      if (stdinShell) proc.startWith(() => stdinShell!.run());
+      else proc.start();
+    } catch (err) {
+      log.close();
+      if (err instanceof StartError) return Promise.reject(new TaskStartError(err.message));
+      return Promise.reject(err as Error);
+    }
+    this.exited.delete(spec.id);
+    this.live.set(spec.id, { spec, proc, log, ...(stdinShell ? { stdinShell } : {}) });
+    const startedAt = proc.startedAt!.toString();
+    void proc.exited.then((exit) => {
+      if (this.closed) return;
+      log.close();
+      this.live.delete(spec.id);
+      const e: TaskExit = { exitCode: exit.exitCode, reason: exit.reason, message: exit.message, finishedAt: exit.finishedAt.toString() };
+      this.exited.set(spec.id, { id: spec.id, startedAt, exit: e });
+      for (const old of this.exited.keys()) {
+        if (this.exited.size <= MAX_EXITED) break;
+        this.exited.delete(old);
+      }
+      this.events.exit(spec.id, e);
+    });
+    this.watchMounts(spec, proc);
+    return Promise.resolve({ startedAt });
+  }
+
+  async kill(id: string, signal: 'SIGTERM' | 'SIGKILL'): Promise<void> {
+    const proc = this.live.get(id)?.proc;
+    if (!proc || proc.exit) return;
+    if (signal === 'SIGTERM') proc.term();
+    else proc.kill();
+  }
+
+  async execSync(id: string, cmd: string[], timeoutMs: number): Promise<ExecOutcome> {
+    const proc = this.live.get(id)?.proc;
+    if (!proc || proc.exit) throw new Error('container is in CONTAINER_EXITED state');
+    return proc.execSync(cmd, timeoutMs);
+  }
+
+  async usage(id: string): Promise<TaskUsage | undefined> {
+    const proc = this.live.get(id)?.proc;
+    if (!proc || !proc.startedAt) return undefined;
+    const elapsed = nowNanos() - proc.startedAt;
+    const cores = proc.cpuCores;
+    // What a program declares it burns, plus the time the container's shells actually held the thread (a busy loop: about a core).
+    return {
+      memoryBytes: proc.memoryBytes(),
+      cpuCoreNanos: ((elapsed * BigInt(Math.round(cores * 1e6))) / 1_000_000n + BigInt(Math.round(proc.cpu.ranMs * 1e6))).toString(),
+      nanoCores: Math.round((cores + proc.cpu.cores()) * 1e9),
+      fsBytes: proc.fs.writtenBytes,
+      limit: proc.memoryLimitBytes,
+    };
+  }
+
+  async update(id: string, memoryLimitBytes: number): Promise<void> {
+    const proc = this.live.get(id)?.proc;
+    if (!proc) return;
+    proc.memoryLimitBytes = memoryLimitBytes;
+    if (memoryLimitBytes > 0 && proc.memoryBytes() >= memoryLimitBytes) proc.oomKill();
+  }
+
+  async reopenLog(id: string): Promise<void> {
+    this.live.get(id)?.log.reopen();
+  }
+
+  async state(): Promise<{ tasks: TaskStatus[]; ports: Ports }> {
+    const tasks: TaskStatus[] = [...this.exited.values()];
+    for (const [id, l] of this.live) tasks.push({ id, startedAt: l.proc.startedAt!.toString() });
+    return { tasks, ports: { ...this.ports } };
+  }
+
+  async delete(id: string): Promise<void> {
+    this.exited.delete(id);
+  }
+
+  async shutdown(): Promise<void> {
+    this.down = true;
+    for (const l of [...this.listeners]) await l.close();
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const l of this.live.values()) l.proc.kill();
+    for (const l of [...this.listeners]) await l.close();
+  }
+
+  private async listen(port: number, handler: PortHandler): Promise<Listener> {
+    if (this.down) throw new Error('sandbox network is torn down');
+    if (this.ports[String(port)]) throw new Error('98: Address already in use');
+    const l = await listenHttp(this.opts.networkMode, this.opts.podIp || '127.0.0.1', port, handler);
+    this.ports[String(port)] = { hostIp: l.hostIp, hostPort: l.hostPort };
+    this.events.ports({ ...this.ports });
+    const closing: Listener = {
+      ...l,
+      close: async () => {
+        this.listeners.delete(closing);
+        if (this.ports[String(port)]?.hostPort === l.hostPort) {
+          delete this.ports[String(port)];
+          if (!this.closed) this.events.ports({ ...this.ports });
+        }
+        await l.close();
+      },
+    };
+    this.listeners.add(closing);
+    return closing;
+  }
+
+  /**
+   * Keeps a running container's copies of kubelet-projected volumes in step
+   * with the host, as a bind mount would: on a swap of `..data` the files are
+   * copied again. Other mounts stay the snapshot taken at start (subPath
+   * mounts of a ConfigMap never update upstream either).
+   */
+  private watchMounts(spec: TaskSpec, proc: SimProcess): void {
+    const watched = spec.mounts
+      .filter((m) => m.hostPath && m.containerPath && isProjected(m.hostPath))
+      .map((m) => {
+        const mount = { hostPath: m.hostPath, containerPath: m.containerPath.replace(/\/+$/, '') };
+        return { mount, version: dataVersion(m.hostPath), files: new Set(Object.keys(copyMounts([mount], this.opts.warn))) };
+      });
+    if (!watched.length) return;
+    let busy = false;
+    const refresh = async () => {
+      if (busy || proc.exit) return;
+      busy = true;
+      try {
+        for (const w of watched) {
+          const version = dataVersion(w.mount.hostPath);
+          if (version === w.version) continue;
+          w.version = version;
+          const next = copyMounts([w.mount], this.opts.warn);
+          for (const path of w.files) if (!(path in next)) await proc.fs.rm(path, { force: true }).catch(() => {});
+          for (const [path, content] of Object.entries(next)) {
+            await proc.fs.mkdir(dirname(path), { recursive: true });
+            await proc.fs.writeFile(path, content);
+          }
+          w.files = new Set(Object.keys(next));
+        }
+      } catch (err) {
+        this.opts.warn('cannot refresh mount', { container: spec.id, err: (err as Error).message });
+      } finally {
+        busy = false;
+      }
+    };
+    const timer = setInterval(() => void refresh(), MOUNT_REFRESH_MS);
+    timer.unref();
+    void proc.exited.then(() => clearInterval(timer));
+  }
+}
+
+/** Starts and finds the shim processes that run sandboxes' tasks (shim/launcher.ts). */
+export interface ShimLauncher {
+  /** A new shim for sandbox `id` (RunPodSandbox). */
+  start(id: string, podIp: string, events: TaskEvents): Promise<Tasks>;
+  /** The shim a previous containerd left for sandbox `id` (its task directory), undefined when it is gone. */
+  connect(id: string, events: TaskEvents): Promise<Tasks | undefined>;
+  /** Ends the shims of sandboxes the metadata does not know (started just before containerd died unrecorded); returns their ids. */
+  cleanup(known: Set<string>): string[];
+}
