@@ -125,6 +125,4 @@ ENTRYPOINT ["node", "/app/dist/main.js"]
 FROM runtime-net AS node
 COPY docker/node-init.sh /usr/local/bin/node-init
 COPY docker/node-routes.mjs docker/kube-rest.mjs /usr/local/lib/kubelab/
-# kubeadm's visible phases for the compose stack (the one-shot `kubeadm` service).
-COPY docker/kubeadm/ /usr/local/lib/kubelab/kubeadm/
 ENTRYPOINT ["/usr/local/bin/node-init"]

@@ -1,4 +1,4 @@
-// The apiserver's REST API for the node image's scripts (kubeadm.mjs,
+// The apiserver's REST API for the node image's scripts (
 // node-routes.mjs), which carry no dependencies: HTTPS with node:https, the
 // server, CA and client certificate taken from a kubeconfig, as client-go's
 // clientcmd builds a rest.Config from one. The kubeconfigs read here are the

@@ -184,7 +184,9 @@ describe.skipIf(!canRun).sequential('compose stack end to end', () => {
     expect(roles).toMatch(/^node-1\s+Ready\s+<none>\s/m);
     const cp = await kubectlJson<Node>(stack, ['get', 'node', 'control-plane']);
     expect(cp.spec?.taints).toEqual([{ key: 'node-role.kubernetes.io/control-plane', effect: 'NoSchedule' }]);
-    expect(await compose(stack, ['logs', '--no-color', 'kubeadm'])).toContain('[addons] Applied essential addon: kube-proxy');
+    const kubeadmLog = await compose(stack, ['logs', '--no-color', 'kubeadm']);
+    expect(kubeadmLog).toContain('[addons] Applied essential addon: kube-proxy');
+    expect(kubeadmLog).toContain('[addons] Applied addon: node-problem-detector (DaemonSet kube-system/node-problem-detector)');
 
     // "Selbst nachsehen", where kubelab has it: node conditions, the control
     // plane's leader-election Leases and the nodes' heartbeats.
@@ -371,12 +373,12 @@ describe.skipIf(!canRun).sequential('compose stack end to end', () => {
   });
 
   // ------------------------------------------------------------------ 2
-  it("the seed's kube-system views: control-plane static pods with the node name, the kube-proxy DaemonSet on every node, the manifests on the node", async () => {
+  it("the seed's kube-system views: control-plane static pods with the node name, the kube-proxy and node-problem-detector DaemonSets on every node, the manifests on the node", async () => {
     const pods = await waitFor(
       'kube-system pods Running and ready',
       async () => {
         const items = (await kubectlJson<KubeList<Pod>>(stack, ['-n', 'kube-system', 'get', 'pods'])).items;
-        return items.length === 7 && items.every((p) => p.status?.phase === 'Running' && isPodReady(p)) ? items : undefined;
+        return items.length === 10 && items.every((p) => p.status?.phase === 'Running' && isPodReady(p)) ? items : undefined;
       },
       { timeoutMs: 120_000, everyMs: 1_000 },
     );
@@ -390,6 +392,9 @@ describe.skipIf(!canRun).sequential('compose stack end to end', () => {
     const proxies = pods.filter((p) => p.metadata.labels?.['k8s-app'] === 'kube-proxy');
     expect(proxies.map((p) => p.spec?.nodeName).sort()).toEqual(['control-plane', 'node-1', 'node-2']);
     for (const p of proxies) expect(p.metadata.name).toMatch(/^kube-proxy-[a-z0-9]{5}$/);
+    const detectors = pods.filter((p) => p.metadata.labels?.app === 'node-problem-detector');
+    expect(detectors.map((p) => p.spec?.nodeName).sort()).toEqual(['control-plane', 'node-1', 'node-2']);
+    for (const p of detectors) expect(p.metadata.name).toMatch(/^node-problem-detector-[a-z0-9]{5}$/);
 
     // What the seed's commands print.
     const wide = await kubectl(stack, ['-n', 'kube-system', 'get', 'pods', '-o', 'wide']);
@@ -399,6 +404,7 @@ describe.skipIf(!canRun).sequential('compose stack end to end', () => {
     const ds = await kubectl(stack, ['-n', 'kube-system', 'get', 'daemonsets']);
     expect(ds).toMatch(/^NAME\s+DESIRED\s+CURRENT\s+READY\s+UP-TO-DATE\s+AVAILABLE\s+NODE SELECTOR\s+AGE$/m);
     expect(ds).toMatch(/^kube-proxy\s+3\s+3\s+3\s+3\s+3\s+kubernetes\.io\/os=linux\s+\S+$/m);
+    expect(ds).toMatch(/^node-problem-detector\s+3\s+3\s+3\s+3\s+3\s+<none>\s+\S+$/m);
     expect((await compose(stack, ['exec', '-T', 'kubelet-control-plane', 'ls', '/etc/kubernetes/manifests'])).split('\n').filter(Boolean)).toEqual([
       'etcd.yaml',
       'kube-apiserver.yaml',

@@ -17,7 +17,8 @@ export async function flagOwners(entries: Map<string, string>): Promise<Map<stri
   await Promise.all(
     [...entries].map(async ([service, entry]) => {
       try {
-        const { stdout } = await run(process.execPath, [entry], { env: { ...process.env, KUBELAB_PRINT_FLAGS: '1' }, timeout: 15_000 });
+        // Seven binaries load at once: ~3 s each on an idle machine, over 15 s on a busy two-core one (seen at load 12).
+        const { stdout } = await run(process.execPath, [entry], { env: { ...process.env, KUBELAB_PRINT_FLAGS: '1' }, timeout: 60_000 });
         const { flags } = JSON.parse(stdout.trim().split('\n').pop() ?? '{}') as { flags?: string[] };
         for (const f of flags ?? []) {
           if (!owners.has(f)) owners.set(f, new Set());

@@ -10,6 +10,7 @@ import { checkExpirationCommand } from './certs-expiration.js';
 import { encryptionConfigCommand } from './encryption-config.js';
 import { criStreamCommand, kubeadmNatsCommand, NATS_USAGE_FLAGS, writeHostTraceFiles } from './kubeadm-nats.js';
 import { copyKubeconfig, kubeadmInitFiles, type KubeadmInitOptions } from './kubeadm.js';
+import { CONTROL_PLANE_USAGE, controlPlaneCommand } from './kubeadm-control-plane.js';
 
 const initFlags = new FlagSet('kubelab kubeadm init')
   .string('dir', '/etc/kubernetes', "The control plane's /etc/kubernetes: pki/, admin.conf, super-admin.conf, controller-manager.conf, scheduler.conf, encryption-config.yaml")
@@ -89,7 +90,7 @@ const USAGE = `Usage: kubelab kubeadm <phase> [flags]
           kubeadm init's certs and kubeconfig phases, each node's kubelet.conf (--nodes) or
           bootstrap-kubelet.conf (--join-nodes) and kube-proxy.conf, the bootstrap token
           (DIR/bootstrap-token.json, 24 h) and the encryption config; files that exist are kept
-  admin-kubeconfig [--from /etc/kubernetes/admin.conf] --server URL [--nats-url URL] OUT
+${CONTROL_PLANE_USAGE}  admin-kubeconfig [--from /etc/kubernetes/admin.conf] --server URL [--nats-url URL] OUT
           Copy admin.conf for the user (mode 0600, owned by OUT's folder's owner), with the server they reach;
           with --nats-url also the trace identity and cluster.json, for \`kubelab trace --state-dir <OUT's folder>\`
   encryption-config PATH
@@ -131,6 +132,8 @@ export async function kubeadmCommand(argv: string[]): Promise<number> {
         if (a.natsUrl) process.stdout.write(`[trace] Wrote the trace identity and cluster.json in "${dirname(a.out)}" for ${a.natsUrl}\n`);
         return 0;
       }
+      case 'control-plane':
+        return await controlPlaneCommand(rest);
       case 'encryption-config':
         return encryptionConfigCommand(rest);
       case 'nats':

@@ -19,7 +19,7 @@ import { parse, stringify } from 'yaml';
 import { BOOTSTRAP_KUBELET_CONF, BOOTSTRAP_TOKEN_FILE, ensureBootstrapKubeletConf, ensureBootstrapToken, rfc3339 } from './bootstrap-token.js';
 import { ANONYMOUS_PATHS, AUTHENTICATION_CONFIG_FILE, ensureAuthenticationConfig } from './authentication-config.js';
 import { ENCRYPTION_CONFIG_FILE, ensureEncryptionConfig } from './encryption-config.js';
-import { NATS_CLIENT_FILES, kubeadmFiles, nodeNames, type Layout } from './topology.js';
+import { CONTROL_PLANE_NODE, NATS_CLIENT_FILES, kubeadmFiles, nodeNames, type Layout } from './topology.js';
 import { NPD_IDENTITY } from './npd-addon.js';
 
 /** kube-proxy's identity (upstream binds system:node-proxier to the user system:kube-proxy). */
@@ -169,11 +169,11 @@ export async function copyKubeconfig(from: string, to: string, server?: string):
   await chmod(to, 0o600);
 }
 
-/** `pnpm kubelab up`: the state dir plays /etc/kubernetes, each node folder that node's; every node joins with the bootstrap token. */
+/** `pnpm kubelab up`: the state dir plays /etc/kubernetes, each node folder that node's; control-plane is init's own node, the workers join with the bootstrap token. */
 export async function kubeadmInit(layout: Layout, userKubeconfig: string): Promise<void> {
   const server = `https://127.0.0.1:${layout.ports.apiserver}`;
   const files = kubeadmFiles(layout);
-  const nodes = nodeNames(layout).map((name) => ({ name, kubeletConf: files.kubelet(name), join: true }));
+  const nodes = nodeNames(layout).map((name) => ({ name, kubeletConf: files.kubelet(name), join: name !== CONTROL_PLANE_NODE }));
   const pki = await kubeadmInitFiles({ dir: layout.stateDir, server, serviceCidr: '10.96.0.0/12', nodes, kubeProxyConfs: [files.kubeProxy] });
   await ensureNatsClientCerts(layout.stateDir, pki.etcdCa, nodeNames(layout));
   await ensureKubeconfig(files.nodeProblemDetector, pki.ca, NPD_IDENTITY, { server });

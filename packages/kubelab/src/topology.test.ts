@@ -1,23 +1,47 @@
 import { describe, expect, it } from 'vitest';
-import { clusterInfo, components, controlPlanePorts, DEFAULT_PORTS, natsClientFiles, natsConfig, nodePorts, runnerFlags } from './topology.js';
+import { clusterInfo, components, controlPlaneNodePorts, controlPlanePorts, DEFAULT_PORTS, natsClientFiles, natsConfig, nodeNames, nodePorts, runnerFlags } from './topology.js';
 import { parseUpArgs, refuseRunnerFlags } from './up.js';
 
 describe('local topology', () => {
   const specs = components({ stateDir: '/s', nodes: 2, portOffset: 0, ports: DEFAULT_PORTS });
 
-  it('starts the control plane first, then containerd, kubelet, kube-proxy and the node problem detector per node, named like the compose services', () => {
+  it('starts the control plane first, then containerd, kubelet, kube-proxy and the node problem detector per node (control-plane first), named like the compose services', () => {
     expect(specs.map((s) => s.name)).toEqual([
       'nats',
       'apiserver',
       'scheduler',
       'controller-manager',
-      ...[1, 2].flatMap((i) => [`containerd-${i}`, `kubelet-${i}`, `kube-proxy-${i}`, `node-problem-detector-${i}`]),
+      ...['control-plane', 1, 2].flatMap((i) => [`containerd-${i}`, `kubelet-${i}`, `kube-proxy-${i}`, `node-problem-detector-${i}`]),
     ]);
   });
 
   it('gives node-1 the upstream ports and shifts further nodes by 100', () => {
     expect(nodePorts(1)).toEqual({ kubelet: 10250, kubeletHealthz: 10248, kubeProxyHealthz: 10256, kubeProxyMetrics: 10249, containerdHealth: 10260, npd: 10266, npdMetrics: 10267 });
     expect(nodePorts(2).kubelet).toBe(10350);
+  });
+
+  it("puts the control-plane node's ports into the gap of the node stride, clear of every worker's and the control plane's", () => {
+    expect(controlPlaneNodePorts(0)).toEqual({ kubelet: 10270, kubeletHealthz: 10268, kubeProxyHealthz: 10276, kubeProxyMetrics: 10269, containerdHealth: 10280, npd: 10286, npdMetrics: 10287 });
+    const used = new Set([...Object.values(DEFAULT_PORTS), ...[1, 2, 3].flatMap((i) => Object.values(nodePorts(i)))]);
+    for (const p of Object.values(controlPlaneNodePorts(0))) expect(used.has(p), String(p)).toBe(false);
+  });
+
+  it("registers the control-plane node as kubeadm init's own: kubelet.conf without bootstrap, the control-plane taint, static pods from its root's /etc/kubernetes/manifests", () => {
+    const cp = specs.find((s) => s.name === 'kubelet-control-plane')!;
+    expect(cp.args).toEqual(
+      expect.arrayContaining([
+        '--hostname-override=control-plane',
+        '--kubeconfig=/s/nodes/control-plane/kubelet.conf',
+        '--register-with-taints=node-role.kubernetes.io/control-plane:NoSchedule',
+        '--pod-manifest-path=/s/nodes/control-plane/root/etc/kubernetes/manifests',
+        '--port=10270',
+      ]),
+    );
+    expect(cp.args.some((a) => a.startsWith('--bootstrap-kubeconfig'))).toBe(false);
+    const worker = specs.find((s) => s.name === 'kubelet-1')!;
+    expect(worker.args).toContain('--bootstrap-kubeconfig=/s/nodes/node-1/bootstrap-kubelet.conf');
+    expect(worker.args.some((a) => a.startsWith('--register-with-taints'))).toBe(false);
+    expect(nodeNames({ nodes: 2 })).toEqual(['control-plane', 'node-1', 'node-2']);
   });
 
   it('never lets a local kube-proxy apply rules: every node shares the host network namespace', () => {

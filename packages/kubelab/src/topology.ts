@@ -11,6 +11,12 @@ import { AUTHENTICATION_CONFIG_FILE } from './authentication-config.js';
 import { ENCRYPTION_CONFIG_FILE } from './encryption-config.js';
 import { REPO_ROOT } from './paths.js';
 
+/** kubeadm init's own node, where the control plane's static pods run (compose's node of the same name). */
+export const CONTROL_PLANE_NODE = 'control-plane';
+/** What kubeadm's mark-control-plane phase (and nodeRegistration.taints) puts on it. */
+export const CONTROL_PLANE_TAINT = { key: 'node-role.kubernetes.io/control-plane', effect: 'NoSchedule' } as const;
+export const CONTROL_PLANE_LABELS: Record<string, string> = { 'node-role.kubernetes.io/control-plane': '', 'node.kubernetes.io/exclude-from-external-load-balancers': '' };
+
 /** The monitors upstream's DaemonSet manifest starts the Node Problem Detector with (its configs ship in the service's config/). */
 const NPD_CONFIG_DIR = join(REPO_ROOT, 'services', 'node-problem-detector', 'config');
 const NPD_SYSTEM_LOG_MONITORS = ['kernel-monitor.json', 'readonly-monitor.json', 'systemd-monitor.json'];
@@ -42,6 +48,15 @@ export interface NodePorts {
   containerdHealth: number;
   npd: number;
   npdMetrics: number;
+}
+
+/**
+ * The control-plane node's ports: node-1's moved by 20, into the gap every
+ * node stride leaves (x70-x89), so they collide with no worker of this or a
+ * neighbouring --port-offset.
+ */
+export function controlPlaneNodePorts(offset = 0): NodePorts {
+  return nodePorts(1, offset + 20);
 }
 
 /** Every control-plane port moved by `offset` (`kubelab up --port-offset`: a second cluster beside the first). */
@@ -179,7 +194,7 @@ export function criSocket(layout: Layout, node: string): string {
   return join(nodeRoot(layout, node), 'run', 'containerd', 'containerd.sock');
 }
 
-/** The control plane, then per node: containerd, kubelet, kube-proxy. */
+/** The control plane, then per node (control-plane first): containerd, kubelet, kube-proxy, node-problem-detector. */
 export function components(layout: Layout): ComponentSpec[] {
   const { ports } = layout;
   const files = kubeadmFiles(layout);
@@ -261,96 +276,121 @@ export function components(layout: Layout): ComponentSpec[] {
       insecureHealth: true,
     },
   ];
-  for (let i = 1; i <= layout.nodes; i++) {
-    const node = `node-${i}`;
-    const p = nodePorts(i, layout.portOffset);
-    const dir = nodeDir(layout, node);
-    const sock = criSocket(layout, node);
-    const natsTls = natsClientFiles(layout.stateDir, { node });
-    const unit = (name: NodeUnitName) => ({ node, root: nodeRoot(layout, node), name });
-    list.push(
-      {
-        name: `containerd-${i}`,
-        service: 'containerd',
-        args: [
-          `--node-name=${node}`,
-          `--address=${sock}`,
-          `--root=${join(dir, 'containerd')}`,
-          `--health-port=${p.containerdHealth}`,
-          `--nats-url=${nats}`,
-          `--nats-ca-file=${natsTls.caFile}`,
-          `--nats-cert-file=${natsTls.certFile}`,
-          `--nats-key-file=${natsTls.keyFile}`,
-        ],
-        health: `http://127.0.0.1:${p.containerdHealth}/healthz`,
-        unit: unit('containerd'),
-      },
-      {
-        name: `kubelet-${i}`,
-        service: 'kubelet',
-        args: [
-          `--hostname-override=${node}`,
-          '--node-ip=127.0.0.1',
-          '--address=127.0.0.1',
-          `--apiserver-grpc-address=${grpc}`,
-          // As after `kubeadm join`: the bootstrap token asks for the node's certificate, written to <root-dir>/pki and --kubeconfig.
-          `--bootstrap-kubeconfig=${files.bootstrapKubelet(node)}`,
-          `--kubeconfig=${files.kubelet(node)}`,
-          // kubeadm's kubelet: the apiserver's client certificate (and any other from the cluster CA) authenticates.
-          `--client-ca-file=${files.caCert}`,
-          `--container-runtime-endpoint=unix://${sock}`,
-          `--port=${p.kubelet}`,
-          `--healthz-port=${p.kubeletHealthz}`,
-          `--root-dir=${join(dir, 'kubelet')}`,
-          `--pod-manifest-path=${join(dir, 'manifests')}`,
-          `--pod-logs-dir=${join(dir, 'pods')}`,
-          // kubeadm's KubeletConfiguration: rotateCertificates: true (renewed into <root-dir>/pki).
-          '--rotate-certificates',
-          // As most distributions run the kubelet: its log shows SyncLoop ADD/UPDATE/DELETE and container kills.
-          '--v=2',
-        ],
-        unit: unit('kubelet'),
-      },
-      {
-        name: `kube-proxy-${i}`,
-        service: 'kube-proxy',
-        args: [
-          `--hostname-override=${node}`,
-          `--apiserver-grpc-address=${grpc}`,
-          `--kubeconfig=${files.kubeProxy}`,
-          // Local nodes share the host's network namespace: render the rules, never apply them there.
-          '--apply=never',
-          `--healthz-bind-address=127.0.0.1:${p.kubeProxyHealthz}`,
-          `--metrics-bind-address=127.0.0.1:${p.kubeProxyMetrics}`,
-        ],
-        unit: unit('kube-proxy'),
-      },
-      {
-        name: `node-problem-detector-${i}`,
-        service: 'node-problem-detector',
-        args: [
-          `--hostname-override=${node}`,
-          `--apiserver-grpc-address=${grpc}`,
-          `--kubeconfig=${files.nodeProblemDetector}`,
-          `--config.system-log-monitor=${NPD_SYSTEM_LOG_MONITORS.map((f) => join(NPD_CONFIG_DIR, f)).join(',')}`,
-          `--config.custom-plugin-monitor=${NPD_CUSTOM_PLUGIN_MONITORS.map((f) => join(NPD_CONFIG_DIR, f)).join(',')}`,
-          '--address=127.0.0.1',
-          `--port=${p.npd}`,
-          '--prometheus-address=127.0.0.1',
-          `--prometheus-port=${p.npdMetrics}`,
-        ],
-        // The DaemonSet's env: the health checker finds this node's kubelet healthz here.
-        env: { HOST_ADDRESS: '127.0.0.1', KUBELET_PORT: String(p.kubeletHealthz) },
-        unit: unit('node-problem-detector'),
-      },
-    );
-  }
+  list.push(...nodeComponents(layout, CONTROL_PLANE_NODE, 'control-plane', controlPlaneNodePorts(layout.portOffset)));
+  for (let i = 1; i <= layout.nodes; i++) list.push(...nodeComponents(layout, `node-${i}`, String(i), nodePorts(i, layout.portOffset)));
   return list;
 }
 
-/** The node names of a layout (node-1 … node-N). */
-export function nodeNames(layout: Layout): string[] {
+/**
+ * One node's units: containerd, kubelet, kube-proxy, the Node Problem
+ * Detector. The control-plane node is kubeadm init's own (its kubelet.conf
+ * is written, no bootstrap), registers with kubeadm's taint and runs the
+ * static pods from <root>/etc/kubernetes/manifests; the workers join.
+ */
+function nodeComponents(layout: Layout, node: string, suffix: string, p: NodePorts): ComponentSpec[] {
+  const files = kubeadmFiles(layout);
+  const grpc = `127.0.0.1:${layout.ports.apiserverGrpc}`;
+  const nats = `nats://127.0.0.1:${layout.ports.nats}`;
+  const controlPlane = node === CONTROL_PLANE_NODE;
+  const dir = nodeDir(layout, node);
+  const sock = criSocket(layout, node);
+  const natsTls = natsClientFiles(layout.stateDir, { node });
+  const unit = (name: NodeUnitName) => ({ node, root: nodeRoot(layout, node), name });
+  return [
+    {
+      name: `containerd-${suffix}`,
+      service: 'containerd',
+      args: [
+        `--node-name=${node}`,
+        `--address=${sock}`,
+        `--root=${join(dir, 'containerd')}`,
+        `--health-port=${p.containerdHealth}`,
+        `--nats-url=${nats}`,
+        `--nats-ca-file=${natsTls.caFile}`,
+        `--nats-cert-file=${natsTls.certFile}`,
+        `--nats-key-file=${natsTls.keyFile}`,
+      ],
+      health: `http://127.0.0.1:${p.containerdHealth}/healthz`,
+      unit: unit('containerd'),
+    },
+    {
+      name: `kubelet-${suffix}`,
+      service: 'kubelet',
+      args: [
+        `--hostname-override=${node}`,
+        '--node-ip=127.0.0.1',
+        '--address=127.0.0.1',
+        `--apiserver-grpc-address=${grpc}`,
+        // As after `kubeadm join`: the bootstrap token asks for the node's certificate, written to <root-dir>/pki and --kubeconfig.
+        // kubeadm init's own node has its kubelet.conf from the start.
+        ...(controlPlane ? [] : [`--bootstrap-kubeconfig=${files.bootstrapKubelet(node)}`]),
+        `--kubeconfig=${files.kubelet(node)}`,
+        // kubeadm's kubelet: the apiserver's client certificate (and any other from the cluster CA) authenticates.
+        `--client-ca-file=${files.caCert}`,
+        `--container-runtime-endpoint=unix://${sock}`,
+        `--port=${p.kubelet}`,
+        `--healthz-port=${p.kubeletHealthz}`,
+        `--root-dir=${join(dir, 'kubelet')}`,
+        // kubeadm's staticPodPath; the control-plane node's holds the four static pods (control-plane-node.ts).
+        `--pod-manifest-path=${staticPodPath(layout, node)}`,
+        // kubeadm's nodeRegistration.taints of an init node, set at registration so no pod lands before mark-control-plane.
+        ...(controlPlane ? [`--register-with-taints=${CONTROL_PLANE_TAINT.key}:${CONTROL_PLANE_TAINT.effect}`] : []),
+        `--pod-logs-dir=${join(dir, 'pods')}`,
+        // kubeadm's KubeletConfiguration: rotateCertificates: true (renewed into <root-dir>/pki).
+        '--rotate-certificates',
+        // As most distributions run the kubelet: its log shows SyncLoop ADD/UPDATE/DELETE and container kills.
+        '--v=2',
+      ],
+      unit: unit('kubelet'),
+    },
+    {
+      name: `kube-proxy-${suffix}`,
+      service: 'kube-proxy',
+      args: [
+        `--hostname-override=${node}`,
+        `--apiserver-grpc-address=${grpc}`,
+        `--kubeconfig=${files.kubeProxy}`,
+        // Local nodes share the host's network namespace: render the rules, never apply them there.
+        '--apply=never',
+        `--healthz-bind-address=127.0.0.1:${p.kubeProxyHealthz}`,
+        `--metrics-bind-address=127.0.0.1:${p.kubeProxyMetrics}`,
+      ],
+      unit: unit('kube-proxy'),
+    },
+    {
+      name: `node-problem-detector-${suffix}`,
+      service: 'node-problem-detector',
+      args: [
+        `--hostname-override=${node}`,
+        `--apiserver-grpc-address=${grpc}`,
+        `--kubeconfig=${files.nodeProblemDetector}`,
+        `--config.system-log-monitor=${NPD_SYSTEM_LOG_MONITORS.map((f) => join(NPD_CONFIG_DIR, f)).join(',')}`,
+        `--config.custom-plugin-monitor=${NPD_CUSTOM_PLUGIN_MONITORS.map((f) => join(NPD_CONFIG_DIR, f)).join(',')}`,
+        '--address=127.0.0.1',
+        `--port=${p.npd}`,
+        '--prometheus-address=127.0.0.1',
+        `--prometheus-port=${p.npdMetrics}`,
+      ],
+      // The DaemonSet's env: the health checker finds this node's kubelet healthz here.
+      env: { HOST_ADDRESS: '127.0.0.1', KUBELET_PORT: String(p.kubeletHealthz) },
+      unit: unit('node-problem-detector'),
+    },
+  ];
+}
+
+/** The node names of a layout: control-plane, then the workers node-1 … node-N. */
+export function nodeNames(layout: Pick<Layout, 'nodes'>): string[] {
+  return [CONTROL_PLANE_NODE, ...workerNames(layout)];
+}
+
+/** The worker nodes (node-1 … node-N), which join with the bootstrap token. */
+export function workerNames(layout: Pick<Layout, 'nodes'>): string[] {
   return Array.from({ length: layout.nodes }, (_, i) => `node-${i + 1}`);
+}
+
+/** The kubelet's staticPodPath: /etc/kubernetes/manifests under the node root, as on a kubeadm node. */
+export function staticPodPath(layout: Pick<Layout, 'stateDir'>, node: string): string {
+  return join(nodeRoot(layout, node), 'etc', 'kubernetes', 'manifests');
 }
 
 /**

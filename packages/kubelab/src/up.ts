@@ -11,10 +11,27 @@ import { getText, type ClientTlsFiles } from './http-get.js';
 import { kubeadmInit } from './kubeadm.js';
 import { uploadBootstrapToken } from './bootstrap-token.js';
 import { applyNpdAddon } from './npd-addon.js';
+import { applyDaemonSetAddons, localStaticPods, markControlPlane, writeStaticPods } from './control-plane-node.js';
 import { clientTlsFromKubeconfig, createClientset } from '@kubelab/client';
 import { readNatsTls } from '@kubelab/nats';
 import { ensureCriHistory } from './kubeadm-nats.js';
-import { clusterInfo, components, natsClientFiles, controlPlanePorts, kubeadmFiles, natsConfig, nodeDir, nodePorts, nodeRoot, runnerFlags, type ComponentSpec, type Layout } from './topology.js';
+import {
+  CONTROL_PLANE_NODE,
+  clusterInfo,
+  components,
+  natsClientFiles,
+  controlPlanePorts,
+  kubeadmFiles,
+  natsConfig,
+  nodeDir,
+  nodeNames,
+  nodePorts,
+  nodeRoot,
+  runnerFlags,
+  staticPodPath,
+  type ComponentSpec,
+  type Layout,
+} from './topology.js';
 
 export interface UpArgs {
   nodes: number;
@@ -82,14 +99,14 @@ export async function up(argv: string[]): Promise<number> {
   }
 
   mkdirSync(layout.stateDir, { recursive: true });
-  for (let i = 1; i <= layout.nodes; i++) {
-    for (const sub of ['manifests', 'pods', 'kubelet', 'containerd']) {
-      mkdirSync(join(nodeDir(layout, `node-${i}`), sub), { recursive: true });
-    }
-    prepareNodeRoot(nodeRoot(layout, `node-${i}`));
+  for (const node of nodeNames(layout)) {
+    for (const sub of ['pods', 'kubelet', 'containerd']) mkdirSync(join(nodeDir(layout, node), sub), { recursive: true });
+    prepareNodeRoot(nodeRoot(layout, node));
   }
   const kubeconfigPath = join(layout.stateDir, 'kubeconfig');
   await kubeadmInit(layout, kubeconfigPath);
+  // kubeadm's control-plane and etcd phases: the static pods standing for this runner's processes.
+  await writeStaticPods(staticPodPath(layout, CONTROL_PLANE_NODE), localStaticPods(layout, specs), (l) => process.stdout.write(`${l}\n`));
   const files = kubeadmFiles(layout);
   const caPem = readFileSync(files.caCert, 'utf8');
   writeFileSync(join(layout.stateDir, 'nats.conf'), natsConfig(layout));
@@ -154,11 +171,12 @@ export async function up(argv: string[]): Promise<number> {
     return 1;
   }
   if (!stopRequested) {
-    const kubelets = skipped.has('kubelet') ? 0 : layout.nodes;
+    const kubelets = skipped.has('kubelet') ? 0 : nodeNames(layout).length;
     const admin = loadKubeconfig(files.admin);
     const tls: ClientTlsFiles = { ca: caPem, ...(admin.clientCertPem && admin.clientKeyPem ? { cert: admin.clientCertPem, key: admin.clientKeyPem } : {}) };
-    void waitClusterReady(layout.ports.apiserver, kubelets, tls, () => stopRequested).then((ok) => {
-      if (ok) {
+    const marked = kubelets ? markControlPlanePhase(layout, () => stopRequested) : Promise.resolve(true);
+    void Promise.all([marked, waitClusterReady(layout.ports.apiserver, kubelets, tls, () => stopRequested)]).then(([m, ok]) => {
+      if (m && ok) {
         process.stdout.write(`cluster ready\n  export KUBECONFIG=${kubeconfigPath}\n  kubectl get nodes\n`);
       }
     });
@@ -188,6 +206,20 @@ async function bootstrapTokenPhase(layout: Layout): Promise<void> {
   try {
     await uploadBootstrapToken(cs, files.bootstrapToken, (l) => process.stdout.write(`${l}\n`));
     await applyNpdAddon(cs, (l) => process.stdout.write(`${l}\n`));
+    await applyDaemonSetAddons(cs, 'local', (l) => process.stdout.write(`${l}\n`));
+  } finally {
+    cs.close();
+  }
+}
+
+/** kubeadm's mark-control-plane phase once the control-plane node's kubelet registered it; a failure is reported, the cluster keeps running. */
+async function markControlPlanePhase(layout: Layout, cancelled: () => boolean): Promise<boolean> {
+  const cs = createClientset({ address: `127.0.0.1:${layout.ports.apiserverGrpc}`, tls: clientTlsFromKubeconfig(kubeadmFiles(layout).admin), component: 'kubeadm' });
+  try {
+    return await markControlPlane(cs, CONTROL_PLANE_NODE, (l) => process.stdout.write(`${l}\n`), cancelled);
+  } catch (e) {
+    process.stderr.write(`kubelab up: kubeadm's mark-control-plane phase failed: ${(e as Error).message}\n`);
+    return false;
   } finally {
     cs.close();
   }
@@ -215,7 +247,7 @@ export function refuseRunnerFlags(byService: Map<string, string[]>, owned: Map<s
   }
 }
 
-/** Control plane healthy and (once kubelets exist) every node Ready. */
+/** Control plane healthy and (once kubelets exist) every node Ready, the control-plane node's included. */
 async function waitClusterReady(apiPort: number, nodes: number, tls: ClientTlsFiles, cancelled: () => boolean): Promise<boolean> {
   const base = `https://127.0.0.1:${apiPort}`;
   while (!cancelled()) {

@@ -220,17 +220,31 @@ function stress(proc: ProgramProcess): Command {
 }
 
 /**
- * A control-plane component or kube-proxy as the node's runtime sees it: the
- * real process runs in a compose container of its own, so this stand-in only
+ * Where the real process of a stand-in runs: a compose service
+ * (KUBELAB_COMPONENT_SERVICE), a process of the local runner
+ * (KUBELAB_COMPONENT_PROCESS), the node's own unit in the local runner
+ * (KUBELAB_COMPONENT_UNIT), else the node's own compose container.
+ */
+export function standInWhere(name: string, env: Record<string, string>): string {
+  if (env.KUBELAB_COMPONENT_SERVICE) return `${name} runs in a container of its own: the compose service "${env.KUBELAB_COMPONENT_SERVICE}" (docker compose logs ${env.KUBELAB_COMPONENT_SERVICE})`;
+  if (env.KUBELAB_COMPONENT_PROCESS) return `${name} runs as a process of its own: "${env.KUBELAB_COMPONENT_PROCESS}" of kubelab up (its log: <state-dir>/logs/${env.KUBELAB_COMPONENT_PROCESS}.log)`;
+  if (env.KUBELAB_COMPONENT_UNIT)
+    return `${name} runs as a service of this node: ${env.KUBELAB_COMPONENT_UNIT}.service (systemctl status ${env.KUBELAB_COMPONENT_UNIT}, journalctl -u ${env.KUBELAB_COMPONENT_UNIT})`;
+  return `${name} runs in a container of its own: this node's own ${name} container (docker compose ps)`;
+}
+
+/**
+ * A control-plane component, kube-proxy or the Node Problem Detector as the node's runtime sees it: the
+ * real process runs outside the runtime, so this stand-in only
  * says so and lives until stopped; the pod's probes reach the real process
  * (kubeadm's static pods and kube-proxy DaemonSet made visible).
  */
 function componentStandIn(name: string): (proc: ProgramProcess, env: () => Record<string, string>) => Command {
   return (proc, env) =>
     defineCommand(name, async (args) => {
-      const service = env().KUBELAB_COMPONENT_SERVICE;
-      const where = service ? `the compose service "${service}" (docker compose logs ${service})` : `this node's own ${name} container (docker compose ps)`;
-      proc.write('stdout', `kubelab: ${name} runs in a container of its own: ${where}. This container stands in for it in the node's runtime; the pod's probes check the real process.\n`);
+      // The local runner's DaemonSet pods have no probe (one template cannot name each node's shifted port).
+      const probed = env().KUBELAB_COMPONENT_UNIT ? '' : "; the pod's probes check the real process";
+      proc.write('stdout', `kubelab: ${standInWhere(name, env())}. This container stands in for it in the node's runtime${probed}.\n`);
       proc.write('stdout', `kubelab: command line: ${[name, ...args].join(' ')}\n`);
       const sig = await untilSignal(proc, true);
       return ok('', sig === 'TERM' ? 0 : 137);
@@ -238,7 +252,7 @@ function componentStandIn(name: string): (proc: ProgramProcess, env: () => Recor
 }
 
 /** Binaries of the control-plane images (registry.k8s.io, and NATS in etcd's role) that stand in for kubelab's components. */
-export const COMPONENT_PROGRAMS = ['kube-apiserver', 'kube-controller-manager', 'kube-scheduler', 'kube-proxy', 'nats-server'] as const;
+export const COMPONENT_PROGRAMS = ['kube-apiserver', 'kube-controller-manager', 'kube-scheduler', 'kube-proxy', 'node-problem-detector', 'nats-server'] as const;
 
 const FACTORIES: Record<string, (proc: ProgramProcess, env: () => Record<string, string>) => Command> = {
   ...Object.fromEntries(COMPONENT_PROGRAMS.map((n) => [n, componentStandIn(n)])),
