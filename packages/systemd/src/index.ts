@@ -9,6 +9,7 @@ export {
   monotonicNow,
   readJournal,
   realtimeNow,
+  startKernelBoot,
   JOURNAL_MAX_BYTES,
   type JournalFilter,
   type JournalRecord,
@@ -40,3 +41,13 @@ export { controlSocketPath, parseControlRequest, sendControl, serveControl, type
 export { ServiceManager, type ServiceManagerOptions, type ServiceUnitDefinition } from './manager.js';
 export { NODE_UNITS, nodeUnit, type NodeUnitName } from './units.js';
 export { parseRunUnitArgs, runUnit, type RunUnitArgs } from './run-unit.js';
+export {
+  nodeFaultsDir,
+  nodeFaultsFile,
+  normalizeNodeFaults,
+  readNodeFaults,
+  watchNodeFaults,
+  writeNodeFaults,
+  type NodeFaultState,
+  type NodeFaultUsage,
+} from './node-faults.js';
