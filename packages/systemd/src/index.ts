@@ -42,12 +42,17 @@ export { ServiceManager, type ServiceManagerOptions, type ServiceUnitDefinition 
 export { NODE_UNITS, nodeUnit, type NodeUnitName } from './units.js';
 export { parseRunUnitArgs, runUnit, type RunUnitArgs } from './run-unit.js';
 export {
+  faultedDisk,
+  faultedMeminfo,
+  faultedPids,
+  faultedWorkingSet,
   nodeFaultsDir,
   nodeFaultsFile,
   normalizeNodeFaults,
   readNodeFaults,
   watchNodeFaults,
   writeNodeFaults,
+  type DiskUsage,
   type NodeFaultState,
   type NodeFaultUsage,
 } from './node-faults.js';

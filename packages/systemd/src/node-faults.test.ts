@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { waitFor } from '@kubelab/testing';
-import { nodeFaultsFile, normalizeNodeFaults, readNodeFaults, watchNodeFaults, writeNodeFaults, type NodeFaultState } from './node-faults.js';
+import { faultedDisk, faultedMeminfo, faultedPids, faultedWorkingSet, nodeFaultsFile, normalizeNodeFaults, readNodeFaults, watchNodeFaults, writeNodeFaults, type NodeFaultState } from './node-faults.js';
 
 describe('the node fault state', () => {
   it.each<[string, NodeFaultState, NodeFaultState]>([
@@ -46,4 +46,31 @@ describe('the node fault state', () => {
       stop();
     }
   });
+});
+
+describe("the faults' usage as the kubelet, df and free account it", () => {
+  const s = (usage: NodeFaultState['usage']): NodeFaultState => ({ usage });
+  it.each([
+    ['no fault', {}, { capacityBytes: 100, usedBytes: 40, availableBytes: 55 }],
+    ['50 taken', s({ diskBytes: 50 }), { capacityBytes: 100, usedBytes: 90, availableBytes: 5 }],
+    ['more than is left: all of it', s({ diskBytes: 500 }), { capacityBytes: 100, usedBytes: 95, availableBytes: 0 }],
+  ])('disk: %s', (_n, st, want) => expect(faultedDisk({ capacityBytes: 100, usedBytes: 40, availableBytes: 55 }, st)).toEqual(want));
+
+  it.each([
+    ['no fault', {}, { MemTotal: 1000, MemFree: 300, MemAvailable: 600 }],
+    ['400 kB taken', s({ memoryBytes: 400 * 1024 }), { MemTotal: 1000, MemFree: 0, MemAvailable: 200 }],
+    ['more than is available', s({ memoryBytes: 9000 * 1024 }), { MemTotal: 1000, MemFree: 0, MemAvailable: 0 }],
+  ])('meminfo: %s', (_n, st, want) => expect(faultedMeminfo({ MemTotal: 1000, MemFree: 300, MemAvailable: 600 }, st)).toEqual(want));
+
+  it.each([
+    [{}, 10, 10],
+    [s({ memoryBytes: 50 }), 10, 60],
+    [s({ memoryBytes: 500 }), 10, 100],
+  ])('working set %j', (st, ws, want) => expect(faultedWorkingSet(ws, 100, st)).toBe(want));
+
+  it.each([
+    [{}, 3, 3],
+    [s({ pids: 90 }), 3, 93],
+    [s({ pids: 900 }), 3, 100],
+  ])('pids %j', (st, running, want) => expect(faultedPids(running, 100, st)).toBe(want));
 });

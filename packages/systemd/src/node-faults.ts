@@ -85,3 +85,34 @@ export function watchNodeFaults(root: string, onChange: (s: NodeFaultState) => v
   check();
   return () => watcher?.close();
 }
+
+// ---- the faults' usage as every reader accounts it (kubelet stats, df, free) ----
+
+export interface DiskUsage {
+  capacityBytes: number;
+  usedBytes: number;
+  availableBytes: number;
+}
+
+/** The filesystem with the faults' bytes taken from what is available (as a file of that size would). */
+export function faultedDisk(d: DiskUsage, s: NodeFaultState): DiskUsage {
+  const taken = Math.max(0, Math.min(s.usage?.diskBytes ?? 0, d.availableBytes));
+  return { capacityBytes: d.capacityBytes, usedBytes: d.usedBytes + taken, availableBytes: d.availableBytes - taken };
+}
+
+/** /proc/meminfo's fields (kB) with the faults' memory in use: less free and available. */
+export function faultedMeminfo(mem: Readonly<Record<string, number>>, s: NodeFaultState): Record<string, number> {
+  const kb = Math.floor((s.usage?.memoryBytes ?? 0) / 1024);
+  const taken = Math.max(0, Math.min(kb, mem.MemAvailable ?? 0));
+  return { ...mem, MemAvailable: (mem.MemAvailable ?? 0) - taken, MemFree: Math.max(0, (mem.MemFree ?? 0) - taken) };
+}
+
+/** The node's memory working set (bytes) with the faults' memory, at most the capacity. */
+export function faultedWorkingSet(workingSetBytes: number, capacityBytes: number, s: NodeFaultState): number {
+  return Math.min(capacityBytes, workingSetBytes + (s.usage?.memoryBytes ?? 0));
+}
+
+/** Processes running with the faults' ones, at most pid_max. */
+export function faultedPids(running: number, max: number, s: NodeFaultState): number {
+  return Math.min(max, running + (s.usage?.pids ?? 0));
+}

@@ -175,7 +175,7 @@ export function newKubeletManagers(deps: KubeletDeps, kubelet: KubeletHooks): Ku
   if (deps.metrics) pleg.observeRelist = deps.metrics.observeRelist;
   const eviction: EvictionManager = new EvictionManager({
     config: evictionConfig(config),
-    summary: () => collectSummary({ rt, memoryCapacityBytes: machine.memoryBytes, rootDir: config.rootDir }),
+    summary: () => collectSummary({ rt, memoryCapacityBytes: machine.memoryBytes, rootDir: config.rootDir, nodeRoot: process.env.KUBELAB_NODE_ROOT || '/' }),
     activePods: () => kubelet.activePods(),
     killPod: (pod, gracePeriodSeconds, st) => {
       const uid = pod.metadata.uid ?? '';
