@@ -6,18 +6,7 @@
 import { existsSync, readdirSync, readFileSync, statfsSync, watch } from 'node:fs';
 import { totalmem } from 'node:os';
 import { join } from 'node:path';
-import {
-  appendJournal,
-  effectiveState,
-  kernelRecord,
-  pidAlive,
-  readNodeFaults,
-  readUnitState,
-  sendControl,
-  startKernelBoot,
-  unitStateDir,
-  writeNodeFaults,
-} from '@kubelab/systemd';
+import { appendJournal, effectiveState, kernelRecord, pidAlive, readNodeFaults, readUnitState, sendControl, startKernelBoot, unitStateDir, writeNodeFaults } from '@kubelab/systemd';
 import { describeStep, FAULTS, findFault, formatFaultList, mergeNodeFaults, planFault, type FaultStep, type NodeFacts } from './fault-catalogue.js';
 import { clientStateDir } from './paths.js';
 import { nodeDir, nodeRoot } from './topology.js';

@@ -17,14 +17,14 @@ export async function flagOwners(entries: Map<string, string>): Promise<Map<stri
   await Promise.all(
     [...entries].map(async ([service, entry]) => {
       try {
-        const { stdout } = await run(process.execPath, [entry], { env: { ...process.env, KUBELAB_PRINT_FLAGS: '1' }, timeout: 15_000 });
+        const { stdout } = await run(process.execPath, [entry], { env: { ...process.env, KUBELAB_PRINT_FLAGS: '1' }, timeout: 60_000 });
         const { flags } = JSON.parse(stdout.trim().split('\n').pop() ?? '{}') as { flags?: string[] };
         for (const f of flags ?? []) {
           if (!owners.has(f)) owners.set(f, new Set());
           owners.get(f)!.add(service);
         }
       } catch {
-        // A binary that cannot report flags gets none routed to it.
+        // A binary that cannot report flags gets none routed to it (the bound is generous: a loaded machine starts node slowly).
       }
     }),
   );

@@ -3,7 +3,18 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { waitFor } from '@kubelab/testing';
-import { faultedDisk, faultedMeminfo, faultedPids, faultedWorkingSet, nodeFaultsFile, normalizeNodeFaults, readNodeFaults, watchNodeFaults, writeNodeFaults, type NodeFaultState } from './node-faults.js';
+import {
+  faultedDisk,
+  faultedMeminfo,
+  faultedPids,
+  faultedWorkingSet,
+  nodeFaultsFile,
+  normalizeNodeFaults,
+  readNodeFaults,
+  watchNodeFaults,
+  writeNodeFaults,
+  type NodeFaultState,
+} from './node-faults.js';
 
 describe('the node fault state', () => {
   it.each<[string, NodeFaultState, NodeFaultState]>([

@@ -22,7 +22,7 @@ const run = (bash: Bash, script: string) =>
     (err: unknown) => ({ stderr: `${shellErrorText(err)}\n`, exitCode: 1 }),
   );
 
-describe("a read-only node filesystem in the containers (EROFS)", () => {
+describe('a read-only node filesystem in the containers (EROFS)', () => {
   afterEach(() => setNodeReadOnly(false));
 
   it.each([
@@ -51,9 +51,9 @@ describe("a read-only node filesystem in the containers (EROFS)", () => {
     const stop = followNodeFaults(root);
     try {
       writeNodeFaults(root, { readonlyFilesystem: true });
-      await waitFor('read-only', () => (run(shell(), 'touch /x').then((r) => r.exitCode === 1) as Promise<boolean>), { timeoutMs: 10_000 });
+      await waitFor('read-only', () => run(shell(), 'touch /x').then((r) => r.exitCode === 1) as Promise<boolean>, { timeoutMs: 10_000 });
       writeNodeFaults(root, {});
-      await waitFor('writable', () => (run(shell(), 'touch /x').then((r) => r.exitCode === 0) as Promise<boolean>), { timeoutMs: 10_000 });
+      await waitFor('writable', () => run(shell(), 'touch /x').then((r) => r.exitCode === 0) as Promise<boolean>, { timeoutMs: 10_000 });
     } finally {
       stop();
       rmSync(root, { recursive: true, force: true });

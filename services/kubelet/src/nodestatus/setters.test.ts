@@ -83,7 +83,12 @@ describe('the node conditions after a kubelet update', () => {
   const c = (type: string, status: 'True' | 'False'): NodeCondition => ({ type, status, reason: `${type}${status}`, message: '' });
   it.each([
     ['first report', undefined, [c('Ready', 'True')], [c('Ready', 'True')]],
-    ['the kubelet\'s replace theirs in place', [c('MemoryPressure', 'False'), c('Ready', 'True'), c('KernelDeadlock', 'True')], [c('MemoryPressure', 'False'), c('Ready', 'False')], [c('MemoryPressure', 'False'), c('Ready', 'False'), c('KernelDeadlock', 'True')]],
-    ['NPD\'s conditions stay when the kubelet adds its own', [c('KernelDeadlock', 'False')], [c('Ready', 'True')], [c('KernelDeadlock', 'False'), c('Ready', 'True')]],
+    [
+      "the kubelet's replace theirs in place",
+      [c('MemoryPressure', 'False'), c('Ready', 'True'), c('KernelDeadlock', 'True')],
+      [c('MemoryPressure', 'False'), c('Ready', 'False')],
+      [c('MemoryPressure', 'False'), c('Ready', 'False'), c('KernelDeadlock', 'True')],
+    ],
+    ["NPD's conditions stay when the kubelet adds its own", [c('KernelDeadlock', 'False')], [c('Ready', 'True')], [c('KernelDeadlock', 'False'), c('Ready', 'True')]],
   ])('%s', (_n, current, own, want) => expect(mergeConditions(current, own)).toEqual(want));
 });
