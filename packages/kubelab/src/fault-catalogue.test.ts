@@ -22,7 +22,12 @@ describe('the fault catalogue', () => {
         { kind: 'kernel', message: '"echo 0 > /proc/sys/kernel/hung_task_timeout_secs" disables this message.', priority: 3 },
       ],
     ],
-    ['kernel-deadlock clear: a new boot\'s kernel log and NPD restarted', 'kernel-deadlock', true, [{ kind: 'kernel-boot' }, { kind: 'systemctl', unit: 'node-problem-detector.service', verb: 'restart' }]],
+    [
+      "kernel-deadlock clear: a new boot's kernel log and NPD restarted",
+      'kernel-deadlock',
+      true,
+      [{ kind: 'kernel-boot' }, { kind: 'systemctl', unit: 'node-problem-detector.service', verb: 'restart' }],
+    ],
     [
       'readonly-filesystem: ext4 aborts and remounts read-only, the runtime learns it',
       'readonly-filesystem',

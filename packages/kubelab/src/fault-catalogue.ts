@@ -6,16 +6,7 @@
 
 import type { NodeFaultState } from '@kubelab/systemd';
 
-export type FaultName =
-  | 'kernel-deadlock'
-  | 'readonly-filesystem'
-  | 'containerd-hung'
-  | 'containerd-down'
-  | 'kubelet-crashloop'
-  | 'disk-pressure'
-  | 'memory-pressure'
-  | 'pid-pressure'
-  | 'etcd-lost';
+export type FaultName = 'kernel-deadlock' | 'readonly-filesystem' | 'containerd-hung' | 'containerd-down' | 'kubelet-crashloop' | 'disk-pressure' | 'memory-pressure' | 'pid-pressure' | 'etcd-lost';
 
 /** What a fault does to the node, one step at a time. */
 export type FaultStep =
@@ -111,7 +102,7 @@ export const FAULTS: readonly FaultEntry[] = [
   {
     name: 'kubelet-crashloop',
     what: `kills the kubelet (SIGKILL) and starts it again, ${CRASHLOOP_RESTARTS} times`,
-    see: 'FrequentKubeletRestart True at NPD\'s next check (every 5m), KubeletStart events; clears after 20m',
+    see: "FrequentKubeletRestart True at NPD's next check (every 5m), KubeletStart events; clears after 20m",
     inject: () =>
       Array.from({ length: CRASHLOOP_RESTARTS }, (): FaultStep[] => [
         { kind: 'signal', unit: 'kubelet.service', signal: 'SIGKILL' },
