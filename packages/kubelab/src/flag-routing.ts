@@ -25,7 +25,7 @@ export async function flagOwners(entries: Map<string, string>): Promise<Map<stri
           owners.get(f)!.add(service);
         }
       } catch {
-        // A binary that cannot report flags gets none routed to it.
+        // A binary that cannot report flags gets none routed to it (the bound is generous: a loaded machine starts node slowly).
       }
     }),
   );

@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 // kubelab: run and inspect a local kubelab cluster.
+import { faultCommand } from './fault.js';
 import { kubeadmCommand } from './kubeadm-command.js';
 import { kvCommand } from './kv/run.js';
 import { traceCommand } from './trace/run.js';
@@ -26,6 +27,10 @@ Commands:
           A root shell on a local node (bash, prompt root@NODE:~#) with the node's tools: systemctl, journalctl,
           dmesg, ps, top, free, df, uptime over the node's journal, units and processes; with a command, runs it
           --state-dir DIR (default .kubelab/local)
+  fault list | fault NODE FAULT [--clear]
+          Inject a fault into a local node as it happens on a real one (a kernel hang, a read-only filesystem, a hung
+          or stopped containerd, a crash-looping kubelet, disk/memory/PID pressure, etcd's role lost), or clear it;
+          \`fault list\` shows what each does and what you see     --state-dir DIR (default .kubelab/local)
   kv      Read the object store's raw bytes, as etcdctl does etcd's (Secrets show their encryption)
           kv get KEY [--hex] [--print-value-only]    e.g. kv get /registry/secrets/default/db --hex
           kv ls [PREFIX]    --bucket kubelab  --nats-url URL  --state-dir DIR
@@ -47,6 +52,8 @@ async function main(argv: string[]): Promise<number> {
       return kvCommand(rest);
     case 'ssh':
       return sshCommand(rest);
+    case 'fault':
+      return faultCommand(rest);
     case 'kubeadm':
       return kubeadmCommand(rest);
     case undefined:

@@ -9,6 +9,7 @@ export {
   monotonicNow,
   readJournal,
   realtimeNow,
+  startKernelBoot,
   JOURNAL_MAX_BYTES,
   type JournalFilter,
   type JournalRecord,
@@ -41,3 +42,18 @@ export { CGROUP_PROCS_ENV, cgroupProcsPath, joinCgroup, readCgroupProcs, writeCg
 export { ServiceManager, type ServiceManagerOptions, type ServiceUnitDefinition } from './manager.js';
 export { NODE_UNITS, nodeUnit, type NodeUnitName } from './units.js';
 export { parseRunUnitArgs, runUnit, type RunUnitArgs } from './run-unit.js';
+export {
+  faultedDisk,
+  faultedMeminfo,
+  faultedPids,
+  faultedWorkingSet,
+  nodeFaultsDir,
+  nodeFaultsFile,
+  normalizeNodeFaults,
+  readNodeFaults,
+  watchNodeFaults,
+  writeNodeFaults,
+  type DiskUsage,
+  type NodeFaultState,
+  type NodeFaultUsage,
+} from './node-faults.js';

@@ -4,7 +4,7 @@
 // are bounded as journald's SystemMaxFileSize bounds its journal files: at
 // 8 MiB the file is rotated to <name>.jsonl.1 (the one archived file kept).
 
-import { appendFileSync, closeSync, createReadStream, existsSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, renameSync, statSync, watch, type FSWatcher } from 'node:fs';
+import { appendFileSync, closeSync, createReadStream, existsSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, renameSync, rmSync, statSync, watch, type FSWatcher } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 
@@ -263,4 +263,17 @@ export function kernelRecord(hostname: string, message: string, priority = 6, no
     MESSAGE: message,
     _SOURCE_MONOTONIC_TIMESTAMP: monotonicNow(),
   };
+}
+
+/**
+ * A new boot's kernel ring buffer: the kernel lines so far are kept aside as
+ * the previous boot's (<name>.jsonl.prev-boot, one kept, read by nobody, as
+ * /dev/kmsg after a reboot holds only the new boot's lines), so the kernel
+ * monitor's lookback and dmesg start empty.
+ */
+export function startKernelBoot(root: string): void {
+  const file = journalFile(root, 'kernel');
+  if (!existsSync(file)) return;
+  renameSync(file, `${file}.prev-boot`);
+  rmSync(`${file}.1`, { force: true });
 }

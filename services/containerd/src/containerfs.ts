@@ -9,11 +9,13 @@
 // a set or change them (listing /bin, rm, mv, cp, chmod, links, writes under
 // /bin or /usr/bin) copies them up into the container's own layer first, so
 // from then on everything behaves exactly as a fully written filesystem.
+// Writes fail with EROFS while the node's filesystem is read-only (node-faults.ts).
 
 import { posix } from 'node:path';
 import { InMemoryFs, type FileContent } from 'just-bash';
 import type { Stream } from './logs.js';
 import { writtenChunk, type Chunk } from './output.js';
+import { assertWritable } from './node-faults.js';
 import { CHECKPOINT_PATH } from './shell.js';
 
 type Fs = InMemoryFs;
@@ -130,6 +132,7 @@ export class ContainerFs extends InMemoryFs {
       if (content.length > 0) this.sink(r.pid, r.stream, writtenChunk(content, options));
       return this.checkpoint();
     }
+    assertWritable(path);
     this.writtenBytes += content.length;
     this.before(path);
     return super.appendFile(path, content, options);
@@ -137,6 +140,7 @@ export class ContainerFs extends InMemoryFs {
 
   override async writeFile(path: string, content: FileContent, options?: Parameters<Fs['writeFile']>[2]): Promise<void> {
     if (path === CHECKPOINT_PATH || fdRoute(path)) return this.appendFile(path, content, options);
+    assertWritable(path);
     this.writtenBytes += content.length;
     this.before(path);
     return super.writeFile(path, content, options);
@@ -148,42 +152,50 @@ export class ContainerFs extends InMemoryFs {
   }
 
   override async mkdir(...args: Parameters<Fs['mkdir']>): Promise<void> {
+    assertWritable(args[0]);
     this.before(args[0]);
     return super.mkdir(...args);
   }
 
   override async rm(...args: Parameters<Fs['rm']>): Promise<void> {
+    assertWritable(args[0]);
     this.before(args[0]);
     return super.rm(...args);
   }
 
   override async cp(...args: Parameters<Fs['cp']>): Promise<void> {
+    assertWritable(args[1]);
     this.before(args[0], args[1]);
     return super.cp(...args);
   }
 
   override async mv(...args: Parameters<Fs['mv']>): Promise<void> {
+    assertWritable(args[0], args[1]);
     this.before(args[0], args[1]);
     return super.mv(...args);
   }
 
   override async chmod(...args: Parameters<Fs['chmod']>): Promise<void> {
+    assertWritable(args[0]);
     this.before(args[0]);
     return super.chmod(...args);
   }
 
   override async utimes(...args: Parameters<Fs['utimes']>): Promise<void> {
+    assertWritable(args[0]);
     this.before(args[0]);
     return super.utimes(...args);
   }
 
   // A link can name a stub by another path: the stubs become real first.
   override async symlink(...args: Parameters<Fs['symlink']>): Promise<void> {
+    assertWritable(args[1]);
     this.copyUp();
     return super.symlink(...args);
   }
 
   override async link(...args: Parameters<Fs['link']>): Promise<void> {
+    assertWritable(args[1]);
     this.copyUp();
     return super.link(...args);
   }

@@ -5,6 +5,7 @@ import { FlagError, FlagSet, createLogger, onShutdown, type LogLevel } from '@ku
 import { readNatsTls, type NatsClientTls } from '@kubelab/nats';
 import { addTracingFlags, setupTracing, tracingOptionsFromFlags, type Tracing } from '@kubelab/tracing';
 import { DEFAULT_ADDRESS, DEFAULT_ROOT, startContainerd } from './index.js';
+import { followNodeFaults } from './node-faults.js';
 import type { NetworkMode } from './network.js';
 
 const flags = addTracingFlags(
@@ -80,8 +81,11 @@ try {
     logger,
     tracing,
   });
+  // The node's injected faults (a read-only remount), under the node root as the node's tools see it.
+  const stopFaults = followNodeFaults(process.env.KUBELAB_NODE_ROOT || '/');
   onShutdown(async (signal) => {
     logger.info('shutting down', { signal });
+    stopFaults();
     await handle.stop();
     await tracing.shutdown();
   });

@@ -41,6 +41,7 @@ import type { Stream } from './logs.js';
 import { chunkText, stderrFirst, type Chunk } from './output.js';
 import { nowNanos } from './time.js';
 import { CpuMeter } from './cpu.js';
+import { shellErrorText } from './node-faults.js';
 
 // Captured before any script runs: just-bash's defence layer may patch globals.
 const realSetTimeout = globalThis.setTimeout;
@@ -334,7 +335,7 @@ export class SimProcess implements ProgramProcess {
     this.startedAt = nowNanos();
     run().then(
       (r) => this.finish(typeof r === 'number' ? { stdout: '', stderr: '', exitCode: r } : r),
-      (err: unknown) => this.finish({ stdout: '', stderr: `${(err as Error).message}\n`, exitCode: 1 }),
+      (err: unknown) => this.finish({ stdout: '', stderr: `${shellErrorText(err)}\n`, exitCode: 1 }),
     );
   }
 
@@ -416,7 +417,7 @@ export class SimProcess implements ProgramProcess {
     const script = shellScript(argvToScript(argv), pid);
     const run = this.bash.exec(script, { signal: ctl.signal }).then(
       (r) => ({ stdout: out.stdout + r.stdout, stderr: out.stderr + r.stderr, exitCode: r.exitCode, timedOut: false }),
-      (err: unknown) => ({ stdout: out.stdout, stderr: `${out.stderr}${(err as Error).message}\n`, exitCode: 1, timedOut: false }),
+      (err: unknown) => ({ stdout: out.stdout, stderr: `${out.stderr}${shellErrorText(err)}\n`, exitCode: 1, timedOut: false }),
     );
     void run.finally(() => this.sinks.delete(pid));
     if (!(timeoutMs > 0)) return run;
@@ -467,7 +468,7 @@ export class SimProcess implements ProgramProcess {
           return { exitCode: r.exitCode, env };
         },
         (err: unknown) => {
-          if (!signal.aborted) o.output('stderr', `${(err as Error).message}\n`);
+          if (!signal.aborted) o.output('stderr', `${shellErrorText(err)}\n`);
           return { exitCode: 1, env: o.env ?? {} };
         },
       );
@@ -518,7 +519,7 @@ export class SimProcess implements ProgramProcess {
         settle(r.exitCode);
       },
       (err: unknown) => {
-        if (!gone()) this.emit(pid, 'stderr', `${(err as Error).message}\n`);
+        if (!gone()) this.emit(pid, 'stderr', `${shellErrorText(err)}\n`);
         settle(1);
       },
     );

@@ -25,7 +25,7 @@ import { NodeLeaseController, leaseAPI } from './nodelease/controller.js';
 import { NodeStatusController } from './nodestatus/controller.js';
 import { machineInfo } from './nodestatus/machine-info.js';
 import type { MachineInfo } from './nodestatus/setters.js';
-import { GenericPLEG, type PodLifecycleEvent } from './pleg/generic.js';
+import { GenericPLEG, RELIST_THRESHOLD_MS, type PodLifecycleEvent } from './pleg/generic.js';
 import { MirrorClient } from './pod/mirror-client.js';
 import { MirrorPods } from './pod/mirror-pods.js';
 import { PodManager, fullName } from './pod/pod-manager.js';
@@ -170,11 +170,12 @@ export function newKubeletManagers(deps: KubeletDeps, kubelet: KubeletHooks): Ku
   });
   const onError = (uid: string, err: unknown) => log.warn('pod sync failed', { pod: podManager.podName(uid), err });
   const podWorkers = deps.podWorkers ? deps.podWorkers(kubelet.syncPod, onError) : new PodWorkers(kubelet.syncPod, onError, () => clock.now());
-  const pleg = new GenericPLEG(rt, clock, (events) => kubelet.onPlegEvents(events), 1000, 3 * 60_000, config.featureGates.EventedPLEG === true);
+  // Kubelet time runs `scale` times faster: the relist threshold too, as the runtime's sync threshold (runtime-state.ts).
+  const pleg = new GenericPLEG(rt, clock, (events) => kubelet.onPlegEvents(events), 1000, RELIST_THRESHOLD_MS / scale, config.featureGates.EventedPLEG === true);
   if (deps.metrics) pleg.observeRelist = deps.metrics.observeRelist;
   const eviction: EvictionManager = new EvictionManager({
     config: evictionConfig(config),
-    summary: () => collectSummary({ rt, memoryCapacityBytes: machine.memoryBytes, rootDir: config.rootDir }),
+    summary: () => collectSummary({ rt, memoryCapacityBytes: machine.memoryBytes, rootDir: config.rootDir, nodeRoot: process.env.KUBELAB_NODE_ROOT || '/' }),
     activePods: () => kubelet.activePods(),
     killPod: (pod, gracePeriodSeconds, st) => {
       const uid = pod.metadata.uid ?? '';

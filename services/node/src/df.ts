@@ -3,6 +3,7 @@
 // as mounted on the node's `/`. coreutils's column layout.
 
 import { readFileSync, statfsSync } from 'node:fs';
+import { faultedDisk, readNodeFaults } from '@kubelab/systemd';
 import { resolve } from 'node:path';
 import type { Io, NodeEnv, Tool } from './node-env.js';
 
@@ -74,6 +75,8 @@ export const df: Tool = async (argv: string[], io: Io, env: NodeEnv) => {
   try {
     source = mountSource(root, readFileSync('/proc/self/mountinfo', 'utf8'));
   } catch {}
-  io.out(formatDf([{ source, sizeBytes: st.blocks * st.bsize, usedBytes: (st.blocks - st.bfree) * st.bsize, availBytes: st.bavail * st.bsize, target: '/' }], human));
+  // A disk a fault filled shows here as in the kubelet's nodefs.available (@kubelab/systemd's node fault state).
+  const disk = faultedDisk({ capacityBytes: st.blocks * st.bsize, usedBytes: (st.blocks - st.bfree) * st.bsize, availableBytes: st.bavail * st.bsize }, readNodeFaults(root));
+  io.out(formatDf([{ source, sizeBytes: disk.capacityBytes, usedBytes: disk.usedBytes, availBytes: disk.availableBytes, target: '/' }], human));
   return 0;
 };

@@ -3,6 +3,7 @@
 // the Docker host's (compose), as in a kind node.
 
 import { readFileSync } from 'node:fs';
+import { faultedMeminfo, readNodeFaults } from '@kubelab/systemd';
 import type { Io, NodeEnv, Tool } from './node-env.js';
 
 /** /proc/meminfo's fields in kB. */
@@ -49,7 +50,7 @@ export function formatFree(mem: Record<string, number>, unit: FreeUnit): string 
   return [head, row('Mem:', [total, total - available, g('MemFree'), g('Shmem'), cache, available]), row('Swap:', [g('SwapTotal'), g('SwapTotal') - g('SwapFree'), g('SwapFree')])].join('\n') + '\n';
 }
 
-export const free: Tool = async (argv: string[], io: Io) => {
+export const free: Tool = async (argv: string[], io: Io, env: NodeEnv) => {
   let unit: FreeUnit = 'k';
   for (const a of argv) {
     const u = { '-k': 'k', '--kibi': 'k', '-m': 'm', '--mebi': 'm', '-g': 'g', '--gibi': 'g', '-h': 'h', '--human': 'h', '-b': 'b', '--bytes': 'b' }[a];
@@ -60,7 +61,8 @@ export const free: Tool = async (argv: string[], io: Io) => {
       return 1;
     }
   }
-  io.out(formatFree(parseMeminfo(readFileSync('/proc/meminfo', 'utf8')), unit));
+  // Memory a fault took shows here as in the kubelet's memory.available (@kubelab/systemd's node fault state).
+  io.out(formatFree(faultedMeminfo(parseMeminfo(readFileSync('/proc/meminfo', 'utf8')), readNodeFaults(env.root)), unit));
   return 0;
 };
 

@@ -18,6 +18,7 @@ import { StreamingServer, type AttachRequest, type ExecRequest } from '../stream
 import { readLines, send, type Event, type Request } from './rpc.js';
 import { SHIM_BINARY, shimArgs, type ShimOptions } from './paths.js';
 import { writePsFile } from './ps-file.js';
+import { followNodeFaults } from '../node-faults.js';
 import { joinCgroup } from '@kubelab/systemd';
 
 function flag(name: string): string {
@@ -153,6 +154,8 @@ for (const sig of ['SIGTERM', 'SIGINT'] as const)
   });
 // Still containerd.service's process after leaving its tree: the node's stop ends it (KillMode=process spares it on a restart).
 joinCgroup();
+// The containers' writes meet the node's read-only remount here, where they run (kubelab fault readonly-filesystem).
+followNodeFaults(process.env.KUBELAB_NODE_ROOT || '/');
 log('shim started', { socket: opts.socket });
 // Ready: containerd reads this line and lets go of the shim's stdout.
 process.stdout.write(`unix://${opts.socket}\n`);

@@ -4,8 +4,11 @@
 // memory capacity minus the containers' working sets; the node filesystem is
 // the real one under --root-dir minus what the simulated images and writable
 // layers would occupy on it; processes are one per running container.
+// Usage a fault injected on the node (@kubelab/systemd's node fault state,
+// read at each collection as cadvisor reads the cgroup files) is added.
 
 import { readFileSync, statfsSync } from 'node:fs';
+import { faultedDisk, faultedPids, faultedWorkingSet, readNodeFaults } from '@kubelab/systemd';
 import { LABEL_CONTAINER_NAME, LABEL_POD_UID, type RuntimeService } from '../kuberuntime/cri.js';
 import type { PodStats, Summary } from './helpers.js';
 
@@ -13,6 +16,8 @@ export interface SummarySources {
   rt: RuntimeService;
   memoryCapacityBytes: number;
   rootDir: string;
+  /** The node root whose fault state adds usage (KUBELAB_NODE_ROOT); none when absent. */
+  nodeRoot?: string;
 }
 
 export function pidMax(): number {
@@ -40,13 +45,23 @@ export async function collectSummary(s: SummarySources): Promise<Summary> {
     p.containers.push({ name: c.labels[LABEL_CONTAINER_NAME] ?? '', workingSetBytes: c.workingSetBytes, rootfsUsedBytes: c.writableLayerBytes, inodesUsed: c.inodesUsed });
     p.processes++;
   }
-  const summary: Summary = { memory: { capacityBytes: s.memoryCapacityBytes, workingSetBytes: workingSet }, pid: { max: pidMax(), running: stats.length }, pods: [...pods.values()] };
-  const nodeFs = nodeFilesystem(
+  const faults = s.nodeRoot ? readNodeFaults(s.nodeRoot) : {};
+  const max = pidMax();
+  const summary: Summary = {
+    memory: { capacityBytes: s.memoryCapacityBytes, workingSetBytes: faultedWorkingSet(workingSet, s.memoryCapacityBytes, faults) },
+    pid: { max, running: faultedPids(stats.length, max, faults) },
+    pods: [...pods.values()],
+  };
+  const fs = nodeFilesystem(
     s.rootDir,
     images.reduce((n, i) => n + i.size, 0),
     writable,
   );
-  if (nodeFs) {
+  if (fs) {
+    const nodeFs = {
+      ...fs,
+      availableBytes: faultedDisk({ capacityBytes: fs.capacityBytes, usedBytes: fs.capacityBytes - fs.availableBytes, availableBytes: fs.availableBytes }, faults).availableBytes,
+    };
     summary.nodeFs = nodeFs;
     // One filesystem holds images too (upstream's no-dedicated-imagefs case).
     summary.imageFs = nodeFs;

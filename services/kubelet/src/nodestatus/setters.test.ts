@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { aggregate, buildNodeStatus, nodeStatusChanged, readyCondition, runtimeErrors, stampConditions, type NodeStatusInput } from './setters.js';
+import type { NodeCondition } from '@kubelab/api';
+import { aggregate, buildNodeStatus, mergeConditions, nodeStatusChanged, readyCondition, runtimeErrors, stampConditions, type NodeStatusInput } from './setters.js';
 import { MACHINE } from '../testing/machine.js';
 
 const NOW = Date.UTC(2025, 0, 1, 12, 0, 0);
@@ -76,4 +77,18 @@ describe('node status', () => {
     const c = buildNodeStatus(input({ now: NOW + 60_000, old: b, health: { lastBaseRuntimeSync: NOW, baseRuntimeSyncThresholdMs: 30_000, now: NOW + 60_000 } }));
     expect(nodeStatusChanged(b, c)).toBe(true);
   });
+});
+
+describe('the node conditions after a kubelet update', () => {
+  const c = (type: string, status: 'True' | 'False'): NodeCondition => ({ type, status, reason: `${type}${status}`, message: '' });
+  it.each([
+    ['first report', undefined, [c('Ready', 'True')], [c('Ready', 'True')]],
+    [
+      "the kubelet's replace theirs in place",
+      [c('MemoryPressure', 'False'), c('Ready', 'True'), c('KernelDeadlock', 'True')],
+      [c('MemoryPressure', 'False'), c('Ready', 'False')],
+      [c('MemoryPressure', 'False'), c('Ready', 'False'), c('KernelDeadlock', 'True')],
+    ],
+    ["NPD's conditions stay when the kubelet adds its own", [c('KernelDeadlock', 'False')], [c('Ready', 'True')], [c('KernelDeadlock', 'False'), c('Ready', 'True')]],
+  ])('%s', (_n, current, own, want) => expect(mergeConditions(current, own)).toEqual(want));
 });

@@ -58,6 +58,18 @@ export function pressureConditions(p: { memory?: boolean; disk?: boolean; pid?: 
   ];
 }
 
+/**
+ * The node's conditions after the kubelet's update: its own replace theirs
+ * by type where they stand, the others (the Node Problem Detector's) stay,
+ * as upstream's setters update the node's list in place and its status
+ * patch merges conditions by type.
+ */
+export function mergeConditions(current: readonly NodeCondition[] | undefined, own: readonly NodeCondition[]): NodeCondition[] {
+  const mine = new Map(own.map((c) => [c.type, c]));
+  const kept = (current ?? []).map((c) => mine.get(c.type) ?? c);
+  return [...kept, ...own.filter((c) => !(current ?? []).some((x) => x.type === c.type))];
+}
+
 /** Stamps heartbeat and transition times: transition only when status changed. */
 export function stampConditions(conds: CondCore[], old: NodeCondition[] | undefined, now: number): NodeCondition[] {
   const ts = formatTime(now);

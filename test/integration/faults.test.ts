@@ -1,0 +1,225 @@
+// `kubelab fault` against a local runner's node (issue 15, "Faults to
+// inject"): each fault is injected, what a person then sees is asserted with
+// upstream's texts (node conditions, events, taints, messages), and clearing
+// it brings the node back. Timings are shortened only through upstream flags
+// and --time-scale (kubelet time 10x: the PLEG threshold 18 s, the runtime's
+// 3 s, the pressure transition period 2 s).
+
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { requireTool, waitFor } from '@kubelab/testing';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const RUNNER = join(ROOT, 'packages/kubelab/dist/main.js');
+const KUBECTL = '/usr/bin/kubectl';
+
+const ready = requireTool('nats-server') && requireTool('kubectl');
+
+interface Cond {
+  type: string;
+  status: string;
+  reason: string;
+  message: string;
+}
+
+describe.runIf(ready)('kubelab fault on a local node', { timeout: 120_000 }, () => {
+  const dir = mkdtempSync(join(tmpdir(), 'kubelab-fault-'));
+  let runner: ChildProcess;
+  let output = '';
+  const started = Date.now();
+
+  const run = (exe: string, args: string[], timeout = 60_000) =>
+    new Promise<{ stdout: string; stderr: string; code: number }>((resolve) =>
+      execFile(exe, args, { timeout }, (err, stdout, stderr) => resolve({ stdout, stderr, code: err ? ((err as { code?: number }).code ?? 1) : 0 })),
+    );
+  const kubectl = (...args: string[]) => run(KUBECTL, ['--kubeconfig', join(dir, 'kubeconfig'), '--cache-dir', join(dir, 'kcache'), ...args], 30_000);
+  const fault = (...args: string[]) => run(process.execPath, [RUNNER, 'fault', ...args, '--state-dir', dir]);
+  const ssh = (command: string) => run(process.execPath, [RUNNER, 'ssh', 'node-1', '--state-dir', dir, '--', command], 30_000);
+
+  const node = async () => JSON.parse((await kubectl('get', 'node', 'node-1', '-o', 'json')).stdout) as { spec: { taints?: { key: string; effect: string }[] }; status: { conditions: Cond[] } };
+  /** Waits until the node's condition of `type` has `status`, and returns it. */
+  const conditionWith = (type: string, status: string, timeoutMs = 60_000) =>
+    waitFor(`${type}=${status}`, async () => (await node()).status.conditions.find((c) => c.type === type && c.status === status), { timeoutMs });
+  const taints = async () => ((await node()).spec.taints ?? []).map((t) => `${t.key}:${t.effect}`);
+  /** The node's events of a reason, as `kubectl get events` prints their messages. */
+  const events = async (reason: string) => {
+    const r = await kubectl('get', 'events', '--field-selector', `reason=${reason}`, '-o', 'jsonpath={range .items[*]}{.message}{"\\n"}{end}');
+    return r.stdout.split('\n').filter(Boolean);
+  };
+  const eventWith = (reason: string, pattern: RegExp, timeoutMs = 30_000) => waitFor(`event ${reason}`, async () => (await events(reason)).find((m) => pattern.test(m)), { timeoutMs });
+
+  beforeAll(async () => {
+    runner = spawn(
+      process.execPath,
+      [
+        RUNNER,
+        'up',
+        '--nodes',
+        '1',
+        '--state-dir',
+        dir,
+        '--port-offset',
+        '21000',
+        '--node-monitor-grace-period=8s',
+        '--node-monitor-period=1s',
+        '--node-lease-duration-seconds=4',
+        '--time-scale=10',
+        // upstream's defaults plus a PID threshold (upstream sets none by default), and a 2 s pressure transition at 10x
+        '--eviction-hard=imagefs.available<15%,memory.available<100Mi,nodefs.available<10%,nodefs.inodesFree<5%,pid.available<10%',
+        '--eviction-pressure-transition-period=20s',
+      ],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    runner.stdout!.on('data', (d: Buffer) => (output += d.toString()));
+    runner.stderr!.on('data', (d: Buffer) => (output += d.toString()));
+    await waitFor('cluster ready', async () => (runner.exitCode !== null || output.includes('cluster ready') ? true : undefined), { timeoutMs: 150_000 });
+    expect(runner.exitCode, output).toBeNull();
+    await conditionWith('KernelDeadlock', 'False');
+    expect((await kubectl('run', 'app', '--image=busybox', '--restart=Never', '--', 'sleep', '3600')).code).toBe(0);
+    await waitFor('app running', async () => ((await kubectl('get', 'pod', 'app', '-o', 'jsonpath={.status.phase}')).stdout === 'Running' ? true : undefined), { timeoutMs: 60_000 });
+  }, 240_000);
+
+  afterAll(async () => {
+    if (runner && runner.exitCode === null) {
+      runner.kill('SIGTERM');
+      await new Promise((r) => runner.once('exit', r));
+    }
+    rmSync(dir, { recursive: true, force: true });
+    process.stdout.write(`kubelab fault suite: ${Math.round((Date.now() - started) / 1000)} s\n`);
+  });
+
+  it('lists the faults with what each does and what you see', async () => {
+    const r = await run(process.execPath, [RUNNER, 'fault', 'list']);
+    const lines = r.stdout.trimEnd().split('\n');
+    expect(lines[0]).toMatch(/^NAME\s+WHAT IT DOES\s+WHAT YOU SEE$/);
+    expect(lines.map((l) => l.split(/\s+/)[0])).toEqual([
+      'NAME',
+      'kernel-deadlock',
+      'readonly-filesystem',
+      'containerd-hung',
+      'containerd-down',
+      'kubelet-crashloop',
+      'disk-pressure',
+      'memory-pressure',
+      'pid-pressure',
+      'etcd-lost',
+    ]);
+    expect(await fault('node-1', 'no-such-fault')).toMatchObject({ code: 2, stderr: 'kubelab fault: unknown fault "no-such-fault" (kubelab fault list shows them)\n' });
+    expect((await fault('node-9', 'kernel-deadlock')).stderr).toBe(`kubelab fault: no node node-9 in ${dir} (nodes: node-1)\n`);
+  });
+
+  it('kernel-deadlock: KernelDeadlock True (DockerHung) and a TaskHung event; cleared by a new boot and NPD restarted', async () => {
+    const r = await fault('node-1', 'kernel-deadlock');
+    expect(r.code).toBe(0);
+    const line = /^node-1: kernel: (INFO: task docker:\d+ blocked for more than 120 seconds\.)$/m.exec(r.stdout)![1]!;
+    expect(await conditionWith('KernelDeadlock', 'True')).toMatchObject({ reason: 'DockerHung', message: line });
+    expect(await eventWith('TaskHung', /blocked/)).toBe(line);
+    expect((await ssh('dmesg')).stdout).toContain(line);
+    expect((await fault('node-1', 'kernel-deadlock', '--clear')).code).toBe(0);
+    expect(await conditionWith('KernelDeadlock', 'False')).toMatchObject({ reason: 'KernelHasNoDeadlock', message: 'kernel has no deadlock' });
+  });
+
+  it('readonly-filesystem: ReadonlyFilesystem True, Ext4Error, container writes fail with EROFS; cleared: writable, condition False', async () => {
+    expect((await fault('node-1', 'readonly-filesystem')).code).toBe(0);
+    expect(await conditionWith('ReadonlyFilesystem', 'True')).toMatchObject({ reason: 'FilesystemIsReadOnly', message: 'EXT4-fs (sda1): Remounting filesystem read-only' });
+    expect(await eventWith('Ext4Error', /EXT4-fs error/)).toBe('EXT4-fs error (device sda1): ext4_journal_check_start:83: comm containerd: Detected aborted journal');
+    const touch = await waitFor('EROFS in the container', async () => {
+      const t = await kubectl('exec', 'app', '--', 'touch', '/tmp/x');
+      return t.code !== 0 ? t : undefined;
+    });
+    expect(touch.stderr).toContain("touch: cannot touch '/tmp/x': Read-only file system\n");
+    expect((await kubectl('exec', 'app', '--', 'sh', '-c', 'echo hi > /tmp/y')).stderr).toContain('bash: /tmp/y: Read-only file system\n');
+    expect((await fault('node-1', 'readonly-filesystem', '--clear')).code).toBe(0);
+    expect(await conditionWith('ReadonlyFilesystem', 'False')).toMatchObject({ reason: 'FilesystemIsNotReadOnly', message: 'Filesystem is not read-only' });
+    expect(await kubectl('exec', 'app', '--', 'touch', '/tmp/x')).toMatchObject({ code: 0, stderr: '' });
+  });
+
+  it('containerd-down: NotReady "container runtime is down", the not-ready taint; cleared: Ready', async () => {
+    expect((await fault('node-1', 'containerd-down')).stdout).toContain('node-1: systemctl stop containerd.service\n');
+    const notReady = await conditionWith('Ready', 'False');
+    expect(notReady).toMatchObject({ reason: 'KubeletNotReady', message: 'container runtime is down' });
+    await waitFor('not-ready taint', async () => ((await taints()).includes('node.kubernetes.io/not-ready:NoSchedule') ? true : undefined));
+    expect((await fault('node-1', 'containerd-down', '--clear')).code).toBe(0);
+    expect(await conditionWith('Ready', 'True')).toMatchObject({ reason: 'KubeletReady', message: 'kubelet is posting ready status' });
+  });
+
+  it('containerd-hung: CRI calls time out, NotReady with "PLEG is not healthy: pleg was last seen active …"; cleared: Ready', async () => {
+    expect((await fault('node-1', 'containerd-hung')).stdout).toContain('node-1: kill -STOP <MainPID of containerd.service>\n');
+    const pleg = await waitFor(
+      'PLEG unhealthy',
+      async () => {
+        const c = (await node()).status.conditions.find((x) => x.type === 'Ready');
+        return c?.message.includes('PLEG') ? c : undefined;
+      },
+      { timeoutMs: 60_000 },
+    );
+    // upstream's aggregate of runtimeErrors(): a hung runtime's Status calls time out too.
+    expect(pleg).toMatchObject({ status: 'False', reason: 'KubeletNotReady' });
+    expect(pleg.message).toMatch(/^\[container runtime is down, PLEG is not healthy: pleg was last seen active (\d+m)?[\d.]+s ago; threshold is 18s\]$/);
+    expect((await fault('node-1', 'containerd-hung', '--clear')).code).toBe(0);
+    await conditionWith('Ready', 'True');
+  });
+
+  it("disk-pressure: DiskPressure True, its taint, the pod evicted with upstream's message, df shows the disk full; cleared: False", async () => {
+    expect((await fault('node-1', 'disk-pressure')).code).toBe(0);
+    // df's 1K-blocks and Available: about 5% of the filesystem left, as the kubelet's nodefs.available sees it.
+    const [size, avail] = /^\S+\s+(\d+)\s+\d+\s+(\d+)\s+\d+%\s+\/$/m
+      .exec((await ssh('df')).stdout)!
+      .slice(1)
+      .map(Number) as [number, number];
+    expect(avail / size).toBeLessThan(0.06);
+    expect(await conditionWith('DiskPressure', 'True')).toMatchObject({ reason: 'KubeletHasDiskPressure', message: 'kubelet has disk pressure' });
+    await waitFor('disk-pressure taint', async () => ((await taints()).includes('node.kubernetes.io/disk-pressure:NoSchedule') ? true : undefined));
+    expect(await eventWith('Evicted', /ephemeral-storage/)).toMatch(/^The node was low on resource: ephemeral-storage\. Threshold quantity: \d+, available: \d+\./);
+    expect((await kubectl('get', 'pod', 'app', '-o', 'jsonpath={.status.phase} {.status.reason}')).stdout).toBe('Failed Evicted');
+    expect((await fault('node-1', 'disk-pressure', '--clear')).code).toBe(0);
+    expect(await conditionWith('DiskPressure', 'False')).toMatchObject({ reason: 'KubeletHasNoDiskPressure', message: 'kubelet has no disk pressure' });
+    await waitFor('taint removed', async () => (!(await taints()).includes('node.kubernetes.io/disk-pressure:NoSchedule') ? true : undefined));
+  });
+
+  it.each([
+    ['memory-pressure', 'MemoryPressure', 'KubeletHasInsufficientMemory', 'kubelet has insufficient memory available', 'memory-pressure', 'KubeletHasSufficientMemory'],
+    ['pid-pressure', 'PIDPressure', 'KubeletHasInsufficientPID', 'kubelet has insufficient PID available', 'pid-pressure', 'KubeletHasSufficientPID'],
+  ])('%s: %s True (%s) and its taint; cleared: False', async (name, type, reason, message, taint, okReason) => {
+    expect((await fault('node-1', name)).code).toBe(0);
+    expect(await conditionWith(type, 'True')).toMatchObject({ reason, message });
+    await waitFor(`${taint} taint`, async () => ((await taints()).includes(`node.kubernetes.io/${taint}:NoSchedule`) ? true : undefined));
+    expect((await fault('node-1', name, '--clear')).code).toBe(0);
+    expect(await conditionWith(type, 'False')).toMatchObject({ reason: okReason });
+  });
+
+  it("kubelet-crashloop: KubeletStart events and FrequentKubeletRestart at NPD's check; cleared: the kubelet runs, Ready", async () => {
+    const r = await fault('node-1', 'kubelet-crashloop');
+    expect(r.stdout.match(/^node-1: kill -KILL <MainPID of kubelet\.service>$/gm)).toHaveLength(5);
+    // log-counter runs at NPD's start and every 5 minutes: a restart brings the check forward.
+    expect((await ssh('systemctl restart node-problem-detector')).code).toBe(0);
+    const c = await conditionWith('FrequentKubeletRestart', 'True');
+    expect(c.reason).toBe('FrequentKubeletRestart');
+    expect(c.message).toMatch(/^Found \d+ matching logs, which meets the threshold of 5$/);
+    expect(await eventWith('KubeletStart', /kubelet/)).toBe('Started kubelet.service - kubelet: The Kubernetes Node Agent.');
+    expect((await fault('node-1', 'kubelet-crashloop', '--clear')).code).toBe(0);
+    expect((await ssh('systemctl is-active kubelet')).stdout).toBe('active\n');
+    await conditionWith('Ready', 'True');
+  });
+
+  it('etcd-lost: /readyz reports etcd failed and writes fail; cleared: ready, writes work', async () => {
+    expect((await fault('node-1', 'etcd-lost')).stdout).toContain('control plane: kill -STOP <pid of nats>\n');
+    try {
+      const readyz = await waitFor('readyz failing', async () => {
+        const r = await kubectl('get', '--raw', '/readyz?verbose');
+        return r.code !== 0 ? r : undefined;
+      });
+      expect(readyz.stderr).toContain('[-]etcd failed: reason withheld');
+      const write = await kubectl('create', 'configmap', 'during-outage', '--from-literal=a=b');
+      expect(write.code).not.toBe(0);
+    } finally {
+      await fault('node-1', 'etcd-lost', '--clear');
+    }
+    await waitFor('readyz ok', async () => ((await kubectl('get', '--raw', '/readyz')).stdout === 'ok' ? true : undefined));
+    expect((await kubectl('create', 'configmap', 'after-outage', '--from-literal=a=b')).stdout).toBe('configmap/after-outage created\n');
+  });
+});
