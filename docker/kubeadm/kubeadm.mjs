@@ -7,7 +7,9 @@
 //   [bootstrap-token]         upload the bootstrap token kubeadm-init made (Secret
 //                             kube-system/bootstrap-token-<id>) and the cluster-info
 //                             ConfigMap, so node-1 and node-2 can join (TLS bootstrap)
-//   [addons]                  apply kube-proxy (ServiceAccount + DaemonSet)
+//   [addons]                  apply kube-proxy (ServiceAccount + DaemonSet) and the
+//                             Node Problem Detector's identity (ServiceAccount +
+//                             ClusterRoleBinding npd-binding; not an essential addon)
 // The control-plane processes themselves are compose services; the static pods
 // and the DaemonSet's pods are stand-ins whose probes reach them (docs/architecture.md).
 // The certs and kubeconfig phases ran before, in the one-shot kubeadm-init
@@ -34,6 +36,7 @@ const CONTROL_PLANE_TAINT = {key: 'node-role.kubernetes.io/control-plane', effec
 const COLLECTIONS = {
   ServiceAccount: '/api/v1/namespaces/kube-system/serviceaccounts',
   DaemonSet: '/apis/apps/v1/namespaces/kube-system/daemonsets',
+  ClusterRoleBinding: '/apis/rbac.authorization.k8s.io/v1/clusterrolebindings',
 };
 
 const log = (line) => console.log(line);
@@ -117,7 +120,7 @@ async function bootstrapToken() {
   await createKept(clusterInfo, 'configmaps');
 }
 
-async function applyAddon(name) {
+async function applyAddon(name, {essential = true} = {}) {
   const docs = readFileSync(join(HERE, 'addons', `${name}.yaml`), 'utf8').split(/^---$/m);
   for (const doc of docs) {
     const kind = /^kind:\s*(\S+)/m.exec(doc)?.[1];
@@ -128,7 +131,7 @@ async function applyAddon(name) {
     const r = await api('POST', path, doc, 'application/yaml');
     if (r.status !== 201 && r.status !== 409) throw new Error(`addon ${name}: creating ${kind}: ${r.status} ${r.text}`);
   }
-  log(`[addons] Applied essential addon: ${name}`);
+  log(`[addons] Applied ${essential ? 'essential addon' : 'addon'}: ${name}`);
 }
 
 async function main() {
@@ -138,6 +141,7 @@ async function main() {
   await markControlPlane();
   await bootstrapToken();
   await applyAddon('kube-proxy');
+  await applyAddon('node-problem-detector-rbac', {essential: false});
   log('');
   log('Your Kubernetes control-plane has initialized successfully!');
 }
