@@ -152,6 +152,8 @@ ENTRYPOINT ["node", "/opt/kubelab/systemd/dist/bin/systemd-unit.js", "node-probl
 # (@kubelab/node) and crictl first on PATH, over the volumes the node's
 # components share with it (docker-compose.yml) and their PID namespace.
 FROM runtime-net AS node
+# `docker compose exec node-1 bash` starts in root's home, as `ssh root@node-1`.
+WORKDIR /root
 COPY --from=build /out/node /opt/kubelab/node
 COPY --from=build /out/crictl /opt/kubelab/crictl
 # bin/'s links to node-tool, one per tool the package names (a deploy keeps no symlinks).

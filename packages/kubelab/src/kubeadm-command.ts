@@ -13,7 +13,11 @@ import { copyKubeconfig, kubeadmInitFiles, type KubeadmInitOptions } from './kub
 
 const initFlags = new FlagSet('kubelab kubeadm init')
   .string('dir', '/etc/kubernetes', "The control plane's /etc/kubernetes: pki/, admin.conf, super-admin.conf, controller-manager.conf, scheduler.conf, encryption-config.yaml")
-  .stringArray('nodes', [], "Node names (comma-separated) of kubeadm init's own kind; each gets <nodes-dir>/<node>/kubelet.conf (user system:node:<node>), kube-proxy.conf and node-problem-detector.conf")
+  .stringArray(
+    'nodes',
+    [],
+    "Node names (comma-separated) of kubeadm init's own kind; each gets <nodes-dir>/<node>/kubelet.conf (user system:node:<node>), kube-proxy.conf and node-problem-detector.conf",
+  )
   .stringArray(
     'join-nodes',
     [],

@@ -25,7 +25,8 @@ Commands:
   ssh NODE [-- COMMAND]
           A root shell on a local node (bash, prompt root@NODE:~#) with the node's tools: systemctl, journalctl,
           dmesg, ps, top, free, df, uptime over the node's journal, units and processes; with a command, runs it
-          --state-dir DIR (default .kubelab/local)
+          --state-dir DIR (default .kubelab/local; a compose state dir, e.g. .kubelab/compose, means the compose stack)
+          --compose  the compose stack's node: docker compose exec NODE bash (from the repository root)
   kv      Read the object store's raw bytes, as etcdctl does etcd's (Secrets show their encryption)
           kv get KEY [--hex] [--print-value-only]    e.g. kv get /registry/secrets/default/db --hex
           kv ls [PREFIX]    --bucket kubelab  --nats-url URL  --state-dir DIR
