@@ -10,7 +10,7 @@ import { kRef, type Logger } from '@kubelab/component-base';
 import { Reason, type Recorder } from '../events.js';
 import type { Image, RuntimeService } from '../kuberuntime/cri.js';
 import type { RuntimeState } from '../runtime-state.js';
-import { buildNodeStatus, goArch, initialNode, nodeStatusChanged, readyCondition, runtimeErrors, type MachineInfo } from './setters.js';
+import { buildNodeStatus, goArch, initialNode, mergeConditions, nodeStatusChanged, readyCondition, runtimeErrors, type MachineInfo } from './setters.js';
 
 export interface NodeStatusConfig {
   nodeName: string;
@@ -186,7 +186,7 @@ export class NodeStatusController {
     for (let attempt = 0; attempt < MAX_STATUS_UPDATE_ATTEMPTS; attempt++) {
       const current = attempt === 0 && this.node ? this.node : await nodes.get(c.nodeName);
       try {
-        this.node = await nodes.updateStatus({ ...current, status: { ...current.status, ...next } });
+        this.node = await nodes.updateStatus({ ...current, status: { ...current.status, ...next, conditions: mergeConditions(current.status?.conditions, next.conditions) } });
         break;
       } catch (err) {
         if (attempt === MAX_STATUS_UPDATE_ATTEMPTS - 1 || (err as { reason?: string }).reason !== 'Conflict') throw err;

@@ -1,5 +1,6 @@
+import type { NodeCondition } from '@kubelab/api';
 import { describe, expect, it } from 'vitest';
-import { aggregate, buildNodeStatus, nodeStatusChanged, readyCondition, runtimeErrors, stampConditions, type NodeStatusInput } from './setters.js';
+import { aggregate, buildNodeStatus, mergeConditions, nodeStatusChanged, readyCondition, runtimeErrors, stampConditions, type NodeStatusInput } from './setters.js';
 import { MACHINE } from '../testing/machine.js';
 
 const NOW = Date.UTC(2025, 0, 1, 12, 0, 0);
@@ -76,4 +77,18 @@ describe('node status', () => {
     const c = buildNodeStatus(input({ now: NOW + 60_000, old: b, health: { lastBaseRuntimeSync: NOW, baseRuntimeSyncThresholdMs: 30_000, now: NOW + 60_000 } }));
     expect(nodeStatusChanged(b, c)).toBe(true);
   });
+});
+
+describe('mergeConditions', () => {
+  const c = (type: string, status: 'True' | 'False'): NodeCondition => ({ type, status, reason: `${type}${status}`, message: '' });
+  it.each([
+    ["first post: the kubelet's", undefined, [c('Ready', 'True')], [c('Ready', 'True')]],
+    [
+      "the Node Problem Detector's stay, the kubelet's replace theirs in place",
+      [c('Ready', 'True'), c('KernelDeadlock', 'False')],
+      [c('Ready', 'False')],
+      [c('Ready', 'False'), c('KernelDeadlock', 'False')],
+    ],
+    ["a new one of the kubelet's is appended", [c('KernelDeadlock', 'False')], [c('MemoryPressure', 'False')], [c('KernelDeadlock', 'False'), c('MemoryPressure', 'False')]],
+  ])('%s', (_what, current, own, want) => expect(mergeConditions(current, own)).toEqual(want));
 });

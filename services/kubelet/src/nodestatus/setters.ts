@@ -136,6 +136,19 @@ export function buildNodeStatus(i: NodeStatusInput): NodeStatus {
   };
 }
 
+/**
+ * The Node's conditions after the kubelet's setters: its own replace theirs
+ * in place, new ones are appended, and the rest (the Node Problem Detector's
+ * KernelDeadlock, ReadonlyFilesystem, ...) stay, as upstream's setters edit
+ * node.Status.Conditions by type instead of replacing the list.
+ */
+export function mergeConditions(current: NodeCondition[] | undefined, own: NodeCondition[] | undefined): NodeCondition[] {
+  const mine = new Map((own ?? []).map((c) => [c.type, c]));
+  const kept = (current ?? []).map((c) => mine.get(c.type) ?? c);
+  const present = new Set(kept.map((c) => c.type));
+  return [...kept, ...(own ?? []).filter((c) => !present.has(c.type))];
+}
+
 /** Whether anything but heartbeat times differs (upstream nodeStatusHasChanged). */
 export function nodeStatusChanged(a: NodeStatus | undefined, b: NodeStatus): boolean {
   const strip = (s: NodeStatus | undefined) => JSON.stringify({ ...s, conditions: (s?.conditions ?? []).map((c) => ({ ...c, lastHeartbeatTime: undefined })) });
