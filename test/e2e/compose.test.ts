@@ -233,6 +233,7 @@ describe.skipIf(!canRun).sequential('compose stack end to end', () => {
       '/etc/kubernetes/bootstrap-kubelet.conf',
       '/etc/kubernetes/kube-proxy.conf',
       '/etc/kubernetes/kubelet.conf',
+      '/etc/kubernetes/node-problem-detector.conf',
       '/etc/kubernetes/pki/ca.crt',
       '/etc/kubernetes/pki/containerd-nats-client.crt',
       '/etc/kubernetes/pki/containerd-nats-client.key',
@@ -731,7 +732,7 @@ spec:
     const status = await onNode('node-2', 'systemctl status kubelet --no-pager');
     expect(status.code).toBe(3);
     expect(status.stdout.split('\n')[2]).toMatch(/^     Active: failed \(Result: signal\) since \w{3} \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC; .+ ago$/);
-    expect(status.stdout).toMatch(/^    Main PID: \d+ \(code=killed, signal=KILL\)$/m);
+    expect(status.stdout).toMatch(/^   Main PID: \d+ \(code=killed, signal=KILL\)$/m);
     const journal = (await onNode('node-2', 'journalctl -u kubelet -n 5 --no-pager')).stdout.trimEnd().split('\n');
     expect(journal).toHaveLength(5);
     for (const l of journal) expect(l).toMatch(/^\w{3} \d\d \d\d:\d\d:\d\d node-2 kubelet\[\d+\]: [IWE]\d{4} \d\d:\d\d:\d\d\.\d{6} +\d+ \S+:\d+\] /);
