@@ -48,11 +48,15 @@ RUN pnpm turbo run build --output-logs=errors-only \
       --filter=@kubelab/apiserver... --filter=@kubelab/scheduler... \
       --filter=@kubelab/controller-manager... --filter=@kubelab/kubelet... \
       --filter=@kubelab/containerd... --filter=@kubelab/kube-proxy... \
-      --filter=@kubelab/kubelab...
-RUN for svc in apiserver scheduler controller-manager kubelet containerd kube-proxy kubelab; do \
+      --filter=@kubelab/kubelab... --filter=@kubelab/node-problem-detector... \
+      --filter=@kubelab/node... --filter=@kubelab/crictl... --filter=@kubelab/systemd...
+# Each deploy's entry file: a service's dist/main.js; the node tools' systemctl; systemd's systemd-unit.
+RUN for entry in apiserver:main.js scheduler:main.js controller-manager:main.js kubelet:main.js containerd:main.js \
+      kube-proxy:main.js kubelab:main.js node-problem-detector:main.js crictl:main.js node:bin/systemctl.js systemd:bin/systemd-unit.js; do \
+      svc=${entry%%:*}; \
       pnpm --filter "@kubelab/$svc" deploy --legacy --prod --prefer-offline "/out/$svc" >/tmp/deploy.log 2>&1 \
-      && test -f "/out/$svc/dist/main.js" \
-      || { cat /tmp/deploy.log; echo "deploy of $svc failed or has no dist/main.js" >&2; exit 1; }; \
+      && test -f "/out/$svc/dist/${entry#*:}" \
+      || { cat /tmp/deploy.log; echo "deploy of $svc failed or has no dist/${entry#*:}" >&2; exit 1; }; \
     done
 
 # ---------------------------------------------------------------- runtime bases
@@ -103,26 +107,59 @@ ENTRYPOINT ["node", "/app/dist/main.js"]
 # ---------------------------------------------------------------- node components
 # The runtime and the kubelet run as root, as on a real node: the CRI socket,
 # /var/log/pods and the node's network namespace are root's.
+# Each runs as its node's systemd unit: systemd-unit (@kubelab/systemd) is the
+# container's process, the component (/usr/bin/<name>, docker/component.sh) the
+# unit's main process, journalled into /var/log/journal and its state into
+# /run/systemd (volumes shared with the node-N container, where systemctl and
+# journalctl read them). `systemctl stop kubelet` on the node ends the main
+# process, not the container, so `systemctl start kubelet` works; the
+# healthcheck probes the component, so a stopped unit shows as unhealthy.
 FROM runtime-net AS containerd
 COPY --from=build /out/containerd /app
+COPY --from=build /out/systemd /opt/kubelab/systemd
+COPY docker/component.sh /usr/bin/containerd
 HEALTHCHECK --interval=5s --timeout=3s --retries=5 CMD ["healthz", "1338", "/healthz"]
-ENTRYPOINT ["node", "/app/dist/main.js"]
+ENTRYPOINT ["node", "/opt/kubelab/systemd/dist/bin/systemd-unit.js", "containerd", "--", "/usr/bin/containerd"]
 
 FROM runtime AS kubelet
 COPY --from=build /out/kubelet /app
+COPY --from=build /out/systemd /opt/kubelab/systemd
+COPY docker/component.sh /usr/bin/kubelet
 EXPOSE 10250 10248
 HEALTHCHECK --interval=5s --timeout=3s --retries=5 CMD ["healthz", "10248", "/healthz"]
-ENTRYPOINT ["node", "/app/dist/main.js"]
+ENTRYPOINT ["node", "/opt/kubelab/systemd/dist/bin/systemd-unit.js", "kubelet", "--", "/usr/bin/kubelet"]
 
 FROM runtime-net AS kube-proxy
 COPY --from=build /out/kube-proxy /app
+COPY --from=build /out/systemd /opt/kubelab/systemd
+COPY docker/component.sh /usr/bin/kube-proxy
 EXPOSE 10256 10249
 HEALTHCHECK --interval=5s --timeout=3s --retries=5 CMD ["healthz", "10256", "/healthz"]
-ENTRYPOINT ["node", "/app/dist/main.js"]
+ENTRYPOINT ["node", "/opt/kubelab/systemd/dist/bin/systemd-unit.js", "kube-proxy", "--", "/usr/bin/kube-proxy"]
+
+# The Node Problem Detector as its node's unit, with upstream's default
+# monitor configurations (/app/config); /healthz on 20256 as upstream serves it.
+FROM runtime AS node-problem-detector
+COPY --from=build /out/node-problem-detector /app
+COPY --from=build /out/systemd /opt/kubelab/systemd
+COPY docker/component.sh /usr/bin/node-problem-detector
+HEALTHCHECK --interval=5s --timeout=3s --retries=5 CMD ["healthz", "20256", "/healthz"]
+ENTRYPOINT ["node", "/opt/kubelab/systemd/dist/bin/systemd-unit.js", "node-problem-detector", "--", "/usr/bin/node-problem-detector"]
 
 # The node's "machine": holds the network namespace the node components share,
-# and plays the network plugin (routes to the other nodes' pod CIDRs).
+# and plays the network plugin (routes to the other nodes' pod CIDRs). Its
+# shell is the node's: systemctl, journalctl, dmesg, ps, top, free, df, uptime
+# (@kubelab/node) and crictl first on PATH, over the volumes the node's
+# components share with it (docker-compose.yml) and their PID namespace.
 FROM runtime-net AS node
+# `docker compose exec node-1 bash` starts in root's home, as `ssh root@node-1`.
+WORKDIR /root
+COPY --from=build /out/node /opt/kubelab/node
+COPY --from=build /out/crictl /opt/kubelab/crictl
+# bin/'s links to node-tool, one per tool the package names (a deploy keeps no symlinks).
+RUN cd /opt/kubelab/node/bin && for t in $(node -p "Object.keys(require('../package.json').bin).join(' ')"); do ln -sf node-tool "$t"; done
+ENV PATH=/opt/kubelab/node/bin:/opt/kubelab/crictl/bin:$PATH
+RUN printf 'runtime-endpoint: unix:///run/containerd/containerd.sock\nimage-endpoint: unix:///run/containerd/containerd.sock\ntimeout: 10\n' > /etc/crictl.yaml
 COPY docker/node-init.sh /usr/local/bin/node-init
 COPY docker/node-routes.mjs docker/kube-rest.mjs /usr/local/lib/kubelab/
 ENTRYPOINT ["/usr/local/bin/node-init"]

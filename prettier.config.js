@@ -7,8 +7,7 @@ export default {
   trailingComma: 'all',
   arrowParens: 'always',
   overrides: [
-    // YAML as upstream writes it (compose files, kubeadm manifests): double quotes; kubeadm's flow maps unpadded.
+    // YAML as upstream writes it (compose files): double quotes.
     { files: ['*.yaml', '*.yml'], options: { singleQuote: false } },
-    { files: ['docker/kubeadm/**'], options: { bracketSpacing: false } },
   ],
 };

@@ -7,7 +7,7 @@
 // already tagged kubelab/*:${KUBELAB_TAG:-dev}. Offline machines set
 // NODE_IMAGE/NATS_IMAGE to the stand-ins of scripts/offline-images.sh.
 
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { connect as tcpConnect } from 'node:net';
@@ -69,6 +69,9 @@ const HEALTHCHECKED = [
   'containerd-2',
   'kubelet-2',
   'kube-proxy-2',
+  'node-problem-detector-control-plane',
+  'node-problem-detector-1',
+  'node-problem-detector-2',
 ];
 // KUBELAB_E2E_PROJECT: a name of its own when two runs share one Docker engine (each one's start tears down leftovers of its name).
 const PROJECT = process.env.KUBELAB_E2E_PROJECT || 'kubelab-e2e';
@@ -118,6 +121,16 @@ describe.skipIf(!canRun).sequential('compose stack end to end', () => {
   }, 120_000);
 
   const getNode = (name: string) => kubectlJson<Node>(stack, ['get', 'node', name]);
+  /** A command in a node's shell, as `docker compose exec node-1 bash -c …` runs it; stdout, stderr and the exit code. */
+  const onNode = async (node: string, command: string) => {
+    const r = spawnSync(stack.cli.command, [...stack.cli.prefix, '-p', stack.project, 'exec', '-T', node, 'bash', '-c', command], {
+      cwd: REPO_ROOT,
+      env: stack.env,
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+    return { stdout: r.stdout, stderr: r.stderr, code: r.status };
+  };
   const podsOf = async (selector: string) => (await kubectlJson<KubeList<Pod>>(stack, ['get', 'pods', '-l', selector])).items;
   /** Waits (polling kubectl every second) until pod `name` is Ready; resolves with it. */
   const readyPod = (what: string, name: string, timeoutMs: number) =>
@@ -222,6 +235,7 @@ describe.skipIf(!canRun).sequential('compose stack end to end', () => {
       '/etc/kubernetes/bootstrap-kubelet.conf',
       '/etc/kubernetes/kube-proxy.conf',
       '/etc/kubernetes/kubelet.conf',
+      '/etc/kubernetes/node-problem-detector.conf',
       '/etc/kubernetes/pki/ca.crt',
       '/etc/kubernetes/pki/containerd-nats-client.crt',
       '/etc/kubernetes/pki/containerd-nats-client.key',
@@ -413,6 +427,51 @@ describe.skipIf(!canRun).sequential('compose stack end to end', () => {
     ]);
     // The stand-in says where the real process runs; workloads stay off the tainted node.
     expect(await kubectl(stack, ['-n', 'kube-system', 'logs', 'kube-scheduler-control-plane'])).toContain('kube-scheduler runs in a container of its own: the compose service "scheduler"');
+  });
+
+  // ------------------------------------------------------------------ 2b
+  it("a shell on a node is the node's: ps aux shows its units' processes, systemctl, journalctl and crictl see them, NPD's conditions on its Node", async () => {
+    // The seed's "Selbst nachsehen": the node's components beside each other in one process table.
+    const ps = await onNode('node-1', 'ps aux');
+    expect(ps.stdout.split('\n')[0]).toBe('USER         PID %CPU %MEM    VSZ   RSS TTY      STAT START   TIME COMMAND');
+    for (const c of ['containerd', 'kubelet', 'kube-proxy', 'node-problem-detector']) expect(ps.stdout).toMatch(new RegExp(`^root +\\d+ .* /usr/bin/${c} /app/dist/main\\.js`, 'm'));
+
+    const status = await onNode('node-1', 'systemctl status kubelet --no-pager');
+    expect(status.code).toBe(0);
+    const lines = status.stdout.split('\n');
+    expect(lines.slice(0, 2)).toEqual(['● kubelet.service - kubelet: The Kubernetes Node Agent', '     Loaded: loaded (/usr/lib/systemd/system/kubelet.service; enabled; preset: enabled)']);
+    expect(lines[2]).toMatch(/^     Active: active \(running\) since \w{3} \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC; .+ ago$/);
+    expect(status.stdout).toMatch(/^             [├└]─\d+ \/usr\/bin\/kubelet /m);
+    // The unit's journal: the kubelet's klog lines under its identifier and PID.
+    expect(status.stdout).toMatch(/^\w{3} \d\d \d\d:\d\d:\d\d node-1 kubelet\[\d+\]: [IWE]\d{4} /m);
+    const units = (await onNode('node-1', 'systemctl list-units --type=service --no-pager')).stdout;
+    for (const u of ['containerd.service', 'kube-proxy.service', 'kubelet.service', 'node-problem-detector.service'])
+      expect(units).toMatch(new RegExp(`^  ${u.replace('.', '\\.')} +loaded active running `, 'm'));
+
+    // crictl over node-1's containerd socket: kube-proxy's DaemonSet pod runs there.
+    const crictl = (await onNode('node-1', 'crictl ps')).stdout;
+    expect(crictl.split('\n')[0]).toMatch(/^CONTAINER +IMAGE +CREATED +STATE +NAME +ATTEMPT +POD ID +POD +NAMESPACE$/);
+    expect(crictl).toMatch(/^[0-9a-f]{13} +\S+ +.+ ago +Running +kube-proxy +0 +[0-9a-f]{13} +kube-proxy-[a-z0-9]{5} +kube-system$/m);
+    // What the kubelet keeps, read-only in the node's shell.
+    expect((await onNode('control-plane', 'ls /etc/kubernetes/manifests')).stdout.split('\n').filter(Boolean)).toEqual([
+      'etcd.yaml',
+      'kube-apiserver.yaml',
+      'kube-controller-manager.yaml',
+      'kube-scheduler.yaml',
+    ]);
+    expect((await onNode('node-1', 'ls /var/log/pods')).stdout).toMatch(/^kube-system_kube-proxy-[a-z0-9]{5}_[0-9a-f-]{36}$/m);
+
+    // node-problem-detector-1 (ServiceAccount kube-system:node-problem-detector) set its default conditions on node-1.
+    const conditions = await waitFor(
+      "NPD's conditions on node-1",
+      async () => {
+        const cs = (await getNode('node-1')).status?.conditions ?? [];
+        return cs.some((c) => c.type === 'KernelDeadlock') && cs.some((c) => c.type === 'ReadonlyFilesystem') ? cs : undefined;
+      },
+      { timeoutMs: 60_000, everyMs: 1_000 },
+    );
+    expect(conditions.find((c) => c.type === 'KernelDeadlock')).toMatchObject({ status: 'False', reason: 'KernelHasNoDeadlock', message: 'kernel has no deadlock' });
+    expect(conditions.find((c) => c.type === 'ReadonlyFilesystem')).toMatchObject({ status: 'False', reason: 'FilesystemIsNotReadOnly', message: 'Filesystem is not read-only' });
   });
 
   // ------------------------------------------------------------------ 3
@@ -675,6 +734,24 @@ spec:
     );
     expect(await kubectl(stack, ['get', 'nodes'])).toMatch(/^node-2\s+NotReady\s/m);
 
+    // The seed's diagnosis, on the node: the unit is dead, its journal has its last lines, the runtime still runs the containers.
+    const status = await onNode('node-2', 'systemctl status kubelet --no-pager');
+    expect(status.code).toBe(3);
+    expect(status.stdout.split('\n')[2]).toMatch(/^     Active: failed \(Result: signal\) since \w{3} \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC; .+ ago$/);
+    expect(status.stdout).toMatch(/^   Main PID: \d+ \(code=killed, signal=KILL\)$/m);
+    const journal = (await onNode('node-2', 'journalctl -u kubelet -n 5 --no-pager')).stdout.trimEnd().split('\n');
+    expect(journal).toHaveLength(5);
+    for (const l of journal) expect(l).toMatch(/^\w{3} \d\d \d\d:\d\d:\d\d node-2 kubelet\[\d+\]: [IWE]\d{4} \d\d:\d\d:\d\d\.\d{6} +\d+ \S+:\d+\] /);
+    const crictl = (await onNode('node-2', 'crictl ps')).stdout;
+    expect(crictl.split('\n')[0]).toMatch(/^CONTAINER +IMAGE +CREATED +STATE +NAME +ATTEMPT +POD ID +POD +NAMESPACE$/);
+    expect(crictl).toMatch(/ Running +main +0 +[0-9a-f]{13} +keeper +default$/m);
+    // The unit's manager went with its container: systemctl says what brings it back instead of waiting.
+    const start = await onNode('node-2', 'systemctl start kubelet');
+    expect([start.code, start.stderr]).toEqual([
+      1,
+      'Failed to start kubelet.service: Connection refused\nkubelet.service runs in the container of compose service kubelet-2, which is not running: start it on the host with `docker compose start kubelet-2`.\n',
+    ]);
+
     // Docker did not restart the killed kubelet (restart: always, killed by hand).
     expect((await docker(['inspect', '-f', '{{.State.Status}} {{.RestartCount}}', containerName(stack, 'kubelet-2')])).trim()).toBe(`exited ${restartsBefore}`);
     // containerd-2's containers kept running: node-2's nginx still answers at its pod IP.
@@ -693,12 +770,29 @@ spec:
     const evicted = (await podsOf('app=web')).filter((p) => p.spec?.nodeName === 'node-2');
     for (const p of evicted) expect(p.metadata.deletionTimestamp).toBeTruthy(); // Terminating until node-2's kubelet confirms
     expect((await kubectlJson<Pod>(stack, ['get', 'pod', 'keeper'])).metadata.deletionTimestamp).toBeUndefined();
+
+    // node-problem-detector-2's health check found the kubelet gone: a condition and its Warning event on node-2.
+    const unhealthy = await waitFor(
+      'KubeletUnhealthy on node-2',
+      async () => {
+        const c = getNodeCondition((await getNode('node-2')).status, 'KubeletUnhealthy').condition;
+        return c?.status === 'True' ? c : undefined;
+      },
+      { timeoutMs: 60_000, everyMs: 1_000 },
+    );
+    expect(unhealthy).toMatchObject({ reason: 'KubeletUnhealthy', message: 'kubelet:kubelet was found unhealthy; repair flag : true' });
+    const events = (await kubectlJson<KubeList<Event>>(stack, ['get', 'events', '-A'])).items;
+    expect(events.find((e) => e.involvedObject.kind === 'Node' && e.involvedObject.name === 'node-2' && e.reason === 'KubeletUnhealthy')).toMatchObject({
+      type: 'Warning',
+      source: { component: 'health-checker', host: 'node-2' },
+    });
   });
 
   // ------------------------------------------------------------------ 8
   it('start kubelet-2: node-2 Ready again with its certificate (no new CSR), taint removed, running containers adopted, evicted pods cleaned up', async () => {
     const csrsBefore = await kubectl(stack, ['get', 'csr', '-o', 'name']);
     await compose(stack, ['start', 'kubelet-2']);
+    expect((await onNode('node-2', 'systemctl is-active kubelet')).stdout).toBe('active\n');
     await waitFor('node-2 Ready', async () => (getNodeCondition((await getNode('node-2')).status, 'Ready').condition?.status === 'True' ? true : undefined), { timeoutMs: 60_000, everyMs: 1_000 });
     await waitFor(
       'no unreachable taint on node-2',

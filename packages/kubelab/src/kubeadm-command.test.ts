@@ -25,6 +25,11 @@ describe('kubelab kubeadm init flags', () => {
         { name: 'node-2', kubeletConf: '/var/lib/kubelab/nodes/node-2/kubelet.conf', join: true },
       ],
       kubeProxyConfs: ['/var/lib/kubelab/nodes/control-plane/kube-proxy.conf', '/var/lib/kubelab/nodes/node-1/kube-proxy.conf', '/var/lib/kubelab/nodes/node-2/kube-proxy.conf'],
+      npdConfs: [
+        '/var/lib/kubelab/nodes/control-plane/node-problem-detector.conf',
+        '/var/lib/kubelab/nodes/node-1/node-problem-detector.conf',
+        '/var/lib/kubelab/nodes/node-2/node-problem-detector.conf',
+      ],
       owner: { uid: 1000, gid: 1000 },
     });
   });

@@ -14,11 +14,15 @@ import { CONTROL_PLANE_USAGE, controlPlaneCommand } from './kubeadm-control-plan
 
 const initFlags = new FlagSet('kubelab kubeadm init')
   .string('dir', '/etc/kubernetes', "The control plane's /etc/kubernetes: pki/, admin.conf, super-admin.conf, controller-manager.conf, scheduler.conf, encryption-config.yaml")
-  .stringArray('nodes', [], "Node names (comma-separated) of kubeadm init's own kind; each gets <nodes-dir>/<node>/kubelet.conf (user system:node:<node>) and kube-proxy.conf")
+  .stringArray(
+    'nodes',
+    [],
+    "Node names (comma-separated) of kubeadm init's own kind; each gets <nodes-dir>/<node>/kubelet.conf (user system:node:<node>), kube-proxy.conf and node-problem-detector.conf",
+  )
   .stringArray(
     'join-nodes',
     [],
-    'Node names (comma-separated) that join as with kubeadm join; each gets <nodes-dir>/<node>/bootstrap-kubelet.conf (the bootstrap token) and kube-proxy.conf, and its kubelet writes kubelet.conf',
+    'Node names (comma-separated) that join as with kubeadm join; each gets <nodes-dir>/<node>/bootstrap-kubelet.conf (the bootstrap token), kube-proxy.conf and node-problem-detector.conf, and its kubelet writes kubelet.conf',
   )
   .string('nodes-dir', '', "Folder holding one folder per node, that node's /etc/kubernetes (default <dir>/nodes)")
   .string('control-plane-endpoint', '127.0.0.1:6443', 'host:port of the apiserver written into every kubeconfig')
@@ -61,6 +65,8 @@ export function parseInitArgs(argv: string[], env: NodeJS.ProcessEnv = {}): Omit
       ...joinNodes.map((name) => ({ name, kubeletConf: join(nodesDir, name, 'kubelet.conf'), join: true })),
     ],
     kubeProxyConfs: [...nodes, ...joinNodes].map((name) => join(nodesDir, name, 'kube-proxy.conf')),
+    // Each node's Node Problem Detector (compose runs one per node) as its ServiceAccount.
+    npdConfs: [...nodes, ...joinNodes].map((name) => join(nodesDir, name, 'node-problem-detector.conf')),
     ...(owner ? { owner } : {}),
   };
 }

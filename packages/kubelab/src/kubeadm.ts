@@ -47,6 +47,8 @@ export interface KubeadmInitOptions {
   nodes: readonly KubeadmNode[];
   /** Where a kube-proxy.conf (user system:kube-proxy) goes: one shared file, or one per node. */
   kubeProxyConfs: readonly string[];
+  /** Where a node-problem-detector.conf (its ServiceAccount's identity, npd-addon.ts) goes: one shared file, or one per node. */
+  npdConfs?: readonly string[];
   /** uid/gid that gets every file under `dir` (the compose control plane runs as uid 1000); default: left as written. */
   owner?: { uid: number; gid: number };
   /** kubeadm's progress lines; default silent. */
@@ -86,7 +88,7 @@ export async function kubeadmInitFiles(o: KubeadmInitOptions): Promise<ClusterPk
   const etcdSans = splitSans(o.etcdCertExtraSans ?? []);
   const pkiBases = Object.values(PKI_FILES).filter((b) => !b.endsWith('.key') && !b.endsWith('.pub'));
   const had = new Set([...pkiBases.map((b) => `${b}.crt`), PKI_FILES.saKey, ...Object.values(KUBECONFIG_FILES)].filter((rel) => existsSync(join(o.dir, rel))));
-  const nodeConfs = [...o.nodes.filter((n) => !n.join).map((n) => n.kubeletConf), ...o.kubeProxyConfs];
+  const nodeConfs = [...o.nodes.filter((n) => !n.join).map((n) => n.kubeletConf), ...o.kubeProxyConfs, ...(o.npdConfs ?? [])];
   const hadConf = new Set(nodeConfs.filter((p) => existsSync(p)));
 
   const pki = await ensureClusterPki({
@@ -109,6 +111,7 @@ export async function kubeadmInitFiles(o: KubeadmInitOptions): Promise<ClusterPk
   await Promise.all([
     ...o.nodes.filter((n) => !n.join).map((n) => ensureKubeconfig(n.kubeletConf, pki.ca, kubeletIdentity(n.name), { server: o.server })),
     ...o.kubeProxyConfs.map((p) => ensureKubeconfig(p, pki.ca, KUBE_PROXY_IDENTITY, { server: o.server })),
+    ...(o.npdConfs ?? []).map((p) => ensureKubeconfig(p, pki.ca, NPD_IDENTITY, { server: o.server })),
   ]);
   for (const p of nodeConfs) log(kubeconfigLine(p, hadConf.has(p)));
 
@@ -174,9 +177,8 @@ export async function kubeadmInit(layout: Layout, userKubeconfig: string): Promi
   const server = `https://127.0.0.1:${layout.ports.apiserver}`;
   const files = kubeadmFiles(layout);
   const nodes = nodeNames(layout).map((name) => ({ name, kubeletConf: files.kubelet(name), join: name !== CONTROL_PLANE_NODE }));
-  const pki = await kubeadmInitFiles({ dir: layout.stateDir, server, serviceCidr: '10.96.0.0/12', nodes, kubeProxyConfs: [files.kubeProxy] });
+  const pki = await kubeadmInitFiles({ dir: layout.stateDir, server, serviceCidr: '10.96.0.0/12', nodes, kubeProxyConfs: [files.kubeProxy], npdConfs: [files.nodeProblemDetector] });
   await ensureNatsClientCerts(layout.stateDir, pki.etcdCa, nodeNames(layout));
-  await ensureKubeconfig(files.nodeProblemDetector, pki.ca, NPD_IDENTITY, { server });
   await copyKubeconfig(files.admin, userKubeconfig);
 }
 

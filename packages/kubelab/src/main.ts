@@ -26,7 +26,8 @@ Commands:
   ssh NODE [-- COMMAND]
           A root shell on a local node (bash, prompt root@NODE:~#) with the node's tools: systemctl, journalctl,
           dmesg, ps, top, free, df, uptime over the node's journal, units and processes; with a command, runs it
-          --state-dir DIR (default .kubelab/local)
+          --state-dir DIR (default .kubelab/local; a compose state dir, e.g. .kubelab/compose, means the compose stack)
+          --compose  the compose stack's node: docker compose exec NODE bash (from the repository root)
   fault list | fault NODE FAULT [--clear]
           Inject a fault into a local node as it happens on a real one (a kernel hang, a read-only filesystem, a hung
           or stopped containerd, a crash-looping kubelet, disk/memory/PID pressure, etcd's role lost), or clear it;

@@ -82,6 +82,13 @@ describe('kubelab kubeadm init', { timeout: 60_000 }, () => {
       expect([id.commonName, id.organizations]).toEqual([`system:node:${node}`, ['system:nodes']]);
       const proxy = certificateInfo(loadKubeconfig(join(nodesDir, node, 'kube-proxy.conf')).clientCertPem!);
       expect([proxy.commonName, proxy.organizations]).toEqual(['system:kube-proxy', []]);
+    }
+    // The node's Node Problem Detector, joining nodes included: its ServiceAccount's user and groups.
+    for (const node of ['control-plane', 'node-1', 'node-2']) {
+      const npd = certificateInfo(loadKubeconfig(join(nodesDir, node, 'node-problem-detector.conf')).clientCertPem!);
+      expect([npd.commonName, npd.organizations]).toEqual(['system:serviceaccount:kube-system:node-problem-detector', ['system:serviceaccounts', 'system:serviceaccounts:kube-system']]);
+    }
+    for (const node of ['control-plane', 'node-1']) {
       expect(mode(join(nodesDir, node, 'kubelet.conf'))).toBe('600');
       // kubeadm join's pki/ca.crt: the kubelet's --client-ca-file.
       expect(readFileSync(join(nodesDir, node, 'pki/ca.crt'), 'utf8')).toBe(ca);

@@ -46,6 +46,8 @@ export interface ServiceManagerOptions {
   /** TimeoutStopSec: SIGKILL after this long in stop-sigterm (default 90 s, as systemd). */
   stopTimeoutMs?: number;
   now?: () => Date;
+  /** The compose service whose container runs this manager (recorded in the unit's state; see UnitState.container). */
+  container?: string;
 }
 
 interface ServiceManagerEvents {
@@ -69,7 +71,7 @@ export class ServiceManager extends EventEmitter<ServiceManagerEvents> {
   constructor(private readonly opts: ServiceManagerOptions) {
     super();
     this.now = opts.now ?? (() => new Date());
-    this.current = initialState(opts.unit);
+    this.current = { ...initialState(opts.unit), ...(opts.container ? { container: opts.container } : {}) };
     writeUnitState(opts.root, this.current);
   }
 

@@ -4,6 +4,9 @@
 // KUBELAB_NODE_ROOT (default /), journals it, serves the unit's control
 // socket, and outlives the main process (Restart=no) until it is told to stop
 // (SIGTERM/SIGINT: `docker compose stop`), when it stops the unit first.
+// KUBELAB_UNIT_CONTAINER names the compose service whose container this is,
+// so systemctl can say what to start once the container (and with it the
+// manager) is gone.
 
 import { hostname } from 'node:os';
 import { ServiceManager } from './manager.js';
@@ -37,6 +40,7 @@ export async function runUnit(argv: string[], env: NodeJS.ProcessEnv = process.e
     unit: nodeUnit(args.unit, args.command.join(' ')),
     command: args.command,
     env,
+    ...(env.KUBELAB_UNIT_CONTAINER ? { container: env.KUBELAB_UNIT_CONTAINER } : {}),
   });
   await mgr.listen();
   const stopped = new Promise<void>((resolve) => {

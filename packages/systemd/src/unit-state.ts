@@ -45,6 +45,12 @@ export interface UnitState {
   nRestarts: number;
   execStart: string;
   controlSocket: string;
+  /**
+   * kubelab: the compose service whose container runs this unit's manager
+   * (`kubelet-2`). When that container is gone, so is the control socket, and
+   * systemctl names the service to start instead.
+   */
+  container?: string;
 }
 
 export function unitStateDir(root: string): string {

@@ -25,7 +25,7 @@ describe('systemd-unit', () => {
     root = mkdtempSync(join(tmpdir(), 'unit-'));
     const script = "console.log('up'); setInterval(() => {}, 1000); process.on('SIGTERM', () => process.exit(0));";
     const mgr = spawn(process.execPath, [BIN, 'kubelet', '--', process.execPath, '-e', script], {
-      env: { ...process.env, KUBELAB_NODE_ROOT: root, KUBELAB_NODE_NAME: 'node-1' },
+      env: { ...process.env, KUBELAB_NODE_ROOT: root, KUBELAB_NODE_NAME: 'node-1', KUBELAB_UNIT_CONTAINER: 'kubelet-1' },
       stdio: ['ignore', 'ignore', 'pipe'],
     });
     let stderr = '';
@@ -34,6 +34,8 @@ describe('systemd-unit', () => {
       const s = readUnitState(root, 'kubelet.service');
       return s?.activeState === 'active' ? s : undefined;
     });
+    // The compose service whose container runs the manager, for systemctl's hint once it is gone.
+    expect(first.container).toBe('kubelet-1');
     await waitFor('its line passed on', async () => (stderr.includes('up\n') ? true : undefined));
     process.kill(first.mainPid, 'SIGKILL');
     await waitFor('failed', async () => (readUnitState(root, 'kubelet.service')?.result === 'signal' ? true : undefined));

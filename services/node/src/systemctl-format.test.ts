@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { initialState, onExited, onStarted, onStarting, type UnitState } from '@kubelab/systemd';
-import { formatBytes, formatListUnits, formatStatus, type UnitProc } from './systemctl-format.js';
+import { formatBytes, formatListUnits, formatStatus, managerUnreachable, type UnitProc } from './systemctl-format.js';
 
 beforeAll(() => {
   process.env.TZ = 'UTC';
@@ -113,4 +113,14 @@ describe('formatBytes (format_bytes)', () => {
     [36_911_104, '35.2M'],
     [1.5 * 1024 ** 3, '1.5G'],
   ])('%d → %s', (n, want) => expect(formatBytes(n)).toBe(want));
+});
+
+describe('managerUnreachable', () => {
+  it.each([
+    [{ unit: 'kubelet.service' }, 'Failed to start kubelet.service: Connection refused\n'],
+    [
+      { unit: 'kubelet.service', container: 'kubelet-2' },
+      'Failed to start kubelet.service: Connection refused\nkubelet.service runs in the container of compose service kubelet-2, which is not running: start it on the host with `docker compose start kubelet-2`.\n',
+    ],
+  ])('%j', (s, text) => expect(managerUnreachable('start', s, 'Connection refused')).toBe(text));
 });

@@ -130,3 +130,15 @@ export function formatShow(s: UnitState, props: string[], valueOnly: boolean): s
   const chosen = props.length ? props.map((p) => all.find(([k]) => k === p) ?? ([p, ''] as [string, string])) : all;
   return chosen.map(([k, v]) => (valueOnly ? v : `${k}=${v}`)).join('\n') + '\n';
 }
+
+/**
+ * A job's error when the unit's manager does not answer: systemctl's line
+ * (`Failed to start kubelet.service: Connection refused`), and in compose,
+ * where the manager lives in the unit's own container (UnitState.container),
+ * what brings it back: that container, started from the host.
+ */
+export function managerUnreachable(verb: string, s: Pick<UnitState, 'unit' | 'container'>, reason: string): string {
+  const line = `Failed to ${verb} ${s.unit}: ${reason}\n`;
+  if (!s.container) return line;
+  return `${line}${s.unit} runs in the container of compose service ${s.container}, which is not running: start it on the host with \`docker compose start ${s.container}\`.\n`;
+}

@@ -8,7 +8,7 @@ import { constants } from 'node:os';
 import { formatRecord } from './journalctl.js';
 import type { Io, NodeEnv, Tool } from './node-env.js';
 import { allProcs, CLK_TCK, treeOf } from './proc.js';
-import { formatListUnits, formatShow, formatStatus, type UnitProc } from './systemctl-format.js';
+import { formatListUnits, formatShow, formatStatus, managerUnreachable, type UnitProc } from './systemctl-format.js';
 
 const EXIT_NOT_RUNNING = 3;
 const EXIT_NO_SUCH_UNIT = 4;
@@ -64,7 +64,7 @@ async function job(verb: ControlVerb, units: string[], io: Io, env: NodeEnv, sig
       return verb === 'kill' ? 1 : EXIT_NOT_LOADED;
     }
     if (!s.controlSocket) {
-      io.err(`Failed to ${JOB_VERB[verb]} ${unit}: Transport endpoint is not connected\n`);
+      io.err(managerUnreachable(JOB_VERB[verb], s, 'Transport endpoint is not connected'));
       return 1;
     }
     try {
@@ -75,8 +75,9 @@ async function job(verb: ControlVerb, units: string[], io: Io, env: NodeEnv, sig
       }
     } catch (e) {
       const err = e as NodeJS.ErrnoException;
-      const text = err.code === 'ECONNREFUSED' ? 'Connection refused' : err.code === 'ENOENT' ? 'Transport endpoint is not connected' : err.message;
-      io.err(`Failed to ${JOB_VERB[verb]} ${unit}: ${text}\n`);
+      // No manager listens (its process, or in compose its container, is gone).
+      const gone = err.code === 'ECONNREFUSED' ? 'Connection refused' : err.code === 'ENOENT' ? 'Transport endpoint is not connected' : undefined;
+      io.err(gone ? managerUnreachable(JOB_VERB[verb], s, gone) : `Failed to ${JOB_VERB[verb]} ${unit}: ${err.message}\n`);
       return 1;
     }
   }
