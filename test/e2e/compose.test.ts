@@ -813,9 +813,9 @@ spec:
   });
 
   // ------------------------------------------------------------------ 9
-  it('kill containerd-2: node-2 Ready=False "container runtime is down"; start it again: node-2 recovers', async () => {
+  it('systemctl stop containerd on node-2: Ready=False "container runtime is down", the shims keep the pods running; start it: the same containers are adopted', async () => {
     const keeperBefore6 = (await kubectlJson<Pod>(stack, ['get', 'pod', 'keeper'])).status?.containerStatuses?.[0];
-    await compose(stack, ['kill', 'containerd-2']);
+    expect((await onNode('node-2', 'systemctl stop containerd && systemctl is-active containerd')).stdout).toBe('inactive\n');
     const ready = await waitFor(
       'node-2 runtime down',
       async () => {
@@ -826,16 +826,24 @@ spec:
     );
     expect(ready.reason).toBe('KubeletNotReady');
     expect(ready.message).toContain('container runtime is down');
-    expect((await docker(['inspect', '-f', '{{.State.Status}}', containerName(stack, 'containerd-2')])).trim()).toBe('exited');
+    // containerd.service is KillMode=process: its shims, and the containers under them, outlive it.
+    const forest = (await onNode('node-2', 'ps -ef --forest')).stdout;
+    expect(forest).toMatch(/containerd-shim-runc-v2 -namespace k8s\.io -id [0-9a-f]{64} -address /);
+    expect(forest).toMatch(/\\_ sleep 100000$/m);
+    expect((await docker(['inspect', '-f', '{{.State.Status}}', containerName(stack, 'containerd-2')])).trim()).toBe('running');
 
-    await compose(stack, ['start', 'containerd-2']);
+    expect((await onNode('node-2', 'systemctl start containerd && systemctl is-active containerd')).stdout).toBe('active\n');
     await waitFor('node-2 Ready after the runtime is back', async () => (getNodeCondition((await getNode('node-2')).status, 'Ready').condition?.status === 'True' ? true : undefined), {
       timeoutMs: 90_000,
       everyMs: 1_000,
     });
-    // The restarted runtime recovered the keeper's container (same ID, still running) ...
+    // The restarted runtime adopted the keeper's container from its shim: same ID, same start, no restart ...
     const recovered = (await kubectlJson<Pod>(stack, ['get', 'pod', 'keeper'])).status?.containerStatuses?.[0];
-    expect(recovered).toMatchObject({ containerID: keeperBefore6?.containerID, state: { running: {} } });
+    expect(recovered).toMatchObject({
+      containerID: keeperBefore6?.containerID,
+      restartCount: keeperBefore6?.restartCount,
+      state: { running: { startedAt: keeperBefore6?.state?.running?.startedAt } },
+    });
     // ... and the kubelet reports the pod Ready again (the node controller set Ready=False while the node was not ready).
     await readyPod('keeper Ready again after the runtime restart', 'keeper', 60_000);
   });
