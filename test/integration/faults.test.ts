@@ -109,7 +109,7 @@ describe.runIf(ready)('kubelab fault on a local node', { timeout: 120_000 }, () 
       'etcd-lost',
     ]);
     expect(await fault('node-1', 'no-such-fault')).toMatchObject({ code: 2, stderr: 'kubelab fault: unknown fault "no-such-fault" (kubelab fault list shows them)\n' });
-    expect((await fault('node-9', 'kernel-deadlock')).stderr).toBe(`kubelab fault: no node node-9 in ${dir} (nodes: node-1)\n`);
+    expect((await fault('node-9', 'kernel-deadlock')).stderr).toBe(`kubelab fault: no node node-9 in ${dir} (nodes: control-plane, node-1)\n`);
   });
 
   it('kernel-deadlock: KernelDeadlock True (DockerHung) and a TaskHung event; cleared by a new boot and NPD restarted', async () => {

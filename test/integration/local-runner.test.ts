@@ -135,7 +135,15 @@ describe.runIf(ready)('pnpm kubelab up (local processes)', { timeout: 120_000 },
       const pods = rows.filter((l) => new RegExp(`^${ds}-[a-z0-9]{5}\\s`).test(l));
       expect(pods.map(nodeOf).sort(), ds).toEqual(NODES);
     }
-    const daemonSets = (await kubectl(['-n', 'kube-system', 'get', 'ds'])).stdout;
+    // The DaemonSet controller counts the pods' readiness a moment after the kubelets report it.
+    const daemonSets = await waitFor(
+      'both DaemonSets 3/3 ready',
+      async () => {
+        const out = (await kubectl(['-n', 'kube-system', 'get', 'ds'])).stdout;
+        return /^kube-proxy\s+3\s+3\s+3\s/m.test(out) && /^node-problem-detector\s+3\s+3\s+3\s/m.test(out) ? out : undefined;
+      },
+      { timeoutMs: 30_000, everyMs: 1_000 },
+    );
     expect(daemonSets).toMatch(/^kube-proxy\s+3\s+3\s+3\s+3\s+3\s+kubernetes\.io\/os=linux\s/m);
     expect(daemonSets).toMatch(/^node-problem-detector\s+3\s+3\s+3\s+3\s+3\s+<none>\s/m);
     // The manifests kubelet-control-plane runs, where a kubeadm node has them (its root's /etc/kubernetes/manifests); the stand-in names the real process.

@@ -171,10 +171,10 @@ export async function up(argv: string[]): Promise<number> {
     return 1;
   }
   if (!stopRequested) {
-    const kubelets = skipped.has('kubelet') ? 0 : nodeNames(layout).length;
+    const kubelets = skipped.has('kubelet') ? [] : nodeNames(layout);
     const admin = loadKubeconfig(files.admin);
     const tls: ClientTlsFiles = { ca: caPem, ...(admin.clientCertPem && admin.clientKeyPem ? { cert: admin.clientCertPem, key: admin.clientKeyPem } : {}) };
-    const marked = kubelets ? markControlPlanePhase(layout, () => stopRequested) : Promise.resolve(true);
+    const marked = kubelets.length ? markControlPlanePhase(layout, () => stopRequested) : Promise.resolve(true);
     void Promise.all([marked, waitClusterReady(layout.ports.apiserver, kubelets, tls, () => stopRequested)]).then(([m, ok]) => {
       if (m && ok) {
         process.stdout.write(`cluster ready\n  export KUBECONFIG=${kubeconfigPath}\n  kubectl get nodes\n`);
@@ -247,19 +247,19 @@ export function refuseRunnerFlags(byService: Map<string, string[]>, owned: Map<s
   }
 }
 
-/** Control plane healthy and (once kubelets exist) every node Ready, the control-plane node's included. */
-async function waitClusterReady(apiPort: number, nodes: number, tls: ClientTlsFiles, cancelled: () => boolean): Promise<boolean> {
+/** Control plane healthy and (once kubelets exist) every node Ready by name, the control-plane node's included. */
+async function waitClusterReady(apiPort: number, nodes: string[], tls: ClientTlsFiles, cancelled: () => boolean): Promise<boolean> {
   const base = `https://127.0.0.1:${apiPort}`;
   while (!cancelled()) {
     try {
       const ready = await getText(`${base}/readyz`, { tls });
       if (ready.status === 200) {
-        if (nodes === 0) return true;
+        if (nodes.length === 0) return true;
         const res = await getText(`${base}/api/v1/nodes`, { tls });
         if (res.status === 200) {
-          const list = JSON.parse(res.body) as { items?: { status?: { conditions?: { type: string; status: string }[] } }[] };
-          const readyNodes = (list.items ?? []).filter((n) => n.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True')).length;
-          if (readyNodes >= nodes) return true;
+          const list = JSON.parse(res.body) as { items?: { metadata?: { name?: string }; status?: { conditions?: { type: string; status: string }[] } }[] };
+          const ready = new Set((list.items ?? []).filter((n) => n.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True')).map((n) => n.metadata?.name));
+          if (nodes.every((n) => ready.has(n))) return true;
         }
       }
     } catch {
