@@ -173,9 +173,11 @@ export function newKubeletManagers(deps: KubeletDeps, kubelet: KubeletHooks): Ku
   // Kubelet time runs `scale` times faster: the relist threshold too, as the runtime's sync threshold (runtime-state.ts).
   const pleg = new GenericPLEG(rt, clock, (events) => kubelet.onPlegEvents(events), 1000, RELIST_THRESHOLD_MS / scale, config.featureGates.EventedPLEG === true);
   if (deps.metrics) pleg.observeRelist = deps.metrics.observeRelist;
+  // The node's root (fault state) for the stats; the kubelet's units get it from their manager.
+  const nodeRoot = process.env.KUBELAB_NODE_ROOT || '/';
   const eviction: EvictionManager = new EvictionManager({
     config: evictionConfig(config),
-    summary: () => collectSummary({ rt, memoryCapacityBytes: machine.memoryBytes, rootDir: config.rootDir, nodeRoot: process.env.KUBELAB_NODE_ROOT || '/' }),
+    summary: () => collectSummary({ rt, memoryCapacityBytes: machine.memoryBytes, rootDir: config.rootDir, nodeRoot }),
     activePods: () => kubelet.activePods(),
     killPod: (pod, gracePeriodSeconds, st) => {
       const uid = pod.metadata.uid ?? '';
@@ -228,7 +230,15 @@ export function newKubeletManagers(deps: KubeletDeps, kubelet: KubeletHooks): Ku
     lease,
     nodeStatus,
     containerLogs: new ContainerLogManager({ rt, clock, policy: logRotatePolicy(config), log }),
-    stats: new StatsProvider({ rt, nodeName: config.nodeName, memoryCapacityBytes: machine.memoryBytes, rootDir: config.rootDir, podLogsDir: config.podLogsDir, now: () => new Date(clock.now()) }),
+    stats: new StatsProvider({
+      rt,
+      nodeName: config.nodeName,
+      memoryCapacityBytes: machine.memoryBytes,
+      rootDir: config.rootDir,
+      podLogsDir: config.podLogsDir,
+      nodeRoot,
+      now: () => new Date(clock.now()),
+    }),
     crashBackoff,
     imageBackoff,
   };

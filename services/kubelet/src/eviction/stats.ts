@@ -8,7 +8,7 @@
 // read at each collection as cadvisor reads the cgroup files) is added.
 
 import { readFileSync, statfsSync } from 'node:fs';
-import { faultedDisk, faultedPids, faultedWorkingSet, readNodeFaults } from '@kubelab/systemd';
+import { faultedDisk, faultedPids, faultedWorkingSet, readNodeFaults, type NodeFaultState } from '@kubelab/systemd';
 import { LABEL_CONTAINER_NAME, LABEL_POD_UID, type RuntimeService } from '../kuberuntime/cri.js';
 import type { PodStats, Summary } from './helpers.js';
 
@@ -52,16 +52,13 @@ export async function collectSummary(s: SummarySources): Promise<Summary> {
     pid: { max, running: faultedPids(stats.length, max, faults) },
     pods: [...pods.values()],
   };
-  const fs = nodeFilesystem(
+  const nodeFs = nodeFilesystem(
     s.rootDir,
     images.reduce((n, i) => n + i.size, 0),
     writable,
+    faults,
   );
-  if (fs) {
-    const nodeFs = {
-      ...fs,
-      availableBytes: faultedDisk({ capacityBytes: fs.capacityBytes, usedBytes: fs.capacityBytes - fs.availableBytes, availableBytes: fs.availableBytes }, faults).availableBytes,
-    };
+  if (nodeFs) {
     summary.nodeFs = nodeFs;
     // One filesystem holds images too (upstream's no-dedicated-imagefs case).
     summary.imageFs = nodeFs;
@@ -69,13 +66,15 @@ export async function collectSummary(s: SummarySources): Promise<Summary> {
   return summary;
 }
 
-/** The node filesystem under rootDir, less what the simulated images and writable layers would occupy; undefined without statfs. */
-export function nodeFilesystem(rootDir: string, imageBytes: number, writableBytes: number): NonNullable<Summary['nodeFs']> | undefined {
+/** The node filesystem under rootDir, less what the simulated images, writable layers and a fault's disk usage occupy; undefined without statfs. */
+export function nodeFilesystem(rootDir: string, imageBytes: number, writableBytes: number, faults: NodeFaultState = {}): NonNullable<Summary['nodeFs']> | undefined {
   try {
     const fs = statfsSync(rootDir);
+    const capacityBytes = fs.blocks * fs.bsize;
+    const availableBytes = fs.bavail * fs.bsize - imageBytes - writableBytes;
     return {
-      capacityBytes: fs.blocks * fs.bsize,
-      availableBytes: fs.bavail * fs.bsize - imageBytes - writableBytes,
+      capacityBytes,
+      availableBytes: faultedDisk({ capacityBytes, usedBytes: capacityBytes - availableBytes, availableBytes }, faults).availableBytes,
       ...(fs.files > 0 ? { inodes: fs.files, inodesFree: fs.ffree } : {}),
     };
   } catch {

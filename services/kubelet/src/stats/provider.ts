@@ -8,6 +8,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { LABEL_CONTAINER_NAME, type RuntimeService } from '../kuberuntime/cri.js';
+import { readNodeFaults } from '@kubelab/systemd';
 import { nodeFilesystem, pidMax } from '../eviction/stats.js';
 import { buildSummary, type PodSample, type StatsSummary } from './summary.js';
 
@@ -17,6 +18,8 @@ export interface StatsProviderOptions {
   memoryCapacityBytes: number;
   rootDir: string;
   podLogsDir: string;
+  /** The node root whose fault state adds usage (KUBELAB_NODE_ROOT), read at each collection as the eviction stats do. */
+  nodeRoot?: string;
   now?: () => Date;
 }
 
@@ -94,7 +97,8 @@ export class StatsProvider {
       });
     }
     const imageBytes = images.reduce((n, i) => n + i.size, 0);
-    const nodeFs = nodeFilesystem(this.o.rootDir, imageBytes, writable);
+    const faults = this.o.nodeRoot ? readNodeFaults(this.o.nodeRoot) : {};
+    const nodeFs = nodeFilesystem(this.o.rootDir, imageBytes, writable, faults);
     return buildSummary({
       nodeName: this.o.nodeName,
       now: this.o.now?.() ?? new Date(),
@@ -105,6 +109,7 @@ export class StatsProvider {
       ...(nodeFs ? { nodeFs } : {}),
       imageBytes,
       pidMax: pidMax(),
+      nodeExtra: { memoryBytes: faults.usage?.memoryBytes ?? 0, processes: faults.usage?.pids ?? 0 },
     });
   }
 

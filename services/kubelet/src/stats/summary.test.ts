@@ -90,3 +90,14 @@ describe('the Summary API (/stats/summary)', () => {
     expect(Object.keys(s.pods[0]!.containers[0]!).sort()).toEqual(['cpu', 'memory', 'name', 'startTime']);
   });
 });
+
+describe("a fault's usage in the summary", () => {
+  it('adds its memory to the node (capped at capacity) and its processes to curproc, not to the pods', () => {
+    const s = buildSummary({ ...input, nodeExtra: { memoryBytes: 100 * 1024 * 1024, processes: 40 } });
+    expect(s.node.memory).toMatchObject({ workingSetBytes: 111 * 1024 * 1024, availableBytes: 1024 * 1024 * 1024 - 111 * 1024 * 1024 });
+    expect(s.node.systemContainers?.[0]?.memory?.workingSetBytes).toBe(11 * 1024 * 1024);
+    expect(s.node.rlimit?.curproc).toBe(42);
+    const full = buildSummary({ ...input, nodeExtra: { memoryBytes: 4 * 1024 * 1024 * 1024, processes: 0 } });
+    expect(full.node.memory).toMatchObject({ workingSetBytes: 1024 * 1024 * 1024, availableBytes: 0 });
+  });
+});

@@ -108,6 +108,8 @@ export interface SummaryInput {
   nodeFs?: FsSample;
   imageBytes: number;
   pidMax: number;
+  /** Memory and processes the node uses besides its pods' (a fault's usage, `kubelab fault … memory-pressure`). */
+  nodeExtra?: { memoryBytes: number; processes: number };
 }
 
 /** metav1.Time's wire form: RFC 3339 to the second. */
@@ -171,11 +173,12 @@ export function buildSummary(i: SummaryInput): StatsSummary {
     };
   });
   const all = i.pods.flatMap((p) => p.containers);
+  const extraMemory = i.nodeExtra?.memoryBytes ?? 0;
   const nodeMemory = memory(
     time,
-    sum(all, (c) => c.workingSetBytes),
-    sum(all, (c) => c.usageBytes),
-    sum(all, (c) => c.rssBytes),
+    Math.min(i.memoryCapacityBytes, sum(all, (c) => c.workingSetBytes) + extraMemory),
+    sum(all, (c) => c.usageBytes) + extraMemory,
+    sum(all, (c) => c.rssBytes) + extraMemory,
     i.memoryCapacityBytes,
   );
   const nodeCpu: CpuStats = { time, usageNanoCores: sum(all, (c) => c.usageNanoCores), usageCoreNanoSeconds: i.nodeUsageCoreNanoSeconds };
@@ -184,7 +187,19 @@ export function buildSummary(i: SummaryInput): StatsSummary {
     node: {
       nodeName: i.nodeName,
       // Upstream's "pods" system container: the cgroup all pods run under.
-      systemContainers: [{ name: 'pods', startTime, cpu: { ...nodeCpu }, memory: { ...nodeMemory } }],
+      systemContainers: [
+        {
+          name: 'pods',
+          startTime,
+          cpu: { ...nodeCpu },
+          memory: memory(
+            time,
+            sum(all, (c) => c.workingSetBytes),
+            sum(all, (c) => c.usageBytes),
+            sum(all, (c) => c.rssBytes),
+          ),
+        },
+      ],
       startTime,
       cpu: nodeCpu,
       memory: nodeMemory,
@@ -201,7 +216,7 @@ export function buildSummary(i: SummaryInput): StatsSummary {
             runtime: { imageFs: fsShare(time, i.nodeFs, i.imageBytes) },
           }
         : {}),
-      rlimit: { time, maxpid: i.pidMax, curproc: all.length },
+      rlimit: { time, maxpid: i.pidMax, curproc: Math.min(i.pidMax, all.length + (i.nodeExtra?.processes ?? 0)) },
     },
     pods,
   };
