@@ -596,7 +596,8 @@ spec:
           expect(await httpFromNode(stack, 'node-1', `http://${clusterIP}/${mark}`)).toMatch(/^404 .*nginx/);
           return (await flakyLogged(mark)) ? true : undefined;
         },
-        { timeoutMs: 30_000, everyMs: 100 },
+        // kube-proxy picks one of the Service's endpoints at random and each try is two execs (~2-3 s): enough tries that flaky's turn comes.
+        { timeoutMs: 120_000, everyMs: 100 },
       );
 
       // The Service existed before the pod: its variables are in the container's environment.
