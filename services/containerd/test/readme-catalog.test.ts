@@ -3,7 +3,7 @@
 
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { CATALOG } from '../src/catalog.js';
+import { CATALOG } from '@kubelab/images';
 
 const README = readFileSync(new URL('../../../README.md', import.meta.url), 'utf8');
 const section = README.slice(README.indexOf("### Images: the runtime's catalogue"), README.indexOf("### The course's lab commands on kubelab"));
