@@ -61,7 +61,7 @@ function busybox(tags: string[], size: number): ImageDef {
     cmd: ['sh'],
     files: { ...busyboxFiles, '/etc/os-release': osRelease('BusyBox', 'busybox', tags[0]!) },
     baseMemoryBytes: 400 * 1024,
-    description: 'a shell and the busybox applets; runs `sh` (exits at once without a command)',
+    description: 'a shell and common utilities; runs `sh` (exits at once without a command)',
   });
 }
 
@@ -71,7 +71,7 @@ function alpine(tags: string[], version: string): ImageDef {
     cmd: ['/bin/sh'],
     files: { ...busyboxFiles, '/etc/os-release': osRelease('Alpine Linux', 'alpine', version, `Alpine Linux v${version.split('.').slice(0, 2).join('.')}`), '/etc/alpine-release': `${version}\n` },
     baseMemoryBytes: 400 * 1024,
-    description: 'Alpine Linux: `/bin/sh` and the busybox applets',
+    description: "Alpine Linux's release files, a shell and common utilities; runs `/bin/sh`",
   });
 }
 
