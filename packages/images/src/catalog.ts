@@ -60,6 +60,7 @@ function busybox(tags: string[], size: number): ImageDef {
     size,
     cmd: ['sh'],
     files: { ...busyboxFiles, '/etc/os-release': osRelease('BusyBox', 'busybox', tags[0]!) },
+    programs: ['wget'],
     baseMemoryBytes: 400 * 1024,
     description: 'a shell and common utilities; runs `sh` (exits at once without a command)',
   });
@@ -69,6 +70,7 @@ function alpine(tags: string[], version: string): ImageDef {
   return image('docker.io/library/alpine', tags, {
     size: 3_600_000,
     cmd: ['/bin/sh'],
+    programs: ['wget'],
     files: { ...busyboxFiles, '/etc/os-release': osRelease('Alpine Linux', 'alpine', version, `Alpine Linux v${version.split('.').slice(0, 2).join('.')}`), '/etc/alpine-release': `${version}\n` },
     baseMemoryBytes: 400 * 1024,
     description: "Alpine Linux's release files, a shell and common utilities; runs `/bin/sh`",
@@ -99,7 +101,8 @@ function nginx(tags: string[], version: string, flavour: 'debian' | 'alpine' | '
       '/etc/passwd':
         flavour === 'alpine' ? `${busyboxFiles['/etc/passwd']}nginx:x:101:101:nginx:/var/cache/nginx:/sbin/nologin\n` : debianPasswd('nginx:x:101:101:nginx user:/nonexistent:/bin/false\n'),
     },
-    programs: modern ? ['nginx', 'docker-entrypoint.sh'] : ['nginx'],
+    // The Debian-based images ship curl; the alpine one busybox's wget.
+    programs: [...(modern ? ['nginx', 'docker-entrypoint.sh'] : ['nginx']), flavour === 'alpine' ? 'wget' : 'curl'],
     baseMemoryBytes: 7 * MiB,
     description: `nginx ${version}: serves /usr/share/nginx/html on :80 with access logs; \`nginx -v\``,
   });
@@ -287,7 +290,7 @@ export const CATALOG: ImageDef[] = [
     size: 390 * MiB,
     cmd: ['python3'],
     env: { PATH, LANG: 'C.UTF-8', GPG_KEY: '7169605F62C751356D054A26A821E680E5FA6305', PYTHON_VERSION: '3.13.1', PYTHON_SHA256: '' },
-    programs: ['python3', 'python'],
+    programs: ['python3', 'python', 'curl'],
     baseMemoryBytes: 9 * MiB,
     description: 'Python 3.13.1: `python -m http.server [port]` serves the working directory; `python --version`',
   }),
@@ -305,7 +308,7 @@ export const CATALOG: ImageDef[] = [
     cmd: ['node'],
     env: { PATH, NODE_VERSION: '22.12.0', YARN_VERSION: '1.22.22' },
     files: { '/etc/os-release': DEBIAN_12, '/etc/passwd': debianPasswd('node:x:1000:1000::/home/node:/bin/bash\n') },
-    programs: ['docker-entrypoint.sh', 'node'],
+    programs: ['docker-entrypoint.sh', 'node', 'curl'],
     baseMemoryBytes: 40 * MiB,
     description: 'Node.js 22.12.0: `node --version`; `node` without a script exits (no REPL on a non-terminal)',
   }),
@@ -314,7 +317,7 @@ export const CATALOG: ImageDef[] = [
     cmd: ['bash'],
     env: { PATH: `/go/bin:/usr/local/go/bin:${PATH}`, GOLANG_VERSION: '1.23.4', GOTOOLCHAIN: 'local', GOPATH: '/go' },
     workingDir: '/go',
-    programs: ['go'],
+    programs: ['go', 'curl'],
     description: 'Go 1.23.4 as a build image: `go version`, `go env GOPATH`',
   }),
 

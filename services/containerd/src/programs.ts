@@ -12,6 +12,7 @@ import { healthServer } from './grpchealth.js';
 import type { ProgramProcess } from './program-process.js';
 import { agnhost } from './programs/agnhost.js';
 import { memcached, mongod, mysqlClient, mysqladmin, mysqld, pgIsready, postgres, psql, rabbitmqServer } from './programs/databases.js';
+import { curl, wget } from './programs/http-clients.js';
 import { httpd } from './programs/httpd.js';
 import { redisCli, redisServer } from './programs/redis.js';
 import { execEntrypoint, go, node, python, traefik } from './programs/runtimes.js';
@@ -277,6 +278,8 @@ const FACTORIES: Record<string, (proc: ProgramProcess, env: () => Record<string,
   go: (_proc, env) => go(env),
   traefik,
   agnhost,
+  wget,
+  curl,
 };
 
 /** Whether a program an image names is simulated here (the catalogue's test holds every image to it). */

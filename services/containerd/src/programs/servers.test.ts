@@ -154,3 +154,37 @@ describe('python, node and agnhost', () => {
     expect(s.log).toContain('stderr: Error: unknown command "nope" for "agnhost"');
   });
 });
+
+describe('wget and curl in a container', () => {
+  const server = () => start(['agnhost', 'netexec', '--http-port=8080'], ['agnhost', 'wget', 'curl']);
+
+  it("busybox wget: -qO- prints the body, the progress lines otherwise, busybox's errors", async () => {
+    const s = server();
+    await logged(s, 'Started HTTP server on port 8080');
+    expect(await s.p.execSync(['wget', '-qO-', 'http://127.0.0.1:8080/hostname'], 5000)).toMatchObject({ stdout: 'test', stderr: '', exitCode: 0 });
+    const loud = await s.p.execSync(['wget', '-O-', 'localhost:8080/echo?msg=hi'], 5000);
+    expect(loud.stdout).toBe('hi');
+    expect(loud.stderr).toMatch(/^Connecting to localhost:8080 \(localhost:8080\)\nwriting to stdout\n- {20}100% \|\*+\| {5}2 {2}0:00:00 ETA\nwritten to stdout\n$/);
+    expect(await s.p.execSync(['sh', '-c', 'cd /tmp && wget -q http://127.0.0.1:8080/hostname && cat hostname'], 5000)).toMatchObject({ stdout: 'test' });
+    expect(await s.p.execSync(['wget', '-q', '-O-', 'http://127.0.0.1:8080/nope'], 5000)).toMatchObject({ stderr: 'wget: server returned error: HTTP/1.1 404 Not Found\n', exitCode: 1 });
+    expect(await s.p.execSync(['wget', '-qO-', 'http://127.0.0.1:9/'], 5000)).toMatchObject({ stderr: "wget: can't connect to remote host (127.0.0.1): Connection refused\n", exitCode: 1 });
+    expect(await s.p.execSync(['wget', '-qO-', 'http://web/'], 5000)).toMatchObject({ stderr: "wget: bad address 'web'\n", exitCode: 1 });
+  });
+
+  it("curl: the body, -f, -I, -o, and curl's exit codes", async () => {
+    const s = server();
+    await logged(s, 'Started HTTP server on port 8080');
+    expect(await s.p.execSync(['curl', '-s', 'http://localhost:8080/echo?msg=hello'], 5000)).toMatchObject({ stdout: 'hello', stderr: '', exitCode: 0 });
+    expect((await s.p.execSync(['curl', 'http://localhost:8080/hostname'], 5000)).stderr).toContain('  % Total    % Received % Xferd  Average Speed');
+    expect(await s.p.execSync(['curl', '-sf', 'http://localhost:8080/nope'], 5000)).toMatchObject({ stdout: '', exitCode: 22 });
+    expect(await s.p.execSync(['curl', '-sSf', 'http://localhost:8080/nope'], 5000)).toMatchObject({ stderr: 'curl: (22) The requested URL returned error: 404\n', exitCode: 22 });
+    expect((await s.p.execSync(['curl', '-sI', 'http://localhost:8080/hostname'], 5000)).stdout).toMatch(/^HTTP\/1\.1 200 OK\r\n/);
+    expect(await s.p.execSync(['sh', '-c', 'curl -s -o /tmp/h http://localhost:8080/hostname && cat /tmp/h'], 5000)).toMatchObject({ stdout: 'test' });
+    expect(await s.p.execSync(['curl', '-s', 'http://127.0.0.1:9/'], 5000)).toMatchObject({ stderr: '', exitCode: 7 });
+    expect(await s.p.execSync(['curl', 'http://127.0.0.1:9/'], 5000)).toMatchObject({
+      stderr: "curl: (7) Failed to connect to 127.0.0.1 port 9 after 0 ms: Couldn't connect to server\n",
+      exitCode: 7,
+    });
+    expect(await s.p.execSync(['curl', '-sS', 'http://web/'], 5000)).toMatchObject({ stderr: 'curl: (6) Could not resolve host: web\n', exitCode: 6 });
+  });
+});
