@@ -566,6 +566,13 @@ describe.skipIf(!canRun).sequential('compose stack end to end', () => {
     expect(await cli('INCR', 'hits')).toBe('1\n');
     expect(await kubectl(stack, ['exec', 'cli', '--', 'redis-server', '--version'])).toMatch(/^Redis server v=7\.4\.1 /);
     await kubectl(stack, ['delete', 'pod', 'cli', '--wait=false']);
+
+    // busybox's wget from a pod to the web Service of the test before: the page comes back through kube-proxy's rules.
+    const web = (await kubectlJson<Service>(stack, ['get', 'service', 'web'])).spec!.clusterIP!;
+    await kubectl(stack, ['run', 'fetch', '--image=busybox:1.28', '--restart=Never', '--', 'wget', '-qO-', `http://${web}/`]);
+    await waitFor('fetch pod Succeeded', async () => (await kubectlJson<Pod>(stack, ['get', 'pod', 'fetch'])).status?.phase === 'Succeeded', { timeoutMs: 60_000, everyMs: 1_000 });
+    expect(await kubectl(stack, ['logs', 'fetch'])).toContain('<h1>Welcome to nginx!</h1>');
+    await kubectl(stack, ['delete', 'pod', 'fetch', '--wait=false']);
   });
 
   // ------------------------------------------------------------------ 5
