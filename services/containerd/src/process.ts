@@ -18,6 +18,7 @@ import { ContainerFs } from './containerfs.js';
 import type { Socket } from 'node:net';
 import type { Listener, PortHandler } from './network.js';
 import type { ProgramProcess } from './program-process.js';
+import { idCommand, unameCommand, whoamiCommand } from './coreutils.js';
 import { programsFor } from './programs.js';
 import { runEntrypoint } from './programs/entrypoints.js';
 import { tarCommand } from './tar.js';
@@ -221,7 +222,7 @@ export class SimProcess implements ProgramProcess {
       // the defence layer would patch process globals the server needs.
       defenseInDepth: false,
       sleep: (ms) => this.sleep(ms),
-      customCommands: [trap, ownTrap, trapPoint, status, job, wait, kill, hostname, tarCommand(), tailCommand(), ...programs],
+      customCommands: [trap, ownTrap, trapPoint, status, job, wait, kill, hostname, unameCommand(uts.trim()), idCommand, whoamiCommand, tarCommand(), tailCommand(), ...programs],
       executionLimits: {
         maxExecutionTimeMs: Number.POSITIVE_INFINITY,
         maxLoopIterations: Number.MAX_SAFE_INTEGER,
