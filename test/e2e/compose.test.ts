@@ -546,6 +546,35 @@ describe.skipIf(!canRun).sequential('compose stack end to end', () => {
     expect(await kubectl(stack, ['get', '--raw', `/api/v1/namespaces/default/pods/${byNode('node-2')[0]!.metadata.name}/proxy/`])).toContain('<title>Welcome to nginx!</title>');
   });
 
+  it('redis lab: a redis Deployment behind a Service; redis-cli in another pod reaches it through the ClusterIP with real packets', async () => {
+    await kubectl(stack, ['create', 'deployment', 'redis', '--image=redis']);
+    await kubectl(stack, ['expose', 'deployment', 'redis', '--port=6379']);
+    await kubectl(stack, ['run', 'cli', '--image=redis:7.4']);
+    await waitFor(
+      'redis and cli pods ready',
+      async () => {
+        const items = [...(await podsOf('app=redis')), ...(await podsOf('run=cli'))].filter((p) => !p.metadata.deletionTimestamp);
+        return items.length === 2 && items.every(isPodReady) ? items : undefined;
+      },
+      { timeoutMs: 120_000, everyMs: 1_000 },
+    );
+    expect(await kubectl(stack, ['logs', 'deployment/redis'])).toMatch(/^1:M .* \* Ready to accept connections tcp$/m);
+    const ip = (await kubectlJson<Service>(stack, ['get', 'service', 'redis'])).spec!.clusterIP!;
+    const cli = (...args: string[]) => kubectl(stack, ['exec', 'cli', '--', 'redis-cli', '-h', ip, ...args]);
+    expect(await cli('SET', 'greeting', 'hello')).toBe('OK\n');
+    expect(await cli('GET', 'greeting')).toBe('hello\n');
+    expect(await cli('INCR', 'hits')).toBe('1\n');
+    expect(await kubectl(stack, ['exec', 'cli', '--', 'redis-server', '--version'])).toMatch(/^Redis server v=7\.4\.1 /);
+    await kubectl(stack, ['delete', 'pod', 'cli', '--wait=false']);
+
+    // busybox's wget from a pod to the web Service of the test before: the page comes back through kube-proxy's rules.
+    const web = (await kubectlJson<Service>(stack, ['get', 'service', 'web'])).spec!.clusterIP!;
+    await kubectl(stack, ['run', 'fetch', '--image=busybox:1.28', '--restart=Never', '--', 'wget', '-qO-', `http://${web}/`]);
+    await waitFor('fetch pod Succeeded', async () => (await kubectlJson<Pod>(stack, ['get', 'pod', 'fetch'])).status?.phase === 'Succeeded', { timeoutMs: 60_000, everyMs: 1_000 });
+    expect(await kubectl(stack, ['logs', 'fetch'])).toContain('<h1>Welcome to nginx!</h1>');
+    await kubectl(stack, ['delete', 'pod', 'fetch', '--wait=false']);
+  });
+
   // ------------------------------------------------------------------ 5
   it("kubectl exec makes a web pod's readiness probe fail: it leaves the EndpointSlice and node-1's rules and gets no more ClusterIP traffic, without a restart", async () => {
     try {

@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 // kubelab: run and inspect a local kubelab cluster.
+import { imagesMarkdown, imagesTable } from '@kubelab/images';
 import { faultCommand } from './fault.js';
 import { kubeadmCommand } from './kubeadm-command.js';
 import { kvCommand } from './kv/run.js';
@@ -35,6 +36,8 @@ Commands:
   kv      Read the object store's raw bytes, as etcdctl does etcd's (Secrets show their encryption)
           kv get KEY [--hex] [--print-value-only]    e.g. kv get /registry/secrets/default/db --hex
           kv ls [PREFIX]    --bucket kubelab  --nats-url URL  --state-dir DIR
+  images  List the images the simulated runtime can pull (its registry has no others), each with its tags, size
+          and what running it does; the teaching images last     --markdown  the README's table
   kubeadm init|admin-kubeconfig|encryption-config|nats|cri-stream|certs check-expiration
           kubeadm's file phases as a setup step of their own (the compose stack's kubeadm-init), and when its
           certificates expire (certs check-expiration --cert-dir .kubelab/local/pki); \`kubeadm help\` lists the flags
@@ -57,6 +60,9 @@ async function main(argv: string[]): Promise<number> {
       return faultCommand(rest);
     case 'kubeadm':
       return kubeadmCommand(rest);
+    case 'images':
+      process.stdout.write(rest.includes('--markdown') ? imagesMarkdown() : imagesTable());
+      return 0;
     case undefined:
     case 'help':
     case '--help':

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Bash, InMemoryFs, defineCommand } from 'just-bash';
 import { ContainerFs } from './containerfs.js';
+import { startProcess } from './testing/process.js';
 
 const files = { '/etc/hostname': 'web\n', '/usr/share/nginx/html/index.html': '<h1>hi</h1>\n' };
 const env = { PATH: '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin', HOME: '/root' };
@@ -78,5 +79,17 @@ describe('container filesystem with shared command stubs', () => {
     await bash.exec('echo hello >> /proc/1/fd/1; echo oops >> /proc/7/fd/2; echo 12345 > /tmp/x');
     expect(out).toEqual(['1 stdout hello\n', '7 stderr oops\n']);
     expect(fs.writtenBytes).toBe(6);
+  });
+});
+
+describe("the runtime's shell helpers", () => {
+  it('resolve as commands but are not in the listing of /bin', async () => {
+    const { p } = startProcess(['sleep', '30']);
+    try {
+      const r = await p.execSync(['sh', '-c', 'ls /bin /usr/bin | grep -c kubelab; sleep 0.01 & wait; echo waited'], 5000);
+      expect(r.stdout).toBe('0\nwaited\n');
+    } finally {
+      p.kill();
+    }
   });
 });

@@ -16,7 +16,7 @@ import { InMemoryFs, type FileContent } from 'just-bash';
 import type { Stream } from './logs.js';
 import { writtenChunk, type Chunk } from './output.js';
 import { assertWritable } from './node-faults.js';
-import { CHECKPOINT_PATH } from './shell.js';
+import { CHECKPOINT_PATH, HELPER_PREFIX } from './shell.js';
 
 type Fs = InMemoryFs;
 type WriteOptions = Parameters<Fs['writeFileSync']>[2];
@@ -202,14 +202,15 @@ export class ContainerFs extends InMemoryFs {
 
   // ---- listings ----------------------------------------------------------
 
+  // The job-control helpers the shell rewrite calls (shell.ts) need their stubs to resolve, but are the runtime's, not the image's: listings leave them out.
   override async readdir(path: string): Promise<string[]> {
     this.before(path);
-    return super.readdir(path);
+    return (await super.readdir(path)).filter((n) => !n.startsWith(HELPER_PREFIX));
   }
 
   override async readdirWithFileTypes(...args: Parameters<Fs['readdirWithFileTypes']>): ReturnType<Fs['readdirWithFileTypes']> {
     this.before(args[0]);
-    return super.readdirWithFileTypes(...args);
+    return (await super.readdirWithFileTypes(...args)).filter((e) => !e.name.startsWith(HELPER_PREFIX));
   }
 
   override getAllPaths(): string[] {

@@ -3,7 +3,7 @@
 // built-in catalog with registry-like errors, auth and size-based pull time.
 
 import { status } from '@grpc/grpc-js';
-import { CATALOG, imageDigest, imageId, lookupCatalog, repositoryKnown, type ImageDef } from './catalog.js';
+import { CATALOG, imageDigest, imageId, lookupCatalog, repositoryKnown, type ImageDef } from '@kubelab/images';
 import { RuntimeError } from './errors.js';
 import { parseReference } from './reference.js';
 

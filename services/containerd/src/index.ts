@@ -188,6 +188,6 @@ export async function startContainerd(opts: ContainerdOptions): Promise<Containe
 }
 
 export { Runtime } from './runtime.js';
-export { CATALOG, PRIVATE_IMAGE_AUTH, NGINX_INDEX, type ImageDef } from './catalog.js';
+export { CATALOG, PRIVATE_IMAGE_AUTH, NGINX_INDEX, type ImageDef } from '@kubelab/images';
 export { formatCriLines } from './logs.js';
 export type { NetworkMode } from './network.js';

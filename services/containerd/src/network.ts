@@ -1,4 +1,4 @@
-// How simulated servers (nginx, slow-start, grpc-health) become reachable. In `loopback`
+// How simulated servers (nginx, redis, grpc-health) become reachable. In `loopback`
 // mode (local processes, no privileges) a container port is served on a free
 // 127.0.0.1 port and the mapping is reported in PodSandboxStatus info. The
 // `pod-ip` mode binds the pod IP itself: the seam for nodes that own a network
@@ -7,7 +7,7 @@
 
 import { createServer, type RequestListener, type Server } from 'node:http';
 import { createServer as createH2cServer, type Http2Session, type IncomingHttpHeaders, type ServerHttp2Stream } from 'node:http2';
-import type { AddressInfo, Server as NetServer } from 'node:net';
+import { connect as netConnect, createServer as createTcpServer, isIP, type AddressInfo, type Server as NetServer, type Socket } from 'node:net';
 
 export type NetworkMode = 'loopback' | 'pod-ip';
 
@@ -24,13 +24,61 @@ export interface H2cHandler {
   h2c: (stream: ServerHttp2Stream, headers: IncomingHttpHeaders) => void;
 }
 
-/** What a program serves on a container port: HTTP/1.1 requests, or h2c streams (gRPC). */
-export type PortHandler = RequestListener | H2cHandler;
+/** A raw TCP connection handler: how a server with its own wire protocol (redis, memcached, postgres) serves a port. */
+export interface TcpHandler {
+  tcp: (socket: Socket) => void;
+}
 
-export async function listenHttp(mode: NetworkMode, podIp: string, containerPort: number, handler: PortHandler): Promise<Listener> {
-  if (typeof handler !== 'function') return listenH2c(mode, podIp, containerPort, handler);
-  const server: Server = createServer(handler);
-  return bind(server, mode, podIp, containerPort, () => server.closeAllConnections());
+/** What a program serves on a container port: HTTP/1.1 requests, h2c streams (gRPC), or raw TCP connections. */
+export type PortHandler = RequestListener | H2cHandler | TcpHandler;
+
+export async function listenPort(mode: NetworkMode, podIp: string, containerPort: number, handler: PortHandler): Promise<Listener> {
+  if (typeof handler === 'function') {
+    const server: Server = createServer(handler);
+    return bind(server, mode, podIp, containerPort, () => server.closeAllConnections());
+  }
+  if ('tcp' in handler) return listenTcp(mode, podIp, containerPort, handler);
+  return listenH2c(mode, podIp, containerPort, handler);
+}
+
+function listenTcp(mode: NetworkMode, podIp: string, containerPort: number, handler: TcpHandler): Promise<Listener> {
+  const sockets = new Set<Socket>();
+  const server = createTcpServer((socket) => {
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
+    // A client that resets mid-reply must not end the runtime.
+    socket.on('error', () => socket.destroy());
+    handler.tcp(socket);
+  });
+  return bind(server, mode, podIp, containerPort, () => {
+    for (const s of sockets) s.destroy();
+  });
+}
+
+/**
+ * A container's outgoing TCP connection. `local` maps a port of the pod's
+ * own network namespace (localhost, the pod IP) to where it is really
+ * served; any other address is dialled for real (in a node's network
+ * namespace the kernel's Service rules apply), from the pod IP in pod-ip mode.
+ */
+export function dialTcp(mode: NetworkMode, podIp: string, host: string, port: number, local: (port: number) => { hostIp: string; hostPort: number } | undefined): Promise<Socket> {
+  const own = host === 'localhost' || host === '127.0.0.1' || host === '::1' || host === podIp;
+  const fail = (code: string) => Promise.reject(Object.assign(new Error(`connect ${code} ${host}:${port}`), { code }));
+  // No cluster DNS yet: a name never reaches the host's resolver.
+  if (!own && !isIP(host)) return fail('ENOTFOUND');
+  // Loopback mode has no pod network: only the pod's own ports exist.
+  if (!own && mode === 'loopback') return fail('EHOSTUNREACH');
+  const target = own ? local(port) : { hostIp: host, hostPort: port };
+  if (!target) return fail('ECONNREFUSED');
+  return new Promise((resolve, reject) => {
+    const socket = netConnect({ host: target.hostIp, port: target.hostPort, ...(mode === 'pod-ip' && !own && podIp ? { localAddress: podIp } : {}) });
+    socket.setTimeout(10_000, () => socket.destroy(Object.assign(new Error(`connect ETIMEDOUT ${host}:${port}`), { code: 'ETIMEDOUT' })));
+    socket.once('connect', () => {
+      socket.setTimeout(0);
+      resolve(socket);
+    });
+    socket.once('error', reject);
+  });
 }
 
 /** Serves h2c with prior knowledge (what gRPC clients speak without TLS). */

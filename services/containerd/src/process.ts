@@ -15,9 +15,12 @@ import { setMaxListeners } from 'node:events';
 import { posix } from 'node:path';
 import { Bash, defineCommand, getCommandNames, type BashExecResult, type CommandContext } from 'just-bash';
 import { ContainerFs } from './containerfs.js';
+import type { Socket } from 'node:net';
 import type { Listener, PortHandler } from './network.js';
 import type { ProgramProcess } from './program-process.js';
+import { idCommand, unameCommand, whoamiCommand } from './coreutils.js';
 import { programsFor } from './programs.js';
+import { runEntrypoint } from './programs/entrypoints.js';
 import { tarCommand } from './tar.js';
 import { tailCommand } from './tail-bytes.js';
 import {
@@ -69,6 +72,8 @@ export interface ProcessOptions {
   output: (stream: Stream, data: Chunk) => void;
   /** Serves a container port (see network.ts). */
   listen: (port: number, handler: PortHandler) => Promise<Listener>;
+  /** Opens an outgoing TCP connection from the pod (see network.ts dialTcp). */
+  connect: (host: string, port: number) => Promise<Socket>;
 }
 
 export interface ExecOutcome {
@@ -217,7 +222,7 @@ export class SimProcess implements ProgramProcess {
       // the defence layer would patch process globals the server needs.
       defenseInDepth: false,
       sleep: (ms) => this.sleep(ms),
-      customCommands: [trap, ownTrap, trapPoint, status, job, wait, kill, hostname, tarCommand(), tailCommand(), ...programs],
+      customCommands: [trap, ownTrap, trapPoint, status, job, wait, kill, hostname, unameCommand(uts.trim()), idCommand, whoamiCommand, tarCommand(), tailCommand(), ...programs],
       executionLimits: {
         maxExecutionTimeMs: Number.POSITIVE_INFINITY,
         maxLoopIterations: Number.MAX_SAFE_INTEGER,
@@ -298,6 +303,11 @@ export class SimProcess implements ProgramProcess {
     return l;
   }
 
+  /** An outgoing TCP connection (redis-cli, wget); closed by the caller. */
+  connect(host: string, port: number): Promise<Socket> {
+    return this.opts.connect(host, port);
+  }
+
   async unlisten(l: Listener): Promise<void> {
     this.listeners.delete(l);
     await l.close();
@@ -311,10 +321,8 @@ export class SimProcess implements ProgramProcess {
         'failed to create containerd task: failed to create shim task: OCI runtime create failed: runc create failed: unable to start container process: error during container init: no command specified: unknown',
       );
     let prelude = '';
-    if (basename(argv[0]!) === 'docker-entrypoint.sh' && this.opts.programs.includes('docker-entrypoint.sh')) {
-      prelude = 'echo "/docker-entrypoint.sh: Configuration complete; ready for start up"\n';
-      argv = argv.slice(1);
-    }
+    const entrypoint = runEntrypoint(argv, this.opts.env, this.opts.programs);
+    if (entrypoint) ({ prelude, argv } = entrypoint);
     const name = argv.length ? basename(argv[0]!) : '';
     if (argv.length && !this.commandExists(name)) {
       throw new StartError(

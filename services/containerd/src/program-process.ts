@@ -3,12 +3,13 @@
 // memory). SimProcess provides it; programs.ts only needs this much, so the two
 // modules do not import each other.
 
+import type { Socket } from 'node:net';
 import type { ContainerFs } from './containerfs.js';
 import type { Stream } from './logs.js';
 import type { Listener, PortHandler } from './network.js';
 
 export interface ProgramProcess {
-  readonly fs: Pick<ContainerFs, 'readFile' | 'writeFile'>;
+  readonly fs: Pick<ContainerFs, 'readFile' | 'writeFile' | 'stat' | 'exists' | 'readdir'>;
   readonly bash: { getEnv(): Record<string, string> };
   /** Set once the process has exited: a program still looping stops. */
   readonly exit: { exitCode: number } | undefined;
@@ -21,10 +22,14 @@ export interface ProgramProcess {
   readonly memoryLimitBytes: number;
   memoryBytes(): number;
   write(stream: Stream, text: string): void;
+  /** Container time runs this many times faster than wall time. */
+  readonly timeScale: number;
   /** Sleeps in container time (scaled). */
   sleep(ms: number): Promise<void>;
   onTerm(handler: () => void): () => void;
   listen(port: number, handler: PortHandler): Promise<Listener>;
   unlisten(l: Listener): Promise<void>;
+  /** Opens an outgoing TCP connection from the pod's network namespace. */
+  connect(host: string, port: number): Promise<Socket>;
   oomKill(): void;
 }

@@ -1,4 +1,6 @@
-// The simulated binaries images ship: pause, nginx and the teaching programs.
+// The simulated binaries images ship: the registry of every program (pause,
+// nginx and the teaching programs here; the servers and interpreters of the
+// catalogue's other images in programs/).
 // Each is a just-bash command bound to its container's process, so it can
 // stream output, serve HTTP on a container port, react to TERM and allocate
 // memory. Long-running programs end on TERM (when they handle it) or KILL.
@@ -8,34 +10,13 @@ import { defineCommand, type Command } from 'just-bash';
 import { SERVING_STATUS, type ServingStatus } from '@kubelab/proto';
 import { healthServer } from './grpchealth.js';
 import type { ProgramProcess } from './program-process.js';
-
-type Result = { stdout: string; stderr: string; exitCode: number };
-const ok = (stdout = '', exitCode = 0, stderr = ''): Result => ({ stdout, stderr, exitCode });
-const MiB = 1024 * 1024;
-
-/** Resolves on TERM (when `handleTerm`) or on KILL; reports which. */
-function untilSignal(proc: ProgramProcess, handleTerm: boolean): Promise<'TERM' | 'KILL'> {
-  return new Promise((resolve) => {
-    const off = handleTerm ? proc.onTerm(() => resolve('TERM')) : () => {};
-    void proc.killed.then(() => {
-      off();
-      resolve('KILL');
-    });
-  });
-}
-
-function seconds(arg: string | undefined, def: number): number {
-  const n = Number(arg);
-  return Number.isFinite(n) && n >= 0 ? n : def;
-}
-
-function clf(d: Date): string {
-  const mon = d.toLocaleString('en-US', { month: 'short', timeZone: 'UTC' });
-  const p = (n: number) => String(n).padStart(2, '0');
-  return `${p(d.getUTCDate())}/${mon}/${d.getUTCFullYear()}:${p(d.getUTCHours())}:${p(d.getUTCMinutes())}:${p(d.getUTCSeconds())} +0000`;
-}
-
-const CONTENT_TYPES: Record<string, string> = { html: 'text/html', htm: 'text/html', txt: 'text/plain', json: 'application/json', css: 'text/css', js: 'application/javascript' };
+import { agnhost } from './programs/agnhost.js';
+import { memcached, mongod, mysqlClient, mysqladmin, mysqld, pgIsready, postgres, psql, rabbitmqServer } from './programs/databases.js';
+import { curl, wget } from './programs/http-clients.js';
+import { httpd } from './programs/httpd.js';
+import { redisCli, redisServer } from './programs/redis.js';
+import { execEntrypoint, go, node, python, traefik } from './programs/runtimes.js';
+import { CONTENT_TYPES, MiB, clf, ok, seconds, untilSignal } from './programs/util.js';
 
 function nginx(proc: ProgramProcess, version: () => string): Command {
   let running = false;
@@ -254,8 +235,21 @@ function componentStandIn(name: string): (proc: ProgramProcess, env: () => Recor
 /** Binaries of the control-plane images (registry.k8s.io, and NATS in etcd's role) that stand in for kubelab's components. */
 export const COMPONENT_PROGRAMS = ['kube-apiserver', 'kube-controller-manager', 'kube-scheduler', 'kube-proxy', 'node-problem-detector', 'nats-server'] as const;
 
+/** Binaries of add-on images no kubelab process stands behind yet: they say so and sleep until stopped. */
+export const UNSIMULATED_PROGRAMS = ['etcd', 'coredns', 'metrics-server', 'local-path-provisioner'] as const;
+
+function unsimulated(name: string): (proc: ProgramProcess) => Command {
+  return (proc) =>
+    defineCommand(name, async () => {
+      proc.write('stdout', `kubelab: ${name} is not simulated in this cluster; this container only holds its image's place and sleeps until stopped.\n`);
+      const sig = await untilSignal(proc, true);
+      return ok('', sig === 'TERM' ? 0 : 137);
+    });
+}
+
 const FACTORIES: Record<string, (proc: ProgramProcess, env: () => Record<string, string>) => Command> = {
   ...Object.fromEntries(COMPONENT_PROGRAMS.map((n) => [n, componentStandIn(n)])),
+  ...Object.fromEntries(UNSIMULATED_PROGRAMS.map((n) => [n, unsimulated(n)])),
   nginx: (proc, env) => nginx(proc, () => env().NGINX_VERSION ?? '1.27.3'),
   pause,
   crasher,
@@ -263,7 +257,35 @@ const FACTORIES: Record<string, (proc: ProgramProcess, env: () => Record<string,
   memhog,
   'grpc-health': grpcHealth,
   stress,
+  'docker-entrypoint.sh': () => execEntrypoint('docker-entrypoint.sh'),
+  'entrypoint.sh': () => execEntrypoint('entrypoint.sh'),
+  'redis-server': redisServer,
+  'redis-cli': redisCli,
+  httpd: (proc, env) => httpd(proc, env, 'httpd'),
+  'httpd-foreground': (proc, env) => httpd(proc, env, 'httpd-foreground'),
+  postgres,
+  pg_isready: pgIsready,
+  psql: (_proc, env) => psql(env),
+  mysqld,
+  mysqladmin,
+  mysql: (_proc, env) => mysqlClient(env),
+  mongod,
+  'rabbitmq-server': rabbitmqServer,
+  memcached,
+  python: (proc, env) => python(proc, env, 'python'),
+  python3: (proc, env) => python(proc, env, 'python3'),
+  node,
+  go: (_proc, env) => go(env),
+  traefik,
+  agnhost,
+  wget,
+  curl,
 };
+
+/** Whether a program an image names is simulated here (the catalogue's test holds every image to it). */
+export function isSimulatedProgram(name: string): boolean {
+  return name in FACTORIES;
+}
 
 /** The commands for an image's programs, bound to one process. */
 export function programsFor(names: string[], proc: ProgramProcess): Command[] {

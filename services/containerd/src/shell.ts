@@ -21,6 +21,8 @@ export function fdPath(pid: number, fd: 1 | 2): string {
   return `/proc/${pid}/fd/${fd}`;
 }
 
+/** The prefix of the runtime's own shell helpers below (not the image's: `ls /bin` leaves them out). */
+export const HELPER_PREFIX = '__kubelab_';
 /** `__kubelab_job OWNER SCRIPT`: starts SCRIPT as a background job of shell OWNER. */
 export const JOB_COMMAND = '__kubelab_job';
 /** `__kubelab_wait OWNER [pid|%job...]`: the `wait` builtin for shell OWNER's jobs. */

@@ -9,7 +9,7 @@
 import { dirname } from 'node:path';
 import { CriLogWriter } from './logs.js';
 import { copyMounts, dataVersion, isProjected, type Mount } from './mounts.js';
-import { listenHttp, type Listener, type NetworkMode, type PortHandler } from './network.js';
+import { dialTcp, listenPort, type Listener, type NetworkMode, type PortHandler } from './network.js';
 import { chunkText } from './output.js';
 import { SimProcess, StartError, type ExecOutcome } from './process.js';
 import type { StdioConfig } from './streaming/attach.js';
@@ -164,6 +164,7 @@ export class LocalTasks implements Tasks {
       // The CRI log is lines of text: bytes a command passed through are read as UTF-8 there.
       output: (stream, data) => log.write(stream, chunkText(data)),
       listen: (port, handler) => this.listen(port, handler),
+      connect: (host, port) => dialTcp(this.opts.networkMode, this.opts.podIp, host, port, (p) => this.ports[String(p)]),
     });
     let stdinShell: ExecSession | undefined;
     try {
@@ -257,7 +258,7 @@ export class LocalTasks implements Tasks {
   private async listen(port: number, handler: PortHandler): Promise<Listener> {
     if (this.down) throw new Error('sandbox network is torn down');
     if (this.ports[String(port)]) throw new Error('98: Address already in use');
-    const l = await listenHttp(this.opts.networkMode, this.opts.podIp || '127.0.0.1', port, handler);
+    const l = await listenPort(this.opts.networkMode, this.opts.podIp || '127.0.0.1', port, handler);
     this.ports[String(port)] = { hostIp: l.hostIp, hostPort: l.hostPort };
     this.events.ports({ ...this.ports });
     const closing: Listener = {

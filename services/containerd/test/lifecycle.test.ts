@@ -3,7 +3,7 @@ import { request } from 'node:http';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { decodeSandboxNetwork, sandboxPortKey } from '@kubelab/proto';
 import { waitFor } from '@kubelab/testing';
-import { PRIVATE_IMAGE_AUTH } from '../src/catalog.js';
+import { PRIVATE_IMAGE_AUTH } from '@kubelab/images';
 import { containerConfig, sandboxConfig, startHarness, type Harness } from '../src/testing/harness.js';
 
 let h: Harness;

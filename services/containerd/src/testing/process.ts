@@ -1,11 +1,14 @@
 // A container's main process without the runtime around it, for tests of the
 // simulated shell: a bare image, no network, its log collected as lines.
 
+import { dialTcp, listenPort } from '../network.js';
 import { chunkText } from '../output.js';
 import { SimProcess } from '../process.js';
 
 export interface StartedProcess {
   p: SimProcess;
+  /** Where each served container port really listens (with `network`). */
+  ports: Map<number, { hostIp: string; hostPort: number }>;
   /** The container log as `stdout: text` / `stderr: text` lines. */
   log: string[];
 }
@@ -14,14 +17,19 @@ export interface StartedProcess {
  * Starts `sh -c SCRIPT` (or `argv` as given) as PID 1; `timeScale` 20 makes a
  * container second 50 ms of wall time. `files` are added to the image.
  */
-export function startProcess(script: string | string[], opts: { timeScale?: number; files?: Record<string, string> } = {}): StartedProcess {
+export function startProcess(
+  script: string | string[],
+  opts: { timeScale?: number; files?: Record<string, string>; programs?: string[]; env?: Record<string, string>; network?: boolean } = {},
+): StartedProcess {
   const log: string[] = [];
+  // With `network`, container ports are served on free loopback ports (the local runner's mode).
+  const ports = new Map<number, { hostIp: string; hostPort: number }>();
   const p = new SimProcess({
     argv: typeof script === 'string' ? ['sh', '-c', script] : script,
-    env: { PATH: '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin', HOME: '/root' },
+    env: { PATH: '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin', HOME: '/root', ...opts.env },
     cwd: '/',
     files: { '/etc/hostname': 'test\n', '/srv/app/index.html': 'hi\n', ...opts.files },
-    programs: [],
+    programs: opts.programs ?? [],
     timeScale: opts.timeScale ?? 20,
     memoryLimitBytes: 0,
     baseMemoryBytes: 0,
@@ -32,8 +40,20 @@ export function startProcess(script: string | string[], opts: { timeScale?: numb
           .filter(Boolean)
           .map((l) => `${s}: ${l}`),
       ),
-    listen: () => Promise.reject(new Error('no network in this test')),
+    listen: async (port, handler) => {
+      if (!opts.network) throw new Error('no network in this test');
+      const l = await listenPort('loopback', '127.0.0.1', port, handler);
+      ports.set(port, { hostIp: l.hostIp, hostPort: l.hostPort });
+      return {
+        ...l,
+        close: async () => {
+          ports.delete(port);
+          await l.close();
+        },
+      };
+    },
+    connect: (host, port) => dialTcp('loopback', '10.244.0.2', host, port, (p) => ports.get(p)),
   });
   p.start();
-  return { p, log };
+  return { p, log, ports };
 }
