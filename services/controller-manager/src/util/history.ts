@@ -38,16 +38,19 @@ export function controllerRevisionName(prefix: string, hash: string): string {
   return `${p}-${hash}`;
 }
 
-/** NewControllerRevision: owned by the parent, labelled with its hash, named after it. */
+/**
+ * NewControllerRevision: owned by the parent, labelled with its hash, named
+ * after it. The StatefulSet hashes the revision's data (HashControllerRevision),
+ * the DaemonSet its pod template (ComputeHash), so the caller gives the hash.
+ */
 export function newControllerRevision(
   parent: KubeObject,
   ref: OwnerReference,
   labels: Record<string, string> | undefined,
   data: Record<string, unknown>,
   revision: number,
-  collisionCount: number | undefined,
+  hash: string,
 ): ControllerRevision {
-  const hash = hashRevisionData(data, collisionCount);
   const annotations = parent.metadata.annotations ? { annotations: { ...parent.metadata.annotations } } : {};
   return {
     apiVersion: 'apps/v1',

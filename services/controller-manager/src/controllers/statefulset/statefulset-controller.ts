@@ -7,7 +7,7 @@
 import { isAlreadyExists, isNotFound, labelSelectorAsSelector, newControllerRef, type ControllerRevision, type OwnerReference, type Pod, type StatefulSet, type StatefulSetStatus } from '@kubelab/api';
 import { isTombstone, metaNamespaceKey, splitMetaNamespaceKey, type EventRecorder, type Lister, type SharedIndexInformer } from '@kubelab/client';
 import { errText, QueueController, queueOptions, type ControllerContext } from '../../util/controller.js';
-import { chooseUpdateRevision, newControllerRevision, revisionData, revisionsToDelete, revisionTemplate } from '../../util/history.js';
+import { chooseUpdateRevision, hashRevisionData, newControllerRevision, revisionData, revisionsToDelete, revisionTemplate } from '../../util/history.js';
 import { CONTROLLER_UID_INDEX, controllerIndexers } from '../../util/indexers.js';
 import { claimsFor, newStatefulSetPod, planStatefulSet, podRevision, statefulSetStatus, usesCurrentRevision, type Claim } from './decisions.js';
 
@@ -100,7 +100,8 @@ export class StatefulSetController extends QueueController {
   /** The revision of the set's template: reused, renumbered (a rollback), or created; a name taken by other data bumps collisionCount. */
   private async updateRevision(set: StatefulSet, ref: OwnerReference, revisions: ControllerRevision[], collisionCount: number): Promise<ControllerRevision> {
     const ns = set.metadata.namespace ?? 'default';
-    const candidate = newControllerRevision(set, ref, set.spec?.template?.metadata?.labels, revisionData(set.spec?.template), 0, collisionCount);
+    const data = revisionData(set.spec?.template);
+    const candidate = newControllerRevision(set, ref, set.spec?.template?.metadata?.labels, data, 0, hashRevisionData(data, collisionCount));
     const choice = chooseUpdateRevision(revisions, candidate);
     const client = this.ctx.clientset.apps.controllerRevisions(ns);
     if (choice.renumber) return client.update(choice.update);

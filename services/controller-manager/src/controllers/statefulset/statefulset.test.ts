@@ -2,7 +2,7 @@ import type { ControllerRevision, Pod, StatefulSet } from '@kubelab/api';
 import { GVR } from '@kubelab/client';
 import { describe, expect, it } from 'vitest';
 import { fakeEnv } from '../../testing/fakes.js';
-import { chooseUpdateRevision, newControllerRevision, revisionData, revisionsToDelete } from '../../util/history.js';
+import { chooseUpdateRevision, hashRevisionData, newControllerRevision, revisionData, revisionsToDelete } from '../../util/history.js';
 import { claimsFor, newStatefulSetPod, ordinalOf, planStatefulSet, statefulSetStatus } from './decisions.js';
 import { PVC_GVR, StatefulSetController } from './statefulset-controller.js';
 
@@ -35,10 +35,12 @@ function sts(
   };
 }
 
-const revisionOf = (set: StatefulSet, n = 1): ControllerRevision => ({
-  ...newControllerRevision(set, REF, set.spec?.template?.metadata?.labels, revisionData(set.spec?.template), n, 0),
-  metadata: { ...newControllerRevision(set, REF, set.spec?.template?.metadata?.labels, revisionData(set.spec?.template), n, 0).metadata, uid: `rev-${n}` },
-});
+function revisionOf(set: StatefulSet, n = 1): ControllerRevision {
+  const data = revisionData(set.spec?.template);
+  const rev = newControllerRevision(set, REF, set.spec?.template?.metadata?.labels, data, n, hashRevisionData(data, 0));
+  rev.metadata.uid = `rev-${n}`;
+  return rev;
+}
 
 /** A pod of the set at an ordinal, Running and Ready (or as given). */
 function pod(set: StatefulSet, ord: number, o: { ready?: boolean; phase?: 'Pending' | 'Running' | 'Failed'; rev?: string; deleting?: boolean } = {}): Pod {
