@@ -78,8 +78,11 @@ export function prepareForCreate(info: ResourceInfo, o: Obj, user?: UserInfo): v
     o.status = {};
     // A client may start the count higher, never below 1.
     setTemplateGeneration(o, Math.max(1, templateGenerationOf(o) ?? 1));
-  } else if (isKind(info, 'apps', 'deployments') || isKind(info, 'apps', 'replicasets') || isKind(info, 'apps', 'statefulsets')) {
+  } else if (isKind(info, 'apps', 'deployments') || isKind(info, 'apps', 'replicasets')) {
     o.status = {};
+  } else if (isKind(info, 'apps', 'statefulsets')) {
+    // An empty StatefulSetStatus as Go writes it: replicas and availableReplicas are not omitempty.
+    o.status = { replicas: 0, availableReplicas: 0 };
   } else if (isKind(info, '', 'services')) {
     o.status = { loadBalancer: {} };
   } else if (isCsr(info)) {
