@@ -37,6 +37,14 @@ describe('StatefulSet defaults (SetDefaults_StatefulSet)', () => {
     expect(s.spec?.template.spec?.restartPolicy).toBe('Always');
   });
 
+  it('claim templates print as PersistentVolumeClaims: Filesystem volume mode, Pending', () => {
+    const s: StatefulSet = { ...sts(), spec: { ...sts().spec!, volumeClaimTemplates: [{ metadata: { name: 'www' }, spec: { accessModes: ['ReadWriteOnce'] } }] } };
+    setDefaults(s);
+    expect(s.spec?.volumeClaimTemplates).toEqual([
+      { apiVersion: 'v1', kind: 'PersistentVolumeClaim', metadata: { name: 'www' }, spec: { accessModes: ['ReadWriteOnce'], volumeMode: 'Filesystem' }, status: { phase: 'Pending' } },
+    ]);
+  });
+
   it('OnDelete gets no rollingUpdate', () => {
     const s: StatefulSet = { ...sts(), spec: { ...sts().spec!, updateStrategy: { type: 'OnDelete' } } };
     setDefaults(s);

@@ -22,5 +22,14 @@ export function defaultStatefulSet(sts: StatefulSet): void {
   if (unset(spec.replicas)) spec.replicas = 1;
   if (unset(spec.revisionHistoryLimit)) spec.revisionHistoryLimit = 10;
   if (unset(spec.minReadySeconds)) spec.minReadySeconds = 0;
+  // SetDefaults_PersistentVolumeClaim on each claim template, as the embedded object prints upstream.
+  for (const t of spec.volumeClaimTemplates ?? []) {
+    t.apiVersion ??= 'v1';
+    t.kind ??= 'PersistentVolumeClaim';
+    const claimSpec = (t.spec ??= {});
+    claimSpec.volumeMode ??= 'Filesystem';
+    const status = ((t.status as Record<string, unknown> | undefined) ??= {});
+    status.phase ??= 'Pending';
+  }
   defaultPodTemplate(spec.template);
 }
