@@ -10,7 +10,18 @@ import { ControllerExpectations } from '../../util/expectations.js';
 import { CONTROLLER_UID_INDEX, controllerIndexers } from '../../util/indexers.js';
 import { PodControl, slowStartBatch } from '../../util/pod-control.js';
 import { constructHistory, daemonSetRevisionsToDelete } from './history.js';
-import { daemonSetStatus, decideNodes, maxUnavailableCount, newDaemonPod, planDaemonPods, rollingUpdateDeletes, targetNodeName } from './decisions.js';
+import {
+  daemonSetStatus,
+  decideNodes,
+  maxSurgeCount,
+  maxUnavailableCount,
+  newDaemonPod,
+  planDaemonPods,
+  rollingUpdateDeletes,
+  surgingRollingUpdate,
+  targetNodeName,
+  templateHash,
+} from './decisions.js';
 
 export class DaemonSetController extends QueueController {
   private readonly dsLister: Lister<DaemonSet>;
@@ -108,13 +119,19 @@ export class DaemonSetController extends QueueController {
     const current = await constructHistory(this.ctx.clientset, ds, revisions);
     if (this.expectations.satisfied(key)) {
       const byNode = this.podsByNode(ds);
-      const plan = planDaemonPods(nodes, byNode);
+      const surge = maxSurgeCount(ds, nodes);
+      const plan = planDaemonPods(nodes, byNode, surge > 0 ? templateHash(ds) : undefined);
+      let creates = plan.create;
       let deletes = plan.delete;
       if ((ds.spec?.updateStrategy?.type ?? 'RollingUpdate') === 'RollingUpdate') {
-        const extra = rollingUpdateDeletes(ds, nodes, byNode, maxUnavailableCount(ds, nodes), this.clock.now()).filter((p) => !deletes.includes(p));
-        deletes = [...deletes, ...extra];
+        const update: { create: string[]; delete: Pod[] } =
+          surge > 0
+            ? surgingRollingUpdate(ds, nodes, byNode, surge, this.clock.now())
+            : { create: [], delete: rollingUpdateDeletes(ds, nodes, byNode, maxUnavailableCount(ds, nodes), this.clock.now()) };
+        creates = [...creates, ...update.create.filter((n) => !creates.includes(n))];
+        deletes = [...deletes, ...update.delete.filter((p) => !deletes.includes(p))];
       }
-      await this.manage(key, ds, plan.create, deletes);
+      await this.manage(key, ds, creates, deletes);
       // cleanupHistory, once the pods are as planned.
       const all = revisions.some((r) => r.metadata.name === current.metadata.name) ? revisions : [...revisions, current];
       const pods = [...byNode.values()].flat();
