@@ -25,6 +25,12 @@ export const startOrdinal = (set: StatefulSet): number => set.spec?.ordinals?.st
 export const replicaCount = (set: StatefulSet): number => set.spec?.replicas ?? 1;
 const isMonotonic = (set: StatefulSet): boolean => set.spec?.podManagementPolicy !== 'Parallel';
 
+/** A pod whose ordinal lies beyond the set's range (scaled away). */
+export function isCondemned(set: StatefulSet, pod: Pod): boolean {
+  const ord = ordinalOf(set, pod);
+  return ord >= 0 && (ord < startOrdinal(set) || ord >= startOrdinal(set) + replicaCount(set));
+}
+
 /** getPersistentVolumeClaimName: `<template>-<set>-<ordinal>`. */
 export const claimName = (set: StatefulSet, template: string, ordinal: number): string => `${template}-${set.metadata.name}-${ordinal}`;
 

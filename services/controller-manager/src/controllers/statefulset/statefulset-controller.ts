@@ -6,10 +6,10 @@
 
 import { isAlreadyExists, isNotFound, labelSelectorAsSelector, newControllerRef, type ControllerRevision, type OwnerReference, type Pod, type StatefulSet, type StatefulSetStatus } from '@kubelab/api';
 import { isTombstone, metaNamespaceKey, splitMetaNamespaceKey, type EventRecorder, type Lister, type SharedIndexInformer } from '@kubelab/client';
-import { errText, QueueController, queueOptions, type ControllerContext } from '../../util/controller.js';
+import { errText, ignoreNotFound, QueueController, queueOptions, type ControllerContext } from '../../util/controller.js';
 import { chooseUpdateRevision, hashRevisionData, newControllerRevision, revisionData, revisionsToDelete, revisionTemplate } from '../../util/history.js';
 import { CONTROLLER_UID_INDEX, controllerIndexers } from '../../util/indexers.js';
-import { claimsFor, newStatefulSetPod, planStatefulSet, podRevision, statefulSetStatus, usesCurrentRevision, type Claim } from './decisions.js';
+import { claimName, claimsFor, isCondemned, newStatefulSetPod, ordinalOf, planStatefulSet, podRevision, statefulSetStatus, usesCurrentRevision, type Claim } from './decisions.js';
 
 /** PersistentVolumeClaims, reached through the generic client (the typed core group has no accessor for them). */
 export const PVC_GVR = { group: '', version: 'v1', resource: 'persistentvolumeclaims' } as const;
@@ -78,7 +78,10 @@ export class StatefulSetController extends QueueController {
       await this.createClaims(set, pod, ord, ref);
       created.push(await this.createPod(set, pod));
     }
-    for (const p of plan.delete) await this.deletePod(set, p);
+    for (const p of plan.delete) {
+      if (isCondemned(set, p) && set.spec?.persistentVolumeClaimRetentionPolicy?.whenScaled === 'Delete') await this.claimsOwnedByPod(set, p);
+      await this.deletePod(set, p);
+    }
 
     const status = statefulSetStatus(set, pods, created, plan.delete, { current: current.metadata.name ?? '', update: update.metadata.name ?? '', collisionCount }, now);
     await this.writeStatus(set, status);
@@ -138,6 +141,18 @@ export class StatefulSetController extends QueueController {
         this.recorder.eventf(set, 'Warning', 'FailedCreate', 'create Claim %s for Pod %s in StatefulSet %s failed error: %s', claim.metadata.name, pod.metadata.name, set.metadata.name, errText(err));
         throw err;
       }
+    }
+  }
+
+  /** whenScaled=Delete: a condemned pod's claims get the pod as an owner, so the garbage collector removes them with it. */
+  private async claimsOwnedByPod(set: StatefulSet, pod: Pod): Promise<void> {
+    const client = this.ctx.clientset.resource(PVC_GVR, set.metadata.namespace ?? 'default');
+    const owner: OwnerReference = { apiVersion: 'v1', kind: 'Pod', name: pod.metadata.name ?? '', uid: pod.metadata.uid ?? '' };
+    for (const t of set.spec?.volumeClaimTemplates ?? []) {
+      const claim = await ignoreNotFound(client.get(claimName(set, t.metadata?.name ?? '', ordinalOf(set, pod))));
+      if (!claim || claim.metadata.ownerReferences?.some((r) => r.uid === owner.uid)) continue;
+      claim.metadata.ownerReferences = [...(claim.metadata.ownerReferences ?? []), owner];
+      await client.update(claim);
     }
   }
 

@@ -169,6 +169,30 @@ describe('StatefulSet sync (fake clientset)', () => {
     await env.stop();
   });
 
+  it('scale down with whenScaled=Delete: the condemned pod owns its claim before it is deleted', async () => {
+    const env = fakeEnv();
+    const set = sts({ replicas: 1, claims: true });
+    set.spec!.persistentVolumeClaimRetentionPolicy = { whenDeleted: 'Retain', whenScaled: 'Delete' };
+    const rev0 = revisionOf(set);
+    set.status = { replicas: 2, currentRevision: rev0.metadata.name, updateRevision: rev0.metadata.name };
+    env.fake.seed(GVR.statefulSets, set);
+    env.fake.seed(GVR.controllerRevisions, rev0);
+    env.fake.seed(GVR.pods, pod(set, 0), pod(set, 1));
+    env.fake.seed(PVC_GVR, ...claimsFor(set, 0, REF), ...claimsFor(set, 1, REF));
+    const c = new StatefulSetController(env.ctx);
+    await env.sync();
+    await c.sync('default/web');
+    expect(env.fake.actionLines()).toEqual([
+      'get persistentvolumeclaims default/www-web-1',
+      'update persistentvolumeclaims default/www-web-1',
+      'delete pods default/web-1',
+      'update statefulsets/status default/web',
+    ]);
+    expect(env.fake.peek(PVC_GVR, 'default', 'www-web-1')?.metadata.ownerReferences).toEqual([{ apiVersion: 'v1', kind: 'Pod', name: 'web-1', uid: 'pod-1' }]);
+    expect(env.fake.peek(PVC_GVR, 'default', 'www-web-0')?.metadata.ownerReferences).toBeUndefined();
+    await env.stop();
+  });
+
   it('a changed template: a second revision, and the highest ordinal is deleted first', async () => {
     const env = fakeEnv();
     const old = sts();
