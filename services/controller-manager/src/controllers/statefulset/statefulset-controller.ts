@@ -4,7 +4,18 @@
 // updates rolled from the highest ordinal down to the partition; each
 // template is a ControllerRevision, whose name labels the pods made from it.
 
-import { isAlreadyExists, isNotFound, labelSelectorAsSelector, newControllerRef, type ControllerRevision, type OwnerReference, type Pod, type StatefulSet, type StatefulSetStatus } from '@kubelab/api';
+import {
+  canonicalJson,
+  isAlreadyExists,
+  isNotFound,
+  labelSelectorAsSelector,
+  newControllerRef,
+  type ControllerRevision,
+  type OwnerReference,
+  type Pod,
+  type StatefulSet,
+  type StatefulSetStatus,
+} from '@kubelab/api';
 import { isTombstone, metaNamespaceKey, splitMetaNamespaceKey, type EventRecorder, type Lister, type SharedIndexInformer } from '@kubelab/client';
 import { errText, ignoreNotFound, QueueController, queueOptions, type ControllerContext } from '../../util/controller.js';
 import { chooseUpdateRevision, hashRevisionData, newControllerRevision, revisionData, revisionsToDelete, revisionTemplate } from '../../util/history.js';
@@ -183,7 +194,8 @@ export class StatefulSetController extends QueueController {
   private async writeStatus(set: StatefulSet, status: StatefulSetStatus): Promise<void> {
     const cur = set.status;
     const next: StatefulSetStatus = { ...status, ...(cur?.conditions ? { conditions: cur.conditions } : {}) };
-    if (JSON.stringify({ ...cur }) === JSON.stringify(next)) return;
+    // Key order is the writer's; only a different value is a change (else every sync would write again).
+    if (canonicalJson(cur ?? {}) === canonicalJson(next)) return;
     const copy = structuredClone(set);
     copy.status = next;
     await this.ctx.clientset.apps.statefulSets(set.metadata.namespace ?? 'default').updateStatus(copy);

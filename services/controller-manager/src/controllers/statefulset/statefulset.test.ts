@@ -169,6 +169,22 @@ describe('StatefulSet sync (fake clientset)', () => {
     await env.stop();
   });
 
+  it('a set in its desired state: the sync writes nothing (the stored status in another key order is the same status)', async () => {
+    const env = fakeEnv();
+    const set = sts();
+    const rev0 = revisionOf(set);
+    const name = rev0.metadata.name!;
+    set.status = { availableReplicas: 3, collisionCount: 0, currentReplicas: 3, currentRevision: name, observedGeneration: 1, readyReplicas: 3, replicas: 3, updateRevision: name, updatedReplicas: 3 };
+    env.fake.seed(GVR.statefulSets, set);
+    env.fake.seed(GVR.controllerRevisions, rev0);
+    env.fake.seed(GVR.pods, pod(set, 0), pod(set, 1), pod(set, 2));
+    const c = new StatefulSetController(env.ctx);
+    await env.sync();
+    await c.sync('default/web');
+    expect(env.fake.actionLines()).toEqual([]);
+    await env.stop();
+  });
+
   it('scale down with whenScaled=Delete: the condemned pod owns its claim before it is deleted', async () => {
     const env = fakeEnv();
     const set = sts({ replicas: 1, claims: true });
