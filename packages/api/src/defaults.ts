@@ -1,6 +1,7 @@
 // setDefaults: upstream's scheme.Default(obj), dispatched by apiVersion/kind.
 // Mutates in place; unknown kinds are left alone.
 import { defaultDaemonSet, defaultDeployment, defaultReplicaSet } from './apps/v1/defaults.js';
+import { defaultStatefulSet } from './apps/v1/statefulset-defaults.js';
 import { defaultEndpoints, defaultNamespace, defaultNode, defaultPod, defaultSecret, defaultService } from './core/v1/defaults.js';
 import { defaultEndpointSlice } from './discovery/v1/defaults.js';
 import type { KubeObject } from './meta/types.js';
@@ -18,6 +19,7 @@ const DEFAULTERS: Record<string, Defaulter> = {
   'apps/v1/Deployment': defaultDeployment,
   'apps/v1/ReplicaSet': defaultReplicaSet,
   'apps/v1/DaemonSet': defaultDaemonSet,
+  'apps/v1/StatefulSet': defaultStatefulSet,
   'discovery.k8s.io/v1/EndpointSlice': defaultEndpointSlice,
   'rbac.authorization.k8s.io/v1/RoleBinding': defaultBinding,
   'rbac.authorization.k8s.io/v1/ClusterRoleBinding': defaultBinding,

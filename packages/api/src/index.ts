@@ -86,6 +86,7 @@ export type {
   Volume,
 } from './core/v1/types.js';
 export type { DaemonSet, DaemonSetStatus, Deployment, DeploymentCondition, DeploymentConditionType, DeploymentStatus, ReplicaSet, ReplicaSetCondition, ReplicaSetStatus } from './apps/v1/types.js';
+export type { ControllerRevision, PodManagementPolicyType, StatefulSet, StatefulSetSpec, StatefulSetStatus, StatefulSetVolumeClaimTemplate } from './apps/v1/types.js';
 export { LABEL_SERVICE_NAME, type Endpoint, type EndpointPort, type EndpointSlice } from './discovery/v1/types.js';
 export type { Lease, LeaseSpec } from './coordination/v1/types.js';
 export type {

@@ -90,6 +90,13 @@ export const RESOURCES: readonly ResourceInfo[] = [
     categories: ['all'],
     subresources: ['status'],
   }),
+  r('apps', 'StatefulSet', 'statefulsets', true, {
+    shortNames: ['sts'],
+    categories: ['all'],
+    subresources: ['status', 'scale'],
+  }),
+  // No short name and no category, as upstream.
+  r('apps', 'ControllerRevision', 'controllerrevisions', true),
   r('discovery.k8s.io', 'EndpointSlice', 'endpointslices', true),
   r('coordination.k8s.io', 'Lease', 'leases', true),
   // rbac.authorization.k8s.io/v1: no short names, as upstream.

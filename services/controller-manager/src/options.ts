@@ -31,6 +31,7 @@ export function controllerManagerFlags() {
     .int('concurrent-deployment-syncs', 5, 'The number of deployment objects that are allowed to sync concurrently')
     .int('concurrent-replicaset-syncs', 5, 'The number of replica sets that are allowed to sync concurrently')
     .int('concurrent-daemonset-syncs', 2, 'The number of daemonset objects that are allowed to sync concurrently')
+    .int('concurrent-statefulset-syncs', 5, 'The number of statefulset objects that are allowed to sync concurrently. Larger number = more responsive statefulsets, but more CPU (and network) load')
     .int('concurrent-service-endpoint-syncs', 5, 'The number of service endpoint syncing operations that will be done concurrently')
     .int('concurrent-endpoint-syncs', 5, 'The number of endpoint syncing operations that will be done concurrently')
     .int('concurrent-gc-syncs', 20, 'The number of garbage collector workers that are allowed to sync concurrently')
@@ -66,6 +67,7 @@ export interface ControllerManagerConfig {
   concurrentDeploymentSyncs: number;
   concurrentReplicasetSyncs: number;
   concurrentDaemonsetSyncs: number;
+  concurrentStatefulsetSyncs: number;
   concurrentServiceEndpointSyncs: number;
   concurrentEndpointSyncs: number;
   concurrentGcSyncs: number;
@@ -109,6 +111,7 @@ export function configFromFlags(v: ControllerManagerFlagValues): ControllerManag
     concurrentDeploymentSyncs: v['concurrent-deployment-syncs'],
     concurrentReplicasetSyncs: v['concurrent-replicaset-syncs'],
     concurrentDaemonsetSyncs: v['concurrent-daemonset-syncs'],
+    concurrentStatefulsetSyncs: v['concurrent-statefulset-syncs'],
     concurrentServiceEndpointSyncs: v['concurrent-service-endpoint-syncs'],
     concurrentEndpointSyncs: v['concurrent-endpoint-syncs'],
     concurrentGcSyncs: v['concurrent-gc-syncs'],

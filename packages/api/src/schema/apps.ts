@@ -1,4 +1,4 @@
-// The schema of apps/v1 Deployment, ReplicaSet, DaemonSet (k8s.io/api/apps/v1 types.go).
+// The schema of apps/v1 Deployment, ReplicaSet, DaemonSet, StatefulSet, ControllerRevision (k8s.io/api/apps/v1 types.go).
 
 import { cond, top, type TypeDef } from './definition.js';
 
@@ -124,4 +124,68 @@ export const APPS_TYPES: Record<string, TypeDef> = {
     },
   },
   DaemonSetCondition: { group: 'apps', description: 'A daemon set condition.', fields: cond('daemon set') },
+  StatefulSet: {
+    group: 'apps',
+    description: 'A StatefulSet runs pods with stable identities (name-0, name-1, ...) and, per pod, its own volume claims.',
+    fields: top({ spec: ['StatefulSetSpec', 'The desired state.'], status: ['StatefulSetStatus', 'The observed state.'] }),
+  },
+  StatefulSetSpec: {
+    group: 'apps',
+    description: 'The desired state of a stateful set.',
+    fields: {
+      replicas: ['int32', 'Desired pods. Defaults to 1.'],
+      selector: ['LabelSelector', 'Selects its pods; must match the template labels.', { required: true }],
+      template: ['PodTemplateSpec', 'The pods to create; each gets a stable name and hostname.', { required: true }],
+      // []PersistentVolumeClaim upstream; free-form until the PersistentVolumeClaim kind is described.
+      volumeClaimTemplates: ['[]object', 'Claims each pod gets, named <template>-<set>-<ordinal>.', { listType: 'atomic' }],
+      serviceName: ['string', 'The headless service that governs the set; pods are <pod>.<serviceName>.'],
+      podManagementPolicy: ['string', 'OrderedReady (default): one pod at a time in order; Parallel: all at once.'],
+      updateStrategy: ['StatefulSetUpdateStrategy', 'How pods are replaced when the template changes.'],
+      revisionHistoryLimit: ['int32', 'Old revisions to keep. Defaults to 10.'],
+      minReadySeconds: ['int32', 'Seconds a new pod must be ready to count as available.'],
+      persistentVolumeClaimRetentionPolicy: ['StatefulSetPersistentVolumeClaimRetentionPolicy', 'What happens to the claims when the set is deleted or scaled down.'],
+      ordinals: ['StatefulSetOrdinals', 'The first ordinal of the pods.'],
+    },
+  },
+  StatefulSetUpdateStrategy: {
+    group: 'apps',
+    description: 'How a stateful set replaces pods.',
+    fields: { type: ['string', 'RollingUpdate (default) or OnDelete.'], rollingUpdate: ['RollingUpdateStatefulSetStrategy', 'Rolling update parameters.'] },
+  },
+  RollingUpdateStatefulSetStrategy: {
+    group: 'apps',
+    description: 'Rolling update parameters.',
+    fields: {
+      partition: ['int32', 'Pods with an ordinal at or above it are updated; the rest keep their revision.'],
+      maxUnavailable: ['IntOrString', 'Pods that may be unavailable during the update.'],
+    },
+  },
+  StatefulSetPersistentVolumeClaimRetentionPolicy: {
+    group: 'apps',
+    description: 'The lifecycle of the claims made from volumeClaimTemplates.',
+    fields: { whenDeleted: ['string', 'Retain (default) or Delete, when the set is deleted.'], whenScaled: ['string', 'Retain (default) or Delete, when the set is scaled down.'] },
+  },
+  StatefulSetOrdinals: { group: 'apps', description: 'The ordinals of a stateful set.', fields: { start: ['int32', 'The first ordinal. Defaults to 0.'] } },
+  StatefulSetStatus: {
+    group: 'apps',
+    description: 'The observed state of a stateful set.',
+    fields: {
+      observedGeneration: ['int64', 'Generation observed.'],
+      replicas: ['int32', 'Pods created.', { required: true }],
+      readyReplicas: ['int32', 'Ready pods.'],
+      currentReplicas: ['int32', 'Pods at currentRevision.'],
+      updatedReplicas: ['int32', 'Pods at updateRevision.'],
+      currentRevision: ['string', 'The revision of the pods below the partition.'],
+      updateRevision: ['string', 'The revision pods are updated to.'],
+      collisionCount: ['int32', 'Hash collisions seen.'],
+      conditions: ['[]StatefulSetCondition', 'Conditions.', { patchStrategy: 'merge', patchMergeKey: 'type' }],
+      availableReplicas: ['int32', 'Available pods.'],
+    },
+  },
+  StatefulSetCondition: { group: 'apps', description: 'A stateful set condition.', fields: cond('stateful set') },
+  ControllerRevision: {
+    group: 'apps',
+    description: "An immutable snapshot of a DaemonSet's or StatefulSet's template, numbered; kubectl rollout history and undo read them.",
+    fields: top({ data: ['object', 'The state: a patch with the template (runtime.RawExtension).'], revision: ['int64', 'The revision number.', { required: true }] }),
+  },
 };

@@ -9,6 +9,7 @@ import { required } from './field.js';
 import { nameIsDNSSubdomain, validateObjectMeta, validateObjectMetaUpdate } from './meta.js';
 import * as other from './other.js';
 import * as rbac from './rbac.js';
+import * as statefulset from './statefulset.js';
 import { lookupKind } from '../resources.js';
 
 type V = (obj: never) => FieldError[];
@@ -36,6 +37,8 @@ const RULES: Record<string, Rules> = {
   'apps/v1/Deployment': { create: apps.validateDeployment, update: apps.validateDeploymentUpdate, status: apps.validateDeploymentStatusUpdate },
   'apps/v1/ReplicaSet': { create: apps.validateReplicaSet, update: apps.validateReplicaSetUpdate, status: apps.validateReplicaSetStatusUpdate },
   'apps/v1/DaemonSet': { create: apps.validateDaemonSet, update: apps.validateDaemonSetUpdate, status: apps.validateDaemonSetStatusUpdate },
+  'apps/v1/StatefulSet': { create: statefulset.validateStatefulSet, update: statefulset.validateStatefulSetUpdate, status: statefulset.validateStatefulSetStatusUpdate },
+  'apps/v1/ControllerRevision': { create: statefulset.validateControllerRevision, update: statefulset.validateControllerRevisionUpdate },
   'discovery.k8s.io/v1/EndpointSlice': { create: other.validateEndpointSlice, update: other.validateEndpointSliceUpdate },
   'coordination.k8s.io/v1/Lease': { create: other.validateLease, update: metaUpdateThen(other.validateLease) },
   'rbac.authorization.k8s.io/v1/Role': { create: rbac.validateRole, update: rbac.validateRoleUpdate },

@@ -6,6 +6,7 @@ import type {
   ClusterRole,
   ClusterRoleBinding,
   ConfigMap,
+  ControllerRevision,
   DaemonSet,
   Deployment,
   EndpointSlice,
@@ -22,6 +23,7 @@ import type {
   Secret,
   Service,
   ServiceAccount,
+  StatefulSet,
 } from '@kubelab/api';
 import { Connection, type ConnectionConfig } from '../transport/connection.js';
 import { ResourceClient } from './resource-client.js';
@@ -78,6 +80,8 @@ export const GVR = {
   deployments: { group: 'apps', version: 'v1', resource: 'deployments' },
   replicaSets: { group: 'apps', version: 'v1', resource: 'replicasets' },
   daemonSets: { group: 'apps', version: 'v1', resource: 'daemonsets' },
+  statefulSets: { group: 'apps', version: 'v1', resource: 'statefulsets' },
+  controllerRevisions: { group: 'apps', version: 'v1', resource: 'controllerrevisions' },
   endpointSlices: { group: 'discovery.k8s.io', version: 'v1', resource: 'endpointslices' },
   leases: { group: 'coordination.k8s.io', version: 'v1', resource: 'leases' },
   roles: { group: 'rbac.authorization.k8s.io', version: 'v1', resource: 'roles' },
@@ -114,6 +118,8 @@ export const TYPED_GROUPS = {
     deployments: typed<Deployment>(GVR.deployments),
     replicaSets: typed<ReplicaSet>(GVR.replicaSets),
     daemonSets: typed<DaemonSet>(GVR.daemonSets),
+    statefulSets: typed<StatefulSet>(GVR.statefulSets),
+    controllerRevisions: typed<ControllerRevision>(GVR.controllerRevisions),
   },
   discovery: { endpointSlices: typed<EndpointSlice>(GVR.endpointSlices) },
   coordination: { leases: typed<Lease>(GVR.leases) },

@@ -169,9 +169,13 @@ function scalar(w: Writer, no: number, type: string, v: unknown, field: string):
   w.message(no, (c) => encodeMessage(c, v as Obj, type));
 }
 
-/** The free-form fields whose upstream message is known: FieldsV1 {1 raw JSON} and map<string, ExtraValue {1 repeated string}>. */
+/**
+ * The free-form fields whose upstream message is known: FieldsV1 and a
+ * ControllerRevision's data (runtime.RawExtension), both {1 raw JSON}, and
+ * map<string, ExtraValue {1 repeated string}>.
+ */
 function freeForm(w: Writer, no: number, field: string, v: unknown): void {
-  if (field === 'fieldsV1') return w.message(no, (c) => c.bytes(1, Buffer.from(JSON.stringify(v))));
+  if (field === 'fieldsV1' || field === 'data') return w.message(no, (c) => c.bytes(1, Buffer.from(JSON.stringify(v))));
   if (field === 'extra' && v && typeof v === 'object') {
     for (const key of Object.keys(v).sort()) {
       w.message(no, (e) => {

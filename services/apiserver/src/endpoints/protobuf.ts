@@ -186,7 +186,8 @@ function decodeValue(field: WireField, type: string, raw: bigint | Uint8Array): 
 
 /** The free-form fields with a known message: FieldsV1 {1 raw JSON}; the rest are not read. */
 function freeForm(field: WireField, buf: Uint8Array): unknown {
-  if (field.name !== 'fieldsV1') return undefined;
+  // FieldsV1 and RawExtension (a ControllerRevision's data): {1 raw JSON}.
+  if (field.name !== 'fieldsV1' && field.name !== 'data') return undefined;
   const raw = fields(buf).get(1)?.[0]?.v;
   return raw instanceof Uint8Array ? (JSON.parse(text.decode(raw)) as unknown) : undefined;
 }

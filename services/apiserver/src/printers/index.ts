@@ -3,6 +3,7 @@
 
 import { certificateSigningRequestPrinter } from './certificates.js';
 import { daemonSetPrinter, deploymentPrinter, replicaSetPrinter } from './apps.js';
+import { controllerRevisionPrinter, statefulSetPrinter } from './statefulset.js';
 import { configMapPrinter, defaultPrinter, eventPrinter, eventsEventPrinter, leasePrinter, namespacePrinter, secretPrinter, serviceAccountPrinter } from './misc.js';
 import { nodePrinter } from './node.js';
 import { podPrinter } from './pod.js';
@@ -23,6 +24,8 @@ export const PRINTERS: ReadonlyMap<string, Printer> = new Map([
   ['Deployment', deploymentPrinter],
   ['ReplicaSet', replicaSetPrinter],
   ['DaemonSet', daemonSetPrinter],
+  ['StatefulSet', statefulSetPrinter],
+  ['ControllerRevision', controllerRevisionPrinter],
   ['Service', servicePrinter],
   ['Endpoints', endpointsPrinter],
   ['EndpointSlice', endpointSlicePrinter],

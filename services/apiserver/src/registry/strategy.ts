@@ -23,7 +23,7 @@ import type { CustomResourceDefinition } from '@kubelab/api';
 type Obj = KubeObject & { spec?: Record<string, unknown>; status?: Record<string, unknown> } & Record<string, unknown>;
 
 /** Resources whose strategies set metadata.generation (1 on create, +1 per spec change). */
-const GENERATION = new Set(['apps/deployments', 'apps/replicasets', 'apps/daemonsets', 'discovery.k8s.io/endpointslices', 'apiextensions.k8s.io/customresourcedefinitions']);
+const GENERATION = new Set(['apps/deployments', 'apps/replicasets', 'apps/daemonsets', 'discovery.k8s.io/endpointslices', 'apiextensions.k8s.io/customresourcedefinitions', 'apps/statefulsets']);
 
 export function tracksGeneration(info: ResourceInfo): boolean {
   return GENERATION.has(`${info.group}/${info.resource}`);
@@ -80,6 +80,9 @@ export function prepareForCreate(info: ResourceInfo, o: Obj, user?: UserInfo): v
     setTemplateGeneration(o, Math.max(1, templateGenerationOf(o) ?? 1));
   } else if (isKind(info, 'apps', 'deployments') || isKind(info, 'apps', 'replicasets')) {
     o.status = {};
+  } else if (isKind(info, 'apps', 'statefulsets')) {
+    // An empty StatefulSetStatus as Go writes it: replicas and availableReplicas are not omitempty.
+    o.status = { replicas: 0, availableReplicas: 0 };
   } else if (isKind(info, '', 'services')) {
     o.status = { loadBalancer: {} };
   } else if (isCsr(info)) {

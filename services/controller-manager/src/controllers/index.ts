@@ -12,6 +12,7 @@ import { TokenCleaner } from './bootstrap/tokencleaner.js';
 import { RootCACertPublisher } from './rootcacertpublisher/publisher.js';
 import { TokensController } from './serviceaccount/tokens-controller.js';
 import { DaemonSetController } from './daemonset/daemonset-controller.js';
+import { StatefulSetController } from './statefulset/statefulset-controller.js';
 import { EndpointsController } from './endpointslice/endpoints-controller.js';
 import { EndpointSliceController } from './endpointslice/endpointslice-controller.js';
 import { DeploymentController } from './deployment/deployment-controller.js';
@@ -49,6 +50,13 @@ export function defaultRegistry(): ControllerRegistry {
       serviceAccount: 'daemon-set-controller',
       workers: (c) => c.concurrentDaemonsetSyncs,
       create: (ctx) => new DaemonSetController(ctx),
+    })
+    .register({
+      name: 'statefulset-controller',
+      aliases: ['statefulset'],
+      serviceAccount: 'statefulset-controller',
+      workers: (c) => c.concurrentStatefulsetSyncs,
+      create: (ctx) => new StatefulSetController(ctx),
     })
     .register({
       name: 'endpointslice-controller',

@@ -143,3 +143,88 @@ export interface DaemonSet extends KubeObject {
   status?: DaemonSetStatus;
 }
 export type DaemonSetList = KubeList<DaemonSet>;
+
+export type PodManagementPolicyType = 'OrderedReady' | 'Parallel';
+export type StatefulSetUpdateStrategyType = 'RollingUpdate' | 'OnDelete';
+export type PersistentVolumeClaimRetentionPolicyType = 'Retain' | 'Delete';
+
+export interface RollingUpdateStatefulSetStrategy {
+  partition?: number;
+  maxUnavailable?: IntOrString;
+}
+
+export interface StatefulSetUpdateStrategy {
+  type?: StatefulSetUpdateStrategyType;
+  rollingUpdate?: RollingUpdateStatefulSetStrategy;
+}
+
+export interface StatefulSetPersistentVolumeClaimRetentionPolicy {
+  whenDeleted?: PersistentVolumeClaimRetentionPolicyType;
+  whenScaled?: PersistentVolumeClaimRetentionPolicyType;
+}
+
+export interface StatefulSetOrdinals {
+  start?: number;
+}
+
+/**
+ * A volumeClaimTemplates item: a PersistentVolumeClaim's metadata and spec. The
+ * PersistentVolumeClaim kind is described elsewhere; until it is, the schema
+ * keeps the item free-form.
+ */
+export type StatefulSetVolumeClaimTemplate = Record<string, unknown> & { metadata?: ObjectMeta; spec?: Record<string, unknown> };
+
+export interface StatefulSetSpec {
+  replicas?: number;
+  selector: LabelSelector;
+  template: PodTemplateSpec;
+  volumeClaimTemplates?: StatefulSetVolumeClaimTemplate[];
+  serviceName?: string;
+  podManagementPolicy?: PodManagementPolicyType;
+  updateStrategy?: StatefulSetUpdateStrategy;
+  revisionHistoryLimit?: number;
+  minReadySeconds?: number;
+  persistentVolumeClaimRetentionPolicy?: StatefulSetPersistentVolumeClaimRetentionPolicy;
+  ordinals?: StatefulSetOrdinals;
+}
+
+export interface StatefulSetCondition {
+  type: string;
+  status: ConditionStatus;
+  lastTransitionTime?: Time;
+  reason?: string;
+  message?: string;
+}
+
+export interface StatefulSetStatus {
+  observedGeneration?: number;
+  replicas: number;
+  readyReplicas?: number;
+  currentReplicas?: number;
+  updatedReplicas?: number;
+  currentRevision?: string;
+  updateRevision?: string;
+  collisionCount?: number;
+  conditions?: StatefulSetCondition[];
+  availableReplicas?: number;
+}
+
+export interface StatefulSet extends KubeObject {
+  apiVersion?: 'apps/v1';
+  kind?: 'StatefulSet';
+  metadata: ObjectMeta;
+  spec?: StatefulSetSpec;
+  status?: StatefulSetStatus;
+}
+export type StatefulSetList = KubeList<StatefulSet>;
+
+/** An immutable snapshot of a controller's state (a DaemonSet's or StatefulSet's template patch), numbered by revision. */
+export interface ControllerRevision extends KubeObject {
+  apiVersion?: 'apps/v1';
+  kind?: 'ControllerRevision';
+  metadata: ObjectMeta;
+  /** runtime.RawExtension: any JSON object. */
+  data?: Record<string, unknown>;
+  revision: number;
+}
+export type ControllerRevisionList = KubeList<ControllerRevision>;

@@ -3,18 +3,31 @@
 // metadata.name=<node> so the scheduler binds it; RollingUpdate replaces
 // old pods within maxUnavailable; OnDelete waits for the user.
 
-import { controllerRef, labelSelectorAsSelector, newControllerRef, type DaemonSet, type Node, type Pod } from '@kubelab/api';
+import { controllerRef, isNotFound, labelSelectorAsSelector, newControllerRef, type ControllerRevision, type DaemonSet, type Node, type Pod } from '@kubelab/api';
 import { isTombstone, metaNamespaceKey, splitMetaNamespaceKey, type Lister, type SharedIndexInformer } from '@kubelab/client';
 import { QueueController, queueOptions, type ControllerContext } from '../../util/controller.js';
 import { ControllerExpectations } from '../../util/expectations.js';
 import { CONTROLLER_UID_INDEX, controllerIndexers } from '../../util/indexers.js';
 import { PodControl, slowStartBatch } from '../../util/pod-control.js';
-import { daemonSetStatus, decideNodes, maxUnavailableCount, newDaemonPod, planDaemonPods, rollingUpdateDeletes, targetNodeName } from './decisions.js';
+import { constructHistory, daemonSetRevisionsToDelete } from './history.js';
+import {
+  daemonSetStatus,
+  decideNodes,
+  maxSurgeCount,
+  maxUnavailableCount,
+  newDaemonPod,
+  planDaemonPods,
+  rollingUpdateDeletes,
+  surgingRollingUpdate,
+  targetNodeName,
+  templateHash,
+} from './decisions.js';
 
 export class DaemonSetController extends QueueController {
   private readonly dsLister: Lister<DaemonSet>;
   private readonly nodeLister: Lister<Node>;
   private readonly pods: SharedIndexInformer<Pod>;
+  private readonly revisions: SharedIndexInformer<ControllerRevision>;
   private readonly podControl: PodControl;
   readonly expectations: ControllerExpectations;
 
@@ -25,6 +38,7 @@ export class DaemonSetController extends QueueController {
     const dsInf = ctx.informers.apps.daemonSets();
     const nodes = ctx.informers.core.nodes();
     this.pods = ctx.informers.core.pods({ indexers: controllerIndexers });
+    this.revisions = ctx.informers.apps.controllerRevisions({ indexers: controllerIndexers });
     this.dsLister = dsInf.lister();
     this.nodeLister = nodes.lister();
     dsInf.addEventHandler({
@@ -100,15 +114,35 @@ export class DaemonSetController extends QueueController {
     }
     // Taints, selector and affinity are checked once per node; every step below reads the same decisions.
     const nodes = decideNodes(ds, this.nodeLister.list());
-    if (!ds.metadata.deletionTimestamp && this.expectations.satisfied(key)) {
+    if (ds.metadata.deletionTimestamp) return;
+    const revisions = this.revisions.getIndexer().byIndex(CONTROLLER_UID_INDEX, ds.metadata.uid ?? '');
+    const current = await constructHistory(this.ctx.clientset, ds, revisions);
+    if (this.expectations.satisfied(key)) {
       const byNode = this.podsByNode(ds);
-      const plan = planDaemonPods(nodes, byNode);
+      const surge = maxSurgeCount(ds, nodes);
+      const plan = planDaemonPods(nodes, byNode, surge > 0 ? templateHash(ds) : undefined);
+      let creates = plan.create;
       let deletes = plan.delete;
       if ((ds.spec?.updateStrategy?.type ?? 'RollingUpdate') === 'RollingUpdate') {
-        const extra = rollingUpdateDeletes(ds, nodes, byNode, maxUnavailableCount(ds, nodes), this.clock.now()).filter((p) => !deletes.includes(p));
-        deletes = [...deletes, ...extra];
+        const update: { create: string[]; delete: Pod[] } =
+          surge > 0
+            ? surgingRollingUpdate(ds, nodes, byNode, surge, this.clock.now())
+            : { create: [], delete: rollingUpdateDeletes(ds, nodes, byNode, maxUnavailableCount(ds, nodes), this.clock.now()) };
+        creates = [...creates, ...update.create.filter((n) => !creates.includes(n))];
+        deletes = [...deletes, ...update.delete.filter((p) => !deletes.includes(p))];
       }
-      await this.manage(key, ds, plan.create, deletes);
+      await this.manage(key, ds, creates, deletes);
+      // cleanupHistory, once the pods are as planned.
+      const all = revisions.some((r) => r.metadata.name === current.metadata.name) ? revisions : [...revisions, current];
+      const pods = [...byNode.values()].flat();
+      for (const r of daemonSetRevisionsToDelete(ds, all, current, pods)) {
+        await this.ctx.clientset.apps
+          .controllerRevisions(namespace)
+          .delete(r.metadata.name ?? '')
+          .catch((err: unknown) => {
+            if (!isNotFound(err)) throw err;
+          });
+      }
     }
     const status = daemonSetStatus(ds, nodes, this.podsByNode(ds), this.clock.now());
     const cur = ds.status;

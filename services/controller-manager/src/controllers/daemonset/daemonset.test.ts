@@ -1,6 +1,17 @@
 import type { DaemonSet, Node, Pod } from '@kubelab/api';
 import { describe, expect, it } from 'vitest';
-import { daemonSetStatus, decideNodes, maxUnavailableCount, newDaemonPod, nodeShouldRunDaemonPod, planDaemonPods, targetNodeName } from './decisions.js';
+import {
+  daemonSetStatus,
+  decideNodes,
+  maxSurgeCount,
+  maxUnavailableCount,
+  newDaemonPod,
+  nodeShouldRunDaemonPod,
+  planDaemonPods,
+  surgingRollingUpdate,
+  targetNodeName,
+  templateHash,
+} from './decisions.js';
 
 const ds: DaemonSet = {
   metadata: { name: 'agent', namespace: 'default', uid: 'ds', generation: 1, annotations: { 'deprecated.daemonset.template.generation': '1' } },
@@ -102,3 +113,62 @@ describe('rolling update budget', () => {
     expect(maxUnavailable(withMax('25%', { role: 'none' }))).toBe(0);
   });
 });
+
+describe('rolling update with maxSurge', () => {
+  const surging = (maxSurge: number | string): DaemonSet => ({
+    ...ds,
+    spec: { ...ds.spec!, updateStrategy: { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: 0, maxSurge } } },
+  });
+  const NOW = Date.parse('2026-01-01T00:10:00Z');
+  const daemon = (d: DaemonSet, nodeName: string, o: { hash?: string; ready?: boolean; created?: string } = {}): Pod => {
+    const p = newDaemonPod(d, nodeName);
+    return {
+      ...p,
+      metadata: {
+        ...p.metadata,
+        name: `agent-${nodeName}-${o.hash ?? 'new'}`,
+        creationTimestamp: o.created ?? '2026-01-01T00:00:00Z',
+        labels: { ...p.metadata.labels, ...(o.hash ? { 'controller-revision-hash': o.hash } : {}) },
+      },
+      spec: { ...p.spec!, nodeName },
+      status: { phase: 'Running', conditions: [{ type: 'Ready', status: (o.ready ?? true) ? 'True' : 'False', lastTransitionTime: '2026-01-01T00:00:00Z' }] },
+    };
+  };
+  const nodes = [node('n1'), node('n2'), node('n3')];
+
+  it('surges onto maxSurge nodes whose old pod is available, at once onto a node whose old pod is not', () => {
+    const d = surging(1);
+    const byNode = new Map([
+      ['n1', [daemon(d, 'n1', { hash: 'old' })]],
+      ['n2', [daemon(d, 'n2', { hash: 'old' })]],
+      ['n3', [daemon(d, 'n3', { hash: 'old', ready: false })]],
+    ]);
+    const plan = surgingRollingUpdate(d, decideNodes(d, nodes), byNode, maxSurgeCount(d, decideNodes(d, nodes)), NOW);
+    expect(plan).toEqual({ create: ['n3', 'n1'], delete: [] });
+  });
+
+  it('deletes the old pod once the new one on its node is available; a new pod not yet available uses up the budget', () => {
+    const d = surging(1);
+    const byNode = new Map([
+      ['n1', [daemon(d, 'n1', { hash: 'old' }), daemon(d, 'n1')]],
+      ['n2', [daemon(d, 'n2', { hash: 'old' }), daemon(d, 'n2', { ready: false })]],
+      ['n3', [daemon(d, 'n3', { hash: 'old' })]],
+    ]);
+    const plan = surgingRollingUpdate(d, decideNodes(d, nodes), byNode, 1, NOW);
+    expect([plan.create, names(plan.delete)]).toEqual([[], ['agent-n1-old']]);
+  });
+
+  it('the manage loop keeps an old ready pod beside a new unready one while surging, and not without surge', () => {
+    const d = surging(1);
+    const pods = [daemon(d, 'n1', { hash: 'old' }), daemon(d, 'n1', { ready: false, created: '2026-01-01T00:05:00Z' })];
+    expect(planDaemonPods(decideNodes(d, [node('n1')]), new Map([['n1', pods]]), templateHash(d)).delete).toEqual([]);
+    expect(names(planDaemonPods(decideNodes(d, [node('n1')]), new Map([['n1', pods]])).delete)).toEqual(['agent-n1-new']);
+  });
+
+  it('maxSurge is scaled against the eligible nodes, rounded up; maxUnavailable 0 stays 0 while surging', () => {
+    expect(maxSurgeCount(surging('50%'), decideNodes(ds, nodes))).toBe(2);
+    expect(maxUnavailableCount(surging(1), decideNodes(ds, nodes))).toBe(0);
+  });
+});
+
+const names = (ps: Pod[]) => ps.map((p) => p.metadata.name);

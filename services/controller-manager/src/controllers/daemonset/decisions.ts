@@ -134,8 +134,34 @@ export interface NodePlan {
   delete: Pod[];
 }
 
-/** podsShouldBeOnNode for every node: create where missing, delete failed/extra/misplaced pods. */
-export function planDaemonPods(nodes: readonly NodeDecision[], podsByNode: Map<string, Pod[]>): NodePlan {
+const byCreation = (a: Pod, b: Pod): number => Date.parse(a.metadata.creationTimestamp ?? '') - Date.parse(b.metadata.creationTimestamp ?? '');
+
+/**
+ * Two pods on a node while surging (podsShouldBeOnNode with AllowsSurge): the
+ * oldest new and the oldest old pod stay while the new one is not ready yet
+ * and the old one is; every other pod goes.
+ */
+function surgeExtras(alive: Pod[], hash: string): Pod[] {
+  const out: Pod[] = [];
+  let oldestNew: Pod | undefined;
+  let oldestOld: Pod | undefined;
+  for (const p of [...alive].sort(byCreation)) {
+    if (p.metadata.labels?.[CONTROLLER_REVISION_HASH] === hash) {
+      if (!oldestNew) oldestNew = p;
+      else out.push(p);
+    } else if (!oldestOld) oldestOld = p;
+    else out.push(p);
+  }
+  if (oldestNew && oldestOld && (!isPodReady(oldestOld) || isPodReady(oldestNew))) out.push(oldestOld);
+  return out;
+}
+
+/**
+ * podsShouldBeOnNode for every node: create where missing, delete
+ * failed/extra/misplaced pods. `surgeHash`: maxSurge is on, so a node may
+ * hold an old and a new pod (the new template's hash) during an update.
+ */
+export function planDaemonPods(nodes: readonly NodeDecision[], podsByNode: Map<string, Pod[]>, surgeHash?: string): NodePlan {
   const plan: NodePlan = { create: [], delete: [] };
   const nodeNames = new Set(nodes.map((n) => n.name));
   for (const { name, shouldRun, shouldContinueRunning } of nodes) {
@@ -149,10 +175,8 @@ export function planDaemonPods(nodes: readonly NodeDecision[], podsByNode: Map<s
       plan.delete.push(...failed);
       const alive = pods.filter((p) => p.status?.phase !== 'Failed');
       if (alive.length === 0 && failed.length > 0 && shouldRun) continue; // recreate on the next sync
-      if (alive.length > 1) {
-        alive.sort((a, b) => Date.parse(a.metadata.creationTimestamp ?? '') - Date.parse(b.metadata.creationTimestamp ?? ''));
-        plan.delete.push(...alive.slice(1));
-      }
+      if (alive.length > 1 && surgeHash !== undefined) plan.delete.push(...surgeExtras(alive, surgeHash));
+      else if (alive.length > 1) plan.delete.push(...alive.sort(byCreation).slice(1));
     } else plan.delete.push(...pods);
   }
   // pods for nodes that no longer exist
@@ -167,11 +191,58 @@ export function planDaemonPods(nodes: readonly NodeDecision[], podsByNode: Map<s
 export function maxUnavailableCount(ds: DaemonSet, nodes: readonly NodeDecision[]): number {
   const desired = nodes.filter((n) => n.shouldRun).length;
   const n = getScaledValueFromIntOrPercent(ds.spec?.updateStrategy?.rollingUpdate?.maxUnavailable ?? 1, desired, true);
-  return desired > 0 && n === 0 ? 1 : n;
+  // Neither surge nor unavailability configured: accept one unavailable node (updatedDesiredNodeCounts).
+  return desired > 0 && n === 0 && maxSurgeCount(ds, nodes) === 0 ? 1 : n;
+}
+
+/** SurgeCount: maxSurge scaled against the nodes that should run the daemon, rounded up; 0 unless RollingUpdate. */
+export function maxSurgeCount(ds: DaemonSet, nodes: readonly NodeDecision[]): number {
+  const us = ds.spec?.updateStrategy;
+  if ((us?.type ?? 'RollingUpdate') !== 'RollingUpdate' || us?.rollingUpdate?.maxSurge === undefined || us.rollingUpdate.maxSurge === null) return 0;
+  return getScaledValueFromIntOrPercent(us.rollingUpdate.maxSurge, nodes.filter((n) => n.shouldRun).length, true);
 }
 
 /**
- * rollingUpdate (maxSurge 0): old pods that are not available go at once;
+ * rollingUpdate with maxSurge: a node whose old pod is unavailable gets its
+ * new pod at once; up to maxSurge nodes with an available old pod get a new
+ * pod beside it; an old pod goes once the new pod on its node is available.
+ * Nodes already surging (a new pod not yet available) use up the budget.
+ */
+export function surgingRollingUpdate(ds: DaemonSet, nodes: readonly NodeDecision[], podsByNode: Map<string, Pod[]>, maxSurge: number, now: number): NodePlan {
+  const hash = templateHash(ds);
+  const minReady = ds.spec?.minReadySeconds ?? 0;
+  const shouldRun = new Map(nodes.map((n) => [n.name, n.shouldRun]));
+  const plan: NodePlan = { create: [], delete: [] };
+  const candidates: string[] = [];
+  let surging = 0;
+  for (const [node, all] of podsByNode) {
+    const pods = all.filter((p) => !p.metadata.deletionTimestamp);
+    const fresh = pods.filter((p) => p.metadata.labels?.[CONTROLLER_REVISION_HASH] === hash);
+    const old = pods.filter((p) => p.metadata.labels?.[CONTROLLER_REVISION_HASH] !== hash);
+    // findUpdatedPodsOnNode: more than one of a kind is the manage loop's to clean up; it counts as surging.
+    if (fresh.length > 1 || old.length > 1) {
+      surging++;
+      continue;
+    }
+    const [newPod] = fresh;
+    const [oldPod] = old;
+    if (!oldPod) continue;
+    if (!newPod) {
+      if (isPodAvailable(oldPod, minReady, now)) candidates.push(node);
+      else if (shouldRun.get(node)) plan.create.push(node);
+      else plan.delete.push(oldPod);
+      continue;
+    }
+    if (!isPodAvailable(newPod, minReady, now)) surging++;
+    else plan.delete.push(oldPod);
+  }
+  const remaining = Math.min(Math.max(0, maxSurge - surging), candidates.length);
+  plan.create.push(...candidates.slice(0, remaining));
+  return plan;
+}
+
+/**
+ * rollingUpdate without surge (maxSurge 0): old pods that are not available go at once;
  * available ones only while fewer than maxUnavailable nodes lack an
  * available pod.
  */

@@ -374,6 +374,17 @@ function controllerRoles(): ClusterRole[] {
     ]),
     c('root-ca-cert-publisher', [rule(['create', 'update'], [core], ['configmaps']), eventsRule()]),
     c('service-account-controller', [rule(['create'], [core], ['serviceaccounts']), eventsRule()]),
+    c('statefulset-controller', [
+      rule(['list', 'watch'], [core], ['pods']),
+      rule(READ, [apps], ['statefulsets']),
+      rule(['update'], [apps], ['statefulsets/status']),
+      rule(['update'], [apps], ['statefulsets/finalizers']),
+      rule(['get', 'create', 'delete', 'update', 'patch'], [core], ['pods']),
+      rule(['get', 'create', 'delete', 'update', 'patch', 'list', 'watch'], [apps], ['controllerrevisions']),
+      rule(['get', 'create'], [core], ['persistentvolumeclaims']),
+      rule(['update', 'delete'], [core], ['persistentvolumeclaims']),
+      eventsRule(),
+    ]),
   ];
 }
 
