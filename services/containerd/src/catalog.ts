@@ -194,6 +194,8 @@ export const CATALOG: ImageDef[] = [
   component('kube-proxy', 'v1.32.0', 30 * MiB),
   // The Node Problem Detector's DaemonSet (upstream's deployment manifest): a stand-in too.
   { ...component('node-problem-detector/node-problem-detector', 'v0.8.25', 45 * MiB), programs: ['node-problem-detector'] },
+  // metrics-server's Deployment (upstream components.yaml; the image's entrypoint is the binary): a stand-in too.
+  { ...component('metrics-server/metrics-server', 'v0.7.2', 19 * MiB), entrypoint: ['/metrics-server'], programs: ['metrics-server'] },
   // The store's static pod: NATS in etcd's role.
   { ...component('nats-server', '2.10', 7 * MiB), repository: 'docker.io/library/nats', tags: ['2.10', '2.10.24', 'latest'] },
   // Needs imagePullSecrets: ErrImagePull/ImagePullBackOff without them.

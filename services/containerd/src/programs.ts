@@ -252,7 +252,7 @@ function componentStandIn(name: string): (proc: ProgramProcess, env: () => Recor
 }
 
 /** Binaries of the control-plane images (registry.k8s.io, and NATS in etcd's role) that stand in for kubelab's components. */
-export const COMPONENT_PROGRAMS = ['kube-apiserver', 'kube-controller-manager', 'kube-scheduler', 'kube-proxy', 'node-problem-detector', 'nats-server'] as const;
+export const COMPONENT_PROGRAMS = ['kube-apiserver', 'kube-controller-manager', 'kube-scheduler', 'kube-proxy', 'node-problem-detector', 'nats-server', 'metrics-server'] as const;
 
 const FACTORIES: Record<string, (proc: ProgramProcess, env: () => Record<string, string>) => Command> = {
   ...Object.fromEntries(COMPONENT_PROGRAMS.map((n) => [n, componentStandIn(n)])),

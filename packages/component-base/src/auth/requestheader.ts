@@ -27,11 +27,16 @@ function bundle(pem: string): X509Certificate[] {
 
 /** Whether one of the bundle's CAs signed the certificate. */
 export function issuedBy(cert: X509Certificate, caPem: string): boolean {
-  return bundle(caPem).some((ca) => ca.checkIssued(cert) && cert.verify(ca.publicKey));
+  return bundle(caPem).some((ca) => cert.checkIssued(ca) && cert.verify(ca.publicKey));
 }
 
-const headerValues = (headers: IncomingMessage['headers'], name: string): string[] => {
-  const v = headers[name.toLowerCase()];
+type HeaderSource = Pick<IncomingMessage, 'headers'> & Partial<Pick<IncomingMessage, 'headersDistinct'>>;
+
+/** Each value of a header as sent: Node joins repeated custom headers with ", " in `headers`, `headersDistinct` keeps them apart (as Go's Header). */
+const headerValues = (req: HeaderSource, name: string): string[] => {
+  const distinct = req.headersDistinct?.[name.toLowerCase()];
+  if (distinct) return distinct;
+  const v = req.headers[name.toLowerCase()];
   return v === undefined ? [] : Array.isArray(v) ? v : [v];
 };
 
@@ -40,22 +45,22 @@ const headerValues = (headers: IncomingMessage['headers'], name: string): string
  * when the request is not the front proxy's (another authenticator decides);
  * an Error when the proxy's certificate is not allowed or names nobody.
  */
-export function requestHeaderUser(req: Pick<IncomingMessage, 'headers' | 'socket'>, cfg: RequestHeaderConfig): UserInfo | undefined | Error {
+export function requestHeaderUser(req: HeaderSource & Pick<IncomingMessage, 'socket'>, cfg: RequestHeaderConfig): UserInfo | undefined | Error {
   const sock = req.socket as Partial<TLSSocket>;
   const peer = sock.getPeerX509Certificate?.();
   if (!peer || !sock.authorized || !issuedBy(peer, cfg.clientCaPem)) return undefined;
   const cn = /(?:^|\n)CN=([^\n]*)/.exec(peer.subject)?.[1] ?? '';
   if (cfg.allowedNames.length > 0 && !cfg.allowedNames.includes(cn)) return new Error(`x509: subject with cn=${cn} is not in the allowed list`);
-  const name = cfg.usernameHeaders.map((h) => headerValues(req.headers, h)[0]?.trim()).find((v) => v);
+  const name = cfg.usernameHeaders.map((h) => headerValues(req, h)[0]?.trim()).find((v) => v);
   // A front-proxy certificate without a user is no one's: not a client certificate of the client CA either.
   if (!name) return new Error('x509: certificate signed by unknown authority');
-  const groups = cfg.groupHeaders.flatMap((h) => headerValues(req.headers, h));
+  const groups = cfg.groupHeaders.flatMap((h) => headerValues(req, h));
   const extra: Record<string, string[]> = {};
-  for (const [k, v] of Object.entries(req.headers)) {
+  for (const k of Object.keys(req.headers)) {
     const prefix = cfg.extraHeadersPrefix.find((p) => k.startsWith(p.toLowerCase()));
-    if (!prefix || v === undefined) continue;
+    if (!prefix) continue;
     const key = decodeURIComponent(k.slice(prefix.length));
-    extra[key] = [...(extra[key] ?? []), ...(Array.isArray(v) ? v : [v])];
+    extra[key] = [...(extra[key] ?? []), ...headerValues(req, k)];
   }
   return { name, groups, ...(Object.keys(extra).length ? { extra } : {}) };
 }
