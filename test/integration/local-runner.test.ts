@@ -22,6 +22,7 @@ const SERVICES = [
   'apiserver',
   'scheduler',
   'controller-manager',
+  'metrics-server',
   'containerd-control-plane',
   'kubelet-control-plane',
   'kube-proxy-control-plane',
@@ -114,13 +115,13 @@ describe.runIf(ready)('pnpm kubelab up (local processes)', { timeout: 120_000 },
     expect(cp.spec.taints).toEqual([{ key: 'node-role.kubernetes.io/control-plane', effect: 'NoSchedule' }]);
     expect(cp.metadata.labels).toMatchObject({ 'node-role.kubernetes.io/control-plane': '', 'node.kubernetes.io/exclude-from-external-load-balancers': '' });
     expect(output).toContain('[mark-control-plane] Marking the node control-plane as control-plane by adding the taints [node-role.kubernetes.io/control-plane:NoSchedule]');
-    // 4 static pods + 2 DaemonSets x 3 nodes, every one 1/1 Running (stand-ins start at once; probes at 10x).
+    // 4 static pods + 2 DaemonSets x 3 nodes + metrics-server's Deployment, every one 1/1 Running (stand-ins start at once; probes at 10x).
     const rows = await waitFor(
       'kube-system pods Running and ready',
       async () => {
         const r = await kubectl(['-n', 'kube-system', 'get', 'pods', '-o', 'wide', '--no-headers']);
         const lines = r.stdout.trim().split('\n').filter(Boolean);
-        return lines.length === 10 && lines.every((l) => /^\S+\s+1\/1\s+Running\s/.test(l)) ? lines : undefined;
+        return lines.length === 11 && lines.every((l) => /^\S+\s+1\/1\s+Running\s/.test(l)) ? lines : undefined;
       },
       { timeoutMs: 90_000, everyMs: 1_000 },
     );

@@ -215,3 +215,4 @@ export { canonicalJson, semanticJson } from './helpers/canonical-json.js';
 
 // net: IPv4 addresses and CIDRs (k8s.io/utils/net)
 export { formatIpv4, formatIpv4Cidr, ipv4CidrContains, ipv4CidrSize, parseIpv4, parseIpv4Cidr, type Ipv4Cidr } from './net/ipv4.js';
+export type { APIService, APIServiceCondition, APIServiceList, APIServiceServiceReference, APIServiceSpec, APIServiceStatus } from './apiregistration/v1/types.js';

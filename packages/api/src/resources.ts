@@ -118,6 +118,8 @@ export const RESOURCES: readonly ResourceInfo[] = [
   // Served from core events' storage, converted (upstream: the events REST storage installed twice).
   r('events.k8s.io', 'Event', 'events', true, { shortNames: ['ev'], schemaType: 'EventsEvent', storedAs: { group: '', resource: 'events' } }),
   r('apiextensions.k8s.io', 'CustomResourceDefinition', 'customresourcedefinitions', false, { shortNames: ['crd', 'crds'], categories: ['api-extensions'], subresources: ['status'] }),
+  // The aggregation layer's registrations (kube-aggregator): no short names, as upstream.
+  r('apiregistration.k8s.io', 'APIService', 'apiservices', false, { categories: ['api-extensions'], subresources: ['status'] }),
 ];
 
 /** Whether objects of a resource are kept in its own storage (the create-only reviews and events.k8s.io are not): what lists, watches and caches walk. */

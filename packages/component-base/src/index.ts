@@ -88,3 +88,4 @@ export {
   type Handshake,
   type RemoteCommandSpdyProtocol,
 } from './httpstream/httpstream.js';
+export { issuedBy, requestHeaderFromConfigMap, requestHeaderUser, type RequestHeaderConfig } from './auth/requestheader.js';

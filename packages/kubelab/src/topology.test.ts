@@ -5,14 +5,32 @@ import { parseUpArgs, refuseRunnerFlags } from './up.js';
 describe('local topology', () => {
   const specs = components({ stateDir: '/s', nodes: 2, portOffset: 0, ports: DEFAULT_PORTS });
 
-  it('starts the control plane first, then containerd, kubelet, kube-proxy and the node problem detector per node (control-plane first), named like the compose services', () => {
+  it('starts the control plane first (metrics-server with it), then containerd, kubelet, kube-proxy and the node problem detector per node (control-plane first), named like the compose services', () => {
     expect(specs.map((s) => s.name)).toEqual([
       'nats',
       'apiserver',
       'scheduler',
       'controller-manager',
+      'metrics-server',
       ...['control-plane', 1, 2].flatMap((i) => [`containerd-${i}`, `kubelet-${i}`, `kube-proxy-${i}`, `node-problem-detector-${i}`]),
     ]);
+  });
+
+  it("gives the apiserver kubeadm's aggregation-layer flags and metrics-server components.yaml's, on its own port", () => {
+    expect(specs.find((s) => s.name === 'apiserver')!.args).toEqual(
+      expect.arrayContaining([
+        '--proxy-client-cert-file=/s/pki/front-proxy-client.crt',
+        '--proxy-client-key-file=/s/pki/front-proxy-client.key',
+        '--requestheader-client-ca-file=/s/pki/front-proxy-ca.crt',
+        '--requestheader-allowed-names=front-proxy-client',
+        '--requestheader-username-headers=X-Remote-User',
+      ]),
+    );
+    expect(specs.find((s) => s.name === 'metrics-server')!.args).toEqual(
+      expect.arrayContaining(['--kubeconfig=/s/metrics-server.conf', '--secure-port=4443', '--kubelet-use-node-status-port', '--metric-resolution=15s', '--kubelet-insecure-tls']),
+    );
+    const nodes = new Set([1, 2, 3].flatMap((i) => Object.values(nodePorts(i))).concat(Object.values(controlPlaneNodePorts(0))));
+    expect(nodes.has(DEFAULT_PORTS.metricsServer)).toBe(false);
   });
 
   it('gives node-1 the upstream ports and shifts further nodes by 100', () => {

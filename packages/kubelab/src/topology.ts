@@ -10,6 +10,7 @@ import { BOOTSTRAP_KUBELET_CONF, BOOTSTRAP_TOKEN_FILE } from './bootstrap-token.
 import { AUTHENTICATION_CONFIG_FILE } from './authentication-config.js';
 import { ENCRYPTION_CONFIG_FILE } from './encryption-config.js';
 import { REPO_ROOT } from './paths.js';
+import { METRICS_SERVER_ARGS } from './metrics-server-addon.js';
 
 /** kubeadm init's own node, where the control plane's static pods run (compose's node of the same name). */
 export const CONTROL_PLANE_NODE = 'control-plane';
@@ -29,6 +30,8 @@ export interface Ports {
   apiserverGrpc: number;
   scheduler: number;
   controllerManager: number;
+  /** metrics-server's --secure-port (its pre-0.5 default, clear of the nodes' ports). */
+  metricsServer: number;
 }
 
 export const DEFAULT_PORTS: Ports = {
@@ -38,6 +41,7 @@ export const DEFAULT_PORTS: Ports = {
   apiserverGrpc: 6444,
   scheduler: 10259,
   controllerManager: 10257,
+  metricsServer: 4443,
 };
 
 export interface NodePorts {
@@ -117,6 +121,11 @@ export function kubeadmFiles(layout: Layout) {
     kubeProxy: at('kube-proxy.conf'),
     /** The Node Problem Detector's identity (its ServiceAccount's, see npd-addon.ts). */
     nodeProblemDetector: at('node-problem-detector.conf'),
+    /** metrics-server's identity (its ServiceAccount's, see metrics-server-addon.ts). */
+    metricsServer: at('metrics-server.conf'),
+    frontProxyCa: at(`${PKI_FILES.frontProxyCa}.crt`),
+    frontProxyClientCert: at(`${PKI_FILES.frontProxyClient}.crt`),
+    frontProxyClientKey: at(`${PKI_FILES.frontProxyClient}.key`),
     kubelet: (node: string) => join(nodeDir(layout, node), 'kubelet.conf'),
     bootstrapKubelet: (node: string) => join(nodeDir(layout, node), BOOTSTRAP_KUBELET_CONF),
     bootstrapToken: at(BOOTSTRAP_TOKEN_FILE),
@@ -234,6 +243,14 @@ export function components(layout: Layout): ComponentSpec[] {
         `--authentication-config=${join(layout.stateDir, AUTHENTICATION_CONFIG_FILE)}`,
         // Pod ports live inside the local runtimes (no pod network): pods/ and services/proxy go through the kubelets.
         '--pod-network-mode=kubelet-tunnel',
+        // kubeadm's aggregation layer: the front-proxy client towards extension apiservers, and the requestheader settings they trust.
+        `--proxy-client-cert-file=${files.frontProxyClientCert}`,
+        `--proxy-client-key-file=${files.frontProxyClientKey}`,
+        `--requestheader-client-ca-file=${files.frontProxyCa}`,
+        '--requestheader-allowed-names=front-proxy-client',
+        '--requestheader-extra-headers-prefix=X-Remote-Extra-',
+        '--requestheader-group-headers=X-Remote-Group',
+        '--requestheader-username-headers=X-Remote-User',
       ],
       health: `https://127.0.0.1:${ports.apiserver}/readyz`,
     },
@@ -276,6 +293,19 @@ export function components(layout: Layout): ComponentSpec[] {
       insecureHealth: true,
     },
   ];
+  // metrics-server, the Deployment's process (metrics-server-addon.ts); kubeadm's kubelets serve self-signed certificates, hence --kubelet-insecure-tls as on kind.
+  list.push({
+    name: 'metrics-server',
+    service: 'metrics-server',
+    args: [
+      `--apiserver-grpc-address=${grpc}`,
+      `--kubeconfig=${files.metricsServer}`,
+      '--bind-address=127.0.0.1',
+      `--secure-port=${ports.metricsServer}`,
+      ...METRICS_SERVER_ARGS,
+      '--kubelet-insecure-tls',
+    ],
+  });
   list.push(...nodeComponents(layout, CONTROL_PLANE_NODE, 'control-plane', controlPlaneNodePorts(layout.portOffset)));
   for (let i = 1; i <= layout.nodes; i++) list.push(...nodeComponents(layout, `node-${i}`, String(i), nodePorts(i, layout.portOffset)));
   return list;

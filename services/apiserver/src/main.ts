@@ -72,8 +72,56 @@ const flags = addTracingFlags(
       "kubelab: how pods are reached for pods/proxy and services/proxy: pod-ip (dial the pod's IP, as upstream) or kubelet-tunnel (through the pod's kubelet port-forward, as the apiserver network proxy does where the control plane is off the pod network).",
     )
     .string('kv-bucket', 'kubelab', 'kubelab: the JetStream KV bucket holding every object.')
-    .string('encryption-provider-config', '', "The file containing configuration for encryption providers to be used for storing secrets in NATS (etcd's role)."),
+    .string('encryption-provider-config', '', "The file containing configuration for encryption providers to be used for storing secrets in NATS (etcd's role).")
+    .string(
+      'proxy-client-cert-file',
+      '',
+      'Client certificate used to prove the identity of the aggregator or kube-apiserver when it must call out during a request (proxying to extension apiservers).',
+    )
+    .string('proxy-client-key-file', '', 'Private key for the client certificate used to prove the identity of the aggregator or kube-apiserver when it must call out during a request.')
+    .string(
+      'requestheader-client-ca-file',
+      '',
+      'Root certificate bundle to use to verify client certificates on incoming requests before trusting usernames in headers specified by --requestheader-username-headers.',
+    )
+    .stringArray(
+      'requestheader-allowed-names',
+      [],
+      'List of client certificate common names to allow to provide usernames in headers specified by --requestheader-username-headers. If empty, any client certificate validated by the authorities in --requestheader-client-ca-file is allowed.',
+    )
+    .stringArray('requestheader-username-headers', [], 'List of request headers to inspect for usernames. X-Remote-User is common.')
+    .stringArray('requestheader-group-headers', [], 'List of request headers to inspect for groups. X-Remote-Group is suggested.')
+    .stringArray('requestheader-extra-headers-prefix', [], 'List of request header prefixes to inspect. X-Remote-Extra- is suggested.'),
 );
+
+/** The aggregator's --proxy-client-* pair and the --requestheader-* settings it publishes. */
+function aggregatorFrom(values: {
+  'proxy-client-cert-file': string;
+  'proxy-client-key-file': string;
+  'requestheader-client-ca-file': string;
+  'requestheader-allowed-names': string[];
+  'requestheader-username-headers': string[];
+  'requestheader-group-headers': string[];
+  'requestheader-extra-headers-prefix': string[];
+}) {
+  if (!values['proxy-client-cert-file'] !== !values['proxy-client-key-file']) throw new FlagError('--proxy-client-cert-file and --proxy-client-key-file must be given together');
+  return {
+    ...(values['proxy-client-cert-file']
+      ? { proxyClient: { certPem: readFlagFile('proxy-client-cert-file', values['proxy-client-cert-file']), keyPem: readFlagFile('proxy-client-key-file', values['proxy-client-key-file']) } }
+      : {}),
+    ...(values['requestheader-client-ca-file']
+      ? {
+          requestHeader: {
+            clientCaPem: readFlagFile('requestheader-client-ca-file', values['requestheader-client-ca-file']),
+            allowedNames: values['requestheader-allowed-names'],
+            usernameHeaders: values['requestheader-username-headers'],
+            groupHeaders: values['requestheader-group-headers'],
+            extraHeadersPrefix: values['requestheader-extra-headers-prefix'],
+          },
+        }
+      : {}),
+  };
+}
 
 /** --pod-network-mode: pod-ip (upstream) or kubelet-tunnel (kubelab's runners: the apiserver is not on the pod network). */
 function podNetworkFrom(mode: string): { podNetwork: 'pod-ip' | 'kubelet-tunnel' } {
@@ -178,6 +226,7 @@ async function main(): Promise<void> {
     ...podNetworkFrom(values['pod-network-mode']),
     ...servingTlsFrom(values),
     ...kubeletClientFrom(values),
+    ...aggregatorFrom(values),
     anonymousAuth: anonymous,
     ...(values['encryption-provider-config'] ? { encryptionProviderConfig: values['encryption-provider-config'] } : {}),
     serviceAccount: {

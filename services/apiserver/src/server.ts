@@ -45,6 +45,8 @@ import { KvStorage } from './storage/kv.js';
 import type { NatsClientTls } from '@kubelab/nats';
 import { traceRestHandler } from './tracing/request.js';
 import type { KubeletClientConfig } from './endpoints/kubelet-client.js';
+import { Aggregator, aggregatedRoutes, type ProxyClientConfig } from './aggregator/index.js';
+import { ensureExtensionAuthConfigMap, extensionAuthData, type RequestHeaderConfig } from './aggregator/authentication-configmap.js';
 
 export interface ApiserverOptions {
   /** NATS server URL (JetStream enabled). */
@@ -110,6 +112,10 @@ export interface ApiserverOptions {
    * stored as is (upstream's default). A bad file fails the start.
    */
   encryptionProviderConfig?: string;
+  /** --proxy-client-cert-file/--proxy-client-key-file as PEM: the aggregator's identity towards extension apiservers. */
+  proxyClient?: ProxyClientConfig;
+  /** --requestheader-*: published in kube-system/extension-apiserver-authentication for extension apiservers. */
+  requestHeader?: RequestHeaderConfig;
 }
 
 export interface RunningApiserver {
@@ -258,6 +264,12 @@ export async function startApiserver(opts: ApiserverOptions): Promise<RunningApi
   // CustomResourceDefinitions: started before the cache so it serves the stored CRDs from the initial load on.
   const crds = new CrdController(registry, cache, { onError: (name, err) => log.warn('customresourcedefinition sync failed', { crd: name, err: err instanceof Error ? err.message : String(err) }) });
   crds.start();
+  // The aggregation layer: APIServices' availability and discovery, and the proxy to their Services.
+  const aggregator = new Aggregator(registry, cache, {
+    ...(opts.proxyClient ? { proxyClient: opts.proxyClient } : {}),
+    onError: (name, err) => log.warn('apiservice sync failed', { apiservice: name, err: err instanceof Error ? err.message : String(err) }),
+  });
+  aggregator.start();
   cache.start();
 
   let rest: HttpHandler | undefined;
@@ -306,6 +318,7 @@ export async function startApiserver(opts: ApiserverOptions): Promise<RunningApi
         tracing,
         tokenRequest: tokens.tokenRequest,
         requestMetrics: metrics.requests,
+        aggregator: aggregatedRoutes(aggregator, opts.proxyClient),
         ...(opts.podNetwork ? { podNetwork: opts.podNetwork } : {}),
       });
       rest = traceRestHandler(tracing, typeof h === 'function' ? h : h.handle.bind(h));
@@ -319,6 +332,7 @@ export async function startApiserver(opts: ApiserverOptions): Promise<RunningApi
       advertiseAddress: advertise,
       securePort: http.port,
     });
+    await ensureExtensionAuthConfigMap(registry, extensionAuthData(tls.clientCaPem, opts.requestHeader));
     bootstrapped = true;
     log.info('apiserver ready', { restPort: http.port, grpcPort: grpcServer.port, bucket, rev: cache.rev });
   })();
@@ -337,6 +351,7 @@ export async function startApiserver(opts: ApiserverOptions): Promise<RunningApi
       if (stopped) return;
       stopped = true;
       crds.stop();
+      aggregator.stop();
       cache.stop();
       await Promise.all([grpcServer.stop(), http.close()]);
       await storage.close();

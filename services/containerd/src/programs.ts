@@ -233,10 +233,10 @@ function componentStandIn(name: string): (proc: ProgramProcess, env: () => Recor
 }
 
 /** Binaries of the control-plane images (registry.k8s.io, and NATS in etcd's role) that stand in for kubelab's components. */
-export const COMPONENT_PROGRAMS = ['kube-apiserver', 'kube-controller-manager', 'kube-scheduler', 'kube-proxy', 'node-problem-detector', 'nats-server'] as const;
+export const COMPONENT_PROGRAMS = ['kube-apiserver', 'kube-controller-manager', 'kube-scheduler', 'kube-proxy', 'node-problem-detector', 'nats-server', 'metrics-server'] as const;
 
 /** Binaries of add-on images no kubelab process stands behind yet: they say so and sleep until stopped. */
-export const UNSIMULATED_PROGRAMS = ['etcd', 'coredns', 'metrics-server', 'local-path-provisioner'] as const;
+export const UNSIMULATED_PROGRAMS = ['etcd', 'coredns', 'local-path-provisioner'] as const;
 
 function unsimulated(name: string): (proc: ProgramProcess) => Command {
   return (proc) =>

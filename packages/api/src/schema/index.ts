@@ -6,6 +6,7 @@
 // gRPC server all import it from below, and clients can too.
 
 import { APIEXTENSIONS_TYPES } from './apiextensions.js';
+import { APIREGISTRATION_TYPES } from './apiregistration.js';
 import { APPS_TYPES } from './apps.js';
 import { AUTHENTICATION_TYPES } from './authentication.js';
 import { AUTH_TYPES } from './auth.js';
@@ -38,6 +39,7 @@ export const SCHEMA: Readonly<Record<string, TypeDef>> = {
   ...CERTIFICATES_TYPES,
   ...EVENTS_TYPES,
   ...APIEXTENSIONS_TYPES,
+  ...APIREGISTRATION_TYPES,
 };
 
 /** The OpenAPI component name of a type, e.g. io.k8s.api.core.v1.Pod. */
@@ -54,6 +56,8 @@ export function openapiName(typeName: string): string {
       return `io.k8s.apimachinery.pkg.api.resource.${last}`;
     case 'apiextensions':
       return `io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.${last}`;
+    case 'apiregistration':
+      return `io.k8s.kube-aggregator.pkg.apis.apiregistration.v1.${last}`;
     default:
       return `io.k8s.api.${t.group}.v1.${last}`;
   }

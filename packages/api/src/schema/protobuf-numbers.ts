@@ -7,6 +7,12 @@
 export type ProtobufNumber = number | readonly [outer: number, inner: number];
 
 export const PROTOBUF_NUMBERS: Readonly<Record<string, Readonly<Record<string, ProtobufNumber>>>> = {
+  // apiregistration.k8s.io/v1 (kube-aggregator's generated.proto).
+  APIService: { metadata: 1, spec: 2, status: 3 },
+  APIServiceCondition: { type: 1, status: 2, lastTransitionTime: 3, reason: 4, message: 5 },
+  APIServiceServiceReference: { namespace: 1, name: 2, port: 3 },
+  APIServiceSpec: { service: 1, group: 2, version: 3, insecureSkipTLSVerify: 4, caBundle: 5, groupPriorityMinimum: 7, versionPriority: 8 },
+  APIServiceStatus: { conditions: 1 },
   Affinity: { nodeAffinity: 1, podAffinity: 2, podAntiAffinity: 3 },
   AggregationRule: { clusterRoleSelectors: 1 },
   AttachedVolume: { name: 1, devicePath: 2 },

@@ -26,6 +26,7 @@ import { kubeletTunnelDialer, type PodDialer } from './pod-tunnel.js';
 /** `--pod-network-mode`: how the apiserver reaches pods for the proxy subresources. */
 export type PodNetwork = 'pod-ip' | 'kubelet-tunnel';
 import { nameRestRequestSpan } from '../tracing/request.js';
+import type { AggregatedRoutes } from '../aggregator/index.js';
 
 export type { KubeletAddress, VersionInfo } from './env.js';
 export type { KubeletClientConfig } from './kubelet-client.js';
@@ -56,6 +57,8 @@ export interface RestHandlerDeps {
   podDialer?: PodDialer;
   /** Counts the subresource requests served here (exec, log, scale, …) in apiserver_request_total. */
   requestMetrics?: RequestRecorder;
+  /** The aggregation layer: group versions served by extension apiservers, proxied and merged into discovery. */
+  aggregator?: AggregatedRoutes;
 }
 
 export const DEFAULT_VERSION: VersionInfo = {
@@ -91,7 +94,11 @@ export function createRestHandler(deps: RestHandlerDeps): (req: IncomingMessage,
   };
 
   // The resources added at run time (custom resources), asked for per discovery request.
-  const runtimeResources = () => deps.registry.runtimeResources?.() ?? [];
+  const runtimeResources = () => {
+    const custom = deps.registry.runtimeResources?.() ?? [];
+    const aggregated = deps.aggregator?.resources() ?? [];
+    return aggregated.length ? [...custom, ...aggregated] : custom;
+  };
 
   return async (req, res) => {
     try {
@@ -99,6 +106,8 @@ export function createRestHandler(deps: RestHandlerDeps): (req: IncomingMessage,
       const info = parseRequestInfo(req.method ?? 'GET', url);
       // The request's span is named by route as upstream does (no-op when tracing is off).
       nameRestRequestSpan(req, info);
+      // A group version of an extension apiserver goes there, its own discovery document included (the group's is merged here).
+      if (deps.aggregator && (info.kind === 'resource' || info.kind === 'resourceList') && info.group && (await deps.aggregator.serve(req, res, info.group, info.version))) return;
       const isGet = req.method === 'GET';
       switch (info.kind) {
         case 'version':

@@ -2,6 +2,7 @@
 // `Accept: application/json;as=Table;g=meta.k8s.io;v=v1`.
 
 import { certificateSigningRequestPrinter } from './certificates.js';
+import { apiServicePrinter } from './apiregistration.js';
 import { daemonSetPrinter, deploymentPrinter, replicaSetPrinter } from './apps.js';
 import { controllerRevisionPrinter, statefulSetPrinter } from './statefulset.js';
 import { configMapPrinter, defaultPrinter, eventPrinter, eventsEventPrinter, leasePrinter, namespacePrinter, secretPrinter, serviceAccountPrinter } from './misc.js';
@@ -40,6 +41,7 @@ export const PRINTERS: ReadonlyMap<string, Printer> = new Map([
   ['RoleBinding', roleBindingPrinter],
   ['ClusterRoleBinding', roleBindingPrinter],
   ['CertificateSigningRequest', certificateSigningRequestPrinter],
+  ['APIService', apiServicePrinter],
 ]);
 
 export function printerFor(kind: string): Printer {

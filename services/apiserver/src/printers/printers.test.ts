@@ -180,6 +180,18 @@ describe('small kinds', () => {
     ['Namespace', { metadata: meta('kube-system'), status: { phase: 'Active' } }, ['kube-system', 'Active', '5d3h'], 'Name Status Age'],
     ['ServiceAccount', { metadata: meta('default') }, ['default', 0, '5d3h'], 'Name Secrets Age'],
     ['Lease', { metadata: meta('node-1'), spec: { holderIdentity: 'node-1', renewTime: ago(1000) } }, ['node-1', 'node-1', '5d3h'], 'Name Holder Age'],
+    ['APIService', { metadata: meta('v1.apps'), spec: { group: 'apps', version: 'v1' } }, ['v1.apps', 'Local', 'Unknown', '5d3h'], 'Name Service Available Age'],
+    [
+      'APIService',
+      {
+        metadata: meta('v1beta1.metrics.k8s.io'),
+        spec: { service: { namespace: 'kube-system', name: 'metrics-server' } },
+        status: { conditions: [{ type: 'Available', status: 'False', reason: 'MissingEndpoints' }] },
+      },
+      ['v1beta1.metrics.k8s.io', 'kube-system/metrics-server', 'False (MissingEndpoints)', '5d3h'],
+      'Name Service Available Age',
+    ],
+    ['APIService', { metadata: meta('v1.x'), status: { conditions: [{ type: 'Available', status: 'True', reason: 'Passed' }] } }, ['v1.x', 'Local', 'True', '5d3h'], 'Name Service Available Age'],
   ])('%s', (kind, obj, want, hdr) => {
     expect(cells(kind, obj)).toEqual(want);
     expect(headers(kind)).toBe(hdr);

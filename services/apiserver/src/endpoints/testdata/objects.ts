@@ -474,6 +474,20 @@ export const OBJECTS: Record<string, object> = {
       certificate: 'LS0tLS1CRUdJTiBDRVJUSUZJQ0FURS0tLS0tCg==',
     },
   },
+  APIService: {
+    apiVersion: 'apiregistration.k8s.io/v1',
+    kind: 'APIService',
+    metadata: meta('v1beta1.metrics.k8s.io'),
+    spec: {
+      service: { namespace: 'kube-system', name: 'metrics-server', port: 443 },
+      group: 'metrics.k8s.io',
+      version: 'v1beta1',
+      insecureSkipTLSVerify: true,
+      groupPriorityMinimum: 100,
+      versionPriority: 100,
+    },
+    status: { conditions: [{ type: 'Available', status: 'True', lastTransitionTime: '2025-06-01T12:00:00Z', reason: 'Passed', message: 'all checks passed' }] },
+  },
 };
 
 export type { KubeObject };
