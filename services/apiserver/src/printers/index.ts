@@ -3,6 +3,7 @@
 
 import { certificateSigningRequestPrinter } from './certificates.js';
 import { daemonSetPrinter, deploymentPrinter, replicaSetPrinter } from './apps.js';
+import { cronJobPrinter, jobPrinter } from './batch.js';
 import { configMapPrinter, defaultPrinter, eventPrinter, eventsEventPrinter, leasePrinter, namespacePrinter, secretPrinter, serviceAccountPrinter } from './misc.js';
 import { nodePrinter } from './node.js';
 import { podPrinter } from './pod.js';
@@ -37,6 +38,8 @@ export const PRINTERS: ReadonlyMap<string, Printer> = new Map([
   ['RoleBinding', roleBindingPrinter],
   ['ClusterRoleBinding', roleBindingPrinter],
   ['CertificateSigningRequest', certificateSigningRequestPrinter],
+  ['Job', jobPrinter],
+  ['CronJob', cronJobPrinter],
 ]);
 
 export function printerFor(kind: string): Printer {
