@@ -24,6 +24,7 @@ import { ReplicaSetController } from './replicaset/replicaset-controller.js';
 import { ServiceAccountController } from './serviceaccount/serviceaccount-controller.js';
 import { TaintEvictionController } from './taint-eviction/taint-eviction-controller.js';
 import { JobController } from './job/job-controller.js';
+import { TtlAfterFinishedController } from './ttlafterfinished/ttl-after-finished-controller.js';
 
 const readRootCA = (file: string) => (file ? readFileSync(file, 'utf8') : '');
 
@@ -147,6 +148,13 @@ export function defaultRegistry(): ControllerRegistry {
       })
       // Upstream's --concurrent-job-syncs defaults to 5.
       .register({ name: 'job-controller', aliases: ['job'], serviceAccount: 'job-controller', workers: () => 5, create: (ctx) => new JobController(ctx) })
+      .register({
+        name: 'ttl-after-finished-controller',
+        aliases: ['ttl-after-finished'],
+        serviceAccount: 'ttl-after-finished-controller',
+        workers: () => 5,
+        create: (ctx) => new TtlAfterFinishedController(ctx),
+      })
       .register({ name: 'token-cleaner-controller', aliases: ['tokencleaner'], serviceAccount: 'token-cleaner', workers: () => 1, disabledByDefault: true, create: (ctx) => new TokenCleaner(ctx) })
   );
 }
