@@ -24,6 +24,7 @@ import { ReplicaSetController } from './replicaset/replicaset-controller.js';
 import { ServiceAccountController } from './serviceaccount/serviceaccount-controller.js';
 import { TaintEvictionController } from './taint-eviction/taint-eviction-controller.js';
 import { JobController } from './job/job-controller.js';
+import { CronJobController } from './cronjob/cronjob-controller.js';
 import { TtlAfterFinishedController } from './ttlafterfinished/ttl-after-finished-controller.js';
 
 const readRootCA = (file: string) => (file ? readFileSync(file, 'utf8') : '');
