@@ -45,27 +45,39 @@ export class CronJobController extends QueueController {
     const cj = structuredClone(cached);
     const now = this.clock.now();
     const jobs = this.jobs.getIndexer().byIndex(CONTROLLER_UID_INDEX, cj.metadata.uid ?? '') as Job[];
-    const before = JSON.stringify(cj.status ?? {});
+    let before = JSON.stringify(stripEmpty(cj.status ?? {}));
     const status: CronJobStatus = { ...(cj.status ?? {}), active: [...(cj.status?.active ?? [])] };
     cj.status = status;
 
-    await this.reconcileActive(cj, jobs);
+    const adopted = await this.reconcileActive(cj, jobs);
+    if (adopted) before = JSON.stringify(stripEmpty(adopted));
     const requeueAfter = await this.syncSchedule(cj, jobs, now);
-    if (JSON.stringify(stripEmpty(status)) !== JSON.stringify(stripEmpty(JSON.parse(before) as CronJobStatus))) {
+    if (JSON.stringify(stripEmpty(status)) !== before) {
       await this.ctx.clientset.batch.cronJobs(namespace).updateStatus({ ...cj, status: stripEmpty(status) });
     }
     await this.cleanupFinishedJobs(cj, jobs);
     if (requeueAfter !== undefined) this.queue.addAfter(key, requeueAfter);
   }
 
-  /** The active list against the jobs this cron job owns. */
-  private async reconcileActive(cj: CronJob, jobs: Job[]): Promise<void> {
+  /** The active list against the jobs this cron job owns; returns the stored status when it had to be read afresh. */
+  private async reconcileActive(cj: CronJob, jobs: Job[]): Promise<CronJobStatus | undefined> {
     const status = cj.status!;
+    let adopted: CronJobStatus | undefined;
     const owned = new Set(jobs.map((j) => j.metadata.uid));
     for (const j of jobs) {
       const inActive = status.active!.some((r) => r.uid === j.metadata.uid);
       const finished = isJobFinished(j);
       if (!inActive && !finished) {
+        // The cache may be behind this controller's own last write: ask the apiserver before calling it unexpected.
+        const fresh = await this.ctx.clientset.batch.cronJobs(cj.metadata.namespace ?? '').get(cj.metadata.name ?? '');
+        if ((fresh.status?.active ?? []).some((r) => r.uid === j.metadata.uid)) {
+          cj.metadata = fresh.metadata;
+          status.active = [...(fresh.status?.active ?? [])];
+          if (fresh.status?.lastScheduleTime) status.lastScheduleTime = fresh.status.lastScheduleTime;
+          if (fresh.status?.lastSuccessfulTime) status.lastSuccessfulTime = fresh.status.lastSuccessfulTime;
+          adopted = structuredClone(fresh.status ?? {});
+          continue;
+        }
         this.recorder.eventf(cj, 'Warning', 'UnexpectedJob', 'Saw a job that the controller did not create or forgot: %s', j.metadata.name);
       } else if (inActive && finished) {
         status.active = status.active!.filter((r) => r.uid !== j.metadata.uid);
@@ -86,6 +98,7 @@ export class CronJobController extends QueueController {
         status.active = status.active!.filter((r) => r.uid !== ref.uid);
       }
     }
+    return adopted;
   }
 
   /** Starts the run due now, if any; returns when to look again. */

@@ -1,5 +1,6 @@
 import type { CronJob, Job } from '@kubelab/api';
 import { GVR } from '@kubelab/client';
+import { waitFor } from '@kubelab/testing';
 import { describe, expect, it } from 'vitest';
 import { fakeEnv } from '../../testing/fakes.js';
 import { CronJobController } from './cronjob-controller.js';
@@ -184,6 +185,23 @@ describe('CronJobController sync', () => {
     await c.sync('default/x');
     expect(env.fake.actionLines()).toEqual(['delete jobs default/x-1']);
     expect(env.recorder.events).toEqual(['Normal SuccessfulDelete Deleted job x-1']);
+    await env.stop();
+  });
+
+  it('a job missing from a stale active list is checked against the stored cron job before UnexpectedJob', async () => {
+    const running = job('x-29453761', { start: '2026-01-01T00:01:00Z' });
+    const { env, c } = await setup(cronJob({}, { lastScheduleTime: '2026-01-01T00:00:00Z' }), [running], '2026-01-01T00:01:10Z');
+    // The apiserver already has the write the informer has not delivered.
+    const stored = { ...cronJob({}, { active: [{ kind: 'Job', namespace: 'default', name: 'x-29453761', uid: 'uid-x-29453761', apiVersion: 'batch/v1' }], lastScheduleTime: '2026-01-01T00:01:00Z' }) };
+    env.fake.prependReactor('get', 'cronjobs', () => stored);
+    await c.sync('default/x');
+    expect(env.recorder.events).toEqual([]);
+    expect(env.fake.actionLines().filter((l) => l.startsWith('create'))).toEqual([]);
+    // A job it never made is reported.
+    env.fake.seed(GVR.jobs, { ...job('stray', { start: '2026-01-01T00:01:00Z' }) });
+    await waitFor('the informer to see the stray job', () => Boolean(env.ctx.informers.batch.jobs().lister().namespace('default').get('stray')));
+    await c.sync('default/x');
+    expect(env.recorder.events).toEqual(['Warning UnexpectedJob Saw a job that the controller did not create or forgot: stray']);
     await env.stop();
   });
 });

@@ -151,6 +151,8 @@ export class JobController extends QueueController {
     if (!finished && !status.startTime && !job.spec?.suspend) status.startTime = formatTime(now);
     const outcome = finished ? undefined : verdict({ job: { ...job, status }, succeeded, failed, active: active.length, completedIndexes: completed, now });
     let created = 0;
+    // Told only once the status saying so is stored: a sync on a stale cache conflicts instead of repeating it.
+    const statusEvents: ['Normal' | 'Warning', string, string][] = [];
     if (!finished && outcome) {
       const interim = outcome.type === 'Failed' ? 'FailureTarget' : 'SuccessCriteriaMet';
       status.conditions = withCondition(status.conditions, newCondition(interim, outcome.reason, outcome.message, now));
@@ -161,22 +163,22 @@ export class JobController extends QueueController {
         status.conditions = withCondition(status.conditions, newCondition(outcome.type, outcome.reason, outcome.message, now));
         if (outcome.type === 'Complete') {
           status.completionTime = formatTime(now);
-          this.ctx.recorder('job-controller').event(job, 'Normal', 'Completed', 'Job completed');
-        } else this.ctx.recorder('job-controller').event(job, 'Warning', outcome.reason, outcome.message);
+          statusEvents.push(['Normal', 'Completed', 'Job completed']);
+        } else statusEvents.push(['Warning', outcome.reason, outcome.message]);
       }
     } else if (!finished && job.spec?.suspend) {
       terminating += await this.deletePods(key, job, active);
       active = [];
       if (!hasJobCondition(job, 'Suspended')) {
         status.conditions = withCondition(status.conditions, newCondition('Suspended', 'JobSuspended', 'Job suspended', now));
-        this.ctx.recorder('job-controller').event(job, 'Normal', 'Suspended', 'Job suspended');
+        statusEvents.push(['Normal', 'Suspended', 'Job suspended']);
       }
     } else if (!finished) {
       if (hasJobCondition(job, 'Suspended')) {
         // Resumed: the deadline counts from now (upstream resets startTime).
         status.conditions = withCondition(status.conditions, newCondition('Suspended', 'JobResumed', 'Job resumed', now, 'False'));
         status.startTime = formatTime(now);
-        this.ctx.recorder('job-controller').event(job, 'Normal', 'Resumed', 'Job resumed');
+        statusEvents.push(['Normal', 'Resumed', 'Job resumed']);
       }
       if (this.expectations.satisfied(key)) {
         const r = await this.manage(key, job, pods, active, succeeded, completed, now);
@@ -195,6 +197,7 @@ export class JobController extends QueueController {
     status.failed = failed;
     if (indexed) status.completedIndexes = formatIndexes(completed);
     await this.writeStatus(job, clean(status));
+    for (const e of statusEvents) this.ctx.recorder('job-controller').event(job, ...e);
   }
 
   /** Creates or deletes pods towards the wanted count (after any failure back-off). */
