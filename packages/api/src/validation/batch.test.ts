@@ -54,6 +54,19 @@ describe('Job validation', () => {
   const cases: [string, (j: Job) => void, string[]][] = [
     ['restartPolicy Always', (j) => (j.spec!.template.spec!.restartPolicy = 'Always'), ['spec.template.spec.restartPolicy: Unsupported value: "Always": supported values: "OnFailure", "Never"']],
     ['a negative backoffLimit', (j) => (j.spec!.backoffLimit = -1), ['spec.backoffLimit: Invalid value: -1: must be greater than or equal to 0']],
+    [
+      'podFailurePolicy with OnFailure and an unknown action',
+      (j) =>
+        Object.assign(
+          j.spec!,
+          { podFailurePolicy: { rules: [{ action: 'Retry', onExitCodes: { operator: 'In', values: [1] } }] } },
+          { template: { ...j.spec!.template, spec: { ...j.spec!.template.spec!, restartPolicy: 'OnFailure' } } },
+        ),
+      [
+        'spec.template.spec.restartPolicy: Invalid value: "OnFailure": only "Never" is supported when podFailurePolicy is specified',
+        'spec.podFailurePolicy.rules[0].action: Unsupported value: "Retry": supported values: "Count", "FailIndex", "FailJob", "Ignore"',
+      ],
+    ],
     ['Indexed without completions', (j) => Object.assign(j.spec!, { completionMode: 'Indexed', parallelism: 2 }), ['spec.completions: Required value: when completion mode is Indexed']],
     [
       'a user selector without manualSelector',

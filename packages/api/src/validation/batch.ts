@@ -15,6 +15,7 @@ const COMPLETION_MODES = ['NonIndexed', 'Indexed'];
 const RESTART_POLICIES = ['OnFailure', 'Never'];
 const CONCURRENCY_POLICIES = ['Allow', 'Forbid', 'Replace'];
 const MAX_PARALLELISM_INDEXED = 100000;
+const POD_FAILURE_POLICY_ACTIONS = ['Count', 'FailIndex', 'FailJob', 'Ignore'];
 
 /** validateJobSpec: the checks a Job and a CronJob's jobTemplate share. */
 function validateJobSpecCommon(spec: JobSpec | undefined, path: string): FieldError[] {
@@ -36,6 +37,13 @@ function validateJobSpecCommon(spec: JobSpec | undefined, path: string): FieldEr
   }
   const rp = spec.template?.spec?.restartPolicy;
   if (rp !== 'OnFailure' && rp !== 'Never') errs.push(notSupported(child(path, 'template', 'spec', 'restartPolicy'), rp ?? '', RESTART_POLICIES));
+  else if (spec.podFailurePolicy && rp !== 'Never') errs.push(invalid(child(path, 'template', 'spec', 'restartPolicy'), rp, 'only "Never" is supported when podFailurePolicy is specified'));
+  (spec.podFailurePolicy?.rules ?? []).forEach((rule, i) => {
+    const rp = `${child(path, 'podFailurePolicy', 'rules')}[${i}]`;
+    if (!POD_FAILURE_POLICY_ACTIONS.includes(rule.action)) errs.push(notSupported(child(rp, 'action'), rule.action, POD_FAILURE_POLICY_ACTIONS));
+    const op = rule.onExitCodes?.operator;
+    if (op !== undefined && op !== 'In' && op !== 'NotIn') errs.push(notSupported(child(rp, 'onExitCodes', 'operator'), op, ['In', 'NotIn']));
+  });
   errs.push(...validatePodTemplateSpec(spec.template, child(path, 'template')));
   return errs;
 }

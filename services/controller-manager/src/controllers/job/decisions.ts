@@ -14,6 +14,7 @@ import {
   type JobConditionType,
   type JobStatus,
   type Pod,
+  type PodFailurePolicyRule,
 } from '@kubelab/api';
 
 /** Failed pods that finished after the last succeeded one, and when the last of them finished (the backoffRecord's inputs). */
@@ -120,6 +121,34 @@ export function remainingBackoff(failuresSinceSuccess: number, lastFailure: numb
   return Math.max(0, lastFailure + delay - now);
 }
 
+export const REASON_POD_FAILURE_POLICY = 'PodFailurePolicy';
+
+/** The first podFailurePolicy rule a failed pod matches, with upstream's message for FailJob (matchPodFailurePolicy). */
+export function matchPodFailurePolicy(job: Job, p: Pod): { action: PodFailurePolicyRule['action']; message: string } | undefined {
+  const rules = job.spec?.podFailurePolicy?.rules;
+  if (!rules || p.status?.phase !== 'Failed') return undefined;
+  const where = `${p.metadata.namespace ?? ''}/${p.metadata.name ?? ''}`;
+  for (const [i, rule] of rules.entries()) {
+    const req = rule.onExitCodes;
+    if (req) {
+      for (const cs of [...(p.status?.initContainerStatuses ?? []), ...(p.status?.containerStatuses ?? [])]) {
+        const code = cs.state?.terminated?.exitCode;
+        // Exit code 0 never matches: the container did not fail.
+        if (code === undefined || code === 0 || (req.containerName && req.containerName !== cs.name)) continue;
+        if (req.values.includes(code) === (req.operator === 'In')) {
+          return { action: rule.action, message: `Container ${cs.name} for pod ${where} failed with exit code ${code} matching ${rule.action} rule at index ${i}` };
+        }
+      }
+    }
+    for (const pattern of rule.onPodConditions ?? []) {
+      if ((p.status?.conditions ?? []).some((c) => c.type === pattern.type && c.status === (pattern.status ?? 'True'))) {
+        return { action: rule.action, message: `Pod ${where} has condition ${pattern.type} matching ${rule.action} rule at index ${i}` };
+      }
+    }
+  }
+  return undefined;
+}
+
 /** What the counting step found among the job's pods. */
 export interface PodCounts {
   active: Pod[];
@@ -169,6 +198,8 @@ export type Verdict = { type: 'Failed'; reason: string; message: string } | { ty
 
 export interface VerdictInput {
   job: Job;
+  /** A FailJob rule of the podFailurePolicy matched this message. */
+  podFailurePolicyMessage?: string;
   succeeded: number;
   failed: number;
   active: number;
@@ -177,13 +208,14 @@ export interface VerdictInput {
 }
 
 /** Whether the job has failed or succeeded (first failure reasons, then success), from the counts. */
-export function verdict({ job, succeeded, failed, active, completedIndexes, now }: VerdictInput): Verdict {
+export function verdict({ job, podFailurePolicyMessage, succeeded, failed, active, completedIndexes, now }: VerdictInput): Verdict {
   const spec = job.spec!;
   // An interim condition already decided the outcome.
   const target = job.status?.conditions?.find((c) => c.type === 'FailureTarget' && c.status === 'True');
   if (target) return { type: 'Failed', reason: target.reason ?? '', message: target.message ?? '' };
   const met = job.status?.conditions?.find((c) => c.type === 'SuccessCriteriaMet' && c.status === 'True');
   if (met) return { type: 'Complete', reason: met.reason ?? '', message: met.message ?? '' };
+  if (podFailurePolicyMessage !== undefined) return { type: 'Failed', reason: REASON_POD_FAILURE_POLICY, message: podFailurePolicyMessage };
   if (failed > (spec.backoffLimit ?? 6)) return { type: 'Failed', reason: REASON_BACKOFF_LIMIT_EXCEEDED, message: MESSAGE_BACKOFF_LIMIT_EXCEEDED };
   if (pastActiveDeadline(job, now)) return { type: 'Failed', reason: REASON_DEADLINE_EXCEEDED, message: MESSAGE_DEADLINE_EXCEEDED };
   const completions = spec.completions;

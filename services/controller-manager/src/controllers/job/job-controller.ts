@@ -20,6 +20,7 @@ import {
   formatIndexes,
   hasTrackingFinalizer,
   indexesToCreate,
+  matchPodFailurePolicy,
   newCondition,
   parseIndexes,
   podTemplateFor,
@@ -120,9 +121,18 @@ export class JobController extends QueueController {
     // 1. Newly finished pods: their UIDs are recorded before their finalizers go, so none is lost or counted twice.
     const counts = countPods(job, pods, removing);
     const uncounted = { succeeded: [...(status.uncountedTerminatedPods?.succeeded ?? [])], failed: [...(status.uncountedTerminatedPods?.failed ?? [])] };
-    if (counts.newlySucceeded.length || counts.newlyFailed.length) {
+    // podFailurePolicy: Ignore leaves a failure uncounted; the first FailJob match fails the job.
+    let podFailurePolicyMessage: string | undefined;
+    const ignored: Pod[] = [];
+    const countedFailures = counts.newlyFailed.filter((p) => {
+      const m = matchPodFailurePolicy(job, p);
+      if (m?.action === 'Ignore') ignored.push(p);
+      else if (m?.action === 'FailJob' && podFailurePolicyMessage === undefined) podFailurePolicyMessage = m.message;
+      return m?.action !== 'Ignore';
+    });
+    if (counts.newlySucceeded.length || countedFailures.length) {
       uncounted.succeeded.push(...counts.newlySucceeded.map((p) => p.metadata.uid ?? ''));
-      uncounted.failed.push(...counts.newlyFailed.map((p) => p.metadata.uid ?? ''));
+      uncounted.failed.push(...countedFailures.map((p) => p.metadata.uid ?? ''));
       status.uncountedTerminatedPods = uncounted;
       job.status = await this.writeStatus(job, status);
     }
@@ -130,7 +140,7 @@ export class JobController extends QueueController {
     const byUid = new Map(pods.map((p) => [p.metadata.uid ?? '', p]));
     const done = await this.removeFinalizers(
       key,
-      [...uncounted.succeeded, ...uncounted.failed].map((u) => byUid.get(u)).filter((p): p is Pod => !!p && hasTrackingFinalizer(p)),
+      [...[...uncounted.succeeded, ...uncounted.failed].map((u) => byUid.get(u)), ...ignored].filter((p): p is Pod => !!p && hasTrackingFinalizer(p)),
     );
     const counted = (uid: string) => done.has(uid) || !byUid.get(uid) || !hasTrackingFinalizer(byUid.get(uid)!);
     const completed = parseIndexes(status.completedIndexes, completions);
@@ -149,7 +159,9 @@ export class JobController extends QueueController {
     let terminating = counts.terminating;
     const finished = isJobFinished(job);
     if (!finished && !status.startTime && !job.spec?.suspend) status.startTime = formatTime(now);
-    const outcome = finished ? undefined : verdict({ job: { ...job, status }, succeeded, failed, active: active.length, completedIndexes: completed, now });
+    const outcome = finished
+      ? undefined
+      : verdict({ job: { ...job, status }, ...(podFailurePolicyMessage !== undefined ? { podFailurePolicyMessage } : {}), succeeded, failed, active: active.length, completedIndexes: completed, now });
     let created = 0;
     // Told only once the status saying so is stored: a sync on a stale cache conflicts instead of repeating it.
     const statusEvents: ['Normal' | 'Warning', string, string][] = [];

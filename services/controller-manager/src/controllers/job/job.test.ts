@@ -2,7 +2,7 @@ import type { Job, Pod } from '@kubelab/api';
 import { GVR } from '@kubelab/client';
 import { describe, expect, it } from 'vitest';
 import { fakeEnv } from '../../testing/fakes.js';
-import { countPods, formatIndexes, indexesToCreate, parseIndexes, podTemplateFor, remainingBackoff, verdict, wantActive } from './decisions.js';
+import { countPods, formatIndexes, indexesToCreate, matchPodFailurePolicy, parseIndexes, podTemplateFor, remainingBackoff, verdict, wantActive } from './decisions.js';
 import { JobController } from './job-controller.js';
 
 const T0 = '2026-01-01T00:00:00Z';
@@ -29,7 +29,11 @@ function job(spec: Partial<NonNullable<Job['spec']>> = {}, status: Job['status']
   };
 }
 
-function pod(name: string, phase: 'Pending' | 'Running' | 'Succeeded' | 'Failed', o: { finalizer?: boolean; finishedAt?: string; index?: number; deleted?: boolean } = {}): Pod {
+function pod(
+  name: string,
+  phase: 'Pending' | 'Running' | 'Succeeded' | 'Failed',
+  o: { finalizer?: boolean; finishedAt?: string; index?: number; deleted?: boolean; exitCode?: number; condition?: string } = {},
+): Pod {
   return {
     apiVersion: 'v1',
     kind: 'Pod',
@@ -50,10 +54,18 @@ function pod(name: string, phase: 'Pending' | 'Running' | 'Succeeded' | 'Failed'
       ...(o.finishedAt
         ? {
             containerStatuses: [
-              { name: 'hello', ready: false, restartCount: 0, image: 'busybox', imageID: '', state: { terminated: { exitCode: phase === 'Failed' ? 1 : 0, finishedAt: o.finishedAt } } },
+              {
+                name: 'hello',
+                ready: false,
+                restartCount: 0,
+                image: 'busybox',
+                imageID: '',
+                state: { terminated: { exitCode: o.exitCode ?? (phase === 'Failed' ? 1 : 0), finishedAt: o.finishedAt } },
+              },
             ],
           }
         : {}),
+      ...(o.condition ? { conditions: [{ type: o.condition, status: 'True' as const }] } : {}),
     },
   };
 }
@@ -101,6 +113,22 @@ describe('job decisions', () => {
     ['work queue: one success, one still active', job({ completions: undefined, parallelism: 2 }), 1, 0, 1, undefined],
   ])('verdict: %s', (_n, j, succeeded, failed, active, want) => {
     expect(verdict({ job: j, succeeded, failed, active, now: NOW })).toEqual(want);
+  });
+
+  it.each([
+    ['exit code 42 in [42]: FailJob', { exitCode: 42 }, { action: 'FailJob', message: 'Container hello for pod default/p failed with exit code 42 matching FailJob rule at index 0' }],
+    ['exit code 1: no rule', { exitCode: 1 }, undefined],
+    ['DisruptionTarget: Ignore', { exitCode: 137, condition: 'DisruptionTarget' }, { action: 'Ignore', message: 'Pod default/p has condition DisruptionTarget matching Ignore rule at index 1' }],
+  ])('podFailurePolicy: %s', (_n, o, want) => {
+    const j = job({
+      podFailurePolicy: {
+        rules: [
+          { action: 'FailJob', onExitCodes: { operator: 'In', values: [42] } },
+          { action: 'Ignore', onPodConditions: [{ type: 'DisruptionTarget', status: 'True' }] },
+        ],
+      },
+    });
+    expect(matchPodFailurePolicy(j, pod('p', 'Failed', { finishedAt: T0, ...o }))).toEqual(want);
   });
 
   it('counts only finished pods that still hold the finalizer and are not yet recorded', () => {
@@ -233,6 +261,30 @@ describe('JobController sync', () => {
       .map((p) => `${p.metadata.generateName} ${p.metadata.annotations?.['batch.kubernetes.io/job-completion-index']}`)
       .sort();
     expect(names).toEqual(['hello-0- 0', 'hello-1- 1']);
+    await env.stop();
+  });
+  it('podFailurePolicy FailJob fails the job at once with reason PodFailurePolicy; Ignore leaves a failure uncounted', async () => {
+    const rules = {
+      rules: [
+        { action: 'FailJob' as const, onExitCodes: { operator: 'In' as const, values: [42] } },
+        { action: 'Ignore' as const, onPodConditions: [{ type: 'DisruptionTarget', status: 'True' as const }] },
+      ],
+    };
+    const ignored = await setup(job({ podFailurePolicy: rules }, { startTime: T0, active: 1 }), [pod('hello-a', 'Failed', { finishedAt: T0, exitCode: 137, condition: 'DisruptionTarget' })]);
+    await ignored.c.sync('default/hello');
+    expect(ignored.env.fake.peek<Job>(GVR.jobs, 'default', 'hello')!.status!.failed).toBeUndefined();
+    expect(ignored.env.fake.peek<Pod>(GVR.pods, 'default', 'hello-a')?.metadata.finalizers ?? []).toEqual([]);
+    await ignored.env.stop();
+
+    const { env, c } = await setup(job({ podFailurePolicy: rules }, { startTime: T0, active: 1 }), [pod('hello-b', 'Failed', { finishedAt: T0, exitCode: 42 })]);
+    await c.sync('default/hello');
+    const st = env.fake.peek<Job>(GVR.jobs, 'default', 'hello')!.status!;
+    expect(st.failed).toBe(1);
+    expect(st.conditions?.map((x) => [x.type, x.reason, x.message])).toEqual([
+      ['FailureTarget', 'PodFailurePolicy', 'Container hello for pod default/hello-b failed with exit code 42 matching FailJob rule at index 0'],
+      ['Failed', 'PodFailurePolicy', 'Container hello for pod default/hello-b failed with exit code 42 matching FailJob rule at index 0'],
+    ]);
+    expect(env.recorder.events).toEqual(['Warning PodFailurePolicy Container hello for pod default/hello-b failed with exit code 42 matching FailJob rule at index 0']);
     await env.stop();
   });
 });
