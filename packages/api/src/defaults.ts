@@ -2,6 +2,7 @@
 // Mutates in place; unknown kinds are left alone.
 import { defaultDaemonSet, defaultDeployment, defaultReplicaSet } from './apps/v1/defaults.js';
 import { defaultStatefulSet } from './apps/v1/statefulset-defaults.js';
+import { defaultCronJob, defaultJob } from './batch/v1/defaults.js';
 import { defaultEndpoints, defaultNamespace, defaultNode, defaultPod, defaultSecret, defaultService } from './core/v1/defaults.js';
 import { defaultEndpointSlice } from './discovery/v1/defaults.js';
 import type { KubeObject } from './meta/types.js';
@@ -23,6 +24,8 @@ const DEFAULTERS: Record<string, Defaulter> = {
   'discovery.k8s.io/v1/EndpointSlice': defaultEndpointSlice,
   'rbac.authorization.k8s.io/v1/RoleBinding': defaultBinding,
   'rbac.authorization.k8s.io/v1/ClusterRoleBinding': defaultBinding,
+  'batch/v1/Job': defaultJob,
+  'batch/v1/CronJob': defaultCronJob,
 };
 
 /** Applies upstream defaults for the object's apiVersion/kind, in place. */

@@ -216,3 +216,32 @@ export { canonicalJson, semanticJson } from './helpers/canonical-json.js';
 // net: IPv4 addresses and CIDRs (k8s.io/utils/net)
 export { formatIpv4, formatIpv4Cidr, ipv4CidrContains, ipv4CidrSize, parseIpv4, parseIpv4Cidr, type Ipv4Cidr } from './net/ipv4.js';
 export type { APIService, APIServiceCondition, APIServiceList, APIServiceServiceReference, APIServiceSpec, APIServiceStatus } from './apiregistration/v1/types.js';
+
+// batch/v1: Job and CronJob
+export {
+  BATCH_GROUP,
+  CRONJOB_SCHEDULED_TIMESTAMP_ANNOTATION,
+  JOB_COMPLETION_INDEX_ANNOTATION,
+  JOB_COMPLETION_INDEX_ENV,
+  JOB_TRACKING_FINALIZER,
+  LABEL_CONTROLLER_UID,
+  LABEL_JOB_NAME,
+  LABEL_LEGACY_CONTROLLER_UID,
+  LABEL_LEGACY_JOB_NAME,
+  type CompletionMode,
+  type ConcurrencyPolicy,
+  type CronJob,
+  type CronJobSpec,
+  type CronJobStatus,
+  type Job,
+  type JobCondition,
+  type JobConditionType,
+  type JobSpec,
+  type JobStatus,
+  type JobTemplateSpec,
+  type PodFailurePolicy,
+  type PodFailurePolicyRule,
+  type UncountedTerminatedPods,
+} from './batch/v1/types.js';
+export { generateJobSelector, hasJobCondition, isJobFinished, jobCondition } from './batch/v1/helpers.js';
+export { cronParseError, descriptorExpression, loadLocationError } from './batch/v1/cron.js';

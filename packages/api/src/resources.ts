@@ -120,6 +120,9 @@ export const RESOURCES: readonly ResourceInfo[] = [
   r('apiextensions.k8s.io', 'CustomResourceDefinition', 'customresourcedefinitions', false, { shortNames: ['crd', 'crds'], categories: ['api-extensions'], subresources: ['status'] }),
   // The aggregation layer's registrations (kube-aggregator): no short names, as upstream.
   r('apiregistration.k8s.io', 'APIService', 'apiservices', false, { categories: ['api-extensions'], subresources: ['status'] }),
+  // batch/v1: jobs have no short name upstream; cronjobs are `cj`.
+  r('batch', 'Job', 'jobs', true, { categories: ['all'], subresources: ['status'] }),
+  r('batch', 'CronJob', 'cronjobs', true, { shortNames: ['cj'], categories: ['all'], subresources: ['status'] }),
 ];
 
 /** Whether objects of a resource are kept in its own storage (the create-only reviews and events.k8s.io are not): what lists, watches and caches walk. */

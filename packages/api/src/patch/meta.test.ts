@@ -23,7 +23,7 @@ const CASES: [what: string, type: string, field: string, want: FieldPatchMeta | 
   ['a scale has only its metadata', 'Scale', 'spec', undefined],
   ['a list without tags is replaced whole', 'PodSpec', 'tolerations', undefined],
   ['a struct with nothing merged below is not named', 'DeploymentSpec', 'selector', undefined],
-  ['an unknown type has none', 'CronJob', 'spec', undefined],
+  ['an unknown type has none', 'NoSuchKind', 'spec', undefined],
 ];
 
 describe('PATCH_META, derived from the schema', () => {

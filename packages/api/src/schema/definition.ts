@@ -37,7 +37,8 @@ export type Group =
   | 'apiextensions'
   | 'intstr'
   | 'resource'
-  | 'apiregistration';
+  | 'apiregistration'
+  | 'batch';
 
 /**
  * A field's type: string, int32, int64, boolean, number, Time, MicroTime,

@@ -10,6 +10,7 @@ import { APIREGISTRATION_TYPES } from './apiregistration.js';
 import { APPS_TYPES } from './apps.js';
 import { AUTHENTICATION_TYPES } from './authentication.js';
 import { AUTH_TYPES } from './auth.js';
+import { BATCH_TYPES } from './batch.js';
 import { CERTIFICATES_TYPES } from './certificates.js';
 import { CORE_TYPES } from './core.js';
 import { NODE_TYPES } from './core-node.js';
@@ -40,6 +41,7 @@ export const SCHEMA: Readonly<Record<string, TypeDef>> = {
   ...EVENTS_TYPES,
   ...APIEXTENSIONS_TYPES,
   ...APIREGISTRATION_TYPES,
+  ...BATCH_TYPES,
 };
 
 /** The OpenAPI component name of a type, e.g. io.k8s.api.core.v1.Pod. */

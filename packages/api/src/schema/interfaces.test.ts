@@ -33,6 +33,7 @@ const MODULE_OF: Record<Group, string> = {
   events: '../events/v1/types.ts',
   apiextensions: '../apiextensions/v1/types.ts',
   apiregistration: '../apiregistration/v1/types.ts',
+  batch: '../batch/v1/types.ts',
 };
 
 const files = [...new Set(Object.values(MODULE_OF))].map((m) => fileURLToPath(new URL(m, import.meta.url)));

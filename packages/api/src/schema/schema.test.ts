@@ -61,6 +61,8 @@ describe('the schema', () => {
       'SelfSubjectRulesReview',
       'SelfSubjectReview',
       'CertificateSigningRequest',
+      'Job',
+      'CronJob',
     ]);
     for (const [, d] of kinds) expect(d.fields?.metadata?.[2]?.protobuf).toBe(1);
   });

@@ -3,6 +3,7 @@
 import type { KubeObject } from '../meta/types.js';
 import type { FieldError } from '../meta/status.js';
 import * as apps from './apps.js';
+import * as batch from './batch.js';
 import * as certificates from './certificates.js';
 import * as core from './core.js';
 import { required } from './field.js';
@@ -51,6 +52,8 @@ const RULES: Record<string, Rules> = {
     subresources: { status: certificates.validateCertificateSigningRequestStatusUpdate, approval: certificates.validateCertificateSigningRequestApprovalUpdate },
   },
   'autoscaling/v1/Scale': { create: other.validateScale, update: (n: never) => other.validateScale(n) },
+  'batch/v1/Job': { create: batch.validateJob, update: batch.validateJobUpdate, status: batch.validateJobStatusUpdate },
+  'batch/v1/CronJob': { create: batch.validateCronJob, update: batch.validateCronJobUpdate, status: batch.validateCronJobStatusUpdate },
 };
 
 /** ValidateObjectMetaUpdate plus the create rules for everything but metadata. */

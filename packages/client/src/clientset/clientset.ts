@@ -7,11 +7,13 @@ import type {
   ClusterRoleBinding,
   ConfigMap,
   ControllerRevision,
+  CronJob,
   DaemonSet,
   Deployment,
   EndpointSlice,
   Endpoints,
   Event,
+  Job,
   KubeObject,
   Lease,
   Namespace,
@@ -53,6 +55,8 @@ export interface CertificatesV1 {
   certificateSigningRequests(): ResourceInterface<CertificateSigningRequest>;
 }
 
+export type BatchV1 = GroupClients<'batch'>;
+
 export interface Clientset {
   core: CoreV1;
   apps: AppsV1;
@@ -60,6 +64,7 @@ export interface Clientset {
   coordination: CoordinationV1;
   rbac: RbacV1;
   certificates: CertificatesV1;
+  batch: BatchV1;
   /** A client for any served resource (the dynamic client's role). */
   resource<T extends KubeObject = KubeObject>(gvr: GroupVersionResource, namespace?: string): PodInterface<T>;
   /** Closes the connection; running watches end. */
@@ -89,6 +94,8 @@ export const GVR = {
   clusterRoles: { group: 'rbac.authorization.k8s.io', version: 'v1', resource: 'clusterroles' },
   clusterRoleBindings: { group: 'rbac.authorization.k8s.io', version: 'v1', resource: 'clusterrolebindings' },
   certificateSigningRequests: { group: 'certificates.k8s.io', version: 'v1', resource: 'certificatesigningrequests' },
+  jobs: { group: 'batch', version: 'v1', resource: 'jobs' },
+  cronJobs: { group: 'batch', version: 'v1', resource: 'cronjobs' },
 } as const satisfies Record<string, GroupVersionResource>;
 
 /** A GVR carrying the type of its objects (compile time only). */
@@ -130,6 +137,7 @@ export const TYPED_GROUPS = {
     clusterRoleBindings: typed<ClusterRoleBinding>(GVR.clusterRoleBindings),
   },
   certificates: { certificateSigningRequests: typed<CertificateSigningRequest>(GVR.certificateSigningRequests) },
+  batch: { jobs: typed<Job>(GVR.jobs), cronJobs: typed<CronJob>(GVR.cronJobs) },
 };
 export type TypedGroups = typeof TYPED_GROUPS;
 const CLUSTER_SCOPED: ReadonlySet<GroupVersionResource> = new Set([GVR.nodes, GVR.namespaces, GVR.clusterRoles, GVR.clusterRoleBindings, GVR.certificateSigningRequests]);
@@ -154,6 +162,7 @@ export function buildClientset(factory: Factory, close: () => void): Clientset {
     coordination: group('coordination') as CoordinationV1,
     rbac: group('rbac') as RbacV1,
     certificates: group('certificates') as CertificatesV1,
+    batch: group('batch') as BatchV1,
     resource: (gvr, ns) => f(gvr, ns),
     close,
   };

@@ -108,6 +108,7 @@ describe('discovery and version', () => {
       'events.k8s.io',
       'apiextensions.k8s.io',
       'apiregistration.k8s.io',
+      'batch',
     ]);
     // kubectl auth whoami 1.27 asks v1beta1, later ones v1 first.
     expect(apis.groups[5]).toEqual({
@@ -176,7 +177,7 @@ describe('discovery and version', () => {
   });
 
   it('unknown paths and resources are 404', async () => {
-    expect((await call('GET', '/apis/batch/v1')).text).toBe('404 page not found\n');
+    expect((await call('GET', '/apis/widgets.example.com/v1')).text).toBe('404 page not found\n');
     const r = await call('GET', '/api/v1/namespaces/default/widgets');
     expect(r.status).toBe(404);
     expect(r.json.message).toBe('the server could not find the requested resource');
@@ -199,6 +200,7 @@ describe('openapi v3', () => {
       'apis/events.k8s.io/v1',
       'apis/apiextensions.k8s.io/v1',
       'apis/apiregistration.k8s.io/v1',
+      'apis/batch/v1',
     ]);
     const url = root.paths['api/v1']!.serverRelativeURL;
     expect(url).toMatch(/^\/openapi\/v3\/api\/v1\?hash=[0-9A-F]{128}$/);

@@ -152,8 +152,8 @@ describe('decodeProtobuf (bodies kubectl 1.32 sends)', () => {
 
   it('rejects a body without the magic, and kinds it does not know', () => {
     expect(() => decodeProtobuf(new Uint8Array([1, 2, 3, 4, 5]))).toThrow(/magic number/);
-    // k8s\0 + Unknown{ typeMeta{ apiVersion "batch/v1", kind "Job" } }
-    const tm = Buffer.concat([Buffer.from([0x0a, 8]), Buffer.from('batch/v1'), Buffer.from([0x12, 3]), Buffer.from('Job')]);
+    // k8s\0 + Unknown{ typeMeta{ apiVersion "x.io/v1", kind "Widget" } }
+    const tm = Buffer.concat([Buffer.from([0x0a, 7]), Buffer.from('x.io/v1'), Buffer.from([0x12, 6]), Buffer.from('Widget')]);
     const body = Buffer.concat([Buffer.from('k8s\0', 'latin1'), Buffer.from([0x0a, tm.length]), tm]);
     try {
       decodeProtobuf(body);

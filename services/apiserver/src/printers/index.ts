@@ -5,6 +5,7 @@ import { certificateSigningRequestPrinter } from './certificates.js';
 import { apiServicePrinter } from './apiregistration.js';
 import { daemonSetPrinter, deploymentPrinter, replicaSetPrinter } from './apps.js';
 import { controllerRevisionPrinter, statefulSetPrinter } from './statefulset.js';
+import { cronJobPrinter, jobPrinter } from './batch.js';
 import { configMapPrinter, defaultPrinter, eventPrinter, eventsEventPrinter, leasePrinter, namespacePrinter, secretPrinter, serviceAccountPrinter } from './misc.js';
 import { nodePrinter } from './node.js';
 import { podPrinter } from './pod.js';
@@ -42,6 +43,8 @@ export const PRINTERS: ReadonlyMap<string, Printer> = new Map([
   ['ClusterRoleBinding', roleBindingPrinter],
   ['CertificateSigningRequest', certificateSigningRequestPrinter],
   ['APIService', apiServicePrinter],
+  ['Job', jobPrinter],
+  ['CronJob', cronJobPrinter],
 ]);
 
 export function printerFor(kind: string): Printer {

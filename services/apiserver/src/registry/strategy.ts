@@ -18,12 +18,22 @@ import type { UserInfo } from '@kubelab/api';
 import { prepareCsrForCreate, prepareCsrForUpdate, validateCsrRequest } from './certificates.js';
 import { isCrdResource, prepareCrdForCreate, prepareCrdForUpdate } from '../apiextensions/crd.js';
 import { validateCrd } from '../apiextensions/validation.js';
+import { prepareCronJobForCreate, prepareJobForCreate } from './batch.js';
 import type { CustomResourceDefinition } from '@kubelab/api';
 
 type Obj = KubeObject & { spec?: Record<string, unknown>; status?: Record<string, unknown> } & Record<string, unknown>;
 
 /** Resources whose strategies set metadata.generation (1 on create, +1 per spec change). */
-const GENERATION = new Set(['apps/deployments', 'apps/replicasets', 'apps/daemonsets', 'discovery.k8s.io/endpointslices', 'apiextensions.k8s.io/customresourcedefinitions', 'apps/statefulsets']);
+const GENERATION = new Set([
+  'apps/deployments',
+  'apps/replicasets',
+  'apps/daemonsets',
+  'discovery.k8s.io/endpointslices',
+  'apiextensions.k8s.io/customresourcedefinitions',
+  'batch/jobs',
+  'apps/statefulsets',
+  'batch/cronjobs',
+]);
 
 export function tracksGeneration(info: ResourceInfo): boolean {
   return GENERATION.has(`${info.group}/${info.resource}`);
@@ -89,6 +99,10 @@ export function prepareForCreate(info: ResourceInfo, o: Obj, user?: UserInfo): v
     prepareCsrForCreate(o, user);
   } else if (isCrdResource(info)) {
     prepareCrdForCreate(o as unknown as CustomResourceDefinition);
+  } else if (isKind(info, 'batch', 'jobs')) {
+    prepareJobForCreate(o);
+  } else if (isKind(info, 'batch', 'cronjobs')) {
+    prepareCronJobForCreate(o);
   }
 }
 

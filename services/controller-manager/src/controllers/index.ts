@@ -24,12 +24,13 @@ import { PodGcController } from './pod-gc/pod-gc-controller.js';
 import { ReplicaSetController } from './replicaset/replicaset-controller.js';
 import { ServiceAccountController } from './serviceaccount/serviceaccount-controller.js';
 import { TaintEvictionController } from './taint-eviction/taint-eviction-controller.js';
+import { registerBatchControllers } from './batch.js';
 
 const readRootCA = (file: string) => (file ? readFileSync(file, 'utf8') : '');
 
 // serviceAccount: upstream's ClientOrDie names; the taint eviction and IPAM controllers write as node-controller, as upstream's node controllers did.
 export function defaultRegistry(): ControllerRegistry {
-  return new ControllerRegistry()
+  const r = new ControllerRegistry()
     .register({
       name: 'deployment-controller',
       aliases: ['deployment'],
@@ -146,4 +147,5 @@ export function defaultRegistry(): ControllerRegistry {
       create: (ctx) => new CsrCleanerController(ctx),
     })
     .register({ name: 'token-cleaner-controller', aliases: ['tokencleaner'], serviceAccount: 'token-cleaner', workers: () => 1, disabledByDefault: true, create: (ctx) => new TokenCleaner(ctx) });
+  return registerBatchControllers(r);
 }

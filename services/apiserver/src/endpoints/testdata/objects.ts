@@ -488,6 +488,46 @@ export const OBJECTS: Record<string, object> = {
     },
     status: { conditions: [{ type: 'Available', status: 'True', lastTransitionTime: '2025-06-01T12:00:00Z', reason: 'Passed', message: 'all checks passed' }] },
   },
+  Job: {
+    apiVersion: 'batch/v1',
+    kind: 'Job',
+    metadata: meta('hello', 'default', { generation: 1 }),
+    spec: {
+      parallelism: 1,
+      completions: 1,
+      backoffLimit: 6,
+      selector: { matchLabels: { 'batch.kubernetes.io/controller-uid': 'u1' } },
+      manualSelector: false,
+      template,
+      completionMode: 'NonIndexed',
+      suspend: false,
+      podReplacementPolicy: 'TerminatingOrFailed',
+    },
+    status: {
+      conditions: [{ type: 'Complete', status: 'True', lastProbeTime: '2025-06-01T11:00:09Z', lastTransitionTime: '2025-06-01T11:00:09Z' }],
+      startTime: '2025-06-01T11:00:00Z',
+      completionTime: '2025-06-01T11:00:09Z',
+      succeeded: 1,
+      ready: 0,
+      terminating: 0,
+      uncountedTerminatedPods: {},
+    },
+  },
+  CronJob: {
+    apiVersion: 'batch/v1',
+    kind: 'CronJob',
+    metadata: meta('x', 'default', { generation: 1 }),
+    spec: {
+      schedule: '*/1 * * * *',
+      timeZone: 'Etc/UTC',
+      concurrencyPolicy: 'Allow',
+      suspend: false,
+      jobTemplate: { metadata: { name: 'x', creationTimestamp: null }, spec: { template } },
+      successfulJobsHistoryLimit: 3,
+      failedJobsHistoryLimit: 1,
+    },
+    status: { active: [{ kind: 'Job', namespace: 'default', name: 'x-29149320', uid: 'u2', apiVersion: 'batch/v1', resourceVersion: '42' }], lastScheduleTime: '2025-06-01T12:00:00Z' },
+  },
 };
 
 export type { KubeObject };

@@ -385,6 +385,22 @@ function controllerRoles(): ClusterRole[] {
       rule(['update', 'delete'], [core], ['persistentvolumeclaims']),
       eventsRule(),
     ]),
+    c('job-controller', [
+      rule(['get', 'list', 'watch', 'update', 'patch'], [batch], ['jobs']),
+      rule(['update', 'patch'], [batch], ['jobs/status']),
+      rule(['update'], [batch], ['jobs/finalizers']),
+      rule(['list', 'watch', 'create', 'delete', 'patch'], [core], ['pods']),
+      eventsRule(),
+    ]),
+    c('cronjob-controller', [
+      rule(['get', 'list', 'watch', 'update'], [batch], ['cronjobs']),
+      rule(['get', 'list', 'watch', 'create', 'update', 'delete', 'patch'], [batch], ['jobs']),
+      rule(['update'], [batch], ['cronjobs/status']),
+      rule(['update'], [batch], ['cronjobs/finalizers']),
+      rule(['list', 'delete'], [core], ['pods']),
+      eventsRule(),
+    ]),
+    c('ttl-after-finished-controller', [rule(['get', 'list', 'watch', 'delete'], [batch], ['jobs']), eventsRule()]),
   ];
 }
 
