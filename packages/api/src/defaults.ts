@@ -3,6 +3,7 @@
 import { defaultDaemonSet, defaultDeployment, defaultReplicaSet } from './apps/v1/defaults.js';
 import { defaultEndpoints, defaultNamespace, defaultNode, defaultPod, defaultSecret, defaultService } from './core/v1/defaults.js';
 import { defaultEndpointSlice } from './discovery/v1/defaults.js';
+import { defaultPersistentVolume, defaultPersistentVolumeClaim, defaultStorageClass } from './core/v1/persistentvolume-defaults.js';
 import type { KubeObject } from './meta/types.js';
 import { defaultBinding } from './rbac/v1/defaults.js';
 
@@ -21,6 +22,9 @@ const DEFAULTERS: Record<string, Defaulter> = {
   'discovery.k8s.io/v1/EndpointSlice': defaultEndpointSlice,
   'rbac.authorization.k8s.io/v1/RoleBinding': defaultBinding,
   'rbac.authorization.k8s.io/v1/ClusterRoleBinding': defaultBinding,
+  'v1/PersistentVolume': defaultPersistentVolume,
+  'v1/PersistentVolumeClaim': defaultPersistentVolumeClaim,
+  'storage.k8s.io/v1/StorageClass': defaultStorageClass,
 };
 
 /** Applies upstream defaults for the object's apiVersion/kind, in place. */

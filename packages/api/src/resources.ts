@@ -111,6 +111,10 @@ export const RESOURCES: readonly ResourceInfo[] = [
   // Served from core events' storage, converted (upstream: the events REST storage installed twice).
   r('events.k8s.io', 'Event', 'events', true, { shortNames: ['ev'], schemaType: 'EventsEvent', storedAs: { group: '', resource: 'events' } }),
   r('apiextensions.k8s.io', 'CustomResourceDefinition', 'customresourcedefinitions', false, { shortNames: ['crd', 'crds'], categories: ['api-extensions'], subresources: ['status'] }),
+  // Persistent storage: volumes (cluster-scoped), claims, and storage.k8s.io classes.
+  r('', 'PersistentVolume', 'persistentvolumes', false, { shortNames: ['pv'], subresources: ['status'] }),
+  r('', 'PersistentVolumeClaim', 'persistentvolumeclaims', true, { shortNames: ['pvc'], subresources: ['status'] }),
+  r('storage.k8s.io', 'StorageClass', 'storageclasses', false, { shortNames: ['sc'] }),
 ];
 
 /** Whether objects of a resource are kept in its own storage (the create-only reviews and events.k8s.io are not): what lists, watches and caches walk. */

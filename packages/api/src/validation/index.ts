@@ -9,6 +9,7 @@ import { required } from './field.js';
 import { nameIsDNSSubdomain, validateObjectMeta, validateObjectMetaUpdate } from './meta.js';
 import * as other from './other.js';
 import * as rbac from './rbac.js';
+import * as storage from './storage.js';
 import { lookupKind } from '../resources.js';
 
 type V = (obj: never) => FieldError[];
@@ -48,6 +49,9 @@ const RULES: Record<string, Rules> = {
     subresources: { status: certificates.validateCertificateSigningRequestStatusUpdate, approval: certificates.validateCertificateSigningRequestApprovalUpdate },
   },
   'autoscaling/v1/Scale': { create: other.validateScale, update: (n: never) => other.validateScale(n) },
+  'v1/PersistentVolume': { create: storage.validatePersistentVolume, update: storage.validatePersistentVolumeUpdate, status: storage.validatePersistentVolumeStatusUpdate },
+  'v1/PersistentVolumeClaim': { create: storage.validatePersistentVolumeClaim, update: storage.validatePersistentVolumeClaimUpdate, status: storage.validatePersistentVolumeClaimStatusUpdate },
+  'storage.k8s.io/v1/StorageClass': { create: storage.validateStorageClass, update: storage.validateStorageClassUpdate },
 };
 
 /** ValidateObjectMetaUpdate plus the create rules for everything but metadata. */
