@@ -374,6 +374,19 @@ function controllerRoles(): ClusterRole[] {
     ]),
     c('root-ca-cert-publisher', [rule(['create', 'update'], [core], ['configmaps']), eventsRule()]),
     c('service-account-controller', [rule(['create'], [core], ['serviceaccounts']), eventsRule()]),
+    // Persistent storage: the binder (with kubelab's local-path provisioner in it) and the protection controllers.
+    c('persistent-volume-binder', [
+      rule(['get', 'list', 'watch', 'update', 'create', 'delete'], [core], ['persistentvolumes']),
+      rule(['update'], [core], ['persistentvolumes/status']),
+      rule(['get', 'list', 'watch', 'update'], [core], ['persistentvolumeclaims']),
+      rule(['update'], [core], ['persistentvolumeclaims/status']),
+      rule(['list', 'watch', 'get', 'create', 'delete'], [core], ['pods']),
+      rule(READ, [storage], ['storageclasses']),
+      rule(['list', 'watch'], [core], ['nodes']),
+      eventsRule(),
+    ]),
+    c('pvc-protection-controller', [rule(['get', 'list', 'watch', 'update'], [core], ['persistentvolumeclaims']), rule(['list', 'watch', 'get'], [core], ['pods']), eventsRule()]),
+    c('pv-protection-controller', [rule(['get', 'list', 'watch', 'update'], [core], ['persistentvolumes']), eventsRule()]),
   ];
 }
 
