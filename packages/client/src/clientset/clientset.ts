@@ -22,6 +22,9 @@ import type {
   Secret,
   Service,
   ServiceAccount,
+  PersistentVolume,
+  PersistentVolumeClaim,
+  StorageClass,
 } from '@kubelab/api';
 import { Connection, type ConnectionConfig } from '../transport/connection.js';
 import { ResourceClient } from './resource-client.js';
@@ -30,12 +33,13 @@ import type { GroupVersionResource, PodInterface, ResourceInterface, ServiceAcco
 /** A clientset group's accessors: namespace → the typed client of each resource in the group. */
 type GroupClients<G extends TypedGroup> = { [K in keyof TypedGroups[G]]: (namespace?: string) => ResourceInterface<ObjectOf<TypedGroups[G][K]>> };
 
-export interface CoreV1 extends Omit<GroupClients<'core'>, 'pods' | 'nodes' | 'namespaces' | 'serviceAccounts'> {
+export interface CoreV1 extends Omit<GroupClients<'core'>, 'pods' | 'nodes' | 'namespaces' | 'serviceAccounts' | 'persistentVolumes'> {
   pods(namespace?: string): PodInterface<Pod>;
   serviceAccounts(namespace?: string): ServiceAccountInterface<ServiceAccount>;
   // Cluster-scoped: no namespace.
   nodes(): ResourceInterface<Node>;
   namespaces(): ResourceInterface<Namespace>;
+  persistentVolumes(): ResourceInterface<PersistentVolume>;
 }
 export type AppsV1 = GroupClients<'apps'>;
 export type DiscoveryV1 = GroupClients<'discovery'>;
@@ -51,6 +55,11 @@ export interface CertificatesV1 {
   certificateSigningRequests(): ResourceInterface<CertificateSigningRequest>;
 }
 
+export interface StorageV1 {
+  // Cluster-scoped: no namespace.
+  storageClasses(): ResourceInterface<StorageClass>;
+}
+
 export interface Clientset {
   core: CoreV1;
   apps: AppsV1;
@@ -58,6 +67,7 @@ export interface Clientset {
   coordination: CoordinationV1;
   rbac: RbacV1;
   certificates: CertificatesV1;
+  storage: StorageV1;
   /** A client for any served resource (the dynamic client's role). */
   resource<T extends KubeObject = KubeObject>(gvr: GroupVersionResource, namespace?: string): PodInterface<T>;
   /** Closes the connection; running watches end. */
@@ -85,6 +95,9 @@ export const GVR = {
   clusterRoles: { group: 'rbac.authorization.k8s.io', version: 'v1', resource: 'clusterroles' },
   clusterRoleBindings: { group: 'rbac.authorization.k8s.io', version: 'v1', resource: 'clusterrolebindings' },
   certificateSigningRequests: { group: 'certificates.k8s.io', version: 'v1', resource: 'certificatesigningrequests' },
+  persistentVolumes: { group: '', version: 'v1', resource: 'persistentvolumes' },
+  persistentVolumeClaims: { group: '', version: 'v1', resource: 'persistentvolumeclaims' },
+  storageClasses: { group: 'storage.k8s.io', version: 'v1', resource: 'storageclasses' },
 } as const satisfies Record<string, GroupVersionResource>;
 
 /** A GVR carrying the type of its objects (compile time only). */
@@ -109,6 +122,8 @@ export const TYPED_GROUPS = {
     configMaps: typed<ConfigMap>(GVR.configMaps),
     secrets: typed<Secret>(GVR.secrets),
     serviceAccounts: typed<ServiceAccount>(GVR.serviceAccounts),
+    persistentVolumes: typed<PersistentVolume>(GVR.persistentVolumes),
+    persistentVolumeClaims: typed<PersistentVolumeClaim>(GVR.persistentVolumeClaims),
   },
   apps: {
     deployments: typed<Deployment>(GVR.deployments),
@@ -124,9 +139,10 @@ export const TYPED_GROUPS = {
     clusterRoleBindings: typed<ClusterRoleBinding>(GVR.clusterRoleBindings),
   },
   certificates: { certificateSigningRequests: typed<CertificateSigningRequest>(GVR.certificateSigningRequests) },
+  storage: { storageClasses: typed<StorageClass>(GVR.storageClasses) },
 };
 export type TypedGroups = typeof TYPED_GROUPS;
-const CLUSTER_SCOPED: ReadonlySet<GroupVersionResource> = new Set([GVR.nodes, GVR.namespaces, GVR.clusterRoles, GVR.clusterRoleBindings, GVR.certificateSigningRequests]);
+const CLUSTER_SCOPED: ReadonlySet<GroupVersionResource> = new Set([GVR.nodes, GVR.namespaces, GVR.clusterRoles, GVR.clusterRoleBindings, GVR.certificateSigningRequests, GVR.persistentVolumes, GVR.storageClasses]);
 export type TypedGroup = keyof TypedGroups;
 
 /** One accessor per resource of a group: make(its GVR). */
@@ -148,6 +164,7 @@ export function buildClientset(factory: Factory, close: () => void): Clientset {
     coordination: group('coordination') as CoordinationV1,
     rbac: group('rbac') as RbacV1,
     certificates: group('certificates') as CertificatesV1,
+    storage: group('storage') as StorageV1,
     resource: (gvr, ns) => f(gvr, ns),
     close,
   };
