@@ -207,6 +207,7 @@ export {
   PVC_PROTECTION_FINALIZER,
   volumeClass,
 } from './storage/v1/helpers.js';
+export { findMatchingVolume, isVolumeBoundToClaim, volumeFitsNode } from './storage/v1/matching.js';
 
 // the schema: OpenAPI, strict decoding, protobuf
 export {
