@@ -11,6 +11,7 @@ import { getText, type ClientTlsFiles } from './http-get.js';
 import { kubeadmInit } from './kubeadm.js';
 import { uploadBootstrapToken } from './bootstrap-token.js';
 import { applyNpdAddon } from './npd-addon.js';
+import { applyStorageAddon } from './storage-addon.js';
 import { applyDaemonSetAddons, localStaticPods, markControlPlane, writeStaticPods } from './control-plane-node.js';
 import { clientTlsFromKubeconfig, createClientset } from '@kubelab/client';
 import { readNatsTls } from '@kubelab/nats';
@@ -207,6 +208,7 @@ async function bootstrapTokenPhase(layout: Layout): Promise<void> {
     await uploadBootstrapToken(cs, files.bootstrapToken, (l) => process.stdout.write(`${l}\n`));
     await applyNpdAddon(cs, (l) => process.stdout.write(`${l}\n`));
     await applyDaemonSetAddons(cs, 'local', (l) => process.stdout.write(`${l}\n`));
+    await applyStorageAddon(cs, (l) => process.stdout.write(`${l}\n`));
   } finally {
     cs.close();
   }
