@@ -14,6 +14,7 @@
 import { setMaxListeners } from 'node:events';
 import { posix } from 'node:path';
 import { Bash, defineCommand, getCommandNames, type BashExecResult, type CommandContext } from 'just-bash';
+import type { WriteThrough } from './write-through.js';
 import { ContainerFs } from './containerfs.js';
 import type { Listener, PortHandler } from './network.js';
 import type { ProgramProcess } from './program-process.js';
@@ -69,6 +70,8 @@ export interface ProcessOptions {
   output: (stream: Stream, data: Chunk) => void;
   /** Serves a container port (see network.ts). */
   listen: (port: number, handler: PortHandler) => Promise<Listener>;
+  /** Writable host mounts whose writes reach the host (write-through.ts). */
+  writeThrough?: WriteThrough;
 }
 
 export interface ExecOutcome {
@@ -190,6 +193,7 @@ export class SimProcess implements ProgramProcess {
       opts.files,
       (pid, s, t) => this.emit(pid, s, t),
       () => this.cpu.checkpoint(),
+      opts.writeThrough,
     );
     // The directories every image's rootfs has, even when no file of the image lies in them (kubectl cp checks `test -d /tmp`).
     for (const [dir, mode] of ROOTFS_DIRS) {

@@ -9,6 +9,7 @@
 import { dirname } from 'node:path';
 import { CriLogWriter } from './logs.js';
 import { copyMounts, dataVersion, isProjected, type Mount } from './mounts.js';
+import { WriteThrough } from './write-through.js';
 import { listenHttp, type Listener, type NetworkMode, type PortHandler } from './network.js';
 import { chunkText } from './output.js';
 import { SimProcess, StartError, type ExecOutcome } from './process.js';
@@ -164,6 +165,11 @@ export class LocalTasks implements Tasks {
       // The CRI log is lines of text: bytes a command passed through are read as UTF-8 there.
       output: (stream, data) => log.write(stream, chunkText(data)),
       listen: (port, handler) => this.listen(port, handler),
+      // Projected volumes are the kubelet's files, refreshed from the host (watchMounts), never written to it.
+      writeThrough: new WriteThrough(
+        spec.mounts.filter((m) => m.hostPath && !isProjected(m.hostPath)),
+        this.opts.warn,
+      ),
     });
     let stdinShell: ExecSession | undefined;
     try {
