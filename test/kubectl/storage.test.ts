@@ -106,7 +106,14 @@ describe.skipIf(!run)('kubectl 1.32: persistent volumes, claims and storage clas
     const pvc = structuredClone((await c.get('persistentvolumeclaims', 'default', 'data')) as PersistentVolumeClaim);
     const volumes = c.api.registry.store('', 'v1', 'persistentvolumes')!;
     const claims = c.api.registry.store('', 'v1', 'persistentvolumeclaims')!;
-    const bound = structuredClone(await volumes.update(undefined, 'manual', { ...fresh, spec: { ...fresh.spec, claimRef: { kind: 'PersistentVolumeClaim', namespace: 'default', name: 'data', uid: pvc.metadata.uid! } } } as KubeObject, {}));
+    const bound = structuredClone(
+      await volumes.update(
+        undefined,
+        'manual',
+        { ...fresh, spec: { ...fresh.spec, claimRef: { kind: 'PersistentVolumeClaim', namespace: 'default', name: 'data', uid: pvc.metadata.uid! } } } as KubeObject,
+        {},
+      ),
+    );
     await volumes.update(undefined, 'manual', { ...bound, status: { phase: 'Bound' } } as KubeObject, {}, 'status');
     const named = structuredClone(await claims.update('default', 'data', { ...pvc, spec: { ...pvc.spec, volumeName: 'manual' } } as KubeObject, {}));
     await claims.update('default', 'data', { ...named, status: { phase: 'Bound', capacity: { storage: '2Gi' }, accessModes: ['ReadWriteOnce', 'ReadOnlyMany'] } } as KubeObject, {}, 'status');
@@ -123,9 +130,7 @@ describe.skipIf(!run)('kubectl 1.32: persistent volumes, claims and storage clas
   it("bad input gets upstream's errors", async () => {
     const bad = await c.kubectl(['create', '-f', '-'], { stdin: 'apiVersion: v1\nkind: PersistentVolumeClaim\nmetadata:\n  name: bad\nspec:\n  resources: {}\n' });
     expect(bad.code).not.toBe(0);
-    expect(bad.stderr).toBe(
-      'The PersistentVolumeClaim "bad" is invalid: \n* spec.accessModes: Required value: at least 1 access mode is required\n* spec.resources[storage]: Required value\n',
-    );
+    expect(bad.stderr).toBe('The PersistentVolumeClaim "bad" is invalid: \n* spec.accessModes: Required value: at least 1 access mode is required\n* spec.resources[storage]: Required value\n');
     const immutable = await c.kubectl(['patch', 'pvc', 'data', '--type=merge', '-p', '{"spec":{"accessModes":["ReadWriteMany"]}}']);
     expect(immutable.stderr).toBe('The PersistentVolumeClaim "data" is invalid: spec: Forbidden: spec is immutable after creation except resources.requests for bound claims\n');
     const provisioner = await c.kubectl(['patch', 'sc', 'fast', '--type=merge', '-p', '{"provisioner":"example.com/other"}']);

@@ -16,7 +16,12 @@ afterEach(() => {
 /** A container whose /data is the host directory `host` (mounted as the runtime does: a copy, written through). */
 function container(host: string, readonly = false): Bash {
   const mounts = [{ hostPath: host, containerPath: '/data', readonly }];
-  const fs = new ContainerFs(copyMounts(mounts, () => {}), () => {}, undefined, new WriteThrough(mounts));
+  const fs = new ContainerFs(
+    copyMounts(mounts, () => {}),
+    () => {},
+    undefined,
+    new WriteThrough(mounts),
+  );
   const bash = new Bash({ fs, cwd: '/', env, defenseInDepth: false });
   fs.sealStubs();
   return bash;

@@ -42,7 +42,11 @@ describe('PersistentVolumeClaim validation (ValidatePersistentVolumeClaim)', () 
     ['no access modes', { resources: { requests: { storage: '1Gi' } } }, ['spec.accessModes: Required value: at least 1 access mode is required']],
     ['no storage request', { accessModes: ['ReadWriteOnce'] }, ['spec.resources[storage]: Required value']],
     ['a zero request', { ...GOOD_CLAIM, resources: { requests: { storage: '0' } } }, ['spec.resources[storage]: Invalid value: "0": must be greater than zero']],
-    ['an unknown mode', { ...GOOD_CLAIM, accessModes: ['ReadWriteSometimes'] }, ['spec.accessModes: Unsupported value: "ReadWriteSometimes": supported values: "ReadOnlyMany", "ReadWriteMany", "ReadWriteOnce", "ReadWriteOncePod"']],
+    [
+      'an unknown mode',
+      { ...GOOD_CLAIM, accessModes: ['ReadWriteSometimes'] },
+      ['spec.accessModes: Unsupported value: "ReadWriteSometimes": supported values: "ReadOnlyMany", "ReadWriteMany", "ReadWriteOnce", "ReadWriteOncePod"'],
+    ],
   ] as [string, PersistentVolumeClaim['spec'], string[]][])('%s', (_, spec, want) => {
     expect(messages(pvc(spec))).toEqual(want);
   });
@@ -64,7 +68,11 @@ describe('PersistentVolume validation (ValidatePersistentVolume)', () => {
     ['no source', { capacity: { storage: '1Gi' }, accessModes: ['ReadWriteOnce'] }, ['spec: Required value: must specify a volume type']],
     ['no capacity', { accessModes: ['ReadWriteOnce'], hostPath: { path: '/d' } }, ['spec.capacity: Required value']],
     ['no access modes', { capacity: { storage: '1Gi' }, hostPath: { path: '/d' } }, ['spec.accessModes: Required value: must specify at least 1 access mode']],
-    ['a local volume without affinity', { capacity: { storage: '1Gi' }, accessModes: ['ReadWriteOnce'], local: { path: '/d' } }, ['spec.nodeAffinity: Required value: Local volume requires node affinity']],
+    [
+      'a local volume without affinity',
+      { capacity: { storage: '1Gi' }, accessModes: ['ReadWriteOnce'], local: { path: '/d' } },
+      ['spec.nodeAffinity: Required value: Local volume requires node affinity'],
+    ],
     [
       'two sources',
       { capacity: { storage: '1Gi' }, accessModes: ['ReadWriteOnce'], hostPath: { path: '/d' }, local: { path: '/d' }, nodeAffinity: { required: { nodeSelectorTerms: [{}] } } },

@@ -142,7 +142,15 @@ export const TYPED_GROUPS = {
   storage: { storageClasses: typed<StorageClass>(GVR.storageClasses) },
 };
 export type TypedGroups = typeof TYPED_GROUPS;
-const CLUSTER_SCOPED: ReadonlySet<GroupVersionResource> = new Set([GVR.nodes, GVR.namespaces, GVR.clusterRoles, GVR.clusterRoleBindings, GVR.certificateSigningRequests, GVR.persistentVolumes, GVR.storageClasses]);
+const CLUSTER_SCOPED: ReadonlySet<GroupVersionResource> = new Set([
+  GVR.nodes,
+  GVR.namespaces,
+  GVR.clusterRoles,
+  GVR.clusterRoleBindings,
+  GVR.certificateSigningRequests,
+  GVR.persistentVolumes,
+  GVR.storageClasses,
+]);
 export type TypedGroup = keyof TypedGroups;
 
 /** One accessor per resource of a group: make(its GVR). */

@@ -13,7 +13,17 @@ const sc = (name: string, isDefault: boolean, created = '2025-01-01T00:00:00Z'):
   }) as KubeObject;
 
 function create(resource: string, object: KubeObject): AdmissionAttributes {
-  return { operation: 'CREATE', info: lookupResource('', 'v1', resource) as ResourceInfo, namespace: 'default', name: object.metadata.name!, object, ctx: {}, dryRun: false, onRollback() {}, onCommit() {} };
+  return {
+    operation: 'CREATE',
+    info: lookupResource('', 'v1', resource) as ResourceInfo,
+    namespace: 'default',
+    name: object.metadata.name!,
+    object,
+    ctx: {},
+    dryRun: false,
+    onRollback() {},
+    onCommit() {},
+  };
 }
 const claim = (spec: PersistentVolumeClaim['spec'] = {}): PersistentVolumeClaim => ({ apiVersion: 'v1', kind: 'PersistentVolumeClaim', metadata: { name: 'data', namespace: 'default' }, spec });
 

@@ -4,15 +4,7 @@
 // volumes, which the pvc-protection and pv-protection controllers remove
 // once nothing uses them.
 
-import {
-  ANN_BETA_STORAGE_CLASS,
-  isDefaultStorageClass,
-  PV_PROTECTION_FINALIZER,
-  PVC_PROTECTION_FINALIZER,
-  type KubeObject,
-  type PersistentVolumeClaim,
-  type StorageClass,
-} from '@kubelab/api';
+import { ANN_BETA_STORAGE_CLASS, isDefaultStorageClass, PV_PROTECTION_FINALIZER, PVC_PROTECTION_FINALIZER, type KubeObject, type PersistentVolumeClaim, type StorageClass } from '@kubelab/api';
 import type { AdmissionAttributes, AdmissionPlugin } from './types.js';
 
 const isCoreCreate = (a: AdmissionAttributes, resource: string) => a.operation === 'CREATE' && a.info.group === '' && a.info.resource === resource && !a.subresource && !!a.object;

@@ -20,7 +20,14 @@ describe('persistent storage rows (kubectl get pv, pvc, sc)', () => {
     const pv = {
       kind: 'PersistentVolume',
       metadata: { name: 'pvc-1', creationTimestamp: created },
-      spec: { capacity: { storage: '1024Mi' }, accessModes: ['ReadWriteMany', 'ReadWriteOnce'], persistentVolumeReclaimPolicy: 'Delete', storageClassName: 'standard', claimRef: { namespace: 'default', name: 'data' }, volumeMode: 'Filesystem' },
+      spec: {
+        capacity: { storage: '1024Mi' },
+        accessModes: ['ReadWriteMany', 'ReadWriteOnce'],
+        persistentVolumeReclaimPolicy: 'Delete',
+        storageClassName: 'standard',
+        claimRef: { namespace: 'default', name: 'data' },
+        volumeMode: 'Filesystem',
+      },
       status: { phase: 'Bound' },
     };
     expect(cells('PersistentVolume', pv)).toEqual(['pvc-1', '1Gi', 'RWO,RWX', 'Delete', 'Bound', 'default/data', 'standard', '<unset>', '', '90s', 'Filesystem']);
@@ -28,7 +35,12 @@ describe('persistent storage rows (kubectl get pv, pvc, sc)', () => {
   });
 
   it("a claim shows capacity and modes only once bound, from the volume's status", () => {
-    const pending = { kind: 'PersistentVolumeClaim', metadata: { name: 'data', creationTimestamp: created }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } }, storageClassName: 'standard' }, status: { phase: 'Pending' } };
+    const pending = {
+      kind: 'PersistentVolumeClaim',
+      metadata: { name: 'data', creationTimestamp: created },
+      spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } }, storageClassName: 'standard' },
+      status: { phase: 'Pending' },
+    };
     expect(cells('PersistentVolumeClaim', pending)).toEqual(['data', 'Pending', '', '', '', 'standard', '<unset>', '90s', '<unset>']);
     const bound = { ...pending, spec: { ...pending.spec, volumeName: 'pvc-1' }, status: { phase: 'Bound', capacity: { storage: '2Gi' }, accessModes: ['ReadWriteOnce'] } };
     expect(cells('PersistentVolumeClaim', bound).slice(0, 5)).toEqual(['data', 'Bound', 'pvc-1', '2Gi', 'RWO']);

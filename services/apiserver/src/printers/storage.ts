@@ -14,7 +14,7 @@ const quantity = (v: unknown): string => (typeof v === 'string' ? (Quantity.tryP
 export const persistentVolumePrinter: Printer = {
   columns: [
     NAME_COLUMN,
-    col('Capacity', 'string', 'capacity is the description of the persistent volume\'s resources and capacity.'),
+    col('Capacity', 'string', "capacity is the description of the persistent volume's resources and capacity."),
     col('Access Modes', 'string', 'accessModes contains all ways the volume can be mounted.'),
     col('Reclaim Policy', 'string', 'persistentVolumeReclaimPolicy defines what happens to a persistent volume when released from its claim.'),
     col('Status', 'string', 'phase indicates if a volume is available, bound to a claim, or released by a claim.'),

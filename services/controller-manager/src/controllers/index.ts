@@ -32,125 +32,145 @@ const readRootCA = (file: string) => (file ? readFileSync(file, 'utf8') : '');
 
 // serviceAccount: upstream's ClientOrDie names; the taint eviction and IPAM controllers write as node-controller, as upstream's node controllers did.
 export function defaultRegistry(): ControllerRegistry {
-  return new ControllerRegistry()
-    .register({
-      name: 'deployment-controller',
-      aliases: ['deployment'],
-      serviceAccount: 'deployment-controller',
-      workers: (c) => c.concurrentDeploymentSyncs,
-      create: (ctx) => new DeploymentController(ctx),
-    })
-    .register({
-      name: 'replicaset-controller',
-      aliases: ['replicaset'],
-      serviceAccount: 'replicaset-controller',
-      workers: (c) => c.concurrentReplicasetSyncs,
-      create: (ctx) => new ReplicaSetController(ctx),
-    })
-    .register({
-      name: 'daemonset-controller',
-      aliases: ['daemonset'],
-      serviceAccount: 'daemon-set-controller',
-      workers: (c) => c.concurrentDaemonsetSyncs,
-      create: (ctx) => new DaemonSetController(ctx),
-    })
-    .register({
-      name: 'endpointslice-controller',
-      aliases: ['endpointslice'],
-      serviceAccount: 'endpointslice-controller',
-      workers: (c) => c.concurrentServiceEndpointSyncs,
-      create: (ctx) => new EndpointSliceController(ctx),
-    })
-    .register({ name: 'endpoints-controller', aliases: ['endpoint'], serviceAccount: 'endpoint-controller', workers: (c) => c.concurrentEndpointSyncs, create: (ctx) => new EndpointsController(ctx) })
-    .register({ name: 'node-lifecycle-controller', aliases: ['nodelifecycle'], serviceAccount: 'node-controller', workers: () => 1, create: (ctx) => new NodeLifecycleController(ctx) })
-    .register({ name: 'taint-eviction-controller', aliases: [], serviceAccount: 'node-controller', workers: () => 8, create: (ctx) => new TaintEvictionController(ctx) })
-    .register({
-      name: 'node-ipam-controller',
-      aliases: ['nodeipam'],
-      serviceAccount: 'node-controller',
-      workers: () => 1,
-      enabled: (c) => c.allocateNodeCidrs,
-      create: (ctx) => new NodeIpamController(ctx),
-    })
-    .register({
-      name: 'garbage-collector-controller',
-      aliases: ['garbagecollector'],
-      serviceAccount: 'generic-garbage-collector',
-      workers: (c) => c.concurrentGcSyncs,
-      enabled: (c) => c.enableGarbageCollector,
-      create: (ctx) => new GarbageCollector(ctx),
-    })
-    .register({
-      name: 'namespace-controller',
-      aliases: ['namespace'],
-      serviceAccount: 'namespace-controller',
-      workers: (c) => c.concurrentNamespaceSyncs,
-      create: (ctx) => new NamespaceController(ctx),
-    })
-    .register({
-      name: 'serviceaccount-controller',
-      aliases: ['serviceaccount'],
-      serviceAccount: 'service-account-controller',
-      workers: (c) => c.concurrentServiceaccountSyncs,
-      create: (ctx) => new ServiceAccountController(ctx),
-    })
-    .register({ name: 'pod-garbage-collector-controller', aliases: ['podgc'], serviceAccount: 'pod-garbage-collector', workers: () => 1, create: (ctx) => new PodGcController(ctx) })
-    .register({
-      name: 'clusterrole-aggregation-controller',
-      aliases: ['clusterrole-aggregation'],
-      serviceAccount: 'clusterrole-aggregation-controller',
-      workers: () => 5,
-      create: (ctx) => new ClusterRoleAggregationController(ctx),
-    })
-    .register({
-      name: 'root-ca-certificate-publisher-controller',
-      aliases: ['root-ca-cert-publisher'],
-      serviceAccount: 'root-ca-cert-publisher',
-      workers: () => 1,
-      // Upstream falls back to the CA of its kubeconfig; kubelab needs --root-ca-file.
-      enabled: (c) => c.rootCaFile !== '',
-      create: (ctx) => new RootCACertPublisher(ctx, readRootCA(ctx.config.rootCaFile)),
-    })
-    .register({
-      name: 'serviceaccount-token-controller',
-      aliases: ['serviceaccount-token'],
-      workers: (c) => c.concurrentServiceaccountSyncs,
-      enabled: (c) => c.serviceAccountPrivateKeyFile !== '',
-      create: (ctx) => new TokensController(ctx, parseSigningKey(readFileSync(ctx.config.serviceAccountPrivateKeyFile, 'utf8')), readRootCA(ctx.config.rootCaFile)),
-    })
-    .register({
-      name: 'certificatesigningrequest-approving-controller',
-      aliases: ['csrapproving'],
-      serviceAccount: 'certificate-controller',
-      workers: () => 5,
-      create: (ctx) => new CsrApprovingController(ctx),
-    })
-    .register({
-      name: 'certificatesigningrequest-signing-controller',
-      aliases: ['csrsigning'],
-      serviceAccount: 'certificate-controller',
-      workers: () => 5,
-      // Upstream skips the signer without a CA ("no csr cert/key was specified").
-      enabled: (c) => Boolean(c.clusterSigningCertFile && c.clusterSigningKeyFile),
-      create: (ctx) => new CsrSigningController(ctx),
-    })
-    .register({
-      name: 'certificatesigningrequest-cleaner-controller',
-      aliases: ['csrcleaner'],
-      serviceAccount: 'certificate-controller',
-      workers: () => 1,
-      create: (ctx) => new CsrCleanerController(ctx),
-    })
-    .register({ name: 'token-cleaner-controller', aliases: ['tokencleaner'], serviceAccount: 'token-cleaner', workers: () => 1, disabledByDefault: true, create: (ctx) => new TokenCleaner(ctx) })
-    .register({
-      name: 'persistentvolume-binder-controller',
-      aliases: ['persistentvolume-binder'],
-      serviceAccount: 'persistent-volume-binder',
-      workers: () => 1,
-      create: (ctx) => new PersistentVolumeController(ctx),
-    })
-    // Not kube-controller-manager's: kind's local-path-provisioner addon, run here (docs/architecture.md).
-    .register({ name: 'local-path-provisioner', aliases: [], serviceAccount: 'persistent-volume-binder', workers: () => 1, create: (ctx) => new LocalPathProvisioner(ctx) })
-    .register({ name: 'persistentvolumeclaim-protection-controller', aliases: ['pvc-protection'], serviceAccount: 'pvc-protection-controller', workers: () => 1, create: (ctx) => new PvcProtectionController(ctx) })
-    .register({ name: 'persistentvolume-protection-controller', aliases: ['pv-protection'], serviceAccount: 'pv-protection-controller', workers: () => 1, create: (ctx) => new PvProtectionController(ctx) });
+  return (
+    new ControllerRegistry()
+      .register({
+        name: 'deployment-controller',
+        aliases: ['deployment'],
+        serviceAccount: 'deployment-controller',
+        workers: (c) => c.concurrentDeploymentSyncs,
+        create: (ctx) => new DeploymentController(ctx),
+      })
+      .register({
+        name: 'replicaset-controller',
+        aliases: ['replicaset'],
+        serviceAccount: 'replicaset-controller',
+        workers: (c) => c.concurrentReplicasetSyncs,
+        create: (ctx) => new ReplicaSetController(ctx),
+      })
+      .register({
+        name: 'daemonset-controller',
+        aliases: ['daemonset'],
+        serviceAccount: 'daemon-set-controller',
+        workers: (c) => c.concurrentDaemonsetSyncs,
+        create: (ctx) => new DaemonSetController(ctx),
+      })
+      .register({
+        name: 'endpointslice-controller',
+        aliases: ['endpointslice'],
+        serviceAccount: 'endpointslice-controller',
+        workers: (c) => c.concurrentServiceEndpointSyncs,
+        create: (ctx) => new EndpointSliceController(ctx),
+      })
+      .register({
+        name: 'endpoints-controller',
+        aliases: ['endpoint'],
+        serviceAccount: 'endpoint-controller',
+        workers: (c) => c.concurrentEndpointSyncs,
+        create: (ctx) => new EndpointsController(ctx),
+      })
+      .register({ name: 'node-lifecycle-controller', aliases: ['nodelifecycle'], serviceAccount: 'node-controller', workers: () => 1, create: (ctx) => new NodeLifecycleController(ctx) })
+      .register({ name: 'taint-eviction-controller', aliases: [], serviceAccount: 'node-controller', workers: () => 8, create: (ctx) => new TaintEvictionController(ctx) })
+      .register({
+        name: 'node-ipam-controller',
+        aliases: ['nodeipam'],
+        serviceAccount: 'node-controller',
+        workers: () => 1,
+        enabled: (c) => c.allocateNodeCidrs,
+        create: (ctx) => new NodeIpamController(ctx),
+      })
+      .register({
+        name: 'garbage-collector-controller',
+        aliases: ['garbagecollector'],
+        serviceAccount: 'generic-garbage-collector',
+        workers: (c) => c.concurrentGcSyncs,
+        enabled: (c) => c.enableGarbageCollector,
+        create: (ctx) => new GarbageCollector(ctx),
+      })
+      .register({
+        name: 'namespace-controller',
+        aliases: ['namespace'],
+        serviceAccount: 'namespace-controller',
+        workers: (c) => c.concurrentNamespaceSyncs,
+        create: (ctx) => new NamespaceController(ctx),
+      })
+      .register({
+        name: 'serviceaccount-controller',
+        aliases: ['serviceaccount'],
+        serviceAccount: 'service-account-controller',
+        workers: (c) => c.concurrentServiceaccountSyncs,
+        create: (ctx) => new ServiceAccountController(ctx),
+      })
+      .register({ name: 'pod-garbage-collector-controller', aliases: ['podgc'], serviceAccount: 'pod-garbage-collector', workers: () => 1, create: (ctx) => new PodGcController(ctx) })
+      .register({
+        name: 'clusterrole-aggregation-controller',
+        aliases: ['clusterrole-aggregation'],
+        serviceAccount: 'clusterrole-aggregation-controller',
+        workers: () => 5,
+        create: (ctx) => new ClusterRoleAggregationController(ctx),
+      })
+      .register({
+        name: 'root-ca-certificate-publisher-controller',
+        aliases: ['root-ca-cert-publisher'],
+        serviceAccount: 'root-ca-cert-publisher',
+        workers: () => 1,
+        // Upstream falls back to the CA of its kubeconfig; kubelab needs --root-ca-file.
+        enabled: (c) => c.rootCaFile !== '',
+        create: (ctx) => new RootCACertPublisher(ctx, readRootCA(ctx.config.rootCaFile)),
+      })
+      .register({
+        name: 'serviceaccount-token-controller',
+        aliases: ['serviceaccount-token'],
+        workers: (c) => c.concurrentServiceaccountSyncs,
+        enabled: (c) => c.serviceAccountPrivateKeyFile !== '',
+        create: (ctx) => new TokensController(ctx, parseSigningKey(readFileSync(ctx.config.serviceAccountPrivateKeyFile, 'utf8')), readRootCA(ctx.config.rootCaFile)),
+      })
+      .register({
+        name: 'certificatesigningrequest-approving-controller',
+        aliases: ['csrapproving'],
+        serviceAccount: 'certificate-controller',
+        workers: () => 5,
+        create: (ctx) => new CsrApprovingController(ctx),
+      })
+      .register({
+        name: 'certificatesigningrequest-signing-controller',
+        aliases: ['csrsigning'],
+        serviceAccount: 'certificate-controller',
+        workers: () => 5,
+        // Upstream skips the signer without a CA ("no csr cert/key was specified").
+        enabled: (c) => Boolean(c.clusterSigningCertFile && c.clusterSigningKeyFile),
+        create: (ctx) => new CsrSigningController(ctx),
+      })
+      .register({
+        name: 'certificatesigningrequest-cleaner-controller',
+        aliases: ['csrcleaner'],
+        serviceAccount: 'certificate-controller',
+        workers: () => 1,
+        create: (ctx) => new CsrCleanerController(ctx),
+      })
+      .register({ name: 'token-cleaner-controller', aliases: ['tokencleaner'], serviceAccount: 'token-cleaner', workers: () => 1, disabledByDefault: true, create: (ctx) => new TokenCleaner(ctx) })
+      .register({
+        name: 'persistentvolume-binder-controller',
+        aliases: ['persistentvolume-binder'],
+        serviceAccount: 'persistent-volume-binder',
+        workers: () => 1,
+        create: (ctx) => new PersistentVolumeController(ctx),
+      })
+      // Not kube-controller-manager's: kind's local-path-provisioner addon, run here (docs/architecture.md).
+      .register({ name: 'local-path-provisioner', aliases: [], serviceAccount: 'persistent-volume-binder', workers: () => 1, create: (ctx) => new LocalPathProvisioner(ctx) })
+      .register({
+        name: 'persistentvolumeclaim-protection-controller',
+        aliases: ['pvc-protection'],
+        serviceAccount: 'pvc-protection-controller',
+        workers: () => 1,
+        create: (ctx) => new PvcProtectionController(ctx),
+      })
+      .register({
+        name: 'persistentvolume-protection-controller',
+        aliases: ['pv-protection'],
+        serviceAccount: 'pv-protection-controller',
+        workers: () => 1,
+        create: (ctx) => new PvProtectionController(ctx),
+      })
+  );
 }

@@ -24,7 +24,8 @@ export async function resolveClaim(host: VolumeHost, namespace: string, claimNam
   if (!pv) throw wrap(`failed to fetch PV ${volumeName} from API server: persistentvolumes "${volumeName}" not found`);
   const ref = pv.spec?.claimRef;
   if (!ref) throw wrap(`found PV object ${volumeName} but it has a nil ClaimRef`);
-  if (ref.uid !== pvc.metadata.uid) throw wrap(`found PV object ${JSON.stringify(volumeName)} but its ClaimRef.UID ${JSON.stringify(ref.uid ?? '')} does not point to claim.UID ${JSON.stringify(pvc.metadata.uid ?? '')}`);
+  if (ref.uid !== pvc.metadata.uid)
+    throw wrap(`found PV object ${JSON.stringify(volumeName)} but its ClaimRef.UID ${JSON.stringify(ref.uid ?? '')} does not point to claim.UID ${JSON.stringify(pvc.metadata.uid ?? '')}`);
   return pv;
 }
 

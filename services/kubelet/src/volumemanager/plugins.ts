@@ -30,4 +30,5 @@ export class PluginRegistry {
   }
 }
 
-export const defaultPlugins = (): PluginRegistry => new PluginRegistry([emptyDirPlugin, configMapPlugin, secretPlugin, downwardAPIPlugin, projectedPlugin, hostPathPlugin, persistentVolumeClaimPlugin]);
+export const defaultPlugins = (): PluginRegistry =>
+  new PluginRegistry([emptyDirPlugin, configMapPlugin, secretPlugin, downwardAPIPlugin, projectedPlugin, hostPathPlugin, persistentVolumeClaimPlugin]);

@@ -19,11 +19,7 @@ export function isClaimBound(c: PersistentVolumeClaim | undefined): boolean {
   return !!c?.spec?.volumeName && c.metadata.annotations?.[ANN_BIND_COMPLETED] !== undefined;
 }
 
-export function informerVolumeListers(
-  claims: SharedIndexInformer<PersistentVolumeClaim>,
-  volumes: SharedIndexInformer<PersistentVolume>,
-  classes: SharedIndexInformer<StorageClass>,
-): VolumeListers {
+export function informerVolumeListers(claims: SharedIndexInformer<PersistentVolumeClaim>, volumes: SharedIndexInformer<PersistentVolume>, classes: SharedIndexInformer<StorageClass>): VolumeListers {
   const claimLister = claims.lister();
   const waiters = new Set<Waiter>();
   const get = (key: string) => claimLister.namespace(key.slice(0, key.indexOf('/'))).get(key.slice(key.indexOf('/') + 1));

@@ -8,17 +8,7 @@
 // the claim's selected-node annotation for the provisioner) and waits for
 // the PV controller to finish the binding before the pod is bound.
 
-import {
-  ANN_BOUND_BY_CONTROLLER,
-  ANN_SELECTED_NODE,
-  claimClass,
-  findMatchingVolume,
-  type Node,
-  type PersistentVolume,
-  type PersistentVolumeClaim,
-  type Pod,
-  type StorageClass,
-} from '@kubelab/api';
+import { ANN_BOUND_BY_CONTROLLER, ANN_SELECTED_NODE, claimClass, findMatchingVolume, type Node, type PersistentVolume, type PersistentVolumeClaim, type Pod, type StorageClass } from '@kubelab/api';
 import type { CycleState } from '../../framework/cycle-state.js';
 import { ActionType, event, Events } from '../../framework/events.js';
 import type { Handle } from '../../framework/handle.js';
@@ -181,7 +171,14 @@ export class VolumeBinding implements PreFilterPlugin, FilterPlugin, ReservePlug
       const copy = structuredClone(volume);
       copy.spec = {
         ...copy.spec,
-        claimRef: { kind: 'PersistentVolumeClaim', apiVersion: 'v1', namespace: claim.metadata.namespace!, name: claim.metadata.name!, uid: claim.metadata.uid!, resourceVersion: claim.metadata.resourceVersion! },
+        claimRef: {
+          kind: 'PersistentVolumeClaim',
+          apiVersion: 'v1',
+          namespace: claim.metadata.namespace!,
+          name: claim.metadata.name!,
+          uid: claim.metadata.uid!,
+          resourceVersion: claim.metadata.resourceVersion!,
+        },
       };
       copy.metadata.annotations = { ...(copy.metadata.annotations ?? {}), [ANN_BOUND_BY_CONTROLLER]: 'yes' };
       await actions.updateVolume(copy);

@@ -3,14 +3,7 @@
 // claim), and the helper pod that removes that directory when the volume
 // is deleted.
 
-import {
-  ANN_DYNAMICALLY_PROVISIONED,
-  ANN_SELECTED_NODE,
-  type PersistentVolume,
-  type PersistentVolumeClaim,
-  type Pod,
-  type StorageClass,
-} from '@kubelab/api';
+import { ANN_DYNAMICALLY_PROVISIONED, ANN_SELECTED_NODE, type PersistentVolume, type PersistentVolumeClaim, type Pod, type StorageClass } from '@kubelab/api';
 
 export const LOCAL_PATH_PROVISIONER = 'rancher.io/local-path';
 /** Where volumes live on each node (the provisioner's default nodePathMap). */
@@ -44,7 +37,14 @@ export function provision(claim: PersistentVolumeClaim, sc: StorageClass | undef
     spec: {
       capacity: { storage: claim.spec?.resources?.requests?.storage ?? '0' },
       accessModes: claim.spec?.accessModes ?? [],
-      claimRef: { kind: 'PersistentVolumeClaim', apiVersion: 'v1', namespace: claim.metadata.namespace!, name: claim.metadata.name!, uid: claim.metadata.uid!, resourceVersion: claim.metadata.resourceVersion! },
+      claimRef: {
+        kind: 'PersistentVolumeClaim',
+        apiVersion: 'v1',
+        namespace: claim.metadata.namespace!,
+        name: claim.metadata.name!,
+        uid: claim.metadata.uid!,
+        resourceVersion: claim.metadata.resourceVersion!,
+      },
       persistentVolumeReclaimPolicy: sc.reclaimPolicy ?? 'Delete',
       storageClassName: cls,
       volumeMode: 'Filesystem',
@@ -57,12 +57,19 @@ export function provision(claim: PersistentVolumeClaim, sc: StorageClass | undef
 
 /** A volume of this provisioner, released, to be deleted (reclaimPolicy Delete). */
 export function isToDelete(v: PersistentVolume): boolean {
-  return v.metadata.annotations?.[ANN_DYNAMICALLY_PROVISIONED] === LOCAL_PATH_PROVISIONER && v.spec?.persistentVolumeReclaimPolicy === 'Delete' && v.status?.phase === 'Released' && !v.metadata.deletionTimestamp;
+  return (
+    v.metadata.annotations?.[ANN_DYNAMICALLY_PROVISIONED] === LOCAL_PATH_PROVISIONER &&
+    v.spec?.persistentVolumeReclaimPolicy === 'Delete' &&
+    v.status?.phase === 'Released' &&
+    !v.metadata.deletionTimestamp
+  );
 }
 
 /** The node a volume was made on: its annotation, else its node affinity's single hostname. */
 export function nodeOf(v: PersistentVolume): string | undefined {
-  return v.metadata.annotations?.[ANN_LOCAL_PATH_SELECTED_NODE] ?? v.spec?.nodeAffinity?.required?.nodeSelectorTerms?.[0]?.matchExpressions?.find((e) => e.key === 'kubernetes.io/hostname')?.values?.[0];
+  return (
+    v.metadata.annotations?.[ANN_LOCAL_PATH_SELECTED_NODE] ?? v.spec?.nodeAffinity?.required?.nodeSelectorTerms?.[0]?.matchExpressions?.find((e) => e.key === 'kubernetes.io/hostname')?.values?.[0]
+  );
 }
 
 export const helperPodName = (v: PersistentVolume): string => `helper-pod-delete-${v.metadata.name}`;

@@ -57,7 +57,10 @@ describe('local-path-provisioner controller', () => {
     await env.sync();
     await c.processItem('claim/default/data');
     expect(env.fake.actionLines()).toEqual(['create persistentvolumes']);
-    expect(env.recorder.events).toEqual(['Normal Provisioning External provisioner is provisioning volume for claim "default/data"', 'Normal ProvisioningSucceeded Successfully provisioned volume pvc-c0ffee']);
+    expect(env.recorder.events).toEqual([
+      'Normal Provisioning External provisioner is provisioning volume for claim "default/data"',
+      'Normal ProvisioningSucceeded Successfully provisioned volume pvc-c0ffee',
+    ]);
     await env.stop();
   });
 

@@ -20,7 +20,12 @@ const claim = (size: string, o: { class?: string; volumeName?: string; annotatio
   apiVersion: 'v1',
   kind: 'PersistentVolumeClaim',
   metadata: { name: 'data', namespace: 'default', uid: o.uid ?? 'claim-uid', ...(o.annotations ? { annotations: o.annotations } : {}) },
-  spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: size } }, ...(o.class !== undefined ? { storageClassName: o.class } : {}), ...(o.volumeName ? { volumeName: o.volumeName } : {}) },
+  spec: {
+    accessModes: ['ReadWriteOnce'],
+    resources: { requests: { storage: size } },
+    ...(o.class !== undefined ? { storageClassName: o.class } : {}),
+    ...(o.volumeName ? { volumeName: o.volumeName } : {}),
+  },
   status: { phase: 'Pending' },
 });
 const sc = (name: string, mode: 'Immediate' | 'WaitForFirstConsumer'): StorageClass => ({
@@ -31,14 +36,23 @@ const sc = (name: string, mode: 'Immediate' | 'WaitForFirstConsumer'): StorageCl
   reclaimPolicy: 'Delete',
   volumeBindingMode: mode,
 });
-const classes = (...list: StorageClass[]) => (n: string) => list.find((c) => c.metadata.name === n);
+const classes =
+  (...list: StorageClass[]) =>
+  (n: string) =>
+    list.find((c) => c.metadata.name === n);
 const ref = { kind: 'PersistentVolumeClaim', namespace: 'default', name: 'data', uid: 'claim-uid' };
 
 describe('claimAction (syncUnboundClaim / syncBoundClaim)', () => {
   it.each<[string, PersistentVolumeClaim, PersistentVolume[], StorageClass[], string]>([
     ['binds the smallest fit', claim('1Gi', { class: '' }), [pv('big', '10Gi'), pv('small', '2Gi')], [], 'bind small'],
     ['no volume, no class', claim('1Gi', { class: '' }), [pv('tiny', '500Mi')], [], 'pending FailedBinding no persistent volumes available for this claim and no storage class is set'],
-    ['a delayed class waits for a consumer', claim('1Gi', { class: 'standard' }), [], [sc('standard', 'WaitForFirstConsumer')], 'pending WaitForFirstConsumer waiting for first consumer to be created before binding'],
+    [
+      'a delayed class waits for a consumer',
+      claim('1Gi', { class: 'standard' }),
+      [],
+      [sc('standard', 'WaitForFirstConsumer')],
+      'pending WaitForFirstConsumer waiting for first consumer to be created before binding',
+    ],
     [
       'a selected node: the provisioner',
       claim('1Gi', { class: 'standard', annotations: { 'volume.kubernetes.io/selected-node': 'node-1' } }),
@@ -47,8 +61,20 @@ describe('claimAction (syncUnboundClaim / syncBoundClaim)', () => {
       "provision ExternalProvisioning Waiting for a volume to be created either by the external provisioner 'rancher.io/local-path' or manually by the system administrator. If volume creation is delayed, please verify that the provisioner is running and correctly registered.",
     ],
     ['an unknown class', claim('1Gi', { class: 'gold' }), [], [], 'pending ProvisioningFailed storageclass.storage.k8s.io "gold" not found'],
-    ['a volume the scheduler pre-bound', claim('1Gi', { class: 'standard' }), [pv('local', '1Gi', { storageClassName: 'standard', claimRef: ref })], [sc('standard', 'WaitForFirstConsumer')], 'bind local'],
-    ['bound, volume gone: Lost', claim('1Gi', { volumeName: 'gone', annotations: { 'pv.kubernetes.io/bind-completed': 'yes' } }), [], [], 'lost ClaimLost Bound claim has lost its PersistentVolume. Data on the volume is lost!'],
+    [
+      'a volume the scheduler pre-bound',
+      claim('1Gi', { class: 'standard' }),
+      [pv('local', '1Gi', { storageClassName: 'standard', claimRef: ref })],
+      [sc('standard', 'WaitForFirstConsumer')],
+      'bind local',
+    ],
+    [
+      'bound, volume gone: Lost',
+      claim('1Gi', { volumeName: 'gone', annotations: { 'pv.kubernetes.io/bind-completed': 'yes' } }),
+      [],
+      [],
+      'lost ClaimLost Bound claim has lost its PersistentVolume. Data on the volume is lost!',
+    ],
   ])('%s', (_, c, volumes, scs, want) => {
     const a = claimAction(c, volumes, classes(...scs));
     const line = a.kind === 'bind' ? `bind ${a.volume.metadata.name}` : a.kind === 'pending' ? `pending ${a.event?.reason} ${a.event?.message}` : `${a.kind} ${a.event.reason} ${a.event.message}`;
@@ -84,7 +110,12 @@ describe('persistentvolume-binder controller', () => {
     const c = new PersistentVolumeController(env.ctx);
     await env.sync();
     await c.processItem('claim/default/data');
-    expect(env.fake.actionLines()).toEqual(['update persistentvolumes small', 'update persistentvolumes/status small', 'update persistentvolumeclaims default/data', 'update persistentvolumeclaims/status default/data']);
+    expect(env.fake.actionLines()).toEqual([
+      'update persistentvolumes small',
+      'update persistentvolumes/status small',
+      'update persistentvolumeclaims default/data',
+      'update persistentvolumeclaims/status default/data',
+    ]);
     const bound = env.fake.peek<PersistentVolumeClaim>(GVR.persistentVolumeClaims, 'default', 'data')!;
     expect(bound.spec?.volumeName).toBe('small');
     expect(bound.metadata.annotations).toEqual({ 'pv.kubernetes.io/bind-completed': 'yes', 'pv.kubernetes.io/bound-by-controller': 'yes' });

@@ -112,7 +112,14 @@ export class PersistentVolumeController extends QueueController {
       const copy = structuredClone(volume);
       copy.spec = {
         ...copy.spec,
-        claimRef: { kind: 'PersistentVolumeClaim', namespace: claim.metadata.namespace!, name: claim.metadata.name!, uid: claim.metadata.uid!, apiVersion: 'v1', resourceVersion: claim.metadata.resourceVersion! },
+        claimRef: {
+          kind: 'PersistentVolumeClaim',
+          namespace: claim.metadata.namespace!,
+          name: claim.metadata.name!,
+          uid: claim.metadata.uid!,
+          apiVersion: 'v1',
+          resourceVersion: claim.metadata.resourceVersion!,
+        },
       };
       copy.metadata.annotations = { ...(copy.metadata.annotations ?? {}), [ANN_BOUND_BY_CONTROLLER]: 'yes' };
       volume = await this.ctx.clientset.core.persistentVolumes().update(copy);
