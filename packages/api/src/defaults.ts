@@ -5,6 +5,7 @@ import { defaultStatefulSet } from './apps/v1/statefulset-defaults.js';
 import { defaultCronJob, defaultJob } from './batch/v1/defaults.js';
 import { defaultEndpoints, defaultNamespace, defaultNode, defaultPod, defaultSecret, defaultService } from './core/v1/defaults.js';
 import { defaultEndpointSlice } from './discovery/v1/defaults.js';
+import { defaultPersistentVolume, defaultPersistentVolumeClaim, defaultStorageClass } from './core/v1/persistentvolume-defaults.js';
 import type { KubeObject } from './meta/types.js';
 import { defaultBinding } from './rbac/v1/defaults.js';
 
@@ -26,6 +27,9 @@ const DEFAULTERS: Record<string, Defaulter> = {
   'rbac.authorization.k8s.io/v1/ClusterRoleBinding': defaultBinding,
   'batch/v1/Job': defaultJob,
   'batch/v1/CronJob': defaultCronJob,
+  'v1/PersistentVolume': defaultPersistentVolume,
+  'v1/PersistentVolumeClaim': defaultPersistentVolumeClaim,
+  'storage.k8s.io/v1/StorageClass': defaultStorageClass,
 };
 
 /** Applies upstream defaults for the object's apiVersion/kind, in place. */

@@ -174,6 +174,41 @@ export {
 export type { Event as EventsEvent, EventList as EventsEventList, EventSeries as EventsEventSeries } from './events/v1/types.js';
 export { eventFromCore, eventToCore } from './events/v1/conversion.js';
 export { certificatePem, hasTrueCondition, isApproved, requestPem } from './certificates/v1/helpers.js';
+export type {
+  LocalVolumeSource,
+  PersistentVolume,
+  PersistentVolumeAccessMode,
+  PersistentVolumeClaim,
+  PersistentVolumeClaimCondition,
+  PersistentVolumeClaimPhase,
+  PersistentVolumeClaimSpec,
+  PersistentVolumeClaimStatus,
+  PersistentVolumeMode,
+  PersistentVolumePhase,
+  PersistentVolumeReclaimPolicy,
+  PersistentVolumeSpec,
+  PersistentVolumeStatus,
+  TopologySelectorTerm,
+  VolumeNodeAffinity,
+  VolumeResourceRequirements,
+} from './core/v1/persistentvolume.js';
+export { ANNOTATION_IS_DEFAULT_CLASS, STORAGE_GROUP, type StorageClass, type VolumeBindingMode } from './storage/v1/types.js';
+export {
+  accessModesAsString,
+  ANN_BETA_STORAGE_CLASS,
+  ANN_BETA_STORAGE_PROVISIONER,
+  ANN_BIND_COMPLETED,
+  ANN_BOUND_BY_CONTROLLER,
+  ANN_DYNAMICALLY_PROVISIONED,
+  ANN_SELECTED_NODE,
+  ANN_STORAGE_PROVISIONER,
+  claimClass,
+  isDefaultStorageClass,
+  PV_PROTECTION_FINALIZER,
+  PVC_PROTECTION_FINALIZER,
+  volumeClass,
+} from './storage/v1/helpers.js';
+export { findMatchingVolume, isVolumeBoundToClaim, volumeFitsNode } from './storage/v1/matching.js';
 
 // the schema: OpenAPI, strict decoding, protobuf
 export {

@@ -123,6 +123,10 @@ export const RESOURCES: readonly ResourceInfo[] = [
   // batch/v1: jobs have no short name upstream; cronjobs are `cj`.
   r('batch', 'Job', 'jobs', true, { categories: ['all'], subresources: ['status'] }),
   r('batch', 'CronJob', 'cronjobs', true, { shortNames: ['cj'], categories: ['all'], subresources: ['status'] }),
+  // Persistent storage: volumes (cluster-scoped), claims, and storage.k8s.io classes.
+  r('', 'PersistentVolume', 'persistentvolumes', false, { shortNames: ['pv'], subresources: ['status'] }),
+  r('', 'PersistentVolumeClaim', 'persistentvolumeclaims', true, { shortNames: ['pvc'], subresources: ['status'] }),
+  r('storage.k8s.io', 'StorageClass', 'storageclasses', false, { shortNames: ['sc'] }),
 ];
 
 /** Whether objects of a resource are kept in its own storage (the create-only reviews and events.k8s.io are not): what lists, watches and caches walk. */

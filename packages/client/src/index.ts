@@ -13,6 +13,7 @@ export {
   type RbacV1,
   type CertificatesV1,
   type BatchV1,
+  type StorageV1,
 } from './clientset/clientset.js';
 export type {
   GroupVersionResource,

@@ -8,6 +8,7 @@ import { createLogger, type Logger } from '@kubelab/component-base';
 import type { Tracing } from '@kubelab/tracing';
 import { AdmissionChain } from './admission/chain.js';
 import { defaultTolerationSeconds } from './admission/default-toleration-seconds.js';
+import { defaultStorageClass, storageObjectInUseProtection } from './admission/storage.js';
 import { parseCidr, parsePortRange } from './admission/ipalloc.js';
 import { namespaceLifecycle } from './admission/namespace-lifecycle.js';
 import { serviceAccount } from './admission/service-account.js';
@@ -217,6 +218,8 @@ export async function startApiserver(opts: ApiserverOptions): Promise<RunningApi
             }),
           ]),
       allocator,
+      defaultStorageClass(() => cache.list('/registry/storage.k8s.io/storageclasses').map((e) => e.obj)),
+      storageObjectInUseProtection(),
     ],
     [
       namespaceLifecycle((name) => {

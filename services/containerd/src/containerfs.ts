@@ -17,6 +17,7 @@ import type { Stream } from './logs.js';
 import { writtenChunk, type Chunk } from './output.js';
 import { assertWritable } from './node-faults.js';
 import { CHECKPOINT_PATH, HELPER_PREFIX } from './shell.js';
+import type { ContainerReader, WriteThrough } from './write-through.js';
 
 type Fs = InMemoryFs;
 type WriteOptions = Parameters<Fs['writeFileSync']>[2];
@@ -65,10 +66,19 @@ export class ContainerFs extends InMemoryFs {
     private readonly sink: (pid: number, stream: Stream, data: Chunk) => void,
     /** Called on each write to a /proc fd file and on opening CHECKPOINT_PATH: may hand the thread back (cpu.ts). */
     private readonly checkpoint: () => Promise<void> | undefined = () => undefined,
+    /** Writable host mounts: writes under them reach the host too (write-through.ts). */
+    private readonly writeThrough?: WriteThrough,
   ) {
     super(files);
     this.imagePaths = new Set(Object.keys(files));
   }
+
+  /** This filesystem as the write-through reads it (its own layer: mounts never hold stubs). */
+  private readonly reader: ContainerReader = {
+    isDirectory: async (p) => (await super.stat(p)).isDirectory,
+    readBytes: (p) => super.readFileBuffer(p),
+    list: (p) => super.readdir(p),
+  };
 
   /** The shell has registered its commands: later writes of stub text are ordinary files. */
   sealStubs(): void {
@@ -135,7 +145,8 @@ export class ContainerFs extends InMemoryFs {
     assertWritable(path);
     this.writtenBytes += content.length;
     this.before(path);
-    return super.appendFile(path, content, options);
+    await super.appendFile(path, content, options);
+    await this.writeThrough?.copyOut(path, this.reader);
   }
 
   override async writeFile(path: string, content: FileContent, options?: Parameters<Fs['writeFile']>[2]): Promise<void> {
@@ -143,7 +154,8 @@ export class ContainerFs extends InMemoryFs {
     assertWritable(path);
     this.writtenBytes += content.length;
     this.before(path);
-    return super.writeFile(path, content, options);
+    await super.writeFile(path, content, options);
+    await this.writeThrough?.copyOut(path, this.reader);
   }
 
   override mkdirSync(...args: Parameters<Fs['mkdirSync']>): void {
@@ -154,25 +166,30 @@ export class ContainerFs extends InMemoryFs {
   override async mkdir(...args: Parameters<Fs['mkdir']>): Promise<void> {
     assertWritable(args[0]);
     this.before(args[0]);
-    return super.mkdir(...args);
+    await super.mkdir(...args);
+    await this.writeThrough?.mkdir(args[0]);
   }
 
   override async rm(...args: Parameters<Fs['rm']>): Promise<void> {
     assertWritable(args[0]);
     this.before(args[0]);
-    return super.rm(...args);
+    await super.rm(...args);
+    await this.writeThrough?.rm(args[0]);
   }
 
   override async cp(...args: Parameters<Fs['cp']>): Promise<void> {
     assertWritable(args[1]);
     this.before(args[0], args[1]);
-    return super.cp(...args);
+    await super.cp(...args);
+    await this.writeThrough?.copyOut(args[1], this.reader);
   }
 
   override async mv(...args: Parameters<Fs['mv']>): Promise<void> {
     assertWritable(args[0], args[1]);
     this.before(args[0], args[1]);
-    return super.mv(...args);
+    await super.mv(...args);
+    await this.writeThrough?.rm(args[0]);
+    await this.writeThrough?.copyOut(args[1], this.reader);
   }
 
   override async chmod(...args: Parameters<Fs['chmod']>): Promise<void> {

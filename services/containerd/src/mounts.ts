@@ -9,6 +9,8 @@ import { join } from 'node:path';
 export interface Mount {
   hostPath: string;
   containerPath: string;
+  /** CRI Mount.readonly: never written through to the host. */
+  readonly?: boolean;
 }
 
 const MOUNT_FILE_LIMIT = 256;

@@ -14,6 +14,7 @@
 import { setMaxListeners } from 'node:events';
 import { posix } from 'node:path';
 import { Bash, defineCommand, getCommandNames, type BashExecResult, type CommandContext } from 'just-bash';
+import type { WriteThrough } from './write-through.js';
 import { ContainerFs } from './containerfs.js';
 import type { Socket } from 'node:net';
 import type { Listener, PortHandler } from './network.js';
@@ -74,6 +75,8 @@ export interface ProcessOptions {
   listen: (port: number, handler: PortHandler) => Promise<Listener>;
   /** Opens an outgoing TCP connection from the pod (see network.ts dialTcp). */
   connect: (host: string, port: number) => Promise<Socket>;
+  /** Writable host mounts whose writes reach the host (write-through.ts). */
+  writeThrough?: WriteThrough;
 }
 
 export interface ExecOutcome {
@@ -195,6 +198,7 @@ export class SimProcess implements ProgramProcess {
       opts.files,
       (pid, s, t) => this.emit(pid, s, t),
       () => this.cpu.checkpoint(),
+      opts.writeThrough,
     );
     // The directories every image's rootfs has, even when no file of the image lies in them (kubectl cp checks `test -d /tmp`).
     for (const [dir, mode] of ROOTFS_DIRS) {

@@ -474,7 +474,7 @@ export class Runtime {
       logPath: c.logPath,
       stdio: { stdin: c.config.stdin, stdinOnce: c.config.stdinOnce, tty: c.config.tty },
       image: c.config.image?.image ?? '',
-      mounts: c.config.mounts.map((m) => ({ hostPath: m.hostPath, containerPath: m.containerPath })),
+      mounts: c.config.mounts.map((m) => ({ hostPath: m.hostPath, containerPath: m.containerPath, readonly: m.readonly })),
     };
   }
 

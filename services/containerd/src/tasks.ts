@@ -10,6 +10,7 @@ import { dirname } from 'node:path';
 import { CriLogWriter } from './logs.js';
 import { copyMounts, dataVersion, isProjected, type Mount } from './mounts.js';
 import { dialTcp, listenPort, type Listener, type NetworkMode, type PortHandler } from './network.js';
+import { WriteThrough } from './write-through.js';
 import { chunkText } from './output.js';
 import { SimProcess, StartError, type ExecOutcome } from './process.js';
 import type { StdioConfig } from './streaming/attach.js';
@@ -165,6 +166,11 @@ export class LocalTasks implements Tasks {
       output: (stream, data) => log.write(stream, chunkText(data)),
       listen: (port, handler) => this.listen(port, handler),
       connect: (host, port) => dialTcp(this.opts.networkMode, this.opts.podIp, host, port, (p) => this.ports[String(p)]),
+      // Projected volumes are the kubelet's files, refreshed from the host (watchMounts), never written to it.
+      writeThrough: new WriteThrough(
+        spec.mounts.filter((m) => m.hostPath && !isProjected(m.hostPath)),
+        this.opts.warn,
+      ),
     });
     let stdinShell: ExecSession | undefined;
     try {

@@ -4,7 +4,7 @@
 // asynchronously through pods/binding, recording Scheduled or
 // FailedScheduling events as upstream does.
 
-import { formatTime, isPodTerminal, type Node, type Pod, type PodCondition } from '@kubelab/api';
+import { formatTime, isPodTerminal, type Node, type PersistentVolume, type PersistentVolumeClaim, type Pod, type PodCondition, type StorageClass } from '@kubelab/api';
 import type { Clientset, EventRecorder, SharedIndexInformer } from '@kubelab/client';
 import type { Logger } from '@kubelab/component-base';
 import { contextFromObject } from '@kubelab/tracing';
@@ -13,7 +13,7 @@ import { SchedulerCache } from './cache/cache.js';
 import { CycleState } from './framework/cycle-state.js';
 import { ActionType, event, Events, matchClusterEvent, nodeUpdateActions, nodeUpdateEvent, type ClusterEvent } from './framework/events.js';
 import type { FitError } from './framework/fit-error.js';
-import type { ClusterActions } from './framework/handle.js';
+import type { ClusterActions, VolumeListers } from './framework/handle.js';
 import type { QueuedPodInfo } from './framework/interface.js';
 import { podKey } from './framework/node-info.js';
 import { DEFAULT_SCHEDULER_NAME, defaultProfile, type Profile } from './framework/profile.js';
@@ -38,6 +38,8 @@ export interface SchedulerDeps {
   podMaxInUnschedulableMs?: number;
   /** Bindings in flight at once before the loop waits (upstream: unbounded goroutines). */
   maxInFlightBindings?: number;
+  /** The storage listers VolumeBinding reads (absent: pods with claims get an Error status). */
+  volumes?: VolumeListers;
 }
 
 const ACTION_ADD_OR_UPDATE_ASSIGNED = event('AssignedPod', ActionType.Add, 'AssignedPodAdd');
@@ -103,7 +105,7 @@ export class Scheduler {
     const registry = deps.registry ?? newInTreeRegistry();
     for (const profile of deps.profiles ?? [defaultProfile()]) {
       if (this.frameworks.has(profile.schedulerName)) throw new Error(`duplicate profile with scheduler name "${profile.schedulerName}"`);
-      this.frameworks.set(profile.schedulerName, new Framework(registry, profile, this.cache, actions));
+      this.frameworks.set(profile.schedulerName, new Framework(registry, profile, this.cache, actions, deps.volumes));
     }
     const first = [...this.frameworks.values()][0]!;
     const eventsByPlugin = new Map<string, ReturnType<Framework['eventsToRegister']> extends Map<string, infer V> ? V : never>();
@@ -151,6 +153,12 @@ export class Scheduler {
         await cs.core.pods(pod.metadata.namespace).patch(pod.metadata.name!, 'merge', { status: { nominatedNodeName: nodeName } }, { subresource: 'status' });
       },
       event: (regarding, type, reason, _action, message) => this.deps.recorderFor(schedulerNameOf(regarding)).event(regarding, type, reason, message),
+      updateClaim: async (claim) => {
+        await cs.core.persistentVolumeClaims(claim.metadata.namespace).update(claim);
+      },
+      updateVolume: async (volume) => {
+        await cs.core.persistentVolumes().update(volume);
+      },
     };
   }
 
@@ -196,6 +204,13 @@ export class Scheduler {
         if (p?.metadata) this.onPodDelete(p);
       },
     });
+  }
+
+  /** Storage changes may make pods with claims schedulable (VolumeBinding's events). */
+  addVolumeEventHandlers(claims: SharedIndexInformer<PersistentVolumeClaim>, volumes: SharedIndexInformer<PersistentVolume>, classes: SharedIndexInformer<StorageClass>): void {
+    claims.addEventHandler({ onAdd: (c) => this.moveAll(Events.PvcAdd, undefined, c), onUpdate: (o, c) => this.moveAll(Events.PvcUpdate, o, c) });
+    volumes.addEventHandler({ onAdd: (v) => this.moveAll(Events.PvAdd, undefined, v), onUpdate: (o, v) => this.moveAll(Events.PvUpdate, o, v) });
+    classes.addEventHandler({ onAdd: (c) => this.moveAll(Events.StorageClassAdd, undefined, c) });
   }
 
   private onPodAdd(p: Pod): void {
@@ -325,7 +340,8 @@ export class Scheduler {
   }
 
   private async bindingCycle(fwk: Framework, state: CycleState, qp: QueuedPodInfo, assumed: Pod, host: string, cycle: number, start: number): Promise<void> {
-    const s = await fwk.runBindPlugins(state, assumed, host);
+    const pre = await fwk.runPreBindPlugins(state, assumed, host);
+    const s = pre ?? (await fwk.runBindPlugins(state, assumed, host));
     if (s && !s.isSuccess()) {
       fwk.runUnreservePlugins(state, assumed, host);
       try {
@@ -335,7 +351,8 @@ export class Scheduler {
       }
       // The assumed pod's resources are free again: pods waiting for them may fit.
       this.moveAll(Events.AssignedPodDelete, assumed, undefined);
-      this.handleSchedulingFailure(fwk, qp, 'SchedulerError', `running Bind plugin "${s.plugin || 'DefaultBinder'}": ${s.message()}`, cycle, start, 'error');
+      const point = pre ? 'PreBind' : 'Bind';
+      this.handleSchedulingFailure(fwk, qp, 'SchedulerError', `running ${point} plugin "${s.plugin || 'DefaultBinder'}": ${s.message()}`, cycle, start, 'error');
       return;
     }
     this.cache.finishBinding(assumed);

@@ -32,6 +32,7 @@ import {
 import { grpcClientInterceptors, type Tracing } from '@kubelab/tracing';
 import { defaultProfile, type Profile } from './framework/profile.js';
 import { newSchedulerMetrics } from './metrics.js';
+import { informerVolumeListers } from './plugins/volume-binding/listers.js';
 import { Scheduler } from './scheduler.js';
 
 export interface StartSchedulerOptions extends LeaderElectionOptions {
@@ -89,7 +90,12 @@ export async function startScheduler(opts: StartSchedulerOptions = {}): Promise<
     if (!r) recorders.set(name, (r = broadcaster.newRecorder({ component: name })));
     return r;
   };
+  const factory = new SharedInformerFactory(cs);
+  const claims = factory.core.persistentVolumeClaims();
+  const volumes = factory.core.persistentVolumes();
+  const classes = factory.storage.storageClasses();
   const scheduler = new Scheduler({
+    volumes: informerVolumeListers(claims, volumes, classes),
     clientset: cs,
     recorderFor,
     logger: log,
@@ -99,10 +105,10 @@ export async function startScheduler(opts: StartSchedulerOptions = {}): Promise<
     ...(opts.podMaxBackoffMs !== undefined ? { podMaxBackoffMs: opts.podMaxBackoffMs } : {}),
   });
 
-  const factory = new SharedInformerFactory(cs);
   const pods = factory.core.pods();
   const nodes = factory.core.nodes();
   scheduler.addAllEventHandlers(pods, nodes);
+  scheduler.addVolumeEventHandlers(claims, volumes, classes);
 
   const stopAll = new AbortController();
   let synced = false;

@@ -38,7 +38,8 @@ export type Group =
   | 'intstr'
   | 'resource'
   | 'apiregistration'
-  | 'batch';
+  | 'batch'
+  | 'storage';
 
 /**
  * A field's type: string, int32, int64, boolean, number, Time, MicroTime,

@@ -21,6 +21,7 @@ import { GROUP_TYPES } from './groups.js';
 import { META_TYPES } from './meta.js';
 import { PROTOBUF_NUMBERS, type ProtobufNumber } from './protobuf-numbers.js';
 import { RBAC_TYPES } from './rbac.js';
+import { STORAGE_TYPES } from './storage.js';
 
 export type { FieldDef, FieldOptions, FieldType, Group, PatchStrategy, PrimitiveType, TypeDef } from './definition.js';
 export { isPrimitiveType } from './definition.js';
@@ -42,6 +43,7 @@ export const SCHEMA: Readonly<Record<string, TypeDef>> = {
   ...APIEXTENSIONS_TYPES,
   ...APIREGISTRATION_TYPES,
   ...BATCH_TYPES,
+  ...STORAGE_TYPES,
 };
 
 /** The OpenAPI component name of a type, e.g. io.k8s.api.core.v1.Pod. */

@@ -11,6 +11,7 @@ import { nameIsDNSSubdomain, validateObjectMeta, validateObjectMetaUpdate } from
 import * as other from './other.js';
 import * as rbac from './rbac.js';
 import * as statefulset from './statefulset.js';
+import * as storage from './storage.js';
 import { lookupKind } from '../resources.js';
 
 type V = (obj: never) => FieldError[];
@@ -54,6 +55,9 @@ const RULES: Record<string, Rules> = {
   'autoscaling/v1/Scale': { create: other.validateScale, update: (n: never) => other.validateScale(n) },
   'batch/v1/Job': { create: batch.validateJob, update: batch.validateJobUpdate, status: batch.validateJobStatusUpdate },
   'batch/v1/CronJob': { create: batch.validateCronJob, update: batch.validateCronJobUpdate, status: batch.validateCronJobStatusUpdate },
+  'v1/PersistentVolume': { create: storage.validatePersistentVolume, update: storage.validatePersistentVolumeUpdate, status: storage.validatePersistentVolumeStatusUpdate },
+  'v1/PersistentVolumeClaim': { create: storage.validatePersistentVolumeClaim, update: storage.validatePersistentVolumeClaimUpdate, status: storage.validatePersistentVolumeClaimStatusUpdate },
+  'storage.k8s.io/v1/StorageClass': { create: storage.validateStorageClass, update: storage.validateStorageClassUpdate },
 };
 
 /** ValidateObjectMetaUpdate plus the create rules for everything but metadata. */

@@ -26,6 +26,9 @@ import type {
   Service,
   ServiceAccount,
   StatefulSet,
+  PersistentVolume,
+  PersistentVolumeClaim,
+  StorageClass,
 } from '@kubelab/api';
 import { Connection, type ConnectionConfig } from '../transport/connection.js';
 import { ResourceClient } from './resource-client.js';
@@ -34,12 +37,13 @@ import type { GroupVersionResource, PodInterface, ResourceInterface, ServiceAcco
 /** A clientset group's accessors: namespace → the typed client of each resource in the group. */
 type GroupClients<G extends TypedGroup> = { [K in keyof TypedGroups[G]]: (namespace?: string) => ResourceInterface<ObjectOf<TypedGroups[G][K]>> };
 
-export interface CoreV1 extends Omit<GroupClients<'core'>, 'pods' | 'nodes' | 'namespaces' | 'serviceAccounts'> {
+export interface CoreV1 extends Omit<GroupClients<'core'>, 'pods' | 'nodes' | 'namespaces' | 'serviceAccounts' | 'persistentVolumes'> {
   pods(namespace?: string): PodInterface<Pod>;
   serviceAccounts(namespace?: string): ServiceAccountInterface<ServiceAccount>;
   // Cluster-scoped: no namespace.
   nodes(): ResourceInterface<Node>;
   namespaces(): ResourceInterface<Namespace>;
+  persistentVolumes(): ResourceInterface<PersistentVolume>;
 }
 export type AppsV1 = GroupClients<'apps'>;
 export type DiscoveryV1 = GroupClients<'discovery'>;
@@ -56,6 +60,10 @@ export interface CertificatesV1 {
 }
 
 export type BatchV1 = GroupClients<'batch'>;
+export interface StorageV1 {
+  // Cluster-scoped: no namespace.
+  storageClasses(): ResourceInterface<StorageClass>;
+}
 
 export interface Clientset {
   core: CoreV1;
@@ -65,6 +73,7 @@ export interface Clientset {
   rbac: RbacV1;
   certificates: CertificatesV1;
   batch: BatchV1;
+  storage: StorageV1;
   /** A client for any served resource (the dynamic client's role). */
   resource<T extends KubeObject = KubeObject>(gvr: GroupVersionResource, namespace?: string): PodInterface<T>;
   /** Closes the connection; running watches end. */
@@ -96,6 +105,9 @@ export const GVR = {
   certificateSigningRequests: { group: 'certificates.k8s.io', version: 'v1', resource: 'certificatesigningrequests' },
   jobs: { group: 'batch', version: 'v1', resource: 'jobs' },
   cronJobs: { group: 'batch', version: 'v1', resource: 'cronjobs' },
+  persistentVolumes: { group: '', version: 'v1', resource: 'persistentvolumes' },
+  persistentVolumeClaims: { group: '', version: 'v1', resource: 'persistentvolumeclaims' },
+  storageClasses: { group: 'storage.k8s.io', version: 'v1', resource: 'storageclasses' },
 } as const satisfies Record<string, GroupVersionResource>;
 
 /** A GVR carrying the type of its objects (compile time only). */
@@ -120,6 +132,8 @@ export const TYPED_GROUPS = {
     configMaps: typed<ConfigMap>(GVR.configMaps),
     secrets: typed<Secret>(GVR.secrets),
     serviceAccounts: typed<ServiceAccount>(GVR.serviceAccounts),
+    persistentVolumes: typed<PersistentVolume>(GVR.persistentVolumes),
+    persistentVolumeClaims: typed<PersistentVolumeClaim>(GVR.persistentVolumeClaims),
   },
   apps: {
     deployments: typed<Deployment>(GVR.deployments),
@@ -138,9 +152,18 @@ export const TYPED_GROUPS = {
   },
   certificates: { certificateSigningRequests: typed<CertificateSigningRequest>(GVR.certificateSigningRequests) },
   batch: { jobs: typed<Job>(GVR.jobs), cronJobs: typed<CronJob>(GVR.cronJobs) },
+  storage: { storageClasses: typed<StorageClass>(GVR.storageClasses) },
 };
 export type TypedGroups = typeof TYPED_GROUPS;
-const CLUSTER_SCOPED: ReadonlySet<GroupVersionResource> = new Set([GVR.nodes, GVR.namespaces, GVR.clusterRoles, GVR.clusterRoleBindings, GVR.certificateSigningRequests]);
+const CLUSTER_SCOPED: ReadonlySet<GroupVersionResource> = new Set([
+  GVR.nodes,
+  GVR.namespaces,
+  GVR.clusterRoles,
+  GVR.clusterRoleBindings,
+  GVR.certificateSigningRequests,
+  GVR.persistentVolumes,
+  GVR.storageClasses,
+]);
 export type TypedGroup = keyof TypedGroups;
 
 /** One accessor per resource of a group: make(its GVR). */
@@ -163,6 +186,7 @@ export function buildClientset(factory: Factory, close: () => void): Clientset {
     rbac: group('rbac') as RbacV1,
     certificates: group('certificates') as CertificatesV1,
     batch: group('batch') as BatchV1,
+    storage: group('storage') as StorageV1,
     resource: (gvr, ns) => f(gvr, ns),
     close,
   };

@@ -100,6 +100,7 @@ export class SharedInformerFactory {
   readonly rbac = this.group('rbac');
   readonly certificates = this.group('certificates');
   readonly batch = this.group('batch');
+  readonly storage = this.group('storage');
 
   private group<G extends TypedGroup>(g: G): InformerGroup<G> {
     // The object types are the table's, known at compile time only.

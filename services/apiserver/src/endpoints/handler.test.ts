@@ -109,6 +109,7 @@ describe('discovery and version', () => {
       'apiextensions.k8s.io',
       'apiregistration.k8s.io',
       'batch',
+      'storage.k8s.io',
     ]);
     // kubectl auth whoami 1.27 asks v1beta1, later ones v1 first.
     expect(apis.groups[5]).toEqual({
@@ -201,6 +202,7 @@ describe('openapi v3', () => {
       'apis/apiextensions.k8s.io/v1',
       'apis/apiregistration.k8s.io/v1',
       'apis/batch/v1',
+      'apis/storage.k8s.io/v1',
     ]);
     const url = root.paths['api/v1']!.serverRelativeURL;
     expect(url).toMatch(/^\/openapi\/v3\/api\/v1\?hash=[0-9A-F]{128}$/);

@@ -11,6 +11,7 @@ import { nodePrinter } from './node.js';
 import { podPrinter } from './pod.js';
 import { roleBindingPrinter } from './rbac.js';
 import { endpointSlicePrinter, endpointsPrinter, servicePrinter } from './service.js';
+import { persistentVolumeClaimPrinter, persistentVolumePrinter, storageClassPrinter } from './storage.js';
 import type { Obj, Printer, Table, TableRow } from './table.js';
 
 export { humanDuration, since } from './duration.js';
@@ -45,6 +46,9 @@ export const PRINTERS: ReadonlyMap<string, Printer> = new Map([
   ['APIService', apiServicePrinter],
   ['Job', jobPrinter],
   ['CronJob', cronJobPrinter],
+  ['PersistentVolume', persistentVolumePrinter],
+  ['PersistentVolumeClaim', persistentVolumeClaimPrinter],
+  ['StorageClass', storageClassPrinter],
 ]);
 
 export function printerFor(kind: string): Printer {

@@ -19,6 +19,7 @@ import { prepareCsrForCreate, prepareCsrForUpdate, validateCsrRequest } from './
 import { isCrdResource, prepareCrdForCreate, prepareCrdForUpdate } from '../apiextensions/crd.js';
 import { validateCrd } from '../apiextensions/validation.js';
 import { prepareCronJobForCreate, prepareJobForCreate } from './batch.js';
+import { isPersistentVolumeClaims, isPersistentVolumes, preparePersistentVolumeStatus, prepareStorageForCreate } from './storage.js';
 import type { CustomResourceDefinition } from '@kubelab/api';
 
 type Obj = KubeObject & { spec?: Record<string, unknown>; status?: Record<string, unknown> } & Record<string, unknown>;
@@ -103,6 +104,8 @@ export function prepareForCreate(info: ResourceInfo, o: Obj, user?: UserInfo): v
     prepareJobForCreate(o);
   } else if (isKind(info, 'batch', 'cronjobs')) {
     prepareCronJobForCreate(o);
+  } else if (isPersistentVolumes(info) || isPersistentVolumeClaims(info)) {
+    prepareStorageForCreate(info, o);
   }
 }
 
@@ -136,6 +139,7 @@ export function prepareForUpdate(info: ResourceInfo, next: Obj, old: Obj, subres
     if (next.metadata?.annotations !== undefined) out.metadata.annotations = next.metadata.annotations;
     // The QoS class is set once at create; a writer that leaves it out (an old kubelet rejecting the pod) keeps it.
     if (isKind(info, '', 'pods') && out.status && !out.status.qosClass && old.status?.qosClass) out.status = { ...out.status, qosClass: old.status.qosClass };
+    if (isPersistentVolumes(info)) preparePersistentVolumeStatus(out, old);
   } else if (subresource === 'ephemeralcontainers') {
     // dropNonEphemeralContainerUpdates: only spec.ephemeralContainers comes from the client.
     out = { ...old, metadata: { ...old.metadata }, spec: { ...(old.spec ?? {}), ephemeralContainers: next.spec?.ephemeralContainers } } as Obj;

@@ -25,6 +25,10 @@ import { ReplicaSetController } from './replicaset/replicaset-controller.js';
 import { ServiceAccountController } from './serviceaccount/serviceaccount-controller.js';
 import { TaintEvictionController } from './taint-eviction/taint-eviction-controller.js';
 import { registerBatchControllers } from './batch.js';
+import { PersistentVolumeController } from './volume/persistentvolume/pv-controller.js';
+import { LocalPathProvisioner } from './volume/local-path/local-path-provisioner.js';
+import { PvcProtectionController } from './volume/protection/pvc-protection-controller.js';
+import { PvProtectionController } from './volume/protection/pv-protection-controller.js';
 
 const readRootCA = (file: string) => (file ? readFileSync(file, 'utf8') : '');
 
@@ -146,6 +150,29 @@ export function defaultRegistry(): ControllerRegistry {
       workers: () => 1,
       create: (ctx) => new CsrCleanerController(ctx),
     })
-    .register({ name: 'token-cleaner-controller', aliases: ['tokencleaner'], serviceAccount: 'token-cleaner', workers: () => 1, disabledByDefault: true, create: (ctx) => new TokenCleaner(ctx) });
+    .register({ name: 'token-cleaner-controller', aliases: ['tokencleaner'], serviceAccount: 'token-cleaner', workers: () => 1, disabledByDefault: true, create: (ctx) => new TokenCleaner(ctx) })
+    .register({
+      name: 'persistentvolume-binder-controller',
+      aliases: ['persistentvolume-binder'],
+      serviceAccount: 'persistent-volume-binder',
+      workers: () => 1,
+      create: (ctx) => new PersistentVolumeController(ctx),
+    })
+    // Not kube-controller-manager's: kind's local-path-provisioner addon, run here (docs/architecture.md).
+    .register({ name: 'local-path-provisioner', aliases: [], serviceAccount: 'persistent-volume-binder', workers: () => 1, create: (ctx) => new LocalPathProvisioner(ctx) })
+    .register({
+      name: 'persistentvolumeclaim-protection-controller',
+      aliases: ['pvc-protection'],
+      serviceAccount: 'pvc-protection-controller',
+      workers: () => 1,
+      create: (ctx) => new PvcProtectionController(ctx),
+    })
+    .register({
+      name: 'persistentvolume-protection-controller',
+      aliases: ['pv-protection'],
+      serviceAccount: 'pv-protection-controller',
+      workers: () => 1,
+      create: (ctx) => new PvProtectionController(ctx),
+    });
   return registerBatchControllers(r);
 }

@@ -15,6 +15,7 @@ import { podRef, type Recorder } from '../events.js';
 import { makeMounts, type CriMount, type MountedVolume } from './mounts.js';
 import { podDir, podsDir } from './paths.js';
 import type { VolumeHost } from './plugin.js';
+import { persistentVolumeClaimPlugin } from './persistentvolumeclaim.js';
 import { defaultPlugins, type PluginRegistry } from './plugins.js';
 import type { ObjectSource } from './sources.js';
 import type { ServiceAccountTokenSource } from '../token/manager.js';
@@ -125,7 +126,8 @@ export class VolumeManager {
     for (const v of pod.spec?.volumes ?? []) {
       if (!done?.has(v.name)) continue;
       const plugin = this.plugins.find(v);
-      out.set(v.name, { hostPath: plugin.path(this.host, pod, v), readOnly: plugin.readOnly });
+      // A claim mounted readOnly is read-only in every container (upstream: the PVC source's readOnly).
+      out.set(v.name, { hostPath: plugin.path(this.host, pod, v), readOnly: plugin.readOnly || v.persistentVolumeClaim?.readOnly === true });
     }
     return out;
   }
@@ -139,6 +141,7 @@ export class VolumeManager {
   /** Tears down a pod's volumes and removes its directory (upstream cleanupOrphanedPodDirs). */
   cleanupPod(uid: string): void {
     this.mounted.delete(uid);
+    persistentVolumeClaimPlugin.forget(uid);
     this.o.tokens?.deleteServiceAccountToken?.(uid);
     for (const k of [...this.lastFailure.keys()]) {
       if (k.startsWith(`${uid}/`)) {

@@ -13,6 +13,7 @@ export const PLUGIN = {
   downwardAPI: 'kubernetes.io/downward-api',
   projected: 'kubernetes.io/projected',
   hostPath: 'kubernetes.io/host-path',
+  persistentVolumeClaim: 'kubernetes.io/persistent-claim',
 } as const;
 
 export type PluginName = (typeof PLUGIN)[keyof typeof PLUGIN];

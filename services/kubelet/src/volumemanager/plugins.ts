@@ -7,6 +7,7 @@ import { downwardAPIPlugin } from './downwardapi.js';
 import { emptyDirPlugin } from './emptydir.js';
 import { hostPathPlugin } from './hostpath.js';
 import type { VolumePlugin } from './plugin.js';
+import { persistentVolumeClaimPlugin } from './persistentvolumeclaim.js';
 import { projectedPlugin } from './projected.js';
 import { secretPlugin } from './secret.js';
 
@@ -29,4 +30,5 @@ export class PluginRegistry {
   }
 }
 
-export const defaultPlugins = (): PluginRegistry => new PluginRegistry([emptyDirPlugin, configMapPlugin, secretPlugin, downwardAPIPlugin, projectedPlugin, hostPathPlugin]);
+export const defaultPlugins = (): PluginRegistry =>
+  new PluginRegistry([emptyDirPlugin, configMapPlugin, secretPlugin, downwardAPIPlugin, projectedPlugin, hostPathPlugin, persistentVolumeClaimPlugin]);

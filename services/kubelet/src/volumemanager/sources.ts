@@ -2,7 +2,7 @@
 // configmap.Manager / secret.Manager). A missing object is the manager's
 // NotFound error, whose text users see in events: `configmap "x" not found`.
 
-import { isNotFound, type ConfigMap, type Secret } from '@kubelab/api';
+import { isNotFound, type ConfigMap, type PersistentVolume, type PersistentVolumeClaim, type Secret } from '@kubelab/api';
 import type { Clientset } from '@kubelab/client';
 import type { Context } from '@kubelab/tracing';
 
@@ -11,6 +11,9 @@ export interface ObjectSource {
   configMap(namespace: string, name: string): Promise<ConfigMap | undefined>;
   /** The Secret, or undefined when it does not exist; other failures throw. */
   secret(namespace: string, name: string): Promise<Secret | undefined>;
+  /** The claim a persistentVolumeClaim volume names, and the volume bound to it (absent: such volumes cannot be set up). */
+  persistentVolumeClaim?(namespace: string, name: string): Promise<PersistentVolumeClaim | undefined>;
+  persistentVolume?(name: string): Promise<PersistentVolume | undefined>;
 }
 
 const NOT_FOUND = Symbol.for('kubelab.kubelet.ObjectNotFound');
@@ -76,6 +79,8 @@ export function apiObjectSource(cs: Clientset, opts?: { traceContext: Context })
   return {
     configMap: (ns, name) => orUndefined(() => cs.core.configMaps(ns).get(name, opts)),
     secret: (ns, name) => orUndefined(() => cs.core.secrets(ns).get(name, opts)),
+    persistentVolumeClaim: (ns, name) => orUndefined(() => cs.core.persistentVolumeClaims(ns).get(name, opts)),
+    persistentVolume: (name) => orUndefined(() => cs.core.persistentVolumes().get(name, opts)),
   };
 }
 

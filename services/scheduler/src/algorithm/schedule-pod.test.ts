@@ -140,7 +140,8 @@ describe('Registry', () => {
   });
   it('builds the default profile from the in-tree registry', () => {
     const fwk = new Framework(newInTreeRegistry(), defaultProfile(), new SchedulerCache());
-    expect(fwk.filter.map((p) => p.name)).toEqual(['NodeUnschedulable', 'NodeName', 'TaintToleration', 'NodeAffinity', 'NodePorts', 'NodeResourcesFit']);
+    expect(fwk.filter.map((p) => p.name)).toEqual(['NodeUnschedulable', 'NodeName', 'TaintToleration', 'NodeAffinity', 'NodePorts', 'NodeResourcesFit', 'VolumeBinding']);
+    expect(fwk.preBind.map((p) => p.name)).toEqual(['VolumeBinding']);
     expect(fwk.score.map((s) => [s.plugin.name, s.weight])).toEqual([
       ['TaintToleration', 3],
       ['NodeAffinity', 2],

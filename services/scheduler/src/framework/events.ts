@@ -4,7 +4,7 @@
 import type { Node } from '@kubelab/api';
 
 /** What kind of object changed; Pod matches AssignedPod and UnscheduledPod. */
-export type EventResource = 'Pod' | 'AssignedPod' | 'UnscheduledPod' | 'Node' | '*';
+export type EventResource = 'Pod' | 'AssignedPod' | 'UnscheduledPod' | 'Node' | 'PersistentVolumeClaim' | 'PersistentVolume' | 'StorageClass' | '*';
 
 /** Action bits (framework.ActionType); specific updates are bits inside Update. */
 export const ActionType = {
@@ -68,6 +68,11 @@ export const Events = {
   UnscheduledPodTolerationChange: event('UnscheduledPod', ActionType.UpdatePodToleration, 'UnscheduledPodUpdate'),
   UnschedulableTimeout: event('*', All, 'UnschedulableTimeout'),
   ForceActivate: event('*', All, 'ForceActivate'),
+  PvcAdd: event('PersistentVolumeClaim', ActionType.Add, 'PvcAdd'),
+  PvcUpdate: event('PersistentVolumeClaim', ActionType.UpdateOther, 'PvcUpdate'),
+  PvAdd: event('PersistentVolume', ActionType.Add, 'PvAdd'),
+  PvUpdate: event('PersistentVolume', ActionType.UpdateOther, 'PvUpdate'),
+  StorageClassAdd: event('StorageClass', ActionType.Add, 'StorageClassAdd'),
 } as const;
 
 /** Classifies a node update into its specific action bits (upstream nodeSchedulingPropertiesChange). */

@@ -2,7 +2,7 @@
 // snapshot, the framework itself (preemption re-runs filters) and the API
 // actions (binding, deleting victims) the scheduler wires to its client.
 
-import type { Pod } from '@kubelab/api';
+import type { PersistentVolume, PersistentVolumeClaim, Pod, StorageClass } from '@kubelab/api';
 import type { CycleState } from './cycle-state.js';
 import type { NodeInfo } from './node-info.js';
 import type { Status } from './status.js';
@@ -23,11 +23,25 @@ export interface ClusterActions {
   setNominatedNodeName?(pod: Pod, nodeName: string): Promise<void>;
   /** Records an event about `regarding` (pod), with the related object when there is one. */
   event?(regarding: Pod, type: 'Normal' | 'Warning', reason: string, action: string, message: string, related?: Pod): void;
+  /** Writes a claim (VolumeBinding: the selected-node annotation) and a volume (its claimRef). */
+  updateClaim?(claim: PersistentVolumeClaim): Promise<void>;
+  updateVolume?(volume: PersistentVolume): Promise<void>;
+}
+
+/** The storage objects VolumeBinding reads (upstream: the PVC, PV and StorageClass listers of the informer factory). */
+export interface VolumeListers {
+  claim(namespace: string, name: string): PersistentVolumeClaim | undefined;
+  volumes(): PersistentVolume[];
+  storageClass(name: string): StorageClass | undefined;
+  /** Resolves once every named claim (`ns/name`) is bound, as the PV controller finishes binding; rejects after timeoutMs. */
+  waitForBound(claims: readonly string[], timeoutMs: number): Promise<void>;
 }
 
 export interface Handle {
   snapshot: SnapshotLister;
   actions: ClusterActions;
+  /** Absent: no storage informers (VolumeBinding reports an Error status for pods with claims). */
+  volumes?: VolumeListers;
   /** Filters of the profile, with nothing skipped (used by preemption dry runs). */
   runFilterPlugins(state: CycleState, pod: Pod, nodeInfo: NodeInfo): Status | undefined;
 }

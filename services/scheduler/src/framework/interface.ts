@@ -90,6 +90,11 @@ export interface ReservePlugin extends Plugin {
   unreserve(state: CycleState, pod: Pod, nodeName: string): void;
 }
 
+export interface PreBindPlugin extends Plugin {
+  /** Runs before Bind (VolumeBinding writes the volume decisions and waits for them); a failure fails the binding cycle. */
+  preBind(state: CycleState, pod: Pod, nodeName: string): Promise<Status | undefined>;
+}
+
 export interface BindPlugin extends Plugin {
   /** Skip lets the next bind plugin try. */
   bind(state: CycleState, pod: Pod, nodeName: string): Promise<Status | undefined>;
@@ -116,6 +121,7 @@ export const is = {
   preScore: (p: Plugin): p is PreScorePlugin => typeof (p as PreScorePlugin).preScore === 'function',
   score: (p: Plugin): p is ScorePlugin => typeof (p as ScorePlugin).score === 'function',
   reserve: (p: Plugin): p is ReservePlugin => typeof (p as ReservePlugin).reserve === 'function',
+  preBind: (p: Plugin): p is PreBindPlugin => typeof (p as PreBindPlugin).preBind === 'function',
   bind: (p: Plugin): p is BindPlugin => typeof (p as BindPlugin).bind === 'function',
   enqueueExtensions: (p: Plugin): p is EnqueueExtensions => typeof (p as EnqueueExtensions).eventsToRegister === 'function',
 };

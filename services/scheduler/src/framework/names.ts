@@ -12,6 +12,7 @@ export const Names = {
   NodeResourcesBalancedAllocation: 'NodeResourcesBalancedAllocation',
   DefaultPreemption: 'DefaultPreemption',
   DefaultBinder: 'DefaultBinder',
+  VolumeBinding: 'VolumeBinding',
 } as const;
 
 export type PluginName = (typeof Names)[keyof typeof Names];

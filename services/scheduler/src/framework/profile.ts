@@ -33,6 +33,7 @@ export function defaultProfile(schedulerName = DEFAULT_SCHEDULER_NAME): Profile 
       { name: Names.NodeAffinity, weight: 2 },
       { name: Names.NodePorts },
       { name: Names.NodeResourcesFit, weight: 1 },
+      { name: Names.VolumeBinding },
       { name: Names.DefaultPreemption },
       { name: Names.NodeResourcesBalancedAllocation, weight: 1 },
       { name: Names.DefaultBinder },

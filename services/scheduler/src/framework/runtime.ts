@@ -5,7 +5,7 @@
 
 import type { Pod } from '@kubelab/api';
 import { CycleState } from './cycle-state.js';
-import type { ClusterActions, Handle, SnapshotLister } from './handle.js';
+import type { ClusterActions, Handle, SnapshotLister, VolumeListers } from './handle.js';
 import {
   is,
   MAX_NODE_SCORE,
@@ -21,6 +21,7 @@ import {
   type PreEnqueuePlugin,
   type PreFilterPlugin,
   type PreFilterResult,
+  type PreBindPlugin,
   type PreScorePlugin,
   type QueueSortPlugin,
   type ReservePlugin,
@@ -43,15 +44,17 @@ export class Framework {
   readonly preScore: PreScorePlugin[] = [];
   readonly score: { plugin: ScorePlugin; weight: number }[] = [];
   readonly reserve: ReservePlugin[] = [];
+  readonly preBind: PreBindPlugin[] = [];
   readonly bind: BindPlugin[] = [];
   private readonly scoreBuffer: NodeScore[] = [];
 
-  constructor(registry: Registry, profile: Profile, snapshot: SnapshotLister, actions: ClusterActions = {}) {
+  constructor(registry: Registry, profile: Profile, snapshot: SnapshotLister, actions: ClusterActions = {}, volumes?: VolumeListers) {
     this.profileName = profile.schedulerName;
     this.percentageOfNodesToScore = profile.percentageOfNodesToScore ?? 0;
     const handle: Handle = {
       snapshot,
       actions,
+      ...(volumes ? { volumes } : {}),
       runFilterPlugins: (state, pod, nodeInfo) => this.runFilterPlugins(state, pod, nodeInfo, false),
     };
     let queueSort: QueueSortPlugin | undefined;
@@ -76,6 +79,7 @@ export class Framework {
         this.score.push({ plugin: p, weight });
       }
       if (is.reserve(p)) this.reserve.push(p);
+      if (is.preBind(p)) this.preBind.push(p);
       if (is.bind(p)) this.bind.push(p);
     }
     if (!queueSort) throw new Error(`profile ${profile.schedulerName}: a queue sort plugin is required`);
@@ -234,6 +238,20 @@ export class Framework {
 
   runUnreservePlugins(state: CycleState, pod: Pod, nodeName: string): void {
     for (let i = this.reserve.length - 1; i >= 0; i--) this.reserve[i]!.unreserve(state, pod, nodeName);
+  }
+
+  /** PreBind: the first failure ends the loop (upstream RunPreBindPlugins). */
+  async runPreBindPlugins(state: CycleState, pod: Pod, nodeName: string): Promise<Status | undefined> {
+    for (const p of this.preBind) {
+      let s: Status | undefined;
+      try {
+        s = await p.preBind(state, pod, nodeName);
+      } catch (err) {
+        s = asStatus(err);
+      }
+      if (s && !s.isSuccess() && !s.isSkip()) return s.withPlugin(p.name);
+    }
+    return undefined;
   }
 
   async runBindPlugins(state: CycleState, pod: Pod, nodeName: string): Promise<Status | undefined> {

@@ -14,6 +14,7 @@ import { newNodeUnschedulable } from './node-unschedulable/node-unschedulable.js
 import { newPrioritySort } from './queue-sort/priority-sort.js';
 import { newSchedulingGates } from './scheduling-gates/scheduling-gates.js';
 import { newTaintToleration } from './taint-toleration/taint-toleration.js';
+import { newVolumeBinding } from './volume-binding/volume-binding.js';
 
 export function newInTreeRegistry(): Registry {
   return new Registry({
@@ -28,5 +29,6 @@ export function newInTreeRegistry(): Registry {
     [Names.NodeResourcesBalancedAllocation]: newBalancedAllocation,
     [Names.DefaultPreemption]: newDefaultPreemption,
     [Names.DefaultBinder]: newDefaultBinder,
+    [Names.VolumeBinding]: newVolumeBinding,
   });
 }

@@ -919,3 +919,6 @@ export interface Event extends KubeObject {
   reportingInstance?: string;
 }
 export type EventList = KubeList<Event>;
+
+// PersistentVolume, PersistentVolumeClaim and their parts.
+export * from './persistentvolume.js';

@@ -5,9 +5,9 @@
 // pods lead to it. Kept in step with the watch cache one pod change at a
 // time, so a request is one map lookup, never a scan of the pods.
 
-import type { Container, Pod } from '@kubelab/api';
+import type { Container, PersistentVolume, Pod } from '@kubelab/api';
 
-export type VertexType = 'pod' | 'secret' | 'configmap' | 'persistentvolumeclaim' | 'serviceaccount' | 'resourceclaim';
+export type VertexType = 'pod' | 'secret' | 'configmap' | 'persistentvolumeclaim' | 'persistentvolume' | 'serviceaccount' | 'resourceclaim';
 
 const vertex = (type: VertexType, namespace: string, name: string): string => `${type}/${namespace}/${name}`;
 
@@ -95,8 +95,24 @@ export class NodeGraph {
     }
   }
 
+  /** PersistentVolume name → the claim vertex its claimRef names (upstream AddPV's pv → pvc edge). */
+  private readonly claimOfVolume = new Map<string, string>();
+
+  /** A volume was added, changed or deleted (cur undefined). */
+  onPersistentVolume(cur: PersistentVolume | undefined, prev: PersistentVolume | undefined): void {
+    const name = (cur ?? prev)?.metadata.name;
+    if (!name) return;
+    const ref = cur?.spec?.claimRef;
+    if (ref?.name) this.claimOfVolume.set(name, vertex('persistentvolumeclaim', ref.namespace ?? '', ref.name));
+    else this.claimOfVolume.delete(name);
+  }
+
   /** Whether a pod bound to `node` leads to the object (upstream hasPathFrom). */
   hasPath(node: string, type: VertexType, namespace: string, name: string): boolean {
+    if (type === 'persistentvolume') {
+      const claim = this.claimOfVolume.get(name);
+      return claim !== undefined && (this.nodesOf.get(claim)?.get(node) ?? 0) > 0;
+    }
     return (this.nodesOf.get(vertex(type, namespace, name))?.get(node) ?? 0) > 0;
   }
 

@@ -26,6 +26,9 @@ function graph(): NodeGraph {
     undefined,
   );
   g.onPod(pod('pending', undefined, { volumes: [{ name: 's', secret: { secretName: 'pending-secret' } }] }), undefined);
+  // pv-data is bound to claim data; pv-free to nothing.
+  g.onPersistentVolume({ metadata: { name: 'pv-data' }, spec: { claimRef: { namespace: 'default', name: 'data' } } }, undefined);
+  g.onPersistentVolume({ metadata: { name: 'pv-free' }, spec: {} }, undefined);
   return g;
 }
 
@@ -49,6 +52,9 @@ describe('NodeAuthorizer', () => {
     ['no cluster-wide secret reads', node('node-1'), 'list', { group: '', resource: 'secrets' }, no('can only read namespaced object of this type')],
     ['configmaps likewise', node('node-1'), 'get', core('configmaps', 'default', 'cfg'), ALLOW],
     ['claims: get only', node('node-1'), 'get', core('persistentvolumeclaims', 'default', 'data'), ALLOW],
+    ['the volume bound to its pods claim', node('node-1'), 'get', { group: '', resource: 'persistentvolumes', name: 'pv-data' }, ALLOW],
+    ['not that volume for node-2', node('node-2'), 'get', { group: '', resource: 'persistentvolumes', name: 'pv-data' }, NO_RELATION('node-2')],
+    ['not an unbound volume', node('node-1'), 'get', { group: '', resource: 'persistentvolumes', name: 'pv-free' }, NO_RELATION('node-1')],
     ['claims: no list', node('node-1'), 'list', { group: '', resource: 'persistentvolumeclaims', namespace: 'default' }, no('can only get individual resources of this type')],
     ['tokens for its pods service account', node('node-1'), 'create', core('serviceaccounts', 'default', 'builder', 'token'), ALLOW],
     ['no tokens for others', node('node-1'), 'create', core('serviceaccounts', 'default', 'default', 'token'), NO_RELATION('node-1')],

@@ -51,8 +51,8 @@ export class NodeAuthorizer implements Authorizer, RuleResolver {
         case 'persistentvolumeclaims.':
           return a.subresource === 'status' ? this.statusUpdate(nodeName, 'persistentvolumeclaim', a) : this.get(nodeName, 'persistentvolumeclaim', a);
         case 'persistentvolumes.':
-          // kubelab serves no PersistentVolumes: the graph never leads to one.
-          return this.get(nodeName, undefined, a);
+          // Through the claim bound to it: node ← pod ← pvc ← pv.
+          return this.get(nodeName, 'persistentvolume', a);
         case 'resourceclaims.resource.k8s.io':
           return this.get(nodeName, 'resourceclaim', a);
         case 'volumeattachments.storage.k8s.io':

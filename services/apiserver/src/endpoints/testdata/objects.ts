@@ -528,6 +528,38 @@ export const OBJECTS: Record<string, object> = {
     },
     status: { active: [{ kind: 'Job', namespace: 'default', name: 'x-29149320', uid: 'u2', apiVersion: 'batch/v1', resourceVersion: '42' }], lastScheduleTime: '2025-06-01T12:00:00Z' },
   },
+  PersistentVolume: {
+    apiVersion: 'v1',
+    kind: 'PersistentVolume',
+    metadata: meta('pvc-1234'),
+    spec: {
+      capacity: { storage: '128Mi' },
+      accessModes: ['ReadWriteOnce'],
+      claimRef: { kind: 'PersistentVolumeClaim', namespace: 'default', name: 'data', uid: 'c0ffee', apiVersion: 'v1', resourceVersion: '7' },
+      persistentVolumeReclaimPolicy: 'Delete',
+      storageClassName: 'standard',
+      volumeMode: 'Filesystem',
+      hostPath: { path: '/var/local-path-provisioner/pvc-1234_default_data', type: 'DirectoryOrCreate' },
+      nodeAffinity: { required: { nodeSelectorTerms: [{ matchExpressions: [{ key: 'kubernetes.io/hostname', operator: 'In', values: ['node-1'] }] }] } },
+    },
+    status: { phase: 'Bound', lastPhaseTransitionTime: '2025-06-01T11:00:01Z' },
+  },
+  PersistentVolumeClaim: {
+    apiVersion: 'v1',
+    kind: 'PersistentVolumeClaim',
+    metadata: meta('data', 'default'),
+    spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '128Mi' } }, volumeName: 'pvc-1234', storageClassName: 'standard', volumeMode: 'Filesystem' },
+    status: { phase: 'Bound', accessModes: ['ReadWriteOnce'], capacity: { storage: '128Mi' } },
+  },
+  StorageClass: {
+    apiVersion: 'storage.k8s.io/v1',
+    kind: 'StorageClass',
+    metadata: meta('standard'),
+    provisioner: 'rancher.io/local-path',
+    reclaimPolicy: 'Delete',
+    volumeBindingMode: 'WaitForFirstConsumer',
+    allowVolumeExpansion: true,
+  },
 };
 
 export type { KubeObject };

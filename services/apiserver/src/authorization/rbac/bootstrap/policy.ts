@@ -401,6 +401,19 @@ function controllerRoles(): ClusterRole[] {
       eventsRule(),
     ]),
     c('ttl-after-finished-controller', [rule(['get', 'list', 'watch', 'delete'], [batch], ['jobs']), eventsRule()]),
+    // Persistent storage: the binder (with kubelab's local-path provisioner in it) and the protection controllers.
+    c('persistent-volume-binder', [
+      rule(['get', 'list', 'watch', 'update', 'create', 'delete'], [core], ['persistentvolumes']),
+      rule(['update'], [core], ['persistentvolumes/status']),
+      rule(['get', 'list', 'watch', 'update'], [core], ['persistentvolumeclaims']),
+      rule(['update'], [core], ['persistentvolumeclaims/status']),
+      rule(['list', 'watch', 'get', 'create', 'delete'], [core], ['pods']),
+      rule(READ, [storage], ['storageclasses']),
+      rule(['list', 'watch'], [core], ['nodes']),
+      eventsRule(),
+    ]),
+    c('pvc-protection-controller', [rule(['get', 'list', 'watch', 'update'], [core], ['persistentvolumeclaims']), rule(['list', 'watch', 'get'], [core], ['pods']), eventsRule()]),
+    c('pv-protection-controller', [rule(['get', 'list', 'watch', 'update'], [core], ['persistentvolumes']), eventsRule()]),
   ];
 }
 
