@@ -214,3 +214,6 @@ export { canonicalJson, semanticJson } from './helpers/canonical-json.js';
 
 // net: IPv4 addresses and CIDRs (k8s.io/utils/net)
 export { formatIpv4, formatIpv4Cidr, ipv4CidrContains, ipv4CidrSize, parseIpv4, parseIpv4Cidr, type Ipv4Cidr } from './net/ipv4.js';
+
+// policy/v1 PodDisruptionBudget
+export type { Eviction, PodDisruptionBudget, PodDisruptionBudgetSpec, PodDisruptionBudgetStatus } from './policy/v1/types.js';

@@ -111,6 +111,7 @@ export const RESOURCES: readonly ResourceInfo[] = [
   // Served from core events' storage, converted (upstream: the events REST storage installed twice).
   r('events.k8s.io', 'Event', 'events', true, { shortNames: ['ev'], schemaType: 'EventsEvent', storedAs: { group: '', resource: 'events' } }),
   r('apiextensions.k8s.io', 'CustomResourceDefinition', 'customresourcedefinitions', false, { shortNames: ['crd', 'crds'], categories: ['api-extensions'], subresources: ['status'] }),
+  r('policy', 'PodDisruptionBudget', 'poddisruptionbudgets', true, { shortNames: ['pdb'], subresources: ['status'] }),
 ];
 
 /** Whether objects of a resource are kept in its own storage (the create-only reviews and events.k8s.io are not): what lists, watches and caches walk. */

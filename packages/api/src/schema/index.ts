@@ -17,6 +17,7 @@ import { type TypeDef } from './definition.js';
 import { EVENTS_TYPES } from './events.js';
 import { GROUP_TYPES } from './groups.js';
 import { META_TYPES } from './meta.js';
+import { POLICY_TYPES } from './policy.js';
 import { PROTOBUF_NUMBERS, type ProtobufNumber } from './protobuf-numbers.js';
 import { RBAC_TYPES } from './rbac.js';
 
@@ -38,6 +39,7 @@ export const SCHEMA: Readonly<Record<string, TypeDef>> = {
   ...CERTIFICATES_TYPES,
   ...EVENTS_TYPES,
   ...APIEXTENSIONS_TYPES,
+  ...POLICY_TYPES,
 };
 
 /** The OpenAPI component name of a type, e.g. io.k8s.api.core.v1.Pod. */

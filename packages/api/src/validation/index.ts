@@ -8,6 +8,7 @@ import * as core from './core.js';
 import { required } from './field.js';
 import { nameIsDNSSubdomain, validateObjectMeta, validateObjectMetaUpdate } from './meta.js';
 import * as other from './other.js';
+import * as policy from './policy.js';
 import * as rbac from './rbac.js';
 import { lookupKind } from '../resources.js';
 
@@ -48,6 +49,7 @@ const RULES: Record<string, Rules> = {
     subresources: { status: certificates.validateCertificateSigningRequestStatusUpdate, approval: certificates.validateCertificateSigningRequestApprovalUpdate },
   },
   'autoscaling/v1/Scale': { create: other.validateScale, update: (n: never) => other.validateScale(n) },
+  'policy/v1/PodDisruptionBudget': { create: policy.validatePodDisruptionBudget, update: policy.validatePodDisruptionBudgetUpdate, status: policy.validatePodDisruptionBudgetStatusUpdate },
 };
 
 /** ValidateObjectMetaUpdate plus the create rules for everything but metadata. */
