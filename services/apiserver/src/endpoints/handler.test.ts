@@ -107,6 +107,7 @@ describe('discovery and version', () => {
       'certificates.k8s.io',
       'events.k8s.io',
       'apiextensions.k8s.io',
+      'policy',
     ]);
     // kubectl auth whoami 1.27 asks v1beta1, later ones v1 first.
     expect(apis.groups[5]).toEqual({
@@ -197,6 +198,7 @@ describe('openapi v3', () => {
       'apis/certificates.k8s.io/v1',
       'apis/events.k8s.io/v1',
       'apis/apiextensions.k8s.io/v1',
+      'apis/policy/v1',
     ]);
     const url = root.paths['api/v1']!.serverRelativeURL;
     expect(url).toMatch(/^\/openapi\/v3\/api\/v1\?hash=[0-9A-F]{128}$/);

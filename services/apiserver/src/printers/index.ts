@@ -6,6 +6,7 @@ import { daemonSetPrinter, deploymentPrinter, replicaSetPrinter } from './apps.j
 import { configMapPrinter, defaultPrinter, eventPrinter, eventsEventPrinter, leasePrinter, namespacePrinter, secretPrinter, serviceAccountPrinter } from './misc.js';
 import { nodePrinter } from './node.js';
 import { podPrinter } from './pod.js';
+import { podDisruptionBudgetPrinter } from './policy.js';
 import { roleBindingPrinter } from './rbac.js';
 import { endpointSlicePrinter, endpointsPrinter, servicePrinter } from './service.js';
 import type { Obj, Printer, Table, TableRow } from './table.js';
@@ -37,6 +38,7 @@ export const PRINTERS: ReadonlyMap<string, Printer> = new Map([
   ['RoleBinding', roleBindingPrinter],
   ['ClusterRoleBinding', roleBindingPrinter],
   ['CertificateSigningRequest', certificateSigningRequestPrinter],
+  ['PodDisruptionBudget', podDisruptionBudgetPrinter],
 ]);
 
 export function printerFor(kind: string): Printer {

@@ -23,7 +23,7 @@ import type { CustomResourceDefinition } from '@kubelab/api';
 type Obj = KubeObject & { spec?: Record<string, unknown>; status?: Record<string, unknown> } & Record<string, unknown>;
 
 /** Resources whose strategies set metadata.generation (1 on create, +1 per spec change). */
-const GENERATION = new Set(['apps/deployments', 'apps/replicasets', 'apps/daemonsets', 'discovery.k8s.io/endpointslices', 'apiextensions.k8s.io/customresourcedefinitions']);
+const GENERATION = new Set(['apps/deployments', 'apps/replicasets', 'apps/daemonsets', 'discovery.k8s.io/endpointslices', 'apiextensions.k8s.io/customresourcedefinitions', 'policy/poddisruptionbudgets']);
 
 export function tracksGeneration(info: ResourceInfo): boolean {
   return GENERATION.has(`${info.group}/${info.resource}`);
@@ -82,6 +82,9 @@ export function prepareForCreate(info: ResourceInfo, o: Obj, user?: UserInfo): v
     o.status = {};
   } else if (isKind(info, '', 'services')) {
     o.status = { loadBalancer: {} };
+  } else if (isKind(info, 'policy', 'poddisruptionbudgets')) {
+    // The disruption controller's to fill; the counts are not omitempty.
+    o.status = { disruptionsAllowed: 0, currentHealthy: 0, desiredHealthy: 0, expectedPods: 0 };
   } else if (isCsr(info)) {
     prepareCsrForCreate(o, user);
   } else if (isCrdResource(info)) {
