@@ -219,3 +219,4 @@ export { formatIpv4, formatIpv4Cidr, ipv4CidrContains, ipv4CidrSize, parseIpv4, 
 // policy/v1 PodDisruptionBudget
 export type { Eviction, PodDisruptionBudget, PodDisruptionBudgetSpec, PodDisruptionBudgetStatus } from './policy/v1/types.js';
 export { PDB_DISRUPTION_ALLOWED, PDB_INSUFFICIENT_PODS, PDB_SUFFICIENT_PODS, PDB_SYNC_FAILED, setStatusCondition, updateDisruptionAllowedCondition } from './helpers/pdb.js';
+export type { Condition } from './meta/types.js';

@@ -12,6 +12,7 @@ export {
   type CoordinationV1,
   type RbacV1,
   type CertificatesV1,
+  type PolicyV1,
 } from './clientset/clientset.js';
 export type {
   GroupVersionResource,

@@ -16,6 +16,7 @@ import type {
   Namespace,
   Node,
   Pod,
+  PodDisruptionBudget,
   ReplicaSet,
   Role,
   RoleBinding,
@@ -51,6 +52,8 @@ export interface CertificatesV1 {
   certificateSigningRequests(): ResourceInterface<CertificateSigningRequest>;
 }
 
+export type PolicyV1 = GroupClients<'policy'>;
+
 export interface Clientset {
   core: CoreV1;
   apps: AppsV1;
@@ -58,6 +61,7 @@ export interface Clientset {
   coordination: CoordinationV1;
   rbac: RbacV1;
   certificates: CertificatesV1;
+  policy: PolicyV1;
   /** A client for any served resource (the dynamic client's role). */
   resource<T extends KubeObject = KubeObject>(gvr: GroupVersionResource, namespace?: string): PodInterface<T>;
   /** Closes the connection; running watches end. */
@@ -85,6 +89,7 @@ export const GVR = {
   clusterRoles: { group: 'rbac.authorization.k8s.io', version: 'v1', resource: 'clusterroles' },
   clusterRoleBindings: { group: 'rbac.authorization.k8s.io', version: 'v1', resource: 'clusterrolebindings' },
   certificateSigningRequests: { group: 'certificates.k8s.io', version: 'v1', resource: 'certificatesigningrequests' },
+  podDisruptionBudgets: { group: 'policy', version: 'v1', resource: 'poddisruptionbudgets' },
 } as const satisfies Record<string, GroupVersionResource>;
 
 /** A GVR carrying the type of its objects (compile time only). */
@@ -124,6 +129,7 @@ export const TYPED_GROUPS = {
     clusterRoleBindings: typed<ClusterRoleBinding>(GVR.clusterRoleBindings),
   },
   certificates: { certificateSigningRequests: typed<CertificateSigningRequest>(GVR.certificateSigningRequests) },
+  policy: { podDisruptionBudgets: typed<PodDisruptionBudget>(GVR.podDisruptionBudgets) },
 };
 export type TypedGroups = typeof TYPED_GROUPS;
 const CLUSTER_SCOPED: ReadonlySet<GroupVersionResource> = new Set([GVR.nodes, GVR.namespaces, GVR.clusterRoles, GVR.clusterRoleBindings, GVR.certificateSigningRequests]);
@@ -148,6 +154,7 @@ export function buildClientset(factory: Factory, close: () => void): Clientset {
     coordination: group('coordination') as CoordinationV1,
     rbac: group('rbac') as RbacV1,
     certificates: group('certificates') as CertificatesV1,
+    policy: group('policy') as PolicyV1,
     resource: (gvr, ns) => f(gvr, ns),
     close,
   };

@@ -99,6 +99,7 @@ export class SharedInformerFactory {
   readonly coordination = this.group('coordination');
   readonly rbac = this.group('rbac');
   readonly certificates = this.group('certificates');
+  readonly policy = this.group('policy');
 
   private group<G extends TypedGroup>(g: G): InformerGroup<G> {
     // The object types are the table's, known at compile time only.

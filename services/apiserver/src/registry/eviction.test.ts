@@ -3,7 +3,11 @@ import { StatusError, type Pod, type PodDisruptionBudget } from '@kubelab/api';
 import { budgetsFor, canIgnoreBudget, checkAndDecrement, unreadyPodMayGo } from './eviction.js';
 
 const NOW = '2026-01-01T00:00:00Z';
-const pdb = (status: Partial<NonNullable<PodDisruptionBudget['status']>>, spec: PodDisruptionBudget['spec'] = { minAvailable: 1, selector: { matchLabels: { app: 'web' } } }, generation = 1): PodDisruptionBudget => ({
+const pdb = (
+  status: Partial<NonNullable<PodDisruptionBudget['status']>>,
+  spec: PodDisruptionBudget['spec'] = { minAvailable: 1, selector: { matchLabels: { app: 'web' } } },
+  generation = 1,
+): PodDisruptionBudget => ({
   metadata: { name: 'web-pdb', namespace: 'default', generation },
   spec,
   status: { observedGeneration: 1, disruptionsAllowed: 0, currentHealthy: 2, desiredHealthy: 1, expectedPods: 2, ...status },

@@ -128,7 +128,14 @@ async function addDisruptionTarget(store: ResourceStore, namespace: string, name
     const conds = pod.status?.conditions ?? [];
     const old = conds.find((c) => c.type === 'DisruptionTarget');
     if (old?.status === 'True' && old.reason === 'EvictionByEvictionAPI') return;
-    const cond = { type: 'DisruptionTarget', status: 'True', lastProbeTime: null, lastTransitionTime: old?.status === 'True' ? old.lastTransitionTime : nowTime(), reason: 'EvictionByEvictionAPI', message: 'Eviction API: evicting' };
+    const cond = {
+      type: 'DisruptionTarget',
+      status: 'True',
+      lastProbeTime: null,
+      lastTransitionTime: old?.status === 'True' ? old.lastTransitionTime : nowTime(),
+      reason: 'EvictionByEvictionAPI',
+      message: 'Eviction API: evicting',
+    };
     const next = { ...pod, status: { ...(pod.status ?? {}), conditions: [...conds.filter((c) => c.type !== 'DisruptionTarget'), cond] } };
     try {
       await store.update(namespace, name, next as unknown as KubeObject, ctx, 'status');
