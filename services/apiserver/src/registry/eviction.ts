@@ -109,7 +109,7 @@ async function chargeBudget(store: ResourceStore, first: PodDisruptionBudget, po
     const next = checkAndDecrement(podName, pdb, nowTime());
     if (ctx.dryRun) return;
     try {
-      await store.update(pdb.metadata.namespace, pdb.metadata.name!, next as KubeObject, ctx, 'status');
+      await store.update(pdb.metadata.namespace, pdb.metadata.name!, structuredClone(next) as KubeObject, ctx, 'status');
       return;
     } catch (e) {
       if (!isConflict(e) || attempt >= EVICTION_RETRIES) throw e;
@@ -138,7 +138,7 @@ async function addDisruptionTarget(store: ResourceStore, namespace: string, name
     };
     const next = { ...pod, status: { ...(pod.status ?? {}), conditions: [...conds.filter((c) => c.type !== 'DisruptionTarget'), cond] } };
     try {
-      await store.update(namespace, name, next as unknown as KubeObject, ctx, 'status');
+      await store.update(namespace, name, structuredClone(next) as unknown as KubeObject, ctx, 'status');
       return;
     } catch (e) {
       if (!isConflict(e) || attempt >= EVICTION_RETRIES) throw e;
