@@ -439,6 +439,21 @@ export const OBJECTS: Record<string, object> = {
       certificate: 'LS0tLS1CRUdJTiBDRVJUSUZJQ0FURS0tLS0tCg==',
     },
   },
+  PodDisruptionBudget: {
+    apiVersion: 'policy/v1',
+    kind: 'PodDisruptionBudget',
+    metadata: { ...meta('web'), generation: 2 },
+    spec: { maxUnavailable: '25%', selector: { matchLabels: { app: 'web' } }, unhealthyPodEvictionPolicy: 'AlwaysAllow' },
+    status: {
+      observedGeneration: 2,
+      disruptedPods: { 'web-1': '2025-06-01T11:00:01Z' },
+      disruptionsAllowed: 1,
+      currentHealthy: 3,
+      desiredHealthy: 2,
+      expectedPods: 4,
+      conditions: [{ type: 'DisruptionAllowed', status: 'True', reason: 'SufficientPods', message: '', observedGeneration: 2, lastTransitionTime: '2025-06-01T11:00:01Z' }],
+    },
+  },
 };
 
 export type { KubeObject };
