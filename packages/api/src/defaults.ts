@@ -5,6 +5,7 @@ import { defaultEndpoints, defaultNamespace, defaultNode, defaultPod, defaultSec
 import { defaultEndpointSlice } from './discovery/v1/defaults.js';
 import type { KubeObject } from './meta/types.js';
 import { defaultBinding } from './rbac/v1/defaults.js';
+import { defaultPriorityClass } from './scheduling/v1/defaults.js';
 
 type Defaulter = (obj: never) => void;
 
@@ -21,6 +22,7 @@ const DEFAULTERS: Record<string, Defaulter> = {
   'discovery.k8s.io/v1/EndpointSlice': defaultEndpointSlice,
   'rbac.authorization.k8s.io/v1/RoleBinding': defaultBinding,
   'rbac.authorization.k8s.io/v1/ClusterRoleBinding': defaultBinding,
+  'scheduling.k8s.io/v1/PriorityClass': defaultPriorityClass,
 };
 
 /** Applies upstream defaults for the object's apiVersion/kind, in place. */

@@ -220,3 +220,6 @@ export { formatIpv4, formatIpv4Cidr, ipv4CidrContains, ipv4CidrSize, parseIpv4, 
 export type { Eviction, PodDisruptionBudget, PodDisruptionBudgetSpec, PodDisruptionBudgetStatus } from './policy/v1/types.js';
 export { PDB_DISRUPTION_ALLOWED, PDB_INSUFFICIENT_PODS, PDB_SUFFICIENT_PODS, PDB_SYNC_FAILED, setStatusCondition, updateDisruptionAllowedCondition } from './helpers/pdb.js';
 export type { Condition } from './meta/types.js';
+
+// scheduling.k8s.io/v1 PriorityClass
+export { HIGHEST_USER_DEFINABLE_PRIORITY, SYSTEM_PRIORITY_CLASSES, SYSTEM_PRIORITY_CLASS_PREFIX, type PriorityClass } from './scheduling/v1/types.js';

@@ -10,6 +10,7 @@ import { AdmissionChain } from './admission/chain.js';
 import { defaultTolerationSeconds } from './admission/default-toleration-seconds.js';
 import { parseCidr, parsePortRange } from './admission/ipalloc.js';
 import { namespaceLifecycle } from './admission/namespace-lifecycle.js';
+import { priorityAdmission, priorityClassesFromCache } from './admission/priority.js';
 import { serviceAccount } from './admission/service-account.js';
 import type { AnonymousAuth } from './authentication/config.js';
 import { ServiceAllocator } from './admission/service-allocation.js';
@@ -198,6 +199,7 @@ export async function startApiserver(opts: ApiserverOptions): Promise<RunningApi
   const tokenGetter = cacheTokenGetter(cache);
   // Authorization (upstream: the authorizer config): built before the cache starts, so the Node graph sees the initial load.
   const { authorizer, ruleResolver } = buildAuthorization(authorizationModes, authorizerFactories, { cache });
+  const priority = priorityAdmission(priorityClassesFromCache(cache));
   const admission = new AdmissionChain(
     [
       defaultTolerationSeconds(opts.defaultNotReadyTolerationSeconds ?? 300, opts.defaultUnreachableTolerationSeconds ?? 300),
@@ -210,6 +212,7 @@ export async function startApiserver(opts: ApiserverOptions): Promise<RunningApi
               getPod: (namespace, name) => cache.get(`/registry/pods/${namespace}/${name}`)?.obj,
             }),
           ]),
+      priority,
       allocator,
     ],
     [
@@ -232,6 +235,7 @@ export async function startApiserver(opts: ApiserverOptions): Promise<RunningApi
       certificateApproval(authorizer),
       certificateSigning(authorizer),
       certificateSubjectRestriction,
+      priority,
     ],
   );
   // Objects stay under etcd's limit and under what this NATS server accepts per message.

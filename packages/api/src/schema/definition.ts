@@ -36,7 +36,8 @@ export type Group =
   | 'events'
   | 'apiextensions'
   | 'intstr'
-  | 'resource';
+  | 'resource'
+  | 'scheduling';
 
 /**
  * A field's type: string, int32, int64, boolean, number, Time, MicroTime,

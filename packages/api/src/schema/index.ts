@@ -18,6 +18,7 @@ import { EVENTS_TYPES } from './events.js';
 import { GROUP_TYPES } from './groups.js';
 import { META_TYPES } from './meta.js';
 import { POLICY_TYPES } from './policy.js';
+import { SCHEDULING_TYPES } from './scheduling.js';
 import { PROTOBUF_NUMBERS, type ProtobufNumber } from './protobuf-numbers.js';
 import { RBAC_TYPES } from './rbac.js';
 
@@ -40,6 +41,7 @@ export const SCHEMA: Readonly<Record<string, TypeDef>> = {
   ...EVENTS_TYPES,
   ...APIEXTENSIONS_TYPES,
   ...POLICY_TYPES,
+  ...SCHEDULING_TYPES,
 };
 
 /** The OpenAPI component name of a type, e.g. io.k8s.api.core.v1.Pod. */

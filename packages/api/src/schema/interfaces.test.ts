@@ -32,6 +32,7 @@ const MODULE_OF: Record<Group, string> = {
   certificates: '../certificates/v1/types.ts',
   events: '../events/v1/types.ts',
   apiextensions: '../apiextensions/v1/types.ts',
+  scheduling: '../scheduling/v1/types.ts',
 };
 
 const files = [...new Set(Object.values(MODULE_OF))].map((m) => fileURLToPath(new URL(m, import.meta.url)));

@@ -366,6 +366,7 @@ export const PROTOBUF_NUMBERS: Readonly<Record<string, Readonly<Record<string, P
   PortStatus: { port: 1, protocol: 2, error: 3 },
   Preconditions: { uid: 1, resourceVersion: 2 },
   PreferredSchedulingTerm: { weight: 1, preference: 2 },
+  PriorityClass: { metadata: 1, value: 2, globalDefault: 3, description: 4, preemptionPolicy: 5 },
   Probe: {
     initialDelaySeconds: 2,
     timeoutSeconds: 3,

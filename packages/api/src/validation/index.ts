@@ -9,6 +9,7 @@ import { required } from './field.js';
 import { nameIsDNSSubdomain, validateObjectMeta, validateObjectMetaUpdate } from './meta.js';
 import * as other from './other.js';
 import * as policy from './policy.js';
+import * as scheduling from './scheduling.js';
 import * as rbac from './rbac.js';
 import { lookupKind } from '../resources.js';
 
@@ -50,6 +51,7 @@ const RULES: Record<string, Rules> = {
   },
   'autoscaling/v1/Scale': { create: other.validateScale, update: (n: never) => other.validateScale(n) },
   'policy/v1/PodDisruptionBudget': { create: policy.validatePodDisruptionBudget, update: policy.validatePodDisruptionBudgetUpdate, status: policy.validatePodDisruptionBudgetStatusUpdate },
+  'scheduling.k8s.io/v1/PriorityClass': { create: scheduling.validatePriorityClass, update: scheduling.validatePriorityClassUpdate },
 };
 
 /** ValidateObjectMetaUpdate plus the create rules for everything but metadata. */

@@ -62,3 +62,31 @@ describe('PodDisruptionBudget validation (pkg/apis/policy/validation)', () => {
     ]);
   });
 });
+
+describe('PriorityClass validation (pkg/apis/scheduling/validation)', () => {
+  const pc = (name: string, value: number, extra: Record<string, unknown> = {}) =>
+    ({ apiVersion: 'scheduling.k8s.io/v1', kind: 'PriorityClass', metadata: { name, resourceVersion: '1' }, value, ...extra }) as KubeObject;
+  it.each<[string, KubeObject, string[]]>([
+    ['a user class', pc('high', 1000), []],
+    ['above the user limit', pc('huge', 1_000_000_001), ['value: Forbidden: maximum allowed value of a user defined priority is 1000000000']],
+    ['the system class as defined', pc('system-node-critical', 2000001000), []],
+    [
+      'a system class with another value',
+      pc('system-cluster-critical', 5),
+      ["metadata.name: Forbidden: priority class names with 'system-' prefix are reserved for system use only. error: value of system-cluster-critical PriorityClass must be 2000000000"],
+    ],
+    [
+      'an unknown system- name',
+      pc('system-mine', 5),
+      ["metadata.name: Forbidden: priority class names with 'system-' prefix are reserved for system use only. error: system-mine is not a known system priority class"],
+    ],
+    ['an unknown preemption policy', pc('p', 1, { preemptionPolicy: 'Sometimes' }), ['preemptionPolicy: Unsupported value: "Sometimes": supported values: "Never", "PreemptLowerPriority"']],
+  ])('%s', (_n, obj, want) => expect(messages(validateObject(obj))).toEqual(want));
+
+  it('value and preemptionPolicy are immutable', () => {
+    expect(messages(validateObject(pc('p', 2, { preemptionPolicy: 'Never' }), pc('p', 1, { preemptionPolicy: 'PreemptLowerPriority' })))).toEqual([
+      'value: Forbidden: may not be changed in an update.',
+      'preemptionPolicy: Invalid value: "Never": field is immutable',
+    ]);
+  });
+});

@@ -7,6 +7,7 @@ import { configMapPrinter, defaultPrinter, eventPrinter, eventsEventPrinter, lea
 import { nodePrinter } from './node.js';
 import { podPrinter } from './pod.js';
 import { podDisruptionBudgetPrinter } from './policy.js';
+import { priorityClassPrinter } from './scheduling.js';
 import { roleBindingPrinter } from './rbac.js';
 import { endpointSlicePrinter, endpointsPrinter, servicePrinter } from './service.js';
 import type { Obj, Printer, Table, TableRow } from './table.js';
@@ -39,6 +40,7 @@ export const PRINTERS: ReadonlyMap<string, Printer> = new Map([
   ['ClusterRoleBinding', roleBindingPrinter],
   ['CertificateSigningRequest', certificateSigningRequestPrinter],
   ['PodDisruptionBudget', podDisruptionBudgetPrinter],
+  ['PriorityClass', priorityClassPrinter],
 ]);
 
 export function printerFor(kind: string): Printer {

@@ -21,3 +21,17 @@ describe('poddisruptionbudget rows (kubectl get pdb)', () => {
     expect(printTable('PodDisruptionBudget', [], { now }).columnDefinitions.map((c) => c.name)).toEqual(['Name', 'Min Available', 'Max Unavailable', 'Allowed Disruptions', 'Age']);
   });
 });
+
+describe('priorityclass rows (kubectl get pc)', () => {
+  it('shows value, global default and preemption policy', () => {
+    const pc = {
+      kind: 'PriorityClass',
+      metadata: { name: 'system-node-critical', creationTimestamp: new Date(now.getTime() - 90_000).toISOString() },
+      value: 2000001000,
+      preemptionPolicy: 'PreemptLowerPriority',
+    };
+    const t = printTable('PriorityClass', [pc], { now });
+    expect(t.columnDefinitions.map((c) => c.name)).toEqual(['Name', 'Value', 'Global-Default', 'Age', 'PreemptionPolicy']);
+    expect(t.rows[0]!.cells).toEqual(['system-node-critical', 2000001000, false, '90s', 'PreemptLowerPriority']);
+  });
+});
