@@ -126,3 +126,48 @@ describe.skipIf(!run)('kubectl 1.32: poddisruptionbudgets, eviction and drain', 
     expect((await c.kubectl(['get', 'pod', 'db-1', '-o', 'name'])).stdout.trim()).toBe('pod/db-1');
   });
 });
+
+describe.skipIf(!run)('kubectl 1.32: priorityclasses and the Priority admission plugin', { timeout: 60_000 }, () => {
+  let c: Cluster;
+
+  beforeAll(async () => {
+    c = await startCluster();
+  }, 60_000);
+
+  afterAll(async () => {
+    await c?.stop();
+  });
+
+  it('the two system classes exist from the start', async () => {
+    expect(squash((await c.kubectl(['get', 'pc'])).stdout)).toEqual([
+      'NAME VALUE GLOBAL-DEFAULT AGE PREEMPTIONPOLICY',
+      expect.stringMatching(/^system-cluster-critical 2000000000 false \d+s PreemptLowerPriority$/),
+      expect.stringMatching(/^system-node-critical 2000001000 false \d+s PreemptLowerPriority$/),
+    ]);
+  });
+
+  it('a pod gets its class’s priority, or the global default’s; an unknown class and a second default are forbidden', async () => {
+    expect((await c.kubectl(['create', 'priorityclass', 'high', '--value=1000', '--preemption-policy=Never'])).stdout.trim()).toBe('priorityclass.scheduling.k8s.io/high created');
+    expect((await c.kubectl(['create', 'priorityclass', 'normal', '--value=10', '--global-default'])).stdout.trim()).toBe('priorityclass.scheduling.k8s.io/normal created');
+    const second = await c.kubectl(['create', 'priorityclass', 'other', '--value=20', '--global-default']);
+    expect(second.stderr.trim()).toBe(
+      'error: failed to create priorityclass: priorityclasses.scheduling.k8s.io "other" is forbidden: PriorityClass normal is already marked as default. Only one default can exist',
+    );
+
+    const podYaml = (name: string, cls?: string) =>
+      `apiVersion: v1\nkind: Pod\nmetadata: {name: ${name}}\nspec:\n${cls ? `  priorityClassName: ${cls}\n` : ''}  containers: [{name: c, image: nginx}]\n`;
+    await c.kubectl(['create', '-f', '-'], { stdin: podYaml('vip', 'high') });
+    await c.kubectl(['create', '-f', '-'], { stdin: podYaml('plain') });
+    const spec = async (name: string) => JSON.parse((await c.kubectl(['get', 'pod', name, '-o', 'json'])).stdout).spec;
+    expect(await spec('vip')).toMatchObject({ priorityClassName: 'high', priority: 1000, preemptionPolicy: 'Never' });
+    expect(await spec('plain')).toMatchObject({ priorityClassName: 'normal', priority: 10, preemptionPolicy: 'PreemptLowerPriority' });
+
+    const unknown = await c.kubectl(['create', '-f', '-'], { stdin: podYaml('lost', 'missing') });
+    expect(unknown.stderr.trim()).toBe('Error from server (Forbidden): error when creating "STDIN": pods "lost" is forbidden: no PriorityClass with name missing was found');
+
+    const sys = await c.kubectl(['create', 'priorityclass', 'system-mine', '--value=5']);
+    expect(sys.stderr.trim()).toBe(
+      `error: failed to create priorityclass: PriorityClass.scheduling.k8s.io "system-mine" is invalid: metadata.name: Forbidden: priority class names with 'system-' prefix are reserved for system use only. error: system-mine is not a known system priority class`,
+    );
+  });
+});

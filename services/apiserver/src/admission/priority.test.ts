@@ -18,7 +18,7 @@ describe('Priority admission (plugin/pkg/admission/priority)', () => {
     expect(p.spec).toMatchObject({ priorityClassName: 'normal', priority: 50, preemptionPolicy: 'PreemptLowerPriority' });
     const q = pod();
     resolvePodPriority(q, undefined, undefined);
-    expect(q.spec.priority).toBe(0);
+    expect(q.spec).toMatchObject({ priority: 0, preemptionPolicy: 'PreemptLowerPriority' });
     expect(q.spec.priorityClassName).toBeUndefined();
   });
 

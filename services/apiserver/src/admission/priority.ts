@@ -26,10 +26,11 @@ export function resolvePodPriority(pod: Pod, pc: PriorityClass | undefined, fall
   let priority = 0;
   let policy: PriorityClass['preemptionPolicy'];
   if (!spec.priorityClassName) {
+    // getDefaultPriority: the global default class, else 0 and PreemptLowerPriority.
+    policy = fallback ? fallback.preemptionPolicy : 'PreemptLowerPriority';
     if (fallback) {
       spec.priorityClassName = fallback.metadata.name!;
       priority = fallback.value;
-      policy = fallback.preemptionPolicy;
     }
   } else {
     if (!pc) return `no PriorityClass with name ${spec.priorityClassName} was found`;
