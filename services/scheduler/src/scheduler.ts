@@ -4,7 +4,7 @@
 // asynchronously through pods/binding, recording Scheduled or
 // FailedScheduling events as upstream does.
 
-import { formatTime, isPodTerminal, type Node, type Pod, type PodCondition } from '@kubelab/api';
+import { formatTime, isPodTerminal, type Node, type Pod, type PodCondition, type PodDisruptionBudget } from '@kubelab/api';
 import type { Clientset, EventRecorder, SharedIndexInformer } from '@kubelab/client';
 import type { Logger } from '@kubelab/component-base';
 import { contextFromObject } from '@kubelab/tracing';
@@ -38,6 +38,8 @@ export interface SchedulerDeps {
   podMaxInUnschedulableMs?: number;
   /** Bindings in flight at once before the loop waits (upstream: unbounded goroutines). */
   maxInFlightBindings?: number;
+  /** The budgets preemption respects (a PodDisruptionBudget lister). */
+  podDisruptionBudgets?: () => readonly PodDisruptionBudget[];
 }
 
 const ACTION_ADD_OR_UPDATE_ASSIGNED = event('AssignedPod', ActionType.Add, 'AssignedPodAdd');
@@ -144,12 +146,24 @@ export class Scheduler {
           { traceContext: contextFromObject(pod) },
         );
       },
-      deletePod: async (pod) => {
+      deletePod: async (pod, preemptor) => {
+        if (preemptor) {
+          // The victim's DisruptionTarget condition (PreemptionByScheduler), as upstream's prepareCandidate applies it before the delete.
+          const condition = {
+            type: 'DisruptionTarget',
+            status: 'True',
+            lastTransitionTime: formatTime(this.now()),
+            reason: 'PreemptionByScheduler',
+            message: `${schedulerNameOf(preemptor)}: preempting to accommodate a higher priority pod`,
+          };
+          await cs.core.pods(pod.metadata.namespace).patch(pod.metadata.name!, 'strategic', { status: { conditions: [condition] } }, { subresource: 'status' });
+        }
         await cs.core.pods(pod.metadata.namespace).delete(pod.metadata.name!, pod.metadata.uid ? { preconditions: { uid: pod.metadata.uid } } : {});
       },
       setNominatedNodeName: async (pod, nodeName) => {
         await cs.core.pods(pod.metadata.namespace).patch(pod.metadata.name!, 'merge', { status: { nominatedNodeName: nodeName } }, { subresource: 'status' });
       },
+      ...(this.deps.podDisruptionBudgets ? { podDisruptionBudgets: this.deps.podDisruptionBudgets } : {}),
       event: (regarding, type, reason, _action, message) => this.deps.recorderFor(schedulerNameOf(regarding)).event(regarding, type, reason, message),
     };
   }

@@ -89,8 +89,11 @@ export async function startScheduler(opts: StartSchedulerOptions = {}): Promise<
     if (!r) recorders.set(name, (r = broadcaster.newRecorder({ component: name })));
     return r;
   };
+  const factory = new SharedInformerFactory(cs);
+  const pdbLister = factory.policy.podDisruptionBudgets().lister();
   const scheduler = new Scheduler({
     clientset: cs,
+    podDisruptionBudgets: () => pdbLister.list(),
     recorderFor,
     logger: log,
     metrics,
@@ -99,7 +102,6 @@ export async function startScheduler(opts: StartSchedulerOptions = {}): Promise<
     ...(opts.podMaxBackoffMs !== undefined ? { podMaxBackoffMs: opts.podMaxBackoffMs } : {}),
   });
 
-  const factory = new SharedInformerFactory(cs);
   const pods = factory.core.pods();
   const nodes = factory.core.nodes();
   scheduler.addAllEventHandlers(pods, nodes);
