@@ -19,7 +19,7 @@ describe('Priority admission (plugin/pkg/admission/priority)', () => {
     const q = pod();
     resolvePodPriority(q, undefined, undefined);
     expect(q.spec).toMatchObject({ priority: 0, preemptionPolicy: 'PreemptLowerPriority' });
-    expect(q.spec.priorityClassName).toBeUndefined();
+    expect(q.spec?.priorityClassName).toBeUndefined();
   });
 
   it.each<[string, Pod, PriorityClass | undefined, string]>([

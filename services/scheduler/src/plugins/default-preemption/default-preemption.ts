@@ -62,6 +62,16 @@ export function pickOneNode(candidates: readonly Candidate[]): Candidate | undef
   return best;
 }
 
+/** A budget's selector against a pod's labels; an empty or bad selector matches nothing here. */
+function budgetSelects(pdb: PodDisruptionBudget, labels: Record<string, string>): boolean {
+  try {
+    const sel = labelSelectorAsSelector(pdb.spec?.selector);
+    return !sel.empty() && sel.matches(labels);
+  } catch {
+    return false;
+  }
+}
+
 /**
  * filterPodsWithPDBViolation: walking the victims in order, each takes one
  * of its budgets' allowed disruptions; once a budget is overdrawn its pods
@@ -78,14 +88,7 @@ export function filterPodsWithPDBViolation(pods: readonly PodInfo[], pdbs: reado
     if (Object.keys(labels).length > 0) {
       pdbs.forEach((pdb, i) => {
         if (pdb.metadata.namespace !== p.pod.metadata.namespace) return;
-        let matches = false;
-        try {
-          const sel = labelSelectorAsSelector(pdb.spec?.selector);
-          matches = !sel.empty() && sel.matches(labels);
-        } catch {
-          matches = false;
-        }
-        if (!matches || pdb.status?.disruptedPods?.[p.pod.metadata.name!] !== undefined) return;
+        if (!budgetSelects(pdb, labels) || pdb.status?.disruptedPods?.[p.pod.metadata.name!] !== undefined) return;
         allowed[i]!--;
         if (allowed[i]! < 0) violated = true;
       });
