@@ -23,7 +23,14 @@ import type { CustomResourceDefinition } from '@kubelab/api';
 type Obj = KubeObject & { spec?: Record<string, unknown>; status?: Record<string, unknown> } & Record<string, unknown>;
 
 /** Resources whose strategies set metadata.generation (1 on create, +1 per spec change). */
-const GENERATION = new Set(['apps/deployments', 'apps/replicasets', 'apps/daemonsets', 'discovery.k8s.io/endpointslices', 'apiextensions.k8s.io/customresourcedefinitions', 'policy/poddisruptionbudgets']);
+const GENERATION = new Set([
+  'apps/deployments',
+  'apps/replicasets',
+  'apps/daemonsets',
+  'discovery.k8s.io/endpointslices',
+  'apiextensions.k8s.io/customresourcedefinitions',
+  'policy/poddisruptionbudgets',
+]);
 
 export function tracksGeneration(info: ResourceInfo): boolean {
   return GENERATION.has(`${info.group}/${info.resource}`);
