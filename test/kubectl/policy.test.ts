@@ -171,3 +171,34 @@ describe.skipIf(!run)('kubectl 1.32: priorityclasses and the Priority admission 
     );
   });
 });
+
+describe.skipIf(!run)('kubectl 1.32: limitranges and the LimitRanger admission plugin', { timeout: 60_000 }, () => {
+  let c: Cluster;
+
+  beforeAll(async () => {
+    c = await startCluster();
+  }, 60_000);
+
+  afterAll(async () => {
+    await c?.stop();
+  });
+
+  it('get limits; a pod gets the defaults with the annotation; one over the max is forbidden', async () => {
+    const created = await c.kubectl(['apply', '-f', '-'], {
+      stdin:
+        'apiVersion: v1\nkind: LimitRange\nmetadata: {name: cpu-mem}\nspec:\n  limits:\n  - type: Container\n    max: {cpu: "1"}\n    default: {cpu: 500m, memory: 128Mi}\n    defaultRequest: {cpu: 100m}\n',
+    });
+    expect(created.stdout.trim()).toBe('limitrange/cpu-mem created');
+    expect(squash((await c.kubectl(['get', 'limits'])).stdout)).toEqual(['NAME CREATED AT', expect.stringMatching(/^cpu-mem \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/)]);
+    const stored = JSON.parse((await c.kubectl(['get', 'limits', 'cpu-mem', '-o', 'json'])).stdout);
+    expect(stored.spec.limits[0].defaultRequest).toEqual({ cpu: '100m', memory: '128Mi' });
+
+    await c.kubectl(['run', 'plain', '--image=nginx']);
+    const pod = JSON.parse((await c.kubectl(['get', 'pod', 'plain', '-o', 'json'])).stdout);
+    expect(pod.spec.containers[0].resources).toEqual({ limits: { cpu: '500m', memory: '128Mi' }, requests: { cpu: '100m', memory: '128Mi' } });
+    expect(pod.metadata.annotations['kubernetes.io/limit-ranger']).toBe('LimitRanger plugin set: cpu, memory request for container plain; cpu, memory limit for container plain');
+
+    const big = await c.kubectl(['run', 'big', '--image=nginx', '--overrides={"spec":{"containers":[{"name":"big","image":"nginx","resources":{"limits":{"cpu":"2"}}}]}}']);
+    expect(big.stderr.trim()).toBe('Error from server (Forbidden): pods "big" is forbidden: maximum cpu usage per Container is 1, but limit is 2');
+  });
+});

@@ -6,6 +6,7 @@ import { defaultEndpointSlice } from './discovery/v1/defaults.js';
 import type { KubeObject } from './meta/types.js';
 import { defaultBinding } from './rbac/v1/defaults.js';
 import { defaultPriorityClass } from './scheduling/v1/defaults.js';
+import { defaultLimitRange } from './core/v1/limitrange.js';
 
 type Defaulter = (obj: never) => void;
 
@@ -23,6 +24,7 @@ const DEFAULTERS: Record<string, Defaulter> = {
   'rbac.authorization.k8s.io/v1/RoleBinding': defaultBinding,
   'rbac.authorization.k8s.io/v1/ClusterRoleBinding': defaultBinding,
   'scheduling.k8s.io/v1/PriorityClass': defaultPriorityClass,
+  'v1/LimitRange': defaultLimitRange,
 };
 
 /** Applies upstream defaults for the object's apiVersion/kind, in place. */

@@ -223,3 +223,7 @@ export type { Condition } from './meta/types.js';
 
 // scheduling.k8s.io/v1 PriorityClass
 export { HIGHEST_USER_DEFINABLE_PRIORITY, SYSTEM_PRIORITY_CLASSES, SYSTEM_PRIORITY_CLASS_PREFIX, type PriorityClass } from './scheduling/v1/types.js';
+
+// core/v1 LimitRange
+export type { LimitRange, LimitRangeItem, LimitRangeSpec } from './core/v1/types.js';
+export { applyLimitRangeDefaults, LIMIT_RANGER_ANNOTATION, limitRangeViolations } from './core/v1/limitrange.js';

@@ -113,6 +113,7 @@ export const RESOURCES: readonly ResourceInfo[] = [
   r('apiextensions.k8s.io', 'CustomResourceDefinition', 'customresourcedefinitions', false, { shortNames: ['crd', 'crds'], categories: ['api-extensions'], subresources: ['status'] }),
   r('policy', 'PodDisruptionBudget', 'poddisruptionbudgets', true, { shortNames: ['pdb'], subresources: ['status'] }),
   r('scheduling.k8s.io', 'PriorityClass', 'priorityclasses', false, { shortNames: ['pc'] }),
+  r('', 'LimitRange', 'limitranges', true, { shortNames: ['limits'] }),
 ];
 
 /** Whether objects of a resource are kept in its own storage (the create-only reviews and events.k8s.io are not): what lists, watches and caches walk. */

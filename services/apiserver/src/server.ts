@@ -11,6 +11,7 @@ import { defaultTolerationSeconds } from './admission/default-toleration-seconds
 import { parseCidr, parsePortRange } from './admission/ipalloc.js';
 import { namespaceLifecycle } from './admission/namespace-lifecycle.js';
 import { priorityAdmission, priorityClassesFromCache } from './admission/priority.js';
+import { limitRanger, limitRangesFromCache } from './admission/limit-ranger.js';
 import { serviceAccount } from './admission/service-account.js';
 import type { AnonymousAuth } from './authentication/config.js';
 import { ServiceAllocator } from './admission/service-allocation.js';
@@ -200,8 +201,10 @@ export async function startApiserver(opts: ApiserverOptions): Promise<RunningApi
   // Authorization (upstream: the authorizer config): built before the cache starts, so the Node graph sees the initial load.
   const { authorizer, ruleResolver } = buildAuthorization(authorizationModes, authorizerFactories, { cache });
   const priority = priorityAdmission(priorityClassesFromCache(cache));
+  const limits = limitRanger(limitRangesFromCache(cache));
   const admission = new AdmissionChain(
     [
+      limits,
       defaultTolerationSeconds(opts.defaultNotReadyTolerationSeconds ?? 300, opts.defaultUnreachableTolerationSeconds ?? 300),
       serviceAccount({ mountServiceAccountToken: opts.serviceAccount?.signingKey !== undefined, serviceAccount: tokenGetter.serviceAccount }),
       ...(opts.nodeRestriction === false
@@ -236,6 +239,7 @@ export async function startApiserver(opts: ApiserverOptions): Promise<RunningApi
       certificateSigning(authorizer),
       certificateSubjectRestriction,
       priority,
+      limits,
     ],
   );
   // Objects stay under etcd's limit and under what this NATS server accepts per message.

@@ -10,6 +10,7 @@ import { nameIsDNSSubdomain, validateObjectMeta, validateObjectMetaUpdate } from
 import * as other from './other.js';
 import * as policy from './policy.js';
 import * as scheduling from './scheduling.js';
+import * as limitrange from './limitrange.js';
 import * as rbac from './rbac.js';
 import { lookupKind } from '../resources.js';
 
@@ -52,6 +53,7 @@ const RULES: Record<string, Rules> = {
   'autoscaling/v1/Scale': { create: other.validateScale, update: (n: never) => other.validateScale(n) },
   'policy/v1/PodDisruptionBudget': { create: policy.validatePodDisruptionBudget, update: policy.validatePodDisruptionBudgetUpdate, status: policy.validatePodDisruptionBudgetStatusUpdate },
   'scheduling.k8s.io/v1/PriorityClass': { create: scheduling.validatePriorityClass, update: scheduling.validatePriorityClassUpdate },
+  'v1/LimitRange': { create: limitrange.validateLimitRange, update: limitrange.validateLimitRangeUpdate },
 };
 
 /** ValidateObjectMetaUpdate plus the create rules for everything but metadata. */

@@ -8,6 +8,7 @@ import { nodePrinter } from './node.js';
 import { podPrinter } from './pod.js';
 import { podDisruptionBudgetPrinter } from './policy.js';
 import { priorityClassPrinter } from './scheduling.js';
+import { limitRangePrinter } from './limitrange.js';
 import { roleBindingPrinter } from './rbac.js';
 import { endpointSlicePrinter, endpointsPrinter, servicePrinter } from './service.js';
 import type { Obj, Printer, Table, TableRow } from './table.js';
@@ -41,6 +42,7 @@ export const PRINTERS: ReadonlyMap<string, Printer> = new Map([
   ['CertificateSigningRequest', certificateSigningRequestPrinter],
   ['PodDisruptionBudget', podDisruptionBudgetPrinter],
   ['PriorityClass', priorityClassPrinter],
+  ['LimitRange', limitRangePrinter],
 ]);
 
 export function printerFor(kind: string): Printer {

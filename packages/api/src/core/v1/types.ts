@@ -919,3 +919,25 @@ export interface Event extends KubeObject {
   reportingInstance?: string;
 }
 export type EventList = KubeList<Event>;
+
+/** One bound of a LimitRange: per Container, Pod or PersistentVolumeClaim. */
+export interface LimitRangeItem {
+  type: string;
+  max?: ResourceList;
+  min?: ResourceList;
+  default?: ResourceList;
+  defaultRequest?: ResourceList;
+  maxLimitRequestRatio?: ResourceList;
+}
+
+export interface LimitRangeSpec {
+  limits: LimitRangeItem[];
+}
+
+/** LimitRange: the resource bounds and defaults the LimitRanger admission plugin applies in a namespace. */
+export interface LimitRange extends KubeObject {
+  apiVersion?: 'v1';
+  kind?: 'LimitRange';
+  metadata: ObjectMeta;
+  spec?: LimitRangeSpec;
+}

@@ -454,6 +454,26 @@ export const OBJECTS: Record<string, object> = {
       conditions: [{ type: 'DisruptionAllowed', status: 'True', reason: 'SufficientPods', message: '', observedGeneration: 2, lastTransitionTime: '2025-06-01T11:00:01Z' }],
     },
   },
+  PriorityClass: {
+    apiVersion: 'scheduling.k8s.io/v1',
+    kind: 'PriorityClass',
+    metadata: meta('high'),
+    value: 1000,
+    globalDefault: true,
+    description: 'For the important pods.',
+    preemptionPolicy: 'Never',
+  },
+  LimitRange: {
+    apiVersion: 'v1',
+    kind: 'LimitRange',
+    metadata: meta('limits'),
+    spec: {
+      limits: [
+        { type: 'Container', max: { cpu: '1' }, min: { cpu: '50m' }, default: { cpu: '500m', memory: '128Mi' }, defaultRequest: { cpu: '100m', memory: '64Mi' }, maxLimitRequestRatio: { cpu: '10' } },
+        { type: 'Pod', max: { memory: '1Gi' } },
+      ],
+    },
+  },
 };
 
 export type { KubeObject };
