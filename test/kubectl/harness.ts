@@ -122,7 +122,16 @@ export async function startCluster(opts: ClusterOptions = {}): Promise<Cluster> 
       async seed(...objs) {
         for (const o of objs) {
           const [group] = (o.apiVersion ?? 'v1').includes('/') ? (o.apiVersion ?? '').split('/') : [''];
-          const resource = { Node: 'nodes', Pod: 'pods', Event: 'events', Lease: 'leases', ConfigMap: 'configmaps', Namespace: 'namespaces', DaemonSet: 'daemonsets' }[o.kind as string];
+          const resource = {
+            Node: 'nodes',
+            Pod: 'pods',
+            Event: 'events',
+            Lease: 'leases',
+            ConfigMap: 'configmaps',
+            Namespace: 'namespaces',
+            DaemonSet: 'daemonsets',
+            PodDisruptionBudget: 'poddisruptionbudgets',
+          }[o.kind as string];
           if (!resource) throw new Error(`seed: add ${o.kind} to the harness`);
           const store = running.registry.store(group ?? '', 'v1', resource)!;
           // create() resets status as for any client; write it afterwards as the kubelet would.

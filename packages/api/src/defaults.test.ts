@@ -55,8 +55,6 @@ describe('pod defaults', () => {
       terminationGracePeriodSeconds: 30,
       schedulerName: 'default-scheduler',
       enableServiceLinks: true,
-      priority: 0,
-      preemptionPolicy: 'PreemptLowerPriority',
     });
   });
 
@@ -88,8 +86,6 @@ describe('pod defaults', () => {
     expect(pod.spec).toMatchObject({
       dnsPolicy: 'ClusterFirst',
       enableServiceLinks: true,
-      preemptionPolicy: 'PreemptLowerPriority',
-      priority: 0,
       restartPolicy: 'Always',
       schedulerName: 'default-scheduler',
       securityContext: {},

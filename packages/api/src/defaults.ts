@@ -8,6 +8,8 @@ import { defaultEndpointSlice } from './discovery/v1/defaults.js';
 import { defaultPersistentVolume, defaultPersistentVolumeClaim, defaultStorageClass } from './core/v1/persistentvolume-defaults.js';
 import type { KubeObject } from './meta/types.js';
 import { defaultBinding } from './rbac/v1/defaults.js';
+import { defaultPriorityClass } from './scheduling/v1/defaults.js';
+import { defaultLimitRange } from './core/v1/limitrange.js';
 
 type Defaulter = (obj: never) => void;
 
@@ -30,6 +32,8 @@ const DEFAULTERS: Record<string, Defaulter> = {
   'v1/PersistentVolume': defaultPersistentVolume,
   'v1/PersistentVolumeClaim': defaultPersistentVolumeClaim,
   'storage.k8s.io/v1/StorageClass': defaultStorageClass,
+  'scheduling.k8s.io/v1/PriorityClass': defaultPriorityClass,
+  'v1/LimitRange': defaultLimitRange,
 };
 
 /** Applies upstream defaults for the object's apiVersion/kind, in place. */

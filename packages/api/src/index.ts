@@ -27,6 +27,7 @@ export {
   OPTIMISTIC_LOCK_MESSAGE,
   requestEntityTooLarge,
   serviceUnavailable,
+  tooManyRequests,
   StatusError,
   timeout,
   toStatus,
@@ -280,3 +281,15 @@ export {
 } from './batch/v1/types.js';
 export { generateJobSelector, hasJobCondition, isJobFinished, jobCondition } from './batch/v1/helpers.js';
 export { cronParseError, descriptorExpression, loadLocationError } from './batch/v1/cron.js';
+
+// policy/v1 PodDisruptionBudget
+export type { Eviction, PodDisruptionBudget, PodDisruptionBudgetSpec, PodDisruptionBudgetStatus } from './policy/v1/types.js';
+export { PDB_DISRUPTION_ALLOWED, PDB_INSUFFICIENT_PODS, PDB_SUFFICIENT_PODS, PDB_SYNC_FAILED, setStatusCondition, updateDisruptionAllowedCondition } from './helpers/pdb.js';
+export type { Condition } from './meta/types.js';
+
+// scheduling.k8s.io/v1 PriorityClass
+export { HIGHEST_USER_DEFINABLE_PRIORITY, SYSTEM_PRIORITY_CLASSES, SYSTEM_PRIORITY_CLASS_PREFIX, type PriorityClass } from './scheduling/v1/types.js';
+
+// core/v1 LimitRange
+export type { LimitRange, LimitRangeItem, LimitRangeSpec } from './core/v1/types.js';
+export { applyLimitRangeDefaults, LIMIT_RANGER_ANNOTATION, limitRangeViolations } from './core/v1/limitrange.js';

@@ -127,6 +127,9 @@ export const RESOURCES: readonly ResourceInfo[] = [
   r('', 'PersistentVolume', 'persistentvolumes', false, { shortNames: ['pv'], subresources: ['status'] }),
   r('', 'PersistentVolumeClaim', 'persistentvolumeclaims', true, { shortNames: ['pvc'], subresources: ['status'] }),
   r('storage.k8s.io', 'StorageClass', 'storageclasses', false, { shortNames: ['sc'] }),
+  r('policy', 'PodDisruptionBudget', 'poddisruptionbudgets', true, { shortNames: ['pdb'], subresources: ['status'] }),
+  r('scheduling.k8s.io', 'PriorityClass', 'priorityclasses', false, { shortNames: ['pc'] }),
+  r('', 'LimitRange', 'limitranges', true, { shortNames: ['limits'] }),
 ];
 
 /** Whether objects of a resource are kept in its own storage (the create-only reviews and events.k8s.io are not): what lists, watches and caches walk. */

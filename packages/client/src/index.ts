@@ -14,6 +14,7 @@ export {
   type CertificatesV1,
   type BatchV1,
   type StorageV1,
+  type PolicyV1,
 } from './clientset/clientset.js';
 export type {
   GroupVersionResource,

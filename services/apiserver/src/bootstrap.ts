@@ -1,9 +1,10 @@
 // What exists in every cluster from the start (upstream: the apiserver's
 // system namespaces controller, the `kubernetes` service/endpoint
-// reconciler and the rbac/bootstrap-roles post-start hook), written
+// reconciler, the rbac/bootstrap-roles and the
+// scheduling/bootstrap-system-priority-classes post-start hooks), written
 // idempotently on every start.
 
-import { isAlreadyExists, isNotFound, type KubeObject } from '@kubelab/api';
+import { isAlreadyExists, isNotFound, SYSTEM_PRIORITY_CLASSES, type KubeObject } from '@kubelab/api';
 import { APISERVER } from './authentication/user.js';
 import { ensureRbacPolicy } from './authorization/rbac/bootstrap/ensure.js';
 import type { ApiRegistry } from './registry/registry.js';
@@ -99,4 +100,8 @@ export async function bootstrap(registry: ApiRegistry, opts: BootstrapOptions): 
 
   // The default RBAC policy, once its namespaces exist (upstream's rbac/bootstrap-roles hook).
   await ensureRbacPolicy(registry, ctx);
+
+  // system-node-critical and system-cluster-critical (upstream's scheduling/bootstrap-system-priority-classes hook).
+  const classes = registry.mustStore('scheduling.k8s.io', 'priorityclasses');
+  for (const pc of SYSTEM_PRIORITY_CLASSES) await ensure(() => classes.create(undefined, structuredClone(pc) as KubeObject, ctx));
 }

@@ -11,6 +11,8 @@ import { defaultTolerationSeconds } from './admission/default-toleration-seconds
 import { defaultStorageClass, storageObjectInUseProtection } from './admission/storage.js';
 import { parseCidr, parsePortRange } from './admission/ipalloc.js';
 import { namespaceLifecycle } from './admission/namespace-lifecycle.js';
+import { priorityAdmission, priorityClassesFromCache } from './admission/priority.js';
+import { limitRanger, limitRangesFromCache } from './admission/limit-ranger.js';
 import { serviceAccount } from './admission/service-account.js';
 import type { AnonymousAuth } from './authentication/config.js';
 import { ServiceAllocator } from './admission/service-allocation.js';
@@ -205,8 +207,11 @@ export async function startApiserver(opts: ApiserverOptions): Promise<RunningApi
   const tokenGetter = cacheTokenGetter(cache);
   // Authorization (upstream: the authorizer config): built before the cache starts, so the Node graph sees the initial load.
   const { authorizer, ruleResolver } = buildAuthorization(authorizationModes, authorizerFactories, { cache });
+  const priority = priorityAdmission(priorityClassesFromCache(cache));
+  const limits = limitRanger(limitRangesFromCache(cache));
   const admission = new AdmissionChain(
     [
+      limits,
       defaultTolerationSeconds(opts.defaultNotReadyTolerationSeconds ?? 300, opts.defaultUnreachableTolerationSeconds ?? 300),
       serviceAccount({ mountServiceAccountToken: opts.serviceAccount?.signingKey !== undefined, serviceAccount: tokenGetter.serviceAccount }),
       ...(opts.nodeRestriction === false
@@ -217,6 +222,7 @@ export async function startApiserver(opts: ApiserverOptions): Promise<RunningApi
               getPod: (namespace, name) => cache.get(`/registry/pods/${namespace}/${name}`)?.obj,
             }),
           ]),
+      priority,
       allocator,
       defaultStorageClass(() => cache.list('/registry/storage.k8s.io/storageclasses').map((e) => e.obj)),
       storageObjectInUseProtection(),
@@ -241,6 +247,8 @@ export async function startApiserver(opts: ApiserverOptions): Promise<RunningApi
       certificateApproval(authorizer),
       certificateSigning(authorizer),
       certificateSubjectRestriction,
+      priority,
+      limits,
     ],
   );
   // Objects stay under etcd's limit and under what this NATS server accepts per message.

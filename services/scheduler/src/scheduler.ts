@@ -4,7 +4,7 @@
 // asynchronously through pods/binding, recording Scheduled or
 // FailedScheduling events as upstream does.
 
-import { formatTime, isPodTerminal, type Node, type PersistentVolume, type PersistentVolumeClaim, type Pod, type PodCondition, type StorageClass } from '@kubelab/api';
+import { formatTime, isPodTerminal, type Node, type PersistentVolume, type PersistentVolumeClaim, type Pod, type PodCondition, type PodDisruptionBudget, type StorageClass } from '@kubelab/api';
 import type { Clientset, EventRecorder, SharedIndexInformer } from '@kubelab/client';
 import type { Logger } from '@kubelab/component-base';
 import { contextFromObject } from '@kubelab/tracing';
@@ -40,6 +40,8 @@ export interface SchedulerDeps {
   maxInFlightBindings?: number;
   /** The storage listers VolumeBinding reads (absent: pods with claims get an Error status). */
   volumes?: VolumeListers;
+  /** The budgets preemption respects (a PodDisruptionBudget lister). */
+  podDisruptionBudgets?: () => readonly PodDisruptionBudget[];
 }
 
 const ACTION_ADD_OR_UPDATE_ASSIGNED = event('AssignedPod', ActionType.Add, 'AssignedPodAdd');
@@ -146,12 +148,24 @@ export class Scheduler {
           { traceContext: contextFromObject(pod) },
         );
       },
-      deletePod: async (pod) => {
+      deletePod: async (pod, preemptor) => {
+        if (preemptor) {
+          // The victim's DisruptionTarget condition (PreemptionByScheduler), as upstream's prepareCandidate applies it before the delete.
+          const condition = {
+            type: 'DisruptionTarget',
+            status: 'True',
+            lastTransitionTime: formatTime(this.now()),
+            reason: 'PreemptionByScheduler',
+            message: `${schedulerNameOf(preemptor)}: preempting to accommodate a higher priority pod`,
+          };
+          await cs.core.pods(pod.metadata.namespace).patch(pod.metadata.name!, 'strategic', { status: { conditions: [condition] } }, { subresource: 'status' });
+        }
         await cs.core.pods(pod.metadata.namespace).delete(pod.metadata.name!, pod.metadata.uid ? { preconditions: { uid: pod.metadata.uid } } : {});
       },
       setNominatedNodeName: async (pod, nodeName) => {
         await cs.core.pods(pod.metadata.namespace).patch(pod.metadata.name!, 'merge', { status: { nominatedNodeName: nodeName } }, { subresource: 'status' });
       },
+      ...(this.deps.podDisruptionBudgets ? { podDisruptionBudgets: this.deps.podDisruptionBudgets } : {}),
       event: (regarding, type, reason, _action, message) => this.deps.recorderFor(schedulerNameOf(regarding)).event(regarding, type, reason, message),
       updateClaim: async (claim) => {
         await cs.core.persistentVolumeClaims(claim.metadata.namespace).update(claim);

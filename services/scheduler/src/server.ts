@@ -94,9 +94,11 @@ export async function startScheduler(opts: StartSchedulerOptions = {}): Promise<
   const claims = factory.core.persistentVolumeClaims();
   const volumes = factory.core.persistentVolumes();
   const classes = factory.storage.storageClasses();
+  const pdbLister = factory.policy.podDisruptionBudgets().lister();
   const scheduler = new Scheduler({
     volumes: informerVolumeListers(claims, volumes, classes),
     clientset: cs,
+    podDisruptionBudgets: () => pdbLister.list(),
     recorderFor,
     logger: log,
     metrics,

@@ -39,7 +39,8 @@ export type Group =
   | 'resource'
   | 'apiregistration'
   | 'batch'
-  | 'storage';
+  | 'storage'
+  | 'scheduling';
 
 /**
  * A field's type: string, int32, int64, boolean, number, Time, MicroTime,

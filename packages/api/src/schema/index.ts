@@ -19,6 +19,9 @@ import { type TypeDef } from './definition.js';
 import { EVENTS_TYPES } from './events.js';
 import { GROUP_TYPES } from './groups.js';
 import { META_TYPES } from './meta.js';
+import { POLICY_TYPES } from './policy.js';
+import { SCHEDULING_TYPES } from './scheduling.js';
+import { LIMIT_TYPES } from './core-limits.js';
 import { PROTOBUF_NUMBERS, type ProtobufNumber } from './protobuf-numbers.js';
 import { RBAC_TYPES } from './rbac.js';
 import { STORAGE_TYPES } from './storage.js';
@@ -44,6 +47,9 @@ export const SCHEMA: Readonly<Record<string, TypeDef>> = {
   ...APIREGISTRATION_TYPES,
   ...BATCH_TYPES,
   ...STORAGE_TYPES,
+  ...POLICY_TYPES,
+  ...SCHEDULING_TYPES,
+  ...LIMIT_TYPES,
 };
 
 /** The OpenAPI component name of a type, e.g. io.k8s.api.core.v1.Pod. */

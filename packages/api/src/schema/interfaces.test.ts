@@ -35,6 +35,7 @@ const MODULE_OF: Record<Group, string> = {
   apiregistration: '../apiregistration/v1/types.ts',
   batch: '../batch/v1/types.ts',
   storage: '../storage/v1/types.ts',
+  scheduling: '../scheduling/v1/types.ts',
 };
 
 const files = [...new Set(Object.values(MODULE_OF))].map((m) => fileURLToPath(new URL(m, import.meta.url)));

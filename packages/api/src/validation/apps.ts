@@ -12,7 +12,7 @@ import { goLabelSelector } from './util.js';
 
 const PERCENT_MSG = "a valid percent string must be a numeric string followed by an ending '%' (e.g. '1%',  or '93%', regex used for validation is '[0-9]+%')";
 
-function validatePositiveIntOrPercent(v: IntOrString | undefined, path: string): FieldError[] {
+export function validatePositiveIntOrPercent(v: IntOrString | undefined, path: string): FieldError[] {
   if (typeof v === 'string') return /^[0-9]+%$/.test(v) ? [] : [invalid(path, v, PERCENT_MSG)];
   if (typeof v === 'number') return validateNonnegativeField(v, path);
   return [];
@@ -21,7 +21,7 @@ function validatePositiveIntOrPercent(v: IntOrString | undefined, path: string):
 /** getIntOrPercentValue: the number with `%` stripped. */
 const intOrPercentValue = (v: IntOrString | undefined): number => (typeof v === 'string' ? Number.parseInt(v, 10) || 0 : (v ?? 0));
 
-function notMoreThan100Percent(v: IntOrString | undefined, path: string): FieldError[] {
+export function notMoreThan100Percent(v: IntOrString | undefined, path: string): FieldError[] {
   return typeof v === 'string' && v.endsWith('%') && intOrPercentValue(v) > 100 ? [invalid(path, v, 'must not be greater than 100%')] : [];
 }
 

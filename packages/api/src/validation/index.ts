@@ -9,6 +9,9 @@ import * as core from './core.js';
 import { required } from './field.js';
 import { nameIsDNSSubdomain, validateObjectMeta, validateObjectMetaUpdate } from './meta.js';
 import * as other from './other.js';
+import * as policy from './policy.js';
+import * as scheduling from './scheduling.js';
+import * as limitrange from './limitrange.js';
 import * as rbac from './rbac.js';
 import * as statefulset from './statefulset.js';
 import * as storage from './storage.js';
@@ -58,6 +61,9 @@ const RULES: Record<string, Rules> = {
   'v1/PersistentVolume': { create: storage.validatePersistentVolume, update: storage.validatePersistentVolumeUpdate, status: storage.validatePersistentVolumeStatusUpdate },
   'v1/PersistentVolumeClaim': { create: storage.validatePersistentVolumeClaim, update: storage.validatePersistentVolumeClaimUpdate, status: storage.validatePersistentVolumeClaimStatusUpdate },
   'storage.k8s.io/v1/StorageClass': { create: storage.validateStorageClass, update: storage.validateStorageClassUpdate },
+  'policy/v1/PodDisruptionBudget': { create: policy.validatePodDisruptionBudget, update: policy.validatePodDisruptionBudgetUpdate, status: policy.validatePodDisruptionBudgetStatusUpdate },
+  'scheduling.k8s.io/v1/PriorityClass': { create: scheduling.validatePriorityClass, update: scheduling.validatePriorityClassUpdate },
+  'v1/LimitRange': { create: limitrange.validateLimitRange, update: limitrange.validateLimitRangeUpdate },
 };
 
 /** ValidateObjectMetaUpdate plus the create rules for everything but metadata. */

@@ -19,6 +19,7 @@ import type {
   Namespace,
   Node,
   Pod,
+  PodDisruptionBudget,
   ReplicaSet,
   Role,
   RoleBinding,
@@ -64,6 +65,7 @@ export interface StorageV1 {
   // Cluster-scoped: no namespace.
   storageClasses(): ResourceInterface<StorageClass>;
 }
+export type PolicyV1 = GroupClients<'policy'>;
 
 export interface Clientset {
   core: CoreV1;
@@ -74,6 +76,7 @@ export interface Clientset {
   certificates: CertificatesV1;
   batch: BatchV1;
   storage: StorageV1;
+  policy: PolicyV1;
   /** A client for any served resource (the dynamic client's role). */
   resource<T extends KubeObject = KubeObject>(gvr: GroupVersionResource, namespace?: string): PodInterface<T>;
   /** Closes the connection; running watches end. */
@@ -108,6 +111,7 @@ export const GVR = {
   persistentVolumes: { group: '', version: 'v1', resource: 'persistentvolumes' },
   persistentVolumeClaims: { group: '', version: 'v1', resource: 'persistentvolumeclaims' },
   storageClasses: { group: 'storage.k8s.io', version: 'v1', resource: 'storageclasses' },
+  podDisruptionBudgets: { group: 'policy', version: 'v1', resource: 'poddisruptionbudgets' },
 } as const satisfies Record<string, GroupVersionResource>;
 
 /** A GVR carrying the type of its objects (compile time only). */
@@ -153,6 +157,7 @@ export const TYPED_GROUPS = {
   certificates: { certificateSigningRequests: typed<CertificateSigningRequest>(GVR.certificateSigningRequests) },
   batch: { jobs: typed<Job>(GVR.jobs), cronJobs: typed<CronJob>(GVR.cronJobs) },
   storage: { storageClasses: typed<StorageClass>(GVR.storageClasses) },
+  policy: { podDisruptionBudgets: typed<PodDisruptionBudget>(GVR.podDisruptionBudgets) },
 };
 export type TypedGroups = typeof TYPED_GROUPS;
 const CLUSTER_SCOPED: ReadonlySet<GroupVersionResource> = new Set([
@@ -187,6 +192,7 @@ export function buildClientset(factory: Factory, close: () => void): Clientset {
     certificates: group('certificates') as CertificatesV1,
     batch: group('batch') as BatchV1,
     storage: group('storage') as StorageV1,
+    policy: group('policy') as PolicyV1,
     resource: (gvr, ns) => f(gvr, ns),
     close,
   };

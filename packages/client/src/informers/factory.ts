@@ -101,6 +101,7 @@ export class SharedInformerFactory {
   readonly certificates = this.group('certificates');
   readonly batch = this.group('batch');
   readonly storage = this.group('storage');
+  readonly policy = this.group('policy');
 
   private group<G extends TypedGroup>(g: G): InformerGroup<G> {
     // The object types are the table's, known at compile time only.

@@ -110,6 +110,8 @@ describe('discovery and version', () => {
       'apiregistration.k8s.io',
       'batch',
       'storage.k8s.io',
+      'policy',
+      'scheduling.k8s.io',
     ]);
     // kubectl auth whoami 1.27 asks v1beta1, later ones v1 first.
     expect(apis.groups[5]).toEqual({
@@ -203,6 +205,8 @@ describe('openapi v3', () => {
       'apis/apiregistration.k8s.io/v1',
       'apis/batch/v1',
       'apis/storage.k8s.io/v1',
+      'apis/policy/v1',
+      'apis/scheduling.k8s.io/v1',
     ]);
     const url = root.paths['api/v1']!.serverRelativeURL;
     expect(url).toMatch(/^\/openapi\/v3\/api\/v1\?hash=[0-9A-F]{128}$/);

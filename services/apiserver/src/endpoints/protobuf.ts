@@ -220,6 +220,7 @@ function decodeMap(field: WireField, values: { v: bigint | Uint8Array }[]): Reco
     else if (valueType === 'bytes') map[key] = Buffer.from(val).toString('base64');
     else if (valueType === 'Quantity') map[key] = quantity(val);
     else if (valueType === 'string') map[key] = text.decode(val);
+    else if (valueType === 'Time') map[key] = decodeValue(field, 'Time', val) ?? null;
     else throw new Error(`field ${field.name}: the decoder does not read maps of ${valueType}`);
   }
   return map;

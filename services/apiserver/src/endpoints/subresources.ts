@@ -1,6 +1,6 @@
 // Subresources: status (through the store), scale (autoscaling/v1 Scale over
-// deployments and replicasets), binding, eviction (policy/v1 → graceful
-// delete), log (proxied to the node's kubelet) and serviceaccounts/token —
+// deployments and replicasets), binding, eviction (policy/v1: the budget,
+// then a graceful delete), log (proxied to the node's kubelet) and serviceaccounts/token —
 // upstream's pkg/registry/apps/deployment ScaleREST, pod BindingREST,
 // EvictionREST, LogREST and the serviceaccount TokenREST.
 
@@ -9,6 +9,7 @@ import { request as httpsRequest } from 'node:https';
 import { applyPatch, badRequest, invalid, isConflict, methodNotAllowed, notFound, StatusError, type CustomResourceSubresourceScale, type DeleteOptions, type KubeObject, type Pod } from '@kubelab/api';
 import { evaluate, setAtPath } from '../apiextensions/jsonpath.js';
 import type { ResourceStore } from '../registry/interface.js';
+import { evictPod } from '../registry/eviction.js';
 import { selectorString } from '../printers/index.js';
 import { parseJsonDocument, patchMediaType, readBody } from './body.js';
 import { requestContext } from './context.js';
@@ -119,8 +120,7 @@ async function serveEviction(env: HandlerEnv, store: ResourceStore, r: ResourceR
   const { object } = await decodeWriteBody(env, req, q, store.info, 'Eviction');
   if (object.metadata.name && object.metadata.name !== r.name) throw badRequest('name in URL does not match name in Eviction object');
   const { kind: _kind, apiVersion: _apiVersion, ...opts } = ((object as Obj).deleteOptions ?? {}) as DeleteOptions;
-  // No PodDisruptionBudgets in kubelab: every eviction is allowed and is a graceful delete.
-  await store.delete(r.namespace, r.name!, opts, requestContext(req, q));
+  await evictPod({ pods: store, pdbs: env.registry.store('policy', 'v1', 'poddisruptionbudgets')! }, r.namespace!, r.name!, opts, requestContext(req, q));
   writeJson(res, 201, created201);
 }
 

@@ -9,6 +9,9 @@ import { cronJobPrinter, jobPrinter } from './batch.js';
 import { configMapPrinter, defaultPrinter, eventPrinter, eventsEventPrinter, leasePrinter, namespacePrinter, secretPrinter, serviceAccountPrinter } from './misc.js';
 import { nodePrinter } from './node.js';
 import { podPrinter } from './pod.js';
+import { podDisruptionBudgetPrinter } from './policy.js';
+import { priorityClassPrinter } from './scheduling.js';
+import { limitRangePrinter } from './limitrange.js';
 import { roleBindingPrinter } from './rbac.js';
 import { endpointSlicePrinter, endpointsPrinter, servicePrinter } from './service.js';
 import { persistentVolumeClaimPrinter, persistentVolumePrinter, storageClassPrinter } from './storage.js';
@@ -49,6 +52,9 @@ export const PRINTERS: ReadonlyMap<string, Printer> = new Map([
   ['PersistentVolume', persistentVolumePrinter],
   ['PersistentVolumeClaim', persistentVolumeClaimPrinter],
   ['StorageClass', storageClassPrinter],
+  ['PodDisruptionBudget', podDisruptionBudgetPrinter],
+  ['PriorityClass', priorityClassPrinter],
+  ['LimitRange', limitRangePrinter],
 ]);
 
 export function printerFor(kind: string): Printer {

@@ -34,6 +34,7 @@ const GENERATION = new Set([
   'batch/jobs',
   'apps/statefulsets',
   'batch/cronjobs',
+  'policy/poddisruptionbudgets',
 ]);
 
 export function tracksGeneration(info: ResourceInfo): boolean {
@@ -96,6 +97,9 @@ export function prepareForCreate(info: ResourceInfo, o: Obj, user?: UserInfo): v
     o.status = { replicas: 0, availableReplicas: 0 };
   } else if (isKind(info, '', 'services')) {
     o.status = { loadBalancer: {} };
+  } else if (isKind(info, 'policy', 'poddisruptionbudgets')) {
+    // The disruption controller's to fill; the counts are not omitempty.
+    o.status = { disruptionsAllowed: 0, currentHealthy: 0, desiredHealthy: 0, expectedPods: 0 };
   } else if (isCsr(info)) {
     prepareCsrForCreate(o, user);
   } else if (isCrdResource(info)) {

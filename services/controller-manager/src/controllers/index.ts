@@ -16,6 +16,7 @@ import { StatefulSetController } from './statefulset/statefulset-controller.js';
 import { EndpointsController } from './endpointslice/endpoints-controller.js';
 import { EndpointSliceController } from './endpointslice/endpointslice-controller.js';
 import { DeploymentController } from './deployment/deployment-controller.js';
+import { DisruptionController } from './disruption/disruption-controller.js';
 import { GarbageCollector } from './garbage-collector/garbage-collector.js';
 import { NamespaceController } from './namespace/namespace-controller.js';
 import { NodeIpamController } from './node-ipam/node-ipam-controller.js';
@@ -150,6 +151,7 @@ export function defaultRegistry(): ControllerRegistry {
       workers: () => 1,
       create: (ctx) => new CsrCleanerController(ctx),
     })
+    .register({ name: 'disruption-controller', aliases: ['disruption'], serviceAccount: 'disruption-controller', workers: () => 1, create: (ctx) => new DisruptionController(ctx) })
     .register({ name: 'token-cleaner-controller', aliases: ['tokencleaner'], serviceAccount: 'token-cleaner', workers: () => 1, disabledByDefault: true, create: (ctx) => new TokenCleaner(ctx) })
     .register({
       name: 'persistentvolume-binder-controller',

@@ -2,7 +2,7 @@
 // snapshot, the framework itself (preemption re-runs filters) and the API
 // actions (binding, deleting victims) the scheduler wires to its client.
 
-import type { PersistentVolume, PersistentVolumeClaim, Pod, StorageClass } from '@kubelab/api';
+import type { PersistentVolume, PersistentVolumeClaim, Pod, PodDisruptionBudget, StorageClass } from '@kubelab/api';
 import type { CycleState } from './cycle-state.js';
 import type { NodeInfo } from './node-info.js';
 import type { Status } from './status.js';
@@ -17,10 +17,12 @@ export interface SnapshotLister {
 export interface ClusterActions {
   /** POST pods/{name}/binding. */
   bind?(pod: Pod, nodeName: string): Promise<void>;
-  /** Deletes a preemption victim. */
-  deletePod?(pod: Pod): Promise<void>;
+  /** Deletes a preemption victim (marked DisruptionTarget first, naming the preemptor's scheduler). */
+  deletePod?(pod: Pod, preemptor?: Pod): Promise<void>;
   /** Writes status.nominatedNodeName. */
   setNominatedNodeName?(pod: Pod, nodeName: string): Promise<void>;
+  /** The PodDisruptionBudgets the preemption dry run weighs victims against (upstream: the Evaluator's PDB lister). */
+  podDisruptionBudgets?(): readonly PodDisruptionBudget[];
   /** Records an event about `regarding` (pod), with the related object when there is one. */
   event?(regarding: Pod, type: 'Normal' | 'Warning', reason: string, action: string, message: string, related?: Pod): void;
   /** Writes a claim (VolumeBinding: the selected-node annotation) and a volume (its claimRef). */

@@ -185,9 +185,9 @@ function requestsFromLimits(containers: Container[] | undefined): void {
 }
 
 /**
- * SetDefaults_Pod: requests from limits, enableServiceLinks; plus what the
- * Priority admission plugin sets when no priority class applies (priority 0,
- * preemptionPolicy PreemptLowerPriority).
+ * SetDefaults_Pod: requests from limits, enableServiceLinks. priority and
+ * preemptionPolicy are the Priority admission plugin's (the apiserver's
+ * admission/priority.ts), which runs after defaulting.
  */
 export function defaultPod(pod: Pod): void {
   if (!pod.spec) return;
@@ -196,8 +196,6 @@ export function defaultPod(pod: Pod): void {
   if (pod.spec.enableServiceLinks === undefined || pod.spec.enableServiceLinks === null) pod.spec.enableServiceLinks = true;
   defaultPodSpec(pod.spec);
   syncPodIPs(pod);
-  if (pod.spec.priority === undefined && !pod.spec.priorityClassName) pod.spec.priority = 0;
-  if (!pod.spec.preemptionPolicy) pod.spec.preemptionPolicy = 'PreemptLowerPriority';
 }
 
 /** v1 conversion keeps podIP/podIPs[0] and hostIP/hostIPs[0] in step. */

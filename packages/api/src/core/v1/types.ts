@@ -922,3 +922,25 @@ export type EventList = KubeList<Event>;
 
 // PersistentVolume, PersistentVolumeClaim and their parts.
 export * from './persistentvolume.js';
+
+/** One bound of a LimitRange: per Container, Pod or PersistentVolumeClaim. */
+export interface LimitRangeItem {
+  type: string;
+  max?: ResourceList;
+  min?: ResourceList;
+  default?: ResourceList;
+  defaultRequest?: ResourceList;
+  maxLimitRequestRatio?: ResourceList;
+}
+
+export interface LimitRangeSpec {
+  limits: LimitRangeItem[];
+}
+
+/** LimitRange: the resource bounds and defaults the LimitRanger admission plugin applies in a namespace. */
+export interface LimitRange extends KubeObject {
+  apiVersion?: 'v1';
+  kind?: 'LimitRange';
+  metadata: ObjectMeta;
+  spec?: LimitRangeSpec;
+}

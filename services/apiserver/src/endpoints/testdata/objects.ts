@@ -560,6 +560,41 @@ export const OBJECTS: Record<string, object> = {
     volumeBindingMode: 'WaitForFirstConsumer',
     allowVolumeExpansion: true,
   },
+  PodDisruptionBudget: {
+    apiVersion: 'policy/v1',
+    kind: 'PodDisruptionBudget',
+    metadata: { ...meta('web'), generation: 2 },
+    spec: { maxUnavailable: '25%', selector: { matchLabels: { app: 'web' } }, unhealthyPodEvictionPolicy: 'AlwaysAllow' },
+    status: {
+      observedGeneration: 2,
+      disruptedPods: { 'web-1': '2025-06-01T11:00:01Z' },
+      disruptionsAllowed: 1,
+      currentHealthy: 3,
+      desiredHealthy: 2,
+      expectedPods: 4,
+      conditions: [{ type: 'DisruptionAllowed', status: 'True', reason: 'SufficientPods', message: '', observedGeneration: 2, lastTransitionTime: '2025-06-01T11:00:01Z' }],
+    },
+  },
+  PriorityClass: {
+    apiVersion: 'scheduling.k8s.io/v1',
+    kind: 'PriorityClass',
+    metadata: meta('high'),
+    value: 1000,
+    globalDefault: true,
+    description: 'For the important pods.',
+    preemptionPolicy: 'Never',
+  },
+  LimitRange: {
+    apiVersion: 'v1',
+    kind: 'LimitRange',
+    metadata: meta('limits'),
+    spec: {
+      limits: [
+        { type: 'Container', max: { cpu: '1' }, min: { cpu: '50m' }, default: { cpu: '500m', memory: '128Mi' }, defaultRequest: { cpu: '100m', memory: '64Mi' }, maxLimitRequestRatio: { cpu: '10' } },
+        { type: 'Pod', max: { memory: '1Gi' } },
+      ],
+    },
+  },
 };
 
 export type { KubeObject };

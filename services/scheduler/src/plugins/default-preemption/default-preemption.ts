@@ -3,7 +3,7 @@
 // why preemption cannot help — the "preemption: 0/N nodes are available: ..."
 // half of the FailedScheduling message.
 
-import type { Pod } from '@kubelab/api';
+import { labelSelectorAsSelector, type Pod, type PodDisruptionBudget } from '@kubelab/api';
 import type { CycleState } from '../../framework/cycle-state.js';
 import { fitErrorMessage, newDiagnosis } from '../../framework/fit-error.js';
 import type { Handle } from '../../framework/handle.js';
@@ -25,6 +25,8 @@ const MIN_CANDIDATE_NODES_ABSOLUTE = 100;
 export interface Candidate {
   node: string;
   victims: PodInfo[];
+  /** Victims whose eviction a PodDisruptionBudget does not allow. */
+  numPDBViolations: number;
 }
 
 function startTime(p: PodInfo): number {
@@ -38,22 +40,62 @@ function moreImportant(a: PodInfo, b: PodInfo): number {
   return d !== 0 ? d : startTime(a) - startTime(b);
 }
 
-/** Upstream pickOneNodeForPreemption without PDBs: lowest top victim priority, lowest priority sum, fewest victims. */
+/** Upstream pickOneNodeForPreemption: fewest PDB violations, lowest top victim priority, lowest priority sum, fewest victims. */
 export function pickOneNode(candidates: readonly Candidate[]): Candidate | undefined {
-  const key = (c: Candidate): [number, number, number] => {
+  const key = (c: Candidate): number[] => {
     const prios = c.victims.map((v) => podPriority(v.pod));
-    return [Math.max(...prios), prios.reduce((a, b) => a + b + 2147483648, 0), c.victims.length];
+    return [c.numPDBViolations, Math.max(...prios), prios.reduce((a, b) => a + b + 2147483648, 0), c.victims.length];
+  };
+  const less = (a: number[], b: number[]): boolean => {
+    for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return a[i]! < b[i]!;
+    return false;
   };
   let best: Candidate | undefined;
-  let bestKey: [number, number, number] | undefined;
+  let bestKey: number[] | undefined;
   for (const c of candidates) {
     const k = key(c);
-    if (!bestKey || k[0] < bestKey[0] || (k[0] === bestKey[0] && (k[1] < bestKey[1] || (k[1] === bestKey[1] && k[2] < bestKey[2])))) {
+    if (!bestKey || less(k, bestKey)) {
       best = c;
       bestKey = k;
     }
   }
   return best;
+}
+
+/** A budget's selector against a pod's labels; an empty or bad selector matches nothing here. */
+function budgetSelects(pdb: PodDisruptionBudget, labels: Record<string, string>): boolean {
+  try {
+    const sel = labelSelectorAsSelector(pdb.spec?.selector);
+    return !sel.empty() && sel.matches(labels);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * filterPodsWithPDBViolation: walking the victims in order, each takes one
+ * of its budgets' allowed disruptions; once a budget is overdrawn its pods
+ * are violating. Pods the budget already counts as disrupted take nothing;
+ * a budget with an empty selector matches nothing here, as upstream.
+ */
+export function filterPodsWithPDBViolation(pods: readonly PodInfo[], pdbs: readonly PodDisruptionBudget[]): { violating: PodInfo[]; nonViolating: PodInfo[] } {
+  const allowed = pdbs.map((p) => p.status?.disruptionsAllowed ?? 0);
+  const violating: PodInfo[] = [];
+  const nonViolating: PodInfo[] = [];
+  for (const p of pods) {
+    const labels = p.pod.metadata.labels ?? {};
+    let violated = false;
+    if (Object.keys(labels).length > 0) {
+      pdbs.forEach((pdb, i) => {
+        if (pdb.metadata.namespace !== p.pod.metadata.namespace) return;
+        if (!budgetSelects(pdb, labels) || pdb.status?.disruptedPods?.[p.pod.metadata.name!] !== undefined) return;
+        allowed[i]!--;
+        if (allowed[i]! < 0) violated = true;
+      });
+    }
+    (violated ? violating : nonViolating).push(p);
+  }
+  return { violating, nonViolating };
 }
 
 export class DefaultPreemption implements PostFilterPlugin {
@@ -87,7 +129,7 @@ export class DefaultPreemption implements PostFilterPlugin {
     if (!deletePod) return { status: newStatus(Code.Error, 'no API client to delete preemption victims with') };
     for (const v of best.victims) {
       try {
-        await deletePod(v.pod);
+        await deletePod(v.pod, pod);
       } catch (err) {
         return { status: newStatus(Code.Error, `deleting victim ${v.key}: ${(err as Error).message}`) };
       }
@@ -116,34 +158,43 @@ export class DefaultPreemption implements PostFilterPlugin {
     const dryRunStatuses: NodeToStatus = new Map();
     const candidates: Candidate[] = [];
     if (potential.length === 0) return { candidates, dryRunStatuses };
+    const pdbs = this.handle.actions.podDisruptionBudgets?.() ?? [];
     const wanted = Math.min(potential.length, Math.max(Math.floor((potential.length * MIN_CANDIDATE_NODES_PERCENTAGE) / 100), MIN_CANDIDATE_NODES_ABSOLUTE));
     const offset = Math.floor(Math.random() * potential.length);
     for (let i = 0; i < potential.length && candidates.length < wanted; i++) {
       const nodeInfo = potential[(offset + i) % potential.length]!;
-      const { victims, status } = this.selectVictimsOnNode(state.clone(), pod, nodeInfo.clone());
-      if (isSuccess(status) && victims.length > 0) candidates.push({ node: nodeInfo.name, victims });
+      const { victims, numPDBViolations, status } = this.selectVictimsOnNode(state.clone(), pod, nodeInfo.clone(), pdbs);
+      if (isSuccess(status) && victims.length > 0) candidates.push({ node: nodeInfo.name, victims, numPDBViolations });
       else if (status && !isSuccess(status)) dryRunStatuses.set(nodeInfo.name, status);
     }
     return { candidates, dryRunStatuses };
   }
 
-  /** Removes every lower-priority pod, checks the pod fits, then reprieves as many (most important first) as still allow it. */
-  selectVictimsOnNode(state: CycleState, pod: Pod, nodeInfo: NodeInfo): { victims: PodInfo[]; status?: Status } {
+  /**
+   * Removes every lower-priority pod, checks the pod fits, then reprieves as
+   * many (most important first) as still allow it: first those a budget
+   * protects, counting the ones that must go anyway, then the rest.
+   */
+  selectVictimsOnNode(state: CycleState, pod: Pod, nodeInfo: NodeInfo, pdbs: readonly PodDisruptionBudget[] = []): { victims: PodInfo[]; numPDBViolations: number; status?: Status } {
     const prio = podPriority(pod);
     const potential = nodeInfo.pods.filter((p) => podPriority(p.pod) < prio);
-    if (potential.length === 0) return { victims: [], status: newStatus(Code.UnschedulableAndUnresolvable, MSG_NO_VICTIMS) };
+    if (potential.length === 0) return { victims: [], numPDBViolations: 0, status: newStatus(Code.UnschedulableAndUnresolvable, MSG_NO_VICTIMS) };
     for (const p of potential) nodeInfo.removePod(p.key);
     const s = this.handle.runFilterPlugins(state, pod, nodeInfo);
-    if (!isSuccess(s)) return { victims: [], status: s };
+    if (!isSuccess(s)) return { victims: [], numPDBViolations: 0, status: s };
     const victims: PodInfo[] = [];
-    for (const p of [...potential].sort(moreImportant)) {
+    const { violating, nonViolating } = filterPodsWithPDBViolation([...potential].sort(moreImportant), pdbs);
+    const reprieve = (p: PodInfo): boolean => {
       nodeInfo.addPodInfo(p);
-      if (!isSuccess(this.handle.runFilterPlugins(state, pod, nodeInfo))) {
-        nodeInfo.removePod(p.key);
-        victims.push(p);
-      }
-    }
-    return { victims };
+      if (isSuccess(this.handle.runFilterPlugins(state, pod, nodeInfo))) return true;
+      nodeInfo.removePod(p.key);
+      victims.push(p);
+      return false;
+    };
+    let numPDBViolations = 0;
+    for (const p of violating) if (!reprieve(p)) numPDBViolations++;
+    for (const p of nonViolating) reprieve(p);
+    return { victims, numPDBViolations };
   }
 }
 

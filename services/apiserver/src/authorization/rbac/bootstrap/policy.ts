@@ -339,6 +339,17 @@ function controllerRoles(): ClusterRole[] {
       rule(['get', 'list', 'watch', 'update'], [core], ['pods']),
       eventsRule(),
     ]),
+    c('disruption-controller', [
+      rule(READ, [extensions, apps], ['deployments']),
+      rule(READ, [apps, extensions], ['replicasets']),
+      rule(READ, [core], ['replicationcontrollers']),
+      rule(READ, [policy], ['poddisruptionbudgets']),
+      rule(READ, [apps], ['statefulsets']),
+      rule(['update'], [policy], ['poddisruptionbudgets/status']),
+      rule(['get'], ['*'], ['*/scale']),
+      rule(['patch', 'update'], [core], ['pods/status']),
+      eventsRule(),
+    ]),
     c('endpoint-controller', [
       rule(READ, [core], ['services', 'pods']),
       rule(['get', 'list', 'watch', 'create', 'update', 'delete'], [core], ['endpoints']),
