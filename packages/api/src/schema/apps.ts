@@ -137,7 +137,7 @@ export const APPS_TYPES: Record<string, TypeDef> = {
       selector: ['LabelSelector', 'Selects its pods; must match the template labels.', { required: true }],
       template: ['PodTemplateSpec', 'The pods to create; each gets a stable name and hostname.', { required: true }],
       // []PersistentVolumeClaim upstream; free-form until the PersistentVolumeClaim kind is described.
-      volumeClaimTemplates: ['[]object', 'Claims each pod gets, named <template>-<set>-<ordinal>.', { listType: 'atomic' }],
+      volumeClaimTemplates: ['[]PersistentVolumeClaim', 'Claims each pod gets, named <template>-<set>-<ordinal>.', { listType: 'atomic' }],
       serviceName: ['string', 'The headless service that governs the set; pods are <pod>.<serviceName>.'],
       podManagementPolicy: ['string', 'OrderedReady (default): one pod at a time in order; Parallel: all at once.'],
       updateStrategy: ['StatefulSetUpdateStrategy', 'How pods are replaced when the template changes.'],

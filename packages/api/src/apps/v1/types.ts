@@ -1,6 +1,6 @@
 // apps/v1 (k8s.io/api/apps/v1): Deployment, ReplicaSet, DaemonSet with upstream field names.
 import type { IntOrString, KubeList, KubeObject, LabelSelector, ObjectMeta, Time } from '../../meta/types.js';
-import type { ConditionStatus, PodTemplateSpec } from '../../core/v1/types.js';
+import type { ConditionStatus, PersistentVolumeClaim, PodTemplateSpec } from '../../core/v1/types.js';
 
 export type DeploymentStrategyType = 'Recreate' | 'RollingUpdate';
 
@@ -167,12 +167,8 @@ export interface StatefulSetOrdinals {
   start?: number;
 }
 
-/**
- * A volumeClaimTemplates item: a PersistentVolumeClaim's metadata and spec. The
- * PersistentVolumeClaim kind is described elsewhere; until it is, the schema
- * keeps the item free-form.
- */
-export type StatefulSetVolumeClaimTemplate = Record<string, unknown> & { metadata?: ObjectMeta; spec?: Record<string, unknown> };
+/** A volumeClaimTemplates item: an embedded PersistentVolumeClaim (its metadata and spec). */
+export type StatefulSetVolumeClaimTemplate = PersistentVolumeClaim;
 
 export interface StatefulSetSpec {
   replicas?: number;
