@@ -42,6 +42,9 @@ import type { VolumeManager } from './volumemanager/manager.js';
 
 export { KUBELET_VERSION, type KubeletConfig, type KubeletDeps };
 
+/** How often the kubelet asks the runtime for its status (upstream updateRuntimeUp's period). */
+const RUNTIME_UP_PERIOD_MS = 5_000;
+
 export class Kubelet {
   readonly config: KubeletConfig;
   readonly clock: Clock;
@@ -118,7 +121,8 @@ export class Kubelet {
   async start(): Promise<void> {
     this.log.info('Starting kubelet', { node: this.config.nodeName, version: KUBELET_VERSION });
     await this.nodeStatus.runtimeUp();
-    this.every(5_000, () => this.nodeStatus.runtimeUp());
+    // Upstream's 5 s runtime check against a 30 s threshold; both follow --time-scale, or a scaled threshold shorter than the period reads a healthy runtime as down.
+    this.every(RUNTIME_UP_PERIOD_MS / this.config.timeScale, () => this.nodeStatus.runtimeUp());
 
     const podInformer = (this.podInformer = this.informers.core.pods({ fieldSelector: `spec.nodeName=${this.config.nodeName}` }));
     podInformer.addEventHandler({
