@@ -94,7 +94,7 @@ describe('quota matching and constraints', () => {
       'several resources and containers, sorted',
       ['requests.memory', 'limits.cpu'],
       pod('x', [c('b', { cpu: '100m' }), c('a', { memory: '1Mi' }, { cpu: '1' })]),
-      'must specify limits.cpu for: b; must specify requests.memory for: b',
+      'must specify limits.cpu for: b; requests.memory for: b',
     ],
     ['bare cpu is a request', ['cpu'], pod('x', [c('x', undefined, { cpu: '1' })]), 'must specify cpu for: x'],
   ])('%s', (_name, required, p, want) => {

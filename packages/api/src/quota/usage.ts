@@ -133,10 +133,8 @@ export function podQuotaConstraints(required: readonly string[], pod: Pod): stri
     for (const r of req) if (!has.has(r)) missing.set(r, (missing.get(r) ?? new Set()).add(c.name));
   }
   if (!missing.size) return undefined;
-  return [...missing.keys()]
-    .sort()
-    .map((r) => `must specify ${r} for: ${[...missing.get(r)!].sort().join(',')}`)
-    .join('; ');
+  const each = [...missing.keys()].sort().map((r) => `${r} for: ${[...missing.get(r)!].sort().join(',')}`);
+  return `must specify ${each.join('; ')}`;
 }
 
 /** GetScopeSelectorsFromQuota: the scopes as Exists requirements, then the selector's expressions. */
