@@ -77,6 +77,19 @@ describe('ResourceQuota admission (checkRequest)', () => {
   });
 });
 
+it('leaves the cached (frozen) quota alone and returns a writable copy', () => {
+  const deepFreeze = <T>(o: T): T => {
+    if (o && typeof o === 'object') for (const v of Object.values(Object.freeze(o))) deepFreeze(v);
+    return o;
+  };
+  const cached = deepFreeze(quota('q', { pods: '2' }, { pods: '0' }));
+  const d = checkQuotas([cached], '', 'pods', pod('x'), NOW);
+  const [copy] = 'updated' in d ? d.updated : [];
+  expect(cached.status!.used).toEqual({ pods: '0' });
+  expect(copy!.status!.used).toEqual({ pods: '1' });
+  expect(Object.isFrozen(copy!.metadata)).toBe(false);
+});
+
 describe('the plugin: one count at a time, conflicts retried', () => {
   const info = lookupResource('', 'v1', 'pods')!;
   const attrs = (p: Pod, dryRun = false): AdmissionAttributes => {

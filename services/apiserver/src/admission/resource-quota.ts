@@ -70,7 +70,8 @@ export function checkQuotas(quotas: readonly ResourceQuota[], group: string, res
         refused: `exceeded quota: ${name}, requested: ${prettyPrintUsage(maskUsage(requested, exceeded))}, used: ${prettyPrintUsage(maskUsage(used, exceeded))}, limited: ${prettyPrintUsage(maskUsage(hard, exceeded))}`,
       };
     }
-    updated.push({ ...rq, status: { ...rq.status, used: toResourceList(next) } });
+    // A copy: the cache's objects are frozen, and the registry's update writes into what it is given.
+    updated.push({ ...structuredClone(rq), status: { ...structuredClone(rq.status), used: toResourceList(next) } });
   }
   return { updated };
 }
