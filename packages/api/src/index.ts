@@ -293,3 +293,23 @@ export { HIGHEST_USER_DEFINABLE_PRIORITY, SYSTEM_PRIORITY_CLASSES, SYSTEM_PRIORI
 // core/v1 LimitRange
 export type { LimitRange, LimitRangeItem, LimitRangeSpec } from './core/v1/types.js';
 export { applyLimitRangeDefaults, LIMIT_RANGER_ANNOTATION, limitRangeViolations } from './core/v1/limitrange.js';
+
+// core/v1 ResourceQuota and the quota usage math (pkg/quota/v1)
+export type { ResourceQuota, ResourceQuotaSpec, ResourceQuotaStatus, ScopeSelector, ScopedResourceSelectorRequirement } from './core/v1/types.js';
+export { isScopeValidForResource, isStandardQuotaResourceName, QUOTA_SCOPES } from './quota/names.js';
+export {
+  addUsage,
+  calculateQuotaUsage,
+  exceededResources,
+  maskUsage,
+  matchingResources,
+  objectCountName,
+  objectUsage,
+  podQuotaConstraints,
+  podUsage,
+  prettyPrintUsage,
+  quotaMatches,
+  toResourceList,
+  toUsage,
+  type ResourceUsage,
+} from './quota/usage.js';

@@ -13,6 +13,7 @@ import { parseCidr, parsePortRange } from './admission/ipalloc.js';
 import { namespaceLifecycle } from './admission/namespace-lifecycle.js';
 import { priorityAdmission, priorityClassesFromCache } from './admission/priority.js';
 import { limitRanger, limitRangesFromCache } from './admission/limit-ranger.js';
+import { quotasFromCache, resourceQuota } from './admission/resource-quota.js';
 import { serviceAccount } from './admission/service-account.js';
 import type { AnonymousAuth } from './authentication/config.js';
 import { ServiceAllocator } from './admission/service-allocation.js';
@@ -209,6 +210,8 @@ export async function startApiserver(opts: ApiserverOptions): Promise<RunningApi
   const { authorizer, ruleResolver } = buildAuthorization(authorizationModes, authorizerFactories, { cache });
   const priority = priorityAdmission(priorityClassesFromCache(cache));
   const limits = limitRanger(limitRangesFromCache(cache));
+  // ResourceQuota writes the usage it admits to the quota's status, through the registry built below.
+  const quota = resourceQuota(quotasFromCache(cache, () => registry.store('', 'v1', 'resourcequotas')));
   const admission = new AdmissionChain(
     [
       limits,
@@ -249,6 +252,8 @@ export async function startApiserver(opts: ApiserverOptions): Promise<RunningApi
       certificateSubjectRestriction,
       priority,
       limits,
+      // Last among the validating plugins, as upstream orders it: only what every other plugin admitted is counted.
+      quota,
     ],
   );
   // Objects stay under etcd's limit and under what this NATS server accepts per message.

@@ -22,6 +22,7 @@ import { META_TYPES } from './meta.js';
 import { POLICY_TYPES } from './policy.js';
 import { SCHEDULING_TYPES } from './scheduling.js';
 import { LIMIT_TYPES } from './core-limits.js';
+import { QUOTA_TYPES } from './core-quota.js';
 import { PROTOBUF_NUMBERS, type ProtobufNumber } from './protobuf-numbers.js';
 import { RBAC_TYPES } from './rbac.js';
 import { STORAGE_TYPES } from './storage.js';
@@ -50,6 +51,7 @@ export const SCHEMA: Readonly<Record<string, TypeDef>> = {
   ...POLICY_TYPES,
   ...SCHEDULING_TYPES,
   ...LIMIT_TYPES,
+  ...QUOTA_TYPES,
 };
 
 /** The OpenAPI component name of a type, e.g. io.k8s.api.core.v1.Pod. */

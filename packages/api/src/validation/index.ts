@@ -12,6 +12,7 @@ import * as other from './other.js';
 import * as policy from './policy.js';
 import * as scheduling from './scheduling.js';
 import * as limitrange from './limitrange.js';
+import * as resourcequota from './resourcequota.js';
 import * as rbac from './rbac.js';
 import * as statefulset from './statefulset.js';
 import * as storage from './storage.js';
@@ -64,6 +65,7 @@ const RULES: Record<string, Rules> = {
   'policy/v1/PodDisruptionBudget': { create: policy.validatePodDisruptionBudget, update: policy.validatePodDisruptionBudgetUpdate, status: policy.validatePodDisruptionBudgetStatusUpdate },
   'scheduling.k8s.io/v1/PriorityClass': { create: scheduling.validatePriorityClass, update: scheduling.validatePriorityClassUpdate },
   'v1/LimitRange': { create: limitrange.validateLimitRange, update: limitrange.validateLimitRangeUpdate },
+  'v1/ResourceQuota': { create: resourcequota.validateResourceQuota, update: resourcequota.validateResourceQuotaUpdate, status: resourcequota.validateResourceQuotaStatusUpdate },
 };
 
 /** ValidateObjectMetaUpdate plus the create rules for everything but metadata. */

@@ -30,6 +30,7 @@ import type {
   PersistentVolume,
   PersistentVolumeClaim,
   StorageClass,
+  ResourceQuota,
 } from '@kubelab/api';
 import { Connection, type ConnectionConfig } from '../transport/connection.js';
 import { ResourceClient } from './resource-client.js';
@@ -112,6 +113,7 @@ export const GVR = {
   persistentVolumeClaims: { group: '', version: 'v1', resource: 'persistentvolumeclaims' },
   storageClasses: { group: 'storage.k8s.io', version: 'v1', resource: 'storageclasses' },
   podDisruptionBudgets: { group: 'policy', version: 'v1', resource: 'poddisruptionbudgets' },
+  resourceQuotas: { group: '', version: 'v1', resource: 'resourcequotas' },
 } as const satisfies Record<string, GroupVersionResource>;
 
 /** A GVR carrying the type of its objects (compile time only). */
@@ -138,6 +140,7 @@ export const TYPED_GROUPS = {
     serviceAccounts: typed<ServiceAccount>(GVR.serviceAccounts),
     persistentVolumes: typed<PersistentVolume>(GVR.persistentVolumes),
     persistentVolumeClaims: typed<PersistentVolumeClaim>(GVR.persistentVolumeClaims),
+    resourceQuotas: typed<ResourceQuota>(GVR.resourceQuotas),
   },
   apps: {
     deployments: typed<Deployment>(GVR.deployments),

@@ -12,6 +12,7 @@ import { podPrinter } from './pod.js';
 import { podDisruptionBudgetPrinter } from './policy.js';
 import { priorityClassPrinter } from './scheduling.js';
 import { limitRangePrinter } from './limitrange.js';
+import { resourceQuotaPrinter } from './resourcequota.js';
 import { roleBindingPrinter } from './rbac.js';
 import { endpointSlicePrinter, endpointsPrinter, servicePrinter } from './service.js';
 import { persistentVolumeClaimPrinter, persistentVolumePrinter, storageClassPrinter } from './storage.js';
@@ -55,6 +56,7 @@ export const PRINTERS: ReadonlyMap<string, Printer> = new Map([
   ['PodDisruptionBudget', podDisruptionBudgetPrinter],
   ['PriorityClass', priorityClassPrinter],
   ['LimitRange', limitRangePrinter],
+  ['ResourceQuota', resourceQuotaPrinter],
 ]);
 
 export function printerFor(kind: string): Printer {

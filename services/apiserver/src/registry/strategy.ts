@@ -110,6 +110,9 @@ export function prepareForCreate(info: ResourceInfo, o: Obj, user?: UserInfo): v
     prepareCronJobForCreate(o);
   } else if (isPersistentVolumes(info) || isPersistentVolumeClaims(info)) {
     prepareStorageForCreate(info, o);
+  } else if (isKind(info, '', 'resourcequotas')) {
+    // The quota controller fills hard and used (resourcequota strategy PrepareForCreate).
+    o.status = {};
   }
 }
 

@@ -30,6 +30,7 @@ import { PersistentVolumeController } from './volume/persistentvolume/pv-control
 import { LocalPathProvisioner } from './volume/local-path/local-path-provisioner.js';
 import { PvcProtectionController } from './volume/protection/pvc-protection-controller.js';
 import { PvProtectionController } from './volume/protection/pv-protection-controller.js';
+import { ResourceQuotaController } from './resourcequota/resource-quota-controller.js';
 
 const readRootCA = (file: string) => (file ? readFileSync(file, 'utf8') : '');
 
@@ -152,6 +153,8 @@ export function defaultRegistry(): ControllerRegistry {
       create: (ctx) => new CsrCleanerController(ctx),
     })
     .register({ name: 'disruption-controller', aliases: ['disruption'], serviceAccount: 'disruption-controller', workers: () => 1, create: (ctx) => new DisruptionController(ctx) })
+    // --concurrent-resource-quota-syncs' default.
+    .register({ name: 'resourcequota-controller', aliases: ['resourcequota'], serviceAccount: 'resourcequota-controller', workers: () => 5, create: (ctx) => new ResourceQuotaController(ctx) })
     .register({ name: 'token-cleaner-controller', aliases: ['tokencleaner'], serviceAccount: 'token-cleaner', workers: () => 1, disabledByDefault: true, create: (ctx) => new TokenCleaner(ctx) })
     .register({
       name: 'persistentvolume-binder-controller',

@@ -944,3 +944,35 @@ export interface LimitRange extends KubeObject {
   metadata: ObjectMeta;
   spec?: LimitRangeSpec;
 }
+
+/** One scope's match of a ResourceQuota's scopeSelector (ScopedResourceSelectorRequirement). */
+export interface ScopedResourceSelectorRequirement {
+  scopeName: string;
+  operator: string;
+  values?: string[];
+}
+
+export interface ScopeSelector {
+  matchExpressions?: ScopedResourceSelectorRequirement[];
+}
+
+export interface ResourceQuotaSpec {
+  hard?: ResourceList;
+  scopes?: string[];
+  scopeSelector?: ScopeSelector;
+}
+
+/** What the quota enforces (hard, copied from the spec) and what the namespace uses of it, as the quota controller and admission record it. */
+export interface ResourceQuotaStatus {
+  hard?: ResourceList;
+  used?: ResourceList;
+}
+
+/** ResourceQuota: the aggregate resources a namespace may consume, enforced by the ResourceQuota admission plugin. */
+export interface ResourceQuota extends KubeObject {
+  apiVersion?: 'v1';
+  kind?: 'ResourceQuota';
+  metadata: ObjectMeta;
+  spec?: ResourceQuotaSpec;
+  status?: ResourceQuotaStatus;
+}

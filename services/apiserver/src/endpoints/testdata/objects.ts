@@ -595,6 +595,17 @@ export const OBJECTS: Record<string, object> = {
       ],
     },
   },
+  ResourceQuota: {
+    apiVersion: 'v1',
+    kind: 'ResourceQuota',
+    metadata: meta('compute'),
+    spec: {
+      hard: { pods: '2', 'requests.cpu': '1', 'limits.memory': '1Gi' },
+      scopes: ['NotTerminating'],
+      scopeSelector: { matchExpressions: [{ scopeName: 'PriorityClass', operator: 'In', values: ['high'] }] },
+    },
+    status: { hard: { pods: '2', 'requests.cpu': '1', 'limits.memory': '1Gi' }, used: { pods: '1', 'requests.cpu': '100m', 'limits.memory': '0' } },
+  },
 };
 
 export type { KubeObject };

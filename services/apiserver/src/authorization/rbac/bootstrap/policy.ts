@@ -350,6 +350,12 @@ function controllerRoles(): ClusterRole[] {
       rule(['patch', 'update'], [core], ['pods/status']),
       eventsRule(),
     ]),
+    c('resourcequota-controller', [
+      // Quota counts anything, so it may list and watch everything.
+      rule(['list', 'watch'], ['*'], ['*']),
+      rule(['update'], [core], ['resourcequotas/status']),
+      eventsRule(),
+    ]),
     c('endpoint-controller', [
       rule(READ, [core], ['services', 'pods']),
       rule(['get', 'list', 'watch', 'create', 'update', 'delete'], [core], ['endpoints']),
