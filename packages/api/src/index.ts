@@ -293,3 +293,24 @@ export { HIGHEST_USER_DEFINABLE_PRIORITY, SYSTEM_PRIORITY_CLASSES, SYSTEM_PRIORI
 // core/v1 LimitRange
 export type { LimitRange, LimitRangeItem, LimitRangeSpec } from './core/v1/types.js';
 export { applyLimitRangeDefaults, LIMIT_RANGER_ANNOTATION, limitRangeViolations } from './core/v1/limitrange.js';
+
+// autoscaling/v2 HorizontalPodAutoscaler
+export type {
+  ContainerResourceMetricSource,
+  ContainerResourceMetricStatus,
+  CrossVersionObjectReference,
+  HorizontalPodAutoscaler,
+  HorizontalPodAutoscalerBehavior,
+  HorizontalPodAutoscalerCondition,
+  HorizontalPodAutoscalerSpec,
+  HorizontalPodAutoscalerStatus,
+  HPAScalingPolicy,
+  HPAScalingRules,
+  MetricSpec,
+  MetricStatus,
+  MetricTarget,
+  MetricValueStatus,
+  ResourceMetricSource,
+  ResourceMetricStatus,
+} from './autoscaling/v2/types.js';
+export { DEFAULT_CPU_UTILIZATION } from './autoscaling/v2/defaults.js';

@@ -130,6 +130,7 @@ export const RESOURCES: readonly ResourceInfo[] = [
   r('policy', 'PodDisruptionBudget', 'poddisruptionbudgets', true, { shortNames: ['pdb'], subresources: ['status'] }),
   r('scheduling.k8s.io', 'PriorityClass', 'priorityclasses', false, { shortNames: ['pc'] }),
   r('', 'LimitRange', 'limitranges', true, { shortNames: ['limits'] }),
+  r('autoscaling', 'HorizontalPodAutoscaler', 'horizontalpodautoscalers', true, { version: 'v2', shortNames: ['hpa'], categories: ['all'], subresources: ['status'] }),
 ];
 
 /** Whether objects of a resource are kept in its own storage (the create-only reviews and events.k8s.io are not): what lists, watches and caches walk. */
