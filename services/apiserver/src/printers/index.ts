@@ -10,6 +10,7 @@ import { configMapPrinter, defaultPrinter, eventPrinter, eventsEventPrinter, lea
 import { nodePrinter } from './node.js';
 import { podPrinter } from './pod.js';
 import { podDisruptionBudgetPrinter } from './policy.js';
+import { horizontalPodAutoscalerPrinter } from './autoscaling.js';
 import { priorityClassPrinter } from './scheduling.js';
 import { limitRangePrinter } from './limitrange.js';
 import { roleBindingPrinter } from './rbac.js';
@@ -55,6 +56,7 @@ export const PRINTERS: ReadonlyMap<string, Printer> = new Map([
   ['PodDisruptionBudget', podDisruptionBudgetPrinter],
   ['PriorityClass', priorityClassPrinter],
   ['LimitRange', limitRangePrinter],
+  ['HorizontalPodAutoscaler', horizontalPodAutoscalerPrinter],
 ]);
 
 export function printerFor(kind: string): Printer {

@@ -110,6 +110,9 @@ export function prepareForCreate(info: ResourceInfo, o: Obj, user?: UserInfo): v
     prepareCronJobForCreate(o);
   } else if (isPersistentVolumes(info) || isPersistentVolumeClaims(info)) {
     prepareStorageForCreate(info, o);
+  } else if (isKind(info, 'autoscaling', 'horizontalpodautoscalers')) {
+    // The autoscaler's to fill (upstream autoscalerStrategy): desiredReplicas is not omitempty.
+    o.status = { desiredReplicas: 0 };
   }
 }
 
