@@ -314,3 +314,4 @@ export type {
   ResourceMetricStatus,
 } from './autoscaling/v2/types.js';
 export { DEFAULT_CPU_UTILIZATION } from './autoscaling/v2/defaults.js';
+export type { Scale, ScaleSpec, ScaleStatus } from './autoscaling/v1/types.js';

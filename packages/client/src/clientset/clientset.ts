@@ -30,6 +30,7 @@ import type {
   PersistentVolume,
   PersistentVolumeClaim,
   StorageClass,
+  HorizontalPodAutoscaler,
 } from '@kubelab/api';
 import { Connection, type ConnectionConfig } from '../transport/connection.js';
 import { ResourceClient } from './resource-client.js';
@@ -66,6 +67,7 @@ export interface StorageV1 {
   storageClasses(): ResourceInterface<StorageClass>;
 }
 export type PolicyV1 = GroupClients<'policy'>;
+export type AutoscalingV2 = GroupClients<'autoscaling'>;
 
 export interface Clientset {
   core: CoreV1;
@@ -77,6 +79,7 @@ export interface Clientset {
   batch: BatchV1;
   storage: StorageV1;
   policy: PolicyV1;
+  autoscaling: AutoscalingV2;
   /** A client for any served resource (the dynamic client's role). */
   resource<T extends KubeObject = KubeObject>(gvr: GroupVersionResource, namespace?: string): PodInterface<T>;
   /** Closes the connection; running watches end. */
@@ -112,6 +115,7 @@ export const GVR = {
   persistentVolumeClaims: { group: '', version: 'v1', resource: 'persistentvolumeclaims' },
   storageClasses: { group: 'storage.k8s.io', version: 'v1', resource: 'storageclasses' },
   podDisruptionBudgets: { group: 'policy', version: 'v1', resource: 'poddisruptionbudgets' },
+  horizontalPodAutoscalers: { group: 'autoscaling', version: 'v2', resource: 'horizontalpodautoscalers' },
 } as const satisfies Record<string, GroupVersionResource>;
 
 /** A GVR carrying the type of its objects (compile time only). */
@@ -158,6 +162,7 @@ export const TYPED_GROUPS = {
   batch: { jobs: typed<Job>(GVR.jobs), cronJobs: typed<CronJob>(GVR.cronJobs) },
   storage: { storageClasses: typed<StorageClass>(GVR.storageClasses) },
   policy: { podDisruptionBudgets: typed<PodDisruptionBudget>(GVR.podDisruptionBudgets) },
+  autoscaling: { horizontalPodAutoscalers: typed<HorizontalPodAutoscaler>(GVR.horizontalPodAutoscalers) },
 };
 export type TypedGroups = typeof TYPED_GROUPS;
 const CLUSTER_SCOPED: ReadonlySet<GroupVersionResource> = new Set([
@@ -193,6 +198,7 @@ export function buildClientset(factory: Factory, close: () => void): Clientset {
     batch: group('batch') as BatchV1,
     storage: group('storage') as StorageV1,
     policy: group('policy') as PolicyV1,
+    autoscaling: group('autoscaling') as AutoscalingV2,
     resource: (gvr, ns) => f(gvr, ns),
     close,
   };
