@@ -143,4 +143,49 @@ export const AUTOSCALING_TYPES: Record<string, TypeDef> = {
     },
   },
   HorizontalPodAutoscalerCondition: { group: G, description: 'The state of a HorizontalPodAutoscaler at a point.', fields: cond('autoscaler') },
+
+  // autoscaling/v1: the CPU-only form, numbered as its generated.proto (kubectl autoscale sends it as protobuf).
+  HorizontalPodAutoscalerV1: {
+    group: 'autoscaling',
+    name: 'HorizontalPodAutoscaler',
+    protobuf: true,
+    description: 'Configuration of a horizontal pod autoscaler: a CPU utilization target.',
+    fields: top({
+      spec: ['HorizontalPodAutoscalerSpecV1', 'The behaviour of the autoscaler.', { protobuf: 2 }],
+      status: ['HorizontalPodAutoscalerStatusV1', 'The current information about the autoscaler.', { protobuf: 3 }],
+    }),
+  },
+  HorizontalPodAutoscalerSpecV1: {
+    group: 'autoscaling',
+    name: 'HorizontalPodAutoscalerSpec',
+    description: 'The specification of a horizontal pod autoscaler.',
+    fields: {
+      scaleTargetRef: ['CrossVersionObjectReferenceV1', 'The resource whose scale subresource is read and set.', { required: true, protobuf: 1 }],
+      minReplicas: ['int32', 'The lower limit of replicas. Defaults to 1.', { protobuf: 2, keepZero: true }],
+      maxReplicas: ['int32', 'The upper limit of replicas; not less than minReplicas.', { required: true, protobuf: 3 }],
+      targetCPUUtilizationPercentage: ['int32', 'The target average CPU utilization over the pods, in percent of their requests; default: 80.', { protobuf: 4, keepZero: true }],
+    },
+  },
+  CrossVersionObjectReferenceV1: {
+    group: 'autoscaling',
+    name: 'CrossVersionObjectReference',
+    description: 'Enough information to identify the referred resource.',
+    fields: {
+      kind: ['string', 'Kind of the referent.', { required: true, protobuf: 1 }],
+      name: ['string', 'Name of the referent.', { required: true, protobuf: 2 }],
+      apiVersion: ['string', 'API version of the referent.', { protobuf: 3 }],
+    },
+  },
+  HorizontalPodAutoscalerStatusV1: {
+    group: 'autoscaling',
+    name: 'HorizontalPodAutoscalerStatus',
+    description: 'The current status of a horizontal pod autoscaler.',
+    fields: {
+      observedGeneration: ['int64', 'The most recent generation observed by the autoscaler.', { protobuf: 1, keepZero: true }],
+      lastScaleTime: ['Time', 'When the autoscaler last changed the number of pods.', { protobuf: 2 }],
+      currentReplicas: ['int32', 'The current number of replicas of pods managed by the autoscaler.', { required: true, protobuf: 3, keepZero: true }],
+      desiredReplicas: ['int32', 'The desired number of replicas of pods managed by the autoscaler.', { required: true, protobuf: 4, keepZero: true }],
+      currentCPUUtilizationPercentage: ['int32', 'The current average CPU utilization over the pods, in percent of their requests.', { protobuf: 5, keepZero: true }],
+    },
+  },
 };

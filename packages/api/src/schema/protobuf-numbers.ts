@@ -617,4 +617,9 @@ export const PROTOBUF_NUMBERS: Readonly<Record<string, Readonly<Record<string, P
   ContainerResourceMetricStatus: { name: 1, current: 2, container: 3 },
   MetricValueStatus: { value: 1, averageValue: 2, averageUtilization: 3 },
   HorizontalPodAutoscalerCondition: { type: 1, status: 2, lastTransitionTime: 3, reason: 4, message: 5 },
+  // autoscaling/v1 (k8s.io/api/autoscaling/v1 generated.proto).
+  HorizontalPodAutoscalerV1: { metadata: 1, spec: 2, status: 3 },
+  HorizontalPodAutoscalerSpecV1: { scaleTargetRef: 1, minReplicas: 2, maxReplicas: 3, targetCPUUtilizationPercentage: 4 },
+  CrossVersionObjectReferenceV1: { kind: 1, name: 2, apiVersion: 3 },
+  HorizontalPodAutoscalerStatusV1: { observedGeneration: 1, lastScaleTime: 2, currentReplicas: 3, desiredReplicas: 4, currentCPUUtilizationPercentage: 5 },
 };

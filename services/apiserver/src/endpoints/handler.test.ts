@@ -209,6 +209,7 @@ describe('openapi v3', () => {
       'apis/policy/v1',
       'apis/scheduling.k8s.io/v1',
       'apis/autoscaling/v2',
+      'apis/autoscaling/v1',
     ]);
     const url = root.paths['api/v1']!.serverRelativeURL;
     expect(url).toMatch(/^\/openapi\/v3\/api\/v1\?hash=[0-9A-F]{128}$/);

@@ -29,6 +29,10 @@ describe('horizontalpodautoscaler rows (kubectl get hpa)', () => {
   ])('%s', (_n, obj, want) => {
     expect(printTable('HorizontalPodAutoscaler', [obj], { now }).rows[0]!.cells).toEqual(want);
   });
+  it('an autoscaling/v1 object prints as its v2 form', () => {
+    const v1 = { ...hpa({ minReplicas: 1, targetCPUUtilizationPercentage: 50 }, { currentReplicas: 1, desiredReplicas: 1, currentCPUUtilizationPercentage: 12 }), apiVersion: 'autoscaling/v1' };
+    expect(printTable('HorizontalPodAutoscaler', [v1], { now }).rows[0]!.cells).toEqual(['web', 'Deployment/web', 'cpu: 12%/50%', '1', 5, 1, '90s']);
+  });
   it('columns', () => {
     expect(printTable('HorizontalPodAutoscaler', [], { now }).columnDefinitions.map((c) => c.name)).toEqual(['Name', 'Reference', 'Targets', 'MinPods', 'MaxPods', 'Replicas', 'Age']);
   });

@@ -3,6 +3,7 @@
 // `<resource>: <current>/<target>` (at most two, then `+ N more...`), and
 // the replica bounds and count.
 
+import { hpaFromV1, type HorizontalPodAutoscalerV1 } from '@kubelab/api';
 import { since } from './duration.js';
 import { AGE_COLUMN, NAME_COLUMN, col, type Obj, type Printer } from './table.js';
 
@@ -39,7 +40,9 @@ export const horizontalPodAutoscalerPrinter: Printer = {
     col('Replicas', 'string', 'The current number of replicas, as the autoscaler last saw it.'),
     AGE_COLUMN,
   ],
-  cells(hpa, now) {
+  cells(obj, now) {
+    // autoscaling/v1 rows are v2's, as upstream prints the internal version.
+    const hpa: Obj = obj.apiVersion === 'autoscaling/v1' ? hpaFromV1(obj as HorizontalPodAutoscalerV1) : obj;
     const spec: Obj = hpa.spec ?? {};
     const ref: Obj = spec.scaleTargetRef ?? {};
     return [
