@@ -1,7 +1,7 @@
 // The horizontal pod autoscaler (pkg/controller/podautoscaler/horizontal.go):
-// each HPA is synced when it changes and again every
-// --horizontal-pod-autoscaler-sync-period (upstream requeues every key after
-// the period: metrics change without any object changing). A sync reads the
+// each HPA is synced one --horizontal-pod-autoscaler-sync-period after it
+// changes and again every period after each sync (upstream's queue holds
+// every key for the period: metrics change without any object changing). A sync reads the
 // target's scale subresource, the pods its selector picks and their
 // metrics.k8s.io usage, computes the replica count with the pure decisions
 // beside this file, rescales the target, and writes currentReplicas,
@@ -63,7 +63,8 @@ export class HorizontalController extends QueueController {
     const hpas = ctx.informers.autoscaling.horizontalPodAutoscalers({ resyncPeriodMs: ctx.config.hpaSyncPeriodMs });
     this.hpaLister = hpas.lister();
     this.podLister = ctx.informers.core.pods().lister();
-    const add = (h: HorizontalPodAutoscaler) => this.enqueue(metaNamespaceKey(h));
+    // Upstream enqueueHPA: every request waits one sync period in the queue (its fixed-interval rate limiter), so a key is processed at most once a period.
+    const add = (h: HorizontalPodAutoscaler) => this.queue.addAfter(metaNamespaceKey(h), ctx.config.hpaSyncPeriodMs);
     hpas.addEventHandler({
       onAdd: add,
       onUpdate: (_o, h) => add(h),
@@ -84,10 +85,12 @@ export class HorizontalController extends QueueController {
     }
     try {
       await this.reconcile(key, structuredClone(cached));
-    } finally {
-      // Upstream's design: every HPA is looked at again after the sync period.
-      if (this.hpaLister.namespace(namespace).get(name)) this.queue.addAfter(key, this.ctx.config.hpaSyncPeriodMs);
+    } catch (err) {
+      // Upstream's queue retries at the sync period only (its fixed-interval rate limiter): the error is logged, the key requeued below.
+      this.log.error('failed to sync horizontal pod autoscaler', { HPA: key, err: (err as Error).message });
     }
+    // Upstream's design: every HPA is looked at again after the sync period.
+    if (this.hpaLister.namespace(namespace).get(name)) this.queue.addAfter(key, this.ctx.config.hpaSyncPeriodMs);
   }
 
   private async reconcile(key: string, hpa: HorizontalPodAutoscaler): Promise<void> {
