@@ -133,20 +133,26 @@ describe.runIf(ready)('metrics-server and kubectl top (local runner)', { timeout
       { timeoutMs: 150_000, everyMs: 3_000 },
     );
     expect(row).toMatch(/^NAME\s+REFERENCE\s+TARGETS\s+MINPODS\s+MAXPODS\s+REPLICAS\s+AGE\s*$/m);
-    const events = (await kubectl(['get', 'events', '--field-selector', 'involvedObject.kind=HorizontalPodAutoscaler,reason=SuccessfulRescale', '-o', 'jsonpath={range .items[*]}{.message}{"\\n"}{end}'])).stdout;
+    const events = (
+      await kubectl(['get', 'events', '--field-selector', 'involvedObject.kind=HorizontalPodAutoscaler,reason=SuccessfulRescale', '-o', 'jsonpath={range .items[*]}{.message}{"\\n"}{end}'])
+    ).stdout;
     expect(events).toContain('New size: 3; reason: cpu resource utilization (percentage of request) above target');
     expect((await kubectl(['get', 'deployment', 'web', '-o', 'jsonpath={.spec.replicas}'])).stdout).toBe('3');
     const conditions = (await kubectl(['get', 'hpa', 'web', '-o', 'jsonpath={range .status.conditions[*]}{.type}={.status} {.reason}{"\\n"}{end}'])).stdout;
     expect(conditions).toMatch(/^ScalingActive=True ValidMetricFound$/m);
 
     // A target far above the usage and no stabilization: down to minReplicas.
-    const patch = { spec: { behavior: { scaleDown: { stabilizationWindowSeconds: 0 } }, metrics: [{ type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 5000 } } }] } };
+    const patch = {
+      spec: { behavior: { scaleDown: { stabilizationWindowSeconds: 0 } }, metrics: [{ type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 5000 } } }] },
+    };
     expect((await kubectl(['patch', 'hpa', 'web', '--type=merge', '-p', JSON.stringify(patch)])).code).toBe(0);
     await waitFor('deployment back at 1', async () => ((await kubectl(['get', 'deployment', 'web', '-o', 'jsonpath={.spec.replicas}'])).stdout === '1' ? true : undefined), {
       timeoutMs: 120_000,
       everyMs: 3_000,
     });
-    const down = (await kubectl(['get', 'events', '--field-selector', 'involvedObject.kind=HorizontalPodAutoscaler,reason=SuccessfulRescale', '-o', 'jsonpath={range .items[*]}{.message}{"\\n"}{end}'])).stdout;
+    const down = (
+      await kubectl(['get', 'events', '--field-selector', 'involvedObject.kind=HorizontalPodAutoscaler,reason=SuccessfulRescale', '-o', 'jsonpath={range .items[*]}{.message}{"\\n"}{end}'])
+    ).stdout;
     expect(down).toMatch(/New size: 1; reason: All metrics below target/);
     expect((await kubectl(['delete', 'hpa', 'web'])).code).toBe(0);
     expect((await kubectl(['delete', 'deployment', 'web'])).code).toBe(0);

@@ -43,11 +43,19 @@ describe.skipIf(!run)('kubectl 1.32: horizontal pod autoscalers', { timeout: 90_
   it('kubectl autoscale creates one; get hpa shows the target as unknown until measured', async () => {
     expect((await c.kubectl(['apply', '-f', '-'], { stdin: deployment })).stdout.trim()).toBe('deployment.apps/web created');
     expect((await c.kubectl(['autoscale', 'deployment', 'web', '--cpu-percent=50', '--min=1', '--max=5'])).stdout.trim()).toBe('horizontalpodautoscaler.autoscaling/web autoscaled');
-    expect(squash((await c.kubectl(['get', 'hpa'])).stdout)).toEqual(['NAME REFERENCE TARGETS MINPODS MAXPODS REPLICAS AGE', expect.stringMatching(/^web Deployment\/web cpu: <unknown>\/50% 1 5 0 \d+s$/)]);
+    expect(squash((await c.kubectl(['get', 'hpa'])).stdout)).toEqual([
+      'NAME REFERENCE TARGETS MINPODS MAXPODS REPLICAS AGE',
+      expect.stringMatching(/^web Deployment\/web cpu: <unknown>\/50% 1 5 0 \d+s$/),
+    ]);
     const v2 = JSON.parse((await c.kubectl(['get', 'hpa', 'web', '-o', 'json'])).stdout);
     expect(v2).toMatchObject({
       apiVersion: 'autoscaling/v2',
-      spec: { scaleTargetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web' }, minReplicas: 1, maxReplicas: 5, metrics: [{ type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 50 } } }] },
+      spec: {
+        scaleTargetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web' },
+        minReplicas: 1,
+        maxReplicas: 5,
+        metrics: [{ type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 50 } } }],
+      },
       status: { desiredReplicas: 0 },
     });
     const v1 = JSON.parse((await c.kubectl(['get', 'horizontalpodautoscalers.v1.autoscaling', 'web', '-o', 'json'])).stdout);
@@ -62,7 +70,9 @@ describe.skipIf(!run)('kubectl 1.32: horizontal pod autoscalers', { timeout: 90_
     expect(bad.stderr.trim()).toBe(
       'The HorizontalPodAutoscaler "bad" is invalid: \n* spec.minReplicas: Invalid value: 0: must be greater than or equal to 1\n* spec.maxReplicas: Invalid value: 0: must be greater than 0',
     );
-    const below = await c.kubectl(['apply', '-f', '-'], { stdin: 'apiVersion: autoscaling/v2\nkind: HorizontalPodAutoscaler\nmetadata: {name: bad}\nspec: {scaleTargetRef: {kind: Deployment, name: web}, minReplicas: 3, maxReplicas: 2}\n' });
+    const below = await c.kubectl(['apply', '-f', '-'], {
+      stdin: 'apiVersion: autoscaling/v2\nkind: HorizontalPodAutoscaler\nmetadata: {name: bad}\nspec: {scaleTargetRef: {kind: Deployment, name: web}, minReplicas: 3, maxReplicas: 2}\n',
+    });
     expect(below.stderr.trim()).toBe('The HorizontalPodAutoscaler "bad" is invalid: spec.maxReplicas: Invalid value: 2: must be greater than or equal to `minReplicas`');
   });
 });

@@ -103,11 +103,7 @@ export const AUTOSCALING_TYPES: Record<string, TypeDef> = {
       currentReplicas: ['int32', 'The number of replicas of the target, as the autoscaler last saw it.'],
       desiredReplicas: ['int32', 'The number of replicas the autoscaler last calculated.', { required: true }],
       currentMetrics: ['[]MetricStatus', 'The last values read of the metrics.', { listType: 'atomic' }],
-      conditions: [
-        '[]HorizontalPodAutoscalerCondition',
-        'AbleToScale, ScalingActive and ScalingLimited.',
-        { patchStrategy: 'merge', patchMergeKey: 'type', listType: 'map', listMapKeys: ['type'] },
-      ],
+      conditions: ['[]HorizontalPodAutoscalerCondition', 'AbleToScale, ScalingActive and ScalingLimited.', { patchStrategy: 'merge', patchMergeKey: 'type', listType: 'map', listMapKeys: ['type'] }],
     },
   },
   MetricStatus: {

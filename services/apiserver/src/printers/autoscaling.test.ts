@@ -16,7 +16,10 @@ describe('horizontalpodautoscaler rows (kubectl get hpa)', () => {
     ['just created: no metric read yet', hpa({ minReplicas: 1, metrics: [cpu(utilization)] }, { desiredReplicas: 0 }), ['web', 'Deployment/web', 'cpu: <unknown>/50%', '1', 5, 0, '90s']],
     [
       'a measured utilization',
-      hpa({ minReplicas: 1, metrics: [cpu(utilization)] }, { currentReplicas: 2, desiredReplicas: 2, currentMetrics: [{ type: 'Resource', resource: { name: 'cpu', current: { averageUtilization: 80, averageValue: '80m' } } }] }),
+      hpa(
+        { minReplicas: 1, metrics: [cpu(utilization)] },
+        { currentReplicas: 2, desiredReplicas: 2, currentMetrics: [{ type: 'Resource', resource: { name: 'cpu', current: { averageUtilization: 80, averageValue: '80m' } } }] },
+      ),
       ['web', 'Deployment/web', 'cpu: 80%/50%', '1', 5, 2, '90s'],
     ],
     ['an average value target', hpa({ metrics: [cpu({ type: 'AverageValue', averageValue: '300m' })] }), ['web', 'Deployment/web', 'cpu: <unknown>/300m', '<unset>', 5, 0, '90s']],

@@ -48,7 +48,12 @@ describe('autoscaling/v1 ↔ v2 HorizontalPodAutoscaler conversion', () => {
     const v1 = hpaToV1(v2);
     expect(v1.spec).toEqual({ scaleTargetRef: { kind: 'Deployment', name: 'web' }, maxReplicas: 5, targetCPUUtilizationPercentage: 50 });
     expect(v1.status).toEqual({ currentReplicas: 2, desiredReplicas: 3, currentCPUUtilizationPercentage: 80 });
-    expect(Object.keys(v1.metadata.annotations ?? {})).toEqual(['team', 'autoscaling.alpha.kubernetes.io/metrics', 'autoscaling.alpha.kubernetes.io/behavior', 'autoscaling.alpha.kubernetes.io/conditions']);
+    expect(Object.keys(v1.metadata.annotations ?? {})).toEqual([
+      'team',
+      'autoscaling.alpha.kubernetes.io/metrics',
+      'autoscaling.alpha.kubernetes.io/behavior',
+      'autoscaling.alpha.kubernetes.io/conditions',
+    ]);
     const back = hpaFromV1(v1);
     expect(back.spec).toEqual(v2.spec);
     expect(back.metadata.annotations).toEqual({ team: 'a' });

@@ -614,7 +614,9 @@ export const OBJECTS: Record<string, object> = {
       currentReplicas: 2,
       desiredReplicas: 4,
       currentMetrics: [{ type: 'Resource', resource: { name: 'cpu', current: { averageUtilization: 100, averageValue: '100m' } } }],
-      conditions: [{ type: 'AbleToScale', status: 'True', lastTransitionTime: '2025-06-01T11:00:01Z', reason: 'SucceededRescale', message: 'the HPA controller was able to update the target scale to 4' }],
+      conditions: [
+        { type: 'AbleToScale', status: 'True', lastTransitionTime: '2025-06-01T11:00:01Z', reason: 'SucceededRescale', message: 'the HPA controller was able to update the target scale to 4' },
+      ],
     },
   },
   // kubectl autoscale's body: autoscaling/v1, a CPU target.

@@ -198,7 +198,10 @@ export class HorizontalController extends QueueController {
     let pods: Pod[];
     try {
       const selector = parseLabelSelector(selectorText);
-      pods = this.podLister.namespace(ns).list().filter((p) => selector.matches(p.metadata.labels ?? {}));
+      pods = this.podLister
+        .namespace(ns)
+        .list()
+        .filter((p) => selector.matches(p.metadata.labels ?? {}));
     } catch (err) {
       const msg = `couldn't convert selector into a corresponding internal selector object: ${(err as Error).message}`;
       this.recorder.event(hpa, 'Warning', 'InvalidSelector', msg);
@@ -230,7 +233,11 @@ export class HorizontalController extends QueueController {
   /** One Resource or ContainerResource metric with a utilization target (upstream computeStatusForResourceMetric). */
   private async computeReplicasForMetric(hpa: HorizontalPodAutoscaler, spec: MetricSpec, selector: string, pods: Pod[], current: number, now: number): Promise<MetricResult> {
     const source = spec.type === 'Resource' ? spec.resource : spec.type === 'ContainerResource' ? spec.containerResource : undefined;
-    if (!source) return { error: `unknown metric source type "${spec.type}"`, condition: { status: 'False', reason: 'InvalidMetricSourceType', message: `the HPA was unable to compute the replica count: unknown metric source type "${spec.type}"` } };
+    if (!source)
+      return {
+        error: `unknown metric source type "${spec.type}"`,
+        condition: { status: 'False', reason: 'InvalidMetricSourceType', message: `the HPA was unable to compute the replica count: unknown metric source type "${spec.type}"` },
+      };
     const container = spec.type === 'ContainerResource' ? spec.containerResource?.container : undefined;
     const prefix = `failed to get ${source.name}${container !== undefined ? ' container' : ''} resource metric value`;
     const failed = (reason: string, err: string): MetricResult => {

@@ -50,11 +50,7 @@ describe('pods grouped for the replica calculation (groupPods)', () => {
     ['being deleted', pod('a', { started: '2026-01-01T00:00:00Z', ready: 'True', deleting: true }), { ready: true, ignored: true }],
     ['no Ready condition', pod('a', { started: '2026-01-01T00:00:00Z' }), { ready: false, ignored: false }],
     ['started 1 min ago, ready, measured since', pod('a', { started: '2026-01-01T00:09:00Z', ready: 'True', readySince: '2026-01-01T00:09:10Z' }), { ready: true, ignored: false }],
-    [
-      'started 1 min ago, ready 5 s ago: not a full window yet',
-      pod('a', { started: '2026-01-01T00:09:00Z', ready: 'True', readySince: '2026-01-01T00:09:55Z' }),
-      { ready: false, ignored: false },
-    ],
+    ['started 1 min ago, ready 5 s ago: not a full window yet', pod('a', { started: '2026-01-01T00:09:00Z', ready: 'True', readySince: '2026-01-01T00:09:55Z' }), { ready: false, ignored: false }],
   ])('%s', (_n, p, want) => {
     expect(podSamples([p], new Map([['a', metric]]), 'cpu', NOW)[0]).toMatchObject({ name: 'a', request: 200, ...want });
   });
