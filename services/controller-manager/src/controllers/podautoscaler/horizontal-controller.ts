@@ -113,7 +113,7 @@ export class HorizontalController extends QueueController {
       this.recorder.event(hpa, 'Warning', 'FailedGetScale', msg);
       setCond('AbleToScale', { status: 'False', reason: 'FailedGetScale', message: `the HPA controller was unable to get the target's current scale: ${msg}` });
       await this.updateStatusIfNeeded(hpa, original, status);
-      throw new Error(`failed to query scale subresource for ${reference}: ${msg}`);
+      throw new Error(`failed to query scale subresource for ${reference}: ${msg}`, { cause: err });
     }
     setCond('AbleToScale', { status: 'True', reason: 'SucceededGetScale', message: "the HPA controller was able to get the target's current scale" });
     const current = scale.spec?.replicas ?? 0;
@@ -168,7 +168,7 @@ export class HorizontalController extends QueueController {
         status.currentReplicas = current;
         status.currentMetrics = currentMetrics;
         await this.updateStatusIfNeeded(hpa, original, status);
-        throw new Error(`failed to rescale ${reference}: ${msg}`);
+        throw new Error(`failed to rescale ${reference}: ${msg}`, { cause: err });
       }
       setCond('AbleToScale', { status: 'True', reason: 'SucceededRescale', message: `the HPA controller was able to update the target scale to ${decision.desired}` });
       this.recorder.event(hpa, 'Normal', 'SuccessfulRescale', rescaleMessage(decision.desired, decision.reason));
@@ -251,7 +251,7 @@ export class HorizontalController extends QueueController {
       try {
         metrics = await this.deps.metrics.getResourceMetric(source.name, hpa.metadata.namespace ?? '', selector, container);
       } catch (err) {
-        throw new Error(`unable to get metrics for resource ${source.name}: ${(err as Error).message}`);
+        throw new Error(`unable to get metrics for resource ${source.name}: ${(err as Error).message}`, { cause: err });
       }
       const r = resourceReplicas({
         currentReplicas: current,

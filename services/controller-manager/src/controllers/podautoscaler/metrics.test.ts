@@ -7,7 +7,7 @@ const item = (name: string, containers: Record<string, string | undefined>): Pod
   metadata: { name, namespace: 'default' },
   timestamp: '2026-01-01T00:00:00Z',
   window: '15.02s',
-  containers: Object.entries(containers).map(([c, cpu]) => ({ name: c, usage: cpu === undefined ? { memory: '1Mi' } : { cpu, memory: '1Mi' } })),
+  containers: Object.entries(containers).map(([c, cpu]) => ({ name: c, usage: cpu === undefined ? { memory: '1Mi' } : ({ cpu, memory: '1Mi' } as Record<string, string>) })),
 });
 
 describe('metrics.k8s.io pod metrics as the HPA reads them', () => {

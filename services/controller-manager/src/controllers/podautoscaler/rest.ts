@@ -28,7 +28,7 @@ export function restMetricsClient(rest: RestClient): ResourceMetricsClient {
         const list = await rest.get<{ items?: PodMetricsItem[] }>(`/apis/metrics.k8s.io/v1beta1/namespaces/${encodeURIComponent(namespace)}/pods?labelSelector=${encodeURIComponent(selector)}`);
         items = list.items ?? [];
       } catch (err) {
-        throw new Error(`unable to fetch metrics from resource metrics API: ${(err as Error).message}`);
+        throw new Error(`unable to fetch metrics from resource metrics API: ${(err as Error).message}`, { cause: err });
       }
       return podMetricsFromList(items, resource, container);
     },
