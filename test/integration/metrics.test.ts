@@ -5,7 +5,9 @@
 // endpoint that answers discovery, and the real kubectl's `top` prints
 // upstream's tables for a pod burning one core (the runtime's `stress
 // --cpu 1`). Without endpoints the APIService says MissingEndpoints and
-// `kubectl top` that the Metrics API is not available.
+// `kubectl top` that the Metrics API is not available. The horizontal pod
+// autoscaler reads the same API: `kubectl autoscale` scales a busy
+// deployment up and, with a zero stabilization window, back down.
 
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -100,6 +102,60 @@ describe.runIf(ready)('metrics-server and kubectl top (local runner)', { timeout
     expect(raw.containers.map((c) => c.name)).toEqual(['busy']);
     const missing = await kubectl(['top', 'pod', 'nosuch']);
     expect(missing.stderr).toContain('Error from server (NotFound): podmetrics.metrics.k8s.io "default/nosuch" not found');
+  });
+
+  it('kubectl autoscale: a busy deployment scales up with SuccessfulRescale, and down at once with a zero stabilization window', async () => {
+    // One pod burning a core against a 200m request: 500% of it, ten times the 50% target; max 3.
+    const deployment = [
+      'apiVersion: apps/v1',
+      'kind: Deployment',
+      'metadata: {name: web, namespace: default}',
+      'spec:',
+      '  replicas: 1',
+      '  selector: {matchLabels: {app: web}}',
+      '  template:',
+      '    metadata: {labels: {app: web}}',
+      '    spec:',
+      '      containers: [{name: stress, image: docker.io/polinux/stress, command: [stress, --cpu, "1"], resources: {requests: {cpu: 200m}}}]',
+      '',
+    ].join('\n');
+    const apply = spawn(KUBECTL, ['--kubeconfig', join(dir, 'kubeconfig'), 'apply', '-f', '-']);
+    apply.stdin.end(deployment);
+    expect(await new Promise((r) => apply.once('exit', r))).toBe(0);
+    expect((await kubectl(['autoscale', 'deployment', 'web', '--cpu-percent=50', '--min=1', '--max=3'])).stdout.trim()).toBe('horizontalpodautoscaler.autoscaling/web autoscaled');
+    // The controller looks at an HPA one sync period (15 s) after it changes, then every period.
+    const row = await waitFor(
+      'hpa at 3 replicas',
+      async () => {
+        const out = (await kubectl(['get', 'hpa', 'web'])).stdout;
+        return /^web\s+Deployment\/web\s+cpu: \d+%\/50%\s+1\s+3\s+3\s+\S+\s*$/m.test(out) ? out : undefined;
+      },
+      { timeoutMs: 150_000, everyMs: 3_000 },
+    );
+    expect(row).toMatch(/^NAME\s+REFERENCE\s+TARGETS\s+MINPODS\s+MAXPODS\s+REPLICAS\s+AGE\s*$/m);
+    const events = (
+      await kubectl(['get', 'events', '--field-selector', 'involvedObject.kind=HorizontalPodAutoscaler,reason=SuccessfulRescale', '-o', 'jsonpath={range .items[*]}{.message}{"\\n"}{end}'])
+    ).stdout;
+    expect(events).toContain('New size: 3; reason: cpu resource utilization (percentage of request) above target');
+    expect((await kubectl(['get', 'deployment', 'web', '-o', 'jsonpath={.spec.replicas}'])).stdout).toBe('3');
+    const conditions = (await kubectl(['get', 'hpa', 'web', '-o', 'jsonpath={range .status.conditions[*]}{.type}={.status} {.reason}{"\\n"}{end}'])).stdout;
+    expect(conditions).toMatch(/^ScalingActive=True ValidMetricFound$/m);
+
+    // A target far above the usage and no stabilization: down to minReplicas.
+    const patch = {
+      spec: { behavior: { scaleDown: { stabilizationWindowSeconds: 0 } }, metrics: [{ type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 5000 } } }] },
+    };
+    expect((await kubectl(['patch', 'hpa', 'web', '--type=merge', '-p', JSON.stringify(patch)])).code).toBe(0);
+    await waitFor('deployment back at 1', async () => ((await kubectl(['get', 'deployment', 'web', '-o', 'jsonpath={.spec.replicas}'])).stdout === '1' ? true : undefined), {
+      timeoutMs: 120_000,
+      everyMs: 3_000,
+    });
+    const down = (
+      await kubectl(['get', 'events', '--field-selector', 'involvedObject.kind=HorizontalPodAutoscaler,reason=SuccessfulRescale', '-o', 'jsonpath={range .items[*]}{.message}{"\\n"}{end}'])
+    ).stdout;
+    expect(down).toMatch(/New size: 1; reason: All metrics below target/);
+    expect((await kubectl(['delete', 'hpa', 'web'])).code).toBe(0);
+    expect((await kubectl(['delete', 'deployment', 'web'])).code).toBe(0);
   });
 
   it('says MissingEndpoints without a ready metrics-server pod, and kubectl top that the Metrics API is not available', async () => {

@@ -10,6 +10,7 @@ import type { KubeObject } from './meta/types.js';
 import { defaultBinding } from './rbac/v1/defaults.js';
 import { defaultPriorityClass } from './scheduling/v1/defaults.js';
 import { defaultLimitRange } from './core/v1/limitrange.js';
+import { defaultHorizontalPodAutoscaler } from './autoscaling/v2/defaults.js';
 
 type Defaulter = (obj: never) => void;
 
@@ -34,6 +35,7 @@ const DEFAULTERS: Record<string, Defaulter> = {
   'storage.k8s.io/v1/StorageClass': defaultStorageClass,
   'scheduling.k8s.io/v1/PriorityClass': defaultPriorityClass,
   'v1/LimitRange': defaultLimitRange,
+  'autoscaling/v2/HorizontalPodAutoscaler': defaultHorizontalPodAutoscaler,
 };
 
 /** Applies upstream defaults for the object's apiVersion/kind, in place. */

@@ -313,3 +313,31 @@ export {
   toUsage,
   type ResourceUsage,
 } from './quota/usage.js';
+// autoscaling/v2 HorizontalPodAutoscaler
+export type {
+  ContainerResourceMetricSource,
+  ContainerResourceMetricStatus,
+  CrossVersionObjectReference,
+  HorizontalPodAutoscaler,
+  HorizontalPodAutoscalerBehavior,
+  HorizontalPodAutoscalerCondition,
+  HorizontalPodAutoscalerSpec,
+  HorizontalPodAutoscalerStatus,
+  HPAScalingPolicy,
+  HPAScalingRules,
+  MetricSpec,
+  MetricStatus,
+  MetricTarget,
+  MetricValueStatus,
+  ResourceMetricSource,
+  ResourceMetricStatus,
+} from './autoscaling/v2/types.js';
+export { DEFAULT_CPU_UTILIZATION } from './autoscaling/v2/defaults.js';
+export type { Scale, ScaleSpec, ScaleStatus } from './autoscaling/v1/types.js';
+export type {
+  CrossVersionObjectReference as CrossVersionObjectReferenceV1,
+  HorizontalPodAutoscaler as HorizontalPodAutoscalerV1,
+  HorizontalPodAutoscalerSpec as HorizontalPodAutoscalerSpecV1,
+  HorizontalPodAutoscalerStatus as HorizontalPodAutoscalerStatusV1,
+} from './autoscaling/v1/types.js';
+export { hpaFromV1, hpaToV1 } from './autoscaling/v1/conversion.js';

@@ -131,6 +131,16 @@ export const RESOURCES: readonly ResourceInfo[] = [
   r('scheduling.k8s.io', 'PriorityClass', 'priorityclasses', false, { shortNames: ['pc'] }),
   r('', 'LimitRange', 'limitranges', true, { shortNames: ['limits'] }),
   r('', 'ResourceQuota', 'resourcequotas', true, { shortNames: ['quota'], subresources: ['status'] }),
+  r('autoscaling', 'HorizontalPodAutoscaler', 'horizontalpodautoscalers', true, { version: 'v2', shortNames: ['hpa'], categories: ['all'], subresources: ['status'] }),
+  // kubectl autoscale creates autoscaling/v1 (v2 preferred, as upstream); served from v2's storage, converted.
+  r('autoscaling', 'HorizontalPodAutoscaler', 'horizontalpodautoscalers', true, {
+    version: 'v1',
+    shortNames: ['hpa'],
+    categories: ['all'],
+    subresources: ['status'],
+    schemaType: 'HorizontalPodAutoscalerV1',
+    storedAs: { group: 'autoscaling', resource: 'horizontalpodautoscalers' },
+  }),
 ];
 
 /** Whether objects of a resource are kept in its own storage (the create-only reviews and events.k8s.io are not): what lists, watches and caches walk. */

@@ -15,6 +15,7 @@ export {
   type BatchV1,
   type StorageV1,
   type PolicyV1,
+  type AutoscalingV2,
 } from './clientset/clientset.js';
 export type {
   GroupVersionResource,

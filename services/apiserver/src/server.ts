@@ -42,6 +42,7 @@ import { rulesAllow } from './authorization/rbac/rules.js';
 import { NODE_RULES } from './authorization/rbac/bootstrap/policy.js';
 import { ApiRegistry } from './registry/registry.js';
 import { EventsStore } from './registry/events.js';
+import { HorizontalPodAutoscalerV1Store } from './registry/hpa-v1.js';
 import { CrdController } from './apiextensions/controller.js';
 import { MAX_OBJECT_BYTES } from './registry/store.js';
 import { loadEncryptionConfig } from './storage/encryption/load.js';
@@ -277,6 +278,7 @@ export async function startApiserver(opts: ApiserverOptions): Promise<RunningApi
   for (const s of reviewStores(authorizer, ruleResolver)) registry.serve(s);
   registry.serve(tokenReviewStore(authn.tokenAuthenticators, tokens.apiAudiences));
   registry.serve(new EventsStore(registry.mustStore('', 'events')));
+  registry.serve(new HorizontalPodAutoscalerV1Store(registry.store('autoscaling', 'v2', 'horizontalpodautoscalers')!));
   // CustomResourceDefinitions: started before the cache so it serves the stored CRDs from the initial load on.
   const crds = new CrdController(registry, cache, { onError: (name, err) => log.warn('customresourcedefinition sync failed', { crd: name, err: err instanceof Error ? err.message : String(err) }) });
   crds.start();

@@ -36,6 +36,7 @@ import {
 import { grpcClientInterceptors, type Tracing } from '@kubelab/tracing';
 import { defaultRegistry } from './controllers/index.js';
 import { ServiceAccountClientBuilder } from './util/sa-client-builder.js';
+import { newRestClient } from './util/rest-client.js';
 import type { ControllerRegistry } from './controllers/registry.js';
 import { defaultConfig, type ControllerManagerConfig } from './options.js';
 import type { Controller, ControllerContext } from './util/controller.js';
@@ -45,6 +46,8 @@ export interface ControllerManagerOptions extends LeaderElectionOptions {
   apiserverAddress?: string;
   /** Mutual TLS to the apiserver (from --kubeconfig); absent: a plain connection. */
   apiserverTls?: ClientTls;
+  /** The apiserver's REST URL (the kubeconfig's server), for the scale subresource and aggregated APIs; with apiserverTls. */
+  apiserverUrl?: string;
   /** Use this clientset instead of dialling apiserverAddress. */
   clientset?: Clientset;
   bindAddress?: string;
@@ -154,6 +157,13 @@ export async function startControllerManager(opts: ControllerManagerOptions = {}
     throw new Error(`serving health on port ${opts.securePort ?? 10257}: ${(err as Error).message}`, { cause: err });
   }
 
+  /** The REST client of a controller: its ServiceAccount's token, else the manager's certificate. */
+  const restFor = async (saClients: ServiceAccountClientBuilder | undefined, serviceAccount: string | undefined) => {
+    if (!opts.apiserverUrl || !opts.apiserverTls) return undefined;
+    const bearerToken = saClients && serviceAccount ? await saClients.tokenFor(serviceAccount) : undefined;
+    return newRestClient({ server: opts.apiserverUrl, tls: opts.apiserverTls, ...(bearerToken ? { bearerToken } : {}) });
+  };
+
   /** What a leader does: informers, sync, controllers (StartControllers). */
   const runControllers = async (signal: AbortSignal) => {
     // Every controller listens on this one signal.
@@ -167,7 +177,8 @@ export async function startControllerManager(opts: ControllerManagerOptions = {}
     for (const d of selected) {
       try {
         const clientset = saClients && d.serviceAccount ? await saClients.clientFor(d.serviceAccount) : cs;
-        built.push({ c: d.create({ ...ctx, clientset }), workers: d.workers(config) });
+        const rest = await restFor(saClients, d.serviceAccount);
+        built.push({ c: d.create({ ...ctx, clientset, ...(rest ? { rest } : {}) }), workers: d.workers(config) });
       } catch (err) {
         log.error('error starting controller', { controller: d.name, err: (err as Error).message });
       }

@@ -4,6 +4,7 @@
 
 import { apiserverAddressFrom, createLogger, FlagError, leaderElectionFrom, onShutdown, runMain, securePortConfigFrom } from '@kubelab/component-base';
 import { clientTlsFromKubeconfig, reviewKubeconfigs } from '@kubelab/client';
+import { loadKubeconfig } from '@kubelab/pki/kubeconfig';
 import { setupTracing, tracingOptionsFromFlags } from '@kubelab/tracing';
 import { startControllerManager } from './controller-manager.js';
 import { defaultRegistry } from './controllers/index.js';
@@ -23,7 +24,7 @@ runMain('kube-controller-manager', async () => {
   const tracing = setupTracing({ serviceName: 'kube-controller-manager', contextPropagation: 'sync', ...tracingOptionsFromFlags(values) });
   const running = await startControllerManager({
     apiserverAddress: apiserverAddressFrom(values),
-    ...(values.kubeconfig ? { apiserverTls: clientTlsFromKubeconfig(values.kubeconfig) } : {}),
+    ...(values.kubeconfig ? { apiserverTls: clientTlsFromKubeconfig(values.kubeconfig), apiserverUrl: loadKubeconfig(values.kubeconfig).server } : {}),
     bindAddress: values['bind-address'],
     securePort: values['secure-port'],
     secureServing,

@@ -45,7 +45,19 @@ export function controllerManagerFlags() {
     .bool('use-service-account-credentials', false, 'If true, use individual service account credentials for each controller.')
     .string('cluster-signing-cert-file', '', 'Filename containing a PEM-encoded X509 CA certificate used to issue cluster-scoped certificates (the csrsigning controller runs only with it)')
     .string('cluster-signing-key-file', '', 'Filename containing a PEM-encoded RSA or ECDSA private key used to sign cluster-scoped certificates')
-    .duration('cluster-signing-duration', 31_536_000_000, 'The max length of duration signed certificates will be given. Individual CSRs may request shorter certs by setting spec.expirationSeconds');
+    .duration('cluster-signing-duration', 31_536_000_000, 'The max length of duration signed certificates will be given. Individual CSRs may request shorter certs by setting spec.expirationSeconds')
+    .duration('horizontal-pod-autoscaler-sync-period', 15_000, 'The period for syncing the number of pods in horizontal pod autoscaler.')
+    .duration(
+      'horizontal-pod-autoscaler-downscale-stabilization',
+      300_000,
+      'The period for which autoscaler will look backwards and not scale down below any recommendation it made during that period.',
+    )
+    .float('horizontal-pod-autoscaler-tolerance', 0.1, 'The minimum change (from 1.0) in the desired-to-actual metrics ratio for the horizontal pod autoscaler to consider scaling.')
+    .int(
+      'concurrent-horizontal-pod-autoscaler-syncs',
+      5,
+      'The number of horizontal pod autoscaler objects that are allowed to sync concurrently. Larger number = more responsive horizontal pod autoscaler objects processing, but more CPU (and network) load.',
+    );
 }
 
 export type ControllerManagerFlagValues = ReturnType<ReturnType<typeof controllerManagerFlags>['parse']>['values'];
@@ -88,6 +100,10 @@ export interface ControllerManagerConfig {
   /** Pod GC's period (upstream gcCheckPeriod 20 s) and orphan quarantine (40 s). */
   podGcPeriodMs: number;
   podGcQuarantineMs: number;
+  hpaSyncPeriodMs: number;
+  hpaDownscaleStabilizationMs: number;
+  hpaTolerance: number;
+  concurrentHpaSyncs: number;
 }
 
 export function defaultConfig(): ControllerManagerConfig {
@@ -127,5 +143,9 @@ export function configFromFlags(v: ControllerManagerFlagValues): ControllerManag
     clusterSigningDurationMs: v['cluster-signing-duration'],
     podGcPeriodMs: 20_000,
     podGcQuarantineMs: 40_000,
+    hpaSyncPeriodMs: v['horizontal-pod-autoscaler-sync-period'],
+    hpaDownscaleStabilizationMs: v['horizontal-pod-autoscaler-downscale-stabilization'],
+    hpaTolerance: v['horizontal-pod-autoscaler-tolerance'],
+    concurrentHpaSyncs: v['concurrent-horizontal-pod-autoscaler-syncs'],
   };
 }

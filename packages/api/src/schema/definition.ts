@@ -40,7 +40,8 @@ export type Group =
   | 'apiregistration'
   | 'batch'
   | 'storage'
-  | 'scheduling';
+  | 'scheduling'
+  | 'autoscalingv2';
 
 /**
  * A field's type: string, int32, int64, boolean, number, Time, MicroTime,

@@ -20,6 +20,7 @@ import { EVENTS_TYPES } from './events.js';
 import { GROUP_TYPES } from './groups.js';
 import { META_TYPES } from './meta.js';
 import { POLICY_TYPES } from './policy.js';
+import { AUTOSCALING_TYPES } from './autoscaling.js';
 import { SCHEDULING_TYPES } from './scheduling.js';
 import { LIMIT_TYPES } from './core-limits.js';
 import { QUOTA_TYPES } from './core-quota.js';
@@ -52,6 +53,7 @@ export const SCHEMA: Readonly<Record<string, TypeDef>> = {
   ...SCHEDULING_TYPES,
   ...LIMIT_TYPES,
   ...QUOTA_TYPES,
+  ...AUTOSCALING_TYPES,
 };
 
 /** The OpenAPI component name of a type, e.g. io.k8s.api.core.v1.Pod. */
@@ -70,6 +72,8 @@ export function openapiName(typeName: string): string {
       return `io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.${last}`;
     case 'apiregistration':
       return `io.k8s.kube-aggregator.pkg.apis.apiregistration.v1.${last}`;
+    case 'autoscalingv2':
+      return `io.k8s.api.autoscaling.v2.${last}`;
     default:
       return `io.k8s.api.${t.group}.v1.${last}`;
   }

@@ -36,6 +36,7 @@ const MODULE_OF: Record<Group, string> = {
   batch: '../batch/v1/types.ts',
   storage: '../storage/v1/types.ts',
   scheduling: '../scheduling/v1/types.ts',
+  autoscalingv2: '../autoscaling/v2/types.ts',
 };
 
 const files = [...new Set(Object.values(MODULE_OF))].map((m) => fileURLToPath(new URL(m, import.meta.url)));

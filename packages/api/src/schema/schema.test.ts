@@ -63,6 +63,7 @@ describe('the schema', () => {
       'CertificateSigningRequest',
       'Job',
       'CronJob',
+      'HorizontalPodAutoscalerV1',
     ]);
     for (const [, d] of kinds) expect(d.fields?.metadata?.[2]?.protobuf).toBe(1);
   });

@@ -11,6 +11,7 @@ import { nameIsDNSSubdomain, validateObjectMeta, validateObjectMetaUpdate } from
 import * as other from './other.js';
 import * as policy from './policy.js';
 import * as scheduling from './scheduling.js';
+import * as autoscaling from './autoscaling.js';
 import * as limitrange from './limitrange.js';
 import * as resourcequota from './resourcequota.js';
 import * as rbac from './rbac.js';
@@ -66,6 +67,11 @@ const RULES: Record<string, Rules> = {
   'scheduling.k8s.io/v1/PriorityClass': { create: scheduling.validatePriorityClass, update: scheduling.validatePriorityClassUpdate },
   'v1/LimitRange': { create: limitrange.validateLimitRange, update: limitrange.validateLimitRangeUpdate },
   'v1/ResourceQuota': { create: resourcequota.validateResourceQuota, update: resourcequota.validateResourceQuotaUpdate, status: resourcequota.validateResourceQuotaStatusUpdate },
+  'autoscaling/v2/HorizontalPodAutoscaler': {
+    create: autoscaling.validateHorizontalPodAutoscaler,
+    update: autoscaling.validateHorizontalPodAutoscalerUpdate,
+    status: autoscaling.validateHorizontalPodAutoscalerStatusUpdate,
+  },
 };
 
 /** ValidateObjectMetaUpdate plus the create rules for everything but metadata. */

@@ -31,6 +31,7 @@ import type {
   PersistentVolumeClaim,
   StorageClass,
   ResourceQuota,
+  HorizontalPodAutoscaler,
 } from '@kubelab/api';
 import { Connection, type ConnectionConfig } from '../transport/connection.js';
 import { ResourceClient } from './resource-client.js';
@@ -67,6 +68,7 @@ export interface StorageV1 {
   storageClasses(): ResourceInterface<StorageClass>;
 }
 export type PolicyV1 = GroupClients<'policy'>;
+export type AutoscalingV2 = GroupClients<'autoscaling'>;
 
 export interface Clientset {
   core: CoreV1;
@@ -78,6 +80,7 @@ export interface Clientset {
   batch: BatchV1;
   storage: StorageV1;
   policy: PolicyV1;
+  autoscaling: AutoscalingV2;
   /** A client for any served resource (the dynamic client's role). */
   resource<T extends KubeObject = KubeObject>(gvr: GroupVersionResource, namespace?: string): PodInterface<T>;
   /** Closes the connection; running watches end. */
@@ -114,6 +117,7 @@ export const GVR = {
   storageClasses: { group: 'storage.k8s.io', version: 'v1', resource: 'storageclasses' },
   podDisruptionBudgets: { group: 'policy', version: 'v1', resource: 'poddisruptionbudgets' },
   resourceQuotas: { group: '', version: 'v1', resource: 'resourcequotas' },
+  horizontalPodAutoscalers: { group: 'autoscaling', version: 'v2', resource: 'horizontalpodautoscalers' },
 } as const satisfies Record<string, GroupVersionResource>;
 
 /** A GVR carrying the type of its objects (compile time only). */
@@ -161,6 +165,7 @@ export const TYPED_GROUPS = {
   batch: { jobs: typed<Job>(GVR.jobs), cronJobs: typed<CronJob>(GVR.cronJobs) },
   storage: { storageClasses: typed<StorageClass>(GVR.storageClasses) },
   policy: { podDisruptionBudgets: typed<PodDisruptionBudget>(GVR.podDisruptionBudgets) },
+  autoscaling: { horizontalPodAutoscalers: typed<HorizontalPodAutoscaler>(GVR.horizontalPodAutoscalers) },
 };
 export type TypedGroups = typeof TYPED_GROUPS;
 const CLUSTER_SCOPED: ReadonlySet<GroupVersionResource> = new Set([
@@ -196,6 +201,7 @@ export function buildClientset(factory: Factory, close: () => void): Clientset {
     batch: group('batch') as BatchV1,
     storage: group('storage') as StorageV1,
     policy: group('policy') as PolicyV1,
+    autoscaling: group('autoscaling') as AutoscalingV2,
     resource: (gvr, ns) => f(gvr, ns),
     close,
   };

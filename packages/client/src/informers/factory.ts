@@ -102,6 +102,7 @@ export class SharedInformerFactory {
   readonly batch = this.group('batch');
   readonly storage = this.group('storage');
   readonly policy = this.group('policy');
+  readonly autoscaling = this.group('autoscaling');
 
   private group<G extends TypedGroup>(g: G): InformerGroup<G> {
     // The object types are the table's, known at compile time only.

@@ -112,6 +112,7 @@ describe('discovery and version', () => {
       'storage.k8s.io',
       'policy',
       'scheduling.k8s.io',
+      'autoscaling',
     ]);
     // kubectl auth whoami 1.27 asks v1beta1, later ones v1 first.
     expect(apis.groups[5]).toEqual({
@@ -207,6 +208,8 @@ describe('openapi v3', () => {
       'apis/storage.k8s.io/v1',
       'apis/policy/v1',
       'apis/scheduling.k8s.io/v1',
+      'apis/autoscaling/v2',
+      'apis/autoscaling/v1',
     ]);
     const url = root.paths['api/v1']!.serverRelativeURL;
     expect(url).toMatch(/^\/openapi\/v3\/api\/v1\?hash=[0-9A-F]{128}$/);

@@ -14,6 +14,8 @@ import {
   isPrimitiveType,
   structOf,
   unsupportedMediaType,
+  lookupKind,
+  schemaTypeOf,
   badRequest,
   type FieldType,
   type KubeObject,
@@ -294,9 +296,12 @@ export function decodeProtobuf(body: Uint8Array): KubeObject {
   } catch (e) {
     throw badRequest(`unable to decode the protobuf body: ${(e as Error).message}`);
   }
-  if (!PROTOBUF_KINDS.includes(kind)) throw unsupportedMediaType(['application/json', 'application/yaml']);
+  // The schema type by version as well as kind: autoscaling/v1 and v2 HorizontalPodAutoscalers differ on the wire.
+  const served = lookupKind(apiVersion, kind);
+  const typeName = served ? schemaTypeOf(served) : kind;
+  if (!PROTOBUF_KINDS.includes(typeName)) throw unsupportedMediaType(['application/json', 'application/yaml']);
   try {
-    const obj = raw ? decodeMessage(raw, kind) : {};
+    const obj = raw ? decodeMessage(raw, typeName) : {};
     return { apiVersion, kind, ...obj, metadata: (obj.metadata as KubeObject['metadata']) ?? {} } as KubeObject;
   } catch (e) {
     throw badRequest(`unable to decode the protobuf body of ${kind}: ${(e as Error).message}`);

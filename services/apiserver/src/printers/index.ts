@@ -10,6 +10,7 @@ import { configMapPrinter, defaultPrinter, eventPrinter, eventsEventPrinter, lea
 import { nodePrinter } from './node.js';
 import { podPrinter } from './pod.js';
 import { podDisruptionBudgetPrinter } from './policy.js';
+import { horizontalPodAutoscalerPrinter } from './autoscaling.js';
 import { priorityClassPrinter } from './scheduling.js';
 import { limitRangePrinter } from './limitrange.js';
 import { resourceQuotaPrinter } from './resourcequota.js';
@@ -57,6 +58,7 @@ export const PRINTERS: ReadonlyMap<string, Printer> = new Map([
   ['PriorityClass', priorityClassPrinter],
   ['LimitRange', limitRangePrinter],
   ['ResourceQuota', resourceQuotaPrinter],
+  ['HorizontalPodAutoscaler', horizontalPodAutoscalerPrinter],
 ]);
 
 export function printerFor(kind: string): Printer {

@@ -113,6 +113,9 @@ export function prepareForCreate(info: ResourceInfo, o: Obj, user?: UserInfo): v
   } else if (isKind(info, '', 'resourcequotas')) {
     // The quota controller fills hard and used (resourcequota strategy PrepareForCreate).
     o.status = {};
+  } else if (isKind(info, 'autoscaling', 'horizontalpodautoscalers')) {
+    // The autoscaler's to fill (upstream autoscalerStrategy): desiredReplicas is not omitempty.
+    o.status = { desiredReplicas: 0 };
   }
 }
 

@@ -26,6 +26,7 @@ import { ReplicaSetController } from './replicaset/replicaset-controller.js';
 import { ServiceAccountController } from './serviceaccount/serviceaccount-controller.js';
 import { TaintEvictionController } from './taint-eviction/taint-eviction-controller.js';
 import { registerBatchControllers } from './batch.js';
+import { registerAutoscalingControllers } from './autoscaling.js';
 import { PersistentVolumeController } from './volume/persistentvolume/pv-controller.js';
 import { LocalPathProvisioner } from './volume/local-path/local-path-provisioner.js';
 import { PvcProtectionController } from './volume/protection/pvc-protection-controller.js';
@@ -179,5 +180,5 @@ export function defaultRegistry(): ControllerRegistry {
       workers: () => 1,
       create: (ctx) => new PvProtectionController(ctx),
     });
-  return registerBatchControllers(r);
+  return registerAutoscalingControllers(registerBatchControllers(r));
 }

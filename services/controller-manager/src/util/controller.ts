@@ -7,6 +7,7 @@ import { newRateLimitingQueue, realClock, type Clock, type Clientset, type Event
 import { isConflict, isNotFound } from '@kubelab/api';
 import type { Logger } from '@kubelab/component-base';
 import type { ControllerManagerConfig } from '../options.js';
+import type { RestClient } from './rest-client.js';
 
 /** What every controller is built from (upstream ControllerContext). */
 export interface ControllerContext {
@@ -18,6 +19,8 @@ export interface ControllerContext {
   logger: Logger;
   config: ControllerManagerConfig;
   metricsProvider?: WorkqueueMetricsProvider;
+  /** The apiserver's REST API with this controller's credentials (the scale subresource, aggregated APIs); absent without a kubeconfig. */
+  rest?: RestClient;
 }
 
 /** A running unit the manager starts after the caches have synced. */

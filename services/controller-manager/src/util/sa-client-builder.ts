@@ -17,6 +17,7 @@ const RETRY_MS = 5_000;
 
 export class ServiceAccountClientBuilder {
   private readonly clients = new Map<string, Promise<Clientset>>();
+  private readonly tokens = new Map<string, () => string | undefined>();
   private readonly timers = new Set<Timer>();
   private stopped = false;
 
@@ -36,6 +37,12 @@ export class ServiceAccountClientBuilder {
       this.clients.set(name, c);
     }
     return c;
+  }
+
+  /** The current token of ServiceAccount `name` (for the controller's REST calls: the scale subresource, aggregated APIs). */
+  async tokenFor(name: string): Promise<() => string | undefined> {
+    await this.clientFor(name);
+    return this.tokens.get(name)!;
   }
 
   stop(): void {
@@ -67,6 +74,7 @@ export class ServiceAccountClientBuilder {
       this.timers.add(t);
     };
     renew(TOKEN_SECONDS * 1000 * RENEW_AT);
+    this.tokens.set(name, () => token);
     return this.withToken(() => token);
   }
 

@@ -606,6 +606,38 @@ export const OBJECTS: Record<string, object> = {
     },
     status: { hard: { pods: '2', 'requests.cpu': '1', 'limits.memory': '1Gi' }, used: { pods: '1', 'requests.cpu': '100m', 'limits.memory': '0' } },
   },
+  HorizontalPodAutoscaler: {
+    apiVersion: 'autoscaling/v2',
+    kind: 'HorizontalPodAutoscaler',
+    metadata: meta('web'),
+    spec: {
+      scaleTargetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web' },
+      minReplicas: 1,
+      maxReplicas: 5,
+      metrics: [
+        { type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 50 } } },
+        { type: 'ContainerResource', containerResource: { name: 'memory', container: 'web', target: { type: 'AverageValue', averageValue: '100Mi' } } },
+      ],
+      behavior: { scaleDown: { stabilizationWindowSeconds: 0, selectPolicy: 'Max', policies: [{ type: 'Percent', value: 100, periodSeconds: 15 }] } },
+    },
+    status: {
+      lastScaleTime: '2025-06-01T11:00:01Z',
+      currentReplicas: 2,
+      desiredReplicas: 4,
+      currentMetrics: [{ type: 'Resource', resource: { name: 'cpu', current: { averageUtilization: 100, averageValue: '100m' } } }],
+      conditions: [
+        { type: 'AbleToScale', status: 'True', lastTransitionTime: '2025-06-01T11:00:01Z', reason: 'SucceededRescale', message: 'the HPA controller was able to update the target scale to 4' },
+      ],
+    },
+  },
+  // kubectl autoscale's body: autoscaling/v1, a CPU target.
+  HorizontalPodAutoscalerV1: {
+    apiVersion: 'autoscaling/v1',
+    kind: 'HorizontalPodAutoscaler',
+    metadata: meta('web'),
+    spec: { scaleTargetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web' }, minReplicas: 1, maxReplicas: 5, targetCPUUtilizationPercentage: 50 },
+    status: { currentReplicas: 2, desiredReplicas: 4, currentCPUUtilizationPercentage: 100 },
+  },
 };
 
 export type { KubeObject };

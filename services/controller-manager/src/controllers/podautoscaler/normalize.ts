@@ -52,6 +52,8 @@ export interface DecideInput {
   history: readonly Recommendation[];
   scaleUpEvents: readonly ScaleEvent[];
   scaleDownEvents: readonly ScaleEvent[];
+  /** --horizontal-pod-autoscaler-downscale-stabilization, for a spec without behavior (default 5 min). */
+  downscaleStabilizationMs?: number;
 }
 
 export interface Decision {
@@ -102,7 +104,7 @@ export function decideScale(i: DecideInput): Decision {
       scalingLimited: n.scalingLimited,
     };
   }
-  const s = stabilizeWithoutBehavior(i.now, proposed, i.history);
+  const s = stabilizeWithoutBehavior(i.now, proposed, i.history, i.downscaleStabilizationMs);
   const ableToScale: ConditionUpdate =
     s.replicas !== proposed
       ? { status: 'True', reason: 'ScaleDownStabilized', message: 'recent recommendations were higher than current one, applying the highest recent recommendation' }

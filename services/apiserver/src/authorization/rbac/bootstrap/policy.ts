@@ -431,6 +431,17 @@ function controllerRoles(): ClusterRole[] {
     ]),
     c('pvc-protection-controller', [rule(['get', 'list', 'watch', 'update'], [core], ['persistentvolumeclaims']), rule(['list', 'watch', 'get'], [core], ['pods']), eventsRule()]),
     c('pv-protection-controller', [rule(['get', 'list', 'watch', 'update'], [core], ['persistentvolumes']), eventsRule()]),
+    c('horizontal-pod-autoscaler', [
+      rule(READ, [autoscaling], ['horizontalpodautoscalers']),
+      rule(['update'], [autoscaling], ['horizontalpodautoscalers/status']),
+      rule(['get', 'update'], ['*'], ['*/scale']),
+      rule(['list'], [core], ['pods']),
+      rule(['get'], [core], ['services/proxy'], ['https:heapster:', 'http:heapster:']),
+      rule(['list'], ['metrics.k8s.io'], ['pods']),
+      rule(['get', 'list'], ['custom.metrics.k8s.io'], ['*']),
+      rule(['get', 'list'], ['external.metrics.k8s.io'], ['*']),
+      eventsRule(),
+    ]),
   ];
 }
 
