@@ -341,7 +341,10 @@ export const CATALOG: ImageDef[] = [
   component('registry.k8s.io/etcd', '3.5.16-0', 57 * MiB, 'etcd', "kubeadm's etcd image (kubelab's store is NATS: see nats)"),
   component('registry.k8s.io/coredns/coredns', 'v1.11.3', 16 * MiB, 'coredns', 'CoreDNS as kubeadm deploys it: a stand-in'),
   // metrics-server's Deployment (upstream components.yaml; the image's entrypoint is the binary): a stand-in for kubelab's metrics-server process.
-  { ...component('registry.k8s.io/metrics-server/metrics-server', 'v0.7.2', 19 * MiB, 'metrics-server', "metrics-server's Deployment pod: a stand-in for kubelab's metrics-server process"), entrypoint: ['/metrics-server'] },
+  {
+    ...component('registry.k8s.io/metrics-server/metrics-server', 'v0.7.2', 19 * MiB, 'metrics-server', "metrics-server's Deployment pod: a stand-in for kubelab's metrics-server process"),
+    entrypoint: ['/metrics-server'],
+  },
   component('docker.io/rancher/local-path-provisioner', 'v0.0.30', 18 * MiB, 'local-path-provisioner', "kind's default storage provisioner: a stand-in"),
   component('registry.k8s.io/node-problem-detector/node-problem-detector', 'v0.8.25', 45 * MiB, 'node-problem-detector', "the Node Problem Detector DaemonSet's pod: a stand-in for the node's NPD"),
   // The store's static pod: NATS in etcd's role.
