@@ -3,10 +3,10 @@
 // job-controller (this test plays the kubelet: it writes the pod's status).
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startControllerManager, type RunningControllerManager } from '@kubelab/controller-manager';
+import type { RunningControllerManager } from '@kubelab/controller-manager';
 import { requireTool, waitFor } from '@kubelab/testing';
 import type { KubeObject } from '@kubelab/api';
-import { POLL, squash, startCluster, type Cluster } from './harness.js';
+import { POLL, squash, startCluster, startControllers, type Cluster } from './harness.js';
 
 const run = requireTool('kubectl');
 
@@ -18,24 +18,7 @@ describe.skipIf(!run)('kubectl 1.32: jobs and cron jobs', { timeout: 60_000 }, (
 
   beforeAll(async () => {
     c = await startCluster();
-    cm = await startControllerManager({
-      apiserverAddress: `127.0.0.1:${c.api.grpcPort}`,
-      apiserverTls: c.pki.admin,
-      bindAddress: '127.0.0.1',
-      securePort: 0,
-      leaderElect: false,
-      config: { controllers: ['job-controller', 'cronjob-controller'] },
-      logger: {
-        v: () => ({ info() {} }),
-        debug() {},
-        info() {},
-        warn() {},
-        error() {},
-        with() {
-          return this;
-        },
-      } as never,
-    });
+    cm = await startControllers(c, ['job-controller', 'cronjob-controller']);
   }, 60_000);
 
   afterAll(async () => {

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startApiserver, type RunningApiserver } from '@kubelab/apiserver';
 import { createTestPki, type ApiserverTestPki } from '@kubelab/apiserver/testing';
+import { startControllerManager, type RunningControllerManager } from '@kubelab/controller-manager';
 import { buildKubeconfig } from '@kubelab/pki';
 import { freePort, startNatsServer, type NatsServerHandle, type WaitOptions } from '@kubelab/testing';
 import type { KubeObject } from '@kubelab/api';
@@ -173,3 +174,29 @@ export function squash(text: string): string[] {
 
 /** How these tests poll with @kubelab/testing's waitFor unless one needs longer. */
 export const POLL: WaitOptions = { timeoutMs: 10_000, everyMs: 50 };
+
+type ControllerManagerLogger = NonNullable<NonNullable<Parameters<typeof startControllerManager>[0]>['logger']>;
+/** The controller-manager's logger for tests: nothing (its conflicts and retries are part of a normal run). */
+const silent: ControllerManagerLogger = {
+  v: () => ({ info() {} }),
+  debug() {},
+  info() {},
+  warn() {},
+  error() {},
+  with() {
+    return silent;
+  },
+} as never;
+
+/** Runs the named controllers of the real controller-manager against the cluster (no kubelet here: a test writes pod statuses itself). */
+export function startControllers(c: Cluster, controllers: string[]): Promise<RunningControllerManager> {
+  return startControllerManager({
+    apiserverAddress: `127.0.0.1:${c.api.grpcPort}`,
+    apiserverTls: c.pki.admin,
+    bindAddress: '127.0.0.1',
+    securePort: 0,
+    leaderElect: false,
+    config: { controllers },
+    logger: silent,
+  });
+}

@@ -4,9 +4,9 @@
 // refusals as kubectl shows them, and usage given back when a pod goes.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startControllerManager, type RunningControllerManager } from '@kubelab/controller-manager';
+import type { RunningControllerManager } from '@kubelab/controller-manager';
 import { requireTool, waitFor } from '@kubelab/testing';
-import { POLL, squash, startCluster, type Cluster } from './harness.js';
+import { POLL, squash, startCluster, startControllers, type Cluster } from './harness.js';
 
 const run = requireTool('kubectl');
 
@@ -19,24 +19,7 @@ describe.skipIf(!run)('kubectl 1.32: resource quotas', { timeout: 60_000 }, () =
 
   beforeAll(async () => {
     c = await startCluster();
-    cm = await startControllerManager({
-      apiserverAddress: `127.0.0.1:${c.api.grpcPort}`,
-      apiserverTls: c.pki.admin,
-      bindAddress: '127.0.0.1',
-      securePort: 0,
-      leaderElect: false,
-      config: { controllers: ['resourcequota-controller'] },
-      logger: {
-        v: () => ({ info() {} }),
-        debug() {},
-        info() {},
-        warn() {},
-        error() {},
-        with() {
-          return this;
-        },
-      } as never,
-    });
+    cm = await startControllers(c, ['resourcequota-controller']);
   }, 60_000);
 
   afterAll(async () => {
