@@ -32,7 +32,26 @@ export class GarbageCollector extends QueueController {
     this.custom.onChange((added, removed) => {
       for (const info of removed) this.informers.delete(resId(info));
       for (const info of added) this.monitor(info);
+      this.enqueueDependentsOfKinds(added);
+      // An owner deleted before its new informer's first list never shows a delete event: look again once it has listed.
+      for (const info of added)
+        void this.informers
+          .get(resId(info))
+          ?.inf.whenSynced()
+          .then(() => this.enqueueDependentsOfKinds([info]));
     });
+  }
+
+  /**
+   * A dependent seen while its owner's kind was not yet served was kept (an
+   * unverifiable owner); once the kind is, it is looked at again (upstream:
+   * the graph's virtual nodes, verified when the monitors resync), or a
+   * custom owner deleted in between would leave it forever.
+   */
+  private enqueueDependentsOfKinds(kinds: readonly ResourceInfo[]): void {
+    if (!kinds.length) return;
+    const named = (ref: { apiVersion: string; kind: string }) => kinds.some((k) => k.kind === ref.kind && ref.apiVersion.startsWith(`${k.group}/`));
+    for (const { info, inf } of this.informers.values()) for (const obj of inf.getIndexer().list()) if ((obj.metadata.ownerReferences ?? []).some(named)) this.enqueue(this.keyOf(info, obj));
   }
 
   private monitor(info: ResourceInfo): void {
