@@ -5,9 +5,7 @@
 
 import { release, version } from 'node:os';
 import { defineCommand, type Command } from 'just-bash';
-
-type Result = { stdout: string; stderr: string; exitCode: number };
-const ok = (stdout = '', exitCode = 0, stderr = ''): Result => ({ stdout, stderr, exitCode });
+import { ok } from './programs/util.js';
 
 /** `uname [-asnrvmo]`: the host's kernel, as every container on it sees it; the node name is the pod's hostname. */
 export function unameCommand(hostname: string): Command {

@@ -22,6 +22,7 @@ import type { ProgramProcess } from './program-process.js';
 import { idCommand, unameCommand, whoamiCommand } from './coreutils.js';
 import { programsFor } from './programs.js';
 import { runEntrypoint } from './programs/entrypoints.js';
+import { ok, type Result } from './programs/util.js';
 import { tarCommand } from './tar.js';
 import { tailCommand } from './tail-bytes.js';
 import {
@@ -106,9 +107,6 @@ const SIGNALS: Record<string, number> = { HUP: 1, INT: 2, QUIT: 3, KILL: 9, USR1
 const MAX_FINISHED_JOBS = 256;
 /** A container's loop that holds the thread this long never reached a checkpoint (eval'd or sourced text): it is ended rather than left to freeze the runtime. */
 const RUNAWAY_LOOP_MS = 2000;
-
-type Result = { stdout: string; stderr: string; exitCode: number };
-const ok = (stdout = '', exitCode = 0, stderr = ''): Result => ({ stdout, stderr, exitCode });
 
 /** A background job (`cmd &`): a subshell of shell `owner`. */
 interface Job {
