@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -46,5 +46,6 @@ describe('CRI log format', () => {
     const limited: string[] = [];
     readLogs(path, { limitBytes: 8 }, { stdout: (s) => limited.push(s), stderr: (s) => limited.push(s) });
     expect(limited.join('')).toBe('hello\noo');
+    rmSync(dir, { recursive: true, force: true });
   });
 });
