@@ -62,7 +62,10 @@ function tcpDns(server: DnsServer, family: () => 4 | 6): { tcp: (socket: Socket)
 export function coredns(proc: ProgramProcess, env: () => Record<string, string>): Command {
   return defineCommand('coredns', async (args) => {
     if (args.includes('-version')) return ok(`CoreDNS-${COREDNS_VERSION}\nlinux/amd64, go1.21.11, a6338e9\n`);
-    if (args.includes('-plugins')) return ok('Server types:\n  dns\n\nCaddyfile loaders:\n  flag\n  default\n\nOther plugins:\n  dns.cache\n  dns.errors\n  dns.forward\n  dns.health\n  dns.kubernetes\n  dns.loadbalance\n  dns.loop\n  dns.prometheus\n  dns.ready\n  dns.reload\n');
+    if (args.includes('-plugins'))
+      return ok(
+        'Server types:\n  dns\n\nCaddyfile loaders:\n  flag\n  default\n\nOther plugins:\n  dns.cache\n  dns.errors\n  dns.forward\n  dns.health\n  dns.kubernetes\n  dns.loadbalance\n  dns.loop\n  dns.prometheus\n  dns.ready\n  dns.reload\n',
+      );
     const confPath = option(args, '-conf') ?? 'Corefile';
     let text: string;
     let cfg: CorednsConfig;
@@ -204,4 +207,3 @@ export function coredns(proc: ProgramProcess, env: () => Record<string, string>)
 export function dnsQuery(name: string, type: dnsPacket.RecordType, id = 1): Buffer {
   return dnsPacket.encode({ type: 'query', id, flags: dnsPacket.RECURSION_DESIRED, questions: [{ type, name, class: 'IN' }] });
 }
-

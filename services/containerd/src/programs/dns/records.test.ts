@@ -45,7 +45,13 @@ const slices = [
 ];
 const idx = indexCluster(services, slices, ['default', 'kube-system', 'quiet'], 'cluster.local', 1700000000);
 
-const soa = { name: 'cluster.local', type: 'SOA', class: 'IN', ttl: 30, data: { mname: 'ns.dns.cluster.local', rname: 'hostmaster.cluster.local', serial: 1700000000, refresh: 7200, retry: 1800, expire: 86400, minimum: 30 } };
+const soa = {
+  name: 'cluster.local',
+  type: 'SOA',
+  class: 'IN',
+  ttl: 30,
+  data: { mname: 'ns.dns.cluster.local', rname: 'hostmaster.cluster.local', serial: 1700000000, refresh: 7200, retry: 1800, expire: 86400, minimum: 30 },
+};
 const nx: Reply = { rcode: 'NXDOMAIN', answers: [], authority: [soa], additionals: [] } as Reply;
 const nodata: Reply = { rcode: 'NOERROR', answers: [], authority: [soa], additionals: [] } as Reply;
 const rr = (name: string, type: string, data: unknown) => ({ name, type, class: 'IN', ttl: 30, data });
@@ -86,7 +92,10 @@ describe('the kubernetes plugin answers', () => {
       'SRV of the UDP port',
       '_dns._udp.kube-dns.kube-system.svc.cluster.local',
       'SRV',
-      ok([rr('_dns._udp.kube-dns.kube-system.svc.cluster.local', 'SRV', { priority: 0, weight: 100, port: 53, target: 'kube-dns.kube-system.svc.cluster.local' })], [rr('kube-dns.kube-system.svc.cluster.local', 'A', '10.96.0.10')]),
+      ok(
+        [rr('_dns._udp.kube-dns.kube-system.svc.cluster.local', 'SRV', { priority: 0, weight: 100, port: 53, target: 'kube-dns.kube-system.svc.cluster.local' })],
+        [rr('kube-dns.kube-system.svc.cluster.local', 'A', '10.96.0.10')],
+      ),
     ],
     ['SRV of a port the Service lacks', '_dns._tcp.kube-dns.kube-system.svc.cluster.local', 'SRV', nx],
     [
@@ -99,7 +108,11 @@ describe('the kubernetes plugin answers', () => {
           rr('_web._tcp.nginx.default.svc.cluster.local', 'SRV', { priority: 0, weight: 33, port: 8080, target: 'web-1.nginx.default.svc.cluster.local' }),
           rr('_web._tcp.nginx.default.svc.cluster.local', 'SRV', { priority: 0, weight: 33, port: 8080, target: '10-244-1-8.nginx.default.svc.cluster.local' }),
         ],
-        [rr('web-0.nginx.default.svc.cluster.local', 'A', '10.244.1.5'), rr('web-1.nginx.default.svc.cluster.local', 'A', '10.244.2.6'), rr('10-244-1-8.nginx.default.svc.cluster.local', 'A', '10.244.1.8')],
+        [
+          rr('web-0.nginx.default.svc.cluster.local', 'A', '10.244.1.5'),
+          rr('web-1.nginx.default.svc.cluster.local', 'A', '10.244.2.6'),
+          rr('10-244-1-8.nginx.default.svc.cluster.local', 'A', '10.244.1.8'),
+        ],
       ),
     ],
     ['ExternalName: CNAME', 'db.default.svc.cluster.local', 'A', ok([rr('db.default.svc.cluster.local', 'CNAME', 'db.example.com')])],
@@ -121,6 +134,8 @@ describe('the kubernetes plugin answers', () => {
   });
 
   it('answers PTR for an IPv6 ClusterIP', () => {
-    expect(answer('7.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.6.9.0.0.0.1.0.0.0.0.d.f.ip6.arpa', 'PTR', idx, k)?.answers).toEqual([rr('7.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.6.9.0.0.0.1.0.0.0.0.d.f.ip6.arpa', 'PTR', 'dual.default.svc.cluster.local')]);
+    expect(answer('7.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.6.9.0.0.0.1.0.0.0.0.d.f.ip6.arpa', 'PTR', idx, k)?.answers).toEqual([
+      rr('7.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.6.9.0.0.0.1.0.0.0.0.d.f.ip6.arpa', 'PTR', 'dual.default.svc.cluster.local'),
+    ]);
   });
 });

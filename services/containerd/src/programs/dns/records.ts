@@ -185,9 +185,7 @@ export function answer(qname: string, qtype: string, idx: ClusterIndex, k: Kuber
   }
 
   // Headless: the ready endpoints themselves.
-  const targets = endpoints.flatMap(({ e, sl }) =>
-    e.addresses.map((ip) => ({ ip, host: `${e.hostname || dashed(ip)}.${svcFqdn}`, ports: (sl.ports ?? []).filter(matches) })),
-  );
+  const targets = endpoints.flatMap(({ e, sl }) => e.addresses.map((ip) => ({ ip, host: `${e.hostname || dashed(ip)}.${svcFqdn}`, ports: (sl.ports ?? []).filter(matches) })));
   if (portName !== undefined && !targets.some((t) => t.ports.length)) return nx();
   if (!targets.length) return nx();
   if (qtype === 'SRV') {
@@ -199,7 +197,13 @@ export function answer(qname: string, qtype: string, idx: ClusterIndex, k: Kuber
     );
   }
   if (portName !== undefined) return nodata();
-  return found(addrRecords(name, targets.map((t) => t.ip), qtype));
+  return found(
+    addrRecords(
+      name,
+      targets.map((t) => t.ip),
+      qtype,
+    ),
+  );
 }
 
 /** `a-b-c-d.<ns>.pod.<zone>`: with `pods insecure` the address the name spells, whether or not such a pod exists. */

@@ -45,11 +45,26 @@ export class DnsServer {
     this.server = `dns://:${cfg.port}`;
     this.zone = cfg.zones[0] ?? '.';
     const r = [this.registry];
-    new Gauge({ name: 'coredns_build_info', help: 'A metric with a constant 1 value labeled by version, revision, and goversion from which CoreDNS was built.', labelNames: ['version', 'revision', 'goversion'], registers: r }).set({ version: COREDNS_VERSION, revision: 'a6338e9', goversion: 'go1.21.11' }, 1);
-    const enabled = new Gauge({ name: 'coredns_plugin_enabled', help: 'A metric that indicates whether a plugin is enabled on per server and zone basis.', labelNames: ['server', 'zone', 'view', 'name'], registers: r });
+    new Gauge({
+      name: 'coredns_build_info',
+      help: 'A metric with a constant 1 value labeled by version, revision, and goversion from which CoreDNS was built.',
+      labelNames: ['version', 'revision', 'goversion'],
+      registers: r,
+    }).set({ version: COREDNS_VERSION, revision: 'a6338e9', goversion: 'go1.21.11' }, 1);
+    const enabled = new Gauge({
+      name: 'coredns_plugin_enabled',
+      help: 'A metric that indicates whether a plugin is enabled on per server and zone basis.',
+      labelNames: ['server', 'zone', 'view', 'name'],
+      registers: r,
+    });
     for (const name of ['errors', 'health', 'ready', 'kubernetes', 'prometheus', 'forward', 'cache', 'loop', 'reload', 'loadbalance'])
       if (name !== 'health' && name !== 'ready' && name !== 'prometheus' && (cfg as unknown as Record<string, unknown>)[name]) enabled.set({ server: this.server, zone: this.zone, view: '', name }, 1);
-    this.requests = new Counter({ name: 'coredns_dns_requests_total', help: 'Counter of DNS requests made per zone, protocol and family.', labelNames: ['server', 'zone', 'view', 'proto', 'family', 'type'], registers: r });
+    this.requests = new Counter({
+      name: 'coredns_dns_requests_total',
+      help: 'Counter of DNS requests made per zone, protocol and family.',
+      labelNames: ['server', 'zone', 'view', 'proto', 'family', 'type'],
+      registers: r,
+    });
     this.responses = new Counter({ name: 'coredns_dns_responses_total', help: 'Counter of response status codes.', labelNames: ['server', 'zone', 'view', 'rcode', 'plugin'], registers: r });
     this.duration = new Histogram({
       name: 'coredns_dns_request_duration_seconds',
@@ -59,7 +74,12 @@ export class DnsServer {
       registers: r,
     });
     this.hits = new Counter({ name: 'coredns_cache_hits_total', help: 'The count of cache hits.', labelNames: ['server', 'type', 'zones', 'view'], registers: r });
-    this.misses = new Counter({ name: 'coredns_cache_misses_total', help: 'The count of cache misses. Deprecated, derive misses from cache hits/requests counters.', labelNames: ['server', 'zones', 'view'], registers: r });
+    this.misses = new Counter({
+      name: 'coredns_cache_misses_total',
+      help: 'The count of cache misses. Deprecated, derive misses from cache hits/requests counters.',
+      labelNames: ['server', 'zones', 'view'],
+      registers: r,
+    });
     const cache = this.cache;
     const server = this.server;
     const zone = this.zone;
@@ -104,15 +124,15 @@ export class DnsServer {
     if (q.type !== 'query') return undefined;
     const question = q.questions?.[0];
     const qtype = question?.type ?? 'A';
-    this.requests.inc({ server: this.server, zone: this.zone, view: '', proto, family: String(family), type: qtype });
+    this.requests.inc({ server: this.server, zone: this.zone, view: '', proto, family: family === 6 ? '2' : '1', type: qtype });
     const rd = ((q.flags ?? 0) & dnsPacket.RECURSION_DESIRED) !== 0;
     const edns = q.additionals?.find((a) => a.type === 'OPT') as { udpPayloadSize?: number } | undefined;
     const reply = (r: CachedReply, plugin: string, authoritative: boolean): Buffer => {
       const packet: Packet = {
         type: 'response',
         id: q.id ?? 0,
-        flags: (authoritative ? dnsPacket.AUTHORITATIVE_ANSWER : 0) | (rd ? dnsPacket.RECURSION_DESIRED : 0) | dnsPacket.RECURSION_AVAILABLE,
-        rcode: r.rcode as 'NOERROR',
+        // dns-packet encodes the rcode from the flags' low four bits.
+        flags: (authoritative ? dnsPacket.AUTHORITATIVE_ANSWER : 0) | (rd ? dnsPacket.RECURSION_DESIRED : 0) | dnsPacket.RECURSION_AVAILABLE | rcodeNumber(r.rcode),
         questions: q.questions ?? [],
         answers: this.cfg.loadbalance ? shuffleAddresses(r.answers) : r.answers,
         authorities: r.authority,
@@ -120,7 +140,8 @@ export class DnsServer {
       } as Packet;
       let out = dnsPacket.encode(packet);
       // Over UDP a reply larger than the client takes is truncated (TC): it asks again over TCP.
-      if (proto === 'udp' && out.length > (edns?.udpPayloadSize ?? 512)) out = dnsPacket.encode({ ...packet, flags: (packet.flags ?? 0) | dnsPacket.TRUNCATED_RESPONSE, answers: [], authorities: [], additionals: [] } as Packet);
+      if (proto === 'udp' && out.length > (edns?.udpPayloadSize ?? 512))
+        out = dnsPacket.encode({ ...packet, flags: (packet.flags ?? 0) | dnsPacket.TRUNCATED_RESPONSE, answers: [], authorities: [], additionals: [] } as Packet);
       this.responses.inc({ server: this.server, zone: this.zone, view: '', rcode: r.rcode, plugin });
       this.duration.observe({ server: this.server, zone: this.zone, view: '', type: qtype }, Number(process.hrtime.bigint() - t0) / 1e9);
       return out;
@@ -150,7 +171,10 @@ export class DnsServer {
     const upstreams = this.upstreams();
     const raw = upstreams.length ? await forwardQuery(dnsPacket.encode({ type: 'query', id: q.id ?? 0, flags: q.flags ?? 0, questions: [question] }), upstreams) : undefined;
     if (!raw) {
-      if (this.cfg.errors) this.logError(`[ERROR] plugin/errors: 2 ${question.name}. ${qtype}: ${upstreams.length ? `read udp: i/o timeout (upstreams ${upstreams.map((u) => `${u.host}:${u.port}`).join(', ')})` : 'no nameservers'}`);
+      if (this.cfg.errors)
+        this.logError(
+          `[ERROR] plugin/errors: 2 ${question.name}. ${qtype}: ${upstreams.length ? `read udp: i/o timeout (upstreams ${upstreams.map((u) => `${u.host}:${u.port}`).join(', ')})` : 'no nameservers'}`,
+        );
       return fail('SERVFAIL', 'forward');
     }
     let up: DecodedPacket;
@@ -159,10 +183,21 @@ export class DnsServer {
     } catch {
       return fail('SERVFAIL', 'forward');
     }
-    const forwarded: CachedReply = { rcode: (up as { rcode?: string }).rcode ?? 'NOERROR', answers: up.answers ?? [], authority: up.authorities ?? [], additionals: (up.additionals ?? []).filter((a) => a.type !== 'OPT') };
+    const forwarded: CachedReply = {
+      rcode: (up as { rcode?: string }).rcode ?? 'NOERROR',
+      answers: up.answers ?? [],
+      authority: up.authorities ?? [],
+      additionals: (up.additionals ?? []).filter((a) => a.type !== 'OPT'),
+    };
     this.cache?.set(cacheKey, forwarded, now);
     return reply(forwarded, 'forward', false);
   }
+}
+
+/** An rcode's number (RFC 1035 §4.1.1); one this server never sends is SERVFAIL. */
+function rcodeNumber(rcode: string): number {
+  const i = (RCODES as readonly string[]).indexOf(rcode);
+  return i < 0 ? 2 : i;
 }
 
 /** The loadbalance plugin: A and AAAA records in a random order (round robin for clients that take the first). */
