@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { waitFor } from '@kubelab/testing';
 import { TestPki } from '@kubelab/pki/testing';
 import { startProcess, type StartedProcess } from '../testing/process.js';
-import { kubeadmCorefile } from './dns/corefile.js';
+import { KUBEADM_COREFILE } from '../testing/corefile.js';
 import { dnsQuery } from './coredns.js';
 
 const TOKEN = 'coredns-token';
@@ -98,7 +98,7 @@ beforeAll(async () => {
   });
   await new Promise<void>((r) => upstream.bind(0, '127.0.0.1', () => r()));
   const port = (api.address() as { port: number }).port;
-  const corefile = kubeadmCorefile().replace('forward . /etc/resolv.conf', `forward . 127.0.0.1:${upstream.address().port}`);
+  const corefile = KUBEADM_COREFILE.replace('forward . /etc/resolv.conf', `forward . 127.0.0.1:${upstream.address().port}`);
   s = startProcess(['/coredns', '-conf', '/etc/coredns/Corefile'], {
     programs: ['coredns'],
     network: true,

@@ -179,28 +179,3 @@ export function parseCorefile(text: string, file = 'Corefile'): CorednsConfig {
   }
   return cfg;
 }
-
-/** kubeadm 1.32's Corefile (its CoreDNS addon template; the upstream nameservers are the pod's /etc/resolv.conf). */
-export function kubeadmCorefile(domain = 'cluster.local'): string {
-  return `.:53 {
-    errors
-    health {
-       lameduck 5s
-    }
-    ready
-    kubernetes ${domain} in-addr.arpa ip6.arpa {
-       pods insecure
-       fallthrough in-addr.arpa ip6.arpa
-       ttl 30
-    }
-    prometheus :9153
-    forward . /etc/resolv.conf {
-       max_concurrent 1000
-    }
-    cache 30
-    loop
-    reload
-    loadbalance
-}
-`;
-}

@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { EndpointSlice, Service } from '@kubelab/api';
-import { parseCorefile, kubeadmCorefile } from './corefile.js';
+import { KUBEADM_COREFILE } from '../../testing/corefile.js';
+import { parseCorefile } from './corefile.js';
 import { answer, indexCluster, reverseAddress, type Reply } from './records.js';
 
-const k = parseCorefile(kubeadmCorefile()).kubernetes!;
+const k = parseCorefile(KUBEADM_COREFILE).kubernetes!;
 
 const svc = (ns: string, name: string, spec: Service['spec']): Service => ({ apiVersion: 'v1', kind: 'Service', metadata: { namespace: ns, name }, spec });
 const slice = (ns: string, service: string, endpoints: EndpointSlice['endpoints'], ports: EndpointSlice['ports']): EndpointSlice => ({
