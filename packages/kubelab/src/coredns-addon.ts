@@ -9,7 +9,7 @@
 // the `kubernetes` Service with its ServiceAccount, as upstream.
 
 import type { ClusterRole, ClusterRoleBinding, ConfigMap, Deployment, Service, ServiceAccount } from '@kubelab/api';
-import { formatIpv4, parseIpv4Cidr } from '@kubelab/api';
+import { formatIpv4, isNotFound, parseIpv4Cidr } from '@kubelab/api';
 import type { Clientset } from '@kubelab/client';
 import { createUnlessPresent } from './create-once.js';
 import { CONTROL_PLANE_TAINT } from './topology.js';
@@ -165,6 +165,11 @@ export async function applyCorednsAddon(cs: Clientset, opts: { serviceCidr: stri
   await createUnlessPresent(() => cs.rbac.clusterRoleBindings().create(o.clusterRoleBinding));
   await createUnlessPresent(() => cs.core.configMaps(ns).create(o.configMap));
   await createUnlessPresent(() => cs.apps.deployments(ns).create(o.deployment));
-  await createUnlessPresent(() => cs.core.services(ns).create(o.service));
+  // A Service with a fixed ClusterIP is looked up first: a second create is refused for its taken IP before its name.
+  const existing = await cs.core.services(ns).get('kube-dns').catch((e: unknown) => {
+    if (isNotFound(e)) return undefined;
+    throw e;
+  });
+  if (!existing) await createUnlessPresent(() => cs.core.services(ns).create(o.service));
   log('[addons] Applied essential addon: CoreDNS');
 }
