@@ -166,10 +166,13 @@ export async function applyCorednsAddon(cs: Clientset, opts: { serviceCidr: stri
   await createUnlessPresent(() => cs.core.configMaps(ns).create(o.configMap));
   await createUnlessPresent(() => cs.apps.deployments(ns).create(o.deployment));
   // A Service with a fixed ClusterIP is looked up first: a second create is refused for its taken IP before its name.
-  const existing = await cs.core.services(ns).get('kube-dns').catch((e: unknown) => {
-    if (isNotFound(e)) return undefined;
-    throw e;
-  });
+  const existing = await cs.core
+    .services(ns)
+    .get('kube-dns')
+    .catch((e: unknown) => {
+      if (isNotFound(e)) return undefined;
+      throw e;
+    });
   if (!existing) await createUnlessPresent(() => cs.core.services(ns).create(o.service));
   log('[addons] Applied essential addon: CoreDNS');
 }
