@@ -37,7 +37,7 @@ export function apiEndpoint(env: Record<string, string>): { host: string; port: 
   return { host: env.KUBERNETES_SERVICE_HOST || DEFAULT_API.host, port: Number.isInteger(port) && port > 0 ? port : DEFAULT_API.port, fromHost: false };
 }
 
-function tcpDns(server: DnsServer, family: () => 4 | 6): { tcp: (socket: Socket) => void } {
+function tcpDns(server: DnsServer): { tcp: (socket: Socket) => void } {
   return {
     tcp: (socket) => {
       let buf = Buffer.alloc(0);
@@ -47,7 +47,7 @@ function tcpDns(server: DnsServer, family: () => 4 | 6): { tcp: (socket: Socket)
         while (buf.length >= 2 && buf.length >= 2 + buf.readUInt16BE(0)) {
           const msg = buf.subarray(2, 2 + buf.readUInt16BE(0));
           buf = buf.subarray(2 + msg.length);
-          void server.handle(Buffer.from(msg), 'tcp', family()).then((out) => {
+          void server.handle(Buffer.from(msg), 'tcp', socket.remoteFamily === 'IPv6' ? 6 : 4).then((out) => {
             if (!out || socket.destroyed) return;
             const len = Buffer.alloc(2);
             len.writeUInt16BE(out.length);
@@ -141,9 +141,8 @@ export function coredns(proc: ProgramProcess, env: () => Record<string, string>)
     };
     let shuttingDown = false;
     try {
-      const family = () => 4 as const;
       listeners.push(await proc.listen(cfg.port, { udp: (msg, from, send) => void server.handle(msg, 'udp', from.family === 'IPv6' ? 6 : 4).then((out) => out && send(out)) }));
-      listeners.push(await proc.listen(cfg.port, tcpDns(server, family)));
+      listeners.push(await proc.listen(cfg.port, tcpDns(server)));
       if (cfg.health)
         listeners.push(
           await proc.listen(cfg.health.port, (req, res) => {
