@@ -9,6 +9,7 @@
 
 import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
+import * as dnsPacket from 'dns-packet';
 import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { connect as tcpConnect } from 'node:net';
 import { connect as tlsConnect } from 'node:tls';
@@ -392,7 +393,8 @@ describe.skipIf(!canRun).sequential('compose stack end to end', () => {
       'kube-system pods Running and ready',
       async () => {
         const items = (await kubectlJson<KubeList<Pod>>(stack, ['-n', 'kube-system', 'get', 'pods'])).items;
-        return items.length === 10 && items.every((p) => p.status?.phase === 'Running' && isPodReady(p)) ? items : undefined;
+        // 4 static pods, 2 DaemonSets x 3 nodes, coredns' 2 replicas.
+        return items.length === 12 && items.every((p) => p.status?.phase === 'Running' && isPodReady(p)) ? items : undefined;
       },
       { timeoutMs: 120_000, everyMs: 1_000 },
     );
@@ -695,6 +697,35 @@ spec:
       trace.stop();
     }
     await kubectl(stack, ['delete', 'pod', 'trace-demo', '--wait=false']);
+  });
+
+  it('cluster DNS: two coredns pods Running and Ready, kube-dns at 10.96.0.10, real DNS packets from node-1 answer the kubernetes Service and NXDOMAIN', async () => {
+    const pods = await waitFor(
+      'coredns pods Running and Ready',
+      async () => {
+        const items = (await kubectlJson<KubeList<Pod>>(stack, ['-n', 'kube-system', 'get', 'pods', '-l', 'k8s-app=kube-dns'])).items;
+        return items.length === 2 && items.every((p) => p.status?.phase === 'Running' && isPodReady(p)) ? items : undefined;
+      },
+      { timeoutMs: 120_000, everyMs: 1_000 },
+    );
+    for (const p of pods) expect(p.metadata.name).toMatch(/^coredns-[a-z0-9]+-[a-z0-9]{5}$/);
+    const svc = await kubectl(stack, ['-n', 'kube-system', 'get', 'svc', 'kube-dns']);
+    expect(svc).toMatch(/^kube-dns\s+ClusterIP\s+10\.96\.0\.10\s+<none>\s+53\/UDP,53\/TCP,9153\/TCP\s/m);
+    expect(await kubectl(stack, ['-n', 'kube-system', 'logs', pods[0]!.metadata.name!])).toContain('CoreDNS-1.11.3');
+
+    // One UDP query from node-1's network namespace to the ClusterIP (kube-proxy's rules DNAT it to a coredns pod); the reply comes back as hex.
+    const ask = async (name: string) => {
+      const query = dnsPacket.encode({ type: 'query', id: 4711, flags: dnsPacket.RECURSION_DESIRED, questions: [{ type: 'A', name }] }).toString('hex');
+      const script = `const s=require('dgram').createSocket('udp4');const t=setTimeout(()=>{console.log('timeout');process.exit(1)},5000);s.on('message',(m)=>{clearTimeout(t);console.log(m.toString('hex'));s.close()});s.send(Buffer.from('${query}','hex'),53,'10.96.0.10')`;
+      const out = (await compose(stack, ['exec', '-T', 'node-1', 'node', '-e', script])).trim();
+      return dnsPacket.decode(Buffer.from(out, 'hex')) as ReturnType<typeof dnsPacket.decode> & { rcode?: string };
+    };
+    const a = await waitFor('an answer from 10.96.0.10', () => ask('kubernetes.default.svc.cluster.local').catch(() => undefined), { timeoutMs: 30_000, everyMs: 1_000 });
+    expect(a.rcode).toBe('NOERROR');
+    expect(a.answers).toEqual([expect.objectContaining({ name: 'kubernetes.default.svc.cluster.local', type: 'A', ttl: expect.any(Number), data: '10.96.0.1' })]);
+    const nx = await ask('does-not-exist.default.svc.cluster.local');
+    expect(nx.rcode).toBe('NXDOMAIN');
+    expect(nx.authorities?.[0]).toMatchObject({ type: 'SOA', name: 'cluster.local' });
   });
 
   // ------------------------------------------------------------------ 7

@@ -339,7 +339,17 @@ export const CATALOG: ImageDef[] = [
   component('registry.k8s.io/kube-scheduler', 'v1.32.0', 20 * MiB, 'kube-scheduler', "kubeadm's static pod: a stand-in for kubelab's scheduler"),
   component('registry.k8s.io/kube-proxy', 'v1.32.0', 30 * MiB, 'kube-proxy', "the kube-proxy DaemonSet's pod: a stand-in for the node's kube-proxy"),
   component('registry.k8s.io/etcd', '3.5.16-0', 57 * MiB, 'etcd', "kubeadm's etcd image (kubelab's store is NATS: see nats)"),
-  component('registry.k8s.io/coredns/coredns', 'v1.11.3', 16 * MiB, 'coredns', 'CoreDNS as kubeadm deploys it: a stand-in'),
+  // CoreDNS itself (programs/coredns.ts): the image's entrypoint is the binary, kubeadm's Deployment passes `-conf /etc/coredns/Corefile`.
+  {
+    ...component(
+      'registry.k8s.io/coredns/coredns',
+      'v1.11.3',
+      16 * MiB,
+      'coredns',
+      'CoreDNS 1.11.3 as kubeadm deploys it: cluster DNS for `cluster.local` on 53/UDP and 53/TCP from the watched Services and EndpointSlices, forwarding the rest; /health :8080, /ready :8181, metrics :9153',
+    ),
+    entrypoint: ['/coredns'],
+  },
   // metrics-server's Deployment (upstream components.yaml; the image's entrypoint is the binary): a stand-in for kubelab's metrics-server process.
   {
     ...component('registry.k8s.io/metrics-server/metrics-server', 'v0.7.2', 19 * MiB, 'metrics-server', "metrics-server's Deployment pod: a stand-in for kubelab's metrics-server process"),

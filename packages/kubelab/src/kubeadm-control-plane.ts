@@ -13,6 +13,7 @@ import { FlagError, FlagSet } from '@kubelab/component-base';
 import { clientTlsFromKubeconfig, createClientset } from '@kubelab/client';
 import { loadKubeconfig } from '@kubelab/pki/kubeconfig';
 import { uploadBootstrapToken } from './bootstrap-token.js';
+import { DEFAULT_SERVICE_CIDR, applyCorednsAddon } from './coredns-addon.js';
 import { applyDaemonSetAddons, composeStaticPods, markControlPlane, writeStaticPods } from './control-plane-node.js';
 import { getText } from './http-get.js';
 import { applyNpdAddon } from './npd-addon.js';
@@ -54,7 +55,7 @@ export function parseControlPlaneArgs(argv: string[], env: NodeJS.ProcessEnv = {
 export const CONTROL_PLANE_USAGE = `  control-plane [--kubeconfig /etc/kubernetes/admin.conf] [--apiserver-grpc-address apiserver:6444]
        [--manifest-dir /etc/kubernetes/manifests] [--node-name control-plane] [--bootstrap-token-file FILE] [--timeout 4m]
           kubeadm init's phases after the files: the static pod manifests, api-check, mark-control-plane,
-          the bootstrap token's upload, the kube-proxy and node-problem-detector addons (the compose stack's kubeadm)
+          the bootstrap token's upload, the CoreDNS, kube-proxy and node-problem-detector addons (the compose stack's kubeadm)
 `;
 
 export async function controlPlaneCommand(argv: string[]): Promise<number> {
@@ -81,6 +82,7 @@ export async function controlPlaneCommand(argv: string[]): Promise<number> {
     if (!(await markControlPlane(cs, a.nodeName, log, late))) throw new Error(`timed out after ${a.timeoutMs / 1000}s waiting for node ${a.nodeName}`);
     await uploadBootstrapToken(cs, a.bootstrapTokenFile, log);
     await applyNpdAddon(cs, log);
+    await applyCorednsAddon(cs, { serviceCidr: DEFAULT_SERVICE_CIDR }, log);
     await applyDaemonSetAddons(cs, 'compose', log);
     await applyStorageAddon(cs, log);
   } finally {

@@ -40,7 +40,7 @@ export function sandboxInfo(sb: Sandbox, mode: string): Record<string, string> {
       mode,
       podIP: sb.ip,
       note: mode === 'loopback' ? 'pod IP is simulated: container ports are served on loopback at the mapped addresses' : 'container ports are served on the pod IP',
-      ports: Object.fromEntries(Object.entries(sb.ports).map(([p, a]) => [sandboxPortKey(p), `${a.hostIp}:${a.hostPort}`])),
+      ports: Object.fromEntries(Object.entries(sb.ports).map(([p, a]) => [p.includes('/') ? p : sandboxPortKey(p), `${a.hostIp}:${a.hostPort}`])),
     }),
   };
 }

@@ -7,6 +7,7 @@
 
 import { createServer, type RequestListener, type Server } from 'node:http';
 import { createServer as createH2cServer, type Http2Session, type IncomingHttpHeaders, type ServerHttp2Stream } from 'node:http2';
+import { createSocket, type RemoteInfo } from 'node:dgram';
 import { connect as netConnect, createServer as createTcpServer, isIP, type AddressInfo, type Server as NetServer, type Socket } from 'node:net';
 
 export type NetworkMode = 'loopback' | 'pod-ip';
@@ -29,14 +30,25 @@ export interface TcpHandler {
   tcp: (socket: Socket) => void;
 }
 
-/** What a program serves on a container port: HTTP/1.1 requests, h2c streams (gRPC), or raw TCP connections. */
-export type PortHandler = RequestListener | H2cHandler | TcpHandler;
+/** A UDP datagram handler (a DNS server's port 53/UDP): each datagram in, any number of replies to its sender. */
+export interface UdpHandler {
+  udp: (msg: Buffer, from: RemoteInfo, reply: (data: Buffer) => void) => void;
+}
+
+/** What a program serves on a container port: HTTP/1.1 requests, h2c streams (gRPC), raw TCP connections, or UDP datagrams. */
+export type PortHandler = RequestListener | H2cHandler | TcpHandler | UdpHandler;
+
+/** Whether a handler serves UDP (its port is `<port>/UDP` beside a TCP one of the same number). */
+export function isUdpHandler(handler: PortHandler): handler is UdpHandler {
+  return typeof handler === 'object' && 'udp' in handler;
+}
 
 export async function listenPort(mode: NetworkMode, podIp: string, containerPort: number, handler: PortHandler): Promise<Listener> {
   if (typeof handler === 'function') {
     const server: Server = createServer(handler);
     return bind(server, mode, podIp, containerPort, () => server.closeAllConnections());
   }
+  if (isUdpHandler(handler)) return listenUdp(mode, podIp, containerPort, handler);
   if ('tcp' in handler) return listenTcp(mode, podIp, containerPort, handler);
   return listenH2c(mode, podIp, containerPort, handler);
 }
@@ -53,6 +65,29 @@ function listenTcp(mode: NetworkMode, podIp: string, containerPort: number, hand
   return bind(server, mode, podIp, containerPort, () => {
     for (const s of sockets) s.destroy();
   });
+}
+
+/** Binds a UDP port as bind() does a TCP one: the pod IP and the container port (pod-ip mode) or a free loopback port. */
+async function listenUdp(mode: NetworkMode, podIp: string, containerPort: number, handler: UdpHandler): Promise<Listener> {
+  const host = mode === 'pod-ip' ? podIp : '127.0.0.1';
+  const socket = createSocket(isIP(host) === 6 ? 'udp6' : 'udp4');
+  await new Promise<void>((resolve, reject) => {
+    socket.once('error', reject);
+    socket.bind(mode === 'pod-ip' ? containerPort : 0, host, () => {
+      socket.off('error', reject);
+      resolve();
+    });
+  });
+  // A send to a vanished peer (ICMP unreachable) must not end the runtime.
+  socket.on('error', () => {});
+  socket.on('message', (msg, from) => handler.udp(msg, from, (data) => socket.send(data, from.port, from.address)));
+  const addr = socket.address();
+  return {
+    containerPort,
+    hostIp: addr.address,
+    hostPort: addr.port,
+    close: () => new Promise<void>((resolve) => socket.close(() => resolve())),
+  };
 }
 
 /**

@@ -11,6 +11,7 @@ import { SERVING_STATUS, type ServingStatus } from '@kubelab/proto';
 import { healthServer } from './grpchealth.js';
 import type { ProgramProcess } from './program-process.js';
 import { agnhost } from './programs/agnhost.js';
+import { coredns } from './programs/coredns.js';
 import { memcached, mongod, mysqlClient, mysqladmin, mysqld, pgIsready, postgres, psql, rabbitmqServer } from './programs/databases.js';
 import { curl, wget } from './programs/http-clients.js';
 import { httpd } from './programs/httpd.js';
@@ -236,7 +237,7 @@ function componentStandIn(name: string): (proc: ProgramProcess, env: () => Recor
 export const COMPONENT_PROGRAMS = ['kube-apiserver', 'kube-controller-manager', 'kube-scheduler', 'kube-proxy', 'node-problem-detector', 'nats-server', 'metrics-server'] as const;
 
 /** Binaries of add-on images no kubelab process stands behind yet: they say so and sleep until stopped. */
-export const UNSIMULATED_PROGRAMS = ['etcd', 'coredns', 'local-path-provisioner'] as const;
+export const UNSIMULATED_PROGRAMS = ['etcd', 'local-path-provisioner'] as const;
 
 function unsimulated(name: string): (proc: ProgramProcess) => Command {
   return (proc) =>
@@ -278,6 +279,7 @@ const FACTORIES: Record<string, (proc: ProgramProcess, env: () => Record<string,
   go: (_proc, env) => go(env),
   traefik,
   agnhost,
+  coredns,
   wget,
   curl,
 };

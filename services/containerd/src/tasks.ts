@@ -9,7 +9,7 @@
 import { dirname } from 'node:path';
 import { CriLogWriter } from './logs.js';
 import { copyMounts, dataVersion, isProjected, type Mount } from './mounts.js';
-import { dialTcp, listenPort, type Listener, type NetworkMode, type PortHandler } from './network.js';
+import { dialTcp, isUdpHandler, listenPort, type Listener, type NetworkMode, type PortHandler } from './network.js';
 import { WriteThrough } from './write-through.js';
 import { chunkText } from './output.js';
 import { SimProcess, StartError, type ExecOutcome } from './process.js';
@@ -263,16 +263,18 @@ export class LocalTasks implements Tasks {
 
   private async listen(port: number, handler: PortHandler): Promise<Listener> {
     if (this.down) throw new Error('sandbox network is torn down');
-    if (this.ports[String(port)]) throw new Error('98: Address already in use');
+    // A UDP port is its own socket beside the TCP one of the same number (a DNS server's 53/UDP and 53/TCP).
+    const key = isUdpHandler(handler) ? `${port}/UDP` : String(port);
+    if (this.ports[key]) throw new Error('98: Address already in use');
     const l = await listenPort(this.opts.networkMode, this.opts.podIp || '127.0.0.1', port, handler);
-    this.ports[String(port)] = { hostIp: l.hostIp, hostPort: l.hostPort };
+    this.ports[key] = { hostIp: l.hostIp, hostPort: l.hostPort };
     this.events.ports({ ...this.ports });
     const closing: Listener = {
       ...l,
       close: async () => {
         this.listeners.delete(closing);
-        if (this.ports[String(port)]?.hostPort === l.hostPort) {
-          delete this.ports[String(port)];
+        if (this.ports[key]?.hostPort === l.hostPort) {
+          delete this.ports[key];
           if (!this.closed) this.events.ports({ ...this.ports });
         }
         await l.close();

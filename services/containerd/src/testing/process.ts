@@ -1,7 +1,7 @@
 // A container's main process without the runtime around it, for tests of the
 // simulated shell: a bare image, no network, its log collected as lines.
 
-import { dialTcp, listenPort } from '../network.js';
+import { dialTcp, isUdpHandler, listenPort } from '../network.js';
 import { chunkText } from '../output.js';
 import { SimProcess } from '../process.js';
 
@@ -9,6 +9,8 @@ export interface StartedProcess {
   p: SimProcess;
   /** Where each served container port really listens (with `network`). */
   ports: Map<number, { hostIp: string; hostPort: number }>;
+  /** Where each served UDP container port really listens. */
+  udpPorts: Map<number, { hostIp: string; hostPort: number }>;
   /** The container log as `stdout: text` / `stderr: text` lines. */
   log: string[];
 }
@@ -24,6 +26,7 @@ export function startProcess(
   const log: string[] = [];
   // With `network`, container ports are served on free loopback ports (the local runner's mode).
   const ports = new Map<number, { hostIp: string; hostPort: number }>();
+  const udpPorts = new Map<number, { hostIp: string; hostPort: number }>();
   const p = new SimProcess({
     argv: typeof script === 'string' ? ['sh', '-c', script] : script,
     env: { PATH: '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin', HOME: '/root', ...opts.env },
@@ -43,11 +46,12 @@ export function startProcess(
     listen: async (port, handler) => {
       if (!opts.network) throw new Error('no network in this test');
       const l = await listenPort('loopback', '127.0.0.1', port, handler);
-      ports.set(port, { hostIp: l.hostIp, hostPort: l.hostPort });
+      const map = isUdpHandler(handler) ? udpPorts : ports;
+      map.set(port, { hostIp: l.hostIp, hostPort: l.hostPort });
       return {
         ...l,
         close: async () => {
-          ports.delete(port);
+          map.delete(port);
           await l.close();
         },
       };
@@ -55,5 +59,5 @@ export function startProcess(
     connect: (host, port) => dialTcp('loopback', '10.244.0.2', host, port, (p) => ports.get(p)),
   });
   p.start();
-  return { p, log, ports };
+  return { p, log, ports, udpPorts };
 }
