@@ -41,6 +41,7 @@ import { untraced } from './untraced.js';
 import { VolumeManager } from './volumemanager/manager.js';
 import { apiObjectSource } from './volumemanager/sources.js';
 import { TokenManager } from './token/manager.js';
+import { dnsSettings } from './network/dns.js';
 
 export interface KubeletDeps {
   config: KubeletConfig;
@@ -165,6 +166,8 @@ export function newKubeletManagers(deps: KubeletDeps, kubelet: KubeletHooks): Ku
     relaxedEnvNames: config.featureGates.RelaxedEnvironmentVariableValidation !== false,
     services: () => kubelet.services(),
     volumes,
+    dns: () => dnsSettings(config),
+    hostsFile: { rootDir: config.rootDir },
     httpHook: httpHookVia(transport, deps.dialTarget),
     log,
   });
