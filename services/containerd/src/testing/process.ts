@@ -4,6 +4,7 @@
 import { dialTcp, listenPort } from '../network.js';
 import { chunkText } from '../output.js';
 import { SimProcess } from '../process.js';
+import { resolveHost, type DnsTransport } from '../resolver.js';
 
 export interface StartedProcess {
   p: SimProcess;
@@ -19,12 +20,12 @@ export interface StartedProcess {
  */
 export function startProcess(
   script: string | string[],
-  opts: { timeScale?: number; files?: Record<string, string>; programs?: string[]; env?: Record<string, string>; network?: boolean } = {},
+  opts: { timeScale?: number; files?: Record<string, string>; programs?: string[]; env?: Record<string, string>; network?: boolean; dns?: DnsTransport } = {},
 ): StartedProcess {
   const log: string[] = [];
   // With `network`, container ports are served on free loopback ports (the local runner's mode).
   const ports = new Map<number, { hostIp: string; hostPort: number }>();
-  const p = new SimProcess({
+  const p: SimProcess = new SimProcess({
     argv: typeof script === 'string' ? ['sh', '-c', script] : script,
     env: { PATH: '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin', HOME: '/root', ...opts.env },
     cwd: '/',
@@ -52,7 +53,9 @@ export function startProcess(
         },
       };
     },
-    connect: (host, port) => dialTcp('loopback', '10.244.0.2', host, port, (p) => ports.get(p)),
+    // With `dns` (a fixture server's transport), names resolve through the container's resolver.
+    connect: (host, port) => dialTcp('loopback', '10.244.0.2', host, port, (p) => ports.get(p), async (name) => (await resolveHost(name, p.fs, opts.dns)).addresses[0]!),
+    ...(opts.dns ? { dns: opts.dns } : {}),
   });
   p.start();
   return { p, log, ports };
