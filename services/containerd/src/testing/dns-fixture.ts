@@ -4,7 +4,7 @@
 
 import { createSocket, type Socket } from 'node:dgram';
 import type { AddressInfo } from 'node:net';
-import dnsPacket from 'dns-packet';
+import dnsPacket, { type Answer } from 'dns-packet';
 import { udpTransport, type DnsTransport } from '../resolver.js';
 
 export interface DnsFixture {
@@ -25,8 +25,8 @@ export async function startDnsFixture(records: Record<string, { A?: string[]; AA
     questions.push(`${question.type} ${question.name}`);
     if (opts.silent) return;
     const rec = records[question.name.toLowerCase()];
-    const type = question.type === 'AAAA' ? 'AAAA' : 'A';
-    const answers = (rec?.[type] ?? []).map((data) => ({ type, name: question.name, ttl: 30, class: 'IN' as const, data }));
+    const type: 'A' | 'AAAA' = question.type === 'AAAA' ? 'AAAA' : 'A';
+    const answers: Answer[] = (rec?.[type] ?? []).map((data) => ({ type, name: question.name, ttl: 30, class: 'IN', data }));
     const reply = dnsPacket.encode({
       type: 'response',
       id: q.id ?? 0,
