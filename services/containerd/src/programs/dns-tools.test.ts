@@ -15,6 +15,8 @@ const ZONE = {
   'kubernetes.default.svc.cluster.local': { A: ['10.96.0.1'] },
   'web.default.svc.cluster.local': { A: ['127.0.0.1'] },
   'db.default.svc.cluster.local': { A: ['10.244.1.7', '10.244.2.9'] },
+  '1.0.0.127.in-addr.arpa': { PTR: ['kube-dns.kube-system.svc.cluster.local'] },
+  '1.0.96.10.in-addr.arpa': { PTR: ['kubernetes.default.svc.cluster.local'] },
 };
 
 let fixture: DnsFixture | undefined;
@@ -68,6 +70,17 @@ describe('busybox nslookup (1.36)', () => {
   it('without a reachable server: the timeout text', async () => {
     const s = await container(BUSYBOX, ['nslookup'], undefined, {}, false);
     expect(await run(s, ['nslookup', 'web'])).toMatchObject({ stdout: ';; connection timed out; no servers could be reached\n\n', exitCode: 1 });
+  });
+});
+
+describe('busybox 1.28 nslookup (the Kubernetes docs pin busybox:1.28)', () => {
+  it('resolves through the search list and names addresses by their PTR records', async () => {
+    const s = await container('NAME="BusyBox"\nVERSION_ID="1.28"\nID=busybox\n', ['nslookup']);
+    expect(await run(s, ['nslookup', 'kubernetes.default'])).toMatchObject({
+      stdout: 'Server:    127.0.0.1\nAddress 1: 127.0.0.1 kube-dns.kube-system.svc.cluster.local\n\nName:      kubernetes.default\nAddress 1: 10.96.0.1 kubernetes.default.svc.cluster.local\n',
+      exitCode: 0,
+    });
+    expect(await run(s, ['nslookup', 'nosuch'])).toMatchObject({ stderr: "nslookup: can't resolve 'nosuch'\n", exitCode: 1 });
   });
 });
 

@@ -22,10 +22,42 @@ async function read(proc: ProgramProcess, path: string): Promise<string> {
   }
 }
 
-/** Whether the image's userland is busybox (busybox, alpine): its applets differ from bind's and glibc's tools. */
-async function isBusybox(proc: ProgramProcess): Promise<boolean> {
-  const id = /^ID=(.*)$/m.exec(await read(proc, '/etc/os-release'))?.[1]?.replace(/"/g, '');
-  return id === 'busybox' || id === 'alpine';
+/** Whose nslookup the image ships: busybox's (busybox, alpine; before 1.29 the libc-based one) or bind's. */
+async function nslookupFlavour(proc: ProgramProcess): Promise<'busybox' | 'busybox-1.28' | 'bind'> {
+  const release = await read(proc, '/etc/os-release');
+  const id = /^ID=(.*)$/m.exec(release)?.[1]?.replace(/"/g, '');
+  if (id !== 'busybox' && id !== 'alpine') return 'bind';
+  const version = /^VERSION_ID="?([\d.]+)/m.exec(release)?.[1] ?? '';
+  return id === 'busybox' && /^1\.(1\d|2[0-8])(\.|$)/.test(version) ? 'busybox-1.28' : 'busybox';
+}
+
+/** The name a PTR query gives `ip`, if any (getnameinfo). */
+async function reverseName(proc: ProgramProcess, conf: ResolvConf, ip: string): Promise<string | undefined> {
+  if (isIP(ip) !== 4 || !proc.dns) return undefined;
+  const reply = await exchange(proc.dns, conf, `${ip.split('.').reverse().join('.')}.in-addr.arpa`, 'PTR');
+  const ptr = reply?.answers.flatMap((a) => (a.type === 'PTR' ? [a.data] : []))[0];
+  return ptr?.replace(/\.$/, '');
+}
+
+/** busybox 1.28 `nslookup HOST [SERVER]`: the libc resolver (search list per ndots) and reverse names, as the Kubernetes docs show it. */
+async function busybox128Nslookup(proc: ProgramProcess, argv: string[]): Promise<Result> {
+  const [name, server] = argv.filter((a) => !a.startsWith('-'));
+  if (!name) return ok('', 1, 'BusyBox v1.28.4 (2018-05-22 17:00:17 UTC) multi-call binary.\n\nUsage: nslookup [HOST] [SERVER]\n\nQuery the nameserver for the IP address of the given HOST\noptionally using a specified DNS server\n');
+  const conf = parseResolvConf(await read(proc, '/etc/resolv.conf'));
+  if (server) conf.nameservers = [server];
+  const ns = conf.nameservers[0]!;
+  const line = (header: string, value: string) => `${header.padEnd(10)} ${value}\n`;
+  const address = async (ip: string) => {
+    const rev = await reverseName(proc, conf, ip);
+    return `Address 1: ${ip}${rev ? ` ${rev}` : ''}\n`;
+  };
+  let out = line('Server:', ns) + (await address(ns)) + '\n';
+  const found = isIP(name) ? { name, reply: undefined } : await searchLookup(proc, conf, name, 'A');
+  const ips = isIP(name) ? [name] : found?.reply && found.reply.rcode === 'NOERROR' ? addressesOf(found.reply.answers, 'A') : [];
+  if (!ips.length) return ok(out, 1, `nslookup: can't resolve '${name}'\n`);
+  out += line('Name:', name);
+  for (const [i, ip] of ips.entries()) out += (await address(ip)).replace('Address 1:', `Address ${i + 1}:`);
+  return ok(out, 0);
 }
 
 /** One query (or none without a pod network). */
@@ -191,7 +223,11 @@ function hostsLine(text: string, key: string): { ip: string; names: string[] } |
 
 /** `nslookup`: busybox's applet in busybox and alpine images, bind's elsewhere (dnsutils). */
 export function nslookup(proc: ProgramProcess): Command {
-  return defineCommand('nslookup', async (argv) => ((await isBusybox(proc)) ? busyboxNslookup(proc, argv) : bindNslookup(proc, argv)));
+  return defineCommand('nslookup', async (argv) => {
+    const flavour = await nslookupFlavour(proc);
+    if (flavour === 'busybox-1.28') return busybox128Nslookup(proc, argv);
+    return flavour === 'busybox' ? busyboxNslookup(proc, argv) : bindNslookup(proc, argv);
+  });
 }
 
 export function hostCommand(proc: ProgramProcess): Command {

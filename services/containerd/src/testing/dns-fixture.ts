@@ -15,7 +15,7 @@ export interface DnsFixture {
   close(): Promise<void>;
 }
 
-export async function startDnsFixture(records: Record<string, { A?: string[]; AAAA?: string[] }>, opts: { silent?: boolean } = {}): Promise<DnsFixture> {
+export async function startDnsFixture(records: Record<string, { A?: string[]; AAAA?: string[]; PTR?: string[] }>, opts: { silent?: boolean } = {}): Promise<DnsFixture> {
   const socket: Socket = createSocket('udp4');
   const questions: string[] = [];
   socket.on('message', (msg, rinfo) => {
@@ -25,8 +25,8 @@ export async function startDnsFixture(records: Record<string, { A?: string[]; AA
     questions.push(`${question.type} ${question.name}`);
     if (opts.silent) return;
     const rec = records[question.name.toLowerCase()];
-    const type: 'A' | 'AAAA' = question.type === 'AAAA' ? 'AAAA' : 'A';
-    const answers: Answer[] = (rec?.[type] ?? []).map((data) => ({ type, name: question.name, ttl: 30, class: 'IN', data }));
+    const type = question.type === 'AAAA' || question.type === 'PTR' ? question.type : 'A';
+    const answers = (rec?.[type] ?? []).map((data) => ({ type, name: question.name, ttl: 30, class: 'IN', data }) as Answer);
     const reply = dnsPacket.encode({
       type: 'response',
       id: q.id ?? 0,
