@@ -705,7 +705,9 @@ spec:
     const web = (await kubectlJson<Service>(stack, ['get', 'service', 'web'])).spec!.clusterIP!;
     try {
       // A headless Service over the web pods: DNS answers their pod IPs.
-      await applyStdin(stack, `apiVersion: v1
+      await applyStdin(
+        stack,
+        `apiVersion: v1
 kind: Service
 metadata:
   name: web-headless
@@ -713,9 +715,12 @@ spec:
   clusterIP: None
   selector: {app: web}
   ports: [{port: 80}]
-`);
+`,
+      );
       await kubectl(stack, ['run', 'dns-client', '--image=busybox:1.36', '--restart=Never', '--', 'sleep', '3600']);
-      await applyStdin(stack, `apiVersion: v1
+      await applyStdin(
+        stack,
+        `apiVersion: v1
 kind: Pod
 metadata:
   name: dnsutils
@@ -724,7 +729,8 @@ spec:
     - name: dnsutils
       image: registry.k8s.io/e2e-test-images/jessie-dnsutils:1.3
       command: ["sleep", "3600"]
-`);
+`,
+      );
       for (const name of ['dns-client', 'dnsutils']) {
         await waitFor(`${name} Running`, async () => (await kubectlJson<Pod>(stack, ['get', 'pod', name])).status?.phase === 'Running', { timeoutMs: 60_000, everyMs: 1_000 });
       }
@@ -732,7 +738,9 @@ spec:
       const podIP = (await kubectlJson<Pod>(stack, ['get', 'pod', 'dns-client'])).status!.podIP!;
 
       // The kubelet's ClusterFirst configuration as containerd writes it (the node's own search domains may follow).
-      expect(await exec('dns-client', 'cat', '/etc/resolv.conf')).toMatch(/^search default\.svc\.cluster\.local svc\.cluster\.local cluster\.local( \S+)*\nnameserver 10\.96\.0\.10\noptions ndots:5\n$/);
+      expect(await exec('dns-client', 'cat', '/etc/resolv.conf')).toMatch(
+        /^search default\.svc\.cluster\.local svc\.cluster\.local cluster\.local( \S+)*\nnameserver 10\.96\.0\.10\noptions ndots:5\n$/,
+      );
       const hosts = await exec('dns-client', 'cat', '/etc/hosts');
       expect(hosts).toMatch(/^# Kubernetes-managed hosts file\.\n127\.0\.0\.1\tlocalhost\n/);
       expect(hosts).toContain(`${podIP}\tdns-client\n`);
@@ -742,7 +750,9 @@ spec:
       expect(env).toContain(`WEB_PORT_80_TCP=tcp://${web}:80\n`);
 
       // busybox 1.36 asks a dotted name as it is, a dotless one with each search domain.
-      expect(await exec('dns-client', 'nslookup', 'kubernetes.default.svc.cluster.local')).toContain('Server:\t\t10.96.0.10\nAddress:\t10.96.0.10:53\n\nName:\tkubernetes.default.svc.cluster.local\nAddress: 10.96.0.1\n');
+      expect(await exec('dns-client', 'nslookup', 'kubernetes.default.svc.cluster.local')).toContain(
+        'Server:\t\t10.96.0.10\nAddress:\t10.96.0.10:53\n\nName:\tkubernetes.default.svc.cluster.local\nAddress: 10.96.0.1\n',
+      );
       expect(await exec('dns-client', 'nslookup', 'web')).toContain(`Name:\tweb.default.svc.cluster.local\nAddress: ${web}\n`);
       expect(await exec('dns-client', 'nslookup', 'nosuch')).toContain("** server can't find nosuch.default.svc.cluster.local: NXDOMAIN\n");
       const webPodIPs = (await kubectlJson<KubeList<Pod>>(stack, ['get', 'pods', '-l', 'app=web'])).items.filter((p) => p.status?.podIP && p.status.phase === 'Running').map((p) => p.status!.podIP!);

@@ -14,7 +14,9 @@ afterEach(async () => {
 
 describe('resolv.conf and hosts', () => {
   it('reads nameservers (at most 3), the last search line and the options, with glibc defaults', () => {
-    expect(parseResolvConf('nameserver 1.1.1.1\nnameserver 2.2.2.2\nnameserver 3.3.3.3\nnameserver 4.4.4.4\nsearch a.example\nsearch b.example c.example.\noptions ndots:5 timeout:2 attempts:3\n')).toEqual({
+    expect(
+      parseResolvConf('nameserver 1.1.1.1\nnameserver 2.2.2.2\nnameserver 3.3.3.3\nnameserver 4.4.4.4\nsearch a.example\nsearch b.example c.example.\noptions ndots:5 timeout:2 attempts:3\n'),
+    ).toEqual({
       nameservers: ['1.1.1.1', '2.2.2.2', '3.3.3.3'],
       search: ['b.example', 'c.example'],
       ndots: 5,

@@ -24,7 +24,10 @@ const MAXNS = 3;
 export function parseResolvConf(text: string): ResolvConf {
   const conf: ResolvConf = { nameservers: [], search: [], ndots: 1, timeoutMs: 5000, attempts: 2 };
   for (const raw of text.split('\n')) {
-    const [key, ...fields] = raw.replace(/[#;].*$/, '').trim().split(/\s+/);
+    const [key, ...fields] = raw
+      .replace(/[#;].*$/, '')
+      .trim()
+      .split(/\s+/);
     if (key === 'nameserver' && fields[0] && isIP(fields[0]) && conf.nameservers.length < MAXNS) conf.nameservers.push(fields[0]);
     if ((key === 'search' || key === 'domain') && fields.length) conf.search = fields.map((s) => s.replace(/\.$/, '')).filter((s) => s !== '');
     if (key === 'options') {

@@ -42,7 +42,12 @@ async function reverseName(proc: ProgramProcess, conf: ResolvConf, ip: string): 
 /** busybox 1.28 `nslookup HOST [SERVER]`: the libc resolver (search list per ndots) and reverse names, as the Kubernetes docs show it. */
 async function busybox128Nslookup(proc: ProgramProcess, argv: string[]): Promise<Result> {
   const [name, server] = argv.filter((a) => !a.startsWith('-'));
-  if (!name) return ok('', 1, 'BusyBox v1.28.4 (2018-05-22 17:00:17 UTC) multi-call binary.\n\nUsage: nslookup [HOST] [SERVER]\n\nQuery the nameserver for the IP address of the given HOST\noptionally using a specified DNS server\n');
+  if (!name)
+    return ok(
+      '',
+      1,
+      'BusyBox v1.28.4 (2018-05-22 17:00:17 UTC) multi-call binary.\n\nUsage: nslookup [HOST] [SERVER]\n\nQuery the nameserver for the IP address of the given HOST\noptionally using a specified DNS server\n',
+    );
   const conf = parseResolvConf(await read(proc, '/etc/resolv.conf'));
   if (server) conf.nameservers = [server];
   const ns = conf.nameservers[0]!;

@@ -54,7 +54,15 @@ export function startProcess(
       };
     },
     // With `dns` (a fixture server's transport), names resolve through the container's resolver.
-    connect: (host, port) => dialTcp('loopback', '10.244.0.2', host, port, (p) => ports.get(p), async (name) => (await resolveHost(name, p.fs, opts.dns)).addresses[0]!),
+    connect: (host, port) =>
+      dialTcp(
+        'loopback',
+        '10.244.0.2',
+        host,
+        port,
+        (p) => ports.get(p),
+        async (name) => (await resolveHost(name, p.fs, opts.dns)).addresses[0]!,
+      ),
     ...(opts.dns ? { dns: opts.dns } : {}),
   });
   p.start();

@@ -14,7 +14,11 @@ describe('pod DNS per dnsPolicy (upstream GetPodDNS)', () => {
   it.each([
     ['ClusterFirst', {}, { servers: ['10.96.0.10'], searches: ['shop.svc.cluster.local', 'svc.cluster.local', 'cluster.local', 'corp.example', 'lab.example'], options: ['ndots:5'] }],
     ['ClusterFirst on the host network falls back to Default', { hostNetwork: true }, node],
-    ['ClusterFirstWithHostNet', { hostNetwork: true, dnsPolicy: 'ClusterFirstWithHostNet' as const }, { servers: ['10.96.0.10'], searches: ['shop.svc.cluster.local', 'svc.cluster.local', 'cluster.local', 'corp.example', 'lab.example'], options: ['ndots:5'] }],
+    [
+      'ClusterFirstWithHostNet',
+      { hostNetwork: true, dnsPolicy: 'ClusterFirstWithHostNet' as const },
+      { servers: ['10.96.0.10'], searches: ['shop.svc.cluster.local', 'svc.cluster.local', 'cluster.local', 'corp.example', 'lab.example'], options: ['ndots:5'] },
+    ],
     ['Default', { dnsPolicy: 'Default' as const }, node],
     [
       'None with dnsConfig',
@@ -37,12 +41,21 @@ describe('pod DNS per dnsPolicy (upstream GetPodDNS)', () => {
   });
 
   it('Default with --resolv-conf="" uses the local nameserver and search "."', () => {
-    expect(podDNS(pod({ dnsPolicy: 'Default' }), { ...settings, resolvConf: '', host: { servers: [], searches: [], options: [] } }).config).toEqual({ servers: ['127.0.0.1'], searches: ['.'], options: [] });
+    expect(podDNS(pod({ dnsPolicy: 'Default' }), { ...settings, resolvConf: '', host: { servers: [], searches: [], options: [] } }).config).toEqual({
+      servers: ['127.0.0.1'],
+      searches: ['.'],
+      options: [],
+    });
   });
 
   it('trims to 3 nameservers and records upstream DNSConfigForming events', () => {
     const events: string[] = [];
-    const c = podDNSRecorded(pod({ dnsPolicy: 'None', dnsConfig: { nameservers: ['1.1.1.1', '1.1.1.2', '1.1.1.3', '1.1.1.4'] } }), settings, { event: (_r, type, reason, m) => events.push(`${type} ${reason} ${m}`) }, 'node-1');
+    const c = podDNSRecorded(
+      pod({ dnsPolicy: 'None', dnsConfig: { nameservers: ['1.1.1.1', '1.1.1.2', '1.1.1.3', '1.1.1.4'] } }),
+      settings,
+      { event: (_r, type, reason, m) => events.push(`${type} ${reason} ${m}`) },
+      'node-1',
+    );
     expect(c.servers).toEqual(['1.1.1.1', '1.1.1.2', '1.1.1.3']);
     expect(events).toEqual(['Warning DNSConfigForming Nameserver limits were exceeded, some nameservers have been omitted, the applied nameserver line is: 1.1.1.1 1.1.1.2 1.1.1.3']);
   });

@@ -5,7 +5,8 @@ import type { Pod } from '@kubelab/api';
 import { describe, expect, it } from 'vitest';
 import { ensureHostsFile, managedHostsFileContent } from './hosts.js';
 
-const LOCAL = '# Kubernetes-managed hosts file.\n127.0.0.1\tlocalhost\n::1\tlocalhost ip6-localhost ip6-loopback\nfe00::0\tip6-localnet\nfe00::0\tip6-mcastprefix\nfe00::1\tip6-allnodes\nfe00::2\tip6-allrouters\n';
+const LOCAL =
+  '# Kubernetes-managed hosts file.\n127.0.0.1\tlocalhost\n::1\tlocalhost ip6-localhost ip6-loopback\nfe00::0\tip6-localnet\nfe00::0\tip6-mcastprefix\nfe00::1\tip6-allnodes\nfe00::2\tip6-allrouters\n';
 
 describe('kubelet-managed /etc/hosts (upstream managedHostsFileContent)', () => {
   it.each([
@@ -16,7 +17,10 @@ describe('kubelet-managed /etc/hosts (upstream managedHostsFileContent)', () => 
       ['10.244.1.5'],
       'web-0',
       '',
-      [{ ip: '127.0.0.1', hostnames: ['foo.local', 'bar.local'] }, { ip: '10.1.2.3', hostnames: ['foo.remote'] }],
+      [
+        { ip: '127.0.0.1', hostnames: ['foo.local', 'bar.local'] },
+        { ip: '10.1.2.3', hostnames: ['foo.remote'] },
+      ],
       `${LOCAL}10.244.1.5\tweb-0\n\n# Entries added by HostAliases.\n127.0.0.1\tfoo.local\tbar.local\n10.1.2.3\tfoo.remote\n`,
     ],
   ])('%s', (_n, ips, host, domain, aliases, want) => {
