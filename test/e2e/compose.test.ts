@@ -732,6 +732,82 @@ spec:
   let keeperBefore: { containerID: string; startedAt: string };
   let node2WebPods: Pod[] = [];
 
+  it('cluster DNS from pods (real packets): resolv.conf per ClusterFirst, the managed /etc/hosts, Service variables, Services and a headless Service by name, NXDOMAIN, wget by name', async () => {
+    const web = (await kubectlJson<Service>(stack, ['get', 'service', 'web'])).spec!.clusterIP!;
+    try {
+      // A headless Service over the web pods: DNS answers their pod IPs.
+      await applyStdin(
+        stack,
+        `apiVersion: v1
+kind: Service
+metadata:
+  name: web-headless
+spec:
+  clusterIP: None
+  selector: {app: web}
+  ports: [{port: 80}]
+`,
+      );
+      await kubectl(stack, ['run', 'dns-client', '--image=busybox:1.36', '--restart=Never', '--', 'sleep', '3600']);
+      await applyStdin(
+        stack,
+        `apiVersion: v1
+kind: Pod
+metadata:
+  name: dnsutils
+spec:
+  containers:
+    - name: dnsutils
+      image: registry.k8s.io/e2e-test-images/jessie-dnsutils:1.3
+      command: ["sleep", "3600"]
+`,
+      );
+      for (const name of ['dns-client', 'dnsutils']) {
+        await waitFor(`${name} Running`, async () => (await kubectlJson<Pod>(stack, ['get', 'pod', name])).status?.phase === 'Running', { timeoutMs: 60_000, everyMs: 1_000 });
+      }
+      const exec = (pod: string, ...args: string[]) => kubectl(stack, ['exec', pod, '--', ...args]);
+      const podIP = (await kubectlJson<Pod>(stack, ['get', 'pod', 'dns-client'])).status!.podIP!;
+
+      // The kubelet's ClusterFirst configuration as containerd writes it (the node's own search domains may follow).
+      expect(await exec('dns-client', 'cat', '/etc/resolv.conf')).toMatch(
+        /^search default\.svc\.cluster\.local svc\.cluster\.local cluster\.local( \S+)*\nnameserver 10\.96\.0\.10\noptions ndots:5\n$/,
+      );
+      const hosts = await exec('dns-client', 'cat', '/etc/hosts');
+      expect(hosts).toMatch(/^# Kubernetes-managed hosts file\.\n127\.0\.0\.1\tlocalhost\n/);
+      expect(hosts).toContain(`${podIP}\tdns-client\n`);
+      const env = await exec('dns-client', 'env');
+      expect(env).toContain('KUBERNETES_SERVICE_HOST=10.96.0.1\n');
+      expect(env).toContain(`WEB_SERVICE_HOST=${web}\n`);
+      expect(env).toContain(`WEB_PORT_80_TCP=tcp://${web}:80\n`);
+
+      // busybox 1.36 asks a dotted name as it is, a dotless one with each search domain.
+      expect(await exec('dns-client', 'nslookup', 'kubernetes.default.svc.cluster.local')).toContain(
+        'Server:\t\t10.96.0.10\nAddress:\t10.96.0.10:53\n\nName:\tkubernetes.default.svc.cluster.local\nAddress: 10.96.0.1\n',
+      );
+      expect(await exec('dns-client', 'nslookup', 'web')).toContain(`Name:\tweb.default.svc.cluster.local\nAddress: ${web}\n`);
+      expect(await exec('dns-client', 'nslookup', 'nosuch')).toContain("** server can't find nosuch.default.svc.cluster.local: NXDOMAIN\n");
+      const webPodIPs = (await kubectlJson<KubeList<Pod>>(stack, ['get', 'pods', '-l', 'app=web'])).items.filter((p) => p.status?.podIP && p.status.phase === 'Running').map((p) => p.status!.podIP!);
+      await waitFor(
+        'web-headless answers every web pod IP',
+        async () => {
+          const out = await exec('dns-client', 'nslookup', '-type=a', 'web-headless');
+          const got = [...out.matchAll(/^Address: (\S+)$/gm)].map((m) => m[1]).sort();
+          return JSON.stringify(got) === JSON.stringify([...webPodIPs].sort()) ? true : undefined;
+        },
+        { timeoutMs: 30_000, everyMs: 1_000 },
+      );
+      // wget by the Service's name: the resolver asks 10.96.0.10, kube-proxy's rules carry both the query and the request.
+      expect(await exec('dns-client', 'wget', '-qO-', 'http://web')).toContain('<h1>Welcome to nginx!</h1>');
+
+      // The docs' "Debugging DNS Resolution" check, with bind's nslookup.
+      expect(await exec('dnsutils', 'nslookup', 'kubernetes.default')).toBe('Server:\t\t10.96.0.10\nAddress:\t10.96.0.10#53\n\nName:\tkubernetes.default.svc.cluster.local\nAddress: 10.96.0.1\n\n');
+      expect(await exec('dnsutils', 'getent', 'hosts', 'web')).toBe(`${web.padEnd(15)} web.default.svc.cluster.local\n`);
+    } finally {
+      await kubectl(stack, ['delete', 'pod', 'dns-client', 'dnsutils', '--grace-period=1', '--ignore-not-found', '--wait=false']);
+      await kubectl(stack, ['delete', 'service', 'web-headless', '--ignore-not-found']);
+    }
+  });
+
   it('kill kubelet-2: node-2 NotReady after the grace period and not before; its containers keep running; pods replaced on node-1 after the toleration', async () => {
     // A pod that tolerates node problems forever: it must survive the outages
     // (kubelet-2 here, containerd-2 in scenario 6, which taints not-ready) and

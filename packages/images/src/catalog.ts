@@ -60,7 +60,7 @@ function busybox(tags: string[], size: number): ImageDef {
     size,
     cmd: ['sh'],
     files: { ...busyboxFiles, '/etc/os-release': osRelease('BusyBox', 'busybox', tags[0]!) },
-    programs: ['wget'],
+    programs: ['wget', 'nslookup'],
     baseMemoryBytes: 400 * 1024,
     description: 'a shell and common utilities; runs `sh` (exits at once without a command)',
   });
@@ -70,7 +70,7 @@ function alpine(tags: string[], version: string): ImageDef {
   return image('docker.io/library/alpine', tags, {
     size: 3_600_000,
     cmd: ['/bin/sh'],
-    programs: ['wget'],
+    programs: ['wget', 'nslookup'],
     files: { ...busyboxFiles, '/etc/os-release': osRelease('Alpine Linux', 'alpine', version, `Alpine Linux v${version.split('.').slice(0, 2).join('.')}`), '/etc/alpine-release': `${version}\n` },
     baseMemoryBytes: 400 * 1024,
     description: "Alpine Linux's release files, a shell and common utilities; runs `/bin/sh`",
@@ -174,18 +174,20 @@ export const CATALOG: ImageDef[] = [
   // The Kubernetes docs' examples pin busybox:1.28.
   busybox(['1.28', '1.28.4'], 730_000),
   alpine(['3.20', '3.20.3', 'latest'], '3.20.3'),
-  image('docker.io/library/debian', ['bookworm', '12', '12.8', 'latest', 'stable'], { size: 48 * MiB, cmd: ['bash'], description: 'Debian 12: bash and coreutils; runs `bash`' }),
-  image('docker.io/library/debian', ['bookworm-slim', '12-slim', '12.8-slim', 'stable-slim'], { size: 28 * MiB, cmd: ['bash'], description: 'Debian 12, slim' }),
+  image('docker.io/library/debian', ['bookworm', '12', '12.8', 'latest', 'stable'], { size: 48 * MiB, cmd: ['bash'], programs: ['getent'], description: 'Debian 12: bash and coreutils; runs `bash`' }),
+  image('docker.io/library/debian', ['bookworm-slim', '12-slim', '12.8-slim', 'stable-slim'], { size: 28 * MiB, cmd: ['bash'], programs: ['getent'], description: 'Debian 12, slim' }),
   image('docker.io/library/ubuntu', ['24.04', 'noble', 'latest'], {
     size: 29 * MiB,
     cmd: ['/bin/bash'],
     files: { '/etc/os-release': osRelease('Ubuntu', 'ubuntu', '24.04', 'Ubuntu 24.04.1 LTS'), '/etc/passwd': debianPasswd('ubuntu:x:1000:1000:Ubuntu:/home/ubuntu:/bin/bash\n') },
+    programs: ['getent'],
     description: 'Ubuntu 24.04: bash and coreutils; runs `/bin/bash`',
   }),
   image('docker.io/library/ubuntu', ['22.04', 'jammy'], {
     size: 29 * MiB,
     cmd: ['/bin/bash'],
     files: { '/etc/os-release': osRelease('Ubuntu', 'ubuntu', '22.04', 'Ubuntu 22.04.5 LTS'), '/etc/passwd': debianPasswd() },
+    programs: ['getent'],
     description: 'Ubuntu 22.04',
   }),
 
@@ -332,6 +334,14 @@ export const CATALOG: ImageDef[] = [
     description: 'agnhost: `netexec` (HTTP :8080: /hostname, /echo, /clientip, /healthz, /exit), `serve-hostname` (:9376), `liveness` (healthy 10 s), `porter` (SERVE_PORT_<n>), `pause`',
   }),
   { ...busybox(['1.36.1-1'], 2_200_000), repository: 'registry.k8s.io/e2e-test-images/busybox', description: 'busybox as Kubernetes e2e tests pull it' },
+  // The docs' "Debugging DNS Resolution" pod (dnsutils): bind's lookup tools on Debian 8.
+  image('registry.k8s.io/e2e-test-images/jessie-dnsutils', ['1.3'], {
+    size: 107 * MiB,
+    cmd: ['bash'],
+    files: { '/etc/os-release': osRelease('Debian GNU/Linux', 'debian', '8', 'Debian GNU/Linux 8 (jessie)'), '/etc/passwd': debianPasswd() },
+    programs: ['nslookup', 'host', 'getent'],
+    description: "DNS lookup tools as the docs' dnsutils pod runs them: bind's `nslookup` and `host`, `getent hosts` (no `dig`)",
+  }),
 
   // --- The control plane and add-ons of a kubeadm 1.32 / kind cluster: stand-ins, the real process is kubelab's.
   component('registry.k8s.io/kube-apiserver', 'v1.32.0', 28 * MiB, 'kube-apiserver', "kubeadm's static pod: a stand-in for kubelab's apiserver"),

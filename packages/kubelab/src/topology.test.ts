@@ -94,6 +94,7 @@ describe('local topology', () => {
   it('gives the controller-manager the cluster CA to sign CSRs with, and kubelets rotate their client certificates', () => {
     expect(specs.find((s) => s.name === 'controller-manager')!.args).toEqual(expect.arrayContaining(['--cluster-signing-cert-file=/s/pki/ca.crt', '--cluster-signing-key-file=/s/pki/ca.key']));
     expect(specs.find((s) => s.name === 'kubelet-1')!.args).toContain('--rotate-certificates');
+    expect(specs.find((s) => s.name === 'kubelet-1')!.args).toEqual(expect.arrayContaining(['--cluster-dns=10.96.0.10', '--cluster-domain=cluster.local']));
   });
 
   it("connects the apiserver to NATS as kubeadm's apiserver-etcd-client", () => {

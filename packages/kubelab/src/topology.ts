@@ -368,6 +368,9 @@ function nodeComponents(layout: Layout, node: string, suffix: string, p: NodePor
         `--pod-logs-dir=${join(dir, 'pods')}`,
         // kubeadm's KubeletConfiguration: rotateCertificates: true (renewed into <root-dir>/pki).
         '--rotate-certificates',
+        // kubeadm's KubeletConfiguration: clusterDNS (the kube-dns Service, the service range's tenth address) and clusterDomain.
+        '--cluster-dns=10.96.0.10',
+        '--cluster-domain=cluster.local',
         // As most distributions run the kubelet: its log shows SyncLoop ADD/UPDATE/DELETE and container kills.
         '--v=2',
       ],

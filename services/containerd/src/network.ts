@@ -95,12 +95,30 @@ async function listenUdp(mode: NetworkMode, podIp: string, containerPort: number
  * own network namespace (localhost, the pod IP) to where it is really
  * served; any other address is dialled for real (in a node's network
  * namespace the kernel's Service rules apply), from the pod IP in pod-ip mode.
+ * A name is looked up with `resolve` (the container's resolver: its
+ * /etc/hosts and cluster DNS, resolver.ts); never with the host's resolver.
  */
-export function dialTcp(mode: NetworkMode, podIp: string, host: string, port: number, local: (port: number) => { hostIp: string; hostPort: number } | undefined): Promise<Socket> {
-  const own = host === 'localhost' || host === '127.0.0.1' || host === '::1' || host === podIp;
+export async function dialTcp(
+  mode: NetworkMode,
+  podIp: string,
+  host: string,
+  port: number,
+  local: (port: number) => { hostIp: string; hostPort: number } | undefined,
+  resolve?: (name: string) => Promise<string>,
+): Promise<Socket> {
   const fail = (code: string) => Promise.reject(Object.assign(new Error(`connect ${code} ${host}:${port}`), { code }));
-  // No cluster DNS yet: a name never reaches the host's resolver.
-  if (!own && !isIP(host)) return fail('ENOTFOUND');
+  if (host !== 'localhost' && !isIP(host)) {
+    if (!resolve) return fail('ENOTFOUND');
+    let ip: string;
+    try {
+      ip = await resolve(host);
+    } catch {
+      // NXDOMAIN and an unreachable nameserver alike: what wget and curl report as an unresolved host.
+      return fail('ENOTFOUND');
+    }
+    return dialTcp(mode, podIp, ip, port, local);
+  }
+  const own = host === 'localhost' || host === '127.0.0.1' || host === '::1' || host === podIp;
   // Loopback mode has no pod network: only the pod's own ports exist.
   if (!own && mode === 'loopback') return fail('EHOSTUNREACH');
   const target = own ? local(port) : { hostIp: host, hostPort: port };

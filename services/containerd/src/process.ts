@@ -16,6 +16,7 @@ import { posix } from 'node:path';
 import { Bash, defineCommand, getCommandNames, type BashExecResult, type CommandContext } from 'just-bash';
 import type { WriteThrough } from './write-through.js';
 import { ContainerFs } from './containerfs.js';
+import type { DnsTransport } from './resolver.js';
 import type { Socket } from 'node:net';
 import type { Listener, PortHandler } from './network.js';
 import type { ProgramProcess } from './program-process.js';
@@ -76,6 +77,8 @@ export interface ProcessOptions {
   listen: (port: number, handler: PortHandler) => Promise<Listener>;
   /** Opens an outgoing TCP connection from the pod (see network.ts dialTcp). */
   connect: (host: string, port: number) => Promise<Socket>;
+  /** The pod's DNS transport (resolver.ts); absent when there is no pod network (loopback mode). */
+  dns?: DnsTransport;
   /** Writable host mounts whose writes reach the host (write-through.ts). */
   writeThrough?: WriteThrough;
 }
@@ -303,6 +306,11 @@ export class SimProcess implements ProgramProcess {
     const l = await this.opts.listen(port, handler);
     this.listeners.add(l);
     return l;
+  }
+
+  /** How nslookup and the resolver reach the pod's nameservers (undefined: no pod network). */
+  get dns(): DnsTransport | undefined {
+    return this.opts.dns;
   }
 
   /** An outgoing TCP connection (redis-cli, wget); closed by the caller. */

@@ -7,6 +7,7 @@ import type { Socket } from 'node:net';
 import type { ContainerFs } from './containerfs.js';
 import type { Stream } from './logs.js';
 import type { Listener, PortHandler } from './network.js';
+import type { DnsTransport } from './resolver.js';
 
 export interface ProgramProcess {
   readonly fs: Pick<ContainerFs, 'readFile' | 'writeFile' | 'stat' | 'exists' | 'readdir'>;
@@ -31,5 +32,7 @@ export interface ProgramProcess {
   unlisten(l: Listener): Promise<void>;
   /** Opens an outgoing TCP connection from the pod's network namespace. */
   connect(host: string, port: number): Promise<Socket>;
+  /** The pod's DNS transport for nslookup and getent (undefined: no pod network, loopback mode). */
+  readonly dns: DnsTransport | undefined;
   oomKill(): void;
 }

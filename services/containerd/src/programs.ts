@@ -13,6 +13,7 @@ import type { ProgramProcess } from './program-process.js';
 import { agnhost } from './programs/agnhost.js';
 import { coredns } from './programs/coredns.js';
 import { memcached, mongod, mysqlClient, mysqladmin, mysqld, pgIsready, postgres, psql, rabbitmqServer } from './programs/databases.js';
+import { getentCommand, hostCommand, nslookup } from './programs/dns-tools.js';
 import { curl, wget } from './programs/http-clients.js';
 import { httpd } from './programs/httpd.js';
 import { redisCli, redisServer } from './programs/redis.js';
@@ -282,6 +283,9 @@ const FACTORIES: Record<string, (proc: ProgramProcess, env: () => Record<string,
   coredns,
   wget,
   curl,
+  nslookup,
+  host: hostCommand,
+  getent: getentCommand,
 };
 
 /** Whether a program an image names is simulated here (the catalogue's test holds every image to it). */

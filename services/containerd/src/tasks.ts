@@ -10,6 +10,7 @@ import { dirname } from 'node:path';
 import { CriLogWriter } from './logs.js';
 import { copyMounts, dataVersion, isProjected, type Mount } from './mounts.js';
 import { dialTcp, isUdpHandler, listenPort, type Listener, type NetworkMode, type PortHandler } from './network.js';
+import { resolveHost, udpTransport } from './resolver.js';
 import { WriteThrough } from './write-through.js';
 import { chunkText } from './output.js';
 import { SimProcess, StartError, type ExecOutcome } from './process.js';
@@ -153,7 +154,9 @@ export class LocalTasks implements Tasks {
     if (this.down) return Promise.reject(new Error('sandbox network is torn down'));
     if (this.live.has(spec.id)) return Promise.reject(new Error(`task ${spec.id}: already exists`));
     const log = new CriLogWriter(spec.logPath || undefined, (e) => this.opts.warn('cannot write container log', { container: spec.id, err: e.message }));
-    const proc = new SimProcess({
+    // The pod's DNS client: queries leave from the pod IP; loopback mode has no pod network to carry them.
+    const dns = this.opts.networkMode === 'pod-ip' && this.opts.podIp ? udpTransport({ localAddress: this.opts.podIp }) : undefined;
+    const proc: SimProcess = new SimProcess({
       argv: spec.argv,
       env: spec.env,
       cwd: spec.cwd,
@@ -165,7 +168,16 @@ export class LocalTasks implements Tasks {
       // The CRI log is lines of text: bytes a command passed through are read as UTF-8 there.
       output: (stream, data) => log.write(stream, chunkText(data)),
       listen: (port, handler) => this.listen(port, handler),
-      connect: (host, port) => dialTcp(this.opts.networkMode, this.opts.podIp, host, port, (p) => this.ports[String(p)]),
+      connect: (host, port) =>
+        dialTcp(
+          this.opts.networkMode,
+          this.opts.podIp,
+          host,
+          port,
+          (p) => this.ports[String(p)],
+          async (name) => (await resolveHost(name, proc.fs, dns)).addresses[0]!,
+        ),
+      ...(dns ? { dns } : {}),
       // Projected volumes are the kubelet's files, refreshed from the host (watchMounts), never written to it.
       writeThrough: new WriteThrough(
         spec.mounts.filter((m) => m.hostPath && !isProjected(m.hostPath)),

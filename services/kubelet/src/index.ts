@@ -172,6 +172,9 @@ export async function startKubelet(opts: KubeletOptions): Promise<RunningKubelet
     ...(opts.memoryCapacityBytes ? { memoryCapacityBytes: opts.memoryCapacityBytes } : {}),
     containerLogMaxSize: opts.containerLogMaxSize ?? DEFAULT_CONTAINER_LOG_MAX_SIZE,
     containerLogMaxFiles: opts.containerLogMaxFiles ?? DEFAULT_CONTAINER_LOG_MAX_FILES,
+    clusterDNS: opts.clusterDNS ?? [],
+    clusterDomain: opts.clusterDomain ?? '',
+    resolvConf: opts.resolvConf ?? '/etc/resolv.conf',
   };
   kubelet = new Kubelet({
     config,

@@ -44,6 +44,12 @@ export interface KubeletConfig {
   containerLogMaxSize?: string;
   /** containerLogMaxFiles: log files kept per container, the live one included (default 5). */
   containerLogMaxFiles?: number;
+  /** clusterDNS (--cluster-dns): the cluster DNS server addresses ClusterFirst pods get (kubeadm: the kube-dns ClusterIP). */
+  clusterDNS?: string[];
+  /** clusterDomain (--cluster-domain): the cluster's DNS domain (kubeadm: cluster.local). */
+  clusterDomain?: string;
+  /** resolvConf (--resolv-conf): the node's resolver configuration for Default pods ('' = none). */
+  resolvConf?: string;
 }
 
 export const DEFAULT_CONTAINER_LOG_MAX_SIZE = '10Mi';

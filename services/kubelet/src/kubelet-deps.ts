@@ -41,6 +41,7 @@ import { untraced } from './untraced.js';
 import { VolumeManager } from './volumemanager/manager.js';
 import { apiObjectSource } from './volumemanager/sources.js';
 import { TokenManager } from './token/manager.js';
+import { dnsSettings } from './network/dns.js';
 
 export interface KubeletDeps {
   config: KubeletConfig;
@@ -60,6 +61,8 @@ export interface KubeletDeps {
   machine?: MachineInfo;
   /** The pod workers that run syncPod (absent: one serial worker per pod). */
   podWorkers?: (sync: SyncFn, onError: (uid: string, err: unknown) => void) => PodWorkerQueue;
+  /** Whether each pod's managed /etc/hosts is written under the root dir (absent: true; the fake-runtime tests have no root dir). */
+  managedHostsFile?: boolean;
 }
 
 /** What the managers call back into the Kubelet for: its sync function, its informers' caches and its view of the active pods. */
@@ -165,6 +168,8 @@ export function newKubeletManagers(deps: KubeletDeps, kubelet: KubeletHooks): Ku
     relaxedEnvNames: config.featureGates.RelaxedEnvironmentVariableValidation !== false,
     services: () => kubelet.services(),
     volumes,
+    dns: () => dnsSettings(config),
+    ...(deps.managedHostsFile === false ? {} : { hostsFile: { rootDir: config.rootDir } }),
     httpHook: httpHookVia(transport, deps.dialTarget),
     log,
   });

@@ -25,6 +25,9 @@ export function kubeletFlags() {
     .int('max-pods', 110, 'Number of pods that can run on this kubelet.')
     .string('container-log-max-size', '10Mi', 'Set the maximum size (e.g. 10Mi) of container log file before it is rotated.')
     .int('container-log-max-files', 5, 'Set the maximum number of container log files that can be present for a container. The number must be >= 2.')
+    .stringArray('cluster-dns', [], 'Comma-separated list of DNS server IP address. This value is used for containers DNS server in case of Pods with "dnsPolicy=ClusterFirst".')
+    .string('cluster-domain', '', "Domain for this cluster. If set, kubelet will configure all containers to search this domain in addition to the host's search domains.")
+    .string('resolv-conf', '/etc/resolv.conf', 'Resolver configuration file used as the basis for the container DNS resolution configuration.')
     .string('root-dir', '/var/lib/kubelet', 'Directory path for managing kubelet files.')
     .int('v', 0, 'number for the log level verbosity')
     .string(

@@ -98,6 +98,9 @@ export async function startCluster(o: ClusterOptions = {}): Promise<Cluster> {
     healthzPort: 0,
     rootDir: join(dir, 'kubelet'),
     podLogsDir: join(dir, 'pods'),
+    // kubeadm's KubeletConfiguration, as both runners set it.
+    clusterDNS: ['10.96.0.10'],
+    clusterDomain: 'cluster.local',
     nodeStatusUpdateFrequencyMs: 500,
     // kubeadm's kubelet: client certificates from the cluster CA, no anonymous requests, a SubjectAccessReview per request.
     clientCaPem: pki.pki.caPem,

@@ -4,6 +4,7 @@
 import { dialTcp, isUdpHandler, listenPort } from '../network.js';
 import { chunkText } from '../output.js';
 import { SimProcess } from '../process.js';
+import { resolveHost, type DnsTransport } from '../resolver.js';
 
 export interface StartedProcess {
   p: SimProcess;
@@ -21,13 +22,13 @@ export interface StartedProcess {
  */
 export function startProcess(
   script: string | string[],
-  opts: { timeScale?: number; files?: Record<string, string>; programs?: string[]; env?: Record<string, string>; network?: boolean } = {},
+  opts: { timeScale?: number; files?: Record<string, string>; programs?: string[]; env?: Record<string, string>; network?: boolean; dns?: DnsTransport } = {},
 ): StartedProcess {
   const log: string[] = [];
   // With `network`, container ports are served on free loopback ports (the local runner's mode).
   const ports = new Map<number, { hostIp: string; hostPort: number }>();
   const udpPorts = new Map<number, { hostIp: string; hostPort: number }>();
-  const p = new SimProcess({
+  const p: SimProcess = new SimProcess({
     argv: typeof script === 'string' ? ['sh', '-c', script] : script,
     env: { PATH: '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin', HOME: '/root', ...opts.env },
     cwd: '/',
@@ -56,7 +57,17 @@ export function startProcess(
         },
       };
     },
-    connect: (host, port) => dialTcp('loopback', '10.244.0.2', host, port, (p) => ports.get(p)),
+    // With `dns` (a fixture server's transport), names resolve through the container's resolver.
+    connect: (host, port) =>
+      dialTcp(
+        'loopback',
+        '10.244.0.2',
+        host,
+        port,
+        (p) => ports.get(p),
+        async (name) => (await resolveHost(name, p.fs, opts.dns)).addresses[0]!,
+      ),
+    ...(opts.dns ? { dns: opts.dns } : {}),
   });
   p.start();
   return { p, log, ports, udpPorts };

@@ -30,6 +30,8 @@ export interface PortMapping {
 export interface PodSandboxConfig {
   metadata: PodSandboxMetadata;
   hostname: string;
+  /** runtime.v1 DNSConfig: the containers' /etc/resolv.conf (upstream GetPodDNS). */
+  dnsConfig?: { servers: string[]; searches: string[]; options: string[] };
   logDirectory: string;
   portMappings: PortMapping[];
   labels: Record<string, string>;

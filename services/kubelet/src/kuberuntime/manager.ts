@@ -33,6 +33,8 @@ import {
   type PodSandboxConfig,
   type RuntimeService,
 } from './cri.js';
+import { podDNSRecorded, podHostnameAndDomain, type DNSSettings } from '../network/dns.js';
+import { ensureHostsFile, mountsOwnHosts, type HostsFileOptions } from '../network/hosts.js';
 import { getPodStatus, toRuntimeContainerStatus, type RuntimePodStatus, type SandboxStatus } from './podstatus.js';
 
 /** Upstream never gives a container less than this to stop. */
@@ -63,6 +65,10 @@ export interface RuntimeManagerOptions {
   services?: () => readonly Service[];
   /** The pod's set-up volumes, for the containers' CRI mounts. */
   volumes?: VolumeManager;
+  /** clusterDNS, clusterDomain and the node's resolv.conf: each pod's dns_config (absent: none sent). */
+  dns?: () => DNSSettings;
+  /** Where the kubelet-managed /etc/hosts is written (absent: the runtime's own). */
+  hostsFile?: HostsFileOptions;
   /** Runs an httpGet hook; returns an error text or undefined. */
   httpHook?: (url: URL, timeoutMs: number) => Promise<string | undefined>;
   log?: Pick<Logger, 'v'>;
@@ -142,9 +148,13 @@ export class RuntimeManager {
     const portMappings = (pod.spec?.containers ?? []).flatMap((c) =>
       (c.ports ?? []).filter((p) => p.hostPort).map((p) => ({ protocol: p.protocol ?? 'TCP', containerPort: p.containerPort, hostPort: p.hostPort ?? 0, hostIp: p.hostIP ?? '' })),
     );
+    const dns = this.o.dns?.();
+    // A host-network pod's hostname is the node's: left to the runtime, as upstream.
+    const { hostname } = podHostnameAndDomain(pod, dns?.clusterDomain ?? '');
     return {
       metadata: { name: pod.metadata.name ?? '', uid: pod.metadata.uid ?? '', namespace: pod.metadata.namespace ?? 'default', attempt },
-      hostname: pod.spec?.hostname ?? pod.metadata.name ?? '',
+      hostname: pod.spec?.hostNetwork ? '' : hostname,
+      ...(dns ? { dnsConfig: podDNSRecorded(pod, dns, this.o.recorder, this.o.nodeName) } : {}),
       logDirectory: podLogsDirectory(this.o.podLogsDir, pod),
       portMappings,
       labels: {
@@ -359,6 +369,10 @@ export class RuntimeManager {
     for (const w of warnings) this.o.recorder.event(podRef(pod), 'Warning', REASON_INVALID_ENV_NAMES, w);
     const envMap = new Map(envs.map((e) => [e.key, e.value]));
     const mounts = this.o.volumes?.mountsFor(pod, c, envMap) ?? [];
+    if (this.o.hostsFile && !mountsOwnHosts(c)) {
+      const { hostname, domain } = podHostnameAndDomain(pod, this.o.dns?.().clusterDomain ?? '');
+      mounts.push(ensureHostsFile(this.o.hostsFile, pod, podIPs, hostname, domain));
+    }
     const annotations: Record<string, string> = {
       [ANNOTATION_CONTAINER_HASH]: hashContainer(c),
       [ANNOTATION_RESTART_COUNT]: String(restartCount),

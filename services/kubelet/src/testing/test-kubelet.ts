@@ -86,6 +86,9 @@ export function newTestKubelet(opts: TestKubeletOptions = {}): TestKubelet {
       nodeName: TEST_NODE,
       nodeIP: '192.168.0.10',
       nodeLabels: {},
+      // kubeadm's KubeletConfiguration: ClusterFirst pods get the cluster DNS.
+      clusterDNS: ['10.96.0.10'],
+      clusterDomain: 'cluster.local',
       podManifestPath: '',
       podLogsDir: '/nonexistent/kubelet-test/pods',
       // Never created: removing a pod's directory there finds nothing.
@@ -110,6 +113,7 @@ export function newTestKubelet(opts: TestKubeletOptions = {}): TestKubelet {
     clock,
     machine: MACHINE,
     podWorkers: () => workers,
+    managedHostsFile: false,
   });
   if (opts.sourcesReady ?? true) kubelet.markSourcesReady();
   return {
