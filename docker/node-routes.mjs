@@ -9,7 +9,8 @@
 //     destination for it: connect() to a ClusterIP needs a route before
 //     kube-proxy's DNAT rewrites it, and a packet no rule rewrote is dropped
 //     there (upstream's ipvs mode uses the dummy device kube-ipvs0 this way;
-//     this kernel has no dummy devices).
+//     this kernel has no dummy devices); so is the LoadBalancer range
+//     (KUBELAB_LOAD_BALANCER_CIDR), whose ingress addresses kube-proxy captures.
 // Then it watches the Nodes through the apiserver's REST API (HTTPS, as the
 // node's kube-proxy: system:kube-proxy from /etc/kubernetes/kube-proxy.conf,
 // whose system:node-proxier role lists and watches Nodes; flannel has a
@@ -36,6 +37,8 @@ const NODE_NAME = (process.env.KUBELAB_NODE_NAME || hostname()).toLowerCase();
 const DEV = 'flannel.1';
 const CLUSTER_CIDR = process.env.KUBELAB_CLUSTER_CIDR || '10.244.0.0/16';
 const SERVICE_CIDR = process.env.KUBELAB_SERVICE_CLUSTER_IP_RANGE || '10.96.0.0/12';
+// LoadBalancer ingress addresses (the service-lb-controller's pool): routed as the service range, for the same reason.
+const LB_CIDR = process.env.KUBELAB_LOAD_BALANCER_CIDR || '';
 const VNI = '1';
 const PORT = '8472'; // flannel's vxlan port (Linux's default 8472, not IANA 4789)
 
@@ -98,7 +101,8 @@ function setupDevice() {
   });
   tryRun('pod range black hole', () => ip('route', 'replace', 'blackhole', CLUSTER_CIDR));
   tryRun('service range', () => ip('route', 'replace', SERVICE_CIDR, 'dev', DEV));
-  log('ranges', { podRange: `${CLUSTER_CIDR}(blackhole)`, serviceRange: `${SERVICE_CIDR}(${DEV})` });
+  if (LB_CIDR) tryRun('load balancer range', () => ip('route', 'replace', LB_CIDR, 'dev', DEV));
+  log('ranges', { podRange: `${CLUSTER_CIDR}(blackhole)`, serviceRange: `${SERVICE_CIDR}(${DEV})`, ...(LB_CIDR ? { loadBalancerRange: `${LB_CIDR}(${DEV})` } : {}) });
 }
 
 let localSource = ''; // this node's podCIDR .0, the source of node→pod traffic
@@ -113,7 +117,8 @@ function reconcile(nodes) {
     if (applied.get(NODE_NAME) !== cidr) {
       const ok =
         tryRun('local pod range', () => ip('route', 'replace', 'local', cidr, 'dev', 'lo', 'table', 'local')) &&
-        tryRun('service range source', () => ip('route', 'replace', SERVICE_CIDR, 'dev', DEV, 'src', gw));
+        tryRun('service range source', () => ip('route', 'replace', SERVICE_CIDR, 'dev', DEV, 'src', gw)) &&
+        (!LB_CIDR || tryRun('load balancer range source', () => ip('route', 'replace', LB_CIDR, 'dev', DEV, 'src', gw)));
       if (ok) {
         applied.set(NODE_NAME, cidr);
         localSource = gw;
