@@ -107,6 +107,14 @@ function setupDevice() {
 
 let localSource = ''; // this node's podCIDR .0, the source of node→pod traffic
 
+// Replies of this node's pods to another node's address go through the VXLAN
+// device too (routing table PODS_TABLE, used for packets from the podCIDR):
+// a NodePort or load-balancer connection that another node forwarded here is
+// masqueraded to that node's address, and the compose bridge drops a packet
+// from a pod IP to it on eth0 (a real network carries it; flannel's nodes see
+// it come back as the node's own traffic).
+const PODS_TABLE = '100';
+
 /** Programs the routes for the current Nodes; idempotent, remembers what it did per node. */
 function reconcile(nodes) {
   // This node first: its podCIDR's .0 becomes the source of the routes to the others.
@@ -118,7 +126,11 @@ function reconcile(nodes) {
       const ok =
         tryRun('local pod range', () => ip('route', 'replace', 'local', cidr, 'dev', 'lo', 'table', 'local')) &&
         tryRun('service range source', () => ip('route', 'replace', SERVICE_CIDR, 'dev', DEV, 'src', gw)) &&
-        (!LB_CIDR || tryRun('load balancer range source', () => ip('route', 'replace', LB_CIDR, 'dev', DEV, 'src', gw)));
+        (!LB_CIDR || tryRun('load balancer range source', () => ip('route', 'replace', LB_CIDR, 'dev', DEV, 'src', gw))) &&
+        tryRun('pod replies rule', () => {
+          // Idempotent: a restarted plugin finds its rule from before.
+          if (!execFileSync('ip', ['rule', 'show', 'from', cidr, 'lookup', PODS_TABLE], { encoding: 'utf8' }).trim()) ip('rule', 'add', 'from', cidr, 'lookup', PODS_TABLE, 'priority', '100');
+        });
       if (ok) {
         applied.set(NODE_NAME, cidr);
         localSource = gw;
@@ -140,7 +152,8 @@ function reconcile(nodes) {
     const ok =
       tryRun('neighbour', () => ip('neigh', 'replace', gw, 'lladdr', mac, 'dev', DEV, 'nud', 'permanent')) &&
       tryRun('fdb', () => execFileSync('bridge', ['fdb', 'replace', mac, 'dev', DEV, 'dst', addr], { stdio: ['ignore', 'ignore', 'pipe'] })) &&
-      tryRun('route', () => ip('route', 'replace', cidr, 'via', gw, 'dev', DEV, 'onlink', ...(localSource ? ['src', localSource] : [])));
+      tryRun('route', () => ip('route', 'replace', cidr, 'via', gw, 'dev', DEV, 'onlink', ...(localSource ? ['src', localSource] : []))) &&
+      tryRun('pod replies route', () => ip('route', 'replace', `${addr}/32`, 'via', gw, 'dev', DEV, 'onlink', 'table', PODS_TABLE));
     if (ok) {
       applied.set(name, key);
       log('programmed', { node: name, podCIDR: cidr, via: addr });
@@ -148,8 +161,9 @@ function reconcile(nodes) {
   }
   for (const [name, key] of applied) {
     if (seen.has(name)) continue;
-    const [cidr] = key.split('|');
+    const [cidr, addr] = key.split('|');
     tryRun('remove route', () => ip('route', 'del', cidr));
+    tryRun('remove pod replies route', () => ip('route', 'del', `${addr}/32`, 'table', PODS_TABLE));
     applied.delete(name);
     log('removed', { node: name, podCIDR: cidr });
   }

@@ -20,7 +20,10 @@ describe('host-ports', () => {
 
   it('forwards TCP ports of LoadBalancers that have an address and a node port', () => {
     const wanted = loadBalancerPorts([
-      lb('web', [{ port: 80, nodePort: 31080 }, { port: 53, nodePort: 31053, protocol: 'UDP' }]),
+      lb('web', [
+        { port: 80, nodePort: 31080 },
+        { port: 53, nodePort: 31053, protocol: 'UDP' },
+      ]),
       lb('pending', [{ port: 80, nodePort: 31081 }], []),
       lb('no-node-ports', [{ port: 80 }]),
       { metadata: { namespace: 'default', name: 'np' }, spec: { type: 'NodePort', ports: [{ port: 80, nodePort: 30080 }] } },

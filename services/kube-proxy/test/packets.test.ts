@@ -65,18 +65,54 @@ describe.skipIf(!enabled)('NodePort and load-balancer IPs with real packets', ()
     sh(undefined, 'ip', 'link', 'add', 'kl-n0', 'netns', node, 'type', 'veth', 'peer', 'name', 'kl-p0', 'netns', peer);
     sh(undefined, 'ip', 'link', 'add', 'kl-pod', 'netns', node, 'type', 'veth', 'peer', 'name', 'kl-eth0', 'netns', pod);
     for (const [ns, cmds] of [
-      [node, [['addr', 'add', `${NODE_IP}/24`, 'dev', 'kl-n0'], ['link', 'set', 'kl-n0', 'up'], ['addr', 'add', '10.244.1.1/24', 'dev', 'kl-pod'], ['link', 'set', 'kl-pod', 'up'], ['link', 'set', 'lo', 'up']]],
-      [peer, [['addr', 'add', `${PEER_IP}/24`, 'dev', 'kl-p0'], ['link', 'set', 'kl-p0', 'up'], ['route', 'add', '10.250.0.0/24', 'via', NODE_IP], ['link', 'set', 'lo', 'up']]],
-      [pod, [['addr', 'add', `${POD_IP}/24`, 'dev', 'kl-eth0'], ['link', 'set', 'kl-eth0', 'up'], ['route', 'add', 'default', 'via', '10.244.1.1'], ['link', 'set', 'lo', 'up']]],
+      [
+        node,
+        [
+          ['addr', 'add', `${NODE_IP}/24`, 'dev', 'kl-n0'],
+          ['link', 'set', 'kl-n0', 'up'],
+          ['addr', 'add', '10.244.1.1/24', 'dev', 'kl-pod'],
+          ['link', 'set', 'kl-pod', 'up'],
+          ['link', 'set', 'lo', 'up'],
+        ],
+      ],
+      [
+        peer,
+        [
+          ['addr', 'add', `${PEER_IP}/24`, 'dev', 'kl-p0'],
+          ['link', 'set', 'kl-p0', 'up'],
+          ['route', 'add', '10.250.0.0/24', 'via', NODE_IP],
+          ['link', 'set', 'lo', 'up'],
+        ],
+      ],
+      [
+        pod,
+        [
+          ['addr', 'add', `${POD_IP}/24`, 'dev', 'kl-eth0'],
+          ['link', 'set', 'kl-eth0', 'up'],
+          ['route', 'add', 'default', 'via', '10.244.1.1'],
+          ['link', 'set', 'lo', 'up'],
+        ],
+      ],
     ] as const) {
       for (const c of cmds) sh(ns, 'ip', ...c);
     }
     // The load-balancer range needs a route on the node before kube-proxy's OUTPUT DNAT (docker/node-routes.mjs sends it into flannel.1).
     sh(node, 'ip', 'route', 'add', '10.250.0.0/24', 'dev', 'kl-n0');
     sh(node, 'sysctl', '-qw', 'net.ipv4.ip_forward=1');
-    server = spawn('ip', ['netns', 'exec', pod, process.execPath, '-e', `require('http').createServer((q,r)=>r.end('hello from '+q.socket.localAddress+' to '+q.socket.remoteAddress)).listen(8080,'${POD_IP}',()=>console.log('up'))`], {
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
+    server = spawn(
+      'ip',
+      [
+        'netns',
+        'exec',
+        pod,
+        process.execPath,
+        '-e',
+        `require('http').createServer((q,r)=>r.end('hello from '+q.socket.localAddress+' to '+q.socket.remoteAddress)).listen(8080,'${POD_IP}',()=>console.log('up'))`,
+      ],
+      {
+        stdio: ['ignore', 'pipe', 'inherit'],
+      },
+    );
     await new Promise<void>((resolve) => server!.stdout!.once('data', () => resolve()));
   });
   afterAll(() => {
