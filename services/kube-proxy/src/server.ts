@@ -94,7 +94,8 @@ export async function startKubeProxy(opts: KubeProxyOptions): Promise<KubeProxyH
   const metrics = newProxyMetrics(registry);
   // Unhealthy once a queued change waited two sync periods (upstream healthTimeout).
   const health = new ProxyHealth(2 * timing.syncPeriodMs);
-  const serviceHealth = new ServiceHealthServer({ host: '0.0.0.0', proxyHealthy: () => health.isHealthy().healthy, logger });
+  // Render-only (the local runner's nodes share the host's namespace) opens no health check ports: no rules stand behind them.
+  const serviceHealth = opts.apply === 'never' ? undefined : new ServiceHealthServer({ host: '0.0.0.0', proxyHealthy: () => health.isHealthy().healthy, logger });
   const proxier = new Proxier({
     mode,
     config: defaultProxyConfig({
@@ -114,7 +115,7 @@ export async function startKubeProxy(opts: KubeProxyOptions): Promise<KubeProxyH
     logger,
     metrics,
     health,
-    serviceHealth,
+    ...(serviceHealth ? { serviceHealth } : {}),
     ...(opts.clock ? { clock: opts.clock } : {}),
   });
   logger.info('Using proxy mode', { mode, minSyncPeriod: `${timing.minSyncPeriodMs}ms`, syncPeriod: `${timing.syncPeriodMs}ms` });
@@ -131,7 +132,7 @@ export async function startKubeProxy(opts: KubeProxyOptions): Promise<KubeProxyH
     };
   const servers: HealthServer[] = [];
   const stopAll = async () => {
-    await Promise.all([...servers.map((s) => s.close()), serviceHealth.close()]);
+    await Promise.all([...servers.map((s) => s.close()), serviceHealth?.close()]);
   };
   try {
     servers.push(
