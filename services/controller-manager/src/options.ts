@@ -53,8 +53,7 @@ export function controllerManagerFlags() {
       'The period for which autoscaler will look backwards and not scale down below any recommendation it made during that period.',
     )
     .float('horizontal-pod-autoscaler-tolerance', 0.1, 'The minimum change (from 1.0) in the desired-to-actual metrics ratio for the horizontal pod autoscaler to consider scaling.')
-    // kubelab's stand-in for a cloud provider (kind's cloud-provider-kind): the addresses LoadBalancer Services get; '' turns the service-lb-controller off (EXTERNAL-IP stays <pending>).
-    .string('load-balancer-cidr', '10.250.0.0/24', 'The range the service-lb-controller takes LoadBalancer ingress addresses from (kubelab; empty disables the controller)')
+    .string('load-balancer-cidr', '10.250.0.0/24', "The range the service-lb-controller (kubelab's cloud-provider-kind) takes LoadBalancer ingress addresses from; empty disables it")
     .int('concurrent-service-syncs', 1, 'The number of services that are allowed to sync concurrently')
     .int(
       'concurrent-horizontal-pod-autoscaler-syncs',
@@ -107,7 +106,7 @@ export interface ControllerManagerConfig {
   hpaDownscaleStabilizationMs: number;
   hpaTolerance: number;
   concurrentHpaSyncs: number;
-  /** `--load-balancer-cidr`: LoadBalancer ingress addresses ('' : the service-lb-controller does not run). */
+  /** `--load-balancer-cidr` (kubelab's, in a cloud provider's place): LoadBalancer ingress addresses ('' : the service-lb-controller does not run). */
   loadBalancerCidr: string;
   concurrentServiceSyncs: number;
 }

@@ -21,10 +21,12 @@ export function needsCleanup(svc: Service): boolean {
 
 /** The IPv4 ingress addresses a Service's status holds inside the pool (what this controller gave it). */
 export function ingressInPool(svc: Service, pool: Ipv4Cidr): string[] {
-  return (svc.status?.loadBalancer?.ingress ?? []).map((i) => i.ip ?? '').filter((ip) => {
-    const n = parseIpv4(ip);
-    return n !== undefined && ipv4CidrContains(pool, n);
-  });
+  return (svc.status?.loadBalancer?.ingress ?? [])
+    .map((i) => i.ip ?? '')
+    .filter((ip) => {
+      const n = parseIpv4(ip);
+      return n !== undefined && ipv4CidrContains(pool, n);
+    });
 }
 
 /**

@@ -17,6 +17,8 @@ export class ServiceLbController extends QueueController {
   private readonly lister: Lister<Service>;
   private readonly recorder: EventRecorder;
   private readonly pool: Ipv4Cidr;
+  /** Addresses this controller wrote that its informer may not show yet (key → ip); one entry per live LoadBalancer at most. */
+  private readonly written = new Map<string, string>();
 
   constructor(private readonly ctx: ControllerContext) {
     super('service', ctx.logger, queueOptions(ctx));
@@ -34,22 +36,30 @@ export class ServiceLbController extends QueueController {
     });
   }
 
-  /** Addresses held by other Services (the informer's view; one worker, so no two syncs race for one). */
+  /** Addresses held by other Services: the informer's view plus what this controller just wrote (the cache may lag its own writes). */
   private usedAddresses(except: string): Set<string> {
     const used = new Set<string>();
     for (const s of this.lister.list()) {
       if (`${s.metadata.namespace}/${s.metadata.name}` === except) continue;
       for (const ip of ingressInPool(s, this.pool)) used.add(ip);
     }
+    for (const [key, ip] of this.written) if (key !== except) used.add(ip);
     return used;
   }
 
   async sync(key: string): Promise<void> {
     const [namespace, name] = key.split('/') as [string, string];
     const cached = this.lister.namespace(namespace).get(name);
-    if (!cached) return;
+    if (!cached) {
+      this.written.delete(key);
+      return;
+    }
     try {
-      if (needsCleanup(cached)) return await this.cleanup(cached);
+      if (needsCleanup(cached)) {
+        await this.cleanup(cached);
+        this.written.delete(key);
+        return;
+      }
       if (!wantsLoadBalancer(cached) || cached.metadata.deletionTimestamp) return;
       await this.ensure(cached);
     } catch (err) {
@@ -81,6 +91,7 @@ export class ServiceLbController extends QueueController {
     const withStatus = structuredClone(current);
     withStatus.status = { ...withStatus.status, loadBalancer: { ingress: [{ ip: choice.ip, ipMode: 'VIP' }] } };
     await client.updateStatus(withStatus);
+    this.written.set(`${svc.metadata.namespace}/${svc.metadata.name}`, choice.ip);
     this.recorder.event(svc, 'Normal', 'EnsuredLoadBalancer', 'Ensured load balancer');
   }
 

@@ -116,6 +116,16 @@ describe('service-lb-controller', () => {
     await env.stop();
   });
 
+  it("two LoadBalancers synced before the cache shows the first one's status get different addresses", async () => {
+    const { env, c } = await setup(svc('a'), svc('b'));
+    // The informer is stopped: it cannot see the first write before the second sync.
+    await env.stop();
+    await c.sync('default/a');
+    await c.sync('default/b');
+    const ip = (n: string) => env.fake.peek<Service>(GVR.services, 'default', n)!.status?.loadBalancer?.ingress?.[0]?.ip;
+    expect([ip('a'), ip('b')]).toEqual(['10.250.0.1', '10.250.0.2']);
+  });
+
   it('a new LoadBalancer is queued by its informer event', async () => {
     const { env, c } = await setup();
     await env.ctx.clientset.core.services('default').create(svc('web'));
