@@ -161,5 +161,5 @@ RUN cd /opt/kubelab/node/bin && for t in $(node -p "Object.keys(require('../pack
 ENV PATH=/opt/kubelab/node/bin:/opt/kubelab/crictl/bin:$PATH
 RUN printf 'runtime-endpoint: unix:///run/containerd/containerd.sock\nimage-endpoint: unix:///run/containerd/containerd.sock\ntimeout: 10\n' > /etc/crictl.yaml
 COPY docker/node-init.sh /usr/local/bin/node-init
-COPY docker/node-routes.mjs docker/kube-rest.mjs /usr/local/lib/kubelab/
+COPY docker/node-routes.mjs docker/kube-rest.mjs docker/host-ports.mjs /usr/local/lib/kubelab/
 ENTRYPOINT ["/usr/local/bin/node-init"]

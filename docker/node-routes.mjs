@@ -9,7 +9,8 @@
 //     destination for it: connect() to a ClusterIP needs a route before
 //     kube-proxy's DNAT rewrites it, and a packet no rule rewrote is dropped
 //     there (upstream's ipvs mode uses the dummy device kube-ipvs0 this way;
-//     this kernel has no dummy devices).
+//     this kernel has no dummy devices); so is the LoadBalancer range
+//     (KUBELAB_LOAD_BALANCER_CIDR), whose ingress addresses kube-proxy captures.
 // Then it watches the Nodes through the apiserver's REST API (HTTPS, as the
 // node's kube-proxy: system:kube-proxy from /etc/kubernetes/kube-proxy.conf,
 // whose system:node-proxier role lists and watches Nodes; flannel has a
@@ -36,6 +37,8 @@ const NODE_NAME = (process.env.KUBELAB_NODE_NAME || hostname()).toLowerCase();
 const DEV = 'flannel.1';
 const CLUSTER_CIDR = process.env.KUBELAB_CLUSTER_CIDR || '10.244.0.0/16';
 const SERVICE_CIDR = process.env.KUBELAB_SERVICE_CLUSTER_IP_RANGE || '10.96.0.0/12';
+// LoadBalancer ingress addresses (the service-lb-controller's pool): routed as the service range, for the same reason.
+const LB_CIDR = process.env.KUBELAB_LOAD_BALANCER_CIDR || '';
 const VNI = '1';
 const PORT = '8472'; // flannel's vxlan port (Linux's default 8472, not IANA 4789)
 
@@ -98,10 +101,19 @@ function setupDevice() {
   });
   tryRun('pod range black hole', () => ip('route', 'replace', 'blackhole', CLUSTER_CIDR));
   tryRun('service range', () => ip('route', 'replace', SERVICE_CIDR, 'dev', DEV));
-  log('ranges', { podRange: `${CLUSTER_CIDR}(blackhole)`, serviceRange: `${SERVICE_CIDR}(${DEV})` });
+  if (LB_CIDR) tryRun('load balancer range', () => ip('route', 'replace', LB_CIDR, 'dev', DEV));
+  log('ranges', { podRange: `${CLUSTER_CIDR}(blackhole)`, serviceRange: `${SERVICE_CIDR}(${DEV})`, ...(LB_CIDR ? { loadBalancerRange: `${LB_CIDR}(${DEV})` } : {}) });
 }
 
 let localSource = ''; // this node's podCIDR .0, the source of node→pod traffic
+
+// Replies of this node's pods to another node's address go through the VXLAN
+// device too (routing table PODS_TABLE, used for packets from the podCIDR):
+// a NodePort or load-balancer connection that another node forwarded here is
+// masqueraded to that node's address, and the compose bridge drops a packet
+// from a pod IP to it on eth0 (a real network carries it; flannel's nodes see
+// it come back as the node's own traffic).
+const PODS_TABLE = '100';
 
 /** Programs the routes for the current Nodes; idempotent, remembers what it did per node. */
 function reconcile(nodes) {
@@ -113,7 +125,12 @@ function reconcile(nodes) {
     if (applied.get(NODE_NAME) !== cidr) {
       const ok =
         tryRun('local pod range', () => ip('route', 'replace', 'local', cidr, 'dev', 'lo', 'table', 'local')) &&
-        tryRun('service range source', () => ip('route', 'replace', SERVICE_CIDR, 'dev', DEV, 'src', gw));
+        tryRun('service range source', () => ip('route', 'replace', SERVICE_CIDR, 'dev', DEV, 'src', gw)) &&
+        (!LB_CIDR || tryRun('load balancer range source', () => ip('route', 'replace', LB_CIDR, 'dev', DEV, 'src', gw))) &&
+        tryRun('pod replies rule', () => {
+          // Idempotent: a restarted plugin finds its rule from before.
+          if (!execFileSync('ip', ['rule', 'show', 'from', cidr, 'lookup', PODS_TABLE], { encoding: 'utf8' }).trim()) ip('rule', 'add', 'from', cidr, 'lookup', PODS_TABLE, 'priority', '100');
+        });
       if (ok) {
         applied.set(NODE_NAME, cidr);
         localSource = gw;
@@ -135,7 +152,8 @@ function reconcile(nodes) {
     const ok =
       tryRun('neighbour', () => ip('neigh', 'replace', gw, 'lladdr', mac, 'dev', DEV, 'nud', 'permanent')) &&
       tryRun('fdb', () => execFileSync('bridge', ['fdb', 'replace', mac, 'dev', DEV, 'dst', addr], { stdio: ['ignore', 'ignore', 'pipe'] })) &&
-      tryRun('route', () => ip('route', 'replace', cidr, 'via', gw, 'dev', DEV, 'onlink', ...(localSource ? ['src', localSource] : [])));
+      tryRun('route', () => ip('route', 'replace', cidr, 'via', gw, 'dev', DEV, 'onlink', ...(localSource ? ['src', localSource] : []))) &&
+      tryRun('pod replies route', () => ip('route', 'replace', `${addr}/32`, 'via', gw, 'dev', DEV, 'onlink', 'table', PODS_TABLE));
     if (ok) {
       applied.set(name, key);
       log('programmed', { node: name, podCIDR: cidr, via: addr });
@@ -143,8 +161,9 @@ function reconcile(nodes) {
   }
   for (const [name, key] of applied) {
     if (seen.has(name)) continue;
-    const [cidr] = key.split('|');
+    const [cidr, addr] = key.split('|');
     tryRun('remove route', () => ip('route', 'del', cidr));
+    tryRun('remove pod replies route', () => ip('route', 'del', `${addr}/32`, 'table', PODS_TABLE));
     applied.delete(name);
     log('removed', { node: name, podCIDR: cidr });
   }

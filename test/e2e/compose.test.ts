@@ -113,6 +113,8 @@ describe.skipIf(!canRun).sequential('compose stack end to end', () => {
     for (const s of HEALTHCHECKED) environment = environment.withWaitStrategy(tcName(s), Wait.forHealthCheck());
     // NATS has no healthcheck in the compose file; its log line says when it serves.
     environment = environment.withWaitStrategy(tcName('nats'), Wait.forLogMessage(/Server is ready/));
+    // host-ports (no healthcheck) listens once it logged its NodePort range.
+    environment = environment.withWaitStrategy(tcName('host-ports'), Wait.forLogMessage(/host-ports nodeports/));
     env = await environment.up();
   }, 20 * 60_000);
 
@@ -726,6 +728,132 @@ spec:
     const nx = await ask('does-not-exist.default.svc.cluster.local');
     expect(nx.rcode).toBe('NXDOMAIN');
     expect(nx.authorities?.[0]).toMatchObject({ type: 'SOA', name: 'cluster.local' });
+  });
+
+  // Services from outside the cluster (issue 19): a NodePort on every node's address and, through host-ports, on the host's 127.0.0.1.
+  const hostHttp = async (url: string, method = 'GET') => {
+    try {
+      const r = await fetch(url, { method, signal: AbortSignal.timeout(3000) });
+      return `${r.status} ${r.headers.get('server') ?? ''} ${(await r.text()).slice(0, 200).replace(/\s+/g, ' ')}`.trim();
+    } catch (err) {
+      return `ERR ${(err as { cause?: { code?: string } }).cause?.code ?? (err as Error).name}`;
+    }
+  };
+  const nodeIP = async (name: string) => (await getNode(name)).status!.addresses!.find((a) => a.type === 'InternalIP')!.address;
+
+  it('a NodePort Service (nodePort 30080) answers on every node address from node-2, and on the host as http://127.0.0.1:30080', async () => {
+    await applyStdin(
+      stack,
+      JSON.stringify({
+        apiVersion: 'v1',
+        kind: 'Service',
+        metadata: { name: 'web-np' },
+        spec: { type: 'NodePort', selector: { app: 'web' }, ports: [{ port: 80, targetPort: 80, nodePort: 30080 }] },
+      }),
+    );
+    expect(await kubectl(stack, ['get', 'service', 'web-np'])).toMatch(/^web-np\s+NodePort\s+10\.\S+\s+<none>\s+80:30080\/TCP\s+\S+$/m);
+    for (const node of ['control-plane', 'node-1', 'node-2']) {
+      const ip = await nodeIP(node);
+      const answer = await waitFor(
+        `nodePort 30080 on ${node} (${ip}) from node-2`,
+        async () => {
+          const a = await httpFromNode(stack, 'node-2', `http://${ip}:30080/`);
+          return a.startsWith('200 ') ? a : undefined;
+        },
+        { timeoutMs: 30_000, everyMs: 500 },
+      );
+      expect(answer).toMatch(/^200 .*Welcome to nginx!/);
+    }
+    // From the host: the published range on 127.0.0.1 only (curl -I, then nginx's own 404 for an unknown path).
+    const head = await waitFor(
+      '127.0.0.1:30080 from the host',
+      async () => {
+        const a = await hostHttp('http://127.0.0.1:30080/', 'HEAD');
+        return a.startsWith('200 ') ? a : undefined;
+      },
+      { timeoutMs: 30_000, everyMs: 500 },
+    );
+    expect(head).toMatch(/^200 nginx/);
+    expect(await hostHttp('http://127.0.0.1:30080/no-such-page')).toMatch(/^404 nginx.*Not Found/);
+    const published = await compose(stack, ['port', 'host-ports', '30080']);
+    expect(published.trim()).toBe('127.0.0.1:30080');
+    await kubectl(stack, ['delete', 'service', 'web-np']);
+  });
+
+  it('a LoadBalancer Service gets an EXTERNAL-IP with upstream events, answers on it from the nodes and on a 127.0.0.1 port host-ports names; deleted, it lets go', async () => {
+    await applyStdin(
+      stack,
+      JSON.stringify({ apiVersion: 'v1', kind: 'Service', metadata: { name: 'web-lb' }, spec: { type: 'LoadBalancer', selector: { app: 'web' }, ports: [{ port: 8080, targetPort: 80 }] } }),
+    );
+    const row = await waitFor(
+      'web-lb EXTERNAL-IP',
+      async () => {
+        const out = await kubectl(stack, ['get', 'service', 'web-lb']);
+        return /<pending>/.test(out) ? undefined : out;
+      },
+      { timeoutMs: 30_000, everyMs: 500 },
+    );
+    const m = /^web-lb\s+LoadBalancer\s+10\.\S+\s+(10\.250\.0\.\d+)\s+8080:(3\d{4})\/TCP\s+\S+$/m.exec(row);
+    expect(m, row).not.toBeNull();
+    const externalIP = m![1]!;
+    const nodePort = m![2]!;
+    const svc = await kubectlJson<Service>(stack, ['get', 'service', 'web-lb']);
+    expect(svc.metadata.finalizers).toEqual(['service.kubernetes.io/load-balancer-cleanup']);
+    expect(svc.status?.loadBalancer?.ingress).toEqual([{ ip: externalIP, ipMode: 'VIP' }]);
+    const events = await kubectl(stack, ['get', 'events', '--field-selector', 'involvedObject.name=web-lb']);
+    expect(events).toMatch(/Normal\s+EnsuringLoadBalancer\s+service\/web-lb\s+Ensuring load balancer/);
+    expect(events).toMatch(/Normal\s+EnsuredLoadBalancer\s+service\/web-lb\s+Ensured load balancer/);
+
+    // From the nodes: kube-proxy captures the ingress address (the nodes route the load-balancer range).
+    for (const node of ['node-1', 'node-2']) {
+      const answer = await waitFor(
+        `${externalIP}:8080 from ${node}`,
+        async () => {
+          const a = await httpFromNode(stack, node, `http://${externalIP}:8080/`);
+          return a.startsWith('200 ') ? a : undefined;
+        },
+        { timeoutMs: 30_000, everyMs: 500 },
+      );
+      expect(answer).toMatch(/^200 .*Welcome to nginx!/);
+    }
+
+    // From the host: host-ports logs the 127.0.0.1 port it gave the load balancer's port.
+    const hostPort = await waitFor(
+      'host-ports mapping for web-lb',
+      async () => {
+        const logs = await compose(stack, ['logs', '--no-color', 'host-ports']);
+        const mapped = new RegExp(`mapped service=default/web-lb port=8080/TCP ingress=${externalIP.replace(/\./g, '\\.')} host=127\\.0\\.0\\.1:(\\d+) via=node-1:${nodePort}`).exec(logs);
+        return mapped?.[1];
+      },
+      { timeoutMs: 30_000, everyMs: 500 },
+    );
+    expect(Number(hostPort)).toBeGreaterThanOrEqual(32800);
+    expect(Number(hostPort)).toBeLessThanOrEqual(32809);
+    expect(await hostHttp(`http://127.0.0.1:${hostPort}/`)).toMatch(/^200 nginx .*Welcome to nginx!/);
+
+    // externalTrafficPolicy Local: the apiserver allocates a healthCheckNodePort, kube-proxy answers it per node.
+    await kubectl(stack, ['patch', 'service', 'web-lb', '-p', '{"spec":{"externalTrafficPolicy":"Local"}}']);
+    const hc = (await kubectlJson<Service>(stack, ['get', 'service', 'web-lb'])).spec!.healthCheckNodePort!;
+    expect(hc).toBeGreaterThanOrEqual(30000);
+    expect(await kubectl(stack, ['describe', 'service', 'web-lb'])).toMatch(new RegExp(`HealthCheck NodePort:\\s+${hc}`));
+    const health = await waitFor(
+      'the health check node port on node-2',
+      async () => {
+        const a = await httpFromNode(stack, 'node-2', `http://127.0.0.1:${hc}/`);
+        return a.startsWith('200 ') ? a : undefined;
+      },
+      { timeoutMs: 30_000, everyMs: 500 },
+    );
+    expect(health).toMatch(/^200 \{ "service": \{ "namespace": "default", "name": "web-lb" \}, "localEndpoints": [1-9]\d*, "serviceProxyHealthy": true \}$/);
+
+    await kubectl(stack, ['delete', 'service', 'web-lb', '--timeout=30s']);
+    expect(await kubectl(stack, ['get', 'service', 'web-lb', '--ignore-not-found'])).toBe('');
+    expect(await kubectl(stack, ['get', 'events', '--field-selector', 'involvedObject.name=web-lb'])).toMatch(/Normal\s+DeletedLoadBalancer\s+service\/web-lb\s+Deleted load balancer/);
+    await waitFor(
+      'host-ports unmaps web-lb',
+      async () => (await compose(stack, ['logs', '--no-color', 'host-ports'])).includes(`unmapped service=default/web-lb host=127.0.0.1:${hostPort}`) || undefined,
+      { timeoutMs: 30_000, everyMs: 500 },
+    );
   });
 
   // ------------------------------------------------------------------ 7

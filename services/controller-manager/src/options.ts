@@ -53,6 +53,8 @@ export function controllerManagerFlags() {
       'The period for which autoscaler will look backwards and not scale down below any recommendation it made during that period.',
     )
     .float('horizontal-pod-autoscaler-tolerance', 0.1, 'The minimum change (from 1.0) in the desired-to-actual metrics ratio for the horizontal pod autoscaler to consider scaling.')
+    .string('load-balancer-cidr', '10.250.0.0/24', "The range the service-lb-controller (kubelab's cloud-provider-kind) takes LoadBalancer ingress addresses from; empty disables it")
+    .int('concurrent-service-syncs', 1, 'The number of services that are allowed to sync concurrently')
     .int(
       'concurrent-horizontal-pod-autoscaler-syncs',
       5,
@@ -104,6 +106,9 @@ export interface ControllerManagerConfig {
   hpaDownscaleStabilizationMs: number;
   hpaTolerance: number;
   concurrentHpaSyncs: number;
+  /** `--load-balancer-cidr` (kubelab's, in a cloud provider's place): LoadBalancer ingress addresses ('' : the service-lb-controller does not run). */
+  loadBalancerCidr: string;
+  concurrentServiceSyncs: number;
 }
 
 export function defaultConfig(): ControllerManagerConfig {
@@ -147,5 +152,7 @@ export function configFromFlags(v: ControllerManagerFlagValues): ControllerManag
     hpaDownscaleStabilizationMs: v['horizontal-pod-autoscaler-downscale-stabilization'],
     hpaTolerance: v['horizontal-pod-autoscaler-tolerance'],
     concurrentHpaSyncs: v['concurrent-horizontal-pod-autoscaler-syncs'],
+    loadBalancerCidr: v['load-balancer-cidr'],
+    concurrentServiceSyncs: v['concurrent-service-syncs'],
   };
 }

@@ -9,6 +9,7 @@ import { createLogger, newMetricsRegistry, serveHealth, type HealthServer, type 
 import { grpcClientInterceptors, type Tracing } from '@kubelab/tracing';
 import { defaultKubeProxyConfiguration, type KubeProxyConfiguration, type ProxyMode } from './config.js';
 import { ProxyHealth } from './health.js';
+import { ServiceHealthServer } from './service-health.js';
 import { newProxyMetrics } from './metrics.js';
 import { publishConfigMap } from './publish-config.js';
 import { execRunner } from './proxy/exec.js';
@@ -93,6 +94,8 @@ export async function startKubeProxy(opts: KubeProxyOptions): Promise<KubeProxyH
   const metrics = newProxyMetrics(registry);
   // Unhealthy once a queued change waited two sync periods (upstream healthTimeout).
   const health = new ProxyHealth(2 * timing.syncPeriodMs);
+  // Render-only (the local runner's nodes share the host's namespace) opens no health check ports: no rules stand behind them.
+  const serviceHealth = opts.apply === 'never' ? undefined : new ServiceHealthServer({ host: '0.0.0.0', proxyHealthy: () => health.isHealthy().healthy, logger });
   const proxier = new Proxier({
     mode,
     config: defaultProxyConfig({
@@ -112,6 +115,7 @@ export async function startKubeProxy(opts: KubeProxyOptions): Promise<KubeProxyH
     logger,
     metrics,
     health,
+    ...(serviceHealth ? { serviceHealth } : {}),
     ...(opts.clock ? { clock: opts.clock } : {}),
   });
   logger.info('Using proxy mode', { mode, minSyncPeriod: `${timing.minSyncPeriodMs}ms`, syncPeriod: `${timing.syncPeriodMs}ms` });
@@ -128,7 +132,7 @@ export async function startKubeProxy(opts: KubeProxyOptions): Promise<KubeProxyH
     };
   const servers: HealthServer[] = [];
   const stopAll = async () => {
-    await Promise.all(servers.map((s) => s.close()));
+    await Promise.all([...servers.map((s) => s.close()), serviceHealth?.close()]);
   };
   try {
     servers.push(

@@ -825,6 +825,10 @@ export function validateService(svc: Service): FieldError[] {
   } else if (spec.externalTrafficPolicy && spec.externalTrafficPolicy !== 'Cluster' && spec.externalTrafficPolicy !== 'Local') {
     errs.push(notSupported('spec.externalTrafficPolicy', spec.externalTrafficPolicy, ['Cluster', 'Local']));
   }
+  // validateServiceExternalTrafficPolicy: the health check port belongs to LoadBalancers with Local policy only.
+  if (spec.healthCheckNodePort && !(spec.type === 'LoadBalancer' && spec.externalTrafficPolicy === 'Local')) {
+    errs.push(invalid('spec.healthCheckNodePort', spec.healthCheckNodePort, "may only be set when `type` is 'LoadBalancer' and `externalTrafficPolicy` is 'Local'"));
+  }
   return errs;
 }
 

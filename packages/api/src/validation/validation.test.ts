@@ -304,6 +304,11 @@ describe('service', () => {
     ],
     ['nodePort on ClusterIP', (s) => (s.spec!.ports![0]!.nodePort = 30080), ["spec.ports[0].nodePort: Forbidden: may not be used when `type` is 'ClusterIP'"]],
     ['bad type', (s) => (s.spec!.type = 'Magic' as 'ClusterIP'), ['spec.type: Unsupported value: "Magic": supported values: "ClusterIP", "ExternalName", "LoadBalancer", "NodePort"']],
+    [
+      'healthCheckNodePort without Local policy',
+      (s) => Object.assign(s.spec!, { type: 'LoadBalancer', externalTrafficPolicy: 'Cluster', healthCheckNodePort: 31000 }),
+      ["spec.healthCheckNodePort: Invalid value: 31000: may only be set when `type` is 'LoadBalancer' and `externalTrafficPolicy` is 'Local'"],
+    ],
     ['bad cluster IP', (s) => (s.spec!.clusterIP = '10.96.0.300'), ['spec.clusterIPs[0]: Invalid value: "10.96.0.300": must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)']],
   ])('%s', (_name, mut, want) => {
     expect(messages(service(mut))).toEqual(want);

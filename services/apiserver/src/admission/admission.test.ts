@@ -217,3 +217,65 @@ describe('ServiceIPAllocation', () => {
     expect(() => alloc.admit(attrs('dup', '10.96.0.60'))).toThrow('failed to allocate IP 10.96.0.60: provided IP is already allocated');
   });
 });
+
+describe('ServiceIPAllocation: node ports of LoadBalancers', () => {
+  const services = lookupResource('', 'v1', 'services')!;
+  type Spec = { type?: string; externalTrafficPolicy?: string; healthCheckNodePort?: number; allocateLoadBalancerNodePorts?: boolean; ports?: { port: number; nodePort?: number }[] };
+  const svc = (spec: Spec) => ({ apiVersion: 'v1', kind: 'Service', metadata: { name: 'lb', namespace: 'default' }, spec: { clusterIP: '10.96.0.9', ...spec } }) as KubeObject & { spec: Spec };
+  const attrs = (object: KubeObject, oldObject?: KubeObject): AdmissionAttributes => ({
+    operation: oldObject ? 'UPDATE' : 'CREATE',
+    info: services,
+    namespace: 'default',
+    name: 'lb',
+    object,
+    oldObject,
+    ctx: {},
+    dryRun: false,
+    onRollback: () => {},
+    onCommit: () => {},
+  });
+  const allocator = (stored: KubeObject[] = []) =>
+    new ServiceAllocator({
+      serviceRange: parseCidr('10.96.0.0/12'),
+      nodePortRange: { base: 30000, size: 2768, text: '30000-32767' },
+      services: () => stored,
+      waitForRev: () => Promise.resolve(),
+      ownWritesApplied: () => undefined,
+    });
+
+  it('a LoadBalancer with externalTrafficPolicy Local gets a healthCheckNodePort from the node port range, distinct from its node ports', () => {
+    const s = svc({ type: 'LoadBalancer', externalTrafficPolicy: 'Local', ports: [{ port: 80 }] });
+    allocator([svc({ type: 'NodePort', ports: [{ port: 80, nodePort: 30000 }] })]).admit(attrs(s));
+    const hc = s.spec.healthCheckNodePort!;
+    expect(hc).toBeGreaterThanOrEqual(30000);
+    expect(hc).toBeLessThan(32768);
+    expect([30000, s.spec.ports![0]!.nodePort]).not.toContain(hc);
+  });
+
+  it('Cluster policy gets no health check port; a requested one that is taken is refused with upstream text', () => {
+    const cluster = svc({ type: 'LoadBalancer', externalTrafficPolicy: 'Cluster', ports: [{ port: 80 }] });
+    allocator().admit(attrs(cluster));
+    expect(cluster.spec.healthCheckNodePort).toBeUndefined();
+    const taken = svc({ type: 'LoadBalancer', externalTrafficPolicy: 'Local', healthCheckNodePort: 31000, ports: [{ port: 80 }] });
+    expect(() => allocator([svc({ type: 'NodePort', ports: [{ port: 80, nodePort: 31000 }] })]).admit(attrs(taken))).toThrow(
+      'spec.healthCheckNodePort: Invalid value: 31000: provided port is already allocated',
+    );
+  });
+
+  it('an update keeps the health check port, and switching to Cluster policy releases it', () => {
+    const old = svc({ type: 'LoadBalancer', externalTrafficPolicy: 'Local', healthCheckNodePort: 31500, ports: [{ port: 80, nodePort: 30100 }] });
+    const keep = svc({ type: 'LoadBalancer', externalTrafficPolicy: 'Local', ports: [{ port: 80 }] });
+    allocator([old]).admit(attrs(keep, old));
+    expect(keep.spec.healthCheckNodePort).toBe(31500);
+    expect(keep.spec.ports![0]!.nodePort).toBe(30100);
+    const cluster = svc({ type: 'LoadBalancer', externalTrafficPolicy: 'Cluster', healthCheckNodePort: 31500, ports: [{ port: 80, nodePort: 30100 }] });
+    allocator([old]).admit(attrs(cluster, old));
+    expect(cluster.spec.healthCheckNodePort).toBeUndefined();
+  });
+
+  it('allocateLoadBalancerNodePorts false allocates no node port but keeps one the user asked for', () => {
+    const s = svc({ type: 'LoadBalancer', allocateLoadBalancerNodePorts: false, ports: [{ port: 80 }, { port: 443, nodePort: 30443 }] });
+    allocator().admit(attrs(s));
+    expect(s.spec.ports).toEqual([{ port: 80 }, { port: 443, nodePort: 30443 }]);
+  });
+});

@@ -22,6 +22,9 @@ interface ServiceSpec {
   ipFamilies?: string[];
   ipFamilyPolicy?: string;
   ports?: ServicePort[];
+  externalTrafficPolicy?: string;
+  healthCheckNodePort?: number;
+  allocateLoadBalancerNodePorts?: boolean;
 }
 
 type Service = KubeObject & { spec?: ServiceSpec };
@@ -38,6 +41,10 @@ export interface ServiceAllocatorDeps {
 }
 
 const needsNodePorts = (t: string | undefined) => t === 'NodePort' || t === 'LoadBalancer';
+/** Only a LoadBalancer with externalTrafficPolicy Local gets a health check port (apiservice.NeedsHealthCheck). */
+const needsHealthCheck = (spec: ServiceSpec | undefined) => spec?.type === 'LoadBalancer' && spec.externalTrafficPolicy === 'Local';
+/** A LoadBalancer with allocateLoadBalancerNodePorts false keeps only the node ports its user asked for. */
+const allocatesNodePorts = (spec: ServiceSpec) => spec.type === 'NodePort' || (spec.type === 'LoadBalancer' && spec.allocateLoadBalancerNodePorts !== false);
 
 export class ServiceAllocator implements AdmissionPlugin {
   readonly name = 'ServiceIPAllocation';
@@ -54,7 +61,12 @@ export class ServiceAllocator implements AdmissionPlugin {
 
   private usedPorts(): Set<number> {
     const s = new Set(this.pendingPorts);
-    for (const svc of this.deps.services()) for (const p of (svc as Service).spec?.ports ?? []) if (p.nodePort) s.add(p.nodePort);
+    for (const svc of this.deps.services()) {
+      const spec = (svc as Service).spec;
+      for (const p of spec?.ports ?? []) if (p.nodePort) s.add(p.nodePort);
+      // Health check ports come from the same node port range (upstream's one allocator).
+      if (spec?.healthCheckNodePort) s.add(spec.healthCheckNodePort);
+    }
     return s;
   }
 
@@ -94,39 +106,59 @@ export class ServiceAllocator implements AdmissionPlugin {
           if (match?.nodePort) p.nodePort = match.nodePort;
         }
       }
+      if (needsHealthCheck(spec) && needsHealthCheck(old.spec) && !spec.healthCheckNodePort && old.spec.healthCheckNodePort) {
+        spec.healthCheckNodePort = old.spec.healthCheckNodePort;
+      }
     } else if (spec.type !== 'ExternalName') {
       this.allocateIp(spec, errs, reservedIps);
     }
 
-    if (needsNodePorts(spec.type)) {
-      const oldPorts = new Set((old?.spec?.ports ?? []).map((p) => p.nodePort).filter((p): p is number => !!p));
-      const used = this.usedPorts();
-      (spec.ports ?? []).forEach((p, i) => {
-        const field = `spec.ports[${i}].nodePort`;
-        const r = this.deps.nodePortRange;
-        if (p.nodePort) {
-          if (oldPorts.has(p.nodePort)) return;
-          if (p.nodePort < r.base || p.nodePort >= r.base + r.size) {
-            errs.push({ type: 'FieldValueInvalid', field, badValue: p.nodePort, detail: `provided port is not in the valid range. The range of valid ports is ${r.text}` });
-          } else if (used.has(p.nodePort)) {
-            errs.push({ type: 'FieldValueInvalid', field, badValue: p.nodePort, detail: 'provided port is already allocated' });
-          } else {
-            used.add(p.nodePort);
-            this.pendingPorts.add(p.nodePort);
-            reservedPorts.push(p.nodePort);
-          }
-          return;
+    // A Service that no longer needs a health check port gives it back (upstream's dropTypeDependentFields).
+    if (!needsHealthCheck(spec) && needsHealthCheck(old?.spec) && spec.healthCheckNodePort === old?.spec?.healthCheckNodePort) delete spec.healthCheckNodePort;
+
+    const oldPorts = new Set((old?.spec?.ports ?? []).map((p) => p.nodePort).filter((p): p is number => !!p));
+    if (old?.spec?.healthCheckNodePort) oldPorts.add(old.spec.healthCheckNodePort);
+    const used = needsNodePorts(spec.type) || needsHealthCheck(spec) ? this.usedPorts() : new Set<number>();
+    const r = this.deps.nodePortRange;
+    /** Reserves a requested port, or picks a free one when `requested` is 0; undefined after an error. */
+    const take = (requested: number | undefined, field: string): number | undefined => {
+      if (requested) {
+        if (oldPorts.has(requested)) return requested;
+        if (requested < r.base || requested >= r.base + r.size) {
+          errs.push({ type: 'FieldValueInvalid', field, badValue: requested, detail: `provided port is not in the valid range. The range of valid ports is ${r.text}` });
+          return undefined;
         }
+        if (used.has(requested)) {
+          errs.push({ type: 'FieldValueInvalid', field, badValue: requested, detail: 'provided port is already allocated' });
+          return undefined;
+        }
+      }
+      let port = requested;
+      if (!port) {
         const off = pickFreeOffset({ base: r.base, bits: 0, size: r.size + 2, text: r.text }, (o) => used.has(r.base + o - 1));
         if (off === undefined) {
           release();
           throw internalError(new Error('failed to allocate a nodePort: range is full'));
         }
-        p.nodePort = r.base + off - 1;
-        used.add(p.nodePort);
-        this.pendingPorts.add(p.nodePort);
-        reservedPorts.push(p.nodePort);
+        port = r.base + off - 1;
+      }
+      used.add(port);
+      this.pendingPorts.add(port);
+      reservedPorts.push(port);
+      return port;
+    };
+
+    if (needsNodePorts(spec.type)) {
+      (spec.ports ?? []).forEach((p, i) => {
+        // allocateLoadBalancerNodePorts: false leaves unset node ports unset (upstream's allocNodePorts).
+        if (!p.nodePort && !allocatesNodePorts(spec)) return;
+        const port = take(p.nodePort, `spec.ports[${i}].nodePort`);
+        if (port !== undefined) p.nodePort = port;
       });
+    }
+    if (needsHealthCheck(spec)) {
+      const port = take(spec.healthCheckNodePort, 'spec.healthCheckNodePort');
+      if (port !== undefined) spec.healthCheckNodePort = port;
     }
 
     if (errs.length > 0) {

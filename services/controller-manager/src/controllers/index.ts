@@ -32,6 +32,7 @@ import { LocalPathProvisioner } from './volume/local-path/local-path-provisioner
 import { PvcProtectionController } from './volume/protection/pvc-protection-controller.js';
 import { PvProtectionController } from './volume/protection/pv-protection-controller.js';
 import { ResourceQuotaController } from './resourcequota/resource-quota-controller.js';
+import { ServiceLbController } from './service-lb/service-lb-controller.js';
 
 const readRootCA = (file: string) => (file ? readFileSync(file, 'utf8') : '');
 
@@ -179,6 +180,15 @@ export function defaultRegistry(): ControllerRegistry {
       serviceAccount: 'pv-protection-controller',
       workers: () => 1,
       create: (ctx) => new PvProtectionController(ctx),
+    })
+    // cloud-controller-manager's, run here with kind's cloud-provider-kind as the cloud (docs/architecture.md).
+    .register({
+      name: 'service-lb-controller',
+      aliases: ['service'],
+      serviceAccount: 'service-controller',
+      workers: (c) => c.concurrentServiceSyncs,
+      enabled: (c) => c.loadBalancerCidr !== '',
+      create: (ctx) => new ServiceLbController(ctx),
     });
   return registerAutoscalingControllers(registerBatchControllers(r));
 }

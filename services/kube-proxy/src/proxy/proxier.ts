@@ -15,6 +15,7 @@ import { backendFor } from './backends.js';
 import { EndpointsChangeTracker, ServiceChangeTracker, takeSnapshot } from './changetracker.js';
 import type { CommandRunner } from './exec.js';
 import type { ProxyConfig } from './types.js';
+import { healthCheckNodePorts, localReadyEndpoints } from '../service-health.js';
 
 export interface ProxierOptions {
   mode: ProxyMode;
@@ -31,6 +32,8 @@ export interface ProxierOptions {
   clock?: RunnerClock;
   /** The backend to use (tests); a new one for `mode` by default. */
   backend?: Backend;
+  /** Told after each successful sync which health check ports and local endpoints there are (upstream serviceHealthServer). */
+  serviceHealth?: { syncServices(ports: Map<string, number>): void; syncEndpoints(counts: Map<string, number>): void };
 }
 
 export interface RulesView {
@@ -201,6 +204,10 @@ export class Proxier {
     metrics.rules.set({ mode }, rendered.ruleCount);
     metrics.syncProxyRulesLastTimestamp.set(now / 1000);
     this.opts.health.updated();
+    if (this.opts.serviceHealth) {
+      this.opts.serviceHealth.syncServices(healthCheckNodePorts(snap));
+      this.opts.serviceHealth.syncEndpoints(localReadyEndpoints(snap));
+    }
     if (full) {
       this.needFullSync = false;
       this.lastFullSync = now0;

@@ -29,7 +29,11 @@ export function servicePorts(svc: Service): Map<string, ServicePortInfo> {
   if (!clusterIP || clusterIP === 'None' || !isIPv4(clusterIP)) return out;
   const affinity = spec.sessionAffinity === 'ClientIP' ? 'ClientIP' : 'None';
   const timeout = spec.sessionAffinityConfig?.clientIP?.timeoutSeconds;
-  const lbIPs = (svc.status?.loadBalancer?.ingress ?? []).map((i) => i.ip).filter(isIPv4);
+  // ipMode Proxy: the load balancer proxies to the nodes itself, so the node must not capture its IP (upstream skips it).
+  const lbIPs = (svc.status?.loadBalancer?.ingress ?? [])
+    .filter((i) => i.ipMode !== 'Proxy')
+    .map((i) => i.ip)
+    .filter(isIPv4);
   const externalIPs = (spec.externalIPs ?? []).filter(isIPv4);
   // externalTrafficPolicy only means something for externally reachable services (apiservice.ExternalPolicyLocal).
   const reachable = spec.type === 'NodePort' || spec.type === 'LoadBalancer' || externalIPs.length > 0;

@@ -391,6 +391,13 @@ function controllerRoles(): ClusterRole[] {
     ]),
     c('root-ca-cert-publisher', [rule(['create', 'update'], [core], ['configmaps']), eventsRule()]),
     c('service-account-controller', [rule(['create'], [core], ['serviceaccounts']), eventsRule()]),
+    c('service-controller', [
+      rule(READ, [core], ['services']),
+      rule(['patch', 'update'], [core], ['services']),
+      rule(['patch', 'update'], [core], ['services/status']),
+      rule(['list', 'watch'], [core], ['nodes']),
+      eventsRule(),
+    ]),
     c('statefulset-controller', [
       rule(['list', 'watch'], [core], ['pods']),
       rule(READ, [apps], ['statefulsets']),
