@@ -1,7 +1,7 @@
 // kube-controller-manager's flags with upstream names and defaults, and the
 // config the controllers read (durations in milliseconds).
 
-import { FlagSet, withApiserverFlags, withLeaderElectionFlags, withSecureServingFlags } from '@kubelab/component-base';
+import { FlagError, FlagSet, withApiserverFlags, withLeaderElectionFlags, withSecureServingFlags } from '@kubelab/component-base';
 import { addTracingFlags } from '@kubelab/tracing';
 
 export function controllerManagerFlags() {
@@ -57,6 +57,11 @@ export function controllerManagerFlags() {
       'concurrent-horizontal-pod-autoscaler-syncs',
       5,
       'The number of horizontal pod autoscaler objects that are allowed to sync concurrently. Larger number = more responsive horizontal pod autoscaler objects processing, but more CPU (and network) load.',
+    )
+    .float(
+      'time-scale',
+      1,
+      "kubelab: CronJob schedules (and their startingDeadlineSeconds) run this many times faster than wall time, counted from each cron job's creation, to match the kubelet's and containerd's --time-scale.",
     );
 }
 
@@ -104,6 +109,8 @@ export interface ControllerManagerConfig {
   hpaDownscaleStabilizationMs: number;
   hpaTolerance: number;
   concurrentHpaSyncs: number;
+  /** kubelab --time-scale: schedule time runs this many times faster than wall time (cronjob/schedule.ts). */
+  timeScale: number;
 }
 
 export function defaultConfig(): ControllerManagerConfig {
@@ -147,5 +154,12 @@ export function configFromFlags(v: ControllerManagerFlagValues): ControllerManag
     hpaDownscaleStabilizationMs: v['horizontal-pod-autoscaler-downscale-stabilization'],
     hpaTolerance: v['horizontal-pod-autoscaler-tolerance'],
     concurrentHpaSyncs: v['concurrent-horizontal-pod-autoscaler-syncs'],
+    timeScale: timeScaleFrom(v['time-scale']),
   };
+}
+
+/** --time-scale must be a positive number (the kubelet's and containerd's rule). */
+export function timeScaleFrom(n: number): number {
+  if (!(n > 0) || !Number.isFinite(n)) throw new FlagError(`invalid argument "${n}" for "--time-scale" flag: must be a positive number`);
+  return n;
 }
