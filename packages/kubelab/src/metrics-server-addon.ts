@@ -11,7 +11,7 @@
 // control-plane node's network namespace, so its pod goes there (node
 // selector and the control-plane toleration) and its address is that node's.
 
-import type { APIService, ClusterRole, ClusterRoleBinding, Deployment, KubeObject, RoleBinding, Service, ServiceAccount } from '@kubelab/api';
+import type { APIService, ClusterRole, ClusterRoleBinding, Container, Deployment, KubeObject, PodSpec, RoleBinding, Service, ServiceAccount } from '@kubelab/api';
 import type { Clientset } from '@kubelab/client';
 import type { Runner } from './control-plane-node.js';
 import { createUnlessPresent } from './create-once.js';
@@ -48,7 +48,7 @@ export interface MetricsServerObjects {
 export const METRICS_SERVER_COMPOSE_SERVICE = 'metrics-server';
 
 /** Where the stand-in pod goes and what it says about the real process: anywhere in the local runner (loopback), control-plane in compose. */
-function placement(runner: Runner) {
+function placement(runner: Runner): { env: NonNullable<Container['env']>[number]; pod: Pick<PodSpec, 'nodeSelector' | 'tolerations'> } {
   if (runner === 'local') return { env: { name: 'KUBELAB_COMPONENT_PROCESS', value: METRICS_SERVER_NAME }, pod: { nodeSelector: { 'kubernetes.io/os': 'linux' } } };
   return {
     env: { name: 'KUBELAB_COMPONENT_SERVICE', value: METRICS_SERVER_COMPOSE_SERVICE },
