@@ -189,6 +189,39 @@ describe('JobController sync', () => {
     await env.stop();
   });
 
+  it('adopts an orphan its selector matches (controller ref and tracking finalizer), leaves pods of other controllers and non-matching orphans alone', async () => {
+    const orphan = pod('hello-orphan', 'Running', { finalizer: false });
+    delete orphan.metadata.ownerReferences;
+    const foreign = pod('other', 'Running');
+    foreign.metadata.ownerReferences = [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'rs', uid: 'rs-uid', controller: true }];
+    const stranger = pod('stranger', 'Running', { finalizer: false });
+    delete stranger.metadata.ownerReferences;
+    stranger.metadata.labels = { app: 'x' };
+    const { env, c } = await setup(job({}, { startTime: T0 }), [orphan, foreign, stranger]);
+    await c.sync('default/hello');
+    // The live re-read of the job (canAdopt), the adoption; the adopted pod is the one active pod: none created.
+    expect(env.fake.actionLines()).toEqual(['get jobs default/hello', 'patch pods default/hello-orphan', 'update jobs/status default/hello']);
+    const adopted = env.fake.peek<Pod>(GVR.pods, 'default', 'hello-orphan')!;
+    expect(adopted.metadata.ownerReferences).toEqual([{ apiVersion: 'batch/v1', kind: 'Job', name: 'hello', uid: 'job-uid', controller: true, blockOwnerDeletion: true }]);
+    expect(adopted.metadata.finalizers).toEqual([FINALIZER]);
+    expect(env.fake.peek<Pod>(GVR.pods, 'default', 'other')!.metadata.ownerReferences?.[0]?.kind).toBe('ReplicaSet');
+    expect(env.fake.peek<Pod>(GVR.pods, 'default', 'stranger')!.metadata.ownerReferences).toBeUndefined();
+    expect(env.fake.peek<Job>(GVR.jobs, 'default', 'hello')!.status).toMatchObject({ active: 1 });
+    await env.stop();
+  });
+
+  it('a job being deleted adopts nothing', async () => {
+    const orphan = pod('hello-orphan', 'Running', { finalizer: false });
+    delete orphan.metadata.ownerReferences;
+    const j = job({}, { startTime: T0 });
+    j.metadata.deletionTimestamp = T0;
+    const { env, c } = await setup(j, [orphan]);
+    await c.sync('default/hello');
+    expect(env.fake.actionLines().filter((l) => l.startsWith('patch pods'))).toEqual([]);
+    expect(env.fake.peek<Pod>(GVR.pods, 'default', 'hello-orphan')!.metadata.ownerReferences).toBeUndefined();
+    await env.stop();
+  });
+
   it('a succeeded pod is recorded, loses its finalizer, is counted, and the job completes', async () => {
     const { env, c } = await setup(job({}, { startTime: T0, active: 1 }), [pod('hello-a', 'Succeeded', { finishedAt: T0 })]);
     await env.clock.advance(9_000);
