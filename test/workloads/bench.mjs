@@ -72,7 +72,10 @@ const json = async (args) => JSON.parse(await must([...args, '-o', 'json']));
 
 async function startCluster() {
   const dir = mkdtempSync(join(tmpdir(), 'kubelab-bench-workloads-'));
-  const runner = spawn(process.execPath, [RUNNER, 'up', '--nodes', '2', '--state-dir', dir, '--port-offset', String(OFFSET)], { stdio: ['ignore', 'pipe', 'pipe'] });
+  // Leader election as upstream, with a longer lease: on a loaded 2-core machine a 10 s renew deadline can pass,
+  // and a controller-manager that loses its lease exits (no kubelet restarts it here), which stalls the job.
+  const args = ['up', '--nodes', '2', '--state-dir', dir, '--port-offset', String(OFFSET), '--leader-elect-lease-duration=60s', '--leader-elect-renew-deadline=50s'];
+  const runner = spawn(process.execPath, [RUNNER, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   runner.stdout.on('data', (d) => (out += d));
   runner.stderr.on('data', (d) => (out += d));
