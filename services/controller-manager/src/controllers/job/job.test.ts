@@ -2,7 +2,7 @@ import type { Job, Pod } from '@kubelab/api';
 import { GVR } from '@kubelab/client';
 import { describe, expect, it } from 'vitest';
 import { fakeEnv } from '../../testing/fakes.js';
-import { countPods, formatIndexes, indexesToCreate, matchPodFailurePolicy, parseIndexes, podTemplateFor, remainingBackoff, verdict, wantActive } from './decisions.js';
+import { countPods, formatIndexes, indexesToCreate, matchPodFailurePolicy, matchSuccessPolicy, parseIndexes, podTemplateFor, remainingBackoff, verdict, wantActive } from './decisions.js';
 import { JobController } from './job-controller.js';
 
 const T0 = '2026-01-01T00:00:00Z';
@@ -166,6 +166,29 @@ describe('job decisions', () => {
   });
 });
 
+describe('successPolicy (Indexed, completions 5)', () => {
+  const indexed = (rules: NonNullable<Job['spec']>['successPolicy']) => job({ completionMode: 'Indexed', completions: 5, parallelism: 5, successPolicy: rules });
+  it.each([
+    ['succeededIndexes all done', [{ succeededIndexes: '0,2' }], [0, 2], 'Matched rules at index 0'],
+    ['succeededIndexes one missing', [{ succeededIndexes: '0-2' }], [0, 2], undefined],
+    ['succeededIndexes with succeededCount', [{ succeededIndexes: '0-3', succeededCount: 2 }], [1, 3], 'Matched rules at index 0'],
+    ['succeededCount alone', [{ succeededCount: 3 }], [0, 1, 4], 'Matched rules at index 0'],
+    ['the second rule matches', [{ succeededIndexes: '4' }, { succeededCount: 1 }], [0], 'Matched rules at index 1'],
+    ['indexes beyond completions do not count', [{ succeededIndexes: '7' }], [0, 1], undefined],
+    ['nothing succeeded yet', [{ succeededCount: 0 }], [], undefined],
+  ])('%s', (_n, rules, done, want) => {
+    expect(matchSuccessPolicy(indexed({ rules }), new Set(done))).toBe(want);
+  });
+
+  it('a met policy is the verdict before all completions, with reason SuccessPolicy', () => {
+    expect(verdict({ job: indexed({ rules: [{ succeededIndexes: '0' }] }), succeeded: 1, failed: 0, active: 4, completedIndexes: new Set([0]), now: NOW })).toEqual({
+      type: 'Complete',
+      reason: 'SuccessPolicy',
+      message: 'Matched rules at index 0',
+    });
+  });
+});
+
 describe('JobController sync', () => {
   async function setup(j: Job, pods: Pod[] = []) {
     const env = fakeEnv();
@@ -283,6 +306,17 @@ describe('JobController sync', () => {
     const st = env.fake.peek<Job>(GVR.jobs, 'default', 'hello')!.status!;
     expect(st.conditions?.map((x) => [x.type, x.status, x.reason, x.message])).toEqual([['Suspended', 'True', 'JobSuspended', 'Job suspended']]);
     expect(env.recorder.events).toEqual(['Normal SuccessfulDelete Deleted pod: hello-a', 'Normal Suspended Job suspended']);
+    await env.stop();
+  });
+
+  it('successPolicy met: SuccessCriteriaMet (SuccessPolicy), the other indexes are deleted, Complete once they are gone', async () => {
+    const j = job({ completionMode: 'Indexed', completions: 3, parallelism: 3, successPolicy: { rules: [{ succeededIndexes: '0' }] } }, { startTime: T0, active: 3 });
+    const { env, c } = await setup(j, [pod('hello-0', 'Succeeded', { index: 0, finishedAt: T0 }), pod('hello-1', 'Running', { index: 1 }), pod('hello-2', 'Running', { index: 2 })]);
+    await c.sync('default/hello');
+    expect(env.fake.actionLines().filter((l) => l.startsWith('delete'))).toEqual(['delete pods default/hello-1', 'delete pods default/hello-2']);
+    const st = env.fake.peek<Job>(GVR.jobs, 'default', 'hello')!.status!;
+    expect(st.conditions?.map((x) => [x.type, x.status, x.reason, x.message])).toEqual([['SuccessCriteriaMet', 'True', 'SuccessPolicy', 'Matched rules at index 0']]);
+    expect(st).toMatchObject({ succeeded: 1, completedIndexes: '0', terminating: 2 });
     await env.stop();
   });
 
