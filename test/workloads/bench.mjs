@@ -16,7 +16,7 @@
 //                    `true`: create → Complete, pods/s.
 //
 // One JSON line each. Bounded: BENCH_COMPLETIONS (1000), BENCH_PARALLELISM
-// (50), BENCH_TIMEOUT_MS per step (900 s); BENCH_ONLY=hpa|job runs one;
+// (50), BENCH_TIMEOUT_MS per step (1,800 s); BENCH_ONLY=hpa|job runs one;
 // BENCH_PORT_OFFSET (23900) places the cluster's ports; BENCH_KUBECONFIG uses
 // a running cluster instead of starting one.
 //
@@ -33,7 +33,7 @@ const RUNNER = join(ROOT, 'packages/kubelab/dist/main.js');
 const KUBECTL = process.env.KUBECTL ?? '/usr/bin/kubectl';
 const COMPLETIONS = Number(process.env.BENCH_COMPLETIONS ?? 1000);
 const PARALLELISM = Number(process.env.BENCH_PARALLELISM ?? 50);
-const TIMEOUT_MS = Number(process.env.BENCH_TIMEOUT_MS ?? 900_000);
+const TIMEOUT_MS = Number(process.env.BENCH_TIMEOUT_MS ?? 1_800_000);
 const ONLY = process.env.BENCH_ONLY ?? '';
 const OFFSET = Number(process.env.BENCH_PORT_OFFSET ?? 23900);
 const progress = (m) => process.env.BENCH_VERBOSE && process.stderr.write(`[bench] ${new Date().toISOString()} ${m}\n`);
