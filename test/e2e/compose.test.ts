@@ -73,6 +73,7 @@ const HEALTHCHECKED = [
   'node-problem-detector-control-plane',
   'node-problem-detector-1',
   'node-problem-detector-2',
+  'metrics-server',
 ];
 // KUBELAB_E2E_PROJECT: a name of its own when two runs share one Docker engine (each one's start tears down leftovers of its name).
 const PROJECT = process.env.KUBELAB_E2E_PROJECT || 'kubelab-e2e';
@@ -395,8 +396,8 @@ describe.skipIf(!canRun).sequential('compose stack end to end', () => {
       'kube-system pods Running and ready',
       async () => {
         const items = (await kubectlJson<KubeList<Pod>>(stack, ['-n', 'kube-system', 'get', 'pods'])).items;
-        // 4 static pods, 2 DaemonSets x 3 nodes, coredns' 2 replicas.
-        return items.length === 12 && items.every((p) => p.status?.phase === 'Running' && isPodReady(p)) ? items : undefined;
+        // 4 static pods, 2 DaemonSets x 3 nodes, coredns' 2 replicas, metrics-server.
+        return items.length === 13 && items.every((p) => p.status?.phase === 'Running' && isPodReady(p)) ? items : undefined;
       },
       { timeoutMs: 120_000, everyMs: 1_000 },
     );
@@ -854,6 +855,30 @@ spec:
       async () => (await compose(stack, ['logs', '--no-color', 'host-ports'])).includes(`unmapped service=default/web-lb host=127.0.0.1:${hostPort}`) || undefined,
       { timeoutMs: 30_000, everyMs: 500 },
     );
+  });
+
+  it('metrics-server as kubeadm clusters run it: its kube-system pod on control-plane, APIService v1beta1.metrics.k8s.io Available, `kubectl top nodes` lists every node', async () => {
+    const pod = await waitFor(
+      'the metrics-server pod Running and ready',
+      async () => {
+        const items = (await kubectlJson<KubeList<Pod>>(stack, ['-n', 'kube-system', 'get', 'pods', '-l', 'k8s-app=metrics-server'])).items;
+        return items.length === 1 && items[0]!.status?.phase === 'Running' && isPodReady(items[0]!) ? items[0]! : undefined;
+      },
+      { timeoutMs: 120_000, everyMs: 2_000 },
+    );
+    expect(pod.spec?.nodeName).toBe('control-plane');
+    expect(await kubectl(stack, ['-n', 'kube-system', 'logs', pod.metadata.name as string])).toContain('metrics-server runs in a container of its own: the compose service "metrics-server"');
+    // Two scrapes of every kubelet (--metric-resolution=15s) make a rate; the APIService turns Available once the endpoint answers.
+    const top = await waitFor(
+      'kubectl top nodes with every node',
+      async () => {
+        const out = await kubectl(stack, ['top', 'nodes']).catch(() => '');
+        return ['control-plane', 'node-1', 'node-2'].every((n) => new RegExp(`^${n}\\s+\\d+m\\s+\\d+%\\s+\\d+Mi\\s+\\d+%\\s*$`, 'm').test(out)) ? out : undefined;
+      },
+      { timeoutMs: 150_000, everyMs: 5_000 },
+    );
+    expect(top).toMatch(/^NAME\s+CPU\(cores\)\s+CPU(%|\(%\))\s+MEMORY\(bytes\)\s+MEMORY(%|\(%\))\s*$/m);
+    expect(await kubectl(stack, ['get', 'apiservice', 'v1beta1.metrics.k8s.io'])).toMatch(/^v1beta1\.metrics\.k8s\.io\s+kube-system\/metrics-server\s+True\s+\S+$/m);
   });
 
   // ------------------------------------------------------------------ 7

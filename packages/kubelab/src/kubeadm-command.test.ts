@@ -30,6 +30,7 @@ describe('kubelab kubeadm init flags', () => {
         '/var/lib/kubelab/nodes/node-1/node-problem-detector.conf',
         '/var/lib/kubelab/nodes/node-2/node-problem-detector.conf',
       ],
+      metricsServerConfs: ['/etc/kubernetes/metrics-server.conf'],
       owner: { uid: 1000, gid: 1000 },
     });
   });

@@ -13,7 +13,7 @@ import { copyKubeconfig, kubeadmInitFiles, type KubeadmInitOptions } from './kub
 import { CONTROL_PLANE_USAGE, controlPlaneCommand } from './kubeadm-control-plane.js';
 
 const initFlags = new FlagSet('kubelab kubeadm init')
-  .string('dir', '/etc/kubernetes', "The control plane's /etc/kubernetes: pki/, admin.conf, super-admin.conf, controller-manager.conf, scheduler.conf, encryption-config.yaml")
+  .string('dir', '/etc/kubernetes', "The control plane's /etc/kubernetes: pki/, admin.conf, super-admin.conf, controller-manager.conf, scheduler.conf, metrics-server.conf, encryption-config.yaml")
   .stringArray(
     'nodes',
     [],
@@ -67,6 +67,8 @@ export function parseInitArgs(argv: string[], env: NodeJS.ProcessEnv = {}): Omit
     kubeProxyConfs: [...nodes, ...joinNodes].map((name) => join(nodesDir, name, 'kube-proxy.conf')),
     // Each node's Node Problem Detector (compose runs one per node) as its ServiceAccount.
     npdConfs: [...nodes, ...joinNodes].map((name) => join(nodesDir, name, 'node-problem-detector.conf')),
+    // metrics-server's ServiceAccount identity, for compose's metrics-server service (as `kubelab up` writes it).
+    metricsServerConfs: [join(values.dir, 'metrics-server.conf')],
     ...(owner ? { owner } : {}),
   };
 }

@@ -5,7 +5,7 @@
 //   [api-check]               wait for a healthy API server
 //   [mark-control-plane]      label and taint that node once its kubelet registered it
 //   [bootstrap-token]         upload the bootstrap token kubeadm-init made, and cluster-info
-//   [addons]                  kube-proxy and node-problem-detector
+//   [addons]                  kube-proxy, node-problem-detector, storage and metrics-server
 // It talks to the apiserver as kubernetes-admin (admin.conf), over gRPC as
 // every kubelab client does; the api-check asks /readyz over HTTPS as kubeadm.
 
@@ -16,8 +16,12 @@ import { uploadBootstrapToken } from './bootstrap-token.js';
 import { DEFAULT_SERVICE_CIDR, applyCorednsAddon } from './coredns-addon.js';
 import { applyDaemonSetAddons, composeStaticPods, markControlPlane, writeStaticPods } from './control-plane-node.js';
 import { getText } from './http-get.js';
+import { applyMetricsServerAddon } from './metrics-server-addon.js';
 import { applyNpdAddon } from './npd-addon.js';
 import { applyStorageAddon } from './storage-addon.js';
+
+/** metrics-server's --secure-port in compose (the control-plane node's kubelet has 10250, components.yaml's). */
+export const COMPOSE_METRICS_SERVER_PORT = 4443;
 
 const flags = new FlagSet('kubelab kubeadm control-plane')
   .string('kubeconfig', '/etc/kubernetes/admin.conf', "kubernetes-admin's kubeconfig (its server is the api-check's)")
@@ -55,7 +59,7 @@ export function parseControlPlaneArgs(argv: string[], env: NodeJS.ProcessEnv = {
 export const CONTROL_PLANE_USAGE = `  control-plane [--kubeconfig /etc/kubernetes/admin.conf] [--apiserver-grpc-address apiserver:6444]
        [--manifest-dir /etc/kubernetes/manifests] [--node-name control-plane] [--bootstrap-token-file FILE] [--timeout 4m]
           kubeadm init's phases after the files: the static pod manifests, api-check, mark-control-plane,
-          the bootstrap token's upload, the CoreDNS, kube-proxy and node-problem-detector addons (the compose stack's kubeadm)
+          the bootstrap token's upload, the CoreDNS, kube-proxy, node-problem-detector, storage and metrics-server addons (the compose stack's kubeadm)
 `;
 
 export async function controlPlaneCommand(argv: string[]): Promise<number> {
@@ -85,6 +89,8 @@ export async function controlPlaneCommand(argv: string[]): Promise<number> {
     await applyCorednsAddon(cs, { serviceCidr: DEFAULT_SERVICE_CIDR }, log);
     await applyDaemonSetAddons(cs, 'compose', log);
     await applyStorageAddon(cs, log);
+    // The compose service metrics-server listens on control-plane's :4443 (docker-compose.yml).
+    await applyMetricsServerAddon(cs, COMPOSE_METRICS_SERVER_PORT, log, 'compose');
   } finally {
     cs.close();
   }

@@ -32,4 +32,19 @@ describe("metrics-server's objects (upstream components.yaml)", () => {
     expect(o.roleBinding.roleRef.name).toBe('extension-apiserver-authentication-reader');
     expect(METRICS_SERVER_IDENTITY.commonName).toBe('system:serviceaccount:kube-system:metrics-server');
   });
+  it.each([
+    ['local', { 'kubernetes.io/os': 'linux' }, undefined, { name: 'KUBELAB_COMPONENT_PROCESS', value: 'metrics-server' }],
+    [
+      'compose',
+      { 'kubernetes.io/os': 'linux', 'node-role.kubernetes.io/control-plane': '' },
+      [{ key: 'node-role.kubernetes.io/control-plane', operator: 'Exists', effect: 'NoSchedule' }],
+      { name: 'KUBELAB_COMPONENT_SERVICE', value: 'metrics-server' },
+    ],
+  ] as const)('%s: the stand-in goes where the real process listens and names it', (runner, nodeSelector, tolerations, env) => {
+    const spec = metricsServerObjects(4443, METRICS_SERVER_ARGS, runner).deployment.spec!.template.spec!;
+    expect(spec.nodeSelector).toEqual(nodeSelector);
+    expect(spec.tolerations).toEqual(tolerations);
+    expect(spec.containers[0]!.env).toEqual([env]);
+    expect(spec.hostNetwork).toBe(true);
+  });
 });

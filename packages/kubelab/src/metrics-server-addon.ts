@@ -7,9 +7,13 @@
 // pod is a hostNetwork stand-in whose port is that process's, so the
 // Service's endpoint is the real server, which the aggregator reaches; a
 // client certificate naming the ServiceAccount stands in for its token.
+// In compose the process is the `metrics-server` service in the
+// control-plane node's network namespace, so its pod goes there (node
+// selector and the control-plane toleration) and its address is that node's.
 
-import type { APIService, ClusterRole, ClusterRoleBinding, Deployment, KubeObject, RoleBinding, Service, ServiceAccount } from '@kubelab/api';
+import type { APIService, ClusterRole, ClusterRoleBinding, Container, Deployment, KubeObject, PodSpec, RoleBinding, Service, ServiceAccount } from '@kubelab/api';
 import type { Clientset } from '@kubelab/client';
+import type { Runner } from './control-plane-node.js';
 import { createUnlessPresent } from './create-once.js';
 
 export const METRICS_SERVER_NAMESPACE = 'kube-system';
@@ -40,8 +44,24 @@ export interface MetricsServerObjects {
   apiService: APIService;
 }
 
+/** The compose service the control-plane stand-in names (docker-compose.yml). */
+export const METRICS_SERVER_COMPOSE_SERVICE = 'metrics-server';
+
+/** Where the stand-in pod goes and what it says about the real process: anywhere in the local runner (loopback), control-plane in compose. */
+function placement(runner: Runner): { env: NonNullable<Container['env']>[number]; pod: Pick<PodSpec, 'nodeSelector' | 'tolerations'> } {
+  if (runner === 'local') return { env: { name: 'KUBELAB_COMPONENT_PROCESS', value: METRICS_SERVER_NAME }, pod: { nodeSelector: { 'kubernetes.io/os': 'linux' } } };
+  return {
+    env: { name: 'KUBELAB_COMPONENT_SERVICE', value: METRICS_SERVER_COMPOSE_SERVICE },
+    pod: {
+      nodeSelector: { 'kubernetes.io/os': 'linux', 'node-role.kubernetes.io/control-plane': '' },
+      tolerations: [{ key: 'node-role.kubernetes.io/control-plane', operator: 'Exists', effect: 'NoSchedule' }],
+    },
+  };
+}
+
 /** components.yaml's objects; `port` is the server's --secure-port (the local runner's, shifted by --port-offset). */
-export function metricsServerObjects(port: number, args: readonly string[]): MetricsServerObjects {
+export function metricsServerObjects(port: number, args: readonly string[], runner: Runner = 'local'): MetricsServerObjects {
+  const where = placement(runner);
   return {
     serviceAccount: { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: METRICS_SERVER_NAME, namespace: METRICS_SERVER_NAMESPACE, labels } },
     clusterRoles: [
@@ -103,7 +123,7 @@ export function metricsServerObjects(port: number, args: readonly string[]): Met
         template: {
           metadata: { labels },
           spec: {
-            // kubelab: the pod's port is the real process's (the node's address is 127.0.0.1 in the local runner).
+            // kubelab: the pod's port is the real process's (the node's address: 127.0.0.1 locally, control-plane's in compose).
             hostNetwork: true,
             containers: [
               {
@@ -111,7 +131,7 @@ export function metricsServerObjects(port: number, args: readonly string[]): Met
                 image: METRICS_SERVER_IMAGE,
                 imagePullPolicy: 'IfNotPresent',
                 args: ['--cert-dir=/tmp', `--secure-port=${port}`, ...args],
-                env: [{ name: 'KUBELAB_COMPONENT_PROCESS', value: METRICS_SERVER_NAME }],
+                env: [where.env],
                 ports: [{ name: 'https', containerPort: port, protocol: 'TCP' }],
                 livenessProbe: { httpGet: { path: '/livez', port: 'https', scheme: 'HTTPS' }, periodSeconds: 10, failureThreshold: 3 },
                 readinessProbe: { httpGet: { path: '/readyz', port: 'https', scheme: 'HTTPS' }, initialDelaySeconds: 20, periodSeconds: 10, failureThreshold: 3 },
@@ -119,7 +139,7 @@ export function metricsServerObjects(port: number, args: readonly string[]): Met
                 securityContext: { allowPrivilegeEscalation: false, readOnlyRootFilesystem: true, runAsNonRoot: true, runAsUser: 1000, seccompProfile: { type: 'RuntimeDefault' } },
               },
             ],
-            nodeSelector: { 'kubernetes.io/os': 'linux' },
+            ...where.pod,
             priorityClassName: 'system-cluster-critical',
             serviceAccountName: METRICS_SERVER_NAME,
           },
@@ -143,8 +163,8 @@ export function metricsServerObjects(port: number, args: readonly string[]): Met
 }
 
 /** Creates what is missing (kept when present, as `kubectl apply` of components.yaml would leave it). */
-export async function applyMetricsServerAddon(cs: Clientset, port: number, log: (line: string) => void = () => {}): Promise<void> {
-  const o = metricsServerObjects(port, METRICS_SERVER_ARGS);
+export async function applyMetricsServerAddon(cs: Clientset, port: number, log: (line: string) => void = () => {}, runner: Runner = 'local'): Promise<void> {
+  const o = metricsServerObjects(port, METRICS_SERVER_ARGS, runner);
   const ns = METRICS_SERVER_NAMESPACE;
   await createUnlessPresent(() => cs.core.serviceAccounts(ns).create(o.serviceAccount));
   for (const r of o.clusterRoles) await createUnlessPresent(() => cs.rbac.clusterRoles().create(r));

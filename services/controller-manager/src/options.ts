@@ -1,7 +1,7 @@
 // kube-controller-manager's flags with upstream names and defaults, and the
 // config the controllers read (durations in milliseconds).
 
-import { FlagSet, withApiserverFlags, withLeaderElectionFlags, withSecureServingFlags } from '@kubelab/component-base';
+import { FlagError, FlagSet, withApiserverFlags, withLeaderElectionFlags, withSecureServingFlags } from '@kubelab/component-base';
 import { addTracingFlags } from '@kubelab/tracing';
 
 export function controllerManagerFlags() {
@@ -59,6 +59,11 @@ export function controllerManagerFlags() {
       'concurrent-horizontal-pod-autoscaler-syncs',
       5,
       'The number of horizontal pod autoscaler objects that are allowed to sync concurrently. Larger number = more responsive horizontal pod autoscaler objects processing, but more CPU (and network) load.',
+    )
+    .float(
+      'time-scale',
+      1,
+      "kubelab: CronJob schedules (and their startingDeadlineSeconds) run this many times faster than wall time, counted from each cron job's creation, to match the kubelet's and containerd's --time-scale.",
     );
 }
 
@@ -109,6 +114,8 @@ export interface ControllerManagerConfig {
   /** `--load-balancer-cidr` (kubelab's, in a cloud provider's place): LoadBalancer ingress addresses ('' : the service-lb-controller does not run). */
   loadBalancerCidr: string;
   concurrentServiceSyncs: number;
+  /** kubelab --time-scale: schedule time runs this many times faster than wall time (cronjob/schedule.ts). */
+  timeScale: number;
 }
 
 export function defaultConfig(): ControllerManagerConfig {
@@ -154,5 +161,12 @@ export function configFromFlags(v: ControllerManagerFlagValues): ControllerManag
     concurrentHpaSyncs: v['concurrent-horizontal-pod-autoscaler-syncs'],
     loadBalancerCidr: v['load-balancer-cidr'],
     concurrentServiceSyncs: v['concurrent-service-syncs'],
+    timeScale: timeScaleFrom(v['time-scale']),
   };
+}
+
+/** --time-scale must be a positive number (the kubelet's and containerd's rule). */
+export function timeScaleFrom(n: number): number {
+  if (!(n > 0) || !Number.isFinite(n)) throw new FlagError(`invalid argument "${n}" for "--time-scale" flag: must be a positive number`);
+  return n;
 }

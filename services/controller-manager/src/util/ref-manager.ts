@@ -14,6 +14,8 @@ export interface ClaimOptions<T extends KubeObject> {
   client(namespace: string): ResourceInterface<T>;
   /** Re-reads the owner live before adopting (upstream RecheckDeletionTimestamp); false: do not adopt. */
   canAdopt(): Promise<boolean>;
+  /** Finalizers the adoption patch adds (upstream PodControllerRefManager's finalizers: the Job's tracking finalizer). */
+  finalizers?: readonly string[];
 }
 
 /** Returns the objects the owner controls after adoption and release. */
@@ -44,9 +46,11 @@ export async function claimObjects<T extends KubeObject>(objs: readonly T[], o: 
 
 async function adopt<T extends KubeObject>(obj: T, o: ClaimOptions<T>): Promise<T | undefined> {
   const refs = [...(obj.metadata.ownerReferences ?? []).filter((r) => r.uid !== o.ownerRef.uid), o.ownerRef];
+  const have = obj.metadata.finalizers ?? [];
+  const missing = (o.finalizers ?? []).filter((f) => !have.includes(f));
   return ignoreNotFound(
     o.client(obj.metadata.namespace ?? '').patch(obj.metadata.name ?? '', 'merge', {
-      metadata: { ownerReferences: refs, uid: obj.metadata.uid, resourceVersion: obj.metadata.resourceVersion },
+      metadata: { ownerReferences: refs, ...(missing.length ? { finalizers: [...have, ...missing] } : {}), uid: obj.metadata.uid, resourceVersion: obj.metadata.resourceVersion },
     }),
   );
 }

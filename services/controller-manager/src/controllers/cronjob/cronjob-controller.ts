@@ -10,7 +10,7 @@ import { isTombstone, metaNamespaceKey, splitMetaNamespaceKey, type Lister, type
 import { errText, QueueController, queueOptions, type ControllerContext } from '../../util/controller.js';
 import { CONTROLLER_UID_INDEX, controllerIndexers } from '../../util/indexers.js';
 import { finishedConditionType, jobFromTemplate, jobRef, jobsBeyondLimit } from './decisions.js';
-import { jobNameFor, localTimeZone, mostRecentScheduleTime, parseSchedule, rfc1123z } from './schedule.js';
+import { jobNameFor, localTimeZone, mostRecentScheduleTime, parseSchedule, rfc1123z, scheduleClock } from './schedule.js';
 
 /** Upstream requeues a little after the next run so the clock is surely past it. */
 const NEXT_SCHEDULE_DELTA_MS = 100;
@@ -101,8 +101,8 @@ export class CronJobController extends QueueController {
     return adopted;
   }
 
-  /** Starts the run due now, if any; returns when to look again. */
-  private async syncSchedule(cj: CronJob, jobs: Job[], now: number): Promise<number | undefined> {
+  /** Starts the run due now, if any; returns when to look again (wall time; the schedule runs on --time-scale's clock). */
+  private async syncSchedule(cj: CronJob, jobs: Job[], wallNow: number): Promise<number | undefined> {
     const spec = cj.spec;
     if (!spec || cj.metadata.deletionTimestamp) return undefined;
     const tz = spec.timeZone ?? localTimeZone();
@@ -120,11 +120,14 @@ export class CronJobController extends QueueController {
       return undefined;
     }
     const status = cj.status!;
-    let earliest = Date.parse(status.lastScheduleTime ?? cj.metadata.creationTimestamp ?? formatTime(now));
+    const clock = scheduleClock(Date.parse(cj.metadata.creationTimestamp ?? formatTime(wallNow)), this.ctx.config.timeScale);
+    const now = clock.toSchedule(wallNow);
+    const lastScheduled = status.lastScheduleTime ? clock.toSchedule(Date.parse(status.lastScheduleTime)) : undefined;
+    let earliest = lastScheduled ?? clock.toSchedule(Date.parse(cj.metadata.creationTimestamp ?? formatTime(wallNow)));
     const sds = spec.startingDeadlineSeconds;
     if (sds !== undefined && sds !== null) earliest = Math.max(earliest, now - sds * 1000);
     const run = mostRecentScheduleTime(sched, earliest, now);
-    const requeue = run.next - now + NEXT_SCHEDULE_DELTA_MS;
+    const requeue = clock.toWall(run.next) - wallNow + NEXT_SCHEDULE_DELTA_MS;
     if (run.tooManyMissed) {
       this.recorder.eventf(cj, 'Warning', 'TooManyMissedTimes', 'too many missed start times. Set or decrease .spec.startingDeadlineSeconds or check clock skew');
     }
@@ -135,7 +138,7 @@ export class CronJobController extends QueueController {
       return requeue;
     }
     const jobName = jobNameFor(cj.metadata.name ?? '', scheduled);
-    if (status.active!.some((r) => r.name === jobName) || (status.lastScheduleTime && Date.parse(status.lastScheduleTime) === scheduled)) return requeue;
+    if (status.active!.some((r) => r.name === jobName) || (lastScheduled !== undefined && lastScheduled >= scheduled)) return requeue;
     const policy = spec.concurrencyPolicy ?? 'Allow';
     if (policy === 'Forbid' && status.active!.length > 0) {
       this.recorder.event(cj, 'Normal', 'JobAlreadyActive', 'Not starting job because prior execution is running and concurrency policy is Forbid');
@@ -170,12 +173,12 @@ export class CronJobController extends QueueController {
       // Created by an earlier sync whose status write was lost: it is this run's job.
       created = await this.ctx.clientset.batch.jobs(job.metadata.namespace).get(job.metadata.name ?? '');
       if (isJobFinished(created)) {
-        status.lastScheduleTime = formatTime(scheduled);
+        status.lastScheduleTime = formatTime(clock.stamp(scheduled));
         return requeue;
       }
     }
     if (!status.active!.some((r) => r.uid === created.metadata.uid)) status.active!.push(jobRef(created));
-    status.lastScheduleTime = formatTime(scheduled);
+    status.lastScheduleTime = formatTime(clock.stamp(scheduled));
     return requeue;
   }
 

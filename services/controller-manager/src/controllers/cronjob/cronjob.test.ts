@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { fakeEnv } from '../../testing/fakes.js';
 import { CronJobController } from './cronjob-controller.js';
 import { jobsBeyondLimit } from './decisions.js';
-import { jobNameFor, mostRecentScheduleTime, parseSchedule, rfc1123z, rfc3339InZone, type Schedule } from './schedule.js';
+import { jobNameFor, mostRecentScheduleTime, parseSchedule, rfc1123z, rfc3339InZone, scheduleClock, type Schedule } from './schedule.js';
 
 const at = (s: string) => Date.parse(s);
 const sched = (s: string, tz = 'UTC') => parseSchedule(s, tz) as Schedule;
@@ -63,6 +63,37 @@ describe('cron schedules', () => {
     expect(r.tooManyMissed).toBe(tooMany);
   });
 
+  it.each([
+    // robfig/cron's ConstantDelaySchedule: the delay after the earliest time, in whole seconds.
+    ['@every 90s', '@every 90s', '2026-01-01T00:00:30Z', '2026-01-01T00:01:59Z', undefined, '2026-01-01T00:02:00Z', false],
+    ['@every: due', '@every 90s', '2026-01-01T00:00:30Z', '2026-01-01T00:02:10Z', '2026-01-01T00:02:00Z', '2026-01-01T00:03:30Z', false],
+    ['@every: fractions of a second dropped', '@every 1m30.5s', '2026-01-01T00:00:30.700Z', '2026-01-01T00:02:00Z', '2026-01-01T00:02:00Z', '2026-01-01T00:03:30Z', false],
+    ['@every: under a second is a second', '@every 10ms', '2026-01-01T00:00:30Z', '2026-01-01T00:00:31Z', '2026-01-01T00:00:31Z', '2026-01-01T00:00:32Z', false],
+    ['@every: over 100 missed counts from the earliest', '@every 1m', '2026-01-01T00:00:30Z', '2026-01-01T03:00:45Z', '2026-01-01T03:00:30Z', '2026-01-01T03:01:30Z', true],
+  ])('%s', (_n, spec, earliest, now, want, next, tooMany) => {
+    const r = mostRecentScheduleTime(sched(spec), at(earliest), at(now));
+    expect(r.scheduled === undefined ? undefined : new Date(r.scheduled).toISOString().replace('.000', '')).toBe(want);
+    expect(new Date(r.next).toISOString().replace('.000', '')).toBe(next);
+    expect(r.tooManyMissed).toBe(tooMany);
+  });
+
+  it('a bad @every duration is the parser error', () => {
+    expect(parseSchedule('@every 5x', 'UTC')).toEqual({ error: 'failed to parse duration @every 5x: time: invalid duration "5x"' });
+  });
+
+  it.each([
+    // anchor (creation), scale, wall time → schedule time; a run's lastScheduleTime rounds up to the second.
+    [1, '2026-01-01T00:00:45Z', '2026-01-01T00:00:45Z', '2026-01-01T00:01:00Z', '2026-01-01T00:01:00Z'],
+    [10, '2026-01-01T00:00:33Z', '2026-01-01T00:01:00Z', '2026-01-01T00:02:00Z', '2026-01-01T00:00:39Z'],
+    [7, '2026-01-01T00:00:40Z', '2026-01-01T00:01:40Z', '2026-01-01T00:02:00Z', '2026-01-01T00:00:43Z'],
+  ])('--time-scale %d: wall %s is schedule time %s; the run at %s is stamped %s', (scale, wall, schedTime, run, stamped) => {
+    const c = scheduleClock(at('2026-01-01T00:00:30Z'), scale);
+    expect(new Date(c.toSchedule(at(wall))).toISOString().replace('.000', '')).toBe(schedTime);
+    expect(new Date(c.stamp(at(run))).toISOString().replace('.000', '')).toBe(stamped);
+    // The stamp maps back to the run or just after it, never before: the run is not started twice.
+    expect(c.toSchedule(c.stamp(at(run)))).toBeGreaterThanOrEqual(at(run));
+  });
+
   it('runs in the cron job time zone', () => {
     // 09:00 in Paris is 08:00 UTC in winter.
     expect(new Date(sched('0 9 * * *', 'Europe/Paris').next(at('2026-01-01T00:00:00Z'))).toISOString()).toBe('2026-01-01T08:00:00.000Z');
@@ -116,6 +147,39 @@ describe('CronJobController sync', () => {
     env.fake.clearActions();
     await c.sync('default/x');
     expect(env.fake.actionLines().filter((l) => l.startsWith('create'))).toEqual([]);
+    await env.stop();
+  });
+
+  it('--time-scale 10: schedule time runs ten times faster from the creation; runs named in schedule time, stamped in wall time', async () => {
+    const env = fakeEnv({ timeScale: 10 });
+    // Created 00:00:30; 3 s later schedule time is 00:01:00, the first run of */1.
+    await env.clock.setTime(at('2026-01-01T00:00:33Z'));
+    env.fake.seed(GVR.cronJobs, cronJob());
+    const c = new CronJobController(env.ctx);
+    await env.sync();
+    await c.sync('default/x');
+    expect(env.fake.actionLines()).toEqual(['create jobs default', 'update cronjobs/status default/x']);
+    expect(env.fake.peek<Job>(GVR.jobs, 'default', 'x-29453761')!.metadata.annotations).toEqual({ 'batch.kubernetes.io/cronjob-scheduled-timestamp': '2026-01-01T00:01:00Z' });
+    expect(env.fake.peek<CronJob>(GVR.cronJobs, 'default', 'x')!.status!.lastScheduleTime).toBe('2026-01-01T00:00:33Z');
+    await env.sync();
+    // Two wall seconds later (schedule 00:01:20): nothing due.
+    await env.clock.setTime(at('2026-01-01T00:00:35Z'));
+    env.fake.clearActions();
+    await c.sync('default/x');
+    expect(env.fake.actionLines().filter((l) => l.startsWith('create'))).toEqual([]);
+    // 6 wall seconds after the first run: the next minute of schedule time.
+    await env.clock.setTime(at('2026-01-01T00:00:39.100Z'));
+    await c.sync('default/x');
+    expect(env.fake.actionLines().filter((l) => l.startsWith('create'))).toEqual(['create jobs default']);
+    expect(env.recorder.events).toEqual(['Normal SuccessfulCreate Created job x-29453761', 'Normal SuccessfulCreate Created job x-29453762']);
+    await env.stop();
+  });
+
+  it('@every 30s: the first run 30 s after the creation', async () => {
+    const { env, c } = await setup(cronJob({ schedule: '@every 30s' }), [], '2026-01-01T00:01:05Z');
+    await c.sync('default/x');
+    expect(env.recorder.events).toEqual(['Normal SuccessfulCreate Created job x-29453761']);
+    expect(env.fake.peek<CronJob>(GVR.cronJobs, 'default', 'x')!.status!.lastScheduleTime).toBe('2026-01-01T00:01:00Z');
     await env.stop();
   });
 

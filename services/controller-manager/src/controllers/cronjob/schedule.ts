@@ -3,6 +3,7 @@
 // library; the syntax is checked by validation first (@kubelab/api cron.ts).
 
 import { descriptorExpression } from '@kubelab/api';
+import { parseDuration } from '@kubelab/component-base';
 import { CronExpressionParser } from 'cron-parser';
 
 /** Upstream stops counting missed runs past this many and warns (TooManyMissedTimes). */
@@ -14,12 +15,31 @@ export const localTimeZone = (): string => Intl.DateTimeFormat().resolvedOptions
 export interface Schedule {
   /** The first run strictly after t. */
   next(t: number): number;
-  /** The last run at or before t. */
-  latest(t: number): number;
+  /** The last run at or before t, of the runs that follow `from` (an `@every` schedule counts from there). */
+  latest(t: number, from: number): number;
 }
 
-/** A parsed schedule in a zone, or the parser's error text. `@every` is not supported here. */
+/** robfig/cron's Every: the delay in whole seconds, at least one. */
+function everySchedule(delayMs: number): Schedule {
+  const delay = Math.max(1000, delayMs - (delayMs % 1000));
+  const second = (t: number) => Math.floor(t / 1000) * 1000;
+  return {
+    // ConstantDelaySchedule.Next: the delay after t, its fraction of a second dropped.
+    next: (t) => second(t) + delay,
+    latest: (t, from) => second(from) + Math.floor((t - second(from)) / delay) * delay,
+  };
+}
+
+/** A parsed schedule in a zone, or the parser's error text (`@every <duration>` as robfig/cron's ConstantDelaySchedule). */
 export function parseSchedule(schedule: string, tz: string): Schedule | { error: string } {
+  const trimmed = schedule.trim();
+  if (trimmed.startsWith('@every ')) {
+    try {
+      return everySchedule(parseDuration(trimmed.slice('@every '.length)));
+    } catch (e) {
+      return { error: `failed to parse duration ${trimmed}: ${(e as Error).message}` };
+    }
+  }
   const expr = descriptorExpression(schedule);
   try {
     CronExpressionParser.parse(expr, { tz, currentDate: new Date(0) });
@@ -35,6 +55,29 @@ export function parseSchedule(schedule: string, tz: string): Schedule | { error:
       CronExpressionParser.parse(expr, { tz, currentDate: new Date(t + 1) })
         .prev()
         .getTime(),
+  };
+}
+
+/**
+ * kubelab --time-scale: a cron job's schedule time runs `scale` times faster
+ * than wall time from its creation (`anchor`), so an every-minute schedule at scale 10
+ * runs every 6 s. Runs are named and stamped in schedule time; the status
+ * keeps wall times (lastScheduleTime), rounded up to the second it stores.
+ * The identity at scale 1.
+ */
+export interface ScheduleClock {
+  toSchedule(wall: number): number;
+  toWall(t: number): number;
+  /** lastScheduleTime for the run at schedule time t: its wall time, rounded up to a whole second so it maps back to t or later. */
+  stamp(t: number): number;
+}
+
+export function scheduleClock(anchor: number, scale: number): ScheduleClock {
+  const toWall = (t: number) => anchor + (t - anchor) / scale;
+  return {
+    toSchedule: (wall) => anchor + (wall - anchor) * scale,
+    toWall,
+    stamp: (t) => Math.ceil(toWall(t) / 1000) * 1000,
   };
 }
 
@@ -62,9 +105,9 @@ export function mostRecentScheduleTime(s: Schedule, earliest: number, now: numbe
     missed++;
     if (missed > MAX_MISSED) {
       // Too many to walk: the latest run at or before now is the one started.
-      const nextAfterNow = s.next(now);
-      last = s.latest(now);
-      return { scheduled: last, tooManyMissed: true, next: nextAfterNow };
+      last = s.latest(now, earliest);
+      // upstream nextScheduleTimeDuration: the run after the most recent one.
+      return { scheduled: last, tooManyMissed: true, next: s.next(last) };
     }
     t = s.next(t);
   }

@@ -219,11 +219,41 @@ export function verdict({ job, podFailurePolicyMessage, succeeded, failed, activ
   if (failed > (spec.backoffLimit ?? 6)) return { type: 'Failed', reason: REASON_BACKOFF_LIMIT_EXCEEDED, message: MESSAGE_BACKOFF_LIMIT_EXCEEDED };
   if (pastActiveDeadline(job, now)) return { type: 'Failed', reason: REASON_DEADLINE_EXCEEDED, message: MESSAGE_DEADLINE_EXCEEDED };
   const completions = spec.completions;
+  if (spec.completionMode === 'Indexed') {
+    const matched = matchSuccessPolicy(job, completedIndexes ?? new Set());
+    if (matched !== undefined) return { type: 'Complete', reason: REASON_SUCCESS_POLICY, message: matched };
+  }
   let complete: boolean;
   if (spec.completionMode === 'Indexed') complete = (completedIndexes?.size ?? 0) >= (completions ?? 0);
   else if (completions === undefined || completions === null) complete = succeeded > 0 && active === 0;
   else complete = succeeded >= completions;
   return complete ? { type: 'Complete', reason: REASON_COMPLETIONS_REACHED, message: MESSAGE_COMPLETIONS_REACHED } : undefined;
+}
+
+/** upstream batch.JobReasonSuccessPolicy. */
+export const REASON_SUCCESS_POLICY = 'SuccessPolicy';
+
+/**
+ * matchSuccessPolicy (Indexed jobs): the first rule the succeeded indexes
+ * satisfy, as upstream's message; a rule with succeededIndexes wants them
+ * all, or succeededCount of them; one with succeededCount alone wants that
+ * many indexes at all.
+ */
+export function matchSuccessPolicy(job: Job, succeeded: ReadonlySet<number>): string | undefined {
+  const rules = job.spec?.successPolicy?.rules ?? [];
+  const completions = job.spec?.completions ?? 0;
+  if (succeeded.size === 0) return undefined;
+  for (const [i, rule] of rules.entries()) {
+    const count = rule.succeededCount ?? undefined;
+    if (rule.succeededIndexes !== undefined && rule.succeededIndexes !== null) {
+      const required = parseIndexes(rule.succeededIndexes, completions);
+      if (required.size === 0) continue;
+      let matched = 0;
+      for (const x of required) if (succeeded.has(x)) matched++;
+      if (count !== undefined ? matched >= count : matched === required.size) return `Matched rules at index ${i}`;
+    } else if (count !== undefined && succeeded.size >= count) return `Matched rules at index ${i}`;
+  }
+  return undefined;
 }
 
 /** pastActiveDeadline: startTime + activeDeadlineSeconds has passed. */

@@ -6,12 +6,13 @@
 // SuccessCriteriaMet/FailureTarget first and Complete/Failed once no pod
 // runs, as 1.32 does.
 
-import { controllerRef, formatTime, hasJobCondition, isJobFinished, JOB_TRACKING_FINALIZER, newControllerRef, type Job, type JobStatus, type Pod } from '@kubelab/api';
+import { controllerRef, formatTime, hasJobCondition, isJobFinished, JOB_TRACKING_FINALIZER, labelSelectorAsSelector, newControllerRef, type Job, type JobStatus, type Pod } from '@kubelab/api';
 import { isTombstone, metaNamespaceKey, splitMetaNamespaceKey, type Lister, type SharedIndexInformer } from '@kubelab/client';
 import { ignoreNotFound, QueueController, queueOptions, type ControllerContext } from '../../util/controller.js';
 import { ControllerExpectations } from '../../util/expectations.js';
 import { CONTROLLER_UID_INDEX, controllerIndexers } from '../../util/indexers.js';
 import { PodControl, podFromTemplate, slowStartBatch } from '../../util/pod-control.js';
+import { claimObjects } from '../../util/ref-manager.js';
 import {
   completionIndex,
   countPods,
@@ -85,7 +86,26 @@ export class JobController extends QueueController {
     return j?.metadata.uid === ref.uid ? j : undefined;
   }
 
+  /** Jobs whose selector matches an orphan pod (upstream getPodJobs): they may adopt it. */
+  private matchingJobs(p: Pod): Job[] {
+    return this.jobLister
+      .namespace(p.metadata.namespace ?? '')
+      .list()
+      .filter((j) => {
+        try {
+          const sel = labelSelectorAsSelector(j.spec?.selector);
+          return !sel.empty() && sel.matches(p.metadata.labels ?? {});
+        } catch {
+          return false;
+        }
+      });
+  }
+
   private podChanged(p: Pod, how: 'add' | 'update' | 'delete'): void {
+    if (!controllerRef(p)) {
+      if (how !== 'delete' && !p.metadata.deletionTimestamp) for (const j of this.matchingJobs(p)) this.enqueue(metaNamespaceKey(j));
+      return;
+    }
     const job = this.ownerOf(p);
     if (!job) {
       // Its job is gone: nobody will count it, so the finalizer must not keep it.
@@ -111,7 +131,7 @@ export class JobController extends QueueController {
     if (cached.spec?.managedBy && cached.spec.managedBy !== 'kubernetes.io/job-controller') return;
     const job = structuredClone(cached);
     const now = this.clock.now();
-    const pods = this.pods.getIndexer().byIndex(CONTROLLER_UID_INDEX, job.metadata.uid ?? '') as Pod[];
+    const pods = await this.podsForJob(job);
     const status: JobStatus = structuredClone(job.status ?? {});
     const indexed = job.spec?.completionMode === 'Indexed';
     const completions = job.spec?.completions ?? 0;
@@ -210,6 +230,36 @@ export class JobController extends QueueController {
     if (indexed) status.completedIndexes = formatIndexes(completed);
     await this.writeStatus(job, clean(status));
     for (const e of statusEvents) this.ctx.recorder('job-controller').event(job, ...e);
+  }
+
+  /**
+   * getPodsForJob: the pods it owns, plus orphans its selector matches, which
+   * it adopts with the tracking finalizer (upstream's PodControllerRefManager
+   * with JobTrackingFinalizer); owned pods that no longer match are released.
+   */
+  private async podsForJob(job: Job): Promise<Pod[]> {
+    const owned = this.pods.getIndexer().byIndex(CONTROLLER_UID_INDEX, job.metadata.uid ?? '') as Pod[];
+    let selector;
+    try {
+      selector = labelSelectorAsSelector(job.spec?.selector);
+    } catch {
+      return owned; // validation refuses such a selector; nothing to adopt with it
+    }
+    if (selector.empty()) return owned;
+    const namespace = job.metadata.namespace ?? '';
+    const orphans = (this.pods.lister().namespace(namespace).list() as Pod[]).filter((p) => !controllerRef(p) && selector.matches(p.metadata.labels ?? {}));
+    if (orphans.length === 0 && owned.every((p) => selector.matches(p.metadata.labels ?? {}))) return owned;
+    return claimObjects<Pod>([...owned, ...orphans], {
+      owner: job,
+      ownerRef: newControllerRef(job, 'batch/v1', 'Job'),
+      matches: (p) => selector.matches(p.metadata.labels ?? {}),
+      client: (ns) => this.ctx.clientset.core.pods(ns),
+      canAdopt: async () => {
+        const fresh = await this.ctx.clientset.batch.jobs(namespace).get(job.metadata.name ?? '');
+        return fresh.metadata.uid === job.metadata.uid && !fresh.metadata.deletionTimestamp;
+      },
+      finalizers: [JOB_TRACKING_FINALIZER],
+    });
   }
 
   /** Creates or deletes pods towards the wanted count (after any failure back-off). */

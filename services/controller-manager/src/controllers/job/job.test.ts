@@ -2,7 +2,7 @@ import type { Job, Pod } from '@kubelab/api';
 import { GVR } from '@kubelab/client';
 import { describe, expect, it } from 'vitest';
 import { fakeEnv } from '../../testing/fakes.js';
-import { countPods, formatIndexes, indexesToCreate, matchPodFailurePolicy, parseIndexes, podTemplateFor, remainingBackoff, verdict, wantActive } from './decisions.js';
+import { countPods, formatIndexes, indexesToCreate, matchPodFailurePolicy, matchSuccessPolicy, parseIndexes, podTemplateFor, remainingBackoff, verdict, wantActive } from './decisions.js';
 import { JobController } from './job-controller.js';
 
 const T0 = '2026-01-01T00:00:00Z';
@@ -166,6 +166,29 @@ describe('job decisions', () => {
   });
 });
 
+describe('successPolicy (Indexed, completions 5)', () => {
+  const indexed = (rules: NonNullable<Job['spec']>['successPolicy']) => job({ completionMode: 'Indexed', completions: 5, parallelism: 5, successPolicy: rules });
+  it.each([
+    ['succeededIndexes all done', [{ succeededIndexes: '0,2' }], [0, 2], 'Matched rules at index 0'],
+    ['succeededIndexes one missing', [{ succeededIndexes: '0-2' }], [0, 2], undefined],
+    ['succeededIndexes with succeededCount', [{ succeededIndexes: '0-3', succeededCount: 2 }], [1, 3], 'Matched rules at index 0'],
+    ['succeededCount alone', [{ succeededCount: 3 }], [0, 1, 4], 'Matched rules at index 0'],
+    ['the second rule matches', [{ succeededIndexes: '4' }, { succeededCount: 1 }], [0], 'Matched rules at index 1'],
+    ['indexes beyond completions do not count', [{ succeededIndexes: '7' }], [0, 1], undefined],
+    ['nothing succeeded yet', [{ succeededCount: 0 }], [], undefined],
+  ])('%s', (_n, rules, done, want) => {
+    expect(matchSuccessPolicy(indexed({ rules }), new Set(done))).toBe(want);
+  });
+
+  it('a met policy is the verdict before all completions, with reason SuccessPolicy', () => {
+    expect(verdict({ job: indexed({ rules: [{ succeededIndexes: '0' }] }), succeeded: 1, failed: 0, active: 4, completedIndexes: new Set([0]), now: NOW })).toEqual({
+      type: 'Complete',
+      reason: 'SuccessPolicy',
+      message: 'Matched rules at index 0',
+    });
+  });
+});
+
 describe('JobController sync', () => {
   async function setup(j: Job, pods: Pod[] = []) {
     const env = fakeEnv();
@@ -186,6 +209,39 @@ describe('JobController sync', () => {
     expect(created.metadata.ownerReferences).toEqual([{ apiVersion: 'batch/v1', kind: 'Job', name: 'hello', uid: 'job-uid', controller: true, blockOwnerDeletion: true }]);
     expect(env.recorder.events).toEqual([`Normal SuccessfulCreate Created pod: ${created.metadata.name}`]);
     expect(env.fake.peek<Job>(GVR.jobs, 'default', 'hello')?.status).toEqual({ startTime: T0, active: 1, ready: 0, terminating: 0, uncountedTerminatedPods: {} });
+    await env.stop();
+  });
+
+  it('adopts an orphan its selector matches (controller ref and tracking finalizer), leaves pods of other controllers and non-matching orphans alone', async () => {
+    const orphan = pod('hello-orphan', 'Running', { finalizer: false });
+    delete orphan.metadata.ownerReferences;
+    const foreign = pod('other', 'Running');
+    foreign.metadata.ownerReferences = [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'rs', uid: 'rs-uid', controller: true }];
+    const stranger = pod('stranger', 'Running', { finalizer: false });
+    delete stranger.metadata.ownerReferences;
+    stranger.metadata.labels = { app: 'x' };
+    const { env, c } = await setup(job({}, { startTime: T0 }), [orphan, foreign, stranger]);
+    await c.sync('default/hello');
+    // The live re-read of the job (canAdopt), the adoption; the adopted pod is the one active pod: none created.
+    expect(env.fake.actionLines()).toEqual(['get jobs default/hello', 'patch pods default/hello-orphan', 'update jobs/status default/hello']);
+    const adopted = env.fake.peek<Pod>(GVR.pods, 'default', 'hello-orphan')!;
+    expect(adopted.metadata.ownerReferences).toEqual([{ apiVersion: 'batch/v1', kind: 'Job', name: 'hello', uid: 'job-uid', controller: true, blockOwnerDeletion: true }]);
+    expect(adopted.metadata.finalizers).toEqual([FINALIZER]);
+    expect(env.fake.peek<Pod>(GVR.pods, 'default', 'other')!.metadata.ownerReferences?.[0]?.kind).toBe('ReplicaSet');
+    expect(env.fake.peek<Pod>(GVR.pods, 'default', 'stranger')!.metadata.ownerReferences).toBeUndefined();
+    expect(env.fake.peek<Job>(GVR.jobs, 'default', 'hello')!.status).toMatchObject({ active: 1 });
+    await env.stop();
+  });
+
+  it('a job being deleted adopts nothing', async () => {
+    const orphan = pod('hello-orphan', 'Running', { finalizer: false });
+    delete orphan.metadata.ownerReferences;
+    const j = job({}, { startTime: T0 });
+    j.metadata.deletionTimestamp = T0;
+    const { env, c } = await setup(j, [orphan]);
+    await c.sync('default/hello');
+    expect(env.fake.actionLines().filter((l) => l.startsWith('patch pods'))).toEqual([]);
+    expect(env.fake.peek<Pod>(GVR.pods, 'default', 'hello-orphan')!.metadata.ownerReferences).toBeUndefined();
     await env.stop();
   });
 
@@ -250,6 +306,17 @@ describe('JobController sync', () => {
     const st = env.fake.peek<Job>(GVR.jobs, 'default', 'hello')!.status!;
     expect(st.conditions?.map((x) => [x.type, x.status, x.reason, x.message])).toEqual([['Suspended', 'True', 'JobSuspended', 'Job suspended']]);
     expect(env.recorder.events).toEqual(['Normal SuccessfulDelete Deleted pod: hello-a', 'Normal Suspended Job suspended']);
+    await env.stop();
+  });
+
+  it('successPolicy met: SuccessCriteriaMet (SuccessPolicy), the other indexes are deleted, Complete once they are gone', async () => {
+    const j = job({ completionMode: 'Indexed', completions: 3, parallelism: 3, successPolicy: { rules: [{ succeededIndexes: '0' }] } }, { startTime: T0, active: 3 });
+    const { env, c } = await setup(j, [pod('hello-0', 'Succeeded', { index: 0, finishedAt: T0 }), pod('hello-1', 'Running', { index: 1 }), pod('hello-2', 'Running', { index: 2 })]);
+    await c.sync('default/hello');
+    expect(env.fake.actionLines().filter((l) => l.startsWith('delete'))).toEqual(['delete pods default/hello-1', 'delete pods default/hello-2']);
+    const st = env.fake.peek<Job>(GVR.jobs, 'default', 'hello')!.status!;
+    expect(st.conditions?.map((x) => [x.type, x.status, x.reason, x.message])).toEqual([['SuccessCriteriaMet', 'True', 'SuccessPolicy', 'Matched rules at index 0']]);
+    expect(st).toMatchObject({ succeeded: 1, completedIndexes: '0', terminating: 2 });
     await env.stop();
   });
 

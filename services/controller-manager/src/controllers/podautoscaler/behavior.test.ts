@@ -64,7 +64,7 @@ describe('the policies', () => {
 
 describe('rescale event texts', () => {
   it('names why the size changed', () => {
-    expect(rescaleMessage(3, rescaleReason(1, 3, 1, 5, 'cpu'))).toBe('New size: 3; reason: cpu resource utilization (percentage of request) above target');
+    expect(rescaleMessage(3, rescaleReason(1, 3, 1, 5, 'cpu resource utilization (percentage of request)'))).toBe('New size: 3; reason: cpu resource utilization (percentage of request) above target');
     expect(rescaleReason(3, 1, 1, 5, 'cpu')).toBe('All metrics below target');
     expect(rescaleReason(7, 5, 1, 5, 'cpu')).toBe('Current number of replicas above Spec.MaxReplicas');
     expect(rescaleReason(0, 1, 1, 5, 'cpu')).toBe('Current number of replicas below Spec.MinReplicas');

@@ -172,9 +172,9 @@ export function rescaleMessage(replicas: number, reason: string): string {
   return `New size: ${replicas}; reason: ${reason}`;
 }
 
-/** Why the size changed, as upstream words it for one resource metric. */
-export function rescaleReason(current: number, desired: number, minReplicas: number, maxReplicas: number, resource: string): string {
+/** Why the size changed, as upstream words it (`<metric name> above target`). */
+export function rescaleReason(current: number, desired: number, minReplicas: number, maxReplicas: number, metricName: string): string {
   if (current > maxReplicas) return 'Current number of replicas above Spec.MaxReplicas';
   if (current < minReplicas) return 'Current number of replicas below Spec.MinReplicas';
-  return desired > current ? `${resource} resource utilization (percentage of request) above target` : 'All metrics below target';
+  return desired > current ? `${metricName} above target` : 'All metrics below target';
 }

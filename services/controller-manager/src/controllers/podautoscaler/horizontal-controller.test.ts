@@ -95,6 +95,18 @@ describe('horizontal pod autoscaler sync', () => {
     await env.stop();
   });
 
+  it('an AverageValue target scales on raw usage, requests aside: status averageValue, reason "cpu resource"', async () => {
+    const h = hpa({ metrics: [{ type: 'Resource', resource: { name: 'cpu', target: { type: 'AverageValue', averageValue: '100m' } } }] });
+    // No requests at all: a Utilization target would fail; 150m per pod against 100m is 1.5x.
+    const { env, c, scales } = await setup(h, [pod('web-1', '0'), pod('web-2', '0')], 2, { 'web-1': 150, 'web-2': 150 });
+    await c.sync('default/web');
+    expect(scales.calls).toEqual(['get deployments/scale default/web', 'update deployments/scale default/web replicas=3']);
+    expect(env.recorder.events).toEqual(['Normal SuccessfulRescale New size: 3; reason: cpu resource above target']);
+    expect(stored(env).status?.currentMetrics).toEqual([{ type: 'Resource', resource: { name: 'cpu', current: { averageValue: '150m' } } }]);
+    expect(conditions(stored(env))[1]).toBe('ScalingActive=True ValidMetricFound: the HPA was able to successfully calculate a replica count from cpu resource');
+    await env.stop();
+  });
+
   it('keeps the size within the tolerance, and a second sync writes nothing', async () => {
     const { env, c, scales } = await setup(hpa(), [pod('web-1'), pod('web-2')], 2, { 'web-1': 52, 'web-2': 50 });
     await c.sync('default/web');

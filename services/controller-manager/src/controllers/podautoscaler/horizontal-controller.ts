@@ -26,7 +26,7 @@ import { QueueController, queueOptions, type ControllerContext } from '../../uti
 import { rescaleMessage, withDefaultBehavior, type ConditionUpdate, type Recommendation, type ScaleEvent } from './behavior.js';
 import type { ResourceMetricsClient, ScaleClient } from './metrics.js';
 import { decideScale } from './normalize.js';
-import { resourceReplicas } from './replica-calculator.js';
+import { rawResourceReplicas, resourceReplicas } from './replica-calculator.js';
 import { podSamples } from './samples.js';
 
 const COMPONENT = 'horizontal-pod-autoscaler';
@@ -146,7 +146,7 @@ export class HorizontalController extends QueueController {
       minReplicas,
       maxReplicas: spec.maxReplicas,
       metricReplicas,
-      resource: metricName.split(' ')[0] ?? '',
+      metricName,
       behavior: spec.behavior ? withDefaultBehavior(spec.behavior as Parameters<typeof withDefaultBehavior>[0]) : undefined,
       history: history.recommendations,
       scaleUpEvents: history.scaleUpEvents,
@@ -245,7 +245,9 @@ export class HorizontalController extends QueueController {
       return { error: `${prefix}: ${err}`, condition: { status: 'False', reason, message: `the HPA was unable to compute the replica count: ${err}` } };
     };
     const target = source.target.averageUtilization;
-    if (target === undefined) return failed('FailedGetResourceMetric', `failed to get ${source.name} usage: kubelab computes resource metrics by utilization only`);
+    const averageValue = source.target.averageValue;
+    if (target === undefined && averageValue !== undefined) return this.computeRawReplicas(source.name, averageValue, container, hpa, selector, pods, current, now, failed);
+    if (target === undefined) return failed('FailedGetResourceMetric', 'invalid resource metric source: neither an average utilization target nor an average value (usage) target was set');
     try {
       let metrics;
       try {
@@ -270,6 +272,43 @@ export class HorizontalController extends QueueController {
       return { replicas: r.replicas, status, name };
     } catch (err) {
       return failed('FailedGetResourceMetric', `failed to get ${source.name} utilization: ${(err as Error).message}`);
+    }
+  }
+
+  /** An averageValue target (upstream computeStatusForResourceMetricGeneric's AverageValue branch): status and name in raw usage. */
+  private async computeRawReplicas(
+    resource: string,
+    averageValue: string | number,
+    container: string | undefined,
+    hpa: HorizontalPodAutoscaler,
+    selector: string,
+    pods: Pod[],
+    current: number,
+    now: number,
+    failed: (reason: string, err: string) => MetricResult,
+  ): Promise<MetricResult> {
+    try {
+      let metrics;
+      try {
+        metrics = await this.deps.metrics.getResourceMetric(resource, hpa.metadata.namespace ?? '', selector, container);
+      } catch (err) {
+        throw new Error(`unable to get metrics for resource ${resource}: ${(err as Error).message}`, { cause: err });
+      }
+      const r = rawResourceReplicas({
+        currentReplicas: current,
+        targetAverage: Quantity.parse(String(averageValue)).milliValue(),
+        pods: podSamples(pods, metrics, resource, now, container),
+        metrics: new Map([...metrics].map(([k, v]) => [k, v.value])),
+        tolerance: this.ctx.config.hpaTolerance,
+      });
+      const currentValue = { averageValue: Quantity.fromMilli(r.average).toString() };
+      const status: MetricStatus =
+        container !== undefined
+          ? { type: 'ContainerResource', containerResource: { name: resource, container, current: currentValue } }
+          : { type: 'Resource', resource: { name: resource, current: currentValue } };
+      return { replicas: r.replicas, status, name: `${resource}${container !== undefined ? ' container' : ''} resource` };
+    } catch (err) {
+      return failed('FailedGetResourceMetric', `failed to get ${resource} usage: ${(err as Error).message}`);
     }
   }
 

@@ -3,7 +3,18 @@ import { withDefaultBehavior } from './behavior.js';
 import { decideScale, limitWithoutBehavior, stabilizeWithoutBehavior, type DecideInput } from './normalize.js';
 
 const T = 10_000_000;
-const base: DecideInput = { now: T, current: 1, minReplicas: 1, maxReplicas: 5, metricReplicas: 1, resource: 'cpu', behavior: undefined, history: [], scaleUpEvents: [], scaleDownEvents: [] };
+const base: DecideInput = {
+  now: T,
+  current: 1,
+  minReplicas: 1,
+  maxReplicas: 5,
+  metricReplicas: 1,
+  metricName: 'cpu resource utilization (percentage of request)',
+  behavior: undefined,
+  history: [],
+  scaleUpEvents: [],
+  scaleDownEvents: [],
+};
 
 describe('decideScale (reconcileAutoscaler)', () => {
   it.each([

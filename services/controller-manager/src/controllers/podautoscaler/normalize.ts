@@ -45,8 +45,8 @@ export interface DecideInput {
   maxReplicas: number;
   /** The metrics' recommendation; undefined when it could not be computed (then the size stays). */
   metricReplicas: number | undefined;
-  /** The resource the recommendation is for (`cpu`). */
-  resource: string;
+  /** The metric the recommendation came from, as the rescale reason names it (`cpu resource utilization (percentage of request)`). */
+  metricName: string;
   /** The spec's behavior with defaults filled in, or undefined when the spec has none. */
   behavior: Behavior | undefined;
   history: readonly Recommendation[];
@@ -79,7 +79,7 @@ export function decideScale(i: DecideInput): Decision {
   }
   if (i.current > i.maxReplicas || i.current < i.minReplicas) {
     const desired = i.current > i.maxReplicas ? i.maxReplicas : i.minReplicas;
-    return { desired, rescale: true, reason: rescaleReason(i.current, desired, i.minReplicas, i.maxReplicas, i.resource), history: [...i.history] };
+    return { desired, rescale: true, reason: rescaleReason(i.current, desired, i.minReplicas, i.maxReplicas, i.metricName), history: [...i.history] };
   }
   if (i.metricReplicas === undefined) return { desired: i.current, rescale: false, reason: '', history: [...i.history] };
   const proposed = Math.max(i.metricReplicas, 0);
@@ -98,7 +98,7 @@ export function decideScale(i: DecideInput): Decision {
     return {
       desired: n.replicas,
       rescale: n.replicas !== i.current,
-      reason: rescaleReason(i.current, n.replicas, i.minReplicas, i.maxReplicas, i.resource),
+      reason: rescaleReason(i.current, n.replicas, i.minReplicas, i.maxReplicas, i.metricName),
       history: n.history,
       ableToScale: n.ableToScale,
       scalingLimited: n.scalingLimited,
@@ -113,7 +113,7 @@ export function decideScale(i: DecideInput): Decision {
   return {
     desired: l.replicas,
     rescale: l.replicas !== i.current,
-    reason: rescaleReason(i.current, l.replicas, i.minReplicas, i.maxReplicas, i.resource),
+    reason: rescaleReason(i.current, l.replicas, i.minReplicas, i.maxReplicas, i.metricName),
     history: s.history,
     ableToScale,
     scalingLimited: { status: l.replicas === s.replicas ? 'False' : 'True', reason: l.reason, message: l.message },

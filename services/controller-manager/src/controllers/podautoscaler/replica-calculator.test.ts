@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { resourceReplicas, utilizationRatio, type PodSample } from './replica-calculator.js';
+import { rawResourceReplicas, resourceReplicas, usageRatio, utilizationRatio, type PodSample } from './replica-calculator.js';
 
 const pod = (name: string, request = 1000, over: Partial<PodSample> = {}): PodSample => ({ name, ready: true, ignored: false, request, ...over });
 const m = (entries: Record<string, number>) => new Map(Object.entries(entries));
@@ -34,5 +34,29 @@ describe('resourceReplicas (upstream GetResourceReplicas, cpu at 50%)', () => {
 
   it('utilization is floored percent of the requests of measured pods', () => {
     expect(utilizationRatio(m({ a: 333, b: 1 }), m({ a: 1000 }), 50)).toEqual({ ratio: 33 / 50, utilization: 33, rawAverage: 333 });
+  });
+});
+
+describe('rawResourceReplicas (upstream GetRawResourceReplicas, an averageValue target of 200m)', () => {
+  it.each([
+    // name, current, pods, metrics, want replicas, want average
+    ['2 pods at 500m → 5', 2, [pod('a'), pod('b')], { a: 500, b: 500 }, 5, 500],
+    ['requests play no part', 1, [pod('a', 0, { request: undefined })], { a: 400 }, 2, 400],
+    ['within the tolerance (210m) → unchanged', 3, [pod('a'), pod('b'), pod('c')], { a: 210, b: 210, c: 210 }, 3, 210],
+    ['idle: 4 pods at 20m → 1', 4, [pod('a'), pod('b'), pod('c'), pod('d')], { a: 20, b: 20, c: 20, d: 20 }, 1, 20],
+    // scale-down with a pod lacking metrics: it counts at the target, (100+200)/2 = 150m → ceil(0.75*2) = 2, unchanged
+    ['scale-down with a pod without metrics counted at the target → unchanged', 2, [pod('a'), pod('b')], { a: 100 }, 2, 100],
+    // scale-up with an unready pod: idle, (600+0)/2 = 300m → ceil(1.5*2) = 3
+    ['scale-up with an unready pod counted idle → 3', 2, [pod('a'), pod('b', 1000, { ready: false })], { a: 600, b: 600 }, 3, 600],
+  ])('%s', (_name, current, pods, metrics, replicas, average) => {
+    expect(rawResourceReplicas({ currentReplicas: current, targetAverage: 200, pods, metrics: m(metrics) })).toEqual({ replicas, average });
+  });
+
+  it('fails with upstream text without metrics', () => {
+    expect(() => rawResourceReplicas({ currentReplicas: 1, targetAverage: 200, pods: [pod('a')], metrics: m({}) })).toThrow('did not receive metrics for targeted pods (pods might be unready)');
+  });
+
+  it('the average is floored milli-units', () => {
+    expect(usageRatio(m({ a: 333, b: 0 }), 100)).toEqual({ ratio: 1.66, average: 166 });
   });
 });

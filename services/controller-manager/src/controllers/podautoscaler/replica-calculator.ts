@@ -104,3 +104,57 @@ export function resourceReplicas(i: ResourceReplicasInput): ResourceReplicas {
   if ((again < 1.0 && replicas > i.currentReplicas) || (again > 1.0 && replicas < i.currentReplicas)) return { replicas: i.currentReplicas, utilization, rawAverage };
   return { replicas, utilization, rawAverage };
 }
+
+export interface RawResourceReplicasInput {
+  currentReplicas: number;
+  /** The target's averageValue (milli-units per pod). */
+  targetAverage: number;
+  pods: readonly PodSample[];
+  /** Usage by pod name (milli-units), from metrics.k8s.io. */
+  metrics: ReadonlyMap<string, number>;
+  tolerance?: number;
+}
+
+/** The average of the pods' usage over the target (upstream GetMetricUsageRatio): the ratio and the average (milli-units, floored). */
+export function usageRatio(metrics: ReadonlyMap<string, number>, target: number): { ratio: number; average: number } {
+  let total = 0;
+  for (const v of metrics.values()) total += v;
+  const average = Math.trunc(total / metrics.size);
+  return { ratio: average / target, average };
+}
+
+/**
+ * An averageValue target (upstream GetRawResourceReplicas and
+ * calcPlainMetricReplicas): no requests involved; pods without metrics count
+ * at the target when scaling down and idle when scaling up, unready ones
+ * idle when scaling up, with the same tolerance and direction rules.
+ */
+export function rawResourceReplicas(i: RawResourceReplicasInput): { replicas: number; average: number } {
+  const tolerance = i.tolerance ?? DEFAULT_TOLERANCE;
+  if (i.pods.length === 0) throw new Error('no pods returned by selector while calculating replica count');
+  const metrics = new Map<string, number>();
+  const unready: string[] = [];
+  const missing: string[] = [];
+  for (const p of i.pods) {
+    if (p.ignored) continue;
+    const m = i.metrics.get(p.name);
+    if (m === undefined) missing.push(p.name);
+    else if (!p.ready) unready.push(p.name);
+    else metrics.set(p.name, m);
+  }
+  if (metrics.size === 0) throw new Error('did not receive metrics for targeted pods (pods might be unready)');
+  const { ratio, average } = usageRatio(metrics, i.targetAverage);
+  const readyCount = metrics.size;
+  const scaleUpWithUnready = unready.length > 0 && ratio > 1.0;
+  if (!scaleUpWithUnready && missing.length === 0) {
+    if (Math.abs(1.0 - ratio) <= tolerance) return { replicas: i.currentReplicas, average };
+    return { replicas: Math.ceil(ratio * readyCount), average };
+  }
+  for (const name of missing) metrics.set(name, ratio < 1.0 ? i.targetAverage : 0);
+  if (scaleUpWithUnready) for (const name of unready) metrics.set(name, 0);
+  const again = usageRatio(metrics, i.targetAverage).ratio;
+  if (Math.abs(1.0 - again) <= tolerance || (ratio < 1.0 && again > 1.0) || (ratio > 1.0 && again < 1.0)) return { replicas: i.currentReplicas, average };
+  const replicas = Math.ceil(again * metrics.size);
+  if ((again < 1.0 && replicas > i.currentReplicas) || (again > 1.0 && replicas < i.currentReplicas)) return { replicas: i.currentReplicas, average };
+  return { replicas, average };
+}

@@ -6,6 +6,7 @@
 
 import {
   canonicalJson,
+  controllerRef,
   isAlreadyExists,
   isNotFound,
   labelSelectorAsSelector,
@@ -20,6 +21,7 @@ import { isTombstone, metaNamespaceKey, splitMetaNamespaceKey, type EventRecorde
 import { errText, ignoreNotFound, QueueController, queueOptions, type ControllerContext } from '../../util/controller.js';
 import { chooseUpdateRevision, hashRevisionData, newControllerRevision, revisionData, revisionsToDelete, revisionTemplate } from '../../util/history.js';
 import { CONTROLLER_UID_INDEX, controllerIndexers } from '../../util/indexers.js';
+import { claimObjects } from '../../util/ref-manager.js';
 import { claimName, claimsFor, isCondemned, newStatefulSetPod, ordinalOf, planStatefulSet, podRevision, statefulSetStatus, usesCurrentRevision, type Claim } from './decisions.js';
 
 /** PersistentVolumeClaims, reached through the generic client (the typed core group has no accessor for them). */
@@ -51,6 +53,8 @@ export class StatefulSetController extends QueueController {
     const onPod = (p: Pod) => {
       const k = ownerKey(p);
       if (k) this.enqueue(k);
+      // An orphan: the sets it could belong to may adopt it (upstream getPodStatefulSets).
+      else if (!controllerRef(p) && !p.metadata.deletionTimestamp) for (const set of this.setsFor(p)) this.enqueue(metaNamespaceKey(set));
     };
     this.pods.addEventHandler({
       onAdd: onPod,
@@ -61,19 +65,55 @@ export class StatefulSetController extends QueueController {
     });
   }
 
+  /** Sets whose selector matches the pod and whose name it bears (upstream getPodStatefulSets with isMemberOf). */
+  private setsFor(p: Pod): StatefulSet[] {
+    return this.setLister
+      .namespace(p.metadata.namespace ?? '')
+      .list()
+      .filter((set) => {
+        try {
+          const sel = labelSelectorAsSelector(set.spec?.selector);
+          return !sel.empty() && sel.matches(p.metadata.labels ?? {}) && ordinalOf(set, p) >= 0;
+        } catch {
+          return false;
+        }
+      });
+  }
+
   async sync(key: string): Promise<void> {
     const { namespace, name } = splitMetaNamespaceKey(key);
     const set = this.setLister.namespace(namespace).get(name);
     if (!set || set.metadata.deletionTimestamp) return;
+    let selector;
     try {
-      if (labelSelectorAsSelector(set.spec?.selector).empty()) return;
+      selector = labelSelectorAsSelector(set.spec?.selector);
+      if (selector.empty()) return;
     } catch {
       return;
     }
     const uid = set.metadata.uid ?? '';
     const ref = newControllerRef(set, 'apps/v1', 'StatefulSet');
-    const pods = this.pods.getIndexer().byIndex(CONTROLLER_UID_INDEX, uid);
-    const revisions = this.revisions.getIndexer().byIndex(CONTROLLER_UID_INDEX, uid);
+    // Upstream's ClaimControllerRevisions and ClaimPods: adopt orphans the selector matches (pods only if named <set>-<ordinal>), release what stops matching.
+    const canAdopt = async () => {
+      const fresh = await this.ctx.clientset.apps.statefulSets(namespace).get(name);
+      return fresh.metadata.uid === uid && !fresh.metadata.deletionTimestamp;
+    };
+    const labels = (o: { metadata: { labels?: Record<string, string> | null } }) => o.metadata.labels ?? {};
+    const orphans = <T extends Pod | ControllerRevision>(list: T[]) => list.filter((o) => !controllerRef(o) && selector.matches(labels(o)));
+    const revisions = await claimObjects<ControllerRevision>([...this.revisions.getIndexer().byIndex(CONTROLLER_UID_INDEX, uid), ...orphans(this.revisions.lister().namespace(namespace).list())], {
+      owner: set,
+      ownerRef: ref,
+      matches: (r) => selector.matches(labels(r)),
+      client: (ns) => this.ctx.clientset.apps.controllerRevisions(ns),
+      canAdopt,
+    });
+    const pods = await claimObjects<Pod>([...this.pods.getIndexer().byIndex(CONTROLLER_UID_INDEX, uid), ...orphans(this.pods.lister().namespace(namespace).list())], {
+      owner: set,
+      ownerRef: ref,
+      matches: (p) => selector.matches(labels(p)) && ordinalOf(set, p) >= 0,
+      client: (ns) => this.ctx.clientset.core.pods(ns),
+      canAdopt,
+    });
     const collisionCount = set.status?.collisionCount ?? 0;
 
     const update = await this.updateRevision(set, ref, revisions, collisionCount);

@@ -185,6 +185,38 @@ describe('StatefulSet sync (fake clientset)', () => {
     await env.stop();
   });
 
+  it('adopts an orphaned revision and an orphaned web-0 (selector and name match), leaves a matching pod of another name alone', async () => {
+    const env = fakeEnv();
+    const set = sts({ replicas: 1 });
+    const rev0 = revisionOf(set);
+    delete rev0.metadata.ownerReferences;
+    const web0 = pod(set, 0, { rev: rev0.metadata.name! });
+    delete web0.metadata.ownerReferences;
+    const stray = pod(set, 0);
+    stray.metadata.name = 'db-0';
+    stray.metadata.uid = 'stray';
+    delete stray.metadata.ownerReferences;
+    env.fake.seed(GVR.statefulSets, set);
+    env.fake.seed(GVR.controllerRevisions, rev0);
+    env.fake.seed(GVR.pods, web0, stray);
+    const c = new StatefulSetController(env.ctx);
+    await env.sync();
+    await c.sync('default/web');
+    // One live re-read of the set per claim, the two adoptions; web-0 exists, so nothing is created.
+    expect(env.fake.actionLines()).toEqual([
+      'get statefulsets default/web',
+      'patch controllerrevisions default/' + rev0.metadata.name,
+      'get statefulsets default/web',
+      'patch pods default/web-0',
+      'update statefulsets/status default/web',
+    ]);
+    expect(env.fake.peek<ControllerRevision>(GVR.controllerRevisions, 'default', rev0.metadata.name!)?.metadata.ownerReferences).toEqual([REF]);
+    expect(env.fake.peek<Pod>(GVR.pods, 'default', 'web-0')?.metadata.ownerReferences).toEqual([REF]);
+    expect(env.fake.peek<Pod>(GVR.pods, 'default', 'db-0')?.metadata.ownerReferences).toBeUndefined();
+    expect(env.fake.peek<StatefulSet>(GVR.statefulSets, 'default', 'web')?.status).toMatchObject({ replicas: 1, readyReplicas: 1 });
+    await env.stop();
+  });
+
   it('scale down with whenScaled=Delete: the condemned pod owns its claim before it is deleted', async () => {
     const env = fakeEnv();
     const set = sts({ replicas: 1, claims: true });
