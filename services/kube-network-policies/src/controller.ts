@@ -24,9 +24,9 @@ export interface RulesView {
 export interface PolicyControllerOptions {
   nodeName: string;
   clusterCIDR: string;
-  pods: Lister<Pod>;
-  namespaces: Lister<Namespace>;
-  policies: Lister<NetworkPolicy>;
+  pods: Pick<Lister<Pod>, 'list'>;
+  namespaces: Pick<Lister<Namespace>, 'list'>;
+  policies: Pick<Lister<NetworkPolicy>, 'list'>;
   /** Where rules are applied; absent: render only (the local runner's nodes share the host's namespace). */
   runner?: CommandRunner;
   logger: Logger;
