@@ -48,7 +48,11 @@ describe.skipIf(!run)('kubectl 1.32: networkpolicies', { timeout: 90_000 }, () =
     ]);
     expect((await c.kubectl(['create', '-f', '-'], { stdin: DENY })).stdout.trim()).toBe('networkpolicy.networking.k8s.io/default-deny created');
     expect((await c.kubectl(['create', '-f', '-'], { stdin: ALLOW })).stdout.trim()).toBe('networkpolicy.networking.k8s.io/allow-client created');
-    expect(squash((await c.kubectl(['get', 'networkpolicy'])).stdout)).toEqual(['NAME POD-SELECTOR AGE', expect.stringMatching(/^allow-client app=web \d+s$/), expect.stringMatching(/^default-deny <none> \d+s$/)]);
+    expect(squash((await c.kubectl(['get', 'networkpolicy'])).stdout)).toEqual([
+      'NAME POD-SELECTOR AGE',
+      expect.stringMatching(/^allow-client app=web \d+s$/),
+      expect.stringMatching(/^default-deny <none> \d+s$/),
+    ]);
     const deny = JSON.parse((await c.kubectl(['get', 'netpol', 'default-deny', '-o', 'json'])).stdout);
     expect(deny.spec).toEqual({ podSelector: {}, policyTypes: ['Ingress'] });
     expect(deny.metadata.generation).toBe(1);

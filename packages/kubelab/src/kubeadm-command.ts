@@ -67,6 +67,8 @@ export function parseInitArgs(argv: string[], env: NodeJS.ProcessEnv = {}): Omit
     kubeProxyConfs: [...nodes, ...joinNodes].map((name) => join(nodesDir, name, 'kube-proxy.conf')),
     // Each node's Node Problem Detector (compose runs one per node) as its ServiceAccount.
     npdConfs: [...nodes, ...joinNodes].map((name) => join(nodesDir, name, 'node-problem-detector.conf')),
+    // Each node's NetworkPolicy agent (kube-network-policies-N) as its ServiceAccount.
+    netpolConfs: [...nodes, ...joinNodes].map((name) => join(nodesDir, name, 'kube-network-policies.conf')),
     ...(owner ? { owner } : {}),
   };
 }

@@ -16,6 +16,7 @@ import { uploadBootstrapToken } from './bootstrap-token.js';
 import { applyDaemonSetAddons, composeStaticPods, markControlPlane, writeStaticPods } from './control-plane-node.js';
 import { getText } from './http-get.js';
 import { applyNpdAddon } from './npd-addon.js';
+import { applyNetworkPolicyAddon } from './network-policy-addon.js';
 import { applyStorageAddon } from './storage-addon.js';
 
 const flags = new FlagSet('kubelab kubeadm control-plane')
@@ -82,6 +83,7 @@ export async function controlPlaneCommand(argv: string[]): Promise<number> {
     await uploadBootstrapToken(cs, a.bootstrapTokenFile, log);
     await applyNpdAddon(cs, log);
     await applyDaemonSetAddons(cs, 'compose', log);
+    await applyNetworkPolicyAddon(cs, 'compose', log);
     await applyStorageAddon(cs, log);
   } finally {
     cs.close();

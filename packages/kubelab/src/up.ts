@@ -11,6 +11,7 @@ import { getText, type ClientTlsFiles } from './http-get.js';
 import { kubeadmInit } from './kubeadm.js';
 import { uploadBootstrapToken } from './bootstrap-token.js';
 import { applyNpdAddon } from './npd-addon.js';
+import { applyNetworkPolicyAddon } from './network-policy-addon.js';
 import { applyMetricsServerAddon } from './metrics-server-addon.js';
 import { applyStorageAddon } from './storage-addon.js';
 import { applyDaemonSetAddons, localStaticPods, markControlPlane, writeStaticPods } from './control-plane-node.js';
@@ -209,6 +210,7 @@ async function bootstrapTokenPhase(layout: Layout): Promise<void> {
     await uploadBootstrapToken(cs, files.bootstrapToken, (l) => process.stdout.write(`${l}\n`));
     await applyNpdAddon(cs, (l) => process.stdout.write(`${l}\n`));
     await applyDaemonSetAddons(cs, 'local', (l) => process.stdout.write(`${l}\n`));
+    await applyNetworkPolicyAddon(cs, 'local', (l) => process.stdout.write(`${l}\n`));
     await applyMetricsServerAddon(cs, layout.ports.metricsServer, (l) => process.stdout.write(`${l}\n`));
     await applyStorageAddon(cs, (l) => process.stdout.write(`${l}\n`));
   } finally {

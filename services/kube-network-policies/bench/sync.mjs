@@ -30,8 +30,15 @@ function objects(nPods, nPolicies) {
       policyTypes: i % 2 ? ['Ingress', 'Egress'] : ['Ingress'],
       ingress: [
         {
-          from: [{ podSelector: { matchLabels: { app: `app-${(i + 1) % APPS}` } } }, { namespaceSelector: { matchLabels: { team: `t${i % 3}` } }, podSelector: { matchLabels: { tier: 'web' } } }, { ipBlock: { cidr: '172.16.0.0/12', except: ['172.17.0.0/16'] } }],
-          ports: [{ protocol: 'TCP', port: 'http' }, { protocol: 'TCP', port: 9000, endPort: 9100 }],
+          from: [
+            { podSelector: { matchLabels: { app: `app-${(i + 1) % APPS}` } } },
+            { namespaceSelector: { matchLabels: { team: `t${i % 3}` } }, podSelector: { matchLabels: { tier: 'web' } } },
+            { ipBlock: { cidr: '172.16.0.0/12', except: ['172.17.0.0/16'] } },
+          ],
+          ports: [
+            { protocol: 'TCP', port: 'http' },
+            { protocol: 'TCP', port: 9000, endPort: 9100 },
+          ],
         },
       ],
       egress: i % 2 ? [{ to: [{ podSelector: { matchLabels: { tier: 'db' } } }], ports: [{ protocol: 'TCP', port: 5432 }] }, { ports: [{ protocol: 'UDP', port: 53 }] }] : [],

@@ -95,7 +95,9 @@ describe('PolicyController', () => {
   });
 
   it('a failed restore is retried: the key goes back rate-limited', async () => {
-    const failing: CommandRunner = { run: (argv) => Promise.resolve(argv[0] === 'iptables-restore' ? { code: 1, stdout: '', stderr: 'iptables-restore: line 3 failed' } : { code: 0, stdout: '', stderr: '' }) };
+    const failing: CommandRunner = {
+      run: (argv) => Promise.resolve(argv[0] === 'iptables-restore' ? { code: 1, stdout: '', stderr: 'iptables-restore: line 3 failed' } : { code: 0, stdout: '', stderr: '' }),
+    };
     const { controller } = await setup([denyAll], undefined, failing);
     await processNextWorkItem(controller.queue, () => controller.sync());
     expect(controller.queue.numRequeues('node')).toBe(1);

@@ -67,7 +67,13 @@ export class PolicyController {
     const changed = this.last?.text !== text;
     if (changed && this.opts.runner) {
       const r = await applyRuleset(this.opts.runner, ruleset);
-      this.opts.logger.info('Applied network policy rules', { chains: ruleset.chains.length, rules: ruleset.ruleCount, isolatedIngress: ruleset.isolated.ingress, isolatedEgress: ruleset.isolated.egress, staleChains: r.stale.length });
+      this.opts.logger.info('Applied network policy rules', {
+        chains: ruleset.chains.length,
+        rules: ruleset.ruleCount,
+        isolatedIngress: ruleset.isolated.ingress,
+        isolatedEgress: ruleset.isolated.egress,
+        staleChains: r.stale.length,
+      });
     }
     this.last = { text, ruleset };
     this.opts.onSync?.({ renderMs, applied: changed && !!this.opts.runner, ruleset });
@@ -86,7 +92,11 @@ export class PolicyController {
   /** One worker until the queue shuts down (a failed sync is retried with backoff). */
   async run(): Promise<void> {
     while (
-      await processNextWorkItem(this.queue, () => this.sync(), (_key, err, requeues) => this.opts.logger.error('Syncing network policy rules failed', { err, requeues }))
+      await processNextWorkItem(
+        this.queue,
+        () => this.sync(),
+        (_key, err, requeues) => this.opts.logger.error('Syncing network policy rules failed', { err, requeues }),
+      )
     ) {
       // next change
     }

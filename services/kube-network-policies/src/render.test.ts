@@ -8,7 +8,10 @@ const render = (policies: PolicyInputs['policies'], node = 'node-1') => renderPo
 /** A chain's rules by what it is for. */
 const rulesOf = (rs: ReturnType<typeof render>, what: string) => rs.chains.find((c) => c.name === policyChainName(what))?.rules;
 
-const allowClient = policy('default', 'allow-client', { podSelector: { matchLabels: { app: 'web' } }, ingress: [{ from: [{ podSelector: { matchLabels: { app: 'client' } } }], ports: [{ protocol: 'TCP', port: 'http' }] }] });
+const allowClient = policy('default', 'allow-client', {
+  podSelector: { matchLabels: { app: 'web' } },
+  ingress: [{ from: [{ podSelector: { matchLabels: { app: 'client' } } }], ports: [{ protocol: 'TCP', port: 'http' }] }],
+});
 const denyAll = policy('default', 'default-deny', { policyTypes: ['Ingress'] });
 
 describe('renderPolicies', () => {
@@ -36,7 +39,13 @@ describe('renderPolicies', () => {
         ingress: [
           { from: [{ namespaceSelector: { matchLabels: { env: 'prod' } } }] },
           { from: [{ namespaceSelector: {}, podSelector: { matchLabels: { app: 'client' } } }] },
-          { from: [{ ipBlock: { cidr: '172.17.0.0/16', except: ['172.17.1.0/24'] } }], ports: [{ protocol: 'UDP', port: 53 }, { port: 30000, endPort: 30100 }] },
+          {
+            from: [{ ipBlock: { cidr: '172.17.0.0/16', except: ['172.17.1.0/24'] } }],
+            ports: [
+              { protocol: 'UDP', port: 53 },
+              { port: 30000, endPort: 30100 },
+            ],
+          },
         ],
       }),
     ]);
@@ -82,13 +91,21 @@ describe('renderPolicies', () => {
     const pending = pod('default', 'pending', '', 'node-1', {});
     const rs = renderPolicies({ nodeName: 'node-1', clusterCIDR: '10.244.0.0/16', namespaces: lab().namespaces, pods: [...lab().pods, host, pending], policies: [denyAll] });
     expect(rs.chains[0]!.rules.filter((r) => r.startsWith('-d')).map((r) => r.split(' ')[1])).toEqual(['10.244.1.11/32', '10.244.1.10/32']);
-    expect(render([denyAll], 'node-2').chains[0]!.rules.filter((r) => r.startsWith('-d')).map((r) => r.split(' ')[1])).toEqual(['10.244.2.20/32']);
+    expect(
+      render([denyAll], 'node-2')
+        .chains[0]!.rules.filter((r) => r.startsWith('-d'))
+        .map((r) => r.split(' ')[1]),
+    ).toEqual(['10.244.2.20/32']);
   });
 
   it('restore input: declares (flushes) our chains, deletes stale ones, inserts only missing jumps', () => {
     const rs = render([denyAll]);
     const saved = parseSaved('*filter\n:KUBE-NWPLCY-OLD - [0:0]\n-A INPUT -m comment --comment "kubernetes network policies" -j KUBE-NWPLCY-INGRESS\nCOMMIT\n');
-    const script = restoreInput(rs, saved.chains.filter((c) => !rs.chains.some((x) => x.name === c)), saved.jumps);
+    const script = restoreInput(
+      rs,
+      saved.chains.filter((c) => !rs.chains.some((x) => x.name === c)),
+      saved.jumps,
+    );
     expect(script).toContain(':KUBE-NWPLCY-OLD - [0:0]\n');
     expect(script).toContain('-X KUBE-NWPLCY-OLD\n');
     expect(script.split('\n').filter((l) => l.startsWith('-I'))).toEqual([

@@ -170,7 +170,7 @@ export function renderPolicies(input: PolicyInputs): PolicyRuleset {
     const rules: string[] = [];
     const seen = new Set<string>();
     const push = (r: string) => {
-      if (!seen.has(r)) rules.push(r), seen.add(r);
+      if (!seen.has(r)) (rules.push(r), seen.add(r));
     };
     const ns = np.metadata.namespace ?? '';
     // Egress rules without peers reach every address; named ports only exist on pods, so those are resolved on every pod.
@@ -294,7 +294,14 @@ export function policyPartOfSave(save: string): string {
   const out: string[] = [];
   for (const l of save.split('\n')) {
     if (l.startsWith('#')) continue;
-    if (l === '*filter' || l === 'COMMIT' || /^:(INPUT|FORWARD|OUTPUT) /.test(l) || l.startsWith(`:${CHAIN_PREFIX}`) || l.startsWith(`-A ${CHAIN_PREFIX}`) || /^-A (INPUT|FORWARD|OUTPUT) .*-j KUBE-NWPLCY-/.test(l)) {
+    if (
+      l === '*filter' ||
+      l === 'COMMIT' ||
+      /^:(INPUT|FORWARD|OUTPUT) /.test(l) ||
+      l.startsWith(`:${CHAIN_PREFIX}`) ||
+      l.startsWith(`-A ${CHAIN_PREFIX}`) ||
+      /^-A (INPUT|FORWARD|OUTPUT) .*-j KUBE-NWPLCY-/.test(l)
+    ) {
       out.push(l.replace(/^(:(INPUT|FORWARD|OUTPUT) ACCEPT) \[\d+:\d+\]$/, '$1 [0:0]'));
     }
   }

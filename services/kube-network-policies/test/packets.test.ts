@@ -50,7 +50,9 @@ describe.skipIf(!enabled)('policy rules against real connections in a network na
     const sh = (...argv: string[]) => execFileSync('ip', ['netns', 'exec', ns, ...argv]);
     sh('ip', 'link', 'set', 'lo', 'up');
     for (const a of [WEB, CLIENT, OTHER, NODE]) sh('ip', 'addr', 'add', `${a}/32`, 'dev', 'lo');
-    server = spawn('ip', ['netns', 'exec', ns, process.execPath, '-e', `require('net').createServer(c=>c.end('hello')).listen(80,'${WEB}',()=>console.log('listening'))`], { stdio: ['ignore', 'pipe', 'inherit'] });
+    server = spawn('ip', ['netns', 'exec', ns, process.execPath, '-e', `require('net').createServer(c=>c.end('hello')).listen(80,'${WEB}',()=>console.log('listening'))`], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     let out = '';
     server.stdout!.on('data', (d: Buffer) => (out += d.toString()));
     await waitFor('the web server to listen', () => out.includes('listening'));
@@ -75,7 +77,12 @@ describe.skipIf(!enabled)('policy rules against real connections in a network na
   });
 
   it('allow from app=client on the named port: client gets in, other still times out', async () => {
-    policies.push(policy('default', 'allow-client', { podSelector: { matchLabels: { app: 'web' } }, ingress: [{ from: [{ podSelector: { matchLabels: { app: 'client' } } }], ports: [{ protocol: 'TCP', port: 'http' }] }] }));
+    policies.push(
+      policy('default', 'allow-client', {
+        podSelector: { matchLabels: { app: 'web' } },
+        ingress: [{ from: [{ podSelector: { matchLabels: { app: 'client' } } }], ports: [{ protocol: 'TCP', port: 'http' }] }],
+      }),
+    );
     await controller.sync();
     expect(connect(CLIENT)).toBe('ok hello');
     expect(connect(OTHER)).toBe('timeout');
