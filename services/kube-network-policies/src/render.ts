@@ -170,7 +170,9 @@ export function renderPolicies(input: PolicyInputs): PolicyRuleset {
     const rules: string[] = [];
     const seen = new Set<string>();
     const push = (r: string) => {
-      if (!seen.has(r)) (rules.push(r), seen.add(r));
+      if (seen.has(r)) return;
+      seen.add(r);
+      rules.push(r);
     };
     const ns = np.metadata.namespace ?? '';
     // Egress rules without peers reach every address; named ports only exist on pods, so those are resolved on every pod.
