@@ -50,11 +50,11 @@ RUN pnpm turbo run build --output-logs=errors-only \
       --filter=@kubelab/containerd... --filter=@kubelab/kube-proxy... \
       --filter=@kubelab/kubelab... --filter=@kubelab/node-problem-detector... \
       --filter=@kubelab/node... --filter=@kubelab/crictl... --filter=@kubelab/systemd... \
-      --filter=@kubelab/metrics-server...
+      --filter=@kubelab/metrics-server... --filter=@kubelab/kube-network-policies...
 # Each deploy's entry file: a service's dist/main.js; the node tools' systemctl; systemd's systemd-unit.
 RUN for entry in apiserver:main.js scheduler:main.js controller-manager:main.js kubelet:main.js containerd:main.js \
       kube-proxy:main.js kubelab:main.js node-problem-detector:main.js crictl:main.js node:bin/systemctl.js systemd:bin/systemd-unit.js \
-      metrics-server:main.js; do \
+      metrics-server:main.js kube-network-policies:main.js; do \
       svc=${entry%%:*}; \
       pnpm --filter "@kubelab/$svc" deploy --legacy --prod --prefer-offline "/out/$svc" >/tmp/deploy.log 2>&1 \
       && test -f "/out/$svc/dist/${entry#*:}" \
@@ -146,6 +146,16 @@ COPY docker/component.sh /usr/bin/kube-proxy
 EXPOSE 10256 10249
 HEALTHCHECK --interval=5s --timeout=3s --retries=5 CMD ["healthz", "10256", "/healthz"]
 ENTRYPOINT ["node", "/opt/kubelab/systemd/dist/bin/systemd-unit.js", "kube-proxy", "--", "/usr/bin/kube-proxy"]
+
+# The NetworkPolicy agent (kube-network-policies' role) as its node's unit:
+# iptables in the node's network namespace, /metrics, /healthz and /rules on 9080.
+FROM runtime-net AS kube-network-policies
+COPY --from=build /out/kube-network-policies /app
+COPY --from=build /out/systemd /opt/kubelab/systemd
+COPY docker/component.sh /usr/bin/kube-network-policies
+EXPOSE 9080
+HEALTHCHECK --interval=5s --timeout=3s --retries=5 CMD ["healthz", "9080", "/healthz"]
+ENTRYPOINT ["node", "/opt/kubelab/systemd/dist/bin/systemd-unit.js", "kube-network-policies", "--", "/usr/bin/kube-network-policies"]
 
 # The Node Problem Detector as its node's unit, with upstream's default
 # monitor configurations (/app/config); /healthz on 20256 as upstream serves it.

@@ -881,6 +881,63 @@ spec:
     expect(await kubectl(stack, ['get', 'apiservice', 'v1beta1.metrics.k8s.io'])).toMatch(/^v1beta1\.metrics\.k8s\.io\s+kube-system\/metrics-server\s+True\s+\S+$/m);
   });
 
+  // NetworkPolicy lab (issue 19), with real packets through kube-network-policies-N's chains, in a namespace of its own.
+  it('NetworkPolicy lab: wget to a ClusterIP works, times out after a default-deny ingress policy, an allow for app=client lets only that pod in, deleting the policies restores it', async () => {
+    const ns = 'netpol-lab';
+    const k = (args: string[], opts: { allowFail?: boolean } = {}) => kubectl(stack, ['-n', ns, ...args], opts);
+    await kubectl(stack, ['create', 'namespace', ns]);
+    try {
+      await k(['create', 'deployment', 'web', '--image=nginx']);
+      await k(['expose', 'deployment', 'web', '--port=80']);
+      await k(['run', 'client', '--image=busybox:1.28', '--labels=app=client', '--', 'sleep', '3600']);
+      await k(['run', 'other', '--image=busybox:1.28', '--labels=app=other', '--', 'sleep', '3600']);
+      await waitFor(
+        'web, client and other ready',
+        async () => {
+          const items = (await kubectlJson<KubeList<Pod>>(stack, ['-n', ns, 'get', 'pods'])).items.filter((p) => !p.metadata.deletionTimestamp);
+          return items.length === 3 && items.every(isPodReady) ? items : undefined;
+        },
+        { timeoutMs: 120_000, everyMs: 1_000 },
+      );
+      // The Service's ClusterIP, not its name: kube-proxy's DNAT happens before the policy chains, which see the pod IPs.
+      const ip = (await kubectlJson<Service>(stack, ['-n', ns, 'get', 'service', 'web'])).spec!.clusterIP!;
+      const wget = (pod: string) => k(['exec', pod, '--', 'wget', '-qO-', '--timeout=2', `http://${ip}`], { allowFail: true });
+      expect(await wget('client')).toContain('<h1>Welcome to nginx!</h1>');
+      expect(await wget('other')).toContain('<h1>Welcome to nginx!</h1>');
+
+      await applyStdin(stack, `apiVersion: networking.k8s.io/v1\nkind: NetworkPolicy\nmetadata: {name: default-deny, namespace: ${ns}}\nspec:\n  podSelector: {}\n  policyTypes: [Ingress]\n`);
+      expect(
+        (await k(['get', 'networkpolicy']))
+          .trim()
+          .split('\n')
+          .map((l) => l.trim().split(/\s+/).join(' ')),
+      ).toEqual(['NAME POD-SELECTOR AGE', expect.stringMatching(/^default-deny <none> \d+s$/)]);
+      // The agents apply within a sync; the dropped SYN makes wget give up as in the classic lab.
+      await waitFor('wget from client times out', async () => ((await wget('client')).includes('wget: download timed out') ? true : undefined), { timeoutMs: 30_000, everyMs: 1_000 });
+      expect(await wget('other')).toContain('wget: download timed out');
+
+      await applyStdin(
+        stack,
+        `apiVersion: networking.k8s.io/v1\nkind: NetworkPolicy\nmetadata: {name: allow-client, namespace: ${ns}}\nspec:\n  podSelector: {matchLabels: {app: web}}\n  ingress:\n  - from:\n    - podSelector: {matchLabels: {app: client}}\n`,
+      );
+      await waitFor('client gets in', async () => ((await wget('client')).includes('<h1>Welcome to nginx!</h1>') ? true : undefined), { timeoutMs: 30_000, everyMs: 1_000 });
+      expect(await wget('other')).toContain('wget: download timed out');
+      // The web pod's node holds the chains: a DROP for the web pod, an ACCEPT for client's address.
+      const web = (await kubectlJson<KubeList<Pod>>(stack, ['-n', ns, 'get', 'pods', '-l', 'app=web'])).items[0]!;
+      const clientIp = (await kubectlJson<Pod>(stack, ['-n', ns, 'get', 'pod', 'client'])).status!.podIP!;
+      const saved = await compose(stack, ['exec', '-T', web.spec!.nodeName!, 'iptables-save', '-t', 'filter']);
+      expect(saved).toContain(`-A KUBE-NWPLCY-INGRESS -d ${web.status!.podIP!}/32 -m comment --comment "${ns}/${web.metadata.name!} ingress" -j KUBE-NWPLCY-`);
+      expect(saved).toContain(`-s ${clientIp}/32 -j ACCEPT`);
+      expect(saved).toContain(`-m comment --comment "${ns}/${web.metadata.name!} has no NetworkPolicy allowing this ingress" -j DROP`);
+
+      await k(['delete', 'networkpolicy', 'default-deny', 'allow-client']);
+      await waitFor('other gets in again', async () => ((await wget('other')).includes('<h1>Welcome to nginx!</h1>') ? true : undefined), { timeoutMs: 30_000, everyMs: 1_000 });
+      expect(await wget('client')).toContain('<h1>Welcome to nginx!</h1>');
+    } finally {
+      await kubectl(stack, ['delete', 'namespace', ns, '--wait=false'], { allowFail: true });
+    }
+  });
+
   // ------------------------------------------------------------------ 7
   let keeperBefore: { containerID: string; startedAt: string };
   let node2WebPods: Pod[] = [];

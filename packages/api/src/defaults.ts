@@ -9,6 +9,7 @@ import { defaultPersistentVolume, defaultPersistentVolumeClaim, defaultStorageCl
 import type { KubeObject } from './meta/types.js';
 import { defaultBinding } from './rbac/v1/defaults.js';
 import { defaultPriorityClass } from './scheduling/v1/defaults.js';
+import { defaultNetworkPolicy } from './networking/v1/defaults.js';
 import { defaultLimitRange } from './core/v1/limitrange.js';
 import { defaultHorizontalPodAutoscaler } from './autoscaling/v2/defaults.js';
 
@@ -36,6 +37,7 @@ const DEFAULTERS: Record<string, Defaulter> = {
   'scheduling.k8s.io/v1/PriorityClass': defaultPriorityClass,
   'v1/LimitRange': defaultLimitRange,
   'autoscaling/v2/HorizontalPodAutoscaler': defaultHorizontalPodAutoscaler,
+  'networking.k8s.io/v1/NetworkPolicy': defaultNetworkPolicy,
 };
 
 /** Applies upstream defaults for the object's apiVersion/kind, in place. */

@@ -341,3 +341,16 @@ export type {
   HorizontalPodAutoscalerStatus as HorizontalPodAutoscalerStatusV1,
 } from './autoscaling/v1/types.js';
 export { hpaFromV1, hpaToV1 } from './autoscaling/v1/conversion.js';
+
+// networking.k8s.io/v1 NetworkPolicy
+export {
+  POLICY_TYPES as NETWORK_POLICY_TYPES,
+  type IPBlock,
+  type NetworkPolicy,
+  type NetworkPolicyEgressRule,
+  type NetworkPolicyIngressRule,
+  type NetworkPolicyPeer,
+  type NetworkPolicyPort,
+  type NetworkPolicySpec,
+  type PolicyType,
+} from './networking/v1/types.js';

@@ -141,6 +141,7 @@ export const RESOURCES: readonly ResourceInfo[] = [
     schemaType: 'HorizontalPodAutoscalerV1',
     storedAs: { group: 'autoscaling', resource: 'horizontalpodautoscalers' },
   }),
+  r('networking.k8s.io', 'NetworkPolicy', 'networkpolicies', true, { shortNames: ['netpol'] }),
 ];
 
 /** Whether objects of a resource are kept in its own storage (the create-only reviews and events.k8s.io are not): what lists, watches and caches walk. */

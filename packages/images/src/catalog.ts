@@ -367,6 +367,12 @@ export const CATALOG: ImageDef[] = [
   },
   component('docker.io/rancher/local-path-provisioner', 'v0.0.30', 18 * MiB, 'local-path-provisioner', "kind's default storage provisioner: a stand-in"),
   component('registry.k8s.io/node-problem-detector/node-problem-detector', 'v0.8.25', 45 * MiB, 'node-problem-detector', "the Node Problem Detector DaemonSet's pod: a stand-in for the node's NPD"),
+  // kube-network-policies' DaemonSet pod (kubernetes-sigs/kube-network-policies): a shell that says where the node's agent runs.
+  image('registry.k8s.io/networking/kube-network-policies', ['v0.7.0'], {
+    size: 24 * MiB,
+    files: { ...busyboxFiles },
+    description: "the NetworkPolicy agent DaemonSet's pod: a stand-in for the node's kube-network-policies",
+  }),
   // The store's static pod: NATS in etcd's role.
   { ...component('docker.io/library/nats', '2.10', 7 * MiB, 'nats-server', "the store's static pod: NATS in etcd's role, a stand-in"), tags: ['2.10', '2.10.24', 'latest'] },
 

@@ -31,6 +31,11 @@ describe('kubelab kubeadm init flags', () => {
         '/var/lib/kubelab/nodes/node-2/node-problem-detector.conf',
       ],
       metricsServerConfs: ['/etc/kubernetes/metrics-server.conf'],
+      netpolConfs: [
+        '/var/lib/kubelab/nodes/control-plane/kube-network-policies.conf',
+        '/var/lib/kubelab/nodes/node-1/kube-network-policies.conf',
+        '/var/lib/kubelab/nodes/node-2/kube-network-policies.conf',
+      ],
       owner: { uid: 1000, gid: 1000 },
     });
   });

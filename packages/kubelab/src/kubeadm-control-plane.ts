@@ -18,6 +18,7 @@ import { applyDaemonSetAddons, composeStaticPods, markControlPlane, writeStaticP
 import { getText } from './http-get.js';
 import { applyMetricsServerAddon } from './metrics-server-addon.js';
 import { applyNpdAddon } from './npd-addon.js';
+import { applyNetworkPolicyAddon } from './network-policy-addon.js';
 import { applyStorageAddon } from './storage-addon.js';
 
 /** metrics-server's --secure-port in compose (the control-plane node's kubelet has 10250, components.yaml's). */
@@ -88,6 +89,7 @@ export async function controlPlaneCommand(argv: string[]): Promise<number> {
     await applyNpdAddon(cs, log);
     await applyCorednsAddon(cs, { serviceCidr: DEFAULT_SERVICE_CIDR }, log);
     await applyDaemonSetAddons(cs, 'compose', log);
+    await applyNetworkPolicyAddon(cs, 'compose', log);
     await applyStorageAddon(cs, log);
     // The compose service metrics-server listens on control-plane's :4443 (docker-compose.yml).
     await applyMetricsServerAddon(cs, COMPOSE_METRICS_SERVER_PORT, log, 'compose');

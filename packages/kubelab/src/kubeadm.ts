@@ -21,6 +21,7 @@ import { ANONYMOUS_PATHS, AUTHENTICATION_CONFIG_FILE, ensureAuthenticationConfig
 import { ENCRYPTION_CONFIG_FILE, ensureEncryptionConfig } from './encryption-config.js';
 import { CONTROL_PLANE_NODE, NATS_CLIENT_FILES, kubeadmFiles, nodeNames, type Layout } from './topology.js';
 import { NPD_IDENTITY } from './npd-addon.js';
+import { NETPOL_IDENTITY } from './network-policy-addon.js';
 import { METRICS_SERVER_IDENTITY } from './metrics-server-addon.js';
 
 /** kube-proxy's identity (upstream binds system:node-proxier to the user system:kube-proxy). */
@@ -50,6 +51,8 @@ export interface KubeadmInitOptions {
   kubeProxyConfs: readonly string[];
   /** Where a node-problem-detector.conf (its ServiceAccount's identity, npd-addon.ts) goes: one shared file, or one per node. */
   npdConfs?: readonly string[];
+  /** Where kube-network-policies.conf (its ServiceAccount's identity, network-policy-addon.ts) goes: one shared file, or one per node. */
+  netpolConfs?: readonly string[];
   /** Where metrics-server.conf (its ServiceAccount's identity, metrics-server-addon.ts) goes. */
   metricsServerConfs?: readonly string[];
   /** uid/gid that gets every file under `dir` (the compose control plane runs as uid 1000); default: left as written. */
@@ -91,7 +94,7 @@ export async function kubeadmInitFiles(o: KubeadmInitOptions): Promise<ClusterPk
   const etcdSans = splitSans(o.etcdCertExtraSans ?? []);
   const pkiBases = Object.values(PKI_FILES).filter((b) => !b.endsWith('.key') && !b.endsWith('.pub'));
   const had = new Set([...pkiBases.map((b) => `${b}.crt`), PKI_FILES.saKey, ...Object.values(KUBECONFIG_FILES)].filter((rel) => existsSync(join(o.dir, rel))));
-  const nodeConfs = [...o.nodes.filter((n) => !n.join).map((n) => n.kubeletConf), ...o.kubeProxyConfs, ...(o.npdConfs ?? []), ...(o.metricsServerConfs ?? [])];
+  const nodeConfs = [...o.nodes.filter((n) => !n.join).map((n) => n.kubeletConf), ...o.kubeProxyConfs, ...(o.npdConfs ?? []), ...(o.metricsServerConfs ?? []), ...(o.netpolConfs ?? [])];
   const hadConf = new Set(nodeConfs.filter((p) => existsSync(p)));
 
   const pki = await ensureClusterPki({
@@ -116,6 +119,7 @@ export async function kubeadmInitFiles(o: KubeadmInitOptions): Promise<ClusterPk
     ...o.kubeProxyConfs.map((p) => ensureKubeconfig(p, pki.ca, KUBE_PROXY_IDENTITY, { server: o.server })),
     ...(o.npdConfs ?? []).map((p) => ensureKubeconfig(p, pki.ca, NPD_IDENTITY, { server: o.server })),
     ...(o.metricsServerConfs ?? []).map((p) => ensureKubeconfig(p, pki.ca, METRICS_SERVER_IDENTITY, { server: o.server })),
+    ...(o.netpolConfs ?? []).map((p) => ensureKubeconfig(p, pki.ca, NETPOL_IDENTITY, { server: o.server })),
   ]);
   for (const p of nodeConfs) log(kubeconfigLine(p, hadConf.has(p)));
 
@@ -189,6 +193,7 @@ export async function kubeadmInit(layout: Layout, userKubeconfig: string): Promi
     kubeProxyConfs: [files.kubeProxy],
     npdConfs: [files.nodeProblemDetector],
     metricsServerConfs: [files.metricsServer],
+    netpolConfs: [files.networkPolicies],
   });
   await ensureNatsClientCerts(layout.stateDir, pki.etcdCa, nodeNames(layout));
   await copyKubeconfig(files.admin, userKubeconfig);

@@ -22,7 +22,7 @@ Commands:
           --state-dir DIR (default .kubelab/local, else .kubelab/compose: the compose stack's kubeconfig service writes one)
           --nats-url URL (default: the state dir's cluster.json)
           --nats-ca-file --nats-cert-file --nats-key-file (default: the state dir's pki/etcd/ca.crt, trace-client.crt/.key)
-  rules   Print the rules kube-proxy holds on a node (iptables-save / nft / ipvsadm form)
+  rules   Print the rules kube-proxy holds on a node (iptables-save / nft / ipvsadm form), then the NetworkPolicy agent's chains
           --node node-1 (default)  --state-dir DIR
   ssh NODE [-- COMMAND]
           A root shell on a local node (bash, prompt root@NODE:~#) with the node's tools: systemctl, journalctl,

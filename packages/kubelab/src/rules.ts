@@ -1,6 +1,7 @@
 // `kubelab rules`: the ruleset kube-proxy on one node of the local cluster
 // currently holds (iptables-save, nft list ruleset or ipvsadm -Ln form),
-// read from its /rules endpoint.
+// read from its /rules endpoint, then the NetworkPolicy agent's filter chains
+// (kube-network-policies' /rules), as `iptables-save` on the node lists both.
 
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -53,18 +54,31 @@ export async function rulesCommand(argv: string[]): Promise<number> {
     process.stderr.write(`kubelab rules: ${(e as Error).message}\n`);
     return 1;
   }
-  const url = `http://127.0.0.1:${nodePorts(index, typeof offset === 'number' ? offset : 0).kubeProxyMetrics}/rules`;
+  const ports = nodePorts(index, typeof offset === 'number' ? offset : 0);
+  const proxy = await fetchRules(`http://127.0.0.1:${ports.kubeProxyMetrics}/rules`, `kube-proxy-${index}`);
+  if (proxy === undefined) return 1;
+  process.stdout.write(proxy);
+  // The policy agent's chains (filter table) beside kube-proxy's; a cluster from before it existed has none.
+  if (existsSync(join(args.stateDir, 'run', `kube-network-policies-${index}.pid`))) {
+    const policies = await fetchRules(`http://127.0.0.1:${ports.netpol}/rules`, `kube-network-policies-${index}`);
+    if (policies === undefined) return 1;
+    process.stdout.write(`# NetworkPolicy rules of kube-network-policies on ${args.node}\n${policies}`);
+  }
+  return 0;
+}
+
+/** A /rules body ending in a newline, or undefined after saying on stderr why not. */
+async function fetchRules(url: string, who: string): Promise<string | undefined> {
   try {
     const res = await fetch(url, { signal: AbortSignal.timeout(5000) });
     const body = await res.text();
     if (!res.ok) {
       process.stderr.write(`kubelab rules: ${url} answered ${res.status}: ${body}\n`);
-      return 1;
+      return undefined;
     }
-    process.stdout.write(body.endsWith('\n') ? body : body + '\n');
-    return 0;
+    return body.endsWith('\n') ? body : body + '\n';
   } catch (e) {
-    process.stderr.write(`kubelab rules: cannot reach kube-proxy-${index} at ${url}: ${(e as Error).message}\n`);
-    return 1;
+    process.stderr.write(`kubelab rules: cannot reach ${who} at ${url}: ${(e as Error).message}\n`);
+    return undefined;
   }
 }

@@ -12,7 +12,7 @@ describe('local topology', () => {
       'scheduler',
       'controller-manager',
       'metrics-server',
-      ...['control-plane', 1, 2].flatMap((i) => [`containerd-${i}`, `kubelet-${i}`, `kube-proxy-${i}`, `node-problem-detector-${i}`]),
+      ...['control-plane', 1, 2].flatMap((i) => [`containerd-${i}`, `kubelet-${i}`, `kube-proxy-${i}`, `node-problem-detector-${i}`, `kube-network-policies-${i}`]),
     ]);
   });
 
@@ -34,12 +34,21 @@ describe('local topology', () => {
   });
 
   it('gives node-1 the upstream ports and shifts further nodes by 100', () => {
-    expect(nodePorts(1)).toEqual({ kubelet: 10250, kubeletHealthz: 10248, kubeProxyHealthz: 10256, kubeProxyMetrics: 10249, containerdHealth: 10260, npd: 10266, npdMetrics: 10267 });
+    expect(nodePorts(1)).toEqual({ kubelet: 10250, kubeletHealthz: 10248, kubeProxyHealthz: 10256, kubeProxyMetrics: 10249, containerdHealth: 10260, npd: 10266, npdMetrics: 10267, netpol: 10290 });
     expect(nodePorts(2).kubelet).toBe(10350);
   });
 
   it("puts the control-plane node's ports into the gap of the node stride, clear of every worker's and the control plane's", () => {
-    expect(controlPlaneNodePorts(0)).toEqual({ kubelet: 10270, kubeletHealthz: 10268, kubeProxyHealthz: 10276, kubeProxyMetrics: 10269, containerdHealth: 10280, npd: 10286, npdMetrics: 10287 });
+    expect(controlPlaneNodePorts(0)).toEqual({
+      kubelet: 10270,
+      kubeletHealthz: 10268,
+      kubeProxyHealthz: 10276,
+      kubeProxyMetrics: 10269,
+      containerdHealth: 10280,
+      npd: 10286,
+      npdMetrics: 10287,
+      netpol: 10310,
+    });
     const used = new Set([...Object.values(DEFAULT_PORTS), ...[1, 2, 3].flatMap((i) => Object.values(nodePorts(i)))]);
     for (const p of Object.values(controlPlaneNodePorts(0))) expect(used.has(p), String(p)).toBe(false);
   });

@@ -52,6 +52,8 @@ export interface NodePorts {
   containerdHealth: number;
   npd: number;
   npdMetrics: number;
+  /** kube-network-policies' --metrics-bind-address port (upstream :9080): /metrics, /healthz, /rules. */
+  netpol: number;
 }
 
 /**
@@ -81,6 +83,8 @@ export function nodePorts(index: number, offset = 0): NodePorts {
     // beside the node's other ports so that --port-offset and the node stride move them alike.
     npd: 10266 + off,
     npdMetrics: 10267 + off,
+    // Past the control-plane node's gap (x68-x87), clear of every node's other ports.
+    netpol: 10290 + off,
   };
 }
 
@@ -121,6 +125,8 @@ export function kubeadmFiles(layout: Layout) {
     kubeProxy: at('kube-proxy.conf'),
     /** The Node Problem Detector's identity (its ServiceAccount's, see npd-addon.ts). */
     nodeProblemDetector: at('node-problem-detector.conf'),
+    /** The NetworkPolicy agent's identity (its ServiceAccount's, see network-policy-addon.ts). */
+    networkPolicies: at('kube-network-policies.conf'),
     /** metrics-server's identity (its ServiceAccount's, see metrics-server-addon.ts). */
     metricsServer: at('metrics-server.conf'),
     frontProxyCa: at(`${PKI_FILES.frontProxyCa}.crt`),
@@ -407,6 +413,19 @@ function nodeComponents(layout: Layout, node: string, suffix: string, p: NodePor
       // The DaemonSet's env: the health checker finds this node's kubelet healthz here.
       env: { HOST_ADDRESS: '127.0.0.1', KUBELET_PORT: String(p.kubeletHealthz) },
       unit: unit('node-problem-detector'),
+    },
+    {
+      name: `kube-network-policies-${suffix}`,
+      service: 'kube-network-policies',
+      args: [
+        `--hostname-override=${node}`,
+        `--apiserver-grpc-address=${grpc}`,
+        `--kubeconfig=${files.networkPolicies}`,
+        // As kube-proxy: local nodes share the host's network namespace, so the policy chains are rendered, never applied.
+        '--apply=never',
+        `--metrics-bind-address=127.0.0.1:${p.netpol}`,
+      ],
+      unit: unit('kube-network-policies'),
     },
   ];
 }

@@ -12,6 +12,7 @@ import { kubeadmInit } from './kubeadm.js';
 import { uploadBootstrapToken } from './bootstrap-token.js';
 import { applyNpdAddon } from './npd-addon.js';
 import { DEFAULT_SERVICE_CIDR, applyCorednsAddon } from './coredns-addon.js';
+import { applyNetworkPolicyAddon } from './network-policy-addon.js';
 import { applyMetricsServerAddon } from './metrics-server-addon.js';
 import { applyStorageAddon } from './storage-addon.js';
 import { applyDaemonSetAddons, localStaticPods, markControlPlane, writeStaticPods } from './control-plane-node.js';
@@ -211,6 +212,7 @@ async function bootstrapTokenPhase(layout: Layout): Promise<void> {
     await applyNpdAddon(cs, (l) => process.stdout.write(`${l}\n`));
     await applyCorednsAddon(cs, { serviceCidr: DEFAULT_SERVICE_CIDR, apiserver: `https://127.0.0.1:${layout.ports.apiserver}` }, (l) => process.stdout.write(`${l}\n`));
     await applyDaemonSetAddons(cs, 'local', (l) => process.stdout.write(`${l}\n`));
+    await applyNetworkPolicyAddon(cs, 'local', (l) => process.stdout.write(`${l}\n`));
     await applyMetricsServerAddon(cs, layout.ports.metricsServer, (l) => process.stdout.write(`${l}\n`));
     await applyStorageAddon(cs, (l) => process.stdout.write(`${l}\n`));
   } finally {

@@ -6,7 +6,7 @@
 
 import type { ServiceUnitDefinition } from './manager.js';
 
-export type NodeUnitName = 'kubelet' | 'containerd' | 'kube-proxy' | 'node-problem-detector';
+export type NodeUnitName = 'kubelet' | 'containerd' | 'kube-proxy' | 'node-problem-detector' | 'kube-network-policies';
 
 type Catalogue = Record<NodeUnitName, Omit<ServiceUnitDefinition, 'execStart'>>;
 
@@ -43,6 +43,15 @@ export const NODE_UNITS: Catalogue = {
     fragmentPath: '/usr/lib/systemd/system/node-problem-detector.service',
     documentation: ['https://github.com/kubernetes/node-problem-detector'],
     identifier: 'node-problem-detector',
+    type: 'simple',
+  },
+  // A DaemonSet pod upstream (kubernetes-sigs/kube-network-policies); kubelab runs the NetworkPolicy agent as a node unit, as kube-proxy.
+  'kube-network-policies': {
+    unit: 'kube-network-policies.service',
+    description: 'kube-network-policies: The Kubernetes NetworkPolicy agent',
+    fragmentPath: '/usr/lib/systemd/system/kube-network-policies.service',
+    documentation: ['https://github.com/kubernetes-sigs/kube-network-policies'],
+    identifier: 'kube-network-policies',
     type: 'simple',
   },
 };

@@ -18,7 +18,7 @@ describe('systemd-unit', () => {
 
   it.each([
     [['kubelet'], 'usage: systemd-unit <unit> -- <command> [args...]'],
-    [['sshd', '--', 'sshd'], 'unknown unit "sshd" (one of kubelet, containerd, kube-proxy, node-problem-detector)'],
+    [['sshd', '--', 'sshd'], 'unknown unit "sshd" (one of kubelet, containerd, kube-proxy, node-problem-detector, kube-network-policies)'],
   ])('refuses %j', (argv, message) => expect(() => parseRunUnitArgs(argv)).toThrow(message));
 
   it('keeps serving after kill -9 of the main process, starts it again, and stops it on SIGTERM', async () => {

@@ -41,7 +41,8 @@ export type Group =
   | 'batch'
   | 'storage'
   | 'scheduling'
-  | 'autoscalingv2';
+  | 'autoscalingv2'
+  | 'networking';
 
 /**
  * A field's type: string, int32, int64, boolean, number, Time, MicroTime,

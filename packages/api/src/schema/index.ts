@@ -27,6 +27,7 @@ import { QUOTA_TYPES } from './core-quota.js';
 import { PROTOBUF_NUMBERS, type ProtobufNumber } from './protobuf-numbers.js';
 import { RBAC_TYPES } from './rbac.js';
 import { STORAGE_TYPES } from './storage.js';
+import { NETWORKING_TYPES } from './networking.js';
 
 export type { FieldDef, FieldOptions, FieldType, Group, PatchStrategy, PrimitiveType, TypeDef } from './definition.js';
 export { isPrimitiveType } from './definition.js';
@@ -54,6 +55,7 @@ export const SCHEMA: Readonly<Record<string, TypeDef>> = {
   ...LIMIT_TYPES,
   ...QUOTA_TYPES,
   ...AUTOSCALING_TYPES,
+  ...NETWORKING_TYPES,
 };
 
 /** The OpenAPI component name of a type, e.g. io.k8s.api.core.v1.Pod. */

@@ -37,6 +37,7 @@ const MODULE_OF: Record<Group, string> = {
   storage: '../storage/v1/types.ts',
   scheduling: '../scheduling/v1/types.ts',
   autoscalingv2: '../autoscaling/v2/types.ts',
+  networking: '../networking/v1/types.ts',
 };
 
 const files = [...new Set(Object.values(MODULE_OF))].map((m) => fileURLToPath(new URL(m, import.meta.url)));

@@ -627,4 +627,12 @@ export const PROTOBUF_NUMBERS: Readonly<Record<string, Readonly<Record<string, P
   HorizontalPodAutoscalerSpecV1: { scaleTargetRef: 1, minReplicas: 2, maxReplicas: 3, targetCPUUtilizationPercentage: 4 },
   CrossVersionObjectReferenceV1: { kind: 1, name: 2, apiVersion: 3 },
   HorizontalPodAutoscalerStatusV1: { observedGeneration: 1, lastScaleTime: 2, currentReplicas: 3, desiredReplicas: 4, currentCPUUtilizationPercentage: 5 },
+  // networking.k8s.io/v1 (k8s.io/api/networking/v1/generated.proto)
+  NetworkPolicy: { metadata: 1, spec: 2 },
+  NetworkPolicySpec: { podSelector: 1, ingress: 2, egress: 3, policyTypes: 4 },
+  NetworkPolicyIngressRule: { ports: 1, from: 2 },
+  NetworkPolicyEgressRule: { ports: 1, to: 2 },
+  NetworkPolicyPeer: { podSelector: 1, namespaceSelector: 2, ipBlock: 3 },
+  NetworkPolicyPort: { protocol: 1, port: 2, endPort: 3 },
+  IPBlock: { cidr: 1, except: 2 },
 };

@@ -1000,7 +1000,7 @@ export function validateNode(node: Node): FieldError[] {
 }
 
 /** IsValidCIDR: an IPv4 network (read as everywhere else, by parseIpv4Cidr) or an IPv6 address with a prefix of at most 128. */
-function isCIDR(s: string): boolean {
+export function isCIDR(s: string): boolean {
   if (parseIpv4Cidr(s) !== undefined) return true;
   const [ip, bits, ...rest] = s.split('/');
   if (rest.length || ip === undefined || bits === undefined || !/^[0-9]+$/.test(bits)) return false;

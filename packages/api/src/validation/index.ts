@@ -12,6 +12,7 @@ import * as other from './other.js';
 import * as policy from './policy.js';
 import * as scheduling from './scheduling.js';
 import * as autoscaling from './autoscaling.js';
+import * as networking from './networking.js';
 import * as limitrange from './limitrange.js';
 import * as resourcequota from './resourcequota.js';
 import * as rbac from './rbac.js';
@@ -72,6 +73,7 @@ const RULES: Record<string, Rules> = {
     update: autoscaling.validateHorizontalPodAutoscalerUpdate,
     status: autoscaling.validateHorizontalPodAutoscalerStatusUpdate,
   },
+  'networking.k8s.io/v1/NetworkPolicy': { create: networking.validateNetworkPolicy, update: networking.validateNetworkPolicyUpdate },
 };
 
 /** ValidateObjectMetaUpdate plus the create rules for everything but metadata. */

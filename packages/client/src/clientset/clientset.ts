@@ -32,6 +32,7 @@ import type {
   StorageClass,
   ResourceQuota,
   HorizontalPodAutoscaler,
+  NetworkPolicy,
 } from '@kubelab/api';
 import { Connection, type ConnectionConfig } from '../transport/connection.js';
 import { ResourceClient } from './resource-client.js';
@@ -69,6 +70,7 @@ export interface StorageV1 {
 }
 export type PolicyV1 = GroupClients<'policy'>;
 export type AutoscalingV2 = GroupClients<'autoscaling'>;
+export type NetworkingV1 = GroupClients<'networking'>;
 
 export interface Clientset {
   core: CoreV1;
@@ -81,6 +83,7 @@ export interface Clientset {
   storage: StorageV1;
   policy: PolicyV1;
   autoscaling: AutoscalingV2;
+  networking: NetworkingV1;
   /** A client for any served resource (the dynamic client's role). */
   resource<T extends KubeObject = KubeObject>(gvr: GroupVersionResource, namespace?: string): PodInterface<T>;
   /** Closes the connection; running watches end. */
@@ -118,6 +121,7 @@ export const GVR = {
   podDisruptionBudgets: { group: 'policy', version: 'v1', resource: 'poddisruptionbudgets' },
   resourceQuotas: { group: '', version: 'v1', resource: 'resourcequotas' },
   horizontalPodAutoscalers: { group: 'autoscaling', version: 'v2', resource: 'horizontalpodautoscalers' },
+  networkPolicies: { group: 'networking.k8s.io', version: 'v1', resource: 'networkpolicies' },
 } as const satisfies Record<string, GroupVersionResource>;
 
 /** A GVR carrying the type of its objects (compile time only). */
@@ -166,6 +170,7 @@ export const TYPED_GROUPS = {
   storage: { storageClasses: typed<StorageClass>(GVR.storageClasses) },
   policy: { podDisruptionBudgets: typed<PodDisruptionBudget>(GVR.podDisruptionBudgets) },
   autoscaling: { horizontalPodAutoscalers: typed<HorizontalPodAutoscaler>(GVR.horizontalPodAutoscalers) },
+  networking: { networkPolicies: typed<NetworkPolicy>(GVR.networkPolicies) },
 };
 export type TypedGroups = typeof TYPED_GROUPS;
 const CLUSTER_SCOPED: ReadonlySet<GroupVersionResource> = new Set([
@@ -202,6 +207,7 @@ export function buildClientset(factory: Factory, close: () => void): Clientset {
     storage: group('storage') as StorageV1,
     policy: group('policy') as PolicyV1,
     autoscaling: group('autoscaling') as AutoscalingV2,
+    networking: group('networking') as NetworkingV1,
     resource: (gvr, ns) => f(gvr, ns),
     close,
   };

@@ -103,6 +103,7 @@ export class SharedInformerFactory {
   readonly storage = this.group('storage');
   readonly policy = this.group('policy');
   readonly autoscaling = this.group('autoscaling');
+  readonly networking = this.group('networking');
 
   private group<G extends TypedGroup>(g: G): InformerGroup<G> {
     // The object types are the table's, known at compile time only.

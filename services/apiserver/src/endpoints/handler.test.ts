@@ -113,6 +113,7 @@ describe('discovery and version', () => {
       'policy',
       'scheduling.k8s.io',
       'autoscaling',
+      'networking.k8s.io',
     ]);
     // kubectl auth whoami 1.27 asks v1beta1, later ones v1 first.
     expect(apis.groups[5]).toEqual({
@@ -210,6 +211,7 @@ describe('openapi v3', () => {
       'apis/scheduling.k8s.io/v1',
       'apis/autoscaling/v2',
       'apis/autoscaling/v1',
+      'apis/networking.k8s.io/v1',
     ]);
     const url = root.paths['api/v1']!.serverRelativeURL;
     expect(url).toMatch(/^\/openapi\/v3\/api\/v1\?hash=[0-9A-F]{128}$/);

@@ -17,6 +17,7 @@ import { resourceQuotaPrinter } from './resourcequota.js';
 import { roleBindingPrinter } from './rbac.js';
 import { endpointSlicePrinter, endpointsPrinter, servicePrinter } from './service.js';
 import { persistentVolumeClaimPrinter, persistentVolumePrinter, storageClassPrinter } from './storage.js';
+import { networkPolicyPrinter } from './networking.js';
 import type { Obj, Printer, Table, TableRow } from './table.js';
 
 export { humanDuration, since } from './duration.js';
@@ -59,6 +60,7 @@ export const PRINTERS: ReadonlyMap<string, Printer> = new Map([
   ['LimitRange', limitRangePrinter],
   ['ResourceQuota', resourceQuotaPrinter],
   ['HorizontalPodAutoscaler', horizontalPodAutoscalerPrinter],
+  ['NetworkPolicy', networkPolicyPrinter],
 ]);
 
 export function printerFor(kind: string): Printer {

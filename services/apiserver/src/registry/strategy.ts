@@ -35,6 +35,7 @@ const GENERATION = new Set([
   'apps/statefulsets',
   'batch/cronjobs',
   'policy/poddisruptionbudgets',
+  'networking.k8s.io/networkpolicies',
 ]);
 
 export function tracksGeneration(info: ResourceInfo): boolean {

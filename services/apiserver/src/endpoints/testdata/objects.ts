@@ -638,6 +638,23 @@ export const OBJECTS: Record<string, object> = {
     spec: { scaleTargetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web' }, minReplicas: 1, maxReplicas: 5, targetCPUUtilizationPercentage: 50 },
     status: { currentReplicas: 2, desiredReplicas: 4, currentCPUUtilizationPercentage: 100 },
   },
+  // Every field of networking.k8s.io/v1: named and numeric ports, endPort, each kind of peer, except.
+  NetworkPolicy: {
+    apiVersion: 'networking.k8s.io/v1',
+    kind: 'NetworkPolicy',
+    metadata: meta('allow-client'),
+    spec: {
+      podSelector: { matchLabels: { app: 'web' } },
+      ingress: [
+        {
+          from: [{ podSelector: { matchLabels: { app: 'client' } } }, { namespaceSelector: { matchExpressions: [{ key: 'env', operator: 'In', values: ['prod'] }] } }],
+          ports: [{ protocol: 'TCP', port: 'http' }],
+        },
+      ],
+      egress: [{ to: [{ ipBlock: { cidr: '10.0.0.0/8', except: ['10.1.0.0/16'] } }], ports: [{ protocol: 'UDP', port: 30000, endPort: 30100 }] }],
+      policyTypes: ['Ingress', 'Egress'],
+    },
+  },
 };
 
 export type { KubeObject };

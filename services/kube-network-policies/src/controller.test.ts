@@ -1,0 +1,106 @@
+// The agent's reconcile loop over the fake clientset (sample-controller
+// style): seeded objects, informers synced, one sync, and the commands the
+// sync ran (the agent writes nothing to the API; its actions are iptables').
+
+import { afterEach, describe, expect, it } from 'vitest';
+import { GVR, SharedInformerFactory, processNextWorkItem } from '@kubelab/client';
+import { createFakeClientset } from '@kubelab/client/testing';
+import { createLogger } from '@kubelab/component-base';
+import type { NetworkPolicy } from '@kubelab/api';
+import { PolicyController } from './controller.js';
+import type { CommandRunner } from './exec.js';
+import { lab, policy } from './testing/fixtures.js';
+
+/** Records every command; iptables-save answers with `saved`. */
+function fakeRunner(saved = '*filter\n:INPUT ACCEPT [0:0]\nCOMMIT\n') {
+  const calls: { argv: string[]; input?: string }[] = [];
+  const runner: CommandRunner = {
+    run(argv, input) {
+      calls.push({ argv, ...(input !== undefined ? { input } : {}) });
+      return Promise.resolve({ code: 0, stdout: argv[0] === 'iptables-save' ? saved : '', stderr: '' });
+    },
+  };
+  return { runner, calls };
+}
+
+async function setup(policies: NetworkPolicy[], saved?: string, override?: CommandRunner) {
+  const fake = createFakeClientset();
+  const objs = lab();
+  fake.seed(GVR.pods, ...objs.pods);
+  fake.seed(GVR.namespaces, ...objs.namespaces);
+  fake.seed(GVR.networkPolicies, ...policies);
+  const informers = new SharedInformerFactory(fake.clientset);
+  const { runner, calls } = fakeRunner(saved);
+  const pods = informers.core.pods();
+  const nss = informers.core.namespaces();
+  const nps = informers.networking.networkPolicies();
+  const controller = new PolicyController({
+    nodeName: 'node-1',
+    clusterCIDR: '10.244.0.0/16',
+    pods: pods.lister(),
+    namespaces: nss.lister(),
+    policies: nps.lister(),
+    runner: override ?? runner,
+    logger: createLogger({ component: 'kube-network-policies', level: 'error' }),
+  });
+  for (const inf of [pods, nss, nps]) inf.addEventHandler({ onAdd: () => controller.enqueue(), onUpdate: () => controller.enqueue(), onDelete: () => controller.enqueue() });
+  informers.start();
+  await informers.waitForCacheSync();
+  controller.cachesSynced();
+  const step = () => processNextWorkItem(controller.queue, () => controller.sync());
+  cleanups.push(async () => {
+    controller.stop();
+    await informers.shutdown();
+    fake.closeWatches();
+  });
+  return { fake, controller, calls, step };
+}
+
+const cleanups: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const c of cleanups.splice(0)) await c();
+});
+
+const denyAll = policy('default', 'default-deny', { policyTypes: ['Ingress'] });
+
+describe('PolicyController', () => {
+  it('one sync reads the filter table and applies the whole ruleset in one iptables-restore', async () => {
+    const { calls, step, controller } = await setup([denyAll]);
+    await step();
+    expect(calls.map((c) => c.argv.join(' '))).toEqual(['iptables-save -t filter', 'iptables-restore --noflush']);
+    const script = calls[1]!.input!;
+    expect(script).toContain('-A KUBE-NWPLCY-INGRESS -d 10.244.1.10/32 -m comment --comment "default/web ingress" -j KUBE-NWPLCY-');
+    expect(script).toContain('-I INPUT 1 -m comment --comment "kubernetes network policies" -j KUBE-NWPLCY-INGRESS\n');
+    expect(controller.rules()?.source).toBe('kernel');
+  });
+
+  it('a sync whose render did not change runs nothing (idempotent)', async () => {
+    const { calls, step, controller } = await setup([denyAll]);
+    await step();
+    calls.length = 0;
+    controller.queue.add('node');
+    await step();
+    expect(calls).toEqual([]);
+  });
+
+  it('a new policy queues the node and the next sync applies it; chains the kernel holds but the render lacks are deleted', async () => {
+    const { fake, calls, step } = await setup([], '*filter\n:KUBE-NWPLCY-0000000000000000 - [0:0]\nCOMMIT\n');
+    await step();
+    calls.length = 0;
+    await fake.clientset.networking.networkPolicies('default').create(denyAll);
+    await step();
+    expect(calls.map((c) => c.argv[0])).toEqual(['iptables-save', 'iptables-restore']);
+    expect(calls[1]!.input).toContain('default/web has no NetworkPolicy allowing this ingress');
+    expect(calls[1]!.input).toContain('-X KUBE-NWPLCY-0000000000000000\n');
+  });
+
+  it('a failed restore is retried: the key goes back rate-limited', async () => {
+    const failing: CommandRunner = {
+      run: (argv) => Promise.resolve(argv[0] === 'iptables-restore' ? { code: 1, stdout: '', stderr: 'iptables-restore: line 3 failed' } : { code: 0, stdout: '', stderr: '' }),
+    };
+    const { controller } = await setup([denyAll], undefined, failing);
+    await processNextWorkItem(controller.queue, () => controller.sync());
+    expect(controller.queue.numRequeues('node')).toBe(1);
+    expect(controller.rules()).toBeUndefined();
+  });
+});

@@ -1,0 +1,21 @@
+// @kubelab/kube-network-policies: the per-node NetworkPolicy agent and its pure renderer.
+
+export { startPolicyAgent, type PolicyAgentOptions, type PolicyAgentHandle } from './server.js';
+export { parsePolicyAgentCommand, policyAgentFlags, type PolicyAgentCommand } from './options.js';
+export { PolicyController, SYNC_KEY, type PolicyControllerOptions, type RulesView } from './controller.js';
+export {
+  renderPolicies,
+  toIptablesSave,
+  restoreInput,
+  parseSaved,
+  policyPartOfSave,
+  policyChainName,
+  INGRESS_CHAIN,
+  EGRESS_CHAIN,
+  POLICY_JUMPS,
+  type PolicyInputs,
+  type PolicyRuleset,
+  type Chain,
+} from './render.js';
+export { applyRuleset, probeIptables, readBack } from './apply.js';
+export { execRunner, type CommandRunner, type CommandResult } from './exec.js';

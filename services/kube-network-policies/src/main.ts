@@ -1,0 +1,36 @@
+#!/usr/bin/env node
+// kube-network-policies' entry point: parse flags, start, stop on SIGTERM.
+
+import { clientTlsFromKubeconfig } from '@kubelab/client';
+import { createLogger, FlagError, onShutdown } from '@kubelab/component-base';
+import { parsePolicyAgentCommand } from './options.js';
+import { startPolicyAgent } from './server.js';
+
+async function main(): Promise<void> {
+  let cmd;
+  try {
+    cmd = parsePolicyAgentCommand(process.argv.slice(2));
+  } catch (err) {
+    process.stderr.write(`${err instanceof FlagError ? '' : 'Error: '}${(err as Error).message}\n`);
+    process.exit(1);
+  }
+  const logger = createLogger({ component: 'kube-network-policies', node: cmd.nodeName });
+  const agent = await startPolicyAgent({
+    nodeName: cmd.nodeName,
+    clusterCIDR: cmd.clusterCIDR,
+    bindAddress: cmd.bindAddress,
+    apiserverAddress: cmd.apiserverAddress,
+    ...(cmd.kubeconfig ? { apiserverTls: clientTlsFromKubeconfig(cmd.kubeconfig) } : {}),
+    apply: cmd.apply,
+    logger,
+  });
+  onShutdown(async () => {
+    logger.info('Shutting down');
+    await agent.stop();
+  });
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`kube-network-policies: ${(err as Error).message}\n`);
+  process.exit(1);
+});
