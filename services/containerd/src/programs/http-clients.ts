@@ -87,6 +87,23 @@ function args(argv: string[], withValue: Set<string>): { flags: Map<string, stri
 
 const WGET_VALUES = new Set(['-O', '-T', '-U', '--header', '-Y', '-P', '--user-agent', '--timeout', '--output-document']);
 
+/** `p`, or an EDEADLINE error after `ms` (a late socket is closed). */
+function withDeadline(p: Promise<Socket>, ms: number): Promise<Socket> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      reject(Object.assign(new Error('deadline'), { code: 'EDEADLINE' }));
+      void p.then(
+        (s) => s.destroy(),
+        () => undefined,
+      );
+    }, ms);
+    p.then(
+      (s) => (clearTimeout(timer), resolve(s)),
+      (e: unknown) => (clearTimeout(timer), reject(e)),
+    );
+  });
+}
+
 /** busybox `wget [-q] [-O FILE] [-S] [--spider] [-T SEC] [--header H] URL`. */
 export function wget(proc: ProgramProcess): Command {
   return defineCommand('wget', async (argv, ctx) => {
@@ -102,11 +119,14 @@ export function wget(proc: ProgramProcess): Command {
     if (!t) return ok('', 1, `wget: not an http or ftp url: ${url}\n`);
     const out = flags.get('-O')?.at(-1) ?? flags.get('--output-document')?.at(-1) ?? (t.path.split('?')[0]!.split('/').pop() || 'index.html');
     let err = quiet ? '' : `Connecting to ${t.host}${t.port === 80 ? '' : `:${t.port}`} (${t.host}:${t.port})\n`;
+    // busybox's -T (--timeout) alarm covers the connect as well as the reads: a dropped SYN ends as `download timed out`.
+    const timeoutMs = seconds((flags.get('-T') ?? flags.get('--timeout'))?.at(-1), 900) * 1000;
     let socket: Socket;
     try {
-      socket = await proc.connect(t.host, t.port);
+      socket = await withDeadline(proc.connect(t.host, t.port), timeoutMs);
     } catch (e) {
       if (code(e) === 'ENOTFOUND') return ok('', 1, `wget: bad address '${t.host}'\n`);
+      if (code(e) === 'EDEADLINE') return ok('', 1, `${err}wget: download timed out\n`);
       return ok(
         '',
         1,
@@ -120,7 +140,7 @@ export function wget(proc: ProgramProcess): Command {
     }
     let got: Fetched;
     try {
-      got = await fetchOver(socket, t, flags.has('--spider') ? 'HEAD' : 'GET', headers, undefined, seconds(flags.get('-T')?.at(-1), 900) * 1000);
+      got = await fetchOver(socket, t, flags.has('--spider') ? 'HEAD' : 'GET', headers, undefined, timeoutMs);
     } catch (e) {
       return ok('', 1, `${err}wget: ${code(e) === 'ETIMEDOUT' ? 'download timed out' : 'error getting response: Connection reset by peer'}\n`);
     }

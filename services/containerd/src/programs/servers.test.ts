@@ -156,6 +156,15 @@ describe('python, node and agnhost', () => {
 });
 
 describe('wget and curl in a container', () => {
+  it('busybox wget -T bounds the connect too: a peer that drops SYNs ends as `download timed out` (the NetworkPolicy lab)', async () => {
+    const s = (running = startProcess(['sleep', '1000'], { programs: ['wget'], timeScale: 1, connect: () => new Promise(() => undefined) }));
+    expect(await s.p.execSync(['wget', '-qO-', '-T', '1', 'http://10.96.0.20/'], 5000)).toMatchObject({ stderr: 'wget: download timed out\n', exitCode: 1 });
+    expect(await s.p.execSync(['wget', '-O-', '--timeout=1', 'http://10.96.0.20/'], 5000)).toMatchObject({
+      stderr: 'Connecting to 10.96.0.20 (10.96.0.20:80)\nwget: download timed out\n',
+      exitCode: 1,
+    });
+  });
+
   const server = () => start(['agnhost', 'netexec', '--http-port=8080'], ['agnhost', 'wget', 'curl']);
 
   it("busybox wget: -qO- prints the body, the progress lines otherwise, busybox's errors", async () => {

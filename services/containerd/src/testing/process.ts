@@ -22,7 +22,15 @@ export interface StartedProcess {
  */
 export function startProcess(
   script: string | string[],
-  opts: { timeScale?: number; files?: Record<string, string>; programs?: string[]; env?: Record<string, string>; network?: boolean; dns?: DnsTransport } = {},
+  opts: {
+    timeScale?: number;
+    files?: Record<string, string>;
+    programs?: string[];
+    env?: Record<string, string>;
+    network?: boolean;
+    dns?: DnsTransport;
+    connect?: (host: string, port: number) => Promise<import('node:net').Socket>;
+  } = {},
 ): StartedProcess {
   const log: string[] = [];
   // With `network`, container ports are served on free loopback ports (the local runner's mode).
@@ -58,7 +66,9 @@ export function startProcess(
       };
     },
     // With `dns` (a fixture server's transport), names resolve through the container's resolver.
+    // `connect` stands for a network the test shapes (a peer that drops SYNs).
     connect: (host, port) =>
+      opts.connect?.(host, port) ??
       dialTcp(
         'loopback',
         '10.244.0.2',
