@@ -3,6 +3,7 @@
 // device, because the compose network is `internal: true` and Docker drops
 // packets on it whose addresses are not the bridge's own (pod and service
 // IPs). At start:
+//   - pods' traffic leaving by eth0 is masqueraded (flannel's --ip-masq);
 //   - the whole pod range is black-holed: a pod IP without a node's route
 //     never leaves the node;
 //   - the service range is routed into the VXLAN device, which has no
@@ -102,7 +103,32 @@ function setupDevice() {
   tryRun('pod range black hole', () => ip('route', 'replace', 'blackhole', CLUSTER_CIDR));
   tryRun('service range', () => ip('route', 'replace', SERVICE_CIDR, 'dev', DEV));
   if (LB_CIDR) tryRun('load balancer range', () => ip('route', 'replace', LB_CIDR, 'dev', DEV));
+  tryRun('pod masquerade', podMasquerade);
   log('ranges', { podRange: `${CLUSTER_CIDR}(blackhole)`, serviceRange: `${SERVICE_CIDR}(${DEV})`, ...(LB_CIDR ? { loadBalancerRange: `${LB_CIDR}(${DEV})` } : {}) });
+}
+
+// flannel's --ip-masq: pod traffic to addresses outside the pod range that
+// leaves by eth0 (the apiserver's container behind the kubernetes Service,
+// anything else on the compose network) takes the node's address, so the
+// reply finds its way back; pod-to-pod traffic keeps its source.
+const MASQ_CHAIN = 'FLANNEL-POSTRTG';
+function podMasquerade() {
+  const rules = [
+    '*nat',
+    `:${MASQ_CHAIN} - [0:0]`,
+    `-A ${MASQ_CHAIN} -s ${CLUSTER_CIDR} -d ${CLUSTER_CIDR} -m comment --comment "flanneld masq" -j RETURN`,
+    `-A ${MASQ_CHAIN} -s ${CLUSTER_CIDR} ! -d 224.0.0.0/4 -o eth0 -m comment --comment "flanneld masq" -j MASQUERADE --random-fully`,
+    'COMMIT',
+    '',
+  ].join('\n');
+  // --noflush: kube-proxy's and the policy agent's chains stay; the line `:CHAIN` empties only this one.
+  execFileSync('iptables-restore', ['--noflush'], { input: rules, stdio: ['pipe', 'ignore', 'pipe'] });
+  const jump = ['POSTROUTING', '-m', 'comment', '--comment', 'flanneld masq', '-j', MASQ_CHAIN];
+  try {
+    execFileSync('iptables', ['-t', 'nat', '-C', ...jump], { stdio: 'ignore' });
+  } catch {
+    execFileSync('iptables', ['-t', 'nat', '-A', ...jump], { stdio: ['ignore', 'ignore', 'pipe'] });
+  }
 }
 
 let localSource = ''; // this node's podCIDR .0, the source of node→pod traffic
