@@ -4,7 +4,7 @@
 // load balancer). The compose network is `internal: true`, so no node has a
 // port on the host; this process sits on the cluster network and on `edge`,
 // whose ports compose publishes on 127.0.0.1 only, and forwards TCP:
-//   - NodePorts: every container port in KUBELAB_NODE_PORTS (30000-30009 by
+//   - NodePorts: every container port in KUBELAB_NODE_PORTS (30080-30089 by
 //     default) to the same port of KUBELAB_TARGET_NODE (node-1): kube-proxy
 //     there answers a NodePort on every node address, so
 //     `curl -I http://127.0.0.1:30080` reaches a Service with nodePort 30080.
@@ -22,7 +22,7 @@ import { createServer, connect } from 'node:net';
 import { pathToFileURL } from 'node:url';
 import { loadKubeconfig, restClient } from './kube-rest.mjs';
 
-/** `30000-30009` → [30000, …, 30009]; a single port is a range of one. */
+/** `30080-30089` → [30080, …, 30089]; a single port is a range of one. */
 export function portRange(text) {
   const m = /^(\d+)(?:-(\d+))?$/.exec(String(text).trim());
   if (!m) throw new Error(`invalid port range ${JSON.stringify(text)}: want FIRST-LAST`);
@@ -94,7 +94,7 @@ function forward(port, target) {
 async function main() {
   const TARGET = process.env.KUBELAB_TARGET_NODE || 'node-1';
   const KUBECONFIG = process.env.KUBELAB_KUBECONFIG || '/etc/kubernetes/kube-proxy.conf';
-  const nodePorts = portRange(process.env.KUBELAB_NODE_PORTS || '30000-30009');
+  const nodePorts = portRange(process.env.KUBELAB_NODE_PORTS || '30080-30089');
   const lbPool = portRange(process.env.KUBELAB_LB_PORTS || '32800-32809');
   for (const p of nodePorts) forward(p, () => ({ host: TARGET, port: p }));
   log('nodeports', { ports: `${nodePorts[0]}-${nodePorts.at(-1)}`, to: TARGET });

@@ -830,7 +830,7 @@ spec:
     );
     expect(Number(hostPort)).toBeGreaterThanOrEqual(32800);
     expect(Number(hostPort)).toBeLessThanOrEqual(32809);
-    expect(await hostHttp(`http://127.0.0.1:${hostPort}/`)).toMatch(/^200 nginx .*Welcome to nginx!/);
+    expect(await hostHttp(`http://127.0.0.1:${hostPort}/`)).toMatch(/^200 nginx\/\S+ .*Welcome to nginx!/);
 
     // externalTrafficPolicy Local: the apiserver allocates a healthCheckNodePort, kube-proxy answers it per node.
     await kubectl(stack, ['patch', 'service', 'web-lb', '-p', '{"spec":{"externalTrafficPolicy":"Local"}}']);
