@@ -237,6 +237,7 @@ describe.skipIf(!canRun).sequential('compose stack end to end', () => {
     const onNode = await compose(stack, ['exec', '-T', 'node-1', 'find', '/etc/kubernetes', '-type', 'f']);
     expect(onNode.split(/\s+/).filter(Boolean).sort()).toEqual([
       '/etc/kubernetes/bootstrap-kubelet.conf',
+      '/etc/kubernetes/kube-network-policies.conf',
       '/etc/kubernetes/kube-proxy.conf',
       '/etc/kubernetes/kubelet.conf',
       '/etc/kubernetes/node-problem-detector.conf',
@@ -396,8 +397,8 @@ describe.skipIf(!canRun).sequential('compose stack end to end', () => {
       'kube-system pods Running and ready',
       async () => {
         const items = (await kubectlJson<KubeList<Pod>>(stack, ['-n', 'kube-system', 'get', 'pods'])).items;
-        // 4 static pods, 2 DaemonSets x 3 nodes, coredns' 2 replicas, metrics-server.
-        return items.length === 13 && items.every((p) => p.status?.phase === 'Running' && isPodReady(p)) ? items : undefined;
+        // 4 static pods, 3 DaemonSets x 3 nodes, coredns' 2 replicas, metrics-server.
+        return items.length === 16 && items.every((p) => p.status?.phase === 'Running' && isPodReady(p)) ? items : undefined;
       },
       { timeoutMs: 120_000, everyMs: 1_000 },
     );
@@ -414,6 +415,8 @@ describe.skipIf(!canRun).sequential('compose stack end to end', () => {
     const detectors = pods.filter((p) => p.metadata.labels?.app === 'node-problem-detector');
     expect(detectors.map((p) => p.spec?.nodeName).sort()).toEqual(['control-plane', 'node-1', 'node-2']);
     for (const p of detectors) expect(p.metadata.name).toMatch(/^node-problem-detector-[a-z0-9]{5}$/);
+    const policyAgents = pods.filter((p) => p.metadata.labels?.['k8s-app'] === 'kube-network-policies');
+    expect(policyAgents.map((p) => p.spec?.nodeName).sort()).toEqual(['control-plane', 'node-1', 'node-2']);
 
     // What the seed's commands print.
     const wide = await kubectl(stack, ['-n', 'kube-system', 'get', 'pods', '-o', 'wide']);
