@@ -131,6 +131,9 @@ export class JobController extends QueueController {
     if (cached.spec?.managedBy && cached.spec.managedBy !== 'kubernetes.io/job-controller') return;
     const job = structuredClone(cached);
     const now = this.clock.now();
+    // Read before the pods are listed (upstream satisfiedExpectations): a pod this job created that the
+    // informer delivers during the awaits below would satisfy them while the listing still lacks it.
+    const satisfied = this.expectations.satisfied(key);
     const pods = await this.podsForJob(job);
     const status: JobStatus = structuredClone(job.status ?? {});
     const indexed = job.spec?.completionMode === 'Indexed';
@@ -212,7 +215,7 @@ export class JobController extends QueueController {
         status.startTime = formatTime(now);
         statusEvents.push(['Normal', 'Resumed', 'Job resumed']);
       }
-      if (this.expectations.satisfied(key)) {
+      if (satisfied) {
         const r = await this.manage(key, job, pods, active, succeeded, completed, now);
         created = r.created;
         terminating += r.deleted;

@@ -330,6 +330,35 @@ describe('JobController sync', () => {
     expect(names).toEqual(['hello-0- 0', 'hello-1- 1']);
     await env.stop();
   });
+  it('a pod the last sync created, seen only mid-sync, is not created twice (expectations are read before the pods are listed)', async () => {
+    // completions 3, parallelism 2: A succeeded, B runs, and the last sync created X, which the informer has not delivered yet.
+    const { env, c } = await setup(job({ completions: 3, parallelism: 2 }, { startTime: T0, active: 2 }), [pod('hello-a', 'Succeeded', { finishedAt: T0 }), pod('hello-b', 'Running')]);
+    c.expectations.expectCreations('default/hello', 1);
+    let delivered = false;
+    // X's add event arrives while the sync records A (after it listed the pods, before it decides what to create).
+    env.fake.prependReactor('update', 'jobs', () => {
+      if (!delivered) env.fake.seed(GVR.pods, pod('hello-x', 'Pending'));
+      delivered = true;
+      return undefined;
+    });
+    await c.sync('default/hello');
+    expect(env.fake.actionLines()).toEqual(['update jobs/status default/hello', 'patch pods default/hello-a', 'update jobs/status default/hello']);
+    expect(
+      env.fake
+        .objects<Pod>(GVR.pods)
+        .map((p) => p.metadata.name)
+        .sort(),
+    ).toEqual(['hello-a', 'hello-b', 'hello-x']);
+    expect(env.fake.peek<Job>(GVR.jobs, 'default', 'hello')!.status).toMatchObject({ succeeded: 1, active: 1 });
+
+    // The next sync sees X: B and X are the two completions still missing, so nothing is created.
+    env.fake.clearActions();
+    await c.sync('default/hello');
+    expect(env.fake.actionLines()).toEqual(['update jobs/status default/hello']);
+    expect(env.fake.peek<Job>(GVR.jobs, 'default', 'hello')!.status).toMatchObject({ succeeded: 1, active: 2 });
+    await env.stop();
+  });
+
   it('podFailurePolicy FailJob fails the job at once with reason PodFailurePolicy; Ignore leaves a failure uncounted', async () => {
     const rules = {
       rules: [
