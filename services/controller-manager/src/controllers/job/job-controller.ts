@@ -175,6 +175,8 @@ export class JobController extends QueueController {
       if (indexed && i !== undefined && i < completions) completed.add(i);
     }
     failed += uncounted.failed.filter(counted).length;
+    // Indexed: succeeded is the number of completed indexes (upstream succeededIndexes.total()), so a second pod of an index adds nothing.
+    if (indexed) succeeded = completed.size;
     status.uncountedTerminatedPods = { succeeded: uncounted.succeeded.filter((u) => !counted(u)), failed: uncounted.failed.filter((u) => !counted(u)) };
 
     // 4. The outcome, the pods to run, the conditions.
@@ -198,6 +200,10 @@ export class JobController extends QueueController {
         status.conditions = withCondition(status.conditions, newCondition(outcome.type, outcome.reason, outcome.message, now));
         if (outcome.type === 'Complete') {
           status.completionTime = formatTime(now);
+          // upstream recordJobFinished: more pods succeeded than completions asked for (say, pods adopted or created on a stale cache).
+          if (job.spec?.completions != null && succeeded > job.spec.completions) {
+            statusEvents.push(['Warning', 'TooManySucceededPods', 'Too many succeeded pods running after completion count reached']);
+          }
           statusEvents.push(['Normal', 'Completed', 'Job completed']);
         } else statusEvents.push(['Warning', outcome.reason, outcome.message]);
       }

@@ -359,6 +359,29 @@ describe('JobController sync', () => {
     await env.stop();
   });
 
+  it('more succeeded pods than completions: Complete with the real count and a TooManySucceededPods warning, as upstream', async () => {
+    const { env, c } = await setup(job({ completions: 1 }, { startTime: T0, active: 2 }), [pod('hello-a', 'Succeeded', { finishedAt: T0 }), pod('hello-b', 'Succeeded', { finishedAt: T0 })]);
+    await c.sync('default/hello');
+    const st = env.fake.peek<Job>(GVR.jobs, 'default', 'hello')!.status!;
+    expect(st).toMatchObject({ succeeded: 2, uncountedTerminatedPods: {} });
+    expect(st.conditions?.map((x) => x.type)).toEqual(['SuccessCriteriaMet', 'Complete']);
+    expect(env.recorder.events).toEqual(['Warning TooManySucceededPods Too many succeeded pods running after completion count reached', 'Normal Completed Job completed']);
+    await env.stop();
+  });
+
+  it('Indexed: two succeeded pods of one index count once (succeeded is the number of completed indexes)', async () => {
+    const j = job({ completionMode: 'Indexed', completions: 2, parallelism: 2 }, { startTime: T0, active: 2 });
+    const { env, c } = await setup(j, [
+      pod('hello-0-a', 'Succeeded', { finishedAt: T0, index: 0 }),
+      pod('hello-0-b', 'Succeeded', { finishedAt: T0, index: 0 }),
+      pod('hello-1-a', 'Running', { index: 1 }),
+    ]);
+    await c.sync('default/hello');
+    expect(env.fake.peek<Job>(GVR.jobs, 'default', 'hello')!.status).toMatchObject({ succeeded: 1, completedIndexes: '0', active: 1, uncountedTerminatedPods: {} });
+    expect(env.fake.actionLines().filter((l) => l.startsWith('create'))).toEqual([]);
+    await env.stop();
+  });
+
   it('podFailurePolicy FailJob fails the job at once with reason PodFailurePolicy; Ignore leaves a failure uncounted', async () => {
     const rules = {
       rules: [
