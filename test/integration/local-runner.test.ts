@@ -110,18 +110,18 @@ describe.runIf(ready)('pnpm kubelab up (local processes)', { timeout: 120_000 },
     expect(nodes.stdout).toMatch(/^node-2\s+Ready\s+<none>/m);
   });
 
-  it("shows kube-system as kubeadm's: the four static pods on control-plane, kube-proxy and node-problem-detector on every node, two coredns pods, all Running and Ready", async () => {
+  it("shows kube-system as kubeadm's: the four static pods on control-plane, kube-proxy, node-problem-detector and kube-network-policies on every node, two coredns pods, all Running and Ready", async () => {
     const cp = JSON.parse((await kubectl(['get', 'node', 'control-plane', '-o', 'json'])).stdout) as { metadata: { labels: Record<string, string> }; spec: { taints?: unknown[] } };
     expect(cp.spec.taints).toEqual([{ key: 'node-role.kubernetes.io/control-plane', effect: 'NoSchedule' }]);
     expect(cp.metadata.labels).toMatchObject({ 'node-role.kubernetes.io/control-plane': '', 'node.kubernetes.io/exclude-from-external-load-balancers': '' });
     expect(output).toContain('[mark-control-plane] Marking the node control-plane as control-plane by adding the taints [node-role.kubernetes.io/control-plane:NoSchedule]');
-    // 4 static pods + 2 DaemonSets x 3 nodes + metrics-server's Deployment + coredns' 2 replicas, every one 1/1 Running (stand-ins start at once; probes at 10x).
+    // 4 static pods + 3 DaemonSets x 3 nodes + metrics-server's Deployment + coredns' 2 replicas, every one 1/1 Running (stand-ins start at once; probes at 10x).
     const rows = await waitFor(
       'kube-system pods Running and ready',
       async () => {
         const r = await kubectl(['-n', 'kube-system', 'get', 'pods', '-o', 'wide', '--no-headers']);
         const lines = r.stdout.trim().split('\n').filter(Boolean);
-        return lines.length === 13 && lines.every((l) => /^\S+\s+1\/1\s+Running\s/.test(l)) ? lines : undefined;
+        return lines.length === 16 && lines.every((l) => /^\S+\s+1\/1\s+Running\s/.test(l)) ? lines : undefined;
       },
       { timeoutMs: 90_000, everyMs: 1_000 },
     );
@@ -132,7 +132,7 @@ describe.runIf(ready)('pnpm kubelab up (local processes)', { timeout: 120_000 },
         c,
       ).toMatch(/\s127\.0\.0\.1\s+control-plane\s/);
     }
-    for (const ds of ['kube-proxy', 'node-problem-detector']) {
+    for (const ds of ['kube-proxy', 'node-problem-detector', 'kube-network-policies']) {
       const pods = rows.filter((l) => new RegExp(`^${ds}-[a-z0-9]{5}\\s`).test(l));
       expect(pods.map(nodeOf).sort(), ds).toEqual(NODES);
     }
