@@ -48,6 +48,7 @@ import { chunkText, stderrFirst, type Chunk } from './output.js';
 import { nowNanos } from './time.js';
 import { CpuMeter } from './cpu.js';
 import { shellErrorText } from './node-faults.js';
+import type { MountEntry, ProcEntry, SystemView } from './procfs.js';
 
 // Captured before any script runs: just-bash's defence layer may patch globals.
 const realSetTimeout = globalThis.setTimeout;
@@ -81,7 +82,14 @@ export interface ProcessOptions {
   dns?: DnsTransport;
   /** Writable host mounts whose writes reach the host (write-through.ts). */
   writeThrough?: WriteThrough;
+  /** The CRI mounts as the container's mount table lists them (procfs.ts). */
+  mounts?: MountEntry[];
+  /** cpu.max from the CRI resources: quota and period in µs (quota 0: no limit). */
+  cpuMax?: { quota: number; period: number };
 }
+
+/** Resident memory of a process besides PID 1 (a shell or an applet), as ps shows it. */
+const PROCESS_RSS_BYTES = 1_200 * 1024;
 
 export interface ExecOutcome {
   stdout: string;
@@ -153,6 +161,28 @@ function guardRunawayLoops(bash: Bash, cpu: CpuMeter): void {
   };
 }
 
+/** The SystemView of `p`, read live. */
+function systemView(p: SimProcess): SystemView {
+  return {
+    processes: () => p.processes(),
+    lastPid: () => p.lastPid,
+    get memoryLimitBytes() {
+      return p.memoryLimitBytes;
+    },
+    memoryBytes: () => p.memoryBytes(),
+    get cpuMax() {
+      return p.cpuMax;
+    },
+    get mounts() {
+      return p.mounts;
+    },
+    get writtenBytes() {
+      return p.fs.writtenBytes;
+    },
+    listeningPorts: () => p.listeningPorts(),
+  };
+}
+
 export class SimProcess implements ProgramProcess {
   readonly fs: ContainerFs;
   readonly bash: Bash;
@@ -190,6 +220,8 @@ export class SimProcess implements ProgramProcess {
   private readonly parents = new Map<number, number>();
   /** Aborted when PID 1 ends: every job dies with it, sleeps and waits end. */
   private readonly jobsCtl = new AbortController();
+  /** The PID namespace's live processes (ps, /proc/PID): PID 1, execs and jobs. */
+  private readonly table = new Map<number, { ppid: number; argv: string[]; startedMs: number }>();
 
   constructor(private readonly opts: ProcessOptions) {
     // Every concurrent sleep and wait listens on it: no leak warning at 11.
@@ -237,6 +269,7 @@ export class SimProcess implements ProgramProcess {
       processInfo: { pid: 1, ppid: 0, uid: 0, gid: 0 },
     });
     this.fs.sealStubs();
+    this.fs.procView = this.system;
     // Every script the shell runs, nested ones too (`sh -c '... &'` inside a script): their jobs log to PID 1's output; loops get checkpoints.
     this.bash.registerTransformPlugin({
       name: 'kubelab-job-control',
@@ -351,6 +384,7 @@ export class SimProcess implements ProgramProcess {
    */
   startWith(run: () => Promise<number | Result>): void {
     this.startedAt = nowNanos();
+    this.table.set(1, { ppid: 0, argv: this.opts.argv, startedMs: Date.now() });
     run().then(
       (r) => this.finish(typeof r === 'number' ? { stdout: '', stderr: '', exitCode: r } : r),
       (err: unknown) => this.finish({ stdout: '', stderr: `${shellErrorText(err)}\n`, exitCode: 1 }),
@@ -432,12 +466,16 @@ export class SimProcess implements ProgramProcess {
     const pid = this.newPid();
     const out = { stdout: '', stderr: '' };
     this.sinks.set(pid, (s, t) => (out[s] += chunkText(t)));
+    this.table.set(pid, { ppid: 0, argv, startedMs: Date.now() });
     const script = shellScript(argvToScript(argv), pid);
     const run = this.bash.exec(script, { signal: ctl.signal }).then(
       (r) => ({ stdout: out.stdout + r.stdout, stderr: out.stderr + r.stderr, exitCode: r.exitCode, timedOut: false }),
       (err: unknown) => ({ stdout: out.stdout, stderr: `${out.stderr}${shellErrorText(err)}\n`, exitCode: 1, timedOut: false }),
     );
-    void run.finally(() => this.sinks.delete(pid));
+    void run.finally(() => {
+      this.sinks.delete(pid);
+      this.table.delete(pid);
+    });
     if (!(timeoutMs > 0)) return run;
     let timer: ReturnType<typeof setTimeout> | undefined;
     const timeout = new Promise<ExecOutcome>((resolve) => {
@@ -466,6 +504,7 @@ export class SimProcess implements ProgramProcess {
     const pid = this.newPid();
     const output = stderrFirst(o.output);
     this.sinks.set(pid, output.write);
+    this.table.set(pid, { ppid: 0, argv, startedMs: Date.now() });
     const signal = o.signal ? AbortSignal.any([o.signal, this.jobsCtl.signal]) : this.jobsCtl.signal;
     const run = this.bash
       .exec(shellScript(argvToScript(argv), pid), {
@@ -497,6 +536,7 @@ export class SimProcess implements ProgramProcess {
     } finally {
       output.flush();
       this.sinks.delete(pid);
+      this.table.delete(pid);
     }
   }
 
@@ -523,8 +563,10 @@ export class SimProcess implements ProgramProcess {
     const ctl = new AbortController();
     let settle!: (code: number) => void;
     const job: Job = { pid, owner, ctl, done: new Promise<number>((r) => (settle = r)), settle: (c) => settle(c), exitCode: undefined };
+    this.table.set(pid, { ppid: owner, argv: this.jobArgv(owner, args[1] ?? ''), startedMs: Date.now() });
     void job.done.then((code) => {
       job.exitCode = code;
+      this.table.delete(pid);
       this.pruneJobs();
     });
     this.jobs.set(pid, job);
@@ -545,6 +587,52 @@ export class SimProcess implements ProgramProcess {
     ctl.signal.addEventListener('abort', () => settle(Number(ctl.signal.reason) || 143), { once: true });
     await ctx.assignShellVariable?.(LAST_JOB_VAR, String(pid));
     return ok();
+  }
+
+  /** What ps shows for a job: the command a simple job execs, else the forked shell's (its parent's) command line. */
+  private jobArgv(owner: number, script: string): string[] {
+    const text = script.replace(/\s*\d?>>\s*\/proc\/\d+\/fd\/\d/g, '').trim();
+    if (text && !/[;&|()<>\n`$"'\\{}]/.test(text)) return text.split(/\s+/);
+    return this.table.get(owner)?.argv ?? ['sh'];
+  }
+
+  /** The kernel's view of this container (procfs.ts): its processes, cgroup limits, mounts and ports. */
+  readonly system: SystemView = systemView(this);
+
+  /** The pid most recently given out. */
+  get lastPid(): number {
+    return this.nextPid - 1;
+  }
+
+  get cpuMax(): { quota: number; period: number } {
+    return this.opts.cpuMax ?? { quota: 0, period: 100_000 };
+  }
+
+  get mounts(): MountEntry[] {
+    return this.opts.mounts ?? [];
+  }
+
+  /** TCP ports the container's programs listen on. */
+  listeningPorts(): number[] {
+    return [...this.listeners].map((l) => l.containerPort).sort((a, b) => a - b);
+  }
+
+  /** The live processes by pid, with their CPU time and resident memory. */
+  processes(): ProcEntry[] {
+    const out: ProcEntry[] = [];
+    const elapsedMs = this.startedAt ? Number(nowNanos() - this.startedAt) / 1e6 : 0;
+    for (const [pid, t] of [...this.table].sort((a, b) => a[0] - b[0])) {
+      const main = pid === 1;
+      out.push({
+        pid,
+        ppid: t.ppid,
+        argv: t.argv,
+        startedMs: t.startedMs,
+        cpuMs: main ? this.cpu.ranMs + this.cpuCores * elapsedMs : 0,
+        rssBytes: main ? this.memoryBytes() : PROCESS_RSS_BYTES,
+      });
+    }
+    return out;
   }
 
   /** Forgets the oldest finished jobs beyond MAX_FINISHED_JOBS. */
