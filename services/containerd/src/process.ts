@@ -135,7 +135,8 @@ function untilAborted(p: Promise<unknown>, ...signals: (AbortSignal | undefined)
   if (live.some((s) => s.aborted)) return Promise.resolve();
   let onAbort!: () => void;
   const abort = new Promise<void>((resolve) => {
-    onAbort = resolve;
+    // Resolves with nothing (not the abort Event): execStream reads an undefined result as aborted.
+    onAbort = () => resolve();
     for (const s of live) s.addEventListener('abort', onAbort, { once: true });
   });
   return Promise.race([p, abort]).finally(() => {
@@ -303,6 +304,11 @@ export class SimProcess implements ProgramProcess {
     return this.opts.argv;
   }
   // --- end of the attach hook ---
+
+  /** Output of process `pid` as it runs (a program that streams: top). */
+  writeTo(pid: number, stream: Stream, text: string): void {
+    this.emit(pid, stream, text);
+  }
 
   /** Output on process `pid`'s fds: to the nearest ancestor with a sink; dropped when that one is gone (an exec that ended). */
   private emit(pid: number, stream: Stream, text: Chunk): void {

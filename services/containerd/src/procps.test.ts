@@ -72,6 +72,33 @@ describe('top', () => {
   });
 });
 
+describe('top in an exec and in a Debian image', () => {
+  it('kubectl exec … -- top streams its screens to the exec, not the log, until the session ends', async () => {
+    s = startProcess(['sleep', '3600'], { programs: APPLETS, files: BUSYBOX, timeScale: 100 });
+    const seen: string[] = [];
+    const ctl = new AbortController();
+    const done = s.p.execStream(['top'], { output: (_s, t) => seen.push(String(t)), signal: ctl.signal });
+    await new Promise((r) => setTimeout(r, 130));
+    ctl.abort();
+    expect((await done).exitCode).toBe(137);
+    expect(seen.filter((t) => t.includes('  PID  PPID USER')).length).toBeGreaterThanOrEqual(2);
+    expect(seen.join('')).toContain(' R ');
+    expect(s.log).toEqual([]);
+  });
+
+  it("top -b -n 1 in a Debian image prints procps-ng's summary and task table", async () => {
+    s = startProcess(['sleep', '3600'], { programs: APPLETS, files: DEBIAN });
+    const lines = (await exec(['top', '-b', '-n', '1'])).split('\n');
+    expect(lines[0]).toMatch(/^top - \d\d:\d\d:\d\d up .*, {2}0 users, {2}load average: \d+\.\d\d, \d+\.\d\d, \d+\.\d\d$/);
+    expect(lines[1]).toBe('Tasks:   2 total,   1 running,   1 sleeping,   0 stopped,   0 zombie');
+    expect(lines[2]).toMatch(/^%Cpu\(s\): +\d+\.\d us, {2}0\.0 sy, {2}0\.0 ni, *\d+\.\d id, {2}0\.0 wa, {2}0\.0 hi, {2}0\.0 si, {2}0\.0 st $/);
+    expect(lines[3]).toMatch(/^MiB Mem : +\d+\.\d total, +\d+\.\d free, +\d+\.\d used, +0\.0 buff\/cache$/);
+    expect(lines[6]).toBe('    PID USER      PR  NI    VIRT    RES    SHR S  %CPU  %MEM     TIME+ COMMAND');
+    expect(lines[7]).toMatch(/^ {6}1 root {6}20 {3}0 +\d+ +\d+ +\d+ S +\d+\.\d +\d+\.\d +0:00\.\d\d sleep$/);
+    expect(lines[8]).toMatch(/^ {6}2 root .* R .* top$/);
+  });
+});
+
 describe('free, df and mount', () => {
   it('free shows the memory limit and accounted usage in KiB (busybox layout), or the node memory without a limit', async () => {
     s = startProcess(['sleep', '3600'], { programs: APPLETS, files: BUSYBOX, memoryLimitBytes: 128 * 1024 * 1024, baseMemoryBytes: 4 * 1024 * 1024 });

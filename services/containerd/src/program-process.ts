@@ -24,6 +24,8 @@ export interface ProgramProcess {
   readonly memoryLimitBytes: number;
   memoryBytes(): number;
   write(stream: Stream, text: string): void;
+  /** Output on process `pid`'s fds as it runs (an exec's stream, or the log for PID 1 and its jobs). */
+  writeTo(pid: number, stream: Stream, text: string): void;
   /** Container time runs this many times faster than wall time. */
   readonly timeScale: number;
   /** Sleeps in container time (scaled). */

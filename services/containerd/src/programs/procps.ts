@@ -115,6 +115,41 @@ export function busyboxTopScreen(proc: ProgramProcess, maxRows: number): string 
   return out;
 }
 
+/** `up 2 days,  3:04` / `up  1:23` / `up 5 min`, as procps' uptime and top print it. */
+function upFor(sec: number): string {
+  const days = Math.floor(sec / 86400);
+  const h = Math.floor(sec / 3600) % 24;
+  const m = Math.floor(sec / 60) % 60;
+  const d = days ? `${days} day${days === 1 ? '' : 's'}, ` : '';
+  return `up ${d}${h ? `${String(h).padStart(2)}:${pad2(m)}` : `${m} min`}`;
+}
+
+/** One screen of procps-ng's top (Debian images): the summary area and the task table sorted by %CPU. */
+export function procpsTopScreen(proc: ProgramProcess): string {
+  const n = nodeFacts();
+  const m = memoryView(proc.system, n);
+  const ps = proc.system.processes();
+  const now = Date.now();
+  const self = ps.at(-1)?.pid ?? 1;
+  const pcpu = (p: ProcEntry) => (now > p.startedMs ? (p.cpuMs * 100) / (now - p.startedMs) : 0);
+  const busy = Math.min(100, ps.reduce((s, p) => s + pcpu(p), 0) / n.cpus);
+  const d = new Date(now);
+  const f1 = (v: number, w: number) => v.toFixed(1).padStart(w);
+  const mib = (b: number) => f1(b / KiB / KiB, 8);
+  let out = `top - ${pad2(d.getUTCHours())}:${pad2(d.getUTCMinutes())}:${pad2(d.getUTCSeconds())} ${upFor(n.uptimeSec)},  0 users,  load average: ${n.load.map((l) => l.toFixed(2)).join(', ')}\n`;
+  out += `Tasks:${String(ps.length).padStart(4)} total,${String(1).padStart(4)} running,${String(ps.length - 1).padStart(4)} sleeping,   0 stopped,   0 zombie\n`;
+  out += `%Cpu(s):${f1(busy, 5)} us,  0.0 sy,  0.0 ni,${f1(100 - busy, 5)} id,  0.0 wa,  0.0 hi,  0.0 si,  0.0 st \n`;
+  out += `MiB Mem :${mib(m.total)} total,${mib(m.free)} free,${mib(m.used)} used,${mib(0)} buff/cache\n`;
+  out += `MiB Swap:${mib(0)} total,${mib(0)} free,${mib(0)} used.${mib(m.free)} avail Mem \n\n`;
+  out += '    PID USER      PR  NI    VIRT    RES    SHR S  %CPU  %MEM     TIME+ COMMAND\n';
+  const timePlus = (ms: number) => `${Math.floor(ms / 60000)}:${pad2(Math.floor(ms / 1000) % 60)}.${pad2(Math.floor(ms / 10) % 100)}`;
+  for (const p of [...ps].sort((a, b) => pcpu(b) - pcpu(a) || a.pid - b.pid)) {
+    const rss = rssKiB(p);
+    out += `${String(p.pid).padStart(7)} ${'root'.padEnd(8)} ${'20'.padStart(3)} ${'0'.padStart(3)} ${String(vszKiB(p)).padStart(7)} ${String(rss).padStart(6)} ${String(Math.round(rss * 0.8)).padStart(6)} ${p.pid === self ? 'R' : 'S'} ${f1(pcpu(p), 5)} ${f1((p.rssBytes * 100) / m.total, 5)} ${timePlus(p.cpuMs).padStart(9)} ${commName(p.argv)}\n`;
+  }
+  return out;
+}
+
 /** busybox top's refresh interval (-d), seconds. */
 const TOP_DELAY_S = 5;
 /** Rows of a screen without a terminal: busybox falls back to 24 lines, 4 of them the header. */
@@ -141,16 +176,21 @@ function topCommand(proc: ProgramProcess): Command {
       if (!Number.isFinite(count) && a.startsWith('-n')) return ok('', 1, `top: invalid number '${args[i] ?? ''}'\n`);
     }
     if (!(delay >= 0)) delay = TOP_DELAY_S;
+    // procps' top refreshes every 3 s.
+    const procps = (await flavourOf(proc)) === 'procps';
+    if (procps && !args.some((a) => a.startsWith('-d'))) delay = 3;
+    // top's own pid: the newest process (an exec, or PID 1); screens after the first stream to its output.
+    const self = proc.system.processes().at(-1)?.pid ?? 1;
     let out = '';
     for (let shown = 0; shown < count; shown++) {
       if (shown > 0) {
         await proc.sleep(delay * 1000);
         if (proc.exit || ctx.signal?.aborted) break;
       }
-      const screen = (batch ? '' : '\x1b[H\x1b[J') + busyboxTopScreen(proc, batch ? Infinity : TOP_ROWS);
-      // A finite run returns its screens; an endless one (PID 1: critest's container) streams each to the container's log.
-      if (Number.isFinite(count)) out += screen;
-      else proc.write('stdout', screen);
+      const screen = procps ? `${shown > 0 ? '\n' : ''}${procpsTopScreen(proc)}` : (batch ? '' : '\x1b[H\x1b[J') + busyboxTopScreen(proc, batch ? Infinity : TOP_ROWS);
+      // One screen is top's output (it may be piped); more stream as they come (PID 1's to the log: critest's container).
+      if (count === 1) out += screen;
+      else proc.writeTo(self, 'stdout', screen);
     }
     return ok(out);
   });
@@ -205,7 +245,7 @@ function dfCommand(proc: ProgramProcess): Command {
     const h = args.some((a) => /^-\w*h/.test(a));
     const rows: string[][] = [];
     const seen = new Set<string>();
-    for (const [source, target, type] of mountTable(proc.system)) {
+    for (const [source, target] of mountTable(proc.system)) {
       const u = mountUsage(source, proc.system);
       if (!u) continue;
       // coreutils lists a device once (its first mount); busybox every mount.
@@ -213,7 +253,6 @@ function dfCommand(proc: ProgramProcess): Command {
         if (seen.has(source)) continue;
         seen.add(source);
       }
-      void type;
       const [total, used, avail] = u;
       const pcent = total === 0 ? '0%' : `${Math.ceil((used * 100) / (used + avail))}%`;
       rows.push([source, ...[total, used, avail].map((v) => (h ? human(v, flavour) : String(v))), pcent, target]);
