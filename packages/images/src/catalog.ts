@@ -18,8 +18,8 @@ const busyboxFiles = {
   '/root/.keep': '',
 };
 
-/** busybox's process, memory and filesystem applets (services/containerd/src/programs/procps.ts). */
-const BUSYBOX_APPLETS = ['ps', 'top', 'free', 'df', 'mount'];
+/** busybox's process, memory, filesystem and network applets (services/containerd/src/programs/procps.ts, net-tools.ts). */
+const BUSYBOX_APPLETS = ['ps', 'top', 'free', 'df', 'mount', 'ip', 'ifconfig', 'netstat'];
 /** Debian's procps (ps, top, free), coreutils' df and util-linux' mount. */
 const DEBIAN_TOOLS = ['ps', 'top', 'free', 'df', 'mount'];
 
@@ -67,7 +67,7 @@ function busybox(tags: string[], size: number): ImageDef {
     files: { ...busyboxFiles, '/etc/os-release': osRelease('BusyBox', 'busybox', tags[0]!) },
     programs: ['wget', 'nslookup', ...BUSYBOX_APPLETS],
     baseMemoryBytes: 400 * 1024,
-    description: 'a shell and busybox applets (ps, top, free, df, mount, wget, nslookup); runs `sh` (exits at once without a command)',
+    description: 'a shell and busybox applets (ps, top, free, df, mount, ip, netstat, wget, nslookup); runs `sh` (exits at once without a command)',
   });
 }
 
@@ -78,7 +78,7 @@ function alpine(tags: string[], version: string): ImageDef {
     programs: ['wget', 'nslookup', ...BUSYBOX_APPLETS],
     files: { ...busyboxFiles, '/etc/os-release': osRelease('Alpine Linux', 'alpine', version, `Alpine Linux v${version.split('.').slice(0, 2).join('.')}`), '/etc/alpine-release': `${version}\n` },
     baseMemoryBytes: 400 * 1024,
-    description: "Alpine Linux's release files, a shell and busybox applets (ps, top, free, df, mount, wget); runs `/bin/sh`",
+    description: "Alpine Linux's release files, a shell and busybox applets (ps, top, free, df, mount, ip, netstat, wget); runs `/bin/sh`",
   });
 }
 

@@ -18,9 +18,9 @@ import type { WriteThrough } from './write-through.js';
 import { ContainerFs } from './containerfs.js';
 import type { DnsTransport } from './resolver.js';
 import type { Socket } from 'node:net';
-import type { Listener, PortHandler } from './network.js';
+import { isUdpHandler, type Listener, type PortHandler } from './network.js';
 import type { ProgramProcess } from './program-process.js';
-import { idCommand, unameCommand, whoamiCommand } from './coreutils.js';
+import { hostnameCommand, idCommand, unameCommand, whoamiCommand } from './coreutils.js';
 import { programsFor } from './programs.js';
 import { runEntrypoint } from './programs/entrypoints.js';
 import { ok, type Result } from './programs/util.js';
@@ -212,6 +212,8 @@ export class SimProcess implements ProgramProcess {
   private exitedResolve!: (e: ExitInfo) => void;
   readonly exited: Promise<ExitInfo> = new Promise((r) => (this.exitedResolve = r));
   private readonly listeners = new Set<Listener>();
+  /** Which of the listeners serve UDP (netstat -u). */
+  private readonly udpListeners = new WeakSet<Listener>();
   /** Pids of jobs, execs and nested shells; 1 is the main process. */
   private nextPid = 2;
   private readonly jobs = new Map<number, Job>();
@@ -250,8 +252,8 @@ export class SimProcess implements ProgramProcess {
     const wait = defineCommand(WAIT_COMMAND, async (args, ctx) => this.waitCommand(args, ctx));
     const kill = defineCommand('kill', async (args) => this.killCommand(args));
     // The UTS namespace's name is the pod's hostname (/etc/hostname), not the interpreter's "localhost".
-    const uts = `${opts.files['/etc/hostname']?.split('\n')[0] || opts.env.HOSTNAME || 'localhost'}\n`;
-    const hostname = defineCommand('hostname', async () => ok(uts));
+    const uts = opts.files['/etc/hostname']?.split('\n')[0] || opts.env.HOSTNAME || 'localhost';
+    const hostname = hostnameCommand(uts, () => this.fs.readFile('/etc/hosts'));
     this.bash = new Bash({
       fs: this.fs,
       cwd: opts.cwd,
@@ -260,7 +262,7 @@ export class SimProcess implements ProgramProcess {
       // the defence layer would patch process globals the server needs.
       defenseInDepth: false,
       sleep: (ms) => this.sleep(ms),
-      customCommands: [trap, ownTrap, trapPoint, status, job, wait, kill, hostname, unameCommand(uts.trim()), idCommand, whoamiCommand, tarCommand(), tailCommand(), ...programs],
+      customCommands: [trap, ownTrap, trapPoint, status, job, wait, kill, hostname, unameCommand(uts), idCommand, whoamiCommand, tarCommand(), tailCommand(), ...programs],
       executionLimits: {
         maxExecutionTimeMs: Number.POSITIVE_INFINITY,
         maxLoopIterations: Number.MAX_SAFE_INTEGER,
@@ -344,6 +346,7 @@ export class SimProcess implements ProgramProcess {
   async listen(port: number, handler: PortHandler): Promise<Listener> {
     const l = await this.opts.listen(port, handler);
     this.listeners.add(l);
+    if (isUdpHandler(handler)) this.udpListeners.add(l);
     return l;
   }
 
@@ -618,9 +621,14 @@ export class SimProcess implements ProgramProcess {
     return this.opts.mounts ?? [];
   }
 
-  /** TCP ports the container's programs listen on. */
-  listeningPorts(): number[] {
-    return [...this.listeners].map((l) => l.containerPort).sort((a, b) => a - b);
+  /** Ports the container's programs serve, by protocol. */
+  listeningPorts(): { tcp: number[]; udp: number[] } {
+    const ports = (udp: boolean) =>
+      [...this.listeners]
+        .filter((l) => this.udpListeners.has(l) === udp)
+        .map((l) => l.containerPort)
+        .sort((a, b) => a - b);
+    return { tcp: ports(false), udp: ports(true) };
   }
 
   /** The live processes by pid, with their CPU time and resident memory. */

@@ -42,8 +42,8 @@ export interface SystemView {
   readonly mounts: MountEntry[];
   /** Bytes the container wrote to its writable layer. */
   readonly writtenBytes: number;
-  /** TCP ports a process of the container listens on. */
-  listeningPorts(): number[];
+  /** Ports a process of the container serves, by protocol. */
+  listeningPorts(): { tcp: number[]; udp: number[] };
 }
 
 /** containerd's default capability set (CHOWN DAC_OVERRIDE FSETID FOWNER MKNOD NET_RAW SETGID SETUID SETFCAP SETPCAP NET_BIND_SERVICE SYS_CHROOT KILL AUDIT_WRITE) as a mask. */

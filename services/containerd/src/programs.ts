@@ -17,6 +17,7 @@ import { getentCommand, hostCommand, nslookup } from './programs/dns-tools.js';
 import { curl, wget } from './programs/http-clients.js';
 import { httpd } from './programs/httpd.js';
 import { redisCli, redisServer } from './programs/redis.js';
+import { ifconfig, ip, netstat } from './programs/net-tools.js';
 import { df, free, mount, ps, top } from './programs/procps.js';
 import { execEntrypoint, go, node, python, traefik } from './programs/runtimes.js';
 import { CONTENT_TYPES, MiB, clf, ok, seconds, untilSignal } from './programs/util.js';
@@ -292,6 +293,9 @@ const FACTORIES: Record<string, (proc: ProgramProcess, env: () => Record<string,
   free,
   df,
   mount,
+  ip,
+  ifconfig,
+  netstat,
 };
 
 /** Whether a program an image names is simulated here (the catalogue's test holds every image to it). */
