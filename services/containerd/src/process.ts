@@ -639,7 +639,8 @@ export class SimProcess implements ProgramProcess {
       const main = pid === 1;
       out.push({
         pid,
-        ppid: t.ppid,
+        // An orphan (a job of an exec that ended) is reparented to the namespace's init.
+        ppid: t.ppid === 0 || this.table.has(t.ppid) ? t.ppid : 1,
         argv: t.argv,
         startedMs: t.startedMs,
         cpuMs: main ? this.cpu.ranMs + this.cpuCores * elapsedMs : 0,

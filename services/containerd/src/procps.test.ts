@@ -39,6 +39,9 @@ describe('ps in a Debian container (procps-ng)', () => {
     expect(aux[1]).toMatch(/^root {11}1 +\d+\.\d +\d+\.\d +\d+ +\d+ \? {8}Ss {3}\d\d:\d\d {3}0:00 sleep 3600$/);
     expect(aux[2]).toMatch(/ Rs .* ps aux$/);
     expect(await exec(['ps'])).toBe('    PID TTY          TIME CMD\n      1 ?        00:00:00 sleep\n      4 ?        00:00:00 ps\n');
+    // A job an exec left behind lives on, reparented to PID 1.
+    await exec(['sh', '-c', 'sleep 300 &']);
+    expect((await exec(['ps', '-ef'])).split('\n')[2]).toMatch(/^root {11}6 {7}1 {2}0 \d\d:\d\d \? {8}00:00:00 sleep 300$/);
   });
 });
 
