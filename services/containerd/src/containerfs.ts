@@ -18,7 +18,7 @@ import { writtenChunk, type Chunk } from './output.js';
 import { assertWritable } from './node-faults.js';
 import { CHECKPOINT_PATH, HELPER_PREFIX } from './shell.js';
 import type { ContainerReader, WriteThrough } from './write-through.js';
-import { isProcPath, procFile, type SystemView } from './procfs.js';
+import { isProcPath, procDir, procFile, type SystemView } from './procfs.js';
 
 type Fs = InMemoryFs;
 type WriteOptions = Parameters<Fs['writeFileSync']>[2];
@@ -224,11 +224,18 @@ export class ContainerFs extends InMemoryFs {
 
   // The job-control helpers the shell rewrite calls (shell.ts) need their stubs to resolve, but are the runtime's, not the image's: listings leave them out.
   override async readdir(path: string): Promise<string[]> {
+    const k = this.kernelDir(path);
+    if (k) return (await this.readdirWithFileTypes(path)).map((e) => e.name);
     this.before(path);
     return (await super.readdir(path)).filter((n) => !n.startsWith(HELPER_PREFIX));
   }
 
   override async readdirWithFileTypes(...args: Parameters<Fs['readdirWithFileTypes']>): ReturnType<Fs['readdirWithFileTypes']> {
+    const k = this.kernelDir(args[0]);
+    if (k) {
+      // The kernel's entries stand in for the interpreter's own (its /proc/self, /proc/version).
+      return k.map(([name, dir]) => ({ name, isFile: !dir, isDirectory: dir, isSymbolicLink: false }));
+    }
     this.before(args[0]);
     return (await super.readdirWithFileTypes(...args)).filter((e) => !e.name.startsWith(HELPER_PREFIX));
   }
@@ -240,6 +247,11 @@ export class ContainerFs extends InMemoryFs {
 
   // ---- reads: a shared stub answers for itself -----------------------------
 
+  /** The entries of a kernel directory at `path` (merged with what the shell keeps there: /proc/PID/fd), else undefined. */
+  private kernelDir(path: string): [string, boolean][] | undefined {
+    return this.procView && isProcPath(path) ? procDir(normalize(path) ?? path, this.procView) : undefined;
+  }
+
   /** The text of a kernel file at `path`, else undefined. */
   private kernelFile(path: string): string | undefined {
     return this.procView && isProcPath(path) ? procFile(path, this.procView) : undefined;
@@ -248,13 +260,14 @@ export class ContainerFs extends InMemoryFs {
   override async exists(path: string): Promise<boolean> {
     // The checkpoint path is no file: a redirection to it goes straight on to the write (asked on every loop pass).
     if (path === CHECKPOINT_PATH) return false;
-    if (this.kernelFile(path) !== undefined) return true;
+    if (this.kernelFile(path) !== undefined || this.kernelDir(path)) return true;
     return this.stubAt(path) !== undefined || super.exists(path);
   }
 
   override async stat(path: string): ReturnType<Fs['stat']> {
     // Kernel files are read-only regular files of size 0, as stat shows them in /proc.
     if (this.kernelFile(path) !== undefined) return { isFile: true, isDirectory: false, isSymbolicLink: false, mode: 0o444, size: 0, mtime: new Date() };
+    if (this.kernelDir(path)) return { isFile: false, isDirectory: true, isSymbolicLink: false, mode: 0o555, size: 0, mtime: new Date() };
     const s = this.stubAt(path);
     return s ? { ...(await lower.stat(s)), mtime: this.created } : super.stat(path);
   }

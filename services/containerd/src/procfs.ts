@@ -6,7 +6,8 @@
 // The memory figures are cgroup-aware, as LXCFS presents them: with a limit,
 // MemTotal is the limit and the used part the container's accounted usage.
 
-import { cpus, freemem, loadavg, totalmem, uptime } from 'node:os';
+import { readFileSync } from 'node:fs';
+import { cpus, freemem, loadavg, release, totalmem, uptime, version } from 'node:os';
 
 /** One process of the container's PID namespace. */
 export interface ProcEntry {
@@ -221,6 +222,33 @@ export function mountUsage(source: string, v: SystemView): [number, number, numb
   return undefined;
 }
 
+let kernelVersion: string | undefined;
+/** /proc/version: the node's kernel, which every container shares (read once from the node's own /proc). */
+function procVersion(): string {
+  if (kernelVersion === undefined) {
+    try {
+      kernelVersion = readFileSync('/proc/version', 'utf8');
+    } catch {
+      kernelVersion = `Linux version ${release()} (gcc) ${version()}\n`;
+    }
+  }
+  return kernelVersion;
+}
+
+/** Files of /proc itself, of each /proc/PID and of the container's cgroup directory. */
+const PROC_FILES = ['cpuinfo', 'loadavg', 'meminfo', 'mounts', 'uptime', 'version'];
+const PID_FILES = ['cgroup', 'cmdline', 'comm', 'stat', 'status'];
+const CGROUP_FILES = ['cpu.max', 'memory.current', 'memory.max'];
+
+/** The entries of a kernel directory (/proc, /proc/PID, /proc/self, /sys/fs/cgroup) as [name, isDirectory]; undefined for other paths. */
+export function procDir(path: string, v: SystemView): [string, boolean][] | undefined {
+  if (path === '/proc') return [...v.processes().map((p): [string, boolean] => [String(p.pid), true]), ['self', true], ...PROC_FILES.map((f): [string, boolean] => [f, false])];
+  if (path === '/sys/fs/cgroup') return CGROUP_FILES.map((f) => [f, false]);
+  const m = /^\/proc\/([^/]+)$/.exec(path);
+  if (m && procOf(v, m[1]!)) return [...PID_FILES.map((f): [string, boolean] => [f, false]), ['fd', true]];
+  return undefined;
+}
+
 /** `/proc/PID` or `/proc/self`: which process a path names. */
 function procOf(v: SystemView, seg: string): ProcEntry | undefined {
   const ps = v.processes();
@@ -234,6 +262,8 @@ export function procFile(path: string, v: SystemView, n: NodeFacts = nodeFacts()
   switch (path) {
     case '/proc/meminfo':
       return meminfo(v, n);
+    case '/proc/version':
+      return procVersion();
     case '/proc/cpuinfo':
       return cpuinfo(n);
     case '/proc/loadavg':
@@ -275,5 +305,5 @@ export function procFile(path: string, v: SystemView, n: NodeFacts = nodeFacts()
 
 /** Whether a path may be a file procFile answers (cheap: asked on every read). */
 export function isProcPath(path: string): boolean {
-  return path.startsWith('/proc/') || path.startsWith('/sys/fs/cgroup/');
+  return path.startsWith('/proc') || path.startsWith('/sys/fs/cgroup');
 }

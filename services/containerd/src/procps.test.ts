@@ -1,4 +1,4 @@
-import { cpus, totalmem } from 'node:os';
+import { cpus, release, totalmem } from 'node:os';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startProcess, type StartedProcess } from './testing/process.js';
 
@@ -162,6 +162,17 @@ describe('/proc and /sys/fs/cgroup', () => {
     // The last field is the newest pid: this cat is the tenth process started.
     expect(await exec(['cat', '/proc/loadavg'])).toMatch(/^\d+\.\d\d \d+\.\d\d \d+\.\d\d 1\/2 10\n$/);
     expect(await exec(['cat', '/proc/uptime'])).toMatch(/^\d+\.\d\d \d+\.\d\d\n$/);
+  });
+
+  it('ls shows the processes in /proc and the cgroup files; /proc/version is the node kernel', async () => {
+    s = startProcess(['sh', '-c', 'sleep 300 & sleep 3600']);
+    await new Promise((r) => setTimeout(r, 50));
+    expect(await exec(['ls', '/proc'])).toBe('1\n2\n3\ncpuinfo\nloadavg\nmeminfo\nmounts\nself\nuptime\nversion\n');
+    expect(await exec(['ls', '/proc/2'])).toBe('cgroup\ncmdline\ncomm\nfd\nstat\nstatus\n');
+    expect(await exec(['ls', '/sys/fs/cgroup'])).toBe('cpu.max\nmemory.current\nmemory.max\n');
+    expect(await exec(['cat', '/proc/2/comm'])).toBe('sleep\n');
+    expect(await exec(['cat', '/proc/version'])).toMatch(new RegExp(`^Linux version ${release().replace(/[.+]/g, '\\$&')} `));
+    expect(await exec(['cat', '/proc/version'])).not.toContain('just-bash');
   });
 
   it('without limits: memory.max and cpu.max say max', async () => {
