@@ -18,6 +18,11 @@ const busyboxFiles = {
   '/root/.keep': '',
 };
 
+/** busybox's process, memory, filesystem and network applets (services/containerd/src/programs/procps.ts, net-tools.ts). */
+const BUSYBOX_APPLETS = ['ps', 'top', 'free', 'df', 'mount', 'ip', 'ifconfig', 'netstat'];
+/** Debian's procps (ps, top, free), coreutils' df and util-linux' mount. */
+const DEBIAN_TOOLS = ['ps', 'top', 'free', 'df', 'mount'];
+
 const debianPasswd = (extra = '') => `root:x:0:0:root:/root:/bin/bash\ndaemon:x:1:1:daemon:/usr/sbin:/usr/sbin/nologin\nnobody:x:65534:65534:nobody:/nonexistent:/usr/sbin/nologin\n${extra}`;
 
 /** An official image's config with the defaults most share; `over` sets the rest. */
@@ -60,9 +65,9 @@ function busybox(tags: string[], size: number): ImageDef {
     size,
     cmd: ['sh'],
     files: { ...busyboxFiles, '/etc/os-release': osRelease('BusyBox', 'busybox', tags[0]!) },
-    programs: ['wget', 'nslookup'],
+    programs: ['wget', 'nslookup', ...BUSYBOX_APPLETS],
     baseMemoryBytes: 400 * 1024,
-    description: 'a shell and common utilities; runs `sh` (exits at once without a command)',
+    description: 'a shell and busybox applets (ps, top, free, df, mount, ip, netstat, wget, nslookup); runs `sh` (exits at once without a command)',
   });
 }
 
@@ -70,10 +75,10 @@ function alpine(tags: string[], version: string): ImageDef {
   return image('docker.io/library/alpine', tags, {
     size: 3_600_000,
     cmd: ['/bin/sh'],
-    programs: ['wget', 'nslookup'],
+    programs: ['wget', 'nslookup', ...BUSYBOX_APPLETS],
     files: { ...busyboxFiles, '/etc/os-release': osRelease('Alpine Linux', 'alpine', version, `Alpine Linux v${version.split('.').slice(0, 2).join('.')}`), '/etc/alpine-release': `${version}\n` },
     baseMemoryBytes: 400 * 1024,
-    description: "Alpine Linux's release files, a shell and common utilities; runs `/bin/sh`",
+    description: "Alpine Linux's release files, a shell and busybox applets (ps, top, free, df, mount, ip, netstat, wget); runs `/bin/sh`",
   });
 }
 
@@ -174,8 +179,13 @@ export const CATALOG: ImageDef[] = [
   // The Kubernetes docs' examples pin busybox:1.28.
   busybox(['1.28', '1.28.4'], 730_000),
   alpine(['3.20', '3.20.3', 'latest'], '3.20.3'),
-  image('docker.io/library/debian', ['bookworm', '12', '12.8', 'latest', 'stable'], { size: 48 * MiB, cmd: ['bash'], programs: ['getent'], description: 'Debian 12: bash and coreutils; runs `bash`' }),
-  image('docker.io/library/debian', ['bookworm-slim', '12-slim', '12.8-slim', 'stable-slim'], { size: 28 * MiB, cmd: ['bash'], programs: ['getent'], description: 'Debian 12, slim' }),
+  image('docker.io/library/debian', ['bookworm', '12', '12.8', 'latest', 'stable'], {
+    size: 48 * MiB,
+    cmd: ['bash'],
+    programs: ['getent', ...DEBIAN_TOOLS],
+    description: 'Debian 12: bash, coreutils and procps (ps, top, free, df, mount); runs `bash`',
+  }),
+  image('docker.io/library/debian', ['bookworm-slim', '12-slim', '12.8-slim', 'stable-slim'], { size: 28 * MiB, cmd: ['bash'], programs: ['getent', ...DEBIAN_TOOLS], description: 'Debian 12, slim' }),
   image('docker.io/library/ubuntu', ['24.04', 'noble', 'latest'], {
     size: 29 * MiB,
     cmd: ['/bin/bash'],

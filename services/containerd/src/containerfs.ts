@@ -12,12 +12,13 @@
 // Writes fail with EROFS while the node's filesystem is read-only (node-faults.ts).
 
 import { posix } from 'node:path';
-import { InMemoryFs, type FileContent } from 'just-bash';
+import { InMemoryFs, unsafeBytesFromLatin1, type FileContent } from 'just-bash';
 import type { Stream } from './logs.js';
 import { writtenChunk, type Chunk } from './output.js';
 import { assertWritable } from './node-faults.js';
 import { CHECKPOINT_PATH, HELPER_PREFIX } from './shell.js';
 import type { ContainerReader, WriteThrough } from './write-through.js';
+import { isProcPath, procDir, procFile, type SystemView } from './procfs.js';
 
 type Fs = InMemoryFs;
 type WriteOptions = Parameters<Fs['writeFileSync']>[2];
@@ -60,6 +61,8 @@ export class ContainerFs extends InMemoryFs {
   private collecting = true;
   private readonly created = new Date();
   private readonly imagePaths: Set<string>;
+  /** The kernel's view of the container: /proc and /sys/fs/cgroup files are rendered from it on each read (procfs.ts). */
+  procView: SystemView | undefined;
 
   constructor(
     files: Record<string, string>,
@@ -221,11 +224,18 @@ export class ContainerFs extends InMemoryFs {
 
   // The job-control helpers the shell rewrite calls (shell.ts) need their stubs to resolve, but are the runtime's, not the image's: listings leave them out.
   override async readdir(path: string): Promise<string[]> {
+    const k = this.kernelDir(path);
+    if (k) return (await this.readdirWithFileTypes(path)).map((e) => e.name);
     this.before(path);
     return (await super.readdir(path)).filter((n) => !n.startsWith(HELPER_PREFIX));
   }
 
   override async readdirWithFileTypes(...args: Parameters<Fs['readdirWithFileTypes']>): ReturnType<Fs['readdirWithFileTypes']> {
+    const k = this.kernelDir(args[0]);
+    if (k) {
+      // The kernel's entries stand in for the interpreter's own (its /proc/self, /proc/version).
+      return k.map(([name, dir]) => ({ name, isFile: !dir, isDirectory: dir, isSymbolicLink: false }));
+    }
     this.before(args[0]);
     return (await super.readdirWithFileTypes(...args)).filter((e) => !e.name.startsWith(HELPER_PREFIX));
   }
@@ -237,13 +247,27 @@ export class ContainerFs extends InMemoryFs {
 
   // ---- reads: a shared stub answers for itself -----------------------------
 
+  /** The entries of a kernel directory at `path` (merged with what the shell keeps there: /proc/PID/fd), else undefined. */
+  private kernelDir(path: string): [string, boolean][] | undefined {
+    return this.procView && isProcPath(path) ? procDir(normalize(path) ?? path, this.procView) : undefined;
+  }
+
+  /** The text of a kernel file at `path`, else undefined. */
+  private kernelFile(path: string): string | undefined {
+    return this.procView && isProcPath(path) ? procFile(path, this.procView) : undefined;
+  }
+
   override async exists(path: string): Promise<boolean> {
     // The checkpoint path is no file: a redirection to it goes straight on to the write (asked on every loop pass).
     if (path === CHECKPOINT_PATH) return false;
+    if (this.kernelFile(path) !== undefined || this.kernelDir(path)) return true;
     return this.stubAt(path) !== undefined || super.exists(path);
   }
 
   override async stat(path: string): ReturnType<Fs['stat']> {
+    // Kernel files are read-only regular files of size 0, as stat shows them in /proc.
+    if (this.kernelFile(path) !== undefined) return { isFile: true, isDirectory: false, isSymbolicLink: false, mode: 0o444, size: 0, mtime: new Date() };
+    if (this.kernelDir(path)) return { isFile: false, isDirectory: true, isSymbolicLink: false, mode: 0o555, size: 0, mtime: new Date() };
     const s = this.stubAt(path);
     return s ? { ...(await lower.stat(s)), mtime: this.created } : super.stat(path);
   }
@@ -254,16 +278,23 @@ export class ContainerFs extends InMemoryFs {
   }
 
   override async readFile(...args: Parameters<Fs['readFile']>): Promise<string> {
+    const k = this.kernelFile(args[0]);
+    if (k !== undefined) return k;
     const s = this.stubAt(args[0]);
     return s ? lower.readFile(s, args[1]) : super.readFile(...args);
   }
 
   override async readFileBytes(path: string): ReturnType<Fs['readFileBytes']> {
+    const k = this.kernelFile(path);
+    // A byte string is a latin1 string; the kernel's files are ASCII.
+    if (k !== undefined) return unsafeBytesFromLatin1(k);
     const s = this.stubAt(path);
     return s ? lower.readFileBytes(s) : super.readFileBytes(path);
   }
 
   override async readFileBuffer(path: string): Promise<Uint8Array> {
+    const k = this.kernelFile(path);
+    if (k !== undefined) return Buffer.from(k, 'latin1');
     const s = this.stubAt(path);
     // A copy: the shared layer's bytes must not change under another container.
     return s ? new Uint8Array(await lower.readFileBuffer(s)) : super.readFileBuffer(path);

@@ -25,4 +25,26 @@ export const idCommand = defineCommand('id', async (args) => {
   return ok('uid=0(root) gid=0(root) groups=0(root)\n');
 });
 
+/**
+ * `hostname [-s|-i]`: the UTS namespace's name (the pod's hostname, not the
+ * interpreter's "localhost"); -i the addresses /etc/hosts gives it (the pod IP),
+ * each followed by a space as busybox and net-tools print them.
+ */
+export function hostnameCommand(name: string, readHosts: () => Promise<string>): Command {
+  return defineCommand('hostname', async (args) => {
+    if (args.some((a) => /^-\w*[iI]/.test(a) || a === '--ip-address' || a === '--all-ip-addresses')) {
+      const hosts = await readHosts().catch(() => '');
+      const addrs = hosts
+        .split('\n')
+        .map((l) => l.replace(/#.*/, '').trim().split(/\s+/))
+        .filter((f) => f.slice(1).includes(name))
+        .map((f) => f[0]!);
+      if (addrs.length === 0) return ok('', 1, `hostname: ${name}: Unknown host\n`);
+      return ok(`${addrs.join(' ')} \n`);
+    }
+    if (args.some((a) => a === '-s' || a === '--short')) return ok(`${name.split('.')[0]}\n`);
+    return ok(`${name}\n`);
+  });
+}
+
 export const whoamiCommand = defineCommand('whoami', async () => ok('root\n'));

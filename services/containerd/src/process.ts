@@ -18,9 +18,9 @@ import type { WriteThrough } from './write-through.js';
 import { ContainerFs } from './containerfs.js';
 import type { DnsTransport } from './resolver.js';
 import type { Socket } from 'node:net';
-import type { Listener, PortHandler } from './network.js';
+import { isUdpHandler, type Listener, type PortHandler } from './network.js';
 import type { ProgramProcess } from './program-process.js';
-import { idCommand, unameCommand, whoamiCommand } from './coreutils.js';
+import { hostnameCommand, idCommand, unameCommand, whoamiCommand } from './coreutils.js';
 import { programsFor } from './programs.js';
 import { runEntrypoint } from './programs/entrypoints.js';
 import { ok, type Result } from './programs/util.js';
@@ -48,6 +48,7 @@ import { chunkText, stderrFirst, type Chunk } from './output.js';
 import { nowNanos } from './time.js';
 import { CpuMeter } from './cpu.js';
 import { shellErrorText } from './node-faults.js';
+import type { MountEntry, ProcEntry, SystemView } from './procfs.js';
 
 // Captured before any script runs: just-bash's defence layer may patch globals.
 const realSetTimeout = globalThis.setTimeout;
@@ -81,7 +82,14 @@ export interface ProcessOptions {
   dns?: DnsTransport;
   /** Writable host mounts whose writes reach the host (write-through.ts). */
   writeThrough?: WriteThrough;
+  /** The CRI mounts as the container's mount table lists them (procfs.ts). */
+  mounts?: MountEntry[];
+  /** cpu.max from the CRI resources: quota and period in µs (quota 0: no limit). */
+  cpuMax?: { quota: number; period: number };
 }
+
+/** Resident memory of a process besides PID 1 (a shell or an applet), as ps shows it. */
+const PROCESS_RSS_BYTES = 1_200 * 1024;
 
 export interface ExecOutcome {
   stdout: string;
@@ -127,7 +135,8 @@ function untilAborted(p: Promise<unknown>, ...signals: (AbortSignal | undefined)
   if (live.some((s) => s.aborted)) return Promise.resolve();
   let onAbort!: () => void;
   const abort = new Promise<void>((resolve) => {
-    onAbort = resolve;
+    // Resolves with nothing (not the abort Event): execStream reads an undefined result as aborted.
+    onAbort = () => resolve();
     for (const s of live) s.addEventListener('abort', onAbort, { once: true });
   });
   return Promise.race([p, abort]).finally(() => {
@@ -150,6 +159,28 @@ function guardRunawayLoops(bash: Bash, cpu: CpuMeter): void {
     get maxLoopIterations() {
       return cpu.runningMs() < RUNAWAY_LOOP_MS ? Number.MAX_SAFE_INTEGER : 0;
     },
+  };
+}
+
+/** The SystemView of `p`, read live. */
+function systemView(p: SimProcess): SystemView {
+  return {
+    processes: () => p.processes(),
+    lastPid: () => p.lastPid,
+    get memoryLimitBytes() {
+      return p.memoryLimitBytes;
+    },
+    memoryBytes: () => p.memoryBytes(),
+    get cpuMax() {
+      return p.cpuMax;
+    },
+    get mounts() {
+      return p.mounts;
+    },
+    get writtenBytes() {
+      return p.fs.writtenBytes;
+    },
+    listeningPorts: () => p.listeningPorts(),
   };
 }
 
@@ -181,6 +212,8 @@ export class SimProcess implements ProgramProcess {
   private exitedResolve!: (e: ExitInfo) => void;
   readonly exited: Promise<ExitInfo> = new Promise((r) => (this.exitedResolve = r));
   private readonly listeners = new Set<Listener>();
+  /** Which of the listeners serve UDP (netstat -u). */
+  private readonly udpListeners = new WeakSet<Listener>();
   /** Pids of jobs, execs and nested shells; 1 is the main process. */
   private nextPid = 2;
   private readonly jobs = new Map<number, Job>();
@@ -190,6 +223,8 @@ export class SimProcess implements ProgramProcess {
   private readonly parents = new Map<number, number>();
   /** Aborted when PID 1 ends: every job dies with it, sleeps and waits end. */
   private readonly jobsCtl = new AbortController();
+  /** The PID namespace's live processes (ps, /proc/PID): PID 1, execs and jobs. */
+  private readonly table = new Map<number, { ppid: number; argv: string[]; startedMs: number }>();
 
   constructor(private readonly opts: ProcessOptions) {
     // Every concurrent sleep and wait listens on it: no leak warning at 11.
@@ -217,8 +252,8 @@ export class SimProcess implements ProgramProcess {
     const wait = defineCommand(WAIT_COMMAND, async (args, ctx) => this.waitCommand(args, ctx));
     const kill = defineCommand('kill', async (args) => this.killCommand(args));
     // The UTS namespace's name is the pod's hostname (/etc/hostname), not the interpreter's "localhost".
-    const uts = `${opts.files['/etc/hostname']?.split('\n')[0] || opts.env.HOSTNAME || 'localhost'}\n`;
-    const hostname = defineCommand('hostname', async () => ok(uts));
+    const uts = opts.files['/etc/hostname']?.split('\n')[0] || opts.env.HOSTNAME || 'localhost';
+    const hostname = hostnameCommand(uts, () => this.fs.readFile('/etc/hosts'));
     this.bash = new Bash({
       fs: this.fs,
       cwd: opts.cwd,
@@ -227,7 +262,7 @@ export class SimProcess implements ProgramProcess {
       // the defence layer would patch process globals the server needs.
       defenseInDepth: false,
       sleep: (ms) => this.sleep(ms),
-      customCommands: [trap, ownTrap, trapPoint, status, job, wait, kill, hostname, unameCommand(uts.trim()), idCommand, whoamiCommand, tarCommand(), tailCommand(), ...programs],
+      customCommands: [trap, ownTrap, trapPoint, status, job, wait, kill, hostname, unameCommand(uts), idCommand, whoamiCommand, tarCommand(), tailCommand(), ...programs],
       executionLimits: {
         maxExecutionTimeMs: Number.POSITIVE_INFINITY,
         maxLoopIterations: Number.MAX_SAFE_INTEGER,
@@ -237,6 +272,7 @@ export class SimProcess implements ProgramProcess {
       processInfo: { pid: 1, ppid: 0, uid: 0, gid: 0 },
     });
     this.fs.sealStubs();
+    this.fs.procView = this.system;
     // Every script the shell runs, nested ones too (`sh -c '... &'` inside a script): their jobs log to PID 1's output; loops get checkpoints.
     this.bash.registerTransformPlugin({
       name: 'kubelab-job-control',
@@ -270,6 +306,11 @@ export class SimProcess implements ProgramProcess {
     return this.opts.argv;
   }
   // --- end of the attach hook ---
+
+  /** Output of process `pid` as it runs (a program that streams: top). */
+  writeTo(pid: number, stream: Stream, text: string): void {
+    this.emit(pid, stream, text);
+  }
 
   /** Output on process `pid`'s fds: to the nearest ancestor with a sink; dropped when that one is gone (an exec that ended). */
   private emit(pid: number, stream: Stream, text: Chunk): void {
@@ -305,6 +346,7 @@ export class SimProcess implements ProgramProcess {
   async listen(port: number, handler: PortHandler): Promise<Listener> {
     const l = await this.opts.listen(port, handler);
     this.listeners.add(l);
+    if (isUdpHandler(handler)) this.udpListeners.add(l);
     return l;
   }
 
@@ -351,6 +393,7 @@ export class SimProcess implements ProgramProcess {
    */
   startWith(run: () => Promise<number | Result>): void {
     this.startedAt = nowNanos();
+    this.table.set(1, { ppid: 0, argv: this.opts.argv, startedMs: Date.now() });
     run().then(
       (r) => this.finish(typeof r === 'number' ? { stdout: '', stderr: '', exitCode: r } : r),
       (err: unknown) => this.finish({ stdout: '', stderr: `${shellErrorText(err)}\n`, exitCode: 1 }),
@@ -432,12 +475,16 @@ export class SimProcess implements ProgramProcess {
     const pid = this.newPid();
     const out = { stdout: '', stderr: '' };
     this.sinks.set(pid, (s, t) => (out[s] += chunkText(t)));
+    this.table.set(pid, { ppid: 0, argv, startedMs: Date.now() });
     const script = shellScript(argvToScript(argv), pid);
     const run = this.bash.exec(script, { signal: ctl.signal }).then(
       (r) => ({ stdout: out.stdout + r.stdout, stderr: out.stderr + r.stderr, exitCode: r.exitCode, timedOut: false }),
       (err: unknown) => ({ stdout: out.stdout, stderr: `${out.stderr}${shellErrorText(err)}\n`, exitCode: 1, timedOut: false }),
     );
-    void run.finally(() => this.sinks.delete(pid));
+    void run.finally(() => {
+      this.sinks.delete(pid);
+      this.table.delete(pid);
+    });
     if (!(timeoutMs > 0)) return run;
     let timer: ReturnType<typeof setTimeout> | undefined;
     const timeout = new Promise<ExecOutcome>((resolve) => {
@@ -466,6 +513,7 @@ export class SimProcess implements ProgramProcess {
     const pid = this.newPid();
     const output = stderrFirst(o.output);
     this.sinks.set(pid, output.write);
+    this.table.set(pid, { ppid: 0, argv, startedMs: Date.now() });
     const signal = o.signal ? AbortSignal.any([o.signal, this.jobsCtl.signal]) : this.jobsCtl.signal;
     const run = this.bash
       .exec(shellScript(argvToScript(argv), pid), {
@@ -497,6 +545,7 @@ export class SimProcess implements ProgramProcess {
     } finally {
       output.flush();
       this.sinks.delete(pid);
+      this.table.delete(pid);
     }
   }
 
@@ -523,8 +572,10 @@ export class SimProcess implements ProgramProcess {
     const ctl = new AbortController();
     let settle!: (code: number) => void;
     const job: Job = { pid, owner, ctl, done: new Promise<number>((r) => (settle = r)), settle: (c) => settle(c), exitCode: undefined };
+    this.table.set(pid, { ppid: owner, argv: this.jobArgv(owner, args[1] ?? ''), startedMs: Date.now() });
     void job.done.then((code) => {
       job.exitCode = code;
+      this.table.delete(pid);
       this.pruneJobs();
     });
     this.jobs.set(pid, job);
@@ -545,6 +596,58 @@ export class SimProcess implements ProgramProcess {
     ctl.signal.addEventListener('abort', () => settle(Number(ctl.signal.reason) || 143), { once: true });
     await ctx.assignShellVariable?.(LAST_JOB_VAR, String(pid));
     return ok();
+  }
+
+  /** What ps shows for a job: the command a simple job execs, else the forked shell's (its parent's) command line. */
+  private jobArgv(owner: number, script: string): string[] {
+    const text = script.replace(/\s*\d?>>\s*\/proc\/\d+\/fd\/\d/g, '').trim();
+    if (text && !/[;&|()<>\n`$"'\\{}]/.test(text)) return text.split(/\s+/);
+    return this.table.get(owner)?.argv ?? ['sh'];
+  }
+
+  /** The kernel's view of this container (procfs.ts): its processes, cgroup limits, mounts and ports. */
+  readonly system: SystemView = systemView(this);
+
+  /** The pid most recently given out. */
+  get lastPid(): number {
+    return this.nextPid - 1;
+  }
+
+  get cpuMax(): { quota: number; period: number } {
+    return this.opts.cpuMax ?? { quota: 0, period: 100_000 };
+  }
+
+  get mounts(): MountEntry[] {
+    return this.opts.mounts ?? [];
+  }
+
+  /** Ports the container's programs serve, by protocol. */
+  listeningPorts(): { tcp: number[]; udp: number[] } {
+    const ports = (udp: boolean) =>
+      [...this.listeners]
+        .filter((l) => this.udpListeners.has(l) === udp)
+        .map((l) => l.containerPort)
+        .sort((a, b) => a - b);
+    return { tcp: ports(false), udp: ports(true) };
+  }
+
+  /** The live processes by pid, with their CPU time and resident memory. */
+  processes(): ProcEntry[] {
+    const out: ProcEntry[] = [];
+    const elapsedMs = this.startedAt ? Number(nowNanos() - this.startedAt) / 1e6 : 0;
+    for (const [pid, t] of [...this.table].sort((a, b) => a[0] - b[0])) {
+      const main = pid === 1;
+      out.push({
+        pid,
+        // An orphan (a job of an exec that ended) is reparented to the namespace's init.
+        ppid: t.ppid === 0 || this.table.has(t.ppid) ? t.ppid : 1,
+        argv: t.argv,
+        startedMs: t.startedMs,
+        cpuMs: main ? this.cpu.ranMs + this.cpuCores * elapsedMs : 0,
+        rssBytes: main ? this.memoryBytes() : PROCESS_RSS_BYTES,
+      });
+    }
+    return out;
   }
 
   /** Forgets the oldest finished jobs beyond MAX_FINISHED_JOBS. */

@@ -8,6 +8,7 @@ import type { ContainerFs } from './containerfs.js';
 import type { Stream } from './logs.js';
 import type { Listener, PortHandler } from './network.js';
 import type { DnsTransport } from './resolver.js';
+import type { SystemView } from './procfs.js';
 
 export interface ProgramProcess {
   readonly fs: Pick<ContainerFs, 'readFile' | 'writeFile' | 'stat' | 'exists' | 'readdir'>;
@@ -23,6 +24,8 @@ export interface ProgramProcess {
   readonly memoryLimitBytes: number;
   memoryBytes(): number;
   write(stream: Stream, text: string): void;
+  /** Output on process `pid`'s fds as it runs (an exec's stream, or the log for PID 1 and its jobs). */
+  writeTo(pid: number, stream: Stream, text: string): void;
   /** Container time runs this many times faster than wall time. */
   readonly timeScale: number;
   /** Sleeps in container time (scaled). */
@@ -35,4 +38,6 @@ export interface ProgramProcess {
   /** The pod's DNS transport for nslookup and getent (undefined: no pod network, loopback mode). */
   readonly dns: DnsTransport | undefined;
   oomKill(): void;
+  /** The kernel's view of the container: processes, cgroup limits, mounts (ps, top, free, df, mount). */
+  readonly system: SystemView;
 }

@@ -17,6 +17,8 @@ import { getentCommand, hostCommand, nslookup } from './programs/dns-tools.js';
 import { curl, wget } from './programs/http-clients.js';
 import { httpd } from './programs/httpd.js';
 import { redisCli, redisServer } from './programs/redis.js';
+import { ifconfig, ip, netstat } from './programs/net-tools.js';
+import { df, free, mount, ps, top } from './programs/procps.js';
 import { execEntrypoint, go, node, python, traefik } from './programs/runtimes.js';
 import { CONTENT_TYPES, MiB, clf, ok, seconds, untilSignal } from './programs/util.js';
 
@@ -286,6 +288,14 @@ const FACTORIES: Record<string, (proc: ProgramProcess, env: () => Record<string,
   nslookup,
   host: hostCommand,
   getent: getentCommand,
+  ps,
+  top,
+  free,
+  df,
+  mount,
+  ip,
+  ifconfig,
+  netstat,
 };
 
 /** Whether a program an image names is simulated here (the catalogue's test holds every image to it). */

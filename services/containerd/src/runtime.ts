@@ -475,6 +475,7 @@ export class Runtime {
       stdio: { stdin: c.config.stdin, stdinOnce: c.config.stdinOnce, tty: c.config.tty },
       image: c.config.image?.image ?? '',
       mounts: c.config.mounts.map((m) => ({ hostPath: m.hostPath, containerPath: m.containerPath, readonly: m.readonly })),
+      ...(num(c.resources?.cpuQuota) > 0 ? { cpuMax: { quota: num(c.resources?.cpuQuota), period: num(c.resources?.cpuPeriod) || 100_000 } } : {}),
     };
   }
 

@@ -37,6 +37,8 @@ export interface TaskSpec {
   image: string;
   /** Mounts kept in step with the host while the task runs (projected volumes). */
   mounts: Mount[];
+  /** The cgroup's cpu.max (CRI cpu_quota/cpu_period, µs); absent: no limit. */
+  cpuMax?: { quota: number; period: number };
 }
 
 export interface TaskExit {
@@ -179,6 +181,8 @@ export class LocalTasks implements Tasks {
         ),
       ...(dns ? { dns } : {}),
       // Projected volumes are the kubelet's files, refreshed from the host (watchMounts), never written to it.
+      mounts: spec.mounts.map((m) => ({ containerPath: m.containerPath, readonly: !!m.readonly, tmpfs: !!m.hostPath && isProjected(m.hostPath) })),
+      ...(spec.cpuMax ? { cpuMax: spec.cpuMax } : {}),
       writeThrough: new WriteThrough(
         spec.mounts.filter((m) => m.hostPath && !isProjected(m.hostPath)),
         this.opts.warn,

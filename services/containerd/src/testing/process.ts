@@ -30,6 +30,10 @@ export function startProcess(
     network?: boolean;
     dns?: DnsTransport;
     connect?: (host: string, port: number) => Promise<import('node:net').Socket>;
+    memoryLimitBytes?: number;
+    baseMemoryBytes?: number;
+    mounts?: import('../procfs.js').MountEntry[];
+    cpuMax?: { quota: number; period: number };
   } = {},
 ): StartedProcess {
   const log: string[] = [];
@@ -43,8 +47,10 @@ export function startProcess(
     files: { '/etc/hostname': 'test\n', '/srv/app/index.html': 'hi\n', ...opts.files },
     programs: opts.programs ?? [],
     timeScale: opts.timeScale ?? 20,
-    memoryLimitBytes: 0,
-    baseMemoryBytes: 0,
+    memoryLimitBytes: opts.memoryLimitBytes ?? 0,
+    baseMemoryBytes: opts.baseMemoryBytes ?? 0,
+    ...(opts.mounts ? { mounts: opts.mounts } : {}),
+    ...(opts.cpuMax ? { cpuMax: opts.cpuMax } : {}),
     output: (s, t) =>
       log.push(
         ...chunkText(t)

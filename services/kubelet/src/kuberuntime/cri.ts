@@ -4,6 +4,7 @@
 // the kubelet never sees wire details and tests can use an in-memory fake.
 
 import type { Context } from '@kubelab/tracing';
+import type { LinuxContainerResources } from './resources.js';
 
 export type ContainerState = 'CONTAINER_CREATED' | 'CONTAINER_RUNNING' | 'CONTAINER_EXITED' | 'CONTAINER_UNKNOWN';
 export type PodSandboxState = 'SANDBOX_READY' | 'SANDBOX_NOTREADY';
@@ -66,6 +67,8 @@ export interface ContainerConfig {
   /** Close the container's stdin when the first attached client closes it (kubectl run -i). */
   stdinOnce?: boolean;
   tty: boolean;
+  /** runtime.v1 LinuxContainerConfig: the cgroup settings (resources.ts). */
+  linux?: { resources: LinuxContainerResources };
 }
 
 export interface PodSandbox {

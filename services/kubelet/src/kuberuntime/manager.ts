@@ -13,6 +13,7 @@ import type { SyncReason } from '../status/generate.js';
 import type { ObjectSource } from '../volumemanager/sources.js';
 import type { VolumeManager } from '../volumemanager/manager.js';
 import { hashContainer, type PodActions } from './actions.js';
+import { linuxContainerResources } from './resources.js';
 import { REASON_INVALID_ENV_NAMES, expandVars, makeEnvironmentVariables } from './env.js';
 import {
   ANNOTATION_CONTAINER_HASH,
@@ -401,6 +402,7 @@ export class RuntimeManager {
       stdin: !!c.stdin,
       stdinOnce: !!c.stdinOnce,
       tty: !!c.tty,
+      linux: { resources: linuxContainerResources(c) },
     };
   }
 

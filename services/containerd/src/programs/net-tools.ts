@@ -1,0 +1,123 @@
+// busybox's network applets as a pod sees its namespace: `ip addr`/`ip route`,
+// `ifconfig` and `netstat`. The pod has lo and eth0, a veth end on the node's
+// bridge carrying the pod IP in the node's /24 (the bridge CNI plugin's
+// layout: the gateway is .1, the MAC is 0a:58 followed by the IPv4 bytes) and
+// the VXLAN overlay's MTU.
+
+import { defineCommand, type Command } from 'just-bash';
+import type { ProgramProcess } from '../program-process.js';
+import { ok, podAddress } from './util.js';
+
+/** flannel's VXLAN MTU: 1500 less the encapsulation's 50 bytes. */
+const POD_MTU = 1450;
+
+interface Eth {
+  ip: string;
+  broadcast: string;
+  gateway: string;
+  network: string;
+  mac: string;
+  /** The node end's interface index (eth0@ifN). */
+  peerIndex: number;
+}
+
+/** eth0's addresses from the pod IP; undefined on the host network (no pod IP of its own). */
+async function eth0(proc: ProgramProcess): Promise<Eth | undefined> {
+  const ip = await podAddress(proc);
+  const o = ip.split('.').map(Number);
+  if (ip === '127.0.0.1' || o.length !== 4 || o.some((n) => !(n >= 0 && n <= 255))) return undefined;
+  const net = o.slice(0, 3).join('.');
+  return {
+    ip,
+    broadcast: `${net}.255`,
+    gateway: `${net}.1`,
+    network: `${net}.0/24`,
+    mac: ['0a', '58', ...o.map((n) => n.toString(16).padStart(2, '0'))].join(':'),
+    peerIndex: (o[3]! % 250) + 4,
+  };
+}
+
+function ipAddr(e: Eth | undefined): string {
+  let out =
+    '1: lo: <LOOPBACK,UP,LOWER_UP> mtu 65536 qdisc noqueue qlen 1000\n    link/loopback 00:00:00:00:00:00 brd 00:00:00:00:00:00\n' +
+    '    inet 127.0.0.1/8 scope host lo\n       valid_lft forever preferred_lft forever\n    inet6 ::1/128 scope host \n       valid_lft forever preferred_lft forever\n';
+  if (e)
+    out +=
+      `2: eth0@if${e.peerIndex}: <BROADCAST,MULTICAST,UP,LOWER_UP,M-DOWN> mtu ${POD_MTU} qdisc noqueue \n    link/ether ${e.mac} brd ff:ff:ff:ff:ff:ff\n` +
+      `    inet ${e.ip}/24 brd ${e.broadcast} scope global eth0\n       valid_lft forever preferred_lft forever\n`;
+  return out;
+}
+
+const IP_USAGE =
+  'BusyBox v1.36.1 (2023-05-18 22:34:17 UTC) multi-call binary.\n\nUsage: ip [OPTIONS] address|route|link|tunnel|neigh|rule [ARGS]\n\nOPTIONS := -f[amily] inet|inet6|link | -o[neline]\n';
+
+/** `ip addr|a [show]`, `ip route|r`, `ip link`: the pod's interfaces and routes. */
+function ipCommand(proc: ProgramProcess): Command {
+  return defineCommand('ip', async (args) => {
+    const words = args.filter((a) => !a.startsWith('-'));
+    const object = words[0] ?? '';
+    const e = await eth0(proc);
+    if ('address'.startsWith(object) && object !== '') return ok(ipAddr(e));
+    if ('route'.startsWith(object) && object !== '') return ok(e ? `default via ${e.gateway} dev eth0 \n${e.network} dev eth0 scope link  src ${e.ip} \n` : '');
+    if ('link'.startsWith(object) && object !== '')
+      return ok(
+        ipAddr(e)
+          .split('\n')
+          .filter((l) => !/^ {4}inet|^ {7}valid/.test(l))
+          .join('\n'),
+      );
+    if (object === '') return ok('', 1, IP_USAGE);
+    return ok('', 1, `ip: unknown command or invalid argument '${object}'\n`);
+  });
+}
+
+/** `ifconfig [-a] [IFACE]`: net-tools' layout as busybox prints it. */
+function ifconfigCommand(proc: ProgramProcess): Command {
+  return defineCommand('ifconfig', async (args) => {
+    const e = await eth0(proc);
+    const counters = (txq: number) =>
+      '          RX packets:0 errors:0 dropped:0 overruns:0 frame:0\n          TX packets:0 errors:0 dropped:0 overruns:0 carrier:0\n' +
+      `          collisions:0 txqueuelen:${txq} \n          RX bytes:0 (0.0 B)  TX bytes:0 (0.0 B)\n\n`;
+    const blocks: Record<string, string> = {};
+    if (e)
+      blocks.eth0 =
+        `eth0      Link encap:Ethernet  HWaddr ${e.mac.toUpperCase()}  \n          inet addr:${e.ip}  Bcast:${e.broadcast}  Mask:255.255.255.0\n` +
+        `          UP BROADCAST RUNNING MULTICAST  MTU:${POD_MTU}  Metric:1\n${counters(0)}`;
+    blocks.lo = `lo        Link encap:Local Loopback  \n          inet addr:127.0.0.1  Mask:255.0.0.0\n          inet6 addr: ::1/128 Scope:Host\n          UP LOOPBACK RUNNING  MTU:65536  Metric:1\n${counters(1000)}`;
+    const name = args.find((a) => !a.startsWith('-'));
+    if (name === undefined) return ok(Object.values(blocks).join(''));
+    const b = blocks[name];
+    return b ? ok(b) : ok('', 1, `ifconfig: ${name}: error fetching interface information: Device not found\n`);
+  });
+}
+
+/**
+ * `netstat [-tulna]`: the sockets of the pod's network namespace; servers are
+ * listed with -l (only them) or -a. busybox's columns; the local address is
+ * the wildcard the container's programs bind.
+ */
+function netstatCommand(proc: ProgramProcess): Command {
+  return defineCommand('netstat', async (args) => {
+    const flags = new Set(args.flatMap((a) => (a.startsWith('-') ? [...a.slice(1)] : [])));
+    const bad = [...flags].find((f) => !'tulnawepWrx'.includes(f));
+    if (bad) return ok('', 1, `netstat: invalid option -- '${bad}'\n`);
+    if (flags.has('r')) {
+      return ok('Kernel IP routing table\nDestination     Gateway         Genmask         Flags   MSS Window  irtt Iface\n');
+    }
+    const servers = flags.has('l') || flags.has('a');
+    const title = flags.has('l') ? '(only servers)' : flags.has('a') ? '(servers and established)' : '(w/o servers)';
+    const both = !flags.has('t') && !flags.has('u');
+    const ports = proc.system.listeningPorts();
+    let out = `Active Internet connections ${title}\nProto Recv-Q Send-Q ${'Local Address'.padEnd(23)} ${'Foreign Address'.padEnd(23)} State       \n`;
+    const row = (proto: string, port: number, state: string) => `${proto}   ${'0'.padStart(6)} ${'0'.padStart(6)} ${`0.0.0.0:${port}`.padEnd(23)} ${'0.0.0.0:*'.padEnd(23)} ${state.padEnd(12)}\n`;
+    if (servers) {
+      if (both || flags.has('t')) for (const p of ports.tcp) out += row('tcp', p, 'LISTEN');
+      if (both || flags.has('u')) for (const p of ports.udp) out += row('udp', p, '');
+    }
+    return ok(out);
+  });
+}
+
+export const ip = ipCommand;
+export const ifconfig = ifconfigCommand;
+export const netstat = netstatCommand;
