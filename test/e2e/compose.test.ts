@@ -937,7 +937,7 @@ spec:
       await waitFor('other gets in again', async () => ((await wget('other')).includes('<h1>Welcome to nginx!</h1>') ? true : undefined), { timeoutMs: 30_000, everyMs: 1_000 });
       expect(await wget('client')).toContain('<h1>Welcome to nginx!</h1>');
     } finally {
-      await kubectl(stack, ['delete', 'namespace', ns, '--wait=false'], { allowFail: true });
+      await kubectl(stack, ['delete', 'namespace', ns, '--timeout=120s'], { allowFail: true });
     }
   });
 

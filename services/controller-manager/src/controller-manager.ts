@@ -111,7 +111,7 @@ export async function startControllerManager(opts: ControllerManagerOptions = {}
   const metrics = newMetricsRegistry();
   registerClientMetrics(metrics);
   const metricsProvider = prometheusWorkqueueMetrics(metrics);
-  const broadcaster = newEventBroadcaster(cs, { clock });
+  const broadcaster = newEventBroadcaster(cs, { clock, logger: log });
   const recorders = new Map<string, EventRecorder>();
   const recorder = (component: string) => {
     let r = recorders.get(component);

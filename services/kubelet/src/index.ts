@@ -126,7 +126,8 @@ export async function startKubelet(opts: KubeletOptions): Promise<RunningKubelet
         })
       : undefined;
   const informers = new SharedInformerFactory(cs);
-  const broadcaster = newEventBroadcaster(cs);
+  // The recorder's own complaints (a rejected event) are kubelet log lines, as client-go's go through klog.
+  const broadcaster = newEventBroadcaster(cs, { logger: log });
   // Upstream kubelet: eventBroadcaster.StartStructuredLogging(3).
   broadcaster.startStructuredLogging(log.v(3));
   const registry = newMetricsRegistry();

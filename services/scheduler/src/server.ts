@@ -83,7 +83,7 @@ export async function startScheduler(opts: StartSchedulerOptions = {}): Promise<
   const registry = newMetricsRegistry();
   registerClientMetrics(registry);
   const metrics = newSchedulerMetrics(registry);
-  const broadcaster = newEventBroadcaster(cs);
+  const broadcaster = newEventBroadcaster(cs, { logger: log });
   const recorders = new Map<string, EventRecorder>();
   const recorderFor = (name: string) => {
     let r = recorders.get(name);
