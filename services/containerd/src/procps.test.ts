@@ -169,7 +169,7 @@ describe('/proc and /sys/fs/cgroup', () => {
     await new Promise((r) => setTimeout(r, 50));
     expect(await exec(['ls', '/proc'])).toBe('1\n2\n3\ncpuinfo\nloadavg\nmeminfo\nmounts\nself\nuptime\nversion\n');
     expect(await exec(['ls', '/proc/2'])).toBe('cgroup\ncmdline\ncomm\nfd\nstat\nstatus\n');
-    expect(await exec(['ls', '/sys/fs/cgroup'])).toBe('cpu.max\nmemory.current\nmemory.max\n');
+    expect(await exec(['ls', '/sys/fs/cgroup'])).toBe('cpu.max\ncpu.stat\nmemory.current\nmemory.max\n');
     expect(await exec(['cat', '/proc/2/comm'])).toBe('sleep\n');
     expect(await exec(['cat', '/proc/version'])).toMatch(new RegExp(`^Linux version ${release().replace(/[.+]/g, '\\$&')} `));
     expect(await exec(['cat', '/proc/version'])).not.toContain('just-bash');
