@@ -60,7 +60,12 @@ describe('cfsCores and cpu.stat', () => {
 /** cpu.stat as a key → number map, read inside the container. */
 async function cpuStat(p: ReturnType<typeof startProcess>['p']): Promise<Record<string, number>> {
   const { stdout } = await p.execSync(['cat', '/sys/fs/cgroup/cpu.stat'], 5000);
-  return Object.fromEntries(stdout.trim().split('\n').map((l) => [l.split(' ')[0]!, Number(l.split(' ')[1])]));
+  return Object.fromEntries(
+    stdout
+      .trim()
+      .split('\n')
+      .map((l) => [l.split(' ')[0]!, Number(l.split(' ')[1])]),
+  );
 }
 
 describe('stress --cpu 1 in a container', () => {
@@ -90,6 +95,22 @@ describe('stress --cpu 1 in a container', () => {
     const b = await cpuStat(p);
     expect((b.usage_usec! - a.usage_usec!) / ((performance.now() - t0) * 1000)).toBeCloseTo(1, 1);
     expect(b).toMatchObject({ nr_periods: 0, nr_throttled: 0, throttled_usec: 0 });
+    p.kill();
+  });
+});
+
+describe('a shell busy loop in a container', () => {
+  it('under cpu.max 20000 100000 is accounted at most a fifth of a core, the rest throttled', { timeout: 10_000 }, async () => {
+    const { p } = startProcess('while :; do :; done', { timeScale: 1, cpuMax: { quota: 20_000, period: 100_000 } });
+    await new Promise((r) => setTimeout(r, 100));
+    const a = await cpuStat(p);
+    const t0 = performance.now();
+    await new Promise((r) => setTimeout(r, 600));
+    const b = await cpuStat(p);
+    // The loop wants well over half a core (busyloop.test.ts); the quota lets it have 0.2.
+    expect((b.usage_usec! - a.usage_usec!) / ((performance.now() - t0) * 1000)).toBeLessThan(0.22);
+    expect(b.nr_throttled).toBeGreaterThan(a.nr_throttled!);
+    expect(cfsCores(p.demandCores(), p.cpuMax)).toBeLessThanOrEqual(0.2);
     p.kill();
   });
 });
