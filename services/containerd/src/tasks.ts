@@ -18,7 +18,6 @@ import { SimProcess, StartError, type ExecOutcome } from './process.js';
 import type { StdioConfig } from './streaming/attach.js';
 import type { AttachRequest, ExecRequest } from './streaming/server.js';
 import type { ExecSession } from './streaming/session.js';
-import { nowNanos } from './time.js';
 
 /** Everything a task needs to start (containerd's Create: the OCI spec, here the simulated process's). */
 export interface TaskSpec {
