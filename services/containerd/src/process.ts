@@ -46,6 +46,7 @@ import {
 import type { Stream } from './logs.js';
 import { chunkText, stderrFirst, type Chunk } from './output.js';
 import { nowNanos } from './time.js';
+import { CFS_ZERO, cfsStep, type CfsStat } from './cfs.js';
 import { CpuMeter } from './cpu.js';
 import { shellErrorText } from './node-faults.js';
 import type { MountEntry, ProcEntry, SystemView } from './procfs.js';
@@ -174,6 +175,7 @@ function systemView(p: SimProcess): SystemView {
     get cpuMax() {
       return p.cpuMax;
     },
+    cpuStat: () => p.cpuStat(),
     get mounts() {
       return p.mounts;
     },
@@ -191,10 +193,16 @@ export class SimProcess implements ProgramProcess {
   startedAt: bigint | undefined;
   /** Extra memory a program allocated (memhog), on top of the image's baseline. */
   allocatedBytes = 0;
-  /** CPU the program burns, in cores, besides what its shells' loops run (cpu). */
-  cpuCores = 0.001;
   /** Loop checkpoints of this container's shells and the time they ran. */
   readonly cpu = new CpuMeter();
+  private declaredCores = 0.001;
+  /** CPU time the declared cores burnt before the last change of rate, ms. */
+  private declaredMs = 0;
+  private declaredSince = performance.now();
+  /** What cpu.stat has accounted so far (cfs.ts), and up to which demand and time. */
+  private cfsStat: CfsStat = CFS_ZERO;
+  private cfsAt = performance.now();
+  private cfsDemandMs = 0;
   memoryLimitBytes: number;
 
   private readonly main = new AbortController();
@@ -617,6 +625,35 @@ export class SimProcess implements ProgramProcess {
     return this.opts.cpuMax ?? { quota: 0, period: 100_000 };
   }
 
+  /** CPU the program burns, in cores, besides what its shells' loops run (cpu). */
+  get cpuCores(): number {
+    return this.declaredCores;
+  }
+
+  set cpuCores(cores: number) {
+    const now = performance.now();
+    this.declaredMs += this.declaredCores * (now - this.declaredSince);
+    this.declaredSince = now;
+    this.declaredCores = cores;
+  }
+
+  /** Cores the container wants now: its program's and its shells' (a busy loop: about one). */
+  demandCores(): number {
+    return this.declaredCores + this.cpu.cores();
+  }
+
+  /** The cgroup's CPU accounting up to now: demand since the last call, capped by cpu.max (cfs.ts). */
+  cpuStat(): CfsStat {
+    const now = performance.now();
+    const demandMs = this.cpu.ranMs + this.declaredMs + this.declaredCores * (now - this.declaredSince);
+    if (now > this.cfsAt) {
+      this.cfsStat = cfsStep(this.cfsStat, (demandMs - this.cfsDemandMs) * 1000, (now - this.cfsAt) * 1000, this.cpuMax);
+      this.cfsAt = now;
+      this.cfsDemandMs = demandMs;
+    }
+    return this.cfsStat;
+  }
+
   get mounts(): MountEntry[] {
     return this.opts.mounts ?? [];
   }
@@ -634,7 +671,7 @@ export class SimProcess implements ProgramProcess {
   /** The live processes by pid, with their CPU time and resident memory. */
   processes(): ProcEntry[] {
     const out: ProcEntry[] = [];
-    const elapsedMs = this.startedAt ? Number(nowNanos() - this.startedAt) / 1e6 : 0;
+    const cpuMs = this.cpuStat().usageUsec / 1000;
     for (const [pid, t] of [...this.table].sort((a, b) => a[0] - b[0])) {
       const main = pid === 1;
       out.push({
@@ -643,7 +680,7 @@ export class SimProcess implements ProgramProcess {
         ppid: t.ppid === 0 || this.table.has(t.ppid) ? t.ppid : 1,
         argv: t.argv,
         startedMs: t.startedMs,
-        cpuMs: main ? this.cpu.ranMs + this.cpuCores * elapsedMs : 0,
+        cpuMs: main ? cpuMs : 0,
         rssBytes: main ? this.memoryBytes() : PROCESS_RSS_BYTES,
       });
     }

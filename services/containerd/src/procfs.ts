@@ -7,6 +7,7 @@
 // MemTotal is the limit and the used part the container's accounted usage.
 
 import { readFileSync } from 'node:fs';
+import { cpuStatFile, type CfsStat } from './cfs.js';
 import { cpus, freemem, loadavg, release, totalmem, uptime, version } from 'node:os';
 
 /** One process of the container's PID namespace. */
@@ -40,6 +41,8 @@ export interface SystemView {
   memoryBytes(): number;
   /** cpu.max: quota and period in µs (quota 0: max). */
   readonly cpuMax: { quota: number; period: number };
+  /** The cgroup's CPU accounting under cpu.max (cpu.stat). */
+  cpuStat(): CfsStat;
   readonly mounts: MountEntry[];
   /** Bytes the container wrote to its writable layer. */
   readonly writtenBytes: number;
@@ -238,7 +241,7 @@ function procVersion(): string {
 /** Files of /proc itself, of each /proc/PID and of the container's cgroup directory. */
 const PROC_FILES = ['cpuinfo', 'loadavg', 'meminfo', 'mounts', 'uptime', 'version'];
 const PID_FILES = ['cgroup', 'cmdline', 'comm', 'stat', 'status'];
-const CGROUP_FILES = ['cpu.max', 'memory.current', 'memory.max'];
+const CGROUP_FILES = ['cpu.max', 'cpu.stat', 'memory.current', 'memory.max'];
 
 /** The entries of a kernel directory (/proc, /proc/PID, /proc/self, /sys/fs/cgroup) as [name, isDirectory]; undefined for other paths. */
 export function procDir(path: string, v: SystemView): [string, boolean][] | undefined {
@@ -281,6 +284,8 @@ export function procFile(path: string, v: SystemView, n: NodeFacts = nodeFacts()
       return `${v.memoryBytes()}\n`;
     case '/sys/fs/cgroup/cpu.max':
       return `${v.cpuMax.quota > 0 ? v.cpuMax.quota : 'max'} ${v.cpuMax.period}\n`;
+    case '/sys/fs/cgroup/cpu.stat':
+      return cpuStatFile(v.cpuStat());
   }
   const m = /^\/proc\/([^/]+)\/(status|cmdline|comm|cgroup|stat)$/.exec(path);
   if (!m) return undefined;

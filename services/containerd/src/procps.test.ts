@@ -133,6 +133,21 @@ describe('free, df and mount', () => {
     expect(gnu).toContain('shm              64M     0   64M   0% /dev/shm');
   });
 
+  it('df PATH prints the header and only the filesystem that holds PATH', async () => {
+    const mounts = [{ containerPath: '/data', readonly: false, tmpfs: false }];
+    s = startProcess(['sleep', '3600'], { programs: APPLETS, files: { ...BUSYBOX, '/data/x/f': 'f\n' }, mounts });
+    const root = (await exec(['df', '/etc'])).split('\n');
+    expect(root).toHaveLength(3);
+    expect(root[0]).toBe('Filesystem           1K-blocks      Used Available Use% Mounted on');
+    expect(root[1]).toMatch(/^overlay {13} +\d+ +\d+ +\d+ +\d+% \/$/);
+    expect((await exec(['df', '-h', '/data/x'])).split('\n').slice(1)).toEqual([expect.stringMatching(/^\/dev\/sda1 .* \/data$/), '']);
+    expect((await exec(['df', '/dev/shm'])).split('\n')[1]).toBe('shm                      65536         0     65536   0% /dev/shm');
+    expect(await s.p.execSync(['df', '/nope'], 5000)).toMatchObject({ exitCode: 1, stdout: '', stderr: 'df: /nope: No such file or directory\n' });
+    s.p.kill();
+    s = startProcess(['sleep', '3600'], { programs: APPLETS, files: DEBIAN });
+    expect(await exec(['df', '/etc/resolv.conf'])).toMatch(/^Filesystem +1K-blocks +Used +Available Use% Mounted on\n\/dev\/sda1 +\d+ +\d+ +\d+ +\d+% \/etc\/resolv\.conf\n$/);
+  });
+
   it('mount lists overlay on / and the pseudo and volume filesystems', async () => {
     s = startProcess(['sleep', '3600'], { programs: APPLETS, files: BUSYBOX, mounts: [{ containerPath: '/var/run/secrets/kubernetes.io/serviceaccount', readonly: true, tmpfs: true }] });
     const out = (await exec(['mount'])).split('\n');
@@ -169,7 +184,7 @@ describe('/proc and /sys/fs/cgroup', () => {
     await new Promise((r) => setTimeout(r, 50));
     expect(await exec(['ls', '/proc'])).toBe('1\n2\n3\ncpuinfo\nloadavg\nmeminfo\nmounts\nself\nuptime\nversion\n');
     expect(await exec(['ls', '/proc/2'])).toBe('cgroup\ncmdline\ncomm\nfd\nstat\nstatus\n');
-    expect(await exec(['ls', '/sys/fs/cgroup'])).toBe('cpu.max\nmemory.current\nmemory.max\n');
+    expect(await exec(['ls', '/sys/fs/cgroup'])).toBe('cpu.max\ncpu.stat\nmemory.current\nmemory.max\n');
     expect(await exec(['cat', '/proc/2/comm'])).toBe('sleep\n');
     expect(await exec(['cat', '/proc/version'])).toMatch(new RegExp(`^Linux version ${release().replace(/[.+]/g, '\\$&')} `));
     expect(await exec(['cat', '/proc/version'])).not.toContain('just-bash');

@@ -10,6 +10,7 @@ import { dirname } from 'node:path';
 import { CriLogWriter } from './logs.js';
 import { copyMounts, dataVersion, isProjected, type Mount } from './mounts.js';
 import { dialTcp, isUdpHandler, listenPort, type Listener, type NetworkMode, type PortHandler } from './network.js';
+import { cfsCores } from './cfs.js';
 import { resolveHost, udpTransport } from './resolver.js';
 import { WriteThrough } from './write-through.js';
 import { chunkText } from './output.js';
@@ -17,7 +18,6 @@ import { SimProcess, StartError, type ExecOutcome } from './process.js';
 import type { StdioConfig } from './streaming/attach.js';
 import type { AttachRequest, ExecRequest } from './streaming/server.js';
 import type { ExecSession } from './streaming/session.js';
-import { nowNanos } from './time.js';
 
 /** Everything a task needs to start (containerd's Create: the OCI spec, here the simulated process's). */
 export interface TaskSpec {
@@ -233,13 +233,11 @@ export class LocalTasks implements Tasks {
   async usage(id: string): Promise<TaskUsage | undefined> {
     const proc = this.live.get(id)?.proc;
     if (!proc || !proc.startedAt) return undefined;
-    const elapsed = nowNanos() - proc.startedAt;
-    const cores = proc.cpuCores;
-    // What a program declares it burns, plus the time the container's shells actually held the thread (a busy loop: about a core).
+    // What a program declares it burns plus the time the container's shells held the thread, capped by cpu.max as CFS throttles it (cfs.ts).
     return {
       memoryBytes: proc.memoryBytes(),
-      cpuCoreNanos: ((elapsed * BigInt(Math.round(cores * 1e6))) / 1_000_000n + BigInt(Math.round(proc.cpu.ranMs * 1e6))).toString(),
-      nanoCores: Math.round((cores + proc.cpu.cores()) * 1e9),
+      cpuCoreNanos: BigInt(Math.round(proc.cpuStat().usageUsec * 1000)).toString(),
+      nanoCores: Math.round(cfsCores(proc.demandCores(), proc.cpuMax) * 1e9),
       fsBytes: proc.fs.writtenBytes,
       limit: proc.memoryLimitBytes,
     };

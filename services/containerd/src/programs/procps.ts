@@ -2,6 +2,7 @@
 // in the layout of the image's userland: busybox 1.36's applets in busybox and
 // alpine images, procps-ng 4 / coreutils / util-linux in Debian-based ones.
 
+import { normalize } from 'node:path/posix';
 import { defineCommand, type Command, type CommandContext } from 'just-bash';
 import type { ProgramProcess } from '../program-process.js';
 import { commName, commandLine, memoryView, mountTable, mountUsage, nodeFacts, NODE_DISK, type ProcEntry } from '../procfs.js';
@@ -239,13 +240,41 @@ function human(kib: number, flavour: Flavour): string {
   return `${v < 10 ? (Math.ceil(v * 10) / 10).toFixed(1) : Math.ceil(v)}${units[i]}`;
 }
 
+/** The mount a path lies on: the one whose target is its longest leading directory (as statfs on the path finds it). */
+function mountOf<T extends [string, string, ...string[]]>(table: T[], path: string): T | undefined {
+  const under = (target: string) => target === '/' || path === target || path.startsWith(`${target}/`);
+  return table.filter((m) => under(m[1])).sort((a, b) => b[1].length - a[1].length)[0];
+}
+
 function dfCommand(proc: ProgramProcess): Command {
-  return defineCommand('df', async (args) => {
+  return defineCommand('df', async (args, ctx) => {
     const flavour = await flavourOf(proc);
     const h = args.some((a) => /^-\w*h/.test(a));
     const rows: string[][] = [];
+    const row = (source: string, target: string, u: [number, number, number] | undefined) => {
+      // A pseudo filesystem named by a path operand shows zeros (coreutils: no Use%).
+      const [total, used, avail] = u ?? [0, 0, 0];
+      const pcent = total === 0 ? (flavour === 'procps' ? '-' : '0%') : `${Math.ceil((used * 100) / (used + avail))}%`;
+      rows.push([source, ...[total, used, avail].map((v) => (h ? human(v, flavour) : String(v))), pcent, target]);
+    };
+    const table = mountTable(proc.system);
+    // `df PATH...`: the filesystem each path lies on, one line per operand.
+    const paths = args.filter((a) => !a.startsWith('-') || a === '-');
+    let status = 0;
+    let stderr = '';
+    for (const p of paths) {
+      const abs = normalize(p.startsWith('/') ? p : `${ctx.cwd}/${p}`);
+      // A mount point exists even where the image has no directory for it (/dev/shm).
+      const m = table.some((r) => r[1] === abs) || (await proc.fs.exists(abs)) ? mountOf(table, abs) : undefined;
+      if (!m) {
+        stderr += `df: ${p}: No such file or directory\n`;
+        status = 1;
+        continue;
+      }
+      row(m[0], m[1], mountUsage(m[0], proc.system));
+    }
     const seen = new Set<string>();
-    for (const [source, target] of mountTable(proc.system)) {
+    for (const [source, target] of paths.length ? [] : table) {
       const u = mountUsage(source, proc.system);
       if (!u) continue;
       // coreutils lists a device once (its first mount); busybox every mount.
@@ -253,20 +282,19 @@ function dfCommand(proc: ProgramProcess): Command {
         if (seen.has(source)) continue;
         seen.add(source);
       }
-      const [total, used, avail] = u;
-      const pcent = total === 0 ? '0%' : `${Math.ceil((used * 100) / (used + avail))}%`;
-      rows.push([source, ...[total, used, avail].map((v) => (h ? human(v, flavour) : String(v))), pcent, target]);
+      row(source, target, u);
     }
+    if (paths.length && !rows.length) return ok('', status, stderr);
     if (flavour === 'busybox') {
       const head = h ? ['Filesystem', 'Size', 'Used', 'Available', 'Use%', 'Mounted on'] : ['Filesystem', '1K-blocks', 'Used', 'Available', 'Use%', 'Mounted on'];
       const line = (r: string[]) => `${r[0]!.padEnd(20)} ${r[1]!.padStart(9)} ${r[2]!.padStart(9)} ${r[3]!.padStart(9)} ${r[4]!.padStart(4)} ${r[5]}\n`;
-      return ok([head, ...rows].map(line).join(''));
+      return ok([head, ...rows].map(line).join(''), status, stderr);
     }
     const head = h ? ['Filesystem', 'Size', 'Used', 'Avail', 'Use%', 'Mounted on'] : ['Filesystem', '1K-blocks', 'Used', 'Available', 'Use%', 'Mounted on'];
     const all = [head, ...rows];
     const width = (i: number, min: number) => Math.max(min, ...all.map((r) => r[i]!.length));
     const w = [width(0, 14), width(1, 5), width(2, 5), width(3, 5), width(4, 4)];
-    return ok(all.map((r) => `${r[0]!.padEnd(w[0]!)} ${r[1]!.padStart(w[1]!)} ${r[2]!.padStart(w[2]!)} ${r[3]!.padStart(w[3]!)} ${r[4]!.padStart(w[4]!)} ${r[5]}\n`).join(''));
+    return ok(all.map((r) => `${r[0]!.padEnd(w[0]!)} ${r[1]!.padStart(w[1]!)} ${r[2]!.padStart(w[2]!)} ${r[3]!.padStart(w[3]!)} ${r[4]!.padStart(w[4]!)} ${r[5]}\n`).join(''), status, stderr);
   });
 }
 
