@@ -89,3 +89,4 @@ export {
   type RemoteCommandSpdyProtocol,
 } from './httpstream/httpstream.js';
 export { issuedBy, requestHeaderFromConfigMap, requestHeaderUser, type RequestHeaderConfig } from './auth/requestheader.js';
+export { execRunner, mustRun, probeCommand, CommandError, type CommandRunner, type CommandResult } from './command-runner.js';

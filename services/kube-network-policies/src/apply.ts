@@ -2,7 +2,7 @@
 // the node never holds half a policy. The kernel's filter table is read first
 // to find our chains that are no longer rendered and the jumps already there.
 
-import { mustRun, type CommandRunner } from './exec.js';
+import { mustRun, type CommandRunner } from '@kubelab/component-base';
 import { parseSaved, policyPartOfSave, restoreInput, type PolicyRuleset } from './render.js';
 
 export interface ApplyResult {

@@ -8,7 +8,7 @@ import { createFakeClientset } from '@kubelab/client/testing';
 import { createLogger } from '@kubelab/component-base';
 import type { NetworkPolicy } from '@kubelab/api';
 import { PolicyController } from './controller.js';
-import type { CommandRunner } from './exec.js';
+import type { CommandRunner } from '@kubelab/component-base';
 import { lab, policy } from './testing/fixtures.js';
 
 /** Records every command; iptables-save answers with `saved`. */

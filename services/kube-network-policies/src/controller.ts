@@ -9,7 +9,7 @@ import type { Namespace, NetworkPolicy, Pod } from '@kubelab/api';
 import { newRateLimitingQueue, processNextWorkItem, type Lister, type RateLimitingQueue } from '@kubelab/client';
 import type { Logger } from '@kubelab/component-base';
 import { applyRuleset, readBack } from './apply.js';
-import type { CommandRunner } from './exec.js';
+import type { CommandRunner } from '@kubelab/component-base';
 import { renderPolicies, toIptablesSave, type PolicyRuleset } from './render.js';
 
 export const SYNC_KEY = 'node';

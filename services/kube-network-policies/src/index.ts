@@ -18,4 +18,4 @@ export {
   type Chain,
 } from './render.js';
 export { applyRuleset, probeIptables, readBack } from './apply.js';
-export { execRunner, type CommandRunner, type CommandResult } from './exec.js';
+export { execRunner, type CommandRunner, type CommandResult } from '@kubelab/component-base';

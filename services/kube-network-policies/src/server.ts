@@ -7,7 +7,7 @@ import { createClientset, registerClientMetrics, SharedInformerFactory, type Cli
 import { createLogger, newMetricsRegistry, serveHealth, type HealthServer, type Logger, type Route } from '@kubelab/component-base';
 import { probeIptables } from './apply.js';
 import { PolicyController } from './controller.js';
-import { execRunner, type CommandRunner } from './exec.js';
+import { execRunner, type CommandRunner } from '@kubelab/component-base';
 
 export interface PolicyAgentOptions {
   nodeName: string;
@@ -56,7 +56,7 @@ export async function startPolicyAgent(opts: PolicyAgentOptions): Promise<Policy
   const logger = opts.logger ?? createLogger({ component: 'kube-network-policies', node: opts.nodeName });
   let runner: CommandRunner | undefined;
   if ((opts.apply ?? 'auto') === 'auto') {
-    const candidate = execRunner(opts.netns);
+    const candidate = execRunner(opts.netns, { timeoutMs: 60_000 });
     const why = await probeIptables(candidate);
     if (why) logger.warn('Rendering network policy rules only', { reason: why });
     else runner = candidate;

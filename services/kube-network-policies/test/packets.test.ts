@@ -12,7 +12,7 @@ import type { NetworkPolicy } from '@kubelab/api';
 import { createLogger } from '@kubelab/component-base';
 import { requirePrerequisite, requireTool, waitFor } from '@kubelab/testing';
 import { PolicyController } from '../src/controller.js';
-import { execRunner } from '../src/exec.js';
+import { execRunner } from '@kubelab/component-base';
 import { lab, namespace, pod, policy } from '../src/testing/fixtures.js';
 
 const enabled = ['ip', 'iptables-restore', 'iptables-save'].every((t) => requireTool(t)) && requirePrerequisite('root (ip netns add, for the packet tests)', process.getuid?.() === 0);

@@ -12,7 +12,7 @@ import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { backendFor, buildSnapshot, defaultProxyConfig } from '../dist/index.js';
-import { execRunner } from '../dist/proxy/exec.js';
+import { execRunner } from '@kubelab/component-base';
 
 const sizes = (process.env.KUBELAB_BENCH_SIZES ?? '1000,10000').split(',').map(Number);
 const ENDPOINTS = 10;

@@ -12,7 +12,7 @@ import { ProxyHealth } from './health.js';
 import { ServiceHealthServer } from './service-health.js';
 import { newProxyMetrics } from './metrics.js';
 import { publishConfigMap } from './publish-config.js';
-import { execRunner } from './proxy/exec.js';
+import { execRunner } from '@kubelab/component-base';
 import { Proxier } from './proxy/proxier.js';
 import { defaultProxyConfig } from './proxy/types.js';
 import type { RunnerClock } from './runner.js';

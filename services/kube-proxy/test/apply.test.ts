@@ -13,7 +13,7 @@ import { backendFor } from '../src/proxy/backends.js';
 import { IptablesBackend } from '../src/proxy/iptables/backend.js';
 import { NftablesBackend } from '../src/proxy/nftables/backend.js';
 import { buildSnapshot } from '../src/proxy/changetracker.js';
-import { execRunner } from '../src/proxy/exec.js';
+import { execRunner } from '@kubelab/component-base';
 import { renderIptables } from '../src/proxy/iptables/renderer.js';
 import { normalizeSaveOutput, toIptablesSave } from '../src/proxy/iptables/save.js';
 import { normalizeNftList, toNftList } from '../src/proxy/nftables/model.js';

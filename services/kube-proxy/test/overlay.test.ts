@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requirePrerequisite, requireTool } from '@kubelab/testing';
 import { backendFor } from '../src/proxy/backends.js';
 import { buildSnapshot } from '../src/proxy/changetracker.js';
-import { execRunner } from '../src/proxy/exec.js';
+import { execRunner } from '@kubelab/component-base';
 import { defaultProxyConfig } from '../src/proxy/types.js';
 import { makeService, makeSlice } from '../src/testing/fixtures.js';
 

@@ -7,7 +7,7 @@
 // renderer (iptables/, nftables/, ipvs/); backends.ts picks one.
 
 import type { ProxyMode } from '../config.js';
-import type { CommandRunner } from './exec.js';
+import type { CommandRunner } from '@kubelab/component-base';
 import type { ProxyConfig, ProxySnapshot } from './types.js';
 
 export interface Rendered {

@@ -13,7 +13,7 @@ import { BoundedFrequencyRunner, type RunnerClock } from '../runner.js';
 import type { Backend, Rendered } from './backend.js';
 import { backendFor } from './backends.js';
 import { EndpointsChangeTracker, ServiceChangeTracker, takeSnapshot } from './changetracker.js';
-import type { CommandRunner } from './exec.js';
+import type { CommandRunner } from '@kubelab/component-base';
 import type { ProxyConfig } from './types.js';
 import { healthCheckNodePorts, localReadyEndpoints } from '../service-health.js';
 

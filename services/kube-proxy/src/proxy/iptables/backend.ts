@@ -5,7 +5,7 @@
 
 import { APPLY_BATCH_CHAINS, batchUnits, chunks } from '../batch.js';
 import type { ApplyReport, Backend, Rendered, SyncRequest } from '../backend.js';
-import { mustRun, probeCommand, type CommandRunner } from '../exec.js';
+import { mustRun, probeCommand, type CommandRunner } from '@kubelab/component-base';
 import type { ProxyConfig, ProxySnapshot } from '../types.js';
 import { KUBE_MARK_MASQ, isServiceChainName } from './chains.js';
 import { parseRuleArgs } from './parse.js';

@@ -4,7 +4,7 @@
 
 import { existsSync } from 'node:fs';
 import type { ApplyReport, Backend, Rendered } from '../backend.js';
-import { mustRun, probeCommand, type CommandRunner } from '../exec.js';
+import { mustRun, probeCommand, type CommandRunner } from '@kubelab/component-base';
 import type { ProxyConfig, ProxySnapshot } from '../types.js';
 import { renderIpvs, toIpvsCommands, toIpvsadmList, type IpvsRuleset } from './renderer.js';
 

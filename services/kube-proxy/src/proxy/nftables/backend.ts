@@ -4,7 +4,7 @@
 
 import { APPLY_BATCH_CHAINS, batchUnits, chunks } from '../batch.js';
 import type { ApplyReport, Backend, Rendered, SyncRequest } from '../backend.js';
-import { mustRun, probeCommand, type CommandRunner } from '../exec.js';
+import { mustRun, probeCommand, type CommandRunner } from '@kubelab/component-base';
 import type { ProxyConfig, ProxySnapshot } from '../types.js';
 import { toNftList, toNftScript, type NftRuleset, type NftUnit } from './model.js';
 import { KUBE_PROXY_TABLE, renderNftables } from './renderer.js';

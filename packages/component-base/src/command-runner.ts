@@ -1,6 +1,7 @@
-// Running the kernel tools (iptables-restore, nft, ipvsadm, ip) — optionally
-// inside a named network namespace (`ip netns exec NS ...`), which is how the
-// tests and the benchmark apply rules without touching the host's tables.
+// Running the kernel tools (iptables-save/-restore, nft, ipvsadm, ip), optionally
+// inside a named network namespace (`ip netns exec NS ...`): kube-proxy and the
+// NetworkPolicy agent share it, and their tests apply rules in a namespace of
+// their own, never the host's.
 
 import { spawn } from 'node:child_process';
 
