@@ -21,6 +21,7 @@ import type { Registry } from './framework/registry.js';
 import { Framework } from './framework/runtime.js';
 import type { SchedulerMetrics } from './metrics.js';
 import { newInTreeRegistry } from './plugins/registry.js';
+import { Nominator } from './queue/nominator.js';
 import { SchedulingQueue } from './queue/scheduling-queue.js';
 
 export interface SchedulerDeps {
@@ -105,9 +106,10 @@ export class Scheduler {
     this.algo = newAlgorithmState(deps.random);
     const actions = this.clusterActions();
     const registry = deps.registry ?? newInTreeRegistry();
+    const nominator = new Nominator();
     for (const profile of deps.profiles ?? [defaultProfile()]) {
       if (this.frameworks.has(profile.schedulerName)) throw new Error(`duplicate profile with scheduler name "${profile.schedulerName}"`);
-      this.frameworks.set(profile.schedulerName, new Framework(registry, profile, this.cache, actions, deps.volumes));
+      this.frameworks.set(profile.schedulerName, new Framework(registry, profile, this.cache, actions, deps.volumes, nominator));
     }
     const first = [...this.frameworks.values()][0]!;
     const eventsByPlugin = new Map<string, ReturnType<Framework['eventsToRegister']> extends Map<string, infer V> ? V : never>();
@@ -122,6 +124,7 @@ export class Scheduler {
       less: (a, b) => first.queueSort.less(a, b),
       preEnqueue: (pod) => this.frameworks.get(schedulerNameOf(pod))?.runPreEnqueuePlugins(pod),
       eventsByPlugin,
+      nominator,
       ...(deps.podInitialBackoffMs !== undefined ? { podInitialBackoffMs: deps.podInitialBackoffMs } : {}),
       ...(deps.podMaxBackoffMs !== undefined ? { podMaxBackoffMs: deps.podMaxBackoffMs } : {}),
       ...(deps.podMaxInUnschedulableMs !== undefined ? { podMaxInUnschedulableMs: deps.podMaxInUnschedulableMs } : {}),
@@ -327,6 +330,8 @@ export class Scheduler {
       this.handleSchedulingFailure(fwk, qp, 'SchedulerError', (err as Error).message, cycle, start, 'error');
       return true;
     }
+    // The pod holds its node now: its nomination no longer reserves space (upstream assume).
+    this.queue.nominator.deleteNominatedPodIfExists(pod);
     const rs = fwk.runReservePlugins(state, assumed, host);
     if (rs && !rs.isSuccess()) {
       fwk.runUnreservePlugins(state, assumed, host);
@@ -394,6 +399,12 @@ export class Scheduler {
       try {
         const post = await fwk.runPostFilterPlugins(state, qp.pod, d.nodeToStatus);
         if (!post.status.isSuccess()) d.postFilterMsg = post.status.message();
+        // ModeOverride: preemption nominated a node (or, with '', none) — counted in Filter from now on.
+        const nominated = post.result?.nominatedNodeName;
+        if (nominated !== undefined) {
+          if (nominated) this.queue.nominator.addNominatedPod(qp.pod, nominated);
+          else this.queue.nominator.deleteNominatedPodIfExists(qp.pod);
+        }
       } catch (err) {
         this.log.error('PostFilter failed', { pod: qp.key, err });
       }

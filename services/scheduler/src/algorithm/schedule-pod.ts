@@ -115,16 +115,21 @@ function findNodesThatPassFilters(
     for (let i = 0; i < numAll && feasible.length < want; i++) {
       const nodeInfo = nodes[(start + i) % numAll]!;
       processed++;
-      let s: Status | undefined;
-      for (let k = 0; k < nf; k++) {
-        current = filters[k]!;
-        s = current.filter(state, pod, nodeInfo);
-        if (s && s.code !== Code.Success) {
-          if (s.plugin === '') s.plugin = current.name;
-          break;
+      const runFilters = (st: CycleState, ni: NodeInfo): Status | undefined => {
+        for (let k = 0; k < nf; k++) {
+          current = filters[k]!;
+          const s = current.filter(st, pod, ni);
+          if (s && s.code !== Code.Success) {
+            if (s.plugin === '') s.plugin = current.name;
+            return s;
+          }
         }
-        s = undefined;
-      }
+        return undefined;
+      };
+      // RunFilterPluginsWithNominatedPods: with the pods nominated here of no lower priority, then without them.
+      const withNominated = fwk.addNominatedPods(pod, nodeInfo);
+      let s = withNominated ? runFilters(state.clone(), withNominated) : undefined;
+      if (!s) s = runFilters(state, nodeInfo);
       if (!s) {
         feasible.push(nodeInfo);
         continue;
