@@ -71,6 +71,12 @@ export function unschedulableCondition(pod: Pod, reason: string, message: string
   return [...conds.filter((c) => c.type !== 'PodScheduled'), next];
 }
 
+/** status.nominatedNodeName to write after a failed attempt (upstream updatePod): a string, null to clear it, undefined when unchanged. */
+export function nominatedNodeNameChange(pod: Pod, override: string | undefined): string | null | undefined {
+  if (override === undefined || (pod.status?.nominatedNodeName ?? '') === override) return undefined;
+  return override || null;
+}
+
 /** Event notes are capped at 1024 bytes upstream (truncateMessage, NoteLengthLimit), ending " ...". */
 export function truncateMessage(message: string): string {
   const max = 1024;
@@ -394,13 +400,14 @@ export class Scheduler {
     const d = fitError.diagnosis;
     qp.unschedulablePlugins = new Set(d.unschedulablePlugins);
     qp.pendingPlugins = new Set(d.pendingPlugins);
+    let nominated: string | undefined;
     if (fwk.postFilter.length > 0) {
       this.deps.metrics?.preemptionAttempts.inc();
       try {
         const post = await fwk.runPostFilterPlugins(state, qp.pod, d.nodeToStatus);
         if (!post.status.isSuccess()) d.postFilterMsg = post.status.message();
         // ModeOverride: preemption nominated a node (or, with '', none) — counted in Filter from now on.
-        const nominated = post.result?.nominatedNodeName;
+        nominated = post.result?.nominatedNodeName;
         if (nominated !== undefined) {
           if (nominated) this.queue.nominator.addNominatedPod(qp.pod, nominated);
           else this.queue.nominator.deleteNominatedPodIfExists(qp.pod);
@@ -409,7 +416,7 @@ export class Scheduler {
         this.log.error('PostFilter failed', { pod: qp.key, err });
       }
     }
-    this.handleSchedulingFailure(fwk, qp, 'Unschedulable', fitError.error(), cycle, start, 'unschedulable');
+    this.handleSchedulingFailure(fwk, qp, 'Unschedulable', fitError.error(), cycle, start, 'unschedulable', nominated);
   }
 
   /** handleSchedulingFailure: requeue (unless the pod is gone or bound), event, PodScheduled=False. */
@@ -421,6 +428,8 @@ export class Scheduler {
     cycle: number,
     start: number,
     result: 'unschedulable' | 'error',
+    /** The preemption's ModeOverride nomination ('' clears status.nominatedNodeName); undefined leaves it. */
+    nominatedNodeName?: string,
   ): void {
     const m = this.deps.metrics;
     if (m) {
@@ -447,10 +456,11 @@ export class Scheduler {
     this.deps.recorderFor(fwk.profileName).event(pod, 'Warning', 'FailedScheduling', truncateMessage(message));
     const latest = current ?? pod;
     const conditions = unschedulableCondition(latest, reason, message, formatTime(this.now()));
-    if (conditions && current) {
+    const nnn = nominatedNodeNameChange(latest, nominatedNodeName);
+    if ((conditions || nnn !== undefined) && current) {
       this.deps.clientset.core
         .pods(pod.metadata.namespace)
-        .patch(pod.metadata.name!, 'merge', { status: { conditions } }, { subresource: 'status' })
+        .patch(pod.metadata.name!, 'merge', { status: { ...(conditions ? { conditions } : {}), ...(nnn !== undefined ? { nominatedNodeName: nnn } : {}) } }, { subresource: 'status' })
         .catch((err: unknown) => this.log.error('Error updating pod', { pod: qp.key, err }));
     }
   }
