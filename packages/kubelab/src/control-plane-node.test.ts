@@ -47,12 +47,13 @@ describe("the local runner's control-plane node", () => {
     expect(daemonSet.spec!.template.spec!.containers[0]!.image).toBe('registry.k8s.io/kube-proxy:v1.32.0');
   });
 
-  it("installs the Node Problem Detector in the shape of upstream's manifest, tolerating NoSchedule and NoExecute taints", () => {
+  it("installs the Node Problem Detector in the shape of upstream's manifest, system-node-critical, tolerating NoSchedule and NoExecute taints", () => {
     const ds = npdDaemonSet('local');
     expect(NPD_IMAGE).toBe('registry.k8s.io/node-problem-detector/node-problem-detector:v0.8.25');
     expect(ds.metadata).toMatchObject({ name: 'node-problem-detector', namespace: 'kube-system', labels: { app: 'node-problem-detector' } });
     const spec = ds.spec!.template.spec!;
     expect(spec.serviceAccountName).toBe('node-problem-detector');
+    expect(spec.priorityClassName).toBe('system-node-critical');
     expect(spec.tolerations).toEqual([
       { effect: 'NoSchedule', operator: 'Exists' },
       { effect: 'NoExecute', operator: 'Exists' },

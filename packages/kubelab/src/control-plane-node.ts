@@ -309,6 +309,8 @@ export function npdDaemonSet(runner: Runner): DaemonSet {
           affinity: {
             nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [{ matchExpressions: [{ key: 'kubernetes.io/os', operator: 'In', values: ['linux'] }] }] } },
           },
+          // A per-node add-on: never a preemption victim of workloads, nor fighting them for space freed for a nominated pod.
+          priorityClassName: 'system-node-critical',
           serviceAccountName: NPD_SERVICE_ACCOUNT,
           containers: [
             {

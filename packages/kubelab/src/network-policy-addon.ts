@@ -58,6 +58,8 @@ export function networkPolicyAddonObjects(runner: NetpolRunner): { serviceAccoun
           metadata: { labels },
           spec: {
             hostNetwork: true,
+            // A node's policy enforcement: scheduled ahead of workloads, never preempted by them.
+            priorityClassName: 'system-node-critical',
             nodeSelector: { 'kubernetes.io/os': 'linux' },
             tolerations: [{ operator: 'Exists', effect: 'NoSchedule' }],
             serviceAccountName: NETPOL_NAME,

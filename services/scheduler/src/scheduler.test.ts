@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { truncateMessage, unschedulableCondition } from './scheduler.js';
+import { nominatedNodeNameChange, truncateMessage, unschedulableCondition } from './scheduler.js';
 import { makePod } from './testing/builders.js';
 
 describe('FailedScheduling note length', () => {
@@ -30,5 +30,18 @@ describe('PodScheduled after a failed attempt', () => {
     expect(unschedulableCondition(again, 'Unschedulable', 'no nodes available to schedule pods', '2024-01-01T00:01:00Z')).toBeUndefined();
     const other = unschedulableCondition(again, 'Unschedulable', '0/1 nodes are available: 1 Insufficient cpu.', '2024-01-01T00:01:00Z')!;
     expect(other[0]).toMatchObject({ message: '0/1 nodes are available: 1 Insufficient cpu.', lastTransitionTime: '2024-01-01T00:00:00Z' });
+  });
+});
+
+describe('status.nominatedNodeName after a failed attempt', () => {
+  const nominated = { ...makePod('urgent'), status: { phase: 'Pending' as const, nominatedNodeName: 'node-1' } };
+  it.each<[string, ReturnType<typeof makePod>, string | undefined, string | null | undefined]>([
+    ['preemption nominates a node', makePod('urgent'), 'node-1', 'node-1'],
+    ['the same nomination writes nothing', nominated, 'node-1', undefined],
+    ['preemption found no candidates: the nomination is cleared', nominated, '', null],
+    ['no preemption result leaves it', nominated, undefined, undefined],
+    ['nothing to clear', makePod('urgent'), '', undefined],
+  ])('%s', (_n, pod, override, want) => {
+    expect(nominatedNodeNameChange(pod, override)).toBe(want);
   });
 });

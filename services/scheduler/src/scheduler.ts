@@ -21,6 +21,7 @@ import type { Registry } from './framework/registry.js';
 import { Framework } from './framework/runtime.js';
 import type { SchedulerMetrics } from './metrics.js';
 import { newInTreeRegistry } from './plugins/registry.js';
+import { Nominator } from './queue/nominator.js';
 import { SchedulingQueue } from './queue/scheduling-queue.js';
 
 export interface SchedulerDeps {
@@ -70,6 +71,12 @@ export function unschedulableCondition(pod: Pod, reason: string, message: string
   return [...conds.filter((c) => c.type !== 'PodScheduled'), next];
 }
 
+/** status.nominatedNodeName to write after a failed attempt (upstream updatePod): a string, null to clear it, undefined when unchanged. */
+export function nominatedNodeNameChange(pod: Pod, override: string | undefined): string | null | undefined {
+  if (override === undefined || (pod.status?.nominatedNodeName ?? '') === override) return undefined;
+  return override || null;
+}
+
 /** Event notes are capped at 1024 bytes upstream (truncateMessage, NoteLengthLimit), ending " ...". */
 export function truncateMessage(message: string): string {
   const max = 1024;
@@ -105,9 +112,10 @@ export class Scheduler {
     this.algo = newAlgorithmState(deps.random);
     const actions = this.clusterActions();
     const registry = deps.registry ?? newInTreeRegistry();
+    const nominator = new Nominator();
     for (const profile of deps.profiles ?? [defaultProfile()]) {
       if (this.frameworks.has(profile.schedulerName)) throw new Error(`duplicate profile with scheduler name "${profile.schedulerName}"`);
-      this.frameworks.set(profile.schedulerName, new Framework(registry, profile, this.cache, actions, deps.volumes));
+      this.frameworks.set(profile.schedulerName, new Framework(registry, profile, this.cache, actions, deps.volumes, nominator));
     }
     const first = [...this.frameworks.values()][0]!;
     const eventsByPlugin = new Map<string, ReturnType<Framework['eventsToRegister']> extends Map<string, infer V> ? V : never>();
@@ -122,6 +130,7 @@ export class Scheduler {
       less: (a, b) => first.queueSort.less(a, b),
       preEnqueue: (pod) => this.frameworks.get(schedulerNameOf(pod))?.runPreEnqueuePlugins(pod),
       eventsByPlugin,
+      nominator,
       ...(deps.podInitialBackoffMs !== undefined ? { podInitialBackoffMs: deps.podInitialBackoffMs } : {}),
       ...(deps.podMaxBackoffMs !== undefined ? { podMaxBackoffMs: deps.podMaxBackoffMs } : {}),
       ...(deps.podMaxInUnschedulableMs !== undefined ? { podMaxInUnschedulableMs: deps.podMaxInUnschedulableMs } : {}),
@@ -327,6 +336,8 @@ export class Scheduler {
       this.handleSchedulingFailure(fwk, qp, 'SchedulerError', (err as Error).message, cycle, start, 'error');
       return true;
     }
+    // The pod holds its node now: its nomination no longer reserves space (upstream assume).
+    this.queue.nominator.deleteNominatedPodIfExists(pod);
     const rs = fwk.runReservePlugins(state, assumed, host);
     if (rs && !rs.isSuccess()) {
       fwk.runUnreservePlugins(state, assumed, host);
@@ -389,16 +400,23 @@ export class Scheduler {
     const d = fitError.diagnosis;
     qp.unschedulablePlugins = new Set(d.unschedulablePlugins);
     qp.pendingPlugins = new Set(d.pendingPlugins);
+    let nominated: string | undefined;
     if (fwk.postFilter.length > 0) {
       this.deps.metrics?.preemptionAttempts.inc();
       try {
         const post = await fwk.runPostFilterPlugins(state, qp.pod, d.nodeToStatus);
         if (!post.status.isSuccess()) d.postFilterMsg = post.status.message();
+        // ModeOverride: preemption nominated a node (or, with '', none) — counted in Filter from now on.
+        nominated = post.result?.nominatedNodeName;
+        if (nominated !== undefined) {
+          if (nominated) this.queue.nominator.addNominatedPod(qp.pod, nominated);
+          else this.queue.nominator.deleteNominatedPodIfExists(qp.pod);
+        }
       } catch (err) {
         this.log.error('PostFilter failed', { pod: qp.key, err });
       }
     }
-    this.handleSchedulingFailure(fwk, qp, 'Unschedulable', fitError.error(), cycle, start, 'unschedulable');
+    this.handleSchedulingFailure(fwk, qp, 'Unschedulable', fitError.error(), cycle, start, 'unschedulable', nominated);
   }
 
   /** handleSchedulingFailure: requeue (unless the pod is gone or bound), event, PodScheduled=False. */
@@ -410,6 +428,8 @@ export class Scheduler {
     cycle: number,
     start: number,
     result: 'unschedulable' | 'error',
+    /** The preemption's ModeOverride nomination ('' clears status.nominatedNodeName); undefined leaves it. */
+    nominatedNodeName?: string,
   ): void {
     const m = this.deps.metrics;
     if (m) {
@@ -436,10 +456,11 @@ export class Scheduler {
     this.deps.recorderFor(fwk.profileName).event(pod, 'Warning', 'FailedScheduling', truncateMessage(message));
     const latest = current ?? pod;
     const conditions = unschedulableCondition(latest, reason, message, formatTime(this.now()));
-    if (conditions && current) {
+    const nnn = nominatedNodeNameChange(latest, nominatedNodeName);
+    if ((conditions || nnn !== undefined) && current) {
       this.deps.clientset.core
         .pods(pod.metadata.namespace)
-        .patch(pod.metadata.name!, 'merge', { status: { conditions } }, { subresource: 'status' })
+        .patch(pod.metadata.name!, 'merge', { status: { ...(conditions ? { conditions } : {}), ...(nnn !== undefined ? { nominatedNodeName: nnn } : {}) } }, { subresource: 'status' })
         .catch((err: unknown) => this.log.error('Error updating pod', { pod: qp.key, err }));
     }
   }

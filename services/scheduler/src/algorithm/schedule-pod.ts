@@ -111,20 +111,26 @@ function findNodesThatPassFilters(
   const nf = filters.length;
   let processed = 0;
   let current: FilterPlugin | undefined;
+  // One node's filters, stopping at the first that does not say Success.
+  const runFilters = (st: CycleState, ni: NodeInfo): Status | undefined => {
+    for (let k = 0; k < nf; k++) {
+      current = filters[k]!;
+      const s = current.filter(st, pod, ni);
+      if (s && s.code !== Code.Success) {
+        if (s.plugin === '') s.plugin = current.name;
+        return s;
+      }
+    }
+    return undefined;
+  };
   try {
     for (let i = 0; i < numAll && feasible.length < want; i++) {
       const nodeInfo = nodes[(start + i) % numAll]!;
       processed++;
-      let s: Status | undefined;
-      for (let k = 0; k < nf; k++) {
-        current = filters[k]!;
-        s = current.filter(state, pod, nodeInfo);
-        if (s && s.code !== Code.Success) {
-          if (s.plugin === '') s.plugin = current.name;
-          break;
-        }
-        s = undefined;
-      }
+      // RunFilterPluginsWithNominatedPods: with the pods nominated here of no lower priority, then without them.
+      const withNominated = fwk.addNominatedPods(pod, nodeInfo);
+      let s = withNominated ? runFilters(state.clone(), withNominated) : undefined;
+      if (!s) s = runFilters(state, nodeInfo);
       if (!s) {
         feasible.push(nodeInfo);
         continue;

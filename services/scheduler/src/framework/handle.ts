@@ -44,6 +44,6 @@ export interface Handle {
   actions: ClusterActions;
   /** Absent: no storage informers (VolumeBinding reports an Error status for pods with claims). */
   volumes?: VolumeListers;
-  /** Filters of the profile, with nothing skipped (used by preemption dry runs). */
-  runFilterPlugins(state: CycleState, pod: Pod, nodeInfo: NodeInfo): Status | undefined;
+  /** Filters of the profile, with nothing skipped, counting pods nominated to the node (used by preemption dry runs). */
+  runFilterPluginsWithNominatedPods(state: CycleState, pod: Pod, nodeInfo: NodeInfo): Status | undefined;
 }

@@ -28,6 +28,8 @@ import {
   type ScorePlugin,
 } from './interface.js';
 import type { NodeInfo } from './node-info.js';
+import type { PodNominator } from '../queue/nominator.js';
+import { podPriority } from '../plugins/queue-sort/priority-sort.js';
 import type { Profile } from './profile.js';
 import type { Registry } from './registry.js';
 import { asStatus, Code, isSuccess, newStatus, Status } from './status.js';
@@ -48,14 +50,22 @@ export class Framework {
   readonly bind: BindPlugin[] = [];
   private readonly scoreBuffer: NodeScore[] = [];
 
-  constructor(registry: Registry, profile: Profile, snapshot: SnapshotLister, actions: ClusterActions = {}, volumes?: VolumeListers) {
+  constructor(
+    registry: Registry,
+    profile: Profile,
+    snapshot: SnapshotLister,
+    actions: ClusterActions = {},
+    volumes?: VolumeListers,
+    /** The queue's nominator (absent: nominated pods are not counted). */
+    private readonly nominator?: PodNominator,
+  ) {
     this.profileName = profile.schedulerName;
     this.percentageOfNodesToScore = profile.percentageOfNodesToScore ?? 0;
     const handle: Handle = {
       snapshot,
       actions,
       ...(volumes ? { volumes } : {}),
-      runFilterPlugins: (state, pod, nodeInfo) => this.runFilterPlugins(state, pod, nodeInfo, false),
+      runFilterPluginsWithNominatedPods: (state, pod, nodeInfo) => this.runFilterPluginsWithNominatedPods(state, pod, nodeInfo, false),
     };
     let queueSort: QueueSortPlugin | undefined;
     for (const spec of profile.plugins) {
@@ -153,6 +163,38 @@ export class Framework {
       }
     }
     return undefined;
+  }
+
+  /**
+   * addNominatedPods: a copy of the node with the pods nominated to it of
+   * priority >= the pod's (not the pod itself) added, or undefined when there
+   * are none — lower-priority nominations do not hold space against it.
+   */
+  addNominatedPods(pod: Pod, nodeInfo: NodeInfo): NodeInfo | undefined {
+    const nominated = this.nominator?.nominatedPodsForNode(nodeInfo.name);
+    if (!nominated || nominated.length === 0) return undefined;
+    const prio = podPriority(pod);
+    const self = `${pod.metadata.namespace ?? ''}/${pod.metadata.name ?? ''}`;
+    let out: NodeInfo | undefined;
+    for (const pi of nominated) {
+      if (pi.key === self || podPriority(pi.pod) < prio) continue;
+      out ??= nodeInfo.clone();
+      out.addPodInfo(pi);
+    }
+    return out;
+  }
+
+  /**
+   * RunFilterPluginsWithNominatedPods: the filters run with the nominated pods
+   * added, and, when any were added and that passed, again without them (a
+   * pod may depend on them, as with pod affinity); it fits only if both pass.
+   */
+  runFilterPluginsWithNominatedPods(state: CycleState, pod: Pod, nodeInfo: NodeInfo, honourSkip = true): Status | undefined {
+    const withNominated = this.addNominatedPods(pod, nodeInfo);
+    if (!withNominated) return this.runFilterPlugins(state, pod, nodeInfo, honourSkip);
+    const s = this.runFilterPlugins(state.clone(), pod, withNominated, honourSkip);
+    if (!isSuccess(s)) return s;
+    return this.runFilterPlugins(state, pod, nodeInfo, honourSkip);
   }
 
   async runPostFilterPlugins(state: CycleState, pod: Pod, statuses: NodeToStatus): Promise<{ result?: PostFilterResult; status: Status }> {

@@ -10,6 +10,7 @@ import type { ClusterEventWithHint, QueuedPodInfo } from '../framework/interface
 import { podKey } from '../framework/node-info.js';
 import type { Status } from '../framework/status.js';
 import { Heap } from './heap.js';
+import { Nominator } from './nominator.js';
 
 export const DEFAULT_POD_INITIAL_BACKOFF_MS = 1_000;
 export const DEFAULT_POD_MAX_BACKOFF_MS = 10_000;
@@ -26,6 +27,8 @@ export interface SchedulingQueueOptions {
   podInitialBackoffMs?: number;
   podMaxBackoffMs?: number;
   podMaxInUnschedulableMs?: number;
+  /** Shared with the frameworks, which count nominated pods in Filter. */
+  nominator?: Nominator;
 }
 
 export type QueueName = 'active' | 'backoff' | 'unschedulable' | 'gated';
@@ -47,6 +50,8 @@ export class SchedulingQueue {
   private readonly maxInUnschedulable: number;
   private readonly preEnqueue: ((pod: Pod) => Status | undefined) | undefined;
   private readonly eventsByPlugin: Map<string, ClusterEventWithHint[]>;
+  /** Pods waiting for the space preemption freed for them (the PriorityQueue embeds it upstream). */
+  readonly nominator: Nominator;
   /** Called when a pod enters/leaves a sub-queue (metrics). */
   onChange: (() => void) | undefined;
 
@@ -62,6 +67,7 @@ export class SchedulingQueue {
     this.maxInUnschedulable = opts.podMaxInUnschedulableMs ?? DEFAULT_POD_MAX_IN_UNSCHEDULABLE_MS;
     this.preEnqueue = opts.preEnqueue;
     this.eventsByPlugin = opts.eventsByPlugin ?? new Map();
+    this.nominator = opts.nominator ?? new Nominator();
   }
 
   /** Backoff for the n-th attempt: initial × 2^(n−1), capped (calculateBackoffDuration). */
@@ -126,6 +132,7 @@ export class SchedulingQueue {
   add(pod: Pod): void {
     const key = podKey(pod);
     if (this.activeQ.has(key) || this.backoffQ.has(key) || this.unschedulable.has(key) || this.inFlight.has(key)) return this.update(pod, pod);
+    this.nominator.addNominatedPod(pod);
     this.moveToActiveQ(this.newQueuedPodInfo(pod));
     this.changed();
   }
@@ -133,6 +140,7 @@ export class SchedulingQueue {
   /** An unscheduled pod changed (informer Update). */
   update(oldPod: Pod, newPod: Pod): void {
     const key = podKey(newPod);
+    this.nominator.updateNominatedPod(oldPod, newPod);
     for (const q of [this.activeQ, this.backoffQ]) {
       const p = q.get(key);
       if (p) {
@@ -164,6 +172,7 @@ export class SchedulingQueue {
   /** The pod is gone, or got assigned by someone else. */
   delete(pod: Pod): void {
     const key = podKey(pod);
+    this.nominator.deleteNominatedPodIfExists(pod);
     this.activeQ.delete(key);
     this.backoffQ.delete(key);
     this.unschedulable.delete(key);

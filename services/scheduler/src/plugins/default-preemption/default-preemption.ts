@@ -180,13 +180,13 @@ export class DefaultPreemption implements PostFilterPlugin {
     const potential = nodeInfo.pods.filter((p) => podPriority(p.pod) < prio);
     if (potential.length === 0) return { victims: [], numPDBViolations: 0, status: newStatus(Code.UnschedulableAndUnresolvable, MSG_NO_VICTIMS) };
     for (const p of potential) nodeInfo.removePod(p.key);
-    const s = this.handle.runFilterPlugins(state, pod, nodeInfo);
+    const s = this.handle.runFilterPluginsWithNominatedPods(state, pod, nodeInfo);
     if (!isSuccess(s)) return { victims: [], numPDBViolations: 0, status: s };
     const victims: PodInfo[] = [];
     const { violating, nonViolating } = filterPodsWithPDBViolation([...potential].sort(moreImportant), pdbs);
     const reprieve = (p: PodInfo): boolean => {
       nodeInfo.addPodInfo(p);
-      if (isSuccess(this.handle.runFilterPlugins(state, pod, nodeInfo))) return true;
+      if (isSuccess(this.handle.runFilterPluginsWithNominatedPods(state, pod, nodeInfo))) return true;
       nodeInfo.removePod(p.key);
       victims.push(p);
       return false;

@@ -56,7 +56,7 @@ function plugin(claims: PersistentVolumeClaim[], volumes: PersistentVolume[], cl
       updateClaim: async (c) => void writes.push(`claim ${c.metadata.name} selected-node=${c.metadata.annotations?.['volume.kubernetes.io/selected-node']}`),
       updateVolume: async (v) => void writes.push(`volume ${v.metadata.name} claimRef=${v.spec?.claimRef?.name}`),
     },
-    runFilterPlugins: () => undefined,
+    runFilterPluginsWithNominatedPods: () => undefined,
   };
   return new VolumeBinding(handle);
 }
