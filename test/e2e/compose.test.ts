@@ -23,7 +23,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DockerComposeEnvironment, Wait, type StartedDockerComposeEnvironment } from 'testcontainers';
 import { freePort, requirePrerequisite, requireTool, waitFor, PROBEDEMO_MANIFEST } from '@kubelab/testing';
 import { REPO_ROOT, compose, containerName, detectCompose, docker, dockerEngineUp, httpFromNode, kubectl, kubectlJson, type Stack } from './harness.js';
-import { getNodeCondition, isPodReady, type EndpointSlice, type Event, type KubeList, type Node, type Pod, type Service } from '@kubelab/api';
+import { getNodeCondition, isPodReady, parseQuantity, type EndpointSlice, type Event, type KubeList, type Node, type Pod, type Service } from '@kubelab/api';
 
 /**
  * `node -e` inside a control-plane container: one GET to its own HTTPS port
@@ -1019,6 +1019,54 @@ spec:
       await kubectl(stack, ['delete', 'pod', 'dns-client', 'dnsutils', '--grace-period=1', '--ignore-not-found', '--wait=false']);
       await kubectl(stack, ['delete', 'service', 'web-headless', '--ignore-not-found']);
     }
+  });
+
+  // Priorities (issue 18): a pod of a higher PriorityClass that fits nowhere preempts a lower one, with the scheduler's nomination and upstream's event.
+  it('preemption: a high-priority pod that fits nowhere evicts a lower-priority pod on node-2 (Preempted event, NOMINATED NODE) and runs there', async () => {
+    const ns = 'preempt-lab';
+    const k = (args: string[], opts: { allowFail?: boolean } = {}) => kubectl(stack, ['-n', ns, ...args], opts);
+    await kubectl(stack, ['create', 'namespace', ns]);
+    await kubectl(stack, ['create', 'priorityclass', 'lab-high', '--value=1000000']);
+    // What is left of node-2's CPU: allocatable minus the requests of every pod bound there that has not ended.
+    const node2 = await getNode('node-2');
+    const bound = (await kubectlJson<KubeList<Pod>>(stack, ['get', 'pods', '-A', '--field-selector', 'spec.nodeName=node-2'])).items;
+    const requested = bound
+      .filter((p) => p.status?.phase !== 'Succeeded' && p.status?.phase !== 'Failed')
+      .flatMap((p) => p.spec?.containers ?? [])
+      .reduce((sum, c) => sum + (c.resources?.requests?.cpu ? parseQuantity(String(c.resources.requests.cpu)).milliValue() : 0), 0);
+    const free = parseQuantity(String(node2.status?.allocatable?.cpu)).milliValue() - requested;
+    expect(free).toBeGreaterThan(100);
+    const pod = (name: string, cls?: string) =>
+      `apiVersion: v1\nkind: Pod\nmetadata: {name: ${name}, namespace: ${ns}}\nspec:\n${cls ? `  priorityClassName: ${cls}\n` : ''}` +
+      `  nodeSelector: {kubernetes.io/hostname: node-2}\n  terminationGracePeriodSeconds: 1\n` +
+      `  containers: [{name: c, image: busybox, command: [sleep, "100000"], resources: {requests: {cpu: ${free}m}}}]\n`;
+    await applyStdin(stack, pod('low'));
+    const readyIn = (name: string, timeoutMs: number) =>
+      waitFor(
+        `pod ${ns}/${name} Ready`,
+        async () => {
+          const p = await kubectlJson<Pod>(stack, ['-n', ns, 'get', 'pod', name]);
+          return isPodReady(p) ? p : undefined;
+        },
+        { timeoutMs, everyMs: 1_000 },
+      );
+    await readyIn('low', 90_000);
+    await applyStdin(stack, pod('vip', 'lab-high'));
+    const vipUid = (await kubectlJson<Pod>(stack, ['-n', ns, 'get', 'pod', 'vip'])).metadata.uid;
+    const preempted = await waitFor(
+      'the Preempted event on the low-priority pod',
+      async () => (await kubectlJson<KubeList<Event>>(stack, ['-n', ns, 'get', 'events', '--field-selector', 'reason=Preempted,involvedObject.name=low'])).items[0],
+      { timeoutMs: 60_000, everyMs: 1_000 },
+    );
+    expect(preempted.message).toBe(`Preempted by pod ${vipUid} on node node-2`);
+    expect(preempted.source?.component ?? preempted.reportingComponent).toBe('default-scheduler');
+    const vip = await readyIn('vip', 120_000);
+    expect(vip.spec?.nodeName).toBe('node-2');
+    expect(vip.status?.nominatedNodeName).toBe('node-2');
+    expect(await k(['get', 'pod', 'vip', '-o', 'wide'])).toMatch(/^vip\s+1\/1\s+Running\s+0\s+\S+\s+\S+\s+node-2\s+node-2\s+<none>\s*$/m);
+    await waitFor('the preempted pod gone', async () => !(await k(['get', 'pods', '-o', 'name'])).includes('pod/low'), { timeoutMs: 60_000, everyMs: 1_000 });
+    await kubectl(stack, ['delete', 'namespace', ns, '--wait=false']);
+    await kubectl(stack, ['delete', 'priorityclass', 'lab-high']);
   });
 
   it('kill kubelet-2: node-2 NotReady after the grace period and not before; its containers keep running; pods replaced on node-1 after the toleration', async () => {
