@@ -25,6 +25,7 @@ export {
   type SecurePortContext,
   type SecureServingFlagValues,
 } from './secure-serving.js';
+export { serveSecurePort, type ReviewConnection, type SecurePort, type SecurePortOptions } from './secure-port.js';
 // A component's own HTTPS port: delegated authentication and authorization (the kubelet's, the scheduler's, the controller-manager's).
 export type { Attributes, AuthenticatorOptions, Authorizer, Decision, ReviewClient, SecurePortAuth, TokenAuthenticator, UserInfo } from './auth/types.js';
 export { authenticateRequest, certificateUser, type AuthenticationResult } from './auth/authenticate.js';

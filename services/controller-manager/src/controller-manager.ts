@@ -22,17 +22,7 @@ import {
   type LeaderElectionOptions,
   registerClientMetrics,
 } from '@kubelab/client';
-import {
-  createLogger,
-  DEFAULT_APISERVER_GRPC_ADDRESS,
-  newMetricsRegistry,
-  reviewClients,
-  secureServing,
-  serveHealth,
-  type HealthServer,
-  type Logger,
-  type SecurePortConfig,
-} from '@kubelab/component-base';
+import { createLogger, DEFAULT_APISERVER_GRPC_ADDRESS, newMetricsRegistry, serveSecurePort, type SecurePort, type Logger, type SecurePortConfig } from '@kubelab/component-base';
 import { grpcClientInterceptors, type Tracing } from '@kubelab/tracing';
 import { defaultRegistry } from './controllers/index.js';
 import { ServiceAccountClientBuilder } from './util/sa-client-builder.js';
@@ -124,37 +114,31 @@ export async function startControllerManager(opts: ControllerManagerOptions = {}
   let running: string[] = [];
   let factory: SharedInformerFactory | undefined;
 
-  // The reviews go through their kubeconfig's connection, else the manager's own.
-  const reviewConnection = (tls: ClientTls | undefined) =>
-    tls ? createClientset({ address: opts.apiserverAddress || DEFAULT_APISERVER_GRPC_ADDRESS, component: 'kube-controller-manager', tls }) : undefined;
-  const authnClient = reviewConnection(opts.authenticationTls);
-  const authzClient = reviewConnection(opts.authorizationTls);
-  const closeReviewConnections = () => [authnClient, authzClient].forEach((c) => c?.close());
-
-  let health: HealthServer;
-  const bindAddress = opts.bindAddress ?? '0.0.0.0';
+  let health: SecurePort;
   try {
-    const kubeconfigCaPem = (opts.authenticationTls ?? opts.apiserverTls)?.caPem;
-    health = await serveHealth({
-      host: bindAddress,
+    // The reviews go through their kubeconfig's connection, else the component's own.
+    health = await serveSecurePort({
+      pairName: 'kube-controller-manager',
+      bindAddress: opts.bindAddress ?? '0.0.0.0',
       port: opts.securePort ?? 10257,
-      metrics,
-      livez: { ping: () => true },
-      // A standby is healthy and ready: upstream's readyz does not depend on leading.
-      readyz: { 'leader-election': () => true },
-      secure: await secureServing(opts.secureServing ?? {}, {
-        pairName: 'kube-controller-manager',
-        bindAddress,
-        ...(kubeconfigCaPem ? { kubeconfigCaPem } : {}),
-        ...reviewClients(authnClient ?? cs, authzClient ?? cs),
-        onRefused: (r) => log.debug('secure port request refused', r),
-      }),
+      config: opts.secureServing ?? {},
+      authenticationTls: opts.authenticationTls,
+      authorizationTls: opts.authorizationTls,
+      apiserverTls: opts.apiserverTls,
+      connect: (tls) => createClientset({ address: opts.apiserverAddress || DEFAULT_APISERVER_GRPC_ADDRESS, component: 'kube-controller-manager', tls }),
+      own: cs,
+      checks: {
+        metrics,
+        livez: { ping: () => true },
+        // A standby is healthy and ready: upstream's readyz does not depend on leading.
+        readyz: { 'leader-election': () => true },
+      },
+      onRefused: (r) => log.debug('secure port request refused', r),
     });
   } catch (err) {
-    closeReviewConnections();
     if (ownClient) cs.close();
     await broadcaster.shutdown();
-    throw new Error(`serving health on port ${opts.securePort ?? 10257}: ${(err as Error).message}`, { cause: err });
+    throw err;
   }
 
   /** The REST client of a controller: its ServiceAccount's token, else the manager's certificate. */
@@ -208,7 +192,6 @@ export async function startControllerManager(opts: ControllerManagerOptions = {}
       await factory?.shutdown();
       await broadcaster.drainAndShutdown();
       await health.close();
-      closeReviewConnections();
       if (ownClient) cs.close();
     },
   };

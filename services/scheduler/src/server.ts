@@ -18,17 +18,7 @@ import {
   type Leading,
   registerClientMetrics,
 } from '@kubelab/client';
-import {
-  createLogger,
-  DEFAULT_APISERVER_GRPC_ADDRESS,
-  newMetricsRegistry,
-  reviewClients,
-  secureServing,
-  serveHealth,
-  type HealthServer,
-  type Logger,
-  type SecurePortConfig,
-} from '@kubelab/component-base';
+import { createLogger, DEFAULT_APISERVER_GRPC_ADDRESS, newMetricsRegistry, serveSecurePort, type SecurePort, type Logger, type SecurePortConfig } from '@kubelab/component-base';
 import { grpcClientInterceptors, type Tracing } from '@kubelab/tracing';
 import { defaultProfile, type Profile } from './framework/profile.js';
 import { newSchedulerMetrics } from './metrics.js';
@@ -115,35 +105,26 @@ export async function startScheduler(opts: StartSchedulerOptions = {}): Promise<
   const stopAll = new AbortController();
   let synced = false;
 
-  // The reviews go through their kubeconfig's connection, else the scheduler's own.
-  const reviewConnection = (tls: ClientTls | undefined) => (tls ? createClientset({ address: opts.apiserverAddress || DEFAULT_APISERVER_GRPC_ADDRESS, component: 'kube-scheduler', tls }) : undefined);
-  const authnClient = reviewConnection(opts.authenticationTls);
-  const authzClient = reviewConnection(opts.authorizationTls);
-  const closeReviewConnections = () => [authnClient, authzClient].forEach((c) => c?.close());
-
-  let health: HealthServer;
-  const bindAddress = opts.bindAddress ?? '0.0.0.0';
+  let health: SecurePort;
   try {
-    const kubeconfigCaPem = (opts.authenticationTls ?? opts.apiserverTls)?.caPem;
-    health = await serveHealth({
-      host: bindAddress,
+    // The reviews go through their kubeconfig's connection, else the component's own.
+    health = await serveSecurePort({
+      pairName: 'kube-scheduler',
+      bindAddress: opts.bindAddress ?? '0.0.0.0',
       port: opts.securePort ?? 10259,
-      metrics: registry,
-      livez: { ping: () => true },
-      readyz: { 'sched-handler-sync': () => synced },
-      secure: await secureServing(opts.secureServing ?? {}, {
-        pairName: 'kube-scheduler',
-        bindAddress,
-        ...(kubeconfigCaPem ? { kubeconfigCaPem } : {}),
-        ...reviewClients(authnClient ?? cs, authzClient ?? cs),
-        onRefused: (r) => log.debug('secure port request refused', r),
-      }),
+      config: opts.secureServing ?? {},
+      authenticationTls: opts.authenticationTls,
+      authorizationTls: opts.authorizationTls,
+      apiserverTls: opts.apiserverTls,
+      connect: (tls) => createClientset({ address: opts.apiserverAddress || DEFAULT_APISERVER_GRPC_ADDRESS, component: 'kube-scheduler', tls }),
+      own: cs,
+      checks: { metrics: registry, livez: { ping: () => true }, readyz: { 'sched-handler-sync': () => synced } },
+      onRefused: (r) => log.debug('secure port request refused', r),
     });
   } catch (err) {
-    closeReviewConnections();
     if (ownClient) cs.close();
     await broadcaster.shutdown();
-    throw new Error(`serving health on port ${opts.securePort ?? 10259}: ${(err as Error).message}`, { cause: err });
+    throw err;
   }
 
   factory.start();
@@ -172,7 +153,6 @@ export async function startScheduler(opts: StartSchedulerOptions = {}): Promise<
       await factory.shutdown();
       await broadcaster.drainAndShutdown();
       await health.close();
-      closeReviewConnections();
       if (ownClient) cs.close();
     },
   };
