@@ -23,6 +23,7 @@ import type { ProgramProcess } from './program-process.js';
 import { hostnameCommand, idCommand, unameCommand, whoamiCommand } from './coreutils.js';
 import { programsFor } from './programs.js';
 import { runEntrypoint } from './programs/entrypoints.js';
+import { SHELL_ONLY_COMMANDS, ashText, envCommand, missingCommand, missingCommands, nc, printenvCommand, shellDialect, type ShellDialect } from './programs/userland.js';
 import { ok, type Result } from './programs/util.js';
 import { tarCommand } from './tar.js';
 import { tailCommand } from './tail-bytes.js';
@@ -189,6 +190,8 @@ function systemView(p: SimProcess): SystemView {
 export class SimProcess implements ProgramProcess {
   readonly fs: ContainerFs;
   readonly bash: Bash;
+  /** The image's shell: busybox ash or bash (its error texts, `$0`, the commands it has). */
+  readonly dialect: ShellDialect;
   exit: ExitInfo | undefined;
   startedAt: bigint | undefined;
   /** Extra memory a program allocated (memhog), on top of the image's baseline. */
@@ -251,6 +254,9 @@ export class SimProcess implements ProgramProcess {
       void this.fs.chmod(dir, mode).catch(() => {});
     }
     const programs = programsFor(opts.programs, this);
+    this.dialect = shellDialect(opts.files);
+    const missing = missingCommands(this.dialect).filter((n) => !opts.programs.includes(n));
+    this.fs.hiddenCommands = new Set([...missing, ...SHELL_ONLY_COMMANDS]);
     // `trap` reached without the rewrite (eval'd text) is taken as PID 1's.
     const trap = defineCommand('trap', async (args) => this.trapCommand(1, args));
     const ownTrap = defineCommand(TRAP_COMMAND, async (args) => this.trapCommand(Number(args[0]), args.slice(1)));
@@ -265,12 +271,13 @@ export class SimProcess implements ProgramProcess {
     this.bash = new Bash({
       fs: this.fs,
       cwd: opts.cwd,
-      env: opts.env,
+      // `$0` of the image's shell (ash's is sh; the interpreter's own default is bash).
+      env: this.dialect === 'ash' ? { ...opts.env, '0': 'sh' } : opts.env,
       // The scripts are pod commands in an interpreter without host access;
       // the defence layer would patch process globals the server needs.
       defenseInDepth: false,
       sleep: (ms) => this.sleep(ms),
-      customCommands: [trap, ownTrap, trapPoint, status, job, wait, kill, hostname, unameCommand(uts), idCommand, whoamiCommand, tarCommand(), tailCommand(), ...programs],
+      customCommands: [trap, ownTrap, trapPoint, status, job, wait, kill, hostname, unameCommand(uts), idCommand, whoamiCommand, tarCommand(), tailCommand(), envCommand(this.dialect), printenvCommand, ...(this.dialect === 'ash' ? [nc(this)] : []), ...missing.map((n) => missingCommand(n, this.dialect)), ...programs],
       executionLimits: {
         maxExecutionTimeMs: Number.POSITIVE_INFINITY,
         maxLoopIterations: Number.MAX_SAFE_INTEGER,
@@ -296,6 +303,7 @@ export class SimProcess implements ProgramProcess {
   /** Output of PID 1 to the container log; nothing once it has exited (its jobs are gone too). */
   write(stream: Stream, text: Chunk): void {
     if (text.length === 0 || this.exit) return;
+    text = this.shellText(stream, text);
     this.opts.output(stream, text);
     for (const tap of this.outputTaps) tap(stream, text);
   }
@@ -322,9 +330,19 @@ export class SimProcess implements ProgramProcess {
 
   /** Output on process `pid`'s fds: to the nearest ancestor with a sink; dropped when that one is gone (an exec that ended). */
   private emit(pid: number, stream: Stream, text: Chunk): void {
+    text = this.shellText(stream, text);
     let p: number | undefined = pid;
     while (p !== undefined && !this.sinks.has(p)) p = this.parents.get(p);
     if (p !== undefined) this.sinks.get(p)!(stream, text);
+  }
+
+  /** The shell's error texts in the image's shell's words (ash for busybox and alpine). */
+  shellText<T extends Chunk>(stream: Stream, text: T): T {
+    if (stream !== 'stderr' || this.dialect !== 'ash') return text;
+    if (typeof text === 'string') return ashText(text) as T;
+    // Bytes written to the fd: only a line that names the interpreter is rewritten.
+    const latin1 = Buffer.from(text.buffer, text.byteOffset, text.byteLength).toString('latin1');
+    return (latin1.includes('bash: ') ? Buffer.from(ashText(latin1), 'latin1') : text) as T;
   }
 
   private newPid(parent?: number): number {
@@ -486,8 +504,8 @@ export class SimProcess implements ProgramProcess {
     this.table.set(pid, { ppid: 0, argv, startedMs: Date.now() });
     const script = shellScript(argvToScript(argv), pid);
     const run = this.bash.exec(script, { signal: ctl.signal }).then(
-      (r) => ({ stdout: out.stdout + r.stdout, stderr: out.stderr + r.stderr, exitCode: r.exitCode, timedOut: false }),
-      (err: unknown) => ({ stdout: out.stdout, stderr: `${out.stderr}${shellErrorText(err)}\n`, exitCode: 1, timedOut: false }),
+      (r) => ({ stdout: out.stdout + r.stdout, stderr: out.stderr + this.shellText('stderr', r.stderr), exitCode: r.exitCode, timedOut: false }),
+      (err: unknown) => ({ stdout: out.stdout, stderr: `${out.stderr}${this.shellText('stderr', shellErrorText(err))}\n`, exitCode: 1, timedOut: false }),
     );
     void run.finally(() => {
       this.sinks.delete(pid);
@@ -538,11 +556,11 @@ export class SimProcess implements ProgramProcess {
           if (signal.aborted) return { exitCode: 137, env };
           output.flush();
           if (r.stdout) o.output('stdout', r.stdout);
-          if (r.stderr) o.output('stderr', r.stderr);
+          if (r.stderr) o.output('stderr', this.shellText('stderr', r.stderr));
           return { exitCode: r.exitCode, env };
         },
         (err: unknown) => {
-          if (!signal.aborted) o.output('stderr', `${shellErrorText(err)}\n`);
+          if (!signal.aborted) o.output('stderr', this.shellText('stderr', `${shellErrorText(err)}\n`));
           return { exitCode: 1, env: o.env ?? {} };
         },
       );
