@@ -19,7 +19,7 @@ import { ContainerFs } from './containerfs.js';
 import type { DnsTransport } from './resolver.js';
 import type { Socket } from 'node:net';
 import { isUdpHandler, type Listener, type PortHandler } from './network.js';
-import type { ProgramProcess } from './program-process.js';
+import { TTY_VAR, type ProgramProcess, type Terminal } from './program-process.js';
 import { hostnameCommand, idCommand, unameCommand, whoamiCommand } from './coreutils.js';
 import { programsFor } from './programs.js';
 import { runEntrypoint } from './programs/entrypoints.js';
@@ -277,7 +277,26 @@ export class SimProcess implements ProgramProcess {
       // the defence layer would patch process globals the server needs.
       defenseInDepth: false,
       sleep: (ms) => this.sleep(ms),
-      customCommands: [trap, ownTrap, trapPoint, status, job, wait, kill, hostname, unameCommand(uts), idCommand, whoamiCommand, tarCommand(), tailCommand(), envCommand(this.dialect), printenvCommand, ...(this.dialect === 'ash' ? [nc(this)] : []), ...missing.map((n) => missingCommand(n, this.dialect)), ...programs],
+      customCommands: [
+        trap,
+        ownTrap,
+        trapPoint,
+        status,
+        job,
+        wait,
+        kill,
+        hostname,
+        unameCommand(uts),
+        idCommand,
+        whoamiCommand,
+        tarCommand(),
+        tailCommand(),
+        envCommand(this.dialect),
+        printenvCommand,
+        ...(this.dialect === 'ash' ? [nc(this)] : []),
+        ...missing.map((n) => missingCommand(n, this.dialect)),
+        ...programs,
+      ],
       executionLimits: {
         maxExecutionTimeMs: Number.POSITIVE_INFINITY,
         maxLoopIterations: Number.MAX_SAFE_INTEGER,
@@ -534,9 +553,12 @@ export class SimProcess implements ProgramProcess {
    */
   async execStream(
     argv: string[],
-    o: { output: (stream: Stream, data: Chunk) => void; stdin?: Uint8Array; env?: Record<string, string>; cwd?: string; signal?: AbortSignal },
+    o: { output: (stream: Stream, data: Chunk) => void; stdin?: Uint8Array; env?: Record<string, string>; cwd?: string; signal?: AbortSignal; terminal?: Terminal },
   ): Promise<{ exitCode: number; env: Record<string, string> }> {
     const pid = this.newPid();
+    if (o.terminal) this.terminals.set(pid, o.terminal);
+    // The command finds its terminal by this variable (a program reading keys: vi).
+    const env = o.terminal ? { ...(o.env ?? this.execEnv), [TTY_VAR]: String(pid) } : o.env;
     const output = stderrFirst(o.output);
     this.sinks.set(pid, output.write);
     this.table.set(pid, { ppid: 0, argv, startedMs: Date.now() });
@@ -546,7 +568,7 @@ export class SimProcess implements ProgramProcess {
         signal,
         // Bytes as the client sent them: just-bash takes a latin1 string as a byte buffer.
         ...(o.stdin !== undefined ? { stdin: Buffer.from(o.stdin).toString('latin1'), stdinKind: 'bytes' as const } : {}),
-        ...(o.env ? { env: o.env, replaceEnv: true } : {}),
+        ...(env ? { env, replaceEnv: true } : {}),
         ...(o.cwd ? { cwd: o.cwd } : {}),
       })
       .then(
@@ -572,7 +594,15 @@ export class SimProcess implements ProgramProcess {
       output.flush();
       this.sinks.delete(pid);
       this.table.delete(pid);
+      this.terminals.delete(pid);
     }
+  }
+
+  /** Terminals of interactive execs by pid (programs find theirs through TTY_VAR). */
+  private readonly terminals = new Map<number, Terminal>();
+
+  terminal(id: string | undefined): Terminal | undefined {
+    return id === undefined ? undefined : this.terminals.get(Number(id));
   }
 
   /** The container's environment as an exec starts with it (the image's and the pod's variables). */

@@ -20,6 +20,7 @@ import { redisCli, redisServer } from './programs/redis.js';
 import { ifconfig, ip, netstat } from './programs/net-tools.js';
 import { df, free, mount, ps, top } from './programs/procps.js';
 import { execEntrypoint, go, node, python, traefik } from './programs/runtimes.js';
+import { vi } from './programs/vi.js';
 import { CONTENT_TYPES, MiB, clf, ok, seconds, untilSignal } from './programs/util.js';
 
 function nginx(proc: ProgramProcess, version: () => string): Command {
@@ -296,6 +297,7 @@ const FACTORIES: Record<string, (proc: ProgramProcess, env: () => Record<string,
   ip,
   ifconfig,
   netstat,
+  vi,
 };
 
 /** Whether a program an image names is simulated here (the catalogue's test holds every image to it). */

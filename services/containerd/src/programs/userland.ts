@@ -248,9 +248,13 @@ export function nc(proc: ProgramProcess): Command {
         return ok('', 1, `nc: bind: ${(e as Error).message.includes('EADDRINUSE') ? 'Address in use' : (e as Error).message}\n`);
       }
       const socket = await Promise.race([conn, proc.killed.then(() => undefined), abortOf(ctx.signal)]);
-      await proc.unlisten(listener);
-      if (!socket) return ok('', 137);
+      if (!socket) {
+        await proc.unlisten(listener);
+        return ok('', 137);
+      }
+      // Closing the port ends its connections: only once this one is done.
       const got = await exchange(socket, input, o.wait, ctx.signal, proc.timeScale);
+      await proc.unlisten(listener);
       return ok(got.toString('latin1'));
     }
     const [host, port] = o.operands;
