@@ -161,7 +161,7 @@ describe.skipIf(!run)('kubectl 1.32: exec', { timeout: 60_000 }, () => {
       const { screen, code } = JSON.parse(out) as { screen: string; code: number };
       expect(code).toBe(0);
       expect(screen).toContain('\x1b[H\x1b[J\r\n~\r\n');
-      expect(screen).toContain(':wq');
+      expect(screen).toContain('-- INSERT --');
       expect(await c.kubectl(['exec', 'box', '--', 'cat', '/tmp/note'])).toEqual({ stdout: 'hell\n', stderr: '', code: 0 });
     },
     120_000,
