@@ -6,7 +6,6 @@
 // containerd-shim-runc-v2 and its ttrpc Task service), so that containers
 // outlive a containerd restart.
 
-import { dirname } from 'node:path';
 import { CriLogWriter } from './logs.js';
 import { copyMounts, dataVersion, isProjected, type Mount } from './mounts.js';
 import { dialTcp, isUdpHandler, listenPort, type Listener, type NetworkMode, type PortHandler } from './network.js';
