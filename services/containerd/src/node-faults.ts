@@ -5,6 +5,7 @@
 // remounted read-only do. The runtime learns of it through a watch.
 
 import { watchNodeFaults } from '@kubelab/systemd';
+import { SecurityReadOnlyError } from './security/filesystem.js';
 
 let readOnly = false;
 
@@ -49,5 +50,6 @@ export function assertWritable(...paths: string[]): void {
 
 /** What the shell prints for an error that ended a command line: bash's `bash: PATH: Read-only file system` for EROFS. */
 export function shellErrorText(err: unknown): string {
+  if (SecurityReadOnlyError.isInstance(err)) return err.shellText;
   return ReadOnlyFileSystemError.isInstance(err) ? `bash: ${err.path}: ${err.message}` : (err as Error).message;
 }

@@ -20,7 +20,10 @@ import type { DnsTransport } from './resolver.js';
 import type { Socket } from 'node:net';
 import { isUdpHandler, type Listener, type PortHandler } from './network.js';
 import { TTY_VAR, type ProgramProcess, type Terminal } from './program-process.js';
-import { hostnameCommand, idCommand, unameCommand, whoamiCommand } from './coreutils.js';
+import { hostnameCommand, unameCommand } from './coreutils.js';
+import { DEFAULT_SECURITY, hasCapability, type ContainerSecurity } from './security/context.js';
+import { hostnameRefusal, securityCommands, setsHostname, userlandOf } from './security/commands.js';
+import { SecurityFs } from './security/filesystem.js';
 import { programsFor } from './programs.js';
 import { runEntrypoint } from './programs/entrypoints.js';
 import { SHELL_ONLY_COMMANDS, ashText, envCommand, missingCommand, missingCommands, nc, printenvCommand, shellDialect, type ShellDialect } from './programs/userland.js';
@@ -88,6 +91,8 @@ export interface ProcessOptions {
   mounts?: MountEntry[];
   /** cpu.max from the CRI resources: quota and period in µs (quota 0: no limit). */
   cpuMax?: { quota: number; period: number };
+  /** The security context as runc applied it (security/context.ts); absent: root with containerd's defaults. */
+  security?: ContainerSecurity;
 }
 
 /** Resident memory of a process besides PID 1 (a shell or an applet), as ps shows it. */
@@ -184,6 +189,9 @@ function systemView(p: SimProcess): SystemView {
       return p.fs.writtenBytes;
     },
     listeningPorts: () => p.listeningPorts(),
+    get security() {
+      return p.security;
+    },
   };
 }
 
@@ -207,6 +215,8 @@ export class SimProcess implements ProgramProcess {
   private cfsAt = performance.now();
   private cfsDemandMs = 0;
   memoryLimitBytes: number;
+  /** The security context the kernel applies to every process of the container. */
+  readonly security: ContainerSecurity;
 
   private readonly main = new AbortController();
   private killedResolve!: () => void;
@@ -267,7 +277,16 @@ export class SimProcess implements ProgramProcess {
     const kill = defineCommand('kill', async (args) => this.killCommand(args));
     // The UTS namespace's name is the pod's hostname (/etc/hostname), not the interpreter's "localhost".
     const uts = opts.files['/etc/hostname']?.split('\n')[0] || opts.env.HOSTNAME || 'localhost';
-    const hostname = hostnameCommand(uts, () => this.fs.readFile('/etc/hosts'));
+    const security = opts.security ?? DEFAULT_SECURITY;
+    this.security = security;
+    const secFs = new SecurityFs(security, opts.mounts ?? [], userlandOf(opts.files['/etc/os-release']));
+    this.fs.security = secFs;
+    // Setting the UTS name needs CAP_SYS_ADMIN; with it the name is accepted (and not kept).
+    const hostname = hostnameCommand(
+      uts,
+      () => this.fs.readFile('/etc/hosts'),
+      (args) => (setsHostname(args) && !hasCapability(security, 'SYS_ADMIN') ? hostnameRefusal(secFs.userland) : undefined),
+    );
     this.bash = new Bash({
       fs: this.fs,
       cwd: opts.cwd,
@@ -287,8 +306,7 @@ export class SimProcess implements ProgramProcess {
         kill,
         hostname,
         unameCommand(uts),
-        idCommand,
-        whoamiCommand,
+        ...securityCommands(() => security, secFs),
         tarCommand(),
         tailCommand(),
         envCommand(this.dialect),
@@ -303,7 +321,7 @@ export class SimProcess implements ProgramProcess {
         maxCommandCount: Number.MAX_SAFE_INTEGER,
         maxFileSystemBytes: FS_LIMIT_BYTES,
       },
-      processInfo: { pid: 1, ppid: 0, uid: 0, gid: 0 },
+      processInfo: { pid: 1, ppid: 0, uid: security.identity.uid, gid: security.identity.gid },
     });
     this.fs.sealStubs();
     this.fs.procView = this.system;

@@ -6,7 +6,6 @@
 // containerd-shim-runc-v2 and its ttrpc Task service), so that containers
 // outlive a containerd restart.
 
-import { dirname } from 'node:path';
 import { CriLogWriter } from './logs.js';
 import { copyMounts, dataVersion, isProjected, type Mount } from './mounts.js';
 import { dialTcp, isUdpHandler, listenPort, type Listener, type NetworkMode, type PortHandler } from './network.js';
@@ -15,6 +14,7 @@ import { resolveHost, udpTransport } from './resolver.js';
 import { WriteThrough } from './write-through.js';
 import { chunkText } from './output.js';
 import { SimProcess, StartError, type ExecOutcome } from './process.js';
+import type { ContainerSecurity } from './security/context.js';
 import type { StdioConfig } from './streaming/attach.js';
 import type { AttachRequest, ExecRequest } from './streaming/server.js';
 import type { ExecSession } from './streaming/session.js';
@@ -39,6 +39,8 @@ export interface TaskSpec {
   mounts: Mount[];
   /** The cgroup's cpu.max (CRI cpu_quota/cpu_period, µs); absent: no limit. */
   cpuMax?: { quota: number; period: number };
+  /** The security context (security/context.ts); absent: root with containerd's defaults. */
+  security?: ContainerSecurity;
 }
 
 export interface TaskExit {
@@ -183,6 +185,7 @@ export class LocalTasks implements Tasks {
       // Projected volumes are the kubelet's files, refreshed from the host (watchMounts), never written to it.
       mounts: spec.mounts.map((m) => ({ containerPath: m.containerPath, readonly: !!m.readonly, tmpfs: !!m.hostPath && isProjected(m.hostPath) })),
       ...(spec.cpuMax ? { cpuMax: spec.cpuMax } : {}),
+      ...(spec.security ? { security: spec.security } : {}),
       writeThrough: new WriteThrough(
         spec.mounts.filter((m) => m.hostPath && !isProjected(m.hostPath)),
         this.opts.warn,
@@ -322,11 +325,8 @@ export class LocalTasks implements Tasks {
           if (version === w.version) continue;
           w.version = version;
           const next = copyMounts([w.mount], this.opts.warn);
-          for (const path of w.files) if (!(path in next)) await proc.fs.rm(path, { force: true }).catch(() => {});
-          for (const [path, content] of Object.entries(next)) {
-            await proc.fs.mkdir(dirname(path), { recursive: true });
-            await proc.fs.writeFile(path, content);
-          }
+          for (const path of w.files) if (!(path in next)) await proc.fs.refreshFile(path, undefined).catch(() => {});
+          for (const [path, content] of Object.entries(next)) await proc.fs.refreshFile(path, content);
           w.files = new Set(Object.keys(next));
         }
       } catch (err) {

@@ -136,7 +136,14 @@ export function connectRemoteRuntime(endpoint: string, timeoutMs = 10_000, inter
     logPath: s.logPath,
   });
 
-  const toImage = (i: CriImage__Output): Image => ({ id: i.id, repoTags: i.repoTags, repoDigests: i.repoDigests, size: Number(i.size) });
+  const toImage = (i: CriImage__Output): Image => ({
+    id: i.id,
+    repoTags: i.repoTags,
+    repoDigests: i.repoDigests,
+    size: Number(i.size),
+    ...(i.uid ? { uid: Number(i.uid.value) } : {}),
+    ...(i.username ? { username: i.username } : {}),
+  });
 
   const sandboxConfig = (c: PodSandboxConfig) => ({ ...c, portMappings: c.portMappings.map((p) => ({ ...p })) });
 
