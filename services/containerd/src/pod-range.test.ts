@@ -10,7 +10,7 @@ describe('podRangeRefusal', () => {
     ['pod-ip: a routed range on the host', '10.244.1.0/24', 'pod-ip', ['127.0.0.1', '192.168.1.20'], true],
     ['pod-ip: a range whose addresses are on this namespace', '10.244.1.0/24', 'pod-ip', ['127.0.0.1', '10.244.1.1'], false],
     ['pod-ip: only the network address is no pod address', '10.244.1.0/24', 'pod-ip', ['10.244.1.0'], true],
-    ['pod-ip: 126/8 reaches past loopback', '126.0.0.0/7', 'pod-ip', [], true],
+    ['pod-ip: the range just below loopback', '126.0.0.0/8', 'pod-ip', [], true],
   ] as const)('%s', (_name, text, mode, local, refused) => {
     const refusal = podRangeRefusal(parsePodCidr(text)!, text, mode, [...local]);
     expect(refusal !== undefined).toBe(refused);
