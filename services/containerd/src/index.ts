@@ -4,6 +4,7 @@
 
 import { mkdirSync, rmSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { createServer } from 'node:net';
 import * as grpc from '@grpc/grpc-js';
 import { createLogger, newMetricsRegistry, serveHealth, type Logger } from '@kubelab/component-base';
 import { traceServerHandlers, type Tracing } from '@kubelab/tracing';
@@ -14,6 +15,7 @@ import type { NetworkMode } from './network.js';
 import { logSink, natsSink, type RecordSink } from './record.js';
 import { Runtime } from './runtime.js';
 import { buildServices, withFastList } from './server.js';
+import { AuthorityFront } from './authority-front.js';
 import { Attachment, imagePrompt, stdinShell } from './streaming/attach.js';
 import { StreamingServer } from './streaming/server.js';
 import { dialSandboxPort } from './streaming/dial.js';
@@ -150,9 +152,13 @@ export async function startContainerd(opts: ContainerdOptions): Promise<Containe
 
   mkdirSync(dirname(socketPath), { recursive: true });
   rmSync(socketPath, { force: true });
-  await new Promise<void>((resolve, reject) =>
-    server.bindAsync(`unix://${socketPath}`, grpc.ServerCredentials.createInsecure(), (err) => (err ? reject(new Error(`listen on unix://${socketPath}: ${err.message}`)) : resolve())),
-  );
+  // grpc-js serves the connections the authority front hands it (authority-front.ts: old gRPC-Go clients send the socket path as :authority).
+  const injector = server.createConnectionInjector(grpc.ServerCredentials.createInsecure());
+  const front = createServer((socket) => injector.injectConnection(new AuthorityFront(socket)));
+  await new Promise<void>((resolve, reject) => {
+    front.once('error', (err) => reject(new Error(`listen on unix://${socketPath}: ${err.message}`)));
+    front.listen(socketPath, () => resolve());
+  });
 
   let serving = true;
   const health = await serveHealth({
@@ -178,6 +184,8 @@ export async function startContainerd(opts: ContainerdOptions): Promise<Containe
       // so after a short grace the remaining calls are cut (as containerd does on exit).
       await Promise.race([new Promise<void>((resolve) => server.tryShutdown(() => resolve())), new Promise<void>((resolve) => setTimeout(resolve, 1000).unref())]);
       server.forceShutdown();
+      front.close();
+      injector.destroy();
       await streaming.close();
       await runtime.close();
       await sink.close();
