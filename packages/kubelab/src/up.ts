@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { which } from '@kubelab/component-base';
 import { flagOwners, routeFlags } from './flag-routing.js';
 import { serviceEntry, stateDirFrom } from './paths.js';
-import { Supervisor, waitHealthy } from './supervisor.js';
+import { RESTARTED_STATIC_PODS, RestartBackOff, Supervisor, waitHealthy } from './supervisor.js';
 import { loadKubeconfig } from '@kubelab/pki/kubeconfig';
 import { getText, type ClientTlsFiles } from './http-get.js';
 import { kubeadmInit } from './kubeadm.js';
@@ -117,11 +117,27 @@ export async function up(argv: string[]): Promise<number> {
   writeFileSync(join(layout.stateDir, 'cluster.json'), JSON.stringify(clusterInfo(layout), null, 2) + '\n');
 
   let failed = false;
+  const restarts = new RestartBackOff();
   const sup = new Supervisor({
     stateDir: layout.stateDir,
     command: (spec: ComponentSpec) => (spec.service === 'nats' ? [natsBin] : [process.execPath, entries.get(spec.service)!]),
     onExit: (r, code, signal) => {
       process.stdout.write(`${r.spec.name} exited (${signal ?? `code ${code}`}); logs: ${r.logFile}\n`);
+      // The scheduler and controller-manager exit when they lose their lease (a store outage longer than the renew deadline);
+      // their static pods' restartPolicy Always has the control-plane node's kubelet start them again, after its back-off.
+      if (stopRequested || !RESTARTED_STATIC_PODS.has(r.spec.service)) return;
+      const delay = restarts.next(r.spec.name);
+      process.stdout.write(`restarting ${r.spec.name} in ${delay / 1000}s (back-off, as the kubelet restarts a static pod)\n`);
+      setTimeout(() => {
+        if (stopRequested) return;
+        void sup.start(r.spec, routed.byService.get(r.spec.service) ?? []).then(
+          (again) => {
+            restarts.started(r.spec.name);
+            process.stdout.write(`started ${r.spec.name} (pid ${again?.child.pid ?? '-'})\n`);
+          },
+          (e: Error) => process.stderr.write(`kubelab up: cannot restart ${r.spec.name}: ${e.message}\n`),
+        );
+      }, delay).unref();
     },
     onRestart: (r) => process.stdout.write(`started ${r.spec.name} (pid ${r.child.pid}) by systemctl\n`),
   });

@@ -110,6 +110,16 @@ export interface LocalTasksOptions {
   warn: (msg: string, fields?: Record<string, unknown>) => void;
   /** At a task's start: PID 1 as a shell on the container's stdin, when it is one (streaming/attach.ts). */
   mainProcess?: (spec: TaskSpec, proc: SimProcess) => ExecSession | undefined;
+  /** A task's process ended by the cgroup OOM killer: what the kernel then logs (node-faults.ts oomKernelLines). */
+  oomKilled?: (victim: OomVictim) => void;
+}
+
+/** The process the memory cgroup's OOM killer ended, with its memory at that moment. */
+export interface OomVictim {
+  id: string;
+  argv: string[];
+  memoryBytes: number;
+  limitBytes: number;
 }
 
 interface Live {
@@ -206,6 +216,7 @@ export class LocalTasks implements Tasks {
     const startedAt = proc.startedAt!.toString();
     void proc.exited.then((exit) => {
       if (this.closed) return;
+      if (exit.reason === 'OOMKilled') this.opts.oomKilled?.({ id: spec.id, argv: spec.argv, memoryBytes: proc.memoryBytes(), limitBytes: proc.memoryLimitBytes });
       log.close();
       this.live.delete(spec.id);
       const e: TaskExit = { exitCode: exit.exitCode, reason: exit.reason, message: exit.message, finishedAt: exit.finishedAt.toString() };

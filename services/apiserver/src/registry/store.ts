@@ -13,10 +13,10 @@ import {
   notFound,
   OPTIMISTIC_LOCK_MESSAGE,
   requestEntityTooLarge,
-  serviceUnavailable,
   storageKey,
   storagePrefix,
   StatusError,
+  timeout,
   type CustomResourceDefinition,
   type DeleteOptions,
   type KubeList,
@@ -863,12 +863,16 @@ export function exactRevision(opts: Pick<ListOptions, 'resourceVersion' | 'resou
 }
 
 /** Any failure as a StatusError (storage outages are 503s the client retries). */
+/** What the apiserver answers (504 Timeout) when a request's storage call does not complete: etcd unreachable. */
+export const STORAGE_TIMEOUT_MESSAGE = 'Timeout: request did not complete within requested timeout - context deadline exceeded';
+
 export function toStatusError(err: unknown): StatusError {
   if (StatusError.isInstance(err)) return err;
   if (err instanceof StorageError) {
     if (err.kind === 'too-large') return requestEntityTooLarge(`Request entity too large: ${err.message} (etcdserver: request is too large)`);
     if (err.kind === 'bad-key') return badRequest(`invalid object name for storage: ${err.message}`);
-    if (err.kind === 'unavailable') return serviceUnavailable(`storage is unavailable: ${err.message}`);
+    // The store in etcd's role unreachable (NATS stopped, gone or not answering in time): upstream's answer when etcd does not answer.
+    if (err.kind === 'unavailable') return timeout(STORAGE_TIMEOUT_MESSAGE);
   }
   return internalError(err);
 }

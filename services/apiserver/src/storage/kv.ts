@@ -126,7 +126,7 @@ export class KvStorage {
     return store;
   }
 
-  /** False between a disconnect and the next reconnect: writes fail fast (503) instead of queueing. */
+  /** False between a disconnect and the next reconnect: writes fail fast (504 Timeout, as when etcd does not answer) instead of queueing. */
   connected = true;
 
   private ensureConnected(): void {
