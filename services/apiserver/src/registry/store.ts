@@ -23,7 +23,7 @@ import {
   type KubeObject,
   type ResourceInfo,
 } from '@kubelab/api';
-import { ROOT_CONTEXT, withTraceContextAnnotation } from '@kubelab/tracing';
+import { extractFromMap, ROOT_CONTEXT, TRACED_RESOURCES, withObjectTraceparent, withTraceContextAnnotation } from '@kubelab/tracing';
 import { CLEANUP_FINALIZER, isCrdResource, markTerminating } from '../apiextensions/crd.js';
 import type { AdmissionChain } from '../admission/chain.js';
 import { AdmissionHooks, type AdmissionAttributes, type Operation } from '../admission/types.js';
@@ -470,8 +470,11 @@ export class GenericStore implements ResourceStore {
         let o = this.checkBody(body, ns);
         // An apply that creates owns what it applied, not what defaulting adds (upstream: the applied configuration's field set).
         if (operation === 'Apply') this.fields.applyCreate(o, this.writer(ctx), nowTime());
-        // Whoever acts on this object later (scheduler, kubelet) continues the creating request's trace.
-        if (this.deps.recordTraceContext) o = withTraceContextAnnotation(o, ctx.traceContext ?? ROOT_CONTEXT);
+        // Whoever acts on this object later (controllers, scheduler, kubelet) continues the creating request's trace:
+        // the kinds of a pod start always carry it (sampled or not, export on or off), others when a sampled span made them.
+        if (TRACED_RESOURCES.has(`${this.info.group}/${this.info.resource}`))
+          o = withObjectTraceparent(o, ctx.traceContext ?? (ctx.traceparent ? extractFromMap({ traceparent: ctx.traceparent }) : ROOT_CONTEXT));
+        else if (this.deps.recordTraceContext) o = withTraceContextAnnotation(o, ctx.traceContext ?? ROOT_CONTEXT);
         const m = o.metadata;
         if (m.resourceVersion) throw badRequest('resourceVersion should not be set on objects to be created');
         if (!m.name && m.generateName) m.name = generateName(m.generateName);
