@@ -16,7 +16,19 @@ import { statusToGrpc, STATUS_METADATA_KEY } from '@kubelab/proto';
 import type { UserInfo } from '@kubelab/api';
 import { authorizeCall, INSECURE_SUPERUSER } from '../authorization/filter.js';
 import type { Authorizer } from '../authorization/types.js';
-import { context as otelContext, endRpcSpan, extractFromMap, ROOT_CONTEXT, serverContextOf, SpanKind, trace, traceServerHandlers, type Context, type Tracing } from '@kubelab/tracing';
+import {
+  context as otelContext,
+  contextFromMetadata,
+  endRpcSpan,
+  extractFromMap,
+  ROOT_CONTEXT,
+  serverContextOf,
+  SpanKind,
+  trace,
+  traceServerHandlers,
+  type Context,
+  type Tracing,
+} from '@kubelab/tracing';
 
 interface Gvr {
   group?: string;
@@ -87,6 +99,13 @@ function objectField(field: string, bytes: Buffer | undefined, kind?: string): K
   return o;
 }
 
+/** Tracing off: the caller's `traceparent` alone (a created object's annotation continues it); undefined without one. */
+function callerContext(call: object): Context | undefined {
+  const md = (call as { metadata?: grpc.Metadata }).metadata;
+  if (!md || md.get('traceparent').length === 0) return undefined;
+  return contextFromMetadata(md, ROOT_CONTEXT);
+}
+
 /** The RequestContext of a call; `call` leads to its SERVER span when tracing is on (traceServerHandlers). */
 function context(user: UserInfo, dryRun: string | undefined, fieldManager: string | undefined, call?: object, traceContext?: Context): RequestContext {
   if (dryRun && dryRun !== 'All') throw badRequest(`dryRun: Unsupported value: "${dryRun}": supported values: "All"`);
@@ -96,7 +115,7 @@ function context(user: UserInfo, dryRun: string | undefined, fieldManager: strin
   // A component's writes without a fieldManager are attributed to its User-Agent (`kube-scheduler/kubelab …`).
   const ua = call && (call as { metadata?: grpc.Metadata }).metadata?.get('user-agent')[0];
   if (typeof ua === 'string' && ua) ctx.userAgent = ua;
-  const tc: Context | undefined = traceContext ?? (call && serverContextOf(call));
+  const tc: Context | undefined = traceContext ?? (call && (serverContextOf(call) ?? callerContext(call)));
   if (tc) ctx.traceContext = tc;
   return ctx;
 }
