@@ -133,6 +133,20 @@ export class KvStorage {
     if (!this.connected || this.nc.isClosed()) throw new StorageError('unavailable', 'not connected to NATS (reconnecting)');
   }
 
+  /**
+   * A core NATS message outside the object store (the write records of
+   * `kubelab trace --all-components`): fire and forget, dropped while
+   * disconnected, never an error for the caller.
+   */
+  publishRecord(subject: string, data: string): void {
+    if (!this.connected || this.nc.isClosed()) return;
+    try {
+      this.nc.publish(subject, data);
+    } catch {
+      // a record is telemetry: losing one fails nothing
+    }
+  }
+
   /** Largest value NATS accepts on this connection (server max_payload). */
   maxPayload(): number {
     return this.nc.info?.max_payload ?? 1024 * 1024;
