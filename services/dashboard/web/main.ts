@@ -76,11 +76,11 @@ function age(t: number | undefined): string {
   return `${s}s ago`;
 }
 
-/** Grey once the kubelet missed a renewal (it renews every quarter of the lease), until the node controller decides. */
+/** Grey once the kubelet missed a renewal or two (it renews every quarter of the lease), until the node controller decides. */
 function nodeState(n: NodeView): 'ready' | 'stale' | 'notready' {
   if (n.ready !== 'True') return 'notready';
   const renewEvery = ((n.leaseDurationSeconds ?? 40) * 1000) / 4;
-  if (n.heartbeat !== undefined && now() - n.heartbeat > renewEvery * 1.5) return 'stale';
+  if (n.heartbeat !== undefined && now() - n.heartbeat > Math.max(renewEvery * 2, 3000)) return 'stale';
   return 'ready';
 }
 
@@ -309,7 +309,7 @@ function renderStory(): void {
   const story = podStory(all, pod);
   $('story-summary').textContent = pod ? `${story.steps.length} messages over ${story.steps.at(-1)?.atMs ?? 0} ms` : 'no pod yet';
   const svg = $('story') as unknown as SVGSVGElement;
-  const laneW = 150;
+  const laneW = 200;
   const rowH = 22;
   const width = Math.max(600, story.lanes.length * laneW);
   const height = 40 + story.steps.length * rowH + 10;
