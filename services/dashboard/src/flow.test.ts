@@ -63,6 +63,8 @@ describe('matches', () => {
 describe('podStory', () => {
   it('orders one pod’s messages by start time into lanes along a pod start’s path', () => {
     const ms = [
+      msg(990, { kind: 'event', from: 'controller-manager', to: 'apiserver', node: undefined, objectKind: 'ReplicaSet', name: 'web', method: 'SuccessfulCreate', detail: 'Created pod: web-1' }),
+      msg(991, { kind: 'event', from: 'controller-manager', to: 'apiserver', node: undefined, objectKind: 'ReplicaSet', name: 'web', method: 'SuccessfulCreate', detail: 'Created pod: web-2' }),
       msg(1030, { method: 'StartContainer', durationMs: 0.6 }),
       msg(1000, { kind: 'event', from: 'scheduler', to: 'apiserver', node: undefined, method: 'Scheduled' }),
       msg(1010, { method: 'RunPodSandbox', durationMs: 12 }),
@@ -71,9 +73,9 @@ describe('podStory', () => {
       msg(1016, { method: 'ListContainers' }),
     ];
     const s = podStory(ms, 'default/web-1');
-    expect(s.lanes).toEqual(['apiserver', 'scheduler', 'kubelet(node-1)', 'containerd(node-1)']);
-    expect(s.steps.map((x) => `${x.atMs} ${x.method}`)).toEqual(['0 Scheduled', '10 RunPodSandbox', '20 CreateContainer', '30 StartContainer']);
-    expect(s.steps[1]!.durationMs).toBe(12);
+    expect(s.lanes).toEqual(['controller-manager', 'apiserver', 'scheduler', 'kubelet(node-1)', 'containerd(node-1)']);
+    expect(s.steps.map((x) => `${x.atMs} ${x.method}`)).toEqual(['0 SuccessfulCreate', '10 Scheduled', '20 RunPodSandbox', '30 CreateContainer', '40 StartContainer']);
+    expect(s.steps[2]!.durationMs).toBe(12);
   });
 
   it('lists pods newest first, one entry per pod', () => {

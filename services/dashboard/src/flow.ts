@@ -167,9 +167,17 @@ export interface PodStory {
   startedAt: number;
 }
 
+/** Whether a message is about pod `ns/name`: its own, or its controller's Event creating or deleting it (`Created pod: NAME`). */
+function concerns(m: FlowMessage, pod: string): boolean {
+  if ((m.objectKind ?? 'Pod') === 'Pod') return objectKey(m) === pod;
+  if (m.kind !== 'event' || !m.detail || (m.method !== 'SuccessfulCreate' && m.method !== 'SuccessfulDelete')) return false;
+  const slash = pod.indexOf('/');
+  return m.namespace === pod.slice(0, slash) && / pod: (\S+)$/.exec(m.detail)?.[1] === pod.slice(slash + 1);
+}
+
 /** The messages about pod `ns/name` (relist calls left out), as lanes and steps in start-time order. */
 export function podStory(messages: readonly FlowMessage[], pod: string): PodStory {
-  const mine = messages.filter((m) => objectKey(m) === pod && (m.objectKind ?? 'Pod') === 'Pod' && matches(m, {})).sort((a, b) => (before(a, b) ? -1 : before(b, a) ? 1 : 0));
+  const mine = messages.filter((m) => concerns(m, pod) && matches(m, {})).sort((a, b) => (before(a, b) ? -1 : before(b, a) ? 1 : 0));
   const seen = new Map<string, number>();
   for (const m of mine) for (const l of [m.from, m.to]) if (!seen.has(l)) seen.set(l, seen.size);
   const lanes = [...seen.keys()].sort((a, b) => laneRank(a) - laneRank(b) || seen.get(a)! - seen.get(b)!);
