@@ -5,7 +5,7 @@
 // time (requestAnimationFrame intervals) p50/p95/max, the records the page
 // received, and the dashboard process's peak resident memory. Fails when the
 // frame time p95 reaches 50 ms or the process 150 MiB.
-//   BENCH_RATE=1000 BENCH_SECONDS=20 pnpm --filter @kubelab/dashboard bench
+//   BENCH_RATE=1000 BENCH_SECONDS=20 BENCH_VIEW=flow pnpm --filter @kubelab/dashboard bench
 
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -97,7 +97,7 @@ async function main() {
   const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
   await page.goto(url);
   await page.waitForSelector('#conn:text("live")');
-  await page.click('nav button[data-view=flow]');
+  await page.click(`nav button[data-view=${process.env.BENCH_VIEW ?? 'flow'}]`);
   await page.waitForTimeout(1000);
 
   const nc = await connect({ servers: `nats://127.0.0.1:${natsPort}` });

@@ -34,6 +34,16 @@ describe('FlowBuffer', () => {
     expect(b.toArray().map((m) => m.time)).toEqual([10, 20]);
   });
 
+  it('stays bounded over many wraps, and finds the newest matching messages from the end', () => {
+    const b = new FlowBuffer(100);
+    for (let t = 0; t < 1000; t++) b.push(msg(t, { node: t % 2 ? 'node-1' : 'node-2' }));
+    expect(b.size).toBe(100);
+    expect(b.droppedCount).toBe(900);
+    expect(b.toArray()[0]!.time).toBe(900);
+    expect(b.last(3, { node: 'node-2' }).map((m) => m.time)).toEqual([994, 996, 998]);
+    expect(b.select({ node: 'node-1' })).toHaveLength(50);
+  });
+
   it.each([0, -1, 1.5])('refuses capacity %s', (c) => {
     expect(() => new FlowBuffer(c)).toThrow(RangeError);
   });

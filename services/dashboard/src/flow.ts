@@ -69,7 +69,9 @@ function before(a: FlowMessage, b: FlowMessage): boolean {
  * its place). When full, the oldest by start time is dropped.
  */
 export class FlowBuffer {
+  /** Kept messages are items[start..]; dropped ones are skipped by moving `start`, compacted now and then. */
   private items: FlowMessage[] = [];
+  private start = 0;
   private dropped = 0;
 
   constructor(readonly capacity: number) {
@@ -81,12 +83,18 @@ export class FlowBuffer {
     const a = this.items;
     let i = a.length;
     // Nearly always in order: walk back from the end.
-    while (i > 0 && before(m, a[i - 1]!)) i--;
+    while (i > this.start && before(m, a[i - 1]!)) i--;
     if (i === a.length) a.push(m);
     else a.splice(i, 0, m);
-    if (a.length <= this.capacity) return [];
-    const out = a.splice(0, a.length - this.capacity);
-    this.dropped += out.length;
+    const over = a.length - this.start - this.capacity;
+    if (over <= 0) return [];
+    const out = a.slice(this.start, this.start + over);
+    this.start += over;
+    this.dropped += over;
+    if (this.start >= this.capacity) {
+      this.items = a.slice(this.start);
+      this.start = 0;
+    }
     return out;
   }
 
@@ -95,7 +103,7 @@ export class FlowBuffer {
   }
 
   get size(): number {
-    return this.items.length;
+    return this.items.length - this.start;
   }
 
   /** How many messages were dropped since the start. */
@@ -105,16 +113,26 @@ export class FlowBuffer {
 
   /** Every kept message, oldest first (a copy). */
   toArray(): FlowMessage[] {
-    return this.items.slice();
+    return this.items.slice(this.start);
   }
 
   /** The kept messages that pass `f`, oldest first. */
   select(f: FlowFilter): FlowMessage[] {
-    return this.items.filter((m) => matches(m, f));
+    const out: FlowMessage[] = [];
+    for (let i = this.start; i < this.items.length; i++) if (matches(this.items[i]!, f)) out.push(this.items[i]!);
+    return out;
+  }
+
+  /** The newest `n` kept messages that pass `f`, oldest first, found from the end (cheap however many are kept). */
+  last(n: number, f: FlowFilter): FlowMessage[] {
+    const out: FlowMessage[] = [];
+    for (let i = this.items.length - 1; i >= this.start && out.length < n; i--) if (matches(this.items[i]!, f)) out.push(this.items[i]!);
+    return out.reverse();
   }
 
   clear(): void {
     this.items = [];
+    this.start = 0;
   }
 }
 

@@ -48,19 +48,41 @@ for (const b of document.querySelectorAll<HTMLButtonElement>('nav button')) {
 }
 
 const dirty = { map: false, flow: false, story: false };
+/** The list and lanes redraw at most this often, however fast messages arrive (a person reads a few lines a second). */
+const FLOW_EVERY_MS = 250;
+const STORY_EVERY_MS = 1000;
+const lastDrawn = { flow: 0, story: 0 };
 let scheduled = false;
+let deferred: number | undefined;
 function schedule(): void {
   if (scheduled) return;
   scheduled = true;
-  requestAnimationFrame(() => {
+  requestAnimationFrame((t) => {
     scheduled = false;
-    if (dirty.map) renderMap();
-    if (dirty.flow && view === 'flow') renderFlow();
-    if (dirty.story && view === 'story') renderStory();
+    if (dirty.map) {
+      renderMap();
+      dirty.map = false;
+    }
     if (view === 'actions') renderActions();
-    dirty.map = false;
-    if (view === 'flow') dirty.flow = false;
-    if (view === 'story') dirty.story = false;
+    const wait = { flow: FLOW_EVERY_MS - (t - lastDrawn.flow), story: STORY_EVERY_MS - (t - lastDrawn.story) };
+    let later = Infinity;
+    for (const k of ['flow', 'story'] as const) {
+      if (!dirty[k] || view !== k) continue;
+      if (wait[k] > 0) {
+        later = Math.min(later, wait[k]);
+        continue;
+      }
+      if (k === 'flow') renderFlow();
+      else renderStory();
+      dirty[k] = false;
+      lastDrawn[k] = t;
+    }
+    if (later !== Infinity && deferred === undefined) {
+      deferred = window.setTimeout(() => {
+        deferred = undefined;
+        schedule();
+      }, later);
+    }
   });
 }
 // Countdowns tick even when nothing arrives.
@@ -208,9 +230,11 @@ function stepReplay(): void {
   schedule();
 }
 
+/** HH:MM:SS.mmm in local time (by hand: toLocaleTimeString builds a formatter per call, too slow for 200 rows 4 times a second). */
 function time(t: number): string {
   const d = new Date(t);
-  return `${d.toLocaleTimeString('en-GB', { hour12: false })}.${String(d.getMilliseconds()).padStart(3, '0')}`;
+  const p = (n: number, w = 2) => String(n).padStart(w, '0');
+  return `${p(d.getHours())}:${p(d.getMinutes())}:${p(d.getSeconds())}.${p(d.getMilliseconds(), 3)}`;
 }
 
 function line(m: FlowMessage): string {
@@ -219,31 +243,40 @@ function line(m: FlowMessage): string {
   return `${time(m.time)}  ${m.from} → ${m.to}  ${m.method}${obj ? `  ${m.objectKind ?? ''} ${obj}` : ''}${m.detail ? `  ${m.detail}` : ''}${dur}${m.code && m.code !== 'OK' && m.code !== 'Normal' ? `  ${m.code}` : ''}`;
 }
 
-function shownFlow(): FlowMessage[] {
-  if (replay) return replay.shown;
-  const src = frozen ?? buffer.toArray();
-  return src.filter((m) => matches(m, filter));
+/** What the list shows: the replayed messages, the frozen ones when paused, else the newest live ones; and how many pass the filter when that is cheap to say. */
+function shownFlow(): { rows: FlowMessage[]; total?: number } {
+  if (replay) return { rows: replay.shown.slice(-LIST_ROWS), total: replay.shown.length };
+  if (frozen) {
+    const all = frozen.filter((m) => matches(m, filter));
+    return { rows: all.slice(-LIST_ROWS), total: all.length };
+  }
+  return { rows: buffer.last(LIST_ROWS, filter) };
 }
 
 const LANE_ORDER = ['kubectl', 'dashboard', 'controller-manager', 'apiserver', 'scheduler', 'kubelet', 'containerd', 'kube-proxy'];
+const rows: HTMLLIElement[] = [];
+let componentsAt = 0;
 function renderFlow(): void {
-  const shown = shownFlow();
-  const last = shown.slice(-LIST_ROWS);
+  const { rows: last, total } = shownFlow();
   const list = $('flow-list');
-  list.replaceChildren(
-    ...last
-      .slice()
-      .reverse()
-      .map((m) => {
-        const li = el('li', `${m.kind}${m.code && !['OK', 'Normal'].includes(m.code) ? ' fail' : ''}`, line(m));
-        li.dataset.method = m.method;
-        return li;
-      }),
-  );
-  $('flow-count').textContent = `${shown.length} shown of ${buffer.size} kept${paused ? (replay ? ' · replaying' : ' · paused') : ''}`;
+  // One <li> per row, reused: newest first.
+  while (rows.length < last.length) rows.push(list.appendChild(document.createElement('li')));
+  for (let i = 0; i < rows.length; i++) {
+    const li = rows[i]!;
+    const m = last[last.length - 1 - i];
+    li.hidden = !m;
+    if (!m) continue;
+    const cls = `${m.kind}${m.code && !['OK', 'Normal'].includes(m.code) ? ' fail' : ''}`;
+    if (li.className !== cls) li.className = cls;
+    const text = line(m);
+    if (li.textContent !== text) li.textContent = text;
+    li.dataset.method = m.method;
+  }
+  $('flow-count').textContent = `${total !== undefined ? `${total} shown of ` : ''}${buffer.size} kept${paused ? (replay ? ' · replaying' : ' · paused') : ''}`;
   // Lanes: one column per component seen, an arrow per message, newest at the bottom.
   const canvas = $<HTMLCanvasElement>('lanes');
-  const w = (canvas.width = canvas.clientWidth || 900);
+  const w = canvas.clientWidth || 900;
+  if (canvas.width !== w) canvas.width = w;
   const h = canvas.height;
   const ctx = canvas.getContext('2d');
   if (!ctx) return;
@@ -265,6 +298,7 @@ function renderFlow(): void {
     ctx.stroke();
   }
   const colors: Record<string, string> = { cri: '#5f3dc4', event: '#2b8a3e', watch: '#1864ab', action: '#d9480f', api: '#495057' };
+  ctx.font = '9px system-ui';
   arrows.forEach((m, i) => {
     const y = 30 + i * 10;
     const x1 = x(m.from);
@@ -280,12 +314,14 @@ function renderFlow(): void {
     ctx.lineTo(x2 - 6 * dir, y - 3);
     ctx.lineTo(x2 - 6 * dir, y + 3);
     ctx.fill();
-    ctx.font = '9px system-ui';
     ctx.fillText(m.method, (x1 + x2) / 2, y - 1);
   });
-  const comps = new Set<string>();
-  for (const m of buffer.toArray().slice(-500)) comps.add(componentOf(m.from)).add(componentOf(m.to));
-  fillSelect($('f-component'), [...comps].sort((a, b) => rank(a) - rank(b)), 'all');
+  if (performance.now() - componentsAt > 2000) {
+    componentsAt = performance.now();
+    const comps = new Set<string>();
+    for (const m of buffer.last(500, { relist: true })) comps.add(componentOf(m.from)).add(componentOf(m.to));
+    fillSelect($('f-component'), [...comps].sort((a, b) => rank(a) - rank(b)), 'all');
+  }
 }
 function rank(lane: string): number {
   const r = LANE_ORDER.indexOf(componentOf(lane));
@@ -300,6 +336,7 @@ storySel.addEventListener('change', () => {
   dirty.story = true;
   schedule();
 });
+let storySignature = '';
 function renderStory(): void {
   const all = buffer.toArray();
   const pods = storyPods(all);
@@ -307,6 +344,10 @@ function renderStory(): void {
   if (!pickedByUser && pods[0] && storySel.value !== pods[0]) storySel.value = pods[0];
   const pod = storySel.value;
   const story = podStory(all, pod);
+  // Redraw only when the story changed (another pod's messages leave it as it is).
+  const signature = `${pod} ${story.steps.length} ${story.startedAt} ${story.steps.at(-1)?.atMs ?? ''}`;
+  if (signature === storySignature) return;
+  storySignature = signature;
   $('story-summary').textContent = pod ? `${story.steps.length} messages over ${story.steps.at(-1)?.atMs ?? 0} ms` : 'no pod yet';
   const svg = $('story') as unknown as SVGSVGElement;
   const laneW = 200;
