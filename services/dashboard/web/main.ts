@@ -15,7 +15,7 @@ const el = (tag: string, cls = '', text = ''): HTMLElement => {
 };
 
 const BUFFER = 5000;
-const LIST_ROWS = 200;
+const LIST_ROWS = 120;
 const buffer = new FlowBuffer(BUFFER);
 let map: MapState | undefined;
 /** Server time minus page time, so countdowns agree with the server's clock. */
