@@ -32,6 +32,8 @@ export interface Ports {
   controllerManager: number;
   /** metrics-server's --secure-port (its pre-0.5 default, clear of the nodes' ports). */
   metricsServer: number;
+  /** The dashboard's HTTP port (services/dashboard). */
+  dashboard: number;
 }
 
 export const DEFAULT_PORTS: Ports = {
@@ -42,6 +44,7 @@ export const DEFAULT_PORTS: Ports = {
   scheduler: 10259,
   controllerManager: 10257,
   metricsServer: 4443,
+  dashboard: 9090,
 };
 
 export interface NodePorts {
@@ -129,6 +132,8 @@ export function kubeadmFiles(layout: Layout) {
     networkPolicies: at('kube-network-policies.conf'),
     /** metrics-server's identity (its ServiceAccount's, see metrics-server-addon.ts). */
     metricsServer: at('metrics-server.conf'),
+    /** The dashboard's identity (its ServiceAccount's, see dashboard-addon.ts). */
+    dashboard: at('kubelab-dashboard.conf'),
     frontProxyCa: at(`${PKI_FILES.frontProxyCa}.crt`),
     frontProxyClientCert: at(`${PKI_FILES.frontProxyClient}.crt`),
     frontProxyClientKey: at(`${PKI_FILES.frontProxyClient}.key`),
@@ -311,6 +316,23 @@ export function components(layout: Layout): ComponentSpec[] {
       ...METRICS_SERVER_ARGS,
       '--kubelet-insecure-tls',
     ],
+  });
+  // The dashboard: watches as its ServiceAccount (dashboard-addon.ts), the CRI records as the read-only trace identity.
+  const trace = natsClientFiles(layout.stateDir, 'trace');
+  list.push({
+    name: 'dashboard',
+    service: 'dashboard',
+    args: [
+      `--apiserver-grpc-address=${grpc}`,
+      `--kubeconfig=${files.dashboard}`,
+      '--bind-address=127.0.0.1',
+      `--port=${ports.dashboard}`,
+      `--nats-url=${nats}`,
+      `--nats-ca-file=${trace.caFile}`,
+      `--nats-cert-file=${trace.certFile}`,
+      `--nats-key-file=${trace.keyFile}`,
+    ],
+    health: `http://127.0.0.1:${ports.dashboard}/healthz`,
   });
   list.push(...nodeComponents(layout, CONTROL_PLANE_NODE, 'control-plane', controlPlaneNodePorts(layout.portOffset)));
   for (let i = 1; i <= layout.nodes; i++) list.push(...nodeComponents(layout, `node-${i}`, String(i), nodePorts(i, layout.portOffset)));

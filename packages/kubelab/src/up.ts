@@ -15,6 +15,7 @@ import { DEFAULT_SERVICE_CIDR, applyCorednsAddon } from './coredns-addon.js';
 import { applyNetworkPolicyAddon } from './network-policy-addon.js';
 import { applyMetricsServerAddon } from './metrics-server-addon.js';
 import { applyStorageAddon } from './storage-addon.js';
+import { applyDashboardAddon } from './dashboard-addon.js';
 import { applyDaemonSetAddons, localStaticPods, markControlPlane, writeStaticPods } from './control-plane-node.js';
 import { clientTlsFromKubeconfig, createClientset } from '@kubelab/client';
 import { readNatsTls } from '@kubelab/nats';
@@ -197,7 +198,8 @@ export async function up(argv: string[]): Promise<number> {
     const marked = kubelets.length ? markControlPlanePhase(layout, () => stopRequested) : Promise.resolve(true);
     void Promise.all([marked, waitClusterReady(layout.ports.apiserver, kubelets, tls, () => stopRequested)]).then(([m, ok]) => {
       if (m && ok) {
-        process.stdout.write(`cluster ready\n  export KUBECONFIG=${kubeconfigPath}\n  kubectl get nodes\n`);
+        const dashboard = skipped.has('dashboard') ? '' : `  dashboard: http://127.0.0.1:${layout.ports.dashboard}/\n`;
+        process.stdout.write(`cluster ready\n  export KUBECONFIG=${kubeconfigPath}\n  kubectl get nodes\n${dashboard}`);
       }
     });
   }
@@ -231,6 +233,7 @@ async function bootstrapTokenPhase(layout: Layout): Promise<void> {
     await applyNetworkPolicyAddon(cs, 'local', (l) => process.stdout.write(`${l}\n`));
     await applyMetricsServerAddon(cs, layout.ports.metricsServer, (l) => process.stdout.write(`${l}\n`));
     await applyStorageAddon(cs, (l) => process.stdout.write(`${l}\n`));
+    await applyDashboardAddon(cs, (l) => process.stdout.write(`${l}\n`));
   } finally {
     cs.close();
   }
