@@ -14,7 +14,8 @@ import { newProxyMetrics } from './metrics.js';
 import { publishConfigMap } from './publish-config.js';
 import { execRunner } from '@kubelab/component-base';
 import { Proxier } from './proxy/proxier.js';
-import { defaultProxyConfig } from './proxy/types.js';
+import { defaultProxyConfig, type ProxySnapshot } from './proxy/types.js';
+import { serviceFrontends, writeServiceFrontends } from './socket-lb.js';
 import type { RunnerClock } from './runner.js';
 
 export interface KubeProxyOptions {
@@ -35,6 +36,8 @@ export interface KubeProxyOptions {
   apply?: 'auto' | 'never';
   /** Apply inside this network namespace (`ip netns exec`), e.g. a test's own. */
   netns?: string;
+  /** The node's socket-LB directory: the Service frontends are written there after each sync (the local runner's data path, socket-lb.ts). */
+  socketLbDir?: string;
   /** CLIENT spans for API calls (off when absent or disabled). */
   tracing?: Tracing;
   logger?: Logger;
@@ -96,6 +99,15 @@ export async function startKubeProxy(opts: KubeProxyOptions): Promise<KubeProxyH
   const health = new ProxyHealth(2 * timing.syncPeriodMs);
   // Render-only (the local runner's nodes share the host's namespace) opens no health check ports: no rules stand behind them.
   const serviceHealth = opts.apply === 'never' ? undefined : new ServiceHealthServer({ host: '0.0.0.0', proxyHealthy: () => health.isHealthy().healthy, logger });
+  const socketLbDir = opts.socketLbDir;
+  const socketLbLast = { text: '' };
+  const programSocketLb = (snap: ProxySnapshot) => {
+    try {
+      if (writeServiceFrontends(socketLbDir!, serviceFrontends(snap), socketLbLast)) logger.debug('Wrote the socket-LB service map', { dir: socketLbDir });
+    } catch (err) {
+      logger.error('Failed to write the socket-LB service map', { dir: socketLbDir, err });
+    }
+  };
   const proxier = new Proxier({
     mode,
     config: defaultProxyConfig({
@@ -117,6 +129,7 @@ export async function startKubeProxy(opts: KubeProxyOptions): Promise<KubeProxyH
     health,
     ...(serviceHealth ? { serviceHealth } : {}),
     ...(opts.clock ? { clock: opts.clock } : {}),
+    ...(socketLbDir ? { onSynced: (snap: ProxySnapshot) => programSocketLb(snap) } : {}),
   });
   logger.info('Using proxy mode', { mode, minSyncPeriod: `${timing.minSyncPeriodMs}ms`, syncPeriod: `${timing.syncPeriodMs}ms` });
   await proxier.probe();
