@@ -16,6 +16,7 @@ import { execRunner } from '@kubelab/component-base';
 import { Proxier } from './proxy/proxier.js';
 import { defaultProxyConfig, type ProxySnapshot } from './proxy/types.js';
 import { serviceFrontends, writeServiceFrontends } from './socket-lb.js';
+import { LoopbackNodePorts } from './loopback-nodeports.js';
 import type { RunnerClock } from './runner.js';
 
 export interface KubeProxyOptions {
@@ -101,7 +102,10 @@ export async function startKubeProxy(opts: KubeProxyOptions): Promise<KubeProxyH
   const serviceHealth = opts.apply === 'never' ? undefined : new ServiceHealthServer({ host: '0.0.0.0', proxyHealthy: () => health.isHealthy().healthy, logger });
   const socketLbDir = opts.socketLbDir;
   const socketLbLast = { text: '' };
+  // The host's 127.0.0.1:<nodePort>, shared by the local runner's nodes (loopback-nodeports.ts).
+  const loopbackNodePorts = socketLbDir ? new LoopbackNodePorts(socketLbDir, logger) : undefined;
   const programSocketLb = (snap: ProxySnapshot) => {
+    loopbackNodePorts?.sync(snap);
     try {
       if (writeServiceFrontends(socketLbDir!, serviceFrontends(snap), socketLbLast)) logger.debug('Wrote the socket-LB service map', { dir: socketLbDir });
     } catch (err) {
@@ -220,6 +224,7 @@ export async function startKubeProxy(opts: KubeProxyOptions): Promise<KubeProxyH
       proxier.stop();
       await factory.shutdown();
       await proxier.idle();
+      await loopbackNodePorts?.close();
       if (!opts.clientset) clientset.close();
       await stopAll();
     },

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildSnapshot } from './proxy/changetracker.js';
 import { serviceFrontends, writeServiceFrontends } from './socket-lb.js';
+import { loopbackTarget, nodePortEndpoints } from './loopback-nodeports.js';
 import { makeService, makeSlice, scenario } from './testing/fixtures.js';
 
 describe("the socket-LB service map (the local runner's data path)", () => {
@@ -57,5 +58,21 @@ describe("the socket-LB service map (the local runner's data path)", () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('NodePorts on the shared 127.0.0.1 (local runner)', () => {
+  it('maps each TCP NodePort to the endpoints its externalTrafficPolicy allows', () => {
+    const { services, slices } = scenario();
+    expect(nodePortEndpoints(buildSnapshot(services, slices, 'node-1'))).toEqual(new Map([[30080, ['10.244.2.6:8080']]]));
+  });
+
+  it.each([
+    ["a pod's port: the runtime's loopback port", '10.244.2.6:8080', { host: '127.0.0.1', port: 41000 }],
+    ['an endpoint on the host network', '127.0.0.1:6443', { host: '127.0.0.1', port: 6443 }],
+    ['a pod the map does not know', '10.244.9.9:80', undefined],
+    ['a port the pod does not serve', '10.244.2.6:80', undefined],
+  ])('forwards to %s', (_name, endpoint, want) => {
+    expect(loopbackTarget({ '10.244.2.6': { '8080/TCP': '127.0.0.1:41000' } }, endpoint)).toEqual(want);
   });
 });
