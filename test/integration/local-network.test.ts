@@ -42,9 +42,11 @@ metadata:
   name: web
 spec:
   selector: {app: web}
+  type: NodePort
   ports:
   - port: 80
     targetPort: 80
+    nodePort: 31919
 ---
 apiVersion: v1
 kind: Pod
@@ -77,7 +79,8 @@ describe.runIf(ready)('the local runner reaches pods and Services across nodes (
     runner = spawn(process.execPath, [RUNNER, 'up', '--nodes', '2', '--state-dir', dir, '--port-offset', '23400', '--time-scale=10'], { stdio: ['ignore', 'pipe', 'pipe'] });
     runner.stdout!.on('data', (d: Buffer) => (output += d.toString()));
     runner.stderr!.on('data', (d: Buffer) => (output += d.toString()));
-    await waitFor('cluster ready', async () => (output.includes('cluster ready') ? true : undefined), { timeoutMs: 150_000 });
+    // Three nodes of five units each on a shared machine: the deadline is generous, not the expectation.
+    await waitFor('cluster ready', async () => (output.includes('cluster ready') ? true : undefined), { timeoutMs: 300_000 });
     expect((await kubectl(['apply', '-f', '-'], MANIFESTS)).stdout).toBe('deployment.apps/web created\nservice/web created\npod/bb created\n');
     await waitFor(
       'web, bb and both coredns pods ready',
@@ -88,7 +91,7 @@ describe.runIf(ready)('the local runner reaches pods and Services across nodes (
       },
       { timeoutMs: 90_000, everyMs: 1_000 },
     );
-  }, 300_000);
+  }, 480_000);
 
   afterAll(async () => {
     if (runner && runner.exitCode === null) {
@@ -128,6 +131,23 @@ describe.runIf(ready)('the local runner reaches pods and Services across nodes (
     expect(r.stdout).toBe(`Server:\t\t10.96.0.10\nAddress:\t10.96.0.10:53\n\nName:\tweb.default.svc.cluster.local\nAddress: ${clusterIp}\n\n`);
     const missing = await kubectl(['exec', 'bb', '--', 'nslookup', '-type=a', 'nosuch.default.svc.cluster.local']);
     expect(missing.stdout).toContain("** server can't find nosuch.default.svc.cluster.local: NXDOMAIN");
+  });
+
+  it("a NodePort answers on the host's 127.0.0.1", async () => {
+    const res = await waitFor(
+      'NodePort 31919 served',
+      async () => {
+        try {
+          const r = await fetch('http://127.0.0.1:31919/', { method: 'HEAD' });
+          return r;
+        } catch {
+          return undefined;
+        }
+      },
+      { timeoutMs: 30_000, everyMs: 1_000 },
+    );
+    expect(res.status).toBe(200);
+    expect(res.headers.get('server')).toMatch(/^nginx\//);
   });
 
   it('a pod IP answers on its ports and refuses the others', async () => {

@@ -21,7 +21,10 @@ export function nodePortEndpoints(snap: ProxySnapshot): Map<number, string[]> {
   for (const svc of snap.services) {
     if (svc.protocol !== 'TCP' || svc.nodePort <= 0) continue;
     const eps = categorizeEndpoints(svc, snap.endpoints.get(svc.name) ?? []);
-    out.set(svc.nodePort, (svc.externalTrafficPolicy === 'Local' ? eps.local : eps.cluster).map((e) => e.endpoint));
+    out.set(
+      svc.nodePort,
+      (svc.externalTrafficPolicy === 'Local' ? eps.local : eps.cluster).map((e) => e.endpoint),
+    );
   }
   return out;
 }
