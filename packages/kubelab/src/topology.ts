@@ -367,6 +367,8 @@ function nodeComponents(layout: Layout, node: string, suffix: string, p: NodePor
         `--nats-ca-file=${natsTls.caFile}`,
         `--nats-cert-file=${natsTls.certFile}`,
         `--nats-key-file=${natsTls.keyFile}`,
+        // No pod network on the host: connects are translated at connect time through the node's socket-LB maps (docs/architecture.md).
+        `--socket-lb-dir=${socketLbDir(layout, node)}`,
       ],
       health: `http://127.0.0.1:${p.containerdHealth}/healthz`,
       unit: unit('containerd'),
@@ -413,6 +415,8 @@ function nodeComponents(layout: Layout, node: string, suffix: string, p: NodePor
         `--kubeconfig=${files.kubeProxy}`,
         // Local nodes share the host's network namespace: render the rules, never apply them there.
         '--apply=never',
+        // ... and programs the runtime's connect-time translation instead: its Service map.
+        `--socket-lb-dir=${socketLbDir(layout, node)}`,
         `--healthz-bind-address=127.0.0.1:${p.kubeProxyHealthz}`,
         `--metrics-bind-address=127.0.0.1:${p.kubeProxyMetrics}`,
       ],
@@ -450,6 +454,11 @@ function nodeComponents(layout: Layout, node: string, suffix: string, p: NodePor
       unit: unit('kube-network-policies'),
     },
   ];
+}
+
+/** The node's socket-LB maps (pods.json from containerd, services.json from kube-proxy): /run/kubelab/socket-lb under the node root. */
+export function socketLbDir(layout: Pick<Layout, 'stateDir'>, node: string): string {
+  return join(nodeRoot(layout, node), 'run', 'kubelab', 'socket-lb');
 }
 
 /** The node names of a layout: control-plane, then the workers node-1 … node-N. */

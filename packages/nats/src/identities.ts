@@ -5,7 +5,7 @@
 // the same CA and nats-server (`tls { verify_and_map }`) maps its subject to
 // a user whose subject permissions allow only what that client does.
 
-import { CRI_STREAM, CRI_SUBJECT_ALL, criSubscription } from '@kubelab/proto/cri-record';
+import { CRI_STREAM, CRI_SUBJECT_ALL, criSubjectToken, criSubscription } from '@kubelab/proto/cri-record';
 import { API_SUBJECT_ALL } from '@kubelab/proto/api-record';
 
 /** A NATS client's certificate subject and the reply subjects it listens on. */
@@ -121,9 +121,22 @@ export function natsUsers(opts: NatsUsersOptions): NatsUser[] {
   for (const node of opts.nodes) {
     users.push({
       user: natsUserName(containerdNatsIdentity(node)),
-      // kubelab.cri.<node>.*: this node's records only.
-      permissions: { publish: [criSubscription(node, undefined)], subscribe: [] },
+      // kubelab.cri.<node>.*: this node's records only; kubelab.net.<node>.pods: this node's pod address map (the local runner's socket-LB), every node's read.
+      permissions: { publish: [criSubscription(node, undefined), podMapSubject(node)], subscribe: [POD_MAP_SUBJECT_ALL] },
     });
   }
   return users;
 }
+
+/**
+ * Where a node's runtime publishes its sandboxes' address map in loopback
+ * mode (the local runner's pod network, services/containerd socket-lb.ts):
+ * pod IP → container port → the 127.0.0.1 port serving it.
+ */
+export function podMapSubject(node: string): string {
+  checkNodeName(node);
+  return `kubelab.net.${criSubjectToken(node)}.pods`;
+}
+
+/** Every node's pod address map. */
+export const POD_MAP_SUBJECT_ALL = 'kubelab.net.*.pods';

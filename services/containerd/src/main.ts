@@ -29,6 +29,11 @@ const flags = addTracingFlags(
     )
     .string('stream-server-address', '127.0.0.1', 'Address of the streaming server CRI Exec URLs point at (containerd: stream_server_address).')
     .int('stream-server-port', 0, 'Port of the streaming server; 0 picks a free one (containerd: stream_server_port).')
+    .string(
+      'socket-lb-dir',
+      '',
+      "kubelab, loopback mode: the node's socket-LB directory (pods.json kept here from every node's runtime, services.json from kube-proxy); containers reach other pods and Services through it. Empty: a pod reaches only itself.",
+    )
     .string('v', 'info', 'Log level: debug, info, warn, error.'),
 );
 
@@ -80,6 +85,7 @@ try {
     ...(values['pod-cidr'] ? { podCidr: values['pod-cidr'] } : {}),
     streamServerAddress: values['stream-server-address'],
     streamServerPort: values['stream-server-port'],
+    ...(values['socket-lb-dir'] ? { socketLbDir: values['socket-lb-dir'] } : {}),
     // As upstream: every sandbox's containers run in its shim and outlive a restart of containerd.
     shims: true,
     logger,

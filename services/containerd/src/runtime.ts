@@ -20,7 +20,7 @@ import type { ExecOutcome, SimProcess } from './process.js';
 import { StateFile } from './statefile.js';
 import type { AttachRequest, ExecRequest } from './streaming/server.js';
 import type { ExecSession } from './streaming/session.js';
-import { LocalTasks, TaskStartError, type TaskExit, type ShimLauncher, type TaskEvents, type TaskSpec, type Tasks } from './tasks.js';
+import { LocalTasks, TaskStartError, type TaskExit, type ShimLauncher, type TaskEvents, type TaskSpec, type Tasks, type LocalTasksOptions } from './tasks.js';
 import { nowNanos } from './time.js';
 import { containerSecurity, validateSecurityContext } from './security/context.js';
 
@@ -71,6 +71,8 @@ export interface RuntimeOptions {
   mainProcess?: (spec: TaskSpec, proc: SimProcess) => ExecSession | undefined;
   /** Sandboxes' tasks run in shim processes that outlive this one (shim/); without it, in this process (they end with it). */
   shims?: ShimLauncher;
+  /** Loopback mode, tasks in this process: where other pods' and Services' addresses lead (socket-lb.ts). */
+  route?: LocalTasksOptions['route'];
 }
 
 interface PersistedState {
@@ -263,6 +265,7 @@ export class Runtime {
               {
                 podIp: sb.ip,
                 networkMode: this.opts.networkMode,
+                ...(this.opts.route ? { route: this.opts.route } : {}),
                 timeScale: this.opts.timeScale,
                 warn: this.warn,
                 ...(this.opts.mainProcess ? { mainProcess: this.opts.mainProcess } : {}),
