@@ -23,7 +23,7 @@ import { TTY_VAR, type ProgramProcess, type Terminal } from './program-process.j
 import { hostnameCommand, idCommand, unameCommand, whoamiCommand } from './coreutils.js';
 import { programsFor } from './programs.js';
 import { runEntrypoint } from './programs/entrypoints.js';
-import { SHELL_ONLY_COMMANDS, ashText, envCommand, missingCommand, missingCommands, nc, printenvCommand, shellDialect, type ShellDialect } from './programs/userland.js';
+import { ashText, dialectCommands, nc, shellDialect, type ShellDialect } from './programs/userland.js';
 import { ok, type Result } from './programs/util.js';
 import { tarCommand } from './tar.js';
 import { tailCommand } from './tail-bytes.js';
@@ -255,8 +255,8 @@ export class SimProcess implements ProgramProcess {
     }
     const programs = programsFor(opts.programs, this);
     this.dialect = shellDialect(opts.files);
-    const missing = missingCommands(this.dialect).filter((n) => !opts.programs.includes(n));
-    this.fs.hiddenCommands = new Set([...missing, ...SHELL_ONLY_COMMANDS]);
+    const userland = dialectCommands(this.dialect, opts.programs);
+    this.fs.hiddenCommands = userland.hidden;
     // `trap` reached without the rewrite (eval'd text) is taken as PID 1's.
     const trap = defineCommand('trap', async (args) => this.trapCommand(1, args));
     const ownTrap = defineCommand(TRAP_COMMAND, async (args) => this.trapCommand(Number(args[0]), args.slice(1)));
@@ -291,10 +291,8 @@ export class SimProcess implements ProgramProcess {
         whoamiCommand,
         tarCommand(),
         tailCommand(),
-        envCommand(this.dialect),
-        printenvCommand,
+        ...userland.commands,
         ...(this.dialect === 'ash' ? [nc(this)] : []),
-        ...missing.map((n) => missingCommand(n, this.dialect)),
         ...programs,
       ],
       executionLimits: {
