@@ -572,7 +572,7 @@ export class SimProcess implements ProgramProcess {
       .then(
         (r) => {
           // An aborted run may come back without its variables.
-          const env = r.env ?? o.env ?? {};
+          const { [TTY_VAR]: _tty, ...env } = r.env ?? o.env ?? {};
           if (signal.aborted) return { exitCode: 137, env };
           output.flush();
           if (r.stdout) o.output('stdout', r.stdout);
