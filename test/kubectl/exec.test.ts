@@ -167,6 +167,37 @@ describe.skipIf(!run)('kubectl 1.32: exec', { timeout: 60_000 }, () => {
     120_000,
   );
 
+  it.runIf(hasPython)(
+    'kubectl exec -it POD -- redis-cli: the host:port> prompt, PING, SET, GET, quit',
+    async () => {
+      await c.kubectl(['apply', '-f', '-'], {
+        stdin: 'apiVersion: v1\nkind: Pod\nmetadata: {name: rds}\nspec:\n  nodeName: node-1\n  containers: [{name: redis, image: "redis:7.4"}]\n',
+      });
+      await waitFor('rds Running', async () => /^rds\s+1\/1\s+Running/m.test((await c.kubectl(['get', 'pod', 'rds', '--no-headers'])).stdout), { ...POLL, timeoutMs: 30_000 });
+      await waitFor('redis-server answers', async () => (await c.kubectl(['exec', 'rds', '--', 'redis-cli', 'PING'])).stdout === 'PONG\n', { ...POLL, timeoutMs: 30_000 });
+      writeFileSync(join(node!.dir, 'pty_driver.py'), PTY_DRIVER);
+      const prompt = '127.0.0.1:6379> ';
+      const typed = [
+        ['PING\r', prompt],
+        ['SET k v\r', prompt],
+        ['GET k\r', prompt],
+        ['quit\r', prompt],
+      ];
+      const child = spawn('python3', [join(node!.dir, 'pty_driver.py'), JSON.stringify(typed), '/usr/bin/kubectl', `--cache-dir=${join(c.dir, 'cache')}`, 'exec', '-it', 'rds', '--', 'redis-cli'], {
+        env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: c.dir, KUBECONFIG: join(c.dir, 'kubeconfig') },
+        stdio: ['ignore', 'pipe', 'inherit'],
+      });
+      let out = '';
+      child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+      await new Promise((r) => child.on('exit', r));
+      const { screen, code } = JSON.parse(out) as { screen: string; code: number };
+      expect(screen).toBe(`${prompt}PING\r\nPONG\r\n${prompt}SET k v\r\nOK\r\n${prompt}GET k\r\n"v"\r\n${prompt}quit\r\n`);
+      expect(code).toBe(0);
+      await c.kubectl(['delete', 'pod', 'rds', '--grace-period=0', '--force']);
+    },
+    120_000,
+  );
+
   it('picks a container with -c and defaults to the first one, as kubectl says', async () => {
     expect(await c.kubectl(['exec', 'two', '-c', 'side', '--', 'printenv', 'ROLE'])).toEqual({ stdout: 'side\n', stderr: '', code: 0 });
     expect(await c.kubectl(['exec', 'two', '--', 'printenv', 'ROLE'])).toEqual({ stdout: 'web\n', stderr: 'Defaulted container "web" out of: web, side\n', code: 0 });

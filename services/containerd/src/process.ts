@@ -26,7 +26,7 @@ import { hostnameRefusal, securityCommands, setsHostname, userlandOf } from './s
 import { SecurityFs } from './security/filesystem.js';
 import { programsFor } from './programs.js';
 import { runEntrypoint } from './programs/entrypoints.js';
-import { SHELL_ONLY_COMMANDS, ashText, envCommand, missingCommand, missingCommands, nc, printenvCommand, shellDialect, type ShellDialect } from './programs/userland.js';
+import { ashText, dialectCommands, nc, shellDialect, type ShellDialect } from './programs/userland.js';
 import { ok, type Result } from './programs/util.js';
 import { tarCommand } from './tar.js';
 import { tailCommand } from './tail-bytes.js';
@@ -265,8 +265,8 @@ export class SimProcess implements ProgramProcess {
     }
     const programs = programsFor(opts.programs, this);
     this.dialect = shellDialect(opts.files);
-    const missing = missingCommands(this.dialect).filter((n) => !opts.programs.includes(n));
-    this.fs.hiddenCommands = new Set([...missing, ...SHELL_ONLY_COMMANDS]);
+    const userland = dialectCommands(this.dialect, opts.programs);
+    this.fs.hiddenCommands = userland.hidden;
     // `trap` reached without the rewrite (eval'd text) is taken as PID 1's.
     const trap = defineCommand('trap', async (args) => this.trapCommand(1, args));
     const ownTrap = defineCommand(TRAP_COMMAND, async (args) => this.trapCommand(Number(args[0]), args.slice(1)));
@@ -309,10 +309,8 @@ export class SimProcess implements ProgramProcess {
         ...securityCommands(() => security, secFs),
         tarCommand(),
         tailCommand(),
-        envCommand(this.dialect),
-        printenvCommand,
+        ...userland.commands,
         ...(this.dialect === 'ash' ? [nc(this)] : []),
-        ...missing.map((n) => missingCommand(n, this.dialect)),
         ...programs,
       ],
       executionLimits: {
@@ -592,7 +590,7 @@ export class SimProcess implements ProgramProcess {
       .then(
         (r) => {
           // An aborted run may come back without its variables.
-          const env = r.env ?? o.env ?? {};
+          const { [TTY_VAR]: _tty, ...env } = r.env ?? o.env ?? {};
           if (signal.aborted) return { exitCode: 137, env };
           output.flush();
           if (r.stdout) o.output('stdout', r.stdout);

@@ -209,6 +209,20 @@ describe('vi', () => {
     expect(out.join('')).toContain('-- INSERT --');
     expect((await sh('cat /tmp/f')).stdout).toBe('hi there\n');
   });
+
+  it('runs from the interactive shell of `kubectl exec -it POD -- sh` on its terminal, then the shell prompts again', async () => {
+    s = startProcess(['sleep', '3600'], { files: BUSYBOX, programs: ['vi'] });
+    const out: string[] = [];
+    const session = new ExecSession({ argv: ['sh'], streams: { stdin: true, stdout: true, stderr: false, tty: true }, target: s.p, write: (_c, t) => void out.push(chunkText(t)) });
+    const done = session.run();
+    for (const k of ['vi /tmp/g\r', 'i', 'typed', '\x1b', ':wq\r', 'cat /tmp/g\r', 'exit\r']) {
+      await new Promise((r) => setTimeout(r, 30));
+      session.input(k);
+    }
+    expect(await done).toBe(0);
+    expect(out.join('')).toContain('"/tmp/g" [New file]');
+    expect(out.join('').endsWith('# cat /tmp/g\r\ntyped\r\n# exit\r\n')).toBe(true);
+  });
 });
 
 describe('redis-cli on a terminal', () => {

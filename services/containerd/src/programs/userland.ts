@@ -46,6 +46,28 @@ export function missingCommand(name: string, dialect: ShellDialect): Command {
   return defineCommand(name, async () => ok('', 127, notFoundText(dialect, name)));
 }
 
+/** The commands an image of each shell lacks and the env it has, made once: they hold no state, so every container shares them. */
+const shared = new Map<ShellDialect, { missing: Command[]; env: Command }>();
+/** What dialectCommands answered, by dialect and image programs (a node runs few distinct images). */
+const byImage = new Map<string, { hidden: ReadonlySet<string>; commands: Command[] }>();
+
+/**
+ * The stateless commands of an image of `dialect` (its missing commands, less
+ * the image's own `programs`, and env, printenv), and the command names /bin
+ * leaves out: the missing ones and the shell's builtins.
+ */
+export function dialectCommands(dialect: ShellDialect, programs: readonly string[]): { hidden: ReadonlySet<string>; commands: Command[] } {
+  const key = `${dialect}\n${programs.join(' ')}`;
+  let r = byImage.get(key);
+  if (r) return r;
+  let d = shared.get(dialect);
+  if (!d) shared.set(dialect, (d = { missing: missingCommands(dialect).map((n) => missingCommand(n, dialect)), env: envCommand(dialect) }));
+  const missing = d.missing.filter((c) => !programs.includes(c.name));
+  r = { hidden: new Set([...missing.map((c) => c.name), ...SHELL_ONLY_COMMANDS]), commands: [d.env, printenvCommand, ...missing] };
+  if (byImage.size < 256) byImage.set(key, r);
+  return r;
+}
+
 /**
  * busybox ash's texts for what the interpreter reports in bash's words, line
  * by line: a missing command, a redirection that cannot create or open its

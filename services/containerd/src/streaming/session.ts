@@ -34,6 +34,11 @@ export interface ExecTarget {
 /** Options of redis-cli that take a value. */
 const REDIS_CLI_VALUED = new Set(['-h', '-p', '-a', '-n', '-u', '--user', '--pass']);
 
+/** The words of a line that is one plain command (no quoting, expansion or operators), else undefined. */
+function terminalLine(line: string): string[] | undefined {
+  return /^[\w./:=@-]+( +[\w./:=@-]+)*$/.test(line.trim()) ? line.trim().split(/ +/) : undefined;
+}
+
 /** Programs that read their terminal key by key: vi, and redis-cli without a command (its prompt). */
 export function isTerminalProgram(argv: string[]): boolean {
   const name = basename(argv[0] ?? '');
@@ -300,7 +305,10 @@ export class ExecSession {
       pending = '';
       if (line.trim()) {
         // `$?` is the previous line's status: each line runs as its own script, so it is set first.
-        const r = await this.exec(['sh', '-c', status ? `(exit ${status})\n${line}` : line], { ...(env ? { env } : {}), cwd });
+        // A line that starts a terminal program (`vi /tmp/f`) hands it the keys until it ends.
+        const terminal = tty && isTerminalProgram(terminalLine(line) ?? []) ? this.terminal() : undefined;
+        const r = await this.exec(['sh', '-c', status ? `(exit ${status})\n${line}` : line], { ...(env ? { env } : {}), cwd, ...(terminal ? { terminal } : {}) });
+        this.raw = undefined;
         status = r.exitCode;
         if (exitsShell(line) && status !== 130) return status;
         // An interrupted line leaves the shell's variables and directory as they were.
