@@ -77,7 +77,8 @@ describe.skipIf(!run)('kubectl 1.32: changing the cluster', { timeout: 60_000 },
     expect((await c.kubectl(['annotate', 'deployment', 'lab', 'owner=team-a'])).stdout).toBe('deployment.apps/lab annotated\n');
     const d = (await c.get('deployments', 'default', 'lab', 'apps')) as Obj;
     expect(d.metadata.labels).toEqual({ app: 'lab', tier: 'front' });
-    expect(d.metadata.annotations).toEqual({ owner: 'team-a' });
+    // kubelab.io/traceparent: the Deployment's step of its pods' start trace (set by the apiserver on create).
+    expect(d.metadata.annotations).toEqual({ owner: 'team-a', 'kubelab.io/traceparent': expect.stringMatching(/^00-[0-9a-f]{32}-[0-9a-f]{16}-0[01]$/) });
     const sel = squash((await c.kubectl(['get', 'deploy', '-l', 'tier=front', '--show-labels'])).stdout);
     expect(sel.slice(1).map((l) => `${l.split(' ')[0]} ${l.split(' ').at(-1)}`)).toEqual(['lab app=lab,tier=front']);
     expect((await c.kubectl(['label', 'deployment', 'lab', 'tier-'])).stdout).toBe('deployment.apps/lab unlabeled\n');

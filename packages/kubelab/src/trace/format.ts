@@ -208,9 +208,9 @@ export function formatApiLine(rec: ApiWriteRecord, opts: FormatOptions): string 
   ].join('  ');
 }
 
-/** The --json object of a write record: the record, marked as the apiserver's. */
+/** The --json object of a write record: the record (`component`: who asked), marked `source: kube-apiserver`. */
 export function apiToJson(rec: ApiWriteRecord): Record<string, unknown> {
-  return { component: 'kube-apiserver', ...rec, namespace: rec.namespace ?? null, name: rec.name ?? null, traceId: rec.traceId ?? null, spanId: rec.spanId ?? null };
+  return { source: 'kube-apiserver', ...rec, component: rec.component ?? null, namespace: rec.namespace ?? null, name: rec.name ?? null, traceId: rec.traceId ?? null, spanId: rec.spanId ?? null };
 }
 
 /** Appended to a line let out after later starts (a call longer than the hold window). */

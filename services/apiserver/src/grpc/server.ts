@@ -420,7 +420,7 @@ export function resourceServiceHandlers(opts: GrpcServerOptions): ResourceServic
           // Outside the stream's span: unrelated objects must not share one trace;
           // each item continues its own caller's trace (itemTrace).
           const t = pending > MAX_STREAM_PENDING ? undefined : itemTrace(opts.tracing, item);
-          const p = t ? otelContext.with(ROOT_CONTEXT, () => createOne(registry, guard, user, item.request ?? {}, undefined, t.ctx)) : Promise.reject(tooManyPending());
+          const p = t ? otelContext.with(ROOT_CONTEXT, () => createOne(registry, guard, user, item.request ?? {}, call, t.ctx)) : Promise.reject(tooManyPending());
           p.then(
             (json) => {
               t?.end(0);
