@@ -26,7 +26,7 @@ import { hostnameRefusal, securityCommands, setsHostname, userlandOf } from './s
 import { SecurityFs } from './security/filesystem.js';
 import { programsFor } from './programs.js';
 import { runEntrypoint } from './programs/entrypoints.js';
-import { ashText, dialectCommands, nc, shellDialect, type ShellDialect } from './programs/userland.js';
+import { ashText, busyboxCommand, dialectCommands, nc, shellDialect, type ShellDialect } from './programs/userland.js';
 import { ok, type Result } from './programs/util.js';
 import { tarCommand } from './tar.js';
 import { tailCommand } from './tail-bytes.js';
@@ -310,7 +310,7 @@ export class SimProcess implements ProgramProcess {
         tarCommand(),
         tailCommand(),
         ...userland.commands,
-        ...(this.dialect === 'ash' ? [nc(this)] : []),
+        ...(this.dialect === 'ash' ? [nc(this), busyboxCommand] : []),
         ...programs,
       ],
       executionLimits: {

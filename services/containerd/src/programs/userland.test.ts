@@ -89,6 +89,27 @@ describe('the image shell', () => {
   });
 });
 
+describe('busybox, the multi-call binary', () => {
+  it('runs an applet by name, lists the applets, refuses an unknown one', async () => {
+    s = startProcess(['sleep', '3600'], { files: BUSYBOX });
+    expect(await sh('busybox echo hi')).toMatchObject({ stdout: 'hi\n', exitCode: 0 });
+    const list = (await sh('busybox --list')).stdout.split('\n');
+    expect(list).toEqual(expect.arrayContaining(['cat', 'ls', 'wc', 'whoami']));
+    expect(list).not.toContain('bash');
+    expect(list).not.toContain('jq');
+    expect(await sh('busybox frobnicate')).toMatchObject({ stderr: 'frobnicate: applet not found\n', exitCode: 127 });
+    const usage = await sh('busybox');
+    expect(usage.stdout).toMatch(/^BusyBox v1\.36\.1 \(2023-05-18 22:34:17 UTC\) multi-call binary\.\n/);
+    expect(usage.stdout).toContain('Usage: busybox [function [arguments]...]\n');
+    expect(usage.stdout).toMatch(/Currently defined functions:\n\t.*\bwc\b/);
+  });
+
+  it('does not exist in Debian-based images', async () => {
+    s = startProcess(['sleep', '3600'], { files: DEBIAN });
+    expect(await sh('busybox ls')).toMatchObject({ stderr: 'bash: busybox: command not found\n', exitCode: 127 });
+  });
+});
+
 describe('env and printenv', () => {
   it('print exported variables only, none of the shell or the runtime', async () => {
     s = startProcess(['sleep', '3600'], { files: BUSYBOX, env: { FOO: 'bar' } });

@@ -305,3 +305,29 @@ function abortOf(signal: AbortSignal | undefined): Promise<undefined> {
     signal.addEventListener('abort', () => r(undefined), { once: true });
   });
 }
+
+/**
+ * `busybox [APPLET [ARGS...]]`, `busybox --list`: the multi-call binary itself
+ * (busybox and alpine images). Its applets are the commands the image's /bin
+ * and /usr/bin hold, so the list never names one that does not run.
+ */
+export const busyboxCommand = defineCommand('busybox', async (args, ctx) => {
+  const applets = async (): Promise<string[]> => {
+    if (!ctx.exec) return [];
+    const r = await ctx.exec('ls -1 /bin /usr/bin /sbin /usr/sbin 2>/dev/null', { cwd: '/' });
+    return [...new Set(r.stdout.split('\n').filter((l) => l && !l.endsWith(':') && l !== 'busybox'))].sort();
+  };
+  const [first, ...rest] = args;
+  if (first === '--list' || first === '--list-full') return ok((await applets()).map((a) => `${a}\n`).join(''));
+  if (first === undefined || first === '--help') {
+    const names = await applets();
+    const usage =
+      `${BUSYBOX_BANNER.trimEnd()}\nBusyBox is copyrighted by many authors between 1998-2015.\nLicensed under GPLv2. See source distribution for detailed\ncopyright notices.\n\n` +
+      'Usage: busybox [function [arguments]...]\n   or: busybox --list[-full]\n   or: busybox --show SCRIPT\n   or: busybox --install [-s] [DIR]\n   or: function [arguments]...\n\n' +
+      `Currently defined functions:\n\t${names.join(', ')}\n`;
+    return ok(usage);
+  }
+  if (!(await applets()).includes(first) || !ctx.exec) return ok('', 127, `${first}: applet not found\n`);
+  const r = await ctx.exec([first, ...rest].map(quote).join(' '), { cwd: ctx.cwd });
+  return ok(r.stdout, r.exitCode, r.stderr);
+});
