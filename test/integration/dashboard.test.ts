@@ -99,7 +99,7 @@ describe.runIf(ready)('the dashboard in a browser against kubelab up', { timeout
     const methods = await waitFor(
       'the story to hold the CRI calls',
       async () => {
-        const ms = await page.$$eval('[data-testid=story-step]', (els) => els.map((e) => (e as HTMLElement).dataset.method ?? ''));
+        const ms = await page.$$eval('[data-testid=story-step]', (els) => els.map((e) => e.getAttribute('data-method') ?? ''));
         return ms.includes('StartContainer') ? ms : undefined;
       },
       { timeoutMs: 30_000 },
