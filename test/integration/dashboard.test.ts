@@ -51,13 +51,13 @@ describe.runIf(ready)('the dashboard in a browser against kubelab up', { timeout
     runner.stdout!.on('data', (d: Buffer) => (output += d.toString()));
     runner.stderr!.on('data', (d: Buffer) => (output += d.toString()));
     // Two nodes' units and the control plane on a shared two-core machine: the deadline is generous, not the expectation.
-    await waitFor('cluster ready', async () => (output.includes('cluster ready') ? true : undefined), { timeoutMs: 240_000 }).catch((e: Error) => {
+    await waitFor('cluster ready', async () => (output.includes('cluster ready') ? true : undefined), { timeoutMs: 360_000 }).catch((e: Error) => {
       throw new Error(`${e.message}; the runner printed:\n${output.slice(-3000)}`);
     });
     browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'] });
     page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
     await page.goto(DASHBOARD);
-  }, 300_000);
+  }, 420_000);
 
   afterAll(async () => {
     await browser?.close().catch(() => {});
