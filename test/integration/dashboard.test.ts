@@ -110,7 +110,7 @@ describe.runIf(ready)('the dashboard in a browser against kubelab up', { timeout
     expect(methods.indexOf('Scheduled')).toBeGreaterThanOrEqual(0);
     expect(methods.indexOf('Scheduled')).toBeLessThan(methods.indexOf('RunPodSandbox'));
     const steps = await page.$$eval('[data-testid=story-step]', (els) => els.map((e) => e.textContent ?? ''));
-    expect(steps.find((s) => s.includes('RunPodSandbox'))).toMatch(/^\+\s*\d+ms {2}kubelet\(node-1\) → containerd\(node-1\) {2}RunPodSandbox {2}\d+\.\dms/);
+    expect(steps.find((s) => s.includes('RunPodSandbox'))).toMatch(/^\+\s*\d+ms {2}kubelet\(([\w-]+)\) → containerd\(\1\) {2}RunPodSandbox {2}\d+\.\dms/);
     await shot('3-story');
   });
 
