@@ -51,7 +51,10 @@ describe.runIf(ready)('the dashboard in a browser against kubelab up', { timeout
     runner.stdout!.on('data', (d: Buffer) => (output += d.toString()));
     runner.stderr!.on('data', (d: Buffer) => (output += d.toString()));
     // Two nodes' units and the control plane on a shared two-core machine: the deadline is generous, not the expectation.
-    await waitFor('cluster ready', async () => (output.includes('cluster ready') ? true : undefined), { timeoutMs: 360_000 }).catch((e: Error) => {
+    // A runner that gives up (a unit not healthy in time) ends the wait at once.
+    const exited = new Promise<never>((_resolve, reject) => runner.once('exit', (code, signal) => reject(new Error(`kubelab up exited (${signal ?? `code ${code}`})`))));
+    exited.catch(() => {});
+    await Promise.race([waitFor('cluster ready', async () => (output.includes('cluster ready') ? true : undefined), { timeoutMs: 360_000 }), exited]).catch((e: Error) => {
       throw new Error(`${e.message}; the runner printed:\n${output.slice(-3000)}`);
     });
     browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'] });
