@@ -51,13 +51,16 @@ describe.runIf(ready)('the dashboard in a browser against kubelab up', { timeout
     runner.stdout!.on('data', (d: Buffer) => (output += d.toString()));
     runner.stderr!.on('data', (d: Buffer) => (output += d.toString()));
     // Two nodes' units and the control plane on a shared two-core machine: the deadline is generous, not the expectation.
-    await waitFor('cluster ready', async () => (output.includes('cluster ready') ? true : undefined), { timeoutMs: 240_000 }).catch((e: Error) => {
+    // A runner that gives up (a unit not healthy in time) ends the wait at once.
+    const exited = new Promise<never>((_resolve, reject) => runner.once('exit', (code, signal) => reject(new Error(`kubelab up exited (${signal ?? `code ${code}`})`))));
+    exited.catch(() => {});
+    await Promise.race([waitFor('cluster ready', async () => (output.includes('cluster ready') ? true : undefined), { timeoutMs: 360_000 }), exited]).catch((e: Error) => {
       throw new Error(`${e.message}; the runner printed:\n${output.slice(-3000)}`);
     });
     browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'] });
     page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
     await page.goto(DASHBOARD);
-  }, 300_000);
+  }, 420_000);
 
   afterAll(async () => {
     await browser?.close().catch(() => {});
@@ -99,7 +102,7 @@ describe.runIf(ready)('the dashboard in a browser against kubelab up', { timeout
     const methods = await waitFor(
       'the story to hold the CRI calls',
       async () => {
-        const ms = await page.$$eval('[data-testid=story-step]', (els) => els.map((e) => (e as HTMLElement).dataset.method ?? ''));
+        const ms = await page.$$eval('[data-testid=story-step]', (els) => els.map((e) => e.getAttribute('data-method') ?? ''));
         return ms.includes('StartContainer') ? ms : undefined;
       },
       { timeoutMs: 30_000 },
@@ -110,7 +113,7 @@ describe.runIf(ready)('the dashboard in a browser against kubelab up', { timeout
     expect(methods.indexOf('Scheduled')).toBeGreaterThanOrEqual(0);
     expect(methods.indexOf('Scheduled')).toBeLessThan(methods.indexOf('RunPodSandbox'));
     const steps = await page.$$eval('[data-testid=story-step]', (els) => els.map((e) => e.textContent ?? ''));
-    expect(steps.find((s) => s.includes('RunPodSandbox'))).toMatch(/^\+\s*\d+ms {2}kubelet\(node-1\) → containerd\(node-1\) {2}RunPodSandbox {2}\d+\.\dms/);
+    expect(steps.find((s) => s.includes('RunPodSandbox'))).toMatch(/^\+\s*\d+ms {2}kubelet\(([\w-]+)\) → containerd\(\1\) {2}RunPodSandbox {2}\d+\.\dms/);
     await shot('3-story');
   });
 

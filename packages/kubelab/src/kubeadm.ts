@@ -97,7 +97,14 @@ export async function kubeadmInitFiles(o: KubeadmInitOptions): Promise<ClusterPk
   const etcdSans = splitSans(o.etcdCertExtraSans ?? []);
   const pkiBases = Object.values(PKI_FILES).filter((b) => !b.endsWith('.key') && !b.endsWith('.pub'));
   const had = new Set([...pkiBases.map((b) => `${b}.crt`), PKI_FILES.saKey, ...Object.values(KUBECONFIG_FILES)].filter((rel) => existsSync(join(o.dir, rel))));
-  const nodeConfs = [...o.nodes.filter((n) => !n.join).map((n) => n.kubeletConf), ...o.kubeProxyConfs, ...(o.npdConfs ?? []), ...(o.metricsServerConfs ?? []), ...(o.netpolConfs ?? []), ...(o.dashboardConfs ?? [])];
+  const nodeConfs = [
+    ...o.nodes.filter((n) => !n.join).map((n) => n.kubeletConf),
+    ...o.kubeProxyConfs,
+    ...(o.npdConfs ?? []),
+    ...(o.metricsServerConfs ?? []),
+    ...(o.netpolConfs ?? []),
+    ...(o.dashboardConfs ?? []),
+  ];
   const hadConf = new Set(nodeConfs.filter((p) => existsSync(p)));
 
   const pki = await ensureClusterPki({

@@ -4,7 +4,20 @@ import { criMessage, eventMessage } from './records.js';
 
 let seq = 0;
 function msg(time: number, over: Partial<FlowMessage> = {}): FlowMessage {
-  return { seq: ++seq, time, kind: 'cri', from: 'kubelet(node-1)', to: 'containerd(node-1)', node: 'node-1', objectKind: 'Pod', namespace: 'default', name: 'web-1', method: 'StartContainer', code: 'OK', ...over };
+  return {
+    seq: ++seq,
+    time,
+    kind: 'cri',
+    from: 'kubelet(node-1)',
+    to: 'containerd(node-1)',
+    node: 'node-1',
+    objectKind: 'Pod',
+    namespace: 'default',
+    name: 'web-1',
+    method: 'StartContainer',
+    code: 'OK',
+    ...over,
+  };
 }
 
 describe('FlowBuffer', () => {
@@ -98,7 +111,15 @@ describe('records', () => {
     const m = criMessage(
       JSON.stringify({ time: '2026-01-02T03:04:05.000Z', node: 'node-1', method: 'RunPodSandbox', request: { pod: 'default/web-1' }, durationMs: 12, code: 'OK', traceId: 't1', spanId: 's1' }),
     );
-    expect(m).toMatchObject({ time: Date.parse('2026-01-02T03:04:05.000Z'), from: 'kubelet(node-1)', to: 'containerd(node-1)', namespace: 'default', name: 'web-1', method: 'RunPodSandbox', durationMs: 12 });
+    expect(m).toMatchObject({
+      time: Date.parse('2026-01-02T03:04:05.000Z'),
+      from: 'kubelet(node-1)',
+      to: 'containerd(node-1)',
+      namespace: 'default',
+      name: 'web-1',
+      method: 'RunPodSandbox',
+      durationMs: 12,
+    });
   });
 
   it.each(['', 'not json', '{"method":"RunPodSandbox"}', '[]'])('ignores a body that is no record: %j', (body) => {

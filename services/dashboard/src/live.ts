@@ -24,6 +24,8 @@ export interface LiveOptions {
   /** How often batched flow messages go out. */
   flushMs?: number;
   now?: () => number;
+  /** Tells what the dashboard cannot show (a subscription refused). */
+  note?: (message: string) => void;
 }
 
 export type LiveListener = { map(state: MapState): void; flow(batch: FlowMessage[]): void };
@@ -120,7 +122,10 @@ export class Live {
     // The apiserver's request records, where the server publishes them and this identity may read them.
     const api = nc.subscribe(API_SUBJECT, {
       callback: (err, msg) => {
-        if (err) return;
+        if (err) {
+          this.opts.note?.(`no API request records: subscribing to ${API_SUBJECT} failed: ${err.message}`);
+          return;
+        }
         const m = apiMessage(msg.subject, msg.string(), this.now());
         if (m) this.record(m);
       },

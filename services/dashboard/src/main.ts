@@ -42,7 +42,13 @@ async function main(): Promise<void> {
         ...(values.kubeconfig ? { tls: clientTlsFromKubeconfig(values.kubeconfig) } : {}),
       })
     : undefined;
-  const live = new Live({ ...(clientset ? { clientset } : {}), ...(nc ? { nats: nc } : {}), bufferSize: values['flow-buffer'], nodeMonitorGracePeriodMs: values['node-monitor-grace-period'] });
+  const live = new Live({
+    ...(clientset ? { clientset } : {}),
+    ...(nc ? { nats: nc } : {}),
+    bufferSize: values['flow-buffer'],
+    nodeMonitorGracePeriodMs: values['node-monitor-grace-period'],
+    note: (message) => logger.info(message),
+  });
   const webDir = values['web-dir'] || join(dirname(fileURLToPath(import.meta.url)), 'web');
   const dash = await startDashboardServer({ live, ...(clientset ? { clientset } : {}), webDir, bindAddress: values['bind-address'], port: values.port });
   logger.info('Serving the dashboard', { url: dash.url });

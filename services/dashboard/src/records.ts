@@ -91,7 +91,16 @@ export function clientLane(user: string): string {
   return user;
 }
 
-const KINDS: Record<string, string> = { pods: 'Pod', nodes: 'Node', deployments: 'Deployment', replicasets: 'ReplicaSet', events: 'Event', services: 'Service', endpointslices: 'EndpointSlice', leases: 'Lease' };
+const KINDS: Record<string, string> = {
+  pods: 'Pod',
+  nodes: 'Node',
+  deployments: 'Deployment',
+  replicasets: 'ReplicaSet',
+  events: 'Event',
+  services: 'Service',
+  endpointslices: 'EndpointSlice',
+  leases: 'Lease',
+};
 
 function kindOf(resource: string): string {
   return KINDS[resource.split('/')[0]!] ?? resource;

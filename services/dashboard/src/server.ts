@@ -98,7 +98,8 @@ async function action(o: DashboardServerOptions, kind: string, req: IncomingMess
   try {
     if (kind === 'scale') {
       const replicas = body.replicas;
-      if (typeof replicas !== 'number' || !Number.isInteger(replicas) || replicas < 0 || replicas > 100) return status(res, 400, 'BadRequest', `replicas: a whole number from 0 to 100 is required, got ${JSON.stringify(replicas)}`);
+      if (typeof replicas !== 'number' || !Number.isInteger(replicas) || replicas < 0 || replicas > 100)
+        return status(res, 400, 'BadRequest', `replicas: a whole number from 0 to 100 is required, got ${JSON.stringify(replicas)}`);
       await cs.apps.deployments(namespace).patch(name, 'merge', { spec: { replicas } });
       o.live.record({ ...base, time: started, durationMs: Date.now() - started, objectKind: 'Deployment', method: 'patch deployments', detail: `spec.replicas=${replicas}`, code: 'OK' });
       return json(res, 200, { message: `deployment.apps/${name} scaled` });
@@ -110,7 +111,14 @@ async function action(o: DashboardServerOptions, kind: string, req: IncomingMess
     const err = e as Error & { code?: number; reason?: string; status?: { code?: number; reason?: string; message?: string } };
     const code = err.status?.code ?? (typeof err.code === 'number' && err.code >= 400 ? err.code : 500);
     const reason = err.status?.reason ?? err.reason ?? 'InternalError';
-    o.live.record({ ...base, time: started, durationMs: Date.now() - started, objectKind: kind === 'scale' ? 'Deployment' : 'Pod', method: kind === 'scale' ? 'patch deployments' : 'delete pods', code: reason });
+    o.live.record({
+      ...base,
+      time: started,
+      durationMs: Date.now() - started,
+      objectKind: kind === 'scale' ? 'Deployment' : 'Pod',
+      method: kind === 'scale' ? 'patch deployments' : 'delete pods',
+      code: reason,
+    });
     return status(res, code, reason, err.status?.message ?? err.message);
   }
 }

@@ -158,7 +158,11 @@ function renderMap(): void {
     box.append(pods);
     nodes.append(box);
   }
-  fillSelect($('f-node'), map.nodes.map((n) => n.name), 'all');
+  fillSelect(
+    $('f-node'),
+    map.nodes.map((n) => n.name),
+    'all',
+  );
 }
 
 function fillSelect(sel: HTMLSelectElement, values: string[], allLabel?: string): void {
@@ -320,7 +324,11 @@ function renderFlow(): void {
     componentsAt = performance.now();
     const comps = new Set<string>();
     for (const m of buffer.last(500, { relist: true })) comps.add(componentOf(m.from)).add(componentOf(m.to));
-    fillSelect($('f-component'), [...comps].sort((a, b) => rank(a) - rank(b)), 'all');
+    fillSelect(
+      $('f-component'),
+      [...comps].sort((a, b) => rank(a) - rank(b)),
+      'all',
+    );
   }
 }
 function rank(lane: string): number {
@@ -383,7 +391,11 @@ function renderStory(): void {
   svg.replaceChildren(...parts);
   $('story-steps').replaceChildren(
     ...story.steps.map((s) => {
-      const li = el('li', '', `+${String(s.atMs).padStart(6)}ms  ${s.from} → ${s.to}  ${s.method}${s.durationMs !== undefined ? `  ${s.durationMs.toFixed(1)}ms` : ''}${s.detail ? `  ${s.detail}` : ''}`);
+      const li = el(
+        'li',
+        '',
+        `+${String(s.atMs).padStart(6)}ms  ${s.from} → ${s.to}  ${s.method}${s.durationMs !== undefined ? `  ${s.durationMs.toFixed(1)}ms` : ''}${s.detail ? `  ${s.detail}` : ''}`,
+      );
       li.dataset.testid = 'story-step';
       li.dataset.method = s.method;
       return li;
@@ -394,8 +406,14 @@ function renderStory(): void {
 // ---- 5. actions -------------------------------------------------------------
 function renderActions(): void {
   if (!map) return;
-  fillSelect($('scale-deployment'), map.deployments.map((d) => `${d.namespace}/${d.name}`));
-  fillSelect($('delete-pod'), map.pods.filter((p) => !p.deleting).map((p) => `${p.namespace}/${p.name}`));
+  fillSelect(
+    $('scale-deployment'),
+    map.deployments.map((d) => `${d.namespace}/${d.name}`),
+  );
+  fillSelect(
+    $('delete-pod'),
+    map.pods.filter((p) => !p.deleting).map((p) => `${p.namespace}/${p.name}`),
+  );
 }
 async function act(path: string, body: unknown): Promise<void> {
   const out = $('action-result');
