@@ -76,12 +76,12 @@ describe.runIf(ready)('kubelab fault on a local node', { timeout: 120_000 }, () 
     );
     runner.stdout!.on('data', (d: Buffer) => (output += d.toString()));
     runner.stderr!.on('data', (d: Buffer) => (output += d.toString()));
-    await waitFor('cluster ready', async () => (runner.exitCode !== null || output.includes('cluster ready') ? true : undefined), { timeoutMs: 150_000 });
+    await waitFor('cluster ready', async () => (runner.exitCode !== null || output.includes('cluster ready') ? true : undefined), { timeoutMs: 220_000 });
     expect(runner.exitCode, output).toBeNull();
     await conditionWith('KernelDeadlock', 'False');
     expect((await kubectl('run', 'app', '--image=busybox', '--restart=Never', '--', 'sleep', '3600')).code).toBe(0);
     await waitFor('app running', async () => ((await kubectl('get', 'pod', 'app', '-o', 'jsonpath={.status.phase}')).stdout === 'Running' ? true : undefined), { timeoutMs: 60_000 });
-  }, 240_000);
+  }, 330_000);
 
   afterAll(async () => {
     if (runner && runner.exitCode === null) {
