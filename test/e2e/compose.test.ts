@@ -1128,6 +1128,77 @@ spec:
     }
   });
 
+  it("kubelab fault --compose in node-2: oom-kill (OOMKilled, exit 137, the kernel's line in dmesg, OOMKilling) and node-partition (Unknown, unreachable taint; cleared: Ready)", async () => {
+    // `pnpm kubelab fault NODE FAULT --compose`: node-fault in the node container, through this stack's project.
+    const fault = (...args: string[]) => {
+      const r = spawnSync(process.execPath, [join(REPO_ROOT, 'packages/kubelab/dist/main.js'), 'fault', ...args, '--compose'], {
+        cwd: REPO_ROOT,
+        env: { ...stack.env, COMPOSE_PROJECT_NAME: stack.project },
+        encoding: 'utf8',
+        timeout: 120_000,
+      });
+      return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+    };
+    await applyStdin(
+      stack,
+      `apiVersion: v1
+kind: Pod
+metadata:
+  name: oomhog
+spec:
+  nodeSelector:
+    kubernetes.io/hostname: node-2
+  containers:
+    - name: main
+      image: busybox:1.37
+      command: ["sleep", "100000"]
+`,
+    );
+    await readyPod('oomhog running', 'oomhog', 60_000);
+    const oom = fault('node-2', 'oom-kill', '--pod', 'oomhog');
+    expect(oom.code, oom.stderr).toBe(0);
+    expect(oom.stdout).toMatch(/^node-2: crictl update --memory 4096 [0-9a-f]{13} \(default\/oomhog container main\)$/m);
+    const terminated = await waitFor('oomhog OOMKilled', async () => (await kubectlJson<Pod>(stack, ['get', 'pod', 'oomhog'])).status?.containerStatuses?.[0]?.lastState?.terminated, {
+      timeoutMs: 60_000,
+      everyMs: 1_000,
+    });
+    expect(terminated).toMatchObject({ reason: 'OOMKilled', exitCode: 137 });
+    expect((await onNode('node-2', 'dmesg')).stdout).toMatch(/Memory cgroup out of memory: Killed process 1 \(sleep\) total-vm:\d+kB, anon-rss:\d+kB, file-rss:0kB, shmem-rss:0kB/);
+    const oomEvent = await waitFor(
+      'OOMKilling on node-2',
+      async () => (await kubectlJson<KubeList<Event>>(stack, ['get', 'events', '--field-selector', 'reason=OOMKilling,involvedObject.name=node-2'])).items[0],
+      { timeoutMs: 60_000, everyMs: 1_000 },
+    );
+    expect(oomEvent.message).toMatch(/Killed process 1 \(sleep\) total-vm:\d+kB/);
+    await kubectl(stack, ['delete', 'pod', 'oomhog', '--wait=false']);
+
+    // Cut off from the control plane: the node lifecycle controller's Unknown after the grace period; cleared at once, before its pods' tolerations run out.
+    const cut = fault('node-2', 'node-partition');
+    expect(cut.code, cut.stderr).toBe(0);
+    try {
+      const unknown = await waitFor(
+        'node-2 Unknown',
+        async () => {
+          const c = getNodeCondition((await getNode('node-2')).status, 'Ready').condition;
+          return c?.status === 'Unknown' ? c : undefined;
+        },
+        { timeoutMs: GRACE_MS + 60_000, everyMs: 1_000 },
+      );
+      expect(unknown).toMatchObject({ reason: 'NodeStatusUnknown', message: 'Kubelet stopped posting node status.' });
+      await waitFor('unreachable taint', async () => ((await getNode('node-2')).spec?.taints ?? []).some((t) => t.key === 'node.kubernetes.io/unreachable' && t.effect === 'NoExecute'), {
+        timeoutMs: 30_000,
+        everyMs: 1_000,
+      });
+    } finally {
+      expect(fault('node-2', 'node-partition', '--clear').code).toBe(0);
+    }
+    await waitFor('node-2 Ready again', async () => getNodeCondition((await getNode('node-2')).status, 'Ready').condition?.status === 'True', { timeoutMs: 60_000, everyMs: 1_000 });
+    await waitFor('unreachable taint removed', async () => !((await getNode('node-2')).spec?.taints ?? []).some((t) => t.key === 'node.kubernetes.io/unreachable'), {
+      timeoutMs: 30_000,
+      everyMs: 1_000,
+    });
+  });
+
   it('kill kubelet-2: node-2 NotReady after the grace period and not before; its containers keep running; pods replaced on node-1 after the toleration', async () => {
     // A pod that tolerates node problems forever: it must survive the outages
     // (kubelet-2 here, containerd-2 in scenario 6, which taints not-ready) and

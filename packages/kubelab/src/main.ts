@@ -30,9 +30,11 @@ Commands:
           --state-dir DIR (default .kubelab/local; a compose state dir, e.g. .kubelab/compose, means the compose stack)
           --compose  the compose stack's node: docker compose exec NODE bash (from the repository root)
   fault list | fault NODE FAULT [--clear]
-          Inject a fault into a local node as it happens on a real one (a kernel hang, a read-only filesystem, a hung
-          or stopped containerd, a crash-looping kubelet, disk/memory/PID pressure, etcd's role lost), or clear it;
-          \`fault list\` shows what each does and what you see     --state-dir DIR (default .kubelab/local)
+          Inject a fault into a node as it happens on a real one (a kernel hang, a read-only filesystem, an OOM kill,
+          a hung or stopped containerd, a crash-looping kubelet, disk/memory/PID pressure, the node cut off from the
+          control plane, etcd's role lost), or clear it; \`fault list\` shows what each does and what you see
+          --state-dir DIR (default .kubelab/local; a compose state dir means the compose stack)
+          --compose  the compose stack's node (docker compose exec NODE node-fault FAULT)   --pod NAME  oom-kill's pod
   kv      Read the object store's raw bytes, as etcdctl does etcd's (Secrets show their encryption)
           kv get KEY [--hex] [--print-value-only]    e.g. kv get /registry/secrets/default/db --hex
           kv ls [PREFIX]    --bucket kubelab  --nats-url URL  --state-dir DIR

@@ -58,7 +58,7 @@ export function composeExecArgs(node: string, command: string[], tty: boolean): 
 }
 
 /** The compose CLI: the v2 plugin when Docker has it, else v1's docker-compose. */
-function composeCli(): string[] {
+export function composeCli(): string[] {
   return spawnSync('docker', ['compose', 'version'], { stdio: 'ignore' }).status === 0 ? ['docker', 'compose'] : ['docker-compose'];
 }
 

@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { writeNodeFaults } from '@kubelab/systemd';
 import { waitFor } from '@kubelab/testing';
 import { ContainerFs } from './containerfs.js';
-import { assertWritable, followNodeFaults, ReadOnlyFileSystemError, setNodeReadOnly, shellErrorText } from './node-faults.js';
+import { assertWritable, followNodeFaults, oomKernelLines, ReadOnlyFileSystemError, setNodeReadOnly, shellErrorText } from './node-faults.js';
 
 function shell(): Bash {
   const fs = new ContainerFs({ '/etc/hostname': 'web\n', '/data/log': 'one\n' }, () => {});
@@ -58,5 +58,18 @@ describe('a read-only node filesystem in the containers (EROFS)', () => {
       stop();
       rmSync(root, { recursive: true, force: true });
     }
+  });
+});
+
+describe('the memory cgroup OOM killer in the kernel log', () => {
+  it("prints Linux's lines, the last one what NPD's kernel monitor matches (OOMKilling)", () => {
+    const lines = oomKernelLines({ argv: ['/bin/sleep', '3600'], memoryBytes: 400 * 1024, limitBytes: 4096 });
+    expect(lines).toEqual([
+      'sleep invoked oom-killer: gfp_mask=0xcc0(GFP_KERNEL), order=0, oom_score_adj=0',
+      'memory: usage 400kB, limit 4kB, failcnt 1',
+      'Memory cgroup out of memory: Killed process 1 (sleep) total-vm:1936kB, anon-rss:400kB, file-rss:0kB, shmem-rss:0kB, UID:0 pgtables:44kB oom_score_adj:0',
+    ]);
+    // kernel-monitor.json's OOMKilling pattern.
+    expect(lines[2]).toMatch(/Killed process \d+ (.+) total-vm:\d+kB, anon-rss:\d+kB, file-rss:\d+kB.*/);
   });
 });

@@ -9,3 +9,20 @@ export { free, uptime, formatFree, formatUptime, humanIec, parseMeminfo } from '
 export { ps, top, formatPsAux, formatPsEf, formatTop, statText, startText } from './ps.js';
 export { allProcs, nodeProcs, parseStat, readProc, treeOf, type Proc } from './proc.js';
 export { parseTimestamp, relativeAgo, shortTime, statusTimestamp, timespan } from './time.js';
+export {
+  FAULTS,
+  findFault,
+  formatFaultList,
+  planFault,
+  describeStep,
+  mergeNodeFaults,
+  diskFill,
+  hungTaskLines,
+  CRASHLOOP_RESTARTS,
+  OOM_LIMIT_BYTES,
+  type FaultEntry,
+  type FaultName,
+  type FaultStep,
+  type NodeFacts,
+} from './fault-catalogue.js';
+export { crictlWith, nodeFacts, nodeFault, oomVictim, runNodeStep, runNodeSteps, type Crictl, type CriContainer, type NodeStepContext } from './fault.js';

@@ -67,7 +67,9 @@ const tasks = new LocalTasks(
     mainProcess: (spec, proc) => stdinShell(spec.stdio, proc, imagePrompt(spec.image)),
     // The cgroup OOM killer's lines go to the node's kernel log, where dmesg and NPD's kernel monitor (OOMKilling) read them.
     oomKilled: (v) =>
-      void logOomKill(process.env.KUBELAB_NODE_ROOT || '/', process.env.KUBELAB_NODE_NAME || hostname(), v).catch((err: Error) => log('cannot write the kernel log', { level: 'warning', err: err.message })),
+      void logOomKill(process.env.KUBELAB_NODE_ROOT || '/', process.env.KUBELAB_NODE_NAME || hostname(), v).catch((err: Error) =>
+        log('cannot write the kernel log', { level: 'warning', err: err.message }),
+      ),
   },
   events,
 );

@@ -19,13 +19,13 @@ describe('conditionEventReasons', () => {
   });
 });
 
-describe('ownConditionsDiffer (the apiserver\'s copy against the kubelet\'s own conditions)', () => {
+describe("ownConditionsDiffer (the apiserver's copy against the kubelet's own conditions)", () => {
   const cond = (type: string, s: string, reason: string, message = ''): NodeCondition => ({ type, status: s, reason, message }) as NodeCondition;
   const ready = cond('Ready', 'True', 'KubeletReady', 'kubelet is posting ready status');
   it.each<{ name: string; server?: NodeStatus; want: boolean }>([
     { name: 'no Node read yet', want: false },
     { name: 'the same conditions', server: { conditions: [ready] }, want: false },
-    { name: 'other writers\' conditions beside them (NPD) do not count', server: { conditions: [ready, cond('KernelDeadlock', 'False', 'KernelHasNoDeadlock')] }, want: false },
+    { name: "other writers' conditions beside them (NPD) do not count", server: { conditions: [ready, cond('KernelDeadlock', 'False', 'KernelHasNoDeadlock')] }, want: false },
     {
       name: 'the node lifecycle controller set Unknown while the kubelet was cut off',
       server: { conditions: [cond('Ready', 'Unknown', 'NodeStatusUnknown', 'Kubelet stopped posting node status.')] },

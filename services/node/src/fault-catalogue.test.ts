@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CRASHLOOP_RESTARTS, describeStep, diskFill, FAULTS, findFault, formatFaultList, mergeNodeFaults, planFault, type FaultName, type FaultStep, type NodeFacts } from './fault-catalogue.js';
-import { parseFaultArgs } from './fault.js';
+import { oomVictim } from './fault.js';
 
 const GiB = 1024 ** 3;
 const facts: NodeFacts = { containerdPid: 4242, disk: { capacityBytes: 100 * GiB, availableBytes: 60 * GiB }, memoryCapacityBytes: 8 * GiB, pidMax: 4194304 };
@@ -101,15 +101,12 @@ describe('the fault catalogue', () => {
   ])('describes %j', (step, want) => expect(describeStep('node-1', step)).toBe(want));
 });
 
-describe('kubelab fault arguments', () => {
-  it.each([
-    [['list'], 'list'],
-    [['node-1', 'kernel-deadlock'], { node: 'node-1', fault: 'kernel-deadlock', clear: false }],
-    [['node-2', 'disk-pressure', '--clear', '--state-dir', '/tmp/s'], { node: 'node-2', fault: 'disk-pressure', clear: true, stateDir: '/tmp/s' }],
-  ])('%j', (argv, want) => expect(parseFaultArgs(argv)).toMatchObject(want as object));
-
-  it.each([
-    [['node-1'], 'usage: kubelab fault list | kubelab fault <node> <fault> [--clear] [--state-dir DIR]'],
-    [['node-1', 'kernel-deadlock', '--force'], 'unknown flag --force'],
-  ])('refuses %j', (argv, msg) => expect(() => parseFaultArgs(argv)).toThrow(msg));
+describe('oom-kill picks its victim as `crictl ps` lists them', () => {
+  const c = (id: string, createdAt: string, pod: string, ns = 'default') => ({ id, createdAt, metadata: { name: pod }, labels: { 'io.kubernetes.pod.name': pod, 'io.kubernetes.pod.namespace': ns } });
+  const running = [c('a', '100', 'web'), c('b', '300', 'kube-proxy-x', 'kube-system'), c('c', '200', 'hog')];
+  it.each<[string, string | undefined, string | undefined]>([
+    ['the newest outside kube-system', undefined, 'c'],
+    ['the pod named', 'web', 'a'],
+    ['none of that name', 'nope', undefined],
+  ])('%s', (_n, pod, want) => expect(oomVictim(running, pod)?.id).toBe(want));
 });

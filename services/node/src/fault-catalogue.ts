@@ -2,7 +2,9 @@
 // what each does to the node (a kernel line, a signal to a unit's main
 // process, a unit stopped or crash-looped, accounted usage) and what a
 // person then sees (upstream's conditions, events, taints and messages).
-// fault.ts gathers the facts a plan needs and carries out its steps.
+// fault.ts gathers the facts a plan needs and carries out the node's steps
+// (node-fault on the node; `kubelab fault` in the local runner and, through
+// docker compose exec, in a compose node).
 
 import type { NodeFaultState } from '@kubelab/systemd';
 
