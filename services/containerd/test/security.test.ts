@@ -113,6 +113,14 @@ describe('what a container observes of its security context', () => {
   });
 });
 
+describe('ContainerStatus', () => {
+  it('reports the user the process runs as', async () => {
+    const containerId = await pod({ runAsUser: { value: 1000 }, runAsGroup: { value: 3000 }, supplementalGroups: [2000] });
+    const { status } = await h.cri.rt.ContainerStatus({ containerId });
+    expect(status?.user).toEqual({ linux: { uid: '1000', gid: '3000', supplementalGroups: ['2000', '3000'] } });
+  });
+});
+
 describe('what CreateContainer refuses', () => {
   it.each([
     ['run_as_group without a user', { runAsGroup: { value: 3000 } }, '2 UNKNOWN: failed to get container spec opts: failed to generate user string: user group "3000" is specified without user'],
