@@ -18,8 +18,8 @@ const busyboxFiles = {
   '/root/.keep': '',
 };
 
-/** busybox's process, memory, filesystem and network applets (services/containerd/src/programs/procps.ts, net-tools.ts). */
-const BUSYBOX_APPLETS = ['ps', 'top', 'free', 'df', 'mount', 'ip', 'ifconfig', 'netstat'];
+/** busybox's process, memory, filesystem and network applets and its vi (services/containerd/src/programs/procps.ts, net-tools.ts, vi.ts). */
+const BUSYBOX_APPLETS = ['ps', 'top', 'free', 'df', 'mount', 'ip', 'ifconfig', 'netstat', 'pgrep', 'pidof', 'ipcs', 'brctl', 'vi'];
 /** Debian's procps (ps, top, free), coreutils' df and util-linux' mount. */
 const DEBIAN_TOOLS = ['ps', 'top', 'free', 'df', 'mount'];
 
@@ -169,6 +169,97 @@ function mysql(tags: string[], version: string): ImageDef {
   });
 }
 
+function httpd(repository: string, tags: string[], version: string): ImageDef {
+  return image(repository, tags, {
+    size: 55 * MiB,
+    cmd: ['httpd-foreground'],
+    env: { PATH: `/usr/local/apache2/bin:${PATH}`, HTTPD_PREFIX: '/usr/local/apache2', HTTPD_VERSION: version },
+    workingDir: '/usr/local/apache2',
+    exposedPorts: ['80/tcp'],
+    files: { '/etc/os-release': DEBIAN_12, '/etc/passwd': debianPasswd('www-data:x:33:33:www-data:/var/www:/usr/sbin/nologin\n'), '/usr/local/apache2/htdocs/index.html': HTTPD_INDEX },
+    programs: ['httpd-foreground', 'httpd'],
+    baseMemoryBytes: 5 * MiB,
+    description: `Apache httpd ${version}: serves htdocs on :80 ("It works!") with common-log access lines; \`httpd -v\``,
+  });
+}
+
+/** busybox's /etc/passwd and /etc/group with Debian's www-data (uid/gid 33), as busybox 1.36 ships them. */
+const busyboxWithWwwData = {
+  ...busyboxFiles,
+  '/etc/passwd': `${busyboxFiles['/etc/passwd']}www-data:x:33:33:www-data:/var/www:/bin/false\n`,
+  '/etc/group': `${busyboxFiles['/etc/group']}www-data:x:33:\n`,
+};
+
+/** cri-tools' test images (gcr.io/k8s-staging-cri-tools, images/ in cri-tools): busybox 1.36.1 with one marker file, or a USER. */
+function criTestImage(name: string, tags: string[], over: Partial<ImageDef> = {}): ImageDef {
+  return {
+    ...busybox(['1.36.1'], 2_150_000),
+    repository: `gcr.io/k8s-staging-cri-tools/${name}`,
+    tags,
+    description: `critest's ${name}: busybox 1.36.1 with the file /${tags[0] === 'latest' ? name : tags[0]}; runs \`sh\``,
+    ...over,
+  };
+}
+
+function criTestUserImage(name: string, user: string): ImageDef {
+  const [who, group] = user.split(':');
+  const numeric = /^\d+$/.test(who!);
+  return criTestImage(name, ['latest'], {
+    uid: numeric ? Number(who) : 0,
+    ...(numeric ? {} : { username: who! }),
+    ...(group ? { gid: Number(group) } : {}),
+    files: { ...busyboxWithWwwData, '/etc/os-release': osRelease('BusyBox', 'busybox', '1.36.1') },
+    description: `critest's ${name}: busybox 1.36.1 with USER ${user}; runs \`sh\``,
+  });
+}
+
+/** critest's marker-file images: the file / + name (or tag) tells them apart. */
+const CRI_TEST_IMAGES: ImageDef[] = [
+  ...['test-image-1', 'test-image-2', 'test-image-3', 'test-image-latest'].map((n) => criTestImage(n, ['latest'], { files: { ...busyboxFiles, [`/${n}`]: '' } })),
+  criTestImage('test-image-digest', ['latest'], { files: { ...busyboxFiles, '/test-image-digest': '' }, digest: 'sha256:9700f9a2f5bf2c45f2f605a0bd3bce7cf37420ec9d3ed50ac2758413308766bf' }),
+  criTestImage('test-image-tags', ['1', '2', '3'], {
+    files: { ...busyboxFiles, '/same-image': '' },
+    description: "critest's test-image-tags: busybox 1.36.1 with the file /same-image under three tags; runs `sh`",
+  }),
+  criTestImage('test-image-tag', ['test'], { files: { ...busyboxFiles, '/test': '' } }),
+  criTestImage('test-image-tag', ['all'], { files: { ...busyboxFiles, '/all': '' } }),
+  criTestUserImage('test-image-user-uid', '1002'),
+  criTestUserImage('test-image-user-username', 'www-data'),
+  criTestUserImage('test-image-user-uid-group', '1003:1004'),
+  criTestUserImage('test-image-user-username-group', 'www-data:1004'),
+  criTestImage('test-image-predefined-group', ['latest'], {
+    uid: 1000,
+    files: {
+      ...busyboxFiles,
+      '/etc/passwd': `${busyboxFiles['/etc/passwd']}default-user:x:1000:1000:Linux User,,,:/home/default-user:/bin/sh\n`,
+      '/etc/group': `${busyboxFiles['/etc/group']}default-user:x:1000:\ngroup-defined-in-image:x:50000:default-user\n`,
+    },
+    description: "critest's test-image-predefined-group: busybox 1.36.1, USER 1000 (default-user, also in group 50000 group-defined-in-image); runs `sh`",
+  }),
+  (() => {
+    const def = nginx(['1.25.0'], '1.25.0');
+    return {
+      ...def,
+      repository: 'gcr.io/k8s-staging-cri-tools/hostnet-nginx-amd64',
+      tags: ['latest'],
+      files: {
+        ...def.files,
+        '/etc/nginx/conf.d/default.conf':
+          'server {\n    listen       12003;\n    server_name  localhost;\n    location / {\n        root   /usr/share/nginx/html;\n        index  index.html index.htm;\n    }\n}\n',
+      },
+      description: "critest's hostnet-nginx: nginx 1.25.0 serving on :12003 (for host-network pods)",
+    };
+  })(),
+  // The e2e-test-images critest pulls (registry.k8s.io/e2e-test-images).
+  {
+    ...busybox(['1.29-2'], 730_000),
+    repository: 'registry.k8s.io/e2e-test-images/busybox',
+    description: "busybox 1.29 as Kubernetes e2e tests and critest pull it (critest's default container image)",
+  },
+  httpd('registry.k8s.io/e2e-test-images/httpd', ['2.4.39-4'], '2.4.39'),
+  { ...nginx(['1.14-2'], '1.14.2', 'alpine'), repository: 'registry.k8s.io/e2e-test-images/nginx', description: 'nginx 1.14.2 on alpine as Kubernetes e2e tests and critest pull it: serves :80' },
+];
+
 export const CATALOG: ImageDef[] = [
   { ...pause('3.10', 320 * 1024), pinned: true },
   pause('3.9', 322 * 1024),
@@ -206,17 +297,7 @@ export const CATALOG: ImageDef[] = [
   nginx(['1.27-alpine', '1.27.3-alpine', 'alpine', 'mainline-alpine'], '1.27.3', 'alpine'),
   nginx(['1.26', '1.26.2', 'stable'], '1.26.2'),
   nginx(['1.14.2', '1.14'], '1.14.2', 'stretch'),
-  image('docker.io/library/httpd', ['2.4', '2.4.62', '2', 'latest'], {
-    size: 55 * MiB,
-    cmd: ['httpd-foreground'],
-    env: { PATH: `/usr/local/apache2/bin:${PATH}`, HTTPD_PREFIX: '/usr/local/apache2', HTTPD_VERSION: '2.4.62' },
-    workingDir: '/usr/local/apache2',
-    exposedPorts: ['80/tcp'],
-    files: { '/etc/os-release': DEBIAN_12, '/etc/passwd': debianPasswd('www-data:x:33:33:www-data:/var/www:/usr/sbin/nologin\n'), '/usr/local/apache2/htdocs/index.html': HTTPD_INDEX },
-    programs: ['httpd-foreground', 'httpd'],
-    baseMemoryBytes: 5 * MiB,
-    description: 'Apache httpd 2.4.62: serves htdocs on :80 ("It works!") with common-log access lines; `httpd -v`',
-  }),
+  httpd('docker.io/library/httpd', ['2.4', '2.4.62', '2', 'latest'], '2.4.62'),
   image('docker.io/library/traefik', ['v3.2', 'v3.2.2', 'v3', 'latest'], {
     size: 48 * MiB,
     entrypoint: ['/entrypoint.sh'],
@@ -409,4 +490,7 @@ export const CATALOG: ImageDef[] = [
     repository: 'registry.kubelab.io/private/app',
     auth: PRIVATE_IMAGE_AUTH,
   },
+
+  // --- The CRI validation suite's images (critest, kubernetes-sigs/cri-tools).
+  ...CRI_TEST_IMAGES,
 ];

@@ -19,6 +19,12 @@ export interface ImageDef {
   workingDir: string;
   /** Image config `User` (uid). */
   uid: number;
+  /** Image config `User` when it names the user (`www-data`, `www-data:1004`): ImageStatus reports the name and no uid. */
+  username?: string;
+  /** The group of an image config `User` of the form `user:group` (uid or name, then gid). */
+  gid?: number;
+  /** The manifest digest when the registry's is pinned elsewhere (critest names test-image-digest by digest). */
+  digest?: string;
   /** Image config `ExposedPorts`, as `80/tcp`. */
   exposedPorts?: string[];
   /** Files of the image rootfs, seeded into every container's filesystem. */
@@ -41,6 +47,7 @@ const sha = (s: string) => createHash('sha256').update(s).digest('hex');
 
 /** Registry digest of the image manifest (`repo@sha256:...`). */
 export function imageDigest(def: ImageDef): string {
+  if (def.digest) return def.digest;
   return `sha256:${sha(`manifest\n${def.repository}:${def.tags[0]}`)}`;
 }
 

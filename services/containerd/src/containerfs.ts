@@ -68,6 +68,8 @@ export class ContainerFs extends InMemoryFs {
   private readonly imagePaths: Set<string>;
   /** The kernel's view of the container: /proc and /sys/fs/cgroup files are rendered from it on each read (procfs.ts). */
   procView: SystemView | undefined;
+  /** Commands the image has no file for (missing ones, shell builtins; set before the shell registers its commands): their stubs are never written, so /bin leaves them out. */
+  hiddenCommands: ReadonlySet<string> = new Set();
   /** The security context's mounts: read-only root and paths, masked paths, /proc/sys (security/filesystem.ts). */
   security: SecurityFs | undefined;
 
@@ -139,6 +141,7 @@ export class ContainerFs extends InMemoryFs {
     if (typeof content !== 'string' || !(path.startsWith('/bin/') || path.startsWith('/usr/bin/'))) return false;
     const name = path.slice(path.lastIndexOf('/') + 1);
     if (path !== `/bin/${name}` && path !== `/usr/bin/${name}`) return false;
+    if (this.hiddenCommands.has(name) && content === stubText(name)) return true;
     // An image's own file at that path is replaced by the stub, as before: write it here.
     if (content !== stubText(name) || this.imagePaths.has(path)) return false;
     if (!inLower.has(path)) {

@@ -101,8 +101,9 @@ export function imageToProto(img: StoredImage): CriImage {
     repoTags: img.repoTags,
     repoDigests: img.repoDigests,
     size: String(img.def.size),
-    uid: img.def.uid === 0 || img.def.uid ? { value: String(img.def.uid) } : null,
-    username: '',
+    // containerd: a numeric config User gives uid, a name gives username (and no uid).
+    uid: img.def.username ? null : { value: String(img.def.uid) },
+    username: img.def.username ?? '',
     spec: { image: img.id, annotations: {} },
     pinned: img.def.pinned ?? false,
   };

@@ -4,6 +4,7 @@
 
 import { mkdirSync, rmSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { createServer } from 'node:net';
 import * as grpc from '@grpc/grpc-js';
 import { createLogger, newMetricsRegistry, serveHealth, type Logger } from '@kubelab/component-base';
 import { traceServerHandlers, type Tracing } from '@kubelab/tracing';
@@ -14,10 +15,13 @@ import type { NetworkMode } from './network.js';
 import { logSink, natsSink, type RecordSink } from './record.js';
 import { Runtime } from './runtime.js';
 import { buildServices, withFastList } from './server.js';
+import { AuthorityFront } from './authority-front.js';
 import { Attachment, imagePrompt, stdinShell } from './streaming/attach.js';
 import { StreamingServer } from './streaming/server.js';
 import { dialSandboxPort } from './streaming/dial.js';
 import { Launcher } from './shim/launcher.js';
+import { SocketLbMaps, type L4 } from './socket-lb.js';
+import { startPodMap } from './pod-map.js';
 
 export interface ContainerdOptions {
   /** Node name, used in call records and NATS subjects. */
@@ -57,6 +61,13 @@ export interface ContainerdOptions {
    * in this process and end with it (tests of other components).
    */
   shims?: boolean;
+  /**
+   * Loopback mode: the node's socket-LB directory (the local runner's pod
+   * network, socket-lb.ts). The runtime keeps every node's pod address map
+   * there (shared on NATS, pod-map.ts) and kube-proxy its Service frontends;
+   * containers' connects and DNS queries are translated through both.
+   */
+  socketLbDir?: string;
 }
 
 export interface ContainerdHandle {
@@ -76,6 +87,8 @@ export async function startContainerd(opts: ContainerdOptions): Promise<Containe
   const socketPath = opts.address ?? DEFAULT_ADDRESS;
   const networkMode = opts.networkMode ?? 'loopback';
   const promptFor = imagePrompt;
+  const socketLbDir = networkMode === 'loopback' ? opts.socketLbDir : undefined;
+  const socketLb = socketLbDir ? new SocketLbMaps(socketLbDir) : undefined;
   const runtime = new Runtime({
     root: opts.root ?? DEFAULT_ROOT,
     timeScale: opts.timeScale && opts.timeScale > 0 ? opts.timeScale : 1,
@@ -84,6 +97,7 @@ export async function startContainerd(opts: ContainerdOptions): Promise<Containe
     ...(opts.podCidr ? { podCidr: opts.podCidr } : {}),
     onWarning: (msg, fields) => log.warn(msg, fields),
     mainProcess: (spec, proc) => stdinShell(spec.stdio, proc, promptFor(spec.image)),
+    ...(socketLb ? { route: (ip: string, port: number, proto: L4) => socketLb.decide(ip, port, proto) } : {}),
     ...(opts.shims
       ? {
           shims: new Launcher({
@@ -92,6 +106,7 @@ export async function startContainerd(opts: ContainerdOptions): Promise<Containe
             networkMode,
             timeScale: opts.timeScale && opts.timeScale > 0 ? opts.timeScale : 1,
             streamServerAddress: opts.streamServerAddress ?? '127.0.0.1',
+            ...(socketLbDir ? { socketLbDir } : {}),
           }),
         }
       : {}),
@@ -99,6 +114,16 @@ export async function startContainerd(opts: ContainerdOptions): Promise<Containe
   const recovered = await runtime.recover();
   if (recovered.sandboxes || recovered.containers) log.info('recovered runtime state', recovered);
 
+  const podMap = socketLbDir
+    ? await startPodMap({
+        node: opts.nodeName,
+        dir: socketLbDir,
+        sandboxes: () => runtime.sandboxes.values(),
+        log,
+        ...(opts.natsUrl ? { natsUrl: opts.natsUrl, identity: containerdNatsIdentity(opts.nodeName) } : {}),
+        ...(opts.natsTls ? { tls: opts.natsTls } : {}),
+      })
+    : undefined;
   const sink: RecordSink = opts.natsUrl ? await natsSink(opts.natsUrl, log, containerdNatsIdentity(opts.nodeName), opts.natsTls) : logSink(log);
   const metrics = newMetricsRegistry({ component: 'containerd', node: opts.nodeName });
   new Gauge({
@@ -150,9 +175,13 @@ export async function startContainerd(opts: ContainerdOptions): Promise<Containe
 
   mkdirSync(dirname(socketPath), { recursive: true });
   rmSync(socketPath, { force: true });
-  await new Promise<void>((resolve, reject) =>
-    server.bindAsync(`unix://${socketPath}`, grpc.ServerCredentials.createInsecure(), (err) => (err ? reject(new Error(`listen on unix://${socketPath}: ${err.message}`)) : resolve())),
-  );
+  // grpc-js serves the connections the authority front hands it (authority-front.ts: old gRPC-Go clients send the socket path as :authority).
+  const injector = server.createConnectionInjector(grpc.ServerCredentials.createInsecure());
+  const front = createServer((socket) => injector.injectConnection(new AuthorityFront(socket)));
+  await new Promise<void>((resolve, reject) => {
+    front.once('error', (err) => reject(new Error(`listen on unix://${socketPath}: ${err.message}`)));
+    front.listen(socketPath, () => resolve());
+  });
 
   let serving = true;
   const health = await serveHealth({
@@ -178,9 +207,12 @@ export async function startContainerd(opts: ContainerdOptions): Promise<Containe
       // so after a short grace the remaining calls are cut (as containerd does on exit).
       await Promise.race([new Promise<void>((resolve) => server.tryShutdown(() => resolve())), new Promise<void>((resolve) => setTimeout(resolve, 1000).unref())]);
       server.forceShutdown();
+      front.close();
+      injector.destroy();
       await streaming.close();
       await runtime.close();
       await sink.close();
+      await podMap?.close();
       await health.close();
       rmSync(socketPath, { force: true });
     },

@@ -22,9 +22,18 @@ const flags = addTracingFlags(
     .float('time-scale', 1, 'Container time runs this many times faster than wall time (sleep 30 takes 30/N s; grace periods too).')
     .float('pull-speed', 50, 'Simulated registry bandwidth in MB/s; pull time = image size / speed; 0 pulls instantly.')
     .string('network-mode', 'loopback', 'loopback: container ports served on 127.0.0.1 (reported in PodSandboxStatus info); pod-ip: bind the pod IP (it must exist on an interface).')
-    .string('pod-cidr', '', 'Pod CIDR to use before the kubelet sends one with UpdateRuntimeConfig.')
+    .string(
+      'pod-cidr',
+      '',
+      "Pod CIDR to use before the kubelet sends one with UpdateRuntimeConfig (unset: sandboxes get addresses from 127.88.0.0/16; in pod-ip mode only loopback ranges, or ranges with addresses on this namespace's interfaces, are taken).",
+    )
     .string('stream-server-address', '127.0.0.1', 'Address of the streaming server CRI Exec URLs point at (containerd: stream_server_address).')
     .int('stream-server-port', 0, 'Port of the streaming server; 0 picks a free one (containerd: stream_server_port).')
+    .string(
+      'socket-lb-dir',
+      '',
+      "kubelab, loopback mode: the node's socket-LB directory (pods.json kept here from every node's runtime, services.json from kube-proxy); containers reach other pods and Services through it. Empty: a pod reaches only itself.",
+    )
     .string('v', 'info', 'Log level: debug, info, warn, error.'),
 );
 
@@ -76,6 +85,7 @@ try {
     ...(values['pod-cidr'] ? { podCidr: values['pod-cidr'] } : {}),
     streamServerAddress: values['stream-server-address'],
     streamServerPort: values['stream-server-port'],
+    ...(values['socket-lb-dir'] ? { socketLbDir: values['socket-lb-dir'] } : {}),
     // As upstream: every sandbox's containers run in its shim and outlive a restart of containerd.
     shims: true,
     logger,

@@ -19,7 +19,7 @@ import { ContainerFs } from './containerfs.js';
 import type { DnsTransport } from './resolver.js';
 import type { Socket } from 'node:net';
 import { isUdpHandler, type Listener, type PortHandler } from './network.js';
-import type { ProgramProcess } from './program-process.js';
+import { TTY_VAR, type ProgramProcess, type Terminal } from './program-process.js';
 import { hostnameCommand, unameCommand } from './coreutils.js';
 import { DEFAULT_SECURITY, hasCapability, type ContainerSecurity } from './security/context.js';
 import { hostnameRefusal, securityCommands, setsHostname, userlandOf } from './security/commands.js';
@@ -27,6 +27,7 @@ import { SecurityFs } from './security/filesystem.js';
 import { parsePasswd } from './security/users.js';
 import { programsFor } from './programs.js';
 import { runEntrypoint } from './programs/entrypoints.js';
+import { SHELL_ONLY_COMMANDS, ashText, envCommand, missingCommand, missingCommands, nc, printenvCommand, shellDialect, type ShellDialect } from './programs/userland.js';
 import { ok, type Result } from './programs/util.js';
 import { tarCommand } from './tar.js';
 import { tailCommand } from './tail-bytes.js';
@@ -211,6 +212,8 @@ function systemView(p: SimProcess): SystemView {
 export class SimProcess implements ProgramProcess {
   readonly fs: ContainerFs;
   readonly bash: Bash;
+  /** The image's shell: busybox ash or bash (its error texts, `$0`, the commands it has). */
+  readonly dialect: ShellDialect;
   exit: ExitInfo | undefined;
   startedAt: bigint | undefined;
   /** Extra memory a program allocated (memhog), on top of the image's baseline. */
@@ -277,6 +280,9 @@ export class SimProcess implements ProgramProcess {
       void this.fs.chmod(dir, mode).catch(() => {});
     }
     const programs = programsFor(opts.programs, this);
+    this.dialect = shellDialect(opts.files);
+    const missing = missingCommands(this.dialect).filter((n) => !opts.programs.includes(n));
+    this.fs.hiddenCommands = new Set([...missing, ...SHELL_ONLY_COMMANDS]);
     // `trap` reached without the rewrite (eval'd text) is taken as PID 1's.
     const trap = defineCommand('trap', async (args) => this.trapCommand(1, args));
     const ownTrap = defineCommand(TRAP_COMMAND, async (args) => this.trapCommand(Number(args[0]), args.slice(1)));
@@ -302,12 +308,31 @@ export class SimProcess implements ProgramProcess {
     this.bash = new Bash({
       fs: this.fs,
       cwd: opts.cwd,
-      env: opts.env,
+      // `$0` of the image's shell (ash's is sh; the interpreter's own default is bash).
+      env: this.dialect === 'ash' ? { ...opts.env, '0': 'sh' } : opts.env,
       // The scripts are pod commands in an interpreter without host access;
       // the defence layer would patch process globals the server needs.
       defenseInDepth: false,
       sleep: (ms) => this.sleep(ms),
-      customCommands: [trap, ownTrap, trapPoint, status, job, wait, kill, hostname, unameCommand(uts), ...securityCommands(() => security, secFs), tarCommand(), tailCommand(), ...programs],
+      customCommands: [
+        trap,
+        ownTrap,
+        trapPoint,
+        status,
+        job,
+        wait,
+        kill,
+        hostname,
+        unameCommand(uts),
+        ...securityCommands(() => security, secFs),
+        tarCommand(),
+        tailCommand(),
+        envCommand(this.dialect),
+        printenvCommand,
+        ...(this.dialect === 'ash' ? [nc(this)] : []),
+        ...missing.map((n) => missingCommand(n, this.dialect)),
+        ...programs,
+      ],
       executionLimits: {
         maxExecutionTimeMs: Number.POSITIVE_INFINITY,
         maxLoopIterations: Number.MAX_SAFE_INTEGER,
@@ -333,6 +358,7 @@ export class SimProcess implements ProgramProcess {
   /** Output of PID 1 to the container log; nothing once it has exited (its jobs are gone too). */
   write(stream: Stream, text: Chunk): void {
     if (text.length === 0 || this.exit) return;
+    text = this.shellText(stream, text);
     this.opts.output(stream, text);
     for (const tap of this.outputTaps) tap(stream, text);
   }
@@ -359,9 +385,19 @@ export class SimProcess implements ProgramProcess {
 
   /** Output on process `pid`'s fds: to the nearest ancestor with a sink; dropped when that one is gone (an exec that ended). */
   private emit(pid: number, stream: Stream, text: Chunk): void {
+    text = this.shellText(stream, text);
     let p: number | undefined = pid;
     while (p !== undefined && !this.sinks.has(p)) p = this.parents.get(p);
     if (p !== undefined) this.sinks.get(p)!(stream, text);
+  }
+
+  /** The shell's error texts in the image's shell's words (ash for busybox and alpine). */
+  shellText<T extends Chunk>(stream: Stream, text: T): T {
+    if (stream !== 'stderr' || this.dialect !== 'ash') return text;
+    if (typeof text === 'string') return ashText(text) as T;
+    // Bytes written to the fd: only a line that names the interpreter is rewritten.
+    const latin1 = Buffer.from(text.buffer, text.byteOffset, text.byteLength).toString('latin1');
+    return (latin1.includes('bash: ') ? Buffer.from(ashText(latin1), 'latin1') : text) as T;
   }
 
   private newPid(parent?: number): number {
@@ -523,8 +559,8 @@ export class SimProcess implements ProgramProcess {
     this.table.set(pid, { ppid: 0, argv, startedMs: Date.now() });
     const script = shellScript(argvToScript(argv), pid);
     const run = this.bash.exec(script, { signal: ctl.signal }).then(
-      (r) => ({ stdout: out.stdout + r.stdout, stderr: out.stderr + r.stderr, exitCode: r.exitCode, timedOut: false }),
-      (err: unknown) => ({ stdout: out.stdout, stderr: `${out.stderr}${shellErrorText(err)}\n`, exitCode: 1, timedOut: false }),
+      (r) => ({ stdout: out.stdout + r.stdout, stderr: out.stderr + this.shellText('stderr', r.stderr), exitCode: r.exitCode, timedOut: false }),
+      (err: unknown) => ({ stdout: out.stdout, stderr: `${out.stderr}${this.shellText('stderr', shellErrorText(err))}\n`, exitCode: 1, timedOut: false }),
     );
     void run.finally(() => {
       this.sinks.delete(pid);
@@ -553,9 +589,12 @@ export class SimProcess implements ProgramProcess {
    */
   async execStream(
     argv: string[],
-    o: { output: (stream: Stream, data: Chunk) => void; stdin?: Uint8Array; env?: Record<string, string>; cwd?: string; signal?: AbortSignal },
+    o: { output: (stream: Stream, data: Chunk) => void; stdin?: Uint8Array; env?: Record<string, string>; cwd?: string; signal?: AbortSignal; terminal?: Terminal },
   ): Promise<{ exitCode: number; env: Record<string, string> }> {
     const pid = this.newPid();
+    if (o.terminal) this.terminals.set(pid, o.terminal);
+    // The command finds its terminal by this variable (a program reading keys: vi).
+    const env = o.terminal ? { ...(o.env ?? this.execEnv), [TTY_VAR]: String(pid) } : o.env;
     const output = stderrFirst(o.output);
     this.sinks.set(pid, output.write);
     this.table.set(pid, { ppid: 0, argv, startedMs: Date.now() });
@@ -565,7 +604,7 @@ export class SimProcess implements ProgramProcess {
         signal,
         // Bytes as the client sent them: just-bash takes a latin1 string as a byte buffer.
         ...(o.stdin !== undefined ? { stdin: Buffer.from(o.stdin).toString('latin1'), stdinKind: 'bytes' as const } : {}),
-        ...(o.env ? { env: o.env, replaceEnv: true } : {}),
+        ...(env ? { env, replaceEnv: true } : {}),
         ...(o.cwd ? { cwd: o.cwd } : {}),
       })
       .then(
@@ -575,11 +614,11 @@ export class SimProcess implements ProgramProcess {
           if (signal.aborted) return { exitCode: 137, env };
           output.flush();
           if (r.stdout) o.output('stdout', r.stdout);
-          if (r.stderr) o.output('stderr', r.stderr);
+          if (r.stderr) o.output('stderr', this.shellText('stderr', r.stderr));
           return { exitCode: r.exitCode, env };
         },
         (err: unknown) => {
-          if (!signal.aborted) o.output('stderr', `${shellErrorText(err)}\n`);
+          if (!signal.aborted) o.output('stderr', this.shellText('stderr', `${shellErrorText(err)}\n`));
           return { exitCode: 1, env: o.env ?? {} };
         },
       );
@@ -591,7 +630,15 @@ export class SimProcess implements ProgramProcess {
       output.flush();
       this.sinks.delete(pid);
       this.table.delete(pid);
+      this.terminals.delete(pid);
     }
+  }
+
+  /** Terminals of interactive execs by pid (programs find theirs through TTY_VAR). */
+  private readonly terminals = new Map<number, Terminal>();
+
+  terminal(id: string | undefined): Terminal | undefined {
+    return id === undefined ? undefined : this.terminals.get(Number(id));
   }
 
   /** The container's environment as an exec starts with it (the image's and the pod's variables). */

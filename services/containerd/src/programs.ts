@@ -17,9 +17,10 @@ import { getentCommand, hostCommand, nslookup } from './programs/dns-tools.js';
 import { curl, wget } from './programs/http-clients.js';
 import { httpd } from './programs/httpd.js';
 import { redisCli, redisServer } from './programs/redis.js';
-import { ifconfig, ip, netstat } from './programs/net-tools.js';
-import { df, free, mount, ps, top } from './programs/procps.js';
+import { brctl, ifconfig, ip, ipcs, netstat } from './programs/net-tools.js';
+import { df, free, mount, pgrep, pidof, ps, top } from './programs/procps.js';
 import { execEntrypoint, go, node, python, traefik } from './programs/runtimes.js';
+import { vi } from './programs/vi.js';
 import { CONTENT_TYPES, MiB, clf, ok, seconds, untilSignal } from './programs/util.js';
 
 function nginx(proc: ProgramProcess, version: () => string): Command {
@@ -52,13 +53,18 @@ function nginx(proc: ProgramProcess, version: () => string): Command {
         `${addr} - - [${clf(new Date())}] "${req.method} ${req.url} HTTP/${req.httpVersion}" ${status} ${Buffer.byteLength(body)} "${req.headers.referer ?? '-'}" "${req.headers['user-agent'] ?? '-'}" "-"\n`,
       );
     };
+    // The port of default.conf's `listen` (hostnet-nginx serves 12003), 80 without one.
+    const conf = await proc.fs.readFile('/etc/nginx/conf.d/default.conf').catch(() => '');
+    const port = Number(/^\s*listen\s+(\d+)/m.exec(conf)?.[1] ?? 80);
     let listener;
     try {
-      listener = await proc.listen(80, (req, res) => void handler(req, res));
+      listener = await proc.listen(port, (req, res) => void handler(req, res));
     } catch (err) {
       running = false;
-      return ok('', 1, `nginx: [emerg] bind() to 0.0.0.0:80 failed (${(err as Error).message})\n`);
+      return ok('', 1, `nginx: [emerg] bind() to 0.0.0.0:${port} failed (${(err as Error).message})\n`);
     }
+    // nginx is the container's main process: PID 1 in its namespace.
+    await proc.fs.writeFile('/var/run/nginx.pid', '1\n').catch(() => undefined);
     const now = () => new Date().toISOString().replace('T', ' ').slice(0, 19).replace(/-/g, '/');
     proc.write('stderr', `${now()} [notice] 1#1: using the "epoll" event method\n${now()} [notice] 1#1: nginx/${version()}\n${now()} [notice] 1#1: start worker processes\n`);
     const sig = await untilSignal(proc, true);
@@ -296,6 +302,11 @@ const FACTORIES: Record<string, (proc: ProgramProcess, env: () => Record<string,
   ip,
   ifconfig,
   netstat,
+  vi,
+  pgrep,
+  pidof,
+  ipcs: () => ipcs(),
+  brctl: () => brctl(),
 };
 
 /** Whether a program an image names is simulated here (the catalogue's test holds every image to it). */

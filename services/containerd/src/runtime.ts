@@ -12,6 +12,7 @@ import { RuntimeError, alreadyExists, failedPrecondition, invalid, notFound } fr
 import { matchId, matchLabels } from './filters.js';
 import { ImageStore, type StoredImage } from './images.js';
 import { Ipam, parsePodCidr } from './ipam.js';
+import { FALLBACK_POD_RANGE, localIpv4Addresses, podRangeRefusal } from './pod-range.js';
 import { logFilesMade } from './logs.js';
 import { copyMounts } from './mounts.js';
 import type { NetworkMode } from './network.js';
@@ -19,7 +20,7 @@ import type { ExecOutcome, SimProcess } from './process.js';
 import { StateFile } from './statefile.js';
 import type { AttachRequest, ExecRequest } from './streaming/server.js';
 import type { ExecSession } from './streaming/session.js';
-import { LocalTasks, TaskStartError, type TaskExit, type ShimLauncher, type TaskEvents, type TaskSpec, type Tasks } from './tasks.js';
+import { LocalTasks, TaskStartError, type TaskExit, type ShimLauncher, type TaskEvents, type TaskSpec, type Tasks, type LocalTasksOptions } from './tasks.js';
 import { nowNanos } from './time.js';
 import { containerSecurity, validateSecurityContext } from './security/context.js';
 import type { Identity } from './security/users.js';
@@ -66,13 +67,15 @@ export interface RuntimeOptions {
   timeScale: number;
   networkMode: NetworkMode;
   pullBytesPerSecond: number;
-  /** Pod CIDR until the kubelet sends one (upstream: none, NetworkReady=false). */
+  /** Pod CIDR until the kubelet sends one (upstream: none, NetworkReady=false); without it, sandboxes get addresses from FALLBACK_POD_RANGE. */
   podCidr?: string;
   onWarning?: (msg: string, fields?: Record<string, unknown>) => void;
   /** At a container's start: PID 1 when it is not its argv's script but a shell on the container's stdin (streaming/attach.ts). */
   mainProcess?: (spec: TaskSpec, proc: SimProcess) => ExecSession | undefined;
   /** Sandboxes' tasks run in shim processes that outlive this one (shim/); without it, in this process (they end with it). */
   shims?: ShimLauncher;
+  /** Loopback mode, tasks in this process: where other pods' and Services' addresses lead (socket-lb.ts). */
+  route?: LocalTasksOptions['route'];
 }
 
 interface PersistedState {
@@ -107,6 +110,8 @@ export class Runtime {
   private readonly stopping = new Map<string, Promise<void>>();
   private readonly exitWaiters = new Map<string, Set<() => void>>();
   private ipam: Ipam | undefined;
+  /** Addresses for sandboxes created before any pod CIDR came (pod-range.ts). */
+  private readonly fallbackIpam = new Ipam(parsePodCidr(FALLBACK_POD_RANGE)!);
   private podCidr = '';
   private readonly state: StateFile<PersistedState>;
   private readonly warn: (msg: string, fields?: Record<string, unknown>) => void;
@@ -131,11 +136,18 @@ export class Runtime {
     if (!cidr || cidr === this.podCidr) return;
     const parsed = parsePodCidr(cidr);
     if (!parsed) throw invalid('runtime_config.network_config.pod_cidr', `invalid CIDR address: ${cidr}`);
+    const refusal = podRangeRefusal(parsed, cidr, this.opts.networkMode, localIpv4Addresses());
+    if (refusal) throw invalid('runtime_config.network_config.pod_cidr', refusal);
     const ipam = new Ipam(parsed);
     for (const sb of this.sandboxes.values()) if (sb.ip && sb.state === 'SANDBOX_READY') ipam.claim(sb.ip, sb.id);
     this.ipam = ipam;
     this.podCidr = cidr;
     this.state.touch();
+  }
+
+  private releaseIp(ip: string): void {
+    this.ipam?.release(ip);
+    this.fallbackIpam.release(ip);
   }
 
   networkReady(): boolean {
@@ -181,11 +193,8 @@ export class Runtime {
         throw alreadyExists(`failed to reserve sandbox name "${sandboxName(config)}": name "${sandboxName(config)}" is reserved for "${sb.id}"`);
       }
     }
-    if (!hostNetwork && !this.ipam) {
-      throw new RuntimeError(status.UNKNOWN, `failed to setup network for sandbox: plugin type="bridge" failed (add): no pod CIDR configured: the kubelet has not sent UpdateRuntimeConfig`);
-    }
     const id = newId();
-    const ip = hostNetwork ? '' : this.ipam!.allocate(id);
+    const ip = hostNetwork ? '' : (this.ipam ?? this.fallbackIpam).allocate(id);
     const sb: Sandbox = { id, config, runtimeHandler, state: 'SANDBOX_READY', createdAt: nowNanos().toString(), ip, ports: {} };
     this.sandboxes.set(id, sb);
     // The sandbox's shim starts with it, as upstream's does with the pause container.
@@ -194,7 +203,7 @@ export class Runtime {
         await this.tasksOf(sb);
       } catch (err) {
         this.sandboxes.delete(id);
-        if (ip) this.ipam?.release(ip);
+        if (ip) this.releaseIp(ip);
         throw new RuntimeError(status.UNKNOWN, `failed to start sandbox "${id}": failed to create containerd task: failed to start shim: ${(err as Error).message}`);
       }
     }
@@ -208,7 +217,7 @@ export class Runtime {
     if (!sb) return;
     const stops = [...this.containers.values()].filter((c) => c.sandboxId === sb.id).map((c) => this.stopContainer(c.id, 0));
     await Promise.all(stops);
-    if (sb.ip && this.ipam) this.ipam.release(sb.ip);
+    if (sb.ip) this.releaseIp(sb.ip);
     const tasks = this.tasks.get(sb.id);
     if (tasks) {
       this.tasks.delete(sb.id);
@@ -259,6 +268,7 @@ export class Runtime {
               {
                 podIp: sb.ip,
                 networkMode: this.opts.networkMode,
+                ...(this.opts.route ? { route: this.opts.route } : {}),
                 timeScale: this.opts.timeScale,
                 warn: this.warn,
                 ...(this.opts.mainProcess ? { mainProcess: this.opts.mainProcess } : {}),
@@ -637,7 +647,7 @@ export class Runtime {
     }
     for (const sb of st.sandboxes) {
       this.sandboxes.set(sb.id, { ...sb, ports: {} });
-      if (sb.ip && sb.state === 'SANDBOX_READY') this.ipam?.claim(sb.ip, sb.id);
+      if (sb.ip && sb.state === 'SANDBOX_READY' && !this.ipam?.claim(sb.ip, sb.id)) this.fallbackIpam.claim(sb.ip, sb.id);
     }
     if (st.podCidr) this.setPodCidr(st.podCidr);
     for (const c of st.containers) this.containers.set(c.id, c);

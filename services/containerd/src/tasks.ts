@@ -11,6 +11,7 @@ import { copyMounts, dataVersion, isProjected, type Mount } from './mounts.js';
 import { dialTcp, isUdpHandler, listenPort, type Listener, type NetworkMode, type PortHandler } from './network.js';
 import { cfsCores } from './cfs.js';
 import { resolveHost, udpTransport } from './resolver.js';
+import type { Decision, L4 } from './socket-lb.js';
 import { WriteThrough } from './write-through.js';
 import { chunkText } from './output.js';
 import { SimProcess, StartError, type ExecOutcome, type PidNamespaceView } from './process.js';
@@ -107,10 +108,22 @@ export interface LocalTasksOptions {
   /** The sandbox's IP ('' on the host network: loopback). */
   podIp: string;
   networkMode: NetworkMode;
+  /** Loopback mode: where another pod's or a Service's address leads (socket-lb.ts); absent, the pod reaches only itself. */
+  route?: (ip: string, port: number, proto: L4) => Decision;
   timeScale: number;
   warn: (msg: string, fields?: Record<string, unknown>) => void;
   /** At a task's start: PID 1 as a shell on the container's stdin, when it is one (streaming/attach.ts). */
   mainProcess?: (spec: TaskSpec, proc: SimProcess) => ExecSession | undefined;
+  /** A task's process ended by the cgroup OOM killer: what the kernel then logs (node-faults.ts oomKernelLines). */
+  oomKilled?: (victim: OomVictim) => void;
+}
+
+/** The process the memory cgroup's OOM killer ended, with its memory at that moment. */
+export interface OomVictim {
+  id: string;
+  argv: string[];
+  memoryBytes: number;
+  limitBytes: number;
 }
 
 interface Live {
@@ -189,8 +202,14 @@ export class LocalTasks implements Tasks {
     if (this.down) return Promise.reject(new Error('sandbox network is torn down'));
     if (this.live.has(spec.id)) return Promise.reject(new Error(`task ${spec.id}: already exists`));
     const log = new CriLogWriter(spec.logPath || undefined, (e) => this.opts.warn('cannot write container log', { container: spec.id, err: e.message }));
-    // The pod's DNS client: queries leave from the pod IP; loopback mode has no pod network to carry them.
-    const dns = this.opts.networkMode === 'pod-ip' && this.opts.podIp ? udpTransport({ localAddress: this.opts.podIp }) : undefined;
+    // The pod's DNS client: queries leave from the pod IP; in loopback mode the socket-LB maps carry them (without them, nothing does).
+    const route = this.opts.networkMode === 'loopback' && this.opts.podIp ? this.opts.route : undefined;
+    const dns =
+      this.opts.networkMode === 'pod-ip' && this.opts.podIp
+        ? udpTransport({ localAddress: this.opts.podIp })
+        : route
+          ? udpTransport({ localAddress: '127.0.0.1', route: (ip, port) => route(ip, port, 'UDP') })
+          : undefined;
     const proc: SimProcess = new SimProcess({
       argv: spec.argv,
       env: spec.env,
@@ -211,6 +230,7 @@ export class LocalTasks implements Tasks {
           port,
           (p) => this.ports[String(p)],
           async (name) => (await resolveHost(name, proc.fs, dns)).addresses[0]!,
+          route ? (ip, port) => route(ip, port, 'TCP') : undefined,
         ),
       ...(dns ? { dns } : {}),
       // Projected volumes are the kubelet's files, refreshed from the host (watchMounts), never written to it.
@@ -238,6 +258,7 @@ export class LocalTasks implements Tasks {
     const startedAt = proc.startedAt!.toString();
     void proc.exited.then((exit) => {
       if (this.closed) return;
+      if (exit.reason === 'OOMKilled') this.opts.oomKilled?.({ id: spec.id, argv: spec.argv, memoryBytes: proc.memoryBytes(), limitBytes: proc.memoryLimitBytes });
       log.close();
       this.live.delete(spec.id);
       this.sharedPids.delete(spec.id);

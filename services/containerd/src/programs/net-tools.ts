@@ -121,3 +121,39 @@ function netstatCommand(proc: ProgramProcess): Command {
 export const ip = ipCommand;
 export const ifconfig = ifconfigCommand;
 export const netstat = netstatCommand;
+
+/**
+ * `ipcs [-m|-q|-s]`: the System V IPC objects of the container's IPC
+ * namespace. No simulated program creates any, so the tables are empty, in
+ * busybox's layout.
+ */
+function ipcsCommand(): Command {
+  return defineCommand('ipcs', async (args) => {
+    const bad = args.find((a) => !/^-[mqsa]+$/.test(a));
+    if (bad) return ok('', 1, `ipcs: invalid option -- '${bad.replace(/^-/, '')[0] ?? ''}'\n`);
+    const want = new Set(args.flatMap((a) => [...a.slice(1)]));
+    const all = want.size === 0 || want.has('a');
+    let out = '';
+    if (all || want.has('m')) out += '\n------ Shared Memory Segments --------\nkey        shmid      owner      perms      bytes      nattch     status      \n\n';
+    if (all || want.has('s')) out += '\n------ Semaphore Arrays --------\nkey        semid      owner      perms      nsems     \n\n';
+    if (all || want.has('q')) out += '\n------ Message Queues --------\nkey        msqid      owner      perms      used-bytes   messages    \n\n';
+    return ok(out);
+  });
+}
+
+/**
+ * `brctl show|addbr|delbr`: the pod's network namespace has no bridges; a
+ * container may not create one (containerd's default capability set has no
+ * CAP_NET_ADMIN), as the kernel answers.
+ */
+function brctlCommand(): Command {
+  return defineCommand('brctl', async (args) => {
+    const [cmd, name] = args;
+    if (cmd === 'show') return ok('bridge name\tbridge id\t\tSTP enabled\tinterfaces\n');
+    if ((cmd === 'addbr' || cmd === 'delbr') && name) return ok('', 1, `brctl: bridge ${name}: Operation not permitted\n`);
+    return ok('', 1, 'BusyBox v1.36.1 (2023-05-18 22:34:17 UTC) multi-call binary.\n\nUsage: brctl COMMAND [BRIDGE [ARGS]]\n\nManage ethernet bridges\n');
+  });
+}
+
+export const ipcs = ipcsCommand;
+export const brctl = brctlCommand;

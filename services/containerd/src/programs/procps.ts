@@ -71,6 +71,49 @@ function procpsPs(ps: ProcEntry[], style: 'u' | 'f' | 'plain', totalBytes: numbe
   return `${'PID'.padStart(7)} TTY          TIME CMD\n${ps.map((p) => `${String(p.pid).padStart(7)} ${'?'.padEnd(8)} ${hms(p.cpuMs)} ${commName(p.argv)}\n`).join('')}`;
 }
 
+/**
+ * `pgrep [-f] [-l] PATTERN`: pids whose name (or, with -f, command line)
+ * matches the pattern (an extended regular expression); exit 1 without a
+ * match. The pgrep process itself (the newest entry) is never listed.
+ */
+function pgrepCommand(proc: ProgramProcess): Command {
+  return defineCommand('pgrep', async (args) => {
+    let full = false;
+    let long = false;
+    const words: string[] = [];
+    for (const a of args) {
+      if (/^-[fl]+$/.test(a)) {
+        full ||= a.includes('f');
+        long ||= a.includes('l');
+      } else if (a.startsWith('-') && a !== '-') return ok('', 1, `pgrep: invalid option -- '${a[1] ?? ''}'\n`);
+      else words.push(a);
+    }
+    if (words.length !== 1) return ok('', 2, 'pgrep: no matching criteria specified\n');
+    let re: RegExp;
+    try {
+      re = new RegExp(words[0]!);
+    } catch {
+      return ok('', 2, `pgrep: bad regex '${words[0]!}'\n`);
+    }
+    const ps = proc.system.processes().slice(0, -1);
+    const hits = ps.filter((p) => re.test(full ? commandLine(p.argv).join(' ') : commName(p.argv)));
+    return hits.length ? ok(hits.map((p) => (long ? `${p.pid} ${commName(p.argv)}\n` : `${p.pid}\n`)).join('')) : ok('', 1);
+  });
+}
+
+/** `pidof NAME...`: pids (newest first, one line) of processes named NAME; exit 1 without any. */
+function pidofCommand(proc: ProgramProcess): Command {
+  return defineCommand('pidof', async (args) => {
+    const names = args.filter((a) => !a.startsWith('-'));
+    const ps = proc.system.processes().slice(0, -1);
+    const pids = ps
+      .filter((p) => names.some((n) => commName(p.argv) === n || p.argv[0] === n || (p.argv[0] ?? '').endsWith(`/${n}`)))
+      .map((p) => p.pid)
+      .reverse();
+    return pids.length ? ok(`${pids.join(' ')}\n`) : ok('', 1);
+  });
+}
+
 function psCommand(proc: ProgramProcess): Command {
   return defineCommand('ps', async (args) => {
     const flavour = await flavourOf(proc);
@@ -318,3 +361,5 @@ export const top = topCommand;
 export const free = freeCommand;
 export const df = dfCommand;
 export const mount = mountCommand;
+export const pgrep = pgrepCommand;
+export const pidof = pidofCommand;
