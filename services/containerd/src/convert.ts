@@ -91,7 +91,7 @@ export function containerStatusToProto(c: Container, img: StoredImage | undefine
     logPath: c.logPath,
     resources: c.resources ? { linux: c.resources } : null,
     imageId: '',
-    user: { linux: { uid: 0, gid: 0, supplementalGroups: [] } },
+    user: { linux: { uid: String(c.identity?.uid ?? 0), gid: String(c.identity?.gid ?? 0), supplementalGroups: (c.identity?.groups ?? []).map(String) } },
   };
 }
 

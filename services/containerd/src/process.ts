@@ -24,6 +24,7 @@ import { hostnameCommand, unameCommand } from './coreutils.js';
 import { DEFAULT_SECURITY, hasCapability, type ContainerSecurity } from './security/context.js';
 import { hostnameRefusal, securityCommands, setsHostname, userlandOf } from './security/commands.js';
 import { SecurityFs } from './security/filesystem.js';
+import { parsePasswd } from './security/users.js';
 import { programsFor } from './programs.js';
 import { runEntrypoint } from './programs/entrypoints.js';
 import { ashText, busyboxCommand, dialectCommands, nc, shellDialect, type ShellDialect } from './programs/userland.js';
@@ -93,6 +94,15 @@ export interface ProcessOptions {
   cpuMax?: { quota: number; period: number };
   /** The security context as runc applied it (security/context.ts); absent: root with containerd's defaults. */
   security?: ContainerSecurity;
+  /** A PID namespace shared with the pod's other containers (shareProcessNamespace): its process table and this container's pids in it. */
+  pidNamespace?: PidNamespaceView;
+}
+
+/** A pod-wide PID namespace as one container sees it (tasks.ts builds it). */
+export interface PidNamespaceView {
+  processes(): ProcEntry[];
+  /** The namespace pid of this container's process `pid`. */
+  pidOf(pid: number): number;
 }
 
 /** Resident memory of a process besides PID 1 (a shell or an applet), as ps shows it. */
@@ -172,7 +182,11 @@ function guardRunawayLoops(bash: Bash, cpu: CpuMeter): void {
 /** The SystemView of `p`, read live. */
 function systemView(p: SimProcess): SystemView {
   return {
-    processes: () => p.processes(),
+    processes: () => p.pidNamespace?.processes() ?? p.processes(),
+    selfPid: () => {
+      const own = p.processes().at(-1)?.pid ?? 1;
+      return p.pidNamespace ? p.pidNamespace.pidOf(own) : own;
+    },
     lastPid: () => p.lastPid,
     get memoryLimitBytes() {
       return p.memoryLimitBytes;
@@ -217,6 +231,8 @@ export class SimProcess implements ProgramProcess {
   memoryLimitBytes: number;
   /** The security context the kernel applies to every process of the container. */
   readonly security: ContainerSecurity;
+  /** The owner of its processes as ps shows it. */
+  private readonly user: string;
 
   private readonly main = new AbortController();
   private killedResolve!: () => void;
@@ -279,6 +295,8 @@ export class SimProcess implements ProgramProcess {
     const uts = opts.files['/etc/hostname']?.split('\n')[0] || opts.env.HOSTNAME || 'localhost';
     const security = opts.security ?? DEFAULT_SECURITY;
     this.security = security;
+    // Root stays `root` even in an image without /etc/passwd (as before); another uid is named from the image's passwd.
+    this.user = security.identity.uid === 0 ? 'root' : (parsePasswd(opts.files['/etc/passwd']).find((e) => e.uid === security.identity.uid)?.name ?? String(security.identity.uid));
     const secFs = new SecurityFs(security, opts.mounts ?? [], userlandOf(opts.files['/etc/os-release']));
     this.fs.security = secFs;
     // Setting the UTS name needs CAP_SYS_ADMIN; with it the name is accepted (and not kept).
@@ -718,6 +736,11 @@ export class SimProcess implements ProgramProcess {
     return this.cfsStat;
   }
 
+  /** The pod-wide PID namespace this container shares, if any. */
+  get pidNamespace(): PidNamespaceView | undefined {
+    return this.opts.pidNamespace;
+  }
+
   get mounts(): MountEntry[] {
     return this.opts.mounts ?? [];
   }
@@ -746,6 +769,7 @@ export class SimProcess implements ProgramProcess {
         startedMs: t.startedMs,
         cpuMs: main ? cpuMs : 0,
         rssBytes: main ? this.memoryBytes() : PROCESS_RSS_BYTES,
+        ...(this.user !== 'root' ? { user: this.user } : {}),
       });
     }
     return out;

@@ -22,6 +22,8 @@ export interface ProcEntry {
   /** CPU time used, ms. */
   cpuMs: number;
   rssBytes: number;
+  /** Its owner as ps prints it: the user's name, or the uid without one (absent: root). */
+  user?: string;
 }
 
 export interface MountEntry {
@@ -32,8 +34,10 @@ export interface MountEntry {
 }
 
 export interface SystemView {
-  /** Live processes by pid. */
+  /** Live processes of the PID namespace by pid (with a pod-wide namespace, every container's and the pause process). */
   processes(): ProcEntry[];
+  /** The pid, in the namespace, of the newest process of this container (/proc/self); absent: the last of processes(). */
+  selfPid?(): number;
   /** The pid most recently given out (loadavg's last field). */
   lastPid(): number;
   /** The cgroup's memory.max in bytes, 0 for none. */
@@ -249,7 +253,10 @@ export function procDir(path: string, v: SystemView): [string, boolean][] | unde
 function procOf(v: SystemView, seg: string): ProcEntry | undefined {
   const ps = v.processes();
   // The reader is the newest process: an exec's cat, or the shell's current command.
-  if (seg === 'self' || seg === 'thread-self') return ps.at(-1);
+  if (seg === 'self' || seg === 'thread-self') {
+    const self = v.selfPid?.();
+    return self === undefined ? ps.at(-1) : ps.find((p) => p.pid === self);
+  }
   return ps.find((p) => String(p.pid) === seg);
 }
 

@@ -23,6 +23,7 @@ import type { ExecSession } from './streaming/session.js';
 import { LocalTasks, TaskStartError, type TaskExit, type ShimLauncher, type TaskEvents, type TaskSpec, type Tasks, type LocalTasksOptions } from './tasks.js';
 import { nowNanos } from './time.js';
 import { containerSecurity, validateSecurityContext } from './security/context.js';
+import type { Identity } from './security/users.js';
 
 export type SandboxState = 'SANDBOX_READY' | 'SANDBOX_NOTREADY';
 export type ContainerState = 'CONTAINER_CREATED' | 'CONTAINER_RUNNING' | 'CONTAINER_EXITED' | 'CONTAINER_UNKNOWN';
@@ -57,6 +58,8 @@ export interface Container {
   resources: CriLinuxContainerResources__Output | null;
   /** Set when the process was recreated after a runtime restart. */
   recovered?: boolean;
+  /** The user the process runs as (ContainerStatus.user); absent in state written before it was kept: root. */
+  identity?: Identity;
 }
 
 export interface RuntimeOptions {
@@ -382,7 +385,7 @@ export class Runtime {
     const img = this.images.resolve(config.image.image);
     if (!img) throw new RuntimeError(status.NOT_FOUND, `failed to create containerd container: failed to get image "${config.image.image}": not found`);
     // The user must exist in the image (containerd resolves it into the spec here).
-    containerSecurity(config, sb.config, { user: imageUser(img), files: img.def.files });
+    const { identity } = containerSecurity(config, sb.config, { user: imageUser(img), files: img.def.files });
     const name = containerName(config, sb.config);
     for (const c of this.containers.values()) {
       if (c.sandboxId === sb.id && c.config.metadata!.name === config.metadata.name && c.config.metadata!.attempt === config.metadata.attempt) {
@@ -404,6 +407,7 @@ export class Runtime {
       message: '',
       logPath: logDir && config.logPath ? join(logDir, config.logPath) : '',
       resources: config.linux?.resources ?? null,
+      identity,
     };
     this.containers.set(c.id, c);
     this.state.touch();

@@ -14,7 +14,8 @@ import { resolveHost, udpTransport } from './resolver.js';
 import type { Decision, L4 } from './socket-lb.js';
 import { WriteThrough } from './write-through.js';
 import { chunkText } from './output.js';
-import { SimProcess, StartError, type ExecOutcome } from './process.js';
+import { SimProcess, StartError, type ExecOutcome, type PidNamespaceView } from './process.js';
+import type { ProcEntry } from './procfs.js';
 import type { ContainerSecurity } from './security/context.js';
 import type { StdioConfig } from './streaming/attach.js';
 import type { AttachRequest, ExecRequest } from './streaming/server.js';
@@ -137,9 +138,18 @@ const MOUNT_REFRESH_MS = 1000;
 /** Exited tasks kept for their owner to read (a shim keeps them until Delete). */
 const MAX_EXITED = 256;
 
+/** How far apart the containers of a shared PID namespace number their processes (each container's own pids stay small). */
+const SHARED_PID_STRIDE = 1000;
+/** The pause process's resident memory, as ps shows it. */
+const PAUSE_RSS_BYTES = 300 * 1024;
+
 /** A sandbox's tasks in this process. */
 export class LocalTasks implements Tasks {
   private readonly live = new Map<string, Live>();
+  /** Containers in the pod's shared PID namespace and where their pids start (shareProcessNamespace: the pause process is PID 1). */
+  private readonly sharedPids = new Map<string, number>();
+  private sharedCount = 0;
+  private readonly createdMs = Date.now();
   private readonly exited = new Map<string, TaskStatus>();
   private readonly listeners = new Set<Listener>();
   readonly ports: Ports = {};
@@ -165,6 +175,27 @@ export class LocalTasks implements Tasks {
   process(id: string): { proc: SimProcess; spec: TaskSpec; stdinShell?: ExecSession } | undefined {
     const l = this.live.get(id);
     return l && !l.proc.exit ? { proc: l.proc, spec: l.spec, ...(l.stdinShell ? { stdinShell: l.stdinShell } : {}) } : undefined;
+  }
+
+  /**
+   * The pod's PID namespace as container `id` sees it: the pause process as
+   * PID 1 and the processes of every container that shares it, each
+   * container's numbered from its own offset.
+   */
+  private sharedPidNamespace(id: string): PidNamespaceView {
+    this.sharedPids.set(id, 1 + SHARED_PID_STRIDE * this.sharedCount++);
+    return {
+      processes: () => {
+        const out: ProcEntry[] = [{ pid: 1, ppid: 0, argv: ['/pause'], startedMs: this.createdMs, cpuMs: 0, rssBytes: PAUSE_RSS_BYTES }];
+        for (const [cid, offset] of this.sharedPids) {
+          const l = this.live.get(cid);
+          if (!l || l.proc.exit) continue;
+          for (const p of l.proc.processes()) out.push({ ...p, pid: p.pid + offset, ppid: p.ppid === 0 ? 0 : p.ppid + offset });
+        }
+        return out.sort((a, b) => a.pid - b.pid);
+      },
+      pidOf: (pid) => pid + (this.sharedPids.get(id) ?? 0),
+    };
   }
 
   start(spec: TaskSpec): Promise<{ startedAt: string }> {
@@ -206,6 +237,7 @@ export class LocalTasks implements Tasks {
       mounts: spec.mounts.map((m) => ({ containerPath: m.containerPath, readonly: !!m.readonly, tmpfs: !!m.hostPath && isProjected(m.hostPath) })),
       ...(spec.cpuMax ? { cpuMax: spec.cpuMax } : {}),
       ...(spec.security ? { security: spec.security } : {}),
+      ...(spec.security?.pidNamespace === 'POD' ? { pidNamespace: this.sharedPidNamespace(spec.id) } : {}),
       writeThrough: new WriteThrough(
         spec.mounts.filter((m) => m.hostPath && !isProjected(m.hostPath)),
         this.opts.warn,
@@ -229,6 +261,7 @@ export class LocalTasks implements Tasks {
       if (exit.reason === 'OOMKilled') this.opts.oomKilled?.({ id: spec.id, argv: spec.argv, memoryBytes: proc.memoryBytes(), limitBytes: proc.memoryLimitBytes });
       log.close();
       this.live.delete(spec.id);
+      this.sharedPids.delete(spec.id);
       const e: TaskExit = { exitCode: exit.exitCode, reason: exit.reason, message: exit.message, finishedAt: exit.finishedAt.toString() };
       this.exited.set(spec.id, { id: spec.id, startedAt, exit: e });
       for (const old of this.exited.keys()) {

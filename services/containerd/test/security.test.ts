@@ -113,11 +113,57 @@ describe('what a container observes of its security context', () => {
   });
 });
 
+describe('ContainerStatus', () => {
+  it('reports the user the process runs as', async () => {
+    const containerId = await pod({ runAsUser: { value: 1000 }, runAsGroup: { value: 3000 }, supplementalGroups: [2000] });
+    const { status } = await h.cri.rt.ContainerStatus({ containerId });
+    expect(status?.user).toEqual({ linux: { uid: '1000', gid: '3000', supplementalGroups: ['2000', '3000'] } });
+  });
+});
+
 describe('what CreateContainer refuses', () => {
   it.each([
     ['run_as_group without a user', { runAsGroup: { value: 3000 } }, '2 UNKNOWN: failed to get container spec opts: failed to generate user string: user group "3000" is specified without user'],
     ['a user the image lacks', { runAsUsername: 'ghost' }, '2 UNKNOWN: failed to create containerd container: failed to apply user "ghost": unable to find user ghost: no users found'],
   ])('%s', async (_name, sc, message) => {
     await expect(pod(sc)).rejects.toThrow(message);
+  });
+});
+
+describe('PID namespaces', () => {
+  /** A pod of two busybox containers, `a` (sleep 600) and `b` (sleep 700), with the PID namespace mode `pid`. */
+  async function twoContainers(pid: 'POD' | 'CONTAINER'): Promise<string> {
+    const cfg = sandboxConfig(`pid-${++n}`, h.dir);
+    const { podSandboxId } = await h.cri.rt.RunPodSandbox({ config: cfg });
+    const ids: string[] = [];
+    for (const [name, secs] of [
+      ['a', '600'],
+      ['b', '700'],
+    ] as const) {
+      const { containerId } = await h.cri.rt.CreateContainer({
+        podSandboxId,
+        config: containerConfig(name, 'busybox', { command: ['sleep', secs], linux: { securityContext: { namespaceOptions: { pid } } } }),
+        sandboxConfig: cfg,
+      });
+      await h.cri.rt.StartContainer({ containerId });
+      ids.push(containerId);
+    }
+    return ids[1]!;
+  }
+
+  it('shareProcessNamespace: ps shows the pause process and every container', async () => {
+    const b = await twoContainers('POD');
+    const ps = (await exec(b, 'ps')).stdout.split('\n').map((l) => l.replace(/\s+/g, ' ').trim());
+    expect(ps.slice(0, 4)).toEqual(['PID USER TIME COMMAND', '1 root 0:00 /pause', '2 root 0:00 sleep 600', '1002 root 0:00 sleep 700']);
+  });
+
+  it("a container's own namespace: its processes only", async () => {
+    const b = await twoContainers('CONTAINER');
+    expect((await exec(b, 'ps')).stdout.split('\n')[1]!.replace(/\s+/g, ' ').trim()).toBe('1 root 0:00 sleep 700');
+  });
+
+  it('ps names the user the processes run as', async () => {
+    const id = await pod({ runAsUser: { value: 65534 } });
+    expect((await exec(id, 'ps')).stdout.split('\n')[1]!.replace(/\s+/g, ' ').trim()).toBe('1 nobody 0:00 sleep 600');
   });
 });

@@ -35,7 +35,7 @@ const rssKiB = (p: ProcEntry) => Math.round(p.rssBytes / KiB);
 
 /** busybox ps's default columns (pid,user,time,args). */
 function busyboxPs(ps: ProcEntry[]): string {
-  return `PID   USER     TIME  COMMAND\n${ps.map((p) => `${String(p.pid).padStart(5)} ${'root'.padEnd(8)} ${mss(p.cpuMs).padStart(5)} ${commandLine(p.argv).join(' ')}\n`).join('')}`;
+  return `PID   USER     TIME  COMMAND\n${ps.map((p) => `${String(p.pid).padStart(5)} ${(p.user ?? 'root').slice(0, 8).padEnd(8)} ${mss(p.cpuMs).padStart(5)} ${commandLine(p.argv).join(' ')}\n`).join('')}`;
 }
 
 /** procps' `ps aux` (BSD user format), `ps -ef` (full format) and plain `ps`. */
@@ -51,7 +51,7 @@ function procpsPs(ps: ProcEntry[], style: 'u' | 'f' | 'plain', totalBytes: numbe
           const mem = (p.rssBytes * 100) / totalBytes;
           const stat = p.pid === self ? 'R' : 'S';
           const lead = p.ppid === 0 ? 's' : '';
-          return `${'root'.padEnd(8)} ${String(p.pid).padStart(7)} ${cpu.toFixed(1).padStart(4)} ${mem.toFixed(1).padStart(4)} ${String(vszKiB(p)).padStart(6)} ${String(rssKiB(p)).padStart(5)} ${'?'.padEnd(8)} ${(stat + lead).padEnd(4)} ${hhmm(p.startedMs).padStart(5)} ${mss(p.cpuMs).padStart(6)} ${commandLine(p.argv).join(' ')}\n`;
+          return `${(p.user ?? 'root').slice(0, 8).padEnd(8)} ${String(p.pid).padStart(7)} ${cpu.toFixed(1).padStart(4)} ${mem.toFixed(1).padStart(4)} ${String(vszKiB(p)).padStart(6)} ${String(rssKiB(p)).padStart(5)} ${'?'.padEnd(8)} ${(stat + lead).padEnd(4)} ${hhmm(p.startedMs).padStart(5)} ${mss(p.cpuMs).padStart(6)} ${commandLine(p.argv).join(' ')}\n`;
         })
         .join('')
     );
@@ -61,7 +61,10 @@ function procpsPs(ps: ProcEntry[], style: 'u' | 'f' | 'plain', totalBytes: numbe
     return (
       head +
       ps
-        .map((p) => `${'root'.padEnd(8)} ${String(p.pid).padStart(7)} ${String(p.ppid).padStart(7)}  0 ${hhmm(p.startedMs)} ${'?'.padEnd(8)} ${hms(p.cpuMs)} ${commandLine(p.argv).join(' ')}\n`)
+        .map(
+          (p) =>
+            `${(p.user ?? 'root').slice(0, 8).padEnd(8)} ${String(p.pid).padStart(7)} ${String(p.ppid).padStart(7)}  0 ${hhmm(p.startedMs)} ${'?'.padEnd(8)} ${hms(p.cpuMs)} ${commandLine(p.argv).join(' ')}\n`,
+        )
         .join('')
     );
   }
@@ -154,7 +157,7 @@ export function busyboxTopScreen(proc: ProgramProcess, maxRows: number): string 
   const rows = [...ps].sort((a, b) => pcpu(b) - pcpu(a) || a.pid - b.pid).slice(0, maxRows);
   for (const p of rows) {
     const vsz = vszKiB(p);
-    out += `${String(p.pid).padStart(5)}${String(p.ppid).padStart(6)} ${'root'.padEnd(8)} ${(p.pid === self ? 'R' : 'S').padEnd(3)} ${String(vsz).padStart(5)}${String(Math.round((vsz * KiB * 100) / m.total)).padStart(4)}% ${String(0).padStart(3)}${String(pcpu(p)).padStart(4)}% ${commandLine(p.argv).join(' ')}\n`;
+    out += `${String(p.pid).padStart(5)}${String(p.ppid).padStart(6)} ${(p.user ?? 'root').slice(0, 8).padEnd(8)} ${(p.pid === self ? 'R' : 'S').padEnd(3)} ${String(vsz).padStart(5)}${String(Math.round((vsz * KiB * 100) / m.total)).padStart(4)}% ${String(0).padStart(3)}${String(pcpu(p)).padStart(4)}% ${commandLine(p.argv).join(' ')}\n`;
   }
   return out;
 }
@@ -189,7 +192,7 @@ export function procpsTopScreen(proc: ProgramProcess): string {
   const timePlus = (ms: number) => `${Math.floor(ms / 60000)}:${pad2(Math.floor(ms / 1000) % 60)}.${pad2(Math.floor(ms / 10) % 100)}`;
   for (const p of [...ps].sort((a, b) => pcpu(b) - pcpu(a) || a.pid - b.pid)) {
     const rss = rssKiB(p);
-    out += `${String(p.pid).padStart(7)} ${'root'.padEnd(8)} ${'20'.padStart(3)} ${'0'.padStart(3)} ${String(vszKiB(p)).padStart(7)} ${String(rss).padStart(6)} ${String(Math.round(rss * 0.8)).padStart(6)} ${p.pid === self ? 'R' : 'S'} ${f1(pcpu(p), 5)} ${f1((p.rssBytes * 100) / m.total, 5)} ${timePlus(p.cpuMs).padStart(9)} ${commName(p.argv)}\n`;
+    out += `${String(p.pid).padStart(7)} ${(p.user ?? 'root').slice(0, 8).padEnd(8)} ${'20'.padStart(3)} ${'0'.padStart(3)} ${String(vszKiB(p)).padStart(7)} ${String(rss).padStart(6)} ${String(Math.round(rss * 0.8)).padStart(6)} ${p.pid === self ? 'R' : 'S'} ${f1(pcpu(p), 5)} ${f1((p.rssBytes * 100) / m.total, 5)} ${timePlus(p.cpuMs).padStart(9)} ${commName(p.argv)}\n`;
   }
   return out;
 }
