@@ -349,4 +349,6 @@ export interface ShimLauncher {
   connect(id: string, events: TaskEvents): Promise<Tasks | undefined>;
   /** Ends the shims of sandboxes the metadata does not know (started just before containerd died unrecorded); returns their ids. */
   cleanup(known: Set<string>): string[];
+  /** The real pid of sandbox `id`'s shim (the process the node's ps shows its containers under); undefined when unknown. */
+  pid?(id: string): number | undefined;
 }

@@ -35,6 +35,8 @@ export const CRI_METHODS = [
   'Status',
   'GetContainerEvents',
   'RuntimeConfig',
+  'ListMetricDescriptors',
+  'ListPodSandboxMetrics',
   'ListImages',
   'ImageStatus',
   'PullImage',
@@ -57,6 +59,8 @@ export const RELIST_METHODS: ReadonlySet<string> = new Set([
   'ListContainerStats',
   'PodSandboxStats',
   'ListPodSandboxStats',
+  'ListMetricDescriptors',
+  'ListPodSandboxMetrics',
 ]);
 
 export interface PodRef {
