@@ -87,6 +87,13 @@ export interface ProcessOptions {
   mounts?: MountEntry[];
   /** cpu.max from the CRI resources: quota and period in µs (quota 0: no limit). */
   cpuMax?: { quota: number; period: number };
+  /** The sandbox shares the node's namespaces (NamespaceOption NODE): what the container sees of them is the node's. */
+  hostNamespaces?: HostNamespaces;
+}
+
+export interface HostNamespaces {
+  network?: boolean;
+  ipc?: boolean;
 }
 
 /** Resident memory of a process besides PID 1 (a shell or an applet), as ps shows it. */
@@ -183,6 +190,9 @@ function systemView(p: SimProcess): SystemView {
       return p.fs.writtenBytes;
     },
     listeningPorts: () => p.listeningPorts(),
+    get hostNamespaces() {
+      return p.hostNamespaces;
+    },
   };
 }
 
@@ -619,6 +629,10 @@ export class SimProcess implements ProgramProcess {
   /** The pid most recently given out. */
   get lastPid(): number {
     return this.nextPid - 1;
+  }
+
+  get hostNamespaces(): HostNamespaces {
+    return this.opts.hostNamespaces ?? {};
   }
 
   get cpuMax(): { quota: number; period: number } {

@@ -48,6 +48,8 @@ export interface SystemView {
   readonly writtenBytes: number;
   /** Ports a process of the container serves, by protocol. */
   listeningPorts(): { tcp: number[]; udp: number[] };
+  /** The node's namespaces the sandbox shares (network: the node's sockets; ipc: its System V objects). */
+  readonly hostNamespaces?: { network?: boolean; ipc?: boolean };
 }
 
 /** containerd's default capability set (CHOWN DAC_OVERRIDE FSETID FOWNER MKNOD NET_RAW SETGID SETUID SETFCAP SETPCAP NET_BIND_SERVICE SYS_CHROOT KILL AUDIT_WRITE) as a mask. */

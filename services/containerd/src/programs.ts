@@ -303,7 +303,7 @@ const FACTORIES: Record<string, (proc: ProgramProcess, env: () => Record<string,
   netstat,
   pgrep,
   pidof,
-  ipcs: () => ipcs(),
+  ipcs,
   brctl: () => brctl(),
 };
 

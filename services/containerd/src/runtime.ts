@@ -486,6 +486,10 @@ export class Runtime {
       image: c.config.image?.image ?? '',
       mounts: c.config.mounts.map((m) => ({ hostPath: m.hostPath, containerPath: m.containerPath, readonly: m.readonly })),
       ...(num(c.resources?.cpuQuota) > 0 ? { cpuMax: { quota: num(c.resources?.cpuQuota), period: num(c.resources?.cpuPeriod) || 100_000 } } : {}),
+      hostNamespaces: {
+        network: sb.config.linux?.securityContext?.namespaceOptions?.network === 'NODE',
+        ipc: sb.config.linux?.securityContext?.namespaceOptions?.ipc === 'NODE',
+      },
     };
   }
 

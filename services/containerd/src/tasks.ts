@@ -39,6 +39,8 @@ export interface TaskSpec {
   mounts: Mount[];
   /** The cgroup's cpu.max (CRI cpu_quota/cpu_period, µs); absent: no limit. */
   cpuMax?: { quota: number; period: number };
+  /** The node's namespaces the sandbox shares (NamespaceOption NODE). */
+  hostNamespaces?: { network?: boolean; ipc?: boolean };
 }
 
 export interface TaskExit {
@@ -183,6 +185,7 @@ export class LocalTasks implements Tasks {
       // Projected volumes are the kubelet's files, refreshed from the host (watchMounts), never written to it.
       mounts: spec.mounts.map((m) => ({ containerPath: m.containerPath, readonly: !!m.readonly, tmpfs: !!m.hostPath && isProjected(m.hostPath) })),
       ...(spec.cpuMax ? { cpuMax: spec.cpuMax } : {}),
+      ...(spec.hostNamespaces ? { hostNamespaces: spec.hostNamespaces } : {}),
       writeThrough: new WriteThrough(
         spec.mounts.filter((m) => m.hostPath && !isProjected(m.hostPath)),
         this.opts.warn,

@@ -150,3 +150,38 @@ describe('pod range', () => {
     }
   });
 });
+
+describe("the node's namespaces (NamespaceOption NODE)", () => {
+  it("netstat -ln in a host-network pod lists the node's listening sockets", async () => {
+    const node = createServer();
+    await new Promise<void>((r) => node.listen(0, '127.0.0.1', r));
+    const port = (node.address() as { port: number }).port;
+    try {
+      const { containerId } = await startPod('hostnet', BUSYBOX, { command: ['sh', '-c', 'sleep 1000'] }, { linux: { securityContext: { namespaceOptions: { network: 'NODE' } } } });
+      expect((await exec(containerId, ['netstat', '-ln'])).stdout).toContain(`0.0.0.0:${port} `);
+      const pod = await startPod('podnet', BUSYBOX, { command: ['sh', '-c', 'sleep 1000'] });
+      expect((await exec(pod.containerId, ['netstat', '-ln'])).stdout).not.toContain(`:${port} `);
+    } finally {
+      node.close();
+    }
+  });
+
+  it("reads the node's tables: /proc/net/tcp LISTEN rows, /proc/sysvipc/shm segments", async () => {
+    const { nodeListeningPorts, nodeShmSegments } = await import('../src/programs/net-tools.js');
+    const files: Record<string, string> = {
+      '/proc/net/tcp':
+        '  sl  local_address rem_address   st tx_queue rx_queue tr tm->when retrnsmt   uid  timeout inode\n' +
+        '   0: 0100007F:2EE1 00000000:0000 0A 00000000:00000000 00:00000000 00000000     0        0 1 1 0 100 0 0 10 0\n' +
+        '   1: 0100007F:2EE1 0100007F:D431 01 00000000:00000000 00:00000000 00000000     0        0 2 1 0 100 0 0 10 0\n',
+      '/proc/sysvipc/shm':
+        '       key      shmid perms                  size  cpid  lpid nattch   uid   gid  cuid  cgid      atime      dtime      ctime                   rss                  swap\n' +
+        ' 826695837          0   644               1048576 10108     0      0     0     0     0     0          0          0 1796267597                     0                     0\n',
+    };
+    const read = (p: string) => {
+      if (!(p in files)) throw new Error('ENOENT');
+      return files[p]!;
+    };
+    expect(nodeListeningPorts(read)).toEqual({ tcp: [12001], udp: [] });
+    expect(nodeShmSegments(read)).toEqual([`0x3146609d 0          root       644        1048576    0${' '.repeat(22)}\n`]);
+  });
+});
