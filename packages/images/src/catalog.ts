@@ -19,7 +19,7 @@ const busyboxFiles = {
 };
 
 /** busybox's process, memory, filesystem and network applets (services/containerd/src/programs/procps.ts, net-tools.ts). */
-const BUSYBOX_APPLETS = ['ps', 'top', 'free', 'df', 'mount', 'ip', 'ifconfig', 'netstat', 'pgrep', 'pidof', 'ipcs', 'brctl'];
+const BUSYBOX_APPLETS = ['ps', 'top', 'free', 'df', 'mount', 'ip', 'ifconfig', 'netstat', 'pgrep', 'pidof', 'ipcs', 'brctl', 'dd'];
 /** Debian's procps (ps, top, free), coreutils' df and util-linux' mount. */
 const DEBIAN_TOOLS = ['ps', 'top', 'free', 'df', 'mount'];
 

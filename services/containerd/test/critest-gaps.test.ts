@@ -185,3 +185,20 @@ describe("the node's namespaces (NamespaceOption NODE)", () => {
     expect(nodeShmSegments(read)).toEqual([`0x3146609d 0          root       644        1048576    0${' '.repeat(22)}\n`]);
   });
 });
+
+describe('dd', () => {
+  it("a block beyond the cgroup's memory.max is OOM-killed (critest's OOMKilled spec)", async () => {
+    const { containerId } = await startPod('oom', BUSYBOX, { command: ['sh', '-c', 'dd if=/dev/zero of=/dev/null bs=20M'], linux: { resources: { memoryLimitInBytes: String(15 * 1024 * 1024) } } });
+    await waitFor('OOMKilled', async () => (await h.cri.rt.ContainerStatus({ containerId })).status!.state === 'CONTAINER_EXITED', { timeoutMs: 10000 });
+    expect((await h.cri.rt.ContainerStatus({ containerId })).status).toMatchObject({ exitCode: 137, reason: 'OOMKilled' });
+  });
+
+  it('copies counted blocks', async () => {
+    const { containerId } = await startPod('dd', BUSYBOX, { command: ['sh', '-c', 'sleep 1000'] });
+    expect(await exec(containerId, ['dd', 'if=/dev/zero', 'of=/tmp/z', 'bs=1k', 'count=2'])).toMatchObject({
+      exitCode: 0,
+      stderr: expect.stringMatching(/^2\+0 records in\n2\+0 records out\n2048 bytes/),
+    });
+    expect((await exec(containerId, ['wc', '-c', '/tmp/z'])).stdout.trim()).toBe('2048 /tmp/z');
+  });
+});
