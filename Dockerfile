@@ -50,11 +50,12 @@ RUN pnpm turbo run build --output-logs=errors-only \
       --filter=@kubelab/containerd... --filter=@kubelab/kube-proxy... \
       --filter=@kubelab/kubelab... --filter=@kubelab/node-problem-detector... \
       --filter=@kubelab/node... --filter=@kubelab/crictl... --filter=@kubelab/systemd... \
-      --filter=@kubelab/metrics-server... --filter=@kubelab/kube-network-policies...
+      --filter=@kubelab/metrics-server... --filter=@kubelab/kube-network-policies... \
+      --filter=@kubelab/dashboard...
 # Each deploy's entry file: a service's dist/main.js; the node tools' systemctl; systemd's systemd-unit.
 RUN for entry in apiserver:main.js scheduler:main.js controller-manager:main.js kubelet:main.js containerd:main.js \
       kube-proxy:main.js kubelab:main.js node-problem-detector:main.js crictl:main.js node:bin/systemctl.js systemd:bin/systemd-unit.js \
-      metrics-server:main.js kube-network-policies:main.js; do \
+      metrics-server:main.js kube-network-policies:main.js dashboard:main.js; do \
       svc=${entry%%:*}; \
       pnpm --filter "@kubelab/$svc" deploy --legacy --prod --prefer-offline "/out/$svc" >/tmp/deploy.log 2>&1 \
       && test -f "/out/$svc/dist/${entry#*:}" \
@@ -104,6 +105,14 @@ COPY --from=build /out/metrics-server /app
 USER 1000
 EXPOSE 4443
 HEALTHCHECK --interval=5s --timeout=10s --retries=5 CMD ["healthz-https", "4443", "/livez", "--insecure"]
+ENTRYPOINT ["node", "/app/dist/main.js"]
+
+# The dashboard (services/dashboard): the built page in dist/web and its server.
+FROM runtime AS dashboard
+COPY --from=build /out/dashboard /app
+USER 1000
+EXPOSE 9090
+HEALTHCHECK --interval=5s --timeout=10s --retries=5 CMD ["healthz", "9090", "/healthz"]
 ENTRYPOINT ["node", "/app/dist/main.js"]
 
 # The kubelab CLI: the compose stack's one-shot setup steps run its

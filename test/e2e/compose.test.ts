@@ -1069,6 +1069,65 @@ spec:
     await kubectl(stack, ['delete', 'priorityclass', 'lab-high']);
   });
 
+  it('the userland lab: a redis Deployment + Service, redis-cli SET then GET by the Service name, a busybox nc exchange, ash texts in busybox', async () => {
+    const ns = 'userland-lab';
+    const k = (args: string[], opts: { allowFail?: boolean } = {}) => kubectl(stack, ['-n', ns, ...args], opts);
+    try {
+      await kubectl(stack, ['create', 'namespace', ns]);
+      await applyStdin(
+        stack,
+        `apiVersion: apps/v1
+kind: Deployment
+metadata: {name: redis, namespace: ${ns}}
+spec:
+  replicas: 1
+  selector: {matchLabels: {app: redis}}
+  template:
+    metadata: {labels: {app: redis}}
+    spec:
+      containers: [{name: redis, image: redis:7.4, ports: [{containerPort: 6379}]}]
+---
+apiVersion: v1
+kind: Service
+metadata: {name: redis, namespace: ${ns}}
+spec:
+  selector: {app: redis}
+  ports: [{port: 6379}]
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: cli, namespace: ${ns}}
+spec:
+  containers: [{name: cli, image: redis:7.4, command: [sleep, "3600"]}]
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: box, namespace: ${ns}}
+spec:
+  containers: [{name: box, image: busybox:1.36, command: [sleep, "3600"]}]
+`,
+      );
+      await k(['rollout', 'status', 'deployment/redis', '--timeout=120s']);
+      for (const name of ['cli', 'box']) {
+        await waitFor(`${name} Running`, async () => (await kubectlJson<Pod>(stack, ['-n', ns, 'get', 'pod', name])).status?.phase === 'Running', { timeoutMs: 90_000, everyMs: 1_000 });
+      }
+      // redis-cli (the redis image has it; busybox has none) reaches the server by the Service's DNS name once its endpoints are programmed.
+      await waitFor('redis PONG by the Service name', async () => ((await k(['exec', 'cli', '--', 'redis-cli', '-h', 'redis', 'PING'], { allowFail: true })) === 'PONG\n' ? true : undefined), {
+        timeoutMs: 60_000,
+        everyMs: 1_000,
+      });
+      expect(await k(['exec', 'cli', '--', 'redis-cli', '-h', 'redis', 'SET', 'k', 'v'])).toBe('OK\n');
+      expect(await k(['exec', 'cli', '--', 'redis-cli', '-h', 'redis', 'GET', 'k'])).toBe('v\n');
+      // busybox nc speaks RESP to the same Service: the raw reply, then -w 1 ends the exchange.
+      expect(await k(['exec', 'box', '--', 'sh', '-c', "printf '*2\\r\\n$3\\r\\nGET\\r\\n$1\\r\\nk\\r\\n' | nc -w 1 redis 6379"])).toBe('$1\r\nv\r\n');
+      // The busybox shell is ash: its own texts, $0 is sh, no bash in /bin.
+      expect(await k(['exec', 'box', '--', 'sh', '-c', 'foo'], { allowFail: true })).toBe('sh: foo: not found\ncommand terminated with exit code 127\n');
+      expect(await k(['exec', 'box', '--', 'sh', '-c', 'echo $0; ls /bin | grep -c "^bash$"'], { allowFail: true })).toBe('sh\n0\ncommand terminated with exit code 1\n');
+    } finally {
+      await kubectl(stack, ['delete', 'namespace', ns, '--wait=false'], { allowFail: true });
+    }
+  });
+
   it('kill kubelet-2: node-2 NotReady after the grace period and not before; its containers keep running; pods replaced on node-1 after the toleration', async () => {
     // A pod that tolerates node problems forever: it must survive the outages
     // (kubelet-2 here, containerd-2 in scenario 6, which taints not-ready) and

@@ -130,6 +130,43 @@ describe.skipIf(!run)('kubectl 1.32: exec', { timeout: 60_000 }, () => {
     120_000,
   );
 
+  it.runIf(hasPython)(
+    'kubectl exec -it POD -- vi FILE: insert, Enter, Esc, arrow keys, x, dd and :wq on the terminal',
+    async () => {
+      writeFileSync(join(node!.dir, 'pty_driver.py'), PTY_DRIVER);
+      // Each key is typed once the screen is drawn for the one before: its last bytes put the cursor (row;col).
+      const typed = [
+        ['i', '"/tmp/note" [New file]\x1b[1;1H'],
+        ['hello', '-- INSERT --\x1b[1;1H'],
+        ['\r', '-- INSERT --\x1b[1;6H'],
+        ['world', '-- INSERT --\x1b[2;1H'],
+        ['\x1b', '-- INSERT --\x1b[2;6H'],
+        ['\x1b[A', '\x1b[2;5H'],
+        ['x', '\x1b[1;5H'],
+        ['j', '\x1b[1;4H'],
+        ['dd', '\x1b[2;4H'],
+        [':wq\r', '\x1b[1;1H'],
+      ];
+      const child = spawn(
+        'python3',
+        [join(node!.dir, 'pty_driver.py'), JSON.stringify(typed), '/usr/bin/kubectl', `--cache-dir=${join(c.dir, 'cache')}`, 'exec', '-it', 'box', '--', 'vi', '/tmp/note'],
+        {
+          env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: c.dir, KUBECONFIG: join(c.dir, 'kubeconfig') },
+          stdio: ['ignore', 'pipe', 'inherit'],
+        },
+      );
+      let out = '';
+      child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+      await new Promise((r) => child.on('exit', r));
+      const { screen, code } = JSON.parse(out) as { screen: string; code: number };
+      expect(code).toBe(0);
+      expect(screen).toContain('\x1b[H\x1b[J\r\n~\r\n');
+      expect(screen).toContain('-- INSERT --');
+      expect(await c.kubectl(['exec', 'box', '--', 'cat', '/tmp/note'])).toEqual({ stdout: 'hell\n', stderr: '', code: 0 });
+    },
+    120_000,
+  );
+
   it('picks a container with -c and defaults to the first one, as kubectl says', async () => {
     expect(await c.kubectl(['exec', 'two', '-c', 'side', '--', 'printenv', 'ROLE'])).toEqual({ stdout: 'side\n', stderr: '', code: 0 });
     expect(await c.kubectl(['exec', 'two', '--', 'printenv', 'ROLE'])).toEqual({ stdout: 'web\n', stderr: 'Defaulted container "web" out of: web, side\n', code: 0 });

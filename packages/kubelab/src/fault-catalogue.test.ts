@@ -53,6 +53,10 @@ describe('the fault catalogue', () => {
     ['disk-pressure clear', 'disk-pressure', true, [{ kind: 'node-state', patch: { usage: { diskBytes: 0 } } }]],
     ['memory-pressure: all but 50Mi', 'memory-pressure', false, [{ kind: 'node-state', patch: { usage: { memoryBytes: 8 * GiB - 50 * 1024 * 1024 } } }]],
     ['pid-pressure: 95% of pid_max', 'pid-pressure', false, [{ kind: 'node-state', patch: { usage: { pids: 3984588 } } }]],
+    ['oom-kill: a container limited below its usage', 'oom-kill', false, [{ kind: 'oom-kill', memoryBytes: 4096 }]],
+    ['oom-kill clear: nothing (the kubelet restarts the container)', 'oom-kill', true, []],
+    ['node-partition: cut off', 'node-partition', false, [{ kind: 'node-state', patch: { partitioned: true } }]],
+    ['node-partition clear: reconnected', 'node-partition', true, [{ kind: 'node-state', patch: { partitioned: false } }]],
     ['etcd-lost: NATS stopped', 'etcd-lost', false, [{ kind: 'process-signal', process: 'nats', signal: 'SIGSTOP' }]],
     ['etcd-lost clear: NATS continues', 'etcd-lost', true, [{ kind: 'process-signal', process: 'nats', signal: 'SIGCONT' }]],
   ])('%s', (_name, fault, clear, want) => expect(plan(fault, clear)).toEqual(want));
@@ -76,6 +80,7 @@ describe('the fault catalogue', () => {
 
   it.each([
     ['sets read-only', {}, { readonlyFilesystem: true }, { readonlyFilesystem: true }],
+    ['partitioned beside read-only', { readonlyFilesystem: true }, { partitioned: true }, { readonlyFilesystem: true, partitioned: true }],
     ['usage fields merge', { usage: { diskBytes: 5 } }, { usage: { pids: 7 } }, { usage: { diskBytes: 5, pids: 7 } }],
     ['a zero clears one field', { readonlyFilesystem: true, usage: { diskBytes: 5, pids: 7 } }, { usage: { diskBytes: 0 } }, { readonlyFilesystem: true, usage: { diskBytes: 0, pids: 7 } }],
   ])('mergeNodeFaults: %s', (_n, s, patch, want) => expect(mergeNodeFaults(s, patch)).toEqual(want));

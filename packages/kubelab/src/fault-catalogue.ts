@@ -6,7 +6,18 @@
 
 import type { NodeFaultState } from '@kubelab/systemd';
 
-export type FaultName = 'kernel-deadlock' | 'readonly-filesystem' | 'containerd-hung' | 'containerd-down' | 'kubelet-crashloop' | 'disk-pressure' | 'memory-pressure' | 'pid-pressure' | 'etcd-lost';
+export type FaultName =
+  | 'kernel-deadlock'
+  | 'readonly-filesystem'
+  | 'oom-kill'
+  | 'containerd-hung'
+  | 'containerd-down'
+  | 'kubelet-crashloop'
+  | 'disk-pressure'
+  | 'memory-pressure'
+  | 'pid-pressure'
+  | 'node-partition'
+  | 'etcd-lost';
 
 /** What a fault does to the node, one step at a time. */
 export type FaultStep =
@@ -20,8 +31,13 @@ export type FaultStep =
   | { kind: 'signal'; unit: string; signal: 'SIGSTOP' | 'SIGCONT' | 'SIGKILL' }
   /** Waits until the unit is (or is no longer) active. */
   | { kind: 'await-unit'; unit: string; active: boolean }
-  /** Merged into the node's fault state (<root>/run/kubelab/faults/node.json). */
+  /** Merged into the node's fault state (<root>/run/systemd/kubelab-faults/node.json). */
   | { kind: 'node-state'; patch: NodeFaultState }
+  /**
+   * `crictl update --memory <bytes>` on a running container of the node (the newest outside kube-system, or the pod
+   * named): its memory cgroup's limit drops below what it uses, and the kernel's OOM killer ends it.
+   */
+  | { kind: 'oom-kill'; memoryBytes: number }
   /** A signal to a control-plane process of the local runner, by its pid file (<state>/run/<name>.pid). */
   | { kind: 'process-signal'; process: string; signal: 'SIGSTOP' | 'SIGCONT' };
 
@@ -44,6 +60,9 @@ export interface FaultEntry {
 }
 
 const MiB = 1024 * 1024;
+
+/** The memory limit oom-kill sets: one page, below what any process uses. */
+export const OOM_LIMIT_BYTES = 4096;
 
 /** The ring of restarts a crash-looping kubelet goes through: log-counter's --count=5 for FrequentKubeletRestart. */
 export const CRASHLOOP_RESTARTS = 5;
@@ -84,6 +103,13 @@ export const FAULTS: readonly FaultEntry[] = [
     see: 'ReadonlyFilesystem True (FilesystemIsReadOnly), event Ext4Error, "Read-only file system" in containers',
     inject: () => [...READONLY_LINES, { kind: 'node-state', patch: { readonlyFilesystem: true } }],
     clear: () => [{ kind: 'node-state', patch: { readonlyFilesystem: false } }, ...REBOOT_CLEARS_KERNEL_CONDITION],
+  },
+  {
+    name: 'oom-kill',
+    what: `lowers a running container's memory limit below its usage (crictl update --memory ${OOM_LIMIT_BYTES}): the kernel OOM-kills it`,
+    see: 'container Terminated: OOMKilled, exit code 137; kernel log "Memory cgroup out of memory: Killed process …", event OOMKilling; nothing to clear (the kubelet restarts it with its limits)',
+    inject: () => [{ kind: 'oom-kill', memoryBytes: OOM_LIMIT_BYTES }],
+    clear: () => [],
   },
   {
     name: 'containerd-hung',
@@ -134,6 +160,13 @@ export const FAULTS: readonly FaultEntry[] = [
     clear: () => [{ kind: 'node-state', patch: { usage: { pids: 0 } } }],
   },
   {
+    name: 'node-partition',
+    what: "cuts the node off from the control plane: the kubelet's connections to the apiserver go unanswered",
+    see: 'pods keep running; Ready Unknown (NodeStatusUnknown: Kubelet stopped posting node status.) after the grace period, taint node.kubernetes.io/unreachable, evictions after the toleration (300s)',
+    inject: () => [{ kind: 'node-state', patch: { partitioned: true } }],
+    clear: () => [{ kind: 'node-state', patch: { partitioned: false } }],
+  },
+  {
     name: 'etcd-lost',
     what: "stops the store in etcd's role (the runner's NATS server, SIGSTOP)",
     see: 'apiserver /readyz: [-]etcd failed: reason withheld; writes fail',
@@ -156,6 +189,7 @@ export function mergeNodeFaults(s: NodeFaultState, patch: NodeFaultState): NodeF
   return {
     ...s,
     ...(patch.readonlyFilesystem !== undefined ? { readonlyFilesystem: patch.readonlyFilesystem } : {}),
+    ...(patch.partitioned !== undefined ? { partitioned: patch.partitioned } : {}),
     ...(patch.usage ? { usage: { ...s.usage, ...patch.usage } } : {}),
   };
 }
@@ -182,6 +216,8 @@ export function describeStep(node: string, s: FaultStep): string {
       return `${node}: ${s.unit} ${s.active ? 'active' : 'no longer active'}`;
     case 'node-state':
       return `${node}: fault state ${JSON.stringify(s.patch)}`;
+    case 'oom-kill':
+      return `${node}: crictl update --memory ${s.memoryBytes} <the newest running container outside kube-system>`;
     case 'process-signal':
       return `control plane: kill -${s.signal.slice(3)} <pid of ${s.process}>`;
   }

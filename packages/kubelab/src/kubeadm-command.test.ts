@@ -31,6 +31,7 @@ describe('kubelab kubeadm init flags', () => {
         '/var/lib/kubelab/nodes/node-2/node-problem-detector.conf',
       ],
       metricsServerConfs: ['/etc/kubernetes/metrics-server.conf'],
+      dashboardConfs: ['/etc/kubernetes/kubelab-dashboard.conf'],
       netpolConfs: [
         '/var/lib/kubelab/nodes/control-plane/kube-network-policies.conf',
         '/var/lib/kubelab/nodes/node-1/kube-network-policies.conf',

@@ -69,6 +69,8 @@ export function parseInitArgs(argv: string[], env: NodeJS.ProcessEnv = {}): Omit
     npdConfs: [...nodes, ...joinNodes].map((name) => join(nodesDir, name, 'node-problem-detector.conf')),
     // metrics-server's ServiceAccount identity, for compose's metrics-server service (as `kubelab up` writes it).
     metricsServerConfs: [join(values.dir, 'metrics-server.conf')],
+    // The dashboard's ServiceAccount identity, for compose's dashboard service.
+    dashboardConfs: [join(values.dir, 'kubelab-dashboard.conf')],
     // Each node's NetworkPolicy agent (kube-network-policies-N) as its ServiceAccount.
     netpolConfs: [...nodes, ...joinNodes].map((name) => join(nodesDir, name, 'kube-network-policies.conf')),
     ...(owner ? { owner } : {}),

@@ -17,6 +17,7 @@ import { DEFAULT_SERVICE_CIDR, applyCorednsAddon } from './coredns-addon.js';
 import { applyDaemonSetAddons, composeStaticPods, markControlPlane, writeStaticPods } from './control-plane-node.js';
 import { getText } from './http-get.js';
 import { applyMetricsServerAddon } from './metrics-server-addon.js';
+import { applyDashboardAddon } from './dashboard-addon.js';
 import { applyNpdAddon } from './npd-addon.js';
 import { applyNetworkPolicyAddon } from './network-policy-addon.js';
 import { applyStorageAddon } from './storage-addon.js';
@@ -93,6 +94,7 @@ export async function controlPlaneCommand(argv: string[]): Promise<number> {
     await applyStorageAddon(cs, log);
     // The compose service metrics-server listens on control-plane's :4443 (docker-compose.yml).
     await applyMetricsServerAddon(cs, COMPOSE_METRICS_SERVER_PORT, log, 'compose');
+    await applyDashboardAddon(cs, log);
   } finally {
     cs.close();
   }

@@ -23,6 +23,7 @@ import { CONTROL_PLANE_NODE, NATS_CLIENT_FILES, kubeadmFiles, nodeNames, type La
 import { NPD_IDENTITY } from './npd-addon.js';
 import { NETPOL_IDENTITY } from './network-policy-addon.js';
 import { METRICS_SERVER_IDENTITY } from './metrics-server-addon.js';
+import { DASHBOARD_IDENTITY } from './dashboard-addon.js';
 
 /** kube-proxy's identity (upstream binds system:node-proxier to the user system:kube-proxy). */
 export const KUBE_PROXY_IDENTITY = { commonName: 'system:kube-proxy' };
@@ -55,6 +56,8 @@ export interface KubeadmInitOptions {
   netpolConfs?: readonly string[];
   /** Where metrics-server.conf (its ServiceAccount's identity, metrics-server-addon.ts) goes. */
   metricsServerConfs?: readonly string[];
+  /** Where kubelab-dashboard.conf (its ServiceAccount's identity, dashboard-addon.ts) goes. */
+  dashboardConfs?: readonly string[];
   /** uid/gid that gets every file under `dir` (the compose control plane runs as uid 1000); default: left as written. */
   owner?: { uid: number; gid: number };
   /** kubeadm's progress lines; default silent. */
@@ -94,7 +97,7 @@ export async function kubeadmInitFiles(o: KubeadmInitOptions): Promise<ClusterPk
   const etcdSans = splitSans(o.etcdCertExtraSans ?? []);
   const pkiBases = Object.values(PKI_FILES).filter((b) => !b.endsWith('.key') && !b.endsWith('.pub'));
   const had = new Set([...pkiBases.map((b) => `${b}.crt`), PKI_FILES.saKey, ...Object.values(KUBECONFIG_FILES)].filter((rel) => existsSync(join(o.dir, rel))));
-  const nodeConfs = [...o.nodes.filter((n) => !n.join).map((n) => n.kubeletConf), ...o.kubeProxyConfs, ...(o.npdConfs ?? []), ...(o.metricsServerConfs ?? []), ...(o.netpolConfs ?? [])];
+  const nodeConfs = [...o.nodes.filter((n) => !n.join).map((n) => n.kubeletConf), ...o.kubeProxyConfs, ...(o.npdConfs ?? []), ...(o.metricsServerConfs ?? []), ...(o.netpolConfs ?? []), ...(o.dashboardConfs ?? [])];
   const hadConf = new Set(nodeConfs.filter((p) => existsSync(p)));
 
   const pki = await ensureClusterPki({
@@ -120,6 +123,7 @@ export async function kubeadmInitFiles(o: KubeadmInitOptions): Promise<ClusterPk
     ...(o.npdConfs ?? []).map((p) => ensureKubeconfig(p, pki.ca, NPD_IDENTITY, { server: o.server })),
     ...(o.metricsServerConfs ?? []).map((p) => ensureKubeconfig(p, pki.ca, METRICS_SERVER_IDENTITY, { server: o.server })),
     ...(o.netpolConfs ?? []).map((p) => ensureKubeconfig(p, pki.ca, NETPOL_IDENTITY, { server: o.server })),
+    ...(o.dashboardConfs ?? []).map((p) => ensureKubeconfig(p, pki.ca, DASHBOARD_IDENTITY, { server: o.server })),
   ]);
   for (const p of nodeConfs) log(kubeconfigLine(p, hadConf.has(p)));
 
@@ -194,6 +198,7 @@ export async function kubeadmInit(layout: Layout, userKubeconfig: string): Promi
     npdConfs: [files.nodeProblemDetector],
     metricsServerConfs: [files.metricsServer],
     netpolConfs: [files.networkPolicies],
+    dashboardConfs: [files.dashboard],
   });
   await ensureNatsClientCerts(layout.stateDir, pki.etcdCa, nodeNames(layout));
   await copyKubeconfig(files.admin, userKubeconfig);

@@ -13,6 +13,39 @@ import { join } from 'node:path';
 import { nodeUnit, ServiceManager } from '@kubelab/systemd';
 import type { ComponentSpec } from './topology.js';
 
+/** The control plane's processes the runner starts again when they exit (their static pods' restartPolicy Always). */
+export const RESTARTED_STATIC_PODS: ReadonlySet<string> = new Set(['scheduler', 'controller-manager']);
+
+/**
+ * The kubelet's back-off for restarting a container that exited: 10 s,
+ * doubling to 5 min; a process that ran 10 min since its last start begins
+ * at 10 s again (upstream's backOffPeriod, MaxContainerBackOff and reset).
+ */
+export class RestartBackOff {
+  private readonly state = new Map<string, { delayMs: number; startedAt: number }>();
+
+  constructor(
+    private readonly now: () => number = Date.now,
+    private readonly initialMs = 10_000,
+    private readonly maxMs = 300_000,
+  ) {}
+
+  /** The delay before the next start of `name`. */
+  next(name: string): number {
+    const s = this.state.get(name);
+    const fresh = !s || this.now() - s.startedAt >= 2 * this.maxMs;
+    const delayMs = fresh ? this.initialMs : Math.min(s.delayMs * 2, this.maxMs);
+    this.state.set(name, { delayMs, startedAt: s?.startedAt ?? this.now() });
+    return delayMs;
+  }
+
+  /** `name` was started again now. */
+  started(name: string): void {
+    const s = this.state.get(name);
+    if (s) s.startedAt = this.now();
+  }
+}
+
 export interface Running {
   spec: ComponentSpec;
   child: ChildProcess;

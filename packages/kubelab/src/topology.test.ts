@@ -5,13 +5,14 @@ import { parseUpArgs, refuseRunnerFlags } from './up.js';
 describe('local topology', () => {
   const specs = components({ stateDir: '/s', nodes: 2, portOffset: 0, ports: DEFAULT_PORTS });
 
-  it('starts the control plane first (metrics-server with it), then containerd, kubelet, kube-proxy and the node problem detector per node (control-plane first), named like the compose services', () => {
+  it('starts the control plane first (metrics-server and the dashboard with it), then containerd, kubelet, kube-proxy and the node problem detector per node (control-plane first), named like the compose services', () => {
     expect(specs.map((s) => s.name)).toEqual([
       'nats',
       'apiserver',
       'scheduler',
       'controller-manager',
       'metrics-server',
+      'dashboard',
       ...['control-plane', 1, 2].flatMap((i) => [`containerd-${i}`, `kubelet-${i}`, `kube-proxy-${i}`, `node-problem-detector-${i}`, `kube-network-policies-${i}`]),
     ]);
   });
@@ -31,6 +32,14 @@ describe('local topology', () => {
     );
     const nodes = new Set([1, 2, 3].flatMap((i) => Object.values(nodePorts(i))).concat(Object.values(controlPlaneNodePorts(0))));
     expect(nodes.has(DEFAULT_PORTS.metricsServer)).toBe(false);
+  });
+
+  it('serves the dashboard on 9090 (shifted by --port-offset) as its ServiceAccount, reading NATS as the trace identity', () => {
+    expect(specs.find((s) => s.name === 'dashboard')).toMatchObject({
+      args: expect.arrayContaining(['--kubeconfig=/s/kubelab-dashboard.conf', '--port=9090', '--nats-cert-file=/s/pki/etcd/trace-client.crt']),
+      health: 'http://127.0.0.1:9090/healthz',
+    });
+    expect(controlPlanePorts(900).dashboard).toBe(9990);
   });
 
   it('gives node-1 the upstream ports and shifts further nodes by 100', () => {

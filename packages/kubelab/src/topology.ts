@@ -32,6 +32,8 @@ export interface Ports {
   controllerManager: number;
   /** metrics-server's --secure-port (its pre-0.5 default, clear of the nodes' ports). */
   metricsServer: number;
+  /** The dashboard's HTTP port (services/dashboard). */
+  dashboard: number;
 }
 
 export const DEFAULT_PORTS: Ports = {
@@ -42,6 +44,7 @@ export const DEFAULT_PORTS: Ports = {
   scheduler: 10259,
   controllerManager: 10257,
   metricsServer: 4443,
+  dashboard: 9090,
 };
 
 export interface NodePorts {
@@ -129,6 +132,8 @@ export function kubeadmFiles(layout: Layout) {
     networkPolicies: at('kube-network-policies.conf'),
     /** metrics-server's identity (its ServiceAccount's, see metrics-server-addon.ts). */
     metricsServer: at('metrics-server.conf'),
+    /** The dashboard's identity (its ServiceAccount's, see dashboard-addon.ts). */
+    dashboard: at('kubelab-dashboard.conf'),
     frontProxyCa: at(`${PKI_FILES.frontProxyCa}.crt`),
     frontProxyClientCert: at(`${PKI_FILES.frontProxyClient}.crt`),
     frontProxyClientKey: at(`${PKI_FILES.frontProxyClient}.key`),
@@ -312,6 +317,23 @@ export function components(layout: Layout): ComponentSpec[] {
       '--kubelet-insecure-tls',
     ],
   });
+  // The dashboard: watches as its ServiceAccount (dashboard-addon.ts), the CRI records as the read-only trace identity.
+  const trace = natsClientFiles(layout.stateDir, 'trace');
+  list.push({
+    name: 'dashboard',
+    service: 'dashboard',
+    args: [
+      `--apiserver-grpc-address=${grpc}`,
+      `--kubeconfig=${files.dashboard}`,
+      '--bind-address=127.0.0.1',
+      `--port=${ports.dashboard}`,
+      `--nats-url=${nats}`,
+      `--nats-ca-file=${trace.caFile}`,
+      `--nats-cert-file=${trace.certFile}`,
+      `--nats-key-file=${trace.keyFile}`,
+    ],
+    health: `http://127.0.0.1:${ports.dashboard}/healthz`,
+  });
   list.push(...nodeComponents(layout, CONTROL_PLANE_NODE, 'control-plane', controlPlaneNodePorts(layout.portOffset)));
   for (let i = 1; i <= layout.nodes; i++) list.push(...nodeComponents(layout, `node-${i}`, String(i), nodePorts(i, layout.portOffset)));
   return list;
@@ -345,6 +367,8 @@ function nodeComponents(layout: Layout, node: string, suffix: string, p: NodePor
         `--nats-ca-file=${natsTls.caFile}`,
         `--nats-cert-file=${natsTls.certFile}`,
         `--nats-key-file=${natsTls.keyFile}`,
+        // No pod network on the host: connects are translated at connect time through the node's socket-LB maps (docs/architecture.md).
+        `--socket-lb-dir=${socketLbDir(layout, node)}`,
       ],
       health: `http://127.0.0.1:${p.containerdHealth}/healthz`,
       unit: unit('containerd'),
@@ -391,6 +415,8 @@ function nodeComponents(layout: Layout, node: string, suffix: string, p: NodePor
         `--kubeconfig=${files.kubeProxy}`,
         // Local nodes share the host's network namespace: render the rules, never apply them there.
         '--apply=never',
+        // ... and programs the runtime's connect-time translation instead: its Service map.
+        `--socket-lb-dir=${socketLbDir(layout, node)}`,
         `--healthz-bind-address=127.0.0.1:${p.kubeProxyHealthz}`,
         `--metrics-bind-address=127.0.0.1:${p.kubeProxyMetrics}`,
       ],
@@ -428,6 +454,11 @@ function nodeComponents(layout: Layout, node: string, suffix: string, p: NodePor
       unit: unit('kube-network-policies'),
     },
   ];
+}
+
+/** The node's socket-LB maps (pods.json from containerd, services.json from kube-proxy): /run/kubelab/socket-lb under the node root. */
+export function socketLbDir(layout: Pick<Layout, 'stateDir'>, node: string): string {
+  return join(nodeRoot(layout, node), 'run', 'kubelab', 'socket-lb');
 }
 
 /** The node names of a layout: control-plane, then the workers node-1 … node-N. */

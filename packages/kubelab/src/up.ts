@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { which } from '@kubelab/component-base';
 import { flagOwners, routeFlags } from './flag-routing.js';
 import { serviceEntry, stateDirFrom } from './paths.js';
-import { Supervisor, waitHealthy } from './supervisor.js';
+import { RESTARTED_STATIC_PODS, RestartBackOff, Supervisor, waitHealthy } from './supervisor.js';
 import { loadKubeconfig } from '@kubelab/pki/kubeconfig';
 import { getText, type ClientTlsFiles } from './http-get.js';
 import { kubeadmInit } from './kubeadm.js';
@@ -15,6 +15,7 @@ import { DEFAULT_SERVICE_CIDR, applyCorednsAddon } from './coredns-addon.js';
 import { applyNetworkPolicyAddon } from './network-policy-addon.js';
 import { applyMetricsServerAddon } from './metrics-server-addon.js';
 import { applyStorageAddon } from './storage-addon.js';
+import { applyDashboardAddon } from './dashboard-addon.js';
 import { applyDaemonSetAddons, localStaticPods, markControlPlane, writeStaticPods } from './control-plane-node.js';
 import { clientTlsFromKubeconfig, createClientset } from '@kubelab/client';
 import { readNatsTls } from '@kubelab/nats';
@@ -117,11 +118,27 @@ export async function up(argv: string[]): Promise<number> {
   writeFileSync(join(layout.stateDir, 'cluster.json'), JSON.stringify(clusterInfo(layout), null, 2) + '\n');
 
   let failed = false;
+  const restarts = new RestartBackOff();
   const sup = new Supervisor({
     stateDir: layout.stateDir,
     command: (spec: ComponentSpec) => (spec.service === 'nats' ? [natsBin] : [process.execPath, entries.get(spec.service)!]),
     onExit: (r, code, signal) => {
       process.stdout.write(`${r.spec.name} exited (${signal ?? `code ${code}`}); logs: ${r.logFile}\n`);
+      // The scheduler and controller-manager exit when they lose their lease (a store outage longer than the renew deadline);
+      // their static pods' restartPolicy Always has the control-plane node's kubelet start them again, after its back-off.
+      if (stopRequested || !RESTARTED_STATIC_PODS.has(r.spec.service)) return;
+      const delay = restarts.next(r.spec.name);
+      process.stdout.write(`restarting ${r.spec.name} in ${delay / 1000}s (back-off, as the kubelet restarts a static pod)\n`);
+      setTimeout(() => {
+        if (stopRequested) return;
+        void sup.start(r.spec, routed.byService.get(r.spec.service) ?? []).then(
+          (again) => {
+            restarts.started(r.spec.name);
+            process.stdout.write(`started ${r.spec.name} (pid ${again?.child.pid ?? '-'})\n`);
+          },
+          (e: Error) => process.stderr.write(`kubelab up: cannot restart ${r.spec.name}: ${e.message}\n`),
+        );
+      }, delay).unref();
     },
     onRestart: (r) => process.stdout.write(`started ${r.spec.name} (pid ${r.child.pid}) by systemctl\n`),
   });
@@ -181,7 +198,8 @@ export async function up(argv: string[]): Promise<number> {
     const marked = kubelets.length ? markControlPlanePhase(layout, () => stopRequested) : Promise.resolve(true);
     void Promise.all([marked, waitClusterReady(layout.ports.apiserver, kubelets, tls, () => stopRequested)]).then(([m, ok]) => {
       if (m && ok) {
-        process.stdout.write(`cluster ready\n  export KUBECONFIG=${kubeconfigPath}\n  kubectl get nodes\n`);
+        const dashboard = skipped.has('dashboard') ? '' : `  dashboard: http://127.0.0.1:${layout.ports.dashboard}/\n`;
+        process.stdout.write(`cluster ready\n  export KUBECONFIG=${kubeconfigPath}\n  kubectl get nodes\n${dashboard}`);
       }
     });
   }
@@ -215,6 +233,7 @@ async function bootstrapTokenPhase(layout: Layout): Promise<void> {
     await applyNetworkPolicyAddon(cs, 'local', (l) => process.stdout.write(`${l}\n`));
     await applyMetricsServerAddon(cs, layout.ports.metricsServer, (l) => process.stdout.write(`${l}\n`));
     await applyStorageAddon(cs, (l) => process.stdout.write(`${l}\n`));
+    await applyDashboardAddon(cs, (l) => process.stdout.write(`${l}\n`));
   } finally {
     cs.close();
   }

@@ -13,13 +13,16 @@ describe('natsUsers', () => {
     ["node-1's runtime publishes its records", 'CN=kubelab:containerd:node-1', 'publish', 'kubelab.cri.node-1.*'],
     ['a dotted node name becomes one subject token', 'CN=kubelab:containerd:worker.example', 'publish', 'kubelab.cri.worker_example.*'],
     ['the viewer follows every record', 'CN=kubelab:trace', 'subscribe', 'kubelab.cri.>'],
+    ["node-1's runtime publishes its pod address map", 'CN=kubelab:containerd:node-1', 'publish', 'kubelab.net.node-1.pods'],
+    ["a runtime reads every node's pod address map", 'CN=kubelab:containerd:node-1', 'subscribe', 'kubelab.net.*.pods'],
     ['the viewer reads the record stream', 'CN=kubelab:trace', 'publish', '$JS.API.CONSUMER.CREATE.KUBELAB_CRI.>'],
     ['the admin uses the JetStream API', 'CN=kubelab:admin', 'publish', '$JS.API.>'],
   ] as const)('%s', (_name, user, dir, subject) => expect(byUser.get(user)?.[dir]).toContain(subject));
 
   it.each([
     ["the runtime publishes no other node's records", 'CN=kubelab:containerd:node-1', 'publish', 'kubelab.cri.>'],
-    ['the runtime reads nothing', 'CN=kubelab:containerd:node-1', 'subscribe', '>'],
+    ['the runtime reads no records', 'CN=kubelab:containerd:node-1', 'subscribe', 'kubelab.cri.>'],
+    ["the runtime publishes no other node's pod map", 'CN=kubelab:containerd:node-1', 'publish', 'kubelab.net.*.pods'],
     ['the viewer writes no records', 'CN=kubelab:trace', 'publish', 'kubelab.cri.>'],
     ['the viewer creates no streams (one could capture any subject)', 'CN=kubelab:trace', 'publish', '$JS.API.STREAM.CREATE.KUBELAB_CRI'],
     ['the viewer reads no KV', 'CN=kubelab:trace', 'publish', '$JS.API.STREAM.INFO.KV_kubelab'],
@@ -59,8 +62,10 @@ describe('natsServerConfig', () => {
 }`);
   });
 
-  it('denies a runtime every subscription explicitly', () => {
-    expect(text).toContain(`{ user: "CN=kubelab:containerd:node-1", permissions: { publish: { allow: ["kubelab.cri.node-1.*"] }, subscribe: { deny: [">"] } } }`);
+  it("allows a runtime its records and the nodes' pod address maps only", () => {
+    expect(text).toContain(
+      `{ user: "CN=kubelab:containerd:node-1", permissions: { publish: { allow: ["kubelab.cri.node-1.*", "kubelab.net.node-1.pods"] }, subscribe: { allow: ["kubelab.net.*.pods"] } } }`,
+    );
   });
 
   it('listens where told, with JetStream and a 2 MB payload', () => {

@@ -5,7 +5,8 @@
 // the same CA and nats-server (`tls { verify_and_map }`) maps its subject to
 // a user whose subject permissions allow only what that client does.
 
-import { CRI_STREAM, CRI_SUBJECT_ALL, criSubscription } from '@kubelab/proto/cri-record';
+import { CRI_STREAM, CRI_SUBJECT_ALL, criSubjectToken, criSubscription } from '@kubelab/proto/cri-record';
+import { API_SUBJECT_ALL } from '@kubelab/proto/api-record';
 
 /** A NATS client's certificate subject and the reply subjects it listens on. */
 export interface NatsIdentity {
@@ -22,7 +23,7 @@ export interface NatsIdentity {
 
 /** kubeadm's apiserver-etcd-client CN: the only identity that writes the object store. */
 export const APISERVER_NATS_IDENTITY: NatsIdentity = { commonName: 'kube-apiserver-etcd-client', inboxPrefix: '_INBOX.kube-apiserver' };
-/** `kubelab trace`: reads the CRI records, writes nothing. */
+/** `kubelab trace`: reads the CRI records and the apiserver's write records, writes nothing. */
 export const TRACE_NATS_IDENTITY: NatsIdentity = { commonName: 'kubelab:trace', inboxPrefix: '_INBOX.kubelab-trace' };
 /**
  * The operator's identity (etcdctl with kubeadm's certificates): the whole
@@ -99,10 +100,11 @@ export function natsUsers(opts: NatsUsersOptions): NatsUser[] {
   const kv = kvStream(bucket);
   const users: NatsUser[] = [
     {
-      // Creates (or updates) its bucket, reads and watches it, writes keys with compare-and-swap.
+      // Creates (or updates) its bucket, reads and watches it, writes keys with compare-and-swap;
+      // publishes a record of each write request on kubelab.api.<verb>.<resource>.
       user: natsUserName(APISERVER_NATS_IDENTITY),
       permissions: {
-        publish: ['$JS.API.INFO', `$JS.API.STREAM.CREATE.${kv}`, `$JS.API.STREAM.UPDATE.${kv}`, ...streamReads(kv), `$KV.${bucket}.>`],
+        publish: ['$JS.API.INFO', `$JS.API.STREAM.CREATE.${kv}`, `$JS.API.STREAM.UPDATE.${kv}`, ...streamReads(kv), `$KV.${bucket}.>`, API_SUBJECT_ALL],
         subscribe: inbox(APISERVER_NATS_IDENTITY),
       },
     },
@@ -111,17 +113,30 @@ export function natsUsers(opts: NatsUsersOptions): NatsUser[] {
       permissions: { publish: ['$JS.API.>', '$JS.FC.>', '$JS.ACK.>'], subscribe: inbox(ADMIN_NATS_IDENTITY) },
     },
     {
-      // Live records, and the stored ones of --since through a consumer on the stream.
+      // Live records (CRI calls, the apiserver's writes), and the stored CRI ones of --since through a consumer on the stream.
       user: natsUserName(TRACE_NATS_IDENTITY),
-      permissions: { publish: ['$JS.API.INFO', ...streamReads(CRI_STREAM)], subscribe: [CRI_SUBJECT_ALL, ...inbox(TRACE_NATS_IDENTITY)] },
+      permissions: { publish: ['$JS.API.INFO', ...streamReads(CRI_STREAM)], subscribe: [CRI_SUBJECT_ALL, API_SUBJECT_ALL, ...inbox(TRACE_NATS_IDENTITY)] },
     },
   ];
   for (const node of opts.nodes) {
     users.push({
       user: natsUserName(containerdNatsIdentity(node)),
-      // kubelab.cri.<node>.*: this node's records only.
-      permissions: { publish: [criSubscription(node, undefined)], subscribe: [] },
+      // kubelab.cri.<node>.*: this node's records only; kubelab.net.<node>.pods: this node's pod address map (the local runner's socket-LB), every node's read.
+      permissions: { publish: [criSubscription(node, undefined), podMapSubject(node)], subscribe: [POD_MAP_SUBJECT_ALL] },
     });
   }
   return users;
 }
+
+/**
+ * Where a node's runtime publishes its sandboxes' address map in loopback
+ * mode (the local runner's pod network, services/containerd socket-lb.ts):
+ * pod IP → container port → the 127.0.0.1 port serving it.
+ */
+export function podMapSubject(node: string): string {
+  checkNodeName(node);
+  return `kubelab.net.${criSubjectToken(node)}.pods`;
+}
+
+/** Every node's pod address map. */
+export const POD_MAP_SUBJECT_ALL = 'kubelab.net.*.pods';

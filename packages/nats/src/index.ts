@@ -10,6 +10,8 @@ export {
   APISERVER_NATS_IDENTITY,
   TRACE_NATS_IDENTITY,
   containerdNatsIdentity,
+  podMapSubject,
+  POD_MAP_SUBJECT_ALL,
   kvStream,
   natsUserName,
   natsUsers,

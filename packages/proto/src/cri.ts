@@ -106,6 +106,7 @@ export type { NetworkUsage as CriNetworkUsage, NetworkUsage__Output as CriNetwor
 export type { PodIP as CriPodIP, PodIP__Output as CriPodIP__Output } from './generated/runtime/v1/PodIP.js';
 export type { PodSandbox as CriPodSandbox, PodSandbox__Output as CriPodSandbox__Output } from './generated/runtime/v1/PodSandbox.js';
 export type { PodSandboxAttributes as CriPodSandboxAttributes, PodSandboxAttributes__Output as CriPodSandboxAttributes__Output } from './generated/runtime/v1/PodSandboxAttributes.js';
+export type { SecurityProfile as CriSecurityProfile, SecurityProfile__Output as CriSecurityProfile__Output } from './generated/runtime/v1/SecurityProfile.js';
 export type { PodSandboxConfig as CriPodSandboxConfig, PodSandboxConfig__Output as CriPodSandboxConfig__Output } from './generated/runtime/v1/PodSandboxConfig.js';
 export type { PodSandboxFilter as CriPodSandboxFilter, PodSandboxFilter__Output as CriPodSandboxFilter__Output } from './generated/runtime/v1/PodSandboxFilter.js';
 export type { PodSandboxMetadata as CriPodSandboxMetadata, PodSandboxMetadata__Output as CriPodSandboxMetadata__Output } from './generated/runtime/v1/PodSandboxMetadata.js';

@@ -5,5 +5,6 @@ export * from './status.js';
 export * from './grpc-health.js';
 export * from './codes.js';
 export * from './cri-record.js';
+export * from './api-record.js';
 export * from './sandbox-network.js';
 export * from './openapi-v2.js';

@@ -21,6 +21,8 @@ describe('the node fault state', () => {
     ['nothing set', {}, {}],
     ['read-only', { readonlyFilesystem: true }, { readonlyFilesystem: true }],
     ['read-only off is no fault', { readonlyFilesystem: false }, {}],
+    ['partitioned', { partitioned: true }, { partitioned: true }],
+    ['partition healed is no fault', { partitioned: false, readonlyFilesystem: true }, { readonlyFilesystem: true }],
     ['usage keeps positive numbers only', { usage: { diskBytes: 5, memoryBytes: 0, pids: -1 } }, { usage: { diskBytes: 5 } }],
     ['empty usage is no fault', { usage: { pids: 0 } }, {}],
   ])('%s', (_name, s, want) => expect(normalizeNodeFaults(s)).toEqual(want));
@@ -33,11 +35,11 @@ describe('the node fault state', () => {
   };
   afterEach(() => roots.splice(0).forEach((r) => rmSync(r, { recursive: true, force: true })));
 
-  it('round-trips through <root>/run/kubelab/faults/node.json and removes the file when cleared', () => {
+  it('round-trips through <root>/run/systemd/kubelab-faults/node.json and removes the file when cleared', () => {
     const r = root();
     expect(readNodeFaults(r)).toEqual({});
     writeNodeFaults(r, { readonlyFilesystem: true, usage: { pids: 40000 } });
-    expect(nodeFaultsFile(r)).toBe(join(r, 'run', 'kubelab', 'faults', 'node.json'));
+    expect(nodeFaultsFile(r)).toBe(join(r, 'run', 'systemd', 'kubelab-faults', 'node.json'));
     expect(readNodeFaults(r)).toEqual({ readonlyFilesystem: true, usage: { pids: 40000 } });
     writeNodeFaults(r, {});
     expect(readNodeFaults(r)).toEqual({});

@@ -1,7 +1,10 @@
 // The node's injected faults that are a state rather than a log line or a
 // signal (kubelab's own contract; `kubelab fault` writes it, the node's
 // runtime, kubelet and tools read it): one JSON file under the node root,
-// <root>/run/kubelab/faults/node.json, written whole and renamed into place.
+// <root>/run/systemd/kubelab-faults/node.json, written whole and renamed into
+// place. It lives under /run/systemd because that is the /run folder every
+// unit of a compose node shares (its containers mount the node's volume
+// there); in the local runner it is one more folder of the node root.
 // Readers watch its folder (fs.watch), as a process on a real node learns of
 // a remount or a filling disk when its next syscall says so.
 
@@ -21,11 +24,13 @@ export interface NodeFaultUsage {
 export interface NodeFaultState {
   /** The node's filesystem was remounted read-only: container writes fail with EROFS. */
   readonlyFilesystem?: boolean;
+  /** The node is cut off from the control plane: its connections to the apiserver go unanswered (a dropped route, a firewall). */
+  partitioned?: boolean;
   usage?: NodeFaultUsage;
 }
 
 export function nodeFaultsDir(root: string): string {
-  return join(root, 'run', 'kubelab', 'faults');
+  return join(root, 'run', 'systemd', 'kubelab-faults');
 }
 
 export function nodeFaultsFile(root: string): string {
@@ -35,7 +40,11 @@ export function nodeFaultsFile(root: string): string {
 /** The state without its empty parts ({} when no fault is set). */
 export function normalizeNodeFaults(s: NodeFaultState): NodeFaultState {
   const usage = Object.fromEntries(Object.entries(s.usage ?? {}).filter(([, v]) => typeof v === 'number' && Number.isFinite(v) && v > 0)) as NodeFaultUsage;
-  return { ...(s.readonlyFilesystem ? { readonlyFilesystem: true } : {}), ...(Object.keys(usage).length ? { usage } : {}) };
+  return {
+    ...(s.readonlyFilesystem ? { readonlyFilesystem: true } : {}),
+    ...(s.partitioned ? { partitioned: true } : {}),
+    ...(Object.keys(usage).length ? { usage } : {}),
+  };
 }
 
 /** The node's fault state; {} when none is set or the file is unreadable (a torn write is never seen: rename). */

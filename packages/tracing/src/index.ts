@@ -22,5 +22,5 @@ export {
   type UnaryMethod,
 } from './grpc.js';
 export { natsProcess, type NatsProcessOptions } from './nats.js';
-export { TRACEPARENT_ANNOTATION, withTraceContextAnnotation, traceparentOf, traceparentFor, contextFromObject } from './object.js';
+export { TRACEPARENT_ANNOTATION, TRACED_RESOURCES, objectTraceparent, withObjectTraceparent, withTraceContextAnnotation, traceparentOf, traceparentFor, contextFromObject } from './object.js';
 export { context, trace, SpanKind, SpanStatusCode, ROOT_CONTEXT, type Context, type Span, type Tracer } from '@opentelemetry/api';

@@ -1,6 +1,6 @@
 import { context, ROOT_CONTEXT, trace, TraceFlags } from '@opentelemetry/api';
 import { describe, expect, it } from 'vitest';
-import { contextFromObject, TRACEPARENT_ANNOTATION, traceparentOf, withTraceContextAnnotation } from './object.js';
+import { contextFromObject, objectTraceparent, TRACEPARENT_ANNOTATION, traceparentOf, withObjectTraceparent, withTraceContextAnnotation } from './object.js';
 import { setupTestTracing, summarizeSpan } from './testing.js';
 
 const TRACE = '4bf92f3577b34da6a3ce929d0e0e4736';
@@ -61,5 +61,29 @@ describe('trace context annotation', () => {
   it('reads the raw value', () => {
     expect(traceparentOf({ metadata: { annotations: { [TRACEPARENT_ANNOTATION]: 'x' } } })).toBe('x');
     expect(traceparentOf({ metadata: { annotations: null } })).toBeUndefined();
+  });
+});
+
+describe('objectTraceparent (the annotation of traced kinds, export on or off)', () => {
+  const remote = (flags: number) => trace.setSpanContext(ROOT_CONTEXT, { traceId: TRACE, spanId: SPAN, traceFlags: flags, isRemote: true });
+  const cases: [string, ReturnType<typeof ctxWith>, RegExp][] = [
+    ['a local span (the request span): its own traceparent', ctxWith(TraceFlags.SAMPLED), new RegExp(`^00-${TRACE}-${SPAN}-01$`)],
+    ['an unsampled local span: flag 00', ctxWith(TraceFlags.NONE), new RegExp(`^00-${TRACE}-${SPAN}-00$`)],
+    ["a caller's remote context: same trace, a new span", remote(TraceFlags.NONE), new RegExp(`^00-${TRACE}-(?!${SPAN})[0-9a-f]{16}-00$`)],
+    ["a sampled caller's remote context keeps the flag", remote(TraceFlags.SAMPLED), new RegExp(`^00-${TRACE}-(?!${SPAN})[0-9a-f]{16}-01$`)],
+    ['nothing: a new unsampled trace', ROOT_CONTEXT, /^00-(?!4bf92f)[0-9a-f]{32}-[0-9a-f]{16}-00$/],
+  ];
+  for (const [name, ctx, want] of cases) {
+    it(name, () => {
+      expect(objectTraceparent(ctx)).toMatch(want);
+    });
+  }
+
+  it('sets the annotation on a copy', () => {
+    const pod = { metadata: { name: 'web', annotations: { a: 'b' } } };
+    const out = withObjectTraceparent(pod, ctxWith(TraceFlags.NONE));
+    expect(out.metadata.annotations).toEqual({ a: 'b', [TRACEPARENT_ANNOTATION]: `00-${TRACE}-${SPAN}-00` });
+    expect(pod.metadata.annotations).toEqual({ a: 'b' });
+    expect(trace.getSpanContext(contextFromObject(out))?.traceId).toBe(TRACE);
   });
 });

@@ -6,7 +6,8 @@
 // prefix says it is ours.
 
 import { context as otelContext, ROOT_CONTEXT, trace, TraceFlags, type Context } from '@opentelemetry/api';
-import { extractFromMap, injectToMap, TRACEPARENT } from './propagation.js';
+import { extractFromMap, formatTraceparent, hasValidIds, injectToMap, TRACEPARENT } from './propagation.js';
+import { newSpanId, newTraceId } from './span.js';
 
 export const TRACEPARENT_ANNOTATION = 'kubelab.io/traceparent';
 
@@ -19,6 +20,38 @@ export function traceparentFor(ctx: Context = otelContext.active()): string | un
   const sc = trace.getSpanContext(ctx);
   if (!sc || !trace.isSpanContextValid(sc) || (sc.traceFlags & TraceFlags.SAMPLED) === 0) return undefined;
   return injectToMap(ctx)[TRACEPARENT];
+}
+
+/**
+ * The kinds whose creates always record a trace context, export on or off:
+ * the objects a pod start goes through (workload → ReplicaSet → pod), so the
+ * controllers, scheduler, kubelet and runtime can continue one trace and a
+ * viewer can group a pod's CRI calls even when no span is exported.
+ * `group/resource` as the registry names them ('' for the core group).
+ */
+export const TRACED_RESOURCES: ReadonlySet<string> = new Set(['/pods', 'apps/deployments', 'apps/replicasets', 'apps/statefulsets', 'batch/jobs']);
+
+/**
+ * The annotation value for an object created under ctx, whatever the export
+ * and sampling (flags `00` when unsampled):
+ * - ctx holds a local span (the apiserver's request span): its traceparent;
+ * - ctx holds only a caller's remote context (tracing off): a new span id in
+ *   the caller's trace, same flags — the create is a step of that trace;
+ * - nothing: the root of a new, unsampled trace.
+ */
+export function objectTraceparent(ctx: Context = otelContext.active()): string {
+  const sc = trace.getSpanContext(ctx);
+  if (hasValidIds(sc)) {
+    if (!sc.isRemote) return formatTraceparent(sc);
+    return formatTraceparent({ traceId: sc.traceId, spanId: newSpanId(), traceFlags: sc.traceFlags });
+  }
+  return formatTraceparent({ traceId: newTraceId(), spanId: newSpanId(), traceFlags: TraceFlags.NONE });
+}
+
+/** A copy of obj with `kubelab.io/traceparent` set to objectTraceparent(ctx). */
+export function withObjectTraceparent<T extends WithAnnotations>(obj: T, ctx: Context = otelContext.active()): T {
+  const metadata = obj.metadata ?? {};
+  return { ...obj, metadata: { ...metadata, annotations: { ...(metadata.annotations ?? {}), [TRACEPARENT_ANNOTATION]: objectTraceparent(ctx) } } };
 }
 
 /**

@@ -52,8 +52,8 @@ function randomHex(bytes: 8 | 16): string {
   const id = ID_BYTES.toString('hex', 0, bytes);
   return id === INVALID_SPANID || id === INVALID_TRACEID ? `${id.slice(0, -1)}1` : id;
 }
-const newSpanId = (): string => randomHex(8);
-const newTraceId = (): string => randomHex(16);
+export const newSpanId = (): string => randomHex(8);
+export const newTraceId = (): string => randomHex(16);
 
 /** Wall-clock time as OTel's [seconds, nanoseconds] from the monotonic clock (as the SDK does). */
 const TIME_ORIGIN = performance.timeOrigin;

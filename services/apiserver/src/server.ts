@@ -2,6 +2,7 @@
 // registry with its admission chain, the gRPC API, and the secure-port HTTP
 // server (health, metrics, REST).
 
+import { apiRecordSubject, encodeApiWriteRecord } from '@kubelab/proto/api-record';
 import { networkInterfaces } from 'node:os';
 import { formatIpv4 } from '@kubelab/api';
 import { createLogger, type Logger } from '@kubelab/component-base';
@@ -269,6 +270,8 @@ export async function startApiserver(opts: ApiserverOptions): Promise<RunningApi
     requestMetrics: metrics.requests,
     storageMetrics: metrics.storage,
     recordTraceContext: tracing !== undefined,
+    // Each answered write on kubelab.api.<verb>.<resource>: who asked, the object, code and duration.
+    onWrite: (rec) => storage.publishRecord(apiRecordSubject(rec.verb, rec.resource, rec.subresource), encodeApiWriteRecord(rec)),
     writeChecks,
     ...(transformers ? { transformers } : {}),
   });

@@ -14,6 +14,9 @@ import { grpcClientInterceptors, TRACEPARENT_ANNOTATION, type Tracing } from '@k
 import { setupTestTracing, summarizeSpan, type TestTracing } from '@kubelab/tracing/testing';
 import { installedContextPropagation } from '@kubelab/tracing';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { connect } from '@nats-io/transport-node';
+import { natsAuthOptions, TRACE_NATS_IDENTITY } from '@kubelab/nats';
+import { decodeApiWriteRecord, type ApiWriteRecord } from '@kubelab/proto/api-record';
 import { api, gvr, startTestCluster, type TestCluster } from '../src/testing/index.js';
 
 const PODS = gvr('pods');
@@ -179,12 +182,16 @@ describe.runIf(requireTool('nats-server'))('apiserver tracing on', () => {
     }
   });
 
-  it('an unsampled caller gets no annotation and no exported spans', async () => {
+  it('an unsampled caller gets an unsampled annotation (flag 00) in its own trace and no exported spans', async () => {
     const quiet = setupTestTracing('kube-scheduler', { samplingRatePerMillion: 0, ...SYNC });
     const c2 = tracedClient(c, quiet.tracing);
     try {
-      const created = await quiet.tracing.withSpan('create pod', () => api(c2).create<KubeObject>(PODS, 'default', pod('unsampled')));
-      expect(created.metadata.annotations).toBeUndefined();
+      let traceId = '';
+      const created = await quiet.tracing.withSpan('create pod', (span) => {
+        traceId = span.spanContext().traceId;
+        return api(c2).create<KubeObject>(PODS, 'default', pod('unsampled'));
+      });
+      expect(created.metadata.annotations?.[TRACEPARENT_ANNOTATION]).toMatch(new RegExp(`^00-${traceId}-[0-9a-f]{16}-00$`));
       expect(apiserver.spans()).toEqual([]);
     } finally {
       c2.close();
@@ -206,15 +213,53 @@ describe.runIf(requireTool('nats-server'))('apiserver tracing off', () => {
     await c?.cleanup();
   });
 
-  it('a sampled caller gets no server or storage spans and no annotation', async () => {
+  it("a sampled caller gets no server or storage spans; the pod's annotation continues the caller's trace (a span of its own, flag kept)", async () => {
     const client = tracedClient(c, caller.tracing);
     try {
       const created = await caller.tracing.withSpan('create pod', () => api(client).create<KubeObject>(PODS, 'default', pod('untraced')));
-      expect(created.metadata.annotations).toBeUndefined();
       expect(caller.spans().map((s) => s.name)).toEqual(['kubelab.apiserver.v1.ResourceService/Create', 'create pod']);
+      const [createSpan] = caller.spans();
+      const tp = created.metadata.annotations?.[TRACEPARENT_ANNOTATION] ?? '';
+      expect(tp).toMatch(new RegExp(`^00-${createSpan!.spanContext().traceId}-[0-9a-f]{16}-01$`));
+      expect(tp).not.toContain(createSpan!.spanContext().spanId);
       expect(spy.spans()).toEqual([]);
     } finally {
       client.close();
+    }
+  });
+
+  it('publishes a record of each write on kubelab.api.<verb>.<resource>, readable by the trace identity: who asked, the object, code, duration, trace', async () => {
+    const nc = await connect({ servers: c.nats.url, ...natsAuthOptions(TRACE_NATS_IDENTITY, await c.nats.clientTls(TRACE_NATS_IDENTITY)) });
+    try {
+      const sub = nc.subscribe('kubelab.api.>');
+      await nc.flush();
+      const got: (ApiWriteRecord & { subject: string })[] = [];
+      const done = (async () => {
+        for await (const m of sub) {
+          got.push({ ...(decodeApiWriteRecord(m.string()) as ApiWriteRecord), subject: m.subject });
+          if (got.length === 3) break;
+        }
+      })();
+      const client = c.client();
+      try {
+        const created = await api(client).create<KubeObject>(PODS, 'default', pod('recorded'));
+        await expect(api(client).create<KubeObject>(PODS, 'default', pod('recorded'))).rejects.toThrow(/already exists/);
+        await api(client).delete(PODS, 'default', 'recorded');
+        await done;
+        const tp = created.metadata.annotations?.[TRACEPARENT_ANNOTATION] ?? '';
+        expect(got.map((r) => [r.subject, r.verb, r.namespace, r.name, r.code])).toEqual([
+          ['kubelab.api.create.pods', 'create', 'default', 'recorded', 201],
+          ['kubelab.api.create.pods', 'create', 'default', 'recorded', 409],
+          ['kubelab.api.delete.pods', 'delete', 'default', 'recorded', 200],
+        ]);
+        expect(got[0]).toMatchObject({ group: '', version: 'v1', resource: 'pods', user: expect.any(String), traceId: tp.slice(3, 35), spanId: tp.slice(36, 52) });
+        expect(got[0]!.durationMs).toBeGreaterThan(0);
+        expect(Date.parse(got[0]!.time)).not.toBeNaN();
+      } finally {
+        client.close();
+      }
+    } finally {
+      await nc.close();
     }
   });
 });

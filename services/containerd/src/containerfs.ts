@@ -9,7 +9,8 @@
 // a set or change them (listing /bin, rm, mv, cp, chmod, links, writes under
 // /bin or /usr/bin) copies them up into the container's own layer first, so
 // from then on everything behaves exactly as a fully written filesystem.
-// Writes fail with EROFS while the node's filesystem is read-only (node-faults.ts).
+// Writes fail with EROFS while the node's filesystem is read-only (node-faults.ts)
+// and where the security context makes them read-only (security/filesystem.ts).
 
 import { posix } from 'node:path';
 import { InMemoryFs, unsafeBytesFromLatin1, type FileContent } from 'just-bash';
@@ -19,6 +20,7 @@ import { assertWritable } from './node-faults.js';
 import { CHECKPOINT_PATH, HELPER_PREFIX } from './shell.js';
 import type { ContainerReader, WriteThrough } from './write-through.js';
 import { isProcPath, procDir, procFile, type SystemView } from './procfs.js';
+import type { SecurityFs } from './security/filesystem.js';
 
 type Fs = InMemoryFs;
 type WriteOptions = Parameters<Fs['writeFileSync']>[2];
@@ -53,6 +55,9 @@ function reachesStubs(path: string): boolean {
   return n === undefined || n === '/' || n === '/usr' || n === '/bin' || n === '/usr/bin' || n.startsWith('/bin/') || n.startsWith('/usr/bin/');
 }
 
+/** /proc and /sys: where masked paths and sysctls lie. */
+const isKernelPath = (path: string) => path.startsWith('/proc') || path.startsWith('/sys');
+
 export class ContainerFs extends InMemoryFs {
   writtenBytes = 0;
   /** Stub paths served by the shared layer; empty once copied up. */
@@ -63,6 +68,10 @@ export class ContainerFs extends InMemoryFs {
   private readonly imagePaths: Set<string>;
   /** The kernel's view of the container: /proc and /sys/fs/cgroup files are rendered from it on each read (procfs.ts). */
   procView: SystemView | undefined;
+  /** Commands the image has no file for (missing ones, shell builtins; set before the shell registers its commands): their stubs are never written, so /bin leaves them out. */
+  hiddenCommands: ReadonlySet<string> = new Set();
+  /** The security context's mounts: read-only root and paths, masked paths, /proc/sys (security/filesystem.ts). */
+  security: SecurityFs | undefined;
 
   constructor(
     files: Record<string, string>,
@@ -82,6 +91,16 @@ export class ContainerFs extends InMemoryFs {
     readBytes: (p) => super.readFileBuffer(p),
     list: (p) => super.readdir(p),
   };
+
+  /** Throws EROFS for a write to `paths` on a filesystem that is read-only: the node's (a fault) or the container's mount. */
+  private writable(...paths: string[]): void {
+    assertWritable(...paths);
+    if (!this.security) return;
+    for (const p of paths) {
+      const refused = this.security.writeRefusal(normalize(p) ?? p);
+      if (refused) throw refused;
+    }
+  }
 
   /** The shell has registered its commands: later writes of stub text are ordinary files. */
   sealStubs(): void {
@@ -122,6 +141,7 @@ export class ContainerFs extends InMemoryFs {
     if (typeof content !== 'string' || !(path.startsWith('/bin/') || path.startsWith('/usr/bin/'))) return false;
     const name = path.slice(path.lastIndexOf('/') + 1);
     if (path !== `/bin/${name}` && path !== `/usr/bin/${name}`) return false;
+    if (this.hiddenCommands.has(name) && content === stubText(name)) return true;
     // An image's own file at that path is replaced by the stub, as before: write it here.
     if (content !== stubText(name) || this.imagePaths.has(path)) return false;
     if (!inLower.has(path)) {
@@ -145,7 +165,7 @@ export class ContainerFs extends InMemoryFs {
       if (content.length > 0) this.sink(r.pid, r.stream, writtenChunk(content, options));
       return this.checkpoint();
     }
-    assertWritable(path);
+    this.writable(path);
     this.writtenBytes += content.length;
     this.before(path);
     await super.appendFile(path, content, options);
@@ -154,11 +174,19 @@ export class ContainerFs extends InMemoryFs {
 
   override async writeFile(path: string, content: FileContent, options?: Parameters<Fs['writeFile']>[2]): Promise<void> {
     if (path === CHECKPOINT_PATH || fdRoute(path)) return this.appendFile(path, content, options);
-    assertWritable(path);
+    this.writable(path);
     this.writtenBytes += content.length;
     this.before(path);
     await super.writeFile(path, content, options);
     await this.writeThrough?.copyOut(path, this.reader);
+  }
+
+  /** The kubelet's refresh of a projected volume's file: a host-side update, which the container's read-only mount does not refuse. */
+  async refreshFile(path: string, content: string | undefined): Promise<void> {
+    this.before(path);
+    if (content === undefined) return super.rm(path, { force: true });
+    await super.mkdir(posix.dirname(path), { recursive: true });
+    await super.writeFile(path, content);
   }
 
   override mkdirSync(...args: Parameters<Fs['mkdirSync']>): void {
@@ -167,28 +195,28 @@ export class ContainerFs extends InMemoryFs {
   }
 
   override async mkdir(...args: Parameters<Fs['mkdir']>): Promise<void> {
-    assertWritable(args[0]);
+    this.writable(args[0]);
     this.before(args[0]);
     await super.mkdir(...args);
     await this.writeThrough?.mkdir(args[0]);
   }
 
   override async rm(...args: Parameters<Fs['rm']>): Promise<void> {
-    assertWritable(args[0]);
+    this.writable(args[0]);
     this.before(args[0]);
     await super.rm(...args);
     await this.writeThrough?.rm(args[0]);
   }
 
   override async cp(...args: Parameters<Fs['cp']>): Promise<void> {
-    assertWritable(args[1]);
+    this.writable(args[1]);
     this.before(args[0], args[1]);
     await super.cp(...args);
     await this.writeThrough?.copyOut(args[1], this.reader);
   }
 
   override async mv(...args: Parameters<Fs['mv']>): Promise<void> {
-    assertWritable(args[0], args[1]);
+    this.writable(args[0], args[1]);
     this.before(args[0], args[1]);
     await super.mv(...args);
     await this.writeThrough?.rm(args[0]);
@@ -196,26 +224,26 @@ export class ContainerFs extends InMemoryFs {
   }
 
   override async chmod(...args: Parameters<Fs['chmod']>): Promise<void> {
-    assertWritable(args[0]);
+    this.writable(args[0]);
     this.before(args[0]);
     return super.chmod(...args);
   }
 
   override async utimes(...args: Parameters<Fs['utimes']>): Promise<void> {
-    assertWritable(args[0]);
+    this.writable(args[0]);
     this.before(args[0]);
     return super.utimes(...args);
   }
 
   // A link can name a stub by another path: the stubs become real first.
   override async symlink(...args: Parameters<Fs['symlink']>): Promise<void> {
-    assertWritable(args[1]);
+    this.writable(args[1]);
     this.copyUp();
     return super.symlink(...args);
   }
 
   override async link(...args: Parameters<Fs['link']>): Promise<void> {
-    assertWritable(args[1]);
+    this.writable(args[1]);
     this.copyUp();
     return super.link(...args);
   }
@@ -249,11 +277,15 @@ export class ContainerFs extends InMemoryFs {
 
   /** The entries of a kernel directory at `path` (merged with what the shell keeps there: /proc/PID/fd), else undefined. */
   private kernelDir(path: string): [string, boolean][] | undefined {
+    const own = this.security && isKernelPath(path) ? this.security.dir(normalize(path) ?? path) : undefined;
+    if (own) return own;
     return this.procView && isProcPath(path) ? procDir(normalize(path) ?? path, this.procView) : undefined;
   }
 
   /** The text of a kernel file at `path`, else undefined. */
   private kernelFile(path: string): string | undefined {
+    const own = this.security && isKernelPath(path) ? this.security.file(normalize(path) ?? path) : undefined;
+    if (own !== undefined) return own;
     return this.procView && isProcPath(path) ? procFile(path, this.procView) : undefined;
   }
 

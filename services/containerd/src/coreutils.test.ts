@@ -5,15 +5,11 @@ import { startProcess, type StartedProcess } from './testing/process.js';
 let s: StartedProcess | undefined;
 afterEach(() => s?.p.kill());
 
-describe('uname, id and whoami in a container', () => {
+describe('uname in a container', () => {
   it.each([
     ['uname', 'Linux\n'],
     ['uname -n', 'test\n'],
     ['uname -sr', `Linux ${release()}\n`],
-    ['whoami', 'root\n'],
-    ['id', 'uid=0(root) gid=0(root) groups=0(root)\n'],
-    ['id -u', '0\n'],
-    ['id -un', 'root\n'],
   ])('%s', async (cmd, out) => {
     s = startProcess(['sleep', '30']);
     expect(await s.p.execSync(['sh', '-c', cmd], 5000)).toMatchObject({ stdout: out, exitCode: 0 });

@@ -1,11 +1,11 @@
 // Commands every image has that just-bash lacks or answers for its own
-// sandbox: the kernel a container shares with its node (uname) and the user
-// it runs as (id, whoami). kubelab runs every container as root, the images'
-// and Kubernetes' default without a runAsUser.
+// sandbox: the kernel a container shares with its node (uname) and its UTS
+// namespace's name (hostname). The user it runs as (id, whoami) is the
+// security context's: security/commands.ts.
 
 import { release, version } from 'node:os';
 import { defineCommand, type Command } from 'just-bash';
-import { ok } from './programs/util.js';
+import { ok, type Result } from './programs/util.js';
 
 /** `uname [-asnrvmo]`: the host's kernel, as every container on it sees it; the node name is the pod's hostname. */
 export function unameCommand(hostname: string): Command {
@@ -19,19 +19,15 @@ export function unameCommand(hostname: string): Command {
   });
 }
 
-export const idCommand = defineCommand('id', async (args) => {
-  const letters = new Set(args.flatMap((a) => (a.startsWith('-') ? [...a.slice(1)] : [])));
-  if (letters.has('u') || letters.has('g') || letters.has('G')) return ok(letters.has('n') ? 'root\n' : '0\n');
-  return ok('uid=0(root) gid=0(root) groups=0(root)\n');
-});
-
 /**
  * `hostname [-s|-i]`: the UTS namespace's name (the pod's hostname, not the
  * interpreter's "localhost"); -i the addresses /etc/hosts gives it (the pod IP),
  * each followed by a space as busybox and net-tools print them.
  */
-export function hostnameCommand(name: string, readHosts: () => Promise<string>): Command {
+export function hostnameCommand(name: string, readHosts: () => Promise<string>, setName?: (args: string[]) => Result | undefined): Command {
   return defineCommand('hostname', async (args) => {
+    const refused = setName?.(args);
+    if (refused) return refused;
     if (args.some((a) => /^-\w*[iI]/.test(a) || a === '--ip-address' || a === '--all-ip-addresses')) {
       const hosts = await readHosts().catch(() => '');
       const addrs = hosts
@@ -46,5 +42,3 @@ export function hostnameCommand(name: string, readHosts: () => Promise<string>):
     return ok(`${name}\n`);
   });
 }
-
-export const whoamiCommand = defineCommand('whoami', async () => ok('root\n'));

@@ -21,6 +21,8 @@ import { Attachment, imagePrompt, stdinShell } from './streaming/attach.js';
 import { StreamingServer } from './streaming/server.js';
 import { dialSandboxPort } from './streaming/dial.js';
 import { Launcher } from './shim/launcher.js';
+import { SocketLbMaps, type L4 } from './socket-lb.js';
+import { startPodMap } from './pod-map.js';
 
 export interface ContainerdOptions {
   /** Node name, used in call records and NATS subjects. */
@@ -62,6 +64,13 @@ export interface ContainerdOptions {
    * in this process and end with it (tests of other components).
    */
   shims?: boolean;
+  /**
+   * Loopback mode: the node's socket-LB directory (the local runner's pod
+   * network, socket-lb.ts). The runtime keeps every node's pod address map
+   * there (shared on NATS, pod-map.ts) and kube-proxy its Service frontends;
+   * containers' connects and DNS queries are translated through both.
+   */
+  socketLbDir?: string;
 }
 
 export interface ContainerdHandle {
@@ -81,6 +90,8 @@ export async function startContainerd(opts: ContainerdOptions): Promise<Containe
   const socketPath = opts.address ?? DEFAULT_ADDRESS;
   const networkMode = opts.networkMode ?? 'loopback';
   const promptFor = imagePrompt;
+  const socketLbDir = networkMode === 'loopback' ? opts.socketLbDir : undefined;
+  const socketLb = socketLbDir ? new SocketLbMaps(socketLbDir) : undefined;
   const runtime = new Runtime({
     root: opts.root ?? DEFAULT_ROOT,
     timeScale: opts.timeScale && opts.timeScale > 0 ? opts.timeScale : 1,
@@ -89,6 +100,7 @@ export async function startContainerd(opts: ContainerdOptions): Promise<Containe
     ...(opts.podCidr ? { podCidr: opts.podCidr } : {}),
     onWarning: (msg, fields) => log.warn(msg, fields),
     mainProcess: (spec, proc) => stdinShell(spec.stdio, proc, promptFor(spec.image)),
+    ...(socketLb ? { route: (ip: string, port: number, proto: L4) => socketLb.decide(ip, port, proto) } : {}),
     ...(opts.shims
       ? {
           shims: new Launcher({
@@ -97,6 +109,7 @@ export async function startContainerd(opts: ContainerdOptions): Promise<Containe
             networkMode,
             timeScale: opts.timeScale && opts.timeScale > 0 ? opts.timeScale : 1,
             streamServerAddress: opts.streamServerAddress ?? '127.0.0.1',
+            ...(socketLbDir ? { socketLbDir } : {}),
           }),
         }
       : {}),
@@ -104,6 +117,16 @@ export async function startContainerd(opts: ContainerdOptions): Promise<Containe
   const recovered = await runtime.recover();
   if (recovered.sandboxes || recovered.containers) log.info('recovered runtime state', recovered);
 
+  const podMap = socketLbDir
+    ? await startPodMap({
+        node: opts.nodeName,
+        dir: socketLbDir,
+        sandboxes: () => runtime.sandboxes.values(),
+        log,
+        ...(opts.natsUrl ? { natsUrl: opts.natsUrl, identity: containerdNatsIdentity(opts.nodeName) } : {}),
+        ...(opts.natsTls ? { tls: opts.natsTls } : {}),
+      })
+    : undefined;
   const sink: RecordSink = opts.natsUrl ? await natsSink(opts.natsUrl, log, containerdNatsIdentity(opts.nodeName), opts.natsTls) : logSink(log);
   const metrics = newMetricsRegistry({ component: 'containerd', node: opts.nodeName });
   new Gauge({
@@ -196,6 +219,7 @@ export async function startContainerd(opts: ContainerdOptions): Promise<Containe
       await streaming.close();
       await runtime.close();
       await sink.close();
+      await podMap?.close();
       await health.close();
       rmSync(socketPath, { force: true });
     },

@@ -30,6 +30,11 @@ const flags = addTracingFlags(
     .string('host-port-address', '127.0.0.1', "kubelab: the node's address hostPort mappings without a hostIP are served on (the CNI portmap plugin's DNAT target).")
     .string('stream-server-address', '127.0.0.1', 'Address of the streaming server CRI Exec URLs point at (containerd: stream_server_address).')
     .int('stream-server-port', 0, 'Port of the streaming server; 0 picks a free one (containerd: stream_server_port).')
+    .string(
+      'socket-lb-dir',
+      '',
+      "kubelab, loopback mode: the node's socket-LB directory (pods.json kept here from every node's runtime, services.json from kube-proxy); containers reach other pods and Services through it. Empty: a pod reaches only itself.",
+    )
     .string('v', 'info', 'Log level: debug, info, warn, error.'),
 );
 
@@ -82,6 +87,7 @@ try {
     hostPortAddress: values['host-port-address'],
     streamServerAddress: values['stream-server-address'],
     streamServerPort: values['stream-server-port'],
+    ...(values['socket-lb-dir'] ? { socketLbDir: values['socket-lb-dir'] } : {}),
     // As upstream: every sandbox's containers run in its shim and outlive a restart of containerd.
     shims: true,
     logger,

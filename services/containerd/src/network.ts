@@ -3,12 +3,14 @@
 // 127.0.0.1 port and the mapping is reported in PodSandboxStatus info. The
 // `pod-ip` mode binds the pod IP itself: the seam for nodes that own a network
 // namespace (compose), where something must first add the pod IPs to an
-// interface (left to the compose issue).
+// interface (left to the compose issue). Loopback mode's reach beyond the
+// pod (other pods, Services) is the socket-LB translation of socket-lb.ts.
 
 import { createServer, type RequestListener, type Server } from 'node:http';
 import { createServer as createH2cServer, type Http2Session, type IncomingHttpHeaders, type ServerHttp2Stream } from 'node:http2';
 import { createSocket, type RemoteInfo } from 'node:dgram';
 import { connect as netConnect, createServer as createTcpServer, isIP, type AddressInfo, type Server as NetServer, type Socket } from 'node:net';
+import type { Decision } from './socket-lb.js';
 
 export type NetworkMode = 'loopback' | 'pod-ip';
 
@@ -97,6 +99,9 @@ async function listenUdp(mode: NetworkMode, podIp: string, containerPort: number
  * namespace the kernel's Service rules apply), from the pod IP in pod-ip mode.
  * A name is looked up with `resolve` (the container's resolver: its
  * /etc/hosts and cluster DNS, resolver.ts); never with the host's resolver.
+ * In loopback mode `route` (socket-lb.ts, the local runner's connect-time
+ * translation) says where another pod's or a Service's address leads;
+ * without it there is no pod network (EHOSTUNREACH).
  */
 export async function dialTcp(
   mode: NetworkMode,
@@ -105,6 +110,7 @@ export async function dialTcp(
   port: number,
   local: (port: number) => { hostIp: string; hostPort: number } | undefined,
   resolve?: (name: string) => Promise<string>,
+  route?: (ip: string, port: number) => Decision,
 ): Promise<Socket> {
   const fail = (code: string) => Promise.reject(Object.assign(new Error(`connect ${code} ${host}:${port}`), { code }));
   if (host !== 'localhost' && !isIP(host)) {
@@ -116,12 +122,19 @@ export async function dialTcp(
       // NXDOMAIN and an unreachable nameserver alike: what wget and curl report as an unresolved host.
       return fail('ENOTFOUND');
     }
-    return dialTcp(mode, podIp, ip, port, local);
+    return dialTcp(mode, podIp, ip, port, local, undefined, route);
   }
   const own = host === 'localhost' || host === '127.0.0.1' || host === '::1' || host === podIp;
-  // Loopback mode has no pod network: only the pod's own ports exist.
-  if (!own && mode === 'loopback') return fail('EHOSTUNREACH');
-  const target = own ? local(port) : { hostIp: host, hostPort: port };
+  let target: { hostIp: string; hostPort: number } | undefined;
+  if (own) target = local(port);
+  else if (mode === 'pod-ip') target = { hostIp: host, hostPort: port };
+  else {
+    // Loopback mode: only the pod's own ports exist, unless the socket-LB maps say where the address leads.
+    if (!route) return fail('EHOSTUNREACH');
+    const d = route(host, port);
+    if ('error' in d) return d.error === 'ETIMEDOUT' ? unanswered(host, port) : fail(d.error);
+    target = d;
+  }
   if (!target) return fail('ECONNREFUSED');
   return new Promise((resolve, reject) => {
     const socket = netConnect({ host: target.hostIp, port: target.hostPort, ...(mode === 'pod-ip' && !own && podIp ? { localAddress: podIp } : {}) });
@@ -131,6 +144,16 @@ export async function dialTcp(
       resolve(socket);
     });
     socket.once('error', reject);
+  });
+}
+
+/** Linux's connect() timeout when no SYN-ACK ever comes (tcp_syn_retries=6: about 127 s); callers' own deadlines come first. */
+export const SYN_TIMEOUT_MS = 127_000;
+
+/** A connect nobody answers: ETIMEDOUT after the kernel's SYN retries. */
+function unanswered(host: string, port: number): Promise<Socket> {
+  return new Promise((_, reject) => {
+    setTimeout(() => reject(Object.assign(new Error(`connect ETIMEDOUT ${host}:${port}`), { code: 'ETIMEDOUT' })), SYN_TIMEOUT_MS).unref();
   });
 }
 

@@ -19,10 +19,14 @@ import { ContainerFs } from './containerfs.js';
 import type { DnsTransport } from './resolver.js';
 import type { Socket } from 'node:net';
 import { isUdpHandler, type Listener, type PortHandler } from './network.js';
-import type { ProgramProcess } from './program-process.js';
-import { hostnameCommand, idCommand, unameCommand, whoamiCommand } from './coreutils.js';
+import { TTY_VAR, type ProgramProcess, type Terminal } from './program-process.js';
+import { hostnameCommand, unameCommand } from './coreutils.js';
+import { DEFAULT_SECURITY, hasCapability, type ContainerSecurity } from './security/context.js';
+import { hostnameRefusal, securityCommands, setsHostname, userlandOf } from './security/commands.js';
+import { SecurityFs } from './security/filesystem.js';
 import { programsFor } from './programs.js';
 import { runEntrypoint } from './programs/entrypoints.js';
+import { SHELL_ONLY_COMMANDS, ashText, envCommand, missingCommand, missingCommands, nc, printenvCommand, shellDialect, type ShellDialect } from './programs/userland.js';
 import { ok, type Result } from './programs/util.js';
 import { tarCommand } from './tar.js';
 import { tailCommand } from './tail-bytes.js';
@@ -87,6 +91,8 @@ export interface ProcessOptions {
   mounts?: MountEntry[];
   /** cpu.max from the CRI resources: quota and period in µs (quota 0: no limit). */
   cpuMax?: { quota: number; period: number };
+  /** The security context as runc applied it (security/context.ts); absent: root with containerd's defaults. */
+  security?: ContainerSecurity;
   /** The sandbox shares the node's namespaces (NamespaceOption NODE): what the container sees of them is the node's. */
   hostNamespaces?: HostNamespaces;
 }
@@ -190,6 +196,9 @@ function systemView(p: SimProcess): SystemView {
       return p.fs.writtenBytes;
     },
     listeningPorts: () => p.listeningPorts(),
+    get security() {
+      return p.security;
+    },
     get hostNamespaces() {
       return p.hostNamespaces;
     },
@@ -199,6 +208,8 @@ function systemView(p: SimProcess): SystemView {
 export class SimProcess implements ProgramProcess {
   readonly fs: ContainerFs;
   readonly bash: Bash;
+  /** The image's shell: busybox ash or bash (its error texts, `$0`, the commands it has). */
+  readonly dialect: ShellDialect;
   exit: ExitInfo | undefined;
   startedAt: bigint | undefined;
   /** Extra memory a program allocated (memhog), on top of the image's baseline. */
@@ -214,6 +225,8 @@ export class SimProcess implements ProgramProcess {
   private cfsAt = performance.now();
   private cfsDemandMs = 0;
   memoryLimitBytes: number;
+  /** The security context the kernel applies to every process of the container. */
+  readonly security: ContainerSecurity;
 
   private readonly main = new AbortController();
   private killedResolve!: () => void;
@@ -261,6 +274,9 @@ export class SimProcess implements ProgramProcess {
       void this.fs.chmod(dir, mode).catch(() => {});
     }
     const programs = programsFor(opts.programs, this);
+    this.dialect = shellDialect(opts.files);
+    const missing = missingCommands(this.dialect).filter((n) => !opts.programs.includes(n));
+    this.fs.hiddenCommands = new Set([...missing, ...SHELL_ONLY_COMMANDS]);
     // `trap` reached without the rewrite (eval'd text) is taken as PID 1's.
     const trap = defineCommand('trap', async (args) => this.trapCommand(1, args));
     const ownTrap = defineCommand(TRAP_COMMAND, async (args) => this.trapCommand(Number(args[0]), args.slice(1)));
@@ -271,23 +287,51 @@ export class SimProcess implements ProgramProcess {
     const kill = defineCommand('kill', async (args) => this.killCommand(args));
     // The UTS namespace's name is the pod's hostname (/etc/hostname), not the interpreter's "localhost".
     const uts = opts.files['/etc/hostname']?.split('\n')[0] || opts.env.HOSTNAME || 'localhost';
-    const hostname = hostnameCommand(uts, () => this.fs.readFile('/etc/hosts'));
+    const security = opts.security ?? DEFAULT_SECURITY;
+    this.security = security;
+    const secFs = new SecurityFs(security, opts.mounts ?? [], userlandOf(opts.files['/etc/os-release']));
+    this.fs.security = secFs;
+    // Setting the UTS name needs CAP_SYS_ADMIN; with it the name is accepted (and not kept).
+    const hostname = hostnameCommand(
+      uts,
+      () => this.fs.readFile('/etc/hosts'),
+      (args) => (setsHostname(args) && !hasCapability(security, 'SYS_ADMIN') ? hostnameRefusal(secFs.userland) : undefined),
+    );
     this.bash = new Bash({
       fs: this.fs,
       cwd: opts.cwd,
-      env: opts.env,
+      // `$0` of the image's shell (ash's is sh; the interpreter's own default is bash).
+      env: this.dialect === 'ash' ? { ...opts.env, '0': 'sh' } : opts.env,
       // The scripts are pod commands in an interpreter without host access;
       // the defence layer would patch process globals the server needs.
       defenseInDepth: false,
       sleep: (ms) => this.sleep(ms),
-      customCommands: [trap, ownTrap, trapPoint, status, job, wait, kill, hostname, unameCommand(uts), idCommand, whoamiCommand, tarCommand(), tailCommand(), ...programs],
+      customCommands: [
+        trap,
+        ownTrap,
+        trapPoint,
+        status,
+        job,
+        wait,
+        kill,
+        hostname,
+        unameCommand(uts),
+        ...securityCommands(() => security, secFs),
+        tarCommand(),
+        tailCommand(),
+        envCommand(this.dialect),
+        printenvCommand,
+        ...(this.dialect === 'ash' ? [nc(this)] : []),
+        ...missing.map((n) => missingCommand(n, this.dialect)),
+        ...programs,
+      ],
       executionLimits: {
         maxExecutionTimeMs: Number.POSITIVE_INFINITY,
         maxLoopIterations: Number.MAX_SAFE_INTEGER,
         maxCommandCount: Number.MAX_SAFE_INTEGER,
         maxFileSystemBytes: FS_LIMIT_BYTES,
       },
-      processInfo: { pid: 1, ppid: 0, uid: 0, gid: 0 },
+      processInfo: { pid: 1, ppid: 0, uid: security.identity.uid, gid: security.identity.gid },
     });
     this.fs.sealStubs();
     this.fs.procView = this.system;
@@ -306,6 +350,7 @@ export class SimProcess implements ProgramProcess {
   /** Output of PID 1 to the container log; nothing once it has exited (its jobs are gone too). */
   write(stream: Stream, text: Chunk): void {
     if (text.length === 0 || this.exit) return;
+    text = this.shellText(stream, text);
     this.opts.output(stream, text);
     for (const tap of this.outputTaps) tap(stream, text);
   }
@@ -332,9 +377,19 @@ export class SimProcess implements ProgramProcess {
 
   /** Output on process `pid`'s fds: to the nearest ancestor with a sink; dropped when that one is gone (an exec that ended). */
   private emit(pid: number, stream: Stream, text: Chunk): void {
+    text = this.shellText(stream, text);
     let p: number | undefined = pid;
     while (p !== undefined && !this.sinks.has(p)) p = this.parents.get(p);
     if (p !== undefined) this.sinks.get(p)!(stream, text);
+  }
+
+  /** The shell's error texts in the image's shell's words (ash for busybox and alpine). */
+  shellText<T extends Chunk>(stream: Stream, text: T): T {
+    if (stream !== 'stderr' || this.dialect !== 'ash') return text;
+    if (typeof text === 'string') return ashText(text) as T;
+    // Bytes written to the fd: only a line that names the interpreter is rewritten.
+    const latin1 = Buffer.from(text.buffer, text.byteOffset, text.byteLength).toString('latin1');
+    return (latin1.includes('bash: ') ? Buffer.from(ashText(latin1), 'latin1') : text) as T;
   }
 
   private newPid(parent?: number): number {
@@ -496,8 +551,8 @@ export class SimProcess implements ProgramProcess {
     this.table.set(pid, { ppid: 0, argv, startedMs: Date.now() });
     const script = shellScript(argvToScript(argv), pid);
     const run = this.bash.exec(script, { signal: ctl.signal }).then(
-      (r) => ({ stdout: out.stdout + r.stdout, stderr: out.stderr + r.stderr, exitCode: r.exitCode, timedOut: false }),
-      (err: unknown) => ({ stdout: out.stdout, stderr: `${out.stderr}${shellErrorText(err)}\n`, exitCode: 1, timedOut: false }),
+      (r) => ({ stdout: out.stdout + r.stdout, stderr: out.stderr + this.shellText('stderr', r.stderr), exitCode: r.exitCode, timedOut: false }),
+      (err: unknown) => ({ stdout: out.stdout, stderr: `${out.stderr}${this.shellText('stderr', shellErrorText(err))}\n`, exitCode: 1, timedOut: false }),
     );
     void run.finally(() => {
       this.sinks.delete(pid);
@@ -526,9 +581,12 @@ export class SimProcess implements ProgramProcess {
    */
   async execStream(
     argv: string[],
-    o: { output: (stream: Stream, data: Chunk) => void; stdin?: Uint8Array; env?: Record<string, string>; cwd?: string; signal?: AbortSignal },
+    o: { output: (stream: Stream, data: Chunk) => void; stdin?: Uint8Array; env?: Record<string, string>; cwd?: string; signal?: AbortSignal; terminal?: Terminal },
   ): Promise<{ exitCode: number; env: Record<string, string> }> {
     const pid = this.newPid();
+    if (o.terminal) this.terminals.set(pid, o.terminal);
+    // The command finds its terminal by this variable (a program reading keys: vi).
+    const env = o.terminal ? { ...(o.env ?? this.execEnv), [TTY_VAR]: String(pid) } : o.env;
     const output = stderrFirst(o.output);
     this.sinks.set(pid, output.write);
     this.table.set(pid, { ppid: 0, argv, startedMs: Date.now() });
@@ -538,7 +596,7 @@ export class SimProcess implements ProgramProcess {
         signal,
         // Bytes as the client sent them: just-bash takes a latin1 string as a byte buffer.
         ...(o.stdin !== undefined ? { stdin: Buffer.from(o.stdin).toString('latin1'), stdinKind: 'bytes' as const } : {}),
-        ...(o.env ? { env: o.env, replaceEnv: true } : {}),
+        ...(env ? { env, replaceEnv: true } : {}),
         ...(o.cwd ? { cwd: o.cwd } : {}),
       })
       .then(
@@ -548,11 +606,11 @@ export class SimProcess implements ProgramProcess {
           if (signal.aborted) return { exitCode: 137, env };
           output.flush();
           if (r.stdout) o.output('stdout', r.stdout);
-          if (r.stderr) o.output('stderr', r.stderr);
+          if (r.stderr) o.output('stderr', this.shellText('stderr', r.stderr));
           return { exitCode: r.exitCode, env };
         },
         (err: unknown) => {
-          if (!signal.aborted) o.output('stderr', `${shellErrorText(err)}\n`);
+          if (!signal.aborted) o.output('stderr', this.shellText('stderr', `${shellErrorText(err)}\n`));
           return { exitCode: 1, env: o.env ?? {} };
         },
       );
@@ -564,7 +622,15 @@ export class SimProcess implements ProgramProcess {
       output.flush();
       this.sinks.delete(pid);
       this.table.delete(pid);
+      this.terminals.delete(pid);
     }
+  }
+
+  /** Terminals of interactive execs by pid (programs find theirs through TTY_VAR). */
+  private readonly terminals = new Map<number, Terminal>();
+
+  terminal(id: string | undefined): Terminal | undefined {
+    return id === undefined ? undefined : this.terminals.get(Number(id));
   }
 
   /** The container's environment as an exec starts with it (the image's and the pod's variables). */

@@ -8,6 +8,7 @@
 
 import { readFileSync } from 'node:fs';
 import { cpuStatFile, type CfsStat } from './cfs.js';
+import { DEFAULT_SECURITY, statusFields, type ContainerSecurity } from './security/context.js';
 import { cpus, freemem, loadavg, release, totalmem, uptime, version } from 'node:os';
 
 /** One process of the container's PID namespace. */
@@ -48,12 +49,12 @@ export interface SystemView {
   readonly writtenBytes: number;
   /** Ports a process of the container serves, by protocol. */
   listeningPorts(): { tcp: number[]; udp: number[] };
+  /** Credentials, capabilities, no_new_privs and seccomp of the container's processes (security/context.ts). */
+  readonly security?: ContainerSecurity;
   /** The node's namespaces the sandbox shares (network: the node's sockets; ipc: its System V objects). */
   readonly hostNamespaces?: { network?: boolean; ipc?: boolean };
 }
 
-/** containerd's default capability set (CHOWN DAC_OVERRIDE FSETID FOWNER MKNOD NET_RAW SETGID SETUID SETFCAP SETPCAP NET_BIND_SERVICE SYS_CHROOT KILL AUDIT_WRITE) as a mask. */
-export const DEFAULT_CAPS = '00000000a80425fb';
 const KiB = 1024;
 /** The node disk the overlay's upper dirs and non-tmpfs volumes lie on (statfs figures in 1K blocks). */
 export const NODE_DISK = { device: '/dev/sda1', type: 'ext4', totalKiB: 61_255_492, usedKiB: 10_238_716 };
@@ -136,7 +137,8 @@ function loadavgFile(v: SystemView, n: NodeFacts): string {
   return `${n.load.map((l) => l.toFixed(2)).join(' ')} 1/${ps.length} ${v.lastPid()}\n`;
 }
 
-function status(p: ProcEntry): string {
+function status(p: ProcEntry, security: ContainerSecurity): string {
+  const sec = statusFields(security);
   const rss = Math.round(p.rssBytes / KiB);
   const lines: [string, string][] = [
     ['Name', commName(p.argv)],
@@ -147,10 +149,7 @@ function status(p: ProcEntry): string {
     ['Pid', String(p.pid)],
     ['PPid', String(p.ppid)],
     ['TracerPid', '0'],
-    ['Uid', '0\t0\t0\t0'],
-    ['Gid', '0\t0\t0\t0'],
-    ['FDSize', '64'],
-    ['Groups', '0 '],
+    ...sec.ids,
     ['NSpid', String(p.pid)],
     [
       'VmPeak',
@@ -182,13 +181,7 @@ function status(p: ProcEntry): string {
     ['SigBlk', '0000000000000000'],
     ['SigIgn', '0000000000000000'],
     ['SigCgt', '0000000000000000'],
-    ['CapInh', '0000000000000000'],
-    ['CapPrm', DEFAULT_CAPS],
-    ['CapEff', DEFAULT_CAPS],
-    ['CapBnd', DEFAULT_CAPS],
-    ['CapAmb', '0000000000000000'],
-    ['NoNewPrivs', '0'],
-    ['Seccomp', '0'],
+    ...sec.caps,
   ];
   return lines.map(([k, val]) => `${k}:\t${val}\n`).join('');
 }
@@ -295,7 +288,7 @@ export function procFile(path: string, v: SystemView, n: NodeFacts = nodeFacts()
   if (!p) return undefined;
   switch (m[2]) {
     case 'status':
-      return status(p);
+      return status(p, v.security ?? DEFAULT_SECURITY);
     case 'cmdline':
       return commandLine(p.argv)
         .map((a) => `${a}\0`)

@@ -10,6 +10,19 @@ import type { Listener, PortHandler } from './network.js';
 import type { DnsTransport } from './resolver.js';
 import type { SystemView } from './procfs.js';
 
+/** The terminal of an interactive exec (`kubectl exec -it`) a program reads key by key (vi, the redis-cli prompt). */
+export interface Terminal {
+  /** The next keys typed, as they came (escape sequences whole); undefined once the client closed its input. */
+  read(): Promise<string | undefined>;
+  /** Output to the screen as is (the program sends \r\n itself). */
+  write(text: string): void;
+  readonly rows: number;
+  readonly cols: number;
+}
+
+/** The variable that tells a program of an exec which terminal is its own (the runtime's: `env` leaves it out). */
+export const TTY_VAR = '__kubelab_tty';
+
 export interface ProgramProcess {
   readonly fs: Pick<ContainerFs, 'readFile' | 'writeFile' | 'stat' | 'exists' | 'readdir'>;
   readonly bash: { getEnv(): Record<string, string> };
@@ -40,4 +53,6 @@ export interface ProgramProcess {
   oomKill(): void;
   /** The kernel's view of the container: processes, cgroup limits, mounts (ps, top, free, df, mount). */
   readonly system: SystemView;
+  /** The terminal named by a command's TTY_VAR, if its exec has one. */
+  terminal(id: string | undefined): Terminal | undefined;
 }

@@ -20,6 +20,7 @@ import { redisCli, redisServer } from './programs/redis.js';
 import { brctl, ifconfig, ip, ipcs, netstat } from './programs/net-tools.js';
 import { df, free, mount, pgrep, pidof, ps, top } from './programs/procps.js';
 import { execEntrypoint, go, node, python, traefik } from './programs/runtimes.js';
+import { vi } from './programs/vi.js';
 import { CONTENT_TYPES, MiB, clf, ok, seconds, untilSignal } from './programs/util.js';
 
 function nginx(proc: ProgramProcess, version: () => string): Command {
@@ -364,6 +365,7 @@ const FACTORIES: Record<string, (proc: ProgramProcess, env: () => Record<string,
   ip,
   ifconfig,
   netstat,
+  vi,
   pgrep,
   pidof,
   dd,

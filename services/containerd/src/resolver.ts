@@ -3,12 +3,14 @@
 // nameservers of its /etc/resolv.conf, trying the search list per `ndots`.
 // Messages are encoded with dns-packet. In pod-ip mode (compose) queries are
 // UDP datagrams sent from the pod IP, so they cross the node's Service rules
-// to the cluster DNS; loopback mode (local runner) has no pod network, so
-// only /etc/hosts answers there (see docs/architecture.md).
+// to the cluster DNS; in loopback mode (local runner) each send is
+// translated at send time by the socket-LB maps (socket-lb.ts) to a CoreDNS
+// pod's UDP port on 127.0.0.1 (see docs/architecture.md).
 
 import { createSocket } from 'node:dgram';
 import { isIP } from 'node:net';
 import dnsPacket, { type Answer, type Packet, type RecordType } from 'dns-packet';
+import type { Decision } from './socket-lb.js';
 
 /** resolv.conf(5) as the stub resolver reads it; defaults and caps as glibc's. */
 export interface ResolvConf {
@@ -72,11 +74,26 @@ export function searchCandidates(name: string, conf: Pick<ResolvConf, 'search' |
 /** Sends one query message to one server and waits for its answer (undefined: timed out). */
 export type DnsTransport = (server: string, message: Buffer, timeoutMs: number) => Promise<Buffer | undefined>;
 
-/** UDP from `localAddress` (the pod IP in pod-ip mode) to port 53 (`port` for test fixtures). */
-export function udpTransport(opts: { localAddress?: string; port?: number } = {}): DnsTransport {
+/**
+ * UDP from `localAddress` (the pod IP in pod-ip mode) to port 53 (`port` for
+ * test fixtures). With `route` (loopback mode) the datagram goes where the
+ * socket-LB maps send server:port; a refusal (ICMP port unreachable) is an
+ * answer-less attempt at once, an unrouted server one after the timeout.
+ */
+export function udpTransport(opts: { localAddress?: string; port?: number; route?: (ip: string, port: number) => Decision } = {}): DnsTransport {
   return (server, message, timeoutMs) =>
     new Promise((resolve) => {
-      const socket = createSocket(isIP(server) === 6 ? 'udp6' : 'udp4');
+      let to = { host: server, port: opts.port ?? 53 };
+      if (opts.route) {
+        const d = opts.route(server, to.port);
+        if ('error' in d) {
+          if (d.error === 'ECONNREFUSED') resolve(undefined);
+          else setTimeout(() => resolve(undefined), timeoutMs).unref();
+          return;
+        }
+        to = { host: d.hostIp, port: d.hostPort };
+      }
+      const socket = createSocket(isIP(to.host) === 6 ? 'udp6' : 'udp4');
       let timer: ReturnType<typeof setTimeout> | undefined;
       const done = (b: Buffer | undefined) => {
         clearTimeout(timer);
@@ -90,7 +107,7 @@ export function udpTransport(opts: { localAddress?: string; port?: number } = {}
       });
       socket.bind({ port: 0, ...(opts.localAddress ? { address: opts.localAddress } : {}) }, () => {
         timer = setTimeout(() => done(undefined), timeoutMs);
-        socket.send(message, opts.port ?? 53, server);
+        socket.send(message, to.port, to.host);
       });
     });
 }

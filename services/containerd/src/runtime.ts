@@ -21,8 +21,9 @@ import type { ExecOutcome, SimProcess } from './process.js';
 import { StateFile } from './statefile.js';
 import type { AttachRequest, ExecRequest } from './streaming/server.js';
 import type { ExecSession } from './streaming/session.js';
-import { LocalTasks, TaskStartError, type TaskExit, type ShimLauncher, type TaskEvents, type TaskSpec, type Tasks } from './tasks.js';
+import { LocalTasks, TaskStartError, type TaskExit, type ShimLauncher, type TaskEvents, type TaskSpec, type Tasks, type LocalTasksOptions } from './tasks.js';
 import { nowNanos } from './time.js';
+import { containerSecurity, validateSecurityContext } from './security/context.js';
 
 export type SandboxState = 'SANDBOX_READY' | 'SANDBOX_NOTREADY';
 export type ContainerState = 'CONTAINER_CREATED' | 'CONTAINER_RUNNING' | 'CONTAINER_EXITED' | 'CONTAINER_UNKNOWN';
@@ -71,6 +72,8 @@ export interface RuntimeOptions {
   mainProcess?: (spec: TaskSpec, proc: SimProcess) => ExecSession | undefined;
   /** Sandboxes' tasks run in shim processes that outlive this one (shim/); without it, in this process (they end with it). */
   shims?: ShimLauncher;
+  /** Loopback mode, tasks in this process: where other pods' and Services' addresses lead (socket-lb.ts). */
+  route?: LocalTasksOptions['route'];
 }
 
 interface PersistedState {
@@ -263,6 +266,7 @@ export class Runtime {
               {
                 podIp: sb.ip,
                 networkMode: this.opts.networkMode,
+                ...(this.opts.route ? { route: this.opts.route } : {}),
                 timeScale: this.opts.timeScale,
                 warn: this.warn,
                 ...(this.opts.mainProcess ? { mainProcess: this.opts.mainProcess } : {}),
@@ -375,8 +379,11 @@ export class Runtime {
     }
     const sb = this.getSandbox(sandboxId);
     if (sb.state !== 'SANDBOX_READY') throw failedPrecondition(`failed to create containerd container: sandbox container "${sb.id}" is not running`);
+    validateSecurityContext(config);
     const img = this.images.resolve(config.image.image);
     if (!img) throw new RuntimeError(status.NOT_FOUND, `failed to create containerd container: failed to get image "${config.image.image}": not found`);
+    // The user must exist in the image (containerd resolves it into the spec here).
+    containerSecurity(config, sb.config, { user: imageUser(img), files: img.def.files });
     const name = containerName(config, sb.config);
     for (const c of this.containers.values()) {
       if (c.sandboxId === sb.id && c.config.metadata!.name === config.metadata.name && c.config.metadata!.attempt === config.metadata.attempt) {
@@ -485,6 +492,7 @@ export class Runtime {
       stdio: { stdin: c.config.stdin, stdinOnce: c.config.stdinOnce, tty: c.config.tty },
       image: c.config.image?.image ?? '',
       mounts: c.config.mounts.map((m) => ({ hostPath: m.hostPath, containerPath: m.containerPath, readonly: m.readonly })),
+      security: containerSecurity(c.config, sb.config, { user: imageUser(img), files: def.files }),
       ...(num(c.resources?.cpuQuota) > 0 ? { cpuMax: { quota: num(c.resources?.cpuQuota), period: num(c.resources?.cpuPeriod) || 100_000 } } : {}),
       hostNamespaces: {
         network: sb.config.linux?.securityContext?.namespaceOptions?.network === 'NODE',
@@ -715,6 +723,11 @@ export class Runtime {
     // Log files still being made (off the event loop) are there before the runtime says it stopped.
     await logFilesMade();
   }
+}
+
+/** The image config's User (the catalogue keeps a uid). */
+function imageUser(img: StoredImage): string {
+  return String(img.def.uid);
 }
 
 /** containerd's sandbox name: k8s_POD_<pod>_<namespace>_<uid>_<attempt>. */

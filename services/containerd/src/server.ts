@@ -52,6 +52,8 @@ type Describe<Q> = (req: Q) => {
   sandboxId?: string;
   containerId?: string;
   pod?: { name: string; namespace: string; uid: string };
+  /** The container's name, looked up before the call (a removed container has none afterwards). */
+  containerName?: string;
 };
 
 function requireId(value: string, field: string): string {
@@ -100,19 +102,17 @@ export function buildServices(deps: ServerDeps): { runtime: RuntimeServiceHandle
     // The call's SERVER span (still open: record runs before the callback ends it), handed over by the call itself.
     const span = deps.tracing?.enabled ? serverSpanOf(call) : undefined;
     const trace = span ? spanTrace(span.spanContext(), traceparent) : continueTrace(traceparent);
+    const pod = sb ? { name: sb.config.metadata!.name, namespace: sb.config.metadata!.namespace, uid: sb.config.metadata!.uid } : desc.pod;
+    const containerName = c ? c.config.metadata!.name : desc.containerName;
     const rec: CriCallRecord = {
       time: startTime,
       node: deps.node,
       service,
       method,
       ...(sandboxId ? { podSandboxId: sandboxId } : {}),
-      ...(sb
-        ? { podName: sb.config.metadata!.name, podNamespace: sb.config.metadata!.namespace, podUid: sb.config.metadata!.uid }
-        : desc.pod
-          ? { podName: desc.pod.name, podNamespace: desc.pod.namespace, podUid: desc.pod.uid }
-          : {}),
+      ...(pod ? { podName: pod.name, podNamespace: pod.namespace, podUid: pod.uid } : {}),
       ...(containerId ? { containerId } : {}),
-      ...(c ? { containerName: c.config.metadata!.name } : {}),
+      ...(containerName ? { containerName } : {}),
       request: desc.request,
       ...(outcome.summary ? { response: outcome.summary } : {}),
       durationMs: Math.round(durationMs * 1000) / 1000,
@@ -130,6 +130,22 @@ export function buildServices(deps: ServerDeps): { runtime: RuntimeServiceHandle
     }
   };
 
+  /**
+   * The pod and container a call concerns, noted before it runs: a record
+   * names them even when the call removed them (RemovePodSandbox, RemoveContainer).
+   */
+  const remember = (desc: ReturnType<Describe<unknown>>): ReturnType<Describe<unknown>> => {
+    const c = desc.containerId ? rt.containers.get(desc.containerId) : undefined;
+    const sandboxId = desc.sandboxId ?? c?.sandboxId;
+    const sb = sandboxId ? rt.sandboxes.get(sandboxId) : undefined;
+    if (!sb && !c) return desc;
+    const out = { ...desc };
+    if (sb && !out.pod) out.pod = { name: sb.config.metadata!.name, namespace: sb.config.metadata!.namespace, uid: sb.config.metadata!.uid };
+    if (c) out.containerName = c.config.metadata!.name;
+    if (sandboxId && !out.sandboxId) out.sandboxId = sandboxId;
+    return out;
+  };
+
   function unary<Q, R>(service: CriCallRecord['service'], method: string, describe: Describe<Q>, fn: (req: Q) => Promise<Outcome<R>> | Outcome<R>): grpc.handleUnaryCall<Q, R> {
     return (call, callback) => {
       const started = performance.now();
@@ -139,7 +155,7 @@ export function buildServices(deps: ServerDeps): { runtime: RuntimeServiceHandle
       if (lines) deps.log!.info(lines.start);
       Promise.resolve()
         .then(() => {
-          desc = describe(call.request);
+          desc = remember(describe(call.request));
           return fn(call.request);
         })
         .then(

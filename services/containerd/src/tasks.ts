@@ -6,15 +6,16 @@
 // containerd-shim-runc-v2 and its ttrpc Task service), so that containers
 // outlive a containerd restart.
 
-import { dirname } from 'node:path';
 import { CriLogWriter } from './logs.js';
 import { copyMounts, dataVersion, isProjected, type Mount } from './mounts.js';
 import { dialTcp, isUdpHandler, listenPort, type Listener, type NetworkMode, type PortHandler } from './network.js';
 import { cfsCores } from './cfs.js';
 import { resolveHost, udpTransport } from './resolver.js';
+import type { Decision, L4 } from './socket-lb.js';
 import { WriteThrough } from './write-through.js';
 import { chunkText } from './output.js';
 import { SimProcess, StartError, type ExecOutcome } from './process.js';
+import type { ContainerSecurity } from './security/context.js';
 import type { StdioConfig } from './streaming/attach.js';
 import type { AttachRequest, ExecRequest } from './streaming/server.js';
 import type { ExecSession } from './streaming/session.js';
@@ -39,6 +40,8 @@ export interface TaskSpec {
   mounts: Mount[];
   /** The cgroup's cpu.max (CRI cpu_quota/cpu_period, µs); absent: no limit. */
   cpuMax?: { quota: number; period: number };
+  /** The security context (security/context.ts); absent: root with containerd's defaults. */
+  security?: ContainerSecurity;
   /** The node's namespaces the sandbox shares (NamespaceOption NODE). */
   hostNamespaces?: { network?: boolean; ipc?: boolean };
 }
@@ -106,10 +109,22 @@ export interface LocalTasksOptions {
   /** The sandbox's IP ('' on the host network: loopback). */
   podIp: string;
   networkMode: NetworkMode;
+  /** Loopback mode: where another pod's or a Service's address leads (socket-lb.ts); absent, the pod reaches only itself. */
+  route?: (ip: string, port: number, proto: L4) => Decision;
   timeScale: number;
   warn: (msg: string, fields?: Record<string, unknown>) => void;
   /** At a task's start: PID 1 as a shell on the container's stdin, when it is one (streaming/attach.ts). */
   mainProcess?: (spec: TaskSpec, proc: SimProcess) => ExecSession | undefined;
+  /** A task's process ended by the cgroup OOM killer: what the kernel then logs (node-faults.ts oomKernelLines). */
+  oomKilled?: (victim: OomVictim) => void;
+}
+
+/** The process the memory cgroup's OOM killer ended, with its memory at that moment. */
+export interface OomVictim {
+  id: string;
+  argv: string[];
+  memoryBytes: number;
+  limitBytes: number;
 }
 
 interface Live {
@@ -158,8 +173,14 @@ export class LocalTasks implements Tasks {
     if (this.down) return Promise.reject(new Error('sandbox network is torn down'));
     if (this.live.has(spec.id)) return Promise.reject(new Error(`task ${spec.id}: already exists`));
     const log = new CriLogWriter(spec.logPath || undefined, (e) => this.opts.warn('cannot write container log', { container: spec.id, err: e.message }));
-    // The pod's DNS client: queries leave from the pod IP; loopback mode has no pod network to carry them.
-    const dns = this.opts.networkMode === 'pod-ip' && this.opts.podIp ? udpTransport({ localAddress: this.opts.podIp }) : undefined;
+    // The pod's DNS client: queries leave from the pod IP; in loopback mode the socket-LB maps carry them (without them, nothing does).
+    const route = this.opts.networkMode === 'loopback' && this.opts.podIp ? this.opts.route : undefined;
+    const dns =
+      this.opts.networkMode === 'pod-ip' && this.opts.podIp
+        ? udpTransport({ localAddress: this.opts.podIp })
+        : route
+          ? udpTransport({ localAddress: '127.0.0.1', route: (ip, port) => route(ip, port, 'UDP') })
+          : undefined;
     const proc: SimProcess = new SimProcess({
       argv: spec.argv,
       env: spec.env,
@@ -180,11 +201,13 @@ export class LocalTasks implements Tasks {
           port,
           (p) => this.ports[String(p)],
           async (name) => (await resolveHost(name, proc.fs, dns)).addresses[0]!,
+          route ? (ip, port) => route(ip, port, 'TCP') : undefined,
         ),
       ...(dns ? { dns } : {}),
       // Projected volumes are the kubelet's files, refreshed from the host (watchMounts), never written to it.
       mounts: spec.mounts.map((m) => ({ containerPath: m.containerPath, readonly: !!m.readonly, tmpfs: !!m.hostPath && isProjected(m.hostPath) })),
       ...(spec.cpuMax ? { cpuMax: spec.cpuMax } : {}),
+      ...(spec.security ? { security: spec.security } : {}),
       ...(spec.hostNamespaces ? { hostNamespaces: spec.hostNamespaces } : {}),
       writeThrough: new WriteThrough(
         spec.mounts.filter((m) => m.hostPath && !isProjected(m.hostPath)),
@@ -206,6 +229,7 @@ export class LocalTasks implements Tasks {
     const startedAt = proc.startedAt!.toString();
     void proc.exited.then((exit) => {
       if (this.closed) return;
+      if (exit.reason === 'OOMKilled') this.opts.oomKilled?.({ id: spec.id, argv: spec.argv, memoryBytes: proc.memoryBytes(), limitBytes: proc.memoryLimitBytes });
       log.close();
       this.live.delete(spec.id);
       const e: TaskExit = { exitCode: exit.exitCode, reason: exit.reason, message: exit.message, finishedAt: exit.finishedAt.toString() };
@@ -325,11 +349,8 @@ export class LocalTasks implements Tasks {
           if (version === w.version) continue;
           w.version = version;
           const next = copyMounts([w.mount], this.opts.warn);
-          for (const path of w.files) if (!(path in next)) await proc.fs.rm(path, { force: true }).catch(() => {});
-          for (const [path, content] of Object.entries(next)) {
-            await proc.fs.mkdir(dirname(path), { recursive: true });
-            await proc.fs.writeFile(path, content);
-          }
+          for (const path of w.files) if (!(path in next)) await proc.fs.refreshFile(path, undefined).catch(() => {});
+          for (const [path, content] of Object.entries(next)) await proc.fs.refreshFile(path, content);
           w.files = new Set(Object.keys(next));
         }
       } catch (err) {

@@ -5,7 +5,7 @@ import { TRACE_NATS_IDENTITY, containerdNatsIdentity, natsAuthOptions } from '@k
 import { startSecureNatsServer, type SecureNatsServer } from '@kubelab/nats/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CriCallRecord } from '@kubelab/proto';
-import { sandboxConfig, startHarness, type Harness } from '../src/testing/harness.js';
+import { containerConfig, sandboxConfig, startHarness, type Harness } from '../src/testing/harness.js';
 
 describe.skipIf(!requireTool('nats-server'))('CRI call records on NATS', () => {
   // NATS as the cluster runs it: the runtime publishes as node-1's identity, the test reads as `kubelab trace`.
@@ -80,6 +80,33 @@ describe.skipIf(!requireTool('nats-server'))('CRI call records on NATS', () => {
       message: 'an error occurred when try to find container "abc": not found',
     });
     expect(st!.traceId).toMatch(/^[0-9a-f]{32}$/);
+  });
+
+  it('names the pod and container in the records of the calls that remove them', async () => {
+    const nc = await connect(reader);
+    const sub = nc.subscribe('kubelab.cri.node-1.*', { max: 1000 });
+    const got: CriCallRecord[] = [];
+    const done = (async () => {
+      for await (const m of sub) {
+        const r = m.json() as CriCallRecord;
+        if (r.method === 'RemoveContainer' || r.method === 'RemovePodSandbox') got.push(r);
+        if (got.length === 2) break;
+      }
+    })();
+    await nc.flush();
+    const config = sandboxConfig('gone', h.dir);
+    const { podSandboxId } = await h.cri.rt.RunPodSandbox({ config });
+    await h.cri.img.PullImage({ image: { image: 'busybox' } });
+    const { containerId } = await h.cri.rt.CreateContainer({ podSandboxId, config: containerConfig('app', 'busybox', { command: ['sleep', '60'] }), sandboxConfig: config });
+    await h.cri.rt.RemoveContainer({ containerId });
+    await h.cri.rt.StopPodSandbox({ podSandboxId });
+    await h.cri.rt.RemovePodSandbox({ podSandboxId });
+    await done;
+    await nc.close();
+    expect(got.map((r) => [r.method, r.podNamespace, r.podName, r.containerName ?? null])).toEqual([
+      ['RemoveContainer', 'default', 'gone', 'app'],
+      ['RemovePodSandbox', 'default', 'gone', null],
+    ]);
   });
 
   it('publishes every record of a burst of calls, each with its own span id', async () => {

@@ -589,6 +589,31 @@ export const COMMANDS: Command[] = [
     },
   },
   {
+    name: 'update',
+    usage: 'Update one or more running containers',
+    flags: [I('cpu-count'), I('cpu-period'), I('cpu-quota'), I('cpu-share'), S('cpuset-cpus'), S('cpuset-mems'), I('memory')],
+    async action(ctx, f, args) {
+      if (args.length === 0) throw new Error(ERR_ID_EMPTY);
+      const rt = await ctx.runtime();
+      // Only the fields given: the runtime keeps the others (a memory of 0 would mean no limit).
+      const linux = {
+        ...(int(f, 'cpu-period') ? { cpuPeriod: int(f, 'cpu-period') } : {}),
+        ...(int(f, 'cpu-quota') ? { cpuQuota: int(f, 'cpu-quota') } : {}),
+        ...(int(f, 'cpu-share') ? { cpuShares: int(f, 'cpu-share') } : {}),
+        ...(f['cpuset-cpus'] ? { cpusetCpus: f['cpuset-cpus'] as string } : {}),
+        ...(f['cpuset-mems'] ? { cpusetMems: f['cpuset-mems'] as string } : {}),
+        ...(int(f, 'memory') ? { memoryLimitInBytes: int(f, 'memory') } : {}),
+      };
+      const errors = await aggregate(
+        args.map((id) => async () => {
+          await wrap(`updating container resources for "${id}"`, () => rt.rt('UpdateContainerResources', { containerId: id, linux }));
+          println(ctx, id);
+        }),
+      );
+      if (errors) throw errors;
+    },
+  },
+  {
     name: 'rm',
     usage: 'Remove one or more containers',
     flags: [B('force', 'f'), B('keep-logs', 'k'), B('all', 'a')],

@@ -33,6 +33,7 @@ async function main(): Promise<void> {
     serviceCIDR: cmd.serviceCIDR,
     nodeIPs: cmd.nodeIPs,
     apply: cmd.apply,
+    ...(cmd.socketLbDir ? { socketLbDir: cmd.socketLbDir } : {}),
     tracing,
     logger,
   });

@@ -27,7 +27,8 @@ export function kubeProxyFlags() {
     .string('ipvs-scheduler', d.ipvs.scheduler, 'The ipvs scheduler type when proxy mode is ipvs.')
     .duration('ipvs-min-sync-period', d.ipvs.minSyncPeriodMs, 'The minimum period between IPVS rule resyncs.')
     .duration('ipvs-sync-period', d.ipvs.syncPeriodMs, 'The maximum period between IPVS rule resyncs.')
-    .string('apply', 'auto', "'auto' applies rules when the tools work in this network namespace, 'never' only renders them (kubelab).");
+    .string('apply', 'auto', "'auto' applies rules when the tools work in this network namespace, 'never' only renders them (kubelab).")
+    .string('socket-lb-dir', '', "kubelab, local runner: write the Service frontends and their endpoints to services.json here after each sync, for the runtime's connect-time translation.");
 }
 
 export interface KubeProxyCommand {
@@ -38,6 +39,8 @@ export interface KubeProxyCommand {
   kubeconfig: string;
   serviceCIDR: string;
   apply: 'auto' | 'never';
+  /** --socket-lb-dir ('' = none). */
+  socketLbDir: string;
   nodeIPs: string[];
   writeConfigTo?: string;
   /** --tracing-endpoint / --tracing-sampling-rate-per-million (kubelab; the shared tracing flags). */
@@ -80,6 +83,7 @@ export function parseKubeProxyCommand(argv: string[], env: NodeJS.ProcessEnv = p
     kubeconfig: f.kubeconfig,
     serviceCIDR: f['service-cluster-ip-range'],
     apply: f.apply,
+    socketLbDir: f['socket-lb-dir'],
     nodeIPs: localIPv4Addresses(),
     tracing: tracingOptionsFromFlags(f),
     ...(f['write-config-to'] ? { writeConfigTo: f['write-config-to'] } : {}),

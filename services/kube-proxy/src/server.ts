@@ -14,7 +14,9 @@ import { newProxyMetrics } from './metrics.js';
 import { publishConfigMap } from './publish-config.js';
 import { execRunner } from '@kubelab/component-base';
 import { Proxier } from './proxy/proxier.js';
-import { defaultProxyConfig } from './proxy/types.js';
+import { defaultProxyConfig, type ProxySnapshot } from './proxy/types.js';
+import { serviceFrontends, writeServiceFrontends } from './socket-lb.js';
+import { LoopbackNodePorts } from './loopback-nodeports.js';
 import type { RunnerClock } from './runner.js';
 
 export interface KubeProxyOptions {
@@ -35,6 +37,8 @@ export interface KubeProxyOptions {
   apply?: 'auto' | 'never';
   /** Apply inside this network namespace (`ip netns exec`), e.g. a test's own. */
   netns?: string;
+  /** The node's socket-LB directory: the Service frontends are written there after each sync (the local runner's data path, socket-lb.ts). */
+  socketLbDir?: string;
   /** CLIENT spans for API calls (off when absent or disabled). */
   tracing?: Tracing;
   logger?: Logger;
@@ -96,6 +100,18 @@ export async function startKubeProxy(opts: KubeProxyOptions): Promise<KubeProxyH
   const health = new ProxyHealth(2 * timing.syncPeriodMs);
   // Render-only (the local runner's nodes share the host's namespace) opens no health check ports: no rules stand behind them.
   const serviceHealth = opts.apply === 'never' ? undefined : new ServiceHealthServer({ host: '0.0.0.0', proxyHealthy: () => health.isHealthy().healthy, logger });
+  const socketLbDir = opts.socketLbDir;
+  const socketLbLast = { text: '' };
+  // The host's 127.0.0.1:<nodePort>, shared by the local runner's nodes (loopback-nodeports.ts).
+  const loopbackNodePorts = socketLbDir ? new LoopbackNodePorts(socketLbDir, logger) : undefined;
+  const programSocketLb = (snap: ProxySnapshot) => {
+    loopbackNodePorts?.sync(snap);
+    try {
+      if (writeServiceFrontends(socketLbDir!, serviceFrontends(snap), socketLbLast)) logger.debug('Wrote the socket-LB service map', { dir: socketLbDir });
+    } catch (err) {
+      logger.error('Failed to write the socket-LB service map', { dir: socketLbDir, err });
+    }
+  };
   const proxier = new Proxier({
     mode,
     config: defaultProxyConfig({
@@ -117,6 +133,7 @@ export async function startKubeProxy(opts: KubeProxyOptions): Promise<KubeProxyH
     health,
     ...(serviceHealth ? { serviceHealth } : {}),
     ...(opts.clock ? { clock: opts.clock } : {}),
+    ...(socketLbDir ? { onSynced: (snap: ProxySnapshot) => programSocketLb(snap) } : {}),
   });
   logger.info('Using proxy mode', { mode, minSyncPeriod: `${timing.minSyncPeriodMs}ms`, syncPeriod: `${timing.syncPeriodMs}ms` });
   await proxier.probe();
@@ -207,6 +224,7 @@ export async function startKubeProxy(opts: KubeProxyOptions): Promise<KubeProxyH
       proxier.stop();
       await factory.shutdown();
       await proxier.idle();
+      await loopbackNodePorts?.close();
       if (!opts.clientset) clientset.close();
       await stopAll();
     },

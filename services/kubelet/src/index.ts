@@ -1,6 +1,7 @@
 // @kubelab/kubelet: the node agent. startKubelet() runs it in-process (the
 // local runner and tests); main.ts is the process entry.
 
+import { DIAL_TIMEOUT_MS, NodePartition } from './nodestatus/partition.js';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { SharedInformerFactory, createClientset, newEventBroadcaster, realClock, type ClientTls, type Clientset, registerClientMetrics } from '@kubelab/client';
@@ -107,12 +108,16 @@ export async function startKubelet(opts: KubeletOptions): Promise<RunningKubelet
   mkdirSync(podLogsDir, { recursive: true });
 
   const tracing = opts.tracing?.enabled ? opts.tracing : undefined;
+  // The node cut off from the control plane (kubelab fault node-partition): the apiserver's calls go unanswered while the node's fault state says so.
+  const scale = opts.timeScale && opts.timeScale > 0 ? opts.timeScale : 1;
+  const partition = new NodePartition(opts.apiserver, DIAL_TIMEOUT_MS / scale);
+  const stopPartition = partition.follow(process.env.KUBELAB_NODE_ROOT || '/');
   const interceptors = tracing ? grpcClientInterceptors(tracing) : [];
   // With rotation on, a stored pair newer than the kubeconfig's is the identity in use (upstream's certificate manager prefers its store).
   const certStore = new CertificateFileStore(opts.certDir || join(rootDir, 'pki'));
   const stored = opts.rotateCertificates && opts.apiserverTls ? certStore.current() : undefined;
   const apiserverTls = opts.apiserverTls && stored && Date.now() < stored.notAfter.getTime() ? { ...opts.apiserverTls, certPem: stored.certPem, keyPem: stored.keyPem } : opts.apiserverTls;
-  const cs = createClientset({ address: opts.apiserver, component: 'kubelet', interceptors, ...(apiserverTls ? { tls: apiserverTls } : {}) });
+  const cs = createClientset({ address: opts.apiserver, component: 'kubelet', interceptors: [partition.interceptor, ...interceptors], ...(apiserverTls ? { tls: apiserverTls } : {}) });
   const rotation =
     opts.rotateCertificates && apiserverTls
       ? new ClientCertificateManager({
@@ -209,6 +214,7 @@ export async function startKubelet(opts: KubeletOptions): Promise<RunningKubelet
       if (stopped) return;
       stopped = true;
       rotation?.stop();
+      stopPartition();
       await kubelet!.stop();
       await kubelet!.statusManager.whenIdle();
       await informers.shutdown();

@@ -81,7 +81,7 @@ export interface KubeletHooks {
 export interface KubeletManagers {
   clock: Clock;
   recorder: Recorder;
-  /** Absent when tracing is off. */
+  /** Every pod sync goes through it: a span when tracing is on; the pod's trace context to the runtime either way. */
   syncTracer: PodSyncTracer | undefined;
   podManager: PodManager;
   podStates: PodSyncStates;
@@ -218,7 +218,7 @@ export function newKubeletManagers(deps: KubeletDeps, kubelet: KubeletHooks): Ku
   return {
     clock,
     recorder,
-    syncTracer: tracing && new PodSyncTracer({ tracing, rt, clientset, runtimeManager }),
+    syncTracer: new PodSyncTracer({ tracing, rt, clientset, runtimeManager }),
     podManager,
     podStates,
     podWorkers,

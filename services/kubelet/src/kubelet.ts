@@ -72,7 +72,7 @@ export class Kubelet {
   private podInformer: SharedIndexInformer<Pod> | undefined;
   private serviceInformer: SharedIndexInformer<Service> | undefined;
   private fileSource: FileSource | undefined;
-  /** Absent: tracing is off. */
+  /** Absent only in tests that build a kubelet by hand. */
   private readonly syncTracer: PodSyncTracer | undefined;
   /** Crash-loop and image-pull back-offs: entries of pods long gone are dropped by housekeeping. */
   private readonly backoffs: Backoff[];

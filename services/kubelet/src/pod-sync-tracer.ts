@@ -5,7 +5,7 @@
 // writes join that trace.
 
 import type { Clientset } from '@kubelab/client';
-import { ROOT_CONTEXT, contextFromObject, trace, type Context, type Tracing } from '@kubelab/tracing';
+import { ROOT_CONTEXT, contextFromObject, hasSpanContext, trace, type Context, type Tracing } from '@kubelab/tracing';
 import type { RuntimeService } from './kuberuntime/cri.js';
 import type { RuntimeManager } from './kuberuntime/manager.js';
 import type { DesiredPod } from './pod/pod-manager.js';
@@ -20,7 +20,8 @@ export interface SyncScope {
 export type SyncResult = { retryAt?: number } | void;
 
 export interface PodSyncTracerOptions {
-  tracing: Tracing;
+  /** Absent (export off): no span, but a starting pod's CRI calls still carry its trace context. */
+  tracing?: Tracing | undefined;
   rt: RuntimeService;
   clientset: Clientset;
   runtimeManager: RuntimeManager;
@@ -34,17 +35,29 @@ export class PodSyncTracer {
     const pod = d && !d.static ? d.pod : undefined;
     const attributes = () => ({ 'k8s.pod.uid': uid, ...(d ? { 'k8s.pod.name': d.pod.metadata.name ?? '', 'k8s.namespace.name': d.pod.metadata.namespace ?? '' } : {}) });
     const parent = continueTrace ? contextFromObject(pod) : ROOT_CONTEXT;
+    const tracing = this.o.tracing;
+    // Export off: no span; a starting pod's CRI calls carry its own trace context (the annotation),
+    // so the runtime's call records carry the pod start's trace id.
+    if (!tracing) return sync(continueTrace && hasSpanContext(parent) ? this.scope(parent, false) : undefined);
     // The span's context is handed down explicitly (scope): the kubelet runs the sync context manager.
-    return this.o.tracing.withSpan('syncPod', (span) => sync(span.isRecording() ? this.scope(trace.setSpan(parent, span)) : undefined), { parent, attributes });
+    // An unsampled span of a pod start still hands its (flag 00) context to the runtime.
+    return tracing.withSpan(
+      'syncPod',
+      (span) => {
+        const ctx = trace.setSpan(parent, span);
+        return sync(span.isRecording() || (continueTrace && hasSpanContext(ctx)) ? this.scope(ctx, true) : undefined);
+      },
+      { parent, attributes },
+    );
   }
 
   /**
    * What one traced sync calls through: the runtime manager on a CRI view whose
    * calls are children of ctx, and ConfigMap/Secret reads under ctx.
    */
-  private scope(ctx: Context): SyncScope {
+  private scope(ctx: Context, tracedReads: boolean): SyncScope {
     const rt = this.o.rt.withTraceContext?.(ctx);
-    const objects = apiObjectSource(this.o.clientset, { traceContext: ctx });
+    const objects = apiObjectSource(this.o.clientset, tracedReads ? { traceContext: ctx } : undefined);
     return { runtime: this.o.runtimeManager.withCalls(rt ?? this.o.rt, objects), objects };
   }
 }

@@ -4,12 +4,25 @@
 
 import * as grpc from '@grpc/grpc-js';
 import { apiserverProto, type ResourceServiceClient } from '@kubelab/proto';
-import { callTracedUnary, context as otelContext, extractFromMap, hasSpanContext, injectMetadata, tracingOfInterceptors, type Context, type Tracing, type UnaryMethod } from '@kubelab/tracing';
+import {
+  callTracedUnary,
+  context as otelContext,
+  extractFromMap,
+  hasSpanContext,
+  injectMetadata,
+  injectToMap,
+  startClientRpc,
+  tracingOfInterceptors,
+  type Context,
+  type RpcOutcome,
+  type Tracing,
+  type UnaryMethod,
+} from '@kubelab/tracing';
 import { Backoff } from '../util/backoff.js';
 import { realClock, type Clock } from '../util/clock.js';
 import { grpcCodeOf, isUnavailable, toStatusError } from './errors.js';
 import { recordClientRequest } from './metrics.js';
-import { CreatePipeline, type CreateItem, type CreateStreamCall } from './create-pipeline.js';
+import { CreatePipeline, type CreateItem, type CreateStreamCall, type ItemTrace } from './create-pipeline.js';
 
 export interface ConnectionConfig {
   /** `host:port` of the apiserver's gRPC endpoint. */
@@ -46,9 +59,10 @@ export interface ConnectionConfig {
   clock?: Clock;
   /**
    * Creates travel pipelined on one CreateStream (default true; see
-   * create-pipeline.ts). A create with a signal, a timeout or a trace context
-   * (given, or active while interceptors are set) is its own Create call; the
-   * apiserver traces no stream item, so untraced creates (events) stay pipelined.
+   * create-pipeline.ts). A create with a signal or a timeout is its own
+   * Create call; a trace context (given, or active while interceptors are
+   * set) travels with its item (CreateStreamItem.traceparent), in a CLIENT
+   * span of its own when tracing is on.
    */
   pipelineCreates?: boolean;
 }
@@ -65,6 +79,13 @@ export interface RequestOptions {
   /** W3C trace context of the caller as text; sent as `traceparent` metadata (the parent when there is no traceContext). */
   traceparent?: string;
   tracestate?: string;
+}
+
+const CREATE_PATH = '/kubelab.apiserver.v1.ResourceService/Create';
+
+function itemTrace(traceparent: unknown, tracestate: unknown): ItemTrace | undefined {
+  if (typeof traceparent !== 'string' || !traceparent) return undefined;
+  return typeof tracestate === 'string' && tracestate ? { traceparent, tracestate } : { traceparent };
 }
 
 type Unary = 'Get' | 'List' | 'Create' | 'Update' | 'UpdateStatus' | 'Patch' | 'Delete' | 'Bind' | 'CreateToken';
@@ -218,26 +239,39 @@ export class Connection {
 
   /** A create (the created object's JSON): pipelined on the CreateStream when nothing per-call asks otherwise. */
   create(item: CreateItem, opts: RequestOptions = {}): Promise<Buffer> {
-    const own =
-      this.config.pipelineCreates === false ||
-      (this.config.interceptors?.length && hasSpanContext(otelContext.active())) ||
-      opts.signal !== undefined ||
-      opts.timeoutMs !== undefined ||
-      opts.traceContext !== undefined ||
-      opts.traceparent !== undefined;
+    const own = this.config.pipelineCreates === false || opts.signal !== undefined || opts.timeoutMs !== undefined;
     if (own) return this.unary('Create', item, opts).then((r) => r.json);
     const started = performance.now();
     this.pipeline ??= new CreatePipeline({
       open: () => this.client.CreateStream(this.metadata()) as unknown as CreateStreamCall,
-      single: (one) => this.unary('Create', one).then((r) => r.json),
+      single: (one, trace) => this.unary('Create', one, trace ?? {}).then((r) => r.json),
       timeoutMs: this.timeoutMs,
     });
-    return this.pipeline.create(item).then(
+    // The item's trace: the caller's context, or (interceptors set) the active one.
+    const active = this.config.interceptors?.length ? otelContext.active() : undefined;
+    const given = this.parentContext(opts);
+    const parent = given && hasSpanContext(given) ? given : active && hasSpanContext(active) ? active : undefined;
+    let trace: ItemTrace | undefined;
+    let done: ((outcome: RpcOutcome) => void) | undefined;
+    if (parent) {
+      if (this.tracing) {
+        // The item's CLIENT span, as a Create call would get; its traceparent goes with the item.
+        const md = new grpc.Metadata();
+        done = startClientRpc(this.tracing, CREATE_PATH, md, {}, parent);
+        trace = itemTrace(md.get('traceparent')[0], md.get('tracestate')[0]);
+      } else {
+        const m = injectToMap(parent);
+        trace = itemTrace(m.traceparent, m.tracestate);
+      }
+    }
+    return this.pipeline.create(item, trace).then(
       (json) => {
+        done?.(null);
         recordClientRequest(this.config.address, 'Create', 201, (performance.now() - started) / 1000);
         return json;
       },
       (err: unknown) => {
+        done?.(err as RpcOutcome);
         recordClientRequest(this.config.address, 'Create', answered(err) ? toStatusError(err).code : '<error>', (performance.now() - started) / 1000);
         throw err;
       },

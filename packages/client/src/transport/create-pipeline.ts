@@ -27,9 +27,21 @@ export interface CreateResultWire {
   status: Buffer;
 }
 
+/** The W3C trace context an item carries (CreateStreamItem.traceparent/tracestate): its caller's. */
+export interface ItemTrace {
+  traceparent?: string;
+  tracestate?: string;
+}
+
+/** One item on the stream. */
+export interface StreamItem extends ItemTrace {
+  id: number;
+  request: CreateItem;
+}
+
 /** The duplex call as the pipeline uses it (a grpc.ClientDuplexStream, or a fake in tests). */
 export interface CreateStreamCall {
-  write(msg: { items: Array<{ id: number; request: CreateItem }> }): boolean;
+  write(msg: { items: StreamItem[] }): boolean;
   end(): void;
   cancel(): void;
   on(event: 'data', f: (msg: { results: CreateResultWire[] }) => void): unknown;
@@ -40,8 +52,8 @@ export interface CreateStreamCall {
 export interface CreatePipelineOptions {
   /** Opens a CreateStream call. */
   open(): CreateStreamCall;
-  /** An ordinary Create call, for an item too big to share a message. */
-  single(item: CreateItem): Promise<Buffer>;
+  /** An ordinary Create call, for an item too big to share a message (with the item's trace context in its metadata). */
+  single(item: CreateItem, trace?: ItemTrace): Promise<Buffer>;
   /** How long an item may wait for its answer (the unary deadline's role). */
   timeoutMs: number;
   /** The stream is ended after this long without unanswered items (default 10 s). */
@@ -54,6 +66,7 @@ export interface CreatePipelineOptions {
 
 interface Pending {
   item: CreateItem;
+  trace: ItemTrace | undefined;
   resolve(json: Buffer): void;
   reject(err: unknown): void;
   deadline: number;
@@ -98,11 +111,12 @@ export class CreatePipeline {
   /** close() was called: nothing more is sent, and nothing is left waiting. */
   private closed = false;
 
-  create(item: CreateItem): Promise<Buffer> {
+  /** `trace`: the caller's trace context, sent with the item (the create continues that trace). */
+  create(item: CreateItem, trace?: ItemTrace): Promise<Buffer> {
     if (this.closed) return Promise.reject(closedError());
-    if (this.unsupported || item.object.length > ALONE_BYTES) return this.opts.single(item);
+    if (this.unsupported || item.object.length > ALONE_BYTES) return this.opts.single(item, trace);
     return new Promise<Buffer>((resolve, reject) => {
-      this.queue.push({ item, resolve, reject, deadline: 0 });
+      this.queue.push({ item, trace, resolve, reject, deadline: 0 });
       if (!this.scheduled) {
         this.scheduled = true;
         // setImmediate: after every callback of this I/O turn (e.g. all the
@@ -119,7 +133,7 @@ export class CreatePipeline {
     this.queue = [];
     if (q.length === 0) return;
     if (this.unsupported) {
-      for (const p of q) this.opts.single(p.item).then(p.resolve, p.reject);
+      for (const p of q) this.opts.single(p.item, p.trace).then(p.resolve, p.reject);
       return;
     }
     let call: CreateStreamCall;
@@ -131,7 +145,7 @@ export class CreatePipeline {
       return;
     }
     const deadline = Date.now() + this.opts.timeoutMs;
-    let items: Array<{ id: number; request: CreateItem }> = [];
+    let items: StreamItem[] = [];
     let bytes = 0;
     for (const p of q) {
       const size = p.item.object.length;
@@ -144,7 +158,7 @@ export class CreatePipeline {
       this.nextId = this.nextId >= 0xffffffff ? 1 : this.nextId + 1;
       p.deadline = deadline;
       this.waiting.set(id, p);
-      items.push({ id, request: p.item });
+      items.push(p.trace ? { id, request: p.item, ...p.trace } : { id, request: p.item });
       bytes += size;
     }
     call.write({ items });
@@ -183,7 +197,7 @@ export class CreatePipeline {
         if (this.call === call) this.call = undefined;
         for (const [id, p] of this.waiting) {
           this.waiting.delete(id);
-          this.opts.single(p.item).then(p.resolve, p.reject);
+          this.opts.single(p.item, p.trace).then(p.resolve, p.reject);
         }
         return;
       }

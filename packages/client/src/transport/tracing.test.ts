@@ -42,7 +42,10 @@ async function stub(seen: string[]): Promise<string> {
     },
     CreateStream: (call) => {
       seen.push('CreateStream');
-      call.on('data', (m: { items: { id: number }[] }) => call.write({ results: m.items.map((i) => ({ id: i.id, code: 0, object: POD, status: Buffer.alloc(0) })) }));
+      call.on('data', (m: { items: { id: number; traceparent: string }[] }) => {
+        for (const i of m.items) seen.push(`item ${i.traceparent}`);
+        call.write({ results: m.items.map((i) => ({ id: i.id, code: 0, object: POD, status: Buffer.alloc(0) })) });
+      });
       call.on('end', () => call.end());
     },
   };
@@ -96,7 +99,7 @@ describe('client tracing', () => {
     expect([span!.name, span!.traceId, span!.parentSpanId]).toEqual(['kubelab.apiserver.v1.ResourceService/Watch', '4bf92f3577b34da6a3ce929d0e0e4736', '00f067aa0ba902b7']);
   });
 
-  it('with interceptors: a create under a span is its own traced Create call; one outside any (an event) stays on the CreateStream', async () => {
+  it('with interceptors: a create under a span travels on the CreateStream in its own CLIENT span, its traceparent on the item; one outside any (an event) has none', async () => {
     const seen: string[] = [];
     const t = setupTestTracing('kubelet', { samplingRatePerMillion: 0 });
     const cs = clientset({ address: await stub(seen), interceptors: grpcClientInterceptors(t.tracing) });
@@ -113,7 +116,17 @@ describe('client tracing', () => {
       ['4bf92f3577b34da6a3ce929d0e0e4736', 'CLIENT'],
       ['4bf92f3577b34da6a3ce929d0e0e4736', 'CLIENT'],
     ]);
-    expect(seen).toEqual([...creates.map((s) => `00-${s.traceId}-${s.spanId}-01`), 'CreateStream']);
+    expect(seen).toEqual(['CreateStream', ...creates.map((s) => `item 00-${s.traceId}-${s.spanId}-01`), 'item ', 'item ']);
+  });
+
+  it("without tracing: the caller's traceparent travels on the item as given", async () => {
+    const seen: string[] = [];
+    const cs = clientset({ address: await stub(seen) });
+    const pod: Pod = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'web', namespace: 'default' } };
+    const unsampled = '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-00';
+    await cs.core.pods('default').create(pod, { traceContext: contextFromObject({ metadata: { annotations: { [TRACEPARENT_ANNOTATION]: unsampled } } }) });
+    await cs.core.pods('default').create(pod);
+    expect(seen).toEqual(['CreateStream', `item ${unsampled}`, 'item ']);
   });
 
   it('an event recorded inside a traced sync is written by the broadcaster outside the trace, on the CreateStream', async () => {
@@ -128,8 +141,8 @@ describe('client tracing', () => {
     await t.tracing.withSpan('syncPod', () => recorder.event(pod, 'Normal', 'Started', 'Started container app'), {
       parent: contextFromObject({ metadata: { annotations: { [TRACEPARENT_ANNOTATION]: PARENT } } }),
     });
-    await waitFor('the event on the CreateStream', () => seen.includes('CreateStream'), { timeoutMs: 1_000, everyMs: 10 });
-    expect(seen).toEqual(['CreateStream']);
+    await waitFor('the event on the CreateStream', () => seen.includes('item '), { timeoutMs: 1_000, everyMs: 10 });
+    expect(seen).toEqual(['CreateStream', 'item ']);
     expect(t.spans().map((s) => s.name)).toEqual(['syncPod']);
   });
 

@@ -6,7 +6,7 @@ const parse = (...argv: string[]) => parseTraceArgs(argv, {}, NOW);
 
 describe('kubelab trace flags', () => {
   it('no arguments: everything live from the default NATS, relists hidden', () => {
-    expect(parse()).toEqual({ filter: { nodes: [], methods: [], all: false }, json: false, natsUrl: 'nats://127.0.0.1:4222' });
+    expect(parse()).toEqual({ filter: { nodes: [], methods: [], all: false }, json: false, allComponents: false, holdMs: 250, natsUrl: 'nats://127.0.0.1:4222' });
   });
   it('every filter', () => {
     expect(
@@ -21,6 +21,7 @@ describe('kubelab trace flags', () => {
         '5m',
         '--json',
         '--all',
+        '--all-components',
         '--nats-url',
         'nats://127.0.0.1:14222',
       ),
@@ -28,6 +29,8 @@ describe('kubelab trace flags', () => {
       filter: { nodes: ['node-2'], pod: { namespace: 'default', name: 'probedemo' }, methods: ['ExecSync', 'StopContainer', 'CreateContainer'], all: true },
       since: new Date('2025-01-02T11:55:00Z'),
       json: true,
+      allComponents: true,
+      holdMs: 250,
       natsUrl: 'nats://127.0.0.1:14222',
     });
   });

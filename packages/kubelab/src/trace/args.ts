@@ -8,12 +8,17 @@ import type { NatsClientTls } from '@kubelab/nats';
 import { resolveNatsTls, resolveNatsUrl } from '../nats.js';
 import { DEFAULT_PORTS } from '../topology.js';
 import { parseMethods, parsePodRef, type TraceFilter } from './filter.js';
+import { DEFAULT_HOLD_MS } from './order.js';
 
 export interface TraceOptions {
   filter: TraceFilter;
   /** Replay stored records from this time on. */
   since?: Date;
   json: boolean;
+  /** Also the apiserver's write records (kubelab.api.>). */
+  allComponents?: boolean;
+  /** How long a record is held so lines come out in start order (ms). */
+  holdMs?: number;
   natsUrl: string;
   /** As whom: the trace identity's certificate (unset: plain NATS). */
   natsTls?: NatsClientTls;
@@ -26,6 +31,7 @@ export function traceFlags() {
     .stringArray('method', [], 'only these CRI methods (repeatable, or a comma list), e.g. ExecSync,StopContainer')
     .string('since', '', 'first replay the calls of the last DURATION (5m, 1h) or since an RFC 3339 time, from the KUBELAB_CRI stream; then follow live')
     .bool('json', false, 'print one JSON object per call (node, method, namespace, pod, container, durationMs, code, ...)')
+    .bool('all-components', false, "also show the apiserver's write records: who asked (component, user), the object, the status code, in time order with the CRI calls")
     .bool('all', false, 'also show the read-only calls the kubelet repeats (ListPodSandbox, ListContainers, PodSandboxStatus, ContainerStatus, Status, ...)')
     .string('state-dir', '', "the cluster's state dir (default .kubelab/local, else .kubelab/compose when only compose wrote one); its cluster.json names the NATS URL")
     .string('nats-url', '', `NATS to read from (default: the state dir's cluster.json, else nats://127.0.0.1:${DEFAULT_PORTS.nats})`)
@@ -60,6 +66,8 @@ export function parseTraceArgs(argv: string[], env: NodeJS.ProcessEnv = process.
   const opts: TraceOptions = {
     filter: { nodes: values.node.map((n) => n.trim()).filter(Boolean), methods, all: values.all, ...(pod ? { pod } : {}) },
     json: values.json,
+    allComponents: values['all-components'],
+    holdMs: DEFAULT_HOLD_MS,
     natsUrl: resolveNatsUrl(values['nats-url'], values['state-dir']),
   };
   const tls = resolveNatsTls(values, values['state-dir'], 'trace');

@@ -4,6 +4,7 @@
 // default and counted instead — what changes things stays visible.
 
 import { criSubscription } from '@kubelab/proto/cri-record';
+import type { ApiWriteRecord } from '@kubelab/proto/api-record';
 import type { CriRecord } from './record.js';
 import { podOf } from './record.js';
 
@@ -115,4 +116,17 @@ export function parseMethods(values: string[]): string[] {
     if (!out.includes(m)) out.push(m);
   }
   return out;
+}
+
+/**
+ * Which of the apiserver's write records to show (--all-components): all of
+ * them, or with --pod only that pod's own writes (create, binding, status,
+ * delete); --method names CRI methods, so it hides them.
+ */
+export function classifyApi(rec: ApiWriteRecord, f: TraceFilter): Verdict {
+  if (f.methods.length > 0) return 'filtered';
+  if (f.pod) {
+    if (rec.resource !== 'pods' || rec.name !== f.pod.name || (f.pod.namespace !== undefined && rec.namespace !== f.pod.namespace)) return 'filtered';
+  }
+  return 'show';
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { formatDurationMs, formatLine, hiddenLine, HiddenTally, requestSummary, shellWord, toJson } from './format.js';
+import { formatApiLine, formatDurationMs, formatLine, hiddenLine, HiddenTally, requestSummary, shellWord, toJson } from './format.js';
+import type { ApiWriteRecord } from '@kubelab/proto/api-record';
 import type { CriRecord } from './record.js';
 
 const T = '2025-01-02T10:41:02.118Z';
@@ -153,4 +154,26 @@ describe('HiddenTally', () => {
     expect(t.due(40_000, true)).toBeUndefined();
     expect(t.total).toBe(3);
   });
+});
+
+describe('the apiserver write line (--all-components)', () => {
+  const base = { time: '2025-01-02T10:41:02.101Z', group: '', version: 'v1', resource: 'pods', namespace: 'default', durationMs: 3.14 } as const;
+  const cases: [string, ApiWriteRecord, string][] = [
+    [
+      "a controller's pod create",
+      { ...base, verb: 'create', name: 'web-7d9f5-x2x4k', user: 'system:serviceaccount:kube-system:replicaset-controller', component: 'kube-controller-manager', code: 201 },
+      '10:41:02.101  kube-controller-manager → kube-apiserver  create            pods default/web-7d9f5-x2x4k  user=system:serviceaccount:kube-system:replicaset-controller    3.1ms  201 Created',
+    ],
+    [
+      "the scheduler's binding",
+      { ...base, verb: 'create', subresource: 'binding', name: 'web', user: 'system:kube-scheduler', component: 'kube-scheduler', code: 201 },
+      '10:41:02.101  kube-scheduler → kube-apiserver  create            pods/binding default/web  user=system:kube-scheduler    3.1ms  201 Created',
+    ],
+    [
+      'a conflict, without a component: the user',
+      { ...base, group: 'apps', resource: 'deployments', verb: 'update', name: 'web', user: 'kubernetes-admin', code: 409 },
+      '10:41:02.101  kubernetes-admin → kube-apiserver  update            deployments.apps default/web  user=kubernetes-admin    3.1ms  409 Conflict',
+    ],
+  ];
+  for (const [name, rec, want] of cases) it(name, () => expect(formatApiLine(rec, { color: false, utc: true })).toBe(want));
 });

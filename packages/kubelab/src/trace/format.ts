@@ -2,6 +2,7 @@
 //   10:41:02.118  kubelet(node-1) → containerd(node-1)  CreateContainer  default/probedemo liveness  image=busybox:1.36 command=sh -c 'touch /tmp/healthy; sleep 30'  2.1ms  OK
 // and the same call as one JSON object for machines (--json).
 
+import type { ApiWriteRecord } from '@kubelab/proto/api-record';
 import { podOf, type CriRecord } from './record.js';
 
 export interface FormatOptions {
@@ -159,4 +160,60 @@ export class HiddenTally {
     this.last = now;
     return n;
   }
+}
+
+/** HTTP status texts of the codes a write answers with (Go's http.StatusText). */
+const STATUS_TEXT: Record<number, string> = {
+  200: 'OK',
+  201: 'Created',
+  202: 'Accepted',
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not Found',
+  405: 'Method Not Allowed',
+  409: 'Conflict',
+  410: 'Gone',
+  415: 'Unsupported Media Type',
+  422: 'Unprocessable Entity',
+  429: 'Too Many Requests',
+  500: 'Internal Server Error',
+  503: 'Service Unavailable',
+  504: 'Gateway Timeout',
+};
+
+/** `pods`, `deployments.apps`, `pods/binding`: the resource as kubectl names it. */
+export function resourceName(rec: Pick<ApiWriteRecord, 'group' | 'resource' | 'subresource'>): string {
+  return `${rec.resource}${rec.group ? `.${rec.group}` : ''}${rec.subresource ? `/${rec.subresource}` : ''}`;
+}
+
+/**
+ * One write the apiserver answered, as a step in the same sequence as the CRI calls:
+ *   10:41:02.101  kube-controller-manager → kube-apiserver  create            pods default/web-7d9f5-x2x4k  user=system:serviceaccount:kube-system:replicaset-controller  3.1ms  201 Created
+ */
+export function formatApiLine(rec: ApiWriteRecord, opts: FormatOptions): string {
+  const c = opts.color;
+  const who = rec.component ?? rec.user;
+  const obj = rec.name ? `${rec.namespace ? `${rec.namespace}/` : ''}${rec.name}` : rec.namespace ? `${rec.namespace}/` : '-';
+  const text = STATUS_TEXT[rec.code];
+  const status = `${rec.code}${text ? ` ${text}` : ''}`;
+  return [
+    paint(c, SGR.dim, formatTime(rec.time, opts.utc)),
+    paint(c, SGR.cyan, `${who} → kube-apiserver`),
+    paint(c, SGR.bold, `${rec.verb}${rec.operation === 'apply' ? ' (apply)' : ''}`.padEnd(16)),
+    `${resourceName(rec)} ${obj}`.padEnd(24),
+    `user=${rec.user}${rec.dryRun ? ' dryRun' : ''}`,
+    formatDurationMs(rec.durationMs).padStart(7),
+    paint(c, rec.code >= 400 ? SGR.red : SGR.green, status),
+  ].join('  ');
+}
+
+/** The --json object of a write record: the record, marked as the apiserver's. */
+export function apiToJson(rec: ApiWriteRecord): Record<string, unknown> {
+  return { component: 'kube-apiserver', ...rec, namespace: rec.namespace ?? null, name: rec.name ?? null, traceId: rec.traceId ?? null, spanId: rec.spanId ?? null };
+}
+
+/** Appended to a line let out after later starts (a call longer than the hold window). */
+export function lateMark(color: boolean): string {
+  return paint(color, SGR.dim, '  ↑ started before the lines above');
 }

@@ -8,9 +8,11 @@ import { FlagError } from '@kubelab/component-base';
 import { TRACE_NATS_IDENTITY } from '@kubelab/nats';
 import { connectNats, NOT_RUNNING } from '../nats.js';
 import { decodeCriCallRecord } from '@kubelab/proto/cri-record';
+import { API_SUBJECT_ALL, decodeApiWriteRecord } from '@kubelab/proto/api-record';
 import { parseTraceArgs, traceFlags, type TraceOptions } from './args.js';
-import { classify, subjectFor } from './filter.js';
-import { formatLine, hiddenLine, HiddenTally, toJson } from './format.js';
+import { classify, classifyApi, subjectFor } from './filter.js';
+import { apiToJson, formatApiLine, formatLine, hiddenLine, HiddenTally, lateMark, toJson } from './format.js';
+import { DEFAULT_HOLD_MS, StartOrder } from './order.js';
 import { ensureCriStream, liveSource, replaySource, type RecordSource } from './source.js';
 
 export interface TraceIo {
@@ -35,12 +37,17 @@ export async function runTrace(opts: TraceOptions, io: TraceIo): Promise<number>
     return 1;
   }
   let source: RecordSource | undefined;
+  let apiSource: RecordSource | undefined;
+  // Lines leave in start order: each is held briefly (order.ts), then let out.
+  const holdMs = opts.holdMs ?? DEFAULT_HOLD_MS;
+  const order = new StartOrder<string>(holdMs, (line, late) => io.out(late && !opts.json ? `${line}${lateMark(io.color)}` : line));
   const tally = new HiddenTally(io.hiddenEveryMs ?? 10_000, Date.now());
   const reportHidden = (force: boolean) => {
     const n = tally.due(Date.now(), force);
     if (n !== undefined && !opts.json) io.out(hiddenLine(n, io.color));
   };
   const timer = setInterval(() => reportHidden(false), Math.min(1000, io.hiddenEveryMs ?? 1000));
+  const releaser = setInterval(() => order.release(Date.now()), Math.max(10, Math.min(50, holdMs / 5)));
   try {
     const stream = await ensureCriStream(nc);
     const subject = subjectFor(opts.filter);
@@ -53,26 +60,48 @@ export async function runTrace(opts: TraceOptions, io: TraceIo): Promise<number>
     } else {
       source = await liveSource(nc, subject);
     }
+    // The apiserver's writes are live only (no stream keeps them).
+    if (opts.allComponents) apiSource = await liveSource(nc, API_SUBJECT_ALL);
     const from = opts.since ? ` since ${opts.since.toISOString()}` : '';
     const hidden = opts.filter.all ? '' : '; relist calls hidden (--all shows them)';
-    io.note(`watching CRI calls on ${opts.natsUrl} (${subject})${from}${hidden}; Ctrl-C stops`);
+    const api = opts.allComponents ? ` and the apiserver's writes (${API_SUBJECT_ALL})` : '';
+    io.note(`watching CRI calls on ${opts.natsUrl} (${subject})${api}${from}${hidden}; lines in start order; Ctrl-C stops`);
 
     const src = source;
-    const stop = () => void src.stop();
+    const apiSrc = apiSource;
+    const stop = () => {
+      void src.stop();
+      void apiSrc?.stop();
+    };
     if (io.signal.aborted) stop();
     io.signal.addEventListener('abort', stop, { once: true });
-    for await (const data of src) {
-      const rec = decodeCriCallRecord(data);
-      if (!rec) continue;
-      const verdict = classify(rec, opts.filter);
-      if (verdict === 'hidden-relist') tally.note();
-      else if (verdict === 'show') io.out(opts.json ? JSON.stringify(toJson(rec)) : formatLine(rec, io));
-    }
+    const cri = (async () => {
+      for await (const data of src) {
+        const rec = decodeCriCallRecord(data);
+        if (!rec) continue;
+        const verdict = classify(rec, opts.filter);
+        if (verdict === 'hidden-relist') tally.note();
+        else if (verdict === 'show') order.push(Date.parse(rec.time), opts.json ? JSON.stringify(toJson(rec)) : formatLine(rec, io));
+      }
+    })();
+    const writes = (async () => {
+      if (!apiSrc) return;
+      for await (const data of apiSrc) {
+        const rec = decodeApiWriteRecord(data);
+        if (!rec || classifyApi(rec, opts.filter) !== 'show') continue;
+        order.push(Date.parse(rec.time), opts.json ? JSON.stringify(apiToJson(rec)) : formatApiLine(rec, io));
+      }
+    })();
+    await Promise.all([cri, writes]);
+    order.drain();
     reportHidden(true);
     return 0;
   } finally {
     clearInterval(timer);
+    clearInterval(releaser);
+    order.drain();
     await source?.stop().catch(() => {});
+    await apiSource?.stop().catch(() => {});
     await nc.close().catch(() => {});
   }
 }

@@ -16,7 +16,19 @@ import { statusToGrpc, STATUS_METADATA_KEY } from '@kubelab/proto';
 import type { UserInfo } from '@kubelab/api';
 import { authorizeCall, INSECURE_SUPERUSER } from '../authorization/filter.js';
 import type { Authorizer } from '../authorization/types.js';
-import { context as otelContext, ROOT_CONTEXT, serverContextOf, traceServerHandlers, type Context, type Tracing } from '@kubelab/tracing';
+import {
+  context as otelContext,
+  contextFromMetadata,
+  endRpcSpan,
+  extractFromMap,
+  ROOT_CONTEXT,
+  serverContextOf,
+  SpanKind,
+  trace,
+  traceServerHandlers,
+  type Context,
+  type Tracing,
+} from '@kubelab/tracing';
 
 interface Gvr {
   group?: string;
@@ -87,8 +99,15 @@ function objectField(field: string, bytes: Buffer | undefined, kind?: string): K
   return o;
 }
 
+/** Tracing off: the caller's `traceparent` alone (a created object's annotation continues it); undefined without one. */
+function callerContext(call: object): Context | undefined {
+  const md = (call as { metadata?: grpc.Metadata }).metadata;
+  if (!md || md.get('traceparent').length === 0) return undefined;
+  return contextFromMetadata(md, ROOT_CONTEXT);
+}
+
 /** The RequestContext of a call; `call` leads to its SERVER span when tracing is on (traceServerHandlers). */
-function context(user: UserInfo, dryRun: string | undefined, fieldManager: string | undefined, call?: object): RequestContext {
+function context(user: UserInfo, dryRun: string | undefined, fieldManager: string | undefined, call?: object, traceContext?: Context): RequestContext {
   if (dryRun && dryRun !== 'All') throw badRequest(`dryRun: Unsupported value: "${dryRun}": supported values: "All"`);
   const ctx: RequestContext = { user };
   if (dryRun === 'All') ctx.dryRun = true;
@@ -96,7 +115,7 @@ function context(user: UserInfo, dryRun: string | undefined, fieldManager: strin
   // A component's writes without a fieldManager are attributed to its User-Agent (`kube-scheduler/kubelab …`).
   const ua = call && (call as { metadata?: grpc.Metadata }).metadata?.get('user-agent')[0];
   if (typeof ua === 'string' && ua) ctx.userAgent = ua;
-  const tc: Context | undefined = call && serverContextOf(call);
+  const tc: Context | undefined = traceContext ?? (call && (serverContextOf(call) ?? callerContext(call)));
   if (tc) ctx.traceContext = tc;
   return ctx;
 }
@@ -125,6 +144,27 @@ export const MAX_STREAM_PENDING = 4096;
 const EMPTY = Buffer.alloc(0);
 
 type CreateItemMsg = { resource?: Gvr | null; namespace?: string; object?: Buffer; dryRun?: string; fieldManager?: string };
+type CreateStreamItemMsg = { id?: number; request?: CreateItemMsg | null; traceparent?: string; tracestate?: string };
+
+const CREATE_PATH = '/kubelab.apiserver.v1.ResourceService/Create';
+
+/**
+ * One streamed item's trace: its own `traceparent` (the caller's, as a Create
+ * call's metadata carries it). Tracing on: a SERVER span per item, as a Create
+ * call gets (a root for items without one: unrelated objects never share a
+ * trace); off: the caller's context alone, which the created object's
+ * annotation continues.
+ */
+function itemTrace(tracing: Tracing | undefined, item: CreateStreamItemMsg): { ctx?: Context; end(code: number, details?: string): void } {
+  const carrier: Record<string, string> = {};
+  if (item.traceparent) carrier.traceparent = item.traceparent;
+  if (item.tracestate) carrier.tracestate = item.tracestate;
+  const parent = item.traceparent ? extractFromMap(carrier) : undefined;
+  if (!tracing?.enabled) return { ...(parent ? { ctx: parent } : {}), end: () => undefined };
+  const span = tracing.tracer.startSpan(CREATE_PATH.slice(1), { kind: SpanKind.SERVER }, parent ?? ROOT_CONTEXT);
+  if (span.isRecording()) span.setAttributes({ 'rpc.system': 'grpc', 'rpc.service': 'kubelab.apiserver.v1.ResourceService', 'rpc.method': 'Create', 'kubelab.create_stream.item': item.id ?? 0 });
+  return { ctx: trace.setSpan(ROOT_CONTEXT, span), end: (code, details) => endRpcSpan(span, SpanKind.SERVER, code, details) };
+}
 type CreateResultMsg = { id: number; code: number; object: Buffer; status: Buffer };
 
 function tooManyPending(): StatusError {
@@ -160,12 +200,12 @@ export function sharedTick(ms: number): () => Promise<void> {
 }
 
 /** One create, as the Create RPC and each CreateStream item do it: the created object's JSON. */
-async function createOne(registry: Registry, guard: Guard, caller: UserInfo | Promise<UserInfo>, req: CreateItemMsg, call?: object): Promise<Buffer> {
+async function createOne(registry: Registry, guard: Guard, caller: UserInfo | Promise<UserInfo>, req: CreateItemMsg, call?: object, traceContext?: Context): Promise<Buffer> {
   const user = caller instanceof Promise ? await caller : caller;
   guard(user, 'create', req.resource, req.namespace);
   const s = resolve(registry, req.resource);
   const obj = objectField('object', req.object, s.info.kind);
-  const created = await s.create(req.namespace || undefined, obj, context(user, req.dryRun, req.fieldManager, call));
+  const created = await s.create(req.namespace || undefined, obj, context(user, req.dryRun, req.fieldManager, call, traceContext));
   return rawJson(created);
 }
 
@@ -373,18 +413,24 @@ export function resourceServiceHandlers(opts: GrpcServerOptions): ResourceServic
           setImmediate(flush);
         }
       };
-      call.on('data', (msg: { items?: Array<{ id?: number; request?: CreateItemMsg | null }> }) => {
+      call.on('data', (msg: { items?: CreateStreamItemMsg[] }) => {
         for (const item of msg.items ?? []) {
           const id = item.id ?? 0;
           pending++;
-          // Outside the stream's span: unrelated objects must not share one trace
-          // (traced callers send their creates as Create calls instead).
-          const p = pending > MAX_STREAM_PENDING ? Promise.reject(tooManyPending()) : otelContext.with(ROOT_CONTEXT, () => createOne(registry, guard, user, item.request ?? {}));
+          // Outside the stream's span: unrelated objects must not share one trace;
+          // each item continues its own caller's trace (itemTrace).
+          const t = pending > MAX_STREAM_PENDING ? undefined : itemTrace(opts.tracing, item);
+          const p = t ? otelContext.with(ROOT_CONTEXT, () => createOne(registry, guard, user, item.request ?? {}, undefined, t.ctx)) : Promise.reject(tooManyPending());
           p.then(
-            (json) => answer({ id, code: 0, object: json, status: EMPTY }),
+            (json) => {
+              t?.end(0);
+              answer({ id, code: 0, object: json, status: EMPTY });
+            },
             (err: unknown) => {
               onError(err);
-              answer({ id, ...failedResult(err) });
+              const r = failedResult(err);
+              t?.end(r.code);
+              answer({ id, ...r });
             },
           );
         }

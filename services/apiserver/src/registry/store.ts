@@ -13,17 +13,19 @@ import {
   notFound,
   OPTIMISTIC_LOCK_MESSAGE,
   requestEntityTooLarge,
-  serviceUnavailable,
   storageKey,
   storagePrefix,
   StatusError,
+  timeout,
   type CustomResourceDefinition,
   type DeleteOptions,
   type KubeList,
   type KubeObject,
   type ResourceInfo,
 } from '@kubelab/api';
-import { ROOT_CONTEXT, withTraceContextAnnotation } from '@kubelab/tracing';
+import type { ApiWriteRecord, ApiWriteVerb } from '@kubelab/proto/api-record';
+import { componentOfUserAgent } from '@kubelab/proto/api-record';
+import { extractFromMap, parseTraceparent, ROOT_CONTEXT, trace, TRACED_RESOURCES, TRACEPARENT_ANNOTATION, withObjectTraceparent, withTraceContextAnnotation } from '@kubelab/tracing';
 import { CLEANUP_FINALIZER, isCrdResource, markTerminating } from '../apiextensions/crd.js';
 import type { AdmissionChain } from '../admission/chain.js';
 import { AdmissionHooks, type AdmissionAttributes, type Operation } from '../admission/types.js';
@@ -63,6 +65,8 @@ export interface StoreDeps {
    * context in the `kubelab.io/traceparent` annotation (off: not even looked at).
    */
   recordTraceContext?: boolean;
+  /** Each answered write request (create, update, patch, delete, binding), as `kubelab trace --all-components` shows it. */
+  onWrite?: (rec: ApiWriteRecord) => void;
   /** --encryption-provider-config: resources it names are stored encrypted (the watch cache decrypts them). */
   transformers?: ResourceTransformers;
   /** Checks of writes by `group/resource` (RBAC's escalation prevention). */
@@ -98,6 +102,25 @@ export interface RequestRecorder {
 }
 
 type RequestLabels = Pick<RequestObservation, 'verb' | 'subresource' | 'scope'> & { dryRun?: boolean };
+
+/** What a write record needs besides the labels: who asked, and the object when the request named it. */
+interface WriteOf {
+  ctx: RequestContext;
+  namespace?: string | undefined;
+  name?: string | undefined;
+}
+
+/** Metric verbs → audit verbs (a server-side apply is audited as a patch; pods/binding is a create). */
+const WRITE_VERBS: Record<string, ApiWriteVerb> = { POST: 'create', PUT: 'update', PATCH: 'patch', APPLY: 'patch', DELETE: 'delete' };
+
+/** The object a write answered with: the object itself, or a delete's result holding one. */
+function resultObject(r: unknown): KubeObject | undefined {
+  if (!r || typeof r !== 'object') return undefined;
+  const o = r as { metadata?: unknown; object?: unknown };
+  if (o.metadata && typeof o.metadata === 'object') return r as KubeObject;
+  if (o.object && typeof o.object === 'object' && (o.object as { metadata?: unknown }).metadata) return o.object as KubeObject;
+  return undefined;
+}
 
 export type Obj = KubeObject & Record<string, unknown> & { spec?: Record<string, unknown>; status?: Record<string, unknown> };
 
@@ -153,16 +176,56 @@ export class GenericStore implements ResourceStore {
     return storageKey(this.info, namespace, name);
   }
 
-  private async timed<T>(labels: RequestLabels, f: () => Promise<T>, okCode = 200): Promise<T> {
+  private async timed<T>(labels: RequestLabels, f: () => Promise<T>, okCode = 200, write?: WriteOf): Promise<T> {
     const start = performance.now();
+    const wall = write && this.deps.onWrite ? Date.now() : 0;
     try {
       const r = await f();
       this.record(labels, okCode, start);
+      if (wall) this.recordWrite(labels, write!, okCode, start, wall, r);
       return r;
     } catch (err) {
       const e = toStatusError(err);
       this.record(labels, e.code, start);
+      if (wall) this.recordWrite(labels, write!, e.code, start, wall, undefined);
       throw e;
+    }
+  }
+
+  /** The write record of an answered request (deps.onWrite); never fails the request. */
+  private recordWrite(l: RequestLabels, w: WriteOf, code: number, start: number, wall: number, result: unknown): void {
+    try {
+      const info = this.info;
+      const obj = resultObject(result);
+      const name = obj?.metadata?.name ?? w.name;
+      const namespace = obj?.metadata?.namespace ?? w.namespace;
+      const tp = obj?.metadata?.annotations?.[TRACEPARENT_ANNOTATION];
+      const fromObject = typeof tp === 'string' ? parseTraceparent(tp) : undefined;
+      const sc = w.ctx.traceContext ? trace.getSpanContext(w.ctx.traceContext) : undefined;
+      const traceId = fromObject?.traceId ?? sc?.traceId;
+      const spanId = fromObject?.spanId ?? sc?.spanId;
+      const component = componentOfUserAgent(w.ctx.userAgent);
+      const rec: ApiWriteRecord = {
+        time: new Date(wall).toISOString(),
+        verb: WRITE_VERBS[l.verb] ?? (l.verb.toLowerCase() as ApiWriteVerb),
+        ...(l.verb === 'APPLY' ? { operation: 'apply' as const } : {}),
+        group: info.group,
+        version: info.version,
+        resource: info.resource,
+        ...(l.subresource ? { subresource: l.subresource } : {}),
+        ...(namespace ? { namespace } : {}),
+        ...(name ? { name } : {}),
+        user: w.ctx.user?.name ?? 'system:anonymous',
+        ...(component ? { component } : {}),
+        code,
+        durationMs: Math.round((performance.now() - start) * 1000) / 1000,
+        ...(l.dryRun ? { dryRun: true } : {}),
+        ...(traceId ? { traceId } : {}),
+        ...(spanId ? { spanId } : {}),
+      };
+      this.deps.onWrite!(rec);
+    } catch {
+      // Recording must never fail a write.
     }
   }
 
@@ -470,8 +533,11 @@ export class GenericStore implements ResourceStore {
         let o = this.checkBody(body, ns);
         // An apply that creates owns what it applied, not what defaulting adds (upstream: the applied configuration's field set).
         if (operation === 'Apply') this.fields.applyCreate(o, this.writer(ctx), nowTime());
-        // Whoever acts on this object later (scheduler, kubelet) continues the creating request's trace.
-        if (this.deps.recordTraceContext) o = withTraceContextAnnotation(o, ctx.traceContext ?? ROOT_CONTEXT);
+        // Whoever acts on this object later (controllers, scheduler, kubelet) continues the creating request's trace:
+        // the kinds of a pod start always carry it (sampled or not, export on or off), others when a sampled span made them.
+        if (TRACED_RESOURCES.has(`${this.info.group}/${this.info.resource}`))
+          o = withObjectTraceparent(o, ctx.traceContext ?? (ctx.traceparent ? extractFromMap({ traceparent: ctx.traceparent }) : ROOT_CONTEXT));
+        else if (this.deps.recordTraceContext) o = withTraceContextAnnotation(o, ctx.traceContext ?? ROOT_CONTEXT);
         const m = o.metadata;
         if (m.resourceVersion) throw badRequest('resourceVersion should not be set on objects to be created');
         if (!m.name && m.generateName) m.name = generateName(m.generateName);
@@ -516,6 +582,7 @@ export class GenericStore implements ResourceStore {
         }
       },
       201,
+      { ctx, namespace, name: body?.metadata?.name },
     );
   }
 
@@ -530,61 +597,71 @@ export class GenericStore implements ResourceStore {
   }
 
   update(namespace: string | undefined, name: string, body: KubeObject, ctx: RequestContext, subresource?: Subresource): Promise<KubeObject> {
-    return this.timed({ verb: 'PUT', subresource: subresource ?? '', scope: 'resource', dryRun: ctx.dryRun }, async () => {
-      const ns = this.checkNamespace(namespace);
-      const o = this.checkBody(body, ns);
-      if (o.metadata.name && o.metadata.name !== name) {
-        throw badRequest(`the name of the object (${o.metadata.name}) does not match the name on the URL (${name})`);
-      }
-      o.metadata.name = name;
-      const clientRv = o.metadata.resourceVersion;
-      if (clientRv !== undefined && clientRv !== '') parseResourceVersion(clientRv);
-      // Unconditional (no resourceVersion, a built-in kind: custom resources' strategy says no): the object replaces the latest one, retried on races.
-      const unconditional = !clientRv && !this.custom && allowsUnconditionalUpdate(this.info);
-      return this.guaranteedUpdate(ns, name, ctx, subresource, clientRv || undefined, (cur) => {
-        if (unconditional) o.metadata.resourceVersion = cur.metadata.resourceVersion!;
-        return o;
-      });
-    });
+    return this.timed(
+      { verb: 'PUT', subresource: subresource ?? '', scope: 'resource', dryRun: ctx.dryRun },
+      async () => {
+        const ns = this.checkNamespace(namespace);
+        const o = this.checkBody(body, ns);
+        if (o.metadata.name && o.metadata.name !== name) {
+          throw badRequest(`the name of the object (${o.metadata.name}) does not match the name on the URL (${name})`);
+        }
+        o.metadata.name = name;
+        const clientRv = o.metadata.resourceVersion;
+        if (clientRv !== undefined && clientRv !== '') parseResourceVersion(clientRv);
+        // Unconditional (no resourceVersion, a built-in kind: custom resources' strategy says no): the object replaces the latest one, retried on races.
+        const unconditional = !clientRv && !this.custom && allowsUnconditionalUpdate(this.info);
+        return this.guaranteedUpdate(ns, name, ctx, subresource, clientRv || undefined, (cur) => {
+          if (unconditional) o.metadata.resourceVersion = cur.metadata.resourceVersion!;
+          return o;
+        });
+      },
+      200,
+      { ctx, namespace, name },
+    );
   }
 
   patch(namespace: string | undefined, name: string, patchType: PatchType, patch: unknown, ctx: RequestContext, subresource?: Subresource): Promise<KubeObject> {
     const apply = patchType === 'application/apply-patch+yaml';
-    return this.timed({ verb: apply ? 'APPLY' : 'PATCH', subresource: subresource ?? '', scope: 'resource', dryRun: ctx.dryRun }, async () => {
-      const ns = this.checkNamespace(namespace);
-      // An apply's managedFields are settled by the merge, before the strategy copies what the endpoint may not change.
-      let applied: KubeObject['metadata']['managedFields'];
-      const manage = apply ? (stored: Obj) => setManaged(stored, applied) : undefined;
-      return this.guaranteedUpdate(
-        ns,
-        name,
-        ctx,
-        subresource,
-        undefined,
-        (cur) => {
-          let patched: unknown;
-          if (apply) {
-            if (!isObject(patch)) throw badRequest('the body of an apply patch must be an object');
-            const merged = this.fields.apply(cur, thaw(cur), patch as Obj, this.writer(ctx, subresource), ctx.force === true, nowTime());
-            applied = merged.metadata.managedFields;
-            patched = merged;
-          } else patched = applyPatch(patchType, thaw(cur), patch);
-          if (!isObject(patched)) throw badRequest('the patch produced something that is not an object');
-          const o = this.checkBody(patched, ns);
-          // Upstream decodes the patch result into the Go type: a wrong type is refused here, for REST and gRPC alike.
-          checkPatchedTypes(this.info, o as KubeObject);
-          if (o.metadata.name !== name) {
-            throw badRequest(`the name of the object (${String(o.metadata.name)}) does not match the name on the URL (${name})`);
-          }
-          // A resourceVersion in the patch is a precondition (upstream: the patched object's RV is used for the update).
-          if (o.metadata.resourceVersion && o.metadata.resourceVersion !== cur.metadata.resourceVersion) {
-            throw conflict(this.info, name, OPTIMISTIC_LOCK_MESSAGE);
-          }
-          return o;
-        },
-        manage,
-      );
-    });
+    return this.timed(
+      { verb: apply ? 'APPLY' : 'PATCH', subresource: subresource ?? '', scope: 'resource', dryRun: ctx.dryRun },
+      async () => {
+        const ns = this.checkNamespace(namespace);
+        // An apply's managedFields are settled by the merge, before the strategy copies what the endpoint may not change.
+        let applied: KubeObject['metadata']['managedFields'];
+        const manage = apply ? (stored: Obj) => setManaged(stored, applied) : undefined;
+        return this.guaranteedUpdate(
+          ns,
+          name,
+          ctx,
+          subresource,
+          undefined,
+          (cur) => {
+            let patched: unknown;
+            if (apply) {
+              if (!isObject(patch)) throw badRequest('the body of an apply patch must be an object');
+              const merged = this.fields.apply(cur, thaw(cur), patch as Obj, this.writer(ctx, subresource), ctx.force === true, nowTime());
+              applied = merged.metadata.managedFields;
+              patched = merged;
+            } else patched = applyPatch(patchType, thaw(cur), patch);
+            if (!isObject(patched)) throw badRequest('the patch produced something that is not an object');
+            const o = this.checkBody(patched, ns);
+            // Upstream decodes the patch result into the Go type: a wrong type is refused here, for REST and gRPC alike.
+            checkPatchedTypes(this.info, o as KubeObject);
+            if (o.metadata.name !== name) {
+              throw badRequest(`the name of the object (${String(o.metadata.name)}) does not match the name on the URL (${name})`);
+            }
+            // A resourceVersion in the patch is a precondition (upstream: the patched object's RV is used for the update).
+            if (o.metadata.resourceVersion && o.metadata.resourceVersion !== cur.metadata.resourceVersion) {
+              throw conflict(this.info, name, OPTIMISTIC_LOCK_MESSAGE);
+            }
+            return o;
+          },
+          manage,
+        );
+      },
+      200,
+      { ctx, namespace, name },
+    );
   }
 
   /** A server-side read-modify-write (pods/binding): `mutate` gets a mutable copy. */
@@ -605,6 +682,7 @@ export class GenericStore implements ResourceStore {
         );
       },
       201,
+      { ctx, namespace, name },
     );
   }
 
@@ -701,58 +779,63 @@ export class GenericStore implements ResourceStore {
   }
 
   delete(namespace: string | undefined, name: string, options: DeleteOptions, ctx: RequestContext): Promise<DeleteResult> {
-    return this.timed({ verb: 'DELETE', subresource: '', scope: 'resource', dryRun: ctx.dryRun === true || (Array.isArray(options?.dryRun) && options.dryRun.includes('All')) }, async () => {
-      const ns = this.checkNamespace(namespace);
-      const opts = options ?? {};
-      if (opts.gracePeriodSeconds !== undefined && (typeof opts.gracePeriodSeconds !== 'number' || !Number.isFinite(opts.gracePeriodSeconds))) {
-        throw badRequest('gracePeriodSeconds: must be a number');
-      }
-      const dryRun = ctx.dryRun === true || (Array.isArray(opts.dryRun) && opts.dryRun.includes('All'));
-      const key = this.key(ns, name);
-      let refresh = false;
-      for (let attempt = 0; attempt < MAX_RETRIES; attempt++) {
-        const cur = await this.current(key, refresh, ctx);
-        if (!cur) throw notFound(this.info, name);
-        const o = cur.obj as Obj;
-        const pre = opts.preconditions;
-        if (pre?.uid && pre.uid !== o.metadata.uid) {
-          throw conflict(this.info, name, `Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${o.metadata.uid ?? ''}`);
+    return this.timed(
+      { verb: 'DELETE', subresource: '', scope: 'resource', dryRun: ctx.dryRun === true || (Array.isArray(options?.dryRun) && options.dryRun.includes('All')) },
+      async () => {
+        const ns = this.checkNamespace(namespace);
+        const opts = options ?? {};
+        if (opts.gracePeriodSeconds !== undefined && (typeof opts.gracePeriodSeconds !== 'number' || !Number.isFinite(opts.gracePeriodSeconds))) {
+          throw badRequest('gracePeriodSeconds: must be a number');
         }
-        if (pre?.resourceVersion && pre.resourceVersion !== o.metadata.resourceVersion) {
-          throw conflict(this.info, name, `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${o.metadata.resourceVersion ?? ''}`);
-        }
-        const hooks = new AdmissionHooks();
-        const a = this.attrs('DELETE', ns, name, { ...ctx, dryRun }, hooks, undefined, o);
-        const review = this.deps.admission.review(a, undefined, false);
-        if (review) await review;
+        const dryRun = ctx.dryRun === true || (Array.isArray(opts.dryRun) && opts.dryRun.includes('All'));
+        const key = this.key(ns, name);
+        let refresh = false;
+        for (let attempt = 0; attempt < MAX_RETRIES; attempt++) {
+          const cur = await this.current(key, refresh, ctx);
+          if (!cur) throw notFound(this.info, name);
+          const o = cur.obj as Obj;
+          const pre = opts.preconditions;
+          if (pre?.uid && pre.uid !== o.metadata.uid) {
+            throw conflict(this.info, name, `Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${o.metadata.uid ?? ''}`);
+          }
+          if (pre?.resourceVersion && pre.resourceVersion !== o.metadata.resourceVersion) {
+            throw conflict(this.info, name, `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${o.metadata.resourceVersion ?? ''}`);
+          }
+          const hooks = new AdmissionHooks();
+          const a = this.attrs('DELETE', ns, name, { ...ctx, dryRun }, hooks, undefined, o);
+          const review = this.deps.admission.review(a, undefined, false);
+          if (review) await review;
 
-        const grace = gracePeriodSeconds(this.info, o, opts);
-        const finalizers = pendingFinalizers(this.info, o);
-        // A CRD is held by its cleanup finalizer until its objects are gone (upstream: the CRD REST's Delete).
-        const next = planDelete(this.info, o, grace, finalizers.length > 0, isCrdResource(this.info) ? CLEANUP_FINALIZER : gcFinalizer(opts));
-        if (next === 'unchanged') return { object: o, deleted: false };
-        if (dryRun) return { object: next === 'remove' ? o : next, deleted: next === 'remove' };
-        try {
-          if (next === 'remove') {
-            const rev = await this.timedStorage('delete', () => this.deps.storage.delete(key, cur.rev, ctx.traceContext));
-            this.deps.cache.observeWrite(rev, key);
-            return { object: o, deleted: true };
+          const grace = gracePeriodSeconds(this.info, o, opts);
+          const finalizers = pendingFinalizers(this.info, o);
+          // A CRD is held by its cleanup finalizer until its objects are gone (upstream: the CRD REST's Delete).
+          const next = planDelete(this.info, o, grace, finalizers.length > 0, isCrdResource(this.info) ? CLEANUP_FINALIZER : gcFinalizer(opts));
+          if (next === 'unchanged') return { object: o, deleted: false };
+          if (dryRun) return { object: next === 'remove' ? o : next, deleted: next === 'remove' };
+          try {
+            if (next === 'remove') {
+              const rev = await this.timedStorage('delete', () => this.deps.storage.delete(key, cur.rev, ctx.traceContext));
+              this.deps.cache.observeWrite(rev, key);
+              return { object: o, deleted: true };
+            }
+            const enc = this.encode(next);
+            const value = this.toStorage(key, enc.bytes);
+            const rev = await this.timedStorage('update', () => this.deps.storage.update(key, value, cur.rev, ctx.traceContext));
+            return { object: this.committed(next, enc, rev, key, value.length), deleted: false };
+          } catch (err) {
+            if (err instanceof StorageError && err.kind === 'stale') {
+              if (pre?.resourceVersion) throw conflict(this.info, name, OPTIMISTIC_LOCK_MESSAGE);
+              refresh = true;
+              continue;
+            }
+            throw err;
           }
-          const enc = this.encode(next);
-          const value = this.toStorage(key, enc.bytes);
-          const rev = await this.timedStorage('update', () => this.deps.storage.update(key, value, cur.rev, ctx.traceContext));
-          return { object: this.committed(next, enc, rev, key, value.length), deleted: false };
-        } catch (err) {
-          if (err instanceof StorageError && err.kind === 'stale') {
-            if (pre?.resourceVersion) throw conflict(this.info, name, OPTIMISTIC_LOCK_MESSAGE);
-            refresh = true;
-            continue;
-          }
-          throw err;
         }
-      }
-      throw conflict(this.info, name, OPTIMISTIC_LOCK_MESSAGE);
-    });
+        throw conflict(this.info, name, OPTIMISTIC_LOCK_MESSAGE);
+      },
+      200,
+      { ctx, namespace, name },
+    );
   }
 }
 
@@ -863,12 +946,16 @@ export function exactRevision(opts: Pick<ListOptions, 'resourceVersion' | 'resou
 }
 
 /** Any failure as a StatusError (storage outages are 503s the client retries). */
+/** What the apiserver answers (504 Timeout) when a request's storage call does not complete: etcd unreachable. */
+export const STORAGE_TIMEOUT_MESSAGE = 'Timeout: request did not complete within requested timeout - context deadline exceeded';
+
 export function toStatusError(err: unknown): StatusError {
   if (StatusError.isInstance(err)) return err;
   if (err instanceof StorageError) {
     if (err.kind === 'too-large') return requestEntityTooLarge(`Request entity too large: ${err.message} (etcdserver: request is too large)`);
     if (err.kind === 'bad-key') return badRequest(`invalid object name for storage: ${err.message}`);
-    if (err.kind === 'unavailable') return serviceUnavailable(`storage is unavailable: ${err.message}`);
+    // The store in etcd's role unreachable (NATS stopped, gone or not answering in time): upstream's answer when etcd does not answer.
+    if (err.kind === 'unavailable') return timeout(STORAGE_TIMEOUT_MESSAGE);
   }
   return internalError(err);
 }

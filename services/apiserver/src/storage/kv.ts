@@ -126,11 +126,25 @@ export class KvStorage {
     return store;
   }
 
-  /** False between a disconnect and the next reconnect: writes fail fast (503) instead of queueing. */
+  /** False between a disconnect and the next reconnect: writes fail fast (504 Timeout, as when etcd does not answer) instead of queueing. */
   connected = true;
 
   private ensureConnected(): void {
     if (!this.connected || this.nc.isClosed()) throw new StorageError('unavailable', 'not connected to NATS (reconnecting)');
+  }
+
+  /**
+   * A core NATS message outside the object store (the write records of
+   * `kubelab trace --all-components`): fire and forget, dropped while
+   * disconnected, never an error for the caller.
+   */
+  publishRecord(subject: string, data: string): void {
+    if (!this.connected || this.nc.isClosed()) return;
+    try {
+      this.nc.publish(subject, data);
+    } catch {
+      // a record is telemetry: losing one fails nothing
+    }
   }
 
   /** Largest value NATS accepts on this connection (server max_payload). */

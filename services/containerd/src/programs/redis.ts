@@ -4,10 +4,11 @@
 
 import type { Socket } from 'node:net';
 import { defineCommand, type Command } from 'just-bash';
-import type { ProgramProcess } from '../program-process.js';
+import { TTY_VAR, type ProgramProcess, type Terminal } from '../program-process.js';
 import { RedisStore } from './redis-store.js';
 import { RequestReader, decodeReply, encode, encodeCommand, error, formatRaw, formatTty, simple, type RespValue } from './resp.js';
-import { ok, option, seconds, untilSignal } from './util.js';
+import { ok, option, seconds, untilSignal, type Result } from './util.js';
+import { readLine } from './vi.js';
 
 /** `1:M 02 Dec 2026 11:40:00.123 * ` — Redis' log line prefix (pid, role, time, level). */
 function logPrefix(role: 'C' | 'M', level: '*' | '#', d = new Date()): string {
@@ -113,6 +114,80 @@ async function roundTrips(socket: Socket, commands: string[][]): Promise<RespVal
   });
 }
 
+/**
+ * redis-cli's prompt on a terminal: `host:port> `, each line one command
+ * whose reply prints as on a terminal; `quit`/`exit`, ^C or ^D end it. When
+ * the server cannot be reached it says so and the prompt is `not connected> `;
+ * each command tries again.
+ */
+async function redisRepl(proc: ProgramProcess, term: Terminal, host: string, port: number): Promise<Result> {
+  let socket: Socket | undefined;
+  const connect = async (): Promise<boolean> => {
+    try {
+      socket = await proc.connect(host, port);
+      socket.once('close', () => (socket = undefined));
+      return true;
+    } catch (e) {
+      term.write(`Could not connect to Redis at ${host}:${port}: ${connectError(e as NodeJS.ErrnoException)}\r\n`);
+      return false;
+    }
+  };
+  await connect();
+  const keys: string[] = [];
+  try {
+    for (;;) {
+      const line = await readLine(term, socket ? `${host}:${port}> ` : 'not connected> ', keys);
+      if (line === undefined) return ok();
+      const words = splitCliLine(line);
+      if (!words.length) continue;
+      const verb = words[0]!.toLowerCase();
+      if (verb === 'quit' || verb === 'exit') return ok();
+      if (!socket && !(await connect())) continue;
+      const s = socket!;
+      const [reply] = await oneRoundTrip(s, words).catch(() => [] as RespValue[]);
+      if (reply === undefined) {
+        term.write('Error: Server closed the connection\r\n');
+        socket = undefined;
+        continue;
+      }
+      term.write(formatTty(reply).replace(/\r?\n/g, '\r\n'));
+    }
+  } finally {
+    socket?.destroy();
+  }
+}
+
+/** One command's reply on a connection that stays open. */
+function oneRoundTrip(socket: Socket, command: string[]): Promise<RespValue[]> {
+  return new Promise((resolve, reject) => {
+    let buf = Buffer.alloc(0);
+    const onData = (chunk: Buffer) => {
+      buf = Buffer.concat([buf, chunk]);
+      const r = decodeReply(buf);
+      if (!r) return;
+      done();
+      resolve([r.value]);
+    };
+    const onClose = () => {
+      done();
+      resolve([]);
+    };
+    const onError = (e: Error) => {
+      done();
+      reject(e);
+    };
+    const done = () => {
+      socket.off('data', onData);
+      socket.off('close', onClose);
+      socket.off('error', onError);
+    };
+    socket.on('data', onData);
+    socket.once('close', onClose);
+    socket.once('error', onError);
+    socket.write(encodeCommand(command));
+  });
+}
+
 /** Splits a line of redis-cli input as its REPL does: words, with "double" and 'single' quotes. */
 export function splitCliLine(line: string): string[] {
   const out: string[] = [];
@@ -140,6 +215,8 @@ export function redisCli(proc: ProgramProcess, env: () => Record<string, string>
     }
     // The first word that is not an option starts the command.
     const words = args.slice(i);
+    const term = words.length ? undefined : proc.terminal(ctx.env.get(TTY_VAR));
+    if (term) return redisRepl(proc, term, host, port);
     const stdin = ctx.stdin.toString();
     const commands = words.length
       ? [words]

@@ -22,6 +22,8 @@ export interface LauncherOptions {
   networkMode: ShimOptions['networkMode'];
   timeScale: number;
   streamServerAddress: string;
+  /** The node's socket-LB directory, handed to each shim (loopback mode's pod network). */
+  socketLbDir?: string;
   /** How long a shim may take to say it is ready. */
   startTimeoutMs?: number;
   /** The shim program (default: dist/shim/main.js beside this module). */
@@ -51,7 +53,14 @@ export class Launcher implements ShimLauncher {
     const socket = shimSocket(this.opts.stateDir, this.opts.address, id);
     mkdirSync(dir, { recursive: true });
     mkdirSync(dirname(socket), { recursive: true });
-    const options: ShimOptions = { socket, podIp, networkMode: this.opts.networkMode, timeScale: this.opts.timeScale, streamServerAddress: this.opts.streamServerAddress };
+    const options: ShimOptions = {
+      socket,
+      podIp,
+      networkMode: this.opts.networkMode,
+      timeScale: this.opts.timeScale,
+      streamServerAddress: this.opts.streamServerAddress,
+      ...(this.opts.socketLbDir ? { socketLbDir: this.opts.socketLbDir } : {}),
+    };
     writeFileSync(join(dir, 'options.json'), JSON.stringify(options));
     const logFd = openSync(join(dir, 'log'), 'a');
     const script = this.opts.shimScript ?? defaultShimScript();

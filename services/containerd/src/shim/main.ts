@@ -18,7 +18,9 @@ import { StreamingServer, type AttachRequest, type ExecRequest } from '../stream
 import { readLines, send, type Event, type Request } from './rpc.js';
 import { SHIM_BINARY, shimArgs, type ShimOptions } from './paths.js';
 import { writePsFile } from './ps-file.js';
-import { followNodeFaults } from '../node-faults.js';
+import { followNodeFaults, logOomKill } from '../node-faults.js';
+import { hostname } from 'node:os';
+import { SocketLbMaps, type L4 } from '../socket-lb.js';
 import { joinCgroup } from '@kubelab/systemd';
 
 function flag(name: string): string {
@@ -53,13 +55,19 @@ const events: TaskEvents = {
   ports: (ports) => broadcast({ event: 'ports', params: ports }),
   lost: () => {},
 };
+// Loopback mode's pod network: the node's socket-LB maps, read at each connect.
+const socketLb = opts.socketLbDir ? new SocketLbMaps(opts.socketLbDir) : undefined;
 const tasks = new LocalTasks(
   {
     podIp: opts.podIp,
     networkMode: opts.networkMode,
+    ...(socketLb ? { route: (ip: string, port: number, proto: L4) => socketLb.decide(ip, port, proto) } : {}),
     timeScale: opts.timeScale > 0 ? opts.timeScale : 1,
     warn: (msg, fields) => log(msg, { level: 'warning', ...fields }),
     mainProcess: (spec, proc) => stdinShell(spec.stdio, proc, imagePrompt(spec.image)),
+    // The cgroup OOM killer's lines go to the node's kernel log, where dmesg and NPD's kernel monitor (OOMKilling) read them.
+    oomKilled: (v) =>
+      void logOomKill(process.env.KUBELAB_NODE_ROOT || '/', process.env.KUBELAB_NODE_NAME || hostname(), v).catch((err: Error) => log('cannot write the kernel log', { level: 'warning', err: err.message })),
   },
   events,
 );

@@ -37,4 +37,6 @@ export interface ShimOptions {
   timeScale: number;
   /** Host the shim's streaming server (Exec, Attach) binds. */
   streamServerAddress: string;
+  /** Loopback mode: the node's socket-LB directory (socket-lb.ts), read at each connect. */
+  socketLbDir?: string;
 }

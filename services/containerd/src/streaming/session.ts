@@ -10,13 +10,15 @@
 // terminal themselves such as vi or top); variables and the working directory
 // carry from line to line; `exit [n]`, Ctrl-D and closing stdin end it; ^C
 // abandons the running line. With a tty a non-shell command runs at once and
-// its input is ignored.
+// its input is ignored, except for the programs that read the terminal
+// themselves (vi, redis-cli's prompt): they get the keys as typed (raw mode).
 
 import { StringDecoder } from 'node:string_decoder';
 import { parse, type ScriptNode } from 'just-bash';
 import type { Stream } from '../logs.js';
 import { chunkBytes, type Chunk } from '../output.js';
 import { basename } from '../shell.js';
+import type { Terminal } from '../program-process.js';
 import type { StreamOptions } from './protocol.js';
 import { LineDiscipline, toTerminal, type LineEvent } from './terminal.js';
 
@@ -24,9 +26,25 @@ import { LineDiscipline, toTerminal, type LineEvent } from './terminal.js';
 export interface ExecTarget {
   execStream(
     argv: string[],
-    o: { output: (stream: Stream, data: Chunk) => void; stdin?: Uint8Array; env?: Record<string, string>; cwd?: string; signal?: AbortSignal },
+    o: { output: (stream: Stream, data: Chunk) => void; stdin?: Uint8Array; env?: Record<string, string>; cwd?: string; signal?: AbortSignal; terminal?: Terminal },
   ): Promise<{ exitCode: number; env: Record<string, string> }>;
   readonly execCwd: string;
+}
+
+/** Options of redis-cli that take a value. */
+const REDIS_CLI_VALUED = new Set(['-h', '-p', '-a', '-n', '-u', '--user', '--pass']);
+
+/** Programs that read their terminal key by key: vi, and redis-cli without a command (its prompt). */
+export function isTerminalProgram(argv: string[]): boolean {
+  const name = basename(argv[0] ?? '');
+  if (name === 'vi') return true;
+  if (name !== 'redis-cli') return false;
+  for (let i = 1; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (!a.startsWith('-')) return false;
+    if (REDIS_CLI_VALUED.has(a)) i++;
+  }
+  return true;
 }
 
 export interface SessionOptions {
@@ -110,6 +128,9 @@ export class ExecSession {
   private readonly ended = new AbortController();
   /** The prompt on screen while the shell waits for a line (tty only). */
   private shownPrompt: string | undefined;
+  /** Keys for a program that reads the terminal itself (raw mode); undefined marks closed input. */
+  private raw: (string | undefined)[] | undefined;
+  private rawWake: (() => void) | undefined;
 
   constructor(private readonly o: SessionOptions) {
     this.discipline = new LineDiscipline(o.streams.tty);
@@ -131,6 +152,11 @@ export class ExecSession {
   /** Data the client wrote on stdin (a string is text, sent as UTF-8). */
   input(data: Chunk): void {
     if (!this.o.streams.stdin || this.stdinClosed) return;
+    if (this.raw) {
+      this.raw.push(typeof data === 'string' ? data : this.decoder.write(chunkBytes(data)));
+      this.rawWake?.();
+      return;
+    }
     if (this.interactive || this.o.streams.tty) {
       const { echo, events } = this.discipline.feed(typeof data === 'string' ? data : this.decoder.write(chunkBytes(data)));
       if (echo && this.o.streams.tty && this.o.streams.stdout) this.o.write(1, echo);
@@ -151,6 +177,8 @@ export class ExecSession {
   closeInput(): void {
     if (this.stdinClosed) return;
     this.stdinClosed = true;
+    this.raw?.push(undefined);
+    this.rawWake?.();
     if (this.interactive) this.push(this.discipline.end());
     this.stdinDone?.();
   }
@@ -161,6 +189,27 @@ export class ExecSession {
     this.running?.abort();
     this.stdinDone?.();
     this.wake?.();
+    this.rawWake?.();
+  }
+
+  /** The terminal a raw-mode program reads and draws on. */
+  private terminal(): Terminal {
+    const raw = (this.raw = []);
+    return {
+      rows: 24,
+      cols: 80,
+      write: (text) => {
+        if (this.o.streams.stdout && text) this.o.write(1, text);
+      },
+      read: async () => {
+        while (raw.length === 0) {
+          if (this.ended.signal.aborted) return undefined;
+          await new Promise<void>((r) => (this.rawWake = r));
+          this.rawWake = undefined;
+        }
+        return raw.shift();
+      },
+    };
   }
 
   private push(events: LineEvent[]): void {
@@ -185,7 +234,7 @@ export class ExecSession {
     return this.queue.shift();
   }
 
-  private async exec(argv: string[], extra: { stdin?: Uint8Array; env?: Record<string, string>; cwd?: string } = {}): Promise<{ exitCode: number; env: Record<string, string> }> {
+  private async exec(argv: string[], extra: { stdin?: Uint8Array; env?: Record<string, string>; cwd?: string; terminal?: Terminal } = {}): Promise<{ exitCode: number; env: Record<string, string> }> {
     const ctl = new AbortController();
     this.running = ctl;
     try {
@@ -201,6 +250,7 @@ export class ExecSession {
   async run(): Promise<number> {
     const { streams, argv } = this.o;
     if (this.interactive) return this.repl();
+    if (streams.tty && streams.stdin && isTerminalProgram(argv)) return (await this.exec(argv, { terminal: this.terminal() })).exitCode;
     if (streams.stdin && !streams.tty && !this.stdinClosed) {
       await new Promise<void>((r) => (this.stdinDone = r));
       if (this.ended.signal.aborted) return 137;

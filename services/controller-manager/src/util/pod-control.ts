@@ -5,6 +5,7 @@
 
 import type { KubeObject, OwnerReference, Pod, PodTemplateSpec } from '@kubelab/api';
 import type { Clientset, EventRecorder } from '@kubelab/client';
+import { contextFromObject } from '@kubelab/tracing';
 import { errText } from './controller.js';
 
 /** GetPodFromTemplate: labels, annotations and spec from the template; name from `<prefix>-`. */
@@ -34,7 +35,8 @@ export class PodControl {
   async createPod(pod: Pod, owner: KubeObject): Promise<Pod> {
     const ns = pod.metadata.namespace ?? owner.metadata.namespace ?? 'default';
     try {
-      const created = await this.cs.core.pods(ns).create(pod);
+      // The pod continues its owner's trace (the owner's `kubelab.io/traceparent`): one trace per pod start.
+      const created = await this.cs.core.pods(ns).create(pod, { traceContext: contextFromObject(owner) });
       this.recorder.eventf(owner, 'Normal', 'SuccessfulCreate', 'Created pod: %v', created.metadata.name);
       return created;
     } catch (err) {

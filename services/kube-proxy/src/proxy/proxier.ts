@@ -14,7 +14,7 @@ import type { Backend, Rendered } from './backend.js';
 import { backendFor } from './backends.js';
 import { EndpointsChangeTracker, ServiceChangeTracker, takeSnapshot } from './changetracker.js';
 import type { CommandRunner } from '@kubelab/component-base';
-import type { ProxyConfig } from './types.js';
+import type { ProxyConfig, ProxySnapshot } from './types.js';
 import { healthCheckNodePorts, localReadyEndpoints } from '../service-health.js';
 
 export interface ProxierOptions {
@@ -34,6 +34,8 @@ export interface ProxierOptions {
   backend?: Backend;
   /** Told after each successful sync which health check ports and local endpoints there are (upstream serviceHealthServer). */
   serviceHealth?: { syncServices(ports: Map<string, number>): void; syncEndpoints(counts: Map<string, number>): void };
+  /** Told the snapshot after each successful sync (the local runner's socket-LB map, socket-lb.ts). */
+  onSynced?: (snap: ProxySnapshot) => void;
 }
 
 export interface RulesView {
@@ -208,6 +210,7 @@ export class Proxier {
       this.opts.serviceHealth.syncServices(healthCheckNodePorts(snap));
       this.opts.serviceHealth.syncEndpoints(localReadyEndpoints(snap));
     }
+    this.opts.onSynced?.(snap);
     if (full) {
       this.needFullSync = false;
       this.lastFullSync = now0;

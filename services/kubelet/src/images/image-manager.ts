@@ -8,7 +8,8 @@ import { formatDuration } from '@kubelab/component-base';
 import type { Backoff } from '../backoff.js';
 import type { Clock } from '@kubelab/client';
 import { Reason, containerRef, type Recorder } from '../events.js';
-import { CriClientError, type AuthConfig, type PodSandboxConfig, type RuntimeService } from '../kuberuntime/cri.js';
+import { CriClientError, type AuthConfig, type Image, type PodSandboxConfig, type RuntimeService } from '../kuberuntime/cri.js';
+import type { ImageUser } from '../kuberuntime/security-context.js';
 
 /** A failure to make the image present; `reason` becomes the container's waiting reason. */
 export class ImageError extends Error {
@@ -42,7 +43,11 @@ export function pullDurationText(ms: number): string {
 
 export interface EnsureResult {
   imageRef: string;
+  /** The image config's user, as ImageStatus gives it (the runAsNonRoot check and the default user). */
+  user: ImageUser;
 }
+
+const userOf = (i: Image | undefined): ImageUser => ({ ...(i?.uid !== undefined ? { uid: i.uid } : {}), ...(i?.username ? { username: i.username } : {}) });
 
 export class ImageManager {
   constructor(
@@ -66,7 +71,7 @@ export class ImageManager {
     if (!shouldPullImage(policy, !!present)) {
       if (present) {
         this.recorder.event(ref, 'Normal', Reason.Pulled, `Container image "${image}" already present on machine`);
-        return { imageRef: present.id };
+        return { imageRef: present.id, user: userOf(present) };
       }
       const msg = `Container image "${image}" is not present with pull policy of Never`;
       this.recorder.event(ref, 'Warning', Reason.ErrImageNeverPull, msg);
@@ -94,7 +99,7 @@ export class ImageManager {
     const status = await this.rt.imageStatus(image).catch(() => undefined);
     const size = status?.size ?? 0;
     this.recorder.event(ref, 'Normal', Reason.Pulled, `Successfully pulled image "${image}" in ${took} (${took} including waiting). Image size: ${size} bytes.`);
-    return { imageRef };
+    return { imageRef, user: userOf(status) };
   }
 
   /** Tries each pull secret's credentials in turn, then anonymously (upstream keyring lookup). */

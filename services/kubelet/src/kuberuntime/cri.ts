@@ -5,6 +5,7 @@
 
 import type { Context } from '@kubelab/tracing';
 import type { LinuxContainerResources } from './resources.js';
+import type { LinuxContainerSecurityContext, LinuxPodSandboxConfig } from './security-context.js';
 
 export type ContainerState = 'CONTAINER_CREATED' | 'CONTAINER_RUNNING' | 'CONTAINER_EXITED' | 'CONTAINER_UNKNOWN';
 export type PodSandboxState = 'SANDBOX_READY' | 'SANDBOX_NOTREADY';
@@ -37,6 +38,8 @@ export interface PodSandboxConfig {
   portMappings: PortMapping[];
   labels: Record<string, string>;
   annotations: Record<string, string>;
+  /** runtime.v1 LinuxPodSandboxConfig: the pod's security context and sysctls (security-context.ts). */
+  linux?: LinuxPodSandboxConfig;
 }
 
 export interface ContainerMetadata {
@@ -68,7 +71,7 @@ export interface ContainerConfig {
   stdinOnce?: boolean;
   tty: boolean;
   /** runtime.v1 LinuxContainerConfig: the cgroup settings (resources.ts). */
-  linux?: { resources: LinuxContainerResources };
+  linux?: { resources: LinuxContainerResources; securityContext?: LinuxContainerSecurityContext };
 }
 
 export interface PodSandbox {
@@ -166,6 +169,9 @@ export interface Image {
   repoTags: string[];
   repoDigests: string[];
   size: number;
+  /** The image config's user: a uid, or `username` when it is a name. */
+  uid?: number;
+  username?: string;
 }
 
 export interface AuthConfig {

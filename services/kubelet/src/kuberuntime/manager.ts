@@ -14,6 +14,7 @@ import type { ObjectSource } from '../volumemanager/sources.js';
 import type { VolumeManager } from '../volumemanager/manager.js';
 import { hashContainer, type PodActions } from './actions.js';
 import { linuxContainerResources } from './resources.js';
+import { linuxContainerSecurityContext, linuxPodSandboxConfig, verifyRunAsNonRoot, type ImageUser } from './security-context.js';
 import { REASON_INVALID_ENV_NAMES, expandVars, makeEnvironmentVariables } from './env.js';
 import {
   ANNOTATION_CONTAINER_HASH,
@@ -165,6 +166,7 @@ export class RuntimeManager {
         [LABEL_POD_UID]: pod.metadata.uid ?? '',
       },
       annotations: { ...(pod.metadata.annotations ?? {}) },
+      linux: linuxPodSandboxConfig(pod),
     };
   }
 
@@ -309,9 +311,10 @@ export class RuntimeManager {
   ): Promise<SyncReason | undefined> {
     const ref = containerRef(pod, c);
     let imageRef: string;
+    let imageUser: ImageUser;
     try {
       const auth = this.o.pullSecrets ? await this.o.pullSecrets(pod, c.image ?? '') : [];
-      imageRef = (await this.o.images.ensureImageExists(pod, c, auth, sandboxConfig)).imageRef;
+      ({ imageRef, user: imageUser } = await this.o.images.ensureImageExists(pod, c, auth, sandboxConfig));
     } catch (e) {
       const reason = e instanceof ImageError ? e.reason : 'ErrImagePull';
       this.o.recorder.event(ref, 'Warning', Reason.Failed, `Error: ${reason}`);
@@ -319,7 +322,7 @@ export class RuntimeManager {
     }
     let config: ContainerConfig;
     try {
-      config = await this.containerConfig(pod, c, restartCount, imageRef, podIPs);
+      config = await this.containerConfig(pod, c, restartCount, imageRef, podIPs, imageUser);
     } catch (e) {
       const message = (e as Error).message;
       this.o.recorder.event(ref, 'Warning', Reason.Failed, `Error: ${message}`);
@@ -356,7 +359,9 @@ export class RuntimeManager {
     return undefined;
   }
 
-  async containerConfig(pod: Pod, c: Container, restartCount: number, imageRef: string, podIPs: string[]): Promise<ContainerConfig> {
+  async containerConfig(pod: Pod, c: Container, restartCount: number, imageRef: string, podIPs: string[], imageUser: ImageUser = {}): Promise<ContainerConfig> {
+    const nonRoot = verifyRunAsNonRoot(pod, c, imageUser);
+    if (nonRoot) throw new Error(nonRoot);
     const { envs, warnings } = await makeEnvironmentVariables({
       pod,
       container: c,
@@ -402,7 +407,7 @@ export class RuntimeManager {
       stdin: !!c.stdin,
       stdinOnce: !!c.stdinOnce,
       tty: !!c.tty,
-      linux: { resources: linuxContainerResources(c) },
+      linux: { resources: linuxContainerResources(c), securityContext: linuxContainerSecurityContext(pod, c, imageUser) },
     };
   }
 

@@ -33,7 +33,7 @@ import {
   type RuntimeServiceClient,
   type SandboxPortMap,
 } from '@kubelab/proto';
-import { callTracedUnary, tracingOfInterceptors, type Context, type UnaryMethod } from '@kubelab/tracing';
+import { callTracedUnary, injectMetadata, tracingOfInterceptors, type Context, type UnaryMethod } from '@kubelab/tracing';
 import {
   CriClientError,
   type Container,
@@ -98,7 +98,10 @@ export function connectRemoteRuntime(endpoint: string, timeoutMs = 10_000, inter
       const done = (err: grpc.ServiceError | null, res?: Res) => (err ? reject(wrap(err, method)) : resolve(res as Res));
       const opts: grpc.CallOptions = { deadline: Date.now() + deadlineMs };
       if (tracing) return void callTracedUnary(tracing, client, fn, req, new grpc.Metadata(), opts, traceContext, done);
-      // Untraced: no tracing interceptor is installed either, so there is no context to hand on.
+      // Export off: the pod's trace context (a view's) still travels in the metadata, so the
+      // runtime's call records carry the pod start's trace id (`kubelab trace` groups by it).
+      if (traceContext) return void fn.call(client, req, injectMetadata(new grpc.Metadata(), traceContext), opts, done);
+      // No context: no tracing interceptor is installed either, so there is nothing to hand on.
       (fn as unknown as (r: Req, o: grpc.CallOptions, cb: (e: grpc.ServiceError | null, r?: Res) => void) => void).call(client, req, opts, done);
     });
   }
@@ -136,7 +139,14 @@ export function connectRemoteRuntime(endpoint: string, timeoutMs = 10_000, inter
     logPath: s.logPath,
   });
 
-  const toImage = (i: CriImage__Output): Image => ({ id: i.id, repoTags: i.repoTags, repoDigests: i.repoDigests, size: Number(i.size) });
+  const toImage = (i: CriImage__Output): Image => ({
+    id: i.id,
+    repoTags: i.repoTags,
+    repoDigests: i.repoDigests,
+    size: Number(i.size),
+    ...(i.uid ? { uid: Number(i.uid.value) } : {}),
+    ...(i.username ? { username: i.username } : {}),
+  });
 
   const sandboxConfig = (c: PodSandboxConfig) => ({ ...c, portMappings: c.portMappings.map((p) => ({ ...p })) });
 

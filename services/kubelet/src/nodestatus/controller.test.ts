@@ -1,6 +1,6 @@
 import type { NodeCondition, NodeStatus } from '@kubelab/api';
 import { describe, expect, it } from 'vitest';
-import { conditionEventReasons } from './controller.js';
+import { conditionEventReasons, ownConditionsDiffer } from './controller.js';
 
 const status = (...conds: [string, 'True' | 'False', string?][]): NodeStatus => ({
   conditions: conds.map(([type, s, beat]) => ({ type, status: s, ...(beat ? { lastHeartbeatTime: beat } : {}) }) as NodeCondition),
@@ -17,4 +17,20 @@ describe('conditionEventReasons', () => {
   ])('$name', ({ prev, next, reasons }) => {
     expect(conditionEventReasons(prev, next)).toEqual(reasons);
   });
+});
+
+describe('ownConditionsDiffer (the apiserver\'s copy against the kubelet\'s own conditions)', () => {
+  const cond = (type: string, s: string, reason: string, message = ''): NodeCondition => ({ type, status: s, reason, message }) as NodeCondition;
+  const ready = cond('Ready', 'True', 'KubeletReady', 'kubelet is posting ready status');
+  it.each<{ name: string; server?: NodeStatus; want: boolean }>([
+    { name: 'no Node read yet', want: false },
+    { name: 'the same conditions', server: { conditions: [ready] }, want: false },
+    { name: 'other writers\' conditions beside them (NPD) do not count', server: { conditions: [ready, cond('KernelDeadlock', 'False', 'KernelHasNoDeadlock')] }, want: false },
+    {
+      name: 'the node lifecycle controller set Unknown while the kubelet was cut off',
+      server: { conditions: [cond('Ready', 'Unknown', 'NodeStatusUnknown', 'Kubelet stopped posting node status.')] },
+      want: true,
+    },
+    { name: 'the condition missing there', server: { conditions: [] }, want: true },
+  ])('$name', ({ server, want }) => expect(ownConditionsDiffer(server, { conditions: [ready] })).toBe(want));
 });

@@ -62,6 +62,21 @@ export function conditionEventReasons(prev: NodeStatus | undefined, next: NodeSt
   return out;
 }
 
+/**
+ * Whether the apiserver's copy of this kubelet's own conditions differs from
+ * what the kubelet would post (status, reason or message): the kubelet's last
+ * written status is not enough, since the node lifecycle controller rewrites
+ * them to Unknown when the kubelet stops posting (upstream compares against
+ * the Node it fetched, nodeStatusHasChanged).
+ */
+export function ownConditionsDiffer(server: NodeStatus | undefined, next: NodeStatus): boolean {
+  if (!server) return false;
+  return (next.conditions ?? []).some((c) => {
+    const held = server.conditions?.find((x) => x.type === c.type);
+    return !held || held.status !== c.status || held.reason !== c.reason || held.message !== c.message;
+  });
+}
+
 const imagesOf = (list: Image[]) =>
   [...list]
     .sort((a, b) => b.size - a.size)
@@ -91,6 +106,10 @@ export class NodeStatusController {
 
   /** The Node from the informer; a new pod CIDR goes to the runtime (upstream updatePodCIDR). */
   observe(n: Node): void {
+    // An event older than the Node this kubelet just wrote (the informer lags its own update's answer) changes nothing.
+    const have = Number(this.node?.metadata.resourceVersion);
+    const got = Number(n.metadata.resourceVersion);
+    if (this.node?.metadata.uid === n.metadata.uid && Number.isFinite(have) && Number.isFinite(got) && got < have) return;
     this.node = n;
     const cidr = n.spec?.podCIDR ?? n.spec?.podCIDRs?.[0] ?? '';
     if (!cidr || cidr === this.appliedPodCIDR) return;
@@ -168,7 +187,15 @@ export class NodeStatusController {
     } catch {
       images = this.lastStatus?.images?.map((i) => ({ names: i.names ?? [], sizeBytes: i.sizeBytes ?? 0 })) ?? [];
     }
+    // The Node as the apiserver holds it now, read before every update as upstream does (from the apiserver's cache):
+    // after an outage the informer may not yet have delivered what others wrote meanwhile.
+    this.node = await this.o.cs.core.nodes().get(c.nodeName);
     const now = this.o.clock.now();
+    // The status the apiserver holds (upstream builds on the Node it fetched): another writer may have changed
+    // this kubelet's conditions there (the node lifecycle controller's Unknown while the kubelet was cut off).
+    const held = this.node?.status;
+    // Only where the apiserver's copy diverged from what this kubelet last wrote does it become the base (transition times, events).
+    const server = this.lastStatus && held && ownConditionsDiffer(held, this.lastStatus) ? held : undefined;
     const next = buildNodeStatus({
       machine: this.o.machine,
       health: this.health(),
@@ -178,10 +205,10 @@ export class NodeStatusController {
       containerRuntimeVersion: this.o.runtime.versionText,
       images,
       pressure: this.o.pressure(),
-      old: this.lastStatus,
+      old: server ?? this.lastStatus,
       now,
     });
-    if (!force && !nodeStatusChanged(this.lastStatus, next) && now - this.lastReport < c.nodeStatusReportFrequencyMs) return;
+    if (!force && !nodeStatusChanged(this.lastStatus, next) && !server && now - this.lastReport < c.nodeStatusReportFrequencyMs) return;
     const nodes = this.o.cs.core.nodes();
     for (let attempt = 0; attempt < MAX_STATUS_UPDATE_ATTEMPTS; attempt++) {
       const current = attempt === 0 && this.node ? this.node : await nodes.get(c.nodeName);
@@ -193,10 +220,11 @@ export class NodeStatusController {
       }
     }
     const ready = next.conditions?.find((x) => x.type === 'Ready');
-    const wasReady = this.lastStatus?.conditions?.find((x) => x.type === 'Ready');
+    const before = server ?? this.lastStatus;
+    const wasReady = before?.conditions?.find((x) => x.type === 'Ready');
     // Upstream setters.ReadyCondition's line when Ready leaves True.
     if (ready && ready.status !== 'True' && wasReady?.status !== ready.status) this.o.log.info('Node became not ready', { node: kRef('', c.nodeName), condition: ready });
-    for (const reason of conditionEventReasons(this.lastStatus, next)) {
+    for (const reason of conditionEventReasons(before, next)) {
       this.o.log.v(2).info('Recording event message for node', { node: kRef('', c.nodeName), event: reason });
       this.o.recorder.event(this.nodeRef(), 'Normal', reason, `Node ${c.nodeName} status is now: ${reason}`);
     }

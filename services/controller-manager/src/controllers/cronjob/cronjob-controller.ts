@@ -5,6 +5,7 @@
 // suspended, too late (startingDeadlineSeconds) or forbidden by the
 // concurrency policy; then it requeues itself for the next run.
 
+import { contextFromObject } from '@kubelab/tracing';
 import { formatTime, isAlreadyExists, isJobFinished, isNotFound, loadLocationError, type CronJob, type CronJobStatus, type Job } from '@kubelab/api';
 import { isTombstone, metaNamespaceKey, splitMetaNamespaceKey, type Lister, type SharedIndexInformer } from '@kubelab/client';
 import { errText, QueueController, queueOptions, type ControllerContext } from '../../util/controller.js';
@@ -163,7 +164,7 @@ export class CronJobController extends QueueController {
     const job = jobFromTemplate(cj, scheduled, tz);
     let created: Job;
     try {
-      created = await this.ctx.clientset.batch.jobs(job.metadata.namespace).create(job);
+      created = await this.ctx.clientset.batch.jobs(job.metadata.namespace).create(job, { traceContext: contextFromObject(cj) });
       this.recorder.eventf(cj, 'Normal', 'SuccessfulCreate', 'Created job %v', created.metadata.name);
     } catch (err) {
       if (!isAlreadyExists(err)) {

@@ -3,6 +3,7 @@
 // moves replicas from old to new as RollingUpdate or Recreate allows,
 // keeps revisionHistoryLimit old ReplicaSets, and reports progress in status.
 
+import { contextFromObject } from '@kubelab/tracing';
 import { controllerRef, isAlreadyExists, isPodTerminal, labelSelectorAsSelector, newControllerRef, type Deployment, type DeploymentStatus, type Pod, type ReplicaSet } from '@kubelab/api';
 import { isTombstone, metaNamespaceKey, splitMetaNamespaceKey, type EventRecorder, type Lister } from '@kubelab/client';
 import { ignoreNotFound, QueueController, queueOptions, type ControllerContext } from '../../util/controller.js';
@@ -288,7 +289,7 @@ export class DeploymentController extends QueueController {
     setNewReplicaSetAnnotations(d, draft, newRevision, false);
     let created: ReplicaSet;
     try {
-      created = await this.ctx.clientset.apps.replicaSets(ns).create(draft);
+      created = await this.ctx.clientset.apps.replicaSets(ns).create(draft, { traceContext: contextFromObject(d) });
     } catch (err) {
       if (!isAlreadyExists(err)) {
         const msg = `Failed to create new replica set "${rsName}": ${(err as Error).message}`;

@@ -2,6 +2,7 @@
 // replica annotations, maxSurge/maxUnavailable, which ReplicaSet is "new",
 // and how many replicas each step of a rollout may have. Pure functions.
 
+import { TRACEPARENT_ANNOTATION } from '@kubelab/tracing';
 import { getScaledValueFromIntOrPercent, semanticJson, parseTime, type Deployment, type PodTemplateSpec, type ReplicaSet } from '@kubelab/api';
 
 export const REVISION_ANNOTATION = 'deployment.kubernetes.io/revision';
@@ -11,6 +12,8 @@ export const MAX_REPLICAS_ANNOTATION = 'deployment.kubernetes.io/max-replicas';
 export const POD_TEMPLATE_HASH_LABEL = 'pod-template-hash';
 /** Annotations a Deployment does not copy onto its ReplicaSets (annotationsToSkip). */
 const SKIP_ANNOTATIONS = new Set([
+  // Each object carries its own step of the trace (the apiserver sets it on create).
+  TRACEPARENT_ANNOTATION,
   'kubectl.kubernetes.io/last-applied-configuration',
   REVISION_ANNOTATION,
   REVISION_HISTORY_ANNOTATION,

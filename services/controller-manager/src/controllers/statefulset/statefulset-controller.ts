@@ -4,6 +4,7 @@
 // updates rolled from the highest ordinal down to the partition; each
 // template is a ControllerRevision, whose name labels the pods made from it.
 
+import { contextFromObject } from '@kubelab/tracing';
 import {
   canonicalJson,
   controllerRef,
@@ -209,7 +210,7 @@ export class StatefulSetController extends QueueController {
 
   private async createPod(set: StatefulSet, pod: Pod): Promise<Pod> {
     try {
-      const created = await this.ctx.clientset.core.pods(pod.metadata.namespace).create(pod);
+      const created = await this.ctx.clientset.core.pods(pod.metadata.namespace).create(pod, { traceContext: contextFromObject(set) });
       this.recorder.eventf(set, 'Normal', 'SuccessfulCreate', 'create Pod %s in StatefulSet %s successful', pod.metadata.name, set.metadata.name);
       return created;
     } catch (err) {

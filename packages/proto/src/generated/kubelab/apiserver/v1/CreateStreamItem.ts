@@ -5,9 +5,13 @@ import type { CreateRequest as _kubelab_apiserver_v1_CreateRequest, CreateReques
 export interface CreateStreamItem {
   'id'?: (number);
   'request'?: (_kubelab_apiserver_v1_CreateRequest | null);
+  'traceparent'?: (string);
+  'tracestate'?: (string);
 }
 
 export interface CreateStreamItem__Output {
   'id': (number);
   'request': (_kubelab_apiserver_v1_CreateRequest__Output | null);
+  'traceparent': (string);
+  'tracestate': (string);
 }

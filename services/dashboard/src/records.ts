@@ -1,0 +1,145 @@
+// What crosses a boundary, as flow messages: the runtime's CRI call records
+// (NATS kubelab.cri.<node>.<method>), the apiserver's request records
+// (kubelab.api.<verb>.<resource>, read leniently: any JSON object naming a
+// verb), Events as their reporting component writes them, and the watch
+// deliveries the dashboard itself receives.
+
+import type { Event, KubeObject } from '@kubelab/api';
+import { decodeCriCallRecord } from '@kubelab/proto/cri-record';
+import type { FlowMessage } from './flow.js';
+
+export type Unsequenced = Omit<FlowMessage, 'seq'>;
+
+const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
+
+function ms(iso: string | undefined, fallback: number): number {
+  const t = iso ? Date.parse(iso) : NaN;
+  return Number.isNaN(t) ? fallback : t;
+}
+
+/** A CRI record's body → the kubelet-to-containerd message; undefined when it is no record. */
+export function criMessage(data: string, now = Date.now()): Unsequenced | undefined {
+  const rec = decodeCriCallRecord(data);
+  if (!rec) return undefined;
+  let namespace = rec.podNamespace;
+  let name = rec.podName;
+  const p = rec.request.pod;
+  if (!name && typeof p === 'string' && p.includes('/')) {
+    namespace = p.slice(0, p.indexOf('/'));
+    name = p.slice(p.indexOf('/') + 1);
+  }
+  const image = (rec.request.image as { image?: unknown } | undefined)?.image ?? rec.request.image;
+  const detail = [rec.containerName ? `container=${rec.containerName}` : '', typeof image === 'string' ? `image=${image}` : ''].filter(Boolean).join(' ');
+  return {
+    time: ms(rec.time, now),
+    durationMs: rec.durationMs,
+    kind: 'cri',
+    from: `kubelet(${rec.node})`,
+    to: `containerd(${rec.node})`,
+    node: rec.node,
+    ...(name && name !== 'undefined' ? { objectKind: 'Pod', name, ...(namespace ? { namespace } : {}) } : {}),
+    method: rec.method,
+    ...(detail ? { detail } : {}),
+    code: rec.code,
+    ...(rec.traceId ? { traceId: rec.traceId } : {}),
+  };
+}
+
+/** An apiserver request record (subject kubelab.api.<verb>.<resource>) → the client-to-apiserver message. */
+export function apiMessage(subject: string, data: string, now = Date.now()): Unsequenced | undefined {
+  let r: Record<string, unknown>;
+  try {
+    const v = JSON.parse(data) as unknown;
+    if (!v || typeof v !== 'object' || Array.isArray(v)) return undefined;
+    r = v as Record<string, unknown>;
+  } catch {
+    return undefined;
+  }
+  const parts = subject.split('.');
+  const verb = str(r.verb) ?? parts[2];
+  const resource = str(r.resource) ?? parts[3];
+  if (!verb || !resource) return undefined;
+  const user = str(r.user) ?? str(r.userAgent) ?? str(r.component) ?? 'client';
+  const name = str(r.name);
+  const namespace = str(r.namespace);
+  const code = r.code ?? r.status;
+  return {
+    time: ms(str(r.time), now),
+    ...(typeof r.durationMs === 'number' ? { durationMs: r.durationMs } : {}),
+    kind: 'api',
+    from: clientLane(user),
+    to: 'apiserver',
+    objectKind: kindOf(resource),
+    ...(name ? { name } : {}),
+    ...(namespace ? { namespace } : {}),
+    method: `${verb} ${resource}`,
+    ...(code !== undefined ? { code: String(code) } : {}),
+    ...(str(r.traceId) ? { traceId: str(r.traceId)! } : {}),
+  };
+}
+
+/** A request's user or agent → a lane: system:kube-scheduler → scheduler, system:node:node-1 → kubelet(node-1). */
+export function clientLane(user: string): string {
+  if (user.startsWith('system:node:')) return `kubelet(${user.slice('system:node:'.length)})`;
+  if (user === 'system:kube-scheduler' || user.startsWith('kube-scheduler')) return 'scheduler';
+  if (user === 'system:kube-controller-manager' || user.startsWith('system:serviceaccount:kube-system:') || user.startsWith('kube-controller-manager')) {
+    if (user === 'system:serviceaccount:kube-system:kubelab-dashboard') return 'dashboard';
+    return 'controller-manager';
+  }
+  if (user === 'system:kube-proxy' || user.startsWith('kube-proxy')) return 'kube-proxy';
+  if (user === 'kubernetes-admin' || user.startsWith('kubectl')) return 'kubectl';
+  return user;
+}
+
+const KINDS: Record<string, string> = { pods: 'Pod', nodes: 'Node', deployments: 'Deployment', replicasets: 'ReplicaSet', events: 'Event', services: 'Service', endpointslices: 'EndpointSlice', leases: 'Lease' };
+
+function kindOf(resource: string): string {
+  return KINDS[resource.split('/')[0]!] ?? resource;
+}
+
+/** Who wrote an Event → its lane (default-scheduler → scheduler, kubelet on node-1 → kubelet(node-1)). */
+function reporterLane(e: Event): { lane: string; node?: string } {
+  const component = e.reportingComponent || e.source?.component || 'unknown';
+  const host = e.reportingInstance || e.source?.host;
+  if (component === 'default-scheduler') return { lane: 'scheduler' };
+  if (component === 'kubelet') return host ? { lane: `kubelet(${host})`, node: host } : { lane: 'kubelet' };
+  if (component.endsWith('-controller') || component.includes('controller')) return { lane: 'controller-manager' };
+  return { lane: component };
+}
+
+/** An Event the watch delivered → the message its reporter sent (reason, message). */
+export function eventMessage(e: Event, now = Date.now()): Unsequenced {
+  const { lane, node } = reporterLane(e);
+  const o = e.involvedObject ?? {};
+  const time = ms(e.lastTimestamp ?? e.eventTime ?? e.firstTimestamp ?? e.metadata?.creationTimestamp, now);
+  return {
+    time,
+    kind: 'event',
+    from: lane,
+    to: 'apiserver',
+    ...(node ? { node } : o.kind === 'Node' && o.name ? { node: o.name } : {}),
+    ...(o.kind ? { objectKind: o.kind } : {}),
+    ...(o.name ? { name: o.name } : {}),
+    ...(o.namespace ? { namespace: o.namespace } : {}),
+    method: e.reason ?? 'Event',
+    ...(e.message ? { detail: e.message } : {}),
+    code: e.type ?? 'Normal',
+  };
+}
+
+/** A watch delivery to the dashboard's informer (ADDED/MODIFIED/DELETED of a pod or node). */
+export function watchMessage(type: 'ADDED' | 'MODIFIED' | 'DELETED', kind: string, obj: KubeObject, detail: string | undefined, now = Date.now()): Unsequenced {
+  const node = kind === 'Node' ? obj.metadata?.name : (obj as { spec?: { nodeName?: string } }).spec?.nodeName;
+  return {
+    time: now,
+    kind: 'watch',
+    from: 'apiserver',
+    to: 'dashboard',
+    ...(node ? { node } : {}),
+    objectKind: kind,
+    ...(obj.metadata?.name ? { name: obj.metadata.name } : {}),
+    ...(obj.metadata?.namespace ? { namespace: obj.metadata.namespace } : {}),
+    method: type,
+    ...(detail ? { detail } : {}),
+  };
+}

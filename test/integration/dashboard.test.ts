@@ -1,0 +1,145 @@
+// The dashboard as a learner sees it, in Debian's Chromium driven by
+// playwright-core (no browser download), against `kubelab up` with the real
+// binaries: the map shows the nodes Ready; after `kubectl create deployment`
+// the pod's story shows RunPodSandbox → CreateContainer → StartContainer in
+// order; a scale from the Actions view appears in the flow; a killed kubelet
+// turns its node grey, then NotReady. Screenshots of each view go to
+// test/artifacts/dashboard/ (gitignored).
+
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { requireTool, waitFor } from '@kubelab/testing';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const RUNNER = join(ROOT, 'packages/kubelab/dist/main.js');
+const ARTIFACTS = join(ROOT, 'test/artifacts/dashboard');
+const CHROMIUM = '/usr/bin/chromium';
+const KUBECTL = '/usr/bin/kubectl';
+const OFFSET = 23600;
+const DASHBOARD = `http://127.0.0.1:${9090 + OFFSET}/`;
+
+const ready = requireTool('nats-server') && requireTool('kubectl') && existsSync(CHROMIUM);
+
+describe.runIf(ready)('the dashboard in a browser against kubelab up', { timeout: 120_000 }, () => {
+  const dir = mkdtempSync(join(tmpdir(), 'kubelab-dashboard-'));
+  let runner: ChildProcess;
+  let output = '';
+  let browser: Browser;
+  let page: Page;
+
+  const kubectl = (args: string[]) =>
+    new Promise<{ stdout: string; stderr: string; code: number }>((resolve) => {
+      execFile(KUBECTL, ['--kubeconfig', join(dir, 'kubeconfig'), '--cache-dir', join(dir, 'kcache'), ...args], { timeout: 30_000 }, (err, stdout, stderr) =>
+        resolve({ stdout, stderr, code: err ? ((err as { code?: number }).code ?? 1) : 0 }),
+      );
+    });
+  const shot = (name: string) => page.screenshot({ path: join(ARTIFACTS, `${name}.png`), fullPage: true });
+  const view = async (name: 'map' | 'flow' | 'story' | 'actions') => page.click(`nav button[data-view=${name}]`);
+
+  beforeAll(async () => {
+    mkdirSync(ARTIFACTS, { recursive: true });
+    runner = spawn(
+      process.execPath,
+      [RUNNER, 'up', '--nodes', '1', '--state-dir', dir, '--port-offset', String(OFFSET), '--node-monitor-grace-period=12s', '--node-monitor-period=1s', '--node-lease-duration-seconds=4'],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    runner.stdout!.on('data', (d: Buffer) => (output += d.toString()));
+    runner.stderr!.on('data', (d: Buffer) => (output += d.toString()));
+    // Two nodes' units and the control plane on a shared two-core machine: the deadline is generous, not the expectation.
+    await waitFor('cluster ready', async () => (output.includes('cluster ready') ? true : undefined), { timeoutMs: 240_000 }).catch((e: Error) => {
+      throw new Error(`${e.message}; the runner printed:\n${output.slice(-3000)}`);
+    });
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'] });
+    page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+    await page.goto(DASHBOARD);
+  }, 300_000);
+
+  afterAll(async () => {
+    await browser?.close().catch(() => {});
+    if (runner && runner.exitCode === null) {
+      runner.kill('SIGTERM');
+      await new Promise((r) => runner.once('exit', r));
+    }
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('prints its URL at cluster ready', () => {
+    expect(output).toMatch(new RegExp(`^cluster ready\\n  export KUBECONFIG=.*\\n  kubectl get nodes\\n  dashboard: ${DASHBOARD.replace(/[.]/g, '\\.')}$`, 'm'));
+  });
+
+  it('shows the control plane, NATS and every node Ready on the map', async () => {
+    await page.waitForSelector('[data-testid=connection]:text("live")');
+    for (const c of ['apiserver', 'nats', 'scheduler', 'controller-manager']) await page.waitForSelector(`[data-testid=component-${c}][data-state=up]`);
+    for (const n of ['control-plane', 'node-1']) {
+      const box = await page.waitForSelector(`[data-testid=node-${n}][data-state=ready]`);
+      expect(await box.textContent()).toContain('Ready');
+      expect(await box.textContent()).toMatch(/kubelet · \d+s ago/);
+    }
+    await shot('1-map');
+  });
+
+  it("after kubectl create deployment, the pod's story shows RunPodSandbox → CreateContainer → StartContainer in order", async () => {
+    expect((await kubectl(['create', 'deployment', 'story', '--image=nginx'])).stdout).toBe('deployment.apps/story created\n');
+    const pod = await waitFor(
+      'the deployment pod Running',
+      async () => {
+        const r = await kubectl(['get', 'pods', '-l', 'app=story', '-o', 'jsonpath={range .items[*]}{.metadata.name} {.status.phase}{"\\n"}{end}']);
+        const line = r.stdout.split('\n').find((l) => l.endsWith(' Running'));
+        return line?.split(' ')[0];
+      },
+      { timeoutMs: 60_000 },
+    );
+    await view('story');
+    await page.selectOption('[data-testid=story-pod]', `default/${pod}`);
+    const methods = await waitFor(
+      'the story to hold the CRI calls',
+      async () => {
+        const ms = await page.$$eval('[data-testid=story-step]', (els) => els.map((e) => (e as HTMLElement).dataset.method ?? ''));
+        return ms.includes('StartContainer') ? ms : undefined;
+      },
+      { timeoutMs: 30_000 },
+    );
+    const cri = methods.filter((m) => ['RunPodSandbox', 'CreateContainer', 'StartContainer'].includes(m));
+    expect(cri).toEqual(['RunPodSandbox', 'CreateContainer', 'StartContainer']);
+    // The scheduler's decision comes before the kubelet's first call.
+    expect(methods.indexOf('Scheduled')).toBeGreaterThanOrEqual(0);
+    expect(methods.indexOf('Scheduled')).toBeLessThan(methods.indexOf('RunPodSandbox'));
+    const steps = await page.$$eval('[data-testid=story-step]', (els) => els.map((e) => e.textContent ?? ''));
+    expect(steps.find((s) => s.includes('RunPodSandbox'))).toMatch(/^\+\s*\d+ms {2}kubelet\(node-1\) → containerd\(node-1\) {2}RunPodSandbox {2}\d+\.\dms/);
+    await shot('3-story');
+  });
+
+  it('scales a Deployment from the Actions view, and the request shows in the flow', async () => {
+    await view('actions');
+    await page.waitForSelector('#scale-deployment option[value="default/story"]', { state: 'attached' });
+    await page.selectOption('#scale-deployment', 'default/story');
+    await page.fill('#scale-replicas', '2');
+    await page.click('#scale-form button');
+    await page.waitForSelector('[data-testid=action-result]:text("deployment.apps/story scaled")');
+    await shot('5-actions');
+    expect((await kubectl(['get', 'deployment', 'story', '-o', 'jsonpath={.spec.replicas}'])).stdout).toBe('2');
+    await view('flow');
+    await page.fill('#f-object', 'default/story');
+    const row = await page.waitForSelector('[data-testid=flow-list] li.action');
+    expect(await row.textContent()).toMatch(/dashboard → apiserver {2}patch deployments {2}Deployment default\/story {2}spec\.replicas=2/);
+    await page.fill('#f-object', '');
+    await shot('2-flow');
+  });
+
+  it('a killed kubelet turns its node grey, then NotReady', async () => {
+    await view('map');
+    const pid = Number(readFileSync(join(dir, 'run', 'kubelet-1.pid'), 'utf8').trim());
+    process.kill(pid, 'SIGKILL');
+    await page.waitForSelector('[data-testid=node-node-1][data-state=stale]', { timeout: 30_000 });
+    expect(await page.textContent('[data-testid=node-node-1]')).toMatch(/heartbeat late.*NotReady in ~\d+s/s);
+    await shot('1-map-kubelet-killed');
+    await page.waitForSelector('[data-testid=node-node-1][data-state=notready]', { timeout: 60_000 });
+    expect(await page.textContent('[data-testid=node-node-1] h3')).toContain('NotReady');
+    await shot('1-map-node-notready');
+  });
+});
