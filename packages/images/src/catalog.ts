@@ -18,8 +18,8 @@ const busyboxFiles = {
   '/root/.keep': '',
 };
 
-/** busybox's process, memory, filesystem and network applets and its vi (services/containerd/src/programs/procps.ts, net-tools.ts, vi.ts). */
-const BUSYBOX_APPLETS = ['ps', 'top', 'free', 'df', 'mount', 'ip', 'ifconfig', 'netstat', 'pgrep', 'pidof', 'ipcs', 'brctl', 'vi'];
+/** busybox's process, memory, filesystem and network applets, dd and its vi (services/containerd/src/programs/procps.ts, net-tools.ts, vi.ts). */
+const BUSYBOX_APPLETS = ['ps', 'top', 'free', 'df', 'mount', 'ip', 'ifconfig', 'netstat', 'pgrep', 'pidof', 'ipcs', 'brctl', 'vi', 'dd'];
 /** Debian's procps (ps, top, free), coreutils' df and util-linux' mount. */
 const DEBIAN_TOOLS = ['ps', 'top', 'free', 'df', 'mount'];
 

@@ -4,6 +4,7 @@ import { encodeSandboxNetwork, sandboxPortKey, type CriContainer, type CriContai
 import type { StoredImage } from './images.js';
 import type { Container, Runtime, Sandbox } from './runtime.js';
 import { nowNanos } from './time.js';
+import { sandboxInfoJson } from './verbose-info.js';
 
 export function sandboxToProto(sb: Sandbox): CriPodSandbox {
   return {
@@ -33,9 +34,9 @@ export function sandboxStatusToProto(sb: Sandbox): CriPodSandboxStatus {
 }
 
 /** Verbose sandbox info: how this runtime wired the network (loopback port map or real pod IP). */
-export function sandboxInfo(sb: Sandbox, mode: string): Record<string, string> {
+export function sandboxInfo(sb: Sandbox, mode: string, pid: number): Record<string, string> {
   return {
-    info: JSON.stringify({ pid: 1, runtimeHandler: sb.runtimeHandler || 'runc', config: { metadata: sb.config.metadata, hostname: sb.config.hostname, logDirectory: sb.config.logDirectory } }),
+    info: JSON.stringify(sandboxInfoJson(sb, pid, 'registry.k8s.io/pause:3.10')),
     ...encodeSandboxNetwork({
       mode,
       podIP: sb.ip,

@@ -16,6 +16,7 @@ import { logSink, natsSink, type RecordSink } from './record.js';
 import { Runtime } from './runtime.js';
 import { buildServices, withFastList } from './server.js';
 import { AuthorityFront } from './authority-front.js';
+import { HostPorts } from './hostports.js';
 import { Attachment, imagePrompt, stdinShell } from './streaming/attach.js';
 import { StreamingServer } from './streaming/server.js';
 import { dialSandboxPort } from './streaming/dial.js';
@@ -42,6 +43,8 @@ export interface ContainerdOptions {
   /** Simulated registry bandwidth in bytes/s (0: instant pulls). */
   pullBytesPerSecond?: number;
   networkMode?: NetworkMode;
+  /** Address hostPort mappings without a host_ip are served on (the node's address; default 127.0.0.1). */
+  hostPortAddress?: string;
   /** Pod CIDR before the kubelet sends one via UpdateRuntimeConfig. */
   podCidr?: string;
   logger?: Logger;
@@ -163,7 +166,10 @@ export async function startContainerd(opts: ContainerdOptions): Promise<Containe
     portForward: (id, port) => dialSandboxPort(runtime, id, port),
     onError: (msg, fields) => log.warn(msg, fields),
   });
-  const services = buildServices({ runtime, node: opts.nodeName, networkMode, sink, log, metrics, streaming, ...(tracing ? { tracing } : {}) });
+  const hostPorts = new HostPorts(runtime, opts.hostPortAddress ?? '127.0.0.1', (msg, fields) => log.warn(msg, fields));
+  // Sandboxes recovered from the state file serve their mappings again.
+  for (const sb of runtime.listSandboxes({ state: 'SANDBOX_READY' })) await hostPorts.open(sb);
+  const services = buildServices({ runtime, node: opts.nodeName, networkMode, sink, log, metrics, streaming, hostPorts, ...(tracing ? { tracing } : {}) });
   const proto = criProto();
   const server = new grpc.Server({ 'grpc.max_receive_message_length': 16 * 1024 * 1024 });
   const runtimeDef = withFastList(proto.runtime.v1.RuntimeService.service);
@@ -208,6 +214,7 @@ export async function startContainerd(opts: ContainerdOptions): Promise<Containe
       await Promise.race([new Promise<void>((resolve) => server.tryShutdown(() => resolve())), new Promise<void>((resolve) => setTimeout(resolve, 1000).unref())]);
       server.forceShutdown();
       front.close();
+      hostPorts.closeAll();
       injector.destroy();
       await streaming.close();
       await runtime.close();

@@ -27,6 +27,7 @@ const flags = addTracingFlags(
       '',
       "Pod CIDR to use before the kubelet sends one with UpdateRuntimeConfig (unset: sandboxes get addresses from 127.88.0.0/16; in pod-ip mode only loopback ranges, or ranges with addresses on this namespace's interfaces, are taken).",
     )
+    .string('host-port-address', '127.0.0.1', "kubelab: the node's address hostPort mappings without a hostIP are served on (the CNI portmap plugin's DNAT target).")
     .string('stream-server-address', '127.0.0.1', 'Address of the streaming server CRI Exec URLs point at (containerd: stream_server_address).')
     .int('stream-server-port', 0, 'Port of the streaming server; 0 picks a free one (containerd: stream_server_port).')
     .string(
@@ -83,6 +84,7 @@ try {
     pullBytesPerSecond: values['pull-speed'] * 1e6,
     networkMode: mode as NetworkMode,
     ...(values['pod-cidr'] ? { podCidr: values['pod-cidr'] } : {}),
+    hostPortAddress: values['host-port-address'],
     streamServerAddress: values['stream-server-address'],
     streamServerPort: values['stream-server-port'],
     ...(values['socket-lb-dir'] ? { socketLbDir: values['socket-lb-dir'] } : {}),

@@ -96,6 +96,13 @@ export interface ProcessOptions {
   security?: ContainerSecurity;
   /** A PID namespace shared with the pod's other containers (shareProcessNamespace): its process table and this container's pids in it. */
   pidNamespace?: PidNamespaceView;
+  /** The sandbox shares the node's namespaces (NamespaceOption NODE): what the container sees of them is the node's. */
+  hostNamespaces?: HostNamespaces;
+}
+
+export interface HostNamespaces {
+  network?: boolean;
+  ipc?: boolean;
 }
 
 /** A pod-wide PID namespace as one container sees it (tasks.ts builds it). */
@@ -205,6 +212,9 @@ function systemView(p: SimProcess): SystemView {
     listeningPorts: () => p.listeningPorts(),
     get security() {
       return p.security;
+    },
+    get hostNamespaces() {
+      return p.hostNamespaces;
     },
   };
 }
@@ -701,6 +711,10 @@ export class SimProcess implements ProgramProcess {
   /** The pid most recently given out. */
   get lastPid(): number {
     return this.nextPid - 1;
+  }
+
+  get hostNamespaces(): HostNamespaces {
+    return this.opts.hostNamespaces ?? {};
   }
 
   get cpuMax(): { quota: number; period: number } {

@@ -55,6 +55,8 @@ export interface SystemView {
   listeningPorts(): { tcp: number[]; udp: number[] };
   /** Credentials, capabilities, no_new_privs and seccomp of the container's processes (security/context.ts). */
   readonly security?: ContainerSecurity;
+  /** The node's namespaces the sandbox shares (network: the node's sockets; ipc: its System V objects). */
+  readonly hostNamespaces?: { network?: boolean; ipc?: boolean };
 }
 
 const KiB = 1024;

@@ -132,6 +132,69 @@ function memhog(proc: ProgramProcess): Command {
   });
 }
 
+/** dd's block size: N, NK/NM/NG (×1024ⁿ), Nk (×1000), Nc/Nw/Nb (×1/2/512). */
+function ddSize(text: string | undefined, fallback: number): number | undefined {
+  if (text === undefined) return fallback;
+  const m = /^(\d+)([cwbkKMG]?)$/.exec(text);
+  if (!m) return undefined;
+  const mult: Record<string, number> = { '': 1, c: 1, w: 2, b: 512, k: 1024, K: 1024, M: MiB, G: 1024 * MiB };
+  return Number(m[1]) * mult[m[2]!]!;
+}
+
+/**
+ * `dd [if=F] [of=F] [bs=N] [count=N]`: copies blocks. Its buffer is one block
+ * of resident memory (a bs beyond the cgroup's memory.max is OOM-killed, as
+ * critest's `dd if=/dev/zero of=/dev/null bs=20M` in 15 MiB is); from
+ * /dev/zero or /dev/urandom without count it copies until killed.
+ */
+function dd(proc: ProgramProcess): Command {
+  return defineCommand('dd', async (args) => {
+    const opt: Record<string, string> = {};
+    for (const a of args) {
+      const i = a.indexOf('=');
+      if (i <= 0) return ok('', 1, `dd: invalid operand '${a}'\n`);
+      opt[a.slice(0, i)] = a.slice(i + 1);
+    }
+    const bs = ddSize(opt.bs, 512);
+    if (bs === undefined) return ok('', 1, `dd: invalid number '${opt.bs}'\n`);
+    const count = opt.count === undefined ? Infinity : Number(opt.count);
+    if (!(count >= 0)) return ok('', 1, `dd: invalid number '${opt.count}'\n`);
+    const input = opt.if ?? '/dev/stdin';
+    const endless = input === '/dev/zero' || input === '/dev/urandom';
+    proc.allocatedBytes += bs;
+    try {
+      if (proc.memoryLimitBytes > 0 && proc.memoryBytes() >= proc.memoryLimitBytes) {
+        proc.oomKill();
+        return ok('', 137);
+      }
+      let data = '';
+      let records = 0;
+      if (endless) {
+        if (count === Infinity) {
+          proc.cpuCores = 1;
+          while (!proc.exit) await proc.sleep(1000);
+          return ok('', 137);
+        }
+        records = count;
+        data = (input === '/dev/zero' ? '\0' : 'x').repeat(Math.min(bs * count, 16 * MiB));
+      } else {
+        try {
+          const text = await proc.fs.readFile(input);
+          data = text.slice(0, count === Infinity ? undefined : bs * count);
+        } catch {
+          return ok('', 1, `dd: can't open '${input}': No such file or directory\n`);
+        }
+        records = Math.ceil(data.length / bs);
+      }
+      if (opt.of && opt.of !== '/dev/null') await proc.fs.writeFile(opt.of, data);
+      const bytes = endless ? bs * count : data.length;
+      return ok('', 0, `${records}+0 records in\n${records}+0 records out\n${bytes} bytes (${(bytes / MiB).toFixed(1)}MB) copied, 0.000001 seconds, ${bytes ? '1.0GB/s' : '0B/s'}\n`);
+    } finally {
+      proc.allocatedBytes = Math.max(0, proc.allocatedBytes - bs);
+    }
+  });
+}
+
 /** Where grpc-health reads the status it answers (absent: SERVING); `echo NOT_SERVING > /tmp/grpc-status` flips it. */
 export const GRPC_STATUS_FILE = '/tmp/grpc-status';
 
@@ -305,7 +368,8 @@ const FACTORIES: Record<string, (proc: ProgramProcess, env: () => Record<string,
   vi,
   pgrep,
   pidof,
-  ipcs: () => ipcs(),
+  dd,
+  ipcs,
   brctl: () => brctl(),
 };
 

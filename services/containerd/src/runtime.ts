@@ -4,7 +4,8 @@
 // never restarts a container: that is the kubelet's job.
 
 import { randomBytes } from 'node:crypto';
-import { join } from 'node:path';
+import { appendFile, mkdir } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import { EventEmitter } from 'node:events';
 import { status } from '@grpc/grpc-js';
 import type { CriContainerConfig__Output, CriLinuxContainerResources__Output, CriPodSandboxConfig__Output } from '@kubelab/proto';
@@ -432,6 +433,8 @@ export class Runtime {
     this.starting.add(c.id);
     let startedAt: string;
     try {
+      // containerd opens the log file before it starts the task: it is there when StartContainer returns.
+      if (c.logPath) await ensureLogFile(c.logPath, this.warn);
       const tasks = await this.tasksOf(sb);
       ({ startedAt } = await tasks.start(spec));
     } catch (err) {
@@ -495,6 +498,10 @@ export class Runtime {
       mounts: c.config.mounts.map((m) => ({ hostPath: m.hostPath, containerPath: m.containerPath, readonly: m.readonly })),
       security: containerSecurity(c.config, sb.config, { user: imageUser(img), files: def.files }),
       ...(num(c.resources?.cpuQuota) > 0 ? { cpuMax: { quota: num(c.resources?.cpuQuota), period: num(c.resources?.cpuPeriod) || 100_000 } } : {}),
+      hostNamespaces: {
+        network: sb.config.linux?.securityContext?.namespaceOptions?.network === 'NODE',
+        ipc: sb.config.linux?.securityContext?.namespaceOptions?.ipc === 'NODE',
+      },
     };
   }
 
@@ -574,6 +581,15 @@ export class Runtime {
     }
     if (out.timedOut) throw new RuntimeError(status.DEADLINE_EXCEEDED, `failed to exec in container: timeout ${timeoutSec}s exceeded: context deadline exceeded`);
     return out;
+  }
+
+  /**
+   * The pid verbose status reports for a sandbox's processes, as the node's
+   * process table shows them: its shim's (they are simulated inside it), or
+   * this process's when tasks run here.
+   */
+  taskPid(sandboxId: string): number {
+    return this.opts.shims?.pid?.(sandboxId) ?? process.pid;
   }
 
   /** The running process of a container run in this process, for a CRI Exec or Attach stream (the streaming server runs commands in it or attaches to it). */
@@ -728,4 +744,14 @@ export function sandboxName(config: CriPodSandboxConfig__Output): string {
 export function containerName(config: CriContainerConfig__Output, sandbox: CriPodSandboxConfig__Output): string {
   const m = sandbox.metadata!;
   return `${config.metadata!.name}_${m.name}_${m.namespace}_${m.uid}_${config.metadata!.attempt}`;
+}
+
+/** An empty log file at `path` (its directory made), or a warning: the task's writer reports its own failure too. */
+async function ensureLogFile(path: string, warn: (msg: string, fields?: Record<string, unknown>) => void): Promise<void> {
+  try {
+    await mkdir(dirname(path), { recursive: true });
+    await appendFile(path, '');
+  } catch (err) {
+    warn('cannot create container log', { path, err: (err as Error).message });
+  }
 }

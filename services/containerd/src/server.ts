@@ -4,6 +4,9 @@
 import * as grpc from '@grpc/grpc-js';
 import { Counter, Histogram, type Registry } from 'prom-client';
 import type { Logger } from '@kubelab/component-base';
+import { metricDescriptors, podSandboxMetrics } from './cri-metrics.js';
+import type { HostPorts } from './hostports.js';
+import { containerInfo } from './verbose-info.js';
 import type { CriCallRecord, ImageServiceHandlers, RuntimeServiceHandlers } from '@kubelab/proto';
 import { serverSpanOf, type Tracing } from '@kubelab/tracing';
 import { containerStatsToProto, containerStatusToProto, containerToProto, imageToProto, sandboxInfo, sandboxStatusToProto, sandboxToProto } from './convert.js';
@@ -23,6 +26,8 @@ export interface ServerDeps {
   metrics?: Registry;
   /** On: records carry the ids of the call's SERVER span (the handlers are wrapped by traceServerHandlers). */
   tracing?: Tracing;
+  /** hostPort mappings, served while their sandbox is ready (hostports.ts). */
+  hostPorts?: Pick<HostPorts, 'open' | 'close'>;
   /** The streaming server Exec and Attach hand URLs of (streaming/server.ts); without it they are UNIMPLEMENTED. */
   streaming?: {
     getExec(req: { containerId: string; cmd: string[]; tty: boolean; stdin: boolean; stdout: boolean; stderr: boolean }): string;
@@ -188,6 +193,13 @@ export function buildServices(deps: ServerDeps): { runtime: RuntimeServiceHandle
   // A shim's stream goes out under the streaming server's URL when it can pass it through.
   const proxied = (kind: 'exec' | 'attach', target: string) => deps.streaming?.getProxied?.(kind, target) ?? target;
 
+  const closeHostPorts = (id: string) => {
+    try {
+      if (id) deps.hostPorts?.close(rt.getSandbox(id).id);
+    } catch {
+      // Unknown sandbox: stop and remove are idempotent.
+    }
+  };
   const runtime: RuntimeServiceHandlers = {
     Version: R(
       'Version',
@@ -208,14 +220,17 @@ export function buildServices(deps: ServerDeps): { runtime: RuntimeServiceHandle
       }),
       async (req) => {
         const sb = await rt.runPodSandbox(req.config, req.runtimeHandler);
+        await deps.hostPorts?.open(sb);
         return { response: { podSandboxId: sb.id }, sandboxId: sb.id };
       },
     ),
     StopPodSandbox: R('StopPodSandbox', bySandbox, async (req) => {
+      closeHostPorts(req.podSandboxId);
       await rt.stopPodSandbox(requireId(req.podSandboxId, 'pod_sandbox_id'));
       return { response: {} };
     }),
     RemovePodSandbox: R('RemovePodSandbox', bySandbox, async (req) => {
+      closeHostPorts(req.podSandboxId);
       await rt.removePodSandbox(requireId(req.podSandboxId, 'pod_sandbox_id'));
       return { response: {} };
     }),
@@ -227,7 +242,7 @@ export function buildServices(deps: ServerDeps): { runtime: RuntimeServiceHandle
         return {
           response: {
             status: sandboxStatusToProto(sb),
-            info: req.verbose ? sandboxInfo(sb, deps.networkMode) : {},
+            info: req.verbose ? sandboxInfo(sb, deps.networkMode, rt.taskPid(sb.id)) : {},
             containersStatuses: [],
             timestamp: nowNanos().toString(),
           },
@@ -287,16 +302,8 @@ export function buildServices(deps: ServerDeps): { runtime: RuntimeServiceHandle
       (req) => ({ request: { verbose: req.verbose }, containerId: req.containerId }),
       (req) => {
         const c = rt.getContainer(requireId(req.containerId, 'container_id'));
-        const info: Record<string, string> = req.verbose
-          ? {
-              info: JSON.stringify({
-                sandboxID: c.sandboxId,
-                pid: c.state === 'CONTAINER_RUNNING' ? 1 : 0,
-                recovered: c.recovered ?? false,
-                config: { command: c.config.command, args: c.config.args },
-              }),
-            }
-          : {};
+        const info: Record<string, string> =
+          req.verbose && rt.sandboxes.has(c.sandboxId) ? containerInfo(c, rt.sandboxes.get(c.sandboxId)!, rt.images.resolve(c.imageId)?.def, rt.taskPid(c.sandboxId)) : {};
         return { response: { status: containerStatusToProto(c, rt.images.resolve(c.imageId)), info }, containerId: c.id };
       },
     ),
@@ -370,6 +377,16 @@ export function buildServices(deps: ServerDeps): { runtime: RuntimeServiceHandle
           },
         )
       : streaming('PortForward'),
+    ListMetricDescriptors: R(
+      'ListMetricDescriptors',
+      () => ({ request: {} }),
+      () => ({ response: { descriptors: metricDescriptors() } }),
+    ),
+    ListPodSandboxMetrics: R(
+      'ListPodSandboxMetrics',
+      () => ({ request: {} }),
+      async () => ({ response: { podMetrics: await podSandboxMetrics(rt) } }),
+    ),
     ContainerStats: R('ContainerStats', byContainer, async (req) => {
       const c = rt.getContainer(requireId(req.containerId, 'container_id'));
       return { response: { stats: await stats(c) } };

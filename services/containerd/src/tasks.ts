@@ -43,6 +43,8 @@ export interface TaskSpec {
   cpuMax?: { quota: number; period: number };
   /** The security context (security/context.ts); absent: root with containerd's defaults. */
   security?: ContainerSecurity;
+  /** The node's namespaces the sandbox shares (NamespaceOption NODE). */
+  hostNamespaces?: { network?: boolean; ipc?: boolean };
 }
 
 export interface TaskExit {
@@ -238,6 +240,7 @@ export class LocalTasks implements Tasks {
       ...(spec.cpuMax ? { cpuMax: spec.cpuMax } : {}),
       ...(spec.security ? { security: spec.security } : {}),
       ...(spec.security?.pidNamespace === 'POD' ? { pidNamespace: this.sharedPidNamespace(spec.id) } : {}),
+      ...(spec.hostNamespaces ? { hostNamespaces: spec.hostNamespaces } : {}),
       writeThrough: new WriteThrough(
         spec.mounts.filter((m) => m.hostPath && !isProjected(m.hostPath)),
         this.opts.warn,
@@ -403,4 +406,6 @@ export interface ShimLauncher {
   connect(id: string, events: TaskEvents): Promise<Tasks | undefined>;
   /** Ends the shims of sandboxes the metadata does not know (started just before containerd died unrecorded); returns their ids. */
   cleanup(known: Set<string>): string[];
+  /** The real pid of sandbox `id`'s shim (the process the node's ps shows its containers under); undefined when unknown. */
+  pid?(id: string): number | undefined;
 }

@@ -36,6 +36,8 @@ export const CRI_METHODS = [
   'Status',
   'GetContainerEvents',
   'RuntimeConfig',
+  'ListMetricDescriptors',
+  'ListPodSandboxMetrics',
   'ListImages',
   'ImageStatus',
   'PullImage',
@@ -58,6 +60,8 @@ export const RELIST_METHODS: ReadonlySet<string> = new Set([
   'ListContainerStats',
   'PodSandboxStats',
   'ListPodSandboxStats',
+  'ListMetricDescriptors',
+  'ListPodSandboxMetrics',
 ]);
 
 export interface PodRef {

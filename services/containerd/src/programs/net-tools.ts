@@ -4,6 +4,7 @@
 // layout: the gateway is .1, the MAC is 0a:58 followed by the IPv4 bytes) and
 // the VXLAN overlay's MTU.
 
+import { readFileSync } from 'node:fs';
 import { defineCommand, type Command } from 'just-bash';
 import type { ProgramProcess } from '../program-process.js';
 import { ok, podAddress } from './util.js';
@@ -107,7 +108,7 @@ function netstatCommand(proc: ProgramProcess): Command {
     const servers = flags.has('l') || flags.has('a');
     const title = flags.has('l') ? '(only servers)' : flags.has('a') ? '(servers and established)' : '(w/o servers)';
     const both = !flags.has('t') && !flags.has('u');
-    const ports = proc.system.listeningPorts();
+    const ports = proc.system.hostNamespaces?.network ? nodeListeningPorts() : proc.system.listeningPorts();
     let out = `Active Internet connections ${title}\nProto Recv-Q Send-Q ${'Local Address'.padEnd(23)} ${'Foreign Address'.padEnd(23)} State       \n`;
     const row = (proto: string, port: number, state: string) => `${proto}   ${'0'.padStart(6)} ${'0'.padStart(6)} ${`0.0.0.0:${port}`.padEnd(23)} ${'0.0.0.0:*'.padEnd(23)} ${state.padEnd(12)}\n`;
     if (servers) {
@@ -124,17 +125,21 @@ export const netstat = netstatCommand;
 
 /**
  * `ipcs [-m|-q|-s]`: the System V IPC objects of the container's IPC
- * namespace. No simulated program creates any, so the tables are empty, in
- * busybox's layout.
+ * namespace, in busybox's layout. No simulated program creates any, so a
+ * pod's own tables are empty; with the node's IPC namespace (hostIPC) the
+ * shared memory segments are the node's (/proc/sysvipc/shm).
  */
-function ipcsCommand(): Command {
+function ipcsCommand(proc: ProgramProcess): Command {
   return defineCommand('ipcs', async (args) => {
     const bad = args.find((a) => !/^-[mqsa]+$/.test(a));
     if (bad) return ok('', 1, `ipcs: invalid option -- '${bad.replace(/^-/, '')[0] ?? ''}'\n`);
     const want = new Set(args.flatMap((a) => [...a.slice(1)]));
     const all = want.size === 0 || want.has('a');
     let out = '';
-    if (all || want.has('m')) out += '\n------ Shared Memory Segments --------\nkey        shmid      owner      perms      bytes      nattch     status      \n\n';
+    if (all || want.has('m')) {
+      const rows = proc.system.hostNamespaces?.ipc ? nodeShmSegments() : [];
+      out += `\n------ Shared Memory Segments --------\nkey        shmid      owner      perms      bytes      nattch     status      \n${rows.join('')}\n`;
+    }
     if (all || want.has('s')) out += '\n------ Semaphore Arrays --------\nkey        semid      owner      perms      nsems     \n\n';
     if (all || want.has('q')) out += '\n------ Message Queues --------\nkey        msqid      owner      perms      used-bytes   messages    \n\n';
     return ok(out);
@@ -157,3 +162,47 @@ function brctlCommand(): Command {
 
 export const ipcs = ipcsCommand;
 export const brctl = brctlCommand;
+
+/** TCP and UDP ports in LISTEN (or bound, for UDP) in the node's network namespace: /proc/net/{tcp,tcp6,udp,udp6}. */
+export function nodeListeningPorts(read: (path: string) => string = (p) => readFileSync(p, 'utf8')): { tcp: number[]; udp: number[] } {
+  const ports = (files: string[], listenOnly: boolean) => {
+    const out = new Set<number>();
+    for (const f of files) {
+      let text: string;
+      try {
+        text = read(f);
+      } catch {
+        continue;
+      }
+      for (const line of text.split('\n').slice(1)) {
+        const cols = line.trim().split(/\s+/);
+        if (cols.length < 4) continue;
+        const [, local, remote, st] = cols;
+        if (listenOnly ? st !== '0A' : !/:0000$/.test(remote ?? '')) continue;
+        out.add(parseInt(local!.split(':').pop()!, 16));
+      }
+    }
+    return [...out].sort((a, b) => a - b);
+  };
+  return { tcp: ports(['/proc/net/tcp', '/proc/net/tcp6'], true), udp: ports(['/proc/net/udp', '/proc/net/udp6'], false) };
+}
+
+/** The node's shared memory segments as ipcs -m rows (/proc/sysvipc/shm: key shmid perms size cpid lpid nattch uid ...). */
+export function nodeShmSegments(read: (path: string) => string = (p) => readFileSync(p, 'utf8')): string[] {
+  let text: string;
+  try {
+    text = read('/proc/sysvipc/shm');
+  } catch {
+    return [];
+  }
+  return text
+    .split('\n')
+    .slice(1)
+    .map((l) => l.trim().split(/\s+/))
+    .filter((c) => c.length >= 8)
+    .map(([key, shmid, perms, size, , , nattch, uid]) => {
+      const k = `0x${(Number(key) >>> 0).toString(16).padStart(8, '0')}`;
+      const owner = uid === '0' ? 'root' : uid!;
+      return `${k.padEnd(10)} ${shmid!.padEnd(10)} ${owner.padEnd(10)} ${perms!.padEnd(10)} ${size!.padEnd(10)} ${nattch!.padEnd(10)} ${''.padEnd(12)}\n`;
+    });
+}

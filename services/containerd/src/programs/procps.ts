@@ -229,15 +229,28 @@ function topCommand(proc: ProgramProcess): Command {
     // top's own pid: the newest process (an exec, or PID 1); screens after the first stream to its output.
     const self = proc.system.processes().at(-1)?.pid ?? 1;
     let out = '';
-    for (let shown = 0; shown < count; shown++) {
-      if (shown > 0) {
-        await proc.sleep(delay * 1000);
-        if (proc.exit || ctx.signal?.aborted) break;
+    // busybox top installs a TERM handler (it restores the terminal, then exits 128+15): as PID 1 it stops on TERM.
+    let termed = false;
+    let onTerm = () => {};
+    const termed$ = new Promise<void>((resolve) => (onTerm = resolve));
+    const off = proc.onTerm(() => {
+      termed = true;
+      onTerm();
+    });
+    try {
+      for (let shown = 0; shown < count; shown++) {
+        if (shown > 0) {
+          await Promise.race([proc.sleep(delay * 1000), termed$]);
+          if (termed) return ok(out, 143);
+          if (proc.exit || ctx.signal?.aborted) break;
+        }
+        const screen = procps ? `${shown > 0 ? '\n' : ''}${procpsTopScreen(proc)}` : (batch ? '' : '\x1b[H\x1b[J') + busyboxTopScreen(proc, batch ? Infinity : TOP_ROWS);
+        // One screen is top's output (it may be piped); more stream as they come (PID 1's to the log: critest's container).
+        if (count === 1) out += screen;
+        else proc.writeTo(self, 'stdout', screen);
       }
-      const screen = procps ? `${shown > 0 ? '\n' : ''}${procpsTopScreen(proc)}` : (batch ? '' : '\x1b[H\x1b[J') + busyboxTopScreen(proc, batch ? Infinity : TOP_ROWS);
-      // One screen is top's output (it may be piped); more stream as they come (PID 1's to the log: critest's container).
-      if (count === 1) out += screen;
-      else proc.writeTo(self, 'stdout', screen);
+    } finally {
+      off();
     }
     return ok(out);
   });

@@ -39,6 +39,15 @@ export function defaultShimScript(): string {
 export class Launcher implements ShimLauncher {
   constructor(private readonly opts: LauncherOptions) {}
 
+  pid(id: string): number | undefined {
+    try {
+      const pid = Number(readFileSync(join(taskDir(this.opts.stateDir, id), 'shim.pid'), 'utf8'));
+      return pid > 0 ? pid : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
   async start(id: string, podIp: string, events: TaskEvents): Promise<Tasks> {
     const dir = taskDir(this.opts.stateDir, id);
     const socket = shimSocket(this.opts.stateDir, this.opts.address, id);
