@@ -80,7 +80,8 @@ describe.runIf(ready)('the local runner reaches pods and Services across nodes (
     runner.stdout!.on('data', (d: Buffer) => (output += d.toString()));
     runner.stderr!.on('data', (d: Buffer) => (output += d.toString()));
     // Three nodes of five units each on a shared machine: the deadline is generous, not the expectation.
-    await waitFor('cluster ready', async () => (output.includes('cluster ready') ? true : undefined), { timeoutMs: 300_000 });
+    const up = await waitFor('cluster ready', () => (output.includes('cluster ready') ? 'ready' : runner.exitCode !== null ? 'exited' : undefined), { timeoutMs: 300_000 });
+    if (up === 'exited') throw new Error(`kubelab up exited with ${runner.exitCode}:\n${output.slice(-2000)}`);
     expect((await kubectl(['apply', '-f', '-'], MANIFESTS)).stdout).toBe('deployment.apps/web created\nservice/web created\npod/bb created\n');
     await waitFor(
       'web, bb and both coredns pods ready',
