@@ -47,6 +47,8 @@ export interface UpArgs {
 
 /** Most nodes one runner starts. */
 const MAX_NODES = 50;
+/** How long a started process may take to answer its health check (three helpers saw 30 s missed at load 30-48 on two cores). */
+const HEALTH_DEADLINE_MS = 90_000;
 
 export function parseUpArgs(argv: string[]): UpArgs {
   let nodes = 2;
@@ -169,7 +171,8 @@ export async function up(argv: string[]): Promise<number> {
       let dead = !r;
       void r?.exited.then(() => (dead = true));
       try {
-        await waitHealthy(spec.health, 30_000, () => dead, spec.insecureHealth ? { insecure: true } : { tls: { ca: caPem } });
+        // A process that is alive but slow (a loaded machine) gets time; a dead one fails at once.
+        await waitHealthy(spec.health, HEALTH_DEADLINE_MS, () => dead, spec.insecureHealth ? { insecure: true } : { tls: { ca: caPem } });
       } catch (e) {
         process.stderr.write(`${spec.name} did not become healthy: ${(e as Error).message}\n${sup.tail(spec.name)}\n`);
         failed = true;
