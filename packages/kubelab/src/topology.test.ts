@@ -86,7 +86,9 @@ describe('local topology', () => {
 
   it("points each node's policy agent at the node's socket-LB directory, beside kube-proxy's and containerd's, where NetworkPolicy is enforced at connect", () => {
     for (const suffix of ['control-plane', '2']) {
-      const dirs = ['containerd', 'kube-proxy', 'kube-network-policies'].map((svc) => specs.find((s) => s.service === svc && s.name.endsWith(`-${suffix}`))?.args.find((a) => a.startsWith('--socket-lb-dir=')));
+      const dirs = ['containerd', 'kube-proxy', 'kube-network-policies'].map((svc) =>
+        specs.find((s) => s.service === svc && s.name.endsWith(`-${suffix}`))?.args.find((a) => a.startsWith('--socket-lb-dir=')),
+      );
       expect(dirs[0]).toBeDefined();
       expect(new Set(dirs).size).toBe(1);
     }

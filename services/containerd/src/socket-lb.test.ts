@@ -80,7 +80,15 @@ describe('NetworkPolicy at connect time (policies.json from the agent)', () => {
     ['a rule for every port of a protocol', { ingress: { '10.244.1.2': [{ ports: [{ protocol: 'TCP' }] }] }, egress: {} }, '10.244.3.6', '10.244.1.2', 80, 'TCP', web],
     ['default-deny egress: the client reaches nothing', { ingress: {}, egress: { '10.244.3.5': [] } }, '10.244.3.5', '10.96.0.20', 80, 'TCP', timeout],
     ['default-deny egress: nor the cluster DNS', { ingress: {}, egress: { '10.244.3.5': [] } }, '10.244.3.5', '10.96.0.10', 53, 'UDP', timeout],
-    ['egress allowed to the endpoint pod and port', { ingress: {}, egress: { '10.244.3.5': [{ cidr: '10.244.1.2/32', ports: [{ protocol: 'TCP', port: 80 }] }] } }, '10.244.3.5', '10.96.0.20', 80, 'TCP', viaService],
+    [
+      'egress allowed to the endpoint pod and port',
+      { ingress: {}, egress: { '10.244.3.5': [{ cidr: '10.244.1.2/32', ports: [{ protocol: 'TCP', port: 80 }] }] } },
+      '10.244.3.5',
+      '10.96.0.20',
+      80,
+      'TCP',
+      viaService,
+    ],
     ['egress is judged on the endpoint, not the ClusterIP', { ingress: {}, egress: { '10.244.3.5': [{ cidr: '10.96.0.0/12' }] } }, '10.244.3.5', '10.96.0.20', 80, 'TCP', timeout],
     ["another pod's egress policy does not apply", { ingress: {}, egress: { '10.244.3.5': [] } }, '10.244.3.6', '10.244.1.2', 80, 'TCP', web],
   ])('%s', (_name, policies, src, ip, port, proto, want) => {

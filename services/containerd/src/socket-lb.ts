@@ -118,14 +118,7 @@ function podPort(pods: PodMap, ip: string, port: number, proto: L4): Decision {
  * also chooses at random per connection), then that pod's port; a Service
  * without endpoints refuses. Pure: `pick` chooses an index.
  */
-export function translate(
-  maps: SocketLbView,
-  ip: string,
-  port: number,
-  proto: L4,
-  pick: (n: number) => number = (n) => Math.floor(Math.random() * n),
-  src?: string,
-): Decision {
+export function translate(maps: SocketLbView, ip: string, port: number, proto: L4, pick: (n: number) => number = (n) => Math.floor(Math.random() * n), src?: string): Decision {
   // The filter chains see the packet after the DNAT: policy applies to the endpoint chosen; a DROP is a SYN never answered.
   const denied = (dst: string, dport: number) => !policyAllows(maps.policies, src, dst, dport, proto);
   const endpoints = maps.frontends[`${ip}:${port}/${proto}`];

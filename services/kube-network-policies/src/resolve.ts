@@ -187,7 +187,11 @@ export function decisionInput(input: { pods: readonly Pod[]; namespaces: readonl
         }
         const named = rule.ports.some((p) => typeof p.port === 'string');
         // Without peers every destination is allowed; named ports exist only on pods, so they are resolved on every pod.
-        const peers: NetworkPolicyPeer[] = rule.peers.length ? rule.peers : named ? [{ podSelector: {}, namespaceSelector: {} }, { ipBlock: { cidr: '0.0.0.0/0' } }] : [{ ipBlock: { cidr: '0.0.0.0/0' } }];
+        const peers: NetworkPolicyPeer[] = rule.peers.length
+          ? rule.peers
+          : named
+            ? [{ podSelector: {}, namespaceSelector: {} }, { ipBlock: { cidr: '0.0.0.0/0' } }]
+            : [{ ipBlock: { cidr: '0.0.0.0/0' } }];
         for (const peer of peers) {
           for (const r of sel.resolvePeer(ns, peer)) {
             const target = 'pod' in r ? r.pod : undefined;
