@@ -62,7 +62,14 @@ describe('NetworkPolicy at connect time (policies.json from the agent)', () => {
   const viaService = { ...web, endpoint: '10.244.1.2:80' };
   const timeout: Decision = { error: 'ETIMEDOUT' };
   const defaultDeny: PolicyMaps = { ingress: { '10.244.1.2': [], '10.244.2.3': [] }, egress: {} };
-  const allowClient: PolicyMaps = { ingress: { '10.244.1.2': [{ cidr: '10.244.3.5/32', ports: [{ protocol: 'TCP', port: 80 }] }], '10.244.2.3': [] }, egress: {} };
+  const allowClient: PolicyMaps = {
+    peers: { 'ingress/default/allow-client/0': ['10.244.3.5'] },
+    ingress: { '10.244.1.2': [{ peers: 'ingress/default/allow-client/0', ports: [{ protocol: 'TCP', port: 80 }] }], '10.244.2.3': [] },
+    egress: {},
+  };
+  /** One pod's ingress allowed from one peer set. */
+  const from = (peers: PolicyMaps['peers'] & object, dst = '10.244.1.2'): PolicyMaps => ({ peers, ingress: { [dst]: Object.keys(peers).map((id) => ({ peers: id })) }, egress: {} });
+  const egressTo = (src: string, entries: NonNullable<PolicyMaps['peers']>[string]): PolicyMaps => ({ peers: { 'egress/x': entries }, ingress: {}, egress: { [src]: [{ peers: 'egress/x' }] } });
   it.each<[string, PolicyMaps, string | undefined, string, number, L4, Decision]>([
     ['default-deny ingress: a pod IP dialled directly times out', defaultDeny, '10.244.3.6', '10.244.1.2', 80, 'TCP', timeout],
     ['default-deny ingress: through the Service, the chosen endpoint drops it', defaultDeny, '10.244.3.6', '10.96.0.20', 80, 'TCP', timeout],
@@ -73,23 +80,16 @@ describe('NetworkPolicy at connect time (policies.json from the agent)', () => {
     ['allow from app=client on 80: another port is dropped', allowClient, '10.244.3.5', '10.244.1.2', 8080, 'TCP', timeout],
     ['allow from app=client on TCP 80: UDP 80 is dropped', allowClient, '10.244.3.5', '10.244.1.2', 80, 'UDP', timeout],
     ['a pod no policy isolates is reached by anyone', { ingress: { '10.244.1.2': [] }, egress: {} }, '10.244.3.6', '10.244.2.3', 53, 'UDP', { hostIp: '127.0.0.1', hostPort: 41003 }],
-    ['namespaceSelector (the namespace’s pod IPs)', { ingress: { '10.244.1.2': [{ cidr: '10.244.4.7/32' }] }, egress: {} }, '10.244.4.7', '10.244.1.2', 80, 'TCP', web],
-    ['ipBlock: inside the block', { ingress: { '10.244.1.2': [{ cidr: '10.244.0.0/16', except: ['10.244.3.0/24'] }] }, egress: {} }, '10.244.4.7', '10.244.1.2', 80, 'TCP', web],
-    ['ipBlock: in an except', { ingress: { '10.244.1.2': [{ cidr: '10.244.0.0/16', except: ['10.244.3.0/24'] }] }, egress: {} }, '10.244.3.5', '10.244.1.2', 80, 'TCP', timeout],
+    ['namespaceSelector (the namespace’s pod IPs)', from({ 'ingress/ns': ['10.244.4.7/32'] }), '10.244.4.7', '10.244.1.2', 80, 'TCP', web],
+    ['ipBlock: inside the block', from({ 'ingress/ipb': [{ cidr: '10.244.0.0/16', except: ['10.244.3.0/24'] }] }), '10.244.4.7', '10.244.1.2', 80, 'TCP', web],
+    ['ipBlock: in an except', from({ 'ingress/ipb': [{ cidr: '10.244.0.0/16', except: ['10.244.3.0/24'] }] }), '10.244.3.5', '10.244.1.2', 80, 'TCP', timeout],
     ['a port range', { ingress: { '10.244.1.2': [{ ports: [{ protocol: 'TCP', port: 79, endPort: 81 }] }] }, egress: {} }, '10.244.3.6', '10.244.1.2', 80, 'TCP', web],
     ['a rule for every port of a protocol', { ingress: { '10.244.1.2': [{ ports: [{ protocol: 'TCP' }] }] }, egress: {} }, '10.244.3.6', '10.244.1.2', 80, 'TCP', web],
     ['default-deny egress: the client reaches nothing', { ingress: {}, egress: { '10.244.3.5': [] } }, '10.244.3.5', '10.96.0.20', 80, 'TCP', timeout],
     ['default-deny egress: nor the cluster DNS', { ingress: {}, egress: { '10.244.3.5': [] } }, '10.244.3.5', '10.96.0.10', 53, 'UDP', timeout],
-    [
-      'egress allowed to the endpoint pod and port',
-      { ingress: {}, egress: { '10.244.3.5': [{ cidr: '10.244.1.2/32', ports: [{ protocol: 'TCP', port: 80 }] }] } },
-      '10.244.3.5',
-      '10.96.0.20',
-      80,
-      'TCP',
-      viaService,
-    ],
-    ['egress is judged on the endpoint, not the ClusterIP', { ingress: {}, egress: { '10.244.3.5': [{ cidr: '10.96.0.0/12' }] } }, '10.244.3.5', '10.96.0.20', 80, 'TCP', timeout],
+    ['egress allowed to the endpoint pod and port', egressTo('10.244.3.5', [{ cidr: '10.244.1.2/32', ports: [{ protocol: 'TCP', port: 80 }] }]), '10.244.3.5', '10.96.0.20', 80, 'TCP', viaService],
+    ['egress to the endpoint pod on another port', egressTo('10.244.3.5', [{ cidr: '10.244.1.2/32', ports: [{ protocol: 'TCP', port: 8080 }] }]), '10.244.3.5', '10.96.0.20', 80, 'TCP', timeout],
+    ['egress is judged on the endpoint, not the ClusterIP', egressTo('10.244.3.5', ['10.96.0.0/12']), '10.244.3.5', '10.96.0.20', 80, 'TCP', timeout],
     ["another pod's egress policy does not apply", { ingress: {}, egress: { '10.244.3.5': [] } }, '10.244.3.6', '10.244.1.2', 80, 'TCP', web],
   ])('%s', (_name, policies, src, ip, port, proto, want) => {
     expect(translate(withPolicies(policies), ip, port, proto, () => 0, src)).toEqual(want);
@@ -98,7 +98,8 @@ describe('NetworkPolicy at connect time (policies.json from the agent)', () => {
   it('a connection no policy applies to is as before; a hand-edited bad file denies nothing it cannot read', () => {
     expect(policyAllows(undefined, '10.244.3.6', '10.244.1.2', 80, 'TCP')).toBe(true);
     expect(policyAllows({ ingress: { '10.244.1.2': 'x' as never }, egress: {} }, '10.244.3.6', '10.244.1.2', 80, 'TCP')).toBe(true);
-    expect(policyAllows({ ingress: { '10.244.1.2': [{ cidr: 'nonsense' }] }, egress: {} }, '10.244.3.6', '10.244.1.2', 80, 'TCP')).toBe(false);
+    expect(policyAllows(from({ bad: ['nonsense'] }), '10.244.3.6', '10.244.1.2', 80, 'TCP')).toBe(false);
+    expect(policyAllows({ ingress: { '10.244.1.2': [{ peers: 'missing' }] }, egress: {} }, '10.244.3.6', '10.244.1.2', 80, 'TCP')).toBe(false);
   });
 
   it('reads policies.json beside the other maps', () => {

@@ -34,14 +34,17 @@ export type PodMap = Record<string, Record<string, string>>;
 /** `<ip>:<port>/<proto>` → the endpoints (`<ip>:<port>`) it balances over. */
 export type Frontends = Record<string, string[]>;
 
-/** One allowed remote block (absent: any; excepts carved out) and the ports on the destination pod (absent: any). */
+type PolicyPorts = { protocol: string; port?: number; endPort?: number }[];
+/** A peer set's entry: an address or block (any port), or a block with excepts and/or the destination's ports. */
+export type PolicyPeer = string | { cidr?: string; except?: string[]; ports?: PolicyPorts };
+/** One entry of a pod's allow list: a peer set by name (absent: any address) and the pod's own ports (absent: any). */
 export interface PolicyAllow {
-  cidr?: string;
-  except?: string[];
-  ports?: { protocol: string; port?: number; endPort?: number }[];
+  peers?: string;
+  ports?: PolicyPorts;
 }
 /** Per pod IP isolated for that direction, what it allows (an empty list: nothing); a pod IP absent is not isolated. */
 export interface PolicyMaps {
+  peers?: Record<string, PolicyPeer[]>;
   ingress: Record<string, PolicyAllow[]>;
   egress: Record<string, PolicyAllow[]>;
 }
@@ -73,16 +76,29 @@ function inBlock(cidr: string, addr: number): boolean {
   return !!c && ipv4CidrContains(c, addr);
 }
 
-function allowMatches(a: PolicyAllow, remote: number, port: number, proto: L4): boolean {
-  if (!isRecord(a)) return false;
-  if (typeof a.cidr === 'string' && !inBlock(a.cidr, remote)) return false;
-  if (Array.isArray(a.except) && a.except.some((e) => typeof e === 'string' && inBlock(e, remote))) return false;
-  if (!Array.isArray(a.ports)) return true;
-  return a.ports.some((p) => {
+function portsMatch(ports: unknown, port: number, proto: L4): boolean {
+  if (!Array.isArray(ports)) return true;
+  return ports.some((p: PolicyPorts[number]) => {
     if (typeof p !== 'object' || p === null || p.protocol !== proto) return false;
     if (typeof p.port !== 'number') return true;
     return typeof p.endPort === 'number' ? port >= p.port && port <= p.endPort : port === p.port;
   });
+}
+
+function peerMatches(e: PolicyPeer, remote: number, port: number, proto: L4): boolean {
+  if (typeof e === 'string') return inBlock(e, remote);
+  if (!isRecord(e)) return false;
+  if (typeof e.cidr === 'string' && !inBlock(e.cidr, remote)) return false;
+  if (Array.isArray(e.except) && e.except.some((x) => typeof x === 'string' && inBlock(x, remote))) return false;
+  return portsMatch(e.ports, port, proto);
+}
+
+function allowMatches(sets: Record<string, PolicyPeer[]>, a: PolicyAllow, remote: number, port: number, proto: L4): boolean {
+  if (!isRecord(a) || !portsMatch(a.ports, port, proto)) return false;
+  const id: unknown = a.peers;
+  if (id === undefined) return true;
+  const set = typeof id === 'string' ? sets[id] : undefined;
+  return Array.isArray(set) && set.some((e) => peerMatches(e, remote, port, proto));
 }
 
 /**
@@ -93,10 +109,11 @@ function allowMatches(a: PolicyAllow, remote: number, port: number, proto: L4): 
  */
 export function policyAllows(policies: PolicyMaps | undefined, src: string | undefined, dst: string, port: number, proto: L4): boolean {
   if (!policies) return true;
+  const sets = isRecord(policies.peers) ? policies.peers : {};
   const check = (list: unknown, remote: string): boolean => {
     if (!Array.isArray(list)) return true;
     const addr = parseIpv4(remote);
-    return addr !== undefined && list.some((a: PolicyAllow) => allowMatches(a, addr, port, proto));
+    return addr !== undefined && list.some((a: PolicyAllow) => allowMatches(sets, a, addr, port, proto));
   };
   const egress = src && isRecord(policies.egress) ? policies.egress[src] : undefined;
   const ingress = isRecord(policies.ingress) ? policies.ingress[dst] : undefined;

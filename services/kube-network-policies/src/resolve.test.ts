@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { lab, pod, policy } from './testing/fixtures.js';
-import { decisionInput, type AllowEntry } from './resolve.js';
+import { decisionInput, type PeerEntry, type PortSpec } from './resolve.js';
 import { POLICIES_FILE, writePolicyDecisionInput } from './socket-lb.js';
 import type { NetworkPolicy } from '@kubelab/api';
 
@@ -19,13 +19,19 @@ const allowClient = policy('default', 'allow-client', {
 });
 
 describe("the connect hook's policy input (every pod's resolved allow lists)", () => {
-  it.each<[string, NetworkPolicy[], 'ingress' | 'egress', string, AllowEntry[] | undefined]>([
+  /** A pod's allow list with each peer set's entries in place of its name. */
+  type Expanded = { peers?: PeerEntry[]; ports?: PortSpec[] }[];
+  const expanded = (policies: NetworkPolicy[], dir: 'ingress' | 'egress', ip: string): Expanded | undefined => {
+    const input = decisionInput({ ...lab(), policies });
+    return input[dir][ip]?.map((a) => ({ ...(a.peers ? { peers: input.peers[a.peers] } : {}), ...(a.ports ? { ports: a.ports } : {}) }));
+  };
+  it.each<[string, NetworkPolicy[], 'ingress' | 'egress', string, Expanded | undefined]>([
     ['no policy: not isolated', [], 'ingress', WEB, undefined],
     ['default deny ingress: isolated, nothing allowed', [denyAll], 'ingress', WEB, []],
     ['default deny ingress isolates every pod of the namespace', [denyAll], 'ingress', CLIENT, []],
     ['default deny ingress leaves other namespaces alone', [denyAll], 'ingress', DB, undefined],
     ['default deny ingress does not isolate egress', [denyAll], 'egress', WEB, undefined],
-    ['allow app=client on the named port: its IP, the port resolved on web', [denyAll, allowClient], 'ingress', WEB, [{ cidr: `${CLIENT}/32`, ports: [{ protocol: 'TCP', port: 80 }] }]],
+    ['allow app=client on the named port: its IP, the port resolved on web', [denyAll, allowClient], 'ingress', WEB, [{ peers: [CLIENT], ports: [{ protocol: 'TCP', port: 80 }] }]],
     ['a pod the allow policy does not select stays denied', [denyAll, allowClient], 'ingress', OTHER, []],
     ['a named port the pod lacks allows nothing', [policy('default', 'p', { ingress: [{ ports: [{ port: 'metrics' }] }] })], 'ingress', OTHER, []],
     [
@@ -33,14 +39,14 @@ describe("the connect hook's policy input (every pod's resolved allow lists)", (
       [policy('default', 'ns', { podSelector: { matchLabels: { app: 'web' } }, ingress: [{ from: [{ namespaceSelector: { matchLabels: { env: 'prod' } } }] }] })],
       'ingress',
       WEB,
-      [{ cidr: `${DB}/32` }],
+      [{ peers: [DB] }],
     ],
     [
       'namespaceSelector with podSelector: both must match',
       [policy('default', 'both', { podSelector: { matchLabels: { app: 'web' } }, ingress: [{ from: [{ namespaceSelector: {}, podSelector: { matchLabels: { app: 'client' } } }] }] })],
       'ingress',
       WEB,
-      [{ cidr: `${CLIENT}/32` }],
+      [{ peers: [CLIENT] }],
     ],
     [
       'ipBlock with except and a port range',
@@ -52,7 +58,7 @@ describe("the connect hook's policy input (every pod's resolved allow lists)", (
       ],
       'ingress',
       WEB,
-      [{ cidr: '172.17.0.0/16', except: ['172.17.1.0/24'], ports: [{ protocol: 'TCP', port: 30000, endPort: 30100 }] }],
+      [{ peers: [{ cidr: '172.17.0.0/16', except: ['172.17.1.0/24'] }], ports: [{ protocol: 'TCP', port: 30000, endPort: 30100 }] }],
     ],
     ['a rule without peers or ports allows everything', [policy('default', 'all', { ingress: [{}] })], 'ingress', WEB, [{}]],
     [
@@ -66,11 +72,18 @@ describe("the connect hook's policy input (every pod's resolved allow lists)", (
       ],
       'egress',
       WEB,
-      [{ cidr: `${DB}/32`, ports: [{ protocol: 'TCP', port: 5432 }] }, { ports: [{ protocol: 'UDP', port: 53 }] }],
+      [{ peers: [{ cidr: `${DB}/32`, ports: [{ protocol: 'TCP', port: 5432 }] }] }, { peers: [{ cidr: '0.0.0.0/0', ports: [{ protocol: 'UDP', port: 53 }] }] }],
     ],
     ['default deny egress', [policy('default', 'deny-egress', { policyTypes: ['Egress'] })], 'egress', CLIENT, []],
   ])('%s', (_name, policies, dir, ip, want) => {
-    expect(decisionInput({ ...lab(), policies })[dir][ip]).toEqual(want);
+    expect(expanded(policies, dir, ip)).toEqual(want);
+  });
+
+  it("shares a rule's peer set among the pods its policy selects", () => {
+    const input = decisionInput({ ...lab(), policies: [policy('default', 'from-db', { ingress: [{ from: [{ namespaceSelector: { matchLabels: { env: 'prod' } } }] }] })] });
+    expect(input.peers).toEqual({ 'ingress/default/from-db/0': [DB] });
+    expect(input.ingress[WEB]).toEqual([{ peers: 'ingress/default/from-db/0' }]);
+    expect(input.ingress[OTHER]).toEqual([{ peers: 'ingress/default/from-db/0' }]);
   });
 
   it('leaves out hostNetwork pods and pods without an address', () => {

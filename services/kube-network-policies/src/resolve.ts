@@ -131,10 +131,12 @@ export class PolicySelection {
   }
 }
 
-/** One allow entry of a pod's list: the remote address (a block; absent: any) and the ports on the pod the traffic goes to (absent: any). */
+/** A peer set's entry: an address or block (any port), or a block with excepts and/or the destination's ports (egress). */
+export type PeerEntry = string | { cidr: string; except?: string[]; ports?: PortSpec[] };
+
+/** One allow entry of a pod's list: a peer set (absent: any remote address) and the pod's own ports (absent: any). */
 export interface AllowEntry {
-  cidr?: string;
-  except?: string[];
+  peers?: string;
   ports?: PortSpec[];
 }
 
@@ -142,9 +144,12 @@ export interface AllowEntry {
  * The connect hook's input: per pod IP isolated for a direction, what it
  * allows (ingress: from which sources to which of its ports; egress: to which
  * destinations and their ports). A pod IP absent from a direction is not
- * isolated there; an empty list allows nothing.
+ * isolated there; an empty list allows nothing. Peer sets are per policy
+ * rule (`ingress/<ns>/<name>/<i>`), shared by every pod the policy selects,
+ * as the renderer's rule chains (and ipsets) are.
  */
 export interface PolicyDecisionInput {
+  peers: Record<string, PeerEntry[]>;
   ingress: Record<string, AllowEntry[]>;
   egress: Record<string, AllowEntry[]>;
 }
@@ -152,12 +157,32 @@ export interface PolicyDecisionInput {
 /** Every pod's allow lists (not only this node's: in the local runner the client's node judges the server's ingress too). Pure. */
 export function decisionInput(input: { pods: readonly Pod[]; namespaces: readonly Namespace[]; policies: readonly NetworkPolicy[] }): PolicyDecisionInput {
   const sel = new PolicySelection(input);
-  const out: PolicyDecisionInput = { ingress: {}, egress: {} };
-  const block = (cidr: string, except: string[]): Pick<AllowEntry, 'cidr' | 'except'> | undefined => {
+  const out: PolicyDecisionInput = { peers: {}, ingress: {}, egress: {} };
+  const block = (cidr: string, except: string[], ports: PortSpec[] | undefined): PeerEntry | undefined => {
     const c = cidrArg(cidr);
     if (c === undefined) return undefined;
     const ex = except.map(cidrArg).flatMap((e) => (e === undefined ? [] : [e || '0.0.0.0/0']));
-    return { ...(c ? { cidr: c } : {}), ...(ex.length ? { except: ex } : {}) };
+    return ex.length || ports ? { cidr: c || '0.0.0.0/0', ...(ex.length ? { except: ex } : {}), ...(ports ? { ports } : {}) } : c || '0.0.0.0/0';
+  };
+  /** A rule's peer set; egress entries carry each destination's ports (named ones resolved there, none on an ipBlock). */
+  const peerSet = (rule: ResolvedRule, dir: Direction): string => {
+    const id = `${dir}/${rule.policy.metadata.namespace ?? ''}/${rule.policy.metadata.name ?? ''}/${rule.index}`;
+    if (out.peers[id]) return id;
+    const ns = rule.policy.metadata.namespace ?? '';
+    const named = rule.ports.some((p) => typeof p.port === 'string');
+    // Egress rules without peers reach every address; named ports exist only on pods, so those are resolved on every pod.
+    const peers: NetworkPolicyPeer[] = rule.peers.length ? rule.peers : named ? [{ podSelector: {}, namespaceSelector: {} }, { ipBlock: { cidr: '0.0.0.0/0' } }] : [{ ipBlock: { cidr: '0.0.0.0/0' } }];
+    const entries: PeerEntry[] = [];
+    for (const peer of peers) {
+      for (const r of sel.resolvePeer(ns, peer)) {
+        const ports = dir === 'egress' && rule.ports.length ? rule.ports.flatMap((p) => resolvePort(p, 'pod' in r ? r.pod : undefined)) : undefined;
+        if (ports && ports.length === 0) continue;
+        const e = 'pod' in r ? (ports ? { cidr: `${r.pod.status!.podIP}/32`, ports } : r.pod.status!.podIP!) : block(r.ipBlock.cidr, r.ipBlock.except, ports);
+        if (e !== undefined) entries.push(e);
+      }
+    }
+    out.peers[id] = entries;
+    return id;
   };
   for (const pod of sel.pods) {
     const ip = pod.status!.podIP!;
@@ -166,44 +191,13 @@ export function decisionInput(input: { pods: readonly Pod[]; namespaces: readonl
       if (!rules) continue;
       const allow: AllowEntry[] = [];
       for (const rule of rules) {
-        const ns = rule.policy.metadata.namespace ?? '';
-        // Ingress ports are this pod's; egress ports are each destination's (named ones resolved there, none on an ipBlock).
-        const portsOn = (target: Pod | undefined): PortSpec[] | undefined => (rule.ports.length ? rule.ports.flatMap((p) => resolvePort(p, target)) : undefined);
         if (dir === 'ingress') {
-          const ports = portsOn(pod);
+          // Ingress ports are this pod's (named ports resolved here).
+          const ports = rule.ports.length ? rule.ports.flatMap((p) => resolvePort(p, pod)) : undefined;
           if (ports && ports.length === 0) continue;
-          const withPorts = ports ? { ports } : {};
-          if (rule.peers.length === 0) allow.push({ ...withPorts });
-          for (const peer of rule.peers) {
-            for (const r of sel.resolvePeer(ns, peer)) {
-              if ('pod' in r) allow.push({ cidr: `${r.pod.status!.podIP}/32`, ...withPorts });
-              else {
-                const b = block(r.ipBlock.cidr, r.ipBlock.except);
-                if (b) allow.push({ ...b, ...withPorts });
-              }
-            }
-          }
-          continue;
-        }
-        const named = rule.ports.some((p) => typeof p.port === 'string');
-        // Without peers every destination is allowed; named ports exist only on pods, so they are resolved on every pod.
-        const peers: NetworkPolicyPeer[] = rule.peers.length
-          ? rule.peers
-          : named
-            ? [{ podSelector: {}, namespaceSelector: {} }, { ipBlock: { cidr: '0.0.0.0/0' } }]
-            : [{ ipBlock: { cidr: '0.0.0.0/0' } }];
-        for (const peer of peers) {
-          for (const r of sel.resolvePeer(ns, peer)) {
-            const target = 'pod' in r ? r.pod : undefined;
-            const ports = portsOn(target);
-            if (ports && ports.length === 0) continue;
-            const withPorts = ports ? { ports } : {};
-            if ('pod' in r) allow.push({ cidr: `${r.pod.status!.podIP}/32`, ...withPorts });
-            else {
-              const b = block(r.ipBlock.cidr, r.ipBlock.except);
-              if (b) allow.push({ ...b, ...withPorts });
-            }
-          }
+          allow.push({ ...(rule.peers.length ? { peers: peerSet(rule, dir) } : {}), ...(ports ? { ports } : {}) });
+        } else {
+          allow.push(rule.peers.length || rule.ports.length ? { peers: peerSet(rule, dir) } : {});
         }
       }
       out[dir][ip] = allow;
