@@ -3,7 +3,9 @@
 // DNS query are translated at connect time through the node's socket-LB maps
 // (every runtime's pod addresses, shared on NATS; kube-proxy's Service
 // frontends). A busybox pod on node-2 reaches nginx on node-1 by the
-// Service's name, as in compose.
+// Service's name, as in compose; NetworkPolicy (the agent's policies.json)
+// is checked there too, so the classic default-deny lab times out as the
+// compose nodes' DROP chains make it.
 
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -58,6 +60,42 @@ spec:
   - name: bb
     image: busybox:1.36
     command: [sleep, "3600"]
+`;
+
+const DENY = `apiVersion: networking.k8s.io/v1
+kind: NetworkPolicy
+metadata:
+  name: default-deny-ingress
+spec:
+  podSelector: {}
+  policyTypes: [Ingress]
+`;
+
+const ALLOW_CLIENT = `apiVersion: v1
+kind: Pod
+metadata:
+  name: client
+  labels: {app: client}
+spec:
+  nodeSelector: {kubernetes.io/hostname: node-2}
+  containers:
+  - name: client
+    image: busybox:1.36
+    command: [sleep, "3600"]
+---
+apiVersion: networking.k8s.io/v1
+kind: NetworkPolicy
+metadata:
+  name: allow-client
+spec:
+  podSelector:
+    matchLabels: {app: web}
+  ingress:
+  - from:
+    - podSelector:
+        matchLabels: {app: client}
+    ports:
+    - port: 80
 `;
 
 const ready = requireTool('nats-server') && requireTool('kubectl');
@@ -156,5 +194,41 @@ describe.runIf(ready)('the local runner reaches pods and Services across nodes (
     expect((await kubectl(['exec', 'bb', '--', 'wget', '-qO-', '-T', '5', `http://${webIp}`])).stdout).toContain('<h1>Welcome to nginx!</h1>');
     const refused = await kubectl(['exec', 'bb', '--', 'wget', '-qO-', '-T', '5', `http://${webIp}:81`]);
     expect(refused.stderr).toContain(`wget: can't connect to remote host (${webIp}): Connection refused`);
+  });
+
+  it('the classic NetworkPolicy lab: default-deny ingress times out; allow app=client lets only that pod in', async () => {
+    const policiesOf = (node: string) => {
+      try {
+        return JSON.parse(readFileSync(join(dir, 'nodes', node, 'root', 'run', 'kubelab', 'socket-lb', 'policies.json'), 'utf8')) as { ingress: Record<string, unknown[]> };
+      } catch {
+        return undefined;
+      }
+    };
+    const webIp = (await kubectl(['get', 'pods', '-l', 'app=web', '-o', 'jsonpath={.items[0].status.podIP}'])).stdout;
+    const wget = (pod: string) => kubectl(['exec', pod, '--', 'wget', '-qO-', '-T', '2', 'http://web']);
+
+    expect((await kubectl(['apply', '-f', '-'], DENY)).stdout).toBe('networkpolicy.networking.k8s.io/default-deny-ingress created\n');
+    // bb's node judges web's ingress: its agent writes every pod's allow lists.
+    await waitFor('node-2 holds the default deny', () => (Array.isArray(policiesOf('node-2')?.ingress[webIp]) ? true : undefined), { timeoutMs: 30_000 });
+    const denied = await wget('bb');
+    expect(denied.stderr).toContain('wget: download timed out');
+    expect(denied.code).not.toBe(0);
+
+    expect((await kubectl(['apply', '-f', '-'], ALLOW_CLIENT)).stdout).toBe('pod/client created\nnetworkpolicy.networking.k8s.io/allow-client created\n');
+    await waitFor('client running', async () => ((await kubectl(['get', 'pod', 'client', '-o', 'jsonpath={.status.phase}'])).stdout === 'Running' ? true : undefined), {
+      timeoutMs: 60_000,
+      everyMs: 1_000,
+    });
+    const allowed = await waitFor(
+      'the client gets the page',
+      async () => {
+        const x = await wget('client');
+        return x.code === 0 ? x : undefined;
+      },
+      { timeoutMs: 30_000, everyMs: 1_000 },
+    );
+    expect(allowed.stdout).toContain('<h1>Welcome to nginx!</h1>');
+    const still = await wget('bb');
+    expect(still.stderr).toContain('wget: download timed out');
   });
 });

@@ -84,6 +84,17 @@ describe('local topology', () => {
     for (const s of specs.filter((s) => s.service === 'kube-proxy')) expect(s.args).toContain('--apply=never');
   });
 
+  it("points each node's policy agent at the node's socket-LB directory, beside kube-proxy's and containerd's, where NetworkPolicy is enforced at connect", () => {
+    for (const suffix of ['control-plane', '2']) {
+      const dirs = ['containerd', 'kube-proxy', 'kube-network-policies'].map((svc) =>
+        specs.find((s) => s.service === svc && s.name.endsWith(`-${suffix}`))?.args.find((a) => a.startsWith('--socket-lb-dir=')),
+      );
+      expect(dirs[0]).toBeDefined();
+      expect(new Set(dirs).size).toBe(1);
+    }
+    for (const s of specs.filter((s) => s.service === 'kube-network-policies')) expect(s.args).toContain('--apply=never');
+  });
+
   it("gives the apiserver the state dir's encryption and authentication configs: Secrets encrypted at rest, anonymous only on health paths", () => {
     expect(specs.find((s) => s.name === 'apiserver')!.args).toContain('--encryption-provider-config=/s/encryption-config.yaml');
     expect(specs.find((s) => s.name === 'apiserver')!.args).toContain('--authentication-config=/s/authentication-config.yaml');

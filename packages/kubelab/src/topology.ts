@@ -447,8 +447,10 @@ function nodeComponents(layout: Layout, node: string, suffix: string, p: NodePor
         `--hostname-override=${node}`,
         `--apiserver-grpc-address=${grpc}`,
         `--kubeconfig=${files.networkPolicies}`,
-        // As kube-proxy: local nodes share the host's network namespace, so the policy chains are rendered, never applied.
+        // As kube-proxy: local nodes share the host's network namespace, so the policy chains are rendered, never applied;
+        // the resolved allow lists go to the socket-LB directory, where the runtime's connect hook enforces them.
         '--apply=never',
+        `--socket-lb-dir=${socketLbDir(layout, node)}`,
         `--metrics-bind-address=127.0.0.1:${p.netpol}`,
       ],
       unit: unit('kube-network-policies'),
@@ -456,7 +458,7 @@ function nodeComponents(layout: Layout, node: string, suffix: string, p: NodePor
   ];
 }
 
-/** The node's socket-LB maps (pods.json from containerd, services.json from kube-proxy): /run/kubelab/socket-lb under the node root. */
+/** The node's socket-LB maps (pods.json from containerd, services.json from kube-proxy, policies.json from kube-network-policies): /run/kubelab/socket-lb under the node root. */
 export function socketLbDir(layout: Pick<Layout, 'stateDir'>, node: string): string {
   return join(nodeRoot(layout, node), 'run', 'kubelab', 'socket-lb');
 }

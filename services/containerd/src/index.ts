@@ -100,7 +100,7 @@ export async function startContainerd(opts: ContainerdOptions): Promise<Containe
     ...(opts.podCidr ? { podCidr: opts.podCidr } : {}),
     onWarning: (msg, fields) => log.warn(msg, fields),
     mainProcess: (spec, proc) => stdinShell(spec.stdio, proc, promptFor(spec.image)),
-    ...(socketLb ? { route: (ip: string, port: number, proto: L4) => socketLb.decide(ip, port, proto) } : {}),
+    ...(socketLb ? { route: (ip: string, port: number, proto: L4, src?: string) => socketLb.decide(ip, port, proto, src) } : {}),
     ...(opts.shims
       ? {
           shims: new Launcher({

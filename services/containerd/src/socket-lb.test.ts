@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { dialTcp } from './network.js';
-import { SocketLbMaps, translate, type Decision, type L4 } from './socket-lb.js';
+import { policyAllows, SocketLbMaps, translate, type Decision, type L4, type PolicyMaps } from './socket-lb.js';
 import { localPodMap, parsePodMapMessage, unionPodMaps } from './pod-map.js';
 import { resolveHost, udpTransport } from './resolver.js';
 import { startDnsFixture } from './testing/dns-fixture.js';
@@ -52,6 +52,68 @@ describe('socket-LB translation at connect time', () => {
       if ('endpoint' in d && d.endpoint) seen.add(d.endpoint);
     }
     expect([...seen].sort()).toEqual(['10.244.1.2:80', '10.244.2.3:80']);
+  });
+});
+
+describe('NetworkPolicy at connect time (policies.json from the agent)', () => {
+  // web 10.244.1.2 (80) behind 10.96.0.20 with a second endpoint 10.244.2.3; client 10.244.3.5, bb 10.244.3.6, a prod pod 10.244.4.7.
+  const withPolicies = (policies: PolicyMaps) => ({ ...maps, pods: { ...maps.pods, '10.244.3.5': {}, '10.244.3.6': {}, '10.244.4.7': {} }, policies });
+  const web = { hostIp: '127.0.0.1', hostPort: 41001 };
+  const viaService = { ...web, endpoint: '10.244.1.2:80' };
+  const timeout: Decision = { error: 'ETIMEDOUT' };
+  const defaultDeny: PolicyMaps = { ingress: { '10.244.1.2': [], '10.244.2.3': [] }, egress: {} };
+  const allowClient: PolicyMaps = {
+    peers: { 'ingress/default/allow-client/0': ['10.244.3.5'] },
+    ingress: { '10.244.1.2': [{ peers: 'ingress/default/allow-client/0', ports: [{ protocol: 'TCP', port: 80 }] }], '10.244.2.3': [] },
+    egress: {},
+  };
+  /** One pod's ingress allowed from one peer set. */
+  const from = (peers: PolicyMaps['peers'] & object, dst = '10.244.1.2'): PolicyMaps => ({ peers, ingress: { [dst]: Object.keys(peers).map((id) => ({ peers: id })) }, egress: {} });
+  const egressTo = (src: string, entries: NonNullable<PolicyMaps['peers']>[string]): PolicyMaps => ({ peers: { 'egress/x': entries }, ingress: {}, egress: { [src]: [{ peers: 'egress/x' }] } });
+  it.each<[string, PolicyMaps, string | undefined, string, number, L4, Decision]>([
+    ['default-deny ingress: a pod IP dialled directly times out', defaultDeny, '10.244.3.6', '10.244.1.2', 80, 'TCP', timeout],
+    ['default-deny ingress: through the Service, the chosen endpoint drops it', defaultDeny, '10.244.3.6', '10.96.0.20', 80, 'TCP', timeout],
+    ['default-deny ingress: even a port nothing listens on times out (DROP before RST)', defaultDeny, '10.244.3.6', '10.244.1.2', 81, 'TCP', timeout],
+    ['a Service without endpoints still refuses (REJECT comes first)', defaultDeny, '10.244.3.6', '10.96.0.30', 80, 'TCP', { error: 'ECONNREFUSED' }],
+    ['allow from app=client: the client gets in', allowClient, '10.244.3.5', '10.96.0.20', 80, 'TCP', viaService],
+    ['allow from app=client: bb still times out', allowClient, '10.244.3.6', '10.96.0.20', 80, 'TCP', timeout],
+    ['allow from app=client on 80: another port is dropped', allowClient, '10.244.3.5', '10.244.1.2', 8080, 'TCP', timeout],
+    ['allow from app=client on TCP 80: UDP 80 is dropped', allowClient, '10.244.3.5', '10.244.1.2', 80, 'UDP', timeout],
+    ['a pod no policy isolates is reached by anyone', { ingress: { '10.244.1.2': [] }, egress: {} }, '10.244.3.6', '10.244.2.3', 53, 'UDP', { hostIp: '127.0.0.1', hostPort: 41003 }],
+    ['namespaceSelector (the namespace’s pod IPs)', from({ 'ingress/ns': ['10.244.4.7/32'] }), '10.244.4.7', '10.244.1.2', 80, 'TCP', web],
+    ['ipBlock: inside the block', from({ 'ingress/ipb': [{ cidr: '10.244.0.0/16', except: ['10.244.3.0/24'] }] }), '10.244.4.7', '10.244.1.2', 80, 'TCP', web],
+    ['ipBlock: in an except', from({ 'ingress/ipb': [{ cidr: '10.244.0.0/16', except: ['10.244.3.0/24'] }] }), '10.244.3.5', '10.244.1.2', 80, 'TCP', timeout],
+    ['a port range', { ingress: { '10.244.1.2': [{ ports: [{ protocol: 'TCP', port: 79, endPort: 81 }] }] }, egress: {} }, '10.244.3.6', '10.244.1.2', 80, 'TCP', web],
+    ['a rule for every port of a protocol', { ingress: { '10.244.1.2': [{ ports: [{ protocol: 'TCP' }] }] }, egress: {} }, '10.244.3.6', '10.244.1.2', 80, 'TCP', web],
+    ['default-deny egress: the client reaches nothing', { ingress: {}, egress: { '10.244.3.5': [] } }, '10.244.3.5', '10.96.0.20', 80, 'TCP', timeout],
+    ['default-deny egress: nor the cluster DNS', { ingress: {}, egress: { '10.244.3.5': [] } }, '10.244.3.5', '10.96.0.10', 53, 'UDP', timeout],
+    ['egress allowed to the endpoint pod and port', egressTo('10.244.3.5', [{ cidr: '10.244.1.2/32', ports: [{ protocol: 'TCP', port: 80 }] }]), '10.244.3.5', '10.96.0.20', 80, 'TCP', viaService],
+    ['egress to the endpoint pod on another port', egressTo('10.244.3.5', [{ cidr: '10.244.1.2/32', ports: [{ protocol: 'TCP', port: 8080 }] }]), '10.244.3.5', '10.96.0.20', 80, 'TCP', timeout],
+    ['egress is judged on the endpoint, not the ClusterIP', egressTo('10.244.3.5', ['10.96.0.0/12']), '10.244.3.5', '10.96.0.20', 80, 'TCP', timeout],
+    ["another pod's egress policy does not apply", { ingress: {}, egress: { '10.244.3.5': [] } }, '10.244.3.6', '10.244.1.2', 80, 'TCP', web],
+  ])('%s', (_name, policies, src, ip, port, proto, want) => {
+    expect(translate(withPolicies(policies), ip, port, proto, () => 0, src)).toEqual(want);
+  });
+
+  it('a connection no policy applies to is as before; a hand-edited bad file denies nothing it cannot read', () => {
+    expect(policyAllows(undefined, '10.244.3.6', '10.244.1.2', 80, 'TCP')).toBe(true);
+    expect(policyAllows({ ingress: { '10.244.1.2': 'x' as never }, egress: {} }, '10.244.3.6', '10.244.1.2', 80, 'TCP')).toBe(true);
+    expect(policyAllows(from({ bad: ['nonsense'] }), '10.244.3.6', '10.244.1.2', 80, 'TCP')).toBe(false);
+    expect(policyAllows({ ingress: { '10.244.1.2': [{ peers: 'missing' }] }, egress: {} }, '10.244.3.6', '10.244.1.2', 80, 'TCP')).toBe(false);
+  });
+
+  it('reads policies.json beside the other maps', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'socketlb-'));
+    try {
+      writeFileSync(join(dir, 'pods.json'), JSON.stringify(maps.pods));
+      writeFileSync(join(dir, 'policies.json'), JSON.stringify(defaultDeny));
+      const lb = new SocketLbMaps(dir);
+      expect(lb.decide('10.244.1.2', 80, 'TCP', '10.244.3.6')).toEqual(timeout);
+      writeFileSync(join(dir, 'policies.json'), JSON.stringify({ ingress: {}, egress: {} }) + ' ');
+      expect(lb.decide('10.244.1.2', 80, 'TCP', '10.244.3.6')).toEqual(web);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 

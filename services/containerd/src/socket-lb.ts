@@ -12,13 +12,21 @@
 //                  the Service frontends (ClusterIP, external and
 //                  load-balancer IPs) and their usable endpoints, written by
 //                  this node's kube-proxy after each sync (it programs the
-//                  data path; this hook is the "kernel").
+//                  data path; this hook is the "kernel");
+//   policies.json  { ingress: { <pod IP>: [allow…] }, egress: { … } }: every
+//                  pod isolated by a NetworkPolicy and what it allows
+//                  (remote block with excepts, ports), resolved by this node's
+//                  kube-network-policies agent; checked on the chosen
+//                  endpoint (after the "DNAT", as the filter chains are) with
+//                  the dialling pod's IP as the source. Denied: a timeout, as
+//                  the KUBE-NWPLCY chains' DROP gives.
 // A decision is what Linux gives a socket: a destination, a refusal
 // (no listener: RST; a Service without endpoints: kube-proxy's REJECT) or
 // a timeout (an address no route leads to; a SYN nobody answers).
 
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { ipv4CidrContains, parseIpv4, parseIpv4Cidr } from '@kubelab/api';
 
 export type L4 = 'TCP' | 'UDP';
 /** Pod IP → `<port>/<proto>` → `127.0.0.1:<hostPort>`. */
@@ -26,10 +34,31 @@ export type PodMap = Record<string, Record<string, string>>;
 /** `<ip>:<port>/<proto>` → the endpoints (`<ip>:<port>`) it balances over. */
 export type Frontends = Record<string, string[]>;
 
+type PolicyPorts = { protocol: string; port?: number; endPort?: number }[];
+/** A peer set's entry: an address or block (any port), or a block with excepts and/or the destination's ports. */
+export type PolicyPeer = string | { cidr?: string; except?: string[]; ports?: PolicyPorts };
+/** One entry of a pod's allow list: a peer set by name (absent: any address) and the pod's own ports (absent: any). */
+export interface PolicyAllow {
+  peers?: string;
+  ports?: PolicyPorts;
+}
+/** Per pod IP isolated for that direction, what it allows (an empty list: nothing); a pod IP absent is not isolated. */
+export interface PolicyMaps {
+  peers?: Record<string, PolicyPeer[]>;
+  ingress: Record<string, PolicyAllow[]>;
+  egress: Record<string, PolicyAllow[]>;
+}
+export interface SocketLbView {
+  pods: PodMap;
+  frontends: Frontends;
+  policies?: PolicyMaps;
+}
+
 export type Decision = { hostIp: string; hostPort: number; endpoint?: string } | { error: 'ECONNREFUSED' | 'ETIMEDOUT' };
 
 export const PODS_FILE = 'pods.json';
 export const SERVICES_FILE = 'services.json';
+export const POLICIES_FILE = 'policies.json';
 
 /** The key of a port in the pod map: a sandbox's `80` (TCP) or `53/UDP` as `80/TCP`, `53/UDP`. */
 export function portKey(sandboxPort: string): string {
@@ -40,6 +69,55 @@ function splitHostPort(s: string): { host: string; port: number } | undefined {
   const i = s.lastIndexOf(':');
   const port = Number(s.slice(i + 1));
   return i > 0 && Number.isInteger(port) && port > 0 && port < 65536 ? { host: s.slice(0, i), port } : undefined;
+}
+
+function inBlock(cidr: string, addr: number): boolean {
+  const c = parseIpv4Cidr(cidr.includes('/') ? cidr : `${cidr}/32`);
+  return !!c && ipv4CidrContains(c, addr);
+}
+
+function portsMatch(ports: unknown, port: number, proto: L4): boolean {
+  if (!Array.isArray(ports)) return true;
+  return ports.some((p: PolicyPorts[number]) => {
+    if (typeof p !== 'object' || p === null || p.protocol !== proto) return false;
+    if (typeof p.port !== 'number') return true;
+    return typeof p.endPort === 'number' ? port >= p.port && port <= p.endPort : port === p.port;
+  });
+}
+
+function peerMatches(e: PolicyPeer, remote: number, port: number, proto: L4): boolean {
+  if (typeof e === 'string') return inBlock(e, remote);
+  if (!isRecord(e)) return false;
+  if (typeof e.cidr === 'string' && !inBlock(e.cidr, remote)) return false;
+  if (Array.isArray(e.except) && e.except.some((x) => typeof x === 'string' && inBlock(x, remote))) return false;
+  return portsMatch(e.ports, port, proto);
+}
+
+function allowMatches(sets: Record<string, PolicyPeer[]>, a: PolicyAllow, remote: number, port: number, proto: L4): boolean {
+  if (!isRecord(a) || !portsMatch(a.ports, port, proto)) return false;
+  const id: unknown = a.peers;
+  if (id === undefined) return true;
+  const set = typeof id === 'string' ? sets[id] : undefined;
+  return Array.isArray(set) && set.some((e) => peerMatches(e, remote, port, proto));
+}
+
+/**
+ * Whether NetworkPolicy lets a connection from pod IP `src` reach `dst:port`:
+ * the source's egress allow list (when it is isolated for egress) must match
+ * the destination and its port, and the destination's ingress list (when
+ * isolated for ingress) the source and the port. Pure.
+ */
+export function policyAllows(policies: PolicyMaps | undefined, src: string | undefined, dst: string, port: number, proto: L4): boolean {
+  if (!policies) return true;
+  const sets = isRecord(policies.peers) ? policies.peers : {};
+  const check = (list: unknown, remote: string): boolean => {
+    if (!Array.isArray(list)) return true;
+    const addr = parseIpv4(remote);
+    return addr !== undefined && list.some((a: PolicyAllow) => allowMatches(sets, a, addr, port, proto));
+  };
+  const egress = src && isRecord(policies.egress) ? policies.egress[src] : undefined;
+  const ingress = isRecord(policies.ingress) ? policies.ingress[dst] : undefined;
+  return check(egress, dst) && (src === undefined || check(ingress, src));
 }
 
 /** A pod's port: its loopback address, refused when nothing listens, a timeout when no pod has the IP. */
@@ -57,18 +135,21 @@ function podPort(pods: PodMap, ip: string, port: number, proto: L4): Decision {
  * also chooses at random per connection), then that pod's port; a Service
  * without endpoints refuses. Pure: `pick` chooses an index.
  */
-export function translate(maps: { pods: PodMap; frontends: Frontends }, ip: string, port: number, proto: L4, pick: (n: number) => number = (n) => Math.floor(Math.random() * n)): Decision {
+export function translate(maps: SocketLbView, ip: string, port: number, proto: L4, pick: (n: number) => number = (n) => Math.floor(Math.random() * n), src?: string): Decision {
+  // The filter chains see the packet after the DNAT: policy applies to the endpoint chosen; a DROP is a SYN never answered.
+  const denied = (dst: string, dport: number) => !policyAllows(maps.policies, src, dst, dport, proto);
   const endpoints = maps.frontends[`${ip}:${port}/${proto}`];
   if (Array.isArray(endpoints)) {
     if (!endpoints.length) return { error: 'ECONNREFUSED' };
     const endpoint = endpoints[Math.min(endpoints.length - 1, Math.max(0, pick(endpoints.length)))]!;
     const ep = typeof endpoint === 'string' ? splitHostPort(endpoint) : undefined;
-    if (!ep) return { error: 'ETIMEDOUT' };
+    if (!ep || denied(ep.host, ep.port)) return { error: 'ETIMEDOUT' };
     // An endpoint on the host's network (the apiserver behind `kubernetes`): the local runner's nodes are 127.0.0.1.
     if (ep.host === '127.0.0.1') return { hostIp: ep.host, hostPort: ep.port, endpoint };
     const d = podPort(maps.pods, ep.host, ep.port, proto);
     return 'error' in d ? d : { ...d, endpoint };
   }
+  if (denied(ip, port)) return { error: 'ETIMEDOUT' };
   return podPort(maps.pods, ip, port, proto);
 }
 
@@ -100,17 +181,20 @@ export class SocketLbMaps {
     return value;
   }
 
-  maps(): { pods: PodMap; frontends: Frontends } {
+  maps(): SocketLbView {
     const pods = this.read(PODS_FILE);
     const services = this.read(SERVICES_FILE) as { frontends?: unknown } | undefined;
+    const policies = this.read(POLICIES_FILE);
     return {
       pods: isRecord(pods) ? (pods as PodMap) : {},
       frontends: isRecord(services?.frontends) ? (services.frontends as Frontends) : {},
+      ...(isRecord(policies) ? { policies: policies as unknown as PolicyMaps } : {}),
     };
   }
 
-  decide(ip: string, port: number, proto: L4): Decision {
-    return translate(this.maps(), ip, port, proto);
+  /** `src`: the dialling pod's IP, the source NetworkPolicy sees. */
+  decide(ip: string, port: number, proto: L4, src?: string): Decision {
+    return translate(this.maps(), ip, port, proto, undefined, src);
   }
 }
 

@@ -111,7 +111,8 @@ export interface LocalTasksOptions {
   podIp: string;
   networkMode: NetworkMode;
   /** Loopback mode: where another pod's or a Service's address leads (socket-lb.ts); absent, the pod reaches only itself. */
-  route?: (ip: string, port: number, proto: L4) => Decision;
+  /** `src` is the dialling pod's IP (NetworkPolicy's source). */
+  route?: (ip: string, port: number, proto: L4, src?: string) => Decision;
   timeScale: number;
   warn: (msg: string, fields?: Record<string, unknown>) => void;
   /** At a task's start: PID 1 as a shell on the container's stdin, when it is one (streaming/attach.ts). */
@@ -210,7 +211,7 @@ export class LocalTasks implements Tasks {
       this.opts.networkMode === 'pod-ip' && this.opts.podIp
         ? udpTransport({ localAddress: this.opts.podIp })
         : route
-          ? udpTransport({ localAddress: '127.0.0.1', route: (ip, port) => route(ip, port, 'UDP') })
+          ? udpTransport({ localAddress: '127.0.0.1', route: (ip, port) => route(ip, port, 'UDP', this.opts.podIp) })
           : undefined;
     const proc: SimProcess = new SimProcess({
       argv: spec.argv,
@@ -232,7 +233,7 @@ export class LocalTasks implements Tasks {
           port,
           (p) => this.ports[String(p)],
           async (name) => (await resolveHost(name, proc.fs, dns)).addresses[0]!,
-          route ? (ip, port) => route(ip, port, 'TCP') : undefined,
+          route ? (ip, port) => route(ip, port, 'TCP', this.opts.podIp) : undefined,
         ),
       ...(dns ? { dns } : {}),
       // Projected volumes are the kubelet's files, refreshed from the host (watchMounts), never written to it.

@@ -3,12 +3,13 @@
 // selecting one app of its namespace and allowing ingress from another app
 // (pod selector), a labelled namespace, and an ipBlock with an except, on a
 // named port; half of them also restrict egress. One line renders node-1
-// (its ~100 pods), one renders every pod as if all were local (worst case).
+// (its ~100 pods), one renders every pod as if all were local (worst case),
+// one resolves the local runner's policies.json (every pod's allow lists).
 //
 //   pnpm --filter @kubelab/kube-network-policies bench
 //   KUBELAB_BENCH_SIZES=1000x100,5000x500 ...
 
-import { renderPolicies, toIptablesSave } from '../dist/index.js';
+import { decisionInput, renderPolicies, toIptablesSave } from '../dist/index.js';
 
 const sizes = (process.env.KUBELAB_BENCH_SIZES ?? '1000x100').split(',').map((s) => s.split('x').map(Number));
 const NODES = 10;
@@ -76,4 +77,14 @@ for (const [nPods, nPolicies] of sizes) {
       renderMsMedian: Number(times[Math.floor(RUNS / 2)].toFixed(1)),
     });
   }
+  decisionInput(objs); // warm-up
+  const times = [];
+  let text;
+  for (let r = 0; r < RUNS; r++) {
+    const t = performance.now();
+    text = JSON.stringify(decisionInput(objs));
+    times.push(performance.now() - t);
+  }
+  times.sort((a, b) => a - b);
+  out({ bench: 'kube-network-policies-socket-lb', pods: nPods, policies: nPolicies, bytes: text.length, resolveMsMedian: Number(times[Math.floor(RUNS / 2)].toFixed(1)) });
 }

@@ -10,6 +10,8 @@ import { newRateLimitingQueue, processNextWorkItem, type Lister, type RateLimiti
 import type { Logger } from '@kubelab/component-base';
 import { applyRuleset, readBack } from './apply.js';
 import type { CommandRunner } from '@kubelab/component-base';
+import { decisionInput } from './resolve.js';
+import { writePolicyDecisionInput } from './socket-lb.js';
 import { renderPolicies, toIptablesSave, type PolicyRuleset } from './render.js';
 
 export const SYNC_KEY = 'node';
@@ -30,6 +32,8 @@ export interface PolicyControllerOptions {
   /** Where rules are applied; absent: render only (the local runner's nodes share the host's namespace). */
   runner?: CommandRunner;
   logger: Logger;
+  /** Where policies.json goes for the local runner's connect hook (socket-lb.ts); absent: not written. */
+  socketLbDir?: string;
   /** Observes each sync's render time and rule count (metrics, the benchmark). */
   onSync?: (r: { renderMs: number; applied: boolean; ruleset: PolicyRuleset }) => void;
 }
@@ -38,6 +42,7 @@ export class PolicyController {
   readonly queue: RateLimitingQueue<string> = newRateLimitingQueue<string>({ name: 'kube-network-policies' });
   private last: { text: string; ruleset: PolicyRuleset } | undefined;
   private synced = false;
+  private readonly lastDecision = { text: '' };
 
   constructor(private readonly opts: PolicyControllerOptions) {}
 
@@ -55,14 +60,12 @@ export class PolicyController {
   /** Renders the node's ruleset and applies it when it differs from the last applied one. */
   async sync(): Promise<void> {
     const t = performance.now();
-    const ruleset = renderPolicies({
-      nodeName: this.opts.nodeName,
-      clusterCIDR: this.opts.clusterCIDR,
-      pods: this.opts.pods.list(),
-      namespaces: this.opts.namespaces.list(),
-      policies: this.opts.policies.list(),
-    });
+    const input = { pods: this.opts.pods.list(), namespaces: this.opts.namespaces.list(), policies: this.opts.policies.list() };
+    const ruleset = renderPolicies({ nodeName: this.opts.nodeName, clusterCIDR: this.opts.clusterCIDR, ...input });
     const renderMs = performance.now() - t;
+    if (this.opts.socketLbDir && writePolicyDecisionInput(this.opts.socketLbDir, decisionInput(input), this.lastDecision)) {
+      this.opts.logger.info('Wrote network policy decision input', { dir: this.opts.socketLbDir });
+    }
     const text = toIptablesSave(ruleset);
     const changed = this.last?.text !== text;
     if (changed && this.opts.runner) {

@@ -17,5 +17,7 @@ export {
   type PolicyRuleset,
   type Chain,
 } from './render.js';
+export { decisionInput, resolvePort, PolicySelection, type PolicyDecisionInput, type AllowEntry, type PortSpec } from './resolve.js';
+export { writePolicyDecisionInput, POLICIES_FILE } from './socket-lb.js';
 export { applyRuleset, probeIptables, readBack } from './apply.js';
 export { execRunner, type CommandRunner, type CommandResult } from '@kubelab/component-base';

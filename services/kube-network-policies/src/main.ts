@@ -22,6 +22,7 @@ async function main(): Promise<void> {
     apiserverAddress: cmd.apiserverAddress,
     ...(cmd.kubeconfig ? { apiserverTls: clientTlsFromKubeconfig(cmd.kubeconfig) } : {}),
     apply: cmd.apply,
+    ...(cmd.socketLbDir ? { socketLbDir: cmd.socketLbDir } : {}),
     logger,
   });
   onShutdown(async () => {

@@ -10,6 +10,7 @@ export function policyAgentFlags() {
     .string('hostname-override', '', 'If non-empty, will be used as the name of the Node this agent enforces policies on.')
     .string('cluster-cidr', '10.244.0.0/16', "The pod network's CIDR: other local addresses are the node's own, whose traffic to its pods is always allowed.")
     .string('metrics-bind-address', '0.0.0.0:9080', 'The IP address and port for the metrics, health and /rules server to serve on.')
+    .string('socket-lb-dir', '', "If non-empty, write each pod's resolved allow lists to policies.json there, for the local runner's connect hook (kubelab).")
     .string('apply', 'auto', "'auto' applies rules when iptables works in this network namespace, 'never' only renders them (kubelab).");
 }
 
@@ -20,6 +21,7 @@ export interface PolicyAgentCommand {
   apiserverAddress: string;
   kubeconfig: string;
   apply: 'auto' | 'never';
+  socketLbDir: string;
 }
 
 export function parsePolicyAgentCommand(argv: string[], env: NodeJS.ProcessEnv = process.env): PolicyAgentCommand {
@@ -32,5 +34,6 @@ export function parsePolicyAgentCommand(argv: string[], env: NodeJS.ProcessEnv =
     apiserverAddress: apiserverAddressFrom(f),
     kubeconfig: f.kubeconfig,
     apply: f.apply,
+    socketLbDir: f['socket-lb-dir'],
   };
 }

@@ -20,7 +20,8 @@
 //   ipBlock chain         -s/-d <except> -j RETURN, then ACCEPT
 
 import { createHash } from 'node:crypto';
-import { formatIpv4Cidr, labelSelectorAsSelector, parseIpv4Cidr, type Namespace, type NetworkPolicy, type NetworkPolicyPeer, type NetworkPolicyPort, type Pod } from '@kubelab/api';
+import type { Namespace, NetworkPolicy, NetworkPolicyPeer, NetworkPolicyPort, Pod } from '@kubelab/api';
+import { cidrArg, PolicySelection, resolvePort, type Direction } from './resolve.js';
 
 export const INGRESS_CHAIN = 'KUBE-NWPLCY-INGRESS';
 export const EGRESS_CHAIN = 'KUBE-NWPLCY-EGRESS';
@@ -65,80 +66,21 @@ export function policyChainName(what: string): string {
 
 const quote = (comment: string) => `-m comment --comment "${comment.replace(/"/g, "'")}"`;
 const podKey = (p: Pod) => `${p.metadata.namespace ?? ''}/${p.metadata.name ?? ''}`;
-const byKey = <T extends { metadata: { namespace?: string; name?: string } }>(a: T, b: T) => {
-  const ka = `${a.metadata.namespace ?? ''}/${a.metadata.name ?? ''}`;
-  const kb = `${b.metadata.namespace ?? ''}/${b.metadata.name ?? ''}`;
-  return ka < kb ? -1 : ka > kb ? 1 : 0;
-};
-
-/** Pods that have their own address on the pod network: running or pending with an IP, not hostNetwork. */
-function hasPodIP(p: Pod): boolean {
-  return !!p.status?.podIP && !p.spec?.hostNetwork && p.status.phase !== 'Succeeded' && p.status.phase !== 'Failed';
-}
-
-function selectorOf(sel: Parameters<typeof labelSelectorAsSelector>[0]): { matches(labels: Record<string, string> | undefined): boolean } {
-  try {
-    return labelSelectorAsSelector(sel);
-  } catch {
-    // Validation refuses bad selectors; one read from an older object selects nothing.
-    return { matches: () => false };
-  }
-}
-
-/** An address block as iptables prints it (network address; none for /0); undefined for what iptables (IPv4) cannot hold. */
-function cidrArg(text: string): string | undefined {
-  const c = parseIpv4Cidr(text.includes('/') ? text : `${text}/32`);
-  if (!c) return undefined;
-  return c.prefix === 0 ? '' : formatIpv4Cidr(c);
-}
 
 const PROTOCOL_ARG: Record<string, string> = { TCP: 'tcp', UDP: 'udp', SCTP: 'sctp' };
 
 /** A port entry's matches (`-p tcp -m tcp --dport 80`), a named port resolved on `pod`; [] when it cannot match. */
 function portMatches(port: NetworkPolicyPort, pod: Pod | undefined): string[] {
-  const proto = PROTOCOL_ARG[port.protocol ?? 'TCP'];
-  if (!proto) return [];
-  if (port.port === undefined || port.port === null) return [`-p ${proto}`];
-  if (typeof port.port === 'number') {
-    const range = port.endPort !== undefined && port.endPort !== null && port.endPort > port.port ? `${port.port}:${port.endPort}` : `${port.port}`;
-    return [`-p ${proto} -m ${proto} --dport ${range}`];
-  }
-  // A named port is the container port of that name and protocol on the pod the traffic goes to.
-  const numbers = new Set<number>();
-  for (const c of pod?.spec?.containers ?? []) {
-    for (const cp of c.ports ?? []) if (cp.name === port.port && (cp.protocol ?? 'TCP') === (port.protocol ?? 'TCP')) numbers.add(cp.containerPort);
-  }
-  return [...numbers].sort((a, b) => a - b).map((n) => `-p ${proto} -m ${proto} --dport ${n}`);
+  return resolvePort(port, pod).map((s) => {
+    const proto = PROTOCOL_ARG[s.protocol]!;
+    if (s.port === undefined) return `-p ${proto}`;
+    return `-p ${proto} -m ${proto} --dport ${s.endPort !== undefined ? `${s.port}:${s.endPort}` : s.port}`;
+  });
 }
-
-function policyTypesOf(np: NetworkPolicy): { ingress: boolean; egress: boolean } {
-  const types = np.spec?.policyTypes?.length ? np.spec.policyTypes : np.spec?.egress?.length ? ['Ingress', 'Egress'] : ['Ingress'];
-  return { ingress: types.includes('Ingress'), egress: types.includes('Egress') };
-}
-
-type Direction = 'ingress' | 'egress';
 
 export function renderPolicies(input: PolicyInputs): PolicyRuleset {
-  const pods = input.pods.filter(hasPodIP).sort(byKey);
-  const local = pods.filter((p) => p.spec?.nodeName === input.nodeName);
-  const policies = [...input.policies].sort(byKey);
-  const nsLabels = new Map<string, Record<string, string>>();
-  for (const ns of input.namespaces) {
-    const name = ns.metadata.name ?? '';
-    nsLabels.set(name, { 'kubernetes.io/metadata.name': name, ...(ns.metadata.labels ?? {}) });
-  }
-  const labelsOfNs = (name: string) => nsLabels.get(name) ?? { 'kubernetes.io/metadata.name': name };
-
-  /** The pods a peer's selectors pick, for a policy in namespace `ns`. */
-  const peerPods = (ns: string, peer: NetworkPolicyPeer): Pod[] => {
-    const podSel = peer.podSelector ? selectorOf(peer.podSelector) : undefined;
-    const nsSel = peer.namespaceSelector ? selectorOf(peer.namespaceSelector) : undefined;
-    return pods.filter((p) => {
-      const pns = p.metadata.namespace ?? '';
-      if (nsSel ? !nsSel.matches(labelsOfNs(pns)) : pns !== ns) return false;
-      return podSel ? podSel.matches(p.metadata.labels) : true;
-    });
-  };
+  const sel = new PolicySelection(input);
+  const local = sel.pods.filter((p) => p.spec?.nodeName === input.nodeName);
 
   const chains = new Map<string, Chain>();
   const addChain = (name: string, rules: string[]) => {
@@ -180,43 +122,40 @@ export function renderPolicies(input: PolicyInputs): PolicyRuleset {
     const named = (ports ?? []).some((p) => typeof p?.port === 'string');
     const list: NetworkPolicyPeer[] = peers.length ? peers : named ? [{ podSelector: {}, namespaceSelector: {} }, anywhere] : [anywhere];
     list.forEach((peer, j) => {
-      if (peer.ipBlock) {
-        const cidr = cidrArg(peer.ipBlock.cidr);
-        if (cidr === undefined) return;
+      for (const r of sel.resolvePeer(ns, peer)) {
+        if ('pod' in r) {
+          for (const m of withPorts(r.pod)) push([`${flag} ${r.pod.status!.podIP}/32`, m, '-j ACCEPT'].filter(Boolean).join(' '));
+          continue;
+        }
+        const cidr = cidrArg(r.ipBlock.cidr);
+        if (cidr === undefined) continue;
         const pm = withPorts(undefined);
-        if (pm.length === 0) return;
-        const except = peer.ipBlock.except ?? [];
+        if (pm.length === 0) continue;
+        const except = r.ipBlock.except;
         if (except.length === 0) for (const m of pm) push([cidr ? `${flag} ${cidr}` : '', m, '-j ACCEPT'].filter(Boolean).join(' '));
         else push(`${cidr ? `${flag} ${cidr} ` : ''}-j ${ipBlockChain(`${what}/ipblock/${j}`, flag, cidr, except, pm)}`);
-        return;
       }
-      for (const p of peerPods(ns, peer)) for (const m of withPorts(p)) push([`${flag} ${p.status!.podIP}/32`, m, '-j ACCEPT'].filter(Boolean).join(' '));
     });
     return addChain(name, rules);
   };
 
   /** A local pod's chain for one direction, or undefined when no policy of that type selects it. */
   const podChain = (pod: Pod, dir: Direction): string | undefined => {
-    const selecting = policies.filter((np) => np.metadata.namespace === pod.metadata.namespace && policyTypesOf(np)[dir] && selectorOf(np.spec?.podSelector ?? {}).matches(pod.metadata.labels));
-    if (selecting.length === 0) return undefined;
+    const resolved = sel.rulesFor(pod, dir);
+    if (!resolved) return undefined;
     const rules: string[] = [];
-    for (const np of selecting) {
-      const list = dir === 'ingress' ? (np.spec?.ingress ?? []) : (np.spec?.egress ?? []);
-      list.forEach((rule, i) => {
-        const peers = ((dir === 'ingress' ? (rule as { from?: NetworkPolicyPeer[] }).from : (rule as { to?: NetworkPolicyPeer[] }).to) ?? []).filter(Boolean);
-        const ports = rule?.ports ?? [];
-        const comment = quote(`${np.metadata.namespace}/${np.metadata.name} ${dir} rule ${i}`);
-        if (dir === 'ingress') {
-          // Ingress ports are this pod's (named ports resolved here); the peers are the rule's chain.
-          const pm = ports.length ? ports.flatMap((p) => portMatches(p, pod)) : [''];
-          const target = peers.length ? ruleChain(np, dir, i, peers, ports) : 'ACCEPT';
-          for (const m of pm) rules.push([m, comment, `-j ${target}`].filter(Boolean).join(' '));
-        } else if (peers.length === 0 && ports.length === 0) {
-          rules.push(`${comment} -j ACCEPT`);
-        } else {
-          rules.push(`${comment} -j ${ruleChain(np, dir, i, peers, ports)}`);
-        }
-      });
+    for (const { policy: np, index: i, ports, peers } of resolved) {
+      const comment = quote(`${np.metadata.namespace}/${np.metadata.name} ${dir} rule ${i}`);
+      if (dir === 'ingress') {
+        // Ingress ports are this pod's (named ports resolved here); the peers are the rule's chain.
+        const pm = ports.length ? ports.flatMap((p) => portMatches(p, pod)) : [''];
+        const target = peers.length ? ruleChain(np, dir, i, peers, ports) : 'ACCEPT';
+        for (const m of pm) rules.push([m, comment, `-j ${target}`].filter(Boolean).join(' '));
+      } else if (peers.length === 0 && ports.length === 0) {
+        rules.push(`${comment} -j ACCEPT`);
+      } else {
+        rules.push(`${comment} -j ${ruleChain(np, dir, i, peers, ports)}`);
+      }
     }
     rules.push(`${quote(`${podKey(pod)} has no NetworkPolicy allowing this ${dir}`)} -j DROP`);
     return addChain(policyChainName(`pod-${dir}/${podKey(pod)}`), rules);

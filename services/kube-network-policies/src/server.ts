@@ -20,6 +20,8 @@ export interface PolicyAgentOptions {
   bindAddress?: string;
   /** 'never' renders only, even with NET_ADMIN (the local runner). */
   apply?: 'auto' | 'never';
+  /** The local runner's socket-LB directory: policies.json for the runtime's connect hook (socket-lb.ts). */
+  socketLbDir?: string;
   /** Apply inside this network namespace (`ip netns exec`): the tests' own. */
   netns?: string;
   logger?: Logger;
@@ -75,6 +77,7 @@ export async function startPolicyAgent(opts: PolicyAgentOptions): Promise<Policy
     namespaces: namespaces.lister(),
     policies: policies.lister(),
     ...(runner ? { runner } : {}),
+    ...(opts.socketLbDir ? { socketLbDir: opts.socketLbDir } : {}),
     logger,
   });
   const changed = { onAdd: () => controller.enqueue(), onUpdate: () => controller.enqueue(), onDelete: () => controller.enqueue() };

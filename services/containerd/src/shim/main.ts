@@ -61,7 +61,7 @@ const tasks = new LocalTasks(
   {
     podIp: opts.podIp,
     networkMode: opts.networkMode,
-    ...(socketLb ? { route: (ip: string, port: number, proto: L4) => socketLb.decide(ip, port, proto) } : {}),
+    ...(socketLb ? { route: (ip: string, port: number, proto: L4, src?: string) => socketLb.decide(ip, port, proto, src) } : {}),
     timeScale: opts.timeScale > 0 ? opts.timeScale : 1,
     warn: (msg, fields) => log(msg, { level: 'warning', ...fields }),
     mainProcess: (spec, proc) => stdinShell(spec.stdio, proc, imagePrompt(spec.image)),
