@@ -547,7 +547,6 @@ export class SimProcess implements ProgramProcess {
     this.forceExit(137, 'Error', '');
   }
 
-  /** The cgroup OOM killer. */
   /** The main process rewrites its command line (setproctitle: nginx's "nginx: master process ..."); /proc/1/comm keeps the executable's name. */
   setTitle(title: string, comm?: string): void {
     const t = this.table.get(1);
@@ -563,6 +562,7 @@ export class SimProcess implements ProgramProcess {
     return pid;
   }
 
+  /** The cgroup OOM killer. */
   oomKill(): void {
     this.forceExit(137, 'OOMKilled', '');
   }

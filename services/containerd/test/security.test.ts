@@ -122,14 +122,28 @@ describe('what a container observes of its security context', () => {
       { linux: { sysctls: { 'net.core.somaxconn': '1024', 'kernel.shm_rmid_forced': '1' } } },
     ],
     ['brctl addbr without CAP_NET_ADMIN', {}, 'brctl addbr foobar', { stderr: 'brctl: bridge foobar: Operation not permitted\n', exitCode: 1 }],
-    ['brctl addbr with CAP_NET_ADMIN', { capabilities: { addCapabilities: ['NET_ADMIN'] } }, 'brctl addbr foobar && brctl show', { stdout: 'bridge name\tbridge id\t\tSTP enabled\tinterfaces\nfoobar\t\t8000.000000000000\tno\t\t\n', exitCode: 0 }],
+    [
+      'brctl addbr with CAP_NET_ADMIN',
+      { capabilities: { addCapabilities: ['NET_ADMIN'] } },
+      'brctl addbr foobar && brctl show',
+      { stdout: 'bridge name\tbridge id\t\tSTP enabled\tinterfaces\nfoobar\t\t8000.000000000000\tno\t\t\n', exitCode: 0 },
+    ],
     ['brctl addbr in a privileged container', { privileged: true }, 'brctl addbr foobar', { stdout: '', stderr: '', exitCode: 0 }],
-    ['ping without CAP_NET_RAW', { capabilities: { dropCapabilities: ['NET_RAW'] } }, 'ping 127.0.0.1', { stdout: 'PING 127.0.0.1 (127.0.0.1): 56 data bytes\n', stderr: 'ping: permission denied (are you root?)\n', exitCode: 1 }],
+    [
+      'ping without CAP_NET_RAW',
+      { capabilities: { dropCapabilities: ['NET_RAW'] } },
+      'ping 127.0.0.1',
+      { stdout: 'PING 127.0.0.1 (127.0.0.1): 56 data bytes\n', stderr: 'ping: permission denied (are you root?)\n', exitCode: 1 },
+    ],
     [
       'ping with the default capabilities',
       {},
       'ping -c 1 127.0.0.1',
-      { stdout: 'PING 127.0.0.1 (127.0.0.1): 56 data bytes\n64 bytes from 127.0.0.1: seq=0 ttl=64 time=0.040 ms\n\n--- 127.0.0.1 ping statistics ---\n1 packets transmitted, 1 packets received, 0% packet loss\nround-trip min/avg/max = 0.040/0.040/0.040 ms\n', exitCode: 0 },
+      {
+        stdout:
+          'PING 127.0.0.1 (127.0.0.1): 56 data bytes\n64 bytes from 127.0.0.1: seq=0 ttl=64 time=0.040 ms\n\n--- 127.0.0.1 ping statistics ---\n1 packets transmitted, 1 packets received, 0% packet loss\nround-trip min/avg/max = 0.040/0.040/0.040 ms\n',
+        exitCode: 0,
+      },
     ],
     ['a masked executable cannot run (/bin/sh -c)', { maskedPaths: ['/bin/ls'] }, 'ls', { stderr: 'sh: ls: Permission denied\n', exitCode: 126 }],
     ['busybox touch under a read-only path', { readonlyPaths: ['/tmp'] }, 'touch /tmp/test', { stderr: 'touch: /tmp/test: Read-only file system\n', exitCode: 1 }],
@@ -198,7 +212,7 @@ describe('PID namespaces', () => {
     expect((await exec(b, 'ps')).stdout.split('\n')[1]!.replace(/\s+/g, ' ').trim()).toBe('1 root 0:00 sleep 700');
   });
 
-  it('hostPID: a container sees the node pids of the pod\'s other containers (nginx.pid, pidof)', async () => {
+  it("hostPID: a container sees the node pids of the pod's other containers (nginx.pid, pidof)", async () => {
     const cfg = sandboxConfig(`pid-${++n}`, h.dir);
     const { podSandboxId } = await h.cri.rt.RunPodSandbox({ config: cfg });
     const start = async (name: string, image: string, command?: string[]) => {
@@ -219,7 +233,7 @@ describe('PID namespaces', () => {
     expect(pids).toHaveLength(2);
   });
 
-  it("nginx retitles itself: /proc/1/cmdline shows the master process, ps its worker", async () => {
+  it('nginx retitles itself: /proc/1/cmdline shows the master process, ps its worker', async () => {
     const cfg = sandboxConfig(`nginx-${++n}`, h.dir);
     const { podSandboxId } = await h.cri.rt.RunPodSandbox({ config: cfg });
     const { containerId } = await h.cri.rt.CreateContainer({ podSandboxId, config: containerConfig('web', 'nginx', {}), sandboxConfig: cfg });

@@ -106,7 +106,10 @@ export function parseSeccompProfile(text: string, path: string): SeccompRules {
     doc = JSON.parse(text) as typeof doc;
     if (typeof doc !== 'object' || doc === null || typeof doc.defaultAction !== 'string') throw new Error('missing defaultAction');
   } catch (err) {
-    throw new RuntimeError(status.UNKNOWN, `failed to get container spec opts: failed to generate seccomp spec opts: failed to load seccomp profile ${JSON.stringify(path)}: decoding seccomp profile failed: ${(err as Error).message}`);
+    throw new RuntimeError(
+      status.UNKNOWN,
+      `failed to get container spec opts: failed to generate seccomp spec opts: failed to load seccomp profile ${JSON.stringify(path)}: decoding seccomp profile failed: ${(err as Error).message}`,
+    );
   }
   const defaultDeny = DENYING.has(doc.defaultAction as string);
   const names: string[] = [];
@@ -140,7 +143,8 @@ function seccompChoice(sc: NonNullable<NonNullable<CriContainerConfig__Output['l
   const path = sc?.seccompProfilePath ?? '';
   if (path === '' || path === 'unconfined') return { kind: 'unconfined' };
   if (path === 'runtime/default' || path === 'docker/default') return { kind: 'default' };
-  if (!path.startsWith('localhost/')) throw new RuntimeError(status.UNKNOWN, `failed to get container spec opts: failed to generate seccomp spec opts: invalid seccomp profile ${JSON.stringify(path)}`);
+  if (!path.startsWith('localhost/'))
+    throw new RuntimeError(status.UNKNOWN, `failed to get container spec opts: failed to generate seccomp spec opts: invalid seccomp profile ${JSON.stringify(path)}`);
   return { kind: 'localhost', path: path.slice('localhost/'.length) };
 }
 
