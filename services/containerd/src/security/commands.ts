@@ -7,7 +7,7 @@
 
 import { Bash, defineCommand, type Command, type CommandContext } from 'just-bash';
 import { ok, type Result } from '../programs/util.js';
-import { hasCapability, seccompDenies, type ContainerSecurity } from './context.js';
+import { DEFAULT_READONLY_PATHS, hasCapability, seccompDenies, type ContainerSecurity } from './context.js';
 import type { CapabilityName } from './capabilities.js';
 import type { SecurityFs } from './filesystem.js';
 import { idText, parseGroup, parsePasswd, whoamiText, type Userland } from './users.js';
@@ -174,8 +174,9 @@ export function securityCommands(security: () => ContainerSecurity, fs: Security
     mknodCommand(security, fs),
     dateCommand(security, fs.userland),
   ];
-  // busybox's touch words its failures its own way (a read-only root, read-only paths and mounts).
-  if (fs.userland === 'busybox') commands.push(busyboxTouchCommand(fs));
+  // busybox's touch words a read-only root or read-only path its own way.
+  const sc = security();
+  if (fs.userland === 'busybox' && (sc.readonlyRootfs || sc.readonlyPaths.some((p) => !DEFAULT_READONLY_PATHS.includes(p)))) commands.push(busyboxTouchCommand(fs));
   if (seccompDenies(security(), 'chmod') || seccompDenies(security(), 'fchmodat')) commands.push(seccompChmodCommand(fs.userland));
   commands.push(...maskedExecutables(security(), fs.userland));
   return commands;
