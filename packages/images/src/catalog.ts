@@ -18,8 +18,8 @@ const busyboxFiles = {
   '/root/.keep': '',
 };
 
-/** busybox's process, memory, filesystem and network applets, dd and its vi (services/containerd/src/programs/procps.ts, net-tools.ts, vi.ts). */
-const BUSYBOX_APPLETS = ['ps', 'top', 'free', 'df', 'mount', 'ip', 'ifconfig', 'netstat', 'pgrep', 'pidof', 'ipcs', 'brctl', 'vi', 'dd'];
+/** busybox's process, memory, filesystem and network applets, ping, dd and its vi (services/containerd/src/programs/procps.ts, net-tools.ts, vi.ts). */
+const BUSYBOX_APPLETS = ['ps', 'top', 'free', 'df', 'mount', 'ip', 'ifconfig', 'netstat', 'pgrep', 'pidof', 'ipcs', 'brctl', 'ping', 'vi', 'dd'];
 /** Debian's procps (ps, top, free), coreutils' df and util-linux' mount. */
 const DEBIAN_TOOLS = ['ps', 'top', 'free', 'df', 'mount'];
 
@@ -258,6 +258,13 @@ const CRI_TEST_IMAGES: ImageDef[] = [
   },
   httpd('registry.k8s.io/e2e-test-images/httpd', ['2.4.39-4'], '2.4.39'),
   { ...nginx(['1.14-2'], '1.14.2', 'alpine'), repository: 'registry.k8s.io/e2e-test-images/nginx', description: 'nginx 1.14.2 on alpine as Kubernetes e2e tests and critest pull it: serves :80' },
+  image('registry.k8s.io/e2e-test-images/nonewprivs', ['1.3'], {
+    size: 1_300_000,
+    cmd: ['/usr/local/bin/nnp'],
+    files: { ...busyboxFiles, '/etc/os-release': osRelease('BusyBox', 'busybox', '1.36.1') },
+    programs: ['nnp'],
+    description: "critest's nonewprivs: a setuid-root `nnp` that prints `Effective uid: N` (0, unless no_new_privs keeps the container's uid)",
+  }),
 ];
 
 export const CATALOG: ImageDef[] = [

@@ -21,7 +21,7 @@ import type { Socket } from 'node:net';
 import { isUdpHandler, type Listener, type PortHandler } from './network.js';
 import { TTY_VAR, type ProgramProcess, type Terminal } from './program-process.js';
 import { hostnameCommand, unameCommand } from './coreutils.js';
-import { DEFAULT_SECURITY, hasCapability, type ContainerSecurity } from './security/context.js';
+import { DEFAULT_SECURITY, hasCapability, seccompDenies, type ContainerSecurity } from './security/context.js';
 import { hostnameRefusal, securityCommands, setsHostname, userlandOf } from './security/commands.js';
 import { SecurityFs } from './security/filesystem.js';
 import { parsePasswd } from './security/users.js';
@@ -54,7 +54,7 @@ import { nowNanos } from './time.js';
 import { CFS_ZERO, cfsStep, type CfsStat } from './cfs.js';
 import { CpuMeter } from './cpu.js';
 import { shellErrorText } from './node-faults.js';
-import type { MountEntry, ProcEntry, SystemView } from './procfs.js';
+import { commName, type MountEntry, type ProcEntry, type SystemView } from './procfs.js';
 
 // Captured before any script runs: just-bash's defence layer may patch globals.
 const realSetTimeout = globalThis.setTimeout;
@@ -194,6 +194,7 @@ function systemView(p: SimProcess): SystemView {
       const own = p.processes().at(-1)?.pid ?? 1;
       return p.pidNamespace ? p.pidNamespace.pidOf(own) : own;
     },
+    nsPid: (pid) => (p.pidNamespace ? p.pidNamespace.pidOf(pid) : pid),
     lastPid: () => p.lastPid,
     get memoryLimitBytes() {
       return p.memoryLimitBytes;
@@ -271,7 +272,7 @@ export class SimProcess implements ProgramProcess {
   /** Aborted when PID 1 ends: every job dies with it, sleeps and waits end. */
   private readonly jobsCtl = new AbortController();
   /** The PID namespace's live processes (ps, /proc/PID): PID 1, execs and jobs. */
-  private readonly table = new Map<number, { ppid: number; argv: string[]; startedMs: number }>();
+  private readonly table = new Map<number, { ppid: number; argv: string[]; startedMs: number; comm?: string }>();
 
   constructor(private readonly opts: ProcessOptions) {
     // Every concurrent sleep and wait listens on it: no leak warning at 11.
@@ -313,7 +314,8 @@ export class SimProcess implements ProgramProcess {
     const hostname = hostnameCommand(
       uts,
       () => this.fs.readFile('/etc/hosts'),
-      (args) => (setsHostname(args) && !hasCapability(security, 'SYS_ADMIN') ? hostnameRefusal(secFs.userland) : undefined),
+      // A seccomp profile may refuse sethostname even with the capability; a name that is set prints nothing.
+      (args) => (!setsHostname(args) ? undefined : !hasCapability(security, 'SYS_ADMIN') || seccompDenies(security, 'sethostname') ? hostnameRefusal(secFs.userland) : ok()),
     );
     this.bash = new Bash({
       fs: this.fs,
@@ -545,6 +547,21 @@ export class SimProcess implements ProgramProcess {
     this.forceExit(137, 'Error', '');
   }
 
+  /** The main process rewrites its command line (setproctitle: nginx's "nginx: master process ..."); /proc/1/comm keeps the executable's name. */
+  setTitle(title: string, comm?: string): void {
+    const t = this.table.get(1);
+    if (!t) return;
+    t.comm = comm ?? t.comm ?? commName(t.argv);
+    t.argv = [title];
+  }
+
+  /** A child the main process forks (nginx's worker), listed until the main process exits; returns its pid in the container. */
+  forkChild(title: string, comm: string): number {
+    const pid = this.newPid();
+    this.table.set(pid, { ppid: 1, argv: [title], startedMs: Date.now(), comm });
+    return pid;
+  }
+
   /** The cgroup OOM killer. */
   oomKill(): void {
     this.forceExit(137, 'OOMKilled', '');
@@ -566,7 +583,9 @@ export class SimProcess implements ProgramProcess {
     this.sinks.set(pid, (s, t) => (out[s] += chunkText(t)));
     this.table.set(pid, { ppid: 0, argv, startedMs: Date.now() });
     const script = shellScript(argvToScript(argv), pid);
-    const run = this.bash.exec(script, { signal: ctl.signal }).then(
+    // `$0` of a shell the exec names by path (`/bin/sh -c ...`) is that path, as its messages show.
+    const shell0 = argv[0]?.includes('/') && argv[1] === '-c' && argvToScript(argv) === argv[2] ? { env: { '0': argv[0] } } : {};
+    const run = this.bash.exec(script, { signal: ctl.signal, ...shell0 }).then(
       (r) => ({ stdout: out.stdout + r.stdout, stderr: out.stderr + this.shellText('stderr', r.stderr), exitCode: r.exitCode, timedOut: false }),
       (err: unknown) => ({ stdout: out.stdout, stderr: `${out.stderr}${this.shellText('stderr', shellErrorText(err))}\n`, exitCode: 1, timedOut: false }),
     );
@@ -784,6 +803,7 @@ export class SimProcess implements ProgramProcess {
         cpuMs: main ? cpuMs : 0,
         rssBytes: main ? this.memoryBytes() : PROCESS_RSS_BYTES,
         ...(this.user !== 'root' ? { user: this.user } : {}),
+        ...(t.comm ? { comm: t.comm } : {}),
       });
     }
     return out;

@@ -24,6 +24,8 @@ export interface ProcEntry {
   rssBytes: number;
   /** Its owner as ps prints it: the user's name, or the uid without one (absent: root). */
   user?: string;
+  /** The executable's name when the program rewrote its command line (nginx's "nginx: master process ..."): /proc/PID/comm keeps it. */
+  comm?: string;
 }
 
 export interface MountEntry {
@@ -38,6 +40,8 @@ export interface SystemView {
   processes(): ProcEntry[];
   /** The pid, in the namespace, of the newest process of this container (/proc/self); absent: the last of processes(). */
   selfPid?(): number;
+  /** The pid, in the namespace, of this container's process `pid` (its main process is 1 in a namespace of its own). */
+  nsPid?(pid: number): number;
   /** The pid most recently given out (loadavg's last field). */
   lastPid(): number;
   /** The cgroup's memory.max in bytes, 0 for none. */
@@ -99,6 +103,11 @@ export function commandLine(argv: string[]): string[] {
   return argv;
 }
 
+/** The name /proc/PID/comm shows of a process table entry. */
+export function procComm(p: Pick<ProcEntry, 'argv' | 'comm'>): string {
+  return p.comm ?? commName(p.argv);
+}
+
 /** A process's name (/proc/PID/comm): its program's file name, 15 bytes at most. */
 export function commName(argv: string[]): string {
   const a0 = commandLine(argv)[0] ?? '';
@@ -145,7 +154,7 @@ function status(p: ProcEntry, security: ContainerSecurity): string {
   const sec = statusFields(security);
   const rss = Math.round(p.rssBytes / KiB);
   const lines: [string, string][] = [
-    ['Name', commName(p.argv)],
+    ['Name', procComm(p)],
     ['Umask', '0022'],
     ['State', 'S (sleeping)'],
     ['Tgid', String(p.pid)],
@@ -301,12 +310,12 @@ export function procFile(path: string, v: SystemView, n: NodeFacts = nodeFacts()
         .map((a) => `${a}\0`)
         .join('');
     case 'comm':
-      return `${commName(p.argv)}\n`;
+      return `${procComm(p)}\n`;
     case 'cgroup':
       // cgroup v2 with a private cgroup namespace: the container's cgroup is its root.
       return '0::/\n';
     default:
-      return `${p.pid} (${commName(p.argv)}) S ${p.ppid} ${p.pid} ${p.pid} 0 -1 4194560 0 0 0 0 ${Math.round(p.cpuMs / 10)} 0 0 0 20 0 1 0\n`;
+      return `${p.pid} (${procComm(p)}) S ${p.ppid} ${p.pid} ${p.pid} 0 -1 4194560 0 0 0 0 ${Math.round(p.cpuMs / 10)} 0 0 0 20 0 1 0\n`;
   }
 }
 

@@ -51,6 +51,10 @@ export interface ProgramProcess {
   /** The pod's DNS transport for nslookup and getent (undefined: no pod network, loopback mode). */
   readonly dns: DnsTransport | undefined;
   oomKill(): void;
+  /** Rewrites the main process's command line (setproctitle); `comm` is the executable's name (the program an entrypoint exec'd). */
+  setTitle?(title: string, comm?: string): void;
+  /** Forks a child of the main process with this command line and comm; returns its pid in the container. */
+  forkChild?(title: string, comm: string): number;
   /** The kernel's view of the container: processes, cgroup limits, mounts (ps, top, free, df, mount). */
   readonly system: SystemView;
   /** The terminal named by a command's TTY_VAR, if its exec has one. */

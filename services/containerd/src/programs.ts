@@ -17,7 +17,8 @@ import { getentCommand, hostCommand, nslookup } from './programs/dns-tools.js';
 import { curl, wget } from './programs/http-clients.js';
 import { httpd } from './programs/httpd.js';
 import { redisCli, redisServer } from './programs/redis.js';
-import { brctl, ifconfig, ip, ipcs, netstat } from './programs/net-tools.js';
+import { DEFAULT_SECURITY } from './security/context.js';
+import { brctl, ifconfig, ip, ipcs, netstat, ping } from './programs/net-tools.js';
 import { df, free, mount, pgrep, pidof, ps, top } from './programs/procps.js';
 import { execEntrypoint, go, node, python, traefik } from './programs/runtimes.js';
 import { vi } from './programs/vi.js';
@@ -63,8 +64,12 @@ function nginx(proc: ProgramProcess, version: () => string): Command {
       running = false;
       return ok('', 1, `nginx: [emerg] bind() to 0.0.0.0:${port} failed (${(err as Error).message})\n`);
     }
-    // nginx is the container's main process: PID 1 in its namespace.
-    await proc.fs.writeFile('/var/run/nginx.pid', '1\n').catch(() => undefined);
+    // nginx is the container's main process: PID 1 in a namespace of its own, its pod or node pid in a shared one.
+    // The master retitles itself and forks a worker, as ps and /proc/PID/cmdline show them.
+    const pid = proc.system.nsPid?.(1) ?? 1;
+    proc.setTitle?.(`nginx: master process ${['nginx', ...args].join(' ')}`, 'nginx');
+    proc.forkChild?.('nginx: worker process', 'nginx');
+    await proc.fs.writeFile('/var/run/nginx.pid', `${pid}\n`).catch(() => undefined);
     const now = () => new Date().toISOString().replace('T', ' ').slice(0, 19).replace(/-/g, '/');
     proc.write('stderr', `${now()} [notice] 1#1: using the "epoll" event method\n${now()} [notice] 1#1: nginx/${version()}\n${now()} [notice] 1#1: start worker processes\n`);
     const sig = await untilSignal(proc, true);
@@ -80,6 +85,18 @@ function pause(proc: ProgramProcess): Command {
   return defineCommand('pause', async () => {
     const sig = await untilSignal(proc, true);
     return ok('', sig === 'TERM' ? 0 : 137);
+  });
+}
+
+/**
+ * `nnp` (the e2e-test-images nonewprivs program): a setuid-root binary that
+ * prints its effective uid. execve makes it root unless no_new_privs holds
+ * the caller's uid (securityContext.allowPrivilegeEscalation: false).
+ */
+function nnp(proc: ProgramProcess): Command {
+  return defineCommand('nnp', async () => {
+    const s = proc.system.security ?? DEFAULT_SECURITY;
+    return ok(`Effective uid: ${s.noNewPrivs ? s.identity.uid : 0}\n`);
   });
 }
 
@@ -321,6 +338,7 @@ function unsimulated(name: string): (proc: ProgramProcess) => Command {
 }
 
 const FACTORIES: Record<string, (proc: ProgramProcess, env: () => Record<string, string>) => Command> = {
+  nnp,
   ...Object.fromEntries(COMPONENT_PROGRAMS.map((n) => [n, componentStandIn(n)])),
   ...Object.fromEntries(UNSIMULATED_PROGRAMS.map((n) => [n, unsimulated(n)])),
   nginx: (proc, env) => nginx(proc, () => env().NGINX_VERSION ?? '1.27.3'),
@@ -370,7 +388,8 @@ const FACTORIES: Record<string, (proc: ProgramProcess, env: () => Record<string,
   pidof,
   dd,
   ipcs,
-  brctl: () => brctl(),
+  brctl,
+  ping,
 };
 
 /** Whether a program an image names is simulated here (the catalogue's test holds every image to it). */

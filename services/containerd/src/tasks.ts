@@ -152,6 +152,8 @@ export class LocalTasks implements Tasks {
   /** Containers in the pod's shared PID namespace and where their pids start (shareProcessNamespace: the pause process is PID 1). */
   private readonly sharedPids = new Map<string, number>();
   private sharedCount = 0;
+  /** Each container's slot in the node's process table (hostPID views). */
+  private readonly nodeSlots = new Map<string, number>();
   private readonly createdMs = Date.now();
   private readonly exited = new Map<string, TaskStatus>();
   private readonly listeners = new Set<Listener>();
@@ -201,6 +203,32 @@ export class LocalTasks implements Tasks {
     };
   }
 
+  /**
+   * The node's PID namespace (hostPID) as container `id` sees it: the
+   * processes of every container of the pod numbered as the node numbers
+   * them, from this shim's pid on (the pid verbose info reports).
+   */
+  private nodePidNamespace(id: string): PidNamespaceView {
+    const base = (cid: string) => {
+      let n = this.nodeSlots.get(cid);
+      if (n === undefined) this.nodeSlots.set(cid, (n = this.nodeSlots.size));
+      return process.pid - 1 + SHARED_PID_STRIDE * n;
+    };
+    base(id);
+    return {
+      processes: () => {
+        const out: ProcEntry[] = [{ pid: process.pid - 1, ppid: 1, argv: ['/pause'], startedMs: this.createdMs, cpuMs: 0, rssBytes: PAUSE_RSS_BYTES }];
+        for (const [cid, l] of this.live) {
+          if (l.proc.exit) continue;
+          const offset = base(cid);
+          for (const p of l.proc.processes()) out.push({ ...p, pid: p.pid + offset, ppid: p.ppid === 0 ? 1 : p.ppid + offset });
+        }
+        return out.sort((a, b) => a.pid - b.pid);
+      },
+      pidOf: (pid) => pid + base(id),
+    };
+  }
+
   start(spec: TaskSpec): Promise<{ startedAt: string }> {
     if (this.down) return Promise.reject(new Error('sandbox network is torn down'));
     if (this.live.has(spec.id)) return Promise.reject(new Error(`task ${spec.id}: already exists`));
@@ -240,7 +268,7 @@ export class LocalTasks implements Tasks {
       mounts: spec.mounts.map((m) => ({ containerPath: m.containerPath, readonly: !!m.readonly, tmpfs: !!m.hostPath && isProjected(m.hostPath) })),
       ...(spec.cpuMax ? { cpuMax: spec.cpuMax } : {}),
       ...(spec.security ? { security: spec.security } : {}),
-      ...(spec.security?.pidNamespace === 'POD' ? { pidNamespace: this.sharedPidNamespace(spec.id) } : {}),
+      ...(spec.security?.pidNamespace === 'POD' ? { pidNamespace: this.sharedPidNamespace(spec.id) } : spec.security?.pidNamespace === 'NODE' ? { pidNamespace: this.nodePidNamespace(spec.id) } : {}),
       ...(spec.hostNamespaces ? { hostNamespaces: spec.hostNamespaces } : {}),
       writeThrough: new WriteThrough(
         spec.mounts.filter((m) => m.hostPath && !isProjected(m.hostPath)),

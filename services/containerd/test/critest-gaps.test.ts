@@ -3,7 +3,7 @@
 // upstream proto: its images, busybox's top/pgrep/pidof/ipcs/brctl, hostPort
 // mappings, the log file at StartContainer, the metrics RPCs, verbose info
 // and the loopback fallback pod range.
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { get } from 'node:http';
 import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -200,5 +200,19 @@ describe('dd', () => {
       stderr: expect.stringMatching(/^2\+0 records in\n2\+0 records out\n2048 bytes/),
     });
     expect((await exec(containerId, ['wc', '-c', '/tmp/z'])).stdout.trim()).toBe('2048 /tmp/z');
+  });
+});
+
+describe("critest's NoNewPrivs image", () => {
+  it.each([
+    [true, 'Effective uid: 1000\n'],
+    [false, 'Effective uid: 0\n'],
+  ])('nonewprivs with noNewPrivs %s as uid 1000 prints %j (the setuid-root nnp)', async (noNewPrivs, want) => {
+    const { containerId, logFile } = await startPod(`nnp-${noNewPrivs}`, 'registry.k8s.io/e2e-test-images/nonewprivs:1.3', {
+      linux: { securityContext: { noNewPrivs, runAsUser: { value: '1000' } } },
+    });
+    await waitFor('nnp exits', async () => (await h.cri.rt.ContainerStatus({ containerId })).status!.state === 'CONTAINER_EXITED', { timeoutMs: 10000 });
+    expect((await h.cri.rt.ContainerStatus({ containerId })).status).toMatchObject({ exitCode: 0 });
+    expect(readFileSync(logFile, 'utf8')).toMatch(new RegExp(`stdout F ${want.trimEnd()}\\n$`));
   });
 });

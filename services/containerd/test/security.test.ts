@@ -2,6 +2,9 @@
 // per case (CreateContainer with a LinuxContainerSecurityContext, then
 // ExecSync), asserting what busybox prints, as on a containerd 1.7 node.
 
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { containerConfig, sandboxConfig, startHarness, type Harness } from '../src/testing/harness.js';
 
@@ -15,6 +18,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await h?.dispose();
+  rmSync(PROFILES, { recursive: true, force: true });
 });
 
 /** A pod running `sleep 600` in `image` with the container security context `sc` (and the sandbox's `linux`); returns the container id. */
@@ -34,6 +38,16 @@ async function exec(containerId: string, script: string): Promise<{ stdout: stri
   const r = await h.cri.rt.ExecSync({ containerId, cmd: ['sh', '-c', script], timeout: 5 });
   return { stdout: r.stdout.toString(), stderr: r.stderr.toString(), exitCode: r.exitCode };
 }
+
+const PROFILES = mkdtempSync(join(tmpdir(), 'kubelab-seccomp-'));
+const profile = (name: string, syscalls: string[]) => {
+  const path = join(PROFILES, name);
+  writeFileSync(path, JSON.stringify({ defaultAction: 'SCMP_ACT_ALLOW', syscalls: [{ names: syscalls, action: 'SCMP_ACT_ERRNO' }] }));
+  return path;
+};
+/** critest's localhost profiles. */
+const BLOCK_CHMOD = profile('block-chmod.json', ['chmod', 'fchmodat']);
+const BLOCK_HOSTNAME = profile('block-host-name.json', ['sethostname']);
 
 const RUNTIME_DEFAULT = { profileType: 'RuntimeDefault' };
 const UNCONFINED = { profileType: 'Unconfined' };
@@ -107,6 +121,42 @@ describe('what a container observes of its security context', () => {
       { stdout: '1024\n1\n' },
       { linux: { sysctls: { 'net.core.somaxconn': '1024', 'kernel.shm_rmid_forced': '1' } } },
     ],
+    ['brctl addbr without CAP_NET_ADMIN', {}, 'brctl addbr foobar', { stderr: 'brctl: bridge foobar: Operation not permitted\n', exitCode: 1 }],
+    [
+      'brctl addbr with CAP_NET_ADMIN',
+      { capabilities: { addCapabilities: ['NET_ADMIN'] } },
+      'brctl addbr foobar && brctl show',
+      { stdout: 'bridge name\tbridge id\t\tSTP enabled\tinterfaces\nfoobar\t\t8000.000000000000\tno\t\t\n', exitCode: 0 },
+    ],
+    ['brctl addbr in a privileged container', { privileged: true }, 'brctl addbr foobar', { stdout: '', stderr: '', exitCode: 0 }],
+    [
+      'ping without CAP_NET_RAW',
+      { capabilities: { dropCapabilities: ['NET_RAW'] } },
+      'ping 127.0.0.1',
+      { stdout: 'PING 127.0.0.1 (127.0.0.1): 56 data bytes\n', stderr: 'ping: permission denied (are you root?)\n', exitCode: 1 },
+    ],
+    [
+      'ping with the default capabilities',
+      {},
+      'ping -c 1 127.0.0.1',
+      {
+        stdout:
+          'PING 127.0.0.1 (127.0.0.1): 56 data bytes\n64 bytes from 127.0.0.1: seq=0 ttl=64 time=0.040 ms\n\n--- 127.0.0.1 ping statistics ---\n1 packets transmitted, 1 packets received, 0% packet loss\nround-trip min/avg/max = 0.040/0.040/0.040 ms\n',
+        exitCode: 0,
+      },
+    ],
+    ['a masked executable cannot run (/bin/sh -c)', { maskedPaths: ['/bin/ls'] }, 'ls', { stderr: 'sh: ls: Permission denied\n', exitCode: 126 }],
+    ['busybox touch under a read-only path', { readonlyPaths: ['/tmp'] }, 'touch /tmp/test', { stderr: 'touch: /tmp/test: Read-only file system\n', exitCode: 1 }],
+    ['a localhost seccomp profile refuses chmod', { seccomp: { profileType: 'Localhost', localhostRef: BLOCK_CHMOD } }, 'chmod 400 /', { stderr: 'chmod: /: Operation not permitted\n', exitCode: 1 }],
+    [
+      'a localhost seccomp profile refuses sethostname even with CAP_SYS_ADMIN',
+      { seccomp: { profileType: 'Localhost', localhostRef: BLOCK_HOSTNAME }, capabilities: { addCapabilities: ['SYS_ADMIN'] } },
+      'hostname other',
+      { stderr: 'hostname: sethostname: Operation not permitted\n', exitCode: 1 },
+    ],
+    ['hostname NAME with CAP_SYS_ADMIN prints nothing', { seccomp: UNCONFINED, capabilities: { addCapabilities: ['SYS_ADMIN'] } }, 'hostname other', { stdout: '', stderr: '', exitCode: 0 }],
+    ['seccomp_profile_path docker/default (the deprecated field)', { seccompProfilePath: 'docker/default' }, 'grep ecc /proc/self/status', { stdout: 'Seccomp:\t2\nSeccomp_filters:\t1\n' }],
+    ['seccomp_profile_path localhost/PATH', { seccompProfilePath: `localhost/${BLOCK_CHMOD}` }, 'chmod 400 /', { stderr: 'chmod: /: Operation not permitted\n', exitCode: 1 }],
   ])('%s', async (_name, sc, script, want, opts) => {
     const id = await pod(sc, opts);
     expect(await exec(id, script)).toMatchObject(want);
@@ -160,6 +210,38 @@ describe('PID namespaces', () => {
   it("a container's own namespace: its processes only", async () => {
     const b = await twoContainers('CONTAINER');
     expect((await exec(b, 'ps')).stdout.split('\n')[1]!.replace(/\s+/g, ' ').trim()).toBe('1 root 0:00 sleep 700');
+  });
+
+  it("hostPID: a container sees the node pids of the pod's other containers (nginx.pid, pidof)", async () => {
+    const cfg = sandboxConfig(`pid-${++n}`, h.dir);
+    const { podSandboxId } = await h.cri.rt.RunPodSandbox({ config: cfg });
+    const start = async (name: string, image: string, command?: string[]) => {
+      const { containerId } = await h.cri.rt.CreateContainer({
+        podSandboxId,
+        config: containerConfig(name, image, { ...(command ? { command } : {}), linux: { securityContext: { namespaceOptions: { pid: 'NODE' } } } }),
+        sandboxConfig: cfg,
+      });
+      await h.cri.rt.StartContainer({ containerId });
+      return containerId;
+    };
+    const web = await start('web', 'nginx');
+    const pid = (await exec(web, 'while [ ! -f /var/run/nginx.pid ]; do sleep 1; done; cat /var/run/nginx.pid')).stdout.trim();
+    expect(Number(pid)).toBeGreaterThan(1);
+    const other = await start('other', 'busybox', ['sleep', '600']);
+    const pids = (await exec(other, 'pidof nginx')).stdout.trim().split(' ');
+    expect(pids).toContain(pid);
+    expect(pids).toHaveLength(2);
+  });
+
+  it('nginx retitles itself: /proc/1/cmdline shows the master process, ps its worker', async () => {
+    const cfg = sandboxConfig(`nginx-${++n}`, h.dir);
+    const { podSandboxId } = await h.cri.rt.RunPodSandbox({ config: cfg });
+    const { containerId } = await h.cri.rt.CreateContainer({ podSandboxId, config: containerConfig('web', 'nginx', {}), sandboxConfig: cfg });
+    await h.cri.rt.StartContainer({ containerId });
+    const cmdline = (await exec(containerId, 'while ! grep -q "master process" /proc/1/cmdline; do sleep 1; done; cat /proc/1/cmdline; echo; cat /proc/1/comm')).stdout;
+    expect(cmdline).toBe('nginx: master process nginx -g daemon off;\0\nnginx\n');
+    // Its worker is the next pid, a child of the master.
+    expect((await exec(containerId, 'cat /proc/2/cmdline; echo; cat /proc/2/comm')).stdout).toBe('nginx: worker process\0\nnginx\n');
   });
 
   it('ps names the user the processes run as', async () => {

@@ -7,6 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { defineCommand, type Command } from 'just-bash';
 import type { ProgramProcess } from '../program-process.js';
+import { DEFAULT_SECURITY, hasCapability } from '../security/context.js';
 import { ok, podAddress } from './util.js';
 
 /** flannel's VXLAN MTU: 1500 less the encapsulation's 50 bytes. */
@@ -146,20 +147,83 @@ function ipcsCommand(proc: ProgramProcess): Command {
   });
 }
 
+/** Bridges containers created (brctl addbr with CAP_NET_ADMIN), by the container's process. */
+const bridges = new WeakMap<object, Set<string>>();
+
 /**
- * `brctl show|addbr|delbr`: the pod's network namespace has no bridges; a
- * container may not create one (containerd's default capability set has no
- * CAP_NET_ADMIN), as the kernel answers.
+ * `brctl show|addbr|delbr`: the pod's network namespace starts without
+ * bridges; creating or deleting one needs CAP_NET_ADMIN (a privileged
+ * container, or capabilities add NET_ADMIN), as the kernel answers.
  */
-function brctlCommand(): Command {
+function brctlCommand(proc: ProgramProcess): Command {
   return defineCommand('brctl', async (args) => {
     const [cmd, name] = args;
-    if (cmd === 'show') return ok('bridge name\tbridge id\t\tSTP enabled\tinterfaces\n');
-    if ((cmd === 'addbr' || cmd === 'delbr') && name) return ok('', 1, `brctl: bridge ${name}: Operation not permitted\n`);
+    let own = bridges.get(proc);
+    if (!own) bridges.set(proc, (own = new Set()));
+    if (cmd === 'show') return ok(`bridge name\tbridge id\t\tSTP enabled\tinterfaces\n${[...own].map((b) => `${b}\t\t8000.000000000000\tno\t\t\n`).join('')}`);
+    if ((cmd === 'addbr' || cmd === 'delbr') && name) {
+      if (!hasCapability(proc.system.security ?? DEFAULT_SECURITY, 'NET_ADMIN')) return ok('', 1, `brctl: bridge ${name}: Operation not permitted\n`);
+      if (cmd === 'addbr') {
+        if (own.has(name)) return ok('', 1, `brctl: bridge ${name}: File exists\n`);
+        own.add(name);
+      } else if (!own.delete(name)) return ok('', 1, `brctl: bridge ${name}: No such device or address\n`);
+      return ok('');
+    }
     return ok('', 1, 'BusyBox v1.36.1 (2023-05-18 22:34:17 UTC) multi-call binary.\n\nUsage: brctl COMMAND [BRIDGE [ARGS]]\n\nManage ethernet bridges\n');
   });
 }
 
+/**
+ * busybox `ping [-c COUNT] HOST`: raw ICMP sockets need CAP_NET_RAW
+ * (containerd's default set has it; a container that drops it gets busybox's
+ * "permission denied"). Replies come from loopback and the pod's own
+ * address; other hosts are not simulated and answer nothing.
+ */
+function pingCommand(proc: ProgramProcess): Command {
+  return defineCommand('ping', async (args, ctx) => {
+    let count = Infinity;
+    let host = '';
+    for (let i = 0; i < args.length; i++) {
+      const a = args[i]!;
+      if (a === '-c') count = Number(args[++i]);
+      else if (/^-c\d+$/.test(a)) count = Number(a.slice(2));
+      else if (['-w', '-W', '-i', '-s', '-t', '-I'].includes(a)) i++;
+      else if (!a.startsWith('-')) host = a;
+    }
+    if (!host) return ok('', 1, 'BusyBox v1.36.1 (2023-05-18 22:34:17 UTC) multi-call binary.\n\nUsage: ping [OPTIONS] HOST\n\nSend ICMP ECHO_REQUEST packets to network hosts\n');
+    const ip = host === 'localhost' ? '127.0.0.1' : host;
+    if (!/^\d+\.\d+\.\d+\.\d+$/.test(ip)) return ok('', 1, `ping: bad address '${host}'\n`);
+    const head = `PING ${host} (${ip}): 56 data bytes\n`;
+    if (!hasCapability(proc.system.security ?? DEFAULT_SECURITY, 'NET_RAW')) return ok(head, 1, 'ping: permission denied (are you root?)\n');
+    const local = ip.startsWith('127.') || ip === (await podAddress(proc));
+    // Replies are collected and printed when ping ends (after COUNT, on TERM, or when its exec is cut short).
+    let out = head;
+    const times: number[] = [];
+    let sent = 0;
+    let terminated = false;
+    const stop = proc.onTerm(() => (terminated = true));
+    try {
+      while (sent < count && !terminated && !proc.exit && !ctx.signal?.aborted) {
+        if (sent > 0) await proc.sleep(1000);
+        if (terminated || proc.exit || ctx.signal?.aborted) break;
+        if (local) {
+          const ms = 0.04 + ((sent * 7) % 50) / 1000;
+          times.push(ms);
+          out += `64 bytes from ${ip}: seq=${sent} ttl=64 time=${ms.toFixed(3)} ms\n`;
+        }
+        sent++;
+      }
+    } finally {
+      stop();
+    }
+    const loss = sent ? Math.round(((sent - times.length) * 100) / sent) : 0;
+    out += `\n--- ${host} ping statistics ---\n${sent} packets transmitted, ${times.length} packets received, ${loss}% packet loss\n`;
+    if (times.length) out += `round-trip min/avg/max = ${Math.min(...times).toFixed(3)}/${(times.reduce((x, y) => x + y, 0) / times.length).toFixed(3)}/${Math.max(...times).toFixed(3)} ms\n`;
+    return ok(out, times.length ? 0 : 1);
+  });
+}
+
+export const ping = pingCommand;
 export const ipcs = ipcsCommand;
 export const brctl = brctlCommand;
 

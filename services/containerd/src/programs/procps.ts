@@ -5,7 +5,7 @@
 import { normalize } from 'node:path/posix';
 import { defineCommand, type Command, type CommandContext } from 'just-bash';
 import type { ProgramProcess } from '../program-process.js';
-import { commName, commandLine, memoryView, mountTable, mountUsage, nodeFacts, NODE_DISK, type ProcEntry } from '../procfs.js';
+import { commandLine, procComm, memoryView, mountTable, mountUsage, nodeFacts, NODE_DISK, type ProcEntry } from '../procfs.js';
 import { ok, type Result } from './util.js';
 
 type Flavour = 'busybox' | 'procps';
@@ -68,7 +68,7 @@ function procpsPs(ps: ProcEntry[], style: 'u' | 'f' | 'plain', totalBytes: numbe
         .join('')
     );
   }
-  return `${'PID'.padStart(7)} TTY          TIME CMD\n${ps.map((p) => `${String(p.pid).padStart(7)} ${'?'.padEnd(8)} ${hms(p.cpuMs)} ${commName(p.argv)}\n`).join('')}`;
+  return `${'PID'.padStart(7)} TTY          TIME CMD\n${ps.map((p) => `${String(p.pid).padStart(7)} ${'?'.padEnd(8)} ${hms(p.cpuMs)} ${procComm(p)}\n`).join('')}`;
 }
 
 /**
@@ -96,8 +96,8 @@ function pgrepCommand(proc: ProgramProcess): Command {
       return ok('', 2, `pgrep: bad regex '${words[0]!}'\n`);
     }
     const ps = proc.system.processes().slice(0, -1);
-    const hits = ps.filter((p) => re.test(full ? commandLine(p.argv).join(' ') : commName(p.argv)));
-    return hits.length ? ok(hits.map((p) => (long ? `${p.pid} ${commName(p.argv)}\n` : `${p.pid}\n`)).join('')) : ok('', 1);
+    const hits = ps.filter((p) => re.test(full ? commandLine(p.argv).join(' ') : procComm(p)));
+    return hits.length ? ok(hits.map((p) => (long ? `${p.pid} ${procComm(p)}\n` : `${p.pid}\n`)).join('')) : ok('', 1);
   });
 }
 
@@ -107,7 +107,7 @@ function pidofCommand(proc: ProgramProcess): Command {
     const names = args.filter((a) => !a.startsWith('-'));
     const ps = proc.system.processes().slice(0, -1);
     const pids = ps
-      .filter((p) => names.some((n) => commName(p.argv) === n || p.argv[0] === n || (p.argv[0] ?? '').endsWith(`/${n}`)))
+      .filter((p) => names.some((n) => procComm(p) === n || p.argv[0] === n || (p.argv[0] ?? '').endsWith(`/${n}`)))
       .map((p) => p.pid)
       .reverse();
     return pids.length ? ok(`${pids.join(' ')}\n`) : ok('', 1);
@@ -192,7 +192,7 @@ export function procpsTopScreen(proc: ProgramProcess): string {
   const timePlus = (ms: number) => `${Math.floor(ms / 60000)}:${pad2(Math.floor(ms / 1000) % 60)}.${pad2(Math.floor(ms / 10) % 100)}`;
   for (const p of [...ps].sort((a, b) => pcpu(b) - pcpu(a) || a.pid - b.pid)) {
     const rss = rssKiB(p);
-    out += `${String(p.pid).padStart(7)} ${(p.user ?? 'root').slice(0, 8).padEnd(8)} ${'20'.padStart(3)} ${'0'.padStart(3)} ${String(vszKiB(p)).padStart(7)} ${String(rss).padStart(6)} ${String(Math.round(rss * 0.8)).padStart(6)} ${p.pid === self ? 'R' : 'S'} ${f1(pcpu(p), 5)} ${f1((p.rssBytes * 100) / m.total, 5)} ${timePlus(p.cpuMs).padStart(9)} ${commName(p.argv)}\n`;
+    out += `${String(p.pid).padStart(7)} ${(p.user ?? 'root').slice(0, 8).padEnd(8)} ${'20'.padStart(3)} ${'0'.padStart(3)} ${String(vszKiB(p)).padStart(7)} ${String(rss).padStart(6)} ${String(Math.round(rss * 0.8)).padStart(6)} ${p.pid === self ? 'R' : 'S'} ${f1(pcpu(p), 5)} ${f1((p.rssBytes * 100) / m.total, 5)} ${timePlus(p.cpuMs).padStart(9)} ${procComm(p)}\n`;
   }
   return out;
 }

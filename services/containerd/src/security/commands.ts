@@ -7,7 +7,7 @@
 
 import { Bash, defineCommand, type Command, type CommandContext } from 'just-bash';
 import { ok, type Result } from '../programs/util.js';
-import { hasCapability, type ContainerSecurity } from './context.js';
+import { DEFAULT_READONLY_PATHS, hasCapability, seccompDenies, type ContainerSecurity } from './context.js';
 import type { CapabilityName } from './capabilities.js';
 import type { SecurityFs } from './filesystem.js';
 import { idText, parseGroup, parsePasswd, whoamiText, type Userland } from './users.js';
@@ -128,6 +128,42 @@ export function hostnameRefusal(userland: Userland): Result {
   return ok('', 1, userland === 'busybox' ? 'hostname: sethostname: Operation not permitted\n' : 'hostname: you must be root to change the host name\n');
 }
 
+/** `chmod MODE FILE...` under a seccomp profile that refuses chmod/fchmodat: EPERM for each file. */
+function seccompChmodCommand(userland: Userland): Command {
+  return defineCommand('chmod', async (args, ctx) => {
+    const [mode, ...files] = operands(args);
+    if (mode === undefined || files.length === 0) return ok('', 1, userland === 'busybox' ? 'chmod: missing operand\n' : "chmod: missing operand\nTry 'chmod --help' for more information.\n");
+    let stderr = '';
+    for (const f of files) {
+      const path = ctx.fs.resolvePath(ctx.cwd, f);
+      if (!(await ctx.fs.exists(path))) stderr += userland === 'busybox' ? `chmod: ${f}: No such file or directory\n` : `chmod: cannot access '${f}': No such file or directory\n`;
+      else stderr += userland === 'busybox' ? `chmod: ${f}: Operation not permitted\n` : `chmod: changing permissions of '${f}': Operation not permitted\n`;
+    }
+    return ok('', 1, stderr);
+  });
+}
+
+/**
+ * A masked executable (maskedPaths: runc binds /dev/null over it): the
+ * shell finds it but cannot run it, exit 126. `$0` is the shell's name as
+ * the exec gave it (`/bin/sh -c ls`: "/bin/sh: ls: Permission denied").
+ */
+function maskedExecutables(security: ContainerSecurity, userland: Userland): Command[] {
+  const out: Command[] = [];
+  for (const path of security.maskedPaths) {
+    const m = /^\/(?:usr\/)?(?:local\/)?s?bin\/([^/]+)$/.exec(path);
+    if (!m) continue;
+    const name = m[1]!;
+    out.push(
+      defineCommand(name, async (_args, ctx) => {
+        const shell = ctx.env.get('0');
+        return ok('', 126, userland === 'busybox' ? `${shell ?? 'sh'}: ${name}: Permission denied\n` : `${shell ?? 'bash'}: line 1: ${path}: Permission denied\n`);
+      }),
+    );
+  }
+  return out;
+}
+
 /** The commands a container's security context shapes, for its shell. */
 export function securityCommands(security: () => ContainerSecurity, fs: SecurityFs): Command[] {
   const commands = [
@@ -138,7 +174,11 @@ export function securityCommands(security: () => ContainerSecurity, fs: Security
     mknodCommand(security, fs),
     dateCommand(security, fs.userland),
   ];
-  if (security().readonlyRootfs && fs.userland === 'busybox') commands.push(busyboxTouchCommand(fs));
+  // busybox's touch words a read-only root or read-only path its own way.
+  const sc = security();
+  if (fs.userland === 'busybox' && (sc.readonlyRootfs || sc.readonlyPaths.some((p) => !DEFAULT_READONLY_PATHS.includes(p)))) commands.push(busyboxTouchCommand(fs));
+  if (seccompDenies(security(), 'chmod') || seccompDenies(security(), 'fchmodat')) commands.push(seccompChmodCommand(fs.userland));
+  commands.push(...maskedExecutables(security(), fs.userland));
   return commands;
 }
 

@@ -7,6 +7,7 @@
 // it: users.ts (id, whoami), capabilities.ts (masks and EPERM),
 // filesystem.ts (read-only root, masked and read-only paths, /proc/sys).
 
+import { readFileSync } from 'node:fs';
 import { status } from '@grpc/grpc-js';
 import type { CriContainerConfig__Output, CriPodSandboxConfig__Output } from '@kubelab/proto';
 import { RuntimeError } from '../errors.js';
@@ -31,6 +32,13 @@ export interface ContainerSecurity {
   /** The pod's sysctls (net.core.somaxconn=1024), as /proc/sys shows them. */
   sysctls: Record<string, string>;
   pidNamespace: PidNamespace;
+  /** A localhost seccomp profile's refusals: the syscalls that fail with an errno (or, with defaultDeny, every syscall but these). */
+  seccompRules?: SeccompRules;
+}
+
+export interface SeccompRules {
+  defaultDeny: boolean;
+  names: string[];
 }
 
 /** runc's default masked paths (containerd's oci.populateDefaultUnixSpec), used when the CRI gives none. */
@@ -80,6 +88,77 @@ export function validateSecurityContext(config: CriContainerConfig__Output): voi
 /** The effective capabilities: root's are the bounding set; another uid keeps only its ambient ones (execve clears the rest). */
 export function effectiveCapabilities(s: ContainerSecurity): CapabilityName[] {
   return s.identity.uid === 0 ? s.bounding : s.ambient.filter((c) => s.bounding.includes(c));
+}
+
+/** Whether the container's seccomp filter refuses `syscall` (EPERM); a privileged container has none. */
+export function seccompDenies(s: ContainerSecurity, syscall: string): boolean {
+  const r = s.seccompRules;
+  if (!r || s.seccomp === 0) return false;
+  return r.defaultDeny ? !r.names.includes(syscall) : r.names.includes(syscall);
+}
+
+const DENYING = new Set(['SCMP_ACT_ERRNO', 'SCMP_ACT_KILL', 'SCMP_ACT_KILL_PROCESS', 'SCMP_ACT_KILL_THREAD', 'SCMP_ACT_TRAP']);
+
+/** The refusals of an OCI seccomp profile (the JSON of a localhost profile); syscall arguments are not modelled. */
+export function parseSeccompProfile(text: string, path: string): SeccompRules {
+  let doc: { defaultAction?: unknown; syscalls?: { names?: unknown; name?: unknown; action?: unknown }[] };
+  try {
+    doc = JSON.parse(text) as typeof doc;
+    if (typeof doc !== 'object' || doc === null || typeof doc.defaultAction !== 'string') throw new Error('missing defaultAction');
+  } catch (err) {
+    throw new RuntimeError(
+      status.UNKNOWN,
+      `failed to get container spec opts: failed to generate seccomp spec opts: failed to load seccomp profile ${JSON.stringify(path)}: decoding seccomp profile failed: ${(err as Error).message}`,
+    );
+  }
+  const defaultDeny = DENYING.has(doc.defaultAction as string);
+  const names: string[] = [];
+  for (const rule of Array.isArray(doc.syscalls) ? doc.syscalls : []) {
+    const ruleDenies = DENYING.has(String(rule.action));
+    // With a denying default, the allowed syscalls are the exceptions; with an allowing one, the denied.
+    if (ruleDenies === defaultDeny) continue;
+    const list = Array.isArray(rule.names) ? rule.names : typeof rule.name === 'string' ? [rule.name] : [];
+    for (const n of list) if (typeof n === 'string') names.push(n);
+  }
+  return { defaultDeny, names };
+}
+
+type SeccompChoice = { kind: 'unconfined' } | { kind: 'default' } | { kind: 'localhost'; path: string };
+
+/**
+ * The seccomp profile a container asks for, as containerd reads it: the
+ * `seccomp` SecurityProfile, else the deprecated `seccomp_profile_path`
+ * ("", "unconfined", "runtime/default", "docker/default", "localhost/PATH").
+ */
+function seccompChoice(sc: NonNullable<NonNullable<CriContainerConfig__Output['linux']>['securityContext']> | null | undefined): SeccompChoice {
+  const p = sc?.seccomp;
+  if (p) {
+    if (p.profileType === 'RuntimeDefault') return { kind: 'default' };
+    if (p.profileType === 'Localhost') {
+      if (!p.localhostRef) throw new RuntimeError(status.UNKNOWN, 'failed to get container spec opts: failed to generate seccomp spec opts: localhostRef must be set if using localhost profile');
+      return { kind: 'localhost', path: p.localhostRef };
+    }
+    return { kind: 'unconfined' };
+  }
+  const path = sc?.seccompProfilePath ?? '';
+  if (path === '' || path === 'unconfined') return { kind: 'unconfined' };
+  if (path === 'runtime/default' || path === 'docker/default') return { kind: 'default' };
+  if (!path.startsWith('localhost/'))
+    throw new RuntimeError(status.UNKNOWN, `failed to get container spec opts: failed to generate seccomp spec opts: invalid seccomp profile ${JSON.stringify(path)}`);
+  return { kind: 'localhost', path: path.slice('localhost/'.length) };
+}
+
+/** A localhost profile read from the node (containerd reads it when it generates the spec). */
+function loadSeccompProfile(path: string): SeccompRules {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (err) {
+    const e = err as NodeJS.ErrnoException;
+    const why = e.code === 'ENOENT' ? 'no such file or directory' : e.code === 'EACCES' ? 'permission denied' : e.code === 'EISDIR' ? 'is a directory' : e.message;
+    throw new RuntimeError(status.UNKNOWN, `failed to get container spec opts: failed to generate seccomp spec opts: failed to load seccomp profile ${JSON.stringify(path)}: open ${path}: ${why}`);
+  }
+  return parseSeccompProfile(text, path);
 }
 
 export function hasCapability(s: ContainerSecurity, cap: CapabilityName): boolean {
@@ -142,7 +221,8 @@ export function containerSecurity(config: CriContainerConfig__Output, sandbox: C
   }
   const privileged = !!sc?.privileged;
   const caps = sc?.capabilities;
-  const seccompType = sc?.seccomp?.profileType;
+  const seccomp = seccompChoice(sc);
+  const seccompRules = !privileged && seccomp.kind === 'localhost' ? loadSeccompProfile(seccomp.path) : undefined;
   return {
     identity,
     readonlyRootfs: !!sc?.readonlyRootfs,
@@ -150,10 +230,11 @@ export function containerSecurity(config: CriContainerConfig__Output, sandbox: C
     bounding: boundingSet(caps?.addCapabilities ?? [], caps?.dropCapabilities ?? [], privileged),
     ambient: (caps?.addAmbientCapabilities ?? []).map(capabilityName).filter((c): c is CapabilityName => c !== undefined),
     noNewPrivs: !!sc?.noNewPrivs,
-    seccomp: !privileged && (seccompType === 'RuntimeDefault' || seccompType === 'Localhost') ? 2 : 0,
+    seccomp: !privileged && seccomp.kind !== 'unconfined' ? 2 : 0,
     maskedPaths: privileged ? [] : sc?.maskedPaths?.length ? sc.maskedPaths : DEFAULT_MASKED_PATHS,
     readonlyPaths: privileged ? [] : sc?.readonlyPaths?.length ? sc.readonlyPaths : DEFAULT_READONLY_PATHS,
     sysctls: { ...(sandbox.linux?.sysctls ?? {}) },
     pidNamespace: sc?.namespaceOptions?.pid ?? 'CONTAINER',
+    ...(seccompRules ? { seccompRules } : {}),
   };
 }

@@ -14,6 +14,8 @@ export interface LinuxContainerSecurityContext {
   'runAsUsername'?: (string);
   'readonlyRootfs'?: (boolean);
   'supplementalGroups'?: (number | string | Long)[];
+  'apparmorProfile'?: (string);
+  'seccompProfilePath'?: (string);
   'noNewPrivs'?: (boolean);
   'runAsGroup'?: (_runtime_v1_Int64Value | null);
   'maskedPaths'?: (string)[];
@@ -30,6 +32,8 @@ export interface LinuxContainerSecurityContext__Output {
   'runAsUsername': (string);
   'readonlyRootfs': (boolean);
   'supplementalGroups': (string)[];
+  'apparmorProfile': (string);
+  'seccompProfilePath': (string);
   'noNewPrivs': (boolean);
   'runAsGroup': (_runtime_v1_Int64Value__Output | null);
   'maskedPaths': (string)[];
