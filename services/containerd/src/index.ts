@@ -43,6 +43,8 @@ export interface ContainerdOptions {
   /** Simulated registry bandwidth in bytes/s (0: instant pulls). */
   pullBytesPerSecond?: number;
   networkMode?: NetworkMode;
+  /** The network namespace is the project's own (compose node): pod CIDRs are not checked (pod-range.ts). */
+  podNetworkOwned?: boolean;
   /** Address hostPort mappings without a host_ip are served on (the node's address; default 127.0.0.1). */
   hostPortAddress?: string;
   /** Pod CIDR before the kubelet sends one via UpdateRuntimeConfig. */
@@ -98,6 +100,7 @@ export async function startContainerd(opts: ContainerdOptions): Promise<Containe
     networkMode,
     pullBytesPerSecond: opts.pullBytesPerSecond ?? 0,
     ...(opts.podCidr ? { podCidr: opts.podCidr } : {}),
+    podNetworkOwned: opts.podNetworkOwned ?? false,
     onWarning: (msg, fields) => log.warn(msg, fields),
     mainProcess: (spec, proc) => stdinShell(spec.stdio, proc, promptFor(spec.image)),
     ...(socketLb ? { route: (ip: string, port: number, proto: L4, src?: string) => socketLb.decide(ip, port, proto, src) } : {}),

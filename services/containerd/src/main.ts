@@ -27,6 +27,11 @@ const flags = addTracingFlags(
       '',
       "Pod CIDR to use before the kubelet sends one with UpdateRuntimeConfig (unset: sandboxes get addresses from 127.88.0.0/16; in pod-ip mode only loopback ranges, or ranges with addresses on this namespace's interfaces, are taken).",
     )
+    .bool(
+      'pod-network-owned',
+      false,
+      "kubelab: this network namespace is the project's own (a compose node, whose podCIDR is a local route): a pod CIDR is taken as the kubelet sends it, without the loopback-or-interface check.",
+    )
     .string('host-port-address', '127.0.0.1', "kubelab: the node's address hostPort mappings without a hostIP are served on (the CNI portmap plugin's DNAT target).")
     .string('stream-server-address', '127.0.0.1', 'Address of the streaming server CRI Exec URLs point at (containerd: stream_server_address).')
     .int('stream-server-port', 0, 'Port of the streaming server; 0 picks a free one (containerd: stream_server_port).')
@@ -84,6 +89,7 @@ try {
     pullBytesPerSecond: values['pull-speed'] * 1e6,
     networkMode: mode as NetworkMode,
     ...(values['pod-cidr'] ? { podCidr: values['pod-cidr'] } : {}),
+    podNetworkOwned: values['pod-network-owned'],
     hostPortAddress: values['host-port-address'],
     streamServerAddress: values['stream-server-address'],
     streamServerPort: values['stream-server-port'],

@@ -70,6 +70,8 @@ export interface RuntimeOptions {
   pullBytesPerSecond: number;
   /** Pod CIDR until the kubelet sends one (upstream: none, NetworkReady=false); without it, sandboxes get addresses from FALLBACK_POD_RANGE. */
   podCidr?: string;
+  /** The network namespace is the project's own (a compose node): any pod CIDR is taken (pod-range.ts). */
+  podNetworkOwned?: boolean;
   onWarning?: (msg: string, fields?: Record<string, unknown>) => void;
   /** At a container's start: PID 1 when it is not its argv's script but a shell on the container's stdin (streaming/attach.ts). */
   mainProcess?: (spec: TaskSpec, proc: SimProcess) => ExecSession | undefined;
@@ -137,7 +139,7 @@ export class Runtime {
     if (!cidr || cidr === this.podCidr) return;
     const parsed = parsePodCidr(cidr);
     if (!parsed) throw invalid('runtime_config.network_config.pod_cidr', `invalid CIDR address: ${cidr}`);
-    const refusal = podRangeRefusal(parsed, cidr, this.opts.networkMode, localIpv4Addresses());
+    const refusal = this.opts.podNetworkOwned ? undefined : podRangeRefusal(parsed, cidr, this.opts.networkMode, localIpv4Addresses());
     if (refusal) throw invalid('runtime_config.network_config.pod_cidr', refusal);
     const ipam = new Ipam(parsed);
     for (const sb of this.sandboxes.values()) if (sb.ip && sb.state === 'SANDBOX_READY') ipam.claim(sb.ip, sb.id);
