@@ -97,7 +97,7 @@ describe.skipIf(!requireTool('nats-server'))('kubelab trace against a real runti
     viewers.push(json, text);
     await watching(json);
     await watching(text);
-    expect(text.notes).toEqual([`watching CRI calls on ${nats.url} (kubelab.cri.>); relist calls hidden (--all shows them); Ctrl-C stops`]);
+    expect(text.notes).toEqual([`watching CRI calls on ${nats.url} (kubelab.cri.>); relist calls hidden (--all shows them); lines in start order; Ctrl-C stops`]);
 
     const cfg = sandboxConfig('web', h.dir);
     const { podSandboxId } = (await h.cri.rt.RunPodSandbox({ config: cfg })) as { podSandboxId: string };
@@ -153,7 +153,7 @@ describe.skipIf(!requireTool('nats-server'))('kubelab trace against a real runti
     viewers.push(v);
     await waitFor('two lines', async () => v.lines.length >= 2, { timeoutMs: 10_000 });
     expect(await v.stop()).toBe(0);
-    expect(v.notes[0]).toMatch(/^watching CRI calls on nats:\/\/127\.0\.0\.1:\d+ \(kubelab\.cri\.>\) since \d{4}-.*Z; relist calls hidden \(--all shows them\); Ctrl-C stops$/);
+    expect(v.notes[0]).toMatch(/^watching CRI calls on nats:\/\/127\.0\.0\.1:\d+ \(kubelab\.cri\.>\) since \d{4}-.*Z; relist calls hidden \(--all shows them\); lines in start order; Ctrl-C stops$/);
     expect(v.lines.map((l) => JSON.parse(l) as { method: string; pod: string; container: string }).map(({ method, pod, container }) => [method, pod, container])).toEqual([
       ['CreateContainer', 'web', 'app'],
       ['StartContainer', 'web', 'app'],
