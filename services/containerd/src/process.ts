@@ -405,9 +405,9 @@ export class SimProcess implements ProgramProcess {
   shellText<T extends Chunk>(stream: Stream, text: T): T {
     if (stream !== 'stderr' || this.dialect !== 'ash') return text;
     if (typeof text === 'string') return ashText(text) as T;
-    // Bytes written to the fd: only a line that names the interpreter is rewritten.
+    // Bytes written to the fd: only a line that names the interpreter or a refused write is rewritten.
     const latin1 = Buffer.from(text.buffer, text.byteOffset, text.byteLength).toString('latin1');
-    return (latin1.includes('bash: ') ? Buffer.from(ashText(latin1), 'latin1') : text) as T;
+    return (latin1.includes('bash: ') || latin1.includes('cannot ') ? Buffer.from(ashText(latin1), 'latin1') : text) as T;
   }
 
   private newPid(parent?: number): number {

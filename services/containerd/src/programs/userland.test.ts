@@ -71,6 +71,15 @@ describe('the image shell', () => {
     expect(await sh('echo hi > /tmp/y')).toMatchObject({ stderr: 'bash: /tmp/y: Read-only file system\n' });
   });
 
+  it("touch on a read-only node filesystem: busybox's words as an exec'd command, coreutils' in Debian", async () => {
+    s = startProcess(['sleep', '3600'], { files: BUSYBOX });
+    setNodeReadOnly(true);
+    expect(await s.p.execSync(['touch', '/tmp/x'], 5000)).toMatchObject({ stderr: 'touch: /tmp/x: Read-only file system\n', exitCode: 1 });
+    s.p.kill();
+    s = startProcess(['sleep', '3600'], { files: DEBIAN });
+    expect(await s.p.execSync(['touch', '/tmp/x'], 5000)).toMatchObject({ stderr: "touch: cannot touch '/tmp/x': Read-only file system\n", exitCode: 1 });
+  });
+
   it("ls /bin has the image's commands: busybox applets without bash, Debian with bash; no interpreter extras or helpers", async () => {
     s = startProcess(['sleep', '3600'], { files: BUSYBOX, programs: ['ps', 'vi'] });
     const bin = (await sh('ls /bin')).stdout.split('\n');
@@ -82,6 +91,14 @@ describe('the image shell', () => {
     const debian = (await sh('ls /bin')).stdout.split('\n');
     expect(debian).toEqual(expect.arrayContaining(['bash', 'cat', 'env', 'sh']));
     for (const n of ['jq', 'nc', 'vi']) expect(debian).not.toContain(n);
+  });
+
+  it.each([
+    ["touch: cannot touch '/tmp/x': Read-only file system\n", 'touch: /tmp/x: Read-only file system\n'],
+    ["mkdir: cannot create directory '/d': Read-only file system\n", "mkdir: can't create directory '/d': Read-only file system\n"],
+    ["rm: cannot remove '/f': Permission denied\n", "rm: can't remove '/f': Permission denied\n"],
+  ])('words the applets as busybox does: %j', (gnu, busybox) => {
+    expect(ashText(gnu)).toBe(busybox);
   });
 
   it('rewrites only bash-worded lines', () => {

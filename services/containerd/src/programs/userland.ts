@@ -74,6 +74,7 @@ export function dialectCommands(dialect: ShellDialect, programs: readonly string
  * file, cd, syntax errors; any other `bash: ` prefix becomes `sh: `.
  */
 export function ashText(text: string): string {
+  if (text.includes('cannot ')) text = busyboxAppletText(text);
   if (!text.includes('bash')) return text;
   return text.replace(/^bash: (.*)$/gm, (_all, rest: string) => {
     let m = /^(.*): command not found$/.exec(rest);
@@ -95,6 +96,17 @@ export function ashText(text: string): string {
     if (m) return `sh: can't open ${m[1]}: no such file`;
     return `sh: ${rest}`;
   });
+}
+
+/**
+ * busybox's applets word a refused write their own way (bb_perror_msg): the
+ * coreutils lines the interpreter's touch, mkdir and rm print, in busybox's.
+ */
+function busyboxAppletText(text: string): string {
+  return text
+    .replace(/^touch: cannot touch '(.*)': (.*)$/gm, 'touch: $1: $2')
+    .replace(/^mkdir: cannot create directory '(.*)': (.*)$/gm, "mkdir: can't create directory '$1': $2")
+    .replace(/^rm: cannot remove '(.*)': (.*)$/gm, "rm: can't remove '$1': $2");
 }
 
 /** Shell variables that are not the environment (just-bash keeps them beside it). */
