@@ -152,7 +152,7 @@ export async function startControllerManager(opts: ControllerManagerOptions = {}
   const runControllers = async (signal: AbortSignal) => {
     // Every controller listens on this one signal.
     setMaxListeners(100, signal);
-    factory = new SharedInformerFactory(cs, { clock });
+    factory = new SharedInformerFactory(cs, { clock, logger: log });
     const ctx: ControllerContext = { clientset: cs, informers: factory, recorder, clock, logger: log, config, metricsProvider };
     // Informers read with the manager's identity; each controller writes with its own (upstream: ClientBuilder).
     const saClients = config.useServiceAccountCredentials ? serviceAccountClients() : undefined;

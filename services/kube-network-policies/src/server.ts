@@ -66,7 +66,7 @@ export async function startPolicyAgent(opts: PolicyAgentOptions): Promise<Policy
   const mode = runner ? 'iptables' : 'render';
   const clientset =
     opts.clientset ?? createClientset({ address: opts.apiserverAddress ?? '127.0.0.1:6444', ...(opts.apiserverTls ? { tls: opts.apiserverTls } : {}), component: 'kube-network-policies' });
-  const factory = new SharedInformerFactory(clientset);
+  const factory = new SharedInformerFactory(clientset, { logger });
   const pods = factory.core.pods();
   const namespaces = factory.core.namespaces();
   const policies = factory.networking.networkPolicies();

@@ -190,7 +190,7 @@ export async function startKubeProxy(opts: KubeProxyOptions): Promise<KubeProxyH
       component: 'kube-proxy',
       ...(opts.tracing?.enabled ? { interceptors: grpcClientInterceptors(opts.tracing) } : {}),
     });
-  const factory = new SharedInformerFactory(clientset);
+  const factory = new SharedInformerFactory(clientset, { logger });
   const services = factory.core.services();
   const slices = factory.discovery.endpointSlices();
   services.addEventHandler({

@@ -130,7 +130,7 @@ export async function startKubelet(opts: KubeletOptions): Promise<RunningKubelet
           onRotated: (pair) => cs.connection.setTls({ ...apiserverTls, certPem: pair.certPem, keyPem: pair.keyPem }),
         })
       : undefined;
-  const informers = new SharedInformerFactory(cs);
+  const informers = new SharedInformerFactory(cs, { logger: log });
   // The recorder's own complaints (a rejected event) are kubelet log lines, as client-go's go through klog.
   const broadcaster = newEventBroadcaster(cs, { logger: log });
   // Upstream kubelet: eventBroadcaster.StartStructuredLogging(3).

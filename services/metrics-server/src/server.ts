@@ -87,7 +87,7 @@ export async function startMetricsServer(opts: MetricsServerOptions): Promise<Ru
   const clientCaPem = opts.clientCaPem ?? data['client-ca-file'];
   const requestHeader = opts.requestHeader ?? requestHeaderFromConfigMap(data);
 
-  const factory = new SharedInformerFactory(cs);
+  const factory = new SharedInformerFactory(cs, { logger: log });
   const nodes = factory.core.nodes();
   const pods = factory.core.pods();
   const storage = new MetricsStorage();

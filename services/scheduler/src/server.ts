@@ -80,7 +80,7 @@ export async function startScheduler(opts: StartSchedulerOptions = {}): Promise<
     if (!r) recorders.set(name, (r = broadcaster.newRecorder({ component: name })));
     return r;
   };
-  const factory = new SharedInformerFactory(cs);
+  const factory = new SharedInformerFactory(cs, { logger: log });
   const claims = factory.core.persistentVolumeClaims();
   const volumes = factory.core.persistentVolumes();
   const classes = factory.storage.storageClasses();
