@@ -5,17 +5,9 @@
 // and --time-scale (kubelet time 10x: the PLEG threshold 18 s, the runtime's
 // 3 s, the pressure transition period 2 s).
 
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requireTool, waitFor } from '@kubelab/testing';
-
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const RUNNER = join(ROOT, 'packages/kubelab/dist/main.js');
-const KUBECTL = '/usr/bin/kubectl';
+import { LocalCluster, RUNNER, run } from './local-cluster.js';
 
 const ready = requireTool('nats-server') && requireTool('kubectl');
 
@@ -27,18 +19,13 @@ interface Cond {
 }
 
 describe.runIf(ready)('kubelab fault on a local node', { timeout: 120_000 }, () => {
-  const dir = mkdtempSync(join(tmpdir(), 'kubelab-fault-'));
-  let runner: ChildProcess;
-  let output = '';
+  const cluster = new LocalCluster('kubelab-fault-');
+  const dir = cluster.dir;
   const started = Date.now();
 
-  const run = (exe: string, args: string[], timeout = 60_000) =>
-    new Promise<{ stdout: string; stderr: string; code: number }>((resolve) =>
-      execFile(exe, args, { timeout }, (err, stdout, stderr) => resolve({ stdout, stderr, code: err ? ((err as { code?: number }).code ?? 1) : 0 })),
-    );
-  const kubectl = (...args: string[]) => run(KUBECTL, ['--kubeconfig', join(dir, 'kubeconfig'), '--cache-dir', join(dir, 'kcache'), ...args], 30_000);
-  const fault = (...args: string[]) => run(process.execPath, [RUNNER, 'fault', ...args, '--state-dir', dir]);
-  const ssh = (command: string) => run(process.execPath, [RUNNER, 'ssh', 'node-1', '--state-dir', dir, '--', command], 30_000);
+  const kubectl = (...args: string[]) => cluster.kubectl(args);
+  const fault = (...args: string[]) => cluster.kubelab(['fault', ...args]);
+  const ssh = (command: string) => cluster.kubelab(['ssh', 'node-1', '--', command], 30_000);
 
   const node = async () => JSON.parse((await kubectl('get', 'node', 'node-1', '-o', 'json')).stdout) as { spec: { taints?: { key: string; effect: string }[] }; status: { conditions: Cond[] } };
   /** Waits until the node's condition of `type` has `status`, and returns it. */
@@ -53,15 +40,10 @@ describe.runIf(ready)('kubelab fault on a local node', { timeout: 120_000 }, () 
   const eventWith = (reason: string, pattern: RegExp, timeoutMs = 30_000) => waitFor(`event ${reason}`, async () => (await events(reason)).find((m) => pattern.test(m)), { timeoutMs });
 
   beforeAll(async () => {
-    runner = spawn(
-      process.execPath,
+    await cluster.up(
       [
-        RUNNER,
-        'up',
         '--nodes',
         '1',
-        '--state-dir',
-        dir,
         '--port-offset',
         '21000',
         '--node-monitor-grace-period=8s',
@@ -72,23 +54,15 @@ describe.runIf(ready)('kubelab fault on a local node', { timeout: 120_000 }, () 
         '--eviction-hard=imagefs.available<15%,memory.available<100Mi,nodefs.available<10%,nodefs.inodesFree<5%,pid.available<10%',
         '--eviction-pressure-transition-period=20s',
       ],
-      { stdio: ['ignore', 'pipe', 'pipe'] },
+      220_000,
     );
-    runner.stdout!.on('data', (d: Buffer) => (output += d.toString()));
-    runner.stderr!.on('data', (d: Buffer) => (output += d.toString()));
-    await waitFor('cluster ready', async () => (runner.exitCode !== null || output.includes('cluster ready') ? true : undefined), { timeoutMs: 220_000 });
-    expect(runner.exitCode, output).toBeNull();
     await conditionWith('KernelDeadlock', 'False');
     expect((await kubectl('run', 'app', '--image=busybox', '--restart=Never', '--', 'sleep', '3600')).code).toBe(0);
     await waitFor('app running', async () => ((await kubectl('get', 'pod', 'app', '-o', 'jsonpath={.status.phase}')).stdout === 'Running' ? true : undefined), { timeoutMs: 60_000 });
   }, 330_000);
 
   afterAll(async () => {
-    if (runner && runner.exitCode === null) {
-      runner.kill('SIGTERM');
-      await new Promise((r) => runner.once('exit', r));
-    }
-    rmSync(dir, { recursive: true, force: true });
+    await cluster.down();
     process.stdout.write(`kubelab fault suite: ${Math.round((Date.now() - started) / 1000)} s\n`);
   });
 

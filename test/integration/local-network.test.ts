@@ -7,17 +7,11 @@
 // is checked there too, so the classic default-deny lab times out as the
 // compose nodes' DROP chains make it.
 
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requireTool, waitFor } from '@kubelab/testing';
-
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const RUNNER = join(ROOT, 'packages/kubelab/dist/main.js');
-const KUBECTL = '/usr/bin/kubectl';
+import { LocalCluster } from './local-cluster.js';
 
 const MANIFESTS = `apiVersion: apps/v1
 kind: Deployment
@@ -101,25 +95,14 @@ spec:
 const ready = requireTool('nats-server') && requireTool('kubectl');
 
 describe.runIf(ready)('the local runner reaches pods and Services across nodes (socket-LB)', { timeout: 120_000 }, () => {
-  const dir = mkdtempSync(join(tmpdir(), 'kubelab-net-'));
-  let runner: ChildProcess;
-  let output = '';
+  const cluster = new LocalCluster('kubelab-net-');
+  const dir = cluster.dir;
 
-  const kubectl = (args: string[], stdin?: string) =>
-    new Promise<{ stdout: string; stderr: string; code: number }>((resolve) => {
-      const child = execFile(KUBECTL, ['--kubeconfig', join(dir, 'kubeconfig'), '--cache-dir', join(dir, 'kcache'), ...args], { timeout: 30_000 }, (err, stdout, stderr) =>
-        resolve({ stdout, stderr, code: err ? ((err as { code?: number }).code ?? 1) : 0 }),
-      );
-      if (stdin !== undefined) child.stdin!.end(stdin);
-    });
+  const kubectl = (args: string[], stdin?: string) => cluster.kubectl(args, stdin);
 
   beforeAll(async () => {
-    runner = spawn(process.execPath, [RUNNER, 'up', '--nodes', '2', '--state-dir', dir, '--port-offset', '23400', '--time-scale=10'], { stdio: ['ignore', 'pipe', 'pipe'] });
-    runner.stdout!.on('data', (d: Buffer) => (output += d.toString()));
-    runner.stderr!.on('data', (d: Buffer) => (output += d.toString()));
     // Three nodes of five units each on a shared machine: the deadline is generous, not the expectation.
-    const up = await waitFor('cluster ready', () => (output.includes('cluster ready') ? 'ready' : runner.exitCode !== null ? 'exited' : undefined), { timeoutMs: 300_000 });
-    if (up === 'exited') throw new Error(`kubelab up exited with ${runner.exitCode}:\n${output.slice(-2000)}`);
+    await cluster.up(['--nodes', '2', '--port-offset', '23400', '--time-scale=10'], 300_000);
     expect((await kubectl(['apply', '-f', '-'], MANIFESTS)).stdout).toBe('deployment.apps/web created\nservice/web created\npod/bb created\n');
     await waitFor(
       'web, bb and both coredns pods ready',
@@ -133,11 +116,7 @@ describe.runIf(ready)('the local runner reaches pods and Services across nodes (
   }, 480_000);
 
   afterAll(async () => {
-    if (runner && runner.exitCode === null) {
-      runner.kill('SIGTERM');
-      await new Promise((r) => runner.once('exit', r));
-    }
-    rmSync(dir, { recursive: true, force: true });
+    await cluster.down();
   });
 
   it("each node's map holds every node's pods, and kube-proxy's the Service frontends", async () => {

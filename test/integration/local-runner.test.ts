@@ -4,19 +4,15 @@
 // diagnosed and started again from the node's shell (issue 15).
 // Timings are shortened only through upstream flags and --time-scale.
 
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { execFile } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { httpsRequest } from '@kubelab/apiserver/testing';
 import { certificateInfo, loadKubeconfig } from '@kubelab/pki';
 import { requireTool, waitFor } from '@kubelab/testing';
+import { LocalCluster, ROOT, RUNNER } from './local-cluster.js';
 
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const RUNNER = join(ROOT, 'packages/kubelab/dist/main.js');
-const KUBECTL = '/usr/bin/kubectl';
 const SERVICES = [
   'nats',
   'apiserver',
@@ -39,17 +35,10 @@ const ready = requireTool('nats-server') && requireTool('kubectl');
 
 describe.runIf(ready)('pnpm kubelab up (local processes)', { timeout: 120_000 }, () => {
   const NODES = ['control-plane', 'node-1', 'node-2'];
-  const dir = mkdtempSync(join(tmpdir(), 'kubelab-up-'));
-  let runner: ChildProcess;
-  let output = '';
+  const cluster = new LocalCluster('kubelab-up-');
+  const dir = cluster.dir;
 
-  const kubectl = (args: string[], stdin?: string) =>
-    new Promise<{ stdout: string; stderr: string; code: number }>((resolve) => {
-      const child = execFile(KUBECTL, ['--kubeconfig', join(dir, 'kubeconfig'), '--cache-dir', join(dir, 'kcache'), ...args], { timeout: 30_000 }, (err, stdout, stderr) =>
-        resolve({ stdout, stderr, code: err ? ((err as { code?: number }).code ?? 1) : 0 }),
-      );
-      if (stdin !== undefined) child.stdin!.end(stdin);
-    });
+  const kubectl = (args: string[], stdin?: string) => cluster.kubectl(args, stdin);
   const pidOf = (svc: string) => Number(readFileSync(join(dir, 'run', `${svc}.pid`), 'utf8').trim());
   const alive = (pid: number) => {
     try {
@@ -61,17 +50,13 @@ describe.runIf(ready)('pnpm kubelab up (local processes)', { timeout: 120_000 },
   };
 
   beforeAll(async () => {
-    runner = spawn(
-      process.execPath,
+    // Three nodes of four units each on a shared CI machine: the deadline is generous, not the expectation.
+    await cluster.up(
       [
         // Every port moved by 20000 (apiserver 26443, NATS 24222, ...): kubectl finds it
         // through the kubeconfig, `kubelab rules` through the state dir's cluster.json.
-        RUNNER,
-        'up',
         '--nodes',
         '2',
-        '--state-dir',
-        dir,
         '--port-offset',
         '20000',
         // upstream flags, routed to their owners by the runner
@@ -83,20 +68,12 @@ describe.runIf(ready)('pnpm kubelab up (local processes)', { timeout: 120_000 },
         // kubelet and containerd both own it: container time and probe periods 10x faster
         '--time-scale=10',
       ],
-      { stdio: ['ignore', 'pipe', 'pipe'] },
+      150_000,
     );
-    runner.stdout!.on('data', (d: Buffer) => (output += d.toString()));
-    runner.stderr!.on('data', (d: Buffer) => (output += d.toString()));
-    // Three nodes of four units each on a shared CI machine: the deadline is generous, not the expectation.
-    await waitFor('cluster ready', async () => (output.includes('cluster ready') ? true : undefined), { timeoutMs: 150_000 });
   }, 180_000);
 
   afterAll(async () => {
-    if (runner && runner.exitCode === null) {
-      runner.kill('SIGTERM');
-      await new Promise((r) => runner.once('exit', r));
-    }
-    rmSync(dir, { recursive: true, force: true });
+    await cluster.down();
   });
 
   it('writes a pid file per process, named like the compose services, and a kubeconfig that works', async () => {
@@ -114,7 +91,7 @@ describe.runIf(ready)('pnpm kubelab up (local processes)', { timeout: 120_000 },
     const cp = JSON.parse((await kubectl(['get', 'node', 'control-plane', '-o', 'json'])).stdout) as { metadata: { labels: Record<string, string> }; spec: { taints?: unknown[] } };
     expect(cp.spec.taints).toEqual([{ key: 'node-role.kubernetes.io/control-plane', effect: 'NoSchedule' }]);
     expect(cp.metadata.labels).toMatchObject({ 'node-role.kubernetes.io/control-plane': '', 'node.kubernetes.io/exclude-from-external-load-balancers': '' });
-    expect(output).toContain('[mark-control-plane] Marking the node control-plane as control-plane by adding the taints [node-role.kubernetes.io/control-plane:NoSchedule]');
+    expect(cluster.output).toContain('[mark-control-plane] Marking the node control-plane as control-plane by adding the taints [node-role.kubernetes.io/control-plane:NoSchedule]');
     // 4 static pods + 3 DaemonSets x 3 nodes + metrics-server's Deployment + coredns' 2 replicas, every one 1/1 Running (stand-ins start at once; probes at 10x).
     const rows = await waitFor(
       'kube-system pods Running and ready',
@@ -180,7 +157,7 @@ describe.runIf(ready)('pnpm kubelab up (local processes)', { timeout: 120_000 },
       expect([id.commonName, id.organizations, id.issuerCommonName]).toEqual([`system:node:${node}`, ['system:nodes'], 'kubernetes']);
       expect(loadKubeconfig(join(dir, 'nodes', node, 'bootstrap-kubelet.conf')).token).toMatch(new RegExp(`^${tokenId}\\.[a-z0-9]{16}$`));
     }
-    expect(output).toContain(`[bootstrap-token] Using token: ${tokenId}.<secret in ${join(dir, 'bootstrap-token.json')}>`);
+    expect(cluster.output).toContain(`[bootstrap-token] Using token: ${tokenId}.<secret in ${join(dir, 'bootstrap-token.json')}>`);
   });
 
   it('answers a request without credentials with 401, except on the health and version paths', async () => {
@@ -254,7 +231,7 @@ describe.runIf(ready)('pnpm kubelab up (local processes)', { timeout: 120_000 },
     const kubeletPid = pidOf(`kubelet-${victimNode}`);
     const killedAt = Date.now();
     process.kill(kubeletPid, 'SIGKILL');
-    await waitFor('runner reports the exit', async () => (output.includes(`kubelet-${victimNode} exited`) ? true : undefined), { timeoutMs: 10_000 });
+    await waitFor('runner reports the exit', async () => (cluster.output.includes(`kubelet-${victimNode} exited`) ? true : undefined), { timeoutMs: 10_000 });
     expect(existsSync(join(dir, 'run', `kubelet-${victimNode}.pid`))).toBe(false);
     expect(alive(pidOf(`containerd-${victimNode}`))).toBe(true);
 
@@ -287,7 +264,7 @@ describe.runIf(ready)('pnpm kubelab up (local processes)', { timeout: 120_000 },
   });
 
   it('the node shell shows the killed kubelet as systemd does, and systemctl start brings the node back', async () => {
-    const victim = /^kubelet-(\d) exited/m.exec(output)?.[1];
+    const victim = /^kubelet-(\d) exited/m.exec(cluster.output)?.[1];
     expect(victim, 'the previous test killed a kubelet').toBeDefined();
     const node = `node-${victim}`;
     const ssh = (command: string) =>
@@ -329,7 +306,7 @@ describe.runIf(ready)('pnpm kubelab up (local processes)', { timeout: 120_000 },
       },
       { timeoutMs: 30_000 },
     );
-    expect(output).toMatch(new RegExp(`^started kubelet-${victim} \\(pid \\d+\\) by systemctl$`, 'm'));
+    expect(cluster.output).toMatch(new RegExp(`^started kubelet-${victim} \\(pid \\d+\\) by systemctl$`, 'm'));
   });
 
   it("reads the object store and the CRI calls through the secured NATS with the state dir's certificates", async () => {
@@ -352,8 +329,8 @@ describe.runIf(ready)('pnpm kubelab up (local processes)', { timeout: 120_000 },
 
   it('stops every process on SIGTERM and leaves no pid file behind', async () => {
     const pids = SERVICES.filter((s) => existsSync(join(dir, 'run', `${s}.pid`))).map(pidOf);
-    runner.kill('SIGTERM');
-    const code = await new Promise<number | null>((r) => runner.once('exit', (c) => r(c)));
+    cluster.runner.kill('SIGTERM');
+    const code = await new Promise<number | null>((r) => cluster.runner.once('exit', (c) => r(c)));
     expect(code).toBe(0);
     for (const pid of pids) expect(alive(pid), `pid ${pid}`).toBe(false);
     for (const svc of SERVICES) expect(existsSync(join(dir, 'run', `${svc}.pid`)), svc).toBe(false);

@@ -9,51 +9,32 @@
 // autoscaler reads the same API: `kubectl autoscale` scales a busy
 // deployment up and, with a zero stabilization window, back down.
 
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { spawn } from 'node:child_process';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requireTool, waitFor } from '@kubelab/testing';
-
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const RUNNER = join(ROOT, 'packages/kubelab/dist/main.js');
-const KUBECTL = '/usr/bin/kubectl';
+import { LocalCluster, KUBECTL } from './local-cluster.js';
 
 const ready = requireTool('nats-server') && requireTool('kubectl');
 
 describe.runIf(ready)('metrics-server and kubectl top (local runner)', { timeout: 240_000 }, () => {
-  const dir = mkdtempSync(join(tmpdir(), 'kubelab-metrics-'));
-  let runner: ChildProcess;
-  let output = '';
+  const cluster = new LocalCluster('kubelab-metrics-');
+  const dir = cluster.dir;
 
-  const kubectl = (args: string[]) =>
-    new Promise<{ stdout: string; stderr: string; code: number }>((resolve) => {
-      execFile(KUBECTL, ['--kubeconfig', join(dir, 'kubeconfig'), '--cache-dir', join(dir, 'kcache'), ...args], { timeout: 30_000 }, (err, stdout, stderr) =>
-        resolve({ stdout, stderr, code: err ? ((err as { code?: number }).code ?? 1) : 0 }),
-      );
-    });
+  const kubectl = (args: string[]) => cluster.kubectl(args);
   const apiService = async () => (await kubectl(['get', 'apiservice', 'v1beta1.metrics.k8s.io'])).stdout;
 
   beforeAll(async () => {
-    runner = spawn(process.execPath, [RUNNER, 'up', '--nodes', '1', '--state-dir', dir, '--port-offset', '22800'], { stdio: ['ignore', 'pipe', 'pipe'] });
-    runner.stdout!.on('data', (d: Buffer) => (output += d.toString()));
-    runner.stderr!.on('data', (d: Buffer) => (output += d.toString()));
     // One node and the control plane on a shared machine: the deadline is generous, not the expectation.
-    await waitFor('cluster ready', async () => (output.includes('cluster ready') ? true : undefined), { timeoutMs: 240_000 });
+    await cluster.up(['--nodes', '1', '--port-offset', '22800'], 240_000);
   }, 270_000);
 
   afterAll(async () => {
-    if (runner && runner.exitCode === null) {
-      runner.kill('SIGTERM');
-      await new Promise((r) => runner.once('exit', r));
-    }
-    rmSync(dir, { recursive: true, force: true });
+    await cluster.down();
   });
 
   it('registers metrics-server as components.yaml does and reports the APIService Available', async () => {
-    expect(output).toContain('[addons] Applied addon: metrics-server (Deployment kube-system/metrics-server, APIService v1beta1.metrics.k8s.io)');
+    expect(cluster.output).toContain('[addons] Applied addon: metrics-server (Deployment kube-system/metrics-server, APIService v1beta1.metrics.k8s.io)');
     const row = await waitFor(
       'APIService Available',
       async () => {

@@ -4,17 +4,11 @@
 // one trace id, and `kubelab trace --all-components` prints the apiserver's
 // writes (who asked) and those CRI calls in start order, naming the pod.
 
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requireTool, waitFor } from '@kubelab/testing';
+import { LocalCluster, RUNNER } from './local-cluster.js';
 
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const RUNNER = join(ROOT, 'packages/kubelab/dist/main.js');
-const KUBECTL = '/usr/bin/kubectl';
 const ANNOTATION = 'kubelab.io/traceparent';
 
 interface Line {
@@ -35,33 +29,20 @@ interface Line {
 const traceIdOf = (tp: string | undefined) => (tp && /^00-[0-9a-f]{32}-[0-9a-f]{16}-0[01]$/.test(tp) ? tp.slice(3, 35) : undefined);
 
 describe.runIf(requireTool('nats-server') && requireTool('kubectl'))('a pod start is one trace (export off)', { timeout: 120_000 }, () => {
-  const dir = mkdtempSync(join(tmpdir(), 'kubelab-podtrace-'));
-  let runner: ChildProcess;
-  let output = '';
-  const kubectl = (args: string[]) =>
-    new Promise<{ stdout: string; stderr: string; code: number }>((resolve) => {
-      execFile(KUBECTL, ['--kubeconfig', join(dir, 'kubeconfig'), '--cache-dir', join(dir, 'kcache'), ...args], { timeout: 30_000 }, (err, stdout, stderr) =>
-        resolve({ stdout, stderr, code: err ? ((err as { code?: number }).code ?? 1) : 0 }),
-      );
-    });
+  const cluster = new LocalCluster('kubelab-podtrace-');
+  const dir = cluster.dir;
+  const kubectl = (args: string[]) => cluster.kubectl(args);
   const annotationOf = async (args: string[]) => {
     const r = await kubectl([...args, '-o', 'json']);
     return (JSON.parse(r.stdout) as { metadata: { annotations?: Record<string, string> } }).metadata.annotations?.[ANNOTATION];
   };
 
   beforeAll(async () => {
-    runner = spawn(process.execPath, [RUNNER, 'up', '--nodes', '1', '--state-dir', dir, '--port-offset', '20800'], { stdio: ['ignore', 'pipe', 'pipe'] });
-    runner.stdout!.on('data', (d: Buffer) => (output += d.toString()));
-    runner.stderr!.on('data', (d: Buffer) => (output += d.toString()));
-    await waitFor('cluster ready', async () => (output.includes('cluster ready') ? true : undefined), { timeoutMs: 270_000 });
+    await cluster.up(['--nodes', '1', '--port-offset', '20800'], 270_000);
   }, 300_000);
 
   afterAll(async () => {
-    if (runner && runner.exitCode === null) {
-      runner.kill('SIGTERM');
-      await new Promise((r) => runner.once('exit', r));
-    }
-    rmSync(dir, { recursive: true, force: true });
+    await cluster.down();
   });
 
   it('Deployment → ReplicaSet → pod → RunPodSandbox → CreateContainer → StartContainer share one trace id, in order, with the writes of who asked', async () => {
