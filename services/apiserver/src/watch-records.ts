@@ -1,0 +1,97 @@
+// What the apiserver's watches deliver to whom, as kubelab's own telemetry
+// for the dashboard's message flow: informer events reaching the scheduler,
+// the controller-manager and the kubelets. Counting every event of every
+// watcher into a record of its own would cost as much as the delivery, so
+// deliveries are added up per watcher user, resource and event type and sent
+// as one record per resource every 100 ms (`kubelab.api.watch.<resource>`),
+// naming at most a few of the objects each sum covers. The record has no
+// `verb` field, so readers of write records (`kubelab trace
+// --all-components`) pass it by.
+
+import type { WatchEvent } from '@kubelab/api';
+import { apiRecordSubject } from '@kubelab/proto/api-record';
+
+export interface WatchDelivery {
+  /** The watcher's user (`system:kube-scheduler`, `system:node:node-1`). */
+  user: string;
+  /** ADDED, MODIFIED or DELETED. */
+  type: string;
+  count: number;
+  /** Up to OBJECTS_PER_SUM `namespace/name`s (or names) of the delivered objects, first come. */
+  objects: string[];
+}
+
+export interface WatchDeliveryRecord {
+  kind: 'WatchDeliveries';
+  /** RFC 3339: the window's start. */
+  time: string;
+  windowMs: number;
+  group: string;
+  resource: string;
+  deliveries: WatchDelivery[];
+}
+
+export const WATCH_RECORD_WINDOW_MS = 100;
+const OBJECTS_PER_SUM = 5;
+
+interface Sum {
+  user: string;
+  type: string;
+  count: number;
+  objects: string[];
+}
+
+export class WatchDeliveryRecorder {
+  /** resource key (group/resource) → user + type → sum. */
+  private sums = new Map<string, { group: string; resource: string; byKey: Map<string, Sum> }>();
+  private windowStart = 0;
+  private readonly timer: NodeJS.Timeout;
+
+  constructor(
+    private readonly publish: (subject: string, data: string) => void,
+    private readonly now: () => number = Date.now,
+    windowMs = WATCH_RECORD_WINDOW_MS,
+  ) {
+    this.timer = setInterval(() => this.flush(windowMs), windowMs);
+    this.timer.unref();
+  }
+
+  /** One batch a watch wrote to its client. */
+  delivered(user: string, group: string, resource: string, events: readonly WatchEvent[]): void {
+    let r: { group: string; resource: string; byKey: Map<string, Sum> } | undefined;
+    for (const ev of events) {
+      if (ev.type === 'BOOKMARK' || ev.type === 'ERROR') continue;
+      if (!r) {
+        const rk = `${group}/${resource}`;
+        r = this.sums.get(rk);
+        if (!r) this.sums.set(rk, (r = { group, resource, byKey: new Map() }));
+        if (this.windowStart === 0) this.windowStart = this.now();
+      }
+      const key = `${user}\u0000${ev.type}`;
+      let s = r.byKey.get(key);
+      if (!s) r.byKey.set(key, (s = { user, type: ev.type, count: 0, objects: [] }));
+      s.count++;
+      if (s.objects.length < OBJECTS_PER_SUM) {
+        const m = ev.object?.metadata;
+        if (m?.name) s.objects.push(m.namespace ? `${m.namespace}/${m.name}` : m.name);
+      }
+    }
+  }
+
+  flush(windowMs = WATCH_RECORD_WINDOW_MS): void {
+    if (this.sums.size === 0) return;
+    const time = new Date(this.windowStart || this.now()).toISOString();
+    const sums = this.sums;
+    this.sums = new Map();
+    this.windowStart = 0;
+    for (const { group, resource, byKey } of sums.values()) {
+      const rec: WatchDeliveryRecord = { kind: 'WatchDeliveries', time, windowMs, group, resource, deliveries: [...byKey.values()] };
+      this.publish(apiRecordSubject('watch', resource), JSON.stringify(rec));
+    }
+  }
+
+  stop(): void {
+    clearInterval(this.timer);
+    this.flush();
+  }
+}
