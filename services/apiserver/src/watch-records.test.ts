@@ -23,21 +23,21 @@ describe('watch delivery records', () => {
           resource: 'pods',
           group: '',
           deliveries: [
-            { user: 'system:kube-scheduler', type: 'ADDED', count: 3, objects: ['default/web-1', 'default/web-2', 'default/web-3'] },
-            { user: 'system:node:node-1', type: 'MODIFIED', count: 1, objects: ['default/web-1'] },
+            { user: 'system:kube-scheduler', type: 'ADDED', count: 3, objects: ['default/web-1', 'default/web-2', 'default/web-3'], offsetsMs: [0, 0, 0] },
+            { user: 'system:node:node-1', type: 'MODIFIED', count: 1, objects: ['default/web-1'], offsetsMs: [0] },
           ],
         },
         'kubelab.api.watch.endpointslices': {
           group: 'discovery.k8s.io',
           resource: 'endpointslices',
-          deliveries: [{ user: 'system:kube-proxy', type: 'MODIFIED', count: 1, objects: ['default/web-abc'] }],
+          deliveries: [{ user: 'system:kube-proxy', type: 'MODIFIED', count: 1, objects: ['default/web-abc'], offsetsMs: [0] }],
         },
       },
     ],
     [
       'names at most five objects per sum; cluster-scoped objects by name',
       [['system:kube-controller-manager', '', 'nodes', ['a', 'b', 'c', 'd', 'e', 'f', 'g'].map((n) => ev('MODIFIED', n))]],
-      { 'kubelab.api.watch.nodes': { deliveries: [{ user: 'system:kube-controller-manager', type: 'MODIFIED', count: 7, objects: ['a', 'b', 'c', 'd', 'e'] }] } },
+      { 'kubelab.api.watch.nodes': { deliveries: [{ user: 'system:kube-controller-manager', type: 'MODIFIED', count: 7, objects: ['a', 'b', 'c', 'd', 'e'], offsetsMs: [0, 0, 0, 0, 0] }] } },
     ],
     ['bookmarks only: nothing', [['system:kube-scheduler', '', 'pods', [ev('BOOKMARK', '')]]], {}],
   ])('%s', (_name, batches, want) => {

@@ -19,6 +19,8 @@ export interface WatchDelivery {
   count: number;
   /** Up to OBJECTS_PER_SUM `namespace/name`s (or names) of the delivered objects, first come. */
   objects: string[];
+  /** When each of `objects` went out: ms after the record's `time`. */
+  offsetsMs: number[];
 }
 
 export interface WatchDeliveryRecord {
@@ -34,12 +36,7 @@ export interface WatchDeliveryRecord {
 export const WATCH_RECORD_WINDOW_MS = 100;
 const OBJECTS_PER_SUM = 5;
 
-interface Sum {
-  user: string;
-  type: string;
-  count: number;
-  objects: string[];
-}
+type Sum = WatchDelivery;
 
 export class WatchDeliveryRecorder {
   /** resource key (group/resource) → user + type → sum. */
@@ -69,11 +66,14 @@ export class WatchDeliveryRecorder {
       }
       const key = `${user}\u0000${ev.type}`;
       let s = r.byKey.get(key);
-      if (!s) r.byKey.set(key, (s = { user, type: ev.type, count: 0, objects: [] }));
+      if (!s) r.byKey.set(key, (s = { user, type: ev.type, count: 0, objects: [], offsetsMs: [] }));
       s.count++;
       if (s.objects.length < OBJECTS_PER_SUM) {
         const m = ev.object?.metadata;
-        if (m?.name) s.objects.push(m.namespace ? `${m.namespace}/${m.name}` : m.name);
+        if (m?.name) {
+          s.objects.push(m.namespace ? `${m.namespace}/${m.name}` : m.name);
+          s.offsetsMs.push(this.now() - this.windowStart);
+        }
       }
     }
   }
