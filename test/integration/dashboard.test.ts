@@ -151,10 +151,13 @@ describe.runIf(ready)('the dashboard in a browser against kubelab up', { timeout
 
   it("takes an OTLP/HTTP protobuf export into the pod's trace: the story links to it and the Traces view draws its waterfall; garbage gets 400", async () => {
     // A story pod's RunPodSandbox, as the dashboard saw it: the runtime's record carries the pod start's trace id.
-    const flow = (await (await fetch(`${DASHBOARD}api/flow`)).json()) as { items: { kind: string; method: string; name?: string; traceId?: string }[] };
+    const flow = (await (await fetch(`${DASHBOARD}api/flow`)).json()) as { items: { kind: string; from: string; to: string; method: string; name?: string; traceId?: string }[] };
     const run = flow.items.find((m) => m.kind === 'cri' && m.method === 'RunPodSandbox' && m.name?.startsWith('story-') && m.traceId);
     expect(run).toBeDefined();
     const pod = run!.name!;
+    // The informer events that reached the components about it, from the apiserver's watch delivery records.
+    const informers = flow.items.filter((m) => m.kind === 'watch' && m.name === pod && m.from === 'apiserver' && m.to !== 'dashboard');
+    expect(informers.map((m) => `${m.to} ${m.method}`)).toEqual(expect.arrayContaining(['scheduler ADDED', 'controller-manager ADDED', 'kubelet(node-1) ADDED']));
     // The spans a kubelet exporting to this trace would send, encoded by the OTLP encoder the components' exporter uses.
     const t = setupTestTracing('kubelet', { node: 'node-1', contextPropagation: 'sync' });
     const parent = trace.setSpanContext(ROOT_CONTEXT, { traceId: run!.traceId!, spanId: 'b7ad6b7169203331', traceFlags: TraceFlags.SAMPLED, isRemote: true });
