@@ -39,8 +39,8 @@ const OBJECTS_PER_SUM = 5;
 type Sum = WatchDelivery;
 
 export class WatchDeliveryRecorder {
-  /** resource key (group/resource) → user + type → sum. */
-  private sums = new Map<string, { group: string; resource: string; byKey: Map<string, Sum> }>();
+  /** resource key (group/resource) → watcher user → event type → sum. */
+  private sums = new Map<string, { group: string; resource: string; byUser: Map<string, Map<string, Sum>> }>();
   private windowStart = 0;
   private readonly timer: NodeJS.Timeout;
 
@@ -53,20 +53,21 @@ export class WatchDeliveryRecorder {
     this.timer.unref();
   }
 
-  /** One batch a watch wrote to its client. */
+  /** One batch a watch wrote to its client: a map lookup and a count per event, a name for the first few. */
   delivered(user: string, group: string, resource: string, events: readonly WatchEvent[]): void {
-    let r: { group: string; resource: string; byKey: Map<string, Sum> } | undefined;
+    let byType: Map<string, Sum> | undefined;
     for (const ev of events) {
       if (ev.type === 'BOOKMARK' || ev.type === 'ERROR') continue;
-      if (!r) {
-        const rk = `${group}/${resource}`;
-        r = this.sums.get(rk);
-        if (!r) this.sums.set(rk, (r = { group, resource, byKey: new Map() }));
+      if (!byType) {
+        const rk = group ? `${group}/${resource}` : resource;
+        let r = this.sums.get(rk);
+        if (!r) this.sums.set(rk, (r = { group, resource, byUser: new Map() }));
+        byType = r.byUser.get(user);
+        if (!byType) r.byUser.set(user, (byType = new Map()));
         if (this.windowStart === 0) this.windowStart = this.now();
       }
-      const key = `${user}\u0000${ev.type}`;
-      let s = r.byKey.get(key);
-      if (!s) r.byKey.set(key, (s = { user, type: ev.type, count: 0, objects: [], offsetsMs: [] }));
+      let s = byType.get(ev.type);
+      if (!s) byType.set(ev.type, (s = { user, type: ev.type, count: 0, objects: [], offsetsMs: [] }));
       s.count++;
       if (s.objects.length < OBJECTS_PER_SUM) {
         const m = ev.object?.metadata;
@@ -84,8 +85,10 @@ export class WatchDeliveryRecorder {
     const sums = this.sums;
     this.sums = new Map();
     this.windowStart = 0;
-    for (const { group, resource, byKey } of sums.values()) {
-      const rec: WatchDeliveryRecord = { kind: 'WatchDeliveries', time, windowMs, group, resource, deliveries: [...byKey.values()] };
+    for (const { group, resource, byUser } of sums.values()) {
+      const deliveries: WatchDelivery[] = [];
+      for (const byType of byUser.values()) deliveries.push(...byType.values());
+      const rec: WatchDeliveryRecord = { kind: 'WatchDeliveries', time, windowMs, group, resource, deliveries };
       this.publish(apiRecordSubject('watch', resource), JSON.stringify(rec));
     }
   }
