@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { watchDeliveryMessages } from './records.js';
+import { clientLane, watchDeliveryMessages } from './records.js';
 
 const T = Date.parse('2026-12-03T07:00:00.000Z');
 const rec = (resource: string, deliveries: unknown[]) => JSON.stringify({ kind: 'WatchDeliveries', time: '2026-12-03T07:00:00.000Z', windowMs: 100, group: '', resource, deliveries });
@@ -42,5 +42,20 @@ describe('watch delivery records → informer messages', () => {
     ['not JSON', 'nope', []],
   ])('%s', (_name, data, want) => {
     expect(watchDeliveryMessages(data, T).map(line)).toEqual(want);
+  });
+});
+
+describe('lanes of the watchers', () => {
+  it.each([
+    ['system:kube-scheduler', 'scheduler'],
+    ['system:node:node-2', 'kubelet(node-2)'],
+    ['system:kube-controller-manager', 'controller-manager'],
+    ['system:serviceaccount:kube-system:replicaset-controller', 'controller-manager'],
+    ['system:serviceaccount:kube-system:kube-network-policies', 'kube-network-policies'],
+    ['system:serviceaccount:kube-system:coredns', 'coredns'],
+    ['system:serviceaccount:kube-system:kubelab-dashboard', 'dashboard'],
+    ['system:kube-proxy', 'kube-proxy'],
+  ])('%s → %s', (user, lane) => {
+    expect(clientLane(user)).toBe(lane);
   });
 });

@@ -78,12 +78,17 @@ export function apiMessage(subject: string, data: string, now = Date.now()): Uns
   };
 }
 
+const ADDON_SERVICE_ACCOUNTS = new Set(['coredns', 'metrics-server', 'kube-network-policies', 'kube-proxy', 'node-problem-detector']);
+
 /** A request's user or agent → a lane: system:kube-scheduler → scheduler, system:node:node-1 → kubelet(node-1). */
 export function clientLane(user: string): string {
   if (user.startsWith('system:node:')) return `kubelet(${user.slice('system:node:'.length)})`;
   if (user === 'system:kube-scheduler' || user.startsWith('kube-scheduler')) return 'scheduler';
   if (user === 'system:kube-controller-manager' || user.startsWith('system:serviceaccount:kube-system:') || user.startsWith('kube-controller-manager')) {
     if (user === 'system:serviceaccount:kube-system:kubelab-dashboard') return 'dashboard';
+    // The add-ons' own ServiceAccounts are lanes of their own; the rest are the controller-manager's controllers.
+    const sa = user.slice('system:serviceaccount:kube-system:'.length);
+    if (ADDON_SERVICE_ACCOUNTS.has(sa)) return sa;
     return 'controller-manager';
   }
   if (user === 'system:kube-proxy' || user.startsWith('kube-proxy')) return 'kube-proxy';
