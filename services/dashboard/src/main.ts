@@ -10,7 +10,7 @@ import { apiserverAddressFrom, createLogger, FlagError, onShutdown } from '@kube
 import { natsAuthOptions, readNatsTls, TRACE_NATS_IDENTITY } from '@kubelab/nats';
 import { Live } from './live.js';
 import { dashboardFlags } from './options.js';
-import { startOtlpGrpc, type RunningOtlpGrpc } from './receiver.js';
+import { OtlpForwarder, startOtlpGrpc, type RunningOtlpGrpc } from './receiver.js';
 import { startDashboardServer } from './server.js';
 import { SpanStore } from './spans.js';
 
@@ -55,11 +55,12 @@ async function main(): Promise<void> {
   });
   const webDir = values['web-dir'] || join(dirname(fileURLToPath(import.meta.url)), 'web');
   const spans = new SpanStore({ maxSpans: values['otlp-max-spans'] });
-  const dash = await startDashboardServer({ live, ...(clientset ? { clientset } : {}), webDir, bindAddress: values['bind-address'], port: values.port, spans });
+  const forwarder = values['otlp-forward-endpoint'] ? new OtlpForwarder(values['otlp-forward-endpoint'], (m) => logger.info(m)) : undefined;
+  const dash = await startDashboardServer({ live, ...(clientset ? { clientset } : {}), webDir, bindAddress: values['bind-address'], port: values.port, spans, ...(forwarder ? { forwarder } : {}) });
   logger.info('Serving the dashboard', { url: dash.url, otlpHttp: `${dash.url}v1/traces` });
   let otlp: RunningOtlpGrpc | undefined;
   if (values['otlp-grpc-port'] > 0) {
-    otlp = await startOtlpGrpc({ store: spans, bindAddress: values['bind-address'], port: values['otlp-grpc-port'] });
+    otlp = await startOtlpGrpc({ store: spans, bindAddress: values['bind-address'], port: values['otlp-grpc-port'], ...(forwarder ? { forwarder } : {}) });
     logger.info('Receiving OTLP/gRPC traces', { address: `${values['bind-address']}:${otlp.port}` });
   }
   live.start().catch((e: unknown) => logger.error('Watches failed', { err: (e as Error).message }));
@@ -67,6 +68,7 @@ async function main(): Promise<void> {
     logger.info('Shutting down');
     await dash.close();
     await otlp?.close();
+    forwarder?.close();
     spans.close();
     await live.stop();
     clientset?.close();

@@ -5,7 +5,7 @@ import { setupTestTracing } from '@kubelab/tracing/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Live } from './live.js';
 import { decodeExportResponse, decodeRpcStatus } from './otlp.js';
-import { startOtlpGrpc, type RunningOtlpGrpc } from './receiver.js';
+import { OtlpForwarder, startOtlpGrpc, type RunningOtlpGrpc } from './receiver.js';
 import { startDashboardServer, type RunningDashboard } from './server.js';
 import { SpanStore } from './spans.js';
 
@@ -96,5 +96,30 @@ describe('the OTLP receivers', () => {
     await tracing.forceFlush();
     await tracing.shutdown();
     expect(store.trace(traceId)?.map((s) => [s.service, s.node, s.name])).toEqual([['kubelet', 'node-1', 'syncPod default/web']]);
+  });
+  it('sends each protobuf export on to another collector (--otlp-forward-endpoint), from OTLP/gRPC and OTLP/HTTP alike', async () => {
+    const downstream = new SpanStore({ maxSpans: 100 });
+    const jaeger = await startOtlpGrpc({ store: downstream, bindAddress: '127.0.0.1', port: 0 });
+    const forwarder = new OtlpForwarder(`127.0.0.1:${jaeger.port}`);
+    const mine = new SpanStore({ maxSpans: 100 });
+    const rx = await startOtlpGrpc({ store: mine, bindAddress: '127.0.0.1', port: 0, forwarder });
+    const web = await startDashboardServer({ live, webDir: '/nonexistent', bindAddress: '127.0.0.1', port: 0, spans: mine, forwarder });
+    try {
+      const tracing = setupTracing({ serviceName: 'kube-scheduler', endpoint: `127.0.0.1:${rx.port}`, samplingRatePerMillion: 1_000_000, contextPropagation: 'sync', env: {} });
+      let viaGrpc = '';
+      await tracing.withSpan('scheduleOne default/a', async (s) => void (viaGrpc = s.spanContext().traceId));
+      await tracing.shutdown();
+      const { body, traceId: viaHttp } = await exportBody('over http');
+      expect((await fetch(`${web.url}v1/traces`, { method: 'POST', body: Buffer.from(body), headers: { 'content-type': 'application/x-protobuf' } })).status).toBe(200);
+      expect((await fetch(`${web.url}v1/traces`, { method: 'POST', body: 'garbage', headers: { 'content-type': 'application/x-protobuf' } })).status).toBe(400);
+      for (let i = 0; i < 100 && forwarder.sent < 2; i++) await new Promise((r) => setTimeout(r, 20));
+      expect([downstream.summary(viaGrpc)?.rootName, downstream.summary(viaHttp)?.rootName]).toEqual(['scheduleOne default/a', 'over http']);
+      expect([mine.has(viaGrpc), mine.has(viaHttp), forwarder.sent, forwarder.dropped]).toEqual([true, true, 2, 0]);
+    } finally {
+      await web.close();
+      await rx.close();
+      forwarder.close();
+      await jaeger.close();
+    }
   });
 });

@@ -64,6 +64,8 @@ export interface OtlpReceiverOptions {
   maxBody?: number;
   /** Hears each accepted export (logs, counters). */
   onExport?: (d: DecodedExport, transport: 'http' | 'grpc') => void;
+  /** Sends each protobuf export on to another collector (fan-out). */
+  forwarder?: OtlpForwarder;
 }
 
 /** POST /v1/traces. */
@@ -88,6 +90,7 @@ export async function handleOtlpHttp(o: OtlpReceiverOptions, req: IncomingMessag
     let body = await readBody(req, limit);
     if (encoding === 'gzip') body = await gunzipped(body, limit);
     const d = enc === 'json' ? decodeOtlpJson(body.toString('utf8')) : decodeOtlpProtobuf(body);
+    if (enc === 'protobuf') o.forwarder?.forward(body);
     o.store.add(d.spans);
     o.onExport?.(d, 'http');
     return send(res, 200, enc, enc === 'json' ? exportResponseJson(d) : encodeExportResponse(d));
@@ -150,6 +153,7 @@ export async function startOtlpGrpc(o: OtlpReceiverOptions & { bindAddress: stri
       Export: (call: grpc.ServerUnaryCall<Buffer, Buffer>, cb: grpc.sendUnaryData<Buffer>) => {
         try {
           const d = decodeOtlpProtobuf(call.request);
+          o.forwarder?.forward(call.request);
           o.store.add(d.spans);
           o.onExport?.(d, 'grpc');
           cb(null, Buffer.from(encodeExportResponse(d)));
@@ -175,4 +179,60 @@ export async function startOtlpGrpc(o: OtlpReceiverOptions & { bindAddress: stri
         });
       }),
   };
+}
+
+/**
+ * Fan-out: each protobuf export the dashboard receives (OTLP/gRPC, or
+ * OTLP/HTTP protobuf) is sent on as it came to another OTLP/gRPC collector
+ * (`--otlp-forward-endpoint`, e.g. Jaeger), so one endpoint in the components
+ * feeds both. Best effort, as an exporter is: at most `maxInFlight` exports
+ * on their way, the rest dropped and counted; a failure is told once per
+ * outage.
+ */
+export class OtlpForwarder {
+  private readonly client: grpc.Client;
+  private inFlight = 0;
+  private failing = false;
+  dropped = 0;
+  sent = 0;
+
+  constructor(
+    readonly endpoint: string,
+    private readonly note: (message: string) => void = () => {},
+    private readonly maxInFlight = 8,
+  ) {
+    const target = endpoint.replace(/^https?:\/\//, '');
+    this.client = new grpc.Client(target, grpc.credentials.createInsecure());
+  }
+
+  forward(body: Uint8Array): void {
+    if (this.inFlight >= this.maxInFlight) {
+      this.dropped++;
+      return;
+    }
+    this.inFlight++;
+    this.client.makeUnaryRequest(
+      '/opentelemetry.proto.collector.trace.v1.TraceService/Export',
+      raw,
+      raw,
+      Buffer.from(body.buffer, body.byteOffset, body.byteLength),
+      { deadline: Date.now() + 10_000 },
+      (err) => {
+        this.inFlight--;
+        if (err) {
+          this.dropped++;
+          if (!this.failing) this.note(`forwarding traces to ${this.endpoint} failed: ${err.details || err.message}`);
+          this.failing = true;
+        } else {
+          this.sent++;
+          if (this.failing) this.note(`forwarding traces to ${this.endpoint} works again`);
+          this.failing = false;
+        }
+      },
+    );
+  }
+
+  close(): void {
+    this.client.close();
+  }
 }

@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { extname, join, normalize, sep } from 'node:path';
 import type { Clientset } from '@kubelab/client';
 import type { Live } from './live.js';
-import { handleOtlpHttp, handleTracesApi } from './receiver.js';
+import { handleOtlpHttp, handleTracesApi, type OtlpForwarder } from './receiver.js';
 import type { SpanStore } from './spans.js';
 
 const TYPES: Record<string, string> = {
@@ -32,6 +32,8 @@ export interface DashboardServerOptions {
   port: number;
   /** The spans received over OTLP (POST /v1/traces here, or the gRPC receiver). */
   spans?: SpanStore;
+  /** Where received protobuf exports are sent on (--otlp-forward-endpoint). */
+  forwarder?: OtlpForwarder;
 }
 
 export interface RunningDashboard {
@@ -146,7 +148,7 @@ export async function startDashboardServer(o: DashboardServerOptions): Promise<R
     const p = url.pathname;
     if (req.method === 'GET' && p === '/healthz') return void res.end('ok');
     if (req.method === 'GET' && p === '/api/stream') return stream(o.live, req, res, o.spans);
-    if (p === '/v1/traces' && o.spans) return void handleOtlpHttp({ store: o.spans }, req, res).catch(() => res.destroy());
+    if (p === '/v1/traces' && o.spans) return void handleOtlpHttp({ store: o.spans, ...(o.forwarder ? { forwarder: o.forwarder } : {}) }, req, res).catch(() => res.destroy());
     if (req.method === 'GET' && p.startsWith('/api/traces') && o.spans && handleTracesApi(o.spans, p, res)) return;
     if (req.method === 'GET' && p === '/api/flow') return json(res, 200, { items: o.live.buffer.toArray() });
     if (p === '/api/actions/scale' || p === '/api/actions/delete-pod') {
