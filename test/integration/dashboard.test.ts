@@ -131,8 +131,13 @@ describe.runIf(ready)('the dashboard in a browser against kubelab up', { timeout
     expect((await kubectl(['get', 'deployment', 'story', '-o', 'jsonpath={.spec.replicas}'])).stdout).toBe('2');
     await view('flow');
     await page.fill('#f-object', 'default/story');
-    const row = await page.waitForSelector('[data-testid=flow-list] li.action');
-    expect(await row.textContent()).toMatch(/dashboard → apiserver {2}patch deployments {2}Deployment default\/story {2}spec\.replicas=2/);
+    // The list reuses its rows as messages arrive (the informer events about the story pods among them): read the texts at once.
+    const row = await waitFor(
+      'the scale in the flow',
+      async () => (await page.$$eval('[data-testid=flow-list] li.action', (els) => els.map((e) => e.textContent ?? ''))).find((t) => t.includes('patch deployments')),
+      { timeoutMs: 30_000 },
+    );
+    expect(row).toMatch(/dashboard → apiserver {2}patch deployments {2}Deployment default\/story {2}spec\.replicas=2/);
     await page.fill('#f-object', '');
     await shot('2-flow');
   });
