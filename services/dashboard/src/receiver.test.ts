@@ -81,6 +81,13 @@ describe('the OTLP receivers', () => {
     expect((await fetch(`${dash.url}healthz`)).status).toBe(200);
   });
 
+  it('tells which of some trace ids it holds (GET /api/traces?ids=)', async () => {
+    const { body, traceId } = await exportBody('held');
+    expect((await post(Buffer.from(body), { 'content-type': 'application/x-protobuf' })).status).toBe(200);
+    const r = (await (await fetch(`${dash.url}api/traces?ids=${'cd'.repeat(16)},${traceId.toUpperCase()},nonsense`)).json()) as { items: { traceId: string; rootName: string }[] };
+    expect(r.items.map((t) => [t.traceId, t.rootName])).toEqual([[traceId, 'held']]);
+  });
+
   it('answers an unknown trace with a 404 Status', async () => {
     const res = await fetch(`${dash.url}api/traces/${'ab'.repeat(16)}`);
     expect(res.status).toBe(404);

@@ -104,14 +104,22 @@ export async function handleOtlpHttp(o: OtlpReceiverOptions, req: IncomingMessag
   }
 }
 
-/** GET /api/traces and /api/traces/<id>; false when the path is neither. */
-export function handleTracesApi(store: SpanStore, path: string, res: ServerResponse): boolean {
+/** GET /api/traces (`?ids=a,b`: those of the ids held) and /api/traces/<id>; false when the path is neither. */
+export function handleTracesApi(store: SpanStore, path: string, res: ServerResponse, query?: URLSearchParams): boolean {
   const json = (code: number, body: unknown) => {
     res.writeHead(code, { 'content-type': 'application/json', 'cache-control': 'no-store' });
     res.end(JSON.stringify(body) + '\n');
   };
   if (path === '/api/traces') {
-    json(200, { items: store.list(200), ...store.size });
+    const ids = query?.get('ids');
+    if (ids !== null && ids !== undefined) {
+      const items = ids
+        .split(',')
+        .slice(0, 100)
+        .map((id) => store.summary(id.trim().toLowerCase()))
+        .filter((x) => x !== undefined);
+      json(200, { items, ...store.size });
+    } else json(200, { items: store.list(200), ...store.size });
     return true;
   }
   const m = /^\/api\/traces\/([^/]+)$/.exec(path);

@@ -149,7 +149,7 @@ export async function startDashboardServer(o: DashboardServerOptions): Promise<R
     if (req.method === 'GET' && p === '/healthz') return void res.end('ok');
     if (req.method === 'GET' && p === '/api/stream') return stream(o.live, req, res, o.spans);
     if (p === '/v1/traces' && o.spans) return void handleOtlpHttp({ store: o.spans, ...(o.forwarder ? { forwarder: o.forwarder } : {}) }, req, res).catch(() => res.destroy());
-    if (req.method === 'GET' && p.startsWith('/api/traces') && o.spans && handleTracesApi(o.spans, p, res)) return;
+    if (req.method === 'GET' && p.startsWith('/api/traces') && o.spans && handleTracesApi(o.spans, p, res, url.searchParams)) return;
     if (req.method === 'GET' && p === '/api/flow') return json(res, 200, { items: o.live.buffer.toArray() });
     if (p === '/api/actions/scale' || p === '/api/actions/delete-pod') {
       if (req.method !== 'POST') return status(res, 405, 'MethodNotAllowed', `${req.method} is not allowed on ${p}`);

@@ -4,7 +4,7 @@
 // by service; a span's attributes when clicked. The pod story links here
 // when its messages carry a trace id the dashboard holds.
 
-import { objectKey, type FlowMessage } from '../src/flow.ts';
+import { objectKey, RELIST_METHODS, type FlowMessage } from '../src/flow.ts';
 import { waterfall, type StoredSpan, type TraceSummary } from '../src/trace-model.ts';
 
 const $ = (id: string) => document.getElementById(id) as HTMLElement;
@@ -44,7 +44,7 @@ export function onTraces(data: { items: TraceSummary[]; receiving: boolean }): v
   receiving = data.receiving;
   known.clear();
   for (const s of summaries) known.set(s.traceId, s);
-  if (lastStory) storyTraceLinks(lastStory.pod, lastStory.messages);
+  if (lastStory && $('view-story').classList.contains('active')) storyTraceLinks(lastStory.pod, lastStory.messages);
   if (!visible()) return;
   renderList();
   // The open trace grew: fetch it again (once per pushed change, never on a timer).
@@ -52,16 +52,21 @@ export function onTraces(data: { items: TraceSummary[]; receiving: boolean }): v
   if (s && shown?.id === s.traceId && shown.count !== s.spanCount) void load(s.traceId);
 }
 
+/** A trace that is one of the runtime calls the kubelet repeats every relist (hidden unless asked for, as in the flow). */
+const isRelist = (s: TraceSummary) => RELIST_METHODS.has(s.rootName.slice(s.rootName.lastIndexOf('/') + 1));
+
 function renderList(): void {
   const table = $('trace-list');
+  const withRelist = ($('traces-relist') as HTMLInputElement).checked;
+  const shown = withRelist ? summaries : summaries.filter((s) => !isRelist(s) || s.traceId === selected);
   $('traces-summary').textContent = summaries.length
-    ? `${summaries.length} trace${summaries.length === 1 ? '' : 's'} received (newest first)`
+    ? `${shown.length} of the ${summaries.length} newest traces (newest first)`
     : receiving
       ? 'No traces received yet. The components send theirs here when tracing is on (pnpm kubelab up --tracing-sampling-rate-per-million=1000000; compose: TRACING_ENDPOINT=dashboard:4317), or POST OTLP/HTTP to /v1/traces.'
       : 'This dashboard does not receive traces.';
   const head = el('tr');
   for (const h of ['started', 'root span', 'service', 'duration', 'spans', 'services']) head.append(el('th', '', h));
-  const rows = summaries.map((s) => {
+  const rows = shown.map((s) => {
     const tr = el('tr', s.traceId === selected ? 'selected' : '');
     tr.dataset.testid = 'trace-row';
     tr.dataset.traceId = s.traceId;
@@ -177,25 +182,42 @@ function spanDetail(s: StoredSpan, t0: number): HTMLElement {
   return box;
 }
 
-/** The pod story's links to the traces its messages carry, where the dashboard holds them (most messages first). */
+/** The pod story's links to the traces its messages carry, where the dashboard holds them (the most spans first). */
 export function storyTraceLinks(pod: string, messages: readonly FlowMessage[]): void {
   lastStory = { pod, messages };
-  const counts = new Map<string, number>();
-  for (const m of messages) if (m.traceId && known.has(m.traceId) && (m.objectKind ?? 'Pod') === 'Pod' && objectKey(m) === pod) counts.set(m.traceId, (counts.get(m.traceId) ?? 0) + 1);
+  const ids = new Set<string>();
+  for (const m of messages) if (m.traceId && (m.objectKind ?? 'Pod') === 'Pod' && objectKey(m) === pod) ids.add(m.traceId);
+  // Ask the server which of them it holds: once per change of the pod's trace ids or of the traces received (pushed), never on a timer.
+  const query = [...ids].slice(-100).join(',');
+  const key = `${query} ${summaries[0]?.traceId ?? ''} ${summaries[0]?.spanCount ?? 0} ${summaries.length}`;
+  if (key === storyQuery) return;
+  storyQuery = key;
+  if (!query) return void drawStoryLinks([]);
+  void fetch(`api/traces?ids=${query}`)
+    .then((r) => (r.ok ? (r.json() as Promise<{ items: TraceSummary[] }>) : { items: [] }))
+    .then((r) => {
+      for (const s of r.items) known.set(s.traceId, s);
+      drawStoryLinks(r.items);
+    })
+    .catch(() => {});
+}
+let storyQuery = '';
+
+function drawStoryLinks(items: TraceSummary[]): void {
   const box = $('story-trace');
-  const ids = [...counts.entries()].sort((a, b) => b[1] - a[1]).map(([id]) => id);
-  const signature = ids.map((id) => `${id}:${known.get(id)!.spanCount}`).join(' ');
+  const top = [...items].sort((a, b) => b.spanCount - a.spanCount || a.startMs - b.startMs).slice(0, 3);
+  const signature = top.map((s) => `${s.traceId}:${s.spanCount}`).join(' ');
   if (box.dataset.signature === signature) return;
   box.dataset.signature = signature;
   box.replaceChildren(
-    ...ids.slice(0, 3).map((id) => {
-      const s = known.get(id)!;
-      const a = el('a', 'trace-link', `trace ${id.slice(0, 8)}… (${s.spanCount} spans, ${ms(s.durationMs)})`);
+    ...top.map((s) => {
+      const a = el('a', 'trace-link', `trace ${s.traceId.slice(0, 8)}… (${s.spanCount} spans, ${ms(s.durationMs)})`);
       a.dataset.testid = 'story-trace-link';
-      (a as HTMLAnchorElement).href = `#trace=${id}`;
+      a.dataset.traceId = s.traceId;
+      (a as HTMLAnchorElement).href = `#trace=${s.traceId}`;
       a.addEventListener('click', (e) => {
         e.preventDefault();
-        showTrace(id);
+        showTrace(s.traceId);
       });
       return a;
     }),
@@ -203,5 +225,6 @@ export function storyTraceLinks(pod: string, messages: readonly FlowMessage[]): 
 }
 
 document.querySelector('nav button[data-view=traces]')?.addEventListener('click', () => requestAnimationFrame(renderList));
+$('traces-relist').addEventListener('change', renderList);
 const deepLink = /^#trace=([0-9a-f]{32})$/.exec(location.hash);
 if (deepLink) requestAnimationFrame(() => showTrace(deepLink[1]!));
