@@ -12,6 +12,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { ROOT_CONTEXT, SpanKind, trace, TraceFlags } from '@opentelemetry/api';
+import { ProtobufTraceSerializer } from '@opentelemetry/otlp-transformer';
+import { setupTestTracing } from '@kubelab/tracing/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requireTool, waitFor } from '@kubelab/testing';
 
@@ -128,8 +131,13 @@ describe.runIf(ready)('the dashboard in a browser against kubelab up', { timeout
     expect((await kubectl(['get', 'deployment', 'story', '-o', 'jsonpath={.spec.replicas}'])).stdout).toBe('2');
     await view('flow');
     await page.fill('#f-object', 'default/story');
-    const row = await page.waitForSelector('[data-testid=flow-list] li.action');
-    expect(await row.textContent()).toMatch(/dashboard → apiserver {2}patch deployments {2}Deployment default\/story {2}spec\.replicas=2/);
+    // The list reuses its rows as messages arrive (the informer events about the story pods among them): read the texts at once.
+    const row = await waitFor(
+      'the scale in the flow',
+      async () => (await page.$$eval('[data-testid=flow-list] li.action', (els) => els.map((e) => e.textContent ?? ''))).find((t) => t.includes('patch deployments')),
+      { timeoutMs: 30_000 },
+    );
+    expect(row).toMatch(/dashboard → apiserver {2}patch deployments {2}Deployment default\/story {2}spec\.replicas=2/);
     await page.fill('#f-object', '');
     await shot('2-flow');
   });
@@ -144,5 +152,57 @@ describe.runIf(ready)('the dashboard in a browser against kubelab up', { timeout
     await page.waitForSelector('[data-testid=node-node-1][data-state=notready]', { timeout: 60_000 });
     expect(await page.textContent('[data-testid=node-node-1] h3')).toContain('NotReady');
     await shot('1-map-node-notready');
+  });
+
+  it("takes an OTLP/HTTP protobuf export into the pod's trace: the story links to it and the Traces view draws its waterfall; garbage gets 400", async () => {
+    // A story pod's RunPodSandbox, as the dashboard saw it: the runtime's record carries the pod start's trace id.
+    const flow = (await (await fetch(`${DASHBOARD}api/flow`)).json()) as { items: { kind: string; from: string; to: string; method: string; name?: string; traceId?: string }[] };
+    const run = flow.items.find((m) => m.kind === 'cri' && m.method === 'RunPodSandbox' && m.name?.startsWith('story-') && m.traceId);
+    expect(run).toBeDefined();
+    const pod = run!.name!;
+    // The informer events that reached the components about it, from the apiserver's watch delivery records.
+    const informers = flow.items.filter((m) => m.kind === 'watch' && m.name === pod && m.from === 'apiserver' && m.to !== 'dashboard');
+    expect(informers.map((m) => `${m.to} ${m.method}`)).toEqual(expect.arrayContaining(['scheduler ADDED', 'controller-manager ADDED', 'kubelet(node-1) ADDED']));
+    // The spans a kubelet exporting to this trace would send, encoded by the OTLP encoder the components' exporter uses.
+    const t = setupTestTracing('kubelet', { node: 'node-1', contextPropagation: 'sync' });
+    const parent = trace.setSpanContext(ROOT_CONTEXT, { traceId: run!.traceId!, spanId: 'b7ad6b7169203331', traceFlags: TraceFlags.SAMPLED, isRemote: true });
+    await t.tracing.withSpan(
+      `syncPod default/${pod}`,
+      async (sync) => {
+        for (const m of ['RunPodSandbox', 'CreateContainer', 'StartContainer']) {
+          const s = t.tracing.tracer.startSpan(`runtime.v1.RuntimeService/${m}`, { kind: SpanKind.CLIENT, attributes: { 'rpc.method': m } }, trace.setSpan(ROOT_CONTEXT, sync));
+          await new Promise((r) => setTimeout(r, 2));
+          s.end();
+        }
+      },
+      { parent, attributes: { 'k8s.pod.name': pod } },
+    );
+    const body = ProtobufTraceSerializer.serializeRequest(t.spans())!;
+    await t.tracing.shutdown();
+    const ok = await fetch(`${DASHBOARD}v1/traces`, { method: 'POST', headers: { 'content-type': 'application/x-protobuf' }, body: Buffer.from(body) });
+    expect([ok.status, ok.headers.get('content-type')]).toEqual([200, 'application/x-protobuf']);
+    const bad = await fetch(`${DASHBOARD}v1/traces`, { method: 'POST', headers: { 'content-type': 'application/x-protobuf' }, body: 'this is not protobuf' });
+    expect(bad.status).toBe(400);
+    expect(Buffer.from(await bad.arrayBuffer()).toString('latin1')).toContain('cannot decode the body as an ExportTraceServiceRequest');
+    const badJson = await fetch(`${DASHBOARD}v1/traces`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"resourceSpans": 1}' });
+    expect([badJson.status, await badJson.json()]).toEqual([400, { code: 3, message: 'resourceSpans: an array is required' }]);
+
+    await view('story');
+    await page.selectOption('[data-testid=story-pod]', `default/${pod}`);
+    const link = await page.waitForSelector('[data-testid=story-trace-link]', { timeout: 30_000 });
+    expect(await link.textContent()).toMatch(new RegExp(`^trace ${run!.traceId!.slice(0, 8)}… \\(4 spans, `));
+    await link.click();
+    await page.waitForSelector('[data-testid=waterfall-span][data-name="runtime.v1.RuntimeService/StartContainer"]');
+    const rows = await page.$$eval('[data-testid=waterfall-span]', (els) => els.map((e) => `${e.getAttribute('data-service')} ${e.getAttribute('data-name')}`));
+    expect(rows).toEqual([
+      `kubelet syncPod default/${pod}`,
+      'kubelet runtime.v1.RuntimeService/RunPodSandbox',
+      'kubelet runtime.v1.RuntimeService/CreateContainer',
+      'kubelet runtime.v1.RuntimeService/StartContainer',
+    ]);
+    expect(await page.textContent(`[data-testid=trace-row][data-trace-id="${run!.traceId}"]`)).toContain(`syncPod default/${pod}`);
+    await page.click('[data-testid=waterfall-span][data-name="runtime.v1.RuntimeService/CreateContainer"]');
+    expect(await page.textContent('[data-testid=span-detail]')).toMatch(/kubelet · runtime\.v1\.RuntimeService\/CreateContainer.*kindCLIENT.*rpc\.methodCreateContainer/s);
+    await page.screenshot({ path: join(ARTIFACTS, '6-traces.png'), fullPage: true });
   });
 });

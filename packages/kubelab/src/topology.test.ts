@@ -1,5 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { clusterInfo, components, controlPlaneNodePorts, controlPlanePorts, DEFAULT_PORTS, natsClientFiles, natsConfig, nodeNames, nodePorts, runnerFlags } from './topology.js';
+import {
+  clusterInfo,
+  components,
+  controlPlaneNodePorts,
+  controlPlanePorts,
+  DEFAULT_PORTS,
+  defaultTracingEndpoint,
+  natsClientFiles,
+  natsConfig,
+  nodeNames,
+  nodePorts,
+  runnerFlags,
+} from './topology.js';
 import { parseUpArgs, refuseRunnerFlags } from './up.js';
 
 describe('local topology', () => {
@@ -198,5 +210,24 @@ describe('local topology', () => {
         owned,
       ),
     ).not.toThrow();
+  });
+});
+
+describe('where the components export traces under kubelab up', () => {
+  const ports = controlPlanePorts(100);
+  it.each<[string, string[], NodeJS.ProcessEnv, string | undefined]>([
+    ['tracing on (a sampling rate), no endpoint: the dashboard', ['--tracing-sampling-rate-per-million=1000000'], {}, '127.0.0.1:9417'],
+    ['tracing on, the flag and its value apart', ['--v', '3', '--tracing-sampling-rate-per-million', '1000000'], {}, '127.0.0.1:9417'],
+    ['an endpoint of their own (Jaeger): left as given', ['--tracing-sampling-rate-per-million=1000000', '--tracing-endpoint=127.0.0.1:4317'], {}, undefined],
+    ['an endpoint in the environment: left as given', ['--tracing-sampling-rate-per-million=1000000'], { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:4317' }, undefined],
+    ['tracing off (no rate)', ['--v=3'], {}, undefined],
+  ])('%s', (_name, args, env, endpoint) => {
+    const out = defaultTracingEndpoint(args, ports, env);
+    expect(out.endpoint).toBe(endpoint);
+    expect(out.args).toEqual(endpoint ? [...args, `--tracing-endpoint=${endpoint}`] : args);
+  });
+
+  it("runs the dashboard's OTLP/gRPC receiver on 9317, shifted by --port-offset", () => {
+    expect(components({ stateDir: '/s', nodes: 1, portOffset: 100, ports }).find((s) => s.name === 'dashboard')!.args).toContain('--otlp-grpc-port=9417');
   });
 });

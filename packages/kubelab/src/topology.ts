@@ -34,6 +34,8 @@ export interface Ports {
   metricsServer: number;
   /** The dashboard's HTTP port (services/dashboard). */
   dashboard: number;
+  /** The dashboard's OTLP/gRPC trace receiver: where the components export when tracing is on (defaultTracingEndpoint). */
+  dashboardOtlp: number;
 }
 
 export const DEFAULT_PORTS: Ports = {
@@ -45,6 +47,8 @@ export const DEFAULT_PORTS: Ports = {
   controllerManager: 10257,
   metricsServer: 4443,
   dashboard: 9090,
+  // Not OTLP's 4317: a collector of the user's own (Jaeger) may hold that one on this host.
+  dashboardOtlp: 9317,
 };
 
 export interface NodePorts {
@@ -200,6 +204,22 @@ export function runnerFlags(specs: ComponentSpec[]): Map<string, Set<string>> {
   return bySvc;
 }
 
+const TRACING_ENDPOINT_ENV = ['KUBELAB_TRACING_ENDPOINT', 'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT', 'OTEL_EXPORTER_OTLP_ENDPOINT'];
+
+/**
+ * Tracing is on when `kubelab up` is given `--tracing-sampling-rate-per-million`;
+ * without an endpoint of the user's own (`--tracing-endpoint`, or the
+ * environment's) the components then export to the dashboard's OTLP/gRPC
+ * receiver. Returns the component args with `--tracing-endpoint` added, and
+ * the endpoint chosen (undefined: left as given).
+ */
+export function defaultTracingEndpoint(args: readonly string[], ports: Pick<Ports, 'dashboardOtlp'>, env: NodeJS.ProcessEnv = process.env): { args: string[]; endpoint?: string } {
+  const named = (flag: string) => args.some((a) => a === `--${flag}` || a.startsWith(`--${flag}=`));
+  if (!named('tracing-sampling-rate-per-million') || named('tracing-endpoint') || TRACING_ENDPOINT_ENV.some((k) => env[k]?.trim())) return { args: [...args] };
+  const endpoint = `127.0.0.1:${ports.dashboardOtlp}`;
+  return { args: [...args, `--tracing-endpoint=${endpoint}`], endpoint };
+}
+
 export function nodeDir(layout: Pick<Layout, 'stateDir'>, node: string): string {
   return join(layout.stateDir, 'nodes', node);
 }
@@ -327,6 +347,7 @@ export function components(layout: Layout): ComponentSpec[] {
       `--kubeconfig=${files.dashboard}`,
       '--bind-address=127.0.0.1',
       `--port=${ports.dashboard}`,
+      `--otlp-grpc-port=${ports.dashboardOtlp}`,
       `--nats-url=${nats}`,
       `--nats-ca-file=${trace.caFile}`,
       `--nats-cert-file=${trace.certFile}`,

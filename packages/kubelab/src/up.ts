@@ -26,6 +26,7 @@ import {
   components,
   natsClientFiles,
   controlPlanePorts,
+  defaultTracingEndpoint,
   kubeadmFiles,
   natsConfig,
   nodeDir,
@@ -98,7 +99,9 @@ export async function up(argv: string[]): Promise<number> {
   }
   let routed;
   try {
-    routed = routeFlags(args.componentArgs, await flagOwners(entries));
+    const tracing = defaultTracingEndpoint(args.componentArgs, layout.ports);
+    if (tracing.endpoint) process.stdout.write(`tracing: the components export to the dashboard's OTLP receiver (${tracing.endpoint}); its Traces view shows them\n`);
+    routed = routeFlags(tracing.args, await flagOwners(entries));
     refuseRunnerFlags(routed.byService, runnerFlags(specs));
   } catch (e) {
     process.stderr.write(`kubelab up: ${(e as Error).message}\n`);

@@ -29,6 +29,7 @@ import type { TokenAuthenticator } from './authentication/token.js';
 import { serviceAccountTokens, type ServiceAccountTokenOptions } from './serviceaccount/options.js';
 import { WatchCache } from './cache/watch-cache.js';
 import { startGrpcServer } from './grpc/server.js';
+import { WatchDeliveryRecorder } from './watch-records.js';
 import { createMetrics } from './http/metrics.js';
 import { startHttpServer, type HttpHandler, type ServingTls } from './http/server.js';
 import { authenticateRequest, requestUser } from './authentication/request.js';
@@ -315,8 +316,11 @@ export async function startApiserver(opts: ApiserverOptions): Promise<RunningApi
     filter: (req, res) => authorizeRequest({ authorizer, userOf: requestUser }, req, res),
     onError: (err) => log.error('http handler failed', { err: (err as Error).message }),
   });
+  // What each watch delivers to whom, summed per 100 ms (watch-records.ts), beside the write records.
+  const watchRecords = new WatchDeliveryRecorder((subject, data) => storage.publishRecord(subject, data));
   const grpcServer = await startGrpcServer(bind, opts.grpcPort ?? 6444, {
     registry,
+    onWatchDelivery: (user, group, resource, events) => watchRecords.delivered(user, group, resource, events),
     tls,
     ...(tokens.tokenRequest ? { tokenRequest: tokens.tokenRequest } : {}),
     authorizer,
@@ -372,6 +376,7 @@ export async function startApiserver(opts: ApiserverOptions): Promise<RunningApi
       if (stopped) return;
       stopped = true;
       crds.stop();
+      watchRecords.stop();
       aggregator.stop();
       cache.stop();
       await Promise.all([grpcServer.stop(), http.close()]);

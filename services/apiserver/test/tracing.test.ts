@@ -17,7 +17,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { connect } from '@nats-io/transport-node';
 import { natsAuthOptions, TRACE_NATS_IDENTITY } from '@kubelab/nats';
 import { decodeApiWriteRecord, type ApiWriteRecord } from '@kubelab/proto/api-record';
-import { api, gvr, startTestCluster, type TestCluster } from '../src/testing/index.js';
+import { api, gvr, openWatch, startTestCluster, type TestCluster } from '../src/testing/index.js';
 
 const PODS = gvr('pods');
 const pod = (name: string, annotations?: Record<string, string>) => ({
@@ -236,6 +236,8 @@ describe.runIf(requireTool('nats-server'))('apiserver tracing off', () => {
       const got: (ApiWriteRecord & { subject: string })[] = [];
       const done = (async () => {
         for await (const m of sub) {
+          // The watch delivery records share the subject tree (the next test).
+          if (m.subject.startsWith('kubelab.api.watch.')) continue;
           got.push({ ...(decodeApiWriteRecord(m.string()) as ApiWriteRecord), subject: m.subject });
           if (got.length === 3) break;
         }
@@ -259,6 +261,41 @@ describe.runIf(requireTool('nats-server'))('apiserver tracing off', () => {
         client.close();
       }
     } finally {
+      await nc.close();
+    }
+  });
+  it('publishes what each gRPC watch delivers to whom, summed per 100 ms on kubelab.api.watch.<resource>; write-record readers pass it by', async () => {
+    const nc = await connect({ servers: c.nats.url, ...natsAuthOptions(TRACE_NATS_IDENTITY, await c.nats.clientTls(TRACE_NATS_IDENTITY)) });
+    const watcher = c.client();
+    const w = openWatch(watcher, { resource: PODS, namespace: 'default', resourceVersion: '0', allowBatch: true });
+    try {
+      const sub = nc.subscribe('kubelab.api.watch.pods');
+      await nc.flush();
+      const got = (async () => {
+        for await (const m of sub) {
+          const rec = JSON.parse(m.string()) as {
+            kind: string;
+            time: string;
+            windowMs: number;
+            resource: string;
+            deliveries: { user: string; type: string; count: number; objects: string[]; offsetsMs: number[] }[];
+          };
+          const d = rec.deliveries.find((x) => x.type === 'ADDED' && x.objects.includes('default/delivered'));
+          if (d) return { rec, d, raw: m.string() };
+        }
+        return undefined;
+      })();
+      await api(watcher).create<KubeObject>(PODS, 'default', pod('delivered'));
+      await w.until((evs) => evs.some((e) => e.type === 'ADDED' && e.object.metadata?.name === 'delivered'));
+      const { rec, d, raw } = (await got)!;
+      expect(rec).toMatchObject({ kind: 'WatchDeliveries', windowMs: 100, resource: 'pods' });
+      expect(d).toMatchObject({ type: 'ADDED', count: 1, objects: ['default/delivered'], user: expect.any(String) });
+      expect(Date.parse(rec.time) + d.offsetsMs[0]!).toBeLessThanOrEqual(Date.now());
+      expect(decodeApiWriteRecord(raw)).toBeUndefined();
+      await api(watcher).delete(PODS, 'default', 'delivered');
+    } finally {
+      w.close();
+      watcher.close();
       await nc.close();
     }
   });

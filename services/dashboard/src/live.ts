@@ -8,13 +8,14 @@ import type { Deployment, Event, KubeObject, Lease, Node, Pod } from '@kubelab/a
 import { SharedInformerFactory, type Clientset } from '@kubelab/client';
 import type { NatsConnection, Subscription } from '@nats-io/transport-node';
 import { FlowBuffer, type FlowMessage } from './flow.js';
-import { apiMessage, criMessage, eventMessage, watchMessage, type Unsequenced } from './records.js';
+import { apiMessage, criMessage, eventMessage, watchDeliveryMessages, watchMessage, type Unsequenced } from './records.js';
 import type { ComponentView, DeploymentView, MapState, NodeView, PodView } from './map-state.js';
 
 export type { ComponentView, DeploymentView, MapState, NodeView, PodView };
 
 export const CRI_SUBJECT = 'kubelab.cri.>';
 export const API_SUBJECT = 'kubelab.api.>';
+export const WATCH_SUBJECT_PREFIX = 'kubelab.api.watch.';
 
 export interface LiveOptions {
   clientset?: Clientset;
@@ -124,6 +125,11 @@ export class Live {
       callback: (err, msg) => {
         if (err) {
           this.opts.note?.(`no API request records: subscribing to ${API_SUBJECT} failed: ${err.message}`);
+          return;
+        }
+        // kubelab.api.watch.<resource>: the watch deliveries to the components' informers, summed per 100 ms.
+        if (msg.subject.startsWith(WATCH_SUBJECT_PREFIX)) {
+          for (const m of watchDeliveryMessages(msg.string(), this.now())) this.record(m);
           return;
         }
         const m = apiMessage(msg.subject, msg.string(), this.now());

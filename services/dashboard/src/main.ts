@@ -10,12 +10,16 @@ import { apiserverAddressFrom, createLogger, FlagError, onShutdown } from '@kube
 import { natsAuthOptions, readNatsTls, TRACE_NATS_IDENTITY } from '@kubelab/nats';
 import { Live } from './live.js';
 import { dashboardFlags } from './options.js';
+import { OtlpForwarder, startOtlpGrpc, type RunningOtlpGrpc } from './receiver.js';
 import { startDashboardServer } from './server.js';
+import { SpanStore } from './spans.js';
 
 async function main(): Promise<void> {
   let values;
   try {
     ({ values } = dashboardFlags().parse(process.argv.slice(2)));
+    if (values['otlp-grpc-port'] < 0 || values['otlp-grpc-port'] > 65535) throw new FlagError(`--otlp-grpc-port must be from 0 to 65535, got ${values['otlp-grpc-port']}`);
+    if (values['otlp-max-spans'] < 100 || values['otlp-max-spans'] > 1_000_000) throw new FlagError(`--otlp-max-spans must be from 100 to 1000000, got ${values['otlp-max-spans']}`);
     if (values['flow-buffer'] < 100 || values['flow-buffer'] > 100_000) throw new FlagError(`--flow-buffer must be from 100 to 100000, got ${values['flow-buffer']}`);
   } catch (err) {
     process.stderr.write(`${err instanceof FlagError ? '' : 'Error: '}${(err as Error).message}\n`);
@@ -50,12 +54,22 @@ async function main(): Promise<void> {
     note: (message) => logger.info(message),
   });
   const webDir = values['web-dir'] || join(dirname(fileURLToPath(import.meta.url)), 'web');
-  const dash = await startDashboardServer({ live, ...(clientset ? { clientset } : {}), webDir, bindAddress: values['bind-address'], port: values.port });
-  logger.info('Serving the dashboard', { url: dash.url });
+  const spans = new SpanStore({ maxSpans: values['otlp-max-spans'] });
+  const forwarder = values['otlp-forward-endpoint'] ? new OtlpForwarder(values['otlp-forward-endpoint'], (m) => logger.info(m)) : undefined;
+  const dash = await startDashboardServer({ live, ...(clientset ? { clientset } : {}), webDir, bindAddress: values['bind-address'], port: values.port, spans, ...(forwarder ? { forwarder } : {}) });
+  logger.info('Serving the dashboard', { url: dash.url, otlpHttp: `${dash.url}v1/traces` });
+  let otlp: RunningOtlpGrpc | undefined;
+  if (values['otlp-grpc-port'] > 0) {
+    otlp = await startOtlpGrpc({ store: spans, bindAddress: values['bind-address'], port: values['otlp-grpc-port'], ...(forwarder ? { forwarder } : {}) });
+    logger.info('Receiving OTLP/gRPC traces', { address: `${values['bind-address']}:${otlp.port}` });
+  }
   live.start().catch((e: unknown) => logger.error('Watches failed', { err: (e as Error).message }));
   onShutdown(async () => {
     logger.info('Shutting down');
     await dash.close();
+    await otlp?.close();
+    forwarder?.close();
+    spans.close();
     await live.stop();
     clientset?.close();
     await nc?.close();

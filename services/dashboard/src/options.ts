@@ -17,5 +17,8 @@ export function dashboardFlags() {
     .int('flow-buffer', 5000, 'How many flow messages are kept for replay.')
     .duration('node-monitor-grace-period', 50_000, "The controller-manager's --node-monitor-grace-period, for the NotReady countdown on the map.")
     .bool('watch', true, 'Watch nodes, pods, leases, deployments and events through the apiserver (--watch=false: NATS records only).')
+    .int('otlp-grpc-port', 0, "The port of the OTLP/gRPC trace receiver (the components' --tracing-endpoint); 0: none. OTLP/HTTP is always served on --port at POST /v1/traces.")
+    .string('otlp-forward-endpoint', '', 'Another OTLP/gRPC collector (host:port, e.g. jaeger:4317) each received protobuf export is sent on to; empty: none.')
+    .int('otlp-max-spans', 20_000, 'How many received spans are kept (the least recently updated traces go first).')
     .string('web-dir', '', 'The built page (default: dist/web beside this program).');
 }

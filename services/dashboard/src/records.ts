@@ -78,12 +78,17 @@ export function apiMessage(subject: string, data: string, now = Date.now()): Uns
   };
 }
 
+const ADDON_SERVICE_ACCOUNTS = new Set(['coredns', 'metrics-server', 'kube-network-policies', 'kube-proxy', 'node-problem-detector']);
+
 /** A request's user or agent → a lane: system:kube-scheduler → scheduler, system:node:node-1 → kubelet(node-1). */
 export function clientLane(user: string): string {
   if (user.startsWith('system:node:')) return `kubelet(${user.slice('system:node:'.length)})`;
   if (user === 'system:kube-scheduler' || user.startsWith('kube-scheduler')) return 'scheduler';
   if (user === 'system:kube-controller-manager' || user.startsWith('system:serviceaccount:kube-system:') || user.startsWith('kube-controller-manager')) {
     if (user === 'system:serviceaccount:kube-system:kubelab-dashboard') return 'dashboard';
+    // The add-ons' own ServiceAccounts are lanes of their own; the rest are the controller-manager's controllers.
+    const sa = user.slice('system:serviceaccount:kube-system:'.length);
+    if (ADDON_SERVICE_ACCOUNTS.has(sa)) return sa;
     return 'controller-manager';
   }
   if (user === 'system:kube-proxy' || user.startsWith('kube-proxy')) return 'kube-proxy';
@@ -151,4 +156,49 @@ export function watchMessage(type: 'ADDED' | 'MODIFIED' | 'DELETED', kind: strin
     method: type,
     ...(detail ? { detail } : {}),
   };
+}
+
+/**
+ * The apiserver's watch delivery record (kubelab.api.watch.<resource>: what
+ * its watches delivered to whom in 100 ms, summed per watcher and event
+ * type) → the apiserver-to-informer messages: one per object it names (the
+ * pod story and the object filter find them), and one for the rest of a sum.
+ * The dashboard's own deliveries are left out (it records those itself).
+ */
+export function watchDeliveryMessages(data: string, now = Date.now()): Unsequenced[] {
+  let r: Record<string, unknown>;
+  try {
+    const v = JSON.parse(data) as unknown;
+    if (!v || typeof v !== 'object' || Array.isArray(v)) return [];
+    r = v as Record<string, unknown>;
+  } catch {
+    return [];
+  }
+  const resource = str(r.resource);
+  if (r.kind !== 'WatchDeliveries' || !resource || !Array.isArray(r.deliveries)) return [];
+  const time = ms(str(r.time), now);
+  const objectKind = kindOf(resource);
+  const out: Unsequenced[] = [];
+  for (const d of r.deliveries as unknown[]) {
+    if (!d || typeof d !== 'object') continue;
+    const { user, type, count, objects } = d as Record<string, unknown>;
+    if (typeof user !== 'string' || typeof type !== 'string' || typeof count !== 'number' || count < 1) continue;
+    const to = clientLane(user);
+    if (to === 'dashboard') continue;
+    const node = to.startsWith('kubelet(') ? to.slice('kubelet('.length, -1) : undefined;
+    const base = { time, kind: 'watch' as const, from: 'apiserver', to, ...(node ? { node } : {}), objectKind, method: type };
+    const offsets = Array.isArray((d as Record<string, unknown>).offsetsMs) ? ((d as Record<string, unknown>).offsetsMs as unknown[]) : [];
+    const named = Array.isArray(objects) ? objects.slice(0, count) : [];
+    let shown = 0;
+    named.forEach((o, i) => {
+      if (typeof o !== 'string' || o === '') return;
+      shown++;
+      const slash = o.indexOf('/');
+      const at = typeof offsets[i] === 'number' && Number.isFinite(offsets[i]) ? time + (offsets[i] as number) : time;
+      out.push({ ...base, time: at, ...(slash > 0 ? { namespace: o.slice(0, slash), name: o.slice(slash + 1) } : { name: o }), detail: 'informer event' });
+    });
+    const rest = count - shown;
+    if (rest > 0) out.push({ ...base, detail: `${rest}${shown ? ' more' : ''} ${resource} event${rest === 1 ? '' : 's'} in ${typeof r.windowMs === 'number' ? r.windowMs : 100} ms` });
+  }
+  return out;
 }

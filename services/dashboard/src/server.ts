@@ -9,6 +9,8 @@ import type { AddressInfo } from 'node:net';
 import { extname, join, normalize, sep } from 'node:path';
 import type { Clientset } from '@kubelab/client';
 import type { Live } from './live.js';
+import { handleOtlpHttp, handleTracesApi, type OtlpForwarder } from './receiver.js';
+import type { SpanStore } from './spans.js';
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -28,6 +30,10 @@ export interface DashboardServerOptions {
   webDir: string;
   bindAddress: string;
   port: number;
+  /** The spans received over OTLP (POST /v1/traces here, or the gRPC receiver). */
+  spans?: SpanStore;
+  /** Where received protobuf exports are sent on (--otlp-forward-endpoint). */
+  forwarder?: OtlpForwarder;
 }
 
 export interface RunningDashboard {
@@ -67,16 +73,21 @@ function nameField(body: Record<string, unknown>, key: string): string {
   return v;
 }
 
-function stream(live: Live, req: IncomingMessage, res: ServerResponse): void {
+function stream(live: Live, req: IncomingMessage, res: ServerResponse, spans?: SpanStore): void {
   res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store', connection: 'keep-alive', 'x-accel-buffering': 'no' });
   const send = (event: string, data: unknown) => res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
   send('snapshot', { map: live.map(), flow: live.buffer.toArray(), serverTime: Date.now() });
   const off = live.subscribe({ map: (m) => send('map', m), flow: (b) => send('flow', b) });
+  // The Traces view's list: sent first, then again (throttled by the store) as spans arrive.
+  const traces = () => send('traces', { items: spans?.list(200) ?? [], receiving: !!spans });
+  traces();
+  const offTraces = spans?.subscribe(traces);
   // A comment line now and then keeps proxies from closing an idle stream.
   const keepAlive = setInterval(() => res.write(': keep-alive\n\n'), 15_000);
   req.on('close', () => {
     clearInterval(keepAlive);
     off();
+    offTraces?.();
   });
 }
 
@@ -136,7 +147,9 @@ export async function startDashboardServer(o: DashboardServerOptions): Promise<R
     const url = new URL(req.url ?? '/', 'http://localhost');
     const p = url.pathname;
     if (req.method === 'GET' && p === '/healthz') return void res.end('ok');
-    if (req.method === 'GET' && p === '/api/stream') return stream(o.live, req, res);
+    if (req.method === 'GET' && p === '/api/stream') return stream(o.live, req, res, o.spans);
+    if (p === '/v1/traces' && o.spans) return void handleOtlpHttp({ store: o.spans, ...(o.forwarder ? { forwarder: o.forwarder } : {}) }, req, res).catch(() => res.destroy());
+    if (req.method === 'GET' && p.startsWith('/api/traces') && o.spans && handleTracesApi(o.spans, p, res, url.searchParams)) return;
     if (req.method === 'GET' && p === '/api/flow') return json(res, 200, { items: o.live.buffer.toArray() });
     if (p === '/api/actions/scale' || p === '/api/actions/delete-pod') {
       if (req.method !== 'POST') return status(res, 405, 'MethodNotAllowed', `${req.method} is not allowed on ${p}`);

@@ -5,6 +5,8 @@
 
 import { componentOf, FlowBuffer, matches, objectKey, podStory, storyPods, type FlowFilter, type FlowMessage } from '../src/flow.ts';
 import type { ComponentView, MapState, NodeView } from '../src/map-state.ts';
+import type { TraceSummary } from '../src/trace-model.ts';
+import { onTraces, storyTraceLinks } from './traces.ts';
 
 const $ = <T extends HTMLElement = HTMLElement>(id: string) => document.getElementById(id) as T;
 const el = (tag: string, cls = '', text = ''): HTMLElement => {
@@ -352,6 +354,7 @@ function renderStory(): void {
   if (!pickedByUser && pods[0] && storySel.value !== pods[0]) storySel.value = pods[0];
   const pod = storySel.value;
   const story = podStory(all, pod);
+  storyTraceLinks(pod, all);
   // Redraw only when the story changed (another pod's messages leave it as it is).
   const signature = `${pod} ${story.steps.length} ${story.startedAt} ${story.steps.at(-1)?.atMs ?? ''}`;
   if (signature === storySignature) return;
@@ -462,6 +465,7 @@ function connect(): void {
     dirty.flow = dirty.story = true;
     schedule();
   });
+  es.addEventListener('traces', (e) => onTraces(JSON.parse((e as MessageEvent<string>).data) as { items: TraceSummary[]; receiving: boolean }));
   es.onerror = () => {
     $('conn').textContent = 'reconnecting…';
   };

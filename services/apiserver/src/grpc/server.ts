@@ -4,7 +4,7 @@
 
 import * as grpc from '@grpc/grpc-js';
 import { apiserverProto, type ResourceServiceHandlers } from '@kubelab/proto';
-import { badRequest, StatusError, unsupportedMediaType, type DeleteOptions, type KubeObject } from '@kubelab/api';
+import { badRequest, StatusError, unsupportedMediaType, type DeleteOptions, type KubeObject, type WatchEvent } from '@kubelab/api';
 import type { PatchType, Registry, RequestContext, ResourceStore, Subresource } from '../registry/interface.js';
 import type { TokenRequestREST } from '../serviceaccount/token-request.js';
 import { listBytes, rawJson } from '../cache/raw.js';
@@ -263,6 +263,8 @@ export interface GrpcServerOptions {
   watchBatchIntervalMs?: number;
   /** serviceaccounts/token; absent (no signing key) CreateToken answers 404 as the REST subresource does. */
   tokenRequest?: TokenRequestREST;
+  /** Hears each batch a watch writes to its client (the watch delivery records, watch-records.ts). */
+  onWatchDelivery?: (user: string, group: string, resource: string, events: readonly WatchEvent[]) => void;
 }
 
 /** Authorizes one call on a resource; throws the 403 (PERMISSION_DENIED). */
@@ -325,8 +327,12 @@ export function resourceServiceHandlers(opts: GrpcServerOptions): ResourceServic
       void (async () => {
         try {
           const req = call.request;
-          guard(await userOf(call), 'watch', req.resource, req.namespace, undefined, undefined, req.fieldSelector);
+          const user = await userOf(call);
+          guard(user, 'watch', req.resource, req.namespace, undefined, undefined, req.fieldSelector);
           const s = resolve(registry, req.resource);
+          const onDelivery = opts.onWatchDelivery;
+          const group = req.resource?.group ?? '';
+          const resource = req.resource?.resource ?? '';
           const timeoutSeconds = int64(req.timeoutSeconds, 'timeoutSeconds');
           const w = s.watch({
             namespace: req.namespace,
@@ -360,6 +366,7 @@ export function resourceServiceHandlers(opts: GrpcServerOptions): ResourceServic
             for (;;) {
               const evs = await w.nextBatch();
               if (evs.length === 0 || done) break;
+              onDelivery?.(user.name, group, resource, evs);
               await write(watchMessage(evs, req.allowBatch));
               // A busy batching watch sends at most one message per tick of the
               // interval: what arrives meanwhile goes out together (fewer, larger
@@ -369,6 +376,7 @@ export function resourceServiceHandlers(opts: GrpcServerOptions): ResourceServic
           } else {
             for await (const ev of w.events) {
               if (done) break;
+              onDelivery?.(user.name, group, resource, [ev]);
               await write(watchMessage([ev], false));
             }
           }

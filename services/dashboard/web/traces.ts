@@ -1,0 +1,230 @@
+// The Traces view: the traces the dashboard received over OTLP (the list is
+// pushed on the event stream as spans arrive), and one trace as a waterfall —
+// a bar per span on a shared time axis, indented under its parent, coloured
+// by service; a span's attributes when clicked. The pod story links here
+// when its messages carry a trace id the dashboard holds.
+
+import { objectKey, RELIST_METHODS, type FlowMessage } from '../src/flow.ts';
+import { waterfall, type StoredSpan, type TraceSummary } from '../src/trace-model.ts';
+
+const $ = (id: string) => document.getElementById(id) as HTMLElement;
+const el = (tag: string, cls = '', text = ''): HTMLElement => {
+  const e = document.createElement(tag);
+  if (cls) e.className = cls;
+  if (text) e.textContent = text;
+  return e;
+};
+
+let summaries: TraceSummary[] = [];
+let receiving = false;
+const known = new Map<string, TraceSummary>();
+let selected: string | undefined;
+let shown: { id: string; count: number } | undefined;
+let spans: StoredSpan[] = [];
+let pickedSpan: string | undefined;
+let lastStory: { pod: string; messages: readonly FlowMessage[] } | undefined;
+
+const PALETTE = ['#1864ab', '#5f3dc4', '#2b8a3e', '#d9480f', '#c2255c', '#0b7285', '#5c940d', '#e67700', '#862e9c', '#364fc7'];
+const colours = new Map<string, string>();
+function colour(service: string): string {
+  if (!colours.has(service)) colours.set(service, PALETTE[colours.size % PALETTE.length]!);
+  return colours.get(service)!;
+}
+
+const visible = () => $('view-traces').classList.contains('active');
+
+export function ms(v: number): string {
+  return v < 1 ? `${(v * 1000).toFixed(0)}µs` : v < 10 ? `${v.toFixed(2)}ms` : v < 1000 ? `${v.toFixed(1)}ms` : `${(v / 1000).toFixed(2)}s`;
+}
+const clock = (t: number) => new Date(t).toTimeString().slice(0, 8) + '.' + String(Math.floor(t % 1000)).padStart(3, '0');
+
+/** The event stream's `traces` event: the newest traces' summaries. */
+export function onTraces(data: { items: TraceSummary[]; receiving: boolean }): void {
+  summaries = data.items;
+  receiving = data.receiving;
+  known.clear();
+  for (const s of summaries) known.set(s.traceId, s);
+  if (lastStory && $('view-story').classList.contains('active')) storyTraceLinks(lastStory.pod, lastStory.messages);
+  if (!visible()) return;
+  renderList();
+  // The open trace grew: fetch it again (once per pushed change, never on a timer).
+  const s = selected ? known.get(selected) : undefined;
+  if (s && shown?.id === s.traceId && shown.count !== s.spanCount) void load(s.traceId);
+}
+
+/** A trace that is one of the runtime calls the kubelet repeats every relist (hidden unless asked for, as in the flow). */
+const isRelist = (s: TraceSummary) => RELIST_METHODS.has(s.rootName.slice(s.rootName.lastIndexOf('/') + 1));
+
+function renderList(): void {
+  const table = $('trace-list');
+  const withRelist = ($('traces-relist') as HTMLInputElement).checked;
+  const shown = withRelist ? summaries : summaries.filter((s) => !isRelist(s) || s.traceId === selected);
+  $('traces-summary').textContent = summaries.length
+    ? `${shown.length} of the ${summaries.length} newest traces (newest first)`
+    : receiving
+      ? 'No traces received yet. The components send theirs here when tracing is on (pnpm kubelab up --tracing-sampling-rate-per-million=1000000; compose: TRACING_ENDPOINT=dashboard:4317), or POST OTLP/HTTP to /v1/traces.'
+      : 'This dashboard does not receive traces.';
+  const head = el('tr');
+  for (const h of ['started', 'root span', 'service', 'duration', 'spans', 'services']) head.append(el('th', '', h));
+  const rows = shown.map((s) => {
+    const tr = el('tr', s.traceId === selected ? 'selected' : '');
+    tr.dataset.testid = 'trace-row';
+    tr.dataset.traceId = s.traceId;
+    tr.append(
+      el('td', 'num', clock(s.startMs)),
+      el('td', 'name', s.rootName),
+      el('td', '', s.rootService),
+      el('td', 'num', ms(s.durationMs)),
+      el('td', 'num', String(s.spanCount)),
+      el('td', 'services', s.services.join(', ')),
+    );
+    if (s.errors) tr.classList.add('error');
+    tr.addEventListener('click', () => showTrace(s.traceId));
+    return tr;
+  });
+  table.replaceChildren(head, ...rows);
+}
+
+async function load(id: string): Promise<void> {
+  try {
+    const res = await fetch(`api/traces/${id}`);
+    if (!res.ok) {
+      spans = [];
+      shown = { id, count: 0 };
+      $('waterfall').replaceChildren(el('p', 'legend', `Trace ${id}: no spans received for it (yet).`));
+      return;
+    }
+    const body = (await res.json()) as { spans: StoredSpan[] };
+    spans = body.spans;
+    shown = { id, count: spans.length };
+    renderWaterfall(id);
+  } catch (e) {
+    $('waterfall').replaceChildren(el('p', 'legend', `Error: ${(e as Error).message}`));
+  }
+}
+
+/** Opens the Traces view on one trace. */
+export function showTrace(id: string): void {
+  selected = id;
+  pickedSpan = undefined;
+  const button = document.querySelector<HTMLButtonElement>('nav button[data-view=traces]');
+  if (button && !visible()) button.click();
+  renderList();
+  void load(id);
+}
+
+function renderWaterfall(id: string): void {
+  const rows = waterfall(spans);
+  const box = $('waterfall');
+  if (!rows.length) return void box.replaceChildren();
+  const t0 = Math.min(...spans.map((s) => s.startMs));
+  const total = Math.max(1e-3, Math.max(...spans.map((s) => s.startMs + s.durationMs)) - t0);
+  const head = el('div', 'wf-head');
+  head.append(el('span', 'wf-title', `trace ${id} · ${spans.length} spans · ${ms(total)}`));
+  const axis = el('div', 'wf-axis');
+  for (let i = 0; i <= 4; i++) {
+    const tick = el('span', 'wf-tick', ms((total * i) / 4));
+    tick.style.left = `${i * 25}%`;
+    axis.append(tick);
+  }
+  const list = el('div', 'wf-rows');
+  for (const { span: s, depth } of rows) {
+    const row = el('div', `wf-row${s.spanId === pickedSpan ? ' picked' : ''}${s.status === 'ERROR' ? ' error' : ''}`);
+    row.dataset.testid = 'waterfall-span';
+    row.dataset.name = s.name;
+    row.dataset.service = s.service;
+    const label = el('div', 'wf-label');
+    label.style.paddingLeft = `${6 + depth * 14}px`;
+    const svc = el('span', 'wf-service', s.service);
+    svc.style.background = colour(s.service);
+    label.append(svc, el('span', 'wf-name', s.name));
+    label.title = `${s.service} ${s.name}`;
+    const track = el('div', 'wf-track');
+    const bar = el('div', 'wf-bar');
+    bar.style.left = `${((s.startMs - t0) / total) * 100}%`;
+    bar.style.width = `max(2px, ${(s.durationMs / total) * 100}%)`;
+    bar.style.background = colour(s.service);
+    const dur = el('span', 'wf-dur', ms(s.durationMs));
+    dur.style.left = `min(calc(${((s.startMs - t0 + s.durationMs) / total) * 100}% + 4px), calc(100% - 60px))`;
+    track.append(bar, dur);
+    row.append(label, track);
+    row.addEventListener('click', () => {
+      pickedSpan = s.spanId;
+      renderWaterfall(id);
+    });
+    list.append(row);
+  }
+  box.replaceChildren(head, axis, list, spanDetail(spans.find((s) => s.spanId === pickedSpan) ?? rows[0]!.span, t0));
+}
+
+function spanDetail(s: StoredSpan, t0: number): HTMLElement {
+  const box = el('div', 'wf-detail');
+  box.dataset.testid = 'span-detail';
+  box.append(el('h3', '', `${s.service} · ${s.name}`));
+  const table = el('table');
+  const rows: [string, string][] = [
+    ['kind', s.kind],
+    ['status', s.status + (s.statusMessage ? `: ${s.statusMessage}` : '')],
+    ['start', `+${ms(s.startMs - t0)}`],
+    ['duration', ms(s.durationMs)],
+    ['span id', s.spanId],
+    ['parent', s.parentSpanId ?? '(root)'],
+    ...(s.node ? ([['node', s.node]] as [string, string][]) : []),
+    ...Object.entries(s.attributes).sort(([a], [b]) => a.localeCompare(b)),
+    ...s.events.map((e) => ['event', `${e.name} at +${ms(e.atMs - t0)}`] as [string, string]),
+  ];
+  for (const [k, v] of rows) {
+    const tr = el('tr');
+    tr.append(el('th', '', k), el('td', '', v));
+    table.append(tr);
+  }
+  box.append(table);
+  return box;
+}
+
+/** The pod story's links to the traces its messages carry, where the dashboard holds them (the most spans first). */
+export function storyTraceLinks(pod: string, messages: readonly FlowMessage[]): void {
+  lastStory = { pod, messages };
+  const ids = new Set<string>();
+  for (const m of messages) if (m.traceId && (m.objectKind ?? 'Pod') === 'Pod' && objectKey(m) === pod) ids.add(m.traceId);
+  // Ask the server which of them it holds: once per change of the pod's trace ids or of the traces received (pushed), never on a timer.
+  const query = [...ids].slice(-100).join(',');
+  const key = `${query} ${summaries[0]?.traceId ?? ''} ${summaries[0]?.spanCount ?? 0} ${summaries.length}`;
+  if (key === storyQuery) return;
+  storyQuery = key;
+  if (!query) return void drawStoryLinks([]);
+  void fetch(`api/traces?ids=${query}`)
+    .then((r) => (r.ok ? (r.json() as Promise<{ items: TraceSummary[] }>) : { items: [] }))
+    .then((r) => {
+      for (const s of r.items) known.set(s.traceId, s);
+      drawStoryLinks(r.items);
+    })
+    .catch(() => {});
+}
+let storyQuery = '';
+
+function drawStoryLinks(items: TraceSummary[]): void {
+  const box = $('story-trace');
+  const top = [...items].sort((a, b) => b.spanCount - a.spanCount || a.startMs - b.startMs).slice(0, 3);
+  const signature = top.map((s) => `${s.traceId}:${s.spanCount}`).join(' ');
+  if (box.dataset.signature === signature) return;
+  box.dataset.signature = signature;
+  box.replaceChildren(
+    ...top.map((s) => {
+      const a = el('a', 'trace-link', `trace ${s.traceId.slice(0, 8)}… (${s.spanCount} spans, ${ms(s.durationMs)})`);
+      a.dataset.testid = 'story-trace-link';
+      a.dataset.traceId = s.traceId;
+      (a as HTMLAnchorElement).href = `#trace=${s.traceId}`;
+      a.addEventListener('click', (e) => {
+        e.preventDefault();
+        showTrace(s.traceId);
+      });
+      return a;
+    }),
+  );
+}
+
+document.querySelector('nav button[data-view=traces]')?.addEventListener('click', () => requestAnimationFrame(renderList));
+$('traces-relist').addEventListener('change', renderList);
+const deepLink = /^#trace=([0-9a-f]{32})$/.exec(location.hash);
+if (deepLink) requestAnimationFrame(() => showTrace(deepLink[1]!));
