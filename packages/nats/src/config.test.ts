@@ -17,6 +17,9 @@ describe('natsUsers', () => {
     ["a runtime reads every node's pod address map", 'CN=kubelab:containerd:node-1', 'subscribe', 'kubelab.net.*.pods'],
     ['the viewer reads the record stream', 'CN=kubelab:trace', 'publish', '$JS.API.CONSUMER.CREATE.KUBELAB_CRI.>'],
     ['the admin uses the JetStream API', 'CN=kubelab:admin', 'publish', '$JS.API.>'],
+    ["node-1's kube-proxy publishes its sync records", 'CN=kubelab:kube-proxy:node-1', 'publish', 'kubelab.proxy.node-1'],
+    ['a dotted node name is one token for kube-proxy too', 'CN=kubelab:kube-proxy:worker.example', 'publish', 'kubelab.proxy.worker_example'],
+    ["the viewer follows every node's kube-proxy syncs", 'CN=kubelab:trace', 'subscribe', 'kubelab.proxy.>'],
   ] as const)('%s', (_name, user, dir, subject) => expect(byUser.get(user)?.[dir]).toContain(subject));
 
   it.each([
@@ -27,11 +30,23 @@ describe('natsUsers', () => {
     ['the viewer creates no streams (one could capture any subject)', 'CN=kubelab:trace', 'publish', '$JS.API.STREAM.CREATE.KUBELAB_CRI'],
     ['the viewer reads no KV', 'CN=kubelab:trace', 'publish', '$JS.API.STREAM.INFO.KV_kubelab'],
     ['the admin writes no keys', 'CN=kubelab:admin', 'publish', '$KV.kubelab.>'],
+    ["kube-proxy publishes no other node's syncs", 'CN=kubelab:kube-proxy:node-1', 'publish', 'kubelab.proxy.>'],
+    ['kube-proxy publishes no CRI records', 'CN=kubelab:kube-proxy:node-1', 'publish', 'kubelab.cri.node-1.*'],
+    ['the runtime publishes no kube-proxy syncs', 'CN=kubelab:containerd:node-1', 'publish', 'kubelab.proxy.node-1'],
+    ['the viewer writes no kube-proxy syncs', 'CN=kubelab:trace', 'publish', 'kubelab.proxy.>'],
     ['nobody shares the whole inbox space', 'CN=kube-apiserver-etcd-client', 'subscribe', '_INBOX.>'],
   ] as const)('%s', (_name, user, dir, subject) => expect(byUser.get(user)?.[dir]).not.toContain(subject));
 
-  it('has one user per node runtime', () => {
-    expect(users.map((u) => u.user)).toEqual(['CN=kube-apiserver-etcd-client', 'CN=kubelab:admin', 'CN=kubelab:trace', 'CN=kubelab:containerd:node-1', 'CN=kubelab:containerd:worker.example']);
+  it('has one user per node runtime and per node kube-proxy', () => {
+    expect(users.map((u) => u.user)).toEqual([
+      'CN=kube-apiserver-etcd-client',
+      'CN=kubelab:admin',
+      'CN=kubelab:trace',
+      'CN=kubelab:containerd:node-1',
+      'CN=kubelab:containerd:worker.example',
+      'CN=kubelab:kube-proxy:node-1',
+      'CN=kubelab:kube-proxy:worker.example',
+    ]);
   });
 
   it('follows --kv-bucket', () => {
@@ -66,6 +81,10 @@ describe('natsServerConfig', () => {
     expect(text).toContain(
       `{ user: "CN=kubelab:containerd:node-1", permissions: { publish: { allow: ["kubelab.cri.node-1.*", "kubelab.net.node-1.pods"] }, subscribe: { allow: ["kubelab.net.*.pods"] } } }`,
     );
+  });
+
+  it('allows a kube-proxy its own sync records and no reads', () => {
+    expect(text).toContain(`{ user: "CN=kubelab:kube-proxy:node-1", permissions: { publish: { allow: ["kubelab.proxy.node-1"] }, subscribe: { deny: [">"] } } }`);
   });
 
   it('listens where told, with JetStream and a 2 MB payload', () => {

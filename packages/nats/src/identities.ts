@@ -7,6 +7,7 @@
 
 import { CRI_STREAM, CRI_SUBJECT_ALL, criSubjectToken, criSubscription } from '@kubelab/proto/cri-record';
 import { API_SUBJECT_ALL } from '@kubelab/proto/api-record';
+import { PROXY_SUBJECT_ALL, proxySubject } from '@kubelab/proto/proxy-record';
 
 /** A NATS client's certificate subject and the reply subjects it listens on. */
 export interface NatsIdentity {
@@ -36,6 +37,12 @@ export const ADMIN_NATS_IDENTITY: NatsIdentity = { commonName: 'kubelab:admin', 
 export function containerdNatsIdentity(node: string): NatsIdentity {
   checkNodeName(node);
   return { commonName: `kubelab:containerd:${node}` };
+}
+
+/** A node's kube-proxy: publishes that node's rules-sync records and nothing else. */
+export function kubeProxyNatsIdentity(node: string): NatsIdentity {
+  checkNodeName(node);
+  return { commonName: `kubelab:kube-proxy:${node}` };
 }
 
 // The user names below are compared with the certificate subject as Go prints
@@ -113,9 +120,9 @@ export function natsUsers(opts: NatsUsersOptions): NatsUser[] {
       permissions: { publish: ['$JS.API.>', '$JS.FC.>', '$JS.ACK.>'], subscribe: inbox(ADMIN_NATS_IDENTITY) },
     },
     {
-      // Live records (CRI calls, the apiserver's writes), and the stored CRI ones of --since through a consumer on the stream.
+      // Live records (CRI calls, the apiserver's writes, kube-proxy's syncs), and the stored CRI ones of --since through a consumer on the stream.
       user: natsUserName(TRACE_NATS_IDENTITY),
-      permissions: { publish: ['$JS.API.INFO', ...streamReads(CRI_STREAM)], subscribe: [CRI_SUBJECT_ALL, API_SUBJECT_ALL, ...inbox(TRACE_NATS_IDENTITY)] },
+      permissions: { publish: ['$JS.API.INFO', ...streamReads(CRI_STREAM)], subscribe: [CRI_SUBJECT_ALL, API_SUBJECT_ALL, PROXY_SUBJECT_ALL, ...inbox(TRACE_NATS_IDENTITY)] },
     },
   ];
   for (const node of opts.nodes) {
@@ -124,6 +131,10 @@ export function natsUsers(opts: NatsUsersOptions): NatsUser[] {
       // kubelab.cri.<node>.*: this node's records only; kubelab.net.<node>.pods: this node's pod address map (the local runner's socket-LB), every node's read.
       permissions: { publish: [criSubscription(node, undefined), podMapSubject(node)], subscribe: [POD_MAP_SUBJECT_ALL] },
     });
+  }
+  for (const node of opts.nodes) {
+    // kubelab.proxy.<node>: this node's kube-proxy sync records only; it reads nothing.
+    users.push({ user: natsUserName(kubeProxyNatsIdentity(node)), permissions: { publish: [proxySubject(node)], subscribe: [] } });
   }
   return users;
 }

@@ -10,6 +10,7 @@ export {
   APISERVER_NATS_IDENTITY,
   TRACE_NATS_IDENTITY,
   containerdNatsIdentity,
+  kubeProxyNatsIdentity,
   podMapSubject,
   POD_MAP_SUBJECT_ALL,
   kvStream,

@@ -5,6 +5,7 @@ import { writeFileSync } from 'node:fs';
 import { createLogger, FlagError, onShutdown } from '@kubelab/component-base';
 import { clientTlsFromKubeconfig } from '@kubelab/client';
 import { setupTracing } from '@kubelab/tracing';
+import { readNatsTls } from '@kubelab/nats';
 import { renderKubeProxyConfig } from './config.js';
 import { parseKubeProxyCommand } from './options.js';
 import { startKubeProxy } from './server.js';
@@ -23,6 +24,13 @@ async function main(): Promise<void> {
     return;
   }
   const logger = createLogger({ component: 'kube-proxy', node: cmd.nodeName });
+  let natsTls;
+  try {
+    natsTls = readNatsTls(cmd.natsTlsFiles);
+  } catch (err) {
+    process.stderr.write(`${err instanceof FlagError ? '' : 'Error: '}${(err as Error).message}\n`);
+    process.exit(1);
+  }
   // 'sync' context: only client spans, started inside each call; no per-promise hook.
   const tracing = setupTracing({ serviceName: 'kube-proxy', node: cmd.nodeName, contextPropagation: 'sync', ...cmd.tracing });
   const kp = await startKubeProxy({
@@ -34,6 +42,8 @@ async function main(): Promise<void> {
     nodeIPs: cmd.nodeIPs,
     apply: cmd.apply,
     ...(cmd.socketLbDir ? { socketLbDir: cmd.socketLbDir } : {}),
+    ...(cmd.natsUrl ? { natsUrl: cmd.natsUrl } : {}),
+    ...(natsTls ? { natsTls } : {}),
     tracing,
     logger,
   });

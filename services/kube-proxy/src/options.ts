@@ -5,6 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { hostname, networkInterfaces } from 'node:os';
 import { apiserverAddressFrom, FlagSet, withApiserverFlags } from '@kubelab/component-base';
+import type { NatsTlsFiles } from '@kubelab/nats';
 import { addTracingFlags, tracingOptionsFromFlags, type TracingOptions } from '@kubelab/tracing';
 import { defaultKubeProxyConfiguration, parseKubeProxyConfiguration, PROXY_MODES, ConfigError, type KubeProxyConfiguration, type ProxyMode } from './config.js';
 
@@ -28,7 +29,11 @@ export function kubeProxyFlags() {
     .duration('ipvs-min-sync-period', d.ipvs.minSyncPeriodMs, 'The minimum period between IPVS rule resyncs.')
     .duration('ipvs-sync-period', d.ipvs.syncPeriodMs, 'The maximum period between IPVS rule resyncs.')
     .string('apply', 'auto', "'auto' applies rules when the tools work in this network namespace, 'never' only renders them (kubelab).")
-    .string('socket-lb-dir', '', "kubelab, local runner: write the Service frontends and their endpoints to services.json here after each sync, for the runtime's connect-time translation.");
+    .string('socket-lb-dir', '', "kubelab, local runner: write the Service frontends and their endpoints to services.json here after each sync, for the runtime's connect-time translation.")
+    .string('nats-url', '', 'kubelab: NATS server for a record of each rules sync (kubelab.proxy.<node>); empty publishes none.')
+    .string('nats-ca-file', '', "kubelab: CA file that signed the NATS server's certificate (the cluster's pki/etcd/ca.crt).")
+    .string('nats-cert-file', '', "kubelab: client certificate for NATS (CN kubelab:kube-proxy:<node>: may publish only this node's sync records).")
+    .string('nats-key-file', '', 'kubelab: private key of --nats-cert-file.');
 }
 
 export interface KubeProxyCommand {
@@ -41,6 +46,9 @@ export interface KubeProxyCommand {
   apply: 'auto' | 'never';
   /** --socket-lb-dir ('' = none). */
   socketLbDir: string;
+  /** --nats-url ('' = no sync records) and the client's TLS files ('' = unset). */
+  natsUrl: string;
+  natsTlsFiles: NatsTlsFiles;
   nodeIPs: string[];
   writeConfigTo?: string;
   /** --tracing-endpoint / --tracing-sampling-rate-per-million (kubelab; the shared tracing flags). */
@@ -84,6 +92,8 @@ export function parseKubeProxyCommand(argv: string[], env: NodeJS.ProcessEnv = p
     serviceCIDR: f['service-cluster-ip-range'],
     apply: f.apply,
     socketLbDir: f['socket-lb-dir'],
+    natsUrl: f['nats-url'],
+    natsTlsFiles: { caFile: f['nats-ca-file'], certFile: f['nats-cert-file'], keyFile: f['nats-key-file'] },
     nodeIPs: localIPv4Addresses(),
     tracing: tracingOptionsFromFlags(f),
     ...(f['write-config-to'] ? { writeConfigTo: f['write-config-to'] } : {}),

@@ -18,6 +18,8 @@ import { defaultProxyConfig, type ProxySnapshot } from './proxy/types.js';
 import { serviceFrontends, writeServiceFrontends } from './socket-lb.js';
 import { LoopbackNodePorts } from './loopback-nodeports.js';
 import type { RunnerClock } from './runner.js';
+import type { NatsClientTls } from '@kubelab/nats';
+import { natsSyncRecordSink, proxySyncRecord, type SyncRecordSink } from './sync-record.js';
 
 export interface KubeProxyOptions {
   /** The node this proxy runs on (--hostname-override). */
@@ -39,6 +41,12 @@ export interface KubeProxyOptions {
   netns?: string;
   /** The node's socket-LB directory: the Service frontends are written there after each sync (the local runner's data path, socket-lb.ts). */
   socketLbDir?: string;
+  /** Publish a record of each sync on kubelab.proxy.<node> here (--nats-url); none when absent. */
+  natsUrl?: string;
+  /** --nats-ca-file, --nats-cert-file, --nats-key-file as PEM: mutual TLS as kubelab:kube-proxy:<nodeName>. */
+  natsTls?: NatsClientTls;
+  /** Where sync records go instead of NATS (tests). */
+  syncRecords?: SyncRecordSink;
   /** CLIENT spans for API calls (off when absent or disabled). */
   tracing?: Tracing;
   logger?: Logger;
@@ -112,6 +120,7 @@ export async function startKubeProxy(opts: KubeProxyOptions): Promise<KubeProxyH
       logger.error('Failed to write the socket-LB service map', { dir: socketLbDir, err });
     }
   };
+  const records = opts.syncRecords ?? (opts.natsUrl ? natsSyncRecordSink(opts.natsUrl, opts.nodeName, logger, opts.natsTls) : undefined);
   const proxier = new Proxier({
     mode,
     config: defaultProxyConfig({
@@ -134,6 +143,7 @@ export async function startKubeProxy(opts: KubeProxyOptions): Promise<KubeProxyH
     ...(serviceHealth ? { serviceHealth } : {}),
     ...(opts.clock ? { clock: opts.clock } : {}),
     ...(socketLbDir ? { onSynced: (snap: ProxySnapshot) => programSocketLb(snap) } : {}),
+    ...(records ? { onSyncResult: (r) => records.publish(proxySyncRecord(opts.nodeName, mode, !!socketLbDir, r)) } : {}),
   });
   logger.info('Using proxy mode', { mode, minSyncPeriod: `${timing.minSyncPeriodMs}ms`, syncPeriod: `${timing.syncPeriodMs}ms` });
   await proxier.probe();
@@ -179,6 +189,7 @@ export async function startKubeProxy(opts: KubeProxyOptions): Promise<KubeProxyH
     );
   } catch (err) {
     await stopAll();
+    await records?.close();
     throw new Error(`kube-proxy: cannot listen: ${(err as Error).message}`, { cause: err });
   }
 
@@ -225,6 +236,7 @@ export async function startKubeProxy(opts: KubeProxyOptions): Promise<KubeProxyH
       await factory.shutdown();
       await proxier.idle();
       await loopbackNodePorts?.close();
+      await records?.close();
       if (!opts.clientset) clientset.close();
       await stopAll();
     },

@@ -36,6 +36,25 @@ export interface ProxierOptions {
   serviceHealth?: { syncServices(ports: Map<string, number>): void; syncEndpoints(counts: Map<string, number>): void };
   /** Told the snapshot after each successful sync (the local runner's socket-LB map, socket-lb.ts). */
   onSynced?: (snap: ProxySnapshot) => void;
+  /** Told every sync's outcome, failed ones included (the sync record on NATS, sync-record.ts). Must not throw. */
+  onSyncResult?: (result: SyncResult) => void;
+}
+
+/** What one syncProxyRules did, for the sync record. */
+export interface SyncResult {
+  /** ms since the epoch. */
+  startedAt: number;
+  durationMs: number;
+  fullSync: boolean;
+  snapshot: ProxySnapshot;
+  /** Rules written (0 when the sync failed). */
+  rules: number;
+  /** Whether the rules went to the kernel (else they were only rendered). */
+  applied: boolean;
+  /** The first change that queued this sync (`Service default/web`), and how many changes it took in. */
+  trigger?: string;
+  changes: number;
+  error?: string;
 }
 
 export interface RulesView {
@@ -69,6 +88,9 @@ export class Proxier {
   private lastFullSync = Number.NEGATIVE_INFINITY;
   /** Services changed since the last successful sync. */
   private pendingChanged = new Set<string>();
+  /** The first change since the last sync and the count (the sync record's trigger). */
+  private trigger: string | undefined;
+  private changes = 0;
 
   constructor(private readonly opts: ProxierOptions) {
     this.backend = opts.backend ?? backendFor(opts.mode);
@@ -126,24 +148,30 @@ export class Proxier {
     this.onServiceUpdate(undefined, svc);
   }
   onServiceUpdate(old: Service | undefined, svc: Service): void {
-    if (this.services.update(old, svc) && this.initialized) this.sync();
+    if (this.services.update(old, svc) && this.noteChange('Service', svc) && this.initialized) this.sync();
   }
   onServiceDelete(svc: Service): void {
-    if (this.services.update(svc, undefined) && this.initialized) this.sync();
+    if (this.services.update(svc, undefined) && this.noteChange('Service', svc) && this.initialized) this.sync();
   }
   onServicesSynced(): void {
     this.servicesSynced = true;
     if (this.initialized) this.sync();
   }
 
+  /** Remembers what queued the next sync; true, so it chains after a tracker's verdict. */
+  private noteChange(kind: 'Service' | 'EndpointSlice', obj: { metadata?: { namespace?: string; name?: string } }): true {
+    if (this.changes++ === 0) this.trigger = `${kind} ${obj.metadata?.namespace ?? 'default'}/${obj.metadata?.name ?? ''}`;
+    return true;
+  }
+
   onEndpointSliceAdd(slice: EndpointSlice): void {
-    if (this.endpoints.endpointSliceUpdate(slice, false) && this.initialized) this.sync();
+    if (this.endpoints.endpointSliceUpdate(slice, false) && this.noteChange('EndpointSlice', slice) && this.initialized) this.sync();
   }
   onEndpointSliceUpdate(_old: EndpointSlice | undefined, slice: EndpointSlice): void {
     this.onEndpointSliceAdd(slice);
   }
   onEndpointSliceDelete(slice: EndpointSlice): void {
-    if (this.endpoints.endpointSliceUpdate(slice, true) && this.initialized) this.sync();
+    if (this.endpoints.endpointSliceUpdate(slice, true) && this.noteChange('EndpointSlice', slice) && this.initialized) this.sync();
   }
   onEndpointSlicesSynced(): void {
     this.endpointSlicesSynced = true;
@@ -178,6 +206,27 @@ export class Proxier {
     for (const k of this.services.takeChanged()) this.pendingChanged.add(k);
     for (const k of this.endpoints.takeChanged()) this.pendingChanged.add(k);
     const snap = takeSnapshot(this.services, this.endpoints);
+    const { trigger, changes } = this;
+    this.trigger = undefined;
+    this.changes = 0;
+    const startedAt = Date.now();
+    const report = (rules: number, error?: string) => {
+      try {
+        this.opts.onSyncResult?.({
+          startedAt,
+          durationMs: performance.now() - start,
+          fullSync: full,
+          snapshot: snap,
+          rules,
+          applied: this.applying,
+          ...(trigger ? { trigger } : {}),
+          changes,
+          ...(error ? { error } : {}),
+        });
+      } catch (err) {
+        logger.debug('Sync result not reported', { err });
+      }
+    };
     let rendered: Rendered;
     let text: () => Promise<string>;
     try {
@@ -198,6 +247,7 @@ export class Proxier {
       if (mode === 'iptables') metrics.iptablesRestoreFailuresTotal.inc();
       if (mode === 'nftables') metrics.nftablesSyncFailuresTotal.inc();
       metrics.syncProxyRulesLatency.observe((performance.now() - start) / 1000);
+      report(0, (err as Error).message ?? String(err));
       return false;
     }
     const now = Date.now();
@@ -218,6 +268,7 @@ export class Proxier {
     this.pendingChanged = new Set();
     this.view = { source: this.applying ? 'kernel' : 'rendered', mode, text, ruleCount: rendered.ruleCount, syncedAt: now, fullSync: full };
     this.syncs++;
+    report(rendered.ruleCount);
     logger.debug('SyncProxyRules complete', { services: snap.services.length, rules: rendered.ruleCount, fullSync: full, elapsedMs: Math.round(performance.now() - start) });
     return true;
   }
