@@ -155,6 +155,17 @@ describe('local topology', () => {
     expect(natsClientFiles('/s', 'trace')).toEqual({ caFile: '/s/pki/etcd/ca.crt', certFile: '/s/pki/etcd/trace-client.crt', keyFile: '/s/pki/etcd/trace-client.key' });
   });
 
+  it("gives each node's kube-proxy its own NATS certificate for its sync records", () => {
+    expect(specs.find((s) => s.name === 'kube-proxy-2')!.args).toEqual(
+      expect.arrayContaining([
+        '--nats-url=nats://127.0.0.1:4222',
+        '--nats-ca-file=/s/pki/etcd/ca.crt',
+        '--nats-cert-file=/s/nodes/node-2/pki/kube-proxy-nats-client.crt',
+        '--nats-key-file=/s/nodes/node-2/pki/kube-proxy-nats-client.key',
+      ]),
+    );
+  });
+
   it("serves NATS with the etcd server certificate and a user per node's runtime", () => {
     const conf = natsConfig({ stateDir: '/s', nodes: 2, portOffset: 0, ports: DEFAULT_PORTS });
     expect(conf).toContain('listen: "127.0.0.1:4222"');

@@ -161,11 +161,15 @@ export const NATS_CLIENT_FILES = {
   trace: 'pki/etcd/trace-client',
   admin: 'pki/etcd/admin-client',
   containerd: 'pki/containerd-nats-client',
+  kubeProxy: 'pki/kube-proxy-nats-client',
 } as const;
 
-/** The TLS files a NATS client of the local cluster presents (`node` for a runtime, relative to its node folder). */
-export function natsClientFiles(stateDir: string, who: 'trace' | 'admin' | { node: string }): NatsTlsFiles {
-  const base = typeof who === 'string' ? join(stateDir, NATS_CLIENT_FILES[who]) : join(stateDir, 'nodes', who.node, NATS_CLIENT_FILES.containerd);
+/** The TLS files a NATS client of the local cluster presents (`node` for a runtime, or with `component` its kube-proxy, relative to its node folder). */
+export function natsClientFiles(stateDir: string, who: 'trace' | 'admin' | { node: string; component?: 'containerd' | 'kube-proxy' }): NatsTlsFiles {
+  const base =
+    typeof who === 'string'
+      ? join(stateDir, NATS_CLIENT_FILES[who])
+      : join(stateDir, 'nodes', who.node, who.component === 'kube-proxy' ? NATS_CLIENT_FILES.kubeProxy : NATS_CLIENT_FILES.containerd);
   return { caFile: join(stateDir, `${PKI_FILES.etcdCa}.crt`), certFile: `${base}.crt`, keyFile: `${base}.key` };
 }
 
@@ -374,6 +378,7 @@ function nodeComponents(layout: Layout, node: string, suffix: string, p: NodePor
   const dir = nodeDir(layout, node);
   const sock = criSocket(layout, node);
   const natsTls = natsClientFiles(layout.stateDir, { node });
+  const proxyNatsTls = natsClientFiles(layout.stateDir, { node, component: 'kube-proxy' });
   const unit = (name: NodeUnitName) => ({ node, root: nodeRoot(layout, node), name });
   return [
     {
@@ -440,6 +445,11 @@ function nodeComponents(layout: Layout, node: string, suffix: string, p: NodePor
         `--socket-lb-dir=${socketLbDir(layout, node)}`,
         `--healthz-bind-address=127.0.0.1:${p.kubeProxyHealthz}`,
         `--metrics-bind-address=127.0.0.1:${p.kubeProxyMetrics}`,
+        // A record of each rules sync on kubelab.proxy.<node> (the dashboard's flow), as kubelab:kube-proxy:<node>.
+        `--nats-url=${nats}`,
+        `--nats-ca-file=${proxyNatsTls.caFile}`,
+        `--nats-cert-file=${proxyNatsTls.certFile}`,
+        `--nats-key-file=${proxyNatsTls.keyFile}`,
       ],
       unit: unit('kube-proxy'),
     },

@@ -5,7 +5,7 @@
 // about one pod, as a sequence diagram's lanes and steps). No Node or DOM
 // imports: the page bundles this file as it is.
 
-export type FlowKind = 'cri' | 'api' | 'watch' | 'event' | 'action';
+export type FlowKind = 'cri' | 'api' | 'watch' | 'event' | 'action' | 'proxy';
 
 export interface FlowMessage {
   /** Arrival order at the dashboard server (unique, increasing). */

@@ -1,6 +1,6 @@
 // The dashboard's live state: watches of nodes, pods, leases and events (one
 // shared informer each, as the ServiceAccount kube-system:kubelab-dashboard)
-// and NATS subscriptions to the CRI and API records. Everything arrives
+// and NATS subscriptions to the CRI, API and kube-proxy sync records. Everything arrives
 // pushed; nothing is polled. Subscribers (the page's event streams) hear the
 // map as it changes and the flow messages in batches.
 
@@ -8,13 +8,14 @@ import type { Deployment, Event, KubeObject, Lease, Node, Pod } from '@kubelab/a
 import { SharedInformerFactory, type Clientset } from '@kubelab/client';
 import type { NatsConnection, Subscription } from '@nats-io/transport-node';
 import { FlowBuffer, type FlowMessage } from './flow.js';
-import { apiMessage, criMessage, eventMessage, watchDeliveryMessages, watchMessage, type Unsequenced } from './records.js';
+import { apiMessage, criMessage, eventMessage, proxyMessage, watchDeliveryMessages, watchMessage, type Unsequenced } from './records.js';
 import type { ComponentView, DeploymentView, MapState, NodeView, PodView } from './map-state.js';
 
 export type { ComponentView, DeploymentView, MapState, NodeView, PodView };
 
 export const CRI_SUBJECT = 'kubelab.cri.>';
 export const API_SUBJECT = 'kubelab.api.>';
+export const PROXY_SUBJECT = 'kubelab.proxy.>';
 export const WATCH_SUBJECT_PREFIX = 'kubelab.api.watch.';
 
 export interface LiveOptions {
@@ -136,7 +137,18 @@ export class Live {
         if (m) this.record(m);
       },
     });
-    this.subs.push(cri, api);
+    // kube-proxy's rules syncs, one record per syncProxyRules of each node.
+    const proxy = nc.subscribe(PROXY_SUBJECT, {
+      callback: (err, msg) => {
+        if (err) {
+          this.opts.note?.(`no kube-proxy sync records: subscribing to ${PROXY_SUBJECT} failed: ${err.message}`);
+          return;
+        }
+        const m = proxyMessage(msg.string(), this.now());
+        if (m) this.record(m);
+      },
+    });
+    this.subs.push(cri, api, proxy);
     void (async () => {
       for await (const s of nc.status()) {
         const c = this.components.get('nats')!;

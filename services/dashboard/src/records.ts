@@ -1,11 +1,13 @@
 // What crosses a boundary, as flow messages: the runtime's CRI call records
-// (NATS kubelab.cri.<node>.<method>), the apiserver's request records
+// (NATS kubelab.cri.<node>.<method>), kube-proxy's rules syncs
+// (kubelab.proxy.<node>), the apiserver's request records
 // (kubelab.api.<verb>.<resource>, read leniently: any JSON object naming a
 // verb), Events as their reporting component writes them, and the watch
 // deliveries the dashboard itself receives.
 
 import type { Event, KubeObject } from '@kubelab/api';
 import { decodeCriCallRecord } from '@kubelab/proto/cri-record';
+import { decodeProxySyncRecord } from '@kubelab/proto/proxy-record';
 import type { FlowMessage } from './flow.js';
 
 export type Unsequenced = Omit<FlowMessage, 'seq'>;
@@ -42,6 +44,42 @@ export function criMessage(data: string, now = Date.now()): Unsequenced | undefi
     ...(detail ? { detail } : {}),
     code: rec.code,
     ...(rec.traceId ? { traceId: rec.traceId } : {}),
+  };
+}
+
+/**
+ * A kube-proxy sync record (kubelab.proxy.<node>) → the message from the
+ * node's kube-proxy to where its rules went: `iptables(node-1)` when applied,
+ * `socket-lb(node-1)` for the local runner's connect-time map, `render(node-1)`
+ * when only rendered. The Service or EndpointSlice change that queued the sync
+ * is its object.
+ */
+export function proxyMessage(data: string, now = Date.now()): Unsequenced | undefined {
+  const rec = decodeProxySyncRecord(data);
+  if (!rec) return undefined;
+  const to = rec.dataPath === 'kernel' ? rec.mode : rec.dataPath;
+  const trigger = rec.trigger ? /^(\S+) (?:([^/\s]+)\/)?(\S+)$/.exec(rec.trigger) : null;
+  const plural = (n: number, what: string) => `${n} ${what}${n === 1 ? '' : 's'}`;
+  const detail = [
+    plural(rec.services, 'service'),
+    plural(rec.endpoints, 'endpoint'),
+    rec.error ? 'nothing written' : plural(rec.rules, 'rule'),
+    rec.fullSync ? 'full' : 'partial',
+    rec.changes && rec.changes > 1 ? `${rec.changes} changes` : '',
+  ]
+    .filter(Boolean)
+    .join(', ');
+  return {
+    time: ms(rec.time, now),
+    durationMs: rec.durationMs,
+    kind: 'proxy',
+    from: `kube-proxy(${rec.node})`,
+    to: `${to}(${rec.node})`,
+    node: rec.node,
+    ...(trigger ? { objectKind: trigger[1]!, ...(trigger[2] ? { namespace: trigger[2] } : {}), name: trigger[3]! } : {}),
+    method: 'sync',
+    detail: rec.error ? `${detail}: ${rec.error}` : detail,
+    code: rec.error ? 'Failed' : 'OK',
   };
 }
 

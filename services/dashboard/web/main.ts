@@ -303,7 +303,7 @@ function renderFlow(): void {
     ctx.lineTo(x(l), h);
     ctx.stroke();
   }
-  const colors: Record<string, string> = { cri: '#5f3dc4', event: '#2b8a3e', watch: '#1864ab', action: '#d9480f', api: '#495057' };
+  const colors: Record<string, string> = { cri: '#5f3dc4', event: '#2b8a3e', watch: '#1864ab', action: '#d9480f', api: '#495057', proxy: '#0b7285' };
   ctx.font = '9px system-ui';
   arrows.forEach((m, i) => {
     const y = 30 + i * 10;
