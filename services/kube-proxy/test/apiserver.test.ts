@@ -1,7 +1,7 @@
 // kube-proxy against the real apiserver (real nats-server, gRPC on loopback),
 // render mode: a Service and an EndpointSlice created through the API show
 // up in /rules within the min sync period, and a pod turning unready takes
-// its DNAT target out again.
+// its DNAT target out again. Each sync's record reaches NATS (kubelab.proxy.<node>).
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApiserver, type RunningApiserver } from '@kubelab/apiserver';
@@ -13,6 +13,8 @@ import { defaultKubeProxyConfiguration } from '../src/config.js';
 import { makeService, makeSlice } from '../src/testing/fixtures.js';
 import { get } from './harness.js';
 import { startKubeProxy, type KubeProxyHandle } from '../src/server.js';
+import { connect, type NatsConnection } from '@nats-io/transport-node';
+import { decodeProxySyncRecord, type ProxySyncRecord } from '@kubelab/proto/proxy-record';
 
 const quiet = (component: string) => createLogger({ component, format: 'json', write: () => undefined });
 
@@ -21,9 +23,13 @@ describe.runIf(requireTool('nats-server'))('kube-proxy with the apiserver', () =
   let api: RunningApiserver;
   let kp: KubeProxyHandle;
   let cs: Clientset;
+  let reader: NatsConnection;
+  const records: { subject: string; rec: ProxySyncRecord | undefined }[] = [];
 
   beforeAll(async () => {
     nats = await startNatsServer();
+    reader = await connect({ servers: nats.url });
+    reader.subscribe('kubelab.proxy.>', { callback: (_err, msg) => records.push({ subject: msg.subject, rec: decodeProxySyncRecord(msg.string()) }) });
     const pki = await createTestPki();
     api = await startApiserver({ natsUrl: nats.url, bindAddress: '127.0.0.1', advertiseAddress: '127.0.0.1', securePort: 0, grpcPort: 0, logger: quiet('apiserver'), tls: pki.tls });
     await api.ready;
@@ -33,6 +39,7 @@ describe.runIf(requireTool('nats-server'))('kube-proxy with the apiserver', () =
       apiserverAddress: `127.0.0.1:${api.grpcPort}`,
       apiserverTls: await pki.clientTls({ commonName: 'system:kube-proxy' }),
       apply: 'never',
+      natsUrl: nats.url,
       logger: quiet('kube-proxy'),
       config: { ...defaultKubeProxyConfiguration(), healthzBindAddress: '127.0.0.1:0', metricsBindAddress: '127.0.0.1:0' },
     });
@@ -40,6 +47,7 @@ describe.runIf(requireTool('nats-server'))('kube-proxy with the apiserver', () =
 
   afterAll(async () => {
     await kp?.stop();
+    await reader?.close();
     cs?.close();
     await api?.stop();
     await nats?.dispose();
@@ -99,4 +107,22 @@ describe.runIf(requireTool('nats-server'))('kube-proxy with the apiserver', () =
     expect(one.value).toContain('--to-destination 10.244.1.2:8080');
     expect(one.value).not.toContain('--probability');
   });
+
+  it('publishes a record of each sync on kubelab.proxy.<node>, naming the change that queued it', async () => {
+    await cs.core.services('default').create(makeService('default', 'db', '10.96.0.60', [{ name: 'pg', protocol: 'TCP', port: 5432, targetPort: 'pg' }]));
+    await cs.discovery.endpointSlices('default').create(makeSlice('default', 'db', [{ name: 'pg', port: 5432 }], [{ ip: '10.244.1.9', ready: true }], 'db-x1'));
+    // The runner coalesces changes within --iptables-min-sync-period: the sync that took the endpoint in names the Service or the slice.
+    const seen = await waitFor(
+      'a sync record with default/db and its endpoint',
+      async () => records.find((r) => ['Service default/db', 'EndpointSlice default/db-x1'].includes(r.rec?.trigger ?? '') && r.rec!.endpoints >= 2),
+      { timeoutMs: 4000 },
+    );
+    expect(seen.subject).toBe('kubelab.proxy.node-1');
+    expect(seen.rec).toEqual(expect.objectContaining({ node: 'node-1', mode: 'iptables', dataPath: 'render', fullSync: false }));
+    expect(seen.rec!.services).toBeGreaterThanOrEqual(2);
+    expect(seen.rec!.rules).toBeGreaterThan(0);
+    expect(seen.rec!.error).toBeUndefined();
+    // The first sync, once both informers synced, rewrote everything.
+    expect(records[0]!.rec).toEqual(expect.objectContaining({ node: 'node-1', fullSync: true }));
+  }, 10_000);
 });
