@@ -11,7 +11,17 @@ import { Kvm, KvWatchInclude, type KV } from '@nats-io/kv';
 import { TestPki } from '@kubelab/pki/testing';
 import { requireTool } from '@kubelab/testing';
 import { criSubject } from '@kubelab/proto/cri-record';
-import { ADMIN_NATS_IDENTITY, APISERVER_NATS_IDENTITY, TRACE_NATS_IDENTITY, containerdNatsIdentity, natsAuthOptions, type NatsClientTls, type NatsIdentity } from '../src/index.js';
+import { proxySubject } from '@kubelab/proto/proxy-record';
+import {
+  ADMIN_NATS_IDENTITY,
+  APISERVER_NATS_IDENTITY,
+  TRACE_NATS_IDENTITY,
+  containerdNatsIdentity,
+  kubeProxyNatsIdentity,
+  natsAuthOptions,
+  type NatsClientTls,
+  type NatsIdentity,
+} from '../src/index.js';
 import { startSecureNatsServer, type SecureNatsServer } from '../src/testing.js';
 
 requireTool('nats-server');
@@ -110,6 +120,27 @@ describe('containerd of node-1', () => {
   it('cannot read the object store', async () => {
     const nc = await as(containerdNatsIdentity('node-1'));
     await expect(new Kvm(jetstream(nc, { timeout: 2000 })).open('kubelab').then((kv) => kv.get('/registry/secrets/default/db'))).rejects.toThrow(/Permissions Violation for Subscription|timeout/);
+  });
+});
+
+describe('kube-proxy of node-1', () => {
+  it("publishes node-1's sync records, not node-2's nor CRI records; the trace viewer reads them", async () => {
+    const reader = await as(TRACE_NATS_IDENTITY);
+    const sub = reader.subscribe('kubelab.proxy.>', { max: 1 });
+    await reader.flush();
+    const nc = await as(kubeProxyNatsIdentity('node-1'));
+    const errors = serverErrors(nc);
+    nc.publish(proxySubject('node-2'), 'forged');
+    nc.publish(criSubject('node-1', 'RunPodSandbox'), 'forged');
+    nc.publish(proxySubject('node-1'), 'real');
+    await nc.flush();
+    for await (const m of sub) expect([m.subject, m.string()]).toEqual(['kubelab.proxy.node-1', 'real']);
+    await expect
+      .poll(() => errors)
+      .toEqual([
+        'PermissionViolationError: Permissions Violation for Publish to "kubelab.proxy.node-2"',
+        'PermissionViolationError: Permissions Violation for Publish to "kubelab.cri.node-1.RunPodSandbox"',
+      ]);
   });
 });
 
