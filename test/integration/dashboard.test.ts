@@ -139,6 +139,16 @@ describe.runIf(ready)('the dashboard in a browser against kubelab up', { timeout
     );
     expect(row).toMatch(/dashboard → apiserver {2}patch deployments {2}Deployment default\/story {2}spec\.replicas=2/);
     await page.fill('#f-object', '');
+    // kube-proxy's rules syncs (kubelab.proxy.<node>), filtered by component: the local runner's data path is the socket-LB map.
+    await page.waitForSelector('#f-component option[value="kube-proxy"]', { state: 'attached', timeout: 30_000 });
+    await page.selectOption('#f-component', 'kube-proxy');
+    const sync = await waitFor(
+      'a kube-proxy sync in the flow',
+      async () => (await page.$$eval('[data-testid=flow-list] li.proxy', (els) => els.map((e) => e.textContent ?? ''))).find((t) => t.includes(' sync ')),
+      { timeoutMs: 30_000 },
+    );
+    expect(sync).toMatch(/kube-proxy\(([\w-]+)\) → socket-lb\(\1\) {2}sync {2}.*\d+ services?, \d+ endpoints?, \d+ rules?, (full|partial)/);
+    await page.selectOption('#f-component', '');
     await shot('2-flow');
   });
 
