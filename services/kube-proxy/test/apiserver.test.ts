@@ -29,7 +29,7 @@ describe.runIf(requireTool('nats-server'))('kube-proxy with the apiserver', () =
   beforeAll(async () => {
     nats = await startNatsServer();
     reader = await connect({ servers: nats.url });
-    reader.subscribe('kubelab.proxy.>', { callback: (_err, msg) => records.push({ subject: msg.subject, rec: decodeProxySyncRecord(msg.string()) }) });
+    reader.subscribe('kubelab.proxy.>', { callback: (_err, msg) => void records.push({ subject: msg.subject, rec: decodeProxySyncRecord(msg.string()) }) });
     const pki = await createTestPki();
     api = await startApiserver({ natsUrl: nats.url, bindAddress: '127.0.0.1', advertiseAddress: '127.0.0.1', securePort: 0, grpcPort: 0, logger: quiet('apiserver'), tls: pki.tls });
     await api.ready;
