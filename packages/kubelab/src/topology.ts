@@ -167,9 +167,7 @@ export const NATS_CLIENT_FILES = {
 /** The TLS files a NATS client of the local cluster presents (`node` for a runtime, or with `component` its kube-proxy, relative to its node folder). */
 export function natsClientFiles(stateDir: string, who: 'trace' | 'admin' | { node: string; component?: 'containerd' | 'kube-proxy' }): NatsTlsFiles {
   const base =
-    typeof who === 'string'
-      ? join(stateDir, NATS_CLIENT_FILES[who])
-      : join(stateDir, 'nodes', who.node, who.component === 'kube-proxy' ? NATS_CLIENT_FILES.kubeProxy : NATS_CLIENT_FILES.containerd);
+    typeof who === 'string' ? join(stateDir, NATS_CLIENT_FILES[who]) : join(stateDir, 'nodes', who.node, who.component === 'kube-proxy' ? NATS_CLIENT_FILES.kubeProxy : NATS_CLIENT_FILES.containerd);
   return { caFile: join(stateDir, `${PKI_FILES.etcdCa}.crt`), certFile: `${base}.crt`, keyFile: `${base}.key` };
 }
 
