@@ -34,7 +34,14 @@ describe('natsUsers', () => {
   ] as const)('%s', (_name, user, dir, subject) => expect(byUser.get(user)?.[dir]).not.toContain(subject));
 
   it('has one user per node runtime', () => {
-    expect(users.map((u) => u.user)).toEqual(['CN=kube-apiserver-etcd-client', 'CN=kubelab:admin', 'CN=kubelab:trace', 'CN=kubelab:scheduler', 'CN=kubelab:containerd:node-1', 'CN=kubelab:containerd:worker.example']);
+    expect(users.map((u) => u.user)).toEqual([
+      'CN=kube-apiserver-etcd-client',
+      'CN=kubelab:admin',
+      'CN=kubelab:trace',
+      'CN=kubelab:scheduler',
+      'CN=kubelab:containerd:node-1',
+      'CN=kubelab:containerd:worker.example',
+    ]);
   });
 
   it('follows --kv-bucket', () => {

@@ -1,11 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  decodeSchedulingDecisionRecord,
-  encodeSchedulingDecisionRecord,
-  formatSchedulingDecision,
-  schedRecordSubject,
-  type SchedulingDecisionRecord,
-} from './sched-record.js';
+import { decodeSchedulingDecisionRecord, encodeSchedulingDecisionRecord, formatSchedulingDecision, schedRecordSubject, type SchedulingDecisionRecord } from './sched-record.js';
 
 const base: SchedulingDecisionRecord = {
   time: '2026-01-01T00:00:00.000Z',
@@ -22,7 +16,14 @@ const base: SchedulingDecisionRecord = {
   filterPlugins: ['NodeName', 'NodeAffinity'],
   scorePlugins: [{ plugin: 'TaintToleration', weight: 3 }],
   nodes: [
-    { name: 'node-1', verdict: 'feasible', filters: [{ plugin: 'NodeName', code: 'Success' }, { plugin: 'NodeAffinity', code: 'Success' }] },
+    {
+      name: 'node-1',
+      verdict: 'feasible',
+      filters: [
+        { plugin: 'NodeName', code: 'Success' },
+        { plugin: 'NodeAffinity', code: 'Success' },
+      ],
+    },
     {
       name: 'node-2',
       verdict: 'rejected',
@@ -52,7 +53,9 @@ describe('scheduling decision records', () => {
   ])('refuses %s', (_n, data) => expect(decodeSchedulingDecisionRecord(data)).toBeUndefined());
 
   it('reads wrong-typed fields leniently', () => {
-    const rec = decodeSchedulingDecisionRecord('{"namespace":"d","name":"p","result":"Unschedulable","nodes":[{"name":"n","verdict":"odd","filters":[{"plugin":"X","reasons":[1,"r"]}],"scores":"no"}]}');
+    const rec = decodeSchedulingDecisionRecord(
+      '{"namespace":"d","name":"p","result":"Unschedulable","nodes":[{"name":"n","verdict":"odd","filters":[{"plugin":"X","reasons":[1,"r"]}],"scores":"no"}]}',
+    );
     expect(rec?.nodes).toEqual([{ name: 'n', verdict: 'rejected', filters: [{ plugin: 'X', code: 'Success', reasons: ['r'] }] }]);
     expect(rec?.numAllNodes).toBe(0);
   });

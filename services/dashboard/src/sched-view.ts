@@ -162,7 +162,9 @@ export class DecisionStore {
     const seen = new Set<string>();
     for (let i = this.items.length - 1; i >= 0; i--) {
       const k = `${this.items[i]!.namespace}/${this.items[i]!.name}`;
-      if (!seen.has(k)) out.push(k), seen.add(k);
+      if (seen.has(k)) continue;
+      seen.add(k);
+      out.push(k);
     }
     return out;
   }

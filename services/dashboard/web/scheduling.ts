@@ -56,7 +56,11 @@ export function renderScheduling(storyPods: string[]): void {
   const list = $('sched-recent');
   list.replaceChildren(
     ...recent.map((r) => {
-      const li = el('li', `${r.result === 'Scheduled' ? 'ok' : 'fail'}${r === rec ? ' picked' : ''}`, `${clock(r.time)}  ${r.namespace}/${r.name}  ${r.result === 'Scheduled' ? `→ ${r.node}` : r.result}`);
+      const li = el(
+        'li',
+        `${r.result === 'Scheduled' ? 'ok' : 'fail'}${r === rec ? ' picked' : ''}`,
+        `${clock(r.time)}  ${r.namespace}/${r.name}  ${r.result === 'Scheduled' ? `→ ${r.node}` : r.result}`,
+      );
       li.dataset.testid = 'sched-record';
       li.addEventListener('click', () => {
         pickedRecord = r;

@@ -37,7 +37,14 @@ function cycle(nodes: Node[], pod: Pod, existing: Pod[] = [], maxNodes?: number)
   const state = new CycleState();
   const detail: CycleDetail = {};
   const allNodes = cache.list();
-  const out = schedulePod(fwk, newAlgorithmState(() => 0.5), state, pod, allNodes, detail);
+  const out = schedulePod(
+    fwk,
+    newAlgorithmState(() => 0.5),
+    state,
+    pod,
+    allNodes,
+    detail,
+  );
   const outcome = out.ok
     ? { result: 'Scheduled' as const, node: out.result.suggestedHost }
     : 'fitError' in out
@@ -94,14 +101,19 @@ describe('the decision record of a cycle', () => {
   });
 
   it('several feasible nodes: every Score plugin raw, normalized and weighted, totals summing the weighted, the chosen one highest', () => {
-    const preferA = { nodeAffinity: { preferredDuringSchedulingIgnoredDuringExecution: [{ weight: 100, preference: { matchExpressions: [{ key: 'zone', operator: 'In' as const, values: ['a'] }] } }] } };
+    const preferA = {
+      nodeAffinity: { preferredDuringSchedulingIgnoredDuringExecution: [{ weight: 100, preference: { matchExpressions: [{ key: 'zone', operator: 'In' as const, values: ['a'] }] } }] },
+    };
     const rec = cycle([makeNode('node-1'), makeNode('node-2', { labels: { zone: 'a' } })], makePod('p', { cpu: '100m', affinity: preferA }));
     expect(rec).toMatchObject({ result: 'Scheduled', node: 'node-2', feasibleNodes: 2 });
     for (const n of rec.nodes) {
       expect(n.scores!.map((s) => s.plugin)).toEqual(['TaintToleration', 'NodeAffinity', 'NodeResourcesFit', 'NodeResourcesBalancedAllocation']);
       expect(n.total).toBe(n.scores!.reduce((a, s) => a + s.weighted, 0));
     }
-    const affinity = (name: string) => byName(rec).get(name)!.scores!.find((s) => s.plugin === 'NodeAffinity')!;
+    const affinity = (name: string) =>
+      byName(rec)
+        .get(name)!
+        .scores!.find((s) => s.plugin === 'NodeAffinity')!;
     expect(affinity('node-2')).toEqual({ plugin: 'NodeAffinity', raw: 100, normalized: 100, weighted: 200 });
     expect(affinity('node-1')).toEqual({ plugin: 'NodeAffinity', raw: 0, normalized: 0, weighted: 0 });
     expect(byName(rec).get('node-2')!.total).toBeGreaterThan(byName(rec).get('node-1')!.total!);
