@@ -56,11 +56,10 @@ export function renderScheduling(storyPods: string[]): void {
   const list = $('sched-recent');
   list.replaceChildren(
     ...recent.map((r) => {
-      const li = el(
-        'li',
-        `${r.result === 'Scheduled' ? 'ok' : 'fail'}${r === rec ? ' picked' : ''}`,
-        `${clock(r.time)}  ${r.namespace}/${r.name}  ${r.result === 'Scheduled' ? `→ ${r.node}` : r.result}`,
-      );
+      const outcome = r.result === 'Scheduled' ? `→ ${r.node}` : r.result === 'Unschedulable' ? 'FailedScheduling' : r.result;
+      const text = `${clock(r.time)}  ${r.namespace}/${r.name}  ${outcome}`;
+      const li = el('li', `${r.result === 'Scheduled' ? 'ok' : 'fail'}${r === rec ? ' picked' : ''}`, text);
+      li.title = r.message ? `${text}: ${r.message}` : text;
       li.dataset.testid = 'sched-record';
       li.addEventListener('click', () => {
         pickedRecord = r;
