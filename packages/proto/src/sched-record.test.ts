@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { decodeSchedulingDecisionRecord, encodeSchedulingDecisionRecord, formatSchedulingDecision, schedRecordSubject, type SchedulingDecisionRecord } from './sched-record.js';
+import {
+  decodeSchedulingDecisionRecord,
+  encodeSchedulingDecisionRecord,
+  formatSchedulingDecision,
+  nodeFilterVerdicts,
+  schedRecordSubject,
+  type FilterVerdict,
+  type NodeDecision,
+  type SchedulingDecisionRecord,
+} from './sched-record.js';
 
 const base: SchedulingDecisionRecord = {
   time: '2026-01-01T00:00:00.000Z',
@@ -13,25 +22,12 @@ const base: SchedulingDecisionRecord = {
   durationMs: 0.4,
   numAllNodes: 2,
   feasibleNodes: 1,
-  filterPlugins: ['NodeName', 'NodeAffinity'],
+  filterPlugins: ['NodeName', 'NodeAffinity', 'NodePorts'],
+  skippedFilters: ['NodePorts'],
   scorePlugins: [{ plugin: 'TaintToleration', weight: 3 }],
   nodes: [
-    {
-      name: 'node-1',
-      verdict: 'feasible',
-      filters: [
-        { plugin: 'NodeName', code: 'Success' },
-        { plugin: 'NodeAffinity', code: 'Success' },
-      ],
-    },
-    {
-      name: 'node-2',
-      verdict: 'rejected',
-      filters: [
-        { plugin: 'NodeName', code: 'Success' },
-        { plugin: 'NodeAffinity', code: 'UnschedulableAndUnresolvable', reasons: ["node(s) didn't match Pod's node affinity/selector"] },
-      ],
-    },
+    { name: 'node-1', verdict: 'feasible' },
+    { name: 'node-2', verdict: 'rejected', rejectedBy: { plugin: 'NodeAffinity', code: 'UnschedulableAndUnresolvable', reasons: ["node(s) didn't match Pod's node affinity/selector"] } },
   ],
   omittedNodes: 0,
 };
@@ -54,11 +50,32 @@ describe('scheduling decision records', () => {
 
   it('reads wrong-typed fields leniently', () => {
     const rec = decodeSchedulingDecisionRecord(
-      '{"namespace":"d","name":"p","result":"Unschedulable","nodes":[{"name":"n","verdict":"odd","filters":[{"plugin":"X","reasons":[1,"r"]}],"scores":"no"}]}',
+      '{"namespace":"d","name":"p","result":"Unschedulable","nodes":[{"name":"n","verdict":"odd","rejectedBy":{"plugin":"X","reasons":[1,"r"]},"raw":[1,"x"]},{"verdict":"feasible"}]}',
     );
-    expect(rec?.nodes).toEqual([{ name: 'n', verdict: 'rejected', filters: [{ plugin: 'X', code: 'Success', reasons: ['r'] }] }]);
+    expect(rec?.nodes).toEqual([{ name: 'n', verdict: 'rejected', rejectedBy: { plugin: 'X', code: 'Unschedulable', reasons: ['r'] }, raw: [1, 0] }]);
     expect(rec?.numAllNodes).toBe(0);
   });
+
+  it.each<[string, NodeDecision, FilterVerdict[]]>([
+    [
+      'a feasible node passed all but the skipped',
+      base.nodes[0]!,
+      [
+        { plugin: 'NodeName', code: 'Success' },
+        { plugin: 'NodeAffinity', code: 'Success' },
+        { plugin: 'NodePorts', code: 'Skip' },
+      ],
+    ],
+    [
+      'a rejected node: nothing ran after the rejecting plugin',
+      base.nodes[1]!,
+      [
+        { plugin: 'NodeName', code: 'Success' },
+        { plugin: 'NodeAffinity', code: 'UnschedulableAndUnresolvable', reasons: ["node(s) didn't match Pod's node affinity/selector"] },
+      ],
+    ],
+    ['a PreFilter rejection: no Filter ran', { name: 'n', verdict: 'rejected', rejectedBy: { plugin: 'NodeAffinity', code: 'UnschedulableAndUnresolvable', reasons: ['x'], preFilter: true } }, []],
+  ])('Filter verdicts per plugin: %s', (_n, node, want) => expect(nodeFilterVerdicts(base, node)).toEqual(want));
 
   it.each<[string, Partial<SchedulingDecisionRecord>, string]>([
     ['the only feasible node', {}, 'Scheduled default/web → node-1 (2 node(s), the only feasible node)'],

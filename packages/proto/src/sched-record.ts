@@ -8,36 +8,30 @@
 
 import { jsonObject, parseJsonObject } from './json-record.js';
 
-/** One Filter plugin's answer for one node: `passed`, or the status code name (`Unschedulable`, ...) and upstream's reasons. */
+/** One Filter plugin's answer for one node: `Success`, `Skip` (its PreFilter had nothing to check), or the status code name (`Unschedulable`, ...) and upstream's reasons. */
 export interface FilterVerdict {
   plugin: string;
-  /** `Success` when the node passed this plugin; otherwise upstream's code name. */
   code: string;
   reasons?: string[];
 }
 
-/** One Score plugin's score for one node: Score's raw value, after NormalizeScore, and times the plugin's weight. */
-export interface PluginScore {
-  plugin: string;
-  raw: number;
-  normalized: number;
-  weighted: number;
-}
-
+/**
+ * One node in a cycle. Compact on the wire (a record goes out every cycle):
+ * a feasible node passed every Filter plugin that was not skipped; a
+ * rejected node passed those before `rejectedBy.plugin` and the ones after
+ * it did not run (upstream stops at the first rejection) —
+ * `nodeFilterVerdicts` spells that out per plugin.
+ */
 export interface NodeDecision {
   name: string;
-  /**
-   * `feasible` (every Filter passed), `rejected` (a Filter or PreFilter said
-   * no), `not-evaluated` (enough feasible nodes were found before this one:
-   * percentageOfNodesToScore).
-   */
-  verdict: 'feasible' | 'rejected' | 'not-evaluated';
-  /** The Filter plugins that ran, in order; upstream stops at the first that does not pass. */
-  filters: FilterVerdict[];
-  /** PreFilter's rejection of every node, or the PreFilter result that left this node out. */
-  preFilter?: { plugin?: string; reasons: string[] };
-  /** Absent when scoring did not run (a single feasible node is chosen without scoring, as upstream). */
-  scores?: PluginScore[];
+  /** `feasible` (every Filter passed) or `rejected` (a Filter, or PreFilter for every node, said no). */
+  verdict: 'feasible' | 'rejected';
+  /** The plugin that rejected the node, its code and upstream's reasons; `preFilter` when PreFilter did (no Filter ran). */
+  rejectedBy?: { plugin: string; code: string; reasons: string[]; preFilter?: boolean };
+  /** Score's raw and NormalizeScore's values, aligned with the record's `scorePlugins` (weighted = normalized × weight); absent when scoring did not run (a single feasible node is chosen without it, as upstream). */
+  raw?: number[];
+  normalized?: number[];
+  /** Σ normalized × weight. */
   total?: number;
 }
 
@@ -63,14 +57,32 @@ export interface SchedulingDecisionRecord {
   durationMs: number;
   numAllNodes: number;
   feasibleNodes: number;
-  /** The profile's Filter plugins in order, and the Score plugins with their weights. */
+  /** The profile's Filter plugins in order; those this pod skipped (their PreFilter said Skip); the Score plugins with their weights. */
   filterPlugins: string[];
+  skippedFilters: string[];
   scorePlugins: { plugin: string; weight: number }[];
-  /** Nodes in the order they were evaluated, capped; `omittedNodes` counts the rest. */
+  /** The evaluated nodes — the feasible first, then the rejected — capped (the chosen one always listed); `omittedNodes` counts the rest, those not evaluated included (percentageOfNodesToScore). */
   nodes: NodeDecision[];
   omittedNodes: number;
+  /** The scheduler left the node detail out (it carries it for a limited number of records a second; a burst of pods gets the outcome only). */
+  detailOmitted?: boolean;
   /** PostFilter (DefaultPreemption) ran: its message, and the node it nominated ('' cleared the nomination). */
   postFilter?: { message?: string; nominatedNodeName?: string };
+}
+
+/** One node's Filter plugins as they went: `Skip`ped ones, `Success` up to the rejecting plugin, none after it. */
+export function nodeFilterVerdicts(rec: Pick<SchedulingDecisionRecord, 'filterPlugins' | 'skippedFilters'>, node: NodeDecision): FilterVerdict[] {
+  const by = node.rejectedBy;
+  if (by?.preFilter) return [];
+  const out: FilterVerdict[] = [];
+  for (const plugin of rec.filterPlugins) {
+    if (rec.skippedFilters.includes(plugin)) out.push({ plugin, code: 'Skip' });
+    else if (by && by.plugin === plugin) return [...out, { plugin, code: by.code, reasons: [...by.reasons] }];
+    else out.push({ plugin, code: 'Success' });
+  }
+  // A rejection by a plugin outside the list still shows.
+  if (by) out.push({ plugin: by.plugin, code: by.code, reasons: [...by.reasons] });
+  return out;
 }
 
 const SUBJECT_ROOT = 'kubelab.sched';
@@ -100,32 +112,21 @@ const num = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v)
 const arr = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
 const strings = (v: unknown): string[] => arr(v).filter((x): x is string => typeof x === 'string');
 const RESULTS = new Set(['Scheduled', 'Unschedulable', 'SchedulerError']);
-const VERDICTS = new Set(['feasible', 'rejected', 'not-evaluated']);
+
+const nums = (v: unknown): number[] | undefined => (Array.isArray(v) ? v.map((x) => (typeof x === 'number' && Number.isFinite(x) ? x : 0)) : undefined);
 
 function decodeNode(v: unknown): NodeDecision | undefined {
   const o = jsonObject(v);
   const name = str(o?.name);
   if (!o || !name) return undefined;
-  const node: NodeDecision = {
-    name,
-    verdict: VERDICTS.has(o.verdict as string) ? (o.verdict as NodeDecision['verdict']) : 'rejected',
-    filters: arr(o.filters).flatMap((f) => {
-      const fo = jsonObject(f);
-      const plugin = str(fo?.plugin);
-      if (!fo || !plugin) return [];
-      const reasons = strings(fo.reasons);
-      return [{ plugin, code: str(fo.code) ?? 'Success', ...(reasons.length ? { reasons } : {}) }];
-    }),
-  };
-  const pre = jsonObject(o.preFilter);
-  if (pre) node.preFilter = { ...(str(pre.plugin) ? { plugin: str(pre.plugin)! } : {}), reasons: strings(pre.reasons) };
-  if (Array.isArray(o.scores)) {
-    node.scores = o.scores.flatMap((s) => {
-      const so = jsonObject(s);
-      const plugin = str(so?.plugin);
-      return so && plugin ? [{ plugin, raw: num(so.raw), normalized: num(so.normalized), weighted: num(so.weighted) }] : [];
-    });
-  }
+  const node: NodeDecision = { name, verdict: o.verdict === 'feasible' ? 'feasible' : 'rejected' };
+  const by = jsonObject(o.rejectedBy);
+  const plugin = str(by?.plugin);
+  if (by && plugin) node.rejectedBy = { plugin, code: str(by.code) ?? 'Unschedulable', reasons: strings(by.reasons), ...(by.preFilter === true ? { preFilter: true } : {}) };
+  const raw = nums(o.raw);
+  const normalized = nums(o.normalized);
+  if (raw) node.raw = raw;
+  if (normalized) node.normalized = normalized;
   if (typeof o.total === 'number') node.total = o.total;
   return node;
 }
@@ -148,6 +149,7 @@ export function decodeSchedulingDecisionRecord(data: string): SchedulingDecision
     numAllNodes: num(r.numAllNodes),
     feasibleNodes: num(r.feasibleNodes),
     filterPlugins: strings(r.filterPlugins),
+    skippedFilters: strings(r.skippedFilters),
     scorePlugins: arr(r.scorePlugins).flatMap((s) => {
       const so = jsonObject(s);
       const plugin = str(so?.plugin);
@@ -160,6 +162,7 @@ export function decodeSchedulingDecisionRecord(data: string): SchedulingDecision
     const v = str(r[k]);
     if (v) rec[k] = v;
   }
+  if (r.detailOmitted === true) rec.detailOmitted = true;
   const post = jsonObject(r.postFilter);
   if (post) rec.postFilter = { ...(str(post.message) ? { message: str(post.message)! } : {}), ...(typeof post.nominatedNodeName === 'string' ? { nominatedNodeName: post.nominatedNodeName } : {}) };
   return rec;

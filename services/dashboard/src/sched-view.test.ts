@@ -19,28 +19,14 @@ const oneFits: SchedulingDecisionRecord = {
   numAllNodes: 2,
   feasibleNodes: 1,
   filterPlugins: ['NodeName', 'NodeAffinity', 'NodePorts'],
+  skippedFilters: ['NodePorts'],
   scorePlugins: [
     { plugin: 'TaintToleration', weight: 3 },
     { plugin: 'NodeResourcesFit', weight: 1 },
   ],
   nodes: [
-    {
-      name: 'node-1',
-      verdict: 'rejected',
-      filters: [
-        { plugin: 'NodeName', code: 'Success' },
-        { plugin: 'NodeAffinity', code: 'UnschedulableAndUnresolvable', reasons: [AFFINITY_REASON] },
-      ],
-    },
-    {
-      name: 'node-2',
-      verdict: 'feasible',
-      filters: [
-        { plugin: 'NodeName', code: 'Success' },
-        { plugin: 'NodeAffinity', code: 'Success' },
-        { plugin: 'NodePorts', code: 'Skip' },
-      ],
-    },
+    { name: 'node-1', verdict: 'rejected', rejectedBy: { plugin: 'NodeAffinity', code: 'UnschedulableAndUnresolvable', reasons: [AFFINITY_REASON] } },
+    { name: 'node-2', verdict: 'feasible' },
   ],
   omittedNodes: 0,
 };
@@ -57,16 +43,8 @@ const scored: SchedulingDecisionRecord = {
   name: 'web',
   node: 'node-b',
   feasibleNodes: 2,
-  nodes: ['node-a', 'node-b'].map((name, i) => ({
-    name,
-    verdict: 'feasible' as const,
-    filters: [],
-    scores: [
-      { plugin: 'TaintToleration', raw: 0, normalized: 100, weighted: 300 },
-      { plugin: 'NodeResourcesFit', raw: 40 + i * 20, normalized: 40 + i * 20, weighted: 40 + i * 20 },
-    ],
-    total: 340 + i * 20,
-  })),
+  skippedFilters: [],
+  nodes: ['node-a', 'node-b'].map((name, i) => ({ name, verdict: 'feasible' as const, raw: [0, 40 + i * 20], normalized: [100, 40 + i * 20], total: 340 + i * 20 })),
 };
 
 describe('the Filter table', () => {
@@ -86,14 +64,18 @@ describe('the Filter table', () => {
         ...unscheduled,
         message: "0/2 nodes are available: 2 node(s) didn't satisfy plugin(s) [NodeAffinity].",
         nodes: [
-          { name: 'node-b', verdict: 'rejected', filters: [], preFilter: { reasons: ["node(s) didn't satisfy plugin(s) [NodeAffinity]"] } },
-          { name: 'node-a', verdict: 'rejected', filters: [], preFilter: { plugin: 'NodeAffinity', reasons: ['x'] } },
+          {
+            name: 'node-b',
+            verdict: 'rejected',
+            rejectedBy: { plugin: 'NodeAffinity', code: 'UnschedulableAndUnresolvable', reasons: ["node(s) didn't satisfy plugin(s) [NodeAffinity]"], preFilter: true },
+          },
+          { name: 'node-a', verdict: 'rejected', rejectedBy: { plugin: 'NodeAffinity', code: 'UnschedulableAndUnresolvable', reasons: ['x'], preFilter: true } },
         ],
       },
       ['PreFilter', 'NodeName', 'NodeAffinity', 'NodePorts'],
       [
         ['node-a', ['NodeAffinity: x', '–', '–', '–']],
-        ['node-b', ["node(s) didn't satisfy plugin(s) [NodeAffinity]", '–', '–', '–']],
+        ['node-b', ["NodeAffinity: node(s) didn't satisfy plugin(s) [NodeAffinity]", '–', '–', '–']],
       ],
     ],
   ])('%s', (_n, rec, columns, rows) => {
@@ -120,6 +102,7 @@ describe('the Score table', () => {
   it.each<[string, SchedulingDecisionRecord, string]>([
     ['one feasible node', oneFits, 'One feasible node (node-2): chosen without scoring, as upstream does.'],
     ['none', { ...oneFits, result: 'Unschedulable', feasibleNodes: 0, nodes: [] }, 'No feasible node: nothing to score.'],
+    ['a summary record', { ...oneFits, nodes: [], detailOmitted: true }, 'No node detail in this record (a burst of decisions: the scheduler details a limited number a second).'],
   ])('says why there are no scores: %s', (_n, rec, note) => expect(scoreTable(rec).note).toBe(note));
 });
 

@@ -5,7 +5,7 @@
 // plus the flow message a decision is in the message flow and a pod's story.
 // Pure; no Node or DOM imports (the page bundles this file as it is).
 
-import type { NodeDecision, SchedulingDecisionRecord } from '@kubelab/proto/sched-record';
+import { nodeFilterVerdicts, type NodeDecision, type SchedulingDecisionRecord } from '@kubelab/proto/sched-record';
 import type { FlowMessage } from './flow.js';
 
 export type Unsequenced = Omit<FlowMessage, 'seq'>;
@@ -36,15 +36,18 @@ const byName = (a: string, b: string) => a.localeCompare(b, 'en', { numeric: tru
 
 /** Nodes × Filter plugins. The chosen node first, then the feasible, then the rejected, each by name. */
 export function filterTable(rec: SchedulingDecisionRecord): FilterTable {
-  const withPreFilter = rec.nodes.some((n) => n.preFilter);
+  const withPreFilter = rec.nodes.some((n) => n.rejectedBy?.preFilter);
   const columns = [...(withPreFilter ? ['PreFilter'] : []), ...rec.filterPlugins];
-  const rank = (n: NodeDecision) => (n.name === rec.node ? 0 : n.verdict === 'feasible' ? 1 : n.verdict === 'rejected' ? 2 : 3);
+  const rank = (n: NodeDecision) => (n.name === rec.node ? 0 : n.verdict === 'feasible' ? 1 : 2);
   const nodes = [...rec.nodes].sort((a, b) => rank(a) - rank(b) || byName(a.name, b.name));
   const rows = nodes.map((n): FilterRow => {
     const cells: FilterCell[] = [];
-    if (withPreFilter) cells.push(n.preFilter ? { text: preFilterText(n.preFilter), state: 'rejected' } : n.filters.length ? { text: PASSED, state: 'passed' } : { text: '–', state: 'not-run' });
+    const pre = n.rejectedBy?.preFilter ? n.rejectedBy : undefined;
+    if (withPreFilter)
+      cells.push(pre ? { text: pre.plugin === 'PreFilter' ? pre.reasons.join(', ') : `${pre.plugin}: ${pre.reasons.join(', ')}`, state: 'rejected' } : { text: PASSED, state: 'passed' });
+    const verdicts = nodeFilterVerdicts(rec, n);
     for (const plugin of rec.filterPlugins) {
-      const v = n.filters.find((f) => f.plugin === plugin);
+      const v = verdicts.find((f) => f.plugin === plugin);
       if (!v) cells.push({ text: '–', state: 'not-run' });
       else if (v.code === 'Success') cells.push({ text: PASSED, state: 'passed' });
       else if (v.code === 'Skip') cells.push({ text: 'skipped', state: 'skipped' });
@@ -53,11 +56,6 @@ export function filterTable(rec: SchedulingDecisionRecord): FilterTable {
     return { node: n.name, chosen: n.name === rec.node, verdict: n.verdict, cells };
   });
   return { columns, rows };
-}
-
-function preFilterText(p: NonNullable<NodeDecision['preFilter']>): string {
-  const r = p.reasons.join(', ');
-  return p.plugin ? `${p.plugin}: ${r}` : r;
 }
 
 export interface ScoreTable {
@@ -73,11 +71,12 @@ export interface ScoreTable {
 
 /** Score plugins × feasible nodes, with totals. */
 export function scoreTable(rec: SchedulingDecisionRecord): ScoreTable {
-  const scored = rec.nodes.filter((n) => n.scores && n.total !== undefined);
+  const scored = rec.nodes.filter((n) => n.normalized && n.total !== undefined);
   const chosen = rec.node;
   if (scored.length === 0) {
-    const note =
-      rec.feasibleNodes === 1
+    const note = rec.detailOmitted
+      ? 'No node detail in this record (a burst of decisions: the scheduler details a limited number a second).'
+      : rec.feasibleNodes === 1
         ? `One feasible node (${rec.node ?? rec.nodes.find((n) => n.verdict === 'feasible')?.name ?? '?'}): chosen without scoring, as upstream does.`
         : rec.feasibleNodes === 0
           ? 'No feasible node: nothing to score.'
@@ -85,13 +84,15 @@ export function scoreTable(rec: SchedulingDecisionRecord): ScoreTable {
     return { nodes: [], rows: [], totals: [], note, ...(chosen ? { chosen } : {}) };
   }
   scored.sort((a, b) => b.total! - a.total! || (a.name === chosen ? -1 : b.name === chosen ? 1 : byName(a.name, b.name)));
-  const rows = rec.scorePlugins.map(({ plugin, weight }) => ({
+  const rows = rec.scorePlugins.map(({ plugin, weight }, i) => ({
     plugin,
     weight,
     cells: scored.map((n) => {
-      const s = n.scores!.find((x) => x.plugin === plugin) ?? { raw: 0, normalized: 0, weighted: 0 };
-      const text = s.raw === s.normalized ? `${s.raw} ×${weight} = ${s.weighted}` : `${s.raw} → ${s.normalized} ×${weight} = ${s.weighted}`;
-      return { raw: s.raw, normalized: s.normalized, weighted: s.weighted, text };
+      const raw = n.raw?.[i] ?? 0;
+      const normalized = n.normalized?.[i] ?? 0;
+      const weighted = normalized * weight;
+      const text = raw === normalized ? `${raw} ×${weight} = ${weighted}` : `${raw} → ${normalized} ×${weight} = ${weighted}`;
+      return { raw, normalized, weighted, text };
     }),
   }));
   return { nodes: scored.map((n) => n.name), rows, totals: scored.map((n) => n.total!), ...(chosen ? { chosen } : {}) };
@@ -100,7 +101,11 @@ export function scoreTable(rec: SchedulingDecisionRecord): ScoreTable {
 /** The decision as the view's headline: where the pod went and why there, or the FailedScheduling message. */
 export function decisionHeadline(rec: SchedulingDecisionRecord): string {
   const pod = `${rec.namespace}/${rec.name}`;
-  const omitted = rec.omittedNodes ? ` (${rec.omittedNodes} more node(s) not listed)` : '';
+  const omitted = rec.detailOmitted
+    ? ' (node detail left out: the scheduler details a limited number of decisions a second)'
+    : rec.omittedNodes
+      ? ` (${rec.omittedNodes} more node(s) not listed)`
+      : '';
   if (rec.result === 'Scheduled') return `${pod} → ${rec.node}: ${rec.feasibleNodes} of ${rec.numAllNodes} node(s) feasible${omitted}`;
   const post = rec.postFilter?.nominatedNodeName ? ` Preemption nominated ${rec.postFilter.nominatedNodeName}.` : '';
   return `${pod}: FailedScheduling ${rec.message ?? ''}${post}${omitted}`;

@@ -47,6 +47,15 @@ export interface SchedulerDeps {
   podDisruptionBudgets?: () => readonly PodDisruptionBudget[];
   /** Receives one decision record per scheduling cycle (kubelab.sched.<namespace>.<pod> on NATS); absent: none is built. */
   decisions?: (rec: SchedulingDecisionRecord) => void;
+  /** Whether records are wanted now (NATS connected); absent: whenever `decisions` is set. */
+  decisionsActive?: () => boolean;
+  /**
+   * How many records a second carry the per-node detail (a burst of as many
+   * may go at once); beyond that a record says only where the pod went or why
+   * not (`detailOmitted`), so a burst of pods is not slowed by its records.
+   * Default 20.
+   */
+  decisionDetailPerSecond?: number;
 }
 
 /** What a cycle's decision record is built from, besides its outcome. */
@@ -55,7 +64,8 @@ interface DecisionCycle {
   state: CycleState;
   qp: QueuedPodInfo;
   allNodes: ReturnType<SchedulerCache['list']>;
-  detail: CycleDetail;
+  /** Absent: a summary record (over the detail rate). */
+  detail: CycleDetail | undefined;
   cycle: number;
   startMs: number;
   startPerf: number;
@@ -93,6 +103,26 @@ export function nominatedNodeNameChange(pod: Pod, override: string | undefined):
   return override || null;
 }
 
+/** A token bucket: `rate` a second, at most `burst` saved up. */
+export class TokenBucket {
+  private tokens: number;
+  constructor(
+    private readonly rate: number,
+    private readonly burst: number,
+    private last: number,
+  ) {
+    this.tokens = burst;
+  }
+
+  take(now: number): boolean {
+    this.tokens = Math.min(this.burst, this.tokens + ((now - this.last) * this.rate) / 1000);
+    this.last = now;
+    if (this.tokens < 1) return false;
+    this.tokens--;
+    return true;
+  }
+}
+
 /** Event notes are capped at 1024 bytes upstream (truncateMessage, NoteLengthLimit), ending " ...". */
 export function truncateMessage(message: string): string {
   const max = 1024;
@@ -119,11 +149,15 @@ export class Scheduler {
   private podInformer: SharedIndexInformer<Pod> | undefined;
   /** Events some plugin registered, to skip queue scans for events nobody waits for. */
   private readonly registeredEvents: ClusterEvent[] = [];
+  /** The decision records that may carry node detail now. */
+  private readonly detailBudget: TokenBucket;
 
   constructor(private readonly deps: SchedulerDeps) {
     this.now = deps.now ?? Date.now;
     this.log = deps.logger;
     this.maxInFlight = deps.maxInFlightBindings ?? 512;
+    const perSecond = deps.decisionDetailPerSecond ?? 20;
+    this.detailBudget = new TokenBucket(perSecond, perSecond, this.now());
     this.cache = new SchedulerCache({ now: this.now });
     this.algo = newAlgorithmState(deps.random);
     const actions = this.clusterActions();
@@ -335,7 +369,10 @@ export class Scheduler {
     const state = new CycleState();
     const allNodes = this.cache.list();
     // The decision record's material is kept only when someone receives records.
-    const dc: DecisionCycle | undefined = this.deps.decisions ? { fwk, state, qp, allNodes, detail: {}, cycle, startMs: start, startPerf: performance.now() } : undefined;
+    const dc: DecisionCycle | undefined =
+      this.deps.decisions && (this.deps.decisionsActive?.() ?? true)
+        ? { fwk, state, qp, allNodes, detail: this.detailBudget.take(start) ? {} : undefined, cycle, startMs: start, startPerf: performance.now() }
+        : undefined;
     const out = schedulePod(fwk, this.algo, state, pod, allNodes, dc?.detail);
     if (!out.ok) {
       if ('fitError' in out) await this.handleFitError(fwk, state, qp, out.fitError, cycle, start, dc);
@@ -369,7 +406,7 @@ export class Scheduler {
       this.handleSchedulingFailure(fwk, qp, 'SchedulerError', rs.message(), cycle, start, 'error');
       return true;
     }
-    if (dc) this.publishDecision(dc, { result: 'Scheduled', node: host });
+    if (dc) this.publishDecision(dc, { result: 'Scheduled', node: host, feasibleNodes: out.result.feasibleNodes });
     await this.acquireBindingSlot();
     const b = this.bindingCycle(fwk, state, qp, assumed, host, cycle, start).finally(() => {
       this.bindings.delete(b);
@@ -422,7 +459,7 @@ export class Scheduler {
   }
 
   /** Builds and hands on the cycle's decision record; a failure here never fails the cycle. */
-  private publishDecision(dc: DecisionCycle, outcome: Pick<SchedulingDecisionRecord, 'result' | 'node' | 'message' | 'postFilter'>): void {
+  private publishDecision(dc: DecisionCycle, outcome: Pick<SchedulingDecisionRecord, 'result' | 'node' | 'message' | 'postFilter'> & { feasibleNodes?: number }): void {
     try {
       const rec = buildDecisionRecord({
         fwk: dc.fwk,

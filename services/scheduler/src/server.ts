@@ -46,6 +46,8 @@ export interface StartSchedulerOptions extends LeaderElectionOptions {
   podMaxBackoffMs?: number;
   /** Receives each scheduling cycle's decision record (main.ts publishes them on NATS). */
   decisions?: (rec: SchedulingDecisionRecord) => void;
+  /** Whether records are wanted now (the NATS connection is up). */
+  decisionsActive?: () => boolean;
   /** CLIENT spans for API calls; a pod's binding continues the pod's trace (off when absent or disabled). */
   tracing?: Tracing;
   logger?: Logger;
@@ -99,6 +101,7 @@ export async function startScheduler(opts: StartSchedulerOptions = {}): Promise<
     ...(opts.podInitialBackoffMs !== undefined ? { podInitialBackoffMs: opts.podInitialBackoffMs } : {}),
     ...(opts.podMaxBackoffMs !== undefined ? { podMaxBackoffMs: opts.podMaxBackoffMs } : {}),
     ...(opts.decisions ? { decisions: opts.decisions } : {}),
+    ...(opts.decisionsActive ? { decisionsActive: opts.decisionsActive } : {}),
   });
 
   const pods = factory.core.pods();

@@ -173,8 +173,8 @@ describe.skipIf(!hasNats)('kube-scheduler with an apiserver', { timeout: 30_000 
     expect(await nodeOf(cs, 'zoned')).toBe('node-2');
     const rec = await waitFor('the decision record of zoned', async () => decisions.find((r) => r.name === 'zoned'));
     expect(rec).toMatchObject({ namespace: 'default', uid: created.metadata.uid, result: 'Scheduled', node: 'node-2', numAllNodes: 3, feasibleNodes: 1, omittedNodes: 0 });
-    const reasonOf = (node: string) => rec.nodes.find((n) => n.name === node)?.filters.find((f) => f.code !== 'Success' && f.code !== 'Skip');
-    expect(rec.nodes.find((n) => n.name === 'node-2')).toMatchObject({ verdict: 'feasible' });
+    const reasonOf = (node: string) => rec.nodes.find((n) => n.name === node)?.rejectedBy;
+    expect(rec.nodes.find((n) => n.name === 'node-2')).toEqual({ name: 'node-2', verdict: 'feasible' });
     expect(reasonOf('node-1')).toEqual({ plugin: 'NodeAffinity', code: 'UnschedulableAndUnresolvable', reasons: ["node(s) didn't match Pod's node affinity/selector"] });
     expect(reasonOf('node-3')).toEqual({ plugin: 'TaintToleration', code: 'UnschedulableAndUnresolvable', reasons: ['node(s) had untolerated taint {dedicated: gpu}'] });
   });

@@ -10,6 +10,8 @@ import { encodeSchedulingDecisionRecord, schedRecordSubject, type SchedulingDeci
 
 export interface DecisionPublisher {
   publish: (rec: SchedulingDecisionRecord) => void;
+  /** Connected now: only then does a cycle keep what its record needs. */
+  connected: () => boolean;
   close(): Promise<void>;
 }
 
@@ -34,7 +36,17 @@ export function connectDecisionPublisher(opts: { url: string; tls?: NatsClientTl
     },
     (err: unknown) => opts.logger.error('NATS connection for decision records failed', { err: (err as Error).message }),
   );
+  let up = false;
+  void pending.then(async () => {
+    if (!nc) return;
+    up = true;
+    for await (const s of nc.status()) {
+      if (s.type === 'disconnect') up = false;
+      else if (s.type === 'reconnect') up = true;
+    }
+  });
   return {
+    connected: () => up && !!nc && !nc.isClosed(),
     publish: (rec) => {
       if (!nc || nc.isClosed()) return;
       try {

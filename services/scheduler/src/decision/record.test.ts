@@ -1,5 +1,5 @@
 import type { Node, Pod } from '@kubelab/api';
-import type { NodeDecision, SchedulingDecisionRecord } from '@kubelab/proto/sched-record';
+import { nodeFilterVerdicts, type FilterVerdict, type NodeDecision, type SchedulingDecisionRecord } from '@kubelab/proto/sched-record';
 import { describe, expect, it } from 'vitest';
 import { newAlgorithmState, schedulePod, type CycleDetail } from '../algorithm/schedule-pod.js';
 import { SchedulerCache } from '../cache/cache.js';
@@ -8,6 +8,7 @@ import { defaultProfile } from '../framework/profile.js';
 import { Framework } from '../framework/runtime.js';
 import { newInTreeRegistry } from '../plugins/registry.js';
 import { boundPod, makeNode, makePod } from '../testing/builders.js';
+import { TokenBucket } from '../scheduler.js';
 import { buildDecisionRecord, podTraceId } from './record.js';
 
 const FILTERS = ['NodeUnschedulable', 'NodeName', 'TaintToleration', 'NodeAffinity', 'NodePorts', 'NodeResourcesFit', 'VolumeBinding'];
@@ -15,8 +16,8 @@ const FILTERS = ['NodeUnschedulable', 'NodeName', 'TaintToleration', 'NodeAffini
  * The Filter plugins a node went through: those whose PreFilter said Skip are
  * `Skip`, the others passed up to the one that rejected it (if any); none after it ran.
  */
-function verdicts(skipped: string[], rejected?: [plugin: string, code: string, reason: string]): NodeDecision['filters'] {
-  const out: NodeDecision['filters'] = [];
+function verdicts(skipped: string[], rejected?: [plugin: string, code: string, reason: string]): FilterVerdict[] {
+  const out: FilterVerdict[] = [];
   for (const plugin of FILTERS) {
     if (skipped.includes(plugin)) out.push({ plugin, code: 'Skip' });
     else if (rejected?.[0] === plugin) return [...out, { plugin, code: rejected[1], reasons: [rejected[2]] }];
@@ -65,15 +66,16 @@ describe('the decision record of a cycle', () => {
       { plugin: 'NodeResourcesFit', weight: 1 },
       { plugin: 'NodeResourcesBalancedAllocation', weight: 1 },
     ]);
-    expect(byName(rec).get('node-2')).toEqual<NodeDecision>({ name: 'node-2', verdict: 'feasible', filters: verdicts(['NodePorts', 'VolumeBinding']) });
-    expect(byName(rec).get('node-1')).toEqual<NodeDecision>({
-      name: 'node-1',
-      verdict: 'rejected',
-      filters: verdicts(['NodePorts', 'VolumeBinding'], ['NodeAffinity', 'UnschedulableAndUnresolvable', "node(s) didn't match Pod's node affinity/selector"]),
-    });
+    expect(rec.skippedFilters).toEqual(['NodePorts', 'VolumeBinding']);
+    const reason = "node(s) didn't match Pod's node affinity/selector";
+    expect(byName(rec).get('node-2')).toEqual<NodeDecision>({ name: 'node-2', verdict: 'feasible' });
+    expect(byName(rec).get('node-1')).toEqual<NodeDecision>({ name: 'node-1', verdict: 'rejected', rejectedBy: { plugin: 'NodeAffinity', code: 'UnschedulableAndUnresolvable', reasons: [reason] } });
+    // As a reader spells it out per plugin.
+    expect(nodeFilterVerdicts(rec, byName(rec).get('node-2')!)).toEqual(verdicts(['NodePorts', 'VolumeBinding']));
+    expect(nodeFilterVerdicts(rec, byName(rec).get('node-1')!)).toEqual(verdicts(['NodePorts', 'VolumeBinding'], ['NodeAffinity', 'UnschedulableAndUnresolvable', reason]));
   });
 
-  it.each<[string, Node[], Pod, Pod[], Record<string, NodeDecision['filters']>, string]>([
+  it.each<[string, Node[], Pod, Pod[], Record<string, FilterVerdict[]>, string]>([
     [
       'a taint and a full node',
       [makeNode('node-1', { taints: [{ key: 'dedicated', value: 'gpu', effect: 'NoSchedule' }] }), makeNode('node-2', { cpu: '1' })],
@@ -97,7 +99,10 @@ describe('the decision record of a cycle', () => {
     const rec = cycle(nodes, pod, existing);
     expect(rec).toMatchObject({ result: 'Unschedulable', message, feasibleNodes: 0 });
     expect(rec.node).toBeUndefined();
-    for (const [node, filters] of Object.entries(want)) expect(byName(rec).get(node)).toEqual({ name: node, verdict: 'rejected', filters });
+    for (const [node, filters] of Object.entries(want)) {
+      expect(byName(rec).get(node)?.verdict).toBe('rejected');
+      expect(nodeFilterVerdicts(rec, byName(rec).get(node)!)).toEqual(filters);
+    }
   });
 
   it('several feasible nodes: every Score plugin raw, normalized and weighted, totals summing the weighted, the chosen one highest', () => {
@@ -106,16 +111,15 @@ describe('the decision record of a cycle', () => {
     };
     const rec = cycle([makeNode('node-1'), makeNode('node-2', { labels: { zone: 'a' } })], makePod('p', { cpu: '100m', affinity: preferA }));
     expect(rec).toMatchObject({ result: 'Scheduled', node: 'node-2', feasibleNodes: 2 });
+    const weights = rec.scorePlugins.map((p) => p.weight);
+    expect(rec.scorePlugins.map((p) => p.plugin)).toEqual(['TaintToleration', 'NodeAffinity', 'NodeResourcesFit', 'NodeResourcesBalancedAllocation']);
     for (const n of rec.nodes) {
-      expect(n.scores!.map((s) => s.plugin)).toEqual(['TaintToleration', 'NodeAffinity', 'NodeResourcesFit', 'NodeResourcesBalancedAllocation']);
-      expect(n.total).toBe(n.scores!.reduce((a, s) => a + s.weighted, 0));
+      expect(n.raw).toHaveLength(4);
+      expect(n.total).toBe(n.normalized!.reduce((a, v, i) => a + v * weights[i]!, 0));
     }
-    const affinity = (name: string) =>
-      byName(rec)
-        .get(name)!
-        .scores!.find((s) => s.plugin === 'NodeAffinity')!;
-    expect(affinity('node-2')).toEqual({ plugin: 'NodeAffinity', raw: 100, normalized: 100, weighted: 200 });
-    expect(affinity('node-1')).toEqual({ plugin: 'NodeAffinity', raw: 0, normalized: 0, weighted: 0 });
+    // NodeAffinity (index 1): the preferred zone scores 100 raw and normalized, the other 0.
+    expect([byName(rec).get('node-2')!.raw![1], byName(rec).get('node-2')!.normalized![1]]).toEqual([100, 100]);
+    expect([byName(rec).get('node-1')!.raw![1], byName(rec).get('node-1')!.normalized![1]]).toEqual([0, 0]);
     expect(byName(rec).get('node-2')!.total).toBeGreaterThan(byName(rec).get('node-1')!.total!);
   });
 
@@ -125,6 +129,35 @@ describe('the decision record of a cycle', () => {
     expect(rec.nodes.map((n) => n.name)).toContain(rec.node);
     expect(rec.nodes.length + rec.omittedNodes).toBe(5);
     expect(rec.omittedNodes).toBe(3);
+  });
+
+  it('a summary record (over the detail rate): the outcome, no nodes', () => {
+    const cache = new SchedulerCache();
+    cache.addNode(makeNode('node-1'));
+    const fwk = new Framework(newInTreeRegistry(), defaultProfile(), cache);
+    const rec = buildDecisionRecord({
+      fwk,
+      state: new CycleState(),
+      pod: makePod('p'),
+      allNodes: cache.list(),
+      detail: undefined,
+      cycle: 1,
+      attempts: 1,
+      startMs: 0,
+      durationMs: 0.1,
+      result: 'Scheduled',
+      node: 'node-1',
+      feasibleNodes: 1,
+    });
+    expect(rec).toMatchObject({ result: 'Scheduled', node: 'node-1', feasibleNodes: 1, numAllNodes: 1, nodes: [], omittedNodes: 1, detailOmitted: true });
+  });
+
+  it.each<[string, number, number[], boolean[]]>([
+    ['a burst of 3 at 2 a second: two detailed, then none until time passes', 2, [0, 0, 0, 499, 500, 1000], [true, true, false, false, true, true]],
+    ['one a second', 1, [0, 1000, 2000, 2500, 3000], [true, true, true, false, true]],
+  ])('detail budget: %s', (_n, rate, times, want) => {
+    const bucket = new TokenBucket(rate, rate, 0);
+    expect(times.map((t) => bucket.take(t))).toEqual(want);
   });
 
   it.each<[string, string | undefined, string | undefined]>([

@@ -1,12 +1,12 @@
 // A scheduling cycle as a decision record (kubelab's, in the role of
 // kube-scheduler-simulator's result annotations; the shape lives in
 // @kubelab/proto/sched-record): per node, the Filter plugins that ran and
-// what each said, per feasible node each Score plugin's raw, normalized and
-// weighted score. Pure: built from what the cycle kept (CycleDetail), after
+// what each said, per feasible node each Score plugin's raw and
+// normalized score. Pure: built from what the cycle kept (CycleDetail), after
 // the cycle, so scheduling itself does no extra work per plugin.
 
 import type { Pod } from '@kubelab/api';
-import { SCHED_RECORD_MAX_NODES, type FilterVerdict, type NodeDecision, type SchedulingDecisionRecord } from '@kubelab/proto/sched-record';
+import { SCHED_RECORD_MAX_NODES, type NodeDecision, type SchedulingDecisionRecord } from '@kubelab/proto/sched-record';
 import type { CycleDetail } from '../algorithm/schedule-pod.js';
 import type { CycleState } from '../framework/cycle-state.js';
 import type { NodeInfo } from '../framework/node-info.js';
@@ -18,7 +18,8 @@ export interface DecisionInput {
   state: CycleState;
   pod: Pod;
   allNodes: readonly NodeInfo[];
-  detail: CycleDetail;
+  /** What the cycle kept; absent: a summary record (`detailOmitted`), no nodes. */
+  detail: CycleDetail | undefined;
   result: SchedulingDecisionRecord['result'];
   node?: string;
   message?: string;
@@ -27,7 +28,14 @@ export interface DecisionInput {
   startMs: number;
   durationMs: number;
   postFilter?: SchedulingDecisionRecord['postFilter'];
+  /** The cycle's count (a summary record has no feasible list to count). */
+  feasibleNodes?: number;
   maxNodes?: number;
+}
+
+/** A status as the record's rejection: the plugin, upstream's code name and reasons. */
+function rejection(s: Status): NonNullable<NodeDecision['rejectedBy']> {
+  return { plugin: s.plugin || 'unknown', code: codeName(s.code), reasons: [...s.reasons] };
 }
 
 const TRACEPARENT = /^[0-9a-f]{2}-([0-9a-f]{32})-[0-9a-f]{16}-[0-9a-f]{2}$/;
@@ -39,63 +47,43 @@ export function podTraceId(pod: Pod): string | undefined {
   return m && !/^0+$/.test(m[1]!) ? m[1] : undefined;
 }
 
-/** The Filter plugins a node went through: those before the deciding one passed; the ones after did not run. */
-function filterVerdicts(active: readonly string[], skipped: ReadonlySet<string>, all: readonly string[], status: Status | undefined): FilterVerdict[] {
-  const out: FilterVerdict[] = [];
-  for (const plugin of all) {
-    if (skipped.has(plugin)) {
-      out.push({ plugin, code: 'Skip' });
-      continue;
-    }
-    if (status && plugin === status.plugin) {
-      out.push({ plugin, code: codeName(status.code), reasons: [...status.reasons] });
-      break;
-    }
-    out.push({ plugin, code: 'Success' });
-  }
-  // A status from a plugin outside the Filter list (none upstream) still shows.
-  if (status && !active.includes(status.plugin)) out.push({ plugin: status.plugin || 'unknown', code: codeName(status.code), reasons: [...status.reasons] });
-  return out;
-}
-
-/** The record of one cycle. Nodes: the feasible ones first (in evaluation order), then the rejected, then the rest; at most maxNodes. */
+/** The record of one cycle. Nodes: the feasible ones (in evaluation order), then the rejected; at most maxNodes, the chosen one always. */
 export function buildDecisionRecord(input: DecisionInput): SchedulingDecisionRecord {
-  const { fwk, state, pod, allNodes, detail } = input;
+  const { fwk, state, pod, allNodes } = input;
+  const detail = input.detail ?? {};
   const max = input.maxNodes ?? SCHED_RECORD_MAX_NODES;
   const filterPlugins = fwk.filter.map((p) => p.name);
-  const skipped = state.skipFilterPlugins;
-  const active = filterPlugins.filter((p) => !skipped.has(p));
+  const skippedFilters = filterPlugins.filter((p) => state.skipFilterPlugins.has(p));
   const feasible = detail.feasible ?? [];
   const diagnosis = detail.diagnosis;
   const nodes: NodeDecision[] = [];
-  const listed = new Set<string>();
   const scoreRows = detail.scores ?? [];
   for (let i = 0; i < feasible.length; i++) {
     const name = feasible[i]!.name;
-    // The chosen node is always listed, even past the cap.
     if (nodes.length >= max && name !== input.node) continue;
-    const d: NodeDecision = { name, verdict: 'feasible', filters: filterVerdicts(active, skipped, filterPlugins, undefined) };
+    const d: NodeDecision = { name, verdict: 'feasible' };
     if (detail.totals) {
-      d.scores = scoreRows.map((s) => ({ plugin: s.plugin, raw: s.raw[i]!, normalized: s.normalized[i]!, weighted: s.normalized[i]! * s.weight }));
+      d.raw = scoreRows.map((s) => s.raw[i]!);
+      d.normalized = scoreRows.map((s) => s.normalized[i]!);
       d.total = detail.totals[i]!;
     }
     nodes.push(d);
-    listed.add(name);
   }
   if (diagnosis) {
     for (const [name, status] of diagnosis.nodeToStatus) {
       if (nodes.length >= max) break;
-      nodes.push({ name, verdict: 'rejected', filters: filterVerdicts(active, skipped, filterPlugins, status) });
-      listed.add(name);
+      nodes.push({ name, verdict: 'rejected', rejectedBy: rejection(status) });
     }
-  }
-  const absent = diagnosis?.absentNodesStatus;
-  for (const n of allNodes) {
-    if (nodes.length >= max) break;
-    if (listed.has(n.name) || diagnosis?.nodeToStatus.has(n.name)) continue;
-    // A PreFilter rejection (or the nodes its result left out) applies to the node without any Filter running.
-    if (absent) nodes.push({ name: n.name, verdict: 'rejected', filters: [], preFilter: { ...(absent.plugin ? { plugin: absent.plugin } : {}), reasons: [...absent.reasons] } });
-    else nodes.push({ name: n.name, verdict: 'not-evaluated', filters: [] });
+    // A PreFilter rejection (or the nodes its result left out) applies to the other nodes without any Filter running.
+    const absent = diagnosis.absentNodesStatus;
+    if (absent) {
+      const listed = new Set(nodes.map((n) => n.name));
+      for (const n of allNodes) {
+        if (nodes.length >= max) break;
+        if (listed.has(n.name) || diagnosis.nodeToStatus.has(n.name)) continue;
+        nodes.push({ name: n.name, verdict: 'rejected', rejectedBy: { ...rejection(absent), plugin: absent.plugin || 'PreFilter', preFilter: true } });
+      }
+    }
   }
   const recorded = nodes.length;
   const rec: SchedulingDecisionRecord = {
@@ -108,12 +96,14 @@ export function buildDecisionRecord(input: DecisionInput): SchedulingDecisionRec
     result: input.result,
     durationMs: Math.round(input.durationMs * 1000) / 1000,
     numAllNodes: allNodes.length,
-    feasibleNodes: feasible.length,
+    feasibleNodes: input.feasibleNodes ?? feasible.length,
     filterPlugins,
+    skippedFilters,
     scorePlugins: fwk.score.map(({ plugin, weight }) => ({ plugin: plugin.name, weight })),
     nodes,
     omittedNodes: Math.max(0, allNodes.length - recorded),
   };
+  if (!input.detail) rec.detailOmitted = true;
   if (pod.metadata.uid) rec.uid = pod.metadata.uid;
   const traceId = podTraceId(pod);
   if (traceId) rec.traceId = traceId;
