@@ -193,6 +193,7 @@ describe('a scheduling decision line (--all-components)', () => {
     numAllNodes: 2,
     feasibleNodes: 1,
     filterPlugins: [],
+    skippedFilters: [],
     scorePlugins: [],
     nodes: [],
     omittedNodes: 0,
