@@ -24,7 +24,8 @@ import { SCHED_SUBJECT_ALL } from '@kubelab/proto/sched-record';
 import { exitSignal, freePort, secureGet, waitFor } from '@kubelab/testing';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const SCHEDULER_MAIN = join(here, '../dist/main.js');
+// BENCH_SCHEDULER_MAIN: another build's main.js (a before/after comparison).
+const SCHEDULER_MAIN = process.env.BENCH_SCHEDULER_MAIN || join(here, '../dist/main.js');
 const sizes = (process.env.BENCH_SIZES ?? '100,1000,5000').split(',').map(Number);
 const PODS = Number(process.env.BENCH_PODS ?? 10000);
 const CREATE_CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 200);
