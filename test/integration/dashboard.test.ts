@@ -42,7 +42,7 @@ describe.runIf(ready)('the dashboard in a browser against kubelab up', { timeout
       );
     });
   const shot = (name: string) => page.screenshot({ path: join(ARTIFACTS, `${name}.png`), fullPage: true });
-  const view = async (name: 'map' | 'flow' | 'story' | 'actions') => page.click(`nav button[data-view=${name}]`);
+  const view = async (name: 'map' | 'flow' | 'story' | 'actions' | 'sched') => page.click(`nav button[data-view=${name}]`);
 
   beforeAll(async () => {
     mkdirSync(ARTIFACTS, { recursive: true });
@@ -140,6 +140,47 @@ describe.runIf(ready)('the dashboard in a browser against kubelab up', { timeout
     expect(row).toMatch(/dashboard → apiserver {2}patch deployments {2}Deployment default\/story {2}spec\.replicas=2/);
     await page.fill('#f-object', '');
     await shot('2-flow');
+  });
+
+  it("the Scheduling view shows, for a pod only one node fits, the other node's Filter reason and the chosen node", async () => {
+    // It tolerates the control-plane taint and selects that node by name: node-1 fails NodeAffinity, the control-plane node is chosen without scoring.
+    const overrides = {
+      spec: {
+        nodeSelector: { 'kubernetes.io/hostname': 'control-plane' },
+        tolerations: [{ key: 'node-role.kubernetes.io/control-plane', operator: 'Exists', effect: 'NoSchedule' }],
+      },
+    };
+    expect((await kubectl(['run', 'picky', '--image=nginx', `--overrides=${JSON.stringify(overrides)}`])).stdout).toBe('pod/picky created\n');
+    await view('sched');
+    await page.waitForSelector('[data-testid=sched-pod] option[value="default/picky"]', { state: 'attached', timeout: 30_000 });
+    await page.selectOption('[data-testid=sched-pod]', 'default/picky');
+    const summary = await page.waitForSelector('[data-testid=sched-summary]:text("default/picky → control-plane")');
+    expect(await summary.textContent()).toBe('default/picky → control-plane: 1 of 2 node(s) feasible');
+    const chosen = await page.waitForSelector('[data-testid=sched-filter] tr.chosen');
+    expect(await chosen.getAttribute('data-node')).toBe('control-plane');
+    const other = await page.$$eval('[data-testid=sched-filter] tr[data-node=node-1] td', (tds) => tds.map((td) => td.textContent ?? ''));
+    expect(other).toContain("node(s) didn't match Pod's node affinity/selector");
+    expect(await page.textContent('[data-testid=sched-score-note]')).toBe('One feasible node (control-plane): chosen without scoring, as upstream does.');
+    expect(await page.textContent('[data-testid=sched-recent]')).toMatch(/default\/picky {2}→ control-plane/);
+    await shot('4-scheduling');
+  });
+
+  it('the Scheduling view scores a pod two nodes fit, and the decision is a step of its story', async () => {
+    const overrides = { spec: { tolerations: [{ key: 'node-role.kubernetes.io/control-plane', operator: 'Exists', effect: 'NoSchedule' }] } };
+    expect((await kubectl(['run', 'either', '--image=nginx', `--overrides=${JSON.stringify(overrides)}`])).stdout).toBe('pod/either created\n');
+    await view('sched');
+    await page.waitForSelector('[data-testid=sched-pod] option[value="default/either"]', { state: 'attached', timeout: 30_000 });
+    await page.selectOption('[data-testid=sched-pod]', 'default/either');
+    await page.waitForSelector('[data-testid=sched-summary]:text("2 of 2 node(s) feasible")');
+    const plugins = await page.$$eval('[data-testid=sched-score] tr th:first-child', (ths) => ths.map((th) => th.textContent ?? ''));
+    expect(plugins).toEqual(['plugin (weight)', 'TaintToleration (3)', 'NodeAffinity (2)', 'NodeResourcesFit (1)', 'NodeResourcesBalancedAllocation (1)', 'total']);
+    const chosen = await page.textContent('[data-testid=sched-score] th.chosen');
+    const bound = (await kubectl(['get', 'pod', 'either', '-o', 'jsonpath={.spec.nodeName}'])).stdout;
+    expect(chosen).toBe(`${bound} ★`);
+    await shot('4-scheduling-scores');
+    await view('story');
+    await page.selectOption('[data-testid=story-pod]', 'default/either');
+    await page.waitForSelector('[data-testid=story-step][data-method="Filter/Score"]');
   });
 
   it('a killed kubelet turns its node grey, then NotReady', async () => {

@@ -13,7 +13,7 @@ import { chmod, chown, mkdir, readdir, readFile, writeFile } from 'node:fs/promi
 import { isIP } from 'node:net';
 import { dirname, join } from 'node:path';
 import { formatIpv4, parseIpv4Cidr } from '@kubelab/api';
-import { ADMIN_NATS_IDENTITY, TRACE_NATS_IDENTITY, containerdNatsIdentity } from '@kubelab/nats';
+import { ADMIN_NATS_IDENTITY, SCHEDULER_NATS_IDENTITY, TRACE_NATS_IDENTITY, containerdNatsIdentity } from '@kubelab/nats';
 import { certificateInfo, ensureCert, ensureClusterPki, ensureKubeconfig, kubeletIdentity, KUBECONFIG_FILES, PKI_FILES, type CertificateAuthority, type ClusterPki } from '@kubelab/pki';
 import { parse, stringify } from 'yaml';
 import { BOOTSTRAP_KUBELET_CONF, BOOTSTRAP_TOKEN_FILE, ensureBootstrapKubeletConf, ensureBootstrapToken, rfc3339 } from './bootstrap-token.js';
@@ -222,6 +222,7 @@ export async function ensureNatsClientCerts(dir: string, etcdCa: CertificateAuth
   await Promise.all([
     ensureCert(dir, NATS_CLIENT_FILES.trace, etcdCa, client(TRACE_NATS_IDENTITY.commonName)),
     ensureCert(dir, NATS_CLIENT_FILES.admin, etcdCa, client(ADMIN_NATS_IDENTITY.commonName)),
+    ensureCert(dir, NATS_CLIENT_FILES.scheduler, etcdCa, client(SCHEDULER_NATS_IDENTITY.commonName)),
     ...nodes.map((node) => ensureCert(join(nodesDir, node), NATS_CLIENT_FILES.containerd, etcdCa, client(containerdNatsIdentity(node).commonName))),
   ]);
 }

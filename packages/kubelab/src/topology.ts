@@ -160,11 +160,12 @@ export function kubeadmFiles(layout: Layout) {
 export const NATS_CLIENT_FILES = {
   trace: 'pki/etcd/trace-client',
   admin: 'pki/etcd/admin-client',
+  scheduler: 'pki/etcd/scheduler-client',
   containerd: 'pki/containerd-nats-client',
 } as const;
 
 /** The TLS files a NATS client of the local cluster presents (`node` for a runtime, relative to its node folder). */
-export function natsClientFiles(stateDir: string, who: 'trace' | 'admin' | { node: string }): NatsTlsFiles {
+export function natsClientFiles(stateDir: string, who: 'trace' | 'admin' | 'scheduler' | { node: string }): NatsTlsFiles {
   const base = typeof who === 'string' ? join(stateDir, NATS_CLIENT_FILES[who]) : join(stateDir, 'nodes', who.node, NATS_CLIENT_FILES.containerd);
   return { caFile: join(stateDir, `${PKI_FILES.etcdCa}.crt`), certFile: `${base}.crt`, keyFile: `${base}.key` };
 }
@@ -240,6 +241,7 @@ export function components(layout: Layout): ComponentSpec[] {
   const files = kubeadmFiles(layout);
   const nats = `nats://127.0.0.1:${ports.nats}`;
   const grpc = `127.0.0.1:${ports.apiserverGrpc}`;
+  const schedulerNats = natsClientFiles(layout.stateDir, 'scheduler');
   const list: ComponentSpec[] = [
     {
       name: 'nats',
@@ -296,6 +298,11 @@ export function components(layout: Layout): ComponentSpec[] {
         `--authorization-kubeconfig=${files.scheduler}`,
         '--bind-address=127.0.0.1',
         `--secure-port=${ports.scheduler}`,
+        // kubelab: each cycle's decision record on NATS (kubelab.sched.<namespace>.<pod>), as kubelab:scheduler.
+        `--nats-url=${nats}`,
+        `--nats-ca-file=${schedulerNats.caFile}`,
+        `--nats-cert-file=${schedulerNats.certFile}`,
+        `--nats-key-file=${schedulerNats.keyFile}`,
       ],
       health: `https://127.0.0.1:${ports.scheduler}/healthz`,
       insecureHealth: true,

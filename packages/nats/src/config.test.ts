@@ -17,6 +17,8 @@ describe('natsUsers', () => {
     ["a runtime reads every node's pod address map", 'CN=kubelab:containerd:node-1', 'subscribe', 'kubelab.net.*.pods'],
     ['the viewer reads the record stream', 'CN=kubelab:trace', 'publish', '$JS.API.CONSUMER.CREATE.KUBELAB_CRI.>'],
     ['the admin uses the JetStream API', 'CN=kubelab:admin', 'publish', '$JS.API.>'],
+    ['the scheduler publishes its decision records', 'CN=kubelab:scheduler', 'publish', 'kubelab.sched.>'],
+    ['the viewer follows the decision records', 'CN=kubelab:trace', 'subscribe', 'kubelab.sched.>'],
   ] as const)('%s', (_name, user, dir, subject) => expect(byUser.get(user)?.[dir]).toContain(subject));
 
   it.each([
@@ -27,11 +29,19 @@ describe('natsUsers', () => {
     ['the viewer creates no streams (one could capture any subject)', 'CN=kubelab:trace', 'publish', '$JS.API.STREAM.CREATE.KUBELAB_CRI'],
     ['the viewer reads no KV', 'CN=kubelab:trace', 'publish', '$JS.API.STREAM.INFO.KV_kubelab'],
     ['the admin writes no keys', 'CN=kubelab:admin', 'publish', '$KV.kubelab.>'],
+    ['the scheduler reads no KV', 'CN=kubelab:scheduler', 'publish', '$KV.kubelab.>'],
     ['nobody shares the whole inbox space', 'CN=kube-apiserver-etcd-client', 'subscribe', '_INBOX.>'],
   ] as const)('%s', (_name, user, dir, subject) => expect(byUser.get(user)?.[dir]).not.toContain(subject));
 
   it('has one user per node runtime', () => {
-    expect(users.map((u) => u.user)).toEqual(['CN=kube-apiserver-etcd-client', 'CN=kubelab:admin', 'CN=kubelab:trace', 'CN=kubelab:containerd:node-1', 'CN=kubelab:containerd:worker.example']);
+    expect(users.map((u) => u.user)).toEqual([
+      'CN=kube-apiserver-etcd-client',
+      'CN=kubelab:admin',
+      'CN=kubelab:trace',
+      'CN=kubelab:scheduler',
+      'CN=kubelab:containerd:node-1',
+      'CN=kubelab:containerd:worker.example',
+    ]);
   });
 
   it('follows --kv-bucket', () => {

@@ -7,6 +7,7 @@
 
 import { CRI_STREAM, CRI_SUBJECT_ALL, criSubjectToken, criSubscription } from '@kubelab/proto/cri-record';
 import { API_SUBJECT_ALL } from '@kubelab/proto/api-record';
+import { SCHED_SUBJECT_ALL } from '@kubelab/proto/sched-record';
 
 /** A NATS client's certificate subject and the reply subjects it listens on. */
 export interface NatsIdentity {
@@ -31,6 +32,9 @@ export const TRACE_NATS_IDENTITY: NatsIdentity = { commonName: 'kubelab:trace', 
  * CRI record stream. No direct KV writes: those go through the apiserver.
  */
 export const ADMIN_NATS_IDENTITY: NatsIdentity = { commonName: 'kubelab:admin', inboxPrefix: '_INBOX.kubelab-admin' };
+
+/** kube-scheduler: publishes its decision records (kubelab.sched.<namespace>.<pod>) and nothing else. */
+export const SCHEDULER_NATS_IDENTITY: NatsIdentity = { commonName: 'kubelab:scheduler' };
 
 /** A node's runtime: publishes that node's CRI records and nothing else. */
 export function containerdNatsIdentity(node: string): NatsIdentity {
@@ -115,8 +119,10 @@ export function natsUsers(opts: NatsUsersOptions): NatsUser[] {
     {
       // Live records (CRI calls, the apiserver's writes), and the stored CRI ones of --since through a consumer on the stream.
       user: natsUserName(TRACE_NATS_IDENTITY),
-      permissions: { publish: ['$JS.API.INFO', ...streamReads(CRI_STREAM)], subscribe: [CRI_SUBJECT_ALL, API_SUBJECT_ALL, ...inbox(TRACE_NATS_IDENTITY)] },
+      permissions: { publish: ['$JS.API.INFO', ...streamReads(CRI_STREAM)], subscribe: [CRI_SUBJECT_ALL, API_SUBJECT_ALL, SCHED_SUBJECT_ALL, ...inbox(TRACE_NATS_IDENTITY)] },
     },
+    // The scheduler's decision record of each cycle.
+    { user: natsUserName(SCHEDULER_NATS_IDENTITY), permissions: { publish: [SCHED_SUBJECT_ALL], subscribe: [] } },
   ];
   for (const node of opts.nodes) {
     users.push({

@@ -10,6 +10,8 @@ import type { NatsConnection, Subscription } from '@nats-io/transport-node';
 import { FlowBuffer, type FlowMessage } from './flow.js';
 import { apiMessage, criMessage, eventMessage, watchDeliveryMessages, watchMessage, type Unsequenced } from './records.js';
 import type { ComponentView, DeploymentView, MapState, NodeView, PodView } from './map-state.js';
+import { decodeSchedulingDecisionRecord, SCHED_SUBJECT_ALL, type SchedulingDecisionRecord } from '@kubelab/proto/sched-record';
+import { DecisionStore, decisionMessage } from './sched-view.js';
 
 export type { ComponentView, DeploymentView, MapState, NodeView, PodView };
 
@@ -29,7 +31,7 @@ export interface LiveOptions {
   note?: (message: string) => void;
 }
 
-export type LiveListener = { map(state: MapState): void; flow(batch: FlowMessage[]): void };
+export type LiveListener = { map(state: MapState): void; flow(batch: FlowMessage[]): void; sched?(batch: SchedulingDecisionRecord[]): void };
 
 const LEADER_LEASES: Record<string, string> = { 'kube-scheduler': 'scheduler', 'kube-controller-manager': 'controller-manager' };
 
@@ -37,6 +39,9 @@ export class Live {
   readonly buffer: FlowBuffer;
   private seq = 0;
   private pending: FlowMessage[] = [];
+  /** The scheduler's last decision records (the Scheduling view). */
+  readonly decisions = new DecisionStore(200);
+  private pendingDecisions: SchedulingDecisionRecord[] = [];
   private readonly listeners = new Set<LiveListener>();
   private readonly nodes = new Map<string, NodeView>();
   private readonly pods = new Map<string, PodView>();
@@ -98,6 +103,11 @@ export class Live {
       const m = this.map();
       for (const l of this.listeners) l.map(m);
     }
+    if (this.pendingDecisions.length) {
+      const batch = this.pendingDecisions;
+      this.pendingDecisions = [];
+      for (const l of this.listeners) l.sched?.(batch);
+    }
     if (this.pending.length) {
       const batch = this.pending;
       this.pending = [];
@@ -136,7 +146,17 @@ export class Live {
         if (m) this.record(m);
       },
     });
-    this.subs.push(cri, api);
+    // The scheduler's decision records: the Scheduling view, and one message each in the flow.
+    const sched = nc.subscribe(SCHED_SUBJECT_ALL, {
+      callback: (err, msg) => {
+        if (err) {
+          this.opts.note?.(`no scheduling decisions: subscribing to ${SCHED_SUBJECT_ALL} failed: ${err.message}`);
+          return;
+        }
+        this.decision(msg.string());
+      },
+    });
+    this.subs.push(cri, api, sched);
     void (async () => {
       for await (const s of nc.status()) {
         const c = this.components.get('nats')!;
@@ -146,6 +166,16 @@ export class Live {
         this.changed();
       }
     })().catch(() => {});
+  }
+
+  /** A decision record's body: kept for the Scheduling view and recorded in the flow; ignored when it is no record. */
+  decision(data: string): SchedulingDecisionRecord | undefined {
+    const rec = decodeSchedulingDecisionRecord(data);
+    if (!rec) return undefined;
+    this.decisions.push(rec);
+    this.pendingDecisions.push(rec);
+    this.record(decisionMessage(rec, this.now()));
+    return rec;
   }
 
   private async startWatches(cs: Clientset): Promise<void> {

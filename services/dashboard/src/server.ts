@@ -76,8 +76,8 @@ function nameField(body: Record<string, unknown>, key: string): string {
 function stream(live: Live, req: IncomingMessage, res: ServerResponse, spans?: SpanStore): void {
   res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store', connection: 'keep-alive', 'x-accel-buffering': 'no' });
   const send = (event: string, data: unknown) => res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
-  send('snapshot', { map: live.map(), flow: live.buffer.toArray(), serverTime: Date.now() });
-  const off = live.subscribe({ map: (m) => send('map', m), flow: (b) => send('flow', b) });
+  send('snapshot', { map: live.map(), flow: live.buffer.toArray(), decisions: live.decisions.toArray(), serverTime: Date.now() });
+  const off = live.subscribe({ map: (m) => send('map', m), flow: (b) => send('flow', b), sched: (b) => send('sched', b) });
   // The Traces view's list: sent first, then again (throttled by the store) as spans arrive.
   const traces = () => send('traces', { items: spans?.list(200) ?? [], receiving: !!spans });
   traces();

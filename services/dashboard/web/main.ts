@@ -7,6 +7,8 @@ import { componentOf, FlowBuffer, matches, objectKey, podStory, storyPods, type 
 import type { ComponentView, MapState, NodeView } from '../src/map-state.ts';
 import type { TraceSummary } from '../src/trace-model.ts';
 import { onTraces, storyTraceLinks } from './traces.ts';
+import type { SchedulingDecisionRecord } from '@kubelab/proto/sched-record';
+import { decisions, initScheduling, renderScheduling } from './scheduling.ts';
 
 const $ = <T extends HTMLElement = HTMLElement>(id: string) => document.getElementById(id) as T;
 const el = (tag: string, cls = '', text = ''): HTMLElement => {
@@ -44,12 +46,12 @@ for (const b of document.querySelectorAll<HTMLButtonElement>('nav button')) {
     view = b.dataset.view!;
     for (const x of document.querySelectorAll('nav button')) x.classList.toggle('active', x === b);
     for (const s of document.querySelectorAll('.view')) s.classList.toggle('active', s.id === `view-${view}`);
-    dirty.map = dirty.flow = dirty.story = true;
+    dirty.map = dirty.flow = dirty.story = dirty.sched = true;
     schedule();
   });
 }
 
-const dirty = { map: false, flow: false, story: false };
+const dirty = { map: false, flow: false, story: false, sched: false };
 /** The list and lanes redraw at most this often, however fast messages arrive (a person reads a few lines a second). */
 const FLOW_EVERY_MS = 250;
 const STORY_EVERY_MS = 1000;
@@ -66,6 +68,10 @@ function schedule(): void {
       dirty.map = false;
     }
     if (view === 'actions') renderActions();
+    if (view === 'sched' && dirty.sched) {
+      renderScheduling(storyPods(buffer.toArray()));
+      dirty.sched = false;
+    }
     const wait = { flow: FLOW_EVERY_MS - (t - lastDrawn.flow), story: STORY_EVERY_MS - (t - lastDrawn.story) };
     let later = Infinity;
     for (const k of ['flow', 'story'] as const) {
@@ -303,7 +309,7 @@ function renderFlow(): void {
     ctx.lineTo(x(l), h);
     ctx.stroke();
   }
-  const colors: Record<string, string> = { cri: '#5f3dc4', event: '#2b8a3e', watch: '#1864ab', action: '#d9480f', api: '#495057' };
+  const colors: Record<string, string> = { cri: '#5f3dc4', event: '#2b8a3e', watch: '#1864ab', action: '#d9480f', api: '#495057', sched: '#c2255c' };
   ctx.font = '9px system-ui';
   arrows.forEach((m, i) => {
     const y = 30 + i * 10;
@@ -312,7 +318,9 @@ function renderFlow(): void {
     ctx.strokeStyle = ctx.fillStyle = colors[m.kind] ?? '#495057';
     ctx.beginPath();
     ctx.moveTo(x1, y);
-    ctx.lineTo(x2, y);
+    // A component's own step (the scheduler's decision): a small loop on its lane.
+    if (x1 === x2) ctx.rect(x1, y - 4, 18, 6);
+    else ctx.lineTo(x2, y);
     ctx.stroke();
     const dir = x2 >= x1 ? 1 : -1;
     ctx.beginPath();
@@ -384,10 +392,16 @@ function renderStory(): void {
     const y = 40 + i * rowH;
     const x1 = x(s.from);
     const x2 = x(s.to);
-    const color = s.kind === 'cri' ? '#5f3dc4' : s.kind === 'event' ? '#2b8a3e' : s.kind === 'watch' ? '#1864ab' : '#d9480f';
-    parts.push(node('line', { x1, y1: y, x2, y2: y, stroke: color, 'stroke-width': 1.5 }));
-    const dir = x2 >= x1 ? 1 : -1;
-    parts.push(node('path', { d: `M${x2},${y} l${-7 * dir},-4 l0,8 z`, fill: color }));
+    const color = s.kind === 'cri' ? '#5f3dc4' : s.kind === 'event' ? '#2b8a3e' : s.kind === 'watch' ? '#1864ab' : s.kind === 'sched' ? '#c2255c' : '#d9480f';
+    if (x1 === x2) {
+      // A component's own step (the scheduler's decision): a loop on its lane.
+      parts.push(node('path', { d: `M${x1},${y - 6} h24 v10 h-24`, fill: 'none', stroke: color, 'stroke-width': 1.5 }));
+      parts.push(node('path', { d: `M${x1},${y + 4} l7,-4 l0,8 z`, fill: color }));
+    } else {
+      parts.push(node('line', { x1, y1: y, x2, y2: y, stroke: color, 'stroke-width': 1.5 }));
+      const dir = x2 >= x1 ? 1 : -1;
+      parts.push(node('path', { d: `M${x2},${y} l${-7 * dir},-4 l0,8 z`, fill: color }));
+    }
     const dur = s.durationMs !== undefined ? ` ${s.durationMs < 10 ? s.durationMs.toFixed(1) : Math.round(s.durationMs)}ms` : '';
     parts.push(node('text', { x: (x1 + x2) / 2, y: y - 4, 'text-anchor': 'middle', 'font-size': 10, fill: color }, `+${s.atMs}ms ${s.method}${dur}`));
   });
@@ -444,13 +458,20 @@ $('delete-form').addEventListener('submit', (e) => {
 function connect(): void {
   const es = new EventSource('api/stream');
   es.addEventListener('snapshot', (e) => {
-    const s = JSON.parse((e as MessageEvent<string>).data) as { map: MapState; flow: FlowMessage[]; serverTime: number };
+    const s = JSON.parse((e as MessageEvent<string>).data) as { map: MapState; flow: FlowMessage[]; decisions?: SchedulingDecisionRecord[]; serverTime: number };
     skew = s.serverTime - Date.now();
     map = s.map;
     buffer.clear();
     buffer.pushAll(s.flow);
+    decisions.clear();
+    decisions.pushAll(s.decisions ?? []);
     $('conn').textContent = 'live';
-    dirty.map = dirty.flow = dirty.story = true;
+    dirty.map = dirty.flow = dirty.story = dirty.sched = true;
+    schedule();
+  });
+  es.addEventListener('sched', (e) => {
+    decisions.pushAll(JSON.parse((e as MessageEvent<string>).data) as SchedulingDecisionRecord[]);
+    dirty.sched = true;
     schedule();
   });
   es.addEventListener('map', (e) => {
@@ -470,4 +491,8 @@ function connect(): void {
     $('conn').textContent = 'reconnecting…';
   };
 }
+initScheduling(() => {
+  dirty.sched = true;
+  schedule();
+});
 connect();
