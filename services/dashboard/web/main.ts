@@ -5,6 +5,7 @@
 
 import { componentOf, FlowBuffer, matches, objectKey, podStory, storyPods, type FlowFilter, type FlowMessage } from '../src/flow.ts';
 import type { ComponentView, MapState, NodeView } from '../src/map-state.ts';
+import { evictionOf, evictionText, nodePhase, notReadyText, taintText } from '../src/countdown.ts';
 
 const $ = <T extends HTMLElement = HTMLElement>(id: string) => document.getElementById(id) as T;
 const el = (tag: string, cls = '', text = ''): HTMLElement => {
@@ -100,10 +101,7 @@ function age(t: number | undefined): string {
 
 /** Grey once the kubelet missed a renewal or two (it renews every quarter of the lease), until the node controller decides. */
 function nodeState(n: NodeView): 'ready' | 'stale' | 'notready' {
-  if (n.ready !== 'True') return 'notready';
-  const renewEvery = ((n.leaseDurationSeconds ?? 40) * 1000) / 4;
-  if (n.heartbeat !== undefined && now() - n.heartbeat > Math.max(renewEvery * 2, 3000)) return 'stale';
-  return 'ready';
+  return nodePhase(n.ready, n.heartbeat, n.leaseDurationSeconds, now());
 }
 
 function componentBox(c: ComponentView): HTMLElement {
@@ -131,18 +129,36 @@ function renderMap(): void {
       title.append(el('span', '', n.name), el('span', 'status', state === 'notready' ? (n.ready === 'Unknown' ? 'NotReady (Unknown)' : 'NotReady') : state === 'stale' ? 'heartbeat late' : 'Ready'));
       box.append(title);
       if (state === 'stale' && n.heartbeat !== undefined && map) {
-        const left = Math.max(0, Math.ceil((n.heartbeat + map.nodeMonitorGracePeriodMs - now()) / 1000));
-        box.append(el('div', 'status countdown', `NotReady in ~${left}s (node-monitor-grace-period)`));
+        const cd = el('div', 'status countdown', notReadyText(n.heartbeat, map.nodeMonitorGracePeriodMs, now()));
+        cd.dataset.testid = 'notready-countdown';
+        box.append(cd);
+      }
+      if (n.problems?.length) {
+        const pr = el('div', 'problems', n.problems.join('  '));
+        pr.dataset.testid = 'node-problems';
+        box.append(pr);
       }
       const units = el('div', 'units');
       const kubeletStale = state !== 'ready';
       units.append(el('span', `unit${kubeletStale ? ' stale' : ''}`, `kubelet · ${age(n.heartbeat)}`), el('span', 'unit', `containerd · ${age(n.lastCri)}`), el('span', 'unit', 'kube-proxy'));
       box.append(units);
-      if (n.taints.length) box.append(el('div', 'taints', n.taints.join('  ')));
+      if (n.taints.length) {
+        const taints = el('div', 'taints');
+        taints.dataset.testid = 'node-taints';
+        for (const t of n.taintDetails ?? []) {
+          const since = t.timeAdded !== undefined ? ` (${age(t.timeAdded)})` : '';
+          taints.append(el('span', `taint ${t.effect}`, `${taintText(t)}${since}`));
+        }
+        if (!n.taintDetails) taints.textContent = n.taints.join('  ');
+        box.append(taints);
+      }
       const pods = el('div', 'pods');
       for (const p of map!.pods.filter((p) => p.node === n.name)) {
         const chip = el('span', `pod ${p.phase}${p.ready ? ' ready' : ''}${p.deleting ? ' deleting' : ''}`, `${p.namespace === 'default' ? '' : p.namespace + '/'}${p.name}`);
         chip.title = `${p.namespace}/${p.name} ${p.phase}${p.owner ? ` (${p.owner})` : ''}`;
+        chip.dataset.testid = `pod-${p.namespace}-${p.name}`;
+        const evict = p.deleting ? undefined : evictionText(evictionOf(n.taintDetails ?? [], p.tolerations), now());
+        if (evict) chip.append(el('small', 'eviction', ` ${evict}`));
         pods.append(chip);
       }
       box.append(pods);
