@@ -20,6 +20,7 @@ import { applyDaemonSetAddons, localStaticPods, markControlPlane, writeStaticPod
 import { clientTlsFromKubeconfig, createClientset } from '@kubelab/client';
 import { readNatsTls } from '@kubelab/nats';
 import { ensureCriHistory } from './kubeadm-nats.js';
+import { startNodeAgents, type NodeAgents } from './node-control.js';
 import {
   CONTROL_PLANE_NODE,
   clusterInfo,
@@ -145,8 +146,10 @@ export async function up(argv: string[]): Promise<number> {
     onRestart: (r) => process.stdout.write(`started ${r.spec.name} (pid ${r.child.pid}) by systemctl\n`),
   });
 
+  let agents: NodeAgents | undefined;
   const shutdown = async () => {
     process.stdout.write('stopping cluster\n');
+    await agents?.close();
     await sup.stopAll();
     process.stdout.write('stopped\n');
   };
@@ -179,7 +182,11 @@ export async function up(argv: string[]): Promise<number> {
         break;
       }
     }
-    if (spec.service === 'nats') await ensureTraceHistory(layout);
+    if (spec.service === 'nats') {
+      await ensureTraceHistory(layout);
+      // The nodes' agents: the dashboard's stop/start/fault requests (kubelab.control.<node>).
+      agents = await startNodeAgents({ stateDir: layout.stateDir, natsUrl: clusterInfo(layout).natsUrl, nodes: nodeNames(layout), log: (l) => process.stdout.write(`${l}\n`) });
+    }
     if (spec.service === 'apiserver') {
       try {
         await bootstrapTokenPhase(layout);
@@ -191,6 +198,7 @@ export async function up(argv: string[]): Promise<number> {
     }
   }
   if (failed) {
+    await agents?.close();
     await sup.stopAll();
     return 1;
   }

@@ -9,7 +9,9 @@ export {
   ADMIN_NATS_IDENTITY,
   APISERVER_NATS_IDENTITY,
   TRACE_NATS_IDENTITY,
+  DASHBOARD_NATS_IDENTITY,
   containerdNatsIdentity,
+  nodeAgentNatsIdentity,
   podMapSubject,
   POD_MAP_SUBJECT_ALL,
   kvStream,
@@ -20,3 +22,13 @@ export {
   type NatsUsersOptions,
   type SubjectPermissions,
 } from './identities.js';
+export {
+  CONTROL_SUBJECT_ALL,
+  CONTROL_UNITS,
+  controlCommandLine,
+  controlSubject,
+  parseNodeControlRequest,
+  type ControlUnit,
+  type NodeControlReply,
+  type NodeControlRequest,
+} from './control.js';

@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { clientTlsFromKubeconfig, createClientset } from '@kubelab/client';
 import { apiserverAddressFrom, createLogger, FlagError, onShutdown } from '@kubelab/component-base';
-import { natsAuthOptions, readNatsTls, TRACE_NATS_IDENTITY } from '@kubelab/nats';
+import { DASHBOARD_NATS_IDENTITY, natsAuthOptions, readNatsTls } from '@kubelab/nats';
 import { Live } from './live.js';
 import { dashboardFlags } from './options.js';
 import { startDashboardServer } from './server.js';
@@ -31,7 +31,7 @@ async function main(): Promise<void> {
       timeout: 5000,
       maxReconnectAttempts: -1,
       reconnectTimeWait: 500,
-      ...natsAuthOptions(TRACE_NATS_IDENTITY, natsTls),
+      ...natsAuthOptions(DASHBOARD_NATS_IDENTITY, natsTls),
     });
     logger.info('Connected to NATS', { url: values['nats-url'] });
   }
@@ -50,7 +50,7 @@ async function main(): Promise<void> {
     note: (message) => logger.info(message),
   });
   const webDir = values['web-dir'] || join(dirname(fileURLToPath(import.meta.url)), 'web');
-  const dash = await startDashboardServer({ live, ...(clientset ? { clientset } : {}), webDir, bindAddress: values['bind-address'], port: values.port });
+  const dash = await startDashboardServer({ live, ...(clientset ? { clientset } : {}), ...(nc ? { nats: nc } : {}), webDir, bindAddress: values['bind-address'], port: values.port });
   logger.info('Serving the dashboard', { url: dash.url });
   live.start().catch((e: unknown) => logger.error('Watches failed', { err: (e as Error).message }));
   onShutdown(async () => {

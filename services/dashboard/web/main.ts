@@ -430,9 +430,13 @@ function renderActions(): void {
     $('delete-pod'),
     map.pods.filter((p) => !p.deleting).map((p) => `${p.namespace}/${p.name}`),
   );
+  const nodes = map.nodes.map((n) => n.name);
+  fillSelect($('component-node'), nodes);
+  fillSelect($('fault-node'), nodes);
 }
 async function act(path: string, body: unknown): Promise<void> {
   const out = $('action-result');
+  out.textContent = 'working…';
   try {
     const res = await fetch(path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
     const j = (await res.json()) as { message?: string };
@@ -452,6 +456,39 @@ $('delete-form').addEventListener('submit', (e) => {
   const v = $<HTMLSelectElement>('delete-pod').value;
   if (v) void act('api/actions/delete-pod', split(v));
 });
+
+/** Which submit button sent the form (Stop or Start, Inject or Clear). */
+const submitter = (e: Event) => (e as SubmitEvent).submitter as HTMLButtonElement | null;
+$('component-form').addEventListener('submit', (e) => {
+  e.preventDefault();
+  const action = submitter(e)?.dataset.action ?? 'stop';
+  const node = $<HTMLSelectElement>('component-node').value;
+  const unit = $<HTMLSelectElement>('component-unit').value;
+  if (node && unit) void act(`api/actions/${action}`, { node, unit });
+});
+$('fault-form').addEventListener('submit', (e) => {
+  e.preventDefault();
+  const node = $<HTMLSelectElement>('fault-node').value;
+  const fault = $<HTMLSelectElement>('fault-name').value;
+  if (node && fault) void act('api/actions/fault', { node, fault, clear: submitter(e)?.dataset.clear === 'true' });
+});
+/** The units and faults the server offers (once). */
+const faultHints = new Map<string, string>();
+void fetch('api/actions')
+  .then((r) => r.json() as Promise<{ control: boolean; units: string[]; faults: { name: string; what: string; see: string }[] }>)
+  .then((a) => {
+    fillSelect($('component-unit'), a.units);
+    fillSelect(
+      $('fault-name'),
+      a.faults.map((f) => f.name),
+    );
+    for (const f of a.faults) faultHints.set(f.name, `${f.what}. You will see: ${f.see}`);
+    const hint = () => ($('fault-see').textContent = faultHints.get($<HTMLSelectElement>('fault-name').value) ?? '');
+    $('fault-name').addEventListener('change', hint);
+    hint();
+    if (!a.control) for (const id of ['component-stop', 'component-start', 'fault-inject', 'fault-clear']) $<HTMLButtonElement>(id).disabled = true;
+  })
+  .catch(() => {});
 
 // ---- the event stream -------------------------------------------------------
 function connect(): void {
