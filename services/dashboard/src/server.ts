@@ -183,7 +183,7 @@ async function controlAction(o: DashboardServerOptions, kind: 'stop' | 'start' |
     return status(res, noAgent ? 503 : 504, noAgent ? 'ServiceUnavailable' : 'Timeout', message);
   }
   const output = (reply.output ?? '').trim();
-  const lastLine = output.split('\n').at(-1) ?? '';
+  const lastLine = (output.split('\n').at(-1) ?? '').split('; you will see:')[0]!;
   o.live.record({ ...base, time: started, durationMs: Date.now() - started, detail: `via NATS ${controlSubject(node)}${lastLine ? `: ${lastLine}` : ''}`, code: reply.ok ? 'OK' : 'Failed' });
   if (!reply.ok) return status(res, 500, 'InternalError', `${node}: ${line} failed${output ? `: ${output}` : ''}`);
   const done = control.action === 'fault' ? output.split('\n').at(-1) || `${node}: ${control.fault} ${control.clear ? 'cleared' : 'injected'}` : `${node}: ${line} done`;
