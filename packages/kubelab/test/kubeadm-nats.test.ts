@@ -2,7 +2,7 @@
 // kubeadm PKI in DIR it issues the client certificates and writes a
 // nats.conf that a real nats-server runs, with each identity's permissions.
 
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,11 +11,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { DASHBOARD_NATS_IDENTITY, TRACE_NATS_IDENTITY, containerdNatsIdentity, controlSubject, natsAuthOptions, readNatsTls } from '@kubelab/nats';
 import { ensureClusterPki } from '@kubelab/pki';
-import { freePort, requireTool, startNatsServer, type NatsServerHandle } from '@kubelab/testing';
+import { freePort, requireTool, startNatsServer, waitFor, type NatsServerHandle } from '@kubelab/testing';
 import { startNodeAgents } from '../src/node-control.js';
 import { natsClientFiles } from '../src/topology.js';
 
 const MAIN = fileURLToPath(new URL('../dist/main.js', import.meta.url));
+const NODE_AGENT = fileURLToPath(new URL('../../../services/node/dist/bin/node-agent.js', import.meta.url));
 
 describe.runIf(requireTool('nats-server'))('kubelab kubeadm nats', { timeout: 30_000 }, () => {
   const dir = mkdtempSync(join(tmpdir(), 'kubelab-kubeadm-nats-'));
@@ -83,6 +84,35 @@ describe.runIf(requireTool('nats-server'))('kubelab kubeadm nats', { timeout: 30
       expect(asked).toHaveLength(1);
     } finally {
       await agents.close();
+    }
+  });
+
+  it("a compose node's node-agent answers with that node's systemctl, as kubelab:node-agent:<node>", async () => {
+    const root = mkdtempSync(join(tmpdir(), 'kubelab-node-root-'));
+    const files = natsClientFiles(dir, { agent: 'node-2' });
+    const agent = spawn(process.execPath, [NODE_AGENT], {
+      env: {
+        ...process.env,
+        KUBELAB_NODE_ROOT: root,
+        KUBELAB_NODE_NAME: 'node-2',
+        KUBELAB_NODE_AGENT_NATS_URL: nats.url,
+        KUBELAB_NODE_AGENT_CA_FILE: files.caFile,
+        KUBELAB_NODE_AGENT_CERT_FILE: files.certFile,
+        KUBELAB_NODE_AGENT_KEY_FILE: files.keyFile,
+      },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    let log = '';
+    agent.stderr!.on('data', (d: Buffer) => (log += d.toString()));
+    try {
+      await waitFor('node-agent connected', async () => (log.includes('answering kubelab.control.node-2') ? true : undefined), { timeoutMs: 20_000 });
+      const dashboard = await as(natsClientFiles(dir, 'dashboard'), DASHBOARD_NATS_IDENTITY);
+      const reply = await dashboard.request(controlSubject('node-2'), JSON.stringify({ action: 'stop', unit: 'kubelet' }), { timeout: 10_000 });
+      // This node root has no units: systemctl's own answer.
+      expect(JSON.parse(reply.string())).toEqual({ ok: false, output: 'Failed to stop kubelet.service: Unit kubelet.service not loaded.\n' });
+    } finally {
+      agent.kill();
+      rmSync(root, { recursive: true, force: true });
     }
   });
 
