@@ -228,7 +228,9 @@ describe.runIf(ready)('the dashboard in a browser against kubelab up', { timeout
       const problems = await page.waitForSelector('[data-testid=node-node-1] [data-testid=node-problems]:has-text("KernelDeadlock")', { timeout: 60_000 });
       expect(await problems.textContent()).toContain('KernelDeadlock (DockerHung)');
       await shot('1-map-fault');
-      expect(await flowHas('node-fault kernel-deadlock')).toContain('dashboard → node(node-1)  node-fault kernel-deadlock  Node node-1  via NATS kubelab.control.node-1: node-1: kernel-deadlock injected');
+      expect(await flowHas('node-fault kernel-deadlock')).toContain(
+        'dashboard → node(node-1)  node-fault kernel-deadlock  Node node-1  via NATS kubelab.control.node-1: node-1: kernel-deadlock injected',
+      );
       const node = await kubectl(['get', 'node', 'node-1', '-o', 'jsonpath={.status.conditions[?(@.type=="KernelDeadlock")].status}']);
       expect(node.stdout).toBe('True');
     });

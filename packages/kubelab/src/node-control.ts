@@ -54,7 +54,14 @@ export async function startNodeAgents(o: { stateDir: string; natsUrl: string; no
   for (const node of o.nodes) {
     try {
       const tls = readNatsTls(natsClientFiles(o.stateDir, { agent: node }));
-      const nc = await connect({ servers: o.natsUrl, name: `kubelab-node-agent-${node}`, timeout: 5000, maxReconnectAttempts: -1, reconnectTimeWait: 500, ...natsAuthOptions(nodeAgentNatsIdentity(node), tls) });
+      const nc = await connect({
+        servers: o.natsUrl,
+        name: `kubelab-node-agent-${node}`,
+        timeout: 5000,
+        maxReconnectAttempts: -1,
+        reconnectTimeWait: 500,
+        ...natsAuthOptions(nodeAgentNatsIdentity(node), tls),
+      });
       nc.subscribe(controlSubject(node), {
         callback: (err, msg) => {
           if (err) return o.log?.(`node agent ${node}: ${err.message}`);

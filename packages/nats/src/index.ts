@@ -22,13 +22,4 @@ export {
   type NatsUsersOptions,
   type SubjectPermissions,
 } from './identities.js';
-export {
-  CONTROL_SUBJECT_ALL,
-  CONTROL_UNITS,
-  controlCommandLine,
-  controlSubject,
-  parseNodeControlRequest,
-  type ControlUnit,
-  type NodeControlReply,
-  type NodeControlRequest,
-} from './control.js';
+export { CONTROL_SUBJECT_ALL, CONTROL_UNITS, controlCommandLine, controlSubject, parseNodeControlRequest, type ControlUnit, type NodeControlReply, type NodeControlRequest } from './control.js';

@@ -104,5 +104,7 @@ export function evictionText(e: Eviction, now: number): string | undefined {
 /** The node box's countdown text while the heartbeat is late, before the controller decides. */
 export function notReadyText(heartbeat: number, gracePeriodMs: number, now: number): string {
   const left = secondsUntil(notReadyAt(heartbeat, gracePeriodMs), now);
-  return left > 0 ? `NotReady in ~${left}s (node-monitor-grace-period ${Math.round(gracePeriodMs / 1000)}s)` : `NotReady due now (node-monitor-grace-period ${Math.round(gracePeriodMs / 1000)}s passed)`;
+  return left > 0
+    ? `NotReady in ~${left}s (node-monitor-grace-period ${Math.round(gracePeriodMs / 1000)}s)`
+    : `NotReady due now (node-monitor-grace-period ${Math.round(gracePeriodMs / 1000)}s passed)`;
 }

@@ -35,7 +35,11 @@ describe('POST /api/actions/{stop,start,fault}', () => {
   });
   afterAll(() => dash.close());
   const post = async (path: string, body: unknown, method = 'POST') => {
-    const res = await fetch(new URL(path, dash.url), { method, headers: { 'content-type': 'application/json' }, ...(method === 'POST' ? { body: typeof body === 'string' ? body : JSON.stringify(body) } : {}) });
+    const res = await fetch(new URL(path, dash.url), {
+      method,
+      headers: { 'content-type': 'application/json' },
+      ...(method === 'POST' ? { body: typeof body === 'string' ? body : JSON.stringify(body) } : {}),
+    });
     return { code: res.status, body: (await res.json()) as Record<string, unknown> };
   };
 

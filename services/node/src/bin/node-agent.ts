@@ -26,7 +26,14 @@ async function main(): Promise<void> {
     try {
       // Read each try: kubeadm-nats may write the pair after this container started.
       const tls = readNatsTls(files);
-      const nc = await connect({ servers: url, name: `kubelab-node-agent-${env.name}`, timeout: 5000, maxReconnectAttempts: -1, reconnectTimeWait: 1000, ...natsAuthOptions(nodeAgentNatsIdentity(env.name), tls) });
+      const nc = await connect({
+        servers: url,
+        name: `kubelab-node-agent-${env.name}`,
+        timeout: 5000,
+        maxReconnectAttempts: -1,
+        reconnectTimeWait: 1000,
+        ...natsAuthOptions(nodeAgentNatsIdentity(env.name), tls),
+      });
       log(`answering ${controlSubject(env.name)} on ${url}`);
       for await (const msg of nc.subscribe(controlSubject(env.name))) {
         let reply: NodeControlReply;
