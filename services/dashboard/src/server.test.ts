@@ -54,6 +54,28 @@ describe('POST /api/actions/{stop,start,fault}', () => {
     expect(r.body).toMatchObject({ kind: 'Status', apiVersion: 'v1', status: 'Failure', code, reason });
   });
 
+  it.each([
+    ['a text/plain body (what another site may send without asking)', { 'content-type': 'text/plain' }, 415, 'UnsupportedMediaType'],
+    ['a form body', { 'content-type': 'application/x-www-form-urlencoded' }, 415, 'UnsupportedMediaType'],
+    ['another origin', { 'content-type': 'application/json', origin: 'http://evil.example' }, 403, 'Forbidden'],
+    ['an opaque origin', { 'content-type': 'application/json', origin: 'null' }, 403, 'Forbidden'],
+  ])('refuses %s', async (_n, headers, code, reason) => {
+    for (const path of ['api/actions/stop', 'api/actions/scale']) {
+      const res = await fetch(new URL(path, dash.url), { method: 'POST', headers, body: JSON.stringify({ node: 'node-1', unit: 'kubelet' }) });
+      expect(res.status).toBe(code);
+      expect(await res.json()).toMatchObject({ kind: 'Status', code, reason });
+    }
+  });
+
+  it('accepts its own origin', async () => {
+    const res = await fetch(new URL('api/actions/stop', dash.url), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json; charset=utf-8', origin: new URL(dash.url).origin },
+      body: '{"node":"node-1","unit":"kubelet"}',
+    });
+    expect(await res.json()).toMatchObject({ code: 503, reason: 'ServiceUnavailable' });
+  });
+
   it('refuses GET', async () => {
     const r = await post('api/actions/stop', undefined, 'GET');
     expect(r.body).toMatchObject({ kind: 'Status', code: 405, reason: 'MethodNotAllowed', message: 'GET is not allowed on /api/actions/stop' });

@@ -90,6 +90,38 @@ function stream(live: Live, req: IncomingMessage, res: ServerResponse): void {
   });
 }
 
+/**
+ * The actions change the cluster and the port has no login, so only the
+ * page itself may call them: a JSON body (another site's form or
+ * `no-cors` fetch can only send text/plain, form or multipart bodies; JSON
+ * needs a CORS preflight, which this server never grants) and, when the
+ * browser names one, an Origin of this host. Answers true when it refused.
+ */
+export function refuseForeign(req: IncomingMessage, res: ServerResponse): boolean {
+  const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+  if (type !== 'application/json') {
+    status(res, 415, 'UnsupportedMediaType', `the body of the request was in an unknown format - accepted media types include: application/json`);
+    return true;
+  }
+  const origin = req.headers.origin;
+  if (origin !== undefined && origin !== 'null') {
+    let host = '';
+    try {
+      host = new URL(origin).host;
+    } catch {
+      // an Origin that is no URL is refused below
+    }
+    if (host !== req.headers.host) {
+      status(res, 403, 'Forbidden', `requests from ${origin} are not allowed: the actions are for this dashboard's own page`);
+      return true;
+    }
+  } else if (origin === 'null') {
+    status(res, 403, 'Forbidden', "requests from an opaque origin are not allowed: the actions are for this dashboard's own page");
+    return true;
+  }
+  return false;
+}
+
 async function action(o: DashboardServerOptions, kind: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const cs = o.clientset;
   if (!cs) return status(res, 503, 'ServiceUnavailable', 'the dashboard has no apiserver connection (--kubeconfig)');
@@ -208,11 +240,13 @@ export async function startDashboardServer(o: DashboardServerOptions): Promise<R
     if (req.method === 'GET' && p === '/api/actions') return json(res, 200, { control: !!o.nats, units: CONTROL_UNITS, faults: DASHBOARD_FAULTS });
     if (p === '/api/actions/stop' || p === '/api/actions/start' || p === '/api/actions/fault') {
       if (req.method !== 'POST') return status(res, 405, 'MethodNotAllowed', `${req.method} is not allowed on ${p}`);
+      if (refuseForeign(req, res)) return;
       const kind = p.slice('/api/actions/'.length) as 'stop' | 'start' | 'fault';
       return void controlAction(o, kind, req, res).catch((e: unknown) => status(res, 500, 'InternalError', (e as Error).message));
     }
     if (p === '/api/actions/scale' || p === '/api/actions/delete-pod') {
       if (req.method !== 'POST') return status(res, 405, 'MethodNotAllowed', `${req.method} is not allowed on ${p}`);
+      if (refuseForeign(req, res)) return;
       return void action(o, p.endsWith('scale') ? 'scale' : 'delete', req, res).catch((e: unknown) => status(res, 500, 'InternalError', (e as Error).message));
     }
     if (req.method !== 'GET' && req.method !== 'HEAD') return status(res, 405, 'MethodNotAllowed', `${req.method} is not allowed`);
