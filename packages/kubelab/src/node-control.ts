@@ -8,16 +8,33 @@
 
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { systemctl } from '@kubelab/node';
-import { controlCommandLine, controlSubject, natsAuthOptions, nodeAgentNatsIdentity, parseNodeControlRequest, readNatsTls, type NodeControlReply, type NodeControlRequest } from '@kubelab/nats';
+import {
+  controlCommandLine,
+  controlSubject,
+  isControlPlaneComponent,
+  natsAuthOptions,
+  nodeAgentNatsIdentity,
+  parseNodeControlRequest,
+  readNatsTls,
+  type NodeControlReply,
+  type NodeControlRequest,
+} from '@kubelab/nats';
 import { faultCommand } from './fault.js';
 import { natsClientFiles, nodeRoot } from './topology.js';
 
 /** What a node's agent runs for a request; the output is what the command printed, both streams. */
 export type NodeControlRunner = (node: string, req: NodeControlRequest) => Promise<NodeControlReply>;
 
-/** The local runner's: the node's systemctl, or `kubelab fault` against the state dir. */
-export function localControlRunner(stateDir: string): NodeControlRunner {
+/** The runner's own processes standing for the control-plane node's static pods (kube-scheduler, kube-controller-manager). */
+export type ControlPlaneHook = (action: 'stop' | 'start', component: string) => Promise<NodeControlReply>;
+
+/** The local runner's: the node's systemctl, `kubelab fault` against the state dir, or the runner's control-plane processes. */
+export function localControlRunner(stateDir: string, controlPlane?: ControlPlaneHook, controlPlaneNode = 'control-plane'): NodeControlRunner {
   return async (node, req) => {
+    if (req.action !== 'fault' && isControlPlaneComponent(req.unit)) {
+      if (node !== controlPlaneNode || !controlPlane) return { ok: false, output: `${req.unit} is a static pod of the ${controlPlaneNode} node, not a unit of ${node}\n` };
+      return controlPlane(req.action, req.unit);
+    }
     let output = '';
     const write = (s: string) => void (output += s);
     const code =
@@ -48,8 +65,15 @@ export interface NodeAgents {
 }
 
 /** Connects an agent per node; a node whose certificate is missing (an older state dir) gets none, with a note. */
-export async function startNodeAgents(o: { stateDir: string; natsUrl: string; nodes: readonly string[]; run?: NodeControlRunner; log?: (line: string) => void }): Promise<NodeAgents> {
-  const run = o.run ?? localControlRunner(o.stateDir);
+export async function startNodeAgents(o: {
+  stateDir: string;
+  natsUrl: string;
+  nodes: readonly string[];
+  run?: NodeControlRunner;
+  controlPlane?: ControlPlaneHook;
+  log?: (line: string) => void;
+}): Promise<NodeAgents> {
+  const run = o.run ?? localControlRunner(o.stateDir, o.controlPlane);
   const conns: NatsConnection[] = [];
   for (const node of o.nodes) {
     try {

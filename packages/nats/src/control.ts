@@ -10,7 +10,15 @@ import { criSubjectToken } from '@kubelab/proto/cri-record';
 
 /** The units a control request may stop or start (the node's systemd units). */
 export const CONTROL_UNITS = ['kubelet', 'containerd', 'kube-proxy', 'node-problem-detector', 'kube-network-policies'] as const;
-export type ControlUnit = (typeof CONTROL_UNITS)[number];
+/**
+ * The control plane's components a request to the control-plane node may
+ * stop or start: kubeadm's static pods, which the local runner runs as its
+ * processes (on a kubeadm node one moves the manifest out of
+ * /etc/kubernetes/manifests instead; a compose node's systemctl has no such unit).
+ */
+export const CONTROL_PLANE_COMPONENTS = ['kube-scheduler', 'kube-controller-manager'] as const;
+export type ControlUnit = (typeof CONTROL_UNITS)[number] | (typeof CONTROL_PLANE_COMPONENTS)[number];
+const ALL_UNITS: readonly string[] = [...CONTROL_UNITS, ...CONTROL_PLANE_COMPONENTS];
 
 export type NodeControlRequest =
   | { action: 'stop' | 'start'; unit: ControlUnit }
@@ -41,8 +49,8 @@ export function parseNodeControlRequest(v: unknown): NodeControlRequest {
   if (!v || typeof v !== 'object' || Array.isArray(v)) throw new Error('the request must be a JSON object');
   const r = v as Record<string, unknown>;
   if (r.action === 'stop' || r.action === 'start') {
-    if (typeof r.unit !== 'string' || !(CONTROL_UNITS as readonly string[]).includes(r.unit)) {
-      throw new Error(`unit: one of ${CONTROL_UNITS.join(', ')} is required, got ${JSON.stringify(r.unit)}`);
+    if (typeof r.unit !== 'string' || !ALL_UNITS.includes(r.unit)) {
+      throw new Error(`unit: one of ${ALL_UNITS.join(', ')} is required, got ${JSON.stringify(r.unit)}`);
     }
     return { action: r.action, unit: r.unit as ControlUnit };
   }
@@ -56,5 +64,10 @@ export function parseNodeControlRequest(v: unknown): NodeControlRequest {
 
 /** The command line a request stands for, as a person would type it in the node's shell. */
 export function controlCommandLine(req: NodeControlRequest): string {
-  return req.action === 'fault' ? `node-fault ${req.fault}${req.clear ? ' --clear' : ''}` : `systemctl ${req.action} ${req.unit}`;
+  if (req.action === 'fault') return `node-fault ${req.fault}${req.clear ? ' --clear' : ''}`;
+  return isControlPlaneComponent(req.unit) ? `${req.action} ${req.unit} (static pod)` : `systemctl ${req.action} ${req.unit}`;
+}
+
+export function isControlPlaneComponent(unit: string): boolean {
+  return (CONTROL_PLANE_COMPONENTS as readonly string[]).includes(unit);
 }

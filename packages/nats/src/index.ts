@@ -22,4 +22,15 @@ export {
   type NatsUsersOptions,
   type SubjectPermissions,
 } from './identities.js';
-export { CONTROL_SUBJECT_ALL, CONTROL_UNITS, controlCommandLine, controlSubject, parseNodeControlRequest, type ControlUnit, type NodeControlReply, type NodeControlRequest } from './control.js';
+export {
+  CONTROL_PLANE_COMPONENTS,
+  CONTROL_SUBJECT_ALL,
+  CONTROL_UNITS,
+  controlCommandLine,
+  controlSubject,
+  isControlPlaneComponent,
+  parseNodeControlRequest,
+  type ControlUnit,
+  type NodeControlReply,
+  type NodeControlRequest,
+} from './control.js';

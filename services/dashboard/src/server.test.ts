@@ -16,7 +16,11 @@ describe('parseControlAction', () => {
   it.each([
     ['stop', { unit: 'kubelet' }, 'node: a lowercase RFC 1123 name is required, got undefined'],
     ['stop', { node: 'Node 1', unit: 'kubelet' }, 'node: a lowercase RFC 1123 name is required, got "Node 1"'],
-    ['stop', { node: 'node-1', unit: 'sshd' }, 'unit: one of kubelet, containerd, kube-proxy, node-problem-detector, kube-network-policies is required, got "sshd"'],
+    [
+      'stop',
+      { node: 'node-1', unit: 'sshd' },
+      'unit: one of kubelet, containerd, kube-proxy, node-problem-detector, kube-network-policies, kube-scheduler, kube-controller-manager is required, got "sshd"',
+    ],
     ['fault', { node: 'node-1', fault: 'no-such-fault' }, 'fault: one of kernel-deadlock,'],
     ['fault', { node: 'node-1', fault: 'etcd-lost' }, 'fault: one of'],
   ] as const)('refuses %s %j', (kind, body, message) => expect(() => parseControlAction(kind, body)).toThrow(message));
@@ -83,7 +87,11 @@ describe('POST /api/actions/{stop,start,fault}', () => {
 
   it('lists the units and faults it offers', async () => {
     const r = await post('api/actions', undefined, 'GET');
-    expect(r.body).toMatchObject({ control: false, units: ['kubelet', 'containerd', 'kube-proxy', 'node-problem-detector', 'kube-network-policies'] });
+    expect(r.body).toMatchObject({
+      control: false,
+      units: ['kubelet', 'containerd', 'kube-proxy', 'node-problem-detector', 'kube-network-policies'],
+      components: ['kube-scheduler', 'kube-controller-manager'],
+    });
     expect((r.body.faults as { name: string }[]).map((f) => f.name)).toContain('disk-pressure');
   });
 });

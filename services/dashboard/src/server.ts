@@ -11,7 +11,16 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { extname, join, normalize, sep } from 'node:path';
 import type { Clientset } from '@kubelab/client';
-import { CONTROL_UNITS, controlCommandLine, controlSubject, parseNodeControlRequest, type NodeControlReply, type NodeControlRequest } from '@kubelab/nats';
+import {
+  CONTROL_PLANE_COMPONENTS,
+  CONTROL_UNITS,
+  controlCommandLine,
+  controlSubject,
+  isControlPlaneComponent,
+  parseNodeControlRequest,
+  type NodeControlReply,
+  type NodeControlRequest,
+} from '@kubelab/nats';
 import { FAULTS } from '@kubelab/node';
 import { NoRespondersError, type NatsConnection } from '@nats-io/transport-node';
 import type { Live } from './live.js';
@@ -198,10 +207,22 @@ async function controlAction(o: DashboardServerOptions, kind: 'stop' | 'start' |
   }
   if (!o.nats) return status(res, 503, 'ServiceUnavailable', 'the dashboard has no NATS connection (--nats-url): stop, start and fault go to the node over NATS');
   const known = o.live.map().nodes;
-  if (known.length > 0 && !known.some((n) => n.name === node)) return status(res, 404, 'NotFound', `nodes "${node}" not found`);
+  const target = known.find((n) => n.name === node);
+  if (known.length > 0 && !target) return status(res, 404, 'NotFound', `nodes "${node}" not found`);
+  if (control.action !== 'fault' && isControlPlaneComponent(control.unit) && target && !target.controlPlane) {
+    return status(res, 400, 'BadRequest', `${control.unit} is a static pod of the control-plane node, not a unit of ${node}`);
+  }
   const line = controlCommandLine(control);
   const started = Date.now();
-  const base = { kind: 'action' as const, from: 'dashboard', to: control.action === 'fault' ? `node(${node})` : `systemd(${node})`, node, objectKind: 'Node', name: node, method: line };
+  const base = {
+    kind: 'action' as const,
+    from: 'dashboard',
+    to: control.action === 'fault' || isControlPlaneComponent(control.unit) ? `node(${node})` : `systemd(${node})`,
+    node,
+    objectKind: 'Node',
+    name: node,
+    method: line,
+  };
   let reply: NodeControlReply;
   try {
     const msg = await o.nats.request(controlSubject(node), JSON.stringify(control), { timeout: o.controlTimeoutMs ?? 30_000 });
@@ -237,7 +258,7 @@ export async function startDashboardServer(o: DashboardServerOptions): Promise<R
     if (req.method === 'GET' && p === '/healthz') return void res.end('ok');
     if (req.method === 'GET' && p === '/api/stream') return stream(o.live, req, res);
     if (req.method === 'GET' && p === '/api/flow') return json(res, 200, { items: o.live.buffer.toArray() });
-    if (req.method === 'GET' && p === '/api/actions') return json(res, 200, { control: !!o.nats, units: CONTROL_UNITS, faults: DASHBOARD_FAULTS });
+    if (req.method === 'GET' && p === '/api/actions') return json(res, 200, { control: !!o.nats, units: CONTROL_UNITS, components: CONTROL_PLANE_COMPONENTS, faults: DASHBOARD_FAULTS });
     if (p === '/api/actions/stop' || p === '/api/actions/start' || p === '/api/actions/fault') {
       if (req.method !== 'POST') return status(res, 405, 'MethodNotAllowed', `${req.method} is not allowed on ${p}`);
       if (refuseForeign(req, res)) return;

@@ -475,9 +475,10 @@ $('fault-form').addEventListener('submit', (e) => {
 /** The units and faults the server offers (once). */
 const faultHints = new Map<string, string>();
 void fetch('api/actions')
-  .then((r) => r.json() as Promise<{ control: boolean; units: string[]; faults: { name: string; what: string; see: string }[] }>)
+  .then((r) => r.json() as Promise<{ control: boolean; units: string[]; components: string[]; faults: { name: string; what: string; see: string }[] }>)
   .then((a) => {
-    fillSelect($('component-unit'), a.units);
+    // The node's units, then the control plane's static pods (the control-plane node's only).
+    fillSelect($('component-unit'), [...a.units, ...a.components]);
     fillSelect(
       $('fault-name'),
       a.faults.map((f) => f.name),
