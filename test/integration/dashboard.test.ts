@@ -131,8 +131,16 @@ describe.runIf(ready)('the dashboard in a browser against kubelab up', { timeout
     expect((await kubectl(['get', 'deployment', 'story', '-o', 'jsonpath={.spec.replicas}'])).stdout).toBe('2');
     await view('flow');
     await page.fill('#f-object', 'default/story');
-    const row = await page.waitForSelector('[data-testid=flow-list] li.action');
-    expect(await row.textContent()).toMatch(/dashboard → apiserver {2}patch deployments {2}Deployment default\/story {2}spec\.replicas=2/);
+    // The list's rows are reused as messages arrive: read the action rows' texts in one go.
+    const actions = await waitFor(
+      'the scale in the flow',
+      async () => {
+        const texts = await page.$$eval('[data-testid=flow-list] li.action', (els) => els.map((e) => e.textContent ?? ''));
+        return texts.length ? texts : undefined;
+      },
+      { timeoutMs: 10_000 },
+    );
+    expect(actions).toContainEqual(expect.stringMatching(/dashboard → apiserver {2}patch deployments {2}Deployment default\/story {2}spec\.replicas=2/));
     await page.fill('#f-object', '');
     await shot('2-flow');
   });
@@ -159,9 +167,9 @@ describe.runIf(ready)('the dashboard in a browser against kubelab up', { timeout
       await page.click(`#component-${action}`);
       await page.waitForSelector(`[data-testid=action-result]:text("${node}: systemctl ${action} ${unit} done")`, { timeout: 30_000 });
     };
-    const flowHas = async (method: string) => {
+    const flowHas = async (method: string, node = 'node-1') => {
       await view('flow');
-      await page.fill('#f-object', 'node-1');
+      await page.fill('#f-object', node);
       const rows = await waitFor(
         `the flow to show ${method}`,
         async () => {
@@ -233,6 +241,26 @@ describe.runIf(ready)('the dashboard in a browser against kubelab up', { timeout
       );
       const node = await kubectl(['get', 'node', 'node-1', '-o', 'jsonpath={.status.conditions[?(@.type=="KernelDeadlock")].status}']);
       expect(node.stdout).toBe('True');
+    });
+
+    it('stops the scheduler from the page: a new pod stays unscheduled until it is started again', async () => {
+      await view('actions');
+      await page.waitForSelector('#component-node option[value="control-plane"]', { state: 'attached' });
+      await page.selectOption('#component-node', 'control-plane');
+      await page.selectOption('#component-unit', 'kube-scheduler');
+      await page.click('#component-stop');
+      await page.waitForSelector('[data-testid=action-result]:text("control-plane: stop kube-scheduler (static pod) done")', { timeout: 30_000 });
+      expect((await kubectl(['run', 'waits', '--image=nginx'])).stdout).toBe('pod/waits created\n');
+      await view('map');
+      // Pods with no node show in the map's "unscheduled" box, namespace included.
+      await page.waitForSelector('.pod.Pending:text-is("default/waits")', { timeout: 10_000 });
+      await new Promise((r) => setTimeout(r, 3000));
+      expect((await kubectl(['get', 'pod', 'waits', '-o', 'jsonpath={.spec.nodeName}'])).stdout).toBe('');
+      await view('actions');
+      await page.click('#component-start');
+      await page.waitForSelector('[data-testid=action-result]:text("control-plane: start kube-scheduler (static pod) done")', { timeout: 60_000 });
+      await waitFor('the pod scheduled', async () => (await kubectl(['get', 'pod', 'waits', '-o', 'jsonpath={.spec.nodeName}'])).stdout || undefined, { timeoutMs: 60_000 });
+      expect(await flowHas('stop kube-scheduler', 'control-plane')).toContain('dashboard → node(control-plane)  stop kube-scheduler (static pod)');
     });
 
     it('answers bad input with a metav1.Status', async () => {
