@@ -161,12 +161,21 @@ export const NATS_CLIENT_FILES = {
   trace: 'pki/etcd/trace-client',
   admin: 'pki/etcd/admin-client',
   scheduler: 'pki/etcd/scheduler-client',
+  /** The dashboard's (kubelab:dashboard: the records, and the nodes' control requests). */
+  dashboard: 'pki/etcd/dashboard-client',
   containerd: 'pki/containerd-nats-client',
+  /** A node's agent (kubelab:node-agent:<node>), beside its runtime's in the node folder. */
+  nodeAgent: 'pki/node-agent-nats-client',
 } as const;
 
-/** The TLS files a NATS client of the local cluster presents (`node` for a runtime, relative to its node folder). */
-export function natsClientFiles(stateDir: string, who: 'trace' | 'admin' | 'scheduler' | { node: string }): NatsTlsFiles {
-  const base = typeof who === 'string' ? join(stateDir, NATS_CLIENT_FILES[who]) : join(stateDir, 'nodes', who.node, NATS_CLIENT_FILES.containerd);
+/** The TLS files a NATS client of the local cluster presents (`node` for a runtime, `agent` for a node's agent, relative to its node folder). */
+export function natsClientFiles(stateDir: string, who: 'trace' | 'admin' | 'scheduler' | 'dashboard' | { node: string } | { agent: string }): NatsTlsFiles {
+  const base =
+    typeof who === 'string'
+      ? join(stateDir, NATS_CLIENT_FILES[who])
+      : 'node' in who
+        ? join(stateDir, 'nodes', who.node, NATS_CLIENT_FILES.containerd)
+        : join(stateDir, 'nodes', who.agent, NATS_CLIENT_FILES.nodeAgent);
   return { caFile: join(stateDir, `${PKI_FILES.etcdCa}.crt`), certFile: `${base}.crt`, keyFile: `${base}.key` };
 }
 
@@ -344,8 +353,8 @@ export function components(layout: Layout): ComponentSpec[] {
       '--kubelet-insecure-tls',
     ],
   });
-  // The dashboard: watches as its ServiceAccount (dashboard-addon.ts), the CRI records as the read-only trace identity.
-  const trace = natsClientFiles(layout.stateDir, 'trace');
+  // The dashboard: watches as its ServiceAccount (dashboard-addon.ts), the records and the nodes' control requests as kubelab:dashboard.
+  const trace = natsClientFiles(layout.stateDir, 'dashboard');
   list.push({
     name: 'dashboard',
     service: 'dashboard',

@@ -19,6 +19,13 @@ describe('natsUsers', () => {
     ['the admin uses the JetStream API', 'CN=kubelab:admin', 'publish', '$JS.API.>'],
     ['the scheduler publishes its decision records', 'CN=kubelab:scheduler', 'publish', 'kubelab.sched.>'],
     ['the viewer follows the decision records', 'CN=kubelab:trace', 'subscribe', 'kubelab.sched.>'],
+    ["the dashboard asks the nodes' agents", 'CN=kubelab:dashboard', 'publish', 'kubelab.control.*'],
+    ['the dashboard follows every record', 'CN=kubelab:dashboard', 'subscribe', 'kubelab.cri.>'],
+    ['the dashboard hears its replies', 'CN=kubelab:dashboard', 'subscribe', '_INBOX.kubelab-dashboard.>'],
+    ["node-1's agent hears node-1's requests", 'CN=kubelab:node-agent:node-1', 'subscribe', 'kubelab.control.node-1'],
+    ["a dotted node's agent: one subject token", 'CN=kubelab:node-agent:worker.example', 'subscribe', 'kubelab.control.worker_example'],
+    ["node-1's agent answers the dashboard", 'CN=kubelab:node-agent:node-1', 'publish', '_INBOX.kubelab-dashboard.>'],
+    ['the dashboard follows the decision records', 'CN=kubelab:dashboard', 'subscribe', 'kubelab.sched.>'],
   ] as const)('%s', (_name, user, dir, subject) => expect(byUser.get(user)?.[dir]).toContain(subject));
 
   it.each([
@@ -31,16 +38,26 @@ describe('natsUsers', () => {
     ['the admin writes no keys', 'CN=kubelab:admin', 'publish', '$KV.kubelab.>'],
     ['the scheduler reads no KV', 'CN=kubelab:scheduler', 'publish', '$KV.kubelab.>'],
     ['nobody shares the whole inbox space', 'CN=kube-apiserver-etcd-client', 'subscribe', '_INBOX.>'],
+    ['the trace viewer stops nothing', 'CN=kubelab:trace', 'publish', 'kubelab.control.*'],
+    ['the admin stops nothing', 'CN=kubelab:admin', 'publish', 'kubelab.control.*'],
+    ['a runtime hears no control requests', 'CN=kubelab:containerd:node-1', 'subscribe', 'kubelab.control.node-1'],
+    ["node-1's agent hears no other node's requests", 'CN=kubelab:node-agent:node-1', 'subscribe', 'kubelab.control.*'],
+    ['an agent sends no requests', 'CN=kubelab:node-agent:node-1', 'publish', 'kubelab.control.node-1'],
+    ['the dashboard writes no records', 'CN=kubelab:dashboard', 'publish', 'kubelab.cri.>'],
+    ['the dashboard reads no KV', 'CN=kubelab:dashboard', 'publish', '$JS.API.STREAM.INFO.KV_kubelab'],
   ] as const)('%s', (_name, user, dir, subject) => expect(byUser.get(user)?.[dir]).not.toContain(subject));
 
-  it('has one user per node runtime', () => {
+  it('has one runtime user and one agent user per node', () => {
     expect(users.map((u) => u.user)).toEqual([
       'CN=kube-apiserver-etcd-client',
       'CN=kubelab:admin',
       'CN=kubelab:trace',
       'CN=kubelab:scheduler',
+      'CN=kubelab:dashboard',
       'CN=kubelab:containerd:node-1',
+      'CN=kubelab:node-agent:node-1',
       'CN=kubelab:containerd:worker.example',
+      'CN=kubelab:node-agent:worker.example',
     ]);
   });
 

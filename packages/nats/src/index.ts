@@ -10,7 +10,9 @@ export {
   APISERVER_NATS_IDENTITY,
   TRACE_NATS_IDENTITY,
   SCHEDULER_NATS_IDENTITY,
+  DASHBOARD_NATS_IDENTITY,
   containerdNatsIdentity,
+  nodeAgentNatsIdentity,
   podMapSubject,
   POD_MAP_SUBJECT_ALL,
   kvStream,
@@ -21,3 +23,15 @@ export {
   type NatsUsersOptions,
   type SubjectPermissions,
 } from './identities.js';
+export {
+  CONTROL_PLANE_COMPONENTS,
+  CONTROL_SUBJECT_ALL,
+  CONTROL_UNITS,
+  controlCommandLine,
+  controlSubject,
+  isControlPlaneComponent,
+  parseNodeControlRequest,
+  type ControlUnit,
+  type NodeControlReply,
+  type NodeControlRequest,
+} from './control.js';

@@ -247,12 +247,20 @@ export class Live {
       ready: ready?.status ?? 'Unknown',
       ...(ready?.reason ? { reason: ready.reason } : {}),
       taints: (n.spec?.taints ?? []).map((t) => `${t.key}${t.value ? `=${t.value}` : ''}:${t.effect}`),
+      taintDetails: (n.spec?.taints ?? []).map((t) => ({
+        key: t.key,
+        ...(t.value ? { value: t.value } : {}),
+        effect: t.effect,
+        ...(t.timeAdded && !Number.isNaN(Date.parse(t.timeAdded)) ? { timeAdded: Date.parse(t.timeAdded) } : {}),
+      })),
+      problems: (n.status?.conditions ?? []).filter((c) => c.type !== 'Ready' && c.status === 'True').map((c) => (c.reason ? `${c.type} (${c.reason})` : c.type)),
       controlPlane: n.metadata?.labels?.['node-role.kubernetes.io/control-plane'] !== undefined,
       unschedulable: !!n.spec?.unschedulable,
     };
     this.nodes.set(name, view);
-    if (delivered && (prev?.ready !== view.ready || prev?.taints.join() !== view.taints.join())) {
-      this.record(watchMessage(delivered, 'Node', n, `Ready=${view.ready}${view.taints.length ? ` taints=${view.taints.join(',')}` : ''}`, this.now()));
+    if (delivered && (prev?.ready !== view.ready || prev?.taints.join() !== view.taints.join() || prev?.problems?.join() !== view.problems?.join())) {
+      const problems = view.problems?.length ? ` ${view.problems.map((c) => `${c.split(' ')[0]}=True`).join(' ')}` : '';
+      this.record(watchMessage(delivered, 'Node', n, `Ready=${view.ready}${problems}${view.taints.length ? ` taints=${view.taints.join(',')}` : ''}`, this.now()));
     }
     this.changed();
   }
@@ -272,6 +280,15 @@ export class Live {
       ready: !!p.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True'),
       deleting: !!p.metadata?.deletionTimestamp,
       ...(owner ? { owner: `${owner.kind}/${owner.name}` } : {}),
+      tolerations: (p.spec?.tolerations ?? [])
+        .filter((t) => !t.effect || t.effect === 'NoExecute')
+        .map((t) => ({
+          ...(t.key ? { key: t.key } : {}),
+          ...(t.operator ? { operator: t.operator } : {}),
+          ...(t.value ? { value: t.value } : {}),
+          ...(t.effect ? { effect: t.effect } : {}),
+          ...(typeof t.tolerationSeconds === 'number' ? { tolerationSeconds: t.tolerationSeconds } : {}),
+        })),
     };
     this.pods.set(key, view);
     if (delivered && (!prev || prev.phase !== view.phase || prev.node !== view.node || prev.ready !== view.ready || prev.deleting !== view.deleting)) {

@@ -9,6 +9,7 @@ import type { TraceSummary } from '../src/trace-model.ts';
 import { onTraces, storyTraceLinks } from './traces.ts';
 import type { SchedulingDecisionRecord } from '@kubelab/proto/sched-record';
 import { decisions, initScheduling, renderScheduling } from './scheduling.ts';
+import { evictionOf, evictionText, nodePhase, notReadyText, taintText } from '../src/countdown.ts';
 
 const $ = <T extends HTMLElement = HTMLElement>(id: string) => document.getElementById(id) as T;
 const el = (tag: string, cls = '', text = ''): HTMLElement => {
@@ -108,10 +109,7 @@ function age(t: number | undefined): string {
 
 /** Grey once the kubelet missed a renewal or two (it renews every quarter of the lease), until the node controller decides. */
 function nodeState(n: NodeView): 'ready' | 'stale' | 'notready' {
-  if (n.ready !== 'True') return 'notready';
-  const renewEvery = ((n.leaseDurationSeconds ?? 40) * 1000) / 4;
-  if (n.heartbeat !== undefined && now() - n.heartbeat > Math.max(renewEvery * 2, 3000)) return 'stale';
-  return 'ready';
+  return nodePhase(n.ready, n.heartbeat, n.leaseDurationSeconds, now());
 }
 
 function componentBox(c: ComponentView): HTMLElement {
@@ -139,18 +137,36 @@ function renderMap(): void {
       title.append(el('span', '', n.name), el('span', 'status', state === 'notready' ? (n.ready === 'Unknown' ? 'NotReady (Unknown)' : 'NotReady') : state === 'stale' ? 'heartbeat late' : 'Ready'));
       box.append(title);
       if (state === 'stale' && n.heartbeat !== undefined && map) {
-        const left = Math.max(0, Math.ceil((n.heartbeat + map.nodeMonitorGracePeriodMs - now()) / 1000));
-        box.append(el('div', 'status countdown', `NotReady in ~${left}s (node-monitor-grace-period)`));
+        const cd = el('div', 'status countdown', notReadyText(n.heartbeat, map.nodeMonitorGracePeriodMs, now()));
+        cd.dataset.testid = 'notready-countdown';
+        box.append(cd);
+      }
+      if (n.problems?.length) {
+        const pr = el('div', 'problems', n.problems.join('  '));
+        pr.dataset.testid = 'node-problems';
+        box.append(pr);
       }
       const units = el('div', 'units');
       const kubeletStale = state !== 'ready';
       units.append(el('span', `unit${kubeletStale ? ' stale' : ''}`, `kubelet · ${age(n.heartbeat)}`), el('span', 'unit', `containerd · ${age(n.lastCri)}`), el('span', 'unit', 'kube-proxy'));
       box.append(units);
-      if (n.taints.length) box.append(el('div', 'taints', n.taints.join('  ')));
+      if (n.taints.length) {
+        const taints = el('div', 'taints');
+        taints.dataset.testid = 'node-taints';
+        for (const t of n.taintDetails ?? []) {
+          const since = t.timeAdded !== undefined ? ` (${age(t.timeAdded)})` : '';
+          taints.append(el('span', `taint ${t.effect}`, `${taintText(t)}${since}`));
+        }
+        if (!n.taintDetails) taints.textContent = n.taints.join('  ');
+        box.append(taints);
+      }
       const pods = el('div', 'pods');
       for (const p of map!.pods.filter((p) => p.node === n.name)) {
         const chip = el('span', `pod ${p.phase}${p.ready ? ' ready' : ''}${p.deleting ? ' deleting' : ''}`, `${p.namespace === 'default' ? '' : p.namespace + '/'}${p.name}`);
         chip.title = `${p.namespace}/${p.name} ${p.phase}${p.owner ? ` (${p.owner})` : ''}`;
+        chip.dataset.testid = `pod-${p.namespace}-${p.name}`;
+        const evict = p.deleting ? undefined : evictionText(evictionOf(n.taintDetails ?? [], p.tolerations), now());
+        if (evict) chip.append(el('small', 'eviction', ` ${evict}`));
         pods.append(chip);
       }
       box.append(pods);
@@ -431,9 +447,13 @@ function renderActions(): void {
     $('delete-pod'),
     map.pods.filter((p) => !p.deleting).map((p) => `${p.namespace}/${p.name}`),
   );
+  const nodes = map.nodes.map((n) => n.name);
+  fillSelect($('component-node'), nodes);
+  fillSelect($('fault-node'), nodes);
 }
 async function act(path: string, body: unknown): Promise<void> {
   const out = $('action-result');
+  out.textContent = 'working…';
   try {
     const res = await fetch(path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
     const j = (await res.json()) as { message?: string };
@@ -453,6 +473,40 @@ $('delete-form').addEventListener('submit', (e) => {
   const v = $<HTMLSelectElement>('delete-pod').value;
   if (v) void act('api/actions/delete-pod', split(v));
 });
+
+/** Which submit button sent the form (Stop or Start, Inject or Clear). */
+const submitter = (e: Event) => (e as SubmitEvent).submitter as HTMLButtonElement | null;
+$('component-form').addEventListener('submit', (e) => {
+  e.preventDefault();
+  const action = submitter(e)?.dataset.action ?? 'stop';
+  const node = $<HTMLSelectElement>('component-node').value;
+  const unit = $<HTMLSelectElement>('component-unit').value;
+  if (node && unit) void act(`api/actions/${action}`, { node, unit });
+});
+$('fault-form').addEventListener('submit', (e) => {
+  e.preventDefault();
+  const node = $<HTMLSelectElement>('fault-node').value;
+  const fault = $<HTMLSelectElement>('fault-name').value;
+  if (node && fault) void act('api/actions/fault', { node, fault, clear: submitter(e)?.dataset.clear === 'true' });
+});
+/** The units and faults the server offers (once). */
+const faultHints = new Map<string, string>();
+void fetch('api/actions')
+  .then((r) => r.json() as Promise<{ control: boolean; units: string[]; components: string[]; faults: { name: string; what: string; see: string }[] }>)
+  .then((a) => {
+    // The node's units, then the control plane's static pods (the control-plane node's only).
+    fillSelect($('component-unit'), [...a.units, ...a.components]);
+    fillSelect(
+      $('fault-name'),
+      a.faults.map((f) => f.name),
+    );
+    for (const f of a.faults) faultHints.set(f.name, `${f.what}. You will see: ${f.see}`);
+    const hint = () => ($('fault-see').textContent = faultHints.get($<HTMLSelectElement>('fault-name').value) ?? '');
+    $('fault-name').addEventListener('change', hint);
+    hint();
+    if (!a.control) for (const id of ['component-stop', 'component-start', 'fault-inject', 'fault-clear']) $<HTMLButtonElement>(id).disabled = true;
+  })
+  .catch(() => {});
 
 // ---- the event stream -------------------------------------------------------
 function connect(): void {
