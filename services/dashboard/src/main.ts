@@ -56,7 +56,16 @@ async function main(): Promise<void> {
   const webDir = values['web-dir'] || join(dirname(fileURLToPath(import.meta.url)), 'web');
   const spans = new SpanStore({ maxSpans: values['otlp-max-spans'] });
   const forwarder = values['otlp-forward-endpoint'] ? new OtlpForwarder(values['otlp-forward-endpoint'], (m) => logger.info(m)) : undefined;
-  const dash = await startDashboardServer({ live, ...(clientset ? { clientset } : {}), ...(nc ? { nats: nc } : {}), webDir, bindAddress: values['bind-address'], port: values.port, spans, ...(forwarder ? { forwarder } : {}) });
+  const dash = await startDashboardServer({
+    live,
+    ...(clientset ? { clientset } : {}),
+    ...(nc ? { nats: nc } : {}),
+    webDir,
+    bindAddress: values['bind-address'],
+    port: values.port,
+    spans,
+    ...(forwarder ? { forwarder } : {}),
+  });
   logger.info('Serving the dashboard', { url: dash.url, otlpHttp: `${dash.url}v1/traces` });
   let otlp: RunningOtlpGrpc | undefined;
   if (values['otlp-grpc-port'] > 0) {
