@@ -151,12 +151,14 @@ describe('a create from nothing: entries remembered per shape', () => {
 
 describe('a create from nothing owns what the general Update finds added', () => {
   const pods = () => new FieldManager(RESOURCES.find((r) => r.resource === 'pods')! as ResourceInfo);
-  const pod = (spec: Record<string, unknown>, meta: Record<string, unknown> = {}): Obj =>
-    ({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p', namespace: 'default', ...meta }, spec }) as Obj;
+  const pod = (spec: Record<string, unknown>, meta: Record<string, unknown> = {}): Obj => ({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p', namespace: 'default', ...meta }, spec }) as Obj;
   const copy = (o: Obj): Obj => JSON.parse(JSON.stringify(o)) as Obj;
   it.each<[string, Obj]>([
     ['containers, ports (protocol defaulted in the key), env', pod({ containers: [{ name: 'web', image: 'nginx', ports: [{ containerPort: 80 }], env: [{ name: 'A', value: '1' }] }] })],
-    ['finalizers, ownerReferences, empty maps', pod({ containers: [{ name: 'c', resources: {} }] }, { finalizers: ['a', 'b'], ownerReferences: [{ uid: 'u', kind: 'ReplicaSet', name: 'rs', apiVersion: 'apps/v1' }], annotations: {} })],
+    [
+      'finalizers, ownerReferences, empty maps',
+      pod({ containers: [{ name: 'c', resources: {} }] }, { finalizers: ['a', 'b'], ownerReferences: [{ uid: 'u', kind: 'ReplicaSet', name: 'rs', apiVersion: 'apps/v1' }], annotations: {} }),
+    ],
     ['a status the main resource ignores', { ...pod({ containers: [{ name: 'c' }] }), status: { phase: 'Pending' } } as Obj],
     ['nulls and unknown fields', pod({ containers: [{ name: 'c', command: null }], nodeSelector: null, 'x-unknown': { a: [1, { b: 2 }] } })],
   ])('%s', (_name, o) => {
