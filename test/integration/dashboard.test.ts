@@ -3,8 +3,11 @@
 // binaries: the map shows the nodes Ready; after `kubectl create deployment`
 // the pod's story shows RunPodSandbox → CreateContainer → StartContainer in
 // order; a scale from the Actions view appears in the flow; a killed kubelet
-// turns its node grey, then NotReady. Screenshots of each view go to
-// test/artifacts/dashboard/ (gitignored).
+// turns its node grey, then NotReady. From the Actions view: the kubelet
+// stopped and started (grey with the NotReady countdown, NotReady, the
+// unreachable taint with each pod's eviction countdown, Ready again) and a
+// fault injected (its node condition on the map), each in the flow.
+// Screenshots of each view go to test/artifacts/dashboard/ (gitignored).
 
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -42,7 +45,7 @@ describe.runIf(ready)('the dashboard in a browser against kubelab up', { timeout
       );
     });
   const shot = (name: string) => page.screenshot({ path: join(ARTIFACTS, `${name}.png`), fullPage: true });
-  const view = async (name: 'map' | 'flow' | 'story' | 'actions') => page.click(`nav button[data-view=${name}]`);
+  const view = async (name: 'map' | 'flow' | 'story' | 'actions' | 'sched') => page.click(`nav button[data-view=${name}]`);
 
   beforeAll(async () => {
     mkdirSync(ARTIFACTS, { recursive: true });
@@ -152,6 +155,47 @@ describe.runIf(ready)('the dashboard in a browser against kubelab up', { timeout
     await shot('2-flow');
   });
 
+  it("the Scheduling view shows, for a pod only one node fits, the other node's Filter reason and the chosen node", async () => {
+    // It tolerates the control-plane taint and selects that node by name: node-1 fails NodeAffinity, the control-plane node is chosen without scoring.
+    const overrides = {
+      spec: {
+        nodeSelector: { 'kubernetes.io/hostname': 'control-plane' },
+        tolerations: [{ key: 'node-role.kubernetes.io/control-plane', operator: 'Exists', effect: 'NoSchedule' }],
+      },
+    };
+    expect((await kubectl(['run', 'picky', '--image=nginx', `--overrides=${JSON.stringify(overrides)}`])).stdout).toBe('pod/picky created\n');
+    await view('sched');
+    await page.waitForSelector('[data-testid=sched-pod] option[value="default/picky"]', { state: 'attached', timeout: 30_000 });
+    await page.selectOption('[data-testid=sched-pod]', 'default/picky');
+    const summary = await page.waitForSelector('[data-testid=sched-summary]:text("default/picky → control-plane")');
+    expect(await summary.textContent()).toBe('default/picky → control-plane: 1 of 2 node(s) feasible');
+    const chosen = await page.waitForSelector('[data-testid=sched-filter] tr.chosen');
+    expect(await chosen.getAttribute('data-node')).toBe('control-plane');
+    const other = await page.$$eval('[data-testid=sched-filter] tr[data-node=node-1] td', (tds) => tds.map((td) => td.textContent ?? ''));
+    expect(other).toContain("node(s) didn't match Pod's node affinity/selector");
+    expect(await page.textContent('[data-testid=sched-score-note]')).toBe('One feasible node (control-plane): chosen without scoring, as upstream does.');
+    expect(await page.textContent('[data-testid=sched-recent]')).toMatch(/default\/picky {2}→ control-plane/);
+    await shot('4-scheduling');
+  });
+
+  it('the Scheduling view scores a pod two nodes fit, and the decision is a step of its story', async () => {
+    const overrides = { spec: { tolerations: [{ key: 'node-role.kubernetes.io/control-plane', operator: 'Exists', effect: 'NoSchedule' }] } };
+    expect((await kubectl(['run', 'either', '--image=nginx', `--overrides=${JSON.stringify(overrides)}`])).stdout).toBe('pod/either created\n');
+    await view('sched');
+    await page.waitForSelector('[data-testid=sched-pod] option[value="default/either"]', { state: 'attached', timeout: 30_000 });
+    await page.selectOption('[data-testid=sched-pod]', 'default/either');
+    await page.waitForSelector('[data-testid=sched-summary]:text("2 of 2 node(s) feasible")');
+    const plugins = await page.$$eval('[data-testid=sched-score] tr th:first-child', (ths) => ths.map((th) => th.textContent ?? ''));
+    expect(plugins).toEqual(['plugin (weight)', 'TaintToleration (3)', 'NodeAffinity (2)', 'NodeResourcesFit (1)', 'NodeResourcesBalancedAllocation (1)', 'total']);
+    const chosen = await page.textContent('[data-testid=sched-score] th.chosen');
+    const bound = (await kubectl(['get', 'pod', 'either', '-o', 'jsonpath={.spec.nodeName}'])).stdout;
+    expect(chosen).toBe(`${bound} ★`);
+    await shot('4-scheduling-scores');
+    await view('story');
+    await page.selectOption('[data-testid=story-pod]', 'default/either');
+    await page.waitForSelector('[data-testid=story-step][data-method="Filter/Score"]');
+  });
+
   it('a killed kubelet turns its node grey, then NotReady', async () => {
     await view('map');
     const pid = Number(readFileSync(join(dir, 'run', 'kubelet-1.pid'), 'utf8').trim());
@@ -214,5 +258,122 @@ describe.runIf(ready)('the dashboard in a browser against kubelab up', { timeout
     await page.click('[data-testid=waterfall-span][data-name="runtime.v1.RuntimeService/CreateContainer"]');
     expect(await page.textContent('[data-testid=span-detail]')).toMatch(/kubelet · runtime\.v1\.RuntimeService\/CreateContainer.*kindCLIENT.*rpc\.methodCreateContainer/s);
     await page.screenshot({ path: join(ARTIFACTS, '6-traces.png'), fullPage: true });
+  });
+
+  // ---- stop, start and fault from the Actions view (over NATS to the node's agent, here the runner) ----
+  describe('stop, start and fault from the Actions view', () => {
+    const control = async (action: 'stop' | 'start', unit: string, node = 'node-1') => {
+      await view('actions');
+      await page.waitForSelector(`#component-node option[value="${node}"]`, { state: 'attached' });
+      await page.waitForSelector(`#component-unit option[value="${unit}"]`, { state: 'attached' });
+      await page.selectOption('#component-node', node);
+      await page.selectOption('#component-unit', unit);
+      await page.click(`#component-${action}`);
+      await page.waitForSelector(`[data-testid=action-result]:text("${node}: systemctl ${action} ${unit} done")`, { timeout: 30_000 });
+    };
+    const flowHas = async (method: string, node = 'node-1') => {
+      await view('flow');
+      await page.fill('#f-object', node);
+      const rows = await waitFor(
+        `the flow to show ${method}`,
+        async () => {
+          const texts = await page.$$eval('[data-testid=flow-list] li.action', (els) => els.map((e) => e.textContent ?? ''));
+          return texts.some((t) => t.includes(method)) ? texts : undefined;
+        },
+        { timeoutMs: 10_000 },
+      );
+      await page.fill('#f-object', '');
+      return rows.find((t) => t.includes(method))!;
+    };
+    const storyPod = async () => {
+      const r = await kubectl(['get', 'pods', '-l', 'app=story', '--field-selector', 'spec.nodeName=node-1', '-o', 'jsonpath={.items[0].metadata.name}']);
+      return r.stdout.trim();
+    };
+
+    it('starts the kubelet again from the page: the node turns Ready, and the start shows in the flow', async () => {
+      await control('start', 'kubelet');
+      await view('map');
+      await page.waitForSelector('[data-testid=node-node-1][data-state=ready]', { timeout: 60_000 });
+      expect(await flowHas('systemctl start kubelet')).toMatch(/dashboard → systemd\(node-1\) {2}systemctl start kubelet {2}Node node-1 {2}via NATS kubelab\.control\.node-1/);
+    });
+
+    it("stops the kubelet from the page: grey with the NotReady countdown, then NotReady with the unreachable taint and each pod's eviction countdown", async () => {
+      const pod = await storyPod();
+      expect(pod).not.toBe('');
+      await control('stop', 'kubelet');
+      await view('map');
+      const countdown = await page.waitForSelector('[data-testid=node-node-1][data-state=stale] [data-testid=notready-countdown]', { timeout: 30_000 });
+      expect(await countdown.textContent()).toMatch(/^NotReady (in ~\d+s|due now) \(node-monitor-grace-period 12s( passed)?\)$/);
+      await shot('1-map-kubelet-stopped');
+      await page.waitForSelector('[data-testid=node-node-1][data-state=notready]', { timeout: 60_000 });
+      const taints = await page.waitForSelector('[data-testid=node-node-1] [data-testid=node-taints]:has-text("node.kubernetes.io/unreachable:NoExecute")', { timeout: 30_000 });
+      expect(await taints.textContent()).toMatch(/node\.kubernetes\.io\/unreachable:NoExecute \(\d+s ago\)/);
+      // The DefaultTolerationSeconds admission gave the pod 300 s for the unreachable taint.
+      const chip = await page.waitForSelector(`[data-testid=pod-default-${pod}]:has-text("evicted in")`, { timeout: 10_000 });
+      expect(await chip.textContent()).toMatch(/evicted in (\d+)s \(node\.kubernetes\.io\/unreachable:NoExecute, tolerationSeconds=300\)/);
+      const left = Number(/evicted in (\d+)s/.exec((await chip.textContent()) ?? '')![1]);
+      expect(left).toBeGreaterThan(200);
+      expect(left).toBeLessThanOrEqual(300);
+      await shot('1-map-taint-eviction-countdown');
+      expect(await flowHas('systemctl stop kubelet')).toContain('dashboard → systemd(node-1)  systemctl stop kubelet  Node node-1');
+    });
+
+    it('starts it again from the page: Ready, the taint and the countdowns gone', async () => {
+      await control('start', 'kubelet');
+      await view('map');
+      await page.waitForSelector('[data-testid=node-node-1][data-state=ready]', { timeout: 60_000 });
+      await page.waitForSelector('[data-testid=node-node-1] .eviction', { state: 'detached', timeout: 30_000 });
+      expect(await page.textContent('[data-testid=node-node-1]')).not.toContain('node.kubernetes.io/unreachable');
+    });
+
+    it("injects a fault from the page: the node's condition appears on the map, and the fault in the flow", async () => {
+      await view('actions');
+      await page.waitForSelector('#fault-node option[value="node-1"]', { state: 'attached' });
+      await page.selectOption('#fault-node', 'node-1');
+      await page.selectOption('#fault-name', 'kernel-deadlock');
+      expect(await page.textContent('#fault-see')).toContain('KernelDeadlock True (DockerHung)');
+      await page.click('#fault-inject');
+      await page.waitForSelector('[data-testid=action-result]:text("node-1: kernel-deadlock injected")', { timeout: 30_000 });
+      await shot('5-actions-fault');
+      await view('map');
+      // (Other conditions may be True already: the NPD's KubeletUnhealthy after the stopped kubelet, until its next check.)
+      const problems = await page.waitForSelector('[data-testid=node-node-1] [data-testid=node-problems]:has-text("KernelDeadlock")', { timeout: 60_000 });
+      expect(await problems.textContent()).toContain('KernelDeadlock (DockerHung)');
+      await shot('1-map-fault');
+      expect(await flowHas('node-fault kernel-deadlock')).toContain(
+        'dashboard → node(node-1)  node-fault kernel-deadlock  Node node-1  via NATS kubelab.control.node-1: node-1: kernel-deadlock injected',
+      );
+      const node = await kubectl(['get', 'node', 'node-1', '-o', 'jsonpath={.status.conditions[?(@.type=="KernelDeadlock")].status}']);
+      expect(node.stdout).toBe('True');
+    });
+
+    it('stops the scheduler from the page: a new pod stays unscheduled until it is started again', async () => {
+      await view('actions');
+      await page.waitForSelector('#component-node option[value="control-plane"]', { state: 'attached' });
+      await page.selectOption('#component-node', 'control-plane');
+      await page.selectOption('#component-unit', 'kube-scheduler');
+      await page.click('#component-stop');
+      await page.waitForSelector('[data-testid=action-result]:text("control-plane: stop kube-scheduler (static pod) done")', { timeout: 30_000 });
+      expect((await kubectl(['run', 'waits', '--image=nginx'])).stdout).toBe('pod/waits created\n');
+      await view('map');
+      // Pods with no node show in the map's "unscheduled" box, namespace included.
+      await page.waitForSelector('.pod.Pending:text-is("default/waits")', { timeout: 10_000 });
+      await new Promise((r) => setTimeout(r, 3000));
+      expect((await kubectl(['get', 'pod', 'waits', '-o', 'jsonpath={.spec.nodeName}'])).stdout).toBe('');
+      await view('actions');
+      await page.click('#component-start');
+      await page.waitForSelector('[data-testid=action-result]:text("control-plane: start kube-scheduler (static pod) done")', { timeout: 60_000 });
+      await waitFor('the pod scheduled', async () => (await kubectl(['get', 'pod', 'waits', '-o', 'jsonpath={.spec.nodeName}'])).stdout || undefined, { timeoutMs: 60_000 });
+      expect(await flowHas('stop kube-scheduler', 'control-plane')).toContain('dashboard → node(control-plane)  stop kube-scheduler (static pod)');
+    });
+
+    it('answers bad input with a metav1.Status', async () => {
+      const r = await page.evaluate(async () => {
+        const res = await fetch('api/actions/stop', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ node: 'node-1', unit: 'sshd' }) });
+        return { code: res.status, body: (await res.json()) as { kind: string; reason: string; message: string } };
+      });
+      expect(r.code).toBe(400);
+      expect(r.body).toMatchObject({ kind: 'Status', reason: 'BadRequest', message: expect.stringContaining('unit: one of kubelet, containerd, kube-proxy') });
+    });
   });
 });

@@ -94,7 +94,7 @@ export async function kubeadmNatsCommand(argv: string[]): Promise<number> {
       bucket: args.bucket,
     }),
   );
-  process.stdout.write(`[nats] Wrote "${config}" and the NATS client certificates (trace, admin, containerd of ${args.nodes.join(', ') || 'no node'})\n`);
+  process.stdout.write(`[nats] Wrote "${config}" and the NATS client certificates (trace, admin, dashboard, containerd and node-agent of ${args.nodes.join(', ') || 'no node'})\n`);
   return 0;
 }
 

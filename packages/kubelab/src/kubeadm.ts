@@ -13,7 +13,7 @@ import { chmod, chown, mkdir, readdir, readFile, writeFile } from 'node:fs/promi
 import { isIP } from 'node:net';
 import { dirname, join } from 'node:path';
 import { formatIpv4, parseIpv4Cidr } from '@kubelab/api';
-import { ADMIN_NATS_IDENTITY, TRACE_NATS_IDENTITY, containerdNatsIdentity, kubeProxyNatsIdentity } from '@kubelab/nats';
+import { ADMIN_NATS_IDENTITY, DASHBOARD_NATS_IDENTITY, SCHEDULER_NATS_IDENTITY, TRACE_NATS_IDENTITY, containerdNatsIdentity, kubeProxyNatsIdentity, nodeAgentNatsIdentity } from '@kubelab/nats';
 import { certificateInfo, ensureCert, ensureClusterPki, ensureKubeconfig, kubeletIdentity, KUBECONFIG_FILES, PKI_FILES, type CertificateAuthority, type ClusterPki } from '@kubelab/pki';
 import { parse, stringify } from 'yaml';
 import { BOOTSTRAP_KUBELET_CONF, BOOTSTRAP_TOKEN_FILE, ensureBootstrapKubeletConf, ensureBootstrapToken, rfc3339 } from './bootstrap-token.js';
@@ -213,8 +213,9 @@ export async function kubeadmInit(layout: Layout, userKubeconfig: string): Promi
 
 /**
  * The NATS (etcd's role) clients besides the apiserver, from the etcd CA,
- * kept when present: the CLI's (`kubelab trace`, `kubelab kv`) under
- * `dir`/pki/etcd and each node's runtime and kube-proxy under `nodesDir`/<node>/pki (the
+ * kept when present: the CLI's (`kubelab trace`, `kubelab kv`) and the
+ * dashboard's under `dir`/pki/etcd, and each node's runtime, agent and
+ * kube-proxy under `nodesDir`/<node>/pki (the
  * compose stack's node volumes; `dir`/nodes for `kubelab up`).
  */
 export async function ensureNatsClientCerts(dir: string, etcdCa: CertificateAuthority, nodes: readonly string[], nodesDir = join(dir, 'nodes')): Promise<void> {
@@ -222,7 +223,10 @@ export async function ensureNatsClientCerts(dir: string, etcdCa: CertificateAuth
   await Promise.all([
     ensureCert(dir, NATS_CLIENT_FILES.trace, etcdCa, client(TRACE_NATS_IDENTITY.commonName)),
     ensureCert(dir, NATS_CLIENT_FILES.admin, etcdCa, client(ADMIN_NATS_IDENTITY.commonName)),
+    ensureCert(dir, NATS_CLIENT_FILES.scheduler, etcdCa, client(SCHEDULER_NATS_IDENTITY.commonName)),
+    ensureCert(dir, NATS_CLIENT_FILES.dashboard, etcdCa, client(DASHBOARD_NATS_IDENTITY.commonName)),
     ...nodes.map((node) => ensureCert(join(nodesDir, node), NATS_CLIENT_FILES.containerd, etcdCa, client(containerdNatsIdentity(node).commonName))),
+    ...nodes.map((node) => ensureCert(join(nodesDir, node), NATS_CLIENT_FILES.nodeAgent, etcdCa, client(nodeAgentNatsIdentity(node).commonName))),
     ...nodes.map((node) => ensureCert(join(nodesDir, node), NATS_CLIENT_FILES.kubeProxy, etcdCa, client(kubeProxyNatsIdentity(node).commonName))),
   ]);
 }

@@ -48,7 +48,7 @@ describe('local topology', () => {
 
   it('serves the dashboard on 9090 (shifted by --port-offset) as its ServiceAccount, reading NATS as the trace identity', () => {
     expect(specs.find((s) => s.name === 'dashboard')).toMatchObject({
-      args: expect.arrayContaining(['--kubeconfig=/s/kubelab-dashboard.conf', '--port=9090', '--nats-cert-file=/s/pki/etcd/trace-client.crt']),
+      args: expect.arrayContaining(['--kubeconfig=/s/kubelab-dashboard.conf', '--port=9090', '--nats-cert-file=/s/pki/etcd/dashboard-client.crt']),
       health: 'http://127.0.0.1:9090/healthz',
     });
     expect(controlPlanePorts(900).dashboard).toBe(9990);
@@ -153,6 +153,12 @@ describe('local topology', () => {
       ]),
     );
     expect(natsClientFiles('/s', 'trace')).toEqual({ caFile: '/s/pki/etcd/ca.crt', certFile: '/s/pki/etcd/trace-client.crt', keyFile: '/s/pki/etcd/trace-client.key' });
+    expect(natsClientFiles('/s', 'dashboard').certFile).toBe('/s/pki/etcd/dashboard-client.crt');
+    expect(natsClientFiles('/s', { agent: 'node-2' })).toEqual({
+      caFile: '/s/pki/etcd/ca.crt',
+      certFile: '/s/nodes/node-2/pki/node-agent-nats-client.crt',
+      keyFile: '/s/nodes/node-2/pki/node-agent-nats-client.key',
+    });
   });
 
   it("gives each node's kube-proxy its own NATS certificate for its sync records", () => {

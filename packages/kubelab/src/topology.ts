@@ -160,14 +160,27 @@ export function kubeadmFiles(layout: Layout) {
 export const NATS_CLIENT_FILES = {
   trace: 'pki/etcd/trace-client',
   admin: 'pki/etcd/admin-client',
+  scheduler: 'pki/etcd/scheduler-client',
+  /** The dashboard's (kubelab:dashboard: the records, and the nodes' control requests). */
+  dashboard: 'pki/etcd/dashboard-client',
   containerd: 'pki/containerd-nats-client',
+  /** A node's agent (kubelab:node-agent:<node>), beside its runtime's in the node folder. */
+  nodeAgent: 'pki/node-agent-nats-client',
+  /** A node's kube-proxy (kubelab:kube-proxy:<node>: its sync records). */
   kubeProxy: 'pki/kube-proxy-nats-client',
 } as const;
 
-/** The TLS files a NATS client of the local cluster presents (`node` for a runtime, or with `component` its kube-proxy, relative to its node folder). */
-export function natsClientFiles(stateDir: string, who: 'trace' | 'admin' | { node: string; component?: 'containerd' | 'kube-proxy' }): NatsTlsFiles {
+/** The TLS files a NATS client of the local cluster presents (`node` for a runtime, or with `component` its kube-proxy; `agent` for a node's agent; relative to its node folder). */
+export function natsClientFiles(
+  stateDir: string,
+  who: 'trace' | 'admin' | 'scheduler' | 'dashboard' | { node: string; component?: 'containerd' | 'kube-proxy' } | { agent: string },
+): NatsTlsFiles {
   const base =
-    typeof who === 'string' ? join(stateDir, NATS_CLIENT_FILES[who]) : join(stateDir, 'nodes', who.node, who.component === 'kube-proxy' ? NATS_CLIENT_FILES.kubeProxy : NATS_CLIENT_FILES.containerd);
+    typeof who === 'string'
+      ? join(stateDir, NATS_CLIENT_FILES[who])
+      : 'node' in who
+        ? join(stateDir, 'nodes', who.node, who.component === 'kube-proxy' ? NATS_CLIENT_FILES.kubeProxy : NATS_CLIENT_FILES.containerd)
+        : join(stateDir, 'nodes', who.agent, NATS_CLIENT_FILES.nodeAgent);
   return { caFile: join(stateDir, `${PKI_FILES.etcdCa}.crt`), certFile: `${base}.crt`, keyFile: `${base}.key` };
 }
 
@@ -242,6 +255,7 @@ export function components(layout: Layout): ComponentSpec[] {
   const files = kubeadmFiles(layout);
   const nats = `nats://127.0.0.1:${ports.nats}`;
   const grpc = `127.0.0.1:${ports.apiserverGrpc}`;
+  const schedulerNats = natsClientFiles(layout.stateDir, 'scheduler');
   const list: ComponentSpec[] = [
     {
       name: 'nats',
@@ -298,6 +312,11 @@ export function components(layout: Layout): ComponentSpec[] {
         `--authorization-kubeconfig=${files.scheduler}`,
         '--bind-address=127.0.0.1',
         `--secure-port=${ports.scheduler}`,
+        // kubelab: each cycle's decision record on NATS (kubelab.sched.<namespace>.<pod>), as kubelab:scheduler.
+        `--nats-url=${nats}`,
+        `--nats-ca-file=${schedulerNats.caFile}`,
+        `--nats-cert-file=${schedulerNats.certFile}`,
+        `--nats-key-file=${schedulerNats.keyFile}`,
       ],
       health: `https://127.0.0.1:${ports.scheduler}/healthz`,
       insecureHealth: true,
@@ -339,8 +358,8 @@ export function components(layout: Layout): ComponentSpec[] {
       '--kubelet-insecure-tls',
     ],
   });
-  // The dashboard: watches as its ServiceAccount (dashboard-addon.ts), the CRI records as the read-only trace identity.
-  const trace = natsClientFiles(layout.stateDir, 'trace');
+  // The dashboard: watches as its ServiceAccount (dashboard-addon.ts), the records and the nodes' control requests as kubelab:dashboard.
+  const trace = natsClientFiles(layout.stateDir, 'dashboard');
   list.push({
     name: 'dashboard',
     service: 'dashboard',

@@ -20,6 +20,7 @@ import { applyDaemonSetAddons, localStaticPods, markControlPlane, writeStaticPod
 import { clientTlsFromKubeconfig, createClientset } from '@kubelab/client';
 import { readNatsTls } from '@kubelab/nats';
 import { ensureCriHistory } from './kubeadm-nats.js';
+import { startNodeAgents, type NodeAgents } from './node-control.js';
 import {
   CONTROL_PLANE_NODE,
   clusterInfo,
@@ -76,6 +77,9 @@ export function parseUpArgs(argv: string[]): UpArgs {
   return { nodes, stateDir: stateDirFrom(stateDir), portOffset, componentArgs };
 }
 
+/** The dashboard's control-plane components → the runner's processes standing for those static pods. */
+const STATIC_POD_PROCESSES: Record<string, string> = { 'kube-scheduler': 'scheduler', 'kube-controller-manager': 'controller-manager' };
+
 const NATS_MISSING = 'kubelab up needs nats-server on PATH: install it (Debian/Ubuntu: apt-get install nats-server) or run the cluster in containers with `docker compose up`.';
 
 export async function up(argv: string[]): Promise<number> {
@@ -131,7 +135,7 @@ export async function up(argv: string[]): Promise<number> {
       process.stdout.write(`${r.spec.name} exited (${signal ?? `code ${code}`}); logs: ${r.logFile}\n`);
       // The scheduler and controller-manager exit when they lose their lease (a store outage longer than the renew deadline);
       // their static pods' restartPolicy Always has the control-plane node's kubelet start them again, after its back-off.
-      if (stopRequested || !RESTARTED_STATIC_PODS.has(r.spec.service)) return;
+      if (stopRequested || heldDown.has(r.spec.name) || !RESTARTED_STATIC_PODS.has(r.spec.service)) return;
       const delay = restarts.next(r.spec.name);
       process.stdout.write(`restarting ${r.spec.name} in ${delay / 1000}s (back-off, as the kubelet restarts a static pod)\n`);
       setTimeout(() => {
@@ -148,8 +152,28 @@ export async function up(argv: string[]): Promise<number> {
     onRestart: (r) => process.stdout.write(`started ${r.spec.name} (pid ${r.child.pid}) by systemctl\n`),
   });
 
+  let agents: NodeAgents | undefined;
+  /** Control-plane processes the dashboard stopped: not restarted until it starts them (as a static pod whose manifest was moved away). */
+  const heldDown = new Set<string>();
+  const controlPlane = async (action: 'stop' | 'start', component: string) => {
+    const spec = specs.find((s) => s.name === STATIC_POD_PROCESSES[component]);
+    if (!spec) return { ok: false, output: `${component} is not run by this runner\n` };
+    const running = sup.get(spec.name);
+    if (action === 'stop') {
+      heldDown.add(spec.name);
+      if (!running) return { ok: true, output: `${component} was not running\n` };
+      running.child.kill('SIGTERM');
+      await running.exited;
+      return { ok: true, output: `${component} stopped (pid ${running.child.pid}); it stays down until started again\n` };
+    }
+    heldDown.delete(spec.name);
+    if (running) return { ok: true, output: `${component} is running (pid ${running.child.pid})\n` };
+    const again = await sup.start(spec, routed.byService.get(spec.service) ?? []);
+    return { ok: true, output: `${component} started (pid ${again?.child.pid ?? '-'})\n` };
+  };
   const shutdown = async () => {
     process.stdout.write('stopping cluster\n');
+    await agents?.close();
     await sup.stopAll();
     process.stdout.write('stopped\n');
   };
@@ -182,7 +206,11 @@ export async function up(argv: string[]): Promise<number> {
         break;
       }
     }
-    if (spec.service === 'nats') await ensureTraceHistory(layout);
+    if (spec.service === 'nats') {
+      await ensureTraceHistory(layout);
+      // The nodes' agents: the dashboard's stop/start/fault requests (kubelab.control.<node>).
+      agents = await startNodeAgents({ stateDir: layout.stateDir, natsUrl: clusterInfo(layout).natsUrl, nodes: nodeNames(layout), controlPlane, log: (l) => process.stdout.write(`${l}\n`) });
+    }
     if (spec.service === 'apiserver') {
       try {
         await bootstrapTokenPhase(layout);
@@ -194,6 +222,7 @@ export async function up(argv: string[]): Promise<number> {
     }
   }
   if (failed) {
+    await agents?.close();
     await sup.stopAll();
     return 1;
   }

@@ -2,19 +2,21 @@
 // kubeadm PKI in DIR it issues the client certificates and writes a
 // nats.conf that a real nats-server runs, with each identity's permissions.
 
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
-import { TRACE_NATS_IDENTITY, containerdNatsIdentity, natsAuthOptions, readNatsTls } from '@kubelab/nats';
+import { DASHBOARD_NATS_IDENTITY, TRACE_NATS_IDENTITY, containerdNatsIdentity, controlSubject, natsAuthOptions, readNatsTls } from '@kubelab/nats';
 import { ensureClusterPki } from '@kubelab/pki';
-import { freePort, requireTool, startNatsServer, type NatsServerHandle } from '@kubelab/testing';
+import { freePort, requireTool, startNatsServer, waitFor, type NatsServerHandle } from '@kubelab/testing';
+import { startNodeAgents } from '../src/node-control.js';
 import { natsClientFiles } from '../src/topology.js';
 
 const MAIN = fileURLToPath(new URL('../dist/main.js', import.meta.url));
+const NODE_AGENT = fileURLToPath(new URL('../../../services/node/dist/bin/node-agent.js', import.meta.url));
 
 describe.runIf(requireTool('nats-server'))('kubelab kubeadm nats', { timeout: 30_000 }, () => {
   const dir = mkdtempSync(join(tmpdir(), 'kubelab-kubeadm-nats-'));
@@ -49,13 +51,69 @@ describe.runIf(requireTool('nats-server'))('kubelab kubeadm nats', { timeout: 30
   };
 
   it("says what it wrote, and node-2's runtime publishes records the trace viewer reads", async () => {
-    expect(out).toBe(`[nats] Wrote "${join(dir, 'nats.conf')}" and the NATS client certificates (trace, admin, containerd of node-1, node-2)\n`);
+    expect(out).toBe(`[nats] Wrote "${join(dir, 'nats.conf')}" and the NATS client certificates (trace, admin, dashboard, containerd and node-agent of node-1, node-2)\n`);
     const viewer = await as(natsClientFiles(dir, 'trace'), TRACE_NATS_IDENTITY);
     const sub = viewer.subscribe('kubelab.cri.>', { max: 1 });
     await viewer.flush();
     const runtime = await as(natsClientFiles(dir, { node: 'node-2' }), containerdNatsIdentity('node-2'));
     runtime.publish('kubelab.cri.node-2.Version', '{}');
     for await (const m of sub) expect(m.subject).toBe('kubelab.cri.node-2.Version');
+  });
+
+  it("the dashboard's control requests reach the node's agent only, and no other identity may send them", async () => {
+    const asked: string[] = [];
+    const agents = await startNodeAgents({
+      stateDir: dir,
+      natsUrl: nats.url,
+      nodes: ['node-1', 'node-2'],
+      run: async (node, req) => {
+        asked.push(`${node} ${JSON.stringify(req)}`);
+        return { ok: true, output: `${node} did it\n` };
+      },
+    });
+    try {
+      const dashboard = await as(natsClientFiles(dir, 'dashboard'), DASHBOARD_NATS_IDENTITY);
+      const reply = await dashboard.request(controlSubject('node-1'), JSON.stringify({ action: 'stop', unit: 'kubelet' }), { timeout: 5000 });
+      expect(JSON.parse(reply.string())).toEqual({ ok: true, output: 'node-1 did it\n' });
+      const refused = await dashboard.request(controlSubject('node-2'), JSON.stringify({ action: 'stop', unit: 'sshd' }), { timeout: 5000 });
+      expect(JSON.parse(refused.string())).toEqual({ ok: false, output: expect.stringContaining('refused: unit: one of kubelet') });
+      expect(asked).toEqual(['node-1 {"action":"stop","unit":"kubelet"}']);
+      // The trace viewer (read-only) may not publish there: the server refuses, no agent hears it.
+      const viewer = await as(natsClientFiles(dir, 'trace'), TRACE_NATS_IDENTITY);
+      await expect(viewer.request(controlSubject('node-1'), JSON.stringify({ action: 'stop', unit: 'kubelet' }), { timeout: 2000 })).rejects.toThrow();
+      expect(asked).toHaveLength(1);
+    } finally {
+      await agents.close();
+    }
+  });
+
+  it("a compose node's node-agent answers with that node's systemctl, as kubelab:node-agent:<node>", async () => {
+    const root = mkdtempSync(join(tmpdir(), 'kubelab-node-root-'));
+    const files = natsClientFiles(dir, { agent: 'node-2' });
+    const agent = spawn(process.execPath, [NODE_AGENT], {
+      env: {
+        ...process.env,
+        KUBELAB_NODE_ROOT: root,
+        KUBELAB_NODE_NAME: 'node-2',
+        KUBELAB_NODE_AGENT_NATS_URL: nats.url,
+        KUBELAB_NODE_AGENT_CA_FILE: files.caFile,
+        KUBELAB_NODE_AGENT_CERT_FILE: files.certFile,
+        KUBELAB_NODE_AGENT_KEY_FILE: files.keyFile,
+      },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    let log = '';
+    agent.stderr!.on('data', (d: Buffer) => (log += d.toString()));
+    try {
+      await waitFor('node-agent connected', async () => (log.includes('answering kubelab.control.node-2') ? true : undefined), { timeoutMs: 20_000 });
+      const dashboard = await as(natsClientFiles(dir, 'dashboard'), DASHBOARD_NATS_IDENTITY);
+      const reply = await dashboard.request(controlSubject('node-2'), JSON.stringify({ action: 'stop', unit: 'kubelet' }), { timeout: 10_000 });
+      // This node root has no units: systemctl's own answer.
+      expect(JSON.parse(reply.string())).toEqual({ ok: false, output: 'Failed to stop kubelet.service: Unit kubelet.service not loaded.\n' });
+    } finally {
+      agent.kill();
+      rmSync(root, { recursive: true, force: true });
+    }
   });
 
   it("as compose runs it: each node's certificate and the etcd CA in that node's folder, nats.conf where nats-server reads it", async () => {

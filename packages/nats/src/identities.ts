@@ -7,6 +7,8 @@
 
 import { CRI_STREAM, CRI_SUBJECT_ALL, criSubjectToken, criSubscription } from '@kubelab/proto/cri-record';
 import { API_SUBJECT_ALL } from '@kubelab/proto/api-record';
+import { SCHED_SUBJECT_ALL } from '@kubelab/proto/sched-record';
+import { CONTROL_SUBJECT_ALL, controlSubject } from './control.js';
 import { PROXY_SUBJECT_ALL, proxySubject } from '@kubelab/proto/proxy-record';
 
 /** A NATS client's certificate subject and the reply subjects it listens on. */
@@ -32,6 +34,21 @@ export const TRACE_NATS_IDENTITY: NatsIdentity = { commonName: 'kubelab:trace', 
  * CRI record stream. No direct KV writes: those go through the apiserver.
  */
 export const ADMIN_NATS_IDENTITY: NatsIdentity = { commonName: 'kubelab:admin', inboxPrefix: '_INBOX.kubelab-admin' };
+
+/** kube-scheduler: publishes its decision records (kubelab.sched.<namespace>.<pod>) and nothing else. */
+export const SCHEDULER_NATS_IDENTITY: NatsIdentity = { commonName: 'kubelab:scheduler' };
+/**
+ * The dashboard: reads what the trace viewer reads, and is the one client
+ * that may ask a node's agent to stop or start a unit or inject a fault
+ * (kubelab.control.<node>, control.ts).
+ */
+export const DASHBOARD_NATS_IDENTITY: NatsIdentity = { commonName: 'kubelab:dashboard', inboxPrefix: '_INBOX.kubelab-dashboard' };
+
+/** A node's agent (the local runner for its nodes, node-agent in a compose node): hears that node's control requests and answers the dashboard. */
+export function nodeAgentNatsIdentity(node: string): NatsIdentity {
+  checkNodeName(node);
+  return { commonName: `kubelab:node-agent:${node}` };
+}
 
 /** A node's runtime: publishes that node's CRI records and nothing else. */
 export function containerdNatsIdentity(node: string): NatsIdentity {
@@ -122,7 +139,14 @@ export function natsUsers(opts: NatsUsersOptions): NatsUser[] {
     {
       // Live records (CRI calls, the apiserver's writes, kube-proxy's syncs), and the stored CRI ones of --since through a consumer on the stream.
       user: natsUserName(TRACE_NATS_IDENTITY),
-      permissions: { publish: ['$JS.API.INFO', ...streamReads(CRI_STREAM)], subscribe: [CRI_SUBJECT_ALL, API_SUBJECT_ALL, PROXY_SUBJECT_ALL, ...inbox(TRACE_NATS_IDENTITY)] },
+      permissions: { publish: ['$JS.API.INFO', ...streamReads(CRI_STREAM)], subscribe: [CRI_SUBJECT_ALL, API_SUBJECT_ALL, SCHED_SUBJECT_ALL, PROXY_SUBJECT_ALL, ...inbox(TRACE_NATS_IDENTITY)] },
+    },
+    // The scheduler's decision record of each cycle.
+    { user: natsUserName(SCHEDULER_NATS_IDENTITY), permissions: { publish: [SCHED_SUBJECT_ALL], subscribe: [] } },
+    {
+      // The viewer's live records, and requests to the nodes' agents (replies on its own inbox).
+      user: natsUserName(DASHBOARD_NATS_IDENTITY),
+      permissions: { publish: [CONTROL_SUBJECT_ALL], subscribe: [CRI_SUBJECT_ALL, API_SUBJECT_ALL, SCHED_SUBJECT_ALL, PROXY_SUBJECT_ALL, ...inbox(DASHBOARD_NATS_IDENTITY)] },
     },
   ];
   for (const node of opts.nodes) {
@@ -130,6 +154,11 @@ export function natsUsers(opts: NatsUsersOptions): NatsUser[] {
       user: natsUserName(containerdNatsIdentity(node)),
       // kubelab.cri.<node>.*: this node's records only; kubelab.net.<node>.pods: this node's pod address map (the local runner's socket-LB), every node's read.
       permissions: { publish: [criSubscription(node, undefined), podMapSubject(node)], subscribe: [POD_MAP_SUBJECT_ALL] },
+    });
+    users.push({
+      // This node's control requests; its replies go to the dashboard's inbox only.
+      user: natsUserName(nodeAgentNatsIdentity(node)),
+      permissions: { publish: inbox(DASHBOARD_NATS_IDENTITY), subscribe: [controlSubject(node)] },
     });
   }
   for (const node of opts.nodes) {

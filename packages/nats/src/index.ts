@@ -9,8 +9,11 @@ export {
   ADMIN_NATS_IDENTITY,
   APISERVER_NATS_IDENTITY,
   TRACE_NATS_IDENTITY,
+  SCHEDULER_NATS_IDENTITY,
+  DASHBOARD_NATS_IDENTITY,
   containerdNatsIdentity,
   kubeProxyNatsIdentity,
+  nodeAgentNatsIdentity,
   podMapSubject,
   POD_MAP_SUBJECT_ALL,
   kvStream,
@@ -21,3 +24,15 @@ export {
   type NatsUsersOptions,
   type SubjectPermissions,
 } from './identities.js';
+export {
+  CONTROL_PLANE_COMPONENTS,
+  CONTROL_SUBJECT_ALL,
+  CONTROL_UNITS,
+  controlCommandLine,
+  controlSubject,
+  isControlPlaneComponent,
+  parseNodeControlRequest,
+  type ControlUnit,
+  type NodeControlReply,
+  type NodeControlRequest,
+} from './control.js';

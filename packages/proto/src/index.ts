@@ -6,6 +6,7 @@ export * from './grpc-health.js';
 export * from './codes.js';
 export * from './cri-record.js';
 export * from './api-record.js';
+export * from './sched-record.js';
 export * from './proxy-record.js';
 export * from './sandbox-network.js';
 export * from './openapi-v2.js';

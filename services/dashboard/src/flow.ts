@@ -5,7 +5,8 @@
 // about one pod, as a sequence diagram's lanes and steps). No Node or DOM
 // imports: the page bundles this file as it is.
 
-export type FlowKind = 'cri' | 'api' | 'watch' | 'event' | 'action' | 'proxy';
+/** `sched`: the scheduler's decision (its record on kubelab.sched.<namespace>.<pod>); `proxy`: a kube-proxy rules sync (kubelab.proxy.<node>). */
+export type FlowKind = 'cri' | 'api' | 'watch' | 'event' | 'action' | 'sched' | 'proxy';
 
 export interface FlowMessage {
   /** Arrival order at the dashboard server (unique, increasing). */

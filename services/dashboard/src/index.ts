@@ -7,3 +7,4 @@ export { decodeOtlpJson, decodeOtlpProtobuf, encodeExportResponse, OtlpError, ty
 export { SpanStore } from './spans.js';
 export { summarize, waterfall, type StoredSpan, type TraceSummary } from './trace-model.js';
 export { handleOtlpHttp, handleTracesApi, startOtlpGrpc, MAX_OTLP_BODY } from './receiver.js';
+export { DecisionStore, decisionHeadline, decisionMessage, filterTable, scoreTable, type FilterTable, type ScoreTable } from './sched-view.js';

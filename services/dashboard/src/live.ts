@@ -10,6 +10,8 @@ import type { NatsConnection, Subscription } from '@nats-io/transport-node';
 import { FlowBuffer, type FlowMessage } from './flow.js';
 import { apiMessage, criMessage, eventMessage, proxyMessage, watchDeliveryMessages, watchMessage, type Unsequenced } from './records.js';
 import type { ComponentView, DeploymentView, MapState, NodeView, PodView } from './map-state.js';
+import { decodeSchedulingDecisionRecord, SCHED_SUBJECT_ALL, type SchedulingDecisionRecord } from '@kubelab/proto/sched-record';
+import { DecisionStore, decisionMessage } from './sched-view.js';
 
 export type { ComponentView, DeploymentView, MapState, NodeView, PodView };
 
@@ -30,7 +32,7 @@ export interface LiveOptions {
   note?: (message: string) => void;
 }
 
-export type LiveListener = { map(state: MapState): void; flow(batch: FlowMessage[]): void };
+export type LiveListener = { map(state: MapState): void; flow(batch: FlowMessage[]): void; sched?(batch: SchedulingDecisionRecord[]): void };
 
 const LEADER_LEASES: Record<string, string> = { 'kube-scheduler': 'scheduler', 'kube-controller-manager': 'controller-manager' };
 
@@ -38,6 +40,9 @@ export class Live {
   readonly buffer: FlowBuffer;
   private seq = 0;
   private pending: FlowMessage[] = [];
+  /** The scheduler's last decision records (the Scheduling view). */
+  readonly decisions = new DecisionStore(200);
+  private pendingDecisions: SchedulingDecisionRecord[] = [];
   private readonly listeners = new Set<LiveListener>();
   private readonly nodes = new Map<string, NodeView>();
   private readonly pods = new Map<string, PodView>();
@@ -99,6 +104,11 @@ export class Live {
       const m = this.map();
       for (const l of this.listeners) l.map(m);
     }
+    if (this.pendingDecisions.length) {
+      const batch = this.pendingDecisions;
+      this.pendingDecisions = [];
+      for (const l of this.listeners) l.sched?.(batch);
+    }
     if (this.pending.length) {
       const batch = this.pending;
       this.pending = [];
@@ -137,6 +147,16 @@ export class Live {
         if (m) this.record(m);
       },
     });
+    // The scheduler's decision records: the Scheduling view, and one message each in the flow.
+    const sched = nc.subscribe(SCHED_SUBJECT_ALL, {
+      callback: (err, msg) => {
+        if (err) {
+          this.opts.note?.(`no scheduling decisions: subscribing to ${SCHED_SUBJECT_ALL} failed: ${err.message}`);
+          return;
+        }
+        this.decision(msg.string());
+      },
+    });
     // kube-proxy's rules syncs, one record per syncProxyRules of each node.
     const proxy = nc.subscribe(PROXY_SUBJECT, {
       callback: (err, msg) => {
@@ -148,7 +168,7 @@ export class Live {
         if (m) this.record(m);
       },
     });
-    this.subs.push(cri, api, proxy);
+    this.subs.push(cri, api, sched, proxy);
     void (async () => {
       for await (const s of nc.status()) {
         const c = this.components.get('nats')!;
@@ -158,6 +178,16 @@ export class Live {
         this.changed();
       }
     })().catch(() => {});
+  }
+
+  /** A decision record's body: kept for the Scheduling view and recorded in the flow; ignored when it is no record. */
+  decision(data: string): SchedulingDecisionRecord | undefined {
+    const rec = decodeSchedulingDecisionRecord(data);
+    if (!rec) return undefined;
+    this.decisions.push(rec);
+    this.pendingDecisions.push(rec);
+    this.record(decisionMessage(rec, this.now()));
+    return rec;
   }
 
   private async startWatches(cs: Clientset): Promise<void> {
@@ -229,12 +259,20 @@ export class Live {
       ready: ready?.status ?? 'Unknown',
       ...(ready?.reason ? { reason: ready.reason } : {}),
       taints: (n.spec?.taints ?? []).map((t) => `${t.key}${t.value ? `=${t.value}` : ''}:${t.effect}`),
+      taintDetails: (n.spec?.taints ?? []).map((t) => ({
+        key: t.key,
+        ...(t.value ? { value: t.value } : {}),
+        effect: t.effect,
+        ...(t.timeAdded && !Number.isNaN(Date.parse(t.timeAdded)) ? { timeAdded: Date.parse(t.timeAdded) } : {}),
+      })),
+      problems: (n.status?.conditions ?? []).filter((c) => c.type !== 'Ready' && c.status === 'True').map((c) => (c.reason ? `${c.type} (${c.reason})` : c.type)),
       controlPlane: n.metadata?.labels?.['node-role.kubernetes.io/control-plane'] !== undefined,
       unschedulable: !!n.spec?.unschedulable,
     };
     this.nodes.set(name, view);
-    if (delivered && (prev?.ready !== view.ready || prev?.taints.join() !== view.taints.join())) {
-      this.record(watchMessage(delivered, 'Node', n, `Ready=${view.ready}${view.taints.length ? ` taints=${view.taints.join(',')}` : ''}`, this.now()));
+    if (delivered && (prev?.ready !== view.ready || prev?.taints.join() !== view.taints.join() || prev?.problems?.join() !== view.problems?.join())) {
+      const problems = view.problems?.length ? ` ${view.problems.map((c) => `${c.split(' ')[0]}=True`).join(' ')}` : '';
+      this.record(watchMessage(delivered, 'Node', n, `Ready=${view.ready}${problems}${view.taints.length ? ` taints=${view.taints.join(',')}` : ''}`, this.now()));
     }
     this.changed();
   }
@@ -254,6 +292,15 @@ export class Live {
       ready: !!p.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True'),
       deleting: !!p.metadata?.deletionTimestamp,
       ...(owner ? { owner: `${owner.kind}/${owner.name}` } : {}),
+      tolerations: (p.spec?.tolerations ?? [])
+        .filter((t) => !t.effect || t.effect === 'NoExecute')
+        .map((t) => ({
+          ...(t.key ? { key: t.key } : {}),
+          ...(t.operator ? { operator: t.operator } : {}),
+          ...(t.value ? { value: t.value } : {}),
+          ...(t.effect ? { effect: t.effect } : {}),
+          ...(typeof t.tolerationSeconds === 'number' ? { tolerationSeconds: t.tolerationSeconds } : {}),
+        })),
     };
     this.pods.set(key, view);
     if (delivered && (!prev || prev.phase !== view.phase || prev.node !== view.node || prev.ready !== view.ready || prev.deleting !== view.deleting)) {

@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { clientTlsFromKubeconfig, createClientset } from '@kubelab/client';
 import { apiserverAddressFrom, createLogger, FlagError, onShutdown } from '@kubelab/component-base';
-import { natsAuthOptions, readNatsTls, TRACE_NATS_IDENTITY } from '@kubelab/nats';
+import { DASHBOARD_NATS_IDENTITY, natsAuthOptions, readNatsTls } from '@kubelab/nats';
 import { Live } from './live.js';
 import { dashboardFlags } from './options.js';
 import { OtlpForwarder, startOtlpGrpc, type RunningOtlpGrpc } from './receiver.js';
@@ -35,7 +35,7 @@ async function main(): Promise<void> {
       timeout: 5000,
       maxReconnectAttempts: -1,
       reconnectTimeWait: 500,
-      ...natsAuthOptions(TRACE_NATS_IDENTITY, natsTls),
+      ...natsAuthOptions(DASHBOARD_NATS_IDENTITY, natsTls),
     });
     logger.info('Connected to NATS', { url: values['nats-url'] });
   }
@@ -56,7 +56,16 @@ async function main(): Promise<void> {
   const webDir = values['web-dir'] || join(dirname(fileURLToPath(import.meta.url)), 'web');
   const spans = new SpanStore({ maxSpans: values['otlp-max-spans'] });
   const forwarder = values['otlp-forward-endpoint'] ? new OtlpForwarder(values['otlp-forward-endpoint'], (m) => logger.info(m)) : undefined;
-  const dash = await startDashboardServer({ live, ...(clientset ? { clientset } : {}), webDir, bindAddress: values['bind-address'], port: values.port, spans, ...(forwarder ? { forwarder } : {}) });
+  const dash = await startDashboardServer({
+    live,
+    ...(clientset ? { clientset } : {}),
+    ...(nc ? { nats: nc } : {}),
+    webDir,
+    bindAddress: values['bind-address'],
+    port: values.port,
+    spans,
+    ...(forwarder ? { forwarder } : {}),
+  });
   logger.info('Serving the dashboard', { url: dash.url, otlpHttp: `${dash.url}v1/traces` });
   let otlp: RunningOtlpGrpc | undefined;
   if (values['otlp-grpc-port'] > 0) {

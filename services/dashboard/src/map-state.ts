@@ -1,4 +1,8 @@
-// The cluster map as the server sends it to the page (no imports: the page bundles this file).
+// The cluster map as the server sends it to the page (type imports only: the page bundles this file).
+
+import type { TaintView, TolerationView } from './countdown.js';
+
+export type { TaintView, TolerationView };
 
 export interface NodeView {
   name: string;
@@ -11,6 +15,10 @@ export interface NodeView {
   /** The last CRI record from this node's runtime (ms). */
   lastCri?: number;
   taints: string[];
+  /** The same taints with their timeAdded, for the eviction countdowns. */
+  taintDetails?: TaintView[];
+  /** Conditions other than Ready that are True (a fault's, e.g. KernelDeadlock, DiskPressure), as `Type` or `Type (Reason)`. */
+  problems?: string[];
   controlPlane: boolean;
   unschedulable: boolean;
 }
@@ -23,6 +31,8 @@ export interface PodView {
   ready: boolean;
   deleting: boolean;
   owner?: string;
+  /** The tolerations that can apply to NoExecute taints (the taint eviction countdown). */
+  tolerations?: TolerationView[];
 }
 
 export interface ComponentView {

@@ -1,6 +1,6 @@
 // The dashboard's command line: where it serves, how it reaches the
 // apiserver (--kubeconfig, the ServiceAccount's identity) and NATS (the
-// read-only trace identity's certificate), and how much flow it keeps.
+// kubelab:dashboard identity's certificate), and how much flow it keeps.
 
 import { FlagSet, withApiserverFlags } from '@kubelab/component-base';
 
@@ -12,7 +12,7 @@ export function dashboardFlags() {
     .int('port', DEFAULT_PORT, 'The port on which to serve the dashboard (HTTP).')
     .string('nats-url', '', 'NATS, for the CRI and API records (unset: no flow from NATS).')
     .string('nats-ca-file', '', "The CA that signed the NATS server's certificate.")
-    .string('nats-cert-file', '', "The client certificate (the read-only trace identity's).")
+    .string('nats-cert-file', '', "The client certificate (kubelab:dashboard's: the records, and the nodes' control requests).")
     .string('nats-key-file', '', 'The key of --nats-cert-file.')
     .int('flow-buffer', 5000, 'How many flow messages are kept for replay.')
     .duration('node-monitor-grace-period', 50_000, "The controller-manager's --node-monitor-grace-period, for the NotReady countdown on the map.")

@@ -1,13 +1,28 @@
 // The dashboard's HTTP server: the built page (dist/web), one event stream
 // per open page (Server-Sent Events: the map as it changes, flow messages in
 // batches, a snapshot first), and the actions a lab needs, each done through
-// the API as the dashboard's ServiceAccount and recorded in the flow.
+// the API as the dashboard's ServiceAccount and recorded in the flow. Stop,
+// start and fault go to the node's agent over NATS (kubelab.control.<node>,
+// which only the dashboard's NATS identity may publish): it runs the node's
+// own `systemctl stop|start <unit>` or `node-fault <fault> [--clear]`.
 
 import { createReadStream, existsSync, statSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { extname, join, normalize, sep } from 'node:path';
 import type { Clientset } from '@kubelab/client';
+import {
+  CONTROL_PLANE_COMPONENTS,
+  CONTROL_UNITS,
+  controlCommandLine,
+  controlSubject,
+  isControlPlaneComponent,
+  parseNodeControlRequest,
+  type NodeControlReply,
+  type NodeControlRequest,
+} from '@kubelab/nats';
+import { FAULTS } from '@kubelab/node';
+import { NoRespondersError, type NatsConnection } from '@nats-io/transport-node';
 import type { Live } from './live.js';
 import { handleOtlpHttp, handleTracesApi, type OtlpForwarder } from './receiver.js';
 import type { SpanStore } from './spans.js';
@@ -26,6 +41,10 @@ const MAX_BODY = 16 * 1024;
 export interface DashboardServerOptions {
   live: Live;
   clientset?: Clientset;
+  /** The dashboard's NATS connection (as kubelab:dashboard): stop, start and fault requests to the nodes' agents. */
+  nats?: NatsConnection;
+  /** How long a node's agent may take to answer (a stop waits for the unit's process to end). */
+  controlTimeoutMs?: number;
   /** The built page's folder. */
   webDir: string;
   bindAddress: string;
@@ -76,8 +95,8 @@ function nameField(body: Record<string, unknown>, key: string): string {
 function stream(live: Live, req: IncomingMessage, res: ServerResponse, spans?: SpanStore): void {
   res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store', connection: 'keep-alive', 'x-accel-buffering': 'no' });
   const send = (event: string, data: unknown) => res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
-  send('snapshot', { map: live.map(), flow: live.buffer.toArray(), serverTime: Date.now() });
-  const off = live.subscribe({ map: (m) => send('map', m), flow: (b) => send('flow', b) });
+  send('snapshot', { map: live.map(), flow: live.buffer.toArray(), decisions: live.decisions.toArray(), serverTime: Date.now() });
+  const off = live.subscribe({ map: (m) => send('map', m), flow: (b) => send('flow', b), sched: (b) => send('sched', b) });
   // The Traces view's list: sent first, then again (throttled by the store) as spans arrive.
   const traces = () => send('traces', { items: spans?.list(200) ?? [], receiving: !!spans });
   traces();
@@ -89,6 +108,38 @@ function stream(live: Live, req: IncomingMessage, res: ServerResponse, spans?: S
     off();
     offTraces?.();
   });
+}
+
+/**
+ * The actions change the cluster and the port has no login, so only the
+ * page itself may call them: a JSON body (another site's form or
+ * `no-cors` fetch can only send text/plain, form or multipart bodies; JSON
+ * needs a CORS preflight, which this server never grants) and, when the
+ * browser names one, an Origin of this host. Answers true when it refused.
+ */
+export function refuseForeign(req: IncomingMessage, res: ServerResponse): boolean {
+  const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+  if (type !== 'application/json') {
+    status(res, 415, 'UnsupportedMediaType', `the body of the request was in an unknown format - accepted media types include: application/json`);
+    return true;
+  }
+  const origin = req.headers.origin;
+  if (origin !== undefined && origin !== 'null') {
+    let host = '';
+    try {
+      host = new URL(origin).host;
+    } catch {
+      // an Origin that is no URL is refused below
+    }
+    if (host !== req.headers.host) {
+      status(res, 403, 'Forbidden', `requests from ${origin} are not allowed: the actions are for this dashboard's own page`);
+      return true;
+    }
+  } else if (origin === 'null') {
+    status(res, 403, 'Forbidden', "requests from an opaque origin are not allowed: the actions are for this dashboard's own page");
+    return true;
+  }
+  return false;
 }
 
 async function action(o: DashboardServerOptions, kind: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -134,6 +185,75 @@ async function action(o: DashboardServerOptions, kind: string, req: IncomingMess
   }
 }
 
+/**
+ * Faults the dashboard offers: every one of the catalogue but etcd-lost,
+ * which freezes NATS, the very path the request and its clearing travel
+ * (`kubelab fault <node> etcd-lost` in a terminal does it).
+ */
+export const DASHBOARD_FAULTS = FAULTS.filter((f) => f.name !== 'etcd-lost').map((f) => ({ name: f.name, what: f.what, see: f.see }));
+
+/** The body of POST /api/actions/{stop,start,fault} → the node and its control request (an Error says what is wrong). */
+export function parseControlAction(kind: 'stop' | 'start' | 'fault', body: Record<string, unknown>): { node: string; req: NodeControlRequest } {
+  const node = nameField(body, 'node');
+  const req = parseNodeControlRequest(kind === 'fault' ? { action: 'fault', fault: body.fault, clear: body.clear } : { action: kind, unit: body.unit });
+  if (req.action === 'fault' && !DASHBOARD_FAULTS.some((f) => f.name === req.fault)) {
+    throw new Error(`fault: one of ${DASHBOARD_FAULTS.map((f) => f.name).join(', ')} is required, got ${JSON.stringify(req.fault)}`);
+  }
+  return { node, req };
+}
+
+function causes(e: unknown): unknown[] {
+  const out: unknown[] = [];
+  for (let c = e; c && out.length < 5; c = (c as { cause?: unknown }).cause) out.push(c);
+  return out;
+}
+
+async function controlAction(o: DashboardServerOptions, kind: 'stop' | 'start' | 'fault', req: IncomingMessage, res: ServerResponse): Promise<void> {
+  let node: string;
+  let control: NodeControlRequest;
+  try {
+    ({ node, req: control } = parseControlAction(kind, await readJson(req)));
+  } catch (e) {
+    return status(res, 400, 'BadRequest', (e as Error).message);
+  }
+  if (!o.nats) return status(res, 503, 'ServiceUnavailable', 'the dashboard has no NATS connection (--nats-url): stop, start and fault go to the node over NATS');
+  const known = o.live.map().nodes;
+  const target = known.find((n) => n.name === node);
+  if (known.length > 0 && !target) return status(res, 404, 'NotFound', `nodes "${node}" not found`);
+  if (control.action !== 'fault' && isControlPlaneComponent(control.unit) && target && !target.controlPlane) {
+    return status(res, 400, 'BadRequest', `${control.unit} is a static pod of the control-plane node, not a unit of ${node}`);
+  }
+  const line = controlCommandLine(control);
+  const started = Date.now();
+  const base = {
+    kind: 'action' as const,
+    from: 'dashboard',
+    to: control.action === 'fault' || isControlPlaneComponent(control.unit) ? `node(${node})` : `systemd(${node})`,
+    node,
+    objectKind: 'Node',
+    name: node,
+    method: line,
+  };
+  let reply: NodeControlReply;
+  try {
+    const msg = await o.nats.request(controlSubject(node), JSON.stringify(control), { timeout: o.controlTimeoutMs ?? 30_000 });
+    reply = JSON.parse(msg.string()) as NodeControlReply;
+  } catch (e) {
+    const noAgent = causes(e).some((c) => c instanceof NoRespondersError);
+    const message = noAgent
+      ? `no agent answers for node ${node} on ${controlSubject(node)} (the local runner answers for its nodes, a compose node's node-agent for its own)`
+      : `node ${node} did not answer ${line}: ${(e as Error).message}`;
+    o.live.record({ ...base, time: started, durationMs: Date.now() - started, detail: message, code: noAgent ? 'ServiceUnavailable' : 'Timeout' });
+    return status(res, noAgent ? 503 : 504, noAgent ? 'ServiceUnavailable' : 'Timeout', message);
+  }
+  const output = (reply.output ?? '').trim();
+  const lastLine = (output.split('\n').at(-1) ?? '').split('; you will see:')[0]!;
+  o.live.record({ ...base, time: started, durationMs: Date.now() - started, detail: `via NATS ${controlSubject(node)}${lastLine ? `: ${lastLine}` : ''}`, code: reply.ok ? 'OK' : 'Failed' });
+  if (!reply.ok) return status(res, 500, 'InternalError', `${node}: ${line} failed${output ? `: ${output}` : ''}`);
+  const done = control.action === 'fault' ? output.split('\n').at(-1) || `${node}: ${control.fault} ${control.clear ? 'cleared' : 'injected'}` : `${node}: ${line} done`;
+  return json(res, 200, { message: done, output });
+}
+
 function serveFile(webDir: string, path: string, res: ServerResponse): void {
   const rel = normalize(decodeURIComponent(path === '/' ? '/index.html' : path)).replace(/^([/\\])+/, '');
   const file = join(webDir, rel);
@@ -151,8 +271,16 @@ export async function startDashboardServer(o: DashboardServerOptions): Promise<R
     if (p === '/v1/traces' && o.spans) return void handleOtlpHttp({ store: o.spans, ...(o.forwarder ? { forwarder: o.forwarder } : {}) }, req, res).catch(() => res.destroy());
     if (req.method === 'GET' && p.startsWith('/api/traces') && o.spans && handleTracesApi(o.spans, p, res, url.searchParams)) return;
     if (req.method === 'GET' && p === '/api/flow') return json(res, 200, { items: o.live.buffer.toArray() });
+    if (req.method === 'GET' && p === '/api/actions') return json(res, 200, { control: !!o.nats, units: CONTROL_UNITS, components: CONTROL_PLANE_COMPONENTS, faults: DASHBOARD_FAULTS });
+    if (p === '/api/actions/stop' || p === '/api/actions/start' || p === '/api/actions/fault') {
+      if (req.method !== 'POST') return status(res, 405, 'MethodNotAllowed', `${req.method} is not allowed on ${p}`);
+      if (refuseForeign(req, res)) return;
+      const kind = p.slice('/api/actions/'.length) as 'stop' | 'start' | 'fault';
+      return void controlAction(o, kind, req, res).catch((e: unknown) => status(res, 500, 'InternalError', (e as Error).message));
+    }
     if (p === '/api/actions/scale' || p === '/api/actions/delete-pod') {
       if (req.method !== 'POST') return status(res, 405, 'MethodNotAllowed', `${req.method} is not allowed on ${p}`);
+      if (refuseForeign(req, res)) return;
       return void action(o, p.endsWith('scale') ? 'scale' : 'delete', req, res).catch((e: unknown) => status(res, 500, 'InternalError', (e as Error).message));
     }
     if (req.method !== 'GET' && req.method !== 'HEAD') return status(res, 405, 'MethodNotAllowed', `${req.method} is not allowed`);

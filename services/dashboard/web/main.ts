@@ -7,6 +7,9 @@ import { componentOf, FlowBuffer, matches, objectKey, podStory, storyPods, type 
 import type { ComponentView, MapState, NodeView } from '../src/map-state.ts';
 import type { TraceSummary } from '../src/trace-model.ts';
 import { onTraces, storyTraceLinks } from './traces.ts';
+import type { SchedulingDecisionRecord } from '@kubelab/proto/sched-record';
+import { decisions, initScheduling, renderScheduling } from './scheduling.ts';
+import { evictionOf, evictionText, nodePhase, notReadyText, taintText } from '../src/countdown.ts';
 
 const $ = <T extends HTMLElement = HTMLElement>(id: string) => document.getElementById(id) as T;
 const el = (tag: string, cls = '', text = ''): HTMLElement => {
@@ -44,12 +47,12 @@ for (const b of document.querySelectorAll<HTMLButtonElement>('nav button')) {
     view = b.dataset.view!;
     for (const x of document.querySelectorAll('nav button')) x.classList.toggle('active', x === b);
     for (const s of document.querySelectorAll('.view')) s.classList.toggle('active', s.id === `view-${view}`);
-    dirty.map = dirty.flow = dirty.story = true;
+    dirty.map = dirty.flow = dirty.story = dirty.sched = true;
     schedule();
   });
 }
 
-const dirty = { map: false, flow: false, story: false };
+const dirty = { map: false, flow: false, story: false, sched: false };
 /** The list and lanes redraw at most this often, however fast messages arrive (a person reads a few lines a second). */
 const FLOW_EVERY_MS = 250;
 const STORY_EVERY_MS = 1000;
@@ -66,6 +69,10 @@ function schedule(): void {
       dirty.map = false;
     }
     if (view === 'actions') renderActions();
+    if (view === 'sched' && dirty.sched) {
+      renderScheduling(storyPods(buffer.toArray()));
+      dirty.sched = false;
+    }
     const wait = { flow: FLOW_EVERY_MS - (t - lastDrawn.flow), story: STORY_EVERY_MS - (t - lastDrawn.story) };
     let later = Infinity;
     for (const k of ['flow', 'story'] as const) {
@@ -102,10 +109,7 @@ function age(t: number | undefined): string {
 
 /** Grey once the kubelet missed a renewal or two (it renews every quarter of the lease), until the node controller decides. */
 function nodeState(n: NodeView): 'ready' | 'stale' | 'notready' {
-  if (n.ready !== 'True') return 'notready';
-  const renewEvery = ((n.leaseDurationSeconds ?? 40) * 1000) / 4;
-  if (n.heartbeat !== undefined && now() - n.heartbeat > Math.max(renewEvery * 2, 3000)) return 'stale';
-  return 'ready';
+  return nodePhase(n.ready, n.heartbeat, n.leaseDurationSeconds, now());
 }
 
 function componentBox(c: ComponentView): HTMLElement {
@@ -133,18 +137,36 @@ function renderMap(): void {
       title.append(el('span', '', n.name), el('span', 'status', state === 'notready' ? (n.ready === 'Unknown' ? 'NotReady (Unknown)' : 'NotReady') : state === 'stale' ? 'heartbeat late' : 'Ready'));
       box.append(title);
       if (state === 'stale' && n.heartbeat !== undefined && map) {
-        const left = Math.max(0, Math.ceil((n.heartbeat + map.nodeMonitorGracePeriodMs - now()) / 1000));
-        box.append(el('div', 'status countdown', `NotReady in ~${left}s (node-monitor-grace-period)`));
+        const cd = el('div', 'status countdown', notReadyText(n.heartbeat, map.nodeMonitorGracePeriodMs, now()));
+        cd.dataset.testid = 'notready-countdown';
+        box.append(cd);
+      }
+      if (n.problems?.length) {
+        const pr = el('div', 'problems', n.problems.join('  '));
+        pr.dataset.testid = 'node-problems';
+        box.append(pr);
       }
       const units = el('div', 'units');
       const kubeletStale = state !== 'ready';
       units.append(el('span', `unit${kubeletStale ? ' stale' : ''}`, `kubelet · ${age(n.heartbeat)}`), el('span', 'unit', `containerd · ${age(n.lastCri)}`), el('span', 'unit', 'kube-proxy'));
       box.append(units);
-      if (n.taints.length) box.append(el('div', 'taints', n.taints.join('  ')));
+      if (n.taints.length) {
+        const taints = el('div', 'taints');
+        taints.dataset.testid = 'node-taints';
+        for (const t of n.taintDetails ?? []) {
+          const since = t.timeAdded !== undefined ? ` (${age(t.timeAdded)})` : '';
+          taints.append(el('span', `taint ${t.effect}`, `${taintText(t)}${since}`));
+        }
+        if (!n.taintDetails) taints.textContent = n.taints.join('  ');
+        box.append(taints);
+      }
       const pods = el('div', 'pods');
       for (const p of map!.pods.filter((p) => p.node === n.name)) {
         const chip = el('span', `pod ${p.phase}${p.ready ? ' ready' : ''}${p.deleting ? ' deleting' : ''}`, `${p.namespace === 'default' ? '' : p.namespace + '/'}${p.name}`);
         chip.title = `${p.namespace}/${p.name} ${p.phase}${p.owner ? ` (${p.owner})` : ''}`;
+        chip.dataset.testid = `pod-${p.namespace}-${p.name}`;
+        const evict = p.deleting ? undefined : evictionText(evictionOf(n.taintDetails ?? [], p.tolerations), now());
+        if (evict) chip.append(el('small', 'eviction', ` ${evict}`));
         pods.append(chip);
       }
       box.append(pods);
@@ -303,7 +325,7 @@ function renderFlow(): void {
     ctx.lineTo(x(l), h);
     ctx.stroke();
   }
-  const colors: Record<string, string> = { cri: '#5f3dc4', event: '#2b8a3e', watch: '#1864ab', action: '#d9480f', api: '#495057', proxy: '#0b7285' };
+  const colors: Record<string, string> = { cri: '#5f3dc4', event: '#2b8a3e', watch: '#1864ab', action: '#d9480f', api: '#495057', sched: '#c2255c', proxy: '#0b7285' };
   ctx.font = '9px system-ui';
   arrows.forEach((m, i) => {
     const y = 30 + i * 10;
@@ -312,7 +334,9 @@ function renderFlow(): void {
     ctx.strokeStyle = ctx.fillStyle = colors[m.kind] ?? '#495057';
     ctx.beginPath();
     ctx.moveTo(x1, y);
-    ctx.lineTo(x2, y);
+    // A component's own step (the scheduler's decision): a small loop on its lane.
+    if (x1 === x2) ctx.rect(x1, y - 4, 18, 6);
+    else ctx.lineTo(x2, y);
     ctx.stroke();
     const dir = x2 >= x1 ? 1 : -1;
     ctx.beginPath();
@@ -384,10 +408,16 @@ function renderStory(): void {
     const y = 40 + i * rowH;
     const x1 = x(s.from);
     const x2 = x(s.to);
-    const color = s.kind === 'cri' ? '#5f3dc4' : s.kind === 'event' ? '#2b8a3e' : s.kind === 'watch' ? '#1864ab' : '#d9480f';
-    parts.push(node('line', { x1, y1: y, x2, y2: y, stroke: color, 'stroke-width': 1.5 }));
-    const dir = x2 >= x1 ? 1 : -1;
-    parts.push(node('path', { d: `M${x2},${y} l${-7 * dir},-4 l0,8 z`, fill: color }));
+    const color = s.kind === 'cri' ? '#5f3dc4' : s.kind === 'event' ? '#2b8a3e' : s.kind === 'watch' ? '#1864ab' : s.kind === 'sched' ? '#c2255c' : '#d9480f';
+    if (x1 === x2) {
+      // A component's own step (the scheduler's decision): a loop on its lane.
+      parts.push(node('path', { d: `M${x1},${y - 6} h24 v10 h-24`, fill: 'none', stroke: color, 'stroke-width': 1.5 }));
+      parts.push(node('path', { d: `M${x1},${y + 4} l7,-4 l0,8 z`, fill: color }));
+    } else {
+      parts.push(node('line', { x1, y1: y, x2, y2: y, stroke: color, 'stroke-width': 1.5 }));
+      const dir = x2 >= x1 ? 1 : -1;
+      parts.push(node('path', { d: `M${x2},${y} l${-7 * dir},-4 l0,8 z`, fill: color }));
+    }
     const dur = s.durationMs !== undefined ? ` ${s.durationMs < 10 ? s.durationMs.toFixed(1) : Math.round(s.durationMs)}ms` : '';
     parts.push(node('text', { x: (x1 + x2) / 2, y: y - 4, 'text-anchor': 'middle', 'font-size': 10, fill: color }, `+${s.atMs}ms ${s.method}${dur}`));
   });
@@ -417,9 +447,13 @@ function renderActions(): void {
     $('delete-pod'),
     map.pods.filter((p) => !p.deleting).map((p) => `${p.namespace}/${p.name}`),
   );
+  const nodes = map.nodes.map((n) => n.name);
+  fillSelect($('component-node'), nodes);
+  fillSelect($('fault-node'), nodes);
 }
 async function act(path: string, body: unknown): Promise<void> {
   const out = $('action-result');
+  out.textContent = 'working…';
   try {
     const res = await fetch(path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
     const j = (await res.json()) as { message?: string };
@@ -440,17 +474,58 @@ $('delete-form').addEventListener('submit', (e) => {
   if (v) void act('api/actions/delete-pod', split(v));
 });
 
+/** Which submit button sent the form (Stop or Start, Inject or Clear). */
+const submitter = (e: Event) => (e as SubmitEvent).submitter as HTMLButtonElement | null;
+$('component-form').addEventListener('submit', (e) => {
+  e.preventDefault();
+  const action = submitter(e)?.dataset.action ?? 'stop';
+  const node = $<HTMLSelectElement>('component-node').value;
+  const unit = $<HTMLSelectElement>('component-unit').value;
+  if (node && unit) void act(`api/actions/${action}`, { node, unit });
+});
+$('fault-form').addEventListener('submit', (e) => {
+  e.preventDefault();
+  const node = $<HTMLSelectElement>('fault-node').value;
+  const fault = $<HTMLSelectElement>('fault-name').value;
+  if (node && fault) void act('api/actions/fault', { node, fault, clear: submitter(e)?.dataset.clear === 'true' });
+});
+/** The units and faults the server offers (once). */
+const faultHints = new Map<string, string>();
+void fetch('api/actions')
+  .then((r) => r.json() as Promise<{ control: boolean; units: string[]; components: string[]; faults: { name: string; what: string; see: string }[] }>)
+  .then((a) => {
+    // The node's units, then the control plane's static pods (the control-plane node's only).
+    fillSelect($('component-unit'), [...a.units, ...a.components]);
+    fillSelect(
+      $('fault-name'),
+      a.faults.map((f) => f.name),
+    );
+    for (const f of a.faults) faultHints.set(f.name, `${f.what}. You will see: ${f.see}`);
+    const hint = () => ($('fault-see').textContent = faultHints.get($<HTMLSelectElement>('fault-name').value) ?? '');
+    $('fault-name').addEventListener('change', hint);
+    hint();
+    if (!a.control) for (const id of ['component-stop', 'component-start', 'fault-inject', 'fault-clear']) $<HTMLButtonElement>(id).disabled = true;
+  })
+  .catch(() => {});
+
 // ---- the event stream -------------------------------------------------------
 function connect(): void {
   const es = new EventSource('api/stream');
   es.addEventListener('snapshot', (e) => {
-    const s = JSON.parse((e as MessageEvent<string>).data) as { map: MapState; flow: FlowMessage[]; serverTime: number };
+    const s = JSON.parse((e as MessageEvent<string>).data) as { map: MapState; flow: FlowMessage[]; decisions?: SchedulingDecisionRecord[]; serverTime: number };
     skew = s.serverTime - Date.now();
     map = s.map;
     buffer.clear();
     buffer.pushAll(s.flow);
+    decisions.clear();
+    decisions.pushAll(s.decisions ?? []);
     $('conn').textContent = 'live';
-    dirty.map = dirty.flow = dirty.story = true;
+    dirty.map = dirty.flow = dirty.story = dirty.sched = true;
+    schedule();
+  });
+  es.addEventListener('sched', (e) => {
+    decisions.pushAll(JSON.parse((e as MessageEvent<string>).data) as SchedulingDecisionRecord[]);
+    dirty.sched = true;
     schedule();
   });
   es.addEventListener('map', (e) => {
@@ -470,4 +545,8 @@ function connect(): void {
     $('conn').textContent = 'reconnecting…';
   };
 }
+initScheduling(() => {
+  dirty.sched = true;
+  schedule();
+});
 connect();

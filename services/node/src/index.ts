@@ -26,3 +26,4 @@ export {
   type NodeFacts,
 } from './fault-catalogue.js';
 export { crictlWith, nodeFacts, nodeFault, oomVictim, runNodeStep, runNodeSteps, type Crictl, type CriContainer, type NodeStepContext } from './fault.js';
+export { runNodeControl, type NodeControl } from './control.js';

@@ -2,10 +2,13 @@
 // select, assume) for 10,000 pods against 100/1,000/5,000 nodes held in the
 // scheduler cache — no apiserver, no binding. Labelled as such in its JSON.
 
-import { CycleState, Framework, SchedulerCache, defaultProfile, newAlgorithmState, newInTreeRegistry, schedulePod } from '../dist/index.js';
+import { CycleState, Framework, SchedulerCache, buildDecisionRecord, defaultProfile, newAlgorithmState, newInTreeRegistry, schedulePod } from '../dist/index.js';
+import { encodeSchedulingDecisionRecord } from '@kubelab/proto/sched-record';
 
 const sizes = (process.env.BENCH_SIZES ?? '100,1000,5000').split(',').map(Number);
 const PODS = Number(process.env.BENCH_PODS ?? 10000);
+// BENCH_SCHED_RECORDS=1: each cycle also builds and encodes its decision record, as the scheduler does with --nats-url (the publish itself is a buffered socket write, not measured here).
+const RECORDS = process.env.BENCH_SCHED_RECORDS === '1';
 
 function node(i) {
   const allocatable = { cpu: '32', memory: '128Gi', pods: '110' };
@@ -38,8 +41,18 @@ for (const n of sizes) {
   const pods = Array.from({ length: PODS }, (_, i) => pod(i));
   const t0 = performance.now();
   let scheduled = 0;
+  let recordBytes = 0;
   for (const p of pods) {
-    const out = schedulePod(fwk, algo, new CycleState(), p, cache.list());
+    const state = new CycleState();
+    const allNodes = cache.list();
+    const startPerf = performance.now();
+    const detail = RECORDS ? {} : undefined;
+    const out = schedulePod(fwk, algo, state, p, allNodes, detail);
+    if (detail) {
+      const outcome = out.ok ? { result: 'Scheduled', node: out.result.suggestedHost } : { result: 'Unschedulable', message: 'fit error' };
+      const rec = buildDecisionRecord({ fwk, state, pod: p, allNodes, detail, cycle: scheduled, attempts: 1, startMs: Date.now(), durationMs: performance.now() - startPerf, ...outcome });
+      recordBytes += encodeSchedulingDecisionRecord(rec).length;
+    }
     if (!out.ok) continue;
     cache.assumePod({ ...p, spec: { ...p.spec, nodeName: out.result.suggestedHost } });
     scheduled++;
@@ -54,6 +67,7 @@ for (const n of sizes) {
       scheduled,
       seconds: +secs.toFixed(3),
       podsPerSecond: Math.round(scheduled / secs),
+      ...(RECORDS ? { decisionRecords: true, recordBytesAvg: Math.round(recordBytes / PODS) } : {}),
     }),
   );
 }

@@ -10,6 +10,7 @@
 //
 //   pnpm --filter @kubelab/scheduler bench          (sizes 100,1000,5000)
 //   BENCH_SIZES=100 BENCH_PODS=2000 pnpm --filter @kubelab/scheduler bench
+//   BENCH_SCHED_RECORDS=1 ...   the scheduler also publishes its decision records on NATS (as `kubelab up` runs it)
 
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -17,15 +18,20 @@ import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';
 import { createClientset } from '@kubelab/client';
 import { startProcessCluster } from '@kubelab/apiserver/testing';
-import { exitSignal, freePort, waitFor } from '@kubelab/testing';
+import { connect } from '@nats-io/transport-node';
+import { SCHEDULER_NATS_IDENTITY, TRACE_NATS_IDENTITY, natsAuthOptions, readNatsTls } from '@kubelab/nats';
+import { SCHED_SUBJECT_ALL } from '@kubelab/proto/sched-record';
+import { exitSignal, freePort, secureGet, waitFor } from '@kubelab/testing';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const SCHEDULER_MAIN = join(here, '../dist/main.js');
+// BENCH_SCHEDULER_MAIN: another build's main.js (a before/after comparison).
+const SCHEDULER_MAIN = process.env.BENCH_SCHEDULER_MAIN || join(here, '../dist/main.js');
 const sizes = (process.env.BENCH_SIZES ?? '100,1000,5000').split(',').map(Number);
 const PODS = Number(process.env.BENCH_PODS ?? 10000);
 const CREATE_CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 200);
 const progress = (m) => process.env.BENCH_VERBOSE && process.stderr.write(`[bench] ${m}\n`);
 const TIMEOUT_MS = Number(process.env.BENCH_TIMEOUT_MS ?? 600_000);
+const RECORDS = process.env.BENCH_SCHED_RECORDS === '1';
 
 /** CPU seconds (user+system) a process has used so far, from /proc. */
 function cpuSeconds(pid) {
@@ -102,6 +108,8 @@ async function runSize(nodes, mode) {
   const grpcAddress = cluster.apiserver.address;
   const schedPort = await freePort();
   const procs = [];
+  /** @type {import('@nats-io/transport-node').NatsConnection | undefined} */
+  let reader;
   try {
     progress('apiserver up');
     // The bench creates nodes and pods as kubeadm's admin.conf user (cluster-admin through RBAC).
@@ -117,17 +125,34 @@ async function runSize(nodes, mode) {
     const nodeSecs = (performance.now() - tNodes) / 1000;
     progress(`${nodes} nodes in ${nodeSecs.toFixed(1)} s`);
 
+    const natsArgs = [];
+    /** Records seen by a reader (the dashboard's identity, kubelab:trace), and their bytes. */
+    const seenRecords = { count: 0, bytes: 0 };
+    if (RECORDS) {
+      const f = await cluster.natsTlsFiles(SCHEDULER_NATS_IDENTITY);
+      natsArgs.push('--nats-url', cluster.nats.url, '--nats-ca-file', f.caFile, '--nats-cert-file', f.certFile, '--nats-key-file', f.keyFile);
+      reader = await connect({ servers: cluster.nats.url, ...natsAuthOptions(TRACE_NATS_IDENTITY, readNatsTls(await cluster.natsTlsFiles(TRACE_NATS_IDENTITY))) });
+      reader.subscribe(SCHED_SUBJECT_ALL, {
+        callback: (err, m) => {
+          if (err) return;
+          seenRecords.count++;
+          seenRecords.bytes += m.data.length;
+        },
+      });
+    }
     const startScheduler = async () => {
       const sched = spawnNode(
         SCHEDULER_MAIN,
         [
           ...['--apiserver-grpc-address', grpcAddress, '--kubeconfig', await cluster.kubeconfig('scheduler')],
           ...['--secure-port', String(schedPort), '--bind-address', '127.0.0.1', '--leader-elect=false'],
+          ...natsArgs,
         ],
         'scheduler',
       );
       procs.push(sched);
-      await waitFor('the scheduler /readyz', async () => (await fetch(`http://127.0.0.1:${schedPort}/readyz`)).ok, { timeoutMs: 60_000, everyMs: 100, signal: exitSignal(sched.child, 'scheduler') });
+      // The secure port serves HTTPS (self-signed); /readyz is always allowed.
+      await waitFor('the scheduler /readyz', async () => (await secureGet(schedPort, '/readyz')).status === 200, { timeoutMs: 60_000, everyMs: 100, signal: exitSignal(sched.child, 'scheduler') });
       progress('scheduler ready');
       return sched;
     };
@@ -189,7 +214,7 @@ async function runSize(nodes, mode) {
     try {
       await Promise.race([allBound, timeout]);
     } catch (err) {
-      const m = await (await fetch(`http://127.0.0.1:${schedPort}/metrics`)).text();
+      const m = (await secureGet(schedPort, '/metrics')).body;
       progress(
         m
           .split('\n')
@@ -212,7 +237,7 @@ async function runSize(nodes, mode) {
       nats: pids.nats ? +(cpuSeconds(pids.nats) - cpu0.nats).toFixed(1) : null,
       benchClient: +((benchCpu.user + benchCpu.system) / 1e6).toFixed(1),
     };
-    const metrics = await (await fetch(`http://127.0.0.1:${schedPort}/metrics`)).text();
+    const metrics = (await secureGet(schedPort, '/metrics')).body;
     const attempts = /scheduler_schedule_attempts_total\{result="scheduled",profile="default-scheduler"\} (\d+)/.exec(metrics)?.[1];
     cs.close();
     const e2e = (done - t0) / 1000;
@@ -232,9 +257,11 @@ async function runSize(nodes, mode) {
       schedulerScheduledAttempts: Number(attempts ?? 0),
       nodeSetupSeconds: +nodeSecs.toFixed(1),
       cpuSecondsDuringRun: cpu,
+      ...(RECORDS ? { decisionRecords: seenRecords.count, decisionRecordBytesAvg: seenRecords.count ? Math.round(seenRecords.bytes / seenRecords.count) : 0 } : {}),
     };
   } finally {
     for (const p of procs.reverse()) await p.stop();
+    await reader?.close();
     await cluster.dispose();
   }
 }

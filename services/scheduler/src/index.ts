@@ -8,7 +8,8 @@ export { newSchedulerMetrics, type SchedulerMetrics } from './metrics.js';
 
 export { SchedulerCache } from './cache/cache.js';
 export { SchedulingQueue, type SchedulingQueueOptions } from './queue/scheduling-queue.js';
-export { schedulePod, numFeasibleNodesToFind, selectHost, newAlgorithmState, type ScheduleResult, type ScheduleOutcome } from './algorithm/schedule-pod.js';
+export { schedulePod, numFeasibleNodesToFind, selectHost, newAlgorithmState, type ScheduleResult, type ScheduleOutcome, type CycleDetail } from './algorithm/schedule-pod.js';
+export { buildDecisionRecord, podTraceId, type DecisionInput } from './decision/record.js';
 
 export { Framework } from './framework/runtime.js';
 export { Registry, type PluginFactory } from './framework/registry.js';

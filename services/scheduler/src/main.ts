@@ -4,6 +4,8 @@
 import { apiserverAddressFrom, createLogger, leaderElectionFrom, onShutdown, runMain, securePortConfigFrom } from '@kubelab/component-base';
 import { clientTlsFromKubeconfig, reviewKubeconfigs } from '@kubelab/client';
 import { setupTracing, tracingOptionsFromFlags } from '@kubelab/tracing';
+import { readNatsTls } from '@kubelab/nats';
+import { connectDecisionPublisher } from './decision/publisher.js';
 import { schedulerFlags } from './options.js';
 import { defaultProfile } from './framework/profile.js';
 import { startScheduler } from './server.js';
@@ -15,6 +17,9 @@ runMain('kube-scheduler', async () => {
   // 'sync' context: the bind passes the pod's trace context to the client explicitly, no per-promise hook.
   const tracing = setupTracing({ serviceName: 'kube-scheduler', contextPropagation: 'sync', ...tracingOptionsFromFlags(values) });
   const secureServing = securePortConfigFrom(values);
+  // Decision records on NATS: connected in the background, so a NATS that is down never holds scheduling up.
+  const natsTls = readNatsTls({ caFile: values['nats-ca-file'], certFile: values['nats-cert-file'], keyFile: values['nats-key-file'] });
+  const publisher = values['nats-url'] ? connectDecisionPublisher({ url: values['nats-url'], ...(natsTls ? { tls: natsTls } : {}), logger: log }) : undefined;
   const profile = defaultProfile(values['scheduler-name']);
   profile.percentageOfNodesToScore = values['percentage-of-nodes-to-score'];
   const running = await startScheduler({
@@ -28,6 +33,7 @@ runMain('kube-scheduler', async () => {
     podInitialBackoffMs: values['pod-initial-backoff-seconds'] * 1000,
     podMaxBackoffMs: values['pod-max-backoff-seconds'] * 1000,
     profiles: [profile],
+    ...(publisher ? { decisions: publisher.publish, decisionsActive: publisher.connected } : {}),
     tracing,
     logger: log,
     // Upstream exits when leadership is lost, so a restart campaigns afresh.
@@ -36,6 +42,7 @@ runMain('kube-scheduler', async () => {
   log.info('kube-scheduler started', { healthPort: running.healthPort, identity: running.identity });
   onShutdown(async () => {
     await running.stop();
+    await publisher?.close();
     await tracing.shutdown();
   });
 });

@@ -8,7 +8,9 @@ import { formatTime, isPodTerminal, type Node, type PersistentVolume, type Persi
 import type { Clientset, EventRecorder, SharedIndexInformer } from '@kubelab/client';
 import type { Logger } from '@kubelab/component-base';
 import { contextFromObject } from '@kubelab/tracing';
-import { newAlgorithmState, NoNodesAvailableError, schedulePod, type AlgorithmState } from './algorithm/schedule-pod.js';
+import type { SchedulingDecisionRecord } from '@kubelab/proto/sched-record';
+import { newAlgorithmState, NoNodesAvailableError, schedulePod, type AlgorithmState, type CycleDetail } from './algorithm/schedule-pod.js';
+import { buildDecisionRecord } from './decision/record.js';
 import { SchedulerCache } from './cache/cache.js';
 import { CycleState } from './framework/cycle-state.js';
 import { ActionType, event, Events, matchClusterEvent, nodeUpdateActions, nodeUpdateEvent, type ClusterEvent } from './framework/events.js';
@@ -43,6 +45,30 @@ export interface SchedulerDeps {
   volumes?: VolumeListers;
   /** The budgets preemption respects (a PodDisruptionBudget lister). */
   podDisruptionBudgets?: () => readonly PodDisruptionBudget[];
+  /** Receives one decision record per scheduling cycle (kubelab.sched.<namespace>.<pod> on NATS); absent: none is built. */
+  decisions?: (rec: SchedulingDecisionRecord) => void;
+  /** Whether records are wanted now (NATS connected); absent: whenever `decisions` is set. */
+  decisionsActive?: () => boolean;
+  /**
+   * How many records a second carry the per-node detail (a burst of as many
+   * may go at once); beyond that a record says only where the pod went or why
+   * not (`detailOmitted`), so a burst of pods is not slowed by its records.
+   * Default 20.
+   */
+  decisionDetailPerSecond?: number;
+}
+
+/** What a cycle's decision record is built from, besides its outcome. */
+interface DecisionCycle {
+  fwk: Framework;
+  state: CycleState;
+  qp: QueuedPodInfo;
+  allNodes: ReturnType<SchedulerCache['list']>;
+  /** Absent: a summary record (over the detail rate). */
+  detail: CycleDetail | undefined;
+  cycle: number;
+  startMs: number;
+  startPerf: number;
 }
 
 const ACTION_ADD_OR_UPDATE_ASSIGNED = event('AssignedPod', ActionType.Add, 'AssignedPodAdd');
@@ -77,6 +103,26 @@ export function nominatedNodeNameChange(pod: Pod, override: string | undefined):
   return override || null;
 }
 
+/** A token bucket: `rate` a second, at most `burst` saved up. */
+export class TokenBucket {
+  private tokens: number;
+  constructor(
+    private readonly rate: number,
+    private readonly burst: number,
+    private last: number,
+  ) {
+    this.tokens = burst;
+  }
+
+  take(now: number): boolean {
+    this.tokens = Math.min(this.burst, this.tokens + ((now - this.last) * this.rate) / 1000);
+    this.last = now;
+    if (this.tokens < 1) return false;
+    this.tokens--;
+    return true;
+  }
+}
+
 /** Event notes are capped at 1024 bytes upstream (truncateMessage, NoteLengthLimit), ending " ...". */
 export function truncateMessage(message: string): string {
   const max = 1024;
@@ -103,11 +149,15 @@ export class Scheduler {
   private podInformer: SharedIndexInformer<Pod> | undefined;
   /** Events some plugin registered, to skip queue scans for events nobody waits for. */
   private readonly registeredEvents: ClusterEvent[] = [];
+  /** The decision records that may carry node detail now. */
+  private readonly detailBudget: TokenBucket;
 
   constructor(private readonly deps: SchedulerDeps) {
     this.now = deps.now ?? Date.now;
     this.log = deps.logger;
     this.maxInFlight = deps.maxInFlightBindings ?? 512;
+    const perSecond = deps.decisionDetailPerSecond ?? 20;
+    this.detailBudget = new TokenBucket(perSecond, perSecond, this.now());
     this.cache = new SchedulerCache({ now: this.now });
     this.algo = newAlgorithmState(deps.random);
     const actions = this.clusterActions();
@@ -317,15 +367,25 @@ export class Scheduler {
     const start = this.now();
     const cycle = this.queue.currentSchedulingCycle;
     const state = new CycleState();
-    const out = schedulePod(fwk, this.algo, state, pod, this.cache.list());
+    const allNodes = this.cache.list();
+    // The decision record's material is kept only when someone receives records.
+    const dc: DecisionCycle | undefined =
+      this.deps.decisions && (this.deps.decisionsActive?.() ?? true)
+        ? { fwk, state, qp, allNodes, detail: this.detailBudget.take(start) ? {} : undefined, cycle, startMs: start, startPerf: performance.now() }
+        : undefined;
+    const out = schedulePod(fwk, this.algo, state, pod, allNodes, dc?.detail);
     if (!out.ok) {
-      if ('fitError' in out) await this.handleFitError(fwk, state, qp, out.fitError, cycle, start);
+      if ('fitError' in out) await this.handleFitError(fwk, state, qp, out.fitError, cycle, start, dc);
       else if (out.error instanceof NoNodesAvailableError) {
         // Rejected, not an error: PodScheduled reason Unschedulable, no plugin to wait for (so backoffQ).
         qp.unschedulablePlugins = new Set();
         qp.pendingPlugins = new Set();
+        if (dc) this.publishDecision(dc, { result: 'Unschedulable', message: out.error.message });
         this.handleSchedulingFailure(fwk, qp, 'Unschedulable', out.error.message, cycle, start, 'unschedulable');
-      } else this.handleSchedulingFailure(fwk, qp, 'SchedulerError', out.error.message, cycle, start, 'error');
+      } else {
+        if (dc) this.publishDecision(dc, { result: 'SchedulerError', message: out.error.message });
+        this.handleSchedulingFailure(fwk, qp, 'SchedulerError', out.error.message, cycle, start, 'error');
+      }
       return true;
     }
     const host = out.result.suggestedHost;
@@ -342,9 +402,11 @@ export class Scheduler {
     if (rs && !rs.isSuccess()) {
       fwk.runUnreservePlugins(state, assumed, host);
       this.cache.forgetPod(assumed);
+      if (dc) this.publishDecision(dc, { result: 'SchedulerError', message: rs.message() });
       this.handleSchedulingFailure(fwk, qp, 'SchedulerError', rs.message(), cycle, start, 'error');
       return true;
     }
+    if (dc) this.publishDecision(dc, { result: 'Scheduled', node: host, feasibleNodes: out.result.feasibleNodes });
     await this.acquireBindingSlot();
     const b = this.bindingCycle(fwk, state, qp, assumed, host, cycle, start).finally(() => {
       this.bindings.delete(b);
@@ -396,12 +458,35 @@ export class Scheduler {
     this.queue.done(qp.key);
   }
 
-  private async handleFitError(fwk: Framework, state: CycleState, qp: QueuedPodInfo, fitError: FitError, cycle: number, start: number): Promise<void> {
+  /** Builds and hands on the cycle's decision record; a failure here never fails the cycle. */
+  private publishDecision(dc: DecisionCycle, outcome: Pick<SchedulingDecisionRecord, 'result' | 'node' | 'message' | 'postFilter'> & { feasibleNodes?: number }): void {
+    try {
+      const rec = buildDecisionRecord({
+        fwk: dc.fwk,
+        state: dc.state,
+        pod: dc.qp.pod,
+        allNodes: dc.allNodes,
+        detail: dc.detail,
+        cycle: dc.cycle,
+        attempts: dc.qp.attempts,
+        startMs: dc.startMs,
+        durationMs: performance.now() - dc.startPerf,
+        ...outcome,
+      });
+      this.deps.decisions!(rec);
+    } catch (err) {
+      this.log.debug('decision record not published', { pod: dc.qp.key, err });
+    }
+  }
+
+  private async handleFitError(fwk: Framework, state: CycleState, qp: QueuedPodInfo, fitError: FitError, cycle: number, start: number, dc?: DecisionCycle): Promise<void> {
     const d = fitError.diagnosis;
     qp.unschedulablePlugins = new Set(d.unschedulablePlugins);
     qp.pendingPlugins = new Set(d.pendingPlugins);
     let nominated: string | undefined;
+    let postFilterRan = false;
     if (fwk.postFilter.length > 0) {
+      postFilterRan = true;
       this.deps.metrics?.preemptionAttempts.inc();
       try {
         const post = await fwk.runPostFilterPlugins(state, qp.pod, d.nodeToStatus);
@@ -415,6 +500,10 @@ export class Scheduler {
       } catch (err) {
         this.log.error('PostFilter failed', { pod: qp.key, err });
       }
+    }
+    if (dc) {
+      const postFilter = postFilterRan ? { ...(d.postFilterMsg ? { message: d.postFilterMsg } : {}), ...(nominated !== undefined ? { nominatedNodeName: nominated } : {}) } : undefined;
+      this.publishDecision(dc, { result: 'Unschedulable', message: fitError.error(), ...(postFilter ? { postFilter } : {}) });
     }
     this.handleSchedulingFailure(fwk, qp, 'Unschedulable', fitError.error(), cycle, start, 'unschedulable', nominated);
   }

@@ -19,6 +19,7 @@ import {
   registerClientMetrics,
 } from '@kubelab/client';
 import { createLogger, DEFAULT_APISERVER_GRPC_ADDRESS, newMetricsRegistry, serveSecurePort, type SecurePort, type Logger, type SecurePortConfig } from '@kubelab/component-base';
+import type { SchedulingDecisionRecord } from '@kubelab/proto/sched-record';
 import { grpcClientInterceptors, type Tracing } from '@kubelab/tracing';
 import { defaultProfile, type Profile } from './framework/profile.js';
 import { newSchedulerMetrics } from './metrics.js';
@@ -43,6 +44,10 @@ export interface StartSchedulerOptions extends LeaderElectionOptions {
   profiles?: Profile[];
   podInitialBackoffMs?: number;
   podMaxBackoffMs?: number;
+  /** Receives each scheduling cycle's decision record (main.ts publishes them on NATS). */
+  decisions?: (rec: SchedulingDecisionRecord) => void;
+  /** Whether records are wanted now (the NATS connection is up). */
+  decisionsActive?: () => boolean;
   /** CLIENT spans for API calls; a pod's binding continues the pod's trace (off when absent or disabled). */
   tracing?: Tracing;
   logger?: Logger;
@@ -95,6 +100,8 @@ export async function startScheduler(opts: StartSchedulerOptions = {}): Promise<
     profiles: opts.profiles ?? [defaultProfile()],
     ...(opts.podInitialBackoffMs !== undefined ? { podInitialBackoffMs: opts.podInitialBackoffMs } : {}),
     ...(opts.podMaxBackoffMs !== undefined ? { podMaxBackoffMs: opts.podMaxBackoffMs } : {}),
+    ...(opts.decisions ? { decisions: opts.decisions } : {}),
+    ...(opts.decisionsActive ? { decisionsActive: opts.decisionsActive } : {}),
   });
 
   const pods = factory.core.pods();

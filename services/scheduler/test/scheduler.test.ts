@@ -10,6 +10,7 @@ import { requireTool, secureGet, waitFor } from '@kubelab/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startScheduler, type RunningScheduler } from '../src/server.js';
 import { makeNode, makePod, type NodeOpts, type PodOpts } from '../src/testing/builders.js';
+import type { SchedulingDecisionRecord } from '@kubelab/proto/sched-record';
 
 const hasNats = requireTool('nats-server');
 const quiet = () => createLogger({ component: 'kube-scheduler', level: 'error' });
@@ -42,6 +43,7 @@ describe.skipIf(!hasNats)('kube-scheduler with an apiserver', { timeout: 30_000 
   let cluster: TestCluster;
   let cs: Clientset;
   let sched: RunningScheduler;
+  const decisions: SchedulingDecisionRecord[] = [];
 
   beforeAll(async () => {
     cluster = await startTestCluster();
@@ -56,6 +58,7 @@ describe.skipIf(!hasNats)('kube-scheduler with an apiserver', { timeout: 30_000 
       bindAddress: '127.0.0.1',
       leaderElect: false,
       logger: quiet(),
+      decisions: (r) => decisions.push(r),
     });
     await waitFor('scheduler ready', async () => ((await secureGet(sched.healthPort, '/readyz')).status === 200 ? true : undefined));
   }, 30_000);
@@ -163,6 +166,17 @@ describe.skipIf(!hasNats)('kube-scheduler with an apiserver', { timeout: 30_000 
     expect((await cs.core.pods('default').get('other')).spec?.nodeName).toBeUndefined();
     expect(await eventsFor(cs, 'other', 'FailedScheduling')).toEqual([]);
     expect(await eventsFor(cs, 'pinned', 'Scheduled')).toEqual([]);
+  });
+
+  it('hands on a decision record per cycle: the one feasible node, the others with their Filter reasons', async () => {
+    const created = await createPod(cs, 'zoned', { cpu: '100m', nodeSelector: { zone: 'a' } });
+    expect(await nodeOf(cs, 'zoned')).toBe('node-2');
+    const rec = await waitFor('the decision record of zoned', async () => decisions.find((r) => r.name === 'zoned'));
+    expect(rec).toMatchObject({ namespace: 'default', uid: created.metadata.uid, result: 'Scheduled', node: 'node-2', numAllNodes: 3, feasibleNodes: 1, omittedNodes: 0 });
+    const reasonOf = (node: string) => rec.nodes.find((n) => n.name === node)?.rejectedBy;
+    expect(rec.nodes.find((n) => n.name === 'node-2')).toEqual({ name: 'node-2', verdict: 'feasible' });
+    expect(reasonOf('node-1')).toEqual({ plugin: 'NodeAffinity', code: 'UnschedulableAndUnresolvable', reasons: ["node(s) didn't match Pod's node affinity/selector"] });
+    expect(reasonOf('node-3')).toEqual({ plugin: 'TaintToleration', code: 'UnschedulableAndUnresolvable', reasons: ['node(s) had untolerated taint {dedicated: gpu}'] });
   });
 
   it('serves metrics with upstream names', async () => {

@@ -130,3 +130,10 @@ export function classifyApi(rec: ApiWriteRecord, f: TraceFilter): Verdict {
   }
   return 'show';
 }
+
+/** A decision record: shown unless --method is given, or --pod names another pod. */
+export function classifySched(rec: { namespace: string; name: string }, f: TraceFilter): Verdict {
+  if (f.methods.length > 0) return 'filtered';
+  if (f.pod && (rec.name !== f.pod.name || (f.pod.namespace !== undefined && rec.namespace !== f.pod.namespace))) return 'filtered';
+  return 'show';
+}

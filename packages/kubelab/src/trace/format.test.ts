@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { formatApiLine, formatDurationMs, formatLine, hiddenLine, HiddenTally, requestSummary, shellWord, toJson } from './format.js';
+import { formatApiLine, formatSchedLine, formatDurationMs, formatLine, hiddenLine, HiddenTally, requestSummary, shellWord, toJson } from './format.js';
 import type { ApiWriteRecord } from '@kubelab/proto/api-record';
+import type { SchedulingDecisionRecord } from '@kubelab/proto/sched-record';
 import type { CriRecord } from './record.js';
 
 const T = '2025-01-02T10:41:02.118Z';
@@ -176,4 +177,33 @@ describe('the apiserver write line (--all-components)', () => {
     ],
   ];
   for (const [name, rec, want] of cases) it(name, () => expect(formatApiLine(rec, { color: false, utc: true })).toBe(want));
+});
+
+describe('a scheduling decision line (--all-components)', () => {
+  const base: SchedulingDecisionRecord = {
+    time: '2025-01-02T10:41:02.100Z',
+    profile: 'default-scheduler',
+    namespace: 'default',
+    name: 'web',
+    cycle: 1,
+    attempts: 1,
+    result: 'Scheduled',
+    node: 'node-1',
+    durationMs: 0.42,
+    numAllNodes: 2,
+    feasibleNodes: 1,
+    filterPlugins: [],
+    skippedFilters: [],
+    scorePlugins: [],
+    nodes: [],
+    omittedNodes: 0,
+  };
+  it.each<[string, SchedulingDecisionRecord, string]>([
+    ['scheduled', base, '10:41:02.100  kube-scheduler  Scheduled default/web → node-1 (2 node(s), the only feasible node)    0.4ms'],
+    [
+      'FailedScheduling',
+      { ...base, result: 'Unschedulable', feasibleNodes: 0, message: "0/2 nodes are available: 2 node(s) didn't match Pod's node affinity/selector." },
+      "10:41:02.100  kube-scheduler  FailedScheduling default/web: 0/2 nodes are available: 2 node(s) didn't match Pod's node affinity/selector.    0.4ms",
+    ],
+  ])('%s', (_n, rec, want) => expect(formatSchedLine(rec, { color: false, utc: true })).toBe(want));
 });

@@ -3,6 +3,7 @@
 // and the same call as one JSON object for machines (--json).
 
 import type { ApiWriteRecord } from '@kubelab/proto/api-record';
+import { formatSchedulingDecision, type SchedulingDecisionRecord } from '@kubelab/proto/sched-record';
 import { podOf, type CriRecord } from './record.js';
 
 export interface FormatOptions {
@@ -216,4 +217,18 @@ export function apiToJson(rec: ApiWriteRecord): Record<string, unknown> {
 /** Appended to a line let out after later starts (a call longer than the hold window). */
 export function lateMark(color: boolean): string {
   return paint(color, SGR.dim, '  ↑ started before the lines above');
+}
+
+/**
+ * One scheduling decision (--all-components), the scheduler's own step:
+ *   10:41:02.100  kube-scheduler  Scheduled default/web → node-1 (2 node(s), the only feasible node)  0.4ms
+ */
+export function formatSchedLine(rec: SchedulingDecisionRecord, opts: FormatOptions): string {
+  const c = opts.color;
+  return [
+    paint(c, SGR.dim, formatTime(rec.time, opts.utc)),
+    paint(c, SGR.cyan, 'kube-scheduler'),
+    paint(c, rec.result === 'Scheduled' ? SGR.green : SGR.red, formatSchedulingDecision(rec)),
+    formatDurationMs(rec.durationMs).padStart(7),
+  ].join('  ');
 }

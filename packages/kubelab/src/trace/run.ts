@@ -9,9 +9,10 @@ import { TRACE_NATS_IDENTITY } from '@kubelab/nats';
 import { connectNats, NOT_RUNNING } from '../nats.js';
 import { decodeCriCallRecord } from '@kubelab/proto/cri-record';
 import { API_SUBJECT_ALL, decodeApiWriteRecord } from '@kubelab/proto/api-record';
+import { decodeSchedulingDecisionRecord, SCHED_SUBJECT_ALL } from '@kubelab/proto/sched-record';
 import { parseTraceArgs, traceFlags, type TraceOptions } from './args.js';
-import { classify, classifyApi, subjectFor } from './filter.js';
-import { apiToJson, formatApiLine, formatLine, hiddenLine, HiddenTally, lateMark, toJson } from './format.js';
+import { classify, classifyApi, classifySched, subjectFor } from './filter.js';
+import { apiToJson, formatApiLine, formatLine, formatSchedLine, hiddenLine, HiddenTally, lateMark, toJson } from './format.js';
 import { DEFAULT_HOLD_MS, StartOrder } from './order.js';
 import { ensureCriStream, liveSource, replaySource, type RecordSource } from './source.js';
 
@@ -38,6 +39,7 @@ export async function runTrace(opts: TraceOptions, io: TraceIo): Promise<number>
   }
   let source: RecordSource | undefined;
   let apiSource: RecordSource | undefined;
+  let schedSource: RecordSource | undefined;
   // Lines leave in start order: each is held briefly (order.ts), then let out.
   const holdMs = opts.holdMs ?? DEFAULT_HOLD_MS;
   const order = new StartOrder<string>(holdMs, (line, late) => io.out(late && !opts.json ? `${line}${lateMark(io.color)}` : line));
@@ -62,16 +64,20 @@ export async function runTrace(opts: TraceOptions, io: TraceIo): Promise<number>
     }
     // The apiserver's writes are live only (no stream keeps them).
     if (opts.allComponents) apiSource = await liveSource(nc, API_SUBJECT_ALL);
+    // And the scheduler's decisions, one line each (live only too).
+    if (opts.allComponents) schedSource = await liveSource(nc, SCHED_SUBJECT_ALL);
     const from = opts.since ? ` since ${opts.since.toISOString()}` : '';
     const hidden = opts.filter.all ? '' : '; relist calls hidden (--all shows them)';
-    const api = opts.allComponents ? ` and the apiserver's writes (${API_SUBJECT_ALL})` : '';
+    const api = opts.allComponents ? `, the apiserver's writes (${API_SUBJECT_ALL}) and the scheduler's decisions (${SCHED_SUBJECT_ALL})` : '';
     io.note(`watching CRI calls on ${opts.natsUrl} (${subject})${api}${from}${hidden}; lines in start order; Ctrl-C stops`);
 
     const src = source;
     const apiSrc = apiSource;
+    const schedSrc = schedSource;
     const stop = () => {
       void src.stop();
       void apiSrc?.stop();
+      void schedSrc?.stop();
     };
     if (io.signal.aborted) stop();
     io.signal.addEventListener('abort', stop, { once: true });
@@ -92,7 +98,15 @@ export async function runTrace(opts: TraceOptions, io: TraceIo): Promise<number>
         order.push(Date.parse(rec.time), opts.json ? JSON.stringify(apiToJson(rec)) : formatApiLine(rec, io));
       }
     })();
-    await Promise.all([cri, writes]);
+    const decisions = (async () => {
+      if (!schedSrc) return;
+      for await (const data of schedSrc) {
+        const rec = decodeSchedulingDecisionRecord(data);
+        if (!rec || classifySched(rec, opts.filter) !== 'show') continue;
+        order.push(Date.parse(rec.time), opts.json ? JSON.stringify({ source: 'kube-scheduler', ...rec }) : formatSchedLine(rec, io));
+      }
+    })();
+    await Promise.all([cri, writes, decisions]);
     order.drain();
     reportHidden(true);
     return 0;
@@ -102,6 +116,7 @@ export async function runTrace(opts: TraceOptions, io: TraceIo): Promise<number>
     order.drain();
     await source?.stop().catch(() => {});
     await apiSource?.stop().catch(() => {});
+    await schedSource?.stop().catch(() => {});
     await nc.close().catch(() => {});
   }
 }

@@ -110,6 +110,18 @@ interface WriteOf {
   name?: string | undefined;
 }
 
+let lastWall = 0;
+let lastIso = '';
+
+/** RFC 3339 text of a wall-clock millisecond, made once per millisecond (the writes started in one share it). */
+function isoTime(ms: number): string {
+  if (ms !== lastWall) {
+    lastWall = ms;
+    lastIso = new Date(ms).toISOString();
+  }
+  return lastIso;
+}
+
 /** Metric verbs → audit verbs (a server-side apply is audited as a patch; pods/binding is a create). */
 const WRITE_VERBS: Record<string, ApiWriteVerb> = { POST: 'create', PUT: 'update', PATCH: 'patch', APPLY: 'patch', DELETE: 'delete' };
 
@@ -205,24 +217,24 @@ export class GenericStore implements ResourceStore {
       const traceId = fromObject?.traceId ?? sc?.traceId;
       const spanId = fromObject?.spanId ?? sc?.spanId;
       const component = componentOfUserAgent(w.ctx.userAgent);
-      const rec: ApiWriteRecord = {
-        time: new Date(wall).toISOString(),
-        verb: WRITE_VERBS[l.verb] ?? (l.verb.toLowerCase() as ApiWriteVerb),
-        ...(l.verb === 'APPLY' ? { operation: 'apply' as const } : {}),
-        group: info.group,
-        version: info.version,
-        resource: info.resource,
-        ...(l.subresource ? { subresource: l.subresource } : {}),
-        ...(namespace ? { namespace } : {}),
-        ...(name ? { name } : {}),
-        user: w.ctx.user?.name ?? 'system:anonymous',
-        ...(component ? { component } : {}),
-        code,
-        durationMs: Math.round((performance.now() - start) * 1000) / 1000,
-        ...(l.dryRun ? { dryRun: true } : {}),
-        ...(traceId ? { traceId } : {}),
-        ...(spanId ? { spanId } : {}),
-      };
+      // Field by field (no spread objects per write), in the record's key order.
+      const rec = {} as ApiWriteRecord;
+      rec.time = isoTime(wall);
+      rec.verb = WRITE_VERBS[l.verb] ?? (l.verb.toLowerCase() as ApiWriteVerb);
+      if (l.verb === 'APPLY') rec.operation = 'apply';
+      rec.group = info.group;
+      rec.version = info.version;
+      rec.resource = info.resource;
+      if (l.subresource) rec.subresource = l.subresource;
+      if (namespace) rec.namespace = namespace;
+      if (name) rec.name = name;
+      rec.user = w.ctx.user?.name ?? 'system:anonymous';
+      if (component) rec.component = component;
+      rec.code = code;
+      rec.durationMs = Math.round((performance.now() - start) * 1000) / 1000;
+      if (l.dryRun) rec.dryRun = true;
+      if (traceId) rec.traceId = traceId;
+      if (spanId) rec.spanId = spanId;
       this.deps.onWrite!(rec);
     } catch {
       // Recording must never fail a write.

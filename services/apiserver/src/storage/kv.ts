@@ -141,7 +141,8 @@ export class KvStorage {
   publishRecord(subject: string, data: string): void {
     if (!this.connected || this.nc.isClosed()) return;
     try {
-      this.nc.publish(subject, data);
+      // As bytes: Buffer.from takes a slice of a shared pool, the library would encode into a fresh array.
+      this.nc.publish(subject, Buffer.from(data));
     } catch {
       // a record is telemetry: losing one fails nothing
     }

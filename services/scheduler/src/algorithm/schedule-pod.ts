@@ -8,7 +8,7 @@ import type { CycleState } from '../framework/cycle-state.js';
 import { FitError, newDiagnosis, NO_NODES_AVAILABLE, type Diagnosis } from '../framework/fit-error.js';
 import type { NodeInfo } from '../framework/node-info.js';
 import type { FilterPlugin } from '../framework/interface.js';
-import type { Framework } from '../framework/runtime.js';
+import type { Framework, PluginScores } from '../framework/runtime.js';
 import { asStatus, type Status } from '../framework/status.js';
 import { Code, newStatus } from '../framework/status.js';
 
@@ -165,19 +165,36 @@ export function selectHost(nodes: readonly { name: string }[], totals: readonly 
   return nodes[best]!.name;
 }
 
-/** schedulePod: one pod against the current node snapshot. */
-export function schedulePod(fwk: Framework, algo: AlgorithmState, state: CycleState, pod: Pod, allNodes: readonly NodeInfo[]): ScheduleOutcome {
+/**
+ * What a cycle found, kept only when a decision record is wanted: the
+ * feasible nodes in evaluation order, the rejections, each Score plugin's
+ * scores (aligned with `feasible`) and the totals.
+ */
+export interface CycleDetail {
+  feasible?: readonly NodeInfo[];
+  diagnosis?: Diagnosis;
+  scores?: PluginScores[];
+  totals?: number[];
+}
+
+/** schedulePod: one pod against the current node snapshot; `detail`, when given, is filled for the decision record. */
+export function schedulePod(fwk: Framework, algo: AlgorithmState, state: CycleState, pod: Pod, allNodes: readonly NodeInfo[], detail?: CycleDetail): ScheduleOutcome {
   if (allNodes.length === 0) return { ok: false, error: new NoNodesAvailableError() };
   const found = findNodesThatFitPod(fwk, algo, state, pod, allNodes);
   if ('error' in found) return { ok: false, error: found.error };
   const { feasible, diagnosis } = found;
+  if (detail) {
+    detail.feasible = feasible;
+    detail.diagnosis = diagnosis;
+  }
   if (feasible.length === 0) return { ok: false, fitError: new FitError(pod, allNodes.length, diagnosis) };
   const evaluatedNodes = feasible.length + diagnosis.nodeToStatus.size;
   if (feasible.length === 1) return { ok: true, result: { suggestedHost: feasible[0]!.name, evaluatedNodes, feasibleNodes: 1 } };
   try {
     const s = fwk.runPreScorePlugins(state, pod, feasible);
     if (s && !s.isSuccess()) return { ok: false, error: s.error ?? new ScheduleError(s.message()) };
-    const scores = fwk.runScorePlugins(state, pod, feasible);
+    const scores = fwk.runScorePlugins(state, pod, feasible, detail ? (detail.scores = []) : undefined);
+    if (detail) detail.totals = scores;
     return { ok: true, result: { suggestedHost: selectHost(feasible, scores, algo.random), evaluatedNodes, feasibleNodes: feasible.length } };
   } catch (err) {
     return { ok: false, error: err as Error };

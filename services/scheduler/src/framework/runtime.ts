@@ -228,8 +228,11 @@ export class Framework {
     return undefined;
   }
 
-  /** Score → NormalizeScore → × weight, summed per node (aligned with `nodes`). Throws ScoreError on a bad score. */
-  runScorePlugins(state: CycleState, pod: Pod, nodes: readonly NodeInfo[]): number[] {
+  /**
+   * Score → NormalizeScore → × weight, summed per node (aligned with `nodes`). Throws ScoreError on a bad score.
+   * With `detail` (only when a decision record is wanted), each plugin's raw and normalized scores are kept there too.
+   */
+  runScorePlugins(state: CycleState, pod: Pod, nodes: readonly NodeInfo[], detail?: PluginScores[]): number[] {
     const n = nodes.length;
     const totals = new Array<number>(n).fill(0);
     // One NodeScore list reused across cycles (the cycle is synchronous), resized to this pod's nodes.
@@ -249,10 +252,12 @@ export class Framework {
       } catch (err) {
         throw new ScoreError(`running Score plugin "${plugin.name}": ${(err as Error).message}`);
       }
+      const raw = detail ? scores.map((x) => x.score) : undefined;
       if (plugin.normalizeScore) {
         const s = plugin.normalizeScore(state, pod, scores);
         if (!isSuccess(s)) throw new ScoreError(`running Normalize on Score plugins: plugin "${plugin.name}" failed: ${s!.message()}`);
       }
+      if (detail) detail.push({ plugin: plugin.name, weight, raw: raw!, normalized: scores.map((x) => x.score) });
       for (let i = 0; i < n; i++) {
         const sc = scores[i]!.score;
         if (sc > MAX_NODE_SCORE || sc < MIN_NODE_SCORE) {
@@ -313,6 +318,14 @@ export class Framework {
   newCycleState(): CycleState {
     return new CycleState();
   }
+}
+
+/** One Score plugin's scores in a cycle, aligned with the scored nodes (a decision record's material). */
+export interface PluginScores {
+  plugin: string;
+  weight: number;
+  raw: number[];
+  normalized: number[];
 }
 
 export class ScoreError extends Error {

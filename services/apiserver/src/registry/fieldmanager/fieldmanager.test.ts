@@ -104,6 +104,79 @@ describe('Update: the writer owns what it changed', () => {
   });
 });
 
+describe('a create from nothing: entries remembered per shape', () => {
+  const cms = new FieldManager(RESOURCES.find((r) => r.resource === 'configmaps')! as ResourceInfo);
+  const cm = (name: string, data: Record<string, string>, labels?: Record<string, string>): Obj =>
+    ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: 'default', ...(labels ? { labels } : {}) }, data }) as Obj;
+  const create = (o: Obj, manager = 'a', now = T1) => {
+    cms.update(undefined, o, { manager }, now);
+    return o;
+  };
+
+  it('objects of one shape, writer and second share one frozen entries array', () => {
+    const a = create(cm('one', { k: '1' }, { app: 'x' }));
+    const b = create(cm('two', { k: '2' }, { app: 'y' }));
+    expect(b.metadata.managedFields).toBe(a.metadata.managedFields);
+    expect(Object.isFrozen(a.metadata.managedFields![0]!.fieldsV1)).toBe(true);
+    expect(summary(a)).toEqual(['a/Update: {"f:data":{".":{},"f:k":{}},"f:metadata":{"f:labels":{".":{},"f:app":{}}}}']);
+  });
+
+  it.each<[string, Obj, string, string, string[]]>([
+    ['another key', cm('three', { other: '1' }), 'a', T1, ['a/Update: {"f:data":{".":{},"f:other":{}}}']],
+    ['another writer', cm('four', { k: '1' }, { app: 'x' }), 'b', T1, ['b/Update: {"f:data":{".":{},"f:k":{}},"f:metadata":{"f:labels":{".":{},"f:app":{}}}}']],
+    ['another second', cm('five', { k: '1' }, { app: 'x' }), 'a', T2, ['a/Update: {"f:data":{".":{},"f:k":{}},"f:metadata":{"f:labels":{".":{},"f:app":{}}}}']],
+  ])('%s: entries of its own', (_name, o, manager, now, want) => {
+    const first = create(cm('first', { k: '1' }, { app: 'x' }));
+    create(o, manager, now);
+    expect(o.metadata.managedFields).not.toBe(first.metadata.managedFields);
+    expect(summary(o)).toEqual(want);
+    expect(o.metadata.managedFields![0]!.time).toBe(now);
+  });
+
+  it('an object that sets nothing a manager owns has no managedFields', () => {
+    const o = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'empty', namespace: 'default', managedFields: [] } } as unknown as Obj;
+    create(o);
+    expect(o.metadata.managedFields).toBeUndefined();
+  });
+
+  it('a later update of a created object starts from the shared entries and leaves them as they were', () => {
+    const a = frozen(create(cm('six', { k: '1' })));
+    const shared = create(cm('seven', { k: '2' })).metadata.managedFields;
+    const next = { ...JSON.parse(JSON.stringify(a)), data: { k: '1', more: '2' } } as Obj;
+    cms.update(a, next, { manager: 'b' }, T2);
+    expect(summary(next)).toEqual(['a/Update: {"f:data":{".":{},"f:k":{}}}', 'b/Update: {"f:data":{"f:more":{}}}']);
+    expect(summary({ metadata: { managedFields: shared } } as KubeObject)).toEqual(['a/Update: {"f:data":{".":{},"f:k":{}}}']);
+  });
+});
+
+describe('a create from nothing owns what the general Update finds added', () => {
+  const pods = () => new FieldManager(RESOURCES.find((r) => r.resource === 'pods')! as ResourceInfo);
+  const pod = (spec: Record<string, unknown>, meta: Record<string, unknown> = {}): Obj => ({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p', namespace: 'default', ...meta }, spec }) as Obj;
+  const copy = (o: Obj): Obj => JSON.parse(JSON.stringify(o)) as Obj;
+  it.each<[string, Obj]>([
+    ['containers, ports (protocol defaulted in the key), env', pod({ containers: [{ name: 'web', image: 'nginx', ports: [{ containerPort: 80 }], env: [{ name: 'A', value: '1' }] }] })],
+    [
+      'finalizers, ownerReferences, empty maps',
+      pod({ containers: [{ name: 'c', resources: {} }] }, { finalizers: ['a', 'b'], ownerReferences: [{ uid: 'u', kind: 'ReplicaSet', name: 'rs', apiVersion: 'apps/v1' }], annotations: {} }),
+    ],
+    ['a status the main resource ignores', { ...pod({ containers: [{ name: 'c' }] }), status: { phase: 'Pending' } } as Obj],
+    ['nulls and unknown fields', pod({ containers: [{ name: 'c', command: null }], nodeSelector: null, 'x-unknown': { a: [1, { b: 2 }] } })],
+  ])('%s', (_name, o) => {
+    const general = copy(o);
+    // Managers sent with nothing in them take the general path and are dropped.
+    general.metadata.managedFields = [{}] as never;
+    pods().update(undefined, general, { manager: 'm' }, T1);
+    const fm2 = pods();
+    const first = copy(o);
+    fm2.update(undefined, first, { manager: 'm' }, T1);
+    const remembered = copy(o);
+    fm2.update(undefined, remembered, { manager: 'm' }, T1);
+    expect(general.metadata.managedFields).toHaveLength(1);
+    expect(first.metadata.managedFields).toEqual(general.metadata.managedFields);
+    expect(remembered.metadata.managedFields).toBe(first.metadata.managedFields);
+  });
+});
+
 describe('Apply', () => {
   const config = (spec: Record<string, unknown>, labels?: Record<string, string>) => deploy(spec, labels ? { labels } : {});
 

@@ -10,6 +10,7 @@ import { apiVersionOf, badRequest, invalid, SCHEMA, type KubeObject, type Manage
 import { conflictError, type Conflict } from './conflict.js';
 import { capUpdateManagers, decodeManaged, encodeManaged, identifier, validateManagedFields, type Entry, type Managed } from './managed.js';
 import { field } from './path.js';
+import { shapeOf } from './shape.js';
 import { difference, FieldSet, intersection, union } from './set.js';
 import { kindRef, type TypeRef } from './schema.js';
 import { compare, deepEqual, FieldTypeError, merge, removePath, toFieldSet } from './typed.js';
@@ -46,10 +47,40 @@ function managedOf(o: KubeObject | undefined): Managed {
   return m;
 }
 
+/** Freezes stored entries shared by many objects (the watch cache would freeze them anyway). */
+function freezeEntries(entries: ManagedFieldsEntry[]): ManagedFieldsEntry[] {
+  const freeze = (v: unknown): void => {
+    if (typeof v !== 'object' || v === null || Object.isFrozen(v)) return;
+    Object.freeze(v);
+    for (const c of Object.values(v)) freeze(c);
+  };
+  freeze(entries);
+  return entries;
+}
+
+/**
+ * What a create from nothing owns, by the object's shape (see shape.ts): the
+ * field set, and the last entries made from it, shared by every object of
+ * that shape created by the same writer in the same second.
+ */
+interface CreateShape {
+  set: FieldSet;
+  last?: { manager: string; subresource: string | undefined; time: string; entries: ManagedFieldsEntry[] };
+}
+
+/** Shapes remembered per resource: objects of many shapes (ConfigMaps of their own keys) start it over. */
+const MAX_SHAPES = 256;
+
+/** managedFields a request left to the server (absent, null or empty: a create starts from no managers). */
+function isUnset(sent: unknown): boolean {
+  return sent === undefined || sent === null || (Array.isArray(sent) && sent.length === 0);
+}
+
 export class FieldManager {
   private readonly ref: TypeRef;
   private readonly apiVersion: string;
   private readonly ignored = new Map<string, FieldSet>();
+  private readonly shapes = new Map<string, CreateShape>();
 
   constructor(private readonly info: ResourceInfo) {
     this.ref = kindRef(info.kind);
@@ -100,6 +131,10 @@ export class FieldManager {
    * removed. Sets `next.metadata.managedFields`.
    */
   update(live: KubeObject | undefined, next: Obj, w: Writer, now: string): void {
+    if (live === undefined && isUnset(next.metadata.managedFields)) {
+      this.create(next, w, now);
+      return;
+    }
     const start = this.startingManagers(live, next, w.subresource);
     const c = compare(live, next, this.ref, this.ignore(w.subresource));
     const changed = union(c.modified, c.added);
@@ -115,6 +150,39 @@ export class FieldManager {
     if (prev && mine.equals(prev.set)) out.set(id, prev);
     else if (!mine.empty) out.set(id, this.entry(w, 'Update', mine, now));
     this.store(next, out, start);
+  }
+
+  /**
+   * An Update from nothing with no managedFields sent: the writer owns every
+   * field the object sets (what `compare` finds added), remembered per shape;
+   * objects of one shape, writer and second share one frozen entries array.
+   */
+  private create(next: Obj, w: Writer, now: string): void {
+    const key = shapeOf(next);
+    let shape = key === undefined ? undefined : this.shapes.get(key);
+    if (!shape) {
+      shape = { set: compare(undefined, next, this.ref, this.ignore(w.subresource)).added };
+      if (key !== undefined && !w.subresource) {
+        if (this.shapes.size >= MAX_SHAPES) this.shapes.clear();
+        this.shapes.set(key, shape);
+      }
+    }
+    if (shape.set.empty) {
+      delete next.metadata.managedFields;
+      return;
+    }
+    const last = shape.last;
+    if (last && last.time === now && last.manager === w.manager && last.subresource === w.subresource) {
+      next.metadata.managedFields = last.entries;
+      return;
+    }
+    const id = identifier({ ...w, operation: 'Update', apiVersion: this.apiVersion });
+    const managers: Managed = new Map([[id, this.entry(w, 'Update', shape.set, now)]]);
+    const entries = freezeEntries(encodeManaged(managers));
+    decoded.set(entries, managers);
+    encodedOf.set(managers, entries);
+    shape.last = { manager: w.manager, subresource: w.subresource, time: now, entries };
+    next.metadata.managedFields = entries;
   }
 
   /** Stores the managers on the object; when none changed, the stored entries as they were (no re-encoding). */
