@@ -171,10 +171,7 @@ export const NATS_CLIENT_FILES = {
 } as const;
 
 /** The TLS files a NATS client of the local cluster presents (`node` for a runtime, or with `component` its kube-proxy; `agent` for a node's agent; relative to its node folder). */
-export function natsClientFiles(
-  stateDir: string,
-  who: 'trace' | 'admin' | 'scheduler' | 'dashboard' | { node: string; component?: 'containerd' | 'kube-proxy' } | { agent: string },
-): NatsTlsFiles {
+export function natsClientFiles(stateDir: string, who: 'trace' | 'admin' | 'scheduler' | 'dashboard' | { node: string; component?: 'containerd' | 'kube-proxy' } | { agent: string }): NatsTlsFiles {
   const base =
     typeof who === 'string'
       ? join(stateDir, NATS_CLIENT_FILES[who])
