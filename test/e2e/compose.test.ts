@@ -245,6 +245,8 @@ describe.skipIf(!canRun).sequential('compose stack end to end', () => {
       '/etc/kubernetes/pki/containerd-nats-client.crt',
       '/etc/kubernetes/pki/containerd-nats-client.key',
       '/etc/kubernetes/pki/etcd/ca.crt',
+      '/etc/kubernetes/pki/kube-proxy-nats-client.crt',
+      '/etc/kubernetes/pki/kube-proxy-nats-client.key',
     ]);
 
     // The host's kubeconfig is admin.conf: a client certificate, private to the user.
