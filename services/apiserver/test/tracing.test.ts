@@ -267,7 +267,8 @@ describe.runIf(requireTool('nats-server'))('apiserver tracing off', () => {
   it('publishes what each gRPC watch delivers to whom, summed per 100 ms on kubelab.api.watch.<resource>; write-record readers pass it by', async () => {
     const nc = await connect({ servers: c.nats.url, ...natsAuthOptions(TRACE_NATS_IDENTITY, await c.nats.clientTls(TRACE_NATS_IDENTITY)) });
     const watcher = c.client();
-    const w = openWatch(watcher, { resource: PODS, namespace: 'default', resourceVersion: '0', allowBatch: true });
+    // Only this pod: the pods earlier tests left would be delivered (ADDED) in the same window.
+    const w = openWatch(watcher, { resource: PODS, namespace: 'default', resourceVersion: '0', allowBatch: true, fieldSelector: 'metadata.name=delivered' });
     try {
       const sub = nc.subscribe('kubelab.api.watch.pods');
       await nc.flush();
