@@ -232,7 +232,7 @@ describe.skipIf(!canRun).sequential('compose stack end to end', () => {
     // Certificates and the authentication config (no secret in it) are world-readable.
     const mode = (f: string) => (f.endsWith('.crt') || f === 'authentication-config.yaml' ? 644 : 600);
     expect(stat.trim().split('\n')).toEqual(files.map((f) => `/etc/kubernetes/${f} ${mode(f)} 1000`));
-    // A node holds its own identities (its runtime's for NATS too) and the CAs' certificates, never a CA's key
+    // A node holds its own identities (its runtime's, kube-proxy's and its agent's for NATS too) and the CAs' certificates, never a CA's key
     // (node-1 joined: the bootstrap token's kubeconfig, and the one its kubelet wrote).
     const onNode = await compose(stack, ['exec', '-T', 'node-1', 'find', '/etc/kubernetes', '-type', 'f']);
     expect(onNode.split(/\s+/).filter(Boolean).sort()).toEqual([
@@ -247,6 +247,8 @@ describe.skipIf(!canRun).sequential('compose stack end to end', () => {
       '/etc/kubernetes/pki/etcd/ca.crt',
       '/etc/kubernetes/pki/kube-proxy-nats-client.crt',
       '/etc/kubernetes/pki/kube-proxy-nats-client.key',
+      '/etc/kubernetes/pki/node-agent-nats-client.crt',
+      '/etc/kubernetes/pki/node-agent-nats-client.key',
     ]);
 
     // The host's kubeconfig is admin.conf: a client certificate, private to the user.
