@@ -253,11 +253,12 @@ describe('the probedemo timeline (seed lesson 4), time compressed 50x', () => {
         const r = await probe();
         return r.exitCode !== 0 ? r : undefined;
       },
-      { timeoutMs: 3000 },
+      { timeoutMs: 3000, everyMs: 20 },
     );
     const containerSeconds = ((Date.now() - t0) * 50) / 1000;
     expect(containerSeconds).toBeGreaterThanOrEqual(29);
-    expect(containerSeconds).toBeLessThan(45);
+    // Well before the next probe period would matter; the slack (0.6 s wall) is for exec latency on a loaded machine.
+    expect(containerSeconds).toBeLessThan(60);
     expect(failed.exitCode).toBe(1);
     expect(failed.stderr.toString()).toBe('cat: /tmp/healthy: No such file or directory\n');
     // The kubelet kills it with the pod's grace period (30 s → 0.6 s wall): sh ignores TERM, so KILL.
