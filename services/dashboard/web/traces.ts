@@ -191,11 +191,17 @@ function renderWaterfall(id: string): void {
       const b = zx(s.startMs - t0 + s.durationMs) - off;
       bar.style.left = `${a}px`;
       bar.style.width = `${Math.max(2, b - a)}px`;
-      dur.style.left = `${Math.min(Math.max(b, 0) + 4, width - 60)}px`;
+      // The duration after the bar; where the track ends first, before it; where neither fits, on the bar.
+      const after = b + 64 <= width;
+      const before = !after && a >= 64;
+      dur.style.left = after ? `${b + 4}px` : before ? '' : `${Math.max(a, 0) + 4}px`;
+      dur.style.right = before ? `${width - a + 4}px` : '';
+      dur.classList.toggle('on-bar', !after && !before);
+      dur.style.visibility = b < 0 || a > width ? 'hidden' : ''; // zoomed away from this span
     }
     const ticks = zx.ticks(Math.max(2, Math.floor(width / 90)));
     const step = ticks.length > 1 ? ticks[1]! - ticks[0]! : total;
-    axisG.setAttribute('transform', `translate(0,19)`);
+    axisG.setAttribute('transform', 'translate(0,19)');
     select(axisG).call(
       axisTop(zx)
         .tickValues(ticks)
