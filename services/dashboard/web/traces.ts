@@ -123,11 +123,11 @@ export function showTrace(id: string): void {
 // whole trace). The zoom is kept while the same trace grows or a span is picked.
 let zoomed: { id: string; t: ZoomTransform } | undefined;
 
-/** Tick labels for ticks `step` ms apart: one unit and as many decimals as the step needs. */
-export function tickFormat(step: number): (v: number) => string {
+/** Tick labels for ticks `step` ms apart up to `max` ms: the unit the largest needs, as many decimals as the step needs. */
+export function tickFormat(step: number, max: number): (v: number) => string {
   const decimals = (s: number) => Math.max(0, Math.min(6, -Math.floor(Math.log10(s) + 1e-9)));
-  if (step < 1) return (v) => `${(v * 1000).toFixed(decimals(step * 1000))}µs`;
-  if (step < 1000) return (v) => `${v.toFixed(decimals(step))}ms`;
+  if (max < 1) return (v) => `${(v * 1000).toFixed(decimals(step * 1000))}µs`;
+  if (max < 1000) return (v) => `${v.toFixed(decimals(step))}ms`;
   return (v) => `${(v / 1000).toFixed(decimals(step / 1000))}s`;
 }
 
@@ -201,11 +201,12 @@ function renderWaterfall(id: string): void {
     }
     const ticks = zx.ticks(Math.max(2, Math.floor(width / 90)));
     const step = ticks.length > 1 ? ticks[1]! - ticks[0]! : total;
+    const label = tickFormat(step, Math.max(...ticks.map(Math.abs)));
     axisG.setAttribute('transform', 'translate(0,19)');
     select(axisG).call(
       axisTop(zx)
         .tickValues(ticks)
-        .tickFormat((v) => tickFormat(step)(+v))
+        .tickFormat((v) => label(+v))
         .tickSizeOuter(0),
     );
     reset.disabled = t.k === 1 && t.x === 0;
