@@ -6,6 +6,10 @@
 
 import { objectKey, RELIST_METHODS, type FlowMessage } from '../src/flow.ts';
 import { waterfall, type StoredSpan, type TraceSummary } from '../src/trace-model.ts';
+import { axisTop } from 'd3-axis';
+import { scaleLinear } from 'd3-scale';
+import { select } from 'd3-selection';
+import { zoom, zoomIdentity, type D3ZoomEvent, type ZoomTransform } from 'd3-zoom';
 
 const $ = (id: string) => document.getElementById(id) as HTMLElement;
 const el = (tag: string, cls = '', text = ''): HTMLElement => {
@@ -113,21 +117,39 @@ export function showTrace(id: string): void {
   void load(id);
 }
 
+// The waterfall's time axis: a d3 linear scale from ms after the trace's first
+// span to pixels of the bars' track, drawn by d3-axis; d3-zoom rescales it
+// (wheel zooms about the pointer, drag pans, "reset zoom" goes back to the
+// whole trace). The zoom is kept while the same trace grows or a span is picked.
+let zoomed: { id: string; t: ZoomTransform } | undefined;
+
+/** Tick labels for ticks `step` ms apart up to `max` ms: the unit the largest needs, as many decimals as the step needs. */
+export function tickFormat(step: number, max: number): (v: number) => string {
+  const decimals = (s: number) => Math.max(0, Math.min(6, -Math.floor(Math.log10(s) + 1e-9)));
+  if (max < 1) return (v) => `${(v * 1000).toFixed(decimals(step * 1000))}µs`;
+  if (max < 1000) return (v) => `${v.toFixed(decimals(step))}ms`;
+  return (v) => `${(v / 1000).toFixed(decimals(step / 1000))}s`;
+}
+
 function renderWaterfall(id: string): void {
   const rows = waterfall(spans);
   const box = $('waterfall');
   if (!rows.length) return void box.replaceChildren();
   const t0 = Math.min(...spans.map((s) => s.startMs));
   const total = Math.max(1e-3, Math.max(...spans.map((s) => s.startMs + s.durationMs)) - t0);
+  if (zoomed?.id !== id) zoomed = { id, t: zoomIdentity };
   const head = el('div', 'wf-head');
-  head.append(el('span', 'wf-title', `trace ${id} · ${spans.length} spans · ${ms(total)}`));
-  const axis = el('div', 'wf-axis');
-  for (let i = 0; i <= 4; i++) {
-    const tick = el('span', 'wf-tick', ms((total * i) / 4));
-    tick.style.left = `${i * 25}%`;
-    axis.append(tick);
-  }
+  const reset = el('button', 'wf-reset', 'reset zoom') as HTMLButtonElement;
+  reset.dataset.testid = 'waterfall-reset';
+  head.append(el('span', 'wf-title', `trace ${id} · ${spans.length} spans · ${ms(total)}`), reset, el('span', 'wf-hint', 'wheel: zoom · drag: pan'));
+  const svgNs = 'http://www.w3.org/2000/svg';
+  const axisSvg = document.createElementNS(svgNs, 'svg');
+  axisSvg.classList.add('wf-axis');
+  const axisG = document.createElementNS(svgNs, 'g');
+  axisSvg.append(axisG);
   const list = el('div', 'wf-rows');
+  const plot = el('div', 'wf-plot');
+  const placed: { span: StoredSpan; bar: HTMLElement; dur: HTMLElement }[] = [];
   for (const { span: s, depth } of rows) {
     const row = el('div', `wf-row${s.spanId === pickedSpan ? ' picked' : ''}${s.status === 'ERROR' ? ' error' : ''}`);
     row.dataset.testid = 'waterfall-span';
@@ -141,20 +163,71 @@ function renderWaterfall(id: string): void {
     label.title = `${s.service} ${s.name}`;
     const track = el('div', 'wf-track');
     const bar = el('div', 'wf-bar');
-    bar.style.left = `${((s.startMs - t0) / total) * 100}%`;
-    bar.style.width = `max(2px, ${(s.durationMs / total) * 100}%)`;
     bar.style.background = colour(s.service);
     const dur = el('span', 'wf-dur', ms(s.durationMs));
-    dur.style.left = `min(calc(${((s.startMs - t0 + s.durationMs) / total) * 100}% + 4px), calc(100% - 60px))`;
     track.append(bar, dur);
     row.append(label, track);
     row.addEventListener('click', () => {
       pickedSpan = s.spanId;
-      renderWaterfall(id);
+      for (const r of list.children) r.classList.toggle('picked', r === row);
+      box.lastElementChild?.replaceWith(spanDetail(s, t0));
     });
     list.append(row);
+    placed.push({ span: s, bar, dur });
   }
-  box.replaceChildren(head, axis, list, spanDetail(spans.find((s) => s.spanId === pickedSpan) ?? rows[0]!.span, t0));
+  plot.append(axisSvg, list);
+  box.replaceChildren(head, plot, spanDetail(spans.find((s) => s.spanId === pickedSpan) ?? rows[0]!.span, t0));
+
+  // The scale's range is in the plot's own pixels (where d3-zoom reads the pointer): the track starts `off` px in.
+  const off = list.querySelector('.wf-track')!.getBoundingClientRect().left - plot.getBoundingClientRect().left;
+  const width = Math.max(100, plot.clientWidth - off);
+  const x = scaleLinear()
+    .domain([0, total])
+    .range([off, off + width]);
+  const draw = (t: ZoomTransform) => {
+    const zx = t.rescaleX(x);
+    for (const { span: s, bar, dur } of placed) {
+      const a = zx(s.startMs - t0) - off;
+      const b = zx(s.startMs - t0 + s.durationMs) - off;
+      bar.style.left = `${a}px`;
+      bar.style.width = `${Math.max(2, b - a)}px`;
+      // The duration after the bar; where the track ends first, before it; where neither fits, on the bar.
+      const after = b + 64 <= width;
+      const before = !after && a >= 64;
+      dur.style.left = after ? `${b + 4}px` : before ? '' : `${Math.max(a, 0) + 4}px`;
+      dur.style.right = before ? `${width - a + 4}px` : '';
+      dur.classList.toggle('on-bar', !after && !before);
+      dur.style.visibility = b < 0 || a > width ? 'hidden' : ''; // zoomed away from this span
+    }
+    const ticks = zx.ticks(Math.max(2, Math.floor(width / 90)));
+    const step = ticks.length > 1 ? ticks[1]! - ticks[0]! : total;
+    const label = tickFormat(step, Math.max(...ticks.map(Math.abs)));
+    axisG.setAttribute('transform', 'translate(0,19)');
+    select(axisG).call(
+      axisTop(zx)
+        .tickValues(ticks)
+        .tickFormat((v) => label(+v))
+        .tickSizeOuter(0),
+    );
+    reset.disabled = t.k === 1 && t.x === 0;
+  };
+  const extent: [[number, number], [number, number]] = [
+    [off, 0],
+    [off + width, list.clientHeight],
+  ];
+  const zoomer = zoom<HTMLElement, unknown>()
+    .scaleExtent([1, Math.max(1, total * 10_000)]) // down to a tenth of a µs across the track
+    .extent(extent)
+    .translateExtent(extent)
+    .clickDistance(4)
+    .on('zoom', (e: D3ZoomEvent<HTMLElement, unknown>) => {
+      zoomed = { id, t: e.transform };
+      draw(e.transform);
+    });
+  const plotSel = select(plot).call(zoomer).on('dblclick.zoom', null);
+  zoomer.transform(plotSel, zoomed.t);
+  draw(zoomed.t);
+  reset.addEventListener('click', () => zoomer.transform(plotSel, zoomIdentity));
 }
 
 function spanDetail(s: StoredSpan, t0: number): HTMLElement {
@@ -225,6 +298,13 @@ function drawStoryLinks(items: TraceSummary[]): void {
 }
 
 document.querySelector('nav button[data-view=traces]')?.addEventListener('click', () => requestAnimationFrame(renderList));
+let resizing = 0;
+window.addEventListener('resize', () => {
+  cancelAnimationFrame(resizing);
+  resizing = requestAnimationFrame(() => {
+    if (shown && spans.length && visible()) renderWaterfall(shown.id);
+  });
+});
 $('traces-relist').addEventListener('change', renderList);
 const deepLink = /^#trace=([0-9a-f]{32})$/.exec(location.hash);
 if (deepLink) requestAnimationFrame(() => showTrace(deepLink[1]!));
