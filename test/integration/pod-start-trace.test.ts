@@ -24,6 +24,8 @@ interface Line {
   name?: string | null;
   traceId: string | null;
   user?: string;
+  /** A scheduling decision's outcome (source kube-scheduler). */
+  result?: string;
 }
 
 const traceIdOf = (tp: string | undefined) => (tp && /^00-[0-9a-f]{32}-[0-9a-f]{16}-0[01]$/.test(tp) ? tp.slice(3, 35) : undefined);
@@ -55,7 +57,7 @@ describe.runIf(requireTool('nats-server') && requireTool('kubectl'))('a pod star
     const exited = new Promise<number | null>((r) => viewer.once('exit', (c) => r(c)));
     try {
       await waitFor('the viewer to watch', async () => (notes.includes('watching CRI calls on ') ? true : undefined), { timeoutMs: 15_000 });
-      expect(notes).toContain("and the apiserver's writes (kubelab.api.>)");
+      expect(notes).toContain("the apiserver's writes (kubelab.api.>) and the scheduler's decisions (kubelab.sched.>)");
       expect((await kubectl(['create', 'deployment', 'ptrace', '--image=nginx'])).stdout).toBe('deployment.apps/ptrace created\n');
       const pod = await waitFor(
         'the pod Running',
@@ -92,11 +94,14 @@ describe.runIf(requireTool('nats-server') && requireTool('kubectl'))('a pod star
       const writes = lines.filter((l) => l.source === 'kube-apiserver' && l.traceId === deployTrace);
       const what = (l: Line) => `${l.verb} ${l.resource}${l.subresource ? `/${l.subresource}` : ''}`;
       expect(writes.filter((l) => l.verb === 'create').map(what)).toEqual(['create deployments', 'create replicasets', 'create pods', 'create pods/binding']);
+      // The scheduler's decision for the pod carries the same trace.
+      expect(lines.find((l) => l.source === 'kube-scheduler' && l.name === pod)).toMatchObject({ result: 'Scheduled', traceId: deployTrace });
       expect(writes.find((l) => what(l) === 'create replicasets')).toMatchObject({ user: 'system:serviceaccount:kube-system:deployment-controller', component: 'kube-controller-manager' });
       const at = (pred: (l: Line) => boolean) => lines.findIndex(pred);
       const order = [
         at((l) => l.verb === 'create' && l.resource === 'deployments' && l.name === 'ptrace'),
         at((l) => l.verb === 'create' && l.resource === 'pods' && !l.subresource && l.name === pod),
+        at((l) => l.source === 'kube-scheduler' && l.result === 'Scheduled' && l.name === pod),
         at((l) => l.subresource === 'binding' && l.name === pod),
         at((l) => l.method === 'RunPodSandbox' && l.pod === pod),
         at((l) => l.method === 'StartContainer' && l.pod === pod),

@@ -53,6 +53,13 @@ describe('evictionOf and its text', () => {
     ['no taints', [], defaults, T0, undefined],
     ['NoSchedule only: no eviction', [noSchedule], defaults, T0, undefined],
     ['unreachable, the default 300 s, 13 s in', [noSchedule, unreachable], defaults, T0 + 13_000, 'evicted in 287s (node.kubernetes.io/unreachable:NoExecute, tolerationSeconds=300)'],
+    [
+      "the page's clock behind the taint's timeAdded: the whole toleration, no more",
+      [unreachable],
+      defaults,
+      T0 - 1_500,
+      'evicted in 300s (node.kubernetes.io/unreachable:NoExecute, tolerationSeconds=300)',
+    ],
     ['the toleration ran out', [unreachable], defaults, T0 + 301_000, 'evicting (node.kubernetes.io/unreachable:NoExecute, tolerationSeconds=300 passed)'],
     ['no toleration: at once', [unreachable], [], T0, 'evicted now (node.kubernetes.io/unreachable:NoExecute not tolerated)'],
     ['no tolerations field: at once', [unreachable], undefined, T0, 'evicted now (node.kubernetes.io/unreachable:NoExecute not tolerated)'],

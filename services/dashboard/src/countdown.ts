@@ -97,7 +97,8 @@ export function evictionOf(taints: readonly TaintView[], tolerations: readonly T
 export function evictionText(e: Eviction, now: number): string | undefined {
   if (e.kind === 'none') return undefined;
   if (e.kind === 'now') return `evicted now (${taintText(e.taint)}${e.untolerated ? ' not tolerated' : ', tolerationSeconds=0'})`;
-  const left = secondsUntil(e.at, now);
+  // Never more than the toleration: the page's clock may run a little behind the apiserver's timeAdded.
+  const left = Math.min(e.seconds, secondsUntil(e.at, now));
   return left > 0 ? `evicted in ${left}s (${taintText(e.taint)}, tolerationSeconds=${e.seconds})` : `evicting (${taintText(e.taint)}, tolerationSeconds=${e.seconds} passed)`;
 }
 
