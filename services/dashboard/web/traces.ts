@@ -141,7 +141,7 @@ function renderWaterfall(id: string): void {
   const head = el('div', 'wf-head');
   const reset = el('button', 'wf-reset', 'reset zoom') as HTMLButtonElement;
   reset.dataset.testid = 'waterfall-reset';
-  head.append(el('span', 'wf-title', `trace ${id} · ${spans.length} spans · ${ms(total)}`), reset, el('span', 'wf-hint', 'wheel: zoom · drag: pan'));
+  head.append(el('span', 'wf-title', `trace ${id} · ${spanCount(spans.length)} · ${ms(total)}`), reset, el('span', 'wf-hint', 'wheel: zoom · drag: pan'));
   const svgNs = 'http://www.w3.org/2000/svg';
   const axisSvg = document.createElementNS(svgNs, 'svg');
   axisSvg.classList.add('wf-axis');
@@ -284,7 +284,7 @@ function drawStoryLinks(items: TraceSummary[]): void {
   box.dataset.signature = signature;
   box.replaceChildren(
     ...top.map((s) => {
-      const a = el('a', 'trace-link', `trace ${s.traceId.slice(0, 8)}… (${s.spanCount} spans, ${ms(s.durationMs)})`);
+      const a = el('a', 'trace-link', `trace ${s.traceId.slice(0, 8)}… (${spanCount(s.spanCount)}, ${ms(s.durationMs)})`);
       a.dataset.testid = 'story-trace-link';
       a.dataset.traceId = s.traceId;
       (a as HTMLAnchorElement).href = `#trace=${s.traceId}`;
@@ -308,3 +308,8 @@ window.addEventListener('resize', () => {
 $('traces-relist').addEventListener('change', renderList);
 const deepLink = /^#trace=([0-9a-f]{32})$/.exec(location.hash);
 if (deepLink) requestAnimationFrame(() => showTrace(deepLink[1]!));
+
+/** `1 span`, `4 spans`. */
+function spanCount(n: number): string {
+  return `${n} span${n === 1 ? '' : 's'}`;
+}
