@@ -10,14 +10,7 @@ import { onTraces, storyTraceLinks } from './traces.ts';
 import type { SchedulingDecisionRecord } from '@kubelab/proto/sched-record';
 import { decisions, initScheduling, renderScheduling } from './scheduling.ts';
 import { evictionOf, evictionText, nodePhase, notReadyText, taintText } from '../src/countdown.ts';
-
-const $ = <T extends HTMLElement = HTMLElement>(id: string) => document.getElementById(id) as T;
-const el = (tag: string, cls = '', text = ''): HTMLElement => {
-  const e = document.createElement(tag);
-  if (cls) e.className = cls;
-  if (text) e.textContent = text;
-  return e;
-};
+import { $, el } from './dom.ts';
 
 const BUFFER = 5000;
 const LIST_ROWS = 120;

@@ -6,16 +6,9 @@
 
 import type { SchedulingDecisionRecord } from '@kubelab/proto/sched-record';
 import { decisionHeadline, DecisionStore, filterTable, scoreTable } from '../src/sched-view.ts';
+import { $, el } from './dom.ts';
 
 export const decisions = new DecisionStore(200);
-
-const $ = <T extends HTMLElement = HTMLElement>(id: string) => document.getElementById(id) as T;
-const el = (tag: string, cls = '', text = ''): HTMLElement => {
-  const e = document.createElement(tag);
-  if (cls) e.className = cls;
-  if (text) e.textContent = text;
-  return e;
-};
 
 /** The record shown: one picked from the recent list, else the picked pod's newest. */
 let pickedRecord: SchedulingDecisionRecord | undefined;

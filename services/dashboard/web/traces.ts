@@ -10,14 +10,7 @@ import { axisTop } from 'd3-axis';
 import { scaleLinear } from 'd3-scale';
 import { select } from 'd3-selection';
 import { zoom, zoomIdentity, type D3ZoomEvent, type ZoomTransform } from 'd3-zoom';
-
-const $ = (id: string) => document.getElementById(id) as HTMLElement;
-const el = (tag: string, cls = '', text = ''): HTMLElement => {
-  const e = document.createElement(tag);
-  if (cls) e.className = cls;
-  if (text) e.textContent = text;
-  return e;
-};
+import { $, el } from './dom.ts';
 
 let summaries: TraceSummary[] = [];
 let receiving = false;
