@@ -109,7 +109,8 @@ describe.runIf(ready)('the dashboard in a browser against kubelab up', { timeout
       'the story to hold the CRI calls',
       async () => {
         const ms = await page.$$eval('[data-testid=story-step]', (els) => els.map((e) => e.getAttribute('data-method') ?? ''));
-        return ms.includes('StartContainer') ? ms : undefined;
+        // The Scheduled Event is written by the scheduler's event broadcaster, possibly after the kubelet's calls arrive.
+        return ms.includes('StartContainer') && ms.includes('Scheduled') ? ms : undefined;
       },
       { timeoutMs: 30_000 },
     );
