@@ -30,6 +30,11 @@ describe('natsUsers', () => {
     ['a dotted node name is one token for kube-proxy too', 'CN=kubelab:kube-proxy:worker.example', 'publish', 'kubelab.proxy.worker_example'],
     ["the viewer follows every node's kube-proxy syncs", 'CN=kubelab:trace', 'subscribe', 'kubelab.proxy.>'],
     ["the dashboard follows every node's kube-proxy syncs", 'CN=kubelab:dashboard', 'subscribe', 'kubelab.proxy.>'],
+    ['the apiserver hears who reads its records', 'CN=kube-apiserver-etcd-client', 'subscribe', 'kubelab.listen.api'],
+    ['the scheduler hears who reads its decisions', 'CN=kubelab:scheduler', 'subscribe', 'kubelab.listen.sched'],
+    ['the viewer says it reads the decisions', 'CN=kubelab:trace', 'publish', 'kubelab.listen.sched'],
+    ['the dashboard says it reads the writes', 'CN=kubelab:dashboard', 'publish', 'kubelab.listen.api'],
+    ['the viewer is asked who reads', 'CN=kubelab:trace', 'subscribe', 'kubelab.listen.*.who'],
   ] as const)('%s', (_name, user, dir, subject) => expect(byUser.get(user)?.[dir]).toContain(subject));
 
   it.each([
@@ -53,6 +58,7 @@ describe('natsUsers', () => {
     ['an agent sends no requests', 'CN=kubelab:node-agent:node-1', 'publish', 'kubelab.control.node-1'],
     ['the dashboard writes no records', 'CN=kubelab:dashboard', 'publish', 'kubelab.cri.>'],
     ['the dashboard reads no KV', 'CN=kubelab:dashboard', 'publish', '$JS.API.STREAM.INFO.KV_kubelab'],
+    ['a runtime cannot turn the records on', 'CN=kubelab:containerd:node-1', 'publish', 'kubelab.listen.api'],
   ] as const)('%s', (_name, user, dir, subject) => expect(byUser.get(user)?.[dir]).not.toContain(subject));
 
   it('has one runtime user and one agent user per node, then one kube-proxy user per node', () => {
@@ -107,6 +113,12 @@ describe('natsServerConfig', () => {
 
   it('allows a kube-proxy its own sync records and no reads', () => {
     expect(text).toContain(`{ user: "CN=kubelab:kube-proxy:node-1", permissions: { publish: { allow: ["kubelab.proxy.node-1"] }, subscribe: { deny: [">"] } } }`);
+  });
+
+  it('lets the scheduler answer the readers that announce themselves (allow_responses)', () => {
+    expect(text).toContain(
+      `{ user: "CN=kubelab:scheduler", permissions: { publish: { allow: ["kubelab.sched.>", "kubelab.listen.sched.who"] }, subscribe: { allow: ["kubelab.listen.sched"] }, allow_responses: true } }`,
+    );
   });
 
   it('listens where told, with JetStream and a 2 MB payload', () => {

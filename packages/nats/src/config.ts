@@ -41,7 +41,8 @@ function direction(allow: readonly string[]): string {
 }
 
 function userBlock(u: NatsUser): string {
-  return `    { user: ${q(u.user)}, permissions: { publish: ${direction(u.permissions.publish)}, subscribe: ${direction(u.permissions.subscribe)} } }`;
+  const responses = u.permissions.allowResponses ? ', allow_responses: true' : '';
+  return `    { user: ${q(u.user)}, permissions: { publish: ${direction(u.permissions.publish)}, subscribe: ${direction(u.permissions.subscribe)}${responses} } }`;
 }
 
 /** The whole nats-server.conf. Pure. */

@@ -10,6 +10,7 @@ import { API_SUBJECT_ALL } from '@kubelab/proto/api-record';
 import { SCHED_SUBJECT_ALL } from '@kubelab/proto/sched-record';
 import { CONTROL_SUBJECT_ALL, controlSubject } from './control.js';
 import { PROXY_SUBJECT_ALL, proxySubject } from '@kubelab/proto/proxy-record';
+import { listenSubject, listenWhoSubject } from './listeners.js';
 
 /** A NATS client's certificate subject and the reply subjects it listens on. */
 export interface NatsIdentity {
@@ -79,6 +80,8 @@ export function natsUserName(identity: NatsIdentity): string {
 export interface SubjectPermissions {
   publish: string[];
   subscribe: string[];
+  /** nats-server's `allow_responses`: may answer requests it received (one reply each), whatever the reply subject. */
+  allowResponses?: boolean;
 }
 
 export interface NatsUser {
@@ -109,6 +112,10 @@ function streamReads(stream: string): string[] {
   ];
 }
 
+// A reader of the apiserver's and the scheduler's records says it listens, and is asked to when a publisher starts (listeners.ts).
+const READER_ANNOUNCES = [listenSubject('api'), listenSubject('sched')];
+const READER_ASKED = 'kubelab.listen.*.who';
+
 const inbox = (id: NatsIdentity): string[] => (id.inboxPrefix ? [`${id.inboxPrefix}.>`] : []);
 
 export interface NatsUsersOptions {
@@ -128,8 +135,10 @@ export function natsUsers(opts: NatsUsersOptions): NatsUser[] {
       // publishes a record of each write request on kubelab.api.<verb>.<resource>.
       user: natsUserName(APISERVER_NATS_IDENTITY),
       permissions: {
-        publish: ['$JS.API.INFO', `$JS.API.STREAM.CREATE.${kv}`, `$JS.API.STREAM.UPDATE.${kv}`, ...streamReads(kv), `$KV.${bucket}.>`, API_SUBJECT_ALL],
-        subscribe: inbox(APISERVER_NATS_IDENTITY),
+        publish: ['$JS.API.INFO', `$JS.API.STREAM.CREATE.${kv}`, `$JS.API.STREAM.UPDATE.${kv}`, ...streamReads(kv), `$KV.${bucket}.>`, API_SUBJECT_ALL, listenWhoSubject('api')],
+        // Its records only while a reader listens (listeners.ts): the readers' announcements, answered.
+        subscribe: [...inbox(APISERVER_NATS_IDENTITY), listenSubject('api')],
+        allowResponses: true,
       },
     },
     {
@@ -139,14 +148,20 @@ export function natsUsers(opts: NatsUsersOptions): NatsUser[] {
     {
       // Live records (CRI calls, the apiserver's writes, kube-proxy's syncs), and the stored CRI ones of --since through a consumer on the stream.
       user: natsUserName(TRACE_NATS_IDENTITY),
-      permissions: { publish: ['$JS.API.INFO', ...streamReads(CRI_STREAM)], subscribe: [CRI_SUBJECT_ALL, API_SUBJECT_ALL, SCHED_SUBJECT_ALL, PROXY_SUBJECT_ALL, ...inbox(TRACE_NATS_IDENTITY)] },
+      permissions: {
+        publish: ['$JS.API.INFO', ...streamReads(CRI_STREAM), ...READER_ANNOUNCES],
+        subscribe: [CRI_SUBJECT_ALL, API_SUBJECT_ALL, SCHED_SUBJECT_ALL, PROXY_SUBJECT_ALL, READER_ASKED, ...inbox(TRACE_NATS_IDENTITY)],
+      },
     },
-    // The scheduler's decision record of each cycle.
-    { user: natsUserName(SCHEDULER_NATS_IDENTITY), permissions: { publish: [SCHED_SUBJECT_ALL], subscribe: [] } },
+    // The scheduler's decision record of each cycle, while a reader listens.
+    { user: natsUserName(SCHEDULER_NATS_IDENTITY), permissions: { publish: [SCHED_SUBJECT_ALL, listenWhoSubject('sched')], subscribe: [listenSubject('sched')], allowResponses: true } },
     {
       // The viewer's live records, and requests to the nodes' agents (replies on its own inbox).
       user: natsUserName(DASHBOARD_NATS_IDENTITY),
-      permissions: { publish: [CONTROL_SUBJECT_ALL], subscribe: [CRI_SUBJECT_ALL, API_SUBJECT_ALL, SCHED_SUBJECT_ALL, PROXY_SUBJECT_ALL, ...inbox(DASHBOARD_NATS_IDENTITY)] },
+      permissions: {
+        publish: [CONTROL_SUBJECT_ALL, ...READER_ANNOUNCES],
+        subscribe: [CRI_SUBJECT_ALL, API_SUBJECT_ALL, SCHED_SUBJECT_ALL, PROXY_SUBJECT_ALL, READER_ASKED, ...inbox(DASHBOARD_NATS_IDENTITY)],
+      },
     },
   ];
   for (const node of opts.nodes) {

@@ -36,3 +36,4 @@ export {
   type NodeControlReply,
   type NodeControlRequest,
 } from './control.js';
+export { announceListening, HEARTBEAT_MS, LISTEN_TTL_MS, ListenerGate, listenSubject, listening, listenWhoSubject, type Announcement, type RecordSource } from './listeners.js';

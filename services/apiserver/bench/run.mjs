@@ -29,6 +29,10 @@
 //     watchers send the Watch request the client library sends (allow_batch)
 //     but only find the object's name in the bytes: decoding 100,000 events a
 //     second in one process would measure this process, not the apiserver.
+// The apiserver publishes its write and watch records only while a reader
+// listens (@kubelab/nats listeners.ts); BENCH_READER=1 runs the benches with
+// one (a `kubelab trace --all-components` of its own: it announces itself and
+// reads every record), so a line's `recordReader` says which was measured.
 // Each line also carries the CPU time per operation of every process
 // (cpuUsPer...: bench = this process, apiserver, nats), from /proc.
 // Sizes are bounded; env BENCH_CREATES / BENCH_WARMUP / BENCH_BLOCKS / BENCH_INFLIGHT /
@@ -40,7 +44,7 @@ import * as grpc from '@grpc/grpc-js';
 import { connect } from '@nats-io/transport-node';
 import { jetstream } from '@nats-io/jetstream';
 import { Kvm } from '@nats-io/kv';
-import { natsAuthOptions } from '@kubelab/nats';
+import { announceListening, natsAuthOptions, TRACE_NATS_IDENTITY } from '@kubelab/nats';
 import { apiserverProto } from '@kubelab/proto';
 import { waitFor } from '@kubelab/testing';
 import { startProcessCluster } from '@kubelab/apiserver/testing';
@@ -386,15 +390,30 @@ const cluster = await startProcessCluster({
     inheritStdout: Boolean(process.env.BENCH_APISERVER_STDOUT),
   },
 });
+// BENCH_READER=1: a reader of the apiserver's records for the whole run (they are not published otherwise).
+const READER = process.env.BENCH_READER === '1';
+let reader;
+let recordsRead = 0;
+const readerFields = () => ({ recordReader: READER, ...(READER ? { recordsRead } : {}) });
 try {
+  if (READER) {
+    reader = await connect({ servers: cluster.nats.url, ...natsAuthOptions(TRACE_NATS_IDENTITY, await cluster.natsTls(TRACE_NATS_IDENTITY)) });
+    reader.subscribe('kubelab.api.>', {
+      callback: () => {
+        recordsRead++;
+      },
+    });
+    if (!(await announceListening(reader, ['api']).ready)) throw new Error('the apiserver did not confirm the record reader');
+  }
   const alwaysAllow = ALWAYS_ALLOW && CREATES > 0 ? await cluster.startApiserver({ main, bucket: 'kubelab_always_allow', flags: { 'authorization-mode': 'AlwaysAllow' } }) : undefined;
   const tls = await cluster.clientTls(BENCH_USER);
   await grantBenchUser(cluster.apiserver.address, cluster.adminTls, ['bench', 'watchbench']);
   if (alwaysAllow) await grantBenchUser(alwaysAllow.address, cluster.adminTls, ['bench']);
   // Watch latency first: the creates leave tens of thousands of objects in the cache (a bigger heap to collect).
   const watch = WATCH_SECONDS > 0 ? await benchWatchLatency(cluster, tls) : undefined;
-  if (CREATES > 0) console.log(JSON.stringify(await benchCreates(cluster, tls, alwaysAllow)));
-  if (watch) console.log(JSON.stringify({ ...watch, security: { ...cluster.security, client: BENCH_USER.commonName } }));
+  if (CREATES > 0) console.log(JSON.stringify({ ...(await benchCreates(cluster, tls, alwaysAllow)), ...readerFields() }));
+  if (watch) console.log(JSON.stringify({ ...watch, security: { ...cluster.security, client: BENCH_USER.commonName }, ...readerFields() }));
 } finally {
+  await reader?.close();
   await cluster.dispose();
 }

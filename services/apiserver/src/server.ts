@@ -49,7 +49,7 @@ import { CrdController } from './apiextensions/controller.js';
 import { MAX_OBJECT_BYTES } from './registry/store.js';
 import { loadEncryptionConfig } from './storage/encryption/load.js';
 import { KvStorage } from './storage/kv.js';
-import type { NatsClientTls } from '@kubelab/nats';
+import { ListenerGate, type NatsClientTls } from '@kubelab/nats';
 import { traceRestHandler } from './tracing/request.js';
 import type { KubeletClientConfig } from './endpoints/kubelet-client.js';
 import { Aggregator, aggregatedRoutes, type ProxyClientConfig } from './aggregator/index.js';
@@ -263,6 +263,7 @@ export async function startApiserver(opts: ApiserverOptions): Promise<RunningApi
   const maxObjectBytes = Math.min(MAX_OBJECT_BYTES, storage.maxPayload() - 4096);
   // RBAC's escalation checks read the policy whatever the authorization modes (upstream: the policybased storages' own rule resolver).
   const writeChecks = rbacWriteChecks({ authorizer, source: new CachePolicySource(cache) });
+  const recordReaders = new ListenerGate('api').start(storage.nc);
   const registry = new ApiRegistry({
     storage,
     cache,
@@ -273,6 +274,8 @@ export async function startApiserver(opts: ApiserverOptions): Promise<RunningApi
     recordTraceContext: tracing !== undefined,
     // Each answered write on kubelab.api.<verb>.<resource>: who asked, the object, code and duration.
     onWrite: (rec) => storage.publishRecord(apiRecordSubject(rec.verb, rec.resource, rec.subresource), encodeApiWriteRecord(rec)),
+    // ... only while a reader listens (@kubelab/nats listeners.ts): nobody pays for records nobody reads.
+    wantWriteRecords: () => recordReaders.active,
     writeChecks,
     ...(transformers ? { transformers } : {}),
   });
@@ -317,7 +320,10 @@ export async function startApiserver(opts: ApiserverOptions): Promise<RunningApi
     onError: (err) => log.error('http handler failed', { err: (err as Error).message }),
   });
   // What each watch delivers to whom, summed per 100 ms (watch-records.ts), beside the write records.
-  const watchRecords = new WatchDeliveryRecorder((subject, data) => storage.publishRecord(subject, data));
+  const watchRecords = new WatchDeliveryRecorder(
+    (subject, data) => storage.publishRecord(subject, data),
+    () => recordReaders.active,
+  );
   const grpcServer = await startGrpcServer(bind, opts.grpcPort ?? 6444, {
     registry,
     onWatchDelivery: (user, group, resource, events) => watchRecords.delivered(user, group, resource, events),
@@ -377,6 +383,7 @@ export async function startApiserver(opts: ApiserverOptions): Promise<RunningApi
       stopped = true;
       crds.stop();
       watchRecords.stop();
+      recordReaders.stop();
       aggregator.stop();
       cache.stop();
       await Promise.all([grpcServer.stop(), http.close()]);

@@ -44,6 +44,7 @@ describe('watch delivery records', () => {
     const sent: Record<string, WatchDeliveryRecord> = {};
     rec = new WatchDeliveryRecorder(
       (subject, data) => (sent[subject] = JSON.parse(data) as WatchDeliveryRecord),
+      () => true,
       () => Date.parse('2026-12-03T07:00:00.000Z'),
       60_000,
     );
@@ -55,5 +56,23 @@ describe('watch delivery records', () => {
     const before = Object.keys(sent).length;
     rec.flush(100);
     expect(Object.keys(sent)).toHaveLength(before);
+  });
+
+  it('counts nothing while no reader listens', () => {
+    const sent: string[] = [];
+    let wanted = false;
+    rec = new WatchDeliveryRecorder(
+      (subject) => sent.push(subject),
+      () => wanted,
+      Date.now,
+      60_000,
+    );
+    rec.delivered('system:kube-scheduler', '', 'pods', [ev('ADDED', 'a')]);
+    rec.flush(100);
+    expect(sent).toEqual([]);
+    wanted = true;
+    rec.delivered('system:kube-scheduler', '', 'pods', [ev('ADDED', 'b')]);
+    rec.flush(100);
+    expect(sent).toEqual(['kubelab.api.watch.pods']);
   });
 });

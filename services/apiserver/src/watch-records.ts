@@ -46,6 +46,8 @@ export class WatchDeliveryRecorder {
 
   constructor(
     private readonly publish: (subject: string, data: string) => void,
+    /** Whether anyone reads the records now: deliveries are not even counted otherwise. */
+    private readonly wanted: () => boolean = () => true,
     private readonly now: () => number = Date.now,
     windowMs = WATCH_RECORD_WINDOW_MS,
   ) {
@@ -55,6 +57,7 @@ export class WatchDeliveryRecorder {
 
   /** One batch a watch wrote to its client: a map lookup and a count per event, a name for the first few. */
   delivered(user: string, group: string, resource: string, events: readonly WatchEvent[]): void {
+    if (!this.wanted()) return;
     let byType: Map<string, Sum> | undefined;
     for (const ev of events) {
       if (ev.type === 'BOOKMARK' || ev.type === 'ERROR') continue;

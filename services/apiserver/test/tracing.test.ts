@@ -15,11 +15,12 @@ import { setupTestTracing, summarizeSpan, type TestTracing } from '@kubelab/trac
 import { installedContextPropagation } from '@kubelab/tracing';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { connect } from '@nats-io/transport-node';
-import { natsAuthOptions, TRACE_NATS_IDENTITY } from '@kubelab/nats';
+import { announceListening, natsAuthOptions, TRACE_NATS_IDENTITY } from '@kubelab/nats';
 import { decodeApiWriteRecord, type ApiWriteRecord } from '@kubelab/proto/api-record';
 import { api, gvr, openWatch, startTestCluster, type TestCluster } from '../src/testing/index.js';
 
 const PODS = gvr('pods');
+const CONFIGMAPS = gvr('configmaps');
 const pod = (name: string, annotations?: Record<string, string>) => ({
   apiVersion: 'v1',
   kind: 'Pod',
@@ -228,11 +229,34 @@ describe.runIf(requireTool('nats-server'))('apiserver tracing off', () => {
     }
   });
 
+  it('publishes no write record while no reader listens, and records from the moment one says it listens', async () => {
+    const nc = await connect({ servers: c.nats.url, ...natsAuthOptions(TRACE_NATS_IDENTITY, await c.nats.clientTls(TRACE_NATS_IDENTITY)) });
+    const client = c.client();
+    try {
+      const sub = nc.subscribe('kubelab.api.create.configmaps');
+      await nc.flush();
+      const first = (async () => {
+        for await (const m of sub) return decodeApiWriteRecord(m.string())?.name;
+        return undefined;
+      })();
+      await api(client).create<KubeObject>(CONFIGMAPS, 'default', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'unheard' } });
+      expect(await announceListening(nc, ['api']).ready).toBe(true);
+      await api(client).create<KubeObject>(CONFIGMAPS, 'default', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'heard' } });
+      // One connection publishes in order: had the first create been recorded, its record would come first.
+      expect(await first).toBe('heard');
+    } finally {
+      client.close();
+      await nc.close();
+    }
+  });
+
   it('publishes a record of each write on kubelab.api.<verb>.<resource>, readable by the trace identity: who asked, the object, code, duration, trace', async () => {
     const nc = await connect({ servers: c.nats.url, ...natsAuthOptions(TRACE_NATS_IDENTITY, await c.nats.clientTls(TRACE_NATS_IDENTITY)) });
     try {
       const sub = nc.subscribe('kubelab.api.>');
-      await nc.flush();
+      // The apiserver records only while a reader listens: this one says so first.
+      const listening = announceListening(nc, ['api']);
+      expect(await listening.ready).toBe(true);
       const got: (ApiWriteRecord & { subject: string })[] = [];
       const done = (async () => {
         for await (const m of sub) {
@@ -271,7 +295,8 @@ describe.runIf(requireTool('nats-server'))('apiserver tracing off', () => {
     const w = openWatch(watcher, { resource: PODS, namespace: 'default', resourceVersion: '0', allowBatch: true, fieldSelector: 'metadata.name=delivered' });
     try {
       const sub = nc.subscribe('kubelab.api.watch.pods');
-      await nc.flush();
+      const listening = announceListening(nc, ['api']);
+      expect(await listening.ready).toBe(true);
       const got = (async () => {
         for await (const m of sub) {
           const rec = JSON.parse(m.string()) as {

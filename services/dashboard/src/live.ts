@@ -7,6 +7,7 @@
 import type { Deployment, Event, KubeObject, Lease, Node, Pod } from '@kubelab/api';
 import { SharedInformerFactory, type Clientset } from '@kubelab/client';
 import type { NatsConnection, Subscription } from '@nats-io/transport-node';
+import { announceListening, type Announcement } from '@kubelab/nats';
 import { FlowBuffer, type FlowMessage } from './flow.js';
 import { apiMessage, criMessage, eventMessage, proxyMessage, watchDeliveryMessages, watchMessage, type Unsequenced } from './records.js';
 import type { ComponentView, DeploymentView, MapState, NodeView, PodView } from './map-state.js';
@@ -50,6 +51,7 @@ export class Live {
   private readonly deployments = new Map<string, DeploymentView>();
   private factory: SharedInformerFactory | undefined;
   private subs: Subscription[] = [];
+  private announcement?: Announcement;
   private flushTimer: NodeJS.Timeout | undefined;
   private mapDirty = false;
   private readonly now: () => number;
@@ -76,6 +78,7 @@ export class Live {
   async stop(): Promise<void> {
     if (this.flushTimer) clearInterval(this.flushTimer);
     for (const s of this.subs) s.unsubscribe();
+    this.announcement?.stop();
     await this.factory?.shutdown();
   }
 
@@ -169,6 +172,8 @@ export class Live {
       },
     });
     this.subs.push(cri, api, sched, proxy);
+    // The apiserver and the scheduler record only while someone reads (@kubelab/nats listeners.ts): say so.
+    this.announcement = announceListening(nc, ['api', 'sched']);
     void (async () => {
       for await (const s of nc.status()) {
         const c = this.components.get('nats')!;

@@ -10,7 +10,8 @@
 //
 //   pnpm --filter @kubelab/scheduler bench          (sizes 100,1000,5000)
 //   BENCH_SIZES=100 BENCH_PODS=2000 pnpm --filter @kubelab/scheduler bench
-//   BENCH_SCHED_RECORDS=1 ...   the scheduler also publishes its decision records on NATS (as `kubelab up` runs it)
+//   BENCH_SCHED_RECORDS=1 ...   the scheduler also publishes its decision records on NATS, to a reader that
+//                               announces itself (as `kubelab up` runs it with the dashboard listening)
 
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -19,7 +20,7 @@ import { dirname, join } from 'node:path';
 import { createClientset } from '@kubelab/client';
 import { startProcessCluster } from '@kubelab/apiserver/testing';
 import { connect } from '@nats-io/transport-node';
-import { SCHEDULER_NATS_IDENTITY, TRACE_NATS_IDENTITY, natsAuthOptions, readNatsTls } from '@kubelab/nats';
+import { SCHEDULER_NATS_IDENTITY, TRACE_NATS_IDENTITY, announceListening, natsAuthOptions, readNatsTls } from '@kubelab/nats';
 import { SCHED_SUBJECT_ALL } from '@kubelab/proto/sched-record';
 import { exitSignal, freePort, secureGet, waitFor } from '@kubelab/testing';
 
@@ -139,6 +140,8 @@ async function runSize(nodes, mode) {
           seenRecords.bytes += m.data.length;
         },
       });
+      // The scheduler records only while a reader listens; it starts later and asks who does.
+      announceListening(reader, ['sched']);
     }
     const startScheduler = async () => {
       const sched = spawnNode(

@@ -33,7 +33,7 @@ runMain('kube-scheduler', async () => {
     podInitialBackoffMs: values['pod-initial-backoff-seconds'] * 1000,
     podMaxBackoffMs: values['pod-max-backoff-seconds'] * 1000,
     profiles: [profile],
-    ...(publisher ? { decisions: publisher.publish, decisionsActive: publisher.connected } : {}),
+    ...(publisher ? { decisions: publisher.publish, decisionsActive: publisher.wanted } : {}),
     tracing,
     logger: log,
     // Upstream exits when leadership is lost, so a restart campaigns afresh.

@@ -5,7 +5,7 @@
 
 import type { NatsConnection } from '@nats-io/transport-node';
 import { FlagError } from '@kubelab/component-base';
-import { TRACE_NATS_IDENTITY } from '@kubelab/nats';
+import { announceListening, TRACE_NATS_IDENTITY, type Announcement } from '@kubelab/nats';
 import { connectNats, NOT_RUNNING } from '../nats.js';
 import { decodeCriCallRecord } from '@kubelab/proto/cri-record';
 import { API_SUBJECT_ALL, decodeApiWriteRecord } from '@kubelab/proto/api-record';
@@ -40,6 +40,7 @@ export async function runTrace(opts: TraceOptions, io: TraceIo): Promise<number>
   let source: RecordSource | undefined;
   let apiSource: RecordSource | undefined;
   let schedSource: RecordSource | undefined;
+  let announcement: Announcement | undefined;
   // Lines leave in start order: each is held briefly (order.ts), then let out.
   const holdMs = opts.holdMs ?? DEFAULT_HOLD_MS;
   const order = new StartOrder<string>(holdMs, (line, late) => io.out(late && !opts.json ? `${line}${lateMark(io.color)}` : line));
@@ -66,6 +67,11 @@ export async function runTrace(opts: TraceOptions, io: TraceIo): Promise<number>
     if (opts.allComponents) apiSource = await liveSource(nc, API_SUBJECT_ALL);
     // And the scheduler's decisions, one line each (live only too).
     if (opts.allComponents) schedSource = await liveSource(nc, SCHED_SUBJECT_ALL);
+    // Both record only while someone reads (@kubelab/nats listeners.ts): say so, and wait until they heard it.
+    if (opts.allComponents) {
+      announcement = announceListening(nc, ['api', 'sched']);
+      await announcement.ready;
+    }
     const from = opts.since ? ` since ${opts.since.toISOString()}` : '';
     const hidden = opts.filter.all ? '' : '; relist calls hidden (--all shows them)';
     const api = opts.allComponents ? `, the apiserver's writes (${API_SUBJECT_ALL}) and the scheduler's decisions (${SCHED_SUBJECT_ALL})` : '';
@@ -113,6 +119,7 @@ export async function runTrace(opts: TraceOptions, io: TraceIo): Promise<number>
   } finally {
     clearInterval(timer);
     clearInterval(releaser);
+    announcement?.stop();
     order.drain();
     await source?.stop().catch(() => {});
     await apiSource?.stop().catch(() => {});

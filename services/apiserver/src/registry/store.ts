@@ -67,6 +67,8 @@ export interface StoreDeps {
   recordTraceContext?: boolean;
   /** Each answered write request (create, update, patch, delete, binding), as `kubelab trace --all-components` shows it. */
   onWrite?: (rec: ApiWriteRecord) => void;
+  /** Whether anyone reads the write records now (unset: always); asked per write before any record is built. */
+  wantWriteRecords?: () => boolean;
   /** --encryption-provider-config: resources it names are stored encrypted (the watch cache decrypts them). */
   transformers?: ResourceTransformers;
   /** Checks of writes by `group/resource` (RBAC's escalation prevention). */
@@ -190,7 +192,7 @@ export class GenericStore implements ResourceStore {
 
   private async timed<T>(labels: RequestLabels, f: () => Promise<T>, okCode = 200, write?: WriteOf): Promise<T> {
     const start = performance.now();
-    const wall = write && this.deps.onWrite ? Date.now() : 0;
+    const wall = write && this.deps.onWrite && (this.deps.wantWriteRecords?.() ?? true) ? Date.now() : 0;
     try {
       const r = await f();
       this.record(labels, okCode, start);
