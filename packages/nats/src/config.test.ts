@@ -115,10 +115,11 @@ describe('natsServerConfig', () => {
     expect(text).toContain(`{ user: "CN=kubelab:kube-proxy:node-1", permissions: { publish: { allow: ["kubelab.proxy.node-1"] }, subscribe: { deny: [">"] } } }`);
   });
 
-  it('lets the scheduler answer the readers that announce themselves (allow_responses)', () => {
+  it("lets the scheduler answer the readers' announcements on their inboxes, and nothing else", () => {
     expect(text).toContain(
-      `{ user: "CN=kubelab:scheduler", permissions: { publish: { allow: ["kubelab.sched.>", "kubelab.listen.sched.who"] }, subscribe: { allow: ["kubelab.listen.sched"] }, allow_responses: true } }`,
+      `{ user: "CN=kubelab:scheduler", permissions: { publish: { allow: ["kubelab.sched.>", "kubelab.listen.sched.who", "_INBOX.kubelab-trace.>", "_INBOX.kubelab-dashboard.>"] }, subscribe: { allow: ["kubelab.listen.sched"] } } }`,
     );
+    expect(text).not.toContain('allow_responses');
   });
 
   it('listens where told, with JetStream and a 2 MB payload', () => {

@@ -41,8 +41,7 @@ function direction(allow: readonly string[]): string {
 }
 
 function userBlock(u: NatsUser): string {
-  const responses = u.permissions.allowResponses ? ', allow_responses: true' : '';
-  return `    { user: ${q(u.user)}, permissions: { publish: ${direction(u.permissions.publish)}, subscribe: ${direction(u.permissions.subscribe)}${responses} } }`;
+  return `    { user: ${q(u.user)}, permissions: { publish: ${direction(u.permissions.publish)}, subscribe: ${direction(u.permissions.subscribe)} } }`;
 }
 
 /** The whole nats-server.conf. Pure. */

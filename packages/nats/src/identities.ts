@@ -80,8 +80,6 @@ export function natsUserName(identity: NatsIdentity): string {
 export interface SubjectPermissions {
   publish: string[];
   subscribe: string[];
-  /** nats-server's `allow_responses`: may answer requests it received (one reply each), whatever the reply subject. */
-  allowResponses?: boolean;
 }
 
 export interface NatsUser {
@@ -115,6 +113,10 @@ function streamReads(stream: string): string[] {
 // A reader of the apiserver's and the scheduler's records says it listens, and is asked to when a publisher starts (listeners.ts).
 const READER_ANNOUNCES = [listenSubject('api'), listenSubject('sched')];
 const READER_ASKED = 'kubelab.listen.*.who';
+// Where a publisher answers a reader's announcement. Not nats-server's allow_responses: that keeps an
+// entry per received message with a reply subject, i.e. per JetStream delivery of the apiserver's KV
+// watch, and its upkeep made NATS's CPU per create grow with the stream (20 → 300-900 µs).
+const READER_INBOXES = [`${TRACE_NATS_IDENTITY.inboxPrefix}.>`, `${DASHBOARD_NATS_IDENTITY.inboxPrefix}.>`];
 
 const inbox = (id: NatsIdentity): string[] => (id.inboxPrefix ? [`${id.inboxPrefix}.>`] : []);
 
@@ -135,10 +137,9 @@ export function natsUsers(opts: NatsUsersOptions): NatsUser[] {
       // publishes a record of each write request on kubelab.api.<verb>.<resource>.
       user: natsUserName(APISERVER_NATS_IDENTITY),
       permissions: {
-        publish: ['$JS.API.INFO', `$JS.API.STREAM.CREATE.${kv}`, `$JS.API.STREAM.UPDATE.${kv}`, ...streamReads(kv), `$KV.${bucket}.>`, API_SUBJECT_ALL, listenWhoSubject('api')],
-        // Its records only while a reader listens (listeners.ts): the readers' announcements, answered.
+        publish: ['$JS.API.INFO', `$JS.API.STREAM.CREATE.${kv}`, `$JS.API.STREAM.UPDATE.${kv}`, ...streamReads(kv), `$KV.${bucket}.>`, API_SUBJECT_ALL, listenWhoSubject('api'), ...READER_INBOXES],
+        // Its records only while a reader listens (listeners.ts): the readers' announcements, answered on their inboxes.
         subscribe: [...inbox(APISERVER_NATS_IDENTITY), listenSubject('api')],
-        allowResponses: true,
       },
     },
     {
@@ -154,7 +155,7 @@ export function natsUsers(opts: NatsUsersOptions): NatsUser[] {
       },
     },
     // The scheduler's decision record of each cycle, while a reader listens.
-    { user: natsUserName(SCHEDULER_NATS_IDENTITY), permissions: { publish: [SCHED_SUBJECT_ALL, listenWhoSubject('sched')], subscribe: [listenSubject('sched')], allowResponses: true } },
+    { user: natsUserName(SCHEDULER_NATS_IDENTITY), permissions: { publish: [SCHED_SUBJECT_ALL, listenWhoSubject('sched'), ...READER_INBOXES], subscribe: [listenSubject('sched')] } },
     {
       // The viewer's live records, and requests to the nodes' agents (replies on its own inbox).
       user: natsUserName(DASHBOARD_NATS_IDENTITY),
