@@ -30,6 +30,7 @@ import { serviceAccountTokens, type ServiceAccountTokenOptions } from './service
 import { WatchCache } from './cache/watch-cache.js';
 import { startGrpcServer } from './grpc/server.js';
 import { WatchDeliveryRecorder } from './watch-records.js';
+import { rememberPeerCertificates } from './authentication/peer-certificate.js';
 import { createMetrics } from './http/metrics.js';
 import { startHttpServer, type HttpHandler, type ServingTls } from './http/server.js';
 import { authenticateRequest, requestUser } from './authentication/request.js';
@@ -163,6 +164,8 @@ async function loadRest(log: Logger): Promise<RestFactory | undefined> {
 
 export async function startApiserver(opts: ApiserverOptions): Promise<RunningApiserver> {
   const log = opts.logger ?? createLogger({ component: 'kube-apiserver' });
+  // Each connection's client certificate is read once, not per request (authentication/peer-certificate.ts).
+  rememberPeerCertificates();
   const bind = opts.bindAddress ?? '0.0.0.0';
   const serviceRange = parseCidr(opts.serviceClusterIpRange ?? '10.96.0.0/12');
   const nodePortRange = parsePortRange(opts.serviceNodePortRange ?? '30000-32767');

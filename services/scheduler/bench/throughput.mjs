@@ -105,7 +105,7 @@ function pod(i) {
 }
 
 async function runSize(nodes, mode) {
-  const cluster = await startProcessCluster({ nodes: [] });
+  const cluster = await startProcessCluster({ nodes: [], ...(process.env.BENCH_APISERVER_NODE_ARGS ? { apiserver: { nodeArgs: process.env.BENCH_APISERVER_NODE_ARGS.split(' ') } } : {}) });
   const grpcAddress = cluster.apiserver.address;
   const schedPort = await freePort();
   const procs = [];
