@@ -2,7 +2,8 @@
 // Deployment's kubelab.io/traceparent, its ReplicaSet's, its pod's and the
 // pod's CRI records (RunPodSandbox → CreateContainer → StartContainer) carry
 // one trace id, and `kubelab trace --all-components` prints the apiserver's
-// writes (who asked) and those CRI calls in start order, naming the pod.
+// writes (who asked) and those CRI calls in start order, naming the pod, and
+// kube-proxy's rules sync once the Deployment is exposed.
 
 import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -26,6 +27,11 @@ interface Line {
   user?: string;
   /** A scheduling decision's outcome (source kube-scheduler). */
   result?: string;
+  /** A kube-proxy sync (source kube-proxy): its node, mode, counts and the change that queued it. */
+  node?: string;
+  mode?: string;
+  services?: number;
+  trigger?: string;
 }
 
 const traceIdOf = (tp: string | undefined) => (tp && /^00-[0-9a-f]{32}-[0-9a-f]{16}-0[01]$/.test(tp) ? tp.slice(3, 35) : undefined);
@@ -57,7 +63,7 @@ describe.runIf(requireTool('nats-server') && requireTool('kubectl'))('a pod star
     const exited = new Promise<number | null>((r) => viewer.once('exit', (c) => r(c)));
     try {
       await waitFor('the viewer to watch', async () => (notes.includes('watching CRI calls on ') ? true : undefined), { timeoutMs: 15_000 });
-      expect(notes).toContain("the apiserver's writes (kubelab.api.>) and the scheduler's decisions (kubelab.sched.>)");
+      expect(notes).toContain("the apiserver's writes (kubelab.api.>), the scheduler's decisions (kubelab.sched.>) and kube-proxy's syncs (kubelab.proxy.>)");
       expect((await kubectl(['create', 'deployment', 'ptrace', '--image=nginx'])).stdout).toBe('deployment.apps/ptrace created\n');
       const pod = await waitFor(
         'the pod Running',
@@ -108,6 +114,16 @@ describe.runIf(requireTool('nats-server') && requireTool('kubectl'))('a pod star
       ];
       expect(order.every((i) => i >= 0)).toBe(true);
       expect(order).toEqual([...order].sort((a, b) => a - b));
+
+      // A Service for the pod: kube-proxy's rules sync on the node is a line too, naming the change that queued it.
+      expect((await kubectl(['expose', 'deployment', 'ptrace', '--port=80'])).stdout).toBe('service/ptrace exposed\n');
+      const sync = await waitFor(
+        "kube-proxy's sync for the Service",
+        async () => parse().find((l) => l.source === 'kube-proxy' && typeof l.trigger === 'string' && l.trigger.includes('default/ptrace')),
+        { timeoutMs: 20_000, everyMs: 200 },
+      );
+      expect(sync).toMatchObject({ node: expect.stringMatching(/^(control-plane|node-1)$/), mode: 'iptables' });
+      expect(sync.services).toBeGreaterThanOrEqual(2);
     } finally {
       viewer.kill('SIGINT');
       await exited;

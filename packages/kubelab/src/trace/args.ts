@@ -31,7 +31,11 @@ export function traceFlags() {
     .stringArray('method', [], 'only these CRI methods (repeatable, or a comma list), e.g. ExecSync,StopContainer')
     .string('since', '', 'first replay the calls of the last DURATION (5m, 1h) or since an RFC 3339 time, from the KUBELAB_CRI stream; then follow live')
     .bool('json', false, 'print one JSON object per call (node, method, namespace, pod, container, durationMs, code, ...)')
-    .bool('all-components', false, "also show the apiserver's write records: who asked (component, user), the object, the status code, in time order with the CRI calls")
+    .bool(
+      'all-components',
+      false,
+      "also show the apiserver's write records (who asked: component, user; the object, the status code), the scheduler's decisions and kube-proxy's rules syncs, in time order with the CRI calls",
+    )
     .bool('all', false, 'also show the read-only calls the kubelet repeats (ListPodSandbox, ListContainers, PodSandboxStatus, ContainerStatus, Status, ...)')
     .string('state-dir', '', "the cluster's state dir (default .kubelab/local, else .kubelab/compose when only compose wrote one); its cluster.json names the NATS URL")
     .string('nats-url', '', `NATS to read from (default: the state dir's cluster.json, else nats://127.0.0.1:${DEFAULT_PORTS.nats})`)

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { classify, parseMethods, parsePodRef, subjectFor, type TraceFilter } from './filter.js';
+import { classify, classifyProxy, parseMethods, parsePodRef, subjectFor, type TraceFilter } from './filter.js';
 import { podOf, type CriRecord } from './record.js';
 
 const rec = (method: string, extra: Partial<CriRecord> = {}): CriRecord => ({ time: 't', node: 'node-1', method, request: {}, durationMs: 1, code: 'OK', ...extra });
@@ -27,6 +27,16 @@ describe('classify', () => {
     ['--pod: a relist for that pod is still hidden', rec('PodSandboxStatus', web), { pod: { name: 'web' } }, 'hidden-relist'],
   ];
   for (const [name, r, f, want] of cases) it(name, () => expect(classify(r, { ...none, ...f })).toBe(want));
+});
+
+describe('classifyProxy', () => {
+  it.each<[string, Partial<TraceFilter>, string]>([
+    ['every sync shows', {}, 'show'],
+    ['--node: its syncs', { nodes: ['node-1'] }, 'show'],
+    ["--node: another node's", { nodes: ['node-2'] }, 'filtered'],
+    ['--pod: a sync is no pod step', { pod: { name: 'web' } }, 'filtered'],
+    ['--method names CRI methods', { methods: ['ExecSync'] }, 'filtered'],
+  ])('%s', (_n, f, want) => expect(classifyProxy({ node: 'node-1' }, { ...none, ...f })).toBe(want));
 });
 
 describe('subjectFor', () => {

@@ -137,3 +137,10 @@ export function classifySched(rec: { namespace: string; name: string }, f: Trace
   if (f.pod && (rec.name !== f.pod.name || (f.pod.namespace !== undefined && rec.namespace !== f.pod.namespace))) return 'filtered';
   return 'show';
 }
+
+/** A kube-proxy sync record: shown unless --method or --pod is given (a sync is no pod's step), on the --node nodes only. */
+export function classifyProxy(rec: { node: string }, f: TraceFilter): Verdict {
+  if (f.methods.length > 0 || f.pod) return 'filtered';
+  if (f.nodes.length > 0 && !f.nodes.includes(rec.node)) return 'filtered';
+  return 'show';
+}

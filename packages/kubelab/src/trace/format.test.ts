@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { formatApiLine, formatSchedLine, formatDurationMs, formatLine, hiddenLine, HiddenTally, requestSummary, shellWord, toJson } from './format.js';
+import { formatApiLine, formatProxyLine, formatSchedLine, formatDurationMs, formatLine, hiddenLine, HiddenTally, requestSummary, shellWord, toJson } from './format.js';
 import type { ApiWriteRecord } from '@kubelab/proto/api-record';
+import type { ProxySyncRecord } from '@kubelab/proto/proxy-record';
 import type { SchedulingDecisionRecord } from '@kubelab/proto/sched-record';
 import type { CriRecord } from './record.js';
 
@@ -206,4 +207,33 @@ describe('a scheduling decision line (--all-components)', () => {
       "10:41:02.100  kube-scheduler  FailedScheduling default/web: 0/2 nodes are available: 2 node(s) didn't match Pod's node affinity/selector.    0.4ms",
     ],
   ])('%s', (_n, rec, want) => expect(formatSchedLine(rec, { color: false, utc: true })).toBe(want));
+});
+
+describe('formatProxyLine', () => {
+  const base: ProxySyncRecord = {
+    time: '2026-12-03T10:41:02.300Z',
+    node: 'node-1',
+    mode: 'iptables',
+    dataPath: 'kernel',
+    fullSync: false,
+    durationMs: 1.2,
+    services: 3,
+    servicePorts: 4,
+    endpoints: 6,
+    rules: 41,
+  };
+  it.each<[string, ProxySyncRecord, string]>([
+    [
+      'a partial sync with its cause',
+      { ...base, trigger: 'EndpointSlice default/web-x7k2p', changes: 2 },
+      '10:41:02.300  kube-proxy(node-1)  SyncProxyRules iptables partial: 3 services, 4 ports, 6 endpoints, 41 rules ← EndpointSlice default/web-x7k2p (+1 change)    1.2ms',
+    ],
+    [
+      'a full sync after three changes',
+      { ...base, fullSync: true, mode: 'nftables', trigger: 'Service default/web', changes: 3 },
+      '10:41:02.300  kube-proxy(node-1)  SyncProxyRules nftables full: 3 services, 4 ports, 6 endpoints, 41 rules ← Service default/web (+2 changes)    1.2ms',
+    ],
+    ['a periodic sync names no cause', base, '10:41:02.300  kube-proxy(node-1)  SyncProxyRules iptables partial: 3 services, 4 ports, 6 endpoints, 41 rules    1.2ms'],
+    ['a failed sync', { ...base, error: 'iptables-restore: exit status 2' }, '10:41:02.300  kube-proxy(node-1)  SyncProxyRules iptables partial failed: iptables-restore: exit status 2    1.2ms'],
+  ])('%s', (_n, rec, want) => expect(formatProxyLine(rec, { color: false, utc: true })).toBe(want));
 });

@@ -4,6 +4,7 @@
 
 import type { ApiWriteRecord } from '@kubelab/proto/api-record';
 import { formatSchedulingDecision, type SchedulingDecisionRecord } from '@kubelab/proto/sched-record';
+import type { ProxySyncRecord } from '@kubelab/proto/proxy-record';
 import { podOf, type CriRecord } from './record.js';
 
 export interface FormatOptions {
@@ -231,4 +232,18 @@ export function formatSchedLine(rec: SchedulingDecisionRecord, opts: FormatOptio
     paint(c, rec.result === 'Scheduled' ? SGR.green : SGR.red, formatSchedulingDecision(rec)),
     formatDurationMs(rec.durationMs).padStart(7),
   ].join('  ');
+}
+
+/**
+ * One kube-proxy rules sync (--all-components), as its "SyncProxyRules complete" log line with the counts:
+ *   10:41:02.300  kube-proxy(node-1)  SyncProxyRules iptables partial: 3 services, 4 ports, 6 endpoints, 41 rules ← EndpointSlice default/web-x7k2p (+1 change)  1.2ms
+ */
+export function formatProxyLine(rec: ProxySyncRecord, opts: FormatOptions): string {
+  const c = opts.color;
+  const what = `SyncProxyRules ${rec.mode} ${rec.fullSync ? 'full' : 'partial'}`;
+  const counts = `${rec.services} services, ${rec.servicePorts} ports, ${rec.endpoints} endpoints, ${rec.rules} rules`;
+  const more = rec.changes && rec.changes > 1 ? ` (+${rec.changes - 1} change${rec.changes > 2 ? 's' : ''})` : '';
+  const cause = rec.trigger ? ` ← ${rec.trigger}${more}` : '';
+  const body = rec.error ? paint(c, SGR.red, `${what} failed: ${rec.error}`) : `${paint(c, SGR.green, what)}: ${counts}${cause}`;
+  return [paint(c, SGR.dim, formatTime(rec.time, opts.utc)), paint(c, SGR.cyan, `kube-proxy(${rec.node})`), body, formatDurationMs(rec.durationMs).padStart(7)].join('  ');
 }

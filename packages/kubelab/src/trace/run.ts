@@ -10,9 +10,10 @@ import { connectNats, NOT_RUNNING } from '../nats.js';
 import { decodeCriCallRecord } from '@kubelab/proto/cri-record';
 import { API_SUBJECT_ALL, decodeApiWriteRecord } from '@kubelab/proto/api-record';
 import { decodeSchedulingDecisionRecord, SCHED_SUBJECT_ALL } from '@kubelab/proto/sched-record';
+import { decodeProxySyncRecord, PROXY_SUBJECT_ALL } from '@kubelab/proto/proxy-record';
 import { parseTraceArgs, traceFlags, type TraceOptions } from './args.js';
-import { classify, classifyApi, classifySched, subjectFor } from './filter.js';
-import { apiToJson, formatApiLine, formatLine, formatSchedLine, hiddenLine, HiddenTally, lateMark, toJson } from './format.js';
+import { classify, classifyApi, classifyProxy, classifySched, subjectFor } from './filter.js';
+import { apiToJson, formatApiLine, formatLine, formatProxyLine, formatSchedLine, hiddenLine, HiddenTally, lateMark, toJson } from './format.js';
 import { DEFAULT_HOLD_MS, StartOrder } from './order.js';
 import { ensureCriStream, liveSource, replaySource, type RecordSource } from './source.js';
 
@@ -40,6 +41,7 @@ export async function runTrace(opts: TraceOptions, io: TraceIo): Promise<number>
   let source: RecordSource | undefined;
   let apiSource: RecordSource | undefined;
   let schedSource: RecordSource | undefined;
+  let proxySource: RecordSource | undefined;
   let announcement: Announcement | undefined;
   // Lines leave in start order: each is held briefly (order.ts), then let out.
   const holdMs = opts.holdMs ?? DEFAULT_HOLD_MS;
@@ -67,6 +69,8 @@ export async function runTrace(opts: TraceOptions, io: TraceIo): Promise<number>
     if (opts.allComponents) apiSource = await liveSource(nc, API_SUBJECT_ALL);
     // And the scheduler's decisions, one line each (live only too).
     if (opts.allComponents) schedSource = await liveSource(nc, SCHED_SUBJECT_ALL);
+    // And kube-proxy's rules syncs, one line per syncProxyRules of each node.
+    if (opts.allComponents) proxySource = await liveSource(nc, PROXY_SUBJECT_ALL);
     // Both record only while someone reads (@kubelab/nats listeners.ts): say so, and wait until they heard it.
     if (opts.allComponents) {
       announcement = announceListening(nc, ['api', 'sched']);
@@ -74,16 +78,18 @@ export async function runTrace(opts: TraceOptions, io: TraceIo): Promise<number>
     }
     const from = opts.since ? ` since ${opts.since.toISOString()}` : '';
     const hidden = opts.filter.all ? '' : '; relist calls hidden (--all shows them)';
-    const api = opts.allComponents ? `, the apiserver's writes (${API_SUBJECT_ALL}) and the scheduler's decisions (${SCHED_SUBJECT_ALL})` : '';
+    const api = opts.allComponents ? `, the apiserver's writes (${API_SUBJECT_ALL}), the scheduler's decisions (${SCHED_SUBJECT_ALL}) and kube-proxy's syncs (${PROXY_SUBJECT_ALL})` : '';
     io.note(`watching CRI calls on ${opts.natsUrl} (${subject})${api}${from}${hidden}; lines in start order; Ctrl-C stops`);
 
     const src = source;
     const apiSrc = apiSource;
     const schedSrc = schedSource;
+    const proxySrc = proxySource;
     const stop = () => {
       void src.stop();
       void apiSrc?.stop();
       void schedSrc?.stop();
+      void proxySrc?.stop();
     };
     if (io.signal.aborted) stop();
     io.signal.addEventListener('abort', stop, { once: true });
@@ -112,7 +118,15 @@ export async function runTrace(opts: TraceOptions, io: TraceIo): Promise<number>
         order.push(Date.parse(rec.time), opts.json ? JSON.stringify({ source: 'kube-scheduler', ...rec }) : formatSchedLine(rec, io));
       }
     })();
-    await Promise.all([cri, writes, decisions]);
+    const syncs = (async () => {
+      if (!proxySrc) return;
+      for await (const data of proxySrc) {
+        const rec = decodeProxySyncRecord(data);
+        if (!rec || classifyProxy(rec, opts.filter) !== 'show') continue;
+        order.push(Date.parse(rec.time), opts.json ? JSON.stringify({ source: 'kube-proxy', ...rec }) : formatProxyLine(rec, io));
+      }
+    })();
+    await Promise.all([cri, writes, decisions, syncs]);
     order.drain();
     reportHidden(true);
     return 0;
@@ -124,6 +138,7 @@ export async function runTrace(opts: TraceOptions, io: TraceIo): Promise<number>
     await source?.stop().catch(() => {});
     await apiSource?.stop().catch(() => {});
     await schedSource?.stop().catch(() => {});
+    await proxySource?.stop().catch(() => {});
     await nc.close().catch(() => {});
   }
 }
