@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { FlowBuffer, matches, podStory, storyPods, type FlowFilter, type FlowMessage } from './flow.js';
-import { criMessage, eventMessage } from './records.js';
+import { apiMessage, criMessage, eventMessage } from './records.js';
 
 let seq = 0;
 function msg(time: number, over: Partial<FlowMessage> = {}): FlowMessage {
@@ -120,6 +120,15 @@ describe('records', () => {
       method: 'RunPodSandbox',
       durationMs: 12,
     });
+  });
+
+  it.each([
+    ['a create', 'kubelab.api.create.pods', { verb: 'create', resource: 'pods', user: 'system:serviceaccount:kube-system:replicaset-controller' }, 'controller-manager', 'create pods'],
+    ["the scheduler's bind", 'kubelab.api.create.pods/binding', { verb: 'create', resource: 'pods', subresource: 'binding', user: 'system:kube-scheduler' }, 'scheduler', 'create pods/binding'],
+    ["a kubelet's status report", 'kubelab.api.patch.pods/status', { verb: 'patch', resource: 'pods', subresource: 'status', user: 'system:node:node-1' }, 'kubelet(node-1)', 'patch pods/status'],
+  ])('reads a write record as who asked → apiserver, with its subresource: %s', (_n, subject, rec, from, method) => {
+    const m = apiMessage(subject, JSON.stringify({ time: '2026-01-02T03:04:05.000Z', group: '', version: 'v1', namespace: 'default', name: 'web-1', code: 201, durationMs: 2, ...rec }));
+    expect(m).toMatchObject({ from, to: 'apiserver', method, name: 'web-1', namespace: 'default', objectKind: 'Pod' });
   });
 
   it.each(['', 'not json', '{"method":"RunPodSandbox"}', '[]'])('ignores a body that is no record: %j', (body) => {

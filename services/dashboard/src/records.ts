@@ -100,6 +100,8 @@ export function apiMessage(subject: string, data: string, now = Date.now()): Uns
   const user = str(r.user) ?? str(r.userAgent) ?? str(r.component) ?? 'client';
   const name = str(r.name);
   const namespace = str(r.namespace);
+  // `create pods/binding` is the scheduler's bind, `update pods/status` a kubelet's report: as kubectl names them.
+  const subresource = str(r.subresource);
   const code = r.code ?? r.status;
   return {
     time: ms(str(r.time), now),
@@ -110,7 +112,7 @@ export function apiMessage(subject: string, data: string, now = Date.now()): Uns
     objectKind: kindOf(resource),
     ...(name ? { name } : {}),
     ...(namespace ? { namespace } : {}),
-    method: `${verb} ${resource}`,
+    method: `${verb} ${resource}${subresource ? `/${subresource}` : ''}`,
     ...(code !== undefined ? { code: String(code) } : {}),
     ...(str(r.traceId) ? { traceId: str(r.traceId)! } : {}),
   };
