@@ -2,6 +2,8 @@
 // kubelab: run and inspect a local kubelab cluster.
 import { imagesMarkdown, imagesTable } from '@kubelab/images';
 import { faultCommand } from './fault.js';
+import { joinNode } from './join.js';
+import { tokenCommand } from './token.js';
 import { kubeadmCommand } from './kubeadm-command.js';
 import { kvCommand } from './kv/run.js';
 import { traceCommand } from './trace/run.js';
@@ -43,6 +45,11 @@ Commands:
   kubeadm init|admin-kubeconfig|encryption-config|nats|cri-stream|certs check-expiration
           kubeadm's file phases as a setup step of their own (the compose stack's kubeadm-init), and when its
           certificates expire (certs check-expiration --cert-dir .kubelab/local/pki); \`kubeadm help\` lists the flags
+  token create [TOKEN] [--print-join-command] [--ttl 24h0m0s] [--description TEXT] | token list
+          kubeadm's bootstrap tokens of a running cluster (--state-dir DIR); --print-join-command prints the kubelab join line
+  join HOST:PORT --token TOKEN --discovery-token-ca-cert-hash sha256:HASH [--node-name N] [--state-dir DIR (default .kubelab/join)]
+          A node on another machine, as kubeadm join: token discovery, TLS bootstrap, then containerd, the kubelet and a
+          NATS leaf node in the foreground (Ctrl-C stops them); the cluster runs with --apiserver-advertise-address ADDR
 `;
 
 async function main(argv: string[]): Promise<number> {
@@ -62,6 +69,10 @@ async function main(argv: string[]): Promise<number> {
       return faultCommand(rest);
     case 'kubeadm':
       return kubeadmCommand(rest);
+    case 'token':
+      return tokenCommand(rest);
+    case 'join':
+      return joinNode(rest);
     case 'images':
       process.stdout.write(rest.includes('--markdown') ? imagesMarkdown() : imagesTable());
       return 0;
