@@ -77,13 +77,14 @@ export function getClusterInfo(endpoint: string, ca: string | undefined, timeout
   return new Promise((resolve, reject) => {
     const req = request(url, { method: 'GET', timeout: timeoutMs, ...(ca ? { ca } : { rejectUnauthorized: false }), headers: { accept: 'application/json' } }, (res) => {
       const chunks: Buffer[] = [];
+      const localAddress = res.socket?.localAddress ?? '';
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('end', () => {
         const body = Buffer.concat(chunks).toString('utf8');
         if (res.statusCode !== 200) return reject(new Error(`failed to request the cluster-info ConfigMap: ${res.statusCode} ${body.slice(0, 200)}`));
         try {
           const cm = JSON.parse(body) as { data?: Record<string, string> };
-          resolve({ data: cm.data ?? {}, localAddress: res.socket.localAddress ?? '' });
+          resolve({ data: cm.data ?? {}, localAddress });
         } catch (e) {
           reject(new Error(`failed to request the cluster-info ConfigMap: ${(e as Error).message}`));
         }
