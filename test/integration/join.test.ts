@@ -57,10 +57,14 @@ describe.runIf(ready)('a node joins from another machine (kubelab join)', { time
 
   const inA = (exe: string, args: string[], timeoutMs = 30_000) => run('ip', ['netns', 'exec', NS_A, exe, ...args], { timeoutMs });
   const kubectl = (args: string[], stdin?: string) =>
-    run('ip', ['netns', 'exec', NS_A, KUBECTL, '--kubeconfig', join(dirA, 'kubeconfig'), '--cache-dir', join(dirA, 'kcache'), ...args], { timeoutMs: 30_000, ...(stdin !== undefined ? { stdin } : {}) });
+    run('ip', ['netns', 'exec', NS_A, KUBECTL, '--kubeconfig', join(dirA, 'kubeconfig'), '--cache-dir', join(dirA, 'kcache'), ...args], {
+      timeoutMs: 30_000,
+      ...(stdin !== undefined ? { stdin } : {}),
+    });
   const kubelab = (args: string[], timeoutMs = 30_000) => inA(process.execPath, [RUNNER, ...args, '--state-dir', dirA], timeoutMs);
   /** `kubelab join` in the second machine that is expected to fail (its own state dir). */
-  const failedJoin = (args: string[]): Promise<Run> => run('ip', ['netns', 'exec', NS_B, process.execPath, RUNNER, 'join', `${ADDR_A}:6443`, '--node-name', 'far-2', '--state-dir', dirC, ...args], { timeoutMs: 60_000 });
+  const failedJoin = (args: string[]): Promise<Run> =>
+    run('ip', ['netns', 'exec', NS_B, process.execPath, RUNNER, 'join', `${ADDR_A}:6443`, '--node-name', 'far-2', '--state-dir', dirC, ...args], { timeoutMs: 60_000 });
 
   beforeAll(async () => {
     for (const ns of [NS_A, NS_B]) expect((await ip(['netns', 'add', ns])).code).toBe(0);
@@ -102,7 +106,11 @@ describe.runIf(ready)('a node joins from another machine (kubelab join)', { time
     const token = (await kubelab(['token', 'create'])).stdout.trim();
     const hash = /sha256:[0-9a-f]{64}/.exec((await kubelab(['token', 'create', '--print-join-command'])).stdout)![0];
     // The bootstrap signer signs cluster-info with the new token shortly after its Secret appears.
-    await waitFor('cluster-info signed for the token', async () => (await kubectl(['-n', 'kube-public', 'get', 'cm', 'cluster-info', '-o', `jsonpath={.data.jws-kubeconfig-${token.slice(0, 6)}}`])).stdout || undefined, { timeoutMs: 20_000 });
+    await waitFor(
+      'cluster-info signed for the token',
+      async () => (await kubectl(['-n', 'kube-public', 'get', 'cm', 'cluster-info', '-o', `jsonpath={.data.jws-kubeconfig-${token.slice(0, 6)}}`])).stdout || undefined,
+      { timeoutMs: 20_000 },
+    );
 
     const badSecret = await failedJoin(['--token', `${token.slice(0, 6)}.0123456789abcdef`, '--discovery-token-ca-cert-hash', hash]);
     expect(badSecret.code).toBe(1);

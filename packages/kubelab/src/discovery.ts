@@ -54,7 +54,7 @@ export function validateClusterInfo(data: Readonly<Record<string, string>>, toke
     const doc = parse(kubeconfig) as { clusters?: { cluster?: { server?: string; 'certificate-authority-data'?: string } }[] };
     cluster = doc.clusters?.at(-1)?.cluster;
   } catch (e) {
-    throw new Error(`couldn't parse the kubeconfig file in the cluster-info ConfigMap: ${(e as Error).message}`);
+    throw new Error(`couldn't parse the kubeconfig file in the cluster-info ConfigMap: ${(e as Error).message}`, { cause: e });
   }
   if (!cluster?.server) throw new Error('malformed kubeconfig in the cluster-info ConfigMap: no clusters defined');
   const caPem = Buffer.from(cluster['certificate-authority-data'] ?? '', 'base64').toString('utf8');

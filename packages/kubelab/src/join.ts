@@ -81,7 +81,8 @@ export function parseJoinArgs(argv: readonly string[]): JoinArgs {
   if (!a.token) throw new Error('discovery.bootstrapToken.token: Invalid value: "": the bootstrap token is invalid');
   if (a.caCertHashes.length === 0 && !a.unsafeSkipCaVerification) throw new Error(UNSAFE_WITHOUT_PINS);
   const nodeName = (a.nodeName ?? hostname()).toLowerCase();
-  if (!/^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$/.test(nodeName)) throw new Error(`nodeRegistration.name: Invalid value: "${nodeName}": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.'`);
+  if (!/^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$/.test(nodeName))
+    throw new Error(`nodeRegistration.name: Invalid value: "${nodeName}": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.'`);
   return {
     endpoint,
     token: a.token,
@@ -155,7 +156,12 @@ export function leafNatsConfig(o: { listen: string; monitor: string; remote: str
 }
 
 /** The node's processes, in start order: containerd, the kubelet; nats-server once the kubelet holds its certificate. */
-export function joinComponents(a: JoinArgs, cluster: { grpc: string }, nodeIp: string, natsPort = DEFAULT_PORTS.nats + a.portOffset): { containerd: ComponentSpec; kubelet: ComponentSpec; nats: ComponentSpec } {
+export function joinComponents(
+  a: JoinArgs,
+  cluster: { grpc: string },
+  nodeIp: string,
+  natsPort = DEFAULT_PORTS.nats + a.portOffset,
+): { containerd: ComponentSpec; kubelet: ComponentSpec; nats: ComponentSpec } {
   const f = joinFiles(a.stateDir);
   const p = nodePorts(1, a.portOffset);
   const sock = join(f.root, 'run', 'containerd', 'containerd.sock');
@@ -228,7 +234,9 @@ export async function joinNode(argv: string[]): Promise<number> {
   try {
     info = await discover({ endpoint: a.endpoint, token: a.token, pins: a.caCertHashes, timeoutMs: a.discoveryTimeoutMs, log });
   } catch (e) {
-    process.stderr.write(`error execution phase preflight: couldn't validate the identity of the API Server: ${(e as Error).message}\nTo see the stack trace of this error execute with --v=5 or higher\n`);
+    process.stderr.write(
+      `error execution phase preflight: couldn't validate the identity of the API Server: ${(e as Error).message}\nTo see the stack trace of this error execute with --v=5 or higher\n`,
+    );
     return 1;
   }
   const ep = splitHostPort(a.endpoint);

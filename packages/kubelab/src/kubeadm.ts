@@ -213,7 +213,11 @@ export async function kubeadmInit(layout: Layout, userKubeconfig: string): Promi
   });
   await ensureNatsClientCerts(layout.stateDir, pki.etcdCa, nodeNames(layout));
   // NATS's leafnode port serves a certificate of the cluster CA: the one CA a joining node learns from discovery.
-  await ensureCert(layout.stateDir, NATS_LEAFNODE_CERT, pki.ca, { commonName: 'kubelab-nats-leafnode', usages: ['server'], ipAddresses: [...new Set(['127.0.0.1', ...(advertised ? [advertised] : [])])] });
+  await ensureCert(layout.stateDir, NATS_LEAFNODE_CERT, pki.ca, {
+    commonName: 'kubelab-nats-leafnode',
+    usages: ['server'],
+    ipAddresses: [...new Set(['127.0.0.1', ...(advertised ? [advertised] : [])])],
+  });
   await copyKubeconfig(files.admin, userKubeconfig);
 }
 

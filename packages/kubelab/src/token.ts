@@ -81,7 +81,7 @@ export function joinCommandLine(endpoint: string, token: string, caPem: string):
 /** host:port of a server URL (`https://10.0.0.1:6443` → `10.0.0.1:6443`). */
 export function endpointOf(server: string): string {
   const u = new URL(server);
-  return `${u.hostname.includes(':') ? `[${u.hostname}]` : u.hostname}:${u.port || '443'}`;
+  return u.port ? u.host : `${u.host}:443`;
 }
 
 /** One row of kubeadm's token list (humanReadableBootstrapToken). */
@@ -113,7 +113,12 @@ export function tabwrite(rows: readonly (readonly string[])[]): string {
 }
 
 export function tokenTable(secrets: readonly Secret[], now: number): string {
-  const rows = secrets.filter((s) => s.type === BOOTSTRAP_TOKEN_SECRET_TYPE).flatMap((s) => { const r = tokenRow(s, now); return r ? [r] : []; });
+  const rows = secrets
+    .filter((s) => s.type === BOOTSTRAP_TOKEN_SECRET_TYPE)
+    .flatMap((s) => {
+      const r = tokenRow(s, now);
+      return r ? [r] : [];
+    });
   return tabwrite([['TOKEN', 'TTL', 'EXPIRES', 'USAGES', 'DESCRIPTION', 'EXTRA GROUPS'], ...rows]);
 }
 

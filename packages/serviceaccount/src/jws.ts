@@ -18,7 +18,9 @@ export function computeDetachedSignature(content: string, tokenId: string, token
   // go-jose wants 32-byte HS256 keys, so upstream pads the secret with zeros; HMAC pads short keys with zeros itself.
   const key = Buffer.alloc(Math.max(32, Buffer.byteLength(tokenSecret)));
   key.write(tokenSecret);
-  const signature = createHmac('sha256', key).update(`${header}.${b64url(content)}`).digest();
+  const signature = createHmac('sha256', key)
+    .update(`${header}.${b64url(content)}`)
+    .digest();
   return `${header}..${b64url(signature)}`;
 }
 

@@ -158,7 +158,14 @@ export function defaultRegistry(): ControllerRegistry {
     .register({ name: 'disruption-controller', aliases: ['disruption'], serviceAccount: 'disruption-controller', workers: () => 1, create: (ctx) => new DisruptionController(ctx) })
     // --concurrent-resource-quota-syncs' default.
     .register({ name: 'resourcequota-controller', aliases: ['resourcequota'], serviceAccount: 'resourcequota-controller', workers: () => 5, create: (ctx) => new ResourceQuotaController(ctx) })
-    .register({ name: 'bootstrap-signer-controller', aliases: ['bootstrapsigner'], serviceAccount: 'bootstrap-signer', workers: () => 1, disabledByDefault: true, create: (ctx) => new BootstrapSigner(ctx) })
+    .register({
+      name: 'bootstrap-signer-controller',
+      aliases: ['bootstrapsigner'],
+      serviceAccount: 'bootstrap-signer',
+      workers: () => 1,
+      disabledByDefault: true,
+      create: (ctx) => new BootstrapSigner(ctx),
+    })
     .register({ name: 'token-cleaner-controller', aliases: ['tokencleaner'], serviceAccount: 'token-cleaner', workers: () => 1, disabledByDefault: true, create: (ctx) => new TokenCleaner(ctx) })
     .register({
       name: 'persistentvolume-binder-controller',

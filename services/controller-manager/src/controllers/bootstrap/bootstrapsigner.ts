@@ -7,14 +7,7 @@
 
 import type { ConfigMap, Secret } from '@kubelab/api';
 import type { Lister } from '@kubelab/client';
-import {
-  BOOTSTRAP_TOKEN_SECRET_PREFIX,
-  BOOTSTRAP_TOKEN_SECRET_TYPE,
-  JWS_SIGNATURE_KEY_PREFIX,
-  bootstrapTokenExpired,
-  computeDetachedSignature,
-  secretData,
-} from '@kubelab/serviceaccount';
+import { BOOTSTRAP_TOKEN_SECRET_PREFIX, BOOTSTRAP_TOKEN_SECRET_TYPE, JWS_SIGNATURE_KEY_PREFIX, bootstrapTokenExpired, computeDetachedSignature, secretData } from '@kubelab/serviceaccount';
 import { QueueController, queueOptions, type ControllerContext } from '../../util/controller.js';
 
 const TOKEN_NAMESPACE = 'kube-system';
