@@ -18,6 +18,7 @@ Commands:
           --nodes N          worker nodes (default 2)
           --state-dir DIR    where state, logs, pid files and the kubeconfig go (default .kubelab/local)
           --port-offset N    add N to every port (apiserver 6443+N, NATS 4222+N, kubelets 10250+N, ...): a second cluster beside the first
+          --apiserver-advertise-address ADDR   the apiserver (on every address) and NATS's leafnode port (7422+N) at ADDR: nodes join from other machines
           any upstream component flag, e.g. --node-monitor-grace-period=20s, goes to the component that owns it
   trace   Follow the CRI calls kubelets make to their runtime, one line per call (Ctrl-C stops)
           --pod [NS/]NAME  --node NODE  --method M[,M]  --since 5m  --json  --all

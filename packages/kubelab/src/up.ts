@@ -95,13 +95,8 @@ export async function up(argv: string[]): Promise<number> {
     process.stderr.write(NATS_MISSING + '\n');
     return 1;
   }
-  const layout: Layout = {
-    stateDir: args.stateDir,
-    nodes: args.nodes,
-    portOffset: args.portOffset,
-    ports: controlPlanePorts(args.portOffset),
-    ...(args.advertiseAddress ? { advertiseAddress: args.advertiseAddress } : {}),
-  };
+  const layout: Layout = { stateDir: args.stateDir, nodes: args.nodes, portOffset: args.portOffset, ports: controlPlanePorts(args.portOffset) };
+  if (args.advertiseAddress) layout.advertiseAddress = args.advertiseAddress;
   const specs = components(layout);
 
   // Services not built yet are skipped with a note, so a partial build still runs.
