@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { requirePrerequisite, requireTool, waitFor } from '@kubelab/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { KUBECTL, RUNNER, run, type Run } from './local-cluster.js';
+import { KUBECTL, ROOT, RUNNER, run, type Run } from './local-cluster.js';
 
 const NS_A = `klj${process.pid}a`;
 const NS_B = `klj${process.pid}b`;
@@ -84,11 +84,14 @@ describe.runIf(ready)('a node joins from another machine (kubelab join)', { time
   }, 420_000);
 
   afterAll(async () => {
-    await node?.stop();
-    await cluster?.stop();
-    for (const ns of [NS_A, NS_B]) await ip(['netns', 'del', ns]);
-    for (const d of [dirA, dirB, dirC]) rmSync(d, { recursive: true, force: true });
-  });
+    try {
+      await node?.stop();
+      await cluster?.stop();
+    } finally {
+      for (const ns of [NS_A, NS_B]) await ip(['netns', 'del', ns]);
+      for (const d of [dirA, dirB, dirC]) rmSync(d, { recursive: true, force: true });
+    }
+  }, 120_000);
 
   it("lists kubeadm init's token and prints the join command with the CA's public key hash", async () => {
     const list = await kubelab(['token', 'list']);
@@ -164,5 +167,26 @@ describe.runIf(ready)('a node joins from another machine (kubelab join)', { time
     );
     expect(trace.stdout).toMatch(/kubelet\(far-1\) → containerd\(far-1\) +RunPodSandbox +default\/web /);
     expect(readFileSync(join(dirB, 'nats.conf'), 'utf8')).toContain(`url: "tls://${ADDR_A}:7422"`);
+  });
+
+  it("answers the dashboard's requests for its units through the leaf node", async () => {
+    // As the dashboard (its NATS identity on the first machine): a request on kubelab.control.far-1, answered by the joined node's agent.
+    const ask = (req: object) =>
+      inA('sh', [
+        '-c',
+        `cd ${join(ROOT, 'packages/kubelab')} && ${process.execPath} --input-type=module -e '
+          import { connect } from "@nats-io/transport-node";
+          import { DASHBOARD_NATS_IDENTITY, natsAuthOptions, readNatsTls } from "@kubelab/nats";
+          const pki = ${JSON.stringify(join(dirA, 'pki', 'etcd'))};
+          const tls = readNatsTls({ caFile: pki + "/ca.crt", certFile: pki + "/dashboard-client.crt", keyFile: pki + "/dashboard-client.key" });
+          const nc = await connect({ servers: "nats://127.0.0.1:4222", ...natsAuthOptions(DASHBOARD_NATS_IDENTITY, tls) });
+          const r = await nc.request("kubelab.control.${NODE}", ${JSON.stringify(JSON.stringify(req))}, { timeout: 10000 });
+          console.log(r.string());
+          await nc.close();'`,
+      ]);
+    const started = await ask({ action: 'start', unit: 'kubelet' });
+    expect(JSON.parse(started.stdout)).toMatchObject({ ok: true });
+    const fault = await ask({ action: 'fault', fault: 'kernel-hang' });
+    expect(JSON.parse(fault.stdout)).toEqual({ ok: false, output: `faults are injected on the nodes kubelab up runs; ${NODE} joined from another machine\n` });
   });
 });

@@ -17,6 +17,7 @@ import { BOOTSTRAP_KUBELET_CONF, bootstrapKubeletConf } from './bootstrap-token.
 import { discover } from './discovery.js';
 import { serviceEntry, stateDirFrom } from './paths.js';
 import { Supervisor, waitHealthy } from './supervisor.js';
+import { startJoinedNodeAgent, type JoinedNodeAgent } from './join-agent.js';
 import { DEFAULT_PORTS, nodePorts, type ComponentSpec } from './topology.js';
 import { prepareNodeRoot } from './up.js';
 
@@ -269,6 +270,7 @@ export async function joinNode(argv: string[]): Promise<number> {
     entries.set(svc, e);
   }
   let stopRequested = false;
+  let agent: JoinedNodeAgent | undefined;
   const sup = new Supervisor({
     stateDir: a.stateDir,
     command: (spec) => (spec.service === 'nats' ? [natsBin] : [process.execPath, entries.get(spec.service)!]),
@@ -279,10 +281,12 @@ export async function joinNode(argv: string[]): Promise<number> {
       if (stopRequested) return;
       stopRequested = true;
       log('stopping node');
-      void sup.stopAll().then(() => {
-        log('stopped');
-        resolve();
-      });
+      void (agent?.close() ?? Promise.resolve())
+        .then(() => sup.stopAll())
+        .then(() => {
+          log('stopped');
+          resolve();
+        });
     };
     process.on('SIGINT', onSignal);
     process.on('SIGTERM', onSignal);
@@ -318,6 +322,8 @@ export async function joinNode(argv: string[]): Promise<number> {
   if (ok && !stopRequested) {
     ok = await startOne(specs.nats);
     if (ok) {
+      // The node's agent: the dashboard's stop/start requests for its units reach it through the leaf node.
+      agent = await startJoinedNodeAgent({ node: a.nodeName, root: f.root, natsUrl: `nats://127.0.0.1:${natsPort}`, log });
       log(`[nats] This node's nats-server is a leaf node of the cluster's (${cluster.leafnode}), with the kubelet's client certificate`);
       log(
         [
