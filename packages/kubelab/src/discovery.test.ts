@@ -25,12 +25,12 @@ describe('token discovery', () => {
   let data: Record<string, string>;
   let pin: string;
   beforeAll(async () => {
-    ca = await CertificateAuthority.create('kubernetes');
-    other = await CertificateAuthority.create('kubernetes');
+    ca = await CertificateAuthority.create('kubernetes', { algorithm: 'ECDSA-P256' });
+    other = await CertificateAuthority.create('kubernetes', { algorithm: 'ECDSA-P256' });
     const kubeconfig = clusterInfoConfigMap('https://10.0.0.1:6443', ca.certPem).data!.kubeconfig!;
     data = { kubeconfig, 'jws-kubeconfig-abcdef': computeDetachedSignature(kubeconfig, 'abcdef', '0123456789abcdef') };
     pin = caCertHash(ca.certPem).slice('sha256:'.length);
-  });
+  }, 30_000);
 
   it("hashes the CA's DER SubjectPublicKeyInfo as kubeadm's docs do with openssl (x509 -pubkey | pkey -pubin -outform der | dgst -sha256)", () => {
     expect(caCertHash(FIXED_CA)).toBe('sha256:49f880e8afc95b575d22863bedb6d6e76cee0332d57c89e6e819986a74ddbd4d');

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { issuedNodes } from './leaf-admission.js';
 
 async function csr(ca: CertificateAuthority, commonName: string, signerName = 'kubernetes.io/kube-apiserver-client-kubelet', organizations = ['system:nodes']): Promise<CertificateSigningRequest> {
-  const { cert } = await ca.issue({ commonName, organizations, usages: ['client'] });
+  const { cert } = await ca.issue({ commonName, organizations, usages: ['client'] }, { algorithm: 'ECDSA-P256' });
   return {
     apiVersion: 'certificates.k8s.io/v1',
     kind: 'CertificateSigningRequest',
@@ -16,7 +16,7 @@ async function csr(ca: CertificateAuthority, commonName: string, signerName = 'k
 
 describe('leaf admission', () => {
   it("admits the nodes holding an issued kubelet client certificate, not the runner's own", async () => {
-    const ca = await CertificateAuthority.create('kubernetes');
+    const ca = await CertificateAuthority.create('kubernetes', { algorithm: 'ECDSA-P256' });
     const pending: CertificateSigningRequest = {
       apiVersion: 'certificates.k8s.io/v1',
       kind: 'CertificateSigningRequest',
@@ -34,5 +34,5 @@ describe('leaf admission', () => {
       pending,
     ];
     expect(issuedNodes(list, new Set(['control-plane', 'node-1']))).toEqual(['far-1', 'far-2']);
-  });
+  }, 30_000);
 });
