@@ -144,13 +144,18 @@ export async function tokenCommand(argv: string[]): Promise<number> {
           process.stdout.write(`${token}\n`);
           return 0;
         }
-        // The endpoint joining nodes use: cluster-info's server (kubeadm's controlPlaneEndpoint), the CA of the state dir.
-        const cm = await cs.core.configMaps('kube-public').get('cluster-info');
-        const doc = parse(cm.data?.kubeconfig ?? '') as { clusters?: { cluster?: { server?: string } }[] };
-        const server = doc?.clusters?.[0]?.cluster?.server;
-        if (!server) throw new Error('the cluster-info ConfigMap in kube-public names no server');
+        // The endpoint joining nodes use: the runner's advertise address, else cluster-info's server (kubeadm's controlPlaneEndpoint).
+        const info = readClusterInfo(a.stateDir);
+        let endpoint = info?.advertiseAddress ? `${info.advertiseAddress}:${controlPlanePorts(info.portOffset ?? 0).apiserver}` : undefined;
+        if (!endpoint) {
+          const cm = await cs.core.configMaps('kube-public').get('cluster-info');
+          const doc = parse(cm.data?.kubeconfig ?? '') as { clusters?: { cluster?: { server?: string } }[] };
+          const server = doc?.clusters?.[0]?.cluster?.server;
+          if (!server) throw new Error('the cluster-info ConfigMap in kube-public names no server');
+          endpoint = endpointOf(server);
+        }
         const caPem = readFileSync(kubeadmFiles({ stateDir: a.stateDir, nodes: 0, portOffset: 0, ports: controlPlanePorts() }).caCert, 'utf8');
-        process.stdout.write(`${joinCommandLine(endpointOf(server), token, caPem)}\n`);
+        process.stdout.write(`${joinCommandLine(endpoint, token, caPem)}\n`);
         return 0;
       } finally {
         cs.close();

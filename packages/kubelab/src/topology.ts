@@ -218,10 +218,17 @@ export interface ClusterInfo {
   natsUrl: string;
   server: string;
   portOffset: number;
+  /** --apiserver-advertise-address: where nodes of other machines join (`kubelab token create --print-join-command`). */
+  advertiseAddress?: string;
 }
 
 export function clusterInfo(layout: Layout): ClusterInfo {
-  return { natsUrl: `nats://127.0.0.1:${layout.ports.nats}`, server: `https://127.0.0.1:${layout.ports.apiserver}`, portOffset: layout.portOffset };
+  return {
+    natsUrl: `nats://127.0.0.1:${layout.ports.nats}`,
+    server: `https://127.0.0.1:${layout.ports.apiserver}`,
+    portOffset: layout.portOffset,
+    ...(layout.advertiseAddress ? { advertiseAddress: layout.advertiseAddress } : {}),
+  };
 }
 
 /**
