@@ -10,8 +10,13 @@ import { dirname } from 'node:path';
 /** Its name in the state dir (`kubelab up`) or under /etc/kubernetes (compose). */
 export const AUTHENTICATION_CONFIG_FILE = 'authentication-config.yaml';
 
-/** What system:public-info-viewer grants, less the trailing-slash twin kubectl never asks for. */
-export const ANONYMOUS_PATHS = ['/healthz', '/livez', '/readyz', '/version'] as const;
+/**
+ * What system:public-info-viewer grants, less the trailing-slash twin kubectl
+ * never asks for, and the cluster-info ConfigMap that `kubeadm join` reads
+ * before it has credentials (RBAC grants it to system:anonymous; kubeadm's
+ * docs name this path for a restricted anonymous configuration).
+ */
+export const ANONYMOUS_PATHS = ['/healthz', '/livez', '/readyz', '/version', '/api/v1/namespaces/kube-public/configmaps/cluster-info'] as const;
 
 export function authenticationConfigYaml(): string {
   return ['apiVersion: apiserver.config.k8s.io/v1', 'kind: AuthenticationConfiguration', 'anonymous:', '  enabled: true', '  conditions:', ...ANONYMOUS_PATHS.map((p) => `    - path: ${p}`), ''].join(

@@ -19,7 +19,7 @@ import { parse, stringify } from 'yaml';
 import { BOOTSTRAP_KUBELET_CONF, BOOTSTRAP_TOKEN_FILE, ensureBootstrapKubeletConf, ensureBootstrapToken, rfc3339 } from './bootstrap-token.js';
 import { ANONYMOUS_PATHS, AUTHENTICATION_CONFIG_FILE, ensureAuthenticationConfig } from './authentication-config.js';
 import { ENCRYPTION_CONFIG_FILE, ensureEncryptionConfig } from './encryption-config.js';
-import { CONTROL_PLANE_NODE, NATS_CLIENT_FILES, kubeadmFiles, nodeNames, type Layout } from './topology.js';
+import { CONTROL_PLANE_NODE, NATS_CLIENT_FILES, NATS_LEAFNODE_CERT, kubeadmFiles, nodeNames, type Layout } from './topology.js';
 import { NPD_IDENTITY } from './npd-addon.js';
 import { NETPOL_IDENTITY } from './network-policy-addon.js';
 import { METRICS_SERVER_IDENTITY } from './metrics-server-addon.js';
@@ -41,6 +41,8 @@ export interface KubeadmInitOptions {
   dir: string;
   /** The apiserver URL in every kubeconfig (kubeadm's controlPlaneEndpoint). */
   server: string;
+  /** The server cluster-info names for joining nodes (kubeadm's controlPlaneEndpoint or advertise address); default `server`. */
+  clusterInfoServer?: string;
   /** kubeadm's --service-cidr: its first address (the `kubernetes` Service) is a SAN of apiserver.crt. */
   serviceCidr: string;
   /** kubeadm's --apiserver-cert-extra-sans: DNS names and IP addresses, mixed. */
@@ -136,7 +138,7 @@ export async function kubeadmInitFiles(o: KubeadmInitOptions): Promise<ClusterPk
 
   // kubeadm init's bootstrap token (uploaded once the apiserver runs) and, for each joining node, its bootstrap-kubelet.conf.
   const tokenFile = join(o.dir, BOOTSTRAP_TOKEN_FILE);
-  const token = await ensureBootstrapToken({ file: tokenFile, server: o.server, caPem: pki.ca.certPem });
+  const token = await ensureBootstrapToken({ file: tokenFile, server: o.clusterInfoServer ?? o.server, caPem: pki.ca.certPem });
   log(`[bootstrap-token] ${token.created ? 'Generated a new' : 'Using the existing'} bootstrap token in "${tokenFile}", valid until ${rfc3339(token.expires)}`);
   for (const n of o.nodes.filter((n) => n.join)) {
     const path = join(dirname(n.kubeletConf), BOOTSTRAP_KUBELET_CONF);
@@ -196,9 +198,11 @@ export async function kubeadmInit(layout: Layout, userKubeconfig: string): Promi
   const server = `https://127.0.0.1:${layout.ports.apiserver}`;
   const files = kubeadmFiles(layout);
   const nodes = nodeNames(layout).map((name) => ({ name, kubeletConf: files.kubelet(name), join: name !== CONTROL_PLANE_NODE }));
+  const advertised = layout.advertiseAddress;
   const pki = await kubeadmInitFiles({
     dir: layout.stateDir,
     server,
+    ...(advertised ? { clusterInfoServer: `https://${advertised}:${layout.ports.apiserver}`, apiserverCertExtraSans: [advertised] } : {}),
     serviceCidr: '10.96.0.0/12',
     nodes,
     kubeProxyConfs: [files.kubeProxy],
@@ -208,6 +212,12 @@ export async function kubeadmInit(layout: Layout, userKubeconfig: string): Promi
     dashboardConfs: [files.dashboard],
   });
   await ensureNatsClientCerts(layout.stateDir, pki.etcdCa, nodeNames(layout));
+  // NATS's leafnode port serves a certificate of the cluster CA: the one CA a joining node learns from discovery.
+  await ensureCert(layout.stateDir, NATS_LEAFNODE_CERT, pki.ca, {
+    commonName: 'kubelab-nats-leafnode',
+    usages: ['server'],
+    ipAddresses: [...new Set(['127.0.0.1', ...(advertised ? [advertised] : [])])],
+  });
   await copyKubeconfig(files.admin, userKubeconfig);
 }
 

@@ -2,6 +2,8 @@
 // kubelab: run and inspect a local kubelab cluster.
 import { imagesMarkdown, imagesTable } from '@kubelab/images';
 import { faultCommand } from './fault.js';
+import { joinNode } from './join.js';
+import { tokenCommand } from './token.js';
 import { kubeadmCommand } from './kubeadm-command.js';
 import { kvCommand } from './kv/run.js';
 import { traceCommand } from './trace/run.js';
@@ -16,6 +18,7 @@ Commands:
           --nodes N          worker nodes (default 2)
           --state-dir DIR    where state, logs, pid files and the kubeconfig go (default .kubelab/local)
           --port-offset N    add N to every port (apiserver 6443+N, NATS 4222+N, kubelets 10250+N, ...): a second cluster beside the first
+          --apiserver-advertise-address ADDR   the apiserver (on every address) and NATS's leafnode port (7422+N) at ADDR: nodes join from other machines
           any upstream component flag, e.g. --node-monitor-grace-period=20s, goes to the component that owns it
   trace   Follow the CRI calls kubelets make to their runtime, one line per call (Ctrl-C stops)
           --pod [NS/]NAME  --node NODE  --method M[,M]  --since 5m  --json  --all
@@ -43,6 +46,11 @@ Commands:
   kubeadm init|admin-kubeconfig|encryption-config|nats|cri-stream|certs check-expiration
           kubeadm's file phases as a setup step of their own (the compose stack's kubeadm-init), and when its
           certificates expire (certs check-expiration --cert-dir .kubelab/local/pki); \`kubeadm help\` lists the flags
+  token create [TOKEN] [--print-join-command] [--ttl 24h0m0s] [--description TEXT] | token list
+          kubeadm's bootstrap tokens of a running cluster (--state-dir DIR); --print-join-command prints the kubelab join line
+  join HOST:PORT --token TOKEN --discovery-token-ca-cert-hash sha256:HASH [--node-name N] [--state-dir DIR (default .kubelab/join)]
+          A node on another machine, as kubeadm join: token discovery, TLS bootstrap, then containerd, the kubelet and a
+          NATS leaf node in the foreground (Ctrl-C stops them); the cluster runs with --apiserver-advertise-address ADDR
 `;
 
 async function main(argv: string[]): Promise<number> {
@@ -62,6 +70,10 @@ async function main(argv: string[]): Promise<number> {
       return faultCommand(rest);
     case 'kubeadm':
       return kubeadmCommand(rest);
+    case 'token':
+      return tokenCommand(rest);
+    case 'join':
+      return joinNode(rest);
     case 'images':
       process.stdout.write(rest.includes('--markdown') ? imagesMarkdown() : imagesTable());
       return 0;

@@ -2,8 +2,9 @@
 // stack, as local processes on loopback. Ports keep the upstream defaults for
 // node-1 and shift by 100 per further node so several nodes fit on one host.
 
+import { isIP } from 'node:net';
 import { join } from 'node:path';
-import { natsServerConfig, type NatsTlsFiles } from '@kubelab/nats';
+import { leafNodeNatsUser, natsServerConfig, type NatsTlsFiles } from '@kubelab/nats';
 import { PKI_FILES } from '@kubelab/pki';
 import type { NodeUnitName } from '@kubelab/systemd';
 import { BOOTSTRAP_KUBELET_CONF, BOOTSTRAP_TOKEN_FILE } from './bootstrap-token.js';
@@ -36,6 +37,8 @@ export interface Ports {
   dashboard: number;
   /** The dashboard's OTLP/gRPC trace receiver: where the components export when tracing is on (defaultTracingEndpoint). */
   dashboardOtlp: number;
+  /** NATS's leafnode port (its default 7422): the nats-servers of nodes on other machines (`kubelab join`). */
+  natsLeafnode: number;
 }
 
 export const DEFAULT_PORTS: Ports = {
@@ -49,6 +52,7 @@ export const DEFAULT_PORTS: Ports = {
   dashboard: 9090,
   // Not OTLP's 4317: a collector of the user's own (Jaeger) may hold that one on this host.
   dashboardOtlp: 9317,
+  natsLeafnode: 7422,
 };
 
 export interface NodePorts {
@@ -144,6 +148,9 @@ export function kubeadmFiles(layout: Layout) {
     kubelet: (node: string) => join(nodeDir(layout, node), 'kubelet.conf'),
     bootstrapKubelet: (node: string) => join(nodeDir(layout, node), BOOTSTRAP_KUBELET_CONF),
     bootstrapToken: at(BOOTSTRAP_TOKEN_FILE),
+    /** NATS's leafnode serving certificate, from the cluster CA (what a joining node trusts after discovery). */
+    natsLeafnodeCert: at(`${NATS_LEAFNODE_CERT}.crt`),
+    natsLeafnodeKey: at(`${NATS_LEAFNODE_CERT}.key`),
     etcdCa: at(`${PKI_FILES.etcdCa}.crt`),
     etcdServerCert: at(`${PKI_FILES.etcdServer}.crt`),
     etcdServerKey: at(`${PKI_FILES.etcdServer}.key`),
@@ -181,8 +188,25 @@ export function natsClientFiles(stateDir: string, who: 'trace' | 'admin' | 'sche
   return { caFile: join(stateDir, `${PKI_FILES.etcdCa}.crt`), certFile: `${base}.crt`, keyFile: `${base}.key` };
 }
 
+/** --apiserver-advertise-address: an IPv4 address (kubeadm refuses the unspecified and loopback ones too). */
+export function checkAdvertiseAddress(value: string | undefined): string {
+  const v = value ?? '';
+  if (isIP(v) !== 4) throw new Error(`--apiserver-advertise-address: couldn't use "${v}" as "apiserver-advertise-address", must be ipv4 or ipv6 address`);
+  if (v === '0.0.0.0' || v.startsWith('127.')) throw new Error(`--apiserver-advertise-address: "${v}" is not an address other machines can reach`);
+  return v;
+}
+
+/** In the state dir: NATS's leafnode serving certificate (cluster CA). */
+export const NATS_LEAFNODE_CERT = 'pki/nats-leafnode';
+
 export interface Layout {
   stateDir: string;
+  /**
+   * kubeadm init's --apiserver-advertise-address: the address nodes on other
+   * machines reach the apiserver and NATS's leafnode port at (the apiserver
+   * then listens on every address, as kubeadm's). Unset: loopback only.
+   */
+  advertiseAddress?: string;
   nodes: number;
   /** Added to every port, the nodes' included (0: the upstream defaults). */
   portOffset: number;
@@ -194,10 +218,17 @@ export interface ClusterInfo {
   natsUrl: string;
   server: string;
   portOffset: number;
+  /** --apiserver-advertise-address: where nodes of other machines join (`kubelab token create --print-join-command`). */
+  advertiseAddress?: string;
 }
 
 export function clusterInfo(layout: Layout): ClusterInfo {
-  return { natsUrl: `nats://127.0.0.1:${layout.ports.nats}`, server: `https://127.0.0.1:${layout.ports.apiserver}`, portOffset: layout.portOffset };
+  return {
+    natsUrl: `nats://127.0.0.1:${layout.ports.nats}`,
+    server: `https://127.0.0.1:${layout.ports.apiserver}`,
+    portOffset: layout.portOffset,
+    ...(layout.advertiseAddress ? { advertiseAddress: layout.advertiseAddress } : {}),
+  };
 }
 
 /**
@@ -264,7 +295,7 @@ export function components(layout: Layout): ComponentSpec[] {
       name: 'apiserver',
       service: 'apiserver',
       args: [
-        '--bind-address=127.0.0.1',
+        ...(layout.advertiseAddress ? ['--bind-address=0.0.0.0', `--advertise-address=${layout.advertiseAddress}`] : ['--bind-address=127.0.0.1']),
         `--secure-port=${ports.apiserver}`,
         `--grpc-port=${ports.apiserverGrpc}`,
         `--nats-url=${nats}`,
@@ -335,8 +366,8 @@ export function components(layout: Layout): ComponentSpec[] {
         // The csrsigning controller issues with the cluster CA, as kubeadm configures it.
         `--cluster-signing-cert-file=${files.caCert}`,
         `--cluster-signing-key-file=${files.caKey}`,
-        // kubeadm's *,bootstrapsigner,tokencleaner: expired bootstrap tokens are deleted (kubelab has no bootstrapsigner: nothing reads cluster-info's signatures).
-        '--controllers=*,tokencleaner',
+        // kubeadm's *,bootstrapsigner,tokencleaner: cluster-info signed with each token (what `kubelab join` checks), expired tokens deleted.
+        '--controllers=*,bootstrapsigner,tokencleaner',
       ],
       health: `https://127.0.0.1:${ports.controllerManager}/healthz`,
       insecureHealth: true,
@@ -528,7 +559,7 @@ export function staticPodPath(layout: Pick<Layout, 'stateDir'>, node: string): s
  * loopback only, TLS with kubeadm's etcd server certificate, a user per
  * client certificate of the etcd CA, JetStream in the state dir.
  */
-export function natsConfig(layout: Layout): string {
+export function natsConfig(layout: Layout, joinedNodes: readonly string[] = []): string {
   const files = kubeadmFiles(layout);
   return natsServerConfig({
     listen: `127.0.0.1:${layout.ports.nats}`,
@@ -536,5 +567,11 @@ export function natsConfig(layout: Layout): string {
     storeDir: join(layout.stateDir, 'nats'),
     tls: { certFile: files.etcdServerCert, keyFile: files.etcdServerKey, caFile: files.etcdCa },
     nodes: nodeNames(layout),
+    // Nodes on other machines (`kubelab join`): their leaf connections, admitted once their kubelet's certificate is issued (leaf-admission.ts).
+    leafnodes: {
+      listen: `${layout.advertiseAddress ?? '127.0.0.1'}:${layout.ports.natsLeafnode}`,
+      tls: { certFile: files.natsLeafnodeCert, keyFile: files.natsLeafnodeKey, caFile: files.caCert },
+    },
+    extraUsers: joinedNodes.map(leafNodeNatsUser),
   });
 }

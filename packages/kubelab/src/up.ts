@@ -21,8 +21,10 @@ import { clientTlsFromKubeconfig, createClientset } from '@kubelab/client';
 import { readNatsTls } from '@kubelab/nats';
 import { ensureCriHistory } from './kubeadm-nats.js';
 import { startNodeAgents, type NodeAgents } from './node-control.js';
+import { startLeafAdmission, type LeafAdmission } from './leaf-admission.js';
 import {
   CONTROL_PLANE_NODE,
+  checkAdvertiseAddress,
   clusterInfo,
   components,
   natsClientFiles,
@@ -44,6 +46,8 @@ export interface UpArgs {
   nodes: number;
   stateDir: string;
   portOffset: number;
+  /** kubeadm init's --apiserver-advertise-address (nodes on other machines join there). */
+  advertiseAddress?: string;
   componentArgs: string[];
 }
 
@@ -56,6 +60,7 @@ export function parseUpArgs(argv: string[]): UpArgs {
   let nodes = 2;
   let stateDir: string | undefined;
   let portOffset = 0;
+  let advertiseAddress: string | undefined;
   const componentArgs: string[] = [];
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
@@ -66,6 +71,7 @@ export function parseUpArgs(argv: string[]): UpArgs {
       nodes = Number(v);
       if (!Number.isInteger(nodes) || nodes < 0 || nodes > MAX_NODES) throw new Error(`--nodes must be a whole number from 0 to ${MAX_NODES}, got "${v}"`);
     } else if (name === '--state-dir') stateDir = value();
+    else if (name === '--apiserver-advertise-address') advertiseAddress = checkAdvertiseAddress(value());
     else if (name === '--port-offset') {
       const v = value();
       portOffset = Number(v);
@@ -74,7 +80,7 @@ export function parseUpArgs(argv: string[]): UpArgs {
       if (!Number.isInteger(portOffset) || portOffset < 0 || portOffset > limit) throw new Error(`--port-offset must be a whole number from 0 to ${limit}, got "${v}"`);
     } else componentArgs.push(a);
   }
-  return { nodes, stateDir: stateDirFrom(stateDir), portOffset, componentArgs };
+  return { nodes, stateDir: stateDirFrom(stateDir), portOffset, ...(advertiseAddress ? { advertiseAddress } : {}), componentArgs };
 }
 
 /** The dashboard's control-plane components → the runner's processes standing for those static pods. */
@@ -90,6 +96,7 @@ export async function up(argv: string[]): Promise<number> {
     return 1;
   }
   const layout: Layout = { stateDir: args.stateDir, nodes: args.nodes, portOffset: args.portOffset, ports: controlPlanePorts(args.portOffset) };
+  if (args.advertiseAddress) layout.advertiseAddress = args.advertiseAddress;
   const specs = components(layout);
 
   // Services not built yet are skipped with a note, so a partial build still runs.
@@ -171,8 +178,10 @@ export async function up(argv: string[]): Promise<number> {
     const again = await sup.start(spec, routed.byService.get(spec.service) ?? []);
     return { ok: true, output: `${component} started (pid ${again?.child.pid ?? '-'})\n` };
   };
+  let leafAdmission: LeafAdmission | undefined;
   const shutdown = async () => {
     process.stdout.write('stopping cluster\n');
+    leafAdmission?.close();
     await agents?.close();
     await sup.stopAll();
     process.stdout.write('stopped\n');
@@ -212,6 +221,8 @@ export async function up(argv: string[]): Promise<number> {
       agents = await startNodeAgents({ stateDir: layout.stateDir, natsUrl: clusterInfo(layout).natsUrl, nodes: nodeNames(layout), controlPlane, log: (l) => process.stdout.write(`${l}\n`) });
     }
     if (spec.service === 'apiserver') {
+      // Nodes from other machines (`kubelab join`): their leaf nodes are let into NATS once their kubelet's certificate is issued.
+      leafAdmission = startLeafAdmission({ layout, reload: () => sup.get('nats')?.child.kill('SIGHUP'), log: (l) => process.stdout.write(`${l}\n`) });
       try {
         await bootstrapTokenPhase(layout);
       } catch (e) {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { natsServerConfig } from './config.js';
-import { containerdNatsIdentity, natsUsers } from './identities.js';
+import { containerdNatsIdentity, leafNodeNatsUser, natsUsers } from './identities.js';
 
 const users = natsUsers({ nodes: ['node-1', 'worker.example'] });
 const byUser = new Map(users.map((u) => [u.user, u.permissions]));
@@ -137,5 +137,30 @@ describe('natsServerConfig', () => {
     const users = withBench.split('\n').filter((l) => l.includes('{ user: '));
     expect(users.at(-1)).toBe('    { user: "CN=bench", permissions: { publish: { allow: ["$KV.raw.>"] }, subscribe: { deny: [">"] } } }');
     expect(users).toHaveLength(natsUsers({ nodes: [] }).length + 1);
+  });
+
+  it('opens a leafnode port mapping cluster-CA certificates to users, only when asked', () => {
+    expect(text).not.toContain('leafnodes');
+    const hub = natsServerConfig({
+      listen: '127.0.0.1:4222',
+      storeDir: '/data',
+      tls: { certFile: 'c', keyFile: 'k', caFile: 'etcd-ca' },
+      nodes: [],
+      leafnodes: { listen: '10.0.0.1:7422', tls: { certFile: 'leaf.crt', keyFile: 'leaf.key', caFile: 'ca.crt' } },
+      extraUsers: [leafNodeNatsUser('far-1')],
+    });
+    expect(hub).toContain(`leafnodes {
+  listen: "10.0.0.1:7422"
+  tls {
+    cert_file: "leaf.crt"
+    key_file: "leaf.key"
+    ca_file: "ca.crt"
+    verify_and_map: true
+    timeout: 5
+  }
+}`);
+    expect(hub).toContain(
+      `{ user: "CN=system:node:far-1,O=system:nodes", permissions: { publish: { allow: ["kubelab.cri.far-1.*", "kubelab.net.far-1.pods", "kubelab.proxy.far-1", "_INBOX.kubelab-dashboard.>"] }, subscribe: { allow: ["kubelab.net.*.pods", "kubelab.control.far-1"] } } }`,
+    );
   });
 });

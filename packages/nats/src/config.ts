@@ -23,6 +23,12 @@ export interface NatsServerConfigOptions extends NatsUsersOptions {
   tls: NatsServerTlsFiles;
   /** Largest message (default NATS_MAX_PAYLOAD). */
   maxPayload?: string;
+  /**
+   * The port leaf nodes (nodes on other machines, `kubelab join`) connect to:
+   * TLS with a certificate of the cluster CA both ways, the client's subject
+   * mapped to a user as on the client port (leafNodeNatsUser).
+   */
+  leafnodes?: { listen: string; tls: NatsServerTlsFiles };
   /** Users besides the cluster's own (natsUsers), e.g. a benchmark's raw KV writer; none in a cluster. */
   extraUsers?: readonly NatsUser[];
 }
@@ -61,6 +67,21 @@ export function natsServerConfig(opts: NatsServerConfigOptions): string {
     `  verify_and_map: true`,
     `  timeout: ${TLS_HANDSHAKE_TIMEOUT_SECONDS}`,
     `}`,
+    ...(opts.leafnodes
+      ? [
+          `# Nodes on other machines: a leaf node per node, its kubelet's certificate (cluster CA) names its user.`,
+          `leafnodes {`,
+          `  listen: ${q(opts.leafnodes.listen)}`,
+          `  tls {`,
+          `    cert_file: ${q(opts.leafnodes.tls.certFile)}`,
+          `    key_file: ${q(opts.leafnodes.tls.keyFile)}`,
+          `    ca_file: ${q(opts.leafnodes.tls.caFile)}`,
+          `    verify_and_map: true`,
+          `    timeout: ${TLS_HANDSHAKE_TIMEOUT_SECONDS}`,
+          `  }`,
+          `}`,
+        ]
+      : []),
     `authorization {`,
     `  users: [`,
     ...[...natsUsers(opts), ...(opts.extraUsers ?? [])].map(userBlock),

@@ -185,6 +185,25 @@ export function natsUsers(opts: NatsUsersOptions): NatsUser[] {
 }
 
 /**
+ * A node on another machine (`kubelab join`): its own nats-server is a leaf
+ * node of the cluster's, connecting with the kubelet's client certificate
+ * (issued through its CSR by the cluster CA, subject O=system:nodes,
+ * CN=system:node:<node>). The hub maps that subject to this user, whose
+ * permissions are the node's runtime, agent and kube-proxy together: what
+ * the leaf forwards for its local clients is bounded to that node's subjects.
+ */
+export function leafNodeNatsUser(node: string): NatsUser {
+  checkNodeName(node);
+  return {
+    user: `CN=system:node:${node},O=system:nodes`,
+    permissions: {
+      publish: [criSubscription(node, undefined), podMapSubject(node), proxySubject(node), ...inbox(DASHBOARD_NATS_IDENTITY)],
+      subscribe: [POD_MAP_SUBJECT_ALL, controlSubject(node)],
+    },
+  };
+}
+
+/**
  * Where a node's runtime publishes its sandboxes' address map in loopback
  * mode (the local runner's pod network, services/containerd socket-lb.ts):
  * pod IP → container port → the 127.0.0.1 port serving it.

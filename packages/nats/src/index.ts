@@ -13,6 +13,7 @@ export {
   DASHBOARD_NATS_IDENTITY,
   containerdNatsIdentity,
   kubeProxyNatsIdentity,
+  leafNodeNatsUser,
   nodeAgentNatsIdentity,
   podMapSubject,
   POD_MAP_SUBJECT_ALL,

@@ -21,3 +21,4 @@ export {
   BOOTSTRAP_USER_PREFIX,
   type SecretData,
 } from './bootstrap.js';
+export { computeDetachedSignature, detachedTokenIsValid, JWS_SIGNATURE_KEY_PREFIX } from './jws.js';

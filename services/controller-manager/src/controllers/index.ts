@@ -9,6 +9,7 @@ import { CsrSigningController } from './certificates/signer/csr-signing-controll
 import { CsrCleanerController } from './certificates/cleaner/csr-cleaner-controller.js';
 import { ClusterRoleAggregationController } from './clusterrole-aggregation/clusterrole-aggregation-controller.js';
 import { TokenCleaner } from './bootstrap/tokencleaner.js';
+import { BootstrapSigner } from './bootstrap/bootstrapsigner.js';
 import { RootCACertPublisher } from './rootcacertpublisher/publisher.js';
 import { TokensController } from './serviceaccount/tokens-controller.js';
 import { DaemonSetController } from './daemonset/daemonset-controller.js';
@@ -157,6 +158,14 @@ export function defaultRegistry(): ControllerRegistry {
     .register({ name: 'disruption-controller', aliases: ['disruption'], serviceAccount: 'disruption-controller', workers: () => 1, create: (ctx) => new DisruptionController(ctx) })
     // --concurrent-resource-quota-syncs' default.
     .register({ name: 'resourcequota-controller', aliases: ['resourcequota'], serviceAccount: 'resourcequota-controller', workers: () => 5, create: (ctx) => new ResourceQuotaController(ctx) })
+    .register({
+      name: 'bootstrap-signer-controller',
+      aliases: ['bootstrapsigner'],
+      serviceAccount: 'bootstrap-signer',
+      workers: () => 1,
+      disabledByDefault: true,
+      create: (ctx) => new BootstrapSigner(ctx),
+    })
     .register({ name: 'token-cleaner-controller', aliases: ['tokencleaner'], serviceAccount: 'token-cleaner', workers: () => 1, disabledByDefault: true, create: (ctx) => new TokenCleaner(ctx) })
     .register({
       name: 'persistentvolume-binder-controller',

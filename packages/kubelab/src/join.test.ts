@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest';
+import { clusterAddresses, joinComponents, leafNatsConfig, parseJoinArgs, splitHostPort } from './join.js';
+
+const PIN = `sha256:${'ab'.repeat(32)}`;
+
+describe('kubelab join', () => {
+  it('takes kubeadm join flags', () => {
+    const a = parseJoinArgs(['10.0.0.1:6443', '--token', 'abcdef.0123456789abcdef', '--discovery-token-ca-cert-hash', PIN, '--node-name', 'Far-1', '--state-dir=/tmp/x', '--discovery-timeout', '30s']);
+    expect(a).toMatchObject({ endpoint: '10.0.0.1:6443', token: 'abcdef.0123456789abcdef', caCertHashes: [PIN], nodeName: 'far-1', stateDir: '/tmp/x', discoveryTimeoutMs: 30_000, portOffset: 0 });
+  });
+
+  it.each([
+    [[], 'discovery: Invalid value: "": bootstrapToken or file must be set'],
+    [['10.0.0.1'], 'discovery.bootstrapToken.apiServerEndpoint: Invalid value: "10.0.0.1": address 10.0.0.1: missing port in address'],
+    [['10.0.0.1:6443', '--discovery-token-ca-cert-hash', PIN], 'discovery.bootstrapToken.token: Invalid value: "": the bootstrap token is invalid'],
+    [['10.0.0.1:6443', '--token', 'abcdef.0123456789abcdef'], 'using token-based discovery without caCertHashes can be unsafe'],
+    [['10.0.0.1:6443', '--token', 't', '--discovery-token-ca-cert-hash', PIN, '--node-name', 'a_b'], 'nodeRegistration.name: Invalid value: "a_b"'],
+    [['10.0.0.1:6443', '--tokn', 't'], 'unknown flag: --tokn'],
+  ])('refuses %j', (argv, message) => {
+    expect(() => parseJoinArgs(argv)).toThrow(message);
+  });
+
+  it.each([
+    ['10.0.0.1:6443', { host: '10.0.0.1', port: 6443 }],
+    ['[fd00::1]:6443', { host: 'fd00::1', port: 6443 }],
+    ['cp.example:443', { host: 'cp.example', port: 443 }],
+  ])('splits %s', (endpoint, want) => expect(splitHostPort(endpoint)).toEqual(want));
+
+  it.each([
+    ['the defaults', 6443, {}, { grpc: '10.0.0.1:6444', leafnode: '10.0.0.1:7422' }],
+    ["a cluster's --port-offset", 11443, {}, { grpc: '10.0.0.1:11444', leafnode: '10.0.0.1:12422' }],
+    ['addresses given', 6443, { apiserverGrpcAddress: 'lb:7000', natsLeafnodeAddress: 'nats:7422' }, { grpc: 'lb:7000', leafnode: 'nats:7422' }],
+  ])("dials the cluster's ports with %s", (_n, port, given, want) => expect(clusterAddresses('10.0.0.1', port, given)).toEqual(want));
+
+  it("runs the kubelet with the bootstrap kubeconfig against the cluster's gRPC port, the runtime's records to the local leaf", () => {
+    const a = parseJoinArgs(['10.0.0.1:6443', '--token', 'abcdef.0123456789abcdef', '--discovery-token-ca-cert-hash', PIN, '--node-name', 'far-1', '--state-dir', '/n']);
+    const c = joinComponents(a, { grpc: '10.0.0.1:6444' }, '10.0.0.2');
+    expect(c.kubelet.args).toEqual(
+      expect.arrayContaining(['--apiserver-grpc-address=10.0.0.1:6444', '--bootstrap-kubeconfig=/n/bootstrap-kubelet.conf', '--kubeconfig=/n/kubelet.conf', '--node-ip=10.0.0.2']),
+    );
+    expect(c.containerd.args).toContain('--nats-url=nats://127.0.0.1:4222');
+  });
+
+  it('writes a leaf nats-server config with the kubelet certificate as credential', () => {
+    expect(leafNatsConfig({ listen: '127.0.0.1:4222', monitor: '127.0.0.1:8222', remote: '10.0.0.1:7422', clientPem: '/n/c.pem', caFile: '/n/ca.crt' })).toBe(`listen: "127.0.0.1:4222"
+http: "127.0.0.1:8222"
+# The cluster's NATS maps this certificate (CN=system:node:<node>, O=system:nodes) to the node's user.
+leafnodes {
+  remotes: [
+    { url: "tls://10.0.0.1:7422", tls: { cert_file: "/n/c.pem", key_file: "/n/c.pem", ca_file: "/n/ca.crt", timeout: 5 } }
+  ]
+}
+`);
+  });
+});

@@ -1,0 +1,192 @@
+// Nodes from other machines (issue 22): two network namespaces stand for two
+// machines joined by a veth pair on a private range. The cluster runs in the
+// first (`kubelab up --apiserver-advertise-address`), `kubelab token create
+// --print-join-command` prints the line that `kubelab join` runs in the
+// second: token discovery against the advertised apiserver, TLS bootstrap
+// (the CSR shows Approved,Issued), a pod scheduled there runs, and its CRI
+// calls reach the cluster's NATS through the node's leaf nats-server, so
+// `kubelab trace --node` shows them. A wrong token or CA hash fails with
+// kubeadm's texts. Needs root (ip netns), as the suites run.
+
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { requirePrerequisite, requireTool, waitFor } from '@kubelab/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { KUBECTL, ROOT, RUNNER, run, type Run } from './local-cluster.js';
+
+const NS_A = `klj${process.pid}a`;
+const NS_B = `klj${process.pid}b`;
+const ADDR_A = '10.213.0.1';
+const ADDR_B = '10.213.0.2';
+const NODE = 'far-1';
+
+const ready = requireTool('nats-server') && requireTool('kubectl') && requireTool('ip') && requireTool('openssl') && requirePrerequisite('root (ip netns)', process.getuid?.() === 0);
+
+const ip = (args: string[]) => run('ip', args, { timeoutMs: 10_000 });
+
+/** A long-running command inside a namespace, collecting what it prints. */
+class InNetns {
+  out = '';
+  readonly proc: ChildProcess;
+  constructor(ns: string, args: string[]) {
+    this.proc = spawn('ip', ['netns', 'exec', ns, process.execPath, RUNNER, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    this.proc.stdout!.on('data', (d: Buffer) => (this.out += d.toString()));
+    this.proc.stderr!.on('data', (d: Buffer) => (this.out += d.toString()));
+  }
+  /** Waits for `text` in the output; an exit first fails with the last lines. */
+  async waitFor(text: string, timeoutMs: number): Promise<void> {
+    const r = await waitFor(text, () => (this.out.includes(text) ? 'ok' : this.proc.exitCode !== null ? 'exited' : undefined), { timeoutMs, everyMs: 500 });
+    if (r === 'exited') throw new Error(`exited with ${this.proc.exitCode} before "${text}":\n${this.out.slice(-3000)}`);
+  }
+  async stop(): Promise<void> {
+    if (this.proc.exitCode !== null || this.proc.signalCode !== null) return;
+    const exited = new Promise((r) => this.proc.once('exit', r));
+    this.proc.kill('SIGTERM');
+    await exited;
+  }
+}
+
+describe.runIf(ready)('a node joins from another machine (kubelab join)', { timeout: 180_000 }, () => {
+  const dirA = mkdtempSync(join(tmpdir(), 'kubelab-join-a-'));
+  const dirB = mkdtempSync(join(tmpdir(), 'kubelab-join-b-'));
+  const dirC = mkdtempSync(join(tmpdir(), 'kubelab-join-c-'));
+  let cluster: InNetns | undefined;
+  let node: InNetns | undefined;
+
+  const inA = (exe: string, args: string[], timeoutMs = 30_000) => run('ip', ['netns', 'exec', NS_A, exe, ...args], { timeoutMs });
+  const kubectl = (args: string[], stdin?: string) =>
+    run('ip', ['netns', 'exec', NS_A, KUBECTL, '--kubeconfig', join(dirA, 'kubeconfig'), '--cache-dir', join(dirA, 'kcache'), ...args], {
+      timeoutMs: 30_000,
+      ...(stdin !== undefined ? { stdin } : {}),
+    });
+  const kubelab = (args: string[], timeoutMs = 30_000) => inA(process.execPath, [RUNNER, ...args, '--state-dir', dirA], timeoutMs);
+  /** `kubelab join` in the second machine that is expected to fail (its own state dir). */
+  const failedJoin = (args: string[]): Promise<Run> =>
+    run('ip', ['netns', 'exec', NS_B, process.execPath, RUNNER, 'join', `${ADDR_A}:6443`, '--node-name', 'far-2', '--state-dir', dirC, ...args], { timeoutMs: 60_000 });
+
+  beforeAll(async () => {
+    for (const ns of [NS_A, NS_B]) expect((await ip(['netns', 'add', ns])).code).toBe(0);
+    expect((await ip(['link', 'add', `${NS_A}0`, 'type', 'veth', 'peer', 'name', `${NS_B}0`])).code).toBe(0);
+    for (const [ns, addr] of [
+      [NS_A, ADDR_A],
+      [NS_B, ADDR_B],
+    ] as const) {
+      await ip(['link', 'set', `${ns}0`, 'netns', ns]);
+      await ip(['-n', ns, 'addr', 'add', `${addr}/24`, 'dev', `${ns}0`]);
+      await ip(['-n', ns, 'link', 'set', `${ns}0`, 'up']);
+      await ip(['-n', ns, 'link', 'set', 'lo', 'up']);
+    }
+    // The first machine: the control plane (and its own node), the apiserver and NATS's leafnode port on the shared network.
+    cluster = new InNetns(NS_A, ['up', '--state-dir', dirA, '--nodes', '0', '--apiserver-advertise-address', ADDR_A]);
+    await cluster.waitFor('cluster ready', 300_000);
+  }, 420_000);
+
+  afterAll(async () => {
+    try {
+      await node?.stop();
+      await cluster?.stop();
+    } finally {
+      for (const ns of [NS_A, NS_B]) await ip(['netns', 'del', ns]);
+      for (const d of [dirA, dirB, dirC]) rmSync(d, { recursive: true, force: true });
+    }
+  }, 120_000);
+
+  it("lists kubeadm init's token and prints the join command with the CA's public key hash", async () => {
+    const list = await kubelab(['token', 'list']);
+    expect(list.stdout).toMatch(
+      /^TOKEN {21}TTL {7}EXPIRES {16}USAGES {19}DESCRIPTION {48}EXTRA GROUPS\n[a-z0-9]{6}\.[a-z0-9]{16} {3}23h {7}\S+Z {3}authentication,signing {3}The default bootstrap token generated by 'kubeadm init'\. {3}system:bootstrappers:kubeadm:default-node-token\n$/,
+    );
+    // kubeadm's documented way to compute the hash, from the CA certificate.
+    const spki = await run('sh', ['-c', `openssl x509 -pubkey -noout -in ${join(dirA, 'pki', 'ca.crt')} | openssl pkey -pubin -outform der | openssl dgst -sha256 -hex`]);
+    const hash = spki.stdout.trim().split(' ').pop();
+    const created = await kubelab(['token', 'create', '--print-join-command']);
+    expect(created.stdout).toMatch(new RegExp(`^kubelab join ${ADDR_A.replace(/\./g, '\\.')}:6443 --token [a-z0-9]{6}\\.[a-z0-9]{16} --discovery-token-ca-cert-hash sha256:${hash}\\n$`));
+  });
+
+  it("refuses a wrong token secret, a wrong CA hash and an unknown token with kubeadm's errors", async () => {
+    const token = (await kubelab(['token', 'create'])).stdout.trim();
+    const hash = /sha256:[0-9a-f]{64}/.exec((await kubelab(['token', 'create', '--print-join-command'])).stdout)![0];
+    // The bootstrap signer signs cluster-info with the new token shortly after its Secret appears.
+    await waitFor(
+      'cluster-info signed for the token',
+      async () => (await kubectl(['-n', 'kube-public', 'get', 'cm', 'cluster-info', '-o', `jsonpath={.data.jws-kubeconfig-${token.slice(0, 6)}}`])).stdout || undefined,
+      { timeoutMs: 20_000 },
+    );
+
+    const badSecret = await failedJoin(['--token', `${token.slice(0, 6)}.0123456789abcdef`, '--discovery-token-ca-cert-hash', hash]);
+    expect(badSecret.code).toBe(1);
+    expect(badSecret.stderr).toContain("couldn't validate the identity of the API Server: failed to verify JWS signature of received cluster info object, can't trust this API Server");
+
+    const badHash = await failedJoin(['--token', token, '--discovery-token-ca-cert-hash', `sha256:${'0'.repeat(64)}`]);
+    expect(badHash.code).toBe(1);
+    expect(badHash.stderr).toContain(`cluster CA found in cluster-info ConfigMap is invalid: none of the public keys "${hash}" are pinned`);
+
+    const unknown = await failedJoin(['--token', 'zzzzzz.0123456789abcdef', '--discovery-token-ca-cert-hash', hash, '--discovery-timeout', '2s']);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain('could not find a JWS signature in the cluster-info ConfigMap for token ID "zzzzzz"');
+
+    const noHash = await failedJoin(['--token', token]);
+    expect(noHash.code).toBe(2);
+    expect(noHash.stderr).toContain('using token-based discovery without caCertHashes can be unsafe');
+  });
+
+  it('joins: the node is Ready, its CSR Approved,Issued, a pod runs there and its CRI calls reach the cluster through the leaf node', async () => {
+    const line = (await kubelab(['token', 'create', '--print-join-command'])).stdout.trim();
+    const args = line.split(' ').slice(1);
+    node = new InNetns(NS_B, [...args, '--node-name', NODE, '--state-dir', dirB]);
+    await node.waitFor('This node has joined the cluster:', 120_000);
+    expect(node.out).toContain(`[discovery] Cluster info signature and contents are valid and TLS certificate validates against pinned roots, will use API Server "${ADDR_A}:6443"`);
+
+    await waitFor('far-1 Ready', async () => ((await kubectl(['get', 'node', NODE, '--no-headers'])).stdout.split(/\s+/)[1] === 'Ready' ? true : undefined), { timeoutMs: 60_000, everyMs: 1000 });
+    const wide = (await kubectl(['get', 'node', NODE, '-o', 'wide', '--no-headers'])).stdout.split(/\s+/);
+    expect(wide.slice(0, 6)).toEqual([NODE, 'Ready', '<none>', expect.stringMatching(/^\d+s$/), 'v1.32.0', ADDR_B]);
+
+    const tokenId = args[args.indexOf('--token') + 1]!.slice(0, 6);
+    const csrs = (await kubectl(['get', 'csr', '--no-headers'])).stdout.split('\n').filter((l) => l.includes(`system:bootstrap:${tokenId}`));
+    expect(csrs).toHaveLength(1);
+    expect(csrs[0]!.split(/\s+/).slice(2)).toEqual(['kubernetes.io/kube-apiserver-client-kubelet', `system:bootstrap:${tokenId}`, '<none>', 'Approved,Issued']);
+    // The cluster let the node's leaf in once its certificate was issued.
+    await cluster!.waitFor(`[leafnode] node "${NODE}" may connect its leaf node`, 10_000);
+
+    expect((await kubectl(['run', 'web', '--image', 'nginx:1.27', '--overrides', JSON.stringify({ spec: { nodeName: NODE } })])).stdout).toBe('pod/web created\n');
+    await waitFor('web Running on far-1', async () => ((await kubectl(['get', 'pod', 'web', '--no-headers', '-o', 'wide'])).stdout.match(/\s1\/1\s+Running\s.*\sfar-1\s/) ? true : undefined), {
+      timeoutMs: 60_000,
+      everyMs: 1000,
+    });
+
+    // `kubelab trace` on the first machine, from the cluster's NATS (the CRI record stream): far-1's calls for the pod.
+    const trace = await waitFor(
+      "web's sandbox in far-1's CRI records",
+      async () => {
+        const t = await inA('timeout', ['-s', 'INT', '8', process.execPath, RUNNER, 'trace', '--node', NODE, '--pod', 'web', '--since', '10m', '--state-dir', dirA], 20_000);
+        return t.stdout.includes('RunPodSandbox') && t.stdout.includes('StartContainer') ? t : undefined;
+      },
+      { timeoutMs: 60_000, everyMs: 2000 },
+    );
+    expect(trace.stdout).toMatch(/kubelet\(far-1\) → containerd\(far-1\) +RunPodSandbox +default\/web /);
+    expect(readFileSync(join(dirB, 'nats.conf'), 'utf8')).toContain(`url: "tls://${ADDR_A}:7422"`);
+  });
+
+  it("answers the dashboard's requests for its units through the leaf node", async () => {
+    // As the dashboard (its NATS identity on the first machine): a request on kubelab.control.far-1, answered by the joined node's agent.
+    const ask = (req: object) =>
+      inA('sh', [
+        '-c',
+        `cd ${join(ROOT, 'packages/kubelab')} && ${process.execPath} --input-type=module -e '
+          import { connect } from "@nats-io/transport-node";
+          import { DASHBOARD_NATS_IDENTITY, natsAuthOptions, readNatsTls } from "@kubelab/nats";
+          const pki = ${JSON.stringify(join(dirA, 'pki', 'etcd'))};
+          const tls = readNatsTls({ caFile: pki + "/ca.crt", certFile: pki + "/dashboard-client.crt", keyFile: pki + "/dashboard-client.key" });
+          const nc = await connect({ servers: "nats://127.0.0.1:4222", ...natsAuthOptions(DASHBOARD_NATS_IDENTITY, tls) });
+          const r = await nc.request("kubelab.control.${NODE}", ${JSON.stringify(JSON.stringify(req))}, { timeout: 10000 });
+          console.log(r.string());
+          await nc.close();'`,
+      ]);
+    const started = await ask({ action: 'start', unit: 'kubelet' });
+    expect(JSON.parse(started.stdout)).toMatchObject({ ok: true });
+    const fault = await ask({ action: 'fault', fault: 'kernel-hang' });
+    expect(JSON.parse(fault.stdout)).toEqual({ ok: false, output: `faults are injected on the nodes kubelab up runs; ${NODE} joined from another machine\n` });
+  });
+});
