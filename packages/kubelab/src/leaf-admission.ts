@@ -10,13 +10,12 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CertificateSigningRequest } from '@kubelab/api';
-import { clientTlsFromKubeconfig, createClientset } from '@kubelab/client';
+import { clientTlsFromKubeconfig, createClientset, SharedInformerFactory } from '@kubelab/client';
 import { certificateInfo } from '@kubelab/pki';
 import { kubeadmFiles, natsConfig, nodeNames, type Layout } from './topology.js';
 
 const KUBELET_CLIENT_SIGNER = 'kubernetes.io/kube-apiserver-client-kubelet';
 const NODE_USER_PREFIX = 'system:node:';
-const POLL_MS = 2000;
 const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$/;
 /** In the state dir: the nodes admitted so far (a JSON list of names). */
 export const LEAF_NODES_FILE = 'nats-leaf-nodes.json';
@@ -58,10 +57,11 @@ export function startLeafAdmission(o: { layout: Layout; reload: () => void; log:
   const file = join(o.layout.stateDir, LEAF_NODES_FILE);
   const kept = readKept(file);
   let admitted: string[] = [];
-  let closed = false;
-  const step = async () => {
-    const list = await cs.certificates.certificateSigningRequests().list();
-    const all = [...new Set([...kept, ...admitted, ...issuedNodes(list.items, local)])].sort();
+  // An informer on the CSRs (list, then watch): a node is admitted when its certificate is issued, no polling.
+  const factory = new SharedInformerFactory(cs);
+  const csrs = factory.certificates.certificateSigningRequests();
+  const sync = () => {
+    const all = [...new Set([...kept, ...admitted, ...issuedNodes(csrs.lister().list(), local)])].sort();
     if (all.join(',') === admitted.join(',')) return;
     for (const n of all.filter((n) => !admitted.includes(n))) o.log(`[leafnode] node "${n}" may connect its leaf node (NATS user CN=system:node:${n},O=system:nodes)`);
     writeFileSync(file, JSON.stringify(all) + '\n');
@@ -69,20 +69,30 @@ export function startLeafAdmission(o: { layout: Layout; reload: () => void; log:
     admitted = all;
     o.reload();
   };
-  const loop = async () => {
-    while (!closed) {
-      try {
-        await step();
-      } catch {
-        // the apiserver restarts or is busy: next round
-      }
-      await new Promise((r) => setTimeout(r, POLL_MS).unref());
+  const safeSync = () => {
+    try {
+      sync();
+    } catch (err) {
+      o.log(`[leafnode] could not admit the joined nodes: ${(err as Error).message}`);
     }
   };
-  void loop();
+  // One sync per turn of the event loop however many CSRs arrive in it (the initial list, a burst of joins).
+  let queued = false;
+  const enqueue = () => {
+    if (queued) return;
+    queued = true;
+    setImmediate(() => {
+      queued = false;
+      safeSync();
+    });
+  };
+  csrs.addEventHandler({ onAdd: enqueue, onUpdate: enqueue });
+  factory.start();
+  // The nodes kept from an earlier run are admitted at once, before the first list arrives.
+  if (kept.length > 0) safeSync();
   return {
     close: () => {
-      closed = true;
+      void factory.shutdown();
       cs.close();
     },
   };
