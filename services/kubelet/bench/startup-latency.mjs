@@ -17,6 +17,7 @@
 //   EVENTED_PLEG=1 ...                           the kubelet with EventedPLEG
 //   CPU_PROF=dir ...                             --cpu-prof of every node process into dir
 //   DETAIL=1 ...                                 also API requests and CRI calls per pod (from /metrics)
+//   IDLE=10 ...                                  then each process's CPU per second with the pods running, idle
 
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { request as httpsRequest } from 'node:https';
@@ -34,6 +35,8 @@ const CONCURRENCY = Number(process.env.CONCURRENCY ?? 10);
 /** Creates per second (0: as fast as CONCURRENCY allows, a burst). */
 const QPS = Number(process.env.QPS ?? 0);
 const CPU_PROF = process.env.CPU_PROF;
+/** Seconds to measure the processes' CPU with every pod running and nothing happening (0: not measured). */
+const IDLE = Number(process.env.IDLE ?? 0);
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const dir = mkdtempSync(join(tmpdir(), 'kubelab-kubelet-bench-'));
@@ -43,7 +46,9 @@ const mainOf = (pkg) => join(require.resolve(pkg), '..', 'main.js');
 const children = new Map();
 const run = (name, script, args) => {
   const prof = CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', CPU_PROF, '--cpu-prof-name', `${name}.cpuprofile`] : [];
-  const child = spawn(process.execPath, [...prof, script, ...args], { stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, KUBELAB_LOG_LEVEL: 'error' } });
+  // The shims' profiles (CPU.<date>.<time>.<pid>...cpuprofile), written when they end (SIGTERM, below).
+  const shimProf = CPU_PROF && name === 'containerd' ? { KUBELAB_SHIM_NODE_ARGS: `--cpu-prof --cpu-prof-dir ${CPU_PROF}` } : {};
+  const child = spawn(process.execPath, [...prof, script, ...args], { stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, KUBELAB_LOG_LEVEL: 'error', ...shimProf } });
   children.set(name, child);
   return child;
 };
@@ -252,6 +257,17 @@ try {
       .map(([k, v]) => `${k} ${v.toFixed(0)}`)
       .join(', ')}; cluster total ${sum.toFixed(0)} (${cpuPerPodMs.toFixed(1)} per pod; the bench client not counted)`,
   );
+  if (IDLE > 0) {
+    // What the running pods cost with nothing happening: relists, probes-free pod workers, the shims' idle timers.
+    const i0 = cpuAll();
+    await sleep(IDLE * 1000);
+    const i1 = cpuAll();
+    console.log(
+      `  idle CPU with ${PODS} pods running, ms per s over ${IDLE} s: ${Object.keys(i1)
+        .map((k) => `${k} ${((i1[k] - i0[k]) / IDLE).toFixed(1)}`)
+        .join(', ')}`,
+    );
+  }
   if (m0) {
     await sleep(1000); // the writes that follow the last running pod (events, late status) count too
     const m1 = await scrape();
@@ -279,13 +295,22 @@ try {
     clearTimeout(t);
     if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
   }
-  for (const pid of shims) {
-    try {
-      process.kill(pid, 'SIGKILL');
-    } catch {
-      // Gone already.
-    }
+  const signal = (pids, sig) =>
+    pids.filter((pid) => {
+      try {
+        process.kill(pid, sig);
+        return true;
+      } catch {
+        return false; // gone already
+      }
+    });
+  // TERM first (a shim ends its containers and writes its CPU profile), KILL what is left after 5 s.
+  let left = signal(shims, 'SIGTERM');
+  for (let i = 0; i < 50 && left.length; i++) {
+    await sleep(100);
+    left = signal(left, 0);
   }
+  signal(left, 'SIGKILL');
   await cluster.dispose();
   rmSync(dir, { recursive: true, force: true });
 }

@@ -97,7 +97,9 @@ export class Launcher implements ShimLauncher {
     const logFd = openSync(join(dir, 'log'), 'a');
     const script = this.opts.shimScript ?? defaultShimScript();
     // One process per pod: a small young generation saves about 20 MB of RSS per shim.
-    const child = spawn(process.execPath, ['--max-semi-space-size=1', script, ...shimArgs(id, this.opts.address)], {
+    // KUBELAB_SHIM_NODE_ARGS: Node.js flags for every shim (the benches' --cpu-prof).
+    const nodeArgs = process.env.KUBELAB_SHIM_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
+    const child = spawn(process.execPath, ['--max-semi-space-size=1', ...nodeArgs, script, ...shimArgs(id, this.opts.address)], {
       argv0: SHIM_BINARY,
       cwd: dir,
       // Its own session: a signal to containerd's process group (or its death) leaves it.
