@@ -36,6 +36,9 @@ export const kubeletArgs = (dir, socket, api, port, ids) => [
   ...['--apiserver-grpc-address', api, '--kubeconfig', ids.kubeconfig, '--client-ca-file', ids.clientCaFile],
   ...['--hostname-override', 'node-1', '--node-ip', '127.0.0.1', '--container-runtime-endpoint', `unix://${socket}`],
   ...['--address', '127.0.0.1', '--port', String(port), '--healthz-port', '0', '--root-dir', join(dir, 'kubelet'), '--pod-logs-dir', join(dir, 'pods')],
+  // kubeadm's clusterDNS and clusterDomain, as `kubelab up` sets them: without them every ClusterFirst
+  // pod gets a MissingClusterDNS warning, on the pod and on the node, which no deployed node makes.
+  ...['--cluster-dns', '10.96.0.10', '--cluster-domain', 'cluster.local'],
 ];
 
 /**

@@ -222,6 +222,9 @@ try {
   const m0 = detail ? await scrape() : undefined;
   const cpu0 = cpuAll();
   const t0 = performance.now();
+  /** The measured window on the monotonic clock the CPU profiles' timestamps use (µs). */
+  const monoUs = () => Number(process.hrtime.bigint() / 1000n);
+  const window0 = monoUs();
   let next = 0;
   await Promise.all(
     Array.from({ length: CONCURRENCY }, async () => {
@@ -239,6 +242,7 @@ try {
   await Promise.race([all, new Promise((_, rej) => (deadline = setTimeout(() => rej(new Error(`only ${running.size}/${PODS} pods running after 120 s`)), 120_000)))]);
   const total = performance.now() - t0;
   const cpu1 = cpuAll();
+  const window1 = monoUs();
   watch.stop();
   const lat = names.map((n) => running.get(n) - created.get(n)).sort((a, b) => a - b);
   const q = (p) => lat[Math.min(lat.length - 1, Math.ceil((p / 100) * lat.length) - 1)];
@@ -274,6 +278,14 @@ try {
     const show = (rows) => rows.map(([k, v]) => `${(v / PODS).toFixed(2)} ${k.replace(/^\{|\}$/g, '')}`).join('\n    ');
     console.log(`  apiserver requests per pod (within 1 s after the last running):\n    ${show(delta(m0[0], m1[0]))}`);
     console.log(`  kubelet CRI calls per pod:\n    ${show(delta(m0[1], m1[1]))}`);
+    /** Events by type, reason and involved kind (count summed over a series), per pod. */
+    const byReason = new Map();
+    for (const ns of ['bench', 'default'])
+      for (const e of (await cs.core.events(ns).list()).items) {
+        const k = `${e.type} ${e.reason} (${e.involvedObject?.kind}${ns === 'bench' ? '' : ` in ${ns}`})`;
+        byReason.set(k, (byReason.get(k) ?? 0) + (e.count ?? 1));
+      }
+    console.log(`  events per pod (with the warm-up pod's):\n    ${show([...byReason].sort((a, b) => b[1] - a[1]))}`);
   }
   const security = { ...cluster.security, kubelet: 'system:node:node-1 (kubelet.conf), HTTPS API with --client-ca-file', containerd: 'kubelab:containerd:node-1 on NATS' };
   console.log(
@@ -281,7 +293,21 @@ try {
       .map(([k, v]) => `${k}: ${v}`)
       .join('; ')}`,
   );
-  console.log(JSON.stringify({ bench: 'pod-startup', pods: PODS, qps: QPS, p50: q(50), p90: q(90), p99: q(99), totalMs: total, cpuMs: used, cpuPerPodMs, security }));
+  console.log(
+    JSON.stringify({
+      bench: 'pod-startup',
+      pods: PODS,
+      qps: QPS,
+      p50: q(50),
+      p90: q(90),
+      p99: q(99),
+      totalMs: total,
+      cpuMs: used,
+      cpuPerPodMs,
+      ...(CPU_PROF ? { profileWindowUs: [window0, window1] } : {}),
+      security,
+    }),
+  );
 } finally {
   clearTimeout(deadline);
   cs.close();
