@@ -19,7 +19,7 @@
 //   DETAIL=1 ...                                 also API requests and CRI calls per pod (from /metrics)
 //   IDLE=10 ...                                  then each process's CPU per second with the pods running, idle
 
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { request as httpsRequest } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -28,7 +28,7 @@ import { createRequire } from 'node:module';
 import { createClientset } from '@kubelab/client';
 import { startProcessCluster } from '@kubelab/apiserver/testing';
 import { exitSignal, freePort, waitFor } from '@kubelab/testing';
-import { containerdArgs, controllerManagerArgs, kubeletArgs, nodeIdentities } from './node.mjs';
+import { childPids, containerdArgs, controllerManagerArgs, endShims, kubeletArgs, nodeIdentities, procStat } from './node.mjs';
 
 const PODS = Number(process.env.PODS ?? 100);
 const CONCURRENCY = Number(process.env.CONCURRENCY ?? 10);
@@ -61,21 +61,6 @@ const cpuMs = (pid) => {
     return NaN;
   }
 };
-/** utime, stime, cutime, cstime (ms) and parent pid of a process, from /proc. */
-const stat = (pid) => {
-  try {
-    const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return { ppid: Number(f[1]), self: (Number(f[11]) + Number(f[12])) * 10, children: (Number(f[13]) + Number(f[14])) * 10 };
-  } catch {
-    return undefined;
-  }
-};
-/** The live processes whose parent is `pid` (containerd's shims: detached, their parent stays containerd). */
-const childPids = (pid) =>
-  readdirSync('/proc')
-    .filter((d) => /^\d+$/.test(d))
-    .map(Number)
-    .filter((p) => stat(p)?.ppid === pid);
 /**
  * CPU ms of every process the burst involves: the cluster's (nats, apiserver,
  * controller-manager, containerd, kubelet), containerd's shims (one
@@ -86,7 +71,7 @@ const cpuAll = () => {
   const out = { nats: cpuMs(cluster.nats.pid), apiserver: cpuMs(cluster.apiserver.pid) };
   for (const [name, c] of children) out[name] = cpuMs(c.pid);
   const containerd = children.get('containerd');
-  if (containerd?.pid) out.shims = (stat(containerd.pid)?.children ?? 0) + childPids(containerd.pid).reduce((a, p) => a + (stat(p)?.self ?? 0) + (stat(p)?.children ?? 0), 0);
+  if (containerd?.pid) out.shims = (procStat(containerd.pid)?.children ?? 0) + childPids(containerd.pid).reduce((a, p) => a + (procStat(p)?.self ?? 0) + (procStat(p)?.children ?? 0), 0);
   const u = process.cpuUsage();
   out.bench = (u.user + u.system) / 1000;
   return out;
@@ -321,22 +306,7 @@ try {
     clearTimeout(t);
     if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
   }
-  const signal = (pids, sig) =>
-    pids.filter((pid) => {
-      try {
-        process.kill(pid, sig);
-        return true;
-      } catch {
-        return false; // gone already
-      }
-    });
-  // TERM first (a shim ends its containers and writes its CPU profile), KILL what is left after 5 s.
-  let left = signal(shims, 'SIGTERM');
-  for (let i = 0; i < 50 && left.length; i++) {
-    await sleep(100);
-    left = signal(left, 0);
-  }
-  signal(left, 'SIGKILL');
+  await endShims(shims);
   await cluster.dispose();
   rmSync(dir, { recursive: true, force: true });
 }
