@@ -1,7 +1,20 @@
 // Runtime errors carry the gRPC status code they map to, in one place, the way
 // containerd's errdefs map ErrNotFound/ErrInvalidArgument/... onto codes.
 
-import { status } from '@grpc/grpc-js';
+import type { status as GrpcStatus } from '@grpc/grpc-js';
+
+/**
+ * The gRPC codes runtime errors carry (grpc-js's `status` values): spelled
+ * here, so that a shim, which runs tasks and never speaks gRPC, does not load
+ * grpc-js to start.
+ */
+export const status = {
+  UNKNOWN: 2,
+  INVALID_ARGUMENT: 3,
+  NOT_FOUND: 5,
+  ALREADY_EXISTS: 6,
+  FAILED_PRECONDITION: 9,
+} as const satisfies Record<string, GrpcStatus>;
 
 const MARK = Symbol.for('kubelab.containerd.RuntimeError');
 
@@ -9,7 +22,7 @@ export class RuntimeError extends Error {
   override name = 'RuntimeError';
   readonly [MARK] = true;
   constructor(
-    readonly code: status,
+    readonly code: GrpcStatus,
     message: string,
     options?: { cause?: unknown },
   ) {
@@ -40,7 +53,7 @@ export function alreadyExists(message: string): RuntimeError {
 }
 
 /** The gRPC status for any thrown value: RuntimeErrors keep theirs, the rest are UNKNOWN. */
-export function toGrpcError(err: unknown): { code: status; details: string } {
+export function toGrpcError(err: unknown): { code: GrpcStatus; details: string } {
   if (RuntimeError.isInstance(err)) return { code: err.code, details: err.message };
   return { code: status.UNKNOWN, details: err instanceof Error ? err.message : String(err) };
 }

@@ -4,7 +4,7 @@
 // Simulated programs (grpc-health, etcd) serve it on a container port.
 
 import type { IncomingHttpHeaders, ServerHttp2Stream } from 'node:http2';
-import { HEALTH_CHECK_PATH, HEALTH_SERVICE, decodeHealthRequest, encodeHealthResponse, type ServingStatus } from '@kubelab/proto';
+import { HEALTH_CHECK_PATH, HEALTH_SERVICE, decodeHealthRequest, encodeHealthResponse, type ServingStatus } from '@kubelab/proto/grpc-health';
 import type { H2cHandler } from './network.js';
 
 // gRPC status codes used here.

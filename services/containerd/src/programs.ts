@@ -7,7 +7,7 @@
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { defineCommand, type Command } from 'just-bash';
-import { SERVING_STATUS, type ServingStatus } from '@kubelab/proto';
+import { SERVING_STATUS, type ServingStatus } from '@kubelab/proto/grpc-health';
 import { healthServer } from './grpchealth.js';
 import type { ProgramProcess } from './program-process.js';
 import { agnhost } from './programs/agnhost.js';

@@ -26,7 +26,7 @@
 
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { ipv4CidrContains, parseIpv4, parseIpv4Cidr } from '@kubelab/api';
+import { ipv4CidrContains, parseIpv4, parseIpv4Cidr } from '@kubelab/api/ipv4';
 
 export type L4 = 'TCP' | 'UDP';
 /** Pod IP → `<port>/<proto>` → `127.0.0.1:<hostPort>`. */

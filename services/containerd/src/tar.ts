@@ -12,7 +12,7 @@
 import { posix } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { defineCommand, latin1FromBytes, type Command } from 'just-bash';
-import { extract, pack, type Header } from 'tar-stream';
+import type { Header } from 'tar-stream';
 
 type Headers = Partial<Header> & Pick<Header, 'name'>;
 
@@ -221,6 +221,8 @@ const enoent = (e: unknown) => /ENOENT|no such file/i.test((e as Error).message)
 
 /** Runs tar with parsed options in `cwd`; `stdin` is the archive for -x/-t with `-f -`. */
 export async function runTar(fs: TarFs, cwd: string, o: TarOptions, stdin: Uint8Array, now: () => Date = () => new Date()): Promise<TarResult> {
+  // tar-stream (and its streams) load with the first tar run, not with every container's shell.
+  const { extract, pack } = await import('tar-stream');
   let stderr = '';
   let failed = false;
   const base = o.directory ? posix.resolve(cwd, o.directory) : cwd;

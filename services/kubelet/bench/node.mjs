@@ -4,6 +4,7 @@
 // node-1's identities as `kubelab up` gives them (its kubelet.conf, the
 // cluster CA for its HTTPS API, its runtime's NATS certificate).
 
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 /**
@@ -36,6 +37,9 @@ export const kubeletArgs = (dir, socket, api, port, ids) => [
   ...['--apiserver-grpc-address', api, '--kubeconfig', ids.kubeconfig, '--client-ca-file', ids.clientCaFile],
   ...['--hostname-override', 'node-1', '--node-ip', '127.0.0.1', '--container-runtime-endpoint', `unix://${socket}`],
   ...['--address', '127.0.0.1', '--port', String(port), '--healthz-port', '0', '--root-dir', join(dir, 'kubelet'), '--pod-logs-dir', join(dir, 'pods')],
+  // kubeadm's clusterDNS and clusterDomain, as `kubelab up` sets them: without them every ClusterFirst
+  // pod gets a MissingClusterDNS warning, on the pod and on the node, which no deployed node makes.
+  ...['--cluster-dns', '10.96.0.10', '--cluster-domain', 'cluster.local'],
 ];
 
 /**
@@ -47,3 +51,50 @@ export const controllerManagerArgs = (cluster) => [
   ...cluster.controllerManagerArgs(),
   ...['--apiserver-grpc-address', cluster.apiserver.address, '--bind-address', '127.0.0.1', '--secure-port', '0', '--leader-elect=false'],
 ];
+
+/**
+ * utime + stime (self) and cutime + cstime (reaped children) in ms, and the parent, of a process (/proc, ticks of 10 ms).
+ * @param {number} pid @returns {{ ppid: number, self: number, children: number } | undefined}
+ */
+export const procStat = (pid) => {
+  try {
+    const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return { ppid: Number(f[1]), self: (Number(f[11]) + Number(f[12])) * 10, children: (Number(f[13]) + Number(f[14])) * 10 };
+  } catch {
+    return undefined;
+  }
+};
+
+/**
+ * The live processes whose parent is `pid`: containerd's shims (each in a session of its own, their parent stays containerd).
+ * @param {number} pid @returns {number[]}
+ */
+export const childPids = (pid) =>
+  readdirSync('/proc')
+    .filter((d) => /^\d+$/.test(d))
+    .map(Number)
+    .filter((p) => procStat(p)?.ppid === pid);
+
+/**
+ * Ends containerd's shims, which outlive it by design: TERM (a shim ends its containers and
+ * writes its CPU profile), then KILL what is left after 5 s.
+ * @param {number[]} pids
+ */
+export const endShims = async (pids) => {
+  /** @param {number[]} list @param {NodeJS.Signals | 0} sig */
+  const signal = (list, sig) =>
+    list.filter((pid) => {
+      try {
+        process.kill(pid, sig);
+        return true;
+      } catch {
+        return false; // gone already
+      }
+    });
+  let left = signal(pids, 'SIGTERM');
+  for (let i = 0; i < 50 && left.length; i++) {
+    await new Promise((r) => setTimeout(r, 100));
+    left = signal(left, 0);
+  }
+  signal(left, 'SIGKILL');
+};

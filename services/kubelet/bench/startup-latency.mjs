@@ -2,7 +2,8 @@
 // Pod startup latency on one kubelet (the upstream pod-startup SLO measure):
 // from the create request to the watch showing every container running, for
 // 100 pods with zero simulated pull time. Prints p50/p90/p99/max and the CPU
-// time each process spent from the first create to the last pod running.
+// time each process spent from the first create to the last pod running
+// (containerd's per-sandbox shims included), summed per pod as cpuPerPodMs.
 // As deployed, nats-server, the apiserver, containerd (publishing its CRI call
 // records to NATS) and the kubelet run as their own processes (their
 // dist/main.js), secured as `pnpm kubelab up` runs them (startProcessCluster
@@ -16,6 +17,7 @@
 //   EVENTED_PLEG=1 ...                           the kubelet with EventedPLEG
 //   CPU_PROF=dir ...                             --cpu-prof of every node process into dir
 //   DETAIL=1 ...                                 also API requests and CRI calls per pod (from /metrics)
+//   IDLE=10 ...                                  then each process's CPU per second with the pods running, idle
 
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { request as httpsRequest } from 'node:https';
@@ -26,13 +28,15 @@ import { createRequire } from 'node:module';
 import { createClientset } from '@kubelab/client';
 import { startProcessCluster } from '@kubelab/apiserver/testing';
 import { exitSignal, freePort, waitFor } from '@kubelab/testing';
-import { containerdArgs, controllerManagerArgs, kubeletArgs, nodeIdentities } from './node.mjs';
+import { childPids, containerdArgs, controllerManagerArgs, endShims, kubeletArgs, nodeIdentities, procStat } from './node.mjs';
 
 const PODS = Number(process.env.PODS ?? 100);
 const CONCURRENCY = Number(process.env.CONCURRENCY ?? 10);
 /** Creates per second (0: as fast as CONCURRENCY allows, a burst). */
 const QPS = Number(process.env.QPS ?? 0);
 const CPU_PROF = process.env.CPU_PROF;
+/** Seconds to measure the processes' CPU with every pod running and nothing happening (0: not measured). */
+const IDLE = Number(process.env.IDLE ?? 0);
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const dir = mkdtempSync(join(tmpdir(), 'kubelab-kubelet-bench-'));
@@ -42,7 +46,9 @@ const mainOf = (pkg) => join(require.resolve(pkg), '..', 'main.js');
 const children = new Map();
 const run = (name, script, args) => {
   const prof = CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', CPU_PROF, '--cpu-prof-name', `${name}.cpuprofile`] : [];
-  const child = spawn(process.execPath, [...prof, script, ...args], { stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, KUBELAB_LOG_LEVEL: 'error' } });
+  // The shims' profiles (CPU.<date>.<time>.<pid>...cpuprofile), written when they end (SIGTERM, below).
+  const shimProf = CPU_PROF && name === 'containerd' ? { KUBELAB_SHIM_NODE_ARGS: `--cpu-prof --cpu-prof-dir ${CPU_PROF}` } : {};
+  const child = spawn(process.execPath, [...prof, script, ...args], { stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, KUBELAB_LOG_LEVEL: 'error', ...shimProf } });
   children.set(name, child);
   return child;
 };
@@ -55,9 +61,17 @@ const cpuMs = (pid) => {
     return NaN;
   }
 };
+/**
+ * CPU ms of every process the burst involves: the cluster's (nats, apiserver,
+ * controller-manager, containerd, kubelet), containerd's shims (one
+ * containerd-shim-runc-v2 process per pod sandbox, alive or reaped) and this
+ * process (the client: creates and the watch).
+ */
 const cpuAll = () => {
   const out = { nats: cpuMs(cluster.nats.pid), apiserver: cpuMs(cluster.apiserver.pid) };
   for (const [name, c] of children) out[name] = cpuMs(c.pid);
+  const containerd = children.get('containerd');
+  if (containerd?.pid) out.shims = (procStat(containerd.pid)?.children ?? 0) + childPids(containerd.pid).reduce((a, p) => a + (procStat(p)?.self ?? 0) + (procStat(p)?.children ?? 0), 0);
   const u = process.cpuUsage();
   out.bench = (u.user + u.system) / 1000;
   return out;
@@ -193,6 +207,9 @@ try {
   const m0 = detail ? await scrape() : undefined;
   const cpu0 = cpuAll();
   const t0 = performance.now();
+  /** The measured window on the monotonic clock the CPU profiles' timestamps use (µs). */
+  const monoUs = () => Number(process.hrtime.bigint() / 1000n);
+  const window0 = monoUs();
   let next = 0;
   await Promise.all(
     Array.from({ length: CONCURRENCY }, async () => {
@@ -210,6 +227,7 @@ try {
   await Promise.race([all, new Promise((_, rej) => (deadline = setTimeout(() => rej(new Error(`only ${running.size}/${PODS} pods running after 120 s`)), 120_000)))]);
   const total = performance.now() - t0;
   const cpu1 = cpuAll();
+  const window1 = monoUs();
   watch.stop();
   const lat = names.map((n) => running.get(n) - created.get(n)).sort((a, b) => a - b);
   const q = (p) => lat[Math.min(lat.length - 1, Math.ceil((p / 100) * lat.length) - 1)];
@@ -220,18 +238,39 @@ try {
   console.log(`  p50 ${fmt(q(50))}  p90 ${fmt(q(90))}  p99 ${fmt(q(99))}  max ${fmt(lat[lat.length - 1])}  (all ${PODS} in ${fmt(total)})`);
   console.log(`  target p99 < 1000 ms: ${q(99) < 1000 ? 'met' : 'NOT met'}`);
   const used = Object.fromEntries(Object.keys(cpu1).map((k) => [k, cpu1[k] - cpu0[k]]));
-  const sum = Object.values(used).reduce((a, b) => a + b, 0);
+  // Per pod: every cluster process (with containerd's shims), not this client.
+  const sum = Object.entries(used).reduce((a, [k, v]) => (k === 'bench' ? a : a + v), 0);
+  const cpuPerPodMs = Number((sum / PODS).toFixed(2));
   console.log(
     `  CPU ms from first create to last running: ${Object.entries(used)
       .map(([k, v]) => `${k} ${v.toFixed(0)}`)
-      .join(', ')}; total ${sum.toFixed(0)} (${(sum / PODS).toFixed(1)} per pod)`,
+      .join(', ')}; cluster total ${sum.toFixed(0)} (${cpuPerPodMs.toFixed(1)} per pod; the bench client not counted)`,
   );
+  if (IDLE > 0) {
+    // What the running pods cost with nothing happening: relists, probes-free pod workers, the shims' idle timers.
+    const i0 = cpuAll();
+    await sleep(IDLE * 1000);
+    const i1 = cpuAll();
+    console.log(
+      `  idle CPU with ${PODS} pods running, ms per s over ${IDLE} s: ${Object.keys(i1)
+        .map((k) => `${k} ${((i1[k] - i0[k]) / IDLE).toFixed(1)}`)
+        .join(', ')}`,
+    );
+  }
   if (m0) {
     await sleep(1000); // the writes that follow the last running pod (events, late status) count too
     const m1 = await scrape();
     const show = (rows) => rows.map(([k, v]) => `${(v / PODS).toFixed(2)} ${k.replace(/^\{|\}$/g, '')}`).join('\n    ');
     console.log(`  apiserver requests per pod (within 1 s after the last running):\n    ${show(delta(m0[0], m1[0]))}`);
     console.log(`  kubelet CRI calls per pod:\n    ${show(delta(m0[1], m1[1]))}`);
+    /** Events by type, reason and involved kind (count summed over a series), per pod. */
+    const byReason = new Map();
+    for (const ns of ['bench', 'default'])
+      for (const e of (await cs.core.events(ns).list()).items) {
+        const k = `${e.type} ${e.reason} (${e.involvedObject?.kind}${ns === 'bench' ? '' : ` in ${ns}`})`;
+        byReason.set(k, (byReason.get(k) ?? 0) + (e.count ?? 1));
+      }
+    console.log(`  events per pod (with the warm-up pod's):\n    ${show([...byReason].sort((a, b) => b[1] - a[1]))}`);
   }
   const security = { ...cluster.security, kubelet: 'system:node:node-1 (kubelet.conf), HTTPS API with --client-ca-file', containerd: 'kubelab:containerd:node-1 on NATS' };
   console.log(
@@ -239,10 +278,26 @@ try {
       .map(([k, v]) => `${k}: ${v}`)
       .join('; ')}`,
   );
-  console.log(JSON.stringify({ bench: 'pod-startup', pods: PODS, qps: QPS, p50: q(50), p90: q(90), p99: q(99), totalMs: total, cpuMs: used, security }));
+  console.log(
+    JSON.stringify({
+      bench: 'pod-startup',
+      pods: PODS,
+      qps: QPS,
+      p50: q(50),
+      p90: q(90),
+      p99: q(99),
+      totalMs: total,
+      cpuMs: used,
+      cpuPerPodMs,
+      ...(CPU_PROF ? { profileWindowUs: [window0, window1] } : {}),
+      security,
+    }),
+  );
 } finally {
   clearTimeout(deadline);
   cs.close();
+  // containerd's shims outlive it (their own session, as upstream's): end them after it.
+  const shims = children.get('containerd')?.pid ? childPids(children.get('containerd').pid) : [];
   for (const c of [...children.values()].reverse()) {
     const exited = new Promise((r) => c.once('exit', r));
     c.kill('SIGTERM');
@@ -251,6 +306,7 @@ try {
     clearTimeout(t);
     if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
   }
+  await endShims(shims);
   await cluster.dispose();
   rmSync(dir, { recursive: true, force: true });
 }

@@ -29,7 +29,7 @@ import { basename, dirname, join } from 'node:path';
 import { createClientset } from '@kubelab/client';
 import { startProcessCluster } from '@kubelab/apiserver/testing';
 import { exitSignal, waitFor } from '@kubelab/testing';
-import { containerdArgs, controllerManagerArgs, kubeletArgs, nodeIdentities } from './node.mjs';
+import { childPids, containerdArgs, controllerManagerArgs, endShims, kubeletArgs, nodeIdentities } from './node.mjs';
 
 const PODS = Number(process.env.PODS ?? 30);
 const ROUNDS = Number(process.env.ROUNDS ?? 4);
@@ -128,8 +128,10 @@ async function startCluster(endpoint, label) {
     cpu: () => [cluster.apiserver.pid, ...children.map((c) => c.pid)].map(cpuSeconds),
     async stop() {
       cs.close();
+      const shims = containerd.pid ? childPids(containerd.pid) : [];
       // SIGTERM lets each component flush its last spans (onShutdown), then the sink sees them.
       await Promise.all(children.map((c) => new Promise((r) => (c.exitCode !== null ? r(undefined) : (c.once('exit', r), c.kill('SIGTERM'))))));
+      await endShims(shims); // they outlive containerd, as upstream's
       await cluster.dispose();
       rmSync(dir, { recursive: true, force: true });
     },

@@ -14,7 +14,8 @@ import type { Listener } from '../network.js';
 import { parseCorefile, type CorednsConfig } from './dns/corefile.js';
 import { parseUpstream, resolvConfNameservers, type Upstream } from './dns/forward.js';
 import { reflect, type ApiConnection } from './dns/kube.js';
-import { COREDNS_VERSION, DnsServer } from './dns/server.js';
+import type { DnsServer } from './dns/server.js';
+import { COREDNS_VERSION } from './dns/version.js';
 import { ok, option, untilSignal } from './util.js';
 
 const SA_DIR = '/var/run/secrets/kubernetes.io/serviceaccount';
@@ -92,6 +93,8 @@ export function coredns(proc: ProgramProcess, env: () => Record<string, string>)
         if (u) upstreams.push(u);
       }
     }
+    // Loaded when CoreDNS runs (with its metrics library), not by every shim that only might run it.
+    const { DnsServer } = await import('./dns/server.js');
     const server = new DnsServer(cfg, () => upstreams, info);
 
     // The API connection (in-cluster config).

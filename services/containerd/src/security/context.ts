@@ -8,9 +8,8 @@
 // filesystem.ts (read-only root, masked and read-only paths, /proc/sys).
 
 import { readFileSync } from 'node:fs';
-import { status } from '@grpc/grpc-js';
 import type { CriContainerConfig__Output, CriPodSandboxConfig__Output } from '@kubelab/proto';
-import { RuntimeError } from '../errors.js';
+import { RuntimeError, status } from '../errors.js';
 import { boundingSet, capabilityMask, capabilityName, DEFAULT_CAPABILITIES, type CapabilityName } from './capabilities.js';
 import { parseGroup, parsePasswd, resolveIdentity, UserLookupError, type Identity } from './users.js';
 

@@ -14,7 +14,7 @@ import { createServer, type Socket } from 'node:net';
 import { readFileSync } from 'node:fs';
 import { LocalTasks, TaskStartError, type TaskEvents, type TaskSpec } from '../tasks.js';
 import { Attachment, imagePrompt, stdinShell } from '../streaming/attach.js';
-import { StreamingServer, type AttachRequest, type ExecRequest } from '../streaming/server.js';
+import type { AttachRequest, ExecRequest, StreamingServer } from '../streaming/server.js';
 import { readLines, send, type Event, type Request } from './rpc.js';
 import { SHIM_BINARY, shimArgs, type ShimOptions } from './paths.js';
 import { writePsFile } from './ps-file.js';
@@ -75,22 +75,34 @@ const tasks = new LocalTasks(
 );
 const psFile = () => writePsFile(process.pid, tasks);
 
-const streaming = await StreamingServer.start({
-  host: opts.streamServerAddress,
-  port: 0,
-  target: (cid) => {
-    const p = tasks.process(cid);
-    if (!p) throw new Error('container is in CONTAINER_EXITED state');
-    const prompt = imagePrompt(p.spec.image);
-    return { execStream: (argv, o) => p.proc.execStream(argv, o), execCwd: p.proc.execCwd, ...(prompt ? { prompt } : {}) };
-  },
-  attach: (req, write) => {
-    const p = tasks.process(req.containerId);
-    if (!p) throw new Error('container is in CONTAINER_EXITED state');
-    return new Attachment({ config: p.spec.stdio, ...(p.stdinShell ? { shell: p.stdinShell } : {}) }, req, write, p.proc);
-  },
-  onError: (msg, fields) => log(msg, fields),
-});
+// The streaming server (Exec, Attach) and what it loads (WebSocket, SPDY) start
+// with the first stream asked for: most sandboxes never get one, and a shim
+// starts per pod.
+let streaming: Promise<StreamingServer> | undefined;
+const streamingServer = (): Promise<StreamingServer> =>
+  (streaming ??= import('../streaming/server.js')
+    .then(({ StreamingServer }) =>
+      StreamingServer.start({
+        host: opts.streamServerAddress,
+        port: 0,
+        target: (cid) => {
+          const p = tasks.process(cid);
+          if (!p) throw new Error('container is in CONTAINER_EXITED state');
+          const prompt = imagePrompt(p.spec.image);
+          return { execStream: (argv, o) => p.proc.execStream(argv, o), execCwd: p.proc.execCwd, ...(prompt ? { prompt } : {}) };
+        },
+        attach: (req, write) => {
+          const p = tasks.process(req.containerId);
+          if (!p) throw new Error('container is in CONTAINER_EXITED state');
+          return new Attachment({ config: p.spec.stdio, ...(p.stdinShell ? { shell: p.stdinShell } : {}) }, req, write, p.proc);
+        },
+        onError: (msg, fields) => log(msg, fields),
+      }),
+    )
+    .catch((err: unknown) => {
+      streaming = undefined; // the next stream asked for tries again
+      throw err;
+    }));
 
 type Handler = (params: never) => Promise<unknown>;
 const methods: Record<string, Handler> = {
@@ -106,7 +118,10 @@ const methods: Record<string, Handler> = {
   ReopenLog: (p: { id: string }) => tasks.reopenLog(p.id),
   State: () => tasks.state(),
   Delete: (p: { id: string }) => tasks.delete(p.id),
-  StreamUrl: async (p: { kind: 'exec'; req: ExecRequest } | { kind: 'attach'; req: AttachRequest }) => (p.kind === 'exec' ? streaming.getExec(p.req) : streaming.getAttach(p.req)),
+  StreamUrl: async (p: { kind: 'exec'; req: ExecRequest } | { kind: 'attach'; req: AttachRequest }) => {
+    const server = await streamingServer();
+    return p.kind === 'exec' ? server.getExec(p.req) : server.getAttach(p.req);
+  },
   Shutdown: async () => {
     shuttingDown = true;
     await tasks.shutdown();
@@ -124,7 +139,7 @@ async function quit(code: number): Promise<void> {
   log('shim exiting', { code });
   server.close();
   for (const s of conns) s.end();
-  await streaming.close();
+  if (streaming) await (await streaming).close();
   rmSync(opts.socket, { force: true });
   // The bundle goes with the shim: a containerd that starts later finds no task here.
   rmSync(process.cwd(), { recursive: true, force: true });

@@ -74,11 +74,31 @@ export function aggregate(errs: Error[]): Error | undefined {
   return msgs.length === 1 ? errs[0]! : new Error(`[${msgs.join(', ')}]`);
 }
 
+/** Per clientset: the ConfigMap and Secret reads in flight, by kind/namespace/name. */
+const inFlight = new WeakMap<Clientset, Map<string, Promise<unknown>>>();
+
+/**
+ * One GET for the reads of one object that overlap: a burst of pods that
+ * mount the same object (every pod's kube-root-ca.crt) sets their volumes up
+ * at once, and each sync reads it again (upstream reads such objects from its
+ * watch-fed cache, never with a request per pod). A read that starts after
+ * the GET answered makes its own, so nothing older than the read is returned.
+ */
+function shared<T>(cs: Clientset, key: string, get: () => Promise<T>): Promise<T> {
+  let reads = inFlight.get(cs);
+  if (!reads) inFlight.set(cs, (reads = new Map()));
+  const pending = reads.get(key) as Promise<T> | undefined;
+  if (pending) return pending;
+  const p = get().finally(() => reads.delete(key));
+  reads.set(key, p);
+  return p;
+}
+
 /** ConfigMaps and Secrets read from the apiserver (under a sync's trace context when given); not found → undefined. */
 export function apiObjectSource(cs: Clientset, opts?: { traceContext: Context }): ObjectSource {
   return {
-    configMap: (ns, name) => orUndefined(() => cs.core.configMaps(ns).get(name, opts)),
-    secret: (ns, name) => orUndefined(() => cs.core.secrets(ns).get(name, opts)),
+    configMap: (ns, name) => shared(cs, `configmaps/${ns}/${name}`, () => orUndefined(() => cs.core.configMaps(ns).get(name, opts))),
+    secret: (ns, name) => shared(cs, `secrets/${ns}/${name}`, () => orUndefined(() => cs.core.secrets(ns).get(name, opts))),
     persistentVolumeClaim: (ns, name) => orUndefined(() => cs.core.persistentVolumeClaims(ns).get(name, opts)),
     persistentVolume: (name) => orUndefined(() => cs.core.persistentVolumes().get(name, opts)),
   };

@@ -12,7 +12,9 @@ import type { CorednsConfig } from './corefile.js';
 import { forwardQuery, type Upstream } from './forward.js';
 import { answer, indexCluster, type ClusterIndex } from './records.js';
 
-export const COREDNS_VERSION = '1.11.3';
+import { COREDNS_VERSION } from './version.js';
+
+export { COREDNS_VERSION };
 const RCODES = ['NOERROR', 'FORMERR', 'SERVFAIL', 'NXDOMAIN', 'NOTIMP', 'REFUSED'] as const;
 
 export interface ServerObjects {
