@@ -62,7 +62,7 @@ const flags = addTracingFlags(
     .bool('service-account-extend-token-expiration', true, 'Turns on projected service account expiration extension during token generation.')
     .bool('enable-bootstrap-token-auth', false, "Enable to allow secrets of type 'bootstrap.kubernetes.io/token' in the 'kube-system' namespace to be used for TLS bootstrapping authentication.")
     .int('grpc-port', 6444, 'kubelab: the port of the component gRPC API. 0 picks a free port.')
-    .string('nats-url', 'nats://127.0.0.1:4222', "kubelab: the NATS server (JetStream) that stores the cluster state (etcd's role).")
+    .string('nats-url', 'nats://127.0.0.1:4222', "kubelab: the NATS server (JetStream) that stores the cluster state (etcd's role); a comma list names every server of a NATS cluster.")
     .string('etcd-cafile', '', "SSL Certificate Authority file used to secure etcd communication (kubelab: NATS in etcd's role).")
     .string('etcd-certfile', '', 'SSL certification file used to secure etcd communication.')
     .string('etcd-keyfile', '', 'SSL key file used to secure etcd communication.')
