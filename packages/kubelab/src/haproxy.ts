@@ -67,7 +67,9 @@ export function haproxyConfig(o: HaproxyOptions): string {
     `    log global`,
     `    option tcplog`,
     `    option dontlognull`,
+    // A refused connection (an apiserver just killed, not yet marked down) is retried once on another apiserver.
     `    retries 1`,
+    `    option redispatch`,
     `    timeout connect 5s`,
     // Watches are long-lived streams: an idle one is not cut (clients would re-watch, but needlessly).
     `    timeout client 1h`,

@@ -195,6 +195,8 @@ export async function startApiserver(opts: ApiserverOptions): Promise<RunningApi
     windowSize: opts.watchCacheSize ?? 10_000,
     watcherBuffer: opts.watcherBufferSize ?? 1_000,
     bookmarkIntervalMs: opts.bookmarkIntervalMs ?? 1_000,
+    // A watch stalled for two checks (4 s) while NATS moved on is re-established (a consumer lost with its server in a NATS cluster).
+    progressCheckMs: 2_000,
     log: (level, msg, fields) => log[level](msg, fields),
     ...(tracing ? { tracing } : {}),
     ...(transformers ? { transformers } : {}),
