@@ -46,7 +46,11 @@ describe.runIf(ready)('kubelab up --ha under chaos', { timeout: 120_000 }, () =>
 
   const pid = (name: string) => Number(readFileSync(join(dir, 'run', `${name}.pid`), 'utf8').trim());
   const api = (port: number, path: string, init: { method?: string; body?: unknown } = {}) =>
-    secureRequest(port, path, { ...creds, ...(init.method ? { method: init.method } : {}), ...(init.body ? { headers: { 'content-type': 'application/json' }, body: JSON.stringify(init.body) } : {}) });
+    secureRequest(port, path, {
+      ...creds,
+      ...(init.method ? { method: init.method } : {}),
+      ...(init.body ? { headers: { 'content-type': 'application/json' }, body: JSON.stringify(init.body) } : {}),
+    });
   const within = <T>(p: Promise<T>, ms: number) => Promise.race([p, sleep(ms).then(() => Promise.reject(new Error(`no answer in ${ms} ms`)))]);
 
   /** One create a time through the balancer, each outcome recorded (201: acknowledged). */
@@ -56,7 +60,10 @@ describe.runIf(ready)('kubelab up --ha under chaos', { timeout: 120_000 }, () =>
       const name = `load-${n++}`;
       const start = Date.now();
       try {
-        const r = await within(api(ports.apiserver, '/api/v1/namespaces/default/configmaps', { method: 'POST', body: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name }, data: { n: String(n) } } }), 20_000);
+        const r = await within(
+          api(ports.apiserver, '/api/v1/namespaces/default/configmaps', { method: 'POST', body: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name }, data: { n: String(n) } } }),
+          20_000,
+        );
         let message = '';
         try {
           message = String((JSON.parse(r.body) as { message?: string }).message ?? '');
@@ -155,14 +162,20 @@ describe.runIf(ready)('kubelab up --ha under chaos', { timeout: 120_000 }, () =>
     const lease = await cluster.kubectl(['-n', 'kube-system', 'get', 'lease', 'kube-scheduler']);
     const holder = await leaseHolder('kube-scheduler');
     expect(lease.stdout).toMatch(new RegExp(`^NAME\\s+HOLDER\\s+AGE\\nkube-scheduler\\s+${holder}\\s+\\S+\\n$`));
-    const leader = [1, 2, 3].find((i) => readFileSync(join(dir, 'logs', `scheduler-${i}.log`), 'utf8').includes(`"successfully acquired lease" lease="kube-system/kube-scheduler" identity="${holder}"`));
+    const leader = [1, 2, 3].find((i) =>
+      readFileSync(join(dir, 'logs', `scheduler-${i}.log`), 'utf8').includes(`"successfully acquired lease" lease="kube-system/kube-scheduler" identity="${holder}"`),
+    );
     expect(leader).toBeDefined();
     const killed = Date.now();
     process.kill(pid(`scheduler-${leader}`), 'SIGKILL');
-    const next = await waitFor('another kube-scheduler holding the Lease', async () => {
-      const h = await leaseHolder('kube-scheduler').catch(() => '');
-      return h && h !== holder ? h : undefined;
-    }, { timeoutMs: 60_000, everyMs: 200 });
+    const next = await waitFor(
+      'another kube-scheduler holding the Lease',
+      async () => {
+        const h = await leaseHolder('kube-scheduler').catch(() => '');
+        return h && h !== holder ? h : undefined;
+      },
+      { timeoutMs: 60_000, everyMs: 200 },
+    );
     figures.schedulerFailoverMs = Date.now() - killed;
     expect(next).not.toBe(holder);
     // The upstream defaults: the Lease runs out 15 s after its last renewal, candidates retry every 2 s.
@@ -185,10 +198,14 @@ describe.runIf(ready)('kubelab up --ha under chaos', { timeout: 120_000 }, () =>
     const leader = await waitFor('the stream leader', streamLeader, { timeoutMs: 30_000 });
     const killed = Date.now();
     process.kill(pid(leader), 'SIGKILL');
-    const next = await waitFor('another stream leader', async () => {
-      const l = await streamLeader();
-      return l && l !== leader ? l : undefined;
-    }, { timeoutMs: 30_000, everyMs: 200 });
+    const next = await waitFor(
+      'another stream leader',
+      async () => {
+        const l = await streamLeader();
+        return l && l !== leader ? l : undefined;
+      },
+      { timeoutMs: 30_000, everyMs: 200 },
+    );
     figures.natsLeaderElectionMs = Date.now() - killed;
     expect(next).not.toBe(leader);
     await sleep(Math.max(0, killed + 8_000 - Date.now()));

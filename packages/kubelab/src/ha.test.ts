@@ -13,9 +13,23 @@ const flag = (spec: ComponentSpec, name: string) => spec.args.find((a) => a.star
 
 describe('haPorts', () => {
   const hp = haPorts(layout);
-  it('gives the NATS members the single server ports and the next two', () => expect(hp.nats.map((m) => [m.client, m.monitor, m.route])).toEqual([[7222, 11222, 9222], [7223, 11223, 9223], [7224, 11224, 9224]]));
-  it('puts the apiservers 10 apart behind the balancer', () => expect(hp.apiservers.map((b) => [b.https, b.grpc])).toEqual([[9453, 9454], [9463, 9464], [9473, 9474]]));
-  it('keeps the first scheduler and controller-manager on their upstream ports', () => expect([hp.schedulers, hp.controllerManagers]).toEqual([[13259, 13261, 13262], [13257, 13263, 13264]]));
+  it('gives the NATS members the single server ports and the next two', () =>
+    expect(hp.nats.map((m) => [m.client, m.monitor, m.route])).toEqual([
+      [7222, 11222, 9222],
+      [7223, 11223, 9223],
+      [7224, 11224, 9224],
+    ]));
+  it('puts the apiservers 10 apart behind the balancer', () =>
+    expect(hp.apiservers.map((b) => [b.https, b.grpc])).toEqual([
+      [9453, 9454],
+      [9463, 9464],
+      [9473, 9474],
+    ]));
+  it('keeps the first scheduler and controller-manager on their upstream ports', () =>
+    expect([hp.schedulers, hp.controllerManagers]).toEqual([
+      [13259, 13261, 13262],
+      [13257, 13263, 13264],
+    ]));
 });
 
 describe('haComponents', () => {
@@ -52,15 +66,20 @@ describe('haComponents', () => {
 
   it('checks the first NATS members without a meta leader, the last with one', () =>
     expect(['nats-1', 'nats-3'].map((n) => byName(n).health)).toEqual(['http://127.0.0.1:11222/healthz?js-enabled-only=true', 'http://127.0.0.1:11224/healthz']));
-  it('checks the balancer through its HTTPS frontend', () => expect(byName('haproxy')).toMatchObject({ service: 'haproxy', args: ['-f', '/state/haproxy.cfg'], health: 'https://127.0.0.1:9443/readyz' }));
+  it('checks the balancer through its HTTPS frontend', () =>
+    expect(byName('haproxy')).toMatchObject({ service: 'haproxy', args: ['-f', '/state/haproxy.cfg'], health: 'https://127.0.0.1:9443/readyz' }));
   it('runs the store phase after the last member and the API phase after the balancer', () => {
     expect(specs.filter((s) => isStoreReady(s, true)).map((s) => s.name)).toEqual(['nats-3']);
     expect(specs.filter((s) => isApiReady(s, true)).map((s) => s.name)).toEqual(['haproxy']);
   });
-  it('shows instance 1 as the static pods', () => expect(haStaticPodView(specs).slice(0, 4).map((s) => s.name)).toEqual(['nats', 'nats-2', 'nats-3', 'apiserver']));
+  it('shows instance 1 as the static pods', () =>
+    expect(
+      haStaticPodView(specs)
+        .slice(0, 4)
+        .map((s) => s.name),
+    ).toEqual(['nats', 'nats-2', 'nats-3', 'apiserver']));
 });
 
 describe('withFlags', () => {
-  it('drops the old value of each flag given and appends the new ones', () =>
-    expect(withFlags(['--a=1', '--b=2', '--c'], { b: '3', c: 'x', d: '4' })).toEqual(['--a=1', '--b=3', '--c=x', '--d=4']));
+  it('drops the old value of each flag given and appends the new ones', () => expect(withFlags(['--a=1', '--b=2', '--c'], { b: '3', c: 'x', d: '4' })).toEqual(['--a=1', '--b=3', '--c=x', '--d=4']));
 });

@@ -99,7 +99,7 @@ export async function up(argv: string[]): Promise<number> {
   const specs = ha ? haComponents(layout, components(layout)) : components(layout);
   const haproxyBin = ha ? which('haproxy') : undefined;
   if (ha && !haproxyBin) {
-    process.stderr.write('kubelab up --ha needs haproxy on PATH, the apiservers\' load balancer: install it (Debian/Ubuntu: apt-get install haproxy).\n');
+    process.stderr.write("kubelab up --ha needs haproxy on PATH, the apiservers' load balancer: install it (Debian/Ubuntu: apt-get install haproxy).\n");
     return 1;
   }
 

@@ -20,7 +20,13 @@ describe('toStatusError for storage failures', () => {
       reason: undefined,
       message: 'etcdserver: request timed out',
     },
-    { name: 'too large: 413', err: new StorageError('too-large', 'message size exceeds'), code: 413, reason: 'RequestEntityTooLarge', message: 'Request entity too large: message size exceeds (etcdserver: request is too large)' },
+    {
+      name: 'too large: 413',
+      err: new StorageError('too-large', 'message size exceeds'),
+      code: 413,
+      reason: 'RequestEntityTooLarge',
+      message: 'Request entity too large: message size exceeds (etcdserver: request is too large)',
+    },
   ];
   for (const c of cases) {
     it(c.name, () => {

@@ -109,7 +109,13 @@ export class KvStorage {
    */
   private async unacknowledged(err: unknown): Promise<never> {
     if (err instanceof Error && /waiting for the JetStream ack/.test(err.message) && !this.nc.isClosed()) {
-      const alive = await Promise.race([this.nc.rtt().then(() => true, () => false), new Promise<boolean>((r) => setTimeout(() => r(false), SERVER_ALIVE_MS).unref?.())]);
+      const alive = await Promise.race([
+        this.nc.rtt().then(
+          () => true,
+          () => false,
+        ),
+        new Promise<boolean>((r) => setTimeout(() => r(false), SERVER_ALIVE_MS).unref?.()),
+      ]);
       if (alive) throw new StorageError('no-quorum', NO_QUORUM_MESSAGE, { cause: err });
     }
     throw err;
@@ -125,7 +131,10 @@ export class KvStorage {
     // Reconnect forever: the apiserver outlives NATS restarts as it outlives etcd's.
     const nc = await connect({
       // A comma list names every member of a NATS cluster (as --etcd-servers lists every etcd member).
-      servers: opts.url.split(',').map((u) => u.trim()).filter(Boolean),
+      servers: opts.url
+        .split(',')
+        .map((u) => u.trim())
+        .filter(Boolean),
       name: opts.name ?? 'kube-apiserver',
       maxReconnectAttempts: -1,
       reconnectTimeWait: 250,
