@@ -54,6 +54,8 @@ describe('haComponents', () => {
     { name: 'every apiserver names all three NATS servers', spec: 'apiserver-2', flag: 'nats-url', want: 'nats://127.0.0.1:7222,nats://127.0.0.1:7223,nats://127.0.0.1:7224' },
     { name: 'an apiserver serves on its own port', spec: 'apiserver-2', flag: 'secure-port', want: '9463' },
     { name: 'an apiserver has its own gRPC port', spec: 'apiserver-3', flag: 'grpc-port', want: '9474' },
+    { name: 'the first apiserver publishes the kubernetes endpoint', spec: 'apiserver-1', flag: 'endpoint-reconciler-type', want: undefined },
+    { name: 'the others leave it to the first (one address, three ports)', spec: 'apiserver-2', flag: 'endpoint-reconciler-type', want: 'none' },
     { name: 'an apiserver has its own serving certificate', spec: 'apiserver-3', flag: 'tls-cert-file', want: '/state/pki/apiserver-3.crt' },
     { name: 'a scheduler talks to its own apiserver (kubeadm: the local API endpoint)', spec: 'scheduler-2', flag: 'apiserver-grpc-address', want: '127.0.0.1:9464' },
     { name: 'a scheduler elects a leader', spec: 'scheduler-3', flag: 'leader-elect', want: 'true' },

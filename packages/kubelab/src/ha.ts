@@ -109,7 +109,15 @@ export function haComponents(layout: Layout, base: readonly ComponentSpec[]): Co
         out.push({
           ...spec,
           name: b.name,
-          args: withFlags(spec.args, { 'secure-port': String(b.https), 'grpc-port': String(b.grpc), 'nats-url': urls, 'tls-cert-file': files.cert, 'tls-private-key-file': files.key }),
+          args: withFlags(spec.args, {
+            'secure-port': String(b.https),
+            'grpc-port': String(b.grpc),
+            'nats-url': urls,
+            'tls-cert-file': files.cert,
+            'tls-private-key-file': files.key,
+            // The three share one address here, each on its own port: the first alone publishes the kubernetes Service's endpoint.
+            ...(i > 0 ? { 'endpoint-reconciler-type': 'none' } : {}),
+          }),
           health: `https://127.0.0.1:${b.https}/readyz`,
         });
       });

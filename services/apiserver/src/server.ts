@@ -70,6 +70,8 @@ export interface ApiserverOptions {
   grpcPort?: number;
   /** Address published in the `kubernetes` EndpointSlice (default: bind address or first non-loopback IPv4). */
   advertiseAddress?: string;
+  /** --endpoint-reconciler-type other than none (default true): this apiserver keeps the kubernetes Service's port and endpoints pointing at itself. */
+  reconcileEndpoints?: boolean;
   serviceClusterIpRange?: string;
   serviceNodePortRange?: string;
   defaultNotReadyTolerationSeconds?: number;
@@ -358,6 +360,7 @@ export async function startApiserver(opts: ApiserverOptions): Promise<RunningApi
       kubernetesServiceIp: formatIpv4(serviceRange.base + 1),
       advertiseAddress: advertise,
       securePort: http.port,
+      reconcileEndpoints: opts.reconcileEndpoints ?? true,
     });
     await ensureExtensionAuthConfigMap(registry, extensionAuthData(tls.clientCaPem, opts.requestHeader));
     bootstrapped = true;
