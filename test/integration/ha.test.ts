@@ -133,13 +133,14 @@ describe.runIf(ready)('kubelab up --ha under chaos', { timeout: 120_000 }, () =>
   };
 
   beforeAll(async () => {
-    await cluster.up(['--ha', '--nodes', '0', '--port-offset', String(OFFSET)], 300_000);
+    // Thirteen control-plane processes before the node: minutes on a busy two-core machine.
+    await cluster.up(['--ha', '--nodes', '0', '--port-offset', String(OFFSET)], 480_000);
     const admin = loadKubeconfig(join(dir, 'admin.conf'));
     creds = { ca: readFileSync(join(dir, 'pki/ca.crt'), 'utf8'), cert: admin.clientCertPem!, key: admin.clientKeyPem! };
     loadRunning = true;
     loadDone = load();
     await waitFor('the write load running', () => acked(0).length >= 5 || undefined, { timeoutMs: 30_000 });
-  }, 330_000);
+  }, 540_000);
 
   afterAll(async () => {
     loadRunning = false;
