@@ -134,7 +134,9 @@ describe.runIf(ready)('kubelab up --ha under chaos', { timeout: 120_000 }, () =>
 
   beforeAll(async () => {
     // Thirteen control-plane processes before the node: minutes on a busy two-core machine.
-    await cluster.up(['--ha', '--nodes', '0', '--port-offset', String(OFFSET)], 480_000);
+    await cluster.up(['--ha', '--nodes', '0', '--port-offset', String(OFFSET)], 480_000).catch((e: Error) => {
+      throw new Error(`${e.message}\nkubelab up printed:\n${cluster.output.slice(-3000)}`);
+    });
     const admin = loadKubeconfig(join(dir, 'admin.conf'));
     creds = { ca: readFileSync(join(dir, 'pki/ca.crt'), 'utf8'), cert: admin.clientCertPem!, key: admin.clientKeyPem! };
     loadRunning = true;
@@ -221,7 +223,7 @@ describe.runIf(ready)('kubelab up --ha under chaos', { timeout: 120_000 }, () =>
     const victims = hp.nats.map((m) => m.name).filter((n) => n !== leader);
     const killed = Date.now();
     for (const v of victims) process.kill(pid(v), 'SIGKILL');
-    await sleep(1_500);
+    await sleep(500);
     // Real kubectl's text for the refused create (an apiserver still serving, its store without quorum); as with etcd, the outcome of a
     // refused write is unknown (the leader may commit it once the majority is back), so only the answer is checked.
     const refused = await cluster.kubectl(['create', 'configmap', 'during-outage']);
