@@ -19,6 +19,8 @@ Commands:
           --state-dir DIR    where state, logs, pid files and the kubeconfig go (default .kubelab/local)
           --port-offset N    add N to every port (apiserver 6443+N, NATS 4222+N, kubelets 10250+N, ...): a second cluster beside the first
           --apiserver-advertise-address ADDR   the apiserver (on every address) and NATS's leafnode port (7422+N) at ADDR: nodes join from other machines
+          --ha               a highly available control plane: 3 NATS servers (JetStream R3), 3 apiservers behind haproxy
+                             on 6443+N, 3 schedulers and controller-managers with Lease-based leader election (needs haproxy)
           any upstream component flag, e.g. --node-monitor-grace-period=20s, goes to the component that owns it
   trace   Follow the CRI calls kubelets make to their runtime, one line per call (Ctrl-C stops)
           --pod [NS/]NAME  --node NODE  --method M[,M]  --since 5m  --json  --all

@@ -20,6 +20,7 @@ import { applyDaemonSetAddons, localStaticPods, markControlPlane, writeStaticPod
 import { clientTlsFromKubeconfig, createClientset } from '@kubelab/client';
 import { readNatsTls } from '@kubelab/nats';
 import { ensureCriHistory } from './kubeadm-nats.js';
+import { HA_RESTARTED, ensureReplicatedBucket, haComponents, haStaticPodView, isApiReady, isStoreReady, writeHaFiles } from './ha.js';
 import { startNodeAgents, type NodeAgents } from './node-control.js';
 import { startLeafAdmission, type LeafAdmission } from './leaf-admission.js';
 import {
@@ -49,6 +50,8 @@ export interface UpArgs {
   /** kubeadm init's --apiserver-advertise-address (nodes on other machines join there). */
   advertiseAddress?: string;
   componentArgs: string[];
+  /** --ha: three etcd members (NATS), apiservers behind haproxy, schedulers and controller-managers (ha.ts). */
+  ha?: boolean;
 }
 
 /** Most nodes one runner starts. */
@@ -62,6 +65,7 @@ export function parseUpArgs(argv: string[]): UpArgs {
   let portOffset = 0;
   let advertiseAddress: string | undefined;
   const componentArgs: string[] = [];
+  let ha = false;
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
     const [name, inline] = a.includes('=') ? [a.slice(0, a.indexOf('=')), a.slice(a.indexOf('=') + 1)] : [a, undefined];
@@ -72,6 +76,7 @@ export function parseUpArgs(argv: string[]): UpArgs {
       if (!Number.isInteger(nodes) || nodes < 0 || nodes > MAX_NODES) throw new Error(`--nodes must be a whole number from 0 to ${MAX_NODES}, got "${v}"`);
     } else if (name === '--state-dir') stateDir = value();
     else if (name === '--apiserver-advertise-address') advertiseAddress = checkAdvertiseAddress(value());
+    else if (name === '--ha') ha = true;
     else if (name === '--port-offset') {
       const v = value();
       portOffset = Number(v);
@@ -80,7 +85,7 @@ export function parseUpArgs(argv: string[]): UpArgs {
       if (!Number.isInteger(portOffset) || portOffset < 0 || portOffset > limit) throw new Error(`--port-offset must be a whole number from 0 to ${limit}, got "${v}"`);
     } else componentArgs.push(a);
   }
-  return { nodes, stateDir: stateDirFrom(stateDir), portOffset, ...(advertiseAddress ? { advertiseAddress } : {}), componentArgs };
+  return { nodes, stateDir: stateDirFrom(stateDir), portOffset, ...(advertiseAddress ? { advertiseAddress } : {}), componentArgs, ...(ha ? { ha } : {}) };
 }
 
 /** The dashboard's control-plane components → the runner's processes standing for those static pods. */
@@ -97,13 +102,19 @@ export async function up(argv: string[]): Promise<number> {
   }
   const layout: Layout = { stateDir: args.stateDir, nodes: args.nodes, portOffset: args.portOffset, ports: controlPlanePorts(args.portOffset) };
   if (args.advertiseAddress) layout.advertiseAddress = args.advertiseAddress;
-  const specs = components(layout);
+  const ha = args.ha === true;
+  const specs = ha ? haComponents(layout, components(layout)) : components(layout);
+  const haproxyBin = ha ? which('haproxy') : undefined;
+  if (ha && !haproxyBin) {
+    process.stderr.write("kubelab up --ha needs haproxy on PATH, the apiservers' load balancer: install it (Debian/Ubuntu: apt-get install haproxy).\n");
+    return 1;
+  }
 
   // Services not built yet are skipped with a note, so a partial build still runs.
   const entries = new Map<string, string>();
   const skipped = new Set<string>();
   for (const s of specs) {
-    if (s.service === 'nats' || entries.has(s.service)) continue;
+    if (s.service === 'nats' || s.service === 'haproxy' || entries.has(s.service)) continue;
     const e = serviceEntry(s.service);
     if (e) entries.set(s.service, e);
     else skipped.add(s.service);
@@ -127,22 +138,23 @@ export async function up(argv: string[]): Promise<number> {
   const kubeconfigPath = join(layout.stateDir, 'kubeconfig');
   await kubeadmInit(layout, kubeconfigPath);
   // kubeadm's control-plane and etcd phases: the static pods standing for this runner's processes.
-  await writeStaticPods(staticPodPath(layout, CONTROL_PLANE_NODE), localStaticPods(layout, specs), (l) => process.stdout.write(`${l}\n`));
+  await writeStaticPods(staticPodPath(layout, CONTROL_PLANE_NODE), localStaticPods(layout, ha ? haStaticPodView(specs) : specs), (l) => process.stdout.write(`${l}\n`));
   const files = kubeadmFiles(layout);
   const caPem = readFileSync(files.caCert, 'utf8');
   writeFileSync(join(layout.stateDir, 'nats.conf'), natsConfig(layout));
+  if (ha) await writeHaFiles(layout);
   writeFileSync(join(layout.stateDir, 'cluster.json'), JSON.stringify(clusterInfo(layout), null, 2) + '\n');
 
   let failed = false;
   const restarts = new RestartBackOff();
   const sup = new Supervisor({
     stateDir: layout.stateDir,
-    command: (spec: ComponentSpec) => (spec.service === 'nats' ? [natsBin] : [process.execPath, entries.get(spec.service)!]),
+    command: (spec: ComponentSpec) => (spec.service === 'nats' ? [natsBin] : spec.service === 'haproxy' ? [haproxyBin!] : [process.execPath, entries.get(spec.service)!]),
     onExit: (r, code, signal) => {
       process.stdout.write(`${r.spec.name} exited (${signal ?? `code ${code}`}); logs: ${r.logFile}\n`);
       // The scheduler and controller-manager exit when they lose their lease (a store outage longer than the renew deadline);
       // their static pods' restartPolicy Always has the control-plane node's kubelet start them again, after its back-off.
-      if (stopRequested || heldDown.has(r.spec.name) || !RESTARTED_STATIC_PODS.has(r.spec.service)) return;
+      if (stopRequested || heldDown.has(r.spec.name) || !(ha ? HA_RESTARTED : RESTARTED_STATIC_PODS).has(r.spec.service)) return;
       const delay = restarts.next(r.spec.name);
       process.stdout.write(`restarting ${r.spec.name} in ${delay / 1000}s (back-off, as the kubelet restarts a static pod)\n`);
       setTimeout(() => {
@@ -215,12 +227,16 @@ export async function up(argv: string[]): Promise<number> {
         break;
       }
     }
-    if (spec.service === 'nats') {
+    if (isStoreReady(spec, ha)) {
+      if (ha && !(await haBucketPhase(layout))) {
+        failed = true;
+        break;
+      }
       await ensureTraceHistory(layout);
       // The nodes' agents: the dashboard's stop/start/fault requests (kubelab.control.<node>).
       agents = await startNodeAgents({ stateDir: layout.stateDir, natsUrl: clusterInfo(layout).natsUrl, nodes: nodeNames(layout), controlPlane, log: (l) => process.stdout.write(`${l}\n`) });
     }
-    if (spec.service === 'apiserver') {
+    if (isApiReady(spec, ha)) {
       // Nodes from other machines (`kubelab join`): their leaf nodes are let into NATS once their kubelet's certificate is issued.
       leafAdmission = startLeafAdmission({ layout, reload: () => sup.get('nats')?.child.kill('SIGHUP'), log: (l) => process.stdout.write(`${l}\n`) });
       try {
@@ -251,6 +267,18 @@ export async function up(argv: string[]): Promise<number> {
   }
   await stopped;
   return 0;
+}
+
+/** The HA store's bucket at replicas 3 before the apiservers start (ha.ts); false when the NATS cluster did not form. */
+async function haBucketPhase(layout: Layout): Promise<boolean> {
+  try {
+    const b = await ensureReplicatedBucket(layout);
+    process.stdout.write(`[etcd] object store bucket "kubelab" replicated on ${b.replicas} NATS servers (JetStream RAFT), leader ${b.leader ?? 'electing'}\n`);
+    return true;
+  } catch (e) {
+    process.stderr.write(`kubelab up --ha: the NATS cluster did not accept the replicated bucket: ${(e as Error).message}\n`);
+    return false;
+  }
 }
 
 /** The CRI record stream `kubelab trace --since` replays (ensureCriHistory); a failure only costs the history. */

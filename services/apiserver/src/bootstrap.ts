@@ -4,6 +4,7 @@
 // scheduling/bootstrap-system-priority-classes post-start hooks), written
 // idempotently on every start.
 
+import { FlagError } from '@kubelab/component-base';
 import { isAlreadyExists, isNotFound, SYSTEM_PRIORITY_CLASSES, type KubeObject } from '@kubelab/api';
 import { APISERVER } from './authentication/user.js';
 import { ensureRbacPolicy } from './authorization/rbac/bootstrap/ensure.js';
@@ -19,6 +20,14 @@ export interface BootstrapOptions {
   advertiseAddress: string;
   /** The REST port (the Service's targetPort and the endpoint port). */
   securePort: number;
+  /** False (--endpoint-reconciler-type=none): the Service is created when missing, its port and endpoints are left to the other apiservers. */
+  reconcileEndpoints?: boolean;
+}
+
+/** --endpoint-reconciler-type: lease and master-count publish this apiserver in the kubernetes EndpointSlice; none does not. */
+export function endpointReconcilerFrom(type: string): { reconcileEndpoints: boolean } {
+  if (type !== 'lease' && type !== 'master-count' && type !== 'none') throw new FlagError(`invalid argument "${type}" for "--endpoint-reconciler-type" flag: must be master-count, lease or none`);
+  return { reconcileEndpoints: type !== 'none' };
 }
 
 const ctx: RequestContext = { user: APISERVER, fieldManager: 'kube-apiserver' };
@@ -62,9 +71,10 @@ export async function bootstrap(registry: ApiRegistry, opts: BootstrapOptions): 
         ctx,
       ),
     );
-  } else if (JSON.stringify((svc as { spec?: { ports?: unknown } }).spec?.ports) !== JSON.stringify(ports)) {
+  } else if (opts.reconcileEndpoints !== false && JSON.stringify((svc as { spec?: { ports?: unknown } }).spec?.ports) !== JSON.stringify(ports)) {
     await services.patch('default', 'kubernetes', 'application/merge-patch+json', { spec: { ports } }, ctx);
   }
+  if (opts.reconcileEndpoints === false) return bootstrapPolicy(registry);
 
   const slices = registry.mustStore('discovery.k8s.io', 'endpointslices');
   const slice = {
@@ -97,7 +107,11 @@ export async function bootstrap(registry: ApiRegistry, opts: BootstrapOptions): 
   else if (JSON.stringify((curEp as unknown as typeof ep).subsets) !== JSON.stringify(ep.subsets)) {
     await endpoints.patch('default', 'kubernetes', 'application/merge-patch+json', { subsets: ep.subsets }, ctx);
   }
+  await bootstrapPolicy(registry);
+}
 
+/** The post-start hooks after the kubernetes Service's. */
+async function bootstrapPolicy(registry: ApiRegistry): Promise<void> {
   // The default RBAC policy, once its namespaces exist (upstream's rbac/bootstrap-roles hook).
   await ensureRbacPolicy(registry, ctx);
 

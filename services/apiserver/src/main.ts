@@ -2,6 +2,7 @@
 // kube-apiserver for kubelab: upstream flag names where they exist.
 
 import { createLogger, FlagError, FlagSet, onShutdown, readFlagFile } from '@kubelab/component-base';
+import { endpointReconcilerFrom } from './bootstrap.js';
 import { addTracingFlags, setupTracing, TracingConfigError, tracingOptionsFromFlags, type Tracing } from '@kubelab/tracing';
 import { anonymousAuthFrom, AuthenticationConfigError } from './authentication/config.js';
 import { AuthorizationModeError, parseAuthorizationModes } from './authorization/modes.js';
@@ -33,6 +34,7 @@ const flags = addTracingFlags(
     .string('bind-address', '0.0.0.0', 'The IP address on which to listen for the --secure-port and --grpc-port.')
     .string('authorization-mode', 'AlwaysAllow', 'Ordered list of plug-ins to do authorization on secure port. Comma-delimited list of: AlwaysAllow,AlwaysDeny,Node,RBAC.')
     .string('advertise-address', '', 'The IP address published in the kubernetes EndpointSlice (default: --bind-address or the first non-loopback IPv4).')
+    .string('endpoint-reconciler-type', 'lease', "Use an endpoint reconciler (master-count, lease, none); none leaves the kubernetes Service's endpoints to the other apiservers.")
     .string('service-cluster-ip-range', '10.96.0.0/12', 'A CIDR notation IP range from which to assign service cluster IPs.')
     .string('service-node-port-range', '30000-32767', 'A port range to reserve for services with NodePort visibility.')
     .int('default-not-ready-toleration-seconds', 300, 'Indicates the tolerationSeconds of the toleration for notReady:NoExecute that is added by default to every pod.')
@@ -62,7 +64,7 @@ const flags = addTracingFlags(
     .bool('service-account-extend-token-expiration', true, 'Turns on projected service account expiration extension during token generation.')
     .bool('enable-bootstrap-token-auth', false, "Enable to allow secrets of type 'bootstrap.kubernetes.io/token' in the 'kube-system' namespace to be used for TLS bootstrapping authentication.")
     .int('grpc-port', 6444, 'kubelab: the port of the component gRPC API. 0 picks a free port.')
-    .string('nats-url', 'nats://127.0.0.1:4222', "kubelab: the NATS server (JetStream) that stores the cluster state (etcd's role).")
+    .string('nats-url', 'nats://127.0.0.1:4222', "kubelab: the NATS server (JetStream) that stores the cluster state (etcd's role); a comma list names every server of a NATS cluster.")
     .string('etcd-cafile', '', "SSL Certificate Authority file used to secure etcd communication (kubelab: NATS in etcd's role).")
     .string('etcd-certfile', '', 'SSL certification file used to secure etcd communication.')
     .string('etcd-keyfile', '', 'SSL key file used to secure etcd communication.')
@@ -218,6 +220,7 @@ async function main(): Promise<void> {
     securePort: values['secure-port'],
     grpcPort: values['grpc-port'],
     ...(values['advertise-address'] ? { advertiseAddress: values['advertise-address'] } : {}),
+    ...endpointReconcilerFrom(values['endpoint-reconciler-type']),
     serviceClusterIpRange: values['service-cluster-ip-range'],
     serviceNodePortRange: values['service-node-port-range'],
     defaultNotReadyTolerationSeconds: values['default-not-ready-toleration-seconds'],

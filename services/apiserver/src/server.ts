@@ -71,6 +71,8 @@ export interface ApiserverOptions {
   grpcPort?: number;
   /** Address published in the `kubernetes` EndpointSlice (default: bind address or first non-loopback IPv4). */
   advertiseAddress?: string;
+  /** --endpoint-reconciler-type other than none (default true): this apiserver keeps the kubernetes Service's port and endpoints pointing at itself. */
+  reconcileEndpoints?: boolean;
   serviceClusterIpRange?: string;
   serviceNodePortRange?: string;
   defaultNotReadyTolerationSeconds?: number;
@@ -198,6 +200,8 @@ export async function startApiserver(opts: ApiserverOptions): Promise<RunningApi
     windowSize: opts.watchCacheSize ?? 10_000,
     watcherBuffer: opts.watcherBufferSize ?? 1_000,
     bookmarkIntervalMs: opts.bookmarkIntervalMs ?? 1_000,
+    // A watch stalled for two checks (4 s) while NATS moved on is re-established (a consumer lost with its server in a NATS cluster).
+    progressCheckMs: 2_000,
     log: (level, msg, fields) => log[level](msg, fields),
     ...(tracing ? { tracing } : {}),
     ...(transformers ? { transformers } : {}),
@@ -365,6 +369,7 @@ export async function startApiserver(opts: ApiserverOptions): Promise<RunningApi
       kubernetesServiceIp: formatIpv4(serviceRange.base + 1),
       advertiseAddress: advertise,
       securePort: http.port,
+      reconcileEndpoints: opts.reconcileEndpoints ?? true,
     });
     await ensureExtensionAuthConfigMap(registry, extensionAuthData(tls.clientCaPem, opts.requestHeader));
     bootstrapped = true;

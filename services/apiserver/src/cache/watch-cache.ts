@@ -54,6 +54,19 @@ export interface WatchCacheOptions {
   tracing?: Tracing;
   /** --encryption-provider-config: values of the resources it names are decrypted once, here, as they enter the cache. */
   transformers?: ResourceTransformers;
+  /**
+   * How often the store's newest revision is compared with the cache's (etcd's
+   * watch progress notification): a watch that delivered nothing for two checks
+   * while the store moved on is stalled (a NATS cluster's consumer lost with its
+   * server) and is re-established. Unset: no check.
+   */
+  progressCheckMs?: number;
+}
+
+/** A watch's progress between two checks (pure, for tests): stalled after `limit` checks without an event while the store is ahead. */
+export function progressCheck(prev: { rev: number; stalls: number }, rev: number, storeRev: number, limit = 2): { rev: number; stalls: number; stalled: boolean } {
+  const stalls = storeRev > rev && rev === prev.rev ? prev.stalls + 1 : 0;
+  return { rev, stalls: stalls >= limit ? 0 : stalls, stalled: stalls >= limit };
 }
 
 export interface CacheWatchRequest {
@@ -128,6 +141,9 @@ export class WatchCache {
   private stopped = false;
   private iter: { stop(): void } | undefined;
   private bookmarkTimer: NodeJS.Timeout | undefined;
+  private progressTimer: NodeJS.Timeout | undefined;
+  private progress = { rev: -1, stalls: 0 };
+  private checkingProgress = false;
   private readonly windowSize: number;
   private readonly watcherBuffer: number;
   private readonly log: NonNullable<WatchCacheOptions['log']>;
@@ -151,6 +167,29 @@ export class WatchCache {
     const interval = opts.bookmarkIntervalMs ?? 1_000;
     this.bookmarkTimer = setInterval(() => this.sendBookmarks(), interval);
     this.bookmarkTimer.unref?.();
+    if (opts.progressCheckMs) {
+      this.progressTimer = setInterval(() => void this.checkProgress(), opts.progressCheckMs);
+      this.progressTimer.unref?.();
+    }
+  }
+
+  /** One progress check (progressCheckMs): a stalled watch is stopped, and run() establishes it again from the cache's revision. */
+  private async checkProgress(): Promise<void> {
+    if (!this.watching || this.stopped || this.checkingProgress) return;
+    this.checkingProgress = true;
+    try {
+      const storeRev = await this.storage.lastRevision();
+      const next = progressCheck(this.progress, this.rev, storeRev);
+      this.progress = { rev: next.rev, stalls: next.stalls };
+      if (next.stalled && this.watching && !this.stopped) {
+        this.log('warn', 'storage watch stalled; re-establishing', { rev: this.rev, storeRev });
+        this.iter?.stop();
+      }
+    } catch {
+      // the store does not answer: the connection's own reconnect (and the watch's) handle that
+    } finally {
+      this.checkingProgress = false;
+    }
   }
 
   get isSynced(): boolean {
@@ -548,6 +587,7 @@ export class WatchCache {
     this.ownWrites.clear();
     this.pendingByKey.clear();
     if (this.bookmarkTimer) clearInterval(this.bookmarkTimer);
+    if (this.progressTimer) clearInterval(this.progressTimer);
     this.iter?.stop();
     for (const set of this.watchers.values()) for (const w of [...set]) w.end();
   }

@@ -970,6 +970,8 @@ export function toStatusError(err: unknown): StatusError {
     if (err.kind === 'bad-key') return badRequest(`invalid object name for storage: ${err.message}`);
     // The store in etcd's role unreachable (NATS stopped, gone or not answering in time): upstream's answer when etcd does not answer.
     if (err.kind === 'unavailable') return timeout(STORAGE_TIMEOUT_MESSAGE);
+    // A NATS cluster without a majority: etcd's own error passed on, as kube-apiserver does with an error that is not a Status (500, no reason).
+    if (err.kind === 'no-quorum') return new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: err.message, code: 500 }, { cause: err });
   }
   return internalError(err);
 }

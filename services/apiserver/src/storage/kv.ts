@@ -25,7 +25,16 @@ export interface KvStorageOptions {
 }
 
 /** Why a conditional write failed; the registry turns it into a Status. */
-export type CasFailure = 'exists' | 'stale' | 'too-large' | 'unavailable' | 'bad-key';
+export type CasFailure = 'exists' | 'stale' | 'too-large' | 'unavailable' | 'bad-key' | 'no-quorum';
+
+/**
+ * What etcd answers when its member is alive but the cluster has no quorum
+ * (a proposal not committed within the request timeout); kube-apiserver
+ * passes it on as a 500 Status (registry/store.ts toStatusError).
+ */
+export const NO_QUORUM_MESSAGE = 'etcdserver: request timed out';
+/** How long the NATS server has to answer a ping before a write's missing ack counts as the server gone rather than its quorum. */
+const SERVER_ALIVE_MS = 1_000;
 
 export class StorageError extends Error {
   override name = 'StorageError';
@@ -51,6 +60,8 @@ export function classifyNatsError(err: unknown, conditional: 'create' | 'update'
     return new StorageError('too-large', msg, { cause: err });
   }
   if (/invalid key/i.test(msg)) return new StorageError('bad-key', msg, { cause: err });
+  // The server answered that no one serves the stream: its replicas have no leader (a NATS cluster without a majority).
+  if (/no responders/i.test(msg)) return new StorageError('no-quorum', NO_QUORUM_MESSAGE, { cause: err });
   return new StorageError('unavailable', msg, { cause: err });
 }
 
@@ -87,7 +98,27 @@ export class KvStorage {
    */
   private put(key: string, value: Uint8Array, expected: number, operation?: 'DEL', span?: Context): Promise<number> {
     checkKey(key);
-    return this.publisher.publish(`$KV.${this.bucket}.${key}`, value, expected, operation, span && traceparentFor(span));
+    return this.publisher.publish(`$KV.${this.bucket}.${key}`, value, expected, operation, span && traceparentFor(span)).catch((err: unknown) => this.unacknowledged(err));
+  }
+
+  /**
+   * A write without its ack: when the NATS server still answers a ping, it is
+   * alive but JetStream did not commit (no majority of the stream's
+   * replicas), etcd's "request timed out"; when it does not (stopped, gone),
+   * the error stays as it is (504 Timeout, as when etcd does not answer).
+   */
+  private async unacknowledged(err: unknown): Promise<never> {
+    if (err instanceof Error && /waiting for the JetStream ack/.test(err.message) && !this.nc.isClosed()) {
+      const alive = await Promise.race([
+        this.nc.rtt().then(
+          () => true,
+          () => false,
+        ),
+        new Promise<boolean>((r) => setTimeout(() => r(false), SERVER_ALIVE_MS).unref?.()),
+      ]);
+      if (alive) throw new StorageError('no-quorum', NO_QUORUM_MESSAGE, { cause: err });
+    }
+    throw err;
   }
 
   /** Runs one KV call, in a child span of the request (`parent`, else the active context) when tracing is on. */
@@ -99,7 +130,11 @@ export class KvStorage {
   static async open(opts: KvStorageOptions): Promise<KvStorage> {
     // Reconnect forever: the apiserver outlives NATS restarts as it outlives etcd's.
     const nc = await connect({
-      servers: opts.url,
+      // A comma list names every member of a NATS cluster (as --etcd-servers lists every etcd member).
+      servers: opts.url
+        .split(',')
+        .map((u) => u.trim())
+        .filter(Boolean),
       name: opts.name ?? 'kube-apiserver',
       maxReconnectAttempts: -1,
       reconnectTimeWait: 250,

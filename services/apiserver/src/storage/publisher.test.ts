@@ -23,8 +23,13 @@ describe('parsePubAck', () => {
     expect((err as Error).message).toBe('wrong last sequence: 17');
   });
 
-  it('no responders (JetStream down) and garbage are unavailable', () => {
-    expect(classifyNatsError(parsePubAck(new Uint8Array(0), 503), 'create').kind).toBe('unavailable');
+  it("no responders (no leader serves the stream: JetStream down, or a NATS cluster without a majority) is etcd's no-quorum answer", () => {
+    const e = classifyNatsError(parsePubAck(new Uint8Array(0), 503), 'create');
+    expect([e.kind, e.message]).toEqual(['no-quorum', 'etcdserver: request timed out']);
+  });
+
+  it('garbage is unavailable', () => {
+    expect(classifyNatsError(parsePubAck(ack({ nope: 1 })), 'create').kind).toBe('unavailable');
     expect((parsePubAck(ack({ nope: 1 })) as Error).message).toBe('invalid JetStream ack: no seq');
     expect((parsePubAck(new TextEncoder().encode('{')) as Error).message).toMatch(/^invalid JetStream ack: /);
   });
