@@ -21,6 +21,7 @@ import { clientTlsFromKubeconfig, createClientset } from '@kubelab/client';
 import { readNatsTls } from '@kubelab/nats';
 import { ensureCriHistory } from './kubeadm-nats.js';
 import { startNodeAgents, type NodeAgents } from './node-control.js';
+import { MAX_HOLLOW_NODES, hollowComponents, hollowControllerManagerArgs, hollowNodeNames, prepareHollowNodes } from './hollow.js';
 import {
   CONTROL_PLANE_NODE,
   clusterInfo,
@@ -45,6 +46,8 @@ export interface UpArgs {
   stateDir: string;
   portOffset: number;
   componentArgs: string[];
+  /** --hollow: the workers are hollow nodes (hollow.ts), many per process. */
+  hollow: boolean;
 }
 
 /** Most nodes one runner starts. */
@@ -54,6 +57,8 @@ const HEALTH_DEADLINE_MS = 90_000;
 
 export function parseUpArgs(argv: string[]): UpArgs {
   let nodes = 2;
+  let nodesArg: string | undefined;
+  let hollow = false;
   let stateDir: string | undefined;
   let portOffset = 0;
   const componentArgs: string[] = [];
@@ -62,10 +67,10 @@ export function parseUpArgs(argv: string[]): UpArgs {
     const [name, inline] = a.includes('=') ? [a.slice(0, a.indexOf('=')), a.slice(a.indexOf('=') + 1)] : [a, undefined];
     const value = () => inline ?? argv[++i];
     if (name === '--nodes') {
-      const v = value();
-      nodes = Number(v);
-      if (!Number.isInteger(nodes) || nodes < 0 || nodes > MAX_NODES) throw new Error(`--nodes must be a whole number from 0 to ${MAX_NODES}, got "${v}"`);
-    } else if (name === '--state-dir') stateDir = value();
+      nodesArg = value();
+      nodes = Number(nodesArg);
+    } else if (name === '--hollow') hollow = true;
+    else if (name === '--state-dir') stateDir = value();
     else if (name === '--port-offset') {
       const v = value();
       portOffset = Number(v);
@@ -74,7 +79,9 @@ export function parseUpArgs(argv: string[]): UpArgs {
       if (!Number.isInteger(portOffset) || portOffset < 0 || portOffset > limit) throw new Error(`--port-offset must be a whole number from 0 to ${limit}, got "${v}"`);
     } else componentArgs.push(a);
   }
-  return { nodes, stateDir: stateDirFrom(stateDir), portOffset, componentArgs };
+  const maxNodes = hollow ? MAX_HOLLOW_NODES : MAX_NODES;
+  if (!Number.isInteger(nodes) || nodes < 0 || nodes > maxNodes) throw new Error(`--nodes must be a whole number from 0 to ${maxNodes}${hollow ? ' with --hollow' : ''}, got "${nodesArg}"`);
+  return { nodes, stateDir: stateDirFrom(stateDir), portOffset, componentArgs, hollow };
 }
 
 /** The dashboard's control-plane components → the runner's processes standing for those static pods. */
@@ -89,8 +96,10 @@ export async function up(argv: string[]): Promise<number> {
     process.stderr.write(NATS_MISSING + '\n');
     return 1;
   }
-  const layout: Layout = { stateDir: args.stateDir, nodes: args.nodes, portOffset: args.portOffset, ports: controlPlanePorts(args.portOffset) };
-  const specs = components(layout);
+  // --hollow: the process nodes are the control-plane node only; the workers are hollow nodes.
+  const layout: Layout = { stateDir: args.stateDir, nodes: args.hollow ? 0 : args.nodes, portOffset: args.portOffset, ports: controlPlanePorts(args.portOffset) };
+  const hollowNodes = args.hollow ? args.nodes : 0;
+  const specs = [...components(layout), ...hollowComponents(layout, hollowNodes)];
 
   // Services not built yet are skipped with a note, so a partial build still runs.
   const entries = new Map<string, string>();
@@ -107,6 +116,7 @@ export async function up(argv: string[]): Promise<number> {
     if (tracing.endpoint) process.stdout.write(`tracing: the components export to the dashboard's OTLP receiver (${tracing.endpoint}); its Traces view shows them\n`);
     routed = routeFlags(tracing.args, await flagOwners(entries));
     refuseRunnerFlags(routed.byService, runnerFlags(specs));
+    for (const a of hollowControllerManagerArgs(hollowNodes)) routed.byService.set('controller-manager', [a, ...(routed.byService.get('controller-manager') ?? [])]);
   } catch (e) {
     process.stderr.write(`kubelab up: ${(e as Error).message}\n`);
     return 2;
@@ -119,6 +129,7 @@ export async function up(argv: string[]): Promise<number> {
   }
   const kubeconfigPath = join(layout.stateDir, 'kubeconfig');
   await kubeadmInit(layout, kubeconfigPath);
+  if (args.hollow) await prepareHollowNodes(layout);
   // kubeadm's control-plane and etcd phases: the static pods standing for this runner's processes.
   await writeStaticPods(staticPodPath(layout, CONTROL_PLANE_NODE), localStaticPods(layout, specs), (l) => process.stdout.write(`${l}\n`));
   const files = kubeadmFiles(layout);
@@ -213,7 +224,7 @@ export async function up(argv: string[]): Promise<number> {
     }
     if (spec.service === 'apiserver') {
       try {
-        await bootstrapTokenPhase(layout);
+        await bootstrapTokenPhase(layout, args.hollow);
       } catch (e) {
         process.stderr.write(`kubelab up: kubeadm's bootstrap-token phase failed, nodes cannot join: ${(e as Error).message}\n`);
         failed = true;
@@ -227,7 +238,7 @@ export async function up(argv: string[]): Promise<number> {
     return 1;
   }
   if (!stopRequested) {
-    const kubelets = skipped.has('kubelet') ? [] : nodeNames(layout);
+    const kubelets = skipped.has('kubelet') ? [] : [...nodeNames(layout), ...(skipped.has('kubemark') ? [] : hollowNodeNames(hollowNodes))];
     const admin = loadKubeconfig(files.admin);
     const tls: ClientTlsFiles = { ca: caPem, ...(admin.clientCertPem && admin.clientKeyPem ? { cert: admin.clientCertPem, key: admin.clientKeyPem } : {}) };
     const marked = kubelets.length ? markControlPlanePhase(layout, () => stopRequested) : Promise.resolve(true);
@@ -257,7 +268,7 @@ async function ensureTraceHistory(layout: Layout): Promise<void> {
  * `kubeadm join` runs after init): the token's Secret and cluster-info, as
  * kubernetes-admin (admin.conf) over gRPC.
  */
-async function bootstrapTokenPhase(layout: Layout): Promise<void> {
+async function bootstrapTokenPhase(layout: Layout, hollow = false): Promise<void> {
   const files = kubeadmFiles(layout);
   const cs = createClientset({ address: `127.0.0.1:${layout.ports.apiserverGrpc}`, tls: clientTlsFromKubeconfig(files.admin), component: 'kubeadm' });
   try {
@@ -266,7 +277,7 @@ async function bootstrapTokenPhase(layout: Layout): Promise<void> {
     await applyCorednsAddon(cs, { serviceCidr: DEFAULT_SERVICE_CIDR, apiserver: `https://127.0.0.1:${layout.ports.apiserver}` }, (l) => process.stdout.write(`${l}\n`));
     await applyDaemonSetAddons(cs, 'local', (l) => process.stdout.write(`${l}\n`));
     await applyNetworkPolicyAddon(cs, 'local', (l) => process.stdout.write(`${l}\n`));
-    await applyMetricsServerAddon(cs, layout.ports.metricsServer, (l) => process.stdout.write(`${l}\n`));
+    await applyMetricsServerAddon(cs, layout.ports.metricsServer, (l) => process.stdout.write(`${l}\n`), 'local', hollow);
     await applyStorageAddon(cs, (l) => process.stdout.write(`${l}\n`));
     await applyDashboardAddon(cs, (l) => process.stdout.write(`${l}\n`));
   } finally {

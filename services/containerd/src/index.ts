@@ -31,9 +31,11 @@ export interface ContainerdOptions {
   address?: string;
   /** State directory (containerd's root); holds the state file. */
   root?: string;
-  /** HTTP port for /healthz, /readyz, /livez, /metrics (0 picks one). */
+  /** HTTP port for /healthz, /readyz, /livez, /metrics (0 picks one; -1: no health server, as for the runtimes of hollow nodes). */
   healthPort?: number;
   healthHost?: string;
+  /** The process_* and nodejs_* metrics in /metrics (default true; false for the many runtimes of one hollow-node process). */
+  processMetrics?: boolean;
   /** Publish CRI call records here; without it they are debug-logged. */
   natsUrl?: string;
   /** --nats-ca-file, --nats-cert-file, --nats-key-file as PEM: mutual TLS as kubelab:containerd:<nodeName>. */
@@ -77,6 +79,7 @@ export interface ContainerdOptions {
 
 export interface ContainerdHandle {
   socketPath: string;
+  /** -1 without a health server. */
   healthPort: number;
   runtime: Runtime;
   /** Base URL of the streaming server (`http://127.0.0.1:PORT`). */
@@ -131,7 +134,7 @@ export async function startContainerd(opts: ContainerdOptions): Promise<Containe
       })
     : undefined;
   const sink: RecordSink = opts.natsUrl ? await natsSink(opts.natsUrl, log, containerdNatsIdentity(opts.nodeName), opts.natsTls) : logSink(log);
-  const metrics = newMetricsRegistry({ component: 'containerd', node: opts.nodeName });
+  const metrics = newMetricsRegistry({ component: 'containerd', node: opts.nodeName }, { processMetrics: opts.processMetrics ?? true });
   new Gauge({
     name: 'kubelab_cri_containers',
     help: 'Containers known to the runtime, by state.',
@@ -193,19 +196,22 @@ export async function startContainerd(opts: ContainerdOptions): Promise<Containe
   });
 
   let serving = true;
-  const health = await serveHealth({
-    host: opts.healthHost ?? '127.0.0.1',
-    port: opts.healthPort ?? 0,
-    livez: { 'cri-server': () => serving },
-    readyz: { 'cri-server': () => serving },
-    metrics,
-  });
-  log.info('serving CRI', { address: socketPath, streamingUrl: streaming.baseUrl, healthPort: health.port, networkMode, timeScale: opts.timeScale ?? 1 });
+  const health =
+    (opts.healthPort ?? 0) < 0
+      ? undefined
+      : await serveHealth({
+          host: opts.healthHost ?? '127.0.0.1',
+          port: opts.healthPort ?? 0,
+          livez: { 'cri-server': () => serving },
+          readyz: { 'cri-server': () => serving },
+          metrics,
+        });
+  log.info('serving CRI', { address: socketPath, streamingUrl: streaming.baseUrl, healthPort: health?.port ?? -1, networkMode, timeScale: opts.timeScale ?? 1 });
 
   let stopped = false;
   return {
     socketPath,
-    healthPort: health.port,
+    healthPort: health?.port ?? -1,
     runtime,
     streamingUrl: streaming.baseUrl,
     stop: async () => {
@@ -223,7 +229,7 @@ export async function startContainerd(opts: ContainerdOptions): Promise<Containe
       await runtime.close();
       await sink.close();
       await podMap?.close();
-      await health.close();
+      await health?.close();
       rmSync(socketPath, { force: true });
     },
   };

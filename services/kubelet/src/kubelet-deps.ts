@@ -15,7 +15,7 @@ import { collectSummary } from './eviction/stats.js';
 import { StatsProvider } from './stats/provider.js';
 import { ImageManager } from './images/image-manager.js';
 import { pullSecretsFrom } from './images/pull-secrets.js';
-import { evictionConfig, logRotatePolicy, type KubeletConfig } from './kubelet-config.js';
+import { evictionConfig, logRotatePolicy, nodeRootOf, type KubeletConfig } from './kubelet-config.js';
 import { ContainerLogManager } from './logs/container-log-manager.js';
 import type { RuntimeService } from './kuberuntime/cri.js';
 import { RuntimeManager } from './kuberuntime/manager.js';
@@ -179,7 +179,7 @@ export function newKubeletManagers(deps: KubeletDeps, kubelet: KubeletHooks): Ku
   const pleg = new GenericPLEG(rt, clock, (events) => kubelet.onPlegEvents(events), 1000, RELIST_THRESHOLD_MS / scale, config.featureGates.EventedPLEG === true);
   if (deps.metrics) pleg.observeRelist = deps.metrics.observeRelist;
   // The node's root (fault state) for the stats; the kubelet's units get it from their manager.
-  const nodeRoot = process.env.KUBELAB_NODE_ROOT || '/';
+  const nodeRoot = nodeRootOf(config);
   const eviction: EvictionManager = new EvictionManager({
     config: evictionConfig(config),
     summary: () => collectSummary({ rt, memoryCapacityBytes: machine.memoryBytes, rootDir: config.rootDir, nodeRoot }),
