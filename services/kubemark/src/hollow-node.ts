@@ -110,6 +110,9 @@ export async function startHollowNode(o: HollowNodeOptions): Promise<HollowNode>
       clusterDNS: o.clusterDNS ?? [],
       clusterDomain: o.clusterDomain ?? '',
       timeScale,
+      // The runtime's container events drive the PLEG; the generic relist runs every 5 minutes (upstream EventedPLEG):
+      // a relist each second is two CRI calls per node per second, more than the process can serve for a thousand nodes.
+      featureGates: { EventedPLEG: true },
       processMetrics: false,
       logger: klog.log,
     });

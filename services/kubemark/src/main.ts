@@ -7,6 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { FlagError, FlagSet, apiserverAddressFrom, onShutdown, runMain, withApiserverFlags } from '@kubelab/component-base';
 import { DEFAULT_ZONES, MAX_HOLLOW_NODES } from './addresses.js';
+import { startCpuProfile } from './profile.js';
 import { startHollowWorker } from './worker.js';
 
 function flags() {
@@ -58,6 +59,14 @@ async function main(): Promise<void> {
     log(`${signal}: stopping ${worker.nodes.size} hollow nodes`);
     await worker.stop();
   });
+  // KUBELAB_CPU_PROFILE=<file>: a profile of the steady state, from 20 s after every node started, for KUBELAB_CPU_PROFILE_SECONDS (60).
+  const profileTo = process.env.KUBELAB_CPU_PROFILE;
+  if (profileTo) {
+    await worker.started;
+    await new Promise((r) => setTimeout(r, 20_000));
+    const stop = startCpuProfile(`${profileTo}.${process.pid}.cpuprofile`);
+    setTimeout(() => void stop().then(() => log('wrote the CPU profile')), Number(process.env.KUBELAB_CPU_PROFILE_SECONDS ?? 60) * 1000);
+  }
 }
 
 runMain('hollow-node', main);
