@@ -34,6 +34,12 @@ export interface ContainerdOptions {
   /** HTTP port for /healthz, /readyz, /livez, /metrics (0 picks one; -1: no health server, as for the runtimes of hollow nodes). */
   healthPort?: number;
   healthHost?: string;
+  /**
+   * Serve the socket through the `:authority` front (authority-front.ts: gRPC-Go clients before 1.57 send the
+   * socket path there); default true. Off for hollow nodes, whose only client is this project's kubelet: the
+   * front re-encodes every request's headers in JavaScript.
+   */
+  authorityFront?: boolean;
   /** The process_* and nodejs_* metrics in /metrics (default true; false for the many runtimes of one hollow-node process). */
   processMetrics?: boolean;
   /** Publish CRI call records here; without it they are debug-logged. */
@@ -188,9 +194,14 @@ export async function startContainerd(opts: ContainerdOptions): Promise<Containe
   mkdirSync(dirname(socketPath), { recursive: true });
   rmSync(socketPath, { force: true });
   // grpc-js serves the connections the authority front hands it (authority-front.ts: old gRPC-Go clients send the socket path as :authority).
-  const injector = server.createConnectionInjector(grpc.ServerCredentials.createInsecure());
-  const front = createServer((socket) => injector.injectConnection(new AuthorityFront(socket)));
+  const withFront = opts.authorityFront ?? true;
+  const injector = withFront ? server.createConnectionInjector(grpc.ServerCredentials.createInsecure()) : undefined;
+  const front = injector ? createServer((socket) => injector.injectConnection(new AuthorityFront(socket))) : undefined;
   await new Promise<void>((resolve, reject) => {
+    if (!front) {
+      server.bindAsync(`unix://${socketPath}`, grpc.ServerCredentials.createInsecure(), (err) => (err ? reject(new Error(`listen on unix://${socketPath}: ${err.message}`)) : resolve()));
+      return;
+    }
     front.once('error', (err) => reject(new Error(`listen on unix://${socketPath}: ${err.message}`)));
     front.listen(socketPath, () => resolve());
   });
@@ -222,9 +233,9 @@ export async function startContainerd(opts: ContainerdOptions): Promise<Containe
       // so after a short grace the remaining calls are cut (as containerd does on exit).
       await Promise.race([new Promise<void>((resolve) => server.tryShutdown(() => resolve())), new Promise<void>((resolve) => setTimeout(resolve, 1000).unref())]);
       server.forceShutdown();
-      front.close();
+      front?.close();
       hostPorts.closeAll();
-      injector.destroy();
+      injector?.destroy();
       await streaming.close();
       await runtime.close();
       await sink.close();

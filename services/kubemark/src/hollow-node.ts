@@ -85,6 +85,8 @@ export async function startHollowNode(o: HollowNodeOptions): Promise<HollowNode>
       streamServerPort: o.streamPort,
       // Containers run in this process (no shim process per pod) and end with it.
       shims: false,
+      // The only client is the kubelet below (grpc-js, a plain :authority).
+      authorityFront: false,
       logger: clog.log,
     });
     klog.log.info('Kubelet version (hollow node)', { node: o.nodeName, nodeIP: o.nodeIP });

@@ -35,6 +35,9 @@ async function main(): Promise<void> {
   if (v.first < 1 || v.count < 0 || v.first + v.count - 1 > MAX_HOLLOW_NODES) throw new FlagError(`--first and --count must name nodes within 1..${MAX_HOLLOW_NODES}`);
   if (v.zones.length === 0) throw new FlagError('--zones needs at least one zone');
   const log = (line: string) => process.stdout.write(`${new Date().toISOString()} ${line}\n`);
+  const stopStartupProfile = startCpuProfile(
+    process.env.KUBELAB_CPU_PROFILE_STARTUP === '1' && process.env.KUBELAB_CPU_PROFILE ? `${process.env.KUBELAB_CPU_PROFILE}.${process.pid}.start.cpuprofile` : undefined,
+  );
   const worker = await startHollowWorker({
     prefix: v['name-prefix'],
     first: v.first,
@@ -59,9 +62,14 @@ async function main(): Promise<void> {
     log(`${signal}: stopping ${worker.nodes.size} hollow nodes`);
     await worker.stop();
   });
-  // KUBELAB_CPU_PROFILE=<file>: a profile of the steady state, from 20 s after every node started, for KUBELAB_CPU_PROFILE_SECONDS (60).
+  // KUBELAB_CPU_PROFILE=<file>: a profile of the steady state, from 20 s after every node started, for KUBELAB_CPU_PROFILE_SECONDS (60);
+  // with KUBELAB_CPU_PROFILE_STARTUP=1, of the start (until every node started).
   const profileTo = process.env.KUBELAB_CPU_PROFILE;
-  if (profileTo) {
+  if (profileTo && process.env.KUBELAB_CPU_PROFILE_STARTUP === '1') {
+    await worker.started;
+    await stopStartupProfile();
+    log('wrote the CPU profile of the start');
+  } else if (profileTo) {
     await worker.started;
     await new Promise((r) => setTimeout(r, 20_000));
     const stop = startCpuProfile(`${profileTo}.${process.pid}.cpuprofile`);
