@@ -41,6 +41,13 @@ describe.runIf(ready)('hollow nodes (kubelab up --hollow)', { timeout: 300_000 }
     expect(zones).toHaveLength(16);
   });
 
+  it('gives every hollow node its own client certificate, as kubemark its kubeconfig: no TLS bootstrap, no CSR', async () => {
+    const csrs = await kubectl(['get', 'csr']);
+    expect(csrs.stderr).toContain('No resources found');
+    const who = await kubectl(['get', 'node', 'node-7', '-o', 'jsonpath={.metadata.managedFields[0].manager}']);
+    expect(who.stdout).toBe('kubelet');
+  });
+
   it("holds each node's Lease, renewed by its own kubelet", async () => {
     const out = (await kubectl(['-n', 'kube-node-lease', 'get', 'lease', 'node-37'])).stdout;
     expect(out).toMatch(/^NAME\s+HOLDER\s+AGE$/m);

@@ -6,6 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { workerCount, workerRange } from '@kubelab/kubemark/addresses';
+import { CertificateAuthority, ensureKubeconfig, kubeletIdentity } from '@kubelab/pki';
 import { BOOTSTRAP_KUBELET_CONF, BOOTSTRAP_TOKEN_FILE, ensureBootstrapKubeletConf, keptToken } from './bootstrap-token.js';
 import { kubeadmFiles, type ComponentSpec, type Layout } from './topology.js';
 
@@ -26,12 +27,34 @@ export function hollowBootstrapConf(layout: Pick<Layout, 'stateDir'>): string {
   return join(layout.stateDir, 'nodes', BOOTSTRAP_KUBELET_CONF);
 }
 
-/** Writes the hollow nodes' bootstrap-kubelet.conf from kubeadm init's token (after kubeadmInit). */
-export async function prepareHollowNodes(layout: Layout): Promise<void> {
+/** Hollow nodes whose kubelet.conf is written at once. */
+const ISSUE_BATCH = 50;
+
+/**
+ * After kubeadmInit: each hollow node's kubelet.conf with its own
+ * system:node:<name> client certificate from the cluster CA (ECDSA P-256,
+ * kept when present), as kubemark hands its hollow nodes a ready kubeconfig
+ * (a thousand TLS bootstraps at once would each be a CSR round trip through
+ * the apiserver and the controller-manager); and the bootstrap-kubelet.conf
+ * of kubeadm init's token, which a node whose kubelet.conf is removed joins
+ * with.
+ */
+export async function prepareHollowNodes(layout: Layout, nodes: number): Promise<void> {
   const files = kubeadmFiles(layout);
+  const server = `https://127.0.0.1:${layout.ports.apiserver}`;
   const kept = keptToken(readFileSync(join(layout.stateDir, BOOTSTRAP_TOKEN_FILE), 'utf8'));
   if (!kept) throw new Error(`no bootstrap token in ${join(layout.stateDir, BOOTSTRAP_TOKEN_FILE)}`);
-  await ensureBootstrapKubeletConf(hollowBootstrapConf(layout), `https://127.0.0.1:${layout.ports.apiserver}`, readFileSync(files.caCert, 'utf8'), kept.token);
+  await ensureBootstrapKubeletConf(hollowBootstrapConf(layout), server, readFileSync(files.caCert, 'utf8'), kept.token);
+  const ca = await CertificateAuthority.fromPem(readFileSync(files.caCert, 'utf8'), readFileSync(files.caKey, 'utf8'));
+  const names = hollowNodeNames(nodes);
+  for (let i = 0; i < names.length; i += ISSUE_BATCH) {
+    await Promise.all(names.slice(i, i + ISSUE_BATCH).map((name) => ensureKubeconfig(hollowKubeletConf(layout, name), ca, kubeletIdentity(name), { server, algorithm: 'ECDSA-P256' })));
+  }
+}
+
+/** A hollow node's kubelet.conf (the hollow-node process reads `<nodes-dir>/<name>/kubelet.conf`). */
+export function hollowKubeletConf(layout: Pick<Layout, 'stateDir'>, node: string): string {
+  return join(layout.stateDir, 'nodes', node, 'kubelet.conf');
 }
 
 /** The worker processes: hollow-node-1 … hollow-node-W, each a range of about HOLLOW_NODES_PER_WORKER nodes. */

@@ -129,7 +129,7 @@ export async function up(argv: string[]): Promise<number> {
   }
   const kubeconfigPath = join(layout.stateDir, 'kubeconfig');
   await kubeadmInit(layout, kubeconfigPath);
-  if (args.hollow) await prepareHollowNodes(layout);
+  if (args.hollow) await prepareHollowNodes(layout, hollowNodes);
   // kubeadm's control-plane and etcd phases: the static pods standing for this runner's processes.
   await writeStaticPods(staticPodPath(layout, CONTROL_PLANE_NODE), localStaticPods(layout, specs), (l) => process.stdout.write(`${l}\n`));
   const files = kubeadmFiles(layout);
