@@ -53,7 +53,11 @@ function kubectl(args, input) {
 async function until(what, fn, everyMs = 1000) {
   const deadline = Date.now() + TIMEOUT_MS;
   for (;;) {
-    const v = await fn().catch(() => undefined);
+    const v = await fn().catch((e) => {
+      // A dead runner ends the run; a slow or refused kubectl call is tried again.
+      if (/kubelab up exited/.test(e.message)) throw e;
+      return undefined;
+    });
     if (v !== undefined && v !== false) return v;
     if (Date.now() > deadline) throw new Error(`timed out after ${TIMEOUT_MS / 1000}s waiting for ${what}`);
     await sleep(everyMs);

@@ -31,6 +31,15 @@ export interface HollowWorker {
 }
 
 const RETRY_MS = 2000;
+/** A lane waits this long at most for its node to register before it starts the next one. */
+const REGISTER_WAIT_MS = 60_000;
+
+/** Resolves once the kubelet has registered its Node (its status controller holds the object), or after `ms`. */
+async function registered(node: HollowNode, ms: number, stopping: () => boolean): Promise<boolean> {
+  const deadline = performance.now() + ms;
+  while (!node.kubelet.kubelet.nodeStatus.node && performance.now() < deadline && !stopping()) await new Promise((r) => setTimeout(r, 200));
+  return node.kubelet.kubelet.nodeStatus.node !== undefined;
+}
 
 export async function startHollowWorker(o: HollowWorkerOptions): Promise<HollowWorker> {
   const numbers = Array.from({ length: o.count }, (_, k) => o.first + k);
@@ -54,6 +63,9 @@ export async function startHollowWorker(o: HollowWorkerOptions): Promise<HollowW
         });
         if (stopping) return void (await node.stop());
         nodes.set(node.nodeName, node);
+        // Paced by registration: a lane's next node connects once this one is known to the apiserver, so a
+        // thousand kubelets do not open their connections, lists and watches at the same moment.
+        if (!(await registered(node, REGISTER_WAIT_MS, () => stopping))) o.log?.(`hollow node ${node.nodeName} not registered after ${REGISTER_WAIT_MS / 1000}s; going on`);
         return;
       } catch (e) {
         o.log?.(`hollow node ${name(i)} failed to start (attempt ${attempt}): ${(e as Error).message}; retrying in ${RETRY_MS / 1000}s`);
