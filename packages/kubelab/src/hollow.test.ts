@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { hollowComponents, hollowControllerManagerArgs, hollowNodeNames } from './hollow.js';
+import { METRICS_SERVER_ARGS, metricsServerObjects } from './metrics-server-addon.js';
 import { controlPlanePorts, type Layout } from './topology.js';
 import { parseUpArgs } from './up.js';
 
@@ -66,5 +67,16 @@ describe('hollow cluster settings', () => {
     [['--nodes', '1001', '--hollow'], '--nodes must be a whole number from 0 to 1000 with --hollow, got "1001"'],
   ])('parseUpArgs %j refuses', (argv, message) => {
     expect(() => parseUpArgs(argv)).toThrow(message);
+  });
+});
+
+describe("metrics-server's stand-in pod beside hollow nodes", () => {
+  it.each([
+    [false, { 'kubernetes.io/os': 'linux' }],
+    [true, { 'kubernetes.io/os': 'linux', 'node-role.kubernetes.io/control-plane': '' }],
+  ])('hollow %s: nodeSelector %j', (hollow, nodeSelector) => {
+    const pod = metricsServerObjects(4443, METRICS_SERVER_ARGS, 'local', hollow).deployment.spec!.template.spec!;
+    expect(pod.nodeSelector).toEqual(nodeSelector);
+    expect(pod.tolerations ?? []).toEqual(hollow ? [{ key: 'node-role.kubernetes.io/control-plane', operator: 'Exists', effect: 'NoSchedule' }] : []);
   });
 });
