@@ -5,7 +5,6 @@
 
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { workerCount, workerRange } from '@kubelab/kubemark/addresses';
 import { CertificateAuthority, ensureKubeconfig, kubeletIdentity } from '@kubelab/pki';
 import { BOOTSTRAP_KUBELET_CONF, BOOTSTRAP_TOKEN_FILE, ensureBootstrapKubeletConf, keptToken } from './bootstrap-token.js';
 import { kubeadmFiles, type ComponentSpec, type Layout } from './topology.js';
@@ -57,10 +56,20 @@ export function hollowKubeletConf(layout: Pick<Layout, 'stateDir'>, node: string
   return join(layout.stateDir, 'nodes', node, 'kubelet.conf');
 }
 
+/**
+ * Worker w (0-based) of `workers` when `total` nodes are split evenly: its first node number and count
+ * (services/kubemark's workerRange; not imported, so the CLI does not carry the kubelet and the runtime).
+ */
+function workerRange(total: number, workers: number, w: number): { first: number; count: number } {
+  const base = Math.floor(total / workers);
+  const extra = total % workers;
+  return { first: w * base + Math.min(w, extra) + 1, count: base + (w < extra ? 1 : 0) };
+}
+
 /** The worker processes: hollow-node-1 … hollow-node-W, each a range of about HOLLOW_NODES_PER_WORKER nodes. */
 export function hollowComponents(layout: Layout, nodes: number): ComponentSpec[] {
   const files = kubeadmFiles(layout);
-  const workers = workerCount(nodes, HOLLOW_NODES_PER_WORKER);
+  const workers = Math.ceil(nodes / HOLLOW_NODES_PER_WORKER);
   const specs: ComponentSpec[] = [];
   for (let w = 0; w < workers; w++) {
     const { first, count } = workerRange(nodes, workers, w);
