@@ -118,10 +118,12 @@ export function healthHandler(opts: HealthChecks): (req: IncomingMessage, res: S
 }
 
 /** A metrics registry with the process metrics every upstream binary exposes. */
-export function newMetricsRegistry(labels: Record<string, string> = {}): Registry {
+export function newMetricsRegistry(labels: Record<string, string> = {}, opts: { processMetrics?: boolean } = {}): Registry {
   const reg = new Registry();
   reg.setDefaultLabels(labels);
-  collectDefaultMetrics({ register: reg });
+  // The process_* and nodejs_* collectors observe GC and the event loop: once per process, not once per component
+  // when several share one (hollow nodes: processMetrics false on all but one registry).
+  if (opts.processMetrics !== false) collectDefaultMetrics({ register: reg });
   return reg;
 }
 

@@ -47,21 +47,23 @@ export interface MetricsServerObjects {
 /** The compose service the control-plane stand-in names (docker-compose.yml). */
 export const METRICS_SERVER_COMPOSE_SERVICE = 'metrics-server';
 
-/** Where the stand-in pod goes and what it says about the real process: anywhere in the local runner (loopback), control-plane in compose. */
-function placement(runner: Runner): { env: NonNullable<Container['env']>[number]; pod: Pick<PodSpec, 'nodeSelector' | 'tolerations'> } {
-  if (runner === 'local') return { env: { name: 'KUBELAB_COMPONENT_PROCESS', value: METRICS_SERVER_NAME }, pod: { nodeSelector: { 'kubernetes.io/os': 'linux' } } };
-  return {
-    env: { name: 'KUBELAB_COMPONENT_SERVICE', value: METRICS_SERVER_COMPOSE_SERVICE },
-    pod: {
-      nodeSelector: { 'kubernetes.io/os': 'linux', 'node-role.kubernetes.io/control-plane': '' },
-      tolerations: [{ key: 'node-role.kubernetes.io/control-plane', operator: 'Exists', effect: 'NoSchedule' }],
-    },
-  };
+const ON_CONTROL_PLANE: Pick<PodSpec, 'nodeSelector' | 'tolerations'> = {
+  nodeSelector: { 'kubernetes.io/os': 'linux', 'node-role.kubernetes.io/control-plane': '' },
+  tolerations: [{ key: 'node-role.kubernetes.io/control-plane', operator: 'Exists', effect: 'NoSchedule' }],
+};
+
+/**
+ * Where the stand-in pod goes and what it says about the real process: anywhere in the local runner (loopback), control-plane in compose
+ * and beside hollow nodes (`hollow`: their addresses, 127.100.x.y, are not the process's 127.0.0.1).
+ */
+function placement(runner: Runner, hollow = false): { env: NonNullable<Container['env']>[number]; pod: Pick<PodSpec, 'nodeSelector' | 'tolerations'> } {
+  if (runner === 'local') return { env: { name: 'KUBELAB_COMPONENT_PROCESS', value: METRICS_SERVER_NAME }, pod: hollow ? ON_CONTROL_PLANE : { nodeSelector: { 'kubernetes.io/os': 'linux' } } };
+  return { env: { name: 'KUBELAB_COMPONENT_SERVICE', value: METRICS_SERVER_COMPOSE_SERVICE }, pod: ON_CONTROL_PLANE };
 }
 
 /** components.yaml's objects; `port` is the server's --secure-port (the local runner's, shifted by --port-offset). */
-export function metricsServerObjects(port: number, args: readonly string[], runner: Runner = 'local'): MetricsServerObjects {
-  const where = placement(runner);
+export function metricsServerObjects(port: number, args: readonly string[], runner: Runner = 'local', hollow = false): MetricsServerObjects {
+  const where = placement(runner, hollow);
   return {
     serviceAccount: { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: METRICS_SERVER_NAME, namespace: METRICS_SERVER_NAMESPACE, labels } },
     clusterRoles: [
@@ -163,8 +165,8 @@ export function metricsServerObjects(port: number, args: readonly string[], runn
 }
 
 /** Creates what is missing (kept when present, as `kubectl apply` of components.yaml would leave it). */
-export async function applyMetricsServerAddon(cs: Clientset, port: number, log: (line: string) => void = () => {}, runner: Runner = 'local'): Promise<void> {
-  const o = metricsServerObjects(port, METRICS_SERVER_ARGS, runner);
+export async function applyMetricsServerAddon(cs: Clientset, port: number, log: (line: string) => void = () => {}, runner: Runner = 'local', hollow = false): Promise<void> {
+  const o = metricsServerObjects(port, METRICS_SERVER_ARGS, runner, hollow);
   const ns = METRICS_SERVER_NAMESPACE;
   await createUnlessPresent(() => cs.core.serviceAccounts(ns).create(o.serviceAccount));
   for (const r of o.clusterRoles) await createUnlessPresent(() => cs.rbac.clusterRoles().create(r));

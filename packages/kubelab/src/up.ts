@@ -23,6 +23,7 @@ import { ensureCriHistory } from './kubeadm-nats.js';
 import { HA_RESTARTED, ensureReplicatedBucket, haComponents, haStaticPodView, isApiReady, isStoreReady, writeHaFiles } from './ha.js';
 import { startNodeAgents, type NodeAgents } from './node-control.js';
 import { startLeafAdmission, type LeafAdmission } from './leaf-admission.js';
+import { MAX_HOLLOW_NODES, hollowComponents, hollowControllerManagerArgs, hollowNodeNames, prepareHollowNodes } from './hollow.js';
 import {
   CONTROL_PLANE_NODE,
   checkAdvertiseAddress,
@@ -52,6 +53,8 @@ export interface UpArgs {
   componentArgs: string[];
   /** --ha: three etcd members (NATS), apiservers behind haproxy, schedulers and controller-managers (ha.ts). */
   ha?: boolean;
+  /** --hollow: the workers are hollow nodes (hollow.ts), many per process. */
+  hollow: boolean;
 }
 
 /** Most nodes one runner starts. */
@@ -61,6 +64,8 @@ const HEALTH_DEADLINE_MS = 90_000;
 
 export function parseUpArgs(argv: string[]): UpArgs {
   let nodes = 2;
+  let nodesArg: string | undefined;
+  let hollow = false;
   let stateDir: string | undefined;
   let portOffset = 0;
   let advertiseAddress: string | undefined;
@@ -71,10 +76,10 @@ export function parseUpArgs(argv: string[]): UpArgs {
     const [name, inline] = a.includes('=') ? [a.slice(0, a.indexOf('=')), a.slice(a.indexOf('=') + 1)] : [a, undefined];
     const value = () => inline ?? argv[++i];
     if (name === '--nodes') {
-      const v = value();
-      nodes = Number(v);
-      if (!Number.isInteger(nodes) || nodes < 0 || nodes > MAX_NODES) throw new Error(`--nodes must be a whole number from 0 to ${MAX_NODES}, got "${v}"`);
-    } else if (name === '--state-dir') stateDir = value();
+      nodesArg = value();
+      nodes = Number(nodesArg);
+    } else if (name === '--hollow') hollow = true;
+    else if (name === '--state-dir') stateDir = value();
     else if (name === '--apiserver-advertise-address') advertiseAddress = checkAdvertiseAddress(value());
     else if (name === '--ha') ha = true;
     else if (name === '--port-offset') {
@@ -85,7 +90,9 @@ export function parseUpArgs(argv: string[]): UpArgs {
       if (!Number.isInteger(portOffset) || portOffset < 0 || portOffset > limit) throw new Error(`--port-offset must be a whole number from 0 to ${limit}, got "${v}"`);
     } else componentArgs.push(a);
   }
-  return { nodes, stateDir: stateDirFrom(stateDir), portOffset, ...(advertiseAddress ? { advertiseAddress } : {}), componentArgs, ...(ha ? { ha } : {}) };
+  const maxNodes = hollow ? MAX_HOLLOW_NODES : MAX_NODES;
+  if (!Number.isInteger(nodes) || nodes < 0 || nodes > maxNodes) throw new Error(`--nodes must be a whole number from 0 to ${maxNodes}${hollow ? ' with --hollow' : ''}, got "${nodesArg}"`);
+  return { nodes, stateDir: stateDirFrom(stateDir), portOffset, ...(advertiseAddress ? { advertiseAddress } : {}), componentArgs, ...(ha ? { ha } : {}), hollow };
 }
 
 /** The dashboard's control-plane components → the runner's processes standing for those static pods. */
@@ -100,10 +107,12 @@ export async function up(argv: string[]): Promise<number> {
     process.stderr.write(NATS_MISSING + '\n');
     return 1;
   }
-  const layout: Layout = { stateDir: args.stateDir, nodes: args.nodes, portOffset: args.portOffset, ports: controlPlanePorts(args.portOffset) };
+  // --hollow: the process nodes are the control-plane node only; the workers are hollow nodes.
+  const layout: Layout = { stateDir: args.stateDir, nodes: args.hollow ? 0 : args.nodes, portOffset: args.portOffset, ports: controlPlanePorts(args.portOffset) };
   if (args.advertiseAddress) layout.advertiseAddress = args.advertiseAddress;
+  const hollowNodes = args.hollow ? args.nodes : 0;
   const ha = args.ha === true;
-  const specs = ha ? haComponents(layout, components(layout)) : components(layout);
+  const specs = [...(ha ? haComponents(layout, components(layout)) : components(layout)), ...hollowComponents(layout, hollowNodes)];
   const haproxyBin = ha ? which('haproxy') : undefined;
   if (ha && !haproxyBin) {
     process.stderr.write("kubelab up --ha needs haproxy on PATH, the apiservers' load balancer: install it (Debian/Ubuntu: apt-get install haproxy).\n");
@@ -125,6 +134,7 @@ export async function up(argv: string[]): Promise<number> {
     if (tracing.endpoint) process.stdout.write(`tracing: the components export to the dashboard's OTLP receiver (${tracing.endpoint}); its Traces view shows them\n`);
     routed = routeFlags(tracing.args, await flagOwners(entries));
     refuseRunnerFlags(routed.byService, runnerFlags(specs));
+    for (const a of hollowControllerManagerArgs(hollowNodes)) routed.byService.set('controller-manager', [a, ...(routed.byService.get('controller-manager') ?? [])]);
   } catch (e) {
     process.stderr.write(`kubelab up: ${(e as Error).message}\n`);
     return 2;
@@ -137,6 +147,7 @@ export async function up(argv: string[]): Promise<number> {
   }
   const kubeconfigPath = join(layout.stateDir, 'kubeconfig');
   await kubeadmInit(layout, kubeconfigPath);
+  if (args.hollow) await prepareHollowNodes(layout, hollowNodes);
   // kubeadm's control-plane and etcd phases: the static pods standing for this runner's processes.
   await writeStaticPods(staticPodPath(layout, CONTROL_PLANE_NODE), localStaticPods(layout, ha ? haStaticPodView(specs) : specs), (l) => process.stdout.write(`${l}\n`));
   const files = kubeadmFiles(layout);
@@ -240,7 +251,7 @@ export async function up(argv: string[]): Promise<number> {
       // Nodes from other machines (`kubelab join`): their leaf nodes are let into NATS once their kubelet's certificate is issued.
       leafAdmission = startLeafAdmission({ layout, reload: () => sup.get('nats')?.child.kill('SIGHUP'), log: (l) => process.stdout.write(`${l}\n`) });
       try {
-        await bootstrapTokenPhase(layout);
+        await bootstrapTokenPhase(layout, args.hollow);
       } catch (e) {
         process.stderr.write(`kubelab up: kubeadm's bootstrap-token phase failed, nodes cannot join: ${(e as Error).message}\n`);
         failed = true;
@@ -254,7 +265,7 @@ export async function up(argv: string[]): Promise<number> {
     return 1;
   }
   if (!stopRequested) {
-    const kubelets = skipped.has('kubelet') ? [] : nodeNames(layout);
+    const kubelets = skipped.has('kubelet') ? [] : [...nodeNames(layout), ...(skipped.has('kubemark') ? [] : hollowNodeNames(hollowNodes))];
     const admin = loadKubeconfig(files.admin);
     const tls: ClientTlsFiles = { ca: caPem, ...(admin.clientCertPem && admin.clientKeyPem ? { cert: admin.clientCertPem, key: admin.clientKeyPem } : {}) };
     const marked = kubelets.length ? markControlPlanePhase(layout, () => stopRequested) : Promise.resolve(true);
@@ -296,7 +307,7 @@ async function ensureTraceHistory(layout: Layout): Promise<void> {
  * `kubeadm join` runs after init): the token's Secret and cluster-info, as
  * kubernetes-admin (admin.conf) over gRPC.
  */
-async function bootstrapTokenPhase(layout: Layout): Promise<void> {
+async function bootstrapTokenPhase(layout: Layout, hollow = false): Promise<void> {
   const files = kubeadmFiles(layout);
   const cs = createClientset({ address: `127.0.0.1:${layout.ports.apiserverGrpc}`, tls: clientTlsFromKubeconfig(files.admin), component: 'kubeadm' });
   try {
@@ -305,7 +316,7 @@ async function bootstrapTokenPhase(layout: Layout): Promise<void> {
     await applyCorednsAddon(cs, { serviceCidr: DEFAULT_SERVICE_CIDR, apiserver: `https://127.0.0.1:${layout.ports.apiserver}` }, (l) => process.stdout.write(`${l}\n`));
     await applyDaemonSetAddons(cs, 'local', (l) => process.stdout.write(`${l}\n`));
     await applyNetworkPolicyAddon(cs, 'local', (l) => process.stdout.write(`${l}\n`));
-    await applyMetricsServerAddon(cs, layout.ports.metricsServer, (l) => process.stdout.write(`${l}\n`));
+    await applyMetricsServerAddon(cs, layout.ports.metricsServer, (l) => process.stdout.write(`${l}\n`), 'local', hollow);
     await applyStorageAddon(cs, (l) => process.stdout.write(`${l}\n`));
     await applyDashboardAddon(cs, (l) => process.stdout.write(`${l}\n`));
   } finally {

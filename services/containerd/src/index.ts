@@ -31,9 +31,17 @@ export interface ContainerdOptions {
   address?: string;
   /** State directory (containerd's root); holds the state file. */
   root?: string;
-  /** HTTP port for /healthz, /readyz, /livez, /metrics (0 picks one). */
+  /** HTTP port for /healthz, /readyz, /livez, /metrics (0 picks one; -1: no health server, as for the runtimes of hollow nodes). */
   healthPort?: number;
   healthHost?: string;
+  /**
+   * Serve the socket through the `:authority` front (authority-front.ts: gRPC-Go clients before 1.57 send the
+   * socket path there); default true. Off for hollow nodes, whose only client is this project's kubelet: the
+   * front re-encodes every request's headers in JavaScript.
+   */
+  authorityFront?: boolean;
+  /** The process_* and nodejs_* metrics in /metrics (default true; false for the many runtimes of one hollow-node process). */
+  processMetrics?: boolean;
   /** Publish CRI call records here; without it they are debug-logged. */
   natsUrl?: string;
   /** --nats-ca-file, --nats-cert-file, --nats-key-file as PEM: mutual TLS as kubelab:containerd:<nodeName>. */
@@ -77,6 +85,7 @@ export interface ContainerdOptions {
 
 export interface ContainerdHandle {
   socketPath: string;
+  /** -1 without a health server. */
   healthPort: number;
   runtime: Runtime;
   /** Base URL of the streaming server (`http://127.0.0.1:PORT`). */
@@ -131,7 +140,7 @@ export async function startContainerd(opts: ContainerdOptions): Promise<Containe
       })
     : undefined;
   const sink: RecordSink = opts.natsUrl ? await natsSink(opts.natsUrl, log, containerdNatsIdentity(opts.nodeName), opts.natsTls) : logSink(log);
-  const metrics = newMetricsRegistry({ component: 'containerd', node: opts.nodeName });
+  const metrics = newMetricsRegistry({ component: 'containerd', node: opts.nodeName }, { processMetrics: opts.processMetrics ?? true });
   new Gauge({
     name: 'kubelab_cri_containers',
     help: 'Containers known to the runtime, by state.',
@@ -185,27 +194,35 @@ export async function startContainerd(opts: ContainerdOptions): Promise<Containe
   mkdirSync(dirname(socketPath), { recursive: true });
   rmSync(socketPath, { force: true });
   // grpc-js serves the connections the authority front hands it (authority-front.ts: old gRPC-Go clients send the socket path as :authority).
-  const injector = server.createConnectionInjector(grpc.ServerCredentials.createInsecure());
-  const front = createServer((socket) => injector.injectConnection(new AuthorityFront(socket)));
+  const withFront = opts.authorityFront ?? true;
+  const injector = withFront ? server.createConnectionInjector(grpc.ServerCredentials.createInsecure()) : undefined;
+  const front = injector ? createServer((socket) => injector.injectConnection(new AuthorityFront(socket))) : undefined;
   await new Promise<void>((resolve, reject) => {
+    if (!front) {
+      server.bindAsync(`unix://${socketPath}`, grpc.ServerCredentials.createInsecure(), (err) => (err ? reject(new Error(`listen on unix://${socketPath}: ${err.message}`)) : resolve()));
+      return;
+    }
     front.once('error', (err) => reject(new Error(`listen on unix://${socketPath}: ${err.message}`)));
     front.listen(socketPath, () => resolve());
   });
 
   let serving = true;
-  const health = await serveHealth({
-    host: opts.healthHost ?? '127.0.0.1',
-    port: opts.healthPort ?? 0,
-    livez: { 'cri-server': () => serving },
-    readyz: { 'cri-server': () => serving },
-    metrics,
-  });
-  log.info('serving CRI', { address: socketPath, streamingUrl: streaming.baseUrl, healthPort: health.port, networkMode, timeScale: opts.timeScale ?? 1 });
+  const health =
+    (opts.healthPort ?? 0) < 0
+      ? undefined
+      : await serveHealth({
+          host: opts.healthHost ?? '127.0.0.1',
+          port: opts.healthPort ?? 0,
+          livez: { 'cri-server': () => serving },
+          readyz: { 'cri-server': () => serving },
+          metrics,
+        });
+  log.info('serving CRI', { address: socketPath, streamingUrl: streaming.baseUrl, healthPort: health?.port ?? -1, networkMode, timeScale: opts.timeScale ?? 1 });
 
   let stopped = false;
   return {
     socketPath,
-    healthPort: health.port,
+    healthPort: health?.port ?? -1,
     runtime,
     streamingUrl: streaming.baseUrl,
     stop: async () => {
@@ -216,14 +233,14 @@ export async function startContainerd(opts: ContainerdOptions): Promise<Containe
       // so after a short grace the remaining calls are cut (as containerd does on exit).
       await Promise.race([new Promise<void>((resolve) => server.tryShutdown(() => resolve())), new Promise<void>((resolve) => setTimeout(resolve, 1000).unref())]);
       server.forceShutdown();
-      front.close();
+      front?.close();
       hostPorts.closeAll();
-      injector.destroy();
+      injector?.destroy();
       await streaming.close();
       await runtime.close();
       await sink.close();
       await podMap?.close();
-      await health.close();
+      await health?.close();
       rmSync(socketPath, { force: true });
     },
   };

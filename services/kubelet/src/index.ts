@@ -33,7 +33,7 @@ import {
 } from '@kubelab/component-base';
 import type { KubeletAuthOptions } from './server/auth/filter.js';
 import { serveKubelet } from './server/server.js';
-import { DEFAULT_CONTAINER_LOG_MAX_FILES, DEFAULT_CONTAINER_LOG_MAX_SIZE } from './kubelet-config.js';
+import { DEFAULT_CONTAINER_LOG_MAX_FILES, DEFAULT_CONTAINER_LOG_MAX_SIZE, nodeRootOf } from './kubelet-config.js';
 
 export interface KubeletOptions extends Partial<KubeletConfig> {
   /** gRPC address of the apiserver (`host:port`). */
@@ -67,6 +67,8 @@ export interface KubeletOptions extends Partial<KubeletConfig> {
   webhookCacheTtlMs?: { token?: number; authorized?: number; unauthorized?: number };
   /** Replaces the authorizer --authorization-mode builds (tests, and embedders with their own policy). */
   authorizer?: Authorizer;
+  /** The process_* and nodejs_* metrics in /metrics (default true; false for the many kubelets of one hollow-node process). */
+  processMetrics?: boolean;
   /** Spans for API and CRI calls and each pod sync (off when absent or disabled). */
   tracing?: Tracing;
   logger?: Logger;
@@ -111,7 +113,7 @@ export async function startKubelet(opts: KubeletOptions): Promise<RunningKubelet
   // The node cut off from the control plane (kubelab fault node-partition): the apiserver's calls go unanswered while the node's fault state says so.
   const scale = opts.timeScale && opts.timeScale > 0 ? opts.timeScale : 1;
   const partition = new NodePartition(opts.apiserver, DIAL_TIMEOUT_MS / scale);
-  const stopPartition = partition.follow(process.env.KUBELAB_NODE_ROOT || '/');
+  const stopPartition = partition.follow(nodeRootOf(opts));
   const interceptors = tracing ? grpcClientInterceptors(tracing) : [];
   // With rotation on, a stored pair newer than the kubeconfig's is the identity in use (upstream's certificate manager prefers its store).
   const certStore = new CertificateFileStore(opts.certDir || join(rootDir, 'pki'));
@@ -135,7 +137,7 @@ export async function startKubelet(opts: KubeletOptions): Promise<RunningKubelet
   const broadcaster = newEventBroadcaster(cs, { logger: log });
   // Upstream kubelet: eventBroadcaster.StartStructuredLogging(3).
   broadcaster.startStructuredLogging(log.v(3));
-  const registry = newMetricsRegistry();
+  const registry = newMetricsRegistry({}, { processMetrics: opts.processMetrics ?? true });
   registerClientMetrics(registry);
   const metrics = newKubeletMetrics(registry);
   // Every CRI call the kubelet makes is counted and timed (kubelet_runtime_operations_*).
@@ -181,6 +183,7 @@ export async function startKubelet(opts: KubeletOptions): Promise<RunningKubelet
     clusterDNS: opts.clusterDNS ?? [],
     clusterDomain: opts.clusterDomain ?? '',
     resolvConf: opts.resolvConf ?? '/etc/resolv.conf',
+    ...(opts.nodeRoot ? { nodeRoot: opts.nodeRoot } : {}),
   };
   kubelet = new Kubelet({
     config,

@@ -50,6 +50,16 @@ export interface KubeletConfig {
   clusterDomain?: string;
   /** resolvConf (--resolv-conf): the node's resolver configuration for Default pods ('' = none). */
   resolvConf?: string;
+  /**
+   * kubelab: the node's `/` whose fault state the kubelet follows (injected usage, a cut-off control plane);
+   * absent: KUBELAB_NODE_ROOT, else `/`. Several kubelets of one process (hollow nodes) each have their own.
+   */
+  nodeRoot?: string;
+}
+
+/** The node root of a kubelet: its config's, else the process's KUBELAB_NODE_ROOT (set by the node's unit), else `/`. */
+export function nodeRootOf(c: Pick<KubeletConfig, 'nodeRoot'>): string {
+  return c.nodeRoot || process.env.KUBELAB_NODE_ROOT || '/';
 }
 
 export const DEFAULT_CONTAINER_LOG_MAX_SIZE = '10Mi';

@@ -15,7 +15,7 @@ import { collectSummary } from './eviction/stats.js';
 import { StatsProvider } from './stats/provider.js';
 import { ImageManager } from './images/image-manager.js';
 import { pullSecretsFrom } from './images/pull-secrets.js';
-import { evictionConfig, logRotatePolicy, type KubeletConfig } from './kubelet-config.js';
+import { evictionConfig, logRotatePolicy, nodeRootOf, type KubeletConfig } from './kubelet-config.js';
 import { ContainerLogManager } from './logs/container-log-manager.js';
 import type { RuntimeService } from './kuberuntime/cri.js';
 import { RuntimeManager } from './kuberuntime/manager.js';
@@ -25,7 +25,7 @@ import { NodeLeaseController, leaseAPI } from './nodelease/controller.js';
 import { NodeStatusController } from './nodestatus/controller.js';
 import { machineInfo } from './nodestatus/machine-info.js';
 import type { MachineInfo } from './nodestatus/setters.js';
-import { GenericPLEG, RELIST_THRESHOLD_MS, type PodLifecycleEvent } from './pleg/generic.js';
+import { GenericPLEG, relistTiming, type PodLifecycleEvent } from './pleg/generic.js';
 import { MirrorClient } from './pod/mirror-client.js';
 import { MirrorPods } from './pod/mirror-pods.js';
 import { PodManager, fullName } from './pod/pod-manager.js';
@@ -176,10 +176,13 @@ export function newKubeletManagers(deps: KubeletDeps, kubelet: KubeletHooks): Ku
   const onError = (uid: string, err: unknown) => log.warn('pod sync failed', { pod: podManager.podName(uid), err });
   const podWorkers = deps.podWorkers ? deps.podWorkers(kubelet.syncPod, onError) : new PodWorkers(kubelet.syncPod, onError, () => clock.now());
   // Kubelet time runs `scale` times faster: the relist threshold too, as the runtime's sync threshold (runtime-state.ts).
-  const pleg = new GenericPLEG(rt, clock, (events) => kubelet.onPlegEvents(events), 1000, RELIST_THRESHOLD_MS / scale, config.featureGates.EventedPLEG === true);
+  // EventedPLEG (upstream's kubelet.go): the runtime's events drive the PLEG; the relist runs every 5 minutes only.
+  const evented = config.featureGates.EventedPLEG === true;
+  const relist = relistTiming(evented, scale);
+  const pleg = new GenericPLEG(rt, clock, (events) => kubelet.onPlegEvents(events), relist.periodMs, relist.thresholdMs, evented);
   if (deps.metrics) pleg.observeRelist = deps.metrics.observeRelist;
   // The node's root (fault state) for the stats; the kubelet's units get it from their manager.
-  const nodeRoot = process.env.KUBELAB_NODE_ROOT || '/';
+  const nodeRoot = nodeRootOf(config);
   const eviction: EvictionManager = new EvictionManager({
     config: evictionConfig(config),
     summary: () => collectSummary({ rt, memoryCapacityBytes: machine.memoryBytes, rootDir: config.rootDir, nodeRoot }),

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { FakeClock } from '@kubelab/client/testing';
-import { GenericPLEG, diffSnapshots, type Snapshot } from './generic.js';
+import { GenericPLEG, diffSnapshots, relistTiming, type Snapshot } from './generic.js';
 
 const snap = (entries: Record<string, Record<string, 'running' | 'exited' | 'created' | 'unknown'>>): Snapshot =>
   new Map(Object.entries(entries).map(([uid, cs]) => [uid, new Map(Object.entries(cs))]));
@@ -45,5 +45,16 @@ describe('PLEG relist diff', () => {
     await clock.advance(1_500);
     await pleg.relist();
     expect(pleg.healthy()).toEqual({ ok: false, message: 'pleg was last seen active 3m1.5s ago; threshold is 3m0s' });
+  });
+});
+
+describe('relist timing (upstream genericPlegRelistPeriod / eventedPlegRelistPeriod)', () => {
+  it.each([
+    { evented: false, scale: 1, periodMs: 1000, thresholdMs: 180_000 },
+    { evented: false, scale: 10, periodMs: 1000, thresholdMs: 18_000 },
+    { evented: true, scale: 1, periodMs: 300_000, thresholdMs: 600_000 },
+    { evented: true, scale: 10, periodMs: 300_000, thresholdMs: 60_000 },
+  ])('EventedPLEG=$evented at time scale $scale: relist every $periodMs ms, unhealthy after $thresholdMs ms', ({ evented, scale, periodMs, thresholdMs }) => {
+    expect(relistTiming(evented, scale)).toEqual({ periodMs, thresholdMs });
   });
 });

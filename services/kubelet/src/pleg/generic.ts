@@ -83,6 +83,22 @@ export async function relistSnapshot(rt: RuntimeService, observe?: RelistObserve
 }
 
 export const RELIST_THRESHOLD_MS = 3 * 60_000;
+/** Upstream genericPlegRelistPeriod: without runtime events the generic PLEG relists every second. */
+export const RELIST_PERIOD_MS = 1000;
+/**
+ * Upstream eventedPlegRelistPeriod and eventedPlegRelistThreshold: with EventedPLEG the runtime's
+ * container events drive the PLEG and the generic relist is only a 5-minute safety net (healthy while
+ * one ran within 10 minutes).
+ */
+export const EVENTED_RELIST_PERIOD_MS = 300_000;
+export const EVENTED_RELIST_THRESHOLD_MS = 10 * 60_000;
+/** The generic PLEG's relist period and health threshold (the threshold in kubelet time: divided by --time-scale). */
+export function relistTiming(evented: boolean, timeScale = 1): { periodMs: number; thresholdMs: number } {
+  return evented ? { periodMs: EVENTED_RELIST_PERIOD_MS, thresholdMs: EVENTED_RELIST_THRESHOLD_MS / timeScale } : { periodMs: RELIST_PERIOD_MS, thresholdMs: RELIST_THRESHOLD_MS / timeScale };
+}
+
+/** How soon a dropped event stream is opened again. */
+const EVENT_STREAM_RETRY_MS = 5000;
 
 export class GenericPLEG {
   private snapshot: Snapshot = new Map();
@@ -127,7 +143,7 @@ export class GenericPLEG {
       () => {
         this.stopEvents = undefined;
         // The stream ended (runtime restart): try again after a relist period.
-        if (!this.stopped) setTimeout(() => this.watchEvents(), this.periodMs * 5).unref();
+        if (!this.stopped) setTimeout(() => this.watchEvents(), EVENT_STREAM_RETRY_MS).unref();
       },
     );
   }

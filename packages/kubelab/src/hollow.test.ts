@@ -1,0 +1,82 @@
+import { describe, expect, it } from 'vitest';
+import { hollowComponents, hollowControllerManagerArgs, hollowNodeNames } from './hollow.js';
+import { METRICS_SERVER_ARGS, metricsServerObjects } from './metrics-server-addon.js';
+import { controlPlanePorts, type Layout } from './topology.js';
+import { parseUpArgs } from './up.js';
+
+const layout = (portOffset = 0): Layout => ({ stateDir: '/s', nodes: 0, portOffset, ports: controlPlanePorts(portOffset) });
+const arg = (args: string[], name: string) => args.find((a) => a.startsWith(`--${name}=`))?.split('=')[1];
+
+describe('hollowComponents', () => {
+  it.each([
+    { nodes: 0, workers: [] },
+    { nodes: 50, workers: [['hollow-node-1', '1', '50']] },
+    {
+      nodes: 251,
+      workers: [
+        ['hollow-node-1', '1', '126'],
+        ['hollow-node-2', '127', '125'],
+      ],
+    },
+    {
+      nodes: 1000,
+      workers: [
+        ['hollow-node-1', '1', '250'],
+        ['hollow-node-2', '251', '250'],
+        ['hollow-node-3', '501', '250'],
+        ['hollow-node-4', '751', '250'],
+      ],
+    },
+  ])('$nodes nodes run in $workers.length worker processes', ({ nodes, workers }) => {
+    expect(hollowComponents(layout(), nodes).map((s) => [s.name, arg(s.args, 'first'), arg(s.args, 'count')])).toEqual(workers);
+  });
+
+  it('gives every node one kubelet port and one streaming port, moved by --port-offset', () => {
+    const [spec] = hollowComponents(layout(4000), 10);
+    expect(spec!.service).toBe('kubemark');
+    expect([arg(spec!.args, 'port'), arg(spec!.args, 'stream-server-port'), arg(spec!.args, 'apiserver-grpc-address')]).toEqual(['14250', '14010', '127.0.0.1:10444']);
+    expect(arg(spec!.args, 'bootstrap-kubeconfig')).toBe('/s/nodes/bootstrap-kubelet.conf');
+  });
+});
+
+describe('hollow cluster settings', () => {
+  it.each([
+    [50, []],
+    [255, []],
+    [256, ['--node-cidr-mask-size=26']],
+    [1000, ['--node-cidr-mask-size=26']],
+  ])('%i hollow nodes: controller-manager %j', (nodes, args) => {
+    expect(hollowControllerManagerArgs(nodes)).toEqual(args);
+  });
+
+  it('names the hollow nodes as the process nodes', () => {
+    expect(hollowNodeNames(3)).toEqual(['node-1', 'node-2', 'node-3']);
+  });
+
+  it.each([
+    [['--nodes', '1000', '--hollow'], { nodes: 1000, hollow: true }],
+    [['--hollow', '--nodes=50'], { nodes: 50, hollow: true }],
+    [['--nodes', '3'], { nodes: 3, hollow: false }],
+  ])('parseUpArgs %j', (argv, want) => {
+    const a = parseUpArgs(argv);
+    expect({ nodes: a.nodes, hollow: a.hollow }).toEqual(want);
+  });
+
+  it.each([
+    [['--nodes', '51'], '--nodes must be a whole number from 0 to 50, got "51"'],
+    [['--nodes', '1001', '--hollow'], '--nodes must be a whole number from 0 to 1000 with --hollow, got "1001"'],
+  ])('parseUpArgs %j refuses', (argv, message) => {
+    expect(() => parseUpArgs(argv)).toThrow(message);
+  });
+});
+
+describe("metrics-server's stand-in pod beside hollow nodes", () => {
+  it.each([
+    [false, { 'kubernetes.io/os': 'linux' }],
+    [true, { 'kubernetes.io/os': 'linux', 'node-role.kubernetes.io/control-plane': '' }],
+  ])('hollow %s: nodeSelector %j', (hollow, nodeSelector) => {
+    const pod = metricsServerObjects(4443, METRICS_SERVER_ARGS, 'local', hollow).deployment.spec!.template.spec!;
+    expect(pod.nodeSelector).toEqual(nodeSelector);
+    expect(pod.tolerations ?? []).toEqual(hollow ? [{ key: 'node-role.kubernetes.io/control-plane', operator: 'Exists', effect: 'NoSchedule' }] : []);
+  });
+});

@@ -1,0 +1,104 @@
+// `kubelab up --hollow`: the worker nodes as hollow nodes (services/kubemark),
+// a few hundred real kubelets with their simulated runtimes per process,
+// instead of five processes per node. The control plane and the
+// control-plane node stay as they are.
+
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { CertificateAuthority, ensureKubeconfig, kubeletIdentity } from '@kubelab/pki';
+import { BOOTSTRAP_KUBELET_CONF, BOOTSTRAP_TOKEN_FILE, ensureBootstrapKubeletConf, keptToken } from './bootstrap-token.js';
+import { kubeadmFiles, type ComponentSpec, type Layout } from './topology.js';
+
+/** Most hollow nodes one runner starts: with the control-plane node they fit the pod range 10.244.0.0/16 at a /26 each (1,024 nodes). */
+export const MAX_HOLLOW_NODES = 1000;
+/** Hollow nodes per worker process (kubemark's scale runs keep one hollow node per pod; here a process holds this many). */
+export const HOLLOW_NODES_PER_WORKER = 250;
+/** The containerd streaming port of the hollow nodes (containerd's documented stream_server_port), moved by --port-offset. */
+export const HOLLOW_STREAM_PORT = 10010;
+
+/** The worker node names node-1 … node-N, as the process nodes are named. */
+export function hollowNodeNames(nodes: number): string[] {
+  return Array.from({ length: nodes }, (_, i) => `node-${i + 1}`);
+}
+
+/** The shared bootstrap kubeconfig of the hollow nodes (one `kubeadm join` token for all). */
+export function hollowBootstrapConf(layout: Pick<Layout, 'stateDir'>): string {
+  return join(layout.stateDir, 'nodes', BOOTSTRAP_KUBELET_CONF);
+}
+
+/** Hollow nodes whose kubelet.conf is written at once. */
+const ISSUE_BATCH = 50;
+
+/**
+ * After kubeadmInit: each hollow node's kubelet.conf with its own
+ * system:node:<name> client certificate from the cluster CA (ECDSA P-256,
+ * kept when present), as kubemark hands its hollow nodes a ready kubeconfig
+ * (a thousand TLS bootstraps at once would each be a CSR round trip through
+ * the apiserver and the controller-manager); and the bootstrap-kubelet.conf
+ * of kubeadm init's token, which a node whose kubelet.conf is removed joins
+ * with.
+ */
+export async function prepareHollowNodes(layout: Layout, nodes: number): Promise<void> {
+  const files = kubeadmFiles(layout);
+  const server = `https://127.0.0.1:${layout.ports.apiserver}`;
+  const kept = keptToken(readFileSync(join(layout.stateDir, BOOTSTRAP_TOKEN_FILE), 'utf8'));
+  if (!kept) throw new Error(`no bootstrap token in ${join(layout.stateDir, BOOTSTRAP_TOKEN_FILE)}`);
+  await ensureBootstrapKubeletConf(hollowBootstrapConf(layout), server, readFileSync(files.caCert, 'utf8'), kept.token);
+  const ca = await CertificateAuthority.fromPem(readFileSync(files.caCert, 'utf8'), readFileSync(files.caKey, 'utf8'));
+  const names = hollowNodeNames(nodes);
+  for (let i = 0; i < names.length; i += ISSUE_BATCH) {
+    await Promise.all(names.slice(i, i + ISSUE_BATCH).map((name) => ensureKubeconfig(hollowKubeletConf(layout, name), ca, kubeletIdentity(name), { server, algorithm: 'ECDSA-P256' })));
+  }
+}
+
+/** A hollow node's kubelet.conf (the hollow-node process reads `<nodes-dir>/<name>/kubelet.conf`). */
+export function hollowKubeletConf(layout: Pick<Layout, 'stateDir'>, node: string): string {
+  return join(layout.stateDir, 'nodes', node, 'kubelet.conf');
+}
+
+/**
+ * Worker w (0-based) of `workers` when `total` nodes are split evenly: its first node number and count
+ * (services/kubemark's workerRange; not imported, so the CLI does not carry the kubelet and the runtime).
+ */
+function workerRange(total: number, workers: number, w: number): { first: number; count: number } {
+  const base = Math.floor(total / workers);
+  const extra = total % workers;
+  return { first: w * base + Math.min(w, extra) + 1, count: base + (w < extra ? 1 : 0) };
+}
+
+/** The worker processes: hollow-node-1 … hollow-node-W, each a range of about HOLLOW_NODES_PER_WORKER nodes. */
+export function hollowComponents(layout: Layout, nodes: number): ComponentSpec[] {
+  const files = kubeadmFiles(layout);
+  const workers = Math.ceil(nodes / HOLLOW_NODES_PER_WORKER);
+  const specs: ComponentSpec[] = [];
+  for (let w = 0; w < workers; w++) {
+    const { first, count } = workerRange(nodes, workers, w);
+    specs.push({
+      name: `hollow-node-${w + 1}`,
+      service: 'kubemark',
+      args: [
+        `--apiserver-grpc-address=127.0.0.1:${layout.ports.apiserverGrpc}`,
+        `--first=${first}`,
+        `--count=${count}`,
+        `--nodes-dir=${join(layout.stateDir, 'nodes')}`,
+        `--bootstrap-kubeconfig=${hollowBootstrapConf(layout)}`,
+        `--client-ca-file=${files.caCert}`,
+        // Every hollow node has its own loopback address: one port for all, as on a real cluster.
+        `--port=${10250 + layout.portOffset}`,
+        `--stream-server-port=${HOLLOW_STREAM_PORT + layout.portOffset}`,
+        '--cluster-dns=10.96.0.10',
+        '--cluster-domain=cluster.local',
+      ],
+    });
+  }
+  return specs;
+}
+
+/**
+ * The controller-manager's flags a hollow cluster needs: a /26 pod range per
+ * node (62 pods; the default /24 gives 10.244.0.0/16 only 256 nodes), as
+ * large kubemark clusters set --node-cidr-mask-size.
+ */
+export function hollowControllerManagerArgs(nodes: number): string[] {
+  return nodes + 1 > 256 ? ['--node-cidr-mask-size=26'] : [];
+}

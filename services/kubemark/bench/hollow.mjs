@@ -1,0 +1,164 @@
+#!/usr/bin/env node
+// @ts-check
+// Issue 22's hollow-node benchmark: `kubelab up --nodes N --hollow` on this
+// machine, driven with the real kubectl as a user would. Recorded, as one
+// JSON line:
+//
+//   readySeconds      runner start → every node (N hollow + control-plane) Ready
+//   rssMiB            RSS of the hollow-node worker processes (sum), once Ready
+//                     and settled; perNodeMiB = that ÷ N (kubelet + runtime)
+//   controlPlaneMiB   RSS of the control plane's processes, for scale
+//   pods              BENCH_PODS > 0: a Deployment of that many pause pods;
+//                     podsSeconds = create → readyReplicas == BENCH_PODS,
+//                     podsPerSecond, and the workers' RSS after (rssWithPodsMiB)
+//
+// Bounded: BENCH_NODES (1000), BENCH_PODS (0), BENCH_TIMEOUT_MS per step
+// (300 s), BENCH_SETTLE_MS before the memory reading (15 s),
+// BENCH_PORT_OFFSET (24500), BENCH_STATE_DIR (a fresh temp dir, removed
+// after). The cluster is always stopped at the end.
+//
+//   pnpm --filter @kubelab/kubemark bench
+
+import { execFile, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+const RUNNER = join(ROOT, 'packages/kubelab/dist/main.js');
+const KUBECTL = process.env.KUBECTL ?? '/usr/bin/kubectl';
+const NODES = Number(process.env.BENCH_NODES ?? 1000);
+const PODS = Number(process.env.BENCH_PODS ?? 0);
+const TIMEOUT_MS = Number(process.env.BENCH_TIMEOUT_MS ?? 300_000);
+const SETTLE_MS = Number(process.env.BENCH_SETTLE_MS ?? 15_000);
+const OFFSET = Number(process.env.BENCH_PORT_OFFSET ?? 24500);
+const progress = (m) => process.env.BENCH_VERBOSE && process.stderr.write(`[bench] ${new Date().toISOString()} ${m}\n`);
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+const round = (x, d = 1) => Math.round(x * 10 ** d) / 10 ** d;
+
+const dir = process.env.BENCH_STATE_DIR ?? mkdtempSync(join(tmpdir(), 'kubelab-bench-hollow-'));
+const kubeconfig = join(dir, 'kubeconfig');
+
+/** @returns {Promise<string>} */
+function kubectl(args, input) {
+  return new Promise((resolve, reject) => {
+    const child = execFile(KUBECTL, ['--kubeconfig', kubeconfig, ...args], { timeout: 60_000, maxBuffer: 256 << 20 }, (err, stdout, stderr) =>
+      err ? reject(new Error(`kubectl ${args.join(' ')}: ${stderr.trim() || err.message}`)) : resolve(stdout),
+    );
+    if (input !== undefined) child.stdin?.end(input);
+  });
+}
+
+async function until(what, fn, everyMs = 1000) {
+  const deadline = Date.now() + TIMEOUT_MS;
+  for (;;) {
+    const v = await fn().catch((e) => {
+      // A dead runner ends the run; a slow or refused kubectl call is tried again.
+      if (/kubelab up exited/.test(e.message)) throw e;
+      return undefined;
+    });
+    if (v !== undefined && v !== false) return v;
+    if (Date.now() > deadline) throw new Error(`timed out after ${TIMEOUT_MS / 1000}s waiting for ${what}`);
+    await sleep(everyMs);
+  }
+}
+
+/** RSS in MiB of the runner's processes whose pid files match `prefix` (run/<name>.pid). */
+function rssMiB(prefix) {
+  const run = join(dir, 'run');
+  let kib = 0;
+  for (const f of existsSync(run) ? readdirSync(run) : []) {
+    if (!f.startsWith(prefix) || !f.endsWith('.pid')) continue;
+    const pid = readFileSync(join(run, f), 'utf8').trim();
+    const m = /VmRSS:\s+(\d+) kB/.exec(existsSync(`/proc/${pid}/status`) ? readFileSync(`/proc/${pid}/status`, 'utf8') : '');
+    if (m) kib += Number(m[1]);
+  }
+  return round(kib / 1024);
+}
+
+const readyNodes = async () => (await kubectl(['get', 'nodes', '--no-headers'])).split('\n').filter((l) => / Ready /.test(l)).length;
+
+const deployment = (replicas) => `apiVersion: apps/v1
+kind: Deployment
+metadata: { name: density, namespace: default }
+spec:
+  replicas: ${replicas}
+  selector: { matchLabels: { app: density } }
+  template:
+    metadata: { labels: { app: density } }
+    spec:
+      containers:
+        - name: pause
+          image: registry.k8s.io/pause:3.10
+          resources: { requests: { cpu: 1m, memory: 1Mi } }
+`;
+
+async function main() {
+  const args = ['up', '--nodes', String(NODES), '--hollow', '--state-dir', dir, '--port-offset', String(OFFSET)];
+  const t0 = performance.now();
+  const runner = spawn(process.execPath, [RUNNER, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  runner.stdout.on('data', (d) => (out = (out + d).slice(-20_000)));
+  runner.stderr.on('data', (d) => (out = (out + d).slice(-20_000)));
+  const result = { bench: 'hollow-nodes', nodes: NODES, cpus: cpus().length, memGiB: round(totalmem() / 2 ** 30), node: process.version };
+  try {
+    await until('the kubeconfig', async () => {
+      if (runner.exitCode !== null) throw new Error(`kubelab up exited (${runner.exitCode}): ${out}`);
+      return existsSync(kubeconfig);
+    });
+    let last = -1;
+    await until(
+      `${NODES + 1} nodes Ready`,
+      async () => {
+        if (runner.exitCode !== null) throw new Error(`kubelab up exited (${runner.exitCode}): ${out}`);
+        const n = await readyNodes();
+        if (n !== last) progress(`${n} nodes Ready after ${round((performance.now() - t0) / 1000)} s`);
+        last = n;
+        return n >= NODES + 1;
+      },
+      1000,
+    );
+    result.readySeconds = round((performance.now() - t0) / 1000);
+    result.workers = readdirSync(join(dir, 'run')).filter((f) => f.startsWith('hollow-node-')).length;
+    await sleep(SETTLE_MS);
+    result.rssMiB = rssMiB('hollow-node-');
+    result.perNodeMiB = round(result.rssMiB / NODES, 2);
+    result.controlPlaneMiB = Object.fromEntries(['apiserver', 'scheduler', 'controller-manager', 'nats'].map((p) => [p, rssMiB(`${p}.`)]));
+    result.stillReady = await readyNodes();
+    result.loadavg1 = round(loadavg()[0]);
+    if (PODS > 0) {
+      const tp = performance.now();
+      await kubectl(['apply', '-f', '-'], deployment(PODS));
+      let seen = -1;
+      await until(
+        `${PODS} pods ready`,
+        async () => {
+          const ready = Number((await kubectl(['get', 'deployment', 'density', '-o', 'jsonpath={.status.readyReplicas}'])) || 0);
+          if (ready !== seen) progress(`${ready}/${PODS} pods ready after ${round((performance.now() - tp) / 1000)} s`);
+          seen = ready;
+          return ready >= PODS;
+        },
+        2000,
+      );
+      result.pods = PODS;
+      result.podsSeconds = round((performance.now() - tp) / 1000);
+      result.podsPerSecond = round(PODS / result.podsSeconds);
+      result.rssWithPodsMiB = rssMiB('hollow-node-');
+      result.nodesReadyWithPods = await readyNodes();
+    }
+  } catch (e) {
+    result.error = /** @type {Error} */ (e).message.slice(0, 2000);
+  } finally {
+    if (runner.exitCode === null) {
+      runner.kill('SIGINT');
+      await Promise.race([new Promise((r) => runner.once('exit', r)), sleep(120_000)]);
+      if (runner.exitCode === null) runner.kill('SIGKILL');
+    }
+    if (!process.env.BENCH_STATE_DIR) rmSync(dir, { recursive: true, force: true });
+  }
+  process.stdout.write(JSON.stringify(result) + '\n');
+  return result.error ? 1 : 0;
+}
+
+process.exitCode = await main();

@@ -1,0 +1,80 @@
+#!/usr/bin/env node
+// hollow-node process entry (upstream cmd/kubemark, --morph=kubelet, for a
+// range of nodes): `hollow-node --first 1 --count 250 --nodes-dir DIR
+// --bootstrap-kubeconfig FILE --client-ca-file FILE ...`; SIGTERM/SIGINT stop
+// every node of the process.
+
+import { readFileSync } from 'node:fs';
+import { FlagError, FlagSet, apiserverAddressFrom, onShutdown, runMain, withApiserverFlags } from '@kubelab/component-base';
+import { DEFAULT_ZONES, MAX_HOLLOW_NODES } from './addresses.js';
+import { startCpuProfile } from './profile.js';
+import { startHollowWorker } from './worker.js';
+
+function flags() {
+  return withApiserverFlags(new FlagSet('hollow-node'))
+    .string('name-prefix', 'node-', 'Node names are <prefix><number>.')
+    .int('first', 1, 'Number of the first node this process runs.')
+    .int('count', 1, 'How many nodes this process runs (numbers first … first+count-1).')
+    .string('nodes-dir', '', "Folder holding each node's folder (<nodes-dir>/<name>: kubelet.conf, kubelet/, containerd/, pods/, root/, logs/). Required.")
+    .string('bootstrap-kubeconfig', '', "kubeadm's bootstrap-kubelet.conf: each node asks for its own client certificate with its token. Required.")
+    .string('client-ca-file', '', 'The cluster CA: client certificates it signed authenticate at the kubelet API. Required.')
+    .int('port', 10250, "The kubelet API's port, the same on every node (each listens on its own address, 127.100.x.y).")
+    .int('stream-server-port', 10010, "The runtime's streaming server port (exec, attach, port-forward) on each node's address.")
+    .stringArray('zones', [...DEFAULT_ZONES], 'Zones the nodes are labelled with (topology.kubernetes.io/zone), round-robin by node number.')
+    .int('concurrency', 25, 'Nodes starting at once.')
+    .float('time-scale', 1, 'Kubelet and container time run this many times faster than wall time.')
+    .float('pull-speed', 0, 'Simulated registry bandwidth in MB/s; 0 pulls instantly.')
+    .stringArray('cluster-dns', [], 'The cluster DNS server addresses ClusterFirst pods get.')
+    .string('cluster-domain', '', "The cluster's DNS domain.")
+    .int('v', 2, "The kubelets' log verbosity.");
+}
+
+async function main(): Promise<void> {
+  const v = flags().parse(process.argv.slice(2)).values;
+  for (const f of ['nodes-dir', 'bootstrap-kubeconfig', 'client-ca-file'] as const) if (!v[f]) throw new FlagError(`--${f} is required`);
+  if (v.first < 1 || v.count < 0 || v.first + v.count - 1 > MAX_HOLLOW_NODES) throw new FlagError(`--first and --count must name nodes within 1..${MAX_HOLLOW_NODES}`);
+  if (v.zones.length === 0) throw new FlagError('--zones needs at least one zone');
+  const log = (line: string) => process.stdout.write(`${new Date().toISOString()} ${line}\n`);
+  const stopStartupProfile = startCpuProfile(
+    process.env.KUBELAB_CPU_PROFILE_STARTUP === '1' && process.env.KUBELAB_CPU_PROFILE ? `${process.env.KUBELAB_CPU_PROFILE}.${process.pid}.start.cpuprofile` : undefined,
+  );
+  const worker = await startHollowWorker({
+    prefix: v['name-prefix'],
+    first: v.first,
+    count: v.count,
+    nodesDir: v['nodes-dir'],
+    zones: v.zones,
+    concurrency: v.concurrency,
+    apiserver: apiserverAddressFrom(v),
+    bootstrapKubeconfig: v['bootstrap-kubeconfig'],
+    clientCaPem: readFileSync(v['client-ca-file'], 'utf8'),
+    kubeletPort: v.port,
+    streamPort: v['stream-server-port'],
+    timeScale: v['time-scale'] > 0 ? v['time-scale'] : 1,
+    pullBytesPerSecond: v['pull-speed'] * 1e6,
+    clusterDNS: v['cluster-dns'],
+    clusterDomain: v['cluster-domain'],
+    verbosity: v.v,
+    log,
+  });
+  log(`starting ${v.count} hollow nodes (${v['name-prefix']}${v.first} …), logs in ${v['nodes-dir']}/<node>/logs/`);
+  onShutdown(async (signal) => {
+    log(`${signal}: stopping ${worker.nodes.size} hollow nodes`);
+    await worker.stop();
+  });
+  // KUBELAB_CPU_PROFILE=<file>: a profile of the steady state, from 20 s after every node started, for KUBELAB_CPU_PROFILE_SECONDS (60);
+  // with KUBELAB_CPU_PROFILE_STARTUP=1, of the start (until every node started).
+  const profileTo = process.env.KUBELAB_CPU_PROFILE;
+  if (profileTo && process.env.KUBELAB_CPU_PROFILE_STARTUP === '1') {
+    await worker.started;
+    await stopStartupProfile();
+    log('wrote the CPU profile of the start');
+  } else if (profileTo) {
+    await worker.started;
+    await new Promise((r) => setTimeout(r, 20_000));
+    const stop = startCpuProfile(`${profileTo}.${process.pid}.cpuprofile`);
+    setTimeout(() => void stop().then(() => log('wrote the CPU profile')), Number(process.env.KUBELAB_CPU_PROFILE_SECONDS ?? 60) * 1000);
+  }
+}
+
+runMain('hollow-node', main);

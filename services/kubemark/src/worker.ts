@@ -1,0 +1,93 @@
+// A worker process's share of the hollow nodes (kubemark runs one hollow-node
+// per pod; here one process holds many, sharing the code and the heap): it
+// starts them a few at a time, retries one that fails to start, and stops
+// them all together.
+
+import { join } from 'node:path';
+import type { ServingCertificate } from '@kubelab/component-base';
+import { selfSignedCertKey } from '@kubelab/pki';
+import { ZONE_LABEL, hollowNodeIP, hollowNodeZone } from './addresses.js';
+import { startHollowNode, type HollowNode, type HollowNodeOptions } from './hollow-node.js';
+
+export interface HollowWorkerOptions extends Omit<HollowNodeOptions, 'nodeName' | 'nodeIP' | 'dir' | 'servingTls' | 'nodeLabels'> {
+  /** Node names are `<prefix><i>` for i in first … first+count-1. */
+  prefix: string;
+  first: number;
+  count: number;
+  /** The nodes' folders: `<nodesDir>/<name>`. */
+  nodesDir: string;
+  zones: readonly string[];
+  /** Nodes starting at once (their TLS bootstrap is a CSR round trip each). */
+  concurrency?: number;
+  /** A line per milestone (the worker's own log). */
+  log?: (line: string) => void;
+}
+
+export interface HollowWorker {
+  /** Resolves once every node has started (or the worker was stopped). */
+  started: Promise<void>;
+  nodes: Map<string, HollowNode>;
+  stop(): Promise<void>;
+}
+
+const RETRY_MS = 2000;
+/** A lane waits this long at most for its node to register before it starts the next one. */
+const REGISTER_WAIT_MS = 60_000;
+
+/** Resolves once the kubelet has registered its Node (its status controller holds the object), or after `ms`. */
+async function registered(node: HollowNode, ms: number, stopping: () => boolean): Promise<boolean> {
+  const deadline = performance.now() + ms;
+  while (!node.kubelet.kubelet.nodeStatus.node && performance.now() < deadline && !stopping()) await new Promise((r) => setTimeout(r, 200));
+  return node.kubelet.kubelet.nodeStatus.node !== undefined;
+}
+
+export async function startHollowWorker(o: HollowWorkerOptions): Promise<HollowWorker> {
+  const numbers = Array.from({ length: o.count }, (_, k) => o.first + k);
+  const name = (i: number) => `${o.prefix}${i}`;
+  // One serving pair for the process's kubelet APIs (a certificate per node would cost a key generation each).
+  const pair = await selfSignedCertKey(`hollow-node-${o.first}`, { ipAddresses: numbers.map(hollowNodeIP), dnsNames: numbers.map(name) });
+  const servingTls: ServingCertificate = { certPem: pair.cert, keyPem: pair.key };
+  const nodes = new Map<string, HollowNode>();
+  let stopping = false;
+  const queue = [...numbers];
+  const startOne = async (i: number): Promise<void> => {
+    for (let attempt = 1; !stopping; attempt++) {
+      try {
+        const node = await startHollowNode({
+          ...o,
+          nodeName: name(i),
+          nodeIP: hollowNodeIP(i),
+          dir: join(o.nodesDir, name(i)),
+          servingTls,
+          nodeLabels: { [ZONE_LABEL]: hollowNodeZone(i, o.zones) },
+        });
+        if (stopping) return void (await node.stop());
+        nodes.set(node.nodeName, node);
+        // Paced by registration: a lane's next node connects once this one is known to the apiserver, so a
+        // thousand kubelets do not open their connections, lists and watches at the same moment.
+        if (!(await registered(node, REGISTER_WAIT_MS, () => stopping))) o.log?.(`hollow node ${node.nodeName} not registered after ${REGISTER_WAIT_MS / 1000}s; going on`);
+        return;
+      } catch (e) {
+        o.log?.(`hollow node ${name(i)} failed to start (attempt ${attempt}): ${(e as Error).message}; retrying in ${RETRY_MS / 1000}s`);
+        await new Promise((r) => setTimeout(r, RETRY_MS));
+      }
+    }
+  };
+  const lanes = Array.from({ length: Math.max(1, Math.min(o.concurrency ?? 25, numbers.length)) }, async () => {
+    for (let i = queue.shift(); i !== undefined && !stopping; i = queue.shift()) await startOne(i);
+  });
+  const t0 = performance.now();
+  const started = Promise.all(lanes).then(() => {
+    if (!stopping) o.log?.(`${nodes.size} hollow nodes started (${name(o.first)} … ${name(o.first + o.count - 1)}) in ${((performance.now() - t0) / 1000).toFixed(1)}s`);
+  });
+  return {
+    started,
+    nodes,
+    stop: async () => {
+      stopping = true;
+      await started;
+      await Promise.all([...nodes.values()].map((n) => n.stop().catch((e: Error) => o.log?.(`stopping ${n.nodeName}: ${e.message}`))));
+      nodes.clear();
+    },
+  };
+}
