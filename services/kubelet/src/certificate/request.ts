@@ -8,6 +8,7 @@
 import { createHash, createPublicKey } from 'node:crypto';
 import { SIGNER_KUBE_APISERVER_CLIENT_KUBELET, certificatePem, hasTrueCondition, isAlreadyExists, type CertificateSigningRequest, type WatchEvent } from '@kubelab/api';
 import type { Clientset } from '@kubelab/client';
+import { verifyCsr } from '@kubelab/pki';
 
 /** What following a request needs of a transport. */
 export interface CsrClient {
@@ -60,6 +61,30 @@ export interface RequestOptions {
   signal?: AbortSignal;
 }
 
+/**
+ * Why an existing request of the same name cannot stand for ours, or
+ * undefined (upstream's csr.ensureCompatible): the same signer, the same
+ * usages, the same subject and public key. The bytes may differ: a request
+ * made again with the same key carries a new signature (ECDSA's is random).
+ * Pure.
+ */
+export function incompatibility(want: CertificateSigningRequest['spec'], orig: CertificateSigningRequest['spec']): string | undefined {
+  if (want.signerName !== orig.signerName) return `csr signerNames differ: new "${want.signerName}", orig: "${orig.signerName}"`;
+  const usages = (u: readonly string[] | undefined) => [...new Set(u ?? [])].sort().join(' ');
+  if (usages(want.usages) !== usages(orig.usages)) return `csr usages differ: new [${usages(want.usages)}], orig [${usages(orig.usages)}]`;
+  let a, b;
+  try {
+    a = verifyCsr(Buffer.from(want.request, 'base64').toString('utf8'));
+    b = verifyCsr(Buffer.from(orig.request, 'base64').toString('utf8'));
+  } catch (err) {
+    return `unable to parse the csr: ${(err as Error).message}`;
+  }
+  const subject = (c: typeof a) => `CN=${c.commonName},O=${[...c.organizations].sort().join('+')}`;
+  if (subject(a) !== subject(b)) return `csr subjects differ: new ${subject(a)}, orig: ${subject(b)}`;
+  if (!Buffer.from(a.publicKey.rawData).equals(Buffer.from(b.publicKey.rawData))) return 'public key of csr does not match private key';
+  return undefined;
+}
+
 /** Creates (or adopts) the request and resolves with the issued certificate PEM. */
 export async function requestCertificate(client: CsrClient, opts: RequestOptions): Promise<string> {
   const request = Buffer.from(opts.csrPem).toString('base64');
@@ -75,7 +100,8 @@ export async function requestCertificate(client: CsrClient, opts: RequestOptions
   } catch (e) {
     if (!opts.name || !isAlreadyExists(e)) throw e;
     csr = await client.get(opts.name);
-    if (csr.spec.request !== request) throw new CertificateRequestError(`retrieved csr is not compatible: ${opts.name} exists with another request`, { cause: e });
+    const why = incompatibility(obj.spec, csr.spec);
+    if (why) throw new CertificateRequestError(`retrieved csr is not compatible: ${why}`, { cause: e });
   }
   return waitForCertificate(client, csr, opts.signal);
 }
