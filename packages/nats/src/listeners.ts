@@ -112,13 +112,10 @@ export function announceListening(nc: NatsConnection, sources: readonly RecordSo
   };
   void nc.closed().then(stop, stop);
   const ask = (source: RecordSource): Promise<boolean> =>
+    // No publisher yet (no responders) or none answering: false; a publisher that starts later asks `who`.
     nc.request(listenSubject(source), undefined, { timeout: ANNOUNCE_TIMEOUT_MS }).then(
       () => true,
-      () => {
-        // No publisher (yet): announce anyway for one that subscribes later without asking.
-        safely(() => nc.publish(listenSubject(source)));
-        return false;
-      },
+      () => false,
     );
   const ready = Promise.all(sources.map(ask)).then((ok) => ok.every(Boolean));
   return { ready, stop };

@@ -102,30 +102,41 @@ export async function runTrace(opts: TraceOptions, io: TraceIo): Promise<number>
         else if (verdict === 'show') order.push(Date.parse(rec.time), opts.json ? JSON.stringify(toJson(rec)) : formatLine(rec, io));
       }
     })();
-    const writes = (async () => {
-      if (!apiSrc) return;
-      for await (const data of apiSrc) {
-        const rec = decodeApiWriteRecord(data);
-        if (!rec || classifyApi(rec, opts.filter) !== 'show') continue;
-        order.push(Date.parse(rec.time), opts.json ? JSON.stringify(apiToJson(rec)) : formatApiLine(rec, io));
+    // The other components' records: one line each, in the same start order as the CRI calls.
+    const follow = async <R extends { time: string }>(
+      from: RecordSource | undefined,
+      decode: (data: string) => R | undefined,
+      shown: (rec: R) => boolean,
+      json: (rec: R) => object,
+      text: (rec: R) => string,
+    ) => {
+      if (!from) return;
+      for await (const data of from) {
+        const rec = decode(data);
+        if (rec && shown(rec)) order.push(Date.parse(rec.time), opts.json ? JSON.stringify(json(rec)) : text(rec));
       }
-    })();
-    const decisions = (async () => {
-      if (!schedSrc) return;
-      for await (const data of schedSrc) {
-        const rec = decodeSchedulingDecisionRecord(data);
-        if (!rec || classifySched(rec, opts.filter) !== 'show') continue;
-        order.push(Date.parse(rec.time), opts.json ? JSON.stringify({ source: 'kube-scheduler', ...rec }) : formatSchedLine(rec, io));
-      }
-    })();
-    const syncs = (async () => {
-      if (!proxySrc) return;
-      for await (const data of proxySrc) {
-        const rec = decodeProxySyncRecord(data);
-        if (!rec || classifyProxy(rec, opts.filter) !== 'show') continue;
-        order.push(Date.parse(rec.time), opts.json ? JSON.stringify({ source: 'kube-proxy', ...rec }) : formatProxyLine(rec, io));
-      }
-    })();
+    };
+    const writes = follow(
+      apiSrc,
+      decodeApiWriteRecord,
+      (r) => classifyApi(r, opts.filter) === 'show',
+      apiToJson,
+      (r) => formatApiLine(r, io),
+    );
+    const decisions = follow(
+      schedSrc,
+      decodeSchedulingDecisionRecord,
+      (r) => classifySched(r, opts.filter) === 'show',
+      (r) => ({ source: 'kube-scheduler', ...r }),
+      (r) => formatSchedLine(r, io),
+    );
+    const syncs = follow(
+      proxySrc,
+      decodeProxySyncRecord,
+      (r) => classifyProxy(r, opts.filter) === 'show',
+      (r) => ({ source: 'kube-proxy', ...r }),
+      (r) => formatProxyLine(r, io),
+    );
     await Promise.all([cri, writes, decisions, syncs]);
     order.drain();
     reportHidden(true);
