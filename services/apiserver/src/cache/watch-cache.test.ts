@@ -7,6 +7,8 @@ import type { KvStorage } from '../storage/kv.js';
 import { decodeStored, encodeForStorage, revisionOffset, spliceRevision, storageString, storesAs, withRevision } from '../storage/codec.js';
 import { WatchCache } from './watch-cache.js';
 import { rawJson, rawText } from './raw.js';
+import { watchTrigger } from './triggers.js';
+import { compileSelectors } from '../registry/api-hooks.js';
 
 const cms = RESOURCES.find((r) => r.resource === 'configmaps')!;
 const fakeStorage = {} as KvStorage;
@@ -67,6 +69,33 @@ describe('WatchCache', () => {
     expect(e.obj.metadata.resourceVersion).toBe('5');
     expect(JSON.parse(rawText(e.obj))).toEqual(e.obj);
     expect(Object.isFrozen(e.obj.metadata)).toBe(true);
+    c.stop();
+  });
+
+  it('hands a watcher pinned to a node only the events of pods on it, and the move onto it or off it', () => {
+    const pods = RESOURCES.find((r) => r.resource === 'pods' && r.group === '')!;
+    const pod = (name: string, nodeName?: string) =>
+      encodeForStorage({ apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace: 'ns' }, spec: nodeName ? { nodeName } : {} } as unknown as KubeObject);
+    const on = (node: string) => compileSelectors(undefined, `spec.nodeName=${node}`);
+    const c = syncedCache();
+    const all = c.watch({ info: pods, prefix: '/registry/pods', resourceVersion: '0' });
+    const n1 = c.watch({ info: pods, prefix: '/registry/pods', resourceVersion: '0', predicate: on('node-1'), trigger: watchTrigger(pods, 'spec.nodeName=node-1')! });
+    const n2 = c.watch({ info: pods, prefix: '/registry/pods', resourceVersion: '0', predicate: on('node-2'), trigger: watchTrigger(pods, 'spec.nodeName=node-2')! });
+    const unassigned = c.watch({ info: pods, prefix: '/registry/pods', resourceVersion: '0', predicate: on(''), trigger: watchTrigger(pods, 'spec.nodeName=')! });
+    c.ingest('/registry/pods/ns/a', 'PUT', pod('a'), 1);
+    c.ingest('/registry/pods/ns/a', 'PUT', pod('a', 'node-1'), 2); // bound
+    c.ingest('/registry/pods/ns/b', 'PUT', pod('b', 'node-2'), 3);
+    c.ingest('/registry/pods/ns/a', 'DEL', new Uint8Array(), 4);
+    const seen = (w: ReturnType<typeof c.watch>) => w.drain().map((e) => `${e.type} ${e.object.metadata.name}@${e.object.metadata.resourceVersion}`);
+    expect(seen(all)).toEqual(['ADDED a@1', 'MODIFIED a@2', 'ADDED b@3', 'DELETED a@4']);
+    expect(seen(n1)).toEqual(['ADDED a@2', 'DELETED a@4']);
+    expect(seen(n2)).toEqual(['ADDED b@3']);
+    expect(seen(unassigned)).toEqual(['ADDED a@1', 'DELETED a@2']);
+    // A watcher that ends leaves the index: later events of its node reach no one else.
+    n2.stop();
+    c.ingest('/registry/pods/ns/b', 'PUT', pod('b', 'node-2'), 5);
+    expect(seen(all)).toEqual(['MODIFIED b@5']);
+    expect(seen(n1)).toEqual([]);
     c.stop();
   });
 

@@ -14,6 +14,7 @@ import { isEncrypted } from '../storage/encryption/transformer.js';
 import { attachRaw, deepFreeze } from './raw.js';
 import { parseKey } from './keys.js';
 import { CacheWatcher } from './watcher.js';
+import type { WatchTrigger } from './triggers.js';
 
 export interface CacheEntry {
   key: string;
@@ -74,6 +75,8 @@ export interface CacheWatchRequest {
   prefix: string;
   namespace?: string;
   predicate?: (o: KubeObject) => boolean;
+  /** The trigger value the field selector pins (triggers.ts): events reach the watch only when the old or new object has it. */
+  trigger?: WatchTrigger;
   /** "" / "0" / undefined: ADDED for the current state first; else resume after it. */
   resourceVersion?: string;
   allowWatchBookmarks?: boolean;
@@ -106,6 +109,16 @@ interface OwnWrite {
 /** Own writes kept at most (their events normally arrive within milliseconds). */
 const MAX_OWN_WRITES = 4096;
 
+/** A prefix's watchers indexed by their trigger value (only prefixes with a pinned watcher have one). */
+interface TriggerIndex {
+  /** Watchers that pin nothing: every event is looked at for them. */
+  free: Set<CacheWatcher>;
+  byValue: Map<string, Set<CacheWatcher>>;
+  valueOf(o: KubeObject): string;
+}
+
+const NONE: ReadonlySet<CacheWatcher> = new Set();
+
 /** Parses a resourceVersion parameter (upstream: "Invalid value ... for resourceVersion"). */
 export function parseResourceVersion(rv: string | undefined): number {
   if (rv === undefined || rv === '') return 0;
@@ -136,6 +149,8 @@ export class WatchCache {
   private windowStart = 0;
   private waiters: Waiter[] = [];
   private readonly watchers = new Map<string, Set<CacheWatcher>>();
+  /** Watchers of prefixes where some watcher pins a trigger value (upstream: the cacher's indexed watchers). */
+  private readonly triggered = new Map<string, TriggerIndex>();
   private readonly observers = new Map<string, Set<CacheObserver>>();
   private watcherCount = 0;
   private stopped = false;
@@ -344,12 +359,24 @@ export class WatchCache {
   private dispatch(ev: CacheEvent): void {
     const set = this.watchers.get(ev.prefix);
     if (!set || set.size === 0) return;
-    for (const w of set) {
-      const out = this.convert(w, ev);
-      if (!out) continue;
-      this.dispatched++;
-      w.deliver(out, ev.rev, () => overflowStatus(ev.prefix, this.watcherBuffer));
+    const idx = this.triggered.get(ev.prefix);
+    if (!idx) {
+      for (const w of set) this.send(w, ev);
+      return;
     }
+    // Indexed: the unpinned watchers, then those pinned to the new or the old object's value.
+    for (const w of idx.free) this.send(w, ev);
+    const now = ev.cur ? idx.valueOf(ev.cur.obj) : undefined;
+    const before = ev.prev ? idx.valueOf(ev.prev.obj) : undefined;
+    if (now !== undefined) for (const w of idx.byValue.get(now) ?? NONE) this.send(w, ev);
+    if (before !== undefined && before !== now) for (const w of idx.byValue.get(before) ?? NONE) this.send(w, ev);
+  }
+
+  private send(w: CacheWatcher, ev: CacheEvent): void {
+    const out = this.convert(w, ev);
+    if (!out) return;
+    this.dispatched++;
+    w.deliver(out, ev.rev, () => overflowStatus(ev.prefix, this.watcherBuffer));
   }
 
   private sendBookmarks(): void {
@@ -526,6 +553,7 @@ export class WatchCache {
     const rv = parseResourceVersion(req.resourceVersion);
     const w = new CacheWatcher(req.prefix, req.namespace || undefined, req.predicate, req.allowWatchBookmarks === true, this.watcherBuffer, Math.max(rv, 0), (x) => this.removeWatcher(x));
     w.typeMeta = { apiVersion: apiVersionOf(req.info), kind: req.info.kind };
+    w.trigger = req.trigger;
     if (rv > 0 && rv < this.floor) {
       w.preload([]);
       this.addWatcher(w);
@@ -576,10 +604,33 @@ export class WatchCache {
     if (!set) this.watchers.set(w.prefix, (set = new Set()));
     set.add(w);
     this.watcherCount++;
+    let idx = this.triggered.get(w.prefix);
+    if (!w.trigger) {
+      idx?.free.add(w);
+      return;
+    }
+    if (!idx) {
+      // The first pinned watcher of this prefix: every watcher so far is unpinned.
+      idx = { free: new Set([...set].filter((x) => x !== w)), byValue: new Map(), valueOf: w.trigger.valueOf };
+      this.triggered.set(w.prefix, idx);
+    }
+    let pinned = idx.byValue.get(w.trigger.value);
+    if (!pinned) idx.byValue.set(w.trigger.value, (pinned = new Set()));
+    pinned.add(w);
   }
 
   private removeWatcher(w: CacheWatcher): void {
-    if (this.watchers.get(w.prefix)?.delete(w)) this.watcherCount--;
+    if (!this.watchers.get(w.prefix)?.delete(w)) return;
+    this.watcherCount--;
+    const idx = this.triggered.get(w.prefix);
+    if (!idx) return;
+    if (!w.trigger) idx.free.delete(w);
+    else {
+      const pinned = idx.byValue.get(w.trigger.value);
+      pinned?.delete(w);
+      if (pinned?.size === 0) idx.byValue.delete(w.trigger.value);
+      if (idx.byValue.size === 0) this.triggered.delete(w.prefix);
+    }
   }
 
   stop(): void {

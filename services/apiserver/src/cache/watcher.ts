@@ -3,6 +3,7 @@
 // channel). A watcher that falls behind is closed with an error instead of
 // blocking every other watcher.
 
+import type { WatchTrigger } from './triggers.js';
 import type { KubeObject, Status, WatchEvent } from '@kubelab/api';
 import type { Watch } from '../registry/interface.js';
 
@@ -20,6 +21,8 @@ export class CacheWatcher implements Watch {
   readonly done = new Promise<void>((r) => (this.resolveDone = r));
   /** apiVersion/kind for BOOKMARK objects. */
   typeMeta: { apiVersion: string; kind: string } = { apiVersion: 'v1', kind: '' };
+  /** The trigger value its field selector pins (only events whose old or new object has it reach this watcher). */
+  trigger: WatchTrigger | undefined;
 
   constructor(
     readonly prefix: string,

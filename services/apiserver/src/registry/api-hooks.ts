@@ -74,6 +74,18 @@ function wrapParse<T>(what: string, text: string, f: () => T): T {
   }
 }
 
+/** Selectable fields of frozen objects (the watch cache's), computed once per object however many watchers match it. */
+const fieldsOfFrozen = new WeakMap<KubeObject, Record<string, string>>();
+
+function frozenOnce(fields: (o: KubeObject) => Record<string, string>): (o: KubeObject) => Record<string, string> {
+  return (o) => {
+    if (!Object.isFrozen(o)) return fields(o);
+    let f = fieldsOfFrozen.get(o);
+    if (!f) fieldsOfFrozen.set(o, (f = fields(o)));
+    return f;
+  };
+}
+
 /**
  * Compiles label and field selectors once per list/watch. With the kind, every
  * field label goes through its conversion (upstream: ConvertFieldLabel in the
@@ -88,7 +100,7 @@ export function compileSelectors(labelSelector?: string, fieldSelector?: string,
   }
   if (fieldSelector && fieldSelector.trim() !== '') {
     const p = fn<(s: string) => unknown>('parseFieldSelector');
-    const fields = fn<(o: KubeObject) => Record<string, string>>('objectFields') ?? fallbackFields;
+    const fields = frozenOnce(fn<(o: KubeObject) => Record<string, string>>('objectFields') ?? fallbackFields);
     let parsed = p ? wrapParse('field selector', fieldSelector, () => p(fieldSelector)) : fallbackFieldSelector(fieldSelector);
     if (kind && typeof (parsed as Partial<FieldSelector>).transform === 'function') parsed = convertLabels(kind, parsed as FieldSelector);
     preds.push(asPredicate(parsed, (o) => fields(o)));

@@ -29,6 +29,7 @@ import { extractFromMap, parseTraceparent, ROOT_CONTEXT, trace, TRACED_RESOURCES
 import { CLEANUP_FINALIZER, isCrdResource, markTerminating } from '../apiextensions/crd.js';
 import type { AdmissionChain } from '../admission/chain.js';
 import { AdmissionHooks, type AdmissionAttributes, type Operation } from '../admission/types.js';
+import { watchTrigger, type WatchTrigger } from '../cache/triggers.js';
 import type { CacheEntry, WatchCache } from '../cache/watch-cache.js';
 import type { CacheWatcher } from '../cache/watcher.js';
 import { parseResourceVersion } from '../cache/watch-cache.js';
@@ -382,11 +383,13 @@ export class GenericStore implements ResourceStore {
     const ns = this.info.namespaced ? opts.namespace || undefined : undefined;
     const labels = { verb: 'WATCH', subresource: '', scope: this.collectionScope(ns) } as const;
     let predicate: ReturnType<typeof compileSelectors>;
+    let trigger: WatchTrigger | undefined;
     const rv = opts.resourceVersion;
     try {
       const errs = watchOptionsErrors(opts);
       if (errs.length > 0) throw invalidListOptions(errs);
       predicate = compileSelectors(opts.labelSelector, opts.fieldSelector, this.kindRef);
+      trigger = predicate && !this.custom ? watchTrigger(this.info, opts.fieldSelector) : undefined;
       parseResourceVersion(rv);
     } catch (err) {
       const e = toStatusError(err);
@@ -406,6 +409,7 @@ export class GenericStore implements ResourceStore {
       prefix: this.prefix,
       ...(ns ? { namespace: ns } : {}),
       ...(predicate ? { predicate } : {}),
+      ...(trigger ? { trigger } : {}),
       // A watch-list's resourceVersion is a lower bound for its snapshot, not a point to resume from.
       ...(rv !== undefined && sendInitialEvents !== true ? { resourceVersion: rv } : {}),
       allowWatchBookmarks: opts.allowWatchBookmarks === true,
