@@ -13,7 +13,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { jetstream, jetstreamManager } from '@nats-io/jetstream';
 import { Kvm } from '@nats-io/kv';
-import { ADMIN_NATS_IDENTITY, readNatsTls } from '@kubelab/nats';
+import { ADMIN_NATS_IDENTITY, readNatsTls, type NatsClientTls } from '@kubelab/nats';
 import { APISERVER_SERVICE_NAMES, CertificateAuthority, PKI_FILES, ensureCert } from '@kubelab/pki';
 import { readFile } from 'node:fs/promises';
 import { haproxyConfig, type Backend } from './haproxy.js';
@@ -198,8 +198,11 @@ export async function writeHaFiles(layout: Layout): Promise<void> {
  * JetStream meta leader or `timeoutMs` passes.
  */
 export async function ensureReplicatedBucket(layout: Layout, timeoutMs = 60_000): Promise<{ replicas: number; leader?: string }> {
-  const url = natsClusterUrls(haPorts(layout).nats);
-  const tls = readNatsTls(natsClientFiles(layout.stateDir, 'admin'));
+  return ensureReplicatedBucketAt(natsClusterUrls(haPorts(layout).nats), readNatsTls(natsClientFiles(layout.stateDir, 'admin')), timeoutMs);
+}
+
+/** ensureReplicatedBucket on the members at `url` (a comma list), as the NATS admin `tls` (compose's kubeadm-ha). */
+export async function ensureReplicatedBucketAt(url: string, tls: NatsClientTls | undefined, timeoutMs = 60_000): Promise<{ replicas: number; leader?: string }> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     try {
