@@ -208,10 +208,11 @@ export async function ensureReplicatedBucketAt(url: string, tls: NatsClientTls |
     try {
       const nc = await connectNats({ url: url.split(',')[0]!, ...(tls ? { tls } : {}) }, ADMIN_NATS_IDENTITY, 'kubelab-ha-bucket', { servers: url.split(','), maxReconnectAttempts: 0 });
       try {
-        const kv = await new Kvm(jetstream(nc, { timeout: 10_000 })).create(HA_BUCKET, { history: 1, storage: 'file' as never, replicas: HA_REPLICAS });
-        void kv;
         const jsm = await jetstreamManager(nc, { timeout: 10_000 });
-        let info = await jsm.streams.info(`KV_${HA_BUCKET}`);
+        // An apiserver may have made the bucket first (compose starts it beside the cluster): kept, only its replicas raised.
+        const existing = await jsm.streams.info(`KV_${HA_BUCKET}`).catch(() => undefined);
+        if (!existing) await new Kvm(jetstream(nc, { timeout: 10_000 })).create(HA_BUCKET, { history: 1, storage: 'file' as never, replicas: HA_REPLICAS });
+        let info = existing ?? (await jsm.streams.info(`KV_${HA_BUCKET}`));
         if (info.config.num_replicas < HA_REPLICAS) info = await jsm.streams.update(`KV_${HA_BUCKET}`, { ...info.config, num_replicas: HA_REPLICAS });
         return { replicas: info.config.num_replicas, ...(info.cluster?.leader ? { leader: info.cluster.leader } : {}) };
       } finally {
