@@ -192,3 +192,16 @@ RUN printf 'runtime-endpoint: unix:///run/containerd/containerd.sock\nimage-endp
 COPY docker/node-init.sh /usr/local/bin/node-init
 COPY docker/node-routes.mjs docker/kube-rest.mjs docker/host-ports.mjs /usr/local/lib/kubelab/
 ENTRYPOINT ["/usr/local/bin/node-init"]
+
+# ---------------------------------------------------------------- ha profile
+# The apiservers' load balancer of the compose `ha` profile (kubeadm's HA
+# guide, its haproxy option): Debian's haproxy package; `kubelab kubeadm ha`
+# writes /etc/haproxy/haproxy.cfg into a volume (the same configuration
+# `kubelab up --ha` runs). /healthz on 8404 is haproxy's own monitor-uri.
+FROM runtime AS haproxy
+RUN command -v haproxy >/dev/null \
+ || (apt-get update && apt-get install -y --no-install-recommends haproxy \
+     && rm -rf /var/lib/apt/lists/*)
+EXPOSE 6443 6444 8404
+HEALTHCHECK --interval=5s --timeout=3s --retries=5 CMD ["healthz", "8404", "/healthz"]
+ENTRYPOINT ["haproxy", "-W", "-db", "-f", "/etc/haproxy/haproxy.cfg"]

@@ -5,7 +5,9 @@
 // second: token discovery against the advertised apiserver, TLS bootstrap
 // (the CSR shows Approved,Issued), a pod scheduled there runs, and its CRI
 // calls reach the cluster's NATS through the node's leaf nats-server, so
-// `kubelab trace --node` shows them. A wrong token or CA hash fails with
+// `kubelab trace --node` shows them. kube-proxy runs there as the kube-proxy
+// ServiceAccount (the projected token of its DaemonSet's pod), so a Service's
+// pod on the joined node answers through its rules. A wrong token or CA hash fails with
 // kubeadm's texts. Needs root (ip netns), as the suites run.
 
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -167,6 +169,59 @@ describe.runIf(ready)('a node joins from another machine (kubelab join)', { time
     );
     expect(trace.stdout).toMatch(/kubelet\(far-1\) → containerd\(far-1\) +RunPodSandbox +default\/web /);
     expect(readFileSync(join(dirB, 'nats.conf'), 'utf8')).toContain(`url: "tls://${ADDR_A}:7422"`);
+  });
+
+  it("runs kube-proxy as the kube-proxy ServiceAccount: a Service's pod on far-1 answers through far-1's kube-proxy", async () => {
+    // kubeadm's way: the kubelet projects the token of the DaemonSet's pod on far-1, kube-proxy's kubeconfig names it (tokenFile).
+    await node!.waitFor('[kube-proxy] Running as system:serviceaccount:kube-system:kube-proxy (the token of pod kube-system/kube-proxy-', 120_000);
+    const mount = join(dirB, 'root', 'var/run/secrets/kubernetes.io/serviceaccount');
+    const kubeconfig = readFileSync(join(dirB, 'root', 'var/lib/kube-proxy/kubeconfig.conf'), 'utf8');
+    expect(kubeconfig).toContain(`    tokenFile: ${mount}/token\n`);
+    expect(kubeconfig).not.toContain('client-certificate');
+    const proxyPod = await waitFor(
+      "far-1's kube-proxy pod Running",
+      async () => {
+        const out = (await kubectl(['-n', 'kube-system', 'get', 'pods', '-l', 'k8s-app=kube-proxy', '--field-selector', `spec.nodeName=${NODE}`, '--no-headers'])).stdout.trim();
+        return /^kube-proxy-\S+\s+1\/1\s+Running\s/.test(out) ? out.split(/\s+/)[0] : undefined;
+      },
+      { timeoutMs: 60_000, everyMs: 1000 },
+    );
+    // The token the node's kube-proxy sends is the one bound to that pod.
+    const claims = JSON.parse(Buffer.from(readFileSync(join(mount, 'token'), 'utf8').split('.')[1]!, 'base64url').toString('utf8')) as Record<string, any>;
+    expect([claims.sub, claims['kubernetes.io'].pod.name]).toEqual(['system:serviceaccount:kube-system:kube-proxy', proxyPod]);
+
+    expect((await kubectl(['expose', 'pod', 'web', '--port', '80', '--type', 'NodePort'])).stdout).toBe('service/web exposed\n');
+    const clusterIp = (await kubectl(['get', 'svc', 'web', '-o', 'jsonpath={.spec.clusterIP}'])).stdout;
+    const nodePort = (await kubectl(['get', 'svc', 'web', '-o', 'jsonpath={.spec.ports[0].nodePort}'])).stdout;
+    expect((await kubectl(['run', 'bb', '--image', 'busybox:1.36', '--overrides', JSON.stringify({ spec: { nodeName: NODE } }), '--', 'sleep', '3600'])).stdout).toBe('pod/bb created\n');
+    await waitFor('bb Running on far-1', async () => ((await kubectl(['get', 'pod', 'bb', '--no-headers'])).stdout.match(/\s1\/1\s+Running\s/) ? true : undefined), {
+      timeoutMs: 60_000,
+      everyMs: 1000,
+    });
+    // A pod on far-1 reaches the Service's ClusterIP: far-1's kube-proxy wrote the frontend into the node's socket-LB map.
+    const page = await waitFor(
+      'wget through the ClusterIP on far-1',
+      async () => {
+        const r = await kubectl(['exec', 'bb', '--', 'wget', '-qO-', '-T', '5', `http://${clusterIp}`]);
+        return r.code === 0 ? r.stdout : undefined;
+      },
+      { timeoutMs: 60_000, everyMs: 2000 },
+    );
+    expect(page).toContain('<h1>Welcome to nginx!</h1>');
+    // ... and the NodePort answers on the joined machine's own loopback.
+    const viaNodePort = await waitFor(
+      `NodePort ${nodePort} on the joined machine`,
+      async () => {
+        const r = await run(
+          'ip',
+          ['netns', 'exec', NS_B, process.execPath, '-e', `fetch("http://127.0.0.1:${nodePort}/").then(async (r) => console.log(r.status, r.headers.get("server")), () => process.exit(1))`],
+          { timeoutMs: 10_000 },
+        );
+        return r.code === 0 ? r.stdout.trim() : undefined;
+      },
+      { timeoutMs: 30_000, everyMs: 1000 },
+    );
+    expect(viaNodePort).toMatch(/^200 nginx\//);
   });
 
   it("answers the dashboard's requests for its units through the leaf node", async () => {

@@ -13,7 +13,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { jetstream, jetstreamManager } from '@nats-io/jetstream';
 import { Kvm } from '@nats-io/kv';
-import { ADMIN_NATS_IDENTITY, readNatsTls } from '@kubelab/nats';
+import { ADMIN_NATS_IDENTITY, readNatsTls, type NatsClientTls } from '@kubelab/nats';
 import { APISERVER_SERVICE_NAMES, CertificateAuthority, PKI_FILES, ensureCert } from '@kubelab/pki';
 import { readFile } from 'node:fs/promises';
 import { haproxyConfig, type Backend } from './haproxy.js';
@@ -198,17 +198,21 @@ export async function writeHaFiles(layout: Layout): Promise<void> {
  * JetStream meta leader or `timeoutMs` passes.
  */
 export async function ensureReplicatedBucket(layout: Layout, timeoutMs = 60_000): Promise<{ replicas: number; leader?: string }> {
-  const url = natsClusterUrls(haPorts(layout).nats);
-  const tls = readNatsTls(natsClientFiles(layout.stateDir, 'admin'));
+  return ensureReplicatedBucketAt(natsClusterUrls(haPorts(layout).nats), readNatsTls(natsClientFiles(layout.stateDir, 'admin')), timeoutMs);
+}
+
+/** ensureReplicatedBucket on the members at `url` (a comma list), as the NATS admin `tls` (compose's kubeadm-ha). */
+export async function ensureReplicatedBucketAt(url: string, tls: NatsClientTls | undefined, timeoutMs = 60_000): Promise<{ replicas: number; leader?: string }> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     try {
       const nc = await connectNats({ url: url.split(',')[0]!, ...(tls ? { tls } : {}) }, ADMIN_NATS_IDENTITY, 'kubelab-ha-bucket', { servers: url.split(','), maxReconnectAttempts: 0 });
       try {
-        const kv = await new Kvm(jetstream(nc, { timeout: 10_000 })).create(HA_BUCKET, { history: 1, storage: 'file' as never, replicas: HA_REPLICAS });
-        void kv;
         const jsm = await jetstreamManager(nc, { timeout: 10_000 });
-        let info = await jsm.streams.info(`KV_${HA_BUCKET}`);
+        // An apiserver may have made the bucket first (compose starts it beside the cluster): kept, only its replicas raised.
+        const existing = await jsm.streams.info(`KV_${HA_BUCKET}`).catch(() => undefined);
+        if (!existing) await new Kvm(jetstream(nc, { timeout: 10_000 })).create(HA_BUCKET, { history: 1, storage: 'file' as never, replicas: HA_REPLICAS });
+        let info = existing ?? (await jsm.streams.info(`KV_${HA_BUCKET}`));
         if (info.config.num_replicas < HA_REPLICAS) info = await jsm.streams.update(`KV_${HA_BUCKET}`, { ...info.config, num_replicas: HA_REPLICAS });
         return { replicas: info.config.num_replicas, ...(info.cluster?.leader ? { leader: info.cluster.leader } : {}) };
       } finally {

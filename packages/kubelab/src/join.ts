@@ -6,7 +6,9 @@
 // signed by the controller-manager, gives kubelet.conf) and a nats-server of
 // its own, a leaf node of the cluster's NATS that carries the runtime's CRI
 // records there; its leaf connection presents the kubelet's new client
-// certificate (docs/architecture.md, "Nodes from other machines").
+// certificate. Once the kubelet has projected the token of the kube-proxy
+// DaemonSet's pod on this node, kube-proxy runs with it (join-proxy.ts)
+// (docs/architecture.md, "Nodes from other machines").
 
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
@@ -18,6 +20,7 @@ import { discover } from './discovery.js';
 import { serviceEntry, stateDirFrom } from './paths.js';
 import { Supervisor, waitHealthy } from './supervisor.js';
 import { startJoinedNodeAgent, type JoinedNodeAgent } from './join-agent.js';
+import { findServiceAccountVolume, linkServiceAccountMount, SERVICE_ACCOUNT_MOUNT, writeKubeProxyKubeconfig } from './join-proxy.js';
 import { DEFAULT_PORTS, nodePorts, type ComponentSpec } from './topology.js';
 import { prepareNodeRoot } from './up.js';
 
@@ -137,6 +140,8 @@ export function joinFiles(stateDir: string) {
     podLogs: at('pods'),
     root: at('root'),
     natsConf: at('nats.conf'),
+    /** kube-proxy's kubeconfig (kubeadm's kubeconfig.conf of ConfigMap kube-proxy: the ServiceAccount's tokenFile). */
+    kubeProxyKubeconfig: at('root/var/lib/kube-proxy/kubeconfig.conf'),
   };
 }
 
@@ -156,18 +161,18 @@ export function leafNatsConfig(o: { listen: string; monitor: string; remote: str
   ].join('\n');
 }
 
-/** The node's processes, in start order: containerd, the kubelet; nats-server once the kubelet holds its certificate. */
+/** The node's processes, in start order: containerd, the kubelet; nats-server once the kubelet holds its certificate; kube-proxy once its ServiceAccount token is projected. */
 export function joinComponents(
   a: JoinArgs,
   cluster: { grpc: string },
   nodeIp: string,
   natsPort = DEFAULT_PORTS.nats + a.portOffset,
-): { containerd: ComponentSpec; kubelet: ComponentSpec; nats: ComponentSpec } {
+): { containerd: ComponentSpec; kubelet: ComponentSpec; nats: ComponentSpec; kubeProxy: ComponentSpec } {
   const f = joinFiles(a.stateDir);
   const p = nodePorts(1, a.portOffset);
   const sock = join(f.root, 'run', 'containerd', 'containerd.sock');
   const socketLb = join(f.root, 'run', 'kubelab', 'socket-lb');
-  const unit = (name: 'containerd' | 'kubelet') => ({ node: a.nodeName, root: f.root, name });
+  const unit = (name: 'containerd' | 'kubelet' | 'kube-proxy') => ({ node: a.nodeName, root: f.root, name });
   return {
     containerd: {
       name: 'containerd',
@@ -209,6 +214,25 @@ export function joinComponents(
       unit: unit('kubelet'),
     },
     nats: { name: 'nats', service: 'nats', args: ['-c', f.natsConf], health: `http://127.0.0.1:${DEFAULT_PORTS.natsMonitor + a.portOffset}/healthz` },
+    kubeProxy: {
+      name: 'kube-proxy',
+      service: 'kube-proxy',
+      args: [
+        `--hostname-override=${a.nodeName}`,
+        `--apiserver-grpc-address=${cluster.grpc}`,
+        // The kube-proxy ServiceAccount's token (tokenFile), as kubeadm's DaemonSet pod runs it.
+        `--kubeconfig=${f.kubeProxyKubeconfig}`,
+        // As `kubelab up`'s nodes: the runtime's connect-time translation is the data path (its Service map), no netfilter rules are applied.
+        '--apply=never',
+        `--socket-lb-dir=${socketLb}`,
+        `--healthz-bind-address=127.0.0.1:${p.kubeProxyHealthz}`,
+        `--metrics-bind-address=127.0.0.1:${p.kubeProxyMetrics}`,
+        // Its sync records (the dashboard's flow) reach the cluster through the node's leaf, which may publish this node's kube-proxy subjects.
+        `--nats-url=nats://127.0.0.1:${natsPort}`,
+      ],
+      health: `http://127.0.0.1:${p.kubeProxyHealthz}/healthz`,
+      unit: unit('kube-proxy'),
+    },
   };
 }
 
@@ -261,7 +285,7 @@ export async function joinNode(argv: string[]): Promise<number> {
 
   const specs = joinComponents(a, cluster, nodeIp, natsPort);
   const entries = new Map<string, string>();
-  for (const svc of ['containerd', 'kubelet']) {
+  for (const svc of ['containerd', 'kubelet', 'kube-proxy']) {
     const e = serviceEntry(svc);
     if (!e) {
       process.stderr.write(`kubelab join: services/${svc} is not built (run pnpm build)\n`);
@@ -307,6 +331,25 @@ export async function joinNode(argv: string[]): Promise<number> {
     }
   };
 
+  /** kube-proxy as the DaemonSet's pod on this node runs it: once the kubelet has projected the pod's ServiceAccount token. */
+  const runKubeProxy = async (): Promise<void> => {
+    log('[kube-proxy] Waiting for the kubelet to project the kube-proxy ServiceAccount token of the DaemonSet pod on this node');
+    let found;
+    const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms).unref());
+    while (!stopRequested && !(found = findServiceAccountVolume(f.kubeletRoot, 'kube-system', 'kube-proxy'))) await sleep(1_000);
+    if (!found || stopRequested) return;
+    linkServiceAccountMount(f.root, found.dir);
+    writeKubeProxyKubeconfig(server, f.root);
+    if (!(await startOne(specs.kubeProxy))) return;
+    log(`[kube-proxy] Running as system:serviceaccount:kube-system:kube-proxy (the token of pod kube-system/${found.pod}, kubeconfig ${f.kubeProxyKubeconfig})`);
+    // A new DaemonSet pod (another UID) has its own volume: the mount follows it, as a new pod's would.
+    while (!stopRequested) {
+      await sleep(10_000);
+      const now = !stopRequested && !existsSync(join(f.root, SERVICE_ACCOUNT_MOUNT, 'token')) ? findServiceAccountVolume(f.kubeletRoot, 'kube-system', 'kube-proxy') : undefined;
+      if (now && linkServiceAccountMount(f.root, now.dir)) log(`[kube-proxy] The ServiceAccount mount now follows pod kube-system/${now.pod}`);
+    }
+  };
+
   let ok = (await startOne(specs.containerd)) && !stopRequested && (await startOne(specs.kubelet));
   if (ok) {
     log('[kubelet-start] Waiting for the kubelet to perform the TLS Bootstrap');
@@ -336,6 +379,7 @@ export async function joinNode(argv: string[]): Promise<number> {
           '',
         ].join('\n'),
       );
+      void runKubeProxy();
     }
   }
   if (!ok && !stopRequested) {

@@ -11,6 +11,7 @@ import { encryptionConfigCommand } from './encryption-config.js';
 import { criStreamCommand, kubeadmNatsCommand, NATS_USAGE_FLAGS, writeHostTraceFiles } from './kubeadm-nats.js';
 import { copyKubeconfig, kubeadmInitFiles, type KubeadmInitOptions } from './kubeadm.js';
 import { CONTROL_PLANE_USAGE, controlPlaneCommand } from './kubeadm-control-plane.js';
+import { KUBEADM_HA_USAGE, kubeadmHaCommand } from './kubeadm-ha.js';
 
 const initFlags = new FlagSet('kubelab kubeadm init')
   .string('dir', '/etc/kubernetes', "The control plane's /etc/kubernetes: pki/, admin.conf, super-admin.conf, controller-manager.conf, scheduler.conf, metrics-server.conf, encryption-config.yaml")
@@ -110,13 +111,13 @@ ${CONTROL_PLANE_USAGE}  admin-kubeconfig [--from /etc/kubernetes/admin.conf] --s
   certs check-expiration [--cert-dir DIR | --state-dir DIR]
           When each certificate kubeadm init wrote expires (kubeconfigs read from the folder above
           --cert-dir), in kubeadm's tables; default /etc/kubernetes/pki where it exists, else the state dir's pki/
-  nats DIR --nodes node-1,node-2 ${NATS_USAGE_FLAGS}
+  nats DIR --nodes node-1,node-2 ${NATS_USAGE_FLAGS} [--cluster-members nats,nats-2,nats-3]
           Issue the NATS client certificates from DIR/pki/etcd/ca (kept when present) and write DIR/nats.conf
           (TLS with DIR/pki/etcd/server, a user per client certificate): what kubelab up does
   cri-stream DIR [--nats-url nats://127.0.0.1:4222] [--timeout 2m]
           Create the stream of CRI call records \`kubelab trace --since\` replays, as DIR's NATS admin
           (waits for NATS): what kubelab up does once nats-server is up
-`;
+${KUBEADM_HA_USAGE}`;
 
 export async function kubeadmCommand(argv: string[]): Promise<number> {
   const [phase, ...rest] = argv;
@@ -152,6 +153,8 @@ export async function kubeadmCommand(argv: string[]): Promise<number> {
         return kubeadmNatsCommand(rest);
       case 'cri-stream':
         return criStreamCommand(rest);
+      case 'ha':
+        return kubeadmHaCommand(rest);
       case 'certs': {
         const [sub, ...args] = rest;
         if (sub !== 'check-expiration') throw new FlagError(`unknown command "${sub ?? ''}" (kubelab has: certs check-expiration)`);

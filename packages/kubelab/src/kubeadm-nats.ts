@@ -11,7 +11,9 @@ import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { FlagError, FlagSet } from '@kubelab/component-base';
 import { ADMIN_NATS_IDENTITY, natsServerConfig, readNatsTls, type NatsClientTls } from '@kubelab/nats';
-import { CertificateAuthority, PKI_FILES } from '@kubelab/pki';
+import { CertificateAuthority, PKI_FILES, ensureCert } from '@kubelab/pki';
+import { ETCD_PEER } from './ha.js';
+import { NATS_CLUSTER_NAME, NATS_ROUTE_PORT, natsClusterMemberConfig } from './nats-cluster.js';
 import { ensureNatsClientCerts } from './kubeadm.js';
 import { connectNats } from './nats.js';
 import { CRI_STREAM, ensureCriStream, type StreamState } from './trace/source.js';
@@ -25,7 +27,12 @@ export function kubeadmNatsFlags() {
     .string('store-dir', '/data/jetstream', "JetStream's store, as nats-server sees it")
     .string('bucket', 'kubelab', "the apiserver's --kv-bucket")
     .string('nodes-dir', '', "folder holding one folder per node, that node's /etc/kubernetes (default DIR/nodes), as `kubeadm init --nodes-dir`")
-    .string('config', '', 'where nats.conf goes (default DIR/nats.conf): a folder nats-server reads');
+    .string('config', '', 'where nats.conf goes (default DIR/nats.conf): a folder nats-server reads')
+    .stringArray(
+      'cluster-members',
+      [],
+      "kubelab (the compose ha profile): the names of a NATS cluster's members, each a host its peers reach (e.g. nats,nats-2,nats-3); the first's file is --config, the others' <name>.conf beside it, routes on 6222 with mutual TLS as DIR/pki/etcd/peer; empty: one server",
+    );
 }
 
 /** The optional flags, for the usage lines. */
@@ -40,6 +47,7 @@ export interface KubeadmNatsArgs {
   bucket: string;
   nodesDir: string;
   config: string;
+  clusterMembers: string[];
 }
 
 export function parseKubeadmNatsArgs(argv: string[], env: NodeJS.ProcessEnv = {}): KubeadmNatsArgs {
@@ -56,6 +64,7 @@ export function parseKubeadmNatsArgs(argv: string[], env: NodeJS.ProcessEnv = {}
     bucket: values.bucket,
     nodesDir: values['nodes-dir'] || join(dir, 'nodes'),
     config: values.config || join(dir, 'nats.conf'),
+    clusterMembers: values['cluster-members'].map((n) => n.trim()).filter(Boolean),
   };
 }
 
@@ -83,17 +92,29 @@ export async function kubeadmNatsCommand(argv: string[]): Promise<number> {
   }
   const config = args.config;
   mkdirSync(dirname(config), { recursive: true });
-  writeFileSync(
-    config,
-    natsServerConfig({
-      listen: args.listen,
-      ...(args.monitor ? { monitor: args.monitor } : {}),
+  const tls = { certFile: at(PKI_FILES.etcdServer, 'crt'), keyFile: at(PKI_FILES.etcdServer, 'key'), caFile: at(PKI_FILES.etcdCa, 'crt') };
+  if (args.clusterMembers.length > 1) {
+    // kubeadm's stacked etcd members verify each other with the etcd peer pair; here the NATS routes do (one pair naming every member).
+    await ensureCert(args.dir, ETCD_PEER, etcdCa, { commonName: args.clusterMembers[0]!, usages: ['server', 'client'], dnsNames: ['localhost', ...args.clusterMembers], ipAddresses: ['127.0.0.1'] });
+    const port = (hostPort: string) => Number(hostPort.slice(hostPort.lastIndexOf(':') + 1));
+    const members = args.clusterMembers.map((name) => ({
+      name,
+      host: name,
+      bind: '0.0.0.0',
+      client: port(args.listen),
+      monitor: args.monitor ? port(args.monitor) : DEFAULT_PORTS.natsMonitor,
+      route: NATS_ROUTE_PORT,
       storeDir: args.storeDir,
-      tls: { certFile: at(PKI_FILES.etcdServer, 'crt'), keyFile: at(PKI_FILES.etcdServer, 'key'), caFile: at(PKI_FILES.etcdCa, 'crt') },
-      nodes: args.nodes,
-      bucket: args.bucket,
-    }),
-  );
+    }));
+    const routeTls = { certFile: at(ETCD_PEER, 'crt'), keyFile: at(ETCD_PEER, 'key'), caFile: at(PKI_FILES.etcdCa, 'crt') };
+    for (const [i, m] of members.entries()) {
+      const file = i === 0 ? config : join(dirname(config), `${m.name}.conf`);
+      writeFileSync(file, natsClusterMemberConfig({ tls, nodes: args.nodes, bucket: args.bucket, routeTls }, m, members));
+    }
+    process.stdout.write(`[nats] Cluster "${NATS_CLUSTER_NAME}" of ${members.map((m) => m.name).join(', ')}: routes on ${NATS_ROUTE_PORT} with "${at(ETCD_PEER, 'crt')}"\n`);
+  } else {
+    writeFileSync(config, natsServerConfig({ listen: args.listen, ...(args.monitor ? { monitor: args.monitor } : {}), storeDir: args.storeDir, tls, nodes: args.nodes, bucket: args.bucket }));
+  }
   process.stdout.write(`[nats] Wrote "${config}" and the NATS client certificates (trace, admin, dashboard, containerd and node-agent of ${args.nodes.join(', ') || 'no node'})\n`);
   return 0;
 }

@@ -34,3 +34,15 @@ describe('natsClusterMemberConfig', () => {
   it('has no route to itself', () => expect(text).not.toContain('nats-route://127.0.0.1:6223'));
   it('says how many servers a write needs', () => expect(text.split('\n')[0]).toBe('# Member nats-2 of the 3-server cluster "kubelab": JetStream\'s RAFT groups need a majority (2) to write.'));
 });
+
+describe('natsClusterMemberConfig in compose (members by service name)', () => {
+  const named = ['nats', 'nats-2', 'nats-3'].map((name) => ({ name, host: name, bind: '0.0.0.0', client: 4222, monitor: 8222, route: 6222, storeDir: '/data' }));
+  const lines = natsClusterMemberConfig({ tls, routeTls, nodes: ['node-1'] }, named[0]!, named).split('\n');
+  it.each([
+    ['listens for clients on every address', 'listen: "0.0.0.0:4222"'],
+    ['listens for routes on every address', '  listen: "0.0.0.0:6222"'],
+    ['routes to nats-2 by its name', '    "nats-route://nats-2:6222"'],
+    ['routes to nats-3 by its name', '    "nats-route://nats-3:6222"'],
+  ])('%s', (_what, line) => expect(lines).toContain(line));
+  it('has no route to itself', () => expect(lines).not.toContain('    "nats-route://nats:6222"'));
+});

@@ -21,6 +21,10 @@ export interface NatsMember {
   monitor: number;
   route: number;
   storeDir: string;
+  /** The address the member's peers dial (default 127.0.0.1; compose: its service name). */
+  host?: string;
+  /** The address it listens on (default 127.0.0.1; compose: 0.0.0.0). */
+  bind?: string;
 }
 
 /** The members of a cluster of `size` on loopback: member i gets the base ports plus i-1 (nats-1 keeps the single server's). */
@@ -49,15 +53,16 @@ const ROUTE_TLS_TIMEOUT_SECONDS = 5;
 /** One member's nats-server.conf: the single server's text with its name and the cluster block (routes to every other member). Pure. */
 export function natsClusterMemberConfig(opts: NatsClusterMemberOptions, self: NatsMember, members: readonly NatsMember[]): string {
   const { routeTls, ...base } = opts;
-  const single = natsServerConfig({ ...base, listen: `127.0.0.1:${self.client}`, monitor: `127.0.0.1:${self.monitor}`, storeDir: self.storeDir });
-  const routes = members.filter((m) => m.name !== self.name).map((m) => `    ${q(`nats-route://127.0.0.1:${m.route}`)}`);
+  const bind = self.bind ?? '127.0.0.1';
+  const single = natsServerConfig({ ...base, listen: `${bind}:${self.client}`, monitor: `${bind}:${self.monitor}`, storeDir: self.storeDir });
+  const routes = members.filter((m) => m.name !== self.name).map((m) => `    ${q(`nats-route://${m.host ?? '127.0.0.1'}:${m.route}`)}`);
   const lines = [
     `# Member ${self.name} of the ${members.length}-server cluster "${NATS_CLUSTER_NAME}": JetStream's RAFT groups need a majority (${Math.floor(members.length / 2) + 1}) to write.`,
     `server_name: ${q(self.name)}`,
     single.trimEnd(),
     `cluster {`,
     `  name: ${q(NATS_CLUSTER_NAME)}`,
-    `  listen: ${q(`127.0.0.1:${self.route}`)}`,
+    `  listen: ${q(`${bind}:${self.route}`)}`,
     `  routes: [`,
     ...routes,
     `  ]`,

@@ -56,6 +56,8 @@ export interface ClientCredentials {
   clientCertPem?: string;
   clientKeyPem?: string;
   token?: string;
+  /** The user's tokenFile, resolved (a projected ServiceAccount token the kubelet refreshes: read it again, not once). */
+  tokenFile?: string;
   /** Where the file was read from (resolves relative paths; rotation rewrites it). */
   path?: string;
 }
@@ -99,6 +101,9 @@ export function parseKubeconfig(text: string, opts: { baseDir?: string; context?
   if (key) creds.clientKeyPem = key;
   const token = typeof user.token === 'string' ? user.token : typeof user.tokenFile === 'string' ? file(user.tokenFile)?.trim() : undefined;
   if (token) creds.token = token;
+  if (typeof user.token !== 'string' && typeof user.tokenFile === 'string' && user.tokenFile) {
+    creds.tokenFile = isAbsolute(user.tokenFile) || !opts.baseDir ? user.tokenFile : resolve(opts.baseDir, user.tokenFile);
+  }
   if (!creds.server) throw new KubeconfigError(`invalid configuration: no server found for cluster "${ctx.cluster}"`);
   return creds;
 }

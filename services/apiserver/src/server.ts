@@ -337,7 +337,7 @@ export async function startApiserver(opts: ApiserverOptions): Promise<RunningApi
     tls,
     ...(tokens.tokenRequest ? { tokenRequest: tokens.tokenRequest } : {}),
     authorizer,
-    userOfCall: grpcAuthenticator(authn.tokenAuthenticators),
+    userOfCall: grpcAuthenticator(authn.tokenAuthenticators, Date.now, { requireCredentials: !!tls.clientCaPem }),
     onInternalError: (err) => log.error('grpc request failed', { err: err instanceof Error ? err.message : String(err) }),
     ...(tracing ? { tracing } : {}),
   });

@@ -168,21 +168,40 @@ describe.runIf(requireTool('nats-server'))('authentication', () => {
     }
   }, 60_000);
 
-  it('requires a client certificate from the cluster CA on the gRPC port (mutual TLS)', async () => {
+  it('wants a client certificate from the cluster CA or a bearer token on the gRPC port (VerifyClientCertIfGiven)', async () => {
     const Ctor = apiserverProto().kubelab.apiserver.v1.ResourceService;
-    const get = (creds: grpc.ChannelCredentials) =>
+    const get = (creds: grpc.ChannelCredentials, token?: string) =>
       new Promise<string>((resolve) => {
         const client = new Ctor(c.grpcAddress, creds);
-        client.Get({ resource: { group: '', version: 'v1', resource: 'namespaces' }, name: 'default' }, { deadline: Date.now() + 3_000 }, (err) => {
+        const md = new grpc.Metadata();
+        if (token) md.set('authorization', `Bearer ${token}`);
+        client.Get({ resource: { group: '', version: 'v1', resource: 'namespaces' }, name: 'default' }, md, { deadline: Date.now() + 3_000 }, (err) => {
           client.close();
-          resolve(err ? grpc.status[err.code] : 'OK');
+          resolve(err ? `${grpc.status[err.code]}: ${err.details}` : 'OK');
         });
       });
     const other = await stranger.client();
-    expect(await get(grpc.credentials.createSsl(Buffer.from(c.pki.caPem)))).not.toBe('OK');
-    expect(await get(grpc.credentials.createSsl(Buffer.from(c.pki.caPem), Buffer.from(other.key), Buffer.from(other.cert)))).not.toBe('OK');
-    expect(await get(grpc.credentials.createInsecure())).not.toBe('OK');
+    const robot = (await post('/api/v1/namespaces/default/serviceaccounts/robot/token', { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenRequest', spec: {} })).status.token as string;
+    const serverOnly = () => grpc.credentials.createSsl(Buffer.from(c.pki.caPem));
     const admin = c.clientConfig.tls;
-    expect(await get(grpc.credentials.createSsl(Buffer.from(admin.caPem), Buffer.from(admin.keyPem), Buffer.from(admin.certPem)))).toBe('OK');
+    const cases: [string, grpc.ChannelCredentials, string | undefined, string | RegExp][] = [
+      ['neither a certificate nor a token', serverOnly(), undefined, 'UNAUTHENTICATED: Unauthorized'],
+      ['a token nobody issued', serverOnly(), 'abcdef.0123456789abcdef', 'UNAUTHENTICATED: Unauthorized'],
+      // Authenticated as the ServiceAccount: RBAC, not authentication, refuses it.
+      [
+        'a ServiceAccount token',
+        serverOnly(),
+        robot,
+        'PERMISSION_DENIED: namespaces "default" is forbidden: User "system:serviceaccount:default:robot" cannot get resource "namespaces" in API group "" at the cluster scope',
+      ],
+      ["a certificate of another CA (the handshake's end)", grpc.credentials.createSsl(Buffer.from(c.pki.caPem), Buffer.from(other.key), Buffer.from(other.cert)), robot, /^UNAVAILABLE/],
+      ['no TLS', grpc.credentials.createInsecure(), undefined, /^UNAVAILABLE/],
+      ["the admin's certificate", grpc.credentials.createSsl(Buffer.from(admin.caPem), Buffer.from(admin.keyPem), Buffer.from(admin.certPem)), undefined, 'OK'],
+    ];
+    for (const [what, creds, token, want] of cases) {
+      const got = await get(creds, token);
+      if (typeof want === 'string') expect([what, got]).toEqual([what, want]);
+      else expect([what, got]).toEqual([what, expect.stringMatching(want)]);
+    }
   });
 });

@@ -3,7 +3,7 @@
 
 import { writeFileSync } from 'node:fs';
 import { createLogger, FlagError, onShutdown } from '@kubelab/component-base';
-import { clientTlsFromKubeconfig } from '@kubelab/client';
+import { credentialsFromKubeconfig } from '@kubelab/client';
 import { setupTracing } from '@kubelab/tracing';
 import { readNatsTls } from '@kubelab/nats';
 import { renderKubeProxyConfig } from './config.js';
@@ -25,8 +25,10 @@ async function main(): Promise<void> {
   }
   const logger = createLogger({ component: 'kube-proxy', node: cmd.nodeName });
   let natsTls;
+  let apiserver;
   try {
     natsTls = readNatsTls(cmd.natsTlsFiles);
+    apiserver = cmd.kubeconfig ? credentialsFromKubeconfig(cmd.kubeconfig) : undefined;
   } catch (err) {
     process.stderr.write(`${err instanceof FlagError ? '' : 'Error: '}${(err as Error).message}\n`);
     process.exit(1);
@@ -37,7 +39,8 @@ async function main(): Promise<void> {
     nodeName: cmd.nodeName,
     config: cmd.config,
     apiserverAddress: cmd.apiserverAddress,
-    ...(cmd.kubeconfig ? { apiserverTls: clientTlsFromKubeconfig(cmd.kubeconfig) } : {}),
+    // A client certificate (kubelab up's system:kube-proxy), or kubeadm's way: the kube-proxy ServiceAccount's token (tokenFile, a joined node's).
+    ...(apiserver ? { apiserverTls: apiserver.tls, ...(apiserver.bearerToken ? { apiserverBearerToken: apiserver.bearerToken } : {}) } : {}),
     serviceCIDR: cmd.serviceCIDR,
     nodeIPs: cmd.nodeIPs,
     apply: cmd.apply,

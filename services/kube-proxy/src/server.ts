@@ -30,6 +30,8 @@ export interface KubeProxyOptions {
   apiserverAddress?: string;
   /** Mutual TLS to the apiserver (from --kubeconfig); absent: a plain connection. */
   apiserverTls?: ClientTls;
+  /** A bearer token per call (a ServiceAccount token from the kubeconfig's tokenFile), with apiserverTls's CA and no client certificate. */
+  apiserverBearerToken?: () => string | undefined;
   /** A ready clientset instead of an address (tests). */
   clientset?: Clientset;
   /** The node's own IPs (NodePort virtual servers in ipvs mode). */
@@ -198,6 +200,7 @@ export async function startKubeProxy(opts: KubeProxyOptions): Promise<KubeProxyH
     createClientset({
       address: opts.apiserverAddress ?? '127.0.0.1:6444',
       ...(opts.apiserverTls ? { tls: opts.apiserverTls } : {}),
+      ...(opts.apiserverBearerToken ? { bearerToken: opts.apiserverBearerToken } : {}),
       component: 'kube-proxy',
       ...(opts.tracing?.enabled ? { interceptors: grpcClientInterceptors(opts.tracing) } : {}),
     });

@@ -103,6 +103,8 @@ export interface ClientTls {
 
 function channelCredentials(tls: ClientTls | undefined): grpc.ChannelCredentials {
   if (!tls) return grpc.credentials.createInsecure();
+  // No client certificate (empty): server-authenticated TLS; the identity is the bearer token.
+  if (!tls.certPem || !tls.keyPem) return grpc.credentials.createSsl(Buffer.from(tls.caPem));
   return grpc.credentials.createSsl(Buffer.from(tls.caPem), Buffer.from(tls.keyPem), Buffer.from(tls.certPem));
 }
 

@@ -1,10 +1,14 @@
-// Who a component's gRPC call is. The gRPC port requires mutual TLS, so the
-// TLS layer has verified the client certificate against the client CA and
-// its subject names the connection's user. A call may carry a bearer token
-// in its `authorization` metadata (the controller-manager's per-controller
-// ServiceAccount credentials over its one connection, upstream's
-// --use-service-account-credentials); then the token names the caller.
-// Without TLS (no client CA configured) a call without a token is anonymous.
+// Who a component's gRPC call is. With a client CA the gRPC port verifies a
+// client certificate when one is given (upstream's VerifyClientCertIfGiven:
+// a certificate the CA did not sign fails the handshake), and its subject
+// names the connection's user. A call may carry a bearer token in its
+// `authorization` metadata instead or as well (the controller-manager's
+// per-controller ServiceAccount credentials over its one connection,
+// upstream's --use-service-account-credentials; a joined node's kube-proxy,
+// which has only its ServiceAccount's token); then the token names the
+// caller. The component port has no anonymous access: with a client CA, a
+// call with neither is refused (Unauthenticated). Without TLS (no client CA
+// configured) a call without a token is anonymous.
 
 import type { PeerCertificate } from 'node:tls';
 import { bearerTokenOf, unauthorized, ANONYMOUS, type UserInfo } from '@kubelab/api';
@@ -20,7 +24,7 @@ interface AuthenticatedCall {
 const TOKEN_CACHE_TTL_MS = 10_000;
 const TOKEN_CACHE_MAX = 1_024;
 
-export function grpcAuthenticator(tokens: readonly TokenAuthenticator[], now: () => number = Date.now): (call: object) => UserInfo | Promise<UserInfo> {
+export function grpcAuthenticator(tokens: readonly TokenAuthenticator[], now: () => number = Date.now, opts: { requireCredentials?: boolean } = {}): (call: object) => UserInfo | Promise<UserInfo> {
   const cache = new Map<string, { user?: UserInfo; expires: number }>();
   const remember = (token: string, user: UserInfo | undefined) => {
     if (cache.size >= TOKEN_CACHE_MAX) cache.delete(cache.keys().next().value!);
@@ -44,6 +48,9 @@ export function grpcAuthenticator(tokens: readonly TokenAuthenticator[], now: ()
     }
     const cert = c.getAuthContext?.().sslPeerCertificate;
     // grpc-js parses the certificate anew per call (a streamed create costs it once).
-    return (cert && userFromCertificate(cert)) ?? ANONYMOUS;
+    const user = cert && userFromCertificate(cert);
+    if (user) return user;
+    if (opts.requireCredentials) throw unauthorized();
+    return ANONYMOUS;
   };
 }

@@ -533,10 +533,33 @@ export function resourceServiceHandlers(opts: GrpcServerOptions): ResourceServic
   };
 }
 
+/** Certificates that never change, for grpc-js's provider-based credentials (answered in a microtask: grpc-js registers its own watcher after asking). */
+class StaticCertificates implements grpc.experimental.CertificateProvider {
+  constructor(private readonly tls: ServingTls & { clientCaPem: string }) {}
+  addCaCertificateListener(l: grpc.experimental.CaCertificateUpdateListener): void {
+    queueMicrotask(() => l({ caCertificate: Buffer.from(this.tls.clientCaPem) }));
+  }
+  removeCaCertificateListener(): void {}
+  addIdentityCertificateListener(l: grpc.experimental.IdentityCertificateUpdateListener): void {
+    queueMicrotask(() => l({ certificate: Buffer.from(this.tls.certPem), privateKey: Buffer.from(this.tls.keyPem) }));
+  }
+  removeIdentityCertificateListener(): void {}
+}
+
+/**
+ * With a client CA: a client certificate is asked for but not required
+ * (upstream's VerifyClientCertIfGiven), so a caller with only a bearer token
+ * (a ServiceAccount's) connects; startGrpcServer drops a connection whose
+ * certificate the CA did not sign, and the authenticator refuses a call with
+ * neither credential.
+ */
 function serverCredentials(tls: ServingTls | undefined): grpc.ServerCredentials {
   if (!tls) return grpc.ServerCredentials.createInsecure();
-  const pair = [{ cert_chain: Buffer.from(tls.certPem), private_key: Buffer.from(tls.keyPem) }];
-  return tls.clientCaPem ? grpc.ServerCredentials.createSsl(Buffer.from(tls.clientCaPem), pair, true) : grpc.ServerCredentials.createSsl(null, pair, false);
+  if (tls.clientCaPem) {
+    const certs = new StaticCertificates({ ...tls, clientCaPem: tls.clientCaPem });
+    return grpc.experimental.createCertificateProviderServerCredentials(certs, certs, false);
+  }
+  return grpc.ServerCredentials.createSsl(null, [{ cert_chain: Buffer.from(tls.certPem), private_key: Buffer.from(tls.keyPem) }], false);
 }
 
 export interface RunningGrpcServer {
@@ -561,7 +584,13 @@ export async function startGrpcServer(host: string, port: number, opts: GrpcServ
   // grpc-js leaves Nagle on for server sockets; small responses then wait
   // for the peer's delayed ACK (~40 ms). Every gRPC server in C/Go disables it.
   const h2 = (server as unknown as { http2Servers?: Map<import('node:net').Server, unknown> }).http2Servers;
-  for (const s of h2?.keys() ?? []) s.on('connection', (sock: import('node:net').Socket) => sock.setNoDelay(true));
+  for (const s of h2?.keys() ?? []) {
+    s.on('connection', (sock: import('node:net').Socket) => sock.setNoDelay(true));
+    // A certificate given but not signed by the client CA fails as Go's handshake does; none at all is the authenticator's to judge.
+    s.on('secureConnection', (sock: import('node:tls').TLSSocket) => {
+      if (!sock.authorized && sock.getPeerCertificate()?.raw) sock.destroy();
+    });
+  }
   return {
     server,
     port: bound,
