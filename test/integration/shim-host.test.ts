@@ -29,7 +29,7 @@ describe.runIf(ready)("containerd's shims on a local node", { timeout: 180_000 }
   const SHIM = /^root\s+(\d+)\s+(\d+)\s.*containerd-shim-runc-v2 -namespace k8s\.io -id ([0-9a-f]{64}) -address \S+$/;
 
   beforeAll(async () => {
-    await cluster.up(['--nodes', '1', '--port-offset', '25100', '--node-monitor-grace-period=8s', '--node-monitor-period=1s', '--time-scale=10'], 220_000);
+    await cluster.up(['--nodes', '1', '--port-offset', '19300', '--node-monitor-grace-period=8s', '--node-monitor-period=1s', '--time-scale=10'], 220_000);
     for (const pod of ['one', 'two']) expect((await kubectl('run', pod, '--image=busybox', '--', 'sleep', '3600')).code).toBe(0);
     await running('one');
     await running('two');
@@ -73,7 +73,7 @@ describe.runIf(ready)("containerd's shims on a local node", { timeout: 180_000 }
   it('systemctl restart containerd: both pods keep their containers (same ID, same start, no restart)', async () => {
     const [before1, before2] = [await status('one'), await status('two')];
     expect((await ssh('systemctl restart containerd && systemctl is-active containerd')).stdout).toBe('active\n');
-    await waitFor('crictl answers again', async () => ((await ssh('crictl ps -q')).stdout.trim().split('\n').length === 2 ? true : undefined), { timeoutMs: 60_000 });
+    await waitFor('crictl answers again', async () => ((await ssh('crictl ps -q')).stdout.trim() ? true : undefined), { timeoutMs: 60_000 });
     // Give the kubelet's relist time to see anything that changed.
     await new Promise((r) => setTimeout(r, 3000));
     expect(await status('one')).toEqual(before1);

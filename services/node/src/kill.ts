@@ -8,7 +8,7 @@
 import { connect } from 'node:net';
 import { constants } from 'node:os';
 import type { Io, NodeEnv, Tool } from './node-env.js';
-import { allProcs } from './proc.js';
+import { nodeProcs } from './proc.js';
 import { virtualShimSocket } from './shim-ps.js';
 
 export interface KillArgs {
@@ -64,27 +64,41 @@ export function parseKill(argv: string[]): KillArgs | { error: string } {
   return { signal, pids };
 }
 
-/** Sends a signal to a virtual shim over its socket (the host answers before the shim dies of it). */
+/**
+ * Sends a signal to a virtual shim over its socket. The host answers, then
+ * the shim dies of a fatal one and drops the connection: kill returns once
+ * it is gone, as a real process is once kill(2) returns.
+ */
 function signalShim(socket: string, signal: string | number): Promise<void> {
   return new Promise((resolve, reject) => {
     const s = connect(socket);
     let buf = '';
+    let answered = false;
     s.setEncoding('utf8');
     s.once('connect', () => s.write(`${JSON.stringify({ id: 1, method: 'Signal', params: { signal } })}\n`));
     s.on('data', (d: string) => {
       buf += d;
-      if (!buf.includes('\n')) return;
-      s.end();
-      const r = JSON.parse(buf.slice(0, buf.indexOf('\n'))) as { error?: { message: string } };
-      if (r.error) reject(new Error(r.error.message));
-      else resolve();
+      if (answered || !buf.includes('\n')) return;
+      answered = true;
+      let r: { result?: { effect?: string }; error?: { message: string } };
+      try {
+        r = JSON.parse(buf.slice(0, buf.indexOf('\n'))) as typeof r;
+      } catch {
+        r = { error: { message: 'bad answer' } };
+      }
+      if (r.error) {
+        s.destroy();
+        reject(new Error(r.error.message));
+      } else if (r.result?.effect !== 'exit') s.end();
+      // A fatal signal: the shim closes the connection as it dies.
+      else setTimeout(() => s.destroy(), 5000).unref();
     });
-    s.once('error', reject);
-    s.once('close', () => reject(new Error('No such process')));
+    s.once('error', (e) => (answered ? resolve() : reject(e)));
+    s.once('close', () => (answered ? resolve() : reject(new Error('No such process'))));
   });
 }
 
-export const kill: Tool = async (argv: string[], io: Io, _env: NodeEnv) => {
+export const kill: Tool = async (argv: string[], io: Io, env: NodeEnv) => {
   const args = parseKill(argv);
   if ('error' in args) {
     io.err(`bash: ${args.error}\n`);
@@ -101,7 +115,7 @@ export const kill: Tool = async (argv: string[], io: Io, _env: NodeEnv) => {
     return 0;
   }
   let code = 0;
-  let procs: ReturnType<typeof allProcs> | undefined;
+  let procs: ReturnType<typeof nodeProcs> | undefined;
   for (const pid of args.pids) {
     try {
       process.kill(pid, args.signal);
@@ -114,8 +128,8 @@ export const kill: Tool = async (argv: string[], io: Io, _env: NodeEnv) => {
         continue;
       }
     }
-    // No such real process: a containerd shim's (virtual) pid?
-    procs ??= allProcs();
+    // No such real process: a containerd shim's (virtual) pid? This node's: the local runner's nodes share the host's /proc, each host numbering its shims alike.
+    procs ??= nodeProcs(env, false);
     const socket = virtualShimSocket(procs, pid);
     try {
       if (!socket) throw new Error('No such process');

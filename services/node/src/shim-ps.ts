@@ -113,17 +113,18 @@ function readJson<T>(path: string): T | undefined {
 /** The ps.json files of a host's shims, read through its cwd. */
 function readHostShims(host: HostPs): ShimPs[] {
   return hostShimDirs(host)
-    .map((dir) => readJson<ShimPs>(join(dir, 'ps.json')))
+    .map((dir) => readJson<ShimPs>(`${dir}/ps.json`))
     .filter((ps): ps is ShimPs => !!ps && ps.host === host.pid);
 }
 
 /** A host's shims' task directories, through its cwd. */
 function hostShimDirs(host: HostPs): string[] {
-  const root = join(`/proc/${host.pid}/cwd`, host.shims);
+  // Not path.join: `..` must be walked from the cwd the link leads to, not cancel the link.
+  const root = `/proc/${host.pid}/cwd/${host.shims}`;
   try {
     return readdirSync(root)
       .slice(0, MAX_SHIMS)
-      .map((id) => join(root, id));
+      .map((id) => `${root}/${id}`);
   } catch {
     return [];
   }
@@ -141,12 +142,12 @@ export function virtualShimSocket(procs: Proc[], pid: number): string | undefine
     const host = readJson<HostPs>(join(`/proc/${p.pid}/cwd`, 'ps.json'));
     if (!host || host.pid !== p.pid || typeof host.shims !== 'string') continue;
     for (const dir of hostShimDirs(host)) {
-      const ps = readJson<ShimPs>(join(dir, 'ps.json'));
+      const ps = readJson<ShimPs>(`${dir}/ps.json`);
       if (ps?.host !== p.pid || ps.pid !== pid) continue;
       try {
         // The address is containerd's path (…/s/<hash>): the same socket under the host's state directory, its cwd's parent.
-        const address = readFileSync(join(dir, 'address'), 'utf8').trim();
-        return join(`/proc/${p.pid}/cwd`, '..', 's', address.slice(address.lastIndexOf('/') + 1));
+        const address = readFileSync(`${dir}/address`, 'utf8').trim();
+        return `/proc/${p.pid}/cwd/../s/${address.slice(address.lastIndexOf('/') + 1)}`;
       } catch {
         return undefined;
       }

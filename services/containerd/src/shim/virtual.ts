@@ -181,13 +181,15 @@ export class VirtualShim {
     if (this.done) return;
     this.done = true;
     this.log(msg, fields);
-    await this.tasks.close();
+    // Gone at once, as a process is once its kill returns: no socket, no task directory (a containerd that starts later finds no task here, ps no shim) ...
     this.server?.close();
-    for (const s of this.conns) if (abrupt) s.destroy();
-      else s.end();
     rmSync(this.opts.socket, { force: true });
-    // The bundle goes with the shim: a containerd that starts later finds no task here.
     rmSync(this.dir, { recursive: true, force: true });
+    for (const s of this.conns)
+      if (abrupt) s.destroy();
+      else s.end();
+    // ... and its containers with it.
+    await this.tasks.close();
     this.host.ended(this);
   }
 
