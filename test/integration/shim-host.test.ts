@@ -37,7 +37,7 @@ describe.runIf(ready)("containerd's shims on a local node", { timeout: 180_000 }
 
   afterAll(async () => {
     await cluster.down();
-  });
+  }, 60_000);
 
   it('ps -ef --forest and systemctl status list one shim per pod, each pod under its own', async () => {
     const [one, two] = [await sandbox('one'), await sandbox('two')];
@@ -53,8 +53,10 @@ describe.runIf(ready)("containerd's shims on a local node", { timeout: 180_000 }
   it("kill -9 of one pod's shim ends only that pod's container; the kubelet starts it again", async () => {
     const [before1, before2] = [await status('one'), await status('two')];
     const id = await sandbox('one');
-    const line = (await ssh('ps -ef')).stdout.split('\n').find((l) => SHIM.exec(l)?.[3] === id)!;
-    const pid = SHIM.exec(line)![1]!;
+    const ps = (await ssh('ps -ef --forest')).stdout;
+    const line = ps.split('\n').find((l) => SHIM.exec(l)?.[3] === id);
+    expect(line, `the shim of ${id} in\n${ps}`).toBeDefined();
+    const pid = SHIM.exec(line!)![1]!;
     expect(await ssh(`kill -9 ${pid}`)).toMatchObject({ code: 0, stderr: '' });
     // Gone from the node's process table at once ...
     expect((await ssh('ps -ef')).stdout).not.toContain(` ${pid} `);

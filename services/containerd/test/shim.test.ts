@@ -122,7 +122,11 @@ describe('containerd-shim-runc-v2', () => {
     const host = hostPid()!;
     expect(shimPid).toBeGreaterThan(Number(readFileSync('/proc/sys/kernel/pid_max', 'utf8')));
     expect(readFileSync(`/proc/${host}/cmdline`, 'utf8').replace(/\0+$/, '').split(/[\0 ]/)).toEqual(['containerd-shim-runc-v2', '-namespace', 'k8s.io', '-address', socket]);
-    const ps = JSON.parse(readFileSync(join(taskRoot, podSandboxId, 'ps.json'), 'utf8')) as { pid: number; tasks: { id: string; pid: number; argv: string[] }[] };
+    // ps.json follows a task's start within 200 ms.
+    const ps = await waitFor('ps.json to list the container', async () => {
+      const f = JSON.parse(readFileSync(join(taskRoot, podSandboxId, 'ps.json'), 'utf8')) as { pid: number; tasks: { id: string; pid: number; argv: string[] }[] };
+      return f.tasks.length ? f : undefined;
+    });
     expect(ps).toEqual({
       pid: shimPid,
       host,

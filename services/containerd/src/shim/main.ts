@@ -113,6 +113,7 @@ const context: HostContext = {
       ),
   },
   streaming: streamingServer,
+  log,
   ended: (shim) => {
     if (shims.get(shim.id) === shim) shims.delete(shim.id);
     if (!shims.size) idleExit();

@@ -29,9 +29,14 @@ export interface HostContext {
   tasks: Pick<LocalTasksOptions, 'route' | 'timeScale' | 'oomKilled'>;
   /** The host's streaming server (Exec, Attach), started with the first stream asked for. */
   streaming: () => Promise<StreamingServer>;
+  /** A line of the host's log (its stderr). */
+  log: (msg: string, fields?: Record<string, unknown>) => void;
   /** The shim ended (its directory is gone). */
   ended: (shim: VirtualShim) => void;
 }
+
+/** How long ps.json lags a task's start or end at most. */
+const PS_FILE_DELAY_MS = 200;
 
 export class VirtualShim {
   readonly tasks: LocalTasks;
@@ -74,7 +79,7 @@ export class VirtualShim {
     );
   }
 
-  /** The shim's log lines: JSON, as the shim process wrote them to its stderr (the task directory's `log`). */
+  /** The shim's log lines: JSON, as the shim process wrote them to its stderr (the task directory's `log`, made with the first line: warnings, its end). */
   log(msg: string, fields: Record<string, unknown> = {}): void {
     try {
       appendFileSync(join(this.dir, 'log'), `${JSON.stringify({ time: new Date().toISOString(), level: 'info', msg, id: this.id, ...fields })}\n`);
@@ -87,7 +92,17 @@ export class VirtualShim {
     for (const s of this.conns) send(s, e);
   }
 
+  /** ps.json is rewritten at most every PS_FILE_DELAY_MS (a sandbox's start and its first container's make one write). */
+  private psTimer: NodeJS.Timeout | undefined;
   private psFile(): void {
+    if (this.psTimer || this.done) return;
+    this.psTimer = setTimeout(() => {
+      this.psTimer = undefined;
+      if (!this.done) this.writePs();
+    }, PS_FILE_DELAY_MS);
+  }
+
+  private writePs(): void {
     writePsFile(this.dir, {
       pid: this.pid,
       host: this.host.hostPid,
@@ -109,7 +124,6 @@ export class VirtualShim {
     writeFileSync(join(this.dir, 'address'), `unix://${this.opts.socket}`);
     writeFileSync(join(this.dir, 'shim.pid'), String(this.pid));
     this.psFile();
-    this.log('shim started', { socket: this.opts.socket, pid: this.pid });
   }
 
   private readonly methods: Record<string, (params: never) => Promise<unknown>> = {
@@ -180,7 +194,9 @@ export class VirtualShim {
   private async end(msg: string, fields: Record<string, unknown> = {}, abrupt = false): Promise<void> {
     if (this.done) return;
     this.done = true;
-    this.log(msg, fields);
+    clearTimeout(this.psTimer);
+    // The task directory (and its log) goes now: the line is the host's.
+    this.host.log(msg, { id: this.id, pid: this.pid, ...fields });
     // Gone at once, as a process is once its kill returns: no socket, no task directory (a containerd that starts later finds no task here, ps no shim) ...
     this.server?.close();
     rmSync(this.opts.socket, { force: true });
