@@ -56,8 +56,7 @@ export class Launcher implements ShimLauncher {
   async start(id: string, podIp: string, events: TaskEvents): Promise<Tasks> {
     const dir = taskDir(this.opts.stateDir, id);
     const socket = shimSocket(this.opts.stateDir, this.opts.address, id);
-    mkdirSync(dir, { recursive: true });
-    mkdirSync(dirname(socket), { recursive: true });
+    this.makeDir(dir);
     const options: ShimOptions = {
       socket,
       podIp,
@@ -83,6 +82,26 @@ export class Launcher implements ShimLauncher {
     } catch (err) {
       rmSync(dir, { recursive: true, force: true });
       throw err;
+    }
+  }
+
+  /** The task root and the sockets' directory are made once: a sandbox's start costs one mkdir (its task directory). */
+  private rootsMade = false;
+  private makeDir(dir: string): void {
+    if (!this.rootsMade) {
+      mkdirSync(taskRoot(this.opts.stateDir), { recursive: true });
+      mkdirSync(dirname(shimSocket(this.opts.stateDir, this.opts.address, '')), { recursive: true });
+      this.rootsMade = true;
+    }
+    try {
+      mkdirSync(dir);
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code === 'EEXIST') return;
+      if (code !== 'ENOENT') throw err;
+      // The state directory was wiped under us: make it again.
+      this.rootsMade = false;
+      this.makeDir(dir);
     }
   }
 
