@@ -188,6 +188,9 @@ COPY --from=build /out/crictl /opt/kubelab/crictl
 # bin/'s links to node-tool, one per tool the package names (a deploy keeps no symlinks).
 RUN cd /opt/kubelab/node/bin && for t in $(node -p "Object.keys(require('../package.json').bin).join(' ')"); do ln -sf node-tool "$t"; done
 ENV PATH=/opt/kubelab/node/bin:/opt/kubelab/crictl/bin:$PATH
+# The shell's kill reaches containerd's (virtual) shims: BASH_ENV for `bash -c`, bash.bashrc for an interactive shell.
+ENV BASH_ENV=/opt/kubelab/node/shell/kill.bash
+RUN echo '. /opt/kubelab/node/shell/kill.bash' >> /etc/bash.bashrc
 RUN printf 'runtime-endpoint: unix:///run/containerd/containerd.sock\nimage-endpoint: unix:///run/containerd/containerd.sock\ntimeout: 10\n' > /etc/crictl.yaml
 COPY docker/node-init.sh /usr/local/bin/node-init
 COPY docker/node-routes.mjs docker/kube-rest.mjs docker/host-ports.mjs /usr/local/lib/kubelab/

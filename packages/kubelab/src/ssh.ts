@@ -80,11 +80,15 @@ function run(cmd: string, args: string[], opts: Parameters<typeof spawn>[2], wha
   });
 }
 
+/** What the node shell sources: its kill (services/node/shell/kill.bash). */
+const NODE_SHELL_RC = join(REPO_ROOT, 'services', 'node', 'shell', 'kill.bash');
+
 /** The node shell's environment: the node tools and this node first on PATH, the node root and name, root's prompt. */
 export function nodeShellEnv(stateDir: string, node: string, base: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
   const root = nodeRoot({ stateDir }, node);
   const path = [join(REPO_ROOT, 'services', 'node', 'bin'), join(REPO_ROOT, 'services', 'crictl', 'bin'), dirname(process.execPath), base.PATH ?? '/usr/bin:/bin'].join(delimiter);
-  return { ...base, PATH: path, KUBELAB_NODE_ROOT: root, KUBELAB_NODE_NAME: node, PS1: `root@${node}:~# ` };
+  // BASH_ENV: `bash -c`'s kill reaches containerd's shims (their pids are virtual: services/node/shell/kill.bash).
+  return { ...base, PATH: path, KUBELAB_NODE_ROOT: root, KUBELAB_NODE_NAME: node, PS1: `root@${node}:~# `, BASH_ENV: NODE_SHELL_RC };
 }
 
 export async function sshCommand(argv: string[]): Promise<number> {
@@ -107,6 +111,6 @@ export async function sshCommand(argv: string[]): Promise<number> {
   const env = nodeShellEnv(args.stateDir, args.node);
   const home = join(env.KUBELAB_NODE_ROOT!, 'root');
   mkdirSync(home, { recursive: true });
-  const shellArgs = args.command.length ? ['--noprofile', '--norc', '-c', args.command.join(' ')] : ['--noprofile', '--norc', '-i'];
+  const shellArgs = args.command.length ? ['--noprofile', '--norc', '-c', args.command.join(' ')] : ['--noprofile', '--rcfile', NODE_SHELL_RC, '-i'];
   return run('bash', shellArgs, { stdio: 'inherit', env, cwd: home }, 'bash');
 }

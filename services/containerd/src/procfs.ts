@@ -79,10 +79,18 @@ export interface NodeFacts {
   uptimeSec: number;
 }
 
-/** The node's memory, CPUs and load (read per call: they change). */
+/** The node's CPUs: count, model and clock, read once a minute (os.cpus() reads /proc/cpuinfo and /proc/stat; a shim host renders /proc files for many containers). */
+let cpuFacts: { at: number; cpus: number; cpuModel: string; mhz: number } | undefined;
+const CPU_FACTS_TTL_MS = 60_000;
+
+/** The node's memory, CPUs and load (memory and load read per call: they change). */
 export function nodeFacts(): NodeFacts {
-  const c = cpus();
-  return { totalBytes: totalmem(), freeBytes: freemem(), cpus: Math.max(1, c.length), cpuModel: c[0]?.model ?? 'Virtual CPU', mhz: c[0]?.speed ?? 2400, load: loadavg(), uptimeSec: uptime() };
+  const now = Date.now();
+  if (!cpuFacts || now - cpuFacts.at > CPU_FACTS_TTL_MS) {
+    const c = cpus();
+    cpuFacts = { at: now, cpus: Math.max(1, c.length), cpuModel: c[0]?.model ?? 'Virtual CPU', mhz: c[0]?.speed ?? 2400 };
+  }
+  return { totalBytes: totalmem(), freeBytes: freemem(), cpus: cpuFacts.cpus, cpuModel: cpuFacts.cpuModel, mhz: cpuFacts.mhz, load: loadavg(), uptimeSec: uptime() };
 }
 
 /** Memory as the container's view shows it: total, used and free in bytes. */

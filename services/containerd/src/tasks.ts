@@ -117,6 +117,8 @@ export interface LocalTasksOptions {
   warn: (msg: string, fields?: Record<string, unknown>) => void;
   /** At a task's start: PID 1 as a shell on the container's stdin, when it is one (streaming/attach.ts). */
   mainProcess?: (spec: TaskSpec, proc: SimProcess) => ExecSession | undefined;
+  /** The pid the node's process table shows the sandbox's shim with (default: this process's). */
+  shimPid?: number;
   /** A task's process ended by the cgroup OOM killer: what the kernel then logs (node-faults.ts oomKernelLines). */
   oomKilled?: (victim: OomVictim) => void;
 }
@@ -212,12 +214,12 @@ export class LocalTasks implements Tasks {
     const base = (cid: string) => {
       let n = this.nodeSlots.get(cid);
       if (n === undefined) this.nodeSlots.set(cid, (n = this.nodeSlots.size));
-      return process.pid - 1 + SHARED_PID_STRIDE * n;
+      return (this.opts.shimPid ?? process.pid) - 1 + SHARED_PID_STRIDE * n;
     };
     base(id);
     return {
       processes: () => {
-        const out: ProcEntry[] = [{ pid: process.pid - 1, ppid: 1, argv: ['/pause'], startedMs: this.createdMs, cpuMs: 0, rssBytes: PAUSE_RSS_BYTES }];
+        const out: ProcEntry[] = [{ pid: (this.opts.shimPid ?? process.pid) - 1, ppid: 1, argv: ['/pause'], startedMs: this.createdMs, cpuMs: 0, rssBytes: PAUSE_RSS_BYTES }];
         for (const [cid, l] of this.live) {
           if (l.proc.exit) continue;
           const offset = base(cid);

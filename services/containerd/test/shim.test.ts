@@ -1,10 +1,12 @@
 // Containers outlive containerd, as upstream's shims make them: containerd
 // runs here as its real process (dist/main.js, shims on), is killed with
 // SIGKILL, and the pod's port keeps answering; a new containerd adopts the
-// shim and sees the same container running, never started twice.
+// shim and sees the same container running, never started twice. Each
+// sandbox's shim is a virtual one (its own socket, task directory and pid)
+// in the node's one shim host process.
 
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -20,6 +22,11 @@ const MAIN = fileURLToPath(new URL('../dist/main.js', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'kubelab-shim-'));
 const socket = join(dir, 'containerd.sock');
 const taskRoot = join(dir, 'io.containerd.runtime.v2.task', 'k8s.io');
+const hostDir = join(dir, 'io.containerd.runtime.v2.shim-host');
+/** The shim host's real pid (undefined when none runs). */
+const hostPid = () => (existsSync(join(hostDir, 'shim.pid')) ? Number(readFileSync(join(hostDir, 'shim.pid'), 'utf8')) : undefined);
+/** Whether sandbox id's (virtual) shim is there: its task directory names it. */
+const shimThere = (id: string) => existsSync(join(taskRoot, id, 'shim.pid'));
 let containerd: ChildProcess | undefined;
 let cri: Cri | undefined;
 
@@ -95,11 +102,9 @@ beforeAll(async () => {
 afterAll(async () => {
   cri?.close();
   containerd?.kill('SIGKILL');
-  // A shim the test left behind (a failed assertion) goes too.
-  for (const id of existsSync(taskRoot) ? readdirSync(taskRoot) : []) {
-    const pidFile = join(taskRoot, id, 'shim.pid');
-    if (existsSync(pidFile)) process.kill(Number(readFileSync(pidFile, 'utf8')), 'SIGKILL');
-  }
+  // A shim host the test left behind (a failed assertion) goes too.
+  const pid = hostPid();
+  if (pid && alive(pid)) process.kill(pid, 'SIGKILL');
   rmSync(dir, { recursive: true, force: true });
 });
 
@@ -112,11 +117,24 @@ describe('containerd-shim-runc-v2', () => {
     await cri!.rt.StartContainer({ containerId });
     const logFile = join(sbCfg.logDirectory, 'app/0.log');
 
-    // One shim for the sandbox, with upstream's command line, in the sandbox's task directory.
+    // One shim for the sandbox, with upstream's command line, in the sandbox's task directory: a virtual one (its pid past pid_max) in the shim host.
     const shimPid = Number(readFileSync(join(taskRoot, podSandboxId, 'shim.pid'), 'utf8'));
-    expect(readFileSync(`/proc/${shimPid}/cmdline`, 'utf8').replace(/\0+$/, '').split(/[\0 ]/)).toEqual(['containerd-shim-runc-v2', '-namespace', 'k8s.io', '-id', podSandboxId, '-address', socket]);
-    const ps = JSON.parse(readFileSync(join(taskRoot, podSandboxId, 'ps.json'), 'utf8')) as { pid: number; tasks: { id: string; pid: number; argv: string[] }[] };
-    expect(ps).toEqual({ pid: shimPid, tasks: [{ id: containerId, pid: 1, argv: ['/docker-entrypoint.sh', 'nginx', '-g', 'daemon off;'] }] });
+    const host = hostPid()!;
+    expect(shimPid).toBeGreaterThan(Number(readFileSync('/proc/sys/kernel/pid_max', 'utf8')));
+    expect(readFileSync(`/proc/${host}/cmdline`, 'utf8').replace(/\0+$/, '').split(/[\0 ]/)).toEqual(['containerd-shim-runc-v2', '-namespace', 'k8s.io', '-address', socket]);
+    // ps.json follows a task's start within 200 ms.
+    const ps = await waitFor('ps.json to list the container', async () => {
+      const f = JSON.parse(readFileSync(join(taskRoot, podSandboxId, 'ps.json'), 'utf8')) as { pid: number; tasks: { id: string; pid: number; argv: string[] }[] };
+      return f.tasks.length ? f : undefined;
+    });
+    expect(ps).toEqual({
+      pid: shimPid,
+      host,
+      argv: ['containerd-shim-runc-v2', '-namespace', 'k8s.io', '-id', podSandboxId, '-address', socket],
+      startedMs: expect.any(Number),
+      tasks: [{ id: containerId, pid: 1, argv: ['/docker-entrypoint.sh', 'nginx', '-g', 'daemon off;'] }],
+    });
+    expect(JSON.parse(readFileSync(join(hostDir, 'ps.json'), 'utf8'))).toEqual({ pid: host, shims: '../io.containerd.runtime.v2.task/k8s.io' });
 
     const addr = await waitFor('the mapped port of 80/TCP', async () => {
       const st = await cri!.rt.PodSandboxStatus({ podSandboxId, verbose: true });
@@ -126,7 +144,7 @@ describe('containerd-shim-runc-v2', () => {
     await recorded(containerId);
 
     await killContainerd();
-    expect(alive(shimPid)).toBe(true);
+    expect(alive(host)).toBe(true);
     expect((await get(addr)).status).toBe(200);
 
     cri = await startContainerd();
@@ -165,8 +183,10 @@ describe('containerd-shim-runc-v2', () => {
     await cri.rt.StopPodSandbox({ podSandboxId });
     expect((await cri.rt.ContainerStatus({ containerId })).status).toMatchObject({ state: 'CONTAINER_EXITED', exitCode: 137 });
     await cri.rt.RemovePodSandbox({ podSandboxId });
-    await waitFor('the shim to exit', async () => !alive(shimPid), { timeoutMs: 15_000 });
-    expect(existsSync(join(taskRoot, podSandboxId))).toBe(false);
+    await waitFor('the shim to end', async () => !existsSync(join(taskRoot, podSandboxId)), { timeoutMs: 15_000 });
+    // Its last shim gone, the host exits.
+    await waitFor('the shim host to exit', async () => !alive(host), { timeoutMs: 15_000 });
+    expect(existsSync(hostDir)).toBe(false);
   }, 120_000);
 
   it('marks the containers of a shim that died while containerd was down as exited with 255 Unknown', async () => {
@@ -175,11 +195,10 @@ describe('containerd-shim-runc-v2', () => {
     await cri!.img.PullImage({ image: { image: 'busybox' } });
     const { containerId } = await cri!.rt.CreateContainer({ podSandboxId, config: containerConfig('app', 'busybox', { command: ['sleep', '3600'] }), sandboxConfig: sbCfg });
     await cri!.rt.StartContainer({ containerId });
-    const shimPid = Number(readFileSync(join(taskRoot, podSandboxId, 'shim.pid'), 'utf8'));
     await recorded(containerId);
     await killContainerd();
-    process.kill(shimPid, 'SIGKILL');
-    await waitFor('the shim to die', async () => !alive(shimPid));
+    process.kill(hostPid()!, 'SIGKILL');
+    await waitFor('the shim host to die', async () => !alive(hostPid()!));
     cri = await startContainerd();
     expect((await cri.rt.ContainerStatus({ containerId })).status).toMatchObject({
       state: 'CONTAINER_EXITED',
@@ -193,14 +212,15 @@ describe('containerd-shim-runc-v2', () => {
   it('ends the shim of a sandbox the state file never recorded', async () => {
     const sbCfg = sandboxConfig('unrecorded', dir);
     const { podSandboxId } = await cri!.rt.RunPodSandbox({ config: sbCfg });
-    const shimPid = Number(readFileSync(join(taskRoot, podSandboxId, 'shim.pid'), 'utf8'));
+    expect(shimThere(podSandboxId)).toBe(true);
     await killContainerd();
     // As if containerd had died before its metadata was written.
     const stateFile = join(dir, 'root', 'kubelab-cri-state.json');
     const st = JSON.parse(readFileSync(stateFile, 'utf8')) as { sandboxes: { id: string }[] };
     writeFileSync(stateFile, JSON.stringify({ ...st, sandboxes: st.sandboxes.filter((s) => s.id !== podSandboxId) }));
     cri = await startContainerd();
-    await waitFor('the unknown shim to be ended', async () => !alive(shimPid));
     expect(existsSync(join(taskRoot, podSandboxId))).toBe(false);
+    // Its shim ended in the host (whose last shim it was: the host goes too).
+    await waitFor('the shim host to exit', async () => hostPid() === undefined, { timeoutMs: 15_000 });
   }, 120_000);
 });

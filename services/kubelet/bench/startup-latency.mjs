@@ -16,6 +16,7 @@
 //   QPS=20 ...                                   paced creates instead of a burst
 //   EVENTED_PLEG=1 ...                           the kubelet with EventedPLEG
 //   CPU_PROF=dir ...                             --cpu-prof of every node process into dir
+//   CONTAINERD_MAIN=path/main.js ...             another containerd build (same-minute comparisons)
 //   DETAIL=1 ...                                 also API requests and CRI calls per pod (from /metrics)
 //   IDLE=10 ...                                  then each process's CPU per second with the pods running, idle
 
@@ -123,7 +124,7 @@ const cs = createClientset({ address: apiserver.address, tls: cluster.adminTls, 
 let deadline;
 try {
   run('controller-manager', mainOf('@kubelab/controller-manager'), controllerManagerArgs(cluster));
-  const containerd = run('containerd', mainOf('@kubelab/containerd'), containerdArgs(dir, socket, cluster.nats.url, ids.natsTls));
+  const containerd = run('containerd', process.env.CONTAINERD_MAIN || mainOf('@kubelab/containerd'), containerdArgs(dir, socket, cluster.nats.url, ids.natsTls));
   // Each start-up bound allows for a loaded machine (a first TLS handshake with RSA keys, JIT of a cold process).
   await waitFor('the containerd socket', () => existsSync(socket), { timeoutMs: 30_000, everyMs: 50, signal: exitSignal(containerd, 'containerd') });
   run('kubelet', join(import.meta.dirname, '..', 'dist', 'main.js'), [

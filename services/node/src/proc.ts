@@ -3,7 +3,7 @@
 // node's processes are its units' cgroups (main processes, what joined the
 // cgroup, and their descendants); in compose (pid: service:node-N) every
 // process in /proc is the node's. A containerd shim's simulated container
-// processes follow it (shim-ps.ts).
+// processes follow it; the shim host's row is its shims' rows (shim-ps.ts).
 
 import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { cgroupProcsPath, listUnitStates, pidAlive, readCgroupProcs } from '@kubelab/systemd';
@@ -156,16 +156,17 @@ export function treeOf(root: number, procs: Proc[]): Proc[] {
   return out.sort((a, b) => a.pid - b.pid);
 }
 
-/** The node's processes: all of /proc, or (local runner) its units' process trees. */
-export function nodeProcs(env: NodeEnv): Proc[] {
+/** The node's processes: all of /proc, or (local runner) its units' process trees; `shims`: the shim host's row as its shims' (shim-ps.ts). */
+export function nodeProcs(env: NodeEnv, shims = true): Proc[] {
   const procs = allProcs();
-  if (!env.unitProcessesOnly) return withContainerProcs(procs);
+  const expand = (list: Proc[]) => (shims ? withContainerProcs(list, bootTime) : list);
+  if (!env.unitProcessesOnly) return expand(procs);
   const units = listUnitStates(env.root);
   const mains = units.map((s) => s.mainPid).filter((pid) => pid > 0 && pidAlive(pid));
   // The rest of each unit's cgroup: daemons that left the main process's tree (containerd's shims).
   const members = units.flatMap((s) => readCgroupProcs(cgroupProcsPath(env.root, s.unit)));
   const seen = new Set<number>();
-  return withContainerProcs(
+  return expand(
     [...mains, ...members]
       .flatMap((pid) => treeOf(pid, procs))
       .filter((p) => !seen.has(p.pid) && seen.add(p.pid))

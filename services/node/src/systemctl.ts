@@ -7,7 +7,8 @@ import { cgroupProcsPath, effectiveState, listUnitStates, pidAlive, readCgroupPr
 import { constants } from 'node:os';
 import { formatRecord } from './journalctl.js';
 import type { Io, NodeEnv, Tool } from './node-env.js';
-import { allProcs, CLK_TCK, treeOf } from './proc.js';
+import { allProcs, bootTime, CLK_TCK, treeOf } from './proc.js';
+import { withContainerProcs } from './shim-ps.js';
 import { formatListUnits, formatShow, formatStatus, managerUnreachable, type UnitProc } from './systemctl-format.js';
 
 const EXIT_NOT_RUNNING = 3;
@@ -25,10 +26,15 @@ function unitProcs(s: UnitState, env: NodeEnv): UnitProc[] {
   if (roots.length === 0) return [];
   const procs = allProcs();
   const seen = new Set<number>();
-  const members = roots
-    .flatMap((pid) => treeOf(pid, procs))
-    .filter((p) => !seen.has(p.pid) && seen.add(p.pid))
-    .sort((a, b) => a.pid - b.pid);
+  // The shim host's row is its sandboxes' shims, as a real node's cgroup lists one shim per pod.
+  const members = withContainerProcs(
+    roots
+      .flatMap((pid) => treeOf(pid, procs))
+      .filter((p) => !seen.has(p.pid) && seen.add(p.pid))
+      .sort((a, b) => a.pid - b.pid),
+    bootTime,
+    false,
+  );
   return members.map((p) => ({ pid: p.pid, comm: p.comm, cmdline: p.cmdline, rssKb: p.rssKb, threads: p.threads, cpuUs: ((p.utime + p.stime) / CLK_TCK) * 1e6 }));
 }
 

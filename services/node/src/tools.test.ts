@@ -5,7 +5,7 @@ import { formatKernelLine } from './dmesg.js';
 import { formatFree, formatUptime, humanIec, parseMeminfo } from './meminfo.js';
 import { formatPsAux, formatPsEf, formatTop, statText, startText, type PsContext } from './ps.js';
 import { parseStat, type Proc } from './proc.js';
-import { containerProcs } from './shim-ps.js';
+import { containerProcs, shareOf, withContainerProcs, type ShimPs } from './shim-ps.js';
 
 beforeAll(() => {
   process.env.TZ = 'UTC';
@@ -150,6 +150,48 @@ describe('ps and top', () => {
   ] as const)('STAT %j', (extra, want) =>
     expect(statText(proc(312, 1, 'x', { session: 1, ...extra, ...('session' in extra ? {} : { session: 312 }) }))).toBe(want === 'S' && !('session' in extra) ? 'Ssl' : want),
   );
+
+  it('ps -ef --forest: the shim host is one containerd-shim-runc-v2 row per sandbox (virtual pids), each with its containers under it', () => {
+    const [a, b] = ['a'.repeat(64), 'b'.repeat(64)];
+    const sock = '/run/containerd/containerd.sock';
+    const host = proc(400, 312, `containerd-shim-runc-v2 -namespace k8s.io -address ${sock}`, { threads: 7, utime: 301, stime: 100, rssKb: 60001 });
+    const shim = (id: string, pid: number, argv: string[]): ShimPs => ({
+      pid,
+      host: 400,
+      argv: ['containerd-shim-runc-v2', '-namespace', 'k8s.io', '-id', id, '-address', sock],
+      startedMs: Date.parse('2026-12-01T13:31:00Z'),
+      tasks: [{ id: `c-${id}`, pid: 1, argv }],
+    });
+    const read = {
+      psFile: (pid: number) => (pid === 400 ? { pid: 400, shims: '../io.containerd.runtime.v2.task/k8s.io' } : undefined),
+      hostShims: () => [shim(b, 32772, ['sleep', '3600']), shim(a, 32770, ['/docker-entrypoint.sh', 'nginx', '-g', 'daemon off;']), { ...shim('c'.repeat(64), 32774, ['sh']), host: 399 }],
+      bootTime: c.bootTime,
+    };
+    const rows = withContainerProcs([proc(312, 1, '/usr/bin/containerd'), host], () => c.bootTime, true, read);
+    expect(formatPsEf(rows, c, true)).toBe(
+      [
+        'UID          PID    PPID  C STIME TTY          TIME CMD',
+        'root         312       1  1 13:30 ?        00:00:02 /usr/bin/containerd',
+        `root       32770     312  1 13:31 ?        00:00:02  \\_ containerd-shim-runc-v2 -namespace k8s.io -id ${a} -address ${sock}`,
+        'root           1   32770  0 13:31 ?        00:00:00      \\_ /docker-entrypoint.sh nginx -g daemon off;',
+        `root       32772     312  1 13:31 ?        00:00:02  \\_ containerd-shim-runc-v2 -namespace k8s.io -id ${b} -address ${sock}`,
+        'root           1   32772  0 13:31 ?        00:00:00      \\_ sleep 3600',
+        '',
+      ].join('\n'),
+    );
+    // systemctl status's cgroup: the shims without their containers, the host's usage split between them.
+    const shims = withContainerProcs([host], () => c.bootTime, false, read);
+    expect(shims.map((p) => [p.pid, p.ppid, p.comm, p.threads, p.utime + p.stime, p.rssKb])).toEqual([
+      [32770, 312, 'containerd-shim', 4, 201, 30001],
+      [32772, 312, 'containerd-shim', 3, 200, 30000],
+    ]);
+  });
+
+  it.each([
+    [{ utime: 10, stime: 0, rssKb: 9, vszKb: 0, shrKb: 0, threads: 1 }, 3, 0, { utime: 4, stime: 0, rssKb: 3, vszKb: 0, shrKb: 0, threads: 1 }],
+    [{ utime: 10, stime: 0, rssKb: 9, vszKb: 0, shrKb: 0, threads: 1 }, 3, 2, { utime: 3, stime: 0, rssKb: 3, vszKb: 0, shrKb: 0, threads: 1 }],
+    [{ utime: 1, stime: 7, rssKb: 100, vszKb: 5, shrKb: 2, threads: 11 }, 1, 0, { utime: 1, stime: 7, rssKb: 100, vszKb: 5, shrKb: 2, threads: 11 }],
+  ])('a shim share of the host %j among %i, #%i', (host, n, i, want) => expect(shareOf(host, n, i)).toEqual(want));
 
   it('START texts', () =>
     expect([startText(new Date('2026-12-01T08:05:00Z'), c.now), startText(new Date('2026-11-30T08:05:00Z'), c.now), startText(new Date('2025-01-02T00:00:00Z'), c.now)]).toEqual([

@@ -1,64 +1,48 @@
-// containerd's side of its shims: starting one per sandbox (a detached
-// process in a session of its own, so it outlives containerd), finding the
-// ones a previous containerd left (their task directories), and the Tasks
-// interface over a shim's socket (ShimTasks).
+// containerd's side of its shims: a sandbox's shim is a virtual one in the
+// node's shim host (shim/main.ts, one detached process in a session of its
+// own, so it outlives containerd), started with the first sandbox and found
+// again by a containerd that starts later (its control socket); the shims a
+// previous containerd left are found by their task directories; and the
+// Tasks interface over a shim's socket (ShimTasks).
 
 import { spawn } from 'node:child_process';
 import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { connect, type Socket } from 'node:net';
-import { availableParallelism } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { TaskStartError, type Ports, type ShimLauncher, type TaskEvents, type TaskExit, type TaskSpec, type TaskStatus, type TaskUsage, type Tasks } from '../tasks.js';
 import type { ExecOutcome } from '../process.js';
 import type { AttachRequest, ExecRequest } from '../streaming/server.js';
-import { readLines, send, type Event, type Response } from './rpc.js';
-import { SHIM_BINARY, shimArgs, shimSocket, taskDir, taskRoot, type ShimOptions } from './paths.js';
+import { dial, RpcClient, type Event } from './rpc.js';
+import { HOST_EXITING, SHIM_BINARY, hostArgs, hostDir, hostSocket, shimSocket, taskDir, taskRoot, type ShimOptions } from './paths.js';
+import type { HostOptions } from './main.js';
 
 export interface LauncherOptions {
   /** containerd's state directory (/run/containerd). */
   stateDir: string;
-  /** containerd's socket, passed to the shim as -address. */
+  /** containerd's socket, passed to the shim host as -address. */
   address: string;
   networkMode: ShimOptions['networkMode'];
   timeScale: number;
   streamServerAddress: string;
-  /** The node's socket-LB directory, handed to each shim (loopback mode's pod network). */
+  /** The node's socket-LB directory, handed to the shim host (loopback mode's pod network). */
   socketLbDir?: string;
-  /** How long a shim may take to say it is ready. */
+  /** How long the shim host may take to say it is ready. */
   startTimeoutMs?: number;
-  /** The shim program (default: dist/shim/main.js beside this module). */
+  /** The shim host program (default: dist/shim/main.js beside this module). */
   shimScript?: string;
 }
 
-/** The shim's entry: this package's dist/shim/main.js, also when this module runs from src (tests). */
+/** The shim host's entry: this package's dist/shim/main.js, also when this module runs from src (tests). */
 export function defaultShimScript(): string {
   const here = fileURLToPath(import.meta.url);
   return here.endsWith('.ts') ? join(dirname(here), '..', '..', 'dist', 'shim', 'main.js') : join(dirname(here), 'main.js');
 }
 
 export class Launcher implements ShimLauncher {
-  /** Shims starting now, and the starts waiting for one of them to be ready. */
-  private starting = 0;
-  private readonly queue: (() => void)[] = [];
+  /** The connection to the shim host's control socket (starting, or up). */
+  private host: Promise<RpcClient> | undefined;
 
   constructor(private readonly opts: LauncherOptions) {}
-
-  /**
-   * A shim is a Node.js process whose start takes a few hundred ms of CPU: a
-   * burst of sandboxes starts them a few at a time (one per core), so each is
-   * ready soon after its turn and none outwaits its start timeout while a
-   * hundred share the cores.
-   */
-  private async turn(): Promise<() => void> {
-    if (this.starting >= Math.max(2, availableParallelism())) await new Promise<void>((resolve) => this.queue.push(resolve));
-    else this.starting++;
-    return () => {
-      const next = this.queue.shift();
-      if (next) next();
-      else this.starting--;
-    };
-  }
 
   pid(id: string): number | undefined {
     try {
@@ -70,21 +54,9 @@ export class Launcher implements ShimLauncher {
   }
 
   async start(id: string, podIp: string, events: TaskEvents): Promise<Tasks> {
-    const done = await this.turn();
-    try {
-      await this.spawn(id, podIp);
-    } finally {
-      done();
-    }
-    return ShimTasks.connect(shimSocket(this.opts.stateDir, this.opts.address, id), events);
-  }
-
-  /** Starts the sandbox's shim and waits for it to say it is ready. */
-  private async spawn(id: string, podIp: string): Promise<void> {
     const dir = taskDir(this.opts.stateDir, id);
     const socket = shimSocket(this.opts.stateDir, this.opts.address, id);
-    mkdirSync(dir, { recursive: true });
-    mkdirSync(dirname(socket), { recursive: true });
+    this.makeDir(dir);
     const options: ShimOptions = {
       socket,
       podIp,
@@ -94,12 +66,95 @@ export class Launcher implements ShimLauncher {
       ...(this.opts.socketLbDir ? { socketLbDir: this.opts.socketLbDir } : {}),
     };
     writeFileSync(join(dir, 'options.json'), JSON.stringify(options));
+    try {
+      // A host that was exiting as we asked (its last sandbox just ended) answers no more: a new one does.
+      for (let attempt = 0; ; attempt++) {
+        const host = await this.hostClient();
+        try {
+          await host.call('Create', { id });
+          break;
+        } catch (err) {
+          if (attempt > 0 || !(host.closed || (err as Error).message === HOST_EXITING)) throw err;
+          host.socket.destroy();
+        }
+      }
+      return await ShimTasks.connect(socket, events);
+    } catch (err) {
+      rmSync(dir, { recursive: true, force: true });
+      throw err;
+    }
+  }
+
+  /** The task root and the sockets' directory are made once: a sandbox's start costs one mkdir (its task directory). */
+  private rootsMade = false;
+  private makeDir(dir: string): void {
+    if (!this.rootsMade) {
+      mkdirSync(taskRoot(this.opts.stateDir), { recursive: true });
+      mkdirSync(dirname(shimSocket(this.opts.stateDir, this.opts.address, '')), { recursive: true });
+      this.rootsMade = true;
+    }
+    try {
+      mkdirSync(dir);
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code === 'EEXIST') return;
+      if (code !== 'ENOENT') throw err;
+      // The state directory was wiped under us: make it again.
+      this.rootsMade = false;
+      this.makeDir(dir);
+    }
+  }
+
+  /** The shim host: the one already running (a previous containerd's), else a new one. */
+  private hostClient(): Promise<RpcClient> {
+    const have = this.host;
+    if (have) return have.then((c) => (c.closed ? this.reconnect(have) : c));
+    return this.reconnect(undefined);
+  }
+
+  private reconnect(stale: Promise<RpcClient> | undefined): Promise<RpcClient> {
+    if (this.host !== stale) return this.hostClient();
+    const next = this.connectHost().catch(async () => {
+      await this.spawnHost();
+      return this.connectHost();
+    });
+    this.host = next;
+    next.catch(() => {
+      if (this.host === next) this.host = undefined;
+    });
+    return next;
+  }
+
+  private async connectHost(): Promise<RpcClient> {
+    const socket = await dial(hostSocket(this.opts.stateDir, this.opts.address));
+    const client: RpcClient = new RpcClient(
+      socket,
+      () => {},
+      () => {},
+    );
+    return client;
+  }
+
+  /** Starts the shim host and waits for it to say it is ready. */
+  private async spawnHost(): Promise<void> {
+    const dir = hostDir(this.opts.stateDir);
+    const socket = hostSocket(this.opts.stateDir, this.opts.address);
+    mkdirSync(dir, { recursive: true });
+    mkdirSync(dirname(socket), { recursive: true });
+    const options: HostOptions = {
+      stateDir: this.opts.stateDir,
+      socket,
+      networkMode: this.opts.networkMode,
+      timeScale: this.opts.timeScale,
+      streamServerAddress: this.opts.streamServerAddress,
+      ...(this.opts.socketLbDir ? { socketLbDir: this.opts.socketLbDir } : {}),
+    };
+    writeFileSync(join(dir, 'host.json'), JSON.stringify(options));
     const logFd = openSync(join(dir, 'log'), 'a');
     const script = this.opts.shimScript ?? defaultShimScript();
-    // One process per pod: a small young generation saves about 20 MB of RSS per shim.
-    // KUBELAB_SHIM_NODE_ARGS: Node.js flags for every shim (the benches' --cpu-prof).
+    // KUBELAB_SHIM_NODE_ARGS: Node.js flags for the shim host (the benches' --cpu-prof).
     const nodeArgs = process.env.KUBELAB_SHIM_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
-    const child = spawn(process.execPath, ['--max-semi-space-size=1', ...nodeArgs, script, ...shimArgs(id, this.opts.address)], {
+    const child = spawn(process.execPath, [...nodeArgs, script, ...hostArgs(this.opts.address)], {
       argv0: SHIM_BINARY,
       cwd: dir,
       // Its own session: a signal to containerd's process group (or its death) leaves it.
@@ -107,9 +162,10 @@ export class Launcher implements ShimLauncher {
       stdio: ['ignore', 'pipe', logFd],
     });
     closeSync(logFd);
+    const timeoutMs = this.opts.startTimeoutMs ?? 15000;
     try {
       await new Promise<void>((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`shim did not start within ${this.opts.startTimeoutMs ?? 15000} ms`)), this.opts.startTimeoutMs ?? 15000);
+        const timer = setTimeout(() => reject(new Error(`shim did not start within ${timeoutMs} ms`)), timeoutMs);
         let out = '';
         child.stdout!.setEncoding('utf8');
         child.stdout!.on('data', (d: string) => {
@@ -130,7 +186,6 @@ export class Launcher implements ShimLauncher {
       });
     } catch (err) {
       child.kill('SIGKILL');
-      rmSync(dir, { recursive: true, force: true });
       throw err;
     }
     child.stdout!.destroy();
@@ -143,11 +198,8 @@ export class Launcher implements ShimLauncher {
     for (const id of taskIds(this.opts.stateDir)) {
       if (known.has(id)) continue;
       const dir = taskDir(this.opts.stateDir, id);
-      try {
-        process.kill(Number(readFileSync(join(dir, 'shim.pid'), 'utf8')), 'SIGKILL');
-      } catch {
-        // Already gone.
-      }
+      // The shim dies as of a kill -9 (its containers with it); its directory goes now either way.
+      void signalShim(shimSocket(this.opts.stateDir, this.opts.address, id), 'SIGKILL').catch(() => {});
       rmSync(dir, { recursive: true, force: true });
       gone.push(id);
     }
@@ -171,6 +223,20 @@ export class Launcher implements ShimLauncher {
   }
 }
 
+/** A signal to a sandbox's (virtual) shim over its socket: what the node's kill of its pid does. */
+export async function signalShim(socket: string, signal: string | number): Promise<{ effect: string }> {
+  const client = new RpcClient(
+    await dial(socket),
+    () => {},
+    () => {},
+  );
+  try {
+    return await client.call<{ effect: string }>('Signal', { signal });
+  } finally {
+    client.socket.end();
+  }
+}
+
 /** The sandbox ids with a task directory. */
 function taskIds(stateDir: string): string[] {
   try {
@@ -190,40 +256,26 @@ function tail(path: string): string {
 
 /** A sandbox's tasks in its shim, over the shim's socket. */
 export class ShimTasks implements Tasks {
-  private nextId = 1;
-  private readonly pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
   private closing = false;
 
   private constructor(
-    private readonly socket: Socket,
+    private readonly rpc: RpcClient,
     private readonly events: TaskEvents,
-  ) {
-    readLines(socket, (m) => {
-      if ('event' in m) return this.onEvent(m);
-      const r = m as Response;
-      const p = this.pending.get(r.id);
-      if (!p) return;
-      this.pending.delete(r.id);
-      if (r.error) p.reject(r.error.kind === 'TaskStartError' ? new TaskStartError(r.error.message) : new Error(r.error.message));
-      else p.resolve(r.result);
-    });
-    socket.on('error', () => {});
-    socket.on('close', () => {
-      for (const p of this.pending.values()) p.reject(new Error('ttrpc: closed'));
-      this.pending.clear();
-      if (!this.closing) events.lost();
-    });
-  }
+  ) {}
 
-  static connect(path: string, events: TaskEvents): Promise<ShimTasks> {
-    return new Promise((resolve, reject) => {
-      const s = connect(path);
-      s.once('connect', () => {
-        s.removeListener('error', reject);
-        resolve(new ShimTasks(s, events));
-      });
-      s.once('error', reject);
-    });
+  static async connect(path: string, events: TaskEvents): Promise<ShimTasks> {
+    const socket = await dial(path);
+    let tasks: ShimTasks | undefined = undefined;
+    const rpc = new RpcClient(
+      socket,
+      (e) => tasks?.onEvent(e),
+      () => {
+        if (tasks && !tasks.closing) events.lost();
+      },
+      (e) => (e.kind === 'TaskStartError' ? new TaskStartError(e.message) : new Error(e.message)),
+    );
+    tasks = new ShimTasks(rpc, events);
+    return tasks;
   }
 
   private onEvent(e: Event): void {
@@ -234,12 +286,7 @@ export class ShimTasks implements Tasks {
   }
 
   private call<T>(method: string, params?: unknown): Promise<T> {
-    if (this.socket.destroyed) return Promise.reject(new Error('ttrpc: closed'));
-    const id = this.nextId++;
-    return new Promise<T>((resolve, reject) => {
-      this.pending.set(id, { resolve: resolve as (v: unknown) => void, reject });
-      send(this.socket, { id, method, params });
-    });
+    return this.rpc.call<T>(method, params);
   }
 
   start(spec: TaskSpec): Promise<{ startedAt: string }> {
@@ -273,10 +320,10 @@ export class ShimTasks implements Tasks {
   async shutdown(): Promise<void> {
     await this.call('Shutdown');
     this.closing = true;
-    this.socket.end();
+    this.rpc.socket.end();
   }
   async close(): Promise<void> {
     this.closing = true;
-    this.socket.end();
+    this.rpc.socket.end();
   }
 }

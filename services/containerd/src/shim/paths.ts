@@ -29,6 +29,28 @@ export function shimArgs(id: string, address: string): string[] {
   return ['-namespace', NAMESPACE, '-id', id, '-address', address];
 }
 
+/**
+ * The shim host's directory (its cwd): `address` (its control socket),
+ * `shim.pid` (its real pid), `log` (its stderr) and `ps.json`, which points
+ * the node's ps at the task directories of the sandboxes it runs.
+ */
+export function hostDir(stateDir: string): string {
+  return join(stateDir, 'io.containerd.runtime.v2.shim-host');
+}
+
+/** The shim host's control socket (Create a sandbox's shim), beside the shims' sockets. */
+export function hostSocket(stateDir: string, address: string): string {
+  return join(stateDir, 's', createHash('sha256').update(`${address}/${NAMESPACE}/shim-host`).digest('hex').slice(0, 32));
+}
+
+/** The host's answer to a Create that came as it was going (shim/main.ts). */
+export const HOST_EXITING = 'shim host is exiting';
+
+/** The shim host's command line: a shim's without -id (ps shows its sandboxes' shims in its place). */
+export function hostArgs(address: string): string[] {
+  return ['-namespace', NAMESPACE, '-address', address];
+}
+
 /** What containerd hands its shim in the bundle (upstream: options.json with the runc options). */
 export interface ShimOptions {
   socket: string;

@@ -5,7 +5,7 @@
 // containerd (upstream's TaskExit). Lines are bounded: a peer that sends more
 // than MAX_LINE_BYTES without a newline is cut off.
 
-import type { Socket } from 'node:net';
+import { connect, type Socket } from 'node:net';
 
 export const MAX_LINE_BYTES = 64 * 1024 * 1024;
 
@@ -51,4 +51,58 @@ export function readLines(socket: Socket, onMessage: (m: Message) => void): void
 
 export function send(socket: Socket, m: Message): void {
   if (!socket.destroyed && socket.writable) socket.write(`${JSON.stringify(m)}\n`);
+}
+
+/** The client end of a JSON-lines connection: calls with ids, events to `onEvent`, `onClose` once it ends. */
+export class RpcClient {
+  private nextId = 1;
+  private readonly pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
+
+  constructor(
+    readonly socket: Socket,
+    onEvent: (e: Event) => void,
+    onClose: () => void,
+    toError: (e: { message: string; kind?: string }) => Error = (e) => new Error(e.message),
+  ) {
+    readLines(socket, (m) => {
+      if ('event' in m) return onEvent(m);
+      const r = m as Response;
+      const p = this.pending.get(r.id);
+      if (!p) return;
+      this.pending.delete(r.id);
+      if (r.error) p.reject(toError(r.error));
+      else p.resolve(r.result);
+    });
+    socket.on('error', () => {});
+    socket.on('close', () => {
+      for (const p of this.pending.values()) p.reject(new Error('ttrpc: closed'));
+      this.pending.clear();
+      onClose();
+    });
+  }
+
+  get closed(): boolean {
+    return this.socket.destroyed;
+  }
+
+  call<T>(method: string, params?: unknown): Promise<T> {
+    if (this.socket.destroyed) return Promise.reject(new Error('ttrpc: closed'));
+    const id = this.nextId++;
+    return new Promise<T>((resolve, reject) => {
+      this.pending.set(id, { resolve: resolve as (v: unknown) => void, reject });
+      send(this.socket, { id, method, params });
+    });
+  }
+}
+
+/** Connects to a unix socket; rejects when nothing listens there. */
+export function dial(path: string): Promise<Socket> {
+  return new Promise((resolve, reject) => {
+    const s = connect(path);
+    s.once('connect', () => {
+      s.removeListener('error', reject);
+      resolve(s);
+    });
+    s.once('error', reject);
+  });
 }
