@@ -106,6 +106,9 @@ export interface KubeletManagers {
   imageBackoff: Backoff;
 }
 
+/** How old the PLEG's last relist may be for periodic readers to take its lists (upstream's runtime cache period, 2 s). */
+export const RECENT_LISTS_MS = 2_000;
+
 /** Builds the kubelet's managers (upstream NewMainKubelet). */
 export function newKubeletManagers(deps: KubeletDeps, kubelet: KubeletHooks): KubeletManagers {
   const { config, runtime: rt, log } = deps;
@@ -237,7 +240,17 @@ export function newKubeletManagers(deps: KubeletDeps, kubelet: KubeletHooks): Ku
     eviction,
     lease,
     nodeStatus,
-    containerLogs: new ContainerLogManager({ rt, clock, policy: logRotatePolicy(config), log }),
+    containerLogs: new ContainerLogManager({
+      rt: {
+        // The PLEG's relist of at most a second ago, when there is one: no list of its own every 10 s.
+        listContainers: async () => pleg.recentLists(RECENT_LISTS_MS)?.containers ?? rt.listContainers(),
+        containerStatus: (id) => rt.containerStatus(id),
+        reopenContainerLog: (id) => rt.reopenContainerLog(id),
+      },
+      clock,
+      policy: logRotatePolicy(config),
+      log,
+    }),
     stats: new StatsProvider({
       rt,
       nodeName: config.nodeName,

@@ -45,6 +45,12 @@ export function planRotatedFiles(rotated: string[], maxFiles: number): { remove:
 }
 
 export class ContainerLogManager {
+  /**
+   * Log paths by container ID: a container's log path never changes, so its ContainerStatus is
+   * asked once, not on every pass; entries of containers no longer running are dropped.
+   */
+  private readonly logPaths = new Map<string, string>();
+
   constructor(
     private readonly o: {
       rt: Pick<RuntimeService, 'listContainers' | 'containerStatus' | 'reopenContainerLog'>;
@@ -57,16 +63,22 @@ export class ContainerLogManager {
   /** One pass over the running containers (upstream rotateLogs). */
   async rotateLogs(): Promise<void> {
     const running = (await this.o.rt.listContainers()).filter((c) => c.state === 'CONTAINER_RUNNING');
+    const ids = new Set(running.map((c) => c.id));
+    for (const id of this.logPaths.keys()) if (!ids.has(id)) this.logPaths.delete(id);
     for (const c of running) {
       try {
-        const status = await this.o.rt.containerStatus(c.id);
-        if (!status.logPath) continue;
-        const size = await stat(status.logPath).then(
+        let logPath = this.logPaths.get(c.id);
+        if (logPath === undefined) {
+          logPath = (await this.o.rt.containerStatus(c.id)).logPath;
+          this.logPaths.set(c.id, logPath);
+        }
+        if (!logPath) continue;
+        const size = await stat(logPath).then(
           (s) => s.size,
           () => -1,
         );
         if (size < 0 || size <= this.o.policy.maxSizeBytes) continue;
-        await this.rotateLog(c.id, status.logPath);
+        await this.rotateLog(c.id, logPath);
       } catch (err) {
         this.o.log.error('Failed to rotate log for container', { err, containerID: c.id });
       }

@@ -86,6 +86,11 @@ export class StatusManager {
   /** resourceVersion our last write produced: an older cached object is just a lagging informer. */
   private readonly postedRV = new Map<string, string>();
   private readonly queue = new Set<string>();
+  /**
+   * The API object and cached status syncBatch last found consistent, per pod: while the
+   * informer still holds that object and the kubelet that status, there is nothing to compare.
+   */
+  private readonly reconciled = new Map<string, { pod: Pod; status: PodStatus }>();
   /** Pods whose write is in flight (one at a time per pod). */
   private readonly inflight = new Set<string>();
   private running = false;
@@ -129,6 +134,7 @@ export class StatusManager {
     this.entries.delete(uid);
     this.posted.delete(uid);
     this.postedRV.delete(uid);
+    this.reconciled.delete(uid);
     this.queue.delete(uid);
   }
 
@@ -144,7 +150,12 @@ export class StatusManager {
       const pod = this.lookup(uid);
       if (!pod || (e.apiUid && pod.metadata.uid !== e.apiUid)) continue;
       if (olderThan(pod.metadata.resourceVersion, this.postedRV.get(uid))) continue;
-      if (!needsReconcile(pod.status, e.status)) continue;
+      const seen = this.reconciled.get(uid);
+      if (seen?.pod === pod && seen.status === e.status) continue;
+      if (!needsReconcile(pod.status, e.status)) {
+        this.reconciled.set(uid, { pod, status: e.status });
+        continue;
+      }
       this.log.info('Pod status is inconsistent with cached status for pod, a reconciliation should be triggered', { pod: `${e.namespace}/${e.name}` });
       this.posted.delete(uid);
       queued.push(uid);
