@@ -10,7 +10,7 @@ import { pipeline } from 'node:stream/promises';
 import { createGzip } from 'node:zlib';
 import type { Clock } from '@kubelab/client';
 import type { Logger } from '@kubelab/component-base';
-import type { RuntimeService } from '../kuberuntime/cri.js';
+import type { Container, RuntimeService } from '../kuberuntime/cri.js';
 
 /** Upstream logMonitorPeriod. */
 export const LOG_MONITOR_PERIOD_MS = 10_000;
@@ -57,6 +57,8 @@ export class ContainerLogManager {
       clock: Clock;
       policy: LogRotatePolicy;
       log: Pick<Logger, 'error'>;
+      /** The container's log path if the kubelet already knows it (its runtime cache): no ContainerStatus at all. */
+      knownLogPath?: (c: Container) => string | undefined;
     },
   ) {}
 
@@ -69,7 +71,7 @@ export class ContainerLogManager {
       try {
         let logPath = this.logPaths.get(c.id);
         if (logPath === undefined) {
-          logPath = (await this.o.rt.containerStatus(c.id)).logPath;
+          logPath = this.o.knownLogPath?.(c) || (await this.o.rt.containerStatus(c.id)).logPath;
           this.logPaths.set(c.id, logPath);
         }
         if (!logPath) continue;

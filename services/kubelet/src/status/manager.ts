@@ -87,10 +87,11 @@ export class StatusManager {
   private readonly postedRV = new Map<string, string>();
   private readonly queue = new Set<string>();
   /**
-   * The API object and cached status syncBatch last found consistent, per pod: while the
-   * informer still holds that object and the kubelet that status, there is nothing to compare.
+   * Per pod, the cached status last found in the API and where: the informer's object syncBatch
+   * compared, or the resourceVersion the kubelet's own write of it produced. While the informer
+   * still holds that object (or that version) and the kubelet that status, there is nothing to compare.
    */
-  private readonly reconciled = new Map<string, { pod: Pod; status: PodStatus }>();
+  private readonly reconciled = new Map<string, { status: PodStatus; pod?: Pod; rv?: string }>();
   /** Pods whose write is in flight (one at a time per pod). */
   private readonly inflight = new Set<string>();
   private running = false;
@@ -151,7 +152,7 @@ export class StatusManager {
       if (!pod || (e.apiUid && pod.metadata.uid !== e.apiUid)) continue;
       if (olderThan(pod.metadata.resourceVersion, this.postedRV.get(uid))) continue;
       const seen = this.reconciled.get(uid);
-      if (seen?.pod === pod && seen.status === e.status) continue;
+      if (seen?.status === e.status && (seen.pod === pod || (seen.rv !== undefined && seen.rv === pod.metadata.resourceVersion))) continue;
       if (!needsReconcile(pod.status, e.status)) {
         this.reconciled.set(uid, { pod, status: e.status });
         continue;
@@ -208,14 +209,18 @@ export class StatusManager {
   private async sync(uid: string): Promise<void> {
     const e = this.entries.get(uid);
     if (!e) return;
-    const key = statusKey(e.status);
+    const status = e.status;
+    const key = statusKey(status);
     if (this.posted.get(uid) !== key) {
       let pod = this.lookup(uid) ?? (await this.api.get(e.namespace, e.name));
       for (let attempt = 0; ; attempt++) {
         if (e.apiUid && pod.metadata.uid !== e.apiUid) return; // a different object now holds the name
         try {
-          const written = await this.api.updateStatus({ ...pod, status: e.status });
-          if (written?.metadata?.resourceVersion) this.postedRV.set(uid, written.metadata.resourceVersion);
+          const written = await this.api.updateStatus({ ...pod, status });
+          if (written?.metadata?.resourceVersion) {
+            this.postedRV.set(uid, written.metadata.resourceVersion);
+            this.reconciled.set(uid, { status, rv: written.metadata.resourceVersion });
+          }
           this.posts++;
           break;
         } catch (err) {
