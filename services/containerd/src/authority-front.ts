@@ -206,11 +206,6 @@ export class AuthorityFront extends Duplex {
     this.socket.write(chunk, cb);
   }
 
-  /** The frames of one response (HEADERS, DATA, trailers), which the HTTP/2 layer writes corked: one socket write, not one each. */
-  override _writev(chunks: { chunk: Buffer }[], cb: (err?: Error | null) => void): void {
-    this.socket.write(chunks.length === 1 ? chunks[0]!.chunk : Buffer.concat(chunks.map((c) => c.chunk)), cb);
-  }
-
   override _final(cb: (err?: Error | null) => void): void {
     this.socket.end(cb);
   }
