@@ -242,12 +242,7 @@ export function newKubeletManagers(deps: KubeletDeps, kubelet: KubeletHooks): Ku
     lease,
     nodeStatus,
     containerLogs: new ContainerLogManager({
-      rt: {
-        // The PLEG's relist of at most a second ago, when there is one: no list of its own every 10 s.
-        listContainers: async () => pleg.recentLists(RECENT_LISTS_MS)?.containers ?? rt.listContainers(),
-        containerStatus: (id) => rt.containerStatus(id),
-        reopenContainerLog: (id) => rt.reopenContainerLog(id),
-      },
+      rt,
       clock,
       policy: logRotatePolicy(config),
       log,
