@@ -65,7 +65,7 @@ export function needsReconcile(apiStatus: PodStatus | undefined, kubelet: PodSta
     if (k === 'conditions') continue;
     if (canonical(api[k]) !== canonical(v)) return true;
   }
-  const owned = (list: PodStatus['conditions']) => canonical((list ?? []).filter((c) => KUBELET_POD_CONDITIONS.has(c.type)).sort((a, b) => a.type.localeCompare(b.type)));
+  const owned = (list: PodStatus['conditions']) => canonical((list ?? []).filter((c) => KUBELET_POD_CONDITIONS.has(c.type)).sort((a, b) => (a.type < b.type ? -1 : a.type > b.type ? 1 : 0)));
   return owned(apiStatus?.conditions) !== owned(kubelet.conditions);
 }
 
