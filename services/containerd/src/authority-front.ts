@@ -9,6 +9,11 @@
 // unchanged except the client's header blocks, which it decodes (HPACK with the
 // client's dynamic table) and re-encodes without the dynamic table, with an
 // `:authority` nghttp2 accepts. Server-to-client bytes are not touched.
+//
+// A gRPC client keeps one `:authority` for the whole connection. When the first
+// header block's is one nghttp2 takes (grpc-js and newer gRPC-Go send
+// "localhost"), that block and every later byte pass untouched: the server's
+// HPACK table then follows the client's, and nothing is parsed per call.
 
 import { Duplex } from 'node:stream';
 import type { Socket } from 'node:net';
@@ -72,6 +77,8 @@ interface PendingHeaders {
   flags: number;
   priority: Buffer;
   fragments: Buffer[];
+  /** The block's frames as received, handed on unchanged if the connection turns out not to need rewriting. */
+  frames: Buffer[];
 }
 
 /** Rewrites a client's HTTP/2 byte stream (connection preface, then frames); see the file comment. */
@@ -81,6 +88,8 @@ export class HeaderRewriter {
   private pending: PendingHeaders | undefined;
   private readonly decoder = hpack.decompressor.create({ table: { maxSize: HEADER_TABLE_SIZE } });
   private failure: Error | undefined;
+  /** Until the first header block: undecided; then whether blocks are rewritten ('rewrite') or every byte passes ('pass'). */
+  private mode: 'undecided' | 'rewrite' | 'pass' = 'undecided';
 
   constructor() {
     this.decoder.on('error', (err) => (this.failure = err));
@@ -88,6 +97,7 @@ export class HeaderRewriter {
 
   /** Bytes to hand on for the client's next chunk; throws on a malformed header block (the connection is then closed). */
   push(chunk: Buffer): Buffer {
+    if (this.mode === 'pass') return chunk;
     this.buf = this.buf.length ? Buffer.concat([this.buf, chunk]) : chunk;
     const out: Buffer[] = [];
     if (!this.prefaceDone) {
@@ -116,29 +126,45 @@ export class HeaderRewriter {
           priority = Buffer.from(body.subarray(0, 5));
           body = body.subarray(5);
         }
-        this.pending = { streamId, flags, priority, fragments: [Buffer.from(body)] };
+        this.pending = { streamId, flags, priority, fragments: [Buffer.from(body)], frames: [Buffer.from(whole)] };
       } else if (type === FRAME_CONTINUATION && this.pending) {
         this.pending.fragments.push(Buffer.from(payload));
+        this.pending.frames.push(Buffer.from(whole));
       } else {
         out.push(Buffer.from(whole));
         continue;
       }
       if (flags & FLAG_END_HEADERS) {
-        out.push(this.reencode(this.pending));
+        const headers = this.decode(this.pending);
+        if (this.mode === 'undecided') {
+          const authority = headers.find((h) => h.name === ':authority')?.value;
+          this.mode = authority !== undefined && normalizeAuthority(authority) === authority ? 'pass' : 'rewrite';
+        }
+        if (this.mode === 'pass') {
+          // The server decodes this block with the same table the client encoded it with; from here on nothing is parsed.
+          out.push(...this.pending.frames, this.buf);
+          this.buf = Buffer.alloc(0);
+          this.pending = undefined;
+          break;
+        }
+        out.push(this.reencode(this.pending, headers));
         this.pending = undefined;
       }
     }
     return Buffer.concat(out);
   }
 
-  private reencode(p: PendingHeaders): Buffer {
+  private decode(p: PendingHeaders): { name: string; value: string; neverIndex: boolean }[] {
     this.decoder.write(Buffer.concat(p.fragments));
     this.decoder.execute();
     if (this.failure) throw this.failure;
     const headers: { name: string; value: string; neverIndex: boolean }[] = [];
-    for (let h = this.decoder.read(); h; h = this.decoder.read()) {
-      headers.push(h.name === ':authority' ? { ...h, value: normalizeAuthority(h.value) } : h);
-    }
+    for (let h = this.decoder.read(); h; h = this.decoder.read()) headers.push(h);
+    return headers;
+  }
+
+  private reencode(p: PendingHeaders, decoded: { name: string; value: string; neverIndex: boolean }[]): Buffer {
+    const headers = decoded.map((h) => (h.name === ':authority' ? { ...h, value: normalizeAuthority(h.value) } : h));
     const block = Buffer.concat([p.priority, encodeHeaderBlock(headers)]);
     const flags = (p.flags & (FLAG_END_STREAM | FLAG_PRIORITY)) | (block.length <= MAX_FRAME ? FLAG_END_HEADERS : 0);
     const frames = [frame(FRAME_HEADERS, flags, p.streamId, block.subarray(0, MAX_FRAME))];

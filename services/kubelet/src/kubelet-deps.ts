@@ -17,7 +17,7 @@ import { ImageManager } from './images/image-manager.js';
 import { pullSecretsFrom } from './images/pull-secrets.js';
 import { evictionConfig, logRotatePolicy, nodeRootOf, type KubeletConfig } from './kubelet-config.js';
 import { ContainerLogManager } from './logs/container-log-manager.js';
-import type { RuntimeService } from './kuberuntime/cri.js';
+import { LABEL_POD_UID, type RuntimeService } from './kuberuntime/cri.js';
 import { RuntimeManager } from './kuberuntime/manager.js';
 import type { KubeletMetrics } from './metrics/metrics.js';
 import { dialingProbeTransport, httpHookVia, type DialTarget } from './network/loopback.js';
@@ -106,6 +106,9 @@ export interface KubeletManagers {
   imageBackoff: Backoff;
 }
 
+/** How old the PLEG's last relist may be for periodic readers to take its lists (upstream's runtime cache period, 2 s). */
+export const RECENT_LISTS_MS = 2_000;
+
 /** Builds the kubelet's managers (upstream NewMainKubelet). */
 export function newKubeletManagers(deps: KubeletDeps, kubelet: KubeletHooks): KubeletManagers {
   const { config, runtime: rt, log } = deps;
@@ -181,6 +184,7 @@ export function newKubeletManagers(deps: KubeletDeps, kubelet: KubeletHooks): Ku
   const relist = relistTiming(evented, scale);
   const pleg = new GenericPLEG(rt, clock, (events) => kubelet.onPlegEvents(events), relist.periodMs, relist.thresholdMs, evented);
   if (deps.metrics) pleg.observeRelist = deps.metrics.observeRelist;
+  const runtimeCache = new RuntimeCache(pleg);
   // The node's root (fault state) for the stats; the kubelet's units get it from their manager.
   const nodeRoot = nodeRootOf(config);
   const eviction: EvictionManager = new EvictionManager({
@@ -227,7 +231,7 @@ export function newKubeletManagers(deps: KubeletDeps, kubelet: KubeletHooks): Ku
     podWorkers,
     runtimeState,
     runtimeManager,
-    runtimeCache: new RuntimeCache(pleg),
+    runtimeCache,
     pleg,
     prober,
     statusManager,
@@ -237,7 +241,13 @@ export function newKubeletManagers(deps: KubeletDeps, kubelet: KubeletHooks): Ku
     eviction,
     lease,
     nodeStatus,
-    containerLogs: new ContainerLogManager({ rt, clock, policy: logRotatePolicy(config), log }),
+    containerLogs: new ContainerLogManager({
+      rt,
+      clock,
+      policy: logRotatePolicy(config),
+      log,
+      knownLogPath: (c) => runtimeCache.get(c.labels[LABEL_POD_UID] ?? '')?.containers.find((x) => x.id === c.id)?.logPath,
+    }),
     stats: new StatsProvider({
       rt,
       nodeName: config.nodeName,

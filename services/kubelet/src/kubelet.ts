@@ -19,9 +19,9 @@ import type { EvictionManager } from './eviction/manager.js';
 import type { KubeletConfig } from './kubelet-config.js';
 import { LOG_MONITOR_PERIOD_MS, type ContainerLogManager } from './logs/container-log-manager.js';
 import { CONTAINER_GC_PERIOD_MS, evictPodLogsDirectories } from './logs/pod-logs-gc.js';
-import { newKubeletManagers, type KubeletDeps } from './kubelet-deps.js';
+import { RECENT_LISTS_MS, newKubeletManagers, type KubeletDeps } from './kubelet-deps.js';
 import { computePodActions } from './kuberuntime/actions.js';
-import { LABEL_POD_NAME, LABEL_POD_NAMESPACE, type RuntimeService } from './kuberuntime/cri.js';
+import { LABEL_POD_NAME, LABEL_POD_NAMESPACE, type PodSandbox, type RuntimeService } from './kuberuntime/cri.js';
 import type { RuntimeManager } from './kuberuntime/manager.js';
 import type { RuntimePodStatus } from './kuberuntime/podstatus.js';
 import type { NodeLeaseController } from './nodelease/controller.js';
@@ -471,7 +471,7 @@ export class Kubelet {
     this.prober.cleanupPods(new Set(this.podManager.uids()));
     let sandboxes;
     try {
-      sandboxes = await this.rt.listPodSandbox();
+      sandboxes = await this.recentSandboxes();
     } catch {
       return;
     }
@@ -487,10 +487,16 @@ export class Kubelet {
     for (const b of this.backoffs) b.gc();
   }
 
+  /** The runtime's sandboxes: the PLEG's relist if it is recent enough (upstream reads its 2 s runtime cache), else listed now. */
+  private recentSandboxes(): Promise<readonly PodSandbox[]> {
+    const recent = this.pleg.recentLists(RECENT_LISTS_MS);
+    return recent ? Promise.resolve(recent.sandboxes) : this.rt.listPodSandbox();
+  }
+
   /** Log directories of pods that are gone (upstream container GC's evictPodLogsDirectories). */
   async containerGC(): Promise<void> {
     if (!this.sourcesReady()) return;
-    const inUse = this.podContentInUse(await this.rt.listPodSandbox());
+    const inUse = this.podContentInUse(await this.recentSandboxes());
     await evictPodLogsDirectories(this.config.podLogsDir, inUse);
   }
 

@@ -87,6 +87,28 @@ describe('ContainerLogManager', () => {
     expect(statSync(logPath).size).toBe(5);
   });
 
+  it.each([
+    ['asks the runtime once per container', undefined, 1],
+    ['asks nothing when the kubelet knows the path', () => join(dir, 'web', '0.log'), 0],
+  ])("%s for the log's path, not on every pass", async (_name, knownLogPath, asked) => {
+    const { rt, logPath, reopened } = runtime();
+    let statusCalls = 0;
+    const counted = { ...rt, containerStatus: async () => (statusCalls++, rt.containerStatus()) };
+    const m = new ContainerLogManager({
+      rt: counted,
+      clock: new FakeClock(0),
+      policy: { maxSizeBytes: 100, maxFiles: 5 },
+      log: createLogger({ component: 't', level: 'error', write: () => {} }),
+      ...(knownLogPath ? { knownLogPath } : {}),
+    });
+    for (let i = 0; i < 3; i++) {
+      writeFileSync(logPath, 'x'.repeat(200));
+      await m.rotateLogs();
+    }
+    expect(reopened).toEqual(['c1', 'c1', 'c1']);
+    expect(statusCalls).toBe(asked);
+  });
+
   it('puts the log back when the runtime cannot reopen it', async () => {
     const { rt, logPath } = runtime();
     rt.reopenContainerLog = async () => {

@@ -10,7 +10,7 @@ import { pipeline } from 'node:stream/promises';
 import { createGzip } from 'node:zlib';
 import type { Clock } from '@kubelab/client';
 import type { Logger } from '@kubelab/component-base';
-import type { RuntimeService } from '../kuberuntime/cri.js';
+import type { Container, RuntimeService } from '../kuberuntime/cri.js';
 
 /** Upstream logMonitorPeriod. */
 export const LOG_MONITOR_PERIOD_MS = 10_000;
@@ -45,28 +45,42 @@ export function planRotatedFiles(rotated: string[], maxFiles: number): { remove:
 }
 
 export class ContainerLogManager {
+  /**
+   * Log paths by container ID: a container's log path never changes, so its ContainerStatus is
+   * asked once, not on every pass; entries of containers no longer running are dropped.
+   */
+  private readonly logPaths = new Map<string, string>();
+
   constructor(
     private readonly o: {
       rt: Pick<RuntimeService, 'listContainers' | 'containerStatus' | 'reopenContainerLog'>;
       clock: Clock;
       policy: LogRotatePolicy;
       log: Pick<Logger, 'error'>;
+      /** The container's log path if the kubelet already knows it (its runtime cache): no ContainerStatus at all. */
+      knownLogPath?: (c: Container) => string | undefined;
     },
   ) {}
 
   /** One pass over the running containers (upstream rotateLogs). */
   async rotateLogs(): Promise<void> {
     const running = (await this.o.rt.listContainers()).filter((c) => c.state === 'CONTAINER_RUNNING');
+    const ids = new Set(running.map((c) => c.id));
+    for (const id of this.logPaths.keys()) if (!ids.has(id)) this.logPaths.delete(id);
     for (const c of running) {
       try {
-        const status = await this.o.rt.containerStatus(c.id);
-        if (!status.logPath) continue;
-        const size = await stat(status.logPath).then(
+        let logPath = this.logPaths.get(c.id);
+        if (logPath === undefined) {
+          logPath = this.o.knownLogPath?.(c) || (await this.o.rt.containerStatus(c.id)).logPath;
+          this.logPaths.set(c.id, logPath);
+        }
+        if (!logPath) continue;
+        const size = await stat(logPath).then(
           (s) => s.size,
           () => -1,
         );
         if (size < 0 || size <= this.o.policy.maxSizeBytes) continue;
-        await this.rotateLog(c.id, status.logPath);
+        await this.rotateLog(c.id, logPath);
       } catch (err) {
         this.o.log.error('Failed to rotate log for container', { err, containerID: c.id });
       }

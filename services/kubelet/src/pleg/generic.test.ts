@@ -48,6 +48,20 @@ describe('PLEG relist diff', () => {
   });
 });
 
+describe('the last relist for periodic readers', () => {
+  it('hands out the lists of a relist no older than asked, then nothing', async () => {
+    const clock = new FakeClock();
+    const sandboxes = [{ id: 's1', metadata: { name: 'web', uid: 'p1', namespace: 'default', attempt: 0 }, state: 'SANDBOX_READY', createdAt: 0, labels: {}, annotations: {} }];
+    const rt = { listPodSandbox: async () => sandboxes, listContainers: async () => [] } as unknown as ConstructorParameters<typeof GenericPLEG>[0];
+    const pleg = new GenericPLEG(rt, clock, () => {});
+    expect(pleg.recentLists(2_000)).toBeUndefined();
+    await pleg.relist();
+    expect(pleg.recentLists(2_000)).toEqual({ at: clock.now(), sandboxes, containers: [] });
+    await clock.advance(2_001);
+    expect(pleg.recentLists(2_000)).toBeUndefined();
+  });
+});
+
 describe('relist timing (upstream genericPlegRelistPeriod / eventedPlegRelistPeriod)', () => {
   it.each([
     { evented: false, scale: 1, periodMs: 1000, thresholdMs: 180_000 },

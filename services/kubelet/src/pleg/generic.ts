@@ -108,6 +108,8 @@ export class GenericPLEG {
   private relisting: Promise<void> | undefined;
   private stopped = true;
   relists = 0;
+  /** The last relist's lists and when it asked for them (kubelet clock). */
+  private listed: { at: number; sandboxes: PodSandbox[]; containers: Container[] } | undefined;
   /** Called with every relist's sandboxes and containers (the running pod/container gauges). */
   observeRelist: RelistObserver | undefined;
 
@@ -153,7 +155,11 @@ export class GenericPLEG {
     if (!this.relisting) {
       this.relisting = (async () => {
         try {
-          const next = await relistSnapshot(this.rt, this.observeRelist);
+          const at = this.clock.now();
+          const next = await relistSnapshot(this.rt, (sandboxes, containers) => {
+            this.listed = { at, sandboxes, containers };
+            this.observeRelist?.(sandboxes, containers);
+          });
           this.lastRelist = this.clock.now();
           this.relists++;
           const events = diffSnapshots(this.snapshot, next);
@@ -167,6 +173,16 @@ export class GenericPLEG {
       })();
     }
     return this.relisting;
+  }
+
+  /**
+   * The sandboxes and containers of a relist that asked no longer than `maxAgeMs` ago, if one
+   * did: periodic readers (housekeeping, log rotation) take these instead of listing again, as
+   * upstream's take the runtime cache's pods while younger than its 2 s period.
+   */
+  recentLists(maxAgeMs: number): { sandboxes: PodSandbox[]; containers: Container[] } | undefined {
+    const l = this.listed;
+    return l && this.clock.now() - l.at <= maxAgeMs ? l : undefined;
   }
 
   hasPod(uid: string): boolean {

@@ -65,7 +65,7 @@ export function needsReconcile(apiStatus: PodStatus | undefined, kubelet: PodSta
     if (k === 'conditions') continue;
     if (canonical(api[k]) !== canonical(v)) return true;
   }
-  const owned = (list: PodStatus['conditions']) => canonical((list ?? []).filter((c) => KUBELET_POD_CONDITIONS.has(c.type)).sort((a, b) => a.type.localeCompare(b.type)));
+  const owned = (list: PodStatus['conditions']) => canonical((list ?? []).filter((c) => KUBELET_POD_CONDITIONS.has(c.type)).sort((a, b) => (a.type < b.type ? -1 : a.type > b.type ? 1 : 0)));
   return owned(apiStatus?.conditions) !== owned(kubelet.conditions);
 }
 
@@ -86,6 +86,12 @@ export class StatusManager {
   /** resourceVersion our last write produced: an older cached object is just a lagging informer. */
   private readonly postedRV = new Map<string, string>();
   private readonly queue = new Set<string>();
+  /**
+   * Per pod, the cached status last found in the API and where: the informer's object syncBatch
+   * compared, or the resourceVersion the kubelet's own write of it produced. While the informer
+   * still holds that object (or that version) and the kubelet that status, there is nothing to compare.
+   */
+  private readonly reconciled = new Map<string, { status: PodStatus; pod?: Pod; rv?: string }>();
   /** Pods whose write is in flight (one at a time per pod). */
   private readonly inflight = new Set<string>();
   private running = false;
@@ -129,6 +135,7 @@ export class StatusManager {
     this.entries.delete(uid);
     this.posted.delete(uid);
     this.postedRV.delete(uid);
+    this.reconciled.delete(uid);
     this.queue.delete(uid);
   }
 
@@ -144,7 +151,12 @@ export class StatusManager {
       const pod = this.lookup(uid);
       if (!pod || (e.apiUid && pod.metadata.uid !== e.apiUid)) continue;
       if (olderThan(pod.metadata.resourceVersion, this.postedRV.get(uid))) continue;
-      if (!needsReconcile(pod.status, e.status)) continue;
+      const seen = this.reconciled.get(uid);
+      if (seen?.status === e.status && (seen.pod === pod || (seen.rv !== undefined && seen.rv === pod.metadata.resourceVersion))) continue;
+      if (!needsReconcile(pod.status, e.status)) {
+        this.reconciled.set(uid, { pod, status: e.status });
+        continue;
+      }
       this.log.info('Pod status is inconsistent with cached status for pod, a reconciliation should be triggered', { pod: `${e.namespace}/${e.name}` });
       this.posted.delete(uid);
       queued.push(uid);
@@ -197,14 +209,18 @@ export class StatusManager {
   private async sync(uid: string): Promise<void> {
     const e = this.entries.get(uid);
     if (!e) return;
-    const key = statusKey(e.status);
+    const status = e.status;
+    const key = statusKey(status);
     if (this.posted.get(uid) !== key) {
       let pod = this.lookup(uid) ?? (await this.api.get(e.namespace, e.name));
       for (let attempt = 0; ; attempt++) {
         if (e.apiUid && pod.metadata.uid !== e.apiUid) return; // a different object now holds the name
         try {
-          const written = await this.api.updateStatus({ ...pod, status: e.status });
-          if (written?.metadata?.resourceVersion) this.postedRV.set(uid, written.metadata.resourceVersion);
+          const written = await this.api.updateStatus({ ...pod, status });
+          if (written?.metadata?.resourceVersion) {
+            this.postedRV.set(uid, written.metadata.resourceVersion);
+            this.reconciled.set(uid, { status, rv: written.metadata.resourceVersion });
+          }
           this.posts++;
           break;
         } catch (err) {
