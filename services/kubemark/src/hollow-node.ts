@@ -38,6 +38,10 @@ export interface HollowNodeOptions {
   clusterDomain?: string;
   /** kubelet log verbosity (the runner's kubelets run at 2). */
   verbosity?: number;
+  /** The kubelet's --node-lease-duration-seconds (its Lease is renewed every quarter of it; default 40). */
+  nodeLeaseDurationSeconds?: number;
+  /** The kubelet's --node-status-update-frequency (default 10 s). */
+  nodeStatusUpdateFrequencyMs?: number;
 }
 
 export interface HollowNode {
@@ -112,6 +116,8 @@ export async function startHollowNode(o: HollowNodeOptions): Promise<HollowNode>
       clusterDNS: o.clusterDNS ?? [],
       clusterDomain: o.clusterDomain ?? '',
       timeScale,
+      ...(o.nodeLeaseDurationSeconds ? { nodeLeaseDurationSeconds: o.nodeLeaseDurationSeconds } : {}),
+      ...(o.nodeStatusUpdateFrequencyMs ? { nodeStatusUpdateFrequencyMs: o.nodeStatusUpdateFrequencyMs } : {}),
       // The runtime's container events drive the PLEG; the generic relist runs every 5 minutes (upstream EventedPLEG):
       // a relist each second is two CRI calls per node per second, more than the process can serve for a thousand nodes.
       featureGates: { EventedPLEG: true },
