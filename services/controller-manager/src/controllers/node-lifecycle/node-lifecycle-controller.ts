@@ -160,9 +160,10 @@ export class NodeLifecycleController extends QueueController {
       }
       if (r.current === undefined) continue;
       await this.processTaintBaseEviction(cached, r.observed);
-      if (r.current !== 'True' && r.observed === 'True') {
-        // Reported once, when the status changes.
-        this.recordStatusChange(cached, 'NodeNotReady');
+      if (r.current !== 'True') {
+        // Reported once, when the status changes; pods that arrive later on a node not Ready are marked on later
+        // passes (upstream's pod update queue).
+        if (r.observed === 'True') this.recordStatusChange(cached, 'NodeNotReady');
         await this.markPodsNotReady(name);
       }
     }
@@ -241,12 +242,10 @@ export class NodeLifecycleController extends QueueController {
     const tainter = this.tainter(node);
     if (!taints.some((t) => t.effect === 'NoExecute' && t.key === want.add)) tainter.remove(name);
     if (tainter.add(name)) {
-      this.log
-        .v(2)
-        .info(observedReady === 'False' ? 'Node is NotReady. Adding it to the Taint queue' : 'Node is unresponsive. Adding it to the Taint queue', {
-          node: name,
-          timeStamp: formatTime(this.clock.now()),
-        });
+      this.log.v(2).info(observedReady === 'False' ? 'Node is NotReady. Adding it to the Taint queue' : 'Node is unresponsive. Adding it to the Taint queue', {
+        node: name,
+        timeStamp: formatTime(this.clock.now()),
+      });
     }
   }
 
