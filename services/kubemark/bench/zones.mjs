@@ -144,10 +144,14 @@ async function main() {
   const result = { bench: 'hollow-zones', nodes: NODES, zones: 3, zoneSize, flags, cpus: cpus().length, memGiB: round(totalmem() / 2 ** 30), node: process.version };
   try {
     await until('the kubeconfig', async () => (runnerAlive(), existsSync(kubeconfig)));
+    let seen = -1;
     await until(`${NODES + 1} nodes Ready`, async () => {
       runnerAlive();
       const ns = await nodes();
-      return ns.length === NODES + 1 && ns.every((n) => n.ready === 'True' && n.tainted === undefined);
+      const up = ns.filter((n) => n.ready === 'True' && n.tainted === undefined).length;
+      if (up !== seen) progress(`${up} nodes Ready after ${round((performance.now() - t0) / 1000)} s`);
+      seen = up;
+      return ns.length === NODES + 1 && up === NODES + 1;
     });
     result.readySeconds = round((performance.now() - t0) / 1000);
     result.loadavgBefore = round(loadavg()[0]);

@@ -36,6 +36,8 @@ const NODE_LEASE_NAMESPACE = 'kube-node-lease';
 const STATUS_UPDATE_RETRIES = 5;
 /** How often the zones' tainting queues are worked (scheduler.NodeEvictionPeriod). */
 export const NODE_EVICTION_PERIOD_MS = 100;
+/** Nodes whose health one pass checks at once (nodeUpdateWorkerSize). */
+const NODE_UPDATE_WORKERS = 8;
 /** A queued node without a Ready condition is tried again this much later. */
 const NO_CONDITION_RETRY_MS = 50;
 
@@ -149,16 +151,16 @@ export class NodeLifecycleController extends QueueController {
     }
 
     const zoneReady = new Map<string, Array<string | undefined>>();
-    for (const cached of nodes) {
+    const updateNode = async (cached: Node): Promise<void> => {
       const name = cached.metadata.name ?? '';
       const r = await this.tryUpdateNodeHealth(cached);
-      if (!r) continue;
+      if (!r) return;
       if (!excludedFromDisruption(cached)) {
         const zone = zoneKey(cached);
         if (!zoneReady.has(zone)) zoneReady.set(zone, []);
         zoneReady.get(zone)!.push(r.current);
       }
-      if (r.current === undefined) continue;
+      if (r.current === undefined) return;
       await this.processTaintBaseEviction(cached, r.observed);
       if (r.current !== 'True') {
         // Reported once, when the status changes; pods that arrive later on a node not Ready are marked on later
@@ -166,7 +168,14 @@ export class NodeLifecycleController extends QueueController {
         if (r.observed === 'True') this.recordStatusChange(cached, 'NodeNotReady');
         await this.markPodsNotReady(name);
       }
-    }
+    };
+    // As upstream's ParallelizeUntil: a few nodes at a time, so a pass over hundreds of nodes stays short.
+    const pending = [...nodes];
+    await Promise.all(
+      Array.from({ length: Math.min(NODE_UPDATE_WORKERS, pending.length) }, async () => {
+        for (let n = pending.shift(); n; n = pending.shift()) await updateNode(n);
+      }),
+    );
     await this.handleDisruption(zoneReady, nodes);
   }
 
@@ -260,10 +269,10 @@ export class NodeLifecycleController extends QueueController {
 
   /**
    * doNoExecuteTaintingPass: taint queued nodes as each zone's limiter
-   * allows. Upstream's pass over all nodes runs on 8 workers and ends within
-   * one 100 ms tainting period; here a pass awaits its writes in turn, so
-   * the tainting waits for the pass to end: the nodes a pass queues and the
-   * zone rates it sets take effect together.
+   * allows. It waits while a monitor pass runs, so the nodes a pass queues
+   * and the zone rates it sets take effect together (upstream's pass, on 8
+   * workers in one process, mostly ends within one 100 ms tainting period;
+   * here its writes go through a loaded apiserver).
    */
   async doNoExecuteTaintingPass(): Promise<void> {
     if (this.inPass) return;
