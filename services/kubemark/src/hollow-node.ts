@@ -55,7 +55,9 @@ export interface HollowNode {
 function fileLogger(dir: string, component: 'kubelet' | 'containerd', node: string, verbosity: number): { log: Logger; out: WriteStream } {
   mkdirSync(join(dir, 'logs'), { recursive: true });
   const out = createWriteStream(join(dir, 'logs', `${component}.log`), { flags: 'a' });
-  const write = (line: string) => void out.write(line + '\n');
+  // A kubelet's loop still running when the node stops (an in-flight status sync) may log after the file closed: dropped.
+  out.on('error', () => {});
+  const write = (line: string) => void (out.writableEnded ? undefined : out.write(line + '\n'));
   const log = component === 'kubelet' ? createLogger({ component, node, verbosity, format: 'text', write }) : createLogger({ component, node, level: 'info', style: 'logrus', format: 'text', write });
   return { log, out };
 }
