@@ -37,6 +37,10 @@ describe('hollowComponents', () => {
     expect([arg(spec!.args, 'port'), arg(spec!.args, 'stream-server-port'), arg(spec!.args, 'apiserver-grpc-address')]).toEqual(['14250', '14010', '127.0.0.1:10444']);
     expect(arg(spec!.args, 'bootstrap-kubeconfig')).toBe('/s/nodes/bootstrap-kubelet.conf');
   });
+
+  it('gives every worker a control socket beside the pid files (kubelab hollow stop|start)', () => {
+    expect(hollowComponents(layout(), 251).map((s) => arg(s.args, 'control-socket'))).toEqual(['/s/run/hollow-node-1.sock', '/s/run/hollow-node-2.sock']);
+  });
 });
 
 describe('hollow cluster settings', () => {

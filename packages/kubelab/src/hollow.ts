@@ -88,10 +88,17 @@ export function hollowComponents(layout: Layout, nodes: number): ComponentSpec[]
         `--stream-server-port=${HOLLOW_STREAM_PORT + layout.portOffset}`,
         '--cluster-dns=10.96.0.10',
         '--cluster-domain=cluster.local',
+        // `kubelab hollow stop|start|status` (hollow-command.ts).
+        `--control-socket=${hollowControlSocket(layout, w + 1)}`,
       ],
     });
   }
   return specs;
+}
+
+/** Worker w's (1-based) control socket, beside the runner's pid files. */
+export function hollowControlSocket(layout: Pick<Layout, 'stateDir'>, w: number): string {
+  return join(layout.stateDir, 'run', `hollow-node-${w}.sock`);
 }
 
 /**

@@ -2,6 +2,7 @@
 // kubelab: run and inspect a local kubelab cluster.
 import { imagesMarkdown, imagesTable } from '@kubelab/images';
 import { faultCommand } from './fault.js';
+import { hollowCommand } from './hollow-command.js';
 import { joinNode } from './join.js';
 import { tokenCommand } from './token.js';
 import { kubeadmCommand } from './kubeadm-command.js';
@@ -41,6 +42,9 @@ Commands:
           control plane, etcd's role lost), or clear it; \`fault list\` shows what each does and what you see
           --state-dir DIR (default .kubelab/local; a compose state dir means the compose stack)
           --compose  the compose stack's node (docker compose exec NODE node-fault FAULT)   --pod NAME  oom-kill's pod
+  hollow status | hollow stop|start (NODE... | --zone ZONE [--count N] | --all)
+          A cluster run with --hollow: stop hollow nodes (kubelet and runtime, as if their power went: no more Lease
+          renewals or status) or start them again; status shows each zone's running and stopped nodes   --state-dir DIR
   kv      Read the object store's raw bytes, as etcdctl does etcd's (Secrets show their encryption)
           kv get KEY [--hex] [--print-value-only]    e.g. kv get /registry/secrets/default/db --hex
           kv ls [PREFIX]    --bucket kubelab  --nats-url URL  --state-dir DIR
@@ -71,6 +75,8 @@ async function main(argv: string[]): Promise<number> {
       return sshCommand(rest);
     case 'fault':
       return faultCommand(rest);
+    case 'hollow':
+      return hollowCommand(rest);
     case 'kubeadm':
       return kubeadmCommand(rest);
     case 'token':

@@ -38,6 +38,10 @@ export interface HollowNodeOptions {
   clusterDomain?: string;
   /** kubelet log verbosity (the runner's kubelets run at 2). */
   verbosity?: number;
+  /** The kubelet's --node-lease-duration-seconds (its Lease is renewed every quarter of it; default 40). */
+  nodeLeaseDurationSeconds?: number;
+  /** The kubelet's --node-status-update-frequency (default 10 s). */
+  nodeStatusUpdateFrequencyMs?: number;
 }
 
 export interface HollowNode {
@@ -51,7 +55,9 @@ export interface HollowNode {
 function fileLogger(dir: string, component: 'kubelet' | 'containerd', node: string, verbosity: number): { log: Logger; out: WriteStream } {
   mkdirSync(join(dir, 'logs'), { recursive: true });
   const out = createWriteStream(join(dir, 'logs', `${component}.log`), { flags: 'a' });
-  const write = (line: string) => void out.write(line + '\n');
+  // A kubelet's loop still running when the node stops (an in-flight status sync) may log after the file closed: dropped.
+  out.on('error', () => {});
+  const write = (line: string) => void (out.writableEnded ? undefined : out.write(line + '\n'));
   const log = component === 'kubelet' ? createLogger({ component, node, verbosity, format: 'text', write }) : createLogger({ component, node, level: 'info', style: 'logrus', format: 'text', write });
   return { log, out };
 }
@@ -112,6 +118,8 @@ export async function startHollowNode(o: HollowNodeOptions): Promise<HollowNode>
       clusterDNS: o.clusterDNS ?? [],
       clusterDomain: o.clusterDomain ?? '',
       timeScale,
+      ...(o.nodeLeaseDurationSeconds ? { nodeLeaseDurationSeconds: o.nodeLeaseDurationSeconds } : {}),
+      ...(o.nodeStatusUpdateFrequencyMs ? { nodeStatusUpdateFrequencyMs: o.nodeStatusUpdateFrequencyMs } : {}),
       // The runtime's container events drive the PLEG; the generic relist runs every 5 minutes (upstream EventedPLEG):
       // a relist each second is two CRI calls per node per second, more than the process can serve for a thousand nodes.
       featureGates: { EventedPLEG: true },

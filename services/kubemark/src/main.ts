@@ -2,13 +2,14 @@
 // hollow-node process entry (upstream cmd/kubemark, --morph=kubelet, for a
 // range of nodes): `hollow-node --first 1 --count 250 --nodes-dir DIR
 // --bootstrap-kubeconfig FILE --client-ca-file FILE ...`; SIGTERM/SIGINT stop
-// every node of the process.
+// every node of the process; --control-socket answers `kubelab hollow`.
 
 import { readFileSync } from 'node:fs';
 import { FlagError, FlagSet, apiserverAddressFrom, onShutdown, runMain, withApiserverFlags } from '@kubelab/component-base';
 import { DEFAULT_ZONES, MAX_HOLLOW_NODES } from './addresses.js';
 import { startCpuProfile } from './profile.js';
 import { startHollowWorker } from './worker.js';
+import { serveControl } from './control.js';
 
 function flags() {
   return withApiserverFlags(new FlagSet('hollow-node'))
@@ -26,7 +27,10 @@ function flags() {
     .float('pull-speed', 0, 'Simulated registry bandwidth in MB/s; 0 pulls instantly.')
     .stringArray('cluster-dns', [], 'The cluster DNS server addresses ClusterFirst pods get.')
     .string('cluster-domain', '', "The cluster's DNS domain.")
-    .int('v', 2, "The kubelets' log verbosity.");
+    .int('v', 2, "The kubelets' log verbosity.")
+    .int('node-lease-duration-seconds', 40, "The kubelets' Lease duration; each renews its Lease every quarter of it.")
+    .duration('node-status-update-frequency', 10_000, 'How often each kubelet computes its node status.')
+    .string('control-socket', '', "kubelab: a unix socket answering `kubelab hollow status|stop|start` for this process's nodes (none when empty).");
 }
 
 async function main(): Promise<void> {
@@ -55,11 +59,15 @@ async function main(): Promise<void> {
     clusterDNS: v['cluster-dns'],
     clusterDomain: v['cluster-domain'],
     verbosity: v.v,
+    nodeLeaseDurationSeconds: v['node-lease-duration-seconds'],
+    nodeStatusUpdateFrequencyMs: v['node-status-update-frequency'],
     log,
   });
+  const control = v['control-socket'] ? await serveControl(v['control-socket'], worker) : undefined;
   log(`starting ${v.count} hollow nodes (${v['name-prefix']}${v.first} …), logs in ${v['nodes-dir']}/<node>/logs/`);
   onShutdown(async (signal) => {
     log(`${signal}: stopping ${worker.nodes.size} hollow nodes`);
+    control?.close();
     await worker.stop();
   });
   // KUBELAB_CPU_PROFILE=<file>: a profile of the steady state, from 20 s after every node started, for KUBELAB_CPU_PROFILE_SECONDS (60);

@@ -1,7 +1,9 @@
 // A worker process's share of the hollow nodes (kubemark runs one hollow-node
 // per pod; here one process holds many, sharing the code and the heap): it
 // starts them a few at a time, retries one that fails to start, and stops
-// them all together.
+// them all together. power() stops chosen nodes and starts them again, as if
+// their machines lost power and got it back: kubelet and runtime end (no
+// more Lease renewals or status), the node's folder stays.
 
 import { join } from 'node:path';
 import type { ServingCertificate } from '@kubelab/component-base';
@@ -23,10 +25,27 @@ export interface HollowWorkerOptions extends Omit<HollowNodeOptions, 'nodeName' 
   log?: (line: string) => void;
 }
 
+/** One node of the worker as `kubelab hollow status` shows it. */
+export interface HollowNodeState {
+  name: string;
+  zone: string;
+  /** running; stopped (by power()); starting (not yet started, or being started again). */
+  state: 'running' | 'stopped' | 'starting';
+}
+
 export interface HollowWorker {
   /** Resolves once every node has started (or the worker was stopped). */
   started: Promise<void>;
+  /** The running nodes. */
   nodes: Map<string, HollowNode>;
+  /** Every node of the worker, in number order. */
+  list(): HollowNodeState[];
+  /**
+   * Stops (kubelet and runtime end, as at a power loss) or starts again the
+   * named nodes of this worker; names not of this worker, or already in that
+   * state, are left out of the answer. One operation at a time.
+   */
+  power(action: 'stop' | 'start', names: readonly string[]): Promise<string[]>;
   stop(): Promise<void>;
 }
 
@@ -48,6 +67,9 @@ export async function startHollowWorker(o: HollowWorkerOptions): Promise<HollowW
   const pair = await selfSignedCertKey(`hollow-node-${o.first}`, { ipAddresses: numbers.map(hollowNodeIP), dnsNames: numbers.map(name) });
   const servingTls: ServingCertificate = { certPem: pair.cert, keyPem: pair.key };
   const nodes = new Map<string, HollowNode>();
+  /** Nodes power() stopped. */
+  const down = new Set<string>();
+  const numberOf = new Map(numbers.map((i) => [name(i), i]));
   let stopping = false;
   const queue = [...numbers];
   const startOne = async (i: number): Promise<void> => {
@@ -80,12 +102,51 @@ export async function startHollowWorker(o: HollowWorkerOptions): Promise<HollowW
   const started = Promise.all(lanes).then(() => {
     if (!stopping) o.log?.(`${nodes.size} hollow nodes started (${name(o.first)} … ${name(o.first + o.count - 1)}) in ${((performance.now() - t0) / 1000).toFixed(1)}s`);
   });
+  let powering: Promise<unknown> = Promise.resolve();
+  const power = async (action: 'stop' | 'start', names: readonly string[]): Promise<string[]> => {
+    await started;
+    const mine = names.filter((n) => numberOf.has(n) && (action === 'stop' ? nodes.has(n) : down.has(n)));
+    if (action === 'stop') {
+      // All at once, as a zone's power goes: no node of the set renews its Lease after this.
+      await Promise.all(
+        mine.map(async (n) => {
+          const node = nodes.get(n)!;
+          nodes.delete(n);
+          down.add(n);
+          await node.stop().catch((e: Error) => o.log?.(`stopping ${n}: ${e.message}`));
+        }),
+      );
+      o.log?.(`stopped ${mine.length} hollow nodes (kubelet and runtime): ${mine.join(' ')}`);
+      return mine;
+    }
+    // Power back: the nodes start again a lane at a time, each from its own folder (its kubelet.conf, runtime state).
+    const again = [...mine];
+    const t0 = performance.now();
+    await Promise.all(
+      Array.from({ length: Math.max(1, Math.min(o.concurrency ?? 25, again.length)) }, async () => {
+        for (let n = again.shift(); n !== undefined && !stopping; n = again.shift()) {
+          await startOne(numberOf.get(n)!);
+          if (nodes.has(n)) down.delete(n);
+        }
+      }),
+    );
+    const back = mine.filter((n) => nodes.has(n));
+    o.log?.(`started ${back.length} hollow nodes again in ${((performance.now() - t0) / 1000).toFixed(1)}s: ${back.join(' ')}`);
+    return back;
+  };
   return {
     started,
     nodes,
+    list: () => numbers.map((i) => ({ name: name(i), zone: hollowNodeZone(i, o.zones), state: nodes.has(name(i)) ? 'running' : down.has(name(i)) ? 'stopped' : 'starting' })),
+    power: (action, names) => {
+      const r = powering.then(() => power(action, names));
+      powering = r.catch(() => undefined);
+      return r;
+    },
     stop: async () => {
       stopping = true;
       await started;
+      await powering;
       await Promise.all([...nodes.values()].map((n) => n.stop().catch((e: Error) => o.log?.(`stopping ${n.nodeName}: ${e.message}`))));
       nodes.clear();
     },

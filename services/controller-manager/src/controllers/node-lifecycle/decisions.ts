@@ -171,10 +171,22 @@ export function swapNoExecuteTaint(node: Node, add: string | undefined, remove: 
   return add && !has ? [...kept, { key: add, effect: 'NoExecute', timeAdded: formatTime(now) }] : kept;
 }
 
-export type ZoneState = 'Normal' | 'PartialDisruption' | 'FullDisruption';
+/** A zone's state (Initial until its first pass). */
+export type ZoneState = 'Initial' | 'Normal' | 'PartialDisruption' | 'FullDisruption';
 
-/** ComputeZoneState: no ready node = full; at least 3 and the threshold share not ready = partial. */
-export function computeZoneState(readyStatuses: ReadonlyArray<string | undefined>, unhealthyZoneThreshold: number): { notReady: number; state: ZoneState } {
+/** Nodes with this label count in no zone's state (isNodeExcludedFromDisruptionChecks). */
+export const LABEL_EXCLUDE_DISRUPTION = 'node.kubernetes.io/exclude-disruption';
+
+export function excludedFromDisruption(node: Node): boolean {
+  return node.metadata.labels?.[LABEL_EXCLUDE_DISRUPTION] !== undefined;
+}
+
+/**
+ * ComputeZoneState over the zone's Ready statuses (undefined: no Ready
+ * condition): no Ready node at all = full disruption; more than 2 not Ready
+ * and at least --unhealthy-zone-threshold of the zone = partial.
+ */
+export function computeZoneState(readyStatuses: ReadonlyArray<string | undefined>, unhealthyZoneThreshold: number): { notReady: number; state: Exclude<ZoneState, 'Initial'> } {
   let ready = 0;
   let notReady = 0;
   for (const s of readyStatuses) {
@@ -186,10 +198,93 @@ export function computeZoneState(readyStatuses: ReadonlyArray<string | undefined
   return { notReady, state: 'Normal' };
 }
 
-/** The eviction (tainting) rate for a zone in a state (setLimiterInZone). */
-export function zoneEvictionRate(state: ZoneState, zoneSize: number, c: { nodeEvictionRate: number; secondaryNodeEvictionRate: number; largeClusterSizeThreshold: number }): number {
-  if (state === 'PartialDisruption') return zoneSize <= c.largeClusterSizeThreshold ? 0 : c.secondaryNodeEvictionRate;
+export interface EvictionRates {
+  nodeEvictionRate: number;
+  secondaryNodeEvictionRate: number;
+  largeClusterSizeThreshold: number;
+}
+
+/**
+ * setLimiterInZone: the zone's tainting rate in a state. Normal and full
+ * disruption (HealthyQPSFunc): --node-eviction-rate; partial disruption
+ * (ReducedQPSFunc): --secondary-node-eviction-rate when the zone has more
+ * than --large-cluster-size-threshold nodes, else 0 (no tainting at all).
+ */
+export function zoneEvictionRate(state: ZoneState, zoneSize: number, c: EvictionRates): number {
+  if (state === 'PartialDisruption') return zoneSize > c.largeClusterSizeThreshold ? c.secondaryNodeEvictionRate : 0;
   return c.nodeEvictionRate;
+}
+
+export interface DisruptionPlan {
+  /** Master disruption mode entered (every zone fully disrupted) or left this pass. */
+  mode?: 'enter' | 'exit';
+  /** Zones first seen this pass (set to Initial). */
+  newZones: string[];
+  /** Zones whose state changed outside the mode switches, with the new state (logged). */
+  changed: Array<{ zone: string; state: ZoneState }>;
+  /** Tainting rates to set, per zone. */
+  limiters: Map<string, number>;
+  /** The zone states after this pass. */
+  states: Map<string, ZoneState>;
+}
+
+/**
+ * handleDisruption's decisions for one pass. `zones` holds the Ready status
+ * of every node not excluded, per zone key; `prev` the states after the last
+ * pass. When every zone is fully disrupted (and was not already), the
+ * control plane is the likelier one cut off: master disruption mode stops
+ * all tainting (rate 0 everywhere; the caller lifts the NoExecute taints).
+ * Leaving it, every zone's rate is set for its state; otherwise only zones
+ * whose state changed get a new rate.
+ */
+export function planDisruption(
+  prev: ReadonlyMap<string, ZoneState>,
+  zones: ReadonlyMap<string, ReadonlyArray<string | undefined>>,
+  c: EvictionRates & { unhealthyZoneThreshold: number },
+): DisruptionPlan {
+  const states = new Map(prev);
+  const next = new Map<string, ZoneState>();
+  const newZones: string[] = [];
+  let allAre = true;
+  for (const [zone, statuses] of zones) {
+    const s = computeZoneState(statuses, c.unhealthyZoneThreshold).state;
+    if (s !== 'FullDisruption') allAre = false;
+    next.set(zone, s);
+    if (!states.has(zone)) {
+      newZones.push(zone);
+      states.set(zone, 'Initial');
+    }
+  }
+  for (const zone of [...states.keys()]) if (!zones.has(zone)) states.delete(zone);
+  const allWas = [...states.values()].every((s) => s === 'FullDisruption');
+  const plan: DisruptionPlan = { newZones, changed: [], limiters: new Map(), states };
+  if (allAre && allWas) return plan;
+  const size = (zone: string) => zones.get(zone)?.length ?? 0;
+  if (allAre) {
+    plan.mode = 'enter';
+    for (const zone of states.keys()) {
+      plan.limiters.set(zone, 0);
+      states.set(zone, 'FullDisruption');
+    }
+    return plan;
+  }
+  if (allWas) {
+    plan.mode = 'exit';
+    for (const zone of states.keys()) {
+      const s = next.get(zone)!;
+      plan.limiters.set(zone, zoneEvictionRate(s, size(zone), c));
+      states.set(zone, s);
+    }
+    return plan;
+  }
+  for (const [zone, was] of states) {
+    const s = next.get(zone)!;
+    if (s === was) continue;
+    plan.changed.push({ zone, state: s });
+    plan.limiters.set(zone, zoneEvictionRate(s, size(zone), c));
+    states.set(zone, s);
+  }
+  return plan;
 }
 
 /** utilnode.GetZoneKey: region and zone labels joined (":\x00:" as upstream), '' when neither is set. */
