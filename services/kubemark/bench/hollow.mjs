@@ -19,11 +19,12 @@
 //
 //   pnpm --filter @kubelab/kubemark bench
 
-import { execFile, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { progress, round, run, sleep, waiter } from './harness.mjs';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const RUNNER = join(ROOT, 'packages/kubelab/dist/main.js');
@@ -33,36 +34,13 @@ const PODS = Number(process.env.BENCH_PODS ?? 0);
 const TIMEOUT_MS = Number(process.env.BENCH_TIMEOUT_MS ?? 300_000);
 const SETTLE_MS = Number(process.env.BENCH_SETTLE_MS ?? 15_000);
 const OFFSET = Number(process.env.BENCH_PORT_OFFSET ?? 24500);
-const progress = (m) => process.env.BENCH_VERBOSE && process.stderr.write(`[bench] ${new Date().toISOString()} ${m}\n`);
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-const round = (x, d = 1) => Math.round(x * 10 ** d) / 10 ** d;
 
 const dir = process.env.BENCH_STATE_DIR ?? mkdtempSync(join(tmpdir(), 'kubelab-bench-hollow-'));
 const kubeconfig = join(dir, 'kubeconfig');
 
-/** @returns {Promise<string>} */
-function kubectl(args, input) {
-  return new Promise((resolve, reject) => {
-    const child = execFile(KUBECTL, ['--kubeconfig', kubeconfig, ...args], { timeout: 60_000, maxBuffer: 256 << 20 }, (err, stdout, stderr) =>
-      err ? reject(new Error(`kubectl ${args.join(' ')}: ${stderr.trim() || err.message}`)) : resolve(stdout),
-    );
-    if (input !== undefined) child.stdin?.end(input);
-  });
-}
+const kubectl = (args, input) => run(KUBECTL, ['--kubeconfig', kubeconfig, ...args], { input });
 
-async function until(what, fn, everyMs = 1000) {
-  const deadline = Date.now() + TIMEOUT_MS;
-  for (;;) {
-    const v = await fn().catch((e) => {
-      // A dead runner ends the run; a slow or refused kubectl call is tried again.
-      if (/kubelab up exited/.test(e.message)) throw e;
-      return undefined;
-    });
-    if (v !== undefined && v !== false) return v;
-    if (Date.now() > deadline) throw new Error(`timed out after ${TIMEOUT_MS / 1000}s waiting for ${what}`);
-    await sleep(everyMs);
-  }
-}
+const until = waiter(TIMEOUT_MS);
 
 /** RSS in MiB of the runner's processes whose pid files match `prefix` (run/<name>.pid). */
 function rssMiB(prefix) {

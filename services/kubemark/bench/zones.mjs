@@ -27,11 +27,12 @@
 //
 //   pnpm --filter @kubelab/kubemark bench:zones
 
-import { execFile, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { progress, round, run, sleep, waiter } from './harness.mjs';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const RUNNER = join(ROOT, 'packages/kubelab/dist/main.js');
@@ -45,36 +46,14 @@ const PARTIAL = Number(process.env.BENCH_PARTIAL ?? 0.6);
 const GRACE = process.env.BENCH_GRACE;
 const TIMEOUT_MS = Number(process.env.BENCH_TIMEOUT_MS ?? 420_000);
 const OFFSET = Number(process.env.BENCH_PORT_OFFSET ?? 24600);
-const progress = (m) => process.env.BENCH_VERBOSE && process.stderr.write(`[bench] ${new Date().toISOString()} ${m}\n`);
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-const round = (x, d = 1) => Math.round(x * 10 ** d) / 10 ** d;
 
 const dir = process.env.BENCH_STATE_DIR ?? mkdtempSync(join(tmpdir(), 'kubelab-bench-zones-'));
 const kubeconfig = join(dir, 'kubeconfig');
 
-/** @returns {Promise<string>} */
-function exec(file, args) {
-  return new Promise((resolve, reject) => {
-    execFile(file, args, { timeout: 300_000, maxBuffer: 256 << 20 }, (err, stdout, stderr) =>
-      err ? reject(new Error(`${file} ${args.join(' ')}: ${stderr.trim() || err.message}`)) : resolve(stdout),
-    );
-  });
-}
-const kubectl = (args) => exec(KUBECTL, ['--kubeconfig', kubeconfig, ...args]);
-const hollow = (args) => exec(process.execPath, [RUNNER, 'hollow', ...args, '--state-dir', dir]);
+const kubectl = (args) => run(KUBECTL, ['--kubeconfig', kubeconfig, ...args], { timeoutMs: 300_000 });
+const hollow = (args) => run(process.execPath, [RUNNER, 'hollow', ...args, '--state-dir', dir], { timeoutMs: 300_000 });
 
-async function until(what, fn, everyMs = 1000) {
-  const deadline = Date.now() + TIMEOUT_MS;
-  for (;;) {
-    const v = await fn().catch((e) => {
-      if (/kubelab up exited/.test(e.message)) throw e;
-      return undefined;
-    });
-    if (v !== undefined && v !== false) return v;
-    if (Date.now() > deadline) throw new Error(`timed out after ${TIMEOUT_MS / 1000}s waiting for ${what}`);
-    await sleep(everyMs);
-  }
-}
+const until = waiter(TIMEOUT_MS);
 
 /** Every node: name, zone, Ready status, the unreachable NoExecute taint's timeAdded (ms) if any. */
 async function nodes() {
