@@ -50,8 +50,27 @@ export async function compose(stack: Stack, args: string[], timeoutMs = 120_000)
     return stdout;
   } catch (err) {
     const e = err as { stderr?: string; message: string };
-    throw new Error(`compose ${args.join(' ')}: ${e.stderr?.trim() || e.message}`, { cause: err });
+    // A failed `up` says which container was not healthy and why (CI keeps no logs of its own).
+    const why = args.includes('up') ? await unhealthyContainers(stack.project).catch((d: unknown) => `(no diagnostics: ${String(d)})`) : '';
+    throw new Error(`compose ${args.join(' ')}: ${e.stderr?.trim() || e.message}${why}`, { cause: err });
   }
+}
+
+/** Each of the project's containers that is not running healthy: its state, restarts, last probes and last log lines. */
+async function unhealthyContainers(project: string): Promise<string> {
+  const { stdout } = await run('docker', ['ps', '-a', '--filter', `label=com.docker.compose.project=${project}`, '--format', '{{.Names}}\t{{.Status}}']);
+  const bad = stdout
+    .trim()
+    .split('\n')
+    .map((l) => l.split('\t') as [string, string])
+    .filter(([, status]) => !!status && !/\(healthy\)|^Exited \(0\)/.test(status) && !/^Up [^(]*$/.test(status));
+  const parts: string[] = [];
+  for (const [name, status] of bad) {
+    const inspect = await run('docker', ['inspect', '-f', '{{.RestartCount}} restarts; probes:{{if .State.Health}}{{range .State.Health.Log}} [{{.ExitCode}} {{.Output}}]{{end}}{{end}}', name]);
+    const logs = await run('docker', ['logs', '--tail', '25', name], { maxBuffer: 4 * 1024 * 1024 });
+    parts.push(`--- ${name}: ${status}; ${inspect.stdout.trim()}\n${(logs.stdout + logs.stderr).trim()}`);
+  }
+  return parts.length ? `\n${parts.join('\n')}` : '';
 }
 
 export async function kubectl(stack: Stack, args: string[], opts: { allowFail?: boolean } = {}): Promise<string> {

@@ -214,6 +214,11 @@ export async function ensureReplicatedBucketAt(url: string, tls: NatsClientTls |
         if (!existing) await new Kvm(jetstream(nc, { timeout: 10_000 })).create(HA_BUCKET, { history: 1, storage: 'file' as never, replicas: HA_REPLICAS });
         let info = existing ?? (await jsm.streams.info(`KV_${HA_BUCKET}`));
         if (info.config.num_replicas < HA_REPLICAS) info = await jsm.streams.update(`KV_${HA_BUCKET}`, { ...info.config, num_replicas: HA_REPLICAS });
+        // Done when the stream's RAFT group has a leader (just made or raised, it may still be electing one).
+        while (!info.cluster?.leader && Date.now() < deadline) {
+          await new Promise((r) => setTimeout(r, 250));
+          info = await jsm.streams.info(`KV_${HA_BUCKET}`);
+        }
         return { replicas: info.config.num_replicas, ...(info.cluster?.leader ? { leader: info.cluster.leader } : {}) };
       } finally {
         await nc.close().catch(() => {});

@@ -363,21 +363,34 @@ export async function startApiserver(opts: ApiserverOptions): Promise<RunningApi
     }
   }
 
+  let stopped = false;
   const ready = (async () => {
     await cache.synced;
-    await bootstrap(registry, {
-      kubernetesServiceIp: formatIpv4(serviceRange.base + 1),
-      advertiseAddress: advertise,
-      securePort: http.port,
-      reconcileEndpoints: opts.reconcileEndpoints ?? true,
-    });
-    await ensureExtensionAuthConfigMap(registry, extensionAuthData(tls.clientCaPem, opts.requestHeader));
+    // As upstream's bootstrap-controller post-start hook: retried until it
+    // succeeds (readyz says which hook is not finished), never a crash when
+    // the store has no quorum yet (a NATS cluster still electing, a bucket's
+    // replicas being raised).
+    for (let delay = 250; ; delay = Math.min(delay * 2, 5_000)) {
+      try {
+        await bootstrap(registry, {
+          kubernetesServiceIp: formatIpv4(serviceRange.base + 1),
+          advertiseAddress: advertise,
+          securePort: http.port,
+          reconcileEndpoints: opts.reconcileEndpoints ?? true,
+        });
+        await ensureExtensionAuthConfigMap(registry, extensionAuthData(tls.clientCaPem, opts.requestHeader));
+        break;
+      } catch (err) {
+        if (stopped) throw err;
+        log.warn('bootstrap failed; retrying', { err: (err as Error).message, retryAfterMs: delay });
+        await new Promise((r) => setTimeout(r, delay));
+      }
+    }
     bootstrapped = true;
     log.info('apiserver ready', { restPort: http.port, grpcPort: grpcServer.port, bucket, rev: cache.rev });
   })();
   ready.catch((err) => log.error('bootstrap failed', { err: (err as Error).message }));
 
-  let stopped = false;
   return {
     restPort: http.port,
     grpcPort: grpcServer.port,
