@@ -68,19 +68,28 @@ describe.runIf(canRun)('compose profile ha: a highly available control plane', (
     expect(logs).toMatch(/The object store's bucket has 3 replicas \(RAFT leader nats(-[23])?\)/);
   });
 
-  it("answers kubectl through haproxy; the kubernetes Service's endpoint is the first apiserver", async () => {
+  it('answers kubectl through haproxy; the kubernetes Service lists every apiserver (master leases)', async () => {
     expect(await kubectl(stack, ['get', '--raw', '/readyz'])).toBe('ok');
-    const first = (await docker(['inspect', '-f', `{{(index .NetworkSettings.Networks "${PROJECT}_cluster").IPAddress}}`, containerName(stack, 'apiserver')])).trim();
-    expect(first).toMatch(/^\d+\.\d+\.\d+\.\d+$/);
+    const ips: string[] = [];
+    for (const s of ['apiserver', 'apiserver-2', 'apiserver-3']) {
+      const ip = (await docker(['inspect', '-f', `{{(index .NetworkSettings.Networks "${PROJECT}_cluster").IPAddress}}`, containerName(stack, s)])).trim();
+      expect(ip).toMatch(/^\d+\.\d+\.\d+\.\d+$/);
+      ips.push(ip);
+    }
+    // kubectl prints the first three addresses, in the order the reconciler keeps them (the leases' keys sorted).
+    const want = ips
+      .sort()
+      .map((ip) => `${ip}:6443`)
+      .join(',');
     const endpoints = await waitFor(
-      "the first apiserver's endpoint",
+      'all three apiservers in the kubernetes endpoints',
       async () => {
         const out = (await kubectl(stack, ['get', 'endpoints', 'kubernetes', '--no-headers'])).trim();
-        return out.split(/\s+/)[1] === `${first}:6443` ? out : undefined;
+        return out.split(/\s+/)[1] === want ? out : undefined;
       },
       { timeoutMs: 30_000, everyMs: 2000 },
     );
-    expect(endpoints).toMatch(new RegExp(`^kubernetes\\s+${first.replace(/\./g, '\\.')}:6443\\s+\\S+$`));
+    expect(endpoints).toMatch(new RegExp(`^kubernetes\\s+${want.replace(/\./g, '\\.')}\\s+\\S+$`));
   });
 
   it('elects one scheduler by Lease, and another takes over when the leader stops', async () => {

@@ -2,7 +2,7 @@
 // kube-apiserver for kubelab: upstream flag names where they exist.
 
 import { createLogger, FlagError, FlagSet, onShutdown, readFlagFile } from '@kubelab/component-base';
-import { endpointReconcilerFrom } from './bootstrap.js';
+import { endpointReconcilerType } from './reconcilers/endpoints.js';
 import { addTracingFlags, setupTracing, TracingConfigError, tracingOptionsFromFlags, type Tracing } from '@kubelab/tracing';
 import { anonymousAuthFrom, AuthenticationConfigError } from './authentication/config.js';
 import { AuthorizationModeError, parseAuthorizationModes } from './authorization/modes.js';
@@ -220,7 +220,7 @@ async function main(): Promise<void> {
     securePort: values['secure-port'],
     grpcPort: values['grpc-port'],
     ...(values['advertise-address'] ? { advertiseAddress: values['advertise-address'] } : {}),
-    ...endpointReconcilerFrom(values['endpoint-reconciler-type']),
+    endpointReconcilerType: endpointReconcilerType(values['endpoint-reconciler-type']),
     serviceClusterIpRange: values['service-cluster-ip-range'],
     serviceNodePortRange: values['service-node-port-range'],
     defaultNotReadyTolerationSeconds: values['default-not-ready-toleration-seconds'],

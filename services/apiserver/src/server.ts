@@ -24,6 +24,8 @@ import { authorizeRequest } from './authorization/filter.js';
 import { BUILTIN_AUTHORIZER_FACTORIES, buildAuthorization, DEFAULT_AUTHORIZATION_MODES, validateAuthorizationModes, type AuthorizerFactory } from './authorization/modes.js';
 import { nodeAuthorizerFactory } from './authorization/node/index.js';
 import { bootstrap } from './bootstrap.js';
+import { EndpointReconciler, type EndpointReconcilerType } from './reconcilers/endpoints.js';
+import { MASTER_LEASES_PREFIX } from './reconcilers/master-leases.js';
 import { cacheTokenGetter } from './authentication/serviceaccount/getter.js';
 import type { TokenAuthenticator } from './authentication/token.js';
 import { serviceAccountTokens, type ServiceAccountTokenOptions } from './serviceaccount/options.js';
@@ -71,8 +73,11 @@ export interface ApiserverOptions {
   grpcPort?: number;
   /** Address published in the `kubernetes` EndpointSlice (default: bind address or first non-loopback IPv4). */
   advertiseAddress?: string;
-  /** --endpoint-reconciler-type other than none (default true): this apiserver keeps the kubernetes Service's port and endpoints pointing at itself. */
-  reconcileEndpoints?: boolean;
+  /** --endpoint-reconciler-type (default lease): who writes the kubernetes Service's endpoints (reconcilers/endpoints.ts). */
+  endpointReconcilerType?: EndpointReconcilerType;
+  /** The lease reconciler's renew interval and lease TTL (upstream's 10 s and 15 s; tests shorten them). */
+  endpointReconcilerIntervalMs?: number;
+  masterLeaseTtlMs?: number;
   serviceClusterIpRange?: string;
   serviceNodePortRange?: string;
   defaultNotReadyTolerationSeconds?: number;
@@ -202,6 +207,7 @@ export async function startApiserver(opts: ApiserverOptions): Promise<RunningApi
     bookmarkIntervalMs: opts.bookmarkIntervalMs ?? 1_000,
     // A watch stalled for two checks (4 s) while NATS moved on is re-established (a consumer lost with its server in a NATS cluster).
     progressCheckMs: 2_000,
+    rawPrefixes: [MASTER_LEASES_PREFIX],
     log: (level, msg, fields) => log[level](msg, fields),
     ...(tracing ? { tracing } : {}),
     ...(transformers ? { transformers } : {}),
@@ -363,6 +369,16 @@ export async function startApiserver(opts: ApiserverOptions): Promise<RunningApi
     }
   }
 
+  // The kubernetes Service's endpoints: renewed every interval once bootstrapped (upstream's bootstrap controller runs the reconciler).
+  const reconcilerType = opts.endpointReconcilerType ?? 'lease';
+  const endpointReconciler = new EndpointReconciler(registry, storage, cache, {
+    type: reconcilerType,
+    ip: advertise,
+    port: http.port,
+    ...(opts.endpointReconcilerIntervalMs ? { intervalMs: opts.endpointReconcilerIntervalMs } : {}),
+    ...(opts.masterLeaseTtlMs ? { ttlMs: opts.masterLeaseTtlMs } : {}),
+    log: (level, msg, fields) => log[level](msg, fields),
+  });
   let stopped = false;
   const ready = (async () => {
     await cache.synced;
@@ -374,10 +390,10 @@ export async function startApiserver(opts: ApiserverOptions): Promise<RunningApi
       try {
         await bootstrap(registry, {
           kubernetesServiceIp: formatIpv4(serviceRange.base + 1),
-          advertiseAddress: advertise,
           securePort: http.port,
-          reconcileEndpoints: opts.reconcileEndpoints ?? true,
+          reconcilePorts: reconcilerType !== 'none',
         });
+        await endpointReconciler.reconcile();
         await ensureExtensionAuthConfigMap(registry, extensionAuthData(tls.clientCaPem, opts.requestHeader));
         break;
       } catch (err) {
@@ -387,6 +403,7 @@ export async function startApiserver(opts: ApiserverOptions): Promise<RunningApi
       }
     }
     bootstrapped = true;
+    endpointReconciler.start();
     log.info('apiserver ready', { restPort: http.port, grpcPort: grpcServer.port, bucket, rev: cache.rev });
   })();
   ready.catch((err) => log.error('bootstrap failed', { err: (err as Error).message }));
@@ -402,6 +419,8 @@ export async function startApiserver(opts: ApiserverOptions): Promise<RunningApi
     async stop() {
       if (stopped) return;
       stopped = true;
+      // Out of the kubernetes endpoints before going (RemoveEndpoints), bounded: a store without quorum does not hold the shutdown.
+      if (bootstrapped) await Promise.race([endpointReconciler.stop().catch(() => undefined), new Promise((r) => setTimeout(r, 2_000).unref?.())]);
       crds.stop();
       watchRecords.stop();
       recordReaders.stop();

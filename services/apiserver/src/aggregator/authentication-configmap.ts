@@ -5,9 +5,10 @@
 // X-Remote-* headers of a client certificate of the front-proxy CA with an
 // allowed name.
 
-import { isAlreadyExists, isNotFound, type ConfigMap, type KubeObject } from '@kubelab/api';
+import type { ConfigMap, KubeObject } from '@kubelab/api';
 import { APISERVER } from '../authentication/user.js';
 import type { RequestContext } from '../registry/interface.js';
+import { ensure, getOrUndefined } from '../registry/ensure.js';
 import type { ApiRegistry } from '../registry/registry.js';
 
 /** The --requestheader-* flags. */
@@ -40,20 +41,10 @@ export function extensionAuthData(clientCaPem: string | undefined, rh: RequestHe
 export async function ensureExtensionAuthConfigMap(registry: ApiRegistry, data: Record<string, string>): Promise<void> {
   if (Object.keys(data).length === 0) return;
   const store = registry.mustStore('', 'configmaps');
-  let cur: ConfigMap | undefined;
-  try {
-    cur = (await store.get('kube-system', EXTENSION_AUTH_CONFIGMAP)) as ConfigMap;
-  } catch (e) {
-    if (!isNotFound(e)) throw e;
-  }
+  const cur = (await getOrUndefined(() => store.get('kube-system', EXTENSION_AUTH_CONFIGMAP))) as ConfigMap | undefined;
   if (!cur) {
     const cm: ConfigMap = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: EXTENSION_AUTH_CONFIGMAP, namespace: 'kube-system' }, data };
-    try {
-      await store.create('kube-system', cm as KubeObject, ctx);
-    } catch (e) {
-      if (!isAlreadyExists(e)) throw e;
-    }
-    return;
+    return ensure(() => store.create('kube-system', cm as KubeObject, ctx));
   }
   if (JSON.stringify(cur.data ?? {}) !== JSON.stringify(data)) await store.update('kube-system', EXTENSION_AUTH_CONFIGMAP, { ...cur, data } as KubeObject, ctx);
 }

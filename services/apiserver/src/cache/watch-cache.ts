@@ -62,6 +62,8 @@ export interface WatchCacheOptions {
    * server) and is re-established. Unset: no check.
    */
   progressCheckMs?: number;
+  /** Key prefixes outside the API whose keys the cache keeps (rawEntries): the master leases. */
+  rawPrefixes?: readonly string[];
 }
 
 /** A watch's progress between two checks (pure, for tests): stalled after `limit` checks without an event while the store is ahead. */
@@ -104,6 +106,13 @@ interface OwnWrite {
   obj: KubeObject;
   /** Length of the stored value: the watch entry must match it. */
   size: number;
+}
+
+/** A key outside the API that the cache keeps for a reader (rawEntries). */
+export interface RawEntry {
+  key: string;
+  value: Uint8Array;
+  rev: number;
 }
 
 /** Own writes kept at most (their events normally arrive within milliseconds). */
@@ -152,6 +161,8 @@ export class WatchCache {
   /** Watchers of prefixes where some watcher pins a trigger value (upstream: the cacher's indexed watchers). */
   private readonly triggered = new Map<string, TriggerIndex>();
   private readonly observers = new Map<string, Set<CacheObserver>>();
+  /** Keys outside the API (the master leases), by prefix: their latest value and revision. */
+  private readonly raw = new Map<string, Map<string, RawEntry>>();
   private watcherCount = 0;
   private stopped = false;
   private iter: { stop(): void } | undefined;
@@ -178,6 +189,7 @@ export class WatchCache {
     this.log = opts.log ?? (() => undefined);
     this.tracing = opts.tracing?.enabled ? opts.tracing : undefined;
     this.transformers = opts.transformers?.size ? opts.transformers : undefined;
+    for (const prefix of opts.rawPrefixes ?? []) this.raw.set(prefix, new Map());
     this.synced = new Promise((r) => (this.resolveSynced = r));
     const interval = opts.bookmarkIntervalMs ?? 1_000;
     this.bookmarkTimer = setInterval(() => this.sendBookmarks(), interval);
@@ -275,7 +287,7 @@ export class WatchCache {
   private apply(key: string, op: 'PUT' | 'DEL' | 'PURGE', value: Uint8Array, rev: number): void {
     if (this.pendingByKey.size > 0 && (this.pendingByKey.get(key) ?? Infinity) <= rev) this.pendingByKey.delete(key);
     const parts = parseKey(key);
-    if (!parts) return;
+    if (!parts) return this.applyRaw(key, op, value, rev);
     let m = this.byPrefix.get(parts.prefix);
     if (!m) this.byPrefix.set(parts.prefix, (m = new Map()));
     const prev = m.get(key);
@@ -446,6 +458,22 @@ export class WatchCache {
       if (this.ownWrites.size < MAX_OWN_WRITES) break;
       this.ownWrites.delete(rev);
     }
+  }
+
+  /** Keeps a key outside the API when a reader asked for its prefix (rawEntries). */
+  private applyRaw(key: string, op: 'PUT' | 'DEL' | 'PURGE', value: Uint8Array, rev: number): void {
+    for (const [prefix, m] of this.raw) {
+      if (!key.startsWith(prefix)) continue;
+      if (op === 'PUT') m.set(key, { key, value: Uint8Array.from(value), rev });
+      else m.delete(key);
+    }
+  }
+
+  /** The keys under a rawPrefixes prefix, sorted (upstream reads such keys straight from etcd, as the lease endpoint reconciler its masterleases). */
+  rawEntries(prefix: string): RawEntry[] {
+    const m = this.raw.get(prefix);
+    if (!m) throw new Error(`the watch cache does not keep keys under ${prefix} (rawPrefixes)`);
+    return [...m.values()].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
   }
 
   /** Waits until the cache has applied `rev` (upstream: waitUntilFreshAndBlock). */
