@@ -252,6 +252,14 @@ describe.runIf(ready)('a node joins from another machine (kubelab join)', { time
     const claims = JSON.parse(Buffer.from(readFileSync(join(mount, 'token'), 'utf8').split('.')[1]!, 'base64url').toString('utf8')) as Record<string, any>;
     expect([claims.sub, claims['kubernetes.io'].pod.name]).toEqual([npdUser, npdPod]);
 
+    // far-1's own systemctl and journalctl show it as every node's node-problem-detector unit.
+    const onFarNode = (tool: string, args: string[]) =>
+      run('ip', ['netns', 'exec', NS_B, 'env', `KUBELAB_NODE_ROOT=${join(dirB, 'root')}`, `KUBELAB_NODE_NAME=${NODE}`, process.execPath, join(ROOT, 'services/node/dist/bin', `${tool}.js`), ...args], {
+        timeoutMs: 20_000,
+      });
+    expect((await onFarNode('systemctl', ['is-active', 'node-problem-detector'])).stdout).toBe('active\n');
+    expect((await onFarNode('journalctl', ['-u', 'node-problem-detector', '--no-pager'])).stdout).toContain('node-problem-detector started');
+
     type Condition = { type: string; status: string; reason: string; message: string };
     const conditions = async () => (JSON.parse((await kubectl(['get', 'node', NODE, '-o', 'json'])).stdout) as { status: { conditions: Condition[] } }).status.conditions;
     const npdConditions = await waitFor(
