@@ -7,7 +7,10 @@
 // calls reach the cluster's NATS through the node's leaf nats-server, so
 // `kubelab trace --node` shows them. kube-proxy runs there as the kube-proxy
 // ServiceAccount (the projected token of its DaemonSet's pod), so a Service's
-// pod on the joined node answers through its rules. A wrong token or CA hash fails with
+// pod on the joined node answers through its rules. The Node Problem Detector
+// runs there as the node-problem-detector ServiceAccount (its DaemonSet pod's
+// token) and reads that node's journal: its conditions show on the Node and
+// its writes name that user. A wrong token or CA hash fails with
 // kubeadm's texts. Needs root (ip netns), as the suites run.
 
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -56,6 +59,8 @@ describe.runIf(ready)('a node joins from another machine (kubelab join)', { time
   const dirC = mkdtempSync(join(tmpdir(), 'kubelab-join-c-'));
   let cluster: InNetns | undefined;
   let node: InNetns | undefined;
+  /** `kubelab trace --all-components --json` on the first machine: the apiserver's write records, each naming who asked. */
+  let viewer: InNetns | undefined;
 
   const inA = (exe: string, args: string[], timeoutMs = 30_000) => run('ip', ['netns', 'exec', NS_A, exe, ...args], { timeoutMs });
   const kubectl = (args: string[], stdin?: string) =>
@@ -83,10 +88,14 @@ describe.runIf(ready)('a node joins from another machine (kubelab join)', { time
     // The first machine: the control plane (and its own node), the apiserver and NATS's leafnode port on the shared network.
     cluster = new InNetns(NS_A, ['up', '--state-dir', dirA, '--nodes', '0', '--apiserver-advertise-address', ADDR_A]);
     await cluster.waitFor('cluster ready', 300_000);
+    // Watching before the node joins: its Node Problem Detector writes the node's conditions once at its start (then each heartbeat, 5 min).
+    viewer = new InNetns(NS_A, ['trace', '--all-components', '--json', '--state-dir', dirA]);
+    await viewer.waitFor('watching CRI calls on ', 30_000);
   }, 420_000);
 
   afterAll(async () => {
     try {
+      await viewer?.stop();
       await node?.stop();
       await cluster?.stop();
     } finally {
@@ -174,7 +183,8 @@ describe.runIf(ready)('a node joins from another machine (kubelab join)', { time
   it("runs kube-proxy as the kube-proxy ServiceAccount: a Service's pod on far-1 answers through far-1's kube-proxy", async () => {
     // kubeadm's way: the kubelet projects the token of the DaemonSet's pod on far-1, kube-proxy's kubeconfig names it (tokenFile).
     await node!.waitFor('[kube-proxy] Running as system:serviceaccount:kube-system:kube-proxy (the token of pod kube-system/kube-proxy-', 120_000);
-    const mount = join(dirB, 'root', 'var/run/secrets/kubernetes.io/serviceaccount');
+    // The unit's view of its pod's ServiceAccount mount (one per unit, as each pod has its own).
+    const mount = join(dirB, 'root', 'run/kubelab/units/kube-proxy/var/run/secrets/kubernetes.io/serviceaccount');
     const kubeconfig = readFileSync(join(dirB, 'root', 'var/lib/kube-proxy/kubeconfig.conf'), 'utf8');
     expect(kubeconfig).toContain(`    tokenFile: ${mount}/token\n`);
     expect(kubeconfig).not.toContain('client-certificate');
@@ -222,6 +232,89 @@ describe.runIf(ready)('a node joins from another machine (kubelab join)', { time
       { timeoutMs: 30_000, everyMs: 1000 },
     );
     expect(viaNodePort).toMatch(/^200 nginx\//);
+  });
+
+  it("runs the Node Problem Detector as the node-problem-detector ServiceAccount: far-1's conditions, from far-1's journal", async () => {
+    const npdUser = 'system:serviceaccount:kube-system:node-problem-detector';
+    await node!.waitFor(`[node-problem-detector] Running as ${npdUser} (the token of pod kube-system/node-problem-detector-`, 120_000);
+    const mount = join(dirB, 'root', 'run/kubelab/units/node-problem-detector/var/run/secrets/kubernetes.io/serviceaccount');
+    const kubeconfig = readFileSync(join(dirB, 'root', 'var/lib/node-problem-detector/kubeconfig.conf'), 'utf8');
+    expect(kubeconfig).toContain(`    tokenFile: ${mount}/token\n`);
+    expect(kubeconfig).not.toContain('client-certificate');
+    const npdPod = await waitFor(
+      "far-1's node-problem-detector pod Running",
+      async () => {
+        const out = (await kubectl(['-n', 'kube-system', 'get', 'pods', '-l', 'app=node-problem-detector', '--field-selector', `spec.nodeName=${NODE}`, '--no-headers'])).stdout.trim();
+        return /^node-problem-detector-\S+\s+1\/1\s+Running\s/.test(out) ? out.split(/\s+/)[0] : undefined;
+      },
+      { timeoutMs: 60_000, everyMs: 1000 },
+    );
+    const claims = JSON.parse(Buffer.from(readFileSync(join(mount, 'token'), 'utf8').split('.')[1]!, 'base64url').toString('utf8')) as Record<string, any>;
+    expect([claims.sub, claims['kubernetes.io'].pod.name]).toEqual([npdUser, npdPod]);
+
+    // far-1's own systemctl and journalctl show it as every node's node-problem-detector unit.
+    const onFarNode = (tool: string, args: string[]) =>
+      run('ip', ['netns', 'exec', NS_B, 'env', `KUBELAB_NODE_ROOT=${join(dirB, 'root')}`, `KUBELAB_NODE_NAME=${NODE}`, process.execPath, join(ROOT, 'services/node/dist/bin', `${tool}.js`), ...args], {
+        timeoutMs: 20_000,
+      });
+    expect((await onFarNode('systemctl', ['is-active', 'node-problem-detector'])).stdout).toBe('active\n');
+    expect((await onFarNode('journalctl', ['-u', 'node-problem-detector', '--no-pager'])).stdout).toContain('node-problem-detector started');
+
+    type Condition = { type: string; status: string; reason: string; message: string };
+    const conditions = async () => (JSON.parse((await kubectl(['get', 'node', NODE, '-o', 'json'])).stdout) as { status: { conditions: Condition[] } }).status.conditions;
+    const npdConditions = await waitFor(
+      "NPD's conditions on far-1",
+      async () => {
+        const c = await conditions();
+        return c.some((x) => x.type === 'KernelDeadlock') && c.some((x) => x.type === 'ContainerRuntimeUnhealthy') ? c : undefined;
+      },
+      { timeoutMs: 60_000, everyMs: 1000 },
+    );
+    const brief = (c: Condition[], type: string) => c.filter((x) => x.type === type).map((x) => [x.type, x.status, x.reason, x.message]);
+    expect(brief(npdConditions, 'KernelDeadlock')).toEqual([['KernelDeadlock', 'False', 'KernelHasNoDeadlock', 'kernel has no deadlock']]);
+    expect(brief(npdConditions, 'ReadonlyFilesystem')).toEqual([['ReadonlyFilesystem', 'False', 'FilesystemIsNotReadOnly', 'Filesystem is not read-only']]);
+    expect(npdConditions.find((x) => x.type === 'FrequentContainerdRestart')).toMatchObject({ status: 'False', reason: 'NoFrequentContainerdRestart' });
+
+    // The apiserver's write records: far-1's status written by the ServiceAccount, from node-problem-detector.
+    const writes = await waitFor(
+      "NPD's write of far-1's status in the apiserver's records",
+      async () => {
+        const mine = viewer!.out
+          .split('\n')
+          .filter((l) => l.startsWith('{'))
+          .map((l) => JSON.parse(l) as { source?: string; user?: string; component?: string; resource?: string; subresource?: string; name?: string; code?: number })
+          .filter((l) => l.source === 'kube-apiserver' && l.user === npdUser);
+        return mine.some((l) => l.resource === 'nodes' && l.subresource === 'status') ? mine : undefined;
+      },
+      { timeoutMs: 30_000, everyMs: 1000 },
+    );
+    expect(writes.find((l) => l.resource === 'nodes' && l.subresource === 'status')).toMatchObject({ name: NODE, component: 'node-problem-detector', code: 200 });
+
+    // The journal-driven lessons work there: a hung task in far-1's kernel log (the line the kernel-hang fault writes) turns KernelDeadlock True.
+    const kernelLine = await run(
+      'ip',
+      [
+        'netns',
+        'exec',
+        NS_B,
+        'sh',
+        '-c',
+        `cd ${join(ROOT, 'packages/kubelab')} && ${process.execPath} --input-type=module -e '
+          import { appendJournal, kernelRecord } from "@kubelab/systemd";
+          appendJournal(${JSON.stringify(join(dirB, 'root'))}, kernelRecord("${NODE}", "task docker:7 blocked for more than 120 seconds.", 3));'`,
+      ],
+      { timeoutMs: 20_000 },
+    );
+    expect(kernelLine.code).toBe(0);
+    const deadlock = await waitFor(
+      'KernelDeadlock True on far-1',
+      async () => {
+        const c = brief(await conditions(), 'KernelDeadlock');
+        return c[0]?.[1] === 'True' ? c : undefined;
+      },
+      { timeoutMs: 30_000, everyMs: 1000 },
+    );
+    expect(deadlock).toEqual([['KernelDeadlock', 'True', 'DockerHung', 'task docker:7 blocked for more than 120 seconds.']]);
   });
 
   it("answers the dashboard's requests for its units through the leaf node", async () => {

@@ -1,5 +1,7 @@
+import { basename } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { clusterAddresses, joinComponents, leafNatsConfig, parseJoinArgs, splitHostPort } from './join.js';
+import { npdMonitorArgs } from './topology.js';
 
 const PIN = `sha256:${'ab'.repeat(32)}`;
 
@@ -39,6 +41,48 @@ describe('kubelab join', () => {
       expect.arrayContaining(['--apiserver-grpc-address=10.0.0.1:6444', '--bootstrap-kubeconfig=/n/bootstrap-kubelet.conf', '--kubeconfig=/n/kubelet.conf', '--node-ip=10.0.0.2']),
     );
     expect(c.containerd.args).toContain('--nats-url=nats://127.0.0.1:4222');
+  });
+
+  it.each([
+    [0, { port: 10266, metrics: 10267, kubeletHealthz: 10248 }],
+    [1000, { port: 11266, metrics: 11267, kubeletHealthz: 11248 }],
+  ])("runs the Node Problem Detector as the node's unit with --port-offset %i: kubelab up's monitors, the ServiceAccount's kubeconfig", (offset, want) => {
+    const a = parseJoinArgs([
+      '10.0.0.1:6443',
+      '--token',
+      'abcdef.0123456789abcdef',
+      '--discovery-token-ca-cert-hash',
+      PIN,
+      '--node-name',
+      'far-1',
+      '--state-dir',
+      '/n',
+      '--port-offset',
+      String(offset),
+    ]);
+    const npd = joinComponents(a, { grpc: '10.0.0.1:6444' }, '10.0.0.2').nodeProblemDetector;
+    expect(npd).toMatchObject({ name: 'node-problem-detector', service: 'node-problem-detector', unit: { node: 'far-1', root: '/n/root', name: 'node-problem-detector' } });
+    expect(npd.args).toEqual([
+      '--hostname-override=far-1',
+      '--apiserver-grpc-address=10.0.0.1:6444',
+      '--kubeconfig=/n/root/var/lib/node-problem-detector/kubeconfig.conf',
+      ...npdMonitorArgs(),
+      '--address=127.0.0.1',
+      `--port=${want.port}`,
+      '--prometheus-address=127.0.0.1',
+      `--prometheus-port=${want.metrics}`,
+    ]);
+    // Upstream's DaemonSet monitors (the kernel log, read-only remounts, systemd's journal) and kubelab up's custom plugins.
+    const monitors = (flag: string) =>
+      npd.args
+        .find((x) => x.startsWith(`${flag}=`))!
+        .slice(flag.length + 1)
+        .split(',')
+        .map((f) => basename(f));
+    expect(monitors('--config.system-log-monitor')).toEqual(['kernel-monitor.json', 'readonly-monitor.json', 'systemd-monitor.json']);
+    expect(monitors('--config.custom-plugin-monitor')).toEqual(['systemd-monitor-counter.json', 'health-checker-kubelet.json', 'health-checker-containerd.json']);
+    expect(npd.env).toEqual({ HOST_ADDRESS: '127.0.0.1', KUBELET_PORT: String(want.kubeletHealthz) });
+    expect(npd.health).toBe(`http://127.0.0.1:${want.port}/healthz`);
   });
 
   it('writes a leaf nats-server config with the kubelet certificate as credential', () => {

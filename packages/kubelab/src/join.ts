@@ -7,7 +7,8 @@
 // its own, a leaf node of the cluster's NATS that carries the runtime's CRI
 // records there; its leaf connection presents the kubelet's new client
 // certificate. Once the kubelet has projected the token of the kube-proxy
-// DaemonSet's pod on this node, kube-proxy runs with it (join-proxy.ts)
+// DaemonSet's pod on this node, kube-proxy runs with it, and the Node Problem
+// Detector with its DaemonSet pod's token alike (join-serviceaccount.ts)
 // (docs/architecture.md, "Nodes from other machines").
 
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
@@ -20,8 +21,16 @@ import { discover } from './discovery.js';
 import { serviceEntry, stateDirFrom } from './paths.js';
 import { Supervisor, waitHealthy } from './supervisor.js';
 import { startJoinedNodeAgent, type JoinedNodeAgent } from './join-agent.js';
-import { findServiceAccountVolume, linkServiceAccountMount, SERVICE_ACCOUNT_MOUNT, writeKubeProxyKubeconfig } from './join-proxy.js';
-import { DEFAULT_PORTS, nodePorts, type ComponentSpec } from './topology.js';
+import {
+  daemonSetUnitPaths,
+  findServiceAccountVolume,
+  JOINED_DAEMONSET_UNITS,
+  linkServiceAccountMount,
+  serviceAccountUser,
+  writeServiceAccountKubeconfig,
+  type DaemonSetUnit,
+} from './join-serviceaccount.js';
+import { DEFAULT_PORTS, nodePorts, npdMonitorArgs, type ComponentSpec } from './topology.js';
 import { prepareNodeRoot } from './up.js';
 
 export const DEFAULT_JOIN_STATE_DIR = '.kubelab/join';
@@ -140,8 +149,6 @@ export function joinFiles(stateDir: string) {
     podLogs: at('pods'),
     root: at('root'),
     natsConf: at('nats.conf'),
-    /** kube-proxy's kubeconfig (kubeadm's kubeconfig.conf of ConfigMap kube-proxy: the ServiceAccount's tokenFile). */
-    kubeProxyKubeconfig: at('root/var/lib/kube-proxy/kubeconfig.conf'),
   };
 }
 
@@ -161,18 +168,18 @@ export function leafNatsConfig(o: { listen: string; monitor: string; remote: str
   ].join('\n');
 }
 
-/** The node's processes, in start order: containerd, the kubelet; nats-server once the kubelet holds its certificate; kube-proxy once its ServiceAccount token is projected. */
+/** The node's processes, in start order: containerd, the kubelet; nats-server once the kubelet holds its certificate; kube-proxy and the Node Problem Detector each once its DaemonSet pod's ServiceAccount token is projected. */
 export function joinComponents(
   a: JoinArgs,
   cluster: { grpc: string },
   nodeIp: string,
   natsPort = DEFAULT_PORTS.nats + a.portOffset,
-): { containerd: ComponentSpec; kubelet: ComponentSpec; nats: ComponentSpec; kubeProxy: ComponentSpec } {
+): { containerd: ComponentSpec; kubelet: ComponentSpec; nats: ComponentSpec; kubeProxy: ComponentSpec; nodeProblemDetector: ComponentSpec } {
   const f = joinFiles(a.stateDir);
   const p = nodePorts(1, a.portOffset);
   const sock = join(f.root, 'run', 'containerd', 'containerd.sock');
   const socketLb = join(f.root, 'run', 'kubelab', 'socket-lb');
-  const unit = (name: 'containerd' | 'kubelet' | 'kube-proxy') => ({ node: a.nodeName, root: f.root, name });
+  const unit = (name: 'containerd' | 'kubelet' | DaemonSetUnit['unit']) => ({ node: a.nodeName, root: f.root, name });
   return {
     containerd: {
       name: 'containerd',
@@ -221,7 +228,7 @@ export function joinComponents(
         `--hostname-override=${a.nodeName}`,
         `--apiserver-grpc-address=${cluster.grpc}`,
         // The kube-proxy ServiceAccount's token (tokenFile), as kubeadm's DaemonSet pod runs it.
-        `--kubeconfig=${f.kubeProxyKubeconfig}`,
+        `--kubeconfig=${daemonSetUnitPaths(f.root, 'kube-proxy').kubeconfig}`,
         // As `kubelab up`'s nodes: the runtime's connect-time translation is the data path (its Service map), no netfilter rules are applied.
         '--apply=never',
         `--socket-lb-dir=${socketLb}`,
@@ -232,6 +239,26 @@ export function joinComponents(
       ],
       health: `http://127.0.0.1:${p.kubeProxyHealthz}/healthz`,
       unit: unit('kube-proxy'),
+    },
+    nodeProblemDetector: {
+      name: 'node-problem-detector',
+      service: 'node-problem-detector',
+      args: [
+        `--hostname-override=${a.nodeName}`,
+        `--apiserver-grpc-address=${cluster.grpc}`,
+        // The node-problem-detector ServiceAccount's token (tokenFile), as upstream's DaemonSet pod's in-cluster config.
+        `--kubeconfig=${daemonSetUnitPaths(f.root, 'node-problem-detector').kubeconfig}`,
+        // `kubelab up`'s nodes' monitors; the unit reads this node's journal (KUBELAB_NODE_ROOT).
+        ...npdMonitorArgs(),
+        '--address=127.0.0.1',
+        `--port=${p.npd}`,
+        '--prometheus-address=127.0.0.1',
+        `--prometheus-port=${p.npdMetrics}`,
+      ],
+      // The DaemonSet's env: the health checker finds this node's kubelet healthz here.
+      env: { HOST_ADDRESS: '127.0.0.1', KUBELET_PORT: String(p.kubeletHealthz) },
+      health: `http://127.0.0.1:${p.npd}/healthz`,
+      unit: unit('node-problem-detector'),
     },
   };
 }
@@ -285,7 +312,7 @@ export async function joinNode(argv: string[]): Promise<number> {
 
   const specs = joinComponents(a, cluster, nodeIp, natsPort);
   const entries = new Map<string, string>();
-  for (const svc of ['containerd', 'kubelet', 'kube-proxy']) {
+  for (const svc of ['containerd', 'kubelet', 'kube-proxy', 'node-problem-detector']) {
     const e = serviceEntry(svc);
     if (!e) {
       process.stderr.write(`kubelab join: services/${svc} is not built (run pnpm build)\n`);
@@ -331,24 +358,27 @@ export async function joinNode(argv: string[]): Promise<number> {
     }
   };
 
-  /** kube-proxy as the DaemonSet's pod on this node runs it: once the kubelet has projected the pod's ServiceAccount token. */
-  const runKubeProxy = async (): Promise<void> => {
-    log('[kube-proxy] Waiting for the kubelet to project the kube-proxy ServiceAccount token of the DaemonSet pod on this node');
+  /** A unit as its DaemonSet's pod on this node runs it: once the kubelet has projected the pod's ServiceAccount token. */
+  const runAsDaemonSetPod = async (spec: ComponentSpec, du: DaemonSetUnit): Promise<void> => {
+    const tag = `[${du.unit}]`;
+    const paths = daemonSetUnitPaths(f.root, du.unit);
+    log(`${tag} Waiting for the kubelet to project the ${du.serviceAccount} ServiceAccount token of the DaemonSet pod on this node`);
     let found;
     const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms).unref());
-    while (!stopRequested && !(found = findServiceAccountVolume(f.kubeletRoot, 'kube-system', 'kube-proxy'))) await sleep(1_000);
+    while (!stopRequested && !(found = findServiceAccountVolume(f.kubeletRoot, du.namespace, du.serviceAccount))) await sleep(1_000);
     if (!found || stopRequested) return;
-    linkServiceAccountMount(f.root, found.dir);
-    writeKubeProxyKubeconfig(server, f.root);
-    if (!(await startOne(specs.kubeProxy))) return;
-    log(`[kube-proxy] Running as system:serviceaccount:kube-system:kube-proxy (the token of pod kube-system/${found.pod}, kubeconfig ${f.kubeProxyKubeconfig})`);
+    linkServiceAccountMount(paths.mount, found.dir);
+    writeServiceAccountKubeconfig(server, paths);
+    if (!(await startOne(spec))) return;
+    log(`${tag} Running as ${serviceAccountUser(du)} (the token of pod ${du.namespace}/${found.pod}, kubeconfig ${paths.kubeconfig})`);
     // A new DaemonSet pod (another UID) has its own volume: the mount follows it, as a new pod's would.
     while (!stopRequested) {
       await sleep(10_000);
-      const now = !stopRequested && !existsSync(join(f.root, SERVICE_ACCOUNT_MOUNT, 'token')) ? findServiceAccountVolume(f.kubeletRoot, 'kube-system', 'kube-proxy') : undefined;
-      if (now && linkServiceAccountMount(f.root, now.dir)) log(`[kube-proxy] The ServiceAccount mount now follows pod kube-system/${now.pod}`);
+      const now = !stopRequested && !existsSync(join(paths.mount, 'token')) ? findServiceAccountVolume(f.kubeletRoot, du.namespace, du.serviceAccount) : undefined;
+      if (now && linkServiceAccountMount(paths.mount, now.dir)) log(`${tag} The ServiceAccount mount now follows pod ${du.namespace}/${now.pod}`);
     }
   };
+  const daemonSetSpecs: Record<DaemonSetUnit['unit'], ComponentSpec> = { 'kube-proxy': specs.kubeProxy, 'node-problem-detector': specs.nodeProblemDetector };
 
   let ok = (await startOne(specs.containerd)) && !stopRequested && (await startOne(specs.kubelet));
   if (ok) {
@@ -379,7 +409,7 @@ export async function joinNode(argv: string[]): Promise<number> {
           '',
         ].join('\n'),
       );
-      void runKubeProxy();
+      for (const du of JOINED_DAEMONSET_UNITS) void runAsDaemonSetPod(daemonSetSpecs[du.unit], du);
     }
   }
   if (!ok && !stopRequested) {

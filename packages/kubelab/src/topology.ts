@@ -24,6 +24,14 @@ const NPD_CONFIG_DIR = join(REPO_ROOT, 'services', 'node-problem-detector', 'con
 const NPD_SYSTEM_LOG_MONITORS = ['kernel-monitor.json', 'readonly-monitor.json', 'systemd-monitor.json'];
 const NPD_CUSTOM_PLUGIN_MONITORS = ['systemd-monitor-counter.json', 'health-checker-kubelet.json', 'health-checker-containerd.json'];
 
+/** The Node Problem Detector's monitor flags on every node (`kubelab up`'s and a joined one's): upstream's monitors, from the service's config/. */
+export function npdMonitorArgs(): string[] {
+  return [
+    `--config.system-log-monitor=${NPD_SYSTEM_LOG_MONITORS.map((f) => join(NPD_CONFIG_DIR, f)).join(',')}`,
+    `--config.custom-plugin-monitor=${NPD_CUSTOM_PLUGIN_MONITORS.map((f) => join(NPD_CONFIG_DIR, f)).join(',')}`,
+  ];
+}
+
 export interface Ports {
   nats: number;
   natsMonitor: number;
@@ -505,8 +513,7 @@ function nodeComponents(layout: Layout, node: string, suffix: string, p: NodePor
         `--hostname-override=${node}`,
         `--apiserver-grpc-address=${grpc}`,
         `--kubeconfig=${files.nodeProblemDetector}`,
-        `--config.system-log-monitor=${NPD_SYSTEM_LOG_MONITORS.map((f) => join(NPD_CONFIG_DIR, f)).join(',')}`,
-        `--config.custom-plugin-monitor=${NPD_CUSTOM_PLUGIN_MONITORS.map((f) => join(NPD_CONFIG_DIR, f)).join(',')}`,
+        ...npdMonitorArgs(),
         '--address=127.0.0.1',
         `--port=${p.npd}`,
         '--prometheus-address=127.0.0.1',

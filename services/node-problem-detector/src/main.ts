@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // node-problem-detector's entry point: parse flags, start, stop on SIGTERM.
 
-import { clientTlsFromKubeconfig } from '@kubelab/client';
+import { credentialsFromKubeconfig } from '@kubelab/client';
 import { createLogger, FlagError, onShutdown } from '@kubelab/component-base';
 import { parseNpdCommand } from './options.js';
 import { startNodeProblemDetector } from './server.js';
@@ -14,10 +14,18 @@ async function main(): Promise<void> {
     process.stderr.write(`${err instanceof FlagError ? '' : 'Error: '}${(err as Error).message}\n`);
     process.exit(1);
   }
+  let apiserver;
+  try {
+    apiserver = cmd.kubeconfig ? credentialsFromKubeconfig(cmd.kubeconfig) : undefined;
+  } catch (err) {
+    process.stderr.write(`Error: ${(err as Error).message}\n`);
+    process.exit(1);
+  }
   const logger = createLogger({ component: 'node-problem-detector', node: cmd.nodeName });
   const npd = await startNodeProblemDetector({
     ...cmd,
-    ...(cmd.kubeconfig ? { apiserverTls: clientTlsFromKubeconfig(cmd.kubeconfig) } : {}),
+    // A client certificate (kubelab up's and compose's node-problem-detector.conf), or the ServiceAccount's token (tokenFile: a joined node's, as the DaemonSet pod's in-cluster config).
+    ...(apiserver ? { apiserverTls: apiserver.tls, ...(apiserver.bearerToken ? { apiserverBearerToken: apiserver.bearerToken } : {}) } : {}),
     logger,
   });
   logger.info('node-problem-detector started', { node: cmd.nodeName, prometheusPort: npd.prometheusPort, port: npd.serverPort });

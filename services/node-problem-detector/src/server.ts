@@ -25,6 +25,8 @@ export interface NodeProblemDetectorOptions {
   enableK8sExporter?: boolean;
   apiserverAddress?: string;
   apiserverTls?: ClientTls;
+  /** A bearer token per call (the ServiceAccount token a kubeconfig's tokenFile names: a joined node's NPD), with apiserverTls's CA and no client certificate. */
+  apiserverBearerToken?: () => string | undefined;
   /** A ready clientset instead of an address (tests). */
   clientset?: Clientset;
   eventNamespace?: string;
@@ -64,7 +66,12 @@ export async function startNodeProblemDetector(opts: NodeProblemDetectorOptions)
   const clientset =
     opts.clientset ??
     (opts.enableK8sExporter !== false
-      ? createClientset({ address: opts.apiserverAddress ?? '127.0.0.1:6444', ...(opts.apiserverTls ? { tls: opts.apiserverTls } : {}), component: 'node-problem-detector' })
+      ? createClientset({
+          address: opts.apiserverAddress ?? '127.0.0.1:6444',
+          ...(opts.apiserverTls ? { tls: opts.apiserverTls } : {}),
+          ...(opts.apiserverBearerToken ? { bearerToken: opts.apiserverBearerToken } : {}),
+          component: 'node-problem-detector',
+        })
       : undefined);
   const exporter = clientset
     ? new K8sExporter({
