@@ -92,6 +92,23 @@ describe.runIf(canRun)('compose profile ha: a highly available control plane', (
     expect(endpoints).toMatch(new RegExp(`^kubernetes\\s+${want.replace(/\./g, '\\.')}\\s+\\S+$`));
   });
 
+  it('drops a killed apiserver from the kubernetes endpoints once its master lease expires, and adds it back when it returns', async () => {
+    const ipOf = async (s: string) => (await docker(['inspect', '-f', `{{(index .NetworkSettings.Networks "${PROJECT}_cluster").IPAddress}}`, containerName(stack, s)])).trim();
+    const addresses = async () => (await kubectl(stack, ['get', 'endpoints', 'kubernetes', '-o', 'jsonpath={.subsets[0].addresses[*].ip}'])).trim().split(/\s+/);
+    const killed = await ipOf('apiserver-3');
+    // No shutdown: the lease stays until its 15 s TTL has passed and another apiserver's 10 s pass deletes it.
+    await compose(stack, [...ENV_FILE, 'kill', 'apiserver-3']);
+    try {
+      const left = await waitFor('apiserver-3 gone from the endpoints', async () => ((await addresses()).includes(killed) ? undefined : addresses()), { timeoutMs: 60_000, everyMs: 2000 });
+      expect(left).toHaveLength(2);
+    } finally {
+      await compose(stack, [...ENV_FILE, 'start', 'apiserver-3']);
+    }
+    const back = await ipOf('apiserver-3');
+    const all = await waitFor('apiserver-3 back in the endpoints', async () => ((await addresses()).includes(back) ? addresses() : undefined), { timeoutMs: 90_000, everyMs: 2000 });
+    expect(all).toHaveLength(3);
+  });
+
   it('elects one scheduler by Lease, and another takes over when the leader stops', async () => {
     const holder = async () => (await kubectl(stack, ['-n', 'kube-system', 'get', 'lease', 'kube-scheduler', '-o', 'jsonpath={.spec.holderIdentity}'])).trim();
     const first = await waitFor('a kube-scheduler holder', async () => (await holder()) || undefined, { timeoutMs: 60_000, everyMs: 1000 });
