@@ -107,10 +107,20 @@ try {
     n.port = port;
   }
   for (const n of nodes) {
-    await waitFor(`${n.name} Ready`, async () => (await cs.core.nodes().get(n.name).catch(() => undefined))?.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True'), {
-      timeoutMs: 60_000,
-      everyMs: 100,
-    });
+    await waitFor(
+      `${n.name} Ready`,
+      async () =>
+        (
+          await cs.core
+            .nodes()
+            .get(n.name)
+            .catch(() => undefined)
+        )?.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True'),
+      {
+        timeoutMs: 60_000,
+        everyMs: 100,
+      },
+    );
   }
   /** @type {Map<string, () => void>} */
   const waiting = new Map();
@@ -149,10 +159,22 @@ try {
   /** A namespace with what every pod mounts (the controller-manager's ServiceAccount and root CA). @param {string} ns */
   const namespace = async (ns) => {
     await cs.core.namespaces().create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } });
-    await waitFor(`the default ServiceAccount and kube-root-ca.crt of ${ns}`, async () => (await cs.core.serviceAccounts(ns).get('default').catch(() => false)) && (await cs.core.configMaps(ns).get('kube-root-ca.crt').catch(() => false)), {
-      timeoutMs: 30_000,
-      everyMs: 50,
-    });
+    await waitFor(
+      `the default ServiceAccount and kube-root-ca.crt of ${ns}`,
+      async () =>
+        (await cs.core
+          .serviceAccounts(ns)
+          .get('default')
+          .catch(() => false)) &&
+        (await cs.core
+          .configMaps(ns)
+          .get('kube-root-ca.crt')
+          .catch(() => false)),
+      {
+        timeoutMs: 30_000,
+        everyMs: 50,
+      },
+    );
   };
   await namespace('warm');
   await Promise.all(nodes.map((n) => start('warm', `warm-${n.name}`, n.name)));
@@ -163,7 +185,9 @@ try {
     const ns = `round-${r}`;
     await namespace(ns);
     const order = r % 2 === 0 ? nodes : [...nodes].reverse();
-    const before = await Promise.all(nodes.map(async (n) => ({ kubelet: cpuMs(n.kubelet?.pid), containerd: cpuMs(n.containerd?.pid), ...(DETAIL ? { metrics: await kubeletMetrics(n.port ?? 0) } : {}) })));
+    const before = await Promise.all(
+      nodes.map(async (n) => ({ kubelet: cpuMs(n.kubelet?.pid), containerd: cpuMs(n.containerd?.pid), ...(DETAIL ? { metrics: await kubeletMetrics(n.port ?? 0) } : {}) })),
+    );
     const api0 = DETAIL ? (await cluster.rest(cluster.apiserver, '/metrics')).body : '';
     const t0 = performance.now();
     const started = [];
@@ -171,7 +195,9 @@ try {
     await Promise.race([Promise.all(started), sleep(180_000).then(() => Promise.reject(new Error(`round ${r}: pods not running after 180 s`)))]);
     const wall = performance.now() - t0;
     await sleep(1000); // the writes that follow the last running pod (late statuses, events)
-    const after = await Promise.all(nodes.map(async (n) => ({ kubelet: cpuMs(n.kubelet?.pid), containerd: cpuMs(n.containerd?.pid), ...(DETAIL ? { metrics: await kubeletMetrics(n.port ?? 0) } : {}) })));
+    const after = await Promise.all(
+      nodes.map(async (n) => ({ kubelet: cpuMs(n.kubelet?.pid), containerd: cpuMs(n.containerd?.pid), ...(DETAIL ? { metrics: await kubeletMetrics(n.port ?? 0) } : {}) })),
+    );
     const per = (i, k) => (after[i][k] - before[i][k]) / PODS;
     const row = { a: per(0, 'kubelet'), b: per(1, 'kubelet'), containerdA: per(0, 'containerd'), containerdB: per(1, 'containerd') };
     rounds.push(row);
@@ -191,12 +217,21 @@ try {
       const req = (t) => counter(t, 'apiserver_request_total');
       const r0 = req(api0);
       const diff = [...req(api1)].map(([k, v]) => [k, v - (r0.get(k) ?? 0)]).filter(([, v]) => v > 0);
-      console.log(`  apiserver requests per pod (both nodes, the bench's creates included): ${diff.map(([k, v]) => `${(v / (2 * PODS)).toFixed(2)} ${String(k).match(/verb="(\w+)"/)?.[1]} ${String(k).match(/resource="(\w+)"/)?.[1]}${String(k).match(/subresource="(\w+)"/)?.[1] ? '/' + String(k).match(/subresource="(\w+)"/)?.[1] : ''}`).join(', ')}`);
+      console.log(
+        `  apiserver requests per pod (both nodes, the bench's creates included): ${diff.map(([k, v]) => `${(v / (2 * PODS)).toFixed(2)} ${String(k).match(/verb="(\w+)"/)?.[1]} ${String(k).match(/resource="(\w+)"/)?.[1]}${String(k).match(/subresource="(\w+)"/)?.[1] ? '/' + String(k).match(/subresource="(\w+)"/)?.[1] : ''}`).join(', ')}`,
+      );
     }
     // The node's pod limit (110) would refuse later rounds: this round's pods go before the next round is measured.
     // The kubelets stop each pod's container, then confirm the deletion: the list is empty once both are done.
     const pods = (await cs.core.pods(ns).list()).items;
-    await Promise.all(pods.map((p) => cs.core.pods(ns).delete(p.metadata.name ?? '', { gracePeriodSeconds: 1 }).catch(() => undefined)));
+    await Promise.all(
+      pods.map((p) =>
+        cs.core
+          .pods(ns)
+          .delete(p.metadata.name ?? '', { gracePeriodSeconds: 1 })
+          .catch(() => undefined),
+      ),
+    );
     await waitFor(`the pods of ${ns} gone`, async () => (await cs.core.pods(ns).list()).items.length === 0, { timeoutMs: 120_000, everyMs: 250 });
     await sleep(2000);
   }
@@ -204,7 +239,9 @@ try {
   watch?.stop();
   const median = (xs) => [...xs].sort((x, y) => x - y)[Math.floor((xs.length - 1) / 2)];
   const ratios = rounds.map((r) => r.b / r.a);
-  console.log(`kubelet ms CPU per pod, median of ${ROUNDS} rounds: A ${median(rounds.map((r) => r.a)).toFixed(1)}  B ${median(rounds.map((r) => r.b)).toFixed(1)}  B/A ${median(ratios).toFixed(2)} (${ratios.map((x) => x.toFixed(2)).join(', ')})`);
+  console.log(
+    `kubelet ms CPU per pod, median of ${ROUNDS} rounds: A ${median(rounds.map((r) => r.a)).toFixed(1)}  B ${median(rounds.map((r) => r.b)).toFixed(1)}  B/A ${median(ratios).toFixed(2)} (${ratios.map((x) => x.toFixed(2)).join(', ')})`,
+  );
   console.log(JSON.stringify({ bench: 'kubelet-ab', pods: PODS, rounds, medianA: median(rounds.map((r) => r.a)), medianB: median(rounds.map((r) => r.b)), medianRatio: median(ratios), builds }));
 } finally {
   cs.close();
