@@ -17,6 +17,7 @@
 //   EVENTED_PLEG=1 ...                           the kubelet with EventedPLEG
 //   CPU_PROF=dir ...                             --cpu-prof of every node process into dir
 //   CONTAINERD_MAIN=path/main.js ...             another containerd build (same-minute comparisons)
+//   KUBELET_MAIN=path/main.js ...                another kubelet build (same-minute comparisons)
 //   DETAIL=1 ...                                 also API requests and CRI calls per pod (from /metrics)
 //   IDLE=10 ...                                  then each process's CPU per second with the pods running, idle
 
@@ -127,7 +128,7 @@ try {
   const containerd = run('containerd', process.env.CONTAINERD_MAIN || mainOf('@kubelab/containerd'), containerdArgs(dir, socket, cluster.nats.url, ids.natsTls));
   // Each start-up bound allows for a loaded machine (a first TLS handshake with RSA keys, JIT of a cold process).
   await waitFor('the containerd socket', () => existsSync(socket), { timeoutMs: 30_000, everyMs: 50, signal: exitSignal(containerd, 'containerd') });
-  run('kubelet', join(import.meta.dirname, '..', 'dist', 'main.js'), [
+  run('kubelet', process.env.KUBELET_MAIN || join(import.meta.dirname, '..', 'dist', 'main.js'), [
     ...kubeletArgs(dir, socket, apiserver.address, kubeletPort, ids),
     // EVENTED_PLEG=1: the runtime's container events wake pod workers at once,
     // instead of the next 1 s relist (upstream's EventedPLEG feature gate).

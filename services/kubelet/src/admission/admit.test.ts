@@ -37,6 +37,38 @@ describe('kubelet admission (upstream predicateAdmitHandler)', () => {
     });
   });
 
+  // What admitted pods use is remembered for frozen (informer) pods only: each answer is the one their specs give.
+  it.each([
+    ['frozen', true],
+    ['not frozen', false],
+  ])('counts the requests and host ports of %s admitted pods the same on every admission', (_, frozen) => {
+    const deepFreeze = <T>(o: T): T => {
+      if (o && typeof o === 'object' && !Object.isFrozen(o)) {
+        Object.freeze(o);
+        for (const v of Object.values(o)) deepFreeze(v);
+      }
+      return o;
+    };
+    const admitted = pod(
+      'a',
+      { requests: { cpu: '1500m' } },
+      { containers: [{ name: 'app', image: 'nginx', resources: { requests: { cpu: '1500m' } }, ports: [{ containerPort: 80, hostPort: 8080 }] }] },
+    );
+    const running = [frozen ? deepFreeze(admitted) : admitted];
+    const tooBig = { admit: false, reason: 'OutOfcpu', message: "Node didn't have enough resource: cpu, requested: 1000, used: 1500, capacity: 2000" };
+    const portTaken = pod('p', {}, { containers: [{ name: 'app', image: 'nginx', ports: [{ containerPort: 80, hostPort: 8080 }] }] });
+    for (let i = 0; i < 2; i++) {
+      expect(generalAdmit(pod('c', { requests: { cpu: '1' } }), node(), running, false)).toEqual(tooBig);
+      expect(generalAdmit(portTaken, node(), running, false)).toMatchObject({ admit: false, reason: 'NodePorts' });
+    }
+    if (!frozen) {
+      admitted.spec!.containers[0]!.resources = { requests: { cpu: '500m' } };
+      admitted.spec!.containers[0]!.ports = [];
+      expect(generalAdmit(pod('c', { requests: { cpu: '1' } }), node(), running, false)).toEqual({ admit: true });
+      expect(generalAdmit(portTaken, node(), running, false)).toEqual({ admit: true });
+    }
+  });
+
   it('checks node selector, host ports and NoExecute taints (not for static pods)', () => {
     expect(generalAdmit(pod('s', {}, { nodeSelector: { disk: 'ssd' } }), node(), [], false)).toEqual({
       admit: false,

@@ -52,6 +52,28 @@ function hostPorts(pod: Pod): HostPortUse[] {
   return out;
 }
 
+/** What an admitted pod takes from the node: its requests of the fit resources (by name, in their amounts) and its host ports. */
+interface PodUsage {
+  requests: [string, number][];
+  hostPorts: HostPortUse[];
+}
+
+/** Usage of frozen pods (the informer's objects never change): each admission reads the other pods' from here, not from their specs again. */
+const frozenUsage = new WeakMap<Pod, PodUsage>();
+
+function usageOf(p: Pod): PodUsage {
+  const known = frozenUsage.get(p);
+  if (known) return known;
+  const requests = podRequests(p);
+  const usage: PodUsage = { requests: [], hostPorts: hostPorts(p) };
+  for (const r of FIT_RESOURCES) {
+    const q = requests.get(r.name);
+    if (q) usage.requests.push([r.name, r.amount(q)]);
+  }
+  if (Object.isFrozen(p) && Object.isFrozen(p.spec)) frozenUsage.set(p, usage);
+  return usage;
+}
+
 const portsConflict = (a: HostPortUse, b: HostPortUse) => a.port === b.port && a.protocol === b.protocol && (a.ip === b.ip || a.ip === '0.0.0.0' || b.ip === '0.0.0.0');
 
 /**
@@ -68,11 +90,7 @@ export function generalAdmit(pod: Pod, node: Node, otherPods: readonly Pod[], is
   const want = podRequests(pod);
   const used = new Map<string, number>();
   for (const p of otherPods) {
-    const requests = podRequests(p);
-    for (const r of FIT_RESOURCES) {
-      const q = requests.get(r.name);
-      if (q) used.set(r.name, (used.get(r.name) ?? 0) + r.amount(q));
-    }
+    for (const [name, amount] of usageOf(p).requests) used.set(name, (used.get(name) ?? 0) + amount);
   }
   for (const r of FIT_RESOURCES) {
     const q = want.get(r.name);
@@ -85,7 +103,7 @@ export function generalAdmit(pod: Pod, node: Node, otherPods: readonly Pod[], is
 
   if (!podMatchesNodeSelectorAndAffinityTerms(pod, node)) return predicateFailed('NodeAffinity', ERR_NODE_AFFINITY);
   if (pod.spec?.nodeName && pod.spec.nodeName !== node.metadata.name) return predicateFailed('NodeName', ERR_NODE_NAME);
-  const taken = otherPods.flatMap(hostPorts);
+  const taken = otherPods.flatMap((p) => usageOf(p).hostPorts);
   if (hostPorts(pod).some((w) => taken.some((t) => portsConflict(w, t)))) return predicateFailed('NodePorts', ERR_NODE_PORTS);
   if (!isStatic && findUntoleratedTaint(node.spec?.taints ?? [], pod.spec?.tolerations, (t) => t.effect === 'NoExecute')) {
     return predicateFailed('TaintToleration', ERR_TAINTS);

@@ -70,6 +70,22 @@ describe('computePodActions', () => {
     expect(computePodActions(podOf(), withSandbox([ctr('app', { hash: hashContainer(app) })]), none, none).containersToKill).toEqual([]);
   });
 
+  // The hash is remembered only for frozen containers (the informer's): a container changed in place hashes anew.
+  it.each([
+    ['frozen', true],
+    ['not frozen', false],
+  ])('hashes a %s container as its spec says, every time', (_, frozen) => {
+    const c: Container = { name: 'app', image: 'nginx:1.27', command: ['nginx'] };
+    const first = hashContainer(frozen ? Object.freeze({ ...c }) : c);
+    const again = hashContainer(frozen ? Object.freeze({ ...c }) : c);
+    expect(again).toBe(first);
+    expect(first).toMatch(/^[0-9a-f]{8}$/);
+    if (!frozen) {
+      c.image = 'nginx:1.28';
+      expect(hashContainer(c)).not.toBe(first);
+    }
+  });
+
   it('follows the restart policy for exited containers', () => {
     const exited0 = withSandbox([ctr('app', { state: 'exited', exitCode: 0 })]);
     const exited1 = withSandbox([ctr('app', { state: 'exited', exitCode: 1 })]);

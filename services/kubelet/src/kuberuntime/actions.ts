@@ -37,7 +37,18 @@ export interface PodActions {
 export type ProbeResultLookup = (containerId: string) => 'Unknown' | 'Success' | 'Failure' | undefined;
 
 /** A stable hash of the fields whose change requires a new container (upstream HashContainer). */
+/** Hashes of frozen containers (the informer's objects never change): a pod's syncs hash each container once. */
+const frozenHashes = new WeakMap<Container, string>();
+
 export function hashContainer(c: Container): string {
+  const known = frozenHashes.get(c);
+  if (known !== undefined) return known;
+  const hash = computeContainerHash(c);
+  if (Object.isFrozen(c)) frozenHashes.set(c, hash);
+  return hash;
+}
+
+function computeContainerHash(c: Container): string {
   const relevant = { name: c.name, image: c.image, command: c.command, args: c.args, workingDir: c.workingDir, env: c.env, ports: c.ports, tty: c.tty, stdin: c.stdin };
   return createHash('sha256').update(JSON.stringify(relevant)).digest('hex').slice(0, 8);
 }

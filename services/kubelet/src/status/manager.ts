@@ -39,6 +39,8 @@ export function podStatusAPI(cs: Clientset, traced: boolean): PodStatusAPI {
 
 interface Entry {
   status: PodStatus;
+  /** statusKey(status), computed once. */
+  key: string;
   namespace: string;
   name: string;
   /** The API object's UID (the mirror pod's for a static pod). */
@@ -117,8 +119,9 @@ export class StatusManager {
    */
   setPodStatus(uid: string, target: { namespace: string; name: string; uid?: string }, status: PodStatus): void {
     const prev = this.entries.get(uid);
-    if (prev && statusKey(prev.status) === statusKey(status) && prev.apiUid === target.uid) return;
-    this.entries.set(uid, { status, namespace: target.namespace, name: target.name, apiUid: target.uid, canBeDeleted: prev?.canBeDeleted ?? false });
+    const key = statusKey(status);
+    if (prev && prev.key === key && prev.apiUid === target.uid) return;
+    this.entries.set(uid, { status, key, namespace: target.namespace, name: target.name, apiUid: target.uid, canBeDeleted: prev?.canBeDeleted ?? false });
     this.enqueue(uid);
   }
 
@@ -210,7 +213,7 @@ export class StatusManager {
     const e = this.entries.get(uid);
     if (!e) return;
     const status = e.status;
-    const key = statusKey(status);
+    const key = e.key;
     if (this.posted.get(uid) !== key) {
       let pod = this.lookup(uid) ?? (await this.api.get(e.namespace, e.name));
       for (let attempt = 0; ; attempt++) {

@@ -1,4 +1,4 @@
-import { existsSync, lstatSync, mkdtempSync, readFileSync, readdirSync, readlinkSync, rmSync, statSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, readlinkSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -46,6 +46,60 @@ describe('writeAtomically (upstream AtomicWriter)', () => {
     // A mode change alone is a change.
     expect(writeAtomically(dir, files({ a: ['1', 0o600] }), 'ctx')).toBe(true);
     expect(lstatSync(join(dir, 'a')).isSymbolicLink()).toBe(true);
+  });
+
+  // What may already be in the directory when the writer runs: each ends as the payload behind ..data.
+  it.each([
+    ['nothing (the directory does not exist)', () => {}],
+    [
+      'a dangling ..data link',
+      () => {
+        mkdirSync(dir, { recursive: true });
+        symlinkSync('..gone', join(dir, '..data'));
+      },
+    ],
+    [
+      'a regular file under a visible name',
+      () => {
+        mkdirSync(dir, { recursive: true });
+        writeFileSync(join(dir, 'a'), 'stale');
+      },
+    ],
+    [
+      'a directory under a visible name',
+      () => {
+        mkdirSync(join(dir, 'a'), { recursive: true });
+        writeFileSync(join(dir, 'a', 'x'), 'stale');
+      },
+    ],
+    [
+      'a visible link to somewhere else',
+      () => {
+        mkdirSync(dir, { recursive: true });
+        symlinkSync('/etc/hostname', join(dir, 'a'));
+      },
+    ],
+  ])('writes the payload over %s', (_, before) => {
+    before();
+    expect(writeAtomically(dir, files({ a: ['1', 0o644] }), 'ctx')).toBe(true);
+    expect(readlinkSync(join(dir, 'a'))).toBe('..data/a');
+    expect(readFileSync(join(dir, 'a'), 'utf8')).toBe('1');
+    expect(existsSync(join(dir, readlinkSync(join(dir, '..data'))))).toBe(true);
+    // Written once, the same payload again changes nothing.
+    expect(writeAtomically(dir, files({ a: ['1', 0o644] }), 'ctx')).toBe(false);
+  });
+
+  it('writes again when a file of the data directory differs from the payload in size, content or kind', () => {
+    writeAtomically(dir, files({ a: ['12', 0o644] }), 'ctx');
+    const data = () => join(dir, readlinkSync(join(dir, '..data')));
+    writeFileSync(join(data(), 'a'), '123');
+    expect(writeAtomically(dir, files({ a: ['12', 0o644] }), 'ctx')).toBe(true);
+    writeFileSync(join(data(), 'a'), '13');
+    expect(writeAtomically(dir, files({ a: ['12', 0o644] }), 'ctx')).toBe(true);
+    rmSync(join(data(), 'a'));
+    mkdirSync(join(data(), 'a'));
+    expect(writeAtomically(dir, files({ a: ['12', 0o644] }), 'ctx')).toBe(true);
+    expect(readFileSync(join(dir, 'a'), 'utf8')).toBe('12');
   });
 
   it('refuses paths outside the volume with the upstream text', () => {

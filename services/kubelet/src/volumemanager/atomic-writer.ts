@@ -4,7 +4,7 @@
 // swapped to it with one rename, and each visible top-level name is a symlink
 // through `..data`. Names starting with `..` are reserved for this.
 
-import { chmodSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, readlinkSync, renameSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, readlinkSync, renameSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join, posix } from 'node:path';
 
 /** One file of a volume: its content and mode bits (upstream FileProjection). */
@@ -41,13 +41,17 @@ export function timestampDirPrefix(now: Date): string {
 /** Files (relative paths) under dir, recursively. */
 function listFiles(dir: string, prefix = ''): string[] {
   const out: string[] = [];
-  for (const name of readdirSync(dir)) {
-    const rel = prefix ? `${prefix}/${name}` : name;
-    const st = lstatSync(join(dir, name));
-    if (st.isDirectory()) out.push(...listFiles(join(dir, name), rel));
+  for (const e of readdirSync(dir, { withFileTypes: true })) {
+    const rel = prefix ? `${prefix}/${e.name}` : e.name;
+    if (e.isDirectory()) out.push(...listFiles(join(dir, e.name), rel));
     else out.push(rel);
   }
   return out;
+}
+
+/** The target of a symlink; undefined when nothing (or no symlink) is there. Absence is the common case: no error is built for it. */
+function linkTarget(path: string): string | undefined {
+  return lstatSync(path, { throwIfNoEntry: false })?.isSymbolicLink() ? readlinkSync(path) : undefined;
 }
 
 /**
@@ -61,11 +65,12 @@ export function writeAtomically(targetDir: string, payload: Payload, context: st
     if (err) throw new Error(`${context}: ${err}`);
     clean.set(posix.normalize(p), f);
   }
-  mkdirSync(targetDir, { recursive: true });
   const dataLink = join(targetDir, DATA_DIR);
-  const oldTsName = existsSync(dataLink) ? readlinkSync(dataLink) : '';
+  const oldTsName = linkTarget(dataLink) ?? '';
+  // A volume written before has its directory; only a first write creates it.
+  if (!oldTsName) mkdirSync(targetDir, { recursive: true });
   const oldTsDir = oldTsName ? join(targetDir, oldTsName) : '';
-  const oldFiles = oldTsDir && existsSync(oldTsDir) ? listFiles(oldTsDir) : [];
+  const oldFiles = oldTsDir && lstatSync(oldTsDir, { throwIfNoEntry: false })?.isDirectory() ? listFiles(oldTsDir) : [];
 
   // Nothing to do when every file has the same content and mode and none went away (upstream shouldWritePayload).
   const removed = oldFiles.filter((f) => !clean.has(f));
@@ -74,8 +79,9 @@ export function writeAtomically(targetDir: string, payload: Payload, context: st
     removed.length === 0 &&
     [...clean].every(([p, f]) => {
       const full = join(oldTsDir, p);
-      if (!existsSync(full)) return false;
-      return (lstatSync(full).mode & 0o7777) === f.mode && readFileSync(full).equals(f.data);
+      const st = lstatSync(full, { throwIfNoEntry: false });
+      if (!st?.isFile() || st.size !== f.data.length) return false;
+      return (st.mode & 0o7777) === f.mode && readFileSync(full).equals(f.data);
     });
   if (unchanged) {
     createUserVisible(targetDir, clean);
@@ -85,7 +91,7 @@ export function writeAtomically(targetDir: string, payload: Payload, context: st
   const tsDir = mkdtempSync(join(targetDir, timestampDirPrefix(now)));
   for (const [p, f] of clean) {
     const full = join(tsDir, p);
-    mkdirSync(dirname(full), { recursive: true });
+    if (p.includes('/')) mkdirSync(dirname(full), { recursive: true });
     writeFileSync(full, f.data, { mode: f.mode });
     chmodSync(full, f.mode);
   }
@@ -111,14 +117,9 @@ function createUserVisible(targetDir: string, payload: Payload): void {
   for (const top of new Set([...payload.keys()].map((p) => p.split('/')[0]!))) {
     const visible = join(targetDir, top);
     const target = posix.join(DATA_DIR, top);
-    let current: string | undefined;
-    try {
-      current = readlinkSync(visible);
-    } catch {
-      current = undefined;
-    }
-    if (current === target) continue;
-    rmSync(visible, { force: true, recursive: true });
+    const st = lstatSync(visible, { throwIfNoEntry: false });
+    if (st?.isSymbolicLink() && readlinkSync(visible) === target) continue;
+    if (st) rmSync(visible, { force: true, recursive: true });
     symlinkSync(target, visible);
   }
 }
