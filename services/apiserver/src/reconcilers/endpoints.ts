@@ -90,6 +90,10 @@ export class EndpointReconciler {
     if (this.timer) clearInterval(this.timer);
     await this.running;
     if (this.opts.type !== 'lease') return;
+    // The last apiserver keeps its lease: without it the endpoints would not change anyway (a reconcile never erases the
+    // last address), and the delete's revision would send every informer back to a relist after a restart (410 Gone).
+    const others = liveMasterLeases(this.cache.rawEntries(MASTER_LEASES_PREFIX), this.now()).ips.filter((ip) => ip !== this.opts.ip);
+    if (others.length === 0) return;
     const key = masterLeaseKey(this.opts.ip);
     const cur = await this.storage.get(key);
     if (!cur) return;
