@@ -11,6 +11,11 @@
 //   workerReadySeconds  the first hollow worker's start → every node Ready
 //                     (the control plane's own start left out); readyAt: the
 //                     same for 25/50/75/100 % of the hollow nodes
+//   startedSeconds    the first worker's start → its last node started (its
+//                     kubelet registered), from the workers' logs;
+//                     cpuMsPerNodeStart = the workers' CPU by then ÷ N (also
+//                     on a timeout, as nodes may flap NotReady on a loaded
+//                     machine before all are Ready)
 //   workerCpuSeconds  CPU (user + system) of the hollow workers from their
 //                     start until every node is Ready (sum); cpuMsPerNode =
 //                     that ÷ N: what one node's start costs its worker
@@ -78,6 +83,13 @@ function procTimes(pid) {
 }
 const uptime = () => Number(readFileSync('/proc/uptime', 'utf8').split(' ')[0]);
 
+/** Whether every worker's log says its nodes all started (worker.ts: `N hollow nodes started (…) in Xs`). */
+function workersStarted() {
+  const logs = join(dir, 'logs');
+  const files = existsSync(logs) ? readdirSync(logs).filter((f) => /^hollow-node-\d+\.log$/.test(f)) : [];
+  return files.length > 0 && files.length === workerPids().length && files.every((f) => / hollow nodes started \(/.test(readFileSync(join(logs, f), 'utf8')));
+}
+
 const readyNodes = async () => (await kubectl(['get', 'nodes', '--no-headers'])).split('\n').filter((l) => / Ready /.test(l)).length;
 
 const deployment = (replicas) => `apiVersion: apps/v1
@@ -112,6 +124,8 @@ async function main() {
     /** The first worker's start (seconds since boot), once a worker runs. */
     let workerStart;
     const readyAt = {};
+    // Also on a timeout: how far the nodes got, and what the workers had spent by then.
+    result.readyAt = readyAt;
     await until(
       `${NODES + 1} nodes Ready`,
       async () => {
@@ -122,6 +136,22 @@ async function main() {
           .filter(Boolean)
           .map((t) => t.start);
         if (starts.length) workerStart = Math.min(...starts);
+        result.readyNodes = Math.max(0, n - 1);
+        if (result.startedSeconds === undefined && workerStart !== undefined && workersStarted()) {
+          result.startedSeconds = round(uptime() - workerStart);
+          result.cpuMsPerNodeStart = round(
+            (workerPids()
+              .map(procTimes)
+              .reduce((s, t) => s + (t?.cpu ?? 0), 0) *
+              1000) /
+              NODES,
+          );
+        }
+        result.workerCpuSeconds = round(
+          workerPids()
+            .map(procTimes)
+            .reduce((s, t) => s + (t?.cpu ?? 0), 0),
+        );
         const sinceWorker = workerStart === undefined ? undefined : round(uptime() - workerStart);
         if (n !== last) progress(`${n} nodes Ready after ${round((performance.now() - t0) / 1000)} s${sinceWorker === undefined ? '' : ` (${sinceWorker} s after the first worker started)`}`);
         last = n;
@@ -136,7 +166,6 @@ async function main() {
     result.workerCpuSeconds = round(pids.map(procTimes).reduce((s, t) => s + (t?.cpu ?? 0), 0));
     result.cpuMsPerNode = round((result.workerCpuSeconds * 1000) / NODES);
     if (workerStart !== undefined) result.workerReadySeconds = round(uptime() - workerStart);
-    result.readyAt = readyAt;
     result.workers = workerPids().length;
     await sleep(SETTLE_MS);
     result.rssMiB = rssMiB('hollow-node-');
