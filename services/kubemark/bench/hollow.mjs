@@ -16,6 +16,7 @@
 //                     cpuMsPerNodeStart = the workers' CPU by then ÷ N (also
 //                     on a timeout, as nodes may flap NotReady on a loaded
 //                     machine before all are Ready)
+//   registeredNodes   hollow Nodes in the API (any status) at the last poll
 //   workerCpuSeconds  CPU (user + system) of the hollow workers from their
 //                     start until every node is Ready (sum); cpuMsPerNode =
 //                     that ÷ N: what one node's start costs its worker
@@ -90,7 +91,13 @@ function workersStarted() {
   return files.length > 0 && files.length === workerPids().length && files.every((f) => / hollow nodes started \(/.test(readFileSync(join(logs, f), 'utf8')));
 }
 
-const readyNodes = async () => (await kubectl(['get', 'nodes', '--no-headers'])).split('\n').filter((l) => / Ready /.test(l)).length;
+/** Nodes registered (any status) and Ready, the control-plane node included. */
+let registered = 0;
+const readyNodes = async () => {
+  const lines = (await kubectl(['get', 'nodes', '--no-headers'])).split('\n').filter((l) => l.trim());
+  registered = lines.length;
+  return lines.filter((l) => / Ready /.test(l)).length;
+};
 
 const deployment = (replicas) => `apiVersion: apps/v1
 kind: Deployment
@@ -137,6 +144,7 @@ async function main() {
           .map((t) => t.start);
         if (starts.length) workerStart = Math.min(...starts);
         result.readyNodes = Math.max(0, n - 1);
+        result.registeredNodes = Math.max(0, registered - 1);
         if (result.startedSeconds === undefined && workerStart !== undefined && workersStarted()) {
           result.startedSeconds = round(uptime() - workerStart);
           result.cpuMsPerNodeStart = round(
