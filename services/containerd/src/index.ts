@@ -10,7 +10,7 @@ import { createLogger, newMetricsRegistry, serveHealth, type Logger } from '@kub
 import { traceServerHandlers, type Tracing } from '@kubelab/tracing';
 import { containerdNatsIdentity, type NatsClientTls } from '@kubelab/nats';
 import { criProto } from '@kubelab/proto';
-import { Gauge } from 'prom-client';
+import { Gauge, type Registry } from 'prom-client';
 import type { NetworkMode } from './network.js';
 import { logSink, natsSink, type RecordSink } from './record.js';
 import { Runtime } from './runtime.js';
@@ -44,6 +44,11 @@ export interface ContainerdOptions {
   processMetrics?: boolean;
   /** Publish CRI call records here; without it they are debug-logged. */
   natsUrl?: string;
+  /**
+   * Build a record of each CRI call (default true). Off for hollow nodes: they publish none (no NATS) and their
+   * runtimes' logs are at info, so each record would be built to be dropped.
+   */
+  callRecords?: boolean;
   /** --nats-ca-file, --nats-cert-file, --nats-key-file as PEM: mutual TLS as kubelab:containerd:<nodeName>. */
   natsTls?: NatsClientTls;
   /** Container time runs this many times faster than wall time. */
@@ -139,28 +144,10 @@ export async function startContainerd(opts: ContainerdOptions): Promise<Containe
         ...(opts.natsTls ? { tls: opts.natsTls } : {}),
       })
     : undefined;
-  const sink: RecordSink = opts.natsUrl ? await natsSink(opts.natsUrl, log, containerdNatsIdentity(opts.nodeName), opts.natsTls) : logSink(log);
-  const metrics = newMetricsRegistry({ component: 'containerd', node: opts.nodeName }, { processMetrics: opts.processMetrics ?? true });
-  new Gauge({
-    name: 'kubelab_cri_containers',
-    help: 'Containers known to the runtime, by state.',
-    labelNames: ['state'],
-    registers: [metrics],
-    collect() {
-      this.reset();
-      for (const c of runtime.containers.values()) this.inc({ state: c.state });
-    },
-  });
-  new Gauge({
-    name: 'kubelab_cri_sandboxes',
-    help: 'Pod sandboxes known to the runtime, by state.',
-    labelNames: ['state'],
-    registers: [metrics],
-    collect() {
-      this.reset();
-      for (const s of runtime.sandboxes.values()) this.inc({ state: s.state });
-    },
-  });
+  const sink: RecordSink | undefined = opts.natsUrl ? await natsSink(opts.natsUrl, log, containerdNatsIdentity(opts.nodeName), opts.natsTls) : (opts.callRecords ?? true) ? logSink(log) : undefined;
+  // No health server: nothing serves /metrics, so no call is counted or timed for it.
+  const metrics = (opts.healthPort ?? 0) < 0 ? undefined : newMetricsRegistry({ component: 'containerd', node: opts.nodeName }, { processMetrics: opts.processMetrics ?? true });
+  if (metrics) registerRuntimeGauges(metrics, runtime);
 
   const tracing = opts.tracing?.enabled ? opts.tracing : undefined;
   const streaming = await StreamingServer.start({
@@ -181,7 +168,7 @@ export async function startContainerd(opts: ContainerdOptions): Promise<Containe
   const hostPorts = new HostPorts(runtime, opts.hostPortAddress ?? '127.0.0.1', (msg, fields) => log.warn(msg, fields));
   // Sandboxes recovered from the state file serve their mappings again.
   for (const sb of runtime.listSandboxes({ state: 'SANDBOX_READY' })) await hostPorts.open(sb);
-  const services = buildServices({ runtime, node: opts.nodeName, networkMode, sink, log, metrics, streaming, hostPorts, ...(tracing ? { tracing } : {}) });
+  const services = buildServices({ runtime, node: opts.nodeName, networkMode, ...(sink ? { sink } : {}), log, ...(metrics ? { metrics } : {}), streaming, hostPorts, ...(tracing ? { tracing } : {}) });
   const proto = criProto();
   const server = new grpc.Server({ 'grpc.max_receive_message_length': 16 * 1024 * 1024 });
   const runtimeDef = withFastList(proto.runtime.v1.RuntimeService.service);
@@ -215,7 +202,7 @@ export async function startContainerd(opts: ContainerdOptions): Promise<Containe
           port: opts.healthPort ?? 0,
           livez: { 'cri-server': () => serving },
           readyz: { 'cri-server': () => serving },
-          metrics,
+          ...(metrics ? { metrics } : {}),
         });
   log.info('serving CRI', { address: socketPath, streamingUrl: streaming.baseUrl, healthPort: health?.port ?? -1, networkMode, timeScale: opts.timeScale ?? 1 });
 
@@ -238,7 +225,7 @@ export async function startContainerd(opts: ContainerdOptions): Promise<Containe
       injector?.destroy();
       await streaming.close();
       await runtime.close();
-      await sink.close();
+      await sink?.close();
       await podMap?.close();
       await health?.close();
       rmSync(socketPath, { force: true });
@@ -250,3 +237,27 @@ export { Runtime } from './runtime.js';
 export { CATALOG, PRIVATE_IMAGE_AUTH, NGINX_INDEX, type ImageDef } from '@kubelab/images';
 export { formatCriLines } from './logs.js';
 export type { NetworkMode } from './network.js';
+
+/** The runtime's gauges of what it holds (kubelab_cri_containers, kubelab_cri_sandboxes), read at each scrape. */
+function registerRuntimeGauges(metrics: Registry, runtime: Runtime): void {
+  new Gauge({
+    name: 'kubelab_cri_containers',
+    help: 'Containers known to the runtime, by state.',
+    labelNames: ['state'],
+    registers: [metrics],
+    collect() {
+      this.reset();
+      for (const c of runtime.containers.values()) this.inc({ state: c.state });
+    },
+  });
+  new Gauge({
+    name: 'kubelab_cri_sandboxes',
+    help: 'Pod sandboxes known to the runtime, by state.',
+    labelNames: ['state'],
+    registers: [metrics],
+    collect() {
+      this.reset();
+      for (const s of runtime.sandboxes.values()) this.inc({ state: s.state });
+    },
+  });
+}

@@ -20,7 +20,8 @@ export interface ServerDeps {
   runtime: Runtime;
   node: string;
   networkMode: string;
-  sink: RecordSink;
+  /** Where call records go; without it (and without metrics) no record is built. */
+  sink?: RecordSink;
   /** containerd's own info lines for the calls that change things (cri-log.ts). */
   log?: Pick<Logger, 'info' | 'error'>;
   metrics?: Registry;
@@ -124,7 +125,7 @@ export function buildServices(deps: ServerDeps): { runtime: RuntimeServiceHandle
     calls?.inc({ method, code: rec.code });
     latency?.observe({ method }, durationMs / 1000);
     try {
-      deps.sink.publish(rec);
+      deps.sink?.publish(rec);
     } catch {
       // Recording must never fail a call.
     }
@@ -146,28 +147,31 @@ export function buildServices(deps: ServerDeps): { runtime: RuntimeServiceHandle
     return out;
   };
 
+  // Nothing reads a record or a count (a hollow node's runtime): none is made.
+  const recording = deps.sink !== undefined || calls !== undefined;
+
   function unary<Q, R>(service: CriCallRecord['service'], method: string, describe: Describe<Q>, fn: (req: Q) => Promise<Outcome<R>> | Outcome<R>): grpc.handleUnaryCall<Q, R> {
     return (call, callback) => {
       const started = performance.now();
-      const startTime = new Date().toISOString();
+      const startTime = recording ? new Date().toISOString() : '';
       let desc: ReturnType<Describe<Q>> = { request: {} };
       const lines = deps.log && criLogLines(method, call.request as Record<string, unknown>);
       if (lines) deps.log!.info(lines.start);
       Promise.resolve()
         .then(() => {
-          desc = remember(describe(call.request));
+          if (recording) desc = remember(describe(call.request));
           return fn(call.request);
         })
         .then(
           (out) => {
             if (lines) deps.log!.info(lines.done(out.response));
-            record(service, method, started, startTime, call, desc, out, grpc.status.OK);
+            if (recording) record(service, method, started, startTime, call, desc, out, grpc.status.OK);
             callback(null, out.response);
           },
           (err: unknown) => {
             if (lines) deps.log!.error(lines.failed, { err });
             const { code, details } = toGrpcError(err);
-            record(service, method, started, startTime, call, desc, {}, code, details);
+            if (recording) record(service, method, started, startTime, call, desc, {}, code, details);
             callback({ code, details });
           },
         );

@@ -190,9 +190,25 @@ export class Kubelet {
     void this.housekeeping();
   }
 
+  /**
+   * Runs fn every `ms`. A tick that finds the loop's previous run still going is skipped, as upstream's loops
+   * (wait.Until) never overlap: on a starved process a slow runtime or apiserver otherwise gets a new call
+   * each period on top of those still waiting, and the backlog grows.
+   */
   private every(ms: number, fn: () => unknown): void {
+    let running = false;
     const t = setInterval(() => {
-      if (!this.stopped) void Promise.resolve(fn()).catch((err) => this.log.warn('periodic task failed', { err }));
+      if (this.stopped || running) return;
+      running = true;
+      let run: unknown;
+      try {
+        run = fn();
+      } catch (err) {
+        run = Promise.reject(err);
+      }
+      void Promise.resolve(run)
+        .catch((err) => this.log.warn('periodic task failed', { err }))
+        .finally(() => (running = false));
     }, ms);
     t.unref();
     this.timers.push(t);

@@ -8,6 +8,18 @@
 //   rssMiB            RSS of the hollow-node worker processes (sum), once Ready
 //                     and settled; perNodeMiB = that ÷ N (kubelet + runtime)
 //   controlPlaneMiB   RSS of the control plane's processes, for scale
+//   workerReadySeconds  the first hollow worker's start → every node Ready
+//                     (the control plane's own start left out); readyAt: the
+//                     same for 25/50/75/100 % of the hollow nodes
+//   startedSeconds    the first worker's start → its last node started (its
+//                     kubelet registered), from the workers' logs;
+//                     cpuMsPerNodeStart = the workers' CPU by then ÷ N (also
+//                     on a timeout, as nodes may flap NotReady on a loaded
+//                     machine before all are Ready)
+//   registeredNodes   hollow Nodes in the API (any status) at the last poll
+//   workerCpuSeconds  CPU (user + system) of the hollow workers from their
+//                     start until every node is Ready (sum); cpuMsPerNode =
+//                     that ÷ N: what one node's start costs its worker
 //   pods              BENCH_PODS > 0: a Deployment of that many pause pods;
 //                     podsSeconds = create → readyReplicas == BENCH_PODS,
 //                     podsPerSecond, and the workers' RSS after (rssWithPodsMiB)
@@ -15,7 +27,9 @@
 // Bounded: BENCH_NODES (1000), BENCH_PODS (0), BENCH_TIMEOUT_MS per step
 // (300 s), BENCH_SETTLE_MS before the memory reading (15 s),
 // BENCH_PORT_OFFSET (24500), BENCH_STATE_DIR (a fresh temp dir, removed
-// after). The cluster is always stopped at the end.
+// after), BENCH_ROOT (the kubelab checkout whose build runs: another
+// worktree's, for same-window comparisons). The cluster is always stopped
+// at the end.
 //
 //   pnpm --filter @kubelab/kubemark bench
 
@@ -26,7 +40,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { progress, round, run, sleep, waiter } from './harness.mjs';
 
-const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+const ROOT = process.env.BENCH_ROOT ?? fileURLToPath(new URL('../../../', import.meta.url));
 const RUNNER = join(ROOT, 'packages/kubelab/dist/main.js');
 const KUBECTL = process.env.KUBECTL ?? '/usr/bin/kubectl';
 const NODES = Number(process.env.BENCH_NODES ?? 1000);
@@ -55,7 +69,35 @@ function rssMiB(prefix) {
   return round(kib / 1024);
 }
 
-const readyNodes = async () => (await kubectl(['get', 'nodes', '--no-headers'])).split('\n').filter((l) => / Ready /.test(l)).length;
+/** The hollow workers' pids (run/hollow-node-<w>.pid). */
+function workerPids() {
+  const run = join(dir, 'run');
+  return (existsSync(run) ? readdirSync(run) : []).filter((f) => /^hollow-node-\d+\.pid$/.test(f)).map((f) => readFileSync(join(run, f), 'utf8').trim());
+}
+
+const TICKS = 100; // USER_HZ: /proc/<pid>/stat counts in 1/100 s
+/** From /proc/<pid>/stat: CPU seconds used (utime + stime) and the start in seconds since boot. */
+function procTimes(pid) {
+  const stat = existsSync(`/proc/${pid}/stat`) ? readFileSync(`/proc/${pid}/stat`, 'utf8') : '';
+  const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return f.length > 20 ? { cpu: (Number(f[11]) + Number(f[12])) / TICKS, start: Number(f[19]) / TICKS } : undefined;
+}
+const uptime = () => Number(readFileSync('/proc/uptime', 'utf8').split(' ')[0]);
+
+/** Whether every worker's log says its nodes all started (worker.ts: `N hollow nodes started (…) in Xs`). */
+function workersStarted() {
+  const logs = join(dir, 'logs');
+  const files = existsSync(logs) ? readdirSync(logs).filter((f) => /^hollow-node-\d+\.log$/.test(f)) : [];
+  return files.length > 0 && files.length === workerPids().length && files.every((f) => / hollow nodes started \(/.test(readFileSync(join(logs, f), 'utf8')));
+}
+
+/** Nodes registered (any status) and Ready, the control-plane node included. */
+let registered = 0;
+const readyNodes = async () => {
+  const lines = (await kubectl(['get', 'nodes', '--no-headers'])).split('\n').filter((l) => l.trim());
+  registered = lines.length;
+  return lines.filter((l) => / Ready /.test(l)).length;
+};
 
 const deployment = (replicas) => `apiVersion: apps/v1
 kind: Deployment
@@ -86,19 +128,53 @@ async function main() {
       return existsSync(kubeconfig);
     });
     let last = -1;
+    /** The first worker's start (seconds since boot), once a worker runs. */
+    let workerStart;
+    const readyAt = {};
+    // Also on a timeout: how far the nodes got, and what the workers had spent by then.
+    result.readyAt = readyAt;
     await until(
       `${NODES + 1} nodes Ready`,
       async () => {
         if (runner.exitCode !== null) throw new Error(`kubelab up exited (${runner.exitCode}): ${out}`);
         const n = await readyNodes();
-        if (n !== last) progress(`${n} nodes Ready after ${round((performance.now() - t0) / 1000)} s`);
+        const starts = workerPids()
+          .map(procTimes)
+          .filter(Boolean)
+          .map((t) => t.start);
+        if (starts.length) workerStart = Math.min(...starts);
+        result.readyNodes = Math.max(0, n - 1);
+        result.registeredNodes = Math.max(0, registered - 1);
+        if (result.startedSeconds === undefined && workerStart !== undefined && workersStarted()) {
+          result.startedSeconds = round(uptime() - workerStart);
+          result.cpuMsPerNodeStart = round(
+            (workerPids()
+              .map(procTimes)
+              .reduce((s, t) => s + (t?.cpu ?? 0), 0) *
+              1000) /
+              NODES,
+          );
+        }
+        result.workerCpuSeconds = round(
+          workerPids()
+            .map(procTimes)
+            .reduce((s, t) => s + (t?.cpu ?? 0), 0),
+        );
+        const sinceWorker = workerStart === undefined ? undefined : round(uptime() - workerStart);
+        if (n !== last) progress(`${n} nodes Ready after ${round((performance.now() - t0) / 1000)} s${sinceWorker === undefined ? '' : ` (${sinceWorker} s after the first worker started)`}`);
         last = n;
+        // The control-plane node is one of the n; the quarters count hollow nodes.
+        for (const q of [25, 50, 75, 100]) if (readyAt[q] === undefined && sinceWorker !== undefined && n - 1 >= (NODES * q) / 100) readyAt[q] = sinceWorker;
         return n >= NODES + 1;
       },
       1000,
     );
     result.readySeconds = round((performance.now() - t0) / 1000);
-    result.workers = readdirSync(join(dir, 'run')).filter((f) => f.startsWith('hollow-node-')).length;
+    const pids = workerPids();
+    result.workerCpuSeconds = round(pids.map(procTimes).reduce((s, t) => s + (t?.cpu ?? 0), 0));
+    result.cpuMsPerNode = round((result.workerCpuSeconds * 1000) / NODES);
+    if (workerStart !== undefined) result.workerReadySeconds = round(uptime() - workerStart);
+    result.workers = workerPids().length;
     await sleep(SETTLE_MS);
     result.rssMiB = rssMiB('hollow-node-');
     result.perNodeMiB = round(result.rssMiB / NODES, 2);

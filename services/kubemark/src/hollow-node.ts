@@ -5,12 +5,12 @@
 // has its own loggers (files in its node folder), its own node root and
 // address; nothing here touches process-wide state (signals, env).
 
-import { createWriteStream, mkdirSync, type WriteStream } from 'node:fs';
 import { join } from 'node:path';
 import { clientTlsFromKubeconfig } from '@kubelab/client';
 import { createLogger, type Logger, type ServingCertificate } from '@kubelab/component-base';
 import { startContainerd, type ContainerdHandle } from '@kubelab/containerd';
 import { loadClientCert, startKubelet, type RunningKubelet } from '@kubelab/kubelet';
+import { LogFiles } from './log-files.js';
 
 export interface HollowNodeOptions {
   nodeName: string;
@@ -42,6 +42,8 @@ export interface HollowNodeOptions {
   nodeLeaseDurationSeconds?: number;
   /** The kubelet's --node-status-update-frequency (default 10 s). */
   nodeStatusUpdateFrequencyMs?: number;
+  /** The worker's log files, appended to in batches (one of its own when absent). */
+  logFiles?: LogFiles;
 }
 
 export interface HollowNode {
@@ -51,15 +53,13 @@ export interface HollowNode {
   stop(): Promise<void>;
 }
 
-/** A logger writing to `<dir>/logs/<component>.log`, and the stream to close. */
-function fileLogger(dir: string, component: 'kubelet' | 'containerd', node: string, verbosity: number): { log: Logger; out: WriteStream } {
-  mkdirSync(join(dir, 'logs'), { recursive: true });
-  const out = createWriteStream(join(dir, 'logs', `${component}.log`), { flags: 'a' });
+/** A logger writing to `<dir>/logs/<component>.log`, and its file to close. */
+function fileLogger(files: LogFiles, dir: string, component: 'kubelet' | 'containerd', node: string, verbosity: number): { log: Logger; close: () => Promise<void> } {
   // A kubelet's loop still running when the node stops (an in-flight status sync) may log after the file closed: dropped.
-  out.on('error', () => {});
-  const write = (line: string) => void (out.writableEnded ? undefined : out.write(line + '\n'));
+  const file = files.open(join(dir, 'logs', `${component}.log`));
+  const write = file.write;
   const log = component === 'kubelet' ? createLogger({ component, node, verbosity, format: 'text', write }) : createLogger({ component, node, level: 'info', style: 'logrus', format: 'text', write });
-  return { log, out };
+  return { log, close: file.close };
 }
 
 export async function startHollowNode(o: HollowNodeOptions): Promise<HollowNode> {
@@ -69,12 +69,10 @@ export async function startHollowNode(o: HollowNodeOptions): Promise<HollowNode>
   const rootDir = join(o.dir, 'kubelet');
   const certDir = join(rootDir, 'pki');
   const timeScale = o.timeScale ?? 1;
-  const klog = fileLogger(o.dir, 'kubelet', o.nodeName, o.verbosity ?? 2);
-  const clog = fileLogger(o.dir, 'containerd', o.nodeName, 0);
-  const closeLogs = () => {
-    klog.out.end();
-    clog.out.end();
-  };
+  const files = o.logFiles ?? new LogFiles();
+  const klog = fileLogger(files, o.dir, 'kubelet', o.nodeName, o.verbosity ?? 2);
+  const clog = fileLogger(files, o.dir, 'containerd', o.nodeName, 0);
+  const closeLogs = () => Promise.all([klog.close(), clog.close()]).then(() => {});
   let runtime: ContainerdHandle | undefined;
   try {
     runtime = await startContainerd({
@@ -93,6 +91,8 @@ export async function startHollowNode(o: HollowNodeOptions): Promise<HollowNode>
       shims: false,
       // The only client is the kubelet below (grpc-js, a plain :authority).
       authorityFront: false,
+      // No CRI call records (no NATS; kubelab trace does not see hollow nodes) and, without a health port, no call metrics.
+      callRecords: false,
       logger: clog.log,
     });
     klog.log.info('Kubelet version (hollow node)', { node: o.nodeName, nodeIP: o.nodeIP });
@@ -137,12 +137,12 @@ export async function startHollowNode(o: HollowNodeOptions): Promise<HollowNode>
         stopped = true;
         await kubelet.stop();
         await rt.stop();
-        closeLogs();
+        await closeLogs();
       },
     };
   } catch (e) {
     await runtime?.stop().catch(() => {});
-    closeLogs();
+    await closeLogs();
     throw e;
   }
 }

@@ -10,8 +10,9 @@ import type { ServingCertificate } from '@kubelab/component-base';
 import { selfSignedCertKey } from '@kubelab/pki';
 import { ZONE_LABEL, hollowNodeIP, hollowNodeZone } from './addresses.js';
 import { startHollowNode, type HollowNode, type HollowNodeOptions } from './hollow-node.js';
+import { LogFiles } from './log-files.js';
 
-export interface HollowWorkerOptions extends Omit<HollowNodeOptions, 'nodeName' | 'nodeIP' | 'dir' | 'servingTls' | 'nodeLabels'> {
+export interface HollowWorkerOptions extends Omit<HollowNodeOptions, 'nodeName' | 'nodeIP' | 'dir' | 'servingTls' | 'nodeLabels' | 'logFiles'> {
   /** Node names are `<prefix><i>` for i in first … first+count-1. */
   prefix: string;
   first: number;
@@ -66,6 +67,8 @@ export async function startHollowWorker(o: HollowWorkerOptions): Promise<HollowW
   // One serving pair for the process's kubelet APIs (a certificate per node would cost a key generation each).
   const pair = await selfSignedCertKey(`hollow-node-${o.first}`, { ipAddresses: numbers.map(hollowNodeIP), dnsNames: numbers.map(name) });
   const servingTls: ServingCertificate = { certPem: pair.cert, keyPem: pair.key };
+  // The nodes' log files, appended to in batches (log-files.ts).
+  const logFiles = new LogFiles();
   const nodes = new Map<string, HollowNode>();
   /** Nodes power() stopped. */
   const down = new Set<string>();
@@ -82,6 +85,7 @@ export async function startHollowWorker(o: HollowWorkerOptions): Promise<HollowW
           dir: join(o.nodesDir, name(i)),
           servingTls,
           nodeLabels: { [ZONE_LABEL]: hollowNodeZone(i, o.zones) },
+          logFiles,
         });
         if (stopping) return void (await node.stop());
         nodes.set(node.nodeName, node);
@@ -149,6 +153,7 @@ export async function startHollowWorker(o: HollowWorkerOptions): Promise<HollowW
       await powering;
       await Promise.all([...nodes.values()].map((n) => n.stop().catch((e: Error) => o.log?.(`stopping ${n.nodeName}: ${e.message}`))));
       nodes.clear();
+      logFiles.flush();
     },
   };
 }
