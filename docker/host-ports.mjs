@@ -11,11 +11,11 @@
 //   - LoadBalancers: it watches Services (read-only, as the node's kube-proxy:
 //     system:node-proxier lists and watches them) and gives each port of a
 //     LoadBalancer Service that has an ingress address and a node port one
-//     host port of KUBELAB_LB_PORTS (32800-32809), kept while the Service
+//     host port of KUBELAB_LB_PORTS (30090-30099), kept while the Service
 //     lives; a connection there goes to that node port on the target node
 //     (cloud-provider-kind's envoy likewise proxies to the nodes). The mapping
 //     is logged: `docker compose logs host-ports` shows
-//     `mapped service=default/web port=80/TCP ingress=10.250.0.1 host=127.0.0.1:32800`.
+//     `mapped service=default/web port=80/TCP ingress=10.250.0.1 host=127.0.0.1:30090`.
 // UDP is not forwarded. It never exits on an API error: it relists.
 
 import { createServer, connect } from 'node:net';
@@ -95,7 +95,7 @@ async function main() {
   const TARGET = process.env.KUBELAB_TARGET_NODE || 'node-1';
   const KUBECONFIG = process.env.KUBELAB_KUBECONFIG || '/etc/kubernetes/kube-proxy.conf';
   const nodePorts = portRange(process.env.KUBELAB_NODE_PORTS || '30080-30089');
-  const lbPool = portRange(process.env.KUBELAB_LB_PORTS || '32800-32809');
+  const lbPool = portRange(process.env.KUBELAB_LB_PORTS || '30090-30099');
   for (const p of nodePorts) forward(p, () => ({ host: TARGET, port: p }));
   log('nodeports', { ports: `${nodePorts[0]}-${nodePorts.at(-1)}`, to: TARGET });
 

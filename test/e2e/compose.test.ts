@@ -835,8 +835,8 @@ spec:
       },
       { timeoutMs: 30_000, everyMs: 500 },
     );
-    expect(Number(hostPort)).toBeGreaterThanOrEqual(32800);
-    expect(Number(hostPort)).toBeLessThanOrEqual(32809);
+    expect(Number(hostPort)).toBeGreaterThanOrEqual(30090);
+    expect(Number(hostPort)).toBeLessThanOrEqual(30099);
     expect(await hostHttp(`http://127.0.0.1:${hostPort}/`)).toMatch(/^200 nginx\/\S+ .*Welcome to nginx!/);
 
     // externalTrafficPolicy Local: the apiserver allocates a healthCheckNodePort, kube-proxy answers it per node.
