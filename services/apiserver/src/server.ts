@@ -342,6 +342,7 @@ export async function startApiserver(opts: ApiserverOptions): Promise<RunningApi
     onWatchDelivery: (user, group, resource, events) => watchRecords.delivered(user, group, resource, events),
     tls,
     ...(tokens.tokenRequest ? { tokenRequest: tokens.tokenRequest } : {}),
+    requestMetrics: metrics.requests,
     authorizer,
     userOfCall: grpcAuthenticator(authn.tokenAuthenticators, Date.now, { requireCredentials: !!tls.clientCaPem }),
     onInternalError: (err) => log.error('grpc request failed', { err: err instanceof Error ? err.message : String(err) }),

@@ -146,4 +146,22 @@ describe('serviceaccounts/token', () => {
     expect(claims['kubernetes.io'].warnafter - claims.iat).toBe(3607);
     expect(Date.parse((res.body as TokenRequest).status!.expirationTimestamp) / 1000 - claims.iat).toBe(3607);
   });
+
+  it('counts a token request as one POST serviceaccounts/token in apiserver_request_total, not its lookups', async () => {
+    const count = (text: string, labels: string) => Number(new RegExp(`^apiserver_request_total\\{${labels}\\} (\\d+)$`, 'm').exec(text)?.[1] ?? 0);
+    const core = (resource: string, subresource = '') => `group="",version="v1",resource="${resource}",subresource="${subresource}",scope="resource",component="apiserver"`;
+    const token = `verb="POST",dry_run="",${core('serviceaccounts', 'token')},code="201"`;
+    const refused = `verb="POST",dry_run="",${core('serviceaccounts', 'token')},code="422"`;
+    const lookups = [`verb="GET",dry_run="",${core('serviceaccounts')},code="200"`, `verb="GET",dry_run="",${core('pods')},code="200"`];
+    const pod = await k.create<Pod>(gvr('pods'), 'default', { metadata: { name: 'counted' }, spec: { serviceAccountName: 'robot', containers: [{ name: 'c', image: 'nginx' }] } });
+    const before = (await c.rest('/metrics')).body;
+    const bound = { spec: { boundObjectRef: { kind: 'Pod', apiVersion: 'v1', name: 'counted', uid: pod.metadata.uid } } };
+    expect((await post('/api/v1/namespaces/default/serviceaccounts/robot/token', JSON.stringify(bound))).code).toBe(201);
+    await call(c.client(), 'CreateToken', { namespace: 'default', name: 'robot', tokenRequest: Buffer.from(JSON.stringify(bound)) });
+    expect((await post('/api/v1/namespaces/default/serviceaccounts/robot/token', JSON.stringify({ spec: { expirationSeconds: 1 } }))).code).toBe(422);
+    const after = (await c.rest('/metrics')).body;
+    expect(count(after, token) - count(before, token)).toBe(2);
+    expect(count(after, refused) - count(before, refused)).toBe(1);
+    for (const l of lookups) expect(count(after, l)).toBe(count(before, l));
+  });
 });

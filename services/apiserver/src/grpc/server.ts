@@ -7,6 +7,7 @@ import { apiserverProto, type ResourceServiceHandlers } from '@kubelab/proto';
 import { badRequest, StatusError, unsupportedMediaType, type DeleteOptions, type KubeObject, type WatchEvent } from '@kubelab/api';
 import type { PatchType, Registry, RequestContext, ResourceStore, Subresource } from '../registry/interface.js';
 import type { TokenRequestREST } from '../serviceaccount/token-request.js';
+import { toStatusError, type RequestObservation, type RequestRecorder } from '../registry/store.js';
 import { listBytes, rawJson } from '../cache/raw.js';
 import { resetCall, watchMessage, withEncodedWatch } from './watch-encoding.js';
 import { drainWaiter } from '../cache/backpressure.js';
@@ -263,6 +264,8 @@ export interface GrpcServerOptions {
   watchBatchIntervalMs?: number;
   /** serviceaccounts/token; absent (no signing key) CreateToken answers 404 as the REST subresource does. */
   tokenRequest?: TokenRequestREST;
+  /** Counts the calls no store counts (CreateToken) in apiserver_request_total, as the REST handler counts serviceaccounts/token. */
+  requestMetrics?: RequestRecorder;
   /** Hears each batch a watch writes to its client (the watch delivery records, watch-records.ts). */
   onWatchDelivery?: (user: string, group: string, resource: string, events: readonly WatchEvent[]) => void;
 }
@@ -527,10 +530,29 @@ export function resourceServiceHandlers(opts: GrpcServerOptions): ResourceServic
       const body = objectField('token_request', req.tokenRequest, 'TokenRequest');
       const user = await userOf(call);
       guard(user, 'create', { group: '', version: 'v1', resource: 'serviceaccounts' }, req.namespace, name, 'token');
-      const issued = await opts.tokenRequest.create(req.namespace, name, body, context(user, undefined, undefined, call));
+      const tokenRequest = opts.tokenRequest;
+      const namespace = req.namespace;
+      const issued = await counted(opts.requestMetrics, { verb: 'POST', group: '', version: 'v1', resource: 'serviceaccounts', subresource: 'token', scope: 'resource' }, 201, () =>
+        tokenRequest.create(namespace, name, body, context(user, undefined, undefined, call)),
+      );
       return { json: Buffer.from(JSON.stringify(issued)) };
     }, onError),
   };
+}
+
+/** A call counted once in apiserver_request_total with the code it ended with (upstream instruments each request at its handler). */
+async function counted<T>(metrics: RequestRecorder | undefined, l: Omit<RequestObservation, 'code' | 'seconds' | 'dryRun'>, okCode: number, f: () => Promise<T>): Promise<T> {
+  if (!metrics) return f();
+  const start = performance.now();
+  const done = (code: number) => metrics.observe({ ...l, dryRun: false, code, seconds: (performance.now() - start) / 1000 });
+  try {
+    const r = await f();
+    done(okCode);
+    return r;
+  } catch (err) {
+    done(toStatusError(err).code);
+    throw err;
+  }
 }
 
 /** Certificates that never change, for grpc-js's provider-based credentials (answered in a microtask: grpc-js registers its own watcher after asking). */

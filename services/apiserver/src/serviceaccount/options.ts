@@ -13,7 +13,7 @@ import { createBootstrapTokenAuthenticator } from '../authentication/bootstrap-t
 import { createTokenAuthenticators } from '../authentication/serviceaccount/authenticator.js';
 import type { ServiceAccountTokenGetter } from '../authentication/serviceaccount/getter.js';
 import { audienceAgnostic, type TokenAuthenticator } from '../authentication/token.js';
-import type { Registry } from '../registry/interface.js';
+import type { ApiRegistry } from '../registry/registry.js';
 import { TokenRequestREST } from './token-request.js';
 
 /** kubeadm's `--service-account-issuer`. */
@@ -55,7 +55,7 @@ export interface ServiceAccountTokens {
   apiAudiences: string[];
 }
 
-export function serviceAccountTokens(o: ServiceAccountTokenOptions, getter: ServiceAccountTokenGetter, registry: Registry): ServiceAccountTokens {
+export function serviceAccountTokens(o: ServiceAccountTokenOptions, getter: ServiceAccountTokenGetter, registry: ApiRegistry): ServiceAccountTokens {
   const issuers = o.issuers?.length ? o.issuers : [DEFAULT_SERVICE_ACCOUNT_ISSUER];
   const apiAudiences = o.apiAudiences?.length ? o.apiAudiences : issuers;
   const publicKeys = o.publicKeys?.length ? o.publicKeys : o.signingKey ? [o.signingKey.publicKey] : [];

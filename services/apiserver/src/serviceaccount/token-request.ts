@@ -7,7 +7,8 @@
 import { randomUUID } from 'node:crypto';
 import { badRequest, conflict, formatTime, invalid, type FieldError, type KubeObject, type Node, type Pod, type TokenRequest } from '@kubelab/api';
 import { boundClaims, signToken, type ObjectRef, type SigningKey } from '@kubelab/serviceaccount';
-import type { Registry, RequestContext } from '../registry/interface.js';
+import type { RequestContext } from '../registry/interface.js';
+import type { ApiRegistry } from '../registry/registry.js';
 
 /** Defaults and bounds of spec.expirationSeconds (upstream SetDefaults_TokenRequestSpec, ValidateTokenRequest). */
 export const DEFAULT_EXPIRATION_SECONDS = 3600;
@@ -53,7 +54,7 @@ export class TokenRequestREST {
   private readonly newJti: () => string;
 
   constructor(
-    private readonly registry: Registry,
+    private readonly registry: ApiRegistry,
     private readonly opts: TokenIssuerOptions,
   ) {
     this.now = opts.now ?? Date.now;
@@ -61,7 +62,7 @@ export class TokenRequestREST {
   }
 
   private async get<T extends KubeObject>(resource: string, namespace: string | undefined, name: string): Promise<T> {
-    return (await this.registry.store('', 'v1', resource)!.get(namespace, name)) as T;
+    return (await this.registry.mustStore('', resource).read(namespace, name)) as T;
   }
 
   /** Whether a request asks for the apiserver's own audiences (only those tokens get an extended lifetime). */
@@ -69,7 +70,12 @@ export class TokenRequestREST {
     return audiences.every((a) => this.opts.apiAudiences.includes(a));
   }
 
-  /** Issues the token of `body` (a decoded TokenRequest) for serviceaccount `name`; returns the request with spec defaulted and status set. */
+  /**
+   * Issues the token of `body` (a decoded TokenRequest) for serviceaccount
+   * `name`; returns the request with spec defaulted and status set. Its
+   * lookups of the ServiceAccount and bound object are reads inside this
+   * request, not requests of their own (the transport counts the request).
+   */
   async create(namespace: string, name: string, body: KubeObject, _ctx?: RequestContext): Promise<TokenRequest> {
     const req = structuredClone(body) as TokenRequest;
     req.metadata ??= {};
