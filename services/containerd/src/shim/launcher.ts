@@ -26,7 +26,7 @@ export interface LauncherOptions {
   streamServerAddress: string;
   /** The node's socket-LB directory, handed to the shim host (loopback mode's pod network). */
   socketLbDir?: string;
-  /** How long the shim host may take to say it is ready. */
+  /** How long the shim host may take to say it is ready, and to set up a sandbox's shim (Create). */
   startTimeoutMs?: number;
   /** The shim host program (default: dist/shim/main.js beside this module). */
   shimScript?: string;
@@ -71,7 +71,8 @@ export class Launcher implements ShimLauncher {
       for (let attempt = 0; ; attempt++) {
         const host = await this.hostClient();
         try {
-          await host.call('Create', { id });
+          // Bounded as the host's own start is: a host that stops answering fails this sandbox's start (the kubelet retries) instead of holding it forever.
+          await host.call('Create', { id }, this.opts.startTimeoutMs ?? 15000);
           break;
         } catch (err) {
           if (attempt > 0 || !(host.closed || (err as Error).message === HOST_EXITING)) throw err;

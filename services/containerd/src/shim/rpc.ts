@@ -85,11 +85,26 @@ export class RpcClient {
     return this.socket.destroyed;
   }
 
-  call<T>(method: string, params?: unknown): Promise<T> {
+  /** `timeoutMs`: the call's deadline (upstream passes the request's context to ttrpc); past it the call fails and its late answer is dropped. */
+  call<T>(method: string, params?: unknown, timeoutMs?: number): Promise<T> {
     if (this.socket.destroyed) return Promise.reject(new Error('ttrpc: closed'));
     const id = this.nextId++;
     return new Promise<T>((resolve, reject) => {
-      this.pending.set(id, { resolve: resolve as (v: unknown) => void, reject });
+      if (timeoutMs === undefined) {
+        this.pending.set(id, { resolve: resolve as (v: unknown) => void, reject });
+      } else {
+        const timer = setTimeout(() => {
+          this.pending.delete(id);
+          reject(new Error(`${method}: context deadline exceeded`));
+        }, timeoutMs);
+        const done =
+          <A>(f: (a: A) => void) =>
+          (a: A) => {
+            clearTimeout(timer);
+            f(a);
+          };
+        this.pending.set(id, { resolve: done(resolve as (v: unknown) => void), reject: done(reject) });
+      }
       send(this.socket, { id, method, params });
     });
   }
