@@ -8,8 +8,9 @@
 // records there; its leaf connection presents the kubelet's new client
 // certificate. Once the kubelet has projected the token of the kube-proxy
 // DaemonSet's pod on this node, kube-proxy runs with it, and the Node Problem
-// Detector with its DaemonSet pod's token alike (join-serviceaccount.ts)
-// (docs/architecture.md, "Nodes from other machines").
+// Detector and the NetworkPolicy agent each with its DaemonSet pod's token
+// alike (join-serviceaccount.ts) (docs/architecture.md, "Nodes from other
+// machines").
 
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
@@ -168,13 +169,13 @@ export function leafNatsConfig(o: { listen: string; monitor: string; remote: str
   ].join('\n');
 }
 
-/** The node's processes, in start order: containerd, the kubelet; nats-server once the kubelet holds its certificate; kube-proxy and the Node Problem Detector each once its DaemonSet pod's ServiceAccount token is projected. */
+/** The node's processes, in start order: containerd, the kubelet; nats-server once the kubelet holds its certificate; each DaemonSet unit (JOINED_DAEMONSET_UNITS) once its DaemonSet pod's ServiceAccount token is projected. */
 export function joinComponents(
   a: JoinArgs,
   cluster: { grpc: string },
   nodeIp: string,
   natsPort = DEFAULT_PORTS.nats + a.portOffset,
-): { containerd: ComponentSpec; kubelet: ComponentSpec; nats: ComponentSpec; kubeProxy: ComponentSpec; nodeProblemDetector: ComponentSpec } {
+): { containerd: ComponentSpec; kubelet: ComponentSpec; nats: ComponentSpec; daemonSets: Record<DaemonSetUnit['unit'], ComponentSpec> } {
   const f = joinFiles(a.stateDir);
   const p = nodePorts(1, a.portOffset);
   const sock = join(f.root, 'run', 'containerd', 'containerd.sock');
@@ -221,44 +222,63 @@ export function joinComponents(
       unit: unit('kubelet'),
     },
     nats: { name: 'nats', service: 'nats', args: ['-c', f.natsConf], health: `http://127.0.0.1:${DEFAULT_PORTS.natsMonitor + a.portOffset}/healthz` },
-    kubeProxy: {
-      name: 'kube-proxy',
-      service: 'kube-proxy',
-      args: [
-        `--hostname-override=${a.nodeName}`,
-        `--apiserver-grpc-address=${cluster.grpc}`,
-        // The kube-proxy ServiceAccount's token (tokenFile), as kubeadm's DaemonSet pod runs it.
-        `--kubeconfig=${daemonSetUnitPaths(f.root, 'kube-proxy').kubeconfig}`,
-        // As `kubelab up`'s nodes: the runtime's connect-time translation is the data path (its Service map), no netfilter rules are applied.
-        '--apply=never',
-        `--socket-lb-dir=${socketLb}`,
-        `--healthz-bind-address=127.0.0.1:${p.kubeProxyHealthz}`,
-        `--metrics-bind-address=127.0.0.1:${p.kubeProxyMetrics}`,
-        // Its sync records (the dashboard's flow) reach the cluster through the node's leaf, which may publish this node's kube-proxy subjects.
-        `--nats-url=nats://127.0.0.1:${natsPort}`,
-      ],
-      health: `http://127.0.0.1:${p.kubeProxyHealthz}/healthz`,
-      unit: unit('kube-proxy'),
-    },
-    nodeProblemDetector: {
-      name: 'node-problem-detector',
-      service: 'node-problem-detector',
-      args: [
-        `--hostname-override=${a.nodeName}`,
-        `--apiserver-grpc-address=${cluster.grpc}`,
-        // The node-problem-detector ServiceAccount's token (tokenFile), as upstream's DaemonSet pod's in-cluster config.
-        `--kubeconfig=${daemonSetUnitPaths(f.root, 'node-problem-detector').kubeconfig}`,
-        // `kubelab up`'s nodes' monitors; the unit reads this node's journal (KUBELAB_NODE_ROOT).
-        ...npdMonitorArgs(),
-        '--address=127.0.0.1',
-        `--port=${p.npd}`,
-        '--prometheus-address=127.0.0.1',
-        `--prometheus-port=${p.npdMetrics}`,
-      ],
-      // The DaemonSet's env: the health checker finds this node's kubelet healthz here.
-      env: { HOST_ADDRESS: '127.0.0.1', KUBELET_PORT: String(p.kubeletHealthz) },
-      health: `http://127.0.0.1:${p.npd}/healthz`,
-      unit: unit('node-problem-detector'),
+    daemonSets: {
+      'kube-proxy': {
+        name: 'kube-proxy',
+        service: 'kube-proxy',
+        args: [
+          `--hostname-override=${a.nodeName}`,
+          `--apiserver-grpc-address=${cluster.grpc}`,
+          // The kube-proxy ServiceAccount's token (tokenFile), as kubeadm's DaemonSet pod runs it.
+          `--kubeconfig=${daemonSetUnitPaths(f.root, 'kube-proxy').kubeconfig}`,
+          // As `kubelab up`'s nodes: the runtime's connect-time translation is the data path (its Service map), no netfilter rules are applied.
+          '--apply=never',
+          `--socket-lb-dir=${socketLb}`,
+          `--healthz-bind-address=127.0.0.1:${p.kubeProxyHealthz}`,
+          `--metrics-bind-address=127.0.0.1:${p.kubeProxyMetrics}`,
+          // Its sync records (the dashboard's flow) reach the cluster through the node's leaf, which may publish this node's kube-proxy subjects.
+          `--nats-url=nats://127.0.0.1:${natsPort}`,
+        ],
+        health: `http://127.0.0.1:${p.kubeProxyHealthz}/healthz`,
+        unit: unit('kube-proxy'),
+      },
+      'node-problem-detector': {
+        name: 'node-problem-detector',
+        service: 'node-problem-detector',
+        args: [
+          `--hostname-override=${a.nodeName}`,
+          `--apiserver-grpc-address=${cluster.grpc}`,
+          // The node-problem-detector ServiceAccount's token (tokenFile), as upstream's DaemonSet pod's in-cluster config.
+          `--kubeconfig=${daemonSetUnitPaths(f.root, 'node-problem-detector').kubeconfig}`,
+          // `kubelab up`'s nodes' monitors; the unit reads this node's journal (KUBELAB_NODE_ROOT).
+          ...npdMonitorArgs(),
+          '--address=127.0.0.1',
+          `--port=${p.npd}`,
+          '--prometheus-address=127.0.0.1',
+          `--prometheus-port=${p.npdMetrics}`,
+        ],
+        // The DaemonSet's env: the health checker finds this node's kubelet healthz here.
+        env: { HOST_ADDRESS: '127.0.0.1', KUBELET_PORT: String(p.kubeletHealthz) },
+        health: `http://127.0.0.1:${p.npd}/healthz`,
+        unit: unit('node-problem-detector'),
+      },
+      'kube-network-policies': {
+        name: 'kube-network-policies',
+        service: 'kube-network-policies',
+        args: [
+          `--hostname-override=${a.nodeName}`,
+          `--apiserver-grpc-address=${cluster.grpc}`,
+          // The kube-network-policies ServiceAccount's token (tokenFile), as upstream's DaemonSet pod's in-cluster config.
+          `--kubeconfig=${daemonSetUnitPaths(f.root, 'kube-network-policies').kubeconfig}`,
+          // This machine's network namespace is the node's own (upstream's hostNetwork pod): the chains are applied when iptables works here.
+          '--apply=auto',
+          // The node's pods are in loopback mode as kubelab up's: the runtime's connect hook enforces the allow lists written here.
+          `--socket-lb-dir=${socketLb}`,
+          `--metrics-bind-address=127.0.0.1:${p.netpol}`,
+        ],
+        health: `http://127.0.0.1:${p.netpol}/healthz`,
+        unit: unit('kube-network-policies'),
+      },
     },
   };
 }
@@ -312,7 +332,7 @@ export async function joinNode(argv: string[]): Promise<number> {
 
   const specs = joinComponents(a, cluster, nodeIp, natsPort);
   const entries = new Map<string, string>();
-  for (const svc of ['containerd', 'kubelet', 'kube-proxy', 'node-problem-detector']) {
+  for (const svc of [specs.containerd.service, specs.kubelet.service, ...JOINED_DAEMONSET_UNITS.map((du) => specs.daemonSets[du.unit].service)]) {
     const e = serviceEntry(svc);
     if (!e) {
       process.stderr.write(`kubelab join: services/${svc} is not built (run pnpm build)\n`);
@@ -378,7 +398,6 @@ export async function joinNode(argv: string[]): Promise<number> {
       if (now && linkServiceAccountMount(paths.mount, now.dir)) log(`${tag} The ServiceAccount mount now follows pod ${du.namespace}/${now.pod}`);
     }
   };
-  const daemonSetSpecs: Record<DaemonSetUnit['unit'], ComponentSpec> = { 'kube-proxy': specs.kubeProxy, 'node-problem-detector': specs.nodeProblemDetector };
 
   let ok = (await startOne(specs.containerd)) && !stopRequested && (await startOne(specs.kubelet));
   if (ok) {
@@ -409,7 +428,7 @@ export async function joinNode(argv: string[]): Promise<number> {
           '',
         ].join('\n'),
       );
-      for (const du of JOINED_DAEMONSET_UNITS) void runAsDaemonSetPod(daemonSetSpecs[du.unit], du);
+      for (const du of JOINED_DAEMONSET_UNITS) void runAsDaemonSetPod(specs.daemonSets[du.unit], du);
     }
   }
   if (!ok && !stopRequested) {
