@@ -392,6 +392,12 @@ describe.runIf(ready)('a node joins from another machine (kubelab join)', { time
     expect(saved).toContain(`-A KUBE-NWPLCY-INGRESS -d ${webIp}/32 -m comment --comment "${ns}/web ingress" -j KUBE-NWPLCY-`);
     expect(saved).toContain(`-s ${clientIp}/32 -j ACCEPT`);
     expect(saved).toContain(`-m comment --comment "${ns}/web has no NetworkPolicy allowing this ingress" -j DROP`);
+    // `kubelab rules` on far-1's machine: kube-proxy's rules, then the agent's chains as its kernel holds them.
+    const rules = await run('ip', ['netns', 'exec', NS_B, process.execPath, RUNNER, 'rules', '--node', NODE, '--state-dir', dirB], { timeoutMs: 20_000 });
+    expect(rules.stderr).toBe('');
+    expect(rules.stdout).toContain('-A KUBE-SERVICES ');
+    expect(rules.stdout).toContain(`\n# NetworkPolicy rules of kube-network-policies on ${NODE}\n*filter\n`);
+    expect(rules.stdout).toContain(`-m comment --comment "${ns}/web has no NetworkPolicy allowing this ingress" -j DROP`);
 
     expect((await k(['delete', 'networkpolicy', 'default-deny', 'allow-client'])).code).toBe(0);
     await waitFor('other gets in again', async () => ((await wget('other')).includes('<h1>Welcome to nginx!</h1>') ? true : undefined), { timeoutMs: 30_000, everyMs: 1000 });

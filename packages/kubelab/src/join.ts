@@ -19,7 +19,7 @@ import { parseDuration, which } from '@kubelab/component-base';
 import { PKI_FILES } from '@kubelab/pki';
 import { BOOTSTRAP_KUBELET_CONF, bootstrapKubeletConf } from './bootstrap-token.js';
 import { discover } from './discovery.js';
-import { serviceEntry, stateDirFrom } from './paths.js';
+import { DEFAULT_JOIN_STATE_DIR, JOIN_INFO_FILE, serviceEntry, stateDirFrom, type JoinInfo } from './paths.js';
 import { Supervisor, waitHealthy } from './supervisor.js';
 import { startJoinedNodeAgent, type JoinedNodeAgent } from './join-agent.js';
 import {
@@ -34,7 +34,6 @@ import {
 import { DEFAULT_PORTS, nodePorts, npdMonitorArgs, type ComponentSpec } from './topology.js';
 import { prepareNodeRoot } from './up.js';
 
-export const DEFAULT_JOIN_STATE_DIR = '.kubelab/join';
 /** kubeadm's default discovery timeout (timeouts.discovery). */
 const DEFAULT_DISCOVERY_TIMEOUT = '5m0s';
 const UNSAFE_WITHOUT_PINS =
@@ -320,6 +319,8 @@ export async function joinNode(argv: string[]): Promise<number> {
   const nodeIp = a.nodeIp ?? (info.localAddress.replace(/^::ffff:/, '') || '127.0.0.1');
 
   mkdirSync(join(a.stateDir, 'pki'), { recursive: true });
+  // `kubelab rules --node <node>` on this machine finds the node's ports from it.
+  writeFileSync(join(a.stateDir, JOIN_INFO_FILE), JSON.stringify({ nodeName: a.nodeName, portOffset: a.portOffset } satisfies JoinInfo) + '\n');
   writeFileSync(f.caCert, info.caPem, { mode: 0o644 });
   writeFileSync(f.bootstrapKubelet, bootstrapKubeletConf(server, info.caPem, a.token), { mode: 0o600 });
   for (const d of [f.kubeletRoot, f.containerdRoot, f.podLogs]) mkdirSync(d, { recursive: true });
