@@ -13,8 +13,8 @@
 // its writes name that user. The NetworkPolicy agent runs there as the
 // kube-network-policies ServiceAccount (its DaemonSet pod's token): a
 // default-deny ingress policy makes a connection to a pod on far-1 time out,
-// an allow for app=client lets only that pod in, and far-1's own iptables-save
-// lists the chains. A wrong token or CA hash fails with kubeadm's texts.
+// an allow for app=client lets only that pod in, and `kubelab rules` on far-1
+// prints the chains (rendered: far-1's own filter table is left alone). A wrong token or CA hash fails with kubeadm's texts.
 // Needs root (ip netns), as the suites run.
 
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -340,9 +340,9 @@ describe.runIf(ready)('a node joins from another machine (kubelab join)', { time
     );
     const claims = JSON.parse(Buffer.from(readFileSync(join(mount, 'token'), 'utf8').split('.')[1]!, 'base64url').toString('utf8')) as Record<string, any>;
     expect([claims.sub, claims['kubernetes.io'].pod.name]).toEqual([netpolUser, agentPod]);
-    // far-1's own systemctl and journalctl show it as every node's kube-network-policies unit, applying in far-1's network namespace.
+    // far-1's own systemctl and journalctl show it as every node's kube-network-policies unit, rendering its rules (as kube-proxy there).
     expect((await onFarNode('systemctl', ['is-active', 'kube-network-policies'])).stdout).toBe('active\n');
-    expect((await onFarNode('journalctl', ['-u', 'kube-network-policies', '--no-pager'])).stdout).toContain('"kube-network-policies started" mode="iptables"');
+    expect((await onFarNode('journalctl', ['-u', 'kube-network-policies', '--no-pager'])).stdout).toContain('"kube-network-policies started" mode="render"');
 
     // The classic lab in a namespace of its own, every pod pinned on far-1.
     const ns = 'netpol-far';
@@ -387,17 +387,17 @@ describe.runIf(ready)('a node joins from another machine (kubelab join)', { time
     await waitFor('client gets in', async () => ((await wget('client')).includes('<h1>Welcome to nginx!</h1>') ? true : undefined), { timeoutMs: 30_000, everyMs: 1000 });
     expect(await wget('other')).toContain('wget: download timed out');
 
-    // far-1's own filter table (its machine's network namespace) holds the agent's chains: the web pod's DROP, client's ACCEPT.
+    // Rendered only, as kube-proxy's on a joined node: far-1's own filter table has none of the agent's chains.
     const saved = (await run('ip', ['netns', 'exec', NS_B, 'iptables-save', '-t', 'filter'], { timeoutMs: 10_000 })).stdout;
-    expect(saved).toContain(`-A KUBE-NWPLCY-INGRESS -d ${webIp}/32 -m comment --comment "${ns}/web ingress" -j KUBE-NWPLCY-`);
-    expect(saved).toContain(`-s ${clientIp}/32 -j ACCEPT`);
-    expect(saved).toContain(`-m comment --comment "${ns}/web has no NetworkPolicy allowing this ingress" -j DROP`);
-    // `kubelab rules` on far-1's machine: kube-proxy's rules, then the agent's chains as its kernel holds them.
+    expect(saved).not.toContain('KUBE-NWPLCY');
+    // `kubelab rules` on far-1's machine: kube-proxy's rules, then the agent's chains (its /rules): web's DROP, client's ACCEPT.
     const rules = await run('ip', ['netns', 'exec', NS_B, process.execPath, RUNNER, 'rules', '--node', NODE, '--state-dir', dirB], { timeoutMs: 20_000 });
     expect(rules.stderr).toBe('');
     expect(rules.stdout).toContain('-A KUBE-SERVICES ');
     expect(rules.stdout).toContain(`\n# NetworkPolicy rules of kube-network-policies on ${NODE}\n*filter\n`);
     expect(rules.stdout).toContain(`-m comment --comment "${ns}/web has no NetworkPolicy allowing this ingress" -j DROP`);
+    expect(rules.stdout).toContain(`-A KUBE-NWPLCY-INGRESS -d ${webIp}/32 -m comment --comment "${ns}/web ingress" -j KUBE-NWPLCY-`);
+    expect(rules.stdout).toContain(`-s ${clientIp}/32 -j ACCEPT`);
 
     expect((await k(['delete', 'networkpolicy', 'default-deny', 'allow-client'])).code).toBe(0);
     await waitFor('other gets in again', async () => ((await wget('other')).includes('<h1>Welcome to nginx!</h1>') ? true : undefined), { timeoutMs: 30_000, everyMs: 1000 });

@@ -111,7 +111,7 @@ describe('kubelab join', () => {
         '--hostname-override=far-1',
         '--apiserver-grpc-address=10.0.0.1:6444',
         '--kubeconfig=/n/root/var/lib/kube-network-policies/kubeconfig.conf',
-        '--apply=auto',
+        '--apply=never',
         '--socket-lb-dir=/n/root/run/kubelab/socket-lb',
         `--metrics-bind-address=127.0.0.1:${port}`,
       ],

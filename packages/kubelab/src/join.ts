@@ -269,8 +269,8 @@ export function joinComponents(
           `--apiserver-grpc-address=${cluster.grpc}`,
           // The kube-network-policies ServiceAccount's token (tokenFile), as upstream's DaemonSet pod's in-cluster config.
           `--kubeconfig=${daemonSetUnitPaths(f.root, 'kube-network-policies').kubeconfig}`,
-          // This machine's network namespace is the node's own (upstream's hostNetwork pod): the chains are applied when iptables works here.
-          '--apply=auto',
+          // As kube-proxy here and the agents of `kubelab up`'s nodes: rendered only (served at /rules); the connect hook below enforces, and the machine's own firewall is left alone.
+          '--apply=never',
           // The node's pods are in loopback mode as kubelab up's: the runtime's connect hook enforces the allow lists written here.
           `--socket-lb-dir=${socketLb}`,
           `--metrics-bind-address=127.0.0.1:${p.netpol}`,
