@@ -10,8 +10,12 @@
 // pod on the joined node answers through its rules. The Node Problem Detector
 // runs there as the node-problem-detector ServiceAccount (its DaemonSet pod's
 // token) and reads that node's journal: its conditions show on the Node and
-// its writes name that user. A wrong token or CA hash fails with
-// kubeadm's texts. Needs root (ip netns), as the suites run.
+// its writes name that user. The NetworkPolicy agent runs there as the
+// kube-network-policies ServiceAccount (its DaemonSet pod's token): a
+// default-deny ingress policy makes a connection to a pod on far-1 time out,
+// an allow for app=client lets only that pod in, and `kubelab rules` on far-1
+// prints the chains (rendered: far-1's own filter table is left alone). A wrong token or CA hash fails with kubeadm's texts.
+// Needs root (ip netns), as the suites run.
 
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -67,6 +71,11 @@ describe.runIf(ready)('a node joins from another machine (kubelab join)', { time
     run('ip', ['netns', 'exec', NS_A, KUBECTL, '--kubeconfig', join(dirA, 'kubeconfig'), '--cache-dir', join(dirA, 'kcache'), ...args], {
       timeoutMs: 30_000,
       ...(stdin !== undefined ? { stdin } : {}),
+    });
+  /** One of far-1's own node tools (systemctl, journalctl) on the second machine, over far-1's node root. */
+  const onFarNode = (tool: string, args: string[]) =>
+    run('ip', ['netns', 'exec', NS_B, 'env', `KUBELAB_NODE_ROOT=${join(dirB, 'root')}`, `KUBELAB_NODE_NAME=${NODE}`, process.execPath, join(ROOT, 'services/node/dist/bin', `${tool}.js`), ...args], {
+      timeoutMs: 20_000,
     });
   const kubelab = (args: string[], timeoutMs = 30_000) => inA(process.execPath, [RUNNER, ...args, '--state-dir', dirA], timeoutMs);
   /** `kubelab join` in the second machine that is expected to fail (its own state dir). */
@@ -253,10 +262,6 @@ describe.runIf(ready)('a node joins from another machine (kubelab join)', { time
     expect([claims.sub, claims['kubernetes.io'].pod.name]).toEqual([npdUser, npdPod]);
 
     // far-1's own systemctl and journalctl show it as every node's node-problem-detector unit.
-    const onFarNode = (tool: string, args: string[]) =>
-      run('ip', ['netns', 'exec', NS_B, 'env', `KUBELAB_NODE_ROOT=${join(dirB, 'root')}`, `KUBELAB_NODE_NAME=${NODE}`, process.execPath, join(ROOT, 'services/node/dist/bin', `${tool}.js`), ...args], {
-        timeoutMs: 20_000,
-      });
     expect((await onFarNode('systemctl', ['is-active', 'node-problem-detector'])).stdout).toBe('active\n');
     expect((await onFarNode('journalctl', ['-u', 'node-problem-detector', '--no-pager'])).stdout).toContain('node-problem-detector started');
 
@@ -316,6 +321,86 @@ describe.runIf(ready)('a node joins from another machine (kubelab join)', { time
       { timeoutMs: 30_000, everyMs: 1000 },
     );
     expect(deadlock).toEqual([['KernelDeadlock', 'True', 'DockerHung', 'task docker:7 blocked for more than 120 seconds.']]);
+  });
+
+  it('runs kube-network-policies as its ServiceAccount: a default-deny ingress policy closes a pod on far-1, an allow for app=client opens it to that pod only', async () => {
+    const netpolUser = 'system:serviceaccount:kube-system:kube-network-policies';
+    await node!.waitFor(`[kube-network-policies] Running as ${netpolUser} (the token of pod kube-system/kube-network-policies-`, 120_000);
+    const mount = join(dirB, 'root', 'run/kubelab/units/kube-network-policies/var/run/secrets/kubernetes.io/serviceaccount');
+    const kubeconfig = readFileSync(join(dirB, 'root', 'var/lib/kube-network-policies/kubeconfig.conf'), 'utf8');
+    expect(kubeconfig).toContain(`    tokenFile: ${mount}/token\n`);
+    expect(kubeconfig).not.toContain('client-certificate');
+    const agentPod = await waitFor(
+      "far-1's kube-network-policies pod Running",
+      async () => {
+        const out = (await kubectl(['-n', 'kube-system', 'get', 'pods', '-l', 'app=kube-network-policies', '--field-selector', `spec.nodeName=${NODE}`, '--no-headers'])).stdout.trim();
+        return /^kube-network-policies-\S+\s+1\/1\s+Running\s/.test(out) ? out.split(/\s+/)[0] : undefined;
+      },
+      { timeoutMs: 60_000, everyMs: 1000 },
+    );
+    const claims = JSON.parse(Buffer.from(readFileSync(join(mount, 'token'), 'utf8').split('.')[1]!, 'base64url').toString('utf8')) as Record<string, any>;
+    expect([claims.sub, claims['kubernetes.io'].pod.name]).toEqual([netpolUser, agentPod]);
+    // far-1's own systemctl and journalctl show it as every node's kube-network-policies unit, rendering its rules (as kube-proxy there).
+    expect((await onFarNode('systemctl', ['is-active', 'kube-network-policies'])).stdout).toBe('active\n');
+    expect((await onFarNode('journalctl', ['-u', 'kube-network-policies', '--no-pager'])).stdout).toContain('"kube-network-policies started" mode="render"');
+
+    // The classic lab in a namespace of its own, every pod pinned on far-1.
+    const ns = 'netpol-far';
+    const k = (args: string[], stdin?: string) => kubectl(['-n', ns, ...args], stdin);
+    expect((await kubectl(['create', 'namespace', ns])).code).toBe(0);
+    const onFar = JSON.stringify({ spec: { nodeName: NODE } });
+    for (const [name, image, labels, command] of [
+      ['web', 'nginx:1.27', 'app=web', []],
+      ['client', 'busybox:1.36', 'app=client', ['--', 'sleep', '3600']],
+      ['other', 'busybox:1.36', 'app=other', ['--', 'sleep', '3600']],
+    ] as const)
+      expect((await k(['run', name, '--image', image, '--labels', labels, '--overrides', onFar, ...command])).code).toBe(0);
+    await waitFor(
+      'web, client and other Running on far-1',
+      async () => {
+        const rows = (await k(['get', 'pods', '--no-headers', '-o', 'wide'])).stdout.trim().split('\n');
+        return rows.length === 3 && rows.every((r) => /\s1\/1\s+Running\s.*\sfar-1\s/.test(r)) ? true : undefined;
+      },
+      { timeoutMs: 60_000, everyMs: 1000 },
+    );
+    const webIp = (await k(['get', 'pod', 'web', '-o', 'jsonpath={.status.podIP}'])).stdout;
+    const clientIp = (await k(['get', 'pod', 'client', '-o', 'jsonpath={.status.podIP}'])).stdout;
+    const wget = async (pod: string) => {
+      const r = await k(['exec', pod, '--', 'wget', '-qO-', '-T', '2', `http://${webIp}`]);
+      return r.stdout + r.stderr;
+    };
+    expect(await wget('client')).toContain('<h1>Welcome to nginx!</h1>');
+    expect(await wget('other')).toContain('<h1>Welcome to nginx!</h1>');
+
+    expect((await k(['apply', '-f', '-'], `apiVersion: networking.k8s.io/v1\nkind: NetworkPolicy\nmetadata: {name: default-deny}\nspec:\n  podSelector: {}\n  policyTypes: [Ingress]\n`)).code).toBe(0);
+    await waitFor('wget from client times out', async () => ((await wget('client')).includes('wget: download timed out') ? true : undefined), { timeoutMs: 30_000, everyMs: 1000 });
+    expect(await wget('other')).toContain('wget: download timed out');
+
+    expect(
+      (
+        await k(
+          ['apply', '-f', '-'],
+          `apiVersion: networking.k8s.io/v1\nkind: NetworkPolicy\nmetadata: {name: allow-client}\nspec:\n  podSelector: {matchLabels: {app: web}}\n  ingress:\n  - from:\n    - podSelector: {matchLabels: {app: client}}\n`,
+        )
+      ).code,
+    ).toBe(0);
+    await waitFor('client gets in', async () => ((await wget('client')).includes('<h1>Welcome to nginx!</h1>') ? true : undefined), { timeoutMs: 30_000, everyMs: 1000 });
+    expect(await wget('other')).toContain('wget: download timed out');
+
+    // Rendered only, as kube-proxy's on a joined node: far-1's own filter table has none of the agent's chains.
+    const saved = (await run('ip', ['netns', 'exec', NS_B, 'iptables-save', '-t', 'filter'], { timeoutMs: 10_000 })).stdout;
+    expect(saved).not.toContain('KUBE-NWPLCY');
+    // `kubelab rules` on far-1's machine: kube-proxy's rules, then the agent's chains (its /rules): web's DROP, client's ACCEPT.
+    const rules = await run('ip', ['netns', 'exec', NS_B, process.execPath, RUNNER, 'rules', '--node', NODE, '--state-dir', dirB], { timeoutMs: 20_000 });
+    expect(rules.stderr).toBe('');
+    expect(rules.stdout).toContain('-A KUBE-SERVICES ');
+    expect(rules.stdout).toContain(`\n# NetworkPolicy rules of kube-network-policies on ${NODE}\n*filter\n`);
+    expect(rules.stdout).toContain(`-m comment --comment "${ns}/web has no NetworkPolicy allowing this ingress" -j DROP`);
+    expect(rules.stdout).toContain(`-A KUBE-NWPLCY-INGRESS -d ${webIp}/32 -m comment --comment "${ns}/web ingress" -j KUBE-NWPLCY-`);
+    expect(rules.stdout).toContain(`-s ${clientIp}/32 -j ACCEPT`);
+
+    expect((await k(['delete', 'networkpolicy', 'default-deny', 'allow-client'])).code).toBe(0);
+    await waitFor('other gets in again', async () => ((await wget('other')).includes('<h1>Welcome to nginx!</h1>') ? true : undefined), { timeoutMs: 30_000, everyMs: 1000 });
   });
 
   it("answers the dashboard's requests for its units through the leaf node", async () => {

@@ -14,6 +14,7 @@ import {
   SERVICE_ACCOUNT_MOUNT,
   writeServiceAccountKubeconfig,
 } from './join-serviceaccount.js';
+import { networkPolicyAddonObjects } from './network-policy-addon.js';
 
 const jwt = (claims: object) => `e30.${Buffer.from(JSON.stringify(claims)).toString('base64url')}.sig`;
 const bound = (ns: string, sa: string, pod: { name: string; uid: string }) =>
@@ -76,6 +77,12 @@ describe("a joined node's DaemonSet units' identities", () => {
       '/r/run/kubelab/units/node-problem-detector/var/run/secrets/kubernetes.io/serviceaccount',
       '/r/var/lib/node-problem-detector/kubeconfig.conf',
     ],
+    [
+      'kube-network-policies',
+      'system:serviceaccount:kube-system:kube-network-policies',
+      '/r/run/kubelab/units/kube-network-policies/var/run/secrets/kubernetes.io/serviceaccount',
+      '/r/var/lib/kube-network-policies/kubeconfig.conf',
+    ],
   ] as const)('runs %s as %s, its mount at %s and kubeconfig at %s', (unit, user, mount, kubeconfig) => {
     const du = JOINED_DAEMONSET_UNITS.find((u) => u.unit === unit)!;
     expect(serviceAccountUser(du)).toBe(user);
@@ -83,8 +90,16 @@ describe("a joined node's DaemonSet units' identities", () => {
     expect(mount.endsWith(`/${SERVICE_ACCOUNT_MOUNT}`)).toBe(true);
   });
 
-  it('starts kube-proxy, then the Node Problem Detector', () => {
-    expect(JOINED_DAEMONSET_UNITS.map((u) => u.unit)).toEqual(['kube-proxy', 'node-problem-detector']);
+  it('starts kube-proxy, then the Node Problem Detector, then the NetworkPolicy agent', () => {
+    expect(JOINED_DAEMONSET_UNITS.map((u) => u.unit)).toEqual(['kube-proxy', 'node-problem-detector', 'kube-network-policies']);
+  });
+
+  it("runs each unit as its addon's ServiceAccount (the DaemonSet's serviceAccountName)", () => {
+    expect(JOINED_DAEMONSET_UNITS.find((u) => u.unit === 'kube-network-policies')).toEqual({
+      unit: 'kube-network-policies',
+      namespace: networkPolicyAddonObjects('local').daemonSet.metadata!.namespace,
+      serviceAccount: networkPolicyAddonObjects('local').daemonSet.spec!.template.spec!.serviceAccountName,
+    });
   });
 
   it("writes kubeadm's kubeconfig.conf: the mount's CA and token file, no client certificate", () => {

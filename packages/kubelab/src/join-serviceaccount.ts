@@ -1,27 +1,31 @@
-// A joined node's DaemonSet units (kube-proxy, the Node Problem Detector),
-// with the identity kubeadm's cluster gives them: their DaemonSet pod's
-// ServiceAccount (kube-proxy: kube-system/kube-proxy, ClusterRoleBinding
-// kubeadm:node-proxier → ClusterRole system:node-proxier; NPD:
-// kube-system/node-problem-detector, npd-binding → system:node-problem-detector),
+// A joined node's DaemonSet units (kube-proxy, the Node Problem Detector, the
+// NetworkPolicy agent), with the identity kubeadm's cluster gives them: their
+// DaemonSet pod's ServiceAccount (kube-proxy: kube-system/kube-proxy,
+// ClusterRoleBinding kubeadm:node-proxier → ClusterRole system:node-proxier;
+// NPD: kube-system/node-problem-detector, npd-binding →
+// system:node-problem-detector; kube-network-policies:
+// kube-system/kube-network-policies, its ClusterRoleBinding of the same name),
 // never a certificate of their own. Upstream each runs as its DaemonSet's
 // pod: the kubelet asks for a token bound to that pod (the Node authorizer
 // allows it for a pod bound to its node) and projects it, with the cluster
 // CA, into the pod's kube-api-access volume, mounted in the container at
 // /var/run/secrets/kubernetes.io/serviceaccount; kube-proxy's kubeconfig.conf
-// (ConfigMap kube-proxy) names the token by `tokenFile`, NPD reads it as its
-// in-cluster config. Here the DaemonSet's pod on this node is a stand-in and
-// the component is the node's unit, so the join links the unit's view of that
-// mount (<node root>/run/kubelab/units/<unit>/var/run/secrets/…, one per unit
-// as each pod has its own) to the stand-in pod's projected volume and writes
-// a kubeconfig naming the mount's CA and token under the node root's
-// /var/lib/<unit>. The kubelet keeps the token fresh; the unit reads the file
-// again each minute and sends it as a bearer token on the apiserver's gRPC
-// port (docs/architecture.md, "Nodes from other machines").
+// (ConfigMap kube-proxy) names the token by `tokenFile`, NPD and
+// kube-network-policies read it as their in-cluster config. Here the
+// DaemonSet's pod on this node is a stand-in and the component is the node's
+// unit, so the join links the unit's view of that mount (<node
+// root>/run/kubelab/units/<unit>/var/run/secrets/…, one per unit as each pod
+// has its own) to the stand-in pod's projected volume and writes a kubeconfig
+// naming the mount's CA and token under the node root's /var/lib/<unit>. The
+// kubelet keeps the token fresh; the unit reads the file again each minute
+// and sends it as a bearer token on the apiserver's gRPC port
+// (docs/architecture.md, "Nodes from other machines").
 
 import { existsSync, mkdirSync, readdirSync, readFileSync, readlinkSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { KubernetesClaim } from '@kubelab/serviceaccount';
 import type { NodeUnitName } from '@kubelab/systemd';
+import { NETPOL_NAME, NETPOL_NAMESPACE } from './network-policy-addon.js';
 import { NPD_NAMESPACE, NPD_SERVICE_ACCOUNT } from './npd-addon.js';
 
 /** Where a pod's containers see their ServiceAccount's token and the cluster CA (kube-api-access's mountPath). */
@@ -75,15 +79,16 @@ export function findServiceAccountVolume(kubeletRoot: string, namespace: string,
 
 /** A unit that runs as its DaemonSet's pod on a joined node, and that pod's ServiceAccount. */
 export interface DaemonSetUnit {
-  unit: Extract<NodeUnitName, 'kube-proxy' | 'node-problem-detector'>;
+  unit: Extract<NodeUnitName, 'kube-proxy' | 'node-problem-detector' | 'kube-network-policies'>;
   namespace: string;
   serviceAccount: string;
 }
 
-/** kubeadm's kube-proxy addon and upstream's node-problem-detector DaemonSet, in the order a joined node starts them. */
+/** kubeadm's kube-proxy addon, upstream's node-problem-detector and kube-network-policies DaemonSets, in the order a joined node starts them. */
 export const JOINED_DAEMONSET_UNITS: readonly DaemonSetUnit[] = [
   { unit: 'kube-proxy', namespace: 'kube-system', serviceAccount: 'kube-proxy' },
   { unit: 'node-problem-detector', namespace: NPD_NAMESPACE, serviceAccount: NPD_SERVICE_ACCOUNT },
+  { unit: 'kube-network-policies', namespace: NETPOL_NAMESPACE, serviceAccount: NETPOL_NAME },
 ];
 
 /** Where a unit's files for its identity live under the node root: its view of the pod's ServiceAccount mount, and its kubeconfig (/var/lib/<unit>/kubeconfig.conf, kubeadm's path for kube-proxy's). Pure. */
@@ -115,7 +120,7 @@ export function linkServiceAccountMount(mount: string, volumeDir: string): boole
 /**
  * A kubeconfig naming the ServiceAccount mount's CA and token file: kubeadm's
  * kubeconfig.conf of ConfigMap kube-system/kube-proxy, and what a pod's
- * in-cluster config amounts to (NPD's). Pure.
+ * in-cluster config amounts to (NPD's, kube-network-policies'). Pure.
  */
 export function serviceAccountKubeconfig(server: string, mount: string): string {
   return [

@@ -1,7 +1,8 @@
 import { basename } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { clusterAddresses, joinComponents, leafNatsConfig, parseJoinArgs, splitHostPort } from './join.js';
-import { npdMonitorArgs } from './topology.js';
+import { JOINED_DAEMONSET_UNITS } from './join-serviceaccount.js';
+import { nodePorts, npdMonitorArgs } from './topology.js';
 
 const PIN = `sha256:${'ab'.repeat(32)}`;
 
@@ -60,7 +61,7 @@ describe('kubelab join', () => {
       '--port-offset',
       String(offset),
     ]);
-    const npd = joinComponents(a, { grpc: '10.0.0.1:6444' }, '10.0.0.2').nodeProblemDetector;
+    const npd = joinComponents(a, { grpc: '10.0.0.1:6444' }, '10.0.0.2').daemonSets['node-problem-detector'];
     expect(npd).toMatchObject({ name: 'node-problem-detector', service: 'node-problem-detector', unit: { node: 'far-1', root: '/n/root', name: 'node-problem-detector' } });
     expect(npd.args).toEqual([
       '--hostname-override=far-1',
@@ -83,6 +84,51 @@ describe('kubelab join', () => {
     expect(monitors('--config.custom-plugin-monitor')).toEqual(['systemd-monitor-counter.json', 'health-checker-kubelet.json', 'health-checker-containerd.json']);
     expect(npd.env).toEqual({ HOST_ADDRESS: '127.0.0.1', KUBELET_PORT: String(want.kubeletHealthz) });
     expect(npd.health).toBe(`http://127.0.0.1:${want.port}/healthz`);
+  });
+
+  it.each([
+    [0, 10290],
+    [1000, 11290],
+  ])("runs kube-network-policies as the node's unit with --port-offset %i: the ServiceAccount's kubeconfig, the node's netpol port, rules applied here", (offset, port) => {
+    const a = parseJoinArgs([
+      '10.0.0.1:6443',
+      '--token',
+      'abcdef.0123456789abcdef',
+      '--discovery-token-ca-cert-hash',
+      PIN,
+      '--node-name',
+      'far-1',
+      '--state-dir',
+      '/n',
+      '--port-offset',
+      String(offset),
+    ]);
+    const netpol = joinComponents(a, { grpc: '10.0.0.1:6444' }, '10.0.0.2').daemonSets['kube-network-policies'];
+    expect(netpol).toEqual({
+      name: 'kube-network-policies',
+      service: 'kube-network-policies',
+      args: [
+        '--hostname-override=far-1',
+        '--apiserver-grpc-address=10.0.0.1:6444',
+        '--kubeconfig=/n/root/var/lib/kube-network-policies/kubeconfig.conf',
+        '--apply=never',
+        '--socket-lb-dir=/n/root/run/kubelab/socket-lb',
+        `--metrics-bind-address=127.0.0.1:${port}`,
+      ],
+      health: `http://127.0.0.1:${port}/healthz`,
+      unit: { node: 'far-1', root: '/n/root', name: 'kube-network-policies' },
+    });
+    expect(port).toBe(nodePorts(1, offset).netpol);
+  });
+
+  it('has a spec for every DaemonSet unit, each its own unit and service', () => {
+    const a = parseJoinArgs(['10.0.0.1:6443', '--token', 'abcdef.0123456789abcdef', '--discovery-token-ca-cert-hash', PIN, '--node-name', 'far-1', '--state-dir', '/n']);
+    const { daemonSets } = joinComponents(a, { grpc: '10.0.0.1:6444' }, '10.0.0.2');
+    expect(JOINED_DAEMONSET_UNITS.map((du) => [daemonSets[du.unit].service, daemonSets[du.unit].unit?.name])).toEqual([
+      ['kube-proxy', 'kube-proxy'],
+      ['node-problem-detector', 'node-problem-detector'],
+      ['kube-network-policies', 'kube-network-policies'],
+    ]);
   });
 
   it('writes a leaf nats-server config with the kubelet certificate as credential', () => {

@@ -8,8 +8,9 @@
 // records there; its leaf connection presents the kubelet's new client
 // certificate. Once the kubelet has projected the token of the kube-proxy
 // DaemonSet's pod on this node, kube-proxy runs with it, and the Node Problem
-// Detector with its DaemonSet pod's token alike (join-serviceaccount.ts)
-// (docs/architecture.md, "Nodes from other machines").
+// Detector and the NetworkPolicy agent each with its DaemonSet pod's token
+// alike (join-serviceaccount.ts) (docs/architecture.md, "Nodes from other
+// machines").
 
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
@@ -18,7 +19,7 @@ import { parseDuration, which } from '@kubelab/component-base';
 import { PKI_FILES } from '@kubelab/pki';
 import { BOOTSTRAP_KUBELET_CONF, bootstrapKubeletConf } from './bootstrap-token.js';
 import { discover } from './discovery.js';
-import { serviceEntry, stateDirFrom } from './paths.js';
+import { DEFAULT_JOIN_STATE_DIR, JOIN_INFO_FILE, serviceEntry, stateDirFrom, type JoinInfo } from './paths.js';
 import { Supervisor, waitHealthy } from './supervisor.js';
 import { startJoinedNodeAgent, type JoinedNodeAgent } from './join-agent.js';
 import {
@@ -33,7 +34,6 @@ import {
 import { DEFAULT_PORTS, nodePorts, npdMonitorArgs, type ComponentSpec } from './topology.js';
 import { prepareNodeRoot } from './up.js';
 
-export const DEFAULT_JOIN_STATE_DIR = '.kubelab/join';
 /** kubeadm's default discovery timeout (timeouts.discovery). */
 const DEFAULT_DISCOVERY_TIMEOUT = '5m0s';
 const UNSAFE_WITHOUT_PINS =
@@ -168,13 +168,13 @@ export function leafNatsConfig(o: { listen: string; monitor: string; remote: str
   ].join('\n');
 }
 
-/** The node's processes, in start order: containerd, the kubelet; nats-server once the kubelet holds its certificate; kube-proxy and the Node Problem Detector each once its DaemonSet pod's ServiceAccount token is projected. */
+/** The node's processes, in start order: containerd, the kubelet; nats-server once the kubelet holds its certificate; each DaemonSet unit (JOINED_DAEMONSET_UNITS) once its DaemonSet pod's ServiceAccount token is projected. */
 export function joinComponents(
   a: JoinArgs,
   cluster: { grpc: string },
   nodeIp: string,
   natsPort = DEFAULT_PORTS.nats + a.portOffset,
-): { containerd: ComponentSpec; kubelet: ComponentSpec; nats: ComponentSpec; kubeProxy: ComponentSpec; nodeProblemDetector: ComponentSpec } {
+): { containerd: ComponentSpec; kubelet: ComponentSpec; nats: ComponentSpec; daemonSets: Record<DaemonSetUnit['unit'], ComponentSpec> } {
   const f = joinFiles(a.stateDir);
   const p = nodePorts(1, a.portOffset);
   const sock = join(f.root, 'run', 'containerd', 'containerd.sock');
@@ -221,44 +221,63 @@ export function joinComponents(
       unit: unit('kubelet'),
     },
     nats: { name: 'nats', service: 'nats', args: ['-c', f.natsConf], health: `http://127.0.0.1:${DEFAULT_PORTS.natsMonitor + a.portOffset}/healthz` },
-    kubeProxy: {
-      name: 'kube-proxy',
-      service: 'kube-proxy',
-      args: [
-        `--hostname-override=${a.nodeName}`,
-        `--apiserver-grpc-address=${cluster.grpc}`,
-        // The kube-proxy ServiceAccount's token (tokenFile), as kubeadm's DaemonSet pod runs it.
-        `--kubeconfig=${daemonSetUnitPaths(f.root, 'kube-proxy').kubeconfig}`,
-        // As `kubelab up`'s nodes: the runtime's connect-time translation is the data path (its Service map), no netfilter rules are applied.
-        '--apply=never',
-        `--socket-lb-dir=${socketLb}`,
-        `--healthz-bind-address=127.0.0.1:${p.kubeProxyHealthz}`,
-        `--metrics-bind-address=127.0.0.1:${p.kubeProxyMetrics}`,
-        // Its sync records (the dashboard's flow) reach the cluster through the node's leaf, which may publish this node's kube-proxy subjects.
-        `--nats-url=nats://127.0.0.1:${natsPort}`,
-      ],
-      health: `http://127.0.0.1:${p.kubeProxyHealthz}/healthz`,
-      unit: unit('kube-proxy'),
-    },
-    nodeProblemDetector: {
-      name: 'node-problem-detector',
-      service: 'node-problem-detector',
-      args: [
-        `--hostname-override=${a.nodeName}`,
-        `--apiserver-grpc-address=${cluster.grpc}`,
-        // The node-problem-detector ServiceAccount's token (tokenFile), as upstream's DaemonSet pod's in-cluster config.
-        `--kubeconfig=${daemonSetUnitPaths(f.root, 'node-problem-detector').kubeconfig}`,
-        // `kubelab up`'s nodes' monitors; the unit reads this node's journal (KUBELAB_NODE_ROOT).
-        ...npdMonitorArgs(),
-        '--address=127.0.0.1',
-        `--port=${p.npd}`,
-        '--prometheus-address=127.0.0.1',
-        `--prometheus-port=${p.npdMetrics}`,
-      ],
-      // The DaemonSet's env: the health checker finds this node's kubelet healthz here.
-      env: { HOST_ADDRESS: '127.0.0.1', KUBELET_PORT: String(p.kubeletHealthz) },
-      health: `http://127.0.0.1:${p.npd}/healthz`,
-      unit: unit('node-problem-detector'),
+    daemonSets: {
+      'kube-proxy': {
+        name: 'kube-proxy',
+        service: 'kube-proxy',
+        args: [
+          `--hostname-override=${a.nodeName}`,
+          `--apiserver-grpc-address=${cluster.grpc}`,
+          // The kube-proxy ServiceAccount's token (tokenFile), as kubeadm's DaemonSet pod runs it.
+          `--kubeconfig=${daemonSetUnitPaths(f.root, 'kube-proxy').kubeconfig}`,
+          // As `kubelab up`'s nodes: the runtime's connect-time translation is the data path (its Service map), no netfilter rules are applied.
+          '--apply=never',
+          `--socket-lb-dir=${socketLb}`,
+          `--healthz-bind-address=127.0.0.1:${p.kubeProxyHealthz}`,
+          `--metrics-bind-address=127.0.0.1:${p.kubeProxyMetrics}`,
+          // Its sync records (the dashboard's flow) reach the cluster through the node's leaf, which may publish this node's kube-proxy subjects.
+          `--nats-url=nats://127.0.0.1:${natsPort}`,
+        ],
+        health: `http://127.0.0.1:${p.kubeProxyHealthz}/healthz`,
+        unit: unit('kube-proxy'),
+      },
+      'node-problem-detector': {
+        name: 'node-problem-detector',
+        service: 'node-problem-detector',
+        args: [
+          `--hostname-override=${a.nodeName}`,
+          `--apiserver-grpc-address=${cluster.grpc}`,
+          // The node-problem-detector ServiceAccount's token (tokenFile), as upstream's DaemonSet pod's in-cluster config.
+          `--kubeconfig=${daemonSetUnitPaths(f.root, 'node-problem-detector').kubeconfig}`,
+          // `kubelab up`'s nodes' monitors; the unit reads this node's journal (KUBELAB_NODE_ROOT).
+          ...npdMonitorArgs(),
+          '--address=127.0.0.1',
+          `--port=${p.npd}`,
+          '--prometheus-address=127.0.0.1',
+          `--prometheus-port=${p.npdMetrics}`,
+        ],
+        // The DaemonSet's env: the health checker finds this node's kubelet healthz here.
+        env: { HOST_ADDRESS: '127.0.0.1', KUBELET_PORT: String(p.kubeletHealthz) },
+        health: `http://127.0.0.1:${p.npd}/healthz`,
+        unit: unit('node-problem-detector'),
+      },
+      'kube-network-policies': {
+        name: 'kube-network-policies',
+        service: 'kube-network-policies',
+        args: [
+          `--hostname-override=${a.nodeName}`,
+          `--apiserver-grpc-address=${cluster.grpc}`,
+          // The kube-network-policies ServiceAccount's token (tokenFile), as upstream's DaemonSet pod's in-cluster config.
+          `--kubeconfig=${daemonSetUnitPaths(f.root, 'kube-network-policies').kubeconfig}`,
+          // As kube-proxy here and the agents of `kubelab up`'s nodes: rendered only (served at /rules); the connect hook below enforces, and the machine's own firewall is left alone.
+          '--apply=never',
+          // The node's pods are in loopback mode as kubelab up's: the runtime's connect hook enforces the allow lists written here.
+          `--socket-lb-dir=${socketLb}`,
+          `--metrics-bind-address=127.0.0.1:${p.netpol}`,
+        ],
+        health: `http://127.0.0.1:${p.netpol}/healthz`,
+        unit: unit('kube-network-policies'),
+      },
     },
   };
 }
@@ -300,6 +319,8 @@ export async function joinNode(argv: string[]): Promise<number> {
   const nodeIp = a.nodeIp ?? (info.localAddress.replace(/^::ffff:/, '') || '127.0.0.1');
 
   mkdirSync(join(a.stateDir, 'pki'), { recursive: true });
+  // `kubelab rules --node <node>` on this machine finds the node's ports from it.
+  writeFileSync(join(a.stateDir, JOIN_INFO_FILE), JSON.stringify({ nodeName: a.nodeName, portOffset: a.portOffset } satisfies JoinInfo) + '\n');
   writeFileSync(f.caCert, info.caPem, { mode: 0o644 });
   writeFileSync(f.bootstrapKubelet, bootstrapKubeletConf(server, info.caPem, a.token), { mode: 0o600 });
   for (const d of [f.kubeletRoot, f.containerdRoot, f.podLogs]) mkdirSync(d, { recursive: true });
@@ -312,7 +333,7 @@ export async function joinNode(argv: string[]): Promise<number> {
 
   const specs = joinComponents(a, cluster, nodeIp, natsPort);
   const entries = new Map<string, string>();
-  for (const svc of ['containerd', 'kubelet', 'kube-proxy', 'node-problem-detector']) {
+  for (const svc of [specs.containerd.service, specs.kubelet.service, ...JOINED_DAEMONSET_UNITS.map((du) => specs.daemonSets[du.unit].service)]) {
     const e = serviceEntry(svc);
     if (!e) {
       process.stderr.write(`kubelab join: services/${svc} is not built (run pnpm build)\n`);
@@ -378,7 +399,6 @@ export async function joinNode(argv: string[]): Promise<number> {
       if (now && linkServiceAccountMount(paths.mount, now.dir)) log(`${tag} The ServiceAccount mount now follows pod ${du.namespace}/${now.pod}`);
     }
   };
-  const daemonSetSpecs: Record<DaemonSetUnit['unit'], ComponentSpec> = { 'kube-proxy': specs.kubeProxy, 'node-problem-detector': specs.nodeProblemDetector };
 
   let ok = (await startOne(specs.containerd)) && !stopRequested && (await startOne(specs.kubelet));
   if (ok) {
@@ -409,7 +429,7 @@ export async function joinNode(argv: string[]): Promise<number> {
           '',
         ].join('\n'),
       );
-      for (const du of JOINED_DAEMONSET_UNITS) void runAsDaemonSetPod(daemonSetSpecs[du.unit], du);
+      for (const du of JOINED_DAEMONSET_UNITS) void runAsDaemonSetPod(specs.daemonSets[du.unit], du);
     }
   }
   if (!ok && !stopRequested) {

@@ -30,7 +30,7 @@ Commands:
           --nats-url URL (default: the state dir's cluster.json)
           --nats-ca-file --nats-cert-file --nats-key-file (default: the state dir's pki/etcd/ca.crt, trace-client.crt/.key)
   rules   Print the rules kube-proxy holds on a node (iptables-save / nft / ipvsadm form), then the NetworkPolicy agent's chains
-          --node node-1 (default)  --state-dir DIR
+          --node node-1 (default)  --state-dir DIR; on a joined machine --node <its node> (state dir default .kubelab/join)
   ssh NODE [-- COMMAND]
           A root shell on a local node (bash, prompt root@NODE:~#) with the node's tools: systemctl, journalctl,
           dmesg, ps, top, free, df, uptime over the node's journal, units and processes; with a command, runs it

@@ -4,8 +4,10 @@
 // networkpolicies), their ClusterRoleBinding, and a DaemonSet with a pod on
 // every node. As with the Node Problem Detector, the real agent is a node
 // process (a compose container in node-N's network namespace, a unit of the
-// local runner), not the pod: a client certificate naming the ServiceAccount
-// stands in for the pod's token, so the binding authorizes it as the pod.
+// local runner or of a joined node), not the pod: a client certificate naming
+// the ServiceAccount stands in for the pod's token (a joined node's unit uses
+// the token the kubelet projects for the pod), so the binding authorizes it
+// as the pod.
 
 import type { ClusterRole, ClusterRoleBinding, DaemonSet, ServiceAccount } from '@kubelab/api';
 import type { Clientset } from '@kubelab/client';

@@ -13,6 +13,8 @@ export function serviceEntry(service: string): string | undefined {
 }
 
 export const DEFAULT_STATE_DIR = '.kubelab/local';
+/** `kubelab join`'s state dir: this machine's /etc/kubernetes and /var/lib for the node it runs. */
+export const DEFAULT_JOIN_STATE_DIR = '.kubelab/join';
 
 /** The state dir as given (relative to the caller's cwd, as users expect). */
 export function stateDirFrom(arg: string | undefined): string {
@@ -44,6 +46,27 @@ export function readClusterInfo(stateDir: string): Partial<ClusterInfo> | undefi
     const info = JSON.parse(readFileSync(file, 'utf8')) as unknown;
     if (typeof info !== 'object' || info === null) throw new Error('not a JSON object');
     return info as Partial<ClusterInfo>;
+  } catch (err) {
+    throw new Error(`cannot read ${file}: ${(err as Error).message}`, { cause: err });
+  }
+}
+
+/** What `kubelab join` ran in a state dir: the node and the offset its ports moved by (for `kubelab rules` on that machine). */
+export interface JoinInfo {
+  nodeName: string;
+  portOffset: number;
+}
+
+export const JOIN_INFO_FILE = 'join.json';
+
+/** `<state-dir>/join.json` as `kubelab join` wrote it (undefined when absent: not a joined node's state dir). */
+export function readJoinInfo(stateDir: string): JoinInfo | undefined {
+  const file = join(stateDir, JOIN_INFO_FILE);
+  if (!existsSync(file)) return undefined;
+  try {
+    const info = JSON.parse(readFileSync(file, 'utf8')) as Partial<JoinInfo>;
+    if (typeof info?.nodeName !== 'string' || typeof info.portOffset !== 'number') throw new Error('want {"nodeName": string, "portOffset": number}');
+    return { nodeName: info.nodeName, portOffset: info.portOffset };
   } catch (err) {
     throw new Error(`cannot read ${file}: ${(err as Error).message}`, { cause: err });
   }

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // kube-network-policies' entry point: parse flags, start, stop on SIGTERM.
 
-import { clientTlsFromKubeconfig } from '@kubelab/client';
+import { credentialsFromKubeconfig } from '@kubelab/client';
 import { createLogger, FlagError, onShutdown } from '@kubelab/component-base';
 import { parsePolicyAgentCommand } from './options.js';
 import { startPolicyAgent } from './server.js';
@@ -14,13 +14,21 @@ async function main(): Promise<void> {
     process.stderr.write(`${err instanceof FlagError ? '' : 'Error: '}${(err as Error).message}\n`);
     process.exit(1);
   }
+  let apiserver;
+  try {
+    apiserver = cmd.kubeconfig ? credentialsFromKubeconfig(cmd.kubeconfig) : undefined;
+  } catch (err) {
+    process.stderr.write(`Error: ${(err as Error).message}\n`);
+    process.exit(1);
+  }
   const logger = createLogger({ component: 'kube-network-policies', node: cmd.nodeName });
   const agent = await startPolicyAgent({
     nodeName: cmd.nodeName,
     clusterCIDR: cmd.clusterCIDR,
     bindAddress: cmd.bindAddress,
     apiserverAddress: cmd.apiserverAddress,
-    ...(cmd.kubeconfig ? { apiserverTls: clientTlsFromKubeconfig(cmd.kubeconfig) } : {}),
+    // A client certificate (kubelab up's and compose's kube-network-policies.conf), or the ServiceAccount's token (tokenFile: a joined node's, as the DaemonSet pod's in-cluster config).
+    ...(apiserver ? { apiserverTls: apiserver.tls, ...(apiserver.bearerToken ? { apiserverBearerToken: apiserver.bearerToken } : {}) } : {}),
     apply: cmd.apply,
     ...(cmd.socketLbDir ? { socketLbDir: cmd.socketLbDir } : {}),
     logger,

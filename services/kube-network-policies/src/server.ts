@@ -14,6 +14,8 @@ export interface PolicyAgentOptions {
   clusterCIDR?: string;
   apiserverAddress?: string;
   apiserverTls?: ClientTls;
+  /** A bearer token per call (the ServiceAccount token a kubeconfig's tokenFile names: a joined node's agent), with apiserverTls's CA and no client certificate. */
+  apiserverBearerToken?: () => string | undefined;
   /** A ready clientset instead of an address (tests). */
   clientset?: Clientset;
   /** host:port of /healthz, /metrics and /rules (port 0: a free one). */
@@ -65,7 +67,13 @@ export async function startPolicyAgent(opts: PolicyAgentOptions): Promise<Policy
   }
   const mode = runner ? 'iptables' : 'render';
   const clientset =
-    opts.clientset ?? createClientset({ address: opts.apiserverAddress ?? '127.0.0.1:6444', ...(opts.apiserverTls ? { tls: opts.apiserverTls } : {}), component: 'kube-network-policies' });
+    opts.clientset ??
+    createClientset({
+      address: opts.apiserverAddress ?? '127.0.0.1:6444',
+      ...(opts.apiserverTls ? { tls: opts.apiserverTls } : {}),
+      ...(opts.apiserverBearerToken ? { bearerToken: opts.apiserverBearerToken } : {}),
+      component: 'kube-network-policies',
+    });
   const factory = new SharedInformerFactory(clientset, { logger });
   const pods = factory.core.pods();
   const namespaces = factory.core.namespaces();
