@@ -60,6 +60,11 @@ import { commName, type MountEntry, type ProcEntry, type SystemView } from './pr
 const realSetTimeout = globalThis.setTimeout;
 const realClearTimeout = globalThis.clearTimeout;
 
+/** Timers for container sleeps: `ms` is wall time, the time scale already applied. */
+export interface SleepTimers {
+  setTimeout(fn: () => void, ms: number): { stop(): unknown };
+}
+
 export interface ExitInfo {
   exitCode: number;
   /** Completed, Error, OOMKilled (CRI reason strings). */
@@ -92,6 +97,8 @@ export interface ProcessOptions {
   mounts?: MountEntry[];
   /** cpu.max from the CRI resources: quota and period in µs (quota 0: no limit). */
   cpuMax?: { quota: number; period: number };
+  /** What container sleeps wait on (default: Node's timers); a test's hand-moved clock (a FakeClock fits) makes their order exact. */
+  timers?: SleepTimers;
   /** The security context as runc applied it (security/context.ts); absent: root with containerd's defaults. */
   security?: ContainerSecurity;
   /** A PID namespace shared with the pod's other containers (shareProcessNamespace): its process table and this container's pids in it. */
@@ -422,9 +429,20 @@ export class SimProcess implements ProgramProcess {
 
   /** Sleeps `ms` of container time; ends early when the process is killed. */
   async sleep(ms: number): Promise<void> {
-    let t: ReturnType<typeof setTimeout> | undefined;
-    await untilAborted(new Promise<void>((resolve) => (t = realSetTimeout(resolve, ms / this.opts.timeScale))), this.jobsCtl.signal);
-    realClearTimeout(t);
+    const wallMs = ms / this.opts.timeScale;
+    const timers = this.opts.timers;
+    let stop = () => {};
+    const done = new Promise<void>((resolve) => {
+      if (timers) {
+        const t = timers.setTimeout(resolve, wallMs);
+        stop = () => void t.stop();
+      } else {
+        const t = realSetTimeout(resolve, wallMs);
+        stop = () => realClearTimeout(t);
+      }
+    });
+    await untilAborted(done, this.jobsCtl.signal);
+    stop();
   }
 
   /** Registers a program's TERM handler (nginx quits gracefully); returns an unregister function. */

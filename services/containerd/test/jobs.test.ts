@@ -15,6 +15,29 @@ const proc = (script: string, timeScale = 20) => startProcess(script, { timeScal
 /** Lets `ms` of wall time pass, for checks that something does NOT happen. */
 const pass = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/** Timers for container sleeps that fire only when the test moves the time past them, in deadline order. */
+class HandClock {
+  private now = 0;
+  private timers: { at: number; fn: () => void }[] = [];
+
+  setTimeout(fn: () => void, ms: number): { stop(): void } {
+    const t = { at: this.now + ms, fn };
+    this.timers.push(t);
+    return { stop: () => void (this.timers = this.timers.filter((x) => x !== t)) };
+  }
+
+  pending(): number {
+    return this.timers.length;
+  }
+
+  advanceTo(ms: number): void {
+    this.now = ms;
+    const due = this.timers.filter((t) => t.at <= ms).sort((a, b) => a.at - b.at);
+    this.timers = this.timers.filter((t) => t.at > ms);
+    for (const t of due) t.fn();
+  }
+}
+
 describe('background jobs in the main process', () => {
   it('starts a `&` statement concurrently; the job dies when PID 1 ends', async () => {
     // Scale 1: run in order, the sleep alone would take 2 s.
@@ -34,7 +57,21 @@ describe('background jobs in the main process', () => {
   });
 
   it('runs jobs started in a loop side by side (finishing order follows their sleeps)', async () => {
-    const { p, log } = proc('for i in 3 1 2; do (sleep $i; echo "job $i") & done; echo started; wait; echo all');
+    // The sleeps wait on a clock the test moves (on real timers, a job started
+    // more than 50 ms late on a loaded machine finished out of order). Jobs
+    // run one after another would never be asleep all three at once.
+    const clock = new HandClock();
+    const { p, log } = startProcess('for i in 3 1 2; do (sleep $i; echo "job $i") & done; echo started; wait; echo all', { timeScale: 20, timers: clock });
+    await waitFor('all three jobs asleep', () => clock.pending() === 3 && log.includes('stdout: started'));
+    // Container seconds 1, 2, 3 are 50, 100, 150 ms at time scale 20: each step wakes the job whose sleep ends first.
+    for (const [ms, job] of [
+      [50, 1],
+      [100, 2],
+      [150, 3],
+    ] as const) {
+      clock.advanceTo(ms);
+      await waitFor(`job ${job}`, () => log.includes(`stdout: job ${job}`));
+    }
     await p.exited;
     expect(log).toEqual(['stdout: started', 'stdout: job 1', 'stdout: job 2', 'stdout: job 3', 'stdout: all']);
   });

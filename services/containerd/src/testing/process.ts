@@ -3,7 +3,7 @@
 
 import { dialTcp, isUdpHandler, listenPort } from '../network.js';
 import { chunkText } from '../output.js';
-import { SimProcess } from '../process.js';
+import { SimProcess, type SleepTimers } from '../process.js';
 import { resolveHost, type DnsTransport } from '../resolver.js';
 
 export interface StartedProcess {
@@ -34,6 +34,7 @@ export function startProcess(
     baseMemoryBytes?: number;
     mounts?: import('../procfs.js').MountEntry[];
     cpuMax?: { quota: number; period: number };
+    timers?: SleepTimers;
   } = {},
 ): StartedProcess {
   const log: string[] = [];
@@ -51,6 +52,7 @@ export function startProcess(
     baseMemoryBytes: opts.baseMemoryBytes ?? 0,
     ...(opts.mounts ? { mounts: opts.mounts } : {}),
     ...(opts.cpuMax ? { cpuMax: opts.cpuMax } : {}),
+    ...(opts.timers ? { timers: opts.timers } : {}),
     output: (s, t) =>
       log.push(
         ...chunkText(t)
