@@ -77,6 +77,8 @@ export class LocalCluster {
       proc.kill('SIGTERM');
       await exited;
     }
-    rmSync(this.dir, { recursive: true, force: true });
+    // KUBELAB_KEEP_STATE=1 keeps the state dir (its logs) for a failure's post-mortem.
+    if (process.env.KUBELAB_KEEP_STATE) process.stdout.write(`kept ${this.dir}\n`);
+    else rmSync(this.dir, { recursive: true, force: true });
   }
 }

@@ -272,3 +272,36 @@ describe('WatchCache.observe', () => {
     c.stop();
   });
 });
+
+describe('a stalled storage watch', () => {
+  it("is re-established when the store's info request fails but this apiserver's own writes are ahead of the cache", async () => {
+    const watches: number[] = [];
+    let stopped = 0;
+    const silentFeed = () => ({
+      stop: () => void stopped++,
+      async *[Symbol.asyncIterator]() {
+        // Silent until stopped: the consumer it stood for is gone with its NATS server.
+        while (stopped < watches.length) await new Promise((r) => setTimeout(r, 5));
+      },
+    });
+    const storage = {
+      lastRevision: () => Promise.reject(new Error('JetStream system temporarily unavailable')),
+      watch: (after: number) => {
+        watches.push(after);
+        return Promise.resolve(silentFeed());
+      },
+    } as unknown as KvStorage;
+    const c = new WatchCache(storage, { bookmarkIntervalMs: 1e9, progressCheckMs: 10 });
+    (c as unknown as { syncTarget: number }).syncTarget = 0;
+    (c as unknown as { markSynced(rev: number): void }).markSynced(0);
+    c.start();
+    await new Promise((r) => setTimeout(r, 60));
+    expect(watches).toEqual([0]); // nothing written: an idle store is not a stall
+    c.observeWrite(7, '/registry/configmaps/ns/a');
+    const deadline = Date.now() + 2_000;
+    while (watches.length < 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+    c.stop();
+    expect(watches.slice(0, 2)).toEqual([0, 0]);
+    expect(stopped).toBeGreaterThanOrEqual(1);
+  });
+});

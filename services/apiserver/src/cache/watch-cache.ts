@@ -205,15 +205,15 @@ export class WatchCache {
     if (!this.watching || this.stopped || this.checkingProgress) return;
     this.checkingProgress = true;
     try {
-      const storeRev = await this.storage.lastRevision();
+      // This apiserver's own acknowledged writes prove the store moved on even when the store's info request fails
+      // (JetStream answers it only with a meta leader, elected after the stream's own after a majority restart).
+      const storeRev = Math.max(this.lastWritten, await this.storage.lastRevision().catch(() => 0));
       const next = progressCheck(this.progress, this.rev, storeRev);
       this.progress = { rev: next.rev, stalls: next.stalls };
       if (next.stalled && this.watching && !this.stopped) {
         this.log('warn', 'storage watch stalled; re-establishing', { rev: this.rev, storeRev });
         this.iter?.stop();
       }
-    } catch {
-      // the store does not answer: the connection's own reconnect (and the watch's) handle that
     } finally {
       this.checkingProgress = false;
     }

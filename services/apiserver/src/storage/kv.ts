@@ -4,7 +4,7 @@
 // which is what upstream's storage/etcd3 store needs from etcd.
 
 import { connect, type NatsConnection } from '@nats-io/transport-node';
-import { jetstream, jetstreamManager, type JetStreamClient } from '@nats-io/jetstream';
+import { jetstream, jetstreamManager, type JetStreamClient, type JetStreamManager } from '@nats-io/jetstream';
 import { Kvm, type KV, type KvWatchEntry } from '@nats-io/kv';
 import { APISERVER_NATS_IDENTITY, natsAuthOptions, type NatsClientTls } from '@kubelab/nats';
 import { traceparentFor, type Context, type Tracing } from '@kubelab/tracing';
@@ -194,10 +194,14 @@ export class KvStorage {
 
   /** The newest revision in the bucket (the stream's last sequence). */
   async lastRevision(): Promise<number> {
-    const jsm = await jetstreamManager(this.nc);
-    const si = await jsm.streams.info(`KV_${this.bucket}`);
+    // One manager, without the account-info probe: that request needs JetStream's meta leader, which after a majority
+    // restart may be elected seconds after the stream's own leader, and the watch cache's stall check must not wait for it.
+    this.jsm ??= await jetstreamManager(this.nc, { checkAPI: false, timeout: 5_000 });
+    const si = await this.jsm.streams.info(`KV_${this.bucket}`);
     return si.state.last_seq;
   }
+
+  private jsm: JetStreamManager | undefined;
 
   /** `parent`: the request's trace context (RequestContext.traceContext). */
   create(key: string, value: Uint8Array, parent?: Context): Promise<number> {
