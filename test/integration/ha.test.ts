@@ -267,7 +267,9 @@ describe.runIf(ready)('kubelab up --ha under chaos', { timeout: 120_000 }, () =>
         const s = j?.account_details?.flatMap((a) => a.stream_detail ?? []).find((d) => d.name === 'KV_kubelab');
         // Each member's own replica: a replica missing a message counts fewer.
         const st = s?.state ?? {};
-        lines.push(`${m.name}: replica messages ${String(st.messages)}, first_seq ${String(st.first_seq)}, last_seq ${String(st.last_seq)}, num_deleted ${String(st.num_deleted)}, leader ${s?.cluster?.leader ?? '?'}`);
+        lines.push(
+          `${m.name}: replica messages ${String(st.messages)}, first_seq ${String(st.first_seq)}, last_seq ${String(st.last_seq)}, num_deleted ${String(st.num_deleted)}, leader ${s?.cluster?.leader ?? '?'}`,
+        );
       }
       for (const b of hp.apiservers) {
         const metrics = await api(b.https, '/metrics').catch(() => undefined);
