@@ -223,8 +223,8 @@ describe.skipIf(!requireTool('nats-server'))('pod lifecycle (time-scale 10)', ()
     expect(gaps[2]).toBeGreaterThanOrEqual(1000);
     expect(gaps[3]).toBeGreaterThanOrEqual(2000);
     expect(gaps[4]).toBeGreaterThanOrEqual(4000);
-    // ... and no longer than the window plus the 0.2 s kill and a sync: not the next doubling.
-    expect(gaps.slice(2).map((g, i) => g < 1000 * 2 ** i + 1000)).toEqual([true, true, true]);
+    // ... and shorter than the next doubling (the window plus the 0.2 s kill and a sync, with room for a loaded machine).
+    expect(gaps.slice(2).map((g, i) => g < 1000 * 2 ** (i + 1))).toEqual([true, true, true]);
     const uid = seen[0]!.metadata.uid!;
     // Each refused restart's waiting state, in the order the API showed them (a sixth kill may just have begun 8s).
     const waiting = [
