@@ -277,12 +277,15 @@ describe('a stalled storage watch', () => {
   it("is re-established when the store's info request fails but this apiserver's own writes are ahead of the cache", async () => {
     const watches: number[] = [];
     let stopped = 0;
+    // Silent until stopped: the consumer it stood for is gone with its NATS server.
     const silentFeed = () => ({
       stop: () => void stopped++,
-      async *[Symbol.asyncIterator]() {
-        // Silent until stopped: the consumer it stood for is gone with its NATS server.
-        while (stopped < watches.length) await new Promise((r) => setTimeout(r, 5));
-      },
+      [Symbol.asyncIterator]: () => ({
+        next: async () => {
+          while (stopped < watches.length) await new Promise((r) => setTimeout(r, 5));
+          return { done: true as const, value: undefined };
+        },
+      }),
     });
     const storage = {
       lastRevision: () => Promise.reject(new Error('JetStream system temporarily unavailable')),
