@@ -113,17 +113,17 @@ describe.runIf(ready)('kubelab up --ha under chaos', { timeout: 120_000 }, () =>
       async () => (await Promise.all([...hp.apiservers.map((b) => readyz(b.https)), ...hp.nats.map((m) => natsMonitorOk(m.monitor))])).every(Boolean) || undefined,
       { timeoutMs: 90_000, everyMs: 500 },
     );
-  /** The member leading the object store's stream (JetStream's monitoring, any member that answers). */
+  /** One member's view of the object store's stream (JetStream's monitoring): its own replica's state and the leader it knows. */
+  const streamDetail = async (monitor: number) => {
+    const r = await within(fetch(`http://127.0.0.1:${monitor}/jsz?accounts=true&streams=true`), 3000);
+    const j = (await r.json()) as { account_details?: { stream_detail?: { name: string; state?: Record<string, unknown>; cluster?: { leader?: string } }[] }[] };
+    return j.account_details?.flatMap((a) => a.stream_detail ?? []).find((d) => d.name === 'KV_kubelab');
+  };
+  /** The member leading the object store's stream (any member that answers). */
   const streamLeader = async (): Promise<string | undefined> => {
     for (const m of hp.nats) {
-      try {
-        const r = await within(fetch(`http://127.0.0.1:${m.monitor}/jsz?accounts=true&streams=true`), 3000);
-        const j = (await r.json()) as { account_details?: { stream_detail?: { name: string; cluster?: { leader?: string } }[] }[] };
-        const s = j.account_details?.flatMap((a) => a.stream_detail ?? []).find((d) => d.name === 'KV_kubelab');
-        if (s?.cluster?.leader) return s.cluster.leader;
-      } catch {
-        // that member is down: ask the next
-      }
+      const leader = (await streamDetail(m.monitor).catch(() => undefined))?.cluster?.leader;
+      if (leader) return leader; // else that member is down or knows no leader: ask the next
     }
     return undefined;
   };
@@ -262,9 +262,7 @@ describe.runIf(ready)('kubelab up --ha under chaos', { timeout: 120_000 }, () =>
     const diagnose = async (names: string[]) => {
       const lines: string[] = [];
       for (const m of hp.nats) {
-        const r = await within(fetch(`http://127.0.0.1:${m.monitor}/jsz?streams=true&accounts=true`), 3000).catch(() => undefined);
-        const j = r ? ((await r.json()) as { account_details?: { stream_detail?: { name: string; state?: Record<string, unknown>; cluster?: { leader?: string } }[] }[] }) : undefined;
-        const s = j?.account_details?.flatMap((a) => a.stream_detail ?? []).find((d) => d.name === 'KV_kubelab');
+        const s = await streamDetail(m.monitor).catch(() => undefined);
         // Each member's own replica: a replica missing a message counts fewer.
         const st = s?.state ?? {};
         lines.push(

@@ -161,6 +161,9 @@ export class KvStorage {
     return store;
   }
 
+  /** The stream-info client of lastRevision, made on first use. */
+  private jsm: JetStreamManager | undefined;
+
   /** False between a disconnect and the next reconnect: writes fail fast (504 Timeout, as when etcd does not answer) instead of queueing. */
   connected = true;
 
@@ -200,8 +203,6 @@ export class KvStorage {
     const si = await this.jsm.streams.info(`KV_${this.bucket}`);
     return si.state.last_seq;
   }
-
-  private jsm: JetStreamManager | undefined;
 
   /** `parent`: the request's trace context (RequestContext.traceContext). */
   create(key: string, value: Uint8Array, parent?: Context): Promise<number> {
