@@ -109,4 +109,28 @@ describe.skipIf(!requireTool('nats-server'))('kubelet on one node', () => {
     }
     expect(text).toMatch(/^# TYPE kubelet_runtime_operations_errors_total counter$/m);
   });
+
+  it('creates its Node with capacity, allocatable and conditions already set, as upstream initialNode does (registering again)', async () => {
+    await c.stopKubelet();
+    await c.cs.core.nodes().delete('node-1');
+    const list = await c.cs.core.nodes().list();
+    const firstSeen: Node[] = [];
+    const stream = c.cs.core.nodes().watch({ resourceVersion: list.metadata.resourceVersion ?? '' });
+    const watching = (async () => {
+      for await (const ev of stream) if (ev.type === 'ADDED' && ev.object.metadata.name === 'node-1') firstSeen.push(ev.object as Node);
+    })();
+    try {
+      await c.startKubelet();
+      await waitFor('node-1 created again', () => firstSeen.length > 0 || undefined, POLL);
+    } finally {
+      stream.stop();
+      await watching;
+    }
+    // The Node's first version: nothing is scheduled against a Node without room.
+    const created = firstSeen[0]!;
+    expect(created.status?.allocatable?.pods).toBe('110');
+    expect(Object.keys(created.status?.capacity ?? {})).toEqual(expect.arrayContaining(['cpu', 'memory', 'ephemeral-storage', 'pods']));
+    expect(created.status?.conditions?.map((x) => x.type)).toEqual(['MemoryPressure', 'DiskPressure', 'PIDPressure', 'Ready']);
+    expect(created.status?.nodeInfo?.kubeletVersion).toBe('v1.32.0');
+  });
 });

@@ -158,10 +158,15 @@ export class NodeStatusController {
     const nodes = this.o.cs.core.nodes();
     const desired = initialNode(c.nodeName, c.nodeLabels, 'linux', goArch(process.arch), c.registerWithTaints);
     this.o.recorder.event(this.nodeRef(), 'Normal', Reason.Starting, 'Starting kubelet.');
+    // Upstream's initialNode runs every status setter before the create: the Node arrives with its capacity,
+    // allocatable and conditions, so the scheduler never sees it without room (no "Insufficient cpu" for its DaemonSet pods).
+    const now = this.o.clock.now();
+    desired.status = this.computeStatus(await this.reportedImages(), undefined, now);
     let node: Node;
     try {
       node = await nodes.create(desired);
       this.o.log.info('Successfully registered node', { node: c.nodeName });
+      this.recordConditionEvents(undefined, desired.status);
     } catch (err) {
       if (!isAlreadyExists(err)) throw err;
       const existing = await nodes.get(c.nodeName);
@@ -181,12 +186,7 @@ export class NodeStatusController {
   async syncNodeStatus(force = false): Promise<void> {
     if (!this.node?.metadata.uid) return;
     const c = this.o.config;
-    let images: { names: string[]; sizeBytes: number }[];
-    try {
-      images = imagesOf(await this.o.rt.listImages());
-    } catch {
-      images = this.lastStatus?.images?.map((i) => ({ names: i.names ?? [], sizeBytes: i.sizeBytes ?? 0 })) ?? [];
-    }
+    const images = await this.reportedImages();
     // The Node as the apiserver holds it now, read before every update as upstream does (from the apiserver's cache):
     // after an outage the informer may not yet have delivered what others wrote meanwhile.
     this.node = await this.o.cs.core.nodes().get(c.nodeName);
@@ -196,18 +196,7 @@ export class NodeStatusController {
     const held = this.node?.status;
     // Only where the apiserver's copy diverged from what this kubelet last wrote does it become the base (transition times, events).
     const server = this.lastStatus && held && ownConditionsDiffer(held, this.lastStatus) ? held : undefined;
-    const next = buildNodeStatus({
-      machine: this.o.machine,
-      health: this.health(),
-      nodeIP: c.nodeIP,
-      hostname: c.nodeName,
-      kubeletPort: c.kubeletPort,
-      containerRuntimeVersion: this.o.runtime.versionText,
-      images,
-      pressure: this.o.pressure(),
-      old: server ?? this.lastStatus,
-      now,
-    });
+    const next = this.computeStatus(images, server ?? this.lastStatus, now);
     if (!force && !nodeStatusChanged(this.lastStatus, next) && !server && now - this.lastReport < c.nodeStatusReportFrequencyMs) return;
     const nodes = this.o.cs.core.nodes();
     for (let attempt = 0; attempt < MAX_STATUS_UPDATE_ATTEMPTS; attempt++) {
@@ -224,11 +213,43 @@ export class NodeStatusController {
     const wasReady = before?.conditions?.find((x) => x.type === 'Ready');
     // Upstream setters.ReadyCondition's line when Ready leaves True.
     if (ready && ready.status !== 'True' && wasReady?.status !== ready.status) this.o.log.info('Node became not ready', { node: kRef('', c.nodeName), condition: ready });
-    for (const reason of conditionEventReasons(before, next)) {
-      this.o.log.v(2).info('Recording event message for node', { node: kRef('', c.nodeName), event: reason });
-      this.o.recorder.event(this.nodeRef(), 'Normal', reason, `Node ${c.nodeName} status is now: ${reason}`);
-    }
+    this.recordConditionEvents(before, next);
     this.lastStatus = next;
     this.lastReport = now;
+  }
+
+  /** The runtime's images as the Node lists them; the last reported list when the runtime does not answer. */
+  private async reportedImages(): Promise<{ names: string[]; sizeBytes: number }[]> {
+    try {
+      return imagesOf(await this.o.rt.listImages());
+    } catch {
+      return this.lastStatus?.images?.map((i) => ({ names: i.names ?? [], sizeBytes: i.sizeBytes ?? 0 })) ?? [];
+    }
+  }
+
+  /** The status every setter computes now on top of `old` (upstream setNodeStatus). */
+  private computeStatus(images: { names: string[]; sizeBytes: number }[], old: NodeStatus | undefined, now: number): NodeStatus {
+    const c = this.o.config;
+    return buildNodeStatus({
+      machine: this.o.machine,
+      health: this.health(),
+      nodeIP: c.nodeIP,
+      hostname: c.nodeName,
+      kubeletPort: c.kubeletPort,
+      containerRuntimeVersion: this.o.runtime.versionText,
+      images,
+      pressure: this.o.pressure(),
+      ...(old ? { old } : {}),
+      now,
+    });
+  }
+
+  /** A Node event per condition that changed (upstream recordNodeStatusEvent, called from the condition setters). */
+  private recordConditionEvents(before: NodeStatus | undefined, next: NodeStatus): void {
+    const name = this.o.config.nodeName;
+    for (const reason of conditionEventReasons(before, next)) {
+      this.o.log.v(2).info('Recording event message for node', { node: kRef('', name), event: reason });
+      this.o.recorder.event(this.nodeRef(), 'Normal', reason, `Node ${name} status is now: ${reason}`);
+    }
   }
 }
