@@ -9,6 +9,7 @@ import { createLogger, type Logger } from '@kubelab/component-base';
 import type { Tracing } from '@kubelab/tracing';
 import { AdmissionChain } from './admission/chain.js';
 import { defaultTolerationSeconds } from './admission/default-toleration-seconds.js';
+import { taintNodesByCondition } from './admission/taint-nodes-by-condition.js';
 import { defaultStorageClass, storageObjectInUseProtection } from './admission/storage.js';
 import { parseCidr, parsePortRange } from './admission/ipalloc.js';
 import { namespaceLifecycle } from './admission/namespace-lifecycle.js';
@@ -233,6 +234,7 @@ export async function startApiserver(opts: ApiserverOptions): Promise<RunningApi
       limits,
       defaultTolerationSeconds(opts.defaultNotReadyTolerationSeconds ?? 300, opts.defaultUnreachableTolerationSeconds ?? 300),
       serviceAccount({ mountServiceAccountToken: opts.serviceAccount?.signingKey !== undefined, serviceAccount: tokenGetter.serviceAccount }),
+      taintNodesByCondition(),
       ...(opts.nodeRestriction === false
         ? []
         : [
