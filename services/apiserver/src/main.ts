@@ -39,6 +39,7 @@ const flags = addTracingFlags(
     .string('service-node-port-range', '30000-32767', 'A port range to reserve for services with NodePort visibility.')
     .int('default-not-ready-toleration-seconds', 300, 'Indicates the tolerationSeconds of the toleration for notReady:NoExecute that is added by default to every pod.')
     .int('default-unreachable-toleration-seconds', 300, 'Indicates the tolerationSeconds of the toleration for unreachable:NoExecute that is added by default to every pod.')
+    .string('disable-admission-plugins', '', 'Admission plugins to leave out although enabled by default (comma-separated), e.g. TaintNodesByCondition.')
     .int('watch-cache-size', 10000, 'Events kept in the watch cache for resuming watches.')
     .stringArray(
       'service-account-issuer',
@@ -226,6 +227,7 @@ async function main(): Promise<void> {
     defaultNotReadyTolerationSeconds: values['default-not-ready-toleration-seconds'],
     defaultUnreachableTolerationSeconds: values['default-unreachable-toleration-seconds'],
     watchCacheSize: values['watch-cache-size'],
+    disableAdmissionPlugins: values['disable-admission-plugins'].split(',').filter(Boolean),
     ...podNetworkFrom(values['pod-network-mode']),
     ...servingTlsFrom(values),
     ...kubeletClientFrom(values),

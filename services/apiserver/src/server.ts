@@ -8,6 +8,7 @@ import { formatIpv4 } from '@kubelab/api';
 import { createLogger, type Logger } from '@kubelab/component-base';
 import type { Tracing } from '@kubelab/tracing';
 import { AdmissionChain } from './admission/chain.js';
+import type { AdmissionPlugin } from './admission/types.js';
 import { defaultTolerationSeconds } from './admission/default-toleration-seconds.js';
 import { taintNodesByCondition } from './admission/taint-nodes-by-condition.js';
 import { defaultStorageClass, storageObjectInUseProtection } from './admission/storage.js';
@@ -111,8 +112,11 @@ export interface ApiserverOptions {
   authorizationModes?: readonly string[];
   /** Factories by mode name, over the built-in AlwaysAllow, AlwaysDeny and Node (RBAC comes from its own package). */
   authorizerFactories?: Readonly<Record<string, AuthorizerFactory>>;
-  /** `--enable-admission-plugins=NodeRestriction` (default on, as kubeadm). */
-  nodeRestriction?: boolean;
+  /**
+   * `--disable-admission-plugins`: plugins left out of the chain by name. Upstream's integration tests leave out
+   * TaintNodesByCondition where no node lifecycle controller runs to lift its taint.
+   */
+  disableAdmissionPlugins?: readonly string[];
   logger?: Logger;
   /** Mount src/endpoints' REST handler when it exists (default true). */
   rest?: boolean;
@@ -229,26 +233,28 @@ export async function startApiserver(opts: ApiserverOptions): Promise<RunningApi
   const limits = limitRanger(limitRangesFromCache(cache));
   // ResourceQuota writes the usage it admits to the quota's status, through the registry built below.
   const quota = resourceQuota(quotasFromCache(cache, () => registry.store('', 'v1', 'resourcequotas')));
+  const disabled = new Set(opts.disableAdmissionPlugins ?? []);
+  const known = new Set<string>();
+  const enabled = (plugins: AdmissionPlugin[]) => {
+    for (const p of plugins) known.add(p.name);
+    return plugins.filter((p) => !disabled.has(p.name));
+  };
   const admission = new AdmissionChain(
-    [
+    enabled([
       limits,
       defaultTolerationSeconds(opts.defaultNotReadyTolerationSeconds ?? 300, opts.defaultUnreachableTolerationSeconds ?? 300),
       serviceAccount({ mountServiceAccountToken: opts.serviceAccount?.signingKey !== undefined, serviceAccount: tokenGetter.serviceAccount }),
       taintNodesByCondition(),
-      ...(opts.nodeRestriction === false
-        ? []
-        : [
-            nodeRestriction({
-              getNode: (name) => cache.get(`/registry/nodes/${name}`)?.obj,
-              getPod: (namespace, name) => cache.get(`/registry/pods/${namespace}/${name}`)?.obj,
-            }),
-          ]),
+      nodeRestriction({
+        getNode: (name) => cache.get(`/registry/nodes/${name}`)?.obj,
+        getPod: (namespace, name) => cache.get(`/registry/pods/${namespace}/${name}`)?.obj,
+      }),
       priority,
       allocator,
       defaultStorageClass(() => cache.list('/registry/storage.k8s.io/storageclasses').map((e) => e.obj)),
       storageObjectInUseProtection(),
-    ],
-    [
+    ]),
+    enabled([
       namespaceLifecycle((name) => {
         // This apiserver's own last write of the namespace (a delete that just
         // made it Terminating) first; missing: it may be a create just
@@ -272,8 +278,14 @@ export async function startApiserver(opts: ApiserverOptions): Promise<RunningApi
       limits,
       // Last among the validating plugins, as upstream orders it: only what every other plugin admitted is counted.
       quota,
-    ],
+    ]),
   );
+  // Upstream's options validation text for a name no plugin has.
+  const unknown = [...disabled].find((name) => !known.has(name));
+  if (unknown !== undefined) {
+    await storage.close();
+    throw new Error(`disable-admission-plugins plugin "${unknown}" is unknown`);
+  }
   // Objects stay under etcd's limit and under what this NATS server accepts per message.
   const maxObjectBytes = Math.min(MAX_OBJECT_BYTES, storage.maxPayload() - 4096);
   // RBAC's escalation checks read the policy whatever the authorization modes (upstream: the policybased storages' own rule resolver).

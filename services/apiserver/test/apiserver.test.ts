@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { requireTool, waitFor } from '@kubelab/testing';
 import type { KubeObject } from '@kubelab/api';
-import { gvr, openWatch, RpcError, rpcError } from '../src/testing/index.js';
+import { gvr, openWatch, RpcError, rpcError, startTestCluster } from '../src/testing/index.js';
 import { useTestCluster } from './harness.js';
 
 const PODS = gvr('pods');
@@ -341,5 +341,28 @@ describe.runIf(requireTool('nats-server'))('apiserver request metrics of long-ru
     expect(await scrape()).toMatch(
       /^apiserver_request_total\{verb="CONNECT",dry_run="",group="",version="v1",resource="pods",subresource="exec",scope="resource",component="apiserver",code="400"\} 1$/m,
     );
+  });
+});
+
+describe.runIf(requireTool('nats-server'))('admission plugins on by default: TaintNodesByCondition', () => {
+  const t = useTestCluster({ disableAdmissionPlugins: [] });
+  type Node = KubeObject & { spec?: { taints?: Array<{ key: string; effect: string }> } };
+  const NODES = gvr('nodes');
+
+  it("creates every Node with the not-ready NoSchedule taint, beside the Node's own", async () => {
+    const bare = await t.k.create<Node>(NODES, '', { apiVersion: 'v1', kind: 'Node', metadata: { name: 'tnbc-1' } });
+    expect(bare.spec?.taints).toEqual([{ key: 'node.kubernetes.io/not-ready', effect: 'NoSchedule' }]);
+    const own = await t.k.create<Node>(NODES, '', { apiVersion: 'v1', kind: 'Node', metadata: { name: 'tnbc-2' }, spec: { taints: [{ key: 'dedicated', effect: 'NoSchedule' }] } });
+    expect(own.spec?.taints).toEqual([
+      { key: 'dedicated', effect: 'NoSchedule' },
+      { key: 'node.kubernetes.io/not-ready', effect: 'NoSchedule' },
+    ]);
+    // Only creates: the node lifecycle controller lifts it later with an update.
+    const lifted = await t.k.update<Node>(NODES, '', { ...bare, spec: { taints: [] } } as Node);
+    expect(lifted.spec?.taints ?? []).toEqual([]);
+  });
+
+  it('refuses to start with a plugin name it does not know', async () => {
+    await expect(startTestCluster({ disableAdmissionPlugins: ['NoSuchPlugin'] })).rejects.toThrow('disable-admission-plugins plugin "NoSuchPlugin" is unknown');
   });
 });

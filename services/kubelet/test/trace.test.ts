@@ -52,7 +52,18 @@ describe.skipIf(!requireTool('nats-server'))('one trace per pod start: apiserver
     dir = mkdtempSync(join(tmpdir(), 'kubelab-trace-'));
     nats = await startNatsServer();
     const pki = await createTestPki();
-    apiserver = await startApiserver({ natsUrl: nats.url, bindAddress: '127.0.0.1', securePort: 0, grpcPort: 0, logger: quiet('apiserver'), rest: false, tracing: traced('apiserver'), tls: pki.tls });
+    apiserver = await startApiserver({
+      natsUrl: nats.url,
+      bindAddress: '127.0.0.1',
+      securePort: 0,
+      grpcPort: 0,
+      logger: quiet('apiserver'),
+      rest: false,
+      tracing: traced('apiserver'),
+      tls: pki.tls,
+      // No node lifecycle controller here lifts a new Node's not-ready taint (as upstream's integration test servers).
+      disableAdmissionPlugins: ['TaintNodesByCondition'],
+    });
     await apiserver.ready;
     const address = `127.0.0.1:${apiserver.grpcPort}`;
     containerd = await startContainerd({

@@ -88,6 +88,15 @@ describe('NodeRestriction', () => {
       'nodes "node-1" is forbidden: node "node-1" is not allowed to modify taints',
     ],
     [
+      'its own node with the same taints, their keys in another order',
+      attrs(kubelet('node-1'), 'UPDATE', 'nodes', {
+        name: 'node-1',
+        object: node('node-1', { x: 'y' }, [{ effect: 'NoSchedule', key: 'node.kubernetes.io/not-ready' }]),
+        oldObject: node('node-1', {}, [{ key: 'node.kubernetes.io/not-ready', effect: 'NoSchedule' }]),
+      }),
+      'admitted',
+    ],
+    [
       'changing a restricted label',
       attrs(kubelet('node-1'), 'UPDATE', 'nodes', { name: 'node-1', object: node('node-1'), oldObject: node('node-1', { 'node-role.kubernetes.io/worker': '' }) }),
       'nodes "node-1" is forbidden: is not allowed to modify labels: node-role.kubernetes.io/worker',

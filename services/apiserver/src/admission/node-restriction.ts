@@ -51,6 +51,15 @@ export function forbiddenLabels(labels: Record<string, string> | undefined, old:
   return out.sort();
 }
 
+type Taint = NonNullable<NonNullable<Node['spec']>['taints']>[number];
+
+/** Whether two taint lists are equal field by field, whatever order a client wrote each taint's keys in (upstream: Semantic.DeepEqual). */
+export function sameTaints(a: readonly Taint[] | undefined, b: readonly Taint[] | undefined): boolean {
+  const x = a ?? [];
+  const y = b ?? [];
+  return x.length === y.length && x.every((t, i) => t.key === y[i]!.key && (t.value ?? '') === (y[i]!.value ?? '') && t.effect === y[i]!.effect && (t.timeAdded ?? '') === (y[i]!.timeAdded ?? ''));
+}
+
 /** What a mirror pod refers to that it may not (upstream: secrets, configmaps, cluster trust bundles, claims, in that order). */
 function forbiddenReference(pod: Pod): 'secrets' | 'configmaps' | 'persistentvolumeclaims' | 'clustertrustbundles' | undefined {
   const spec = pod.spec ?? { containers: [] };
@@ -164,7 +173,7 @@ function admitNode(a: AdmissionAttributes, nodeName: string, deny: Deny): void {
     if (cs && JSON.stringify(cs) !== JSON.stringify((old?.spec as { configSource?: unknown } | undefined)?.configSource)) {
       throw deny(`node ${JSON.stringify(nodeName)} is not allowed to update configSource to a new non-nil configSource`);
     }
-    if (JSON.stringify(node.spec?.taints ?? []) !== JSON.stringify(old?.spec?.taints ?? [])) throw deny(`node ${JSON.stringify(nodeName)} is not allowed to modify taints`);
+    if (!sameTaints(node.spec?.taints, old?.spec?.taints)) throw deny(`node ${JSON.stringify(nodeName)} is not allowed to modify taints`);
     const bad = forbiddenLabels(node.metadata.labels, old?.metadata.labels);
     if (bad.length) throw deny(`is not allowed to modify labels: ${bad.join(', ')}`);
   }

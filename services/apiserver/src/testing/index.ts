@@ -82,6 +82,8 @@ export async function startTestCluster(opts: Partial<ApiserverOptions> = {}): Pr
     securePort: 0,
     grpcPort: 0,
     rest: false,
+    // As upstream's integration test servers: no node lifecycle controller here lifts a new Node's not-ready taint.
+    disableAdmissionPlugins: ['TaintNodesByCondition'],
     logger: createLogger({ component: 'kube-apiserver', level: (process.env.KUBELAB_TEST_LOG_LEVEL as 'info') ?? 'error' }),
     ...opts,
   });

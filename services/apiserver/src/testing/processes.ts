@@ -197,6 +197,8 @@ export async function startProcessCluster(opts: ProcessClusterOptions = {}): Pro
         'enable-bootstrap-token-auth': 'true',
         'service-account-signing-key-file': at(PKI_FILES.saKey),
         'service-account-key-file': at(PKI_FILES.saPub),
+        // As upstream's integration test servers: the benches' Nodes have no node lifecycle controller to lift the not-ready taint.
+        'disable-admission-plugins': 'TaintNodesByCondition',
         ...(o.bucket ? { 'kv-bucket': o.bucket } : {}),
         ...o.flags,
       };
