@@ -28,7 +28,7 @@ import {
 } from '@kubelab/component-base';
 import { serveMetricsApi } from './api/handler.js';
 import { attributesOf, parseMetricsPath } from './api/request.js';
-import { scrapeNodes, type KubeletClientOptions } from './scrape/scraper.js';
+import { kubeletClient, scrapeNodes, type KubeletClientOptions } from './scrape/scraper.js';
 import { MetricsStorage } from './storage/storage.js';
 
 export interface MetricsServerOptions {
@@ -153,13 +153,14 @@ export async function startMetricsServer(opts: MetricsServerOptions): Promise<Ru
     ...(opts.kubelet.certPem ? {} : opts.apiserverTls ? { certPem: opts.apiserverTls.certPem, keyPem: opts.apiserverTls.keyPem } : {}),
     timeoutMs: opts.kubelet.timeoutMs ?? 10_000,
   };
+  const client = kubeletClient(kubelet);
   const resolution = opts.metricResolutionMs ?? 15_000;
   let timer: NodeJS.Timeout | undefined;
   let round: Promise<void> = Promise.resolve();
   const tick = () => {
     round = (async () => {
       const started = Date.now();
-      const batches = await scrapeNodes(nodes.lister().list() as Node[], kubelet, undefined, Date.now, (node, err) => log.error('Failed to scrape node', { node, err }));
+      const batches = await scrapeNodes(nodes.lister().list() as Node[], kubelet, client.fetch, Date.now, (node, err) => log.error('Failed to scrape node', { node, err }));
       storage.store(batches);
       log.debug('Scrape finished', { duration: `${Date.now() - started}ms`, nodes: batches.size });
     })().catch((err: unknown) => log.error('scrape failed', { err: (err as Error).message }));
@@ -178,6 +179,7 @@ export async function startMetricsServer(opts: MetricsServerOptions): Promise<Ru
       stopping.abort();
       clearTimeout(timer);
       await round;
+      client.close();
       await new Promise<void>((r) => server.close(() => r()));
       server.closeAllConnections();
       await factory.shutdown();

@@ -119,6 +119,9 @@ export async function serveKubelet(getKubelet: () => Kubelet, opts: KubeletServe
     },
     (req, res) => void handle(req, res),
   );
+  // An idle connection is kept 90 s (upstream's kubelet server IdleTimeout, as long as its clients keep theirs): the
+  // metrics-server's scrape every 15 s reuses its connection instead of a TLS handshake per scrape (Node's default is 5 s).
+  server.keepAliveTimeout = 90_000;
   // Upgrade requests (exec streams) reach the same handler with a response bound to their socket.
   const upgrades = serveUpgrades(server, handle);
   await new Promise<void>((resolve, reject) => {

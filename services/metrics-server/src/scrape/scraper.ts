@@ -5,7 +5,8 @@
 // identity; the round's results replace the storage's. A failed node is
 // logged and left out of that round, as upstream.
 
-import { request as httpsRequest } from 'node:https';
+import { Agent, request as httpsRequest } from 'node:https';
+import { createSecureContext } from 'node:tls';
 import type { Node } from '@kubelab/api';
 import { decodeResourceMetrics, type NodeBatch } from './decode.js';
 
@@ -37,8 +38,25 @@ export function kubeletTarget(node: Node, o: Pick<KubeletClientOptions, 'address
   return { host, port: o.useNodeStatusPort && statusPort ? statusPort : o.kubeletPort };
 }
 
-/** GET /metrics/resource of one kubelet: its text, or a rejection with why. */
-export function fetchResourceMetrics(target: { host: string; port: number }, o: KubeletClientOptions): Promise<string> {
+/** How long an idle connection to a kubelet is kept (client-go's transport and Go's http.DefaultTransport: 90 s; the kubelet's IdleTimeout matches). */
+export const KUBELET_IDLE_CONNECTION_MS = 90_000;
+
+/** The scraper's connections to the kubelets: kept alive between rounds, with one TLS context for all, as upstream's client-go transport. */
+export interface KubeletClient {
+  fetch(target: { host: string; port: number }): Promise<string>;
+  /** Closes the idle connections. */
+  close(): void;
+}
+
+export function kubeletClient(o: KubeletClientOptions): KubeletClient {
+  // Built once: a context per connection would parse the certificate, key and CA again for every kubelet.
+  const secureContext = createSecureContext({ ...(o.certPem && o.keyPem ? { cert: o.certPem, key: o.keyPem } : {}), ...(o.caPem ? { ca: o.caPem } : {}) });
+  const agent = new Agent({ keepAlive: true, timeout: KUBELET_IDLE_CONNECTION_MS, secureContext, rejectUnauthorized: !o.insecure });
+  return { fetch: (target) => fetchResourceMetrics(target, o, agent), close: () => agent.destroy() };
+}
+
+/** GET /metrics/resource of one kubelet over `agent`'s connections: its text, or a rejection with why. */
+export function fetchResourceMetrics(target: { host: string; port: number }, o: Pick<KubeletClientOptions, 'timeoutMs'>, agent: Agent): Promise<string> {
   return new Promise((resolve, reject) => {
     const host = target.host.includes(':') ? `[${target.host}]` : target.host;
     const url = `https://${host}:${target.port}/metrics/resource`;
@@ -46,11 +64,10 @@ export function fetchResourceMetrics(target: { host: string; port: number }, o: 
       url,
       {
         method: 'GET',
-        ...(o.certPem && o.keyPem ? { cert: o.certPem, key: o.keyPem } : {}),
-        ...(o.caPem ? { ca: o.caPem } : {}),
-        rejectUnauthorized: !o.insecure,
+        agent,
         timeout: o.timeoutMs,
-        agent: false,
+        // Kubelets are dialled by address (InternalIP): no SNI, as TLS allows no IP address there (RFC 6066); the certificate is still checked against it.
+        servername: '',
       },
       (res) => {
         const chunks: Buffer[] = [];
@@ -78,8 +95,8 @@ export function fetchResourceMetrics(target: { host: string; port: number }, o: 
 /** One round: every node scraped at once; the batches of those that answered. */
 export async function scrapeNodes(
   nodes: readonly Node[],
-  o: KubeletClientOptions,
-  fetchText: (target: { host: string; port: number }) => Promise<string> = (t) => fetchResourceMetrics(t, o),
+  o: Pick<KubeletClientOptions, 'addressTypes' | 'useNodeStatusPort' | 'kubeletPort'>,
+  fetchText: (target: { host: string; port: number }) => Promise<string>,
   now: () => number = Date.now,
   onError: (node: string, err: string) => void = () => {},
 ): Promise<Map<string, NodeBatch>> {
