@@ -37,6 +37,10 @@ export type LiveListener = { map(state: MapState): void; flow(batch: FlowMessage
 
 const LEADER_LEASES: Record<string, string> = { 'kube-scheduler': 'scheduler', 'kube-controller-manager': 'controller-manager' };
 
+// One collator each (localeCompare with options builds one per call): the map is sorted up to ten times a second.
+const NUMERIC = new Intl.Collator('en', { numeric: true });
+const PLAIN = new Intl.Collator();
+
 export class Live {
   readonly buffer: FlowBuffer;
   private seq = 0;
@@ -91,18 +95,19 @@ export class Live {
   }
 
   map(): MapState {
-    const byName = (a: { name: string }, b: { name: string }) => a.name.localeCompare(b.name, 'en', { numeric: true });
+    const byName = (a: { name: string }, b: { name: string }) => NUMERIC.compare(a.name, b.name);
     return {
       nodes: [...this.nodes.values()].sort((a, b) => Number(b.controlPlane) - Number(a.controlPlane) || byName(a, b)),
-      deployments: [...this.deployments.values()].sort((a, b) => a.namespace.localeCompare(b.namespace) || byName(a, b)),
-      pods: [...this.pods.values()].sort((a, b) => a.namespace.localeCompare(b.namespace) || byName(a, b)),
+      deployments: [...this.deployments.values()].sort((a, b) => PLAIN.compare(a.namespace, b.namespace) || byName(a, b)),
+      pods: [...this.pods.values()].sort((a, b) => PLAIN.compare(a.namespace, b.namespace) || byName(a, b)),
       components: [...this.components.values()],
       nodeMonitorGracePeriodMs: this.opts.nodeMonitorGracePeriodMs,
     };
   }
 
   private flush(): void {
-    if (this.mapDirty) {
+    // Without a page open the map is not built (a new page gets map() in its snapshot); it stays dirty until one is.
+    if (this.mapDirty && this.listeners.size) {
       this.mapDirty = false;
       const m = this.map();
       for (const l of this.listeners) l.map(m);
