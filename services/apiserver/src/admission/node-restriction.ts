@@ -4,7 +4,7 @@
 // Node (without taints or restricted labels), its own Lease and CSINode, and
 // tokens only for pods on it. Requests of other users pass untouched.
 
-import { ANNOTATION_CONFIG_MIRROR, forbidden, notFound, type KubeObject, type Node, type Pod } from '@kubelab/api';
+import { ANNOTATION_CONFIG_MIRROR, forbidden, notFound, type KubeObject, type Node, type Pod, type Taint } from '@kubelab/api';
 import { nodeIdentity } from '../authorization/node/node-authorizer.js';
 import { referencesSecrets } from './service-account.js';
 import type { AdmissionAttributes, AdmissionPlugin } from './types.js';
@@ -50,8 +50,6 @@ export function forbiddenLabels(labels: Record<string, string> | undefined, old:
   }
   return out.sort();
 }
-
-type Taint = NonNullable<NonNullable<Node['spec']>['taints']>[number];
 
 /** Whether two taint lists are equal field by field, whatever order a client wrote each taint's keys in (upstream: Semantic.DeepEqual). */
 export function sameTaints(a: readonly Taint[] | undefined, b: readonly Taint[] | undefined): boolean {

@@ -1,11 +1,12 @@
 // TaintNodesByCondition: a new Node carries the not-ready NoSchedule taint.
+import type { Taint } from '@kubelab/api';
 import { describe, expect, it } from 'vitest';
 import { withNotReadyTaint } from './taint-nodes-by-condition.js';
 
-const notReady = { key: 'node.kubernetes.io/not-ready', effect: 'NoSchedule' };
+const notReady: Taint = { key: 'node.kubernetes.io/not-ready', effect: 'NoSchedule' };
 
 describe('withNotReadyTaint', () => {
-  it.each([
+  it.each<{ name: string; given: Taint[] | undefined; want: Taint[] }>([
     { name: 'no taints: the not-ready one', given: undefined, want: [notReady] },
     {
       name: "the kubelet's --register-with-taints kept, the not-ready one after them",

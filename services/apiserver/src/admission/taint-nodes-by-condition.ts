@@ -3,14 +3,9 @@
 // tolerates it is scheduled there until the node lifecycle controller sees
 // the Node Ready and lifts the taint (its taint-by-condition pass).
 
+import type { Node, Taint } from '@kubelab/api';
 import { TAINT_NOT_READY } from './default-toleration-seconds.js';
 import type { AdmissionAttributes, AdmissionPlugin } from './types.js';
-
-interface Taint {
-  key: string;
-  value?: string;
-  effect: string;
-}
 
 /** The taints a new Node ends up with (pure): the not-ready NoSchedule taint added unless present. */
 export function withNotReadyTaint(taints: Taint[] | undefined): Taint[] {
@@ -23,7 +18,7 @@ export function taintNodesByCondition(): AdmissionPlugin {
     name: 'TaintNodesByCondition',
     admit(a: AdmissionAttributes) {
       if (a.operation !== 'CREATE' || a.info.resource !== 'nodes' || a.info.group !== '' || a.subresource || !a.object) return;
-      const node = a.object as unknown as { spec?: { taints?: Taint[] } };
+      const node = a.object as unknown as Node;
       node.spec = { ...(node.spec ?? {}), taints: withNotReadyTaint(node.spec?.taints) };
     },
   };

@@ -6,6 +6,7 @@
 // logged and left out of that round, as upstream.
 
 import { Agent, request as httpsRequest } from 'node:https';
+import { isIP } from 'node:net';
 import { createSecureContext } from 'node:tls';
 import type { Node } from '@kubelab/api';
 import { decodeResourceMetrics, type NodeBatch } from './decode.js';
@@ -56,7 +57,7 @@ export function kubeletClient(o: KubeletClientOptions): KubeletClient {
 }
 
 /** GET /metrics/resource of one kubelet over `agent`'s connections: its text, or a rejection with why. */
-export function fetchResourceMetrics(target: { host: string; port: number }, o: Pick<KubeletClientOptions, 'timeoutMs'>, agent: Agent): Promise<string> {
+function fetchResourceMetrics(target: { host: string; port: number }, o: Pick<KubeletClientOptions, 'timeoutMs'>, agent: Agent): Promise<string> {
   return new Promise((resolve, reject) => {
     const host = target.host.includes(':') ? `[${target.host}]` : target.host;
     const url = `https://${host}:${target.port}/metrics/resource`;
@@ -66,8 +67,8 @@ export function fetchResourceMetrics(target: { host: string; port: number }, o: 
         method: 'GET',
         agent,
         timeout: o.timeoutMs,
-        // Kubelets are dialled by address (InternalIP): no SNI, as TLS allows no IP address there (RFC 6066); the certificate is still checked against it.
-        servername: '',
+        // No IP address as SNI (RFC 6066 allows names only; Go's client leaves it out too); the certificate is still checked against it.
+        ...(isIP(target.host) ? { servername: '' } : {}),
       },
       (res) => {
         const chunks: Buffer[] = [];
