@@ -20,8 +20,8 @@ import { DeploymentController } from './deployment/deployment-controller.js';
 import { DisruptionController } from './disruption/disruption-controller.js';
 import { GarbageCollector } from './garbage-collector/garbage-collector.js';
 import { NamespaceController } from './namespace/namespace-controller.js';
-import { NodeIpamController } from './node-ipam/node-ipam-controller.js';
-import { NodeLifecycleController } from './node-lifecycle/node-lifecycle-controller.js';
+import { CIDR_UPDATE_WORKERS, NodeIpamController } from './node-ipam/node-ipam-controller.js';
+import { NODE_UPDATE_WORKERS, NodeLifecycleController } from './node-lifecycle/node-lifecycle-controller.js';
 import { PodGcController } from './pod-gc/pod-gc-controller.js';
 import { ReplicaSetController } from './replicaset/replicaset-controller.js';
 import { ServiceAccountController } from './serviceaccount/serviceaccount-controller.js';
@@ -76,13 +76,22 @@ export function defaultRegistry(): ControllerRegistry {
       create: (ctx) => new EndpointSliceController(ctx),
     })
     .register({ name: 'endpoints-controller', aliases: ['endpoint'], serviceAccount: 'endpoint-controller', workers: (c) => c.concurrentEndpointSyncs, create: (ctx) => new EndpointsController(ctx) })
-    .register({ name: 'node-lifecycle-controller', aliases: ['nodelifecycle'], serviceAccount: 'node-controller', workers: () => 1, create: (ctx) => new NodeLifecycleController(ctx) })
+    // The NoSchedule-taint queue's workers: upstream's nodeUpdateWorkerSize.
+    .register({
+      name: 'node-lifecycle-controller',
+      aliases: ['nodelifecycle'],
+      serviceAccount: 'node-controller',
+      workers: () => NODE_UPDATE_WORKERS,
+      create: (ctx) => new NodeLifecycleController(ctx),
+    })
     .register({ name: 'taint-eviction-controller', aliases: [], serviceAccount: 'node-controller', workers: () => 8, create: (ctx) => new TaintEvictionController(ctx) })
     .register({
       name: 'node-ipam-controller',
       aliases: ['nodeipam'],
       serviceAccount: 'node-controller',
-      workers: () => 1,
+      // Upstream's range allocator writes podCIDRs with cidrUpdateWorkers (30) at once: one at a time, a thousand
+      // joining nodes wait a write's round trip each.
+      workers: () => CIDR_UPDATE_WORKERS,
       enabled: (c) => c.allocateNodeCidrs,
       create: (ctx) => new NodeIpamController(ctx),
     })

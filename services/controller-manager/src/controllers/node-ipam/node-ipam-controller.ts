@@ -8,6 +8,9 @@ import { isTombstone, type EventRecorder, type Lister } from '@kubelab/client';
 import { errText, QueueController, queueOptions, type ControllerContext } from '../../util/controller.js';
 import { CidrSet, CidrSetError } from './cidrset.js';
 
+/** PodCIDR writes at once (upstream's cidrUpdateWorkers). */
+export const CIDR_UPDATE_WORKERS = 30;
+
 export class NodeIpamController extends QueueController {
   readonly cidrs: CidrSet;
   private readonly nodeLister: Lister<Node>;

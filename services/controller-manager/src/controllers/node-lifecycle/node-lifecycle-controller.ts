@@ -37,7 +37,7 @@ const STATUS_UPDATE_RETRIES = 5;
 /** How often the zones' tainting queues are worked (scheduler.NodeEvictionPeriod). */
 export const NODE_EVICTION_PERIOD_MS = 100;
 /** Nodes whose health one pass checks at once (nodeUpdateWorkerSize). */
-const NODE_UPDATE_WORKERS = 8;
+export const NODE_UPDATE_WORKERS = 8;
 /** A queued node without a Ready condition is tried again this much later. */
 const NO_CONDITION_RETRY_MS = 50;
 
