@@ -244,7 +244,7 @@ export { deepEqual } from './validation/util.js';
 export { ANNOTATION_CONFIG_MIRROR, ANNOTATION_DAEMONSET_TEMPLATE_GENERATION, DEFAULT_MEMORY_REQUEST, DEFAULT_MILLI_CPU_REQUEST } from './helpers/wellknown.js';
 export { getPodCondition, isPodActive, isPodAvailable, isPodReady, isPodTerminal, isTerminalPhase, maxContainerRestarts, podQOSClass, podRequests } from './helpers/pod.js';
 export { controllerRef, metaNamespaceKey, newControllerRef, splitMetaNamespaceKey } from './helpers/meta.js';
-export { findUntoleratedTaint, getNodeCondition, matchToleration, minTolerationSeconds, tolerationsTolerateTaint } from './helpers/node.js';
+export { findUntoleratedTaint, getNodeCondition, isNodeReady, matchToleration, minTolerationSeconds, tolerationsTolerateTaint } from './helpers/node.js';
 export { matchNodeSelector, matchNodeSelectorTerm, podMatchesNodeSelectorAndAffinityTerms } from './helpers/nodeaffinity.js';
 export { getScaledValueFromIntOrPercent } from './helpers/intstr.js';
 export { canonicalJson, semanticJson } from './helpers/canonical-json.js';

@@ -7,6 +7,7 @@ import { flagOwners, routeFlags } from './flag-routing.js';
 import { serviceEntry, stateDirFrom } from './paths.js';
 import { RESTARTED_STATIC_PODS, RestartBackOff, Supervisor, waitHealthy } from './supervisor.js';
 import { loadKubeconfig } from '@kubelab/pki/kubeconfig';
+import { isNodeReady, type Node } from '@kubelab/api';
 import { getText, type ClientTlsFiles } from './http-get.js';
 import { kubeadmInit } from './kubeadm.js';
 import { uploadBootstrapToken } from './bootstrap-token.js';
@@ -17,7 +18,7 @@ import { applyMetricsServerAddon } from './metrics-server-addon.js';
 import { applyStorageAddon } from './storage-addon.js';
 import { applyDashboardAddon } from './dashboard-addon.js';
 import { applyDaemonSetAddons, localStaticPods, markControlPlane, writeStaticPods } from './control-plane-node.js';
-import { clientTlsFromKubeconfig, createClientset } from '@kubelab/client';
+import { clientTlsFromKubeconfig, createClientset, SharedInformerFactory } from '@kubelab/client';
 import { readNatsTls } from '@kubelab/nats';
 import { ensureCriHistory } from './kubeadm-nats.js';
 import { HA_RESTARTED, ensureReplicatedBucket, haComponents, haStaticPodView, isApiReady, isStoreReady, writeHaFiles } from './ha.js';
@@ -269,7 +270,7 @@ export async function up(argv: string[]): Promise<number> {
     const admin = loadKubeconfig(files.admin);
     const tls: ClientTlsFiles = { ca: caPem, ...(admin.clientCertPem && admin.clientKeyPem ? { cert: admin.clientCertPem, key: admin.clientKeyPem } : {}) };
     const marked = kubelets.length ? markControlPlanePhase(layout, () => stopRequested) : Promise.resolve(true);
-    void Promise.all([marked, waitClusterReady(layout.ports.apiserver, kubelets, tls, () => stopRequested)]).then(([m, ok]) => {
+    void Promise.all([marked, waitClusterReady(layout, kubelets, tls, () => stopRequested)]).then(([m, ok]) => {
       if (m && ok) {
         const dashboard = skipped.has('dashboard') ? '' : `  dashboard: http://127.0.0.1:${layout.ports.dashboard}/\n`;
         process.stdout.write(`cluster ready\n  export KUBECONFIG=${kubeconfigPath}\n  kubectl get nodes\n${dashboard}`);
@@ -360,24 +361,38 @@ export function refuseRunnerFlags(byService: Map<string, string[]>, owned: Map<s
 }
 
 /** Control plane healthy and (once kubelets exist) every node Ready by name, the control-plane node's included. */
-async function waitClusterReady(apiPort: number, nodes: string[], tls: ClientTlsFiles, cancelled: () => boolean): Promise<boolean> {
-  const base = `https://127.0.0.1:${apiPort}`;
-  while (!cancelled()) {
-    try {
-      const ready = await getText(`${base}/readyz`, { tls });
-      if (ready.status === 200) {
-        if (nodes.length === 0) return true;
-        const res = await getText(`${base}/api/v1/nodes`, { tls });
-        if (res.status === 200) {
-          const list = JSON.parse(res.body) as { items?: { metadata?: { name?: string }; status?: { conditions?: { type: string; status: string }[] } }[] };
-          const ready = new Set((list.items ?? []).filter((n) => n.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True')).map((n) => n.metadata?.name));
-          if (nodes.every((n) => ready.has(n))) return true;
-        }
-      }
-    } catch {
-      // not yet
-    }
-    await new Promise((r) => setTimeout(r, 250));
+async function waitClusterReady(layout: Layout, nodes: string[], tls: ClientTlsFiles, cancelled: () => boolean): Promise<boolean> {
+  const base = `https://127.0.0.1:${layout.ports.apiserver}`;
+  const pause = () => new Promise((r) => setTimeout(r, 250));
+  for (;;) {
+    if (cancelled()) return false;
+    const ready = await getText(`${base}/readyz`, { tls }).catch(() => undefined);
+    if (ready?.status === 200) break;
+    await pause();
   }
-  return false;
+  if (nodes.length === 0) return true;
+  // The nodes through an informer (one list, then a watch), as `kubectl wait` follows them: a thousand hollow
+  // nodes' list every 250 ms would be megabytes of JSON a second for the apiserver and for this process.
+  const cs = createClientset({ address: `127.0.0.1:${layout.ports.apiserverGrpc}`, tls: clientTlsFromKubeconfig(kubeadmFiles(layout).admin), component: 'kubeadm' });
+  const factory = new SharedInformerFactory(cs);
+  const informer = factory.core.nodes();
+  const waiting = new Set(nodes);
+  let done = (): void => undefined;
+  const allReady = new Promise<void>((r) => (done = r));
+  const seen = (n: Node) => {
+    if (isNodeReady(n)) waiting.delete(n.metadata.name ?? '');
+    if (waiting.size === 0) done();
+  };
+  informer.addEventHandler({ onAdd: seen, onUpdate: (_old, n) => seen(n) });
+  factory.start();
+  try {
+    while (waiting.size > 0) {
+      if (cancelled()) return false;
+      await Promise.race([allReady, pause()]);
+    }
+    return true;
+  } finally {
+    await factory.shutdown();
+    cs.close();
+  }
 }
