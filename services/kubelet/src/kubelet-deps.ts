@@ -22,6 +22,7 @@ import { RuntimeManager } from './kuberuntime/manager.js';
 import type { KubeletMetrics } from './metrics/metrics.js';
 import { dialingProbeTransport, httpHookVia, type DialTarget } from './network/loopback.js';
 import { NodeLeaseController, leaseAPI } from './nodelease/controller.js';
+import { ImageList } from './images/image-list.js';
 import { NodeStatusController } from './nodestatus/controller.js';
 import { machineInfo } from './nodestatus/machine-info.js';
 import type { MachineInfo } from './nodestatus/setters.js';
@@ -98,6 +99,8 @@ export interface KubeletManagers {
   eviction: EvictionManager;
   lease: NodeLeaseController;
   nodeStatus: NodeStatusController;
+  /** The node's images, listed every 30 s (upstream's image manager cache). */
+  images: ImageList;
   containerLogs: ContainerLogManager;
   /** The Summary API's source (/stats/summary, /metrics/resource). */
   stats: StatsProvider;
@@ -209,10 +212,12 @@ export function newKubeletManagers(deps: KubeletDeps, kubelet: KubeletHooks): Ku
     log,
     now: () => clock.now(),
   });
+  const images = new ImageList(rt);
   const nodeStatus: NodeStatusController = new NodeStatusController({
     config,
     cs: clientset,
     rt,
+    images,
     runtime: runtimeState,
     machine,
     plegHealth: () => pleg.healthy(),
@@ -241,6 +246,7 @@ export function newKubeletManagers(deps: KubeletDeps, kubelet: KubeletHooks): Ku
     eviction,
     lease,
     nodeStatus,
+    images,
     containerLogs: new ContainerLogManager({
       rt,
       clock,

@@ -26,6 +26,7 @@ import type { RuntimeManager } from './kuberuntime/manager.js';
 import type { RuntimePodStatus } from './kuberuntime/podstatus.js';
 import type { NodeLeaseController } from './nodelease/controller.js';
 import type { NodeStatusController } from './nodestatus/controller.js';
+import { IMAGE_LIST_REFRESH_MS, type ImageList } from './images/image-list.js';
 import type { GenericPLEG, PodLifecycleEvent } from './pleg/generic.js';
 import type { MirrorPods } from './pod/mirror-pods.js';
 import { fullName, podUpdateOp, type DesiredPod, type PodManager } from './pod/pod-manager.js';
@@ -60,6 +61,7 @@ export class Kubelet {
   readonly podWorkers: PodWorkerQueue;
   readonly lease: NodeLeaseController;
   readonly nodeStatus: NodeStatusController;
+  readonly images: ImageList;
   readonly eviction: EvictionManager;
   readonly volumes: VolumeManager;
   readonly containerLogs: ContainerLogManager;
@@ -111,6 +113,7 @@ export class Kubelet {
     this.eviction = m.eviction;
     this.lease = m.lease;
     this.nodeStatus = m.nodeStatus;
+    this.images = m.images;
     this.containerLogs = m.containerLogs;
     this.stats = m.stats;
     this.backoffs = [m.crashBackoff, m.imageBackoff];
@@ -161,6 +164,7 @@ export class Kubelet {
     // The lease starts once the Node exists, so it is created owned by it.
     if (!this.config.registerNode) this.lease.start();
     this.every(this.config.nodeStatusUpdateFrequencyMs, () => this.nodeStatus.syncNodeStatus());
+    this.every(IMAGE_LIST_REFRESH_MS / this.config.timeScale, () => this.images.refresh());
     this.every(2_000, () => this.housekeeping());
     this.every(LOG_MONITOR_PERIOD_MS, () => this.containerLogs.rotateLogs());
     this.every(CONTAINER_GC_PERIOD_MS, () => this.containerGC());

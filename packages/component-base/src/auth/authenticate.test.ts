@@ -63,4 +63,26 @@ describe('authenticateRequest (the delegating authenticator)', () => {
     const got = await authenticateRequest(request({ cert: apiserverCert, verified: true, authorization: 'Bearer forged' }), kubeadm);
     expect(got).toMatchObject({ user: { name: 'kube-apiserver-kubelet-client' } });
   });
+
+  it("reads a kept-alive connection's verified certificate once, and renegotiation is off for it", async () => {
+    let reads = 0;
+    let renegotiation = true;
+    const socket = {
+      getPeerX509Certificate: () => (reads++, apiserverCert),
+      authorized: true,
+      disableRenegotiation: () => void (renegotiation = false),
+    };
+    const req = { headers: {}, socket: socket as unknown as IncomingMessage['socket'] };
+    for (let i = 0; i < 3; i++) expect(await authenticateRequest(req, kubeadm)).toMatchObject({ user: { name: 'kube-apiserver-kubelet-client' } });
+    expect(reads).toBe(1);
+    expect(renegotiation).toBe(false);
+  });
+
+  it('does not remember a certificate the handshake could not verify', async () => {
+    let reads = 0;
+    const socket = { getPeerX509Certificate: () => (reads++, apiserverCert), authorized: false, authorizationError: new Error('unable to verify the first certificate') };
+    const req = { headers: {}, socket: socket as unknown as IncomingMessage['socket'] };
+    for (let i = 0; i < 2; i++) expect(await authenticateRequest(req, kubeadm)).toMatchObject({ error: expect.stringContaining('verifying certificate') });
+    expect(reads).toBe(2);
+  });
 });

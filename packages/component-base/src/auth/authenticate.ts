@@ -14,14 +14,23 @@ import type { AuthenticatorOptions, UserInfo } from './types.js';
 
 export type AuthenticationResult = { user: UserInfo } | { error: string };
 
+/** A connection's certificate user, once its handshake verified it: a kept-alive scraper's requests parse it once. */
+const verified = new WeakMap<object, UserInfo>();
+
 /** The user a client certificate names: undefined without one; an Error when the TLS layer could not verify it or it has no CN. */
-export function certificateUser(socket: Partial<Pick<TLSSocket, 'getPeerX509Certificate' | 'authorized' | 'authorizationError'>>): UserInfo | undefined | Error {
+export function certificateUser(socket: Partial<Pick<TLSSocket, 'getPeerX509Certificate' | 'authorized' | 'authorizationError' | 'disableRenegotiation'>>): UserInfo | undefined | Error {
+  const known = verified.get(socket);
+  if (known) return known;
   const peer = socket.getPeerX509Certificate?.();
   if (!peer) return undefined;
   if (!socket.authorized) return new Error(`verifying certificate SN=${peer.serialNumber}, failed: ${String(socket.authorizationError ?? 'x509: certificate signed by unknown authority')}`);
   const info = certificateInfo(peer.toString());
   if (!info.commonName) return new Error('common name of client cert is empty');
-  return { name: info.commonName, groups: info.organizations };
+  const user = { name: info.commonName, groups: info.organizations };
+  // The memo holds only while the certificate cannot change under it.
+  socket.disableRenegotiation?.();
+  verified.set(socket, user);
+  return user;
 }
 
 export async function authenticateRequest(req: Pick<IncomingMessage, 'headers' | 'socket'>, opts: AuthenticatorOptions): Promise<AuthenticationResult> {

@@ -10,6 +10,7 @@ import { kRef, type Logger } from '@kubelab/component-base';
 import { Reason, type Recorder } from '../events.js';
 import type { Image, RuntimeService } from '../kuberuntime/cri.js';
 import type { RuntimeState } from '../runtime-state.js';
+import type { ImageList } from '../images/image-list.js';
 import { buildNodeStatus, goArch, initialNode, mergeConditions, nodeStatusChanged, readyCondition, runtimeErrors, type MachineInfo } from './setters.js';
 
 export interface NodeStatusConfig {
@@ -24,7 +25,9 @@ export interface NodeStatusConfig {
 export interface NodeStatusControllerOptions {
   config: NodeStatusConfig;
   cs: Clientset;
-  rt: Pick<RuntimeService, 'listImages' | 'updateRuntimeConfig'>;
+  rt: Pick<RuntimeService, 'updateRuntimeConfig'>;
+  /** The node's images as the image manager last listed them (upstream GetImageList). */
+  images: Pick<ImageList, 'get'>;
   runtime: RuntimeState;
   machine: MachineInfo;
   /** The PLEG's health (upstream: a node whose PLEG stalled is not ready). */
@@ -221,7 +224,7 @@ export class NodeStatusController {
   /** The runtime's images as the Node lists them; the last reported list when the runtime does not answer. */
   private async reportedImages(): Promise<{ names: string[]; sizeBytes: number }[]> {
     try {
-      return imagesOf(await this.o.rt.listImages());
+      return imagesOf(await this.o.images.get());
     } catch {
       return this.lastStatus?.images?.map((i) => ({ names: i.names ?? [], sizeBytes: i.sizeBytes ?? 0 })) ?? [];
     }
