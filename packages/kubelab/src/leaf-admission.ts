@@ -10,9 +10,10 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CertificateSigningRequest } from '@kubelab/api';
-import { clientTlsFromKubeconfig, createClientset, SharedInformerFactory } from '@kubelab/client';
+import { SharedInformerFactory } from '@kubelab/client';
+import { adminClientset } from './admin-client.js';
 import { certificateInfo } from '@kubelab/pki';
-import { kubeadmFiles, natsConfig, nodeNames, type Layout } from './topology.js';
+import { natsConfig, nodeNames, type Layout } from './topology.js';
 
 const KUBELET_CLIENT_SIGNER = 'kubernetes.io/kube-apiserver-client-kubelet';
 const NODE_USER_PREFIX = 'system:node:';
@@ -51,7 +52,7 @@ export interface LeafAdmission {
 }
 
 export function startLeafAdmission(o: { layout: Layout; reload: () => void; log: (line: string) => void }): LeafAdmission {
-  const cs = createClientset({ address: `127.0.0.1:${o.layout.ports.apiserverGrpc}`, tls: clientTlsFromKubeconfig(kubeadmFiles(o.layout).admin), component: 'kubeadm' });
+  const cs = adminClientset(o.layout);
   const local = new Set(nodeNames(o.layout));
   // Admitted nodes are kept in the state dir: the CSR cleaner deletes issued CSRs after an hour, a restart must not forget them.
   const file = join(o.layout.stateDir, LEAF_NODES_FILE);

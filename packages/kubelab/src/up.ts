@@ -18,7 +18,8 @@ import { applyMetricsServerAddon } from './metrics-server-addon.js';
 import { applyStorageAddon } from './storage-addon.js';
 import { applyDashboardAddon } from './dashboard-addon.js';
 import { applyDaemonSetAddons, localStaticPods, markControlPlane, writeStaticPods } from './control-plane-node.js';
-import { clientTlsFromKubeconfig, createClientset, SharedInformerFactory } from '@kubelab/client';
+import { SharedInformerFactory } from '@kubelab/client';
+import { adminClientset } from './admin-client.js';
 import { readNatsTls } from '@kubelab/nats';
 import { ensureCriHistory } from './kubeadm-nats.js';
 import { HA_RESTARTED, ensureReplicatedBucket, haComponents, haStaticPodView, isApiReady, isStoreReady, writeHaFiles } from './ha.js';
@@ -310,7 +311,7 @@ async function ensureTraceHistory(layout: Layout): Promise<void> {
  */
 async function bootstrapTokenPhase(layout: Layout, hollow = false): Promise<void> {
   const files = kubeadmFiles(layout);
-  const cs = createClientset({ address: `127.0.0.1:${layout.ports.apiserverGrpc}`, tls: clientTlsFromKubeconfig(files.admin), component: 'kubeadm' });
+  const cs = adminClientset(layout);
   try {
     await uploadBootstrapToken(cs, files.bootstrapToken, (l) => process.stdout.write(`${l}\n`));
     await applyNpdAddon(cs, (l) => process.stdout.write(`${l}\n`));
@@ -327,7 +328,7 @@ async function bootstrapTokenPhase(layout: Layout, hollow = false): Promise<void
 
 /** kubeadm's mark-control-plane phase once the control-plane node's kubelet registered it; a failure is reported, the cluster keeps running. */
 async function markControlPlanePhase(layout: Layout, cancelled: () => boolean): Promise<boolean> {
-  const cs = createClientset({ address: `127.0.0.1:${layout.ports.apiserverGrpc}`, tls: clientTlsFromKubeconfig(kubeadmFiles(layout).admin), component: 'kubeadm' });
+  const cs = adminClientset(layout);
   try {
     return await markControlPlane(cs, CONTROL_PLANE_NODE, (l) => process.stdout.write(`${l}\n`), cancelled);
   } catch (e) {
@@ -373,7 +374,7 @@ async function waitClusterReady(layout: Layout, nodes: string[], tls: ClientTlsF
   if (nodes.length === 0) return true;
   // The nodes through an informer (one list, then a watch), as `kubectl wait` follows them: a thousand hollow
   // nodes' list every 250 ms would be megabytes of JSON a second for the apiserver and for this process.
-  const cs = createClientset({ address: `127.0.0.1:${layout.ports.apiserverGrpc}`, tls: clientTlsFromKubeconfig(kubeadmFiles(layout).admin), component: 'kubeadm' });
+  const cs = adminClientset(layout);
   const factory = new SharedInformerFactory(cs);
   const informer = factory.core.nodes();
   const waiting = new Set(nodes);
