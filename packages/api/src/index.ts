@@ -242,7 +242,19 @@ export { deepEqual } from './validation/util.js';
 
 // helpers the controllers, scheduler and kubelet share
 export { ANNOTATION_CONFIG_MIRROR, ANNOTATION_DAEMONSET_TEMPLATE_GENERATION, DEFAULT_MEMORY_REQUEST, DEFAULT_MILLI_CPU_REQUEST } from './helpers/wellknown.js';
-export { getPodCondition, isPodActive, isPodAvailable, isPodReady, isPodTerminal, isTerminalPhase, maxContainerRestarts, podQOSClass, podRequests } from './helpers/pod.js';
+export {
+  getPodCondition,
+  isPodActive,
+  isPodAvailable,
+  isPodReady,
+  isPodTerminal,
+  isTerminalPhase,
+  maxContainerRestarts,
+  podConfigMapNames,
+  podQOSClass,
+  podRequests,
+  podSecretNames,
+} from './helpers/pod.js';
 export { controllerRef, metaNamespaceKey, newControllerRef, splitMetaNamespaceKey } from './helpers/meta.js';
 export { findUntoleratedTaint, getNodeCondition, isNodeReady, matchToleration, minTolerationSeconds, tolerationsTolerateTaint } from './helpers/node.js';
 export { matchNodeSelector, matchNodeSelectorTerm, podMatchesNodeSelectorAndAffinityTerms } from './helpers/nodeaffinity.js';

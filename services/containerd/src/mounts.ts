@@ -3,7 +3,7 @@
 // on a projected volume's update (upstream AtomicWriter), which tells a
 // running container's copy to be refreshed.
 
-import { existsSync, readdirSync, readFileSync, readlinkSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, readlinkSync, statSync, watch } from 'node:fs';
 import { join } from 'node:path';
 
 export interface Mount {
@@ -22,6 +22,28 @@ export function dataVersion(hostPath: string): string {
     return readlinkSync(join(hostPath, '..data'));
   } catch {
     return '';
+  }
+}
+
+/** How often a projected volume's `..data` link is read where the directory cannot be watched. */
+export const DATA_LINK_POLL_MS = 1000;
+
+/**
+ * Calls `onSwap` when the kubelet may have swapped the `..data` link of a
+ * projected volume: on the directory's file-system notifications (a bind
+ * mount shows such a swap at once), or every DATA_LINK_POLL_MS where the
+ * directory cannot be watched (no inotify watches left). Returns the stop.
+ */
+export function followDataLink(hostPath: string, onSwap: () => void): () => void {
+  try {
+    const w = watch(hostPath, { persistent: false }, () => onSwap());
+    // The directory going away (the pod's volumes torn down) ends the watch; nothing is left to follow.
+    w.on('error', () => w.close());
+    return () => w.close();
+  } catch {
+    const t = setInterval(onSwap, DATA_LINK_POLL_MS);
+    t.unref();
+    return () => clearInterval(t);
   }
 }
 

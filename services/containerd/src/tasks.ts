@@ -7,7 +7,7 @@
 // outlive a containerd restart.
 
 import { CriLogWriter } from './logs.js';
-import { copyMounts, dataVersion, isProjected, type Mount } from './mounts.js';
+import { copyMounts, dataVersion, followDataLink, isProjected, type Mount } from './mounts.js';
 import { dialTcp, isUdpHandler, listenPort, type Listener, type NetworkMode, type PortHandler } from './network.js';
 import { cfsCores } from './cfs.js';
 import { resolveHost, udpTransport } from './resolver.js';
@@ -138,8 +138,6 @@ interface Live {
   stdinShell?: ExecSession;
 }
 
-/** How often a running container's projected volumes are compared with the host (see watchMounts). */
-const MOUNT_REFRESH_MS = 1000;
 /** Exited tasks kept for their owner to read (a shim keeps them until Delete). */
 const MAX_EXITED = 256;
 
@@ -403,9 +401,12 @@ export class LocalTasks implements Tasks {
         return { mount, version: dataVersion(m.hostPath), files: new Set(Object.keys(copyMounts([mount], this.opts.warn))) };
       });
     if (!watched.length) return;
+    // One refresh at a time; notifications during one run it again once more (a swap is several renames).
     let busy = false;
-    const refresh = async () => {
-      if (busy || proc.exit) return;
+    let again = false;
+    const refresh = async (): Promise<void> => {
+      if (proc.exit) return;
+      if (busy) return void (again = true);
       busy = true;
       try {
         for (const w of watched) {
@@ -422,10 +423,15 @@ export class LocalTasks implements Tasks {
       } finally {
         busy = false;
       }
+      if (again) {
+        again = false;
+        await refresh();
+      }
     };
-    const timer = setInterval(() => void refresh(), MOUNT_REFRESH_MS);
-    timer.unref();
-    void proc.exited.then(() => clearInterval(timer));
+    const stops = watched.map((w) => followDataLink(w.mount.hostPath, () => void refresh()));
+    // A swap between the snapshot above and the watches' start is caught here.
+    void refresh();
+    void proc.exited.then(() => stops.forEach((stop) => stop()));
   }
 }
 

@@ -169,6 +169,7 @@ export async function startKubelet(opts: KubeletOptions): Promise<RunningKubelet
     nodeLeaseDurationSeconds: opts.nodeLeaseDurationSeconds ?? 40,
     fileCheckFrequencyMs: opts.fileCheckFrequencyMs ?? 20_000,
     syncFrequencyMs: opts.syncFrequencyMs ?? 60_000,
+    configMapAndSecretChangeDetectionStrategy: opts.configMapAndSecretChangeDetectionStrategy ?? 'Watch',
     timeScale: opts.timeScale && opts.timeScale > 0 ? opts.timeScale : 1,
     registerNode: opts.registerNode ?? true,
     featureGates: opts.featureGates ?? {},

@@ -23,6 +23,11 @@ export interface KubeletConfig {
   nodeLeaseDurationSeconds: number;
   fileCheckFrequencyMs: number;
   syncFrequencyMs: number;
+  /**
+   * configMapAndSecretChangeDetectionStrategy: Watch (upstream's default) follows each referenced
+   * ConfigMap and Secret with its own watch and reads from that cache; Get reads them from the apiserver on every use.
+   */
+  configMapAndSecretChangeDetectionStrategy?: 'Get' | 'Watch';
   /** Scales the kubelet's own timers (back-offs, runtime-down threshold); 1 = upstream. */
   timeScale: number;
   registerNode: boolean;

@@ -41,6 +41,7 @@ import { PodStatusReporter } from './status/reporter.js';
 import { untraced } from './untraced.js';
 import { VolumeManager } from './volumemanager/manager.js';
 import { apiObjectSource } from './volumemanager/sources.js';
+import { ObjectManagers } from './objectcache/managers.js';
 import { TokenManager } from './token/manager.js';
 import { dnsSettings } from './network/dns.js';
 
@@ -96,6 +97,8 @@ export interface KubeletManagers {
   statusReporter: PodStatusReporter;
   mirrorPods: MirrorPods;
   volumes: VolumeManager;
+  /** The watch-based ConfigMap and Secret managers; absent under the Get strategy. */
+  objectManagers: ObjectManagers | undefined;
   eviction: EvictionManager;
   lease: NodeLeaseController;
   nodeStatus: NodeStatusController;
@@ -152,8 +155,9 @@ export function newKubeletManagers(deps: KubeletDeps, kubelet: KubeletHooks): Ku
   // Liveness/startup failures restart containers; readiness changes the status.
   for (const rm of [prober.liveness, prober.startup, prober.readiness]) rm.onUpdate((u) => podWorkers.update(u.podUid));
 
-  // ConfigMaps and Secrets read from the apiserver on use (upstream's Get strategy).
-  const objects = apiObjectSource(clientset);
+  // ConfigMaps and Secrets: from watch-fed caches (upstream's default Watch strategy), or read from the apiserver on use (Get).
+  const objectManagers = config.configMapAndSecretChangeDetectionStrategy === 'Get' ? undefined : new ObjectManagers({ clientset, clock, syncFrequencyMs: config.syncFrequencyMs, logger: log });
+  const objects = objectManagers?.source ?? apiObjectSource(clientset);
   const allocatable = () => ({ ...(nodeStatus.lastStatus?.allocatable ?? {}) });
   // Projected service account tokens, requested from the apiserver and refreshed (upstream token.Manager).
   const tokens = new TokenManager((ns, name, tr) => clientset.core.serviceAccounts(ns).createToken(name, tr), clock);
@@ -168,7 +172,7 @@ export function newKubeletManagers(deps: KubeletDeps, kubelet: KubeletHooks): Ku
     runtimeName: runtimeState.name,
     nodeName: config.nodeName,
     nodeIPs: () => [config.nodeIP],
-    pullSecrets: pullSecretsFrom(clientset, recorder, log),
+    pullSecrets: pullSecretsFrom(objects, recorder, log),
     objects,
     allocatable,
     relaxedEnvNames: config.featureGates.RelaxedEnvironmentVariableValidation !== false,
@@ -230,7 +234,14 @@ export function newKubeletManagers(deps: KubeletDeps, kubelet: KubeletHooks): Ku
   return {
     clock,
     recorder,
-    syncTracer: new PodSyncTracer({ tracing, rt, clientset, runtimeManager }),
+    syncTracer: new PodSyncTracer({
+      tracing,
+      rt,
+      runtimeManager,
+      // Cached objects are no requests; under Get a traced sync's reads join its trace.
+      objects: (ctx) => objectManagers?.source ?? apiObjectSource(clientset, ctx ? { traceContext: ctx } : undefined),
+    }),
+    objectManagers,
     podManager,
     podStates,
     podWorkers,

@@ -26,6 +26,8 @@ import type { RuntimeManager } from './kuberuntime/manager.js';
 import type { RuntimePodStatus } from './kuberuntime/podstatus.js';
 import type { NodeLeaseController } from './nodelease/controller.js';
 import type { NodeStatusController } from './nodestatus/controller.js';
+import type { ObjectManagers } from './objectcache/managers.js';
+import { RECYCLE_IDLE_PERIOD_MS } from './objectcache/watch-based-manager.js';
 import { IMAGE_LIST_REFRESH_MS, type ImageList } from './images/image-list.js';
 import type { GenericPLEG, PodLifecycleEvent } from './pleg/generic.js';
 import type { MirrorPods } from './pod/mirror-pods.js';
@@ -64,6 +66,8 @@ export class Kubelet {
   readonly images: ImageList;
   readonly eviction: EvictionManager;
   readonly volumes: VolumeManager;
+  /** The watch-based ConfigMap and Secret managers (absent under the Get strategy). */
+  readonly objectManagers: ObjectManagers | undefined;
   readonly containerLogs: ContainerLogManager;
   readonly stats: StatsProvider;
   readonly podManager: PodManager;
@@ -110,6 +114,7 @@ export class Kubelet {
     this.statusReporter = m.statusReporter;
     this.mirrorPods = m.mirrorPods;
     this.volumes = m.volumes;
+    this.objectManagers = m.objectManagers;
     this.eviction = m.eviction;
     this.lease = m.lease;
     this.nodeStatus = m.nodeStatus;
@@ -166,6 +171,7 @@ export class Kubelet {
     this.every(this.config.nodeStatusUpdateFrequencyMs, () => this.nodeStatus.syncNodeStatus());
     this.every(IMAGE_LIST_REFRESH_MS / this.config.timeScale, () => this.images.refresh());
     this.every(2_000, () => this.housekeeping());
+    if (this.objectManagers) this.every(RECYCLE_IDLE_PERIOD_MS, () => this.objectManagers!.recycleIdle());
     this.every(LOG_MONITOR_PERIOD_MS, () => this.containerLogs.rotateLogs());
     this.every(CONTAINER_GC_PERIOD_MS, () => this.containerGC());
     // Upstream's sync loop ticks every second and syncs pods whose active deadline passed (ShouldSync).
@@ -221,6 +227,7 @@ export class Kubelet {
   async stop(): Promise<void> {
     this.stopped = true;
     for (const t of this.timers) clearInterval(t);
+    this.objectManagers?.stop();
     this.fileSource?.stop();
     this.nodeStatus.stop();
     this.pleg.stop();
@@ -401,12 +408,15 @@ export class Kubelet {
       }
       this.statusReporter.publish(uid, d, status);
       this.prober.removePod(uid);
+      this.objectManagers?.unregisterPod(uid);
       return;
     }
     this.statusReporter.publish(uid, d, status);
     // Probe workers run on their own timers: outside this sync's span.
     untraced(() => this.prober.addPod(pod));
 
+    // The objects the pod refers to are followed from now on (upstream SyncPod's RegisterPod), unless it is to stop.
+    if (!terminating?.aborted) this.objectManagers?.registerPod(pod);
     // Volumes before containers (upstream WaitForAttachAndMount); files of configMap/secret volumes follow their sources on every sync.
     const mount = await this.volumes.mountPod(pod, scope?.objects);
     if (mount.unmounted.length) return mount.retryAt !== undefined ? { retryAt: mount.retryAt } : undefined;
@@ -466,6 +476,7 @@ export class Kubelet {
     this.statusReporter.publish(uid, d, this.statusReporter.compute(uid, d, rs, true));
     await runtime.removePod(rs);
     this.statusManager.markTerminated(uid);
+    this.objectManagers?.unregisterPod(uid);
   }
 
   /** Gone from every source: kill whatever the runtime still runs for it, then forget the pod (upstream HandlePodCleanups). */
@@ -481,6 +492,7 @@ export class Kubelet {
     this.podStates.drop(uid);
     this.runtimeCache.forget(uid);
     this.volumes.cleanupPod(uid);
+    this.objectManagers?.unregisterPod(uid);
     // Keep the final status write (and deletion) of an API pod; forget the rest.
     if (!this.podManager.has(uid)) this.podWorkers.forget(uid);
   }
@@ -505,6 +517,8 @@ export class Kubelet {
       }
     }
     for (const b of this.backoffs) b.gc();
+    // Pods no source wants any more stop holding watches, however their sync ended.
+    for (const uid of this.objectManagers?.registeredPods() ?? []) if (!this.podManager.has(uid)) this.objectManagers!.unregisterPod(uid);
   }
 
   /** The runtime's sandboxes: the PLEG's relist if it is recent enough (upstream reads its 2 s runtime cache), else listed now. */

@@ -4,12 +4,11 @@
 // creating request's context on the pod), so the sync's CRI calls and status
 // writes join that trace.
 
-import type { Clientset } from '@kubelab/client';
 import { ROOT_CONTEXT, contextFromObject, hasSpanContext, trace, type Context, type Tracing } from '@kubelab/tracing';
 import type { RuntimeService } from './kuberuntime/cri.js';
 import type { RuntimeManager } from './kuberuntime/manager.js';
 import type { DesiredPod } from './pod/pod-manager.js';
-import { apiObjectSource, type ObjectSource } from './volumemanager/sources.js';
+import type { ObjectSource } from './volumemanager/sources.js';
 
 /** A traced sync's call paths; absent: the kubelet's own, untraced. */
 export interface SyncScope {
@@ -23,8 +22,9 @@ export interface PodSyncTracerOptions {
   /** Absent (export off): no span, but a starting pod's CRI calls still carry its trace context. */
   tracing?: Tracing | undefined;
   rt: RuntimeService;
-  clientset: Clientset;
   runtimeManager: RuntimeManager;
+  /** Where a sync reads ConfigMaps and Secrets; `ctx`: the traced sync's context (absent: an untraced one). */
+  objects: (ctx: Context | undefined) => ObjectSource;
 }
 
 export class PodSyncTracer {
@@ -53,11 +53,11 @@ export class PodSyncTracer {
 
   /**
    * What one traced sync calls through: the runtime manager on a CRI view whose
-   * calls are children of ctx, and ConfigMap/Secret reads under ctx.
+   * calls are children of ctx, and ConfigMap/Secret reads under ctx (when they are requests).
    */
   private scope(ctx: Context, tracedReads: boolean): SyncScope {
     const rt = this.o.rt.withTraceContext?.(ctx);
-    const objects = apiObjectSource(this.o.clientset, tracedReads ? { traceContext: ctx } : undefined);
+    const objects = this.o.objects(tracedReads ? ctx : undefined);
     return { runtime: this.o.runtimeManager.withCalls(rt ?? this.o.rt, objects), objects };
   }
 }

@@ -4,6 +4,7 @@
 
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { httpsRequest } from '@kubelab/apiserver/testing';
 import { requireTool, waitFor } from '@kubelab/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { POLL, pod, podEvents, startCluster, type Cluster } from './harness.js';
@@ -60,6 +61,18 @@ describe.skipIf(!requireTool('nats-server'))('kubelet volumes and envFrom', () =
     const dir = join(c.dir, 'kubelet', 'pods', created.metadata.uid!, 'volumes');
     expect(readFileSync(join(dir, 'kubernetes.io~configmap', 'config', 'greeting'), 'utf8')).toBe('hello from a volume');
     expect(readFileSync(join(dir, 'kubernetes.io~secret', 'secret', 'password'), 'utf8')).toBe('s3cr3t');
+
+    // The kubelet follows app-config through a watch (upstream's default Watch strategy): the resyncs
+    // every 300 ms set the volume up again from that cache, with no GET of the ConfigMap.
+    const metric = async (re: RegExp) => {
+      const text = (await httpsRequest(c.apiserver.restPort, '/metrics', c.pki.admin.caPem, { cert: c.pki.admin.certPem, key: c.pki.admin.keyPem })).body;
+      return Number(re.exec(text)?.[1] ?? 0);
+    };
+    const configMapGets = /^apiserver_request_total\{verb="GET",dry_run="",group="",version="v1",resource="configmaps",[^}]*code="200"\} (\d+)$/m;
+    const before = await metric(configMapGets);
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(await metric(configMapGets)).toBe(before);
+    expect(await metric(/^apiserver_longrunning_requests\{verb="WATCH",group="",version="v1",resource="configmaps",[^}]*\} (\d+)$/m)).toBeGreaterThanOrEqual(1);
 
     // An update reaches the volume's files on the next sync, and the running container sees it,
     // except through the subPath mount, which keeps what it had (as upstream).

@@ -20,7 +20,7 @@ import {
   splitMetaNamespaceKey,
 } from '../index.js';
 import { isNodeReady, schedulingTaintFilter, tolerationToleratesTaint } from './node.js';
-import { setPodCondition } from './pod.js';
+import { podConfigMapNames, podSecretNames, setPodCondition } from './pod.js';
 import { TAINT_NODE_NOT_READY, TAINT_NODE_UNREACHABLE } from './wellknown.js';
 
 const taint = (key: string, effect: Taint['effect'], value?: string): Taint => ({ key, effect, ...(value ? { value } : {}) });
@@ -160,6 +160,43 @@ describe('pod helpers', () => {
   ])('phase %s is terminal: %s (the phase and the pod alike)', (phase, want) => {
     expect(isTerminalPhase(phase)).toBe(want);
     expect(isPodTerminal(podWith((x) => (x.status = phase ? { phase: phase as PodPhase } : {})))).toBe(want);
+  });
+});
+
+describe('the Secrets and ConfigMaps a pod refers to (VisitPodSecretNames / VisitPodConfigmapNames)', () => {
+  const spec: Pod['spec'] = {
+    imagePullSecrets: [{ name: 'pull' }, { name: '' }],
+    initContainers: [{ name: 'init', envFrom: [{ configMapRef: { name: 'init-cm' } }, { secretRef: { name: 'init-secret' } }] }],
+    containers: [
+      {
+        name: 'app',
+        env: [
+          { name: 'A', valueFrom: { configMapKeyRef: { name: 'env-cm', key: 'a' } } },
+          { name: 'B', valueFrom: { secretKeyRef: { name: 'env-secret', key: 'b' } } },
+          { name: 'C', value: 'plain' },
+        ],
+      },
+    ],
+    ephemeralContainers: [{ name: 'debug', envFrom: [{ configMapRef: { name: 'debug-cm' } }] }],
+    volumes: [
+      { name: 'cm', configMap: { name: 'vol-cm' } },
+      { name: 'secret', secret: { secretName: 'vol-secret' } },
+      { name: 'api', projected: { sources: [{ configMap: { name: 'kube-root-ca.crt' } }, { secret: { name: 'proj-secret' } }, { serviceAccountToken: { path: 'token' } }] } },
+      { name: 'scratch', emptyDir: {} },
+    ],
+  };
+  const pod: Pod = { metadata: { name: 'p', namespace: 'ns' }, spec };
+
+  it('finds every Secret: pull secrets, env, envFrom, volumes and projected sources, of every kind of container', () => {
+    expect([...podSecretNames(pod)].sort()).toEqual(['env-secret', 'init-secret', 'proj-secret', 'pull', 'vol-secret']);
+  });
+  it('finds every ConfigMap, the projected kube-root-ca.crt included', () => {
+    expect([...podConfigMapNames(pod)].sort()).toEqual(['debug-cm', 'env-cm', 'init-cm', 'kube-root-ca.crt', 'vol-cm']);
+  });
+  it('a pod that refers to none has none', () => {
+    const bare: Pod = { metadata: { name: 'p' }, spec: { containers: [{ name: 'c' }] } };
+    expect(podSecretNames(bare).size).toBe(0);
+    expect(podConfigMapNames(bare).size).toBe(0);
   });
 });
 

@@ -168,3 +168,44 @@ export function podQOSClass(pod: Pod): PodQOSClass {
   }
   return guaranteed && limits.size === requests.size ? 'Guaranteed' : 'Burstable';
 }
+
+/** Every container of a pod: init, regular and ephemeral (upstream podutil.VisitContainers with AllContainers). */
+function allContainers(pod: Pod): Container[] {
+  const s = pod.spec;
+  return [...(s?.initContainers ?? []), ...(s?.containers ?? []), ...(s?.ephemeralContainers ?? [])];
+}
+
+/**
+ * The names of the Secrets a pod refers to (upstream podutil.VisitPodSecretNames):
+ * imagePullSecrets, env and envFrom of every container, secret volumes and
+ * projected secret sources. The kubelet watches these; the Node authorizer lets the node read them.
+ */
+export function podSecretNames(pod: Pod): Set<string> {
+  const out = new Set<string>();
+  const add = (name: string | undefined) => void (name && out.add(name));
+  for (const s of pod.spec?.imagePullSecrets ?? []) add(s.name);
+  for (const c of allContainers(pod)) {
+    for (const e of c.envFrom ?? []) add(e.secretRef?.name);
+    for (const e of c.env ?? []) add(e.valueFrom?.secretKeyRef?.name);
+  }
+  for (const v of pod.spec?.volumes ?? []) {
+    add(v.secret?.secretName);
+    for (const p of v.projected?.sources ?? []) add(p.secret?.name);
+  }
+  return out;
+}
+
+/** The names of the ConfigMaps a pod refers to (upstream podutil.VisitPodConfigmapNames): env, envFrom, configMap volumes and projected sources. */
+export function podConfigMapNames(pod: Pod): Set<string> {
+  const out = new Set<string>();
+  const add = (name: string | undefined) => void (name && out.add(name));
+  for (const c of allContainers(pod)) {
+    for (const e of c.envFrom ?? []) add(e.configMapRef?.name);
+    for (const e of c.env ?? []) add(e.valueFrom?.configMapKeyRef?.name);
+  }
+  for (const v of pod.spec?.volumes ?? []) {
+    add(v.configMap?.name);
+    for (const p of v.projected?.sources ?? []) add(p.configMap?.name);
+  }
+  return out;
+}

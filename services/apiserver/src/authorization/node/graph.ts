@@ -5,7 +5,7 @@
 // pods lead to it. Kept in step with the watch cache one pod change at a
 // time, so a request is one map lookup, never a scan of the pods.
 
-import type { Container, PersistentVolume, Pod } from '@kubelab/api';
+import { podConfigMapNames, podSecretNames, type PersistentVolume, type Pod } from '@kubelab/api';
 
 export type VertexType = 'pod' | 'secret' | 'configmap' | 'persistentvolumeclaim' | 'persistentvolume' | 'serviceaccount' | 'resourceclaim';
 
@@ -20,28 +20,12 @@ export function podReferences(pod: Pod): Set<string> {
   };
   const spec = pod.spec ?? { containers: [] };
   add('serviceaccount', spec.serviceAccountName);
-  for (const s of spec.imagePullSecrets ?? []) add('secret', s.name);
-  const containers: Container[] = [...(spec.initContainers ?? []), ...(spec.containers ?? []), ...(spec.ephemeralContainers ?? [])];
-  for (const c of containers) {
-    for (const e of c.envFrom ?? []) {
-      add('configmap', e.configMapRef?.name);
-      add('secret', e.secretRef?.name);
-    }
-    for (const e of c.env ?? []) {
-      add('configmap', e.valueFrom?.configMapKeyRef?.name);
-      add('secret', e.valueFrom?.secretKeyRef?.name);
-    }
-  }
+  for (const name of podSecretNames(pod)) add('secret', name);
+  for (const name of podConfigMapNames(pod)) add('configmap', name);
   for (const v of spec.volumes ?? []) {
-    add('secret', v.secret?.secretName);
-    add('configmap', v.configMap?.name);
     add('persistentvolumeclaim', v.persistentVolumeClaim?.claimName);
     // A generic ephemeral volume's claim is named <pod>-<volume> (upstream ephemeral.VolumeClaimName).
     if (v.ephemeral) add('persistentvolumeclaim', `${pod.metadata.name ?? ''}-${v.name}`);
-    for (const p of v.projected?.sources ?? []) {
-      add('secret', p.secret?.name);
-      add('configmap', p.configMap?.name);
-    }
   }
   const claims = (pod.status as { resourceClaimStatuses?: { resourceClaimName?: string }[] } | undefined)?.resourceClaimStatuses;
   for (const c of Array.isArray(claims) ? claims : []) add('resourceclaim', c.resourceClaimName);
