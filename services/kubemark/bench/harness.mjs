@@ -2,7 +2,7 @@
 // What the hollow-node benchmarks share: progress lines, a bounded wait, and
 // commands run to completion (kubectl, the runner's subcommands).
 
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 
 /** A progress line on stderr when BENCH_VERBOSE is set. */
 export const progress = (m) => process.env.BENCH_VERBOSE && process.stderr.write(`[bench] ${new Date().toISOString()} ${m}\n`);
@@ -41,5 +41,48 @@ export function waiter(timeoutMs) {
       if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs / 1000}s waiting for ${what}`);
       await sleep(everyMs);
     }
+  };
+}
+
+/**
+ * Each node's Ready status as `kubectl get nodes --watch` streams it (one
+ * list, then a line per change), as a user would follow a cluster coming up:
+ * a poll of `kubectl get nodes` lists every node each time, megabytes a
+ * second through the apiserver at a thousand nodes, which the benchmark
+ * would then measure as well. A watch that ends is started again.
+ * @param {string} kubectl @param {string} kubeconfig
+ */
+export function followNodes(kubectl, kubeconfig) {
+  /** @type {Map<string, boolean>} */
+  const ready = new Map();
+  /** @type {import('node:child_process').ChildProcess | undefined} */
+  let child;
+  let stopped = false;
+  const start = () => {
+    const args = ['--kubeconfig', kubeconfig, 'get', 'nodes', '--watch', '--no-headers', '-o', 'custom-columns=NAME:.metadata.name,READY:.status.conditions[?(@.type=="Ready")].status'];
+    const c = spawn(kubectl, args, { stdio: ['ignore', 'pipe', 'ignore'] });
+    child = c;
+    let buf = '';
+    c.stdout?.on('data', (d) => {
+      buf += d;
+      const lines = buf.split('\n');
+      buf = lines.pop() ?? '';
+      for (const line of lines) {
+        const [name, status] = line.trim().split(/\s+/);
+        if (name) ready.set(name, status === 'True');
+      }
+    });
+    c.on('exit', () => {
+      if (!stopped) setTimeout(start, 1000);
+    });
+  };
+  start();
+  return {
+    /** Nodes seen (any status) and Ready. */
+    counts: () => ({ registered: ready.size, ready: [...ready.values()].filter(Boolean).length }),
+    stop: () => {
+      stopped = true;
+      child?.kill();
+    },
   };
 }

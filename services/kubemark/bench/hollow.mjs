@@ -38,7 +38,7 @@ import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { progress, round, run, sleep, waiter } from './harness.mjs';
+import { followNodes, progress, round, run, sleep, waiter } from './harness.mjs';
 
 const ROOT = process.env.BENCH_ROOT ?? fileURLToPath(new URL('../../../', import.meta.url));
 const RUNNER = join(ROOT, 'packages/kubelab/dist/main.js');
@@ -133,11 +133,15 @@ async function main() {
     const readyAt = {};
     // Also on a timeout: how far the nodes got, and what the workers had spent by then.
     result.readyAt = readyAt;
+    // Followed through a watch, not listed each second (harness.mjs followNodes).
+    const nodes = followNodes(KUBECTL, kubeconfig);
     await until(
       `${NODES + 1} nodes Ready`,
       async () => {
         if (runner.exitCode !== null) throw new Error(`kubelab up exited (${runner.exitCode}): ${out}`);
-        const n = await readyNodes();
+        const seen = nodes.counts();
+        registered = seen.registered;
+        const n = seen.ready;
         const starts = workerPids()
           .map(procTimes)
           .filter(Boolean)
@@ -168,7 +172,7 @@ async function main() {
         return n >= NODES + 1;
       },
       1000,
-    );
+    ).finally(() => nodes.stop());
     result.readySeconds = round((performance.now() - t0) / 1000);
     const pids = workerPids();
     result.workerCpuSeconds = round(pids.map(procTimes).reduce((s, t) => s + (t?.cpu ?? 0), 0));
