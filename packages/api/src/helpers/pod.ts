@@ -175,37 +175,33 @@ function allContainers(pod: Pod): Container[] {
   return [...(s?.initContainers ?? []), ...(s?.containers ?? []), ...(s?.ephemeralContainers ?? [])];
 }
 
+/** The names of the objects of one kind a pod refers to through env, envFrom, volumes and projected sources (and, for Secrets, imagePullSecrets). */
+function referencedNames(pod: Pod, kind: 'secret' | 'configMap'): Set<string> {
+  const out = new Set<string>();
+  const add = (name: string | undefined) => void (name && out.add(name));
+  const secrets = kind === 'secret';
+  if (secrets) for (const s of pod.spec?.imagePullSecrets ?? []) add(s.name);
+  for (const c of allContainers(pod)) {
+    for (const e of c.envFrom ?? []) add(secrets ? e.secretRef?.name : e.configMapRef?.name);
+    for (const e of c.env ?? []) add(secrets ? e.valueFrom?.secretKeyRef?.name : e.valueFrom?.configMapKeyRef?.name);
+  }
+  for (const v of pod.spec?.volumes ?? []) {
+    add(secrets ? v.secret?.secretName : v.configMap?.name);
+    for (const p of v.projected?.sources ?? []) add(p[kind]?.name);
+  }
+  return out;
+}
+
 /**
  * The names of the Secrets a pod refers to (upstream podutil.VisitPodSecretNames):
  * imagePullSecrets, env and envFrom of every container, secret volumes and
  * projected secret sources. The kubelet watches these; the Node authorizer lets the node read them.
  */
 export function podSecretNames(pod: Pod): Set<string> {
-  const out = new Set<string>();
-  const add = (name: string | undefined) => void (name && out.add(name));
-  for (const s of pod.spec?.imagePullSecrets ?? []) add(s.name);
-  for (const c of allContainers(pod)) {
-    for (const e of c.envFrom ?? []) add(e.secretRef?.name);
-    for (const e of c.env ?? []) add(e.valueFrom?.secretKeyRef?.name);
-  }
-  for (const v of pod.spec?.volumes ?? []) {
-    add(v.secret?.secretName);
-    for (const p of v.projected?.sources ?? []) add(p.secret?.name);
-  }
-  return out;
+  return referencedNames(pod, 'secret');
 }
 
 /** The names of the ConfigMaps a pod refers to (upstream podutil.VisitPodConfigmapNames): env, envFrom, configMap volumes and projected sources. */
 export function podConfigMapNames(pod: Pod): Set<string> {
-  const out = new Set<string>();
-  const add = (name: string | undefined) => void (name && out.add(name));
-  for (const c of allContainers(pod)) {
-    for (const e of c.envFrom ?? []) add(e.configMapRef?.name);
-    for (const e of c.env ?? []) add(e.valueFrom?.configMapKeyRef?.name);
-  }
-  for (const v of pod.spec?.volumes ?? []) {
-    add(v.configMap?.name);
-    for (const p of v.projected?.sources ?? []) add(p.configMap?.name);
-  }
-  return out;
+  return referencedNames(pod, 'configMap');
 }

@@ -30,12 +30,10 @@ export class ObjectManagers {
       podConfigMapNames,
     );
     this.secrets = new ObjectManager(new ObjectCache<Secret>({ resource: 'secret', listWatch: (ns, name) => listWatchFromClient(cs.core.secrets(ns), byName(name)), ...common }), podSecretNames);
-    const api = apiObjectSource(cs);
     this.source = {
+      ...apiObjectSource(cs),
       configMap: (ns, name) => this.configMaps.get(ns, name),
       secret: (ns, name) => this.secrets.get(ns, name),
-      ...(api.persistentVolumeClaim ? { persistentVolumeClaim: api.persistentVolumeClaim } : {}),
-      ...(api.persistentVolume ? { persistentVolume: api.persistentVolume } : {}),
     };
   }
 

@@ -196,7 +196,8 @@ export class ObjectManager<T extends KubeObject & { immutable?: boolean }> {
     const names = this.referenced(pod);
     const prev = this.registered.get(uid);
     for (const name of names) this.cache.addReference(namespace, name, uid);
-    for (const name of prev?.names ?? []) if (!names.has(name) || prev!.namespace !== namespace) this.cache.deleteReference(prev!.namespace, name, uid);
+    // A pod's UID keeps its namespace: only the names its new version dropped let go.
+    for (const name of prev?.names ?? []) if (!names.has(name)) this.cache.deleteReference(namespace, name, uid);
     this.registered.set(uid, { namespace, names });
   }
 
