@@ -1,9 +1,36 @@
+import * as grpc from '@grpc/grpc-js';
 import type { ProtoGrpcType } from './generated/api.js';
+import type { ImageServiceClient } from './generated/runtime/v1/ImageService.js';
+import type { RuntimeServiceClient } from './generated/runtime/v1/RuntimeService.js';
+import { withListCache } from './list-cache.js';
 import { loadProto } from './load.js';
 
 /** The Container Runtime Interface subset (`runtime.v1`, proto/runtime/v1/api.proto). */
 export function criProto(): ProtoGrpcType {
   return loadProto('runtime/v1/api.proto') as unknown as ProtoGrpcType;
+}
+
+const RELIST_WINDOW_BYTES = 16 * 1024 * 1024;
+
+/**
+ * CRI clients for a caller that relists (the kubelet): ListPodSandbox,
+ * ListContainers and ListImages decode only what changed since their previous
+ * answer (list-cache.ts); their elements are frozen and shared between answers.
+ * Stats lists change on every call and decode as usual. Each call makes clients
+ * with caches of their own: one relisting node's answers never evict another's.
+ */
+export function relistingCriClients(target: string, credentials: grpc.ChannelCredentials, options: grpc.ClientOptions): { runtime: RuntimeServiceClient; image: ImageServiceClient } {
+  const proto = criProto();
+  // A relist of a thousand containers is ~650 KB: with HTTP/2's initial 64 KiB window it would
+  // cross in ten flow-control round trips. gRPC-Go's kubelet grows its window by BDP estimation
+  // (up to 16 MiB); grpc-js has none, so the window starts there.
+  options = { 'grpc-node.flow_control_window': RELIST_WINDOW_BYTES, ...options };
+  const Runtime = grpc.makeClientConstructor(withListCache(proto.runtime.v1.RuntimeService.service, { ListPodSandbox: 'items', ListContainers: 'containers' }), 'runtime.v1.RuntimeService');
+  const Image = grpc.makeClientConstructor(withListCache(proto.runtime.v1.ImageService.service, { ListImages: 'images' }), 'runtime.v1.ImageService');
+  return {
+    runtime: new Runtime(target, credentials, options) as unknown as RuntimeServiceClient,
+    image: new Image(target, credentials, options) as unknown as ImageServiceClient,
+  };
 }
 
 export type { RuntimeServiceClient, RuntimeServiceHandlers } from './generated/runtime/v1/RuntimeService.js';

@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as grpc from '@grpc/grpc-js';
-import { criProto, type ImageServiceClient, type RuntimeServiceClient } from '@kubelab/proto';
+import { relistingCriClients, type ImageServiceClient, type RuntimeServiceClient } from '@kubelab/proto';
 import { createLogger } from '@kubelab/component-base';
 import { startContainerd, type ContainerdHandle, type ContainerdOptions } from '../index.js';
 
@@ -40,10 +40,9 @@ function promisify<C extends grpc.Client>(client: C): Unary<C> {
 
 /** CRI clients on the socket; `interceptors` as the kubelet passes grpcClientInterceptors(tracing). */
 export function criClient(socketPath: string, opts: { interceptors?: grpc.Interceptor[] } = {}): Cri {
-  const proto = criProto();
   const options: grpc.ClientOptions = opts.interceptors?.length ? { interceptors: opts.interceptors } : {};
-  const runtimeClient = new proto.runtime.v1.RuntimeService(`unix://${socketPath}`, grpc.credentials.createInsecure(), options);
-  const imageClient = new proto.runtime.v1.ImageService(`unix://${socketPath}`, grpc.credentials.createInsecure(), options);
+  // As the kubelet's clients: relists decode only what changed.
+  const { runtime: runtimeClient, image: imageClient } = relistingCriClients(`unix://${socketPath}`, grpc.credentials.createInsecure(), options);
   return {
     rt: promisify(runtimeClient),
     img: promisify(imageClient),

@@ -5,7 +5,6 @@
 
 import * as grpc from '@grpc/grpc-js';
 import {
-  criProto,
   decodeSandboxNetwork,
   grpcCodeName,
   type CriAttachResponse__Output,
@@ -29,8 +28,7 @@ import {
   type CriPodSandbox__Output,
   type CriPodSandboxStatus__Output,
   type CriPodSandboxStatusResponse__Output,
-  type ImageServiceClient,
-  type RuntimeServiceClient,
+  relistingCriClients,
   type SandboxPortMap,
 } from '@kubelab/proto';
 import { callTracedUnary, injectMetadata, tracingOfInterceptors, type Context, type UnaryMethod } from '@kubelab/tracing';
@@ -71,7 +69,6 @@ export interface RemoteRuntime extends RuntimeService {
 }
 
 export function connectRemoteRuntime(endpoint: string, timeoutMs = 10_000, interceptors: grpc.Interceptor[] = []): RemoteRuntime {
-  const proto = criProto();
   const target = criTarget(endpoint);
   // interceptors: grpcClientInterceptors(tracing) — a CLIENT span per CRI call (upstream KEP-2831's traced CRI client).
   const options = {
@@ -80,8 +77,8 @@ export function connectRemoteRuntime(endpoint: string, timeoutMs = 10_000, inter
     'grpc.max_reconnect_backoff_ms': 2000,
     ...(interceptors.length ? { interceptors } : {}),
   };
-  const rs = new proto.runtime.v1.RuntimeService(target, grpc.credentials.createInsecure(), options) as RuntimeServiceClient;
-  const is = new proto.runtime.v1.ImageService(target, grpc.credentials.createInsecure(), options) as ImageServiceClient;
+  // The relists (PLEG every second) decode only the sandboxes and containers that changed.
+  const { runtime: rs, image: is } = relistingCriClients(target, grpc.credentials.createInsecure(), options);
 
   // The tracing behind grpcClientInterceptors(tracing): CRI calls start their CLIENT span
   // here (no interceptor work per call); the event stream keeps the interceptor.
