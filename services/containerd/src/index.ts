@@ -14,7 +14,7 @@ import { Gauge, type Registry } from 'prom-client';
 import type { NetworkMode } from './network.js';
 import { logSink, natsSink, type RecordSink } from './record.js';
 import { Runtime } from './runtime.js';
-import { buildServices, withFastList } from './server.js';
+import { buildServices, withFastLists } from './server.js';
 import { AuthorityFront } from './authority-front.js';
 import { HostPorts } from './hostports.js';
 import { Attachment, imagePrompt, stdinShell } from './streaming/attach.js';
@@ -171,7 +171,7 @@ export async function startContainerd(opts: ContainerdOptions): Promise<Containe
   const services = buildServices({ runtime, node: opts.nodeName, networkMode, ...(sink ? { sink } : {}), log, ...(metrics ? { metrics } : {}), streaming, hostPorts, ...(tracing ? { tracing } : {}) });
   const proto = criProto();
   const server = new grpc.Server({ 'grpc.max_receive_message_length': 16 * 1024 * 1024 });
-  const runtimeDef = withFastList(proto.runtime.v1.RuntimeService.service);
+  const runtimeDef = withFastLists(proto.runtime.v1.RuntimeService.service);
   const imageDef = proto.runtime.v1.ImageService.service;
   const runtimeImpl = services.runtime as unknown as grpc.UntypedServiceImplementation;
   const imageImpl = services.image as unknown as grpc.UntypedServiceImplementation;

@@ -7,12 +7,12 @@ import type { Logger } from '@kubelab/component-base';
 import { metricDescriptors, podSandboxMetrics } from './cri-metrics.js';
 import type { HostPorts } from './hostports.js';
 import { containerInfo } from './verbose-info.js';
-import type { CriCallRecord, ImageServiceHandlers, RuntimeServiceHandlers } from '@kubelab/proto';
+import type { CriCallRecord, CriContainer, CriPodSandbox, ImageServiceHandlers, RuntimeServiceHandlers } from '@kubelab/proto';
 import { serverSpanOf, type Tracing } from '@kubelab/tracing';
 import { containerStatsToProto, containerStatusToProto, containerToProto, imageToProto, sandboxInfo, sandboxStatusToProto, sandboxToProto } from './convert.js';
 import { RuntimeError, invalid, toGrpcError } from './errors.js';
 import { continueTrace, spanTrace, type RecordSink } from './record.js';
-import { RUNTIME_API_VERSION, RUNTIME_NAME, RUNTIME_VERSION, type Container, type Runtime } from './runtime.js';
+import { RUNTIME_API_VERSION, RUNTIME_NAME, RUNTIME_VERSION, type Container, type Runtime, type Sandbox } from './runtime.js';
 import { nowNanos } from './time.js';
 import { criLogLines } from './cri-log.js';
 
@@ -260,7 +260,7 @@ export function buildServices(deps: ServerDeps): { runtime: RuntimeServiceHandle
       (req) => {
         const f = req.filter;
         const items = rt.listSandboxes(f ? { id: f.id, ...(f.state ? { state: f.state.state } : {}), labelSelector: f.labelSelector } : undefined);
-        return { response: { items: items.map(sandboxToProto) } };
+        return { response: encodedList(sandboxEncoding, items, sandboxToProto) as { items: CriPodSandbox[] } };
       },
     ),
     CreateContainer: R(
@@ -298,7 +298,7 @@ export function buildServices(deps: ServerDeps): { runtime: RuntimeServiceHandle
       (req) => {
         const f = req.filter;
         const list = rt.listContainers(f ? { id: f.id, ...(f.state ? { state: f.state.state } : {}), podSandboxId: f.podSandboxId, labelSelector: f.labelSelector } : undefined);
-        return { response: encodedContainerList(list) };
+        return { response: encodedList(containerEncoding, list, containerToProto) as { containers: CriContainer[] } };
       },
     ),
     ContainerStatus: R(
@@ -559,25 +559,35 @@ async function podStats(rt: Runtime, sandboxId: string) {
   };
 }
 
-// The kubelet relists every second: ListContainers answers from per-container
-// encodings cached by state (the only field of a CRI Container that changes),
-// joined as a repeated field is on the wire (tag+length+bytes per element).
+// The kubelet relists every second: ListPodSandbox and ListContainers answer
+// from per-object encodings cached by state (the only field of a listed CRI
+// PodSandbox or Container that changes), joined as a repeated field is on the
+// wire (tag+length+bytes per element).
 const ENCODED = Symbol('kubelab.encoded');
-const chunkCache = new WeakMap<Container, { state: string; chunk: Buffer }>();
-let encodeOne: ((msg: unknown) => Buffer) | undefined;
 
-function encodedContainerList(list: Container[]): { containers: ReturnType<typeof containerToProto>[] } {
+/** One list method's cached element encodings; `encodeOne` is the method's own serializer (set by withFastLists). */
+interface ListEncoding<T extends object> {
+  readonly field: string;
+  readonly chunks: WeakMap<T, { state: string; chunk: Buffer }>;
+  encodeOne?: (msg: unknown) => Buffer;
+}
+
+const sandboxEncoding: ListEncoding<Sandbox> = { field: 'items', chunks: new WeakMap() };
+const containerEncoding: ListEncoding<Container> = { field: 'containers', chunks: new WeakMap() };
+
+/** The answer to a list call: its encoding joined from the cache, and the plain message for any other reader. */
+function encodedList<T extends { state: string }, P>(enc: ListEncoding<T>, list: T[], toProto: (item: T) => P): Record<string, P[]> {
   const chunks: Buffer[] = [];
-  for (const c of list) {
-    let hit = chunkCache.get(c);
-    if (!hit || hit.state !== c.state) {
-      hit = { state: c.state, chunk: encodeOne ? encodeOne({ containers: [containerToProto(c)] }) : Buffer.alloc(0) };
-      chunkCache.set(c, hit);
+  for (const item of list) {
+    let hit = enc.chunks.get(item);
+    if (!hit || hit.state !== item.state) {
+      hit = { state: item.state, chunk: enc.encodeOne ? enc.encodeOne({ [enc.field]: [toProto(item)] }) : Buffer.alloc(0) };
+      enc.chunks.set(item, hit);
     }
     chunks.push(hit.chunk);
   }
-  const lazy = { [ENCODED]: chunks } as unknown as { containers: ReturnType<typeof containerToProto>[] };
-  Object.defineProperty(lazy, 'containers', { enumerable: true, get: () => list.map(containerToProto) });
+  const lazy = { [ENCODED]: chunks } as unknown as Record<string, P[]>;
+  Object.defineProperty(lazy, enc.field, { enumerable: true, get: () => list.map(toProto) });
   return lazy;
 }
 
@@ -596,19 +606,19 @@ function joinIntoScratch(chunks: Buffer[]): Buffer {
   return scratch.subarray(0, len);
 }
 
-/** The RuntimeService definition with ListContainers serialising from the cache. */
-export function withFastList(def: grpc.ServiceDefinition): grpc.ServiceDefinition {
-  const list = def.ListContainers!;
-  const plain = list.responseSerialize as (msg: unknown) => Buffer;
-  encodeOne = plain;
-  return {
-    ...def,
-    ListContainers: {
-      ...list,
+/** The RuntimeService definition with ListPodSandbox and ListContainers serialising from the cache. */
+export function withFastLists(def: grpc.ServiceDefinition): grpc.ServiceDefinition {
+  const fast = (method: string, enc: ListEncoding<never>): grpc.MethodDefinition<unknown, unknown> => {
+    const m = def[method]!;
+    const plain = m.responseSerialize as (msg: unknown) => Buffer;
+    enc.encodeOne = plain;
+    return {
+      ...m,
       responseSerialize: (msg: unknown) => {
         const chunks = (msg as Record<symbol, Buffer[] | undefined>)[ENCODED];
         return chunks ? joinIntoScratch(chunks) : plain(msg);
       },
-    },
+    };
   };
+  return { ...def, ListPodSandbox: fast('ListPodSandbox', sandboxEncoding), ListContainers: fast('ListContainers', containerEncoding) };
 }

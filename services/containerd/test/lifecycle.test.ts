@@ -58,6 +58,15 @@ describe('runtime and sandboxes', () => {
     expect(list.items.map((i) => i.metadata!.name)).toEqual(['db']);
   });
 
+  it('a relist shows the new state of a sandbox: the cached encodings of the runtime and the decoded ones of the client follow it', async () => {
+    const { podSandboxId } = await h.cri.rt.RunPodSandbox({ config: sandboxConfig('web', h.dir) });
+    const states = async () => (await h.cri.rt.ListPodSandbox({})).items.map((i) => `${i.metadata!.name}=${i.state}`);
+    expect(await states()).toEqual(['web=SANDBOX_READY']);
+    expect(await states()).toEqual(['web=SANDBOX_READY']);
+    await h.cri.rt.StopPodSandbox({ podSandboxId });
+    expect(await states()).toEqual(['web=SANDBOX_NOTREADY']);
+  });
+
   it('filters sandboxes by state and label selector', async () => {
     const a = await h.cri.rt.RunPodSandbox({ config: sandboxConfig('a', h.dir) });
     await h.cri.rt.RunPodSandbox({ config: sandboxConfig('b', h.dir) });
