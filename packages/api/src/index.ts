@@ -260,6 +260,7 @@ export { findUntoleratedTaint, getNodeCondition, isNodeReady, matchToleration, m
 export { matchNodeSelector, matchNodeSelectorTerm, podMatchesNodeSelectorAndAffinityTerms } from './helpers/nodeaffinity.js';
 export { getScaledValueFromIntOrPercent } from './helpers/intstr.js';
 export { canonicalJson, semanticJson } from './helpers/canonical-json.js';
+export { deepFreeze } from './helpers/freeze.js';
 
 // net: IPv4 addresses and CIDRs (k8s.io/utils/net)
 export { formatIpv4, formatIpv4Cidr, ipv4CidrContains, ipv4CidrSize, parseIpv4, parseIpv4Cidr, type Ipv4Cidr } from './net/ipv4.js';

@@ -9,6 +9,7 @@
 // or changed ones are decoded, together, by the method's own deserializer.
 
 import type * as grpc from '@grpc/grpc-js';
+import { deepFreeze } from '@kubelab/api';
 
 /** Where each element of field 1 (`repeated` message, wire type 2) lies in `buf`; undefined when the message holds any other field. */
 export function repeatedFieldSpans(buf: Uint8Array): Array<[start: number, end: number]> | undefined {
@@ -34,13 +35,6 @@ export function repeatedFieldSpans(buf: Uint8Array): Array<[start: number, end: 
   return spans;
 }
 
-/** Freezes a decoded message (plain objects and arrays; bytes fields stay as they are): a shared element cannot be changed by one reader for the next. */
-export function deepFreeze<T>(value: T): T {
-  if (typeof value !== 'object' || value === null || ArrayBuffer.isView(value) || Object.isFrozen(value)) return value;
-  for (const v of Object.values(value)) deepFreeze(v);
-  return Object.freeze(value);
-}
-
 function frame(len: number): Buffer {
   const head = [0x0a];
   let v = len;
@@ -62,6 +56,7 @@ function frame(len: number): Buffer {
 export function cachedListDeserializer<R>(field: string, plain: (buf: Buffer) => R): (buf: Buffer) => R {
   let prevBytes: Buffer[] = [];
   let prevItems: unknown[] = [];
+  let empty: R | undefined; // the message's other fields at their defaults, decoded once
   return (buf) => {
     const spans = repeatedFieldSpans(buf);
     if (!spans) return plain(buf);
@@ -74,7 +69,7 @@ export function cachedListDeserializer<R>(field: string, plain: (buf: Buffer) =>
       bytes[i] = b;
       // In order first (a relist answers in the same order); else by content (an element came or went before this one).
       const p = prevBytes[i];
-      if (p !== undefined && p.length === b.length && p.equals(b)) {
+      if (p !== undefined && p.equals(b)) {
         items[i] = prevItems[i];
         continue;
       }
@@ -94,7 +89,8 @@ export function cachedListDeserializer<R>(field: string, plain: (buf: Buffer) =>
     }
     prevBytes = bytes;
     prevItems = items;
-    return { ...plain(EMPTY), [field]: items } as R;
+    empty ??= plain(EMPTY);
+    return { ...empty, [field]: items } as R;
   };
 }
 

@@ -7,7 +7,7 @@ import type { Logger } from '@kubelab/component-base';
 import { metricDescriptors, podSandboxMetrics } from './cri-metrics.js';
 import type { HostPorts } from './hostports.js';
 import { containerInfo } from './verbose-info.js';
-import type { CriCallRecord, CriContainer, CriPodSandbox, ImageServiceHandlers, RuntimeServiceHandlers } from '@kubelab/proto';
+import { criProto, type CriCallRecord, type CriContainer, type CriPodSandbox, type ImageServiceHandlers, type RuntimeServiceHandlers } from '@kubelab/proto';
 import { serverSpanOf, type Tracing } from '@kubelab/tracing';
 import { containerStatsToProto, containerStatusToProto, containerToProto, imageToProto, sandboxInfo, sandboxStatusToProto, sandboxToProto } from './convert.js';
 import { RuntimeError, invalid, toGrpcError } from './errors.js';
@@ -565,23 +565,27 @@ async function podStats(rt: Runtime, sandboxId: string) {
 // wire (tag+length+bytes per element).
 const ENCODED = Symbol('kubelab.encoded');
 
-/** One list method's cached element encodings; `encodeOne` is the method's own serializer (set by withFastLists). */
+/** One list method's cached element encodings. */
 interface ListEncoding<T extends object> {
+  readonly method: 'ListPodSandbox' | 'ListContainers';
   readonly field: string;
   readonly chunks: WeakMap<T, { state: string; chunk: Buffer }>;
-  encodeOne?: (msg: unknown) => Buffer;
 }
 
-const sandboxEncoding: ListEncoding<Sandbox> = { field: 'items', chunks: new WeakMap() };
-const containerEncoding: ListEncoding<Container> = { field: 'containers', chunks: new WeakMap() };
+const sandboxEncoding: ListEncoding<Sandbox> = { method: 'ListPodSandbox', field: 'items', chunks: new WeakMap() };
+const containerEncoding: ListEncoding<Container> = { method: 'ListContainers', field: 'containers', chunks: new WeakMap() };
+
+/** The method's own serializer: one element's encoding is the answer holding just it (tag+length+bytes). */
+const plainSerializer = (method: ListEncoding<object>['method']) => criProto().runtime.v1.RuntimeService.service[method].responseSerialize as (msg: unknown) => Buffer;
 
 /** The answer to a list call: its encoding joined from the cache, and the plain message for any other reader. */
 function encodedList<T extends { state: string }, P>(enc: ListEncoding<T>, list: T[], toProto: (item: T) => P): Record<string, P[]> {
+  const encodeOne = plainSerializer(enc.method);
   const chunks: Buffer[] = [];
   for (const item of list) {
     let hit = enc.chunks.get(item);
     if (!hit || hit.state !== item.state) {
-      hit = { state: item.state, chunk: enc.encodeOne ? enc.encodeOne({ [enc.field]: [toProto(item)] }) : Buffer.alloc(0) };
+      hit = { state: item.state, chunk: encodeOne({ [enc.field]: [toProto(item)] }) };
       enc.chunks.set(item, hit);
     }
     chunks.push(hit.chunk);
@@ -608,10 +612,9 @@ function joinIntoScratch(chunks: Buffer[]): Buffer {
 
 /** The RuntimeService definition with ListPodSandbox and ListContainers serialising from the cache. */
 export function withFastLists(def: grpc.ServiceDefinition): grpc.ServiceDefinition {
-  const fast = (method: string, enc: ListEncoding<never>): grpc.MethodDefinition<unknown, unknown> => {
-    const m = def[method]!;
+  const fast = (enc: ListEncoding<never>): grpc.MethodDefinition<unknown, unknown> => {
+    const m = def[enc.method]!;
     const plain = m.responseSerialize as (msg: unknown) => Buffer;
-    enc.encodeOne = plain;
     return {
       ...m,
       responseSerialize: (msg: unknown) => {
@@ -620,5 +623,5 @@ export function withFastLists(def: grpc.ServiceDefinition): grpc.ServiceDefiniti
       },
     };
   };
-  return { ...def, ListPodSandbox: fast('ListPodSandbox', sandboxEncoding), ListContainers: fast('ListContainers', containerEncoding) };
+  return { ...def, ListPodSandbox: fast(sandboxEncoding), ListContainers: fast(containerEncoding) };
 }

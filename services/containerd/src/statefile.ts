@@ -69,14 +69,12 @@ export class StateFile<T> {
       clearTimeout(this.timer);
       this.timer = undefined;
     }
-    this.lastWrite = Date.now();
-    const n = ++this.taken;
-    const tmp = `${this.path}.tmp-${n}`;
+    const { n, tmp } = this.nextSnapshot();
     try {
       writeFileSync(tmp, JSON.stringify(this.snapshot()));
       this.putInPlace(n, tmp);
     } catch (err) {
-      this.onError(new Error(`writing ${this.path}: ${(err as Error).message}`));
+      this.failed(err);
     }
   }
 
@@ -90,19 +88,17 @@ export class StateFile<T> {
       this.again = true;
       return;
     }
-    this.lastWrite = Date.now();
-    const n = ++this.taken;
-    const tmp = `${this.path}.tmp-${n}`;
+    const { n, tmp } = this.nextSnapshot();
     let text: string;
     try {
       text = JSON.stringify(this.snapshot());
     } catch (err) {
-      this.onError(new Error(`writing ${this.path}: ${(err as Error).message}`));
+      this.failed(err);
       return;
     }
     this.writing = writeFile(tmp, text)
       .then(() => this.putInPlace(n, tmp))
-      .catch((err: Error) => this.onError(new Error(`writing ${this.path}: ${err.message}`)))
+      .catch((err: unknown) => this.failed(err))
       .finally(() => {
         this.writing = undefined;
         if (this.again) {
@@ -110,6 +106,17 @@ export class StateFile<T> {
           this.touch();
         }
       });
+  }
+
+  /** The next snapshot's number and temp file; the write counts from now for the pacing. */
+  private nextSnapshot(): { n: number; tmp: string } {
+    this.lastWrite = Date.now();
+    const n = ++this.taken;
+    return { n, tmp: `${this.path}.tmp-${n}` };
+  }
+
+  private failed(err: unknown): void {
+    this.onError(new Error(`writing ${this.path}: ${(err as Error).message}`));
   }
 
   /** Renames snapshot `n` into place unless a newer one already is (a flush while it was written). */

@@ -2,7 +2,7 @@
 // objects by key, plus named indexes from index values to keys. Objects are
 // frozen on the way in because a cached object must never be mutated.
 
-import { metaNamespaceKey, type KubeObject } from '@kubelab/api';
+import { deepFreeze, metaNamespaceKey, type KubeObject } from '@kubelab/api';
 
 export type IndexFunc<T> = (obj: T) => string[];
 export type Indexers<T> = Record<string, IndexFunc<T>>;
@@ -154,11 +154,4 @@ export class Indexer<T extends KubeObject> {
       }
     }
   }
-}
-
-function deepFreeze<T>(o: T): T {
-  if (o === null || typeof o !== 'object' || Object.isFrozen(o)) return o;
-  Object.freeze(o);
-  for (const v of Object.values(o as object)) deepFreeze(v);
-  return o;
 }

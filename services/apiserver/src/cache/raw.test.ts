@@ -1,7 +1,8 @@
 // The JSON kept beside an object: written through by the transports, never
 // part of the object itself (not serialized, not copied by a spread).
 import { describe, expect, it } from 'vitest';
-import { attachRaw, deepFreeze, hasRaw, rawJson, rawText } from './raw.js';
+import { deepFreeze } from '@kubelab/api';
+import { attachRaw, hasRaw, rawJson, rawText } from './raw.js';
 
 describe('attachRaw', () => {
   it('serves the kept JSON bytes, and stays out of the object', () => {

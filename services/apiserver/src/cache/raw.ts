@@ -56,12 +56,3 @@ export function listBytes(head: string, items: readonly object[]): Buffer {
 export function hasRaw(obj: object): boolean {
   return holder(obj) !== undefined;
 }
-
-/** Freezes an object graph: cache objects are shared by every reader. */
-export function deepFreeze<T>(o: T): T {
-  if (o && typeof o === 'object' && !Object.isFrozen(o)) {
-    Object.freeze(o);
-    for (const v of Object.values(o as object)) deepFreeze(v);
-  }
-  return o;
-}

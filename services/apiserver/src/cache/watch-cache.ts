@@ -4,14 +4,14 @@
 // replay from the window and then follow; a revision older than the window
 // is 410 Expired; idle watchers get BOOKMARKs so they can resume cheaply.
 
-import { apiVersionOf, badRequest, expired, timeout, type KubeObject, type ResourceInfo, type Status, type WatchEvent } from '@kubelab/api';
+import { apiVersionOf, badRequest, deepFreeze, expired, timeout, type KubeObject, type ResourceInfo, type Status, type WatchEvent } from '@kubelab/api';
 import type { Tracing } from '@kubelab/tracing';
 import type { KvStorage } from '../storage/kv.js';
 import { consumeKvEntry } from '../tracing/consume.js';
 import { decodeStored, withRevision, type WireJson } from '../storage/codec.js';
 import type { ResourceTransformers } from '../storage/encryption/load.js';
 import { isEncrypted } from '../storage/encryption/transformer.js';
-import { attachRaw, deepFreeze } from './raw.js';
+import { attachRaw } from './raw.js';
 import { parseKey } from './keys.js';
 import { CacheWatcher } from './watcher.js';
 import type { WatchTrigger } from './triggers.js';
