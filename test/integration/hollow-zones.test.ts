@@ -53,7 +53,7 @@ interface NodeView {
 
 describe.runIf(ready)('zones on hollow nodes (kubelab hollow stop|start, the node lifecycle controller)', { timeout: 600_000 }, () => {
   const cluster = new LocalCluster('kubelab-zones-');
-  const kubectl = (args: string[]) => cluster.kubectl(args);
+  const kubectl = (args: string[], stdin?: string) => cluster.kubectl(args, stdin);
   const hollow = (args: string[]) => cluster.kubelab(['hollow', ...args], 120_000);
   const controllerLog = () => readFileSync(join(cluster.dir, 'logs', 'controller-manager.log'), 'utf8');
 
@@ -117,7 +117,17 @@ describe.runIf(ready)('zones on hollow nodes (kubelab hollow stop|start, the nod
   beforeAll(async () => {
     await cluster.up(['--nodes', String(NODES), '--hollow', '--port-offset', '24300', ...FLAGS], 420_000);
     await allReadyUntainted();
-  }, 520_000);
+    // A DaemonSet of the user's on every hollow node (the node add-ons keep off them, as on kubemark's): its pods are
+    // what the node lifecycle controller marks not ready when their node goes.
+    const agent = {
+      apiVersion: 'apps/v1',
+      kind: 'DaemonSet',
+      metadata: { name: 'agent', namespace: 'default' },
+      spec: { selector: { matchLabels: { app: 'agent' } }, template: { metadata: { labels: { app: 'agent' } }, spec: { containers: [{ name: 'agent', image: 'registry.k8s.io/pause:3.10' }] } } },
+    };
+    expect((await kubectl(['apply', '-f', '-'], JSON.stringify(agent))).code).toBe(0);
+    expect((await kubectl(['rollout', 'status', 'ds/agent', '--timeout=180s'])).stdout).toContain('daemon set "agent" successfully rolled out');
+  }, 720_000);
 
   afterAll(async () => {
     // Fifteen kubelets and the control plane stop in seconds, but a loaded machine takes longer than the 10 s default.
@@ -157,7 +167,7 @@ describe.runIf(ready)('zones on hollow nodes (kubelab hollow stop|start, the nod
     const events = (await kubectl(['get', 'events', '-A'])).stdout;
     for (const n of ZONE_A) expect(events).toMatch(new RegExp(`Normal\\s+NodeNotReady\\s+node/${n}\\s+Node ${n} status is now: NodeNotReady`));
     expect(events).toMatch(/Normal\s+RegisteredNode\s+node\/node-1\s+Node node-1 event: Registered Node node-1 in Controller/);
-    // Their pods (the DaemonSets') are marked not ready.
+    // Their pods (the agent DaemonSet's) are marked not ready.
     expect(events).toMatch(/Warning\s+NodeNotReady\s+pod\/\S+\s+Node is not ready/);
     expect(controllerLog()).toMatch(/"Controller detected that zone is now in new state" zone=":\\u0000:zone-a" newState="FullDisruption"/);
   });

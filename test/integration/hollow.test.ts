@@ -13,7 +13,7 @@ const NODES = 50;
 
 describe.runIf(ready)('hollow nodes (kubelab up --hollow)', { timeout: 300_000 }, () => {
   const cluster = new LocalCluster('kubelab-hollow-');
-  const kubectl = (args: string[]) => cluster.kubectl(args);
+  const kubectl = (args: string[], stdin?: string) => cluster.kubectl(args, stdin);
 
   beforeAll(async () => {
     // The control plane and 50 nodes on a shared two-core machine: the deadline is generous, not the expectation.
@@ -50,6 +50,29 @@ describe.runIf(ready)('hollow nodes (kubelab up --hollow)', { timeout: 300_000 }
     const out = (await kubectl(['-n', 'kube-node-lease', 'get', 'lease', 'node-37'])).stdout;
     expect(out).toMatch(/^NAME\s+HOLDER\s+AGE$/m);
     expect(out).toMatch(/^node-37\s+node-37\s+\S+$/m);
+  });
+
+  it("keeps the node add-ons off the hollow nodes, as kubemark's hollow node runs its own proxy and NPD; a user's DaemonSet runs on each", async () => {
+    for (const [ns, name] of [
+      ['kube-system', 'kube-proxy'],
+      ['kube-system', 'node-problem-detector'],
+      ['kube-system', 'kube-network-policies'],
+    ] as const) {
+      expect((await kubectl(['-n', ns, 'rollout', 'status', `ds/${name}`, '--timeout=120s'])).stdout).toContain(`daemon set "${name}" successfully rolled out`);
+      // DESIRED CURRENT READY UP-TO-DATE AVAILABLE: the control-plane node's pod only.
+      expect((await kubectl(['-n', ns, 'get', 'ds', name, '--no-headers'])).stdout).toMatch(new RegExp(`^${name}\\s+1\\s+1\\s+1\\s+1\\s+1\\s`));
+    }
+    const agent = {
+      apiVersion: 'apps/v1',
+      kind: 'DaemonSet',
+      metadata: { name: 'agent', namespace: 'default' },
+      spec: { selector: { matchLabels: { app: 'agent' } }, template: { metadata: { labels: { app: 'agent' } }, spec: { containers: [{ name: 'agent', image: 'registry.k8s.io/pause:3.10' }] } } },
+    };
+    expect((await kubectl(['apply', '-f', '-'], JSON.stringify(agent))).stdout).toBe('daemonset.apps/agent created\n');
+    expect((await kubectl(['rollout', 'status', 'ds/agent', '--timeout=180s'])).stdout).toContain('daemon set "agent" successfully rolled out');
+    // Every hollow node; not the control-plane node (its NoSchedule taint is not tolerated).
+    expect((await kubectl(['get', 'ds', 'agent', '--no-headers'])).stdout).toMatch(new RegExp(`^agent\\s+${NODES}\\s+${NODES}\\s+${NODES}\\s+${NODES}\\s+${NODES}\\s`));
+    expect((await kubectl(['delete', 'ds', 'agent'])).code).toBe(0);
   });
 
   it("runs a Deployment's pods on hollow nodes, with logs and exec through their kubelets", async () => {

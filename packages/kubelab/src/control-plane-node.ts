@@ -13,6 +13,7 @@ import { isConflict, isNotFound } from '@kubelab/api';
 import type { Clientset } from '@kubelab/client';
 import { stringify } from 'yaml';
 import { createUnlessPresent } from './create-once.js';
+import { offHollowNodes } from './hollow.js';
 import { NPD_NAMESPACE, NPD_SERVICE_ACCOUNT } from './npd-addon.js';
 import { CONTROL_PLANE_LABELS, CONTROL_PLANE_TAINT, type ComponentSpec, type Layout } from './topology.js';
 
@@ -333,13 +334,18 @@ export function npdDaemonSet(runner: Runner): DaemonSet {
   };
 }
 
-/** kubeadm's addons phase: kube-proxy, then the Node Problem Detector's DaemonSet (its ServiceAccount comes from npd-addon.ts). */
-export async function applyDaemonSetAddons(cs: Clientset, runner: Runner, log: (line: string) => void = () => {}): Promise<void> {
+/**
+ * kubeadm's addons phase: kube-proxy, then the Node Problem Detector's
+ * DaemonSet (its ServiceAccount comes from npd-addon.ts); with `hollow`, both
+ * kept off the hollow nodes (offHollowNodes).
+ */
+export async function applyDaemonSetAddons(cs: Clientset, runner: Runner, log: (line: string) => void = () => {}, hollow = false): Promise<void> {
+  const place = hollow ? offHollowNodes : (ds: DaemonSet) => ds;
   const kp = kubeProxyAddon(runner);
   await createUnlessPresent(() => cs.core.serviceAccounts('kube-system').create(kp.serviceAccount));
-  await createUnlessPresent(() => cs.apps.daemonSets('kube-system').create(kp.daemonSet));
+  await createUnlessPresent(() => cs.apps.daemonSets('kube-system').create(place(kp.daemonSet)));
   log('[addons] Applied essential addon: kube-proxy');
-  await createUnlessPresent(() => cs.apps.daemonSets(NPD_NAMESPACE).create(npdDaemonSet(runner)));
+  await createUnlessPresent(() => cs.apps.daemonSets(NPD_NAMESPACE).create(place(npdDaemonSet(runner))));
   log('[addons] Applied addon: node-problem-detector (DaemonSet kube-system/node-problem-detector)');
 }
 

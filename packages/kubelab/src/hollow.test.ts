@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { hollowComponents, hollowControllerManagerArgs, hollowNodeNames } from './hollow.js';
+import { podMatchesNodeSelectorAndAffinityTerms, type DaemonSet, type Node } from '@kubelab/api';
+import { kubeProxyAddon, npdDaemonSet } from './control-plane-node.js';
+import { HOLLOW_NODE_LABEL, hollowComponents, hollowControllerManagerArgs, hollowNodeNames, offHollowNodes } from './hollow.js';
+import { networkPolicyAddonObjects } from './network-policy-addon.js';
 import { METRICS_SERVER_ARGS, metricsServerObjects } from './metrics-server-addon.js';
 import { controlPlanePorts, type Layout } from './topology.js';
 import { parseUpArgs } from './up.js';
@@ -36,6 +39,13 @@ describe('hollowComponents', () => {
     expect(spec!.service).toBe('kubemark');
     expect([arg(spec!.args, 'port'), arg(spec!.args, 'stream-server-port'), arg(spec!.args, 'apiserver-grpc-address')]).toEqual(['14250', '14010', '127.0.0.1:10444']);
     expect(arg(spec!.args, 'bootstrap-kubeconfig')).toBe('/s/nodes/bootstrap-kubelet.conf');
+  });
+
+  it('labels every hollow node as one (--node-labels), so that the node add-ons keep off them', () => {
+    expect(hollowComponents(layout(), 251).map((s) => s.args.filter((a) => a.startsWith('--node-labels=')))).toEqual([
+      ['--node-labels=kubelab.io/hollow-node=true'],
+      ['--node-labels=kubelab.io/hollow-node=true'],
+    ]);
   });
 
   it('gives every worker a control socket beside the pid files (kubelab hollow stop|start)', () => {
@@ -82,5 +92,24 @@ describe("metrics-server's stand-in pod beside hollow nodes", () => {
     const pod = metricsServerObjects(4443, METRICS_SERVER_ARGS, 'local', hollow).deployment.spec!.template.spec!;
     expect(pod.nodeSelector).toEqual(nodeSelector);
     expect(pod.tolerations ?? []).toEqual(hollow ? [{ key: 'node-role.kubernetes.io/control-plane', operator: 'Exists', effect: 'NoSchedule' }] : []);
+  });
+});
+
+describe("the node add-ons' DaemonSets beside hollow nodes (kubemark's hollow node runs its own proxy and NPD)", () => {
+  const node = (labels: Record<string, string>): Node => ({ apiVersion: 'v1', kind: 'Node', metadata: { name: 'n', labels: { 'kubernetes.io/os': 'linux', ...labels } } });
+  const hollow = node({ [HOLLOW_NODE_LABEL]: 'true', 'topology.kubernetes.io/zone': 'zone-a' });
+  const controlPlane = node({ 'node-role.kubernetes.io/control-plane': '' });
+  const runsOn = (ds: DaemonSet, n: Node) => podMatchesNodeSelectorAndAffinityTerms({ apiVersion: 'v1', kind: 'Pod', metadata: {}, spec: ds.spec!.template.spec! }, n);
+  it.each([
+    ['kube-proxy', kubeProxyAddon('local').daemonSet],
+    ['node-problem-detector', npdDaemonSet('local')],
+    ['kube-network-policies', networkPolicyAddonObjects('local').daemonSet],
+  ])('%s: on every node as kubeadm applies it; off the hollow nodes in a hollow cluster', (_name, ds) => {
+    expect([runsOn(ds, hollow), runsOn(ds, controlPlane)]).toEqual([true, true]);
+    const off = offHollowNodes(ds);
+    expect([runsOn(off, hollow), runsOn(off, controlPlane)]).toEqual([false, true]);
+    // Everything else stays as applied (the NPD's own linux term is kept, the selector and tolerations too).
+    expect({ ...off.spec!.template.spec!, affinity: undefined }).toEqual({ ...ds.spec!.template.spec!, affinity: undefined });
+    expect(runsOn(off, node({ 'kubernetes.io/os': 'windows' }))).toBe(false);
   });
 });

@@ -5,6 +5,7 @@
 
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { DaemonSet, NodeSelectorTerm } from '@kubelab/api';
 import { CertificateAuthority, ensureKubeconfig, kubeletIdentity } from '@kubelab/pki';
 import { BOOTSTRAP_KUBELET_CONF, BOOTSTRAP_TOKEN_FILE, ensureBootstrapKubeletConf, keptToken } from './bootstrap-token.js';
 import { kubeadmFiles, type ComponentSpec, type Layout } from './topology.js';
@@ -19,6 +20,29 @@ export const HOLLOW_STREAM_PORT = 10010;
 /** The worker node names node-1 … node-N, as the process nodes are named. */
 export function hollowNodeNames(nodes: number): string[] {
   return Array.from({ length: nodes }, (_, i) => `node-${i + 1}`);
+}
+
+/** The label every hollow node registers with (the workers' --node-labels), so that add-ons can keep off them. */
+export const HOLLOW_NODE_LABEL = 'kubelab.io/hollow-node';
+
+/**
+ * A node add-on's DaemonSet as a hollow cluster applies it: kept off the
+ * hollow nodes. Upstream kubemark's hollow-node pod runs its own hollow-proxy
+ * and node-problem-detector beside the hollow kubelet, so the real nodes'
+ * kube-proxy and NPD DaemonSets do not run on hollow nodes; here a stand-in
+ * pod there would stand for a process that does not exist. A DaemonSet a user
+ * creates still runs on them.
+ */
+export function offHollowNodes(ds: DaemonSet): DaemonSet {
+  const notHollow: NonNullable<NodeSelectorTerm['matchExpressions']>[number] = { key: HOLLOW_NODE_LABEL, operator: 'DoesNotExist' };
+  const pod = ds.spec!.template.spec!;
+  const required = pod.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution;
+  // Required terms are ORed: each one gains the expression.
+  const terms = required?.nodeSelectorTerms.length
+    ? required.nodeSelectorTerms.map((t) => ({ ...t, matchExpressions: [...(t.matchExpressions ?? []), notHollow] }))
+    : [{ matchExpressions: [notHollow] }];
+  const affinity = { ...pod.affinity, nodeAffinity: { ...pod.affinity?.nodeAffinity, requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: terms } } };
+  return { ...ds, spec: { ...ds.spec!, template: { ...ds.spec!.template, spec: { ...pod, affinity } } } };
 }
 
 /** The shared bootstrap kubeconfig of the hollow nodes (one `kubeadm join` token for all). */
@@ -97,6 +121,7 @@ export function hollowComponents(layout: Layout, nodes: number): ComponentSpec[]
         `--stream-server-port=${HOLLOW_STREAM_PORT + layout.portOffset}`,
         '--cluster-dns=10.96.0.10',
         '--cluster-domain=cluster.local',
+        `--node-labels=${HOLLOW_NODE_LABEL}=true`,
         // `kubelab hollow stop|start|status` (hollow-command.ts).
         `--control-socket=${hollowControlSocket(layout, w + 1)}`,
       ],

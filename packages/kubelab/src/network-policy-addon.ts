@@ -12,6 +12,7 @@
 import type { ClusterRole, ClusterRoleBinding, DaemonSet, ServiceAccount } from '@kubelab/api';
 import type { Clientset } from '@kubelab/client';
 import { createUnlessPresent } from './create-once.js';
+import { offHollowNodes } from './hollow.js';
 
 export const NETPOL_NAMESPACE = 'kube-system';
 export const NETPOL_NAME = 'kube-network-policies';
@@ -84,12 +85,12 @@ export function networkPolicyAddonObjects(runner: NetpolRunner): { serviceAccoun
   };
 }
 
-/** Creates what is missing (kept when present, as `kubectl apply` of the manifest would leave it). */
-export async function applyNetworkPolicyAddon(cs: Clientset, runner: NetpolRunner, log: (line: string) => void = () => {}): Promise<void> {
+/** Creates what is missing (kept when present, as `kubectl apply` of the manifest would leave it); with `hollow`, its DaemonSet kept off the hollow nodes. */
+export async function applyNetworkPolicyAddon(cs: Clientset, runner: NetpolRunner, log: (line: string) => void = () => {}, hollow = false): Promise<void> {
   const o = networkPolicyAddonObjects(runner);
   await createUnlessPresent(() => cs.core.serviceAccounts(NETPOL_NAMESPACE).create(o.serviceAccount));
   await createUnlessPresent(() => cs.rbac.clusterRoles().create(o.role));
   await createUnlessPresent(() => cs.rbac.clusterRoleBindings().create(o.binding));
-  await createUnlessPresent(() => cs.apps.daemonSets(NETPOL_NAMESPACE).create(o.daemonSet));
+  await createUnlessPresent(() => cs.apps.daemonSets(NETPOL_NAMESPACE).create(hollow ? offHollowNodes(o.daemonSet) : o.daemonSet));
   log('[addons] Applied addon: kube-network-policies (NetworkPolicy agent: ServiceAccount, ClusterRole and DaemonSet kube-system/kube-network-policies)');
 }

@@ -232,7 +232,7 @@ export async function startKubelet(opts: KubeletOptions): Promise<RunningKubelet
 }
 
 export { Kubelet, KUBELET_VERSION, type KubeletConfig } from './kubelet.js';
-export { kubeletFlags } from './options.js';
+export { kubeletFlags, parseLabels } from './options.js';
 export { loadClientCert, kubeconfigStillValid } from './certificate/bootstrap.js';
 export { nextRotationDeadline } from './certificate/rotation.js';
 export { generateAPIPodStatus, getPhase, podConditions } from './status/generate.js';

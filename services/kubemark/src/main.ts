@@ -6,6 +6,7 @@
 
 import { readFileSync } from 'node:fs';
 import { FlagError, FlagSet, apiserverAddressFrom, onShutdown, runMain, withApiserverFlags } from '@kubelab/component-base';
+import { parseLabels } from '@kubelab/kubelet';
 import { DEFAULT_ZONES, MAX_HOLLOW_NODES } from './addresses.js';
 import { startCpuProfile } from './profile.js';
 import { startHollowWorker } from './worker.js';
@@ -21,6 +22,7 @@ function flags() {
     .string('client-ca-file', '', 'The cluster CA: client certificates it signed authenticate at the kubelet API. Required.')
     .int('port', 10250, "The kubelet API's port, the same on every node (each listens on its own address, 127.100.x.y).")
     .int('stream-server-port', 10010, "The runtime's streaming server port (exec, attach, port-forward) on each node's address.")
+    .stringArray('node-labels', [], 'Labels every node registers with (key=value,...), as upstream kubemark passes its hollow kubelets.')
     .stringArray('zones', [...DEFAULT_ZONES], 'Zones the nodes are labelled with (topology.kubernetes.io/zone), round-robin by node number.')
     .int('concurrency', 25, 'Nodes starting at once.')
     .float('time-scale', 1, 'Kubelet and container time run this many times faster than wall time.')
@@ -48,6 +50,7 @@ async function main(): Promise<void> {
     count: v.count,
     nodesDir: v['nodes-dir'],
     zones: v.zones,
+    nodeLabels: parseLabels(v['node-labels']),
     concurrency: v.concurrency,
     apiserver: apiserverAddressFrom(v),
     bootstrapKubeconfig: v['bootstrap-kubeconfig'],

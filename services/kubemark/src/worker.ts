@@ -20,6 +20,8 @@ export interface HollowWorkerOptions extends Omit<HollowNodeOptions, 'nodeName' 
   /** The nodes' folders: `<nodesDir>/<name>`. */
   nodesDir: string;
   zones: readonly string[];
+  /** Labels every node registers with, besides its zone (--node-labels). */
+  nodeLabels?: Record<string, string>;
   /** Nodes starting at once (their TLS bootstrap is a CSR round trip each). */
   concurrency?: number;
   /** A line per milestone (the worker's own log). */
@@ -84,7 +86,7 @@ export async function startHollowWorker(o: HollowWorkerOptions): Promise<HollowW
           nodeIP: hollowNodeIP(i),
           dir: join(o.nodesDir, name(i)),
           servingTls,
-          nodeLabels: { [ZONE_LABEL]: hollowNodeZone(i, o.zones) },
+          nodeLabels: { ...o.nodeLabels, [ZONE_LABEL]: hollowNodeZone(i, o.zones) },
           logFiles,
         });
         if (stopping) return void (await node.stop());
