@@ -13,7 +13,10 @@
 //
 // Recorded, as one JSON line, per state: the configured rate, the rate
 // measured from the taints' timeAdded over the first BENCH_TAINTS taints
-// ((n-1) ÷ (last - first); timeAdded has whole seconds), and the times from
+// added once the zone's state settled, one node-monitor period after every
+// stopped node is NotReady ((n-1) ÷ (last - first); timeAdded has whole
+// seconds; taintsBeforeState counts the earlier ones, made at the normal
+// rate while the zone still counted as Normal), and the times from
 // `hollow stop` to the first node NotReady, to all stopped nodes NotReady
 // and to the first taint; then `hollow start` → every node Ready and
 // untainted again.
@@ -46,6 +49,8 @@ const PARTIAL = Number(process.env.BENCH_PARTIAL ?? 0.6);
 const GRACE = process.env.BENCH_GRACE;
 const TIMEOUT_MS = Number(process.env.BENCH_TIMEOUT_MS ?? 420_000);
 const OFFSET = Number(process.env.BENCH_PORT_OFFSET ?? 24600);
+/** The node lifecycle controller's --node-monitor-period (5 s) and the taints' whole-second timeAdded: the zone's state is settled by then. */
+const STATE_SETTLED_MS = 6_000;
 
 const dir = process.env.BENCH_STATE_DIR ?? mkdtempSync(join(tmpdir(), 'kubelab-bench-zones-'));
 const kubeconfig = join(dir, 'kubeconfig');
@@ -76,18 +81,24 @@ async function disrupt(label, stopArgs, configured, taints, runnerAlive) {
   const stopped = (/: (.*)$/m.exec(out)?.[1] ?? '').split(' ').filter(Boolean);
   progress(`${label}: stopped ${stopped.length} nodes`);
   const r = { stopped: stopped.length, configuredRate: configured };
+  /** @type {number | undefined} when every stopped node was first seen NotReady */
+  let allDownAt;
   await until(`${label}: ${taints} taints`, async () => {
     runnerAlive();
     const ns = (await nodes()).filter((n) => stopped.includes(n.name));
     const now = (Date.now() - t0) / 1000;
     const down = ns.filter((n) => n.ready !== 'True').length;
     if (down > 0 && r.firstNotReadySeconds === undefined) r.firstNotReadySeconds = round(now);
-    if (down === stopped.length && r.allNotReadySeconds === undefined) r.allNotReadySeconds = round(now);
-    const times = ns
-      .map((n) => n.tainted)
-      .filter((t) => t !== undefined)
-      .sort((a, b) => a - b);
-    if (times.length > 0 && r.firstTaintSeconds === undefined) r.firstTaintSeconds = round(now);
+    if (down === stopped.length && r.allNotReadySeconds === undefined) {
+      r.allNotReadySeconds = round(now);
+      allDownAt = Date.now();
+    }
+    const all = ns.map((n) => n.tainted).filter((t) => t !== undefined);
+    if (all.length > 0 && r.firstTaintSeconds === undefined) r.firstTaintSeconds = round(now);
+    r.taintsBeforeState = all.filter((t) => allDownAt === undefined || t < allDownAt + STATE_SETTLED_MS).length;
+    // The rate of the zone's state: taints from one monitor period after every stopped node is NotReady (before
+    // that the zone counts as Normal while its nodes go NotReady one by one, and upstream taints at the normal rate).
+    const times = allDownAt === undefined ? [] : all.filter((t) => t >= allDownAt + STATE_SETTLED_MS).sort((a, b) => a - b);
     if (times.length >= taints) {
       const span = (times[taints - 1] - times[0]) / 1000;
       r.taintsMeasured = taints;
