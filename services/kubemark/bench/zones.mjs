@@ -16,7 +16,8 @@
 // added once the zone's state settled, one node-monitor period after every
 // stopped node is NotReady ((n-1) ÷ (last - first); timeAdded has whole
 // seconds; taintsBeforeState counts the earlier ones, made at the normal
-// rate while the zone still counted as Normal), and the times from
+// rate while the zone still counted as Normal; a zone whose rate is 0 is
+// watched for 30 s and its taints counted), and the times from
 // `hollow stop` to the first node NotReady, to all stopped nodes NotReady
 // and to the first taint; then `hollow start` → every node Ready and
 // untainted again.
@@ -51,6 +52,8 @@ const TIMEOUT_MS = Number(process.env.BENCH_TIMEOUT_MS ?? 420_000);
 const OFFSET = Number(process.env.BENCH_PORT_OFFSET ?? 24600);
 /** The node lifecycle controller's --node-monitor-period (5 s) and the taints' whole-second timeAdded: the zone's state is settled by then. */
 const STATE_SETTLED_MS = 6_000;
+/** How long a zone whose rate is 0 is watched for taints once its state settled: none may come. */
+const ZERO_RATE_WINDOW_MS = 30_000;
 
 const dir = process.env.BENCH_STATE_DIR ?? mkdtempSync(join(tmpdir(), 'kubelab-bench-zones-'));
 const kubeconfig = join(dir, 'kubeconfig');
@@ -99,7 +102,13 @@ async function disrupt(label, stopArgs, configured, taints, runnerAlive) {
     // The rate of the zone's state: taints from one monitor period after every stopped node is NotReady (before
     // that the zone counts as Normal while its nodes go NotReady one by one, and upstream taints at the normal rate).
     const times = allDownAt === undefined ? [] : all.filter((t) => t >= allDownAt + STATE_SETTLED_MS).sort((a, b) => a - b);
-    if (times.length >= taints) {
+    // A zone whose rate is 0 (partially disrupted, at most --large-cluster-size-threshold nodes): none for a while.
+    if (configured === 0 && allDownAt !== undefined && Date.now() >= allDownAt + STATE_SETTLED_MS + ZERO_RATE_WINDOW_MS) {
+      r.taintsMeasured = times.length;
+      r.measuredRate = round(times.length / (ZERO_RATE_WINDOW_MS / 1000), 3);
+      return true;
+    }
+    if (configured > 0 && times.length >= taints) {
       const span = (times[taints - 1] - times[0]) / 1000;
       r.taintsMeasured = taints;
       r.measuredRate = span > 0 ? round((taints - 1) / span, 3) : null;
