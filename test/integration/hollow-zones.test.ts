@@ -22,7 +22,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requireTool, waitFor } from '@kubelab/testing';
-import { LocalCluster } from './local-cluster.js';
+import { AGENT_DAEMONSET, LocalCluster } from './local-cluster.js';
 
 const ready = requireTool('nats-server') && requireTool('kubectl');
 const NODES = 14;
@@ -119,13 +119,7 @@ describe.runIf(ready)('zones on hollow nodes (kubelab hollow stop|start, the nod
     await allReadyUntainted();
     // A DaemonSet of the user's on every hollow node (the node add-ons keep off them, as on kubemark's): its pods are
     // what the node lifecycle controller marks not ready when their node goes.
-    const agent = {
-      apiVersion: 'apps/v1',
-      kind: 'DaemonSet',
-      metadata: { name: 'agent', namespace: 'default' },
-      spec: { selector: { matchLabels: { app: 'agent' } }, template: { metadata: { labels: { app: 'agent' } }, spec: { containers: [{ name: 'agent', image: 'registry.k8s.io/pause:3.10' }] } } },
-    };
-    expect((await kubectl(['apply', '-f', '-'], JSON.stringify(agent))).code).toBe(0);
+    expect((await kubectl(['apply', '-f', '-'], AGENT_DAEMONSET)).code).toBe(0);
     expect((await kubectl(['rollout', 'status', 'ds/agent', '--timeout=180s'])).stdout).toContain('daemon set "agent" successfully rolled out');
   }, 720_000);
 

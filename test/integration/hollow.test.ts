@@ -6,7 +6,7 @@
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requireTool, waitFor } from '@kubelab/testing';
-import { LocalCluster } from './local-cluster.js';
+import { AGENT_DAEMONSET, LocalCluster } from './local-cluster.js';
 
 const ready = requireTool('nats-server') && requireTool('kubectl');
 const NODES = 50;
@@ -62,13 +62,7 @@ describe.runIf(ready)('hollow nodes (kubelab up --hollow)', { timeout: 300_000 }
       // DESIRED CURRENT READY UP-TO-DATE AVAILABLE: the control-plane node's pod only.
       expect((await kubectl(['-n', ns, 'get', 'ds', name, '--no-headers'])).stdout).toMatch(new RegExp(`^${name}\\s+1\\s+1\\s+1\\s+1\\s+1\\s`));
     }
-    const agent = {
-      apiVersion: 'apps/v1',
-      kind: 'DaemonSet',
-      metadata: { name: 'agent', namespace: 'default' },
-      spec: { selector: { matchLabels: { app: 'agent' } }, template: { metadata: { labels: { app: 'agent' } }, spec: { containers: [{ name: 'agent', image: 'registry.k8s.io/pause:3.10' }] } } },
-    };
-    expect((await kubectl(['apply', '-f', '-'], JSON.stringify(agent))).stdout).toBe('daemonset.apps/agent created\n');
+    expect((await kubectl(['apply', '-f', '-'], AGENT_DAEMONSET)).stdout).toBe('daemonset.apps/agent created\n');
     expect((await kubectl(['rollout', 'status', 'ds/agent', '--timeout=180s'])).stdout).toContain('daemon set "agent" successfully rolled out');
     // Every hollow node; not the control-plane node (its NoSchedule taint is not tolerated).
     expect((await kubectl(['get', 'ds', 'agent', '--no-headers'])).stdout).toMatch(new RegExp(`^agent\\s+${NODES}\\s+${NODES}\\s+${NODES}\\s+${NODES}\\s+${NODES}\\s`));

@@ -13,6 +13,14 @@ export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export const RUNNER = join(ROOT, 'packages/kubelab/dist/main.js');
 export const KUBECTL = '/usr/bin/kubectl';
 
+/** A user's DaemonSet of pause pods (no tolerations: every node but the tainted control-plane node), as `kubectl apply -f -` input. */
+export const AGENT_DAEMONSET = JSON.stringify({
+  apiVersion: 'apps/v1',
+  kind: 'DaemonSet',
+  metadata: { name: 'agent', namespace: 'default' },
+  spec: { selector: { matchLabels: { app: 'agent' } }, template: { metadata: { labels: { app: 'agent' } }, spec: { containers: [{ name: 'agent', image: 'registry.k8s.io/pause:3.10' }] } } },
+});
+
 export interface Run {
   stdout: string;
   stderr: string;
