@@ -246,7 +246,7 @@ describe.runIf(ready)('kubelab up --ha under chaos', { timeout: 120_000 }, () =>
     expect(restartLine.length).toBeGreaterThan(0);
   }, 150_000);
 
-  it('loses no acknowledged write: each apiserver lists every one', async () => {
+  it('loses no acknowledged write: each apiserver lists every one, and every replica numbers them as the leader does', async () => {
     loadRunning = false;
     await loadDone;
     await allUp();
@@ -284,6 +284,18 @@ describe.runIf(ready)('kubelab up --ha under chaos', { timeout: 120_000 }, () =>
       const gone = await missing(b.https);
       if (gone.length > 0) throw new Error(`${b.name} does not list ${gone.join(', ')}\n${await diagnose(gone)}`);
     }
+    // Replicas of nats-server before 2.11 can come to number messages differently after a restart, and an apiserver whose watch
+    // reads such a replica misses writes (docs/architecture.md): the apiserver avoids the proposals that cause it.
+    const lastSeqs = () => Promise.all(hp.nats.map(async (m) => (await streamDetail(m.monitor).catch(() => undefined))?.state?.last_seq));
+    const agreed = await waitFor(
+      'every replica at the same last sequence',
+      async () => {
+        const s = await lastSeqs();
+        return s.every((x) => typeof x === 'number' && x === s[0]) ? s[0] : undefined;
+      },
+      { timeoutMs: 15_000, everyMs: 250 },
+    ).catch(() => undefined);
+    if (agreed === undefined) throw new Error(`the replicas number the messages differently\n${await diagnose([])}`);
     figures.acknowledgedWrites = want.length;
   }, 120_000);
 });

@@ -108,6 +108,28 @@ describe('WatchCache', () => {
     c.stop();
   });
 
+  it("knows each key's newest message for a create: the object's revision, else its delete marker's, until the oldest markers are forgotten", () => {
+    const c = syncedCache();
+    const key = (n: string) => `/registry/configmaps/ns/${n}`;
+    c.ingest(key('a'), 'PUT', cm('a'), 3);
+    c.ingest(key('b'), 'PUT', cm('b'), 4);
+    c.ingest(key('b'), 'DEL', new Uint8Array(), 5);
+    // A marker for a key the cache never held (the initial load delivers deleted keys' markers too).
+    c.ingest(key('c'), 'PURGE', new Uint8Array(), 6);
+    expect([c.lastKnown(key('a')), c.lastKnown(key('b')), c.lastKnown(key('c')), c.lastKnown(key('d'))]).toEqual([
+      { revision: 3, live: true },
+      { revision: 5, live: false },
+      { revision: 6, live: false },
+      undefined,
+    ]);
+    c.ingest(key('b'), 'PUT', cm('b'), 7);
+    expect(c.lastKnown(key('b'))).toEqual({ revision: 7, live: true });
+    // Bounded: 10,000 markers are kept, the oldest dropped first.
+    for (let i = 0; i < 10_000; i++) c.ingest(key(`x${i}`), 'DEL', new Uint8Array(), 100 + i);
+    expect([c.lastKnown(key('c')), c.lastKnown(key('x0')), c.lastKnown(key('x9999'))]).toEqual([undefined, { revision: 100, live: false }, { revision: 10_099, live: false }]);
+    c.stop();
+  });
+
   it('replays from the window and answers 410 below it', () => {
     const c = syncedCache({ windowSize: 3 });
     for (let rev = 1; rev <= 6; rev++) c.ingest(`/registry/configmaps/ns/o${rev}`, 'PUT', cm(`o${rev}`), rev);

@@ -6,7 +6,7 @@
 
 import { apiVersionOf, badRequest, deepFreeze, expired, timeout, type KubeObject, type ResourceInfo, type Status, type WatchEvent } from '@kubelab/api';
 import type { Tracing } from '@kubelab/tracing';
-import type { KvStorage } from '../storage/kv.js';
+import type { KvStorage, LastMessage } from '../storage/kv.js';
 import { consumeKvEntry } from '../tracing/consume.js';
 import { decodeStored, withRevision, type WireJson } from '../storage/codec.js';
 import type { ResourceTransformers } from '../storage/encryption/load.js';
@@ -117,6 +117,8 @@ export interface RawEntry {
 
 /** Own writes kept at most (their events normally arrive within milliseconds). */
 const MAX_OWN_WRITES = 4096;
+/** Delete markers remembered for creates over a deleted key (lastKnown); beyond this the oldest are forgotten. */
+const MAX_TOMBSTONES = 10_000;
 
 /** A prefix's watchers indexed by their trigger value (only prefixes with a pinned watcher have one). */
 interface TriggerIndex {
@@ -153,6 +155,8 @@ export class WatchCache {
   private pendingSweepAt = MAX_OWN_WRITES;
 
   private readonly byPrefix = new Map<string, Map<string, CacheEntry>>();
+  /** The revision of each deleted key's delete marker, the oldest first (bounded: MAX_TOMBSTONES). */
+  private readonly tombstones = new Map<string, number>();
   private readonly sortedKeys = new Map<string, string[]>();
   private window: CacheEvent[] = [];
   private windowStart = 0;
@@ -293,6 +297,7 @@ export class WatchCache {
     const prev = m.get(key);
     let ev: CacheEvent;
     if (op === 'PUT') {
+      if (this.tombstones.size > 0) this.tombstones.delete(key);
       let stale = false;
       let d: { obj: KubeObject; wire: WireJson } | undefined = this.takeOwnWrite(key, value.length, rev);
       if (!d) {
@@ -311,6 +316,9 @@ export class WatchCache {
       ev = { type: prev ? 'MODIFIED' : 'ADDED', rev, key, prefix: parts.prefix, namespace: parts.namespace, cur };
       if (prev) ev.prev = prev;
     } else {
+      this.tombstones.delete(key);
+      this.tombstones.set(key, rev);
+      if (this.tombstones.size > MAX_TOMBSTONES) this.tombstones.delete(this.tombstones.keys().next().value!);
       if (!prev) return;
       m.delete(key);
       this.sortedKeys.delete(parts.prefix);
@@ -514,6 +522,14 @@ export class WatchCache {
   get(key: string): CacheEntry | undefined {
     const parts = parseKey(key);
     return parts ? this.byPrefix.get(parts.prefix)?.get(key) : undefined;
+  }
+
+  /** The key's newest message as far as the cache knows: its object, or its delete marker while remembered (for a create). */
+  lastKnown(key: string): LastMessage | undefined {
+    const e = this.get(key);
+    if (e) return { revision: e.rev, live: true };
+    const t = this.tombstones.get(key);
+    return t === undefined ? undefined : { revision: t, live: false };
   }
 
   /** Entries of one resource in key order (etcd's range order), optionally one namespace. */

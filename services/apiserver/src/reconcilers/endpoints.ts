@@ -9,6 +9,7 @@ import type { KubeObject } from '@kubelab/api';
 import { FlagError } from '@kubelab/component-base';
 import { APISERVER } from '../authentication/user.js';
 import type { RawEntry } from '../cache/watch-cache.js';
+import type { LastMessage } from '../storage/kv.js';
 import type { ApiRegistry } from '../registry/registry.js';
 import type { RequestContext } from '../registry/interface.js';
 import { ensure, getOrUndefined } from '../registry/ensure.js';
@@ -24,10 +25,11 @@ export function endpointReconcilerType(type: string): EndpointReconcilerType {
 
 /** The storage calls a lease needs (KvStorage's). */
 export interface LeaseStorage {
-  create(key: string, value: Uint8Array): Promise<number>;
+  create(key: string, value: Uint8Array, parent?: undefined, known?: LastMessage): Promise<number>;
   update(key: string, value: Uint8Array, revision: number): Promise<number>;
   delete(key: string, revision: number): Promise<number>;
   get(key: string): Promise<{ value: Uint8Array; revision: number } | undefined>;
+  last(key: string): Promise<LastMessage | undefined>;
 }
 
 /** What the watch cache gives: the leases it keeps (rawPrefixes), and a wait until it has applied a write. */
@@ -104,8 +106,9 @@ export class EndpointReconciler {
   private async renewLease(): Promise<number> {
     const key = masterLeaseKey(this.opts.ip);
     const value = encodeMasterLease(this.opts.ip, this.now() + (this.opts.ttlMs ?? MASTER_LEASE_TTL_MS));
-    const cur = await this.storage.get(key);
-    return cur ? this.storage.update(key, value, cur.revision) : this.storage.create(key, value);
+    // A lease deleted by this apiserver's last stop leaves a delete marker: the create names its revision.
+    const cur = await this.storage.last(key);
+    return cur?.live ? this.storage.update(key, value, cur.revision) : this.storage.create(key, value, undefined, cur);
   }
 
   private async reconcileLeases(): Promise<void> {

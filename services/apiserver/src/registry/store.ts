@@ -594,7 +594,7 @@ export class GenericStore implements ResourceStore {
           const value = this.toStorage(key, enc.bytes);
           let rev: number;
           try {
-            rev = await this.timedStorage('create', () => this.deps.storage.create(key, value, ctx.traceContext));
+            rev = await this.timedStorage('create', () => this.deps.storage.create(key, value, ctx.traceContext, this.deps.cache.lastKnown(key)));
           } catch (err) {
             if (err instanceof StorageError && err.kind === 'exists') throw alreadyExists(this.info, m.name!);
             throw err;

@@ -65,6 +65,12 @@ export function classifyNatsError(err: unknown, conditional: 'create' | 'update'
   return new StorageError('unavailable', msg, { cause: err });
 }
 
+/** A key's newest message: its revision, and whether it is a value (else a delete marker). */
+export interface LastMessage {
+  revision: number;
+  live: boolean;
+}
+
 export interface StoredValue {
   value: Uint8Array;
   revision: number;
@@ -161,7 +167,7 @@ export class KvStorage {
     return store;
   }
 
-  /** The stream-info client of lastRevision, made on first use. */
+  /** The stream API client of lastRevision and last, made on first use. */
   private jsm: JetStreamManager | undefined;
 
   /** False between a disconnect and the next reconnect: writes fail fast (504 Timeout, as when etcd does not answer) instead of queueing. */
@@ -197,32 +203,54 @@ export class KvStorage {
 
   /** The newest revision in the bucket (the stream's last sequence). */
   async lastRevision(): Promise<number> {
-    // One manager, without the account-info probe: that request needs JetStream's meta leader, which after a majority
-    // restart may be elected seconds after the stream's own leader, and the watch cache's stall check must not wait for it.
-    this.jsm ??= await jetstreamManager(this.nc, { checkAPI: false, timeout: 5_000 });
-    const si = await this.jsm.streams.info(`KV_${this.bucket}`);
+    const si = await (await this.manager()).streams.info(`KV_${this.bucket}`);
     return si.state.last_seq;
   }
 
-  /** `parent`: the request's trace context (RequestContext.traceContext). */
-  create(key: string, value: Uint8Array, parent?: Context): Promise<number> {
+  /**
+   * One manager, without the account-info probe: that request needs JetStream's meta leader, which after a majority
+   * restart may be elected seconds after the stream's own leader, and the watch cache's stall check must not wait for it.
+   */
+  private async manager(): Promise<JetStreamManager> {
+    return (this.jsm ??= await jetstreamManager(this.nc, { checkAPI: false, timeout: 5_000 }));
+  }
+
+  /**
+   * `parent`: the request's trace context (RequestContext.traceContext).
+   * `known`: the key's newest message as the watch cache has it, if any.
+   *
+   * Only proposals the stream leader can check before proposing (an expected
+   * revision above 0), or that should succeed, are sent: a create the leader
+   * fails only when applying it counts in each replica's failure tally, which
+   * replicas of nats-server before 2.11 can disagree on after a restart, and
+   * then number every later message differently (nats-server #6194).
+   */
+  create(key: string, value: Uint8Array, parent?: Context, known?: LastMessage): Promise<number> {
     return this.traced(
       'create',
       key,
       async (span) => {
         this.ensureConnected();
+        let expected = 0;
+        if (known) {
+          const last = known.live ? await this.last(key) : known;
+          if (last?.live) throw new StorageError('exists', `key exists: ${key}`);
+          expected = last?.revision ?? 0;
+        }
         try {
-          return await this.put(key, value, 0, undefined, span);
+          return await this.put(key, value, expected, undefined, span);
         } catch (err) {
           const e = err instanceof StorageError ? err : classifyNatsError(err, 'create');
           if (e.kind !== 'exists') throw e;
         }
-        // The key has a message: a live value (AlreadyExists) or a delete marker,
-        // which the library's create replaces (compare-and-swap on the marker).
+        // The key has a message the cache did not know of: a live value
+        // (AlreadyExists) or a delete marker, replaced by compare-and-swap.
+        const last = await this.last(key);
+        if (!last || last.live) throw new StorageError('exists', `key exists: ${key}`);
         try {
-          return await this.kv.create(key, value);
+          return await this.put(key, value, last.revision, undefined, span);
         } catch (err) {
-          throw classifyNatsError(err, 'create');
+          throw err instanceof StorageError ? err : classifyNatsError(err, 'create');
         }
       },
       undefined,
@@ -268,23 +296,36 @@ export class KvStorage {
     );
   }
 
+  /** The key's live value from the stream leader (etcd's linearizable read); undefined when it has none or a delete marker. */
   get(key: string, parent?: Context): Promise<StoredValue | undefined> {
     return this.traced(
       'get',
       key,
       async () => {
         this.ensureConnected();
-        try {
-          const e = await this.kv.get(key);
-          if (!e || e.operation !== 'PUT') return undefined;
-          return { value: e.value, revision: e.revision };
-        } catch (err) {
-          throw classifyNatsError(err, 'update');
-        }
+        const l = await this.last(key);
+        return l?.live ? { value: l.value, revision: l.revision } : undefined;
       },
       undefined,
       parent,
     );
+  }
+
+  /**
+   * The key's newest message as the stream leader has it: a value or a delete
+   * marker, at its revision. Not a direct get, which any replica answers: a
+   * follower may lag, and its revisions are the leader's only while replicas agree.
+   */
+  async last(key: string): Promise<(LastMessage & { value: Uint8Array }) | undefined> {
+    checkKey(key);
+    try {
+      const m = await (await this.manager()).streams.getMessage(`KV_${this.bucket}`, { last_by_subj: `$KV.${this.bucket}.${key}` });
+      if (!m) return undefined;
+      const op = m.header?.get('KV-Operation');
+      return { revision: m.seq, live: op !== 'DEL' && op !== 'PURGE', value: m.data };
+    } catch (err) {
+      throw classifyNatsError(err, 'update');
+    }
   }
 
   /** Every change after `afterRevision` (0: the current value of every key first). */
