@@ -329,4 +329,20 @@ describe('a stalled storage watch', () => {
     expect(watches.slice(0, 2)).toEqual([0, 0]);
     expect(stopped).toBeGreaterThanOrEqual(1);
   });
+
+  it("says once, as an error, when its revision stays ahead of the stream leader's (replicas numbering differently)", async () => {
+    const logged: string[] = [];
+    const storage = {
+      lastRevision: () => Promise.resolve(5),
+      watch: () => Promise.resolve({ stop: () => undefined, [Symbol.asyncIterator]: () => ({ next: () => new Promise(() => undefined) }) }),
+    } as unknown as KvStorage;
+    const c = new WatchCache(storage, { bookmarkIntervalMs: 1e9, progressCheckMs: 10, log: (level, msg, f) => logged.push(`${level} ${msg} ${JSON.stringify(f)}`) });
+    (c as unknown as { syncTarget: number }).syncTarget = 0;
+    (c as unknown as { markSynced(rev: number): void }).markSynced(0);
+    c.start();
+    c.ingest('/registry/configmaps/ns/a', 'PUT', cm('a'), 9);
+    await new Promise((r) => setTimeout(r, 100));
+    c.stop();
+    expect(logged).toEqual([`error storage replicas disagree: this watch's replica is ahead of the stream leader's last revision {"rev":9,"leaderRev":5}`]);
+  });
 });

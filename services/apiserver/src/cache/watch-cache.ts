@@ -173,6 +173,8 @@ export class WatchCache {
   private bookmarkTimer: NodeJS.Timeout | undefined;
   private progressTimer: NodeJS.Timeout | undefined;
   private progress = { rev: -1, stalls: 0 };
+  /** Consecutive progress checks that found the cache ahead of the stream leader. */
+  private aheadChecks = 0;
   private checkingProgress = false;
   private readonly windowSize: number;
   private readonly watcherBuffer: number;
@@ -211,7 +213,14 @@ export class WatchCache {
     try {
       // This apiserver's own acknowledged writes prove the store moved on even when the store's info request fails
       // (JetStream answers it only with a meta leader, elected after the stream's own after a majority restart).
-      const storeRev = Math.max(this.lastWritten, await this.storage.lastRevision().catch(() => 0));
+      const leaderRev = await this.storage.lastRevision().catch(() => 0);
+      const storeRev = Math.max(this.lastWritten, leaderRev);
+      // Ahead of the stream leader for two checks: the replica this watch reads numbers messages differently (nats-server
+      // before 2.11 after a restart; docs/architecture.md). Nothing here can renumber it: said once, as an error.
+      this.aheadChecks = leaderRev > 0 && this.rev > leaderRev ? this.aheadChecks + 1 : 0;
+      if (this.aheadChecks === 2) {
+        this.log('error', "storage replicas disagree: this watch's replica is ahead of the stream leader's last revision", { rev: this.rev, leaderRev });
+      }
       const next = progressCheck(this.progress, this.rev, storeRev);
       this.progress = { rev: next.rev, stalls: next.stalls };
       if (next.stalled && this.watching && !this.stopped) {
