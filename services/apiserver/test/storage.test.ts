@@ -7,6 +7,7 @@
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
+import { jetstreamManager } from '@nats-io/jetstream';
 import { requireTool, startNatsServer, type NatsServerHandle } from '@kubelab/testing';
 import { KvStorage, StorageError } from '../src/storage/kv.js';
 
@@ -97,5 +98,15 @@ describe.runIf(requireTool('nats-server'))('KvStorage.create', () => {
     expect(await failure(storage.create(key, enc('c'), undefined, { revision: marker, live: false }))).toBe('exists');
     expect(await sent(key)).toEqual([String(marker)]);
     expect(await storage.get(key)).toMatchObject({ revision: now });
+  });
+
+  it('a remembered marker purged since: the leader has no message for the key, so the create proposes revision 0', async () => {
+    const key = '/registry/configmaps/ns/purged';
+    const marker = await storage.delete(key, await storage.create(key, enc('a')));
+    await (await jetstreamManager(spy)).streams.purge(`KV_${BUCKET}`, { filter: `$KV.${BUCKET}.${key}` });
+    await forget(key);
+    const rev = await storage.create(key, enc('b'), undefined, { revision: marker, live: false });
+    expect(await sent(key)).toEqual([String(marker), '0']);
+    expect(await storage.get(key)).toMatchObject({ revision: rev });
   });
 });

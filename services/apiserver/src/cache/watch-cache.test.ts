@@ -124,6 +124,11 @@ describe('WatchCache', () => {
     ]);
     c.ingest(key('b'), 'PUT', cm('b'), 7);
     expect(c.lastKnown(key('b'))).toEqual({ revision: 7, live: true });
+    // This apiserver's own write, not applied yet: possibly live, so the storage asks the leader.
+    c.observeWrite(8, key('e'));
+    expect(c.lastKnown(key('e'))).toEqual({ revision: 8, live: true });
+    c.ingest(key('e'), 'DEL', new Uint8Array(), 8);
+    expect(c.lastKnown(key('e'))).toEqual({ revision: 8, live: false });
     // Bounded: 10,000 markers are kept, the oldest dropped first.
     for (let i = 0; i < 10_000; i++) c.ingest(key(`x${i}`), 'DEL', new Uint8Array(), 100 + i);
     expect([c.lastKnown(key('c')), c.lastKnown(key('x0')), c.lastKnown(key('x9999'))]).toEqual([undefined, { revision: 100, live: false }, { revision: 10_099, live: false }]);

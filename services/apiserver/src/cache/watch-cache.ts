@@ -213,13 +213,15 @@ export class WatchCache {
     try {
       // This apiserver's own acknowledged writes prove the store moved on even when the store's info request fails
       // (JetStream answers it only with a meta leader, elected after the stream's own after a majority restart).
+      // The cache's revision from before the question: events arriving meanwhile may be newer than the answer.
+      const rev = this.rev;
       const leaderRev = await this.storage.lastRevision().catch(() => 0);
       const storeRev = Math.max(this.lastWritten, leaderRev);
       // Ahead of the stream leader for two checks: the replica this watch reads numbers messages differently (nats-server
       // before 2.11 after a restart; docs/architecture.md). Nothing here can renumber it: said once, as an error.
-      this.aheadChecks = leaderRev > 0 && this.rev > leaderRev ? this.aheadChecks + 1 : 0;
+      this.aheadChecks = leaderRev > 0 && rev > leaderRev ? this.aheadChecks + 1 : 0;
       if (this.aheadChecks === 2) {
-        this.log('error', "storage replicas disagree: this watch's replica is ahead of the stream leader's last revision", { rev: this.rev, leaderRev });
+        this.log('error', "storage replicas disagree: this watch's replica is ahead of the stream leader's last revision", { rev, leaderRev });
       }
       const next = progressCheck(this.progress, this.rev, storeRev);
       this.progress = { rev: next.rev, stalls: next.stalls };
@@ -537,6 +539,8 @@ export class WatchCache {
   lastKnown(key: string): LastMessage | undefined {
     const e = this.get(key);
     if (e) return { revision: e.rev, live: true };
+    // Written by this apiserver, not applied yet: it may be live (the storage asks the leader before a create).
+    if (this.hasOwnWriteInFlight(key)) return { revision: this.pendingByKey.get(key)!, live: true };
     const t = this.tombstones.get(key);
     return t === undefined ? undefined : { revision: t, live: false };
   }

@@ -592,15 +592,19 @@ export class GenericStore implements ResourceStore {
           }
           const key = this.key(ns, m.name!);
           const value = this.toStorage(key, enc.bytes);
-          let rev: number;
-          try {
-            rev = await this.timedStorage('create', () => this.deps.storage.create(key, value, ctx.traceContext, this.deps.cache.lastKnown(key)));
-          } catch (err) {
-            if (err instanceof StorageError && err.kind === 'exists') throw alreadyExists(this.info, m.name!);
-            throw err;
-          }
-          hooks.commit(rev);
-          return this.committed(o, enc, rev, key, value.length);
+          // In the key's queue, as updates and deletes: one write of a key in flight at a time, and the cache (its own
+          // writes in flight included) tells the storage what the key holds (KvStorage.create says why).
+          return await this.writers.run(key, async () => {
+            let rev: number;
+            try {
+              rev = await this.timedStorage('create', () => this.deps.storage.create(key, value, ctx.traceContext, this.deps.cache.lastKnown(key)));
+            } catch (err) {
+              if (err instanceof StorageError && err.kind === 'exists') throw alreadyExists(this.info, m.name!);
+              throw err;
+            }
+            hooks.commit(rev);
+            return this.committed(o, enc, rev, key, value.length);
+          });
         } catch (err) {
           hooks.rollback();
           throw err;
@@ -814,53 +818,58 @@ export class GenericStore implements ResourceStore {
         }
         const dryRun = ctx.dryRun === true || (Array.isArray(opts.dryRun) && opts.dryRun.includes('All'));
         const key = this.key(ns, name);
-        let refresh = false;
-        for (let attempt = 0; attempt < MAX_RETRIES; attempt++) {
-          const cur = await this.current(key, refresh, ctx);
-          if (!cur) throw notFound(this.info, name);
-          const o = cur.obj as Obj;
-          const pre = opts.preconditions;
-          if (pre?.uid && pre.uid !== o.metadata.uid) {
-            throw conflict(this.info, name, `Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${o.metadata.uid ?? ''}`);
-          }
-          if (pre?.resourceVersion && pre.resourceVersion !== o.metadata.resourceVersion) {
-            throw conflict(this.info, name, `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${o.metadata.resourceVersion ?? ''}`);
-          }
-          const hooks = new AdmissionHooks();
-          const a = this.attrs('DELETE', ns, name, { ...ctx, dryRun }, hooks, undefined, o);
-          const review = this.deps.admission.review(a, undefined, false);
-          if (review) await review;
-
-          const grace = gracePeriodSeconds(this.info, o, opts);
-          const finalizers = pendingFinalizers(this.info, o);
-          // A CRD is held by its cleanup finalizer until its objects are gone (upstream: the CRD REST's Delete).
-          const next = planDelete(this.info, o, grace, finalizers.length > 0, isCrdResource(this.info) ? CLEANUP_FINALIZER : gcFinalizer(opts));
-          if (next === 'unchanged') return { object: o, deleted: false };
-          if (dryRun) return { object: next === 'remove' ? o : next, deleted: next === 'remove' };
-          try {
-            if (next === 'remove') {
-              const rev = await this.timedStorage('delete', () => this.deps.storage.delete(key, cur.rev, ctx.traceContext));
-              this.deps.cache.observeWrite(rev, key);
-              return { object: o, deleted: true };
-            }
-            const enc = this.encode(next);
-            const value = this.toStorage(key, enc.bytes);
-            const rev = await this.timedStorage('update', () => this.deps.storage.update(key, value, cur.rev, ctx.traceContext));
-            return { object: this.committed(next, enc, rev, key, value.length), deleted: false };
-          } catch (err) {
-            if (err instanceof StorageError && err.kind === 'stale') {
-              if (pre?.resourceVersion) throw conflict(this.info, name, OPTIMISTIC_LOCK_MESSAGE);
-              refresh = true;
-              continue;
-            }
-            throw err;
-          }
-        }
-        throw conflict(this.info, name, OPTIMISTIC_LOCK_MESSAGE);
+        return this.writers.run(key, () => this.deleteQueued(ns, name, key, opts, dryRun, ctx));
       },
       200,
       { ctx, namespace, name },
     );
+  }
+
+  /** One delete in the key's queue (Store.delete): read, admit, then remove or mark the object, retrying a lost compare-and-swap. */
+  private async deleteQueued(ns: string, name: string, key: string, opts: DeleteOptions, dryRun: boolean, ctx: RequestContext): Promise<DeleteResult> {
+    let refresh = false;
+    for (let attempt = 0; attempt < MAX_RETRIES; attempt++) {
+      const cur = await this.current(key, refresh, ctx);
+      if (!cur) throw notFound(this.info, name);
+      const o = cur.obj as Obj;
+      const pre = opts.preconditions;
+      if (pre?.uid && pre.uid !== o.metadata.uid) {
+        throw conflict(this.info, name, `Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${o.metadata.uid ?? ''}`);
+      }
+      if (pre?.resourceVersion && pre.resourceVersion !== o.metadata.resourceVersion) {
+        throw conflict(this.info, name, `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${o.metadata.resourceVersion ?? ''}`);
+      }
+      const hooks = new AdmissionHooks();
+      const a = this.attrs('DELETE', ns, name, { ...ctx, dryRun }, hooks, undefined, o);
+      const review = this.deps.admission.review(a, undefined, false);
+      if (review) await review;
+
+      const grace = gracePeriodSeconds(this.info, o, opts);
+      const finalizers = pendingFinalizers(this.info, o);
+      // A CRD is held by its cleanup finalizer until its objects are gone (upstream: the CRD REST's Delete).
+      const next = planDelete(this.info, o, grace, finalizers.length > 0, isCrdResource(this.info) ? CLEANUP_FINALIZER : gcFinalizer(opts));
+      if (next === 'unchanged') return { object: o, deleted: false };
+      if (dryRun) return { object: next === 'remove' ? o : next, deleted: next === 'remove' };
+      try {
+        if (next === 'remove') {
+          const rev = await this.timedStorage('delete', () => this.deps.storage.delete(key, cur.rev, ctx.traceContext));
+          this.deps.cache.observeWrite(rev, key);
+          return { object: o, deleted: true };
+        }
+        const enc = this.encode(next);
+        const value = this.toStorage(key, enc.bytes);
+        const rev = await this.timedStorage('update', () => this.deps.storage.update(key, value, cur.rev, ctx.traceContext));
+        return { object: this.committed(next, enc, rev, key, value.length), deleted: false };
+      } catch (err) {
+        if (err instanceof StorageError && err.kind === 'stale') {
+          if (pre?.resourceVersion) throw conflict(this.info, name, OPTIMISTIC_LOCK_MESSAGE);
+          refresh = true;
+          continue;
+        }
+        throw err;
+      }
+    }
+    throw conflict(this.info, name, OPTIMISTIC_LOCK_MESSAGE);
   }
 }
 

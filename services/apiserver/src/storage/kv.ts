@@ -114,17 +114,22 @@ export class KvStorage {
    * the error stays as it is (504 Timeout, as when etcd does not answer).
    */
   private async unacknowledged(err: unknown): Promise<never> {
-    if (err instanceof Error && /waiting for the JetStream ack/.test(err.message) && !this.nc.isClosed()) {
-      const alive = await Promise.race([
-        this.nc.rtt().then(
-          () => true,
-          () => false,
-        ),
-        new Promise<boolean>((r) => setTimeout(() => r(false), SERVER_ALIVE_MS).unref?.()),
-      ]);
-      if (alive) throw new StorageError('no-quorum', NO_QUORUM_MESSAGE, { cause: err });
+    if (err instanceof Error && /waiting for the JetStream ack/.test(err.message) && (await this.serverAlive())) {
+      throw new StorageError('no-quorum', NO_QUORUM_MESSAGE, { cause: err });
     }
     throw err;
+  }
+
+  /** Whether the NATS server answers a ping within SERVER_ALIVE_MS. */
+  private serverAlive(): Promise<boolean> {
+    if (this.nc.isClosed()) return Promise.resolve(false);
+    return Promise.race([
+      this.nc.rtt().then(
+        () => true,
+        () => false,
+      ),
+      new Promise<boolean>((r) => setTimeout(() => r(false), SERVER_ALIVE_MS).unref?.()),
+    ]);
   }
 
   /** Runs one KV call, in a child span of the request (`parent`, else the active context) when tracing is on. */
@@ -243,12 +248,13 @@ export class KvStorage {
           const e = err instanceof StorageError ? err : classifyNatsError(err, 'create');
           if (e.kind !== 'exists') throw e;
         }
-        // The key has a message the cache did not know of: a live value
-        // (AlreadyExists) or a delete marker, replaced by compare-and-swap.
+        // The key's newest message is not what the cache said: a live value
+        // (AlreadyExists), a delete marker, replaced by compare-and-swap, or
+        // none at all (a remembered marker purged since).
         const last = await this.last(key);
-        if (!last || last.live) throw new StorageError('exists', `key exists: ${key}`);
+        if (last?.live) throw new StorageError('exists', `key exists: ${key}`);
         try {
-          return await this.put(key, value, last.revision, undefined, span);
+          return await this.put(key, value, last?.revision ?? 0, undefined, span);
         } catch (err) {
           throw err instanceof StorageError ? err : classifyNatsError(err, 'create');
         }
@@ -318,12 +324,17 @@ export class KvStorage {
    */
   async last(key: string): Promise<(LastMessage & { value: Uint8Array }) | undefined> {
     checkKey(key);
+    this.ensureConnected();
     try {
       const m = await (await this.manager()).streams.getMessage(`KV_${this.bucket}`, { last_by_subj: `$KV.${this.bucket}.${key}` });
       if (!m) return undefined;
       const op = m.header?.get('KV-Operation');
       return { revision: m.seq, live: op !== 'DEL' && op !== 'PURGE', value: m.data };
     } catch (err) {
+      // No answer from a server that is alive: the stream has no leader (no majority), as a write's missing ack.
+      if (err instanceof Error && /timeout/i.test(`${err.name} ${err.message}`) && (await this.serverAlive())) {
+        throw new StorageError('no-quorum', NO_QUORUM_MESSAGE, { cause: err });
+      }
       throw classifyNatsError(err, 'update');
     }
   }
