@@ -28,12 +28,12 @@ describe('haproxyConfig', () => {
     {
       name: 'sends HTTPS to apiserver-1 and checks it with TLS, unverified',
       section: 'backend apiserver',
-      line: '    server apiserver-1 127.0.0.1:6453 check port 6453 check-ssl verify none inter 1000 fall 2 rise 2 on-marked-down shutdown-sessions',
+      line: '    server apiserver-1 127.0.0.1:6453 check port 6453 check-ssl verify none inter 1000 fall 2 rise 2',
     },
     {
       name: "sends gRPC to apiserver-3's gRPC port, checked on its HTTPS port",
       section: 'backend apiserver-grpc',
-      line: '    server apiserver-3 127.0.0.1:6474 check port 6473 check-ssl verify none inter 1000 fall 2 rise 2 on-marked-down shutdown-sessions',
+      line: '    server apiserver-3 127.0.0.1:6474 check port 6473 check-ssl verify none inter 1000 fall 2 rise 2',
     },
   ];
   for (const c of cases) it(c.name, () => expect(section(c.section)).toContain(c.line));
@@ -41,7 +41,7 @@ describe('haproxyConfig', () => {
   it('takes the check path and thresholds given', () => {
     const custom = haproxyConfig({ bind: '0.0.0.0', httpsPort: 6443, grpcPort: 6444, monitorPort: 8404, backends: backends.slice(0, 1), checkPath: '/healthz', interMs: 500, fall: 3, rise: 1 });
     expect(custom).toContain('    http-check send meth GET uri /healthz');
-    expect(custom).toContain('    server apiserver-1 127.0.0.1:6453 check port 6453 check-ssl verify none inter 500 fall 3 rise 1 on-marked-down shutdown-sessions');
+    expect(custom).toContain('    server apiserver-1 127.0.0.1:6453 check port 6453 check-ssl verify none inter 500 fall 3 rise 1');
     expect(custom).toContain('    bind 0.0.0.0:6443');
   });
 });

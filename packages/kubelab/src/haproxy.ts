@@ -44,8 +44,9 @@ export function haproxyConfig(o: HaproxyOptions): string {
   const fall = o.fall ?? HAPROXY_DEFAULTS.fall;
   const rise = o.rise ?? HAPROXY_DEFAULTS.rise;
   // The check connects with TLS to the HTTPS port; the apiservers' certificates are not verified by the check (kubeadm's guide: verify none).
-  const server = (b: Backend, port: number) =>
-    `    server ${b.name} ${b.host}:${port} check port ${b.https} check-ssl verify none inter ${inter} fall ${fall} rise ${rise} on-marked-down shutdown-sessions`;
+  // A server marked down keeps its sessions, as in kubeadm's guide: an apiserver that loses its store turns unready while its
+  // requests still wait for the store, and those answer with etcd's error instead of a cut connection (a dead one's end anyway).
+  const server = (b: Backend, port: number) => `    server ${b.name} ${b.host}:${port} check port ${b.https} check-ssl verify none inter ${inter} fall ${fall} rise ${rise}`;
   const backend = (name: string, port: (b: Backend) => number) => [
     `backend ${name}`,
     `    mode tcp`,

@@ -25,8 +25,8 @@ describe('kubelab kubeadm ha', () => {
       '    bind 0.0.0.0:6444',
       '    bind 0.0.0.0:8404',
       '    http-check send meth GET uri /readyz',
-      '    server apiserver-2 apiserver-2:6443 check port 6443 check-ssl verify none inter 1000 fall 2 rise 2 on-marked-down shutdown-sessions',
-      '    server apiserver-3 apiserver-3:6444 check port 6443 check-ssl verify none inter 1000 fall 2 rise 2 on-marked-down shutdown-sessions',
+      '    server apiserver-2 apiserver-2:6443 check port 6443 check-ssl verify none inter 1000 fall 2 rise 2',
+      '    server apiserver-3 apiserver-3:6444 check port 6443 check-ssl verify none inter 1000 fall 2 rise 2',
     ])
       expect(lines).toContain(line);
   });
