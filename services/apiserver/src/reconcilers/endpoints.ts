@@ -28,7 +28,6 @@ export interface LeaseStorage {
   create(key: string, value: Uint8Array, parent?: undefined, known?: LastMessage): Promise<number>;
   update(key: string, value: Uint8Array, revision: number): Promise<number>;
   delete(key: string, revision: number): Promise<number>;
-  get(key: string): Promise<{ value: Uint8Array; revision: number } | undefined>;
   last(key: string): Promise<LastMessage | undefined>;
 }
 
@@ -97,8 +96,8 @@ export class EndpointReconciler {
     const others = liveMasterLeases(this.cache.rawEntries(MASTER_LEASES_PREFIX), this.now()).ips.filter((ip) => ip !== this.opts.ip);
     if (others.length === 0) return;
     const key = masterLeaseKey(this.opts.ip);
-    const cur = await this.storage.get(key);
-    if (!cur) return;
+    const cur = await this.storage.last(key);
+    if (!cur?.live) return;
     await this.cache.waitForRev(await this.storage.delete(key, cur.revision));
     await this.reconcileLeases();
   }

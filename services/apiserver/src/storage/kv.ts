@@ -308,7 +308,6 @@ export class KvStorage {
       'get',
       key,
       async () => {
-        this.ensureConnected();
         const l = await this.last(key);
         return l?.live ? { value: l.value, revision: l.revision } : undefined;
       },
