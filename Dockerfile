@@ -51,11 +51,11 @@ RUN pnpm turbo run build --output-logs=errors-only \
       --filter=@kubelab/kubelab... --filter=@kubelab/node-problem-detector... \
       --filter=@kubelab/node... --filter=@kubelab/crictl... --filter=@kubelab/systemd... \
       --filter=@kubelab/metrics-server... --filter=@kubelab/kube-network-policies... \
-      --filter=@kubelab/dashboard...
+      --filter=@kubelab/dashboard... --filter=@kubelab/kubemark...
 # Each deploy's entry file: a service's dist/main.js; the node tools' systemctl; systemd's systemd-unit.
 RUN for entry in apiserver:main.js scheduler:main.js controller-manager:main.js kubelet:main.js containerd:main.js \
       kube-proxy:main.js kubelab:main.js node-problem-detector:main.js crictl:main.js node:bin/systemctl.js systemd:bin/systemd-unit.js \
-      metrics-server:main.js kube-network-policies:main.js dashboard:main.js; do \
+      metrics-server:main.js kube-network-policies:main.js dashboard:main.js kubemark:main.js; do \
       svc=${entry%%:*}; \
       pnpm --filter "@kubelab/$svc" deploy --legacy --prod --prefer-offline "/out/$svc" >/tmp/deploy.log 2>&1 \
       && test -f "/out/$svc/dist/${entry#*:}" \
@@ -195,6 +195,15 @@ RUN printf 'runtime-endpoint: unix:///run/containerd/containerd.sock\nimage-endp
 COPY docker/node-init.sh /usr/local/bin/node-init
 COPY docker/node-routes.mjs docker/kube-rest.mjs docker/host-ports.mjs /usr/local/lib/kubelab/
 ENTRYPOINT ["/usr/local/bin/node-init"]
+
+# ---------------------------------------------------------------- hollow profile
+# Hollow nodes (upstream kubemark, --morph=kubelet): one process holding many
+# real kubelets, each with its own simulated runtime. Root with NET_ADMIN: it
+# adds each node's address to eth0 (--node-ip-interface). `ip` from runtime-net.
+FROM runtime-net AS kubemark
+COPY --from=build /out/kubemark /app
+ENV NODE_OPTIONS=--max-semi-space-size=32
+ENTRYPOINT ["node", "/app/dist/main.js"]
 
 # ---------------------------------------------------------------- ha profile
 # The apiservers' load balancer of the compose `ha` profile (kubeadm's HA

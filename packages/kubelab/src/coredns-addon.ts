@@ -12,6 +12,7 @@ import type { ClusterRole, ClusterRoleBinding, ConfigMap, Deployment, Service, S
 import { formatIpv4, isNotFound, parseIpv4Cidr } from '@kubelab/api';
 import type { Clientset } from '@kubelab/client';
 import { createUnlessPresent } from './create-once.js';
+import { offHollowNodes } from './hollow.js';
 import { CONTROL_PLANE_TAINT } from './topology.js';
 
 export const COREDNS_NAMESPACE = 'kube-system';
@@ -157,8 +158,10 @@ export function corednsObjects(opts: { serviceCidr: string; apiserver?: string }
 }
 
 /** Creates what is missing (kept when present, as kubeadm's EnsureDNSAddon leaves an existing ConfigMap). */
-export async function applyCorednsAddon(cs: Clientset, opts: { serviceCidr: string; apiserver?: string }, log: (line: string) => void = () => {}): Promise<void> {
+/** `hollow`: the Deployment is kept off hollow nodes (offHollowNodes), where its pods would answer no one. */
+export async function applyCorednsAddon(cs: Clientset, opts: { serviceCidr: string; apiserver?: string; hollow?: boolean }, log: (line: string) => void = () => {}): Promise<void> {
   const o = corednsObjects(opts);
+  if (opts.hollow) o.deployment = offHollowNodes(o.deployment);
   const ns = COREDNS_NAMESPACE;
   await createUnlessPresent(() => cs.core.serviceAccounts(ns).create(o.serviceAccount));
   await createUnlessPresent(() => cs.rbac.clusterRoles().create(o.clusterRole));

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { corednsObjects } from './coredns-addon.js';
 import { podMatchesNodeSelectorAndAffinityTerms, type DaemonSet, type Node } from '@kubelab/api';
 import { kubeProxyAddon, npdDaemonSet } from './control-plane-node.js';
 import { HOLLOW_NODE_LABEL, hollowComponents, hollowControllerManagerArgs, hollowNodeNames, offHollowNodes } from './hollow.js';
@@ -111,5 +112,14 @@ describe("the node add-ons' DaemonSets beside hollow nodes (kubemark's hollow no
     // Everything else stays as applied (the NPD's own linux term is kept, the selector and tolerations too).
     expect({ ...off.spec!.template.spec!, affinity: undefined }).toEqual({ ...ds.spec!.template.spec!, affinity: undefined });
     expect(runsOn(off, node({ 'kubernetes.io/os': 'windows' }))).toBe(false);
+  });
+
+  it('CoreDNS: off the hollow nodes, where its pods would answer no one; its anti-affinity and control-plane toleration kept', () => {
+    const dep = corednsObjects({ serviceCidr: '10.96.0.0/12' }).deployment;
+    const off = offHollowNodes(dep);
+    const runs = (n: Node) => podMatchesNodeSelectorAndAffinityTerms({ apiVersion: 'v1', kind: 'Pod', metadata: {}, spec: off.spec!.template.spec! }, n);
+    expect([runs(hollow), runs(controlPlane)]).toEqual([false, true]);
+    expect(off.spec!.template.spec!.affinity!.podAntiAffinity).toEqual(dep.spec!.template.spec!.affinity!.podAntiAffinity);
+    expect(off.spec!.template.spec!.tolerations).toEqual(dep.spec!.template.spec!.tolerations);
   });
 });

@@ -5,7 +5,7 @@
 
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { DaemonSet, NodeSelectorTerm } from '@kubelab/api';
+import type { DaemonSet, Deployment, NodeSelectorTerm } from '@kubelab/api';
 import { CertificateAuthority, ensureKubeconfig, kubeletIdentity } from '@kubelab/pki';
 import { BOOTSTRAP_KUBELET_CONF, BOOTSTRAP_TOKEN_FILE, ensureBootstrapKubeletConf, keptToken } from './bootstrap-token.js';
 import { kubeadmFiles, type ComponentSpec, type Layout } from './topology.js';
@@ -26,23 +26,24 @@ export function hollowNodeNames(nodes: number): string[] {
 export const HOLLOW_NODE_LABEL = 'kubelab.io/hollow-node';
 
 /**
- * A node add-on's DaemonSet as a hollow cluster applies it: kept off the
- * hollow nodes. Upstream kubemark's hollow-node pod runs its own hollow-proxy
- * and node-problem-detector beside the hollow kubelet, so the real nodes'
- * kube-proxy and NPD DaemonSets do not run on hollow nodes; here a stand-in
- * pod there would stand for a process that does not exist. A DaemonSet a user
- * creates still runs on them.
+ * A node add-on's DaemonSet (or a system Deployment) as a cluster with hollow
+ * nodes applies it: kept off the hollow nodes. Upstream kubemark's hollow-node
+ * pod runs its own hollow-proxy and node-problem-detector beside the hollow
+ * kubelet, so the real nodes' kube-proxy and NPD DaemonSets do not run on
+ * hollow nodes; here a stand-in pod there would stand for a process that
+ * does not exist, and a CoreDNS pod there would answer no one (a hollow
+ * node's pods reach only themselves). A user's workloads still run on them.
  */
-export function offHollowNodes(ds: DaemonSet): DaemonSet {
+export function offHollowNodes<T extends DaemonSet | Deployment>(workload: T): T {
   const notHollow: NonNullable<NodeSelectorTerm['matchExpressions']>[number] = { key: HOLLOW_NODE_LABEL, operator: 'DoesNotExist' };
-  const pod = ds.spec!.template.spec!;
+  const pod = workload.spec!.template.spec!;
   const required = pod.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution;
   // Required terms are ORed: each one gains the expression.
   const terms = required?.nodeSelectorTerms.length
     ? required.nodeSelectorTerms.map((t) => ({ ...t, matchExpressions: [...(t.matchExpressions ?? []), notHollow] }))
     : [{ matchExpressions: [notHollow] }];
   const affinity = { ...pod.affinity, nodeAffinity: { ...pod.affinity?.nodeAffinity, requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: terms } } };
-  return { ...ds, spec: { ...ds.spec!, template: { ...ds.spec!.template, spec: { ...pod, affinity } } } };
+  return { ...workload, spec: { ...workload.spec!, template: { ...workload.spec!.template, spec: { ...pod, affinity } } } };
 }
 
 /** The shared bootstrap kubeconfig of the hollow nodes (one `kubeadm join` token for all). */
@@ -61,31 +62,52 @@ export const HOLLOW_SEMI_SPACE_MIB = 32;
 /** Hollow nodes whose kubelet.conf is written at once. */
 const ISSUE_BATCH = 50;
 
+/** Where a hollow cluster's node identities come from and go. */
+export interface HollowIdentities {
+  /** The cluster CA (pki/ca.crt, pki/ca.key). */
+  caCertFile: string;
+  caKeyFile: string;
+  /** kubeadm init's bootstrap-token.json. */
+  tokenFile: string;
+  /** The apiserver URL written into the kubeconfigs. */
+  server: string;
+  /** Each node's folder is <nodesDir>/<name>; bootstrap-kubelet.conf goes into nodesDir. */
+  nodesDir: string;
+  names: readonly string[];
+}
+
 /**
- * After kubeadmInit: each hollow node's kubelet.conf with its own
- * system:node:<name> client certificate from the cluster CA (ECDSA P-256,
- * kept when present), as kubemark hands its hollow nodes a ready kubeconfig
- * (a thousand TLS bootstraps at once would each be a CSR round trip through
- * the apiserver and the controller-manager); and the bootstrap-kubelet.conf
- * of kubeadm init's token, which a node whose kubelet.conf is removed joins
- * with.
+ * Each hollow node's kubelet.conf with its own system:node:<name> client
+ * certificate from the cluster CA (ECDSA P-256, kept when present), as
+ * kubemark hands its hollow nodes a ready kubeconfig (a thousand TLS
+ * bootstraps at once would each be a CSR round trip through the apiserver
+ * and the controller-manager); and the bootstrap-kubelet.conf of kubeadm
+ * init's token, which a node whose kubelet.conf is removed joins with.
  */
-export async function prepareHollowNodes(layout: Layout, nodes: number): Promise<void> {
-  const files = kubeadmFiles(layout);
-  const server = `https://127.0.0.1:${layout.ports.apiserver}`;
-  const kept = keptToken(readFileSync(join(layout.stateDir, BOOTSTRAP_TOKEN_FILE), 'utf8'));
-  if (!kept) throw new Error(`no bootstrap token in ${join(layout.stateDir, BOOTSTRAP_TOKEN_FILE)}`);
-  await ensureBootstrapKubeletConf(hollowBootstrapConf(layout), server, readFileSync(files.caCert, 'utf8'), kept.token);
-  const ca = await CertificateAuthority.fromPem(readFileSync(files.caCert, 'utf8'), readFileSync(files.caKey, 'utf8'));
-  const names = hollowNodeNames(nodes);
-  for (let i = 0; i < names.length; i += ISSUE_BATCH) {
-    await Promise.all(names.slice(i, i + ISSUE_BATCH).map((name) => ensureKubeconfig(hollowKubeletConf(layout, name), ca, kubeletIdentity(name), { server, algorithm: 'ECDSA-P256' })));
+export async function writeHollowIdentities(o: HollowIdentities): Promise<void> {
+  const kept = keptToken(readFileSync(o.tokenFile, 'utf8'));
+  if (!kept) throw new Error(`no bootstrap token in ${o.tokenFile}`);
+  const caPem = readFileSync(o.caCertFile, 'utf8');
+  await ensureBootstrapKubeletConf(join(o.nodesDir, BOOTSTRAP_KUBELET_CONF), o.server, caPem, kept.token);
+  const ca = await CertificateAuthority.fromPem(caPem, readFileSync(o.caKeyFile, 'utf8'));
+  for (let i = 0; i < o.names.length; i += ISSUE_BATCH) {
+    await Promise.all(
+      o.names.slice(i, i + ISSUE_BATCH).map((name) => ensureKubeconfig(join(o.nodesDir, name, 'kubelet.conf'), ca, kubeletIdentity(name), { server: o.server, algorithm: 'ECDSA-P256' })),
+    );
   }
 }
 
-/** A hollow node's kubelet.conf (the hollow-node process reads `<nodes-dir>/<name>/kubelet.conf`). */
-export function hollowKubeletConf(layout: Pick<Layout, 'stateDir'>, node: string): string {
-  return join(layout.stateDir, 'nodes', node, 'kubelet.conf');
+/** After kubeadmInit: the hollow nodes' identities in the state dir (writeHollowIdentities). */
+export async function prepareHollowNodes(layout: Layout, nodes: number): Promise<void> {
+  const files = kubeadmFiles(layout);
+  await writeHollowIdentities({
+    caCertFile: files.caCert,
+    caKeyFile: files.caKey,
+    tokenFile: join(layout.stateDir, BOOTSTRAP_TOKEN_FILE),
+    server: `https://127.0.0.1:${layout.ports.apiserver}`,
+    nodesDir: join(layout.stateDir, 'nodes'),
+    names: hollowNodeNames(nodes),
+  });
 }
 
 /**

@@ -12,6 +12,7 @@ import { criStreamCommand, kubeadmNatsCommand, NATS_USAGE_FLAGS, writeHostTraceF
 import { copyKubeconfig, kubeadmInitFiles, type KubeadmInitOptions } from './kubeadm.js';
 import { CONTROL_PLANE_USAGE, controlPlaneCommand } from './kubeadm-control-plane.js';
 import { KUBEADM_HA_USAGE, kubeadmHaCommand } from './kubeadm-ha.js';
+import { KUBEADM_HOLLOW_USAGE, kubeadmHollowCommand } from './kubeadm-hollow.js';
 
 const initFlags = new FlagSet('kubelab kubeadm init')
   .string('dir', '/etc/kubernetes', "The control plane's /etc/kubernetes: pki/, admin.conf, super-admin.conf, controller-manager.conf, scheduler.conf, metrics-server.conf, encryption-config.yaml")
@@ -117,7 +118,7 @@ ${CONTROL_PLANE_USAGE}  admin-kubeconfig [--from /etc/kubernetes/admin.conf] --s
   cri-stream DIR [--nats-url nats://127.0.0.1:4222] [--timeout 2m]
           Create the stream of CRI call records \`kubelab trace --since\` replays, as DIR's NATS admin
           (waits for NATS): what kubelab up does once nats-server is up
-${KUBEADM_HA_USAGE}`;
+${KUBEADM_HA_USAGE}${KUBEADM_HOLLOW_USAGE}`;
 
 export async function kubeadmCommand(argv: string[]): Promise<number> {
   const [phase, ...rest] = argv;
@@ -155,6 +156,8 @@ export async function kubeadmCommand(argv: string[]): Promise<number> {
         return criStreamCommand(rest);
       case 'ha':
         return kubeadmHaCommand(rest);
+      case 'hollow':
+        return kubeadmHollowCommand(rest);
       case 'certs': {
         const [sub, ...args] = rest;
         if (sub !== 'check-expiration') throw new FlagError(`unknown command "${sub ?? ''}" (kubelab has: certs check-expiration)`);

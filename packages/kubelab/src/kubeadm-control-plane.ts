@@ -88,9 +88,10 @@ export async function controlPlaneCommand(argv: string[]): Promise<number> {
     if (!(await markControlPlane(cs, a.nodeName, log, late))) throw new Error(`timed out after ${a.timeoutMs / 1000}s waiting for node ${a.nodeName}`);
     await uploadBootstrapToken(cs, a.bootstrapTokenFile, log);
     await applyNpdAddon(cs, log);
-    await applyCorednsAddon(cs, { serviceCidr: DEFAULT_SERVICE_CIDR }, log);
-    await applyDaemonSetAddons(cs, 'compose', log);
-    await applyNetworkPolicyAddon(cs, 'compose', log);
+    // Kept off hollow nodes (the hollow profile's, which may join a running stack at any time).
+    await applyCorednsAddon(cs, { serviceCidr: DEFAULT_SERVICE_CIDR, hollow: true }, log);
+    await applyDaemonSetAddons(cs, 'compose', log, true);
+    await applyNetworkPolicyAddon(cs, 'compose', log, true);
     await applyStorageAddon(cs, log);
     // The compose service metrics-server listens on control-plane's :4443 (docker-compose.yml).
     await applyMetricsServerAddon(cs, COMPOSE_METRICS_SERVER_PORT, log, 'compose');

@@ -315,7 +315,7 @@ async function bootstrapTokenPhase(layout: Layout, hollow = false): Promise<void
   try {
     await uploadBootstrapToken(cs, files.bootstrapToken, (l) => process.stdout.write(`${l}\n`));
     await applyNpdAddon(cs, (l) => process.stdout.write(`${l}\n`));
-    await applyCorednsAddon(cs, { serviceCidr: DEFAULT_SERVICE_CIDR, apiserver: `https://127.0.0.1:${layout.ports.apiserver}` }, (l) => process.stdout.write(`${l}\n`));
+    await applyCorednsAddon(cs, { serviceCidr: DEFAULT_SERVICE_CIDR, apiserver: `https://127.0.0.1:${layout.ports.apiserver}`, hollow }, (l) => process.stdout.write(`${l}\n`));
     await applyDaemonSetAddons(cs, 'local', (l) => process.stdout.write(`${l}\n`), hollow);
     await applyNetworkPolicyAddon(cs, 'local', (l) => process.stdout.write(`${l}\n`), hollow);
     await applyMetricsServerAddon(cs, layout.ports.metricsServer, (l) => process.stdout.write(`${l}\n`), 'local', hollow);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_HOLLOW_NODES, hollowNodeIP, hollowNodeZone, workerCount, workerRange } from './addresses.js';
+import { MAX_HOLLOW_NODES, hollowNodeIP, hollowNodeZone, interfacePlan, planCapacity, workerCount, workerRange } from './addresses.js';
 
 describe('hollowNodeIP', () => {
   it.each([
@@ -20,6 +20,33 @@ describe('hollowNodeIP', () => {
 
   it.each([0, -1, 1.5, MAX_HOLLOW_NODES + 1])('refuses %s', (i) => {
     expect(() => hollowNodeIP(i)).toThrow(`hollow node number must be 1..${MAX_HOLLOW_NODES}, got ${i}`);
+  });
+});
+
+describe('interfacePlan', () => {
+  it.each([
+    // Docker's default pools: a /16 per network, then /20s.
+    ['172.20.0.5/16', '172.20.252.1', '172.20.252.250', '172.20.255.250'],
+    ['192.168.16.3/20', '192.168.28.1', '192.168.28.250', '192.168.31.250'],
+    ['10.1.2.3/8', '10.255.252.1', '10.255.252.250', '10.255.255.250'],
+  ])('%s: the top /22 (first %s, node 250 %s, last %s)', (cidr, first, n250, last) => {
+    const plan = interfacePlan(cidr);
+    expect(planCapacity(plan)).toBe(1000);
+    expect([hollowNodeIP(1, plan), hollowNodeIP(250, plan), hollowNodeIP(1000, plan)]).toEqual([first, n250, last]);
+  });
+
+  it.each([
+    ['172.20.0.5/23', 'the network of 172.20.0.5/23 is smaller than a /22: no room for hollow node addresses'],
+    ['172.20.253.7/16', "172.20.253.7 is in the top /22 of its network, where the hollow nodes' addresses go"],
+    ['10.0.0.9/22', '10.0.0.9 is in the top /22 of its network'],
+    ['eth0', '"eth0" is not an IPv4 address/prefix'],
+    ['300.1.1.1/16', '"300.1.1.1" is not an IPv4 address'],
+  ])('refuses %s', (cidr, message) => {
+    expect(() => interfacePlan(cidr)).toThrow(message);
+  });
+
+  it('numbers nodes only within the plan', () => {
+    expect(() => hollowNodeIP(1001, interfacePlan('172.20.0.5/16'))).toThrow('hollow node number must be 1..1000, got 1001');
   });
 });
 

@@ -7,7 +7,8 @@
 import { readFileSync } from 'node:fs';
 import { FlagError, FlagSet, apiserverAddressFrom, onShutdown, runMain, withApiserverFlags } from '@kubelab/component-base';
 import { parseLabels } from '@kubelab/kubelet';
-import { DEFAULT_ZONES, MAX_HOLLOW_NODES } from './addresses.js';
+import { DEFAULT_ZONES, LOOPBACK_PLAN, hollowNodeIP, interfacePlan, planCapacity } from './addresses.js';
+import { addInterfaceAddresses, interfaceCidr } from './interface-addresses.js';
 import { startCpuProfile } from './profile.js';
 import { startHollowWorker } from './worker.js';
 import { serveControl } from './control.js';
@@ -32,24 +33,38 @@ function flags() {
     .int('v', 2, "The kubelets' log verbosity.")
     .int('node-lease-duration-seconds', 40, "The kubelets' Lease duration; each renews its Lease every quarter of it.")
     .duration('node-status-update-frequency', 10_000, 'How often each kubelet computes its node status.')
+    .string(
+      'node-ip-interface',
+      '',
+      "kubelab: take the nodes' addresses from the top /22 of this interface's IPv4 network and add them to it (a container's eth0; needs CAP_NET_ADMIN). Empty: 127.100.x.y on the host's loopback.",
+    )
     .string('control-socket', '', "kubelab: a unix socket answering `kubelab hollow status|stop|start` for this process's nodes (none when empty).");
 }
 
 async function main(): Promise<void> {
   const v = flags().parse(process.argv.slice(2)).values;
   for (const f of ['nodes-dir', 'bootstrap-kubeconfig', 'client-ca-file'] as const) if (!v[f]) throw new FlagError(`--${f} is required`);
-  if (v.first < 1 || v.count < 0 || v.first + v.count - 1 > MAX_HOLLOW_NODES) throw new FlagError(`--first and --count must name nodes within 1..${MAX_HOLLOW_NODES}`);
+  const iface = v['node-ip-interface'];
+  const addresses = iface ? interfacePlan(interfaceCidr(iface)) : LOOPBACK_PLAN;
+  const max = planCapacity(addresses);
+  if (v.first < 1 || v.count < 0 || v.first + v.count - 1 > max) throw new FlagError(`--first and --count must name nodes within 1..${max}`);
   if (v.zones.length === 0) throw new FlagError('--zones needs at least one zone');
   const log = (line: string) => process.stdout.write(`${new Date().toISOString()} ${line}\n`);
   const stopStartupProfile = startCpuProfile(
     process.env.KUBELAB_CPU_PROFILE_STARTUP === '1' && process.env.KUBELAB_CPU_PROFILE ? `${process.env.KUBELAB_CPU_PROFILE}.${process.pid}.start.cpuprofile` : undefined,
   );
+  if (iface) {
+    const ips = Array.from({ length: v.count }, (_, k) => hollowNodeIP(v.first + k, addresses));
+    await addInterfaceAddresses(iface, ips);
+    if (ips.length) log(`added the nodes' addresses to ${iface}: ${ips[0]} … ${ips[ips.length - 1]}`);
+  }
   const worker = await startHollowWorker({
     prefix: v['name-prefix'],
     first: v.first,
     count: v.count,
     nodesDir: v['nodes-dir'],
     zones: v.zones,
+    addresses,
     nodeLabels: parseLabels(v['node-labels']),
     concurrency: v.concurrency,
     apiserver: apiserverAddressFrom(v),

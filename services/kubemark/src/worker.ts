@@ -8,7 +8,7 @@
 import { join } from 'node:path';
 import type { ServingCertificate } from '@kubelab/component-base';
 import { selfSignedCertKey } from '@kubelab/pki';
-import { ZONE_LABEL, hollowNodeIP, hollowNodeZone } from './addresses.js';
+import { LOOPBACK_PLAN, ZONE_LABEL, hollowNodeIP, hollowNodeZone, type AddressPlan } from './addresses.js';
 import { startHollowNode, type HollowNode, type HollowNodeOptions } from './hollow-node.js';
 import { LogFiles } from './log-files.js';
 
@@ -20,6 +20,8 @@ export interface HollowWorkerOptions extends Omit<HollowNodeOptions, 'nodeName' 
   /** The nodes' folders: `<nodesDir>/<name>`. */
   nodesDir: string;
   zones: readonly string[];
+  /** Where the nodes' addresses come from (default: 127.100.x.y on the host's loopback). */
+  addresses?: AddressPlan;
   /** Labels every node registers with, besides its zone (--node-labels). */
   nodeLabels?: Record<string, string>;
   /** Nodes starting at once (their TLS bootstrap is a CSR round trip each). */
@@ -66,8 +68,9 @@ async function registered(node: HollowNode, ms: number, stopping: () => boolean)
 export async function startHollowWorker(o: HollowWorkerOptions): Promise<HollowWorker> {
   const numbers = Array.from({ length: o.count }, (_, k) => o.first + k);
   const name = (i: number) => `${o.prefix}${i}`;
+  const ipOf = (i: number) => hollowNodeIP(i, o.addresses ?? LOOPBACK_PLAN);
   // One serving pair for the process's kubelet APIs (a certificate per node would cost a key generation each).
-  const pair = await selfSignedCertKey(`hollow-node-${o.first}`, { ipAddresses: numbers.map(hollowNodeIP), dnsNames: numbers.map(name) });
+  const pair = await selfSignedCertKey(`hollow-node-${o.first}`, { ipAddresses: numbers.map(ipOf), dnsNames: numbers.map(name) });
   const servingTls: ServingCertificate = { certPem: pair.cert, keyPem: pair.key };
   // The nodes' log files, appended to in batches (log-files.ts).
   const logFiles = new LogFiles();
@@ -83,7 +86,7 @@ export async function startHollowWorker(o: HollowWorkerOptions): Promise<HollowW
         const node = await startHollowNode({
           ...o,
           nodeName: name(i),
-          nodeIP: hollowNodeIP(i),
+          nodeIP: ipOf(i),
           dir: join(o.nodesDir, name(i)),
           servingTls,
           nodeLabels: { ...o.nodeLabels, [ZONE_LABEL]: hollowNodeZone(i, o.zones) },
