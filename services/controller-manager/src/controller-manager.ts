@@ -83,6 +83,11 @@ export async function startControllerManager(opts: ControllerManagerOptions = {}
       ...(opts.apiserverTls ? { tls: opts.apiserverTls } : {}),
       ...(interceptors.length ? { interceptors } : {}),
     });
+  // Upstream's leaderElectionClient (user agent ".../leader-election"): a connection of its own, so a renewal does not
+  // queue behind the controllers' lists and events on one HTTP/2 connection (grpc-js pools channels by their options).
+  const leaderCs = ownClient
+    ? createClientset({ address: opts.apiserverAddress || DEFAULT_APISERVER_GRPC_ADDRESS, userAgent: 'kube-controller-manager/kubelab/leader-election', ...(opts.apiserverTls ? { tls: opts.apiserverTls } : {}) })
+    : cs;
   /** A clientset like the manager's own that authenticates each call with a ServiceAccount token. */
   const serviceAccountClients = () =>
     new ServiceAccountClientBuilder(
@@ -137,6 +142,7 @@ export async function startControllerManager(opts: ControllerManagerOptions = {}
     });
   } catch (err) {
     if (ownClient) cs.close();
+    if (ownClient) leaderCs.close();
     await broadcaster.shutdown();
     throw err;
   }
@@ -177,7 +183,7 @@ export async function startControllerManager(opts: ControllerManagerOptions = {}
   };
 
   const leading = runWhenLeading(
-    { ...opts, clientset: cs, component: 'kube-controller-manager', identity, clock, logger: log, leaderMetrics: prometheusLeaderElectionMetrics(metrics), run: runControllers },
+    { ...opts, clientset: leaderCs, component: 'kube-controller-manager', identity, clock, logger: log, leaderMetrics: prometheusLeaderElectionMetrics(metrics), run: runControllers },
     stopAll.signal,
   );
 
@@ -193,6 +199,7 @@ export async function startControllerManager(opts: ControllerManagerOptions = {}
       await broadcaster.drainAndShutdown();
       await health.close();
       if (ownClient) cs.close();
+      if (ownClient) leaderCs.close();
     },
   };
 }

@@ -75,6 +75,11 @@ export async function startScheduler(opts: StartSchedulerOptions = {}): Promise<
       ...(opts.apiserverTls ? { tls: opts.apiserverTls } : {}),
       ...(tracing ? { interceptors: grpcClientInterceptors(tracing) } : {}),
     });
+  // Upstream's leaderElectionClient (user agent ".../leader-election"): a connection of its own, so a renewal does not
+  // queue behind the scheduler's binds and events on one HTTP/2 connection (grpc-js pools channels by their options).
+  const leaderCs = ownClient
+    ? createClientset({ address: opts.apiserverAddress || DEFAULT_APISERVER_GRPC_ADDRESS, userAgent: 'kube-scheduler/kubelab/leader-election', ...(opts.apiserverTls ? { tls: opts.apiserverTls } : {}) })
+    : cs;
   const registry = newMetricsRegistry();
   registerClientMetrics(registry);
   const metrics = newSchedulerMetrics(registry);
@@ -130,6 +135,7 @@ export async function startScheduler(opts: StartSchedulerOptions = {}): Promise<
     });
   } catch (err) {
     if (ownClient) cs.close();
+    if (ownClient) leaderCs.close();
     await broadcaster.shutdown();
     throw err;
   }
@@ -143,7 +149,7 @@ export async function startScheduler(opts: StartSchedulerOptions = {}): Promise<
     synced = true;
     log.info('caches synced', { nodes: scheduler.cache.nodeCount() });
     leading = runWhenLeading(
-      { ...opts, clientset: cs, component: 'kube-scheduler', identity, logger: log, leaderMetrics: prometheusLeaderElectionMetrics(registry), run: (signal) => scheduler.run(signal) },
+      { ...opts, clientset: leaderCs, component: 'kube-scheduler', identity, logger: log, leaderMetrics: prometheusLeaderElectionMetrics(registry), run: (signal) => scheduler.run(signal) },
       stopAll.signal,
     );
     await leading.done;
@@ -161,6 +167,7 @@ export async function startScheduler(opts: StartSchedulerOptions = {}): Promise<
       await broadcaster.drainAndShutdown();
       await health.close();
       if (ownClient) cs.close();
+      if (ownClient) leaderCs.close();
     },
   };
 }
