@@ -86,7 +86,11 @@ export async function startControllerManager(opts: ControllerManagerOptions = {}
   // Upstream's leaderElectionClient (user agent ".../leader-election"): a connection of its own, so a renewal does not
   // queue behind the controllers' lists and events on one HTTP/2 connection (grpc-js pools channels by their options).
   const leaderCs = ownClient
-    ? createClientset({ address: opts.apiserverAddress || DEFAULT_APISERVER_GRPC_ADDRESS, userAgent: 'kube-controller-manager/kubelab/leader-election', ...(opts.apiserverTls ? { tls: opts.apiserverTls } : {}) })
+    ? createClientset({
+        address: opts.apiserverAddress || DEFAULT_APISERVER_GRPC_ADDRESS,
+        userAgent: 'kube-controller-manager/kubelab/leader-election',
+        ...(opts.apiserverTls ? { tls: opts.apiserverTls } : {}),
+      })
     : cs;
   /** A clientset like the manager's own that authenticates each call with a ServiceAccount token. */
   const serviceAccountClients = () =>

@@ -78,7 +78,11 @@ export async function startScheduler(opts: StartSchedulerOptions = {}): Promise<
   // Upstream's leaderElectionClient (user agent ".../leader-election"): a connection of its own, so a renewal does not
   // queue behind the scheduler's binds and events on one HTTP/2 connection (grpc-js pools channels by their options).
   const leaderCs = ownClient
-    ? createClientset({ address: opts.apiserverAddress || DEFAULT_APISERVER_GRPC_ADDRESS, userAgent: 'kube-scheduler/kubelab/leader-election', ...(opts.apiserverTls ? { tls: opts.apiserverTls } : {}) })
+    ? createClientset({
+        address: opts.apiserverAddress || DEFAULT_APISERVER_GRPC_ADDRESS,
+        userAgent: 'kube-scheduler/kubelab/leader-election',
+        ...(opts.apiserverTls ? { tls: opts.apiserverTls } : {}),
+      })
     : cs;
   const registry = newMetricsRegistry();
   registerClientMetrics(registry);
