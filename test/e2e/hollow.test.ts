@@ -94,12 +94,23 @@ describe.runIf(canRun)('compose profile hollow: hollow nodes beside the control 
   it('keeps the node add-ons and CoreDNS off the hollow nodes', async () => {
     // DESIRED CURRENT: control-plane's pod only (its readiness is kube-proxy-control-plane's, not started here).
     expect(await kubectl(stack, ['-n', 'kube-system', 'get', 'ds', 'kube-proxy', '--no-headers'])).toMatch(/^kube-proxy\s+1\s+1\s/);
-    // Placed again now that hollow nodes exist (they were created when control-plane was the only node).
+    // Placed again now that hollow nodes exist (they were created when control-plane was the only node). Where the new
+    // pods are scheduled is what counts: their readiness needs kube-proxy-control-plane, not started here.
+    const podsAndNodes = async () =>
+      (await kubectl(stack, ['-n', 'kube-system', 'get', 'pods', '-l', 'k8s-app=kube-dns', '-o', 'custom-columns=NAME:.metadata.name,NODE:.spec.nodeName', '--no-headers']))
+        .trim()
+        .split('\n')
+        .map((l) => l.split(/\s+/) as [string, string]);
+    const before = new Set((await podsAndNodes()).map(([name]) => name));
     await kubectl(stack, ['-n', 'kube-system', 'rollout', 'restart', 'deployment/coredns']);
-    expect(await kubectl(stack, ['-n', 'kube-system', 'rollout', 'status', 'deployment/coredns', '--timeout=120s'])).toContain('deployment "coredns" successfully rolled out');
-    const dns = (
-      await kubectl(stack, ['-n', 'kube-system', 'get', 'pods', '-l', 'k8s-app=kube-dns', '--field-selector=status.phase=Running', '-o', 'custom-columns=NODE:.spec.nodeName', '--no-headers'])
-    ).trim();
+    const dns = await waitFor(
+      'the restarted CoreDNS pods scheduled',
+      async () => {
+        const fresh = (await podsAndNodes()).filter(([name]) => !before.has(name));
+        return fresh.length === 2 && fresh.every(([, node]) => node !== '<none>') ? fresh.map(([, node]) => node).join('\n') : undefined;
+      },
+      { timeoutMs: 60_000, everyMs: 2000 },
+    );
     expect(dns.split('\n')).toEqual(['control-plane', 'control-plane']);
   });
 
