@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, requirePrerequisite, requireTool, waitFor } from '@kubelab/testing';
-import { compose, containerName, detectCompose, docker, dockerEngineUp, kubectl, type Stack } from './harness.js';
+import { compose, containerName, detectCompose, docker, dockerEngineUp, kubectl, removeStack, startStack, type Stack } from './harness.js';
 
 const PROJECT = process.env.KUBELAB_E2E_HA_PROJECT || 'kubelab-e2e-ha';
 /** The control plane, its node and the host's kubeconfig; compose starts what they depend on (NATS, kubeadm's one-shots, haproxy). */
@@ -40,15 +40,7 @@ describe.runIf(canRun)('compose profile ha: a highly available control plane', (
       KUBECONFIG_DIR: dir,
     };
     stack = { cli: cli!, project: PROJECT, env: { ...process.env, ...vars }, kubeconfig: join(dir, 'kubeconfig-ha') };
-    await compose(stack, [...ENV_FILE, 'down', '-v', '--remove-orphans', '-t', '1']);
-    if (process.env.KUBELAB_E2E_BUILD !== '0') await compose(stack, [...ENV_FILE, 'build', ...IMAGES], 20 * 60_000);
-    const up = () => compose(stack, [...ENV_FILE, 'up', '-d', ...SERVICES], 5 * 60_000);
-    // compose gives up on a dependency that was unhealthy at the moment it looked; a user runs `up` again, and so does
-    // this test, once, after printing what was unhealthy (the second failure fails the test).
-    await up().catch(async (err: Error) => {
-      console.warn(`first up failed, trying once more: ${err.message}`);
-      await up();
-    });
+    await startStack(stack, { flags: ENV_FILE, images: IMAGES, services: SERVICES });
     await waitFor(
       'haproxy healthy (an apiserver ready behind it)',
       async () => ((await docker(['inspect', '-f', '{{.State.Health.Status}}', containerName(stack, 'haproxy')])).trim() === 'healthy' ? true : undefined),
@@ -57,7 +49,7 @@ describe.runIf(canRun)('compose profile ha: a highly available control plane', (
   }, 25 * 60_000);
 
   afterAll(async () => {
-    if (stack) await compose(stack, [...ENV_FILE, 'down', '-v', '--remove-orphans', '-t', '1'], 180_000).catch(() => undefined);
+    if (stack) await removeStack(stack, ENV_FILE);
     if (dir) rmSync(dir, { recursive: true, force: true });
   }, 200_000);
 

@@ -73,6 +73,27 @@ async function unhealthyContainers(project: string): Promise<string> {
   return parts.length ? `\n${parts.join('\n')}` : '';
 }
 
+/**
+ * A fresh stack as a user starts one: `down -v` of what a previous run left, `build` of `images` (skipped with
+ * KUBELAB_E2E_BUILD=0: the images already tagged), then `up -d` of `services`; compose gives up on a dependency that
+ * was unhealthy at the moment it looked, so a user runs `up` again, and so does this, once, after printing what was
+ * unhealthy (the second failure is the caller's). `flags` go before each command (--env-file, --profile).
+ */
+export async function startStack(stack: Stack, o: { flags: string[]; images: string[]; services: string[] }): Promise<void> {
+  await compose(stack, [...o.flags, 'down', '-v', '--remove-orphans', '-t', '1']);
+  if (process.env.KUBELAB_E2E_BUILD !== '0') await compose(stack, [...o.flags, 'build', ...o.images], 20 * 60_000);
+  const up = () => compose(stack, [...o.flags, 'up', '-d', ...o.services], 5 * 60_000);
+  await up().catch(async (err: Error) => {
+    console.warn(`first up failed, trying once more: ${err.message}`);
+    await up();
+  });
+}
+
+/** `down -v` of the stack (its volumes too); a failure is only printed. */
+export async function removeStack(stack: Stack, flags: string[] = []): Promise<void> {
+  await compose(stack, [...flags, 'down', '-v', '--remove-orphans', '-t', '1'], 180_000).catch((err: Error) => console.warn(`down failed: ${err.message}`));
+}
+
 export async function kubectl(stack: Stack, args: string[], opts: { allowFail?: boolean } = {}): Promise<string> {
   try {
     const { stdout } = await run('kubectl', args, {

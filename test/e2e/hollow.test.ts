@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, requirePrerequisite, requireTool, waitFor } from '@kubelab/testing';
-import { compose, containerName, detectCompose, docker, dockerEngineUp, kubectl, type Stack } from './harness.js';
+import { compose, containerName, detectCompose, docker, dockerEngineUp, kubectl, removeStack, startStack, type Stack } from './harness.js';
 
 const PROJECT = process.env.KUBELAB_E2E_HOLLOW_PROJECT || 'kubelab-e2e-hollow';
 const NODES = 12;
@@ -50,14 +50,7 @@ describe.runIf(canRun)('compose profile hollow: hollow nodes beside the control 
       NODE_MONITOR_GRACE_PERIOD: '20s',
     };
     stack = { cli: cli!, project: PROJECT, env: { ...process.env, ...vars }, kubeconfig: join(dir, 'kubeconfig') };
-    await compose(stack, [...PROFILE, 'down', '-v', '--remove-orphans', '-t', '1']);
-    if (process.env.KUBELAB_E2E_BUILD !== '0') await compose(stack, [...PROFILE, 'build', ...IMAGES], 20 * 60_000);
-    const up = () => compose(stack, [...PROFILE, 'up', '-d', ...SERVICES], 5 * 60_000);
-    // As the ha suite: one more `up` when compose gave up on a dependency that was unhealthy at the moment it looked.
-    await up().catch(async (err: Error) => {
-      console.warn(`first up failed, trying once more: ${err.message}`);
-      await up();
-    });
+    await startStack(stack, { flags: PROFILE, images: IMAGES, services: SERVICES });
     await waitFor(
       `${NODES} hollow nodes Ready`,
       async () => {
@@ -69,7 +62,7 @@ describe.runIf(canRun)('compose profile hollow: hollow nodes beside the control 
   }, 25 * 60_000);
 
   afterAll(async () => {
-    if (stack) await compose(stack, [...PROFILE, 'down', '-v', '--remove-orphans', '-t', '1'], 180_000).catch(() => undefined);
+    if (stack) await removeStack(stack, PROFILE);
     if (dir) rmSync(dir, { recursive: true, force: true });
   }, 200_000);
 
