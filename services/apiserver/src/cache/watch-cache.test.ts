@@ -223,6 +223,20 @@ describe('WatchCache', () => {
     c.stop();
   });
 
+  it('says whether it caught up with its own writes in time, for a GET to read the storage instead (a decode of it not cached)', async () => {
+    const c = syncedCache();
+    expect(await c.caughtUp(50)).toBe(true);
+    c.observeWrite(7, '/registry/configmaps/ns/a');
+    expect(await c.caughtUp(50)).toBe(false);
+    const stored = c.decodeStored('/registry/configmaps/ns/a', cm('a', { k: 'v' }), 7);
+    expect(stored).toMatchObject({ metadata: { name: 'a', resourceVersion: '7' }, data: { k: 'v' } });
+    expect(c.get('/registry/configmaps/ns/a')).toBeUndefined();
+    const late = c.caughtUp(5_000);
+    c.ingest('/registry/configmaps/ns/a', 'PUT', cm('a'), 7);
+    expect(await late).toBe(true);
+    c.stop();
+  });
+
   it('waits for its own last write of one key, and only that key', async () => {
     const c = syncedCache();
     c.ingest('/registry/configmaps/ns/a', 'PUT', cm('a'), 1);

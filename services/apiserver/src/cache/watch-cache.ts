@@ -523,6 +523,22 @@ export class WatchCache {
     await this.waitForRev(this.lastWritten);
   }
 
+  /** waitConsistent, but false instead of the Timeout when the cache does not catch up in time (the caller reads the storage then). */
+  async caughtUp(timeoutMs = 3_000): Promise<boolean> {
+    if (!this.syncedFlag) await this.synced;
+    return this.waitForRev(this.lastWritten, timeoutMs).then(
+      () => true,
+      () => false,
+    );
+  }
+
+  /** A value read from the storage past the cache, decoded as its watch event would be (the resource's transformer); not cached. */
+  decodeStored(key: string, value: Uint8Array, rev: number): KubeObject {
+    const parts = parseKey(key);
+    const t = parts ? this.transformers?.forResource(parts.info) : undefined;
+    return decodeEntry(t ? t.fromStorage(value, key).data : value, rev).obj;
+  }
+
   private wakeWaiters(): void {
     const ready = this.waiters.filter((w) => w.rev <= this.rev);
     if (ready.length === 0) return;

@@ -318,8 +318,17 @@ export class GenericStore implements ResourceStore {
   async read(namespace: string | undefined, name: string, opts: { resourceVersion?: string } = {}): Promise<KubeObject> {
     const ns = this.checkNamespace(namespace);
     if (!name) throw badRequest('name is required');
-    await this.waitFor(opts.resourceVersion);
-    const e = this.deps.cache.get(this.key(ns, name));
+    const key = this.key(ns, name);
+    // Upstream's cacher hands a GET without a resourceVersion to etcd. Here the cache answers once it holds this
+    // apiserver's writes, and the storage's leader when it does not catch up in time (its watch being re-established
+    // after a NATS server went), rather than a Timeout the storage would not give.
+    if ((opts.resourceVersion ?? '') !== '') await this.waitFor(opts.resourceVersion);
+    else if (!(await this.deps.cache.caughtUp())) {
+      const stored = await this.timedStorage('get', () => this.deps.storage.get(key));
+      if (!stored) throw notFound(this.info, name);
+      return this.deps.cache.decodeStored(key, stored.value, stored.revision);
+    }
+    const e = this.deps.cache.get(key);
     if (!e) throw notFound(this.info, name);
     return e.obj;
   }
