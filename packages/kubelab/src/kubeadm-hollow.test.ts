@@ -2,7 +2,7 @@ import { X509Certificate } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { loadKubeconfig } from '@kubelab/pki';
 import { kubeadmInitFiles } from './kubeadm.js';
 import { kubeadmHollowCommand, parseKubeadmHollowArgs } from './kubeadm-hollow.js';
@@ -49,7 +49,16 @@ describe('kubelab kubeadm hollow: the files', () => {
     expect(loadKubeconfig(join(nodesDir, 'hollow-node-2', 'kubelet.conf')).clientCertPem).toBe(conf.clientCertPem);
   });
 
-  it('says what is missing when DIR has no CA', async () => {
-    expect(await kubeadmHollowCommand([join(dir, 'none'), '--count=1', `--nodes-dir=${join(dir, 'x')}`])).toBe(1);
+  it('says what is missing when DIR has no CA, and writes nothing', async () => {
+    const err = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+    try {
+      expect(await kubeadmHollowCommand([join(dir, 'none'), '--count=1', `--nodes-dir=${join(dir, 'x')}`])).toBe(1);
+      expect(err).toHaveBeenCalledWith(
+        `kubelab kubeadm hollow: pki/ca.crt, pki/ca.key, bootstrap-token.json missing in ${join(dir, 'none')}: run \`kubelab kubeadm init --dir ${join(dir, 'none')}\` first\n`,
+      );
+    } finally {
+      err.mockRestore();
+    }
+    expect(existsSync(join(dir, 'x'))).toBe(false);
   });
 });

@@ -4,6 +4,7 @@
 // and the bootstrap-kubelet.conf of DIR's token, into the volume the
 // hollow-nodes service runs them from.
 
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { FlagError, FlagSet } from '@kubelab/component-base';
 import { BOOTSTRAP_TOKEN_FILE } from './bootstrap-token.js';
@@ -51,6 +52,11 @@ export async function kubeadmHollowCommand(argv: string[]): Promise<number> {
   } catch (e) {
     process.stderr.write(`kubelab kubeadm hollow: ${(e as Error).message}\n`);
     return 2;
+  }
+  const missing = ['pki/ca.crt', 'pki/ca.key', BOOTSTRAP_TOKEN_FILE].filter((f) => !existsSync(join(a.dir, f)));
+  if (missing.length) {
+    process.stderr.write(`kubelab kubeadm hollow: ${missing.join(', ')} missing in ${a.dir}: run \`kubelab kubeadm init --dir ${a.dir}\` first\n`);
+    return 1;
   }
   try {
     await writeHollowIdentities({
