@@ -309,18 +309,9 @@ export class WatchCache {
     let ev: CacheEvent;
     if (op === 'PUT') {
       if (this.tombstones.size > 0) this.tombstones.delete(key);
-      let stale = false;
-      let d: { obj: KubeObject; wire: WireJson } | undefined = this.takeOwnWrite(key, value.length, rev);
-      if (!d) {
-        // Encrypted resources only: the rest decode the stored bytes as they are (no copy).
-        const t = this.transformers?.forResource(parts.info);
-        if (t) {
-          const plain = t.fromStorage(value, key);
-          stale = plain.stale;
-          d = decodeEntry(plain.data, rev);
-        } else d = decodeEntry(value, rev);
-      }
+      const d: Decoded = this.takeOwnWrite(key, value.length, rev) ?? this.decodeValue(parts.info, key, value, rev);
       const { obj, wire } = d;
+      const stale = d.stale === true;
       const cur: CacheEntry = { key, rev, info: parts.info, namespace: parts.namespace, name: parts.name, obj, wire, stale };
       m.set(key, cur);
       if (!prev) this.sortedKeys.delete(parts.prefix);
@@ -517,26 +508,33 @@ export class WatchCache {
     return this.lastWritten > this.rev ? this.waitForRev(this.lastWritten, 30_000) : undefined;
   }
 
-  /** A consistent read: every write this apiserver acknowledged is visible. */
-  async waitConsistent(): Promise<void> {
+  /** A consistent read: every write this apiserver acknowledged is visible (a Timeout after `timeoutMs`). */
+  async waitConsistent(timeoutMs?: number): Promise<void> {
     if (!this.syncedFlag) await this.synced;
-    await this.waitForRev(this.lastWritten);
+    await this.waitForRev(this.lastWritten, timeoutMs);
   }
 
   /** waitConsistent, but false instead of the Timeout when the cache does not catch up in time (the caller reads the storage then). */
-  async caughtUp(timeoutMs = 3_000): Promise<boolean> {
-    if (!this.syncedFlag) await this.synced;
-    return this.waitForRev(this.lastWritten, timeoutMs).then(
+  caughtUp(timeoutMs?: number): Promise<boolean> {
+    return this.waitConsistent(timeoutMs).then(
       () => true,
       () => false,
     );
   }
 
-  /** A value read from the storage past the cache, decoded as its watch event would be (the resource's transformer); not cached. */
+  /** A value read from the storage past the cache, decoded as its watch event would be; not cached. */
   decodeStored(key: string, value: Uint8Array, rev: number): KubeObject {
     const parts = parseKey(key);
-    const t = parts ? this.transformers?.forResource(parts.info) : undefined;
-    return decodeEntry(t ? t.fromStorage(value, key).data : value, rev).obj;
+    return (parts ? this.decodeValue(parts.info, key, value, rev) : decodeEntry(value, rev)).obj;
+  }
+
+  /** A stored value as an object: through the resource's transformer (encrypted resources only: the rest decode the bytes as they are, no copy). */
+  private decodeValue(info: ResourceInfo, key: string, value: Uint8Array, rev: number): Decoded {
+    const t = this.transformers?.forResource(info);
+    if (!t) return decodeEntry(value, rev);
+    const plain = t.fromStorage(value, key);
+    const d = decodeEntry(plain.data, rev);
+    return plain.stale ? { ...d, stale: true } : d;
   }
 
   private wakeWaiters(): void {
@@ -716,6 +714,9 @@ export class WatchCache {
     for (const set of this.watchers.values()) for (const w of [...set]) w.end();
   }
 }
+
+/** A decoded stored value; `stale`: read with other than the writing provider or key (CacheEntry.stale). */
+type Decoded = { obj: KubeObject; wire: WireJson; stale?: boolean };
 
 /** A stored value from another writer (or one not adopted): decoded, frozen, its JSON kept. */
 function decodeEntry(value: Uint8Array, rev: number): { obj: KubeObject; wire: WireJson } {
