@@ -287,15 +287,31 @@ describe.runIf(ready)('kubelab up --ha under chaos', { timeout: 120_000 }, () =>
     // Replicas of nats-server before 2.11 can come to number messages differently after a restart, and an apiserver whose watch
     // reads such a replica misses writes (docs/architecture.md): the apiserver avoids the proposals that cause it.
     const lastSeqs = () => Promise.all(hp.nats.map(async (m) => (await streamDetail(m.monitor).catch(() => undefined))?.state?.last_seq));
-    const agreed = await waitFor(
-      'every replica at the same last sequence',
-      async () => {
-        const s = await lastSeqs();
-        return s.every((x) => typeof x === 'number' && x === s[0]) ? s[0] : undefined;
-      },
-      { timeoutMs: 15_000, everyMs: 250 },
-    ).catch(() => undefined);
-    if (agreed === undefined) throw new Error(`the replicas number the messages differently\n${await diagnose([])}`);
+    const agree = (timeoutMs: number) =>
+      waitFor(
+        'every replica at the same last sequence',
+        async () => {
+          const s = await lastSeqs();
+          return s.every((x) => typeof x === 'number' && x === s[0]) ? s[0] : undefined;
+        },
+        { timeoutMs, everyMs: 250 },
+      ).catch(() => undefined);
+    let agreed = await agree(15_000);
+    if (agreed === undefined) {
+      // nats-server 2.9 can leave the leader that stood alone through the majority's outage believing it still leads once the others
+      // have elected a new leader: its stream then applies nothing more (nats-server #6838). A restart, its maintainers' remedy, makes
+      // it a follower that catches up; a replica that numbers differently stays different after one.
+      const views = await Promise.all(hp.nats.map(async (m) => ({ name: m.name, leader: (await streamDetail(m.monitor).catch(() => undefined))?.cluster?.leader })));
+      const stale = views.filter((v) => v.leader === v.name && views.filter((o) => o.leader !== undefined && o.leader !== v.name).length >= 2);
+      if (stale.length === 0) throw new Error(`the replicas number the messages differently\n${await diagnose([])}`);
+      process.stdout.write(`stale stream leader ${stale.map((v) => v.name).join(', ')} (others follow ${views.find((v) => v.leader !== v.name)?.leader}): restarted\n${await diagnose([])}\n`);
+      for (const v of stale) process.kill(pid(v.name), 'SIGKILL');
+      figures.staleLeaderRestarts = stale.length;
+      await sleep(1_000);
+      await allUp();
+      agreed = await agree(30_000);
+      if (agreed === undefined) throw new Error(`the replicas number the messages differently after the stale leader's restart\n${await diagnose([])}`);
+    }
     figures.acknowledgedWrites = want.length;
-  }, 120_000);
+  }, 240_000);
 });

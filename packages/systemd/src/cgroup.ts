@@ -5,9 +5,11 @@
 // shims daemonize); KillMode= decides who a stop signals. Without cgroups
 // the membership is a file under the node root, cgroup.procs, and a process
 // that leaves its parent's tree adds its own pid (CGROUP_PROCS_ENV names the
-// file, as /proc/self/cgroup would).
+// file, as /proc/self/cgroup would). A pid listed there is a member only while
+// its process's environment names the file: a dead member's pid, reused by an
+// unrelated process, must not get the unit's stop signals.
 
-import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { pidAlive } from './unit-state.js';
 
@@ -19,7 +21,21 @@ export function cgroupProcsPath(root: string, unit: string): string {
   return join(root, 'sys', 'fs', 'cgroup', 'system.slice', unit, 'cgroup.procs');
 }
 
-/** The live pids of the file (one a line), without duplicates. */
+/** Whether this machine shows processes' environments (Linux's /proc); elsewhere a live pid counts as a member. */
+const PROC_ENVIRON = existsSync('/proc/self/environ');
+
+/** Whether `pid` is a live process started in the cgroup of `path` (its environment names the file, as the unit's processes' do). */
+export function isMember(pid: number, path: string): boolean {
+  if (!pidAlive(pid)) return false;
+  if (!PROC_ENVIRON) return true;
+  try {
+    return readFileSync(`/proc/${pid}/environ`, 'latin1').split('\0').includes(`${CGROUP_PROCS_ENV}=${path}`);
+  } catch {
+    return false; // gone meanwhile, or another user's process: not one of the unit's
+  }
+}
+
+/** The member pids of the file (one a line), without duplicates. */
 export function readCgroupProcs(path: string): number[] {
   let text: string;
   try {
@@ -30,12 +46,12 @@ export function readCgroupProcs(path: string): number[] {
   const pids = new Set<number>();
   for (const line of text.split('\n')) {
     const pid = Number(line);
-    if (Number.isInteger(pid) && pid > 0 && pidAlive(pid)) pids.add(pid);
+    if (Number.isInteger(pid) && pid > 0 && isMember(pid, path)) pids.add(pid);
   }
   return [...pids];
 }
 
-/** Rewrites the file with its live pids and `add`: dead entries do not pile up. */
+/** Rewrites the file with its members and `add`: dead entries do not pile up. */
 export function writeCgroupProcs(path: string, add: number[] = []): number[] {
   const pids = [...new Set([...readCgroupProcs(path), ...add])];
   mkdirSync(dirname(path), { recursive: true });
