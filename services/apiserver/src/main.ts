@@ -41,6 +41,17 @@ const flags = addTracingFlags(
     .int('default-unreachable-toleration-seconds', 300, 'Indicates the tolerationSeconds of the toleration for unreachable:NoExecute that is added by default to every pod.')
     .string('disable-admission-plugins', '', 'Admission plugins to leave out although enabled by default (comma-separated), e.g. TaintNodesByCondition.')
     .int('watch-cache-size', 10000, 'Events kept in the watch cache for resuming watches.')
+    .bool('enable-priority-and-fairness', true, 'If true, replace the max-in-flight handler with an enhanced one that queues and dispatches with priority and fairness')
+    .int(
+      'max-requests-inflight',
+      400,
+      "This and --max-mutating-requests-inflight are summed to determine the server's total concurrency limit (which must be positive) if --enable-priority-and-fairness is true.",
+    )
+    .int(
+      'max-mutating-requests-inflight',
+      200,
+      "This and --max-requests-inflight are summed to determine the server's total concurrency limit (which must be positive) if --enable-priority-and-fairness is true.",
+    )
     .stringArray(
       'service-account-issuer',
       [DEFAULT_SERVICE_ACCOUNT_ISSUER],
@@ -227,6 +238,9 @@ async function main(): Promise<void> {
     defaultNotReadyTolerationSeconds: values['default-not-ready-toleration-seconds'],
     defaultUnreachableTolerationSeconds: values['default-unreachable-toleration-seconds'],
     watchCacheSize: values['watch-cache-size'],
+    enablePriorityAndFairness: values['enable-priority-and-fairness'],
+    maxRequestsInflight: values['max-requests-inflight'],
+    maxMutatingRequestsInflight: values['max-mutating-requests-inflight'],
     disableAdmissionPlugins: values['disable-admission-plugins'].split(',').filter(Boolean),
     ...podNetworkFrom(values['pod-network-mode']),
     ...servingTlsFrom(values),

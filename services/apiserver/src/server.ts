@@ -23,6 +23,8 @@ import { ServiceAllocator } from './admission/service-allocation.js';
 import { nodeRestriction } from './admission/node-restriction.js';
 import { certificateApproval, certificateSigning, certificateSubjectRestriction } from './admission/certificates.js';
 import { authorizeRequest } from './authorization/filter.js';
+import { FlowControl } from './flowcontrol/flow-control.js';
+import { admitRequest } from './flowcontrol/filter.js';
 import { BUILTIN_AUTHORIZER_FACTORIES, buildAuthorization, DEFAULT_AUTHORIZATION_MODES, validateAuthorizationModes, type AuthorizerFactory } from './authorization/modes.js';
 import { nodeAuthorizerFactory } from './authorization/node/index.js';
 import { bootstrap } from './bootstrap.js';
@@ -136,6 +138,11 @@ export interface ApiserverOptions {
   proxyClient?: ProxyClientConfig;
   /** --requestheader-*: published in kube-system/extension-apiserver-authentication for extension apiservers. */
   requestHeader?: RequestHeaderConfig;
+  /** --enable-priority-and-fairness (default true, as upstream): API Priority and Fairness on both ports (flowcontrol/). */
+  enablePriorityAndFairness?: boolean;
+  /** --max-requests-inflight and --max-mutating-requests-inflight (upstream's 400 and 200): together APF's server concurrency limit. */
+  maxRequestsInflight?: number;
+  maxMutatingRequestsInflight?: number;
 }
 
 export interface RunningApiserver {
@@ -218,6 +225,12 @@ export async function startApiserver(opts: ApiserverOptions): Promise<RunningApi
     ...(transformers ? { transformers } : {}),
   });
   const metrics = createMetrics(() => cache);
+  const maxInflight = opts.maxRequestsInflight ?? 400;
+  const maxMutatingInflight = opts.maxMutatingRequestsInflight ?? 200;
+  if (opts.enablePriorityAndFairness !== false && maxInflight + maxMutatingInflight <= 0) {
+    throw new Error(`invalid configuration: MaxRequestsInFlight=${maxInflight} and MaxMutatingRequestsInFlight=${maxMutatingInflight}; they must add up to something positive`);
+  }
+  const flowControl = opts.enablePriorityAndFairness === false ? undefined : new FlowControl({ serverConcurrencyLimit: maxInflight + maxMutatingInflight, registry: metrics.registry });
   const servicesPrefix = '/registry/services';
   const allocator = new ServiceAllocator({
     serviceRange,
@@ -343,7 +356,10 @@ export async function startApiserver(opts: ApiserverOptions): Promise<RunningApi
     rest: () => rest,
     // API requests wait for the REST handler and the synced watch cache (503, Retry-After: 1), never a 404 for a kind that exists.
     ready: () => cache.isSynced && (rest !== undefined || opts.rest === false),
-    filter: (req, res) => authorizeRequest({ authorizer, userOf: requestUser }, req, res),
+    filter: (req, res) => {
+      const attrs = authorizeRequest({ authorizer, userOf: requestUser }, req, res);
+      return attrs !== undefined && (flowControl ? admitRequest(flowControl, attrs, res) : true);
+    },
     onError: (err) => log.error('http handler failed', { err: (err as Error).message }),
   });
   // What each watch delivers to whom, summed per 100 ms (watch-records.ts), beside the write records.
@@ -358,6 +374,7 @@ export async function startApiserver(opts: ApiserverOptions): Promise<RunningApi
     ...(tokens.tokenRequest ? { tokenRequest: tokens.tokenRequest } : {}),
     requestMetrics: metrics.requests,
     authorizer,
+    ...(flowControl ? { flowControl } : {}),
     userOfCall: grpcAuthenticator(authn.tokenAuthenticators, Date.now, { requireCredentials: !!tls.clientCaPem }),
     onInternalError: (err) => log.error('grpc request failed', { err: err instanceof Error ? err.message : String(err) }),
     ...(tracing ? { tracing } : {}),

@@ -11,7 +11,7 @@ import { writeStatus } from '../endpoints/respond.js';
 import { requestAttributes, resourceAttributes } from './attributes.js';
 import { forbiddenStatus } from '@kubelab/component-base';
 import { impersonate } from './impersonation.js';
-import type { Authorizer } from './types.js';
+import type { AuthorizationAttributes, Authorizer } from './types.js';
 
 /**
  * Who a request is while no authenticator runs: upstream's insecure-port
@@ -26,8 +26,8 @@ export interface RequestAuthorization {
   userOf?: (req: IncomingMessage) => UserInfo | undefined;
 }
 
-/** Impersonation, then authorization: true to go on with the request, false when it was answered (400/403). */
-export function authorizeRequest(opts: RequestAuthorization, req: IncomingMessage, res: ServerResponse): boolean {
+/** Impersonation, then authorization: the request's attributes to go on with, undefined when it was answered (400/403). */
+export function authorizeRequest(opts: RequestAuthorization, req: IncomingMessage, res: ServerResponse): AuthorizationAttributes | undefined {
   const method = req.method ?? 'GET';
   const url = new URL(req.url ?? '/', 'http://kubelab.invalid');
   let user = opts.userOf?.(req) ?? INSECURE_SUPERUSER;
@@ -35,19 +35,21 @@ export function authorizeRequest(opts: RequestAuthorization, req: IncomingMessag
     user = impersonate(user, req.headersDistinct, opts.authorizer);
   } catch (e) {
     writeStatus(res, e);
-    return false;
+    return undefined;
   }
   withUser(req, user);
   const attrs = requestAttributes(user, method, url, parseRequestInfo(method, url));
   const d = opts.authorizer.authorize(attrs);
-  if (d.decision === 'Allow') return true;
+  if (d.decision === 'Allow') return attrs;
   writeStatus(res, forbiddenStatus(attrs, d.reason));
-  return false;
+  return undefined;
 }
 
-/** A gRPC call's authorization: the attributes of the method's verb on its resource; throws the 403 (PERMISSION_DENIED on the wire). */
-export function authorizeCall(authorizer: Authorizer, user: UserInfo, verb: string, r: Parameters<typeof resourceAttributes>[2]): void {
+/** A gRPC call's authorization: the attributes of the method's verb on its resource (returned), or the 403 thrown (PERMISSION_DENIED on the wire). */
+export function authorizeCall(authorizer: Authorizer | undefined, user: UserInfo, verb: string, r: Parameters<typeof resourceAttributes>[2]): AuthorizationAttributes {
   const attrs = resourceAttributes(user, verb, r);
+  if (!authorizer) return attrs;
   const d = authorizer.authorize(attrs);
   if (d.decision !== 'Allow') throw forbiddenStatus(attrs, d.reason);
+  return attrs;
 }

@@ -4,7 +4,7 @@
 
 import * as grpc from '@grpc/grpc-js';
 import { apiserverProto, type ResourceServiceHandlers } from '@kubelab/proto';
-import { badRequest, StatusError, unsupportedMediaType, type DeleteOptions, type KubeObject, type WatchEvent } from '@kubelab/api';
+import { badRequest, StatusError, tooManyRequests, unsupportedMediaType, type DeleteOptions, type KubeObject, type WatchEvent } from '@kubelab/api';
 import type { PatchType, Registry, RequestContext, ResourceStore, Subresource } from '../registry/interface.js';
 import type { TokenRequestREST } from '../serviceaccount/token-request.js';
 import { toStatusError, type RequestObservation, type RequestRecorder } from '../registry/store.js';
@@ -16,7 +16,9 @@ import type { ServingTls } from '../http/server.js';
 import { statusToGrpc, STATUS_METADATA_KEY } from '@kubelab/proto';
 import type { UserInfo } from '@kubelab/api';
 import { authorizeCall, INSECURE_SUPERUSER } from '../authorization/filter.js';
-import type { Authorizer } from '../authorization/types.js';
+import type { AuthorizationAttributes, Authorizer } from '../authorization/types.js';
+import type { FlowControl } from '../flowcontrol/flow-control.js';
+import { TOO_MANY_REQUESTS } from '../flowcontrol/filter.js';
 import {
   context as otelContext,
   contextFromMetadata,
@@ -201,9 +203,9 @@ export function sharedTick(ms: number): () => Promise<void> {
 }
 
 /** One create, as the Create RPC and each CreateStream item do it: the created object's JSON. */
-async function createOne(registry: Registry, guard: Guard, caller: UserInfo | Promise<UserInfo>, req: CreateItemMsg, call?: object, traceContext?: Context): Promise<Buffer> {
+async function createOne(registry: Registry, admit: Admit, held: Held, caller: UserInfo | Promise<UserInfo>, req: CreateItemMsg, call?: object, traceContext?: Context): Promise<Buffer> {
   const user = caller instanceof Promise ? await caller : caller;
-  guard(user, 'create', req.resource, req.namespace);
+  await admit(held, user, 'create', req.resource, req.namespace);
   const s = resolve(registry, req.resource);
   const obj = objectField('object', req.object, s.info.kind);
   const created = await s.create(req.namespace || undefined, obj, context(user, req.dryRun, req.fieldManager, call, traceContext));
@@ -224,17 +226,28 @@ function failedResult(err: unknown): { object: Buffer; code: number; status: Buf
 
 type Unary<Req, Res> = (call: grpc.ServerUnaryCall<Req, Res>, cb: grpc.sendUnaryData<Res>) => void;
 
-function unary<Req, Res>(f: (req: Req, call: object) => Promise<Res>, onError?: (e: unknown) => void): Unary<Req, Res> {
+/** What a call holds until it ends: its APF seat's release (at most one; a list, so a call that took none holds nothing). */
+type Held = Array<() => void>;
+const releaseAll = (held: Held) => {
+  for (const r of held.splice(0)) r();
+};
+
+function unary<Req, Res>(f: (req: Req, call: object, held: Held) => Promise<Res>, onError?: (e: unknown) => void): Unary<Req, Res> {
   return (call, cb) => {
+    const held: Held = [];
     let p: Promise<Res>;
     try {
-      p = f(call.request, call);
+      p = f(call.request, call, held);
     } catch (e) {
       p = Promise.reject(e);
     }
     p.then(
-      (res) => cb(null, res),
+      (res) => {
+        releaseAll(held);
+        cb(null, res);
+      },
       (err) => {
+        releaseAll(held);
         onError?.(err);
         let e: ReturnType<typeof statusToGrpc>;
         try {
@@ -268,20 +281,36 @@ export interface GrpcServerOptions {
   requestMetrics?: RequestRecorder;
   /** Hears each batch a watch writes to its client (the watch delivery records, watch-records.ts). */
   onWatchDelivery?: (user: string, group: string, resource: string, events: readonly WatchEvent[]) => void;
+  /** API Priority and Fairness: every call but a watch waits for a seat of its priority level, or ends with its 429 (RESOURCE_EXHAUSTED). */
+  flowControl?: FlowControl;
 }
 
-/** Authorizes one call on a resource; throws the 403 (PERMISSION_DENIED). */
-type Guard = (user: UserInfo, verb: string, g: Gvr | null | undefined, namespace: string | undefined, name?: string, subresource?: string, fieldSelector?: string) => void;
+/** Authorizes one call on a resource: its attributes, or the 403 thrown (PERMISSION_DENIED). */
+type Guard = (user: UserInfo, verb: string, g: Gvr | null | undefined, namespace: string | undefined, name?: string, subresource?: string, fieldSelector?: string) => AuthorizationAttributes;
 
 function guardOf(authorizer: Authorizer | undefined): Guard {
-  if (!authorizer) return () => undefined;
   return (user, verb, g, namespace, name, subresource, fieldSelector) =>
     authorizeCall(authorizer, user, verb, { group: g?.group ?? '', version: g?.version || 'v1', resource: g?.resource ?? '', namespace, name, subresource, fieldSelector });
+}
+
+/** Authorizes one call, then takes its APF seat into `held` (released when the call ends); throws the 403 or the 429. */
+type Admit = (held: Held, user: UserInfo, verb: string, g: Gvr | null | undefined, namespace: string | undefined, name?: string, subresource?: string, fieldSelector?: string) => Promise<void>;
+
+function admitOf(guard: Guard, flow: FlowControl | undefined): Admit {
+  return async (held, user, verb, g, namespace, name, subresource, fieldSelector) => {
+    const attrs = guard(user, verb, g, namespace, name, subresource, fieldSelector);
+    if (!flow) return;
+    const pending = flow.admit(attrs);
+    const a = pending instanceof Promise ? await pending : pending;
+    if (!a.ok) throw tooManyRequests(TOO_MANY_REQUESTS, 1);
+    held.push(a.release);
+  };
 }
 
 export function resourceServiceHandlers(opts: GrpcServerOptions): ResourceServiceHandlers {
   const { registry } = opts;
   const guard = guardOf(opts.authorizer);
+  const admit = admitOf(guard, opts.flowControl);
   const userOf = (call: object): UserInfo | Promise<UserInfo> => opts.userOfCall?.(call) ?? INSECURE_SUPERUSER;
   const batchIntervalMs = opts.watchBatchIntervalMs ?? 10;
   const batchTick = sharedTick(batchIntervalMs);
@@ -289,15 +318,15 @@ export function resourceServiceHandlers(opts: GrpcServerOptions): ResourceServic
     if (!StatusError.isInstance(err) || err.code >= 500) opts.onInternalError?.(err);
   };
   return {
-    Get: unary(async (req, call) => {
-      guard(await userOf(call), 'get', req.resource, req.namespace, req.name);
+    Get: unary(async (req, call, held) => {
+      await admit(held, await userOf(call), 'get', req.resource, req.namespace, req.name);
       const s = resolve(registry, req.resource);
       const obj = await s.get(req.namespace || undefined, requireName(req.name), { resourceVersion: req.resourceVersion });
       return { json: rawJson(obj) };
     }, onError),
 
-    List: unary(async (req, call) => {
-      guard(await userOf(call), 'list', req.resource, req.namespace, undefined, undefined, req.fieldSelector);
+    List: unary(async (req, call, held) => {
+      await admit(held, await userOf(call), 'list', req.resource, req.namespace, undefined, undefined, req.fieldSelector);
       const s = resolve(registry, req.resource);
       const list = await s.list({
         namespace: req.namespace,
@@ -390,7 +419,7 @@ export function resourceServiceHandlers(opts: GrpcServerOptions): ResourceServic
       })();
     },
 
-    Create: unary(async (req, call) => ({ json: await createOne(registry, guard, userOf(call), req, call) }), onError),
+    Create: unary(async (req, call, held) => ({ json: await createOne(registry, admit, held, userOf(call), req, call) }), onError),
 
     CreateStream: (call) => {
       const user = userOf(call);
@@ -431,8 +460,9 @@ export function resourceServiceHandlers(opts: GrpcServerOptions): ResourceServic
           // Outside the stream's span: unrelated objects must not share one trace;
           // each item continues its own caller's trace (itemTrace).
           const t = pending > MAX_STREAM_PENDING ? undefined : itemTrace(opts.tracing, item);
-          const p = t ? otelContext.with(ROOT_CONTEXT, () => createOne(registry, guard, user, item.request ?? {}, call, t.ctx)) : Promise.reject(tooManyPending());
-          p.then(
+          const held: Held = [];
+          const p = t ? otelContext.with(ROOT_CONTEXT, () => createOne(registry, admit, held, user, item.request ?? {}, call, t.ctx)) : Promise.reject(tooManyPending());
+          p.finally(() => releaseAll(held)).then(
             (json) => {
               t?.end(0);
               answer({ id, code: 0, object: json, status: EMPTY });
@@ -458,13 +488,13 @@ export function resourceServiceHandlers(opts: GrpcServerOptions): ResourceServic
       });
     },
 
-    Update: unary(async (req, call) => {
+    Update: unary(async (req, call, held) => {
       const user = await userOf(call);
       // The subresources written by Update (UpdateStatus has its own RPC): a CSR's approval, a namespace's finalize.
       if (req.subresource && req.subresource !== 'approval' && req.subresource !== 'finalize')
         throw badRequest(`subresource: Unsupported value: "${req.subresource}": supported values: "", "approval", "finalize"`);
       const sub = req.subresource === 'approval' || req.subresource === 'finalize' ? req.subresource : undefined;
-      guard(user, 'update', req.resource, req.namespace, req.name, sub);
+      await admit(held, user, 'update', req.resource, req.namespace, req.name, sub);
       const s = resolve(registry, req.resource);
       if (sub && !s.info.subresources.includes(sub)) throw notServed({ group: s.info.group, version: s.info.version, resource: `${s.info.resource}/${sub}` });
       const obj = objectField('object', req.object, s.info.kind);
@@ -472,9 +502,9 @@ export function resourceServiceHandlers(opts: GrpcServerOptions): ResourceServic
       return { json: rawJson(out) };
     }, onError),
 
-    UpdateStatus: unary(async (req, call) => {
+    UpdateStatus: unary(async (req, call, held) => {
       const user = await userOf(call);
-      guard(user, 'update', req.resource, req.namespace, req.name, 'status');
+      await admit(held, user, 'update', req.resource, req.namespace, req.name, 'status');
       const s = resolve(registry, req.resource);
       if (!s.info.subresources.includes('status')) throw notServed({ group: s.info.group, version: s.info.version, resource: `${s.info.resource}/status` });
       const obj = objectField('object', req.object, s.info.kind);
@@ -482,9 +512,9 @@ export function resourceServiceHandlers(opts: GrpcServerOptions): ResourceServic
       return { json: rawJson(out) };
     }, onError),
 
-    Patch: unary(async (req, call) => {
+    Patch: unary(async (req, call, held) => {
       const user = await userOf(call);
-      guard(user, 'patch', req.resource, req.namespace, req.name, req.subresource);
+      await admit(held, user, 'patch', req.resource, req.namespace, req.name, req.subresource);
       const s = resolve(registry, req.resource);
       if (!PATCH_TYPES.has(req.patchType)) throw unsupportedMediaType([...PATCH_TYPES]);
       let sub: Subresource;
@@ -497,9 +527,9 @@ export function resourceServiceHandlers(opts: GrpcServerOptions): ResourceServic
       return { json: rawJson(out) };
     }, onError),
 
-    Delete: unary(async (req, call) => {
+    Delete: unary(async (req, call, held) => {
       const user = await userOf(call);
-      guard(user, 'delete', req.resource, req.namespace, req.name);
+      await admit(held, user, 'delete', req.resource, req.namespace, req.name);
       const s = resolve(registry, req.resource);
       const raw = parseJsonField('options', req.options, { optional: true });
       if (raw !== undefined && (typeof raw !== 'object' || raw === null || Array.isArray(raw))) {
@@ -514,22 +544,22 @@ export function resourceServiceHandlers(opts: GrpcServerOptions): ResourceServic
       return { object: rawJson(res.object), deleted: res.deleted };
     }, onError),
 
-    Bind: unary(async (req, call) => {
+    Bind: unary(async (req, call, held) => {
       if (!req.namespace) throw badRequest("namespace: Required value: the pod's namespace");
       const binding = objectField('binding', req.binding);
       const user = await userOf(call);
-      guard(user, 'create', { group: '', version: 'v1', resource: 'pods' }, req.namespace, binding.metadata?.name, 'binding');
+      await admit(held, user, 'create', { group: '', version: 'v1', resource: 'pods' }, req.namespace, binding.metadata?.name, 'binding');
       await registry.bind(req.namespace, binding, context(user, undefined, undefined, call));
       return {};
     }, onError),
 
-    CreateToken: unary(async (req, call) => {
+    CreateToken: unary(async (req, call, held) => {
       if (!req.namespace) throw badRequest("namespace: Required value: the service account's namespace");
       const name = requireName(req.name);
       if (!opts.tokenRequest) throw notServed({ group: '', version: 'v1', resource: 'serviceaccounts/token' });
       const body = objectField('token_request', req.tokenRequest, 'TokenRequest');
       const user = await userOf(call);
-      guard(user, 'create', { group: '', version: 'v1', resource: 'serviceaccounts' }, req.namespace, name, 'token');
+      await admit(held, user, 'create', { group: '', version: 'v1', resource: 'serviceaccounts' }, req.namespace, name, 'token');
       const tokenRequest = opts.tokenRequest;
       const namespace = req.namespace;
       const issued = await counted(opts.requestMetrics, { verb: 'POST', group: '', version: 'v1', resource: 'serviceaccounts', subresource: 'token', scope: 'resource' }, 201, () =>

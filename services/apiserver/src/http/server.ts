@@ -36,8 +36,8 @@ export interface ApiHttpServerOptions {
   metrics: Registry;
   /** Resolved after listen (the REST handler may need the bound port). */
   rest?: () => HttpHandler | undefined;
-  /** Runs before any handler; false when it answered the request itself (a 403). */
-  filter?: (req: IncomingMessage, res: ServerResponse) => boolean;
+  /** Runs before any handler; false when it answered the request itself (a 403, APF's 429); may wait (for an APF seat). */
+  filter?: (req: IncomingMessage, res: ServerResponse) => boolean | Promise<boolean>;
   /** False while API requests must wait (the watch cache not synced yet): they get 503 with Retry-After; probes are served. */
   ready?: () => boolean;
   onError?: (err: unknown) => void;
@@ -109,7 +109,10 @@ export async function startHttpServer(opts: ApiHttpServerOptions): Promise<{ por
     setRequestUser(req, who.user);
     // Used up: a proxied request (pods/exec, pods/log to a kubelet) never carries the client's token on (upstream WithAuthentication).
     delete req.headers.authorization;
-    if (opts.filter && !opts.filter(req, res)) return;
+    if (opts.filter) {
+      const go = opts.filter(req, res);
+      if (!(go instanceof Promise ? await go : go)) return;
+    }
     if (await probes(req, res, new URL(req.url ?? '/', 'https://localhost'))) return;
     const rest = opts.rest?.();
     if (rest) return rest(req, res);

@@ -1,0 +1,58 @@
+import { describe, expect, it } from 'vitest';
+import { Registry } from 'prom-client';
+import type { UserInfo } from '@kubelab/api';
+import type { AuthorizationAttributes } from '../authorization/types.js';
+import { BOOTSTRAP_PRIORITY_LEVELS } from './bootstrap.js';
+import { FlowControl, nominalLimits, type FlowAdmission } from './flow-control.js';
+
+const kcm: UserInfo = { name: 'system:kube-controller-manager', groups: ['system:authenticated'] };
+const admin: UserInfo = { name: 'kubernetes-admin', groups: ['system:masters', 'system:authenticated'] };
+const attrs = (user: UserInfo, verb: string, group: string, resource: string, namespace: string): AuthorizationAttributes => ({
+  user,
+  verb,
+  resourceRequest: true,
+  path: '',
+  namespace,
+  apiGroup: group,
+  apiVersion: 'v1',
+  resource,
+  subresource: '',
+  name: '',
+});
+
+describe('API Priority and Fairness', () => {
+  it("shares the server's 600 seats by nominalConcurrencyShares, rounded up (upstream's NominalCL)", () => {
+    expect(Object.fromEntries(nominalLimits(BOOTSTRAP_PRIORITY_LEVELS, 600))).toEqual({
+      'catch-all': 13,
+      system: 74,
+      'node-high': 98,
+      'leader-election': 25,
+      'workload-high': 98,
+      'workload-low': 245,
+      'global-default': 49,
+    });
+  });
+
+  it("keeps the controller-manager's leader election going while its pod creates fill workload-high", async () => {
+    const registry = new Registry();
+    const flow = new FlowControl({ serverConcurrencyLimit: 24, registry, waitLimitMs: 60_000 });
+    // workload-high: ceil(24 × 40 / 245) = 4 seats.
+    const creates = Array.from({ length: 6 }, () => flow.admit(attrs(kcm, 'create', '', 'pods', 'shop')));
+    const running = creates.filter((c): c is FlowAdmission => !(c instanceof Promise));
+    expect(running.map((c) => [c.ok, c.level.metadata.name])).toEqual(Array(4).fill([true, 'workload-high']));
+    const renew = flow.admit(attrs(kcm, 'update', 'coordination.k8s.io', 'leases', 'kube-system'));
+    expect(renew).toMatchObject({ ok: true, schema: { metadata: { name: 'system-leader-election' } }, level: { metadata: { name: 'leader-election' } } });
+    const exempt = flow.admit(attrs(admin, 'create', '', 'pods', 'shop'));
+    expect(exempt).toMatchObject({ ok: true, level: { metadata: { name: 'exempt' } } });
+    const text = await registry.metrics();
+    expect(text).toContain('apiserver_flowcontrol_current_inqueue_requests{flow_schema="kube-controller-manager",priority_level="workload-high"} 2');
+    expect(text).toContain('apiserver_flowcontrol_current_executing_requests{flow_schema="kube-controller-manager",priority_level="workload-high"} 4');
+    expect(text).toContain('apiserver_flowcontrol_dispatched_requests_total{flow_schema="system-leader-election",priority_level="leader-election"} 1');
+    expect(text).toContain('apiserver_flowcontrol_nominal_limit_seats{priority_level="leader-election"} 1');
+    // The queued creates run as seats free up.
+    for (const c of running) if (c.ok) c.release();
+    const later = await Promise.all(creates.filter((c) => c instanceof Promise));
+    expect(later.map((c) => c.ok)).toEqual([true, true]);
+    expect(await registry.metrics()).toContain('apiserver_flowcontrol_current_executing_requests{flow_schema="kube-controller-manager",priority_level="workload-high"} 2');
+  });
+});
