@@ -9,6 +9,7 @@ import { defaultPersistentVolume, defaultPersistentVolumeClaim, defaultStorageCl
 import type { KubeObject } from './meta/types.js';
 import { defaultBinding } from './rbac/v1/defaults.js';
 import { defaultPriorityClass } from './scheduling/v1/defaults.js';
+import { defaultFlowSchema, defaultPriorityLevelConfiguration } from './flowcontrol/v1/defaults.js';
 import { defaultNetworkPolicy } from './networking/v1/defaults.js';
 import { defaultLimitRange } from './core/v1/limitrange.js';
 import { defaultHorizontalPodAutoscaler } from './autoscaling/v2/defaults.js';
@@ -35,6 +36,8 @@ const DEFAULTERS: Record<string, Defaulter> = {
   'v1/PersistentVolumeClaim': defaultPersistentVolumeClaim,
   'storage.k8s.io/v1/StorageClass': defaultStorageClass,
   'scheduling.k8s.io/v1/PriorityClass': defaultPriorityClass,
+  'flowcontrol.apiserver.k8s.io/v1/FlowSchema': defaultFlowSchema,
+  'flowcontrol.apiserver.k8s.io/v1/PriorityLevelConfiguration': defaultPriorityLevelConfiguration,
   'v1/LimitRange': defaultLimitRange,
   'autoscaling/v2/HorizontalPodAutoscaler': defaultHorizontalPodAutoscaler,
   'networking.k8s.io/v1/NetworkPolicy': defaultNetworkPolicy,

@@ -300,6 +300,20 @@ export type { Eviction, PodDisruptionBudget, PodDisruptionBudgetSpec, PodDisrupt
 export { PDB_DISRUPTION_ALLOWED, PDB_INSUFFICIENT_PODS, PDB_SUFFICIENT_PODS, PDB_SYNC_FAILED, setStatusCondition, updateDisruptionAllowedCondition } from './helpers/pdb.js';
 export type { Condition } from './meta/types.js';
 
+// flowcontrol.apiserver.k8s.io/v1 FlowSchema and PriorityLevelConfiguration
+export {
+  AUTO_UPDATE_ANNOTATION,
+  type FlowDistinguisherMethodType,
+  type FlowSchema,
+  type FlowSchemaCondition,
+  type FlowcontrolSubject,
+  type LimitResponse,
+  type NonResourcePolicyRule as FlowNonResourcePolicyRule,
+  type PolicyRulesWithSubjects,
+  type PriorityLevelConfiguration,
+  type QueuingConfiguration,
+  type ResourcePolicyRule as FlowResourcePolicyRule,
+} from './flowcontrol/v1/types.js';
 // scheduling.k8s.io/v1 PriorityClass
 export { HIGHEST_USER_DEFINABLE_PRIORITY, SYSTEM_PRIORITY_CLASSES, SYSTEM_PRIORITY_CLASS_PREFIX, type PriorityClass } from './scheduling/v1/types.js';
 

@@ -129,6 +129,9 @@ export const RESOURCES: readonly ResourceInfo[] = [
   r('storage.k8s.io', 'StorageClass', 'storageclasses', false, { shortNames: ['sc'] }),
   r('policy', 'PodDisruptionBudget', 'poddisruptionbudgets', true, { shortNames: ['pdb'], subresources: ['status'] }),
   r('scheduling.k8s.io', 'PriorityClass', 'priorityclasses', false, { shortNames: ['pc'] }),
+  // API Priority and Fairness' configuration: no short names, as upstream.
+  r('flowcontrol.apiserver.k8s.io', 'FlowSchema', 'flowschemas', false, { subresources: ['status'] }),
+  r('flowcontrol.apiserver.k8s.io', 'PriorityLevelConfiguration', 'prioritylevelconfigurations', false, { subresources: ['status'] }),
   r('', 'LimitRange', 'limitranges', true, { shortNames: ['limits'] }),
   r('', 'ResourceQuota', 'resourcequotas', true, { shortNames: ['quota'], subresources: ['status'] }),
   r('autoscaling', 'HorizontalPodAutoscaler', 'horizontalpodautoscalers', true, { version: 'v2', shortNames: ['hpa'], categories: ['all'], subresources: ['status'] }),

@@ -1,7 +1,8 @@
 // What exists in every cluster from the start (upstream: the apiserver's
 // system namespaces controller, the `kubernetes` Service of the bootstrap
 // controller (its endpoints: reconcilers/endpoints.ts), the rbac/bootstrap-roles and the
-// scheduling/bootstrap-system-priority-classes post-start hooks), written
+// scheduling/bootstrap-system-priority-classes and priority-and-fairness-config-producer
+// post-start hooks), written
 // idempotently on every start.
 
 import { SYSTEM_PRIORITY_CLASSES, type KubeObject } from '@kubelab/api';
@@ -10,6 +11,7 @@ import { ensureRbacPolicy } from './authorization/rbac/bootstrap/ensure.js';
 import type { ApiRegistry } from './registry/registry.js';
 import type { RequestContext } from './registry/interface.js';
 import { ensure, getOrUndefined } from './registry/ensure.js';
+import { ensureFlowControlConfiguration } from './flowcontrol/config-controller.js';
 
 export const SYSTEM_NAMESPACES = ['default', 'kube-system', 'kube-public', 'kube-node-lease'] as const;
 
@@ -61,4 +63,7 @@ async function bootstrapPolicy(registry: ApiRegistry): Promise<void> {
   // system-node-critical and system-cluster-critical (upstream's scheduling/bootstrap-system-priority-classes hook).
   const classes = registry.mustStore('scheduling.k8s.io', 'priorityclasses');
   for (const pc of SYSTEM_PRIORITY_CLASSES) await ensure(() => classes.create(undefined, structuredClone(pc) as KubeObject, ctx));
+
+  // API Priority and Fairness' FlowSchemas and priority levels (upstream's priority-and-fairness-config-producer hook).
+  await ensureFlowControlConfiguration(registry, ctx);
 }

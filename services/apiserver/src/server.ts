@@ -25,6 +25,8 @@ import { certificateApproval, certificateSigning, certificateSubjectRestriction 
 import { authorizeRequest } from './authorization/filter.js';
 import { FlowControl } from './flowcontrol/flow-control.js';
 import { admitRequest } from './flowcontrol/filter.js';
+import { FlowControlConfigController } from './flowcontrol/config-controller.js';
+import { APISERVER } from './authentication/user.js';
 import { BUILTIN_AUTHORIZER_FACTORIES, buildAuthorization, DEFAULT_AUTHORIZATION_MODES, validateAuthorizationModes, type AuthorizerFactory } from './authorization/modes.js';
 import { nodeAuthorizerFactory } from './authorization/node/index.js';
 import { bootstrap } from './bootstrap.js';
@@ -329,6 +331,13 @@ export async function startApiserver(opts: ApiserverOptions): Promise<RunningApi
   // CustomResourceDefinitions: started before the cache so it serves the stored CRDs from the initial load on.
   const crds = new CrdController(registry, cache, { onError: (name, err) => log.warn('customresourcedefinition sync failed', { crd: name, err: err instanceof Error ? err.message : String(err) }) });
   crds.start();
+  // API Priority and Fairness follows the stored FlowSchemas and priority levels from the cache's initial load on.
+  const flowConfig = flowControl
+    ? new FlowControlConfigController(flowControl, cache, registry, { user: APISERVER, fieldManager: 'api-priority-and-fairness-config-consumer-v1' }, (err) =>
+        log.warn('flowschema status update failed', { err: err instanceof Error ? err.message : String(err) }),
+      )
+    : undefined;
+  flowConfig?.start();
   // The aggregation layer: APIServices' availability and discovery, and the proxy to their Services.
   const aggregator = new Aggregator(registry, cache, {
     ...(opts.proxyClient ? { proxyClient: opts.proxyClient } : {}),
@@ -454,6 +463,7 @@ export async function startApiserver(opts: ApiserverOptions): Promise<RunningApi
       // Out of the kubernetes endpoints before going (RemoveEndpoints), bounded: a store without quorum does not hold the shutdown.
       if (bootstrapped) await Promise.race([endpointReconciler.stop().catch(() => undefined), new Promise((r) => setTimeout(r, 2_000).unref?.())]);
       crds.stop();
+      flowConfig?.stop();
       watchRecords.stop();
       recordReaders.stop();
       aggregator.stop();

@@ -41,6 +41,7 @@ export type Group =
   | 'batch'
   | 'storage'
   | 'scheduling'
+  | 'flowcontrol'
   | 'autoscalingv2'
   | 'networking';
 

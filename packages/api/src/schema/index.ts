@@ -22,6 +22,7 @@ import { META_TYPES } from './meta.js';
 import { POLICY_TYPES } from './policy.js';
 import { AUTOSCALING_TYPES } from './autoscaling.js';
 import { SCHEDULING_TYPES } from './scheduling.js';
+import { FLOWCONTROL_TYPES } from './flowcontrol.js';
 import { LIMIT_TYPES } from './core-limits.js';
 import { QUOTA_TYPES } from './core-quota.js';
 import { PROTOBUF_NUMBERS, type ProtobufNumber } from './protobuf-numbers.js';
@@ -52,6 +53,7 @@ export const SCHEMA: Readonly<Record<string, TypeDef>> = {
   ...STORAGE_TYPES,
   ...POLICY_TYPES,
   ...SCHEDULING_TYPES,
+  ...FLOWCONTROL_TYPES,
   ...LIMIT_TYPES,
   ...QUOTA_TYPES,
   ...AUTOSCALING_TYPES,

@@ -36,6 +36,7 @@ const MODULE_OF: Record<Group, string> = {
   batch: '../batch/v1/types.ts',
   storage: '../storage/v1/types.ts',
   scheduling: '../scheduling/v1/types.ts',
+  flowcontrol: '../flowcontrol/v1/types.ts',
   autoscalingv2: '../autoscaling/v2/types.ts',
   networking: '../networking/v1/types.ts',
 };

@@ -7,6 +7,28 @@
 export type ProtobufNumber = number | readonly [outer: number, inner: number];
 
 export const PROTOBUF_NUMBERS: Readonly<Record<string, Readonly<Record<string, ProtobufNumber>>>> = {
+  // flowcontrol.apiserver.k8s.io/v1 (k8s.io/api/flowcontrol/v1 generated.proto).
+  ExemptPriorityLevelConfiguration: { nominalConcurrencyShares: 1, lendablePercent: 2 },
+  FlowDistinguisherMethod: { type: 1 },
+  FlowSchema: { metadata: 1, spec: 2, status: 3 },
+  FlowSchemaCondition: { type: 1, status: 2, lastTransitionTime: 3, reason: 4, message: 5 },
+  FlowSchemaSpec: { priorityLevelConfiguration: 1, matchingPrecedence: 2, distinguisherMethod: 3, rules: 4 },
+  FlowSchemaStatus: { conditions: 1 },
+  FlowcontrolSubject: { kind: 1, user: 2, group: 3, serviceAccount: 4 },
+  GroupSubject: { name: 1 },
+  LimitResponse: { type: 1, queuing: 2 },
+  LimitedPriorityLevelConfiguration: { nominalConcurrencyShares: 1, limitResponse: 2, lendablePercent: 3, borrowingLimitPercent: 4 },
+  NonResourcePolicyRule: { verbs: 1, nonResourceURLs: 6 },
+  PolicyRulesWithSubjects: { subjects: 1, resourceRules: 2, nonResourceRules: 3 },
+  PriorityLevelConfiguration: { metadata: 1, spec: 2, status: 3 },
+  PriorityLevelConfigurationCondition: { type: 1, status: 2, lastTransitionTime: 3, reason: 4, message: 5 },
+  PriorityLevelConfigurationReference: { name: 1 },
+  PriorityLevelConfigurationSpec: { type: 1, limited: 2, exempt: 3 },
+  PriorityLevelConfigurationStatus: { conditions: 1 },
+  QueuingConfiguration: { queues: 1, handSize: 2, queueLengthLimit: 3 },
+  ResourcePolicyRule: { verbs: 1, apiGroups: 2, resources: 3, clusterScope: 4, namespaces: 5 },
+  ServiceAccountSubject: { namespace: 1, name: 2 },
+  UserSubject: { name: 1 },
   // apiregistration.k8s.io/v1 (kube-aggregator's generated.proto).
   APIService: { metadata: 1, spec: 2, status: 3 },
   APIServiceCondition: { type: 1, status: 2, lastTransitionTime: 3, reason: 4, message: 5 },

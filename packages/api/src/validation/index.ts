@@ -11,6 +11,7 @@ import { nameIsDNSSubdomain, validateObjectMeta, validateObjectMetaUpdate } from
 import * as other from './other.js';
 import * as policy from './policy.js';
 import * as scheduling from './scheduling.js';
+import * as flowcontrol from './flowcontrol.js';
 import * as autoscaling from './autoscaling.js';
 import * as networking from './networking.js';
 import * as limitrange from './limitrange.js';
@@ -66,6 +67,8 @@ const RULES: Record<string, Rules> = {
   'storage.k8s.io/v1/StorageClass': { create: storage.validateStorageClass, update: storage.validateStorageClassUpdate },
   'policy/v1/PodDisruptionBudget': { create: policy.validatePodDisruptionBudget, update: policy.validatePodDisruptionBudgetUpdate, status: policy.validatePodDisruptionBudgetStatusUpdate },
   'scheduling.k8s.io/v1/PriorityClass': { create: scheduling.validatePriorityClass, update: scheduling.validatePriorityClassUpdate },
+  'flowcontrol.apiserver.k8s.io/v1/FlowSchema': { create: flowcontrol.validateFlowSchema, update: flowcontrol.validateFlowSchemaUpdate },
+  'flowcontrol.apiserver.k8s.io/v1/PriorityLevelConfiguration': { create: flowcontrol.validatePriorityLevelConfiguration, update: flowcontrol.validatePriorityLevelConfigurationUpdate },
   'v1/LimitRange': { create: limitrange.validateLimitRange, update: limitrange.validateLimitRangeUpdate },
   'v1/ResourceQuota': { create: resourcequota.validateResourceQuota, update: resourcequota.validateResourceQuotaUpdate, status: resourcequota.validateResourceQuotaStatusUpdate },
   'autoscaling/v2/HorizontalPodAutoscaler': {

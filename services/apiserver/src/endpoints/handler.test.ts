@@ -112,6 +112,7 @@ describe('discovery and version', () => {
       'storage.k8s.io',
       'policy',
       'scheduling.k8s.io',
+      'flowcontrol.apiserver.k8s.io',
       'autoscaling',
       'networking.k8s.io',
     ]);
@@ -209,6 +210,7 @@ describe('openapi v3', () => {
       'apis/storage.k8s.io/v1',
       'apis/policy/v1',
       'apis/scheduling.k8s.io/v1',
+      'apis/flowcontrol.apiserver.k8s.io/v1',
       'apis/autoscaling/v2',
       'apis/autoscaling/v1',
       'apis/networking.k8s.io/v1',

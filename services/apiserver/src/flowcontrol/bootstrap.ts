@@ -4,10 +4,22 @@
 // tables of names, precedences, shares and queues.
 
 import { createHash } from 'node:crypto';
-import { GROUP_AUTHENTICATED, GROUP_MASTERS, GROUP_NODES, GROUP_SERVICE_ACCOUNTS, GROUP_UNAUTHENTICATED } from '@kubelab/api';
-import type { FlowDistinguisherMethodType, FlowSchema, NonResourcePolicyRule, PriorityLevelConfiguration, ResourcePolicyRule, Subject } from './types.js';
+import {
+  AUTO_UPDATE_ANNOTATION,
+  GROUP_AUTHENTICATED,
+  GROUP_MASTERS,
+  GROUP_NODES,
+  GROUP_SERVICE_ACCOUNTS,
+  GROUP_UNAUTHENTICATED,
+  type FlowDistinguisherMethodType,
+  type FlowNonResourcePolicyRule as NonResourcePolicyRule,
+  type FlowResourcePolicyRule as ResourcePolicyRule,
+  type FlowSchema,
+  type FlowcontrolSubject as Subject,
+  type PriorityLevelConfiguration,
+} from '@kubelab/api';
 
-/** The same UID for an object on every apiserver (as one stored object would have), derived from its kind and name. */
+/** A UID for the built-in objects the apiserver classifies with until the stored ones are in its cache: the same on every apiserver, from kind and name. */
 function uidOf(kind: string, name: string): string {
   const h = createHash('sha1').update(`flowcontrol.apiserver.k8s.io/${kind}/${name}`).digest('hex');
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-5${h.slice(13, 16)}-${((parseInt(h.slice(16, 18), 16) & 0x3f) | 0x80).toString(16)}${h.slice(18, 20)}-${h.slice(20, 32)}`;
@@ -26,9 +38,13 @@ const leaderElectionRules = (namespaces: string[]): ResourcePolicyRule[] => [
   { verbs: ['get', 'create', 'update'], apiGroups: ['coordination.k8s.io'], resources: ['leases'], namespaces: ['*'] },
 ];
 
+const meta = (kind: string, name: string) => ({ name, uid: uidOf(kind, name), annotations: { [AUTO_UPDATE_ANNOTATION]: 'true' } });
+
 function limited(name: string, shares: number, lendablePercent: number, queuing?: [queues: number, handSize: number, queueLengthLimit: number]): PriorityLevelConfiguration {
   return {
-    metadata: { name, uid: uidOf('PriorityLevelConfiguration', name) },
+    apiVersion: 'flowcontrol.apiserver.k8s.io/v1',
+    kind: 'PriorityLevelConfiguration',
+    metadata: meta('PriorityLevelConfiguration', name),
     spec: {
       type: 'Limited',
       limited: {
@@ -50,7 +66,9 @@ function schema(
   nonResourceRules: NonResourcePolicyRule[] = [],
 ): FlowSchema {
   return {
-    metadata: { name, uid: uidOf('FlowSchema', name) },
+    apiVersion: 'flowcontrol.apiserver.k8s.io/v1',
+    kind: 'FlowSchema',
+    metadata: meta('FlowSchema', name),
     spec: {
       priorityLevelConfiguration: { name: level },
       matchingPrecedence,
@@ -61,7 +79,12 @@ function schema(
 }
 
 export const BOOTSTRAP_PRIORITY_LEVELS: readonly PriorityLevelConfiguration[] = [
-  { metadata: { name: 'exempt', uid: uidOf('PriorityLevelConfiguration', 'exempt') }, spec: { type: 'Exempt' } },
+  {
+    apiVersion: 'flowcontrol.apiserver.k8s.io/v1',
+    kind: 'PriorityLevelConfiguration',
+    metadata: meta('PriorityLevelConfiguration', 'exempt'),
+    spec: { type: 'Exempt', exempt: { nominalConcurrencyShares: 0, lendablePercent: 0 } },
+  },
   limited('catch-all', 5, 0),
   limited('system', 30, 33, [64, 6, 50]),
   // Node health (Node status, node Leases) apart from the pods' traffic of the same kubelets.

@@ -48,7 +48,7 @@ describe("API Priority and Fairness' bootstrap FlowSchemas (matching precedence,
   });
 
   it('orders equal precedences by name, as upstream does', () => {
-    expect(ordered.map((s) => `${s.spec.matchingPrecedence} ${s.metadata.name}`)).toEqual([
+    expect(ordered.map((s) => `${s.spec!.matchingPrecedence} ${s.metadata.name}`)).toEqual([
       '1 exempt',
       '2 probes',
       '100 system-leader-election',

@@ -3,25 +3,37 @@
 // controller's Match): schemas in order of matchingPrecedence, then name;
 // the first whose rules match the user and the request wins.
 
-import { SERVICE_ACCOUNT_USER_PREFIX, type UserInfo } from '@kubelab/api';
+import {
+  SERVICE_ACCOUNT_USER_PREFIX,
+  type FlowNonResourcePolicyRule as NonResourcePolicyRule,
+  type FlowResourcePolicyRule as ResourcePolicyRule,
+  type FlowSchema,
+  type FlowcontrolSubject as Subject,
+  type UserInfo,
+} from '@kubelab/api';
 import type { AuthorizationAttributes } from '../authorization/types.js';
-import type { FlowSchema, NonResourcePolicyRule, ResourcePolicyRule, Subject } from './types.js';
 
-/** The schemas in the order requests are matched against them. */
+const precedence = (fs: FlowSchema) => fs.spec?.matchingPrecedence || 1000;
+
+/** The schemas in the order requests are matched against them (one without a spec matches nothing). */
 export function matchingOrder(schemas: readonly FlowSchema[]): FlowSchema[] {
-  return [...schemas].sort((a, b) => a.spec.matchingPrecedence - b.spec.matchingPrecedence || (a.metadata.name < b.metadata.name ? -1 : a.metadata.name > b.metadata.name ? 1 : 0));
+  const name = (fs: FlowSchema) => fs.metadata.name ?? '';
+  return schemas.filter((fs) => fs.spec).sort((a, b) => precedence(a) - precedence(b) || (name(a) < name(b) ? -1 : name(a) > name(b) ? 1 : 0));
 }
 
 export function subjectMatches(s: Subject, user: UserInfo): boolean {
   switch (s.kind) {
     case 'User':
-      return s.user.name === '*' || s.user.name === user.name;
+      return !!s.user && (s.user.name === '*' || s.user.name === user.name);
     case 'Group':
-      return s.group.name === '*' || user.groups.includes(s.group.name);
+      return !!s.group && (s.group.name === '*' || user.groups.includes(s.group.name));
     case 'ServiceAccount': {
+      if (!s.serviceAccount) return false;
       const prefix = `${SERVICE_ACCOUNT_USER_PREFIX}${s.serviceAccount.namespace}:`;
       return user.name.startsWith(prefix) && (s.serviceAccount.name === '*' || user.name === prefix + s.serviceAccount.name);
     }
+    default:
+      return false;
   }
 }
 
@@ -36,13 +48,13 @@ export function resourceRuleMatches(r: ResourcePolicyRule, a: AuthorizationAttri
 
 export function nonResourceRuleMatches(r: NonResourcePolicyRule, a: AuthorizationAttributes): boolean {
   if (!has(r.verbs, a.verb)) return false;
-  return r.nonResourceURLs.some((u) => u === '*' || u === a.path || (u.endsWith('/*') && a.path.startsWith(u.slice(0, -1))));
+  return (r.nonResourceURLs ?? []).some((u) => u === '*' || u === a.path || (u.endsWith('/*') && a.path.startsWith(u.slice(0, -1))));
 }
 
 export function schemaMatches(fs: FlowSchema, a: AuthorizationAttributes): boolean {
-  return fs.spec.rules.some(
+  return (fs.spec?.rules ?? []).some(
     (rule) =>
-      rule.subjects.some((s) => subjectMatches(s, a.user)) &&
+      (rule.subjects ?? []).some((s) => subjectMatches(s, a.user)) &&
       (a.resourceRequest ? (rule.resourceRules ?? []).some((r) => resourceRuleMatches(r, a)) : (rule.nonResourceRules ?? []).some((r) => nonResourceRuleMatches(r, a))),
   );
 }
@@ -57,7 +69,7 @@ export interface Classification {
 export function classify(ordered: readonly FlowSchema[], a: AuthorizationAttributes): Classification | undefined {
   for (const schema of ordered) {
     if (!schemaMatches(schema, a)) continue;
-    const method = schema.spec.distinguisherMethod?.type;
+    const method = schema.spec?.distinguisherMethod?.type;
     return { schema, distinguisher: method === 'ByUser' ? a.user.name : method === 'ByNamespace' ? a.namespace : '' };
   }
   return undefined;

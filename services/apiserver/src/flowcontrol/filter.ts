@@ -32,8 +32,8 @@ export function admitRequest(flow: FlowControl, a: AuthorizationAttributes, res:
       if (adm.ok) adm.release();
       return false;
     }
-    res.setHeader(FLOW_SCHEMA_UID_HEADER, adm.schema.metadata.uid);
-    res.setHeader(PRIORITY_LEVEL_UID_HEADER, adm.level.metadata.uid);
+    res.setHeader(FLOW_SCHEMA_UID_HEADER, adm.schema.metadata.uid ?? '');
+    res.setHeader(PRIORITY_LEVEL_UID_HEADER, adm.level.metadata.uid ?? '');
     if (!adm.ok) {
       const body = `${TOO_MANY_REQUESTS}\n`;
       res.writeHead(429, { 'content-type': 'text/plain; charset=utf-8', 'x-content-type-options': 'nosniff', 'retry-after': '1', 'content-length': Buffer.byteLength(body) });

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { Registry } from 'prom-client';
 import type { UserInfo } from '@kubelab/api';
 import type { AuthorizationAttributes } from '../authorization/types.js';
-import { BOOTSTRAP_PRIORITY_LEVELS } from './bootstrap.js';
+import { BOOTSTRAP_FLOW_SCHEMAS, BOOTSTRAP_PRIORITY_LEVELS } from './bootstrap.js';
 import { FlowControl, nominalLimits, type FlowAdmission } from './flow-control.js';
 
 const kcm: UserInfo = { name: 'system:kube-controller-manager', groups: ['system:authenticated'] };
@@ -54,5 +54,33 @@ describe('API Priority and Fairness', () => {
     const later = await Promise.all(creates.filter((c) => c instanceof Promise));
     expect(later.map((c) => c.ok)).toEqual([true, true]);
     expect(await registry.metrics()).toContain('apiserver_flowcontrol_current_executing_requests{flow_schema="kube-controller-manager",priority_level="workload-high"} 2');
+  });
+});
+
+describe('API Priority and Fairness reconfigured', () => {
+  it('follows the stored objects: a new level gets seats, an unchanged one keeps its waiting requests, a removed mandatory one stays built in', async () => {
+    const flow = new FlowControl({ serverConcurrencyLimit: 24, waitLimitMs: 60_000 });
+    const fill = Array.from({ length: 5 }, () => flow.admit(attrs(kcm, 'create', '', 'pods', 'shop')));
+    const waiting = fill.find((c) => c instanceof Promise)!;
+    const jail = structuredClone(BOOTSTRAP_PRIORITY_LEVELS.find((l) => l.metadata.name === 'catch-all')!);
+    jail.metadata = { name: 'jail', uid: 'jail-uid' };
+    const kcmToJail = {
+      apiVersion: 'flowcontrol.apiserver.k8s.io/v1' as const,
+      kind: 'FlowSchema' as const,
+      metadata: { name: 'kcm-leases', uid: 'kcm-leases-uid' },
+      spec: {
+        priorityLevelConfiguration: { name: 'jail' },
+        matchingPrecedence: 10,
+        rules: [{ subjects: [{ kind: 'User' as const, user: { name: kcm.name } }], resourceRules: [{ verbs: ['get'], apiGroups: ['*'], resources: ['*'], namespaces: ['*'] }] }],
+      },
+    };
+    // Everything but the mandatory objects, and the new ones: workload-high keeps 4 seats (shares and total unchanged but for jail's 5).
+    const levels = [...BOOTSTRAP_PRIORITY_LEVELS.filter((l) => l.metadata.name !== 'exempt'), jail];
+    const schemas = [...BOOTSTRAP_FLOW_SCHEMAS.filter((s) => s.metadata.name !== 'exempt'), kcmToJail];
+    flow.configure(schemas, levels);
+    expect(flow.admit(attrs(kcm, 'get', '', 'pods', 'shop'))).toMatchObject({ ok: true, schema: { metadata: { name: 'kcm-leases' } }, level: { metadata: { name: 'jail' } } });
+    expect(flow.admit(attrs(admin, 'delete', '', 'pods', 'shop'))).toMatchObject({ ok: true, level: { metadata: { name: 'exempt' } } });
+    for (const c of fill) if (!(c instanceof Promise) && c.ok) c.release();
+    expect(await waiting).toMatchObject({ ok: true, level: { metadata: { name: 'workload-high' } } });
   });
 });

@@ -6,15 +6,18 @@
 // queues the rest. So a controller's leader election (its own level, 10
 // shares) still renews while the kubelets' and controllers' bulk writes
 // wait in theirs. Levels do not lend or borrow seats here (upstream's
-// lendablePercent): each keeps its nominal limit.
+// lendablePercent): each keeps its nominal limit. `configure` takes the
+// FlowSchemas and PriorityLevelConfigurations as stored (upstream's
+// configuration controller); a level whose limit and queues stay the same
+// keeps its queues and seats.
 
 import type { Registry } from 'prom-client';
+import type { FlowSchema, PriorityLevelConfiguration } from '@kubelab/api';
 import { FastCounter, FastGauge, FastHistogram } from '@kubelab/component-base';
 import type { AuthorizationAttributes } from '../authorization/types.js';
 import { BOOTSTRAP_FLOW_SCHEMAS, BOOTSTRAP_PRIORITY_LEVELS } from './bootstrap.js';
 import { classify, matchingOrder } from './classify.js';
-import { QueueSet, type RejectReason } from './queue-set.js';
-import type { FlowSchema, PriorityLevelConfiguration } from './types.js';
+import { QueueSet, type LevelResponse, type RejectReason } from './queue-set.js';
 
 /** Upstream's defaults: --max-requests-inflight 400 plus --max-mutating-requests-inflight 200. */
 export const DEFAULT_SERVER_CONCURRENCY_LIMIT = 600;
@@ -32,22 +35,37 @@ export interface FlowControlOptions {
   levels?: readonly PriorityLevelConfiguration[];
 }
 
+const sharesOf = (l: PriorityLevelConfiguration) => (l.spec?.type === 'Limited' ? (l.spec.limited?.nominalConcurrencyShares ?? 30) : undefined);
+
 /** Each Limited level's nominal seats: ceil(serverLimit × its shares ÷ all Limited levels' shares) (upstream NominalCL). */
 export function nominalLimits(levels: readonly PriorityLevelConfiguration[], serverLimit: number): Map<string, number> {
   let total = 0;
-  for (const l of levels) if (l.spec.type === 'Limited') total += l.spec.limited.nominalConcurrencyShares;
+  for (const l of levels) total += sharesOf(l) ?? 0;
   const out = new Map<string, number>();
-  for (const l of levels) if (l.spec.type === 'Limited') out.set(l.metadata.name, Math.ceil((serverLimit * l.spec.limited.nominalConcurrencyShares) / Math.max(1, total)));
+  for (const l of levels) {
+    const shares = sharesOf(l);
+    if (shares !== undefined) out.set(l.metadata.name ?? '', Math.ceil((serverLimit * shares) / Math.max(1, total)));
+  }
   return out;
+}
+
+/** A Limited level's response with upstream's defaults filled in (64 queues, hands of 8, 50 places). */
+function responseOf(l: PriorityLevelConfiguration): LevelResponse {
+  const r = l.spec?.limited?.limitResponse;
+  if (r?.type !== 'Queue') return { type: 'Reject' };
+  return { type: 'Queue', queuing: { queues: r.queuing?.queues || 64, handSize: r.queuing?.handSize || 8, queueLengthLimit: r.queuing?.queueLengthLimit || 50 } };
 }
 
 /** Upstream's apiserver_flowcontrol_request_wait_duration_seconds buckets. */
 const WAIT_BUCKETS = [0, 0.005, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 15, 30];
 
 export class FlowControl {
-  private readonly ordered: FlowSchema[];
-  private readonly levels = new Map<string, { config: PriorityLevelConfiguration; queues?: QueueSet }>();
-  private readonly catchAll: FlowSchema;
+  private ordered: FlowSchema[] = [];
+  private levels = new Map<string, { config: PriorityLevelConfiguration; limit?: number; response?: string; queues?: QueueSet }>();
+  private catchAll!: FlowSchema;
+  private readonly serverLimit: number;
+  private readonly waitLimitMs: number;
+  private readonly seats: FastGauge;
   private readonly dispatched: FastCounter;
   private readonly rejected: FastCounter;
   private readonly executing: FastGauge;
@@ -55,18 +73,9 @@ export class FlowControl {
   private readonly waits: FastHistogram;
 
   constructor(opts: FlowControlOptions = {}) {
-    const levels = opts.levels ?? BOOTSTRAP_PRIORITY_LEVELS;
-    this.ordered = matchingOrder(opts.schemas ?? BOOTSTRAP_FLOW_SCHEMAS);
-    this.catchAll = this.ordered.find((s) => s.metadata.name === 'catch-all') ?? this.ordered[this.ordered.length - 1]!;
-    const limits = nominalLimits(levels, opts.serverConcurrencyLimit ?? DEFAULT_SERVER_CONCURRENCY_LIMIT);
-    const seats = new FastGauge(opts.registry, 'apiserver_flowcontrol_nominal_limit_seats', 'Nominal number of execution seats configured for each priority level', ['priority_level']);
-    for (const config of levels) {
-      const limit = limits.get(config.metadata.name);
-      if (config.spec.type === 'Limited' && limit !== undefined) {
-        seats.add([config.metadata.name], limit);
-        this.levels.set(config.metadata.name, { config, queues: new QueueSet(limit, config.spec.limited.limitResponse, { waitLimitMs: opts.waitLimitMs ?? DEFAULT_WAIT_LIMIT_MS }) });
-      } else this.levels.set(config.metadata.name, { config });
-    }
+    this.serverLimit = opts.serverConcurrencyLimit ?? DEFAULT_SERVER_CONCURRENCY_LIMIT;
+    this.waitLimitMs = opts.waitLimitMs ?? DEFAULT_WAIT_LIMIT_MS;
+    this.seats = new FastGauge(opts.registry, 'apiserver_flowcontrol_nominal_limit_seats', 'Nominal number of execution seats configured for each priority level', ['priority_level']);
     const labels = ['flow_schema', 'priority_level'];
     this.dispatched = new FastCounter(opts.registry, 'apiserver_flowcontrol_dispatched_requests_total', 'Number of requests executed by API Priority and Fairness subsystem', labels);
     this.rejected = new FastCounter(opts.registry, 'apiserver_flowcontrol_rejected_requests_total', 'Number of requests rejected by API Priority and Fairness subsystem', [...labels, 'reason']);
@@ -78,16 +87,56 @@ export class FlowControl {
     );
     this.inQueue = new FastGauge(opts.registry, 'apiserver_flowcontrol_current_inqueue_requests', 'Number of requests currently pending in queues of the API Priority and Fairness subsystem', labels);
     this.waits = new FastHistogram(opts.registry, 'apiserver_flowcontrol_request_wait_duration_seconds', 'Length of time a request spent waiting in its queue', [...labels, 'execute'], WAIT_BUCKETS);
+    this.configure(opts.schemas ?? BOOTSTRAP_FLOW_SCHEMAS, opts.levels ?? BOOTSTRAP_PRIORITY_LEVELS);
+  }
+
+  /**
+   * The configuration to classify and dispatch with from now on. The mandatory
+   * objects (exempt, catch-all) are kept from the built-in ones when missing,
+   * as upstream's configuration producer restores them.
+   */
+  configure(schemas: readonly FlowSchema[], levels: readonly PriorityLevelConfiguration[]): void {
+    const withMandatory = <T extends FlowSchema | PriorityLevelConfiguration>(stored: readonly T[], builtIn: readonly T[]) => [
+      ...stored,
+      ...builtIn.filter((b) => (b.metadata.name === 'exempt' || b.metadata.name === 'catch-all') && !stored.some((s) => s.metadata.name === b.metadata.name)),
+    ];
+    const allLevels = withMandatory(levels, BOOTSTRAP_PRIORITY_LEVELS);
+    this.ordered = matchingOrder(withMandatory(schemas, BOOTSTRAP_FLOW_SCHEMAS));
+    this.catchAll = this.ordered.find((s) => s.metadata.name === 'catch-all')!;
+    const limits = nominalLimits(allLevels, this.serverLimit);
+    const next = new Map<string, { config: PriorityLevelConfiguration; limit?: number; response?: string; queues?: QueueSet }>();
+    for (const config of allLevels) {
+      const name = config.metadata.name ?? '';
+      const limit = limits.get(name);
+      if (limit === undefined) {
+        next.set(name, { config });
+        continue;
+      }
+      const response = responseOf(config);
+      const key = JSON.stringify(response);
+      const prev = this.levels.get(name);
+      // Same limit and queues: the level keeps its waiting requests and seats.
+      const queues = prev?.queues && prev.limit === limit && prev.response === key ? prev.queues : new QueueSet(limit, response, { waitLimitMs: this.waitLimitMs });
+      if (prev?.limit !== limit) this.seats.add([name], limit - (prev?.limit ?? 0));
+      next.set(name, { config, limit, response: key, queues });
+    }
+    for (const [name, prev] of this.levels) if (prev.limit !== undefined && next.get(name)?.limit === undefined) this.seats.add([name], -prev.limit);
+    this.levels = next;
   }
 
   /** The request's schema and level, and a seat (release it when the request ends) or the reason for its 429. */
   admit(a: AuthorizationAttributes): FlowAdmission | Promise<FlowAdmission> {
     const c = classify(this.ordered, a);
-    const schema = c?.schema ?? this.catchAll;
-    const level = this.levels.get(schema.spec.priorityLevelConfiguration.name) ?? this.levels.get(this.catchAll.spec.priorityLevelConfiguration.name)!;
-    const labels = [schema.metadata.name, level.config.metadata.name];
+    // A schema whose level does not exist (dangling) is skipped by upstream's matcher; here its requests go to catch-all.
+    let schema = c?.schema ?? this.catchAll;
+    let level = this.levels.get(schema.spec?.priorityLevelConfiguration?.name ?? '');
+    if (!level) {
+      schema = this.catchAll;
+      level = this.levels.get('catch-all')!;
+    }
+    const labels = [schema.metadata.name ?? '', level.config.metadata.name ?? ''];
     if (!level.queues) return this.running(schema, level.config, labels, () => undefined);
-    const admission = level.queues.admit(`${schema.metadata.name}\0${c?.distinguisher ?? ''}`);
+    const admission = level.queues.admit(`${schema.metadata.name ?? ''}\0${c?.distinguisher ?? ''}`);
     const settle = (adm: Awaited<typeof admission>): FlowAdmission => {
       this.waits.observe([...labels, String(adm.ok)], adm.waitedMs / 1000);
       if (!adm.ok) {

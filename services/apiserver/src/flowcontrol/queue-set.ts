@@ -8,7 +8,8 @@
 // virtual finish time; the round robin here gives each waiting queue a turn
 // too, without accounting for requests' durations.
 
-import type { LimitResponse } from './types.js';
+/** A level's limit response with every default filled in (upstream's LimitResponse after defaulting). */
+export type LevelResponse = { type: 'Queue'; queuing: { queues: number; handSize: number; queueLengthLimit: number } } | { type: 'Reject' };
 
 export type RejectReason = 'queue-full' | 'concurrency-limit' | 'time-out';
 
@@ -64,7 +65,7 @@ export class QueueSet {
 
   constructor(
     readonly concurrencyLimit: number,
-    private readonly response: LimitResponse,
+    private readonly response: LevelResponse,
     private readonly opts: QueueSetOptions,
   ) {
     this.queues = response.type === 'Queue' ? Array.from({ length: response.queuing.queues }, () => []) : [];

@@ -12,6 +12,7 @@ import { podPrinter } from './pod.js';
 import { podDisruptionBudgetPrinter } from './policy.js';
 import { horizontalPodAutoscalerPrinter } from './autoscaling.js';
 import { priorityClassPrinter } from './scheduling.js';
+import { flowSchemaPrinter, priorityLevelConfigurationPrinter } from './flowcontrol.js';
 import { limitRangePrinter } from './limitrange.js';
 import { resourceQuotaPrinter } from './resourcequota.js';
 import { roleBindingPrinter } from './rbac.js';
@@ -57,6 +58,8 @@ export const PRINTERS: ReadonlyMap<string, Printer> = new Map([
   ['StorageClass', storageClassPrinter],
   ['PodDisruptionBudget', podDisruptionBudgetPrinter],
   ['PriorityClass', priorityClassPrinter],
+  ['FlowSchema', flowSchemaPrinter],
+  ['PriorityLevelConfiguration', priorityLevelConfigurationPrinter],
   ['LimitRange', limitRangePrinter],
   ['ResourceQuota', resourceQuotaPrinter],
   ['HorizontalPodAutoscaler', horizontalPodAutoscalerPrinter],
@@ -91,7 +94,7 @@ function rowObject(obj: Obj, include: IncludeObject): unknown {
 export function printTable(kind: string | Printer, objects: readonly Obj[], opts: PrintOptions): Table {
   const printer = typeof kind === 'string' ? printerFor(kind) : kind;
   const include = opts.includeObject ?? 'Metadata';
-  const rows: TableRow[] = objects.map((o) => {
+  const rows: TableRow[] = (printer.compare ? [...objects].sort(printer.compare) : objects).map((o) => {
     const row: TableRow = { cells: printer.cells(o, opts.now) };
     const object = rowObject(o, include);
     if (object !== undefined) row.object = object;

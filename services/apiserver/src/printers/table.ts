@@ -29,6 +29,8 @@ export interface Printer {
   columns: TableColumnDefinition[];
   /** The row's cells, one per column, for an object at time `now`. */
   cells(obj: Obj, now: Date): unknown[];
+  /** The rows' order where the list printer sorts (upstream printFlowSchemaList); absent: the list's order. */
+  compare?(a: Obj, b: Obj): number;
 }
 
 /** A column: `col('Ready', 'string', 'why', 1)`. */

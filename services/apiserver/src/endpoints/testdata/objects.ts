@@ -584,6 +584,38 @@ export const OBJECTS: Record<string, object> = {
     description: 'For the important pods.',
     preemptionPolicy: 'Never',
   },
+  FlowSchema: {
+    apiVersion: 'flowcontrol.apiserver.k8s.io/v1',
+    kind: 'FlowSchema',
+    metadata: meta('batch-jobs'),
+    spec: {
+      priorityLevelConfiguration: { name: 'batch' },
+      matchingPrecedence: 5000,
+      distinguisherMethod: { type: 'ByNamespace' },
+      rules: [
+        {
+          subjects: [
+            { kind: 'ServiceAccount', serviceAccount: { namespace: 'jobs', name: '*' } },
+            { kind: 'User', user: { name: 'jane' } },
+            { kind: 'Group', group: { name: 'batch-users' } },
+          ],
+          resourceRules: [{ verbs: ['create'], apiGroups: ['batch'], resources: ['jobs'], clusterScope: true, namespaces: ['*'] }],
+          nonResourceRules: [{ verbs: ['get'], nonResourceURLs: ['/version'] }],
+        },
+      ],
+    },
+    status: { conditions: [{ type: 'Dangling', status: 'False', lastTransitionTime: '2025-06-01T11:00:01Z', reason: 'Found', message: 'it exists' }] },
+  },
+  PriorityLevelConfiguration: {
+    apiVersion: 'flowcontrol.apiserver.k8s.io/v1',
+    kind: 'PriorityLevelConfiguration',
+    metadata: meta('batch'),
+    spec: {
+      type: 'Limited',
+      limited: { nominalConcurrencyShares: 15, lendablePercent: 10, borrowingLimitPercent: 50, limitResponse: { type: 'Queue', queuing: { queues: 32, handSize: 4, queueLengthLimit: 20 } } },
+    },
+    status: { conditions: [{ type: 'Ready', status: 'True', lastTransitionTime: '2025-06-01T11:00:01Z', reason: 'Set', message: 'ok' }] },
+  },
   LimitRange: {
     apiVersion: 'v1',
     kind: 'LimitRange',
