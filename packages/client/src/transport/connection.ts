@@ -20,7 +20,7 @@ import {
 } from '@kubelab/tracing';
 import { Backoff } from '../util/backoff.js';
 import { realClock, type Clock } from '../util/clock.js';
-import { grpcCodeOf, isUnavailable, toStatusError } from './errors.js';
+import { grpcCodeOf, isUnavailable, MAX_RETRY_AFTER_ATTEMPTS, retryAfterSeconds, toStatusError } from './errors.js';
 import { recordClientRequest } from './metrics.js';
 import { CreatePipeline, type CreateItem, type CreateStreamCall, type ItemTrace } from './create-pipeline.js';
 
@@ -206,8 +206,20 @@ export class Connection {
     return parent ? otelContext.with(parent, start) : start();
   }
 
-  /** One unary call; errors become StatusErrors. */
-  unary<M extends Unary>(method: M, req: ReqOf<M>, opts: RequestOptions = {}): Promise<ResOf<M>> {
+  /** One unary call, sent again (up to 10 times) after a 429 with Retry-After, as client-go does; errors become StatusErrors. */
+  async unary<M extends Unary>(method: M, req: ReqOf<M>, opts: RequestOptions = {}): Promise<ResOf<M>> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.unaryOnce(method, req, opts);
+      } catch (err) {
+        const wait = retryAfterSeconds(err);
+        if (wait === undefined || attempt >= MAX_RETRY_AFTER_ATTEMPTS || opts.signal?.aborted) throw err;
+        await this.clock.sleep(wait * 1000, opts.signal);
+      }
+    }
+  }
+
+  private unaryOnce<M extends Unary>(method: M, req: ReqOf<M>, opts: RequestOptions): Promise<ResOf<M>> {
     return new Promise((resolve, reject) => {
       if (opts.signal?.aborted) return reject(toStatusError(abortError(method)));
       // gRPC deadlines are wall-clock, whatever clock drives the retry backoff
@@ -266,7 +278,20 @@ export class Connection {
         trace = itemTrace(m.traceparent, m.tracestate);
       }
     }
-    return this.pipeline.create(item, trace).then(
+    const pipeline = this.pipeline;
+    const send = async (): Promise<Buffer> => {
+      for (let attempt = 1; ; attempt++) {
+        try {
+          return await pipeline.create(item, trace);
+        } catch (err) {
+          // Refused unprocessed (API Priority and Fairness): sent again after Retry-After, as a Create call is.
+          const wait = retryAfterSeconds(err);
+          if (wait === undefined || attempt >= MAX_RETRY_AFTER_ATTEMPTS) throw err;
+          await this.clock.sleep(wait * 1000);
+        }
+      }
+    };
+    return send().then(
       (json) => {
         done?.(null);
         recordClientRequest(this.config.address, 'Create', 201, (performance.now() - started) / 1000);

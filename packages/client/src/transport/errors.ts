@@ -27,3 +27,18 @@ export function grpcCodeOf(err: unknown): grpc.status | undefined {
 export function isUnavailable(err: unknown): boolean {
   return grpcCodeOf(err) === grpc.status.UNAVAILABLE;
 }
+
+/** Most retries of a request the apiserver answered 429 with Retry-After (client-go's rest.Request maxRetries). */
+export const MAX_RETRY_AFTER_ATTEMPTS = 10;
+
+/**
+ * The seconds to wait before sending the request again, when the apiserver
+ * refused it unprocessed with a 429 and a Retry-After (API Priority and
+ * Fairness' TooManyRequests; client-go retries those transparently, writes
+ * included, as nothing was done); undefined for any other failure.
+ */
+export function retryAfterSeconds(err: unknown): number | undefined {
+  if (!StatusError.isInstance(err) || err.code !== 429) return undefined;
+  const s = err.status.details?.retryAfterSeconds;
+  return typeof s === 'number' && s > 0 ? s : undefined;
+}

@@ -1,7 +1,7 @@
 // The client against a stub ResourceService on loopback: error mapping from
 // the kubelab-status trailer and from bare codes, read retries, metadata.
 import * as grpc from '@grpc/grpc-js';
-import { StatusError, alreadyExists, notFound } from '@kubelab/api';
+import { StatusError, alreadyExists, notFound, tooManyRequests } from '@kubelab/api';
 import { apiserverProto, type ResourceServiceHandlers } from '@kubelab/proto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { newMetricsRegistry } from '@kubelab/component-base';
@@ -101,6 +101,38 @@ describe('gRPC transport', () => {
       .create({ metadata: { name: 'y' } })
       .catch((e) => e)) as StatusError;
     expect([err.code, err.reason, creates]).toEqual([503, 'ServiceUnavailable', 1]);
+  });
+
+  it('sends a write again after a 429 with Retry-After (API Priority and Fairness refused it unprocessed), as client-go does; a 429 without one is final', async () => {
+    let updates = 0;
+    let patches = 0;
+    const cm = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'x', namespace: 'default' } };
+    const address = await stub({
+      Update: (_call, cb) => {
+        updates++;
+        if (updates < 3) return cb(statusTrailer(tooManyRequests('Too many requests, please try again later.', 1), grpc.status.RESOURCE_EXHAUSTED));
+        cb(null, { json: Buffer.from(JSON.stringify(cm)) });
+      },
+      Patch: (_call, cb) => {
+        patches++;
+        cb(
+          statusTrailer(
+            new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', code: 429, reason: 'TooManyRequests', message: 'slow down' }),
+            grpc.status.RESOURCE_EXHAUSTED,
+          ),
+        );
+      },
+    });
+    const cs = client(address);
+    const started = Date.now();
+    expect((await cs.core.configMaps('default').update(cm)).metadata.name).toBe('x');
+    expect(updates).toBe(3);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(1900);
+    const err = (await cs.core
+      .configMaps('default')
+      .patch('x', 'application/merge-patch+json', { data: {} })
+      .catch((e) => e)) as StatusError;
+    expect([err.code, err.message, patches]).toEqual([429, 'slow down', 1]);
   });
 
   it('sends the request fields, user agent and the caller traceparent', async () => {
