@@ -106,7 +106,7 @@ describe('gRPC transport', () => {
   it('sends a write again after a 429 with Retry-After (API Priority and Fairness refused it unprocessed), as client-go does; a 429 without one is final', async () => {
     let updates = 0;
     let patches = 0;
-    const cm = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'x', namespace: 'default' } };
+    const cm = { apiVersion: 'v1' as const, kind: 'ConfigMap' as const, metadata: { name: 'x', namespace: 'default' } };
     const address = await stub({
       Update: (_call, cb) => {
         updates++;
