@@ -50,7 +50,7 @@ import { waitFor } from '@kubelab/testing';
 import { startProcessCluster } from '@kubelab/apiserver/testing';
 // By path, not as a dependency: @kubelab/client depends on @kubelab/apiserver
 // for its tests, so the reverse edge would make a cycle. `pnpm bench` builds all first.
-// BENCH_CLIENT_DIST / BENCH_APISERVER_MAIN point at another build (to alternate old and new builds in one session).
+// BENCH_APISERVER_FLAGS adds flags to every apiserver; BENCH_CLIENT_DIST / BENCH_APISERVER_MAIN point at another build (to alternate old and new builds in one session).
 const clientDist = process.env.BENCH_CLIENT_DIST ? new URL(`file://${process.env.BENCH_CLIENT_DIST}/index.js`).href : new URL('../../../packages/client/dist/index.js', import.meta.url).href;
 const { createClientset } = await import(clientDist);
 
@@ -68,6 +68,14 @@ const RATE = 1000;
 const WATCH_SECONDS = Number(process.env.BENCH_WATCH_SECONDS ?? 3);
 const WATCH_WARMUP_SECONDS = Number(process.env.BENCH_WATCH_WARMUP_SECONDS ?? 1);
 const main = process.env.BENCH_APISERVER_MAIN ?? fileURLToPath(new URL('../dist/main.js', import.meta.url));
+// BENCH_APISERVER_FLAGS: flags for every apiserver of the run, `name=value` separated by spaces
+// (`enable-priority-and-fairness=false` measures what API Priority and Fairness costs, alternated with a run without).
+const EXTRA_FLAGS = Object.fromEntries(
+  (process.env.BENCH_APISERVER_FLAGS ?? '')
+    .split(' ')
+    .filter(Boolean)
+    .map((f) => [f.replace(/^--/, '').split('=')[0], f.split('=').slice(1).join('=')]),
+);
 // A second apiserver with --authorization-mode=AlwaysAllow (its own bucket), measured as a path of its own.
 const ALWAYS_ALLOW = process.env.BENCH_ALWAYS_ALLOW !== '0';
 /** The bench's own user: RBAC allows it what it does through a RoleBinding in each namespace it uses. */
@@ -386,6 +394,7 @@ const cluster = await startProcessCluster({
   kvBuckets: ['bench_raw', 'bench_raw_tuned', 'kubelab_always_allow'],
   apiserver: {
     main,
+    flags: EXTRA_FLAGS,
     nodeArgs: [...(process.env.BENCH_PROF ? ['--cpu-prof', '--cpu-prof-dir=/tmp/apiprof'] : []), ...(process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean)],
     inheritStdout: Boolean(process.env.BENCH_APISERVER_STDOUT),
   },
@@ -405,7 +414,7 @@ try {
     });
     if (!(await announceListening(reader, ['api']).ready)) throw new Error('the apiserver did not confirm the record reader');
   }
-  const alwaysAllow = ALWAYS_ALLOW && CREATES > 0 ? await cluster.startApiserver({ main, bucket: 'kubelab_always_allow', flags: { 'authorization-mode': 'AlwaysAllow' } }) : undefined;
+  const alwaysAllow = ALWAYS_ALLOW && CREATES > 0 ? await cluster.startApiserver({ main, bucket: 'kubelab_always_allow', flags: { ...EXTRA_FLAGS, 'authorization-mode': 'AlwaysAllow' } }) : undefined;
   const tls = await cluster.clientTls(BENCH_USER);
   await grantBenchUser(cluster.apiserver.address, cluster.adminTls, ['bench', 'watchbench']);
   if (alwaysAllow) await grantBenchUser(alwaysAllow.address, cluster.adminTls, ['bench']);

@@ -24,8 +24,10 @@ const attrsOf = (url: string): AuthorizationAttributes => {
     name: '',
   };
 };
-// Every level one seat; a queued request waits 200 ms at most.
-const flow = new FlowControl({ serverConcurrencyLimit: 1, waitLimitMs: 200 });
+/** The bootstrap levels lending nothing: each level has exactly its nominal seats. */
+const NO_LENDING = BOOTSTRAP_PRIORITY_LEVELS.map((l) => (l.spec?.type === 'Limited' ? { ...l, spec: { ...l.spec, limited: { ...l.spec.limited, lendablePercent: 0 } } } : l));
+// Every level one seat of its own, nothing lent; a queued request waits 200 ms at most.
+const flow = new FlowControl({ serverConcurrencyLimit: 1, waitLimitMs: 200, levels: NO_LENDING });
 const uid = (kind: 'schema' | 'level', name: string) => (kind === 'schema' ? BOOTSTRAP_FLOW_SCHEMAS : BOOTSTRAP_PRIORITY_LEVELS).find((o) => o.metadata.name === name)!.metadata.uid;
 
 let server: Server;

@@ -33,34 +33,37 @@ describe('API Priority and Fairness', () => {
     });
   });
 
-  it("keeps the controller-manager's leader election going while its pod creates fill workload-high", async () => {
+  it("keeps the controller-manager's leader election going while its pod creates fill workload-high and every lent seat", async () => {
     const registry = new Registry();
     const flow = new FlowControl({ serverConcurrencyLimit: 24, registry, waitLimitMs: 60_000 });
-    // workload-high: ceil(24 × 40 / 245) = 4 seats.
-    const creates = Array.from({ length: 6 }, () => flow.admit(attrs(kcm, 'create', '', 'pods', 'shop')));
+    // workload-high: ceil(24 × 40 / 245) = 4 seats, 2 of them lent; the levels lend 14 in all (system 1, node-high 1,
+    // workload-high 2, workload-low 9, global-default 1): 2 of its own and 14 borrowed run, the rest wait.
+    const creates = Array.from({ length: 20 }, () => flow.admit(attrs(kcm, 'create', '', 'pods', 'shop')));
     const running = creates.filter((c): c is FlowAdmission => !(c instanceof Promise));
-    expect(running.map((c) => [c.ok, c.level.metadata.name])).toEqual(Array(4).fill([true, 'workload-high']));
+    expect(running.map((c) => [c.ok, c.level.metadata.name])).toEqual(Array(16).fill([true, 'workload-high']));
     const renew = flow.admit(attrs(kcm, 'update', 'coordination.k8s.io', 'leases', 'kube-system'));
     expect(renew).toMatchObject({ ok: true, schema: { metadata: { name: 'system-leader-election' } }, level: { metadata: { name: 'leader-election' } } });
+    // A user in global-default still has the seat global-default keeps (1 of 2).
+    expect(flow.admit(attrs({ name: 'jane', groups: ['system:authenticated'] }, 'get', '', 'pods', 'shop'))).toMatchObject({ ok: true, level: { metadata: { name: 'global-default' } } });
     const exempt = flow.admit(attrs(admin, 'create', '', 'pods', 'shop'));
     expect(exempt).toMatchObject({ ok: true, level: { metadata: { name: 'exempt' } } });
     const text = await registry.metrics();
-    expect(text).toContain('apiserver_flowcontrol_current_inqueue_requests{flow_schema="kube-controller-manager",priority_level="workload-high"} 2');
-    expect(text).toContain('apiserver_flowcontrol_current_executing_requests{flow_schema="kube-controller-manager",priority_level="workload-high"} 4');
+    expect(text).toContain('apiserver_flowcontrol_current_inqueue_requests{flow_schema="kube-controller-manager",priority_level="workload-high"} 4');
+    expect(text).toContain('apiserver_flowcontrol_current_executing_requests{flow_schema="kube-controller-manager",priority_level="workload-high"} 16');
     expect(text).toContain('apiserver_flowcontrol_dispatched_requests_total{flow_schema="system-leader-election",priority_level="leader-election"} 1');
     expect(text).toContain('apiserver_flowcontrol_nominal_limit_seats{priority_level="leader-election"} 1');
-    // The queued creates run as seats free up.
+    // The queued creates run as seats, borrowed or not, come back.
     for (const c of running) if (c.ok) c.release();
     const later = await Promise.all(creates.filter((c) => c instanceof Promise));
-    expect(later.map((c) => c.ok)).toEqual([true, true]);
-    expect(await registry.metrics()).toContain('apiserver_flowcontrol_current_executing_requests{flow_schema="kube-controller-manager",priority_level="workload-high"} 2');
+    expect(later.map((c) => c.ok)).toEqual([true, true, true, true]);
+    expect(await registry.metrics()).toContain('apiserver_flowcontrol_current_executing_requests{flow_schema="kube-controller-manager",priority_level="workload-high"} 4');
   });
 });
 
 describe('API Priority and Fairness reconfigured', () => {
   it('follows the stored objects: a new level gets seats, an unchanged one keeps its waiting requests, a removed mandatory one stays built in', async () => {
     const flow = new FlowControl({ serverConcurrencyLimit: 24, waitLimitMs: 60_000 });
-    const fill = Array.from({ length: 5 }, () => flow.admit(attrs(kcm, 'create', '', 'pods', 'shop')));
+    const fill = Array.from({ length: 17 }, () => flow.admit(attrs(kcm, 'create', '', 'pods', 'shop')));
     const waiting = fill.find((c) => c instanceof Promise)!;
     const jail = structuredClone(BOOTSTRAP_PRIORITY_LEVELS.find((l) => l.metadata.name === 'catch-all')!);
     jail.metadata = { name: 'jail', uid: 'jail-uid' };
@@ -74,7 +77,7 @@ describe('API Priority and Fairness reconfigured', () => {
         rules: [{ subjects: [{ kind: 'User' as const, user: { name: kcm.name } }], resourceRules: [{ verbs: ['get'], apiGroups: ['*'], resources: ['*'], namespaces: ['*'] }] }],
       },
     };
-    // Everything but the mandatory objects, and the new ones: workload-high keeps 4 seats (shares and total unchanged but for jail's 5).
+    // Everything but the mandatory objects, and the new ones: workload-high keeps its 2 seats (4, half lent; jail's 5 shares change no rounding).
     const levels = [...BOOTSTRAP_PRIORITY_LEVELS.filter((l) => l.metadata.name !== 'exempt'), jail];
     const schemas = [...BOOTSTRAP_FLOW_SCHEMAS.filter((s) => s.metadata.name !== 'exempt'), kcmToJail];
     flow.configure(schemas, levels);

@@ -5,8 +5,8 @@
 // (--max-requests-inflight + --max-mutating-requests-inflight) as seats and
 // queues the rest. So a controller's leader election (its own level, 10
 // shares) still renews while the kubelets' and controllers' bulk writes
-// wait in theirs. Levels do not lend or borrow seats here (upstream's
-// lendablePercent): each keeps its nominal limit. `configure` takes the
+// wait in theirs. Each level lends its lendablePercent of its seats: a level
+// whose own seats are taken borrows free lent ones (SeatPool). `configure` takes the
 // FlowSchemas and PriorityLevelConfigurations as stored (upstream's
 // configuration controller); a level whose limit and queues stay the same
 // keeps its queues and seats.
@@ -17,7 +17,7 @@ import { FastCounter, FastGauge, FastHistogram } from '@kubelab/component-base';
 import type { AuthorizationAttributes } from '../authorization/types.js';
 import { BOOTSTRAP_FLOW_SCHEMAS, BOOTSTRAP_PRIORITY_LEVELS } from './bootstrap.js';
 import { classify, matchingOrder } from './classify.js';
-import { QueueSet, type LevelResponse, type RejectReason } from './queue-set.js';
+import { QueueSet, SeatPool, type LevelResponse, type RejectReason } from './queue-set.js';
 
 /** Upstream's defaults: --max-requests-inflight 400 plus --max-mutating-requests-inflight 200. */
 export const DEFAULT_SERVER_CONCURRENCY_LIMIT = 600;
@@ -49,6 +49,12 @@ export function nominalLimits(levels: readonly PriorityLevelConfiguration[], ser
   return out;
 }
 
+/** The seats a level lends: round(nominal × lendablePercent ÷ 100) (upstream's LendableCL). */
+export function lendableSeats(l: PriorityLevelConfiguration, nominal: number): number {
+  const percent = l.spec?.type === 'Limited' ? (l.spec.limited?.lendablePercent ?? 0) : 0;
+  return Math.round((nominal * Math.min(100, Math.max(0, percent))) / 100);
+}
+
 /** A Limited level's response with upstream's defaults filled in (64 queues, hands of 8, 50 places). */
 function responseOf(l: PriorityLevelConfiguration): LevelResponse {
   const r = l.spec?.limited?.limitResponse;
@@ -62,6 +68,7 @@ const WAIT_BUCKETS = [0, 0.005, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 15, 30];
 export class FlowControl {
   private ordered: FlowSchema[] = [];
   private levels = new Map<string, { config: PriorityLevelConfiguration; limit?: number; response?: string; queues?: QueueSet }>();
+  private readonly pool = new SeatPool(0);
   private catchAll!: FlowSchema;
   private readonly serverLimit: number;
   private readonly waitLimitMs: number;
@@ -105,6 +112,7 @@ export class FlowControl {
     this.catchAll = this.ordered.find((s) => s.metadata.name === 'catch-all')!;
     const limits = nominalLimits(allLevels, this.serverLimit);
     const next = new Map<string, { config: PriorityLevelConfiguration; limit?: number; response?: string; queues?: QueueSet }>();
+    let lent = 0;
     for (const config of allLevels) {
       const name = config.metadata.name ?? '';
       const limit = limits.get(name);
@@ -112,15 +120,23 @@ export class FlowControl {
         next.set(name, { config });
         continue;
       }
+      const lendable = lendableSeats(config, limit);
+      lent += lendable;
       const response = responseOf(config);
-      const key = JSON.stringify(response);
+      const key = `${limit - lendable} ${JSON.stringify(response)}`;
       const prev = this.levels.get(name);
-      // Same limit and queues: the level keeps its waiting requests and seats.
-      const queues = prev?.queues && prev.limit === limit && prev.response === key ? prev.queues : new QueueSet(limit, response, { waitLimitMs: this.waitLimitMs });
+      // Same seats and queues: the level keeps its waiting requests and seats.
+      const queues = prev?.queues && prev.response === key ? prev.queues : new QueueSet(limit - lendable, response, { waitLimitMs: this.waitLimitMs, pool: this.pool });
+      if (prev?.queues && prev.queues !== queues) prev.queues.retire();
       if (prev?.limit !== limit) this.seats.add([name], limit - (prev?.limit ?? 0));
       next.set(name, { config, limit, response: key, queues });
     }
-    for (const [name, prev] of this.levels) if (prev.limit !== undefined && next.get(name)?.limit === undefined) this.seats.add([name], -prev.limit);
+    for (const [name, prev] of this.levels) {
+      if (next.has(name)) continue;
+      prev.queues?.retire();
+      if (prev.limit !== undefined) this.seats.add([name], -prev.limit);
+    }
+    this.pool.capacity = lent;
     this.levels = next;
   }
 

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { dealHand, flowHash, QueueSet, type Admission } from './queue-set.js';
+import { dealHand, flowHash, QueueSet, SeatPool, type Admission } from './queue-set.js';
 
 const queued = { type: 'Queue' as const, queuing: { queues: 8, handSize: 2, queueLengthLimit: 2 } };
 
@@ -75,5 +75,30 @@ describe('a priority level: seats, then queues', () => {
     (second as Admission & { ok: true }).release();
     await Promise.resolve();
     expect(order.slice(0, 2).sort()).toEqual(['busy-1', 'quiet']);
+  });
+});
+
+describe('borrowing: the seats levels lend', () => {
+  it("runs past a level's own seats while a lent seat is free, and gives a lent seat that comes back to the levels that wait", async () => {
+    const pool = new SeatPool(1);
+    const a = new QueueSet(1, queued, { waitLimitMs: 15_000, pool });
+    const b = new QueueSet(1, queued, { waitLimitMs: 15_000, pool });
+    const aOwn = a.admit('a') as Admission & { ok: true };
+    const aBorrowed = a.admit('a') as Admission & { ok: true };
+    expect([aOwn.ok, aBorrowed.ok, pool.inUse]).toEqual([true, true, 1]);
+    const aWaits = a.admit('a') as Promise<Admission>;
+    expect(b.admit('b')).toMatchObject({ ok: true });
+    const bWaits = b.admit('b') as Promise<Admission>;
+    expect([a.waitingRequests, b.waitingRequests]).toEqual([1, 1]);
+    // The lent seat comes back: a's waiting request takes it first, then b's gets it when that one ends.
+    aBorrowed.release();
+    const aNext = (await aWaits) as Admission & { ok: true };
+    expect([aNext.ok, a.executingRequests, b.waitingRequests, pool.inUse]).toEqual([true, 2, 1, 1]);
+    aNext.release();
+    expect(await bWaits).toMatchObject({ ok: true });
+    expect([a.executingRequests, b.executingRequests, pool.inUse]).toEqual([1, 2, 1]);
+    // A seat of its own coming back never goes to another level.
+    aOwn.release();
+    expect([a.executingRequests, pool.inUse]).toEqual([0, 1]);
   });
 });

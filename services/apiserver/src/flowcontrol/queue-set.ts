@@ -6,7 +6,8 @@
 // seat goes to the next non-empty queue in turn. A full queue, or a wait past
 // the limit, is a rejection (429). Upstream orders dispatch by each queue's
 // virtual finish time; the round robin here gives each waiting queue a turn
-// too, without accounting for requests' durations.
+// too, without accounting for requests' durations. Past its own seats a
+// level borrows from the seats all levels lend (SeatPool) while any is free.
 
 /** A level's limit response with every default filled in (upstream's LimitResponse after defaulting). */
 export type LevelResponse = { type: 'Queue'; queuing: { queues: number; handSize: number; queueLengthLimit: number } } | { type: 'Reject' };
@@ -52,11 +53,55 @@ export function flowHash(key: string): number {
 export interface QueueSetOptions {
   /** Longest a request waits in a queue before its 429 (upstream: a quarter of --request-timeout, 15 s). */
   waitLimitMs: number;
+  /** The lent seats this level may borrow from once its own are taken; none: it never borrows. */
+  pool?: SeatPool;
   now?: () => number;
+}
+
+/**
+ * The seats the Limited levels lend (each its nominal seats × lendablePercent,
+ * upstream's LendableCL), taken by any level whose own seats are all in use
+ * while one is free. Upstream re-divides the lendable seats among the levels
+ * every 10 s by their demand; here a free lent seat goes to whoever asks
+ * first, and a seat given back wakes the levels that wait.
+ */
+export class SeatPool {
+  private used = 0;
+  private readonly sets = new Set<QueueSet>();
+
+  constructor(public capacity: number) {}
+
+  get inUse(): number {
+    return this.used;
+  }
+
+  join(set: QueueSet): void {
+    this.sets.add(set);
+  }
+
+  leave(set: QueueSet): void {
+    this.sets.delete(set);
+  }
+
+  take(): boolean {
+    if (this.used >= this.capacity) return false;
+    this.used++;
+    return true;
+  }
+
+  give(): void {
+    this.used--;
+    for (const set of this.sets) {
+      if (this.used >= this.capacity) return;
+      set.dispatch();
+    }
+  }
 }
 
 export class QueueSet {
   private executing = 0;
+  /** Seats of its own in use (the rest of `executing` are borrowed). */
+  private own = 0;
   private waiting = 0;
   private readonly queues: Waiter[][];
   private next = 0;
@@ -70,6 +115,18 @@ export class QueueSet {
   ) {
     this.queues = response.type === 'Queue' ? Array.from({ length: response.queuing.queues }, () => []) : [];
     this.now = opts.now ?? Date.now;
+    opts.pool?.join(this);
+  }
+
+  /** No more borrowing wake-ups (the level was reconfigured): its seats in use still go back where they came from. */
+  retire(): void {
+    this.opts.pool?.leave(this);
+  }
+
+  /** A seat of its own, else a borrowed one; undefined when neither is free. */
+  private takeSeat(): 'own' | 'borrowed' | undefined {
+    if (this.own < this.concurrencyLimit) return 'own';
+    return this.opts.pool?.take() ? 'borrowed' : undefined;
   }
 
   get executingRequests(): number {
@@ -82,7 +139,10 @@ export class QueueSet {
 
   /** A seat for one request of flow `flowKey`: at once, after a wait in a queue, or a rejection. */
   admit(flowKey: string): Admission | Promise<Admission> {
-    if (this.executing < this.concurrencyLimit && this.waiting === 0) return this.seat(0);
+    if (this.waiting === 0) {
+      const kind = this.takeSeat();
+      if (kind) return this.seat(kind, 0);
+    }
     if (this.response.type === 'Reject') return { ok: false, reason: 'concurrency-limit', waitedMs: 0 };
     const { queueLengthLimit, handSize } = this.response.queuing;
     const hand = this.handOf(flowKey, handSize);
@@ -108,8 +168,9 @@ export class QueueSet {
     return hand;
   }
 
-  private seat(waitedMs: number): Admission {
+  private seat(kind: 'own' | 'borrowed', waitedMs: number): Admission {
     this.executing++;
+    if (kind === 'own') this.own++;
     let released = false;
     return {
       ok: true,
@@ -118,21 +179,26 @@ export class QueueSet {
         if (released) return;
         released = true;
         this.executing--;
-        this.dispatch();
+        if (kind === 'own') {
+          this.own--;
+          this.dispatch();
+        } else this.opts.pool!.give();
       },
     };
   }
 
-  /** Free seats go to waiting requests, one queue after the other. */
-  private dispatch(): void {
-    while (this.executing < this.concurrencyLimit && this.waiting > 0) {
+  /** Free seats (its own, then borrowed ones) go to waiting requests, one queue after the other. */
+  dispatch(): void {
+    while (this.waiting > 0) {
+      const kind = this.takeSeat();
+      if (!kind) return;
       let q = this.next;
       while (this.queues[q]!.length === 0) q = (q + 1) % this.queues.length;
       this.next = (q + 1) % this.queues.length;
       const w = this.queues[q]!.shift()!;
       this.waiting--;
       clearTimeout(w.timer);
-      w.resolve(this.seat(this.now() - w.since));
+      w.resolve(this.seat(kind, this.now() - w.since));
     }
   }
 
