@@ -258,7 +258,8 @@ export class Connection {
     const started = performance.now();
     this.pipeline ??= new CreatePipeline({
       open: () => this.client.CreateStream(this.metadata()) as unknown as CreateStreamCall,
-      single: (one, trace) => this.unary('Create', one, trace ?? {}).then((r) => r.json),
+      // Once: a 429 is sent again by create()'s own loop.
+      single: (one, trace) => this.unaryOnce('Create', one, trace ?? {}).then((r) => r.json),
       timeoutMs: this.timeoutMs,
     });
     // The item's trace: the caller's context, or (interceptors set) the active one.

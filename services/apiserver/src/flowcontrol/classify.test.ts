@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { UserInfo } from '@kubelab/api';
 import type { AuthorizationAttributes } from '../authorization/types.js';
 import { BOOTSTRAP_FLOW_SCHEMAS } from './bootstrap.js';
-import { classify, matchingOrder } from './classify.js';
+import { classify, matchingOrder, nonResourceURLMatches } from './classify.js';
 
 const ordered = matchingOrder(BOOTSTRAP_FLOW_SCHEMAS);
 const authed = (name: string, ...groups: string[]): UserInfo => ({ name, groups: [...groups, 'system:authenticated'] });
@@ -26,6 +26,8 @@ describe("API Priority and Fairness' bootstrap FlowSchemas (matching precedence,
   it.each<[string, AuthorizationAttributes, string, string]>([
     ['an admin (system:masters), anything', res(admin, 'delete', '', 'pods', 'default'), 'exempt', ''],
     ['anyone probing /readyz', path(anonymous, 'get', '/readyz'), 'probes', ''],
+    ['anyone probing one check, /readyz/etcd (a rule URL covers the paths under it)', path(anonymous, 'get', '/readyz/etcd'), 'probes', ''],
+    ['a path that only starts like a probe', path(anonymous, 'get', '/readyzz'), 'global-default', 'system:anonymous'],
     ["the controller-manager's Lease", res(kcm, 'update', 'coordination.k8s.io', 'leases', 'kube-system'), 'system-leader-election', 'system:kube-controller-manager'],
     ["the scheduler's Lease read", res(scheduler, 'get', 'coordination.k8s.io', 'leases', 'kube-system'), 'system-leader-election', 'system:kube-scheduler'],
     ['the scheduler watching leases is not leader election', res(scheduler, 'watch', 'coordination.k8s.io', 'leases', 'kube-system'), 'kube-scheduler', 'kube-system'],
@@ -70,4 +72,16 @@ describe("API Priority and Fairness' bootstrap FlowSchemas (matching precedence,
     expect(new Set(uids).size).toBe(uids.length);
     for (const u of uids) expect(u).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
   });
+});
+
+describe("a rule's nonResourceURLs (upstream matchPolicyRuleNonResourceURL)", () => {
+  it.each([
+    ['*', '/anything', true],
+    ['/healthz', '/healthz', true],
+    ['/healthz', '/healthz/etcd', true],
+    ['/healthz', '/healthzz', false],
+    ['/apis/*', '/apis/apps/v1', true],
+    ['/apis/*', '/apis', false],
+    ['/hea*', '/healthz', false],
+  ])('%s against %s: %s', (rule, p, want) => expect(nonResourceURLMatches(rule, p)).toBe(want));
 });

@@ -46,9 +46,17 @@ export function resourceRuleMatches(r: ResourcePolicyRule, a: AuthorizationAttri
   return a.namespace === '' ? r.clusterScope === true : has(r.namespaces, a.namespace);
 }
 
+/** A URL of a rule matches its own path and everything under it (`/healthz` also `/healthz/etcd`); `/apis/*` every path under /apis/. */
+export function nonResourceURLMatches(ruleUrl: string, path: string): boolean {
+  if (ruleUrl === '*' || ruleUrl === path) return true;
+  let prefix = ruleUrl.endsWith('*') ? ruleUrl.slice(0, -1) : ruleUrl;
+  if (!prefix.endsWith('/')) prefix += '/';
+  return path.startsWith(prefix);
+}
+
 export function nonResourceRuleMatches(r: NonResourcePolicyRule, a: AuthorizationAttributes): boolean {
   if (!has(r.verbs, a.verb)) return false;
-  return (r.nonResourceURLs ?? []).some((u) => u === '*' || u === a.path || (u.endsWith('/*') && a.path.startsWith(u.slice(0, -1))));
+  return (r.nonResourceURLs ?? []).some((u) => nonResourceURLMatches(u, a.path));
 }
 
 export function schemaMatches(fs: FlowSchema, a: AuthorizationAttributes): boolean {

@@ -1,4 +1,5 @@
-import { createServer, request, type Server } from 'node:http';
+import { createServer, request, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { serveUpgrades } from '@kubelab/component-base';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { UserInfo } from '@kubelab/api';
@@ -33,20 +34,23 @@ const uid = (kind: 'schema' | 'level', name: string) => (kind === 'schema' ? BOO
 let server: Server;
 let port = 0;
 beforeAll(async () => {
-  server = createServer((req, res) => {
+  const handle = (req: IncomingMessage, res: ServerResponse) => {
     const go = admitRequest(flow, attrsOf(req.url ?? '/'), res);
     void Promise.resolve(go).then((ok) => {
       if (ok) res.end('served\n');
     });
-  });
+  };
+  server = createServer(handle);
+  // As the apiserver's port: a request asking for an upgrade is answered through a response bound to its socket.
+  serveUpgrades(server, handle);
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   port = (server.address() as AddressInfo).port;
 });
 afterAll(() => new Promise((r) => server.close(r)));
 
-const get = (path: string) =>
+const get = (path: string, headers: Record<string, string> = {}) =>
   new Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }>((resolve, reject) => {
-    request({ host: '127.0.0.1', port, path }, (res) => {
+    request({ host: '127.0.0.1', port, path, headers }, (res) => {
       let body = '';
       res.on('data', (d: Buffer) => (body += d.toString()));
       res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
@@ -64,6 +68,15 @@ describe('the REST side of API Priority and Fairness', () => {
       uid('schema', 'global-default'),
       uid('level', 'global-default'),
     ]);
+    expect((await get('/api/v1/namespaces/default/pods')).status).toBe(200);
+  });
+
+  it('gives the seat back when a request that asked for an upgrade is answered (its response never emits close)', async () => {
+    for (let i = 0; i < 3; i++) {
+      const r = await get('/api/v1/namespaces/default/pods', { connection: 'Upgrade', upgrade: 'websocket' });
+      expect([r.status, r.body]).toEqual([200, 'served\n']);
+    }
+    // One seat in the level: a seat kept by any of them would leave this one to time out with a 429.
     expect((await get('/api/v1/namespaces/default/pods')).status).toBe(200);
   });
 

@@ -40,8 +40,14 @@ export function admitRequest(flow: FlowControl, a: AuthorizationAttributes, res:
       res.end(body);
       return false;
     }
-    if (res.writableFinished || res.destroyed) adm.release();
-    else res.once('close', adm.release);
+    // The client went away while the request waited: the seat goes back and nothing runs.
+    if (res.destroyed) {
+      adm.release();
+      return false;
+    }
+    // 'finish' too: a response bound to an upgraded socket (serveUpgrades) never emits 'close'.
+    res.once('finish', adm.release);
+    res.once('close', adm.release);
     return true;
   };
   return admission instanceof Promise ? admission.then(settle) : settle(admission);

@@ -87,3 +87,21 @@ describe('API Priority and Fairness reconfigured', () => {
     expect(await waiting).toMatchObject({ ok: true, level: { metadata: { name: 'workload-high' } } });
   });
 });
+
+describe('a FlowSchema whose priority level does not exist (Dangling)', () => {
+  it("is skipped: its requests go to the next schema that matches, as upstream's matcher does", () => {
+    const jane = { name: 'jane', groups: ['system:authenticated'] };
+    const dangling = {
+      apiVersion: 'flowcontrol.apiserver.k8s.io/v1' as const,
+      kind: 'FlowSchema' as const,
+      metadata: { name: 'jane-nowhere', uid: 'u' },
+      spec: {
+        priorityLevelConfiguration: { name: 'missing' },
+        matchingPrecedence: 10,
+        rules: [{ subjects: [{ kind: 'User' as const, user: { name: 'jane' } }], resourceRules: [{ verbs: ['*'], apiGroups: ['*'], resources: ['*'], clusterScope: true, namespaces: ['*'] }] }],
+      },
+    };
+    const flow = new FlowControl({ schemas: [...BOOTSTRAP_FLOW_SCHEMAS, dangling] });
+    expect(flow.admit(attrs(jane, 'get', '', 'pods', 'default'))).toMatchObject({ ok: true, schema: { metadata: { name: 'global-default' } }, level: { metadata: { name: 'global-default' } } });
+  });
+});

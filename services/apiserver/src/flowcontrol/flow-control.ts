@@ -108,7 +108,9 @@ export class FlowControl {
       ...builtIn.filter((b) => (b.metadata.name === 'exempt' || b.metadata.name === 'catch-all') && !stored.some((s) => s.metadata.name === b.metadata.name)),
     ];
     const allLevels = withMandatory(levels, BOOTSTRAP_PRIORITY_LEVELS);
-    this.ordered = matchingOrder(withMandatory(schemas, BOOTSTRAP_FLOW_SCHEMAS));
+    // A FlowSchema whose level does not exist (Dangling) is skipped, as upstream's matcher does.
+    const levelNames = new Set(allLevels.map((l) => l.metadata.name));
+    this.ordered = matchingOrder(withMandatory(schemas, BOOTSTRAP_FLOW_SCHEMAS)).filter((fs) => levelNames.has(fs.spec?.priorityLevelConfiguration?.name));
     this.catchAll = this.ordered.find((s) => s.metadata.name === 'catch-all')!;
     const limits = nominalLimits(allLevels, this.serverLimit);
     const next = new Map<string, { config: PriorityLevelConfiguration; limit?: number; response?: string; queues?: QueueSet }>();
@@ -143,7 +145,7 @@ export class FlowControl {
   /** The request's schema and level, and a seat (release it when the request ends) or the reason for its 429. */
   admit(a: AuthorizationAttributes): FlowAdmission | Promise<FlowAdmission> {
     const c = classify(this.ordered, a);
-    // A schema whose level does not exist (dangling) is skipped by upstream's matcher; here its requests go to catch-all.
+    // Dangling schemas are left out of `ordered`; catch-all is the answer of last resort.
     let schema = c?.schema ?? this.catchAll;
     let level = this.levels.get(schema.spec?.priorityLevelConfiguration?.name ?? '');
     if (!level) {
