@@ -7,6 +7,7 @@ import type { AuthorizationAttributes } from '../authorization/types.js';
 import { BOOTSTRAP_FLOW_SCHEMAS, BOOTSTRAP_PRIORITY_LEVELS } from './bootstrap.js';
 import { FlowControl } from './flow-control.js';
 import { admitRequest } from './filter.js';
+import { NO_LENDING } from './testing.js';
 
 const jane: UserInfo = { name: 'jane', groups: ['system:authenticated'] };
 const attrsOf = (url: string): AuthorizationAttributes => {
@@ -25,8 +26,6 @@ const attrsOf = (url: string): AuthorizationAttributes => {
     name: '',
   };
 };
-/** The bootstrap levels lending nothing: each level has exactly its nominal seats. */
-const NO_LENDING = BOOTSTRAP_PRIORITY_LEVELS.map((l) => (l.spec?.type === 'Limited' ? { ...l, spec: { ...l.spec, limited: { ...l.spec.limited, lendablePercent: 0 } } } : l));
 // Every level one seat of its own, nothing lent; a queued request waits 200 ms at most.
 const flow = new FlowControl({ serverConcurrencyLimit: 1, waitLimitMs: 200, levels: NO_LENDING });
 const uid = (kind: 'schema' | 'level', name: string) => (kind === 'schema' ? BOOTSTRAP_FLOW_SCHEMAS : BOOTSTRAP_PRIORITY_LEVELS).find((o) => o.metadata.name === name)!.metadata.uid;

@@ -1,24 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { Registry } from 'prom-client';
 import type { UserInfo } from '@kubelab/api';
-import type { AuthorizationAttributes } from '../authorization/types.js';
+import { resourceAttributes } from '../authorization/attributes.js';
 import { BOOTSTRAP_FLOW_SCHEMAS, BOOTSTRAP_PRIORITY_LEVELS } from './bootstrap.js';
 import { FlowControl, nominalLimits, type FlowAdmission } from './flow-control.js';
 
 const kcm: UserInfo = { name: 'system:kube-controller-manager', groups: ['system:authenticated'] };
 const admin: UserInfo = { name: 'kubernetes-admin', groups: ['system:masters', 'system:authenticated'] };
-const attrs = (user: UserInfo, verb: string, group: string, resource: string, namespace: string): AuthorizationAttributes => ({
-  user,
-  verb,
-  resourceRequest: true,
-  path: '',
-  namespace,
-  apiGroup: group,
-  apiVersion: 'v1',
-  resource,
-  subresource: '',
-  name: '',
-});
+const attrs = (user: UserInfo, verb: string, group: string, resource: string, namespace: string) => resourceAttributes(user, verb, { group, resource, namespace });
 
 describe('API Priority and Fairness', () => {
   it("shares the server's 600 seats by nominalConcurrencyShares, rounded up (upstream's NominalCL)", () => {

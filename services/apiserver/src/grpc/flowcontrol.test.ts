@@ -7,28 +7,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiserverProto, type ResourceServiceClient } from '@kubelab/proto';
 import { FakeRegistry } from '../testing/fake-registry.js';
 import { api, gvr, rpcError } from '../testing/rpc.js';
-import type { AuthorizationAttributes } from '../authorization/types.js';
+import { resourceAttributes } from '../authorization/attributes.js';
 import { FlowControl } from '../flowcontrol/flow-control.js';
-import { BOOTSTRAP_PRIORITY_LEVELS } from '../flowcontrol/bootstrap.js';
+import { NO_LENDING } from '../flowcontrol/testing.js';
 import { startGrpcServer, type RunningGrpcServer } from './server.js';
 
 const kcm = { name: 'system:kube-controller-manager', groups: ['system:authenticated'] };
-/** The bootstrap levels lending nothing: each level has exactly its nominal seats. */
-const NO_LENDING = BOOTSTRAP_PRIORITY_LEVELS.map((l) => (l.spec?.type === 'Limited' ? { ...l, spec: { ...l.spec, limited: { ...l.spec.limited, lendablePercent: 0 } } } : l));
 // Every level one seat of its own, nothing lent; a queued call waits 200 ms at most.
 const flow = new FlowControl({ serverConcurrencyLimit: 1, waitLimitMs: 200, levels: NO_LENDING });
-const attrs = (verb: string, group: string, resource: string, namespace: string): AuthorizationAttributes => ({
-  user: kcm,
-  verb,
-  resourceRequest: true,
-  path: '',
-  namespace,
-  apiGroup: group,
-  apiVersion: 'v1',
-  resource,
-  subresource: '',
-  name: '',
-});
+const attrs = (verb: string, group: string, resource: string, namespace: string) => resourceAttributes(kcm, verb, { group, resource, namespace });
 
 let server: RunningGrpcServer;
 let client: ResourceServiceClient;
