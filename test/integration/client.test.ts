@@ -151,6 +151,41 @@ describe.skipIf(!hasNats)('client against a real apiserver', () => {
     }
   });
 
+  it('pipelined bindings answer exactly as Bind calls do: bound, already assigned, not found, invalid', async () => {
+    await createNamespace('pipebind');
+    const unary = createClientset({ address: `127.0.0.1:${grpcPort}`, tls: pki.admin, component: 'client-integration-test', pipelineCreates: false });
+    try {
+      const pod = (name: string): Pod => ({ apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace: 'pipebind' }, spec: { containers: [{ name: 'c', image: 'nginx' }] } });
+      for (const n of ['p-a', 'p-b', 'p-c', 'p-d']) await cs.core.pods('pipebind').create(pod(n));
+      const outcome = (p: Promise<void>) =>
+        p.then(
+          () => 'bound',
+          (e: StatusError) => `${e.code} ${e.reason}: ${e.message}`,
+        );
+      const bind = (c: typeof cs, name: string, node: string) => c.core.pods('pipebind').bind({ metadata: { name, namespace: 'pipebind' }, target: { name: node } });
+      // Issued together: they share stream messages; a second binding of p-a, a pod that does not exist, one without a node.
+      const got = await Promise.all([bind(cs, 'p-a', 'node-1'), bind(cs, 'p-b', 'node-2'), bind(cs, 'missing', 'node-1'), bind(cs, 'p-c', '')].map(outcome));
+      const again = await outcome(bind(cs, 'p-a', 'node-2'));
+      const want = [
+        'bound',
+        'bound',
+        await outcome(bind(unary, 'missing', 'node-1')),
+        await outcome(bind(unary, 'p-c', '')),
+      ];
+      expect(got).toEqual(want);
+      expect(want[2]).toBe('404 NotFound: pods "missing" not found');
+      expect(want[3]).toMatch(/^422 Invalid: Binding "p-c" is invalid: target.name: Required value/);
+      expect(again).toBe(await outcome(bind(unary, 'p-a', 'node-2')));
+      expect(again).toBe('409 Conflict: Operation cannot be fulfilled on pods/binding "p-a": pod p-a is already assigned to node "node-1"');
+      const placed = (await cs.core.pods('pipebind').list()).items.map((p) => `${p.metadata.name}=${p.spec?.nodeName ?? ''}`);
+      expect(placed).toEqual(['p-a=node-1', 'p-b=node-2', 'p-c=', 'p-d=']);
+      // The scheduler's condition, as a Bind call sets it.
+      expect((await cs.core.pods('pipebind').get('p-a')).status?.conditions?.find((c) => c.type === 'PodScheduled')?.status).toBe('True');
+    } finally {
+      unary.close();
+    }
+  });
+
   it('creates, reads, updates with optimistic concurrency, patches, binds and deletes', async () => {
     await createNamespace('crud');
     const cms = cs.core.configMaps('crud');

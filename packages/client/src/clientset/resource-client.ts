@@ -166,7 +166,7 @@ export class ResourceClient<T extends KubeObject> implements SubresourceClient<T
 
   async bind(binding: Binding, opts: RequestOptions = {}): Promise<void> {
     const ns = this.namespace || binding.metadata?.namespace || '';
-    await this.conn.unary('Bind', { namespace: ns, binding: encode({ apiVersion: 'v1', kind: 'Binding', ...binding }) }, opts);
+    await this.conn.bind({ namespace: ns, binding: encode({ apiVersion: 'v1', kind: 'Binding', ...binding }) }, opts);
   }
 
   async createToken(name: string, request: TokenRequest, opts: RequestOptions = {}): Promise<TokenRequest> {

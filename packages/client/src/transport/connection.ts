@@ -22,7 +22,7 @@ import { Backoff } from '../util/backoff.js';
 import { realClock, type Clock } from '../util/clock.js';
 import { grpcCodeOf, isUnavailable, MAX_RETRY_AFTER_ATTEMPTS, retryAfterSeconds, toStatusError } from './errors.js';
 import { recordClientRequest } from './metrics.js';
-import { CreatePipeline, type CreateItem, type CreateStreamCall, type ItemTrace } from './create-pipeline.js';
+import { CreatePipeline, type BindItem, type CreateItem, type CreateStreamCall, type ItemTrace, type PipelinedWrite } from './create-pipeline.js';
 
 export interface ConnectionConfig {
   /** `host:port` of the apiserver's gRPC endpoint. */
@@ -82,6 +82,8 @@ export interface RequestOptions {
 }
 
 const CREATE_PATH = '/kubelab.apiserver.v1.ResourceService/Create';
+const BIND_PATH = '/kubelab.apiserver.v1.ResourceService/Bind';
+const EMPTY = Buffer.alloc(0);
 
 function itemTrace(traceparent: unknown, tracestate: unknown): ItemTrace | undefined {
   if (typeof traceparent !== 'string' || !traceparent) return undefined;
@@ -253,13 +255,24 @@ export class Connection {
 
   /** A create (the created object's JSON): pipelined on the CreateStream when nothing per-call asks otherwise. */
   create(item: CreateItem, opts: RequestOptions = {}): Promise<Buffer> {
+    return this.pipelined({ request: item }, opts);
+  }
+
+  /** A binding (pods/binding), pipelined as creates are: the scheduler binds every pod it places. */
+  async bind(item: BindItem, opts: RequestOptions = {}): Promise<void> {
+    await this.pipelined({ bind: item }, opts);
+  }
+
+  /** One write on the CreateStream, counted, traced and retried after a 429 as its own Create or Bind call would be. */
+  private pipelined(write: PipelinedWrite, opts: RequestOptions): Promise<Buffer> {
+    const method = 'request' in write ? 'Create' : 'Bind';
     const own = this.config.pipelineCreates === false || opts.signal !== undefined || opts.timeoutMs !== undefined;
-    if (own) return this.unary('Create', item, opts).then((r) => r.json);
+    if (own) return 'request' in write ? this.unary('Create', write.request, opts).then((r) => r.json) : this.unary('Bind', write.bind, opts).then(() => EMPTY);
     const started = performance.now();
     this.pipeline ??= new CreatePipeline({
       open: () => this.client.CreateStream(this.metadata()) as unknown as CreateStreamCall,
-      // Once: a 429 is sent again by create()'s own loop.
-      single: (one, trace) => this.unaryOnce('Create', one, trace ?? {}).then((r) => r.json),
+      // Once: a 429 is sent again by pipelined()'s own loop.
+      single: (one, trace) => ('request' in one ? this.unaryOnce('Create', one.request, trace ?? {}).then((r) => r.json) : this.unaryOnce('Bind', one.bind, trace ?? {}).then(() => EMPTY)),
       timeoutMs: this.timeoutMs,
     });
     // The item's trace: the caller's context, or (interceptors set) the active one.
@@ -270,9 +283,9 @@ export class Connection {
     let done: ((outcome: RpcOutcome) => void) | undefined;
     if (parent) {
       if (this.tracing) {
-        // The item's CLIENT span, as a Create call would get; its traceparent goes with the item.
+        // The item's CLIENT span, as its own call would get; its traceparent goes with the item.
         const md = new grpc.Metadata();
-        done = startClientRpc(this.tracing, CREATE_PATH, md, {}, parent);
+        done = startClientRpc(this.tracing, method === 'Create' ? CREATE_PATH : BIND_PATH, md, {}, parent);
         trace = itemTrace(md.get('traceparent')[0], md.get('tracestate')[0]);
       } else {
         const m = injectToMap(parent);
@@ -283,9 +296,9 @@ export class Connection {
     const send = async (): Promise<Buffer> => {
       for (let attempt = 1; ; attempt++) {
         try {
-          return await pipeline.create(item, trace);
+          return await ('request' in write ? pipeline.create(write.request, trace) : pipeline.bind(write.bind, trace));
         } catch (err) {
-          // Refused unprocessed (API Priority and Fairness): sent again after Retry-After, as a Create call is.
+          // Refused unprocessed (API Priority and Fairness): sent again after Retry-After, as its own call is.
           const wait = retryAfterSeconds(err);
           if (wait === undefined || attempt >= MAX_RETRY_AFTER_ATTEMPTS) throw err;
           await this.clock.sleep(wait * 1000);
@@ -295,12 +308,12 @@ export class Connection {
     return send().then(
       (json) => {
         done?.(null);
-        recordClientRequest(this.config.address, 'Create', 201, (performance.now() - started) / 1000);
+        recordClientRequest(this.config.address, method, 201, (performance.now() - started) / 1000);
         return json;
       },
       (err: unknown) => {
         done?.(err as RpcOutcome);
-        recordClientRequest(this.config.address, 'Create', answered(err) ? toStatusError(err).code : '<error>', (performance.now() - started) / 1000);
+        recordClientRequest(this.config.address, method, answered(err) ? toStatusError(err).code : '<error>', (performance.now() - started) / 1000);
         throw err;
       },
     );

@@ -1,9 +1,9 @@
-// Creates pipelined on one long-lived CreateStream (etcd's client pipelines its
-// requests on one connection likewise). A unary gRPC call costs client and
-// apiserver several times the CPU of the create itself; a stream message
-// costs a fraction. Creates issued in the same I/O turn share one message;
-// each is answered by id as soon as it finishes, with exactly the result or
-// metav1.Status a Create call would have given.
+// Creates and bindings pipelined on one long-lived CreateStream (etcd's client
+// pipelines its requests on one connection likewise). A unary gRPC call costs
+// client and apiserver several times the CPU of the write itself; a stream
+// message costs a fraction. Writes issued in the same I/O turn share one
+// message; each is answered by id as soon as it finishes, with exactly the
+// result or metav1.Status a Create (or Bind) call would have given.
 
 import * as grpc from '@grpc/grpc-js';
 import { grpcToStatus } from '@kubelab/proto';
@@ -17,6 +17,21 @@ export interface CreateItem {
   object: Buffer;
   dryRun: string;
   fieldManager: string;
+}
+
+/** One binding as the Bind RPC takes it (a create of pods/binding). */
+export interface BindItem {
+  namespace: string;
+  /** The v1 Binding's JSON. */
+  binding: Buffer;
+}
+
+/** What one item writes: a create or a binding (CreateStreamItem's oneof). */
+export type PipelinedWrite = { request: CreateItem } | { bind: BindItem };
+
+/** The bytes a write carries (what counts toward a message's size). */
+function writeBytes(w: PipelinedWrite): number {
+  return 'request' in w ? w.request.object.length : w.bind.binding.length;
 }
 
 /** One answer on the stream. */
@@ -34,10 +49,7 @@ export interface ItemTrace {
 }
 
 /** One item on the stream. */
-export interface StreamItem extends ItemTrace {
-  id: number;
-  request: CreateItem;
-}
+export type StreamItem = ItemTrace & { id: number } & PipelinedWrite;
 
 /** The duplex call as the pipeline uses it (a grpc.ClientDuplexStream, or a fake in tests). */
 export interface CreateStreamCall {
@@ -52,8 +64,8 @@ export interface CreateStreamCall {
 export interface CreatePipelineOptions {
   /** Opens a CreateStream call. */
   open(): CreateStreamCall;
-  /** An ordinary Create call, for an item too big to share a message (with the item's trace context in its metadata). */
-  single(item: CreateItem, trace?: ItemTrace): Promise<Buffer>;
+  /** An ordinary Create (or Bind) call, for an item too big to share a message (with the item's trace context in its metadata). */
+  single(item: PipelinedWrite, trace?: ItemTrace): Promise<Buffer>;
   /** How long an item may wait for its answer (the unary deadline's role). */
   timeoutMs: number;
   /** The stream is ended after this long without unanswered items (default 10 s). */
@@ -65,7 +77,7 @@ export interface CreatePipelineOptions {
 }
 
 interface Pending {
-  item: CreateItem;
+  item: PipelinedWrite;
   trace: ItemTrace | undefined;
   resolve(json: Buffer): void;
   reject(err: unknown): void;
@@ -105,7 +117,7 @@ export class CreatePipeline {
     this.idleMs = opts.idleMs ?? 10_000;
   }
 
-  /** The apiserver has no CreateStream (an older one): every create is a Create call. */
+  /** The apiserver has no CreateStream (an older one): every write is its own call. */
   private unsupported = false;
 
   /** close() was called: nothing more is sent, and nothing is left waiting. */
@@ -113,8 +125,17 @@ export class CreatePipeline {
 
   /** `trace`: the caller's trace context, sent with the item (the create continues that trace). */
   create(item: CreateItem, trace?: ItemTrace): Promise<Buffer> {
+    return this.write({ request: item }, trace);
+  }
+
+  /** A binding (pods/binding): resolves with an empty buffer once the apiserver bound the pod. */
+  bind(item: BindItem, trace?: ItemTrace): Promise<Buffer> {
+    return this.write({ bind: item }, trace);
+  }
+
+  private write(item: PipelinedWrite, trace: ItemTrace | undefined): Promise<Buffer> {
     if (this.closed) return Promise.reject(closedError());
-    if (this.unsupported || item.object.length > ALONE_BYTES) return this.opts.single(item, trace);
+    if (this.unsupported || writeBytes(item) > ALONE_BYTES) return this.opts.single(item, trace);
     return new Promise<Buffer>((resolve, reject) => {
       this.queue.push({ item, trace, resolve, reject, deadline: 0 });
       if (!this.scheduled) {
@@ -148,7 +169,7 @@ export class CreatePipeline {
     let items: StreamItem[] = [];
     let bytes = 0;
     for (const p of q) {
-      const size = p.item.object.length;
+      const size = writeBytes(p.item);
       if (items.length > 0 && (items.length >= this.maxItems || bytes + size > this.maxBytes)) {
         call.write({ items });
         items = [];
@@ -158,7 +179,7 @@ export class CreatePipeline {
       this.nextId = this.nextId >= 0xffffffff ? 1 : this.nextId + 1;
       p.deadline = deadline;
       this.waiting.set(id, p);
-      items.push(p.trace ? { id, request: p.item, ...p.trace } : { id, request: p.item });
+      items.push(p.trace ? { id, ...p.item, ...p.trace } : { id, ...p.item });
       bytes += size;
     }
     call.write({ items });

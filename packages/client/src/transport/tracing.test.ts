@@ -19,7 +19,7 @@ afterEach(async () => {
   await Promise.all(servers.splice(0).map((s) => new Promise<void>((r) => s.tryShutdown(() => r()))));
 });
 
-/** A ResourceService answering Get/Bind/Watch that remembers each call's traceparent. */
+/** A ResourceService answering Get/Bind/Watch/Create/CreateStream that remembers each call's traceparent. */
 async function stub(seen: string[]): Promise<string> {
   const tp = (md: grpc.Metadata) => seen.push(String(md.get('traceparent')[0] ?? ''));
   const server = new grpc.Server();
@@ -86,7 +86,9 @@ describe('client tracing', () => {
       ['kubelab.apiserver.v1.ResourceService/Bind', '4bf92f3577b34da6a3ce929d0e0e4736', '00f067aa0ba902b7'],
       ['kubelab.apiserver.v1.ResourceService/Get', '4bf92f3577b34da6a3ce929d0e0e4736', '00f067aa0ba902b7'],
     ]);
-    expect(seen).toEqual(spans.map((s) => `00-${s.traceId}-${s.spanId}-01`));
+    // The binding travels on the CreateStream, its CLIENT span's traceparent with its item.
+    const [bind, get] = spans.map((s) => `00-${s.traceId}-${s.spanId}-01`);
+    expect(seen).toEqual(['CreateStream', `item ${bind}`, get]);
   });
 
   it('watches are traced too; the CLIENT span ends with the stream', async () => {

@@ -281,6 +281,62 @@ describe('pipelined creates (CreateStream)', () => {
     expect([...outcomes, after].every((o) => /the client was closed before the create was answered$/.test(o))).toBe(true);
   });
 
+  it('sends bindings on the same stream as creates (the scheduler binds every pod it places), each answered by id', async () => {
+    const items: string[] = [];
+    let messages = 0;
+    const address = await stub({
+      CreateStream: (call) => {
+        call.on('data', (msg: { items: Array<{ id: number; write: string; request?: { object: Buffer }; bind?: { namespace: string; binding: Buffer } }> }) => {
+          messages++;
+          const results = msg.items.map((it) => {
+            if (it.write === 'bind') {
+              const b = JSON.parse(it.bind!.binding.toString()) as { kind: string; metadata: { name: string }; target: { name: string } };
+              items.push(`bind ${it.bind!.namespace}/${b.metadata.name} → ${b.target.name} (${b.kind})`);
+              if (b.metadata.name === 'placed') {
+                const status = new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', code: 409, reason: 'Conflict', message: 'Operation cannot be fulfilled on pods/binding "placed": pod placed is already assigned to node "n1"' }).status;
+                return { id: it.id, code: grpc.status.ABORTED, object: Buffer.alloc(0), status: Buffer.from(JSON.stringify(status)) };
+              }
+              return { id: it.id, code: grpc.status.OK, object: Buffer.alloc(0), status: Buffer.alloc(0) };
+            }
+            items.push(`create ${(JSON.parse(it.request!.object.toString()) as { metadata: { name: string } }).metadata.name}`);
+            return { id: it.id, code: grpc.status.OK, object: it.request!.object, status: Buffer.alloc(0) };
+          });
+          call.write({ results });
+        });
+        call.on('end', () => call.end());
+      },
+    });
+    const cs = client(address);
+    const pods = cs.core.pods('default');
+    const outcome = (p: Promise<unknown>) =>
+      p.then(
+        () => 'ok',
+        (e: StatusError) => `${e.code} ${e.reason}: ${e.message}`,
+      );
+    const got = await Promise.all([
+      outcome(pods.bind({ metadata: { name: 'web-1' }, target: { name: 'n2' } })),
+      outcome(cs.core.configMaps('default').create(cm('c'))),
+      outcome(pods.bind({ metadata: { name: 'placed' }, target: { name: 'n2' } })),
+    ]);
+    expect(got).toEqual(['ok', 'ok', '409 Conflict: Operation cannot be fulfilled on pods/binding "placed": pod placed is already assigned to node "n1"']);
+    expect(items).toEqual(['bind default/web-1 → n2 (Binding)', 'create c', 'bind default/placed → n2 (Binding)']);
+    expect(messages).toBe(1);
+  });
+
+  it('falls back to Bind calls when the apiserver has no CreateStream', async () => {
+    const bound: string[] = [];
+    const address = await stub({
+      Bind: (call, cb) => {
+        bound.push((JSON.parse(call.request.binding.toString()) as { metadata: { name: string } }).metadata.name);
+        cb(null, {});
+      },
+    });
+    const pods = client(address).core.pods('default');
+    await Promise.all(['a', 'b'].map((n) => pods.bind({ metadata: { name: n }, target: { name: 'n1' } })));
+    await pods.bind({ metadata: { name: 'c' }, target: { name: 'n1' } });
+    expect(bound).toEqual(['a', 'b', 'c']);
+  });
+
   it('falls back to Create calls when the apiserver has no CreateStream', async () => {
     let creates = 0;
     const address = await stub({

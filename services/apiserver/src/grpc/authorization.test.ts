@@ -97,6 +97,31 @@ describe('gRPC authorization', () => {
     }
   });
 
+  it('authorizes each CreateStream item as its own call: a create as create, a binding as create pods/binding', async () => {
+    asked.length = 0;
+    const stream = (jane as unknown as { CreateStream(): grpc.ClientDuplexStream<unknown, { results: Array<{ id: number; code: number; status: Buffer }> }> }).CreateStream();
+    const results: Array<{ id: number; code: number; status: Buffer }> = [];
+    const ended = new Promise<void>((resolve) => {
+      stream.on('data', (m) => results.push(...m.results));
+      stream.on('end', resolve);
+    });
+    const json = (o: object) => Buffer.from(JSON.stringify(o));
+    stream.write({
+      items: [
+        { id: 1, request: { resource: gvr('pods'), namespace: 'default', object: json(pod('y')) } },
+        { id: 2, bind: { namespace: 'default', binding: json({ apiVersion: 'v1', kind: 'Binding', metadata: { name: 'web' }, target: { name: 'node-1' } }) } },
+      ],
+    });
+    stream.end();
+    await ended;
+    expect(asked.sort()).toEqual(['create pods default/', 'create pods/binding default/web']);
+    const byId = new Map(results.map((r) => [r.id, r]));
+    expect([byId.get(1)?.code, byId.get(2)?.code]).toEqual([grpc.status.PERMISSION_DENIED, grpc.status.PERMISSION_DENIED]);
+    expect((JSON.parse(byId.get(2)!.status.toString()) as { message: string }).message).toBe(
+      'pods "web" is forbidden: User "jane" cannot create resource "pods/binding" in API group "" in the namespace "default"',
+    );
+  });
+
   it('authorizes a watch before it starts', async () => {
     const stream = (jane as unknown as { Watch(r: unknown): grpc.ClientReadableStream<unknown> }).Watch({ resource: gvr('secrets'), namespace: 'default' });
     const err = await new Promise<grpc.ServiceError>((resolve) => stream.on('error', resolve));

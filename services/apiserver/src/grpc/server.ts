@@ -147,25 +147,26 @@ export const MAX_STREAM_PENDING = 4096;
 const EMPTY = Buffer.alloc(0);
 
 type CreateItemMsg = { resource?: Gvr | null; namespace?: string; object?: Buffer; dryRun?: string; fieldManager?: string };
-type CreateStreamItemMsg = { id?: number; request?: CreateItemMsg | null; traceparent?: string; tracestate?: string };
+type BindItemMsg = { namespace?: string; binding?: Buffer };
+type CreateStreamItemMsg = { id?: number; request?: CreateItemMsg | null; bind?: BindItemMsg | null; traceparent?: string; tracestate?: string };
 
-const CREATE_PATH = '/kubelab.apiserver.v1.ResourceService/Create';
+const SERVICE = 'kubelab.apiserver.v1.ResourceService';
 
 /**
  * One streamed item's trace: its own `traceparent` (the caller's, as a Create
- * call's metadata carries it). Tracing on: a SERVER span per item, as a Create
- * call gets (a root for items without one: unrelated objects never share a
- * trace); off: the caller's context alone, which the created object's
+ * or Bind call's metadata carries it). Tracing on: a SERVER span per item
+ * named as that call's (a root for items without one: unrelated objects never
+ * share a trace); off: the caller's context alone, which the created object's
  * annotation continues.
  */
-function itemTrace(tracing: Tracing | undefined, item: CreateStreamItemMsg): { ctx?: Context; end(code: number, details?: string): void } {
+function itemTrace(tracing: Tracing | undefined, item: CreateStreamItemMsg, method: 'Create' | 'Bind'): { ctx?: Context; end(code: number, details?: string): void } {
   const carrier: Record<string, string> = {};
   if (item.traceparent) carrier.traceparent = item.traceparent;
   if (item.tracestate) carrier.tracestate = item.tracestate;
   const parent = item.traceparent ? extractFromMap(carrier) : undefined;
   if (!tracing?.enabled) return { ...(parent ? { ctx: parent } : {}), end: () => undefined };
-  const span = tracing.tracer.startSpan(CREATE_PATH.slice(1), { kind: SpanKind.SERVER }, parent ?? ROOT_CONTEXT);
-  if (span.isRecording()) span.setAttributes({ 'rpc.system': 'grpc', 'rpc.service': 'kubelab.apiserver.v1.ResourceService', 'rpc.method': 'Create', 'kubelab.create_stream.item': item.id ?? 0 });
+  const span = tracing.tracer.startSpan(`${SERVICE}/${method}`, { kind: SpanKind.SERVER }, parent ?? ROOT_CONTEXT);
+  if (span.isRecording()) span.setAttributes({ 'rpc.system': 'grpc', 'rpc.service': SERVICE, 'rpc.method': method, 'kubelab.create_stream.item': item.id ?? 0 });
   return { ctx: trace.setSpan(ROOT_CONTEXT, span), end: (code, details) => endRpcSpan(span, SpanKind.SERVER, code, details) };
 }
 type CreateResultMsg = { id: number; code: number; object: Buffer; status: Buffer };
@@ -210,6 +211,16 @@ async function createOne(registry: Registry, admit: Admit, held: Held, caller: U
   const obj = objectField('object', req.object, s.info.kind);
   const created = await s.create(req.namespace || undefined, obj, context(user, req.dryRun, req.fieldManager, call, traceContext));
   return rawJson(created);
+}
+
+/** One binding, as the Bind RPC and each CreateStream bind item do it (a create of pods/binding). */
+async function bindOne(registry: Registry, admit: Admit, held: Held, caller: UserInfo | Promise<UserInfo>, req: BindItemMsg, call?: object, traceContext?: Context): Promise<Buffer> {
+  const user = caller instanceof Promise ? await caller : caller;
+  if (!req.namespace) throw badRequest("namespace: Required value: the pod's namespace");
+  const binding = objectField('binding', req.binding);
+  await admit(held, user, 'create', { group: '', version: 'v1', resource: 'pods' }, req.namespace, binding.metadata?.name, 'binding');
+  await registry.bind(req.namespace, binding, context(user, undefined, undefined, call, traceContext));
+  return EMPTY;
 }
 
 /** A failed streamed create: the code and metav1.Status a Create call would have ended with. */
@@ -459,9 +470,12 @@ export function resourceServiceHandlers(opts: GrpcServerOptions): ResourceServic
           pending++;
           // Outside the stream's span: unrelated objects must not share one trace;
           // each item continues its own caller's trace (itemTrace).
-          const t = pending > MAX_STREAM_PENDING ? undefined : itemTrace(opts.tracing, item);
+          const bind = item.bind;
+          const t = pending > MAX_STREAM_PENDING ? undefined : itemTrace(opts.tracing, item, bind ? 'Bind' : 'Create');
           const held: Held = [];
-          const p = t ? otelContext.with(ROOT_CONTEXT, () => createOne(registry, admit, held, user, item.request ?? {}, call, t.ctx)) : Promise.reject(tooManyPending());
+          const p = t
+            ? otelContext.with(ROOT_CONTEXT, () => (bind ? bindOne(registry, admit, held, user, bind, call, t.ctx) : createOne(registry, admit, held, user, item.request ?? {}, call, t.ctx)))
+            : Promise.reject(tooManyPending());
           p.finally(() => releaseAll(held)).then(
             (json) => {
               t?.end(0);
@@ -545,11 +559,7 @@ export function resourceServiceHandlers(opts: GrpcServerOptions): ResourceServic
     }, onError),
 
     Bind: unary(async (req, call, held) => {
-      if (!req.namespace) throw badRequest("namespace: Required value: the pod's namespace");
-      const binding = objectField('binding', req.binding);
-      const user = await userOf(call);
-      await admit(held, user, 'create', { group: '', version: 'v1', resource: 'pods' }, req.namespace, binding.metadata?.name, 'binding');
-      await registry.bind(req.namespace, binding, context(user, undefined, undefined, call));
+      await bindOne(registry, admit, held, userOf(call), req, call);
       return {};
     }, onError),
 
