@@ -123,7 +123,7 @@ describe.skipIf(!hasNats)('client against a real apiserver', () => {
 
   it('pipelined creates answer exactly as Create calls do: objects, AlreadyExists, Invalid', async () => {
     await createNamespace('pipeline');
-    const unary = createClientset({ address: `127.0.0.1:${grpcPort}`, tls: pki.admin, component: 'client-integration-test', pipelineCreates: false });
+    const unary = createClientset({ address: `127.0.0.1:${grpcPort}`, tls: pki.admin, component: 'client-integration-test', pipelineWrites: false });
     try {
       const outcome = (p: Promise<ConfigMap>) =>
         p.then(
@@ -153,7 +153,7 @@ describe.skipIf(!hasNats)('client against a real apiserver', () => {
 
   it('pipelined bindings answer exactly as Bind calls do: bound, already assigned, not found, invalid', async () => {
     await createNamespace('pipebind');
-    const unary = createClientset({ address: `127.0.0.1:${grpcPort}`, tls: pki.admin, component: 'client-integration-test', pipelineCreates: false });
+    const unary = createClientset({ address: `127.0.0.1:${grpcPort}`, tls: pki.admin, component: 'client-integration-test', pipelineWrites: false });
     try {
       const pod = (name: string): Pod => ({ apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace: 'pipebind' }, spec: { containers: [{ name: 'c', image: 'nginx' }] } });
       for (const n of ['p-a', 'p-b', 'p-c', 'p-d']) await cs.core.pods('pipebind').create(pod(n));
@@ -166,12 +166,7 @@ describe.skipIf(!hasNats)('client against a real apiserver', () => {
       // Issued together: they share stream messages; a second binding of p-a, a pod that does not exist, one without a node.
       const got = await Promise.all([bind(cs, 'p-a', 'node-1'), bind(cs, 'p-b', 'node-2'), bind(cs, 'missing', 'node-1'), bind(cs, 'p-c', '')].map(outcome));
       const again = await outcome(bind(cs, 'p-a', 'node-2'));
-      const want = [
-        'bound',
-        'bound',
-        await outcome(bind(unary, 'missing', 'node-1')),
-        await outcome(bind(unary, 'p-c', '')),
-      ];
+      const want = ['bound', 'bound', await outcome(bind(unary, 'missing', 'node-1')), await outcome(bind(unary, 'p-c', ''))];
       expect(got).toEqual(want);
       expect(want[2]).toBe('404 NotFound: pods "missing" not found');
       expect(want[3]).toMatch(/^422 Invalid: Binding "p-c" is invalid: target.name: Required value/);

@@ -120,7 +120,7 @@ async function startCluster(endpoint, label) {
   // One Create call per pod, as kubectl sends one request per object: the apiserver samples
   // each as a root and the pod start is one trace. (The client library's default pipelines
   // creates on a CreateStream, whose items the apiserver deliberately leaves untraced.)
-  const cs = createClientset({ address: api, tls: cluster.adminTls, component: 'bench', pipelineCreates: false });
+  const cs = createClientset({ address: api, tls: cluster.adminTls, component: 'bench', pipelineWrites: false });
   await waitFor('node-1 Ready', async () => (await cs.core.nodes().get('node-1')).status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True'), { timeoutMs: 30_000, everyMs: 100 });
   return {
     cs,

@@ -110,7 +110,7 @@ export class ResourceClient<T extends KubeObject> implements SubresourceClient<T
   }
 
   async create(obj: T, opts: WriteOptions = {}): Promise<T> {
-    const json = await this.conn.create({ resource: this.gvr, namespace: this.ns(obj), object: encode(obj), ...writeFields(opts) }, opts);
+    const json = await this.conn.write({ request: { resource: this.gvr, namespace: this.ns(obj), object: encode(obj), ...writeFields(opts) } }, opts);
     return decode<T>(json, `created ${this.gvr.resource}`);
   }
 
@@ -126,26 +126,28 @@ export class ResourceClient<T extends KubeObject> implements SubresourceClient<T
     const name = obj.metadata?.name;
     if (!name) throw badRequest('metadata.name: Required value: name is required for update');
     const sub = opts.subresource ? { subresource: opts.subresource } : {};
-    const res = await this.conn.unary(method, { resource: this.gvr, namespace: this.ns(obj), name, object: encode(obj), ...writeFields(opts), ...sub }, opts);
-    return decode<T>(res.json, `updated ${this.gvr.resource} "${name}"`);
+    const item = { resource: this.gvr, namespace: this.ns(obj), name, object: encode(obj), ...writeFields(opts), ...sub };
+    const json = await this.conn.write(method === 'Update' ? { update: item } : { updateStatus: item }, opts);
+    return decode<T>(json, `updated ${this.gvr.resource} "${name}"`);
   }
 
   async patch(name: string, patchType: PatchType, patch: unknown, opts: PatchOptions = {}): Promise<T> {
     const body = typeof patch === 'string' || Buffer.isBuffer(patch) ? Buffer.from(patch as string) : encode(patch);
-    const res = await this.conn.unary(
-      'Patch',
+    const json = await this.conn.write(
       {
-        resource: this.gvr,
-        namespace: this.namespace,
-        name,
-        patchType: patchContentType(patchType),
-        patch: body,
-        subresource: opts.subresource ?? '',
-        ...writeFields(opts),
+        patch: {
+          resource: this.gvr,
+          namespace: this.namespace,
+          name,
+          patchType: patchContentType(patchType),
+          patch: body,
+          subresource: opts.subresource ?? '',
+          ...writeFields(opts),
+        },
       },
       opts,
     );
-    return decode<T>(res.json, `patched ${this.gvr.resource} "${name}"`);
+    return decode<T>(json, `patched ${this.gvr.resource} "${name}"`);
   }
 
   async delete(name: string, opts: DeleteCallOptions = {}): Promise<DeleteResult<T>> {
@@ -166,7 +168,7 @@ export class ResourceClient<T extends KubeObject> implements SubresourceClient<T
 
   async bind(binding: Binding, opts: RequestOptions = {}): Promise<void> {
     const ns = this.namespace || binding.metadata?.namespace || '';
-    await this.conn.bind({ namespace: ns, binding: encode({ apiVersion: 'v1', kind: 'Binding', ...binding }) }, opts);
+    await this.conn.write({ bind: { namespace: ns, binding: encode({ apiVersion: 'v1', kind: 'Binding', ...binding }) } }, opts);
   }
 
   async createToken(name: string, request: TokenRequest, opts: RequestOptions = {}): Promise<TokenRequest> {

@@ -22,7 +22,7 @@ import { Backoff } from '../util/backoff.js';
 import { realClock, type Clock } from '../util/clock.js';
 import { grpcCodeOf, isUnavailable, MAX_RETRY_AFTER_ATTEMPTS, retryAfterSeconds, toStatusError } from './errors.js';
 import { recordClientRequest } from './metrics.js';
-import { CreatePipeline, type BindItem, type CreateItem, type CreateStreamCall, type ItemTrace, type PipelinedWrite } from './create-pipeline.js';
+import { CreatePipeline, type CreateStreamCall, type ItemTrace, type PipelinedWrite } from './create-pipeline.js';
 
 export interface ConnectionConfig {
   /** `host:port` of the apiserver's gRPC endpoint. */
@@ -58,13 +58,14 @@ export interface ConnectionConfig {
   interceptors?: grpc.Interceptor[];
   clock?: Clock;
   /**
-   * Creates travel pipelined on one CreateStream (default true; see
-   * create-pipeline.ts). A create with a signal or a timeout is its own
-   * Create call; a trace context (given, or active while interceptors are
-   * set) travels with its item (CreateStreamItem.traceparent), in a CLIENT
-   * span of its own when tracing is on.
+   * Writes but deletes (creates, bindings, updates, patches) travel
+   * pipelined on one CreateStream (default true; see create-pipeline.ts). A
+   * write with a signal or a timeout is its own call; a trace context (given,
+   * or active while interceptors are set) travels with its item
+   * (CreateStreamItem.traceparent), in a CLIENT span of its own when tracing
+   * is on.
    */
-  pipelineCreates?: boolean;
+  pipelineWrites?: boolean;
 }
 
 /** Per call: cancellation, deadline and the caller's trace context. */
@@ -81,9 +82,13 @@ export interface RequestOptions {
   tracestate?: string;
 }
 
-const CREATE_PATH = '/kubelab.apiserver.v1.ResourceService/Create';
-const BIND_PATH = '/kubelab.apiserver.v1.ResourceService/Bind';
+const SERVICE_PATH = '/kubelab.apiserver.v1.ResourceService';
 const EMPTY = Buffer.alloc(0);
+
+/** The call a pipelined write stands for. */
+function writeMethod(w: PipelinedWrite): 'Create' | 'Bind' | 'Update' | 'UpdateStatus' | 'Patch' {
+  return 'request' in w ? 'Create' : 'bind' in w ? 'Bind' : 'update' in w ? 'Update' : 'updateStatus' in w ? 'UpdateStatus' : 'Patch';
+}
 
 function itemTrace(traceparent: unknown, tracestate: unknown): ItemTrace | undefined {
   if (typeof traceparent !== 'string' || !traceparent) return undefined;
@@ -221,7 +226,8 @@ export class Connection {
     }
   }
 
-  private unaryOnce<M extends Unary>(method: M, req: ReqOf<M>, opts: RequestOptions): Promise<ResOf<M>> {
+  /** `counted` false: the caller counts the call in rest_client_requests_total (a pipelined write sent as its own call). */
+  private unaryOnce<M extends Unary>(method: M, req: ReqOf<M>, opts: RequestOptions, counted = true): Promise<ResOf<M>> {
     return new Promise((resolve, reject) => {
       if (opts.signal?.aborted) return reject(toStatusError(abortError(method)));
       // gRPC deadlines are wall-clock, whatever clock drives the retry backoff
@@ -233,10 +239,10 @@ export class Connection {
         const seconds = (performance.now() - started) / 1000;
         if (err) {
           const e = toStatusError(err);
-          recordClientRequest(this.config.address, method, answered(err) ? e.code : '<error>', seconds);
+          if (counted) recordClientRequest(this.config.address, method, answered(err) ? e.code : '<error>', seconds);
           reject(e);
         } else {
-          recordClientRequest(this.config.address, method, method === 'Create' || method === 'Bind' || method === 'CreateToken' ? 201 : 200, seconds);
+          if (counted) recordClientRequest(this.config.address, method, method === 'Create' || method === 'Bind' || method === 'CreateToken' ? 201 : 200, seconds);
           resolve(res as ResOf<M>);
         }
       };
@@ -253,26 +259,20 @@ export class Connection {
 
   private pipeline: CreatePipeline | undefined;
 
-  /** A create (the created object's JSON): pipelined on the CreateStream when nothing per-call asks otherwise. */
-  create(item: CreateItem, opts: RequestOptions = {}): Promise<Buffer> {
-    return this.pipelined({ request: item }, opts);
-  }
-
-  /** A binding (pods/binding), pipelined as creates are: the scheduler binds every pod it places. */
-  async bind(item: BindItem, opts: RequestOptions = {}): Promise<void> {
-    await this.pipelined({ bind: item }, opts);
-  }
-
-  /** One write on the CreateStream, counted, traced and retried after a 429 as its own Create or Bind call would be. */
-  private pipelined(write: PipelinedWrite, opts: RequestOptions): Promise<Buffer> {
-    const method = 'request' in write ? 'Create' : 'Bind';
-    const own = this.config.pipelineCreates === false || opts.signal !== undefined || opts.timeoutMs !== undefined;
-    if (own) return 'request' in write ? this.unary('Create', write.request, opts).then((r) => r.json) : this.unary('Bind', write.bind, opts).then(() => EMPTY);
+  /**
+   * A write but a delete (the object's JSON as its call returns it; empty for
+   * a binding): pipelined on the CreateStream when nothing per-call asks
+   * otherwise (a signal or a timeout makes it its own call).
+   */
+  write(write: PipelinedWrite, opts: RequestOptions = {}): Promise<Buffer> {
+    const method = writeMethod(write);
+    const own = this.config.pipelineWrites === false || opts.signal !== undefined || opts.timeoutMs !== undefined;
+    if (own) return this.unaryWrite(write, opts, false);
     const started = performance.now();
     this.pipeline ??= new CreatePipeline({
       open: () => this.client.CreateStream(this.metadata()) as unknown as CreateStreamCall,
-      // Once: a 429 is sent again by pipelined()'s own loop.
-      single: (one, trace) => ('request' in one ? this.unaryOnce('Create', one.request, trace ?? {}).then((r) => r.json) : this.unaryOnce('Bind', one.bind, trace ?? {}).then(() => EMPTY)),
+      // Once: a 429 is sent again by write()'s own loop.
+      single: (one, trace) => this.unaryWrite(one, trace ?? {}, true),
       timeoutMs: this.timeoutMs,
     });
     // The item's trace: the caller's context, or (interceptors set) the active one.
@@ -285,7 +285,7 @@ export class Connection {
       if (this.tracing) {
         // The item's CLIENT span, as its own call would get; its traceparent goes with the item.
         const md = new grpc.Metadata();
-        done = startClientRpc(this.tracing, method === 'Create' ? CREATE_PATH : BIND_PATH, md, {}, parent);
+        done = startClientRpc(this.tracing, `${SERVICE_PATH}/${method}`, md, {}, parent);
         trace = itemTrace(md.get('traceparent')[0], md.get('tracestate')[0]);
       } else {
         const m = injectToMap(parent);
@@ -296,7 +296,7 @@ export class Connection {
     const send = async (): Promise<Buffer> => {
       for (let attempt = 1; ; attempt++) {
         try {
-          return await ('request' in write ? pipeline.create(write.request, trace) : pipeline.bind(write.bind, trace));
+          return await pipeline.write(write, trace);
         } catch (err) {
           // Refused unprocessed (API Priority and Fairness): sent again after Retry-After, as its own call is.
           const wait = retryAfterSeconds(err);
@@ -308,7 +308,7 @@ export class Connection {
     return send().then(
       (json) => {
         done?.(null);
-        recordClientRequest(this.config.address, method, 201, (performance.now() - started) / 1000);
+        recordClientRequest(this.config.address, method, method === 'Create' || method === 'Bind' ? 201 : 200, (performance.now() - started) / 1000);
         return json;
       },
       (err: unknown) => {
@@ -317,6 +317,16 @@ export class Connection {
         throw err;
       },
     );
+  }
+
+  /** A write as its own unary call (`once`: without the 429 retries, which write() makes, and counted by write()). */
+  private unaryWrite(w: PipelinedWrite, opts: RequestOptions, once: boolean): Promise<Buffer> {
+    const call = <M extends Unary>(method: M, req: ReqOf<M>) => (once ? this.unaryOnce(method, req, opts, false) : this.unary(method, req, opts));
+    if ('request' in w) return call('Create', w.request).then((r) => r.json);
+    if ('bind' in w) return call('Bind', w.bind).then(() => EMPTY);
+    if ('update' in w) return call('Update', w.update).then((r) => r.json);
+    if ('updateStatus' in w) return call('UpdateStatus', w.updateStatus).then((r) => r.json);
+    return call('Patch', w.patch).then((r) => r.json);
   }
 
   /** A read retried with backoff while the apiserver is unavailable (safe: idempotent). */

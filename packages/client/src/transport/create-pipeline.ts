@@ -1,9 +1,10 @@
-// Creates and bindings pipelined on one long-lived CreateStream (etcd's client
-// pipelines its requests on one connection likewise). A unary gRPC call costs
-// client and apiserver several times the CPU of the write itself; a stream
-// message costs a fraction. Writes issued in the same I/O turn share one
-// message; each is answered by id as soon as it finishes, with exactly the
-// result or metav1.Status a Create (or Bind) call would have given.
+// Writes pipelined on one long-lived CreateStream (etcd's client pipelines its
+// requests on one connection likewise): creates, bindings, updates and
+// patches. A unary gRPC call costs client and apiserver several times the CPU
+// of the write itself; a stream message costs a fraction. Writes issued in the
+// same I/O turn share one message; each is answered by id as soon as it
+// finishes, with exactly the result or metav1.Status its own call (Create,
+// Bind, Update, UpdateStatus, Patch) would have given.
 
 import * as grpc from '@grpc/grpc-js';
 import { grpcToStatus } from '@kubelab/proto';
@@ -26,12 +27,40 @@ export interface BindItem {
   binding: Buffer;
 }
 
-/** What one item writes: a create or a binding (CreateStreamItem's oneof). */
-export type PipelinedWrite = { request: CreateItem } | { bind: BindItem };
+/** One update as the Update and UpdateStatus RPCs take it. */
+export interface UpdateItem {
+  resource: { group: string; version: string; resource: string };
+  namespace: string;
+  name: string;
+  object: Buffer;
+  dryRun: string;
+  fieldManager: string;
+  /** Update only: "approval" or "finalize"; absent: the object itself. */
+  subresource?: string;
+}
+
+/** One patch as the Patch RPC takes it. */
+export interface PatchItem {
+  resource: { group: string; version: string; resource: string };
+  namespace: string;
+  name: string;
+  patchType: string;
+  patch: Buffer;
+  subresource: string;
+  dryRun: string;
+  fieldManager: string;
+}
+
+/** What one item writes (CreateStreamItem's oneof `write`), keyed as the wire names it. */
+export type PipelinedWrite = { request: CreateItem } | { bind: BindItem } | { update: UpdateItem } | { updateStatus: UpdateItem } | { patch: PatchItem };
 
 /** The bytes a write carries (what counts toward a message's size). */
 function writeBytes(w: PipelinedWrite): number {
-  return 'request' in w ? w.request.object.length : w.bind.binding.length;
+  if ('request' in w) return w.request.object.length;
+  if ('bind' in w) return w.bind.binding.length;
+  if ('update' in w) return w.update.object.length;
+  if ('updateStatus' in w) return w.updateStatus.object.length;
+  return w.patch.patch.length;
 }
 
 /** One answer on the stream. */
@@ -64,11 +93,11 @@ export interface CreateStreamCall {
 export interface CreatePipelineOptions {
   /** Opens a CreateStream call. */
   open(): CreateStreamCall;
-  /** An ordinary Create (or Bind) call, for an item too big to share a message (with the item's trace context in its metadata). */
+  /** The write's own call (Create, Bind, …), for an item too big to share a message (with the item's trace context in its metadata). */
   single(item: PipelinedWrite, trace?: ItemTrace): Promise<Buffer>;
   /** How long an item may wait for its answer (the unary deadline's role). */
   timeoutMs: number;
-  /** The stream is ended after this long without unanswered items (default 10 s). */
+  /** The stream is ended after this long without unanswered items (default 5 min: a writer every 10 s, a Lease renewal, keeps its stream; opening one costs more than a unary call). */
   idleMs?: number;
   /** Most items in one message. */
   maxItems?: number;
@@ -114,7 +143,7 @@ export class CreatePipeline {
   constructor(private readonly opts: CreatePipelineOptions) {
     this.maxItems = opts.maxItems ?? 256;
     this.maxBytes = opts.maxBytes ?? 4 * 1024 * 1024;
-    this.idleMs = opts.idleMs ?? 10_000;
+    this.idleMs = opts.idleMs ?? 300_000;
   }
 
   /** The apiserver has no CreateStream (an older one): every write is its own call. */
@@ -123,17 +152,12 @@ export class CreatePipeline {
   /** close() was called: nothing more is sent, and nothing is left waiting. */
   private closed = false;
 
-  /** `trace`: the caller's trace context, sent with the item (the create continues that trace). */
-  create(item: CreateItem, trace?: ItemTrace): Promise<Buffer> {
-    return this.write({ request: item }, trace);
-  }
-
-  /** A binding (pods/binding): resolves with an empty buffer once the apiserver bound the pod. */
-  bind(item: BindItem, trace?: ItemTrace): Promise<Buffer> {
-    return this.write({ bind: item }, trace);
-  }
-
-  private write(item: PipelinedWrite, trace: ItemTrace | undefined): Promise<Buffer> {
+  /**
+   * One write: resolves with the object its call returns (empty for a
+   * binding). `trace`: the caller's trace context, sent with the item (the
+   * write continues that trace).
+   */
+  write(item: PipelinedWrite, trace?: ItemTrace): Promise<Buffer> {
     if (this.closed) return Promise.reject(closedError());
     if (this.unsupported || writeBytes(item) > ALONE_BYTES) return this.opts.single(item, trace);
     return new Promise<Buffer>((resolve, reject) => {

@@ -293,7 +293,15 @@ describe('pipelined creates (CreateStream)', () => {
               const b = JSON.parse(it.bind!.binding.toString()) as { kind: string; metadata: { name: string }; target: { name: string } };
               items.push(`bind ${it.bind!.namespace}/${b.metadata.name} → ${b.target.name} (${b.kind})`);
               if (b.metadata.name === 'placed') {
-                const status = new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', code: 409, reason: 'Conflict', message: 'Operation cannot be fulfilled on pods/binding "placed": pod placed is already assigned to node "n1"' }).status;
+                const status = new StatusError({
+                  kind: 'Status',
+                  apiVersion: 'v1',
+                  metadata: {},
+                  status: 'Failure',
+                  code: 409,
+                  reason: 'Conflict',
+                  message: 'Operation cannot be fulfilled on pods/binding "placed": pod placed is already assigned to node "n1"',
+                }).status;
                 return { id: it.id, code: grpc.status.ABORTED, object: Buffer.alloc(0), status: Buffer.from(JSON.stringify(status)) };
               }
               return { id: it.id, code: grpc.status.OK, object: Buffer.alloc(0), status: Buffer.alloc(0) };

@@ -148,7 +148,20 @@ const EMPTY = Buffer.alloc(0);
 
 type CreateItemMsg = { resource?: Gvr | null; namespace?: string; object?: Buffer; dryRun?: string; fieldManager?: string };
 type BindItemMsg = { namespace?: string; binding?: Buffer };
-type CreateStreamItemMsg = { id?: number; request?: CreateItemMsg | null; bind?: BindItemMsg | null; traceparent?: string; tracestate?: string };
+type UpdateItemMsg = { resource?: Gvr | null; namespace?: string; name?: string; object?: Buffer; dryRun?: string; fieldManager?: string; subresource?: string };
+type PatchItemMsg = { resource?: Gvr | null; namespace?: string; name?: string; patchType?: string; patch?: Buffer; subresource?: string; dryRun?: string; fieldManager?: string };
+type CreateStreamItemMsg = {
+  id?: number;
+  request?: CreateItemMsg | null;
+  bind?: BindItemMsg | null;
+  update?: UpdateItemMsg | null;
+  updateStatus?: UpdateItemMsg | null;
+  patch?: PatchItemMsg | null;
+  traceparent?: string;
+  tracestate?: string;
+};
+/** The call each kind of streamed write stands for. */
+type StreamedMethod = 'Create' | 'Bind' | 'Update' | 'UpdateStatus' | 'Patch';
 
 const SERVICE = 'kubelab.apiserver.v1.ResourceService';
 
@@ -159,7 +172,7 @@ const SERVICE = 'kubelab.apiserver.v1.ResourceService';
  * share a trace); off: the caller's context alone, which the created object's
  * annotation continues.
  */
-function itemTrace(tracing: Tracing | undefined, item: CreateStreamItemMsg, method: 'Create' | 'Bind'): { ctx?: Context; end(code: number, details?: string): void } {
+function itemTrace(tracing: Tracing | undefined, item: CreateStreamItemMsg, method: StreamedMethod): { ctx?: Context; end(code: number, details?: string): void } {
   const carrier: Record<string, string> = {};
   if (item.traceparent) carrier.traceparent = item.traceparent;
   if (item.tracestate) carrier.tracestate = item.tracestate;
@@ -221,6 +234,60 @@ async function bindOne(registry: Registry, admit: Admit, held: Held, caller: Use
   await admit(held, user, 'create', { group: '', version: 'v1', resource: 'pods' }, req.namespace, binding.metadata?.name, 'binding');
   await registry.bind(req.namespace, binding, context(user, undefined, undefined, call, traceContext));
   return EMPTY;
+}
+
+/** One update, as the Update RPC and each CreateStream update item do it: the object itself, a CSR's approval or a namespace's finalize. */
+async function updateOne(registry: Registry, admit: Admit, held: Held, caller: UserInfo | Promise<UserInfo>, req: UpdateItemMsg, call?: object, traceContext?: Context): Promise<Buffer> {
+  const user = caller instanceof Promise ? await caller : caller;
+  // The subresources written by Update (UpdateStatus has its own RPC): a CSR's approval, a namespace's finalize.
+  if (req.subresource && req.subresource !== 'approval' && req.subresource !== 'finalize')
+    throw badRequest(`subresource: Unsupported value: "${req.subresource}": supported values: "", "approval", "finalize"`);
+  const sub = req.subresource === 'approval' || req.subresource === 'finalize' ? req.subresource : undefined;
+  await admit(held, user, 'update', req.resource, req.namespace, req.name, sub);
+  const s = resolve(registry, req.resource);
+  if (sub && !s.info.subresources.includes(sub)) throw notServed({ group: s.info.group, version: s.info.version, resource: `${s.info.resource}/${sub}` });
+  const obj = objectField('object', req.object, s.info.kind);
+  return rawJson(await s.update(req.namespace || undefined, requireName(req.name), obj, context(user, req.dryRun, req.fieldManager, call, traceContext), sub));
+}
+
+/** One status update, as the UpdateStatus RPC and each CreateStream update_status item do it. */
+async function updateStatusOne(registry: Registry, admit: Admit, held: Held, caller: UserInfo | Promise<UserInfo>, req: UpdateItemMsg, call?: object, traceContext?: Context): Promise<Buffer> {
+  const user = caller instanceof Promise ? await caller : caller;
+  await admit(held, user, 'update', req.resource, req.namespace, req.name, 'status');
+  const s = resolve(registry, req.resource);
+  if (!s.info.subresources.includes('status')) throw notServed({ group: s.info.group, version: s.info.version, resource: `${s.info.resource}/status` });
+  const obj = objectField('object', req.object, s.info.kind);
+  return rawJson(await s.update(req.namespace || undefined, requireName(req.name), obj, context(user, req.dryRun, req.fieldManager, call, traceContext), 'status'));
+}
+
+/** One patch, as the Patch RPC and each CreateStream patch item do it. */
+async function patchOne(registry: Registry, admit: Admit, held: Held, caller: UserInfo | Promise<UserInfo>, req: PatchItemMsg, call?: object, traceContext?: Context): Promise<Buffer> {
+  const user = caller instanceof Promise ? await caller : caller;
+  await admit(held, user, 'patch', req.resource, req.namespace, req.name, req.subresource);
+  const s = resolve(registry, req.resource);
+  const patchType = req.patchType ?? '';
+  if (!PATCH_TYPES.has(patchType)) throw unsupportedMediaType([...PATCH_TYPES]);
+  let sub: Subresource;
+  if (req.subresource === 'status' || req.subresource === 'finalize' || req.subresource === 'approval') {
+    if (!s.info.subresources.includes(req.subresource)) throw notServed({ group: s.info.group, version: s.info.version, resource: `${s.info.resource}/${req.subresource}` });
+    sub = req.subresource;
+  } else if (req.subresource) throw badRequest(`subresource: Unsupported value: "${req.subresource}": supported values: "", "status", "finalize", "approval"`);
+  const patch = parseJsonField('patch', req.patch);
+  return rawJson(await s.patch(req.namespace || undefined, requireName(req.name), patchType as PatchType, patch, context(user, req.dryRun, req.fieldManager, call, traceContext), sub));
+}
+
+/** A streamed item's write: the call it stands for and how it runs (as that call's handler runs it). */
+function streamedWrite(item: CreateStreamItemMsg): {
+  method: StreamedMethod;
+  run(registry: Registry, admit: Admit, held: Held, user: UserInfo | Promise<UserInfo>, call: object, ctx?: Context): Promise<Buffer>;
+} {
+  const { bind, update, updateStatus, patch } = item;
+  if (bind) return { method: 'Bind', run: (r, a, h, u, c, t) => bindOne(r, a, h, u, bind, c, t) };
+  if (update) return { method: 'Update', run: (r, a, h, u, c, t) => updateOne(r, a, h, u, update, c, t) };
+  if (updateStatus) return { method: 'UpdateStatus', run: (r, a, h, u, c, t) => updateStatusOne(r, a, h, u, updateStatus, c, t) };
+  if (patch) return { method: 'Patch', run: (r, a, h, u, c, t) => patchOne(r, a, h, u, patch, c, t) };
+  const request = item.request ?? {};
+  return { method: 'Create', run: (r, a, h, u, c, t) => createOne(r, a, h, u, request, c, t) };
 }
 
 /** A failed streamed create: the code and metav1.Status a Create call would have ended with. */
@@ -470,12 +537,10 @@ export function resourceServiceHandlers(opts: GrpcServerOptions): ResourceServic
           pending++;
           // Outside the stream's span: unrelated objects must not share one trace;
           // each item continues its own caller's trace (itemTrace).
-          const bind = item.bind;
-          const t = pending > MAX_STREAM_PENDING ? undefined : itemTrace(opts.tracing, item, bind ? 'Bind' : 'Create');
+          const write = streamedWrite(item);
+          const t = pending > MAX_STREAM_PENDING ? undefined : itemTrace(opts.tracing, item, write.method);
           const held: Held = [];
-          const p = t
-            ? otelContext.with(ROOT_CONTEXT, () => (bind ? bindOne(registry, admit, held, user, bind, call, t.ctx) : createOne(registry, admit, held, user, item.request ?? {}, call, t.ctx)))
-            : Promise.reject(tooManyPending());
+          const p = t ? otelContext.with(ROOT_CONTEXT, () => write.run(registry, admit, held, user, call, t.ctx)) : Promise.reject(tooManyPending());
           p.finally(() => releaseAll(held)).then(
             (json) => {
               t?.end(0);
@@ -502,44 +567,11 @@ export function resourceServiceHandlers(opts: GrpcServerOptions): ResourceServic
       });
     },
 
-    Update: unary(async (req, call, held) => {
-      const user = await userOf(call);
-      // The subresources written by Update (UpdateStatus has its own RPC): a CSR's approval, a namespace's finalize.
-      if (req.subresource && req.subresource !== 'approval' && req.subresource !== 'finalize')
-        throw badRequest(`subresource: Unsupported value: "${req.subresource}": supported values: "", "approval", "finalize"`);
-      const sub = req.subresource === 'approval' || req.subresource === 'finalize' ? req.subresource : undefined;
-      await admit(held, user, 'update', req.resource, req.namespace, req.name, sub);
-      const s = resolve(registry, req.resource);
-      if (sub && !s.info.subresources.includes(sub)) throw notServed({ group: s.info.group, version: s.info.version, resource: `${s.info.resource}/${sub}` });
-      const obj = objectField('object', req.object, s.info.kind);
-      const out = await s.update(req.namespace || undefined, requireName(req.name), obj, context(user, req.dryRun, req.fieldManager, call), sub);
-      return { json: rawJson(out) };
-    }, onError),
+    Update: unary(async (req, call, held) => ({ json: await updateOne(registry, admit, held, userOf(call), req, call) }), onError),
 
-    UpdateStatus: unary(async (req, call, held) => {
-      const user = await userOf(call);
-      await admit(held, user, 'update', req.resource, req.namespace, req.name, 'status');
-      const s = resolve(registry, req.resource);
-      if (!s.info.subresources.includes('status')) throw notServed({ group: s.info.group, version: s.info.version, resource: `${s.info.resource}/status` });
-      const obj = objectField('object', req.object, s.info.kind);
-      const out = await s.update(req.namespace || undefined, requireName(req.name), obj, context(user, req.dryRun, req.fieldManager, call), 'status');
-      return { json: rawJson(out) };
-    }, onError),
+    UpdateStatus: unary(async (req, call, held) => ({ json: await updateStatusOne(registry, admit, held, userOf(call), req, call) }), onError),
 
-    Patch: unary(async (req, call, held) => {
-      const user = await userOf(call);
-      await admit(held, user, 'patch', req.resource, req.namespace, req.name, req.subresource);
-      const s = resolve(registry, req.resource);
-      if (!PATCH_TYPES.has(req.patchType)) throw unsupportedMediaType([...PATCH_TYPES]);
-      let sub: Subresource;
-      if (req.subresource === 'status' || req.subresource === 'finalize' || req.subresource === 'approval') {
-        if (!s.info.subresources.includes(req.subresource)) throw notServed({ group: s.info.group, version: s.info.version, resource: `${s.info.resource}/${req.subresource}` });
-        sub = req.subresource;
-      } else if (req.subresource) throw badRequest(`subresource: Unsupported value: "${req.subresource}": supported values: "", "status", "finalize", "approval"`);
-      const patch = parseJsonField('patch', req.patch);
-      const out = await s.patch(req.namespace || undefined, requireName(req.name), req.patchType as PatchType, patch, context(user, req.dryRun, req.fieldManager, call), sub);
-      return { json: rawJson(out) };
-    }, onError),
+    Patch: unary(async (req, call, held) => ({ json: await patchOne(registry, admit, held, userOf(call), req, call) }), onError),
 
     Delete: unary(async (req, call, held) => {
       const user = await userOf(call);

@@ -2,6 +2,8 @@
 
 import type { CreateRequest as _kubelab_apiserver_v1_CreateRequest, CreateRequest__Output as _kubelab_apiserver_v1_CreateRequest__Output } from '../../../kubelab/apiserver/v1/CreateRequest.js';
 import type { BindRequest as _kubelab_apiserver_v1_BindRequest, BindRequest__Output as _kubelab_apiserver_v1_BindRequest__Output } from '../../../kubelab/apiserver/v1/BindRequest.js';
+import type { UpdateRequest as _kubelab_apiserver_v1_UpdateRequest, UpdateRequest__Output as _kubelab_apiserver_v1_UpdateRequest__Output } from '../../../kubelab/apiserver/v1/UpdateRequest.js';
+import type { PatchRequest as _kubelab_apiserver_v1_PatchRequest, PatchRequest__Output as _kubelab_apiserver_v1_PatchRequest__Output } from '../../../kubelab/apiserver/v1/PatchRequest.js';
 
 export interface CreateStreamItem {
   'id'?: (number);
@@ -9,7 +11,10 @@ export interface CreateStreamItem {
   'traceparent'?: (string);
   'tracestate'?: (string);
   'bind'?: (_kubelab_apiserver_v1_BindRequest | null);
-  'write'?: "request"|"bind";
+  'update'?: (_kubelab_apiserver_v1_UpdateRequest | null);
+  'updateStatus'?: (_kubelab_apiserver_v1_UpdateRequest | null);
+  'patch'?: (_kubelab_apiserver_v1_PatchRequest | null);
+  'write'?: "request"|"bind"|"update"|"updateStatus"|"patch";
 }
 
 export interface CreateStreamItem__Output {
@@ -18,5 +23,8 @@ export interface CreateStreamItem__Output {
   'traceparent': (string);
   'tracestate': (string);
   'bind'?: (_kubelab_apiserver_v1_BindRequest__Output | null);
-  'write'?: "request"|"bind";
+  'update'?: (_kubelab_apiserver_v1_UpdateRequest__Output | null);
+  'updateStatus'?: (_kubelab_apiserver_v1_UpdateRequest__Output | null);
+  'patch'?: (_kubelab_apiserver_v1_PatchRequest__Output | null);
+  'write'?: "request"|"bind"|"update"|"updateStatus"|"patch";
 }
