@@ -181,6 +181,48 @@ describe.skipIf(!hasNats)('client against a real apiserver', () => {
     }
   });
 
+  it('pipelined updates and patches answer exactly as their calls do: written, Conflict, NotFound, Invalid, the status subresource', async () => {
+    await createNamespace('pipewrite');
+    const unary = createClientset({ address: `127.0.0.1:${grpcPort}`, tls: pki.admin, component: 'client-integration-test', pipelineWrites: false });
+    try {
+      const outcome = (p: Promise<{ metadata: { name?: string }; data?: Record<string, string> }>) =>
+        p.then(
+          (o) => `written ${o.metadata.name} ${JSON.stringify(o.data ?? {})}`,
+          (e: StatusError) => `${e.code} ${e.reason}: ${e.message}`,
+        );
+      const piped = cs.core.configMaps('pipewrite');
+      const direct = unary.core.configMaps('pipewrite');
+      const a = await piped.create(cm('pipewrite', 'a', { k: '1' }));
+      await piped.create(cm('pipewrite', 'b', { k: '1' }));
+      // Issued together: they share stream messages.
+      const got = await Promise.all([
+        outcome(piped.update({ ...a, data: { k: '2' } })),
+        outcome(piped.patch('b', 'merge', { data: { k: '3' } })),
+        outcome(piped.patch('missing', 'merge', { data: { k: '3' } })),
+        outcome(piped.patch('b', 'json', [{ op: 'replace', path: '/metadata/name', value: 'Bad_Name' }])),
+      ]);
+      expect(got.slice(0, 2)).toEqual(['written a {"k":"2"}', 'written b {"k":"3"}']);
+      expect(got.slice(2)).toEqual([
+        await outcome(direct.patch('missing', 'merge', { data: { k: '3' } })),
+        await outcome(direct.patch('b', 'json', [{ op: 'replace', path: '/metadata/name', value: 'Bad_Name' }])),
+      ]);
+      expect(got[2]).toBe('404 NotFound: configmaps "missing" not found');
+      // The stale update (a's first resourceVersion) is refused as an Update call refuses it.
+      const stale = await outcome(piped.update({ ...a, data: { k: 'stale' } }));
+      expect(stale).toBe(await outcome(direct.update({ ...a, data: { k: 'stale' } })));
+      expect(stale).toBe('409 Conflict: Operation cannot be fulfilled on configmaps "a": the object has been modified; please apply your changes to the latest version and try again');
+      // A status write on the stream reaches the status subresource only.
+      const pods = cs.core.pods('pipewrite');
+      const pod = await pods.create({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'web', namespace: 'pipewrite' }, spec: { containers: [{ name: 'c', image: 'nginx' }] } });
+      const written = await pods.updateStatus({ ...pod, spec: { ...pod.spec!, activeDeadlineSeconds: 5 }, status: { phase: 'Running' } });
+      expect([written.status?.phase, written.spec?.activeDeadlineSeconds]).toEqual(['Running', undefined]);
+      const patched = await pods.patch('web', 'merge', { status: { message: 'hello' } }, { subresource: 'status' });
+      expect([patched.status?.phase, patched.status?.message]).toEqual(['Running', 'hello']);
+    } finally {
+      unary.close();
+    }
+  });
+
   it('creates, reads, updates with optimistic concurrency, patches, binds and deletes', async () => {
     await createNamespace('crud');
     const cms = cs.core.configMaps('crud');

@@ -97,7 +97,7 @@ describe('gRPC authorization', () => {
     }
   });
 
-  it('authorizes each CreateStream item as its own call: a create as create, a binding as create pods/binding', async () => {
+  it('authorizes each CreateStream item as its own call: a create, a binding (create pods/binding), an update, a status patch', async () => {
     asked.length = 0;
     const stream = (jane as unknown as { CreateStream(): grpc.ClientDuplexStream<unknown, { results: Array<{ id: number; code: number; status: Buffer }> }> }).CreateStream();
     const results: Array<{ id: number; code: number; status: Buffer }> = [];
@@ -110,13 +110,15 @@ describe('gRPC authorization', () => {
       items: [
         { id: 1, request: { resource: gvr('pods'), namespace: 'default', object: json(pod('y')) } },
         { id: 2, bind: { namespace: 'default', binding: json({ apiVersion: 'v1', kind: 'Binding', metadata: { name: 'web' }, target: { name: 'node-1' } }) } },
+        { id: 3, update: { resource: gvr('pods'), namespace: 'default', name: 'web', object: json(pod('web')) } },
+        { id: 4, patch: { resource: gvr('pods'), namespace: 'default', name: 'web', patchType: 'application/merge-patch+json', patch: json({}), subresource: 'status' } },
       ],
     });
     stream.end();
     await ended;
-    expect(asked.sort()).toEqual(['create pods default/', 'create pods/binding default/web']);
+    expect(asked.sort()).toEqual(['create pods default/', 'create pods/binding default/web', 'patch pods/status default/web', 'update pods default/web']);
     const byId = new Map(results.map((r) => [r.id, r]));
-    expect([byId.get(1)?.code, byId.get(2)?.code]).toEqual([grpc.status.PERMISSION_DENIED, grpc.status.PERMISSION_DENIED]);
+    expect([1, 2, 3, 4].map((id) => byId.get(id)?.code)).toEqual(Array(4).fill(grpc.status.PERMISSION_DENIED));
     expect((JSON.parse(byId.get(2)!.status.toString()) as { message: string }).message).toBe(
       'pods "web" is forbidden: User "jane" cannot create resource "pods/binding" in API group "" in the namespace "default"',
     );
