@@ -15,6 +15,30 @@ function readText(path: string): string {
   }
 }
 
+/** What every kubelet of this process reads the same from the host (many hollow nodes share one process): read once. */
+interface HostFacts {
+  cpu: number;
+  osImage: string;
+  machineID: string;
+  systemUUID: string;
+  bootID: string;
+  kernelVersion: string;
+}
+let hostFacts: HostFacts | undefined;
+
+function readHostFacts(): HostFacts {
+  const osRelease = readText('/etc/os-release');
+  const machineID = readText('/etc/machine-id');
+  return {
+    cpu: cpus().length,
+    osImage: /^PRETTY_NAME="?([^"\n]*)"?/m.exec(osRelease)?.[1] ?? 'Linux',
+    machineID,
+    systemUUID: readText('/sys/class/dmi/id/product_uuid') || machineID,
+    bootID: readText('/proc/sys/kernel/random/boot_id'),
+    kernelVersion: release(),
+  };
+}
+
 /** The host's machine info; `memoryCapacityBytes` replaces the host's memory (kubelab's simulated capacity). */
 export function machineInfo(c: { rootDir: string; maxPods: number; memoryCapacityBytes?: number }): MachineInfo {
   let storage = 0;
@@ -27,19 +51,18 @@ export function machineInfo(c: { rootDir: string; maxPods: number; memoryCapacit
       // try the next
     }
   }
-  const osRelease = readText('/etc/os-release');
-  const pretty = /^PRETTY_NAME="?([^"\n]*)"?/m.exec(osRelease)?.[1] ?? 'Linux';
+  const host = (hostFacts ??= readHostFacts());
   return {
-    cpu: cpus().length,
+    cpu: host.cpu,
     memoryBytes: c.memoryCapacityBytes ?? totalmem(),
     ephemeralStorageBytes: storage,
     maxPods: c.maxPods,
     nodeInfo: {
-      machineID: readText('/etc/machine-id'),
-      systemUUID: readText('/sys/class/dmi/id/product_uuid') || readText('/etc/machine-id'),
-      bootID: readText('/proc/sys/kernel/random/boot_id'),
-      kernelVersion: release(),
-      osImage: pretty,
+      machineID: host.machineID,
+      systemUUID: host.systemUUID,
+      bootID: host.bootID,
+      kernelVersion: host.kernelVersion,
+      osImage: host.osImage,
       kubeletVersion: KUBELET_VERSION,
       kubeProxyVersion: '',
       operatingSystem: 'linux',
