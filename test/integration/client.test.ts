@@ -218,6 +218,17 @@ describe.skipIf(!hasNats)('client against a real apiserver', () => {
       expect([written.status?.phase, written.spec?.activeDeadlineSeconds]).toEqual(['Running', undefined]);
       const patched = await pods.patch('web', 'merge', { status: { message: 'hello' } }, { subresource: 'status' });
       expect([patched.status?.phase, patched.status?.message]).toEqual(['Running', 'hello']);
+      // A token request on the stream (this apiserver has no signing key) answers as a CreateToken call does.
+      const token = (c: typeof cs) =>
+        c.core
+          .serviceAccounts('pipewrite')
+          .createToken('default', { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenRequest', metadata: {}, spec: { audiences: [] } })
+          .then(
+            () => 'issued',
+            (e: StatusError) => `${e.code} ${e.reason}: ${e.message}`,
+          );
+      expect(await token(cs)).toBe(await token(unary));
+      expect(await token(cs)).toBe('404 NotFound: the server could not find the requested resource (resource: "serviceaccounts/token" in group "" version "v1" is not served)');
     } finally {
       unary.close();
     }

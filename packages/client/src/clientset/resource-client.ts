@@ -173,8 +173,8 @@ export class ResourceClient<T extends KubeObject> implements SubresourceClient<T
 
   async createToken(name: string, request: TokenRequest, opts: RequestOptions = {}): Promise<TokenRequest> {
     const body = encode({ apiVersion: 'authentication.k8s.io/v1', kind: 'TokenRequest', ...request });
-    const res = await this.conn.unary('CreateToken', { namespace: this.namespace, name, tokenRequest: body }, opts);
-    return decode<TokenRequest>(res.json, `token of serviceaccount "${name}"`);
+    const json = await this.conn.write({ createToken: { namespace: this.namespace, name, tokenRequest: body } }, opts);
+    return decode<TokenRequest>(json, `token of serviceaccount "${name}"`);
   }
 }
 

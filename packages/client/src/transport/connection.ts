@@ -58,7 +58,7 @@ export interface ConnectionConfig {
   interceptors?: grpc.Interceptor[];
   clock?: Clock;
   /**
-   * Writes but deletes (creates, bindings, updates, patches) travel
+   * Writes but deletes (creates, bindings, updates, patches, token requests) travel
    * pipelined on one CreateStream (default true; see create-pipeline.ts). A
    * write with a signal or a timeout is its own call; a trace context (given,
    * or active while interceptors are set) travels with its item
@@ -86,8 +86,8 @@ const SERVICE_PATH = '/kubelab.apiserver.v1.ResourceService';
 const EMPTY = Buffer.alloc(0);
 
 /** The call a pipelined write stands for. */
-function writeMethod(w: PipelinedWrite): 'Create' | 'Bind' | 'Update' | 'UpdateStatus' | 'Patch' {
-  return 'request' in w ? 'Create' : 'bind' in w ? 'Bind' : 'update' in w ? 'Update' : 'updateStatus' in w ? 'UpdateStatus' : 'Patch';
+function writeMethod(w: PipelinedWrite): 'Create' | 'Bind' | 'Update' | 'UpdateStatus' | 'Patch' | 'CreateToken' {
+  return 'request' in w ? 'Create' : 'bind' in w ? 'Bind' : 'update' in w ? 'Update' : 'updateStatus' in w ? 'UpdateStatus' : 'patch' in w ? 'Patch' : 'CreateToken';
 }
 
 function itemTrace(traceparent: unknown, tracestate: unknown): ItemTrace | undefined {
@@ -308,7 +308,7 @@ export class Connection {
     return send().then(
       (json) => {
         done?.(null);
-        recordClientRequest(this.config.address, method, method === 'Create' || method === 'Bind' ? 201 : 200, (performance.now() - started) / 1000);
+        recordClientRequest(this.config.address, method, method === 'Create' || method === 'Bind' || method === 'CreateToken' ? 201 : 200, (performance.now() - started) / 1000);
         return json;
       },
       (err: unknown) => {
@@ -326,7 +326,8 @@ export class Connection {
     if ('bind' in w) return call('Bind', w.bind).then(() => EMPTY);
     if ('update' in w) return call('Update', w.update).then((r) => r.json);
     if ('updateStatus' in w) return call('UpdateStatus', w.updateStatus).then((r) => r.json);
-    return call('Patch', w.patch).then((r) => r.json);
+    if ('patch' in w) return call('Patch', w.patch).then((r) => r.json);
+    return call('CreateToken', w.createToken).then((r) => r.json);
   }
 
   /** A read retried with backoff while the apiserver is unavailable (safe: idempotent). */

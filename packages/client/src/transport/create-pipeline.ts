@@ -1,10 +1,10 @@
 // Writes pipelined on one long-lived CreateStream (etcd's client pipelines its
 // requests on one connection likewise): creates, bindings, updates and
-// patches. A unary gRPC call costs client and apiserver several times the CPU
+// patches, token requests. A unary gRPC call costs client and apiserver several times the CPU
 // of the write itself; a stream message costs a fraction. Writes issued in the
 // same I/O turn share one message; each is answered by id as soon as it
 // finishes, with exactly the result or metav1.Status its own call (Create,
-// Bind, Update, UpdateStatus, Patch) would have given.
+// Bind, Update, UpdateStatus, Patch, CreateToken) would have given.
 
 import * as grpc from '@grpc/grpc-js';
 import { grpcToStatus } from '@kubelab/proto';
@@ -51,8 +51,17 @@ export interface PatchItem {
   fieldManager: string;
 }
 
+/** One TokenRequest as the CreateToken RPC takes it (serviceaccounts/<name>/token). */
+export interface CreateTokenItem {
+  namespace: string;
+  /** The ServiceAccount's name. */
+  name: string;
+  /** The authentication.k8s.io/v1 TokenRequest's JSON. */
+  tokenRequest: Buffer;
+}
+
 /** What one item writes (CreateStreamItem's oneof `write`), keyed as the wire names it. */
-export type PipelinedWrite = { request: CreateItem } | { bind: BindItem } | { update: UpdateItem } | { updateStatus: UpdateItem } | { patch: PatchItem };
+export type PipelinedWrite = { request: CreateItem } | { bind: BindItem } | { update: UpdateItem } | { updateStatus: UpdateItem } | { patch: PatchItem } | { createToken: CreateTokenItem };
 
 /** The bytes a write carries (what counts toward a message's size). */
 function writeBytes(w: PipelinedWrite): number {
@@ -60,7 +69,8 @@ function writeBytes(w: PipelinedWrite): number {
   if ('bind' in w) return w.bind.binding.length;
   if ('update' in w) return w.update.object.length;
   if ('updateStatus' in w) return w.updateStatus.object.length;
-  return w.patch.patch.length;
+  if ('patch' in w) return w.patch.patch.length;
+  return w.createToken.tokenRequest.length;
 }
 
 /** One answer on the stream. */

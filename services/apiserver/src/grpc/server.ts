@@ -150,6 +150,7 @@ type CreateItemMsg = { resource?: Gvr | null; namespace?: string; object?: Buffe
 type BindItemMsg = { namespace?: string; binding?: Buffer };
 type UpdateItemMsg = { resource?: Gvr | null; namespace?: string; name?: string; object?: Buffer; dryRun?: string; fieldManager?: string; subresource?: string };
 type PatchItemMsg = { resource?: Gvr | null; namespace?: string; name?: string; patchType?: string; patch?: Buffer; subresource?: string; dryRun?: string; fieldManager?: string };
+type CreateTokenItemMsg = { namespace?: string; name?: string; tokenRequest?: Buffer };
 type CreateStreamItemMsg = {
   id?: number;
   request?: CreateItemMsg | null;
@@ -157,11 +158,12 @@ type CreateStreamItemMsg = {
   update?: UpdateItemMsg | null;
   updateStatus?: UpdateItemMsg | null;
   patch?: PatchItemMsg | null;
+  createToken?: CreateTokenItemMsg | null;
   traceparent?: string;
   tracestate?: string;
 };
 /** The call each kind of streamed write stands for. */
-type StreamedMethod = 'Create' | 'Bind' | 'Update' | 'UpdateStatus' | 'Patch';
+type StreamedMethod = 'Create' | 'Bind' | 'Update' | 'UpdateStatus' | 'Patch' | 'CreateToken';
 
 const SERVICE = 'kubelab.apiserver.v1.ResourceService';
 
@@ -217,54 +219,54 @@ export function sharedTick(ms: number): () => Promise<void> {
 }
 
 /** One create, as the Create RPC and each CreateStream item do it: the created object's JSON. */
-async function createOne(registry: Registry, admit: Admit, held: Held, caller: UserInfo | Promise<UserInfo>, req: CreateItemMsg, call?: object, traceContext?: Context): Promise<Buffer> {
+async function createOne(d: WriteDeps, held: Held, caller: UserInfo | Promise<UserInfo>, req: CreateItemMsg, call?: object, traceContext?: Context): Promise<Buffer> {
   const user = caller instanceof Promise ? await caller : caller;
-  await admit(held, user, 'create', req.resource, req.namespace);
-  const s = resolve(registry, req.resource);
+  await d.admit(held, user, 'create', req.resource, req.namespace);
+  const s = resolve(d.registry, req.resource);
   const obj = objectField('object', req.object, s.info.kind);
   const created = await s.create(req.namespace || undefined, obj, context(user, req.dryRun, req.fieldManager, call, traceContext));
   return rawJson(created);
 }
 
 /** One binding, as the Bind RPC and each CreateStream bind item do it (a create of pods/binding). */
-async function bindOne(registry: Registry, admit: Admit, held: Held, caller: UserInfo | Promise<UserInfo>, req: BindItemMsg, call?: object, traceContext?: Context): Promise<Buffer> {
+async function bindOne(d: WriteDeps, held: Held, caller: UserInfo | Promise<UserInfo>, req: BindItemMsg, call?: object, traceContext?: Context): Promise<Buffer> {
   const user = caller instanceof Promise ? await caller : caller;
   if (!req.namespace) throw badRequest("namespace: Required value: the pod's namespace");
   const binding = objectField('binding', req.binding);
-  await admit(held, user, 'create', { group: '', version: 'v1', resource: 'pods' }, req.namespace, binding.metadata?.name, 'binding');
-  await registry.bind(req.namespace, binding, context(user, undefined, undefined, call, traceContext));
+  await d.admit(held, user, 'create', { group: '', version: 'v1', resource: 'pods' }, req.namespace, binding.metadata?.name, 'binding');
+  await d.registry.bind(req.namespace, binding, context(user, undefined, undefined, call, traceContext));
   return EMPTY;
 }
 
 /** One update, as the Update RPC and each CreateStream update item do it: the object itself, a CSR's approval or a namespace's finalize. */
-async function updateOne(registry: Registry, admit: Admit, held: Held, caller: UserInfo | Promise<UserInfo>, req: UpdateItemMsg, call?: object, traceContext?: Context): Promise<Buffer> {
+async function updateOne(d: WriteDeps, held: Held, caller: UserInfo | Promise<UserInfo>, req: UpdateItemMsg, call?: object, traceContext?: Context): Promise<Buffer> {
   const user = caller instanceof Promise ? await caller : caller;
   // The subresources written by Update (UpdateStatus has its own RPC): a CSR's approval, a namespace's finalize.
   if (req.subresource && req.subresource !== 'approval' && req.subresource !== 'finalize')
     throw badRequest(`subresource: Unsupported value: "${req.subresource}": supported values: "", "approval", "finalize"`);
   const sub = req.subresource === 'approval' || req.subresource === 'finalize' ? req.subresource : undefined;
-  await admit(held, user, 'update', req.resource, req.namespace, req.name, sub);
-  const s = resolve(registry, req.resource);
+  await d.admit(held, user, 'update', req.resource, req.namespace, req.name, sub);
+  const s = resolve(d.registry, req.resource);
   if (sub && !s.info.subresources.includes(sub)) throw notServed({ group: s.info.group, version: s.info.version, resource: `${s.info.resource}/${sub}` });
   const obj = objectField('object', req.object, s.info.kind);
   return rawJson(await s.update(req.namespace || undefined, requireName(req.name), obj, context(user, req.dryRun, req.fieldManager, call, traceContext), sub));
 }
 
 /** One status update, as the UpdateStatus RPC and each CreateStream update_status item do it. */
-async function updateStatusOne(registry: Registry, admit: Admit, held: Held, caller: UserInfo | Promise<UserInfo>, req: UpdateItemMsg, call?: object, traceContext?: Context): Promise<Buffer> {
+async function updateStatusOne(d: WriteDeps, held: Held, caller: UserInfo | Promise<UserInfo>, req: UpdateItemMsg, call?: object, traceContext?: Context): Promise<Buffer> {
   const user = caller instanceof Promise ? await caller : caller;
-  await admit(held, user, 'update', req.resource, req.namespace, req.name, 'status');
-  const s = resolve(registry, req.resource);
+  await d.admit(held, user, 'update', req.resource, req.namespace, req.name, 'status');
+  const s = resolve(d.registry, req.resource);
   if (!s.info.subresources.includes('status')) throw notServed({ group: s.info.group, version: s.info.version, resource: `${s.info.resource}/status` });
   const obj = objectField('object', req.object, s.info.kind);
   return rawJson(await s.update(req.namespace || undefined, requireName(req.name), obj, context(user, req.dryRun, req.fieldManager, call, traceContext), 'status'));
 }
 
 /** One patch, as the Patch RPC and each CreateStream patch item do it. */
-async function patchOne(registry: Registry, admit: Admit, held: Held, caller: UserInfo | Promise<UserInfo>, req: PatchItemMsg, call?: object, traceContext?: Context): Promise<Buffer> {
+async function patchOne(d: WriteDeps, held: Held, caller: UserInfo | Promise<UserInfo>, req: PatchItemMsg, call?: object, traceContext?: Context): Promise<Buffer> {
   const user = caller instanceof Promise ? await caller : caller;
-  await admit(held, user, 'patch', req.resource, req.namespace, req.name, req.subresource);
-  const s = resolve(registry, req.resource);
+  await d.admit(held, user, 'patch', req.resource, req.namespace, req.name, req.subresource);
+  const s = resolve(d.registry, req.resource);
   const patchType = req.patchType ?? '';
   if (!PATCH_TYPES.has(patchType)) throw unsupportedMediaType([...PATCH_TYPES]);
   let sub: Subresource;
@@ -276,18 +278,40 @@ async function patchOne(registry: Registry, admit: Admit, held: Held, caller: Us
   return rawJson(await s.patch(req.namespace || undefined, requireName(req.name), patchType as PatchType, patch, context(user, req.dryRun, req.fieldManager, call, traceContext), sub));
 }
 
+/** What the write handlers share: the registry, the call's authorization and APF seat, the token issuer. */
+interface WriteDeps {
+  registry: Registry;
+  admit: Admit;
+  tokenRequest?: TokenRequestREST;
+  requestMetrics?: RequestRecorder;
+}
+
+/** One TokenRequest (serviceaccounts/<name>/token), as the CreateToken RPC and each CreateStream create_token item do it: the TokenRequest's JSON. */
+async function createTokenOne(d: WriteDeps, held: Held, caller: UserInfo | Promise<UserInfo>, req: CreateTokenItemMsg, call?: object, traceContext?: Context): Promise<Buffer> {
+  const user = caller instanceof Promise ? await caller : caller;
+  if (!req.namespace) throw badRequest("namespace: Required value: the service account's namespace");
+  const name = requireName(req.name);
+  const tokenRequest = d.tokenRequest;
+  if (!tokenRequest) throw notServed({ group: '', version: 'v1', resource: 'serviceaccounts/token' });
+  const body = objectField('token_request', req.tokenRequest, 'TokenRequest');
+  await d.admit(held, user, 'create', { group: '', version: 'v1', resource: 'serviceaccounts' }, req.namespace, name, 'token');
+  const namespace = req.namespace;
+  const issued = await counted(d.requestMetrics, { verb: 'POST', group: '', version: 'v1', resource: 'serviceaccounts', subresource: 'token', scope: 'resource' }, 201, () =>
+    tokenRequest.create(namespace, name, body, context(user, undefined, undefined, call, traceContext)),
+  );
+  return Buffer.from(JSON.stringify(issued));
+}
+
 /** A streamed item's write: the call it stands for and how it runs (as that call's handler runs it). */
-function streamedWrite(item: CreateStreamItemMsg): {
-  method: StreamedMethod;
-  run(registry: Registry, admit: Admit, held: Held, user: UserInfo | Promise<UserInfo>, call: object, ctx?: Context): Promise<Buffer>;
-} {
-  const { bind, update, updateStatus, patch } = item;
-  if (bind) return { method: 'Bind', run: (r, a, h, u, c, t) => bindOne(r, a, h, u, bind, c, t) };
-  if (update) return { method: 'Update', run: (r, a, h, u, c, t) => updateOne(r, a, h, u, update, c, t) };
-  if (updateStatus) return { method: 'UpdateStatus', run: (r, a, h, u, c, t) => updateStatusOne(r, a, h, u, updateStatus, c, t) };
-  if (patch) return { method: 'Patch', run: (r, a, h, u, c, t) => patchOne(r, a, h, u, patch, c, t) };
+function streamedWrite(item: CreateStreamItemMsg): { method: StreamedMethod; run(d: WriteDeps, held: Held, user: UserInfo | Promise<UserInfo>, call: object, ctx?: Context): Promise<Buffer> } {
+  const { bind, update, updateStatus, patch, createToken } = item;
+  if (bind) return { method: 'Bind', run: (d, h, u, c, t) => bindOne(d, h, u, bind, c, t) };
+  if (update) return { method: 'Update', run: (d, h, u, c, t) => updateOne(d, h, u, update, c, t) };
+  if (updateStatus) return { method: 'UpdateStatus', run: (d, h, u, c, t) => updateStatusOne(d, h, u, updateStatus, c, t) };
+  if (patch) return { method: 'Patch', run: (d, h, u, c, t) => patchOne(d, h, u, patch, c, t) };
+  if (createToken) return { method: 'CreateToken', run: (d, h, u, c, t) => createTokenOne(d, h, u, createToken, c, t) };
   const request = item.request ?? {};
-  return { method: 'Create', run: (r, a, h, u, c, t) => createOne(r, a, h, u, request, c, t) };
+  return { method: 'Create', run: (d, h, u, c, t) => createOne(d, h, u, request, c, t) };
 }
 
 /** A failed streamed create: the code and metav1.Status a Create call would have ended with. */
@@ -389,6 +413,7 @@ export function resourceServiceHandlers(opts: GrpcServerOptions): ResourceServic
   const { registry } = opts;
   const guard = guardOf(opts.authorizer);
   const admit = admitOf(guard, opts.flowControl);
+  const deps: WriteDeps = { registry, admit, ...(opts.tokenRequest ? { tokenRequest: opts.tokenRequest } : {}), ...(opts.requestMetrics ? { requestMetrics: opts.requestMetrics } : {}) };
   const userOf = (call: object): UserInfo | Promise<UserInfo> => opts.userOfCall?.(call) ?? INSECURE_SUPERUSER;
   const batchIntervalMs = opts.watchBatchIntervalMs ?? 10;
   const batchTick = sharedTick(batchIntervalMs);
@@ -497,7 +522,7 @@ export function resourceServiceHandlers(opts: GrpcServerOptions): ResourceServic
       })();
     },
 
-    Create: unary(async (req, call, held) => ({ json: await createOne(registry, admit, held, userOf(call), req, call) }), onError),
+    Create: unary(async (req, call, held) => ({ json: await createOne(deps, held, userOf(call), req, call) }), onError),
 
     CreateStream: (call) => {
       const user = userOf(call);
@@ -540,7 +565,7 @@ export function resourceServiceHandlers(opts: GrpcServerOptions): ResourceServic
           const write = streamedWrite(item);
           const t = pending > MAX_STREAM_PENDING ? undefined : itemTrace(opts.tracing, item, write.method);
           const held: Held = [];
-          const p = t ? otelContext.with(ROOT_CONTEXT, () => write.run(registry, admit, held, user, call, t.ctx)) : Promise.reject(tooManyPending());
+          const p = t ? otelContext.with(ROOT_CONTEXT, () => write.run(deps, held, user, call, t.ctx)) : Promise.reject(tooManyPending());
           p.finally(() => releaseAll(held)).then(
             (json) => {
               t?.end(0);
@@ -567,11 +592,11 @@ export function resourceServiceHandlers(opts: GrpcServerOptions): ResourceServic
       });
     },
 
-    Update: unary(async (req, call, held) => ({ json: await updateOne(registry, admit, held, userOf(call), req, call) }), onError),
+    Update: unary(async (req, call, held) => ({ json: await updateOne(deps, held, userOf(call), req, call) }), onError),
 
-    UpdateStatus: unary(async (req, call, held) => ({ json: await updateStatusOne(registry, admit, held, userOf(call), req, call) }), onError),
+    UpdateStatus: unary(async (req, call, held) => ({ json: await updateStatusOne(deps, held, userOf(call), req, call) }), onError),
 
-    Patch: unary(async (req, call, held) => ({ json: await patchOne(registry, admit, held, userOf(call), req, call) }), onError),
+    Patch: unary(async (req, call, held) => ({ json: await patchOne(deps, held, userOf(call), req, call) }), onError),
 
     Delete: unary(async (req, call, held) => {
       const user = await userOf(call);
@@ -591,24 +616,11 @@ export function resourceServiceHandlers(opts: GrpcServerOptions): ResourceServic
     }, onError),
 
     Bind: unary(async (req, call, held) => {
-      await bindOne(registry, admit, held, userOf(call), req, call);
+      await bindOne(deps, held, userOf(call), req, call);
       return {};
     }, onError),
 
-    CreateToken: unary(async (req, call, held) => {
-      if (!req.namespace) throw badRequest("namespace: Required value: the service account's namespace");
-      const name = requireName(req.name);
-      if (!opts.tokenRequest) throw notServed({ group: '', version: 'v1', resource: 'serviceaccounts/token' });
-      const body = objectField('token_request', req.tokenRequest, 'TokenRequest');
-      const user = await userOf(call);
-      await admit(held, user, 'create', { group: '', version: 'v1', resource: 'serviceaccounts' }, req.namespace, name, 'token');
-      const tokenRequest = opts.tokenRequest;
-      const namespace = req.namespace;
-      const issued = await counted(opts.requestMetrics, { verb: 'POST', group: '', version: 'v1', resource: 'serviceaccounts', subresource: 'token', scope: 'resource' }, 201, () =>
-        tokenRequest.create(namespace, name, body, context(user, undefined, undefined, call)),
-      );
-      return { json: Buffer.from(JSON.stringify(issued)) };
-    }, onError),
+    CreateToken: unary(async (req, call, held) => ({ json: await createTokenOne(deps, held, userOf(call), req, call) }), onError),
   };
 }
 

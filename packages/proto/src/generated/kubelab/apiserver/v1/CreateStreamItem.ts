@@ -4,6 +4,7 @@ import type { CreateRequest as _kubelab_apiserver_v1_CreateRequest, CreateReques
 import type { BindRequest as _kubelab_apiserver_v1_BindRequest, BindRequest__Output as _kubelab_apiserver_v1_BindRequest__Output } from '../../../kubelab/apiserver/v1/BindRequest.js';
 import type { UpdateRequest as _kubelab_apiserver_v1_UpdateRequest, UpdateRequest__Output as _kubelab_apiserver_v1_UpdateRequest__Output } from '../../../kubelab/apiserver/v1/UpdateRequest.js';
 import type { PatchRequest as _kubelab_apiserver_v1_PatchRequest, PatchRequest__Output as _kubelab_apiserver_v1_PatchRequest__Output } from '../../../kubelab/apiserver/v1/PatchRequest.js';
+import type { CreateTokenRequest as _kubelab_apiserver_v1_CreateTokenRequest, CreateTokenRequest__Output as _kubelab_apiserver_v1_CreateTokenRequest__Output } from '../../../kubelab/apiserver/v1/CreateTokenRequest.js';
 
 export interface CreateStreamItem {
   'id'?: (number);
@@ -14,7 +15,8 @@ export interface CreateStreamItem {
   'update'?: (_kubelab_apiserver_v1_UpdateRequest | null);
   'updateStatus'?: (_kubelab_apiserver_v1_UpdateRequest | null);
   'patch'?: (_kubelab_apiserver_v1_PatchRequest | null);
-  'write'?: "request"|"bind"|"update"|"updateStatus"|"patch";
+  'createToken'?: (_kubelab_apiserver_v1_CreateTokenRequest | null);
+  'write'?: "request"|"bind"|"update"|"updateStatus"|"patch"|"createToken";
 }
 
 export interface CreateStreamItem__Output {
@@ -26,5 +28,6 @@ export interface CreateStreamItem__Output {
   'update'?: (_kubelab_apiserver_v1_UpdateRequest__Output | null);
   'updateStatus'?: (_kubelab_apiserver_v1_UpdateRequest__Output | null);
   'patch'?: (_kubelab_apiserver_v1_PatchRequest__Output | null);
-  'write'?: "request"|"bind"|"update"|"updateStatus"|"patch";
+  'createToken'?: (_kubelab_apiserver_v1_CreateTokenRequest__Output | null);
+  'write'?: "request"|"bind"|"update"|"updateStatus"|"patch"|"createToken";
 }
