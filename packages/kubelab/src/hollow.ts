@@ -12,6 +12,9 @@ import { kubeadmFiles, type ComponentSpec, type Layout } from './topology.js';
 
 /** Most hollow nodes one runner starts: with the control-plane node they fit the pod range 10.244.0.0/16 at a /26 each (1,024 nodes). */
 export const MAX_HOLLOW_NODES = 1000;
+/** The workers' nice value: the control plane first when the machine's cores are all busy. */
+export const HOLLOW_NICE = 5;
+
 /** Hollow nodes per worker process (kubemark's scale runs keep one hollow node per pod; here a process holds this many). */
 export const HOLLOW_NODES_PER_WORKER = 250;
 /** The containerd streaming port of the hollow nodes (containerd's documented stream_server_port), moved by --port-offset. */
@@ -130,6 +133,9 @@ export function hollowComponents(layout: Layout, nodes: number): ComponentSpec[]
     specs.push({
       name: `hollow-node-${w + 1}`,
       service: 'kubemark',
+      // Kubemark's hollow nodes run on machines of their own; here they share the control plane's cores, and at the
+      // same priority four busy workers held the apiserver to a fifth of them (the controllers' Lease renewals timed out).
+      nice: HOLLOW_NICE,
       env: { NODE_OPTIONS: [process.env.NODE_OPTIONS, `--max-semi-space-size=${HOLLOW_SEMI_SPACE_MIB}`].filter(Boolean).join(' ') },
       args: [
         `--apiserver-grpc-address=127.0.0.1:${layout.ports.apiserverGrpc}`,

@@ -10,6 +10,7 @@ import { getText, type ClientTlsFiles } from './http-get.js';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream, mkdirSync, readFileSync, rmSync, writeFileSync, type WriteStream } from 'node:fs';
 import { join } from 'node:path';
+import { setPriority } from 'node:os';
 import { nodeUnit, ServiceManager } from '@kubelab/systemd';
 import type { ComponentSpec } from './topology.js';
 
@@ -91,6 +92,13 @@ export class Supervisor {
     const env = { ...process.env, KUBELAB_LOG_FORMAT: process.env.KUBELAB_LOG_FORMAT ?? 'text', ...spec.env };
     if (!spec.unit) {
       const child = spawn(argv[0]!, argv.slice(1), { stdio: ['ignore', 'pipe', 'pipe'], env });
+      if (spec.nice !== undefined && child.pid) {
+        try {
+          setPriority(child.pid, spec.nice);
+        } catch {
+          // Not permitted (a lower nice needs privileges): it runs at the runner's.
+        }
+      }
       child.stdout?.pipe(log, { end: false });
       child.stderr?.pipe(log, { end: false });
       return this.track(spec, child, logFile, () => log.end());

@@ -121,6 +121,8 @@ export interface ComponentSpec {
   unit?: { node: string; root: string; name: NodeUnitName };
   /** Environment besides the runner's (what a DaemonSet manifest sets, e.g. the NPD's KUBELET_PORT). */
   env?: Record<string, string>;
+  /** The process's nice value (absent: the runner's): below the control plane's share of the CPU where it stands for other machines. */
+  nice?: number;
 }
 
 /**
