@@ -168,9 +168,9 @@ type StreamedMethod = 'Create' | 'Bind' | 'Update' | 'UpdateStatus' | 'Patch' | 
 const SERVICE = 'kubelab.apiserver.v1.ResourceService';
 
 /**
- * One streamed item's trace: its own `traceparent` (the caller's, as a Create
- * or Bind call's metadata carries it). Tracing on: a SERVER span per item
- * named as that call's (a root for items without one: unrelated objects never
+ * One streamed item's trace: its own `traceparent` (the caller's, as its own
+ * call's metadata would carry it). Tracing on: a SERVER span per item named
+ * as that call's (a root for items without one: unrelated objects never
  * share a trace); off: the caller's context alone, which the created object's
  * annotation continues.
  */
@@ -216,6 +216,14 @@ export function sharedTick(ms: number): () => Promise<void> {
       if (waiting.length === 0) setTimeout(fire, ms);
       waiting.push(resolve);
     });
+}
+
+/** What the write handlers share: the registry, the call's authorization and APF seat, the token issuer. */
+interface WriteDeps {
+  registry: Registry;
+  admit: Admit;
+  tokenRequest?: TokenRequestREST;
+  requestMetrics?: RequestRecorder;
 }
 
 /** One create, as the Create RPC and each CreateStream item do it: the created object's JSON. */
@@ -276,14 +284,6 @@ async function patchOne(d: WriteDeps, held: Held, caller: UserInfo | Promise<Use
   } else if (req.subresource) throw badRequest(`subresource: Unsupported value: "${req.subresource}": supported values: "", "status", "finalize", "approval"`);
   const patch = parseJsonField('patch', req.patch);
   return rawJson(await s.patch(req.namespace || undefined, requireName(req.name), patchType as PatchType, patch, context(user, req.dryRun, req.fieldManager, call, traceContext), sub));
-}
-
-/** What the write handlers share: the registry, the call's authorization and APF seat, the token issuer. */
-interface WriteDeps {
-  registry: Registry;
-  admit: Admit;
-  tokenRequest?: TokenRequestREST;
-  requestMetrics?: RequestRecorder;
 }
 
 /** One TokenRequest (serviceaccounts/<name>/token), as the CreateToken RPC and each CreateStream create_token item do it: the TokenRequest's JSON. */
