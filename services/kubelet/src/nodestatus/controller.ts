@@ -185,22 +185,8 @@ export class NodeStatusController {
     this.o.recorder.event(this.nodeRef(), 'Normal', Reason.NodeAllocatableEnforced, 'Updated Node Allocatable limit across pods');
   }
 
-  /** The sync running now: syncs run one at a time (upstream's syncNodeStatusMux), each from what the last one wrote. */
-  private syncing: Promise<void> = Promise.resolve();
-
-  /**
-   * Computes the node status; posts it when it changed, the report frequency
-   * passed, or `force`. One at a time: two syncs computed together (a Ready
-   * flip and the periodic one) would each write what it computed, the older
-   * view last.
-   */
-  syncNodeStatus(force = false): Promise<void> {
-    const run = this.syncing.then(() => this.syncNodeStatusOnce(force));
-    this.syncing = run.catch(() => {});
-    return run;
-  }
-
-  private async syncNodeStatusOnce(force: boolean): Promise<void> {
+  /** Computes the node status; posts it when it changed, the report frequency passed, or `force`. */
+  async syncNodeStatus(force = false): Promise<void> {
     if (!this.node?.metadata.uid) return;
     const c = this.o.config;
     const images = await this.reportedImages();
