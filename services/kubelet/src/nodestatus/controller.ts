@@ -190,9 +190,9 @@ export class NodeStatusController {
     if (!this.node?.metadata.uid) return;
     const c = this.o.config;
     const images = await this.reportedImages();
-    // The Node as this kubelet last wrote it or its informer last delivered it: upstream's tryUpdateNodeStatus
-    // reads its first try from the node lister (no GET per sync; in large clusters those GETs were most of the
-    // apiserver's load), and a conflict sends the retries to the apiserver.
+    // The Node as the apiserver holds it now, read before every update as upstream does (from the apiserver's cache):
+    // after an outage the informer may not yet have delivered what others wrote meanwhile.
+    this.node = await this.o.cs.core.nodes().get(c.nodeName);
     const now = this.o.clock.now();
     // The status the apiserver holds (upstream builds on the Node it fetched): another writer may have changed
     // this kubelet's conditions there (the node lifecycle controller's Unknown while the kubelet was cut off).
