@@ -134,7 +134,7 @@ export function hollowComponents(layout: Layout, nodes: number): ComponentSpec[]
       name: `hollow-node-${w + 1}`,
       service: 'kubemark',
       // Kubemark's hollow nodes run on machines of their own; here they share the control plane's cores, and at the
-      // same priority four busy workers held the apiserver to a fifth of them (the controllers' Lease renewals timed out).
+      // same priority four busy workers held the apiserver to about a third of a core (the controllers' Lease renewals timed out).
       nice: HOLLOW_NICE,
       env: { NODE_OPTIONS: [process.env.NODE_OPTIONS, `--max-semi-space-size=${HOLLOW_SEMI_SPACE_MIB}`].filter(Boolean).join(' ') },
       args: [

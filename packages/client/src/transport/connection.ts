@@ -85,6 +85,11 @@ export interface RequestOptions {
 const SERVICE_PATH = '/kubelab.apiserver.v1.ResourceService';
 const EMPTY = Buffer.alloc(0);
 
+/** The HTTP status the REST request a call stands for answers with when it succeeds (POST: 201 Created). */
+function successCode(method: string): number {
+  return method === 'Create' || method === 'Bind' || method === 'CreateToken' ? 201 : 200;
+}
+
 /** The call a pipelined write stands for. */
 function writeMethod(w: PipelinedWrite): 'Create' | 'Bind' | 'Update' | 'UpdateStatus' | 'Patch' | 'CreateToken' {
   return 'request' in w ? 'Create' : 'bind' in w ? 'Bind' : 'update' in w ? 'Update' : 'updateStatus' in w ? 'UpdateStatus' : 'patch' in w ? 'Patch' : 'CreateToken';
@@ -242,7 +247,7 @@ export class Connection {
           if (counted) recordClientRequest(this.config.address, method, answered(err) ? e.code : '<error>', seconds);
           reject(e);
         } else {
-          if (counted) recordClientRequest(this.config.address, method, method === 'Create' || method === 'Bind' || method === 'CreateToken' ? 201 : 200, seconds);
+          if (counted) recordClientRequest(this.config.address, method, successCode(method), seconds);
           resolve(res as ResOf<M>);
         }
       };
@@ -308,7 +313,7 @@ export class Connection {
     return send().then(
       (json) => {
         done?.(null);
-        recordClientRequest(this.config.address, method, method === 'Create' || method === 'Bind' || method === 'CreateToken' ? 201 : 200, (performance.now() - started) / 1000);
+        recordClientRequest(this.config.address, method, successCode(method), (performance.now() - started) / 1000);
         return json;
       },
       (err: unknown) => {
