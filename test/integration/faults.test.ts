@@ -166,7 +166,7 @@ describe.runIf(ready)('kubelab fault on a local node', { timeout: 120_000 }, () 
     expect(await conditionWith('Ready', 'True')).toMatchObject({ reason: 'KubeletReady', message: 'kubelet is posting ready status' });
   });
 
-  it('containerd-hung: CRI calls time out, NotReady with "PLEG is not healthy: pleg was last seen active …"; cleared: Ready', async () => {
+  it('containerd-hung: CRI calls hang (each has --runtime-request-timeout, 2 minutes), NotReady with "PLEG is not healthy: pleg was last seen active …"; cleared: Ready', async () => {
     expect((await fault('node-1', 'containerd-hung')).stdout).toContain('node-1: kill -STOP <MainPID of containerd.service>\n');
     const pleg = await waitFor(
       'PLEG unhealthy',
@@ -176,7 +176,7 @@ describe.runIf(ready)('kubelab fault on a local node', { timeout: 120_000 }, () 
       },
       { timeoutMs: 60_000 },
     );
-    // upstream's aggregate of runtimeErrors(): a hung runtime's Status calls time out too.
+    // upstream's aggregate of runtimeErrors(): a hung runtime answers no Status for 30 s: down.
     expect(pleg).toMatchObject({ status: 'False', reason: 'KubeletNotReady' });
     expect(pleg.message).toMatch(/^\[container runtime is down, PLEG is not healthy: pleg was last seen active (\d+m)?[\d.]+s ago; threshold is 18s\]$/);
     expect((await fault('node-1', 'containerd-hung', '--clear')).code).toBe(0);

@@ -46,6 +46,8 @@ export interface KubeletOptions extends Partial<KubeletConfig> {
   certDir?: string;
   /** `unix:///run/containerd/containerd.sock` */
   containerRuntimeEndpoint?: string;
+  /** --runtime-request-timeout: every CRI call's deadline but the long-running ones (upstream's default: 2 minutes). */
+  runtimeRequestTimeoutMs?: number;
   /** Bind address of the 10250 server (default 0.0.0.0). */
   address?: string;
   /** 10250 by default; 0 picks a free port. */
@@ -141,7 +143,7 @@ export async function startKubelet(opts: KubeletOptions): Promise<RunningKubelet
   registerClientMetrics(registry);
   const metrics = newKubeletMetrics(registry);
   // Every CRI call the kubelet makes is counted and timed (kubelet_runtime_operations_*).
-  const rt = instrumentRuntime(connectRemoteRuntime(opts.containerRuntimeEndpoint ?? 'unix:///run/containerd/containerd.sock', undefined, interceptors), metrics.observeRuntimeOperation);
+  const rt = instrumentRuntime(connectRemoteRuntime(opts.containerRuntimeEndpoint ?? 'unix:///run/containerd/containerd.sock', opts.runtimeRequestTimeoutMs, interceptors), metrics.observeRuntimeOperation);
 
   // The kubelet port is known only once bound: bind first, then build the kubelet.
   let kubelet: Kubelet | undefined; // eslint-disable-line prefer-const -- assigned after the server it is handed to is bound

@@ -81,6 +81,7 @@ async function main(): Promise<void> {
     nodeLabels: parseLabels(values['node-labels']),
     registerWithTaints: parseTaints(values['register-with-taints']),
     containerRuntimeEndpoint: values['container-runtime-endpoint'],
+    runtimeRequestTimeoutMs: values['runtime-request-timeout'],
     podManifestPath: values['pod-manifest-path'],
     fileCheckFrequencyMs: values['file-check-frequency'],
     nodeStatusUpdateFrequencyMs: values['node-status-update-frequency'],

@@ -17,6 +17,7 @@ export function kubeletFlags() {
     .string('hostname-override', '', 'If non-empty, will use this string as identification instead of the actual hostname.')
     .string('node-ip', '', 'IP address of the node; the first non-loopback IPv4 address when empty.')
     .string('container-runtime-endpoint', 'unix:///run/containerd/containerd.sock', 'The endpoint of the remote runtime service.')
+    .duration('runtime-request-timeout', 120_000, 'Timeout of all runtime requests except long running request - pull, logs, exec and attach.')
     .string('pod-manifest-path', '', 'Path to the directory containing static pod files to run.')
     .duration('file-check-frequency', 20_000, 'Duration between checking config files for new data.')
     .duration('node-status-update-frequency', 10_000, 'How often the kubelet computes node status.')

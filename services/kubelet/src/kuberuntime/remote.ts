@@ -68,7 +68,8 @@ export interface RemoteRuntime extends RuntimeService {
   sandboxPortMap(id: string): Promise<SandboxPortMap | undefined>;
 }
 
-export function connectRemoteRuntime(endpoint: string, timeoutMs = 10_000, interceptors: grpc.Interceptor[] = []): RemoteRuntime {
+/** timeoutMs: --runtime-request-timeout, upstream's 2 minutes by default. */
+export function connectRemoteRuntime(endpoint: string, timeoutMs = 120_000, interceptors: grpc.Interceptor[] = []): RemoteRuntime {
   const target = criTarget(endpoint);
   // interceptors: grpcClientInterceptors(tracing) — a CLIENT span per CRI call (upstream KEP-2831's traced CRI client).
   const options = {
