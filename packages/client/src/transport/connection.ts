@@ -1,5 +1,5 @@
 // One gRPC channel to the apiserver shared by every typed client (client-go's
-// rest.Config + transport): user agent, keepalive, fast transparent
+// rest.Config + transport): user agent, connection health check, fast transparent
 // reconnects, per-call deadline, trace context, and retried idempotent reads.
 
 import * as grpc from '@grpc/grpc-js';
@@ -21,6 +21,7 @@ import {
 import { Backoff } from '../util/backoff.js';
 import { realClock, type Clock } from '../util/clock.js';
 import { grpcCodeOf, isUnavailable, MAX_RETRY_AFTER_ATTEMPTS, retryAfterSeconds, toStatusError } from './errors.js';
+import { healthCheckFromEnv, HealthCheckedCredentials, keepaliveOptions, type HealthCheck } from './health-check.js';
 import { recordClientRequest } from './metrics.js';
 import { CreatePipeline, type CreateStreamCall, type ItemTrace, type PipelinedWrite } from './create-pipeline.js';
 
@@ -38,9 +39,12 @@ export interface ConnectionConfig {
   timeoutMs?: number;
   /** Attempts for reads failing with UNAVAILABLE (default 5), backoff 100 ms doubling to 2 s. */
   readRetries?: { attempts?: number; initialMs?: number; maxMs?: number };
-  /** HTTP/2 keepalive ping interval (default 30 s) and ack timeout (default 10 s). */
-  keepaliveTimeMs?: number;
-  keepaliveTimeoutMs?: number;
+  /**
+   * The connection health check (client-go's HTTP/2 ReadIdleTimeout and
+   * PingTimeout, see health-check.ts); false turns it off. Default: from
+   * HTTP2_READ_IDLE_TIMEOUT_SECONDS and HTTP2_PING_TIMEOUT_SECONDS, else 30 s and 15 s.
+   */
+  healthCheck?: HealthCheck | false;
   /** Extra channel options (grpc.*). */
   channelOptions?: grpc.ChannelOptions;
   /** Metadata sent with every call. */
@@ -148,11 +152,12 @@ export class Connection {
   private dial(tls: ClientTls | undefined): ResourceServiceClient {
     const config = this.config;
     const Ctor = apiserverProto().kubelab.apiserver.v1.ResourceService;
-    return new Ctor(config.address, config.credentials ?? channelCredentials(tls), {
+    const credentials = config.credentials ?? channelCredentials(tls);
+    const check = config.healthCheck === false ? undefined : (config.healthCheck ?? healthCheckFromEnv());
+    return new Ctor(config.address, check ? new HealthCheckedCredentials(credentials, check) : credentials, {
       ...(tls?.serverName ? { 'grpc.ssl_target_name_override': tls.serverName } : {}),
       'grpc.primary_user_agent': this.userAgent,
-      'grpc.keepalive_time_ms': config.keepaliveTimeMs ?? 30_000,
-      'grpc.keepalive_timeout_ms': config.keepaliveTimeoutMs ?? 10_000,
+      ...keepaliveOptions(check),
       // reconnect quickly after an apiserver restart instead of grpc's 1 s → 120 s
       'grpc.initial_reconnect_backoff_ms': 100,
       'grpc.max_reconnect_backoff_ms': 2_000,

@@ -99,6 +99,35 @@ describe('WatchCache', () => {
     c.stop();
   });
 
+  it('lists the pods of a node from its index, sorted as a full list is, through binds, moves, deletes and recreates', () => {
+    const pod = (ns: string, name: string, nodeName?: string) =>
+      encodeForStorage({ apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace: ns }, spec: nodeName ? { nodeName } : {} } as unknown as KubeObject);
+    const c = syncedCache();
+    const names = (entries: ReadonlyArray<{ key: string }> | undefined) => entries?.map((e) => e.key.slice('/registry/pods/'.length));
+    let rev = 0;
+    const put = (ns: string, name: string, node?: string) => c.ingest(`/registry/pods/${ns}/${name}`, 'PUT', pod(ns, name, node), ++rev);
+    const del = (ns: string, name: string) => c.ingest(`/registry/pods/${ns}/${name}`, 'DEL', new Uint8Array(), ++rev);
+    put('b', 'web-2', 'node-1');
+    put('a', 'web-9');
+    put('a', 'web-1', 'node-2');
+    expect(names(c.list('/registry/pods'))).toEqual(['a/web-1', 'a/web-9', 'b/web-2']);
+    put('a', 'web-9', 'node-1'); // bound
+    put('a', 'web-0', 'node-1'); // a key before the others: the sorted keys take it in place
+    put('a', 'web-1', 'node-1'); // moved (a recreate's new node)
+    del('b', 'web-2');
+    expect(names(c.list('/registry/pods'))).toEqual(['a/web-0', 'a/web-1', 'a/web-9']);
+    expect(names(c.listByTrigger('/registry/pods', 'node-1'))).toEqual(['a/web-0', 'a/web-1', 'a/web-9']);
+    expect(names(c.listByTrigger('/registry/pods', 'node-2'))).toEqual([]);
+    expect(names(c.listByTrigger('/registry/pods', 'node-1', 'b'))).toEqual([]);
+    put('b', 'web-2', 'node-2');
+    expect(names(c.listByTrigger('/registry/pods', 'node-2', 'b'))).toEqual(['b/web-2']);
+    expect(names(c.listByTrigger('/registry/pods', ''))).toEqual([]);
+    // A resource without a trigger field has no index: the caller lists it all.
+    c.ingest('/registry/configmaps/ns/a', 'PUT', cm('a'), ++rev);
+    expect(c.listByTrigger('/registry/configmaps', 'x')).toBeUndefined();
+    c.stop();
+  });
+
   it('ignores a revision it has already applied (exactly once across feed restarts)', () => {
     const c = syncedCache();
     const w = c.watch({ info: cms, prefix: '/registry/configmaps', resourceVersion: '0' });

@@ -373,7 +373,9 @@ export class GenericStore implements ResourceStore {
         listRv = exact;
       } else {
         await this.waitFor(opts.resourceVersion);
-        entries = cache.list(this.prefix, ns);
+        // A selector pinning the trigger field (a kubelet's spec.nodeName=<node>) reads the index, not every object.
+        const trigger = pred && !this.custom ? watchTrigger(this.info, opts.fieldSelector) : undefined;
+        entries = (trigger && cache.listByTrigger(this.prefix, trigger.value, ns)) || cache.list(this.prefix, ns);
         listRv = cache.rev;
       }
       const items: KubeObject[] = [];
