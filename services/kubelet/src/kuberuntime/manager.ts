@@ -377,7 +377,7 @@ export class RuntimeManager {
     const mounts = this.o.volumes?.mountsFor(pod, c, envMap) ?? [];
     if (this.o.hostsFile && !mountsOwnHosts(c)) {
       const { hostname, domain } = podHostnameAndDomain(pod, this.o.dns?.().clusterDomain ?? '');
-      mounts.push(ensureHostsFile(this.o.hostsFile, pod, podIPs, hostname, domain));
+      mounts.push(await ensureHostsFile(this.o.hostsFile, pod, podIPs, hostname, domain));
     }
     const annotations: Record<string, string> = {
       [ANNOTATION_CONTAINER_HASH]: hashContainer(c),

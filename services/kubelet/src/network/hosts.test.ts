@@ -27,12 +27,12 @@ describe('kubelet-managed /etc/hosts (upstream managedHostsFileContent)', () => 
     expect(managedHostsFileContent(ips, host, domain, aliases)).toBe(want);
   });
 
-  it('a host-network pod gets the node hosts file', () => {
+  it('a host-network pod gets the node hosts file', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'hosts-'));
     const nodeHosts = join(dir, 'node-hosts');
     writeFileSync(nodeHosts, '127.0.0.1\tlocalhost\n172.18.0.3\tnode-1\n');
     const pod: Pod = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p', namespace: 'default', uid: 'u9' }, spec: { hostNetwork: true, containers: [] } };
-    const m = ensureHostsFile({ rootDir: dir, nodeHostsPath: nodeHosts }, pod, [], 'p', '');
+    const m = await ensureHostsFile({ rootDir: dir, nodeHostsPath: nodeHosts }, pod, [], 'p', '');
     expect(m).toEqual({ hostPath: join(dir, 'pods', 'u9', 'etc-hosts'), containerPath: '/etc/hosts', readonly: false });
     expect(readFileSync(m.hostPath, 'utf8')).toBe('# Kubernetes-managed hosts file (host network).\n127.0.0.1\tlocalhost\n172.18.0.3\tnode-1\n');
   });

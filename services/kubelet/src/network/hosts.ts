@@ -2,7 +2,7 @@
 // written to <root-dir>/pods/<uid>/etc-hosts and mounted into every
 // container that does not mount /etc/hosts itself.
 
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Container, Pod, PodSpec } from '@kubelab/api';
 
@@ -47,15 +47,19 @@ export interface HostsFileOptions {
   nodeHostsPath?: string;
 }
 
-/** Writes the pod's etc-hosts (atomically: a running container may be copying it) and returns its mount. */
-export function ensureHostsFile(o: HostsFileOptions, pod: Pod, podIPs: readonly string[], hostname: string, domain: string): Mount {
+/**
+ * Writes the pod's etc-hosts (atomically: a running container may be copying it) and returns its mount.
+ * Off the event loop: a hollow worker starts hundreds of containers at once, and a synchronous write
+ * per container start held every other node of the process.
+ */
+export async function ensureHostsFile(o: HostsFileOptions, pod: Pod, podIPs: readonly string[], hostname: string, domain: string): Promise<Mount> {
   const dir = podDir(o.rootDir, pod.metadata.uid ?? '');
-  mkdirSync(dir, { recursive: true });
+  await mkdir(dir, { recursive: true });
   let content: string;
   if (pod.spec?.hostNetwork) {
     let nodeHosts = '';
     try {
-      nodeHosts = readFileSync(o.nodeHostsPath ?? '/etc/hosts', 'utf8');
+      nodeHosts = await readFile(o.nodeHostsPath ?? '/etc/hosts', 'utf8');
     } catch {
       // A node without /etc/hosts: only the aliases.
     }
@@ -64,7 +68,7 @@ export function ensureHostsFile(o: HostsFileOptions, pod: Pod, podIPs: readonly 
     content = managedHostsFileContent(podIPs, hostname, domain, pod.spec?.hostAliases);
   }
   const path = join(dir, 'etc-hosts');
-  writeFileSync(`${path}.tmp`, content);
-  renameSync(`${path}.tmp`, path);
+  await writeFile(`${path}.tmp`, content);
+  await rename(`${path}.tmp`, path);
   return { hostPath: path, containerPath: ETC_HOSTS_PATH, readonly: false };
 }
