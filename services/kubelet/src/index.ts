@@ -143,7 +143,10 @@ export async function startKubelet(opts: KubeletOptions): Promise<RunningKubelet
   registerClientMetrics(registry);
   const metrics = newKubeletMetrics(registry);
   // Every CRI call the kubelet makes is counted and timed (kubelet_runtime_operations_*).
-  const rt = instrumentRuntime(connectRemoteRuntime(opts.containerRuntimeEndpoint ?? 'unix:///run/containerd/containerd.sock', opts.runtimeRequestTimeoutMs, interceptors), metrics.observeRuntimeOperation);
+  const rt = instrumentRuntime(
+    connectRemoteRuntime(opts.containerRuntimeEndpoint ?? 'unix:///run/containerd/containerd.sock', opts.runtimeRequestTimeoutMs, interceptors),
+    metrics.observeRuntimeOperation,
+  );
 
   // The kubelet port is known only once bound: bind first, then build the kubelet.
   let kubelet: Kubelet | undefined; // eslint-disable-line prefer-const -- assigned after the server it is handed to is bound
