@@ -75,7 +75,6 @@ interface Watched {
 /** Every connection under a check in this process, read by one timer (a hollow worker holds hundreds). */
 const watched = new Set<Watched>();
 let timer: NodeJS.Timeout | undefined;
-
 let lastSweepAt = 0;
 
 function sweep(): void {

@@ -568,7 +568,6 @@ export class WatchCache {
     return t === undefined ? undefined : { revision: t, live: false };
   }
 
-  /** Entries of one resource in key order (etcd's range order), optionally one namespace. */
   /** A new key goes into the prefix's sorted keys where it belongs (a re-sort per create cost a list of 30,000 pods ~10 ms). */
   private addSortedKey(prefix: string, key: string): void {
     const keys = this.sortedKeys.get(prefix);
@@ -612,8 +611,9 @@ export class WatchCache {
    */
   listByTrigger(prefix: string, value: string, namespace?: string): CacheEntry[] | undefined {
     const index = this.byTrigger.get(prefix);
-    const m = this.byPrefix.get(prefix);
-    if (!index || !m) return m ? undefined : [];
+    if (!index) return undefined;
+    // An index exists once the prefix had an object: so does its map.
+    const m = this.byPrefix.get(prefix)!;
     const keys = [...(index.keys.get(value) ?? [])].sort();
     const nsPrefix = namespace ? `${prefix}/${namespace}/` : undefined;
     const out: CacheEntry[] = [];
@@ -621,6 +621,7 @@ export class WatchCache {
     return out;
   }
 
+  /** Entries of one resource in key order (etcd's range order), optionally one namespace. */
   list(prefix: string, namespace?: string): CacheEntry[] {
     const m = this.byPrefix.get(prefix);
     if (!m) return [];

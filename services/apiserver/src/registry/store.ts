@@ -39,7 +39,7 @@ import { StorageError, type KvStorage } from '../storage/kv.js';
 import type { ResourceTransformers } from '../storage/encryption/load.js';
 import type { Transformer } from '../storage/encryption/transformer.js';
 import { checkPatchedTypes } from '../decoding/decode.js';
-import { applyPatch, compileSelectors, setDefaults, validateObject } from './api-hooks.js';
+import { applyPatch, compileSelectors, setDefaults, validateObject, type ObjectPredicate } from './api-hooks.js';
 import { invalidListOptions, listOptionsErrors, watchOptionsErrors } from './list-options.js';
 import type { CustomStrategy, DeleteResult, ListOptions, PatchType, RequestContext, ResourceStore, Subresource, Watch, WatchOptions, WriteCheck } from './interface.js';
 import { generateName, newUid, nowTime } from './meta.js';
@@ -338,6 +338,11 @@ export class GenericStore implements ResourceStore {
     return { apiVersion: apiVersionOf(this.info), kind: this.info.kind };
   }
 
+  /** The trigger value a selector pins (a kubelet's spec.nodeName=<node>): lists read the cache's index, watches are indexed by it. */
+  private pinnedTrigger(predicate: ObjectPredicate | undefined, fieldSelector: string | undefined): WatchTrigger | undefined {
+    return predicate && !this.custom ? watchTrigger(this.info, fieldSelector) : undefined;
+  }
+
   list(opts: ListOptions): Promise<KubeList> {
     return this.timed({ verb: 'LIST', subresource: '', scope: this.collectionScope(opts.namespace) }, async () => {
       const errs = listOptionsErrors(opts);
@@ -374,7 +379,7 @@ export class GenericStore implements ResourceStore {
       } else {
         await this.waitFor(opts.resourceVersion);
         // A selector pinning the trigger field (a kubelet's spec.nodeName=<node>) reads the index, not every object.
-        const trigger = pred && !this.custom ? watchTrigger(this.info, opts.fieldSelector) : undefined;
+        const trigger = this.pinnedTrigger(pred, opts.fieldSelector);
         entries = (trigger && cache.listByTrigger(this.prefix, trigger.value, ns)) || cache.list(this.prefix, ns);
         listRv = cache.rev;
       }
@@ -407,7 +412,7 @@ export class GenericStore implements ResourceStore {
       const errs = watchOptionsErrors(opts);
       if (errs.length > 0) throw invalidListOptions(errs);
       predicate = compileSelectors(opts.labelSelector, opts.fieldSelector, this.kindRef);
-      trigger = predicate && !this.custom ? watchTrigger(this.info, opts.fieldSelector) : undefined;
+      trigger = this.pinnedTrigger(predicate, opts.fieldSelector);
       parseResourceVersion(rv);
     } catch (err) {
       const e = toStatusError(err);
