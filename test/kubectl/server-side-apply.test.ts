@@ -87,11 +87,17 @@ for (const [label, bin] of [
       const same = await k(['apply', '--server-side', '-f', '-'], deployment('csa', { replicas: 1 }));
       expect([same.stdout, same.stderr]).toEqual(['deployment.apps/csa serverside-applied\n', '']);
       const d = await get('csa');
-      expect(d.metadata.managedFields.map((e: Obj) => [e.manager, e.operation])).toEqual([
+      // Upstream orders Apply entries oldest first (by the second), then by manager: the two may come in either order.
+      const entries: Obj[] = d.metadata.managedFields;
+      expect(entries.map((e) => [e.manager, e.operation]).sort()).toEqual([
         ['kubectl', 'Apply'],
         ['kubectl-last-applied', 'Apply'],
       ]);
-      expect(d.metadata.managedFields[1].fieldsV1).toEqual({ 'f:metadata': { 'f:annotations': { 'f:kubectl.kubernetes.io/last-applied-configuration': {} } } });
+      const [first, second] = entries.map((e) => ({ manager: e.manager as string, seconds: Date.parse(e.time) / 1000 }));
+      expect(first!.seconds < second!.seconds || (first!.seconds === second!.seconds && first!.manager === 'kubectl')).toBe(true);
+      expect(entries.find((e) => e.manager === 'kubectl-last-applied')?.fieldsV1).toEqual({
+        'f:metadata': { 'f:annotations': { 'f:kubectl.kubernetes.io/last-applied-configuration': {} } },
+      });
       // Now kubectl owns .spec.replicas: changing it goes through.
       expect((await k(['apply', '--server-side', '-f', '-'], deployment('csa', { replicas: 3 }))).stderr).toBe('');
       expect((await get('csa')).spec.replicas).toBe(3);
