@@ -11,9 +11,14 @@
 import type * as grpc from '@grpc/grpc-js';
 import { deepFreeze } from '@kubelab/api';
 
-/** Where each element of field 1 (`repeated` message, wire type 2) lies in `buf`; undefined when the message holds any other field. */
-export function repeatedFieldSpans(buf: Uint8Array): Array<[start: number, end: number]> | undefined {
-  const spans: Array<[number, number]> = [];
+/**
+ * Where each element of field 1 (`repeated` message, wire type 2) lies in `buf`,
+ * flat: element i spans [spans[2i], spans[2i+1]). Undefined when the message
+ * holds any other field. Flat, not a pair per element: a relist's thousand
+ * small arrays lived until the next relist and filled the old generation.
+ */
+export function repeatedFieldSpans(buf: Uint8Array): number[] | undefined {
+  const spans: number[] = [];
   let at = 0;
   while (at < buf.length) {
     // Field 1, length-delimited: the one-byte tag (1 << 3) | 2.
@@ -29,11 +34,13 @@ export function repeatedFieldSpans(buf: Uint8Array): Array<[start: number, end: 
       shift += 7;
     }
     if (at + len > buf.length) return undefined;
-    spans.push([at, at + len]);
+    spans.push(at, at + len);
     at += len;
   }
   return spans;
 }
+
+const EMPTY = Buffer.alloc(0);
 
 function frame(len: number): Buffer {
   const head = [0x0a];
@@ -54,47 +61,56 @@ function frame(len: number): Buffer {
  * State: the previous answer only (its bytes and objects), so memory is bounded by one answer.
  */
 export function cachedListDeserializer<R>(field: string, plain: (buf: Buffer) => R): (buf: Buffer) => R {
-  let prevBytes: Buffer[] = [];
+  // The previous answer: its bytes, where its elements lie in them, and their decoded objects.
+  // Elements are compared in place (Buffer#compare with ranges): no view per element.
+  let prevBuf: Buffer = EMPTY;
+  let prevSpans: number[] = [];
   let prevItems: unknown[] = [];
   let empty: R | undefined; // the message's other fields at their defaults, decoded once
   return (buf) => {
     const spans = repeatedFieldSpans(buf);
     if (!spans) return plain(buf);
-    const bytes = new Array<Buffer>(spans.length);
-    const items = new Array<unknown>(spans.length);
+    const n = spans.length / 2;
+    const items = new Array<unknown>(n);
     const missing: number[] = [];
     let byContent: Map<string, unknown> | undefined;
-    for (let i = 0; i < spans.length; i++) {
-      const b = buf.subarray(spans[i]![0], spans[i]![1]);
-      bytes[i] = b;
+    for (let i = 0; i < n; i++) {
+      const start = spans[2 * i]!;
+      const end = spans[2 * i + 1]!;
       // In order first (a relist answers in the same order); else by content (an element came or went before this one).
-      const p = prevBytes[i];
-      if (p !== undefined && p.equals(b)) {
-        items[i] = prevItems[i];
-        continue;
+      if (2 * i < prevSpans.length) {
+        const ps = prevSpans[2 * i]!;
+        const pe = prevSpans[2 * i + 1]!;
+        if (pe - ps === end - start && buf.compare(prevBuf, ps, pe, start, end) === 0) {
+          items[i] = prevItems[i];
+          continue;
+        }
       }
       if (byContent === undefined) {
         byContent = new Map();
-        for (let j = 0; j < prevBytes.length; j++) byContent.set(prevBytes[j]!.toString('latin1'), prevItems[j]);
+        for (let j = 0; j < prevItems.length; j++) byContent.set(prevBuf.toString('latin1', prevSpans[2 * j], prevSpans[2 * j + 1]), prevItems[j]);
       }
-      const hit = byContent.size > 0 ? byContent.get(b.toString('latin1')) : undefined;
+      const hit = byContent.size > 0 ? byContent.get(buf.toString('latin1', start, end)) : undefined;
       if (hit !== undefined) items[i] = hit;
       else missing.push(i);
     }
     if (missing.length > 0) {
       const parts: Buffer[] = [];
-      for (const i of missing) parts.push(frame(bytes[i]!.length), bytes[i]!);
+      for (const i of missing) {
+        const start = spans[2 * i]!;
+        const end = spans[2 * i + 1]!;
+        parts.push(frame(end - start), buf.subarray(start, end));
+      }
       const decoded = (plain(Buffer.concat(parts)) as Record<string, unknown[]>)[field]!;
       for (let k = 0; k < missing.length; k++) items[missing[k]!] = deepFreeze(decoded[k]);
     }
-    prevBytes = bytes;
+    prevBuf = buf;
+    prevSpans = spans;
     prevItems = items;
     empty ??= plain(EMPTY);
     return { ...empty, [field]: items } as R;
   };
 }
-
-const EMPTY = Buffer.alloc(0);
 
 /** `def` with each method in `lists` (method → its repeated field) decoding through a cache of its own; the others as they were. */
 export function withListCache(def: grpc.ServiceDefinition, lists: Record<string, string>): grpc.ServiceDefinition {
