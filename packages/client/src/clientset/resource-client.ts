@@ -23,9 +23,13 @@ import {
   type WriteOptions,
 } from './types.js';
 
+const EMPTY = Buffer.alloc(0);
+
 function decode<T>(bytes: Buffer | Uint8Array | undefined, what: string): T {
   try {
-    return JSON.parse(Buffer.from(bytes ?? []).toString('utf8')) as T;
+    // A Buffer (as grpc-js decodes bytes fields) is read where it lies; Buffer.from would copy it first.
+    const buf = bytes === undefined ? EMPTY : Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    return JSON.parse(buf.toString('utf8')) as T;
   } catch (err) {
     throw internalError(new Error(`decoding ${what}: ${(err as Error).message}`));
   }
