@@ -709,7 +709,13 @@ export class GenericStore implements ResourceStore {
     );
   }
 
-  /** A server-side read-modify-write (pods/binding): `mutate` gets a mutable copy. */
+  /**
+   * A server-side read-modify-write (pods/binding). `mutate` gets a copy whose
+   * top level and metadata it may write; the objects below are the stored
+   * object's, frozen and shared: it replaces them (as the binding replaces
+   * spec and status) instead of writing into them. A deep copy of the whole
+   * pod per binding was 4 % of the apiserver's CPU in the scheduler bench.
+   */
   patchWith(namespace: string, name: string, ctx: RequestContext, subresource: 'binding', mutate: (o: Obj) => Obj): Promise<KubeObject> {
     return this.timed(
       { verb: 'POST', subresource, scope: 'resource', dryRun: ctx.dryRun },
@@ -722,7 +728,7 @@ export class GenericStore implements ResourceStore {
           ctx,
           subresource,
           undefined,
-          (cur) => mutate(thaw(cur)),
+          (cur) => mutate({ ...(cur as Obj), metadata: { ...cur.metadata } }),
           () => {},
         );
       },
@@ -773,7 +779,8 @@ export class GenericStore implements ResourceStore {
       // Defaulted before PrepareForUpdate (as upstream decodes), so generations compare defaulted specs.
       // The ephemeral containers a client adds are defaulted as containers are (upstream decodes every pod write with defaults).
       if (!subresource || subresource === 'ephemeralcontainers') setDefaults(next);
-      const stored = prepareForUpdate(this.info, next, thawIfFrozen(cur.obj), subresource);
+      // The binding's old object is only read (its copy was made by patchWith); others may share parts of it into the new one.
+      const stored = prepareForUpdate(this.info, next, subresource === 'binding' ? (cur.obj as Obj) : thawIfFrozen(cur.obj), subresource);
       if (this.custom) {
         this.custom.normalize(stored);
         this.custom.prepareForUpdate(stored, cur.obj as Obj, subresource);

@@ -108,6 +108,8 @@ function findNodesThatPassFilters(
   const feasible: NodeInfo[] = [];
   const start = restricted ? 0 : algo.nextStartNodeIndex % numAll;
   const filters = fwk.activeFilters(state);
+  // No nomination anywhere (the common case): no lookup per node (a Map lookup × 500 nodes per pod at 5,000 nodes).
+  const nominations = fwk.hasNominatedPods();
   const nf = filters.length;
   let processed = 0;
   let current: FilterPlugin | undefined;
@@ -128,7 +130,7 @@ function findNodesThatPassFilters(
       const nodeInfo = nodes[(start + i) % numAll]!;
       processed++;
       // RunFilterPluginsWithNominatedPods: with the pods nominated here of no lower priority, then without them.
-      const withNominated = fwk.addNominatedPods(pod, nodeInfo);
+      const withNominated = nominations ? fwk.addNominatedPods(pod, nodeInfo) : undefined;
       let s = withNominated ? runFilters(state.clone(), withNominated) : undefined;
       if (!s) s = runFilters(state, nodeInfo);
       if (!s) {

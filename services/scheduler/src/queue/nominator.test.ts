@@ -44,4 +44,14 @@ describe('Nominator (the queue’s record of status.nominatedNodeName)', () => {
     n.addNominatedPod(makePod('bound', { nodeName: 'node-1' }), 'node-1');
     expect(onNode(n, 'node-1')).toEqual([]);
   });
+
+  it('says whether any pod is nominated anywhere', () => {
+    const n = new Nominator();
+    expect(n.hasNominatedPods()).toBe(false);
+    const p = makePod('urgent');
+    n.addNominatedPod(p, 'node-1');
+    expect(n.hasNominatedPods()).toBe(true);
+    n.deleteNominatedPodIfExists(p);
+    expect(n.hasNominatedPods()).toBe(false);
+  });
 });

@@ -9,6 +9,8 @@ import { newPodInfo, podKey, type PodInfo } from '../framework/node-info.js';
 /** What the framework reads (framework.PodNominator's NominatedPodsForNode). */
 export interface PodNominator {
   nominatedPodsForNode(nodeName: string): readonly PodInfo[];
+  /** Whether any pod is nominated anywhere: a cycle with none skips the lookup per node. */
+  hasNominatedPods(): boolean;
 }
 
 export class Nominator implements PodNominator {
@@ -55,6 +57,10 @@ export class Nominator implements PodNominator {
 
   nominatedPodsForNode(nodeName: string): readonly PodInfo[] {
     return this.byNode.get(nodeName) ?? [];
+  }
+
+  hasNominatedPods(): boolean {
+    return this.byNode.size > 0;
   }
 
   /** The node a pod is nominated to (tests, debugging). */
