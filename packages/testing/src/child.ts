@@ -16,3 +16,23 @@ export function exitSignal(child: ChildProcess, name: string): AbortSignal {
   else child.once('exit', abort);
   return exited.signal;
 }
+
+/**
+ * Ends processes that outlive their parent by design (containerd's shim host,
+ * as upstream's shims do): TERM, which lets each end its children and write
+ * its profile, then KILL whatever is left after `graceMs`.
+ */
+export async function endProcesses(pids: readonly number[], graceMs = 5000): Promise<void> {
+  const signal = (list: readonly number[], sig: NodeJS.Signals | 0): number[] =>
+    list.filter((pid) => {
+      try {
+        process.kill(pid, sig);
+        return true;
+      } catch {
+        return false; // gone already
+      }
+    });
+  let left = signal(pids, 'SIGTERM');
+  for (const end = Date.now() + graceMs; left.length > 0 && Date.now() < end; left = signal(left, 0)) await new Promise((r) => setTimeout(r, 100));
+  signal(left, 'SIGKILL');
+}

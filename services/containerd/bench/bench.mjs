@@ -10,7 +10,7 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { containerdNatsIdentity } from '@kubelab/nats';
 import { startSecureNatsServer } from '@kubelab/nats/testing';
-import { exitSignal, waitFor } from '@kubelab/testing';
+import { endProcesses, exitSignal, waitFor } from '@kubelab/testing';
 import { criClient, sandboxConfig, containerConfig } from '../dist/testing/harness.js';
 import { hostDir } from '../dist/shim/paths.js';
 
@@ -87,34 +87,17 @@ try {
     child.once('exit', r);
     child.kill('SIGTERM');
   });
-  await endShimHost(dirname(socketPath));
+  // The shim host outlives containerd by design (upstream's shims do); left running, it kept 1,000 `sleep 3600` containers for an hour.
+  await endProcesses(shimHostPids(dirname(socketPath)));
   await nats.dispose();
   rmSync(dir, { recursive: true, force: true });
 }
 
-/**
- * Ends the node's shim host, which outlives containerd by design (upstream's
- * shims do): TERM ends its containers; KILL after 5 s. Left running, each
- * run's host kept 1,000 `sleep 3600` containers (~200 MB) for an hour.
- * @param {string} stateDir
- */
-async function endShimHost(stateDir) {
-  let pid;
+/** The node's shim host (its pid file), or none when no sandbox was started. */
+function shimHostPids(stateDir) {
   try {
-    pid = Number(readFileSync(join(hostDir(stateDir), 'shim.pid'), 'utf8'));
+    return [Number(readFileSync(join(hostDir(stateDir), 'shim.pid'), 'utf8'))];
   } catch {
-    return; // no host was started
+    return [];
   }
-  const alive = () => {
-    try {
-      process.kill(pid, 0);
-      return true;
-    } catch {
-      return false;
-    }
-  };
-  if (!alive()) return;
-  process.kill(pid, 'SIGTERM');
-  for (let i = 0; i < 50 && alive(); i++) await new Promise((r) => setTimeout(r, 100));
-  if (alive()) process.kill(pid, 'SIGKILL');
 }

@@ -20,8 +20,8 @@ import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { createClientset } from '@kubelab/client';
 import { startProcessCluster } from '@kubelab/apiserver/testing';
-import { exitSignal, freePort, waitFor } from '@kubelab/testing';
-import { childPids, controllerManagerArgs, endShims } from './node.mjs';
+import { endProcesses, exitSignal, freePort, waitFor } from '@kubelab/testing';
+import { childPids, controllerManagerArgs } from './node.mjs';
 
 const ROUNDS = Number(process.env.ROUNDS ?? 6);
 const PODS = Number(process.env.PODS ?? 25);
@@ -254,7 +254,7 @@ try {
     clearTimeout(t);
     if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
   }
-  await endShims(shims);
+  await endProcesses(shims);
   await cluster.dispose();
   rmSync(dir, { recursive: true, force: true });
 }

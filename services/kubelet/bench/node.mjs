@@ -74,27 +74,3 @@ export const childPids = (pid) =>
     .filter((d) => /^\d+$/.test(d))
     .map(Number)
     .filter((p) => procStat(p)?.ppid === pid);
-
-/**
- * Ends containerd's shims, which outlive it by design: TERM (a shim ends its containers and
- * writes its CPU profile), then KILL what is left after 5 s.
- * @param {number[]} pids
- */
-export const endShims = async (pids) => {
-  /** @param {number[]} list @param {NodeJS.Signals | 0} sig */
-  const signal = (list, sig) =>
-    list.filter((pid) => {
-      try {
-        process.kill(pid, sig);
-        return true;
-      } catch {
-        return false; // gone already
-      }
-    });
-  let left = signal(pids, 'SIGTERM');
-  for (let i = 0; i < 50 && left.length; i++) {
-    await new Promise((r) => setTimeout(r, 100));
-    left = signal(left, 0);
-  }
-  signal(left, 'SIGKILL');
-};

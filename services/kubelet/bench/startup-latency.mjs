@@ -29,8 +29,8 @@ import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { createClientset } from '@kubelab/client';
 import { startProcessCluster } from '@kubelab/apiserver/testing';
-import { exitSignal, freePort, waitFor } from '@kubelab/testing';
-import { childPids, containerdArgs, controllerManagerArgs, endShims, kubeletArgs, nodeIdentities, procStat } from './node.mjs';
+import { endProcesses, exitSignal, freePort, waitFor } from '@kubelab/testing';
+import { childPids, containerdArgs, controllerManagerArgs, kubeletArgs, nodeIdentities, procStat } from './node.mjs';
 
 const PODS = Number(process.env.PODS ?? 100);
 const CONCURRENCY = Number(process.env.CONCURRENCY ?? 10);
@@ -308,7 +308,7 @@ try {
     clearTimeout(t);
     if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
   }
-  await endShims(shims);
+  await endProcesses(shims);
   await cluster.dispose();
   rmSync(dir, { recursive: true, force: true });
 }

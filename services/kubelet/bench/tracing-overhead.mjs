@@ -28,8 +28,8 @@ import { loadavg, tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { createClientset } from '@kubelab/client';
 import { startProcessCluster } from '@kubelab/apiserver/testing';
-import { exitSignal, waitFor } from '@kubelab/testing';
-import { childPids, containerdArgs, controllerManagerArgs, endShims, kubeletArgs, nodeIdentities } from './node.mjs';
+import { endProcesses, exitSignal, waitFor } from '@kubelab/testing';
+import { childPids, containerdArgs, controllerManagerArgs, kubeletArgs, nodeIdentities } from './node.mjs';
 
 const PODS = Number(process.env.PODS ?? 30);
 const ROUNDS = Number(process.env.ROUNDS ?? 4);
@@ -131,7 +131,7 @@ async function startCluster(endpoint, label) {
       const shims = containerd.pid ? childPids(containerd.pid) : [];
       // SIGTERM lets each component flush its last spans (onShutdown), then the sink sees them.
       await Promise.all(children.map((c) => new Promise((r) => (c.exitCode !== null ? r(undefined) : (c.once('exit', r), c.kill('SIGTERM'))))));
-      await endShims(shims); // they outlive containerd, as upstream's
+      await endProcesses(shims); // they outlive containerd, as upstream's
       await cluster.dispose();
       rmSync(dir, { recursive: true, force: true });
     },

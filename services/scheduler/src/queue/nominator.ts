@@ -13,6 +13,9 @@ export interface PodNominator {
   hasNominatedPods(): boolean;
 }
 
+/** The answer for a node with no nomination: one shared list, not a new one per lookup. */
+const NONE: readonly PodInfo[] = Object.freeze([]);
+
 export class Nominator implements PodNominator {
   /** node name → nominated pods, and pod key → node name. */
   private readonly byNode = new Map<string, PodInfo[]>();
@@ -56,7 +59,7 @@ export class Nominator implements PodNominator {
   }
 
   nominatedPodsForNode(nodeName: string): readonly PodInfo[] {
-    return this.byNode.get(nodeName) ?? [];
+    return this.byNode.get(nodeName) ?? NONE;
   }
 
   hasNominatedPods(): boolean {
