@@ -167,6 +167,8 @@ describe('a kubelet (system:node:node-1)', () => {
       spec: { nodeName: 'node-1', containers: [{ name: 'web', image: 'nginx', env: [{ name: 'K', valueFrom: { secretKeyRef: { name: 'used', key: 'k' } } }] }] },
     };
     await c.seed(web);
+    // A pod of node-2's, which node-1 may neither delete, evict nor get tokens for.
+    await c.seed({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'other', namespace: 'default' }, spec: { nodeName: 'node-2', containers: [{ name: 'c', image: 'nginx' }] } } as Pod);
   });
 
   it('reads a secret its pod uses, not another', async () => {
@@ -198,5 +200,50 @@ describe('a kubelet (system:node:node-1)', () => {
     const own = JSON.parse((await c.kubectl([...asNode('node-1'), 'get', 'node', 'node-1', '-o', 'json'])).stdout) as { metadata: { labels?: Record<string, string> } };
     own.metadata.labels = { ...own.metadata.labels, x: 'y' };
     expect(await c.kubectl([...asNode('node-1'), 'replace', '-f', '-'], { stdin: JSON.stringify(own) })).toMatchObject({ stdout: 'node/node-1 replaced\n', code: 0 });
+  });
+
+  it("may not delete or evict node-2's pod (NodeRestriction runs on deletes and evictions)", async () => {
+    const del = await c.kubectl([...asNode('node-1'), 'delete', 'pod', 'other', '--wait=false']);
+    expect(del.stderr.trim()).toBe('Error from server (Forbidden): pods "other" is forbidden: node "node-1" can only delete pods with spec.nodeName set to itself');
+    const eviction = JSON.stringify({ apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name: 'other', namespace: 'default' } });
+    const evict = await c.kubectl([...asNode('node-1'), 'create', '--raw', '/api/v1/namespaces/default/pods/other/eviction', '-f', '-'], { stdin: eviction });
+    expect(evict.stderr).toContain('pods "other" is forbidden: node node-1 can only evict pods with spec.nodeName set to itself');
+    // Still there, not even Terminating.
+    const pod = JSON.parse((await c.kubectl(['get', 'pod', 'other', '-o', 'json'])).stdout) as Pod;
+    expect(pod.metadata.deletionTimestamp).toBeUndefined();
+  });
+
+  it('gets tokens only bound to its own pods', async () => {
+    const unbound = await c.kubectl([...asNode('node-1'), 'create', 'token', 'default']);
+    expect(unbound.stderr).toMatch(/serviceaccounts "default" is forbidden: node requested token not bound to a pod/);
+    const uid = (await c.kubectl(['get', 'pod', 'other', '-o', 'jsonpath={.metadata.uid}'])).stdout;
+    const bound = await c.kubectl([...asNode('node-1'), 'create', 'token', 'default', '--bound-object-kind=Pod', '--bound-object-name=other', `--bound-object-uid=${uid}`]);
+    expect(bound.stderr).toMatch(/serviceaccounts "default" is forbidden: node requested token bound to a pod scheduled on a different node/);
+    expect(bound.stdout).toBe('');
+  });
+});
+
+describe('service account issuer discovery', () => {
+  it('serves the discovery document and the key set that verifies the tokens', async () => {
+    const conf = JSON.parse((await c.kubectl(['get', '--raw', '/.well-known/openid-configuration'])).stdout) as Record<string, unknown>;
+    expect(conf).toEqual({
+      issuer: 'https://kubernetes.default.svc.cluster.local',
+      jwks_uri: `https://127.0.0.1:${c.port}/openid/v1/jwks`,
+      response_types_supported: ['id_token'],
+      subject_types_supported: ['public'],
+      id_token_signing_alg_values_supported: ['RS256'],
+    });
+    const jwks = JSON.parse((await c.kubectl(['get', '--raw', '/openid/v1/jwks'])).stdout) as { keys: Array<Record<string, string>> };
+    const header = JSON.parse(Buffer.from(saToken.split('.')[0]!, 'base64url').toString()) as { kid: string };
+    expect(jwks.keys).toHaveLength(1);
+    expect(jwks.keys[0]).toMatchObject({ use: 'sig', kty: 'RSA', kid: header.kid, alg: 'RS256', e: 'AQAB' });
+  });
+
+  it('is for authenticated users (system:service-account-issuer-discovery), not anonymous ones', async () => {
+    const r = await c.kubectl([...asRobot(), 'get', '--raw', '/openid/v1/jwks']);
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toHaveProperty('keys');
+    const anon = await c.kubectl(['--as=system:anonymous', '--as-group=system:unauthenticated', 'get', '--raw', '/.well-known/openid-configuration']);
+    expect(anon.stderr).toMatch(/Forbidden|forbidden/);
   });
 });

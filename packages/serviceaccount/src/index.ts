@@ -5,6 +5,7 @@
 export { boundClaims, legacyClaims, serviceAccountUsername, splitServiceAccountUsername, LEGACY_ISSUER } from './claims.js';
 export type { BoundClaims, BoundClaimsInput, KubernetesClaim, LegacyClaims, ObjectRef } from './claims.js';
 export { keyIdOf, parsePublicKeys, parseSigningKey, type SigningKey } from './keys.js';
+export { openIdMetadata, JWKS_PATH, OPENID_CONFIGURATION_PATH, type OpenIdMetadata } from './discovery.js';
 export { signToken, unverifiedClaims, verifySignature, SIGNATURE_ERROR } from './jwt.js';
 export {
   bootstrapTokenExpiration,

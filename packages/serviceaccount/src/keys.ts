@@ -28,7 +28,7 @@ export function keyIdOf(publicKey: KeyObject): string {
   return createHash('sha256').update(der).digest('base64url');
 }
 
-function algOf(key: KeyObject): SigningKey['alg'] {
+export function algOf(key: KeyObject): SigningKey['alg'] {
   if (key.asymmetricKeyType === 'rsa') return 'RS256';
   if (key.asymmetricKeyType === 'ec') {
     const curve = key.asymmetricKeyDetails?.namedCurve;

@@ -67,6 +67,11 @@ const flags = addTracingFlags(
       '',
       'Path to the file that contains the current private key of the service account token issuer. Without it kubelab serves no TokenRequest API and mounts no kube-api-access volumes.',
     )
+    .string(
+      'service-account-jwks-uri',
+      '',
+      'Overrides the URI for the JSON Web Key Set in the discovery doc served at /.well-known/openid-configuration. Default: https://<advertise address>:<secure port>/openid/v1/jwks.',
+    )
     .stringArray(
       'api-audiences',
       [],
@@ -255,6 +260,7 @@ async function main(): Promise<void> {
       maxTokenExpirationSeconds: Math.floor(values['service-account-max-token-expiration'] / 1000),
       extendTokenExpiration: values['service-account-extend-token-expiration'],
       enableBootstrapTokenAuth: values['enable-bootstrap-token-auth'],
+      ...(values['service-account-jwks-uri'] ? { jwksUri: values['service-account-jwks-uri'] } : {}),
     },
     logger: log,
     tracing,

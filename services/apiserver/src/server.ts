@@ -34,7 +34,8 @@ import { EndpointReconciler, type EndpointReconcilerType } from './reconcilers/e
 import { MASTER_LEASES_PREFIX } from './reconcilers/master-leases.js';
 import { cacheTokenGetter } from './authentication/serviceaccount/getter.js';
 import type { TokenAuthenticator } from './authentication/token.js';
-import { serviceAccountTokens, type ServiceAccountTokenOptions } from './serviceaccount/options.js';
+import { serviceAccountTokens, type ServiceAccountTokenOptions, type ServiceAccountTokens } from './serviceaccount/options.js';
+import { openIdMetadata, type OpenIdMetadata } from '@kubelab/serviceaccount';
 import { WatchCache } from './cache/watch-cache.js';
 import { startGrpcServer } from './grpc/server.js';
 import { WatchDeliveryRecorder } from './watch-records.js';
@@ -171,6 +172,17 @@ function defaultAdvertise(bind: string): string {
 type RestFactory = (deps: Record<string, unknown>) => HttpHandler | { handle: HttpHandler } | Promise<HttpHandler | { handle: HttpHandler }>;
 
 /** Loads createRestHandler from src/endpoints if the REST side is present. */
+/** Issuer discovery's answers, or none when there is no key or the issuer is no https URL (upstream then logs why and leaves the endpoints out). */
+function issuerDiscovery(tokens: ServiceAccountTokens, jwksUri: string | undefined, externalAddress: string, log: Logger): OpenIdMetadata | undefined {
+  if (tokens.publicKeys.length === 0) return undefined;
+  try {
+    return openIdMetadata(tokens.issuer, jwksUri, externalAddress, tokens.publicKeys);
+  } catch (err) {
+    log.error('Could not construct pre-rendered responses for ServiceAccountIssuerDiscovery endpoints. Endpoints will not be enabled.', { err: (err as Error).message });
+    return undefined;
+  }
+}
+
 async function loadRest(log: Logger): Promise<RestFactory | undefined> {
   const spec = './endpoints/index.js';
   try {
@@ -402,6 +414,7 @@ export async function startApiserver(opts: ApiserverOptions): Promise<RunningApi
         metrics: metrics.registry,
         tracing,
         tokenRequest: tokens.tokenRequest,
+        serviceAccountIssuerDiscovery: issuerDiscovery(tokens, opts.serviceAccount?.jwksUri, `${advertise.includes(':') ? `[${advertise}]` : advertise}:${http.port}`, log),
         requestMetrics: metrics.requests,
         aggregator: aggregatedRoutes(aggregator, opts.proxyClient),
         ...(opts.podNetwork ? { podNetwork: opts.podNetwork } : {}),

@@ -69,7 +69,7 @@ describe('serviceaccounts/token', () => {
     });
     const tampered = `${tr.status!.token.slice(0, -4)}AAAA`;
     expect((await post('/apis/authentication.k8s.io/v1/tokenreviews', JSON.stringify({ spec: { token: tampered } }))).body.status).toEqual({
-      authenticated: false,
+      user: {},
       error: expect.stringMatching(/^\[invalid bearer token, /),
     });
     expect((await post('/apis/authentication.k8s.io/v1/tokenreviews', JSON.stringify({ spec: {} }))).body).toMatchObject({ code: 400, message: 'token is required for TokenReview in authentication' });

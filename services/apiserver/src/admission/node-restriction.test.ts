@@ -156,6 +156,18 @@ describe('NodeRestriction', () => {
       attrs(kubelet('node-1'), 'UPDATE', 'pods', { namespace: 'default', name: 'web', object: POD_ON('node-1'), oldObject: POD_ON('node-1') }),
       'pods "web" is forbidden: unexpected operation "UPDATE", node "node-1" can only create and delete mirror pods',
     ],
+    // evictions: the pod as stored decides (getPod has web on node-1)
+    ['evicting its pod', attrs(kubelet('node-1'), 'CREATE', 'pods', { namespace: 'default', name: 'web', subresource: 'eviction', object: { metadata: { name: 'web' } } }), 'admitted'],
+    [
+      'evicting a pod on another node',
+      attrs(kubelet('node-2'), 'CREATE', 'pods', { namespace: 'default', name: 'web', subresource: 'eviction', object: { metadata: { name: 'web' } } }),
+      'pods "web" is forbidden: node node-2 can only evict pods with spec.nodeName set to itself',
+    ],
+    [
+      'evicting a pod that is gone',
+      attrs(kubelet('node-1'), 'CREATE', 'pods', { namespace: 'default', name: 'gone', subresource: 'eviction', object: { metadata: { name: 'gone' } } }),
+      'pods "gone" not found',
+    ],
     // leases
     ['its lease', attrs(kubelet('node-1'), 'CREATE', 'leases', { group: 'coordination.k8s.io', namespace: 'kube-node-lease', object: { metadata: { name: 'node-1' } } }), 'admitted'],
     [

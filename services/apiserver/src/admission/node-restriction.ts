@@ -125,6 +125,7 @@ function admitPod(a: AdmissionAttributes, nodeName: string, deny: Deny, deps: No
     if (!sameLabels(old.metadata.labels, a.object?.metadata.labels)) throw deny(`node ${JSON.stringify(nodeName)} cannot update labels through pod status`);
     return;
   }
+  if (sub === 'eviction') return admitPodEviction(a, nodeName, deny, deps);
   if (sub !== '') throw deny(`unexpected pod subresource ${JSON.stringify(sub)}, only 'status' and 'eviction' are allowed`);
   if (a.operation === 'DELETE') {
     if ((a.oldObject as Pod | undefined)?.spec?.nodeName !== nodeName) throw deny(`node ${JSON.stringify(nodeName)} can only delete pods with spec.nodeName set to itself`);
@@ -175,6 +176,16 @@ function admitNode(a: AdmissionAttributes, nodeName: string, deny: Deny): void {
     const bad = forbiddenLabels(node.metadata.labels, old?.metadata.labels);
     if (bad.length) throw deny(`is not allowed to modify labels: ${bad.join(', ')}`);
   }
+}
+
+/** A node may evict only the pods bound to it (upstream admitPodEviction; the node's name unquoted, as upstream prints it). */
+function admitPodEviction(a: AdmissionAttributes, nodeName: string, deny: Deny, deps: NodeRestrictionDeps): void {
+  if (a.operation !== 'CREATE') throw deny(`unexpected operation ${a.operation}`);
+  const podName = a.name || a.object?.metadata.name || '';
+  if (!podName) throw deny('could not determine pod from request data');
+  const pod = deps.getPod(a.namespace, podName) as Pod | undefined;
+  if (!pod) throw notFound({ group: '', resource: 'pods' }, podName);
+  if (pod.spec?.nodeName !== nodeName) throw deny(`node ${nodeName} can only evict pods with spec.nodeName set to itself`);
 }
 
 function admitServiceAccount(a: AdmissionAttributes, nodeName: string, deny: Deny, deps: NodeRestrictionDeps): void {

@@ -83,7 +83,8 @@ export async function reviewToken(spec: TokenReviewSpec, authenticators: readonl
   if (!spec.token) throw badRequest('token is required for TokenReview in authentication');
   const requested = spec.audiences?.length ? spec.audiences : undefined;
   const r = await authenticateToken(authenticators, spec.token, requested);
-  if (!r.ok) return { authenticated: false, error: r.error };
+  // As upstream's JSON of a failed review: `authenticated` false is omitted, the empty user is not (a Go struct is never omitempty).
+  if (!r.ok) return { user: {}, error: r.error };
   const { user, audiences: matched } = r.response;
   const want = requested ?? apiAudiences;
   if (want.length > 0 && !matched.some((a) => want.includes(a))) throw internalError(new Error('error validating audiences'));

@@ -8,6 +8,7 @@ import { isUpgradeRequest } from '@kubelab/component-base';
 import type { Registry, ResourceStore } from '../registry/interface.js';
 import { toStatusError, type RequestRecorder } from '../registry/store.js';
 import type { TokenRequestREST } from '../serviceaccount/token-request.js';
+import type { OpenIdMetadata } from '@kubelab/serviceaccount';
 import { DEFAULT_MAX_BODY_BYTES } from './body.js';
 import { aggregatedDiscovery, apiGroup, groupList, legacyVersions, resourceList, type AggregatedDocument } from './discovery.js';
 import { aggregatedDiscoveryVersion } from './negotiate.js';
@@ -51,6 +52,8 @@ export interface RestHandlerDeps {
   logger?: { error(msg: string, fields?: Record<string, unknown>): void };
   /** Serves serviceaccounts/<name>/token (TokenRequest); absent: 404 as upstream without a signing key. */
   tokenRequest?: TokenRequestREST;
+  /** Service account issuer discovery's pre-rendered answers; absent: both paths 404. */
+  serviceAccountIssuerDiscovery?: OpenIdMetadata | undefined;
   /** How pods/proxy and services/proxy reach pods: `pod-ip` dials the pod IP (upstream), `kubelet-tunnel` goes through the pod's kubelet (pod-tunnel.ts). */
   podNetwork?: PodNetwork;
   /** A pod dialer of the caller's (tests); overrides podNetwork. */
@@ -112,6 +115,16 @@ export function createRestHandler(deps: RestHandlerDeps): (req: IncomingMessage,
       switch (info.kind) {
         case 'version':
           return writeJson(res, 200, env.version);
+        case 'openIdConfiguration':
+        case 'openIdJwks': {
+          const md = deps.serviceAccountIssuerDiscovery;
+          if (!md || !isGet) return pageNotFound(res);
+          // upstream serviceaccount.openidmetadata: cacheable for an hour, the key set with its own media type.
+          const jwks = info.kind === 'openIdJwks';
+          res.writeHead(200, { 'Content-Type': jwks ? 'application/jwk-set+json' : 'application/json', 'Cache-Control': 'public, max-age=3600' });
+          res.end(jwks ? md.jwks : md.configuration);
+          return;
+        }
         case 'legacyVersions':
         case 'groupList': {
           const legacy = info.kind === 'legacyVersions';

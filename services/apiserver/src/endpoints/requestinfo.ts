@@ -2,6 +2,8 @@
 // RequestInfoFactory): discovery, or a resource request with its group,
 // version, namespace, resource, name, subresource and verb.
 
+import { JWKS_PATH, OPENID_CONFIGURATION_PATH } from '@kubelab/serviceaccount';
+
 export type Verb = 'get' | 'list' | 'watch' | 'create' | 'update' | 'patch' | 'delete' | 'deletecollection';
 
 export interface ResourceRequest {
@@ -20,6 +22,8 @@ export interface ResourceRequest {
 export type RequestInfo =
   | ResourceRequest
   | { kind: 'version' }
+  | { kind: 'openIdConfiguration' }
+  | { kind: 'openIdJwks' }
   | { kind: 'legacyVersions' }
   | { kind: 'groupList' }
   | { kind: 'group'; group: string }
@@ -37,6 +41,8 @@ function isTrue(v: string | null): boolean {
 export function parseRequestInfo(method: string, url: URL): RequestInfo {
   const parts = url.pathname.split('/').filter(Boolean).map(decodeURIComponent);
   if (parts.length === 1 && parts[0] === 'version') return { kind: 'version' };
+  if (url.pathname === OPENID_CONFIGURATION_PATH) return { kind: 'openIdConfiguration' };
+  if (url.pathname === JWKS_PATH) return { kind: 'openIdJwks' };
   if (parts.length === 2 && parts[0] === 'openapi' && parts[1] === 'v2') return { kind: 'openapiV2' };
   if (parts[0] === 'openapi' && parts[1] === 'v3') {
     return parts.length === 2 ? { kind: 'openapiV3Root' } : { kind: 'openapiV3', key: parts.slice(2).join('/') };

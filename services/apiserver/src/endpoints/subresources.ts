@@ -120,7 +120,9 @@ async function serveEviction(env: HandlerEnv, store: ResourceStore, r: ResourceR
   const { object } = await decodeWriteBody(env, req, q, store.info, 'Eviction');
   if (object.metadata.name && object.metadata.name !== r.name) throw badRequest('name in URL does not match name in Eviction object');
   const { kind: _kind, apiVersion: _apiVersion, ...opts } = ((object as Obj).deleteOptions ?? {}) as DeleteOptions;
-  await evictPod({ pods: store, pdbs: env.registry.store('policy', 'v1', 'poddisruptionbudgets')! }, r.namespace!, r.name!, opts, requestContext(req, q));
+  const ctx = requestContext(req, q);
+  await env.registry.admission.reviewSubresourceCreate(store.info, r.namespace!, r.name!, 'eviction', object, ctx);
+  await evictPod({ pods: store, pdbs: env.registry.store('policy', 'v1', 'poddisruptionbudgets')! }, r.namespace!, r.name!, opts, ctx);
   writeJson(res, 201, created201);
 }
 

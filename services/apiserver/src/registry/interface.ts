@@ -16,6 +16,7 @@ import type {
   UserInfo,
 } from '@kubelab/api';
 import type { Context } from '@kubelab/tracing';
+import type { AdmissionChain } from '../admission/chain.js';
 
 /** Who is asking and how; passed through admission to storage. */
 export interface RequestContext {
@@ -158,4 +159,6 @@ export interface Registry {
   currentRevision(): number;
   /** Resources served at run time (custom resources), for discovery; absent: none. */
   runtimeResources?(): readonly ResourceInfo[];
+  /** The admission chain every write passes; subresources that store nothing themselves (eviction, token) run it here. */
+  readonly admission: AdmissionChain;
 }

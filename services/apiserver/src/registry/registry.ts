@@ -5,6 +5,7 @@ import { badRequest, conflict, invalid, isStored, lookupResource, RESOURCES, typ
 import type { CustomStrategy, Registry, RequestContext, ResourceStore } from './interface.js';
 import { GenericStore, type StoreDeps } from './store.js';
 import { nowTime } from './meta.js';
+import type { AdmissionChain } from '../admission/chain.js';
 
 interface Binding {
   metadata?: { name?: string; namespace?: string; uid?: string; annotations?: Record<string, string> };
@@ -24,12 +25,14 @@ const BINDING = { group: '', resource: 'pods/binding' };
 
 export class ApiRegistry implements Registry {
   readonly stores = new Map<string, GenericStore>();
+  readonly admission: AdmissionChain;
   /** Resources answered without storage (the reviews), served once handed in. */
   private readonly unstored = new Map<string, ResourceStore>();
   /** Resources added at run time (the versions of established CRDs), by group/version/resource. */
   private readonly custom = new Map<string, GenericStore>();
 
   constructor(private readonly deps: StoreDeps) {
+    this.admission = deps.admission;
     for (const info of RESOURCES) if (isStored(info)) this.stores.set(`${info.group}/${info.version}/${info.resource}`, new GenericStore(info, deps));
   }
 

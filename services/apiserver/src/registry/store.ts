@@ -864,7 +864,7 @@ export class GenericStore implements ResourceStore {
       }
       const hooks = new AdmissionHooks();
       const a = this.attrs('DELETE', ns, name, { ...ctx, dryRun }, hooks, undefined, o);
-      const review = this.deps.admission.review(a, undefined, false);
+      const review = this.deps.admission.review(a, undefined);
       if (review) await review;
 
       const grace = gracePeriodSeconds(this.info, o, opts);

@@ -34,6 +34,8 @@ export interface ServiceAccountTokenOptions {
   extendTokenExpiration?: boolean;
   /** `--enable-bootstrap-token-auth` (upstream default false; kubeadm sets true). */
   enableBootstrapTokenAuth?: boolean;
+  /** `--service-account-jwks-uri`: the jwks_uri of the discovery document (default: this apiserver's /openid/v1/jwks). */
+  jwksUri?: string;
   /** Wall clock in milliseconds (tests). */
   now?: () => number;
 }
@@ -53,6 +55,9 @@ export interface ServiceAccountTokens {
   tokenRequest?: TokenRequestREST;
   /** The audiences tokens are checked against by default (`--api-audiences` or the issuers). */
   apiAudiences: string[];
+  /** The issuer tokens are signed as, and the keys that verify them: what issuer discovery publishes. */
+  issuer: string;
+  publicKeys: KeyObject[];
 }
 
 export function serviceAccountTokens(o: ServiceAccountTokenOptions, getter: ServiceAccountTokenGetter, registry: ApiRegistry): ServiceAccountTokens {
@@ -63,7 +68,7 @@ export function serviceAccountTokens(o: ServiceAccountTokenOptions, getter: Serv
   const authenticators: TokenAuthenticator[] = [];
   if (o.enableBootstrapTokenAuth) authenticators.push(audienceAgnostic(apiAudiences, createBootstrapTokenAuthenticator({ getter, now })));
   if (publicKeys.length) authenticators.push(...createTokenAuthenticators({ getter, issuers, audiences: apiAudiences, publicKeys, now }));
-  const out: ServiceAccountTokens = { authenticators, apiAudiences };
+  const out: ServiceAccountTokens = { authenticators, apiAudiences, issuer: issuers[0]!, publicKeys };
   if (o.signingKey) {
     out.tokenRequest = new TokenRequestREST(registry, {
       issuer: issuers[0]!,

@@ -76,7 +76,7 @@ export class TokenRequestREST {
    * lookups of the ServiceAccount and bound object are reads inside this
    * request, not requests of their own (the transport counts the request).
    */
-  async create(namespace: string, name: string, body: KubeObject, _ctx?: RequestContext): Promise<TokenRequest> {
+  async create(namespace: string, name: string, body: KubeObject, ctx: RequestContext = {}): Promise<TokenRequest> {
     const req = structuredClone(body) as TokenRequest;
     req.metadata ??= {};
     if (req.metadata.name && req.metadata.name !== name) throw badRequest('name in URL does not match name in TokenRequest object');
@@ -88,6 +88,8 @@ export class TokenRequestREST {
     const max = this.opts.maxExpirationSeconds ?? 0;
     if (max > 0 && req.spec.expirationSeconds > max) req.spec.expirationSeconds = max;
 
+    // Admission before the REST's own lookups, as upstream's create handler runs it (NodeRestriction: a node's tokens are bound to its pods).
+    await this.registry.admission.reviewSubresourceCreate(this.registry.mustStore('', 'serviceaccounts').info, namespace, name, 'token', req as unknown as KubeObject, ctx);
     const sa = await this.get('serviceaccounts', namespace, name);
     let pod: ObjectRef | undefined;
     let secret: ObjectRef | undefined;

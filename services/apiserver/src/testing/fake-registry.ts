@@ -2,6 +2,7 @@
 // registry/interface.ts (CAS on resourceVersion, graceful pod deletion,
 // initial ADDED events for rv ""/"0", binding) without storage or admission.
 
+import { AdmissionChain } from '../admission/chain.js';
 import { randomUUID } from 'node:crypto';
 import {
   alreadyExists,
@@ -66,6 +67,8 @@ export class FakeRegistry implements Registry {
   readonly objects = new Map<string, KubeObject>();
   readonly subscribers = new Set<Subscriber & { info: ResourceInfo }>();
   readonly bindings: KubeObject[] = [];
+  /** No admission plugins: writes are only validated. */
+  readonly admission = new AdmissionChain([], []);
   rev = 1;
   /** Validation to run on create/update (default: a container image is required). */
   validate: (obj: KubeObject) => FieldError[] = (o) => {

@@ -170,8 +170,8 @@ describe('reviewToken', () => {
 
   it('reports why a token does not authenticate', async () => {
     const token = await signToken(signer.key, boundClaims({ ...base, now: NOW_S - 7200 }));
-    expect(await reviewToken({ token }, authenticators(world()))).toEqual({ authenticated: false, error: '[invalid bearer token, service account token has expired]' });
-    expect(await reviewToken({ token: 'abcdef.0123456789abcdef' }, authenticators(world()))).toEqual({ authenticated: false, error: 'invalid bearer token' });
+    expect(await reviewToken({ token }, authenticators(world()))).toEqual({ user: {}, error: '[invalid bearer token, service account token has expired]' });
+    expect(await reviewToken({ token: 'abcdef.0123456789abcdef' }, authenticators(world()))).toEqual({ user: {}, error: 'invalid bearer token' });
   });
 
   it('refuses an empty token with a 400 as upstream', async () => {
