@@ -30,6 +30,24 @@ describe('the bootstrap policy data', () => {
     expect(dangling.map(key)).toEqual([]);
   });
 
+  it("has every controller role of upstream's default feature set, each bound to its ServiceAccount in kube-system", () => {
+    const p = bootstrapPolicy();
+    const controllers = p.clusterRoles.map((r) => r.metadata.name!).filter((n) => n.startsWith('system:controller:'));
+    // controller_policy.go's roles outside feature gates off by default (1.32).
+    const upstream = `attachdetach-controller certificate-controller clusterrole-aggregation-controller cronjob-controller daemon-set-controller
+      deployment-controller disruption-controller endpoint-controller endpointslice-controller endpointslicemirroring-controller
+      ephemeral-volume-controller expand-controller generic-garbage-collector horizontal-pod-autoscaler job-controller
+      legacy-service-account-token-cleaner namespace-controller node-controller persistent-volume-binder pod-garbage-collector
+      pv-protection-controller pvc-protection-controller replicaset-controller replication-controller resourcequota-controller
+      root-ca-cert-publisher route-controller service-account-controller service-controller statefulset-controller
+      ttl-after-finished-controller ttl-controller validatingadmissionpolicy-status-controller`.split(/\s+/);
+    expect(controllers.map((n) => n.slice('system:controller:'.length)).sort()).toEqual(upstream.sort());
+    for (const name of controllers) {
+      const b = p.clusterRoleBindings.find((x) => x.metadata.name === name);
+      expect(b?.subjects).toEqual([{ kind: 'ServiceAccount', name: name.slice('system:controller:'.length), namespace: 'kube-system' }]);
+    }
+  });
+
   it('upstream objects carry the bootstrapping label and autoupdate annotation; kubeadm objects neither', () => {
     const p = bootstrapPolicy();
     const view = p.clusterRoles.find((r) => r.metadata.name === 'view')!;

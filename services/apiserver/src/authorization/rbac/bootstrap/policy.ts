@@ -300,8 +300,8 @@ function upstreamClusterRoleBindings(): ClusterRoleBinding[] {
 }
 
 /**
- * The controllers' own roles (controller_policy.go), for those kubelab's
- * controller-manager runs or this issue adds, each bound to its
+ * The controllers' own roles (controller_policy.go), those of controllers
+ * kubelab does not run included, each bound to its
  * ServiceAccount in kube-system (used with --use-service-account-credentials).
  */
 function controllerRoles(): ClusterRole[] {
@@ -438,6 +438,52 @@ function controllerRoles(): ClusterRole[] {
     ]),
     c('pvc-protection-controller', [rule(['get', 'list', 'watch', 'update'], [core], ['persistentvolumeclaims']), rule(['list', 'watch', 'get'], [core], ['pods']), eventsRule()]),
     c('pv-protection-controller', [rule(['get', 'list', 'watch', 'update'], [core], ['persistentvolumes']), eventsRule()]),
+    // Roles of controllers kubelab does not run: upstream's bootstrap policy has them whatever runs.
+    c('attachdetach-controller', [
+      rule(['list', 'watch'], [core], ['persistentvolumes', 'persistentvolumeclaims']),
+      rule(READ, [core], ['nodes']),
+      rule(['patch', 'update'], [core], ['nodes/status']),
+      rule(['list', 'watch'], [core], ['pods']),
+      eventsRule(),
+      rule(['get', 'create', 'delete', 'list', 'watch'], [storage], ['volumeattachments']),
+      rule(READ, [storage], ['csidrivers']),
+      rule(READ, [storage], ['csinodes']),
+    ]),
+    c('endpointslicemirroring-controller', [
+      rule(READ, [core], ['services', 'endpoints']),
+      rule(['update'], [core], ['services/finalizers']),
+      rule(['update'], [core], ['endpoints/finalizers']),
+      rule(['get', 'list', 'watch', 'create', 'update', 'delete'], [discovery], ['endpointslices']),
+      eventsRule(),
+    ]),
+    c('expand-controller', [
+      rule(['get', 'list', 'watch', 'update', 'patch'], [core], ['persistentvolumes']),
+      rule(['update', 'patch'], [core], ['persistentvolumeclaims/status']),
+      rule(READ, [core], ['persistentvolumeclaims']),
+      eventsRule(),
+      rule(['get'], [core], ['services']),
+    ]),
+    c('ephemeral-volume-controller', [
+      rule(READ, [core], ['pods']),
+      rule(['update'], [core], ['pods/finalizers']),
+      rule(['get', 'list', 'watch', 'create'], [core], ['persistentvolumeclaims']),
+      eventsRule(),
+    ]),
+    c('replication-controller', [
+      rule(['get', 'list', 'watch', 'update'], [core], ['replicationcontrollers']),
+      rule(['update'], [core], ['replicationcontrollers/status']),
+      rule(['update'], [core], ['replicationcontrollers/finalizers']),
+      rule(['list', 'watch', 'patch', 'create', 'delete'], [core], ['pods']),
+      eventsRule(),
+    ]),
+    c('route-controller', [rule(['list', 'watch'], [core], ['nodes']), rule(['patch'], [core], ['nodes/status']), eventsRule()]),
+    c('ttl-controller', [rule(['update', 'patch', 'list', 'watch'], [core], ['nodes']), eventsRule()]),
+    c('validatingadmissionpolicy-status-controller', [
+      rule(READ, ['admissionregistration.k8s.io'], ['validatingadmissionpolicies']),
+      rule(['get', 'patch', 'update'], ['admissionregistration.k8s.io'], ['validatingadmissionpolicies/status']),
+      eventsRule(),
+    ]),
+    c('legacy-service-account-token-cleaner', [rule(['get'], [core], ['configmaps'], ['kube-apiserver-legacy-service-account-token-tracking']), rule(['patch', 'delete'], [core], ['secrets'])]),
     c('horizontal-pod-autoscaler', [
       rule(READ, [autoscaling], ['horizontalpodautoscalers']),
       rule(['update'], [autoscaling], ['horizontalpodautoscalers/status']),
