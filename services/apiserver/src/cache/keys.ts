@@ -11,23 +11,33 @@ export interface KeyParts {
 }
 
 const byPrefix = new Map(RESOURCES.map((i) => [storagePrefix(i), i]));
+const REGISTRY = '/registry/';
 
 export function parseKey(key: string): KeyParts | undefined {
-  // /registry/<resource>/... or /registry/<group>/<resource>/...
-  const parts = key.split('/');
-  if (parts[0] !== '' || parts[1] !== 'registry' || parts.length < 4) return undefined;
-  let prefix = `/registry/${parts[2]}`;
+  // /registry/<resource>/... or /registry/<group>/<resource>/...; read by offsets, not split: the cache parses a key per
+  // write applied and per lookup.
+  if (!key.startsWith(REGISTRY)) return undefined;
+  const a = key.indexOf('/', REGISTRY.length);
+  if (a < 0) return undefined;
+  let prefix = key.slice(0, a);
   let info = byPrefix.get(prefix);
-  let rest = parts.slice(3);
-  if (!info && parts.length >= 5) {
-    prefix = `/registry/${parts[2]}/${parts[3]}`;
-    info = byPrefix.get(prefix);
-    rest = parts.slice(4);
+  let restStart = a + 1;
+  if (!info) {
+    const b = key.indexOf('/', a + 1);
+    if (b >= 0) {
+      prefix = key.slice(0, b);
+      info = byPrefix.get(prefix);
+      restStart = b + 1;
+    }
   }
-  if (!info) return customResourceKey(parts);
-  if (info.namespaced && rest.length === 2) return { info, prefix, namespace: rest[0]!, name: unescapeKeyName(rest[1]!) };
-  if (!info.namespaced && rest.length === 1) return { info, prefix, namespace: '', name: unescapeKeyName(rest[0]!) };
-  return undefined;
+  if (!info) return customResourceKey(key.split('/'));
+  const s = key.indexOf('/', restStart);
+  if (info.namespaced) {
+    if (s < 0 || key.indexOf('/', s + 1) >= 0) return undefined;
+    return { info, prefix, namespace: key.slice(restStart, s), name: unescapeKeyName(key.slice(s + 1)) };
+  }
+  if (s >= 0) return undefined;
+  return { info, prefix, namespace: '', name: unescapeKeyName(key.slice(restStart)) };
 }
 
 /**
