@@ -115,6 +115,8 @@ async function runSize(nodes, mode) {
     progress('apiserver up');
     // The bench creates nodes and pods as kubeadm's admin.conf user (cluster-admin through RBAC).
     const cs = createClientset({ address: grpcAddress, tls: cluster.adminTls, component: 'scheduler-bench' });
+    // /metrics is for whom RBAC lets read it (system:monitoring): the admin's client certificate.
+    const asAdmin = { cert: cluster.adminTls.certPem, key: cluster.adminTls.keyPem };
     // The apiserver creates the default namespace at startup; wait for it.
     await waitFor('the default namespace', () => cs.core.namespaces().get('default'), { timeoutMs: 10_000, everyMs: 100 });
     const tNodes = performance.now();
@@ -217,7 +219,7 @@ async function runSize(nodes, mode) {
     try {
       await Promise.race([allBound, timeout]);
     } catch (err) {
-      const m = (await secureGet(schedPort, '/metrics')).body;
+      const m = (await secureGet(schedPort, '/metrics', asAdmin)).body;
       progress(
         m
           .split('\n')
@@ -245,7 +247,7 @@ async function runSize(nodes, mode) {
       nats: pids.nats ? +used.nats.toFixed(2) : null,
       benchClient: +((benchCpu.user + benchCpu.system) / 1e6).toFixed(2),
     };
-    const metrics = (await secureGet(schedPort, '/metrics')).body;
+    const metrics = (await secureGet(schedPort, '/metrics', asAdmin)).body;
     // prom-client writes the labels in the order they were set: either order counts.
     const attempts = metrics
       .split('\n')
