@@ -171,7 +171,6 @@ function defaultAdvertise(bind: string): string {
 
 type RestFactory = (deps: Record<string, unknown>) => HttpHandler | { handle: HttpHandler } | Promise<HttpHandler | { handle: HttpHandler }>;
 
-/** Loads createRestHandler from src/endpoints if the REST side is present. */
 /** Issuer discovery's answers, or none when there is no key or the issuer is no https URL (upstream then logs why and leaves the endpoints out). */
 function issuerDiscovery(tokens: ServiceAccountTokens, jwksUri: string | undefined, externalAddress: string, log: Logger): OpenIdMetadata | undefined {
   if (tokens.publicKeys.length === 0) return undefined;
@@ -183,6 +182,7 @@ function issuerDiscovery(tokens: ServiceAccountTokens, jwksUri: string | undefin
   }
 }
 
+/** Loads createRestHandler from src/endpoints if the REST side is present. */
 async function loadRest(log: Logger): Promise<RestFactory | undefined> {
   const spec = './endpoints/index.js';
   try {

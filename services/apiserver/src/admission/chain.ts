@@ -4,7 +4,7 @@
 
 import type { KubeObject, ResourceInfo } from '@kubelab/api';
 import type { RequestContext } from '../registry/interface.js';
-import { AdmissionHooks, type AdmissionAttributes, type AdmissionPlugin } from './types.js';
+import { admissionAttributes, AdmissionHooks, type AdmissionAttributes, type AdmissionPlugin } from './types.js';
 
 export class AdmissionChain {
   constructor(
@@ -36,19 +36,7 @@ export class AdmissionChain {
    * object, as upstream's create handler runs them before the REST's Create.
    */
   async reviewSubresourceCreate(info: ResourceInfo, namespace: string, name: string, subresource: string, object: KubeObject, ctx: RequestContext): Promise<void> {
-    const hooks = new AdmissionHooks();
-    const a: AdmissionAttributes = {
-      operation: 'CREATE',
-      info,
-      namespace,
-      name,
-      subresource,
-      object,
-      ctx,
-      dryRun: ctx.dryRun === true,
-      onRollback: hooks.onRollback,
-      onCommit: hooks.onCommit,
-    };
+    const a = admissionAttributes('CREATE', info, namespace, name, ctx, new AdmissionHooks(), object, undefined, subresource);
     await this.review(a, undefined);
   }
 

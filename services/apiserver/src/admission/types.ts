@@ -32,6 +32,25 @@ export interface AdmissionPlugin {
   validate?(a: AdmissionAttributes): void | Promise<void>;
 }
 
+/** One write's attributes (upstream admission.NewAttributesRecord): the hooks collect what its plugins reserve. */
+export function admissionAttributes(
+  operation: Operation,
+  info: ResourceInfo,
+  namespace: string,
+  name: string,
+  ctx: RequestContext,
+  hooks: AdmissionHooks,
+  object?: KubeObject,
+  oldObject?: KubeObject,
+  subresource?: string,
+): AdmissionAttributes {
+  const a: AdmissionAttributes = { operation, info, namespace, name, ctx, dryRun: ctx.dryRun === true, onRollback: hooks.onRollback, onCommit: hooks.onCommit };
+  if (object) a.object = object;
+  if (oldObject) a.oldObject = oldObject;
+  if (subresource) a.subresource = subresource;
+  return a;
+}
+
 /** Collects rollback/commit hooks for one request. */
 export class AdmissionHooks {
   private rollbacks: Array<() => void> = [];

@@ -28,7 +28,7 @@ import { componentOfUserAgent } from '@kubelab/proto/api-record';
 import { extractFromMap, parseTraceparent, ROOT_CONTEXT, trace, TRACED_RESOURCES, TRACEPARENT_ANNOTATION, withObjectTraceparent, withTraceContextAnnotation } from '@kubelab/tracing';
 import { CLEANUP_FINALIZER, isCrdResource, markTerminating } from '../apiextensions/crd.js';
 import type { AdmissionChain } from '../admission/chain.js';
-import { AdmissionHooks, type AdmissionAttributes, type Operation } from '../admission/types.js';
+import { admissionAttributes, AdmissionHooks, type AdmissionAttributes, type Operation } from '../admission/types.js';
 import { watchTrigger, type WatchTrigger } from '../cache/triggers.js';
 import type { CacheEntry, WatchCache } from '../cache/watch-cache.js';
 import type { CacheWatcher } from '../cache/watcher.js';
@@ -480,20 +480,7 @@ export class GenericStore implements ResourceStore {
   // ---- writes ------------------------------------------------------------
 
   private attrs(op: Operation, ns: string, name: string, ctx: RequestContext, hooks: AdmissionHooks, object?: KubeObject, oldObject?: KubeObject, subresource?: string): AdmissionAttributes {
-    const a: AdmissionAttributes = {
-      operation: op,
-      info: this.info,
-      namespace: ns,
-      name,
-      ctx,
-      dryRun: ctx.dryRun === true,
-      onRollback: hooks.onRollback,
-      onCommit: hooks.onCommit,
-    };
-    if (object) a.object = object;
-    if (oldObject) a.oldObject = oldObject;
-    if (subresource) a.subresource = subresource;
-    return a;
+    return admissionAttributes(op, this.info, ns, name, ctx, hooks, object, oldObject, subresource);
   }
 
   /** Checks the body is an object of this resource and settles its namespace. */

@@ -2,7 +2,6 @@
 // registry/interface.ts (CAS on resourceVersion, graceful pod deletion,
 // initial ADDED events for rv ""/"0", binding) without storage or admission.
 
-import { AdmissionChain } from '../admission/chain.js';
 import { randomUUID } from 'node:crypto';
 import {
   alreadyExists,
@@ -22,6 +21,7 @@ import {
 } from '@kubelab/api';
 import type { DeleteResult, ListOptions, Registry, RequestContext, ResourceStore, Subresource, Watch, WatchOptions } from '../registry/interface.js';
 import { checkPatchedTypes } from '../decoding/decode.js';
+import { AdmissionChain } from '../admission/chain.js';
 
 type Obj = Record<string, any>;
 
