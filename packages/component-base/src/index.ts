@@ -58,7 +58,7 @@ export { forbiddenMessage, forbiddenStatus, type ForbiddenAttributes } from './a
 export { onShutdown, runMain } from './signals.js';
 export { withLeaderElectionFlags, leaderElectionFrom, type LeaderElectionFlagValues } from './leader-election-flags.js';
 export { which } from './which.js';
-export { FastCounter, FastGauge, FastHistogram } from './metrics/labelled.js';
+export { FastCounter, FastGauge, FastHistogram, type HistogramSeries } from './metrics/labelled.js';
 export { isUpgradeRequest, serveUpgrades, proxyUpgrade, upgradeHead } from './upgrade.js';
 export {
   FLAG_FIN,

@@ -55,15 +55,21 @@ class LabelledValues {
       this.help,
       this.type,
       () => [...this.series.values()].map((s) => ({ labels: labelsOf(this.labelNames, s.values), value: s.n })),
-      () => this.series.clear(),
+      // Zeroed, not dropped: a kept child() goes on counting the series it is.
+      () => this.series.forEach((s) => (s.n = 0)),
     );
   }
 
   protected add(values: Values, by: number): void {
+    this.child(values).n += by;
+  }
+
+  /** The series of one label set, to keep and bump (`n += by`) without a key per call (prom-client's `labels()`). */
+  child(values: Values): { n: number } {
     const key = values.join('\u0000');
-    const s = this.series.get(key);
-    if (s) s.n += by;
-    else this.series.set(key, { values: [...values], n: by });
+    let s = this.series.get(key);
+    if (!s) this.series.set(key, (s = { values: [...values], n: 0 }));
+    return s;
   }
 
   /** The value of one label set (tests and benchmarks read it without a scrape). */
@@ -94,15 +100,31 @@ export class FastGauge extends LabelledValues {
   }
 }
 
-class HistogramSeries {
+export class HistogramSeries {
   readonly buckets: Float64Array;
   sum = 0;
   count = 0;
   constructor(
     readonly values: Values,
-    size: number,
+    private readonly bounds: readonly number[],
   ) {
-    this.buckets = new Float64Array(size + 1);
+    this.buckets = new Float64Array(bounds.length + 1);
+  }
+
+  observe(v: number): void {
+    const bounds = this.bounds;
+    let b = 0;
+    while (b < bounds.length && v > bounds[b]!) b++;
+    this.buckets[b]!++;
+    this.sum += v;
+    this.count++;
+  }
+
+  /** Zeroed, not dropped: a kept child goes on counting the series it is. */
+  reset(): void {
+    this.buckets.fill(0);
+    this.sum = 0;
+    this.count = 0;
   }
 }
 
@@ -129,20 +151,20 @@ export class FastHistogram {
       this.help,
       'histogram',
       () => this.values(),
-      () => this.series.clear(),
+      () => this.series.forEach((s) => s.reset()),
     );
   }
 
   observe(values: Values, v: number): void {
+    this.child(values).observe(v);
+  }
+
+  /** The series of one label set, to keep and observe into without a key per call (prom-client's `labels()`). */
+  child(values: Values): HistogramSeries {
     const key = values.join('\u0000');
     let s = this.series.get(key);
-    if (!s) this.series.set(key, (s = new HistogramSeries([...values], this.bucketBounds.length)));
-    const bounds = this.bucketBounds;
-    let b = 0;
-    while (b < bounds.length && v > bounds[b]!) b++;
-    s.buckets[b]!++;
-    s.sum += v;
-    s.count++;
+    if (!s) this.series.set(key, (s = new HistogramSeries([...values], this.bucketBounds)));
+    return s;
   }
 
   /** Observations of one label set. */

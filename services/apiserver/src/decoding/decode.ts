@@ -104,6 +104,69 @@ function walk(value: unknown, t: string, path: string, goPath: string, owner: st
   }
 }
 
+/** A list's or map's element type, remembered (the walk of every request would slice the same names again). */
+const elementTypes = new Map<string, string>();
+function elementType(t: string, prefixLength: number): string {
+  let e = elementTypes.get(t);
+  if (e === undefined) elementTypes.set(t, (e = t.slice(prefixLength)));
+  return e;
+}
+
+/**
+ * Whether `value` fits schema type `t` with nothing to report: no wrong
+ * type and (unless `unknownOk`) no unknown field. Builds no paths or
+ * messages: the usual body passes here, and only one that does not is
+ * walked again by `walk` for its messages.
+ */
+function conforms(value: unknown, t: string, unknownOk: boolean): boolean {
+  if (value === null || value === undefined) return true;
+  if (t.charCodeAt(0) === 91 /* [ */ && t.startsWith('[]')) {
+    if (!Array.isArray(value)) return false;
+    const e = elementType(t, 2);
+    for (const x of value) if (!conforms(x, e, unknownOk)) return false;
+    return true;
+  }
+  if (t.charCodeAt(0) === 109 /* m */ && t.startsWith('map[string]')) {
+    if (typeof value !== 'object' || Array.isArray(value)) return false;
+    const e = elementType(t, 11);
+    for (const k in value as J) if (!conforms((value as J)[k], e, unknownOk)) return false;
+    return true;
+  }
+  switch (t) {
+    case 'string':
+    case 'bytes':
+    case 'Time':
+    case 'MicroTime':
+      return typeof value === 'string';
+    case 'int32':
+      return typeof value === 'number' && Number.isInteger(value) && value <= 2147483647 && value >= -2147483648;
+    case 'int64':
+      return typeof value === 'number' && Number.isInteger(value);
+    case 'number':
+      return typeof value === 'number';
+    case 'boolean':
+      return typeof value === 'boolean';
+    case 'IntOrString':
+    case 'Quantity':
+      return typeof value === 'string' || typeof value === 'number';
+    case 'object':
+      return true;
+  }
+  const def = SCHEMA[t];
+  if (!def?.fields) return true;
+  if (typeof value !== 'object' || Array.isArray(value)) return false;
+  const fields = def.fields;
+  for (const key in value as J) {
+    const f = fields[key];
+    if (!f) {
+      if (unknownOk) continue;
+      return false;
+    }
+    if (!conforms((value as J)[key], f[0], unknownOk)) return false;
+  }
+  return true;
+}
+
 export interface Decoded {
   object: KubeObject;
   /** Warning texts for the `Warning` response header (fieldValidation=Warn). */
@@ -128,7 +191,7 @@ export function decodeObject(
     throw fail(`json: cannot unmarshal ${jsonKind(body)} into Go value of type ${goType(schemaType)}`);
   }
   const w: Walk = { unknown: [] };
-  if (SCHEMA[schemaType]) walk(body, schemaType, '', '', schemaType, w);
+  if (SCHEMA[schemaType] && !conforms(body, schemaType, false)) walk(body, schemaType, '', '', schemaType, w);
   if (w.typeError) throw fail(w.typeError);
   const obj = body as KubeObject;
   obj.metadata ??= {};
@@ -197,7 +260,7 @@ export function checkPatchedTypes(info: Pick<ResourceInfo, 'kind'>, patched: Kub
 
 /** The Go decoder's message for the first wrong type in `obj` (unknown fields are left alone), or undefined. */
 export function typeErrorOf(kind: string, obj: unknown): string | undefined {
-  if (!SCHEMA[kind]) return undefined;
+  if (!SCHEMA[kind] || conforms(obj, kind, true)) return undefined;
   const w: Walk = { unknown: [], keepUnknown: true };
   walk(obj, kind, '', '', kind, w);
   return w.typeError;

@@ -94,3 +94,35 @@ describe('a FlowSchema whose priority level does not exist (Dangling)', () => {
     expect(flow.admit(attrs(jane, 'get', '', 'pods', 'default'))).toMatchObject({ ok: true, schema: { metadata: { name: 'global-default' } }, level: { metadata: { name: 'global-default' } } });
   });
 });
+
+describe('classification remembered per user and request shape', () => {
+  it('holds until the configuration changes, and counts in the same series as a fresh classification would', async () => {
+    const registry = new Registry();
+    const jane: UserInfo = { name: 'jane', groups: ['system:authenticated'] };
+    const flow = new FlowControl({ registry });
+    const route = (a: FlowAdmission | Promise<FlowAdmission>) => (a instanceof Promise ? 'queued' : `${a.schema.metadata.name}/${a.level.metadata.name}`);
+    expect(route(flow.admit(attrs(jane, 'get', '', 'pods', 'default')))).toBe('global-default/global-default');
+    expect(route(flow.admit(attrs(jane, 'get', '', 'pods', 'default')))).toBe('global-default/global-default');
+    const janeLow = {
+      apiVersion: 'flowcontrol.apiserver.k8s.io/v1' as const,
+      kind: 'FlowSchema' as const,
+      metadata: { name: 'jane-low', uid: 'jane-low-uid' },
+      spec: {
+        priorityLevelConfiguration: { name: 'workload-low' },
+        matchingPrecedence: 10,
+        rules: [{ subjects: [{ kind: 'User' as const, user: { name: 'jane' } }], resourceRules: [{ verbs: ['get'], apiGroups: [''], resources: ['pods'], namespaces: ['default'] }] }],
+      },
+    };
+    flow.configure([...BOOTSTRAP_FLOW_SCHEMAS, janeLow], BOOTSTRAP_PRIORITY_LEVELS);
+    // The same user object and shape: routed by the new schema, not the remembered answer.
+    expect(route(flow.admit(attrs(jane, 'get', '', 'pods', 'default')))).toBe('jane-low/workload-low');
+    // Another namespace is another shape: the new schema does not cover it.
+    expect(route(flow.admit(attrs(jane, 'get', '', 'pods', 'shop')))).toBe('global-default/global-default');
+    const text = await registry.metrics();
+    expect(text).toContain('apiserver_flowcontrol_dispatched_requests_total{flow_schema="global-default",priority_level="global-default"} 3');
+    expect(text).toContain('apiserver_flowcontrol_dispatched_requests_total{flow_schema="jane-low",priority_level="workload-low"} 1');
+    expect(text).toContain('apiserver_flowcontrol_current_executing_requests{flow_schema="jane-low",priority_level="workload-low"} 1');
+    // Nothing waited in a queue: no in-queue series yet (a series shows once something was counted in it).
+    expect(text).not.toContain('apiserver_flowcontrol_current_inqueue_requests{');
+  });
+});

@@ -12,8 +12,8 @@
 // keeps its queues and seats.
 
 import type { Registry } from 'prom-client';
-import type { FlowSchema, PriorityLevelConfiguration } from '@kubelab/api';
-import { FastCounter, FastGauge, FastHistogram } from '@kubelab/component-base';
+import type { FlowSchema, PriorityLevelConfiguration, UserInfo } from '@kubelab/api';
+import { FastCounter, FastGauge, FastHistogram, type HistogramSeries } from '@kubelab/component-base';
 import type { AuthorizationAttributes } from '../authorization/types.js';
 import { BOOTSTRAP_FLOW_SCHEMAS, BOOTSTRAP_PRIORITY_LEVELS } from './bootstrap.js';
 import { classify, matchingOrder } from './classify.js';
@@ -62,12 +62,48 @@ function responseOf(l: PriorityLevelConfiguration): LevelResponse {
   return { type: 'Queue', queuing: { queues: r.queuing?.queues || 64, handSize: r.queuing?.handSize || 8, queueLengthLimit: r.queuing?.queueLengthLimit || 50 } };
 }
 
+interface Level {
+  config: PriorityLevelConfiguration;
+  limit?: number;
+  response?: string;
+  queues?: QueueSet;
+}
+
+/** Where requests of one user and one shape go: their schema, level and flow, and the metric series they count in. */
+interface Route {
+  schema: FlowSchema;
+  level: Level;
+  labels: readonly string[];
+  flowKey: string;
+  // Series are made on first use: a series shows in /metrics once something was counted in it, as upstream's.
+  dispatched?: { n: number };
+  executing?: { n: number };
+  inQueue?: { n: number };
+  waitedOk?: HistogramSeries;
+  waitedRejected?: HistogramSeries;
+}
+
+/** Most shapes remembered per user before that user's routes start over. */
+const MAX_ROUTES_PER_USER = 512;
+
+/** What classification reads of a request besides its user (a FlowSchema's rules see nothing else; the name never). */
+function shapeKey(a: AuthorizationAttributes): string {
+  return a.resourceRequest ? `${a.verb}\0${a.apiGroup}\0${a.resource}\0${a.subresource}\0${a.namespace}` : `\u0001${a.verb}\0${a.path}`;
+}
+
 /** Upstream's apiserver_flowcontrol_request_wait_duration_seconds buckets. */
 const WAIT_BUCKETS = [0, 0.005, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 15, 30];
 
 export class FlowControl {
   private ordered: FlowSchema[] = [];
-  private levels = new Map<string, { config: PriorityLevelConfiguration; limit?: number; response?: string; queues?: QueueSet }>();
+  private levels = new Map<string, Level>();
+  /**
+   * Classification remembered per user object (a stream's items and a
+   * cached token share one) and request shape, until the configuration
+   * changes: matching walks every FlowSchema's rules, which cost more than
+   * the seat itself at thousands of writes a second.
+   */
+  private routes = new WeakMap<UserInfo, Map<string, Route>>();
   private readonly pool = new SeatPool(0);
   private catchAll!: FlowSchema;
   private readonly serverLimit: number;
@@ -113,7 +149,7 @@ export class FlowControl {
     this.ordered = matchingOrder(withMandatory(schemas, BOOTSTRAP_FLOW_SCHEMAS)).filter((fs) => levelNames.has(fs.spec?.priorityLevelConfiguration?.name));
     this.catchAll = this.ordered.find((s) => s.metadata.name === 'catch-all')!;
     const limits = nominalLimits(allLevels, this.serverLimit);
-    const next = new Map<string, { config: PriorityLevelConfiguration; limit?: number; response?: string; queues?: QueueSet }>();
+    const next = new Map<string, Level>();
     let lent = 0;
     for (const config of allLevels) {
       const name = config.metadata.name ?? '';
@@ -140,10 +176,15 @@ export class FlowControl {
     }
     this.pool.capacity = lent;
     this.levels = next;
+    this.routes = new WeakMap();
   }
 
-  /** The request's schema and level, and a seat (release it when the request ends) or the reason for its 429. */
-  admit(a: AuthorizationAttributes): FlowAdmission | Promise<FlowAdmission> {
+  private route(a: AuthorizationAttributes): Route {
+    let byShape = this.routes.get(a.user);
+    if (!byShape) this.routes.set(a.user, (byShape = new Map()));
+    const key = shapeKey(a);
+    let r = byShape.get(key);
+    if (r) return r;
     const c = classify(this.ordered, a);
     // Dangling schemas are left out of `ordered`; catch-all is the answer of last resort.
     let schema = c?.schema ?? this.catchAll;
@@ -153,36 +194,54 @@ export class FlowControl {
       level = this.levels.get('catch-all')!;
     }
     const labels = [schema.metadata.name ?? '', level.config.metadata.name ?? ''];
-    if (!level.queues) return this.running(schema, level.config, labels, () => undefined);
-    const admission = level.queues.admit(`${schema.metadata.name ?? ''}\0${c?.distinguisher ?? ''}`);
+    r = {
+      schema,
+      level,
+      labels,
+      flowKey: `${schema.metadata.name ?? ''}\0${c?.distinguisher ?? ''}`,
+    };
+    if (byShape.size >= MAX_ROUTES_PER_USER) byShape.clear();
+    byShape.set(key, r);
+    return r;
+  }
+
+  /** The request's schema and level, and a seat (release it when the request ends) or the reason for its 429. */
+  admit(a: AuthorizationAttributes): FlowAdmission | Promise<FlowAdmission> {
+    const r = this.route(a);
+    const { schema, level } = r;
+    if (!level.queues) return this.running(r, () => undefined);
+    const admission = level.queues.admit(r.flowKey);
     const settle = (adm: Awaited<typeof admission>): FlowAdmission => {
-      this.waits.observe([...labels, String(adm.ok)], adm.waitedMs / 1000);
+      const waited = adm.ok ? (r.waitedOk ??= this.waits.child([...r.labels, 'true'])) : (r.waitedRejected ??= this.waits.child([...r.labels, 'false']));
+      waited.observe(adm.waitedMs / 1000);
       if (!adm.ok) {
-        this.rejected.inc([...labels, adm.reason]);
+        this.rejected.inc([...r.labels, adm.reason]);
         return { ok: false, schema, level: level.config, reason: adm.reason };
       }
-      return this.running(schema, level.config, labels, adm.release);
+      return this.running(r, adm.release);
     };
     if (!(admission instanceof Promise)) return settle(admission);
-    this.inQueue.add(labels, 1);
+    const inQueue = (r.inQueue ??= this.inQueue.child(r.labels));
+    inQueue.n++;
     return admission.then((adm) => {
-      this.inQueue.add(labels, -1);
+      inQueue.n--;
       return settle(adm);
     });
   }
 
-  private running(schema: FlowSchema, level: PriorityLevelConfiguration, labels: string[], free: () => void): FlowAdmission {
-    this.dispatched.inc(labels);
-    this.executing.add(labels, 1);
+  private running(r: Route, free: () => void): FlowAdmission {
+    (r.dispatched ??= this.dispatched.child(r.labels)).n++;
+    const executing = (r.executing ??= this.executing.child(r.labels));
+    executing.n++;
     let done = false;
     return {
       ok: true,
-      schema,
-      level,
+      schema: r.schema,
+      level: r.level.config,
       release: () => {
         if (done) return;
         done = true;
-        this.executing.add(labels, -1);
+        executing.n--;
         free();
       },
     };
