@@ -190,6 +190,16 @@ describe('RBAC authorizer', () => {
     ];
     const keys = new Set([base, ...differ].map(decisionKey));
     expect(keys.size).toBe(differ.length + 1);
+    // Parts holding the separators of a joined key stay apart: a group list is not one group with a control character.
+    const crafted = [
+      req({ name: jane.name, groups: ['devs\u0001system:masters'] }, 'get', 'pods', 'web'),
+      req({ name: jane.name, groups: ['devs', 'system:masters'] }, 'get', 'pods', 'web'),
+      req({ name: `${jane.name}\u0000devs`, groups: [] }, 'get', 'pods', 'web'),
+      req({ name: jane.name, groups: ['devs'] }, 'get', 'pods', 'web'),
+      req(jane, 'get', 'pods', 'a\u0000b'),
+      req(jane, 'get', 'pods', 'a', { apiGroup: 'b' }),
+    ];
+    expect(new Set(crafted.map(decisionKey)).size).toBe(crafted.length);
     // apiVersion, uid and extra do not change what RBAC decides.
     expect(decisionKey({ ...base, apiVersion: 'v2', user: { ...jane, uid: 'u', extra: { a: ['b'] } } })).toBe(decisionKey(base));
   });

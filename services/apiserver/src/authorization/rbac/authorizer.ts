@@ -12,9 +12,25 @@ import { ruleAllows } from './rules.js';
 /** Decisions remembered per policy generation; past this many the memo starts over (bounded memory). */
 export const MEMO_LIMIT = 4096;
 
+/** Each part length-prefixed: names, groups and URL parts may hold any character, and no two requests may share a key. */
+const part = (v: string) => `${v.length}:${v}`;
+
+/** A user's part of the key, made once per user object (authenticators give one identity one object). */
+const userParts = new WeakMap<UserInfo, string>();
+function userPart(u: UserInfo): string {
+  let k = userParts.get(u);
+  if (k === undefined) {
+    k = part(u.name) + String(u.groups.length);
+    for (const g of u.groups) k += part(g);
+    userParts.set(u, k);
+  }
+  return k;
+}
+
 /** What an RBAC decision depends on: the user's name and groups and the request's attributes (not apiVersion, uid or extra). */
 export function decisionKey(a: AuthorizationAttributes): string {
-  return `${a.user.name}\0${a.user.groups.join('\x01')}\0${a.verb}\0${a.resourceRequest ? `${a.namespace}\0${a.apiGroup}\0${a.resource}\0${a.subresource}\0${a.name}` : `\x02${a.path}`}`;
+  const who = userPart(a.user) + part(a.verb);
+  return a.resourceRequest ? who + part(a.namespace) + part(a.apiGroup) + part(a.resource) + part(a.subresource) + part(a.name) : `${who}/${part(a.path)}`;
 }
 
 export class RbacAuthorizer implements Authorizer, RuleResolver {
