@@ -42,6 +42,32 @@ function goType(t: string): string {
   return `v1.${SCHEMA[t]?.name ?? t}`;
 }
 
+/** Whether `value` fits scalar schema type `t` (the Go decoder's rules); undefined when `t` is not a scalar type. */
+function scalarFits(t: string, value: unknown): boolean | undefined {
+  switch (t) {
+    case 'string':
+    case 'bytes':
+    case 'Time':
+    case 'MicroTime':
+      return typeof value === 'string';
+    case 'int32':
+      return typeof value === 'number' && Number.isInteger(value) && value <= 2147483647 && value >= -2147483648;
+    case 'int64':
+      return typeof value === 'number' && Number.isInteger(value);
+    case 'number':
+      return typeof value === 'number';
+    case 'boolean':
+      return typeof value === 'boolean';
+    case 'IntOrString':
+    case 'Quantity':
+      return typeof value === 'string' || typeof value === 'number';
+    case 'object':
+      return true;
+    default:
+      return undefined;
+  }
+}
+
 /**
  * Walks `value` of schema type `t`, pruning unknown fields in place and
  * recording them (with list indexes, as upstream prints them) and the first
@@ -62,31 +88,11 @@ function walk(value: unknown, t: string, path: string, goPath: string, owner: st
     for (const [k, x] of Object.entries(value as J)) walk(x, t.slice(11), `${path}.${k}`, goPath, owner, w);
     return;
   }
-  switch (t) {
-    case 'string':
-    case 'bytes':
-    case 'Time':
-    case 'MicroTime':
-      if (typeof value !== 'string') fail();
-      return;
-    case 'int32':
-    case 'int64':
-      if (typeof value !== 'number') fail();
-      else if (!Number.isInteger(value)) fail(`number ${value}`);
-      else if (t === 'int32' && (value > 2147483647 || value < -2147483648)) fail(`number ${value}`);
-      return;
-    case 'number':
-      if (typeof value !== 'number') fail();
-      return;
-    case 'boolean':
-      if (typeof value !== 'boolean') fail();
-      return;
-    case 'IntOrString':
-    case 'Quantity':
-      if (typeof value !== 'string' && typeof value !== 'number') fail();
-      return;
-    case 'object':
-      return;
+  const fits = scalarFits(t, value);
+  if (fits !== undefined) {
+    // An integer type's wrong number is named with its value, as Go's decoder does (`number 1.5`).
+    if (!fits) fail(typeof value === 'number' && (t === 'int32' || t === 'int64') ? `number ${value}` : undefined);
+    return;
   }
   const def = SCHEMA[t];
   if (!def?.fields) return;
@@ -132,26 +138,8 @@ function conforms(value: unknown, t: string, unknownOk: boolean): boolean {
     for (const k in value as J) if (!conforms((value as J)[k], e, unknownOk)) return false;
     return true;
   }
-  switch (t) {
-    case 'string':
-    case 'bytes':
-    case 'Time':
-    case 'MicroTime':
-      return typeof value === 'string';
-    case 'int32':
-      return typeof value === 'number' && Number.isInteger(value) && value <= 2147483647 && value >= -2147483648;
-    case 'int64':
-      return typeof value === 'number' && Number.isInteger(value);
-    case 'number':
-      return typeof value === 'number';
-    case 'boolean':
-      return typeof value === 'boolean';
-    case 'IntOrString':
-    case 'Quantity':
-      return typeof value === 'string' || typeof value === 'number';
-    case 'object':
-      return true;
-  }
+  const fits = scalarFits(t, value);
+  if (fits !== undefined) return fits;
   const def = SCHEMA[t];
   if (!def?.fields) return true;
   if (typeof value !== 'object' || Array.isArray(value)) return false;

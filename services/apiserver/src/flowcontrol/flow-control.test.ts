@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Registry } from 'prom-client';
-import type { UserInfo } from '@kubelab/api';
+import type { FlowResourcePolicyRule, FlowSchema, UserInfo } from '@kubelab/api';
 import { resourceAttributes } from '../authorization/attributes.js';
 import { BOOTSTRAP_FLOW_SCHEMAS, BOOTSTRAP_PRIORITY_LEVELS } from './bootstrap.js';
 import { FlowControl, nominalLimits, type FlowAdmission } from './flow-control.js';
@@ -8,6 +8,13 @@ import { FlowControl, nominalLimits, type FlowAdmission } from './flow-control.j
 const kcm: UserInfo = { name: 'system:kube-controller-manager', groups: ['system:authenticated'] };
 const admin: UserInfo = { name: 'kubernetes-admin', groups: ['system:masters', 'system:authenticated'] };
 const attrs = (user: UserInfo, verb: string, group: string, resource: string, namespace: string) => resourceAttributes(user, verb, { group, resource, namespace });
+/** A FlowSchema at precedence 10 sending one user's requests matching `rule` to `level`. */
+const userSchema = (name: string, level: string, user: string, rule: FlowResourcePolicyRule): FlowSchema => ({
+  apiVersion: 'flowcontrol.apiserver.k8s.io/v1',
+  kind: 'FlowSchema',
+  metadata: { name, uid: `${name}-uid` },
+  spec: { priorityLevelConfiguration: { name: level }, matchingPrecedence: 10, rules: [{ subjects: [{ kind: 'User', user: { name: user } }], resourceRules: [rule] }] },
+});
 
 describe('API Priority and Fairness', () => {
   it("shares the server's 600 seats by nominalConcurrencyShares, rounded up (upstream's NominalCL)", () => {
@@ -56,16 +63,7 @@ describe('API Priority and Fairness reconfigured', () => {
     const waiting = fill.find((c) => c instanceof Promise)!;
     const jail = structuredClone(BOOTSTRAP_PRIORITY_LEVELS.find((l) => l.metadata.name === 'catch-all')!);
     jail.metadata = { name: 'jail', uid: 'jail-uid' };
-    const kcmToJail = {
-      apiVersion: 'flowcontrol.apiserver.k8s.io/v1' as const,
-      kind: 'FlowSchema' as const,
-      metadata: { name: 'kcm-leases', uid: 'kcm-leases-uid' },
-      spec: {
-        priorityLevelConfiguration: { name: 'jail' },
-        matchingPrecedence: 10,
-        rules: [{ subjects: [{ kind: 'User' as const, user: { name: kcm.name } }], resourceRules: [{ verbs: ['get'], apiGroups: ['*'], resources: ['*'], namespaces: ['*'] }] }],
-      },
-    };
+    const kcmToJail = userSchema('kcm-leases', 'jail', kcm.name, { verbs: ['get'], apiGroups: ['*'], resources: ['*'], namespaces: ['*'] });
     // Everything but the mandatory objects, and the new ones: workload-high keeps its 2 seats (4, half lent; jail's 5 shares change no rounding).
     const levels = [...BOOTSTRAP_PRIORITY_LEVELS.filter((l) => l.metadata.name !== 'exempt'), jail];
     const schemas = [...BOOTSTRAP_FLOW_SCHEMAS.filter((s) => s.metadata.name !== 'exempt'), kcmToJail];
@@ -80,16 +78,7 @@ describe('API Priority and Fairness reconfigured', () => {
 describe('a FlowSchema whose priority level does not exist (Dangling)', () => {
   it("is skipped: its requests go to the next schema that matches, as upstream's matcher does", () => {
     const jane = { name: 'jane', groups: ['system:authenticated'] };
-    const dangling = {
-      apiVersion: 'flowcontrol.apiserver.k8s.io/v1' as const,
-      kind: 'FlowSchema' as const,
-      metadata: { name: 'jane-nowhere', uid: 'u' },
-      spec: {
-        priorityLevelConfiguration: { name: 'missing' },
-        matchingPrecedence: 10,
-        rules: [{ subjects: [{ kind: 'User' as const, user: { name: 'jane' } }], resourceRules: [{ verbs: ['*'], apiGroups: ['*'], resources: ['*'], clusterScope: true, namespaces: ['*'] }] }],
-      },
-    };
+    const dangling = userSchema('jane-nowhere', 'missing', 'jane', { verbs: ['*'], apiGroups: ['*'], resources: ['*'], clusterScope: true, namespaces: ['*'] });
     const flow = new FlowControl({ schemas: [...BOOTSTRAP_FLOW_SCHEMAS, dangling] });
     expect(flow.admit(attrs(jane, 'get', '', 'pods', 'default'))).toMatchObject({ ok: true, schema: { metadata: { name: 'global-default' } }, level: { metadata: { name: 'global-default' } } });
   });
@@ -103,16 +92,7 @@ describe('classification remembered per user and request shape', () => {
     const route = (a: FlowAdmission | Promise<FlowAdmission>) => (a instanceof Promise ? 'queued' : `${a.schema.metadata.name}/${a.level.metadata.name}`);
     expect(route(flow.admit(attrs(jane, 'get', '', 'pods', 'default')))).toBe('global-default/global-default');
     expect(route(flow.admit(attrs(jane, 'get', '', 'pods', 'default')))).toBe('global-default/global-default');
-    const janeLow = {
-      apiVersion: 'flowcontrol.apiserver.k8s.io/v1' as const,
-      kind: 'FlowSchema' as const,
-      metadata: { name: 'jane-low', uid: 'jane-low-uid' },
-      spec: {
-        priorityLevelConfiguration: { name: 'workload-low' },
-        matchingPrecedence: 10,
-        rules: [{ subjects: [{ kind: 'User' as const, user: { name: 'jane' } }], resourceRules: [{ verbs: ['get'], apiGroups: [''], resources: ['pods'], namespaces: ['default'] }] }],
-      },
-    };
+    const janeLow = userSchema('jane-low', 'workload-low', 'jane', { verbs: ['get'], apiGroups: [''], resources: ['pods'], namespaces: ['default'] });
     flow.configure([...BOOTSTRAP_FLOW_SCHEMAS, janeLow], BOOTSTRAP_PRIORITY_LEVELS);
     // The same user object and shape: routed by the new schema, not the remembered answer.
     expect(route(flow.admit(attrs(jane, 'get', '', 'pods', 'default')))).toBe('jane-low/workload-low');
