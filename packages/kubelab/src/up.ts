@@ -7,7 +7,7 @@ import { flagOwners, routeFlags } from './flag-routing.js';
 import { serviceEntry, stateDirFrom } from './paths.js';
 import { RESTARTED_STATIC_PODS, RestartBackOff, Supervisor, waitHealthy } from './supervisor.js';
 import { loadKubeconfig } from '@kubelab/pki/kubeconfig';
-import { isNodeReady, type Node } from '@kubelab/api';
+import type { Node } from '@kubelab/api';
 import { getText, type ClientTlsFiles } from './http-get.js';
 import { kubeadmInit } from './kubeadm.js';
 import { uploadBootstrapToken } from './bootstrap-token.js';
@@ -24,6 +24,7 @@ import { readNatsTls } from '@kubelab/nats';
 import { ensureCriHistory } from './kubeadm-nats.js';
 import { HA_RESTARTED, ensureReplicatedBucket, haComponents, haStaticPodView, isApiReady, isStoreReady, writeHaFiles } from './ha.js';
 import { startNodeAgents, type NodeAgents } from './node-control.js';
+import { nodeTakesPods } from './node-ready.js';
 import { startLeafAdmission, type LeafAdmission } from './leaf-admission.js';
 import { MAX_HOLLOW_NODES, hollowComponents, hollowControllerManagerArgs, hollowNodeNames, prepareHollowNodes } from './hollow.js';
 import {
@@ -381,7 +382,7 @@ async function waitClusterReady(layout: Layout, nodes: string[], tls: ClientTlsF
   let done = (): void => undefined;
   const allReady = new Promise<void>((r) => (done = r));
   const seen = (n: Node) => {
-    if (isNodeReady(n)) waiting.delete(n.metadata.name ?? '');
+    if (nodeTakesPods(n)) waiting.delete(n.metadata.name ?? '');
     if (waiting.size === 0) done();
   };
   informer.addEventHandler({ onAdd: seen, onUpdate: (_old, n) => seen(n) });
