@@ -135,6 +135,24 @@ describe('a ServiceAccount with a token from the TokenRequest API', () => {
   });
 });
 
+describe('ServiceAccount admission', () => {
+  it("refuses a pod whose ServiceAccount does not exist, with upstream's text", async () => {
+    const r = await c.kubectl(['run', 'lost', '--image=nginx', '--overrides={"spec":{"serviceAccountName":"ghost"}}']);
+    expect(r.stderr.trim()).toBe('Error from server (Forbidden): pods "lost" is forbidden: error looking up service account default/ghost: serviceaccount "ghost" not found');
+    expect((await c.kubectl(['get', 'pod', 'lost', '--ignore-not-found'])).stdout).toBe('');
+  });
+
+  it('admits it once the ServiceAccount is there, with its token volume', async () => {
+    expect((await c.kubectl(['create', 'serviceaccount', 'ghost'])).stdout).toBe('serviceaccount/ghost created\n');
+    expect((await c.kubectl(['run', 'lost', '--image=nginx', '--overrides={"spec":{"serviceAccountName":"ghost"}}'])).stdout).toBe('pod/lost created\n');
+    const r = await c.kubectl(['get', 'pod', 'lost', '-o', 'jsonpath={.spec.serviceAccountName} {.spec.volumes[0].name}']);
+    expect(r.stdout).toMatch(/^ghost kube-api-access-[bcdfghjklmnpqrstvwxz2456789]{5}$/);
+    // An unscheduled pod goes at once; the next tests expect none in default.
+    expect((await c.kubectl(['delete', 'pod', 'lost'])).stdout).toBe('pod "lost" deleted\n');
+    await c.kubectl(['delete', 'serviceaccount', 'ghost']);
+  });
+});
+
 describe('a restricted user', () => {
   it('gets 403 with the upstream message outside what it may do', async () => {
     const r = await c.kubectl(['--as=jane', 'get', 'pods', '-n', 'kube-system']);
@@ -158,7 +176,8 @@ describe('a kubelet (system:node:node-1)', () => {
   const asNode = (n: string) => [`--as=system:node:${n}`, '--as-group=system:nodes'];
   beforeAll(async () => {
     const node = (name: string) => ({ apiVersion: 'v1', kind: 'Node', metadata: { name }, spec: {} });
-    await c.seed(node('node-1'), node('node-2'));
+    // With no controller-manager here, the ServiceAccount controller's `default` is seeded: a pod needs its ServiceAccount.
+    await c.seed(node('node-1'), node('node-2'), { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'default', namespace: 'default' } });
     for (const s of ['used', 'unused']) expect((await c.kubectl(['create', 'secret', 'generic', s, '--from-literal=k=v'])).code).toBe(0);
     const web: Pod = {
       apiVersion: 'v1',

@@ -129,6 +129,7 @@ export async function startCluster(opts: ClusterOptions = {}): Promise<Cluster> 
             Event: 'events',
             Lease: 'leases',
             ConfigMap: 'configmaps',
+            ServiceAccount: 'serviceaccounts',
             Namespace: 'namespaces',
             DaemonSet: 'daemonsets',
             PodDisruptionBudget: 'poddisruptionbudgets',

@@ -4,7 +4,7 @@
 
 import { apiRecordSubject, encodeApiWriteRecord } from '@kubelab/proto/api-record';
 import { networkInterfaces } from 'node:os';
-import { formatIpv4 } from '@kubelab/api';
+import { formatIpv4, type KubeObject, type ServiceAccount } from '@kubelab/api';
 import { createLogger, type Logger } from '@kubelab/component-base';
 import type { Tracing } from '@kubelab/tracing';
 import { AdmissionChain } from './admission/chain.js';
@@ -254,6 +254,21 @@ export async function startApiserver(opts: ApiserverOptions): Promise<RunningApi
     ownWritesApplied: () => cache.ownWritesApplied(),
   });
   const tokenGetter = cacheTokenGetter(cache);
+  // An admission plugin's read of one object (upstream: the lister, then a live GET on a miss). This apiserver's
+  // own last write of the key first (a delete that just made a namespace Terminating); missing: it may be a
+  // create just acknowledged, so wait for read-your-writes, then for the cache to catch up with storage, and
+  // look again. With no write of its own in flight and a hit, the cache answers at once (no promise).
+  const freshGet = <T extends KubeObject>(key: string): T | undefined | Promise<T | undefined> => {
+    const hit = cache.hasOwnWriteInFlight(key) ? undefined : cache.get(key)?.obj;
+    if (hit) return hit as T;
+    return (async () => {
+      await cache.waitForOwnWrite(key);
+      const again = cache.get(key)?.obj;
+      if (again) return again as T;
+      await cache.waitConsistent();
+      return cache.get(key)?.obj as T | undefined;
+    })();
+  };
   // Authorization (upstream: the authorizer config): built before the cache starts, so the Node graph sees the initial load.
   const { authorizer, ruleResolver } = buildAuthorization(authorizationModes, authorizerFactories, { cache });
   const priority = priorityAdmission(priorityClassesFromCache(cache));
@@ -270,7 +285,7 @@ export async function startApiserver(opts: ApiserverOptions): Promise<RunningApi
     enabled([
       limits,
       defaultTolerationSeconds(opts.defaultNotReadyTolerationSeconds ?? 300, opts.defaultUnreachableTolerationSeconds ?? 300),
-      serviceAccount({ mountServiceAccountToken: opts.serviceAccount?.signingKey !== undefined, serviceAccount: tokenGetter.serviceAccount }),
+      serviceAccount({ mountServiceAccountToken: opts.serviceAccount?.signingKey !== undefined, serviceAccount: (ns, name) => freshGet<ServiceAccount>(`/registry/serviceaccounts/${ns}/${name}`) }),
       taintNodesByCondition(),
       nodeRestriction({
         getNode: (name) => cache.get(`/registry/nodes/${name}`)?.obj,
@@ -282,22 +297,7 @@ export async function startApiserver(opts: ApiserverOptions): Promise<RunningApi
       storageObjectInUseProtection(),
     ]),
     enabled([
-      namespaceLifecycle((name) => {
-        // This apiserver's own last write of the namespace (a delete that just
-        // made it Terminating) first; missing: it may be a create just
-        // acknowledged, so wait for read-your-writes and look again. With no
-        // write of its own in flight and a hit, the cache answers at once.
-        const key = `/registry/namespaces/${name}`;
-        const hit = cache.hasOwnWriteInFlight(key) ? undefined : cache.get(key)?.obj;
-        if (hit) return hit;
-        return (async () => {
-          await cache.waitForOwnWrite(key);
-          const again = cache.get(key)?.obj;
-          if (again) return again;
-          await cache.waitConsistent();
-          return cache.get(key)?.obj;
-        })();
-      }),
+      namespaceLifecycle((name) => freshGet(`/registry/namespaces/${name}`)),
       certificateApproval(authorizer),
       certificateSigning(authorizer),
       certificateSubjectRestriction,

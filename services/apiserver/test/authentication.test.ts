@@ -118,6 +118,8 @@ describe.runIf(requireTool('nats-server'))('authentication', () => {
   it('gives a restricted user (get pods in one namespace) 403 with the upstream message elsewhere', async () => {
     const G = 'rbac.authorization.k8s.io';
     await post('/api/v1/namespaces', { metadata: { name: 'dev' } });
+    // The ServiceAccount controller's part (no controller-manager here): a pod needs its ServiceAccount.
+    await post('/api/v1/namespaces/dev/serviceaccounts', { metadata: { name: 'default' } });
     await post('/api/v1/namespaces/dev/pods', { metadata: { name: 'web' }, spec: { containers: [{ name: 'c', image: 'nginx' }] } });
     await post(`/apis/${G}/v1/namespaces/dev/roles`, { metadata: { name: 'pod-getter' }, rules: [{ apiGroups: [''], resources: ['pods'], verbs: ['get'] }] });
     await post(`/apis/${G}/v1/namespaces/dev/rolebindings`, {

@@ -102,10 +102,11 @@ describe('ServiceAccount', () => {
     expect(p.spec?.containers[0]?.volumeMounts).toBeUndefined();
   });
 
-  const tokens = (sa?: ServiceAccount): ServiceAccountAdmissionOptions => ({
+  const defaultSA: ServiceAccount = { metadata: { name: 'default', namespace: 'default' } };
+  const tokens = (sa: ServiceAccount = defaultSA): ServiceAccountAdmissionOptions => ({
     mountServiceAccountToken: true,
     suffix: () => 'x7k2q',
-    serviceAccount: (_ns, name) => (sa && sa.metadata.name === name ? sa : undefined),
+    serviceAccount: (_ns, name) => (sa.metadata.name === name ? sa : undefined),
   });
   const mount = { name: 'kube-api-access-x7k2q', readOnly: true, mountPath: '/var/run/secrets/kubernetes.io/serviceaccount' };
 
@@ -145,6 +146,46 @@ describe('ServiceAccount', () => {
   it("the pod's automountServiceAccountToken true wins over its ServiceAccount's false", () => {
     const p = admit(pod({ automountServiceAccountToken: true }), 'CREATE', tokens({ metadata: { name: 'default', namespace: 'default' }, automountServiceAccountToken: false }));
     expect(p.spec?.volumes?.map((v) => v.name)).toEqual(['kube-api-access-x7k2q']);
+  });
+
+  // The pod's ServiceAccount as found on each lookup (undefined: missing), the lookups made and what admission says.
+  it.each<{ name: string; sa: string; found: Array<'hit' | 'promise' | undefined>; lookups: number; error?: string }>([
+    { name: 'a cache hit answers at once', sa: 'default', found: ['hit'], lookups: 1 },
+    { name: 'a miss found by the consistent read', sa: 'builder', found: ['promise'], lookups: 1 },
+    {
+      name: 'a missing ServiceAccount is looked up once',
+      sa: 'builder',
+      found: [undefined, 'hit'],
+      lookups: 1,
+      error: 'error looking up service account default/builder: serviceaccount "builder" not found',
+    },
+    { name: 'default is looked up again until its controller has made it', sa: 'default', found: [undefined, undefined, 'hit'], lookups: 3 },
+    { name: 'default missing after ten lookups', sa: 'default', found: [], lookups: 10, error: 'error looking up service account default/default: serviceaccount "default" not found' },
+  ])('$name', async ({ sa, found, lookups, error }) => {
+    const account: ServiceAccount = { metadata: { name: sa, namespace: 'default' } };
+    let n = 0;
+    const sleeps: number[] = [];
+    const opts: ServiceAccountAdmissionOptions = {
+      mountServiceAccountToken: true,
+      suffix: () => 'x7k2q',
+      sleep: async (ms) => void sleeps.push(ms),
+      serviceAccount: () => {
+        const f = found[n++];
+        return f === 'hit' ? account : f === 'promise' ? Promise.resolve(account) : n === 1 ? undefined : Promise.resolve(undefined);
+      },
+    };
+    const p = pod({ serviceAccountName: sa });
+    const a: AdmissionAttributes = { operation: 'CREATE', info: pods, namespace: 'default', name: 'p', object: p, ctx: {}, dryRun: false, onRollback: () => {}, onCommit: () => {} };
+    const result = serviceAccount(opts).admit!(a);
+    if (found[0] === 'hit') expect(result).toBeUndefined();
+    if (error) await expect(result).rejects.toThrow(`pods "p" is forbidden: ${error}`);
+    else {
+      await result;
+      expect(p.spec?.volumes?.map((v) => v.name)).toEqual(['kube-api-access-x7k2q']);
+    }
+    expect(n).toBe(lookups);
+    expect(sleeps).toHaveLength(lookups - 1);
+    expect(sleeps.every((ms) => ms >= 100 && ms < 200)).toBe(true);
   });
 
   it('mirror pods get no token volume', () => {

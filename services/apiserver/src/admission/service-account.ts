@@ -10,10 +10,15 @@
 // mirror pod), and may not reference a service account, secrets or token
 // projections at all.
 //
-// Differences from upstream: a ServiceAccount missing from the cache is not
-// a Forbidden (`error looking up service account`): the pod is admitted and
-// only its own automountServiceAccountToken counts; and without a signing
-// key (no TokenRequest API) no token volume is added, so pods still start.
+// The pod's ServiceAccount must exist: a miss in the watch cache is looked up
+// again once the cache has caught up with storage (upstream: the lister, then
+// a live GET), `default` up to ten times 100–200 ms apart (the ServiceAccount
+// controller may not have made it in a new namespace yet); still missing, the
+// pod is Forbidden with upstream's `error looking up service account` text.
+//
+// Difference from upstream: an apiserver without a signing key (kubelab's
+// bare test servers; upstream requires one) neither checks the ServiceAccount
+// nor adds a token volume, so pods still start there.
 
 import { ANNOTATION_CONFIG_MIRROR, forbidden, type Pod, type PodSpec, type ServiceAccount, type Volume } from '@kubelab/api';
 import type { AdmissionAttributes, AdmissionPlugin } from './types.js';
@@ -99,17 +104,50 @@ export function randomSuffix(n = 5): string {
 export interface ServiceAccountAdmissionOptions {
   /** Add the kube-api-access volume (upstream MountServiceAccountToken; kubelab: only when tokens can be issued). */
   mountServiceAccountToken?: boolean;
-  /** The pod's ServiceAccount, from the watch cache. */
-  serviceAccount?: (namespace: string, name: string) => ServiceAccount | undefined;
+  /** The pod's ServiceAccount: the watch cache, on a miss a consistent read (a promise). */
+  serviceAccount?: (namespace: string, name: string) => ServiceAccount | undefined | Promise<ServiceAccount | undefined>;
   /** The volume name's suffix (tests fix it). */
   suffix?: () => string;
+  /** Between lookups of a missing `default` (tests pass one that does not wait). */
+  sleep?: (ms: number) => Promise<void>;
+}
+
+/** upstream getServiceAccount: ten tries for `default`, which its controller makes in every namespace; one for any other. */
+const DEFAULT_LOOKUP_ATTEMPTS = 10;
+
+/**
+ * The pod's ServiceAccount or upstream's Forbidden: a hit answers at once
+ * (no promise on the hot path); a miss of `default` is looked up again after
+ * 100–200 ms, up to ten times in all.
+ */
+function requireServiceAccount(
+  lookup: NonNullable<ServiceAccountAdmissionOptions['serviceAccount']>,
+  sleep: (ms: number) => Promise<void>,
+  a: AdmissionAttributes,
+  name: string,
+): ServiceAccount | Promise<ServiceAccount> {
+  const notFound = () => forbidden(a.info, a.name, `error looking up service account ${a.namespace}/${name}: serviceaccount "${name}" not found`);
+  const first = lookup(a.namespace, name);
+  if (first !== undefined && !(first instanceof Promise)) return first;
+  return (async () => {
+    const attempts = name === DEFAULT_SERVICE_ACCOUNT_NAME ? DEFAULT_LOOKUP_ATTEMPTS : 1;
+    let sa = await first;
+    const retryMs = 100 + Math.floor(Math.random() * 100);
+    for (let i = 1; sa === undefined && i < attempts; i++) {
+      await sleep(retryMs);
+      sa = await lookup(a.namespace, name);
+    }
+    if (sa === undefined) throw notFound();
+    return sa;
+  })();
 }
 
 export function serviceAccount(o: ServiceAccountAdmissionOptions = {}): AdmissionPlugin {
   const suffix = o.suffix ?? (() => randomSuffix());
+  const sleep = o.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
   return {
     name: 'ServiceAccount',
-    admit(a: AdmissionAttributes) {
+    admit(a: AdmissionAttributes): void | Promise<void> {
       if (a.operation !== 'CREATE' || a.info.resource !== 'pods' || a.info.group !== '' || a.subresource || !a.object) return;
       const pod = a.object as Pod;
       const spec = (pod.spec ??= {} as PodSpec);
@@ -121,9 +159,13 @@ export function serviceAccount(o: ServiceAccountAdmissionOptions = {}): Admissio
       if (!spec.serviceAccountName) spec.serviceAccountName = spec.serviceAccount || DEFAULT_SERVICE_ACCOUNT_NAME;
       // The deprecated alias is still written, as upstream's v1 conversion does.
       spec.serviceAccount = spec.serviceAccountName;
-      if (!o.mountServiceAccountToken) return;
-      const sa = o.serviceAccount?.(a.namespace, spec.serviceAccountName);
-      if (shouldAutomount(sa, spec)) mountServiceAccountToken(spec, suffix);
+      if (!o.mountServiceAccountToken || !o.serviceAccount) return;
+      const sa = requireServiceAccount(o.serviceAccount, sleep, a, spec.serviceAccountName);
+      const mount = (found: ServiceAccount) => {
+        if (shouldAutomount(found, spec)) mountServiceAccountToken(spec, suffix);
+      };
+      if (sa instanceof Promise) return sa.then(mount);
+      mount(sa);
     },
   };
 }

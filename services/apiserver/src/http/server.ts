@@ -62,14 +62,33 @@ function rawResponse(code: number, text: string, type: string, body: string): st
   return `HTTP/1.1 ${code} ${text}\r\nContent-Type: ${type}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`;
 }
 
+/** Go's rstAvoidanceDelay: how long a refused connection is kept open, reading, after its answer. */
+const RST_AVOIDANCE_MS = 500;
+
+/**
+ * The answer, then the write side closed while what the client still sends is
+ * read and dropped (Go's closeWriteAndWait): closing with its rest of an
+ * oversized request unread would send a reset, and the client's kernel would
+ * drop the answer before the client read it.
+ */
+function answerAndLinger(socket: Duplex, answer: string): void {
+  answered.add(socket);
+  socket.end(answer);
+  setTimeout(() => socket.destroy(), RST_AVOIDANCE_MS).unref();
+}
+
+/** Connections already answered: Node's parser reports every further chunk of the refused request as another client error. */
+const answered = new WeakSet<Duplex>();
+
 /** A request Node's parser refused: 431 Status for oversized headers, else Go's bare 400; the connection closes. */
 function answerClientError(err: Error & { code?: string }, socket: Duplex): void {
+  if (answered.has(socket)) return;
   if (!socket.writable || err.code === 'ECONNRESET') {
     socket.destroy();
     return;
   }
-  if (err.code === 'HPE_HEADER_OVERFLOW') socket.end(rawResponse(431, 'Request Header Fields Too Large', 'application/json', JSON.stringify(HEADERS_TOO_LARGE)));
-  else socket.end(rawResponse(400, 'Bad Request', 'text/plain; charset=utf-8', '400 Bad Request'));
+  if (err.code === 'HPE_HEADER_OVERFLOW') answerAndLinger(socket, rawResponse(431, 'Request Header Fields Too Large', 'application/json', JSON.stringify(HEADERS_TOO_LARGE)));
+  else answerAndLinger(socket, rawResponse(400, 'Bad Request', 'text/plain; charset=utf-8', '400 Bad Request'));
 }
 
 export async function startHttpServer(opts: ApiHttpServerOptions): Promise<{ port: number; close(): Promise<void> }> {
