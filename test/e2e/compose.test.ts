@@ -370,12 +370,18 @@ describe.skipIf(!canRun).sequential('compose stack end to end', () => {
     expect(kubeadmLog).toContain('[bootstrap-token] Creating the "cluster-info" ConfigMap in the "kube-public" namespace');
     const csr = await kubectl(stack, ['get', 'csr']);
     expect(csr).toMatch(/^NAME\s+AGE\s+SIGNERNAME\s+REQUESTOR\s+REQUESTEDDURATION\s+CONDITION$/m);
-    // control-plane got kubelet.conf from kubeadm init, as upstream: only the workers asked.
+    // The workers asked with the bootstrap token; control-plane got kubelet.conf from kubeadm init and its kubelet
+    // rotated that certificate as itself (csr-*), as upstream.
     const rows = csr.trim().split('\n').slice(1);
-    expect(rows).toHaveLength(2);
-    for (const row of rows) {
+    expect(rows).toHaveLength(3);
+    const bootstrap = rows.filter((r) => r.startsWith('node-csr-'));
+    expect(bootstrap).toHaveLength(2);
+    for (const row of bootstrap) {
       expect(row).toMatch(new RegExp(`^node-csr-[A-Za-z0-9_-]{43}\\s+\\S+\\s+kubernetes\\.io/kube-apiserver-client-kubelet\\s+system:bootstrap:${tokenId}\\s+<none>\\s+Approved,Issued$`));
     }
+    expect(rows.find((r) => !r.startsWith('node-csr-'))).toMatch(/^csr-[a-z0-9]{5}\s+\S+\s+kubernetes\.io\/kube-apiserver-client-kubelet\s+system:node:control-plane\s+<none>\s+Approved,Issued$/);
+    // kubelet-finalize: control-plane's kubelet.conf names that rotated pair too.
+    expect(await compose(stack, ['exec', '-T', 'kubelet-control-plane', 'cat', '/etc/kubernetes/kubelet.conf'])).toContain('client-certificate: /var/lib/kubelet/pki/kubelet-client-current.pem');
     // The kubelet's kubeconfig points at its issued pair, the node identity.
     const conf = await compose(stack, ['exec', '-T', 'kubelet-1', 'cat', '/etc/kubernetes/kubelet.conf']);
     expect(conf).toContain('client-certificate: /var/lib/kubelet/pki/kubelet-client-current.pem');

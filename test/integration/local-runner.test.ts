@@ -141,12 +141,20 @@ describe.runIf(ready)('pnpm kubelab up (local processes)', { timeout: 120_000 },
     const tokenId = Buffer.from(token.items[0]!.data['token-id']!, 'base64').toString();
     const csr = await kubectl(['get', 'csr']);
     expect(csr.stdout).toMatch(/^NAME\s+AGE\s+SIGNERNAME\s+REQUESTOR\s+REQUESTEDDURATION\s+CONDITION$/m);
-    // Rotation (--rotate-certificates) adds csr-* requests only when a certificate nears its end, a year from now.
+    // The workers' bootstrap requests, and control-plane's kubelet rotating the certificate kubeadm init embedded in its
+    // kubelet.conf, as itself (csr-*); a rotated certificate is renewed only near its end, a year from now.
     const rows = csr.stdout.trim().split('\n').slice(1);
-    expect(rows).toHaveLength(2);
-    for (const row of rows) {
+    expect(rows).toHaveLength(3);
+    const bootstrap = rows.filter((r) => r.startsWith('node-csr-'));
+    expect(bootstrap).toHaveLength(2);
+    for (const row of bootstrap) {
       expect(row).toMatch(new RegExp(`^node-csr-[A-Za-z0-9_-]{43}\\s+\\S+\\s+kubernetes\\.io/kube-apiserver-client-kubelet\\s+system:bootstrap:${tokenId}\\s+<none>\\s+Approved,Issued$`));
     }
+    expect(rows.find((r) => !r.startsWith('node-csr-'))).toMatch(/^csr-[a-z0-9]{5}\s+\S+\s+kubernetes\.io\/kube-apiserver-client-kubelet\s+system:node:control-plane\s+<none>\s+Approved,Issued$/);
+    // kubelet-finalize: control-plane's kubelet.conf names the pair its kubelet rotated, as after kubeadm init.
+    const cpPem = join(dir, 'nodes', 'control-plane', 'kubelet', 'pki', 'kubelet-client-current.pem');
+    expect(readFileSync(join(dir, 'nodes', 'control-plane', 'kubelet.conf'), 'utf8')).toContain(`client-certificate: ${cpPem}`);
+    expect(cluster.output).toContain(`[kubelet-finalize] Updating "${join(dir, 'nodes', 'control-plane', 'kubelet.conf')}" to point to a rotatable kubelet client certificate and key`);
     const secret = await kubectl(['get', 'secret', '-n', 'kube-system', `bootstrap-token-${tokenId}`, '-o', 'jsonpath={.type} {.data.auth-extra-groups}']);
     expect(secret.stdout).toBe(`bootstrap.kubernetes.io/token ${Buffer.from('system:bootstrappers:kubeadm:default-node-token').toString('base64')}`);
     for (const node of ['node-1', 'node-2']) {

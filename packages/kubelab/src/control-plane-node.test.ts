@@ -92,9 +92,11 @@ describe('kubelab kubeadm control-plane', () => {
       manifestDir: '/etc/kubernetes/manifests',
       nodeName: 'control-plane',
       bootstrapTokenFile: '/etc/kubernetes/bootstrap-token.json',
+      kubeletCertDir: '/var/lib/kubelet/pki',
       timeoutMs: 240_000,
     });
     expect(parseControlPlaneArgs(['--timeout=90s', '--node-name=cp']).timeoutMs).toBe(90_000);
+    expect(parseControlPlaneArgs(['--kubelet-kubeconfig=/n/kubelet.conf']).kubeletKubeconfig).toBe('/n/kubelet.conf');
   });
 
   it.each([

@@ -5,6 +5,7 @@
 //   [api-check]               wait for a healthy API server
 //   [mark-control-plane]      label and taint that node once its kubelet registered it
 //   [bootstrap-token]         upload the bootstrap token kubeadm-init made, and cluster-info
+//   [kubelet-finalize]        the node's kubelet.conf names its rotated client certificate
 //   [addons]                  kube-proxy, node-problem-detector, storage and metrics-server
 // It talks to the apiserver as kubernetes-admin (admin.conf), over gRPC as
 // every kubelab client does; the api-check asks /readyz over HTTPS as kubeadm.
@@ -16,6 +17,7 @@ import { uploadBootstrapToken } from './bootstrap-token.js';
 import { DEFAULT_SERVICE_CIDR, applyCorednsAddon } from './coredns-addon.js';
 import { applyDaemonSetAddons, composeStaticPods, markControlPlane, writeStaticPods } from './control-plane-node.js';
 import { getText } from './http-get.js';
+import { kubeletFinalizePhase } from './kubelet-finalize.js';
 import { applyMetricsServerAddon } from './metrics-server-addon.js';
 import { applyDashboardAddon } from './dashboard-addon.js';
 import { applyNpdAddon } from './npd-addon.js';
@@ -31,6 +33,8 @@ const flags = new FlagSet('kubelab kubeadm control-plane')
   .string('manifest-dir', '/etc/kubernetes/manifests', "The control-plane node's staticPodPath")
   .string('node-name', 'control-plane', 'The node marked as control-plane')
   .string('bootstrap-token-file', '/etc/kubernetes/bootstrap-token.json', 'The token kubeadm init wrote (kubelab kubeadm init)')
+  .string('kubelet-kubeconfig', '', "The node's kubelet.conf for the kubelet-finalize phase (empty: the phase is skipped)")
+  .string('kubelet-cert-dir', '/var/lib/kubelet/pki', "The node's kubelet --cert-dir, where it keeps kubelet-client-current.pem")
   .string('timeout', '4m', 'How long to wait for the API server and the node');
 
 export interface ControlPlaneArgs {
@@ -39,6 +43,9 @@ export interface ControlPlaneArgs {
   manifestDir: string;
   nodeName: string;
   bootstrapTokenFile: string;
+  /** kubelet-finalize: the node's kubelet.conf (undefined: skipped) and its kubelet's --cert-dir. */
+  kubeletKubeconfig?: string;
+  kubeletCertDir: string;
   timeoutMs: number;
 }
 
@@ -54,14 +61,17 @@ export function parseControlPlaneArgs(argv: string[], env: NodeJS.ProcessEnv = {
     manifestDir: values['manifest-dir'],
     nodeName: values['node-name'],
     bootstrapTokenFile: values['bootstrap-token-file'],
+    ...(values['kubelet-kubeconfig'] ? { kubeletKubeconfig: values['kubelet-kubeconfig'] } : {}),
+    kubeletCertDir: values['kubelet-cert-dir'],
     timeoutMs: Number(m[1]) * (m[2] === 'm' ? 60_000 : 1000),
   };
 }
 
 export const CONTROL_PLANE_USAGE = `  control-plane [--kubeconfig /etc/kubernetes/admin.conf] [--apiserver-grpc-address apiserver:6444]
        [--manifest-dir /etc/kubernetes/manifests] [--node-name control-plane] [--bootstrap-token-file FILE] [--timeout 4m]
+       [--kubelet-kubeconfig FILE] [--kubelet-cert-dir /var/lib/kubelet/pki]
           kubeadm init's phases after the files: the static pod manifests, api-check, mark-control-plane,
-          the bootstrap token's upload, the CoreDNS, kube-proxy, node-problem-detector, storage and metrics-server addons (the compose stack's kubeadm)
+          the bootstrap token's upload, kubelet-finalize (with --kubelet-kubeconfig), the CoreDNS, kube-proxy, node-problem-detector, storage and metrics-server addons (the compose stack's kubeadm)
 `;
 
 export async function controlPlaneCommand(argv: string[]): Promise<number> {
@@ -87,6 +97,10 @@ export async function controlPlaneCommand(argv: string[]): Promise<number> {
   try {
     if (!(await markControlPlane(cs, a.nodeName, log, late))) throw new Error(`timed out after ${a.timeoutMs / 1000}s waiting for node ${a.nodeName}`);
     await uploadBootstrapToken(cs, a.bootstrapTokenFile, log);
+    if (a.kubeletKubeconfig) {
+      const done = await kubeletFinalizePhase({ kubeconfigPath: a.kubeletKubeconfig, certDir: a.kubeletCertDir, log, cancelled: late });
+      if (!done) log(`[kubelet-finalize] WARNING: no kubelet-client-current.pem in ${a.kubeletCertDir}; ${a.kubeletKubeconfig} keeps kubeadm's first client certificate`);
+    }
     await applyNpdAddon(cs, log);
     // Kept off hollow nodes (the hollow profile's, which may join a running stack at any time).
     await applyCorednsAddon(cs, { serviceCidr: DEFAULT_SERVICE_CIDR, hollow: true }, log);

@@ -25,6 +25,7 @@ import { ensureCriHistory } from './kubeadm-nats.js';
 import { HA_RESTARTED, ensureReplicatedBucket, haComponents, haStaticPodView, isApiReady, isStoreReady, writeHaFiles } from './ha.js';
 import { startNodeAgents, type NodeAgents } from './node-control.js';
 import { nodeTakesPods } from './node-ready.js';
+import { kubeletFinalizePhase } from './kubelet-finalize.js';
 import { startLeafAdmission, type LeafAdmission } from './leaf-admission.js';
 import { MAX_HOLLOW_NODES, hollowComponents, hollowControllerManagerArgs, hollowNodeNames, prepareHollowNodes } from './hollow.js';
 import {
@@ -272,7 +273,8 @@ export async function up(argv: string[]): Promise<number> {
     const admin = loadKubeconfig(files.admin);
     const tls: ClientTlsFiles = { ca: caPem, ...(admin.clientCertPem && admin.clientKeyPem ? { cert: admin.clientCertPem, key: admin.clientKeyPem } : {}) };
     const marked = kubelets.length ? markControlPlanePhase(layout, () => stopRequested) : Promise.resolve(true);
-    void Promise.all([marked, waitClusterReady(layout, kubelets, tls, () => stopRequested)]).then(([m, ok]) => {
+    const finalized = kubelets.includes(CONTROL_PLANE_NODE) ? kubeletFinalize(layout, files.kubelet(CONTROL_PLANE_NODE), () => stopRequested) : Promise.resolve();
+    void Promise.all([marked, waitClusterReady(layout, kubelets, tls, () => stopRequested), finalized]).then(([m, ok]) => {
       if (m && ok) {
         const dashboard = skipped.has('dashboard') ? '' : `  dashboard: http://127.0.0.1:${layout.ports.dashboard}/\n`;
         process.stdout.write(`cluster ready\n  export KUBECONFIG=${kubeconfigPath}\n  kubectl get nodes\n${dashboard}`);
@@ -338,6 +340,13 @@ async function markControlPlanePhase(layout: Layout, cancelled: () => boolean): 
   } finally {
     cs.close();
   }
+}
+
+/** kubeadm's kubelet-finalize phase for the control-plane node's kubelet; a timeout is reported, kubelet.conf kept. */
+async function kubeletFinalize(layout: Layout, kubeconfigPath: string, cancelled: () => boolean): Promise<void> {
+  const certDir = join(nodeDir(layout, CONTROL_PLANE_NODE), 'kubelet', 'pki');
+  const done = await kubeletFinalizePhase({ kubeconfigPath, certDir, log: (l) => process.stdout.write(`${l}\n`), cancelled });
+  if (!done && !cancelled()) process.stderr.write(`kubelab up: kubeadm's kubelet-finalize phase: no rotated client certificate in ${certDir}; ${kubeconfigPath} keeps kubeadm's first one\n`);
 }
 
 /** The node's `/` as a kubeadm node has it: /run/containerd (the runtime's socket), /var/run → /run, crictl's /etc/crictl.yaml. */

@@ -117,3 +117,21 @@ export function loadKubeconfig(path: string, opts: { context?: string } = {}): C
   }
   return { ...parseKubeconfig(text, { baseDir: dirname(path), ...opts }), path };
 }
+
+/**
+ * kubeadm's kubelet-finalize phase on a kubeconfig's text: the current
+ * context's user names the kubelet's rotated pair by path (certificate and
+ * key in one file) instead of embedding kubeadm init's first pair.
+ */
+export function pointUserAtCertificateFile(text: string, pemPath: string): string {
+  const doc = parse(text) as Record<string, unknown>;
+  const contextName = doc['current-context'] as string | undefined;
+  if (!contextName) throw new KubeconfigError('invalid configuration: no current context is set');
+  const ctx = pick<{ user: string }>(doc.contexts, contextName, 'context', 'context');
+  const user = pick<Record<string, unknown>>(doc.users, ctx.user, 'user', 'user');
+  delete user['client-certificate-data'];
+  delete user['client-key-data'];
+  user['client-certificate'] = pemPath;
+  user['client-key'] = pemPath;
+  return stringify(doc);
+}

@@ -127,7 +127,7 @@ export async function startKubelet(opts: KubeletOptions): Promise<RunningKubelet
       ? new ClientCertificateManager({
           store: certStore,
           nodeName,
-          initialCertPem: apiserverTls.certPem,
+          ...(apiserverTls.certPem && apiserverTls.keyPem ? { initialCertPem: apiserverTls.certPem, initialKeyPem: apiserverTls.keyPem } : {}),
           client: clientsetCsrClient(cs),
           clock: realClock,
           log,

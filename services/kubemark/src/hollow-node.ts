@@ -100,7 +100,8 @@ export async function startHollowNode(o: HollowNodeOptions): Promise<HollowNode>
     const kubelet = await startKubelet({
       apiserver: o.apiserver,
       apiserverTls: clientTlsFromKubeconfig(kubeconfig),
-      rotateCertificates: true,
+      // As kubemark's hollow kubelet (KubeletConfiguration's default): the certificate it was given or bootstrapped is kept, not rotated.
+      rotateCertificates: false,
       certDir,
       nodeName: o.nodeName,
       nodeIP: o.nodeIP,

@@ -147,24 +147,35 @@ describe('ClientCertificateManager', () => {
     m.stop();
   });
 
-  it('without a stored pair, the kubeconfig certificate in use is the one rotated', async () => {
+  it("without a stored pair, the kubeconfig's pair (kubeadm init's kubelet.conf) goes into the store and is rotated at once", async () => {
     const pki = await TestPki.create();
     const pair = await pki.client({ commonName: 'system:node:node-1', organizations: ['system:nodes'] });
     const clock = new FakeClock();
-    const unused = async (): Promise<never> => {
-      throw new Error('unused');
+    let asked = 0;
+    const refused = async (): Promise<never> => {
+      asked++;
+      throw new Error('refused');
     };
+    const store = new CertificateFileStore(tmp());
     const opts = {
-      store: new CertificateFileStore(tmp()),
+      store,
       nodeName: 'node-1',
-      client: { create: unused, get: unused, watch: () => ({ stop() {}, [Symbol.asyncIterator]: () => ({ next: unused }) }) },
+      client: { create: refused, get: refused, watch: () => ({ stop() {}, [Symbol.asyncIterator]: () => ({ next: refused }) }) },
       clock,
       log: createLogger({ component: 'kubelet', level: 'error' }),
       onRotated: () => {},
+      backoff: { initialMs: 60_000, maxMs: 60_000 },
     };
+    // Nothing stored, nothing given: nothing to rotate.
     new ClientCertificateManager(opts).start();
-    expect(clock.pendingTimers()).toBe(0);
-    new ClientCertificateManager({ ...opts, initialCertPem: pair.cert }).start();
-    expect(clock.pendingTimers()).toBe(1);
+    expect([clock.pendingTimers(), store.current()]).toEqual([0, undefined]);
+    const m = new ClientCertificateManager({ ...opts, initialCertPem: pair.cert, initialKeyPem: pair.key });
+    m.start();
+    expect(store.current()?.certPem.trim()).toBe(pair.cert.trim());
+    expect(readlinkSync(store.currentPath)).toMatch(/^kubelet-client-\d{4}(-\d\d){5}\.pem$/);
+    await clock.advance(0);
+    await m.whenIdle();
+    expect(asked).toBe(1);
+    m.stop();
   });
 });

@@ -21,10 +21,12 @@ export interface RotationOptions {
   store: CertificateFileStore;
   nodeName: string;
   /**
-   * The certificate in use when the store has none (a kubeconfig with an
-   * embedded certificate, as kubeadm init writes): rotated into the store.
+   * The pair in use when the store has none (a kubeconfig with an embedded
+   * certificate, as kubeadm init writes): written to the store and rotated
+   * at once (upstream getCurrentCertificateOrBootstrap and forceRotation).
    */
   initialCertPem?: string;
+  initialKeyPem?: string;
   /** Requests go out with the identity in use (the clientset of the kubelet). */
   client: CsrClient;
   clock: Clock;
@@ -44,9 +46,19 @@ export class ClientCertificateManager {
 
   constructor(private readonly opts: RotationOptions) {}
 
-  /** Schedules the next rotation from the stored certificate (else the initial one). */
+  /** Schedules the next rotation from the stored certificate; with none (or an expired one), stores the initial pair and rotates now. */
   start(): void {
-    const pair = this.opts.store.current() ?? validityOf(this.opts.initialCertPem);
+    const now = this.opts.clock.now();
+    const pair = this.opts.store.current();
+    if (!pair || now >= pair.notAfter.getTime()) {
+      const { initialCertPem: certPem, initialKeyPem: keyPem } = this.opts;
+      if (certPem && keyPem && validityOf(certPem)) {
+        this.opts.store.update(certPem, keyPem, new Date(now));
+        this.opts.log.info("stored the kubeconfig's client certificate; rotating it now", { path: this.opts.store.currentPath });
+        this.schedule(0);
+        return;
+      }
+    }
     if (!pair) {
       this.opts.log.info('no client certificate to rotate', { path: this.opts.store.currentPath });
       return;
