@@ -264,6 +264,7 @@ export { deepFreeze } from './helpers/freeze.js';
 
 // net: IPv4 addresses and CIDRs (k8s.io/utils/net)
 export { formatIpv4, formatIpv4Cidr, ipv4CidrContains, ipv4CidrSize, parseIpv4, parseIpv4Cidr, type Ipv4Cidr } from './net/ipv4.js';
+export { joinHostPort } from './net/host-port.js';
 export type { APIService, APIServiceCondition, APIServiceList, APIServiceServiceReference, APIServiceSpec, APIServiceStatus } from './apiregistration/v1/types.js';
 
 // batch/v1: Job and CronJob

@@ -33,6 +33,7 @@ import {
 } from './join-serviceaccount.js';
 import { DEFAULT_PORTS, nodePorts, npdMonitorArgs, type ComponentSpec } from './topology.js';
 import { prepareNodeRoot } from './up.js';
+import { joinHostPort } from '@kubelab/api';
 
 /** kubeadm's default discovery timeout (timeouts.discovery). */
 const DEFAULT_DISCOVERY_TIMEOUT = '5m0s';
@@ -126,10 +127,9 @@ export function splitHostPort(endpoint: string): { host: string; port: number } 
  */
 export function clusterAddresses(host: string, apiserverPort: number, a: Pick<JoinArgs, 'apiserverGrpcAddress' | 'natsLeafnodeAddress'>): { grpc: string; leafnode: string } {
   const offset = apiserverPort - DEFAULT_PORTS.apiserver;
-  const h = host.includes(':') ? `[${host}]` : host;
   return {
-    grpc: a.apiserverGrpcAddress ?? `${h}:${DEFAULT_PORTS.apiserverGrpc + offset}`,
-    leafnode: a.natsLeafnodeAddress ?? `${h}:${DEFAULT_PORTS.natsLeafnode + offset}`,
+    grpc: a.apiserverGrpcAddress ?? joinHostPort(host, DEFAULT_PORTS.apiserverGrpc + offset),
+    leafnode: a.natsLeafnodeAddress ?? joinHostPort(host, DEFAULT_PORTS.natsLeafnode + offset),
   };
 }
 

@@ -4,7 +4,7 @@
 
 import { apiRecordSubject, encodeApiWriteRecord } from '@kubelab/proto/api-record';
 import { networkInterfaces } from 'node:os';
-import { formatIpv4, type KubeObject, type ServiceAccount } from '@kubelab/api';
+import { formatIpv4, type KubeObject, type ServiceAccount, joinHostPort } from '@kubelab/api';
 import { createLogger, type Logger } from '@kubelab/component-base';
 import type { Tracing } from '@kubelab/tracing';
 import { AdmissionChain } from './admission/chain.js';
@@ -414,7 +414,7 @@ export async function startApiserver(opts: ApiserverOptions): Promise<RunningApi
         metrics: metrics.registry,
         tracing,
         tokenRequest: tokens.tokenRequest,
-        serviceAccountIssuerDiscovery: issuerDiscovery(tokens, opts.serviceAccount?.jwksUri, `${advertise.includes(':') ? `[${advertise}]` : advertise}:${http.port}`, log),
+        serviceAccountIssuerDiscovery: issuerDiscovery(tokens, opts.serviceAccount?.jwksUri, joinHostPort(advertise, http.port), log),
         requestMetrics: metrics.requests,
         aggregator: aggregatedRoutes(aggregator, opts.proxyClient),
         ...(opts.podNetwork ? { podNetwork: opts.podNetwork } : {}),

@@ -15,6 +15,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { gunzip } from 'node:zlib';
 import { decodeOtlpJson, decodeOtlpProtobuf, encodeExportResponse, encodeRpcStatus, exportResponseJson, OtlpError, type DecodedExport } from './otlp.js';
 import type { SpanStore } from './spans.js';
+import { joinHostPort } from '@kubelab/api';
 
 /** Largest OTLP body read (after gunzip too); the exporters' batches are far smaller. */
 export const MAX_OTLP_BODY = 4 * 1024 * 1024;
@@ -171,8 +172,9 @@ export async function startOtlpGrpc(o: OtlpReceiverOptions & { bindAddress: stri
       },
     },
   );
-  const host = o.bindAddress.includes(':') ? `[${o.bindAddress}]` : o.bindAddress;
-  const port = await new Promise<number>((resolve, reject) => server.bindAsync(`${host}:${o.port}`, grpc.ServerCredentials.createInsecure(), (err, p) => (err ? reject(err) : resolve(p))));
+  const port = await new Promise<number>((resolve, reject) =>
+    server.bindAsync(joinHostPort(o.bindAddress, o.port), grpc.ServerCredentials.createInsecure(), (err, p) => (err ? reject(err) : resolve(p))),
+  );
   return {
     port,
     close: () =>

@@ -26,6 +26,7 @@ import { NoRespondersError, type NatsConnection } from '@nats-io/transport-node'
 import type { Live } from './live.js';
 import { handleOtlpHttp, handleTracesApi, type OtlpForwarder } from './receiver.js';
 import type { SpanStore } from './spans.js';
+import { joinHostPort } from '@kubelab/api';
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -295,10 +296,9 @@ export async function startDashboardServer(o: DashboardServerOptions): Promise<R
     server.listen(o.port, o.bindAddress, () => resolve());
   });
   const addr = server.address() as AddressInfo;
-  const host = addr.address.includes(':') ? `[${addr.address}]` : addr.address;
   return {
     server,
-    url: `http://${host}:${addr.port}/`,
+    url: `http://${joinHostPort(addr.address, addr.port)}/`,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

@@ -8,7 +8,7 @@
 // condition when it changed.
 
 import { request as httpsRequest } from 'node:https';
-import { canonicalJson, type APIService, type Endpoints, type KubeObject, type ResourceInfo, type Service } from '@kubelab/api';
+import { canonicalJson, type APIService, type Endpoints, type KubeObject, type ResourceInfo, type Service, joinHostPort } from '@kubelab/api';
 import { APISERVER } from '../authentication/user.js';
 import type { WatchCache } from '../cache/watch-cache.js';
 import type { RequestContext } from '../registry/interface.js';
@@ -165,8 +165,7 @@ export class Aggregator {
     const group = a.spec?.group ?? '';
     const version = a.spec?.version ?? '';
     if ('error' in target) return { error: `failing or missing response from ${a.metadata.name}: ${target.error}` };
-    const host = target.host.includes(':') ? `[${target.host}]` : target.host;
-    const url = new URL(`https://${host}:${target.port}/apis/${group}/${version}`);
+    const url = new URL(`https://${joinHostPort(target.host, target.port)}/apis/${group}/${version}`);
     try {
       const res = await (this.opts.fetch ?? this.httpsFetch.bind(this))(url, a);
       if (res.status < 200 || res.status >= 207) return { error: `failing or missing response from ${url.href}: bad status from ${url.href}: ${res.status}` };

@@ -9,6 +9,7 @@
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import { request as httpsRequest, type RequestOptions } from 'node:https';
 import type { APIService, UserInfo } from '@kubelab/api';
+import { joinHostPort } from '@kubelab/api';
 
 /** --proxy-client-cert-file and --proxy-client-key-file as PEM. */
 export interface ProxyClientConfig {
@@ -51,7 +52,6 @@ export function unavailable(res: ServerResponse): void {
 
 /** Relays one request to the backend and its answer back, as it streams (watches included). */
 export function proxyToBackend(req: IncomingMessage, res: ServerResponse, target: { host: string; port: number }, a: APIService, user: UserInfo, client: ProxyClientConfig | undefined): Promise<void> {
-  const host = target.host.includes(':') ? `[${target.host}]` : target.host;
   return new Promise<void>((resolve) => {
     const upstream = httpsRequest(
       {
@@ -59,7 +59,7 @@ export function proxyToBackend(req: IncomingMessage, res: ServerResponse, target
         port: target.port,
         path: req.url ?? '/',
         method: req.method ?? 'GET',
-        headers: proxiedHeaders(req.headers, user, `${host}:${target.port}`),
+        headers: proxiedHeaders(req.headers, user, joinHostPort(target.host, target.port)),
         ...backendTls(a, client),
         agent: false,
       },

@@ -6,7 +6,7 @@
 // kubelets serve self-signed certificates nobody else can verify).
 
 import type { RequestOptions } from 'node:https';
-import { badRequest, internalError, StatusError, type StatusReason } from '@kubelab/api';
+import { badRequest, internalError, StatusError, type StatusReason, joinHostPort } from '@kubelab/api';
 import type { KubeletAddress } from './env.js';
 
 export interface KubeletClientConfig {
@@ -28,8 +28,7 @@ export function kubeletTlsOptions(c: KubeletClientConfig): Pick<RequestOptions, 
 
 /** `https://<host>:<port><path>` (IPv6 hosts bracketed). */
 export function kubeletUrl(addr: KubeletAddress, pathAndQuery: string): URL {
-  const host = addr.host.includes(':') ? `[${addr.host}]` : addr.host;
-  return new URL(`https://${host}:${addr.port}${pathAndQuery}`);
+  return new URL(`https://${joinHostPort(addr.host, addr.port)}${pathAndQuery}`);
 }
 
 const GENERIC: Record<number, [StatusReason, string]> = {

@@ -4,7 +4,7 @@
 
 import * as grpc from '@grpc/grpc-js';
 import { apiserverProto, type ResourceServiceHandlers } from '@kubelab/proto';
-import { badRequest, StatusError, tooManyRequests, unsupportedMediaType, type DeleteOptions, type KubeObject, type WatchEvent } from '@kubelab/api';
+import { badRequest, StatusError, tooManyRequests, unsupportedMediaType, type DeleteOptions, type KubeObject, type WatchEvent, joinHostPort } from '@kubelab/api';
 import type { PatchType, Registry, RequestContext, ResourceStore, Subresource } from '../registry/interface.js';
 import type { TokenRequestREST } from '../serviceaccount/token-request.js';
 import { toStatusError, type RequestObservation, type RequestRecorder } from '../registry/store.js';
@@ -685,7 +685,7 @@ export async function startGrpcServer(host: string, port: number, opts: GrpcServ
   const handlers = resourceServiceHandlers(opts) as unknown as grpc.UntypedServiceImplementation;
   server.addService(service, opts.tracing ? traceServerHandlers(opts.tracing, service, handlers) : handlers);
   const bound = await new Promise<number>((resolvePort, reject) => {
-    server.bindAsync(`${host.includes(':') ? `[${host}]` : host}:${port}`, serverCredentials(opts.tls), (err, p) => (err ? reject(err) : resolvePort(p)));
+    server.bindAsync(joinHostPort(host, port), serverCredentials(opts.tls), (err, p) => (err ? reject(err) : resolvePort(p)));
   });
   // grpc-js leaves Nagle on for server sockets; small responses then wait
   // for the peer's delayed ACK (~40 ms). Every gRPC server in C/Go disables it.

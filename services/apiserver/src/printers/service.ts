@@ -4,6 +4,7 @@
 import { since } from './duration.js';
 import { formatLabels } from './labels.js';
 import { AGE_COLUMN, NAME_COLUMN, col, type Obj, type Printer } from './table.js';
+import { joinHostPort } from '@kubelab/api';
 
 const SHOWN = 3;
 
@@ -90,7 +91,7 @@ export function formatEndpoints(subsets: Obj[] | undefined): string {
           more = true;
           break;
         }
-        list.push(String(a.ip).includes(':') ? `[${a.ip}]:${p.port}` : `${a.ip}:${p.port}`);
+        list.push(joinHostPort(String(a.ip), p.port));
       }
     }
   }

@@ -33,6 +33,7 @@ import { servePortForwardSpdy, servePortForwardWebSocket, type PortDialer } from
 import type { Chunk } from '../output.js';
 import type { Attachment } from './attach.js';
 import { ExecSession, busyboxPrompt, type ExecTarget } from './session.js';
+import { joinHostPort } from '@kubelab/api';
 
 /** A CRI ExecRequest, validated. */
 export interface ExecRequest extends StreamOptions {
@@ -135,7 +136,7 @@ export class StreamingServer {
       server.listen(opts.port ?? 0, host, () => resolve());
     });
     const port = (server.address() as AddressInfo).port;
-    const s = new StreamingServer(server, `http://${host.includes(':') ? `[${host}]` : host}:${port}`, opts);
+    const s = new StreamingServer(server, `http://${joinHostPort(host, port)}`, opts);
     server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => s.upgrade(req, socket, head));
     return s;
   }

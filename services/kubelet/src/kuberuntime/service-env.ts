@@ -5,6 +5,7 @@
 // {NAME}_SERVICE_HOST/_PORT form and the Docker-links form ({NAME}_PORT_80_TCP...).
 
 import type { Service } from '@kubelab/api';
+import { joinHostPort } from '@kubelab/api';
 
 /** The master service every pod sees (upstream: kubernetes in the default namespace). */
 const MASTER_NAMESPACE = 'default';
@@ -39,7 +40,7 @@ export function serviceEnvVars(services: readonly Service[]): Map<string, string
     // Docker links: the first port also as {NAME}_PORT.
     ports.forEach((p, i) => {
       const proto = (p.protocol ?? 'TCP').toLowerCase();
-      const url = `${proto}://${ip.includes(':') ? `[${ip}]` : ip}:${p.port}`;
+      const url = `${proto}://${joinHostPort(ip, p.port)}`;
       const prefix = `${name}_PORT_${p.port}_${proto.toUpperCase()}`;
       if (i === 0) out.set(`${name}_PORT`, url);
       out.set(prefix, url);

@@ -7,11 +7,7 @@
 import * as grpc from '@grpc/grpc-js';
 import { HEALTH_CHECK_PATH, decodeHealthResponse, encodeHealthRequest, grpcCodeName } from '@kubelab/proto';
 import type { ProbeOutcome } from './outcome.js';
-
-/** net.JoinHostPort. */
-export function joinHostPort(host: string, port: number): string {
-  return host.includes(':') ? `[${host}]:${port}` : `${host}:${port}`;
-}
+import { joinHostPort } from '@kubelab/api';
 
 /** Go's time.Duration text for whole seconds (`1s`, `1m30s`). */
 export function goSeconds(seconds: number): string {

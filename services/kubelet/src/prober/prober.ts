@@ -12,10 +12,11 @@ import type { Container, ContainerStatus, HTTPGetAction, IntOrString, Pod, PodSt
 import { kObj, type Logger } from '@kubelab/component-base';
 import { CriClientError, type RuntimeService } from '../kuberuntime/cri.js';
 import { Reason, containerRef, type Recorder } from '../events.js';
-import { goSeconds, grpcProbe, joinHostPort, type GrpcProbeTarget } from './grpc.js';
+import { goSeconds, grpcProbe, type GrpcProbeTarget } from './grpc.js';
 import type { ProbeOutcome } from './outcome.js';
 import type { Result } from './results.js';
 import { probeTimings, type ProbeType } from './types.js';
+import { joinHostPort } from '@kubelab/api';
 
 const MAX_PROBE_RETRIES = 3;
 /** Upstream caps the output it keeps at 10 KiB. */
@@ -117,8 +118,7 @@ export function httpProbeURL(a: HTTPGetAction, status: PodStatus, container: Con
   const port = resolvePort(a.port, container);
   let path = a.path ?? '';
   if (!path.startsWith('/')) path = '/' + path;
-  const hostPart = host.includes(':') ? `[${host}]` : host;
-  return new URL(`${scheme}://${hostPart}:${port}${path}`);
+  return new URL(`${scheme}://${joinHostPort(host, port)}${path}`);
 }
 
 /** The headers upstream's HTTP prober sends unless the probe overrides them. */
@@ -158,7 +158,7 @@ export function isRunning(c: ContainerStatus | undefined): boolean {
 
 /** Go's net error text for a failed dial, as upstream probe outputs show it. */
 function dialErrorText(host: string, port: number, e: NodeJS.ErrnoException): string {
-  const addr = `${host.includes(':') ? `[${host}]` : host}:${port}`;
+  const addr = joinHostPort(host, port);
   switch (e.code) {
     case 'ECONNREFUSED':
       return `dial tcp ${addr}: connect: connection refused`;

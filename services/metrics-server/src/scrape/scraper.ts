@@ -10,6 +10,7 @@ import { isIP } from 'node:net';
 import { createSecureContext } from 'node:tls';
 import type { Node } from '@kubelab/api';
 import { decodeResourceMetrics, type NodeBatch } from './decode.js';
+import { joinHostPort } from '@kubelab/api';
 
 export interface KubeletClientOptions {
   /** --kubelet-preferred-address-types. */
@@ -59,8 +60,7 @@ export function kubeletClient(o: KubeletClientOptions): KubeletClient {
 /** GET /metrics/resource of one kubelet over `agent`'s connections: its text, or a rejection with why. */
 function fetchResourceMetrics(target: { host: string; port: number }, o: Pick<KubeletClientOptions, 'timeoutMs'>, agent: Agent): Promise<string> {
   return new Promise((resolve, reject) => {
-    const host = target.host.includes(':') ? `[${target.host}]` : target.host;
-    const url = `https://${host}:${target.port}/metrics/resource`;
+    const url = `https://${joinHostPort(target.host, target.port)}/metrics/resource`;
     const req = httpsRequest(
       url,
       {

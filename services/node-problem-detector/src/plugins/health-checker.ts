@@ -18,6 +18,7 @@ import { parseDuration } from '@kubelab/component-base';
 import { criProto } from '@kubelab/proto';
 import { parsePluginArgs } from './args.js';
 import type { PluginOutput } from './plugin.js';
+import { joinHostPort } from '@kubelab/api';
 
 export interface HealthCheckerOptions {
   component: string;
@@ -51,7 +52,7 @@ export function unhealthyOutput(o: HealthCheckerOptions): PluginOutput {
 /** The kubelet's healthz endpoint (types.KubeletHealthCheckEndpoint), from HOST_ADDRESS and KUBELET_PORT. */
 export function kubeletHealthzURL(env: NodeJS.ProcessEnv): string {
   const host = env.HOST_ADDRESS || 'localhost';
-  return `http://${host.includes(':') ? `[${host}]` : host}:${env.KUBELET_PORT || '10248'}/healthz`;
+  return `http://${joinHostPort(host, env.KUBELET_PORT || '10248')}/healthz`;
 }
 
 /** A `unix://` endpoint's socket path on the node (under the node root unless already there). */
