@@ -47,7 +47,8 @@ describe('kubelab kubeadm hollow: the files', () => {
     // A restarted stack keeps the identities.
     expect(await kubeadmHollowCommand(argv)).toBe(0);
     expect(loadKubeconfig(join(nodesDir, 'hollow-node-2', 'kubelet.conf')).clientCertPem).toBe(conf.clientCertPem);
-  });
+    // A whole PKI's keys are made first: seconds of CPU on a busy two-core machine.
+  }, 30_000);
 
   it('says what is missing when DIR has no CA, and writes nothing', async () => {
     const err = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
