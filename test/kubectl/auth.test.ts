@@ -142,6 +142,11 @@ describe('ServiceAccount admission', () => {
     expect((await c.kubectl(['get', 'pod', 'lost', '--ignore-not-found'])).stdout).toBe('');
   });
 
+  it("answers a pod for a missing namespace with the namespace's 404 first (NamespaceLifecycle runs before it, as upstream)", async () => {
+    const r = await c.kubectl(['run', 'x', '--image=nginx', '-n', 'nope']);
+    expect(r.stderr.trim()).toBe('Error from server (NotFound): namespaces "nope" not found');
+  });
+
   it('admits it once the ServiceAccount is there, with its token volume', async () => {
     expect((await c.kubectl(['create', 'serviceaccount', 'ghost'])).stdout).toBe('serviceaccount/ghost created\n');
     expect((await c.kubectl(['run', 'lost', '--image=nginx', '--overrides={"spec":{"serviceAccountName":"ghost"}}'])).stdout).toBe('pod/lost created\n');

@@ -22,7 +22,7 @@ function setup() {
 }
 
 describe("kubeadm's kubelet-finalize phase", () => {
-  it("waits for the rotated pair, then points kubelet.conf at it with kubeadm's line", async () => {
+  it("waits for the pair in the kubelet's store, then points kubelet.conf at it with kubeadm's line", async () => {
     const { kubeconfigPath, certDir } = setup();
     const lines: string[] = [];
     const phase = kubeletFinalizePhase({ kubeconfigPath, certDir, log: (l) => lines.push(l), cancelled: () => false, timeoutMs: 10_000 });
@@ -38,7 +38,7 @@ describe("kubeadm's kubelet-finalize phase", () => {
     expect(text).not.toContain('client-certificate-data');
   });
 
-  it('leaves kubelet.conf as it was when no rotated pair appears in time, or when cancelled', async () => {
+  it('leaves kubelet.conf as it was when no pair appears in time, or when cancelled', async () => {
     const { kubeconfigPath, certDir, embedded } = setup();
     expect(await kubeletFinalizePhase({ kubeconfigPath, certDir, log: () => undefined, cancelled: () => false, timeoutMs: 300 })).toBe(false);
     expect(await kubeletFinalizePhase({ kubeconfigPath, certDir, log: () => undefined, cancelled: () => true })).toBe(false);

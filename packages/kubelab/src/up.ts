@@ -345,8 +345,12 @@ async function markControlPlanePhase(layout: Layout, cancelled: () => boolean): 
 /** kubeadm's kubelet-finalize phase for the control-plane node's kubelet; a timeout is reported, kubelet.conf kept. */
 async function kubeletFinalize(layout: Layout, kubeconfigPath: string, cancelled: () => boolean): Promise<void> {
   const certDir = join(nodeDir(layout, CONTROL_PLANE_NODE), 'kubelet', 'pki');
-  const done = await kubeletFinalizePhase({ kubeconfigPath, certDir, log: (l) => process.stdout.write(`${l}\n`), cancelled });
-  if (!done && !cancelled()) process.stderr.write(`kubelab up: kubeadm's kubelet-finalize phase: no rotated client certificate in ${certDir}; ${kubeconfigPath} keeps kubeadm's first one\n`);
+  try {
+    const done = await kubeletFinalizePhase({ kubeconfigPath, certDir, log: (l) => process.stdout.write(`${l}\n`), cancelled });
+    if (!done && !cancelled()) process.stderr.write(`kubelab up: kubeadm's kubelet-finalize phase: no kubelet-client-current.pem in ${certDir}; ${kubeconfigPath} keeps kubeadm's first certificate\n`);
+  } catch (e) {
+    process.stderr.write(`kubelab up: kubeadm's kubelet-finalize phase failed: ${(e as Error).message}\n`);
+  }
 }
 
 /** The node's `/` as a kubeadm node has it: /run/containerd (the runtime's socket), /var/run → /run, crictl's /etc/crictl.yaml. */

@@ -283,6 +283,8 @@ export async function startApiserver(opts: ApiserverOptions): Promise<RunningApi
   };
   const admission = new AdmissionChain(
     enabled([
+      // Upstream's order: the namespace first (its 404 before any plugin reads the namespace's objects).
+      namespaceLifecycle((name) => freshGet(`/registry/namespaces/${name}`)),
       limits,
       defaultTolerationSeconds(opts.defaultNotReadyTolerationSeconds ?? 300, opts.defaultUnreachableTolerationSeconds ?? 300),
       serviceAccount({ mountServiceAccountToken: opts.serviceAccount?.signingKey !== undefined, serviceAccount: (ns, name) => freshGet<ServiceAccount>(`/registry/serviceaccounts/${ns}/${name}`) }),
@@ -297,7 +299,6 @@ export async function startApiserver(opts: ApiserverOptions): Promise<RunningApi
       storageObjectInUseProtection(),
     ]),
     enabled([
-      namespaceLifecycle((name) => freshGet(`/registry/namespaces/${name}`)),
       certificateApproval(authorizer),
       certificateSigning(authorizer),
       certificateSubjectRestriction,

@@ -12,11 +12,11 @@ function attrs(operation: Operation, info = configmaps, namespace = 'web', name 
 
 const ns = (name: string, terminating = false): KubeObject => ({ apiVersion: 'v1', kind: 'Namespace', metadata: { name }, ...(terminating ? { status: { phase: 'Terminating' } } : {}) });
 
-/** What validate ends with: 'ok', or the Status code and message it throws or rejects with; and whether it answered without a promise. */
+/** What admit ends with: 'ok', or the Status code and message it throws or rejects with; and whether it answered without a promise. */
 async function outcome(get: NamespaceGetter, a: AdmissionAttributes): Promise<{ sync: boolean; result: string }> {
   let r: void | Promise<void>;
   try {
-    r = namespaceLifecycle(get).validate!(a);
+    r = namespaceLifecycle(get).admit!(a);
   } catch (e) {
     return { sync: true, result: `${(e as StatusError).status.code} ${(e as StatusError).message}` };
   }

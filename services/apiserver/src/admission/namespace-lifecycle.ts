@@ -1,5 +1,7 @@
 // NamespaceLifecycle: no new content in a namespace that does not exist or
-// is terminating, and the system namespaces cannot be deleted.
+// is terminating, and the system namespaces cannot be deleted. As upstream,
+// it runs first among the mutating plugins: a pod for a missing namespace is
+// its 404, before ServiceAccount admission looks for the pod's account there.
 
 import { forbidden, notFound, type KubeObject } from '@kubelab/api';
 import type { AdmissionAttributes, AdmissionPlugin } from './types.js';
@@ -21,7 +23,7 @@ function checkNamespace(a: AdmissionAttributes, ns: KubeObject | undefined): voi
 export function namespaceLifecycle(getNamespace: NamespaceGetter): AdmissionPlugin {
   return {
     name: 'NamespaceLifecycle',
-    validate(a: AdmissionAttributes) {
+    admit(a: AdmissionAttributes) {
       if (a.info.resource === 'namespaces' && a.info.group === '') {
         if (a.operation === 'DELETE' && IMMORTAL.has(a.name)) {
           throw forbidden(NAMESPACES, a.name, 'this namespace may not be deleted');

@@ -74,7 +74,8 @@ const RST_AVOIDANCE_MS = 500;
 function answerAndLinger(socket: Duplex, answer: string): void {
   answered.add(socket);
   socket.end(answer);
-  setTimeout(() => socket.destroy(), RST_AVOIDANCE_MS).unref();
+  const timer = setTimeout(() => socket.destroy(), RST_AVOIDANCE_MS).unref();
+  socket.once('close', () => clearTimeout(timer));
 }
 
 /** Connections already answered: Node's parser reports every further chunk of the refused request as another client error. */
@@ -88,7 +89,8 @@ function answerClientError(err: Error & { code?: string }, socket: Duplex): void
     return;
   }
   if (err.code === 'HPE_HEADER_OVERFLOW') answerAndLinger(socket, rawResponse(431, 'Request Header Fields Too Large', 'application/json', JSON.stringify(HEADERS_TOO_LARGE)));
-  else answerAndLinger(socket, rawResponse(400, 'Bad Request', 'text/plain; charset=utf-8', '400 Bad Request'));
+  // Go answers a malformed request and closes at once (no linger).
+  else socket.end(rawResponse(400, 'Bad Request', 'text/plain; charset=utf-8', '400 Bad Request'));
 }
 
 export async function startHttpServer(opts: ApiHttpServerOptions): Promise<{ port: number; close(): Promise<void> }> {

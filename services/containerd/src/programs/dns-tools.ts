@@ -7,6 +7,7 @@
 // server can be reached.
 
 import { defineCommand, type Command } from 'just-bash';
+import { joinHostPort } from '@kubelab/api';
 import { isIP } from 'node:net';
 import type { ProgramProcess } from '../program-process.js';
 import { addressesOf, exchange, hostsLookup, parseResolvConf, searchCandidates, type DnsReply, type ResolvConf } from '../resolver.js';
@@ -104,7 +105,7 @@ async function busyboxNslookup(proc: ProgramProcess, argv: string[]): Promise<Re
   for (const ns of servers) {
     const replies = await Promise.all(queries.map((q) => ask(proc, { nameservers: [ns], timeoutMs: (timeoutSec * 1000) / retry, attempts: retry }, q.name, q.type)));
     if (!replies.some(Boolean)) continue;
-    let out = `Server:\t\t${ns}\nAddress:\t${isIP(ns) === 6 ? `[${ns}]` : ns}:53\n\n`;
+    let out = `Server:\t\t${ns}\nAddress:\t${joinHostPort(ns, 53)}\n\n`;
     queries.forEach((q, i) => {
       const r = replies[i];
       if (!r) return;

@@ -53,8 +53,13 @@ export class ClientCertificateManager {
     if (!pair || now >= pair.notAfter.getTime()) {
       const { initialCertPem: certPem, initialKeyPem: keyPem } = this.opts;
       if (certPem && keyPem && validityOf(certPem)) {
-        this.opts.store.update(certPem, keyPem, new Date(now));
-        this.opts.log.info("stored the kubeconfig's client certificate; rotating it now", { path: this.opts.store.currentPath });
+        // Upstream only reports a failed store write (HandleError) and rotates all the same.
+        try {
+          this.opts.store.update(certPem, keyPem, new Date(now));
+          this.opts.log.info("stored the kubeconfig's client certificate; rotating it now", { path: this.opts.store.currentPath });
+        } catch (e) {
+          this.opts.log.error("unable to store the kubeconfig's client certificate; rotating it now", { err: (e as Error).message });
+        }
         this.schedule(0);
         return;
       }
