@@ -135,7 +135,17 @@ describe.runIf(canRun)('compose profile ha: a highly available control plane', (
         { timeoutMs: 60_000, everyMs: 2000 },
       );
       expect(created).toMatch(/configmap\/ha-write created|already exists/);
-      expect(await kubectl(stack, ['get', 'configmap', 'ha-write', '-o', 'jsonpath={.metadata.name}'])).toBe('ha-write');
+      // The read may land on another apiserver, whose consistent read waits only for its own writes (docs/architecture.md:
+      // not linearizable across apiservers, where upstream's GET asks etcd): read until it shows, within 10 s.
+      const read = await waitFor(
+        'the write read back through the load balancer',
+        async () => {
+          const out = await kubectl(stack, ['get', 'configmap', 'ha-write', '-o', 'jsonpath={.metadata.name}'], { allowFail: true });
+          return out === 'ha-write' ? out : undefined;
+        },
+        { timeoutMs: 10_000, everyMs: 500 },
+      );
+      expect(read).toBe('ha-write');
     } finally {
       await compose(stack, [...ENV_FILE, 'start', 'nats-2', 'apiserver-2']);
     }
