@@ -98,11 +98,12 @@ export async function controlPlaneCommand(argv: string[]): Promise<number> {
     if (!(await markControlPlane(cs, a.nodeName, log, late))) throw new Error(`timed out after ${a.timeoutMs / 1000}s waiting for node ${a.nodeName}`);
     await uploadBootstrapToken(cs, a.bootstrapTokenFile, log);
     if (a.kubeletKubeconfig) {
-      const done = await kubeletFinalizePhase({ kubeconfigPath: a.kubeletKubeconfig, certDir: a.kubeletCertDir, log, cancelled: late }).catch((e: Error) => {
-        log(`[kubelet-finalize] WARNING: ${e.message}`);
-        return true;
-      });
-      if (!done) log(`[kubelet-finalize] WARNING: no kubelet-client-current.pem in ${a.kubeletCertDir}; ${a.kubeletKubeconfig} keeps kubeadm's first client certificate`);
+      try {
+        const done = await kubeletFinalizePhase({ kubeconfigPath: a.kubeletKubeconfig, certDir: a.kubeletCertDir, log, cancelled: late });
+        if (!done) log(`[kubelet-finalize] WARNING: no kubelet-client-current.pem in ${a.kubeletCertDir}; ${a.kubeletKubeconfig} keeps kubeadm's first client certificate`);
+      } catch (e) {
+        log(`[kubelet-finalize] WARNING: ${(e as Error).message}`);
+      }
     }
     await applyNpdAddon(cs, log);
     // Kept off hollow nodes (the hollow profile's, which may join a running stack at any time).

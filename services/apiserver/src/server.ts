@@ -4,7 +4,7 @@
 
 import { apiRecordSubject, encodeApiWriteRecord } from '@kubelab/proto/api-record';
 import { networkInterfaces } from 'node:os';
-import { formatIpv4, type KubeObject, type ServiceAccount, joinHostPort } from '@kubelab/api';
+import { formatIpv4, joinHostPort, lookupResource, storageKey, type KubeObject, type ServiceAccount } from '@kubelab/api';
 import { createLogger, type Logger } from '@kubelab/component-base';
 import type { Tracing } from '@kubelab/tracing';
 import { AdmissionChain } from './admission/chain.js';
@@ -254,6 +254,8 @@ export async function startApiserver(opts: ApiserverOptions): Promise<RunningApi
     ownWritesApplied: () => cache.ownWritesApplied(),
   });
   const tokenGetter = cacheTokenGetter(cache);
+  const NAMESPACES = lookupResource('', 'v1', 'namespaces')!;
+  const SERVICE_ACCOUNTS = lookupResource('', 'v1', 'serviceaccounts')!;
   // An admission plugin's read of one object (upstream: the lister, then a live GET on a miss). This apiserver's
   // own last write of the key first (a delete that just made a namespace Terminating); missing: it may be a
   // create just acknowledged, so wait for read-your-writes, then for the cache to catch up with storage, and
@@ -284,10 +286,10 @@ export async function startApiserver(opts: ApiserverOptions): Promise<RunningApi
   const admission = new AdmissionChain(
     enabled([
       // Upstream's order: the namespace first (its 404 before any plugin reads the namespace's objects).
-      namespaceLifecycle((name) => freshGet(`/registry/namespaces/${name}`)),
+      namespaceLifecycle((name) => freshGet(storageKey(NAMESPACES, undefined, name))),
       limits,
       defaultTolerationSeconds(opts.defaultNotReadyTolerationSeconds ?? 300, opts.defaultUnreachableTolerationSeconds ?? 300),
-      serviceAccount({ mountServiceAccountToken: opts.serviceAccount?.signingKey !== undefined, serviceAccount: (ns, name) => freshGet<ServiceAccount>(`/registry/serviceaccounts/${ns}/${name}`) }),
+      serviceAccount({ mountServiceAccountToken: opts.serviceAccount?.signingKey !== undefined, serviceAccount: (ns, name) => freshGet<ServiceAccount>(storageKey(SERVICE_ACCOUNTS, ns, name)) }),
       taintNodesByCondition(),
       nodeRestriction({
         getNode: (name) => cache.get(`/registry/nodes/${name}`)?.obj,

@@ -126,7 +126,6 @@ function requireServiceAccount(
   a: AdmissionAttributes,
   name: string,
 ): ServiceAccount | Promise<ServiceAccount> {
-  const notFound = () => forbidden(a.info, a.name, `error looking up service account ${a.namespace}/${name}: serviceaccount "${name}" not found`);
   const first = lookup(a.namespace, name);
   if (first !== undefined && !(first instanceof Promise)) return first;
   return (async () => {
@@ -137,7 +136,7 @@ function requireServiceAccount(
       await sleep(retryMs);
       sa = await lookup(a.namespace, name);
     }
-    if (sa === undefined) throw notFound();
+    if (sa === undefined) throw forbidden(a.info, a.name, `error looking up service account ${a.namespace}/${name}: serviceaccount "${name}" not found`);
     return sa;
   })();
 }
