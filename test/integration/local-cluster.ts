@@ -56,14 +56,34 @@ export class LocalCluster {
     return this.proc;
   }
 
-  /** `kubelab up FLAGS --state-dir DIR`, until it prints `cluster ready`; its exit before that fails with its last lines. */
+  /**
+   * `kubelab up FLAGS --state-dir DIR`, until it prints `cluster ready`; its exit before that fails with its last lines.
+   * A start refused only because a port was taken (EADDRINUSE: another process on this shared machine held
+   * it for a moment) is tried once more in a fresh state dir, after printing who held the port.
+   */
   async up(flags: string[], readyTimeoutMs: number): Promise<void> {
+    const started = Date.now();
+    const first = await this.start(flags, readyTimeoutMs);
+    if (first === 'ready') return;
+    const port = /EADDRINUSE: address already in use [\d.:[\]a-f]*:(\d+)/.exec(this.out)?.[1];
+    if (port === undefined) throw new Error(`kubelab up exited with ${this.proc!.exitCode}:\n${this.out.slice(-2000)}`);
+    const holders = (await run('ss', ['-Htanp', `( sport = :${port} )`], { timeoutMs: 5_000 })).stdout.trim() || '(free now)';
+    process.stderr.write(`kubelab up: port ${port} was taken; trying once more. Its sockets:\n${holders}\n`);
+    rmSync(this.dir, { recursive: true, force: true });
+    this.out = '';
+    await new Promise((r) => setTimeout(r, 2_000));
+    if ((await this.start(flags, Math.max(readyTimeoutMs - (Date.now() - started), 60_000))) === 'exited') {
+      throw new Error(`kubelab up exited with ${this.proc!.exitCode} (after port ${port} was taken once):\n${this.out.slice(-2000)}`);
+    }
+  }
+
+  private async start(flags: string[], readyTimeoutMs: number): Promise<'ready' | 'exited'> {
     const proc = spawn(process.execPath, [RUNNER, 'up', '--state-dir', this.dir, ...flags], { stdio: ['ignore', 'pipe', 'pipe'] });
     this.proc = proc;
     proc.stdout!.on('data', (d: Buffer) => (this.out += d.toString()));
     proc.stderr!.on('data', (d: Buffer) => (this.out += d.toString()));
     const up = await waitFor('cluster ready', () => (this.out.includes('cluster ready') ? 'ready' : proc.exitCode !== null ? 'exited' : undefined), { timeoutMs: readyTimeoutMs });
-    if (up === 'exited') throw new Error(`kubelab up exited with ${proc.exitCode}:\n${this.out.slice(-2000)}`);
+    return up === 'ready' ? 'ready' : 'exited';
   }
 
   /** The real kubectl with the cluster's kubeconfig (and a cache of its own). */
