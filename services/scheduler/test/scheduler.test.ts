@@ -141,13 +141,20 @@ describe.skipIf(!hasNats)('kube-scheduler with an apiserver', { timeout: 30_000 
 
   it('keeps new pods off a cordoned node and schedules them once it is uncordoned', async () => {
     for (const n of ['node-1', 'node-2']) await cs.core.nodes().patch(n, 'merge', { spec: { unschedulable: true } });
-    await createPod(cs, 'cordoned', { cpu: '100m' });
-    expect(await eventMessage(cs, 'cordoned', 'FailedScheduling')).toBe(
-      '0/3 nodes are available: 1 node(s) had untolerated taint {dedicated: gpu}, 2 node(s) were unschedulable. ' + 'preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling.',
-    );
-    await cs.core.nodes().patch('node-2', 'merge', { spec: { unschedulable: false } });
-    expect(await nodeOf(cs, 'cordoned')).toBe('node-2');
-    await cs.core.nodes().patch('node-1', 'merge', { spec: { unschedulable: false } });
+    // The scheduler reads nodes from its watch: on a loaded machine the cordon may reach it after the pod would (and the pod would be bound).
+    await waitFor('the scheduler sees both nodes cordoned', async () => (['node-1', 'node-2'].every((n) => sched.scheduler.cache.get(n)?.node?.spec?.unschedulable === true) ? true : undefined));
+    try {
+      await createPod(cs, 'cordoned', { cpu: '100m' });
+      expect(await eventMessage(cs, 'cordoned', 'FailedScheduling')).toBe(
+        '0/3 nodes are available: 1 node(s) had untolerated taint {dedicated: gpu}, 2 node(s) were unschedulable. ' +
+          'preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling.',
+      );
+      await cs.core.nodes().patch('node-2', 'merge', { spec: { unschedulable: false } });
+      expect(await nodeOf(cs, 'cordoned')).toBe('node-2');
+    } finally {
+      // Uncordoned whatever happened: the tests after this one schedule onto these nodes.
+      for (const n of ['node-1', 'node-2']) await cs.core.nodes().patch(n, 'merge', { spec: { unschedulable: false } });
+    }
   });
 
   it('prefers nodes matching preferred node affinity', async () => {
