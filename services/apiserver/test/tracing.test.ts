@@ -1,7 +1,8 @@
 // Tracing through the apiserver: a component's CLIENT span → the apiserver's
 // gRPC SERVER span → storage child spans, and the created object recording
 // the request's trace context in kubelab.io/traceparent; the watch cache's
-// processing of a sampled write as a CONSUMER span under its KV span; off =
+// processing of a sampled write as a CONSUMER span under its KV span when it
+// hands the write on (a watch of its resource is open), none otherwise; off =
 // no spans and no annotation (REST request span names:
 // src/tracing/request.test.ts). Every tracer here uses the sync context manager, as the
 // apiserver process does: the request context must reach the registry and
@@ -21,6 +22,7 @@ import { api, gvr, openWatch, startTestCluster, type TestCluster } from '../src/
 
 const PODS = gvr('pods');
 const CONFIGMAPS = gvr('configmaps');
+const EVENTS = gvr('events');
 const pod = (name: string, annotations?: Record<string, string>) => ({
   apiVersion: 'v1',
   kind: 'Pod',
@@ -38,6 +40,25 @@ async function consumed(t: TestTracing, n: number) {
   return consumers();
 }
 
+/** A watch of every `resource` object (as the scheduler's and kubelets' watches of pods), open once it delivered a marker object created now. */
+async function watchAll(c: TestCluster, resource: typeof PODS, marker: KubeObject) {
+  const w = openWatch(c.client(), { resource, resourceVersion: '0' });
+  await api(c.client()).create(resource, 'default', marker);
+  await w.until((evs) => evs.some((e) => e.object.metadata.name === marker.metadata.name));
+  return w;
+}
+
+const event = (name: string) => ({
+  apiVersion: 'v1',
+  kind: 'Event',
+  metadata: { name },
+  involvedObject: { kind: 'Pod', namespace: 'default', name: 'traced-1' },
+  reason: 'Started',
+  message: 'Started container c',
+  type: 'Normal',
+  source: { component: 'kubelet' },
+});
+
 function tracedClient(c: TestCluster, tracing: Tracing): ResourceServiceClient {
   return c.client({ interceptors: grpcClientInterceptors(tracing) });
 }
@@ -54,6 +75,8 @@ describe.runIf(requireTool('nats-server'))('apiserver tracing on', () => {
     expect(installedContextPropagation()).toBe('sync');
     c = await startTestCluster({ tracing: apiserver.tracing });
     client = tracedClient(c, scheduler.tracing);
+    await watchAll(c, PODS, pod('watched'));
+    apiserver.reset();
   });
   afterEach(() => {
     apiserver.reset();
@@ -156,6 +179,7 @@ describe.runIf(requireTool('nats-server'))('apiserver tracing on', () => {
   it('REST: a POST continuing a traceparent header is the parent of its KV span and of the recorded annotation', async () => {
     const rc = await startTestCluster({ tracing: apiserver.tracing, rest: true });
     try {
+      await watchAll(rc, PODS, pod('watched'));
       apiserver.reset();
       const body = JSON.stringify(pod('rest-traced'));
       const res = await rc.rest('/api/v1/namespaces/default/pods', {
@@ -181,6 +205,25 @@ describe.runIf(requireTool('nats-server'))('apiserver tracing on', () => {
     } finally {
       await rc.cleanup();
     }
+  });
+
+  it('a write no watch receives (an Event) has its SERVER and KV spans but no CONSUMER span; once events are watched it has one', async () => {
+    const k = api(client);
+    await scheduler.tracing.withSpan('event', () => k.create(EVENTS, 'default', event('unwatched')));
+    await waitFor('the KV create span', () => (apiserver.spans().some((s) => s.name === 'KV create') ? true : undefined), { timeoutMs: 2_000, everyMs: 10 });
+    expect(apiserver.spans().map((s) => s.name)).toContain('kubelab.apiserver.v1.ResourceService/Create');
+    expect(await consumed(apiserver, 1)).toEqual([]);
+    await watchAll(c, EVENTS, event('marker'));
+    apiserver.reset();
+    await scheduler.tracing.withSpan('event', () => k.create(EVENTS, 'default', event('watched-2')));
+    const [consumer] = await consumed(apiserver, 1);
+    expect(consumer!.attributes).toMatchObject({ key: '/registry/events/default/watched-2' });
+    expect(consumer!.parentSpanContext!.spanId).toBe(
+      apiserver
+        .spans()
+        .find((s) => s.name === 'KV create')!
+        .spanContext().spanId,
+    );
   });
 
   it('an unsampled caller gets an unsampled annotation (flag 00) in its own trace and no exported spans', async () => {

@@ -51,7 +51,7 @@ export interface WatchCacheOptions {
   /** BOOKMARK period for watchers that asked for them. */
   bookmarkIntervalMs?: number;
   log?: (level: 'info' | 'warn' | 'error', msg: string, fields?: Record<string, unknown>) => void;
-  /** Tracing on: an entry written under a sampled request is processed in a CONSUMER span (tracing/consume.ts). Off: not even looked at. */
+  /** Tracing on: an entry written under a sampled request and handed on to watches is processed in a CONSUMER span (tracing/consume.ts). Off: not even looked at. */
   tracing?: Tracing;
   /** --encryption-provider-config: values of the resources it names are decrypted once, here, as they enter the cache. */
   transformers?: ResourceTransformers;
@@ -264,7 +264,7 @@ export class WatchCache {
         delay = 100;
         const tracing = this.tracing;
         for await (const e of it) {
-          if (tracing) consumeKvEntry(tracing, this.storage.bucket, e, () => this.ingest(e.key, e.operation, e.value, e.revision));
+          if (tracing && this.handsOn(e.key)) consumeKvEntry(tracing, this.storage.bucket, e, () => this.ingest(e.key, e.operation, e.value, e.revision));
           else {
             // Only a delete or purge marker has an empty value: the operation
             // header (a decode of the entry's headers) is read for those alone.
@@ -283,6 +283,17 @@ export class WatchCache {
         delay = Math.min(delay * 2, 2_000);
       }
     }
+  }
+
+  /**
+   * Whether applying an entry under `key` hands it on: to a watch or an
+   * in-process observer of its resource. Only then is its processing a
+   * CONSUMER span (the write reaching the watches); an entry nobody watches
+   * (most Events) is kept in the cache without one.
+   */
+  private handsOn(key: string): boolean {
+    const prefix = parseKey(key)?.prefix;
+    return prefix !== undefined && ((this.watchers.get(prefix)?.size ?? 0) > 0 || (this.observers.get(prefix)?.size ?? 0) > 0);
   }
 
   private markSynced(rev: number): void {

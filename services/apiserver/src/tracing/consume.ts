@@ -3,7 +3,9 @@
 // write's message carries its KV span's `traceparent` in the NATS headers
 // (storage/publisher.ts), and applying that entry to the cache — and handing
 // it to every watcher — becomes that span's child, so a trace shows when the
-// write reached the watches. Upstream's cacher has no span here (etcd watch
+// write reached the watches. Only entries the cache hands on (a watch or an
+// in-process observer of the resource) get one: an Event nobody watches has
+// no hand-off to show. Upstream's cacher has no span here (etcd watch
 // events carry no trace context); this is the NATS-as-etcd part made visible.
 
 import type { MsgHdrs } from '@nats-io/transport-node';
