@@ -82,8 +82,7 @@ export class LocalCluster {
     this.proc = proc;
     proc.stdout!.on('data', (d: Buffer) => (this.out += d.toString()));
     proc.stderr!.on('data', (d: Buffer) => (this.out += d.toString()));
-    const up = await waitFor('cluster ready', () => (this.out.includes('cluster ready') ? 'ready' : proc.exitCode !== null ? 'exited' : undefined), { timeoutMs: readyTimeoutMs });
-    return up === 'ready' ? 'ready' : 'exited';
+    return waitFor('cluster ready', () => (this.out.includes('cluster ready') ? 'ready' : proc.exitCode !== null ? 'exited' : undefined), { timeoutMs: readyTimeoutMs });
   }
 
   /** The real kubectl with the cluster's kubeconfig (and a cache of its own). */

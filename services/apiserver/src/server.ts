@@ -256,6 +256,7 @@ export async function startApiserver(opts: ApiserverOptions): Promise<RunningApi
   const tokenGetter = cacheTokenGetter(cache);
   const NAMESPACES = lookupResource('', 'v1', 'namespaces')!;
   const SERVICE_ACCOUNTS = lookupResource('', 'v1', 'serviceaccounts')!;
+  const NODES = lookupResource('', 'v1', 'nodes')!;
   // An admission plugin's read of one object (upstream: the lister, then a live GET on a miss). This apiserver's
   // own last write of the key first (a delete that just made a namespace Terminating); missing: it may be a
   // create just acknowledged, so wait for read-your-writes, then for the cache to catch up with storage, and
@@ -292,7 +293,7 @@ export async function startApiserver(opts: ApiserverOptions): Promise<RunningApi
       serviceAccount({ mountServiceAccountToken: opts.serviceAccount?.signingKey !== undefined, serviceAccount: (ns, name) => freshGet<ServiceAccount>(storageKey(SERVICE_ACCOUNTS, ns, name)) }),
       taintNodesByCondition(),
       nodeRestriction({
-        getNode: (name) => cache.get(`/registry/nodes/${name}`)?.obj,
+        getNode: (name) => cache.get(storageKey(NODES, undefined, name))?.obj,
         getPod: (namespace, name) => cache.get(`/registry/pods/${namespace}/${name}`)?.obj,
       }),
       priority,
