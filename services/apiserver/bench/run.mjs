@@ -50,7 +50,10 @@ import { waitFor } from '@kubelab/testing';
 import { startProcessCluster } from '@kubelab/apiserver/testing';
 // By path, not as a dependency: @kubelab/client depends on @kubelab/apiserver
 // for its tests, so the reverse edge would make a cycle. `pnpm bench` builds all first.
-// BENCH_APISERVER_FLAGS adds flags to every apiserver; BENCH_CLIENT_DIST / BENCH_APISERVER_MAIN point at another build (to alternate old and new builds in one session).
+// BENCH_APISERVER_FLAGS adds flags to every apiserver; BENCH_CLIENT_DIST / BENCH_APISERVER_MAIN point at another build (to alternate old and new builds in one session);
+// BENCH_COMPARE_MAIN (another build's dist/main.js) runs that build as a second apiserver with the same flags on a bucket of its own, measured in the
+// same blocks as path `compare` (compareRatio = this build ÷ that one, and each one's CPU per create): two builds side by side on one machine in the same seconds
+// (BENCH_COMPARE_NODE_ARGS: Node.js flags for that one alone).
 const clientDist = process.env.BENCH_CLIENT_DIST ? new URL(`file://${process.env.BENCH_CLIENT_DIST}/index.js`).href : new URL('../../../packages/client/dist/index.js', import.meta.url).href;
 const { createClientset } = await import(clientDist);
 
@@ -78,6 +81,7 @@ const EXTRA_FLAGS = Object.fromEntries(
 );
 // A second apiserver with --authorization-mode=AlwaysAllow (its own bucket), measured as a path of its own.
 const ALWAYS_ALLOW = process.env.BENCH_ALWAYS_ALLOW !== '0';
+const COMPARE_MAIN = process.env.BENCH_COMPARE_MAIN;
 /** The bench's own user: RBAC allows it what it does through a RoleBinding in each namespace it uses. */
 const BENCH_USER = { commonName: 'kubelab-bench' };
 
@@ -198,8 +202,9 @@ async function grantBenchUser(address, adminTls, namespaces) {
  * @param {import('@kubelab/apiserver/testing').ProcessCluster} cluster
  * @param {import('@kubelab/apiserver/testing').ClientTlsPem} tls the bench user's
  * @param {import('@kubelab/apiserver/testing').ApiserverProcess | undefined} alwaysAllow
+ * @param {import('@kubelab/apiserver/testing').ApiserverProcess | undefined} compare BENCH_COMPARE_MAIN's apiserver
  */
-async function benchCreates(cluster, tls, alwaysAllow) {
+async function benchCreates(cluster, tls, alwaysAllow, compare) {
   const pids = { nats: cluster.nats.pid, apiserver: cluster.apiserver.pid };
   // Raw NATS KV, the ceiling: with the library's defaults (the target's
   // reference), and with the options the apiserver's own connection uses
@@ -211,11 +216,14 @@ async function benchCreates(cluster, tls, alwaysAllow) {
   const cms = cs.core.configMaps('bench');
   const csAllow = alwaysAllow && createClientset({ address: alwaysAllow.address, tls, component: 'apiserver-bench' });
   const cmsAllow = csAllow?.core.configMaps('bench');
+  const csCompare = compare && createClientset({ address: compare.address, tls, component: 'apiserver-bench' });
+  const cmsCompare = csCompare?.core.configMaps('bench');
   const paths = {
     raw: { pids: { bench: process.pid, nats: pids.nats }, job: (k) => raw.create(k) },
     tuned: { pids: { bench: process.pid, nats: pids.nats }, job: (k) => tuned.create(k) },
     grpc: { pids: { bench: process.pid, apiserver: pids.apiserver, nats: pids.nats }, job: (k) => cms.create(cm('bench', k)) },
     ...(alwaysAllow && cmsAllow ? { allow: { pids: { bench: process.pid, apiserver: alwaysAllow.pid, nats: pids.nats }, job: (k) => cmsAllow.create(cm('bench', k)) } } : {}),
+    ...(compare && cmsCompare ? { compare: { pids: { bench: process.pid, apiserver: compare.pid, nats: pids.nats }, job: (k) => cmsCompare.create(cm('bench', k)) } } : {}),
   };
   const names = Object.keys(paths);
   const rotate = (list, by) => list.map((_, i) => list[(i + by) % list.length]);
@@ -241,6 +249,7 @@ async function benchCreates(cluster, tls, alwaysAllow) {
   }
   cs.close();
   csAllow?.close();
+  csCompare?.close();
   await raw.close();
   await tuned.close();
   const perSec = (level, n) => acc[level][n].ops / (acc[level][n].ms / 1000);
@@ -294,6 +303,7 @@ async function benchCreates(cluster, tls, alwaysAllow) {
       cpuUsPerRawCreate: cpuPer(l, 'raw'),
       cpuUsPerRawNoAsyncTracesCreate: cpuPer(l, 'tuned'),
       ...(alwaysAllow ? { cpuUsPerAlwaysAllowCreate: cpuPer(l, 'allow') } : {}),
+      ...(compare ? { compare: Math.round(perSec(l, 'compare')), compareRatio: Number((perSec(l, 'grpc') / perSec(l, 'compare')).toFixed(3)), cpuUsPerCompareCreate: cpuPer(l, 'compare') } : {}),
       apiserverSyscallsPerCreate: Number((acc[l].grpc.syscalls / acc[l].grpc.ops).toFixed(2)),
     })),
   };
@@ -391,7 +401,7 @@ async function benchWatchLatency(cluster, tls) {
 
 const cluster = await startProcessCluster({
   // Raw KV paths and the AlwaysAllow apiserver each write a bucket of their own.
-  kvBuckets: ['bench_raw', 'bench_raw_tuned', 'kubelab_always_allow'],
+  kvBuckets: ['bench_raw', 'bench_raw_tuned', 'kubelab_always_allow', ...(COMPARE_MAIN ? ['kubelab_compare'] : [])],
   apiserver: {
     main,
     flags: EXTRA_FLAGS,
@@ -415,12 +425,14 @@ try {
     if (!(await announceListening(reader, ['api']).ready)) throw new Error('the apiserver did not confirm the record reader');
   }
   const alwaysAllow = ALWAYS_ALLOW && CREATES > 0 ? await cluster.startApiserver({ main, bucket: 'kubelab_always_allow', flags: { ...EXTRA_FLAGS, 'authorization-mode': 'AlwaysAllow' } }) : undefined;
+  const compare = COMPARE_MAIN && CREATES > 0 ? await cluster.startApiserver({ main: COMPARE_MAIN, bucket: 'kubelab_compare', flags: EXTRA_FLAGS, nodeArgs: (process.env.BENCH_COMPARE_NODE_ARGS ?? '').split(' ').filter(Boolean) }) : undefined;
   const tls = await cluster.clientTls(BENCH_USER);
   await grantBenchUser(cluster.apiserver.address, cluster.adminTls, ['bench', 'watchbench']);
   if (alwaysAllow) await grantBenchUser(alwaysAllow.address, cluster.adminTls, ['bench']);
+  if (compare) await grantBenchUser(compare.address, cluster.adminTls, ['bench']);
   // Watch latency first: the creates leave tens of thousands of objects in the cache (a bigger heap to collect).
   const watch = WATCH_SECONDS > 0 ? await benchWatchLatency(cluster, tls) : undefined;
-  if (CREATES > 0) console.log(JSON.stringify({ ...(await benchCreates(cluster, tls, alwaysAllow)), ...readerFields() }));
+  if (CREATES > 0) console.log(JSON.stringify({ ...(await benchCreates(cluster, tls, alwaysAllow, compare)), ...readerFields() }));
   if (watch) console.log(JSON.stringify({ ...watch, security: { ...cluster.security, client: BENCH_USER.commonName }, ...readerFields() }));
 } finally {
   await reader?.close();

@@ -55,6 +55,21 @@ describe('codec', () => {
     expect(storesAs(decodeStored(bare, 3).wire, bare)).toBe(true);
   });
 
+  it('stores apiVersion, kind and metadata first whatever order the object has them in', () => {
+    const want = '{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"a"},"data":{"k":"v"}}';
+    const orders = [
+      { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'a' }, data: { k: 'v' } },
+      { data: { k: 'v' }, metadata: { name: 'a' }, kind: 'ConfigMap', apiVersion: 'v1' },
+      { kind: 'ConfigMap', apiVersion: 'v1', metadata: { name: 'a', resourceVersion: '5' }, data: { k: 'v' } },
+      { apiVersion: 'v1', kind: 'ConfigMap', data: { k: 'v' }, metadata: { name: 'a' } },
+    ];
+    expect(orders.map((o) => storageString(o as KubeObject))).toEqual(orders.map(() => want));
+    for (const o of orders) expect(revisionOffset(storageString(o as KubeObject), o as KubeObject)).toBe('{"apiVersion":"v1","kind":"ConfigMap","metadata":{'.length);
+    // Another kind after these: its own prefix, not the one remembered.
+    const ns = { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'n' } } as KubeObject;
+    expect(revisionOffset(storageString(ns), ns)).toBe('{"apiVersion":"v1","kind":"Namespace","metadata":{'.length);
+  });
+
   it('never stores resourceVersion', () => {
     const bytes = encodeForStorage({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'a', resourceVersion: '9' } } as KubeObject);
     expect(new TextDecoder().decode(bytes)).toBe('{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"a"}}');

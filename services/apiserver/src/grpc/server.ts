@@ -17,7 +17,7 @@ import { statusToGrpc, STATUS_METADATA_KEY } from '@kubelab/proto';
 import type { UserInfo } from '@kubelab/api';
 import { authorizeCall, INSECURE_SUPERUSER } from '../authorization/filter.js';
 import type { AuthorizationAttributes, Authorizer } from '../authorization/types.js';
-import type { FlowControl } from '../flowcontrol/flow-control.js';
+import type { FlowAdmission, FlowControl } from '../flowcontrol/flow-control.js';
 import { TOO_MANY_REQUESTS } from '../flowcontrol/filter.js';
 import {
   context as otelContext,
@@ -174,12 +174,13 @@ const SERVICE = 'kubelab.apiserver.v1.ResourceService';
  * share a trace); off: the caller's context alone, which the created object's
  * annotation continues.
  */
+const noEnd = (): void => undefined;
+/** An item with no trace of its own while tracing is off: nothing to carry, nothing to end. */
+const UNTRACED: { ctx?: Context; end(code: number, details?: string): void } = Object.freeze({ end: noEnd });
+
 function itemTrace(tracing: Tracing | undefined, item: CreateStreamItemMsg, method: StreamedMethod): { ctx?: Context; end(code: number, details?: string): void } {
-  const carrier: Record<string, string> = {};
-  if (item.traceparent) carrier.traceparent = item.traceparent;
-  if (item.tracestate) carrier.tracestate = item.tracestate;
-  const parent = item.traceparent ? extractFromMap(carrier) : undefined;
-  if (!tracing?.enabled) return { ...(parent ? { ctx: parent } : {}), end: () => undefined };
+  const parent = item.traceparent ? extractFromMap(item.tracestate ? { traceparent: item.traceparent, tracestate: item.tracestate } : { traceparent: item.traceparent }) : undefined;
+  if (!tracing?.enabled) return parent ? { ctx: parent, end: noEnd } : UNTRACED;
   const span = tracing.tracer.startSpan(`${SERVICE}/${method}`, { kind: SpanKind.SERVER }, parent ?? ROOT_CONTEXT);
   if (span.isRecording()) span.setAttributes({ 'rpc.system': 'grpc', 'rpc.service': SERVICE, 'rpc.method': method, 'kubelab.create_stream.item': item.id ?? 0 });
   return { ctx: trace.setSpan(ROOT_CONTEXT, span), end: (code, details) => endRpcSpan(span, SpanKind.SERVER, code, details) };
@@ -396,16 +397,20 @@ function guardOf(authorizer: Authorizer | undefined): Guard {
 }
 
 /** Authorizes one call, then takes its APF seat into `held` (released when the call ends); throws the 403 or the 429. */
-type Admit = (held: Held, user: UserInfo, verb: string, g: Gvr | null | undefined, namespace: string | undefined, name?: string, subresource?: string, fieldSelector?: string) => Promise<void>;
+type Admit = (held: Held, user: UserInfo, verb: string, g: Gvr | null | undefined, namespace: string | undefined, name?: string, subresource?: string, fieldSelector?: string) => void | Promise<void>;
 
+/** A promise only when the call waits for its seat (queued by APF): most calls are admitted at once, without one. */
 function admitOf(guard: Guard, flow: FlowControl | undefined): Admit {
-  return async (held, user, verb, g, namespace, name, subresource, fieldSelector) => {
+  const seated = (held: Held, a: FlowAdmission): void => {
+    if (!a.ok) throw tooManyRequests(TOO_MANY_REQUESTS, 1);
+    held.push(a.release);
+  };
+  return (held, user, verb, g, namespace, name, subresource, fieldSelector) => {
     const attrs = guard(user, verb, g, namespace, name, subresource, fieldSelector);
     if (!flow) return;
     const pending = flow.admit(attrs);
-    const a = pending instanceof Promise ? await pending : pending;
-    if (!a.ok) throw tooManyRequests(TOO_MANY_REQUESTS, 1);
-    held.push(a.release);
+    if (pending instanceof Promise) return pending.then((a) => seated(held, a));
+    seated(held, pending);
   };
 }
 
@@ -566,12 +571,15 @@ export function resourceServiceHandlers(opts: GrpcServerOptions): ResourceServic
           const t = pending > MAX_STREAM_PENDING ? undefined : itemTrace(opts.tracing, item, write.method);
           const held: Held = [];
           const p = t ? otelContext.with(ROOT_CONTEXT, () => write.run(deps, held, user, call, t.ctx)) : Promise.reject(tooManyPending());
-          p.finally(() => releaseAll(held)).then(
+          // Seats are released before the answer either way (one reaction, not a finally and then a then).
+          p.then(
             (json) => {
+              releaseAll(held);
               t?.end(0);
               answer({ id, code: 0, object: json, status: EMPTY });
             },
             (err: unknown) => {
+              releaseAll(held);
               onError(err);
               const r = failedResult(err);
               t?.end(r.code);

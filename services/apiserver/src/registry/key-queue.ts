@@ -7,20 +7,23 @@
 // (another apiserver) still retry. Memory: one entry per key being written.
 
 export class KeyQueue {
-  private readonly tails = new Map<string, Promise<void>>();
+  /** Per key being written: the last writer's promise and how many writers are queued or running. */
+  private readonly tails = new Map<string, { last: Promise<unknown>; n: number }>();
 
   /** Runs `fn` after every earlier `run` for `key` settled (fulfilled or not). */
   run<T>(key: string, fn: () => Promise<T>): Promise<T> {
-    const prev = this.tails.get(key);
-    const result = prev ? prev.then(fn) : fn();
-    const tail = result.then(
-      () => undefined,
-      () => undefined,
-    );
-    this.tails.set(key, tail);
-    void tail.then(() => {
-      if (this.tails.get(key) === tail) this.tails.delete(key);
-    });
+    const queued = this.tails.get(key);
+    // Uncontended (nearly every write): fn runs now, and one reaction counts it out.
+    const result = queued ? queued.last.then(fn, fn) : fn();
+    if (queued) {
+      queued.last = result;
+      queued.n++;
+    } else this.tails.set(key, { last: result, n: 1 });
+    const done = (): void => {
+      const q = this.tails.get(key)!;
+      if (--q.n === 0) this.tails.delete(key);
+    };
+    result.then(done, done);
     return result;
   }
 

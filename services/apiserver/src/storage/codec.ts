@@ -14,17 +14,39 @@ export function encodeForStorage(obj: KubeObject): Uint8Array {
 }
 
 export function storageString(obj: KubeObject): string {
+  // A created object usually has this order already (clients send it so): one stringify, no reordered copies.
+  if (inStorageOrder(obj)) return JSON.stringify(obj);
   const { apiVersion, kind, metadata, ...rest } = obj as KubeObject & Record<string, unknown>;
   const { resourceVersion: _rv, ...meta } = metadata ?? {};
   return JSON.stringify({ apiVersion, kind, metadata: meta, ...rest });
 }
 
+const STORAGE_HEAD = ['apiVersion', 'kind', 'metadata'] as const;
+
+/** Whether the object's own keys start apiVersion, kind, metadata (all set) and its metadata holds no resourceVersion. */
+function inStorageOrder(obj: KubeObject): boolean {
+  const m = obj.metadata as KubeObject['metadata'] | undefined;
+  if (typeof obj.apiVersion !== 'string' || typeof obj.kind !== 'string' || typeof m !== 'object' || m === null || m.resourceVersion !== undefined) return false;
+  let i = 0;
+  for (const k in obj) {
+    if (k !== STORAGE_HEAD[i]) return false;
+    if (++i === STORAGE_HEAD.length) return true;
+  }
+  return false;
+}
+
+/** The last prefix asked for: a store writes one apiVersion and kind over and over. */
+let lastPrefix = { apiVersion: undefined as string | undefined, kind: undefined as string | undefined, text: '{"metadata":{' };
+
 /** Where `"metadata":{` ends in a string produced by storageString, or -1. */
 export function metadataBodyOffset(text: string, obj: KubeObject): number {
-  let prefix = '{';
-  if (obj.apiVersion !== undefined) prefix += `"apiVersion":${JSON.stringify(obj.apiVersion)},`;
-  if (obj.kind !== undefined) prefix += `"kind":${JSON.stringify(obj.kind)},`;
-  prefix += '"metadata":{';
+  if (obj.apiVersion !== lastPrefix.apiVersion || obj.kind !== lastPrefix.kind) {
+    let prefix = '{';
+    if (obj.apiVersion !== undefined) prefix += `"apiVersion":${JSON.stringify(obj.apiVersion)},`;
+    if (obj.kind !== undefined) prefix += `"kind":${JSON.stringify(obj.kind)},`;
+    lastPrefix = { apiVersion: obj.apiVersion, kind: obj.kind, text: `${prefix}"metadata":{` };
+  }
+  const prefix = lastPrefix.text;
   return text.startsWith(prefix) ? prefix.length : -1;
 }
 

@@ -14,6 +14,12 @@ describe('parsePubAck', () => {
     // Other shapes go through the full JSON parse.
     expect(parsePubAck(ack({ stream: 'KV_kubelab', seq: 99, duplicate: true }))).toBe(99);
     expect(parsePubAck(new TextEncoder().encode(' {"seq": 12, "stream": "KV_kubelab"}'))).toBe(12);
+    // Read from the bytes, or parsed in full: the same answers.
+    const te = new TextEncoder();
+    expect(['{"stream":"KV_x","seq":0}', '{"stream":"KV_x","seq":123456789012345}', '{"stream":"","seq":5}'].map((t) => parsePubAck(te.encode(t)))).toEqual([0, 123456789012345, 5]);
+    expect(parsePubAck(te.encode('{"stream":"KV_x","seq":}'))).toBeInstanceOf(Error);
+    expect(parsePubAck(te.encode('{"stream":"KV_x","seq":12a}'))).toBeInstanceOf(Error);
+    expect(parsePubAck(te.encode('{"stream":"K\\"V","seq":3}'))).toBe(3); // an escaped quote: the full parse reads it
   });
 
   it('a wrong last sequence is AlreadyExists for a create and stale for an update', () => {

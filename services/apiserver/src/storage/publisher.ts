@@ -27,10 +27,33 @@ interface Pending {
 
 const OK_ACK = /^\{"stream":"[^"\\]*",(?:"domain":"[^"\\]*",)?"seq":(\d{1,15})\}$/;
 
+const STREAM_HEAD = Buffer.from('{"stream":"', 'latin1');
+const SEQ_KEY = Buffer.from('","seq":', 'latin1');
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const CLOSE_BRACE = 0x7d;
+
+/** The seq of the usual ack, `{"stream":"S","seq":N}`, read from its bytes (no string, no regex); -1 for any other ack. */
+function plainAckSeq(b: Uint8Array): number {
+  const n = b.length;
+  if (n < STREAM_HEAD.length + SEQ_KEY.length + 2 || b[n - 1] !== CLOSE_BRACE) return -1;
+  for (let i = 0; i < STREAM_HEAD.length; i++) if (b[i] !== STREAM_HEAD[i]) return -1;
+  let i = STREAM_HEAD.length;
+  while (i < n && b[i] !== QUOTE && b[i] !== BACKSLASH) i++;
+  for (let j = 0; j < SEQ_KEY.length; j++) if (b[i + j] !== SEQ_KEY[j]) return -1;
+  i += SEQ_KEY.length;
+  const digits = i;
+  let seq = 0;
+  for (; i < n - 1 && b[i]! >= 0x30 && b[i]! <= 0x39; i++) seq = seq * 10 + (b[i]! - 0x30);
+  return i === n - 1 && i > digits && i - digits <= 15 ? seq : -1;
+}
+
 /** What a PubAck says (pure, for tests): the stream sequence, or the error. */
 export function parsePubAck(data: Uint8Array, status?: number): number | Error {
   if (status === 503) return new Error('no responders: JetStream is not available');
   if (status !== undefined && status >= 300) return new Error(`JetStream publish failed with status ${status}`);
+  const plain = plainAckSeq(data);
+  if (plain >= 0) return plain;
   const text = Buffer.from(data.buffer, data.byteOffset, data.byteLength).toString('latin1');
   // The usual ack, `{"stream":"KV_x","seq":N}` (maybe with "domain"): its seq read directly.
   const m = OK_ACK.exec(text);

@@ -5,8 +5,18 @@
 
 import { MAX_MANAGER_LENGTH } from './managed.js';
 
+/** The last User-Agent seen and its manager: a connection sends one User-Agent with every write. */
+let last: { userAgent: string; manager: string } = { userAgent: '', manager: '' };
+
 export function managerName(fieldManager: string | undefined, userAgent: string | undefined): string {
   if (fieldManager) return fieldManager;
-  const prefix = (userAgent ?? '').split('/')[0]!;
+  const ua = userAgent ?? '';
+  if (ua !== last.userAgent) last = { userAgent: ua, manager: prefixOf(ua) };
+  return last.manager;
+}
+
+function prefixOf(userAgent: string): string {
+  const slash = userAgent.indexOf('/');
+  const prefix = slash < 0 ? userAgent : userAgent.slice(0, slash);
   return Buffer.byteLength(prefix) > MAX_MANAGER_LENGTH ? Buffer.from(prefix).subarray(0, MAX_MANAGER_LENGTH).toString() : prefix;
 }
