@@ -51,18 +51,24 @@ export function admissionAttributes(
   return a;
 }
 
-/** Collects rollback/commit hooks for one request. */
+/** Collects rollback/commit hooks for one request (the lists made only when a plugin registers one: most requests have none). */
 export class AdmissionHooks {
-  private rollbacks: Array<() => void> = [];
-  private commits: Array<(rev: number) => void> = [];
-  onRollback = (fn: () => void): void => void this.rollbacks.push(fn);
-  onCommit = (fn: (rev: number) => void): void => void this.commits.push(fn);
+  private rollbacks: Array<() => void> | undefined;
+  private commits: Array<(rev: number) => void> | undefined;
+  onRollback = (fn: () => void): void => void (this.rollbacks ??= []).push(fn);
+  onCommit = (fn: (rev: number) => void): void => void (this.commits ??= []).push(fn);
+  /** Runs the rollback hooks once; the commit hooks are dropped. */
   rollback(): void {
-    for (const f of this.rollbacks.splice(0)) f();
-    this.commits = [];
+    const fns = this.rollbacks;
+    this.rollbacks = undefined;
+    this.commits = undefined;
+    if (fns) for (const f of fns) f();
   }
+  /** Runs the commit hooks once; the rollback hooks are dropped. */
   commit(rev: number): void {
-    for (const f of this.commits.splice(0)) f(rev);
-    this.rollbacks = [];
+    const fns = this.commits;
+    this.commits = undefined;
+    this.rollbacks = undefined;
+    if (fns) for (const f of fns) f(rev);
   }
 }

@@ -332,7 +332,9 @@ type Unary<Req, Res> = (call: grpc.ServerUnaryCall<Req, Res>, cb: grpc.sendUnary
 /** What a call holds until it ends: its APF seat's release (at most one; a list, so a call that took none holds nothing). */
 type Held = Array<() => void>;
 const releaseAll = (held: Held) => {
-  for (const r of held.splice(0)) r();
+  // Taken out before any runs (each once); a call holds one seat at most, so no list is copied.
+  if (held.length === 1) held.pop()!();
+  else if (held.length > 1) for (const r of held.splice(0)) r();
 };
 
 function unary<Req, Res>(f: (req: Req, call: object, held: Held) => Promise<Res>, onError?: (e: unknown) => void): Unary<Req, Res> {

@@ -44,7 +44,7 @@ import { invalidListOptions, listOptionsErrors, watchOptionsErrors } from './lis
 import type { CustomStrategy, DeleteResult, ListOptions, PatchType, RequestContext, ResourceStore, Subresource, Watch, WatchOptions, WriteCheck } from './interface.js';
 import { generateName, newUid, nowTime } from './meta.js';
 import { KeyQueue } from './key-queue.js';
-import type { StorageMetrics, StorageOperation } from '../storage/metrics.js';
+import type { ResourceStorageMetrics, StorageMetrics, StorageOperation } from '../storage/metrics.js';
 import { allowsUnconditionalUpdate, gracePeriodSeconds, isNamespaces, pendingFinalizers, prepareForCreate, prepareForUpdate, shouldDeleteDuringUpdate, validateOnServer } from './strategy.js';
 import { FieldManager, managerName, type Writer } from './fieldmanager/index.js';
 
@@ -162,6 +162,8 @@ export class GenericStore implements ResourceStore {
   private readonly transformer: Transformer | undefined;
   private readonly writeCheck: WriteCheck | undefined;
   private readonly writers = new KeyQueue();
+  /** This resource's etcd_request_* series (deps.storageMetrics), looked up once per operation. */
+  private readonly storageMetrics: ResourceStorageMetrics | undefined;
   /** metadata.managedFields and server-side apply (upstream: the store's FieldManager, run by the handlers). */
   private readonly fields: FieldManager;
 
@@ -174,6 +176,7 @@ export class GenericStore implements ResourceStore {
     this.prefix = storagePrefix(info);
     this.transformer = deps.transformers?.forResource(info);
     this.writeCheck = deps.writeChecks?.get(`${info.group}/${info.resource}`);
+    this.storageMetrics = deps.storageMetrics?.forResource(info.group, info.resource);
     this.fields = new FieldManager(info);
   }
 
@@ -246,17 +249,16 @@ export class GenericStore implements ResourceStore {
 
   /** A storage call, timed for the storage metrics when they are on. */
   private timedStorage<T>(op: StorageOperation, call: () => Promise<T>): Promise<T> {
-    const metrics = this.deps.storageMetrics;
+    const metrics = this.storageMetrics;
     if (!metrics) return call();
     const start = performance.now();
-    const { group, resource } = this.info;
     return call().then(
       (v) => {
-        metrics.record(op, group, resource, (performance.now() - start) / 1000, false);
+        metrics.record(op, (performance.now() - start) / 1000, false);
         return v;
       },
       (err: unknown) => {
-        metrics.record(op, group, resource, (performance.now() - start) / 1000, true);
+        metrics.record(op, (performance.now() - start) / 1000, true);
         throw err;
       },
     );

@@ -4,10 +4,15 @@
 // etcd_request_duration_seconds, per operation and group/resource.
 
 import type { Registry } from 'prom-client';
-import { FastCounter, FastHistogram } from '@kubelab/component-base';
+import { FastCounter, FastHistogram, type HistogramSeries } from '@kubelab/component-base';
 import { DURATION_BUCKETS } from '../http/request-metrics.js';
 
 export type StorageOperation = 'create' | 'get' | 'update' | 'delete';
+
+/** One resource's storage metrics (StorageMetrics.forResource). */
+export interface ResourceStorageMetrics {
+  record(operation: StorageOperation, seconds: number, failed: boolean): void;
+}
 
 const LABELS = ['operation', 'group', 'resource'] as const;
 
@@ -25,10 +30,21 @@ export class StorageMetrics {
 
   /** One storage call that took `seconds`; `failed` also counts it as an error. */
   record(operation: StorageOperation, group: string, resource: string, seconds: number, failed: boolean): void {
-    const labels = [operation, group, resource];
-    this.duration.observe(labels, seconds);
-    this.total.inc(labels);
-    if (failed) this.errors.inc(labels);
+    this.forResource(group, resource).record(operation, seconds, failed);
+  }
+
+  /** The series of one resource, each operation's looked up once (a store records every call it makes). */
+  forResource(group: string, resource: string): ResourceStorageMetrics {
+    const series = new Map<StorageOperation, { duration: HistogramSeries; total: { n: number } }>();
+    return {
+      record: (operation, seconds, failed) => {
+        let s = series.get(operation);
+        if (!s) series.set(operation, (s = { duration: this.duration.child([operation, group, resource]), total: this.total.child([operation, group, resource]) }));
+        s.duration.observe(seconds);
+        s.total.n++;
+        if (failed) this.errors.inc([operation, group, resource]);
+      },
+    };
   }
 
   /** Calls of one operation on one resource (tests). */
