@@ -53,7 +53,7 @@ import { startProcessCluster } from '@kubelab/apiserver/testing';
 // BENCH_APISERVER_FLAGS adds flags to every apiserver; BENCH_CLIENT_DIST / BENCH_APISERVER_MAIN point at another build (to alternate old and new builds in one session);
 // BENCH_COMPARE_MAIN (another build's dist/main.js) runs that build as a second apiserver with the same flags on a bucket of its own, measured in the
 // same blocks as path `compare` (compareRatio = this build ÷ that one, and each one's CPU per create): two builds side by side on one machine in the same seconds
-// (BENCH_COMPARE_NODE_ARGS: Node.js flags for that one alone).
+// (BENCH_COMPARE_NODE_ARGS: Node.js flags for that one alone; BENCH_COMPARE_FLAGS: apiserver flags for it alone).
 const clientDist = process.env.BENCH_CLIENT_DIST ? new URL(`file://${process.env.BENCH_CLIENT_DIST}/index.js`).href : new URL('../../../packages/client/dist/index.js', import.meta.url).href;
 const { createClientset } = await import(clientDist);
 
@@ -82,12 +82,20 @@ const EXTRA_FLAGS = Object.fromEntries(
 // A second apiserver with --authorization-mode=AlwaysAllow (its own bucket), measured as a path of its own.
 const ALWAYS_ALLOW = process.env.BENCH_ALWAYS_ALLOW !== '0';
 const COMPARE_MAIN = process.env.BENCH_COMPARE_MAIN;
+// BENCH_COMPARE_FLAGS: flags for that one alone, as BENCH_APISERVER_FLAGS writes them (one build with and without a flag, side by side).
+const COMPARE_FLAGS = Object.fromEntries(
+  (process.env.BENCH_COMPARE_FLAGS ?? '')
+    .split(' ')
+    .filter(Boolean)
+    .map((f) => [f.replace(/^--/, '').split('=')[0], f.split('=').slice(1).join('=')]),
+);
 /** The bench's own user: RBAC allows it what it does through a RoleBinding in each namespace it uses. */
 const BENCH_USER = { commonName: 'kubelab-bench' };
 
 const filler = 'x'.repeat(900);
 const cm = (ns, name) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: ns, labels: { bench: 'true' } }, data: { filler } });
 const CMS = { group: '', version: 'v1', resource: 'configmaps' };
+
 
 /** Runs `total` jobs with `inflight` at a time; returns jobs/s. Each job's latency (ms) is pushed to `latencies` if given. */
 async function pump(total, inflight, job, latencies) {
@@ -425,7 +433,7 @@ try {
     if (!(await announceListening(reader, ['api']).ready)) throw new Error('the apiserver did not confirm the record reader');
   }
   const alwaysAllow = ALWAYS_ALLOW && CREATES > 0 ? await cluster.startApiserver({ main, bucket: 'kubelab_always_allow', flags: { ...EXTRA_FLAGS, 'authorization-mode': 'AlwaysAllow' } }) : undefined;
-  const compare = COMPARE_MAIN && CREATES > 0 ? await cluster.startApiserver({ main: COMPARE_MAIN, bucket: 'kubelab_compare', flags: EXTRA_FLAGS, nodeArgs: (process.env.BENCH_COMPARE_NODE_ARGS ?? '').split(' ').filter(Boolean) }) : undefined;
+  const compare = COMPARE_MAIN && CREATES > 0 ? await cluster.startApiserver({ main: COMPARE_MAIN, bucket: 'kubelab_compare', flags: { ...EXTRA_FLAGS, ...COMPARE_FLAGS }, nodeArgs: (process.env.BENCH_COMPARE_NODE_ARGS ?? '').split(' ').filter(Boolean) }) : undefined;
   const tls = await cluster.clientTls(BENCH_USER);
   await grantBenchUser(cluster.apiserver.address, cluster.adminTls, ['bench', 'watchbench']);
   if (alwaysAllow) await grantBenchUser(alwaysAllow.address, cluster.adminTls, ['bench']);
