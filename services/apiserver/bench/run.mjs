@@ -21,7 +21,8 @@
 //     byInflight with both paths at that level, its own ratio and each
 //     path's create latency p50/p99); raw twice: with nats.js's defaults, and
 //     with noAsyncTraces as the apiserver's own connection runs
-//     (ratioVsNoAsyncTraces); BENCH_CREATES (default 20,000) creates per path
+//     (ratioVsNoAsyncTraces), each raw client in a worker thread of its own
+//     (its garbage is not collected in the apiserver path's blocks); BENCH_CREATES (default 20,000) creates per path
 //     and level, in alternating blocks (BENCH_BLOCKS, default 4);
 //   apiserver-watch-latency: p50/p99 from issuing a create (client library) to
 //     each of 100 watchers receiving its event, while writing up to 1,000
@@ -40,14 +41,14 @@
 
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
 import * as grpc from '@grpc/grpc-js';
 import { connect } from '@nats-io/transport-node';
-import { jetstream } from '@nats-io/jetstream';
-import { Kvm } from '@nats-io/kv';
 import { announceListening, natsAuthOptions, TRACE_NATS_IDENTITY } from '@kubelab/nats';
 import { apiserverProto } from '@kubelab/proto';
 import { waitFor } from '@kubelab/testing';
 import { startProcessCluster } from '@kubelab/apiserver/testing';
+import { pump } from './pump.mjs';
 // By path, not as a dependency: @kubelab/client depends on @kubelab/apiserver
 // for its tests, so the reverse edge would make a cycle. `pnpm bench` builds all first.
 // BENCH_APISERVER_FLAGS adds flags to every apiserver; BENCH_CLIENT_DIST / BENCH_APISERVER_MAIN point at another build (to alternate old and new builds in one session);
@@ -97,22 +98,6 @@ const cm = (ns, name) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { nam
 const CMS = { group: '', version: 'v1', resource: 'configmaps' };
 
 
-/** Runs `total` jobs with `inflight` at a time; returns jobs/s. Each job's latency (ms) is pushed to `latencies` if given. */
-async function pump(total, inflight, job, latencies) {
-  let next = 0;
-  const t0 = performance.now();
-  await Promise.all(
-    Array.from({ length: inflight }, async () => {
-      while (next < total) {
-        const start = performance.now();
-        await job(next++);
-        latencies?.push(performance.now() - start);
-      }
-    }),
-  );
-  return total / ((performance.now() - t0) / 1000);
-}
-
 /** CPU time (ms) a process has used so far (Linux /proc; 0 elsewhere). */
 function cpuMs(pid) {
   if (pid === process.pid) {
@@ -157,14 +142,55 @@ function percentile(sorted, p) {
 /**
  * Raw NATS KV creates on a bucket of its own: same server, TLS and
  * permissions (a user with the apiserver's, on that bucket), payload and
- * concurrency as the apiserver path.
+ * concurrency as the apiserver path. The client runs in a worker thread
+ * (raw-kv-worker.mjs): a heap of its own, so neither path's garbage is
+ * collected in the other's blocks.
  * @param {import('@kubelab/apiserver/testing').ProcessCluster} cluster @param {string} bucket @param {object} connectOpts
+ * @returns {Promise<{ run(total: number, inflight: number, prefix: string, latencies?: number[]): Promise<number>, close(): Promise<void> }>} run: the ms `total` creates took
  */
 async function rawPath(cluster, bucket, connectOpts) {
   const identity = cluster.kvWriter(bucket);
-  const nc = await connect({ servers: cluster.nats.url, ...natsAuthOptions(identity, await cluster.natsTls(identity)), ...connectOpts });
-  const kv = await new Kvm(jetstream(nc)).create(bucket, { history: 1, storage: 'file' });
-  return { create: (key) => kv.create(`/registry/configmaps/bench/${key}`, RAW_PAYLOAD), close: () => nc.close() };
+  const connectOptions = { servers: cluster.nats.url, ...natsAuthOptions(identity, await cluster.natsTls(identity)), ...connectOpts };
+  const worker = new Worker(new URL('./raw-kv-worker.mjs', import.meta.url), { workerData: { connectOptions, bucket, payload: RAW_PAYLOAD } });
+  let nextId = 0;
+  /** @type {Map<number, (m: { ms?: number, latencies?: number[] }) => void>} */
+  const waiting = new Map();
+  const failed = new Promise((_, reject) => worker.once('error', reject));
+  await Promise.race([new Promise((resolve) => worker.once('message', resolve)), failed]);
+  worker.on('message', (m) => {
+    waiting.get(m.id)?.(m);
+    waiting.delete(m.id);
+  });
+  const ask = (msg) => {
+    const id = nextId++;
+    return Promise.race([new Promise((resolve) => (waiting.set(id, resolve), worker.postMessage({ id, ...msg }))), failed]);
+  };
+  return {
+    async run(total, inflight, prefix, latencies) {
+      const answer = await ask({ type: 'run', total, inflight, prefix, latencies: latencies !== undefined });
+      if (latencies && answer.latencies) for (const l of answer.latencies) latencies.push(l);
+      return answer.ms;
+    },
+    async close() {
+      await ask({ type: 'close' });
+      await worker.terminate();
+    },
+  };
+}
+
+/**
+ * An apiserver path: the client library's creates, from this thread.
+ * @param {(key: string) => Promise<unknown>} create
+ */
+function clientPath(create) {
+  return {
+    /** @param {number} total @param {number} inflight @param {string} prefix @param {number[]} [latencies] */
+    async run(total, inflight, prefix, latencies) {
+      const t0 = performance.now();
+      await pump(total, inflight, (i) => create(`${prefix}-${i}`), latencies);
+      return performance.now() - t0;
+    },
+  };
 }
 
 const RAW_PAYLOAD = new TextEncoder().encode(JSON.stringify(cm('bench', 'raw-000000')));
@@ -227,16 +253,16 @@ async function benchCreates(cluster, tls, alwaysAllow, compare) {
   const csCompare = compare && createClientset({ address: compare.address, tls, component: 'apiserver-bench' });
   const cmsCompare = csCompare?.core.configMaps('bench');
   const paths = {
-    raw: { pids: { bench: process.pid, nats: pids.nats }, job: (k) => raw.create(k) },
-    tuned: { pids: { bench: process.pid, nats: pids.nats }, job: (k) => tuned.create(k) },
-    grpc: { pids: { bench: process.pid, apiserver: pids.apiserver, nats: pids.nats }, job: (k) => cms.create(cm('bench', k)) },
-    ...(alwaysAllow && cmsAllow ? { allow: { pids: { bench: process.pid, apiserver: alwaysAllow.pid, nats: pids.nats }, job: (k) => cmsAllow.create(cm('bench', k)) } } : {}),
-    ...(compare && cmsCompare ? { compare: { pids: { bench: process.pid, apiserver: compare.pid, nats: pids.nats }, job: (k) => cmsCompare.create(cm('bench', k)) } } : {}),
+    raw: { pids: { bench: process.pid, nats: pids.nats }, ...raw },
+    tuned: { pids: { bench: process.pid, nats: pids.nats }, ...tuned },
+    grpc: { pids: { bench: process.pid, apiserver: pids.apiserver, nats: pids.nats }, ...clientPath((k) => cms.create(cm('bench', k))) },
+    ...(alwaysAllow && cmsAllow ? { allow: { pids: { bench: process.pid, apiserver: alwaysAllow.pid, nats: pids.nats }, ...clientPath((k) => cmsAllow.create(cm('bench', k))) } } : {}),
+    ...(compare && cmsCompare ? { compare: { pids: { bench: process.pid, apiserver: compare.pid, nats: pids.nats }, ...clientPath((k) => cmsCompare.create(cm('bench', k))) } } : {}),
   };
   const names = Object.keys(paths);
   const rotate = (list, by) => list.map((_, i) => list[(i + by) % list.length]);
   const warm = Math.ceil(WARMUP / INFLIGHTS.length);
-  for (const level of INFLIGHTS) for (const name of names) await pump(warm, level, (i) => paths[name].job(`warm-${name}-${level}-${i}`));
+  for (const level of INFLIGHTS) for (const name of names) await paths[name].run(warm, level, `warm-${name}-${level}`);
   const per = Math.ceil(CREATES / BLOCKS);
   const acc = Object.fromEntries(INFLIGHTS.map((l) => [l, Object.fromEntries(names.map((n) => [n, { ms: 0, ops: 0, cpu: {}, syscalls: 0, latencies: [] }]))]));
   for (let b = 0; b < BLOCKS; b++) {
@@ -246,9 +272,7 @@ async function benchCreates(cluster, tls, alwaysAllow, compare) {
         const a = acc[level][name];
         const meter = cpuMeter(p.pids);
         const sys = name === 'grpc' ? syscallMeter(pids.apiserver) : name === 'allow' ? syscallMeter(alwaysAllow?.pid) : undefined;
-        const t0 = performance.now();
-        await pump(per, level, (i) => p.job(`${name}-${level}-${b}-${i}`), a.latencies);
-        a.ms += performance.now() - t0;
+        a.ms += await p.run(per, level, `${name}-${level}-${b}`, a.latencies);
         a.ops += per;
         for (const [k, us] of Object.entries(meter(1))) a.cpu[k] = (a.cpu[k] ?? 0) + us;
         if (sys) a.syscalls += sys(1);
