@@ -97,7 +97,6 @@ const filler = 'x'.repeat(900);
 const cm = (ns, name) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: ns, labels: { bench: 'true' } }, data: { filler } });
 const CMS = { group: '', version: 'v1', resource: 'configmaps' };
 
-
 /** CPU time (ms) a process has used so far (Linux /proc; 0 elsewhere). */
 function cpuMs(pid) {
   if (pid === process.pid) {
@@ -457,7 +456,15 @@ try {
     if (!(await announceListening(reader, ['api']).ready)) throw new Error('the apiserver did not confirm the record reader');
   }
   const alwaysAllow = ALWAYS_ALLOW && CREATES > 0 ? await cluster.startApiserver({ main, bucket: 'kubelab_always_allow', flags: { ...EXTRA_FLAGS, 'authorization-mode': 'AlwaysAllow' } }) : undefined;
-  const compare = COMPARE_MAIN && CREATES > 0 ? await cluster.startApiserver({ main: COMPARE_MAIN, bucket: 'kubelab_compare', flags: { ...EXTRA_FLAGS, ...COMPARE_FLAGS }, nodeArgs: (process.env.BENCH_COMPARE_NODE_ARGS ?? '').split(' ').filter(Boolean) }) : undefined;
+  const compare =
+    COMPARE_MAIN && CREATES > 0
+      ? await cluster.startApiserver({
+          main: COMPARE_MAIN,
+          bucket: 'kubelab_compare',
+          flags: { ...EXTRA_FLAGS, ...COMPARE_FLAGS },
+          nodeArgs: (process.env.BENCH_COMPARE_NODE_ARGS ?? '').split(' ').filter(Boolean),
+        })
+      : undefined;
   const tls = await cluster.clientTls(BENCH_USER);
   await grantBenchUser(cluster.apiserver.address, cluster.adminTls, ['bench', 'watchbench']);
   if (alwaysAllow) await grantBenchUser(alwaysAllow.address, cluster.adminTls, ['bench']);
