@@ -303,19 +303,21 @@ export class Connection {
       }
     }
     const pipeline = this.pipeline;
-    const send = async (): Promise<Buffer> => {
+    // Refused unprocessed (API Priority and Fairness): sent again after Retry-After, as its own call is.
+    const retry = async (err: unknown): Promise<Buffer> => {
       for (let attempt = 1; ; attempt++) {
+        const wait = retryAfterSeconds(err);
+        if (wait === undefined || attempt >= MAX_RETRY_AFTER_ATTEMPTS) throw err;
+        await this.clock.sleep(wait * 1000);
         try {
           return await pipeline.write(write, trace);
-        } catch (err) {
-          // Refused unprocessed (API Priority and Fairness): sent again after Retry-After, as its own call is.
-          const wait = retryAfterSeconds(err);
-          if (wait === undefined || attempt >= MAX_RETRY_AFTER_ATTEMPTS) throw err;
-          await this.clock.sleep(wait * 1000);
+        } catch (next) {
+          err = next;
         }
       }
     };
-    return send().then(
+    // The first attempt without a retry loop around it: nearly every write is answered at once.
+    return pipeline.write(write, trace).catch(retry).then(
       (json) => {
         done?.(null);
         recordClientRequest(this.config.address, method, successCode(method), (performance.now() - started) / 1000);

@@ -6,7 +6,7 @@
 // HTTP method and code of the REST request they stand for.
 
 import type { Registry } from 'prom-client';
-import { FastCounter, FastHistogram } from '@kubelab/component-base';
+import { FastCounter, FastHistogram, type HistogramSeries } from '@kubelab/component-base';
 
 /** Upstream's rest_client_request_duration_seconds buckets. */
 const BUCKETS = [0.005, 0.025, 0.1, 0.25, 0.5, 1, 2, 4, 8, 15, 30, 60];
@@ -34,11 +34,38 @@ export function registerClientMetrics(registry: Registry): void {
   latency.registerIn(registry);
 }
 
+/** The series of one host, call and code: looked up once, bumped per call (a controller makes thousands a second). */
+interface CallSeries {
+  requests: { n: number };
+  latency: HistogramSeries;
+}
+
+const seriesByHost = new Map<string, Map<string, CallSeries>>();
+/** Hosts × calls × codes a process keeps series for; past it they are looked up per call (still counted). */
+const MAX_SERIES = 10_000;
+let seriesKept = 0;
+
+function callSeries(host: string, call: string, code: number | '<error>'): CallSeries {
+  let byCall = seriesByHost.get(host);
+  if (!byCall) seriesByHost.set(host, (byCall = new Map()));
+  const key = `${call} ${code}`;
+  let s = byCall.get(key);
+  if (!s) {
+    const method = METHOD_OF_CALL[call] ?? 'POST';
+    s = { requests: requests.child([String(code), host, method]), latency: latency.child([host, method]) };
+    if (seriesKept < MAX_SERIES) {
+      byCall.set(key, s);
+      seriesKept++;
+    }
+  }
+  return s;
+}
+
 /** One finished call: `code` the HTTP status it answered, or `<error>` when no answer came. */
 export function recordClientRequest(host: string, call: string, code: number | '<error>', seconds: number): void {
-  const method = METHOD_OF_CALL[call] ?? 'POST';
-  requests.inc([String(code), host, method]);
-  latency.observe([host, method], seconds);
+  const s = callSeries(host, call, code);
+  s.requests.n++;
+  s.latency.observe(seconds);
 }
 
 /** Calls counted with one code and method (tests). */
