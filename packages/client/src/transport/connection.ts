@@ -317,18 +317,21 @@ export class Connection {
       }
     };
     // The first attempt without a retry loop around it: nearly every write is answered at once.
-    return pipeline.write(write, trace).catch(retry).then(
-      (json) => {
-        done?.(null);
-        recordClientRequest(this.config.address, method, successCode(method), (performance.now() - started) / 1000);
-        return json;
-      },
-      (err: unknown) => {
-        done?.(err as RpcOutcome);
-        recordClientRequest(this.config.address, method, answered(err) ? toStatusError(err).code : '<error>', (performance.now() - started) / 1000);
-        throw err;
-      },
-    );
+    return pipeline
+      .write(write, trace)
+      .catch(retry)
+      .then(
+        (json) => {
+          done?.(null);
+          recordClientRequest(this.config.address, method, successCode(method), (performance.now() - started) / 1000);
+          return json;
+        },
+        (err: unknown) => {
+          done?.(err as RpcOutcome);
+          recordClientRequest(this.config.address, method, answered(err) ? toStatusError(err).code : '<error>', (performance.now() - started) / 1000);
+          throw err;
+        },
+      );
   }
 
   /** A write as its own unary call (`once`: without the 429 retries, which write() makes, and counted by write()). */
