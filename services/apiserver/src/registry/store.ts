@@ -599,17 +599,17 @@ export class GenericStore implements ResourceStore {
           const value = this.toStorage(key, enc.bytes);
           // In the key's queue, as updates and deletes: one write of a key in flight at a time, and the cache (its own
           // writes in flight included) tells the storage what the key holds (KvStorage.create says why).
-          return await this.writers.run(key, async () => {
-            let rev: number;
-            try {
-              rev = await this.timedStorage('create', () => this.deps.storage.create(key, value, ctx.traceContext, this.deps.cache.lastKnown(key)));
-            } catch (err) {
-              if (err instanceof StorageError && err.kind === 'exists') throw alreadyExists(this.info, m.name!);
-              throw err;
-            }
-            hooks.commit(rev);
-            return this.committed(o, enc, rev, key, value.length);
-          });
+          return await this.writers.run(key, () =>
+            this.timedStorage('create', () => this.deps.storage.create(key, value, ctx.traceContext, this.deps.cache.lastKnown(key))).then(
+              (rev) => {
+                hooks.commit(rev);
+                return this.committed(o, enc, rev, key, value.length);
+              },
+              (err: unknown) => {
+                throw err instanceof StorageError && err.kind === 'exists' ? alreadyExists(this.info, m.name!) : err;
+              },
+            ),
+          );
         } catch (err) {
           hooks.rollback();
           throw err;

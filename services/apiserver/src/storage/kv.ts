@@ -234,34 +234,44 @@ export class KvStorage {
     return this.traced(
       'create',
       key,
-      async (span) => {
-        this.ensureConnected();
-        let expected = 0;
-        if (known) {
+      (span) => {
+        // A key the cache knows nothing of (nearly every create): one conditional publish, no async step before it.
+        if (!known) {
+          try {
+            this.ensureConnected();
+            return this.put(key, value, 0, undefined, span).catch((err: unknown) => this.createAgain(key, value, err, span));
+          } catch (err) {
+            return Promise.reject(err as Error);
+          }
+        }
+        return (async () => {
+          this.ensureConnected();
           const last = known.live ? await this.last(key) : known;
           if (last?.live) throw new StorageError('exists', `key exists: ${key}`);
-          expected = last?.revision ?? 0;
-        }
-        try {
-          return await this.put(key, value, expected, undefined, span);
-        } catch (err) {
-          const e = err instanceof StorageError ? err : classifyNatsError(err, 'create');
-          if (e.kind !== 'exists') throw e;
-        }
-        // The key's newest message is not what the cache said: a live value
-        // (AlreadyExists), a delete marker, replaced by compare-and-swap, or
-        // none at all (a remembered marker purged since).
-        const last = await this.last(key);
-        if (last?.live) throw new StorageError('exists', `key exists: ${key}`);
-        try {
-          return await this.put(key, value, last?.revision ?? 0, undefined, span);
-        } catch (err) {
-          throw err instanceof StorageError ? err : classifyNatsError(err, 'create');
-        }
+          return this.put(key, value, last?.revision ?? 0, undefined, span).catch((err: unknown) => this.createAgain(key, value, err, span));
+        })();
       },
       undefined,
       parent,
     );
+  }
+
+  /**
+   * A create whose conditional publish failed: when the key's newest message
+   * was not what the cache said (a live value, AlreadyExists; a delete
+   * marker; replaced by compare-and-swap; or none at all, a remembered marker
+   * purged since), asks for it and tries once more.
+   */
+  private async createAgain(key: string, value: Uint8Array, err: unknown, span: Context | undefined): Promise<number> {
+    const e = err instanceof StorageError ? err : classifyNatsError(err, 'create');
+    if (e.kind !== 'exists') throw e;
+    const last = await this.last(key);
+    if (last?.live) throw new StorageError('exists', `key exists: ${key}`);
+    try {
+      return await this.put(key, value, last?.revision ?? 0, undefined, span);
+    } catch (again) {
+      throw again instanceof StorageError ? again : classifyNatsError(again, 'create');
+    }
   }
 
   update(key: string, value: Uint8Array, revision: number, parent?: Context): Promise<number> {
