@@ -194,20 +194,29 @@ export class GenericStore implements ResourceStore {
     return storageKey(this.info, namespace, name);
   }
 
-  private async timed<T>(labels: RequestLabels, f: () => Promise<T>, okCode = 200, write?: WriteOf): Promise<T> {
+  /** Runs a request's work, counted (and its write recorded) when it ends: one reaction on its promise, no frame of its own. */
+  private timed<T>(labels: RequestLabels, f: () => Promise<T>, okCode = 200, write?: WriteOf): Promise<T> {
     const start = performance.now();
     const wall = write && this.deps.onWrite && (this.deps.wantWriteRecords?.() ?? true) ? Date.now() : 0;
+    let work: Promise<T>;
     try {
-      const r = await f();
-      this.record(labels, okCode, start);
-      if (wall) this.recordWrite(labels, write!, okCode, start, wall, r);
-      return r;
+      work = f();
     } catch (err) {
-      const e = toStatusError(err);
-      this.record(labels, e.code, start);
-      if (wall) this.recordWrite(labels, write!, e.code, start, wall, undefined);
-      throw e;
+      work = Promise.reject(err as Error);
     }
+    return work.then(
+      (r) => {
+        this.record(labels, okCode, start);
+        if (wall) this.recordWrite(labels, write!, okCode, start, wall, r);
+        return r;
+      },
+      (err: unknown) => {
+        const e = toStatusError(err);
+        this.record(labels, e.code, start);
+        if (wall) this.recordWrite(labels, write!, e.code, start, wall, undefined);
+        throw e;
+      },
+    );
   }
 
   /** The write record of an answered request (deps.onWrite); never fails the request. */
