@@ -72,24 +72,22 @@ const RATE = 1000;
 const WATCH_SECONDS = Number(process.env.BENCH_WATCH_SECONDS ?? 3);
 const WATCH_WARMUP_SECONDS = Number(process.env.BENCH_WATCH_WARMUP_SECONDS ?? 1);
 const main = process.env.BENCH_APISERVER_MAIN ?? fileURLToPath(new URL('../dist/main.js', import.meta.url));
+/** Flags written `name=value` separated by spaces (a leading `--` allowed), as an object. @param {string | undefined} text */
+function flagsOf(text) {
+  return Object.fromEntries(argsOf(text).map((f) => [f.replace(/^--/, '').split('=')[0], f.split('=').slice(1).join('=')]));
+}
+/** Words separated by spaces (Node.js flags). @param {string | undefined} text */
+function argsOf(text) {
+  return (text ?? '').split(' ').filter(Boolean);
+}
 // BENCH_APISERVER_FLAGS: flags for every apiserver of the run, `name=value` separated by spaces
 // (`enable-priority-and-fairness=false` measures what API Priority and Fairness costs, alternated with a run without).
-const EXTRA_FLAGS = Object.fromEntries(
-  (process.env.BENCH_APISERVER_FLAGS ?? '')
-    .split(' ')
-    .filter(Boolean)
-    .map((f) => [f.replace(/^--/, '').split('=')[0], f.split('=').slice(1).join('=')]),
-);
+const EXTRA_FLAGS = flagsOf(process.env.BENCH_APISERVER_FLAGS);
 // A second apiserver with --authorization-mode=AlwaysAllow (its own bucket), measured as a path of its own.
 const ALWAYS_ALLOW = process.env.BENCH_ALWAYS_ALLOW !== '0';
 const COMPARE_MAIN = process.env.BENCH_COMPARE_MAIN;
 // BENCH_COMPARE_FLAGS: flags for that one alone, as BENCH_APISERVER_FLAGS writes them (one build with and without a flag, side by side).
-const COMPARE_FLAGS = Object.fromEntries(
-  (process.env.BENCH_COMPARE_FLAGS ?? '')
-    .split(' ')
-    .filter(Boolean)
-    .map((f) => [f.replace(/^--/, '').split('=')[0], f.split('=').slice(1).join('=')]),
-);
+const COMPARE_FLAGS = flagsOf(process.env.BENCH_COMPARE_FLAGS);
 /** The bench's own user: RBAC allows it what it does through a RoleBinding in each namespace it uses. */
 const BENCH_USER = { commonName: 'kubelab-bench' };
 
@@ -436,7 +434,7 @@ const cluster = await startProcessCluster({
   apiserver: {
     main,
     flags: EXTRA_FLAGS,
-    nodeArgs: [...(process.env.BENCH_PROF ? ['--cpu-prof', '--cpu-prof-dir=/tmp/apiprof'] : []), ...(process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean)],
+    nodeArgs: [...(process.env.BENCH_PROF ? ['--cpu-prof', '--cpu-prof-dir=/tmp/apiprof'] : []), ...argsOf(process.env.BENCH_NODE_ARGS)],
     inheritStdout: Boolean(process.env.BENCH_APISERVER_STDOUT),
   },
 });
@@ -462,7 +460,7 @@ try {
           main: COMPARE_MAIN,
           bucket: 'kubelab_compare',
           flags: { ...EXTRA_FLAGS, ...COMPARE_FLAGS },
-          nodeArgs: (process.env.BENCH_COMPARE_NODE_ARGS ?? '').split(' ').filter(Boolean),
+          nodeArgs: argsOf(process.env.BENCH_COMPARE_NODE_ARGS),
         })
       : undefined;
   const tls = await cluster.clientTls(BENCH_USER);

@@ -28,12 +28,7 @@ export class StorageMetrics {
     this.errors = new FastCounter(registry, 'etcd_request_errors_total', 'Etcd failed request counts for each operation and object type.', LABELS);
   }
 
-  /** One storage call that took `seconds`; `failed` also counts it as an error. */
-  record(operation: StorageOperation, group: string, resource: string, seconds: number, failed: boolean): void {
-    this.forResource(group, resource).record(operation, seconds, failed);
-  }
-
-  /** The series of one resource, each operation's looked up once (a store records every call it makes). */
+  /** One resource's recorder (`record` a storage call that took `seconds`; `failed` also counts it as an error), each operation's series looked up once: a store records every call it makes. */
   forResource(group: string, resource: string): ResourceStorageMetrics {
     const series = new Map<StorageOperation, { duration: HistogramSeries; total: { n: number } }>();
     return {
