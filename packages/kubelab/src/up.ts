@@ -27,6 +27,7 @@ import { startNodeAgents, type NodeAgents } from './node-control.js';
 import { nodeTakesPods } from './node-ready.js';
 import { kubeletFinalizePhase } from './kubelet-finalize.js';
 import { startLeafAdmission, type LeafAdmission } from './leaf-admission.js';
+import { startPlan } from './start-plan.js';
 import { MAX_HOLLOW_NODES, hollowComponents, hollowControllerManagerArgs, hollowNodeNames, prepareHollowNodes } from './hollow.js';
 import {
   CONTROL_PLANE_NODE,
@@ -136,7 +137,8 @@ export async function up(argv: string[]): Promise<number> {
   try {
     const tracing = defaultTracingEndpoint(args.componentArgs, layout.ports);
     if (tracing.endpoint) process.stdout.write(`tracing: the components export to the dashboard's OTLP receiver (${tracing.endpoint}); its Traces view shows them\n`);
-    routed = routeFlags(tracing.args, await flagOwners(entries));
+    // Asking each binary for its flags loads all of them (seconds): only when there are flags to route.
+    routed = routeFlags(tracing.args, tracing.args.length ? await flagOwners(entries) : new Map());
     refuseRunnerFlags(routed.byService, runnerFlags(specs));
     for (const a of hollowControllerManagerArgs(hollowNodes)) routed.byService.set('controller-manager', [a, ...(routed.byService.get('controller-manager') ?? [])]);
   } catch (e) {
@@ -225,22 +227,29 @@ export async function up(argv: string[]): Promise<number> {
   });
 
   for (const svc of skipped) process.stdout.write(`skipping ${svc}: services/${svc} is not built (run pnpm build)\n`);
-  for (const spec of specs) {
-    if (stopRequested) break;
-    if (skipped.has(spec.service)) continue;
+  /** Starts one process and waits for its health (if it has one); false when it died or never became healthy. */
+  const startOne = async (spec: ComponentSpec): Promise<boolean> => {
+    if (stopRequested || skipped.has(spec.service)) return true;
     const r = await sup.start(spec, routed.byService.get(spec.service) ?? []);
     process.stdout.write(`started ${spec.name} (pid ${r?.child.pid ?? '-'})\n`);
-    if (spec.health) {
-      let dead = !r;
-      void r?.exited.then(() => (dead = true));
-      try {
-        // A process that is alive but slow (a loaded machine) gets time; a dead one fails at once.
-        await waitHealthy(spec.health, HEALTH_DEADLINE_MS, () => dead, spec.insecureHealth ? { insecure: true } : { tls: { ca: caPem } });
-      } catch (e) {
-        process.stderr.write(`${spec.name} did not become healthy: ${(e as Error).message}\n${sup.tail(spec.name)}\n`);
-        failed = true;
-        break;
-      }
+    if (!spec.health) return true;
+    let dead = !r;
+    void r?.exited.then(() => (dead = true));
+    try {
+      // A process that is alive but slow (a loaded machine) gets time; a dead one fails at once.
+      await waitHealthy(spec.health, HEALTH_DEADLINE_MS, () => dead, spec.insecureHealth ? { insecure: true } : { tls: { ca: caPem } });
+      return true;
+    } catch (e) {
+      process.stderr.write(`${spec.name} did not become healthy: ${(e as Error).message}\n${sup.tail(spec.name)}\n`);
+      return false;
+    }
+  };
+  const plan = startPlan(specs, ha);
+  for (const spec of plan.serial) {
+    if (stopRequested) break;
+    if (!(await startOne(spec))) {
+      failed = true;
+      break;
     }
     if (isStoreReady(spec, ha)) {
       if (ha && !(await haBucketPhase(layout))) {
@@ -262,6 +271,16 @@ export async function up(argv: string[]): Promise<number> {
         break;
       }
     }
+  }
+  if (!failed) {
+    // The rest at once (start-plan.ts); a group stops at its first failure, the others go on until every group ended.
+    const started = await Promise.all(
+      plan.groups.map(async (group) => {
+        for (const spec of group) if (!(await startOne(spec))) return false;
+        return true;
+      }),
+    );
+    failed = started.includes(false);
   }
   if (failed) {
     await agents?.close();

@@ -20,6 +20,8 @@
 //   workerCpuSeconds  CPU (user + system) of the hollow workers from their
 //                     start until every node is Ready (sum); cpuMsPerNode =
 //                     that ÷ N: what one node's start costs its worker
+//   otherCpuSeconds   the same for each other process of the runner (apiserver,
+//                     nats, controller-manager, …) from its start, by name
 //   pods              BENCH_PODS > 0: a Deployment of that many pause pods;
 //                     podsSeconds = create → readyReplicas == BENCH_PODS,
 //                     podsPerSecond, and the workers' RSS after (rssWithPodsMiB)
@@ -67,6 +69,18 @@ function rssMiB(prefix) {
     if (m) kib += Number(m[1]);
   }
   return round(kib / 1024);
+}
+
+/** CPU seconds (user + system) of every other process of the runner (run/<name>.pid), by name: where the rest of the start went. */
+function otherCpuSeconds() {
+  const run = join(dir, 'run');
+  const out = {};
+  for (const f of existsSync(run) ? readdirSync(run) : []) {
+    if (!f.endsWith('.pid') || f.startsWith('hollow-node-')) continue;
+    const t = procTimes(readFileSync(join(run, f), 'utf8').trim());
+    if (t) out[f.slice(0, -'.pid'.length)] = round(t.cpu);
+  }
+  return out;
 }
 
 /** The hollow workers' pids (run/hollow-node-<w>.pid). */
@@ -178,6 +192,7 @@ async function main() {
     result.workerCpuSeconds = round(pids.map(procTimes).reduce((s, t) => s + (t?.cpu ?? 0), 0));
     result.cpuMsPerNode = round((result.workerCpuSeconds * 1000) / NODES);
     if (workerStart !== undefined) result.workerReadySeconds = round(uptime() - workerStart);
+    result.otherCpuSeconds = otherCpuSeconds();
     result.workers = workerPids().length;
     await sleep(SETTLE_MS);
     result.rssMiB = rssMiB('hollow-node-');

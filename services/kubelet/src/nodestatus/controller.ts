@@ -95,6 +95,8 @@ export class NodeStatusController {
   private lastReady: string | undefined;
   private appliedPodCIDR = '';
   private stopped = false;
+  /** The sync in flight (or the last one), which the next waits for. */
+  private syncing: Promise<void> = Promise.resolve();
 
   constructor(private readonly o: NodeStatusControllerOptions) {}
 
@@ -186,7 +188,17 @@ export class NodeStatusController {
   }
 
   /** Computes the node status; posts it when it changed, the report frequency passed, or `force`. */
-  async syncNodeStatus(force = false): Promise<void> {
+  /**
+   * One sync at a time (upstream's syncNodeStatusMux): a sync that computed its status before the runtime's
+   * network became ready must not post that older status after a later sync posted Ready.
+   */
+  syncNodeStatus(force = false): Promise<void> {
+    const run = this.syncing.then(() => this.syncNodeStatusNow(force));
+    this.syncing = run.catch(() => {});
+    return run;
+  }
+
+  private async syncNodeStatusNow(force: boolean): Promise<void> {
     if (!this.node?.metadata.uid) return;
     const c = this.o.config;
     const images = await this.reportedImages();

@@ -1,0 +1,39 @@
+import type { Node } from '@kubelab/api';
+import { describe, expect, it } from 'vitest';
+import { newTestKubelet } from '../testing/test-kubelet.js';
+
+const readyOf = (n: Node | undefined) => n?.status?.conditions?.find((c) => c.type === 'Ready')?.status;
+
+describe('node status syncs, one at a time (upstream syncNodeStatusMux)', () => {
+  it("a sync computed before the runtime's network became ready does not post NotReady after the Ready one", async () => {
+    const t = newTestKubelet();
+    const network = (ready: boolean) => (t.runtime.conditions = t.runtime.conditions.map((c) => (c.type === 'NetworkReady' ? { ...c, status: ready } : c)));
+    t.addNode();
+    // A PLEG that has relisted (else the node is not ready for that reason).
+    await t.relist();
+    network(false);
+    await t.kubelet.nodeStatus.runtimeUp();
+    // The first status write waits until released, as a slow apiserver answers.
+    const core = t.api.clientset.core as { nodes: () => ReturnType<typeof t.api.clientset.core.nodes> };
+    const nodesOf = core.nodes.bind(core);
+    let release = (): void => undefined;
+    const gate = new Promise<void>((r) => (release = r));
+    /** The Ready status of each write, in the order they reached the apiserver. */
+    const posted: (string | undefined)[] = [];
+    core.nodes = () => {
+      const n = nodesOf();
+      const post = (node: Node) => (posted.push(readyOf(node)), n.updateStatus(node));
+      return Object.assign(Object.create(n) as typeof n, { updateStatus: async (node: Node) => (posted.length === 0 && readyOf(node) === 'False' ? gate.then(() => post(node)) : post(node)) });
+    };
+    const first = t.kubelet.nodeStatus.syncNodeStatus(true);
+    await new Promise((r) => setTimeout(r, 10));
+    // The pod CIDR arrives: the runtime's network is ready, and the flip asks for a sync of its own.
+    network(true);
+    await t.kubelet.nodeStatus.runtimeUp();
+    release();
+    await first;
+    await new Promise((r) => setTimeout(r, 20));
+    expect(posted).toEqual(['False', 'True']);
+    expect(readyOf(t.api.peek<Node>({ group: '', version: 'v1', resource: 'nodes' }, '', 'node-1'))).toBe('True');
+  });
+});
