@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { startPlan } from './start-plan.js';
+import { startConcurrency, startPlan } from './start-plan.js';
 import type { ComponentSpec } from './topology.js';
 
 const spec = (name: string, service: string, node?: string): ComponentSpec => ({
@@ -62,5 +62,15 @@ describe('startPlan', () => {
     },
   ])('$name', ({ specs, ha, want }) => {
     expect(names(startPlan(specs, ha))).toEqual(want);
+  });
+});
+
+describe('startConcurrency', () => {
+  it.each([
+    [1, 4],
+    [2, 4],
+    [8, 16],
+  ])('%i cores: %i groups at a time', (cpus, want) => {
+    expect(startConcurrency(cpus)).toBe(want);
   });
 });

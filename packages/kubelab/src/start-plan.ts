@@ -1,10 +1,8 @@
-// The order `kubelab up` starts its processes in, as a kubeadm node boots:
-// the store and the apiserver first, one after the other (each waits for
-// the one before to be healthy: kubeadm init waits for the control plane
-// before it uploads its bootstrap token); then everything else at once —
-// the other static pods, each node's units and the hollow-node workers —
-// with a node's own units still in order (containerd before its kubelet,
-// systemd's After=containerd.service).
+// The order `kubelab up` starts its processes in: the store and the
+// apiserver one after the other (kubeadm init waits for the control plane
+// before it uploads its bootstrap token), then the rest together, as a
+// kubeadm node's kubelet starts every static pod at once; a node's own units
+// stay in order (containerd before its kubelet, systemd's After=).
 
 import { isApiReady } from './ha.js';
 import type { ComponentSpec } from './topology.js';
@@ -12,7 +10,7 @@ import type { ComponentSpec } from './topology.js';
 export interface StartPlan {
   /** Started one after the other, up to and including the apiserver (HA: its load balancer). */
   serial: ComponentSpec[];
-  /** Started together once `serial` is up; each group's members one after the other. */
+  /** Started together once `serial` is up (a few groups at a time); each group's members one after the other. */
   groups: ComponentSpec[][];
 }
 
@@ -33,4 +31,9 @@ export function startPlan(specs: readonly ComponentSpec[], ha: boolean): StartPl
     if (node !== undefined) byNode.set(node, groups[groups.length - 1]!);
   }
   return { serial: specs.slice(0, api + 1), groups };
+}
+
+/** Groups starting at once: enough to overlap the processes' loading, few enough that a large cluster's health checks keep their deadline. */
+export function startConcurrency(cpus: number): number {
+  return Math.max(4, 2 * cpus);
 }

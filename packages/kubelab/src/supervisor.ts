@@ -1,6 +1,6 @@
-// Runs the cluster's processes like a tiny init system: starts them in order,
-// waits for each one's health endpoint, keeps a pid file per process, and
-// stops them all (TERM, then KILL) on shutdown. It never restarts a process
+// Runs the cluster's processes like a tiny init system: starts them (in the
+// order start-plan.ts gives), waits for each one's health endpoint, keeps a
+// pid file per process, and stops them all (TERM, then KILL) on shutdown. It never restarts a process
 // on its own, so killing a kubelet shows the NotReady node as in the seed lab.
 // A node's containerd, kubelet and kube-proxy run as that node's systemd units
 // (@kubelab/systemd): journal, unit state and a control socket under the node

@@ -1,6 +1,7 @@
 // `kubelab up`: the whole cluster as local processes in the foreground.
 
 import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { which } from '@kubelab/component-base';
 import { flagOwners, routeFlags } from './flag-routing.js';
@@ -27,7 +28,7 @@ import { startNodeAgents, type NodeAgents } from './node-control.js';
 import { nodeTakesPods } from './node-ready.js';
 import { kubeletFinalizePhase } from './kubelet-finalize.js';
 import { startLeafAdmission, type LeafAdmission } from './leaf-admission.js';
-import { startPlan } from './start-plan.js';
+import { startConcurrency, startPlan } from './start-plan.js';
 import { MAX_HOLLOW_NODES, hollowComponents, hollowControllerManagerArgs, hollowNodeNames, prepareHollowNodes } from './hollow.js';
 import {
   CONTROL_PLANE_NODE,
@@ -175,7 +176,7 @@ export async function up(argv: string[]): Promise<number> {
       const delay = restarts.next(r.spec.name);
       process.stdout.write(`restarting ${r.spec.name} in ${delay / 1000}s (back-off, as the kubelet restarts a static pod)\n`);
       setTimeout(() => {
-        if (stopRequested) return;
+        if (stopRequested || failed) return;
         void sup.start(r.spec, routed.byService.get(r.spec.service) ?? []).then(
           (again) => {
             restarts.started(r.spec.name);
@@ -229,7 +230,8 @@ export async function up(argv: string[]): Promise<number> {
   for (const svc of skipped) process.stdout.write(`skipping ${svc}: services/${svc} is not built (run pnpm build)\n`);
   /** Starts one process and waits for its health (if it has one); false when it died or never became healthy. */
   const startOne = async (spec: ComponentSpec): Promise<boolean> => {
-    if (stopRequested || skipped.has(spec.service)) return true;
+    // After a failure elsewhere (the cluster is being torn down) or a stop request, nothing more starts.
+    if (stopRequested || failed || skipped.has(spec.service)) return true;
     const r = await sup.start(spec, routed.byService.get(spec.service) ?? []);
     process.stdout.write(`started ${spec.name} (pid ${r?.child.pid ?? '-'})\n`);
     if (!spec.health) return true;
@@ -240,6 +242,8 @@ export async function up(argv: string[]): Promise<number> {
       await waitHealthy(spec.health, HEALTH_DEADLINE_MS, () => dead, spec.insecureHealth ? { insecure: true } : { tls: { ca: caPem } });
       return true;
     } catch (e) {
+      // Stopped meanwhile (Ctrl-C, or the dashboard holding it down): not a failure of the start.
+      if (stopRequested || heldDown.has(spec.name)) return true;
       process.stderr.write(`${spec.name} did not become healthy: ${(e as Error).message}\n${sup.tail(spec.name)}\n`);
       return false;
     }
@@ -273,14 +277,18 @@ export async function up(argv: string[]): Promise<number> {
     }
   }
   if (!failed) {
-    // The rest at once (start-plan.ts); a group stops at its first failure, the others go on until every group ended.
-    const started = await Promise.all(
-      plan.groups.map(async (group) => {
-        for (const spec of group) if (!(await startOne(spec))) return false;
-        return true;
-      }),
-    );
-    failed = started.includes(false);
+    // The rest together, a few groups at a time (start-plan.ts); the first failure stops what has not started yet.
+    const queue = [...plan.groups];
+    const lane = async (): Promise<void> => {
+      for (let group = queue.shift(); group && !failed; group = queue.shift()) {
+        for (const spec of group) {
+          if (await startOne(spec)) continue;
+          failed = true;
+          break;
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(queue.length, startConcurrency(availableParallelism())) }, lane));
   }
   if (failed) {
     await agents?.close();

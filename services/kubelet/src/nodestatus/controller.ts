@@ -187,7 +187,6 @@ export class NodeStatusController {
     this.o.recorder.event(this.nodeRef(), 'Normal', Reason.NodeAllocatableEnforced, 'Updated Node Allocatable limit across pods');
   }
 
-  /** Computes the node status; posts it when it changed, the report frequency passed, or `force`. */
   /**
    * One sync at a time (upstream's syncNodeStatusMux): a sync that computed its status before the runtime's
    * network became ready must not post that older status after a later sync posted Ready.
@@ -198,6 +197,7 @@ export class NodeStatusController {
     return run;
   }
 
+  /** Computes the node status; posts it when it changed, the report frequency passed, or `force`. */
   private async syncNodeStatusNow(force: boolean): Promise<void> {
     if (!this.node?.metadata.uid) return;
     const c = this.o.config;

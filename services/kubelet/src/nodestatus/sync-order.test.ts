@@ -30,6 +30,8 @@ describe('node status syncs, one at a time (upstream syncNodeStatusMux)', () => 
     // The pod CIDR arrives: the runtime's network is ready, and the flip asks for a sync of its own.
     network(true);
     await t.kubelet.nodeStatus.runtimeUp();
+    // Give the flip's sync time to post (it does, without the one-at-a-time rule) before the first write lands.
+    for (let i = 0; i < 20 && !posted.includes('True'); i++) await new Promise((r) => setTimeout(r, 5));
     release();
     await first;
     await new Promise((r) => setTimeout(r, 20));
