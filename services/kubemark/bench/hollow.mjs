@@ -58,36 +58,47 @@ const kubectl = (args, input) => run(KUBECTL, ['--kubeconfig', kubeconfig, ...ar
 
 const until = waiter(TIMEOUT_MS);
 
-/** RSS in MiB of the runner's processes whose pid files match `prefix` (run/<name>.pid). */
-function rssMiB(prefix) {
+/** The runner's processes from its pid files (run/<name>.pid): [name, pid]. */
+function runnerPids() {
   const run = join(dir, 'run');
+  return (existsSync(run) ? readdirSync(run) : []).filter((f) => f.endsWith('.pid')).map((f) => [f.slice(0, -'.pid'.length), readFileSync(join(run, f), 'utf8').trim()]);
+}
+
+/** RSS in MiB of the runner's processes whose names `match`.
+ * @param {(name: string) => boolean} match
+ */
+function rssMiB(match) {
   let kib = 0;
-  for (const f of existsSync(run) ? readdirSync(run) : []) {
-    if (!f.startsWith(prefix) || !f.endsWith('.pid')) continue;
-    const pid = readFileSync(join(run, f), 'utf8').trim();
+  for (const [name, pid] of runnerPids()) {
+    if (!match(name)) continue;
     const m = /VmRSS:\s+(\d+) kB/.exec(existsSync(`/proc/${pid}/status`) ? readFileSync(`/proc/${pid}/status`, 'utf8') : '');
     if (m) kib += Number(m[1]);
   }
   return round(kib / 1024);
 }
 
-/** CPU seconds (user + system) of every other process of the runner (run/<name>.pid), by name: where the rest of the start went. */
+/** CPU seconds (user + system) of every other process of the runner, by name: where the rest of the start went. */
 function otherCpuSeconds() {
-  const run = join(dir, 'run');
   const out = {};
-  for (const f of existsSync(run) ? readdirSync(run) : []) {
-    if (!f.endsWith('.pid') || f.startsWith('hollow-node-')) continue;
-    const t = procTimes(readFileSync(join(run, f), 'utf8').trim());
-    if (t) out[f.slice(0, -'.pid'.length)] = round(t.cpu);
+  for (const [name, pid] of runnerPids()) {
+    const t = isWorker(name) ? undefined : procTimes(pid);
+    if (t) out[name] = round(t.cpu);
   }
   return out;
 }
 
-/** The hollow workers' pids (run/hollow-node-<w>.pid). */
+/** A hollow-node worker's name (run/hollow-node-<w>.pid). */
+const isWorker = (/** @type {string} */ name) => /^hollow-node-\d+$/.test(name);
+
+/** The hollow workers' pids. */
 function workerPids() {
-  const run = join(dir, 'run');
-  return (existsSync(run) ? readdirSync(run) : []).filter((f) => /^hollow-node-\d+\.pid$/.test(f)).map((f) => readFileSync(join(run, f), 'utf8').trim());
+  return runnerPids()
+    .filter(([name]) => isWorker(name))
+    .map(([, pid]) => pid);
 }
+
+/** CPU seconds (user + system) of the hollow workers so far (sum). */
+const workerCpu = () => workerPids().reduce((s, pid) => s + (procTimes(pid)?.cpu ?? 0), 0);
 
 const TICKS = 100; // USER_HZ: /proc/<pid>/stat counts in 1/100 s
 /** From /proc/<pid>/stat: CPU seconds used (utime + stime) and the start in seconds since boot. */
@@ -165,19 +176,9 @@ async function main() {
         result.registeredNodes = Math.max(0, registered - 1);
         if (result.startedSeconds === undefined && workerStart !== undefined && workersStarted()) {
           result.startedSeconds = round(uptime() - workerStart);
-          result.cpuMsPerNodeStart = round(
-            (workerPids()
-              .map(procTimes)
-              .reduce((s, t) => s + (t?.cpu ?? 0), 0) *
-              1000) /
-              NODES,
-          );
+          result.cpuMsPerNodeStart = round((workerCpu() * 1000) / NODES);
         }
-        result.workerCpuSeconds = round(
-          workerPids()
-            .map(procTimes)
-            .reduce((s, t) => s + (t?.cpu ?? 0), 0),
-        );
+        result.workerCpuSeconds = round(workerCpu());
         const sinceWorker = workerStart === undefined ? undefined : round(uptime() - workerStart);
         if (n !== last) progress(`${n} nodes Ready after ${round((performance.now() - t0) / 1000)} s${sinceWorker === undefined ? '' : ` (${sinceWorker} s after the first worker started)`}`);
         last = n;
@@ -188,16 +189,15 @@ async function main() {
       1000,
     ).finally(() => nodes.stop());
     result.readySeconds = round((performance.now() - t0) / 1000);
-    const pids = workerPids();
-    result.workerCpuSeconds = round(pids.map(procTimes).reduce((s, t) => s + (t?.cpu ?? 0), 0));
+    result.workerCpuSeconds = round(workerCpu());
     result.cpuMsPerNode = round((result.workerCpuSeconds * 1000) / NODES);
     if (workerStart !== undefined) result.workerReadySeconds = round(uptime() - workerStart);
     result.otherCpuSeconds = otherCpuSeconds();
     result.workers = workerPids().length;
     await sleep(SETTLE_MS);
-    result.rssMiB = rssMiB('hollow-node-');
+    result.rssMiB = rssMiB(isWorker);
     result.perNodeMiB = round(result.rssMiB / NODES, 2);
-    result.controlPlaneMiB = Object.fromEntries(['apiserver', 'scheduler', 'controller-manager', 'nats'].map((p) => [p, rssMiB(`${p}.`)]));
+    result.controlPlaneMiB = Object.fromEntries(['apiserver', 'scheduler', 'controller-manager', 'nats'].map((p) => [p, rssMiB((n) => n === p)]));
     result.stillReady = await readyNodes();
     result.loadavg1 = round(loadavg()[0]);
     if (PODS > 0) {
@@ -217,7 +217,7 @@ async function main() {
       result.pods = PODS;
       result.podsSeconds = round((performance.now() - tp) / 1000);
       result.podsPerSecond = round(PODS / result.podsSeconds);
-      result.rssWithPodsMiB = rssMiB('hollow-node-');
+      result.rssWithPodsMiB = rssMiB(isWorker);
       result.nodesReadyWithPods = await readyNodes();
     }
   } catch (e) {
