@@ -34,7 +34,7 @@ export type {
   DeleteResult,
 } from './clientset/types.js';
 export { Connection, type ClientTls, type ConnectionConfig, type RequestOptions } from './transport/connection.js';
-export { clientTlsFromKubeconfig, credentialsFromKubeconfig, reviewKubeconfigs, tokenFileSource } from './transport/kubeconfig.js';
+export { clientTlsFromCredentials, clientTlsFromKubeconfig, credentialsFromKubeconfig, reviewKubeconfigs, tokenFileSource } from './transport/kubeconfig.js';
 export { toStatusError, grpcCodeOf, isUnavailable } from './transport/errors.js';
 export { registerClientMetrics, clientRequestCount } from './transport/metrics.js';
 

@@ -33,6 +33,7 @@ import {
 } from '@kubelab/component-base';
 import type { KubeletAuthOptions } from './server/auth/filter.js';
 import { serveKubelet } from './server/server.js';
+import { ownTlsFront, type TlsFront } from './server/tls-front.js';
 import { DEFAULT_CONTAINER_LOG_MAX_FILES, DEFAULT_CONTAINER_LOG_MAX_SIZE, nodeRootOf } from './kubelet-config.js';
 
 export interface KubeletOptions extends Partial<KubeletConfig> {
@@ -59,6 +60,8 @@ export interface KubeletOptions extends Partial<KubeletConfig> {
   servingTls?: ServingCertificate;
   /** --client-ca-file as PEM: client certificates it signed authenticate as CN/O. */
   clientCaPem?: string;
+  /** Where the kubelet API's connections are terminated, when not on a server of its own from servingTls and clientCaPem (hollow nodes share one: SharedTlsFront). */
+  tlsFront?: TlsFront;
   /** --anonymous-auth (default false, as kubeadm's kubelet configuration). */
   anonymousAuth?: boolean;
   /** --authentication-token-webhook: bearer tokens checked by TokenReview (default true, as kubeadm's). */
@@ -150,11 +153,16 @@ export async function startKubelet(opts: KubeletOptions): Promise<RunningKubelet
 
   // The kubelet port is known only once bound: bind first, then build the kubelet.
   let kubelet: Kubelet | undefined; // eslint-disable-line prefer-const -- assigned after the server it is handed to is bound
-  const serving = await servingCertificate({ ...(opts.servingTls ? { given: opts.servingTls } : {}), certDir: opts.certDir || join(rootDir, 'pki'), pairName: 'kubelet', host: nodeName });
+  const front =
+    opts.tlsFront ??
+    ownTlsFront({
+      ...(await servingCertificate({ ...(opts.servingTls ? { given: opts.servingTls } : {}), certDir: opts.certDir || join(rootDir, 'pki'), pairName: 'kubelet', host: nodeName })),
+      ...(opts.clientCaPem ? { clientCaPem: opts.clientCaPem } : {}),
+    });
   const server = await serveKubelet(() => kubelet!, {
     host: opts.address ?? '0.0.0.0',
     port: opts.port ?? 10250,
-    tls: { certPem: serving.certPem, keyPem: serving.keyPem, ...(opts.clientCaPem ? { clientCaPem: opts.clientCaPem } : {}) },
+    front,
     auth: kubeletAuth(opts, nodeName, cs),
     metrics: metrics.registry,
     log,
@@ -237,6 +245,7 @@ export async function startKubelet(opts: KubeletOptions): Promise<RunningKubelet
 }
 
 export { Kubelet, KUBELET_VERSION, type KubeletConfig } from './kubelet.js';
+export { SharedTlsFront, type TlsFront } from './server/tls-front.js';
 export { kubeletFlags, parseLabels } from './options.js';
 export { loadClientCert, kubeconfigStillValid } from './certificate/bootstrap.js';
 export { nextRotationDeadline } from './certificate/rotation.js';

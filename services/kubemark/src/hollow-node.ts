@@ -6,10 +6,10 @@
 // address; nothing here touches process-wide state (signals, env).
 
 import { join } from 'node:path';
-import { clientTlsFromKubeconfig } from '@kubelab/client';
-import { createLogger, type Logger, type ServingCertificate } from '@kubelab/component-base';
+import { clientTlsFromCredentials } from '@kubelab/client';
+import { createLogger, type Logger } from '@kubelab/component-base';
 import { startContainerd, type ContainerdHandle } from '@kubelab/containerd';
-import { loadClientCert, startKubelet, type RunningKubelet } from '@kubelab/kubelet';
+import { loadClientCert, startKubelet, type RunningKubelet, type TlsFront } from '@kubelab/kubelet';
 import { LogFiles } from './log-files.js';
 
 export interface HollowNodeOptions {
@@ -26,8 +26,8 @@ export interface HollowNodeOptions {
   kubeletPort: number;
   /** The runtime's streaming server port (exec, attach, port-forward), on the node's address. */
   streamPort: number;
-  /** The kubelet API's serving pair, shared by the nodes of one process (its SANs hold their addresses). */
-  servingTls: ServingCertificate;
+  /** Where the kubelet API's connections are terminated: one TLS server for the nodes of a process, with one serving pair whose SANs hold their addresses. */
+  tlsFront: TlsFront;
   /** The cluster CA: client certificates it signed (the apiserver's) authenticate at the kubelet API. */
   clientCaPem: string;
   nodeLabels: Record<string, string>;
@@ -96,10 +96,10 @@ export async function startHollowNode(o: HollowNodeOptions): Promise<HollowNode>
       logger: clog.log,
     });
     klog.log.info('Kubelet version (hollow node)', { node: o.nodeName, nodeIP: o.nodeIP });
-    await loadClientCert({ kubeconfigPath: kubeconfig, bootstrapKubeconfigPath: o.bootstrapKubeconfig, certDir, nodeName: o.nodeName, log: klog.log });
+    const creds = await loadClientCert({ kubeconfigPath: kubeconfig, bootstrapKubeconfigPath: o.bootstrapKubeconfig, certDir, nodeName: o.nodeName, log: klog.log });
     const kubelet = await startKubelet({
       apiserver: o.apiserver,
-      apiserverTls: clientTlsFromKubeconfig(kubeconfig),
+      apiserverTls: clientTlsFromCredentials(creds, kubeconfig),
       // As kubemark's hollow kubelet (KubeletConfiguration's default): the certificate it was given or bootstrapped is kept, not rotated.
       rotateCertificates: false,
       certDir,
@@ -114,7 +114,7 @@ export async function startHollowNode(o: HollowNodeOptions): Promise<HollowNode>
       port: o.kubeletPort,
       // The healthz port is the local node's systemd watchdog's; a hollow node has none.
       healthzPort: -1,
-      servingTls: o.servingTls,
+      tlsFront: o.tlsFront,
       clientCaPem: o.clientCaPem,
       clusterDNS: o.clusterDNS ?? [],
       clusterDomain: o.clusterDomain ?? '',

@@ -6,13 +6,13 @@
 // more Lease renewals or status), the node's folder stays.
 
 import { join } from 'node:path';
-import type { ServingCertificate } from '@kubelab/component-base';
+import { SharedTlsFront } from '@kubelab/kubelet';
 import { selfSignedCertKey } from '@kubelab/pki';
 import { LOOPBACK_PLAN, ZONE_LABEL, hollowNodeIP, hollowNodeZone, type AddressPlan } from './addresses.js';
 import { startHollowNode, type HollowNode, type HollowNodeOptions } from './hollow-node.js';
 import { LogFiles } from './log-files.js';
 
-export interface HollowWorkerOptions extends Omit<HollowNodeOptions, 'nodeName' | 'nodeIP' | 'dir' | 'servingTls' | 'nodeLabels' | 'logFiles'> {
+export interface HollowWorkerOptions extends Omit<HollowNodeOptions, 'nodeName' | 'nodeIP' | 'dir' | 'tlsFront' | 'nodeLabels' | 'logFiles'> {
   /** Node names are `<prefix><i>` for i in first … first+count-1. */
   prefix: string;
   first: number;
@@ -71,7 +71,7 @@ export async function startHollowWorker(o: HollowWorkerOptions): Promise<HollowW
   const ipOf = (i: number) => hollowNodeIP(i, o.addresses ?? LOOPBACK_PLAN);
   // One serving pair for the process's kubelet APIs (a certificate per node would cost a key generation each).
   const pair = await selfSignedCertKey(`hollow-node-${o.first}`, { ipAddresses: numbers.map(ipOf), dnsNames: numbers.map(name) });
-  const servingTls: ServingCertificate = { certPem: pair.cert, keyPem: pair.key };
+  const tlsFront = new SharedTlsFront({ certPem: pair.cert, keyPem: pair.key, clientCaPem: o.clientCaPem });
   // The nodes' log files, appended to in batches (log-files.ts).
   const logFiles = new LogFiles();
   const nodes = new Map<string, HollowNode>();
@@ -88,7 +88,7 @@ export async function startHollowWorker(o: HollowWorkerOptions): Promise<HollowW
           nodeName: name(i),
           nodeIP: ipOf(i),
           dir: join(o.nodesDir, name(i)),
-          servingTls,
+          tlsFront,
           nodeLabels: { ...o.nodeLabels, [ZONE_LABEL]: hollowNodeZone(i, o.zones) },
           logFiles,
         });

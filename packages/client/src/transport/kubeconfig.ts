@@ -4,11 +4,15 @@
 // kubeconfig's server URL is not used for the address.
 
 import { readFileSync } from 'node:fs';
-import { loadKubeconfig } from '@kubelab/pki/kubeconfig';
+import { loadKubeconfig, type ClientCredentials } from '@kubelab/pki/kubeconfig';
 import type { ClientTls } from './connection.js';
 
 export function clientTlsFromKubeconfig(path: string): ClientTls {
-  const creds = loadKubeconfig(path);
+  return clientTlsFromCredentials(loadKubeconfig(path), path);
+}
+
+/** The gRPC client's TLS from a kubeconfig already read (`path` names it in errors). */
+export function clientTlsFromCredentials(creds: ClientCredentials, path: string): ClientTls {
   if (!creds.caPem) throw new Error(`kubeconfig ${path}: no certificate-authority for the apiserver`);
   if (!creds.clientCertPem || !creds.clientKeyPem) throw new Error(`kubeconfig ${path}: the user has no client certificate (the gRPC port authenticates by certificate)`);
   const tls: ClientTls = { caPem: creds.caPem, certPem: creds.clientCertPem, keyPem: creds.clientKeyPem };

@@ -31,14 +31,19 @@ export interface BootstrapOptions {
 
 /** isClientConfigStillValid: the kubeconfig exists and every certificate of its user is unexpired. */
 export function kubeconfigStillValid(path: string, now = new Date()): boolean {
-  if (!existsSync(path)) return false;
+  return validClientCredentials(path, now) !== undefined;
+}
+
+/** The kubeconfig's credentials if it exists and every certificate of its user is unexpired. */
+function validClientCredentials(path: string, now: Date): ClientCredentials | undefined {
+  if (!existsSync(path)) return undefined;
   try {
     const creds = loadKubeconfig(path);
-    if (!creds.clientCertPem) return false;
+    if (!creds.clientCertPem) return undefined;
     const certs = [...creds.clientCertPem.matchAll(/-----BEGIN CERTIFICATE-----[\s\S]*?-----END CERTIFICATE-----/g)].map((m) => new X509Certificate(m[0]));
-    return certs.length > 0 && certs.every((c) => now < new Date(c.validTo));
+    return certs.length > 0 && certs.every((c) => now < new Date(c.validTo)) ? creds : undefined;
   } catch {
-    return false;
+    return undefined;
   }
 }
 
@@ -58,12 +63,16 @@ export function writeKubeconfigFromBootstrapping(path: string, bootstrap: Client
   writeFileSync(path, text, { mode: 0o600 });
 }
 
-/** Runs the bootstrap when needed; resolves once --kubeconfig holds a valid identity. */
-export async function loadClientCert(opts: BootstrapOptions): Promise<void> {
+/**
+ * Runs the bootstrap when needed; resolves once --kubeconfig holds a valid identity, with that kubeconfig's
+ * credentials (read once: a hollow worker starts hundreds of kubelets, and each YAML read is ~1 ms).
+ */
+export async function loadClientCert(opts: BootstrapOptions): Promise<ClientCredentials> {
   const now = opts.now ?? (() => new Date());
-  if (kubeconfigStillValid(opts.kubeconfigPath, now())) {
+  const valid = validClientCredentials(opts.kubeconfigPath, now());
+  if (valid) {
     opts.log.info('kubeconfig has a valid client certificate; no bootstrap', { kubeconfig: opts.kubeconfigPath });
-    return;
+    return valid;
   }
   const bootstrap = loadKubeconfig(opts.bootstrapKubeconfigPath);
   const store = new CertificateFileStore(opts.certDir);
@@ -71,7 +80,7 @@ export async function loadClientCert(opts: BootstrapOptions): Promise<void> {
   if (stored && now() < stored.notAfter) {
     opts.log.info('using the stored client certificate', { path: store.currentPath });
     writeKubeconfigFromBootstrapping(opts.kubeconfigPath, bootstrap, store.currentPath);
-    return;
+    return loadKubeconfig(opts.kubeconfigPath);
   }
   // The key survives restarts until a certificate is issued for it, so the request keeps its name.
   const keyPath = join(opts.certDir, 'kubelet-client.key.tmp');
@@ -93,4 +102,5 @@ export async function loadClientCert(opts: BootstrapOptions): Promise<void> {
   writeKubeconfigFromBootstrapping(opts.kubeconfigPath, bootstrap, store.currentPath);
   rmSync(keyPath, { force: true });
   opts.log.info('client certificate issued', { csr: name, path: store.currentPath });
+  return loadKubeconfig(opts.kubeconfigPath);
 }

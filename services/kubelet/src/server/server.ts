@@ -8,9 +8,7 @@
 // client CA is configured and checked by the filter, not the handshake.
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { createServer } from 'node:https';
-import type { AddressInfo } from 'node:net';
-import { serveUpgrades, type Logger, type Route, type ServingCertificate } from '@kubelab/component-base';
+import { type Logger, type Route } from '@kubelab/component-base';
 import type { Registry } from 'prom-client';
 import type { Kubelet } from '../kubelet.js';
 import { filterRequest, type KubeletAuthOptions } from './auth/filter.js';
@@ -19,6 +17,7 @@ import { PORT_FORWARD_PATH, servePortForward } from './portforward.js';
 import { streamLog, type LogOptions } from './logs.js';
 import { resourceMetricsText } from '../stats/resource-metrics.js';
 import { onlyCpuAndMemory } from '../stats/summary.js';
+import type { KubeletListener, TlsFront } from './tls-front.js';
 
 function fail(res: ServerResponse, code: number, message: string): void {
   res.writeHead(code, { 'content-type': 'text/plain; charset=utf-8' });
@@ -77,14 +76,15 @@ export function previousInstance<C extends { state: string }>(newestFirst: C[]):
 export interface KubeletServerOptions {
   host: string;
   port: number;
-  tls: ServingCertificate & { clientCaPem?: string };
+  /** Where connections are terminated: a server of the kubelet's own, or a front shared by a process's kubelets (tls-front.ts). */
+  front: TlsFront;
   auth: KubeletAuthOptions;
   metrics?: Registry;
   log?: Pick<Logger, 'info' | 'error'>;
 }
 
 /** Serves /pods, /containerLogs/..., /exec/..., /attach/..., /healthz and /metrics on the kubelet port. */
-export async function serveKubelet(getKubelet: () => Kubelet, opts: KubeletServerOptions): Promise<{ port: number; close(): Promise<void> }> {
+export async function serveKubelet(getKubelet: () => Kubelet, opts: KubeletServerOptions): Promise<KubeletListener> {
   const { routes, prefix } = kubeletRoutes(getKubelet, opts.metrics, opts.log);
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     try {
@@ -109,34 +109,7 @@ export async function serveKubelet(getKubelet: () => Kubelet, opts: KubeletServe
       else res.end();
     }
   };
-  const server = createServer(
-    {
-      cert: opts.tls.certPem,
-      key: opts.tls.keyPem,
-      ...(opts.tls.clientCaPem ? { ca: opts.tls.clientCaPem, requestCert: true } : {}),
-      // A certificate from another CA is the filter's 401, not a failed handshake (Go's RequestClientCert).
-      rejectUnauthorized: false,
-    },
-    (req, res) => void handle(req, res),
-  );
-  // An idle connection is kept 90 s (upstream's kubelet server IdleTimeout, as long as its clients keep theirs): the
-  // metrics-server's scrape every 15 s reuses its connection instead of a TLS handshake per scrape (Node's default is 5 s).
-  server.keepAliveTimeout = 90_000;
-  // Upgrade requests (exec streams) reach the same handler with a response bound to their socket.
-  const upgrades = serveUpgrades(server, handle);
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(opts.port, opts.host, () => resolve());
-  });
-  return {
-    port: (server.address() as AddressInfo).port,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        upgrades.closeAll();
-        server.close(() => resolve());
-      }),
-  };
+  return opts.front.listen(opts.host, opts.port, handle);
 }
 
 export function kubeletRoutes(
