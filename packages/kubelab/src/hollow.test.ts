@@ -15,20 +15,19 @@ describe('hollowComponents', () => {
   it.each([
     { nodes: 0, workers: [] },
     { nodes: 50, workers: [['hollow-node-1', '1', '50']] },
+    { nodes: 500, workers: [['hollow-node-1', '1', '500']] },
     {
-      nodes: 251,
+      nodes: 501,
       workers: [
-        ['hollow-node-1', '1', '126'],
-        ['hollow-node-2', '127', '125'],
+        ['hollow-node-1', '1', '251'],
+        ['hollow-node-2', '252', '250'],
       ],
     },
     {
       nodes: 1000,
       workers: [
-        ['hollow-node-1', '1', '250'],
-        ['hollow-node-2', '251', '250'],
-        ['hollow-node-3', '501', '250'],
-        ['hollow-node-4', '751', '250'],
+        ['hollow-node-1', '1', '500'],
+        ['hollow-node-2', '501', '500'],
       ],
     },
   ])('$nodes nodes run in $workers.length worker processes', ({ nodes, workers }) => {
@@ -43,14 +42,14 @@ describe('hollowComponents', () => {
   });
 
   it('labels every hollow node as one (--node-labels), so that the node add-ons keep off them', () => {
-    expect(hollowComponents(layout(), 251).map((s) => s.args.filter((a) => a.startsWith('--node-labels=')))).toEqual([
+    expect(hollowComponents(layout(), 501).map((s) => s.args.filter((a) => a.startsWith('--node-labels=')))).toEqual([
       ['--node-labels=kubelab.io/hollow-node=true'],
       ['--node-labels=kubelab.io/hollow-node=true'],
     ]);
   });
 
   it('gives every worker a control socket beside the pid files (kubelab hollow stop|start)', () => {
-    expect(hollowComponents(layout(), 251).map((s) => arg(s.args, 'control-socket'))).toEqual(['/s/run/hollow-node-1.sock', '/s/run/hollow-node-2.sock']);
+    expect(hollowComponents(layout(), 501).map((s) => arg(s.args, 'control-socket'))).toEqual(['/s/run/hollow-node-1.sock', '/s/run/hollow-node-2.sock']);
   });
 });
 

@@ -17,7 +17,7 @@ const USAGE = `Usage: pnpm kubelab <command> [flags]
 Commands:
   up      Run the cluster as local processes in the foreground (Ctrl-C stops it)
           --nodes N          worker nodes (default 2)
-          --hollow           the workers as hollow nodes: real kubelets with their runtimes, ~250 per process (--nodes up to 1000)
+          --hollow           the workers as hollow nodes: real kubelets with their runtimes, ~500 per process (--nodes up to 1000)
           --state-dir DIR    where state, logs, pid files and the kubeconfig go (default .kubelab/local)
           --port-offset N    add N to every port (apiserver 6443+N, NATS 4222+N, kubelets 10250+N, ...): a second cluster beside the first
           --apiserver-advertise-address ADDR   the apiserver (on every address) and NATS's leafnode port (7422+N) at ADDR: nodes join from other machines
