@@ -60,7 +60,7 @@ export interface KubeletOptions extends Partial<KubeletConfig> {
   servingTls?: ServingCertificate;
   /** --client-ca-file as PEM: client certificates it signed authenticate as CN/O. */
   clientCaPem?: string;
-  /** Where the kubelet API's connections are terminated, when not on a server of its own from servingTls and clientCaPem (hollow nodes share one: SharedTlsFront). */
+  /** Where the kubelet API's connections are terminated, when not on a server of its own from servingTls and clientCaPem (hollow nodes share one: SharedTlsFront, made with the same clientCaPem). */
   tlsFront?: TlsFront;
   /** --anonymous-auth (default false, as kubeadm's kubelet configuration). */
   anonymousAuth?: boolean;
@@ -153,6 +153,8 @@ export async function startKubelet(opts: KubeletOptions): Promise<RunningKubelet
 
   // The kubelet port is known only once bound: bind first, then build the kubelet.
   let kubelet: Kubelet | undefined; // eslint-disable-line prefer-const -- assigned after the server it is handed to is bound
+  // A shared front has its own serving pair and client CA: a second pair here would be silently unused.
+  if (opts.tlsFront && opts.servingTls) throw new Error("servingTls is the TLS front's: give one or the other");
   const front =
     opts.tlsFront ??
     ownTlsFront({

@@ -1,6 +1,6 @@
 // One TLS server for many kubelets (hollow nodes): each request reaches the kubelet whose address it came to.
 
-import { request } from 'node:https';
+import { Agent, request } from 'node:https';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { selfSignedCertKey } from '@kubelab/pki';
 import { SharedTlsFront, type KubeletListener } from './tls-front.js';
@@ -10,9 +10,9 @@ let ca = '';
 let front: SharedTlsFront;
 const listeners: KubeletListener[] = [];
 
-function get(host: string, port: number, path: string, headers: Record<string, string> = {}): Promise<{ status: number; body: string }> {
+function get(host: string, port: number, path: string, headers: Record<string, string> = {}, agent: Agent | false = false): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
-    const req = request({ host, port, path, ca, headers, agent: false }, (res) => {
+    const req = request({ host, port, path, ca, headers, agent }, (res) => {
       let body = '';
       res.setEncoding('utf8');
       res.on('data', (d: string) => (body += d));
@@ -56,20 +56,33 @@ describe('SharedTlsFront', () => {
     expect(await get('127.0.0.3', port, '/healthz')).toEqual({ status: 200, body: '127.0.0.3 /healthz' });
   });
 
-  it('routes upgrade requests (exec streams) the same way', async () => {
+  it.each(ADDRESSES)('routes upgrade requests (exec streams) the same way: %s', async (host) => {
     const port = listeners[0]!.port;
-    expect(await get('127.0.0.3', port, '/exec/default/p/c', { connection: 'Upgrade', upgrade: 'websocket' })).toEqual({ status: 101, body: '127.0.0.3' });
+    expect(await get(host, port, '/exec/default/p/c', { connection: 'Upgrade', upgrade: 'websocket' })).toEqual({ status: 101, body: host });
   });
 
-  it('refuses a wildcard address, which would not tell the kubelets apart', async () => {
-    await expect(front.listen('0.0.0.0', 0, () => Promise.resolve())).rejects.toThrow(/own address/);
+  it('routes by the address the connection came to, not by the Host header', async () => {
+    expect(await get('127.0.0.2', listeners[0]!.port, '/pods', { host: `127.0.0.3:${listeners[0]!.port}` })).toEqual({ status: 200, body: '127.0.0.2 /pods' });
   });
 
-  it('stops one kubelet without touching the other', async () => {
+  it.each(['0.0.0.0', '::'])('refuses a wildcard address (%s), which would not tell the kubelets apart', async (host) => {
+    await expect(front.listen(host, 0, () => Promise.resolve())).rejects.toThrow(/own address/);
+  });
+
+  it("stops one kubelet, its open connections too, without touching the other's", async () => {
     const port = listeners[0]!.port;
+    const agent = new Agent({ keepAlive: true, ca });
+    await get('127.0.0.2', port, '/pods', {}, agent);
+    await get('127.0.0.3', port, '/pods', {}, agent);
+    const open = () => Object.values(agent.sockets).flat().length + Object.values(agent.freeSockets).flat().length;
+    expect(open()).toBe(2);
     await listeners[0]!.close();
+    await listeners[0]!.close(); // a second close is the first's
+    await new Promise((r) => setTimeout(r, 50));
+    expect(Object.keys(agent.freeSockets)).toEqual([expect.stringContaining('127.0.0.3')]);
     await expect(get('127.0.0.2', port, '/pods')).rejects.toThrow(/ECONNREFUSED/);
-    expect(await get('127.0.0.3', port, '/pods')).toEqual({ status: 200, body: '127.0.0.3 /pods' });
+    expect(await get('127.0.0.3', port, '/pods', {}, agent)).toEqual({ status: 200, body: '127.0.0.3 /pods' });
+    agent.destroy();
     listeners.shift();
   });
 });

@@ -44,15 +44,19 @@ function httpsServer(tls: KubeletServingTls, handle: KubeletHandler): Server {
   return server;
 }
 
-function listenOn(server: Server | TcpServer, host: string, port: number): Promise<AddressInfo> {
+/** Binds; afterwards an accept error (EMFILE) is ignored, as Node's own server does for a socket's, instead of ending the process (a worker holds hundreds of nodes). */
+function listenOn(server: TcpServer, host: string, port: number): Promise<AddressInfo> {
   return new Promise((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => {
       server.off('error', reject);
+      server.on('error', () => {});
       resolve(server.address() as AddressInfo);
     });
   });
 }
+
+const WILDCARDS = new Set(['0.0.0.0', '::']);
 
 /** A server of the kubelet's own, with its own TLS context. */
 export function ownTlsFront(tls: KubeletServingTls): TlsFront {
@@ -85,6 +89,9 @@ export class SharedTlsFront implements TlsFront {
     const route: KubeletHandler = (req, res) => this.route(req, res);
     this.server = httpsServer(tls, route);
     serveUpgrades(this.server, route);
+    // Node starts enforcing headersTimeout and requestTimeout when a server starts listening; this one never listens
+    // itself (the nodes' TCP listeners hand it their connections), so it is told once that it serves.
+    this.server.emit('listening');
   }
 
   private route(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -97,26 +104,31 @@ export class SharedTlsFront implements TlsFront {
   }
 
   async listen(host: string, port: number, handle: KubeletHandler): Promise<KubeletListener> {
-    // Requests are routed by the address they came to: a wildcard address would not tell the kubelets apart.
-    if (host === '0.0.0.0' || host === '::' || host === '') throw new Error(`a shared kubelet TLS front needs each kubelet's own address, got ${JSON.stringify(host)}`);
     const sockets = new Set<Socket>();
-    const tcp = createTcpServer((socket) => {
+    // No Nagle, as on Node's own servers: exec and port-forward streams write small frames.
+    const tcp = createTcpServer({ noDelay: true }, (socket) => {
       sockets.add(socket);
       socket.once('close', () => sockets.delete(socket));
       this.server.emit('connection', socket);
     });
     const bound = await listenOn(tcp, host, port);
+    // Requests are routed by the address they came to: a wildcard address would not tell the kubelets apart.
+    if (WILDCARDS.has(bound.address)) {
+      await new Promise((resolve) => tcp.close(resolve));
+      throw new Error(`a shared kubelet TLS front needs each kubelet's own address, got ${JSON.stringify(host)}`);
+    }
     const key = `${bound.address}:${bound.port}`;
     this.handlers.set(key, handle);
+    let closed: Promise<void> | undefined;
     return {
       port: bound.port,
       close: () =>
-        new Promise<void>((resolve) => {
-          this.handlers.delete(key);
+        (closed ??= new Promise<void>((resolve) => {
+          if (this.handlers.get(key) === handle) this.handlers.delete(key);
           // Upgraded streams included: they ride on these sockets.
           for (const s of sockets) s.destroy();
           tcp.close(() => resolve());
-        }),
+        })),
     };
   }
 }
