@@ -99,7 +99,7 @@ export async function startHollowNode(o: HollowNodeOptions): Promise<HollowNode>
     const creds = await loadClientCert({ kubeconfigPath: kubeconfig, bootstrapKubeconfigPath: o.bootstrapKubeconfig, certDir, nodeName: o.nodeName, log: klog.log });
     const kubelet = await startKubelet({
       apiserver: o.apiserver,
-      apiserverTls: clientTlsFromCredentials(creds, kubeconfig),
+      apiserverTls: clientTlsFromCredentials(creds),
       // As kubemark's hollow kubelet (KubeletConfiguration's default): the certificate it was given or bootstrapped is kept, not rotated.
       rotateCertificates: false,
       certDir,

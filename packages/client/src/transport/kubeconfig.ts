@@ -8,11 +8,12 @@ import { loadKubeconfig, type ClientCredentials } from '@kubelab/pki/kubeconfig'
 import type { ClientTls } from './connection.js';
 
 export function clientTlsFromKubeconfig(path: string): ClientTls {
-  return clientTlsFromCredentials(loadKubeconfig(path), path);
+  return clientTlsFromCredentials(loadKubeconfig(path));
 }
 
-/** The gRPC client's TLS from a kubeconfig already read (`path` names it in errors). */
-export function clientTlsFromCredentials(creds: ClientCredentials, path: string): ClientTls {
+/** The gRPC client's TLS from a kubeconfig already read (its path names it in errors). */
+export function clientTlsFromCredentials(creds: ClientCredentials): ClientTls {
+  const path = creds.path ?? 'kubeconfig';
   if (!creds.caPem) throw new Error(`kubeconfig ${path}: no certificate-authority for the apiserver`);
   if (!creds.clientCertPem || !creds.clientKeyPem) throw new Error(`kubeconfig ${path}: the user has no client certificate (the gRPC port authenticates by certificate)`);
   const tls: ClientTls = { caPem: creds.caPem, certPem: creds.clientCertPem, keyPem: creds.clientKeyPem };
