@@ -56,6 +56,7 @@ export {
 export { filterSecurePortRequest, type SecurePortFilterResult } from './auth/filter.js';
 export { forbiddenMessage, forbiddenStatus, type ForbiddenAttributes } from './auth/forbidden.js';
 export { onShutdown, runMain } from './signals.js';
+export { installLeanAsyncResourceBind } from './async-resource-bind.js';
 export { withLeaderElectionFlags, leaderElectionFrom, type LeaderElectionFlagValues } from './leader-election-flags.js';
 export { which } from './which.js';
 export { FastCounter, FastGauge, FastHistogram, type HistogramSeries } from './metrics/labelled.js';

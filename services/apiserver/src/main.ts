@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // kube-apiserver for kubelab: upstream flag names where they exist.
 
-import { createLogger, FlagError, FlagSet, onShutdown, readFlagFile } from '@kubelab/component-base';
+import { createLogger, FlagError, FlagSet, onShutdown, readFlagFile, installLeanAsyncResourceBind } from '@kubelab/component-base';
 import { endpointReconcilerType } from './reconcilers/endpoints.js';
 import { addTracingFlags, setupTracing, TracingConfigError, tracingOptionsFromFlags, type Tracing } from '@kubelab/tracing';
 import { anonymousAuthFrom, AuthenticationConfigError } from './authentication/config.js';
@@ -11,6 +11,9 @@ import { startApiserver } from './server.js';
 import type { ServingTls } from './http/server.js';
 import type { KubeletClientConfig } from './endpoints/kubelet-client.js';
 import { DEFAULT_SERVICE_ACCOUNT_ISSUER, readServiceAccountKeys } from './serviceaccount/options.js';
+
+// Off every HTTP/2 request this process makes: Node 20's per-call AsyncResource#bind cost (async-resource-bind.ts).
+installLeanAsyncResourceBind();
 
 const flags = addTracingFlags(
   new FlagSet('kube-apiserver')

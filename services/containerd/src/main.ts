@@ -1,12 +1,15 @@
 #!/usr/bin/env node
 // Process entry: `node dist/main.js --node-name node-1 --address /run/containerd/containerd.sock`.
 
-import { FlagError, FlagSet, createLogger, onShutdown, type LogLevel } from '@kubelab/component-base';
+import { FlagError, FlagSet, createLogger, onShutdown, type LogLevel, installLeanAsyncResourceBind } from '@kubelab/component-base';
 import { readNatsTls, type NatsClientTls } from '@kubelab/nats';
 import { addTracingFlags, setupTracing, tracingOptionsFromFlags, type Tracing } from '@kubelab/tracing';
 import { DEFAULT_ADDRESS, DEFAULT_ROOT, startContainerd } from './index.js';
 import { followNodeFaults } from './node-faults.js';
 import type { NetworkMode } from './network.js';
+
+// Off every HTTP/2 request this process makes: Node 20's per-call AsyncResource#bind cost (async-resource-bind.ts).
+installLeanAsyncResourceBind();
 
 const flags = addTracingFlags(
   new FlagSet('kubelab-containerd')

@@ -6,13 +6,16 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { clientTlsFromKubeconfig, createClientset } from '@kubelab/client';
-import { apiserverAddressFrom, createLogger, FlagError, onShutdown } from '@kubelab/component-base';
+import { apiserverAddressFrom, createLogger, FlagError, onShutdown, installLeanAsyncResourceBind } from '@kubelab/component-base';
 import { DASHBOARD_NATS_IDENTITY, natsAuthOptions, readNatsTls } from '@kubelab/nats';
 import { Live } from './live.js';
 import { dashboardFlags } from './options.js';
 import { OtlpForwarder, startOtlpGrpc, type RunningOtlpGrpc } from './receiver.js';
 import { startDashboardServer } from './server.js';
 import { SpanStore } from './spans.js';
+
+// Off every HTTP/2 request this process makes: Node 20's per-call AsyncResource#bind cost (async-resource-bind.ts).
+installLeanAsyncResourceBind();
 
 async function main(): Promise<void> {
   let values;

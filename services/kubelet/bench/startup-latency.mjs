@@ -20,6 +20,7 @@
 //   KUBELET_MAIN=path/main.js ...                another kubelet build (same-minute comparisons)
 //   DETAIL=1 ...                                 also API requests and CRI calls per pod (from /metrics)
 //   IDLE=10 ...                                  then each process's CPU per second with the pods running, idle
+//   WARMUP_PODS=50 PODS=50 ...                   a warm-up burst first (left running): the measured burst on warmed-up code
 
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { request as httpsRequest } from 'node:https';
@@ -39,6 +40,10 @@ const QPS = Number(process.env.QPS ?? 0);
 const CPU_PROF = process.env.CPU_PROF;
 /** Seconds to measure the processes' CPU with every pod running and nothing happening (0: not measured). */
 const IDLE = Number(process.env.IDLE ?? 0);
+/** Pods started (and left running) before the measured burst: with them the burst meets code the processes have already optimized, as on a node that has run pods for a while (0: one warm-up pod only, a cold node). */
+const WARMUP_PODS = Number(process.env.WARMUP_PODS ?? 0);
+if (!Number.isInteger(WARMUP_PODS) || WARMUP_PODS < 0 || WARMUP_PODS + PODS > 109)
+  throw new Error(`WARMUP_PODS + PODS must fit the node's 110 pods beside the warm-up pod, got ${WARMUP_PODS} + ${PODS}`);
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const dir = mkdtempSync(join(tmpdir(), 'kubelab-kubelet-bench-'));
@@ -195,6 +200,19 @@ try {
     deadline = setTimeout(() => reject(new Error('the warm-up pod is not running after 60 s')), 60_000);
   });
   clearTimeout(deadline);
+  if (WARMUP_PODS > 0) {
+    const warm = Array.from({ length: WARMUP_PODS }, (_, i) => `warm-${String(i).padStart(3, '0')}`);
+    await Promise.all(
+      warm.map(
+        (name) =>
+          new Promise((resolve, reject) => {
+            waiting.set(name, resolve);
+            cs.core.pods('bench').create(podSpec(name)).catch(reject);
+          }),
+      ),
+    );
+    await sleep(3000); // the warm-up burst's trailing writes and the compiler's queue drain
+  }
   await sleep(1500); // let the warm-up's trailing work (relist, status, events) settle before measuring CPU
   const names = Array.from({ length: PODS }, (_, i) => `pod-${String(i).padStart(3, '0')}`);
   const detail = process.env.DETAIL === '1';
@@ -284,6 +302,7 @@ try {
     JSON.stringify({
       bench: 'pod-startup',
       pods: PODS,
+      warmupPods: WARMUP_PODS,
       qps: QPS,
       p50: q(50),
       p90: q(90),

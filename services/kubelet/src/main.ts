@@ -3,7 +3,7 @@
 // then run until SIGTERM/SIGINT.
 
 import { join } from 'node:path';
-import { FlagError, apiserverAddressFrom, createLogger, onShutdown, readFlagFile } from '@kubelab/component-base';
+import { FlagError, apiserverAddressFrom, createLogger, onShutdown, readFlagFile, installLeanAsyncResourceBind } from '@kubelab/component-base';
 import { clientTlsFromKubeconfig } from '@kubelab/client';
 import { setupTracing, tracingOptionsFromFlags } from '@kubelab/tracing';
 import { parseThresholdConfig } from './eviction/thresholds.js';
@@ -11,6 +11,9 @@ import { AUTHORIZATION_MODES, loadClientCert, startKubelet, type AuthorizationMo
 import { logRotatePolicy } from './kubelet-config.js';
 import { KUBELET_VERSION } from './version.js';
 import { defaultHostname, kubeletFlags, parseFeatureGates, parseLabels, parseTaints } from './options.js';
+
+// Off every HTTP/2 request this process makes: Node 20's per-call AsyncResource#bind cost (async-resource-bind.ts).
+installLeanAsyncResourceBind();
 
 type KubeletFlagValues = ReturnType<ReturnType<typeof kubeletFlags>['parse']>['values'];
 

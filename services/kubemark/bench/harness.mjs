@@ -7,6 +7,22 @@ import { execFile, spawn } from 'node:child_process';
 /** A progress line on stderr when BENCH_VERBOSE is set. */
 export const progress = (m) => process.env.BENCH_VERBOSE && process.stderr.write(`[bench] ${new Date().toISOString()} ${m}\n`);
 export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * Resolves when `child` exits or after `ms`, whichever comes first; the timer
+ * goes with it (a pending one would keep the bench alive for the rest of `ms`
+ * after the child is gone).
+ * @param {import('node:child_process').ChildProcess} child @param {number} ms
+ */
+export function exited(child, ms) {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    child.once('exit', () => {
+      clearTimeout(timer);
+      resolve(undefined);
+    });
+  });
+}
 export const round = (x, d = 1) => Math.round(x * 10 ** d) / 10 ** d;
 
 /**

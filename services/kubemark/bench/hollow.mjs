@@ -40,7 +40,7 @@ import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { followNodes, progress, round, run, sleep, waiter } from './harness.mjs';
+import { exited, followNodes, progress, round, run, sleep, waiter } from './harness.mjs';
 
 const ROOT = process.env.BENCH_ROOT ?? fileURLToPath(new URL('../../../', import.meta.url));
 const RUNNER = join(ROOT, 'packages/kubelab/dist/main.js');
@@ -225,7 +225,7 @@ async function main() {
   } finally {
     if (runner.exitCode === null) {
       runner.kill('SIGINT');
-      await Promise.race([new Promise((r) => runner.once('exit', r)), sleep(120_000)]);
+      await exited(runner, 120_000);
       if (runner.exitCode === null) runner.kill('SIGKILL');
     }
     if (!process.env.BENCH_STATE_DIR) rmSync(dir, { recursive: true, force: true });

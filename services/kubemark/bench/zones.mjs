@@ -36,7 +36,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { progress, round, run, sleep, waiter } from './harness.mjs';
+import { exited, progress, round, run, waiter } from './harness.mjs';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const RUNNER = join(ROOT, 'packages/kubelab/dist/main.js');
@@ -163,7 +163,7 @@ async function main() {
   } finally {
     if (runner.exitCode === null) {
       runner.kill('SIGINT');
-      await Promise.race([new Promise((r) => runner.once('exit', r)), sleep(120_000)]);
+      await exited(runner, 120_000);
       if (runner.exitCode === null) runner.kill('SIGKILL');
     }
     if (!process.env.BENCH_STATE_DIR) rmSync(dir, { recursive: true, force: true });

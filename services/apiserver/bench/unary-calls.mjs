@@ -1,0 +1,93 @@
+#!/usr/bin/env node
+// @ts-check
+// What one lone request costs (issues 22, 25): a hollow node's kubelet or a
+// controller mostly sends one request at a time (a Lease renewal, a node GET,
+// a status update), so its cost is the cost of a request that wakes every
+// process on the way, not a pipelined create's share of a busy stream. The
+// control plane secured as `kubelab up` runs it (startProcessCluster), the
+// client library as the admin; the CPU per call of the apiserver (from /proc)
+// and of this client (process.cpuUsage), for:
+//   get     ConfigMap GET (served from the watch cache)
+//   update  ConfigMap GET then PUT (a read-modify-write through NATS)
+// at each concurrency of BENCH_CONCURRENCY (default 1,16,1: the first level
+// runs while the code is still being optimized, the last on warmed code);
+// update only at 1 (one object: concurrent updates would conflict). Each
+// level first runs BENCH_WARMUP calls unmeasured. One JSON line:
+// {"bench":"apiserver-unary-calls","levels":[{what,concurrency,callsPerSec,apiserverUsPerCall,clientUsPerCall}]}.
+// This client installs the lean AsyncResource#bind as every component does
+// (installLeanAsyncResourceBind); BENCH_NATIVE_BIND=1 leaves Node's own, to
+// see what it costs a client (leanBind in the JSON line says which ran).
+//
+//   node services/apiserver/bench/unary-calls.mjs
+
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { startProcessCluster } from '@kubelab/apiserver/testing';
+import { installLeanAsyncResourceBind } from '@kubelab/component-base';
+
+// By path, as run.mjs: @kubelab/client depends on @kubelab/apiserver for its tests.
+const { createClientset } = await import(new URL('../../../packages/client/dist/index.js', import.meta.url).href);
+
+const CALLS = Number(process.env.BENCH_CALLS ?? 3000);
+const WARMUP = Number(process.env.BENCH_WARMUP ?? 300);
+const LEVELS = (process.env.BENCH_CONCURRENCY ?? '1,16,1').split(',').map(Number);
+if (!LEVELS.every((n) => Number.isInteger(n) && n > 0 && n <= 256)) throw new Error(`BENCH_CONCURRENCY must list integers 1..256, got ${process.env.BENCH_CONCURRENCY}`);
+if (!(CALLS > 0 && CALLS <= 100_000)) throw new Error('BENCH_CALLS must be 1..100000');
+const LEAN_BIND = process.env.BENCH_NATIVE_BIND !== '1';
+if (LEAN_BIND) installLeanAsyncResourceBind();
+
+/** user+system CPU ms of a process, from /proc (clock ticks of 10 ms). @param {number} pid */
+function cpuMs(pid) {
+  const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(f[11]) + Number(f[12])) * 10;
+}
+
+const cluster = await startProcessCluster({ apiserver: { main: fileURLToPath(new URL('../dist/main.js', import.meta.url)) } });
+try {
+  const cs = createClientset({ address: cluster.apiserver.address, tls: cluster.adminTls, component: 'apiserver-unary-bench' });
+  const cms = cs.core.configMaps('default');
+  await cms.create({ metadata: { name: 'unary' }, data: { n: '0' } });
+  let n = 0;
+  /** @type {Record<string, () => Promise<unknown>>} */
+  const calls = {
+    get: () => cms.get('unary'),
+    update: async () => {
+      const o = await cms.get('unary');
+      o.data = { n: String(++n) };
+      return cms.update(o);
+    },
+  };
+  const levels = [];
+  for (const concurrency of LEVELS) {
+    for (const [what, call] of Object.entries(calls)) {
+      if (what === 'update' && concurrency > 1) continue;
+      /** @param {number} total */
+      const run = async (total) => {
+        let started = 0;
+        await Promise.all(
+          Array.from({ length: concurrency }, async () => {
+            while (started++ < total) await call();
+          }),
+        );
+      };
+      await run(WARMUP);
+      const a0 = cpuMs(cluster.apiserver.pid);
+      const c0 = process.cpuUsage();
+      const t0 = performance.now();
+      await run(CALLS);
+      const seconds = (performance.now() - t0) / 1000;
+      const c = process.cpuUsage(c0);
+      levels.push({
+        what,
+        concurrency,
+        callsPerSec: Math.round(CALLS / seconds),
+        apiserverUsPerCall: Math.round(((cpuMs(cluster.apiserver.pid) - a0) * 1000) / CALLS),
+        clientUsPerCall: Math.round((c.user + c.system) / CALLS),
+      });
+    }
+  }
+  cs.close();
+  console.log(JSON.stringify({ bench: 'apiserver-unary-calls', calls: CALLS, warmup: WARMUP, leanBind: LEAN_BIND, levels, security: cluster.security }));
+} finally {
+  await cluster.dispose();
+}
