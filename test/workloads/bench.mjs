@@ -89,14 +89,7 @@ async function startCluster() {
   return async () => {
     if (runner.exitCode === null) {
       runner.kill('SIGINT');
-      // The timer goes once the runner is gone (a pending one would hold this process for the rest of the minute).
-      await new Promise((resolve) => {
-        const timer = setTimeout(resolve, 60_000);
-        runner.once('exit', () => {
-          clearTimeout(timer);
-          resolve(undefined);
-        });
-      });
+      await Promise.race([new Promise((r) => runner.once('exit', r)), sleep(60_000)]);
       if (runner.exitCode === null) runner.kill('SIGKILL');
     }
     rmSync(dir, { recursive: true, force: true });

@@ -1,29 +1,30 @@
 // Node.js 20's AsyncResource#bind hangs a deprecated `asyncResource`
-// accessor (DEP0172) on every function it returns, built with util.deprecate,
-// which also resets each accessor's prototype; Node's own HTTP/2 client binds
+// accessor (DEP0172) on every function it returns: two util.deprecate
+// wrappers per bind, each given a new prototype; Node's own HTTP/2 client binds
 // one function per request, so every gRPC call a component makes pays for it:
 // a third of a lone call's client CPU on our machines (nodejs/node#58218).
-// Node.js 25 dropped the property (DEP0172 End-of-Life): every process of the
-// cluster installs that bind at start.
+// Node.js 25 dropped the property (DEP0172 End-of-Life): every component
+// installs that bind at the top of its main.
 
 import { AsyncResource } from 'node:async_hooks';
 
-/** The method at runtime (the typings know no thisArg). */
+/** The method at runtime (@types/node declares no thisArg, hence the casts below). */
 type Fn = (this: unknown, ...args: unknown[]) => unknown;
 type Bind = (this: AsyncResource, fn: Fn, thisArg?: unknown) => Fn;
 
-/** AsyncResource#bind as Node.js has it since DEP0172's End-of-Life: the call in the resource's scope, the function's length, nothing else. */
+/** AsyncResource#bind as Node.js has it since DEP0172's End-of-Life: Node 20's, less the accessor. */
 function leanBind(native: Bind): Bind {
   return function bind(this: AsyncResource, fn: Fn, thisArg?: unknown): Fn {
     // A wrong argument gets Node's own error (ERR_INVALID_ARG_TYPE).
     if (typeof fn !== 'function') return native.call(this, fn, thisArg);
-    const inScope = this.runInAsyncScope.bind(this);
-    const bound: Fn =
-      thisArg === undefined
-        ? function (this: unknown, ...args: unknown[]) {
-            return inScope(fn, this, ...args);
-          }
-        : (...args: unknown[]) => inScope(fn, thisArg, ...args);
+    let bound: Fn;
+    if (thisArg === undefined) {
+      // The bound function's own `this` is its caller's, passed on to fn.
+      const resource: AsyncResource = this; // eslint-disable-line @typescript-eslint/no-this-alias
+      bound = function bound(this: unknown, ...args: unknown[]) {
+        return resource.runInAsyncScope(fn, this, ...args);
+      };
+    } else bound = this.runInAsyncScope.bind(this, fn, thisArg) as Fn;
     Object.defineProperty(bound, 'length', { configurable: true, enumerable: false, writable: false, value: fn.length });
     return bound;
   };

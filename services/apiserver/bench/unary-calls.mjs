@@ -13,7 +13,7 @@
 // runs while the code is still being optimized, the last on warmed code);
 // update only at 1 (one object: concurrent updates would conflict). Each
 // level first runs BENCH_WARMUP calls unmeasured. One JSON line:
-// {"bench":"apiserver-unary-calls","levels":[{what,concurrency,callsPerSec,apiserverUsPerCall,clientUsPerCall}]}.
+// {"bench":"apiserver-unary-calls",calls,warmup,leanBind,levels:[{what,concurrency,callsPerSec,apiserverUsPerCall,clientUsPerCall}],security}.
 // This client installs the lean AsyncResource#bind as every component does
 // (installLeanAsyncResourceBind); BENCH_NATIVE_BIND=1 leaves Node's own, to
 // see what it costs a client (leanBind in the JSON line says which ran).
@@ -32,7 +32,8 @@ const CALLS = Number(process.env.BENCH_CALLS ?? 3000);
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 300);
 const LEVELS = (process.env.BENCH_CONCURRENCY ?? '1,16,1').split(',').map(Number);
 if (!LEVELS.every((n) => Number.isInteger(n) && n > 0 && n <= 256)) throw new Error(`BENCH_CONCURRENCY must list integers 1..256, got ${process.env.BENCH_CONCURRENCY}`);
-if (!(CALLS > 0 && CALLS <= 100_000)) throw new Error('BENCH_CALLS must be 1..100000');
+if (!(Number.isInteger(CALLS) && CALLS > 0 && CALLS <= 100_000)) throw new Error('BENCH_CALLS must be an integer 1..100000');
+if (!(Number.isInteger(WARMUP) && WARMUP >= 0 && WARMUP <= 100_000)) throw new Error('BENCH_WARMUP must be an integer 0..100000');
 const LEAN_BIND = process.env.BENCH_NATIVE_BIND !== '1';
 if (LEAN_BIND) installLeanAsyncResourceBind();
 
@@ -43,8 +44,8 @@ function cpuMs(pid) {
 }
 
 const cluster = await startProcessCluster({ apiserver: { main: fileURLToPath(new URL('../dist/main.js', import.meta.url)) } });
+const cs = createClientset({ address: cluster.apiserver.address, tls: cluster.adminTls, component: 'apiserver-unary-bench' });
 try {
-  const cs = createClientset({ address: cluster.apiserver.address, tls: cluster.adminTls, component: 'apiserver-unary-bench' });
   const cms = cs.core.configMaps('default');
   await cms.create({ metadata: { name: 'unary' }, data: { n: '0' } });
   let n = 0;
@@ -86,8 +87,8 @@ try {
       });
     }
   }
-  cs.close();
   console.log(JSON.stringify({ bench: 'apiserver-unary-calls', calls: CALLS, warmup: WARMUP, leanBind: LEAN_BIND, levels, security: cluster.security }));
 } finally {
+  cs.close();
   await cluster.dispose();
 }

@@ -16,6 +16,8 @@ export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
  */
 export function exited(child, ms) {
   return new Promise((resolve) => {
+    // Gone already (a signal too: exitCode stays null then): its 'exit' has been emitted.
+    if (child.exitCode !== null || child.signalCode !== null) return resolve(undefined);
     const timer = setTimeout(resolve, ms);
     child.once('exit', () => {
       clearTimeout(timer);

@@ -149,7 +149,7 @@ async function main() {
   const result = { bench: 'hollow-nodes', nodes: NODES, cpus: cpus().length, memGiB: round(totalmem() / 2 ** 30), node: process.version };
   try {
     await until('the kubeconfig', async () => {
-      if (runner.exitCode !== null) throw new Error(`kubelab up exited (${runner.exitCode}): ${out}`);
+      if (runner.exitCode !== null || runner.signalCode !== null) throw new Error(`kubelab up exited (${runner.exitCode ?? runner.signalCode}): ${out}`);
       return existsSync(kubeconfig);
     });
     let last = -1;
@@ -163,7 +163,7 @@ async function main() {
     await until(
       `${NODES + 1} nodes Ready`,
       async () => {
-        if (runner.exitCode !== null) throw new Error(`kubelab up exited (${runner.exitCode}): ${out}`);
+        if (runner.exitCode !== null || runner.signalCode !== null) throw new Error(`kubelab up exited (${runner.exitCode ?? runner.signalCode}): ${out}`);
         const seen = nodes.counts();
         registered = seen.registered;
         const n = seen.ready;
@@ -223,10 +223,10 @@ async function main() {
   } catch (e) {
     result.error = /** @type {Error} */ (e).message.slice(0, 2000);
   } finally {
-    if (runner.exitCode === null) {
+    if (runner.exitCode === null && runner.signalCode === null) {
       runner.kill('SIGINT');
       await exited(runner, 120_000);
-      if (runner.exitCode === null) runner.kill('SIGKILL');
+      if (runner.exitCode === null && runner.signalCode === null) runner.kill('SIGKILL');
     }
     if (!process.env.BENCH_STATE_DIR) rmSync(dir, { recursive: true, force: true });
   }
