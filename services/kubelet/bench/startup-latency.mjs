@@ -200,7 +200,10 @@ try {
     deadline = setTimeout(() => reject(new Error('the warm-up pod is not running after 60 s')), 60_000);
   });
   clearTimeout(deadline);
-  /** Creates `list` in CONCURRENCY lanes as the measured burst does (QPS paced from `t0` when set); `onCreate` sees each name as it goes. */
+  /**
+   * Creates `list` in CONCURRENCY lanes as the measured burst does (QPS paced from `t0` when set); `onCreate` sees each name as it goes.
+   * @param {string[]} list @param {number} t0 @param {(name: string) => void} [onCreate]
+   */
   const createInLanes = (list, t0, onCreate = () => {}) => {
     let next = 0;
     return Promise.all(
