@@ -48,6 +48,7 @@ import { announceListening, natsAuthOptions, TRACE_NATS_IDENTITY } from '@kubela
 import { apiserverProto } from '@kubelab/proto';
 import { waitFor } from '@kubelab/testing';
 import { startProcessCluster } from '@kubelab/apiserver/testing';
+import { cpuMeter } from './cpu.mjs';
 import { pump } from './pump.mjs';
 // By path, not as a dependency: @kubelab/client depends on @kubelab/apiserver
 // for its tests, so the reverse edge would make a cycle. `pnpm bench` builds all first.
@@ -95,20 +96,6 @@ const filler = 'x'.repeat(900);
 const cm = (ns, name) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: ns, labels: { bench: 'true' } }, data: { filler } });
 const CMS = { group: '', version: 'v1', resource: 'configmaps' };
 
-/** CPU time (ms) a process has used so far (Linux /proc; 0 elsewhere). */
-function cpuMs(pid) {
-  if (pid === process.pid) {
-    const u = process.cpuUsage();
-    return (u.user + u.system) / 1000;
-  }
-  try {
-    const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return ((Number(f[11]) + Number(f[12])) * 1000) / 100; // utime + stime in 100 Hz ticks
-  } catch {
-    return 0;
-  }
-}
-
 /** Read and write system calls a process has made so far (Linux /proc/<pid>/io; 0 elsewhere). */
 function syscalls(pid) {
   try {
@@ -124,12 +111,6 @@ function syscalls(pid) {
 function syscallMeter(pid) {
   const start = syscalls(pid);
   return (ops) => Number(((syscalls(pid) - start) / ops).toFixed(2));
-}
-
-/** Starts counting CPU of the given processes; the result maps name → µs per op. */
-function cpuMeter(pids) {
-  const start = Object.fromEntries(Object.entries(pids).map(([k, pid]) => [k, pid ? cpuMs(pid) : 0]));
-  return (ops) => Object.fromEntries(Object.entries(pids).map(([k, pid]) => [k, pid ? Math.round(((cpuMs(pid) - start[k]) * 1000) / ops) : null]));
 }
 
 function percentile(sorted, p) {

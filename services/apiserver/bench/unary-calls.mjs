@@ -6,7 +6,7 @@
 // process on the way, not a pipelined create's share of a busy stream. The
 // control plane secured as `kubelab up` runs it (startProcessCluster), the
 // client library as the admin; the CPU per call of the apiserver (from /proc)
-// and of this client (process.cpuUsage), for:
+// and of this client (bench/cpu.mjs), for:
 //   get     ConfigMap GET (served from the watch cache)
 //   update  ConfigMap GET then PUT (a read-modify-write through NATS)
 // at each concurrency of BENCH_CONCURRENCY (default 1,16,1: the first level
@@ -20,10 +20,10 @@
 //
 //   node services/apiserver/bench/unary-calls.mjs
 
-import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { startProcessCluster } from '@kubelab/apiserver/testing';
 import { installLeanAsyncResourceBind } from '@kubelab/component-base';
+import { cpuMeter } from './cpu.mjs';
 
 // By path, as run.mjs: @kubelab/client depends on @kubelab/apiserver for its tests.
 const { createClientset } = await import(new URL('../../../packages/client/dist/index.js', import.meta.url).href);
@@ -36,12 +36,6 @@ if (!(Number.isInteger(CALLS) && CALLS > 0 && CALLS <= 100_000)) throw new Error
 if (!(Number.isInteger(WARMUP) && WARMUP >= 0 && WARMUP <= 100_000)) throw new Error('BENCH_WARMUP must be an integer 0..100000');
 const LEAN_BIND = process.env.BENCH_NATIVE_BIND !== '1';
 if (LEAN_BIND) installLeanAsyncResourceBind();
-
-/** user+system CPU ms of a process, from /proc (clock ticks of 10 ms). @param {number} pid */
-function cpuMs(pid) {
-  const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return (Number(f[11]) + Number(f[12])) * 10;
-}
 
 const cluster = await startProcessCluster({ apiserver: { main: fileURLToPath(new URL('../dist/main.js', import.meta.url)) } });
 const cs = createClientset({ address: cluster.apiserver.address, tls: cluster.adminTls, component: 'apiserver-unary-bench' });
@@ -72,19 +66,12 @@ try {
         );
       };
       await run(WARMUP);
-      const a0 = cpuMs(cluster.apiserver.pid);
-      const c0 = process.cpuUsage();
+      const cpu = cpuMeter({ apiserver: cluster.apiserver.pid, client: process.pid });
       const t0 = performance.now();
       await run(CALLS);
       const seconds = (performance.now() - t0) / 1000;
-      const c = process.cpuUsage(c0);
-      levels.push({
-        what,
-        concurrency,
-        callsPerSec: Math.round(CALLS / seconds),
-        apiserverUsPerCall: Math.round(((cpuMs(cluster.apiserver.pid) - a0) * 1000) / CALLS),
-        clientUsPerCall: Math.round((c.user + c.system) / CALLS),
-      });
+      const perCall = cpu(CALLS);
+      levels.push({ what, concurrency, callsPerSec: Math.round(CALLS / seconds), apiserverUsPerCall: perCall.apiserver, clientUsPerCall: perCall.client });
     }
   }
   console.log(JSON.stringify({ bench: 'apiserver-unary-calls', calls: CALLS, warmup: WARMUP, leanBind: LEAN_BIND, levels, security: cluster.security }));

@@ -8,6 +8,9 @@ import { execFile, spawn } from 'node:child_process';
 export const progress = (m) => process.env.BENCH_VERBOSE && process.stderr.write(`[bench] ${new Date().toISOString()} ${m}\n`);
 export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
+/** Whether `child` has ended (by a signal too: its exitCode stays null then). @param {import('node:child_process').ChildProcess} child */
+export const gone = (child) => child.exitCode !== null || child.signalCode !== null;
+
 /**
  * Resolves when `child` exits or after `ms`, whichever comes first; the timer
  * goes with it (a pending one would keep the bench alive for the rest of `ms`
@@ -16,8 +19,8 @@ export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
  */
 export function exited(child, ms) {
   return new Promise((resolve) => {
-    // Gone already (a signal too: exitCode stays null then): its 'exit' has been emitted.
-    if (child.exitCode !== null || child.signalCode !== null) return resolve(undefined);
+    // Gone already: its 'exit' has been emitted.
+    if (gone(child)) return resolve(undefined);
     const timer = setTimeout(resolve, ms);
     child.once('exit', () => {
       clearTimeout(timer);

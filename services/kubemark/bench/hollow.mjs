@@ -40,7 +40,7 @@ import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { exited, followNodes, progress, round, run, sleep, waiter } from './harness.mjs';
+import { exited, gone, followNodes, progress, round, run, sleep, waiter } from './harness.mjs';
 
 const ROOT = process.env.BENCH_ROOT ?? fileURLToPath(new URL('../../../', import.meta.url));
 const RUNNER = join(ROOT, 'packages/kubelab/dist/main.js');
@@ -146,10 +146,13 @@ async function main() {
   let out = '';
   runner.stdout.on('data', (d) => (out = (out + d).slice(-20_000)));
   runner.stderr.on('data', (d) => (out = (out + d).slice(-20_000)));
+  const runnerAlive = () => {
+    if (gone(runner)) throw new Error(`kubelab up exited (${runner.exitCode ?? runner.signalCode}): ${out}`);
+  };
   const result = { bench: 'hollow-nodes', nodes: NODES, cpus: cpus().length, memGiB: round(totalmem() / 2 ** 30), node: process.version };
   try {
     await until('the kubeconfig', async () => {
-      if (runner.exitCode !== null || runner.signalCode !== null) throw new Error(`kubelab up exited (${runner.exitCode ?? runner.signalCode}): ${out}`);
+      runnerAlive();
       return existsSync(kubeconfig);
     });
     let last = -1;
@@ -163,7 +166,7 @@ async function main() {
     await until(
       `${NODES + 1} nodes Ready`,
       async () => {
-        if (runner.exitCode !== null || runner.signalCode !== null) throw new Error(`kubelab up exited (${runner.exitCode ?? runner.signalCode}): ${out}`);
+        runnerAlive();
         const seen = nodes.counts();
         registered = seen.registered;
         const n = seen.ready;
@@ -223,10 +226,10 @@ async function main() {
   } catch (e) {
     result.error = /** @type {Error} */ (e).message.slice(0, 2000);
   } finally {
-    if (runner.exitCode === null && runner.signalCode === null) {
+    if (!gone(runner)) {
       runner.kill('SIGINT');
       await exited(runner, 120_000);
-      if (runner.exitCode === null && runner.signalCode === null) runner.kill('SIGKILL');
+      if (!gone(runner)) runner.kill('SIGKILL');
     }
     if (!process.env.BENCH_STATE_DIR) rmSync(dir, { recursive: true, force: true });
   }

@@ -36,7 +36,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { exited, progress, round, run, waiter } from './harness.mjs';
+import { exited, gone, progress, round, run, waiter } from './harness.mjs';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const RUNNER = join(ROOT, 'packages/kubelab/dist/main.js');
@@ -137,7 +137,7 @@ async function main() {
   runner.stdout.on('data', (d) => (out = (out + d).slice(-20_000)));
   runner.stderr.on('data', (d) => (out = (out + d).slice(-20_000)));
   const runnerAlive = () => {
-    if (runner.exitCode !== null || runner.signalCode !== null) throw new Error(`kubelab up exited (${runner.exitCode ?? runner.signalCode}): ${out}`);
+    if (gone(runner)) throw new Error(`kubelab up exited (${runner.exitCode ?? runner.signalCode}): ${out}`);
   };
   const zoneSize = Math.ceil(NODES / 3);
   const result = { bench: 'hollow-zones', nodes: NODES, zones: 3, zoneSize, flags, cpus: cpus().length, memGiB: round(totalmem() / 2 ** 30), node: process.version };
@@ -161,10 +161,10 @@ async function main() {
   } catch (e) {
     result.error = /** @type {Error} */ (e).message.slice(0, 2000);
   } finally {
-    if (runner.exitCode === null && runner.signalCode === null) {
+    if (!gone(runner)) {
       runner.kill('SIGINT');
       await exited(runner, 120_000);
-      if (runner.exitCode === null && runner.signalCode === null) runner.kill('SIGKILL');
+      if (!gone(runner)) runner.kill('SIGKILL');
     }
     if (!process.env.BENCH_STATE_DIR) rmSync(dir, { recursive: true, force: true });
   }
