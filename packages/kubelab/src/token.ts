@@ -126,8 +126,7 @@ function adminClient(stateDir: string): Clientset {
   const info = readClusterInfo(stateDir);
   if (!info) throw new Error(`no cluster in ${stateDir} (no cluster.json): start one with \`pnpm kubelab up --state-dir ${stateDir}\``);
   const ports = controlPlanePorts(info.portOffset ?? 0);
-  // The certificate's name `kubernetes` rather than the IP: Node warns (DEP0123) when TLS is given an IP address as the server name.
-  const tls = { ...clientTlsFromKubeconfig(kubeadmFiles({ stateDir, nodes: 0, portOffset: 0, ports }).admin), serverName: 'kubernetes' };
+  const tls = clientTlsFromKubeconfig(kubeadmFiles({ stateDir, nodes: 0, portOffset: 0, ports }).admin);
   return createClientset({ address: `127.0.0.1:${ports.apiserverGrpc}`, tls, component: 'kubeadm' });
 }
 

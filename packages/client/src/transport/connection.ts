@@ -21,7 +21,8 @@ import {
 import { Backoff } from '../util/backoff.js';
 import { realClock, type Clock } from '../util/clock.js';
 import { grpcCodeOf, isUnavailable, MAX_RETRY_AFTER_ATTEMPTS, retryAfterSeconds, toStatusError } from './errors.js';
-import { healthCheckFromEnv, HealthCheckedCredentials, keepaliveOptions, type HealthCheck } from './health-check.js';
+import { ComponentCredentials } from './credentials.js';
+import { healthCheckFromEnv, keepaliveOptions, type HealthCheck } from './health-check.js';
 import { recordClientRequest } from './metrics.js';
 import { CreatePipeline, type CreateStreamCall, type ItemTrace, type PipelinedWrite } from './create-pipeline.js';
 
@@ -154,7 +155,7 @@ export class Connection {
     const Ctor = apiserverProto().kubelab.apiserver.v1.ResourceService;
     const credentials = config.credentials ?? channelCredentials(tls);
     const check = config.healthCheck === false ? undefined : (config.healthCheck ?? healthCheckFromEnv());
-    return new Ctor(config.address, check ? new HealthCheckedCredentials(credentials, check) : credentials, {
+    return new Ctor(config.address, new ComponentCredentials(credentials, check), {
       ...(tls?.serverName ? { 'grpc.ssl_target_name_override': tls.serverName } : {}),
       'grpc.primary_user_agent': this.userAgent,
       ...keepaliveOptions(check),

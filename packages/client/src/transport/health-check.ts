@@ -14,7 +14,7 @@
 // timeout is set out of reach, and the socket's byte count decides here.
 
 import type { Socket } from 'node:net';
-import * as grpc from '@grpc/grpc-js';
+import type * as grpc from '@grpc/grpc-js';
 
 export interface HealthCheck {
   /** Nothing read for this long: ping (client-go's ReadIdleTimeout). */
@@ -98,7 +98,8 @@ function sweep(): void {
   }
 }
 
-function watch(socket: Socket, check: HealthCheck): void {
+/** Puts a new connection under the check (the channel credentials call it for each connection they make). */
+export function watchConnection(socket: Socket, check: HealthCheck): void {
   const w: Watched = { socket, check, bytesRead: socket.bytesRead, lastReadAt: Date.now() };
   watched.add(w);
   socket.once('close', () => watched.delete(w));
@@ -107,43 +108,5 @@ function watch(socket: Socket, check: HealthCheck): void {
   if (!timer) {
     lastSweepAt = Date.now();
     (timer = setInterval(sweep, CHECK_PERIOD_MS)).unref();
-  }
-}
-
-/** Channel credentials whose connections are under the check: the same credentials otherwise. */
-export class HealthCheckedCredentials extends grpc.ChannelCredentials {
-  constructor(
-    readonly inner: grpc.ChannelCredentials,
-    readonly check: HealthCheck,
-  ) {
-    super();
-  }
-
-  _isSecure(): boolean {
-    return this.inner._isSecure();
-  }
-
-  _equals(other: grpc.ChannelCredentials): boolean {
-    return (
-      other instanceof HealthCheckedCredentials &&
-      other.check.readIdleTimeoutMs === this.check.readIdleTimeoutMs &&
-      other.check.pingTimeoutMs === this.check.pingTimeoutMs &&
-      this.inner._equals(other.inner)
-    );
-  }
-
-  _createSecureConnector(...args: Parameters<grpc.ChannelCredentials['_createSecureConnector']>): ReturnType<grpc.ChannelCredentials['_createSecureConnector']> {
-    const connector = this.inner._createSecureConnector(...args);
-    const check = this.check;
-    return {
-      async connect(socket) {
-        const result = await connector.connect(socket);
-        watch(result.socket, check);
-        return result;
-      },
-      waitForReady: () => connector.waitForReady(),
-      getCallCredentials: () => connector.getCallCredentials(),
-      destroy: () => connector.destroy(),
-    };
   }
 }
