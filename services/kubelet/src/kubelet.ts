@@ -500,7 +500,9 @@ export class Kubelet {
   /** Runtime pods that no source wants any more (orphans after a restart); only once all sources are ready. */
   async housekeeping(): Promise<void> {
     if (!this.sourcesReady()) return;
-    this.prober.cleanupPods(new Set(this.podManager.uids()));
+    const known = new Set(this.podManager.uids());
+    this.prober.cleanupPods(known);
+    this.statusManager.removeOrphanedStatuses(known);
     let sandboxes;
     try {
       sandboxes = await this.recentSandboxes();

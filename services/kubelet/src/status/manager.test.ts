@@ -1,6 +1,6 @@
-import type { Pod, PodStatus } from '@kubelab/api';
+import { forbidden, notFound, type Pod, type PodStatus } from '@kubelab/api';
 import { createLogger } from '@kubelab/component-base';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { StatusManager, needsReconcile } from './manager.js';
 
 const T = '2026-01-01T00:00:00Z';
@@ -96,5 +96,59 @@ describe('StatusManager.syncBatch', () => {
     setApi(before); // the cache has not seen our write yet
     expect(sm.syncBatch()).toEqual([]);
     expect(writes).toHaveLength(1);
+  });
+});
+
+describe('StatusManager: a pod gone from the API', () => {
+  afterEach(() => void vi.useRealTimers());
+
+  /** A status manager whose informer no longer has the pod, and whose GET answers with `err`. */
+  function gone(err: Error) {
+    const calls = { get: 0, update: 0 };
+    const sm = new StatusManager(
+      {
+        get: async () => {
+          calls.get++;
+          throw err;
+        },
+        updateStatus: async (p) => {
+          calls.update++;
+          return p;
+        },
+        deleteNow: async () => {},
+      },
+      createLogger({ component: 'test', level: 'error' }),
+      () => undefined,
+    );
+    return { sm, calls };
+  }
+
+  it('retries a refused write until housekeeping finds the pod orphaned (upstream RemoveOrphanedStatuses), then never again', async () => {
+    vi.useFakeTimers();
+    // What the Node authorizer answers for a pod no longer bound to the node.
+    const { sm, calls } = gone(forbidden({ group: '', resource: 'pods' }, 'web-1', "no relationship found between node 'node-1' and this object"));
+    sm.setPodStatus('u1', { namespace: 'default', name: 'web-1', uid: 'u1' }, kubeletStatus('False'));
+    await vi.advanceTimersByTimeAsync(2_500);
+    expect(calls.get).toBe(3); // at once, then once a second
+    sm.removeOrphanedStatuses(new Set(['another-pod']));
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(calls).toEqual({ get: 3, update: 0 });
+    expect(sm.getPodStatus('u1')).toBeUndefined();
+    expect(sm.syncBatch()).toEqual([]);
+  });
+
+  it('keeps the statuses of pods the kubelet still knows', () => {
+    const { sm } = gone(new Error('unused'));
+    sm.setPodStatus('u1', { namespace: 'default', name: 'web-1', uid: 'u1' }, kubeletStatus('True'));
+    sm.removeOrphanedStatuses(new Set(['u1']));
+    expect(sm.getPodStatus('u1')?.phase).toBe('Running');
+  });
+
+  it('does not retry a pod the server does not have (NotFound on the GET, as upstream syncPod)', async () => {
+    vi.useFakeTimers();
+    const { sm, calls } = gone(notFound({ group: '', resource: 'pods' }, 'web-1'));
+    sm.setPodStatus('u1', { namespace: 'default', name: 'web-1', uid: 'u1' }, kubeletStatus('False'));
+    await vi.advanceTimersByTimeAsync(5_000);
+    expect(calls).toEqual({ get: 1, update: 0 });
   });
 });

@@ -143,6 +143,16 @@ export class StatusManager {
   }
 
   /**
+   * Forgets the statuses of pods the kubelet no longer knows (upstream
+   * RemoveOrphanedStatuses, from housekeeping): a pod gone from the API has
+   * nothing left to write, and a write queued for it would be retried forever
+   * (the Node authorizer refuses a pod that is no longer bound here).
+   */
+  removeOrphanedStatuses(known: ReadonlySet<string>): void {
+    for (const uid of this.entries.keys()) if (!known.has(uid)) this.removePod(uid);
+  }
+
+  /**
    * Upstream syncBatch's reconcile: queue a re-post for every pod whose API
    * status (the informer's copy) lost what the kubelet last reported.
    * Returns the pods queued.
@@ -215,7 +225,16 @@ export class StatusManager {
     const status = e.status;
     const key = e.key;
     if (this.posted.get(uid) !== key) {
-      let pod = this.lookup(uid) ?? (await this.api.get(e.namespace, e.name));
+      let pod = this.lookup(uid);
+      if (!pod) {
+        try {
+          pod = await this.api.get(e.namespace, e.name);
+        } catch (err) {
+          // Upstream syncPod: a pod that does not exist on the server is not written; RemoveOrphanedStatuses forgets it.
+          if (isNotFound(err)) return;
+          throw err;
+        }
+      }
       for (let attempt = 0; ; attempt++) {
         if (e.apiUid && pod.metadata.uid !== e.apiUid) return; // a different object now holds the name
         try {
