@@ -18,7 +18,7 @@ import { pullSecretsFrom } from './images/pull-secrets.js';
 import { evictionConfig, logRotatePolicy, nodeRootOf, type KubeletConfig } from './kubelet-config.js';
 import { ContainerLogManager } from './logs/container-log-manager.js';
 import { LABEL_POD_UID, type RuntimeService } from './kuberuntime/cri.js';
-import { RuntimeManager } from './kuberuntime/manager.js';
+import { RuntimeManager, SYNC_ERROR_BACKOFF_MS } from './kuberuntime/manager.js';
 import type { KubeletMetrics } from './metrics/metrics.js';
 import { dialingProbeTransport, httpHookVia, type DialTarget } from './network/loopback.js';
 import { NodeLeaseController, leaseAPI } from './nodelease/controller.js';
@@ -167,6 +167,7 @@ export function newKubeletManagers(deps: KubeletDeps, kubelet: KubeletHooks): Ku
     images: new ImageManager(rt, imageBackoff, recorder, clock),
     recorder,
     crashBackoff,
+    syncErrorBackoffMs: SYNC_ERROR_BACKOFF_MS / scale,
     clock,
     podLogsDir: config.podLogsDir,
     runtimeName: runtimeState.name,

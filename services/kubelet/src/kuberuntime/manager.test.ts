@@ -6,6 +6,7 @@ import { nullRecorder, type Recorder } from '../events.js';
 import { ImageManager } from '../images/image-manager.js';
 import { computePodActions } from './actions.js';
 import { FakeRuntimeService } from '../testing/fake-runtime.js';
+import { CriClientError } from './cri.js';
 import { RuntimeManager } from './manager.js';
 import { emptyPodStatus, type RuntimePodStatus } from './podstatus.js';
 
@@ -188,5 +189,44 @@ describe('crash-loop back-off after liveness kills (upstream doBackOff)', () => 
     // The window counts from the previous instance's end, which is a whole run ago.
     const { gaps } = await livenessLoop(30_000, 8);
     expect(gaps).toEqual([0, 0, 0, 0, 40, 80, 160, 300]);
+  });
+});
+
+describe('an image that cannot be pulled (upstream: the pod worker syncs a failed pod again after backOffPeriod)', () => {
+  it('turns ImagePullBackOff one relist after the first sync, then is synced every 10 s; the image back-off (10 s, 20 s, 40 s) decides each time whether to pull', async () => {
+    const clock = new FakeClock();
+    const start = clock.now();
+    const { rt, m } = newManager(clock);
+    const bad: Pod = { ...pod, spec: { containers: [{ ...pod.spec!.containers[0]!, image: 'busybox:does-not-exist' }] } };
+    rt.onCall('PullImage', (image) => {
+      throw new CriClientError('NotFound', `failed to pull and unpack image "docker.io/library/${image}": not found`);
+    });
+    const seen: string[] = [];
+    while (clock.now() - start <= 61_000) {
+      const s = await m.getPodStatus('u1', 'web', 'default');
+      const r = await m.syncPod(
+        bad,
+        s,
+        computePodActions(
+          bad,
+          s,
+          () => undefined,
+          () => undefined,
+        ),
+      );
+      seen.push(`${(clock.now() - start) / 1000}s ${r.reasons.get('app')?.reason}`);
+      await clock.setTime(r.retryAt!);
+    }
+    expect(seen).toEqual([
+      '0s ErrImagePull',
+      '1s ImagePullBackOff',
+      '11s ErrImagePull',
+      '21s ImagePullBackOff',
+      '31s ErrImagePull',
+      '41s ImagePullBackOff',
+      '51s ImagePullBackOff',
+      '61s ImagePullBackOff',
+    ]);
+    expect(rt.rpcs().filter((c) => c === 'PullImage')).toHaveLength(3);
   });
 });

@@ -37,11 +37,14 @@ import {
 } from './cri.js';
 import { podDNSRecorded, podHostnameAndDomain, type DNSSettings } from '../network/dns.js';
 import { ensureHostsFile, mountsOwnHosts, type HostsFileOptions } from '../network/hosts.js';
+import { RELIST_PERIOD_MS } from '../pleg/generic.js';
 import { getPodStatus, toRuntimeContainerStatus, type RuntimePodStatus, type SandboxStatus } from './podstatus.js';
 
 /** Upstream never gives a container less than this to stop. */
 export const MINIMUM_GRACE_PERIOD_SECONDS = 2;
 export const DEFAULT_TERMINATION_GRACE_PERIOD_SECONDS = 30;
+/** Upstream kubelet's backOffPeriod: a pod whose sync failed is synced again this much later (upstream adds up to half of it as jitter). */
+export const SYNC_ERROR_BACKOFF_MS = 10_000;
 
 export interface RuntimeManagerOptions {
   rt: RuntimeService;
@@ -49,6 +52,8 @@ export interface RuntimeManagerOptions {
   recorder: Recorder;
   /** CrashLoopBackOff per container: 10 s doubling to 5 min. */
   crashBackoff: Backoff;
+  /** How long after a failed sync the pod is synced again (default SYNC_ERROR_BACKOFF_MS; kubelet time divided by --time-scale). */
+  syncErrorBackoffMs?: number;
   clock: Clock;
   /** `/var/log/pods` */
   podLogsDir: string;
@@ -137,6 +142,10 @@ async function untilAborted(p: Promise<void>, signal: AbortSignal | undefined): 
 export class RuntimeManager {
   constructor(private readonly o: RuntimeManagerOptions) {}
 
+  private get syncErrorBackoffMs(): number {
+    return this.o.syncErrorBackoffMs ?? SYNC_ERROR_BACKOFF_MS;
+  }
+
   /**
    * The same manager (shared back-off state, recorder, options) calling
    * through `rt` and reading `objects` instead: a traced sync's view, whose
@@ -211,7 +220,7 @@ export class RuntimeManager {
         this.o.recorder.event(podRef(pod), 'Warning', Reason.FailedCreatePodSandBox, `Failed to create pod sandbox: ${text}`);
         result.error = `CreatePodSandboxError: ${text}`;
         result.changes.killed = true;
-        result.retryAt = this.o.clock.now() + 10_000;
+        result.retryAt = this.o.clock.now() + this.syncErrorBackoffMs;
         return result;
       }
     }
@@ -281,13 +290,13 @@ export class RuntimeManager {
     }
     if (err) {
       result.reasons.set(c.name, err);
-      if (err.reason === 'ImagePullBackOff' || err.reason === 'ErrImagePull') {
-        const at = this.o.clock.now() + 1000;
-        result.retryAt = Math.min(result.retryAt ?? at, at);
-      } else {
-        const at = this.o.clock.now() + 10_000;
-        result.retryAt = Math.min(result.retryAt ?? at, at);
-      }
+      // Upstream's next sync of a failed one: after backOffPeriod (pod workers' completeWork), an image in pull
+      // back-off too (the image manager's back-off decides then whether to pull again); but a first pull that failed
+      // in the sync that created the sandbox is followed one relist period on, as upstream's PLEG event for the new
+      // sandbox syncs the pod again (ErrImagePull turns ImagePullBackOff then; the kubelet's own changes bring no
+      // PLEG event here, so the sync is asked for).
+      const at = this.o.clock.now() + (result.changes.sandbox && (err.reason === 'ErrImagePull' || err.reason === 'ImagePullBackOff') ? RELIST_PERIOD_MS : this.syncErrorBackoffMs);
+      result.retryAt = Math.min(result.retryAt ?? at, at);
       return false;
     }
     result.reasons.set(c.name, null);
