@@ -1,6 +1,6 @@
 import { status } from '@grpc/grpc-js';
 import { describe, expect, it } from 'vitest';
-import { grpcCodeName } from './codes.js';
+import { goDialError, grpcCodeName } from './codes.js';
 
 describe('grpcCodeName (grpc-go codes.Code.String())', () => {
   it.each([
@@ -20,5 +20,34 @@ describe('grpcCodeName (grpc-go codes.Code.String())', () => {
       const pascal = enumName.toLowerCase().replace(/(^|_)([a-z])/g, (_m, _s: string, c: string) => c.toUpperCase());
       expect(grpcCodeName(code)).toBe(code === status.CANCELLED ? 'Canceled' : code === status.OK ? 'OK' : pascal);
     }
+  });
+});
+
+describe('goDialError', () => {
+  it.each([
+    [
+      'No connection established. Last error: Error: connect ENOENT /run/containerd/containerd.sock. Resolution note: ',
+      undefined,
+      'connection error: desc = "transport: Error while dialing: dial unix /run/containerd/containerd.sock: connect: no such file or directory"',
+    ],
+    [
+      'No connection established. Last error: connect ECONNREFUSED 127.0.0.1:10010 (2026-12-06T21:30:00.000Z)',
+      undefined,
+      'connection error: desc = "transport: Error while dialing: dial tcp 127.0.0.1:10010: connect: connection refused"',
+    ],
+    [
+      'No connection established. Last error: Error: connect ENOENT /state/nodes/node-1/root/run/containerd/containerd.sock. Resolution note: ',
+      '/run/containerd/containerd.sock',
+      'connection error: desc = "transport: Error while dialing: dial unix /run/containerd/containerd.sock: connect: no such file or directory"',
+    ],
+    [
+      'No connection established. Last error: Error: connect EACCES /run/x.sock',
+      undefined,
+      'connection error: desc = "transport: Error while dialing: dial unix /run/x.sock: connect: permission denied"',
+    ],
+    ['No connection established. Last error: Error: connect EHOSTUNREACH 10.0.0.9:443', undefined, undefined],
+    ['Deadline exceeded after 2.001s', undefined, undefined],
+  ])('%s', (details, address, want) => {
+    expect(goDialError(details, address)).toBe(want);
   });
 });

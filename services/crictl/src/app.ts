@@ -6,6 +6,7 @@
 import { existsSync } from 'node:fs';
 import type { Readable, Writable } from 'node:stream';
 import { UsageError, parseFlags, type FlagSpec } from './cli.js';
+import { goDialError } from '@kubelab/proto';
 import { RpcError, connect, type Cri } from './client.js';
 import { COMMANDS, findCommand, type Command, type CommandContext } from './commands.js';
 import { DEFAULT_CONFIG_PATH, DEFAULT_TIMEOUT_MS, nodePath, readServerConfig, resolveEndpoints } from './config.js';
@@ -47,13 +48,10 @@ function appHelp(): string {
   return `NAME:\n   crictl - client for CRI\n\nUSAGE:\n   crictl [global options] command [command options]\n\nVERSION:\n   v${VERSION}\n\nCOMMANDS:\n${names.map((c) => `   ${c.name.padEnd(13)}${c.usage}`).join('\n')}\n`;
 }
 
-/** grpc-js's words for an unreachable unix socket, as Go's dialer says them. */
-function dialError(endpoint: string, localPath: string | undefined, e: unknown): Error {
-  if (e instanceof RpcError && e.code === 14 && localPath !== undefined && !existsSync(localPath)) {
-    const path = endpoint.replace(/^unix:\/\//, '');
-    return new RpcError(14, `connection error: desc = "transport: Error while dialing: dial unix ${path}: connect: no such file or directory"`);
-  }
-  return e as Error;
+/** grpc-js's words for an unreachable endpoint, as Go's dialer says them (naming the endpoint as given, not the node path dialled). */
+function dialError(endpoint: string, e: unknown): Error {
+  const desc = e instanceof RpcError && e.code === 14 ? goDialError(e.details, endpoint.startsWith('unix://') ? endpoint.slice(7) : undefined) : undefined;
+  return desc ? new RpcError(14, desc) : (e as Error);
 }
 
 export async function runCrictl(argv: string[], io: AppIO): Promise<number> {
@@ -89,7 +87,6 @@ export async function runCrictl(argv: string[], io: AppIO): Promise<number> {
     });
     // A unix socket of the node, as the node sees it (KUBELAB_NODE_ROOT).
     const local = (endpoint: string) => (endpoint.startsWith('unix://') ? `unix://${nodePath(endpoint.slice(7), io.env)}` : endpoint);
-    const localPath = (endpoint: string) => (endpoint.startsWith('unix://') ? nodePath(endpoint.slice(7), io.env) : undefined);
     const opened: Cri[] = [];
     // cri-client NewRemoteRuntimeService / NewRemoteImageService: dial, then validate with one call.
     const dial = async (endpoint: string, kind: 'runtime' | 'image'): Promise<Cri> => {
@@ -99,7 +96,7 @@ export async function runCrictl(argv: string[], io: AppIO): Promise<number> {
         if (kind === 'runtime') await cri.rt('Version', {});
         else await cri.img('ImageFsInfo', {});
       } catch (e) {
-        const why = dialError(endpoint, localPath(endpoint), e);
+        const why = dialError(endpoint, e);
         throw new Error(`validate service connection: validate CRI v1 ${kind} API for endpoint "${endpoint}": ${why.message}`, { cause: e });
       }
       return cri;

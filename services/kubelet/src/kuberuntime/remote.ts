@@ -6,6 +6,7 @@
 import * as grpc from '@grpc/grpc-js';
 import {
   decodeSandboxNetwork,
+  goDialError,
   grpcCodeName,
   type CriAttachResponse__Output,
   type CriPortForwardResponse__Output,
@@ -53,7 +54,10 @@ function wrap(err: unknown, method: string): CriClientError {
   const e = err as grpc.ServiceError;
   // A failed call always has a code other than OK (status.Code of an error without one is Unknown).
   const code = typeof e?.code === 'number' && e.code !== grpc.status.OK ? grpcCodeName(e.code) : 'Unknown';
-  return new CriClientError(code, e?.details ?? e?.message ?? String(err), { cause: new Error(`${method}: ${e?.message}`) });
+  const details = e?.details ?? e?.message ?? String(err);
+  // A runtime that cannot be reached reads as grpc-go says it (the kubelet's events, logs and node conditions quote it).
+  const desc = code === 'Unavailable' ? (goDialError(details) ?? details) : details;
+  return new CriClientError(code, desc, { cause: new Error(`${method}: ${e?.message}`) });
 }
 
 /** Listen address → gRPC target: `unix:///run/containerd/containerd.sock` or a bare path. */
