@@ -5,7 +5,7 @@
 
 import type { Clock } from '@kubelab/client';
 import type { Logger } from '@kubelab/component-base';
-import type { RuntimeCondition, RuntimeService } from './kuberuntime/cri.js';
+import { CriClientError, type RuntimeCondition, type RuntimeService } from './kuberuntime/cri.js';
 import type { RuntimeHealthInput } from './nodestatus/setters.js';
 
 export interface NotReady {
@@ -54,7 +54,8 @@ export class RuntimeState {
       this.networkNotReady = r.network;
       if (!this.runtimeNotReady) this.lastBaseRuntimeSync = this.clock.now();
     } catch (err) {
-      this.log.warn('Container runtime status check failed', { err: (err as Error).message });
+      // Upstream updateRuntimeUp's ErrorS, the error as grpc-go prints it (what `journalctl -u kubelet` shows when containerd is down).
+      this.log.error('Container runtime sanity check failed', { err: CriClientError.isInstance(err) ? err.grpcText : (err as Error).message });
     }
   }
 
