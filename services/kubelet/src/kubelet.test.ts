@@ -47,6 +47,8 @@ describe('syncPod of a pod new to the kubelet', () => {
     changes: string[];
     status: string;
     events?: string[];
+    /** The kubelet's error line for the sync, after its caller (none when absent). */
+    errorLog?: string;
     /** ms from now to the retry the sync asks for (none: undefined). */
     retryIn?: number;
   }
@@ -99,6 +101,7 @@ describe('syncPod of a pod new to the kubelet', () => {
       changes: ['RunPodSandbox default/web', 'CreateContainer app', 'StartContainer app'],
       status: 'Pending app=waiting:RunContainerError',
       events: ['Normal Pulled Container image "busybox:1.36" already present on machine', 'Normal Created Created container: app', 'Warning Failed Error: failed to start: exec: "nope": not found'],
+      errorLog: '"Error syncing pod, skipping" err="failed to \\"StartContainer\\" for \\"app\\" with RunContainerError: \\"failed to start: exec: \\\\\\"nope\\\\\\": not found\\""',
       retryIn: 10_000,
     },
     {
@@ -157,6 +160,9 @@ describe('syncPod of a pod new to the kubelet', () => {
     expect(t.runtime.changes()).toEqual(c.changes);
     expect(statusLine(await t.writtenStatus('default', 'web'))).toBe(c.status);
     if (c.events) expect(t.recorder.events).toEqual(c.events);
+    // klog's text: the message, then err, pod and podUID quoted.
+    if (c.errorLog) expect(t.errorLogs.map((l) => l.slice(l.indexOf('] ') + 2))).toEqual([`${c.errorLog} pod="default/web" podUID="${uid}"`]);
+    else expect(t.errorLogs).toEqual([]);
     expect(r ? r.retryAt! - t.clock.now() : undefined).toBe(c.retryIn);
   });
 });

@@ -6,7 +6,7 @@
 // node status — lives in modules of its own, built by kubelet-deps.ts.
 
 import { isPodTerminal, type Node, type Pod, type Service } from '@kubelab/api';
-import { kObjSlice, type Logger } from '@kubelab/component-base';
+import { kObj, kObjSlice, type Logger } from '@kubelab/component-base';
 import type { Clock, SharedIndexInformer, SharedInformerFactory } from '@kubelab/client';
 import { canAdmitPod, rejectedMessage } from './admission/admit.js';
 import type { Backoff } from './backoff.js';
@@ -23,6 +23,7 @@ import { RECENT_LISTS_MS, newKubeletManagers, type KubeletDeps } from './kubelet
 import { computePodActions } from './kuberuntime/actions.js';
 import { LABEL_POD_NAME, LABEL_POD_NAMESPACE, type PodSandbox, type RuntimeService } from './kuberuntime/cri.js';
 import type { RuntimeManager } from './kuberuntime/manager.js';
+import { podSyncErrorText } from './kuberuntime/sync-error.js';
 import type { RuntimePodStatus } from './kuberuntime/podstatus.js';
 import type { NodeLeaseController } from './nodelease/controller.js';
 import type { NodeStatusController } from './nodestatus/controller.js';
@@ -445,6 +446,9 @@ export class Kubelet {
       this.runtimeCache.invalidate(uid);
       return;
     }
+    const failed = podSyncErrorText(result.reasons);
+    // Upstream's pod worker: the sync's error, then the pod is synced again after a back-off.
+    if (failed) this.log.error('Error syncing pod, skipping', { err: failed, pod: kObj(pod), podUID: uid });
     const { reasons } = this.podStates.of(uid);
     for (const [name, r] of result.reasons) {
       if (r) reasons.set(name, r);

@@ -59,6 +59,8 @@ export interface TestKubelet {
   /** Events as `<type> <reason> <message>`. */
   recorder: FakeRecorder;
   workers: FakePodWorkers;
+  /** The kubelet's error lines (klog text: `E0101 00:00:00.000000 … "msg" key="value"`). */
+  errorLogs: string[];
   /** Stores the pod in the API and hands it to the kubelet as its informer would; returns it as stored. */
   addApiPod(pod: Pod): Pod;
   /** Registers the Node (so static pods get mirror pods) without talking to the runtime. */
@@ -81,6 +83,7 @@ export function newTestKubelet(opts: TestKubeletOptions = {}): TestKubelet {
   const runtime = new FakeRuntimeService(clock);
   const recorder = new FakeRecorder();
   const workers = new FakePodWorkers();
+  const errorLogs: string[] = [];
   const kubelet = new Kubelet({
     config: {
       nodeName: TEST_NODE,
@@ -109,7 +112,7 @@ export function newTestKubelet(opts: TestKubeletOptions = {}): TestKubelet {
     informers: new SharedInformerFactory(api.clientset),
     runtime,
     broadcaster: { newRecorder: () => recorder },
-    log: createLogger({ component: 'kubelet', level: 'error', format: 'text', write: () => {} }),
+    log: createLogger({ component: 'kubelet', level: 'error', format: 'text', style: 'klog', write: (l) => void errorLogs.push(l) }),
     clock,
     machine: MACHINE,
     podWorkers: () => workers,
@@ -123,6 +126,7 @@ export function newTestKubelet(opts: TestKubeletOptions = {}): TestKubelet {
     clock,
     recorder,
     workers,
+    errorLogs,
     addApiPod(pod) {
       const bound: Pod = { ...pod, spec: { ...pod.spec!, nodeName: TEST_NODE } };
       api.seed(PODS, bound);
