@@ -162,6 +162,11 @@ describe.runIf(ready)('kubelab fault on a local node', { timeout: 120_000 }, () 
     const notReady = await conditionWith('Ready', 'False');
     expect(notReady).toMatchObject({ reason: 'KubeletNotReady', message: 'container runtime is down' });
     await waitFor('not-ready taint', async () => ((await taints()).includes('node.kubernetes.io/not-ready:NoSchedule') ? true : undefined));
+    // The kubelet's journal as upstream's: updateRuntimeUp's ErrorS with the dial error in grpc-go's words.
+    const journal = (await ssh('journalctl -u kubelet --no-pager')).stdout;
+    expect(journal).toMatch(
+      /kubelet\[\d+\]: E\d{4} [\d:.]+ +\d+ runtime-state\.ts:\d+\] "Container runtime sanity check failed" err="rpc error: code = Unavailable desc = connection error: desc = \\"transport: Error while dialing: dial unix \S+\/run\/containerd\/containerd\.sock: connect: no such file or directory\\""/,
+    );
     expect((await fault('node-1', 'containerd-down', '--clear')).code).toBe(0);
     expect(await conditionWith('Ready', 'True')).toMatchObject({ reason: 'KubeletReady', message: 'kubelet is posting ready status' });
   });

@@ -24,6 +24,7 @@ import { computePodActions } from './kuberuntime/actions.js';
 import { LABEL_POD_NAME, LABEL_POD_NAMESPACE, type PodSandbox, type RuntimeService } from './kuberuntime/cri.js';
 import type { RuntimeManager } from './kuberuntime/manager.js';
 import { podSyncErrorText } from './kuberuntime/sync-error.js';
+import { SyncLoopGate, syncBlockingErrors } from './sync-loop-gate.js';
 import type { RuntimePodStatus } from './kuberuntime/podstatus.js';
 import type { NodeLeaseController } from './nodelease/controller.js';
 import type { NodeStatusController } from './nodestatus/controller.js';
@@ -83,6 +84,7 @@ export class Kubelet {
   private readonly syncTracer: PodSyncTracer | undefined;
   /** Crash-loop and image-pull back-offs: entries of pods long gone are dropped by housekeeping. */
   private readonly backoffs: Backoff[];
+  private readonly syncGate = new SyncLoopGate();
   private apiSynced = false;
   private staticSynced = false;
   private stopped = false;
@@ -94,7 +96,7 @@ export class Kubelet {
     this.informers = deps.informers;
     this.rt = deps.runtime;
     const m = newKubeletManagers(deps, {
-      syncPod: (uid) => this.tracedSyncPod(uid),
+      syncPod: (uid) => this.gatedSync(uid),
       apiPod: (key) => this.podInformer?.getIndexer().getByKey(key),
       services: () => this.serviceInformer?.getIndexer().list() ?? [], // undefined before start()
       onPlegEvents: (events) => this.onPlegEvents(events),
@@ -358,6 +360,14 @@ export class Kubelet {
   }
 
   // ------------------------------------------------------------ sync
+
+  /** Upstream syncLoop's guard: no pod is synced while the runtime has errors (sync-loop-gate.ts). */
+  private gatedSync(uid: string): Promise<SyncResult | { retryAt: number }> {
+    const held = this.syncGate.check(syncBlockingErrors(this.nodeStatus.runtimeHealth()), this.clock.now());
+    if (!held) return this.tracedSyncPod(uid);
+    if (held.log) this.log.error('Skipping pod synchronization', { err: held.log });
+    return Promise.resolve({ retryAt: held.retryAt });
+  }
 
   /** A pod sync, in a span continuing the pod's trace when tracing is on. */
   private tracedSyncPod(uid: string): Promise<SyncResult> {

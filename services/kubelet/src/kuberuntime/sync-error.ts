@@ -4,6 +4,7 @@
 // error aggregate `[a, b]`. The pod worker logs it as "Error syncing pod,
 // skipping", the line `journalctl -u kubelet` shows for a pod that cannot start.
 
+import { aggregate } from '../nodestatus/setters.js';
 import type { SyncReason } from '../status/generate.js';
 
 /** The error text of a sync's container starts, or undefined when none failed. */
@@ -11,6 +12,5 @@ export function podSyncErrorText(reasons: ReadonlyMap<string, SyncReason | null>
   const errs: string[] = [];
   // Go's `failed to %q for %q with %v: %q`; JSON quoting is Go's %q for printable text.
   for (const [name, r] of reasons) if (r) errs.push(`failed to "StartContainer" for ${JSON.stringify(name)} with ${r.reason}: ${JSON.stringify(r.message)}`);
-  if (errs.length === 0) return undefined;
-  return errs.length === 1 ? errs[0] : `[${errs.join(', ')}]`;
+  return errs.length === 0 ? undefined : aggregate(errs);
 }

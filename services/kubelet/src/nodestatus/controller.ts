@@ -11,7 +11,7 @@ import { Reason, type Recorder } from '../events.js';
 import type { Image, RuntimeService } from '../kuberuntime/cri.js';
 import type { RuntimeState } from '../runtime-state.js';
 import type { ImageList } from '../images/image-list.js';
-import { buildNodeStatus, goArch, initialNode, mergeConditions, nodeStatusChanged, readyCondition, runtimeErrors, type MachineInfo } from './setters.js';
+import { buildNodeStatus, goArch, initialNode, mergeConditions, nodeStatusChanged, readyCondition, runtimeErrors, type MachineInfo, type RuntimeHealthInput } from './setters.js';
 
 export interface NodeStatusConfig {
   nodeName: string;
@@ -132,12 +132,13 @@ export class NodeStatusController {
   /** Asks the runtime how it is (every 5 s); a Ready flip is reported at once, not at the next period. */
   async runtimeUp(): Promise<void> {
     await this.o.runtime.update();
-    const ready = readyCondition(runtimeErrors(this.health())).status;
+    const ready = readyCondition(runtimeErrors(this.runtimeHealth())).status;
     if (this.lastReady !== undefined && this.lastReady !== ready) void this.syncNodeStatus().catch(() => {});
     this.lastReady = ready;
   }
 
-  private health() {
+  /** What the node's readiness is made of: the runtime's last status check and the PLEG's health. */
+  runtimeHealth(): RuntimeHealthInput {
     const pleg = this.o.plegHealth();
     return this.o.runtime.health(pleg.ok ? undefined : pleg.message);
   }
@@ -247,7 +248,7 @@ export class NodeStatusController {
     const c = this.o.config;
     return buildNodeStatus({
       machine: this.o.machine,
-      health: this.health(),
+      health: this.runtimeHealth(),
       nodeIP: c.nodeIP,
       hostname: c.nodeName,
       kubeletPort: c.kubeletPort,
