@@ -167,6 +167,10 @@ describe.runIf(ready)('kubelab fault on a local node', { timeout: 120_000 }, () 
     expect(journal).toMatch(
       /kubelet\[\d+\]: E\d{4} [\d:.]+ +\d+ runtime-state\.ts:\d+\] "Container runtime sanity check failed" err="rpc error: code = Unavailable desc = connection error: desc = \\"transport: Error while dialing: dial unix \S+\/run\/containerd\/containerd\.sock: connect: no such file or directory\\""/,
     );
+    // No pod is synced meanwhile: upstream syncLoop's line, every few seconds.
+    await waitFor('"Skipping pod synchronization" in the journal', async () =>
+      (await ssh('journalctl -u kubelet --no-pager')).stdout.includes('"Skipping pod synchronization" err="container runtime is down"') ? true : undefined,
+    );
     expect((await fault('node-1', 'containerd-down', '--clear')).code).toBe(0);
     expect(await conditionWith('Ready', 'True')).toMatchObject({ reason: 'KubeletReady', message: 'kubelet is posting ready status' });
   });

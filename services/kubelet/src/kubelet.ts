@@ -361,12 +361,19 @@ export class Kubelet {
 
   // ------------------------------------------------------------ sync
 
-  /** Upstream syncLoop's guard: no pod is synced while the runtime has errors (sync-loop-gate.ts). */
-  private gatedSync(uid: string): Promise<SyncResult | { retryAt: number }> {
+  /**
+   * Upstream syncLoop's guard (sync-loop-gate.ts): while the runtime has errors no pod is synced and no
+   * housekeeping runs; "Skipping pod synchronization" is logged once per wait. Undefined: go on.
+   */
+  private heldByRuntime(): { retryAt: number } | undefined {
     const held = this.syncGate.check(syncBlockingErrors(this.nodeStatus.runtimeHealth()), this.clock.now());
-    if (!held) return this.tracedSyncPod(uid);
-    if (held.log) this.log.error('Skipping pod synchronization', { err: held.log });
-    return Promise.resolve({ retryAt: held.retryAt });
+    if (held?.log) this.log.error('Skipping pod synchronization', { err: held.log });
+    return held && { retryAt: held.retryAt };
+  }
+
+  private gatedSync(uid: string): Promise<SyncResult | { retryAt: number }> {
+    const held = this.heldByRuntime();
+    return held ? Promise.resolve(held) : this.tracedSyncPod(uid);
   }
 
   /** A pod sync, in a span continuing the pod's trace when tracing is on. */
@@ -513,7 +520,7 @@ export class Kubelet {
 
   /** Runtime pods that no source wants any more (orphans after a restart); only once all sources are ready. */
   async housekeeping(): Promise<void> {
-    if (!this.sourcesReady()) return;
+    if (!this.sourcesReady() || this.heldByRuntime()) return;
     const known = new Set(this.podManager.uids());
     this.prober.cleanupPods(known);
     this.statusManager.removeOrphanedStatuses(known);
