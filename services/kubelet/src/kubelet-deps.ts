@@ -4,7 +4,7 @@
 // itself keeps only the pod sources, the sync functions and housekeeping.
 
 import type { Pod, Service } from '@kubelab/api';
-import type { Logger } from '@kubelab/component-base';
+import { kObj, type Logger } from '@kubelab/component-base';
 import { realClock, type Clientset, type Clock, type EventBroadcaster, type SharedInformerFactory } from '@kubelab/client';
 import type { Tracing } from '@kubelab/tracing';
 import { Backoff } from './backoff.js';
@@ -17,7 +17,7 @@ import { ImageManager } from './images/image-manager.js';
 import { pullSecretsFrom } from './images/pull-secrets.js';
 import { evictionConfig, logRotatePolicy, nodeRootOf, type KubeletConfig } from './kubelet-config.js';
 import { ContainerLogManager } from './logs/container-log-manager.js';
-import { LABEL_POD_UID, type RuntimeService } from './kuberuntime/cri.js';
+import { CriClientError, LABEL_POD_UID, type RuntimeService } from './kuberuntime/cri.js';
 import { RuntimeManager, SYNC_ERROR_BACKOFF_MS } from './kuberuntime/manager.js';
 import type { KubeletMetrics } from './metrics/metrics.js';
 import { dialingProbeTransport, httpHookVia, type DialTarget } from './network/loopback.js';
@@ -184,7 +184,11 @@ export function newKubeletManagers(deps: KubeletDeps, kubelet: KubeletHooks): Ku
     httpHook: httpHookVia(transport, deps.dialTarget),
     log,
   });
-  const onError = (uid: string, err: unknown) => log.warn('pod sync failed', { pod: podManager.podName(uid), err });
+  // Upstream's pod-worker line for a sync that failed; a CRI error as grpc-go prints it.
+  const onError = (uid: string, err: unknown) => {
+    const d = podManager.get(uid);
+    log.error('Error syncing pod, skipping', { err: CriClientError.isInstance(err) ? err.grpcText : err, ...(d ? { pod: kObj(d.pod) } : {}), podUID: uid });
+  };
   const podWorkers = deps.podWorkers ? deps.podWorkers(kubelet.syncPod, onError) : new PodWorkers(kubelet.syncPod, onError, () => clock.now());
   // Kubelet time runs `scale` times faster: the relist threshold too, as the runtime's sync threshold (runtime-state.ts).
   // EventedPLEG (upstream's kubelet.go): the runtime's events drive the PLEG; the relist runs every 5 minutes only.

@@ -47,13 +47,4 @@ describe('PodManager', () => {
     m.removeMirror(mirror, 'm1');
     expect(m.mirrorOf(m.get('s1')!.pod)).toBeUndefined();
   });
-
-  it.each([
-    { uid: 'a1', name: 'default/web' },
-    { uid: 'gone', name: 'gone' },
-  ])('names pod $uid as $name', ({ uid, name }) => {
-    const m = new PodManager();
-    m.set('a1', pod('web', 'a1'), false);
-    expect(m.podName(uid)).toBe(name);
-  });
 });

@@ -64,12 +64,6 @@ export class PodManager {
     return [...this.desired.entries()];
   }
 
-  /** `namespace/name` of a desired pod, or its UID when it is not (any more) desired. */
-  podName(uid: string): string {
-    const d = this.desired.get(uid);
-    return d ? fullName(d.pod) : uid;
-  }
-
   /** A desired pod by namespace and name. */
   find(namespace: string, name: string): { uid: string; pod: Pod } | undefined {
     for (const [uid, d] of this.desired) if (d.pod.metadata.namespace === namespace && d.pod.metadata.name === name) return { uid, pod: d.pod };
