@@ -368,7 +368,7 @@ export class Kubelet {
   private heldByRuntime(): { retryAt: number } | undefined {
     const held = this.syncGate.check(syncBlockingErrors(this.nodeStatus.runtimeHealth()), this.clock.now());
     if (held?.log) this.log.error('Skipping pod synchronization', { err: held.log });
-    return held && { retryAt: held.retryAt };
+    return held;
   }
 
   private gatedSync(uid: string): Promise<SyncResult | { retryAt: number }> {
