@@ -157,7 +157,11 @@ describe.runIf(ready)('kubelab fault on a local node', { timeout: 120_000 }, () 
     expect((await kubectl('get', 'pod', 'app', '-o', 'jsonpath={.status.phase}')).stdout).toBe('Running');
   });
 
-  it('containerd-down: NotReady "container runtime is down", the not-ready taint; cleared: Ready', async () => {
+  it('containerd-down: NotReady "container runtime is down", the not-ready taint, probes still answered; cleared: Ready', async () => {
+    // A server with an httpGet readiness and a tcpSocket liveness probe: its container outlives containerd (the shim keeps it).
+    const web = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'web' }, spec: { containers: [{ name: 'nginx', image: 'nginx:1.27', readinessProbe: { httpGet: { path: '/', port: 80 }, periodSeconds: 1 }, livenessProbe: { tcpSocket: { port: 80 }, periodSeconds: 1 } }] } };
+    expect((await cluster.kubectl(['apply', '-f', '-'], JSON.stringify(web))).code).toBe(0);
+    expect((await kubectl('wait', '--for=condition=Ready', 'pod/web', '--timeout=60s')).code).toBe(0);
     expect((await fault('node-1', 'containerd-down')).stdout).toContain('node-1: systemctl stop containerd.service\n');
     const notReady = await conditionWith('Ready', 'False');
     expect(notReady).toMatchObject({ reason: 'KubeletNotReady', message: 'container runtime is down' });
@@ -171,8 +175,12 @@ describe.runIf(ready)('kubelab fault on a local node', { timeout: 120_000 }, () 
     await waitFor('"Skipping pod synchronization" in the journal', async () =>
       (await ssh('journalctl -u kubelet --no-pager')).stdout.includes('"Skipping pod synchronization" err="container runtime is down"') ? true : undefined,
     );
+    // The prober dials the pod as before (upstream dials the pod IP; the runtime is not asked): three more periods, no failure.
+    await new Promise((r) => setTimeout(r, 3000));
+    expect(await kubectl('get', 'events', '--field-selector', 'reason=Unhealthy,involvedObject.name=web', '-o', 'name')).toMatchObject({ code: 0, stdout: '' });
     expect((await fault('node-1', 'containerd-down', '--clear')).code).toBe(0);
     expect(await conditionWith('Ready', 'True')).toMatchObject({ reason: 'KubeletReady', message: 'kubelet is posting ready status' });
+    expect((await kubectl('delete', 'pod', 'web', '--wait=false')).code).toBe(0);
   });
 
   it('containerd-hung: CRI calls hang (each has --runtime-request-timeout, 2 minutes), NotReady with "PLEG is not healthy: pleg was last seen active …"; cleared: Ready', async () => {

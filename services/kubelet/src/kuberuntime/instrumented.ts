@@ -30,7 +30,7 @@ export const OPERATION_TYPES = {
   imageStatus: 'image_status',
   pullImage: 'pull_image',
   // kubelab's verbose PodSandboxStatus read of the port map is the same RPC.
-  sandboxPortMap: 'podsandbox_status',
+  sandboxAddress: 'podsandbox_status',
 } as const satisfies Record<string, string>;
 
 export type RecordOperation = (operation: string, seconds: number, failed: boolean) => void;

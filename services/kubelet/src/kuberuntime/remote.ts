@@ -67,9 +67,18 @@ export function criTarget(endpoint: string): string {
   return endpoint;
 }
 
+/** Where a sandbox's container ports are served, from its verbose status. */
+export interface SandboxAddress {
+  ready: boolean;
+  /** The pod IP. */
+  ip: string;
+  /** `loopback` network mode: the address serving each container port; undefined in pod-ip mode (the pod IP serves them). */
+  ports: SandboxPortMap | undefined;
+}
+
 export interface RemoteRuntime extends RuntimeService {
-  /** Verbose sandbox info: the loopback addresses serving a pod's container ports, if the runtime is in `loopback` network mode. */
-  sandboxPortMap(id: string): Promise<SandboxPortMap | undefined>;
+  /** Verbose sandbox status: its state, pod IP and, in `loopback` network mode, where its container ports are served. */
+  sandboxAddress(id: string): Promise<SandboxAddress>;
 }
 
 /** timeoutMs: --runtime-request-timeout, upstream's 2 minutes by default. */
@@ -182,11 +191,11 @@ export function connectRemoteRuntime(endpoint: string, timeoutMs = 120_000, inte
         if (!r.status) throw new CriClientError('Unknown', `PodSandboxStatus of ${id} returned no status`);
         return toSandbox(r.status);
       },
-      async sandboxPortMap(id) {
+      async sandboxAddress(id) {
         const r = await call<object, CriPodSandboxStatusResponse__Output>(rs, 'PodSandboxStatus', { podSandboxId: id, verbose: true });
         const net = decodeSandboxNetwork(r.info);
         // In pod-ip mode the pod IP itself serves the ports: nothing to map.
-        return net?.mode === 'loopback' ? net.ports : undefined;
+        return { ready: r.status?.state === 'SANDBOX_READY', ip: r.status?.network?.ip ?? '', ports: net?.mode === 'loopback' ? net.ports : undefined };
       },
       async listPodSandbox(filter) {
         const r = await call<object, CriListPodSandboxResponse__Output>(rs, 'ListPodSandbox', { filter: filter?.labelSelector ? { labelSelector: filter.labelSelector } : null });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { PodSandbox, PodSandboxStatus } from '../kuberuntime/cri.js';
+import { CriClientError, type PodSandbox } from '../kuberuntime/cri.js';
+import type { SandboxAddress } from '../kuberuntime/remote.js';
 import type { ProbeOutcome } from '../prober/outcome.js';
 import type { ProbeTransport } from '../prober/prober.js';
 import { dialingProbeTransport, httpHookVia, loopbackDialer, urlPort, type HostPort } from './loopback.js';
@@ -59,17 +60,85 @@ describe('httpHookVia', () => {
 
 describe('loopbackDialer', () => {
   const sandbox = (id: string, state: PodSandbox['state']): PodSandbox => ({ id, state, metadata: { name: id, uid: id, namespace: 'default', attempt: 0 }, createdAt: 0, labels: {}, annotations: {} });
-  const rt = {
-    listPodSandbox: async () => [sandbox('ready', 'SANDBOX_READY'), sandbox('stopped', 'SANDBOX_NOTREADY')],
-    podSandboxStatus: async (id: string): Promise<PodSandboxStatus> => ({ ...sandbox(id, 'SANDBOX_READY'), network: { ip: id === 'ready' ? '10.244.0.5' : '10.244.0.6', additionalIps: [] } }),
-    sandboxPortMap: async (id: string) => (id === 'ready' ? { '8080/TCP': '127.0.0.1:40001' } : undefined),
-  };
+
+  /** A runtime of sandboxes (id → state, IP, ports) that counts its calls and can be taken down. */
+  function runtime(sandboxes: Record<string, { state: PodSandbox['state']; ip: string; ports?: Record<string, string> }>) {
+    const r = {
+      down: false,
+      calls: [] as string[],
+      sandboxes,
+      async listPodSandbox(): Promise<PodSandbox[]> {
+        r.calls.push('ListPodSandbox');
+        if (r.down) throw new CriClientError('Unavailable', 'connection error');
+        return Object.entries(r.sandboxes).map(([id, s]) => sandbox(id, s.state));
+      },
+      async sandboxAddress(id: string): Promise<SandboxAddress> {
+        r.calls.push(`PodSandboxStatus ${id}`);
+        if (r.down) throw new CriClientError('Unavailable', 'connection error');
+        const s = r.sandboxes[id];
+        if (!s) throw new CriClientError('NotFound', `an error occurred when try to find sandbox "${id}": not found`);
+        return { ready: s.state === 'SANDBOX_READY', ip: s.ip, ports: s.ports && { ...s.ports } };
+      },
+    };
+    return r;
+  }
+  const node = () =>
+    runtime({
+      a: { state: 'SANDBOX_READY', ip: '10.244.0.4', ports: {} },
+      b: { state: 'SANDBOX_READY', ip: '10.244.0.5', ports: { '8080/TCP': '127.0.0.1:40001' } },
+      stopped: { state: 'SANDBOX_NOTREADY', ip: '10.244.0.6', ports: {} },
+      d: { state: 'SANDBOX_READY', ip: '10.244.0.7', ports: { '80/TCP': '127.0.0.1:40004' } },
+    });
+
   it.each([
     { name: 'a mapped port of a ready sandbox: where the runtime serves it', ip: '10.244.0.5', port: 8080, want: { host: '127.0.0.1', port: 40001 } },
     { name: 'an unmapped port of a loopback sandbox: where nothing listens', ip: '10.244.0.5', port: 9090, want: { host: '127.0.0.1', port: 1 } },
     { name: 'an IP no ready sandbox has: dialed as is', ip: '10.244.0.6', port: 8080, want: { host: '10.244.0.6', port: 8080 } },
   ])('$name', async ({ ip, port, want }) => {
-    expect(await loopbackDialer(rt)(ip, port)).toEqual(want);
+    expect(await loopbackDialer(node())(ip, port)).toEqual(want);
+  });
+
+  it('asks a remembered sandbox alone on the next dial, and sees a listener that came since', async () => {
+    const rt = node();
+    const dial = loopbackDialer(rt);
+    expect(await dial('10.244.0.4', 80)).toEqual({ host: '127.0.0.1', port: 1 });
+    expect(rt.calls).toEqual(['ListPodSandbox', 'PodSandboxStatus a']);
+    rt.calls.length = 0;
+    rt.sandboxes.a!.ports = { '80/TCP': '127.0.0.1:40002' };
+    expect(await dial('10.244.0.4', 80)).toEqual({ host: '127.0.0.1', port: 40002 });
+    expect(rt.calls).toEqual(['PodSandboxStatus a']);
+  });
+
+  it('while the runtime is down, dials a remembered sandbox where it last served (the containers outlive containerd)', async () => {
+    const rt = node();
+    const dial = loopbackDialer(rt);
+    await dial('10.244.0.5', 8080);
+    rt.down = true;
+    expect(await dial('10.244.0.5', 8080)).toEqual({ host: '127.0.0.1', port: 40001 });
+    expect(await dial('10.244.0.5', 9090)).toEqual({ host: '127.0.0.1', port: 1 });
+    // Not asked before the runtime went down: nothing to go by but the IP.
+    expect(await dial('10.244.0.7', 80)).toEqual({ host: '10.244.0.7', port: 80 });
+  });
+
+  it('forgets a sandbox that is gone or stopped, and finds the IP again if another sandbox has it', async () => {
+    const rt = node();
+    const dial = loopbackDialer(rt);
+    await dial('10.244.0.5', 8080);
+    delete rt.sandboxes.b;
+    expect(await dial('10.244.0.5', 8080)).toEqual({ host: '10.244.0.5', port: 8080 });
+    rt.sandboxes.c = { state: 'SANDBOX_READY', ip: '10.244.0.5', ports: { '8080/TCP': '127.0.0.1:40003' } };
+    expect(await dial('10.244.0.5', 8080)).toEqual({ host: '127.0.0.1', port: 40003 });
+    rt.sandboxes.c.state = 'SANDBOX_NOTREADY';
+    expect(await dial('10.244.0.5', 8080)).toEqual({ host: '10.244.0.5', port: 8080 });
+  });
+
+  it('pod-ip mode: a remembered pod IP is dialed as is without asking the runtime', async () => {
+    const rt = runtime({ a: { state: 'SANDBOX_READY', ip: '10.244.1.7' } });
+    const dial = loopbackDialer(rt);
+    expect(await dial('10.244.1.7', 80)).toEqual({ host: '10.244.1.7', port: 80 });
+    rt.calls.length = 0;
+    expect(await dial('10.244.1.7', 80)).toEqual({ host: '10.244.1.7', port: 80 });
+    expect(rt.calls).toEqual([]);
   });
 });
 
