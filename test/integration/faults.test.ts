@@ -159,7 +159,14 @@ describe.runIf(ready)('kubelab fault on a local node', { timeout: 120_000 }, () 
 
   it('containerd-down: NotReady "container runtime is down", the not-ready taint, probes still answered; cleared: Ready', async () => {
     // A server with an httpGet readiness and a tcpSocket liveness probe: its container outlives containerd (the shim keeps it).
-    const web = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'web' }, spec: { containers: [{ name: 'nginx', image: 'nginx:1.27', readinessProbe: { httpGet: { path: '/', port: 80 }, periodSeconds: 1 }, livenessProbe: { tcpSocket: { port: 80 }, periodSeconds: 1 } }] } };
+    const web = {
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: 'web' },
+      spec: {
+        containers: [{ name: 'nginx', image: 'nginx:1.27', readinessProbe: { httpGet: { path: '/', port: 80 }, periodSeconds: 1 }, livenessProbe: { tcpSocket: { port: 80 }, periodSeconds: 1 } }],
+      },
+    };
     expect((await cluster.kubectl(['apply', '-f', '-'], JSON.stringify(web))).code).toBe(0);
     expect((await kubectl('wait', '--for=condition=Ready', 'pod/web', '--timeout=60s')).code).toBe(0);
     expect((await fault('node-1', 'containerd-down')).stdout).toContain('node-1: systemctl stop containerd.service\n');

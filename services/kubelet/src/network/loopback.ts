@@ -59,7 +59,7 @@ export function loopbackDialer(rt: Pick<RemoteRuntime, 'listPodSandbox' | 'sandb
     if (!k.ports) return k;
     try {
       const a = await rt.sandboxAddress(k.id);
-      if (a.ready && a.ip === podIP) return (k.ports = a.ports), k;
+      if (a.ready && a.ip === podIP) return ((k.ports = a.ports), k);
     } catch (err) {
       if (unreachable(err)) return k;
     }
