@@ -134,6 +134,15 @@ describe.runIf(ready)('pnpm kubelab up (local processes)', { timeout: 120_000 },
       'kube-scheduler.yaml',
     ]);
     expect((await kubectl(['-n', 'kube-system', 'logs', 'kube-scheduler-control-plane'])).stdout).toContain('kube-scheduler runs as a process of its own: "scheduler" of kubelab up');
+    // kubectl get cs probes this cluster's scheduler and controller-manager (their ports moved by --port-offset) and the store.
+    const cs = await kubectl(['get', 'cs']);
+    expect(cs.stderr).toBe('Warning: v1 ComponentStatus is deprecated in v1.19+\n');
+    expect(
+      cs.stdout
+        .trim()
+        .split('\n')
+        .map((l) => l.replace(/\s+/g, ' ').trim()),
+    ).toEqual(['NAME STATUS MESSAGE ERROR', 'scheduler Healthy ok', 'controller-manager Healthy ok', 'etcd-0 Healthy ok']);
   });
 
   it('nodes join by TLS bootstrap: one CSR each from the bootstrap token, approved and issued; kubelet.conf holds the node identity', async () => {

@@ -58,7 +58,7 @@ export interface Cluster {
 }
 
 /** How the apiserver is started: `--authorization-mode` and, for a test that needs one, an authorizer of its own. */
-export type ClusterOptions = Pick<Parameters<typeof startApiserver>[0], 'authorizationModes' | 'authorizerFactories' | 'serviceAccount' | 'podNetwork'>;
+export type ClusterOptions = Pick<Parameters<typeof startApiserver>[0], 'authorizationModes' | 'authorizerFactories' | 'serviceAccount' | 'podNetwork' | 'componentStatusUrls'>;
 
 export async function startCluster(opts: ClusterOptions = {}): Promise<Cluster> {
   const dir = mkdtempSync(join(tmpdir(), 'kubelab-kubectl-'));

@@ -39,7 +39,20 @@ export {
 export { formatMicroTime, formatTime, parseTime } from './meta/time.js';
 
 // the resources served
-export { apiVersionOf, escapeKeyName, isStored, lookupKind, schemaTypeOf, lookupResource, RESOURCES, storageKey, storagePrefix, unescapeKeyName, type ResourceInfo } from './resources.js';
+export {
+  apiVersionOf,
+  deprecationWarning,
+  escapeKeyName,
+  isStored,
+  lookupKind,
+  schemaTypeOf,
+  lookupResource,
+  RESOURCES,
+  storageKey,
+  storagePrefix,
+  unescapeKeyName,
+  type ResourceInfo,
+} from './resources.js';
 
 // the kinds' TypeScript shapes
 export type {
@@ -51,6 +64,8 @@ export type {
   ContainerState,
   ContainerStatus,
   DownwardAPIVolumeFile,
+  ComponentCondition,
+  ComponentStatus,
   Endpoints,
   EndpointSubset,
   Event,
@@ -265,6 +280,7 @@ export { deepFreeze } from './helpers/freeze.js';
 // net: IPv4 addresses and CIDRs (k8s.io/utils/net)
 export { formatIpv4, formatIpv4Cidr, ipv4CidrContains, ipv4CidrSize, parseIpv4, parseIpv4Cidr, type Ipv4Cidr } from './net/ipv4.js';
 export { joinHostPort } from './net/host-port.js';
+export { tcpDialError } from './net/dial-error.js';
 export type { APIService, APIServiceCondition, APIServiceList, APIServiceServiceReference, APIServiceSpec, APIServiceStatus } from './apiregistration/v1/types.js';
 
 // batch/v1: Job and CronJob

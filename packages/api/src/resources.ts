@@ -22,6 +22,10 @@ export interface ResourceInfo {
   schemaType?: string;
   /** The resource whose storage holds its objects, converted on the way (upstream: events.k8s.io/v1 over core events). */
   storedAs?: { group: string; resource: string };
+  /** Made when read, never stored (ComponentStatus: the components' health probed per request). */
+  computed?: true;
+  /** The release that deprecated it: every answer carries upstream's warning (`v1 ComponentStatus is deprecated in v1.19+`). */
+  deprecatedIn?: string;
 }
 
 const ALL_VERBS: Verb[] = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
@@ -31,11 +35,23 @@ function r(
   kind: string,
   resource: string,
   namespaced: boolean,
-  opts: { version?: string; shortNames?: string[]; categories?: string[]; subresources?: string[]; verbs?: Verb[]; schemaType?: string; storedAs?: ResourceInfo['storedAs'] } = {},
+  opts: {
+    version?: string;
+    shortNames?: string[];
+    categories?: string[];
+    subresources?: string[];
+    verbs?: Verb[];
+    schemaType?: string;
+    storedAs?: ResourceInfo['storedAs'];
+    computed?: true;
+    deprecatedIn?: string;
+  } = {},
 ): ResourceInfo {
-  const extra: Pick<ResourceInfo, 'schemaType' | 'storedAs'> = {};
+  const extra: Pick<ResourceInfo, 'schemaType' | 'storedAs' | 'computed' | 'deprecatedIn'> = {};
   if (opts.schemaType) extra.schemaType = opts.schemaType;
   if (opts.storedAs) extra.storedAs = opts.storedAs;
+  if (opts.computed) extra.computed = opts.computed;
+  if (opts.deprecatedIn) extra.deprecatedIn = opts.deprecatedIn;
   return {
     ...extra,
     group,
@@ -59,6 +75,8 @@ export const RESOURCES: readonly ResourceInfo[] = [
     subresources: ['status', 'binding', 'eviction', 'log', 'exec', 'attach', 'portforward', 'proxy', 'ephemeralcontainers'],
   }),
   r('', 'Node', 'nodes', false, { shortNames: ['no'], subresources: ['status', 'proxy'] }),
+  // Answered by probing the components when read; never stored (deprecated upstream since v1.19, still served).
+  r('', 'ComponentStatus', 'componentstatuses', false, { shortNames: ['cs'], verbs: ['get', 'list'], computed: true, deprecatedIn: '1.19' }),
   r('', 'Namespace', 'namespaces', false, {
     shortNames: ['ns'],
     subresources: ['status', 'finalize'],
@@ -148,13 +166,18 @@ export const RESOURCES: readonly ResourceInfo[] = [
 ];
 
 /** Whether objects of a resource are kept in its own storage (the create-only reviews and events.k8s.io are not): what lists, watches and caches walk. */
-export function isStored(info: Pick<ResourceInfo, 'verbs' | 'storedAs'>): boolean {
-  return info.verbs.includes('get') && !info.storedAs;
+export function isStored(info: Pick<ResourceInfo, 'verbs' | 'storedAs' | 'computed'>): boolean {
+  return info.verbs.includes('get') && !info.storedAs && !info.computed;
 }
 
 /** The SCHEMA type a resource's objects are described by (decoding, OpenAPI, printers). */
 export function schemaTypeOf(info: Pick<ResourceInfo, 'kind' | 'schemaType'>): string {
   return info.schemaType ?? info.kind;
+}
+
+/** Upstream's deprecation warning for a deprecated kind (the apiserver's installer adds it to every answer); undefined when not deprecated. */
+export function deprecationWarning(info: Pick<ResourceInfo, 'group' | 'version' | 'kind' | 'deprecatedIn'>): string | undefined {
+  return info.deprecatedIn && `${apiVersionOf(info)} ${info.kind} is deprecated in v${info.deprecatedIn}+`;
 }
 
 export function apiVersionOf(info: Pick<ResourceInfo, 'group' | 'version'>): string {

@@ -92,3 +92,4 @@ export {
 } from './httpstream/httpstream.js';
 export { issuedBy, requestHeaderFromConfigMap, requestHeaderUser, type RequestHeaderConfig } from './auth/requestheader.js';
 export { execRunner, mustRun, probeCommand, CommandError, type CommandRunner, type CommandResult } from './command-runner.js';
+export { httpGetProbe, MAX_PROBE_BODY_BYTES, type HttpProbeOutcome } from './probe/http.js';

@@ -156,6 +156,8 @@ export function composeStaticPods(): Pod[] {
         '--kubelet-client-certificate=/etc/kubernetes/pki/apiserver-kubelet-client.crt',
         '--kubelet-client-key=/etc/kubernetes/pki/apiserver-kubelet-client.key',
         '--encryption-provider-config=/etc/kubernetes/encryption-config.yaml',
+        '--component-status-url=scheduler=https://scheduler:10259/healthz',
+        '--component-status-url=controller-manager=https://controller-manager:10257/healthz',
         '--authentication-config=/etc/kubernetes/authentication-config.yaml',
         '--authorization-mode=Node,RBAC',
         '--enable-admission-plugins=NodeRestriction',

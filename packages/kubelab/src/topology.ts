@@ -287,6 +287,12 @@ export function criSocket(layout: Layout, node: string): string {
   return join(nodeRoot(layout, node), 'run', 'containerd', 'containerd.sock');
 }
 
+/** The apiserver's --component-status-url flags where the components' ports are not upstream's (none at offset 0: its defaults are right). */
+function componentStatusUrls(ports: Ports): string[] {
+  if (ports.scheduler === DEFAULT_PORTS.scheduler && ports.controllerManager === DEFAULT_PORTS.controllerManager) return [];
+  return [`--component-status-url=scheduler=https://127.0.0.1:${ports.scheduler}/healthz`, `--component-status-url=controller-manager=https://127.0.0.1:${ports.controllerManager}/healthz`];
+}
+
 /** The control plane, then per node (control-plane first): containerd, kubelet, kube-proxy, node-problem-detector. */
 export function components(layout: Layout): ComponentSpec[] {
   const { ports } = layout;
@@ -328,6 +334,8 @@ export function components(layout: Layout): ComponentSpec[] {
         `--authentication-config=${join(layout.stateDir, AUTHENTICATION_CONFIG_FILE)}`,
         // Pod ports live inside the local runtimes (no pod network): pods/ and services/proxy go through the kubelets.
         '--pod-network-mode=kubelet-tunnel',
+        // `kubectl get componentstatuses` probes this cluster's scheduler and controller-manager (upstream's ports moved by --port-offset).
+        ...componentStatusUrls(ports),
         // kubeadm's aggregation layer: the front-proxy client towards extension apiservers, and the requestheader settings they trust.
         `--proxy-client-cert-file=${files.frontProxyClientCert}`,
         `--proxy-client-key-file=${files.frontProxyClientKey}`,

@@ -94,6 +94,11 @@ const flags = addTracingFlags(
       "kubelab: how pods are reached for pods/proxy and services/proxy: pod-ip (dial the pod's IP, as upstream) or kubelet-tunnel (through the pod's kubelet port-forward, as the apiserver network proxy does where the control plane is off the pod network).",
     )
     .string('kv-bucket', 'kubelab', 'kubelab: the JetStream KV bucket holding every object.')
+    .stringArray(
+      'component-status-url',
+      [],
+      "kubelab: where `kubectl get componentstatuses` probes a component, as <name>=<healthz URL>, repeated (default: upstream's scheduler=https://127.0.0.1:10259/healthz and controller-manager=https://127.0.0.1:10257/healthz; the runners put their components elsewhere).",
+    )
     .string('encryption-provider-config', '', "The file containing configuration for encryption providers to be used for storing secrets in NATS (etcd's role).")
     .string(
       'proxy-client-cert-file',
@@ -149,6 +154,19 @@ function aggregatorFrom(values: {
 function podNetworkFrom(mode: string): { podNetwork: 'pod-ip' | 'kubelet-tunnel' } {
   if (mode !== 'pod-ip' && mode !== 'kubelet-tunnel') throw new FlagError(`invalid argument "${mode}" for "--pod-network-mode" flag: must be pod-ip or kubelet-tunnel`);
   return { podNetwork: mode };
+}
+
+/** --component-status-url name=url, repeated: the components `kubectl get componentstatuses` probes (none given: upstream's defaults). */
+function componentStatusUrlsFrom(values: string[]): { componentStatusUrls?: Record<string, string> } {
+  if (values.length === 0) return {};
+  const urls: Record<string, string> = {};
+  for (const v of values) {
+    const eq = v.indexOf('=');
+    const url = v.slice(eq + 1);
+    if (eq <= 0 || !URL.canParse(url)) throw new FlagError(`invalid argument "${v}" for "--component-status-url" flag: want <name>=<healthz URL>`);
+    urls[v.slice(0, eq)] = url;
+  }
+  return { componentStatusUrls: urls };
 }
 
 /** The TLS files as PEM; a missing file is a start-up error naming the flag. */
@@ -251,6 +269,7 @@ async function main(): Promise<void> {
     maxMutatingRequestsInflight: values['max-mutating-requests-inflight'],
     disableAdmissionPlugins: values['disable-admission-plugins'].split(',').filter(Boolean),
     ...podNetworkFrom(values['pod-network-mode']),
+    ...componentStatusUrlsFrom(values['component-status-url']),
     ...servingTlsFrom(values),
     ...kubeletClientFrom(values),
     ...aggregatorFrom(values),

@@ -46,6 +46,7 @@ import { authenticateRequest, requestUser } from './authentication/request.js';
 import { grpcAuthenticator } from './authentication/grpc.js';
 import { selfSignedServingTls } from './authentication/self-signed.js';
 import { reviewStores } from './registry/authorization/reviews.js';
+import { componentStatusStore, DEFAULT_COMPONENT_HEALTH_URLS, httpComponent, storeComponent } from './registry/componentstatus.js';
 import { tokenReviewStore } from './registry/authentication/tokenreview.js';
 import { createRbacAuthorizer } from './authorization/rbac/index.js';
 import { CachePolicySource } from './authorization/rbac/cache-source.js';
@@ -109,6 +110,8 @@ export interface ApiserverOptions {
   kubeletClient?: KubeletClientConfig;
   /** --pod-network-mode: how pods/ and services/proxy reach pods (default pod-ip, as upstream; kubelab's runners use kubelet-tunnel). */
   podNetwork?: 'pod-ip' | 'kubelet-tunnel';
+  /** Where `kubectl get componentstatuses` probes each component, name → /healthz URL (default: upstream's, on this host). */
+  componentStatusUrls?: Readonly<Record<string, string>>;
   /** Bearer-token authenticators (ServiceAccount and bootstrap tokens), in order. */
   tokenAuthenticators?: TokenAuthenticator[];
   /** Service account and bootstrap tokens (`--service-account-*`); without a signing key no TokenRequest and no kube-api-access volumes. */
@@ -342,6 +345,13 @@ export async function startApiserver(opts: ApiserverOptions): Promise<RunningApi
   const authn = { anonymous, tokenAuthenticators: [...(opts.tokenAuthenticators ?? []), ...tokens.authenticators] };
   for (const s of reviewStores(authorizer, ruleResolver)) registry.serve(s);
   registry.serve(tokenReviewStore(authn.tokenAuthenticators, tokens.apiAudiences));
+  registry.serve(
+    componentStatusStore([
+      ...Object.entries(opts.componentStatusUrls ?? DEFAULT_COMPONENT_HEALTH_URLS).map(([name, url]) => httpComponent(name, url)),
+      // The store in etcd's role, read through to its stream leader (upstream's etcd prober reads a key).
+      storeComponent('etcd-0', () => storage.lastRevision()),
+    ]),
+  );
   registry.serve(new EventsStore(registry.mustStore('', 'events')));
   registry.serve(new HorizontalPodAutoscalerV1Store(registry.store('autoscaling', 'v2', 'horizontalpodautoscalers')!));
   // CustomResourceDefinitions: started before the cache so it serves the stored CRDs from the initial load on.

@@ -1,4 +1,4 @@
-// The schema of the other core/v1 kinds: Namespace, Service, Endpoints, ConfigMap, Secret, ServiceAccount, Event (k8s.io/api/core/v1 types.go).
+// The schema of the other core/v1 kinds: Namespace, Service, ComponentStatus, Endpoints, ConfigMap, Secret, ServiceAccount, Event (k8s.io/api/core/v1 types.go).
 
 import { cond, top, type TypeDef } from './definition.js';
 
@@ -77,6 +77,22 @@ export const CORE_TYPES: Record<string, TypeDef> = {
     group: 'core',
     description: 'A port status.',
     fields: { port: ['int32', 'Port.', { required: true }], protocol: ['string', 'Protocol.', { required: true }], error: ['string', 'Error.'] },
+  },
+  ComponentStatus: {
+    group: 'core',
+    protobuf: true,
+    description: 'The health of a control-plane component as the apiserver probes it when asked (deprecated in v1.19+).',
+    fields: top({ conditions: ['[]ComponentCondition', 'What the probe observed.', { patchStrategy: 'merge', patchMergeKey: 'type' }] }),
+  },
+  ComponentCondition: {
+    group: 'core',
+    description: 'One observation of a component.',
+    fields: {
+      type: ['string', 'Healthy.', { required: true }],
+      status: ['string', 'True, False or Unknown.', { required: true }],
+      message: ['string', 'What the health check answered.'],
+      error: ['string', 'Why the health check could not be made.'],
+    },
   },
   Endpoints: {
     group: 'core',

@@ -47,6 +47,8 @@ export const PROTOBUF_NUMBERS: Readonly<Record<string, Readonly<Record<string, P
   CertificateSigningRequestSpec: { request: 1, username: 2, uid: 3, groups: 4, usages: 5, extra: 6, signerName: 7, expirationSeconds: 8 },
   CertificateSigningRequestStatus: { conditions: 1, certificate: 2 },
   ClientIPConfig: { timeoutSeconds: 1 },
+  ComponentCondition: { type: 1, status: 2, message: 3, error: 4 },
+  ComponentStatus: { metadata: 1, conditions: 2 },
   ClusterRole: { metadata: 1, rules: 2, aggregationRule: 3 },
   ClusterRoleBinding: { metadata: 1, subjects: 2, roleRef: 3 },
   Condition: { type: 1, status: 2, observedGeneration: 3, lastTransitionTime: 4, reason: 5, message: 6 },

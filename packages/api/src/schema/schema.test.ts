@@ -46,6 +46,7 @@ describe('the schema', () => {
     expect(kinds.map(([k]) => k)).toEqual([
       'Namespace',
       'Service',
+      'ComponentStatus',
       'ConfigMap',
       'Secret',
       'ServiceAccount',

@@ -6,7 +6,7 @@
 // kubelets serve self-signed certificates nobody else can verify).
 
 import type { RequestOptions } from 'node:https';
-import { badRequest, internalError, StatusError, type StatusReason, joinHostPort } from '@kubelab/api';
+import { badRequest, internalError, StatusError, type StatusReason, joinHostPort, tcpDialError } from '@kubelab/api';
 import type { KubeletAddress } from './env.js';
 
 export interface KubeletClientConfig {
@@ -68,12 +68,5 @@ export function kubeletResponseError(code: number, body: string, resource: strin
 
 /** A connection error as Go's net package words it (`dial tcp 10.0.0.5:10250: connect: connection refused`). */
 export function dialError(e: Error & { code?: string }, addr: KubeletAddress): string {
-  const go: Record<string, string> = {
-    ECONNREFUSED: 'connect: connection refused',
-    EHOSTUNREACH: 'connect: no route to host',
-    ENETUNREACH: 'connect: network is unreachable',
-    ETIMEDOUT: 'i/o timeout',
-  };
-  const why = e.code ? go[e.code] : undefined;
-  return why ? `dial tcp ${addr.host}:${addr.port}: ${why}` : e.message;
+  return tcpDialError(addr.host, addr.port, e) ?? e.message;
 }

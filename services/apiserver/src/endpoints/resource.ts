@@ -6,6 +6,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import {
   apiVersionOf,
+  deprecationWarning,
   badRequest,
   invalid,
   isNotFound,
@@ -193,6 +194,9 @@ function deleteOptions(q: URLSearchParams, body: unknown): DeleteOptions {
 
 export async function serveResourceVerb(env: HandlerEnv, store: ResourceStore, r: ResourceRequest, req: IncomingMessage, res: ServerResponse, q: URLSearchParams): Promise<void> {
   const info = store.info;
+  // A deprecated kind's every answer warns (upstream's installer); kubectl prints `Warning: v1 ComponentStatus is deprecated in v1.19+`.
+  const deprecated = deprecationWarning(info);
+  if (deprecated) for (const [k, v] of Object.entries(warningHeaders([deprecated]))) res.setHeader(k, v);
   const ns = info.namespaced ? r.namespace : undefined;
   const shape = responseShape(req.headers.accept);
   switch (r.verb) {

@@ -6,7 +6,7 @@ import { apiServicePrinter } from './apiregistration.js';
 import { daemonSetPrinter, deploymentPrinter, replicaSetPrinter } from './apps.js';
 import { controllerRevisionPrinter, statefulSetPrinter } from './statefulset.js';
 import { cronJobPrinter, jobPrinter } from './batch.js';
-import { configMapPrinter, defaultPrinter, eventPrinter, eventsEventPrinter, leasePrinter, namespacePrinter, secretPrinter, serviceAccountPrinter } from './misc.js';
+import { componentStatusPrinter, configMapPrinter, defaultPrinter, eventPrinter, eventsEventPrinter, leasePrinter, namespacePrinter, secretPrinter, serviceAccountPrinter } from './misc.js';
 import { nodePrinter } from './node.js';
 import { podPrinter } from './pod.js';
 import { podDisruptionBudgetPrinter } from './policy.js';
@@ -31,6 +31,7 @@ export type { Printer, Table, TableRow, TableColumnDefinition } from './table.js
 export const PRINTERS: ReadonlyMap<string, Printer> = new Map([
   ['Pod', podPrinter],
   ['Node', nodePrinter],
+  ['ComponentStatus', componentStatusPrinter],
   ['Deployment', deploymentPrinter],
   ['ReplicaSet', replicaSetPrinter],
   ['DaemonSet', daemonSetPrinter],

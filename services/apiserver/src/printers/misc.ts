@@ -91,3 +91,17 @@ export const defaultPrinter: Printer = {
     return [o.metadata?.name, o.metadata?.creationTimestamp ?? ''];
   },
 };
+
+/** upstream printComponentStatus: its Healthy condition as Healthy (True) or Unhealthy, with the probe's message and error. */
+export const componentStatusPrinter: Printer = {
+  columns: [
+    NAME_COLUMN,
+    col('Status', 'string', 'Status of the component conditions'),
+    col('Message', 'string', 'Message of the component conditions'),
+    col('Error', 'string', 'Error of the component conditions'),
+  ],
+  cells(cs) {
+    const c = (cs.conditions as Obj[] | undefined)?.find((x) => x.type === 'Healthy');
+    return [cs.metadata?.name, c ? (c.status === 'True' ? 'Healthy' : 'Unhealthy') : 'Unknown', c?.message ?? '', c?.error ?? ''];
+  },
+};

@@ -5,22 +5,18 @@
 // "<Type> probe failed: <output>", errors "<Type> probe errored and resulted
 // in unknown state: <err>" (and the result is thrown away by the worker).
 
-import { request as httpRequest } from 'node:http';
-import { request as httpsRequest } from 'node:https';
 import { connect } from 'node:net';
 import type { Container, ContainerStatus, HTTPGetAction, IntOrString, Pod, PodStatus, Probe, TCPSocketAction } from '@kubelab/api';
-import { kObj, type Logger } from '@kubelab/component-base';
+import { httpGetProbe, kObj, MAX_PROBE_BODY_BYTES, type Logger } from '@kubelab/component-base';
 import { CriClientError, type RuntimeService } from '../kuberuntime/cri.js';
 import { Reason, containerRef, type Recorder } from '../events.js';
 import { goSeconds, grpcProbe, type GrpcProbeTarget } from './grpc.js';
 import type { ProbeOutcome } from './outcome.js';
 import type { Result } from './results.js';
 import { probeTimings, type ProbeType } from './types.js';
-import { joinHostPort } from '@kubelab/api';
+import { joinHostPort, tcpDialError } from '@kubelab/api';
 
 const MAX_PROBE_RETRIES = 3;
-/** Upstream caps the output it keeps at 10 KiB. */
-const MAX_READ_LENGTH = 10 * 1024;
 export const PROBE_USER_AGENT = 'kube-probe/1.32';
 
 export interface ProbeResult {
@@ -158,19 +154,7 @@ export function isRunning(c: ContainerStatus | undefined): boolean {
 
 /** Go's net error text for a failed dial, as upstream probe outputs show it. */
 function dialErrorText(host: string, port: number, e: NodeJS.ErrnoException): string {
-  const addr = joinHostPort(host, port);
-  switch (e.code) {
-    case 'ECONNREFUSED':
-      return `dial tcp ${addr}: connect: connection refused`;
-    case 'EHOSTUNREACH':
-      return `dial tcp ${addr}: connect: no route to host`;
-    case 'ENETUNREACH':
-      return `dial tcp ${addr}: connect: network is unreachable`;
-    case 'ETIMEDOUT':
-      return `dial tcp ${addr}: i/o timeout`;
-    default:
-      return `dial tcp ${addr}: ${e.message}`;
-  }
+  return tcpDialError(host, port, e) ?? `dial tcp ${joinHostPort(host, port)}: ${e.message}`;
 }
 
 export function criProbeTransport(rt: RuntimeService): ProbeTransport {
@@ -178,7 +162,7 @@ export function criProbeTransport(rt: RuntimeService): ProbeTransport {
     async exec(containerId, cmd, timeoutSeconds) {
       try {
         const r = await rt.execSync(containerId, cmd, timeoutSeconds);
-        const data = Buffer.concat([r.stdout, r.stderr]).subarray(0, MAX_READ_LENGTH).toString();
+        const data = Buffer.concat([r.stdout, r.stderr]).subarray(0, MAX_PROBE_BODY_BYTES).toString();
         return { result: r.exitCode === 0 ? 'Success' : 'Failure', output: data };
       } catch (e) {
         if (CriClientError.isInstance(e) && e.code === 'DeadlineExceeded') {
@@ -188,35 +172,7 @@ export function criProbeTransport(rt: RuntimeService): ProbeTransport {
       }
     },
 
-    http(url, headers, timeoutMs) {
-      return new Promise((resolve) => {
-        const req = (url.protocol === 'https:' ? httpsRequest : httpRequest)(url, { method: 'GET', headers, timeout: timeoutMs, rejectUnauthorized: false }, (res) => {
-          const chunks: Buffer[] = [];
-          let size = 0;
-          res.on('data', (d: Buffer) => {
-            if (size < MAX_READ_LENGTH) chunks.push(d);
-            size += d.length;
-          });
-          res.on('end', () => {
-            clearTimeout(timer);
-            const body = Buffer.concat(chunks).subarray(0, MAX_READ_LENGTH).toString();
-            const code = res.statusCode ?? 0;
-            if (code >= 200 && code < 400) resolve({ result: 'Success', output: body });
-            else resolve({ result: 'Failure', output: `HTTP probe failed with statuscode: ${code}` });
-          });
-          res.on('error', (e) => resolve({ result: 'Failure', output: `Get ${JSON.stringify(url.href)}: ${e.message}` }));
-        });
-        const timer = setTimeout(() => {
-          req.destroy();
-          resolve({ result: 'Failure', output: `Get ${JSON.stringify(url.href)}: context deadline exceeded (Client.Timeout exceeded while awaiting headers)` });
-        }, timeoutMs);
-        req.on('error', (e: NodeJS.ErrnoException) => {
-          clearTimeout(timer);
-          resolve({ result: 'Failure', output: `Get ${JSON.stringify(url.href)}: ${dialErrorText(url.hostname.replace(/^\[|\]$/g, ''), Number(url.port), e)}` });
-        });
-        req.end();
-      });
-    },
+    http: httpGetProbe,
 
     async grpc(target) {
       if (!target.host) return { result: 'Failure', output: `error: failed to connect service at ${JSON.stringify(target.displayAddr)}: the pod has no IP yet` };

@@ -837,6 +837,24 @@ export interface Endpoints extends KubeObject {
 }
 export type EndpointsList = KubeList<Endpoints>;
 
+// ---------------------------------------------------------------- component statuses
+
+export interface ComponentCondition {
+  /** `Healthy`. */
+  type: string;
+  status: ConditionStatus;
+  message?: string;
+  error?: string;
+}
+
+/** Made by the apiserver when read (its health checks of the scheduler, the controller-manager and the store); never stored. */
+export interface ComponentStatus extends KubeObject {
+  apiVersion?: 'v1';
+  kind?: 'ComponentStatus';
+  metadata: ObjectMeta;
+  conditions?: ComponentCondition[];
+}
+
 // ---------------------------------------------------------------- config
 
 export interface ConfigMap extends KubeObject {

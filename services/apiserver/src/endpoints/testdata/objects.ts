@@ -219,6 +219,12 @@ export const OBJECTS: Record<string, object> = {
     },
     status: { loadBalancer: {} },
   },
+  ComponentStatus: {
+    apiVersion: 'v1',
+    kind: 'ComponentStatus',
+    metadata: { name: 'controller-manager' },
+    conditions: [{ type: 'Healthy', status: 'False', message: 'Get "https://127.0.0.1:10257/healthz": dial tcp 127.0.0.1:10257: connect: connection refused', error: 'x' }],
+  },
   Endpoints: {
     apiVersion: 'v1',
     kind: 'Endpoints',
