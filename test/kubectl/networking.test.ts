@@ -44,6 +44,8 @@ describe.skipIf(!run)('kubectl 1.32: networkpolicies', { timeout: 90_000 }, () =
   it('api-resources lists netpol; create -f defaults policyTypes and protocol; get shows the pod selector', async () => {
     expect(squash((await c.kubectl(['api-resources', '--api-group=networking.k8s.io'])).stdout)).toEqual([
       'NAME SHORTNAMES APIVERSION NAMESPACED KIND',
+      'ingressclasses networking.k8s.io/v1 false IngressClass',
+      'ingresses ing networking.k8s.io/v1 true Ingress',
       'networkpolicies netpol networking.k8s.io/v1 true NetworkPolicy',
     ]);
     expect((await c.kubectl(['create', '-f', '-'], { stdin: DENY })).stdout.trim()).toBe('networkpolicy.networking.k8s.io/default-deny created');

@@ -386,8 +386,26 @@ export type {
 } from './autoscaling/v1/types.js';
 export { hpaFromV1, hpaToV1 } from './autoscaling/v1/conversion.js';
 
-// networking.k8s.io/v1 NetworkPolicy
+// networking.k8s.io/v1 NetworkPolicy, Ingress, IngressClass
 export {
+  DEFAULT_INGRESS_CLASS_ANNOTATION,
+  PATH_TYPES as INGRESS_PATH_TYPES,
+  type HTTPIngressPath,
+  type HTTPIngressRuleValue,
+  type Ingress,
+  type IngressBackend,
+  type IngressClass,
+  type IngressClassParametersReference,
+  type IngressClassSpec,
+  type IngressLoadBalancerIngress,
+  type IngressPortStatus,
+  type IngressRule,
+  type IngressServiceBackend,
+  type IngressSpec,
+  type IngressStatus,
+  type IngressTLS,
+  type PathType as IngressPathType,
+  type ServiceBackendPort,
   POLICY_TYPES as NETWORK_POLICY_TYPES,
   type IPBlock,
   type NetworkPolicy,

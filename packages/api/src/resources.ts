@@ -163,6 +163,8 @@ export const RESOURCES: readonly ResourceInfo[] = [
     storedAs: { group: 'autoscaling', resource: 'horizontalpodautoscalers' },
   }),
   r('networking.k8s.io', 'NetworkPolicy', 'networkpolicies', true, { shortNames: ['netpol'] }),
+  r('networking.k8s.io', 'Ingress', 'ingresses', true, { shortNames: ['ing'], subresources: ['status'] }),
+  r('networking.k8s.io', 'IngressClass', 'ingressclasses', false),
 ];
 
 /** Whether objects of a resource are kept in its own storage (the create-only reviews and events.k8s.io are not): what lists, watches and caches walk. */

@@ -4,7 +4,7 @@
 
 import { apiRecordSubject, encodeApiWriteRecord } from '@kubelab/proto/api-record';
 import { networkInterfaces } from 'node:os';
-import { formatIpv4, joinHostPort, lookupResource, storageKey, type KubeObject, type ServiceAccount } from '@kubelab/api';
+import { formatIpv4, joinHostPort, lookupResource, storageKey, storagePrefix, type KubeObject, type ServiceAccount } from '@kubelab/api';
 import { createLogger, type Logger } from '@kubelab/component-base';
 import type { Tracing } from '@kubelab/tracing';
 import { AdmissionChain } from './admission/chain.js';
@@ -12,6 +12,7 @@ import type { AdmissionPlugin } from './admission/types.js';
 import { defaultTolerationSeconds } from './admission/default-toleration-seconds.js';
 import { taintNodesByCondition } from './admission/taint-nodes-by-condition.js';
 import { defaultStorageClass, storageObjectInUseProtection } from './admission/storage.js';
+import { defaultIngressClassPlugin } from './admission/default-ingress-class.js';
 import { parseCidr, parsePortRange } from './admission/ipalloc.js';
 import { namespaceLifecycle } from './admission/namespace-lifecycle.js';
 import { priorityAdmission, priorityClassesFromCache } from './admission/priority.js';
@@ -260,6 +261,7 @@ export async function startApiserver(opts: ApiserverOptions): Promise<RunningApi
   const NAMESPACES = lookupResource('', 'v1', 'namespaces')!;
   const SERVICE_ACCOUNTS = lookupResource('', 'v1', 'serviceaccounts')!;
   const NODES = lookupResource('', 'v1', 'nodes')!;
+  const INGRESS_CLASSES = lookupResource('networking.k8s.io', 'v1', 'ingressclasses')!;
   // An admission plugin's read of one object (upstream: the lister, then a live GET on a miss). This apiserver's
   // own last write of the key first (a delete that just made a namespace Terminating); missing: it may be a
   // create just acknowledged, so wait for read-your-writes, then for the cache to catch up with storage, and
@@ -303,6 +305,7 @@ export async function startApiserver(opts: ApiserverOptions): Promise<RunningApi
       allocator,
       defaultStorageClass(() => cache.list('/registry/storage.k8s.io/storageclasses').map((e) => e.obj)),
       storageObjectInUseProtection(),
+      defaultIngressClassPlugin(() => cache.list(storagePrefix(INGRESS_CLASSES)).map((e) => e.obj)),
     ]),
     enabled([
       certificateApproval(authorizer),

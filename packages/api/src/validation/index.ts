@@ -77,6 +77,8 @@ const RULES: Record<string, Rules> = {
     status: autoscaling.validateHorizontalPodAutoscalerStatusUpdate,
   },
   'networking.k8s.io/v1/NetworkPolicy': { create: networking.validateNetworkPolicy, update: networking.validateNetworkPolicyUpdate },
+  'networking.k8s.io/v1/Ingress': { create: networking.validateIngress, update: networking.validateIngressUpdate, status: networking.validateIngressStatusUpdate },
+  'networking.k8s.io/v1/IngressClass': { create: networking.validateIngressClass, update: networking.validateIngressClassUpdate },
 };
 
 /** ValidateObjectMetaUpdate plus the create rules for everything but metadata. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { NetworkPolicy, NetworkPolicySpec } from '../index.js';
+import type { Ingress, IngressClass, IngressRule, IngressSpec, NetworkPolicy, NetworkPolicySpec } from '../index.js';
 import { setDefaults, validateObject } from '../index.js';
 import { fieldErrorMessage } from '../meta/status.js';
 
@@ -64,6 +64,103 @@ describe('NetworkPolicy defaults (SetDefaults_NetworkPolicy)', () => {
     expect(o.spec?.ingress?.[0]?.ports).toEqual([
       { protocol: 'TCP', port: 80 },
       { protocol: 'UDP', port: 53 },
+    ]);
+  });
+});
+
+const ing = (spec: Partial<IngressSpec>, annotations?: Record<string, string>): Ingress => ({
+  apiVersion: 'networking.k8s.io/v1',
+  kind: 'Ingress',
+  metadata: { name: 'shop', namespace: 'default', ...(annotations ? { annotations } : {}) },
+  spec: spec as IngressSpec,
+});
+const svc = (name: string, port: { name?: string; number?: number }) => ({ service: { name, port } });
+const rule = (host: string | undefined, paths: unknown[]) => ({ ...(host !== undefined ? { host } : {}), http: { paths } }) as IngressRule;
+
+describe('Ingress validation (pkg/apis/networking/validation)', () => {
+  it.each<[string, Partial<IngressSpec>, string[]]>([
+    ['a host with a Prefix path', { rules: [rule('shop.example.com', [{ path: '/', pathType: 'Prefix', backend: svc('web', { number: 80 }) }])] }, []],
+    [
+      'a wildcard host, a named port, TLS',
+      { tls: [{ hosts: ['*.example.com'], secretName: 'shop-tls' }], rules: [rule('*.example.com', [{ path: '/api', pathType: 'Exact', backend: svc('api', { name: 'http' }) }])] },
+      [],
+    ],
+    ['only a default backend', { defaultBackend: svc('web', { number: 80 }) }, []],
+    ['neither rules nor a default backend', {}, ['spec: Invalid value: []networking.IngressRule(nil): either `defaultBackend` or `rules` must be specified']],
+    ['no pathType', { rules: [rule('a.example.com', [{ path: '/', backend: svc('web', { number: 80 }) }])] }, ['spec.rules[0].http.paths[0].pathType: Required value: pathType must be specified']],
+    [
+      'an unknown pathType',
+      { rules: [rule(undefined, [{ path: '/', pathType: 'Regex', backend: svc('web', { number: 80 }) }])] },
+      ['spec.rules[0].http.paths[0].pathType: Unsupported value: "Regex": supported values: "Exact", "ImplementationSpecific", "Prefix"'],
+    ],
+    [
+      'a relative Prefix path',
+      { rules: [rule(undefined, [{ path: 'cart', pathType: 'Prefix', backend: svc('web', { number: 80 }) }])] },
+      ['spec.rules[0].http.paths[0].path: Invalid value: "cart": must be an absolute path'],
+    ],
+    [
+      'dot segments',
+      { rules: [rule(undefined, [{ path: '/a/../b/.', pathType: 'Exact', backend: svc('web', { number: 80 }) }])] },
+      ['spec.rules[0].http.paths[0].path: Invalid value: "/a/../b/.": must not contain \'/../\'', 'spec.rules[0].http.paths[0].path: Invalid value: "/a/../b/.": cannot end with \'/.\''],
+    ],
+    [
+      'an IP as host',
+      { rules: [rule('10.0.0.1', [{ path: '/', pathType: 'Prefix', backend: svc('web', { number: 80 }) }])] },
+      ['spec.rules[0].host: Invalid value: "10.0.0.1": must be a DNS name, not an IP address'],
+    ],
+    [
+      'a wildcard not first',
+      { rules: [rule('shop.*.com', [{ path: '/', pathType: 'Prefix', backend: svc('web', { number: 80 }) }])] },
+      [
+        "spec.rules[0].host: Invalid value: \"shop.*.com\": a wildcard DNS-1123 subdomain must start with '*.', followed by a valid DNS subdomain, which must consist of lower case alphanumeric characters, '-' or '.' and end with an alphanumeric character (e.g. '*.example.com', regex used for validation is '\\*\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')",
+      ],
+    ],
+    ['no paths', { rules: [rule('a.example.com', [])] }, ['spec.rules[0].http.paths: Required value']],
+    ['a backend without a port', { defaultBackend: svc('web', {}) }, ['spec.defaultBackend: Required value: port name or number is required']],
+    ['a port by name and number', { defaultBackend: svc('web', { name: 'http', number: 80 }) }, ['spec.defaultBackend: Invalid value: "": cannot set both port name & port number']],
+    [
+      'a Service name that is not a DNS-1035 label',
+      { defaultBackend: svc('1web', { number: 80 }) },
+      [
+        "spec.defaultBackend.service.name: Invalid value: \"1web\": a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', regex used for validation is '[a-z]([-a-z0-9]*[a-z0-9])?')",
+      ],
+    ],
+    ['no backend at all', { defaultBackend: {} }, ['spec.defaultBackend: Invalid value: "": resource or service backend is required']],
+    [
+      'a service and a resource',
+      { defaultBackend: { ...svc('web', { number: 80 }), resource: { kind: 'Bucket', name: 'b' } } },
+      ['spec.defaultBackend: Invalid value: "": cannot set both resource and service backends'],
+    ],
+  ])('%s', (_name, spec, want) => {
+    expect(messages(validateObject(ing(spec)))).toEqual(want);
+  });
+
+  it('the legacy class annotation must match ingressClassName', () => {
+    const obj = ing({ ingressClassName: 'nginx', defaultBackend: svc('web', { number: 80 }) }, { 'kubernetes.io/ingress.class': 'traefik' });
+    expect(messages(validateObject(obj))).toEqual(['annotations.kubernetes.io/ingress.class: Invalid value: "traefik": must match `ingressClassName` when both are specified']);
+  });
+});
+
+describe('IngressClass validation', () => {
+  const cls = (spec: Record<string, unknown>): IngressClass => ({ apiVersion: 'networking.k8s.io/v1', kind: 'IngressClass', metadata: { name: 'nginx' }, spec });
+  it.each<[string, Record<string, unknown>, string[]]>([
+    ['a controller', { controller: 'k8s.io/ingress-nginx' }, []],
+    ['none', {}, ['spec.controller: Required value']],
+    ['not domain-prefixed', { controller: 'nginx' }, ['spec.controller: Invalid value: "nginx": must be a domain-prefixed path (such as "acme.io/foo")']],
+    ['parameters without a scope', { controller: 'k8s.io/ingress-nginx', parameters: { kind: 'Params', name: 'p' } }, ['spec.parameters.scope: Required value']],
+    [
+      'Namespace scope without a namespace',
+      { controller: 'k8s.io/ingress-nginx', parameters: { kind: 'Params', name: 'p', scope: 'Namespace' } },
+      ["spec.parameters.namespace: Required value: `parameters.scope` is set to 'Namespace'"],
+    ],
+  ])('%s', (_name, spec, want) => {
+    expect(messages(validateObject(cls(spec)))).toEqual(want);
+  });
+
+  it('the controller is immutable', () => {
+    const old = { ...cls({ controller: 'k8s.io/ingress-nginx' }), metadata: { name: 'nginx', resourceVersion: '7' } };
+    expect(messages(validateObject({ ...old, spec: { controller: 'example.com/traefik' } } as IngressClass, old))).toEqual([
+      'spec.controller: Invalid value: "example.com/traefik": field is immutable',
     ]);
   });
 });

@@ -92,6 +92,30 @@ export function isDNS1123Subdomain(value: string): string[] {
   return lengthAndFormat(value, DNS1123_SUBDOMAIN_MAX_LENGTH, dns1123SubdomainRe, dns1123SubdomainErrMsg, dns1123SubdomainFmt, 'example.com');
 }
 
+const wildcardDNS1123SubdomainFmt = `\\*\\.${dns1123SubdomainFmt}`;
+const wildcardDNS1123SubdomainErrMsg =
+  "a wildcard DNS-1123 subdomain must start with '*.', followed by a valid DNS subdomain, which must consist of lower case alphanumeric characters, '-' or '.' and end with an alphanumeric character";
+const wildcardDNS1123SubdomainRe = anchored(wildcardDNS1123SubdomainFmt);
+
+/** IsWildcardDNS1123Subdomain (`*.example.com`: Ingress hosts). */
+export function isWildcardDNS1123Subdomain(value: string): string[] {
+  return lengthAndFormat(value, DNS1123_SUBDOMAIN_MAX_LENGTH, wildcardDNS1123SubdomainRe, wildcardDNS1123SubdomainErrMsg, wildcardDNS1123SubdomainFmt, '*.example.com');
+}
+
+const httpPathFmt = "[A-Za-z0-9/\\-._~%!$&'()*+,;=:]+";
+const httpPathRe = anchored(httpPathFmt);
+
+/** IsDomainPrefixedPath (`acme.io/foo`: an IngressClass's controller): the problems as [value, message] pairs, the value being the part at fault. */
+export function isDomainPrefixedPath(value: string): [string, string][] {
+  const slash = value.indexOf('/');
+  const host = slash < 0 ? '' : value.slice(0, slash);
+  const path = slash < 0 ? '' : value.slice(slash + 1);
+  if (!host || !path) return [[value, 'must be a domain-prefixed path (such as "acme.io/foo")']];
+  const errs: [string, string][] = isDNS1123Subdomain(host).map((m) => [host, m]);
+  if (!httpPathRe.test(path)) errs.push([path, regexError('Invalid path', httpPathFmt)]);
+  return errs;
+}
+
 const dns1035LabelFmt = '[a-z]([-a-z0-9]*[a-z0-9])?';
 const dns1035LabelErrMsg = "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character";
 const dns1035LabelRe = anchored(dns1035LabelFmt);

@@ -18,7 +18,7 @@ import { resourceQuotaPrinter } from './resourcequota.js';
 import { roleBindingPrinter } from './rbac.js';
 import { endpointSlicePrinter, endpointsPrinter, servicePrinter } from './service.js';
 import { persistentVolumeClaimPrinter, persistentVolumePrinter, storageClassPrinter } from './storage.js';
-import { networkPolicyPrinter } from './networking.js';
+import { ingressClassPrinter, ingressPrinter, networkPolicyPrinter } from './networking.js';
 import type { Obj, Printer, Table, TableRow } from './table.js';
 
 export { humanDuration, since } from './duration.js';
@@ -65,6 +65,8 @@ export const PRINTERS: ReadonlyMap<string, Printer> = new Map([
   ['ResourceQuota', resourceQuotaPrinter],
   ['HorizontalPodAutoscaler', horizontalPodAutoscalerPrinter],
   ['NetworkPolicy', networkPolicyPrinter],
+  ['Ingress', ingressPrinter],
+  ['IngressClass', ingressClassPrinter],
 ]);
 
 export function printerFor(kind: string): Printer {

@@ -36,6 +36,8 @@ const GENERATION = new Set([
   'batch/cronjobs',
   'policy/poddisruptionbudgets',
   'networking.k8s.io/networkpolicies',
+  'networking.k8s.io/ingresses',
+  'networking.k8s.io/ingressclasses',
 ]);
 
 export function tracksGeneration(info: ResourceInfo): boolean {

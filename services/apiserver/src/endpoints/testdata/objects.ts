@@ -219,6 +219,27 @@ export const OBJECTS: Record<string, object> = {
     },
     status: { loadBalancer: {} },
   },
+  Ingress: {
+    apiVersion: 'networking.k8s.io/v1',
+    kind: 'Ingress',
+    metadata: meta('web', 'default'),
+    spec: {
+      ingressClassName: 'nginx',
+      defaultBackend: { service: { name: 'default-http', port: { name: 'http' } } },
+      tls: [{ hosts: ['shop.example.com'], secretName: 'shop-tls' }],
+      rules: [
+        { host: 'shop.example.com', http: { paths: [{ path: '/cart', pathType: 'Prefix', backend: { service: { name: 'cart', port: { number: 8080 } } } }] } },
+        { http: { paths: [{ path: '/static', pathType: 'ImplementationSpecific', backend: { resource: { apiGroup: 'k8s.example.com', kind: 'StorageBucket', name: 'static' } } }] } },
+      ],
+    },
+    status: { loadBalancer: { ingress: [{ ip: '203.0.113.10', ports: [{ port: 443, protocol: 'TCP', error: 'Pending' }] }] } },
+  },
+  IngressClass: {
+    apiVersion: 'networking.k8s.io/v1',
+    kind: 'IngressClass',
+    metadata: { ...meta('nginx'), annotations: { 'ingressclass.kubernetes.io/is-default-class': 'true' } },
+    spec: { controller: 'k8s.io/ingress-nginx', parameters: { apiGroup: 'k8s.example.com', kind: 'IngressParameters', name: 'external', scope: 'Namespace', namespace: 'ingress' } },
+  },
   ComponentStatus: {
     apiVersion: 'v1',
     kind: 'ComponentStatus',
