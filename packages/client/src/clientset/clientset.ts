@@ -32,6 +32,8 @@ import type {
   StorageClass,
   ResourceQuota,
   HorizontalPodAutoscaler,
+  Ingress,
+  IngressClass,
   NetworkPolicy,
 } from '@kubelab/api';
 import { Connection, type ConnectionConfig } from '../transport/connection.js';
@@ -122,6 +124,8 @@ export const GVR = {
   resourceQuotas: { group: '', version: 'v1', resource: 'resourcequotas' },
   horizontalPodAutoscalers: { group: 'autoscaling', version: 'v2', resource: 'horizontalpodautoscalers' },
   networkPolicies: { group: 'networking.k8s.io', version: 'v1', resource: 'networkpolicies' },
+  ingresses: { group: 'networking.k8s.io', version: 'v1', resource: 'ingresses' },
+  ingressClasses: { group: 'networking.k8s.io', version: 'v1', resource: 'ingressclasses' },
 } as const satisfies Record<string, GroupVersionResource>;
 
 /** A GVR carrying the type of its objects (compile time only). */
@@ -170,7 +174,7 @@ export const TYPED_GROUPS = {
   storage: { storageClasses: typed<StorageClass>(GVR.storageClasses) },
   policy: { podDisruptionBudgets: typed<PodDisruptionBudget>(GVR.podDisruptionBudgets) },
   autoscaling: { horizontalPodAutoscalers: typed<HorizontalPodAutoscaler>(GVR.horizontalPodAutoscalers) },
-  networking: { networkPolicies: typed<NetworkPolicy>(GVR.networkPolicies) },
+  networking: { networkPolicies: typed<NetworkPolicy>(GVR.networkPolicies), ingresses: typed<Ingress>(GVR.ingresses), ingressClasses: typed<IngressClass>(GVR.ingressClasses) },
 };
 export type TypedGroups = typeof TYPED_GROUPS;
 const CLUSTER_SCOPED: ReadonlySet<GroupVersionResource> = new Set([
