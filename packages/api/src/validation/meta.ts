@@ -16,6 +16,11 @@ export const nameIsDNS1035Label: NameValidator = (name, prefix) => isDNS1035Labe
 
 /** ValidateNamespaceName / ValidateNodeName etc. use these. */
 export const validateNamespaceName = nameIsDNSLabel;
+/** path.IsValidPathSegmentName: a name usable as one URL path segment (RBAC's names, Ingress backend and class parameter references). */
+export const pathSegmentName: NameValidator = (name) => {
+  for (const bad of ['.', '..']) if (name === bad) return [`may not be '${bad}'`];
+  return ['/', '%'].filter((c) => name.includes(c)).map((c) => `may not contain '${c}'`);
+};
 
 export const IS_NEGATIVE_ERROR_MSG = 'must be greater than or equal to 0';
 export const FIELD_IMMUTABLE_ERROR_MSG = 'field is immutable';

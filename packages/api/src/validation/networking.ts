@@ -14,7 +14,7 @@ import {
 } from '../networking/v1/types.js';
 import { isCIDR } from './core.js';
 import { child, forbidden, goValue, index, invalid, notSupported, required, tooLong } from './field.js';
-import { nameIsDNS1035Label, nameIsDNSSubdomain, validateImmutableField, validateLabelSelector, validateNamespaceName, validateObjectMeta, validateObjectMetaUpdate } from './meta.js';
+import { nameIsDNS1035Label, nameIsDNSSubdomain, pathSegmentName, validateImmutableField, validateLabelSelector, validateNamespaceName, validateObjectMeta, validateObjectMetaUpdate } from './meta.js';
 import { isDNS1123Subdomain, isDomainPrefixedPath, isValidIP, isValidPortName, isValidPortNum, isWildcardDNS1123Subdomain } from './strings.js';
 
 const PROTOCOLS = ['TCP', 'UDP', 'SCTP'];
@@ -126,12 +126,6 @@ const INVALID_PATH_SUFFIXES = ['/..', '/.'];
 const MAX_LEN_INGRESS_CLASS_CONTROLLER = 250;
 const PARAMETER_SCOPES = ['Cluster', 'Namespace'];
 
-/** content.IsPathSegmentName: a name that can be one segment of a URL path. */
-function pathSegmentNameErrors(name: string): string[] {
-  if (name === '.' || name === '..') return [`may not be '${name}'`];
-  return ['/', '%'].filter((c) => name.includes(c)).map((c) => `may not contain '${c}'`);
-}
-
 /** validateIngressBackend: a service (a DNS-1035 name and a port by name or number) or a resource, not both. */
 function validateIngressBackend(backend: IngressBackend | undefined, path: string): FieldError[] {
   const b = backend ?? {};
@@ -142,9 +136,9 @@ function validateIngressBackend(backend: IngressBackend | undefined, path: strin
     const p = child(path, 'resource');
     if (r.apiGroup !== undefined && r.apiGroup !== null) for (const m of isDNS1123Subdomain(r.apiGroup)) errs.push(invalid(child(p, 'apiGroup'), r.apiGroup, m));
     if (!r.kind) errs.push(required(child(p, 'kind')));
-    else for (const m of pathSegmentNameErrors(r.kind)) errs.push(invalid(child(p, 'kind'), r.kind, m));
+    else for (const m of pathSegmentName(r.kind, false)) errs.push(invalid(child(p, 'kind'), r.kind, m));
     if (!r.name) errs.push(required(child(p, 'name')));
-    else for (const m of pathSegmentNameErrors(r.name)) errs.push(invalid(child(p, 'name'), r.name, m));
+    else for (const m of pathSegmentName(r.name, false)) errs.push(invalid(child(p, 'name'), r.name, m));
     return errs;
   }
   if (!b.service) return [invalid(path, '', 'resource or service backend is required')];
@@ -258,9 +252,9 @@ function validateIngressClassSpec(cls: IngressClass, path = 'spec'): FieldError[
   const p = child(path, 'parameters');
   if (params.apiGroup !== undefined && params.apiGroup !== null) for (const m of isDNS1123Subdomain(params.apiGroup)) errs.push(invalid(child(p, 'apiGroup'), params.apiGroup, m));
   if (!params.kind) errs.push(required(child(p, 'kind')));
-  else for (const m of pathSegmentNameErrors(params.kind)) errs.push(invalid(child(p, 'kind'), params.kind, m));
+  else for (const m of pathSegmentName(params.kind, false)) errs.push(invalid(child(p, 'kind'), params.kind, m));
   if (!params.name) errs.push(required(child(p, 'name')));
-  else for (const m of pathSegmentNameErrors(params.name)) errs.push(invalid(child(p, 'name'), params.name, m));
+  else for (const m of pathSegmentName(params.name, false)) errs.push(invalid(child(p, 'name'), params.name, m));
   if (params.scope === undefined || params.scope === null) return [...errs, required(child(p, 'scope'))];
   if (!PARAMETER_SCOPES.includes(params.scope)) errs.push(notSupported(child(p, 'scope'), params.scope, PARAMETER_SCOPES));
   else if (params.scope === 'Namespace') {

@@ -5,13 +5,7 @@
 import type { FieldError } from '../meta/status.js';
 import { RBAC_GROUP, type ClusterRole, type ClusterRoleBinding, type PolicyRule, type Role, type RoleBinding, type RoleRef, type Subject } from '../rbac/v1/types.js';
 import { child, goValue, index, invalid, notSupported, required } from './field.js';
-import { nameIsDNSSubdomain, validateLabelSelector, validateObjectMeta, validateObjectMetaUpdate, type NameValidator } from './meta.js';
-
-/** path.IsValidPathSegmentName: RBAC's minimal name rule (a name must be usable as one URL path segment). */
-export const pathSegmentName: NameValidator = (name) => {
-  for (const bad of ['.', '..']) if (name === bad) return [`may not be '${bad}'`];
-  return ['/', '%'].filter((c) => name.includes(c)).map((c) => `may not contain '${c}'`);
-};
+import { nameIsDNSSubdomain, pathSegmentName, validateLabelSelector, validateObjectMeta, validateObjectMetaUpdate } from './meta.js';
 
 function validatePolicyRule(rule: PolicyRule, namespaced: boolean, path: string): FieldError[] {
   const errs: FieldError[] = [];

@@ -4,16 +4,13 @@
 // newest of those annotated ingressclass.kubernetes.io/is-default-class=true.
 
 import { DEFAULT_INGRESS_CLASS_ANNOTATION, type Ingress, type IngressClass, type KubeObject } from '@kubelab/api';
+import { newestDefault } from './storage.js';
 import type { AdmissionPlugin } from './types.js';
 
 const LEGACY_CLASS_ANNOTATION = 'kubernetes.io/ingress.class';
 
 /** The default class: of those annotated default, the newest (then the first name); none: undefined. */
-export function defaultIngressClass(classes: readonly IngressClass[]): IngressClass | undefined {
-  const defaults = classes.filter((c) => c.metadata.annotations?.[DEFAULT_INGRESS_CLASS_ANNOTATION] === 'true');
-  defaults.sort((a, b) => (b.metadata.creationTimestamp ?? '').localeCompare(a.metadata.creationTimestamp ?? '') || a.metadata.name!.localeCompare(b.metadata.name!));
-  return defaults[0];
-}
+export const defaultIngressClass = (classes: readonly IngressClass[]): IngressClass | undefined => newestDefault(classes, (c) => c.metadata.annotations?.[DEFAULT_INGRESS_CLASS_ANNOTATION] === 'true');
 
 export function defaultIngressClassPlugin(listClasses: () => readonly KubeObject[]): AdmissionPlugin {
   return {

@@ -10,11 +10,13 @@ import type { AdmissionAttributes, AdmissionPlugin } from './types.js';
 const isCoreCreate = (a: AdmissionAttributes, resource: string) => a.operation === 'CREATE' && a.info.group === '' && a.info.resource === resource && !a.subresource && !!a.object;
 
 /** GetDefaultClass: of the classes marked default, the newest (then the name) wins; none: undefined. */
-export function defaultClass(classes: readonly StorageClass[]): StorageClass | undefined {
-  const defaults = classes.filter((c) => isDefaultStorageClass(c.metadata));
+export function newestDefault<T extends KubeObject>(classes: readonly T[], isDefault: (c: T) => boolean): T | undefined {
+  const defaults = classes.filter(isDefault);
   defaults.sort((a, b) => (b.metadata.creationTimestamp ?? '').localeCompare(a.metadata.creationTimestamp ?? '') || a.metadata.name!.localeCompare(b.metadata.name!));
   return defaults[0];
 }
+
+export const defaultClass = (classes: readonly StorageClass[]): StorageClass | undefined => newestDefault(classes, (c) => isDefaultStorageClass(c.metadata));
 
 export function defaultStorageClass(listClasses: () => readonly KubeObject[]): AdmissionPlugin {
   return {

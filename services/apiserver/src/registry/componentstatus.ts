@@ -5,10 +5,10 @@
 // store in etcd's role — and answers their health as a Healthy condition.
 // Nothing is stored, so there is nothing to watch or write.
 
-import { methodNotAllowed, parseFieldSelector, parseLabelSelector, StatusError, type ComponentStatus, type KubeList, type KubeObject } from '@kubelab/api';
+import { parseFieldSelector, parseLabelSelector, StatusError, type ComponentStatus, type KubeList, type KubeObject } from '@kubelab/api';
 import { httpGetProbe } from '@kubelab/component-base';
 import type { ResourceStore } from './interface.js';
-import { info } from './create-only.js';
+import { info, notAllowed } from './create-only.js';
 
 /** What one health check found (upstream probe.Result with its output and error). */
 export interface ComponentCheck {
@@ -63,11 +63,9 @@ export function componentStatus(name: string, c: ComponentCheck): ComponentStatu
   return { kind: 'ComponentStatus', apiVersion: 'v1', metadata: { name }, conditions: [condition] };
 }
 
-const NOT_ALLOWED = 'the server does not allow this method on the requested resource';
-
 export function componentStatusStore(servers: readonly ComponentServer[]): ResourceStore {
   const probe = async (s: ComponentServer): Promise<ComponentStatus> => componentStatus(s.name, await s.check());
-  const reject = () => Promise.reject(methodNotAllowed(NOT_ALLOWED));
+  const reject = () => Promise.reject(notAllowed());
   return {
     info: info('', 'v1', 'componentstatuses'),
     async get(_ns, name) {
@@ -84,7 +82,7 @@ export function componentStatusStore(servers: readonly ComponentServer[]): Resou
       return { kind: 'ComponentStatusList', apiVersion: 'v1', metadata: {}, items: items as KubeObject[] } satisfies KubeList;
     },
     watch: () => {
-      throw methodNotAllowed(NOT_ALLOWED);
+      throw notAllowed();
     },
     create: reject,
     update: reject,

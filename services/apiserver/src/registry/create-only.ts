@@ -13,13 +13,14 @@ export function info(group: string, version: string, resource: string): Resource
   return i;
 }
 
-const NOT_ALLOWED = 'the server does not allow this method on the requested resource';
+/** Upstream's 405 for a verb the resource's storage does not implement. */
+export const notAllowed = () => methodNotAllowed('the server does not allow this method on the requested resource');
 
 export function createOnly(i: ResourceInfo, create: (namespace: string | undefined, obj: KubeObject, user: UserInfo) => KubeObject | Promise<KubeObject>): ResourceStore {
   const refuse = (): never => {
-    throw methodNotAllowed(NOT_ALLOWED);
+    throw notAllowed();
   };
-  const reject = () => Promise.reject(methodNotAllowed(NOT_ALLOWED));
+  const reject = () => Promise.reject(notAllowed());
   return {
     info: i,
     get: reject,
