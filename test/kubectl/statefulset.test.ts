@@ -124,6 +124,10 @@ describe.skipIf(!run)('kubectl: statefulsets and controllerrevisions', { timeout
     await c.kubectl(['patch', 'sts', 'web', '--subresource=status', '--type=merge', '-p', status(5)]);
     expect((await c.kubectl(['rollout', 'status', 'sts/web', '--watch=false'])).stdout).toBe('partitioned roll out complete: 5 new pods have been updated...\n');
     expect(squash((await c.kubectl(['get', 'sts'])).stdout)[1]).toMatch(/^web 5\/5 \d+s$/);
+    // A status write runs the status strategy's rules (ValidateStatefulSetStatusUpdate), and nothing of it is stored.
+    const bad = await c.kubectl(['patch', 'sts', 'web', '--subresource=status', '--type=merge', '-p', JSON.stringify({ status: { replicas: 5, readyReplicas: 6 } })]);
+    expect(bad.stderr).toBe('The StatefulSet "web" is invalid: status.readyReplicas: Invalid value: 6: cannot be greater than status.replicas\n');
+    expect((await c.kubectl(['get', 'sts', 'web', '-o', 'jsonpath={.status.readyReplicas}'])).stdout).toBe('5');
   });
 
   it('rollout history daemonset lists its ControllerRevisions with CHANGE-CAUSE; --revision shows the template; get controllerrevision', async () => {

@@ -243,7 +243,7 @@ try {
   const m0 = detail ? await scrape() : undefined;
   const cpu0 = cpuAll();
   const t0 = performance.now();
-  /** The measured window on the monotonic clock the CPU profiles' timestamps use (µs). */
+  /** The measured window on the monotonic clock the CPU profiles' and perf's timestamps use (µs). */
   const monoUs = () => Number(process.hrtime.bigint() / 1000n);
   const window0 = monoUs();
   await createInLanes(names, t0, (name) => created.set(name, performance.now()));
@@ -316,7 +316,8 @@ try {
       totalMs: total,
       cpuMs: used,
       cpuPerPodMs,
-      ...(CPU_PROF ? { profileWindowUs: [window0, window1] } : {}),
+      // The measured window on CLOCK_MONOTONIC (µs): CPU profiles' timestamps, and `perf record -k CLOCK_MONOTONIC`'s.
+      profileWindowUs: [window0, window1],
       security,
     }),
   );

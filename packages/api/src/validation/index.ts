@@ -1,5 +1,5 @@
-// validateObject / validateStatusUpdate: the strategy's Validate, ValidateUpdate
-// and status ValidateUpdate, dispatched by apiVersion/kind. Run after setDefaults.
+// validateObject: the strategy's Validate, ValidateUpdate and status
+// ValidateUpdate, dispatched by apiVersion/kind. Run after setDefaults.
 import type { KubeObject } from '../meta/types.js';
 import type { FieldError } from '../meta/status.js';
 import * as apps from './apps.js';
@@ -90,23 +90,18 @@ const rulesFor = (obj: KubeObject): Rules | undefined => RULES[`${obj.apiVersion
 
 /**
  * Field errors for a create (no `old`) or an update (`old` given; `subresource`
- * when written through one). Unknown kinds get ObjectMeta checks only.
+ * when written through one: a `status` write runs the kind's status strategy,
+ * e.g. ValidatePodStatusUpdate, not its spec rules). Unknown kinds get
+ * ObjectMeta checks only.
  */
 export function validateObject(obj: KubeObject, old?: KubeObject, subresource?: string): FieldError[] {
   if (!obj || typeof obj !== 'object') return [required('metadata')];
   if (!obj.metadata || typeof obj.metadata !== 'object') return [required('metadata')];
   const r = rulesFor(obj);
-  const sub = old && subresource ? r?.subresources?.[subresource] : undefined;
+  const sub = old && subresource ? (r?.subresources?.[subresource] ?? (subresource === 'status' ? r?.status : undefined)) : undefined;
   if (sub) return (sub as (o: KubeObject, p: KubeObject) => FieldError[])(obj, old!);
   if (r) return old ? (r.update as (o: KubeObject, p: KubeObject) => FieldError[])(obj, old) : (r.create as (o: KubeObject) => FieldError[])(obj);
   const info = obj.apiVersion && obj.kind ? lookupKind(obj.apiVersion, obj.kind) : undefined;
   const namespaced = info?.namespaced ?? obj.metadata.namespace !== undefined;
   return old ? validateObjectMetaUpdate(obj.metadata, old.metadata) : validateObjectMeta(obj.metadata, namespaced, nameIsDNSSubdomain);
-}
-
-/** Field errors for a status-subresource update; kinds without special rules check ObjectMeta only. */
-export function validateStatusUpdate(obj: KubeObject, old: KubeObject): FieldError[] {
-  if (!obj?.metadata) return [required('metadata')];
-  const s = rulesFor(obj)?.status;
-  return s ? (s as (o: KubeObject, p: KubeObject) => FieldError[])(obj, old) : validateObjectMetaUpdate(obj.metadata, old.metadata);
 }

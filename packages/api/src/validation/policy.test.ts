@@ -2,7 +2,6 @@ import { describe, expect, it } from 'vitest';
 import type { KubeObject, PodDisruptionBudget } from '../index.js';
 import { validateObject } from '../index.js';
 import { fieldErrorMessage } from '../meta/status.js';
-import { validateStatusUpdate } from './index.js';
 
 const messages = (errs: ReturnType<typeof validateObject>): string[] => errs.map((e) => `${e.field}: ${fieldErrorMessage(e)}`);
 const pdb = (spec: PodDisruptionBudget['spec'], extra: Partial<PodDisruptionBudget> = {}): PodDisruptionBudget => ({
@@ -55,7 +54,7 @@ describe('PodDisruptionBudget validation (pkg/apis/policy/validation)', () => {
         },
       },
     );
-    expect(messages(validateStatusUpdate(next as KubeObject, old as KubeObject))).toEqual([
+    expect(messages(validateObject(next as KubeObject, old as KubeObject, 'status'))).toEqual([
       'status.conditions[0].status: Unsupported value: "Maybe": supported values: "False", "True", "Unknown"',
       'status.conditions[0].lastTransitionTime: Required value: must be set',
       'status.disruptionsAllowed: Invalid value: -1: must be greater than or equal to 0',

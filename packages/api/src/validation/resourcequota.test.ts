@@ -2,7 +2,6 @@ import { describe, expect, it } from 'vitest';
 import type { KubeObject, ResourceQuota, ResourceQuotaSpec } from '../index.js';
 import { validateObject } from '../index.js';
 import { fieldErrorMessage } from '../meta/status.js';
-import { validateStatusUpdate } from './index.js';
 
 const messages = (errs: ReturnType<typeof validateObject>): string[] => errs.map((e) => `${e.field}: ${fieldErrorMessage(e)}`);
 const quota = (spec: ResourceQuotaSpec, status?: ResourceQuota['status']): KubeObject =>
@@ -50,6 +49,6 @@ describe('ResourceQuota validation', () => {
   it('status lists are checked on a status update', () => {
     const old = quota({ hard: { pods: '1' } });
     const next = quota({ hard: { pods: '1' } }, { hard: { pods: '1' }, used: { pods: '-1' } });
-    expect(messages(validateStatusUpdate(next, old))).toEqual(['status.used[pods]: Invalid value: "-1": must be greater than or equal to 0']);
+    expect(messages(validateObject(next, old, 'status'))).toEqual(['status.used[pods]: Invalid value: "-1": must be greater than or equal to 0']);
   });
 });

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ControllerRevision, StatefulSet } from '../index.js';
 import { setDefaults, validateObject } from '../index.js';
-import { validateStatusUpdate } from './index.js';
 import { fieldErrorMessage, type FieldError } from '../meta/status.js';
 
 function sts(mutate: (s: StatefulSet) => void = () => {}): StatefulSet {
@@ -109,7 +108,7 @@ describe('StatefulSet validation', () => {
   it('status: counts within replicas, available within ready, collisionCount never decremented', () => {
     const old = sts((s) => (s.status = { replicas: 2, collisionCount: 1 }));
     const next = sts((s) => (s.status = { replicas: 1, readyReplicas: 2, availableReplicas: 3, collisionCount: 0 }));
-    expect(validateStatusUpdate(next, old).map(line)).toEqual([
+    expect(validateObject(next, old, 'status').map(line)).toEqual([
       'status.readyReplicas: Invalid value: 2: cannot be greater than status.replicas',
       'status.availableReplicas: Invalid value: 3: cannot be greater than status.replicas',
       'status.availableReplicas: Invalid value: 3: cannot be greater than status.readyReplicas',

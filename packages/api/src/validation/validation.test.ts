@@ -2,7 +2,6 @@ import { describe, expect, it } from 'vitest';
 import type { DaemonSet, Deployment, KubeObject, Namespace, Node, Pod, Secret, Service } from '../index.js';
 import { invalid as invalidStatus, setDefaults, validateObject } from '../index.js';
 import { fieldErrorMessage } from '../meta/status.js';
-import { validateStatusUpdate } from './index.js';
 import { utf8Length } from './meta.js';
 
 /** Every error as kubectl shows it: `field: body`. */
@@ -182,7 +181,7 @@ describe('pod status update', () => {
     const next = clone(old);
     next.spec!.nodeName = 'node-2';
     next.status!.containerStatuses![0]!.state = { running: { startedAt: '2024-01-01T00:00:00Z' } };
-    expect(validateStatusUpdate(next, old).map((e) => `${e.field}: ${fieldErrorMessage(e)}`)).toEqual([
+    expect(validateObject(next, old, 'status').map((e) => `${e.field}: ${fieldErrorMessage(e)}`)).toEqual([
       'status.nodeName: Forbidden: may not be changed directly',
       'status.containerStatuses[0].state: Forbidden: may not be transitioned to non-terminated state',
     ]);
@@ -255,7 +254,7 @@ describe('deployment', () => {
     const old = deployment((d) => (d.metadata.resourceVersion = '7'));
     const next = clone(old);
     next.status = { replicas: 1, readyReplicas: 2, availableReplicas: 1 };
-    expect(validateStatusUpdate(next, old).map((e) => `${e.field}: ${fieldErrorMessage(e)}`)).toEqual(['status.readyReplicas: Invalid value: 2: cannot be greater than status.replicas']);
+    expect(validateObject(next, old, 'status').map((e) => `${e.field}: ${fieldErrorMessage(e)}`)).toEqual(['status.readyReplicas: Invalid value: 2: cannot be greater than status.replicas']);
   });
 });
 
