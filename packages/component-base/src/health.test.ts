@@ -1,4 +1,8 @@
+import { execFile } from 'node:child_process';
 import { request as httpsRequest } from 'node:https';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { promisify } from 'node:util';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { TestPki } from '@kubelab/pki/testing';
 import { delegatingAuth } from './auth/delegating.js';
@@ -113,5 +117,29 @@ describe('serveHealth with secure serving (kube-scheduler, kube-controller-manag
   it('speaks HTTPS only: a plain HTTP request gets no answer', async () => {
     server = await start();
     await expect(fetch(`http://127.0.0.1:${server.port}/healthz`)).rejects.toThrow();
+  });
+});
+
+describe('newMetricsRegistry', () => {
+  it('keeps an idle process asleep: the event loop lag is sampled about once a second, not every 10 ms, and still exported', async () => {
+    // A process of its own (built module), so the count is of this registry's wake-ups only.
+    const health = pathToFileURL(join(import.meta.dirname, '..', 'dist', 'health.js')).href;
+    const script = `
+      const { newMetricsRegistry } = await import(${JSON.stringify(health)});
+      const reg = newMetricsRegistry();
+      const keepAlive = setInterval(() => {}, 60_000);
+      await new Promise((r) => setTimeout(r, 500));
+      const before = process.resourceUsage().voluntaryContextSwitches;
+      await new Promise((r) => setTimeout(r, 2000));
+      const switches = process.resourceUsage().voluntaryContextSwitches - before;
+      const lag = await reg.getSingleMetricAsString('nodejs_eventloop_lag_p99_seconds');
+      clearInterval(keepAlive);
+      process.stdout.write(JSON.stringify({ switches, lag }));
+    `;
+    const { stdout } = await promisify(execFile)(process.execPath, ['--input-type=module', '-e', script]);
+    const { switches, lag } = JSON.parse(stdout) as { switches: number; lag: string };
+    // prom-client's default (10 ms) makes ~200 in these 2 s.
+    expect(switches).toBeLessThan(40);
+    expect(lag).toMatch(/^nodejs_eventloop_lag_p99_seconds \d/m);
   });
 });
