@@ -123,11 +123,14 @@ describe.runIf(ready)('the local runner reaches pods and Services across nodes (
     const webIp = (await kubectl(['get', 'pods', '-l', 'app=web', '-o', 'jsonpath={.items[0].status.podIP}'])).stdout;
     const clusterIp = (await kubectl(['get', 'svc', 'web', '-o', 'jsonpath={.spec.clusterIP}'])).stdout;
     const maps = (file: string) => JSON.parse(readFileSync(join(dir, 'nodes', 'node-2', 'root', 'run', 'kubelab', 'socket-lb', file), 'utf8')) as Record<string, Record<string, unknown>>;
-    // The Service's frontend appears with its Service, its backend once the endpoints follow: wait for both.
-    const backends = () => maps('services.json').frontends?.[`${clusterIp}:80/TCP`] as string[] | undefined;
-    await waitFor('node-2 knows the web pod and Service', async () => (maps('pods.json')[webIp]?.['80/TCP'] && backends()?.length ? true : undefined), {
-      timeoutMs: 30_000,
-    });
+    // The Service's frontend appears with its Service, its backends once the endpoints follow (a pod reported ready
+    // reaches kube-proxy through the EndpointSlice some time later): wait for the web pod and both CoreDNS backends.
+    const backends = (frontend: string) => maps('services.json').frontends?.[frontend] as string[] | undefined;
+    await waitFor(
+      'node-2 knows the web pod and Service, and both CoreDNS backends',
+      async () => (maps('pods.json')[webIp]?.['80/TCP'] && backends(`${clusterIp}:80/TCP`)?.length && backends('10.96.0.10:53/UDP')?.length === 2 ? true : undefined),
+      { timeoutMs: 30_000 },
+    );
     expect(maps('pods.json')[webIp]).toEqual({ '80/TCP': expect.stringMatching(/^127\.0\.0\.1:\d+$/) });
     expect(maps('services.json').frontends![`${clusterIp}:80/TCP`]).toEqual([`${webIp}:80`]);
     expect(maps('services.json').frontends!['10.96.0.10:53/UDP']).toHaveLength(2);
