@@ -27,26 +27,25 @@ type U = (obj: never, old: never) => FieldError[];
 interface Rules {
   create: V;
   update: U;
-  status?: U;
-  /** Updates through a subresource with rules of its own (the CSR's `status` and `approval`, the pod's `ephemeralcontainers`). */
+  /** Updates through a subresource with rules of their own (the status strategies, the CSR's `approval`, the pod's `ephemeralcontainers`); any other subresource runs `update`. */
   subresources?: Record<string, U>;
 }
 
 const RULES: Record<string, Rules> = {
-  'v1/Pod': { create: core.validatePod, update: core.validatePodUpdate, status: core.validatePodStatusUpdate, subresources: { ephemeralcontainers: core.validatePodEphemeralContainersUpdate } },
-  'v1/Service': { create: core.validateService, update: core.validateServiceUpdate, status: core.validateServiceStatusUpdate },
-  'v1/Namespace': { create: core.validateNamespace, update: core.validateNamespaceUpdate, status: core.validateNamespaceStatusUpdate },
-  'v1/Node': { create: core.validateNode, update: core.validateNodeUpdate, status: core.validateNodeUpdate },
+  'v1/Pod': { create: core.validatePod, update: core.validatePodUpdate, subresources: { status: core.validatePodStatusUpdate, ephemeralcontainers: core.validatePodEphemeralContainersUpdate } },
+  'v1/Service': { create: core.validateService, update: core.validateServiceUpdate, subresources: { status: core.validateServiceStatusUpdate } },
+  'v1/Namespace': { create: core.validateNamespace, update: core.validateNamespaceUpdate, subresources: { status: core.validateNamespaceStatusUpdate } },
+  'v1/Node': { create: core.validateNode, update: core.validateNodeUpdate, subresources: { status: core.validateNodeUpdate } },
   'v1/ConfigMap': { create: core.validateConfigMap, update: core.validateConfigMapUpdate },
   'v1/Secret': { create: core.validateSecret, update: core.validateSecretUpdate },
   'v1/ServiceAccount': { create: core.validateServiceAccount, update: metaUpdateThen(core.validateServiceAccount) },
   'v1/Event': { create: core.validateEvent, update: metaUpdateThen(core.validateEvent) },
   'v1/Endpoints': { create: core.validateEndpoints, update: metaUpdateThen(core.validateEndpoints) },
   'v1/Binding': { create: core.validateBinding, update: () => [] },
-  'apps/v1/Deployment': { create: apps.validateDeployment, update: apps.validateDeploymentUpdate, status: apps.validateDeploymentStatusUpdate },
-  'apps/v1/ReplicaSet': { create: apps.validateReplicaSet, update: apps.validateReplicaSetUpdate, status: apps.validateReplicaSetStatusUpdate },
-  'apps/v1/DaemonSet': { create: apps.validateDaemonSet, update: apps.validateDaemonSetUpdate, status: apps.validateDaemonSetStatusUpdate },
-  'apps/v1/StatefulSet': { create: statefulset.validateStatefulSet, update: statefulset.validateStatefulSetUpdate, status: statefulset.validateStatefulSetStatusUpdate },
+  'apps/v1/Deployment': { create: apps.validateDeployment, update: apps.validateDeploymentUpdate, subresources: { status: apps.validateDeploymentStatusUpdate } },
+  'apps/v1/ReplicaSet': { create: apps.validateReplicaSet, update: apps.validateReplicaSetUpdate, subresources: { status: apps.validateReplicaSetStatusUpdate } },
+  'apps/v1/DaemonSet': { create: apps.validateDaemonSet, update: apps.validateDaemonSetUpdate, subresources: { status: apps.validateDaemonSetStatusUpdate } },
+  'apps/v1/StatefulSet': { create: statefulset.validateStatefulSet, update: statefulset.validateStatefulSetUpdate, subresources: { status: statefulset.validateStatefulSetStatusUpdate } },
   'apps/v1/ControllerRevision': { create: statefulset.validateControllerRevision, update: statefulset.validateControllerRevisionUpdate },
   'discovery.k8s.io/v1/EndpointSlice': { create: other.validateEndpointSlice, update: other.validateEndpointSliceUpdate },
   'coordination.k8s.io/v1/Lease': { create: other.validateLease, update: metaUpdateThen(other.validateLease) },
@@ -60,24 +59,32 @@ const RULES: Record<string, Rules> = {
     subresources: { status: certificates.validateCertificateSigningRequestStatusUpdate, approval: certificates.validateCertificateSigningRequestApprovalUpdate },
   },
   'autoscaling/v1/Scale': { create: other.validateScale, update: (n: never) => other.validateScale(n) },
-  'batch/v1/Job': { create: batch.validateJob, update: batch.validateJobUpdate, status: batch.validateJobStatusUpdate },
-  'batch/v1/CronJob': { create: batch.validateCronJob, update: batch.validateCronJobUpdate, status: batch.validateCronJobStatusUpdate },
-  'v1/PersistentVolume': { create: storage.validatePersistentVolume, update: storage.validatePersistentVolumeUpdate, status: storage.validatePersistentVolumeStatusUpdate },
-  'v1/PersistentVolumeClaim': { create: storage.validatePersistentVolumeClaim, update: storage.validatePersistentVolumeClaimUpdate, status: storage.validatePersistentVolumeClaimStatusUpdate },
+  'batch/v1/Job': { create: batch.validateJob, update: batch.validateJobUpdate, subresources: { status: batch.validateJobStatusUpdate } },
+  'batch/v1/CronJob': { create: batch.validateCronJob, update: batch.validateCronJobUpdate, subresources: { status: batch.validateCronJobStatusUpdate } },
+  'v1/PersistentVolume': { create: storage.validatePersistentVolume, update: storage.validatePersistentVolumeUpdate, subresources: { status: storage.validatePersistentVolumeStatusUpdate } },
+  'v1/PersistentVolumeClaim': {
+    create: storage.validatePersistentVolumeClaim,
+    update: storage.validatePersistentVolumeClaimUpdate,
+    subresources: { status: storage.validatePersistentVolumeClaimStatusUpdate },
+  },
   'storage.k8s.io/v1/StorageClass': { create: storage.validateStorageClass, update: storage.validateStorageClassUpdate },
-  'policy/v1/PodDisruptionBudget': { create: policy.validatePodDisruptionBudget, update: policy.validatePodDisruptionBudgetUpdate, status: policy.validatePodDisruptionBudgetStatusUpdate },
+  'policy/v1/PodDisruptionBudget': {
+    create: policy.validatePodDisruptionBudget,
+    update: policy.validatePodDisruptionBudgetUpdate,
+    subresources: { status: policy.validatePodDisruptionBudgetStatusUpdate },
+  },
   'scheduling.k8s.io/v1/PriorityClass': { create: scheduling.validatePriorityClass, update: scheduling.validatePriorityClassUpdate },
   'flowcontrol.apiserver.k8s.io/v1/FlowSchema': { create: flowcontrol.validateFlowSchema, update: flowcontrol.validateFlowSchemaUpdate },
   'flowcontrol.apiserver.k8s.io/v1/PriorityLevelConfiguration': { create: flowcontrol.validatePriorityLevelConfiguration, update: flowcontrol.validatePriorityLevelConfigurationUpdate },
   'v1/LimitRange': { create: limitrange.validateLimitRange, update: limitrange.validateLimitRangeUpdate },
-  'v1/ResourceQuota': { create: resourcequota.validateResourceQuota, update: resourcequota.validateResourceQuotaUpdate, status: resourcequota.validateResourceQuotaStatusUpdate },
+  'v1/ResourceQuota': { create: resourcequota.validateResourceQuota, update: resourcequota.validateResourceQuotaUpdate, subresources: { status: resourcequota.validateResourceQuotaStatusUpdate } },
   'autoscaling/v2/HorizontalPodAutoscaler': {
     create: autoscaling.validateHorizontalPodAutoscaler,
     update: autoscaling.validateHorizontalPodAutoscalerUpdate,
-    status: autoscaling.validateHorizontalPodAutoscalerStatusUpdate,
+    subresources: { status: autoscaling.validateHorizontalPodAutoscalerStatusUpdate },
   },
   'networking.k8s.io/v1/NetworkPolicy': { create: networking.validateNetworkPolicy, update: networking.validateNetworkPolicyUpdate },
-  'networking.k8s.io/v1/Ingress': { create: networking.validateIngress, update: networking.validateIngressUpdate, status: networking.validateIngressStatusUpdate },
+  'networking.k8s.io/v1/Ingress': { create: networking.validateIngress, update: networking.validateIngressUpdate, subresources: { status: networking.validateIngressStatusUpdate } },
   'networking.k8s.io/v1/IngressClass': { create: networking.validateIngressClass, update: networking.validateIngressClassUpdate },
 };
 
@@ -98,7 +105,7 @@ export function validateObject(obj: KubeObject, old?: KubeObject, subresource?: 
   if (!obj || typeof obj !== 'object') return [required('metadata')];
   if (!obj.metadata || typeof obj.metadata !== 'object') return [required('metadata')];
   const r = rulesFor(obj);
-  const sub = old && subresource ? (r?.subresources?.[subresource] ?? (subresource === 'status' ? r?.status : undefined)) : undefined;
+  const sub = old && subresource ? r?.subresources?.[subresource] : undefined;
   if (sub) return (sub as (o: KubeObject, p: KubeObject) => FieldError[])(obj, old!);
   if (r) return old ? (r.update as (o: KubeObject, p: KubeObject) => FieldError[])(obj, old) : (r.create as (o: KubeObject) => FieldError[])(obj);
   const info = obj.apiVersion && obj.kind ? lookupKind(obj.apiVersion, obj.kind) : undefined;
