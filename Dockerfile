@@ -44,7 +44,12 @@ COPY turbo.json tsconfig.base.json ./
 COPY proto/ proto/
 COPY packages/ packages/
 COPY services/ services/
-RUN pnpm turbo run build --output-logs=errors-only \
+# turbo itself, not `pnpm turbo`: pnpm hands its children
+# pnpm_config_verify_deps_before_run="false", a string each nested `pnpm run
+# build` reads as true, so the parallel builds re-check the install and rewrite
+# node_modules/.pnpm-workspace-state-v1.json while others read it (a CI build
+# failed on "Unexpected end of JSON input").
+RUN node_modules/.bin/turbo run build --output-logs=errors-only \
       --filter=@kubelab/apiserver... --filter=@kubelab/scheduler... \
       --filter=@kubelab/controller-manager... --filter=@kubelab/kubelet... \
       --filter=@kubelab/containerd... --filter=@kubelab/kube-proxy... \

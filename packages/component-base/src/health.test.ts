@@ -121,25 +121,40 @@ describe('serveHealth with secure serving (kube-scheduler, kube-controller-manag
 });
 
 describe('newMetricsRegistry', () => {
-  it('keeps an idle process asleep: the event loop lag is sampled about once a second, not every 10 ms, and still exported', async () => {
+  it('keeps an idle process asleep and its event loop lag near zero, and shows a blocked loop', async () => {
     // A process of its own (built module), so the count is of this registry's wake-ups only.
     const health = pathToFileURL(join(import.meta.dirname, '..', 'dist', 'health.js')).href;
     const script = `
       const { newMetricsRegistry } = await import(${JSON.stringify(health)});
       const reg = newMetricsRegistry();
+      const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+      const p99 = async () => Number(/ ([0-9.e-]+)$/m.exec(await reg.getSingleMetricAsString('nodejs_eventloop_lag_p99_seconds'))[1]);
       const keepAlive = setInterval(() => {}, 60_000);
-      await new Promise((r) => setTimeout(r, 500));
+      await sleep(500);
+      await reg.metrics();
       const before = process.resourceUsage().voluntaryContextSwitches;
-      await new Promise((r) => setTimeout(r, 2000));
+      await sleep(2000);
       const switches = process.resourceUsage().voluntaryContextSwitches - before;
-      const lag = await reg.getSingleMetricAsString('nodejs_eventloop_lag_p99_seconds');
+      const idle = await p99();
+      await sleep(150); // a reset histogram takes its next firing as its start
+      const until = performance.now() + 400;
+      while (performance.now() < until);
+      await sleep(250);
+      const blocked = await p99();
       clearInterval(keepAlive);
-      process.stdout.write(JSON.stringify({ switches, lag }));
+      process.stdout.write(JSON.stringify({ switches, idle, blocked, text: await reg.metrics() }));
     `;
     const { stdout } = await promisify(execFile)(process.execPath, ['--input-type=module', '-e', script]);
-    const { switches, lag } = JSON.parse(stdout) as { switches: number; lag: string };
-    // prom-client's default (10 ms) makes ~200 in these 2 s.
+    const { switches, idle, blocked, text } = JSON.parse(stdout) as { switches: number; idle: number; blocked: number; text: string };
+    // prom-client's default (a 10 ms timer) makes ~200 in these 2 s; a 100 ms one ~20.
     expect(switches).toBeLessThan(40);
-    expect(lag).toMatch(/^nodejs_eventloop_lag_p99_seconds \d/m);
+    // The delay past the timer's due time, not the sampling period (an idle loop once read 1.085 s).
+    expect(idle).toBeLessThan(0.05);
+    // A 400 ms block straddles at least three due times: the latest of them waited at least 300 ms.
+    expect(blocked).toBeGreaterThan(0.25);
+    expect(blocked).toBeLessThan(0.6);
+    for (const stat of ['', '_min', '_max', '_mean', '_stddev', '_p50', '_p90', '_p99']) expect(text).toMatch(new RegExp(`^nodejs_eventloop_lag${stat}_seconds \\d`, 'm'));
+    expect(text).toMatch(/^process_cpu_seconds_total \d/m);
+    expect(text).toMatch(/^nodejs_heap_space_size_used_bytes\{space="old"\} \d/m);
   });
 });

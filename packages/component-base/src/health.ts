@@ -8,9 +8,11 @@
 import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
+import { createRequire } from 'node:module';
 import { Registry, collectDefaultMetrics } from 'prom-client';
 import { filterSecurePortRequest } from './auth/filter.js';
 import type { SecurePortAuth } from './auth/types.js';
+import { registerEventLoopDelay } from './metrics/event-loop-delay.js';
 import type { ServingCertificate } from './serving-cert.js';
 
 /** A named check: resolves when healthy, throws (or returns false) when not. */
@@ -117,13 +119,12 @@ export function healthHandler(opts: HealthChecks): (req: IncomingMessage, res: S
   };
 }
 
-/**
- * How often the nodejs_eventloop_lag_* histogram samples the event loop (ms).
- * prom-client's default, 10 ms, wakes every idle component 100 times a second
- * (an idle two-node cluster: 18 % of a core against 14 %); a late 1 s timer
- * shows a blocked loop as well.
- */
-export const EVENT_LOOP_SAMPLE_MS = 1000;
+// prom-client's default collectors one by one (each file of its metricsList is
+// `(registry, config) => void`), all but its event loop lag, which
+// registerEventLoopDelay replaces.
+const requireFromHere = createRequire(import.meta.url);
+type DefaultCollector = (registry: Registry, config: object) => void;
+const DEFAULT_COLLECTORS = collectDefaultMetrics.metricsList.filter((name) => name !== 'eventLoopLag').map((name) => requireFromHere(`prom-client/lib/metrics/${name}`) as DefaultCollector);
 
 /** A metrics registry with the process metrics every upstream binary exposes. */
 export function newMetricsRegistry(labels: Record<string, string> = {}, opts: { processMetrics?: boolean } = {}): Registry {
@@ -131,7 +132,10 @@ export function newMetricsRegistry(labels: Record<string, string> = {}, opts: { 
   reg.setDefaultLabels(labels);
   // The process_* and nodejs_* collectors observe GC and the event loop: once per process, not once per component
   // when several share one (hollow nodes: processMetrics false on all but one registry).
-  if (opts.processMetrics !== false) collectDefaultMetrics({ register: reg, eventLoopMonitoringPrecision: EVENT_LOOP_SAMPLE_MS });
+  if (opts.processMetrics !== false) {
+    for (const collect of DEFAULT_COLLECTORS) collect(reg, {});
+    registerEventLoopDelay(reg);
+  }
   return reg;
 }
 
