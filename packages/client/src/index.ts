@@ -50,6 +50,7 @@ export { metaNamespaceKey, splitMetaNamespaceKey, formatTime, formatMicroTime, p
 export * from './workqueue/index.js';
 
 export { realClock, type Clock, type Timer } from './util/clock.js';
+export { BoundedFrequencyRunner, type BoundedFrequencyRunnerOptions, type RunnerClock } from './util/bounded-frequency-runner.js';
 export type { WatchStream } from './util/channel.js';
 export type { ClientLogger } from './util/logger.js';
 

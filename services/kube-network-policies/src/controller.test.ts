@@ -3,11 +3,11 @@
 // sync ran (the agent writes nothing to the API; its actions are iptables').
 
 import { afterEach, describe, expect, it } from 'vitest';
-import { GVR, SharedInformerFactory, processNextWorkItem } from '@kubelab/client';
-import { createFakeClientset } from '@kubelab/client/testing';
+import { GVR, SharedInformerFactory } from '@kubelab/client';
+import { FakeClock, createFakeClientset, flushPromises } from '@kubelab/client/testing';
 import { createLogger } from '@kubelab/component-base';
 import type { NetworkPolicy } from '@kubelab/api';
-import { PolicyController } from './controller.js';
+import { PolicyController, SYNC_INTERVALS } from './controller.js';
 import type { CommandRunner } from '@kubelab/component-base';
 import { lab, policy } from './testing/fixtures.js';
 
@@ -31,6 +31,8 @@ async function setup(policies: NetworkPolicy[], saved?: string, override?: Comma
   fake.seed(GVR.networkPolicies, ...policies);
   const informers = new SharedInformerFactory(fake.clientset);
   const { runner, calls } = fakeRunner(saved);
+  const clock = new FakeClock(0);
+  let syncs = 0;
   const pods = informers.core.pods();
   const nss = informers.core.namespaces();
   const nps = informers.networking.networkPolicies();
@@ -42,18 +44,24 @@ async function setup(policies: NetworkPolicy[], saved?: string, override?: Comma
     policies: nps.lister(),
     runner: override ?? runner,
     logger: createLogger({ component: 'kube-network-policies', level: 'error' }),
+    clock,
+    onSync: () => syncs++,
   });
   for (const inf of [pods, nss, nps]) inf.addEventHandler({ onAdd: () => controller.enqueue(), onUpdate: () => controller.enqueue(), onDelete: () => controller.enqueue() });
   informers.start();
   await informers.waitForCacheSync();
   controller.cachesSynced();
-  const step = () => processNextWorkItem(controller.queue, () => controller.sync());
+  // The runner's next sync, at most a min interval away.
+  const step = async () => {
+    await clock.advance(SYNC_INTERVALS.minIntervalMs);
+    await controller.idle();
+  };
   cleanups.push(async () => {
-    controller.stop();
+    await controller.stop();
     await informers.shutdown();
     fake.closeWatches();
   });
-  return { fake, controller, calls, step };
+  return { fake, controller, calls, step, clock, syncs: () => syncs };
 }
 
 const cleanups: (() => Promise<void>)[] = [];
@@ -78,7 +86,7 @@ describe('PolicyController', () => {
     const { calls, step, controller } = await setup([denyAll]);
     await step();
     calls.length = 0;
-    controller.queue.add('node');
+    controller.enqueue();
     await step();
     expect(calls).toEqual([]);
   });
@@ -94,13 +102,49 @@ describe('PolicyController', () => {
     expect(calls[1]!.input).toContain('-X KUBE-NWPLCY-0000000000000000\n');
   });
 
-  it('a failed restore is retried: the key goes back rate-limited', async () => {
+  it('a failed restore is retried a second later', async () => {
+    let restores = 0;
     const failing: CommandRunner = {
-      run: (argv) => Promise.resolve(argv[0] === 'iptables-restore' ? { code: 1, stdout: '', stderr: 'iptables-restore: line 3 failed' } : { code: 0, stdout: '', stderr: '' }),
+      run: (argv) => {
+        if (argv[0] !== 'iptables-restore') return Promise.resolve({ code: 0, stdout: '', stderr: '' });
+        restores++;
+        return Promise.resolve({ code: 1, stdout: '', stderr: 'iptables-restore: line 3 failed' });
+      },
     };
-    const { controller } = await setup([denyAll], undefined, failing);
-    await processNextWorkItem(controller.queue, () => controller.sync());
-    expect(controller.queue.numRequeues('node')).toBe(1);
+    const { controller, step, clock } = await setup([denyAll], undefined, failing);
+    await clock.advance(0);
+    await controller.idle();
+    expect(restores).toBe(1);
     expect(controller.rules()).toBeUndefined();
+    await step();
+    expect(restores).toBe(2);
+  });
+
+  it("folds a burst of pod events into one sync a second, as upstream's runner (each sync reads every pod)", async () => {
+    const { fake, step, clock, controller, syncs } = await setup([denyAll]);
+    await step();
+    expect(syncs()).toBe(1);
+    const pods = fake.clientset.core.pods('default');
+    const relabel = async (i: number) => {
+      const web = await pods.get('web');
+      await pods.update({ ...web, metadata: { ...web.metadata, labels: { ...web.metadata.labels, gen: String(i) } } });
+    };
+    // The first event after a quiet second syncs at once.
+    await relabel(0);
+    await flushPromises();
+    await clock.advance(0);
+    await controller.idle();
+    expect(syncs()).toBe(2);
+    for (let i = 1; i <= 100; i++) await relabel(i);
+    await flushPromises();
+    await clock.advance(SYNC_INTERVALS.minIntervalMs - 1);
+    await controller.idle();
+    expect(syncs()).toBe(2);
+    await clock.advance(1);
+    await controller.idle();
+    expect(syncs()).toBe(3);
+    // Nothing new: no further sync before the hourly resync.
+    await clock.advance(60_000);
+    expect(syncs()).toBe(3);
   });
 });

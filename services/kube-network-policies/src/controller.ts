@@ -1,12 +1,15 @@
 // The policy agent's reconcile loop (kube-network-policies' controller):
-// informers on Pods, Namespaces and NetworkPolicies feed one work queue whose
-// single key means "this node's ruleset"; a sync renders it from the listers
-// and, when it changed, applies it in one iptables-restore. Any event may
-// change any pod's chain (a label joins a peer set), so the unit of work is
-// the node, and bursts of events collapse into one queued key.
+// informers on Pods, Namespaces and NetworkPolicies ask one bounded-frequency
+// runner for a sync of "this node's ruleset"; a sync renders it from the
+// listers and, when it changed, applies it in one iptables-restore. Any event
+// may change any pod's chain (a label joins a peer set), so the unit of work
+// is the node. As upstream's dataplane controller, syncs come at most once a
+// second (a burst of pod events is one sync, not one per event: a sync reads
+// every pod), a failed one is retried after a second, and one runs every hour
+// without any event.
 
 import type { Namespace, NetworkPolicy, Pod } from '@kubelab/api';
-import { newRateLimitingQueue, processNextWorkItem, type Lister, type RateLimitingQueue } from '@kubelab/client';
+import { BoundedFrequencyRunner, type Lister, type RunnerClock } from '@kubelab/client';
 import type { Logger } from '@kubelab/component-base';
 import { applyRuleset, readBack } from './apply.js';
 import type { CommandRunner } from '@kubelab/component-base';
@@ -14,7 +17,8 @@ import { decisionInput } from './resolve.js';
 import { writePolicyDecisionInput } from './socket-lb.js';
 import { renderPolicies, toIptablesSave, type PolicyRuleset } from './render.js';
 
-export const SYNC_KEY = 'node';
+/** Upstream's runner intervals (pkg/dataplane: minInterval and retryInterval 1 s, maxInterval 1 h). */
+export const SYNC_INTERVALS = { minIntervalMs: 1000, retryIntervalMs: 1000, maxIntervalMs: 3_600_000 } as const;
 
 export interface RulesView {
   /** 'kernel' when read back from iptables-save, 'render' in render-only mode. */
@@ -36,25 +40,44 @@ export interface PolicyControllerOptions {
   socketLbDir?: string;
   /** Observes each sync's render time and rule count (metrics, the benchmark). */
   onSync?: (r: { renderMs: number; applied: boolean; ruleset: PolicyRuleset }) => void;
+  /** Time for the runner (tests step a FakeClock). */
+  clock?: RunnerClock;
 }
 
 export class PolicyController {
-  readonly queue: RateLimitingQueue<string> = newRateLimitingQueue<string>({ name: 'kube-network-policies' });
+  private readonly runner: BoundedFrequencyRunner;
   private last: { text: string; ruleset: PolicyRuleset } | undefined;
   private synced = false;
   private readonly lastDecision = { text: '' };
 
-  constructor(private readonly opts: PolicyControllerOptions) {}
+  constructor(private readonly opts: PolicyControllerOptions) {
+    this.runner = new BoundedFrequencyRunner({
+      name: 'kube-network-policies',
+      ...SYNC_INTERVALS,
+      ...(opts.clock ? { clock: opts.clock } : {}),
+      fn: async () => {
+        try {
+          await this.sync();
+          return true;
+        } catch (err) {
+          this.opts.logger.error('Syncing network policy rules failed', { err: err instanceof Error ? err.message : String(err) });
+          return false;
+        }
+      },
+    });
+  }
 
   /** Informer handlers call this for every change. */
   enqueue(): void {
-    if (this.synced) this.queue.add(SYNC_KEY);
+    if (this.synced) this.runner.run();
   }
 
   /** Called once every informer has listed: nothing renders from a partial cache. */
   cachesSynced(): void {
+    if (this.synced) return;
     this.synced = true;
-    this.queue.add(SYNC_KEY);
+    this.runner.loop();
+    this.runner.run();
   }
 
   /** Renders the node's ruleset and applies it when it differs from the last applied one. */
@@ -92,20 +115,14 @@ export class PolicyController {
       : { source: 'render', ruleCount: last.ruleset.ruleCount, text: () => Promise.resolve(last.text) };
   }
 
-  /** One worker until the queue shuts down (a failed sync is retried with backoff). */
-  async run(): Promise<void> {
-    while (
-      await processNextWorkItem(
-        this.queue,
-        () => this.sync(),
-        (_key, err, requeues) => this.opts.logger.error('Syncing network policy rules failed', { err, requeues }),
-      )
-    ) {
-      // next change
-    }
+  /** Resolves once a sync in progress (if any) has finished. */
+  idle(): Promise<void> {
+    return this.runner.idle();
   }
 
-  stop(): void {
-    this.queue.shutDown();
+  /** Stops the runner; resolves once a sync in progress has finished. */
+  async stop(): Promise<void> {
+    this.runner.stop();
+    await this.idle();
   }
 }

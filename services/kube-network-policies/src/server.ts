@@ -110,7 +110,6 @@ export async function startPolicyAgent(opts: PolicyAgentOptions): Promise<Policy
   factory.start();
   const abort = new AbortController();
   void Promise.all([pods.whenSynced(), namespaces.whenSynced(), policies.whenSynced()]).then(() => !abort.signal.aborted && controller.cachesSynced());
-  const worker = controller.run();
   logger.info('kube-network-policies started', { mode, port: server.port });
   let stopped = false;
   return {
@@ -121,8 +120,7 @@ export async function startPolicyAgent(opts: PolicyAgentOptions): Promise<Policy
       if (stopped) return;
       stopped = true;
       abort.abort();
-      controller.stop();
-      await worker;
+      await controller.stop();
       await factory.shutdown();
       if (!opts.clientset) clientset.close();
       await server.close();

@@ -4,7 +4,7 @@
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { EndpointSlice, Service } from '@kubelab/api';
-import { createClientset, SharedInformerFactory, unwrapTombstone, type ClientTls, type Clientset, registerClientMetrics } from '@kubelab/client';
+import { createClientset, SharedInformerFactory, unwrapTombstone, type ClientTls, type Clientset, registerClientMetrics, type RunnerClock } from '@kubelab/client';
 import { createLogger, newMetricsRegistry, serveHealth, type HealthServer, type Logger, type Route } from '@kubelab/component-base';
 import { grpcClientInterceptors, type Tracing } from '@kubelab/tracing';
 import { defaultKubeProxyConfiguration, type KubeProxyConfiguration, type ProxyMode } from './config.js';
@@ -17,7 +17,6 @@ import { Proxier } from './proxy/proxier.js';
 import { defaultProxyConfig, type ProxySnapshot } from './proxy/types.js';
 import { serviceFrontends, writeServiceFrontends } from './socket-lb.js';
 import { LoopbackNodePorts } from './loopback-nodeports.js';
-import type { RunnerClock } from './runner.js';
 import type { NatsClientTls } from '@kubelab/nats';
 import { natsSyncRecordSink, proxySyncRecord, type SyncRecordSink } from './sync-record.js';
 

@@ -9,7 +9,7 @@ import type { Logger } from '@kubelab/component-base';
 import type { ProxyMode } from '../config.js';
 import type { ProxyHealth } from '../health.js';
 import type { ProxyMetrics } from '../metrics.js';
-import { BoundedFrequencyRunner, type RunnerClock } from '../runner.js';
+import { BoundedFrequencyRunner, type RunnerClock } from '@kubelab/client';
 import type { Backend, Rendered } from './backend.js';
 import { backendFor } from './backends.js';
 import { EndpointsChangeTracker, ServiceChangeTracker, takeSnapshot } from './changetracker.js';

@@ -4,7 +4,7 @@
 // failed run is retried after retryAfter(). Time comes from a Clock so tests
 // step it by hand.
 
-import { realClock, type Clock, type Timer } from '@kubelab/client';
+import { realClock, type Clock, type Timer } from './clock.js';
 
 /** The part of @kubelab/client's Clock the runner needs (tests step a FakeClock). */
 export type RunnerClock = Pick<Clock, 'now' | 'setTimeout'>;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { FakeClock } from '@kubelab/client/testing';
-import { BoundedFrequencyRunner } from './runner.js';
+import { FakeClock } from './fake-clock.js';
+import { BoundedFrequencyRunner } from './bounded-frequency-runner.js';
 
 function setup(results: boolean[] = []) {
   const clock = new FakeClock(0);
