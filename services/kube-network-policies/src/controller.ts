@@ -56,14 +56,10 @@ export class PolicyController {
       ...SYNC_INTERVALS,
       ...(opts.clock ? { clock: opts.clock } : {}),
       fn: async () => {
-        try {
-          await this.sync();
-          return true;
-        } catch (err) {
-          this.opts.logger.error('Syncing network policy rules failed', { err: err instanceof Error ? err.message : String(err) });
-          return false;
-        }
+        await this.sync();
+        return true;
       },
+      onError: (err) => this.opts.logger.error('Syncing network policy rules failed', { err: err instanceof Error ? err.message : String(err) }),
     });
   }
 

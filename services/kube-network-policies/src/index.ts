@@ -2,7 +2,7 @@
 
 export { startPolicyAgent, type PolicyAgentOptions, type PolicyAgentHandle } from './server.js';
 export { parsePolicyAgentCommand, policyAgentFlags, type PolicyAgentCommand } from './options.js';
-export { PolicyController, SYNC_INTERVALS, type PolicyControllerOptions, type RulesView } from './controller.js';
+export { PolicyController, type PolicyControllerOptions, type RulesView } from './controller.js';
 export {
   renderPolicies,
   toIptablesSave,
