@@ -3,8 +3,8 @@
 // the runtime is told to reopen the path (CRI ReopenContainerLog), older rotated files are
 // gzipped, and at most containerLogMaxFiles files (the live one included) are kept.
 
-import { createReadStream, createWriteStream } from 'node:fs';
-import { readdir, rename, stat, unlink } from 'node:fs/promises';
+import { createReadStream, createWriteStream, statSync } from 'node:fs';
+import { readdir, rename, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { createGzip } from 'node:zlib';
@@ -44,6 +44,18 @@ export function planRotatedFiles(rotated: string[], maxFiles: number): { remove:
   return { remove, compress };
 }
 
+/**
+ * The log's size; -1 when it cannot be read (gone, or not a file any more). Synchronous: a stat of a
+ * local file costs less than the thread pool's round trip, and each running container's is read every 10 s.
+ */
+function logSize(path: string): number {
+  try {
+    return statSync(path, { throwIfNoEntry: false })?.size ?? -1;
+  } catch {
+    return -1;
+  }
+}
+
 export class ContainerLogManager {
   /**
    * Log paths by container ID: a container's log path never changes, so its ContainerStatus is
@@ -75,10 +87,7 @@ export class ContainerLogManager {
           this.logPaths.set(c.id, logPath);
         }
         if (!logPath) continue;
-        const size = await stat(logPath).then(
-          (s) => s.size,
-          () => -1,
-        );
+        const size = logSize(logPath);
         if (size < 0 || size <= this.o.policy.maxSizeBytes) continue;
         await this.rotateLog(c.id, logPath);
       } catch (err) {

@@ -16,7 +16,6 @@ import { ATTACH_PATH, EXEC_PATH, serveAttach, serveExec } from './exec.js';
 import { PORT_FORWARD_PATH, servePortForward } from './portforward.js';
 import { streamLog, type LogOptions } from './logs.js';
 import { resourceMetricsText } from '../stats/resource-metrics.js';
-import { onlyCpuAndMemory } from '../stats/summary.js';
 import type { KubeletListener, TlsFront } from './tls-front.js';
 
 function fail(res: ServerResponse, code: number, message: string): void {
@@ -120,13 +119,14 @@ export function kubeletRoutes(
   const routes: Record<string, Route> = {
     // Upstream's Summary API; only_cpu_and_memory=true is what metrics-server once asked for.
     '/stats/summary': async (_req, res, url) => {
-      const summary = await getKubelet().stats.summary();
+      const stats = getKubelet().stats;
+      const summary = await (boolParam(url, 'only_cpu_and_memory') ? stats.cpuAndMemory() : stats.summary());
       res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(JSON.stringify(boolParam(url, 'only_cpu_and_memory') ? onlyCpuAndMemory(summary) : summary));
+      res.end(JSON.stringify(summary));
     },
     '/metrics/resource': async (_req, res) => {
       const summary = await getKubelet()
-        .stats.summary()
+        .stats.cpuAndMemory()
         .catch((err: unknown) => {
           log?.error('Error getting summary for resourceMetric prometheus endpoint', { err });
           return undefined;

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { LABEL_CONTAINER_NAME, type RuntimeService } from '../kuberuntime/cri.js';
 import { readNodeFaults } from '@kubelab/systemd';
 import { nodeFilesystem, pidMax } from '../eviction/stats.js';
-import { buildSummary, type PodSample, type StatsSummary } from './summary.js';
+import { buildSummary, onlyCpuAndMemory, type PodSample, type StatsSummary } from './summary.js';
 
 export interface StatsProviderOptions {
   rt: RuntimeService;
@@ -53,6 +53,8 @@ function logUsage(dir: string): { bytes: number; files: number } {
   return { bytes, files };
 }
 
+const NO_LOGS = { bytes: 0, files: 0 };
+
 export class StatsProvider {
   private readonly boot = bootTime();
   /** Last cumulative CPU time per live container, and the total of those gone. */
@@ -61,12 +63,25 @@ export class StatsProvider {
 
   constructor(private readonly o: StatsProviderOptions) {}
 
-  async summary(): Promise<StatsSummary> {
+  /** Everything /stats/summary shows: CPU and memory, filesystems, images, logs. */
+  summary(): Promise<StatsSummary> {
+    return this.collect(true);
+  }
+
+  /**
+   * The node's and pods' CPU and memory only (/metrics/resource, `?only_cpu_and_memory=true`): as upstream's
+   * ListPodCPUAndMemoryStats, no image list, no log folders and no statfs are read for it.
+   */
+  async cpuAndMemory(): Promise<StatsSummary> {
+    return onlyCpuAndMemory(await this.collect(false));
+  }
+
+  private async collect(withFs: boolean): Promise<StatsSummary> {
     const [sandboxes, containers, stats, images] = await Promise.all([
       this.o.rt.listPodSandbox(),
       this.o.rt.listContainers(),
       this.o.rt.listContainerStats ? this.o.rt.listContainerStats() : Promise.resolve([]),
-      this.o.rt.listImages().catch(() => []),
+      withFs ? this.o.rt.listImages().catch(() => []) : Promise.resolve([]),
     ]);
     const statsById = new Map(stats.map((s) => [s.id, s]));
     const pods = new Map<string, PodSample>();
@@ -80,7 +95,7 @@ export class StatsProvider {
       const st = statsById.get(c.id);
       if (!pod || c.state !== 'CONTAINER_RUNNING' || !st) continue;
       const name = c.labels[LABEL_CONTAINER_NAME] ?? c.metadata.name;
-      const logs = logUsage(join(this.o.podLogsDir, `${pod.namespace}_${pod.name}_${pod.uid}`, name));
+      const logs = withFs ? logUsage(join(this.o.podLogsDir, `${pod.namespace}_${pod.name}_${pod.uid}`, name)) : NO_LOGS;
       writable += st.writableLayerBytes;
       pod.containers.push({
         name,
@@ -98,7 +113,7 @@ export class StatsProvider {
     }
     const imageBytes = images.reduce((n, i) => n + i.size, 0);
     const faults = this.o.nodeRoot ? readNodeFaults(this.o.nodeRoot) : {};
-    const nodeFs = nodeFilesystem(this.o.rootDir, imageBytes, writable, faults);
+    const nodeFs = withFs ? nodeFilesystem(this.o.rootDir, imageBytes, writable, faults) : undefined;
     return buildSummary({
       nodeName: this.o.nodeName,
       now: this.o.now?.() ?? new Date(),
@@ -108,7 +123,7 @@ export class StatsProvider {
       pods: [...pods.values()],
       ...(nodeFs ? { nodeFs } : {}),
       imageBytes,
-      pidMax: pidMax(),
+      pidMax: withFs ? pidMax() : 0,
       nodeExtra: { memoryBytes: faults.usage?.memoryBytes ?? 0, processes: faults.usage?.pids ?? 0 },
     });
   }

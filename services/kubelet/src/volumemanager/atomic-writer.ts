@@ -4,7 +4,7 @@
 // swapped to it with one rename, and each visible top-level name is a symlink
 // through `..data`. Names starting with `..` are reserved for this.
 
-import { chmodSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, readlinkSync, renameSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, closeSync, lstatSync, mkdirSync, mkdtempSync, openSync, readSync, readdirSync, readlinkSync, renameSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join, posix } from 'node:path';
 
 /** One file of a volume: its content and mode bits (upstream FileProjection). */
@@ -49,9 +49,28 @@ function listFiles(dir: string, prefix = ''): string[] {
   return out;
 }
 
-/** The target of a symlink; undefined when nothing (or no symlink) is there. Absence is the common case: no error is built for it. */
+/**
+ * The target of a symlink; undefined when nothing (or no symlink) is there. One readlink: a volume is
+ * rewritten on every sync of its pod and its links are there then; only a first write pays for the error.
+ */
 function linkTarget(path: string): string | undefined {
-  return lstatSync(path, { throwIfNoEntry: false })?.isSymbolicLink() ? readlinkSync(path) : undefined;
+  try {
+    return readlinkSync(path);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Whether the file at path holds exactly data (its size already matched): open, one read, close. */
+function holds(path: string, data: Buffer): boolean {
+  const fd = openSync(path, 'r');
+  try {
+    // One byte more than expected: a file grown since its lstat reads longer and differs.
+    const buf = Buffer.allocUnsafe(data.length + 1);
+    return readSync(fd, buf, 0, buf.length, 0) === data.length && buf.subarray(0, data.length).equals(data);
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /**
@@ -81,7 +100,7 @@ export function writeAtomically(targetDir: string, payload: Payload, context: st
       const full = join(oldTsDir, p);
       const st = lstatSync(full, { throwIfNoEntry: false });
       if (!st?.isFile() || st.size !== f.data.length) return false;
-      return (st.mode & 0o7777) === f.mode && readFileSync(full).equals(f.data);
+      return (st.mode & 0o7777) === f.mode && holds(full, f.data);
     });
   if (unchanged) {
     createUserVisible(targetDir, clean);
@@ -117,9 +136,9 @@ function createUserVisible(targetDir: string, payload: Payload): void {
   for (const top of new Set([...payload.keys()].map((p) => p.split('/')[0]!))) {
     const visible = join(targetDir, top);
     const target = posix.join(DATA_DIR, top);
-    const st = lstatSync(visible, { throwIfNoEntry: false });
-    if (st?.isSymbolicLink() && readlinkSync(visible) === target) continue;
-    if (st) rmSync(visible, { force: true, recursive: true });
+    if (linkTarget(visible) === target) continue;
+    // Nothing there, a link elsewhere, or a file or directory in the way.
+    rmSync(visible, { force: true, recursive: true });
     symlinkSync(target, visible);
   }
 }
