@@ -8,7 +8,7 @@
 // Readers watch its folder (fs.watch), as a process on a real node learns of
 // a remount or a filling disk when its next syscall says so.
 
-import { mkdirSync, readFileSync, renameSync, rmSync, watch, writeFileSync, type FSWatcher } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, rmSync, statSync, watch, writeFileSync, type FSWatcher } from 'node:fs';
 import { join } from 'node:path';
 
 /** Usage the node accounts on top of what it really uses (never real bytes on the host's disk or memory). */
@@ -49,8 +49,11 @@ export function normalizeNodeFaults(s: NodeFaultState): NodeFaultState {
 
 /** The node's fault state; {} when none is set or the file is unreadable (a torn write is never seen: rename). */
 export function readNodeFaults(root: string): NodeFaultState {
+  const file = nodeFaultsFile(root);
   try {
-    const v = JSON.parse(readFileSync(nodeFaultsFile(root), 'utf8')) as unknown;
+    // No fault is the usual state, read at every stats collection: one stat, no ENOENT error built and thrown.
+    if (!statSync(file, { throwIfNoEntry: false })) return {};
+    const v = JSON.parse(readFileSync(file, 'utf8')) as unknown;
     return typeof v === 'object' && v !== null ? normalizeNodeFaults(v as NodeFaultState) : {};
   } catch {
     return {};
