@@ -49,6 +49,15 @@ function listFiles(dir: string, prefix = ''): string[] {
   return out;
 }
 
+/** Files under dir as listFiles gives them; none when dir is gone or not a directory (the readdir says so, no lstat first). */
+function filesIn(dir: string): string[] {
+  try {
+    return listFiles(dir);
+  } catch {
+    return [];
+  }
+}
+
 /**
  * The target of a symlink; undefined when nothing (or no symlink) is there. One readlink: a volume is
  * rewritten on every sync of its pod and its links are there then; only a first write pays for the error.
@@ -89,7 +98,7 @@ export function writeAtomically(targetDir: string, payload: Payload, context: st
   // A volume written before has its directory; only a first write creates it.
   if (!oldTsName) mkdirSync(targetDir, { recursive: true });
   const oldTsDir = oldTsName ? join(targetDir, oldTsName) : '';
-  const oldFiles = oldTsDir && lstatSync(oldTsDir, { throwIfNoEntry: false })?.isDirectory() ? listFiles(oldTsDir) : [];
+  const oldFiles = oldTsDir ? filesIn(oldTsDir) : [];
 
   // Nothing to do when every file has the same content and mode and none went away (upstream shouldWritePayload).
   const removed = oldFiles.filter((f) => !clean.has(f));
