@@ -35,7 +35,11 @@
 // one (a `kubelab trace --all-components` of its own: it announces itself and
 // reads every record), so a line's `recordReader` says which was measured.
 // Each line also carries the CPU time per operation of every process
-// (cpuUsPer...: bench = this process, apiserver, nats), from /proc.
+// (cpuUsPer...: bench = this process, apiserver, nats), from /proc, and of
+// the apiserver's main thread alone (apiserverMainThread: its JavaScript,
+// beside V8's garbage-collecting helpers); byInflight's
+// apiserverMainThreadBusy is that thread's share of the wall time (near 1:
+// the apiserver's one thread is the path's bottleneck).
 // Sizes are bounded; env BENCH_CREATES / BENCH_WARMUP / BENCH_BLOCKS / BENCH_INFLIGHT /
 // BENCH_WATCH_SECONDS / BENCH_WATCH_WARMUP_SECONDS shrink or grow them.
 
@@ -233,9 +237,15 @@ async function benchCreates(cluster, tls, alwaysAllow, compare) {
   const paths = {
     raw: { pids: { bench: process.pid, nats: pids.nats }, ...raw },
     tuned: { pids: { bench: process.pid, nats: pids.nats }, ...tuned },
-    grpc: { pids: { bench: process.pid, apiserver: pids.apiserver, nats: pids.nats }, ...clientPath((k) => cms.create(cm('bench', k))) },
-    ...(alwaysAllow && cmsAllow ? { allow: { pids: { bench: process.pid, apiserver: alwaysAllow.pid, nats: pids.nats }, ...clientPath((k) => cmsAllow.create(cm('bench', k))) } } : {}),
-    ...(compare && cmsCompare ? { compare: { pids: { bench: process.pid, apiserver: compare.pid, nats: pids.nats }, ...clientPath((k) => cmsCompare.create(cm('bench', k))) } } : {}),
+    grpc: { pids: { bench: process.pid, apiserver: pids.apiserver, apiserverMainThread: { thread: pids.apiserver }, nats: pids.nats }, ...clientPath((k) => cms.create(cm('bench', k))) },
+    ...(alwaysAllow && cmsAllow
+      ? {
+          allow: { pids: { bench: process.pid, apiserver: alwaysAllow.pid, apiserverMainThread: { thread: alwaysAllow.pid }, nats: pids.nats }, ...clientPath((k) => cmsAllow.create(cm('bench', k))) },
+        }
+      : {}),
+    ...(compare && cmsCompare
+      ? { compare: { pids: { bench: process.pid, apiserver: compare.pid, apiserverMainThread: { thread: compare.pid }, nats: pids.nats }, ...clientPath((k) => cmsCompare.create(cm('bench', k))) } }
+      : {}),
   };
   const names = Object.keys(paths);
   const rotate = (list, by) => list.map((_, i) => list[(i + by) % list.length]);
@@ -315,6 +325,8 @@ async function benchCreates(cluster, tls, alwaysAllow, compare) {
       ...(alwaysAllow ? { cpuUsPerAlwaysAllowCreate: cpuPer(l, 'allow') } : {}),
       ...(compare ? { compare: Math.round(perSec(l, 'compare')), compareRatio: Number((perSec(l, 'grpc') / perSec(l, 'compare')).toFixed(3)), cpuUsPerCompareCreate: cpuPer(l, 'compare') } : {}),
       apiserverSyscallsPerCreate: Number((acc[l].grpc.syscalls / acc[l].grpc.ops).toFixed(2)),
+      // The share of the wall time the apiserver's main thread was on a CPU: near 1, it is what limits the path.
+      apiserverMainThreadBusy: Number((acc[l].grpc.cpu.apiserverMainThread / (acc[l].grpc.ms * 1000)).toFixed(2)),
     })),
   };
 }
