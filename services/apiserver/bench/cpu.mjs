@@ -37,3 +37,22 @@ export function cpuMeter(pids) {
   const start = Object.fromEntries(Object.entries(pids).map(([k, pid]) => [k, pid ? cpuMs(pid) : 0]));
   return (ops) => Object.fromEntries(Object.entries(pids).map(([k, pid]) => [k, pid ? Math.round(((cpuMs(pid) - start[k]) * 1000) / ops) : null]));
 }
+
+/**
+ * Starts counting the time a process's main thread spent runnable but
+ * waiting for a CPU (Linux /proc/<pid>/task/<pid>/schedstat, second field;
+ * 0 elsewhere); the result is that time in ms. Beside its busy share it tells
+ * whether the thread was short of work or of a free core.
+ * @param {number | undefined} pid
+ */
+export function runQueueMeter(pid) {
+  const waitMs = () => {
+    try {
+      return Number(readFileSync(`/proc/${pid}/task/${pid}/schedstat`, 'utf8').split(' ')[1]) / 1e6;
+    } catch {
+      return 0;
+    }
+  };
+  const start = pid ? waitMs() : 0;
+  return () => (pid ? waitMs() - start : 0);
+}

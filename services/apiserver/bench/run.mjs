@@ -39,7 +39,9 @@
 // the apiserver's main thread alone (apiserverMainThread: its JavaScript,
 // beside V8's garbage-collecting helpers); byInflight's
 // apiserverMainThreadBusy is that thread's share of the wall time (near 1:
-// the apiserver's one thread is the path's bottleneck).
+// the apiserver's one thread is the path's bottleneck) and
+// apiserverMainThreadWaiting the share it was runnable but without a core
+// (the machine's cores, shared with nats-server and this client, were).
 // Sizes are bounded; env BENCH_CREATES / BENCH_WARMUP / BENCH_BLOCKS / BENCH_INFLIGHT /
 // BENCH_WATCH_SECONDS / BENCH_WATCH_WARMUP_SECONDS shrink or grow them.
 
@@ -52,7 +54,7 @@ import { announceListening, natsAuthOptions, TRACE_NATS_IDENTITY } from '@kubela
 import { apiserverProto } from '@kubelab/proto';
 import { waitFor } from '@kubelab/testing';
 import { startProcessCluster } from '@kubelab/apiserver/testing';
-import { cpuMeter } from './cpu.mjs';
+import { cpuMeter, runQueueMeter } from './cpu.mjs';
 import { pump } from './pump.mjs';
 // By path, not as a dependency: @kubelab/client depends on @kubelab/apiserver
 // for its tests, so the reverse edge would make a cycle. `pnpm bench` builds all first.
@@ -252,7 +254,7 @@ async function benchCreates(cluster, tls, alwaysAllow, compare) {
   const warm = Math.ceil(WARMUP / INFLIGHTS.length);
   for (const level of INFLIGHTS) for (const name of names) await paths[name].run(warm, level, `warm-${name}-${level}`);
   const per = Math.ceil(CREATES / BLOCKS);
-  const acc = Object.fromEntries(INFLIGHTS.map((l) => [l, Object.fromEntries(names.map((n) => [n, { ms: 0, ops: 0, cpu: {}, syscalls: 0, latencies: [] }]))]));
+  const acc = Object.fromEntries(INFLIGHTS.map((l) => [l, Object.fromEntries(names.map((n) => [n, { ms: 0, ops: 0, cpu: {}, syscalls: 0, runQueueMs: 0, latencies: [] }]))]));
   for (let b = 0; b < BLOCKS; b++) {
     for (const level of rotate(INFLIGHTS, b)) {
       for (const name of rotate(names, b)) {
@@ -260,10 +262,12 @@ async function benchCreates(cluster, tls, alwaysAllow, compare) {
         const a = acc[level][name];
         const meter = cpuMeter(p.pids);
         const sys = name === 'grpc' ? syscallMeter(pids.apiserver) : name === 'allow' ? syscallMeter(alwaysAllow?.pid) : undefined;
+        const queued = name === 'grpc' ? runQueueMeter(pids.apiserver) : undefined;
         a.ms += await p.run(per, level, `${name}-${level}-${b}`, a.latencies);
         a.ops += per;
         for (const [k, us] of Object.entries(meter(1))) a.cpu[k] = (a.cpu[k] ?? 0) + us;
         if (sys) a.syscalls += sys(1);
+        if (queued) a.runQueueMs += queued();
       }
     }
   }
@@ -327,6 +331,8 @@ async function benchCreates(cluster, tls, alwaysAllow, compare) {
       apiserverSyscallsPerCreate: Number((acc[l].grpc.syscalls / acc[l].grpc.ops).toFixed(2)),
       // The share of the wall time the apiserver's main thread was on a CPU: near 1, it is what limits the path.
       apiserverMainThreadBusy: Number((acc[l].grpc.cpu.apiserverMainThread / (acc[l].grpc.ms * 1000)).toFixed(2)),
+      // The share it was runnable but waiting for a core: the machine's CPU, not the thread, was short.
+      apiserverMainThreadWaiting: Number((acc[l].grpc.runQueueMs / acc[l].grpc.ms).toFixed(2)),
     })),
   };
 }
