@@ -11,22 +11,32 @@ import { readFileSync } from 'node:fs';
  * @param {number | { thread: number }} pid
  */
 function cpuMs(pid) {
-  if (typeof pid === 'object') return statMs(`/proc/${pid.thread}/task/${pid.thread}/stat`);
+  if (typeof pid === 'object') return statMs(mainThread(pid.thread));
   if (pid === process.pid) {
     const u = process.cpuUsage();
     return (u.user + u.system) / 1000;
   }
-  return statMs(`/proc/${pid}/stat`);
+  return statMs(`/proc/${pid}`);
 }
 
-/** utime + stime of a /proc stat file, in ms (0 when it cannot be read). @param {string} file */
-function statMs(file) {
+/** A process's main thread in /proc (Linux names it by the process id). @param {number} pid */
+const mainThread = (pid) => `/proc/${pid}/task/${pid}`;
+
+/** A number read from a /proc file (0 when it cannot be read: not Linux, or the process is gone). @param {string} file @param {(text: string) => number} parse */
+function procNumber(file, parse) {
   try {
-    const f = readFileSync(file, 'utf8').split(') ')[1].split(' ');
-    return ((Number(f[11]) + Number(f[12])) * 1000) / 100; // utime + stime in 100 Hz ticks
+    return parse(readFileSync(file, 'utf8'));
   } catch {
     return 0;
   }
+}
+
+/** utime + stime of a /proc process or thread directory, in ms. @param {string} dir */
+function statMs(dir) {
+  return procNumber(`${dir}/stat`, (text) => {
+    const f = text.split(') ')[1].split(' ');
+    return ((Number(f[11]) + Number(f[12])) * 1000) / 100; // utime + stime in 100 Hz ticks
+  });
 }
 
 /**
@@ -46,13 +56,7 @@ export function cpuMeter(pids) {
  * @param {number | undefined} pid
  */
 export function runQueueMeter(pid) {
-  const waitMs = () => {
-    try {
-      return Number(readFileSync(`/proc/${pid}/task/${pid}/schedstat`, 'utf8').split(' ')[1]) / 1e6;
-    } catch {
-      return 0;
-    }
-  };
-  const start = pid ? waitMs() : 0;
-  return () => (pid ? waitMs() - start : 0);
+  const waitMs = () => (pid ? procNumber(`${mainThread(pid)}/schedstat`, (text) => Number(text.split(' ')[1]) / 1e6) : 0);
+  const start = waitMs();
+  return () => waitMs() - start;
 }

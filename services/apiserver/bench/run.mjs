@@ -236,18 +236,18 @@ async function benchCreates(cluster, tls, alwaysAllow, compare) {
   const cmsAllow = csAllow?.core.configMaps('bench');
   const csCompare = compare && createClientset({ address: compare.address, tls, component: 'apiserver-bench' });
   const cmsCompare = csCompare?.core.configMaps('bench');
+  /** An apiserver path's processes: the whole apiserver and its main thread alone. @param {number | undefined} pid */
+  const apiserverPids = (pid) => ({ bench: process.pid, apiserver: pid, apiserverMainThread: pid ? { thread: pid } : undefined, nats: pids.nats });
   const paths = {
     raw: { pids: { bench: process.pid, nats: pids.nats }, ...raw },
     tuned: { pids: { bench: process.pid, nats: pids.nats }, ...tuned },
-    grpc: { pids: { bench: process.pid, apiserver: pids.apiserver, apiserverMainThread: { thread: pids.apiserver }, nats: pids.nats }, ...clientPath((k) => cms.create(cm('bench', k))) },
+    grpc: { pids: apiserverPids(pids.apiserver), ...clientPath((k) => cms.create(cm('bench', k))) },
     ...(alwaysAllow && cmsAllow
       ? {
-          allow: { pids: { bench: process.pid, apiserver: alwaysAllow.pid, apiserverMainThread: { thread: alwaysAllow.pid }, nats: pids.nats }, ...clientPath((k) => cmsAllow.create(cm('bench', k))) },
+          allow: { pids: apiserverPids(alwaysAllow.pid), ...clientPath((k) => cmsAllow.create(cm('bench', k))) },
         }
       : {}),
-    ...(compare && cmsCompare
-      ? { compare: { pids: { bench: process.pid, apiserver: compare.pid, apiserverMainThread: { thread: compare.pid }, nats: pids.nats }, ...clientPath((k) => cmsCompare.create(cm('bench', k))) } }
-      : {}),
+    ...(compare && cmsCompare ? { compare: { pids: apiserverPids(compare.pid), ...clientPath((k) => cmsCompare.create(cm('bench', k))) } } : {}),
   };
   const names = Object.keys(paths);
   const rotate = (list, by) => list.map((_, i) => list[(i + by) % list.length]);
