@@ -95,7 +95,10 @@ export interface ApiserverOptions {
   watchCacheSize?: number;
   /** Events a watcher may fall behind before it is closed (default 1000). */
   watcherBufferSize?: number;
+  /** How often the watch cache looks for watchers due a BOOKMARK (default 1 s). */
   bookmarkIntervalMs?: number;
+  /** How long a watcher waits between two BOOKMARKs (default: upstream's one minute; tests shorten it). */
+  bookmarkFrequencyMs?: number;
   /**
    * --tls-cert-file, --tls-private-key-file and --client-ca-file as PEM. Without
    * a certificate the apiserver makes a self-signed one, as upstream does; without
@@ -235,6 +238,7 @@ export async function startApiserver(opts: ApiserverOptions): Promise<RunningApi
     windowSize: opts.watchCacheSize ?? 10_000,
     watcherBuffer: opts.watcherBufferSize ?? 1_000,
     bookmarkIntervalMs: opts.bookmarkIntervalMs ?? 1_000,
+    ...(opts.bookmarkFrequencyMs ? { bookmarkFrequencyMs: opts.bookmarkFrequencyMs } : {}),
     // A watch stalled for two checks (4 s) while NATS moved on is re-established (a consumer lost with its server in a NATS cluster).
     progressCheckMs: 2_000,
     rawPrefixes: [MASTER_LEASES_PREFIX],

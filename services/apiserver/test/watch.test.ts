@@ -13,7 +13,7 @@ describe.runIf(requireTool('nats-server'))('watch', () => {
   let c: TestCluster;
   let k: ReturnType<typeof api>;
   beforeAll(async () => {
-    c = await startTestCluster({ bookmarkIntervalMs: 100 });
+    c = await startTestCluster({ bookmarkIntervalMs: 100, bookmarkFrequencyMs: 100 });
     k = api(c.client());
   });
   afterAll(async () => {

@@ -254,6 +254,33 @@ describe('WatchCache', () => {
     c.stop();
   });
 
+  it('bookmarks an idle watcher a minute after it started, then each minute, and 2 s before its deadline, as upstream', () => {
+    let now = 0;
+    const c = new WatchCache(fakeStorage, { bookmarkIntervalMs: 1e9, now: () => now });
+    (c as unknown as { markSynced(rev: number): void }).markSynced(0);
+    const idle = c.watch({ info: cms, prefix: '/registry/configmaps', namespace: 'quiet', resourceVersion: '0', allowWatchBookmarks: true });
+    const timed = c.watch({ info: cms, prefix: '/registry/configmaps', namespace: 'quiet', resourceVersion: '0', allowWatchBookmarks: true, timeoutSeconds: 90 });
+    const none = c.watch({ info: cms, prefix: '/registry/configmaps', namespace: 'quiet', resourceVersion: '0' });
+    const bookmarksAt: string[] = [];
+    let rev = 0;
+    // A write elsewhere each second, the bookmark timer ticking each second (upstream's rates), for 150 s.
+    for (let t = 1; t <= 150; t++) {
+      now = t * 1000;
+      c.ingest(`/registry/configmaps/busy/o${t}`, 'PUT', cm(`o${t}`), ++rev);
+      c.sendBookmarks();
+      for (const [name, w] of [
+        ['idle', idle],
+        ['timed', timed],
+        ['none', none],
+      ] as const) {
+        for (const e of w.drain()) bookmarksAt.push(`${name} ${e.type} ${t}s rv=${e.object.metadata.resourceVersion}`);
+      }
+    }
+    // Upstream requeues a watcher whose pre-deadline time is now, so it hears one more at the next tick; then none.
+    expect(bookmarksAt).toEqual(['idle BOOKMARK 60s rv=60', 'timed BOOKMARK 60s rv=60', 'timed BOOKMARK 88s rv=88', 'timed BOOKMARK 89s rv=89', 'idle BOOKMARK 120s rv=120']);
+    c.stop();
+  });
+
   it('waits for a revision before serving a read (read-your-writes)', async () => {
     const c = syncedCache();
     c.observeWrite(7, '/registry/configmaps/ns/a');

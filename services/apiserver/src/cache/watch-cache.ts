@@ -14,6 +14,7 @@ import { isEncrypted } from '../storage/encryption/transformer.js';
 import { attachRaw } from './raw.js';
 import { parseKey } from './keys.js';
 import { CacheWatcher } from './watcher.js';
+import { BOOKMARK_FREQUENCY_MS, nextBookmarkTime } from './bookmarks.js';
 import { triggerFieldOf, type WatchTrigger } from './triggers.js';
 
 export interface CacheEntry {
@@ -48,8 +49,12 @@ export interface WatchCacheOptions {
   windowSize?: number;
   /** Per-watcher buffer; a watcher this far behind is closed (410) so it relists. */
   watcherBuffer?: number;
-  /** BOOKMARK period for watchers that asked for them. */
+  /** How often the bookmark timer looks for watchers due a BOOKMARK (upstream: about every second). */
   bookmarkIntervalMs?: number;
+  /** How long a watcher that asked for bookmarks waits between two (upstream's defaultBookmarkFrequency, 1 min; bookmarks.ts). */
+  bookmarkFrequencyMs?: number;
+  /** The clock watch deadlines and bookmarks are timed by (tests step it). */
+  now?: () => number;
   log?: (level: 'info' | 'warn' | 'error', msg: string, fields?: Record<string, unknown>) => void;
   /** Tracing on: an entry written under a sampled request and handed on to watches is processed in a CONSUMER span (tracing/consume.ts). Off: not even looked at. */
   tracing?: Tracing;
@@ -185,6 +190,8 @@ export class WatchCache {
   private checkingProgress = false;
   private readonly windowSize: number;
   private readonly watcherBuffer: number;
+  private readonly bookmarkFrequencyMs: number;
+  private readonly now: () => number;
   private readonly log: NonNullable<WatchCacheOptions['log']>;
   private readonly tracing: Tracing | undefined;
   private readonly transformers: ResourceTransformers | undefined;
@@ -199,6 +206,8 @@ export class WatchCache {
   ) {
     this.windowSize = opts.windowSize ?? 10_000;
     this.watcherBuffer = opts.watcherBuffer ?? 1_000;
+    this.bookmarkFrequencyMs = opts.bookmarkFrequencyMs ?? BOOKMARK_FREQUENCY_MS;
+    this.now = opts.now ?? Date.now;
     this.log = opts.log ?? (() => undefined);
     this.tracing = opts.tracing?.enabled ? opts.tracing : undefined;
     this.transformers = opts.transformers?.size ? opts.transformers : undefined;
@@ -421,11 +430,15 @@ export class WatchCache {
     w.deliver(out, ev.rev, () => overflowStatus(ev.prefix, this.watcherBuffer));
   }
 
-  private sendBookmarks(): void {
+  /** The bookmark timer's tick: a BOOKMARK at the cache's revision to each watcher due one that has heard nothing newer. */
+  sendBookmarks(): void {
     if (!this.syncedFlag) return;
+    const now = this.now();
     for (const set of this.watchers.values()) {
       for (const w of set) {
-        if (!w.bookmarks || w.lastRev >= this.rev || w.pending > 0) continue;
+        if (w.nextBookmarkAt === undefined || w.nextBookmarkAt > now) continue;
+        w.nextBookmarkAt = nextBookmarkTime(now, this.bookmarkFrequencyMs, w.deadline);
+        if (w.lastRev >= this.rev || w.pending > 0) continue;
         const obj = { ...w.typeMeta, metadata: { resourceVersion: String(this.rev) } };
         w.deliver({ type: 'BOOKMARK', object: obj as KubeObject }, this.rev, () => overflowStatus(w.prefix, this.watcherBuffer));
       }
@@ -728,7 +741,9 @@ export class WatchCache {
     }
     w.preload(initial);
     this.addWatcher(w);
-    if (req.timeoutSeconds) w.setTimeout(req.timeoutSeconds);
+    const now = this.now();
+    if (req.timeoutSeconds) w.setTimeout(req.timeoutSeconds, now);
+    if (w.bookmarks) w.nextBookmarkAt = nextBookmarkTime(now, this.bookmarkFrequencyMs, w.deadline);
     return w;
   }
 

@@ -23,6 +23,10 @@ export class CacheWatcher implements Watch {
   typeMeta: { apiVersion: string; kind: string } = { apiVersion: 'v1', kind: '' };
   /** The trigger value its field selector pins (only events whose old or new object has it reach this watcher). */
   trigger: WatchTrigger | undefined;
+  /** When the watch times out (ms, the cache's clock); undefined: never. */
+  deadline: number | undefined;
+  /** When its next periodic BOOKMARK is due (bookmarks.ts); undefined: none any more (or it takes none). */
+  nextBookmarkAt: number | undefined;
 
   constructor(
     readonly prefix: string,
@@ -51,8 +55,9 @@ export class CacheWatcher implements Watch {
     this.capacity += events.length;
   }
 
-  setTimeout(seconds: number): void {
+  setTimeout(seconds: number, now: number): void {
     if (seconds > 0) {
+      this.deadline = now + seconds * 1000;
       this.timer = setTimeout(() => this.end(), seconds * 1000);
       this.timer.unref?.();
     }
