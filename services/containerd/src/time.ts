@@ -16,7 +16,3 @@ export function rfc3339Nano(ns: bigint): string {
   const frac = (ns % 1_000_000_000n).toString().padStart(9, '0').replace(/0+$/, '');
   return `${base}${frac ? '.' + frac : ''}Z`;
 }
-
-export function nanosToMs(ns: bigint | string): number {
-  return Number(BigInt(ns) / 1_000_000n);
-}

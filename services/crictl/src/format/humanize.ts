@@ -2,6 +2,8 @@
 // HumanDuration, HumanSize, HumanSizeWithPrecision): "About a minute",
 // "3 minutes", "4.19MB".
 
+import { nanosToMs } from '@kubelab/proto';
+
 /** go-units HumanDuration: the CREATED column's words (crictl appends " ago"). */
 export function humanDuration(ms: number): string {
   const seconds = Math.trunc(ms / 1000);
@@ -22,7 +24,7 @@ export function humanDuration(ms: number): string {
 
 /** "<duration> ago" from a CRI timestamp in nanoseconds (int64 as a string). */
 export function ago(nanos: string | number, nowMs: number): string {
-  return `${humanDuration(nowMs - Number(BigInt(nanos || 0) / 1_000_000n))} ago`;
+  return `${humanDuration(nowMs - nanosToMs(nanos))} ago`;
 }
 
 const DECIMAL_UNITS = ['B', 'kB', 'MB', 'GB', 'TB', 'PB', 'EB', 'ZB', 'YB'];

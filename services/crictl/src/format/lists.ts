@@ -2,7 +2,7 @@
 // sandbox.go OutputPodSandboxes, image.go's images command): pure functions
 // from the runtime's answers and "now" to the printed text.
 
-import type { CriContainer__Output, CriImage__Output, CriPodSandbox__Output } from '@kubelab/proto';
+import { nanosToMs, type CriContainer__Output, type CriImage__Output, type CriPodSandbox__Output } from '@kubelab/proto';
 import { ago, humanSizeWithPrecision } from './humanize.js';
 import { formatTable } from './tabwriter.js';
 
@@ -104,7 +104,7 @@ export function formatPods(list: CriPodSandbox__Output[], nowMs: number, v: List
             ? [...(m.name ? [`Name: ${m.name}`] : []), ...(m.uid ? [`UID: ${m.uid}`] : []), ...(m.namespace ? [`Namespace: ${m.namespace}`] : []), ...(m.attempt ? [`Attempt: ${m.attempt}`] : [])]
             : []),
           `Status: ${podStateName(p.state)}`,
-          `Created: ${goTimeString(Number(BigInt(p.createdAt || 0) / 1_000_000n))}`,
+          `Created: ${goTimeString(nanosToMs(p.createdAt))}`,
           ...keyLines('Labels', p.labels),
           ...keyLines('Annotations', p.annotations),
           `Runtime: ${runtimeHandler(p)}`,

@@ -8,6 +8,7 @@ import {
   decodeSandboxNetwork,
   goDialError,
   grpcCodeName,
+  nanosToMs,
   type CriAttachResponse__Output,
   type CriPortForwardResponse__Output,
   type CriContainerEventResponse__Output,
@@ -47,8 +48,6 @@ import {
   type PodSandboxStatus,
   type RuntimeService,
 } from './cri.js';
-
-const nsToMs = (ns: string | number | undefined): number => (ns ? Math.floor(Number(BigInt(ns) / 1_000_000n)) : 0);
 
 function wrap(err: unknown, method: string): CriClientError {
   const e = err as grpc.ServiceError;
@@ -125,7 +124,7 @@ export function connectRemoteRuntime(endpoint: string, timeoutMs = 120_000, inte
       id: s.id,
       metadata: s.metadata ?? { name: '', uid: '', namespace: '', attempt: 0 },
       state: s.state as PodSandboxState,
-      createdAt: nsToMs(s.createdAt),
+      createdAt: nanosToMs(s.createdAt),
       labels: s.labels ?? {},
       annotations: s.annotations ?? {},
     };
@@ -137,9 +136,9 @@ export function connectRemoteRuntime(endpoint: string, timeoutMs = 120_000, inte
     id: s.id,
     metadata: s.metadata ?? { name: '', attempt: 0 },
     state: s.state as ContainerState,
-    createdAt: nsToMs(s.createdAt),
-    startedAt: nsToMs(s.startedAt),
-    finishedAt: nsToMs(s.finishedAt),
+    createdAt: nanosToMs(s.createdAt),
+    startedAt: nanosToMs(s.startedAt),
+    finishedAt: nanosToMs(s.finishedAt),
     exitCode: s.exitCode,
     image: s.image?.image ?? '',
     imageRef: s.imageRef || s.imageId, // the pod's imageID is the CRI image_ref (kubelet_pods.go), the repo digest containerd answers
@@ -225,7 +224,7 @@ export function connectRemoteRuntime(endpoint: string, timeoutMs = 120_000, inte
           image: c.image?.image ?? '',
           imageRef: c.imageRef || c.imageId,
           state: c.state as ContainerState,
-          createdAt: nsToMs(c.createdAt),
+          createdAt: nanosToMs(c.createdAt),
           labels: c.labels ?? {},
           annotations: c.annotations ?? {},
         }));
