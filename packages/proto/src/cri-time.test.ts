@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { nanosToMs } from './cri-time.js';
+import { nanosToMs, rfc3339Nano } from './cri-time.js';
 
 describe('nanosToMs', () => {
   it.each([
@@ -16,4 +16,13 @@ describe('nanosToMs', () => {
   ])('%s', (_name, ns, want) => {
     expect(nanosToMs(ns)).toBe(want);
   });
+});
+
+describe('rfc3339Nano', () => {
+  it.each([
+    ['1764596000123456789', '2025-12-01T13:33:20.123456789Z'],
+    ['1764596002500000000', '2025-12-01T13:33:22.5Z'],
+    ['1764596000000000000', '2025-12-01T13:33:20Z'],
+    ['0', '0001-01-01T00:00:00Z'],
+  ])('%s → %s', (ns, want) => expect(rfc3339Nano(ns)).toBe(want));
 });

@@ -14,3 +14,12 @@ export function nanosToMs(ns: string | number | bigint | null | undefined): numb
   if (typeof ns === 'number') return Math.trunc(ns / 1e6);
   return typeof ns === 'bigint' ? Number(ns / 1_000_000n) : 0;
 }
+
+/** Go's time.Format(time.RFC3339Nano) in UTC from int64 nanoseconds; 0 is Go's zero time. */
+export function rfc3339Nano(nanos: string | number | bigint | undefined): string {
+  const ns = BigInt(nanos ?? 0);
+  if (ns === 0n) return '0001-01-01T00:00:00Z';
+  const secs = ns / 1_000_000_000n;
+  const frac = (ns % 1_000_000_000n).toString().padStart(9, '0').replace(/0+$/, '');
+  return `${new Date(Number(secs) * 1000).toISOString().slice(0, 19)}${frac ? `.${frac}` : ''}Z`;
+}

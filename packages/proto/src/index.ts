@@ -1,7 +1,7 @@
 export { loadProto, protoRoot, LOADER_OPTIONS } from './load.js';
 export * from './apiserver.js';
 export * from './cri.js';
-export { nanosToMs } from './cri-time.js';
+export { nanosToMs, rfc3339Nano } from './cri-time.js';
 export * from './status.js';
 export * from './grpc-health.js';
 export * from './codes.js';

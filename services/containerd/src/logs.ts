@@ -6,7 +6,8 @@ import { appendFileSync, closeSync, mkdirSync, open, openSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { promisify } from 'node:util';
-import { nowNanos, rfc3339Nano } from './time.js';
+import { rfc3339Nano } from '@kubelab/proto';
+import { nowNanos } from './time.js';
 
 export type Stream = 'stdout' | 'stderr';
 

@@ -8,11 +8,3 @@ const originHr = process.hrtime.bigint();
 export function nowNanos(): bigint {
   return BigInt(originMs) * 1_000_000n + (process.hrtime.bigint() - originHr);
 }
-
-/** Go's time.RFC3339Nano in UTC: trailing zeros of the fraction trimmed. */
-export function rfc3339Nano(ns: bigint): string {
-  const ms = Number(ns / 1_000_000n);
-  const base = new Date(ms).toISOString().slice(0, 19);
-  const frac = (ns % 1_000_000_000n).toString().padStart(9, '0').replace(/0+$/, '');
-  return `${base}${frac ? '.' + frac : ''}Z`;
-}

@@ -3,26 +3,18 @@
 // marshalPodSandboxStatus, image.go, info.go, version.go): protojson of the
 // status with timestamps as RFC 3339 text, then formatStatusData.
 
-import type {
-  CriContainerStatusResponse__Output,
-  CriImageStatusResponse__Output,
-  CriPodSandboxStatusResponse__Output,
-  CriStatusResponse__Output,
-  CriVersionResponse__Output,
-  CriImageFsInfoResponse__Output,
+import {
+  rfc3339Nano,
+  type CriContainerStatusResponse__Output,
+  type CriImageStatusResponse__Output,
+  type CriPodSandboxStatusResponse__Output,
+  type CriStatusResponse__Output,
+  type CriVersionResponse__Output,
+  type CriImageFsInfoResponse__Output,
 } from '@kubelab/proto';
 import { humanSize } from './humanize.js';
 import { toProtoJson } from './protojson.js';
 import type { StatusData } from './status.js';
-
-/** Go's time.Format(time.RFC3339Nano) in UTC from int64 nanoseconds; 0 is Go's zero time. */
-export function rfc3339Nano(nanos: string | number | bigint | undefined): string {
-  const ns = BigInt(nanos ?? 0);
-  if (ns === 0n) return '0001-01-01T00:00:00Z';
-  const secs = ns / 1_000_000_000n;
-  const frac = (ns % 1_000_000_000n).toString().padStart(9, '0').replace(/0+$/, '');
-  return `${new Date(Number(secs) * 1000).toISOString().slice(0, 19)}${frac ? `.${frac}` : ''}Z`;
-}
 
 export function containerStatusData(r: CriContainerStatusResponse__Output): StatusData {
   const s = r.status!;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { CriContainerStatusResponse__Output } from '@kubelab/proto';
-import { containerStatusData, formatVersion, rfc3339Nano } from './inspect.js';
+import { containerStatusData, formatVersion } from './inspect.js';
 import { toProtoJson } from './protojson.js';
 import { formatStatusData } from './status.js';
 
@@ -38,15 +38,6 @@ describe('protojson', () => {
     expect(j).toMatchObject({ id: 'abc', createdAt: '1764596000123456789', mounts: [], annotations: {}, logPath: '/var/log/pods/x/app/0.log' });
     expect(Object.keys(j).slice(0, 4)).toEqual(['id', 'metadata', 'state', 'createdAt']);
   });
-});
-
-describe('rfc3339Nano', () => {
-  it.each([
-    ['1764596000123456789', '2025-12-01T13:33:20.123456789Z'],
-    ['1764596002500000000', '2025-12-01T13:33:22.5Z'],
-    ['1764596000000000000', '2025-12-01T13:33:20Z'],
-    ['0', '0001-01-01T00:00:00Z'],
-  ])('%s → %s', (ns, want) => expect(rfc3339Nano(ns)).toBe(want));
 });
 
 describe('crictl inspect output', () => {
