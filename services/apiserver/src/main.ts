@@ -43,7 +43,7 @@ const flags = addTracingFlags(
     .int('default-not-ready-toleration-seconds', 300, 'Indicates the tolerationSeconds of the toleration for notReady:NoExecute that is added by default to every pod.')
     .int('default-unreachable-toleration-seconds', 300, 'Indicates the tolerationSeconds of the toleration for unreachable:NoExecute that is added by default to every pod.')
     .string('disable-admission-plugins', '', 'Admission plugins to leave out although enabled by default (comma-separated), e.g. TaintNodesByCondition.')
-    .int('watch-cache-size', 10000, 'Events kept in the watch cache for resuming watches (events younger than 75 s stay past it, up to four times it).')
+    .int('watch-cache-size', 10000, 'Events kept in the watch cache for resuming watches.')
     .bool('enable-priority-and-fairness', true, 'If true, replace the max-in-flight handler with an enhanced one that queues and dispatches with priority and fairness')
     .int(
       'max-requests-inflight',

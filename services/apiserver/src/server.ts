@@ -93,8 +93,6 @@ export interface ApiserverOptions {
   defaultUnreachableTolerationSeconds?: number;
   /** Events kept for resuming watches (default 10000). */
   watchCacheSize?: number;
-  /** Events younger than this stay past watchCacheSize, up to four times it (default 75 s, upstream's eventFreshDuration; 0: watchCacheSize exactly). */
-  watchCacheEventFreshMs?: number;
   /** Events a watcher may fall behind before it is closed (default 1000). */
   watcherBufferSize?: number;
   /** How often the watch cache looks for watchers due a BOOKMARK (default 1 s). */
@@ -240,8 +238,7 @@ export async function startApiserver(opts: ApiserverOptions): Promise<RunningApi
     windowSize: opts.watchCacheSize ?? 10_000,
     watcherBuffer: opts.watcherBufferSize ?? 1_000,
     bookmarkIntervalMs: opts.bookmarkIntervalMs ?? 1_000,
-    ...(opts.bookmarkFrequencyMs !== undefined ? { bookmarkFrequencyMs: opts.bookmarkFrequencyMs } : {}),
-    ...(opts.watchCacheEventFreshMs !== undefined ? { eventFreshMs: opts.watchCacheEventFreshMs } : {}),
+    ...(opts.bookmarkFrequencyMs ? { bookmarkFrequencyMs: opts.bookmarkFrequencyMs } : {}),
     // A watch stalled for two checks (4 s) while NATS moved on is re-established (a consumer lost with its server in a NATS cluster).
     progressCheckMs: 2_000,
     rawPrefixes: [MASTER_LEASES_PREFIX],

@@ -66,7 +66,7 @@ describe.runIf(requireTool('nats-server'))('lists with upstream semantics (REST)
   let k: ReturnType<typeof api>;
   beforeAll(async () => {
     // A small event window, so a snapshot can be outlived within a test.
-    c = await startTestCluster({ rest: true, watchCacheSize: 40, watchCacheEventFreshMs: 0 });
+    c = await startTestCluster({ rest: true, watchCacheSize: 40 });
     k = api(c.client());
   });
   afterAll(async () => {
@@ -187,7 +187,7 @@ describe.runIf(requireTool('nats-server'))('watchers that do not read', () => {
   let c: TestCluster;
   let k: ReturnType<typeof api>;
   beforeAll(async () => {
-    c = await startTestCluster({ rest: true, watchCacheSize: 100, watchCacheEventFreshMs: 0, watcherBufferSize: 50 });
+    c = await startTestCluster({ rest: true, watchCacheSize: 100, watcherBufferSize: 50 });
     k = api(c.client());
   });
   afterAll(async () => {

@@ -98,7 +98,7 @@ describe.runIf(requireTool('nats-server'))('watch', () => {
 describe.runIf(requireTool('nats-server'))('watch window', () => {
   let c: TestCluster;
   beforeAll(async () => {
-    c = await startTestCluster({ watchCacheSize: 5, watchCacheEventFreshMs: 0 });
+    c = await startTestCluster({ watchCacheSize: 5 });
   });
   afterAll(async () => {
     await c?.cleanup();

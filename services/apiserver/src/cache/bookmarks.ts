@@ -1,5 +1,4 @@
-// When an idle watcher hears a BOOKMARK (upstream's cacher.go and
-// cache_watcher.go: a bookmark timer
+// When an idle watcher hears a BOOKMARK (upstream's cacher: a bookmark timer
 // ticks about every second, and each watcher that asked for bookmarks is due
 // one a bookmark frequency — one minute — after its last, or two seconds
 // before its watch times out, whichever comes first). A bookmark lets a
@@ -8,9 +7,6 @@
 
 /** Upstream's defaultBookmarkFrequency. */
 export const BOOKMARK_FREQUENCY_MS = 60_000;
-
-/** Upstream's DefaultEventFreshDuration: events the window keeps, so a watcher can resume from its last bookmark. */
-export const EVENT_FRESH_MS = BOOKMARK_FREQUENCY_MS + 15_000;
 
 /** How long before its deadline a watcher gets its last bookmark (upstream: deadline − 2 s). */
 const BEFORE_DEADLINE_MS = 2_000;

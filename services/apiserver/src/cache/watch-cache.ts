@@ -14,7 +14,7 @@ import { isEncrypted } from '../storage/encryption/transformer.js';
 import { attachRaw } from './raw.js';
 import { parseKey } from './keys.js';
 import { CacheWatcher } from './watcher.js';
-import { BOOKMARK_FREQUENCY_MS, EVENT_FRESH_MS, nextBookmarkTime } from './bookmarks.js';
+import { BOOKMARK_FREQUENCY_MS, nextBookmarkTime } from './bookmarks.js';
 import { triggerFieldOf, type WatchTrigger } from './triggers.js';
 
 export interface CacheEntry {
@@ -29,9 +29,6 @@ export interface CacheEntry {
   stale: boolean;
 }
 
-/** How far past its size fresh events may grow the window (upstream grows its capacity up to 100 × 1024 events). */
-const MAX_WINDOW_GROWTH = 4;
-
 export interface CacheEvent {
   type: 'ADDED' | 'MODIFIED' | 'DELETED';
   rev: number;
@@ -42,8 +39,6 @@ export interface CacheEvent {
   prev?: CacheEntry;
   /** The previous object with the event's revision (DELETED as upstream sends it), built on demand. */
   gone?: KubeObject;
-  /** When the cache applied it (ms, the cache's clock): events younger than eventFreshMs stay in the window. */
-  at: number;
 }
 
 /** A synchronous observer of one resource's changes: the entry after (undefined: deleted) and before (undefined: added). */
@@ -52,11 +47,6 @@ export type CacheObserver = (cur: CacheEntry | undefined, prev: CacheEntry | und
 export interface WatchCacheOptions {
   /** Events kept for resuming watches (upstream's watch cache capacity). */
   windowSize?: number;
-  /**
-   * Events younger than this stay past windowSize, up to four times it (upstream's eventFreshDuration: the
-   * bookmark frequency plus 15 s, so a watcher resumes from its last bookmark); 0: windowSize exactly.
-   */
-  eventFreshMs?: number;
   /** Per-watcher buffer; a watcher this far behind is closed (410) so it relists. */
   watcherBuffer?: number;
   /** How often the bookmark timer looks for watchers due a BOOKMARK (upstream: about every second). */
@@ -201,7 +191,6 @@ export class WatchCache {
   private readonly windowSize: number;
   private readonly watcherBuffer: number;
   private readonly bookmarkFrequencyMs: number;
-  private readonly eventFreshMs: number;
   private readonly now: () => number;
   private readonly log: NonNullable<WatchCacheOptions['log']>;
   private readonly tracing: Tracing | undefined;
@@ -218,7 +207,6 @@ export class WatchCache {
     this.windowSize = opts.windowSize ?? 10_000;
     this.watcherBuffer = opts.watcherBuffer ?? 1_000;
     this.bookmarkFrequencyMs = opts.bookmarkFrequencyMs ?? BOOKMARK_FREQUENCY_MS;
-    this.eventFreshMs = opts.eventFreshMs ?? EVENT_FRESH_MS;
     this.now = opts.now ?? Date.now;
     this.log = opts.log ?? (() => undefined);
     this.tracing = opts.tracing?.enabled ? opts.tracing : undefined;
@@ -355,7 +343,7 @@ export class WatchCache {
       m.set(key, cur);
       if (!prev) this.addSortedKey(parts.prefix, key);
       this.reindex(parts.prefix, parts.info, key, prev?.obj, obj);
-      ev = { type: prev ? 'MODIFIED' : 'ADDED', rev, key, prefix: parts.prefix, namespace: parts.namespace, cur, at: this.now() };
+      ev = { type: prev ? 'MODIFIED' : 'ADDED', rev, key, prefix: parts.prefix, namespace: parts.namespace, cur };
       if (prev) ev.prev = prev;
     } else {
       this.tombstones.delete(key);
@@ -365,7 +353,7 @@ export class WatchCache {
       m.delete(key);
       this.removeSortedKey(parts.prefix, key);
       this.reindex(parts.prefix, parts.info, key, prev.obj, undefined);
-      ev = { type: 'DELETED', rev, key, prefix: parts.prefix, namespace: parts.namespace, prev, at: this.now() };
+      ev = { type: 'DELETED', rev, key, prefix: parts.prefix, namespace: parts.namespace, prev };
     }
     const observers = this.observers.get(parts.prefix);
     if (observers) for (const fn of observers) this.callObserver(fn, ev.cur, ev.prev, key);
@@ -398,16 +386,13 @@ export class WatchCache {
 
   private remember(ev: CacheEvent): void {
     this.window.push(ev);
-    const freshFrom = ev.at - this.eventFreshMs;
-    for (let held = this.window.length - this.windowStart; held > this.windowSize; held--) {
-      const oldest = this.window[this.windowStart]!;
-      if (oldest.at > freshFrom && held <= MAX_WINDOW_GROWTH * this.windowSize) break;
-      this.floor = oldest.rev;
+    if (this.window.length - this.windowStart > this.windowSize) {
+      this.floor = this.window[this.windowStart]!.rev;
       this.window[this.windowStart++] = undefined as unknown as CacheEvent;
-    }
-    if (this.windowStart > 4096 && this.windowStart * 2 > this.window.length) {
-      this.window = this.window.slice(this.windowStart);
-      this.windowStart = 0;
+      if (this.windowStart > 4096 && this.windowStart * 2 > this.window.length) {
+        this.window = this.window.slice(this.windowStart);
+        this.windowStart = 0;
+      }
     }
   }
 
