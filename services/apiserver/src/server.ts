@@ -238,7 +238,7 @@ export async function startApiserver(opts: ApiserverOptions): Promise<RunningApi
     windowSize: opts.watchCacheSize ?? 10_000,
     watcherBuffer: opts.watcherBufferSize ?? 1_000,
     bookmarkIntervalMs: opts.bookmarkIntervalMs ?? 1_000,
-    ...(opts.bookmarkFrequencyMs ? { bookmarkFrequencyMs: opts.bookmarkFrequencyMs } : {}),
+    ...(opts.bookmarkFrequencyMs !== undefined ? { bookmarkFrequencyMs: opts.bookmarkFrequencyMs } : {}),
     // A watch stalled for two checks (4 s) while NATS moved on is re-established (a consumer lost with its server in a NATS cluster).
     progressCheckMs: 2_000,
     rawPrefixes: [MASTER_LEASES_PREFIX],

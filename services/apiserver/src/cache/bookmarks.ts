@@ -1,4 +1,5 @@
-// When an idle watcher hears a BOOKMARK (upstream's cacher: a bookmark timer
+// When an idle watcher hears a BOOKMARK (upstream's cacher.go and
+// cache_watcher.go: a bookmark timer
 // ticks about every second, and each watcher that asked for bookmarks is due
 // one a bookmark frequency — one minute — after its last, or two seconds
 // before its watch times out, whichever comes first). A bookmark lets a
