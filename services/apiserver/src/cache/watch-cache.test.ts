@@ -281,6 +281,33 @@ describe('WatchCache', () => {
     c.stop();
   });
 
+  it("keeps the request's deadline when the watch subscribes late: the last bookmark still comes 2 s before it", () => {
+    let now = 0;
+    const c = new WatchCache(fakeStorage, { bookmarkIntervalMs: 1e9, now: () => now });
+    (c as unknown as { markSynced(rev: number): void }).markSynced(0);
+    // Asked at 0 with timeoutSeconds=10; subscribed 5 s later (a cache sync, a consistent read).
+    const deadline = c.clock() + 10_000;
+    now = 5000;
+    const late = c.watch({ info: cms, prefix: '/registry/configmaps', namespace: 'quiet', resourceVersion: '0', allowWatchBookmarks: true, timeoutSeconds: 10, deadline });
+    const fresh = c.watch({ info: cms, prefix: '/registry/configmaps', namespace: 'quiet', resourceVersion: '0', allowWatchBookmarks: true, timeoutSeconds: 10 });
+    const seen: string[] = [];
+    for (let t = 6; t <= 14; t++) {
+      now = t * 1000;
+      c.ingest(`/registry/configmaps/busy/o${t}`, 'PUT', cm(`o${t}`), t);
+      now += 500;
+      c.sendBookmarks();
+      for (const [name, w] of [
+        ['late', late],
+        ['fresh', fresh],
+      ] as const) {
+        for (const e of w.drain()) seen.push(`${name} ${e.type} ${now / 1000}s`);
+      }
+    }
+    expect([late.deadline, fresh.deadline]).toEqual([10_000, 15_000]);
+    expect(seen).toEqual(['late BOOKMARK 8.5s', 'fresh BOOKMARK 13.5s']);
+    c.stop();
+  });
+
   it('waits for a revision before serving a read (read-your-writes)', async () => {
     const c = syncedCache();
     c.observeWrite(7, '/registry/configmaps/ns/a');

@@ -89,6 +89,12 @@ export interface CacheWatchRequest {
   allowWatchBookmarks?: boolean;
   timeoutSeconds?: number;
   /**
+   * When the request's timeout ends (ms, this cache's clock: `clock()`), fixed when the request arrived
+   * (upstream: the request context's deadline). A watch subscribed later keeps it, so its last bookmark
+   * still comes 2 s before the end; default: timeoutSeconds from subscribing.
+   */
+  deadline?: number;
+  /**
    * true: ADDED for the current state, then (with bookmarks) a BOOKMARK
    * annotated `k8s.io/initial-events-end` (upstream's watch-list); false: no
    * initial events even from "" / "0"; undefined: the legacy rule above.
@@ -192,6 +198,8 @@ export class WatchCache {
   private readonly watcherBuffer: number;
   private readonly bookmarkFrequencyMs: number;
   private readonly now: () => number;
+  /** This cache's clock (ms): what `deadline` of a watch request counts in. */
+  readonly clock = (): number => this.now();
   private readonly log: NonNullable<WatchCacheOptions['log']>;
   private readonly tracing: Tracing | undefined;
   private readonly transformers: ResourceTransformers | undefined;
@@ -742,7 +750,8 @@ export class WatchCache {
     w.preload(initial);
     this.addWatcher(w);
     const now = this.now();
-    if (req.timeoutSeconds) w.setTimeout(req.timeoutSeconds, now);
+    const deadline = req.deadline ?? (req.timeoutSeconds && req.timeoutSeconds > 0 ? now + req.timeoutSeconds * 1000 : undefined);
+    if (deadline !== undefined) w.setDeadline(deadline, now);
     if (w.bookmarks) w.nextBookmarkAt = nextBookmarkTime(now, this.bookmarkFrequencyMs, w.deadline);
     return w;
   }

@@ -55,12 +55,11 @@ export class CacheWatcher implements Watch {
     this.capacity += events.length;
   }
 
-  setTimeout(seconds: number, now: number): void {
-    if (seconds > 0) {
-      this.deadline = now + seconds * 1000;
-      this.timer = setTimeout(() => this.end(), seconds * 1000);
-      this.timer.unref?.();
-    }
+  /** Ends the watch at `deadline` (ms, the cache's clock; `now` is that clock's present). */
+  setDeadline(deadline: number, now: number): void {
+    this.deadline = deadline;
+    this.timer = setTimeout(() => this.end(), Math.max(0, deadline - now));
+    this.timer.unref?.();
   }
 
   /** Queues an event; false (and the watcher ends with `overflow`) when full. */

@@ -447,7 +447,8 @@ export class GenericStore implements ResourceStore {
       // A watch-list's resourceVersion is a lower bound for its snapshot, not a point to resume from.
       ...(rv !== undefined && sendInitialEvents !== true ? { resourceVersion: rv } : {}),
       allowWatchBookmarks: opts.allowWatchBookmarks === true,
-      ...(opts.timeoutSeconds ? { timeoutSeconds: opts.timeoutSeconds } : {}),
+      // The deadline counts from now, as the handler's timer does, not from a subscription that may wait for the cache.
+      ...(opts.timeoutSeconds && opts.timeoutSeconds > 0 ? { timeoutSeconds: opts.timeoutSeconds, deadline: cache.clock() + opts.timeoutSeconds * 1000 } : {}),
       ...(sendInitialEvents !== undefined ? { sendInitialEvents } : {}),
     };
     if (running) void done.then(() => running.end(200));
