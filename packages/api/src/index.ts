@@ -242,7 +242,7 @@ export {
 } from './schema/index.js';
 
 // patch, quantities, selectors
-export { applyPatch, fieldPatchMeta, isPatchType, PATCH_TYPES, type PatchTypeName } from './patch/index.js';
+export { applyPatch, createTwoWayMergePatch, fieldPatchMeta, isPatchType, PATCH_TYPES, type PatchTypeName } from './patch/index.js';
 export { parseQuantity, Quantity } from './resource/quantity.js';
 export { labelSelectorAsSelector, matchesSet, parseLabelSelector } from './labels/selector.js';
 export { parseFieldSelector, type FieldSelector } from './fields/selector.js';

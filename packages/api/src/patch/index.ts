@@ -12,6 +12,7 @@ import { unsupportedMediaType } from '../meta/status.js';
 export { applyJsonPatch, parsePointer } from './jsonpatch.js';
 export { applyMergePatch } from './mergepatch.js';
 export { applyStrategicMergePatch } from './strategic.js';
+export { createTwoWayMergePatch } from './two-way.js';
 export { PATCH_META, fieldPatchMeta, type FieldPatchMeta, type PatchStrategy, type TypePatchMeta } from './meta.js';
 
 export const PATCH_TYPES = ['application/json-patch+json', 'application/merge-patch+json', 'application/strategic-merge-patch+json', 'application/apply-patch+yaml'] as const;

@@ -11,6 +11,7 @@ import { Reason, type Recorder } from '../events.js';
 import type { Image, RuntimeService } from '../kuberuntime/cri.js';
 import type { RuntimeState } from '../runtime-state.js';
 import type { ImageList } from '../images/image-list.js';
+import { nodeStatusPatch } from './patch.js';
 import { buildNodeStatus, goArch, initialNode, mergeConditions, nodeStatusChanged, readyCondition, runtimeErrors, type MachineInfo, type RuntimeHealthInput } from './setters.js';
 
 export interface NodeStatusConfig {
@@ -215,13 +216,16 @@ export class NodeStatusController {
     const next = this.computeStatus(images, server ?? this.lastStatus, now);
     if (!force && !nodeStatusChanged(this.lastStatus, next) && !server && now - this.lastReport < c.nodeStatusReportFrequencyMs) return;
     const nodes = this.o.cs.core.nodes();
+    // Upstream updateNodeStatus: up to five tries, each a PATCH from the Node it read (the first read is the one above).
     for (let attempt = 0; attempt < MAX_STATUS_UPDATE_ATTEMPTS; attempt++) {
-      const current = attempt === 0 && this.node ? this.node : await nodes.get(c.nodeName);
       try {
-        this.node = await nodes.updateStatus({ ...current, status: { ...current.status, ...next, conditions: mergeConditions(current.status?.conditions, next.conditions ?? []) } });
+        const original = attempt === 0 && this.node ? this.node : await nodes.get(c.nodeName);
+        const modified: Node = { ...original, status: { ...original.status, ...next, conditions: mergeConditions(original.status?.conditions, next.conditions ?? []) } };
+        this.node = await nodes.patch(c.nodeName, 'strategic', nodeStatusPatch(original, modified), { subresource: 'status' });
         break;
       } catch (err) {
-        if (attempt === MAX_STATUS_UPDATE_ATTEMPTS - 1 || (err as { reason?: string }).reason !== 'Conflict') throw err;
+        if (attempt === MAX_STATUS_UPDATE_ATTEMPTS - 1) throw err;
+        this.o.log.error('Error updating node status, will retry', { err });
       }
     }
     const ready = next.conditions?.find((x) => x.type === 'Ready');

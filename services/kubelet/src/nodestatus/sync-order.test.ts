@@ -20,10 +20,13 @@ describe('node status syncs, one at a time (upstream syncNodeStatusMux)', () => 
     const gate = new Promise<void>((r) => (release = r));
     /** The Ready status of each write, in the order they reached the apiserver. */
     const posted: (string | undefined)[] = [];
+    // Status goes as a strategic merge patch of nodes/status (upstream PatchNodeStatus): the Ready it carries.
+    const readyIn = (patch: unknown) => (patch as { status?: { conditions?: { type: string; status?: string }[] } }).status?.conditions?.find((c) => c.type === 'Ready')?.status;
     core.nodes = () => {
       const n = nodesOf();
-      const post = (node: Node) => (posted.push(readyOf(node)), n.updateStatus(node));
-      return Object.assign(Object.create(n) as typeof n, { updateStatus: async (node: Node) => (posted.length === 0 && readyOf(node) === 'False' ? gate.then(() => post(node)) : post(node)) });
+      type PatchArgs = Parameters<typeof n.patch>;
+      const post = (...a: PatchArgs) => (posted.push(readyIn(a[2])), n.patch(...a));
+      return Object.assign(Object.create(n) as typeof n, { patch: async (...a: PatchArgs) => (posted.length === 0 && readyIn(a[2]) === 'False' ? gate.then(() => post(...a)) : post(...a)) });
     };
     const first = t.kubelet.nodeStatus.syncNodeStatus(true);
     await new Promise((r) => setTimeout(r, 10));

@@ -3,7 +3,7 @@
 // conditions it then gets, the taints its conditions call for, and a
 // zone's disruption state.
 
-import { formatTime, getNodeCondition, parseTime, type Node, type NodeCondition, type Taint } from '@kubelab/api';
+import { createTwoWayMergePatch, formatTime, getNodeCondition, parseTime, type Node, type NodeCondition, type Taint } from '@kubelab/api';
 
 export const TAINT_NOT_READY = 'node.kubernetes.io/not-ready';
 export const TAINT_UNREACHABLE = 'node.kubernetes.io/unreachable';
@@ -154,12 +154,17 @@ export function noScheduleTaints(node: Node, now: number): Taint[] | undefined {
   return [...keep, ...add];
 }
 
-/** A copy of the node with these taints; none leaves spec.taints out (omitempty upstream), not []. */
-export function withTaints(node: Node, taints: Taint[]): Node {
-  const copy = structuredClone(node);
-  const { taints: _old, ...spec } = copy.spec ?? {};
-  copy.spec = taints.length ? { ...spec, taints } : spec;
-  return copy;
+/**
+ * The strategic merge patch giving the node these taints (upstream controller.PatchNodeTaints): spec.taints
+ * is atomic, so the whole list goes, with the resourceVersion the taints were computed from as a precondition
+ * (a concurrent change is a 409 and the caller reads again). No taints sends null (omitempty upstream).
+ */
+export function taintsPatch(node: Node, taints: Taint[]): Record<string, unknown> {
+  const { resourceVersion, ...meta } = node.metadata;
+  const { taints: _old, ...spec } = node.spec ?? {};
+  const withoutRv = { ...node, metadata: meta } as unknown as Record<string, unknown>;
+  const modified = { ...node, spec: taints.length ? { ...spec, taints } : spec } as unknown as Record<string, unknown>;
+  return createTwoWayMergePatch(withoutRv, { ...modified, metadata: { ...meta, ...(resourceVersion ? { resourceVersion } : {}) } }, 'Node');
 }
 
 /** SwapNodeControllerTaint: add one NoExecute taint, remove another. Undefined when nothing changes. */

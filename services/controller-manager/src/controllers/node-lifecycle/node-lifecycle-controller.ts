@@ -24,7 +24,7 @@ import {
   swapNoExecuteTaint,
   TAINT_NOT_READY,
   TAINT_UNREACHABLE,
-  withTaints,
+  taintsPatch,
   zoneKey,
   type NodeHealth,
   type ZoneState,
@@ -80,7 +80,7 @@ export class NodeLifecycleController extends QueueController {
     if (!node) return;
     const taints = noScheduleTaints(node, this.clock.now());
     if (!taints) return;
-    await this.ctx.clientset.core.nodes().update(withTaints(node, taints));
+    await this.ctx.clientset.core.nodes().patch(name, 'strategic', taintsPatch(node, taints));
   }
 
   protected override onStart(signal: AbortSignal): void {
@@ -303,7 +303,7 @@ export class NodeLifecycleController extends QueueController {
       const taints = swapNoExecuteTaint(node, add, remove, this.clock.now());
       if (!taints) return true;
       try {
-        await this.ctx.clientset.core.nodes().update(withTaints(node, taints));
+        await this.ctx.clientset.core.nodes().patch(name, 'strategic', taintsPatch(node, taints));
         return true;
       } catch (err) {
         if (!isConflict(err)) {

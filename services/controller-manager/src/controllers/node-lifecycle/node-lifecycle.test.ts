@@ -1,9 +1,9 @@
-import type { Lease, Node } from '@kubelab/api';
+import { applyPatch, type Lease, type Node } from '@kubelab/api';
 import { GVR } from '@kubelab/client';
 import { waitFor } from '@kubelab/testing';
 import { describe, expect, it } from 'vitest';
 import { fakeEnv, type FakeEnv } from '../../testing/fakes.js';
-import { computeZoneState, nodeHealth, noScheduleTaints, planDisruption, swapNoExecuteTaint, withTaints, zoneEvictionRate, type ZoneState } from './decisions.js';
+import { computeZoneState, nodeHealth, noScheduleTaints, planDisruption, swapNoExecuteTaint, taintsPatch, zoneEvictionRate, type ZoneState } from './decisions.js';
 import { RateLimitedTimedQueue } from './rate-limited-queue.js';
 import { FakeClock } from '@kubelab/client/testing';
 import { NodeLifecycleController } from './node-lifecycle-controller.js';
@@ -84,14 +84,17 @@ describe('taints from conditions', () => {
     const c = new NodeLifecycleController(env.ctx);
     await env.sync();
     await c.sync('n1');
-    expect(env.fake.actionLines()).toEqual(['update nodes n1']);
+    expect(env.fake.actionLines()).toEqual(['patch nodes n1']);
     expect(env.fake.peek<Node>(GVR.nodes, '', 'n1')?.spec).toEqual({ podCIDR: '10.244.1.0/24' });
     await env.stop();
   });
-  it('withTaints keeps the other spec fields and sets or drops taints', () => {
+  it('taintsPatch sends the whole taint list under the resourceVersion it was computed from (upstream PatchNodeTaints)', () => {
     const n = node('True', { unschedulable: true, taints: [{ key: 'a', effect: 'NoSchedule' }] });
-    expect(withTaints(n, []).spec).toEqual({ unschedulable: true });
-    expect(withTaints(n, [{ key: 'b', effect: 'NoExecute' }]).spec).toEqual({ unschedulable: true, taints: [{ key: 'b', effect: 'NoExecute' }] });
+    n.metadata.resourceVersion = '12';
+    expect(taintsPatch(n, [])).toEqual({ metadata: { resourceVersion: '12' }, spec: { taints: null } });
+    expect(taintsPatch(n, [{ key: 'b', effect: 'NoExecute' }])).toEqual({ metadata: { resourceVersion: '12' }, spec: { taints: [{ key: 'b', effect: 'NoExecute' }] } });
+    const patched = applyPatch('application/strategic-merge-patch+json', n, taintsPatch(n, [{ key: 'b', effect: 'NoExecute' }])) as Node;
+    expect(patched.spec).toEqual({ unschedulable: true, taints: [{ key: 'b', effect: 'NoExecute' }] });
     expect(n.spec?.taints).toEqual([{ key: 'a', effect: 'NoSchedule' }]);
   });
   it('swaps not-ready for unreachable NoExecute', () => {
