@@ -9,9 +9,11 @@
 // and of this client (bench/cpu.mjs), for:
 //   get     ConfigMap GET (served from the watch cache)
 //   update  ConfigMap GET then PUT (a read-modify-write through NATS)
+//   patch   ConfigMap GET then a strategic merge PATCH of one field (as a
+//           kubelet's node status and the node controller's taints go)
 // at each concurrency of BENCH_CONCURRENCY (default 1,16,1: the first level
 // runs while the code is still being optimized, the last on warmed code);
-// update only at 1 (one object: concurrent updates would conflict). Each
+// update and patch only at 1 (one object: concurrent updates would conflict). Each
 // level first runs BENCH_WARMUP calls unmeasured. One JSON line:
 // {"bench":"apiserver-unary-calls",calls,warmup,leanBind,levels:[{what,concurrency,callsPerSec,apiserverUsPerCall,clientUsPerCall}],security}.
 // This client installs the lean AsyncResource#bind as every component does
@@ -51,11 +53,15 @@ try {
       o.data = { n: String(++n) };
       return cms.update(o);
     },
+    patch: async () => {
+      await cms.get('unary');
+      return cms.patch('unary', 'strategic', { data: { n: String(++n) } });
+    },
   };
   const levels = [];
   for (const concurrency of LEVELS) {
     for (const [what, call] of Object.entries(calls)) {
-      if (what === 'update' && concurrency > 1) continue;
+      if (what !== 'get' && concurrency > 1) continue;
       /** @param {number} total */
       const run = async (total) => {
         let started = 0;
