@@ -177,9 +177,18 @@ export class NodeStatusController {
     } catch (err) {
       if (!isAlreadyExists(err)) throw err;
       const existing = await nodes.get(c.nodeName);
-      existing.metadata.labels = { ...(existing.metadata.labels ?? {}), ...desired.metadata.labels };
-      existing.metadata.annotations = { ...desired.metadata.annotations, ...(existing.metadata.annotations ?? {}) };
-      node = await nodes.update(existing);
+      this.o.log.info('Node was previously registered', { node: kRef('', c.nodeName) });
+      // Reconciled into the Node it read and sent as a PATCH of nodes/status when anything changed (upstream tryRegisterWithAPIServer).
+      const reconciled: Node = {
+        ...existing,
+        metadata: {
+          ...existing.metadata,
+          labels: { ...(existing.metadata.labels ?? {}), ...desired.metadata.labels },
+          annotations: { ...desired.metadata.annotations, ...(existing.metadata.annotations ?? {}) },
+        },
+      };
+      const patch = nodeStatusPatch(existing, reconciled);
+      node = Object.keys(patch).length > 0 ? await nodes.patch(c.nodeName, 'strategic', patch, { subresource: 'status' }) : existing;
     }
     this.node = node;
     this.lastStatus = node.status;
