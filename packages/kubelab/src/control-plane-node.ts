@@ -8,8 +8,8 @@
 
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Container, DaemonSet, Pod, Probe, ServiceAccount, Toleration } from '@kubelab/api';
-import { isConflict, isNotFound } from '@kubelab/api';
+import type { Container, DaemonSet, Node, Pod, Probe, ServiceAccount, Toleration } from '@kubelab/api';
+import { createTwoWayMergePatch, isConflict, isNotFound } from '@kubelab/api';
 import type { Clientset } from '@kubelab/client';
 import { stringify } from 'yaml';
 import { createUnlessPresent } from './create-once.js';
@@ -359,11 +359,13 @@ export async function markControlPlane(cs: Clientset, node: string, log: (line: 
       const n = await cs.core.nodes().get(node);
       const taints = n.spec?.taints ?? [];
       const has = taints.some((t) => t.key === CONTROL_PLANE_TAINT.key && t.effect === CONTROL_PLANE_TAINT.effect);
-      await cs.core.nodes().update({
+      // kubeadm's apiclient.PatchNode: a strategic merge patch from the Node it read to the marked one.
+      const marked: Node = {
         ...n,
         metadata: { ...n.metadata, labels: { ...n.metadata?.labels, ...CONTROL_PLANE_LABELS } },
         spec: { ...n.spec, taints: has ? taints : [...taints, { ...CONTROL_PLANE_TAINT }] },
-      });
+      };
+      await cs.core.nodes().patch(node, 'strategic', createTwoWayMergePatch(n as unknown as Record<string, unknown>, marked as unknown as Record<string, unknown>, 'Node'));
       log(`[mark-control-plane] Marking the node ${node} as control-plane by adding the labels: [${Object.keys(CONTROL_PLANE_LABELS).join(' ')}]`);
       log(`[mark-control-plane] Marking the node ${node} as control-plane by adding the taints [${CONTROL_PLANE_TAINT.key}:${CONTROL_PLANE_TAINT.effect}]`);
       return true;
