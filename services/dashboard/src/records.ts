@@ -100,7 +100,7 @@ export function apiMessage(subject: string, data: string, now = Date.now()): Uns
   const user = str(r.user) ?? str(r.userAgent) ?? str(r.component) ?? 'client';
   const name = str(r.name);
   const namespace = str(r.namespace);
-  // `create pods/binding` is the scheduler's bind, `update pods/status` a kubelet's report: as kubectl names them.
+  // `create pods/binding` is the scheduler's bind, `patch pods/status` a kubelet's report: as kubectl names them.
   const subresource = str(r.subresource);
   const code = r.code ?? r.status;
   return {

@@ -1,4 +1,4 @@
-import { formatTime, type ContainerStatus, type Pod, type PodSpec, type PodStatus } from '@kubelab/api';
+import { applyPatch, formatTime, type ContainerStatus, type Pod, type PodSpec, type PodStatus } from '@kubelab/api';
 import { describe, expect, it } from 'vitest';
 import { staticPodFromManifest } from './config/file.js';
 import { CriClientError } from './kuberuntime/cri.js';
@@ -263,11 +263,14 @@ describe('syncTerminatingPod: a pod deleted in the API', () => {
     expect(t.runtime.changes()).toEqual(c.changes);
     await t.kubelet.statusManager.whenIdle();
     // The last status write comes before the final delete (gracePeriodSeconds 0, UID precondition).
-    const actions = t.api.actionLines().filter((a) => a.startsWith('update') || a.startsWith('delete'));
+    const actions = t.api.actionLines().filter((a) => a.startsWith('patch') || a.startsWith('delete'));
     expect(actions.at(-1)).toBe('delete pods default/web');
     expect(t.api.peek({ group: '', version: 'v1', resource: 'pods' }, 'default', 'web')).toBeUndefined();
-    const written = t.api.actions.filter((a) => a.verb === 'update' && a.subresource === 'status').at(-1)?.object as Pod | undefined;
-    expect(statusLine(written?.status)).toBe(c.status);
+    // The status the writes left: each a strategic merge patch of pods/status (upstream PatchPodStatus).
+    const patches = t.api.actions.filter((a) => a.verb === 'patch' && a.subresource === 'status');
+    const written = patches.reduce<Pod>((p, a) => applyPatch('application/strategic-merge-patch+json', p, a.patch) as Pod, pod);
+    expect(patches.length).toBeGreaterThan(0);
+    expect(statusLine(written.status)).toBe(c.status);
   });
 });
 

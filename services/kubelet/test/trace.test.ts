@@ -170,11 +170,11 @@ describe.skipIf(!requireTool('nats-server'))('one trace per pod start: apiserver
     // In the order the kubelet made them.
     const order = trace.filter((s) => s.service === 'containerd' && /RunPodSandbox|PullImage|CreateContainer|StartContainer/.test(s.name)).map((s) => s.name.split('/')[1]);
     expect(order).toEqual(['RunPodSandbox', 'PullImage', 'CreateContainer', 'StartContainer']);
-    // The kubelet's status write joins the trace too.
-    expect(trace.some((s) => s.service === 'kubelet' && s.name === 'kubelab.apiserver.v1.ResourceService/UpdateStatus')).toBe(true);
+    // The kubelet's status write (a PATCH of pods/status) joins the trace too.
+    expect(trace.some((s) => s.service === 'kubelet' && s.name === 'kubelab.apiserver.v1.ResourceService/Patch')).toBe(true);
     // Periodic work (lease renewals, node status, the 1 s relist) stays out of it: every other
     // kubelet span in the trace belongs to a sync (its own pod-status reads included).
-    const stray = trace.filter((s) => s.service === 'kubelet' && s.name !== 'syncPod' && !s.name.endsWith('/UpdateStatus') && !chain(s).includes('kubelet:syncPod'));
+    const stray = trace.filter((s) => s.service === 'kubelet' && s.name !== 'syncPod' && !s.name.endsWith('/Patch') && !chain(s).includes('kubelet:syncPod'));
     expect(stray.map((s) => s.name)).toEqual([]);
     expect(trace.filter((s) => /Lease|Node/.test(s.name) || (s.service === 'apiserver' && s.name.includes('leases'))).map((s) => s.name)).toEqual([]);
   }, 30_000);

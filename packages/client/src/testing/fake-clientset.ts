@@ -2,7 +2,22 @@
 // object tracker): objects with revisions, optimistic concurrency, watches,
 // a log of every API action, and reactors to inject failures.
 
-import { alreadyExists, badRequest, conflict, formatTime, notFound, OPTIMISTIC_LOCK_MESSAGE, type Binding, type KubeList, type KubeObject, type TokenRequest, type WatchEvent } from '@kubelab/api';
+import {
+  alreadyExists,
+  applyPatch,
+  badRequest,
+  conflict,
+  lookupResource,
+  schemaTypeOf,
+  formatTime,
+  notFound,
+  OPTIMISTIC_LOCK_MESSAGE,
+  type Binding,
+  type KubeList,
+  type KubeObject,
+  type TokenRequest,
+  type WatchEvent,
+} from '@kubelab/api';
 import { buildClientset, type Clientset } from '../clientset/clientset.js';
 import { patchContentType, type DeleteResult, type GroupVersionResource, type ListOptions, type PatchType, type SubresourceClient, type WatchOptions } from '../clientset/types.js';
 import { Channel } from '../util/channel.js';
@@ -215,9 +230,10 @@ export class FakeClientset {
           ...(opts.subresource ? { subresource: opts.subresource } : {}),
         });
         if (r.handled) return r.value as T;
-        if (type === 'application/json-patch+json') throw badRequest('the fake clientset applies merge patches only');
         const cur = get(namespace, name);
-        const next = mergePatch(clone(cur), body) as T;
+        // The apiserver's own patch machinery, with the kind's merge keys for strategic patches.
+        const info = lookupResource(gvr.group, gvr.version, gvr.resource);
+        const next = applyPatch(type, clone(cur), body, info ? schemaTypeOf(info) : undefined) as T;
         next.metadata.resourceVersion = cur.metadata.resourceVersion;
         self.put(gvr, self.stamp(next), 'MODIFIED');
         return clone(next);
@@ -250,17 +266,6 @@ export class FakeClientset {
       },
     };
   }
-}
-
-/** RFC 7386 JSON merge patch. */
-function mergePatch(target: unknown, patch: unknown): unknown {
-  if (patch === null || typeof patch !== 'object' || Array.isArray(patch)) return patch;
-  const out: Record<string, unknown> = target && typeof target === 'object' && !Array.isArray(target) ? { ...(target as Record<string, unknown>) } : {};
-  for (const [k, v] of Object.entries(patch as Record<string, unknown>)) {
-    if (v === null) delete out[k];
-    else out[k] = mergePatch(out[k], v);
-  }
-  return out;
 }
 
 /** Equality-based label (`a=b,c!=d`) and field (`spec.nodeName=x`) selectors. */

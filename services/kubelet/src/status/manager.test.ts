@@ -1,7 +1,7 @@
-import { forbidden, notFound, type Pod, type PodStatus } from '@kubelab/api';
+import { applyPatch, forbidden, notFound, type Pod, type PodStatus } from '@kubelab/api';
 import { createLogger } from '@kubelab/component-base';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { StatusManager, needsReconcile } from './manager.js';
+import { StatusManager, needsReconcile, podStatusPatch } from './manager.js';
 
 const T = '2026-01-01T00:00:00Z';
 const kubeletStatus = (ready: 'True' | 'False'): PodStatus => ({
@@ -59,9 +59,9 @@ describe('StatusManager.syncBatch', () => {
     const sm = new StatusManager(
       {
         get: async () => api,
-        updateStatus: async (p) => {
-          writes.push(p.status!);
-          api = { ...p, metadata: { ...p.metadata, resourceVersion: String(Number(api.metadata.resourceVersion) + 1) } };
+        patchStatus: async (p, status) => {
+          writes.push(status);
+          api = { ...p, status, metadata: { ...p.metadata, resourceVersion: String(Number(api.metadata.resourceVersion) + 1) } };
           return api;
         },
         deleteNow: async () => {},
@@ -111,7 +111,7 @@ describe('StatusManager: a pod gone from the API', () => {
           calls.get++;
           throw err;
         },
-        updateStatus: async (p) => {
+        patchStatus: async (p) => {
           calls.update++;
           return p;
         },
@@ -150,5 +150,37 @@ describe('StatusManager: a pod gone from the API', () => {
     sm.setPodStatus('u1', { namespace: 'default', name: 'web-1', uid: 'u1' }, kubeletStatus('False'));
     await vi.advanceTimersByTimeAsync(5_000);
     expect(calls).toEqual({ get: 1, update: 0 });
+  });
+});
+
+describe('podStatusPatch (upstream statusutil.PatchPodStatus)', () => {
+  const running = (ready: 'True' | 'False'): PodStatus => ({
+    phase: 'Running',
+    podIP: '10.244.1.5',
+    conditions: [
+      { type: 'Initialized', status: 'True' },
+      { type: 'Ready', status: ready },
+    ],
+    containerStatuses: [{ name: 'app', ready: ready === 'True', restartCount: 0, image: 'busybox', imageID: 'sha256:1', state: { running: { startedAt: '2026-12-07T10:00:00Z' } } }],
+  });
+
+  it('carries what changed and the UID as a precondition, which the server applies as the new status', () => {
+    const patch = podStatusPatch('u1', running('False'), running('True'));
+    expect(patch).toEqual({
+      metadata: { uid: 'u1' },
+      status: {
+        conditions: [{ type: 'Ready', status: 'True' }],
+        '$setElementOrder/conditions': [{ type: 'Initialized' }, { type: 'Ready' }],
+        // containerStatuses has no merge key upstream: the list goes whole.
+        containerStatuses: running('True').containerStatuses,
+      },
+    });
+    const pod: Pod = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p', namespace: 'default', uid: 'u1' }, spec: { containers: [] }, status: running('False') };
+    expect((applyPatch('application/strategic-merge-patch+json', pod, patch) as Pod).status).toEqual(running('True'));
+  });
+
+  it('is the UID alone when nothing changed, and the whole status for a pod that had none', () => {
+    expect(podStatusPatch('u1', running('True'), running('True'))).toEqual({ metadata: { uid: 'u1' } });
+    expect(podStatusPatch('u1', undefined, { phase: 'Pending' })).toEqual({ metadata: { uid: 'u1' }, status: { phase: 'Pending' } });
   });
 });

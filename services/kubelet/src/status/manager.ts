@@ -8,7 +8,7 @@
 // node-lifecycle controller's MarkPodsNotReady — the cached status is posted
 // again (upstream needsReconcile).
 
-import { canonicalJson, isConflict, isNotFound, type Pod, type PodStatus } from '@kubelab/api';
+import { canonicalJson, createTwoWayMergePatch, isConflict, isNotFound, type Pod, type PodStatus } from '@kubelab/api';
 import type { Clientset } from '@kubelab/client';
 import type { Logger } from '@kubelab/component-base';
 import { contextFromObject } from '@kubelab/tracing';
@@ -17,7 +17,8 @@ import { untraced } from '../untraced.js';
 /** The API calls the status manager makes. */
 export interface PodStatusAPI {
   get(namespace: string, name: string): Promise<Pod>;
-  updateStatus(pod: Pod): Promise<Pod>;
+  /** Writes `status` to the pods/status of `pod` (the copy it is computed from). */
+  patchStatus(pod: Pod, status: PodStatus): Promise<Pod>;
   /** Final delete: gracePeriodSeconds 0 with a UID precondition. */
   deleteNow(namespace: string, name: string, uid: string): Promise<void>;
 }
@@ -30,11 +31,24 @@ export interface PodStatusAPI {
 export function podStatusAPI(cs: Clientset, traced: boolean): PodStatusAPI {
   return {
     get: (ns, name) => untraced(() => cs.core.pods(ns).get(name)),
-    updateStatus: (pod) => untraced(() => cs.core.pods(pod.metadata.namespace).updateStatus(pod, traced ? { traceContext: contextFromObject(pod) } : {})),
+    patchStatus: (pod, status) =>
+      untraced(() =>
+        cs.core
+          .pods(pod.metadata.namespace)
+          .patch(pod.metadata.name!, 'strategic', podStatusPatch(pod.metadata.uid ?? '', pod.status, status), { subresource: 'status', ...(traced ? { traceContext: contextFromObject(pod) } : {}) }),
+      ),
     deleteNow: async (ns, name, uid) => {
       await cs.core.pods(ns).delete(name, { gracePeriodSeconds: 0, preconditions: { uid } });
     },
   };
+}
+
+/**
+ * The strategic merge patch from the pod's status to `next` (upstream statusutil.PatchPodStatus): only what
+ * changed, and the pod's UID as a precondition (a pod recreated under the name is not written).
+ */
+export function podStatusPatch(uid: string, old: PodStatus | undefined, next: PodStatus): Record<string, unknown> {
+  return createTwoWayMergePatch({ status: old ?? {} }, { metadata: { uid }, status: next }, 'Pod');
 }
 
 interface Entry {
@@ -238,7 +252,7 @@ export class StatusManager {
       for (let attempt = 0; ; attempt++) {
         if (e.apiUid && pod.metadata.uid !== e.apiUid) return; // a different object now holds the name
         try {
-          const written = await this.api.updateStatus({ ...pod, status });
+          const written = await this.api.patchStatus(pod, status);
           if (written?.metadata?.resourceVersion) {
             this.postedRV.set(uid, written.metadata.resourceVersion);
             this.reconciled.set(uid, { status, rv: written.metadata.resourceVersion });
