@@ -83,11 +83,33 @@ describe('createTwoWayMergePatch (upstream strategicpatch.CreateTwoWayMergePatch
         },
       },
     ],
+    [
+      'items with the same merge key pair up in order (dual-stack addresses, unchanged)',
+      node({
+        addresses: [
+          { type: 'InternalIP', address: '10.0.0.1' },
+          { type: 'InternalIP', address: 'fd00::1' },
+        ],
+      }),
+      node({
+        addresses: [
+          { type: 'InternalIP', address: '10.0.0.1' },
+          { type: 'InternalIP', address: 'fd00::1' },
+        ],
+      }),
+      {},
+    ],
+    [
+      'null where nothing was changes nothing; an undefined field is absent',
+      node({ phase: 'Running', message: 'm' }),
+      node({ phase: 'Running', reason: null, message: undefined }),
+      { status: { message: null } },
+    ],
     ['a nested map diffs field by field', node({ capacity: { cpu: '2', memory: '1Gi' } }), node({ capacity: { cpu: '4', memory: '1Gi' } }), { status: { capacity: { cpu: '4' } } }],
   ])('%s', (_name, original, modified, want) => {
     const patch = createTwoWayMergePatch(original, modified, 'Node');
     expect(patch).toEqual(want);
-    // What the server makes of it is the modified object.
-    expect(applyStrategicMergePatch(original, patch, 'Node')).toEqual(modified);
+    // What the server makes of it is the modified object (null and undefined fields are absent ones).
+    expect(applyStrategicMergePatch(original, patch, 'Node')).toEqual(JSON.parse(JSON.stringify(modified, (_k, v: unknown) => (v === null ? undefined : v))));
   });
 });

@@ -1,6 +1,6 @@
 // The strategic merge patch that turns one object into another (upstream
-// strategicpatch.CreateTwoWayMergePatch, with SetElementOrder as client-go's
-// callers use it): what a controller or kubelet sends as a PATCH instead of
+// strategicpatch.CreateTwoWayMergePatch, which always adds the
+// `$setElementOrder` lists): what a controller or kubelet sends as a PATCH instead of
 // the whole object. Maps diff field by field and removed fields become null;
 // lists merged by a key (conditions by `type`) carry only the changed items,
 // `$patch: delete` for items gone and a `$setElementOrder/<list>` of the
@@ -27,11 +27,13 @@ export function createTwoWayMergePatch(original: JsonObject, modified: JsonObjec
 function diffMaps(original: JsonObject, modified: JsonObject, typeName: string | undefined, retainKeys: boolean): JsonObject {
   const patch: JsonObject = {};
   for (const [key, mod] of Object.entries(modified)) {
-    if (!(key in original)) {
-      patch[key] = mod;
+    // undefined is absent (JSON has no such value); null where nothing was changes nothing either.
+    if (mod === undefined) continue;
+    const orig = original[key];
+    if (orig === undefined) {
+      if (mod !== null) patch[key] = mod;
       continue;
     }
-    const orig = original[key];
     const meta = fieldPatchMeta(typeName, key);
     if (isObject(orig) && isObject(mod)) {
       // A map whose strategy is `replace` goes whole; others diff field by field.
@@ -48,7 +50,7 @@ function diffMaps(original: JsonObject, modified: JsonObject, typeName: string |
       patch[key] = mod;
     }
   }
-  for (const key of Object.keys(original)) if (!(key in modified)) patch[key] = null;
+  for (const [key, v] of Object.entries(original)) if (v !== undefined && modified[key] === undefined) patch[key] = null;
   // retainKeys: the fields the map keeps, when anything changed or a field went away.
   if (retainKeys && Object.keys(modified).length > 0 && Object.keys(patch).length > 0) {
     patch[RETAIN_KEYS] = Object.keys(modified)
@@ -91,15 +93,18 @@ function diffMergedList(key: string, orig: unknown[], mod: unknown[], meta: Fiel
 function diffListsOfMaps(orig: JsonObject[], mod: JsonObject[], mergeKey: string, meta: FieldPatchMeta): { changed: JsonObject[]; deleted: JsonObject[] } {
   const retainKeys = meta.strategy?.includes('retainKeys') ?? false;
   const changed: JsonObject[] = [];
+  // Items with the same key pair up in order, the n-th with the n-th (upstream sorts both lists and walks them together).
+  const paired = new Set<number>();
   for (const m of mod) {
-    const o = orig.find((x) => jsonEqual(x[mergeKey], m[mergeKey]));
-    if (!o) {
+    const i = orig.findIndex((x, j) => !paired.has(j) && jsonEqual(x[mergeKey], m[mergeKey]));
+    if (i < 0) {
       changed.push(m);
       continue;
     }
-    const d = diffMaps(o, m, meta.type, retainKeys);
+    paired.add(i);
+    const d = diffMaps(orig[i]!, m, meta.type, retainKeys);
     if (Object.keys(d).length > 0) changed.push({ ...d, [mergeKey]: m[mergeKey] });
   }
-  const deleted = orig.filter((o) => !mod.some((m) => jsonEqual(m[mergeKey], o[mergeKey]))).map((o) => ({ [mergeKey]: o[mergeKey], $patch: 'delete' }));
+  const deleted = orig.filter((o, j) => !paired.has(j) && !mod.some((m) => jsonEqual(m[mergeKey], o[mergeKey]))).map((o) => ({ [mergeKey]: o[mergeKey], $patch: 'delete' }));
   return { changed, deleted };
 }

@@ -2,7 +2,7 @@
 // the DaemonSet's deprecated.daemonset.template.generation annotation, as pure
 // functions (test/strategy.test.ts: through the store, where defaulting runs first).
 
-import { lookupResource, type ResourceInfo } from '@kubelab/api';
+import { lookupResource, validateObject, type ResourceInfo } from '@kubelab/api';
 import { describe, expect, it } from 'vitest';
 import { prepareForCreate, prepareForUpdate } from './strategy.js';
 
@@ -50,6 +50,14 @@ describe('pod QoS class at create (GetPodQOS)', () => {
     expect(st.status).toEqual({ phase: 'Failed', reason: 'OutOfcpu', qosClass: 'BestEffort' });
     const main = prepareForUpdate(PODS, { ...stored, status: { phase: 'Running' } } as Obj, stored, undefined);
     expect(main.status).toEqual({ phase: 'Pending', qosClass: 'BestEffort' });
+  });
+  it('keeps a UID the client sent, for validation to refuse a different one, and fills in the stored one when none came (upstream BeforeUpdate)', () => {
+    const stored = { ...podWith({}), metadata: { name: 'p', uid: 'u', creationTimestamp: 't', resourceVersion: '3' }, status: { phase: 'Pending' } } as Obj;
+    const other = prepareForUpdate(PODS, { ...stored, metadata: { ...stored.metadata, uid: 'recreated' }, status: { phase: 'Running' } } as Obj, stored, 'status');
+    expect(other.metadata.uid).toBe('recreated');
+    expect(validateObject(other, stored, 'status').map((e) => `${e.field}: ${e.detail ?? ''}`)).toContain('metadata.uid: field is immutable');
+    const { uid: _none, ...noUid } = stored.metadata;
+    expect(prepareForUpdate(PODS, { ...stored, metadata: noUid } as Obj, stored, undefined).metadata.uid).toBe('u');
   });
 });
 

@@ -141,6 +141,8 @@ const stableJson = (v: unknown): string => canonicalJson(v, { omitNull: true });
  * current one. `status` writes only status; the main resource ignores status.
  */
 export function prepareForUpdate(info: ResourceInfo, next: Obj, old: Obj, subresource: string | undefined): Obj {
+  // A UID the client sent is kept for validation to compare (a patch carries one as a precondition); none takes the stored one (upstream BeforeUpdate).
+  const requestedUid = next.metadata?.uid;
   let out: Obj;
   if (isCsr(info)) {
     out = prepareCsrForUpdate(next, old, subresource) as Obj;
@@ -171,7 +173,7 @@ export function prepareForUpdate(info: ResourceInfo, next: Obj, old: Obj, subres
     if (isCrdResource(info)) prepareCrdForUpdate(out as unknown as CustomResourceDefinition, old as unknown as CustomResourceDefinition, subresource);
   }
   const m = out.metadata;
-  m.uid = old.metadata.uid;
+  m.uid = requestedUid || old.metadata.uid;
   m.creationTimestamp = old.metadata.creationTimestamp;
   m.name = old.metadata.name;
   if (old.metadata.namespace !== undefined) m.namespace = old.metadata.namespace;

@@ -6,7 +6,7 @@
 // Node). The spec never goes (it is the status subresource), and addresses,
 // whose merge key `type` is not unique, go whole with `$patch: replace`.
 
-import { createTwoWayMergePatch, type Node } from '@kubelab/api';
+import { canonicalJson, createTwoWayMergePatch, type Node } from '@kubelab/api';
 
 type Json = Record<string, unknown>;
 
@@ -15,13 +15,12 @@ export function nodeStatusPatch(original: Node, modified: Node): Json {
   const oldAddresses = original.status?.addresses ?? [];
   const newAddresses = modified.status?.addresses ?? [];
   // Upstream: NodeStatus.Addresses is wrongly tagged patchStrategy=merge; a change is sent as a replace.
-  const manualAddresses = oldAddresses.length > 0 && JSON.stringify(oldAddresses) !== JSON.stringify(newAddresses);
+  const manualAddresses = oldAddresses.length > 0 && canonicalJson(oldAddresses) !== canonicalJson(newAddresses);
   const { spec: _ignored, ...rest } = modified;
   const diffNode: Node = { ...rest, ...(original.spec !== undefined ? { spec: original.spec } : {}), ...(manualAddresses ? { status: { ...modified.status, addresses: oldAddresses } } : {}) };
   const patch = createTwoWayMergePatch(original as unknown as Json, diffNode as unknown as Json, 'Node');
   if (manualAddresses) {
     const status = (patch.status ?? {}) as Json;
-    delete status['$setElementOrder/addresses'];
     status.addresses = [...newAddresses, { $patch: 'replace' }];
     patch.status = status;
   }

@@ -1,7 +1,7 @@
 import { applyPatch, forbidden, notFound, type Pod, type PodStatus } from '@kubelab/api';
 import { createLogger } from '@kubelab/component-base';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { StatusManager, needsReconcile, podStatusPatch } from './manager.js';
+import { StatusManager, mergePodConditions, needsReconcile, podStatusPatch } from './manager.js';
 
 const T = '2026-01-01T00:00:00Z';
 const kubeletStatus = (ready: 'True' | 'False'): PodStatus => ({
@@ -182,5 +182,41 @@ describe('podStatusPatch (upstream statusutil.PatchPodStatus)', () => {
   it('is the UID alone when nothing changed, and the whole status for a pod that had none', () => {
     expect(podStatusPatch('u1', running('True'), running('True'))).toEqual({ metadata: { uid: 'u1' } });
     expect(podStatusPatch('u1', undefined, { phase: 'Pending' })).toEqual({ metadata: { uid: 'u1' }, status: { phase: 'Pending' } });
+  });
+});
+
+describe('StatusManager: a copy older than the server', () => {
+  it("reads the pod afresh and patches again when the server still differs (its copy missed someone else's write)", async () => {
+    let server: Pod = { metadata: { name: 'keeper', namespace: 'default', uid: 'u1', resourceVersion: '10' }, spec: { containers: [] }, status: markedNotReady(kubeletStatus('True')) };
+    // The informer has not seen the node lifecycle controller's Ready=False yet.
+    const informer: Pod = { ...server, status: kubeletStatus('True') };
+    let gets = 0;
+    const sm = new StatusManager(
+      {
+        get: async () => (gets++, server),
+        patchStatus: async (p, status) => {
+          const next = applyPatch('application/strategic-merge-patch+json', server, podStatusPatch(p.metadata.uid!, p.status, status), 'Pod') as Pod;
+          server = { ...next, metadata: { ...next.metadata, resourceVersion: String(Number(server.metadata.resourceVersion) + 1) } };
+          return server;
+        },
+        deleteNow: async () => {},
+      },
+      createLogger({ component: 'test', level: 'error' }),
+      () => informer,
+    );
+    sm.setPodStatus('u1', { namespace: 'default', name: 'keeper', uid: 'u1' }, kubeletStatus('True'));
+    await sm.whenIdle();
+    expect(gets).toBe(1);
+    expect(server.status?.conditions?.find((c) => c.type === 'Ready')?.status).toBe('True');
+  });
+
+  it('keeps conditions other writers own (upstream mergePodStatus): the patch never deletes them', () => {
+    const old: PodStatus = { ...kubeletStatus('True'), conditions: [{ type: 'DisruptionTarget', status: 'True', reason: 'DeletionByTaintManager' }, ...kubeletStatus('True').conditions!] };
+    const patch = podStatusPatch('u1', old, kubeletStatus('True'));
+    expect(JSON.stringify(patch)).not.toContain('delete');
+    expect(mergePodConditions(old.conditions, kubeletStatus('False').conditions).map((c) => `${c.type}=${c.status}`)).toEqual([
+      'DisruptionTarget=True',
+      ...kubeletStatus('False').conditions!.map((c) => `${c.type}=${c.status}`),
+    ]);
   });
 });

@@ -8,7 +8,7 @@
 // node-lifecycle controller's MarkPodsNotReady — the cached status is posted
 // again (upstream needsReconcile).
 
-import { canonicalJson, createTwoWayMergePatch, isConflict, isNotFound, type Pod, type PodStatus } from '@kubelab/api';
+import { canonicalJson, createTwoWayMergePatch, isConflict, isNotFound, type Pod, type PodCondition, type PodStatus } from '@kubelab/api';
 import type { Clientset } from '@kubelab/client';
 import type { Logger } from '@kubelab/component-base';
 import { contextFromObject } from '@kubelab/tracing';
@@ -48,7 +48,23 @@ export function podStatusAPI(cs: Clientset, traced: boolean): PodStatusAPI {
  * changed, and the pod's UID as a precondition (a pod recreated under the name is not written).
  */
 export function podStatusPatch(uid: string, old: PodStatus | undefined, next: PodStatus): Record<string, unknown> {
-  return createTwoWayMergePatch({ status: old ?? {} }, { metadata: { uid }, status: next }, 'Pod');
+  const conditions = mergePodConditions(old?.conditions, next.conditions);
+  const merged: PodStatus = { ...next, ...(conditions.length > 0 || next.conditions ? { conditions } : {}) };
+  return createTwoWayMergePatch({ status: old ?? {} }, { metadata: { uid }, status: merged }, 'Pod');
+}
+
+/**
+ * Upstream mergePodStatus: conditions other writers own stay as the server has them (first), the kubelet's
+ * own come from its status, and one it shares (DisruptionTarget) replaces or joins theirs.
+ */
+export function mergePodConditions(old: PodCondition[] = [], next: PodCondition[] = []): PodCondition[] {
+  const out = old.filter((c) => !KUBELET_POD_CONDITIONS.has(c.type));
+  for (const c of next) {
+    const i = KUBELET_POD_CONDITIONS.has(c.type) ? -1 : out.findIndex((o) => o.type === c.type);
+    if (i >= 0) out[i] = c;
+    else out.push(c);
+  }
+  return out;
 }
 
 interface Entry {
@@ -253,6 +269,11 @@ export class StatusManager {
         if (e.apiUid && pod.metadata.uid !== e.apiUid) return; // a different object now holds the name
         try {
           const written = await this.api.patchStatus(pod, status);
+          // A copy older than the server's leaves what someone else wrote meanwhile: read afresh and patch again (upstream diffs against a GET each time).
+          if (written?.status && needsReconcile(written.status, status) && attempt < 4) {
+            pod = await this.api.get(e.namespace, e.name);
+            continue;
+          }
           if (written?.metadata?.resourceVersion) {
             this.postedRV.set(uid, written.metadata.resourceVersion);
             this.reconciled.set(uid, { status, rv: written.metadata.resourceVersion });
