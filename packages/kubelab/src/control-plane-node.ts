@@ -365,7 +365,7 @@ export async function markControlPlane(cs: Clientset, node: string, log: (line: 
         metadata: { ...n.metadata, labels: { ...n.metadata?.labels, ...CONTROL_PLANE_LABELS } },
         spec: { ...n.spec, taints: has ? taints : [...taints, { ...CONTROL_PLANE_TAINT }] },
       };
-      await cs.core.nodes().patch(node, 'strategic', createTwoWayMergePatch(n as unknown as Record<string, unknown>, marked as unknown as Record<string, unknown>, 'Node'));
+      await cs.core.nodes().patch(node, 'strategic', createTwoWayMergePatch(n, marked, 'Node'));
       log(`[mark-control-plane] Marking the node ${node} as control-plane by adding the labels: [${Object.keys(CONTROL_PLANE_LABELS).join(' ')}]`);
       log(`[mark-control-plane] Marking the node ${node} as control-plane by adding the taints [${CONTROL_PLANE_TAINT.key}:${CONTROL_PLANE_TAINT.effect}]`);
       return true;

@@ -20,8 +20,8 @@ const RETAIN_KEYS = '$retainKeys';
  * The patch taking `original` to `modified` for type `typeName` (a Go struct
  * name of the schema, e.g. `Node`); `{}` when they are equal. Pure.
  */
-export function createTwoWayMergePatch(original: JsonObject, modified: JsonObject, typeName: string | undefined): JsonObject {
-  return diffMaps(original, modified, typeName, false);
+export function createTwoWayMergePatch(original: object, modified: object, typeName: string | undefined): JsonObject {
+  return diffMaps(original as JsonObject, modified as JsonObject, typeName, false);
 }
 
 function diffMaps(original: JsonObject, modified: JsonObject, typeName: string | undefined, retainKeys: boolean): JsonObject {

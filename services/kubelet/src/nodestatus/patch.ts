@@ -18,7 +18,7 @@ export function nodeStatusPatch(original: Node, modified: Node): Json {
   const manualAddresses = oldAddresses.length > 0 && canonicalJson(oldAddresses) !== canonicalJson(newAddresses);
   const { spec: _ignored, ...rest } = modified;
   const diffNode: Node = { ...rest, ...(original.spec !== undefined ? { spec: original.spec } : {}), ...(manualAddresses ? { status: { ...modified.status, addresses: oldAddresses } } : {}) };
-  const patch = createTwoWayMergePatch(original as unknown as Json, diffNode as unknown as Json, 'Node');
+  const patch = createTwoWayMergePatch(original, diffNode, 'Node');
   if (manualAddresses) {
     const status = (patch.status ?? {}) as Json;
     status.addresses = [...newAddresses, { $patch: 'replace' }];

@@ -160,11 +160,10 @@ export function noScheduleTaints(node: Node, now: number): Taint[] | undefined {
  * (a concurrent change is a 409 and the caller reads again). No taints sends null (omitempty upstream).
  */
 export function taintsPatch(node: Node, taints: Taint[]): Record<string, unknown> {
-  const { resourceVersion, ...meta } = node.metadata;
+  // The original without its resourceVersion, so the patch carries it.
+  const { resourceVersion: _rv, ...meta } = node.metadata;
   const { taints: _old, ...spec } = node.spec ?? {};
-  const withoutRv = { ...node, metadata: meta } as unknown as Record<string, unknown>;
-  const modified = { ...node, spec: taints.length ? { ...spec, taints } : spec } as unknown as Record<string, unknown>;
-  return createTwoWayMergePatch(withoutRv, { ...modified, metadata: { ...meta, ...(resourceVersion ? { resourceVersion } : {}) } }, 'Node');
+  return createTwoWayMergePatch({ ...node, metadata: meta }, { ...node, spec: taints.length ? { ...spec, taints } : spec }, 'Node');
 }
 
 /** SwapNodeControllerTaint: add one NoExecute taint, remove another. Undefined when nothing changes. */
