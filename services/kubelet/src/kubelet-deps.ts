@@ -97,6 +97,8 @@ export interface KubeletManagers {
   statusReporter: PodStatusReporter;
   mirrorPods: MirrorPods;
   volumes: VolumeManager;
+  /** Projected service account tokens (upstream token.Manager); its expired entries are dropped every minute. */
+  tokens: TokenManager;
   /** The watch-based ConfigMap and Secret managers; absent under the Get strategy. */
   objectManagers: ObjectManagers | undefined;
   eviction: EvictionManager;
@@ -259,6 +261,7 @@ export function newKubeletManagers(deps: KubeletDeps, kubelet: KubeletHooks): Ku
     statusReporter,
     mirrorPods: new MirrorPods({ podManager, client: new MirrorClient(clientset, log), nodeName: config.nodeName, nodeUid: () => nodeStatus.node?.metadata.uid, log }),
     volumes,
+    tokens,
     eviction,
     lease,
     nodeStatus,

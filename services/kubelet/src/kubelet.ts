@@ -44,6 +44,7 @@ import type { PodStatusReporter } from './status/reporter.js';
 import { untraced } from './untraced.js';
 import { KUBELET_VERSION } from './version.js';
 import type { VolumeManager } from './volumemanager/manager.js';
+import { TOKEN_GC_PERIOD_MS, type TokenManager } from './token/manager.js';
 
 export { KUBELET_VERSION, type KubeletConfig, type KubeletDeps };
 
@@ -68,6 +69,7 @@ export class Kubelet {
   readonly images: ImageList;
   readonly eviction: EvictionManager;
   readonly volumes: VolumeManager;
+  private readonly tokens: TokenManager;
   /** The watch-based ConfigMap and Secret managers (absent under the Get strategy). */
   readonly objectManagers: ObjectManagers | undefined;
   readonly containerLogs: ContainerLogManager;
@@ -117,6 +119,7 @@ export class Kubelet {
     this.statusReporter = m.statusReporter;
     this.mirrorPods = m.mirrorPods;
     this.volumes = m.volumes;
+    this.tokens = m.tokens;
     this.objectManagers = m.objectManagers;
     this.eviction = m.eviction;
     this.lease = m.lease;
@@ -177,6 +180,7 @@ export class Kubelet {
     if (this.objectManagers) this.every(RECYCLE_IDLE_PERIOD_MS, () => this.objectManagers!.recycleIdle());
     this.every(LOG_MONITOR_PERIOD_MS, () => this.containerLogs.rotateLogs());
     this.every(CONTAINER_GC_PERIOD_MS, () => this.containerGC());
+    this.every(TOKEN_GC_PERIOD_MS, () => this.tokens.cleanup());
     // Upstream's sync loop ticks every second and syncs pods whose active deadline passed (ShouldSync).
     this.every(1_000, () => this.checkActiveDeadlines());
     this.every((this.config.evictionMonitoringPeriodMs ?? 10_000) / this.config.timeScale, () => this.eviction.synchronize());

@@ -8,7 +8,9 @@ const status = (...conds: [string, 'True' | 'False', string?][]): NodeStatus => 
 
 describe('conditionEventReasons', () => {
   it.each<{ name: string; prev?: NodeStatus; next: NodeStatus; reasons: string[] }>([
-    { name: 'the first status reports every known condition', next: status(['MemoryPressure', 'False'], ['Ready', 'True']), reasons: ['NodeHasSufficientMemory', 'NodeReady'] },
+    { name: 'the first status reports every pressure condition', next: status(['MemoryPressure', 'False'], ['DiskPressure', 'False']), reasons: ['NodeHasSufficientMemory', 'NodeHasNoDiskPressure'] },
+    { name: 'a first Ready condition is appended without an event, as upstream', next: status(['MemoryPressure', 'False'], ['Ready', 'False']), reasons: ['NodeHasSufficientMemory'] },
+    { name: 'Ready False → True is reported', prev: status(['Ready', 'False', '2026-01-01T00:00:00Z']), next: status(['Ready', 'True']), reasons: ['NodeReady'] },
     { name: 'an unchanged condition already reported is quiet', prev: status(['Ready', 'True', '2026-01-01T00:00:00Z']), next: status(['Ready', 'True']), reasons: [] },
     { name: 'a flip is reported', prev: status(['Ready', 'True', '2026-01-01T00:00:00Z']), next: status(['Ready', 'False']), reasons: ['NodeNotReady'] },
     { name: 'a condition never heartbeaten counts as not reported yet', prev: status(['DiskPressure', 'True']), next: status(['DiskPressure', 'True']), reasons: ['NodeHasDiskPressure'] },

@@ -54,12 +54,14 @@ const CONDITION_EVENTS: Record<string, [string, string]> = {
   Ready: ['NodeReady', 'NodeNotReady'],
 };
 
-/** The event reasons of the conditions that changed between two statuses (or were never reported). */
+/** The event reasons of the conditions that changed between two statuses (or, but for Ready, were never reported). */
 export function conditionEventReasons(prev: NodeStatus | undefined, next: NodeStatus): string[] {
   const out: string[] = [];
   for (const c of next.conditions ?? []) {
     const before = prev?.conditions?.find((p) => p.type === c.type);
     if (before?.status === c.status && before.lastHeartbeatTime) continue;
+    // Upstream's ReadyCondition appends a first Ready condition quietly; only a change of it is an event (the pressure setters start from Unknown, so they report).
+    if (c.type === 'Ready' && !before) continue;
     const pair = CONDITION_EVENTS[c.type];
     if (pair) out.push(c.status === 'True' ? pair[0] : pair[1]);
   }

@@ -17,9 +17,10 @@ export interface ServiceAccountTokenSource {
   getServiceAccountToken(namespace: string, name: string, request: TokenRequest): Promise<TokenRequest>;
   /** Forgets the tokens bound to a pod that is gone. */
   deleteServiceAccountToken?(podUID: string): void;
-  /** Drops expired tokens. */
-  cleanup?(): void;
 }
+
+/** How often expired tokens are dropped (upstream gcPeriod: the manager's cleanup runs once a minute). */
+export const TOKEN_GC_PERIOD_MS = 60_000;
 
 const MAX_TTL_MS = 24 * 3600_000;
 const MAX_JITTER_MS = 10_000;

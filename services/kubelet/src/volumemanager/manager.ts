@@ -161,7 +161,6 @@ export class VolumeManager {
     } catch {
       return [];
     }
-    this.o.tokens?.cleanup?.();
     const removed = uids.filter((uid) => !keep(uid));
     for (const uid of removed) this.cleanupPod(uid);
     return removed;
