@@ -171,11 +171,12 @@ export class NodeStatusController {
     // allocatable and conditions, so the scheduler never sees it without room (no "Insufficient cpu" for its DaemonSet pods).
     const now = this.o.clock.now();
     desired.status = this.computeStatus(await this.reportedImages(), undefined, now);
+    // Its setters record their events as they fill a fresh Node, whether the create then succeeds or finds one there.
+    this.recordConditionEvents(undefined, desired.status);
     let node: Node;
     try {
       node = await nodes.create(desired);
       this.o.log.info('Successfully registered node', { node: c.nodeName });
-      this.recordConditionEvents(undefined, desired.status);
     } catch (err) {
       if (!isAlreadyExists(err)) throw err;
       const existing = await nodes.get(c.nodeName);

@@ -19,4 +19,20 @@ describe('registering a Node that exists (upstream tryRegisterWithAPIServer)', (
     expect(node.spec).toEqual({ unschedulable: true });
     t.kubelet.nodeStatus.stop();
   });
+
+  it.each([
+    { name: 'a new Node', seed: false },
+    { name: 'a Node that exists (a restarted kubelet)', seed: true },
+  ])("records upstream's start events for $name: the pressure conditions' first values, no Ready event", async ({ seed }) => {
+    const t = newTestKubelet();
+    // What the kubelet posted before its restart: every condition heartbeaten (Ready False, as this test kubelet's runtime never reports ready).
+    const beat = '2026-01-01T00:00:00Z';
+    const cond = (type: string, status: 'True' | 'False') => ({ type, status, lastHeartbeatTime: beat, lastTransitionTime: beat });
+    const conditions = [cond('MemoryPressure', 'False'), cond('DiskPressure', 'False'), cond('PIDPressure', 'False'), cond('Ready', 'False')];
+    const before: Node = { apiVersion: 'v1', kind: 'Node', metadata: { name: 'node-1' }, status: { conditions } };
+    if (seed) t.api.seed(GVR.nodes, before);
+    await t.kubelet.nodeStatus.registerNode();
+    t.kubelet.nodeStatus.stop();
+    expect(t.recorder.events.map((e) => e.split(' ')[1])).toEqual(['Starting', 'NodeHasSufficientMemory', 'NodeHasNoDiskPressure', 'NodeHasSufficientPID', 'NodeAllocatableEnforced']);
+  });
 });
