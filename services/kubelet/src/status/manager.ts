@@ -45,7 +45,9 @@ export function podStatusAPI(cs: Clientset, traced: boolean): PodStatusAPI {
 
 /**
  * The strategic merge patch from the pod's status to `next` (upstream statusutil.PatchPodStatus): only what
- * changed, and the pod's UID as a precondition (a pod recreated under the name is not written).
+ * changed, and the pod's UID as a precondition (a pod recreated under the name is not written). A patch of
+ * the UID alone is still sent, where upstream sends nothing: the diff starts from the informer's copy, not
+ * a GET, and the answer is what shows a server that moved on (the reconcile in sync()).
  */
 export function podStatusPatch(uid: string, old: PodStatus | undefined, next: PodStatus): Record<string, unknown> {
   const conditions = mergePodConditions(old?.conditions, next.conditions);
