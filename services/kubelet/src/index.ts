@@ -35,6 +35,7 @@ import type { KubeletAuthOptions } from './server/auth/filter.js';
 import { serveKubelet } from './server/server.js';
 import { ownTlsFront, type TlsFront } from './server/tls-front.js';
 import { DEFAULT_CONTAINER_LOG_MAX_FILES, DEFAULT_CONTAINER_LOG_MAX_SIZE, nodeRootOf } from './kubelet-config.js';
+import type { SyncSlots } from './pod-workers.js';
 
 export interface KubeletOptions extends Partial<KubeletConfig> {
   /** gRPC address of the apiserver (`host:port`). */
@@ -74,6 +75,8 @@ export interface KubeletOptions extends Partial<KubeletConfig> {
   authorizer?: Authorizer;
   /** The process_* and nodejs_* metrics in /metrics (default true; false for the many kubelets of one hollow-node process). */
   processMetrics?: boolean;
+  /** Sync admission shared by the many kubelets of one hollow-node process (absent: every pod sync starts at once). */
+  podSyncSlots?: SyncSlots;
   /** Spans for API and CRI calls and each pod sync (off when absent or disabled). */
   tracing?: Tracing;
   logger?: Logger;
@@ -212,6 +215,7 @@ export async function startKubelet(opts: KubeletOptions): Promise<RunningKubelet
     log,
     metrics,
     ...(tracing ? { tracing } : {}),
+    ...(opts.podSyncSlots ? { podSyncSlots: opts.podSyncSlots } : {}),
   });
   let healthz: { port: number; close(): Promise<void> } | undefined;
   if ((opts.healthzPort ?? 10248) >= 0) {
@@ -248,6 +252,7 @@ export async function startKubelet(opts: KubeletOptions): Promise<RunningKubelet
 
 export { Kubelet, KUBELET_VERSION, type KubeletConfig } from './kubelet.js';
 export { SharedTlsFront, type TlsFront } from './server/tls-front.js';
+export { SyncSlots } from './pod-workers.js';
 export { kubeletFlags, parseLabels } from './options.js';
 export { loadClientCert, kubeconfigStillValid } from './certificate/bootstrap.js';
 export { nextRotationDeadline } from './certificate/rotation.js';

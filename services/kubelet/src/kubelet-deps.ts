@@ -32,7 +32,7 @@ import { MirrorPods } from './pod/mirror-pods.js';
 import { PodManager, fullName } from './pod/pod-manager.js';
 import { PodSyncStates } from './pod-sync-state.js';
 import { PodSyncTracer } from './pod-sync-tracer.js';
-import { PodWorkers, type PodWorkerQueue, type SyncFn } from './pod-workers.js';
+import { PodWorkers, type PodWorkerQueue, type SyncFn, type SyncSlots } from './pod-workers.js';
 import { ProberManager } from './prober/manager.js';
 import { Prober, criProbeTransport } from './prober/prober.js';
 import { RuntimeState } from './runtime-state.js';
@@ -63,6 +63,8 @@ export interface KubeletDeps {
   machine?: MachineInfo;
   /** The pod workers that run syncPod (absent: one serial worker per pod). */
   podWorkers?: (sync: SyncFn, onError: (uid: string, err: unknown) => void) => PodWorkerQueue;
+  /** Sync admission shared by the hollow kubelets of one process (absent: every sync starts at once). */
+  podSyncSlots?: SyncSlots;
   /** Whether each pod's managed /etc/hosts is written under the root dir (absent: true; the fake-runtime tests have no root dir). */
   managedHostsFile?: boolean;
 }
@@ -191,7 +193,7 @@ export function newKubeletManagers(deps: KubeletDeps, kubelet: KubeletHooks): Ku
     const d = podManager.get(uid);
     log.error('Error syncing pod, skipping', { err: CriClientError.isInstance(err) ? err.grpcText : err, ...(d ? { pod: kObj(d.pod) } : {}), podUID: uid });
   };
-  const podWorkers = deps.podWorkers ? deps.podWorkers(kubelet.syncPod, onError) : new PodWorkers(kubelet.syncPod, onError, () => clock.now());
+  const podWorkers = deps.podWorkers ? deps.podWorkers(kubelet.syncPod, onError) : new PodWorkers(kubelet.syncPod, onError, () => clock.now(), deps.podSyncSlots);
   // Kubelet time runs `scale` times faster: the relist threshold too, as the runtime's sync threshold (runtime-state.ts).
   // EventedPLEG (upstream's kubelet.go): the runtime's events drive the PLEG; the relist runs every 5 minutes only.
   const evented = config.featureGates.EventedPLEG === true;

@@ -1,5 +1,5 @@
-import { describe, expect, it } from 'vitest';
-import { PodWorkers } from './pod-workers.js';
+import { describe, expect, it, vi } from 'vitest';
+import { PodWorkers, SyncSlots } from './pod-workers.js';
 
 /** A sync that records each run and waits until released. */
 function gatedSync() {
@@ -52,5 +52,73 @@ describe('PodWorkers', () => {
     expect(workers.terminationSignal('c')).toBeUndefined();
     workers.stop();
     release();
+  });
+});
+
+describe('SyncSlots (pod sync admission shared by the kubelets of one hollow worker)', () => {
+  const flush = () => new Promise((r) => setImmediate(r));
+
+  it('lets `capacity` syncs run at once and starts the next in arrival order as each ends', async () => {
+    const slots = new SyncSlots(2);
+    const started: string[] = [];
+    const releases = new Map<string, () => void>();
+    const take = (name: string) =>
+      void slots.acquire().then((release) => {
+        started.push(name);
+        releases.set(name, release);
+      });
+    for (const n of ['a', 'b', 'c', 'd']) take(n);
+    await flush();
+    expect(started).toEqual(['a', 'b']);
+    expect(slots.queued).toBe(2);
+    releases.get('b')!();
+    releases.get('b')!(); // a second release gives back nothing more
+    await flush();
+    expect(started).toEqual(['a', 'b', 'c']);
+    expect(slots.queued).toBe(1);
+  });
+
+  it('takes a slot back from a sync that holds it longer than holdMs', async () => {
+    vi.useFakeTimers();
+    try {
+      const slots = new SyncSlots(1, 2_000);
+      const started: string[] = [];
+      void slots.acquire().then(() => started.push('waiting out a grace period'));
+      void slots.acquire().then(() => started.push('next'));
+      await vi.advanceTimersByTimeAsync(1_999);
+      expect(started).toEqual(['waiting out a grace period']);
+      await vi.advanceTimersByTimeAsync(1);
+      expect(started).toEqual(['waiting out a grace period', 'next']);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('PodWorkers with slots: the pods of many kubelets share them, each pod still syncs', async () => {
+    const slots = new SyncSlots(1);
+    let running = 0;
+    let most = 0;
+    const synced: string[] = [];
+    const kubelets = [0, 1].map(
+      () =>
+        new PodWorkers(
+          async (uid) => {
+            running++;
+            most = Math.max(most, running);
+            await flush();
+            synced.push(uid);
+            running--;
+          },
+          () => {},
+          Date.now,
+          slots,
+        ),
+    );
+    kubelets[0]!.update('a');
+    kubelets[1]!.update('b');
+    kubelets[0]!.update('c');
+    await Promise.all(kubelets.map((k) => k.whenIdle()));
+    expect(synced.sort()).toEqual(['a', 'b', 'c']);
+    expect(most).toBe(1);
   });
 });

@@ -22,6 +22,51 @@ export interface PodWorkerQueue {
   stop(): void;
 }
 
+/**
+ * Admission for the pod syncs of the hollow kubelets that share one process
+ * (kubemark's hollow nodes each have a process and CPUs of their own; here
+ * hundreds share one thread). At most `capacity` syncs start work at once, in
+ * arrival order, so a burst of pod starts on every node cannot queue so much
+ * work that each node's own heartbeats (runtime Status, Lease, node status)
+ * wait past their thresholds. A sync gives its slot back when it ends or
+ * after `holdMs`, whichever comes first: one waiting out a grace period holds
+ * up no one for longer than that.
+ */
+export class SyncSlots {
+  private free: number;
+  private readonly waiting: (() => void)[] = [];
+
+  constructor(
+    readonly capacity: number,
+    private readonly holdMs = 2_000,
+  ) {
+    this.free = capacity;
+  }
+
+  /** Resolves once a slot is free, with the function that gives it back (a second call does nothing). */
+  async acquire(): Promise<() => void> {
+    if (this.free > 0) this.free--;
+    else await new Promise<void>((r) => this.waiting.push(r));
+    let held = true;
+    const release = (): void => {
+      if (!held) return;
+      held = false;
+      clearTimeout(timer);
+      const next = this.waiting.shift();
+      if (next) next();
+      else this.free++;
+    };
+    const timer = setTimeout(release, this.holdMs);
+    timer.unref();
+    return release;
+  }
+
+  /** Syncs waiting for a slot. */
+  get queued(): number {
+    return this.waiting.length;
+  }
+}
+
 interface Lane {
   running: boolean;
   pending: boolean;
@@ -41,6 +86,8 @@ export class PodWorkers implements PodWorkerQueue {
     private readonly sync: SyncFn,
     private readonly onError: (uid: string, err: unknown) => void,
     private readonly now: () => number = Date.now,
+    /** Shared with the other kubelets of a hollow worker (absent: every sync starts at once). */
+    private readonly slots?: SyncSlots,
   ) {}
 
   /** Requests a sync of the pod (coalesced with any pending one); `terminate` also cancels the running one. */
@@ -68,12 +115,19 @@ export class PodWorkers implements PodWorkerQueue {
     try {
       while (lane.pending && !this.stopped) {
         lane.pending = false;
+        const release = this.slots ? await this.slots.acquire() : undefined;
+        if (this.stopped) {
+          release?.();
+          break;
+        }
         try {
           const r = await this.sync(uid);
           if (r?.retryAt !== undefined) this.retryAt(uid, lane, r.retryAt);
         } catch (err) {
           this.onError(uid, err);
           this.retryAt(uid, lane, this.now() + 2000);
+        } finally {
+          release?.();
         }
       }
     } finally {

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { clientTlsFromCredentials } from '@kubelab/client';
 import { createLogger, type Logger } from '@kubelab/component-base';
 import { startContainerd, type ContainerdHandle } from '@kubelab/containerd';
-import { loadClientCert, startKubelet, type RunningKubelet, type TlsFront } from '@kubelab/kubelet';
+import { loadClientCert, startKubelet, type RunningKubelet, type SyncSlots, type TlsFront } from '@kubelab/kubelet';
 import { LogFiles } from './log-files.js';
 
 export interface HollowNodeOptions {
@@ -44,6 +44,8 @@ export interface HollowNodeOptions {
   nodeStatusUpdateFrequencyMs?: number;
   /** The worker's log files, appended to in batches (one of its own when absent). */
   logFiles?: LogFiles;
+  /** The worker's pod sync admission, shared by its nodes (absent: every sync starts at once). */
+  podSyncSlots?: SyncSlots;
 }
 
 export interface HollowNode {
@@ -125,6 +127,7 @@ export async function startHollowNode(o: HollowNodeOptions): Promise<HollowNode>
       // a relist each second is two CRI calls per node per second, more than the process can serve for a thousand nodes.
       featureGates: { EventedPLEG: true },
       processMetrics: false,
+      ...(o.podSyncSlots ? { podSyncSlots: o.podSyncSlots } : {}),
       logger: klog.log,
     });
     const rt = runtime;

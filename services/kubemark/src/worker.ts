@@ -6,7 +6,7 @@
 // more Lease renewals or status), the node's folder stays.
 
 import { join } from 'node:path';
-import { SharedTlsFront } from '@kubelab/kubelet';
+import { SharedTlsFront, SyncSlots } from '@kubelab/kubelet';
 import { selfSignedCertKey } from '@kubelab/pki';
 import { LOOPBACK_PLAN, ZONE_LABEL, hollowNodeIP, hollowNodeZone, type AddressPlan } from './addresses.js';
 import { startHollowNode, type HollowNode, type HollowNodeOptions } from './hollow-node.js';
@@ -57,6 +57,8 @@ export interface HollowWorker {
 const RETRY_MS = 2000;
 /** A lane waits this long at most for its node to register before it starts the next one. */
 const REGISTER_WAIT_MS = 60_000;
+/** Pod syncs a worker runs at once, over all its nodes: enough to keep its one thread busy, few enough that a heartbeat waits behind little. */
+const POD_SYNC_SLOTS = 32;
 
 /** Resolves once the kubelet has registered its Node (its status controller holds the object), or after `ms`. */
 async function registered(node: HollowNode, ms: number, stopping: () => boolean): Promise<boolean> {
@@ -72,6 +74,8 @@ export async function startHollowWorker(o: HollowWorkerOptions): Promise<HollowW
   // One serving pair for the process's kubelet APIs (a certificate per node would cost a key generation each).
   const pair = await selfSignedCertKey(`hollow-node-${o.first}`, { ipAddresses: numbers.map(ipOf), dnsNames: numbers.map(name) });
   const tlsFront = new SharedTlsFront({ certPem: pair.cert, keyPem: pair.key, clientCaPem: o.clientCaPem });
+  // Pod syncs of all its nodes take turns (SyncSlots): a Deployment's burst on every node at once must not delay each node's Status and Lease past their thresholds.
+  const podSyncSlots = new SyncSlots(POD_SYNC_SLOTS);
   // The nodes' log files, appended to in batches (log-files.ts).
   const logFiles = new LogFiles();
   const nodes = new Map<string, HollowNode>();
@@ -89,6 +93,7 @@ export async function startHollowWorker(o: HollowWorkerOptions): Promise<HollowW
           nodeIP: ipOf(i),
           dir: join(o.nodesDir, name(i)),
           tlsFront,
+          podSyncSlots,
           nodeLabels: { ...o.nodeLabels, [ZONE_LABEL]: hollowNodeZone(i, o.zones) },
           logFiles,
         });
