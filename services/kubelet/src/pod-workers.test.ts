@@ -81,7 +81,7 @@ describe('SyncSlots (pod sync admission shared by the kubelets of one hollow wor
   it('takes a slot back from a sync that holds it longer than holdMs', async () => {
     vi.useFakeTimers();
     try {
-      const slots = new SyncSlots(1, 2_000);
+      const slots = new SyncSlots(1, () => true, 1, 2_000);
       const started: string[] = [];
       void slots.acquire().then(() => started.push('waiting out a grace period'));
       void slots.acquire().then(() => started.push('next'));
@@ -92,6 +92,32 @@ describe('SyncSlots (pod sync admission shared by the kubelets of one hollow wor
     } finally {
       vi.useRealTimers();
     }
+  });
+
+  it('admits up to the roomy limit while the process keeps up, only `capacity` while it lags', async () => {
+    let lagging = false;
+    const slots = new SyncSlots(1, () => lagging, 2);
+    const started: string[] = [];
+    const releases: (() => void)[] = [];
+    const take = (name: string) =>
+      void slots.acquire().then((release) => {
+        started.push(name);
+        releases.push(release);
+      });
+    for (const n of ['a', 'b', 'c', 'd']) take(n);
+    await flush();
+    expect(started).toEqual(['a', 'b']);
+    // Lagging: one running at most, so a slot coming back lets no one in while two still run.
+    lagging = true;
+    releases[0]!();
+    await flush();
+    expect(started).toEqual(['a', 'b']);
+    // Caught up: room for two again.
+    lagging = false;
+    slots.admit();
+    await flush();
+    expect(started).toEqual(['a', 'b', 'c']);
+    expect(slots.queued).toBe(1);
   });
 
   it('PodWorkers with slots: the pods of many kubelets share them, each pod still syncs', async () => {

@@ -25,40 +25,52 @@ export interface PodWorkerQueue {
 /**
  * Admission for the pod syncs of the hollow kubelets that share one process
  * (kubemark's hollow nodes each have a process and CPUs of their own; here
- * hundreds share one thread). At most `capacity` syncs start work at once, in
- * arrival order, so a burst of pod starts on every node cannot queue so much
- * work that each node's own heartbeats (runtime Status, Lease, node status)
- * wait past their thresholds. A sync gives its slot back when it ends or
- * after `holdMs`, whichever comes first: one waiting out a grace period holds
- * up no one for longer than that.
+ * hundreds share one thread). While the process keeps up (`overloaded()`
+ * false) up to `roomy` syncs run at once; once it lags, at most `capacity`
+ * run and the rest wait in arrival order, so a burst of pod starts on every
+ * node cannot queue so much work that each node's own heartbeats (runtime
+ * Status, Lease, node status) wait past their thresholds. A sync gives its slot back when it ends or after `holdMs`,
+ * whichever comes first: one waiting out a grace period holds up no one for
+ * longer than that. `admit()` lets waiting syncs in once the lag is gone.
  */
 export class SyncSlots {
-  private free: number;
+  private running = 0;
   private readonly waiting: (() => void)[] = [];
 
   constructor(
     readonly capacity: number,
+    private readonly overloaded: () => boolean = () => true,
+    private readonly roomy = capacity,
     private readonly holdMs = 2_000,
-  ) {
-    this.free = capacity;
+  ) {}
+
+  private room(): boolean {
+    return this.running < (this.overloaded() ? this.capacity : this.roomy);
   }
 
-  /** Resolves once a slot is free, with the function that gives it back (a second call does nothing). */
+  /** Resolves once the sync may start, with the function that gives its slot back (a second call does nothing). */
   async acquire(): Promise<() => void> {
-    if (this.free > 0) this.free--;
+    if (this.waiting.length === 0 && this.room()) this.running++;
     else await new Promise<void>((r) => this.waiting.push(r));
     let held = true;
     const release = (): void => {
       if (!held) return;
       held = false;
       clearTimeout(timer);
-      const next = this.waiting.shift();
-      if (next) next();
-      else this.free++;
+      this.running--;
+      this.admit();
     };
     const timer = setTimeout(release, this.holdMs);
     timer.unref();
     return release;
+  }
+
+  /** Starts waiting syncs while there is room (called as slots come back and as the process catches up). */
+  admit(): void {
+    while (this.waiting.length > 0 && this.room()) {
+      this.running++;
+      this.waiting.shift()!();
+    }
   }
 
   /** Syncs waiting for a slot. */

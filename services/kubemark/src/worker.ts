@@ -11,6 +11,7 @@ import { selfSignedCertKey } from '@kubelab/pki';
 import { LOOPBACK_PLAN, ZONE_LABEL, hollowNodeIP, hollowNodeZone, type AddressPlan } from './addresses.js';
 import { startHollowNode, type HollowNode, type HollowNodeOptions } from './hollow-node.js';
 import { LogFiles } from './log-files.js';
+import { LoopLag } from './loop-lag.js';
 
 export interface HollowWorkerOptions extends Omit<HollowNodeOptions, 'nodeName' | 'nodeIP' | 'dir' | 'tlsFront' | 'nodeLabels' | 'logFiles'> {
   /** Node names are `<prefix><i>` for i in first … first+count-1. */
@@ -57,8 +58,9 @@ export interface HollowWorker {
 const RETRY_MS = 2000;
 /** A lane waits this long at most for its node to register before it starts the next one. */
 const REGISTER_WAIT_MS = 60_000;
-/** Pod syncs a worker runs at once, over all its nodes: enough to keep its one thread busy, few enough that a heartbeat waits behind little. */
-const POD_SYNC_SLOTS = 32;
+/** Pod syncs a worker runs at once over all its nodes; while its loop lags, fewer: enough to keep its one thread busy, few enough that a heartbeat waits behind little. */
+const POD_SYNC_SLOTS = 256;
+const POD_SYNC_SLOTS_LAGGING = 32;
 
 /** Resolves once the kubelet has registered its Node (its status controller holds the object), or after `ms`. */
 async function registered(node: HollowNode, ms: number, stopping: () => boolean): Promise<boolean> {
@@ -74,8 +76,9 @@ export async function startHollowWorker(o: HollowWorkerOptions): Promise<HollowW
   // One serving pair for the process's kubelet APIs (a certificate per node would cost a key generation each).
   const pair = await selfSignedCertKey(`hollow-node-${o.first}`, { ipAddresses: numbers.map(ipOf), dnsNames: numbers.map(name) });
   const tlsFront = new SharedTlsFront({ certPem: pair.cert, keyPem: pair.key, clientCaPem: o.clientCaPem });
-  // Pod syncs of all its nodes take turns (SyncSlots): a Deployment's burst on every node at once must not delay each node's Status and Lease past their thresholds.
-  const podSyncSlots = new SyncSlots(POD_SYNC_SLOTS);
+  // Pod syncs of all its nodes take turns once the loop lags (SyncSlots): a Deployment's burst on every node at once must not delay each node's Status and Lease past their thresholds.
+  const lag = new LoopLag(() => podSyncSlots.admit());
+  const podSyncSlots = new SyncSlots(POD_SYNC_SLOTS_LAGGING, () => lag.overloaded(), POD_SYNC_SLOTS);
   // The nodes' log files, appended to in batches (log-files.ts).
   const logFiles = new LogFiles();
   const nodes = new Map<string, HollowNode>();
@@ -159,6 +162,7 @@ export async function startHollowWorker(o: HollowWorkerOptions): Promise<HollowW
     },
     stop: async () => {
       stopping = true;
+      lag.stop();
       await started;
       await powering;
       await Promise.all([...nodes.values()].map((n) => n.stop().catch((e: Error) => o.log?.(`stopping ${n.nodeName}: ${e.message}`))));
