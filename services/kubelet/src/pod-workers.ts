@@ -29,9 +29,10 @@ export interface PodWorkerQueue {
  * false) up to `roomy` syncs run at once; once it lags, at most `capacity`
  * run and the rest wait in arrival order, so a burst of pod starts on every
  * node cannot queue so much work that each node's own heartbeats (runtime
- * Status, Lease, node status) wait past their thresholds. A sync gives its slot back when it ends or after `holdMs`,
- * whichever comes first: one waiting out a grace period holds up no one for
- * longer than that. `admit()` lets waiting syncs in once the lag is gone.
+ * Status, Lease, node status) wait past their thresholds. A sync gives its
+ * slot back when it ends or after `holdMs`, whichever comes first: one
+ * waiting out a grace period holds up no one for longer than that.
+ * `admit()` lets waiting syncs in once the lag is gone.
  */
 export class SyncSlots {
   private running = 0;
