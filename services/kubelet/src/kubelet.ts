@@ -180,7 +180,7 @@ export class Kubelet {
     if (this.objectManagers) this.every(RECYCLE_IDLE_PERIOD_MS, () => this.objectManagers!.recycleIdle());
     this.every(LOG_MONITOR_PERIOD_MS, () => this.containerLogs.rotateLogs());
     this.every(CONTAINER_GC_PERIOD_MS, () => this.containerGC());
-    this.every(TOKEN_GC_PERIOD_MS, () => this.tokens.cleanup());
+    this.every(TOKEN_GC_PERIOD_MS / this.config.timeScale, () => this.tokens.cleanup());
     // Upstream's sync loop ticks every second and syncs pods whose active deadline passed (ShouldSync).
     this.every(1_000, () => this.checkActiveDeadlines());
     this.every((this.config.evictionMonitoringPeriodMs ?? 10_000) / this.config.timeScale, () => this.eviction.synchronize());

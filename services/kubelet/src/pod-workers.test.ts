@@ -120,6 +120,74 @@ describe('SyncSlots (pod sync admission shared by the kubelets of one hollow wor
     expect(slots.queued).toBe(1);
   });
 
+  it('PodWorkers with slots: updates that come while a pod waits for its turn are in the sync it gets, not one more', async () => {
+    const slots = new SyncSlots(1);
+    const hold = await slots.acquire();
+    let syncs = 0;
+    const workers = new PodWorkers(
+      async () => {
+        syncs++;
+      },
+      () => {},
+      Date.now,
+      slots,
+    );
+    workers.update('a');
+    workers.update('a');
+    workers.update('a');
+    await flush();
+    expect(syncs).toBe(0);
+    hold();
+    await workers.whenIdle();
+    expect(syncs).toBe(1);
+  });
+
+  it('PodWorkers with slots: a pod still waiting when the workers stop never syncs and gives its turn back', async () => {
+    const slots = new SyncSlots(1);
+    const hold = await slots.acquire();
+    let syncs = 0;
+    const workers = new PodWorkers(
+      async () => {
+        syncs++;
+      },
+      () => {},
+      Date.now,
+      slots,
+    );
+    workers.update('a');
+    await flush();
+    workers.stop();
+    hold();
+    await workers.whenIdle();
+    expect(syncs).toBe(0);
+    expect(slots.queued).toBe(0);
+    // The turn came back: another taker starts at once.
+    let next = false;
+    void slots.acquire().then(() => (next = true));
+    await flush();
+    expect(next).toBe(true);
+  });
+
+  it('a slot the hold timer took back is not given back twice when its sync ends', async () => {
+    vi.useFakeTimers();
+    try {
+      const slots = new SyncSlots(1, () => true, 1, 2_000);
+      const slow = await slots.acquire();
+      await vi.advanceTimersByTimeAsync(2_000); // taken back: room for one
+      const second = await slots.acquire();
+      slow(); // the slow sync ends now: nothing more to give back
+      let third = false;
+      void slots.acquire().then(() => (third = true));
+      await vi.advanceTimersByTimeAsync(0);
+      expect(third).toBe(false);
+      second();
+      await vi.advanceTimersByTimeAsync(0);
+      expect(third).toBe(true);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it('PodWorkers with slots: the pods of many kubelets share them, each pod still syncs', async () => {
     const slots = new SyncSlots(1);
     let running = 0;

@@ -26,13 +26,14 @@ export interface PodWorkerQueue {
  * Admission for the pod syncs of the hollow kubelets that share one process
  * (kubemark's hollow nodes each have a process and CPUs of their own; here
  * hundreds share one thread). While the process keeps up (`overloaded()`
- * false) up to `roomy` syncs run at once; once it lags, at most `capacity`
- * run and the rest wait in arrival order, so a burst of pod starts on every
- * node cannot queue so much work that each node's own heartbeats (runtime
- * Status, Lease, node status) wait past their thresholds. A sync gives its
- * slot back when it ends or after `holdMs`, whichever comes first: one
- * waiting out a grace period holds up no one for longer than that.
- * `admit()` lets waiting syncs in once the lag is gone.
+ * false) up to `roomy` syncs hold a slot; once it lags, `capacity`, and the
+ * rest wait in arrival order, so a burst of pod starts on every node cannot
+ * queue so much work that each node's own heartbeats (runtime Status,
+ * Lease, node status) wait past their thresholds. A sync gives its slot
+ * back when it ends or after `holdMs`, whichever comes first: one waiting
+ * out a grace period holds up no one for longer than that (so under lag
+ * the limit is about `capacity` starts per `holdMs`, not a cap on syncs in
+ * flight). `admit()` lets waiting syncs in once the lag is gone.
  */
 export class SyncSlots {
   private running = 0;
@@ -127,12 +128,13 @@ export class PodWorkers implements PodWorkerQueue {
     this.inflight++;
     try {
       while (lane.pending && !this.stopped) {
-        lane.pending = false;
         const release = this.slots ? await this.slots.acquire() : undefined;
         if (this.stopped) {
           release?.();
           break;
         }
+        // Cleared once the sync may start: updates that came while it waited for a turn are in this sync.
+        lane.pending = false;
         try {
           const r = await this.sync(uid);
           if (r?.retryAt !== undefined) this.retryAt(uid, lane, r.retryAt);

@@ -13,7 +13,7 @@ import { startHollowNode, type HollowNode, type HollowNodeOptions } from './holl
 import { LogFiles } from './log-files.js';
 import { LoopLag } from './loop-lag.js';
 
-export interface HollowWorkerOptions extends Omit<HollowNodeOptions, 'nodeName' | 'nodeIP' | 'dir' | 'tlsFront' | 'nodeLabels' | 'logFiles'> {
+export interface HollowWorkerOptions extends Omit<HollowNodeOptions, 'nodeName' | 'nodeIP' | 'dir' | 'tlsFront' | 'nodeLabels' | 'logFiles' | 'podSyncSlots'> {
   /** Node names are `<prefix><i>` for i in first … first+count-1. */
   prefix: string;
   first: number;
@@ -58,7 +58,7 @@ export interface HollowWorker {
 const RETRY_MS = 2000;
 /** A lane waits this long at most for its node to register before it starts the next one. */
 const REGISTER_WAIT_MS = 60_000;
-/** Pod syncs a worker runs at once over all its nodes; while its loop lags, fewer: enough to keep its one thread busy, few enough that a heartbeat waits behind little. */
+/** Pod syncs that hold a slot at once over a worker's nodes; while its loop lags, fewer: enough to keep its one thread busy, few enough that a heartbeat waits behind little. */
 const POD_SYNC_SLOTS = 256;
 const POD_SYNC_SLOTS_LAGGING = 32;
 

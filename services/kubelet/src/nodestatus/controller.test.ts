@@ -14,6 +14,7 @@ describe('conditionEventReasons', () => {
     { name: 'an unchanged condition already reported is quiet', prev: status(['Ready', 'True', '2026-01-01T00:00:00Z']), next: status(['Ready', 'True']), reasons: [] },
     { name: 'a flip is reported', prev: status(['Ready', 'True', '2026-01-01T00:00:00Z']), next: status(['Ready', 'False']), reasons: ['NodeNotReady'] },
     { name: 'a condition never heartbeaten counts as not reported yet', prev: status(['DiskPressure', 'True']), next: status(['DiskPressure', 'True']), reasons: ['NodeHasDiskPressure'] },
+    { name: 'Ready compares status only (upstream ReadyCondition): unchanged is quiet, heartbeat or not', prev: status(['Ready', 'False']), next: status(['Ready', 'False']), reasons: [] },
     { name: 'PID pressure has its own reasons', next: status(['PIDPressure', 'True']), reasons: ['NodeHasInsufficientPID'] },
     { name: 'conditions without event reasons are skipped', next: status(['NetworkUnavailable', 'True']), reasons: [] },
   ])('$name', ({ prev, next, reasons }) => {

@@ -54,14 +54,14 @@ const CONDITION_EVENTS: Record<string, [string, string]> = {
   Ready: ['NodeReady', 'NodeNotReady'],
 };
 
-/** The event reasons of the conditions that changed between two statuses (or, but for Ready, were never reported). */
+/** The event reasons of the conditions that changed between two statuses (and, but for Ready, of those never reported). */
 export function conditionEventReasons(prev: NodeStatus | undefined, next: NodeStatus): string[] {
   const out: string[] = [];
   for (const c of next.conditions ?? []) {
     const before = prev?.conditions?.find((p) => p.type === c.type);
     if (before?.status === c.status && before.lastHeartbeatTime) continue;
-    // Upstream's ReadyCondition appends a first Ready condition quietly; only a change of it is an event (the pressure setters start from Unknown, so they report).
-    if (c.type === 'Ready' && !before) continue;
+    // Upstream's ReadyCondition appends a first Ready condition quietly and compares status only; only a change is an event (the pressure setters start from Unknown, so they report).
+    if (c.type === 'Ready' && (!before || before.status === c.status)) continue;
     const pair = CONDITION_EVENTS[c.type];
     if (pair) out.push(c.status === 'True' ? pair[0] : pair[1]);
   }
@@ -148,6 +148,8 @@ export class NodeStatusController {
 
   /** Registers the Node, retrying with back-off (100 ms doubling to 7 s) until it succeeds or the kubelet stops. */
   async registerWithRetry(): Promise<void> {
+    // Once per start, as upstream's kubelet Run; each attempt below records its setters' events again (initialNode).
+    this.o.recorder.event(this.nodeRef(), 'Normal', Reason.Starting, 'Starting kubelet.');
     let delay = 100;
     while (!this.stopped) {
       try {
@@ -166,7 +168,6 @@ export class NodeStatusController {
     const c = this.o.config;
     const nodes = this.o.cs.core.nodes();
     const desired = initialNode(c.nodeName, c.nodeLabels, 'linux', goArch(process.arch), c.registerWithTaints);
-    this.o.recorder.event(this.nodeRef(), 'Normal', Reason.Starting, 'Starting kubelet.');
     // Upstream's initialNode runs every status setter before the create: the Node arrives with its capacity,
     // allocatable and conditions, so the scheduler never sees it without room (no "Insufficient cpu" for its DaemonSet pods).
     const now = this.o.clock.now();
@@ -244,7 +245,7 @@ export class NodeStatusController {
     const before = server ?? this.lastStatus;
     const wasReady = before?.conditions?.find((x) => x.type === 'Ready');
     // Upstream setters.ReadyCondition's line when Ready leaves True.
-    if (ready && ready.status !== 'True' && wasReady?.status !== ready.status) this.o.log.info('Node became not ready', { node: kRef('', c.nodeName), condition: ready });
+    if (ready && ready.status !== 'True' && wasReady && wasReady.status !== ready.status) this.o.log.info('Node became not ready', { node: kRef('', c.nodeName), condition: ready });
     this.recordConditionEvents(before, next);
     this.lastStatus = next;
     this.lastReport = now;

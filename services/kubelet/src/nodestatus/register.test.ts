@@ -31,7 +31,7 @@ describe('registering a Node that exists (upstream tryRegisterWithAPIServer)', (
     const conditions = [cond('MemoryPressure', 'False'), cond('DiskPressure', 'False'), cond('PIDPressure', 'False'), cond('Ready', 'False')];
     const before: Node = { apiVersion: 'v1', kind: 'Node', metadata: { name: 'node-1' }, status: { conditions } };
     if (seed) t.api.seed(GVR.nodes, before);
-    await t.kubelet.nodeStatus.registerNode();
+    await t.kubelet.nodeStatus.registerWithRetry();
     t.kubelet.nodeStatus.stop();
     expect(t.recorder.events.map((e) => e.split(' ')[1])).toEqual(['Starting', 'NodeHasSufficientMemory', 'NodeHasNoDiskPressure', 'NodeHasSufficientPID', 'NodeAllocatableEnforced']);
   });
