@@ -13,7 +13,7 @@ import type { Backoff } from './backoff.js';
 import type { StatsProvider } from './stats/provider.js';
 import { FileSource, isMirrorPod } from './config/file.js';
 import { podsMadeStale, type RuntimeCache } from './container/runtime-cache.js';
-import { podRef, type Recorder } from './events.js';
+import { Reason, podRef, type Recorder } from './events.js';
 import { isCriticalPod } from './eviction/helpers.js';
 import type { EvictionManager } from './eviction/manager.js';
 import type { KubeletConfig } from './kubelet-config.js';
@@ -152,6 +152,8 @@ export class Kubelet {
     // Without a manifest path the file source has nothing to wait for.
     this.staticSynced = !this.config.podManifestPath;
 
+    // Once per start, as upstream's kubelet does before it registers (each registration attempt records its setters' events again).
+    this.recorder.event(this.nodeStatus.nodeRef(), 'Normal', Reason.Starting, 'Starting kubelet.');
     if (this.config.registerNode) void this.nodeStatus.registerWithRetry();
     // Know what the runtime already runs before syncing any pod (adoption after a restart).
     await this.pleg.relist();

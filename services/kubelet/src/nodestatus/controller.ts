@@ -148,8 +148,6 @@ export class NodeStatusController {
 
   /** Registers the Node, retrying with back-off (100 ms doubling to 7 s) until it succeeds or the kubelet stops. */
   async registerWithRetry(): Promise<void> {
-    // Once per start, as upstream's kubelet Run; each attempt below records its setters' events again (initialNode).
-    this.o.recorder.event(this.nodeRef(), 'Normal', Reason.Starting, 'Starting kubelet.');
     let delay = 100;
     while (!this.stopped) {
       try {

@@ -23,7 +23,7 @@ describe('registering a Node that exists (upstream tryRegisterWithAPIServer)', (
   it.each([
     { name: 'a new Node', seed: false },
     { name: 'a Node that exists (a restarted kubelet)', seed: true },
-  ])("records upstream's start events for $name: the pressure conditions' first values, no Ready event", async ({ seed }) => {
+  ])("records upstream's registration events for $name: the pressure conditions' first values, no Ready event", async ({ seed }) => {
     const t = newTestKubelet();
     // What the kubelet posted before its restart: every condition heartbeaten (Ready False, as this test kubelet's runtime never reports ready).
     const beat = '2026-01-01T00:00:00Z';
@@ -33,6 +33,6 @@ describe('registering a Node that exists (upstream tryRegisterWithAPIServer)', (
     if (seed) t.api.seed(GVR.nodes, before);
     await t.kubelet.nodeStatus.registerWithRetry();
     t.kubelet.nodeStatus.stop();
-    expect(t.recorder.events.map((e) => e.split(' ')[1])).toEqual(['Starting', 'NodeHasSufficientMemory', 'NodeHasNoDiskPressure', 'NodeHasSufficientPID', 'NodeAllocatableEnforced']);
+    expect(t.recorder.events.map((e) => e.split(' ')[1])).toEqual(['NodeHasSufficientMemory', 'NodeHasNoDiskPressure', 'NodeHasSufficientPID', 'NodeAllocatableEnforced']);
   });
 });
