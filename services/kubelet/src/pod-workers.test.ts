@@ -168,6 +168,27 @@ describe('SyncSlots (pod sync admission shared by the kubelets of one hollow wor
     expect(next).toBe(true);
   });
 
+  it('PodWorkers with slots: a pod being stopped goes ahead of the pods waiting to start', async () => {
+    const slots = new SyncSlots(1);
+    const hold = await slots.acquire();
+    const synced: string[] = [];
+    const workers = new PodWorkers(
+      async (uid) => {
+        synced.push(uid);
+      },
+      () => {},
+      Date.now,
+      slots,
+    );
+    workers.update('start-1');
+    workers.update('start-2');
+    workers.update('doomed', { terminate: true });
+    await flush();
+    hold();
+    await workers.whenIdle();
+    expect(synced).toEqual(['doomed', 'start-1', 'start-2']);
+  });
+
   it('a slot the hold timer took back is not given back twice when its sync ends', async () => {
     vi.useFakeTimers();
     try {

@@ -50,10 +50,13 @@ export class SyncSlots {
     return this.running < (this.overloaded() ? this.capacity : this.roomy);
   }
 
-  /** Resolves once the sync may start, with the function that gives its slot back (a second call does nothing). */
-  async acquire(): Promise<() => void> {
+  /**
+   * Resolves once the sync may start, with the function that gives its slot back (a second call does nothing).
+   * `first`: ahead of every waiting sync (a pod being stopped: a kill should not wait behind pod starts).
+   */
+  async acquire(first = false): Promise<() => void> {
     if (this.waiting.length === 0 && this.room()) this.running++;
-    else await new Promise<void>((r) => this.waiting.push(r));
+    else await new Promise<void>((r) => (first ? this.waiting.unshift(r) : this.waiting.push(r)));
     let held = true;
     const release = (): void => {
       if (!held) return;
@@ -128,7 +131,7 @@ export class PodWorkers implements PodWorkerQueue {
     this.inflight++;
     try {
       while (lane.pending && !this.stopped) {
-        const release = this.slots ? await this.slots.acquire() : undefined;
+        const release = this.slots ? await this.slots.acquire(lane.termination.signal.aborted) : undefined;
         if (this.stopped) {
           release?.();
           break;
