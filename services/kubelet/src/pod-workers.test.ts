@@ -120,55 +120,8 @@ describe('SyncSlots (pod sync admission shared by the kubelets of one hollow wor
     expect(slots.queued).toBe(1);
   });
 
-  it('PodWorkers with slots: updates that come while a pod waits for its turn are in the sync it gets, not one more', async () => {
-    const slots = new SyncSlots(1);
-    const hold = await slots.acquire();
-    let syncs = 0;
-    const workers = new PodWorkers(
-      async () => {
-        syncs++;
-      },
-      () => {},
-      Date.now,
-      slots,
-    );
-    workers.update('a');
-    workers.update('a');
-    workers.update('a');
-    await flush();
-    expect(syncs).toBe(0);
-    hold();
-    await workers.whenIdle();
-    expect(syncs).toBe(1);
-  });
-
-  it('PodWorkers with slots: a pod still waiting when the workers stop never syncs and gives its turn back', async () => {
-    const slots = new SyncSlots(1);
-    const hold = await slots.acquire();
-    let syncs = 0;
-    const workers = new PodWorkers(
-      async () => {
-        syncs++;
-      },
-      () => {},
-      Date.now,
-      slots,
-    );
-    workers.update('a');
-    await flush();
-    workers.stop();
-    hold();
-    await workers.whenIdle();
-    expect(syncs).toBe(0);
-    expect(slots.queued).toBe(0);
-    // The turn came back: another taker starts at once.
-    let next = false;
-    void slots.acquire().then(() => (next = true));
-    await flush();
-    expect(next).toBe(true);
-  });
-
-  it('PodWorkers with slots: a pod being stopped goes ahead of the pods waiting to start', async () => {
+  /** PodWorkers recording the pods they sync, behind a one-slot SyncSlots whose slot the test holds until it calls hold(). */
+  async function workersBehindHeldSlot() {
     const slots = new SyncSlots(1);
     const hold = await slots.acquire();
     const synced: string[] = [];
@@ -180,6 +133,39 @@ describe('SyncSlots (pod sync admission shared by the kubelets of one hollow wor
       Date.now,
       slots,
     );
+    return { slots, hold, synced, workers };
+  }
+
+  it('PodWorkers with slots: updates that come while a pod waits for its turn are in the sync it gets, not one more', async () => {
+    const { hold, synced, workers } = await workersBehindHeldSlot();
+    workers.update('a');
+    workers.update('a');
+    workers.update('a');
+    await flush();
+    expect(synced).toEqual([]);
+    hold();
+    await workers.whenIdle();
+    expect(synced).toEqual(['a']);
+  });
+
+  it('PodWorkers with slots: a pod still waiting when the workers stop never syncs and gives its turn back', async () => {
+    const { slots, hold, synced, workers } = await workersBehindHeldSlot();
+    workers.update('a');
+    await flush();
+    workers.stop();
+    hold();
+    await workers.whenIdle();
+    expect(synced).toEqual([]);
+    expect(slots.queued).toBe(0);
+    // The turn came back: another taker starts at once.
+    let next = false;
+    void slots.acquire().then(() => (next = true));
+    await flush();
+    expect(next).toBe(true);
+  });
+
+  it('PodWorkers with slots: a pod being stopped goes ahead of the pods waiting to start', async () => {
+    const { hold, synced, workers } = await workersBehindHeldSlot();
     workers.update('start-1');
     workers.update('start-2');
     workers.update('doomed', { terminate: true });
